@@ -1,0 +1,35 @@
+/* cmd: the subcommands' entry points and the one exit-code table.
+ * Each src/cmd/NAME.c exports cmd_NAME(argc, argv) with argv[0] = "NAME";
+ * it parses options, calls the library, renders, and returns an exit code. */
+#ifndef OOMLAB_CMD_H
+#define OOMLAB_CMD_H
+
+#include "lib/err.h"
+
+/* Exit codes (documented in README and oomlab(1)). `run` and `probe` pass
+ * the child's own code through: 126 cannot execute, 127 not found,
+ * 128+N killed by signal N. */
+enum exit_code {
+    EXIT_OK = 0,       /* success; diagnose: no GPU OOM found; estimate: fits */
+    EXIT_FOUND = 1,    /* diagnose: a GPU OOM found; estimate: does not fit;
+                          probe: nothing fits */
+    EXIT_USAGE = 2,    /* bad option or argument, unreadable or malformed input */
+    EXIT_ERROR = 3,    /* runtime failure: cannot write, cannot start, probe stopped */
+    EXIT_NO_NVML = 4,  /* ps/watch: NVML (driver, GPU) not available */
+};
+
+int cmd_diagnose(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_ps(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+
+/* "oomlab NAME: <msg>\nTry 'oomlab NAME --help'." on stderr; returns EXIT_USAGE. */
+int cmd_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "oomlab NAME: <err->msg>" on stderr; returns code. */
+int cmd_fail(const char *name, const struct oomlab_err *err, int code);
+
+#endif

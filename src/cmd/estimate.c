@@ -1,0 +1,11 @@
+/* estimate: placeholder until the subcommand lands (replaced by its owner). */
+#include "cmd/cmd.h"
+
+#include <stdio.h>
+
+int cmd_estimate(int argc, char **argv)
+{
+    (void)argc;
+    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
+    return EXIT_ERROR;
+}

@@ -1,0 +1,11 @@
+/* watch: placeholder until the subcommand lands (replaced by its owner). */
+#include "cmd/cmd.h"
+
+#include <stdio.h>
+
+int cmd_watch(int argc, char **argv)
+{
+    (void)argc;
+    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
+    return EXIT_ERROR;
+}

@@ -1,0 +1,74 @@
+/* oom: the OOM events diagnose finds in a log, and the report built from
+ * them. This header is the contract between the log engine (diagnose) and
+ * its users (run, probe). Byte counts are int64_t with UNITS_UNKNOWN (-1)
+ * for "the text does not state it"; ints use -1 for unknown.
+ * The caller frees a report's insides with oom_report_release. */
+#ifndef OOMLAB_OOM_H
+#define OOMLAB_OOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+
+enum oom_stage {
+    OOM_STAGE_UNKNOWN,
+    OOM_STAGE_DATA,       /* data loading, collate, pin_memory */
+    OOM_STAGE_LOAD,       /* model load: .to(), from_pretrained, checkpoint restore */
+    OOM_STAGE_FORWARD,
+    OOM_STAGE_BACKWARD,
+    OOM_STAGE_OPTIMIZER,
+    OOM_STAGE_EVAL,
+    OOM_STAGE_GENERATE,   /* generation / KV cache */
+    OOM_STAGE_CHECKPOINT, /* checkpoint save, logging, metrics */
+    OOM_STAGE_COUNT
+};
+
+/* "unknown", "data", "load", "forward", "backward", "optimizer", "eval",
+ * "generate", "checkpoint" — the ledger's oom_stage and the JSON values. */
+const char *oom_stage_name(enum oom_stage stage);
+
+struct oom_bytes {
+    int64_t requested;            /* "Tried to allocate" */
+    int64_t capacity;             /* total capacity of the GPU */
+    int64_t free;
+    int64_t allocated;            /* allocated by the framework */
+    int64_t reserved;             /* reserved in total (old PyTorch form, "cached") */
+    int64_t reserved_unallocated; /* "reserved by PyTorch but unallocated" */
+    int64_t process_in_use;       /* "this process has X memory in use" */
+    int64_t allowed;              /* per-process cap: "X allowed" */
+};
+
+#define OOM_MAX_PROCS 16
+
+struct oom_proc {
+    long pid;
+    int64_t bytes;
+};
+
+struct oom_event {
+    bool gpu_oom;          /* false for look-alikes (host OOM killer, Triton...) */
+    const char *kind;      /* static string, see docs/diagnose.md */
+    const char *framework; /* static string: "pytorch", "tensorflow", "jax", ... */
+    long line;             /* 1-based line of the error text */
+    int gpu;               /* -1 unknown */
+    int rank;              /* -1 unknown */
+    long step;             /* last step seen before the error; -1 unknown */
+    enum oom_stage stage;
+    struct oom_bytes bytes;
+    size_t n_procs;        /* other processes listed with their memory */
+    struct oom_proc procs[OOM_MAX_PROCS];
+};
+
+struct oom_report {
+    struct oom_event *events;
+    size_t n_events;
+    long primary; /* index of the root-cause event, -1 when none */
+    /* The log engine may add fields (verdicts, plan) below; users above
+     * rely only on events, n_events and primary. */
+};
+
+void oom_report_release(struct oom_report *rep);
+
+#endif

@@ -1,0 +1,191 @@
+/* units: parsing and printing of sizes, durations and percentages, and
+ * checked int64 arithmetic. Table-driven: one row per unit spelling. */
+#include "lib/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct unit_rule {
+    const char *label; /* case-sensitive spelling as printed by tools */
+    int power;         /* multiplier exponent */
+    bool binary;       /* always 1024-based */
+};
+
+/* Longest spellings first so "MiB" wins over "M". */
+static const struct unit_rule unit_rules[] = {
+    {"bytes", 0, true}, {"byte", 0, true},  {"EiB", 6, true},   {"PiB", 5, true},
+    {"TiB", 4, true},   {"GiB", 3, true},   {"MiB", 2, true},   {"KiB", 1, true},
+    {"kiB", 1, true},   {"EB", 6, false},   {"PB", 5, false},   {"TB", 4, false},
+    {"GB", 3, false},   {"MB", 2, false},   {"KB", 1, false},   {"kB", 1, false},
+    {"Gb", 3, false},   {"Mb", 2, false},   {"Kb", 1, false},   {"T", 4, false},
+    {"G", 3, false},    {"M", 2, false},    {"K", 1, false},    {"k", 1, false},
+    {"B", 0, true},
+};
+
+static size_t parse_number(const char *s, size_t len, long double *val)
+{
+    char tmp[64];
+    size_t n = 0;
+    while (n < len && n < sizeof tmp - 1 &&
+           (isdigit((unsigned char)s[n]) || s[n] == '.' || s[n] == ',' ||
+            ((s[n] == 'e' || s[n] == 'E') && n > 0 && n + 1 < len &&
+             (isdigit((unsigned char)s[n + 1]) || s[n + 1] == '+' || s[n + 1] == '-')) ||
+            ((s[n] == '+' || s[n] == '-') && n > 0 && (s[n - 1] == 'e' || s[n - 1] == 'E'))))
+        n++;
+    if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ',') tmp[k++] = s[i]; /* thousands separators: "1,024" */
+    tmp[k] = '\0';
+    char *end = NULL;
+    errno = 0;
+    *val = strtold(tmp, &end);
+    if (end == tmp) return 0;
+    /* Give back characters strtold did not use (e.g. a trailing "."). */
+    size_t used = (size_t)(end - tmp), back = k - used;
+    size_t consumed = n;
+    while (back > 0 && consumed > 0) {
+        if (s[consumed - 1] != ',') back--;
+        consumed--;
+    }
+    return consumed;
+}
+
+static int64_t to_bytes(long double v, bool *saturated)
+{
+    if (!(v >= 0)) v = 0;
+    if (v >= 9.2233720368547758e18L) {
+        if (saturated) *saturated = true;
+        return INT64_MAX;
+    }
+    return (int64_t)llroundl(v);
+}
+
+size_t units_parse_size(const char *s, size_t len, enum units_base base, int64_t *bytes,
+                        bool *saturated)
+{
+    size_t i = 0;
+    if (saturated) *saturated = false;
+    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+    long double v;
+    size_t n = parse_number(s + i, len - i, &v);
+    if (n == 0) return 0;
+    i += n;
+    size_t j = i;
+    while (j < len && s[j] == ' ') j++;
+    for (size_t r = 0; r < sizeof unit_rules / sizeof unit_rules[0]; r++) {
+        const struct unit_rule *u = &unit_rules[r];
+        size_t ul = strlen(u->label);
+        if (j + ul > len || memcmp(s + j, u->label, ul) != 0) continue;
+        /* A unit is a whole word: "GPU" must not read as "G". */
+        if (j + ul < len && isalpha((unsigned char)s[j + ul])) continue;
+        long double mult = (u->binary || base == UNITS_KB_IS_1024) ? 1024.0L : 1000.0L;
+        for (int p = 0; p < u->power; p++) v *= mult;
+        *bytes = to_bytes(v, saturated);
+        return j + ul;
+    }
+    *bytes = to_bytes(v, saturated); /* bare number: bytes */
+    return i;
+}
+
+int units_parse_size_arg(const char *s, int64_t *bytes)
+{
+    if (!s) return -1;
+    size_t len = strlen(s);
+    bool sat = false;
+    int64_t b;
+    size_t n = units_parse_size(s, len, UNITS_KB_IS_1000, &b, &sat);
+    if (n == 0 || n != len || sat) return -1;
+    *bytes = b;
+    return 0;
+}
+
+int units_parse_duration_ms(const char *s, int64_t *ms)
+{
+    static const struct { const char *suffix; long double mult; } rules[] = {
+        {"ms", 1}, {"s", 1000}, {"m", 60000}, {"min", 60000}, {"h", 3600000}, {"", 1},
+    };
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long double v = strtold(s, &end);
+    if (end == s || errno || !(v >= 0)) return -1;
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+        if (strcmp(end, rules[r].suffix) != 0) continue;
+        long double t = v * rules[r].mult;
+        if (t > 1e15L) return -1;
+        *ms = (int64_t)llroundl(t);
+        return 0;
+    }
+    return -1;
+}
+
+int units_parse_percent(const char *s, double *pct)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v) || v < 0) return -1;
+    if (*end == '%' && end[1] == '\0') {
+    } else if (*end == '\0') {
+        if (v < 1) v *= 100; /* 0.15 means 15% */
+    } else {
+        return -1;
+    }
+    if (v > 100) return -1;
+    *pct = v;
+    return 0;
+}
+
+int units_parse_int(const char *s, long long min, long long max, long long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end != '\0' || end == s || v < min || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+const char *units_format_bytes(int64_t bytes, char *buf, size_t size)
+{
+    static const char *labels[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (bytes < 0) {
+        snprintf(buf, size, "unknown");
+        return buf;
+    }
+    if (bytes < 1024) {
+        snprintf(buf, size, "%lld B", (long long)bytes);
+        return buf;
+    }
+    long double v = (long double)bytes;
+    int i = 0;
+    while (v >= 1024 && i < 6) {
+        v /= 1024;
+        i++;
+    }
+    snprintf(buf, size, "%.2Lf %s", v, labels[i]);
+    return buf;
+}
+
+bool units_add(int64_t a, int64_t b, int64_t *out)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return false;
+    *out = r;
+    return true;
+}
+
+bool units_mul(int64_t a, int64_t b, int64_t *out)
+{
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return false;
+    *out = r;
+    return true;
+}

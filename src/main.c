@@ -1,0 +1,82 @@
+/* oomlab: git-style dispatcher. One table of subcommands; `oomlab CMD ...`
+ * calls cmd_CMD with argv shifted so argv[0] is the command name. */
+#include "cmd/cmd.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"diagnose", cmd_diagnose, "find the OOM in a training log, explain it, plan the fix"},
+    {"run", cmd_run, "run a training command under one run id: log, GPU memory, ledger row"},
+    {"table", cmd_table, "show the run ledger, flagging runs on the edge"},
+    {"compare", cmd_compare, "compare two runs: what changed, peak memory, loss trend"},
+    {"estimate", cmd_estimate, "memory budget of a model and workload against the card"},
+    {"probe", cmd_probe, "find the largest batch (or sequence) that fits, by real short runs"},
+    {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders"},
+    {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: oomlab <command> [options] [args]\n\n"
+               "Take the guesswork out of GPU out-of-memory failures.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'oomlab <command> --help' for a command's options; man oomlab-<command>.\n"
+               "Exit codes: 0 ok / nothing found, 1 found (OOM, does not fit), 2 usage or\n"
+               "input error, 3 runtime error, 4 no NVML; run/probe pass the child's code.\n");
+}
+
+int cmd_usage_error(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "oomlab %s: ", name);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'oomlab %s --help'.\n", name);
+    return EXIT_USAGE;
+}
+
+int cmd_fail(const char *name, const struct oomlab_err *err, int code)
+{
+    fprintf(stderr, "oomlab %s: %s\n", name, err && err->msg[0] ? err->msg : "failed");
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    /* A closed pipe (`oomlab table | head`) must end us quietly, not kill
+     * the child of `run`; writes then fail with EPIPE and are reported. */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
+        if (argc > 2 && strcmp(name, "help") == 0) {
+            char *help_argv[] = {argv[2], "--help", NULL};
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                if (!strcmp(commands[i].name, argv[2])) return commands[i].run(2, help_argv);
+        }
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+        printf("oomlab %s\n", OOMLAB_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "oomlab: '%s' is not a command. See 'oomlab --help'.\n", name);
+    return EXIT_USAGE;
+}

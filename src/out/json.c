@@ -1,0 +1,166 @@
+/* json: streaming writer (see json.h). Commas and indentation are tracked
+ * per nesting level so callers never emit separators themselves. */
+#include "out/json.h"
+
+#include <math.h>
+#include <string.h>
+
+void json_init(struct json *j, FILE *f, bool pretty)
+{
+    memset(j, 0, sizeof *j);
+    j->f = f;
+    j->pretty = pretty;
+    j->first[0] = true;
+}
+
+static void indent(struct json *j)
+{
+    if (!j->pretty) return;
+    fputc('\n', j->f);
+    for (int i = 0; i < j->depth; i++) fputs("  ", j->f);
+}
+
+static void before_value(struct json *j)
+{
+    if (j->after_key) {
+        j->after_key = false;
+        return;
+    }
+    if (j->depth > 0) {
+        if (!j->first[j->depth]) fputc(',', j->f);
+        indent(j);
+    }
+    j->first[j->depth] = false;
+}
+
+static void open(struct json *j, char c)
+{
+    before_value(j);
+    fputc(c, j->f);
+    if (j->depth < JSON_MAX_DEPTH - 1) j->depth++;
+    j->first[j->depth] = true;
+}
+
+static void close_(struct json *j, char c)
+{
+    bool empty = j->first[j->depth];
+    if (j->depth > 0) j->depth--;
+    if (!empty) indent(j);
+    fputc(c, j->f);
+}
+
+void json_obj_begin(struct json *j) { open(j, '{'); }
+void json_obj_end(struct json *j) { close_(j, '}'); }
+void json_arr_begin(struct json *j) { open(j, '['); }
+void json_arr_end(struct json *j) { close_(j, ']'); }
+
+/* Length of a valid UTF-8 sequence at s, or 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t want;
+    unsigned min;
+    if (s[0] < 0x80) return 1;
+    if ((s[0] & 0xE0) == 0xC0) want = 2, min = 0x80;
+    else if ((s[0] & 0xF0) == 0xE0) want = 3, min = 0x800;
+    else if ((s[0] & 0xF8) == 0xF0) want = 4, min = 0x10000;
+    else return 0;
+    if (n < want) return 0;
+    unsigned cp = s[0] & (0x7F >> want);
+    for (size_t i = 1; i < want; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return want;
+}
+
+static void write_escaped(FILE *f, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            fprintf(f, "\\u%04x", c);
+            i++;
+        } else {
+            size_t l = utf8_len(p + i, n - i);
+            if (l == 0) {
+                fputs("\\ufffd", f);
+                i++;
+            } else {
+                fwrite(p + i, 1, l, f);
+                i += l;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+    before_value(j);
+    write_escaped(j->f, key, strlen(key));
+    fputs(j->pretty ? ": " : ":", j->f);
+    j->after_key = true;
+}
+
+void json_strn(struct json *j, const char *s, size_t n)
+{
+    before_value(j);
+    write_escaped(j->f, s, n);
+}
+
+void json_str(struct json *j, const char *s)
+{
+    if (!s) {
+        json_null(j);
+        return;
+    }
+    json_strn(j, s, strlen(s));
+}
+
+void json_int(struct json *j, long long v)
+{
+    before_value(j);
+    fprintf(j->f, "%lld", v);
+}
+
+void json_bytes(struct json *j, int64_t v)
+{
+    if (v < 0) json_null(j);
+    else json_int(j, (long long)v);
+}
+
+void json_double(struct json *j, double v)
+{
+    if (!isfinite(v)) {
+        json_null(j);
+        return;
+    }
+    before_value(j);
+    fprintf(j->f, "%.17g", v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+    before_value(j);
+    fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j)
+{
+    before_value(j);
+    fputs("null", j->f);
+}
+
+int json_finish(struct json *j)
+{
+    fputc('\n', j->f);
+    if (fflush(j->f) != 0 || ferror(j->f)) return -1;
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* memlog: GPU memory samples to a CSV file, shared by `run` (logs/ID_mem.csv)
+ * and `watch --csv`, so both write the same columns. Synchronous: the caller
+ * calls memlog_tick at its interval (run from its poll loop). A memlog owns
+ * its FILE and its pid set; free it with memlog_close.
+ *
+ * File layout: '#'-prefixed header lines (start time, command, host, GPU
+ * names, driver), then the CSV header
+ *   timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib
+ * then one row per GPU per tick. Unknown cells are empty, never 0. tree_mib
+ * is the memory NVML attributes to root_pid and its descendants (empty when
+ * root_pid is 0 or NVML gives no per-process figure). */
+#ifndef OOMLAB_MEMLOG_H
+#define OOMLAB_MEMLOG_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lib/err.h"
+#include "sys/nvml.h"
+
+struct memlog;
+
+struct memlog_peak {
+    unsigned gpu;
+    int64_t total;     /* bytes */
+    int64_t used_peak; /* highest device-wide used seen, -1 none */
+    int64_t tree_peak; /* highest used by root_pid's tree, -1 none */
+    long samples;
+};
+
+/* gpus: the indices to sample (n_gpus == 0: all). command and the other
+ * header facts go into the '#' lines. The file is created (truncated). */
+int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const unsigned *gpus,
+                size_t n_gpus, pid_t root_pid, const char *command, struct oomlab_err *err);
+/* Sample every selected GPU once and append rows (flushed). */
+int memlog_tick(struct memlog *ml, struct oomlab_err *err);
+/* Peaks so far; returns the number of entries written to out (<= max). */
+size_t memlog_peaks(const struct memlog *ml, struct memlog_peak *out, size_t max);
+/* Flush and close; -1 when a write failed at any point (disk full). */
+int memlog_close(struct memlog *ml, struct oomlab_err *err);
+
+#endif

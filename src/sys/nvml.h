@@ -1,0 +1,46 @@
+/* nvml: GPU memory through NVIDIA's NVML, loaded at run time with dlopen
+ * ("libnvidia-ml.so.1", or the path in OOMLAB_NVML_LIBRARY) — no build-time
+ * dependency. Newest API first with fallbacks (see ../shared NVML facts in
+ * docs/nvml.md). The caller closes the handle with nvml_close and frees
+ * process lists with free(). Unknown values are -1, never 0. */
+#ifndef OOMLAB_NVML_H
+#define OOMLAB_NVML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+
+struct nvml;
+
+struct nvml_gpu {
+    unsigned index;
+    char name[96];
+    int64_t total, used, free; /* bytes; used matches nvidia-smi */
+    int64_t reserved;          /* driver reservation (memory info v2), -1 unknown */
+    int util_gpu, util_mem;    /* percent, -1 when not supported */
+};
+
+struct nvml_proc {
+    unsigned pid;     /* host PID namespace */
+    int64_t used;     /* bytes, -1 when NVML cannot say */
+    bool graphics;    /* found through the graphics list only */
+};
+
+/* Load and initialise. -1 with a message naming the library and the
+ * NVML error string when there is no driver or no GPU. */
+int nvml_open(struct nvml **out, struct oomlab_err *err);
+void nvml_close(struct nvml *nv);
+
+int nvml_count(struct nvml *nv, unsigned *count, struct oomlab_err *err);
+/* Driver version into buf ("" when unknown). */
+void nvml_driver(struct nvml *nv, char *buf, size_t size);
+/* Name, memory and utilisation of GPU index. */
+int nvml_gpu(struct nvml *nv, unsigned index, struct nvml_gpu *gpu, struct oomlab_err *err);
+/* Compute (and graphics) processes on GPU index, de-duplicated by pid.
+ * *procs is malloc'd (NULL when *n == 0); caller frees. */
+int nvml_procs(struct nvml *nv, unsigned index, struct nvml_proc **procs, size_t *n,
+               struct oomlab_err *err);
+
+#endif
