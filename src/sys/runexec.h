@@ -1,0 +1,54 @@
+/* runexec: one supervised run of a command under a run id — the machinery
+ * behind `oomlab run` and each `oomlab probe` trial. Writes
+ * DIR/configs/ID.yaml, DIR/logs/ID.log, DIR/logs/ID_mem.csv and appends one
+ * row to DIR/runs.csv; then scans the log (diagnose engine) and the step
+ * lines (peaks, loss trend). Nothing is allocated in the result. */
+#ifndef OOMLAB_RUNEXEC_H
+#define OOMLAB_RUNEXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "lib/oom.h"
+#include "lib/runcfg.h"
+
+struct runexec_opts {
+    const char *dir;          /* default "." */
+    const char *id;           /* NULL: next free runNNN */
+    bool force;               /* overwrite an existing id */
+    char *const *argv;        /* the command, argv[0] looked up in PATH */
+    const struct runcfg *cfg; /* may be NULL */
+    const char *config_path;  /* copied verbatim when given */
+    int gpu;                  /* -1: all GPUs */
+    int64_t interval_ms;      /* NVML sampling interval, >= 10 */
+    int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
+    bool quiet;               /* do not echo the child's output to our stdout */
+    const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
+};
+
+struct runexec_result {
+    char id[64];
+    int exit_code;        /* as `run` exits: child's code, 128+N, 126, 127 */
+    int term_signal;      /* 0 when it exited */
+    bool timed_out;
+    bool interrupted;     /* we got SIGINT/SIGTERM and passed it on */
+    bool oom;             /* the log engine found a GPU OOM */
+    bool failure_other;   /* a non-GPU-OOM failure was diagnosed (host OOM...) */
+    char oom_kind[32];
+    enum oom_stage oom_stage;
+    int64_t capacity;          /* bytes, from NVML or the OOM message; -1 */
+    int64_t peak_alloc;        /* from step lines; -1 */
+    int64_t peak_reserved;     /* from step lines; -1 */
+    int64_t peak_nvml;         /* device memory of the child's tree (or device-wide); -1 */
+    char peak_source[16];      /* "log", "nvml", "" */
+    char loss_trend[16];       /* steps_trend_name */
+    bool sampled;              /* NVML samples were taken */
+    int64_t duration_ms;
+};
+
+/* 0 when the run happened (whatever the child did: read result.exit_code);
+ * -1 with err when it could not be set up (bad id, id exists, cannot write). */
+int runexec(const struct runexec_opts *opts, struct runexec_result *res, struct oomlab_err *err);
+
+#endif
