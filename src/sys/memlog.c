@@ -23,6 +23,7 @@
 struct tree_member {
     pid_t pid;
     unsigned long long start_ticks;
+    bool member;
 };
 
 struct memlog {
@@ -35,7 +36,7 @@ struct memlog {
     pid_t root_pid;
     struct timespec t0;
     off_t good_size;                /* file size after the last complete write */
-    struct tree_member tree[TREE_MAX]; /* pids known to be in root's tree */
+    struct tree_member tree[TREE_MAX]; /* pids already placed in or out of root's tree */
     size_t n_tree;
     bool failed;
     struct oomlab_err fail;
@@ -215,28 +216,31 @@ int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const un
     return 0;
 }
 
-static bool tree_known(const struct memlog *ml, pid_t pid, unsigned long long start)
+static const struct tree_member *tree_known(const struct memlog *ml, pid_t pid,
+                                            unsigned long long start)
 {
     for (size_t i = 0; i < ml->n_tree; i++)
-        if (ml->tree[i].pid == pid && ml->tree[i].start_ticks == start) return true;
-    return false;
+        if (ml->tree[i].pid == pid && ml->tree[i].start_ticks == start) return &ml->tree[i];
+    return NULL;
 }
 
-/* Is pid in root's tree? Once seen there it stays (same pid + start time)
- * even after its parent dies and it is reparented. oomlab itself counts as
- * an ancestor when root is its child (run may be a subreaper). */
+/* Is pid in root's tree? The answer is remembered per (pid, start time):
+ * a member stays one after its parent dies and it is reparented, and an
+ * outsider never becomes a descendant later. oomlab itself counts as an
+ * ancestor when root is its child (run may be a subreaper). */
 static bool in_tree(struct memlog *ml, pid_t pid, bool *visible)
 {
     pid_t parent;
     unsigned long long start;
     *visible = proc_parent(pid, &parent, &start) == 0;
     if (!*visible) return false;
-    if (tree_known(ml, pid, start)) return true;
+    const struct tree_member *known = tree_known(ml, pid, start);
+    if (known) return known->member;
     pid_t self = getpid(), root_parent = 0;
     bool mine = proc_in_tree(pid, ml->root_pid) ||
                 (pid != self && proc_parent(ml->root_pid, &root_parent, NULL) == 0 &&
                  root_parent == self && proc_in_tree(pid, self));
-    if (mine && ml->n_tree < TREE_MAX) ml->tree[ml->n_tree++] = (struct tree_member){pid, start};
+    if (ml->n_tree < TREE_MAX) ml->tree[ml->n_tree++] = (struct tree_member){pid, start, mine};
     return mine;
 }
 

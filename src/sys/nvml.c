@@ -15,6 +15,7 @@
 #define NVML_DEFAULT_LIBRARY "libnvidia-ml.so.1"
 #define PROCS_MAX 65536 /* a sane ceiling for one GPU's process list */
 #define PROCS_TRIES 5   /* INSUFFICIENT_SIZE retries before giving up */
+#define NVML_CACHE_GPUS 64
 
 typedef nvmlReturn_t (*fn_void)(void);
 typedef nvmlReturn_t (*fn_count)(unsigned *);
@@ -48,6 +49,13 @@ struct nvml {
     fn_driver driver;
     fn_errstr errstr;
     struct proc_api compute, graphics;
+    /* handles and names do not change while the library is initialised:
+     * looked up once per index (a sampler calls at 10 ms intervals) */
+    struct cached_gpu {
+        bool valid;
+        nvmlDevice_t dev;
+        char name[96];
+    } cache[NVML_CACHE_GPUS];
 };
 
 static const struct {
@@ -190,7 +198,7 @@ int nvml_count(struct nvml *nv, unsigned *count, struct oomlab_err *err)
     return oomlab_err_set(err, "NVML: cannot count GPUs: %s (%d)", err_text(nv, rc), rc);
 }
 
-static nvmlReturn_t get_handle(struct nvml *nv, unsigned index, nvmlDevice_t *dev)
+static nvmlReturn_t lookup_handle(struct nvml *nv, unsigned index, nvmlDevice_t *dev)
 {
     nvmlReturn_t rc = NVML_ERROR_FUNCTION_NOT_FOUND;
     for (; nv->handle_level < 2; nv->handle_level++) {
@@ -200,6 +208,22 @@ static nvmlReturn_t get_handle(struct nvml *nv, unsigned index, nvmlDevice_t *de
     }
     nv->handle_level = 1;
     return rc;
+}
+
+static nvmlReturn_t get_handle(struct nvml *nv, unsigned index, nvmlDevice_t *dev)
+{
+    if (index >= NVML_CACHE_GPUS) return lookup_handle(nv, index, dev);
+    struct cached_gpu *c = &nv->cache[index];
+    if (!c->valid) {
+        nvmlReturn_t rc = lookup_handle(nv, index, &c->dev);
+        if (rc != NVML_SUCCESS) return rc;
+        if (!nv->name || nv->name(c->dev, c->name, sizeof c->name) != NVML_SUCCESS)
+            c->name[0] = '\0';
+        c->name[sizeof c->name - 1] = '\0';
+        c->valid = true;
+    }
+    *dev = c->dev;
+    return NVML_SUCCESS;
 }
 
 void nvml_driver(struct nvml *nv, char *buf, size_t size)
@@ -254,10 +278,11 @@ int nvml_gpu(struct nvml *nv, unsigned index, struct nvml_gpu *gpu, struct oomla
     nvmlReturn_t rc = get_handle(nv, index, &dev);
     if (rc != NVML_SUCCESS)
         return oomlab_err_set(err, "NVML: GPU %u: no handle: %s (%d)", index, err_text(nv, rc), rc);
-    if (nv->name && nv->name(dev, gpu->name, sizeof gpu->name) == NVML_SUCCESS)
-        gpu->name[sizeof gpu->name - 1] = '\0';
-    else
+    if (index < NVML_CACHE_GPUS)
+        memcpy(gpu->name, nv->cache[index].name, sizeof gpu->name);
+    else if (!nv->name || nv->name(dev, gpu->name, sizeof gpu->name) != NVML_SUCCESS)
         gpu->name[0] = '\0';
+    gpu->name[sizeof gpu->name - 1] = '\0';
     rc = read_memory(nv, dev, gpu);
     if (rc != NVML_SUCCESS && rc != NVML_ERROR_NOT_SUPPORTED)
         return oomlab_err_set(err, "NVML: GPU %u: cannot read memory: %s (%d)", index,

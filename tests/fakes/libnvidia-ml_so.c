@@ -34,11 +34,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys/nvml_abi.h"
 
@@ -107,6 +109,19 @@ static void log_call(const char *name)
     fclose(f);
 }
 
+/* Whole small file into buf (NUL-terminated) with plain read(2): the fake
+ * is called several times per sample, so no stdio. -1 when absent. */
+static int read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t n = 0;
+    for (ssize_t r; n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0;) n += (size_t)r;
+    close(fd);
+    buf[n] = '\0';
+    return 0;
+}
+
 static const char *state_dir(void)
 {
     const char *d = getenv("OOMLAB_FAKE_NVML_DIR");
@@ -128,12 +143,11 @@ static long long number(const char *s)
 static int read_gpus(struct fake_gpu gpus[FAKE_MAX_GPUS])
 {
     memset(gpus, 0, sizeof(struct fake_gpu) * FAKE_MAX_GPUS);
-    char path[4096], line[512];
+    char path[4096], text[8192], *save = NULL;
     snprintf(path, sizeof path, "%s/gpus", state_dir());
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
+    if (read_small(path, text, sizeof text) < 0) return -1;
     int n = 0;
-    while (fgets(line, sizeof line, f)) {
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char idx[32], total[32], base[32], util[32];
         int off = 0;
         if (sscanf(line, "%31s %31s %31s %31s %n", idx, total, base, util, &off) != 4) continue;
@@ -146,7 +160,6 @@ static int read_gpus(struct fake_gpu gpus[FAKE_MAX_GPUS])
         g->name[strcspn(g->name, "\r\n")] = '\0';
         if (i + 1 > n) n = (int)i + 1;
     }
-    fclose(f);
     return n;
 }
 
@@ -159,11 +172,11 @@ static int pid_cmp(const void *a, const void *b)
 static void read_proc_file(const char *dir, const char *name, unsigned pid,
                            struct fake_proc *out, int *n)
 {
-    char path[4096], line[256];
+    char path[4096], text[4096], *save = NULL;
     snprintf(path, sizeof path, "%s/procs/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f) return; /* removed between readdir and open */
-    while (*n < FAKE_MAX_PROCS && fgets(line, sizeof line, f)) {
+    if (read_small(path, text, sizeof text) < 0) return; /* removed after readdir */
+    for (char *line = strtok_r(text, "\n", &save); line && *n < FAKE_MAX_PROCS;
+         line = strtok_r(NULL, "\n", &save)) {
         char gpu[32], bytes[32], kind[32] = "compute";
         if (sscanf(line, "%31s %31s %31s", gpu, bytes, kind) < 2) continue;
         long long g = number(gpu), b = number(bytes);
@@ -173,7 +186,6 @@ static void read_proc_file(const char *dir, const char *name, unsigned pid,
                                      .graphics = !strcmp(kind, "graphics") || !strcmp(kind, "both")};
         (*n)++;
     }
-    fclose(f);
 }
 
 static int read_procs(struct fake_proc *out)
