@@ -85,13 +85,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    double t0 = cpu_seconds(RUSAGE_SELF);
+    struct timespec a, b;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
     for (long i = 0; i < ticks; i++)
         if (memlog_tick(ml, &err) < 0) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-    double per_tick = (cpu_seconds(RUSAGE_SELF) - t0) / (double)ticks;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    double per_tick = ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9) / (double)ticks;
     memlog_close(ml, NULL);
     nvml_close(nv);
 
