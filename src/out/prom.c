@@ -2,6 +2,7 @@
 #include "out/prom.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool name_ok(const char *s, bool colon)
@@ -75,7 +76,15 @@ void prom_sample(struct prom *p, const char *name, const char *const *labels, do
     if (!series(p, name, labels)) return;
     if (isnan(value)) fputs(" NaN\n", p->f);
     else if (isinf(value)) fputs(value > 0 ? " +Inf\n" : " -Inf\n", p->f);
-    else fprintf(p->f, " %.17g\n", value);
+    else {
+        /* the shortest form that reads back as the same double */
+        char buf[40];
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, value);
+            if (strtod(buf, NULL) == value) break;
+        }
+        fprintf(p->f, " %s\n", buf);
+    }
 }
 
 void prom_sample_int(struct prom *p, const char *name, const char *const *labels, int64_t value)

@@ -35,7 +35,7 @@ static void test_writer_escapes_and_passes_lint(void **state)
     fclose(f);
     assert_non_null(strstr(buf, "# HELP oomlab_gpu_memory_used_bytes GPU memory in use \\\\ now\\nreally\n"));
     assert_non_null(strstr(buf, "oomlab_gpu_memory_used_bytes{gpu=\"0\",name=\"NVIDIA \\\"A100\\\"\\\\80GB\\nx\"} 85899345920\n"));
-    assert_non_null(strstr(buf, "oomlab_gpu_utilization_ratio{gpu=\"1\",name=\"L4\"} 0.34999999999999998\n"));
+    assert_non_null(strstr(buf, "oomlab_gpu_utilization_ratio{gpu=\"1\",name=\"L4\"} 0.35\n"));
     struct oomlab_err err;
     size_t n;
     if (promlint_check("w.prom", buf, len, &n, &err) < 0) fail_msg("%s", err.msg);
