@@ -1,5 +1,5 @@
-/* spark: sparklines (see spark.h). Eight levels; a value above 0 never
- * draws as the lowest blank-looking level so small usage still shows. */
+/* spark: sparklines (see spark.h). Eight levels, value * 8 truncated; the
+ * lowest level is still a visible bar, so only unknown values are blank. */
 #include "out/spark.h"
 
 #include <stdlib.h>
