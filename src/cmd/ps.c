@@ -35,7 +35,7 @@ static void usage(FILE *f)
             "idle, hidden in another PID namespace) and the memory no visible process\n"
             "accounts for.\n\n"
             "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
-            "  --json                schema oomlab.ps.v1 (docs/ps-json.md)\n"
+            "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
             "  --idle-after DUR      0%% utilisation this long while holding memory is\n"
             "                        'idle' (default 10m)\n"
             "  --kill PID            end PID: only when flagged stale and yours; asks on a\n"
