@@ -51,7 +51,11 @@ PIDS+=($!)
 sleep 60 & HEALTHY=$!; PIDS+=($HEALTHY)
 bash -c 'exec -a "python3 -m ipykernel_launcher -f kernel.json" sleep 60' &
 KERNEL=$!; PIDS+=($KERNEL)
-sleep 0.3
+# wait (bounded) until the zombie exists: the machine may be busy
+for _ in $(seq 100); do
+  [ -s "$T/zombie.pid" ] && [ "$(awk '{print $3}' "/proc/$(cat "$T/zombie.pid")/stat" 2>/dev/null)" = Z ] && break
+  sleep 0.05
+done
 ZOMBIE=$(cat "$T/zombie.pid"); ORPHAN=$(cat "$T/orphan.pid"); PIDS+=($ORPHAN)
 HIDDEN=4194000
 while kill -0 "$HIDDEN" 2>/dev/null || [ -d "/proc/$HIDDEN" ]; do HIDDEN=$((HIDDEN + 1)); done
@@ -100,6 +104,7 @@ res=$(jq_py "$py" <<<"$json" 2>&1)
 [ "$res" = fine ]; check "ps --json: oomlab.ps.v1 with flags, evidence, unaccounted, hidden" $? "$res"
 
 # --- idle ---------------------------------------------------------------------
+sleep 1 # HEALTHY is now older than --idle-after 1s
 gpus 0
 out=$("$OOMLAB" ps --gpu 0 --idle-after 1s)
 has "$out" "$HEALTHY idle: GPU 0 is at 0% utilisation while it holds 3.00 GiB"; check "ps flags an idle holder" $? "$out"
@@ -195,7 +200,7 @@ print('fine')" <<<"$out" 2>&1)
 
 # peak: memory grows then shrinks while watch runs
 "$OOMLAB" watch --interval 20ms --json --gpu 0 > "$T/peak.jsonl" & W=$!
-sleep 0.2; hold "$HEALTHY" 0 $((20 * GIB)); sleep 0.2; hold "$HEALTHY" 0 $((3 * GIB)); sleep 0.2
+sleep 0.3; hold "$HEALTHY" 0 $((20 * GIB)); sleep 0.5; hold "$HEALTHY" 0 $((3 * GIB)); sleep 0.5
 kill -INT $W; wait $W; rc=$?
 res=$(python3 -c "
 import json,sys
