@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, struct ps_opts *o)
         case 'j': o->json = true; break;
         case 'f': o->force = true; break;
         case 'y': o->yes = true; break;
-        case 'h': usage(stdout); return -EXIT_OK - 1;
+        case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:
             return cmd_usage_error("ps", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -389,8 +389,7 @@ int cmd_ps(int argc, char **argv)
 {
     struct ps_opts o;
     int rc = parse(argc, argv, &o);
-    if (rc == -EXIT_OK - 1) return EXIT_OK;
-    if (rc) return rc;
+    if (rc) return rc < 0 ? EXIT_OK : rc;
     struct nvml *nv;
     struct oomlab_err err;
     if (nvml_open(&nv, &err) < 0) {

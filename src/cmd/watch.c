@@ -47,6 +47,7 @@ struct watch {
     struct gpu_track track[MAX_GPUS];
     struct timespec t0;
     bool tty, utf8, color;
+    bool reader_gone; /* stdout answered EPIPE */
     long long ticks;
 };
 
@@ -396,8 +397,11 @@ static int tick(struct watch *w, struct oomlab_err *err)
     if (w->o.json) json_line(w, &s, stdout);
     else if (w->tty) frame(w, &s, stdout);
     else plain(w, &s, stdout);
-    if (fflush(stdout) != 0 || ferror(stdout))
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        /* a reader that went away (| head) ends us quietly */
+        w->reader_gone = errno == EPIPE;
         rc = oomlab_err_set(err, "cannot write to standard output: %s", strerror(errno));
+    }
     if (rc == 0 && w->csv) rc = write_csv(w, &s, err);
     if (rc == 0 && w->o.prom) rc = write_prom(w, &s, err);
     gpusnap_release(&s);
@@ -430,7 +434,7 @@ static int run_loop(struct watch *w)
     int rc = EXIT_OK;
     while (!stop_signal) {
         if (tick(w, &err) < 0) {
-            rc = errno == EPIPE ? EXIT_OK : EXIT_ERROR;
+            rc = w->reader_gone ? EXIT_OK : EXIT_ERROR;
             if (rc) fprintf(stderr, "\noomlab watch: %s; stopping\n", err.msg);
             break;
         }
@@ -467,11 +471,14 @@ int cmd_watch(int argc, char **argv)
         return EXIT_NO_NVML;
     }
     unsigned count;
-    if (nvml_count(w.nv, &count, &err) < 0 || (w.o.gpu >= 0 && (unsigned)w.o.gpu >= count)) {
-        if (w.o.gpu >= 0 && err.msg[0] != 'N')
-            oomlab_err_set(&err, "there is no GPU %d (NVML sees %u)", w.o.gpu, count);
+    rc = nvml_count(w.nv, &count, &err) < 0 ? EXIT_ERROR : EXIT_OK;
+    if (rc == EXIT_OK && w.o.gpu >= 0 && (unsigned)w.o.gpu >= count) {
+        oomlab_err_set(&err, "there is no GPU %d (NVML sees %u)", w.o.gpu, count);
+        rc = EXIT_USAGE;
+    }
+    if (rc != EXIT_OK) {
         nvml_close(w.nv);
-        return cmd_fail("watch", &err, w.o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
+        return cmd_fail("watch", &err, rc);
     }
     if (w.o.csv && open_csv(&w, argc, argv, &err) < 0) {
         nvml_close(w.nv);

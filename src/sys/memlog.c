@@ -39,6 +39,7 @@ struct memlog {
     struct tree_member tree[TREE_MAX]; /* pids already placed in or out of root's tree */
     size_t n_tree;
     bool failed;
+    bool lost;  /* a row could not be built (out of memory): drop the tick */
     struct oomlab_err fail;
     char warning[512];
     char *buf; /* rows of the tick being written */
@@ -65,7 +66,10 @@ static void append(struct memlog *ml, const char *fmt, ...)
         }
         size_t want = ml->cap * 2 + (size_t)n + 1;
         char *grown = realloc(ml->buf, want);
-        if (!grown) return; /* the row is lost; flush reports short data */
+        if (!grown) {
+            ml->lost = true; /* flush drops the whole tick rather than write half a row */
+            return;
+        }
         ml->buf = grown, ml->cap = want;
     }
 }
@@ -75,6 +79,13 @@ static int flush(struct memlog *ml, struct oomlab_err *err)
 {
     size_t off = 0;
     int saved = 0;
+    if (ml->lost) {
+        ml->len = 0;
+        ml->lost = false;
+        ml->failed = true;
+        oomlab_err_set(&ml->fail, "out of memory: samples dropped from %s", ml->path);
+        return oomlab_err_set(err, "out of memory: samples dropped from %s", ml->path);
+    }
     while (off < ml->len) {
         ssize_t w = write(ml->fd, ml->buf + off, ml->len - off);
         if (w < 0 && errno == EINTR) continue;

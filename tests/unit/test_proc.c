@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +29,14 @@ static int setup(void **state)
     if (pipe(pipefd) < 0) return -1;
     child = fork();
     if (child == 0) {
+        /* never outlive the test, never hold the test runner's output pipe */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
         pid_t g = fork();
         if (g == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
             execlp("sleep", "sleep", "30", (char *)NULL);
             _exit(127);
         }
@@ -106,8 +114,8 @@ static void test_missing_pid(void **state)
     assert_int_equal(proc_read(0, &pi, &err), -1);
     assert_int_equal(proc_read(4194303, &pi, &err), -1); /* above any default pid_max use */
     assert_non_null(strstr(err.msg, "another PID namespace"));
-    assert_int_equal(pi.elapsed_s, -1);
-    assert_int_equal(pi.rss_bytes, -1);
+    assert_true(pi.elapsed_s < 0);
+    assert_true(pi.rss_bytes == -1);
     assert_true(proc_uptime() > 0);
 }
 
