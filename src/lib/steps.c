@@ -456,6 +456,7 @@ struct word_rule {
  * or "valid_loss" never read as "loss". */
 static const struct word_rule word_rules[] = {
     W("step", rule_step),
+    W("global_step", rule_step),
     W("iter", rule_iter),
     W("iteration", rule_iter),
     W("it", rule_it),
@@ -715,6 +716,7 @@ const char *steps_trend_name(enum steps_trend t, bool memory)
 void steps_series_init(struct steps_series *s)
 {
     memset(s, 0, sizeof *s);
+    s->epoch = NAN;
 }
 
 static const unsigned MEM_BITS = STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED | STEPS_MEM;
@@ -803,9 +805,16 @@ static int add_stepped(struct steps_series *s, const struct steps_point *pt)
     return append(s, pt);
 }
 
-int steps_series_add(struct steps_series *s, const struct steps_point *pt)
+int steps_series_add(struct steps_series *s, const struct steps_point *in)
 {
-    if (!(pt->fields & (STEPS_LOSS | MEM_BITS))) return 0;
+    if (in->fields & STEPS_EPOCH) s->epoch = in->epoch;
+    if (!(in->fields & (STEPS_LOSS | MEM_BITS))) return 0;
+    struct steps_point own = *in;
+    const struct steps_point *pt = &own;
+    if ((own.fields & STEPS_STEP) && !(own.fields & STEPS_EPOCH) && isfinite(s->epoch)) {
+        own.epoch = s->epoch; /* Keras: "Epoch 3/10", then bars from 1/100 */
+        own.fields |= STEPS_EPOCH;
+    }
     if (pt->fields & STEPS_STEP) return add_stepped(s, pt);
     /* No step: a memory line printed after its step's loss line (or the
      * loss after the memory) completes that point when it fills a gap. */
@@ -961,5 +970,5 @@ int64_t steps_max_peak_reserved(const struct steps_series *s)
 void steps_series_release(struct steps_series *s)
 {
     free(s->points);
-    memset(s, 0, sizeof *s);
+    steps_series_init(s);
 }

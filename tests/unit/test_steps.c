@@ -417,6 +417,31 @@ static void test_series_merge_and_restart(void **state)
     steps_series_release(&s);
 }
 
+static void test_series_epoch_lines(void **state)
+{
+    (void)state;
+    /* Keras: the epoch on its own line, the progbar's step restarting. */
+    static const char *const keras[] = {
+        "Epoch 1/2", "1/3 [=========>....................] - ETA: 2s - loss: 2.3000",
+        "2/3 [===================>..........] - ETA: 1s - loss: 2.2000",
+        "3/3 [==============================] - 3s 1s/step - loss: 2.1000 - val_loss: 2.5",
+        "Epoch 2/2", "1/3 [=========>....................] - ETA: 2s - loss: 1.9000",
+        "2/3 [===================>..........] - ETA: 1s - loss: 1.8000",
+        "3/3 [==============================] - 3s 1s/step - loss: 1.7000 - val_loss: 2.0", NULL,
+    };
+    struct steps_series s;
+    steps_series_init(&s);
+    add_lines(&s, keras);
+    assert_int_equal(s.n, 6);
+    assert_true(s.points[3].epoch == 2);
+    assert_int_equal(s.points[3].step, 1);
+    assert_int_equal(steps_loss_trend(&s), STEPS_TREND_FALLING);
+    steps_series_release(&s);
+    struct steps_point pt;
+    assert_int_equal(parse("global_step=500 loss=0.25", &pt), STEPS_STEP | STEPS_LOSS);
+    assert_int_equal(pt.step, 500);
+}
+
 static void test_series_cap(void **state)
 {
     (void)state;
@@ -563,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_loss_trends),
         cmocka_unit_test(test_memory_trends),
         cmocka_unit_test(test_series_merge_and_restart),
+        cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),
         cmocka_unit_test(test_labelled_runlogs),
     };
