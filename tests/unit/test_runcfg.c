@@ -398,6 +398,23 @@ static void test_to_yaml_unicode(void **state)
     free(yaml);
     runcfg_release(&back);
     runcfg_release(&cfg);
+    /* Found by fuzzing: a key longer than libyaml's 1024-character limit
+     * for implicit keys must still be written as YAML that parses. */
+    char long_json[3000], key[2001];
+    memset(key, 'k', 2000);
+    key[2000] = '\0';
+    snprintf(long_json, sizeof long_json, "{\"%s\": 1, \"bs\": 4}", key);
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, long_json, strlen(long_json), "hf.json", &err), 0);
+    yaml = runcfg_to_yaml(&cfg);
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_int_equal(back.device_batch_size, 4);
+    assert_string_equal(back.extra[0].key, key);
+    assert_string_equal(back.extra[0].value, "1");
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
 }
 
 int main(void)
