@@ -27,8 +27,9 @@ int main(int argc, char **argv)
     fclose(f);
     struct steps_series s;
     steps_series_init(&s);
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     size_t lines = 0, hits = 0;
     for (size_t i = 0; i < (size_t)size;) {
         const char *nl = memchr(buf + i, '\n', (size_t)size - i);
@@ -39,11 +40,14 @@ int main(int argc, char **argv)
         lines++;
         i = end + 1;
     }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("steps_parse_line: %.1f MB in %.3f s = %.0f MB/s (%zu lines, %zu with progress, "
-           "%zu points; loss %s, memory %s)\n",
-           (double)size / 1e6, secs, (double)size / 1e6 / secs, lines, hits, s.n,
+    double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
+    printf("steps_parse_line: %.1f MB, %.0f MB/s of CPU time (%.0f MB/s wall); %zu lines, %zu "
+           "with progress, %zu points; loss %s, memory %s\n",
+           (double)size / 1e6, (double)size / 1e6 / cpu, (double)size / 1e6 / secs, lines, hits,
+           s.n,
            steps_trend_name(steps_loss_trend(&s), false),
            steps_trend_name(steps_memory_trend(&s), true));
     steps_series_release(&s);

@@ -495,27 +495,42 @@ static const struct word_rule word_rules[] = {
 
 #define N_WORD_RULES (sizeof word_rules / sizeof word_rules[0])
 
-/* Rules by first letter, built once: a word costs a few compares. */
-static unsigned char rules_by_letter[26][N_WORD_RULES];
-static unsigned char n_by_letter[26];
+/* Rules by (first letter, length), built once: most words of a line match
+ * no bucket and cost one lookup. */
+#define MAX_WORD 20
+static unsigned char bucket_start[26 * (MAX_WORD + 1) + 1];
+static unsigned char bucket_rules[N_WORD_RULES];
 static pthread_once_t rules_once = PTHREAD_ONCE_INIT;
+
+static unsigned bucket_of(char first, size_t len)
+{
+    return (unsigned)((first | 0x20) - 'a') * (MAX_WORD + 1) + (unsigned)len;
+}
 
 static void index_rules(void)
 {
+    unsigned count[26 * (MAX_WORD + 1)] = {0};
+    for (size_t r = 0; r < N_WORD_RULES; r++) count[bucket_of(word_rules[r].word[0], word_rules[r].len)]++;
+    unsigned at = 0;
+    for (size_t b = 0; b < 26 * (MAX_WORD + 1); b++) {
+        bucket_start[b] = (unsigned char)at;
+        at += count[b];
+    }
+    bucket_start[26 * (MAX_WORD + 1)] = (unsigned char)at;
+    unsigned fill[26 * (MAX_WORD + 1)] = {0};
     for (size_t r = 0; r < N_WORD_RULES; r++) {
-        unsigned l = (unsigned)(word_rules[r].word[0] - 'a');
-        rules_by_letter[l][n_by_letter[l]++] = (unsigned char)r;
+        unsigned b = bucket_of(word_rules[r].word[0], word_rules[r].len);
+        bucket_rules[bucket_start[b] + fill[b]++] = (unsigned char)r;
     }
 }
 
 static void apply_word(struct scan *sc, size_t w, size_t len)
 {
-    if (len < 2 || len > 20) return;
-    unsigned l = (unsigned)((sc->s[w] | 0x20) - 'a');
-    if (l >= 26) return; /* '_' first */
-    for (unsigned k = 0; k < n_by_letter[l]; k++) {
-        const struct word_rule *rule = &word_rules[rules_by_letter[l][k]];
-        if (rule->len != len || strncasecmp(sc->s + w, rule->word, len) != 0) continue;
+    if (len < 2 || len > MAX_WORD || !is_alpha((unsigned char)sc->s[w])) return;
+    unsigned b = bucket_of(sc->s[w], len);
+    for (unsigned k = bucket_start[b]; k < bucket_start[b + 1]; k++) {
+        const struct word_rule *rule = &word_rules[bucket_rules[k]];
+        if (strncasecmp(sc->s + w, rule->word, len) != 0) continue;
         rule->apply(sc, w + len);
         return;
     }
@@ -652,14 +667,13 @@ static void last_segment(const char **line, size_t *len)
 /* Lines with no digit say nothing about progress, except "loss: nan". */
 static bool may_carry_progress(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (is_digit((unsigned char)s[i])) return true;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if ((s[i] | 0x20) == 'n' && (s[i + 1] | 0x20) == 'a' && (s[i + 2] | 0x20) == 'n')
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_digit(c)) return true;
+        if (i + 3 <= n && (((c | 0x20) == 'n' && (s[i + 1] | 0x20) == 'a' && (s[i + 2] | 0x20) == 'n') ||
+                           ((c | 0x20) == 'i' && (s[i + 1] | 0x20) == 'n' && (s[i + 2] | 0x20) == 'f')))
             return true;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if ((s[i] | 0x20) == 'i' && (s[i + 1] | 0x20) == 'n' && (s[i + 2] | 0x20) == 'f')
-            return true;
+    }
     return false;
 }
 
