@@ -472,10 +472,13 @@ static const struct word_rule word_rules[] = {
     W("lm_loss", rule_loss),
     W("running_loss", rule_loss),
     W("train_epoch_loss", rule_loss),
+    W("reduced_train_loss", rule_loss),
+    W("train_loss_step", rule_loss),
     W("peak_alloc", rule_peak_alloc),
     W("peak_allocated", rule_peak_alloc),
     W("max_allocated", rule_peak_alloc),
     W("max_memory_allocated", rule_peak_alloc),
+    W("max_mem", rule_peak_alloc),
     W("max_ma", rule_peak_alloc),
     W("peak_reserved", rule_peak_reserved),
     W("max_reserved", rule_peak_reserved),
@@ -551,7 +554,8 @@ static void rule_bar(struct scan *sc, size_t i, size_t bar_at)
     k = read_long(sc, j, &total);
     if (k == 0) return;
     j = skip_blanks(sc, j + k);
-    if (j >= sc->n || sc->s[j] != '[') return;
+    bool keras3 = bar_at == i && j < sc->n && (unsigned char)sc->s[j] == 0xe2; /* "━━━" */
+    if (j >= sc->n || (sc->s[j] != '[' && !keras3)) return;
     const uint32_t first = 1u << ('e' - 'a') | 1u << ('v' - 'a') | 1u << ('t' - 'a') |
                            1u << ('p' - 'a') | 1u << ('s' - 'a');
     for (size_t p = 0; p < bar_at; p++) {
