@@ -581,8 +581,12 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
 {
     if (!name) name = "config";
     if (!text) len = 0;
-    if (memchr(text ? text : "", '\0', len))
-        return oomlab_err_set(err, "%s: binary data (a NUL byte) in a config", name);
+    const char *nul = text ? memchr(text, '\0', len) : NULL;
+    if (nul) {
+        long line, col;
+        offset_to_line_col(text, (size_t)(nul - text), &line, &col);
+        return oomlab_err_at(err, name, line, col, "binary data (a NUL byte) in a config");
+    }
     struct runcfg tmp;
     runcfg_init(&tmp);
     struct rc_walk w = {.cfg = &tmp, .name = name, .err = err};

@@ -240,6 +240,10 @@ static void test_malformed_input(void **state)
     runcfg_release(&cfg);
     assert_int_equal(parse(&cfg, "# only a comment\n", &err), 0);
     runcfg_release(&cfg);
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, "bs: 2\nlr: 1\0x\n", 12, "run.yaml", &err), -1);
+    assert_string_equal(err.msg, "run.yaml:2:6: binary data (a NUL byte) in a config");
+    runcfg_release(&cfg);
 }
 
 static void test_absurd_values(void **state)

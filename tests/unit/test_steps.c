@@ -427,6 +427,25 @@ static void test_memory_trends(void **state)
         "step=5 peak_alloc=10.80GB peak_reserved=11.80GB",
         "step=6 peak_alloc=11.00GB peak_reserved=12.00GB", NULL,
     };
+    /* The guide resets the peak after each print: per-step peaks follow the
+     * batch's sequence lengths and are noisy, but not growing. */
+    static const char *const noisy[] = {
+        "step=10 peak_alloc=10.40GB peak_reserved=12.00GB",
+        "step=20 peak_alloc=10.80GB peak_reserved=12.00GB",
+        "step=30 peak_alloc=10.10GB peak_reserved=12.00GB",
+        "step=40 peak_alloc=10.70GB peak_reserved=12.00GB",
+        "step=50 peak_alloc=10.20GB peak_reserved=12.00GB",
+        "step=60 peak_alloc=10.60GB peak_reserved=12.00GB",
+        "step=70 peak_alloc=10.30GB peak_reserved=12.00GB",
+        "step=80 peak_alloc=10.75GB peak_reserved=12.00GB",
+        "step=90 peak_alloc=10.15GB peak_reserved=12.00GB", NULL,
+    };
+    static const char *const noisy_alloc_only[] = {
+        "step=10 peak_alloc=10.40GB", "step=20 peak_alloc=10.80GB", "step=30 peak_alloc=10.10GB",
+        "step=40 peak_alloc=10.70GB", "step=50 peak_alloc=10.20GB", "step=60 peak_alloc=10.60GB",
+        "step=70 peak_alloc=10.30GB", "step=80 peak_alloc=10.75GB", "step=90 peak_alloc=10.15GB",
+        NULL,
+    };
     static const char *const losses_only[] = {"iter 1: loss 2.0", "iter 2: loss 1.9", NULL};
     struct steps_series s;
     steps_series_init(&s);
@@ -437,6 +456,12 @@ static void test_memory_trends(void **state)
     steps_series_release(&s);
     add_lines(&s, leak);
     assert_int_equal(steps_memory_trend(&s), STEPS_TREND_RISING);
+    steps_series_release(&s);
+    add_lines(&s, noisy);
+    assert_int_equal(steps_memory_trend(&s), STEPS_TREND_FLAT);
+    steps_series_release(&s);
+    add_lines(&s, noisy_alloc_only);
+    assert_int_equal(steps_memory_trend(&s), STEPS_TREND_FLAT);
     steps_series_release(&s);
     add_lines(&s, losses_only);
     assert_int_equal(steps_memory_trend(&s), STEPS_TREND_NONE);
