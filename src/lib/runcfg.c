@@ -735,10 +735,12 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
     return n;
 }
 
-/* YAML's printable set (what libyaml accepts back) above ASCII. */
+/* Above ASCII, what can be written raw inside quotes: YAML's printable set
+ * minus its line breaks (NEL, LS, PS), which a reader would fold. */
 static bool yaml_printable(uint32_t c)
 {
-    return c == 0x85 || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c != 0xfeff) ||
+    if (c == 0x2028 || c == 0x2029) return false;
+    return (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c != 0xfeff) ||
            (c >= 0x10000 && c <= 0x10ffff);
 }
 

@@ -402,6 +402,20 @@ static void test_to_yaml_unicode(void **state)
     free(yaml);
     runcfg_release(&back);
     runcfg_release(&cfg);
+    /* Found by fuzzing: YAML's line breaks NEL/LS/PS inside a value must be
+     * escaped, or the reader folds them. */
+    const char *breaks = "{\"a\": \"x\\u0085y\\u2028z\", \"b\": 1}";
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, breaks, strlen(breaks), "b.json", &err), 0);
+    yaml = runcfg_to_yaml(&cfg);
+    assert_string_equal(yaml, "a: \"x\\U00000085y\\U00002028z\"\nb: 1\n");
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_string_equal(back.extra[0].value, "x\xc2\x85y\xe2\x80\xa8z");
+    assert_string_equal(back.extra[1].value, "1");
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
     /* Found by fuzzing: a key longer than libyaml's 1024-character limit
      * for implicit keys must still be written as YAML that parses. */
     char long_json[3000], key[2001];
