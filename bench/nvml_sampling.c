@@ -52,7 +52,8 @@ static void fake_open(struct fake *f)
     f->gfx = get(lib, "nvmlDeviceGetGraphicsRunningProcesses_v3");
     init();
     count(&f->n);
-    for (unsigned g = 0; g < f->n && g < 64; g++) handle(g, &f->dev[g]);
+    for (unsigned g = 0; g < f->n && g < 64; g++)
+        handle(g, &f->dev[g]);
 }
 
 static void fake_ticks(struct fake *f, long ticks)
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
         }
         waitpid(pid, NULL, 0);
     }
-    double per_spawn = (cpu_seconds(RUSAGE_SELF) + cpu_seconds(RUSAGE_CHILDREN) - c0) / (double)spawns;
+    double per_spawn =
+        (cpu_seconds(RUSAGE_SELF) + cpu_seconds(RUSAGE_CHILDREN) - c0) / (double)spawns;
     printf("nvml-sampling: %.1f us CPU per tick (fastest of %ld rounds; mean %.1f us) = %.3f%% of "
            "one core at 100 ms\n",
            per_tick * 1e6, rounds, sum_tick / (double)(rounds * per) * 1e6, per_tick / 0.100 * 100);

@@ -48,12 +48,15 @@ static void usage(FILE *f)
 
 static int parse(int argc, char **argv, struct ps_opts *o)
 {
-    static const struct option longs[] = {
-        {"gpu", required_argument, NULL, 'g'},   {"json", no_argument, NULL, 'j'},
-        {"kill", required_argument, NULL, 'k'},  {"force", no_argument, NULL, 'f'},
-        {"yes", no_argument, NULL, 'y'},         {"grace", required_argument, NULL, 'G'},
-        {"idle-after", required_argument, NULL, 'i'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {{"gpu", required_argument, NULL, 'g'},
+                                          {"json", no_argument, NULL, 'j'},
+                                          {"kill", required_argument, NULL, 'k'},
+                                          {"force", no_argument, NULL, 'f'},
+                                          {"yes", no_argument, NULL, 'y'},
+                                          {"grace", required_argument, NULL, 'G'},
+                                          {"idle-after", required_argument, NULL, 'i'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     *o = (struct ps_opts){.gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000};
     long long v;
     opterr = 0;
@@ -76,10 +79,18 @@ static int parse(int argc, char **argv, struct ps_opts *o)
                 return cmd_usage_error("ps", "--%s wants a duration like 10m or 5s, not '%s'",
                                        c == 'i' ? "idle-after" : "grace", optarg);
             break;
-        case 'j': o->json = true; break;
-        case 'f': o->force = true; break;
-        case 'y': o->yes = true; break;
-        case 'h': usage(stdout); return -1; /* done: exit 0 */
+        case 'j':
+            o->json = true;
+            break;
+        case 'f':
+            o->force = true;
+            break;
+        case 'y':
+            o->yes = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1; /* done: exit 0 */
         default:
             return cmd_usage_error("ps", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -106,7 +117,8 @@ static void print_gpu_line(const struct gpusnap_gpu *g, bool color)
     printf("%sGPU %u%s  %s", color_code(color, COLOR_BOLD), g->gpu.index,
            color_code(color, COLOR_RESET), g->gpu.name[0] ? g->gpu.name : "(no name)");
     if (!g->ok) {
-        printf("  %s%s%s\n", color_code(color, COLOR_RED), g->error, color_code(color, COLOR_RESET));
+        printf("  %s%s%s\n", color_code(color, COLOR_RED), g->error,
+               color_code(color, COLOR_RESET));
         return;
     }
     printf("  used %s of %s", bytes(g->gpu.used, u, sizeof u), bytes(g->gpu.total, t, sizeof t));
@@ -126,7 +138,8 @@ static void add_row(struct table *t, const struct gpusnap_proc *p)
     bytes(p->nv.used, mem, sizeof mem);
     const char *kind = p->assess.kind ? p->assess.kind : "-";
     if (!p->visible) {
-        const char *cells[] = {pid, "?", mem, "?", "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
+        const char *cells[] = {
+            pid, "?", mem, "?", "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
         table_add(t, cells);
         return;
     }
@@ -148,13 +161,14 @@ static void print_gpu(const struct gpusnap_gpu *g, bool color)
         return;
     }
     if (g->n_procs) {
-        static const char *const head[] = {"PID", "USER", "GPU MEM", "ELAPSED", "STATE",
-                                           "PPID", "RSS", "KIND", "COMMAND"};
+        static const char *const head[] = {"PID",  "USER", "GPU MEM", "ELAPSED", "STATE",
+                                           "PPID", "RSS",  "KIND",    "COMMAND"};
         struct table t;
         table_init(&t, 9, head);
         table_align_right(&t, 0), table_align_right(&t, 2), table_align_right(&t, 5);
         table_align_right(&t, 6);
-        for (size_t i = 0; i < g->n_procs; i++) add_row(&t, &g->procs[i]);
+        for (size_t i = 0; i < g->n_procs; i++)
+            add_row(&t, &g->procs[i]);
         table_print(&t, stdout);
         table_release(&t);
     } else {
@@ -162,7 +176,8 @@ static void print_gpu(const struct gpusnap_gpu *g, bool color)
     }
     char un[32], hid[32];
     if (g->unaccounted > 0) {
-        printf("  not accounted for by any visible process: %s", bytes(g->unaccounted, un, sizeof un));
+        printf("  not accounted for by any visible process: %s",
+               bytes(g->unaccounted, un, sizeof un));
         if (g->hidden > 0)
             printf(" (%s of it held by PIDs /proc cannot see)", bytes(g->hidden, hid, sizeof hid));
         printf("\n");
@@ -173,7 +188,8 @@ static void print_gpu(const struct gpusnap_gpu *g, bool color)
     for (size_t i = 0; i < g->n_procs; i++) {
         const struct gpusnap_proc *p = &g->procs[i];
         for (size_t k = 0; k < p->assess.n_flags; k++)
-            printf("  %s%u %s%s: %s\n", color_code(color, p->assess.flags[k].stale ? COLOR_YELLOW : COLOR_DIM),
+            printf("  %s%u %s%s: %s\n",
+                   color_code(color, p->assess.flags[k].stale ? COLOR_YELLOW : COLOR_DIM),
                    p->nv.pid, p->assess.flags[k].name, color_code(color, COLOR_RESET),
                    p->assess.flags[k].evidence);
         if (p->assess.kind)
@@ -192,14 +208,20 @@ static void json_proc(struct json *j, const struct gpusnap_proc *p)
     json_key(j, "state"), json_str(j, p->visible ? st : NULL);
     json_key(j, "user"), json_str(j, p->visible ? p->info.user : NULL);
     json_key(j, "uid");
-    if (p->visible && p->info.uid_known) json_int(j, (long long)p->info.uid);
-    else json_null(j);
+    if (p->visible && p->info.uid_known)
+        json_int(j, (long long)p->info.uid);
+    else
+        json_null(j);
     json_key(j, "ppid");
-    if (p->visible) json_int(j, p->info.ppid);
-    else json_null(j);
+    if (p->visible)
+        json_int(j, p->info.ppid);
+    else
+        json_null(j);
     json_key(j, "elapsed_s");
-    if (p->visible && p->info.elapsed_s >= 0) json_double(j, (double)(long long)p->info.elapsed_s);
-    else json_null(j);
+    if (p->visible && p->info.elapsed_s >= 0)
+        json_double(j, (double)(long long)p->info.elapsed_s);
+    else
+        json_null(j);
     json_key(j, "rss_bytes"), json_bytes(j, p->visible ? p->info.rss_bytes : -1);
     json_key(j, "command"), json_str(j, p->visible ? p->info.cmdline : NULL);
     json_key(j, "kind"), json_str(j, p->assess.kind);
@@ -229,13 +251,16 @@ static void json_gpu(struct json *j, const struct gpusnap_gpu *g)
     json_key(j, "free_bytes"), json_bytes(j, g->gpu.free);
     json_key(j, "reserved_bytes"), json_bytes(j, g->gpu.reserved);
     json_key(j, "util_pct");
-    if (g->gpu.util_gpu >= 0) json_int(j, g->gpu.util_gpu);
-    else json_null(j);
+    if (g->gpu.util_gpu >= 0)
+        json_int(j, g->gpu.util_gpu);
+    else
+        json_null(j);
     json_key(j, "unaccounted_bytes"), json_bytes(j, g->unaccounted);
     json_key(j, "hidden_bytes"), json_bytes(j, g->hidden);
     json_key(j, "processes");
     json_arr_begin(j);
-    for (size_t i = 0; i < g->n_procs; i++) json_proc(j, &g->procs[i]);
+    for (size_t i = 0; i < g->n_procs; i++)
+        json_proc(j, &g->procs[i]);
     json_arr_end(j);
     json_obj_end(j);
 }
@@ -251,7 +276,8 @@ static int render(const struct gpusnap *s, const struct ps_opts *o)
         json_key(&j, "idle_after_s"), json_int(&j, (long long)(o->idle_after_ms / 1000));
         json_key(&j, "gpus");
         json_arr_begin(&j);
-        for (size_t i = 0; i < s->n; i++) json_gpu(&j, &s->gpus[i]);
+        for (size_t i = 0; i < s->n; i++)
+            json_gpu(&j, &s->gpus[i]);
         json_arr_end(&j);
         json_obj_end(&j);
         if (json_finish(&j) < 0) return -1;
@@ -291,12 +317,12 @@ static int kill_allowed(const struct gpusnap_proc *p, const struct ps_opts *o)
         if (!strcmp(p->assess.flags[k].name, "zombie"))
             return refuse(pid, "%s", p->assess.flags[k].evidence);
     if (!p->assess.stale && !o->force)
-        return refuse(pid, "it is not flagged stale (zombie, orphan or idle); root may use --force");
+        return refuse(pid,
+                      "it is not flagged stale (zombie, orphan or idle); root may use --force");
     if ((!p->info.uid_known || p->info.uid != getuid()) && !o->force)
         return refuse(pid, "it belongs to %s, not to you", p->info.user);
     if (o->yes) return 0;
-    if (!isatty(STDIN_FILENO))
-        return refuse(pid, "no terminal to confirm on: pass --yes");
+    if (!isatty(STDIN_FILENO)) return refuse(pid, "no terminal to confirm on: pass --yes");
     char held[32], answer[16] = "";
     fprintf(stderr, "Kill %ld (%s, %s), holding %s of GPU memory? [y/N] ", pid, p->info.user,
             p->info.cmdline, bytes(p->nv.used, held, sizeof held));
@@ -336,7 +362,8 @@ static int64_t used_after(struct nvml *nv, unsigned gpu, unsigned pid)
         size_t n;
         bool listed = false;
         if (nvml_procs(nv, gpu, &list, &n, NULL) == 0) {
-            for (size_t k = 0; k < n; k++) listed |= list[k].pid == pid;
+            for (size_t k = 0; k < n; k++)
+                listed |= list[k].pid == pid;
             free(list);
         }
         if (nvml_gpu(nv, gpu, &g, NULL) < 0) return -1;
@@ -379,7 +406,8 @@ static int do_kill(struct nvml *nv, const struct gpusnap *s, const struct ps_opt
     printf("killed %ld with %s; GPU %u used %s -> %s", o->kill_pid, how, gpu,
            bytes(before, b, sizeof b), bytes(after, a, sizeof a));
     if (before >= 0 && after >= 0)
-        printf(": %s freed\n", units_format_bytes(before > after ? before - after : 0, f, sizeof f));
+        printf(": %s freed\n",
+               units_format_bytes(before > after ? before - after : 0, f, sizeof f));
     else
         printf(": freed memory unknown\n");
     return EXIT_OK;
@@ -393,13 +421,15 @@ int cmd_ps(int argc, char **argv)
     struct nvml *nv;
     struct oomlab_err err;
     if (nvml_open(&nv, &err) < 0) {
-        fprintf(stderr, "oomlab ps: %s\noomlab ps: no NVML, so no GPU memory to show; "
-                        "try nvidia-smi to see whether the driver answers\n", err.msg);
+        fprintf(stderr,
+                "oomlab ps: %s\noomlab ps: no NVML, so no GPU memory to show; "
+                "try nvidia-smi to see whether the driver answers\n",
+                err.msg);
         return EXIT_NO_NVML;
     }
     struct gpusnap s;
-    struct gpusnap_opts so = {.gpu = o.gpu, .idle_after_s = (double)o.idle_after_ms / 1000.0,
-                              .details = true};
+    struct gpusnap_opts so = {
+        .gpu = o.gpu, .idle_after_s = (double)o.idle_after_ms / 1000.0, .details = true};
     if (gpusnap_take(nv, &so, &s, &err) < 0) {
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);

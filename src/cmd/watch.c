@@ -22,7 +22,7 @@
 #include "sys/gpusnap.h"
 #include "sys/memlog.h"
 
-#define WINDOW 48   /* samples in the sparkline */
+#define WINDOW 48 /* samples in the sparkline */
 #define MAX_GPUS 64
 
 struct watch_opts {
@@ -60,23 +60,22 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: oomlab watch [--interval 500ms] [--gpu N] [--count N] [--json]\n"
-            "                    [--csv FILE] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
-            "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
-            "of the recent window and the top processes. Redraws in place on a terminal,\n"
-            "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n"
-            "  --interval DUR   time between samples, 10ms or more (default 500ms)\n"
-            "  --gpu N          only GPU N (NVML index)\n"
-            "  --count N        stop after N samples\n"
-            "  --json           JSON Lines on stdout, schema oomlab.watch.v1\n"
-            "  --csv FILE       also write FILE in the memory CSV format of 'oomlab run'\n"
-            "  --prom FILE      replace FILE (temp + rename) with Prometheus text every\n"
-            "                   sample, for node_exporter's textfile collector\n"
-            "  --prom-dcgm      in FILE, also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
-            "  --top N          processes shown per GPU (default 3)\n\n"
-            "Exit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
-            "4 no NVML (no driver or GPU).\n");
+    fprintf(f, "usage: oomlab watch [--interval 500ms] [--gpu N] [--count N] [--json]\n"
+               "                    [--csv FILE] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
+               "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
+               "of the recent window and the top processes. Redraws in place on a terminal,\n"
+               "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n"
+               "  --interval DUR   time between samples, 10ms or more (default 500ms)\n"
+               "  --gpu N          only GPU N (NVML index)\n"
+               "  --count N        stop after N samples\n"
+               "  --json           JSON Lines on stdout, schema oomlab.watch.v1\n"
+               "  --csv FILE       also write FILE in the memory CSV format of 'oomlab run'\n"
+               "  --prom FILE      replace FILE (temp + rename) with Prometheus text every\n"
+               "                   sample, for node_exporter's textfile collector\n"
+               "  --prom-dcgm      in FILE, also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
+               "  --top N          processes shown per GPU (default 3)\n\n"
+               "Exit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
+               "4 no NVML (no driver or GPU).\n");
 }
 
 static int parse(int argc, char **argv, struct watch_opts *o)
@@ -112,11 +111,21 @@ static int parse(int argc, char **argv, struct watch_opts *o)
                                        c == 'n' ? "count" : "top", optarg);
             *(c == 'n' ? &o->count : &o->top) = v;
             break;
-        case 'c': o->csv = optarg; break;
-        case 'p': o->prom = optarg; break;
-        case 'd': o->dcgm = true; break;
-        case 'j': o->json = true; break;
-        case 'h': usage(stdout); return -1;
+        case 'c':
+            o->csv = optarg;
+            break;
+        case 'p':
+            o->prom = optarg;
+            break;
+        case 'd':
+            o->dcgm = true;
+            break;
+        case 'j':
+            o->json = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
         default:
             return cmd_usage_error("watch", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -149,11 +158,12 @@ static void track(struct watch *w, const struct gpusnap *s)
         struct gpu_track *t = &w->track[i];
         if (w->ticks == 0) t->peak = -1;
         if (s->gpus[i].ok && g->used > t->peak) t->peak = g->used;
-        double frac = s->gpus[i].ok && g->used >= 0 && g->total > 0
-                          ? (double)g->used / (double)g->total
-                          : -1;
-        if (t->n == WINDOW) memmove(t->window, t->window + 1, (WINDOW - 1) * sizeof(double));
-        else t->n++;
+        double frac =
+            s->gpus[i].ok && g->used >= 0 && g->total > 0 ? (double)g->used / (double)g->total : -1;
+        if (t->n == WINDOW)
+            memmove(t->window, t->window + 1, (WINDOW - 1) * sizeof(double));
+        else
+            t->n++;
         t->window[t->n - 1] = frac;
     }
 }
@@ -191,13 +201,16 @@ static void frame(struct watch *w, const struct gpusnap *s, FILE *f)
             fprintf(f, "  %s\033[K\n", g->error);
             continue;
         }
-        fprintf(f, "  used %s / %s", bytes(g->gpu.used, u, sizeof u), bytes(g->gpu.total, t, sizeof t));
+        fprintf(f, "  used %s / %s", bytes(g->gpu.used, u, sizeof u),
+                bytes(g->gpu.total, t, sizeof t));
         if (g->gpu.used >= 0 && g->gpu.total > 0)
             fprintf(f, " (%.1f%%)", 100.0 * (double)g->gpu.used / (double)g->gpu.total);
         fprintf(f, "  peak %s%s%s  util ", color_code(w->color, COLOR_YELLOW),
                 bytes(w->track[i].peak, p, sizeof p), color_code(w->color, COLOR_RESET));
-        if (g->gpu.util_gpu >= 0) fprintf(f, "%d%%\033[K\n", g->gpu.util_gpu);
-        else fprintf(f, "unknown\033[K\n");
+        if (g->gpu.util_gpu >= 0)
+            fprintf(f, "%d%%\033[K\n", g->gpu.util_gpu);
+        else
+            fprintf(f, "unknown\033[K\n");
         fprintf(f, "  [%s]\033[K\n",
                 spark_render(w->track[i].window, w->track[i].n, w->utf8, spark, sizeof spark));
         top_line(f, g, w->o.top, true);
@@ -219,8 +232,10 @@ static void plain(struct watch *w, const struct gpusnap *s, FILE *f)
         fprintf(f, "%s GPU %u used %s of %s peak %s util ", now, g->gpu.index,
                 bytes(g->gpu.used, u, sizeof u), bytes(g->gpu.total, t, sizeof t),
                 bytes(w->track[i].peak, p, sizeof p));
-        if (g->gpu.util_gpu >= 0) fprintf(f, "%d%%", g->gpu.util_gpu);
-        else fprintf(f, "-");
+        if (g->gpu.util_gpu >= 0)
+            fprintf(f, "%d%%", g->gpu.util_gpu);
+        else
+            fprintf(f, "-");
         top_line(f, g, w->o.top, false);
         fprintf(f, "\n");
     }
@@ -256,8 +271,10 @@ static void json_line(struct watch *w, const struct gpusnap *s, FILE *f)
         json_key(&j, "free_bytes"), json_bytes(&j, g->gpu.free);
         json_key(&j, "peak_used_bytes"), json_bytes(&j, w->track[i].peak);
         json_key(&j, "util_pct");
-        if (g->gpu.util_gpu >= 0) json_int(&j, g->gpu.util_gpu);
-        else json_null(&j);
+        if (g->gpu.util_gpu >= 0)
+            json_int(&j, g->gpu.util_gpu);
+        else
+            json_null(&j);
         json_key(&j, "processes");
         json_arr_begin(&j);
         for (size_t k = 0; k < g->n_procs; k++) {
@@ -281,25 +298,51 @@ struct gauge {
     int64_t (*value)(const struct watch *w, size_t i, const struct gpusnap_gpu *g);
 };
 
-static int64_t v_used(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return g->gpu.used; }
-static int64_t v_total(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return g->gpu.total; }
-static int64_t v_free(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return g->gpu.free; }
-static int64_t v_peak(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return w->track[i].peak; }
-static int64_t v_unacc(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return g->unaccounted; }
+static int64_t v_used(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return g->gpu.used;
+}
+static int64_t v_total(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return g->gpu.total;
+}
+static int64_t v_free(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return g->gpu.free;
+}
+static int64_t v_peak(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return w->track[i].peak;
+}
+static int64_t v_unacc(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return g->unaccounted;
+}
 static int64_t v_nprocs(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
 {
     return g->procs_ok ? (int64_t)g->n_procs : -1;
 }
-static int64_t mib(int64_t b) { return b < 0 ? -1 : (b + (1 << 19)) >> 20; }
-static int64_t v_fb_used(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return mib(g->gpu.used); }
-static int64_t v_fb_free(const struct watch *w, size_t i, const struct gpusnap_gpu *g) { return mib(g->gpu.free); }
+static int64_t mib(int64_t b)
+{
+    return b < 0 ? -1 : (b + (1 << 19)) >> 20;
+}
+static int64_t v_fb_used(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return mib(g->gpu.used);
+}
+static int64_t v_fb_free(const struct watch *w, size_t i, const struct gpusnap_gpu *g)
+{
+    return mib(g->gpu.free);
+}
 
 static const struct gauge gauges[] = {
     {"oomlab_gpu_memory_used_bytes", "GPU memory in use, as nvidia-smi reports it.", v_used},
     {"oomlab_gpu_memory_total_bytes", "GPU memory capacity.", v_total},
     {"oomlab_gpu_memory_free_bytes", "GPU memory free.", v_free},
-    {"oomlab_gpu_memory_peak_used_bytes", "Highest GPU memory in use since oomlab watch started.", v_peak},
-    {"oomlab_gpu_memory_unaccounted_bytes", "GPU memory in use that no listed process accounts for.", v_unacc},
+    {"oomlab_gpu_memory_peak_used_bytes", "Highest GPU memory in use since oomlab watch started.",
+     v_peak},
+    {"oomlab_gpu_memory_unaccounted_bytes",
+     "GPU memory in use that no listed process accounts for.", v_unacc},
     {"oomlab_gpu_processes", "Processes holding memory on the GPU.", v_nprocs},
 };
 
@@ -321,7 +364,8 @@ static void prom_gauges(struct watch *w, const struct gpusnap *s, struct prom *p
             const char *ours[] = {"gpu", idx, "name", g->gpu.name, NULL};
             const char *theirs[] = {"gpu", idx, "device", dev, "modelName", g->gpu.name, NULL};
             int64_t v = g->ok ? table[k].value(w, i, g) : -1;
-            if (v >= 0) prom_sample_int(p, table[k].name, dcgm ? theirs : ours, v); /* unknown: no sample */
+            if (v >= 0)
+                prom_sample_int(p, table[k].name, dcgm ? theirs : ours, v); /* unknown: no sample */
         }
     }
 }
@@ -346,7 +390,8 @@ static void prom_text(struct watch *w, const struct gpusnap *s, struct prom *p)
             snprintf(pid, sizeof pid, "%u", s->gpus[i].procs[k].nv.pid);
             const char *l[] = {"gpu", idx, "pid", pid, NULL};
             if (s->gpus[i].procs[k].nv.used >= 0)
-                prom_sample_int(p, "oomlab_gpu_process_memory_used_bytes", l, s->gpus[i].procs[k].nv.used);
+                prom_sample_int(p, "oomlab_gpu_process_memory_used_bytes", l,
+                                s->gpus[i].procs[k].nv.used);
         }
     prom_family(p, "oomlab_watch_last_sample_timestamp_seconds", "gauge",
                 "When oomlab watch last sampled (Unix time).");
@@ -354,7 +399,8 @@ static void prom_text(struct watch *w, const struct gpusnap *s, struct prom *p)
     clock_gettime(CLOCK_REALTIME, &ts);
     prom_sample(p, "oomlab_watch_last_sample_timestamp_seconds", NULL,
                 (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1000.0);
-    if (w->o.dcgm) prom_gauges(w, s, p, dcgm_gauges, sizeof dcgm_gauges / sizeof dcgm_gauges[0], true);
+    if (w->o.dcgm)
+        prom_gauges(w, s, p, dcgm_gauges, sizeof dcgm_gauges / sizeof dcgm_gauges[0], true);
 }
 
 static int write_prom(struct watch *w, const struct gpusnap *s, struct oomlab_err *err)
@@ -380,7 +426,8 @@ static int write_csv(struct watch *w, const struct gpusnap *s, struct oomlab_err
     size_t n = s->n < MAX_GPUS ? s->n : MAX_GPUS;
     for (size_t i = 0; i < n; i++)
         rows[i] = (struct memlog_sample){.gpu = s->gpus[i].ok ? &s->gpus[i].gpu : NULL,
-                                         .index = s->gpus[i].gpu.index, .tree_used = -1};
+                                         .index = s->gpus[i].gpu.index,
+                                         .tree_used = -1};
     return memlog_record(w->csv, rows, n, err);
 }
 
@@ -394,9 +441,12 @@ static int tick(struct watch *w, struct oomlab_err *err)
     if (gpusnap_take(w->nv, &so, &s, err) < 0) return -1;
     track(w, &s);
     int rc = 0;
-    if (w->o.json) json_line(w, &s, stdout);
-    else if (w->tty) frame(w, &s, stdout);
-    else plain(w, &s, stdout);
+    if (w->o.json)
+        json_line(w, &s, stdout);
+    else if (w->tty)
+        frame(w, &s, stdout);
+    else
+        plain(w, &s, stdout);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         /* a reader that went away (| head) ends us quietly */
         w->reader_gone = errno == EPIPE;
@@ -454,8 +504,8 @@ static int open_csv(struct watch *w, int argc, char **argv, struct oomlab_err *e
         snprintf(command + used, sizeof command - used, " %s", argv[i]);
     }
     unsigned gpu = (unsigned)w->o.gpu;
-    return memlog_open(&w->csv, w->nv, w->o.csv, w->o.gpu >= 0 ? &gpu : NULL,
-                       w->o.gpu >= 0 ? 1 : 0, 0, command, err);
+    return memlog_open(&w->csv, w->nv, w->o.csv, w->o.gpu >= 0 ? &gpu : NULL, w->o.gpu >= 0 ? 1 : 0,
+                       0, command, err);
 }
 
 int cmd_watch(int argc, char **argv)
@@ -466,8 +516,10 @@ int cmd_watch(int argc, char **argv)
     if (rc) return rc < 0 ? EXIT_OK : rc;
     struct oomlab_err err;
     if (nvml_open(&w.nv, &err) < 0) {
-        fprintf(stderr, "oomlab watch: %s\noomlab watch: no NVML, so no GPU memory to watch; "
-                        "try nvidia-smi to see whether the driver answers\n", err.msg);
+        fprintf(stderr,
+                "oomlab watch: %s\noomlab watch: no NVML, so no GPU memory to watch; "
+                "try nvidia-smi to see whether the driver answers\n",
+                err.msg);
         return EXIT_NO_NVML;
     }
     unsigned count;
@@ -493,7 +545,8 @@ int cmd_watch(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     rc = run_loop(&w);
-    if (w.csv && memlog_close(w.csv, &err) < 0 && rc == EXIT_OK) rc = cmd_fail("watch", &err, EXIT_ERROR);
+    if (w.csv && memlog_close(w.csv, &err) < 0 && rc == EXIT_OK)
+        rc = cmd_fail("watch", &err, EXIT_ERROR);
     nvml_close(w.nv);
     return rc;
 }

@@ -10,7 +10,8 @@
 /* Next space-separated field in [*p, end) as a NUL-terminated copy. */
 static int next_field(const char **p, const char *end, char *field, size_t size)
 {
-    while (*p < end && **p == ' ') (*p)++;
+    while (*p < end && **p == ' ')
+        (*p)++;
     size_t n = 0;
     while (*p < end && **p != ' ' && **p != '\n') {
         if (n + 1 >= size) return -1;
@@ -83,7 +84,8 @@ int procstat_parse(const char *buf, size_t len, struct procstat *out)
 size_t procstat_cmdline(const char *raw, size_t len, char *out, size_t size)
 {
     if (!size) return 0;
-    while (len && raw[len - 1] == '\0') len--; /* the trailing NUL(s) */
+    while (len && raw[len - 1] == '\0')
+        len--; /* the trailing NUL(s) */
     size_t n = 0;
     for (size_t i = 0; i < len && n + 1 < size; i++) {
         unsigned char c = (unsigned char)raw[i];

@@ -8,8 +8,8 @@
 
 struct procstat {
     long pid;
-    char comm[64];   /* between the first '(' and the LAST ')': may hold ') (' */
-    char state;      /* R S D Z T t X I ... */
+    char comm[64]; /* between the first '(' and the LAST ')': may hold ') (' */
+    char state;    /* R S D Z T t X I ... */
     long ppid;
     unsigned long long start_ticks; /* field 22: clock ticks after boot */
     long long rss_pages;            /* field 24; -1 unknown */

@@ -49,7 +49,8 @@ static bool take_name(const char *s, size_t len, size_t *i, bool colon, char *ou
 {
     size_t start = *i;
     if (*i >= len || !first_ch(s[*i], colon)) return false;
-    while (*i < len && next_ch(s[*i], colon)) (*i)++;
+    while (*i < len && next_ch(s[*i], colon))
+        (*i)++;
     if (*i - start > NAME_MAX_LEN) return false;
     memcpy(out, s + start, *i - start);
     out[*i - start] = '\0';
@@ -103,13 +104,16 @@ static int meta(struct lint *l, const char *s, size_t len, long line)
         idx = (long)l->n_fam - 1;
     }
     if (f->closed || f->sampled)
-        return oomlab_err_at(l->err, l->file, line, 1, "%s for %s after its samples", help ? "HELP" : "TYPE", name);
+        return oomlab_err_at(l->err, l->file, line, 1, "%s for %s after its samples",
+                             help ? "HELP" : "TYPE", name);
     if (help ? f->helped : f->type[0] != '\0')
-        return oomlab_err_at(l->err, l->file, line, 1, "second %s line for %s", help ? "HELP" : "TYPE", name);
+        return oomlab_err_at(l->err, l->file, line, 1, "second %s line for %s",
+                             help ? "HELP" : "TYPE", name);
     switch_to(l, idx);
     if (help) {
         if (i < len && s[i] != ' ')
-            return oomlab_err_at(l->err, l->file, line, (long)i + 1, "HELP name must be followed by a space");
+            return oomlab_err_at(l->err, l->file, line, (long)i + 1,
+                                 "HELP name must be followed by a space");
         for (size_t k = i; k < len; k++) {
             if (s[k] != '\\') continue;
             if (k + 1 >= len || (s[k + 1] != '\\' && s[k + 1] != 'n'))
@@ -127,7 +131,8 @@ static int meta(struct lint *l, const char *s, size_t len, long line)
             snprintf(f->type, sizeof f->type, "%s", types[t]);
             return 0;
         }
-    return oomlab_err_at(l->err, l->file, line, (long)i + 2, "unknown TYPE '%.*s'", (int)(len - i - 1), s + i + 1);
+    return oomlab_err_at(l->err, l->file, line, (long)i + 2, "unknown TYPE '%.*s'",
+                         (int)(len - i - 1), s + i + 1);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -146,18 +151,21 @@ static int labels(struct lint *l, const char *s, size_t len, size_t *i, long lin
     while (rc == 0 && *i < len && s[*i] != '}') {
         char name[NAME_MAX_LEN + 1];
         size_t col = *i;
-        if (n == LABELS_MAX) rc = oomlab_err_at(l->err, l->file, line, (long)col + 1, "too many labels");
+        if (n == LABELS_MAX)
+            rc = oomlab_err_at(l->err, l->file, line, (long)col + 1, "too many labels");
         else if (!take_name(s, len, i, false, name) || !strncmp(name, "__", 2))
             rc = oomlab_err_at(l->err, l->file, line, (long)col + 1, "bad label name");
         else if (*i + 1 >= len || s[*i] != '=' || s[*i + 1] != '"')
-            rc = oomlab_err_at(l->err, l->file, line, (long)*i + 1, "expected =\" after label %s", name);
+            rc = oomlab_err_at(l->err, l->file, line, (long)*i + 1, "expected =\" after label %s",
+                               name);
         if (rc) break;
         *i += 2;
         size_t vstart = *i;
         while (*i < len && s[*i] != '"') {
             if (s[*i] == '\\') {
                 if (*i + 1 >= len || !strchr("\\\"n", s[*i + 1])) {
-                    rc = oomlab_err_at(l->err, l->file, line, (long)*i + 1, "bad escape in label value");
+                    rc = oomlab_err_at(l->err, l->file, line, (long)*i + 1,
+                                       "bad escape in label value");
                     break;
                 }
                 (*i)++;
@@ -181,11 +189,13 @@ static int labels(struct lint *l, const char *s, size_t len, size_t *i, long lin
                 rc = oomlab_err_at(l->err, l->file, line, (long)col + 1, "label %s repeated", name);
         pairs[n++] = pair;
         (*i)++; /* closing quote */
-        if (rc == 0 && *i < len && s[*i] == ',') (*i)++;
+        if (rc == 0 && *i < len && s[*i] == ',')
+            (*i)++;
         else if (rc == 0 && (*i >= len || s[*i] != '}'))
             rc = oomlab_err_at(l->err, l->file, line, (long)*i + 1, "expected , or } in labels");
     }
-    if (rc == 0 && *i >= len) rc = oomlab_err_at(l->err, l->file, line, (long)*i, "unterminated labels");
+    if (rc == 0 && *i >= len)
+        rc = oomlab_err_at(l->err, l->file, line, (long)*i, "unterminated labels");
     (*i)++;
     qsort(pairs, n, sizeof *pairs, cmp_str);
     for (size_t k = 0; k < n; k++) {
@@ -204,17 +214,20 @@ static bool number(const char *s, size_t len)
         (len == 8 && !strncmp(s, "Infinity", 8)))
         return true;
     size_t i = 0, digits = 0;
-    while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
     if (i < len && s[i] == '.') {
         i++;
-        while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++, digits++;
     }
     if (!digits) return false;
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         if (i < len && (s[i] == '+' || s[i] == '-')) i++;
         size_t e = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
         if (i == e) return false;
     }
     return i == len;
@@ -245,17 +258,23 @@ static int sample(struct lint *l, const char *s, size_t len, long line)
     snprintf(key, sizeof key, "%s", name);
     if (i < len && s[i] == '{' && labels(l, s, len, &i, line, key, sizeof key) < 0) return -1;
     if (i >= len || (s[i] != ' ' && s[i] != '\t'))
-        return oomlab_err_at(l->err, l->file, line, (long)i + 1, "expected a space before the value");
-    while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+        return oomlab_err_at(l->err, l->file, line, (long)i + 1,
+                             "expected a space before the value");
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
     size_t v = i;
-    while (i < len && s[i] != ' ' && s[i] != '\t') i++;
+    while (i < len && s[i] != ' ' && s[i] != '\t')
+        i++;
     if (!number(s + v, i - v))
-        return oomlab_err_at(l->err, l->file, line, (long)v + 1, "value '%.*s' is not a number", (int)(i - v), s + v);
+        return oomlab_err_at(l->err, l->file, line, (long)v + 1, "value '%.*s' is not a number",
+                             (int)(i - v), s + v);
     if (i < len) { /* optional timestamp: integer milliseconds */
-        while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
         size_t t = i + (i < len && s[i] == '-');
         size_t d = t;
-        while (d < len && s[d] >= '0' && s[d] <= '9') d++;
+        while (d < len && s[d] >= '0' && s[d] <= '9')
+            d++;
         if (d == t || d != len)
             return oomlab_err_at(l->err, l->file, line, (long)i + 1, "junk after the value");
     }
@@ -264,7 +283,8 @@ static int sample(struct lint *l, const char *s, size_t len, long line)
     if (!f || !f->type[0])
         return oomlab_err_at(l->err, l->file, line, 1, "%s has no TYPE line before it", name);
     if (f->closed)
-        return oomlab_err_at(l->err, l->file, line, 1, "samples of %s are not grouped together", f->name);
+        return oomlab_err_at(l->err, l->file, line, 1, "samples of %s are not grouped together",
+                             f->name);
     switch_to(l, idx);
     f->sampled = true;
     if (l->n_ser == SERIES_MAX) return oomlab_err_at(l->err, l->file, line, 1, "too many series");
@@ -306,20 +326,25 @@ int promlint_check(const char *file, const char *text, size_t len, size_t *sampl
     struct lint l = {.file = file, .current = -1, .err = err};
     int rc = 0;
     long line = 1;
-    if (len && text[len - 1] != '\n') rc = oomlab_err_set(err, "%s: the last line has no newline", file);
+    if (len && text[len - 1] != '\n')
+        rc = oomlab_err_set(err, "%s: the last line has no newline", file);
     for (size_t pos = 0; rc == 0 && pos < len; line++) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - text) : len;
         const char *s = text + pos;
         size_t n = end - pos;
-        if (memchr(s, '\0', n)) rc = oomlab_err_at(err, file, line, 1, "NUL byte");
-        else if (n && s[0] == '#') rc = meta(&l, s, n, line);
-        else if (n) rc = sample(&l, s, n, line);
+        if (memchr(s, '\0', n))
+            rc = oomlab_err_at(err, file, line, 1, "NUL byte");
+        else if (n && s[0] == '#')
+            rc = meta(&l, s, n, line);
+        else if (n)
+            rc = sample(&l, s, n, line);
         pos = end + 1;
     }
     if (rc == 0) rc = duplicates(&l);
     if (samples) *samples = l.samples;
-    for (size_t k = 0; k < l.n_ser; k++) free(l.ser[k].key);
+    for (size_t k = 0; k < l.n_ser; k++)
+        free(l.ser[k].key);
     free(l.ser);
     free(l.fam);
     return rc;

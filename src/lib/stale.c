@@ -10,9 +10,9 @@
 
 /* Parents that adopt orphans: PID 1 in any namespace, and the subreapers
  * that container runtimes and session managers run. */
-static const char *const adopters[] = {"systemd", "init", "tini", "dumb-init", "docker-init",
-                                       "catatonit", "s6-svscan", "runit", "containerd-shim",
-                                       "conmon"};
+static const char *const adopters[] = {"systemd",         "init",      "tini",      "dumb-init",
+                                       "docker-init",     "catatonit", "s6-svscan", "runit",
+                                       "containerd-shim", "conmon"};
 
 const char *stale_duration(double s, char *buf, size_t size)
 {
@@ -53,8 +53,9 @@ static bool rule_hidden(const struct stale_facts *f, char *ev, size_t size)
 static bool rule_zombie(const struct stale_facts *f, char *ev, size_t size)
 {
     if (!f->visible || f->state != 'Z') return false;
-    snprintf(ev, size, "state Z: it exited but its parent (PID %ld, %s) has not reaped it; "
-                       "signals cannot reach it, its parent must wait() or exit",
+    snprintf(ev, size,
+             "state Z: it exited but its parent (PID %ld, %s) has not reaped it; "
+             "signals cannot reach it, its parent must wait() or exit",
              f->ppid, f->parent_comm ? f->parent_comm : "?");
     return true;
 }
@@ -107,8 +108,9 @@ static bool kind_jupyter(const struct stale_facts *f, char *ev, size_t size)
                                         "jupyter kernel", "colab_kernel_launcher"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (has(f->cmdline, marks[i])) {
-            snprintf(ev, size, "command line has '%s'; its memory lives as long as the kernel: "
-                               "restart the kernel or free tensors and call torch.cuda.empty_cache()",
+            snprintf(ev, size,
+                     "command line has '%s'; its memory lives as long as the kernel: "
+                     "restart the kernel or free tensors and call torch.cuda.empty_cache()",
                      marks[i]);
             return true;
         }
@@ -138,14 +140,17 @@ static bool kind_dataloader(const struct stale_facts *f, char *ev, size_t size)
 {
     if (has(f->cmdline, "multiprocessing.spawn") || has(f->cmdline, "--multiprocessing-fork") ||
         has(f->cmdline, "from multiprocessing")) {
-        snprintf(ev, size, "a Python multiprocessing child (DataLoader num_workers > 0 or a pool): "
-                           "a CUDA context in a worker costs memory on every GPU it touches");
+        snprintf(ev, size,
+                 "a Python multiprocessing child (DataLoader num_workers > 0 or a pool): "
+                 "a CUDA context in a worker costs memory on every GPU it touches");
         return true;
     }
     if (f->cmdline && f->parent_cmdline && has(f->cmdline, "python") &&
         !strcmp(f->cmdline, f->parent_cmdline) && f->ppid > 1) {
-        snprintf(ev, size, "same command line as its parent PID %ld: a forked worker (DataLoader "
-                           "num_workers > 0)", f->ppid);
+        snprintf(ev, size,
+                 "same command line as its parent PID %ld: a forked worker (DataLoader "
+                 "num_workers > 0)",
+                 f->ppid);
         return true;
     }
     return false;

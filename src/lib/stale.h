@@ -28,17 +28,17 @@ struct stale_facts {
 };
 
 struct stale_flag {
-    const char *name;   /* "zombie", "orphan", "idle", "hidden" */
-    bool stale;         /* counts as left behind (ps --kill may act) */
+    const char *name; /* "zombie", "orphan", "idle", "hidden" */
+    bool stale;       /* counts as left behind (ps --kill may act) */
     char evidence[256];
 };
 
 struct stale_result {
     struct stale_flag flags[STALE_MAX_FLAGS];
     size_t n_flags;
-    bool stale;                /* any stale flag */
-    const char *kind;          /* "jupyter-kernel", "ipython", "torchrun-child",
-                                  "dataloader-worker"; NULL when none matched */
+    bool stale;       /* any stale flag */
+    const char *kind; /* "jupyter-kernel", "ipython", "torchrun-child",
+                         "dataloader-worker"; NULL when none matched */
     char kind_evidence[160];
 };
 

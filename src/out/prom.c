@@ -37,10 +37,14 @@ void prom_init(struct prom *p, FILE *f)
 static void escaped(struct prom *p, const char *s, bool quotes)
 {
     for (; *s; s++) {
-        if (*s == '\\') fputs("\\\\", p->f);
-        else if (*s == '\n') fputs("\\n", p->f);
-        else if (*s == '"' && quotes) fputs("\\\"", p->f);
-        else fputc(*s, p->f);
+        if (*s == '\\')
+            fputs("\\\\", p->f);
+        else if (*s == '\n')
+            fputs("\\n", p->f);
+        else if (*s == '"' && quotes)
+            fputs("\\\"", p->f);
+        else
+            fputc(*s, p->f);
     }
 }
 
@@ -74,8 +78,10 @@ static bool series(struct prom *p, const char *name, const char *const *labels)
 void prom_sample(struct prom *p, const char *name, const char *const *labels, double value)
 {
     if (!series(p, name, labels)) return;
-    if (isnan(value)) fputs(" NaN\n", p->f);
-    else if (isinf(value)) fputs(value > 0 ? " +Inf\n" : " -Inf\n", p->f);
+    if (isnan(value))
+        fputs(" NaN\n", p->f);
+    else if (isinf(value))
+        fputs(value > 0 ? " +Inf\n" : " -Inf\n", p->f);
     else {
         /* the shortest form that reads back as the same double */
         char buf[40];

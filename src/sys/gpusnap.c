@@ -54,7 +54,8 @@ static void account(struct gpusnap_gpu *g, bool details)
             unknown = true;
             continue;
         }
-        if (!units_add(vis ? visible : hidden, p->nv.used, vis ? &visible : &hidden)) unknown = true;
+        if (!units_add(vis ? visible : hidden, p->nv.used, vis ? &visible : &hidden))
+            unknown = true;
     }
     g->hidden = g->procs_ok && details ? hidden : -1;
     g->unaccounted = unknown ? -1 : g->gpu.used > visible ? g->gpu.used - visible : 0;
@@ -115,7 +116,8 @@ int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *
 
 void gpusnap_release(struct gpusnap *s)
 {
-    for (size_t i = 0; i < s->n; i++) free(s->gpus[i].procs);
+    for (size_t i = 0; i < s->n; i++)
+        free(s->gpus[i].procs);
     free(s->gpus);
     memset(s, 0, sizeof *s);
 }

@@ -25,13 +25,13 @@ struct gpusnap_proc {
 
 struct gpusnap_gpu {
     struct nvml_gpu gpu;
-    bool ok;                    /* false: error says why; nothing else valid */
+    bool ok; /* false: error says why; nothing else valid */
     char error[512];
     bool procs_ok;              /* false: error says why the list failed */
     struct gpusnap_proc *procs; /* sorted by used, largest first */
     size_t n_procs;
-    int64_t unaccounted;        /* used minus what visible processes hold; -1 unknown */
-    int64_t hidden;             /* held by pids /proc cannot see; -1 unknown */
+    int64_t unaccounted; /* used minus what visible processes hold; -1 unknown */
+    int64_t hidden;      /* held by pids /proc cannot see; -1 unknown */
 };
 
 struct gpusnap {

@@ -35,11 +35,11 @@ struct memlog {
     size_t n_gpus;
     pid_t root_pid;
     struct timespec t0;
-    off_t good_size;                /* file size after the last complete write */
+    off_t good_size;                   /* file size after the last complete write */
     struct tree_member tree[TREE_MAX]; /* pids already placed in or out of root's tree */
     size_t n_tree;
     bool failed;
-    bool lost;  /* a row could not be built (out of memory): drop the tick */
+    bool lost; /* a row could not be built (out of memory): drop the tick */
     struct oomlab_err fail;
     char warning[512];
     char *buf; /* rows of the tick being written */
@@ -178,8 +178,8 @@ static int select_gpus(struct memlog *ml, const unsigned *gpus, size_t n_gpus,
     if (!ml->gpus || !ml->peaks) return oomlab_err_set(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
         ml->gpus[i] = n_gpus ? gpus[i] : (unsigned)i;
-        ml->peaks[i] = (struct memlog_peak){.gpu = ml->gpus[i], .total = -1, .used_peak = -1,
-                                            .tree_peak = -1};
+        ml->peaks[i] =
+            (struct memlog_peak){.gpu = ml->gpus[i], .total = -1, .used_peak = -1, .tree_peak = -1};
     }
     ml->n_gpus = n;
     return 0;
@@ -314,8 +314,8 @@ int memlog_record(struct memlog *ml, const struct memlog_sample *s, size_t n,
     struct timespec now;
     iso_now(when, sizeof when);
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long long ms = (long long)(now.tv_sec - ml->t0.tv_sec) * 1000 +
-                   (now.tv_nsec - ml->t0.tv_nsec) / 1000000;
+    long long ms =
+        (long long)(now.tv_sec - ml->t0.tv_sec) * 1000 + (now.tv_nsec - ml->t0.tv_nsec) / 1000000;
     for (size_t i = 0; i < n; i++) {
         const struct nvml_gpu *g = s[i].gpu;
         unsigned index = g ? g->index : s[i].index;
@@ -325,7 +325,8 @@ int memlog_record(struct memlog *ml, const struct memlog_sample *s, size_t n,
         append_mib(ml, g ? g->free : -1);
         if (g && g->util_gpu >= 0) append(ml, "%d", g->util_gpu);
         append(ml, ",");
-        if (s[i].tree_used >= 0) append(ml, "%lld", (long long)((s[i].tree_used + (1 << 19)) >> 20));
+        if (s[i].tree_used >= 0)
+            append(ml, "%lld", (long long)((s[i].tree_used + (1 << 19)) >> 20));
         append(ml, "\n");
         struct memlog_peak *p = peak_for(ml, index);
         if (!p) continue;

@@ -159,8 +159,9 @@ int nvml_open(struct nvml **out, struct oomlab_err *err)
         return -1;
     }
     load_symbols(nv);
-    int rc = nv->shutdown ? init_library(nv, err)
-                          : oomlab_err_set(err, "%s has no nvmlShutdown: not an NVML library", path);
+    int rc = nv->shutdown
+                 ? init_library(nv, err)
+                 : oomlab_err_set(err, "%s has no nvmlShutdown: not an NVML library", path);
     if (rc < 0) {
         dlclose(nv->lib);
         free(nv);
@@ -239,8 +240,7 @@ void nvml_driver(struct nvml *nv, char *buf, size_t size)
 
 static int64_t known(unsigned long long v)
 {
-    return v == NVML_ABI_VALUE_NOT_AVAILABLE || v > (unsigned long long)INT64_MAX ? -1
-                                                                                   : (int64_t)v;
+    return v == NVML_ABI_VALUE_NOT_AVAILABLE || v > (unsigned long long)INT64_MAX ? -1 : (int64_t)v;
 }
 
 /* Memory: v2 (used excludes the reservation, as nvidia-smi shows), else v1. */

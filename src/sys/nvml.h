@@ -16,7 +16,7 @@
 struct nvml;
 
 struct nvml_gpu {
-    unsigned index;       /* NVML index (nvidia-smi's) */
+    unsigned index; /* NVML index (nvidia-smi's) */
     char name[96];
     int64_t total, used, free; /* bytes; used matches nvidia-smi */
     int64_t reserved;          /* driver reservation (memory info v2), -1 unknown */
@@ -24,9 +24,9 @@ struct nvml_gpu {
 };
 
 struct nvml_proc {
-    unsigned pid;     /* host PID namespace */
-    int64_t used;     /* bytes, -1 when NVML cannot say */
-    bool graphics;    /* found through the graphics list only */
+    unsigned pid;  /* host PID namespace */
+    int64_t used;  /* bytes, -1 when NVML cannot say */
+    bool graphics; /* found through the graphics list only */
 };
 
 /* Load and initialise. -1 with a message naming the library and the

@@ -15,10 +15,10 @@
 
 struct proc_info {
     pid_t pid, ppid;
-    char state;                     /* R S D Z T ...; '?' unknown */
+    char state; /* R S D Z T ...; '?' unknown */
     uid_t uid;
     bool uid_known;
-    char user[64];                  /* login name, or the uid in decimal */
+    char user[64]; /* login name, or the uid in decimal */
     char comm[64];
     char cmdline[1024];             /* arguments joined by spaces; "[comm]" when empty */
     unsigned long long start_ticks; /* since boot: with pid, identifies the process */

@@ -116,7 +116,8 @@ static int read_small(const char *path, char *buf, size_t size)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
     size_t n = 0;
-    for (ssize_t r; n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0;) n += (size_t)r;
+    for (ssize_t r; n + 1 < size && (r = read(fd, buf + n, size - 1 - n)) > 0;)
+        n += (size_t)r;
     close(fd);
     buf[n] = '\0';
     return 0;
@@ -169,8 +170,8 @@ static int pid_cmp(const void *a, const void *b)
     return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-static void read_proc_file(const char *dir, const char *name, unsigned pid,
-                           struct fake_proc *out, int *n)
+static void read_proc_file(const char *dir, const char *name, unsigned pid, struct fake_proc *out,
+                           int *n)
 {
     char path[4096], text[4096], *save = NULL;
     snprintf(path, sizeof path, "%s/procs/%s", dir, name);
@@ -181,9 +182,12 @@ static void read_proc_file(const char *dir, const char *name, unsigned pid,
         if (sscanf(line, "%31s %31s %31s", gpu, bytes, kind) < 2) continue;
         long long g = number(gpu), b = number(bytes);
         if (g < 0 || b == -2) continue;
-        out[*n] = (struct fake_proc){.pid = pid, .gpu = (unsigned)g, .bytes = b,
-                                     .compute = strcmp(kind, "graphics") != 0,
-                                     .graphics = !strcmp(kind, "graphics") || !strcmp(kind, "both")};
+        out[*n] =
+            (struct fake_proc){.pid = pid,
+                               .gpu = (unsigned)g,
+                               .bytes = b,
+                               .compute = strcmp(kind, "graphics") != 0,
+                               .graphics = !strcmp(kind, "graphics") || !strcmp(kind, "both")};
         (*n)++;
     }
 }
@@ -231,7 +235,10 @@ NEWER nvmlReturn_t nvmlInit_v2(void)
     if (api_level() < 2) return NVML_ERROR_FUNCTION_NOT_FOUND;
     return do_init("nvmlInit_v2");
 }
-API nvmlReturn_t nvmlInit(void) { return do_init("nvmlInit"); }
+API nvmlReturn_t nvmlInit(void)
+{
+    return do_init("nvmlInit");
+}
 
 API nvmlReturn_t nvmlShutdown(void)
 {
@@ -244,17 +251,28 @@ API nvmlReturn_t nvmlShutdown(void)
 API const char *nvmlErrorString(nvmlReturn_t rc)
 {
     switch (rc) {
-    case NVML_SUCCESS: return "Success";
-    case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
-    case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
-    case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
-    case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
-    case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
-    case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
-    case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
-    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
-    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH: return "Argument version mismatch";
-    default: return "Unknown Error";
+    case NVML_SUCCESS:
+        return "Success";
+    case NVML_ERROR_UNINITIALIZED:
+        return "Uninitialized";
+    case NVML_ERROR_INVALID_ARGUMENT:
+        return "Invalid Argument";
+    case NVML_ERROR_NOT_SUPPORTED:
+        return "Not Supported";
+    case NVML_ERROR_NO_PERMISSION:
+        return "Insufficient Permissions";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+        return "Insufficient Size";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+        return "Driver Not Loaded";
+    case NVML_ERROR_FUNCTION_NOT_FOUND:
+        return "Function Not Found";
+    case NVML_ERROR_GPU_IS_LOST:
+        return "GPU is lost";
+    case NVML_ERROR_ARGUMENT_VERSION_MISMATCH:
+        return "Argument version mismatch";
+    default:
+        return "Unknown Error";
     }
 }
 
@@ -272,7 +290,10 @@ NEWER nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *count)
 {
     return api_level() < 2 ? NVML_ERROR_FUNCTION_NOT_FOUND : do_count(count);
 }
-API nvmlReturn_t nvmlDeviceGetCount(unsigned *count) { return do_count(count); }
+API nvmlReturn_t nvmlDeviceGetCount(unsigned *count)
+{
+    return do_count(count);
+}
 
 static nvmlReturn_t do_handle(unsigned index, nvmlDevice_t *dev)
 {
@@ -308,8 +329,7 @@ API nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t dev, char *buf, unsigned len)
 }
 
 /* used/free for GPU i: base + its processes' known bytes. */
-static nvmlReturn_t memory(nvmlDevice_t dev, long long *total, long long *reserved,
-                           long long *used)
+static nvmlReturn_t memory(nvmlDevice_t dev, long long *total, long long *reserved, long long *used)
 {
     static struct fake_proc procs[FAKE_MAX_PROCS];
     struct fake_gpu gpus[FAKE_MAX_GPUS];
@@ -370,8 +390,7 @@ API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t dev, struct nvml_abi
 
 /* The process-list protocol: *count in = capacity; too small -> the size
  * needed and INSUFFICIENT_SIZE. gen 1 writes the 16-byte struct. */
-static nvmlReturn_t processes(nvmlDevice_t dev, unsigned *count, void *out, int gen,
-                              int graphics)
+static nvmlReturn_t processes(nvmlDevice_t dev, unsigned *count, void *out, int gen, int graphics)
 {
     static struct fake_proc procs[FAKE_MAX_PROCS];
     struct fake_gpu gpus[FAKE_MAX_GPUS];
@@ -383,7 +402,8 @@ static nvmlReturn_t processes(nvmlDevice_t dev, unsigned *count, void *out, int 
     int n = read_procs(procs);
     unsigned want = 0;
     for (int k = 0; k < n; k++)
-        if (procs[k].gpu == (unsigned)i && (graphics ? procs[k].graphics : procs[k].compute)) want++;
+        if (procs[k].gpu == (unsigned)i && (graphics ? procs[k].graphics : procs[k].compute))
+            want++;
     if (fails("grow")) want = *count + 1;
     if (want > *count) {
         *count = want;
@@ -394,13 +414,14 @@ static nvmlReturn_t processes(nvmlDevice_t dev, unsigned *count, void *out, int 
     for (int k = 0; k < n; k++) {
         if (procs[k].gpu != (unsigned)i || !(graphics ? procs[k].graphics : procs[k].compute))
             continue;
-        unsigned long long b = procs[k].bytes < 0 ? NVML_ABI_VALUE_NOT_AVAILABLE
-                                                  : (unsigned long long)procs[k].bytes;
+        unsigned long long b =
+            procs[k].bytes < 0 ? NVML_ABI_VALUE_NOT_AVAILABLE : (unsigned long long)procs[k].bytes;
         if (gen == 1) {
             struct nvml_abi_process_v1 p = {.pid = procs[k].pid, .usedGpuMemory = b};
             memcpy((char *)out + j * sizeof p, &p, sizeof p);
         } else {
-            struct nvml_abi_process p = {.pid = procs[k].pid, .usedGpuMemory = b,
+            struct nvml_abi_process p = {.pid = procs[k].pid,
+                                         .usedGpuMemory = b,
                                          .gpuInstanceId = 0xFFFFFFFFu,
                                          .computeInstanceId = 0xFFFFFFFFu};
             memcpy((char *)out + j * sizeof p, &p, sizeof p);

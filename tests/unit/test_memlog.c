@@ -62,7 +62,8 @@ static void test_rows_and_tree(void **state)
     struct nvml *nv = open_nvml();
     struct memlog *ml;
     struct oomlab_err err;
-    assert_int_equal(memlog_open(&ml, nv, csv_path, NULL, 0, getpid(), "python train.py\n--x", &err), 0);
+    assert_int_equal(
+        memlog_open(&ml, nv, csv_path, NULL, 0, getpid(), "python train.py\n--x", &err), 0);
     assert_int_equal(memlog_tick(ml, &err), 0);
     fake_write("procs/1", "0 2147483648\n"); /* someone else grows: not our tree */
     assert_int_equal(memlog_tick(ml, &err), 0);
@@ -82,14 +83,16 @@ static void test_rows_and_tree(void **state)
     assert_non_null(strstr(text, "# driver: 550.54.15\n"));
     assert_non_null(strstr(text, "# gpu 0: NVIDIA A100-SXM4-80GB, total_mib=81920\n"));
     assert_non_null(strstr(text, "# gpu 1: NVIDIA L4, total_mib=24576\n"));
-    assert_non_null(strstr(text, "\ntimestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib\n"));
+    assert_non_null(
+        strstr(text, "\ntimestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib\n"));
     assert_string_equal(memlog_columns(),
                         "timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib");
     /* first tick: GPU 0 used 512 + 3072 + 1024 MiB; GPU 1 util unknown -> empty */
     assert_non_null(strstr(text, ",0,4608,81920,77312,35,3072\n"));
     assert_non_null(strstr(text, ",1,0,24576,24576,,0\n"));
     assert_non_null(strstr(text, ",0,5632,81920,76288,35,3072\n"));
-    assert_non_null(strstr(text, "# peak gpu 0: used_mib=5632,tree_mib=3072,total_mib=81920,samples=2\n"));
+    assert_non_null(
+        strstr(text, "# peak gpu 0: used_mib=5632,tree_mib=3072,total_mib=81920,samples=2\n"));
     /* timestamps: ISO 8601 UTC with milliseconds */
     char *row = strstr(text, "tree_mib\n") + 9;
     assert_int_equal(row[4], '-');
@@ -186,8 +189,8 @@ static void test_short_write_is_rolled_back(void **state)
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err.msg, "cannot write"));
     assert_int_equal(strlen(slurp(csv_path)), before); /* nothing half-written */
-    assert_int_equal(memlog_tick(ml, &err), 0);         /* room again: it goes on */
-    assert_int_equal(memlog_close(ml, &err), -1);       /* but the loss is reported */
+    assert_int_equal(memlog_tick(ml, &err), 0);        /* room again: it goes on */
+    assert_int_equal(memlog_close(ml, &err), -1);      /* but the loss is reported */
     assert_non_null(strstr(err.msg, "File too large"));
     nvml_close(nv);
 }

@@ -202,7 +202,7 @@ static void expect_error(const char *fail, int which, const char *text)
         struct nvml_proc *p = NULL;
         size_t n = 0;
         unsigned c;
-        int rc = which == 1 ? nvml_gpu(nv, 0, &g, &err)
+        int rc = which == 1   ? nvml_gpu(nv, 0, &g, &err)
                  : which == 2 ? nvml_procs(nv, 0, &p, &n, &err)
                               : nvml_count(nv, &c, &err);
         assert_int_equal(rc, -1);

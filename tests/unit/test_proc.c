@@ -100,7 +100,8 @@ static void test_tree(void **state)
     free(d);
     assert_int_equal(proc_descendants(getpid(), &d, &n, &err), 0);
     bool both = false, c = false, g = false;
-    for (size_t i = 0; i < n; i++) c |= d[i] == child, g |= d[i] == grandchild;
+    for (size_t i = 0; i < n; i++)
+        c |= d[i] == child, g |= d[i] == grandchild;
     both = c && g;
     assert_true(both);
     free(d);

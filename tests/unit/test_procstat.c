@@ -41,7 +41,12 @@ static void test_bad_stat(void **state)
 {
     (void)state;
     struct procstat st;
-    const char *bad[] = {"", "42", "42 (x)", "x (y) S 1", "42 (x) S -4 1", "42 (x) SS 1 2",
+    const char *bad[] = {"",
+                         "42",
+                         "42 (x)",
+                         "x (y) S 1",
+                         "42 (x) S -4 1",
+                         "42 (x) SS 1 2",
                          "42 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 -5"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(procstat_parse(bad[i], strlen(bad[i]), &st), -1);
@@ -77,10 +82,8 @@ static void test_uptime(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plain_stat),
-        cmocka_unit_test(test_comm_with_parens_and_spaces),
-        cmocka_unit_test(test_bad_stat),
-        cmocka_unit_test(test_cmdline),
+        cmocka_unit_test(test_plain_stat), cmocka_unit_test(test_comm_with_parens_and_spaces),
+        cmocka_unit_test(test_bad_stat),   cmocka_unit_test(test_cmdline),
         cmocka_unit_test(test_uptime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,8 +33,10 @@ static void test_writer_escapes_and_passes_lint(void **state)
     prom_sample(&p, "up_ish", NULL, 1);
     assert_int_equal(prom_finish(&p), 0);
     fclose(f);
-    assert_non_null(strstr(buf, "# HELP oomlab_gpu_memory_used_bytes GPU memory in use \\\\ now\\nreally\n"));
-    assert_non_null(strstr(buf, "oomlab_gpu_memory_used_bytes{gpu=\"0\",name=\"NVIDIA \\\"A100\\\"\\\\80GB\\nx\"} 85899345920\n"));
+    assert_non_null(
+        strstr(buf, "# HELP oomlab_gpu_memory_used_bytes GPU memory in use \\\\ now\\nreally\n"));
+    assert_non_null(strstr(buf, "oomlab_gpu_memory_used_bytes{gpu=\"0\",name=\"NVIDIA "
+                                "\\\"A100\\\"\\\\80GB\\nx\"} 85899345920\n"));
     assert_non_null(strstr(buf, "oomlab_gpu_utilization_ratio{gpu=\"1\",name=\"L4\"} 0.35\n"));
     struct oomlab_err err;
     size_t n;
@@ -90,15 +92,19 @@ static void test_lint_rules(void **state)
         {"# TYPE a gauge\na{__n=\"1\"} 1\n", "t:2:3: bad label name"},
         {"# TYPE a gauge\na 1e\n", "t:2:3: value '1e' is not a number"},
         {"# TYPE a gauge\na 1 x\n", "t:2:5: junk after the value"},
-        {"# TYPE a gauge\na{x=\"1\"} 1\na{x=\"1\"} 2\n", "t:3:1: series repeated (first on line 2): one sample per series"},
-        {"# TYPE a gauge\na{y=\"2\",x=\"1\"} 1\na{x=\"1\",y=\"2\"} 2\n", "t:3:1: series repeated (first on line 2): one sample per series"},
-        {"# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\na 2\n", "t:5:1: samples of a are not grouped together"},
+        {"# TYPE a gauge\na{x=\"1\"} 1\na{x=\"1\"} 2\n",
+         "t:3:1: series repeated (first on line 2): one sample per series"},
+        {"# TYPE a gauge\na{y=\"2\",x=\"1\"} 1\na{x=\"1\",y=\"2\"} 2\n",
+         "t:3:1: series repeated (first on line 2): one sample per series"},
+        {"# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\na 2\n",
+         "t:5:1: samples of a are not grouped together"},
         {"# TYPE h histogram\nh_bucket{le=\"+Inf\"} 1\nh_sum 2\nh_count 1\n", "ok"},
         {"# TYPE a gauge\na NaN\n# TYPE b gauge\nb -Inf\n", "ok"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *got = lint(cases[i].text);
-        if (strcmp(got, cases[i].want)) fail_msg("case %zu: got '%s', want '%s'", i, got, cases[i].want);
+        if (strcmp(got, cases[i].want))
+            fail_msg("case %zu: got '%s', want '%s'", i, got, cases[i].want);
     }
 }
 

@@ -12,10 +12,18 @@
 
 static struct stale_facts healthy(void)
 {
-    return (struct stale_facts){.pid = 4242, .gpu = 0, .visible = true, .state = 'S', .ppid = 4000,
-                                .parent_comm = "bash", .parent_cmdline = "bash",
-                                .cmdline = "python train.py", .elapsed_s = 7200,
-                                .used_bytes = 1LL << 30, .gpu_util = 90, .idle_after_s = 600};
+    return (struct stale_facts){.pid = 4242,
+                                .gpu = 0,
+                                .visible = true,
+                                .state = 'S',
+                                .ppid = 4000,
+                                .parent_comm = "bash",
+                                .parent_cmdline = "bash",
+                                .cmdline = "python train.py",
+                                .elapsed_s = 7200,
+                                .used_bytes = 1LL << 30,
+                                .gpu_util = 90,
+                                .idle_after_s = 600};
 }
 
 static const struct stale_flag *flag(const struct stale_result *r, const char *name)
@@ -102,8 +110,13 @@ static void test_idle_needs_zero_util_memory_and_age(void **state)
 static void test_hidden_is_explained_not_stale(void **state)
 {
     (void)state;
-    struct stale_facts f = {.pid = 999999, .visible = false, .state = '?', .gpu_util = 0,
-                            .used_bytes = 1 << 20, .elapsed_s = -1, .idle_after_s = 600};
+    struct stale_facts f = {.pid = 999999,
+                            .visible = false,
+                            .state = '?',
+                            .gpu_util = 0,
+                            .used_bytes = 1 << 20,
+                            .elapsed_s = -1,
+                            .idle_after_s = 600};
     struct stale_result r;
     stale_assess(&f, &r);
     assert_false(r.stale);
