@@ -36,8 +36,8 @@ static void usage(FILE *f)
             "accounts for.\n\n"
             "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
             "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
-            "  --idle-after DUR      0%% utilisation this long while holding memory is\n"
-            "                        'idle' (default 10m)\n"
+            "  --idle-after DUR      a holder running this long on a GPU that stays at 0%%\n"
+            "                        (0.8 s of sampling) is 'idle' (default 10m)\n"
             "  --kill PID            end PID: only when flagged stale and yours; asks on a\n"
             "                        terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
             "  --yes                 confirm --kill without a terminal\n"
@@ -428,8 +428,11 @@ int cmd_ps(int argc, char **argv)
         return EXIT_NO_NVML;
     }
     struct gpusnap s;
-    struct gpusnap_opts so = {
-        .gpu = o.gpu, .idle_after_s = (double)o.idle_after_ms / 1000.0, .details = true};
+    struct gpusnap_opts so = {.gpu = o.gpu,
+                              .idle_after_s = (double)o.idle_after_ms / 1000.0,
+                              .details = true,
+                              .util_samples = 5, /* 0% must hold for 0.8 s to count */
+                              .util_interval_ms = 200};
     if (gpusnap_take(nv, &so, &s, &err) < 0) {
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);

@@ -74,11 +74,12 @@ static bool rule_idle(const struct stale_facts *f, char *ev, size_t size)
 {
     if (!f->visible || f->state == 'Z' || f->gpu_util != 0 || f->used_bytes <= 0) return false;
     if (f->elapsed_s < 0 || f->elapsed_s < f->idle_after_s) return false;
-    char held[32], age[32], limit[32];
+    char held[32], age[32], limit[32], window[48] = "is at 0% utilisation";
+    if (f->util_window_s > 0)
+        snprintf(window, sizeof window, "stayed at 0%% utilisation over %.1fs", f->util_window_s);
     snprintf(ev, size,
-             "GPU %u is at 0%% utilisation while it holds %s, and it has been running for %s "
-             "(idle threshold %s)",
-             f->gpu, units_format_bytes(f->used_bytes, held, sizeof held),
+             "GPU %u %s while it holds %s, and it has been running for %s (idle threshold %s)",
+             f->gpu, window, units_format_bytes(f->used_bytes, held, sizeof held),
              stale_duration(f->elapsed_s, age, sizeof age),
              stale_duration(f->idle_after_s, limit, sizeof limit));
     return true;

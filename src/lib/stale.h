@@ -24,6 +24,8 @@ struct stale_facts {
     double elapsed_s;           /* process age; < 0 unknown */
     int64_t used_bytes;         /* GPU memory it holds; -1 unknown */
     int gpu_util;               /* device-wide utilisation %, -1 unknown */
+    double util_window_s;       /* gpu_util is the highest of samples over this
+                                   many seconds; 0: one reading */
     double idle_after_s;        /* how long 0% must last to count as idle */
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/units.h"
 
@@ -37,6 +38,7 @@ static void judge(struct gpusnap_proc *p, const struct gpusnap_gpu *g, double id
         .elapsed_s = p->visible ? p->info.elapsed_s : -1,
         .used_bytes = p->nv.used,
         .gpu_util = g->gpu.util_gpu,
+        .util_window_s = g->util_window_s,
         .idle_after_s = idle_after_s,
     };
     stale_assess(&f, &p->assess);
@@ -59,6 +61,22 @@ static void account(struct gpusnap_gpu *g, bool details)
     }
     g->hidden = g->procs_ok && details ? hidden : -1;
     g->unaccounted = unknown ? -1 : g->gpu.used > visible ? g->gpu.used - visible : 0;
+}
+
+/* A GPU at 0% with holders: read utilisation again over a short window and
+ * keep the highest, so a pause between two steps is not called idle. */
+static void confirm_idle(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap_gpu *g)
+{
+    if (g->gpu.util_gpu != 0 || g->n_procs == 0 || o->util_samples < 2) return;
+    struct timespec step = {o->util_interval_ms / 1000,
+                            (long)(o->util_interval_ms % 1000) * 1000000L};
+    for (int k = 1; k < o->util_samples && g->gpu.util_gpu == 0; k++) {
+        nanosleep(&step, NULL);
+        struct nvml_gpu again;
+        if (nvml_gpu(nv, g->gpu.index, &again, NULL) < 0) break;
+        if (again.util_gpu > g->gpu.util_gpu) g->gpu.util_gpu = again.util_gpu;
+        g->util_window_s += o->util_interval_ms / 1000.0;
+    }
 }
 
 static void take_gpu(struct nvml *nv, unsigned index, const struct gpusnap_opts *o,
@@ -85,11 +103,12 @@ static void take_gpu(struct nvml *nv, unsigned index, const struct gpusnap_opts 
         snprintf(g->error, sizeof g->error, "out of memory");
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        g->procs[i].nv = list[i];
-        if (o->details) judge(&g->procs[i], g, o->idle_after_s);
-    }
     g->n_procs = n;
+    for (size_t i = 0; i < n; i++)
+        g->procs[i].nv = list[i];
+    if (o->details) confirm_idle(nv, o, g);
+    for (size_t i = 0; i < n && o->details; i++)
+        judge(&g->procs[i], g, o->idle_after_s);
     free(list);
     qsort(g->procs, n, sizeof *g->procs, by_used_desc);
     account(g, o->details);

@@ -30,8 +30,9 @@ struct gpusnap_gpu {
     bool procs_ok;              /* false: error says why the list failed */
     struct gpusnap_proc *procs; /* sorted by used, largest first */
     size_t n_procs;
-    int64_t unaccounted; /* used minus what visible processes hold; -1 unknown */
-    int64_t hidden;      /* held by pids /proc cannot see; -1 unknown */
+    int64_t unaccounted;  /* used minus what visible processes hold; -1 unknown */
+    int64_t hidden;       /* held by pids /proc cannot see; -1 unknown */
+    double util_window_s; /* gpu.util_gpu is the highest reading over this; 0: one */
 };
 
 struct gpusnap {
@@ -43,7 +44,11 @@ struct gpusnap {
 struct gpusnap_opts {
     int gpu;             /* one NVML index, or -1 for every GPU */
     double idle_after_s; /* stale rule threshold */
-    bool details;        /* read /proc and judge each process (ps); watch skips it */
+    int util_samples;    /* details: a GPU at 0% with holders is read this many
+                            times, util_interval_ms apart, before it counts as
+                            idle (one reading can fall between two steps) */
+    int util_interval_ms;
+    bool details; /* read /proc and judge each process (ps); watch skips it */
 };
 
 /* Take a snapshot. -1 only when the GPUs cannot even be counted or the

@@ -91,6 +91,11 @@ static void test_idle_needs_zero_util_memory_and_age(void **state)
     assert_string_equal(flag(&r, "idle")->evidence,
                         "GPU 0 is at 0% utilisation while it holds 1.00 GiB, and it has been "
                         "running for 2h00m (idle threshold 10m00s)");
+    f.util_window_s = 0.8;
+    stale_assess(&f, &r);
+    assert_string_equal(flag(&r, "idle")->evidence,
+                        "GPU 0 stayed at 0% utilisation over 0.8s while it holds 1.00 GiB, and it "
+                        "has been running for 2h00m (idle threshold 10m00s)");
     f.elapsed_s = 30; /* too young */
     stale_assess(&f, &r);
     assert_null(flag(&r, "idle"));
