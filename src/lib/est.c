@@ -68,7 +68,7 @@ static const char *const quant_names[] = {"none", "int8", "nf4"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
-static const char *const head_names[] = {"lm", "cls"};
+static const char *const head_names[] = {"lm", "cls", "none"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -289,11 +289,11 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
         acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
-        else
+        else if (wl && wl->head == EST_HEAD_CLS)
             acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
     }
     if (f->final_norm && !m->embed_proj) acc_add(&t, norm_params(m));
-    if (!m->tied_embeddings && !f->encoder) {
+    if (!m->tied_embeddings && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
         acc_add(&t, mul2(a, m->vocab, ed));
         if (f->head_bias) acc_add(&t, m->vocab);
     }

@@ -52,8 +52,9 @@ enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZER
  * chunked cross-entropy (torchtune/litgpt), or a plain reduction. */
 enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
 /* Output head: a language-model head over the vocabulary, or a small
- * classification head (BERT sequence classification). */
-enum est_head { EST_HEAD_LM, EST_HEAD_CLS };
+ * classification head (BERT sequence classification), or none (the bare
+ * model, e.g. AutoModel). */
+enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
 
 /* LoRA targets, as a bit set. */
 enum {

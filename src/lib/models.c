@@ -62,8 +62,8 @@ static const struct model_preset presets[] = {
      {"t5-small", EST_FAM_T5, 6, 6, 512, 8, 8, 64, 2048, 32128, 0, 0, 0, 0, 0, 1, true}},
     {"t5-base", "T5 base (12+12 layers)",
      {"t5-base", EST_FAM_T5, 12, 12, 768, 12, 12, 64, 3072, 32128, 0, 0, 0, 0, 0, 1, true}},
-    {"t0-3b", "T0 3B (T5 3B shape, gated-GELU)",
-     {"t0-3b", EST_FAM_T5, 24, 24, 1024, 32, 32, 128, 16384, 32128, 0, 0, 0, 0, 0, 2, false}},
+    {"t0-3b", "T0 3B (T5 v1.1 XL shape, gated-GELU)",
+     {"t0-3b", EST_FAM_T5, 24, 24, 2048, 32, 32, 64, 5120, 32128, 0, 0, 0, 0, 0, 2, false}},
     {"mt0-xxl", "mT0 XXL 13B (mT5-XXL shape)",
      {"mt0-xxl", EST_FAM_T5, 24, 24, 4096, 64, 64, 64, 10240, 250112, 0, 0, 0, 0, 0, 2, false}},
 };
