@@ -28,7 +28,7 @@ enum {
     O_LIST_MODELS = 256, O_LIST_GPUS, O_ARCH, O_LAYERS, O_DEC_LAYERS, O_HIDDEN, O_HEADS, O_KV,
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
-    O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_CAPACITY, O_GPU,
+    O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_CAPACITY, O_GPU,
     O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP,
 };
 
@@ -51,7 +51,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
-    {"master-weights", no_argument, 0, O_MASTER},   {"capacity", required_argument, 0, O_CAPACITY},
+    {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
     {"headroom", required_argument, 0, O_HEADROOM}, {"explain", no_argument, 0, O_EXPLAIN},
     {"json", no_argument, 0, O_JSON},               {"help", no_argument, 0, O_HELP},
@@ -74,6 +74,7 @@ static const char usage_text[] =
     "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
     "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none [--no-foreach]\n"
     "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
+    "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
     "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all  --quant none|int8|nf4\n"
@@ -202,6 +203,7 @@ static int opt_one(struct opts *o, int c, const char *arg)
     case O_GEN: return set_count(&w->gen_len, "gen-len", arg, 0);
     case O_NO_FOREACH: w->foreach = false; return 0;
     case O_MASTER: w->master_weights = true; return 0;
+    case O_KEEP_GRADS: w->keep_grads = true; return 0;
     case O_GPU: o->gpu_name = arg; return 0;
     case O_EXPLAIN: o->explain = true; return 0;
     case O_JSON: o->json = true; return 0;
@@ -477,6 +479,9 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "arch"); json_str(&j, est_family_name(m->family));
     json_key(&j, "params"); json_int(&j, r->params);
     json_key(&j, "trainable_params"); json_int(&j, r->trainable_params);
+    json_key(&j, "layers"); json_int(&j, m->layers);
+    json_key(&j, "hidden"); json_int(&j, m->hidden);
+    json_key(&j, "vocab"); json_int(&j, m->vocab);
     json_obj_end(&j);
     json_key(&j, "workload"); json_obj_begin(&j);
     json_key(&j, "mode"); json_str(&j, est_mode_name(o->wl.mode));

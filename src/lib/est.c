@@ -360,7 +360,7 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 /* ---- memory terms --------------------------------------------------- */
 
 /* Calibrated constants (docs/estimate.md says where each comes from). */
-#define GRAD_OVERLAP 1.0L      /* share of gradients live at the fwd/bwd peak */
+#define GRAD_OVERLAP 0.0L      /* gradients live at the fwd/bwd peak (set_to_none) */
 #define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
 #define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
@@ -434,7 +434,9 @@ static long double eager_elem(const struct calc *c)
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
-    unsigned t = lora_bits(wl);
+    /* bitsandbytes' 4/8-bit matmuls keep their input for backward even
+     * though the weight is frozen; a frozen nn.Linear does not. */
+    unsigned t = wl->quant != EST_QUANT_NONE ? EST_LORA_ALL : lora_bits(wl);
     bool t_qkv = c->full || (t & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
     bool t_o = c->full || (t & EST_LORA_O);
     bool t_up = c->full || (t & (EST_LORA_GATE | EST_LORA_UP));
@@ -521,6 +523,10 @@ static void train_states(const struct calc *c, struct terms *t)
     t->grads = gb * c->Ptrain / (z2 ? N : 1);
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
+    /* End of backward: a tied embedding's gradient arrives as a second
+     * vocab x hidden tensor that is then added to the head's. */
+    long double emb = (c->m->tied_embeddings && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    if (emb > t->temp_step) t->temp_step = emb;
 }
 
 static long double shard_temp(const struct calc *c)
@@ -555,8 +561,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double VT = c->T * c->V, lt = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
-            t->logits = VT * c->a;
-            lt = VT * c->a;
+            t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
         } else {
             t->logits = VT * (c->a + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
@@ -728,7 +733,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                   struct oomlab_err *err)
 {
     const struct est_workload *wl = c->wl;
-    long double g = wl->grad_accum > 1 ? 1 : GRAD_OVERLAP;
+    long double g = (wl->grad_accum > 1 || wl->keep_grads) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
     long double fwd = t->grads * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
     long double step = t->grads + t->temp_step;

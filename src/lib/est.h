@@ -72,6 +72,7 @@ struct est_workload {
     enum est_optimizer optimizer;
     bool foreach;                /* torch's multi-tensor optimizer step (default) */
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
+    bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     enum est_ckpt ckpt;
     enum est_attn attention;
     enum est_loss loss;
