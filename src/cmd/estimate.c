@@ -28,7 +28,7 @@ enum {
     O_LIST_MODELS = 256, O_LIST_GPUS, O_ARCH, O_LAYERS, O_DEC_LAYERS, O_HIDDEN, O_HEADS, O_KV,
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
-    O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_CAPACITY, O_GPU,
+    O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
     O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP,
 };
 
@@ -41,6 +41,7 @@ static const struct option long_opts[] = {
     {"ffn", required_argument, 0, O_FFN},           {"vocab", required_argument, 0, O_VOCAB},
     {"experts", required_argument, 0, O_EXPERTS},   {"experts-per-token", required_argument, 0, O_EPT},
     {"sliding-window", required_argument, 0, O_WINDOW},
+    {"dropout", no_argument, 0, O_DROPOUT},         {"no-dropout", no_argument, 0, O_NO_DROPOUT},
     {"tied-embeddings", no_argument, 0, O_TIED},    {"untied-embeddings", no_argument, 0, O_UNTIED},
     {"batch", required_argument, 0, O_BATCH},       {"seq", required_argument, 0, O_SEQ},
     {"grad-accum", required_argument, 0, O_ACCUM},  {"mode", required_argument, 0, O_MODE},
@@ -70,6 +71,7 @@ static const char usage_text[] =
     "  --arch F --layers N --hidden N --heads N --kv-heads N --head-dim N --ffn N\n"
     "  --vocab N --experts N --experts-per-token N --sliding-window N\n"
     "  --decoder-layers N --tied-embeddings | --untied-embeddings\n"
+    "  --dropout | --no-dropout (trained with dropout; family default or config)\n"
     "workload:\n"
     "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
     "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none [--no-foreach]\n"
@@ -89,7 +91,7 @@ static const char usage_text[] =
 struct opts {
     const char *model_arg;
     struct est_model over; /* explicit dimensions; 0 = not given */
-    int arch, tied;        /* -1 not given */
+    int arch, tied, dropout; /* -1 not given */
     struct est_workload wl;
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
@@ -136,6 +138,7 @@ static int opt_model(struct opts *o, int c, const char *arg)
         if (dims[i].c == c) return set_dim(dims[i].f, dims[i].name, arg);
     if (c == O_ARCH) return set_enum(&o->arch, est_family_parse, "arch", arg);
     if (c == O_TIED || c == O_UNTIED) o->tied = c == O_TIED;
+    if (c == O_DROPOUT || c == O_NO_DROPOUT) o->dropout = c == O_DROPOUT ? 1 : 2;
     return 0;
 }
 
@@ -215,7 +218,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
     int c;
     memset(o, 0, sizeof *o);
-    o->arch = o->tied = -1;
+    o->arch = o->tied = o->dropout = -1;
     est_workload_init(&o->wl);
     optind = 1;
     opterr = 0;
@@ -282,6 +285,7 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
 #undef OVER
     if (o->arch >= 0) m->family = (enum est_family)o->arch;
     if (o->tied >= 0) m->tied_embeddings = o->tied;
+    if (o->dropout >= 0) m->dropout = o->dropout;
 }
 
 static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)

@@ -369,6 +369,7 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define ZERO_BUCKET 5.0e8L     /* DeepSpeed reduce/allgather bucket, elements */
 
 struct calc {
+    bool hdrop, adrop;     /* hidden / attention-probability dropout in training */
     const struct est_model *m;
     const struct est_workload *wl;
     const struct fam *f;
@@ -409,6 +410,8 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->ffn = (long double)m->ffn;
     c->V = (long double)m->vocab;
     c->N = wl->gpus;
+    c->hdrop = m->dropout ? m->dropout == 1 : c->f->hidden_dropout;
+    c->adrop = m->dropout ? m->dropout == 1 : c->f->attn_dropout;
     return 0;
 }
 
@@ -426,7 +429,7 @@ static long double eager_elem(const struct calc *c)
     long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
     long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
     long double extra = c->f->eager_extra ? c->a : 0;
-    long double drop = c->f->attn_dropout ? 1 + sm : 0;
+    long double drop = c->adrop ? 1 + sm : 0;
     return sm + cast + extra + drop;
 }
 
@@ -453,7 +456,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     else
         sum += a * c->qd + 4 * (long double)c->m->heads;
     if (t_o) sum += a * c->qd;
-    if (c->f->hidden_dropout) sum += 2 * h;
+    if (c->hdrop) sum += 2 * h;
     long double mlp = gated(c->m) ? (t_up ? a * h : 0) + 3 * a * f + (t_down ? a * f : 0)
                                   : (t_up ? a * h : 0) + a * f + (t_down ? a * f : 0);
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
@@ -551,7 +554,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     const struct est_workload *wl = c->wl;
     bool eager = wl->attention == EST_ATTN_EAGER;
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    long double emb = c->T * (c->r * c->h + (c->f->hidden_dropout ? c->h : 0)) + c->T * c->r * c->h;
+    long double emb = c->T * (c->r * c->h + (c->hdrop ? c->h : 0)) + c->T * c->r * c->h;
     if (wl->ckpt == EST_CKPT_FULL)
         t->acts = c->T * c->L * c->r * c->h + c->T * per + emb;
     else if (wl->ckpt == EST_CKPT_SELECTIVE)
@@ -693,10 +696,13 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : "tokens %.0Lf x vocab %.0Lf x %.0Lf B (logits + fp32 log-softmax) = %s",
              c->T, c->V, wl->loss == EST_LOSS_SUM ? c->a : c->a + 4, b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
-    fmt_gib(t->temp_fwd > t->temp_step ? t->temp_fwd : t->temp_step, b, sizeof b);
+    char b2[32];
+    fmt_gib(t->temp_fwd, b, sizeof b);
+    fmt_gib(t->temp_step, b2, sizeof b2);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
-             "largest transient: max(fp32 loss buffers, one block's backward, eager scores grad, "
-             "shard/bucket buffers) in fwd/bwd, or the optimizer step's working copy = %s", b);
+             "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
+             "(+ shard/bucket buffers) = %s; end of backward / optimizer step: %s working "
+             "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
 }
 
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)

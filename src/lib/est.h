@@ -36,6 +36,7 @@ struct est_model {
     int64_t sliding_window;  /* 0 = none */
     int mlp_kind;            /* 0 = family default, 1 = plain (fc1, act, fc2), 2 = gated */
     bool tied_embeddings;
+    int dropout;             /* 0 = family default, 1 = trained with dropout, 2 = without */
 };
 
 enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };

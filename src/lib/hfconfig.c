@@ -149,6 +149,26 @@ static const char *get_str(json_object *root, const char *key)
     return json_object_get_string(v);
 }
 
+/* Dropout: trained with it when any probability the config states is > 0. */
+static int dropout_of(json_object *root)
+{
+    static const char *const keys[] = {
+        "attn_pdrop", "resid_pdrop", "embd_pdrop", "hidden_dropout_prob",
+        "attention_probs_dropout_prob", "attention_dropout", "hidden_dropout", "dropout",
+        "dropout_rate", "hidden_dropout_prob",
+    };
+    int seen = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_object *v;
+        if (!json_object_object_get_ex(root, keys[i], &v) || !v) continue;
+        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+            continue;
+        seen = 1;
+        if (json_object_get_double(v) > 0) return 1;
+    }
+    return seen ? 2 : 0;
+}
+
 /* Family quirks that live in config flags rather than in model_type. */
 static void family_flags(json_object *root, struct est_model *m)
 {
@@ -187,6 +207,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->family = types[t].family;
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
+        m->dropout = dropout_of(root);
     }
     json_object_put(root);
     return rc;
