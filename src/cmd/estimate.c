@@ -427,9 +427,10 @@ static void print_verdict(const struct opts *o, const struct findings *f)
     if (r->fits < 0) {
         printf("verdict    capacity unknown: pass --gpu or --capacity\n");
     } else if (r->fits) {
+        char c[32];
         printf("verdict    fits: %s of %s, %s free\n", units_format_bytes(r->device_used_bytes, a, sizeof a),
                units_format_bytes(r->capacity_bytes, b, sizeof b),
-               units_format_bytes(r->capacity_bytes - r->device_used_bytes, a, sizeof a));
+               units_format_bytes(r->capacity_bytes - r->device_used_bytes, c, sizeof c));
     } else {
         printf("verdict    over by %s (%s", units_format_bytes(r->over_bytes, a, sizeof a),
                units_format_bytes(r->device_used_bytes, b, sizeof b));
@@ -497,6 +498,10 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "attention"); json_str(&j, est_attn_name(o->wl.attention));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
+    json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
+    json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
+    json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
+    json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_obj_end(&j);
     json_key(&j, "components"); json_arr_begin(&j);
     for (int i = 0; i < EST_C__COUNT; i++) {
