@@ -450,7 +450,11 @@ static long double act_layer(const struct calc *c, bool with_scores)
     if (c->f->rms && c->full) norm += a * h;
     sum += c->f->norms_per_layer * norm;
     if (t_qkv) sum += a * h * (c->full ? 1 : 2);
-    sum += a * (c->qd + 2 * c->kvd);
+    /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
+     * expand grouped KV heads to every query head before eager or SDPA
+     * attention; flash-attn takes the groups as they are. */
+    long double kv_saved = wl->attention == EST_ATTN_FLASH ? c->kvd : c->qd;
+    sum += a * (c->qd + 2 * kv_saved);
     if (with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else
@@ -648,7 +652,11 @@ static int to_bytes(long double v, int64_t *out, const char *what, struct oomlab
     return 0;
 }
 
-static void fmt_gib(long double v, char *buf, size_t n) { units_format_bytes((int64_t)(v + 0.5L), buf, n); }
+static void fmt_gib(long double v, char *buf, size_t n)
+{
+    if (!(v >= 0) || v > EST_MAX_BYTES) snprintf(buf, n, "(out of range)");
+    else units_format_bytes((int64_t)(v + 0.5L), buf, n);
+}
 
 static void explain_train(const struct calc *c, const struct terms *t, struct est_result *r)
 {
