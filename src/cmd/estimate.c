@@ -263,7 +263,10 @@ static int load_config(const char *arg, struct est_model *m, bool have_arch, str
 {
     char path[4096];
     struct stat st;
-    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+    if (stat(arg, &st) != 0)
+        return oomlab_err_set(err, "%s: not a preset (--list-models) and cannot open it: %s", arg,
+                              strerror(errno));
+    if (S_ISDIR(st.st_mode))
         snprintf(path, sizeof path, "%s/config.json", arg);
     else
         snprintf(path, sizeof path, "%s", arg);
