@@ -399,8 +399,13 @@ static void print_components(const struct opts *o, const struct findings *f)
     printf("\nformulas:\n");
     for (int i = 0; i < EST_C__COUNT; i++)
         if (f->r.comp[i].bytes) printf("  %-22s %s\n", f->r.comp[i].name, f->r.comp[i].formula);
-    printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients + copies + activations"
-           " + logits + KV + temporaries, step: gradients + step temporaries)\n", "peak allocated");
+    if (o->wl.mode == EST_MODE_TRAIN)
+        printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
+               "activations + logits + temporaries, end of backward/step: gradients + its "
+               "temporaries)\n", "peak allocated",
+               o->wl.grad_accum > 1 || o->wl.keep_grads ? "1 (kept)" : "0 (set to None)");
+    else
+        printf("  %-22s weights + KV cache + activations + logits + temporaries\n", "peak allocated");
     printf("  %-22s peak allocated + allocator slack\n", "peak reserved");
     printf("  %-22s peak reserved + CUDA context\n", "device used");
 }
