@@ -76,9 +76,11 @@ static int get_dim(json_object *root, const struct field *f, const char *file, i
         if (!json_object_is_type(v, json_type_int))
             return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
                                   f->keys[k], json_object_to_json_string(v));
+        /* json-c saturates out-of-range integers at INT64_MAX: anything past
+         * 2^53 is not a dimension, and would overflow the arithmetic after. */
         errno = 0;
         int64_t n = json_object_get_int64(v);
-        if (n < 1 || errno == ERANGE)
+        if (n < 1 || errno == ERANGE || n > ((int64_t)1 << 53))
             return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
                                   f->keys[k], json_object_to_json_string(v));
         *out = n;

@@ -22,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wl.seq = 128;
         wl.capacity_bytes = (int64_t)80 << 30;
         est_compute(&m, &wl, &r, &err);
+        int64_t b;
+        est_max_batch(&m, &wl, &b, &err);
         wl.mode = EST_MODE_INFER;
         wl.gen_len = 64;
         est_compute(&m, &wl, &r, &err);

@@ -117,11 +117,17 @@ static void test_bad_values(void **state)
     assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 0}", &m, &err), HFCONFIG_BAD);
     assert_int_equal(parse("{\"model_type\": \"llama\", \"vocab_size\": 4096.5}", &m, &err), HFCONFIG_BAD);
     /* 64-bit values parse; the shape check rejects the absurd ones */
-    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 9223372036854775807,"
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 4503599627370496,"
                            "\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"vocab_size\": 10,"
                            "\"intermediate_size\": 8}", &m, &err), HFCONFIG_OK);
     assert_int_equal(est_model_finish(&m, &err), -1);
     assert_non_null(strstr(err.msg, "hidden"));
+    /* past 2^53, and json-c's saturation at INT64_MAX (found by the fuzzer:
+     * GPT-2's default ffn = 4 x n_embd overflowed) */
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 76888888888888888888888888888,"
+                           "\"n_head\": 12, \"n_layer\": 12, \"vocab_size\": 50257}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"n_embd\" must be a positive integer"));
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 9223372036854775807}", &m, &err), HFCONFIG_BAD);
 }
 
 static void test_unknown_model_type(void **state)
