@@ -52,6 +52,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
+    {"fused", no_argument, 0, O_NO_FOREACH},
     {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
     {"headroom", required_argument, 0, O_HEADROOM}, {"explain", no_argument, 0, O_EXPLAIN},
@@ -74,7 +75,8 @@ static const char usage_text[] =
     "  --dropout | --no-dropout (trained with dropout; family default or config)\n"
     "workload:\n"
     "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
-    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none [--no-foreach]\n"
+    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none\n"
+    "  --no-foreach | --fused (per-tensor or fused step: no full-size working copy)\n"
     "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
     "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"

@@ -89,6 +89,14 @@ static void test_model_states_fp32_adamw(void **state)
     wl.optimizer = EST_OPT_LION;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 4);
+    /* the foreach step holds one copy of the states' size; per-tensor/fused does not */
+    wl.optimizer = EST_OPT_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t foreach_peak = r.peak_allocated_bytes;
+    wl.foreach = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.peak_allocated_bytes < foreach_peak);
+    wl.foreach = true;
     /* pure bf16: 2 B weights and grads, AdamW states in bf16 */
     wl.optimizer = EST_OPT_ADAMW;
     wl.precision = EST_BF16;
