@@ -137,6 +137,10 @@ out=$(OOMLAB_FAKE_NVML_FAIL=init "$OOMLAB" watch --count 1 2>&1); rc=$?
 out=$(OOMLAB_FAKE_NVML_FAIL=procs "$OOMLAB" ps 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "cannot list compute processes: Unknown Error (999)"; check "ps: a failed process list is reported, exit 3" $? "rc=$rc" "$out"
 
+out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" ps 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "GPU 0  NVIDIA A100" && has "$out" "GPU 1: no handle: Insufficient Permissions (4)"
+check "ps: a GPU without permission is reported, the others still shown" $? "rc=$rc" "$out"
+
 # --- --kill refusals ----------------------------------------------------------
 out=$("$OOMLAB" ps --kill "$HEALTHY" --yes 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "not flagged stale" && kill -0 "$HEALTHY"; check "kill refuses a process that is not stale" $? "rc=$rc" "$out"
