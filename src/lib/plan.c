@@ -304,6 +304,12 @@ void plan_build(const struct oom_report *rep, const struct verdicts *v,
         if (f->verdicts && !(v->set & f->verdicts)) continue;
         if (f->stages && !(f->stages & S(e->stage))) continue;
         if ((f->needs & met) != f->needs) continue;
+        /* {verdict} is the judgement that selected this fix. */
+        for (int k = 0; f->verdicts && k < VERDICT_COUNT; k++)
+            if ((f->verdicts & v->set) >> k & 1u) {
+                verdict_explain(v, (enum verdict_kind)k, x.verdict, sizeof x.verdict);
+                break;
+            }
         struct plan_item *it = &plan->items[plan->n++];
         it->id = f->id;
         expand(f->action, &x, it->action, sizeof it->action);

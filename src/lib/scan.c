@@ -21,12 +21,25 @@
 #define MAX_ANCHORS 64
 #define MAX_STAGED_EVENTS 64
 
+/* Anchors shorter than WM_MIN_LEN would cap the skip distance; they are
+ * found instead with memchr on a rare byte they contain (e.g. 'K' for
+ * "Killed" and "SIGKILL"). */
+#define WM_MIN_LEN 10
+#define RARE_BYTES "KQZXJVWYGFBHUPLMDCNROSITAEqzxjkvwy"
+
 struct scan_wm {
-    size_t m;              /* window: the shortest anchor's length */
+    size_t m;              /* window: the shortest long anchor's length */
+    size_t n_short;
+    short short_idx[MAX_ANCHORS];
+    size_t short_off[MAX_ANCHORS]; /* offset of the key byte in the anchor */
+    unsigned char short_key[MAX_ANCHORS];
     unsigned char shift[65536];
     short head[65536];     /* first anchor whose window ends in this pair */
     short next[MAX_ANCHORS];
     size_t alen[MAX_ANCHORS];
+    size_t woff[MAX_ANCHORS]; /* offset of the anchor's window */
+    size_t max_off;
+    bool learned;
 };
 
 struct view {
@@ -59,6 +72,13 @@ size_t scan_count_newlines(const char *p, size_t n)
     return count;
 }
 
+/* Wu-Manber over byte pairs: the shift table says how far the window may
+ * move when its last two bytes are a given pair. */
+static inline unsigned wm_pair(const unsigned char *t)
+{
+    return (unsigned)t[0] << 8 | t[1];
+}
+
 static struct scan_wm *wm_build(void)
 {
     struct scan_wm *wm = calloc(1, sizeof *wm);
@@ -69,45 +89,162 @@ static struct scan_wm *wm_build(void)
     size_t m = SIZE_MAX;
     for (size_t a = 0; a < msg_n_anchors; a++) {
         wm->alen[a] = strlen(msg_anchors[a]);
-        if (wm->alen[a] < m) m = wm->alen[a];
+        if (wm->alen[a] >= WM_MIN_LEN && wm->alen[a] < m) m = wm->alen[a];
+        if (wm->alen[a] >= WM_MIN_LEN) continue;
+        const char *key = NULL;
+        for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(msg_anchors[a], *r);
+        if (!key) key = msg_anchors[a];
+        wm->short_idx[wm->n_short] = (short)a;
+        wm->short_off[wm->n_short] = (size_t)(key - msg_anchors[a]);
+        wm->short_key[wm->n_short++] = (unsigned char)*key;
     }
-    wm->m = m;
-    memset(wm->shift, (int)(m - 1), sizeof wm->shift);
-    memset(wm->head, 0xff, sizeof wm->head); /* -1 */
-    for (size_t a = 0; a < msg_n_anchors; a++) {
-        const unsigned char *s = (const unsigned char *)msg_anchors[a];
-        for (size_t j = 0; j + 1 < m; j++) {
-            unsigned h = (unsigned)s[j] << 8 | s[j + 1];
-            size_t sh = m - 2 - j;
-            if (sh < wm->shift[h]) wm->shift[h] = (unsigned char)sh;
-        }
-        unsigned h = (unsigned)s[m - 2] << 8 | s[m - 1];
-        wm->next[a] = wm->head[h];
-        wm->head[h] = (short)a;
-    }
+    wm->m = m; /* >= WM_MIN_LEN */
     return wm;
 }
 
-/* Next anchor starting in [from, upto) of v (relative offsets); SIZE_MAX if none. */
+/* Pick, per anchor, the m-byte window whose byte pairs are rarest in a
+ * sample of this input (weighting the last pair, which decides whether a
+ * candidate is verified), then fill the shift table. counts may be NULL. */
+static void wm_tables(struct scan_wm *wm, const uint32_t *counts)
+{
+    size_t m = wm->m;
+    memset(wm->shift, (int)(m - 1), sizeof wm->shift);
+    memset(wm->head, 0xff, sizeof wm->head); /* -1 */
+    wm->max_off = 0;
+    for (size_t a = 0; a < msg_n_anchors; a++) {
+        if (wm->alen[a] < WM_MIN_LEN) continue;
+        const unsigned char *s = (const unsigned char *)msg_anchors[a];
+        uint64_t best_cost = UINT64_MAX;
+        size_t best = 0;
+        for (size_t o = 0; counts && o + m <= wm->alen[a]; o++) {
+            uint64_t cost = 16 * (uint64_t)counts[wm_pair(s + o + m - 2)];
+            for (size_t j = 0; j + 2 < m; j++) cost += counts[wm_pair(s + o + j)];
+            if (cost < best_cost) best_cost = cost, best = o;
+        }
+        wm->woff[a] = best;
+        if (best > wm->max_off) wm->max_off = best;
+        s += best;
+        for (size_t j = 0; j + 1 < m; j++) {
+            unsigned h = wm_pair(s + j);
+            size_t sh = m - 2 - j;
+            if (sh < wm->shift[h]) wm->shift[h] = (unsigned char)sh;
+        }
+        unsigned h = wm_pair(s + m - 2);
+        wm->next[a] = wm->head[h];
+        wm->head[h] = (short)a;
+    }
+}
+
+/* Learn byte-pair frequencies from the start of the input (bounded). */
+static int wm_learn(struct scan_wm *wm, const char *p, size_t n)
+{
+    uint32_t *counts = calloc(65536, sizeof *counts);
+    if (!counts) return -1;
+    const unsigned char *t = (const unsigned char *)p;
+    if (n > (256u << 10)) n = 256u << 10;
+    for (size_t i = 0; i + 1 < n; i++) counts[wm_pair(t + i)]++;
+    wm_tables(wm, counts);
+    free(counts);
+    return 0;
+}
+
+/* The anchor whose window ends at i and that starts in [from, upto). */
+static size_t wm_verify(const struct scan_wm *wm, const struct view *v, size_t i, size_t from,
+                        size_t upto)
+{
+    const unsigned char *t = (const unsigned char *)v->p;
+    size_t ws = i - (wm->m - 1), best = SIZE_MAX;
+    for (short a = wm->head[wm_pair(t + i - 1)]; a >= 0; a = wm->next[a]) {
+        if (ws < wm->woff[a]) continue;
+        size_t start = ws - wm->woff[a];
+        if (start >= from && start < upto && start < best && start + wm->alen[a] <= v->len &&
+            memcmp(t + start, msg_anchors[a], wm->alen[a]) == 0)
+            best = start;
+    }
+    return best;
+}
+
+/* Next short anchor starting in [from, upto); SIZE_MAX if none. */
+static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
+                         size_t upto)
+{
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < wm->n_short; k++) {
+        bool seen = false; /* each key byte is searched once */
+        for (size_t j = 0; j < k && !seen; j++) seen = wm->short_key[j] == wm->short_key[k];
+        if (seen) continue;
+        size_t limit = upto + WM_MIN_LEN < v->len ? upto + WM_MIN_LEN : v->len;
+        size_t q = from;
+        while (q < limit && q < best) {
+            const char *p = memchr(v->p + q, wm->short_key[k], limit - q);
+            if (!p) break;
+            size_t at = (size_t)(p - v->p);
+            for (size_t j = k; j < wm->n_short; j++) {
+                if (wm->short_key[j] != wm->short_key[k] || at < wm->short_off[j]) continue;
+                size_t start = at - wm->short_off[j];
+                short a = wm->short_idx[j];
+                if (start >= from && start < upto && start < best &&
+                    start + wm->alen[a] <= v->len &&
+                    memcmp(v->p + start, msg_anchors[a], wm->alen[a]) == 0)
+                    best = start;
+            }
+            if (best != SIZE_MAX && best <= at) break;
+            q = at + 1;
+        }
+    }
+    return best;
+}
+
+
+/* Next long anchor starting in [from, upto) of v (relative offsets);
+ * SIZE_MAX if none. Window starts are cut in four parts searched in
+ * lock-step: each lane's shift loop is a chain of dependent loads, and
+ * interleaving independent chains lets the CPU overlap them. Each lane
+ * stops at its first hit; the earliest of those is the answer. */
 static size_t wm_next(const struct scan_wm *wm, const struct view *v, size_t from, size_t upto)
 {
     const unsigned char *t = (const unsigned char *)v->p;
-    size_t m = wm->m, i = from + m - 1;
-    size_t stop = upto + m - 1 < v->len ? upto + m - 1 : v->len;
-    while (i < stop) {
-        unsigned char sh = wm->shift[(unsigned)t[i - 1] << 8 | t[i]];
-        if (sh) {
-            i += sh;
-            continue;
-        }
-        size_t start = i - (m - 1);
-        for (short a = wm->head[(unsigned)t[i - 1] << 8 | t[i]]; a >= 0; a = wm->next[a])
-            if (start + wm->alen[a] <= v->len &&
-                memcmp(t + start, msg_anchors[a], wm->alen[a]) == 0)
-                return start;
-        i++;
+    const unsigned char *shift = wm->shift;
+    size_t m = wm->m;
+    if (v->len < m) return SIZE_MAX;
+    size_t ws_end = upto + wm->max_off < v->len - m + 1 ? upto + wm->max_off : v->len - m + 1;
+    if (ws_end <= from) return SIZE_MAX;
+    size_t part = (ws_end - from) / 4 + 1, hit = SIZE_MAX;
+    size_t lo[4], hi[4];
+    for (int k = 0; k < 4; k++) {
+        lo[k] = from + part * (size_t)k;
+        hi[k] = lo[k] + part;
+        if (lo[k] > ws_end) lo[k] = ws_end;
+        if (hi[k] > ws_end) hi[k] = ws_end;
+        lo[k] += m - 1;
+        hi[k] += m - 1;
     }
-    return SIZE_MAX;
+    /* Lanes live in registers: a lane that is done parks at its stop. */
+    size_t i0 = lo[0], i1 = lo[1], i2 = lo[2], i3 = lo[3];
+    size_t s0 = hi[0], s1 = hi[1], s2 = hi[2], s3 = hi[3];
+#define LANE(I, S)                                                                          \
+    if (I < S) {                                                                            \
+        unsigned char sh = shift[wm_pair(t + I - 1)];                                       \
+        if (sh) {                                                                           \
+            I += sh;                                                                        \
+        } else {                                                                            \
+            size_t at = wm_verify(wm, v, I, from, upto);                                    \
+            if (at != SIZE_MAX) {                                                           \
+                if (at < hit) hit = at;                                                     \
+                I = S;                                                                      \
+            } else {                                                                        \
+                I++;                                                                        \
+            }                                                                               \
+        }                                                                                   \
+    }
+    while (i0 < s0 || i1 < s1 || i2 < s2 || i3 < s3) {
+        LANE(i0, s0)
+        LANE(i1, s1)
+        LANE(i2, s2)
+        LANE(i3, s3)
+    }
+#undef LANE
+    return hit;
 }
 
 /* ---- lines ---------------------------------------------------------------- */
@@ -524,6 +661,7 @@ int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
     oom_report_init(rep);
     s->rep = rep;
     s->wm = wm_build();
+    if (s->wm) wm_tables(s->wm, NULL);
     s->line = malloc(SCAN_LINE_MAX + 2);
     s->ctx = malloc(CTX_MAX + 2);
     if (!s->wm || !s->line || !s->ctx) {
@@ -539,19 +677,35 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     struct view v = {buf, len, base};
     if (upto > base + len) upto = base + len;
     if (from < base) from = base;
+    if (!s->wm->learned && from < upto) {
+        if (wm_learn(s->wm, buf + (from - base), (size_t)(upto - from)) < 0) return -1;
+        s->wm->learned = true;
+    }
     for (uint64_t slice = from; slice < upto; slice += SLICE) {
         size_t lo = (size_t)(slice - base);
         size_t hi = (size_t)((upto - slice > SLICE ? slice + SLICE : upto) - base);
+        /* Count this slice's newlines first: the sequential pass pulls it
+         * into cache for the skip search, which reads it out of order. */
+        uint64_t counted0 = s->counted;
+        long slice_lines = s->counted == slice ? (long)scan_count_newlines(buf + lo, hi - lo) : -1;
         size_t pos = lo;
+        if (base + pos < s->skip_until) pos = (size_t)(s->skip_until - base);
+        size_t next_long = pos < hi ? wm_next(s->wm, &v, pos, hi) : SIZE_MAX;
+        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi) : SIZE_MAX;
         while (pos < hi) {
-            if (base + pos < s->skip_until) pos = (size_t)(s->skip_until - base);
-            if (pos >= hi) break;
-            size_t hit = wm_next(s->wm, &v, pos, hi);
+            size_t hit = next_long < next_short ? next_long : next_short;
             if (hit == SIZE_MAX) break;
             size_t end = on_hit(s, &v, hit);
             s->skip_until = base + (end > hit ? end : hit + 1);
             pos = end > hit ? end : hit + 1;
             if (s->nomem) return -1;
+            if (pos >= hi) break;
+            if (next_long < pos) next_long = wm_next(s->wm, &v, pos, hi);
+            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi);
+        }
+        if (slice_lines >= 0 && s->counted == counted0) {
+            s->lines_before += slice_lines;
+            s->counted = base + hi;
         }
         count_to(s, &v, hi);
     }

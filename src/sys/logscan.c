@@ -16,8 +16,8 @@
 
 #include "lib/scan.h"
 
-#define MAP_WINDOW (64u << 20)  /* scanned between two page drops */
-#define MAP_KEEP (16u << 20)    /* kept resident behind the scan */
+#define MAP_WINDOW (16u << 20)  /* scanned between two page drops */
+#define MAP_KEEP (8u << 20)     /* kept resident behind the scan (>= SCAN_HISTORY) */
 #define STREAM_CHUNK (4u << 20)
 
 static int scan_mapped(int fd, size_t size, const char *path, struct scan *s,
