@@ -107,6 +107,14 @@ static const struct msg_clause clauses_host[] = {
     {NULL, 0},
 };
 
+/* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
+ * available KV cache memory (4.85 GiB)". */
+static const struct msg_clause clauses_vllm[] = {
+    {"(%s KV cache is needed", MSG_F_REQUESTED},
+    {"available KV cache memory (%s)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
 
 /* ---- nearby lines that complete a message ------------------------------ */
@@ -131,6 +139,7 @@ static const struct msg_near near_nccl_error[] = {
 };
 static const struct msg_near near_vllm[] = {
     {"total_gpu_memory=%s", MSG_F_CAPACITY, 12, 0},
+    {"total_gpu_memory (%s)", MSG_F_CAPACITY, 12, 0},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_torchrun[] = {
@@ -176,18 +185,18 @@ static const struct msg_rule rules[] = {
     {"vllm-kv-cache", "vllm", {"KV cache"},
      {"larger than the maximum number of tokens", "larger than the available KV cache",
       "Insufficient memory"},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_vllm, near_vllm},
     {"vllm-kv-cache", "vllm", {"No available memory for the cache blocks"}, {NULL}, NULL, OOM,
      MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
-    /* JAX / XLA. */
-    {"jax", "jax", {NULL}, {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
-      "Out of memory allocating"}, NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
-     clauses_jax, near_jax},
     /* TensorFlow. */
     {"tensorflow", "tensorflow", {"OOM when allocating"}, {NULL}, NULL, OOM, MSG_PRIMARY,
      false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
     {"tensorflow", "tensorflow", {"ResourceExhaustedError"}, {NULL}, NULL, OOM, MSG_PRIMARY,
      false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
+    /* JAX / XLA. */
+    {"jax", "jax", {NULL}, {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
+      "Out of memory allocating"}, NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
+     clauses_jax, near_jax},
     /* CUDA libraries that failed to allocate their handles or workspaces. */
     {"cublas", "cuda", {"CUBLAS_STATUS_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
      false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
@@ -471,6 +480,12 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     case MSG_F_IS_OOM:
         ev->gpu_oom = true;
         return;
+    case MSG_F_STEP:
+    case MSG_F_STEP2: {
+        long long st = field == MSG_F_STEP2 ? (v->nnum > 1 ? v->num[1] : -1) : num;
+        if (ev->step < 0 && st >= 0 && st < INT32_MAX) ev->step = (long)st;
+        return;
+    }
     default:
         break;
     }
@@ -500,6 +515,24 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
         msg_apply(c->pattern, c->field, text, len, ev);
     for (const struct msg_clause *c = clauses_common; c->pattern; c++)
         msg_apply(c->pattern, c->field, text, len, ev);
+}
+
+static const struct msg_clause step_forms[] = {
+    {"step=%d", MSG_F_STEP},        {"step: %d", MSG_F_STEP},   {"Step: %d", MSG_F_STEP},
+    {"global step %d", MSG_F_STEP}, {"step %d", MSG_F_STEP},    {"Step %d", MSG_F_STEP},
+    {"'step': %d", MSG_F_STEP},     {"iter %d", MSG_F_STEP},    {"iteration %d", MSG_F_STEP},
+    {"Iteration %d", MSG_F_STEP},   {"Epoch: [%d][%d/", MSG_F_STEP2},
+    {NULL, 0},
+};
+
+long msg_step(const char *line, size_t len)
+{
+    if (len > 4096) len = 4096;
+    struct oom_event ev;
+    ev.step = -1;
+    for (const struct msg_clause *c = step_forms; c->pattern && ev.step < 0; c++)
+        msg_apply(c->pattern, c->field, line, len, &ev);
+    return ev.step;
 }
 
 int msg_dtype_size(const char *name, size_t len)

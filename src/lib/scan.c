@@ -13,6 +13,7 @@
 #include "lib/steps.h"
 
 #define CTX_MAX 4096
+#define MSG_BEFORE_MAX 8192
 #define SLICE (256u << 10)
 #define WALK_LINES 400
 #define WALK_BYTES (512u << 10)
@@ -337,7 +338,17 @@ static size_t read_message(struct scan *s, const struct view *v, size_t ls, size
                            size_t *end)
 {
     size_t le = line_end(v, hit);
-    size_t n = msg_clean(v->p + ls, le - ls, hit - ls, s->line, SCAN_LINE_MAX);
+    size_t n;
+    if (hit - ls > MSG_BEFORE_MAX) {
+        /* A huge line: keep its start (the prefix: rank, host) and the
+         * message from a little before the anchor. */
+        n = msg_clean(v->p + ls, 256, SIZE_MAX, s->line, 512);
+        s->line[n++] = ' ';
+        size_t a = hit - MSG_BEFORE_MAX / 2;
+        n += msg_clean(v->p + a, le - a, hit - a, s->line + n, SCAN_LINE_MAX - n);
+    } else {
+        n = msg_clean(v->p + ls, le - ls, hit - ls, s->line, SCAN_LINE_MAX);
+    }
     for (int joins = 0; joins < 8 && n > 0 && s->line[n - 1] == ' '; joins++) {
         size_t a = le, b = le;
         if (!next_line(v, &a, &b) || b == a) break;
@@ -475,6 +486,11 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
             result = pt.step;
             break;
         }
+        long st = msg_step(v->p + a, b - a);
+        if (st >= 0) {
+            result = st;
+            break;
+        }
     }
     s->step_pos = abs_from;
     s->step_value = result;
@@ -555,6 +571,7 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
         if (r->role == MSG_DETAIL && ro == MSG_PRIMARY && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
             merge_into(o, ev);
+            *at = k;
             return ADD_DONE;
         }
         if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
@@ -562,10 +579,13 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
             *at = k;
             return ADD_REPLACE;
         }
+        /* The same error again (re-raised, re-logged, or a bare
+         * "ResourceExhaustedError: Graph execution error:" line). */
         if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && !strcmp(o->kind, ev->kind) &&
-            dist <= 64 && (r->fold || same_numbers(o, ev))) {
+            dist <= 64 && (r->fold || same_numbers(o, ev) || ev->bytes.requested < 0)) {
             merge_into(o, ev);
             o->repeats++;
+            *at = k;
             return ADD_DONE;
         }
     }
@@ -646,7 +666,18 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     uint32_t src = source_key(&px);
     size_t at = 0;
     enum add_action act = plan_add(s, &ev, r, src, &at);
-    if (act == ADD_DONE) return le;
+    if (act == ADD_DONE) {
+        /* A repeat may carry what the first lacked: its stage (a TF node
+         * named after the second copy), its step. */
+        struct oom_event *o = &s->rep->events[at];
+        if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS) {
+            read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+            o->stage = ev.stage;
+            if (o->step < 0) o->step = ev.step;
+            o->attention_frames |= ev.attention_frames;
+        }
+        return le;
+    }
     if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE)
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;

@@ -165,13 +165,14 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
 
 enum oom_stage stage_tf(const char *text, size_t len)
 {
-    static const char *const heads[] = {"[[Node: ", "[[{{node ", "[Op:", "{{function_node "};
+    static const char *const heads[] = {"[[Node: ", "[[{{node ", "Detected at node '",
+                                        "Detected at node ", "[Op:", "{{function_node "};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
         p += strlen(heads[h]);
         size_t rest = len - (size_t)(p - text), n = 0;
-        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']') n++;
+        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']' && p[n] != '\'') n++;
         if (!n) continue;
         const char *op = NULL;
         size_t opn = 0;

@@ -28,12 +28,13 @@ static int64_t unallocated_of(const struct oom_event *e)
 }
 
 /* Memory on the card not held by this process: capacity - free - ours. */
-static int64_t others_of(const struct oom_event *e)
+static int64_t others_of(const struct oom_event *e, bool *pytorch_only)
 {
     const struct oom_bytes *b = &e->bytes;
     if (b->capacity < 0 || b->free < 0) return -1;
     int64_t ours = b->process_in_use > 0 ? b->process_in_use : -1;
     if (ours < 0 && e->n_procs == 1) ours = e->procs[0].bytes;
+    *pytorch_only = ours < 0;
     if (ours < 0 && b->reserved >= 0) ours = b->reserved;
     if (ours < 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
         ours = b->allocated + b->reserved_unallocated;
@@ -58,7 +59,7 @@ static void judge_numbers(const struct oom_event *e, struct verdicts *v)
     if (v->unallocated >= 0 && b->requested > 0 && v->unallocated >= b->requested &&
         (b->capacity < 0 || v->unallocated >= b->capacity / FRAG_MIN_SHARE))
         set(v, VERDICT_FRAGMENTATION);
-    v->others = others_of(e);
+    v->others = others_of(e, &v->others_outside_pytorch);
     if (v->others > 0 && b->capacity > 0 && v->others >= b->capacity / OTHERS_MIN_SHARE)
         set(v, VERDICT_OTHER_PROCESSES);
     if (b->requested >= 0 && b->capacity > 0 && b->requested > b->capacity)
@@ -144,8 +145,11 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  units_format_bytes(by->requested, b, sizeof b));
         break;
     case VERDICT_OTHER_PROCESSES:
-        snprintf(buf, cap, "%s of the %s card is held outside this process (other processes "
-                 "or contexts)", units_format_bytes(v->others, a, sizeof a),
+        snprintf(buf, cap, v->others_outside_pytorch
+                 ? "%s of the %s card is not in PyTorch's pool: other processes, or this "
+                   "process's CUDA context, NCCL buffers and other libraries"
+                 : "%s of the %s card is held by other processes",
+                 units_format_bytes(v->others, a, sizeof a),
                  units_format_bytes(by->capacity, b, sizeof b));
         break;
     case VERDICT_EXCEEDS_CARD:

@@ -37,6 +37,7 @@ struct verdicts {
     int64_t shortfall;           /* requested - free; -1 unknown */
     int64_t unallocated;         /* reserved but unallocated; -1 unknown */
     int64_t others;              /* held outside this process; -1 unknown */
+    bool others_outside_pytorch; /* others counted against PyTorch's pool, not the process */
     int ranks;                   /* distinct ranks seen, 0 none */
     int oom_ranks;               /* distinct ranks with a GPU OOM */
     bool expandable_set;         /* expandable_segments already on */

@@ -52,6 +52,8 @@ static int gz_fail(gzFile gz, const char *path, struct oomlab_err *err)
     int code = 0;
     const char *msg = gzerror(gz, &code);
     if (code == Z_ERRNO) msg = strerror(errno);
+    /* zlib prefixes "<fd:N>: " for gzdopen streams; the path says it better. */
+    if (msg && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ")) msg = strstr(msg, ": ") + 2;
     return oomlab_err_set(err, "%s: corrupt or truncated compressed data (%s)", path,
                           msg && *msg ? msg : "read error");
 }
@@ -77,8 +79,7 @@ static int scan_stream(gzFile gz, const char *path, struct scan *s, struct oomla
             if (got == 0) {
                 int code = 0;
                 gzerror(gz, &code);
-                if (code != Z_OK && code != Z_BUF_ERROR) rc = gz_fail(gz, path, err);
-                else if (code == Z_BUF_ERROR) rc = gz_fail(gz, path, err);
+                if (code != Z_OK) rc = gz_fail(gz, path, err); /* e.g. cut-off stream */
                 eof = true;
                 break;
             }
