@@ -66,7 +66,7 @@ static const struct plan_fix catalogue[] = {
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "
      "exact frame): an overflowed or mis-set size, not a memory budget",
      "{verdict}"},
-    {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM | N_SCALES,
+    {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM,
      "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "
      "image size); then shard it (ZeRO-3/FSDP, tensor parallel) or quantise",
      "{verdict}"},
