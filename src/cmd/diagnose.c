@@ -20,11 +20,6 @@
 #include "out/json.h"
 #include "sys/logscan.h"
 
-/* runcfg.c is written in parallel; until it is linked, --config says so. */
-#pragma weak runcfg_init
-#pragma weak runcfg_parse
-#pragma weak runcfg_release
-
 #define CONFIG_MAX (1u << 20)
 
 struct log_result {
@@ -48,8 +43,6 @@ static void usage(FILE *f)
 /* Read a config file (bounded) and parse it. */
 static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *err)
 {
-    if (!runcfg_parse || !runcfg_init)
-        return oomlab_err_set(err, "--config: run config support is not built in yet");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
     struct stat st;

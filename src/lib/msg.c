@@ -480,12 +480,7 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     case MSG_F_IS_OOM:
         ev->gpu_oom = true;
         return;
-    case MSG_F_STEP:
-    case MSG_F_STEP2: {
-        long long st = field == MSG_F_STEP2 ? (v->nnum > 1 ? v->num[1] : -1) : num;
-        if (ev->step < 0 && st >= 0 && st < INT32_MAX) ev->step = (long)st;
-        return;
-    }
+
     default:
         break;
     }
@@ -515,24 +510,6 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
         msg_apply(c->pattern, c->field, text, len, ev);
     for (const struct msg_clause *c = clauses_common; c->pattern; c++)
         msg_apply(c->pattern, c->field, text, len, ev);
-}
-
-static const struct msg_clause step_forms[] = {
-    {"step=%d", MSG_F_STEP},        {"step: %d", MSG_F_STEP},   {"Step: %d", MSG_F_STEP},
-    {"global step %d", MSG_F_STEP}, {"step %d", MSG_F_STEP},    {"Step %d", MSG_F_STEP},
-    {"'step': %d", MSG_F_STEP},     {"iter %d", MSG_F_STEP},    {"iteration %d", MSG_F_STEP},
-    {"Iteration %d", MSG_F_STEP},   {"Epoch: [%d][%d/", MSG_F_STEP2},
-    {NULL, 0},
-};
-
-long msg_step(const char *line, size_t len)
-{
-    if (len > 4096) len = 4096;
-    struct oom_event ev;
-    ev.step = -1;
-    for (const struct msg_clause *c = step_forms; c->pattern && ev.step < 0; c++)
-        msg_apply(c->pattern, c->field, line, len, &ev);
-    return ev.step;
 }
 
 int msg_dtype_size(const char *name, size_t len)

@@ -47,8 +47,6 @@ enum msg_field {
     MSG_F_PROC,   /* "%d ... %s": a pid and its memory, repeated */
     MSG_F_SHAPE,  /* "%S ... %t": TF shape[...] and dtype -> requested */
     MSG_F_IS_OOM, /* the pattern's presence makes the event a GPU OOM */
-    MSG_F_STEP,   /* a training step number */
-    MSG_F_STEP2,  /* the second number of the pattern is the step */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks
@@ -96,12 +94,6 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
 /* Apply one pattern to text; fills ev only where unknown. True if it matched. */
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
                struct oom_event *ev);
-
-/* A step number the line states in one of the common progress forms
- * ("step=40", "global step 499", "Epoch: [1][10003/10010]", "iter 12");
- * -1 when none. The steps module is the main parser; this covers lines it
- * does not report a step for. */
-long msg_step(const char *line, size_t len);
 
 /* Bytes of a TF dtype ("float" 4, "half" 2, "double" 8 ...); 0 unknown. */
 int msg_dtype_size(const char *name, size_t len);

@@ -486,11 +486,6 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
             result = pt.step;
             break;
         }
-        long st = msg_step(v->p + a, b - a);
-        if (st >= 0) {
-            result = st;
-            break;
-        }
     }
     s->step_pos = abs_from;
     s->step_value = result;
@@ -517,7 +512,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     else ev->stage = stage_combine(stage_pick(e.bits), e.context);
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
-    ev->step = find_step(s, v, e.region);
+    ev->step = find_step(s, v, ls);
 }
 
 /* ---- events: add, merge details, fold repeats ------------------------------ */

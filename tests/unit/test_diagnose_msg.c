@@ -193,29 +193,12 @@ static void test_patterns(void **state)
     assert_int_equal(msg_dtype_size("quux", 4), 0);
 }
 
-static void test_steps(void **state)
-{
-    (void)state;
-    const char *cases[][2] = {
-        {"step=40 peak_alloc=12.00GB peak_reserved=13.00GB", "40"},
-        {"Epoch 0, global step 499: val/loss was not in top 1", "499"},
-        {" | Epoch: [1][10003/10010]    Time 1.209", "10003"},
-        {"I1121 13:05:11.402 140233 train.py:212] step 1200, loss 3.1187", "1200"},
-        {"max_steps=1000 warmup=10", "-1"},
-        {"loss 2.0", "-1"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        long want = strtol(cases[i][1], NULL, 10);
-        assert_int_equal(msg_step(cases[i][0], strlen(cases[i][0])), want);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
-        cmocka_unit_test(test_patterns),      cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_patterns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
