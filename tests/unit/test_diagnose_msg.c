@@ -21,10 +21,10 @@ static struct msg_prefix prefix_of(const char *line)
 static void test_prefixes(void **state)
 {
     (void)state;
-    struct msg_prefix px = prefix_of("[rank3]: torch.OutOfMemoryError: CUDA out of memory.");
+    const char *r3 = "[rank3]: torch.OutOfMemoryError: CUDA out of memory.";
+    struct msg_prefix px = prefix_of(r3);
     assert_int_equal(px.rank, 3);
-    assert_string_equal("[rank3]: torch.OutOfMemoryError: CUDA out of memory." + px.body,
-                        "torch.OutOfMemoryError: CUDA out of memory.");
+    assert_string_equal(r3 + px.body, "torch.OutOfMemoryError: CUDA out of memory.");
     px = prefix_of("(VllmWorker rank=1 pid=2978) ERROR 03-19 07:27:53 [multiproc_executor.py:375] "
                    "torch.OutOfMemoryError: x");
     assert_int_equal(px.rank, 1);
