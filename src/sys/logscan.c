@@ -1,135 +1,137 @@
-/* logscan: feed the diagnose engine from a path. Regular files are mapped
- * (no copy) and scanned in windows whose pages are dropped behind the scan,
- * so resident memory stays bounded on multi-GiB logs; .gz files and stdin
- * are streamed through zlib (which passes plain data through) with a
- * sliding window that keeps SCAN_HISTORY bytes of context. */
+/* logscan: feed the diagnose engine from a path. Every input is streamed
+ * through one fixed window ([history | scanned | lookahead], about 21 MiB),
+ * so memory stays bounded whatever the log's size and the file is never
+ * held in memory. Plain files and stdin are read with read(2); .gz files
+ * (and gzip on stdin) through zlib.
+ *
+ * Why not mmap: measured on the project's machines (virtualised), touching
+ * a 1 GiB page-cache mapping cost 0.6-0.8 s of CPU in page walks alone,
+ * while read(2) into a reused, cache-resident buffer cost 0.13 s for the
+ * same pass — the mapping made diagnose slower than grep. */
 #include "sys/logscan.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "lib/scan.h"
 
-#define MAP_WINDOW (16u << 20)  /* scanned between two page drops */
-#define MAP_KEEP (8u << 20)     /* kept resident behind the scan (>= SCAN_HISTORY) */
-#define STREAM_CHUNK (4u << 20)
+#define STREAM_CHUNK (16u << 20) /* scanned between two slides of the window */
+#define READ_STEP (1u << 20)     /* read, then scan while it is still in cache */
 
-static int scan_mapped(int fd, size_t size, const char *path, struct scan *s,
-                       struct oomlab_err *err)
-{
-    if (size == 0) {
-        scan_finish(s, true);
-        return 0;
-    }
-    char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) return oomlab_err_set(err, "%s: cannot map: %s", path, strerror(errno));
-    madvise(map, size, MADV_SEQUENTIAL);
-    long page = sysconf(_SC_PAGESIZE);
-    size_t pg = page > 0 ? (size_t)page : 4096;
-    int rc = 0;
-    for (size_t off = 0; off < size && rc == 0; off += MAP_WINDOW) {
-        size_t upto = size - off > MAP_WINDOW ? off + MAP_WINDOW : size;
-        rc = scan_block(s, map, size, 0, off, upto);
-        if (upto > MAP_KEEP) {
-            size_t drop = (upto - MAP_KEEP) / pg * pg;
-            madvise(map, drop, MADV_DONTNEED);
-        }
-    }
-    if (rc == 0) scan_finish(s, map[size - 1] == '\n');
-    munmap(map, size);
-    if (rc < 0) return oomlab_err_set(err, "%s: out of memory while scanning", path);
-    return 0;
-}
+struct source {
+    int fd;
+    gzFile gz; /* NULL: plain read(2) */
+    const char *path;
+};
 
-static int gz_fail(gzFile gz, const char *path, struct oomlab_err *err)
+static int source_fail(const struct source *src, struct oomlab_err *err)
 {
+    if (!src->gz) return oomlab_err_set(err, "%s: read error: %s", src->path, strerror(errno));
     int code = 0;
-    const char *msg = gzerror(gz, &code);
+    const char *msg = gzerror(src->gz, &code);
     if (code == Z_ERRNO) msg = strerror(errno);
     /* zlib prefixes "<fd:N>: " for gzdopen streams; the path says it better. */
     if (msg && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ")) msg = strstr(msg, ": ") + 2;
-    return oomlab_err_set(err, "%s: corrupt or truncated compressed data (%s)", path,
+    return oomlab_err_set(err, "%s: corrupt or truncated compressed data (%s)", src->path,
                           msg && *msg ? msg : "read error");
 }
 
-/* Stream through a window: [history | searched | lookahead]. */
-static int scan_stream(gzFile gz, const char *path, struct scan *s, struct oomlab_err *err)
+/* Up to want bytes into p: the count, 0 at the end, -1 on error. */
+static long source_read(const struct source *src, char *p, size_t want)
+{
+    if (want > (1u << 30)) want = 1u << 30;
+    if (src->gz) {
+        int got = gzread(src->gz, p, (unsigned)want);
+        if (got == 0) {
+            int code = 0;
+            gzerror(src->gz, &code);
+            if (code != Z_OK) return -1; /* e.g. a cut-off stream */
+        }
+        return got;
+    }
+    for (;;) {
+        ssize_t got = read(src->fd, p, want);
+        if (got >= 0 || errno != EINTR) return (long)got;
+    }
+}
+
+static int scan_stream(const struct source *src, struct scan *s, struct oomlab_err *err)
 {
     size_t cap = SCAN_HISTORY + STREAM_CHUNK + SCAN_LOOKAHEAD;
     char *buf = malloc(cap);
-    if (!buf) return oomlab_err_set(err, "%s: out of memory", path);
+    if (!buf) return oomlab_err_set(err, "%s: out of memory", src->path);
     uint64_t base = 0, scanned = 0;
     size_t len = 0;
     bool eof = false, last_nl = true;
     int rc = 0;
     while (rc == 0) {
-        while (len < cap && !eof) {
-            unsigned want = cap - len > (1u << 30) ? (1u << 30) : (unsigned)(cap - len);
-            int got = gzread(gz, buf + len, want);
-            if (got < 0) {
-                rc = gz_fail(gz, path, err);
-                break;
-            }
-            if (got == 0) {
-                int code = 0;
-                gzerror(gz, &code);
-                if (code != Z_OK) rc = gz_fail(gz, path, err); /* e.g. cut-off stream */
-                eof = true;
-                break;
-            }
-            len += (size_t)got;
-            last_nl = buf[len - 1] == '\n';
-        }
-        if (rc) break;
-        uint64_t end = base + len;
-        uint64_t upto = eof ? end : (end > SCAN_LOOKAHEAD ? end - SCAN_LOOKAHEAD : base);
-        if (upto > scanned && scan_block(s, buf, len, base, scanned, upto) < 0) {
-            rc = oomlab_err_set(err, "%s: out of memory while scanning", path);
-            break;
-        }
-        if (upto > scanned) scanned = upto;
-        if (eof) break;
-        uint64_t keep = scanned > SCAN_HISTORY ? scanned - SCAN_HISTORY : 0;
-        if (keep > base) {
+        if (len == cap) { /* slide: keep SCAN_HISTORY bytes behind the scan */
+            uint64_t keep = scanned > SCAN_HISTORY ? scanned - SCAN_HISTORY : 0;
+            if (keep <= base) break; /* cannot happen: cap > history + lookahead */
             scan_count_to(s, buf, len, base, keep);
             size_t drop = (size_t)(keep - base);
             memmove(buf, buf + drop, len - drop);
             len -= drop;
             base = keep;
         }
+        size_t want = cap - len < READ_STEP ? cap - len : READ_STEP;
+        long got = source_read(src, buf + len, want);
+        if (got < 0) {
+            rc = source_fail(src, err);
+            break;
+        }
+        if (got == 0) eof = true;
+        len += (size_t)got;
+        if (got > 0) last_nl = buf[len - 1] == '\n';
+        uint64_t end = base + len;
+        uint64_t upto = eof ? end : (end > SCAN_LOOKAHEAD ? end - SCAN_LOOKAHEAD : base);
+        if (upto > scanned) {
+            if (scan_block(s, buf, len, base, scanned, upto) < 0) {
+                rc = oomlab_err_set(err, "%s: out of memory while scanning", src->path);
+                break;
+            }
+            scanned = upto;
+        }
+        if (eof) break;
     }
     if (rc == 0) scan_finish(s, last_nl);
     free(buf);
     return rc;
 }
 
-static bool is_gzip(int fd)
+static bool is_gzip(int fd, bool regular)
 {
     unsigned char magic[2];
+    if (!regular) return false;
     ssize_t n = pread(fd, magic, 2, 0);
     return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
-static int scan_fd(int fd, const char *path, bool regular, size_t size, struct scan *s,
+static int scan_fd(int fd, const char *path, bool regular, struct scan *s,
                    struct oomlab_err *err)
 {
-    if (regular && !is_gzip(fd)) return scan_mapped(fd, size, path, s, err);
+    struct source src = {fd, NULL, path};
+    /* Pipes cannot be peeked: stdin goes through zlib, which passes plain
+     * text through unchanged and inflates gzip. */
+    if (regular && !is_gzip(fd, regular)) {
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        return scan_stream(&src, s, err);
+    }
     int dupfd = dup(fd);
     if (dupfd < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    gzFile gz = gzdopen(dupfd, "rb");
-    if (!gz) {
+    src.gz = gzdopen(dupfd, "rb");
+    if (!src.gz) {
         close(dupfd);
         return oomlab_err_set(err, "%s: cannot open for reading", path);
     }
-    gzbuffer(gz, 1u << 20);
-    int rc = scan_stream(gz, path, s, err);
-    gzclose(gz);
+    gzbuffer(src.gz, 1u << 20);
+    int rc = scan_stream(&src, s, err);
+    gzclose(src.gz);
     return rc;
 }
 
@@ -149,11 +151,7 @@ int logscan_path(const char *path, struct oom_report *rep, struct oomlab_err *er
     } else if (S_ISDIR(st.st_mode)) {
         rc = oomlab_err_set(err, "%s: is a directory, not a log file", name);
     } else {
-        bool regular = S_ISREG(st.st_mode) && !is_stdin;
-        if (regular && (uint64_t)st.st_size > SIZE_MAX)
-            rc = oomlab_err_set(err, "%s: too large to map", name);
-        else
-            rc = scan_fd(fd, name, regular, regular ? (size_t)st.st_size : 0, &s, err);
+        rc = scan_fd(fd, name, S_ISREG(st.st_mode) && !is_stdin, &s, err);
     }
     if (fd > 0) close(fd);
     scan_release(&s);
