@@ -198,7 +198,7 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
 
 
 /* Next long anchor starting in [from, upto) of v (relative offsets);
- * SIZE_MAX if none. Window starts are cut in four parts searched in
+ * SIZE_MAX if none. Window starts are cut in eight parts searched in
  * lock-step: each lane's shift loop is a chain of dependent loads, and
  * interleaving independent chains lets the CPU overlap them. Each lane
  * stops at its first hit; the earliest of those is the answer. */
@@ -210,9 +210,9 @@ static size_t wm_next(const struct scan_wm *wm, const struct view *v, size_t fro
     if (v->len < m) return SIZE_MAX;
     size_t ws_end = upto + wm->max_off < v->len - m + 1 ? upto + wm->max_off : v->len - m + 1;
     if (ws_end <= from) return SIZE_MAX;
-    size_t part = (ws_end - from) / 4 + 1, hit = SIZE_MAX;
-    size_t lo[4], hi[4];
-    for (int k = 0; k < 4; k++) {
+    size_t part = (ws_end - from) / 8 + 1, hit = SIZE_MAX;
+    size_t lo[8], hi[8];
+    for (int k = 0; k < 8; k++) {
         lo[k] = from + part * (size_t)k;
         hi[k] = lo[k] + part;
         if (lo[k] > ws_end) lo[k] = ws_end;
@@ -222,7 +222,9 @@ static size_t wm_next(const struct scan_wm *wm, const struct view *v, size_t fro
     }
     /* Lanes live in registers: a lane that is done parks at its stop. */
     size_t i0 = lo[0], i1 = lo[1], i2 = lo[2], i3 = lo[3];
+    size_t i4 = lo[4], i5 = lo[5], i6 = lo[6], i7 = lo[7];
     size_t s0 = hi[0], s1 = hi[1], s2 = hi[2], s3 = hi[3];
+    size_t s4 = hi[4], s5 = hi[5], s6 = hi[6], s7 = hi[7];
 #define LANE(I, S)                                                                          \
     if (I < S) {                                                                            \
         unsigned char sh = shift[wm_pair(t + I - 1)];                                       \
@@ -238,11 +240,16 @@ static size_t wm_next(const struct scan_wm *wm, const struct view *v, size_t fro
             }                                                                               \
         }                                                                                   \
     }
-    while (i0 < s0 || i1 < s1 || i2 < s2 || i3 < s3) {
+    while (i0 < s0 || i1 < s1 || i2 < s2 || i3 < s3 || i4 < s4 || i5 < s5 || i6 < s6 ||
+           i7 < s7) {
         LANE(i0, s0)
         LANE(i1, s1)
         LANE(i2, s2)
         LANE(i3, s3)
+        LANE(i4, s4)
+        LANE(i5, s5)
+        LANE(i6, s6)
+        LANE(i7, s7)
     }
 #undef LANE
     return hit;
