@@ -672,7 +672,8 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         /* A repeat may carry what the first lacked: its stage (a TF node
          * named after the second copy), its step. */
         struct oom_event *o = &s->rep->events[at];
-        if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS) {
+        if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS &&
+            o->repeats <= 3) {
             read_context(s, v, r, ls, le, s->line, n, &px, &ev);
             o->stage = ev.stage;
             if (o->step < 0) o->step = ev.step;

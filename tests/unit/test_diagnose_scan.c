@@ -221,6 +221,28 @@ static void test_event_cap(void **state)
     free(log);
 }
 
+static void test_expandable_setting(void **state)
+{
+    (void)state;
+    /* The hint inside PyTorch's own message is not a setting... */
+    struct oom_report rep = scan_str(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 8.00 GiB of which 1.00 GiB is free. If reserved but unallocated "
+        "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+        "fragmentation.\n");
+    assert_false(rep.expandable_set);
+    assert_int_equal(rep.n_events, 1);
+    oom_report_release(&rep);
+    /* ...an environment line the launcher printed is. */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "+ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n%s", OLD);
+    rep = scan_str(buf);
+    assert_true(rep.expandable_set);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].line, 2);
+    oom_report_release(&rep);
+}
+
 static void test_newline_count(void **state)
 {
     (void)state;
@@ -239,7 +261,7 @@ int main(void)
         cmocka_unit_test(test_multi_rank_root_cause), cmocka_unit_test(test_nccl_detail_merges),
         cmocka_unit_test(test_stage_from_frames),    cmocka_unit_test(test_stream_windows_agree),
         cmocka_unit_test(test_bad_input_is_bounded), cmocka_unit_test(test_event_cap),
-        cmocka_unit_test(test_newline_count),
+        cmocka_unit_test(test_expandable_setting), cmocka_unit_test(test_newline_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
