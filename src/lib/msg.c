@@ -38,7 +38,7 @@ static const struct msg_clause clauses_pt_old[] = {
     {"%s already allocated", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
     {"%s reserved in total", MSG_F_RESERVED},
-    {"%s cached", MSG_F_RESERVED},
+    {"%s cached", MSG_F_CACHED},
     {"%s allowed", MSG_F_ALLOWED},
     {NULL, 0},
 };
@@ -479,6 +479,12 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_IS_OOM:
         ev->gpu_oom = true;
+        return;
+    case MSG_F_CACHED:
+        if (ev->bytes.reserved < 0 && v->size >= 0) {
+            ev->bytes.reserved = v->size;
+            ev->reserved_is_cached = true;
+        }
         return;
 
     default:

@@ -47,6 +47,7 @@ enum msg_field {
     MSG_F_PROC,   /* "%d ... %s": a pid and its memory, repeated */
     MSG_F_SHAPE,  /* "%S ... %t": TF shape[...] and dtype -> requested */
     MSG_F_IS_OOM, /* the pattern's presence makes the event a GPU OOM */
+    MSG_F_CACHED, /* oldest PyTorch "X cached": reserved, marked as the cache's free part */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks

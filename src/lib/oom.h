@@ -67,6 +67,8 @@ struct oom_event {
     bool attention_shape;      /* the tensor looks like [b, h, s, s] scores */
     bool attention_frames;     /* the failing frames are attention/softmax code */
     bool consequence;          /* a symptom of another failure (NCCL, watchdog) */
+    bool reserved_is_cached;   /* oldest PyTorch form: bytes.reserved is "X cached",
+                                  the cache's free part, not the total reserved */
     int shape_rank;            /* dims in shape[], 0 unknown */
     int64_t shape[8];
     long pid;                  /* from an NCCL-style host:pid:tid prefix; -1 */

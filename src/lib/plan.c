@@ -25,6 +25,9 @@ enum need {
     N_NOT_VLLM = 1 << 10,
     N_MULTI = 1 << 11,     /* several ranks */
     N_SCALES = 1 << 12,    /* not an impossible single request */
+    N_KV_CACHE = 1 << 13,  /* vLLM: the KV cache does not fit */
+    N_WARMUP = 1 << 14,    /* vLLM: OOM while warming up / profiling */
+    N_NCCL_OOM = 1 << 15,  /* NCCL could not allocate its buffers */
 };
 
 #define V(k) (1u << (k))
@@ -80,9 +83,17 @@ static const struct plan_fix catalogue[] = {
      "(setting it inside the script has no effect)",
      "{verdict}"},
     /* vLLM start-up. */
-    {"vllm-kv-cache", 0, 0, N_OOM | N_VLLM,
-     "Lower max_model_len or max_num_seqs, or raise gpu_memory_utilization (e.g. 0.90 -> 0.95) "
+    {"vllm-kv-cache", 0, 0, N_OOM | N_KV_CACHE,
+     "Lower max_model_len (or max_num_seqs), or raise gpu_memory_utilization (e.g. 0.90 -> 0.95) "
      "when building the engine",
+     "{text}"},
+    {"vllm-warmup", 0, 0, N_OOM | N_WARMUP,
+     "Lower max_num_seqs (e.g. halve it) or gpu_memory_utilization (e.g. 0.90 -> 0.80) so the "
+     "warm-up activations fit next to the KV cache",
+     "{text}"},
+    {"nccl-buffers", 0, 0, N_OOM | N_NCCL_OOM,
+     "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
+     "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
      "{text}"},
     /* The stage's own fix. */
     {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
@@ -101,7 +112,8 @@ static const struct plan_fix catalogue[] = {
      "gathered on the GPU"},
     {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM,
      "Load in low precision straight to the devices: torch_dtype=torch.bfloat16, "
-     "device_map=\"auto\", low_cpu_mem_usage=True; or 8/4-bit (BitsAndBytesConfig)",
+     "device_map=\"auto\", low_cpu_mem_usage=True, or 8/4-bit (BitsAndBytesConfig); "
+     "torch.load(..., map_location=\"cpu\") for checkpoints",
      "the OOM happened while loading the model: the weights alone do not fit as loaded"},
     {"data-on-cpu", 0, S(OOM_STAGE_DATA), N_OOM,
      "Keep batches on the CPU until the step: no .cuda() in the Dataset/collate_fn, "
@@ -218,6 +230,9 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->framework, "pytorch")) m |= N_PYTORCH;
     if (!strcmp(e->framework, "vllm")) m |= N_VLLM;
     else m |= N_NOT_VLLM;
+    if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
+    if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
+    if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (v->ranks > 1) m |= N_MULTI;
     if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;
     return m;

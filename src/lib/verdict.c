@@ -21,6 +21,7 @@ static void set(struct verdicts *v, enum verdict_kind k)
 static int64_t unallocated_of(const struct oom_event *e)
 {
     if (e->bytes.reserved_unallocated >= 0) return e->bytes.reserved_unallocated;
+    if (e->reserved_is_cached) return e->bytes.reserved;
     if (e->bytes.reserved >= 0 && e->bytes.allocated >= 0 &&
         e->bytes.reserved >= e->bytes.allocated)
         return e->bytes.reserved - e->bytes.allocated;
@@ -35,7 +36,10 @@ static int64_t others_of(const struct oom_event *e, bool *pytorch_only)
     int64_t ours = b->process_in_use > 0 ? b->process_in_use : -1;
     if (ours < 0 && e->n_procs == 1) ours = e->procs[0].bytes;
     *pytorch_only = ours < 0;
-    if (ours < 0 && b->reserved >= 0) ours = b->reserved;
+    if (ours < 0 && b->reserved >= 0 && e->reserved_is_cached && b->allocated >= 0)
+        ours = b->allocated + b->reserved;
+    else if (ours < 0 && b->reserved >= 0)
+        ours = b->reserved;
     if (ours < 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
         ours = b->allocated + b->reserved_unallocated;
     if (ours < 0) return -1;
@@ -60,7 +64,10 @@ static void judge_numbers(const struct oom_event *e, struct verdicts *v)
         (b->capacity < 0 || v->unallocated >= b->capacity / FRAG_MIN_SHARE))
         set(v, VERDICT_FRAGMENTATION);
     v->others = others_of(e, &v->others_outside_pytorch);
-    if (v->others > 0 && b->capacity > 0 && v->others >= b->capacity / OTHERS_MIN_SHARE)
+    /* Memory held elsewhere is the cause only when the request did not fit
+     * in what was free; otherwise the allocator or driver is. */
+    bool fits = b->free >= 0 && b->requested >= 0 && b->free >= b->requested;
+    if (!fits && v->others > 0 && b->capacity > 0 && v->others >= b->capacity / OTHERS_MIN_SHARE)
         set(v, VERDICT_OTHER_PROCESSES);
     if (b->requested >= 0 && b->capacity > 0 && b->requested > b->capacity)
         set(v, VERDICT_EXCEEDS_CARD);
