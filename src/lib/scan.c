@@ -626,10 +626,16 @@ static int store(struct scan *s, const struct oom_event *ev, enum add_action act
 
 static void set_text(struct oom_event *ev, const char *body, size_t n)
 {
-    size_t k = n < sizeof ev->text - 1 ? n : sizeof ev->text - 1;
+    size_t cap = sizeof ev->text - 1, k = n < cap ? n : cap;
     for (size_t i = 0; i < k; i++) {
         unsigned char c = (unsigned char)body[i];
         ev->text[i] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+    }
+    if (n > cap) { /* cut at a word and say so */
+        size_t cut = cap - 4;
+        while (cut > cap / 2 && ev->text[cut] != ' ') cut--;
+        memcpy(ev->text + cut, " ...", 4);
+        k = cut + 4;
     }
     while (k > 0 && ev->text[k - 1] == ' ') k--;
     ev->text[k] = '\0';
