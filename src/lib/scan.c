@@ -477,6 +477,16 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
     }
 }
 
+/* A progress bar of loading, data preparation, evaluation or generation
+ * ("Loading checkpoint shards: 40%| 12/30") counts something other than
+ * training steps. */
+static bool progress_of_other_work(const char *line, size_t n)
+{
+    enum oom_stage st = stage_context_line(line, n < CTX_MAX ? n : CTX_MAX);
+    return st == OOM_STAGE_LOAD || st == OOM_STAGE_DATA || st == OOM_STAGE_EVAL ||
+           st == OOM_STAGE_GENERATE;
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -489,7 +499,8 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
         }
         if (!prev_line(v, &a, &b)) break;
         struct steps_point pt;
-        if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0) {
+        if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
+            !progress_of_other_work(v->p + a, b - a)) {
             result = pt.step;
             break;
         }
