@@ -74,7 +74,7 @@ check-one: all unit
 asan:
 	$(MAKE) B=build-asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  LDFLAGS="-fsanitize=address,undefined" all unit
+	  LDFLAGS="-fsanitize=address,undefined" build-asan/oomlab fakes unit
 
 fuzz:
 	@tests/fuzz/build
