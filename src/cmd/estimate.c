@@ -97,7 +97,8 @@ struct opts {
     struct est_workload wl;
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
-    char card[128];
+    char card[192];
+    char capacity_source[16]; /* "--capacity", "--gpu", "nvml"; "" unknown */
 };
 
 static int set_dim(int64_t *field, const char *opt, const char *arg)
@@ -261,10 +262,15 @@ static int read_config(const char *path, char **text, size_t *len, struct oomlab
     return 0;
 }
 
-static int load_config(const char *arg, struct est_model *m, bool have_arch, struct oomlab_err *err)
+/* 0 with *unknown_type set when model_type is not known but --arch names
+ * the family (the family's defaults then apply, as for explicit dimensions;
+ * such a config's tie_word_embeddings is not read: --tied/--untied-embeddings). */
+static int load_config(const char *arg, struct est_model *m, bool have_arch, bool *unknown_type,
+                       struct oomlab_err *err)
 {
     char path[4096];
     struct stat st;
+    *unknown_type = false;
     if (stat(arg, &st) != 0)
         return oomlab_err_set(err, "%s: not a preset (--list-models) and cannot open it: %s", arg,
                               strerror(errno));
@@ -277,7 +283,10 @@ static int load_config(const char *arg, struct est_model *m, bool have_arch, str
     if (read_config(path, &text, &len, err)) return -1;
     int rc = hfconfig_parse(text, len, path, m, err);
     free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) return 0;
+    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) {
+        *unknown_type = true;
+        return 0;
+    }
     return rc == HFCONFIG_OK ? 0 : -1;
 }
 
@@ -296,46 +305,68 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
 static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)
 {
     const struct model_preset *p = o->model_arg ? models_find(o->model_arg) : NULL;
+    bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
     memset(m, 0, sizeof *m);
     if (p) {
         *m = p->m;
     } else if (o->model_arg) {
-        if (load_config(o->model_arg, m, o->arch >= 0, err)) return -1;
+        if (load_config(o->model_arg, m, o->arch >= 0, &from_arch, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
     } else {
         snprintf(m->name, sizeof m->name, "custom %s", est_family_name((enum est_family)o->arch));
+        from_arch = true;
     }
+    if (from_arch) m->tied_embeddings = est_family_tied_default((enum est_family)o->arch);
     apply_overrides(m, o);
     return est_model_finish(m, err);
 }
 
 /* ---- the card ---------------------------------------------------------- */
 
+/* Capacity and where it came from, for the `card` line and JSON:
+ * "80.00 GiB (--capacity)", "NVIDIA A100 80GB, 80.00 GiB (--gpu a100-80)",
+ * "NVIDIA H200, 139.80 GiB (NVML, GPU 0)". NVML's total is the card's own
+ * figure, used as it is even when the name matches a table row. */
 static void get_card(struct opts *o, struct oomlab_err *err)
 {
     const struct gpu_card *card = o->gpu_name ? gpus_find(o->gpu_name) : NULL;
+    char cap[32];
     if (card) {
         if (!o->have_capacity) o->wl.capacity_bytes = card->capacity_bytes;
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
-        snprintf(o->card, sizeof o->card, "%s", card->summary);
+        units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
+        if (o->have_capacity)
+            snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
+                     card->summary, o->gpu_name);
+        else
+            snprintf(o->card, sizeof o->card, "%.64s, %s (--gpu %.32s)", card->summary, cap,
+                     o->gpu_name);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "%s",
+                 o->have_capacity ? "--capacity" : "--gpu");
         return;
     }
     if (o->have_capacity) {
-        snprintf(o->card, sizeof o->card, "--capacity");
+        units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
+        snprintf(o->card, sizeof o->card, "%s (--capacity)", cap);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "--capacity");
         return;
     }
     struct nvml *nv = NULL;
     struct nvml_gpu g;
+    memset(&g, 0, sizeof g);
     if (nvml_open(&nv, err) == 0 && nvml_gpu(nv, 0, &g, err) == 0 && g.total > 0) {
         o->wl.capacity_bytes = g.total;
         card = gpus_find(g.name);
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
-        snprintf(o->card, sizeof o->card, "%.96s (local, GPU 0)", g.name);
+        units_format_bytes(g.total, cap, sizeof cap);
+        snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0)", g.name[0] ? g.name : "GPU 0",
+                 cap);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "nvml");
     } else {
         fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME,
-                err->msg[0] ? err->msg : "no local GPU");
+                err->msg[0] ? err->msg : "NVML reports no memory total for GPU 0");
     }
     if (nv) nvml_close(nv);
 }
@@ -527,6 +558,10 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_opt_bytes(&j, "peak_reserved_bytes", r->peak_reserved_bytes);
     json_opt_bytes(&j, "device_used_bytes", r->device_used_bytes);
     json_opt_bytes(&j, "capacity_bytes", r->capacity_bytes);
+    json_key(&j, "card");
+    if (o->card[0]) json_str(&j, o->card); else json_null(&j);
+    json_key(&j, "capacity_source");
+    if (o->capacity_source[0]) json_str(&j, o->capacity_source); else json_null(&j);
     json_key(&j, "peak_phase"); json_str(&j, r->peak_phase);
     json_key(&j, "fits");
     if (r->fits < 0) json_null(&j); else json_bool(&j, r->fits);

@@ -29,25 +29,27 @@ struct fam {
     int head_bias;      /* phi's lm_head has a bias */
     int ffn_mult;       /* default ffn = mult * hidden for plain MLPs */
     int window_half;    /* gemma2: sliding window on every other layer */
+    int tied;           /* HF config class default for tie_word_embeddings */
+    int positions;      /* HF default max_position_embeddings (learned tables) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
-    [EST_FAM_GPT2] = {"gpt2", 0, 1, 1, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_NEOX] = {"gpt_neox", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_OPT] = {"opt", 0, 1, 1, 1, 0, 2, 1, 2, 1, 0, 1, 0, 1, 1, 0, 4, 0},
-    [EST_FAM_LLAMA] = {"llama", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_MISTRAL] = {"mistral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_QWEN2] = {"qwen2", 1, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_GEMMA] = {"gemma", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 0},
-    [EST_FAM_GEMMA2] = {"gemma2", 1, 0, 0, 0, 1, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 1},
-    [EST_FAM_MIXTRAL] = {"mixtral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_PHI] = {"phi", 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 4, 0},
-    [EST_FAM_PHI3] = {"phi3", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_FALCON] = {"falcon", 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_BLOOM] = {"bloom", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_BERT] = {"bert", 0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_ROBERTA] = {"roberta", 0, 1, 1, 1, 0, 2, 1, 2, 0, 1, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_T5] = {"t5", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
+    [EST_FAM_GPT2] = {"gpt2", 0, 1, 1, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0, 1, 1024},
+    [EST_FAM_NEOX] = {"gpt_neox", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_OPT] = {"opt", 0, 1, 1, 1, 0, 2, 1, 2, 1, 0, 1, 0, 1, 1, 0, 4, 0, 1, 2048},
+    [EST_FAM_LLAMA] = {"llama", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_MISTRAL] = {"mistral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_QWEN2] = {"qwen2", 1, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_GEMMA] = {"gemma", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 0, 1, 0},
+    [EST_FAM_GEMMA2] = {"gemma2", 1, 0, 0, 0, 1, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 1, 1, 0},
+    [EST_FAM_MIXTRAL] = {"mixtral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_PHI] = {"phi", 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 4, 0, 0, 0},
+    [EST_FAM_PHI3] = {"phi3", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_FALCON] = {"falcon", 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 1, 0},
+    [EST_FAM_BLOOM] = {"bloom", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 1, 0},
+    [EST_FAM_BERT] = {"bert", 0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 1, 1, 0, 0, 0, 4, 0, 1, 512},
+    [EST_FAM_ROBERTA] = {"roberta", 0, 1, 1, 1, 0, 2, 1, 2, 0, 1, 1, 1, 0, 0, 0, 4, 0, 1, 512},
+    [EST_FAM_T5] = {"t5", 0, 0, 0, 0, 1, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0, 1, 0},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -78,6 +80,7 @@ int est_family_parse(const char *s)
     return -1;
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
@@ -172,7 +175,7 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     if (!m->kv_heads) m->kv_heads = m->heads;
     if (!m->head_dim) m->head_dim = m->hidden / m->heads;
     if (!m->ffn && !f->gated) m->ffn = (int64_t)f->ffn_mult * m->hidden;
-    if (!m->max_positions && f->learned_pos) m->max_positions = 512;
+    if (!m->max_positions && f->learned_pos) m->max_positions = f->positions;
     if (m->family == EST_FAM_T5 && !m->decoder_layers) m->decoder_layers = m->layers;
     struct range r2[] = {
         {"kv-heads", &m->kv_heads, 1, m->heads, true},
@@ -285,7 +288,8 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
     if (f->learned_pos) acc_add(&t, mul2(a, m->max_positions + f->pos_offset, m->hidden));
     if (m->family == EST_FAM_BLOOM) acc_add(&t, 2 * m->hidden); /* word_embeddings_layernorm */
     if (f->encoder) {
-        acc_add(&t, 2 * m->hidden + 2 * m->hidden); /* token types, embedding LayerNorm */
+        /* token types (BERT 2 rows, RoBERTa type_vocab_size 1), embedding LayerNorm */
+        acc_add(&t, (m->family == EST_FAM_ROBERTA ? 1 : 2) * m->hidden + 2 * m->hidden);
         acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);

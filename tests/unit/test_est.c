@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -44,6 +45,61 @@ static void test_published_param_counts(void **state)
     assert_int_equal(preset_params("pythia-160m", EST_HEAD_LM), 162322944);
     assert_int_equal(preset_params("t5-small", EST_HEAD_LM), 60506624);
     assert_int_equal(preset_params("GPT2", EST_HEAD_LM), 124439808); /* case-insensitive */
+}
+
+/* Explicit dimensions (--arch F --layers ... --vocab ...) start from the
+ * family's HF defaults — tied embeddings and position-table rows — and so
+ * count exactly what the preset (the published config) counts. */
+static void test_explicit_dims_take_family_defaults(void **state)
+{
+    (void)state;
+    static const struct { const char *preset; bool tied; } cases[] = {
+        {"gpt2", true},         {"pythia-160m", false},   {"opt-125m", true},
+        {"llama-2-7b", false},  {"mistral-7b", false},    {"qwen2-7b", false},
+        {"gemma-2b", true},     {"phi-2", false},         {"phi-3-mini", false},
+        {"falcon-7b", true},    {"bloom-560m", true},     {"bert-base-uncased", true},
+        {"roberta-base", true}, {"t5-small", true},       {"mixtral-8x7b", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct model_preset *p = models_find(cases[i].preset);
+        assert_non_null(p);
+        struct est_model m, want = p->m;
+        struct oomlab_err err;
+        int64_t got = 0, expect = 0;
+        memset(&m, 0, sizeof m);
+        m.family = want.family;
+        m.layers = want.layers;
+        m.hidden = want.hidden;
+        m.heads = want.heads;
+        m.kv_heads = want.kv_heads;
+        m.head_dim = want.head_dim;
+        m.ffn = want.ffn;
+        m.vocab = want.vocab;
+        m.experts = want.experts;
+        m.experts_per_token = want.experts_per_token;
+        m.tied_embeddings = est_family_tied_default(m.family);
+        assert_int_equal(m.tied_embeddings, cases[i].tied);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        assert_int_equal(est_model_finish(&want, &err), 0);
+        assert_int_equal(est_params(&m, NULL, &got, NULL, &err), 0);
+        assert_int_equal(est_params(&want, NULL, &expect, NULL, &err), 0);
+        if (got != expect) fprintf(stderr, "%s: %lld != %lld\n", cases[i].preset, (long long)got, (long long)expect);
+        assert_int_equal(got, expect);
+    }
+    /* the user-visible case: GPT-2 124M from dimensions alone, tied wte */
+    struct est_model g;
+    struct oomlab_err err;
+    int64_t total = 0;
+    memset(&g, 0, sizeof g);
+    g.family = EST_FAM_GPT2;
+    g.layers = 12;
+    g.hidden = 768;
+    g.heads = 12;
+    g.vocab = 50257;
+    g.tied_embeddings = est_family_tied_default(EST_FAM_GPT2);
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    assert_int_equal(est_params(&g, NULL, &total, NULL, &err), 0);
+    assert_int_equal(total, 124439808);
 }
 
 /* A toy Llama: 2 layers, hidden 8, 2 heads (head_dim 4), ffn 16, vocab 10, untied.
@@ -328,6 +384,11 @@ static void test_names_and_cards(void **state)
     assert_string_equal(gpus_find("NVIDIA L40S")->name, "l40s");
     assert_string_equal(gpus_find("NVIDIA L4")->name, "l4");
     assert_string_equal(gpus_find("H100")->name, "h100");
+    assert_string_equal(gpus_find("a100-80")->name, "a100-80gb"); /* short --gpu forms */
+    assert_string_equal(gpus_find("a100")->name, "a100-40gb");
+    assert_string_equal(gpus_find("v100-32")->name, "v100-32gb");
+    assert_string_equal(gpus_find("Tesla V100-SXM2-16GB")->name, "v100-16gb");
+    assert_string_equal(gpus_find("NVIDIA H200")->name, "h200");
     assert_null(gpus_find("Voodoo 3"));
     assert_null(models_find("no-such-model"));
 }
@@ -336,6 +397,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_param_counts),
+        cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
         cmocka_unit_test(test_eager_scores_only_in_eager),
         cmocka_unit_test(test_checkpointing_and_lora),
