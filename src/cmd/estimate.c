@@ -29,7 +29,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +52,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
+    {"trainer", required_argument, 0, O_TRAINER},
     {"fused", no_argument, 0, O_NO_FOREACH},
     {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
@@ -81,6 +82,7 @@ static const char usage_text[] =
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
     "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
+    "  --trainer hf|torchtune|litgpt|llm.c (what the training code keeps alive; hf)\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all  --quant none|int8|nf4\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
     "card:\n"
@@ -159,6 +161,7 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
     case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
     case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
+    case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
     default: return 1;
     }
     return rc;
@@ -432,7 +435,9 @@ static void print_components(const struct opts *o, const struct findings *f)
     printf("\nformulas:\n");
     for (int i = 0; i < EST_C__COUNT; i++)
         if (f->r.comp[i].bytes) printf("  %-22s %s\n", f->r.comp[i].name, f->r.comp[i].formula);
-    if (o->wl.mode == EST_MODE_TRAIN)
+    if (o->wl.mode == EST_MODE_TRAIN && o->wl.trainer == EST_TRAINER_LLMC)
+        printf("  %-22s every term above: llm.c allocates them all up front\n", "peak allocated");
+    else if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
                "activations + logits + temporaries, end of backward/step: gradients + its "
                "temporaries)\n", "peak allocated",
@@ -498,6 +503,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_name(w->ckpt), est_attn_name(w->attention));
+    if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld", (long long)w->lora_r);
     if (w->quant) printf(", %s", est_quant_name(w->quant));
     if (w->gpus > 1) printf(", %lld GPUs %s", (long long)w->gpus, est_shard_name(w->shard));
@@ -537,6 +543,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "optimizer"); json_str(&j, est_optimizer_name(o->wl.optimizer));
     json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_name(o->wl.ckpt));
     json_key(&j, "attention"); json_str(&j, est_attn_name(o->wl.attention));
+    json_key(&j, "trainer"); json_str(&j, est_trainer_name(o->wl.trainer));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);

@@ -57,6 +57,13 @@ enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
  * model, e.g. AutoModel). */
 enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
 
+/* The training code, where it changes what stays alive (docs/estimate.md):
+ * HF transformers (the default: fp32-upcast logits returned to the caller),
+ * torchtune (logits upcast to fp32 and deleted before backward), litgpt
+ * (cross-entropy on the 16-bit lm_head chunks, which stay referenced), llm.c
+ * (no autograd: one preallocated activation layout, no allocator slack). */
+enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC };
+
 /* LoRA targets, as a bit set. */
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
@@ -78,6 +85,7 @@ struct est_workload {
     enum est_attn attention;
     enum est_loss loss;
     enum est_head head;
+    enum est_trainer trainer;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
     enum est_quant quant;
@@ -180,6 +188,8 @@ int est_mode_parse(const char *s);
 const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
+int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
+const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);
 
