@@ -330,8 +330,8 @@ static int get_model(const struct opts *o, struct est_model *m, struct oomlab_er
 
 /* Capacity and where it came from, for the `card` line and JSON:
  * "80.00 GiB (--capacity)", "NVIDIA A100 80GB, 80.00 GiB (--gpu a100-80)",
- * "NVIDIA H200, 139.80 GiB (NVML, GPU 0)". NVML's total is the card's own
- * figure, used as it is even when the name matches a table row. */
+ * "NVIDIA H200, 139.80 GiB (NVML, GPU 0; 616.00 MiB reserved)". NVML's
+ * figure is the card's own, used even when the name matches a table row. */
 static void get_card(struct opts *o, struct oomlab_err *err)
 {
     const struct gpu_card *card = o->gpu_name ? gpus_find(o->gpu_name) : NULL;
@@ -360,12 +360,22 @@ static void get_card(struct opts *o, struct oomlab_err *err)
     struct nvml_gpu g;
     memset(&g, 0, sizeof g);
     if (nvml_open(&nv, err) == 0 && nvml_gpu(nv, 0, &g, err) == 0 && g.total > 0) {
-        o->wl.capacity_bytes = g.total;
+        /* The driver's reservation (memory info v2) is never allocatable:
+         * what a process can fill is total - reserved, which is also what
+         * cudaMemGetInfo and torch report as the card's total. */
+        int64_t usable = g.total;
+        char resv[32] = "";
+        if (g.reserved > 0 && g.reserved < g.total) {
+            usable = g.total - g.reserved;
+            char r[24];
+            snprintf(resv, sizeof resv, "; %s reserved", units_format_bytes(g.reserved, r, sizeof r));
+        }
+        o->wl.capacity_bytes = usable;
         card = gpus_find(g.name);
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
-        units_format_bytes(g.total, cap, sizeof cap);
-        snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0)", g.name[0] ? g.name : "GPU 0",
-                 cap);
+        units_format_bytes(usable, cap, sizeof cap);
+        snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
+                 cap, resv);
         snprintf(o->capacity_source, sizeof o->capacity_source, "nvml");
     } else {
         fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME,
