@@ -112,9 +112,10 @@ static bool formula_like(const char *s)
 size_t ledger_format_cell(const char *value, char *out, size_t size)
 {
     const char *s = value ? value : "";
-    bool neutral = formula_like(s);
-    bool quote = strpbrk(s, ",\";\t\r\n") != NULL || (*s == ' ') ||
-                 (*s && s[strlen(s) - 1] == ' ') || (*s == '\'' && !neutral);
+    /* A leading ' is doubled so the reader's guard-stripping gives it back. */
+    bool neutral = formula_like(s) || *s == '\'';
+    bool quote = strpbrk(s, ",\";\t\r\n") != NULL ||
+                 (*s && (isspace((unsigned char)*s) || isspace((unsigned char)s[strlen(s) - 1])));
     size_t n = 0;
 #define PUT(c)                              \
     do {                                    \
@@ -219,7 +220,7 @@ static const char *field_value(struct field *f, size_t *len)
         while (n && isspace((unsigned char)*s)) s++, n--;
         while (n && isspace((unsigned char)s[n - 1])) n--;
     }
-    if (n >= 2 && s[0] == '\'' && strchr("=+-@\t\r", s[1])) s++, n--;
+    if (n >= 2 && s[0] == '\'' && strchr("=+-@\t\r'", s[1])) s++, n--;
     *len = n;
     return s;
 }
@@ -259,19 +260,15 @@ static bool record_blank(const struct record *r)
     return true;
 }
 
-static int take_header(struct reader *rd, struct record *r, struct oomlab_err *err)
+static void take_header(struct reader *rd, struct record *r)
 {
-    bool has_id = false;
     for (size_t i = 0; i < r->n && i < 256; i++) {
         size_t n;
         const char *v = field_value(&r->f[i], &n);
         rd->map[i] = ledger_col_lookup(v, n);
-        has_id |= rd->map[i] == LEDGER_RUN_ID;
     }
     rd->ncols_mapped = r->n < 256 ? r->n : 256;
     rd->have_header = true;
-    if (!has_id) return oomlab_err_at(err, rd->name, r->line, 1, "ledger header has no run_id column");
-    return 0;
 }
 
 static bool is_header(const struct record *r)
@@ -317,8 +314,9 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
 {
     int rc = 0;
     if (r->n && !record_blank(r)) {
-        if (!rd->have_header && is_header(r)) rc = take_header(rd, r, err);
-        else {
+        if (!rd->have_header && is_header(r)) {
+            take_header(rd, r);
+        } else {
             if (!rd->have_header) { /* headerless: the guide's order */
                 for (size_t i = 0; i < 256; i++) rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
                 rd->ncols_mapped = 256;

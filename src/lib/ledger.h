@@ -81,7 +81,7 @@ const char *ledger_tail_repair(const char *text, size_t len);
  * naming run_id is the header (columns by name, unknown ones ignored,
  * missing ones empty); otherwise the guide's order is assumed. Blank lines
  * are skipped, short rows padded, an unterminated quote ends at EOF.
- * -1 with name:line:col only for a header without run_id or no memory. */
+ * Content never fails: -1 (with err) only when out of memory. */
 int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *name,
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
