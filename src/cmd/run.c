@@ -14,6 +14,7 @@
 #include "sys/runexec.h"
 
 #define MAX_SETS 64
+#define HELP_SHOWN (-1) /* parse result: --help printed, exit 0 */
 
 static const char usage_text[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
@@ -93,7 +94,7 @@ static int parse_one(struct run_args *a, int c, const char *arg)
     case OPT_FORCE: a->o.force = true; return 0;
     case 'q': a->o.quiet = true; return 0;
     case OPT_NOTE: a->o.note = arg; return 0;
-    case 'h': fputs(usage_text, stdout); return 1;
+    case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
     default: return cmd_usage_error("run", "unknown option");
     }
 }
@@ -161,7 +162,7 @@ int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     int rc = parse_args(&a, argc, argv);
-    if (rc) return rc > 0 ? EXIT_OK : rc;
+    if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
     struct oomlab_err err = {{0}};
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     struct runcfg cfg;

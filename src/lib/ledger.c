@@ -155,6 +155,28 @@ char *ledger_header(size_t *len)
     return join_cells(col_names, len);
 }
 
+char *ledger_format_row_like(const struct ledger *lg, const struct ledger_row *row, size_t *len)
+{
+    if (lg->n_columns == 0) return ledger_format_row(row, len);
+    size_t total = 2;
+    for (size_t i = 0; i < lg->n_columns; i++)
+        if (lg->columns[i] >= 0) total += ledger_format_cell(row->cell[lg->columns[i]], NULL, 0);
+    total += lg->n_columns;
+    char *buf = malloc(total + 1);
+    if (!buf) return NULL;
+    size_t at = 0;
+    for (size_t i = 0; i < lg->n_columns; i++) {
+        if (lg->columns[i] >= 0)
+            at += ledger_format_cell(row->cell[lg->columns[i]], buf + at, total + 1 - at);
+        if (i + 1 < lg->n_columns) buf[at++] = lg->delimiter ? lg->delimiter : ',';
+    }
+    if (lg->crlf) buf[at++] = '\r';
+    buf[at++] = '\n';
+    buf[at] = '\0';
+    if (len) *len = at;
+    return buf;
+}
+
 char *ledger_format_row(const struct ledger_row *row, size_t *len)
 {
     const char *cells[LEDGER_NCOLS];
@@ -244,7 +266,7 @@ static char detect_delimiter(const char *text, size_t len)
 
 struct reader {
     struct ledger *lg;
-    int map[256]; /* file column -> ledger column (-1 ignored) */
+    int map[LEDGER_MAX_FILE_COLS]; /* file column -> ledger column (-1 ignored) */
     size_t ncols_mapped;
     bool have_header;
     const char *name;
@@ -262,12 +284,14 @@ static bool record_blank(const struct record *r)
 
 static void take_header(struct reader *rd, struct record *r)
 {
-    for (size_t i = 0; i < r->n && i < 256; i++) {
+    for (size_t i = 0; i < r->n && i < LEDGER_MAX_FILE_COLS; i++) {
         size_t n;
         const char *v = field_value(&r->f[i], &n);
         rd->map[i] = ledger_col_lookup(v, n);
+        rd->lg->columns[i] = rd->map[i];
     }
-    rd->ncols_mapped = r->n < 256 ? r->n : 256;
+    rd->ncols_mapped = r->n < LEDGER_MAX_FILE_COLS ? r->n : LEDGER_MAX_FILE_COLS;
+    rd->lg->n_columns = rd->ncols_mapped;
     rd->have_header = true;
 }
 
@@ -318,8 +342,9 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
             take_header(rd, r);
         } else {
             if (!rd->have_header) { /* headerless: the guide's order */
-                for (size_t i = 0; i < 256; i++) rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
-                rd->ncols_mapped = 256;
+                for (size_t i = 0; i < LEDGER_MAX_FILE_COLS; i++)
+                    rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
+                rd->ncols_mapped = LEDGER_MAX_FILE_COLS;
                 rd->have_header = true;
             }
             rc = take_row(rd, r) < 0 ? oomlab_err_set(err, "%s: out of memory", rd->name) : 0;
@@ -365,7 +390,10 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
             if (record_new_field(&r) < 0) goto nomem;
             at_field_start = true;
         } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < len && text[i + 1] == '\n') i++;
+            if (c == '\r' && i + 1 < len && text[i + 1] == '\n') {
+                if (line == 1) lg->crlf = true;
+                i++;
+            }
             line++;
             rc = end_record(&rd, &r, err);
             r.line = line;
@@ -445,6 +473,13 @@ double ledger_num(const struct ledger_row *row, enum ledger_col col)
     const char *s = (unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "";
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return NAN;
+    char buf[64];
+    const char *comma = strchr(s, ',');
+    if (comma && !strchr(s, '.') && strlen(s) < sizeof buf) { /* "20,5" from a spreadsheet */
+        memcpy(buf, s, strlen(s) + 1);
+        buf[comma - s] = '.';
+        s = buf;
+    }
     char *end;
     double v = strtod(s, &end);
     while (isspace((unsigned char)*end)) end++;

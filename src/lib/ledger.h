@@ -46,10 +46,17 @@ struct ledger_row {
     long line; /* 1-based line where the record starts; 0 for a new row */
 };
 
+#define LEDGER_MAX_FILE_COLS 256
+
 struct ledger {
     struct ledger_row *rows;
     size_t n, cap;
     char delimiter; /* as found in the file */
+    bool crlf;      /* the first record ended in CRLF */
+    /* The file's layout: file column i holds ledger column columns[i]
+     * (-1: a column oomlab does not know). n_columns 0: no header. */
+    int columns[LEDGER_MAX_FILE_COLS];
+    size_t n_columns;
 };
 
 const char *ledger_col_name(enum ledger_col col);
@@ -71,6 +78,11 @@ char *ledger_format_row(const struct ledger_row *row, size_t *len);
  * (= + - @ tab CR first, unless a plain number or a lone "-") prefixed
  * with '. Returns the bytes needed (excluding NUL); writes at most size. */
 size_t ledger_format_cell(const char *value, char *out, size_t size);
+/* The row laid out as the parsed file lays out its rows (its header's
+ * column order, its delimiter and line ending) so that appending to a
+ * ledger a spreadsheet rewrote keeps it readable; columns the file does not
+ * have are not written. Without a header, the canonical layout. */
+char *ledger_format_row_like(const struct ledger *lg, const struct ledger_row *row, size_t *len);
 /* What must be written before appending to a file holding text, so a
  * record cut short by a crash cannot swallow the next one: "" when it ends
  * cleanly, "\n" when it lacks the final newline, "\"\n" when it ends

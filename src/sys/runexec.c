@@ -439,6 +439,8 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
 {
     char sig[32], buf[96];
     notes[0] = '\0';
+    add_note(notes, size, o->note);
+    add_note(notes, size, o->tag);
     if (res->interrupted) {
         snprintf(buf, sizeof buf, "interrupted (%s)",
                  child_signal_name(res->forwarded_signal, sig, sizeof sig));
@@ -453,8 +455,6 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     if (res->failure_other) add_note(notes, size, res->oom_kind);
     if (!res->sampled) add_note(notes, size, "memory not sampled");
     add_note(notes, size, problem);
-    add_note(notes, size, o->tag);
-    add_note(notes, size, o->note);
 }
 
 struct row_ctx {
@@ -466,7 +466,10 @@ static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx
 {
     struct row_ctx *rc = ctx;
     size_t row_len = 0, head_len = 0;
-    char *row = ledger_format_row(&rc->row, &row_len);
+    struct ledger lg;
+    if (ledger_parse(&lg, cur, len, "runs.csv", err) < 0) return NULL;
+    char *row = ledger_format_row_like(&lg, &rc->row, &row_len);
+    ledger_release(&lg);
     char *head = len == 0 ? ledger_header(&head_len) : NULL;
     const char *repair = ledger_tail_repair(cur, len);
     char *out = NULL;
