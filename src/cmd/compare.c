@@ -82,12 +82,16 @@ static void print_text(const struct diff *d)
         printf("  warning: %zu columns changed; change one variable per run, or the effect "
                "cannot be attributed\n",
                d->n_changed);
-    if (!isnan(d->peak_a) && !isnan(d->peak_b))
-        printf("  peak: %.2f GB -> %.2f GB (%+.2f GB%s%.1f%%)\n", d->peak_a, d->peak_b,
-               d->peak_b - d->peak_a, d->peak_a > 0 ? ", " : "",
-               d->peak_a > 0 ? 100.0 * (d->peak_b - d->peak_a) / d->peak_a : 0.0);
-    else
-        printf("  peak: %s -> %s\n", isnan(d->peak_a) ? "unknown" : "known", isnan(d->peak_b) ? "unknown" : "known");
+    char pa[32], pb[32];
+    snprintf(pa, sizeof pa, isnan(d->peak_a) ? "unknown" : "%.2f GB", d->peak_a);
+    snprintf(pb, sizeof pb, isnan(d->peak_b) ? "unknown" : "%.2f GB", d->peak_b);
+    printf("  peak: %s -> %s", pa, pb);
+    if (!isnan(d->peak_a) && !isnan(d->peak_b)) {
+        printf(" (%+.2f GB", d->peak_b - d->peak_a);
+        if (d->peak_a > 0) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
+        printf(")");
+    }
+    printf("\n");
     char oa[64], ob[64];
     printf("  oom: %s -> %s\n", oom_text(d->a, oa, sizeof oa), oom_text(d->b, ob, sizeof ob));
     printf("  loss trend: %s -> %s\n", cell(d->a, LEDGER_LOSS_TREND), cell(d->b, LEDGER_LOSS_TREND));

@@ -330,7 +330,7 @@ static void scan_steps(const char *path, struct runexec_result *res)
         return;
     }
     size_t size = (size_t)st.st_size;
-    const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
     if (text == MAP_FAILED) return;
     struct steps_series series;
@@ -521,7 +521,7 @@ static void fill_row(struct ledger_row *row, const struct runexec_opts *o,
     fmt_gb(b, sizeof b, res->capacity);
     ledger_row_set(row, LEDGER_CAPACITY_GB, b);
     ledger_row_set(row, LEDGER_STARTED_AT, started);
-    snprintf(b, sizeof b, "%.1f", (double)res->duration_ms / 1000.0);
+    snprintf(b, sizeof b, "%.2f", (double)res->duration_ms / 1000.0);
     ledger_row_set(row, LEDGER_DURATION_S, b);
     snprintf(b, sizeof b, "%d", res->exit_code);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
@@ -655,7 +655,12 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     scan_steps(p.log, res);
     choose_peak(res);
     record(o, &p, res, &cr, started, command, problem);
-    if (problem[0] && !res->problem[0]) snprintf(res->problem, sizeof res->problem, "%s", problem);
+    if (problem[0]) { /* both the log's and the ledger's trouble, log first */
+        char ledger_problem[sizeof res->problem];
+        snprintf(ledger_problem, sizeof ledger_problem, "%s", res->problem);
+        snprintf(res->problem, sizeof res->problem, "%s%s%.300s", problem,
+                 ledger_problem[0] ? "; " : "", ledger_problem);
+    }
     free(command);
     if (rc < 0 && err && !res->problem[0]) snprintf(res->problem, sizeof res->problem, "%s", err->msg);
     return 0;
