@@ -41,7 +41,7 @@ if landed src/lib/steps.c; then
   # the guide's loop end to end: a failing run, a fix that did not lower the peak
   "$OOMLAB" run -q --id base --set device_batch_size=80 -- "$SIM" --batch 80 --steps 3 --sleep-ms 0 --growth-mb 9000 2>/dev/null
   "$OOMLAB" run -q --id edge --set device_batch_size=80 -- "$SIM" --batch 80 --steps 2 --sleep-ms 0 2>/dev/null
-  check run.table-flags-edge sh -c "'$OOMLAB' table | grep -E '^edge .*(near-capacity|peak-not-lower)'"
+  check run.table-flags-edge sh -c "'$OOMLAB' table | grep -q -E '^edge .*(near-capacity|peak-not-lower)'"
 else skip run.steps "step parser (src/lib/steps.c) not merged yet"; fi
 
 # --- NVML through the fake library ---
