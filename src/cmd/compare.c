@@ -31,6 +31,7 @@ struct diff {
     bool one_var; /* the one-variable rule held */
     double peak_a, peak_b;
     double eff_a, eff_b;
+    double tok_a, tok_b; /* tokens per optimizer step: effective batch x seq */
 };
 
 static double effective(const struct ledger_row *r)
@@ -51,6 +52,8 @@ static void analyse(struct diff *d)
     d->traded = d->n_changed == 2 && d->changed[0] == LEDGER_DEVICE_BATCH_SIZE &&
                 d->changed[1] == LEDGER_GRAD_ACCUM && !isnan(d->eff_a) && d->eff_a == d->eff_b;
     d->one_var = d->n_changed <= 1 || d->traded;
+    d->tok_a = d->eff_a * ledger_num(d->a, LEDGER_MAX_SEQ_LEN);
+    d->tok_b = d->eff_b * ledger_num(d->b, LEDGER_MAX_SEQ_LEN);
     d->peak_a = ledger_peak_gb(d->a);
     d->peak_b = ledger_peak_gb(d->b);
 }
@@ -99,7 +102,13 @@ static void print_text(const struct diff *d)
         printf("  effective batch: unknown\n");
     else
         printf("  effective batch: %.0f -> %.0f (%s)\n", d->eff_a, d->eff_b,
-               d->eff_a == d->eff_b ? "kept" : "changed: compare losses at the same token count");
+               d->eff_a == d->eff_b ? "kept" : "changed");
+    /* The guide compares loss trends on the same token count, not step. */
+    if (!isnan(d->tok_a) && !isnan(d->tok_b) && d->tok_a != d->tok_b && d->tok_a > 0 && d->tok_b > 0)
+        printf("  tokens per optimizer step: %.0f -> %.0f: compare losses at the same token count "
+               "(step N of %s = step %.3g x N of %s)\n",
+               d->tok_a, d->tok_b, d->b->cell[LEDGER_RUN_ID], d->tok_b / d->tok_a,
+               d->a->cell[LEDGER_RUN_ID]);
 }
 
 static void print_json(const struct diff *d)
@@ -152,6 +161,13 @@ static void print_json(const struct diff *d)
     json_key(&j, "kept");
     if (isnan(d->eff_a) || isnan(d->eff_b)) json_null(&j);
     else json_bool(&j, d->eff_a == d->eff_b);
+    json_obj_end(&j);
+    json_key(&j, "tokens_per_step");
+    json_obj_begin(&j);
+    json_key(&j, "a");
+    json_double(&j, d->tok_a);
+    json_key(&j, "b");
+    json_double(&j, d->tok_b);
     json_obj_end(&j);
     json_obj_end(&j);
     json_finish(&j);

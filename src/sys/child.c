@@ -359,6 +359,19 @@ static void finish(struct supervise *s)
     }
 }
 
+/* A caller with its own handler (probe stops between trials) still hears
+ * of the interruption: raise it again once that handler is back. Default
+ * and ignored dispositions are left alone (oomlab run exits like the child). */
+static void redeliver(const struct supervise *s)
+{
+    for (size_t i = 0; i < N_CAUGHT; i++) {
+        if (!caught[i].interrupts || !s->handled[i]) continue;
+        bool has_fn = (saved[i].sa_flags & SA_SIGINFO) ||
+                      (saved[i].sa_handler != SIG_DFL && saved[i].sa_handler != SIG_IGN);
+        if (has_fn) raise(caught[i].sig);
+    }
+}
+
 int child_supervise(struct child *c, const struct child_opts *o, struct child_result *res,
                     struct oomlab_err *err)
 {
@@ -394,5 +407,6 @@ int child_supervise(struct child *c, const struct child_opts *o, struct child_re
     close(c->out_fd);
     c->out_fd = -1;
     restore_handlers();
+    redeliver(&s);
     return rc;
 }

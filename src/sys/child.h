@@ -5,8 +5,10 @@
  * SIGINT/SIGTERM/SIGHUP to the child's group, enforce a timeout (SIGTERM,
  * then SIGKILL after a grace period), and reap it. Exec failures are seen
  * through a close-on-exec pipe: 127 not found, 126 cannot execute.
- * A struct child holds no heap memory; child_supervise restores our signal
- * handlers before returning. */
+ * A struct child holds no heap memory; child_supervise restores the
+ * caller's signal handlers before returning and, when the caller had its
+ * own handler for a signal we forwarded, raises that signal again so the
+ * caller hears of it too. */
 #ifndef OOMLAB_CHILD_H
 #define OOMLAB_CHILD_H
 
