@@ -38,11 +38,19 @@ if landed src/lib/steps.c; then
   check run.steps-hf-loss test "$(csv_field runs.csv hf loss_trend)" = falling
   "$OOMLAB" run -q --id few -- "$SIM" --steps 1 --sleep-ms 0 2>/dev/null
   check run.steps-too-few test "$(csv_field runs.csv few loss_trend)" = too-few
-  # the guide's loop end to end: a failing run, a fix that did not lower the peak
+else skip run.steps "step parser (src/lib/steps.c) not merged yet"; fi
+
+# --- the guide's loop end to end: a failing run, a "fix" that did not lower the peak ---
+if landed src/lib/steps.c && landed src/sys/logscan.c; then
+  fresh loop
   "$OOMLAB" run -q --id base --set device_batch_size=80 -- "$SIM" --batch 80 --steps 3 --sleep-ms 0 --growth-mb 9000 2>/dev/null
   "$OOMLAB" run -q --id edge --set device_batch_size=80 -- "$SIM" --batch 80 --steps 2 --sleep-ms 0 2>/dev/null
-  check run.table-flags-edge sh -c "'$OOMLAB' table | grep -q -E '^edge .*(near-capacity|peak-not-lower)'"
-else skip run.steps "step parser (src/lib/steps.c) not merged yet"; fi
+  "$OOMLAB" run -q --id fix --set device_batch_size=40 --set grad_accum=2 -- "$SIM" --batch 40 --steps 2 --sleep-ms 0 2>/dev/null
+  check run.loop-base-oom test "$(csv_field runs.csv base oom)" = yes
+  check run.table-flags-edge sh -c "'$OOMLAB' table | grep -q -E '^edge .*peak-not-lower'"
+  check run.table-fix-not-flagged sh -c "'$OOMLAB' table | grep -E '^fix ' | grep -v -q -E 'peak-not-lower|near-capacity'"
+  check run.compare-loop sh -c "'$OOMLAB' compare base fix | grep -q 'batch traded for gradient accumulation'"
+else skip run.loop "diagnose engine or step parser not merged yet"; fi
 
 # --- NVML through the fake library ---
 fake=$(ls "$OOMLAB_BUILD"/fakes/*nvidia-ml*.so.1 2>/dev/null | head -1)
