@@ -322,6 +322,8 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
 
 static void scan_steps(const char *path, struct runexec_result *res)
 {
+    snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
+             steps_trend_name(STEPS_TREND_TOO_FEW, false)); /* an empty log has no points */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0) return;

@@ -15,14 +15,16 @@ check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,m
 check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
 check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
 check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
-if landed src/sys/nvml.c; then :; else
-  check run.no-nvml-said-once test "$(grep -c 'memory not sampled' run.err)" -eq 1
-  check run.no-nvml-mem-csv grep -q '^# GPU memory not sampled' logs/run001_mem.csv
-fi
+check run.no-nvml-said-once test "$(grep -c 'memory not sampled' run.err)" -eq 1
+check run.no-nvml-mem-csv grep -q '^# GPU memory not sampled' logs/run001_mem.csv
+check run.no-nvml-note test "$(csv_field runs.csv run001 notes)" = "memory not sampled"
 if landed src/lib/steps.c; then
   check run.peak-from-log test "$(csv_field runs.csv run001 peak_source)" = log
   check run.peak-alloc test "$(csv_field runs.csv run001 peak_alloc_GB)" = "$(grep -o 'peak_alloc=[0-9.]*' direct.log | sort -t= -k2 -n | tail -1 | cut -d= -f2)"
   check run.loss-falling test "$(csv_field runs.csv run001 loss_trend)" = falling
+  "$OOMLAB" run -q --id empty -- true 2>/dev/null
+  check run.empty-log-too-few test "$(csv_field runs.csv empty loss_trend),$(csv_field runs.csv empty peak_source)" = "too-few,"
+  rm -f logs/empty* configs/empty*
 else skip run.peak-from-log "step parser (src/lib/steps.c) not merged yet"; fi
 
 # --- next free id; quiet; --dir ---

@@ -4,6 +4,10 @@
 set -u
 : "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
 SIM="$OOMLAB_BUILD/fakes/simtrain"
+# No real GPU in these tests, even on a machine that has one: NVML is the
+# fake library where a test asks for it, and absent otherwise.
+export OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
+unset OOMLAB_FAKE_NVML_DIR
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/oomlab-e2e.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 2
