@@ -20,6 +20,7 @@
 
 #include "lib/ledger.h"
 #include "lib/steps.h"
+#include "lib/units.h"
 #include "sys/child.h"
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
@@ -40,6 +41,7 @@ static void result_init(struct runexec_result *res)
     memset(res, 0, sizeof *res);
     res->oom_stage = OOM_STAGE_UNKNOWN;
     res->capacity = res->peak_alloc = res->peak_reserved = res->peak_nvml = -1;
+    res->oom_alloc = res->oom_reserved = -1;
 }
 
 /* The id becomes a file name and a CSV cell: refuse what could escape the
@@ -352,6 +354,19 @@ static void scan_steps(const char *path, struct runexec_result *res)
     steps_series_release(&series);
 }
 
+/* PyTorch's counters at the failure ("X is allocated by PyTorch, and Y is
+ * reserved by PyTorch but unallocated"): the peak of a run that died before
+ * logging one, a lower bound of what it wanted. */
+static void oom_peaks(const struct oom_bytes *b, struct runexec_result *res)
+{
+    int64_t reserved = b->reserved;
+    if (reserved < 0 && b->allocated >= 0 && b->reserved_unallocated >= 0 &&
+        !units_add(b->allocated, b->reserved_unallocated, &reserved))
+        reserved = -1;
+    res->oom_alloc = b->allocated;
+    res->oom_reserved = reserved;
+}
+
 static void scan_oom(const char *path, struct runexec_result *res)
 {
     struct oom_report rep;
@@ -372,16 +387,27 @@ static void scan_oom(const char *path, struct runexec_result *res)
         res->oom = first_gpu != NULL;
         res->failure_other = !first_gpu;
         snprintf(res->oom_kind, sizeof res->oom_kind, "%s", ev->kind ? ev->kind : "");
-        if (first_gpu) res->oom_stage = ev->stage;
+        if (first_gpu) {
+            res->oom_stage = ev->stage;
+            oom_peaks(&ev->bytes, res);
+        }
         if (res->capacity < 0 && ev->bytes.capacity > 0) res->capacity = ev->bytes.capacity;
     }
     oom_report_release(&rep);
 }
 
+/* log (step lines) first, then NVML, then the OOM message's counters. */
 static void choose_peak(struct runexec_result *res)
 {
-    if (res->peak_alloc >= 0 || res->peak_reserved >= 0) snprintf(res->peak_source, 16, "log");
-    else if (res->peak_nvml >= 0) snprintf(res->peak_source, 16, "nvml");
+    if (res->peak_alloc >= 0 || res->peak_reserved >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "log");
+    } else if (res->peak_nvml >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "nvml");
+    } else if (res->oom_alloc >= 0 || res->oom_reserved >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "oom");
+        res->peak_alloc = res->oom_alloc;
+        res->peak_reserved = res->oom_reserved;
+    }
 }
 
 /* ---- the ledger row ---- */

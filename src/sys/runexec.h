@@ -48,7 +48,8 @@ struct runexec_result {
     int64_t peak_alloc;        /* from step lines; -1 */
     int64_t peak_reserved;     /* from step lines; -1 */
     int64_t peak_nvml;         /* device memory of the child's tree (or device-wide); -1 */
-    char peak_source[16];      /* "log", "nvml", "" */
+    char peak_source[16];      /* "log", "nvml", "oom" (the OOM message's counters,
+                                  copied into peak_alloc/peak_reserved), "" */
     char loss_trend[16];       /* steps_trend_name */
     bool sampled;              /* NVML samples were taken */
     int64_t duration_ms;
@@ -60,6 +61,7 @@ struct runexec_result {
                                   or memory CSV is incomplete, or the row was not written */
     char log_path[4096];
     bool id_taken;             /* -1 because the id exists and force was not given */
+    int64_t oom_alloc, oom_reserved; /* PyTorch's counters in the OOM message; -1 */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
