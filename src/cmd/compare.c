@@ -1,11 +1,209 @@
-/* compare: placeholder until the subcommand lands (replaced by its owner). */
+/* compare: `oomlab compare A B [--dir DIR] [--json]` — which config columns
+ * changed between two ledger rows (warning when more than one did: the
+ * one-variable rule), the change in peak memory and loss trend, OOM before
+ * and after, and whether the effective batch was kept. */
 #include "cmd/cmd.h"
 
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "cmd/ledger_io.h"
+#include "lib/ledger.h"
+#include "out/json.h"
+
+static const char usage_text[] =
+    "usage: oomlab compare A B [--dir DIR] [--json]\n"
+    "\n"
+    "Compare runs A and B of DIR/runs.csv (the latest row of each id): the config\n"
+    "columns that changed (a warning when more than one did), peak memory, OOM,\n"
+    "loss trend, and whether the effective batch was kept.\n"
+    "\n"
+    "  --dir DIR   directory holding runs.csv (default .)\n"
+    "  --json      JSON, schema oomlab.compare.v1 (docs/table.md)\n";
+
+struct diff {
+    const struct ledger_row *a, *b;
+    enum ledger_col changed[LEDGER_NCOLS];
+    size_t n_changed;
+    bool traded;  /* batch traded for accumulation with the effective batch kept */
+    bool one_var; /* the one-variable rule held */
+    double peak_a, peak_b;
+    double eff_a, eff_b;
+    double tok_a, tok_b; /* tokens per optimizer step: effective batch x seq */
+};
+
+static double effective(const struct ledger_row *r)
+{
+    double e = ledger_num(r, LEDGER_EFFECTIVE_BATCH);
+    if (!isnan(e)) return e;
+    double b = ledger_num(r, LEDGER_DEVICE_BATCH_SIZE), g = ledger_num(r, LEDGER_GRAD_ACCUM);
+    return isnan(b) ? NAN : b * (isnan(g) ? 1 : g);
+}
+
+/* The guide's first move halves the batch and raises grad_accum to keep the
+ * effective batch: two columns, one decision. */
+static void analyse(struct diff *d)
+{
+    d->n_changed = ledger_changed(d->a, d->b, d->changed, LEDGER_NCOLS);
+    d->eff_a = effective(d->a);
+    d->eff_b = effective(d->b);
+    d->traded = d->n_changed == 2 && d->changed[0] == LEDGER_DEVICE_BATCH_SIZE &&
+                d->changed[1] == LEDGER_GRAD_ACCUM && !isnan(d->eff_a) && d->eff_a == d->eff_b;
+    d->one_var = d->n_changed <= 1 || d->traded;
+    d->tok_a = d->eff_a * ledger_num(d->a, LEDGER_MAX_SEQ_LEN);
+    d->tok_b = d->eff_b * ledger_num(d->b, LEDGER_MAX_SEQ_LEN);
+    d->peak_a = ledger_peak_gb(d->a);
+    d->peak_b = ledger_peak_gb(d->b);
+}
+
+static const char *cell(const struct ledger_row *r, enum ledger_col c)
+{
+    return *r->cell[c] ? r->cell[c] : "-";
+}
+
+static const char *oom_text(const struct ledger_row *r, char *buf, size_t size)
+{
+    int f = ledger_flag(r, LEDGER_OOM);
+    if (f == 1) snprintf(buf, size, "yes (%s)", cell(r, LEDGER_OOM_STAGE));
+    else snprintf(buf, size, "%s", f == 0 ? "no" : "unknown");
+    return buf;
+}
+
+static void print_text(const struct diff *d)
+{
+    printf("compare %s -> %s\n", d->a->cell[LEDGER_RUN_ID], d->b->cell[LEDGER_RUN_ID]);
+    if (d->n_changed == 0) printf("  changed: nothing in batch, seq, dtype, accum, ckpt\n");
+    for (size_t i = 0; i < d->n_changed; i++)
+        printf("  changed: %s %s -> %s\n", ledger_col_name(d->changed[i]), cell(d->a, d->changed[i]),
+               cell(d->b, d->changed[i]));
+    if (d->traded)
+        printf("  note: batch traded for gradient accumulation with the effective batch kept "
+               "(one move)\n");
+    else if (!d->one_var)
+        printf("  warning: %zu columns changed; change one variable per run, or the effect "
+               "cannot be attributed\n",
+               d->n_changed);
+    char pa[32], pb[32];
+    snprintf(pa, sizeof pa, isnan(d->peak_a) ? "unknown" : "%.2f GB", d->peak_a);
+    snprintf(pb, sizeof pb, isnan(d->peak_b) ? "unknown" : "%.2f GB", d->peak_b);
+    printf("  peak: %s -> %s", pa, pb);
+    if (!isnan(d->peak_a) && !isnan(d->peak_b)) {
+        printf(" (%+.2f GB", d->peak_b - d->peak_a);
+        if (d->peak_a > 0) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
+        printf(")");
+    }
+    printf("\n");
+    char oa[64], ob[64];
+    printf("  oom: %s -> %s\n", oom_text(d->a, oa, sizeof oa), oom_text(d->b, ob, sizeof ob));
+    printf("  loss trend: %s -> %s\n", cell(d->a, LEDGER_LOSS_TREND), cell(d->b, LEDGER_LOSS_TREND));
+    if (isnan(d->eff_a) || isnan(d->eff_b))
+        printf("  effective batch: unknown\n");
+    else
+        printf("  effective batch: %.0f -> %.0f (%s)\n", d->eff_a, d->eff_b,
+               d->eff_a == d->eff_b ? "kept" : "changed");
+    /* The guide compares loss trends on the same token count, not step. */
+    if (!isnan(d->tok_a) && !isnan(d->tok_b) && d->tok_a != d->tok_b && d->tok_a > 0 && d->tok_b > 0)
+        printf("  tokens per optimizer step: %.0f -> %.0f: compare losses at the same token count "
+               "(step N of %s = step %.3g x N of %s)\n",
+               d->tok_a, d->tok_b, d->b->cell[LEDGER_RUN_ID], d->tok_b / d->tok_a,
+               d->a->cell[LEDGER_RUN_ID]);
+}
+
+static void print_json(const struct diff *d)
+{
+    struct json j;
+    json_init(&j, stdout, false);
+    json_obj_begin(&j);
+    json_key(&j, "schema");
+    json_str(&j, "oomlab.compare.v1");
+    json_key(&j, "a");
+    json_obj_begin(&j);
+    ledger_io_json_row(&j, d->a);
+    json_obj_end(&j);
+    json_key(&j, "b");
+    json_obj_begin(&j);
+    ledger_io_json_row(&j, d->b);
+    json_obj_end(&j);
+    json_key(&j, "changed");
+    json_arr_begin(&j);
+    for (size_t i = 0; i < d->n_changed; i++) {
+        json_obj_begin(&j);
+        json_key(&j, "column");
+        json_str(&j, ledger_col_name(d->changed[i]));
+        json_key(&j, "a");
+        ledger_io_json_cell(&j, d->a, d->changed[i]);
+        json_key(&j, "b");
+        ledger_io_json_cell(&j, d->b, d->changed[i]);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_key(&j, "one_variable");
+    json_bool(&j, d->one_var);
+    json_key(&j, "batch_traded_for_accum");
+    json_bool(&j, d->traded);
+    json_key(&j, "peak_gb");
+    json_obj_begin(&j);
+    json_key(&j, "a");
+    json_double(&j, d->peak_a);
+    json_key(&j, "b");
+    json_double(&j, d->peak_b);
+    json_key(&j, "delta");
+    json_double(&j, d->peak_b - d->peak_a);
+    json_obj_end(&j);
+    json_key(&j, "effective_batch");
+    json_obj_begin(&j);
+    json_key(&j, "a");
+    json_double(&j, d->eff_a);
+    json_key(&j, "b");
+    json_double(&j, d->eff_b);
+    json_key(&j, "kept");
+    if (isnan(d->eff_a) || isnan(d->eff_b)) json_null(&j);
+    else json_bool(&j, d->eff_a == d->eff_b);
+    json_obj_end(&j);
+    json_key(&j, "tokens_per_step");
+    json_obj_begin(&j);
+    json_key(&j, "a");
+    json_double(&j, d->tok_a);
+    json_key(&j, "b");
+    json_double(&j, d->tok_b);
+    json_obj_end(&j);
+    json_obj_end(&j);
+    json_finish(&j);
+}
 
 int cmd_compare(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
-    return EXIT_ERROR;
+    static const struct option opts[] = {{"dir", 1, NULL, 'd'}, {"json", 0, NULL, 'j'},
+                                         {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *dir = ".";
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': dir = optarg; break;
+        case 'j': json = true; break;
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        default: return cmd_usage_error("compare", "'%s': unknown option or missing value", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2) return cmd_usage_error("compare", "expected two run ids");
+    struct ledger lg;
+    char path[4096];
+    struct oomlab_err err = {{0}};
+    if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("compare", &err, EXIT_USAGE);
+    struct diff d = {.a = ledger_find(&lg, argv[optind]), .b = ledger_find(&lg, argv[optind + 1])};
+    if (!d.a || !d.b) {
+        oomlab_err_set(&err, "run '%s' is not in %s", d.a ? argv[optind + 1] : argv[optind], path);
+        ledger_release(&lg);
+        return cmd_fail("compare", &err, EXIT_USAGE);
+    }
+    analyse(&d);
+    if (json) print_json(&d);
+    else print_text(&d);
+    ledger_release(&lg);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_ERROR;
 }

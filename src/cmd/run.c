@@ -1,11 +1,185 @@
-/* run: placeholder until the subcommand lands (replaced by its owner). */
+/* run: `oomlab run [options] -- CMD [ARGS...]` — parse options and the
+ * config (any error here writes nothing), hand off to runexec, summarise on
+ * stderr, exit like the child. */
 #include "cmd/cmd.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/runcfg.h"
+#include "lib/units.h"
+#include "sys/fsutil.h"
+#include "sys/runexec.h"
+
+#define MAX_SETS 64
+#define HELP_SHOWN (-1) /* parse result: --help printed, exit 0 */
+
+static const char usage_text[] =
+    "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
+    "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
+    "                  [--force] [--quiet] [--note TEXT] -- CMD [ARGS...]\n"
+    "\n"
+    "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
+    "DIR/logs/ID.log (stdout+stderr, also shown live), DIR/logs/ID_mem.csv (NVML\n"
+    "samples) and one row in DIR/runs.csv. Exits like CMD (128+N when killed by\n"
+    "signal N, 127 not found, 126 not executable).\n"
+    "\n"
+    "  --id ID          run id (default: the next free runNNN)\n"
+    "  --config FILE    YAML or JSON config, copied to configs/ID.yaml\n"
+    "  --set KEY=VALUE  set a config field (aliases understood); repeatable\n"
+    "  --dir DIR        where configs/, logs/ and runs.csv live (default .)\n"
+    "  --interval DUR   NVML sampling interval, >= 10ms (default 500ms)\n"
+    "  --gpu N          sample only GPU N (the child's environment is unchanged)\n"
+    "  --timeout DUR    SIGTERM the command's group after DUR, SIGKILL after --grace\n"
+    "  --grace DUR      SIGTERM to SIGKILL delay for timeouts and Ctrl-C (default 20s)\n"
+    "  --force          overwrite an existing run id\n"
+    "  -q, --quiet      do not echo the command's output (the log still gets it)\n"
+    "  --note TEXT      free text for the ledger's notes column\n";
+
+struct run_args {
+    struct runexec_opts o;
+    const char *config_path;
+    char *sets[MAX_SETS];
+    size_t n_sets;
+};
+
+enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
+       OPT_FORCE, OPT_NOTE };
+
+static const struct option long_opts[] = {
+    {"id", required_argument, NULL, OPT_ID},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"set", required_argument, NULL, OPT_SET},
+    {"dir", required_argument, NULL, OPT_DIR},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"gpu", required_argument, NULL, OPT_GPU},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"grace", required_argument, NULL, OPT_GRACE},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"note", required_argument, NULL, OPT_NOTE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_duration(const char *what, const char *s, int64_t min, int64_t *ms)
+{
+    if (units_parse_duration_ms(s, ms) < 0 || *ms < min)
+        return cmd_usage_error("run", "%s '%s': expected a duration like 500ms, 2s, 10m%s", what,
+                               s, min >= 10 ? " (at least 10ms)" : "");
+    return 0;
+}
+
+static int parse_one(struct run_args *a, int c, const char *arg)
+{
+    long long v;
+    switch (c) {
+    case OPT_ID: a->o.id = arg; return 0;
+    case OPT_CONFIG: a->config_path = arg; return 0;
+    case OPT_SET:
+        if (a->n_sets == MAX_SETS) return cmd_usage_error("run", "too many --set (at most %d)", MAX_SETS);
+        a->sets[a->n_sets++] = (char *)arg;
+        return 0;
+    case OPT_DIR: a->o.dir = arg; return 0;
+    case OPT_INTERVAL: return parse_duration("--interval", arg, 10, &a->o.interval_ms);
+    case OPT_TIMEOUT: return parse_duration("--timeout", arg, 1, &a->o.timeout_ms);
+    case OPT_GRACE: return parse_duration("--grace", arg, 1, &a->o.grace_ms);
+    case OPT_GPU:
+        if (units_parse_int(arg, 0, 63, &v) < 0)
+            return cmd_usage_error("run", "--gpu '%s': expected a GPU index 0-63", arg);
+        a->o.gpu = (int)v;
+        return 0;
+    case OPT_FORCE: a->o.force = true; return 0;
+    case 'q': a->o.quiet = true; return 0;
+    case OPT_NOTE: a->o.note = arg; return 0;
+    case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
+    default: return cmd_usage_error("run", "unknown option");
+    }
+}
+
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->o.gpu = -1;
+    a->o.interval_ms = 500;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+qh", long_opts, NULL)) != -1) {
+        if (c == '?' || c == ':')
+            return cmd_usage_error("run", "'%s': unknown option or missing value", argv[optind - 1]);
+        int rc = parse_one(a, c, optarg);
+        if (rc) return rc;
+    }
+    if (optind >= argc) return cmd_usage_error("run", "no command given (put it after --)");
+    a->o.argv = argv + optind;
+    return 0;
+}
+
+/* Config file, then --set on top. Nothing is written when this fails. */
+static int load_config(struct run_args *a, struct runcfg *cfg)
+{
+    struct oomlab_err err = {{0}};
+    runcfg_init(cfg);
+    if (a->config_path) {
+        char *text;
+        size_t len;
+        if (fsutil_read(a->config_path, (size_t)16 << 20, &text, &len, NULL, &err) < 0)
+            return cmd_fail("run", &err, EXIT_USAGE);
+        int rc = runcfg_parse(cfg, text, len, a->config_path, &err);
+        free(text);
+        if (rc < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    }
+    for (size_t i = 0; i < a->n_sets; i++)
+        if (runcfg_set(cfg, a->sets[i], &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    if (a->config_path || a->n_sets) {
+        a->o.cfg = cfg;
+        a->o.config_path = a->config_path;
+        a->o.sets = a->sets;
+        a->o.n_sets = a->n_sets;
+    }
+    return 0;
+}
+
+static void summary(const struct runexec_result *r)
+{
+    char alloc[32], reserved[32], nvml[32];
+    units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
+    units_format_bytes(r->peak_reserved, reserved, sizeof reserved);
+    units_format_bytes(r->peak_nvml, nvml, sizeof nvml);
+    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak alloc %s, reserved %s (log), "
+                    "%s (nvml); loss %s\n",
+            r->id, r->exit_code, r->interrupted ? ", interrupted" : "",
+            r->timed_out ? ", timed out" : "", r->oom ? "yes, " : "no",
+            r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "", alloc, reserved,
+            r->sampled ? nvml : "not sampled", r->loss_trend);
+    if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
-    return EXIT_ERROR;
+    struct run_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
+    struct oomlab_err err = {{0}};
+    if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    struct runcfg cfg;
+    rc = load_config(&a, &cfg);
+    if (rc) {
+        runcfg_release(&cfg);
+        return rc;
+    }
+    struct runexec_result res;
+    rc = runexec(&a.o, &res, &err);
+    runcfg_release(&cfg);
+    if (rc < 0) {
+        int code = res.exec_failed ? res.exit_code : res.id_taken ? EXIT_USAGE : EXIT_ERROR;
+        return cmd_fail("run", &err, code);
+    }
+    summary(&res);
+    /* The child's code wins; a clean run whose records failed is an error. */
+    if (res.exit_code == 0 && (!res.recorded || res.problem[0])) return EXIT_ERROR;
+    return res.exit_code;
 }

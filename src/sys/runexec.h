@@ -25,6 +25,13 @@ struct runexec_opts {
     int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
     bool quiet;               /* do not echo the child's output to our stdout */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
+    /* added by the run engineer (zero-initialised = the behaviour above): */
+    char *const *sets;        /* the "key=value" already applied to cfg, recorded in
+                                 configs/ID.yaml (merged YAML + the original commented) */
+    size_t n_sets;
+    const char *note;         /* free text for the ledger's notes column (may be NULL) */
+    int64_t grace_ms;         /* SIGTERM -> SIGKILL grace; 0: 20000 */
+    bool silent;              /* no notices on stderr (e.g. "memory not sampled") */
 };
 
 struct runexec_result {
@@ -41,14 +48,28 @@ struct runexec_result {
     int64_t peak_alloc;        /* from step lines; -1 */
     int64_t peak_reserved;     /* from step lines; -1 */
     int64_t peak_nvml;         /* device memory of the child's tree (or device-wide); -1 */
-    char peak_source[16];      /* "log", "nvml", "" */
+    char peak_source[16];      /* "log", "nvml", "oom" (the OOM message's counters,
+                                  copied into peak_alloc/peak_reserved), "" */
     char loss_trend[16];       /* steps_trend_name */
     bool sampled;              /* NVML samples were taken */
     int64_t duration_ms;
+    /* added by the run engineer: */
+    bool exec_failed;          /* 126/127: nothing was recorded, the id stays free */
+    int forwarded_signal;      /* SIGINT/SIGTERM/SIGHUP passed to the child's group; 0 none */
+    bool recorded;             /* the ledger row was appended */
+    char problem[700];         /* what went wrong writing the records ("" none): the log
+                                  or memory CSV is incomplete, or the row was not written */
+    char log_path[4096];
+    bool id_taken;             /* -1 because the id exists and force was not given */
+    int64_t oom_alloc, oom_reserved; /* PyTorch's counters in the OOM message; -1 */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
  * -1 with err when it could not be set up (bad id, id exists, cannot write). */
 int runexec(const struct runexec_opts *opts, struct runexec_result *res, struct oomlab_err *err);
+
+/* A run id must be 1-63 bytes, without '/', '..', control characters, or a
+ * leading '-' or '.'. 0 or -1 with err. */
+int runexec_check_id(const char *id, struct oomlab_err *err);
 
 #endif

@@ -1,0 +1,73 @@
+/* ledger_io: loading runs.csv for the table/compare subcommands and the
+ * column -> JSON type table they share. */
+#include "cmd/ledger_io.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/fsutil.h"
+
+enum cell_type { CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL };
+
+static const enum cell_type col_types[LEDGER_NCOLS] = {
+    [LEDGER_RUN_ID] = CELL_STR,           [LEDGER_DEVICE_BATCH_SIZE] = CELL_INT,
+    [LEDGER_MAX_SEQ_LEN] = CELL_INT,      [LEDGER_DTYPE] = CELL_STR,
+    [LEDGER_GRAD_ACCUM] = CELL_INT,       [LEDGER_GRAD_CKPT] = CELL_BOOL,
+    [LEDGER_PEAK_ALLOC_GB] = CELL_NUM,    [LEDGER_PEAK_RESERVED_GB] = CELL_NUM,
+    [LEDGER_OOM] = CELL_BOOL,             [LEDGER_OOM_STAGE] = CELL_STR,
+    [LEDGER_LOSS_TREND] = CELL_STR,       [LEDGER_EFFECTIVE_BATCH] = CELL_INT,
+    [LEDGER_PEAK_SOURCE] = CELL_STR,      [LEDGER_PEAK_PCT_CAPACITY] = CELL_NUM,
+    [LEDGER_CAPACITY_GB] = CELL_NUM,      [LEDGER_STARTED_AT] = CELL_STR,
+    [LEDGER_DURATION_S] = CELL_NUM,       [LEDGER_EXIT_STATUS] = CELL_INT,
+    [LEDGER_COMMAND] = CELL_STR,          [LEDGER_NOTES] = CELL_STR,
+};
+
+int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
+                   struct oomlab_err *err)
+{
+    char *text;
+    size_t len;
+    bool missing;
+    memset(lg, 0, sizeof *lg);
+    if (fsutil_join(path, size, dir && *dir ? dir : ".", "runs.csv", err) < 0) return -1;
+    if (fsutil_read(path, (size_t)64 << 20, &text, &len, &missing, err) < 0) {
+        if (missing) oomlab_err_set(err, "no ledger at %s (runs are recorded by 'oomlab run')", path);
+        return -1;
+    }
+    int rc = ledger_parse(lg, text, len, path, err);
+    free(text);
+    return rc;
+}
+
+void ledger_io_json_cell(struct json *j, const struct ledger_row *row, enum ledger_col col)
+{
+    const char *s = row->cell[col];
+    double v = ledger_num(row, col);
+    int flag = ledger_flag(row, col);
+    switch (col_types[col]) {
+    case CELL_INT:
+        if (!isnan(v) && v == floor(v) && fabs(v) < 9e15) json_int(j, (long long)v);
+        else json_null(j);
+        break;
+    case CELL_NUM:
+        if (!isnan(v)) json_double(j, v);
+        else json_null(j);
+        break;
+    case CELL_BOOL:
+        if (flag >= 0) json_bool(j, flag == 1);
+        else json_null(j);
+        break;
+    default:
+        if (*s) json_str(j, s);
+        else json_null(j);
+    }
+}
+
+void ledger_io_json_row(struct json *j, const struct ledger_row *row)
+{
+    for (size_t c = 0; c < LEDGER_NCOLS; c++) {
+        json_key(j, ledger_col_name((enum ledger_col)c));
+        ledger_io_json_cell(j, row, (enum ledger_col)c);
+    }
+}

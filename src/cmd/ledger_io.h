@@ -1,0 +1,22 @@
+/* ledger_io: shared by `table` and `compare` — read DIR/runs.csv into a
+ * struct ledger, and the per-column value types used for JSON. Not a
+ * subcommand; a helper of src/cmd. The caller releases the ledger. */
+#ifndef OOMLAB_CMD_LEDGER_IO_H
+#define OOMLAB_CMD_LEDGER_IO_H
+
+#include <stddef.h>
+
+#include "lib/ledger.h"
+#include "out/json.h"
+
+/* Read and parse DIR/runs.csv; path receives its name. 0, or -1 with err
+ * (missing ledger, unreadable, bad header). */
+int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
+                   struct oomlab_err *err);
+/* A cell as JSON: number, bool or string per column, null when empty or
+ * not of the column's type. */
+void ledger_io_json_cell(struct json *j, const struct ledger_row *row, enum ledger_col col);
+/* One row as a JSON object keyed by the ledger's column names. */
+void ledger_io_json_row(struct json *j, const struct ledger_row *row);
+
+#endif

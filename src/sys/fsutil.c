@@ -1,0 +1,191 @@
+/* fsutil: atomic replace, locked single-write appends, mkdir -p, bounded
+ * reads. Every syscall is checked: these functions sit between a finished
+ * experiment and its record. */
+#include "sys/fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
+                struct oomlab_err *err)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size) return oomlab_err_set(err, "%s/%s: path too long", dir, name);
+    return 0;
+}
+
+static int mkdir_one(const char *path, struct oomlab_err *err)
+{
+    struct stat st;
+    if (mkdir(path, 0777) == 0) return 0;
+    int e = errno;
+    if (e == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
+    if (e == EEXIST) return oomlab_err_set(err, "%s: exists and is not a directory", path);
+    return oomlab_err_set(err, "cannot create directory %s: %s", path, strerror(e));
+}
+
+int fsutil_mkdir_p(const char *path, struct oomlab_err *err)
+{
+    char buf[PATH_MAX];
+    size_t len = strlen(path);
+    if (len == 0) return oomlab_err_set(err, "empty directory name");
+    if (len >= sizeof buf) return oomlab_err_set(err, "%s: path too long", path);
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i < len; i++) {
+        if (buf[i] != '/' || buf[i - 1] == '/') continue;
+        buf[i] = '\0';
+        if (mkdir_one(buf, err) < 0) return -1;
+        buf[i] = '/';
+    }
+    return mkdir_one(buf, err);
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        if (n == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void fsync_parent(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (n == 0 || n >= sizeof dir) {
+        memcpy(dir, slash ? "/" : ".", 2);
+    } else {
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd); /* best effort: some filesystems refuse directory fsync */
+        close(fd);
+    }
+}
+
+int fsutil_write_atomic(const char *path, const void *data, size_t len, struct oomlab_err *err)
+{
+    char tmp[PATH_MAX];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp) return oomlab_err_set(err, "%s: path too long", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return oomlab_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    int e = 0;
+    if (write_all(fd, data, len) < 0 || fsync(fd) < 0) e = errno;
+    if (close(fd) < 0 && !e) e = errno;
+    if (!e && rename(tmp, path) < 0) e = errno;
+    if (e) {
+        unlink(tmp);
+        return oomlab_err_set(err, "cannot write %s: %s", path, strerror(e));
+    }
+    fsync_parent(path);
+    return 0;
+}
+
+static int read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+                   struct oomlab_err *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
+    if ((unsigned long long)st.st_size > max)
+        return oomlab_err_set(err, "%s: larger than %zu bytes", path, max);
+    size_t size = (size_t)st.st_size, got = 0;
+    char *buf = malloc(size + 1);
+    if (!buf) return oomlab_err_set(err, "%s: out of memory", path);
+    while (got < size) {
+        ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int e = errno;
+            free(buf);
+            return oomlab_err_set(err, "cannot read %s: %s", path, strerror(e));
+        }
+        if (n == 0) break; /* shrank under us: keep what is there */
+        got += (size_t)n;
+    }
+    buf[got] = '\0';
+    *data = buf;
+    *len = got;
+    return 0;
+}
+
+int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *missing,
+                struct oomlab_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (missing) *missing = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT && missing) *missing = true;
+        return oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    }
+    int rc = read_fd(fd, path, max, data, len, err);
+    close(fd);
+    return rc;
+}
+
+static int flock_wait(int fd)
+{
+    while (flock(fd, LOCK_EX) < 0)
+        if (errno != EINTR) return -1;
+    return 0;
+}
+
+int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
+                         struct oomlab_err *err)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) return oomlab_err_set(err, "cannot open %s: %s", path, strerror(errno));
+    if (flock_wait(fd) < 0) {
+        int e = errno;
+        close(fd);
+        return oomlab_err_set(err, "cannot lock %s: %s", path, strerror(e));
+    }
+    char *cur = NULL, *rec = NULL;
+    size_t cur_len = 0, rec_len = 0;
+    int rc = -1;
+    if (read_fd(fd, path, max, &cur, &cur_len, err) < 0) goto out;
+    rec = make_record(cur, cur_len, &rec_len, ctx, err);
+    if (!rec) goto out;
+    /* One write() for the whole record; a short one is rolled back. */
+    ssize_t n;
+    do n = write(fd, rec, rec_len);
+    while (n < 0 && errno == EINTR);
+    if (n < 0 || (size_t)n != rec_len) {
+        int e = n < 0 ? errno : ENOSPC;
+        if (ftruncate(fd, (off_t)cur_len) < 0) { /* nothing more we can do */
+        }
+        oomlab_err_set(err, "cannot append to %s: %s", path, strerror(e));
+        goto out;
+    }
+    if (fsync(fd) < 0 && errno != EINVAL) {
+        oomlab_err_set(err, "cannot append to %s: %s", path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(cur);
+    free(rec);
+    close(fd); /* releases the lock */
+    return rc;
+}

@@ -1,0 +1,49 @@
+/* fsutil: the file operations whose failure would lose or mangle a record —
+ * mkdir -p, atomic replace (temp file + fsync + rename), appending one
+ * record to a shared file with a single write() under flock(2), and a
+ * bounded whole-file read. Errors name the path and the errno text.
+ * fsutil_read's buffer is malloc'd and freed by the caller. */
+#ifndef OOMLAB_FSUTIL_H
+#define OOMLAB_FSUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "lib/err.h"
+
+/* Create path and its parents (mode 0777 & ~umask); an existing directory
+ * is fine, an existing non-directory is an error. */
+int fsutil_mkdir_p(const char *path, struct oomlab_err *err);
+
+/* Replace path with data: write PATH.tmp.PID, fsync, rename over path,
+ * fsync the directory. On failure the temp file is removed and path is
+ * untouched (a full disk leaves the old file or no file, never half a file). */
+int fsutil_write_atomic(const char *path, const void *data, size_t len, struct oomlab_err *err);
+
+/* Read a whole regular file of at most max bytes into a malloc'd,
+ * NUL-terminated buffer. A missing file is -1 with *missing set (when
+ * missing is not NULL) so callers can treat "no ledger yet" as empty. */
+int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *missing,
+                struct oomlab_err *err);
+
+/* Called under the lock with the file's current contents (NUL-terminated;
+ * len 0 for a new file); returns a malloc'd record to append (its length in
+ * *out_len), or NULL with err filled to abort without writing. */
+typedef char *(*fsutil_record_fn)(const char *current, size_t len, size_t *out_len, void *ctx,
+                                  struct oomlab_err *err);
+
+/* Append one record to path (created 0666 & ~umask): open O_APPEND, take
+ * flock(LOCK_EX), read the contents (at most max bytes), ask make_record for
+ * the bytes, write them with ONE write(). A short write (disk full) is undone
+ * with ftruncate to the old size, so concurrent writers never see half a
+ * record, and a crash mid-write leaves at most one cut-short tail that the
+ * next record can step over. */
+int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
+                         struct oomlab_err *err);
+
+/* Join dir and name into buf ("dir/name"); -1 with err when it does not fit. */
+int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
+                struct oomlab_err *err);
+
+#endif

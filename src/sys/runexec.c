@@ -1,0 +1,695 @@
+/* runexec: one supervised run. Claims the id (O_EXCL on logs/ID.log, so
+ * concurrent runs never share one), records the config, starts the child
+ * (sys/child), samples NVML from its poll loop (sys/memlog), then reads the
+ * log back with the diagnose engine and the step parser and appends the
+ * ledger row (lib/ledger) with one locked write (sys/fsutil). */
+#include "sys/runexec.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/ledger.h"
+#include "lib/steps.h"
+#include "lib/units.h"
+#include "sys/child.h"
+#include "sys/fsutil.h"
+#include "sys/logscan.h"
+#include "sys/memlog.h"
+#include "sys/nvml.h"
+
+#define LEDGER_MAX ((size_t)64 << 20)
+#define CONFIG_MAX ((size_t)16 << 20)
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+struct paths {
+    char dir[PATH_MAX], configs[PATH_MAX], logs[PATH_MAX], ledger[PATH_MAX];
+    char config[PATH_MAX], log[PATH_MAX], mem[PATH_MAX];
+};
+
+static void result_init(struct runexec_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->oom_stage = OOM_STAGE_UNKNOWN;
+    res->capacity = res->peak_alloc = res->peak_reserved = res->peak_nvml = -1;
+    res->oom_alloc = res->oom_reserved = -1;
+}
+
+/* The id becomes a file name and a CSV cell: refuse what could escape the
+ * directory or confuse a terminal. */
+int runexec_check_id(const char *id, struct oomlab_err *err)
+{
+    size_t len = strlen(id);
+    if (len == 0 || len >= sizeof ((struct runexec_result *)0)->id)
+        return oomlab_err_set(err, "run id must be 1 to 63 bytes");
+    if (strchr(id, '/') || strstr(id, ".."))
+        return oomlab_err_set(err, "run id '%s' contains '/' or '..'", id);
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return oomlab_err_set(err, "run id contains a control character (byte 0x%02x)", *p);
+    if (id[0] == '-' || id[0] == '.')
+        return oomlab_err_set(err, "run id '%s' must not start with '-' or '.'", id);
+    return 0;
+}
+
+static int set_id_paths(struct paths *p, const char *id, struct oomlab_err *err)
+{
+    char name[NAME_MAX];
+    snprintf(name, sizeof name, "%s.yaml", id);
+    if (fsutil_join(p->config, sizeof p->config, p->configs, name, err) < 0) return -1;
+    snprintf(name, sizeof name, "%s.log", id);
+    if (fsutil_join(p->log, sizeof p->log, p->logs, name, err) < 0) return -1;
+    snprintf(name, sizeof name, "%s_mem.csv", id);
+    return fsutil_join(p->mem, sizeof p->mem, p->logs, name, err);
+}
+
+static int make_dirs(struct paths *p, const char *dir, struct oomlab_err *err)
+{
+    snprintf(p->dir, sizeof p->dir, "%s", dir && *dir ? dir : ".");
+    if (fsutil_join(p->configs, sizeof p->configs, p->dir, "configs", err) < 0 ||
+        fsutil_join(p->logs, sizeof p->logs, p->dir, "logs", err) < 0 ||
+        fsutil_join(p->ledger, sizeof p->ledger, p->dir, "runs.csv", err) < 0)
+        return -1;
+    if (fsutil_mkdir_p(p->configs, err) < 0 || fsutil_mkdir_p(p->logs, err) < 0) return -1;
+    return 0;
+}
+
+static int read_ledger(const struct paths *p, struct ledger *lg, struct oomlab_err *err)
+{
+    char *text;
+    size_t len;
+    bool missing;
+    memset(lg, 0, sizeof *lg);
+    if (fsutil_read(p->ledger, LEDGER_MAX, &text, &len, &missing, err) < 0) return missing ? 0 : -1;
+    int rc = ledger_parse(lg, text, len, p->ledger, err);
+    free(text);
+    return rc;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* "runNNN" numbers already used by files in a directory. */
+static long max_number_in(const char *dir)
+{
+    long best = 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, "run", 3)) continue;
+        char *end;
+        long v = strtol(e->d_name + 3, &end, 10);
+        if (end != e->d_name + 3 && (*end == '.' || *end == '_') && v > best && v < 100000000)
+            best = v;
+    }
+    closedir(d);
+    return best;
+}
+
+static int open_log(const char *path, bool force)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+    return open(path, flags, 0666);
+}
+
+/* Claim an id: the log file created with O_EXCL is the lock. */
+static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexec_result *res,
+                    int *log_fd, struct oomlab_err *err)
+{
+    struct ledger lg;
+    if (read_ledger(p, &lg, err) < 0) return -1;
+    if (o->id) {
+        if (runexec_check_id(o->id, err) < 0) goto fail;
+        snprintf(res->id, sizeof res->id, "%s", o->id);
+        if (set_id_paths(p, o->id, err) < 0) goto fail;
+        const char *clash = ledger_find(&lg, o->id) ? p->ledger
+                            : exists(p->log)        ? p->log
+                            : exists(p->config)     ? p->config
+                            : exists(p->mem)        ? p->mem
+                                                    : NULL;
+        if (clash && !o->force) {
+            res->id_taken = true;
+            oomlab_err_set(err, "run id '%s' is taken (%s); choose another id or pass --force",
+                           o->id, clash);
+            goto fail;
+        }
+        *log_fd = open_log(p->log, o->force);
+        if (*log_fd < 0) {
+            oomlab_err_set(err, "cannot create %s: %s", p->log,
+                           errno == EEXIST ? "it exists (another run took this id)" : strerror(errno));
+            goto fail;
+        }
+        ledger_release(&lg);
+        return 0;
+    }
+    long n = ledger_max_run_number(&lg);
+    long m = max_number_in(p->logs);
+    if (m > n) n = m;
+    m = max_number_in(p->configs);
+    if (m > n) n = m;
+    ledger_release(&lg);
+    for (int tries = 0; tries < 10000; tries++) {
+        snprintf(res->id, sizeof res->id, "run%03ld", n + 1 + tries);
+        if (set_id_paths(p, res->id, err) < 0) return -1;
+        if (exists(p->config) || exists(p->mem)) continue;
+        *log_fd = open_log(p->log, false);
+        if (*log_fd >= 0) return 0;
+        if (errno != EEXIST) return oomlab_err_set(err, "cannot create %s: %s", p->log, strerror(errno));
+    }
+    return oomlab_err_set(err, "no free run id after run%03ld", n);
+fail:
+    ledger_release(&lg);
+    return -1;
+}
+
+/* ---- configs/ID.yaml ---- */
+
+static int append(char **buf, size_t *len, const char *s, size_t n)
+{
+    char *b = realloc(*buf, *len + n + 1);
+    if (!b) return -1;
+    memcpy(b + *len, s, n);
+    *len += n;
+    b[*len] = '\0';
+    *buf = b;
+    return 0;
+}
+
+static int appends(char **buf, size_t *len, const char *s)
+{
+    return append(buf, len, s, strlen(s));
+}
+
+/* "# " before every line of the original text. */
+static int append_commented(char **buf, size_t *len, const char *text, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - text) : n;
+        if (appends(buf, len, "# ") < 0 || append(buf, len, text + i, end - i) < 0 ||
+            appends(buf, len, "\n") < 0)
+            return -1;
+        i = end + 1;
+    }
+    return 0;
+}
+
+static char *config_text(const struct runexec_opts *o, size_t *len, struct oomlab_err *err)
+{
+    char *orig = NULL, *out = NULL;
+    size_t orig_len = 0;
+    *len = 0;
+    if (o->config_path &&
+        fsutil_read(o->config_path, CONFIG_MAX, &orig, &orig_len, NULL, err) < 0)
+        return NULL;
+    if (o->config_path && o->n_sets == 0) return *len = orig_len, orig; /* verbatim */
+    char *yaml = o->cfg ? runcfg_to_yaml(o->cfg) : NULL;
+    int rc = appends(&out, len, "# oomlab run: ");
+    rc |= appends(&out, len, o->config_path ? o->config_path : "no config file");
+    for (size_t i = 0; i < o->n_sets && rc == 0; i++) {
+        rc |= appends(&out, len, i ? " " : ", then --set ");
+        rc |= appends(&out, len, o->sets[i]);
+    }
+    rc |= appends(&out, len, "\n");
+    rc |= appends(&out, len, yaml ? yaml : "");
+    if (o->config_path && rc == 0) {
+        rc |= appends(&out, len, "\n# --- the original ");
+        rc |= appends(&out, len, o->config_path);
+        rc |= appends(&out, len, ", before --set ---\n");
+        rc |= append_commented(&out, len, orig, orig_len);
+    }
+    free(yaml);
+    free(orig);
+    if (rc) {
+        free(out);
+        oomlab_err_set(err, "out of memory");
+        return NULL;
+    }
+    return out;
+}
+
+static int write_config(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
+{
+    if (!o->config_path && !o->cfg && o->n_sets == 0) return 0;
+    size_t len;
+    char *text = config_text(o, &len, err);
+    if (!text) return -1;
+    int rc = fsutil_write_atomic(p->config, text, len, err);
+    free(text);
+    return rc;
+}
+
+/* ---- sampling ---- */
+
+struct sampler {
+    struct nvml *nv;
+    struct memlog *ml;
+    bool failed;
+    char problem[640];
+};
+
+static void sampler_tick(void *ctx)
+{
+    struct sampler *s = ctx;
+    struct oomlab_err e = {{0}};
+    if (!s->ml || s->failed) return;
+    if (memlog_tick(s->ml, &e) < 0) {
+        s->failed = true;
+        snprintf(s->problem, sizeof s->problem, "memory sampling stopped: %s", e.msg);
+    }
+}
+
+static void notice(const struct runexec_opts *o, const char *what, const char *why)
+{
+    if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
+}
+
+static void sampler_open(struct sampler *s, const struct runexec_opts *o, const struct paths *p,
+                         pid_t pid, const char *command)
+{
+    struct oomlab_err e = {{0}};
+    unsigned gpu = o->gpu >= 0 ? (unsigned)o->gpu : 0;
+    memset(s, 0, sizeof *s);
+    if (nvml_open(&s->nv, &e) < 0 ||
+        memlog_open(&s->ml, s->nv, p->mem, &gpu, o->gpu >= 0 ? 1 : 0, pid, command, &e) < 0) {
+        if (s->nv) nvml_close(s->nv);
+        s->nv = NULL;
+        s->ml = NULL;
+        notice(o, "GPU memory not sampled", e.msg);
+        char text[600];
+        int n = snprintf(text, sizeof text, "# GPU memory not sampled: %s\n", e.msg);
+        fsutil_write_atomic(p->mem, text, n > 0 && (size_t)n < sizeof text ? (size_t)n : 0, NULL);
+    }
+}
+
+static void sampler_close(struct sampler *s, const struct runexec_opts *o,
+                          struct runexec_result *res)
+{
+    if (!s->ml) return;
+    struct memlog_peak peaks[64];
+    size_t n = memlog_peaks(s->ml, peaks, 64);
+    int64_t best_tree = -1, best_used = -1, cap_tree = -1, cap_used = -1;
+    for (size_t i = 0; i < n; i++) {
+        res->sampled |= peaks[i].samples > 0;
+        if (peaks[i].tree_peak > best_tree) best_tree = peaks[i].tree_peak, cap_tree = peaks[i].total;
+        if (peaks[i].used_peak > best_used) best_used = peaks[i].used_peak, cap_used = peaks[i].total;
+    }
+    res->peak_nvml = best_tree >= 0 ? best_tree : best_used;
+    res->capacity = best_tree >= 0 ? cap_tree : cap_used;
+    struct oomlab_err e = {{0}};
+    if (memlog_close(s->ml, &e) < 0 && !s->failed) {
+        s->failed = true;
+        snprintf(s->problem, sizeof s->problem, "memory CSV incomplete: %s", e.msg);
+    }
+    s->ml = NULL;
+    nvml_close(s->nv);
+    s->nv = NULL;
+    if (s->failed) notice(o, "warning", s->problem);
+}
+
+/* ---- reading the log back ---- */
+
+static void scan_steps(const char *path, struct runexec_result *res)
+{
+    snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
+             steps_trend_name(STEPS_TREND_TOO_FEW, false)); /* an empty log has no points */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return;
+    if (fstat(fd, &st) < 0 || st.st_size == 0) {
+        close(fd);
+        return;
+    }
+    size_t size = (size_t)st.st_size;
+    const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (text == MAP_FAILED) return;
+    struct steps_series series;
+    steps_series_init(&series);
+    for (size_t i = 0; i < size;) {
+        const char *nl = memchr(text + i, '\n', size - i);
+        size_t end = nl ? (size_t)(nl - text) : size;
+        struct steps_point pt;
+        if (steps_parse_line(text + i, end - i, &pt) && steps_series_add(&series, &pt) < 0) break;
+        i = end + 1;
+    }
+    munmap((void *)text, size);
+    res->peak_alloc = steps_max_peak_alloc(&series);
+    res->peak_reserved = steps_max_peak_reserved(&series);
+    snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
+             steps_trend_name(steps_loss_trend(&series), false));
+    steps_series_release(&series);
+}
+
+/* PyTorch's counters at the failure ("X is allocated by PyTorch, and Y is
+ * reserved by PyTorch but unallocated"): the peak of a run that died before
+ * logging one, a lower bound of what it wanted. */
+static void oom_peaks(const struct oom_bytes *b, struct runexec_result *res)
+{
+    int64_t reserved = b->reserved;
+    if (reserved < 0 && b->allocated >= 0 && b->reserved_unallocated >= 0 &&
+        !units_add(b->allocated, b->reserved_unallocated, &reserved))
+        reserved = -1;
+    res->oom_alloc = b->allocated;
+    res->oom_reserved = reserved;
+}
+
+static void scan_oom(const char *path, struct runexec_result *res)
+{
+    struct oom_report rep;
+    struct oomlab_err e = {{0}};
+    if (logscan_path(path, &rep, &e) < 0) return;
+    const struct oom_event *first_gpu = NULL, *other = NULL;
+    for (size_t i = 0; i < rep.n_events; i++) {
+        if (rep.events[i].gpu_oom && !first_gpu) first_gpu = &rep.events[i];
+        if (!rep.events[i].gpu_oom && !other) other = &rep.events[i];
+    }
+    if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) {
+        const struct oom_event *p = &rep.events[rep.primary];
+        if (p->gpu_oom) first_gpu = p;
+        else other = p;
+    }
+    const struct oom_event *ev = first_gpu ? first_gpu : other;
+    if (ev) {
+        res->oom = first_gpu != NULL;
+        res->failure_other = !first_gpu;
+        snprintf(res->oom_kind, sizeof res->oom_kind, "%s", ev->kind ? ev->kind : "");
+        if (first_gpu) {
+            res->oom_stage = ev->stage;
+            oom_peaks(&ev->bytes, res);
+        }
+        if (res->capacity < 0 && ev->bytes.capacity > 0) res->capacity = ev->bytes.capacity;
+    }
+    oom_report_release(&rep);
+}
+
+/* log (step lines) first, then NVML, then the OOM message's counters. */
+static void choose_peak(struct runexec_result *res)
+{
+    if (res->peak_alloc >= 0 || res->peak_reserved >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "log");
+    } else if (res->peak_nvml >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "nvml");
+    } else if (res->oom_alloc >= 0 || res->oom_reserved >= 0) {
+        snprintf(res->peak_source, sizeof res->peak_source, "oom");
+        res->peak_alloc = res->oom_alloc;
+        res->peak_reserved = res->oom_reserved;
+    }
+}
+
+/* ---- the ledger row ---- */
+
+/* The command as a shell would need it to run again: words with anything
+ * but [A-Za-z0-9_./=:,+-@%] single-quoted. */
+static char *command_line(char *const *argv)
+{
+    char *out = NULL;
+    size_t len = 0;
+    static const char safe[] = "_./=:,+-@%";
+    for (size_t i = 0; argv[i]; i++) {
+        const char *w = argv[i];
+        bool plain = *w != '\0';
+        for (const char *c = w; *c && plain; c++)
+            plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                    (*c >= '0' && *c <= '9') || strchr(safe, *c);
+        int rc = i ? appends(&out, &len, " ") : 0;
+        if (plain) {
+            rc |= appends(&out, &len, w);
+        } else {
+            rc |= appends(&out, &len, "'");
+            for (const char *c = w; *c && rc == 0; c++)
+                rc |= *c == '\'' ? appends(&out, &len, "'\\''") : append(&out, &len, c, 1);
+            rc |= appends(&out, &len, "'");
+        }
+        if (rc) {
+            free(out);
+            return NULL;
+        }
+    }
+    return out ? out : strdup("");
+}
+
+static void fmt_long(char *buf, size_t size, long v)
+{
+    if (v >= 0) snprintf(buf, size, "%ld", v);
+    else buf[0] = '\0';
+}
+
+static void fmt_gb(char *buf, size_t size, int64_t bytes)
+{
+    if (bytes >= 0) snprintf(buf, size, "%.2f", (double)bytes / GIB);
+    else buf[0] = '\0';
+}
+
+static void add_note(char *notes, size_t size, const char *note)
+{
+    if (!note || !*note) return;
+    size_t n = strlen(notes);
+    snprintf(notes + n, size - n, "%s%s", n ? "; " : "", note);
+}
+
+static void build_notes(const struct runexec_opts *o, const struct runexec_result *res,
+                        const struct child_result *cr, const char *problem, char *notes,
+                        size_t size)
+{
+    char sig[32], buf[96];
+    notes[0] = '\0';
+    add_note(notes, size, o->note);
+    add_note(notes, size, o->tag);
+    if (res->interrupted) {
+        snprintf(buf, sizeof buf, "interrupted (%s)",
+                 child_signal_name(res->forwarded_signal, sig, sizeof sig));
+        add_note(notes, size, buf);
+    }
+    if (res->timed_out) add_note(notes, size, "timeout");
+    if (res->term_signal) {
+        snprintf(buf, sizeof buf, "killed by %s", child_signal_name(res->term_signal, sig, sizeof sig));
+        add_note(notes, size, buf);
+    }
+    if (cr->escalated) add_note(notes, size, "group killed after the grace period");
+    if (res->failure_other) add_note(notes, size, res->oom_kind);
+    if (!res->sampled) add_note(notes, size, "memory not sampled");
+    add_note(notes, size, problem);
+}
+
+struct row_ctx {
+    struct ledger_row row;
+};
+
+static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx,
+                         struct oomlab_err *err)
+{
+    struct row_ctx *rc = ctx;
+    size_t row_len = 0, head_len = 0;
+    struct ledger lg;
+    if (ledger_parse(&lg, cur, len, "runs.csv", err) < 0) return NULL;
+    char *row = ledger_format_row_like(&lg, &rc->row, &row_len);
+    ledger_release(&lg);
+    char *head = len == 0 ? ledger_header(&head_len) : NULL;
+    const char *repair = ledger_tail_repair(cur, len);
+    char *out = NULL;
+    size_t n = 0;
+    if (!row || (len == 0 && !head) || appends(&out, &n, repair) < 0 ||
+        (head && append(&out, &n, head, head_len) < 0) || append(&out, &n, row, row_len) < 0) {
+        free(out);
+        out = NULL;
+        oomlab_err_set(err, "out of memory");
+    }
+    free(row);
+    free(head);
+    *out_len = n;
+    return out;
+}
+
+static void fill_row(struct ledger_row *row, const struct runexec_opts *o,
+                     const struct runexec_result *res, const char *started, const char *command,
+                     const char *notes)
+{
+    const struct runcfg *cfg = o->cfg;
+    char b[64];
+    ledger_row_set(row, LEDGER_RUN_ID, res->id);
+    if (cfg) {
+        fmt_long(b, sizeof b, cfg->device_batch_size);
+        ledger_row_set(row, LEDGER_DEVICE_BATCH_SIZE, b);
+        fmt_long(b, sizeof b, cfg->max_seq_len);
+        ledger_row_set(row, LEDGER_MAX_SEQ_LEN, b);
+        ledger_row_set(row, LEDGER_DTYPE, cfg->dtype);
+        fmt_long(b, sizeof b, cfg->grad_accum);
+        ledger_row_set(row, LEDGER_GRAD_ACCUM, b);
+        ledger_row_set(row, LEDGER_GRAD_CKPT, cfg->grad_ckpt < 0 ? "" : cfg->grad_ckpt ? "true" : "false");
+        fmt_long(b, sizeof b, runcfg_effective_batch(cfg));
+        ledger_row_set(row, LEDGER_EFFECTIVE_BATCH, b);
+    }
+    bool nvml = !strcmp(res->peak_source, "nvml");
+    fmt_gb(b, sizeof b, res->peak_alloc);
+    ledger_row_set(row, LEDGER_PEAK_ALLOC_GB, b);
+    fmt_gb(b, sizeof b, nvml ? res->peak_nvml : res->peak_reserved);
+    ledger_row_set(row, LEDGER_PEAK_RESERVED_GB, b);
+    ledger_row_set(row, LEDGER_OOM, res->oom ? "yes" : "no");
+    ledger_row_set(row, LEDGER_OOM_STAGE, res->oom ? oom_stage_name(res->oom_stage) : "-");
+    ledger_row_set(row, LEDGER_LOSS_TREND, res->loss_trend);
+    ledger_row_set(row, LEDGER_PEAK_SOURCE, res->peak_source);
+    int64_t peak = nvml ? res->peak_nvml : res->peak_reserved >= 0 ? res->peak_reserved : res->peak_alloc;
+    b[0] = '\0';
+    if (peak >= 0 && res->capacity > 0) snprintf(b, sizeof b, "%.1f", 100.0 * (double)peak / (double)res->capacity);
+    ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
+    fmt_gb(b, sizeof b, res->capacity);
+    ledger_row_set(row, LEDGER_CAPACITY_GB, b);
+    ledger_row_set(row, LEDGER_STARTED_AT, started);
+    snprintf(b, sizeof b, "%.2f", (double)res->duration_ms / 1000.0);
+    ledger_row_set(row, LEDGER_DURATION_S, b);
+    snprintf(b, sizeof b, "%d", res->exit_code);
+    ledger_row_set(row, LEDGER_EXIT_STATUS, b);
+    ledger_row_set(row, LEDGER_COMMAND, command);
+    ledger_row_set(row, LEDGER_NOTES, notes);
+}
+
+static void record(const struct runexec_opts *o, const struct paths *p,
+                   struct runexec_result *res, const struct child_result *cr,
+                   const char *started, const char *command, const char *problem)
+{
+    struct row_ctx ctx;
+    char notes[1024];
+    struct oomlab_err e = {{0}};
+    build_notes(o, res, cr, problem, notes, sizeof notes);
+    if (ledger_row_init(&ctx.row) < 0) {
+        snprintf(res->problem, sizeof res->problem, "ledger row not written: out of memory");
+        return;
+    }
+    fill_row(&ctx.row, o, res, started, command, notes);
+    if (fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, &ctx, &e) < 0)
+        snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
+    else
+        res->recorded = true;
+    ledger_row_release(&ctx.row);
+}
+
+/* ---- the run ---- */
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void iso_now(char *buf, size_t size)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void unclaim(const struct paths *p)
+{
+    unlink(p->log);
+    unlink(p->config);
+    unlink(p->mem);
+}
+
+static int exec_failure(const struct paths *p, const char *cmd, struct runexec_result *res,
+                        const struct child_result *cr, struct oomlab_err *err)
+{
+    unclaim(p);
+    res->exec_failed = true;
+    res->exit_code = cr->exit_code;
+    if (cr->exec_errno == ENOENT) return oomlab_err_set(err, "%s: command not found", cmd);
+    return oomlab_err_set(err, "%s: cannot execute: %s", cmd, strerror(cr->exec_errno));
+}
+
+static void summarise(struct runexec_result *res, const struct child_result *cr, int64_t t0)
+{
+    res->exit_code = cr->exit_code;
+    res->term_signal = cr->term_signal;
+    res->timed_out = cr->timed_out;
+    res->forwarded_signal = cr->forwarded_signal;
+    res->interrupted = cr->forwarded_signal != 0;
+    res->duration_ms = mono_ms() - t0;
+}
+
+static void log_problem(const struct child_result *cr, int close_rc, int close_errno,
+                        const struct sampler *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    int e = cr->log_errno ? cr->log_errno : close_rc < 0 ? close_errno : 0;
+    if (e)
+        snprintf(buf, size, "log incomplete (%llu of %llu bytes): %s",
+                 (unsigned long long)cr->log_bytes, (unsigned long long)cr->bytes, strerror(e));
+    else if (s->failed)
+        snprintf(buf, size, "%s", s->problem);
+}
+
+int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oomlab_err *err)
+{
+    static struct paths p; /* large: keep it off the stack */
+    result_init(res);
+    if (!o->argv || !o->argv[0]) return oomlab_err_set(err, "no command to run");
+    if (o->interval_ms < 10) return oomlab_err_set(err, "sampling interval must be at least 10ms");
+    if (o->id && runexec_check_id(o->id, err) < 0) return -1;
+    memset(&p, 0, sizeof p);
+    int log_fd = -1;
+    if (make_dirs(&p, o->dir, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
+    snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
+    if (o->force) unlink(p.mem);
+    if (write_config(o, &p, err) < 0) {
+        close(log_fd);
+        unlink(p.log);
+        return -1;
+    }
+    char *command = command_line(o->argv);
+    char started[32];
+    iso_now(started, sizeof started);
+    int64_t t0 = mono_ms();
+    struct child c;
+    struct child_result cr;
+    if (!command || child_start(&c, o->argv, &cr, err) < 0) {
+        if (!command) oomlab_err_set(err, "out of memory");
+        free(command);
+        close(log_fd);
+        unclaim(&p);
+        return -1;
+    }
+    if (cr.exec_failed) {
+        close(log_fd);
+        free(command);
+        return exec_failure(&p, o->argv[0], res, &cr, err);
+    }
+    struct sampler s;
+    sampler_open(&s, o, &p, c.pid, command);
+    struct child_opts co = {.log_fd = log_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
+                            .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
+                            .tick = sampler_tick, .tick_ctx = &s};
+    int rc = child_supervise(&c, &co, &cr, err);
+    int close_rc = close(log_fd), close_errno = errno;
+    summarise(res, &cr, t0);
+    sampler_close(&s, o, res);
+    char problem[700];
+    log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
+    scan_oom(p.log, res);
+    scan_steps(p.log, res);
+    choose_peak(res);
+    record(o, &p, res, &cr, started, command, problem);
+    if (problem[0]) { /* both the log's and the ledger's trouble, log first */
+        char ledger_problem[sizeof res->problem];
+        snprintf(ledger_problem, sizeof ledger_problem, "%s", res->problem);
+        snprintf(res->problem, sizeof res->problem, "%s%s%.300s", problem,
+                 ledger_problem[0] ? "; " : "", ledger_problem);
+    }
+    free(command);
+    if (rc < 0 && err && !res->problem[0]) snprintf(res->problem, sizeof res->problem, "%s", err->msg);
+    return 0;
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# oomlab run end to end: files under one id, the log byte for byte, the
+# ledger row, ids, exit codes, the child's environment and process group.
+. "$(dirname "$0")/lib/run-common.bash"
+
+# --- a clean run: files, log, ledger row ---
+fresh basic
+"$SIM" --steps 6 --sleep-ms 1 > direct.log 2>&1
+"$OOMLAB" run --set device_batch_size=8 --set max_seq_len=1024 -- "$SIM" --steps 6 --sleep-ms 1 >echo.out 2>run.err; rc=$?
+check run.exit0 test "$rc" -eq 0
+check run.files test -f configs/run001.yaml -a -f logs/run001.log -a -f logs/run001_mem.csv -a -f runs.csv
+check run.log-identical cmp -s direct.log logs/run001.log
+check run.echoed cmp -s direct.log echo.out
+check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes"
+check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
+check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
+check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
+check run.no-nvml-said-once test "$(grep -c 'memory not sampled' run.err)" -eq 1
+check run.no-nvml-mem-csv grep -q '^# GPU memory not sampled' logs/run001_mem.csv
+check run.no-nvml-note test "$(csv_field runs.csv run001 notes)" = "memory not sampled"
+if landed src/lib/steps.c; then
+  check run.peak-from-log test "$(csv_field runs.csv run001 peak_source)" = log
+  check run.peak-alloc test "$(csv_field runs.csv run001 peak_alloc_GB)" = "$(grep -o 'peak_alloc=[0-9.]*' direct.log | sort -t= -k2 -n | tail -1 | cut -d= -f2)"
+  check run.loss-falling test "$(csv_field runs.csv run001 loss_trend)" = falling
+  "$OOMLAB" run -q --id empty -- true 2>/dev/null
+  check run.empty-log-too-few test "$(csv_field runs.csv empty loss_trend),$(csv_field runs.csv empty peak_source)" = "too-few,"
+  rm -f logs/empty* configs/empty*
+else skip run.peak-from-log "step parser (src/lib/steps.c) not merged yet"; fi
+
+# --- next free id; quiet; --dir ---
+"$OOMLAB" run -q -- "$SIM" --steps 2 --sleep-ms 0 >quiet.out 2>/dev/null
+check run.next-id test -f logs/run002.log
+check run.quiet test ! -s quiet.out
+mkdir -p logs && : > logs/run007.log
+"$OOMLAB" run -q -- true 2>/dev/null
+check run.next-id-after-files test -f logs/run008.log
+"$OOMLAB" run -q --dir sub/dir -- true 2>/dev/null
+check run.dir test -f sub/dir/runs.csv -a -f sub/dir/logs/run001.log
+
+# --- ids ---
+for id in 'a/b' '..' 'x..y' "$(printf 'a\tb')" "$(printf 'a\033b')" '-x' ''; do
+  "$OOMLAB" run -q --id "$id" -- true 2>err.txt; rc=$?
+  check "run.id-refused[$(printf %q "$id")]" test "$rc" -eq 2
+done
+check run.id-refused-nothing-written test ! -e 'logs/a' -a ! -e ../x..y.log
+"$OOMLAB" run -q --id base -- true 2>/dev/null
+before=$(cat logs/base.log | wc -c)
+"$OOMLAB" run -q --id base -- echo again 2>err.txt; rc=$?
+check run.id-exists-refused test "$rc" -eq 2
+check run.id-exists-message grep -q "taken" err.txt
+check run.id-exists-untouched test "$(grep -c '^base,' runs.csv)" -eq 1
+"$OOMLAB" run -q --id base --force -- echo again 2>/dev/null; rc=$?
+check run.id-force test "$rc" -eq 0 -a "$(cat logs/base.log)" = again
+check run.id-force-new-row test "$(grep -c '^base,' runs.csv)" -eq 2
+
+# --- exit codes ---
+fresh codes
+"$OOMLAB" run -q -- sh -c 'exit 7' 2>/dev/null; check run.exit-code-passed test $? -eq 7
+"$OOMLAB" run -q -- false 2>/dev/null; check run.exit-1 test $? -eq 1
+check run.exit-in-ledger test "$(csv_field runs.csv run001 exit_status)" = 7
+rows=$(csv_rows runs.csv)
+"$OOMLAB" run -q -- no-such-command-xyz 2>err.txt; rc=$?
+check run.not-found-127 test "$rc" -eq 127
+check run.not-found-message grep -q 'no-such-command-xyz: command not found' err.txt
+check run.not-found-no-row test "$(csv_rows runs.csv)" -eq "$rows"
+check run.not-found-no-files test ! -e logs/run003.log
+printf '#!/bin/sh\necho hi\n' > noexec.sh; chmod 644 noexec.sh
+"$OOMLAB" run -q -- ./noexec.sh 2>err.txt; rc=$?
+check run.not-executable-126 test "$rc" -eq 126
+check run.not-executable-message grep -q 'cannot execute' err.txt
+mkdir -p adir; "$OOMLAB" run -q -- ./adir 2>/dev/null; check run.directory-126 test $? -eq 126
+"$OOMLAB" run -q -- "$SIM" --steps 5 --sleep-ms 0 --crash-at 2 2>/dev/null; rc=$?
+check run.segfault-139 test "$rc" -eq 139
+check run.segfault-note grep -q 'killed by SIGSEGV' runs.csv
+check run.segfault-log grep -q 'Fatal Python error: Segmentation fault' logs/run003.log
+"$OOMLAB" run -q -- "$SIM" --steps 5 --sleep-ms 0 --host-oom-at 2 2>/dev/null; rc=$?
+check run.host-oom-137 test "$rc" -eq 137
+check run.host-oom-note grep -q 'killed by SIGKILL' runs.csv
+check run.host-oom-not-gpu test "$(csv_field runs.csv run004 oom)" = no
+"$OOMLAB" run -q -- "$SIM" --steps 1 --exit-code 42 2>/dev/null; check run.exit-42 test $? -eq 42
+"$OOMLAB" run -q 2>/dev/null; check run.no-command-2 test $? -eq 2
+"$OOMLAB" run -q --interval 5ms -- true 2>/dev/null; check run.interval-too-small-2 test $? -eq 2
+
+# --- the child's environment and process group ---
+fresh env
+env | grep -v -E '^(_|PYTHONUNBUFFERED|PYTHONFAULTHANDLER|SHLVL|PWD|OLDPWD)=' | sort > want.env
+CUDA_VISIBLE_DEVICES=3 "$OOMLAB" run -q --gpu 1 -- env 2>/dev/null
+check run.env-python grep -qx 'PYTHONUNBUFFERED=1' logs/run001.log
+check run.env-faulthandler grep -qx 'PYTHONFAULTHANDLER=1' logs/run001.log
+check run.env-gpu-untouched grep -qx 'CUDA_VISIBLE_DEVICES=3' logs/run001.log
+grep -v -E '^(_|PYTHONUNBUFFERED|PYTHONFAULTHANDLER|SHLVL|PWD|OLDPWD|CUDA_VISIBLE_DEVICES)=' logs/run001.log | sort > got.env
+grep -v '^CUDA_VISIBLE_DEVICES=' want.env > want2.env
+check run.env-otherwise-unchanged cmp -s want2.env got.env
+"$OOMLAB" run -q -- sh -c 'echo "$$ $(cut -d" " -f5 /proc/$$/stat)"' 2>/dev/null
+read -r pid pgid < logs/run002.log
+check run.own-process-group test "$pid" = "$pgid" -a "$pgid" != "$(cut -d' ' -f5 /proc/$$/stat)"
+"$OOMLAB" run -q -- sh -c 'echo out1; echo err1 >&2; echo out2; echo err2 >&2' 2>/dev/null
+check run.stdout-stderr-in-order test "$(tr '\n' ' ' < logs/run003.log)" = "out1 err1 out2 err2 "
+
+# --- a config file: copied verbatim; with --set, merged and the original kept ---
+fresh config
+printf 'device_batch_size: 8   # per GPU\nmax_seq_len: 2048\ndtype: bfloat16\n' > base.yaml
+if landed src/lib/runcfg.c; then
+  "$OOMLAB" run -q --config base.yaml -- true 2>/dev/null
+  check run.config-verbatim cmp -s base.yaml configs/run001.yaml
+  check run.config-in-ledger test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 dtype)" = "8,bfloat16"
+  "$OOMLAB" run -q --config base.yaml --set per_device_train_batch_size=4 -- true 2>/dev/null
+  check run.config-set-merged grep -q '^device_batch_size: 4' configs/run002.yaml
+  check run.config-set-original-kept grep -q '^# device_batch_size: 8   # per GPU' configs/run002.yaml
+  check run.config-set-in-ledger test "$(csv_field runs.csv run002 device_batch_size)" = 4
+  printf 'device_batch_size: 8\nmax_seq_len: [1, 2\n' > bad.yaml
+  fresh badcfg; cp ../config/bad.yaml .
+  "$OOMLAB" run -q --config bad.yaml -- true 2>err.txt; rc=$?
+  check run.bad-config-2 test "$rc" -eq 2
+  check run.bad-config-file-line-col grep -q -E 'bad\.yaml:[0-9]+:[0-9]+:' err.txt
+  check run.bad-config-nothing-written test ! -e runs.csv -a ! -e logs -a ! -e configs
+else
+  skip run.config "config parser (src/lib/runcfg.c) not merged yet"
+fi
+fresh badset
+"$OOMLAB" run -q --set novalue -- true 2>err.txt; rc=$?
+check run.bad-set-2 test "$rc" -eq 2
+check run.bad-set-nothing-written test ! -e runs.csv -a ! -e logs -a ! -e configs
+"$OOMLAB" run -q --config missing.yaml -- true 2>err.txt; rc=$?
+check run.missing-config-2 test "$rc" -eq 2
+check run.missing-config-nothing-written test ! -e runs.csv -a ! -e logs

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# oomlab run and signals: Ctrl-C / SIGTERM reach the child's whole process
+# group, the files are finished and the ledger row says "interrupted";
+# oomlab exits like the child. Timeouts, a child that ignores SIGTERM, and a
+# second Ctrl-C.
+. "$(dirname "$0")/lib/run-common.bash"
+
+# wait_for FILE PATTERN: up to 10 s for the child to have started.
+wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+
+# start ID ARGS...: oomlab run in the background; $pid is oomlab's pid.
+start() { local id=$1; shift; "$OOMLAB" run -q --id "$id" "$@" 2>"$id.err" & pid=$!; }
+
+# A shell child with a grandchild: both must see the signal (the group gets it).
+group_child() {
+  sh -c 'trap "echo child-got-$1; exit 0" INT TERM
+         sh -c "trap \"echo grandchild-got-\$1; exit 0\" INT TERM; echo ready-grand; while :; do sleep 0.05; done" x "$1" &
+         echo ready; while :; do sleep 0.05; done' x "$1"
+}
+
+fresh sigint
+start intr -- bash -c "$(declare -f group_child); group_child INT"
+wait_for logs/intr.log ready-grand
+kill -INT "$pid"; wait "$pid"; rc=$?
+check run.sigint-exit-like-child test "$rc" -eq 0  # the child trapped it and exited 0
+check run.sigint-child-got-it grep -q child-got-INT logs/intr.log
+# (a shell's background job ignores SIGINT by POSIX rule, so the grandchild
+# is checked with SIGTERM, which reaches it only through the group)
+start grp -- bash -c "$(declare -f group_child); group_child TERM"
+wait_for logs/grp.log ready-grand
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check run.sigterm-grandchild-got-it grep -q grandchild-got-TERM logs/grp.log
+check run.sigint-ledger-interrupted grep -q 'interrupted (SIGINT)' runs.csv
+
+start sim -- "$SIM" --steps 100000 --sleep-ms 20
+wait_for logs/sim.log 'step=2'
+kill -INT "$pid"; wait "$pid"; rc=$?
+check run.sigint-130 test "$rc" -eq 130
+check run.sigint-keyboardinterrupt grep -q KeyboardInterrupt logs/sim.log
+check run.sigint-row test "$(csv_field runs.csv sim exit_status)" = 130
+check run.sigint-row-note grep -q '^sim,.*interrupted (SIGINT)' runs.csv
+
+fresh sigterm
+start term -- "$SIM" --steps 100000 --sleep-ms 20
+wait_for logs/term.log 'step=2'
+t0=$(date +%s%N); kill -TERM "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
+check run.sigterm-143 test "$rc" -eq 143
+check run.sigterm-row grep -q '^term,.*interrupted (SIGTERM)' runs.csv
+check run.sigterm-fast test $(( (t1 - t0) / 1000000 )) -lt 3000
+check run.sigterm-log-kept grep -q 'step=2' logs/term.log
+
+# A child that ignores SIGTERM is killed after --grace.
+start stubborn --grace 500ms -- "$SIM" --steps 100000 --sleep-ms 20 --ignore-term
+wait_for logs/stubborn.log 'step=2'
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check run.grace-sigkill-137 test "$rc" -eq 137
+check run.grace-note grep -q '^stubborn,.*group killed after the grace period' runs.csv
+
+# A second Ctrl-C kills at once, without waiting for the grace period.
+start twice --grace 60s -- "$SIM" --steps 100000 --sleep-ms 20 --ignore-term
+wait_for logs/twice.log 'step=2'
+t0=$(date +%s%N); kill -TERM "$pid"; sleep 0.2; kill -INT "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
+check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -lt 5000
+
+# --timeout: SIGTERM to the group, row says timeout.
+fresh timeout
+t0=$(date +%s%N)
+"$OOMLAB" run -q --id slow --timeout 300ms -- "$SIM" --steps 100000 --sleep-ms 20 2>/dev/null; rc=$?
+t1=$(date +%s%N)
+check run.timeout-143 test "$rc" -eq 143
+check run.timeout-note grep -q '^slow,.*timeout' runs.csv
+check run.timeout-prompt test $(( (t1 - t0) / 1000000 )) -lt 3000
+"$OOMLAB" run -q --id hang --timeout 300ms --grace 200ms -- "$SIM" --hang-at 1 --ignore-term 2>/dev/null; rc=$?
+check run.timeout-hang-killed test "$rc" -eq 137
+
+# Heirs that keep the pipe open do not keep oomlab waiting.
+t0=$(date +%s%N)
+"$OOMLAB" run -q --id heir -- sh -c 'sleep 5 & echo parent-done' 2>/dev/null; rc=$?
+t1=$(date +%s%N)
+check run.heir-not-waited test "$rc" -eq 0 -a $(( (t1 - t0) / 1000000 )) -lt 3000
+check run.heir-log grep -q parent-done logs/heir.log
