@@ -3,6 +3,7 @@
 #include "out/json.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void json_init(struct json *j, FILE *f, bool pretty)
@@ -143,7 +144,14 @@ void json_double(struct json *j, double v)
         return;
     }
     before_value(j);
-    fprintf(j->f, "%.17g", v);
+    /* Shortest form that reads back as the same double: 19.8, not
+     * 19.800000000000001. */
+    char buf[32];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    fputs(buf, j->f);
 }
 
 void json_bool(struct json *j, bool v)
