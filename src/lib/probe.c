@@ -308,7 +308,10 @@ static enum probe_outcome run_trial(struct search *s, long value, enum probe_how
     t->outcome = out;
     t->value = value;
     t->how = how;
-    if (t->capacity >= 0 && r->capacity < 0) r->capacity = t->capacity;
+    /* The limit that binds is the smallest reported: a per-process cap
+     * (set_per_process_memory_fraction, "X allowed") under the card's total. */
+    if (t->capacity >= 0 && (r->capacity < 0 || t->capacity < r->capacity))
+        r->capacity = t->capacity;
     r->n_trials++;
     if (out == PROBE_OOM && (r->smallest_oom < 0 || value < r->smallest_oom))
         r->smallest_oom = value;
@@ -491,8 +494,11 @@ static void recommend_accum(const struct probe_opts *o, struct probe_result *r)
     long e = o->effective_batch, b = r->recommended;
     r->effective_batch = e;
     if (e < 1 || b < 1) return;
+    /* The fewest accumulation steps, then the smallest batch that still
+     * reaches the effective batch with them. */
     r->grad_accum = e / b + (e % b != 0);
-    r->effective_achieved = r->grad_accum > LONG_MAX / b ? -1 : b * r->grad_accum;
+    r->accum_batch = e / r->grad_accum + (e % r->grad_accum != 0);
+    r->effective_achieved = r->accum_batch * r->grad_accum; /* < e + grad_accum */
     for (long d = b < e ? b : e; d >= 1; d--)
         if (e % d == 0) {
             r->exact_batch = d;
@@ -507,7 +513,8 @@ void probe_recommend(const struct probe_opts *o, struct probe_result *r)
     r->recommended_peak = -1;
     r->headroom_limit = -1;
     r->basis = PROBE_BASIS_NONE;
-    r->grad_accum = r->effective_achieved = r->exact_batch = r->exact_grad_accum = -1;
+    r->grad_accum = r->accum_batch = r->effective_achieved = -1;
+    r->exact_batch = r->exact_grad_accum = -1;
     r->effective_batch = o->effective_batch;
     long lf = r->largest_fit;
     if (lf < 0) return;

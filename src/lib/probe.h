@@ -42,7 +42,8 @@ struct probe_trial {
     enum probe_outcome outcome;
     enum probe_how how;
     int64_t peak;        /* bytes, -1 unknown (filled by the callback) */
-    int64_t capacity;    /* bytes, -1 unknown (filled by the callback) */
+    int64_t capacity;    /* bytes the run could use, -1 unknown (filled by the callback);
+                            the search keeps the smallest seen */
     int exit_code;       /* the command's, -1 unknown (filled by the callback) */
     char run_id[64];     /* "" when no run happened (filled by the callback) */
     char diagnosis[160]; /* one line for FAILED/INTERRUPTED (filled by the callback) */
@@ -100,7 +101,8 @@ struct probe_result {
     int64_t headroom_limit;   /* (1 - headroom) * capacity, -1 */
     long effective_batch;     /* as asked, -1 */
     long grad_accum;          /* ceil(effective_batch / recommended), -1 */
-    long effective_achieved;  /* recommended * grad_accum, -1 */
+    long accum_batch;         /* ceil(effective_batch / grad_accum) <= recommended, -1 */
+    long effective_achieved;  /* accum_batch * grad_accum (>= effective_batch), -1 */
     long exact_batch;         /* largest divisor of effective_batch <= recommended, -1 */
     long exact_grad_accum;    /* effective_batch / exact_batch, -1 */
 };

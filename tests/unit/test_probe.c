@@ -385,9 +385,26 @@ static void test_grad_accum(void **state)
     probe_recommend(&o, &res);
     assert_int_equal(res.recommended, 22); /* floor(27 * 0.85), on the count */
     assert_int_equal(res.grad_accum, 3);
+    assert_int_equal(res.accum_batch, 22);
     assert_int_equal(res.effective_achieved, 66);
     assert_int_equal(res.exact_batch, 16);
     assert_int_equal(res.exact_grad_accum, 4);
+    o.effective_batch = 1000; /* 22 x 46 = 1012; exactly: 20 x 50 */
+    probe_recommend(&o, &res);
+    assert_int_equal(res.grad_accum, 46);
+    assert_int_equal(res.accum_batch, 22);
+    assert_int_equal(res.effective_achieved, 1012);
+    assert_int_equal(res.exact_batch, 20);
+    assert_int_equal(res.exact_grad_accum, 50);
+    res.largest_fit = 700; /* recommended 595: 2 steps of 500, not 2 of 595 */
+    res.trials[0].value = 700;
+    probe_recommend(&o, &res);
+    assert_int_equal(res.recommended, 595);
+    assert_int_equal(res.grad_accum, 2);
+    assert_int_equal(res.accum_batch, 500);
+    assert_int_equal(res.effective_achieved, 1000);
+    res.largest_fit = 27;
+    res.trials[0].value = 27;
     o.effective_batch = 44;
     probe_recommend(&o, &res);
     assert_int_equal(res.grad_accum, 2);
