@@ -30,6 +30,7 @@ struct search {
     struct probe_result *r;
     long lo, hi;
     long gallop; /* > 0: the curve under-estimated; step lo + gallop, doubling */
+    long down;   /* > 0: the curve over-shot; step hi - down, doubling */
     bool bends;  /* a line through the peaks guessed too high: memory curves up */
     double model_scale, scale_step; /* before any pass: how far the model under-states */
     int misses;
@@ -270,6 +271,17 @@ static long guided_step(struct search *s, enum probe_how *how, int *expect)
 
 static long plain_step(struct search *s, enum probe_how *how)
 {
+    if (s->hi > 0 && s->down > 0) {
+        /* The boundary is likely just under the overshoot: walk down
+         * from it rather than bisect the whole bracket again. */
+        long v = s->hi - s->down;
+        s->down = s->down > LONG_MAX / 2 ? LONG_MAX / 2 : s->down * 2;
+        if (v > s->lo) {
+            *how = PROBE_HOW_BISECT;
+            return v;
+        }
+        s->down = 0;
+    }
     if (s->hi > 0) {
         *how = PROBE_HOW_BISECT;
         return s->lo + (s->hi - s->lo) / 2;
@@ -333,6 +345,7 @@ static void learn(struct search *s, long value, enum probe_outcome out, int expe
     if (out == PROBE_FITS && value > s->lo) s->lo = value;
     if (out == PROBE_OOM && (s->hi < 0 || value < s->hi)) s->hi = value;
     if (s->hi > 0) s->gallop = 0;
+    if (out == PROBE_FITS) s->down = 0;
     bool missed = (expect > 0 && out == PROBE_OOM) || (expect < 0 && out == PROBE_FITS);
     s->last_missed = missed;
     if (!missed) return;
@@ -350,7 +363,13 @@ static void learn(struct search *s, long value, enum probe_outcome out, int expe
         }
     }
     s->misses++;
-    if (expect > 0) s->bends = true;
+    if (expect > 0) {
+        s->bends = true;
+        /* A short reach past the largest pass (at most double) misses by
+         * little: walk down from it; a long one may be far off: bisect. */
+        long jump = value - s->lo;
+        if (s->lo >= s->o->min && jump <= s->lo) s->down = jump / 32 > 2 ? jump / 32 : 2;
+    }
     /* The curve put the boundary too low and nothing bounds it above:
      * walk up from lo with growing steps instead of doubling lo. */
     if (expect < 0 && s->hi < 0) s->gallop = s->lo / 32 > 1 ? s->lo / 32 : 1;
