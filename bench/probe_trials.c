@@ -148,7 +148,7 @@ int main(void)
     };
     printf("probe-trials: short runs to pin the largest value that fits, every boundary "
            "1..%d (card halfway to the next value)\n", TOP - 1);
-    printf("bound without a model: ceil(log2(4096/1)) + 2 = %d (confirm run included)\n",
+    printf("bound by bisection alone (--min 1 --max %d): ceil(log2(max - min + 1)) + 2 = %d, confirm run included\n", TOP,
            probe_trial_bound(1, TOP));
     int wrong = 0;
     for (size_t i = 0; i < sizeof curves / sizeof *curves; i++) wrong += bench_curve(&curves[i]);

@@ -383,11 +383,13 @@ static void trial_id(const struct trial_ctx *c, long value, char *buf, size_t si
 static void progress(const struct probe_cli *cli, const struct probe_trial *t,
                      enum probe_outcome out)
 {
-    char peak[32];
-    units_format_bytes(t->peak, peak, sizeof peak);
-    fprintf(stderr, "oomlab probe: %s=%ld %s%s%s%s (%s)\n", cli->param, t->value,
-            probe_outcome_name(out), out == PROBE_FITS ? ", peak " : "",
-            out == PROBE_FITS ? peak : "", t->diagnosis[0] ? ": " : "", t->run_id[0] ? t->run_id : "-");
+    char peak[32] = "";
+    if (out == PROBE_FITS && t->peak >= 0) {
+        memcpy(peak, ", peak ", 8);
+        units_format_bytes(t->peak, peak + 7, sizeof peak - 7);
+    }
+    fprintf(stderr, "oomlab probe: %s=%ld %s%s (%s)\n", cli->param, t->value,
+            probe_outcome_name(out), peak, t->run_id[0] ? t->run_id : "no run");
     if (t->diagnosis[0]) fprintf(stderr, "oomlab probe:   %s\n", t->diagnosis);
 }
 
@@ -570,7 +572,8 @@ static int render_text(const struct probe_cli *cli, const struct probe_result *r
     bool color = color_enabled(stdout);
     if (print_trials(cli, r) < 0) return -1;
     print_largest(cli, r, color);
-    print_recommended(cli, r);
+    /* A stopped probe has not pinned the boundary: no recommendation. */
+    if (r->stop == PROBE_STOP_FOUND) print_recommended(cli, r);
     printf("trials: %zu", r->n_trials);
     if (cli->search.max >= 0)
         printf(" (at most %d by doubling/bisection)", probe_trial_bound(cli->search.min, cli->search.max));

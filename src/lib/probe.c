@@ -77,9 +77,9 @@ void probe_opts_init(struct probe_opts *opts)
 
 int probe_trial_bound(long min, long max)
 {
+    /* min, then bisection of the max - min + 1 candidates, then the confirm */
     int k = 0;
-    for (long v = min; v < max && k < 64; k++)
-        v = v > LONG_MAX / 2 ? LONG_MAX : v * 2;
+    for (unsigned long span = 1; span < (unsigned long)(max - min + 1) && k < 64; k++) span *= 2;
     return k + 2;
 }
 

@@ -116,8 +116,10 @@ int probe_run(const struct probe_opts *opts, struct probe_result *res, struct oo
  * peak stays within (1 - headroom) * capacity, and the gradient
  * accumulation; probe_run calls it, exposed for tests. */
 void probe_recommend(const struct probe_opts *opts, struct probe_result *res);
-/* The trial bound without a model: ceil(log2(max / min)) + 2, confirm
- * included. */
+/* Trials by doubling/bisection alone, the confirm run included:
+ * ceil(log2(max - min + 1)) + 2, i.e. ceil(log2(max / min)) + 2 from
+ * min 1. Jumps on measured peaks need far fewer on memory that grows
+ * linearly or quadratically (tests and bench/probe-trials). */
 int probe_trial_bound(long min, long max);
 
 const char *probe_outcome_name(enum probe_outcome outcome); /* "fits", "oom", "failed", "interrupted" */

@@ -422,7 +422,9 @@ static void test_bound_and_options(void **state)
     assert_int_equal(probe_trial_bound(1, 1), 2);
     assert_int_equal(probe_trial_bound(1, 4096), 14);
     assert_int_equal(probe_trial_bound(1, 4097), 15);
-    assert_int_equal(probe_trial_bound(8, 64), 5);
+    assert_int_equal(probe_trial_bound(8, 64), 8);    /* 57 candidates */
+    assert_int_equal(probe_trial_bound(100, 150), 8); /* 51 candidates */
+    assert_int_equal(probe_trial_bound(5, 5), 2);
     struct probe_opts o;
     struct oomlab_err err = {{0}};
     probe_opts_init(&o);
