@@ -524,6 +524,10 @@ static void print_largest(const struct probe_cli *cli, const struct probe_result
     if (r->reached_limit) printf("; the doubling limit itself fits");
     if (r->smallest_oom >= 0) printf("; %ld OOMs", r->smallest_oom);
     printf("\n");
+    if (!r->pinned && r->stop == PROBE_STOP_FOUND)
+        printf("%swarning%s: %d trials spent before the boundary was pinned: it lies between "
+               "%ld and %ld\n", color_code(color, COLOR_YELLOW), z, PROBE_MAX_TRIALS,
+               r->largest_fit, r->smallest_oom);
     if (r->flaky >= 0)
         printf("%swarning%s: %s=%ld passed once, then OOMed on its re-run: the data decides "
                "(a long batch, an eval step); staying below it\n",
@@ -644,6 +648,8 @@ static int render_json(const struct probe_cli *cli, const struct probe_result *r
     json_bytes(&j, r->largest_fit_peak);
     json_key(&j, "confirmed");
     json_bool(&j, r->confirmed);
+    json_key(&j, "pinned");
+    json_bool(&j, r->pinned);
     json_key(&j, "above_max");
     json_bool(&j, r->above_max);
     json_long(&j, "smallest_oom", r->smallest_oom);

@@ -35,6 +35,7 @@ struct search {
     double model_scale, scale_step; /* before any pass: how far the model under-states */
     int misses;
     bool last_missed;
+    int fits_expected; /* guesses in a row that said "fits" and did */
 };
 
 static const char *const outcome_names[] = {"fits", "oom", "failed", "interrupted"};
@@ -252,7 +253,9 @@ static long guided_step(struct search *s, enum probe_how *how, int *expect)
         return 0;
     *how = c.kind == CURVE_PREDICT ? PROBE_HOW_MODEL : PROBE_HOW_PEAKS;
     if (g >= from) {
-        *expect = 1;
+        /* the line from the origin only bounds the boundary from below:
+         * its guess is a step, not a claim */
+        *expect = c.kind == CURVE_PROPORTIONAL ? 0 : 1;
         return g;
     }
     if (c.kind == CURVE_PROPORTIONAL) {
@@ -346,7 +349,14 @@ static void learn(struct search *s, long value, enum probe_outcome out, int expe
     if (out == PROBE_OOM && (s->hi < 0 || value < s->hi)) s->hi = value;
     if (s->hi > 0) s->gallop = 0;
     if (out == PROBE_FITS) s->down = 0;
-    bool missed = (expect > 0 && out == PROBE_OOM) || (expect < 0 && out == PROBE_FITS);
+    /* A curve that says "fits" three times running and is right each time
+     * has not placed the boundary, only crept towards it (noisy peaks): as
+     * bad as a wrong guess, or it would crawl one value at a time. */
+    bool fit_expected = expect > 0 && out == PROBE_FITS;
+    s->fits_expected = fit_expected ? s->fits_expected + 1 : 0;
+    bool missed = (expect > 0 && out == PROBE_OOM) || (expect < 0 && out == PROBE_FITS) ||
+                  s->fits_expected >= 3;
+    if (missed) s->fits_expected = 0;
     s->last_missed = missed;
     if (!missed) return;
     if (s->o->predict && s->lo < s->o->min && out == PROBE_OOM) {
@@ -363,7 +373,7 @@ static void learn(struct search *s, long value, enum probe_outcome out, int expe
         }
     }
     s->misses++;
-    if (expect > 0) {
+    if (expect > 0 && out == PROBE_OOM) {
         s->bends = true;
         /* A short reach past the largest pass (at most double) misses by
          * little: walk down from it; a long one may be far off: bisect. */
@@ -386,7 +396,10 @@ static bool search_boundary(struct search *s)
         enum probe_outcome out = run_trial(s, v, how);
         if (out == PROBE_FAILED || out == PROBE_INTERRUPTED) return false;
         learn(s, v, out, expect);
-        if (closed(s)) return true;
+        if (closed(s)) {
+            s->r->pinned = true;
+            return true;
+        }
         if (s->r->n_trials >= PROBE_MAX_TRIALS - 1) return true; /* keep one for the confirm */
         expect = 0;
         v = guided_step(s, &how, &expect);

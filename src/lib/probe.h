@@ -92,6 +92,8 @@ struct probe_result {
     long smallest_oom;        /* -1 none seen */
     long flaky;               /* passed once, OOMed on its confirm run; -1 */
     bool confirmed;           /* largest_fit passed its confirm run */
+    bool pinned;              /* the search closed (largest_fit + 1 OOMs, or it is max/limit);
+                                 false when stopped, or PROBE_MAX_TRIALS ran out first */
     bool above_max;           /* max itself fits: the boundary is above it */
     bool reached_limit;       /* no max, and limit itself fits */
     int64_t capacity;         /* bytes, -1 unknown */

@@ -118,6 +118,7 @@ static void check_boundary(double a, double b, long boundary, long max, bool pea
     assert_int_equal(res.stop, PROBE_STOP_FOUND);
     assert_int_equal(res.largest_fit, want);
     assert_true(res.confirmed);
+    assert_true(res.pinned);
     assert_int_equal(res.above_max, max > 0 && boundary >= max);
     if (want == boundary && !res.above_max) assert_int_equal(res.smallest_oom, boundary + 1);
     /* The last trial is the confirm run of the answer. */
@@ -283,6 +284,15 @@ static void test_curved_and_noisy_memory(void **state)
         assert_int_equal(res.largest_fit, seqs[i]);
         assert_true((int)res.n_trials <= probe_trial_bound(1, 8192));
     }
+    /* Peaks read 86 samples' worth low: the curve keeps saying "fits" a
+     * little higher; it must not crawl there one guess at a time (found by
+     * fuzz_probe: it spent every trial and answered 2260). */
+    linear(&s, 40 * 1024 * MiB, 1 * MiB, 2304);
+    s.noise = (int64_t)(86 * MiB);
+    probe(&s, 1, 65536, &res);
+    assert_int_equal(res.largest_fit, 2304);
+    assert_true(res.pinned);
+    assert_true((int)res.n_trials <= 2 * probe_trial_bound(1, 65536));
     /* Peaks read up to 64 MiB low. */
     for (size_t i = 0; i < sizeof boundaries / sizeof *boundaries; i++) {
         linear(&s, 10e9, 40 * MiB, boundaries[i]);
