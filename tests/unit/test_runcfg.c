@@ -1,0 +1,419 @@
+/* Unit tests for lib/runcfg: every alias, YAML and JSON input, exact
+ * line:col for malformed input, strict values, --set, and the YAML writer
+ * round-tripping through the parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+
+#include <cmocka.h>
+
+#include "lib/runcfg.h"
+
+static int parse(struct runcfg *cfg, const char *text, struct oomlab_err *err)
+{
+    runcfg_init(cfg);
+    memset(err, 0, sizeof *err);
+    return runcfg_parse(cfg, text, strlen(text), "run.yaml", err);
+}
+
+static const char *extra(const struct runcfg *cfg, const char *key)
+{
+    for (size_t i = 0; i < cfg->n_extra; i++)
+        if (strcmp(cfg->extra[i].key, key) == 0) return cfg->extra[i].value;
+    return NULL;
+}
+
+static void test_every_alias(void **state)
+{
+    (void)state;
+    static const char *const batch[] = {"device_batch_size", "per_device_train_batch_size",
+                                        "train_batch_size_per_gpu", "micro_batch_size",
+                                        "batch_size", "train_micro_batch_size_per_gpu", "bs"};
+    static const char *const seq[] = {"max_seq_len", "seq_len", "seq_length", "max_seq_length",
+                                      "block_size", "max_length", "context_length",
+                                      "sequence_len", "max_position"};
+    static const char *const accum[] = {"grad_accum_steps", "gradient_accumulation_steps",
+                                        "accumulate_grad_batches", "grad_accum"};
+    static const char *const ckpt[] = {"gradient_checkpointing", "grad_ckpt",
+                                       "activation_checkpointing", "use_gradient_checkpointing"};
+    static const char *const dtype[] = {"dtype", "torch_dtype", "precision", "mixed_precision"};
+    struct runcfg cfg;
+    struct oomlab_err err;
+    char text[128];
+    for (size_t i = 0; i < sizeof batch / sizeof batch[0]; i++) {
+        snprintf(text, sizeof text, "%s: 8\n", batch[i]);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_int_equal(cfg.device_batch_size, 8);
+        assert_int_equal(cfg.n_extra, 0);
+        runcfg_release(&cfg);
+    }
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        snprintf(text, sizeof text, "%s: 2048\n", seq[i]);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_int_equal(cfg.max_seq_len, 2048);
+        runcfg_release(&cfg);
+    }
+    for (size_t i = 0; i < sizeof accum / sizeof accum[0]; i++) {
+        snprintf(text, sizeof text, "{\"%s\": 4}", accum[i]);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_int_equal(cfg.grad_accum, 4);
+        runcfg_release(&cfg);
+    }
+    for (size_t i = 0; i < sizeof ckpt / sizeof ckpt[0]; i++) {
+        snprintf(text, sizeof text, "%s: true\n", ckpt[i]);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_int_equal(cfg.grad_ckpt, 1);
+        runcfg_release(&cfg);
+    }
+    for (size_t i = 0; i < sizeof dtype / sizeof dtype[0]; i++) {
+        snprintf(text, sizeof text, "%s: bf16\n", dtype[i]);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_string_equal(cfg.dtype, "bfloat16");
+        runcfg_release(&cfg);
+    }
+    /* A model's size is not the run's sequence length. */
+    assert_int_equal(parse(&cfg, "max_position_embeddings: 4096\n", &err), 0);
+    assert_int_equal(cfg.max_seq_len, -1);
+    assert_string_equal(extra(&cfg, "max_position_embeddings"), "4096");
+    runcfg_release(&cfg);
+}
+
+static void test_dtype_spellings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *dtype;
+    } cases[] = {
+        {"precision: bf16-mixed\n", "bfloat16"}, {"precision: 16-mixed\n", "float16"},
+        {"precision: 32\n", "float32"},          {"precision: \"32\"\n", "float32"},
+        {"precision: 16\n", "float16"},          {"torch_dtype: float32\n", "float32"},
+        {"torch_dtype: torch.bfloat16\n", "bfloat16"}, {"dtype: fp16\n", "float16"},
+        {"dtype: BF16\n", "bfloat16"},           {"bf16: true\n", "bfloat16"},
+        {"fp16: yes\n", "float16"},              {"mixed_precision: bf16\n", "bfloat16"},
+        {"mixed_precision: fp16\n", "float16"},  {"mixed_precision: 'no'\n", "float32"},
+        {"bf16: false\nfp16: true\n", "float16"}, {"{\"bf16\": true}", "bfloat16"},
+        {"bf16: false\n", ""},                   {"dtype: float32\nbf16: true\n", "float32"},
+    };
+    struct runcfg cfg;
+    struct oomlab_err err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(parse(&cfg, cases[i].text, &err), 0);
+        assert_string_equal(cfg.dtype, cases[i].dtype);
+        runcfg_release(&cfg);
+    }
+    /* "auto" says nothing: unknown dtype, the key kept for round trips. */
+    assert_int_equal(parse(&cfg, "torch_dtype: auto\n", &err), 0);
+    assert_string_equal(cfg.dtype, "");
+    assert_string_equal(extra(&cfg, "torch_dtype"), "auto");
+    runcfg_release(&cfg);
+    assert_int_equal(parse(&cfg, "bf16: maybe\n", &err), -1);
+    assert_string_equal(err.msg, "run.yaml:1:7: bf16 expects true or false, got 'maybe'");
+}
+
+static void test_booleans(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *v;
+        int want;
+    } cases[] = {{"true", 1}, {"false", 0}, {"yes", 1}, {"no", 0},    {"on", 1},
+                 {"off", 0},  {"1", 1},     {"0", 0},   {"True", 1},  {"OFF", 0}};
+    struct runcfg cfg;
+    struct oomlab_err err;
+    char text[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "gradient_checkpointing: %s\n", cases[i].v);
+        assert_int_equal(parse(&cfg, text, &err), 0);
+        assert_int_equal(cfg.grad_ckpt, cases[i].want);
+        runcfg_release(&cfg);
+    }
+    assert_int_equal(parse(&cfg, "grad_ckpt: 2\n", &err), -1);
+    assert_string_equal(err.msg, "run.yaml:1:12: grad_ckpt expects true or false, got '2'");
+}
+
+static void test_nested_first_wins_and_extras(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    const char *text = "# HF-style run\n"
+                       "model:\n"
+                       "  name: llama-3-8b\n"
+                       "  max_position_embeddings: 8192\n"
+                       "training:\n"
+                       "  per_device_train_batch_size: 8\n"
+                       "  gradient_accumulation_steps: 2\n"
+                       "  lr: 3.0e-4\n"
+                       "  bf16: true\n"
+                       "  callbacks: [{batch_size: 99}]\n"
+                       "eval:\n"
+                       "  batch_size: 64\n"
+                       "max_seq_len: 4096\n";
+    assert_int_equal(parse(&cfg, text, &err), 0);
+    assert_int_equal(cfg.device_batch_size, 8);
+    assert_int_equal(cfg.grad_accum, 2);
+    assert_int_equal(cfg.max_seq_len, 4096);
+    assert_string_equal(cfg.dtype, "bfloat16");
+    assert_int_equal(cfg.grad_ckpt, -1);
+    assert_int_equal(runcfg_effective_batch(&cfg), 16);
+    assert_string_equal(extra(&cfg, "model.name"), "llama-3-8b");
+    assert_string_equal(extra(&cfg, "model.max_position_embeddings"), "8192");
+    assert_string_equal(extra(&cfg, "training.lr"), "3.0e-4");
+    assert_string_equal(extra(&cfg, "eval.batch_size"), "64"); /* a later alias: kept */
+    assert_null(extra(&cfg, "training.callbacks"));            /* sequences are not searched */
+    assert_int_equal(cfg.n_extra, 4);
+    assert_string_equal(cfg.extra[0].key, "model.name"); /* document order */
+    runcfg_release(&cfg);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    const char *text = "\n  {\"per_device_train_batch_size\": 4, \"learning_rate\": NaN,\n"
+                       "   \"seed\": 9007199254740993, \"max_grad\": Infinity, \"neg\": -Infinity,\n"
+                       "   \"torch_dtype\": \"bfloat16\", \"max_length\": 1024,\n"
+                       "   \"deepspeed\": {\"train_micro_batch_size_per_gpu\": 2,\n"
+                       "                 \"gradient_accumulation_steps\": 8},\n"
+                       "   \"note\": null, \"tags\": [\"a\"], \"gradient_checkpointing\": false}";
+    assert_int_equal(parse(&cfg, text, &err), 0);
+    assert_int_equal(cfg.device_batch_size, 4); /* first wins over deepspeed's 2 */
+    assert_int_equal(cfg.grad_accum, 8);
+    assert_int_equal(cfg.max_seq_len, 1024);
+    assert_string_equal(cfg.dtype, "bfloat16");
+    assert_int_equal(cfg.grad_ckpt, 0);
+    assert_string_equal(extra(&cfg, "learning_rate"), "NaN");
+    assert_string_equal(extra(&cfg, "seed"), "9007199254740993");
+    assert_string_equal(extra(&cfg, "max_grad"), "Infinity");
+    assert_string_equal(extra(&cfg, "neg"), "-Infinity");
+    assert_string_equal(extra(&cfg, "deepspeed.train_micro_batch_size_per_gpu"), "2");
+    assert_string_equal(extra(&cfg, "note"), "null");
+    assert_null(extra(&cfg, "tags"));
+    runcfg_release(&cfg);
+    /* A YAML flow mapping starts with '{' too. */
+    assert_int_equal(parse(&cfg, "{bs: 2, seq_len: 128}", &err), 0);
+    assert_int_equal(cfg.device_batch_size, 2);
+    assert_int_equal(cfg.max_seq_len, 128);
+    runcfg_release(&cfg);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, text, &err), -1);
+    assert_string_equal(err.msg, msg);
+    /* Nothing half-parsed is left behind. */
+    assert_int_equal(cfg.device_batch_size, -1);
+    assert_int_equal(cfg.n_extra, 0);
+    runcfg_release(&cfg);
+}
+
+static void test_malformed_input(void **state)
+{
+    (void)state;
+    expect_error("a: 1\nb: [1, 2\nc: 3\n",
+                 "run.yaml:3:2: did not find expected ',' or ']' while parsing a flow sequence");
+    expect_error("key: value\n  bad: indent\n",
+                 "run.yaml:2:6: mapping values are not allowed in this context");
+    expect_error("batch_size: 8\n\tlr: 1\n",
+                 "run.yaml:2:1: found a tab character that violates indentation while scanning "
+                 "a plain scalar");
+    expect_error("{\"a\": 1,\n \"b\": }", "run.yaml:2:7: invalid JSON: unexpected character");
+    expect_error("{\n  \"a\": [1,\n  2,,]\n}", "run.yaml:3:5: invalid JSON: unexpected character");
+    expect_error("{\"a\": tru}", "run.yaml:1:10: invalid JSON: boolean expected");
+    expect_error("{\"bs\": 1", "run.yaml:1:9: invalid JSON: unexpected end of JSON input");
+    expect_error("{\"bs\": 1} x",
+                 "run.yaml:1:11: invalid JSON: unexpected text after the top-level object");
+    expect_error("- a\n- b\n", "run.yaml:1:1: a run config must be a mapping of keys to values");
+    expect_error("just text\n", "run.yaml:1:1: a run config must be a mapping of keys to values");
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, "", &err), 0); /* empty: nothing known */
+    assert_int_equal(cfg.device_batch_size, -1);
+    runcfg_release(&cfg);
+    assert_int_equal(parse(&cfg, "# only a comment\n", &err), 0);
+    runcfg_release(&cfg);
+}
+
+static void test_absurd_values(void **state)
+{
+    (void)state;
+    expect_error("batch_size: 4294967296\n",
+                 "run.yaml:1:13: batch_size value 4294967296 is absurd (2^31 or more)");
+    expect_error("batch_size: 2147483648\n",
+                 "run.yaml:1:13: batch_size value 2147483648 is absurd (2^31 or more)");
+    expect_error("batch_size: 8x\n", "run.yaml:1:13: batch_size expects a whole number, got '8x'");
+    expect_error("batch_size: -1\n", "run.yaml:1:13: batch_size must be at least 1, got '-1'");
+    expect_error("training:\n  micro_batch_size: 0\n",
+                 "run.yaml:2:21: micro_batch_size must be at least 1, got 0");
+    expect_error("seq_len: 1.5\n", "run.yaml:1:10: seq_len expects a whole number, got '1.5'");
+    expect_error("grad_accum: ''\n",
+                 "run.yaml:1:13: grad_accum expects a whole number, got an empty value");
+    expect_error("{\"batch_size\": 2.5}",
+                 "run.yaml:1:16: batch_size expects a whole number, got '2.5'");
+    expect_error("{\n  \"seq_len\": 0\n}", "run.yaml:2:14: seq_len must be at least 1, got 0");
+    expect_error("{\"bs\": 99999999999999999999}",
+                 "run.yaml:1:8: bs value 18446744073709551615 is absurd (2^31 or more)");
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, "batch_size: 2147483647\nbs: ~\n", &err), 0);
+    assert_int_equal(cfg.device_batch_size, 2147483647);
+    runcfg_release(&cfg);
+    assert_int_equal(parse(&cfg, "batch_size: null\nbs: 3\n", &err), 0); /* null: unknown */
+    assert_int_equal(cfg.device_batch_size, 3);
+    runcfg_release(&cfg);
+}
+
+static void test_set(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, "batch_size: 8\nlr: 0.1\n", 22, "r.yaml", &err), 0);
+    assert_int_equal(runcfg_set(&cfg, "device_batch_size=4", &err), 0);
+    assert_int_equal(cfg.device_batch_size, 4);
+    assert_int_equal(runcfg_set(&cfg, "gradient_accumulation_steps=4", &err), 0);
+    assert_int_equal(runcfg_effective_batch(&cfg), 16);
+    assert_int_equal(runcfg_set(&cfg, "bf16=true", &err), 0);
+    assert_string_equal(cfg.dtype, "bfloat16");
+    assert_int_equal(runcfg_set(&cfg, "bf16=false", &err), 0);
+    assert_string_equal(cfg.dtype, "");
+    assert_int_equal(runcfg_set(&cfg, " precision = 16-mixed ", &err), 0);
+    assert_string_equal(cfg.dtype, "float16");
+    assert_int_equal(runcfg_set(&cfg, "gradient_checkpointing=on", &err), 0);
+    assert_int_equal(cfg.grad_ckpt, 1);
+    assert_int_equal(runcfg_set(&cfg, "lr=3e-4", &err), 0); /* replaces the extra */
+    assert_int_equal(runcfg_set(&cfg, "warmup=100", &err), 0);
+    assert_string_equal(extra(&cfg, "lr"), "3e-4");
+    assert_int_equal(cfg.n_extra, 2);
+    assert_int_equal(runcfg_set(&cfg, "batch_size=8x", &err), -1);
+    assert_string_equal(err.msg, "--set batch_size: batch_size expects a whole number, got '8x'");
+    assert_int_equal(cfg.device_batch_size, 4);
+    assert_int_equal(runcfg_set(&cfg, "bs=0", &err), -1);
+    assert_int_equal(runcfg_set(&cfg, "noequals", &err), -1);
+    assert_string_equal(err.msg, "--set expects key=value, got 'noequals'");
+    assert_int_equal(runcfg_set(&cfg, "=5", &err), -1);
+    runcfg_release(&cfg);
+}
+
+static void test_effective_batch(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_effective_batch(&cfg), -1);
+    cfg.device_batch_size = 8;
+    assert_int_equal(runcfg_effective_batch(&cfg), 8); /* accum unknown: 1 */
+    cfg.grad_accum = 3;
+    assert_int_equal(runcfg_effective_batch(&cfg), 24);
+    cfg.device_batch_size = LONG_MAX / 2;
+    assert_int_equal(runcfg_effective_batch(&cfg), -1);
+    runcfg_release(&cfg);
+}
+
+static void test_to_yaml_round_trip(void **state)
+{
+    (void)state;
+    struct runcfg cfg, back;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    const char *text = "gradient_checkpointing: yes\n"
+                       "name: \"my run #1\"\n"
+                       "dtype: bf16-mixed\n"
+                       "note: \"a: b\"\n"
+                       "empty: ''\n"
+                       "dash: '- x'\n"
+                       "neg: -1\n"
+                       "quote: 'say \"hi\"'\n"
+                       "tab: \"a\\tb\"\n"
+                       "max_length: 512\n"
+                       "bs: 4\n"
+                       "accumulate_grad_batches: 8\n";
+    assert_int_equal(runcfg_parse(&cfg, text, strlen(text), "r.yaml", &err), 0);
+    char *yaml = runcfg_to_yaml(&cfg);
+    assert_non_null(yaml);
+    assert_string_equal(yaml, "device_batch_size: 4\n"
+                              "max_seq_len: 512\n"
+                              "grad_accum_steps: 8\n"
+                              "dtype: bfloat16\n"
+                              "gradient_checkpointing: true\n"
+                              "name: \"my run #1\"\n"
+                              "note: \"a: b\"\n"
+                              "empty: \"\"\n"
+                              "dash: \"- x\"\n"
+                              "neg: -1\n"
+                              "quote: say \"hi\"\n"
+                              "tab: \"a\\x09b\"\n");
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_int_equal(back.device_batch_size, cfg.device_batch_size);
+    assert_int_equal(back.max_seq_len, cfg.max_seq_len);
+    assert_int_equal(back.grad_accum, cfg.grad_accum);
+    assert_int_equal(back.grad_ckpt, cfg.grad_ckpt);
+    assert_string_equal(back.dtype, cfg.dtype);
+    assert_int_equal(back.n_extra, cfg.n_extra);
+    for (size_t i = 0; i < cfg.n_extra; i++) {
+        assert_string_equal(back.extra[i].key, cfg.extra[i].key);
+        assert_string_equal(back.extra[i].value, cfg.extra[i].value);
+    }
+    char *again = runcfg_to_yaml(&back);
+    assert_string_equal(again, yaml);
+    free(again);
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
+    runcfg_init(&cfg);
+    yaml = runcfg_to_yaml(&cfg);
+    assert_string_equal(yaml, "");
+    free(yaml);
+}
+
+/* Found by fuzzing: JSON lets bytes that are not UTF-8 through; the YAML
+ * written must still parse (they become U+FFFD), and real Unicode stays. */
+static void test_to_yaml_unicode(void **state)
+{
+    (void)state;
+    struct runcfg cfg, back;
+    struct oomlab_err err = {{0}};
+    const char *json = "{\"na\x89me\": \"caf\xc3\xa9 \xe6\x97\xa5\", \"bs\": 2, \"c1\": \"\xc2\x80\"}";
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, json, strlen(json), "hf.json", &err), 0);
+    char *yaml = runcfg_to_yaml(&cfg);
+    assert_string_equal(yaml, "device_batch_size: 2\n"
+                              "\"na\\U0000fffdme\": \"caf\xc3\xa9 \xe6\x97\xa5\"\n"
+                              "c1: \"\\U00000080\"\n");
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_string_equal(back.extra[0].key, "na\xef\xbf\xbdme");
+    assert_string_equal(back.extra[0].value, "caf\xc3\xa9 \xe6\x97\xa5");
+    assert_string_equal(back.extra[1].value, "\xc2\x80");
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_alias),
+        cmocka_unit_test(test_dtype_spellings),
+        cmocka_unit_test(test_booleans),
+        cmocka_unit_test(test_nested_first_wins_and_extras),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_malformed_input),
+        cmocka_unit_test(test_absurd_values),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_effective_batch),
+        cmocka_unit_test(test_to_yaml_round_trip),
+        cmocka_unit_test(test_to_yaml_unicode),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
