@@ -24,20 +24,26 @@
 #include "sys/nvml.h"
 #include "sys/runexec.h"
 
-#define PROBE_ARG_MAX 65536 /* one argument after substitution */
+#define PROBE_ARG_MAX 65536          /* one argument after substitution */
+#define PROBE_CONFIG_MAX (1 << 20)   /* a run config file */
+#define PROBE_MAX_SETS 64
 
 static const char usage_text[] =
     "usage: oomlab probe [options] -- CMD [ARGS...]\n"
     "\n"
     "Find the largest batch (or sequence length) that fits, by short real runs.\n"
     "Write {batch} (or {seq}, or {NAME} with --param NAME) where the value goes,\n"
-    "e.g. --batch-size={batch}; {steps} becomes the --steps value.\n"
+    "e.g. --batch-size={batch}; {steps} becomes the --steps value. Or let the\n"
+    "command read the trial's config: {config} is DIR/configs/ID.yaml, the\n"
+    "--config file with the --set values and the probed value applied.\n"
     "\n"
     "  --param NAME         what to probe: batch (default), seq, or any NAME\n"
     "  --min N              smallest value (default 1)\n"
     "  --max N              largest value: bisect within [min, max]; without it,\n"
     "                       double from min until the first OOM\n"
     "  --steps N            substituted for {steps}: keep trials short\n"
+    "  --config FILE        the run config (YAML/JSON) each trial's config starts from\n"
+    "  --set KEY=VALUE      override a config field (repeatable)\n"
     "  --headroom P         kept free on the peak for the recommendation (15%)\n"
     "  --effective-batch B  also print the gradient accumulation that keeps B\n"
     "  --timeout D          a trial running longer stops the probe (10m)\n"
@@ -63,6 +69,11 @@ struct probe_cli {
     bool json;
     char *const *argv; /* the command template */
     int argc;
+    const char *config_path; /* --config */
+    char *config_text;       /* its contents (malloc'd) */
+    size_t config_len;
+    const char *sets[PROBE_MAX_SETS]; /* --set, in order */
+    size_t n_sets;
     struct probe_opts search;
 };
 
@@ -86,7 +97,8 @@ static void on_signal(int sig)
 #pragma weak runexec
 
 enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
-              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_NO_CONFIRM, OPT_JSON, OPT_HELP };
+              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_NO_CONFIRM, OPT_JSON,
+              OPT_HELP };
 
 static const struct option_def {
     const char *name;
@@ -98,6 +110,7 @@ static const struct option_def {
     {"--headroom", OPT_HEADROOM, true}, {"--effective-batch", OPT_EFFECTIVE, true},
     {"--timeout", OPT_TIMEOUT, true},   {"--gpu", OPT_GPU, true},
     {"--interval", OPT_INTERVAL, true}, {"--dir", OPT_DIR, true},
+    {"--config", OPT_CONFIG, true},     {"--set", OPT_SET, true},
     {"--no-confirm", OPT_NO_CONFIRM, false}, {"--json", OPT_JSON, false},
     {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
 };
@@ -128,9 +141,9 @@ static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name,
     long gpu = 0;
     switch (id) {
     case OPT_PARAM:
-        if (!param_name_ok(val) || !strcmp(val, "steps"))
+        if (!param_name_ok(val) || !strcmp(val, "steps") || !strcmp(val, "config"))
             return cmd_usage_error("probe", "--param wants a name of letters, digits and _ "
-                                            "(not 'steps'), got '%s'", val);
+                                            "(not 'steps' or 'config'), got '%s'", val);
         cli->param = val;
         return 0;
     case OPT_MIN: return parse_long(name, val, 1, &cli->search.min);
@@ -158,6 +171,12 @@ static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name,
                                    val);
         return 0;
     case OPT_DIR: cli->dir = val; return 0;
+    case OPT_CONFIG: cli->config_path = val; return 0;
+    case OPT_SET:
+        if (cli->n_sets == PROBE_MAX_SETS)
+            return cmd_usage_error("probe", "at most %d --set", PROBE_MAX_SETS);
+        cli->sets[cli->n_sets++] = val;
+        return 0;
     case OPT_NO_CONFIRM: cli->search.confirm = false; return 0;
     case OPT_JSON: cli->json = true; return 0;
     case OPT_HELP: fputs(usage_text, stdout); return -1;
@@ -212,9 +231,10 @@ static bool has_placeholder(const struct probe_cli *cli, const char *key)
 
 static int check_cli(struct probe_cli *cli)
 {
-    if (!has_placeholder(cli, cli->param))
+    if (!has_placeholder(cli, cli->param) && !has_placeholder(cli, "config"))
         return cmd_usage_error("probe", "the command has no {%s}: write it where the value goes, "
-                                        "e.g. --%s={%s}", cli->param, cli->param, cli->param);
+                                        "e.g. --%s={%s} (or pass the trial's config as {config})",
+                               cli->param, cli->param, cli->param);
     if (has_placeholder(cli, "steps") && cli->steps < 0)
         return cmd_usage_error("probe", "the command has {steps} but no --steps was given");
     if (cli->search.max >= 0 && cli->search.max < cli->search.min)
@@ -264,17 +284,18 @@ static void free_argv(char **argv)
     free(argv);
 }
 
-static char **build_argv(const struct probe_cli *cli, long value)
+static char **build_argv(const struct probe_cli *cli, long value, const char *id)
 {
-    char vbuf[32], sbuf[32];
+    char vbuf[32], sbuf[32], cbuf[PATH_MAX];
     snprintf(vbuf, sizeof vbuf, "%ld", value);
     snprintf(sbuf, sizeof sbuf, "%ld", cli->steps);
-    const char *keys[] = {cli->param, "steps"};
-    const char *vals[] = {vbuf, sbuf};
+    snprintf(cbuf, sizeof cbuf, "%s/configs/%s.yaml", cli->dir, id);
+    const char *keys[] = {cli->param, "config", "steps"};
+    const char *vals[] = {vbuf, cbuf, sbuf};
     char **argv = calloc((size_t)cli->argc + 1, sizeof *argv);
     if (!argv) return NULL;
     for (int i = 0; i < cli->argc; i++) {
-        argv[i] = substitute(cli->argv[i], keys, vals, cli->steps >= 0 ? 2 : 1);
+        argv[i] = substitute(cli->argv[i], keys, vals, cli->steps >= 0 ? 3 : 2);
         if (!argv[i]) {
             free_argv(argv);
             return NULL;
@@ -283,24 +304,50 @@ static char **build_argv(const struct probe_cli *cli, long value)
     return argv;
 }
 
-/* The ledger row's config: the probed value in its column, or in extra. */
-static void trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
-                         struct runcfg_kv *kv, char *vbuf, size_t vsize)
+/* The trial's config (its ledger row, configs/ID.yaml): the --config file,
+ * the --set values, then the probed value in its column (or in extra).
+ * The caller releases it. */
+static int trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
+                        struct oomlab_err *err)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->device_batch_size = cfg->max_seq_len = cfg->grad_accum = -1;
-    cfg->grad_ckpt = -1;
-    snprintf(vbuf, vsize, "%ld", value);
-    if (!strcmp(cli->param, "batch")) {
-        cfg->device_batch_size = value;
-    } else if (!strcmp(cli->param, "seq")) {
-        cfg->max_seq_len = value;
-    } else {
-        kv->key = (char *)cli->param;
-        kv->value = vbuf;
-        cfg->extra = kv;
-        cfg->n_extra = 1;
+    static const struct { const char *param, *key; } columns[] = {
+        {"batch", "device_batch_size"}, {"seq", "max_seq_len"}};
+    const char *key = cli->param;
+    for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
+        if (!strcmp(cli->param, columns[i].param)) key = columns[i].key;
+    char assign[64];
+    snprintf(assign, sizeof assign, "%s=%ld", key, value);
+    runcfg_init(cfg);
+    if (cli->config_text &&
+        runcfg_parse(cfg, cli->config_text, cli->config_len, cli->config_path, err) < 0)
+        return -1;
+    for (size_t i = 0; i < cli->n_sets; i++)
+        if (runcfg_set(cfg, cli->sets[i], err) < 0) return -1;
+    return runcfg_set(cfg, assign, err);
+}
+
+/* Read --config (bounded) and check it and the --set values once, so a bad
+ * config is a usage error before any trial. 0 or an exit code. */
+static int load_config(struct probe_cli *cli)
+{
+    struct oomlab_err err = {{0}};
+    if (cli->config_path) {
+        FILE *f = fopen(cli->config_path, "rb");
+        if (!f) return cmd_usage_error("probe", "%s: %s", cli->config_path, strerror(errno));
+        cli->config_text = malloc(PROBE_CONFIG_MAX + 1);
+        size_t n = cli->config_text ? fread(cli->config_text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
+        bool bad = !cli->config_text || ferror(f);
+        fclose(f);
+        if (bad) return cmd_usage_error("probe", "%s: cannot read", cli->config_path);
+        if (n > PROBE_CONFIG_MAX)
+            return cmd_usage_error("probe", "%s: larger than %d bytes", cli->config_path,
+                                   PROBE_CONFIG_MAX);
+        cli->config_len = n;
     }
+    struct runcfg cfg;
+    int rc = trial_config(cli, cli->search.min, &cfg, &err);
+    runcfg_release(&cfg);
+    return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
 
 /* What a finished run means for the search, with a one-line diagnosis. */
@@ -401,24 +448,26 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
         snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted before the trial started");
         return PROBE_INTERRUPTED;
     }
-    char id[64], vbuf[32];
+    char id[64];
     trial_id(c, value, id, sizeof id);
     struct runcfg cfg;
-    struct runcfg_kv kv;
-    trial_config(cli, value, &cfg, &kv, vbuf, sizeof vbuf);
-    char **argv = build_argv(cli, value);
-    if (!argv) {
-        snprintf(t->diagnosis, sizeof t->diagnosis, "out of memory building the command");
+    struct oomlab_err err = {{0}};
+    char **argv = NULL;
+    if (trial_config(cli, value, &cfg, &err) < 0 || !(argv = build_argv(cli, value, id))) {
+        snprintf(t->diagnosis, sizeof t->diagnosis, "cannot prepare the trial: %.120s",
+                 err.msg[0] ? err.msg : "out of memory");
+        runcfg_release(&cfg);
+        progress(cli, t, PROBE_FAILED);
         return PROBE_FAILED;
     }
     struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
                               .gpu = cli->gpu, .interval_ms = cli->interval_ms,
                               .timeout_ms = cli->timeout_ms, .quiet = true, .tag = "probe"};
     struct runexec_result rr;
-    struct oomlab_err err = {{0}};
     memset(&rr, 0, sizeof rr);
     int rc = runexec(&ro, &rr, &err);
     free_argv(argv);
+    runcfg_release(&cfg);
     enum probe_outcome out;
     if (rc < 0) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot run the trial: %.130s", err.msg);
@@ -707,9 +756,13 @@ int cmd_probe(int argc, char **argv)
     probe_opts_init(&cli.search);
     int rc = parse_args(&cli, argc, argv);
     if (rc) return rc < 0 ? EXIT_OK : rc;
-    if ((rc = check_cli(&cli))) return rc;
+    if ((rc = check_cli(&cli)) || (rc = load_config(&cli))) {
+        free(cli.config_text);
+        return rc;
+    }
     if (!runexec) {
         fprintf(stderr, "oomlab probe: this build has no run engine (sys/runexec.c)\n");
+        free(cli.config_text);
         return EXIT_ERROR;
     }
     struct trial_ctx ctx = {.cli = &cli, .number = next_probe_number(cli.dir),
@@ -729,6 +782,7 @@ int cmd_probe(int argc, char **argv)
     rc = probe_run(&cli.search, &res, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    free(cli.config_text);
     if (rc < 0) return cmd_usage_error("probe", "%s", err.msg);
     if ((cli.json ? render_json(&cli, &res) : render_text(&cli, &res)) < 0) {
         oomlab_err_set(&err, "cannot write the result: %s", strerror(errno));
