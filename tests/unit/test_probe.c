@@ -222,6 +222,35 @@ static void test_data_dependent_oom_caught_by_confirm(void **state)
     assert_true(res.recommended <= res.largest_fit);
 }
 
+static void test_flaky_min_and_no_confirm(void **state)
+{
+    (void)state;
+    struct sim s;
+    /* min itself passes once, then OOMs: nothing fits reliably. */
+    linear(&s, 4e9, 50 * MiB, 1);
+    s.repeat_extra = 50 * MiB;
+    probe(&s, 1, 64, &res);
+    assert_int_equal(res.stop, PROBE_STOP_NOTHING_FITS);
+    assert_int_equal(res.flaky, 1);
+    assert_int_equal(res.largest_fit, -1);
+    /* Without the confirm run: one trial fewer, and nothing confirmed. */
+    linear(&s, 4e9, 50 * MiB, 300);
+    probe(&s, 1, 4096, &res);
+    size_t with_confirm = res.n_trials;
+    struct probe_opts o;
+    probe_opts_init(&o);
+    o.max = 4096;
+    o.confirm = false;
+    o.trial = sim_trial;
+    linear(&s, 4e9, 50 * MiB, 300);
+    o.trial_ctx = &s;
+    assert_int_equal(probe_run(&o, &res, NULL), 0);
+    assert_int_equal(res.largest_fit, 300);
+    assert_false(res.confirmed);
+    assert_true(res.pinned);
+    assert_int_equal(res.n_trials, with_confirm - 1);
+}
+
 static void test_crash_is_not_an_oom(void **state)
 {
     (void)state;
@@ -465,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_larger_than_max),
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_data_dependent_oom_caught_by_confirm),
+        cmocka_unit_test(test_flaky_min_and_no_confirm),
         cmocka_unit_test(test_crash_is_not_an_oom),
         cmocka_unit_test(test_timeout_stops_the_probe),
         cmocka_unit_test(test_interrupt_keeps_what_was_learned),
