@@ -39,7 +39,8 @@ struct search {
 };
 
 static const char *const outcome_names[] = {"fits", "oom", "failed", "interrupted"};
-static const char *const how_names[] = {"start", "double", "bisect", "peaks", "model", "confirm"};
+static const char *const how_names[] = {"start", "double", "bisect", "peaks",
+                                        "model", "confirm", "walk"};
 static const char *const stop_names[] = {"found", "nothing_fits", "failed", "interrupted"};
 static const char *const basis_names[] = {"none", "peak", "count"};
 
@@ -50,7 +51,7 @@ const char *probe_outcome_name(enum probe_outcome outcome)
 
 const char *probe_how_name(enum probe_how how)
 {
-    return (unsigned)how < 6 ? how_names[how] : "unknown";
+    return (unsigned)how < sizeof how_names / sizeof *how_names ? how_names[how] : "unknown";
 }
 
 const char *probe_stop_name(enum probe_stop stop)
@@ -280,7 +281,7 @@ static long plain_step(struct search *s, enum probe_how *how)
         long v = s->hi - s->down;
         s->down = s->down > LONG_MAX / 2 ? LONG_MAX / 2 : s->down * 2;
         if (v > s->lo) {
-            *how = PROBE_HOW_BISECT;
+            *how = PROBE_HOW_WALK;
             return v;
         }
         s->down = 0;

@@ -33,9 +33,10 @@ enum probe_outcome {
 };
 
 /* How a value was chosen: blind doubling/bisection, a jump from the measured
- * peaks, the estimator's prediction, or the confirm re-run. */
+ * peaks, the estimator's prediction, the confirm re-run, or a walk down in
+ * growing steps from a guess that over-shot by a little. */
 enum probe_how { PROBE_HOW_START, PROBE_HOW_DOUBLE, PROBE_HOW_BISECT, PROBE_HOW_PEAKS,
-                 PROBE_HOW_MODEL, PROBE_HOW_CONFIRM };
+                 PROBE_HOW_MODEL, PROBE_HOW_CONFIRM, PROBE_HOW_WALK };
 
 struct probe_trial {
     long value;
@@ -125,7 +126,8 @@ void probe_recommend(const struct probe_opts *opts, struct probe_result *res);
 int probe_trial_bound(long min, long max);
 
 const char *probe_outcome_name(enum probe_outcome outcome); /* "fits", "oom", "failed", "interrupted" */
-const char *probe_how_name(enum probe_how how); /* "start", "double", "bisect", "peaks", "model", "confirm" */
+/* "start", "double", "bisect", "peaks", "model", "confirm", "walk" */
+const char *probe_how_name(enum probe_how how);
 const char *probe_stop_name(enum probe_stop stop); /* "found", "nothing_fits", "failed", "interrupted" */
 const char *probe_basis_name(enum probe_basis basis); /* "none", "peak", "count" */
 
