@@ -479,9 +479,8 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
         t->capacity = trial_capacity(cli, &rr, c->capacity);
         out = classify(cli, &rr, t);
     }
-    if (stop_requested && out != PROBE_FAILED) out = PROBE_INTERRUPTED;
-    if (out == PROBE_INTERRUPTED && !t->diagnosis[0])
-        snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted");
+    /* A signal after the child finished leaves its outcome standing; the
+     * next call reports the stop before running anything. */
     progress(cli, t, out);
     return out;
 }
