@@ -192,6 +192,10 @@ if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   (cd "$D" && "$SIM" --batch $((best + 1)) --seq 512 --steps 2 > b.log 2>&1); b=$?
   why="exit $rc best $best: $a / $b $(tail -2 "$D/b.log") $(head -3 "$D/err")"
   check probe-simtrain test "$rc" = 0 -a "$a" = 0 -a "$b" != 0 -a -n "$(grep -i 'out of memory' "$D/b.log")"
+  # the same through its run config
+  probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --seq 512 --steps {steps} --config {config}
+  why="exit $rc largest $(jget "$J" largest_fit), want $best; $(head -3 "$D/err")"
+  check probe-simtrain-config test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$best"
 else
   echo "ok probe-simtrain # SKIP simtrain or the fake NVML not built"
 fi
