@@ -233,6 +233,20 @@ static enum rc_apply apply_rule(struct runcfg *cfg, const struct rc_rule *rule, 
     return RC_SKIP;
 }
 
+/* "prefix.key" (or "key" at the top), malloc'd; NULL on no memory. */
+static char *join_path(const char *prefix, const char *key)
+{
+    size_t pl = strlen(prefix), kl = strlen(key);
+    char *p = malloc(pl + kl + 2);
+    if (!p) return NULL;
+    if (pl) {
+        memcpy(p, prefix, pl);
+        p[pl++] = '.';
+    }
+    memcpy(p + pl, key, kl + 1);
+    return p;
+}
+
 /* One key/value met while walking a document. */
 struct rc_walk {
     struct runcfg *cfg;
@@ -271,14 +285,12 @@ struct yaml_frame {
     bool want_key;   /* mapping: the next node is a key */
     bool skipped;    /* this level is not searched (counted in skip) */
     char *key;       /* mapping: the current key (NULL: a non-scalar key) */
-    size_t path_len; /* length of the dotted path outside this level */
+    char *prefix;    /* dotted path of this mapping ("" at the top) */
 };
 
 struct yaml_state {
     struct yaml_frame stack[RC_MAX_DEPTH];
     int depth;
-    char path[1024]; /* dotted keys of the enclosing mappings */
-    size_t path_len;
     int skip; /* > 0 inside a sequence or a collection used as a key */
 };
 
@@ -316,11 +328,11 @@ static int yaml_on_scalar(struct rc_walk *w, struct yaml_state *st, yaml_event_t
     if (f->key) {
         bool is_null = ev->data.scalar.plain_implicit &&
                        (text[0] == '\0' || strcmp(text, "~") == 0 || strcasecmp(text, "null") == 0);
-        char path[1100];
-        if (st->path_len) snprintf(path, sizeof path, "%s.%s", st->path, f->key);
-        else snprintf(path, sizeof path, "%s", f->key);
+        char *path = join_path(f->prefix, f->key);
+        if (!path) return oomlab_err_set(w->err, "%s: out of memory", w->name);
         rc = walk_scalar(w, path, f->key, text, is_null, (long)ev->start_mark.line + 1,
                          (long)ev->start_mark.column + 1);
+        free(path);
     }
     yaml_node_done(st);
     return rc;
@@ -343,17 +355,12 @@ static int yaml_on_start(struct rc_walk *w, struct yaml_state *st, yaml_event_t 
     f->mapping = mapping;
     f->want_key = true;
     f->skipped = skipped;
-    f->path_len = st->path_len;
     if (skipped) {
         st->skip++;
-    } else if (parent) { /* enter "key." */
-        size_t kl = strlen(parent->key);
-        if (st->path_len + kl + 2 < sizeof st->path) {
-            if (st->path_len) st->path[st->path_len++] = '.';
-            memcpy(st->path + st->path_len, parent->key, kl + 1);
-            st->path_len += kl;
-        }
+        return 0;
     }
+    f->prefix = parent ? join_path(parent->prefix, parent->key) : strdup("");
+    if (!f->prefix) return oomlab_err_set(w->err, "%s: out of memory", w->name);
     return 0;
 }
 
@@ -363,8 +370,7 @@ static void yaml_pop(struct yaml_state *st)
     if (!f) return;
     if (f->skipped) st->skip--;
     free(f->key);
-    st->path_len = f->path_len;
-    st->path[st->path_len] = '\0';
+    free(f->prefix);
     st->depth--;
 }
 
@@ -498,10 +504,11 @@ static int json_walk_object(struct json_walk *jw, struct json_object *obj, const
                               RC_MAX_DEPTH);
     json_object_object_foreach(obj, key, val)
     {
-        char path[1100];
-        if (prefix[0]) snprintf(path, sizeof path, "%s.%s", prefix, key);
-        else snprintf(path, sizeof path, "%s", key);
-        if (json_walk_value(jw, path, key, val, depth) != 0) return -1;
+        char *path = join_path(prefix, key);
+        if (!path) return oomlab_err_set(jw->w->err, "%s: out of memory", jw->w->name);
+        int rc = json_walk_value(jw, path, key, val, depth);
+        free(path);
+        if (rc != 0) return -1;
     }
     return 0;
 }
@@ -574,8 +581,12 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
 {
     if (!name) name = "config";
     if (!text) len = 0;
-    if (memchr(text ? text : "", '\0', len))
-        return oomlab_err_set(err, "%s: binary data (a NUL byte) in a config", name);
+    const char *nul = text ? memchr(text, '\0', len) : NULL;
+    if (nul) {
+        long line, col;
+        offset_to_line_col(text, (size_t)(nul - text), &line, &col);
+        return oomlab_err_at(err, name, line, col, "binary data (a NUL byte) in a config");
+    }
     struct runcfg tmp;
     runcfg_init(&tmp);
     struct rc_walk w = {.cfg = &tmp, .name = name, .err = err};
@@ -724,10 +735,12 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
     return n;
 }
 
-/* YAML's printable set (what libyaml accepts back) above ASCII. */
+/* Above ASCII, what can be written raw inside quotes: YAML's printable set
+ * minus its line breaks (NEL, LS, PS), which a reader would fold. */
 static bool yaml_printable(uint32_t c)
 {
-    return c == 0x85 || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c != 0xfeff) ||
+    if (c == 0x2028 || c == 0x2029) return false;
+    return (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c != 0xfeff) ||
            (c >= 0x10000 && c <= 0x10ffff);
 }
 
@@ -773,10 +786,14 @@ static void buf_scalar(struct rc_buf *b, const char *s)
     buf_add(b, "\"", 1);
 }
 
+/* libyaml refuses implicit keys over 1024 characters: long keys (escapes
+ * can grow a byte tenfold) are written in the explicit "? key" form. */
 static void buf_kv(struct rc_buf *b, const char *key, const char *value)
 {
+    bool explicit_key = strlen(key) > 100;
+    if (explicit_key) buf_str(b, "? ");
     buf_scalar(b, key);
-    buf_str(b, ": ");
+    buf_str(b, explicit_key ? "\n: " : ": ");
     buf_scalar(b, value);
     buf_str(b, "\n");
 }

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,9 +24,20 @@ struct scan {
     bool saw_gpu, saw_cpu, summary;
 };
 
-static bool is_word_char(unsigned char c)
+/* ASCII classes without the locale (and without a call per byte). */
+static inline bool is_digit(unsigned char c)
 {
-    return isalpha(c) || c == '_';
+    return (unsigned)(c - '0') < 10u;
+}
+
+static inline bool is_alpha(unsigned char c)
+{
+    return (unsigned)((c | 0x20) - 'a') < 26u;
+}
+
+static inline bool is_word_char(unsigned char c)
+{
+    return is_alpha(c) || c == '_';
 }
 
 static size_t skip_blanks(const struct scan *sc, size_t i)
@@ -49,7 +61,7 @@ static size_t read_long(const struct scan *sc, size_t i, long *out)
 {
     size_t j = i;
     long v = 0;
-    while (j < sc->n && isdigit((unsigned char)sc->s[j])) {
+    while (j < sc->n && is_digit((unsigned char)sc->s[j])) {
         if (j - i >= 18) return 0; /* absurd: not a step counter */
         v = v * 10 + (sc->s[j] - '0');
         j++;
@@ -78,7 +90,8 @@ static size_t read_double(const struct scan *sc, size_t i, double *out, bool *no
     static const struct { const char *word; bool nan; } specials[] = {
         {"nan", true}, {"infinity", false}, {"inf", false},
     };
-    for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+    bool maybe_special = j < sc->n && ((s[j] | 0x20) == 'n' || (s[j] | 0x20) == 'i');
+    for (size_t k = 0; maybe_special && k < sizeof specials / sizeof specials[0]; k++) {
         if (!word_at(s, sc->n, j, specials[k].word)) continue;
         *out = specials[k].nan ? NAN : (neg ? -INFINITY : INFINITY);
         if (nonfinite) *nonfinite = true;
@@ -131,15 +144,17 @@ static void set_mem(struct scan *sc, enum mem_kind kind, int64_t bytes)
 static bool read_size(const struct scan *sc, size_t i, enum units_base base, bool unit_needed,
                       double bare_unit, int64_t *bytes)
 {
-    double v;
-    size_t num = read_double(sc, i, &v, NULL);
-    if (num == 0 || !(v >= 0) || !isfinite(v) || sc->s[i] == '+' || sc->s[i] == '-') return false;
+    size_t num = i;
+    while (num < sc->n && (is_digit((unsigned char)sc->s[num]) || sc->s[num] == '.')) num++;
+    if (num == i || !is_digit((unsigned char)sc->s[i])) return false;
     bool sat = false;
     size_t used = units_parse_size(sc->s + i, sc->n - i, base, bytes, &sat);
     if (used == 0 || sat) return false;
-    for (size_t k = i + num; k < i + used; k++)
-        if (isalpha((unsigned char)sc->s[k])) return true; /* a unit followed */
+    for (size_t k = num; k < i + used; k++)
+        if (is_alpha((unsigned char)sc->s[k])) return true; /* a unit followed */
     if (unit_needed) return false;
+    double v;
+    if (!read_double(sc, i, &v, NULL) || !(v >= 0)) return false;
     double b = v * bare_unit;
     if (!(b < 9.2e18)) return false;
     *bytes = (int64_t)llround(b);
@@ -431,69 +446,95 @@ static void rule_summary(struct scan *sc, size_t i)
 
 struct word_rule {
     const char *word; /* lower case, matched case-insensitively, whole word */
+    size_t len;
     void (*apply)(struct scan *sc, size_t after);
 };
+
+#define W(word, fn) {word, sizeof word - 1, fn}
 
 /* The keyword table. Words are runs of letters and '_', so "det_loss_cls_0"
  * or "valid_loss" never read as "loss". */
 static const struct word_rule word_rules[] = {
-    {"step", rule_step},
-    {"iter", rule_iter},
-    {"iteration", rule_iter},
-    {"it", rule_it},
-    {"num_updates", rule_num_updates},
-    {"epoch", rule_epoch},
-    {"loss", rule_loss},
-    {"train_loss", rule_loss},
-    {"training_loss", rule_loss},
-    {"avr_loss", rule_loss},
-    {"avg_loss", rule_loss},
-    {"mean_loss", rule_loss},
-    {"total_loss", rule_loss},
-    {"lm_loss", rule_loss},
-    {"running_loss", rule_loss},
-    {"train_epoch_loss", rule_loss},
-    {"peak_alloc", rule_peak_alloc},
-    {"peak_allocated", rule_peak_alloc},
-    {"max_allocated", rule_peak_alloc},
-    {"max_memory_allocated", rule_peak_alloc},
-    {"max_ma", rule_peak_alloc},
-    {"peak_reserved", rule_peak_reserved},
-    {"max_reserved", rule_peak_reserved},
-    {"max_memory_reserved", rule_peak_reserved},
-    {"max_ca", rule_peak_reserved},
-    {"allocated", rule_allocated},
-    {"reserved", rule_reserved},
-    {"memory", rule_memory},
-    {"mem", rule_mem},
-    {"gpu_mem", rule_gpu_mem},
-    {"gpu", rule_gpu},
-    {"peak", rule_peak},
-    {"cpu", rule_cpu},
-    {"ram", rule_cpu},
-    {"train_runtime", rule_summary},
+    W("step", rule_step),
+    W("global_step", rule_step),
+    W("iter", rule_iter),
+    W("iteration", rule_iter),
+    W("it", rule_it),
+    W("num_updates", rule_num_updates),
+    W("epoch", rule_epoch),
+    W("loss", rule_loss),
+    W("train_loss", rule_loss),
+    W("training_loss", rule_loss),
+    W("avr_loss", rule_loss),
+    W("avg_loss", rule_loss),
+    W("mean_loss", rule_loss),
+    W("total_loss", rule_loss),
+    W("lm_loss", rule_loss),
+    W("running_loss", rule_loss),
+    W("train_epoch_loss", rule_loss),
+    W("reduced_train_loss", rule_loss),
+    W("train_loss_step", rule_loss),
+    W("peak_alloc", rule_peak_alloc),
+    W("peak_allocated", rule_peak_alloc),
+    W("max_allocated", rule_peak_alloc),
+    W("max_memory_allocated", rule_peak_alloc),
+    W("max_mem", rule_peak_alloc),
+    W("max_ma", rule_peak_alloc),
+    W("peak_reserved", rule_peak_reserved),
+    W("max_reserved", rule_peak_reserved),
+    W("max_memory_reserved", rule_peak_reserved),
+    W("max_ca", rule_peak_reserved),
+    W("allocated", rule_allocated),
+    W("reserved", rule_reserved),
+    W("memory", rule_memory),
+    W("mem", rule_mem),
+    W("gpu_mem", rule_gpu_mem),
+    W("gpu", rule_gpu),
+    W("peak", rule_peak),
+    W("cpu", rule_cpu),
+    W("ram", rule_cpu),
+    W("train_runtime", rule_summary),
 };
 
 #define N_WORD_RULES (sizeof word_rules / sizeof word_rules[0])
 
-/* First letters of the table's words, as a bitmask over 'a'..'z'. */
-static unsigned first_letters(void)
+/* Rules by (first letter, length), built once: most words of a line match
+ * no bucket and cost one lookup. */
+#define MAX_WORD 20
+static unsigned char bucket_start[26 * (MAX_WORD + 1) + 1];
+static unsigned char bucket_rules[N_WORD_RULES];
+static pthread_once_t rules_once = PTHREAD_ONCE_INIT;
+
+static unsigned bucket_of(char first, size_t len)
 {
-    static unsigned mask;
-    if (!mask)
-        for (size_t r = 0; r < N_WORD_RULES; r++) mask |= 1u << (word_rules[r].word[0] - 'a');
-    return mask;
+    return (unsigned)((first | 0x20) - 'a') * (MAX_WORD + 1) + (unsigned)len;
 }
 
-static void apply_word(struct scan *sc, size_t w, size_t len, unsigned mask)
+static void index_rules(void)
 {
-    unsigned char c0 = (unsigned char)tolower((unsigned char)sc->s[w]);
-    if (len < 2 || len > 20 || c0 < 'a' || c0 > 'z' || !(mask & (1u << (c0 - 'a')))) return;
+    unsigned count[26 * (MAX_WORD + 1)] = {0};
+    for (size_t r = 0; r < N_WORD_RULES; r++) count[bucket_of(word_rules[r].word[0], word_rules[r].len)]++;
+    unsigned at = 0;
+    for (size_t b = 0; b < 26 * (MAX_WORD + 1); b++) {
+        bucket_start[b] = (unsigned char)at;
+        at += count[b];
+    }
+    bucket_start[26 * (MAX_WORD + 1)] = (unsigned char)at;
+    unsigned fill[26 * (MAX_WORD + 1)] = {0};
     for (size_t r = 0; r < N_WORD_RULES; r++) {
-        const char *word = word_rules[r].word;
-        if (word[0] != c0 || strlen(word) != len || strncasecmp(sc->s + w, word, len) != 0)
-            continue;
-        word_rules[r].apply(sc, w + len);
+        unsigned b = bucket_of(word_rules[r].word[0], word_rules[r].len);
+        bucket_rules[bucket_start[b] + fill[b]++] = (unsigned char)r;
+    }
+}
+
+static void apply_word(struct scan *sc, size_t w, size_t len)
+{
+    if (len < 2 || len > MAX_WORD || !is_alpha((unsigned char)sc->s[w])) return;
+    unsigned b = bucket_of(sc->s[w], len);
+    for (unsigned k = bucket_start[b]; k < bucket_start[b + 1]; k++) {
+        const struct word_rule *rule = &word_rules[bucket_rules[k]];
+        if (strncasecmp(sc->s + w, rule->word, len) != 0) continue;
+        rule->apply(sc, w + len);
         return;
     }
 }
@@ -513,10 +554,18 @@ static void rule_bar(struct scan *sc, size_t i, size_t bar_at)
     k = read_long(sc, j, &total);
     if (k == 0) return;
     j = skip_blanks(sc, j + k);
-    if (j >= sc->n || sc->s[j] != '[') return;
-    for (size_t e = 0; e < sizeof eval_words / sizeof eval_words[0]; e++)
-        for (size_t p = 0; p + strlen(eval_words[e]) <= bar_at; p++)
-            if (strncasecmp(sc->s + p, eval_words[e], strlen(eval_words[e])) == 0) return;
+    bool keras3 = bar_at == i && j < sc->n && (unsigned char)sc->s[j] == 0xe2; /* "━━━" */
+    if (j >= sc->n || (sc->s[j] != '[' && !keras3)) return;
+    const uint32_t first = 1u << ('e' - 'a') | 1u << ('v' - 'a') | 1u << ('t' - 'a') |
+                           1u << ('p' - 'a') | 1u << ('s' - 'a');
+    for (size_t p = 0; p < bar_at; p++) {
+        unsigned l = (unsigned)((sc->s[p] | 0x20) - 'a');
+        if (l >= 26 || !(first & (1u << l))) continue;
+        for (size_t e = 0; e < sizeof eval_words / sizeof eval_words[0]; e++) {
+            size_t el = strlen(eval_words[e]);
+            if (p + el <= bar_at && strncasecmp(sc->s + p, eval_words[e], el) == 0) return;
+        }
+    }
     set_step(sc, v);
 }
 
@@ -575,7 +624,6 @@ static size_t skip_escape(const char *s, size_t n, size_t i)
 
 static void scan_words(struct scan *sc)
 {
-    unsigned mask = first_letters();
     const char *s = sc->s;
     size_t i = 0, n = sc->n;
     while (i < n) {
@@ -583,7 +631,7 @@ static void scan_words(struct scan *sc)
         if (is_word_char(c)) {
             size_t w = i;
             while (i < n && is_word_char((unsigned char)s[i])) i++;
-            apply_word(sc, w, i - w, mask);
+            apply_word(sc, w, i - w);
             sc->prev_word = w;
             sc->prev_len = i - w;
             continue;
@@ -593,8 +641,8 @@ static void scan_words(struct scan *sc)
             continue;
         }
         if (c == '|') rule_bar(sc, i + 1, i);
-        if (isdigit(c)) { /* a number ends the "previous word" context */
-            while (i < n && (isdigit((unsigned char)s[i]) || s[i] == '.')) i++;
+        if (is_digit(c)) { /* a number ends the "previous word" context */
+            while (i < n && (is_digit((unsigned char)s[i]) || s[i] == '.')) i++;
             sc->prev_len = 0;
             continue;
         }
@@ -623,14 +671,13 @@ static void last_segment(const char **line, size_t *len)
 /* Lines with no digit say nothing about progress, except "loss: nan". */
 static bool may_carry_progress(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned)(s[i] - '0') < 10) return true;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if ((s[i] | 0x20) == 'n' && (s[i + 1] | 0x20) == 'a' && (s[i + 2] | 0x20) == 'n')
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_digit(c)) return true;
+        if (i + 3 <= n && (((c | 0x20) == 'n' && (s[i + 1] | 0x20) == 'a' && (s[i + 2] | 0x20) == 'n') ||
+                           ((c | 0x20) == 'i' && (s[i + 1] | 0x20) == 'n' && (s[i + 2] | 0x20) == 'f')))
             return true;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if ((s[i] | 0x20) == 'i' && (s[i + 1] | 0x20) == 'n' && (s[i + 2] | 0x20) == 'f')
-            return true;
+    }
     return false;
 }
 
@@ -644,6 +691,7 @@ static void point_clear(struct steps_point *pt)
 
 unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt)
 {
+    pthread_once(&rules_once, index_rules);
     point_clear(pt);
     if (!line || len == 0) return 0;
     last_segment(&line, &len);
@@ -686,6 +734,7 @@ const char *steps_trend_name(enum steps_trend t, bool memory)
 void steps_series_init(struct steps_series *s)
 {
     memset(s, 0, sizeof *s);
+    s->epoch = NAN;
 }
 
 static const unsigned MEM_BITS = STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED | STEPS_MEM;
@@ -774,9 +823,16 @@ static int add_stepped(struct steps_series *s, const struct steps_point *pt)
     return append(s, pt);
 }
 
-int steps_series_add(struct steps_series *s, const struct steps_point *pt)
+int steps_series_add(struct steps_series *s, const struct steps_point *in)
 {
-    if (!(pt->fields & (STEPS_LOSS | MEM_BITS))) return 0;
+    if (in->fields & STEPS_EPOCH) s->epoch = in->epoch;
+    if (!(in->fields & (STEPS_LOSS | MEM_BITS))) return 0;
+    struct steps_point own = *in;
+    const struct steps_point *pt = &own;
+    if ((own.fields & STEPS_STEP) && !(own.fields & STEPS_EPOCH) && isfinite(s->epoch)) {
+        own.epoch = s->epoch; /* Keras: "Epoch 3/10", then bars from 1/100 */
+        own.fields |= STEPS_EPOCH;
+    }
     if (pt->fields & STEPS_STEP) return add_stepped(s, pt);
     /* No step: a memory line printed after its step's loss line (or the
      * loss after the memory) completes that point when it fills a gap. */
@@ -840,10 +896,10 @@ static enum steps_trend loss_trend_of(const double *v, size_t n)
     double first = mean(v, k), last = mean(v + n - k, k);
     double se = noise_sigma(v, n) * sqrt(2.0 / (double)k);
     /* The trough: the lowest mean of k neighbours before the last third. */
-    double trough = first;
+    double trough = first, window = first * (double)k; /* sliding sum: O(n) */
     for (size_t i = 1; i + 2 * k <= n; i++) {
-        double m = mean(v + i, k);
-        if (m < trough) trough = m;
+        window += v[i + k - 1] - v[i - 1];
+        if (window / (double)k < trough) trough = window / (double)k;
     }
     double level = fmax(fabs(first), fabs(last));
     double rise = last - trough;
@@ -932,5 +988,5 @@ int64_t steps_max_peak_reserved(const struct steps_series *s)
 void steps_series_release(struct steps_series *s)
 {
     free(s->points);
-    memset(s, 0, sizeof *s);
+    steps_series_init(s);
 }

@@ -31,7 +31,22 @@ struct steps_point {
 };
 
 /* Parse one line (no NUL needed, may contain \r, ANSI colours). Returns the
- * fields found (0 when the line says nothing about progress). */
+ * fields found (0 when the line says nothing about progress). Only the last
+ * \r-separated segment is read (a redrawn bar's final state); ANSI escapes,
+ * timestamps, "[rank3]:" and "> " prefixes are ignored. The first value of
+ * each field in the line wins. Numbers are parsed with strtod (exact).
+ *
+ * Memory units -> bytes. 1024-based: GiB/MiB/KiB always; and "GB"/"MB"/"KB"
+ * as printed by the guide's step lines, PyTorch, DeepSpeed (MA/Max_MA/CA/
+ * Max_CA), Megatron ("memory (MB)"), mmcv/mmdet ("memory: 7954" = MiB),
+ * llama-recipes and "GPU: 1001.00 KB". 1000-based: MLX ("Peak mem 8.626 GB",
+ * mx.get_peak_memory()/1e9) and YOLO's gpu_mem column ("18.3G", /1E9).
+ * Kinds: torchtitan "memory: X GiB(P%)" is max reserved; mmcv's and MLX's
+ * figures are peak allocated; YOLO's, "GPU: <size>" and a unit-less
+ * "peak: 2.55" (GB) in a GPU line are STEPS_MEM. Lines about CPU/RAM memory
+ * are ignored. Validation losses (val/eval/test prefixes, valid_loss...) are
+ * not the loss; HF Trainer's final {'train_runtime': ...} dict is not a
+ * point; evaluation progress bars give no step. */
 unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt);
 
 enum steps_trend {
@@ -51,12 +66,33 @@ const char *steps_trend_name(enum steps_trend t, bool memory);
 struct steps_series {
     struct steps_point *points;
     size_t n, cap;
+    double epoch;    /* the latest epoch any line showed (NaN: none yet) */
 };
 
 void steps_series_init(struct steps_series *s);
-/* Keep points with a loss or a memory figure; 0 or -1 (out of memory). */
+/* Keep points with a loss or a memory figure; 0 or -1 (out of memory).
+ * Every parsed line may be passed. A step seen again (re-logged by another
+ * rank, a bar redrawn after its loss updated) merges into that point (loss
+ * from the later line, memory peaks the max); a lower (epoch, step) than the
+ * last means the run restarted or resumed, and the points from that step on
+ * are dropped. A line with no step that fills a gap of the last point (its
+ * memory line, say) completes it. An epoch shown on its own line ("Epoch
+ * 3/10") is given to the stepped points after it. Past 2^20 points
+ * neighbours are merged pairwise, so memory stays bounded. */
 int steps_series_add(struct steps_series *s, const struct steps_point *pt);
+/* Loss: NAN as soon as any point's loss is nan/inf; TOO_FEW under 3 losses.
+ * Otherwise the means of the first and last thirds are compared; a change
+ * counts when it is at least 0.5% of the level and 2 standard errors of the
+ * series' own noise (median |difference of neighbours|, robust to the trend
+ * and to spikes). DIVERGING: the last third sits 10%+ (and significantly)
+ * above the lowest k-window mean before it, after a significant fall, or at
+ * twice the first third or more (a blow-up). Else FALLING / RISING / FLAT. */
 enum steps_trend steps_loss_trend(const struct steps_series *s);
+/* Memory: NONE when no point has a figure; the figure followed is reserved
+ * if shown, else allocated, else unstated. FLAT with one point. RISING
+ * ("growing") when the last third's mean exceeds, by 0.2%, the highest value
+ * of the middle third (of all earlier values when there is none): warm-up
+ * climbs, one-off steps and noisy per-step peaks stay FLAT. */
 enum steps_trend steps_memory_trend(const struct steps_series *s);
 /* Highest peak_alloc / peak_reserved seen, -1 when none. */
 int64_t steps_max_peak_alloc(const struct steps_series *s);

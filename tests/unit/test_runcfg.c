@@ -240,6 +240,10 @@ static void test_malformed_input(void **state)
     runcfg_release(&cfg);
     assert_int_equal(parse(&cfg, "# only a comment\n", &err), 0);
     runcfg_release(&cfg);
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, "bs: 2\nlr: 1\0x\n", 12, "run.yaml", &err), -1);
+    assert_string_equal(err.msg, "run.yaml:2:6: binary data (a NUL byte) in a config");
+    runcfg_release(&cfg);
 }
 
 static void test_absurd_values(void **state)
@@ -395,6 +399,37 @@ static void test_to_yaml_unicode(void **state)
     assert_string_equal(back.extra[0].key, "na\xef\xbf\xbdme");
     assert_string_equal(back.extra[0].value, "caf\xc3\xa9 \xe6\x97\xa5");
     assert_string_equal(back.extra[1].value, "\xc2\x80");
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
+    /* Found by fuzzing: YAML's line breaks NEL/LS/PS inside a value must be
+     * escaped, or the reader folds them. */
+    const char *breaks = "{\"a\": \"x\\u0085y\\u2028z\", \"b\": 1}";
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, breaks, strlen(breaks), "b.json", &err), 0);
+    yaml = runcfg_to_yaml(&cfg);
+    assert_string_equal(yaml, "a: \"x\\U00000085y\\U00002028z\"\nb: 1\n");
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_string_equal(back.extra[0].value, "x\xc2\x85y\xe2\x80\xa8z");
+    assert_string_equal(back.extra[1].value, "1");
+    free(yaml);
+    runcfg_release(&back);
+    runcfg_release(&cfg);
+    /* Found by fuzzing: a key longer than libyaml's 1024-character limit
+     * for implicit keys must still be written as YAML that parses. */
+    char long_json[3000], key[2001];
+    memset(key, 'k', 2000);
+    key[2000] = '\0';
+    snprintf(long_json, sizeof long_json, "{\"%s\": 1, \"bs\": 4}", key);
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, long_json, strlen(long_json), "hf.json", &err), 0);
+    yaml = runcfg_to_yaml(&cfg);
+    runcfg_init(&back);
+    assert_int_equal(runcfg_parse(&back, yaml, strlen(yaml), "back.yaml", &err), 0);
+    assert_int_equal(back.device_batch_size, 4);
+    assert_string_equal(back.extra[0].key, key);
+    assert_string_equal(back.extra[0].value, "1");
     free(yaml);
     runcfg_release(&back);
     runcfg_release(&cfg);

@@ -292,6 +292,61 @@ static void test_generic_and_others(void **state)
     assert_int_equal(pt.step, 1560);
 }
 
+static void test_more_frameworks(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    /* NeMo */
+    unsigned f = parse("Epoch 0: :  10%|\xe2\x96\x88         | 100/1000 [01:40<15:00, "
+                       "reduced_train_loss=2.340, global_step=99.00, consumed_samples=6400.0]",
+                       &pt);
+    assert_int_equal(f, STEPS_STEP | STEPS_LOSS | STEPS_EPOCH);
+    assert_int_equal(pt.step, 100);
+    assert_true(pt.loss == 2.34);
+    /* Lightning with on_step logging */
+    parse("Epoch 2:  50%|\xe2\x96\x88\xe2\x96\x88     | 50/100 [00:05<00:05, 9.1it/s, v_num=3, "
+          "train_loss_step=0.512, val_loss=0.61]",
+          &pt);
+    assert_true(pt.loss == 0.512);
+    assert_int_equal(pt.step, 50);
+    /* Detectron2: max_mem is max_memory_allocated in MiB with an M */
+    f = parse("[04/10 12:00:00 d2.utils.events]:  eta: 1:23:45  iter: 19  total_loss: 2.345  "
+              "loss_cls: 1.2  loss_box_reg: 0.3  time: 0.4  data_time: 0.01  lr: 0.0002  "
+              "max_mem: 3456M",
+              &pt);
+    assert_int_equal(f, STEPS_STEP | STEPS_LOSS | STEPS_PEAK_ALLOC);
+    assert_int_equal(pt.step, 19);
+    assert_true(pt.loss == 2.345);
+    assert_int_equal(pt.peak_alloc, 3456LL << 20);
+    /* Keras 3 progress bar */
+    f = parse("100/100 \xe2\x94\x81\xe2\x94\x81\xe2\x94\x81 3s 30ms/step - accuracy: 0.9012 - "
+              "loss: 0.3012",
+              &pt);
+    assert_int_equal(f, STEPS_STEP | STEPS_LOSS);
+    assert_int_equal(pt.step, 100);
+    /* fairseq (hydra) JSON records: quoted numbers */
+    f = parse("[2021-01-01 00:00:00,000][train_inner][INFO] - {\"epoch\": 1, \"update\": 0.5, "
+              "\"loss\": \"9.55\", \"ppl\": \"749.4\", \"num_updates\": \"200\", \"lr\": \"2.5e-05\"}",
+              &pt);
+    assert_int_equal(f, STEPS_STEP | STEPS_LOSS | STEPS_EPOCH);
+    assert_int_equal(pt.step, 200);
+    assert_true(pt.loss == 9.55);
+    /* HF Trainer's own tqdm bar, DeepSpeed's step lines */
+    assert_int_equal(parse(" 12%|\xe2\x96\x88\xe2\x96\x8f        | 120/1000 [00:30<03:40,  4.00it/s]",
+                           &pt),
+                     STEPS_STEP);
+    assert_int_equal(pt.step, 120);
+    parse("[Rank 0] step=100, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]", &pt);
+    assert_int_equal(pt.step, 100);
+    parse("epoch=0/micro_step=800/global_step=100, RunningAvgSamplesPerSec=41.2, CurrSamplesPerSec=40.9",
+          &pt);
+    assert_int_equal(pt.step, 100);
+    /* Not steps: method calls and rates in tracebacks and bars */
+    assert_false(parse("    optimizer.step()", &pt) & STEPS_STEP);
+    assert_false(parse("  File \"train.py\", line 120, in train_step", &pt) & STEPS_STEP);
+    assert_false(parse("Training: 0it [00:00, ?it/s]", &pt) & STEPS_STEP);
+}
+
 /* ---- series and trends -------------------------------------------------- */
 
 static void add_loss(struct steps_series *s, long step, double loss)
@@ -372,6 +427,25 @@ static void test_memory_trends(void **state)
         "step=5 peak_alloc=10.80GB peak_reserved=11.80GB",
         "step=6 peak_alloc=11.00GB peak_reserved=12.00GB", NULL,
     };
+    /* The guide resets the peak after each print: per-step peaks follow the
+     * batch's sequence lengths and are noisy, but not growing. */
+    static const char *const noisy[] = {
+        "step=10 peak_alloc=10.40GB peak_reserved=12.00GB",
+        "step=20 peak_alloc=10.80GB peak_reserved=12.00GB",
+        "step=30 peak_alloc=10.10GB peak_reserved=12.00GB",
+        "step=40 peak_alloc=10.70GB peak_reserved=12.00GB",
+        "step=50 peak_alloc=10.20GB peak_reserved=12.00GB",
+        "step=60 peak_alloc=10.60GB peak_reserved=12.00GB",
+        "step=70 peak_alloc=10.30GB peak_reserved=12.00GB",
+        "step=80 peak_alloc=10.75GB peak_reserved=12.00GB",
+        "step=90 peak_alloc=10.15GB peak_reserved=12.00GB", NULL,
+    };
+    static const char *const noisy_alloc_only[] = {
+        "step=10 peak_alloc=10.40GB", "step=20 peak_alloc=10.80GB", "step=30 peak_alloc=10.10GB",
+        "step=40 peak_alloc=10.70GB", "step=50 peak_alloc=10.20GB", "step=60 peak_alloc=10.60GB",
+        "step=70 peak_alloc=10.30GB", "step=80 peak_alloc=10.75GB", "step=90 peak_alloc=10.15GB",
+        NULL,
+    };
     static const char *const losses_only[] = {"iter 1: loss 2.0", "iter 2: loss 1.9", NULL};
     struct steps_series s;
     steps_series_init(&s);
@@ -382,6 +456,12 @@ static void test_memory_trends(void **state)
     steps_series_release(&s);
     add_lines(&s, leak);
     assert_int_equal(steps_memory_trend(&s), STEPS_TREND_RISING);
+    steps_series_release(&s);
+    add_lines(&s, noisy);
+    assert_int_equal(steps_memory_trend(&s), STEPS_TREND_FLAT);
+    steps_series_release(&s);
+    add_lines(&s, noisy_alloc_only);
+    assert_int_equal(steps_memory_trend(&s), STEPS_TREND_FLAT);
     steps_series_release(&s);
     add_lines(&s, losses_only);
     assert_int_equal(steps_memory_trend(&s), STEPS_TREND_NONE);
@@ -415,6 +495,31 @@ static void test_series_merge_and_restart(void **state)
     steps_series_add(&s, &pt);
     assert_int_equal(s.n, 0);
     steps_series_release(&s);
+}
+
+static void test_series_epoch_lines(void **state)
+{
+    (void)state;
+    /* Keras: the epoch on its own line, the progbar's step restarting. */
+    static const char *const keras[] = {
+        "Epoch 1/2", "1/3 [=========>....................] - ETA: 2s - loss: 2.3000",
+        "2/3 [===================>..........] - ETA: 1s - loss: 2.2000",
+        "3/3 [==============================] - 3s 1s/step - loss: 2.1000 - val_loss: 2.5",
+        "Epoch 2/2", "1/3 [=========>....................] - ETA: 2s - loss: 1.9000",
+        "2/3 [===================>..........] - ETA: 1s - loss: 1.8000",
+        "3/3 [==============================] - 3s 1s/step - loss: 1.7000 - val_loss: 2.0", NULL,
+    };
+    struct steps_series s;
+    steps_series_init(&s);
+    add_lines(&s, keras);
+    assert_int_equal(s.n, 6);
+    assert_true(s.points[3].epoch == 2);
+    assert_int_equal(s.points[3].step, 1);
+    assert_int_equal(steps_loss_trend(&s), STEPS_TREND_FALLING);
+    steps_series_release(&s);
+    struct steps_point pt;
+    assert_int_equal(parse("global_step=500 loss=0.25", &pt), STEPS_STEP | STEPS_LOSS);
+    assert_int_equal(pt.step, 500);
 }
 
 static void test_series_cap(void **state)
@@ -560,9 +665,11 @@ int main(void)
         cmocka_unit_test(test_mlx),
         cmocka_unit_test(test_keras_yolo_lua),
         cmocka_unit_test(test_generic_and_others),
+        cmocka_unit_test(test_more_frameworks),
         cmocka_unit_test(test_loss_trends),
         cmocka_unit_test(test_memory_trends),
         cmocka_unit_test(test_series_merge_and_restart),
+        cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),
         cmocka_unit_test(test_labelled_runlogs),
     };
