@@ -1,0 +1,918 @@
+/* est: the memory budget model (see est.h and docs/estimate.md).
+ * Parameter counts are exact integer arithmetic, checked for overflow; the
+ * memory terms are sums of per-token byte coefficients, computed in long
+ * double and range-checked before they become int64_t byte counts. */
+#include "lib/est.h"
+#include "lib/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MIB (1024.0L * 1024.0L)
+#define EST_MAX_BYTES 4.0e18L /* beyond this a figure is nonsense, not an estimate */
+#define EST_DEFAULT_CONTEXT ((int64_t)500 * 1024 * 1024)
+
+/* How each family builds its blocks. */
+struct fam {
+    const char *name;
+    int gated;          /* MLP: 1 gated (gate, up, down), 0 plain (fc1, fc2) */
+    int qkv_bias, o_bias, mlp_bias;
+    int rms;            /* RMSNorm (one vector) vs LayerNorm (weight + bias) */
+    int norms_per_layer;
+    int learned_pos, pos_offset;
+    int final_norm;
+    int encoder;        /* BERT-style: token types, embedding LN, pooler */
+    int hidden_dropout, attn_dropout;
+    int softmax_fp32;   /* eager softmax kept in fp32 under 16-bit weights */
+    int eager_extra;    /* OPT clamps scores with torch.max: one more saved copy */
+    int head_bias;      /* phi's lm_head has a bias */
+    int ffn_mult;       /* default ffn = mult * hidden for plain MLPs */
+    int window_half;    /* gemma2: sliding window on every other layer */
+};
+
+static const struct fam fams[EST_FAM__COUNT] = {
+    [EST_FAM_GPT2] = {"gpt2", 0, 1, 1, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
+    [EST_FAM_NEOX] = {"gpt_neox", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_OPT] = {"opt", 0, 1, 1, 1, 0, 2, 1, 2, 1, 0, 1, 0, 1, 1, 0, 4, 0},
+    [EST_FAM_LLAMA] = {"llama", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_MISTRAL] = {"mistral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_QWEN2] = {"qwen2", 1, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_GEMMA] = {"gemma", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 0},
+    [EST_FAM_GEMMA2] = {"gemma2", 1, 0, 0, 0, 1, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 1},
+    [EST_FAM_MIXTRAL] = {"mixtral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_PHI] = {"phi", 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 4, 0},
+    [EST_FAM_PHI3] = {"phi3", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_FALCON] = {"falcon", 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_BLOOM] = {"bloom", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
+    [EST_FAM_BERT] = {"bert", 0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 1, 1, 0, 0, 0, 4, 0},
+    [EST_FAM_ROBERTA] = {"roberta", 0, 1, 1, 1, 0, 2, 1, 2, 0, 1, 1, 1, 0, 0, 0, 4, 0},
+    [EST_FAM_T5] = {"t5", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
+};
+
+/* ---- names ---------------------------------------------------------- */
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (names[i] && strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
+static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
+                                              "adafactor", "lion", "none"};
+static const char *const ckpt_names[] = {"none", "selective", "full"};
+static const char *const attn_names[] = {"eager", "sdpa", "flash"};
+static const char *const quant_names[] = {"none", "int8", "nf4"};
+static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
+static const char *const mode_names[] = {"train", "infer", "load"};
+static const char *const loss_names[] = {"ce", "chunked", "sum"};
+static const char *const head_names[] = {"lm", "cls", "none"};
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+int est_family_parse(const char *s)
+{
+    for (int i = 0; s && i < EST_FAM__COUNT; i++)
+        if (strcmp(fams[i].name, s) == 0) return i;
+    return -1;
+}
+const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
+const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
+int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
+const char *est_optimizer_name(enum est_optimizer o) { return optimizer_names[o]; }
+int est_ckpt_parse(const char *s) { return lookup(ckpt_names, N_OF(ckpt_names), s); }
+const char *est_ckpt_name(enum est_ckpt c) { return ckpt_names[c]; }
+int est_attn_parse(const char *s) { return lookup(attn_names, N_OF(attn_names), s); }
+const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
+int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
+const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
+int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
+const char *est_shard_name(enum est_shard s) { return shard_names[s]; }
+int est_mode_parse(const char *s) { return lookup(mode_names, N_OF(mode_names), s); }
+const char *est_mode_name(enum est_mode m) { return mode_names[m]; }
+int est_loss_parse(const char *s) { return lookup(loss_names, N_OF(loss_names), s); }
+int est_head_parse(const char *s) { return lookup(head_names, N_OF(head_names), s); }
+
+int est_lora_targets_parse(const char *s, unsigned *bits)
+{
+    static const struct { const char *name; unsigned bits; } t[] = {
+        {"q", EST_LORA_Q}, {"k", EST_LORA_K}, {"v", EST_LORA_V}, {"o", EST_LORA_O},
+        {"gate", EST_LORA_GATE}, {"up", EST_LORA_UP}, {"down", EST_LORA_DOWN},
+        {"attn", EST_LORA_Q | EST_LORA_K | EST_LORA_V | EST_LORA_O},
+        {"mlp", EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN}, {"all", EST_LORA_ALL},
+    };
+    unsigned acc = 0;
+    const char *p = s;
+    if (!s || !*s) return -1;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        int hit = 0;
+        for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+            if (strlen(t[i].name) == n && strncmp(t[i].name, p, n) == 0) {
+                acc |= t[i].bits;
+                hit = 1;
+            }
+        if (!hit) return -1;
+        p += n;
+        if (*p == ',') p++;
+    }
+    *bits = acc;
+    return 0;
+}
+
+void est_workload_init(struct est_workload *wl)
+{
+    memset(wl, 0, sizeof *wl);
+    wl->mode = EST_MODE_TRAIN;
+    wl->batch = 1;
+    wl->seq = 512;
+    wl->grad_accum = 1;
+    wl->precision = EST_BF16_MIXED;
+    wl->optimizer = EST_OPT_ADAMW;
+    wl->foreach = true;
+    wl->attention = EST_ATTN_SDPA;
+    wl->gpus = 1;
+    wl->capacity_bytes = -1;
+    wl->context_bytes = -1;
+    wl->headroom = 0.15;
+}
+
+/* ---- the model's shape -------------------------------------------- */
+
+struct range { const char *name; int64_t *v; int64_t lo, hi; bool required; };
+
+static int check_ranges(const struct range *r, size_t n, struct oomlab_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (*r[i].v == 0 && !r[i].required) continue;
+        if (*r[i].v == 0)
+            return oomlab_err_set(err, "model dimension %s is missing: pass --%s", r[i].name,
+                                  r[i].name);
+        if (*r[i].v < r[i].lo || *r[i].v > r[i].hi)
+            return oomlab_err_set(err, "model dimension %s = %lld is out of range (%lld..%lld)",
+                                  r[i].name, (long long)*r[i].v, (long long)r[i].lo,
+                                  (long long)r[i].hi);
+    }
+    return 0;
+}
+
+int est_model_finish(struct est_model *m, struct oomlab_err *err)
+{
+    if ((unsigned)m->family >= EST_FAM__COUNT) return oomlab_err_set(err, "unknown architecture");
+    const struct fam *f = &fams[m->family];
+    struct range r1[] = {
+        {"layers", &m->layers, 1, 4096, true},
+        {"hidden", &m->hidden, 1, 1 << 20, true},
+        {"heads", &m->heads, 1, 1 << 16, true},
+        {"vocab", &m->vocab, 1, 1 << 24, true},
+    };
+    if (check_ranges(r1, sizeof r1 / sizeof r1[0], err)) return -1;
+    if (!m->kv_heads) m->kv_heads = m->heads;
+    if (!m->head_dim) m->head_dim = m->hidden / m->heads;
+    if (!m->ffn && !f->gated) m->ffn = (int64_t)f->ffn_mult * m->hidden;
+    if (!m->max_positions && f->learned_pos) m->max_positions = 512;
+    if (m->family == EST_FAM_T5 && !m->decoder_layers) m->decoder_layers = m->layers;
+    struct range r2[] = {
+        {"kv-heads", &m->kv_heads, 1, m->heads, true},
+        {"head-dim", &m->head_dim, 1, 1 << 16, true},
+        {"ffn", &m->ffn, 1, 1 << 22, true},
+        {"max-positions", &m->max_positions, 1, 1 << 24, false},
+        {"experts", &m->experts, 1, 1024, false},
+        {"experts-per-token", &m->experts_per_token, 1, 1024, false},
+        {"sliding-window", &m->sliding_window, 1, 1 << 24, false},
+        {"decoder-layers", &m->decoder_layers, 1, 4096, false},
+        {"embed-proj", &m->embed_proj, 1, 1 << 20, false},
+    };
+    if (check_ranges(r2, sizeof r2 / sizeof r2[0], err)) return -1;
+    if (m->heads % m->kv_heads)
+        return oomlab_err_set(err, "heads (%lld) must be a multiple of kv-heads (%lld)",
+                              (long long)m->heads, (long long)m->kv_heads);
+    if (m->experts && !m->experts_per_token) m->experts_per_token = m->experts < 2 ? 1 : 2;
+    if (m->experts_per_token > m->experts && m->experts)
+        return oomlab_err_set(err, "experts-per-token (%lld) exceeds experts (%lld)",
+                              (long long)m->experts_per_token, (long long)m->experts);
+    return 0;
+}
+
+static bool gated(const struct est_model *m)
+{
+    return m->mlp_kind ? m->mlp_kind == 2 : fams[m->family].gated != 0;
+}
+
+/* ---- parameter counts (exact, checked) ---------------------------- */
+
+/* Accumulator that remembers overflow instead of wrapping. */
+struct acc { int64_t v; bool bad; };
+
+static void acc_add(struct acc *a, int64_t x)
+{
+    if (!a->bad && !units_add(a->v, x, &a->v)) a->bad = true;
+}
+
+static int64_t mul2(struct acc *a, int64_t x, int64_t y)
+{
+    int64_t r = 0;
+    if (__builtin_mul_overflow(x, y, &r)) a->bad = true;
+    return r;
+}
+
+static int64_t mul3(struct acc *a, int64_t x, int64_t y, int64_t z)
+{
+    return mul2(a, mul2(a, x, y), z);
+}
+
+struct shape { int64_t h, qd, kvd, f; };
+
+static struct shape shape_of(const struct est_model *m, struct acc *a)
+{
+    struct shape s = {m->hidden, mul2(a, m->heads, m->head_dim), mul2(a, m->kv_heads, m->head_dim),
+                      m->ffn};
+    return s;
+}
+
+static int64_t attn_params(const struct est_model *m, struct acc *a)
+{
+    const struct fam *f = &fams[m->family];
+    struct shape s = shape_of(m, a);
+    struct acc t = {0, false};
+    acc_add(&t, mul2(a, s.h, s.qd));
+    acc_add(&t, mul3(a, 2, s.h, s.kvd));
+    acc_add(&t, mul2(a, s.qd, s.h));
+    if (f->qkv_bias) acc_add(&t, s.qd + 2 * s.kvd);
+    if (f->o_bias) acc_add(&t, s.h);
+    a->bad |= t.bad;
+    return t.v;
+}
+
+static int64_t mlp_params(const struct est_model *m, struct acc *a)
+{
+    const struct fam *f = &fams[m->family];
+    struct acc t = {0, false};
+    acc_add(&t, mul3(a, gated(m) ? 3 : 2, m->hidden, m->ffn));
+    if (f->mlp_bias) acc_add(&t, (gated(m) ? 2 : 1) * m->ffn + m->hidden);
+    a->bad |= t.bad;
+    return t.v;
+}
+
+static int64_t norm_params(const struct est_model *m) { return fams[m->family].rms ? m->hidden : 2 * m->hidden; }
+
+/* One decoder block (T5 encoder blocks share it; decoder blocks add cross-attention). */
+static int64_t layer_params(const struct est_model *m, struct acc *a)
+{
+    struct acc t = {0, false};
+    int64_t mlp = mlp_params(m, a);
+    acc_add(&t, attn_params(m, a));
+    if (m->experts) {
+        acc_add(&t, mul2(a, m->experts, mlp));
+        acc_add(&t, mul2(a, m->hidden, m->experts));
+    } else {
+        acc_add(&t, mlp);
+    }
+    acc_add(&t, mul2(a, fams[m->family].norms_per_layer, norm_params(m)));
+    a->bad |= t.bad;
+    return t.v;
+}
+
+static int64_t embed_params(const struct est_model *m, const struct est_workload *wl, struct acc *a)
+{
+    const struct fam *f = &fams[m->family];
+    int64_t ed = m->embed_proj ? m->embed_proj : m->hidden;
+    struct acc t = {0, false};
+    acc_add(&t, mul2(a, m->vocab, ed));
+    if (m->embed_proj) acc_add(&t, mul3(a, 2, ed, m->hidden));
+    if (f->learned_pos) acc_add(&t, mul2(a, m->max_positions + f->pos_offset, m->hidden));
+    if (m->family == EST_FAM_BLOOM) acc_add(&t, 2 * m->hidden); /* word_embeddings_layernorm */
+    if (f->encoder) {
+        acc_add(&t, 2 * m->hidden + 2 * m->hidden); /* token types, embedding LayerNorm */
+        acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
+        if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
+            acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
+        else if (wl && wl->head == EST_HEAD_CLS)
+            acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
+    }
+    if (f->final_norm && !m->embed_proj) acc_add(&t, norm_params(m));
+    if (!m->tied_embeddings && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
+        acc_add(&t, mul2(a, m->vocab, ed));
+        if (f->head_bias) acc_add(&t, m->vocab);
+    }
+    if (m->family == EST_FAM_T5) {
+        acc_add(&t, norm_params(m));        /* decoder final norm */
+        acc_add(&t, mul2(a, 64, m->heads)); /* relative position buckets, enc + dec */
+    }
+    a->bad |= t.bad;
+    return t.v;
+}
+
+/* Linear weights inside the blocks (what int8/nf4 quantize, what autocast copies). */
+static int64_t block_linear_params(const struct est_model *m, struct acc *a)
+{
+    struct shape s = shape_of(m, a);
+    int64_t attn = mul2(a, s.h, 2 * s.qd + 2 * s.kvd);
+    int64_t mlp = mul3(a, gated(m) ? 3 : 2, s.h, s.f);
+    if (m->experts) mlp = mul2(a, mlp, m->experts);
+    int64_t per = attn + mlp;
+    int64_t n = mul2(a, m->layers, per);
+    if (m->decoder_layers) n += mul2(a, m->decoder_layers, per + attn);
+    return n;
+}
+
+static int64_t lora_params(const struct est_model *m, const struct est_workload *wl, struct acc *a)
+{
+    if (!wl || wl->lora_r <= 0) return 0;
+    unsigned t = wl->lora_targets ? wl->lora_targets : (EST_LORA_Q | EST_LORA_V);
+    struct shape s = shape_of(m, a);
+    struct { unsigned bit; int64_t in, out; } lin[] = {
+        {EST_LORA_Q, s.h, s.qd}, {EST_LORA_K, s.h, s.kvd}, {EST_LORA_V, s.h, s.kvd},
+        {EST_LORA_O, s.qd, s.h}, {EST_LORA_GATE, gated(m) ? s.h : 0, s.f},
+        {EST_LORA_UP, s.h, s.f}, {EST_LORA_DOWN, s.f, s.h},
+    };
+    struct acc per = {0, false};
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) {
+        if (!(t & lin[i].bit) || !lin[i].in) continue;
+        int64_t n = mul2(a, wl->lora_r, lin[i].in + lin[i].out);
+        if (lin[i].bit >= EST_LORA_GATE && m->experts) n = mul2(a, n, m->experts);
+        acc_add(&per, n);
+    }
+    a->bad |= per.bad;
+    return mul2(a, m->layers + m->decoder_layers, per.v);
+}
+
+int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
+               int64_t *trainable, struct oomlab_err *err)
+{
+    struct acc a = {0, false};
+    int64_t per = layer_params(m, &a);
+    struct acc t = {0, false};
+    acc_add(&t, mul2(&a, m->layers, per));
+    if (m->decoder_layers) /* T5 decoder block: + cross-attention and a third norm */
+        acc_add(&t, mul2(&a, m->decoder_layers, per + attn_params(m, &a) + norm_params(m)));
+    acc_add(&t, embed_params(m, wl, &a));
+    int64_t lora = lora_params(m, wl, &a);
+    acc_add(&t, lora);
+    if (a.bad || t.bad) return oomlab_err_set(err, "parameter count overflows: model too large");
+    *total = t.v;
+    if (trainable) *trainable = (wl && wl->lora_r > 0) ? lora : t.v;
+    return 0;
+}
+
+/* ---- memory terms --------------------------------------------------- */
+
+/* Calibrated constants (docs/estimate.md says where each comes from). */
+#define GRAD_OVERLAP 0.0L      /* gradients live at the fwd/bwd peak (set_to_none) */
+#define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
+#define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
+#define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
+#define NF4_BYTES 0.516L       /* 4 bits + absmax per 64 (double-quantized) */
+#define INT8_BYTES 1.0L
+#define ZERO_BUCKET 5.0e8L     /* DeepSpeed reduce/allgather bucket, elements */
+
+struct calc {
+    bool hdrop, adrop;     /* hidden / attention-probability dropout in training */
+    const struct est_model *m;
+    const struct est_workload *wl;
+    const struct fam *f;
+    long double a, r;      /* activation bytes; residual-stream / norm-input bytes */
+    bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
+    long double P, Ptrain, Plin, Pbig;
+    long double T, L, h, qd, kvd, ffn, V;
+    int64_t N;
+};
+
+static bool is16(enum est_precision p) { return p == EST_FP16 || p == EST_BF16; }
+static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
+
+static int calc_init(struct calc *c, const struct est_model *m, const struct est_workload *wl,
+                     struct oomlab_err *err)
+{
+    int64_t total, train;
+    struct acc a = {0, false};
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->wl = wl;
+    c->f = &fams[m->family];
+    if (est_params(m, wl, &total, &train, err)) return -1;
+    c->P = (long double)total;
+    c->Ptrain = (long double)train;
+    c->Plin = (long double)block_linear_params(m, &a);
+    c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
+    c->mixed = is_mixed(wl->precision);
+    c->full = wl->lora_r == 0;
+    c->ds = wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3;
+    c->a = wl->precision == EST_FP32 ? 4 : 2;
+    c->r = (wl->precision == EST_FP32 || c->mixed) ? 4 : 2;
+    c->T = (long double)wl->batch * (long double)wl->seq;
+    c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
+    c->h = (long double)m->hidden;
+    c->qd = (long double)m->heads * (long double)m->head_dim;
+    c->kvd = (long double)m->kv_heads * (long double)m->head_dim;
+    c->ffn = (long double)m->ffn;
+    c->V = (long double)m->vocab;
+    c->N = wl->gpus;
+    c->hdrop = m->dropout ? m->dropout == 1 : c->f->hidden_dropout;
+    c->adrop = m->dropout ? m->dropout == 1 : c->f->attn_dropout;
+    return 0;
+}
+
+static unsigned lora_bits(const struct est_workload *wl)
+{
+    if (wl->lora_r <= 0) return EST_LORA_ALL;
+    return wl->lora_targets ? wl->lora_targets : (EST_LORA_Q | EST_LORA_V);
+}
+
+/* Bytes saved per score element (one head, one query, one key) by eager
+ * attention: softmax output (fp32 when upcast), the 16-bit copy the next
+ * matmul keeps, OPT's clamp input, dropout mask and output. */
+static long double eager_elem(const struct calc *c)
+{
+    long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
+    long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
+    long double extra = c->f->eager_extra ? c->a : 0;
+    long double drop = c->adrop ? 1 + sm : 0;
+    return sm + cast + extra + drop;
+}
+
+/* Activation bytes one block saves for backward, per token. */
+static long double act_layer(const struct calc *c, bool with_scores)
+{
+    const struct est_workload *wl = c->wl;
+    /* bitsandbytes' 4/8-bit matmuls keep their input for backward even
+     * though the weight is frozen; a frozen nn.Linear does not. */
+    unsigned t = wl->quant != EST_QUANT_NONE ? EST_LORA_ALL : lora_bits(wl);
+    bool t_qkv = c->full || (t & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
+    bool t_o = c->full || (t & EST_LORA_O);
+    bool t_up = c->full || (t & (EST_LORA_GATE | EST_LORA_UP));
+    bool t_down = c->full || (t & EST_LORA_DOWN);
+    long double a = c->a, h = c->h, f = c->ffn, sum = 0;
+    long double norm = c->r * h;
+    if (c->f->rms && a < 4) norm += 4 * h;
+    if (c->f->rms && c->full) norm += a * h;
+    sum += c->f->norms_per_layer * norm;
+    if (t_qkv) sum += a * h * (c->full ? 1 : 2);
+    /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
+     * expand grouped KV heads to every query head before eager or SDPA
+     * attention; flash-attn takes the groups as they are. */
+    long double kv_saved = wl->attention == EST_ATTN_FLASH ? c->kvd : c->qd;
+    sum += a * (c->qd + 2 * kv_saved);
+    if (with_scores)
+        sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
+    else
+        sum += a * c->qd + 4 * (long double)c->m->heads;
+    if (t_o) sum += a * c->qd;
+    if (c->hdrop) sum += 2 * h;
+    long double mlp = gated(c->m) ? (t_up ? a * h : 0) + 3 * a * f + (t_down ? a * f : 0)
+                                  : (t_up ? a * h : 0) + a * f + (t_down ? a * f : 0);
+    if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
+    return sum + mlp;
+}
+
+struct terms {
+    long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
+};
+
+static long double weight_bytes(const struct calc *c)
+{
+    enum est_precision p = c->wl->precision;
+    long double other = p == EST_FP32 ? 4 : 2;
+    if (c->wl->quant != EST_QUANT_NONE) {
+        long double q = c->wl->quant == EST_QUANT_NF4 ? NF4_BYTES : INT8_BYTES;
+        return c->Plin * q + (c->P - c->Plin) * other;
+    }
+    if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
+    return c->P * 2;
+}
+
+static long double state_elem(const struct calc *c)
+{
+    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights) ? 4 : 2;
+}
+
+static long double optim_bytes(const struct calc *c)
+{
+    long double se = state_elem(c), Pt = c->Ptrain;
+    switch (c->wl->optimizer) {
+    case EST_OPT_ADAMW: return 2 * se * Pt;
+    case EST_OPT_ADAMW8: return 2 * Pt;
+    case EST_OPT_SGDM:
+    case EST_OPT_LION: return se * Pt;
+    case EST_OPT_ADAFACTOR: {
+        long double nm = gated(c->m) ? 3 : 2;
+        long double fact = c->L * (8 * c->h + nm * (c->h + c->ffn) + 10 * c->h) + c->V + c->h;
+        return se * (fact < Pt ? fact : Pt);
+    }
+    default: return 0;
+    }
+}
+
+static long double step_temp(const struct calc *c)
+{
+    long double se = state_elem(c);
+    enum est_optimizer o = c->wl->optimizer;
+    long double biggest = c->Pbig < c->Ptrain ? c->Pbig : c->Ptrain;
+    if (o == EST_OPT_NONE || o == EST_OPT_SGD) return 0;
+    if (!c->wl->foreach || o == EST_OPT_ADAMW8 || o == EST_OPT_ADAFACTOR) return 2 * se * biggest;
+    if (o == EST_OPT_SGDM) return 0;
+    return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
+}
+
+static void train_states(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    long double N = (long double)c->N;
+    bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
+    bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
+    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
+    t->w = weight_bytes(c) / (z3 ? N : 1);
+    if (c->mixed && !c->ds && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
+    if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
+        t->master = 4 * c->Ptrain / (z1 ? N : 1);
+    t->grads = gb * c->Ptrain / (z2 ? N : 1);
+    t->optim = optim_bytes(c) / (z1 ? N : 1);
+    t->temp_step = step_temp(c) / (z1 ? N : 1);
+    /* End of backward: a tied embedding's gradient arrives as a second
+     * vocab x hidden tensor that is then added to the head's. */
+    long double emb = (c->m->tied_embeddings && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    if (emb > t->temp_step) t->temp_step = emb;
+}
+
+static long double shard_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
+    if (layer < 0) layer = 0;
+    switch (wl->shard) {
+    case EST_SHARD_ZERO2:
+        return 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
+    case EST_SHARD_ZERO3: return 2 * 2 * layer + 2 * 5.0e7L;
+    case EST_SHARD_FSDP: return 2 * c->a * layer + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
+    default: break;
+    }
+    if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
+        return (wl->precision == EST_FP32 || c->mixed ? 4 : 2) * c->Ptrain;
+    return 0;
+}
+
+static void train_acts(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    bool eager = wl->attention == EST_ATTN_EAGER;
+    long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
+    long double emb = c->T * (c->r * c->h + (c->hdrop ? c->h : 0)) + c->T * c->r * c->h;
+    if (wl->ckpt == EST_CKPT_FULL)
+        t->acts = c->T * c->L * c->r * c->h + c->T * per + emb;
+    else if (wl->ckpt == EST_CKPT_SELECTIVE)
+        t->acts = c->T * c->L * per_noscore + emb;
+    else
+        t->acts = c->T * c->L * per + emb;
+    long double VT = c->T * c->V, lt = 0;
+    if (wl->head == EST_HEAD_LM) {
+        if (wl->loss == EST_LOSS_SUM) {
+            t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
+        } else {
+            t->logits = VT * (c->a + 4);
+            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+        }
+    }
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
+    long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
+                                        (c->mixed || c->a == 4 ? 4 : c->a)
+                                  : 0;
+    long double tmp = lt;
+    if (mlp_tmp > tmp) tmp = mlp_tmp;
+    if (score_tmp > tmp) tmp = score_tmp;
+    if (wl->quant != EST_QUANT_NONE) tmp += 2 * c->Plin / c->L; /* one block dequantized */
+    t->temp_fwd = tmp + shard_temp(c);
+}
+
+static void infer_terms(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    long double b = (long double)wl->batch;
+    long double prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
+    long double ctx = prompt + (long double)wl->gen_len;
+    long double kv_layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
+    t->w = weight_bytes(c);
+    if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
+    if (c->m->sliding_window && ctx > (long double)c->m->sliding_window) {
+        long double win = (long double)c->m->sliding_window;
+        ctx = c->f->window_half ? (ctx + win) / 2 : win;
+    }
+    if (wl->mode == EST_MODE_LOAD) return;
+    t->kv = 2 * kv_layers * c->kvd * c->a * b * ctx;
+    long double Tp = b * prompt;
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    t->acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+    if (wl->attention == EST_ATTN_EAGER)
+        t->acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a);
+    if (wl->head == EST_HEAD_LM)
+        t->logits = wl->gen_len ? b * c->V * (c->a + 4) : Tp * c->V * c->a;
+    if (wl->quant != EST_QUANT_NONE) t->temp_fwd = 2 * c->Plin / c->L;
+}
+
+/* ---- assembling the result ---------------------------------------- */
+
+static const char *const comp_names[EST_C__COUNT] = {
+    "weights", "16-bit weight copies", "fp32 master weights", "gradients", "optimizer states",
+    "activations", "logits + loss", "KV cache", "temporaries", "CUDA context", "allocator slack",
+};
+
+struct wrange { const char *name; int64_t v, lo, hi; };
+
+static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
+{
+    const struct wrange r[] = {
+        {"batch", wl->batch, 1, 1 << 24},        {"seq", wl->seq, 1, 1 << 24},
+        {"grad-accum", wl->grad_accum, 1, 1 << 20}, {"gpus", wl->gpus, 1, 1 << 16},
+        {"lora-r", wl->lora_r, 0, 1 << 16},      {"prompt-len", wl->prompt_len, 0, 1 << 24},
+        {"gen-len", wl->gen_len, 0, 1 << 24},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (r[i].v < r[i].lo || r[i].v > r[i].hi)
+            return oomlab_err_set(err, "%s %lld is out of range (%lld..%lld)", r[i].name,
+                                  (long long)r[i].v, (long long)r[i].lo, (long long)r[i].hi);
+    if (!(wl->headroom >= 0 && wl->headroom < 0.9))
+        return oomlab_err_set(err, "headroom must be between 0%% and 90%%");
+    if (wl->capacity_bytes == 0 || wl->capacity_bytes < -1)
+        return oomlab_err_set(err, "capacity must be a positive size");
+    if (wl->mode == EST_MODE_TRAIN && wl->quant != EST_QUANT_NONE && wl->lora_r == 0)
+        return oomlab_err_set(err, "quantized (%s) weights are frozen: train them with LoRA "
+                                   "(--lora-r), i.e. QLoRA", est_quant_name(wl->quant));
+    if (wl->gpus == 1 && wl->shard != EST_SHARD_NONE)
+        return oomlab_err_set(err, "--shard %s needs --gpus N with N > 1", est_shard_name(wl->shard));
+    return 0;
+}
+
+static int to_bytes(long double v, int64_t *out, const char *what, struct oomlab_err *err)
+{
+    if (!(v >= 0) || v > EST_MAX_BYTES)
+        return oomlab_err_set(err, "%s comes to more than 4 EB: the sizes given are absurd", what);
+    *out = (int64_t)(v + 0.5L);
+    return 0;
+}
+
+static void fmt_gib(long double v, char *buf, size_t n)
+{
+    if (!(v >= 0) || v > EST_MAX_BYTES) snprintf(buf, n, "(out of range)");
+    else units_format_bytes((int64_t)(v + 0.5L), buf, n);
+}
+
+static void explain_train(const struct calc *c, const struct terms *t, struct est_result *r)
+{
+    const struct est_workload *wl = c->wl;
+    char b[32];
+    long double N = (long double)c->N;
+    fmt_gib(t->w, b, sizeof b);
+    snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
+             "params %.0Lf x %s%s = %s", c->P,
+             wl->quant == EST_QUANT_NF4 ? "0.516 B (nf4 block linears) + 16-bit rest"
+             : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
+             : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "", b);
+    fmt_gib(t->copies, b, sizeof b);
+    snprintf(r->comp[EST_C_WEIGHT_COPIES].formula, sizeof r->comp[0].formula,
+             "autocast keeps 2 B copies of the block linears: %.0Lf x 2 B = %s", c->Plin, b);
+    fmt_gib(t->master, b, sizeof b);
+    snprintf(r->comp[EST_C_MASTER].formula, sizeof r->comp[0].formula,
+             "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard ? " / gpus" : "", b);
+    fmt_gib(t->grads, b, sizeof b);
+    snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
+             "trainable %.0Lf x %s%s = %s", c->Ptrain,
+             (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+             wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
+    fmt_gib(t->optim, b, sizeof b);
+    snprintf(r->comp[EST_C_OPTIM].formula, sizeof r->comp[0].formula,
+             "%s: trainable %.0Lf x %s%s = %s", est_optimizer_name(wl->optimizer), c->Ptrain,
+             wl->optimizer == EST_OPT_ADAMW ? (state_elem(c) == 4 ? "8 B (m, v fp32)" : "4 B (m, v 16-bit)")
+             : wl->optimizer == EST_OPT_ADAMW8 ? "2 B (m, v 8-bit)"
+             : wl->optimizer == EST_OPT_ADAFACTOR ? "4 B over factored row+column stats"
+             : wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? "0 B"
+             : (state_elem(c) == 4 ? "4 B (one fp32 state)" : "2 B (one 16-bit state)"),
+             wl->shard && N > 1 ? " / gpus" : "", b);
+    fmt_gib(t->acts, b, sizeof b);
+    snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
+             "tokens %.0Lf x layers %.1Lf x %.0Lf B/token/layer (%s%s, ckpt %s) + embeddings = %s",
+             c->T, c->L,
+             wl->ckpt == EST_CKPT_FULL ? c->r * c->h : act_layer(c, wl->attention == EST_ATTN_EAGER && wl->ckpt == EST_CKPT_NONE),
+             est_attn_name(wl->attention),
+             wl->attention == EST_ATTN_EAGER ? " incl. heads x seq score bytes" : "",
+             est_ckpt_name(wl->ckpt), b);
+    fmt_gib(t->logits, b, sizeof b);
+    snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
+             wl->head == EST_HEAD_CLS ? "classification head: negligible"
+             : "tokens %.0Lf x vocab %.0Lf x %.0Lf B (logits + fp32 log-softmax) = %s",
+             c->T, c->V, wl->loss == EST_LOSS_SUM ? c->a : c->a + 4, b);
+    snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
+    char b2[32];
+    fmt_gib(t->temp_fwd, b, sizeof b);
+    fmt_gib(t->temp_step, b2, sizeof b2);
+    snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
+             "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
+             "(+ shard/bucket buffers) = %s; end of backward / optimizer step: %s working "
+             "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+}
+
+static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
+{
+    char b[32];
+    fmt_gib(t->w, b, sizeof b);
+    snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
+             c->P, c->wl->quant ? "quantized block linears + 16-bit rest"
+                   : c->wl->precision == EST_FP32 ? "4 B" : "2 B", b);
+    fmt_gib(t->kv, b, sizeof b);
+    snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
+             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x context "
+             "(window-capped) = %s", (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a, b);
+    fmt_gib(t->acts, b, sizeof b);
+    snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
+             "one block's working set at prefill (no autograd) = %s", b);
+    fmt_gib(t->logits, b, sizeof b);
+    snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
+             "%s x vocab x bytes = %s", c->wl->gen_len ? "batch (last token)" : "tokens", b);
+    fmt_gib(t->temp_fwd, b, sizeof b);
+    snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
+             "dequantized block (quantized weights only) = %s", b);
+}
+
+static int fill(struct est_result *r, enum est_comp i, long double v, bool at_peak,
+                struct oomlab_err *err)
+{
+    r->comp[i].name = comp_names[i];
+    r->comp[i].at_peak = at_peak && v > 0;
+    return to_bytes(v, &r->comp[i].bytes, comp_names[i], err);
+}
+
+static int finish(const struct calc *c, const struct terms *t, struct est_result *r,
+                  struct oomlab_err *err)
+{
+    const struct est_workload *wl = c->wl;
+    long double g = (wl->grad_accum > 1 || wl->keep_grads) ? 1 : GRAD_OVERLAP;
+    long double persist = t->w + t->master + t->optim;
+    long double fwd = t->grads * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
+    long double step = t->grads + t->temp_step;
+    bool step_peak = step > fwd;
+    long double alloc = persist + (step_peak ? step : fwd);
+    bool sharded = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
+    long double slack = (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
+                        SLACK_PERSIST * persist;
+    long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
+    if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
+        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, t->grads, true, err) ||
+        fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak, err) ||
+        fill(r, EST_C_LOGITS, t->logits, !step_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
+        fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||
+        fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
+        return -1;
+    if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
+        to_bytes(alloc + slack, &r->peak_reserved_bytes, "the reserved peak", err) ||
+        to_bytes(alloc + slack + ctx, &r->device_used_bytes, "device memory", err))
+        return -1;
+    snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
+             "CUDA context, kernels and library workspaces (card default or --context)");
+    snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
+             "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
+             100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);
+    r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
+                    : wl->mode == EST_MODE_INFER ? "inference"
+                    : step_peak ? "optimizer step" : "forward/backward";
+    r->capacity_bytes = wl->capacity_bytes;
+    r->fits = -1;
+    r->over_bytes = 0;
+    if (wl->capacity_bytes > 0) {
+        r->fits = r->device_used_bytes <= wl->capacity_bytes;
+        if (!r->fits) r->over_bytes = r->device_used_bytes - wl->capacity_bytes;
+    }
+    return 0;
+}
+
+int est_compute(const struct est_model *m, const struct est_workload *wl, struct est_result *r,
+                struct oomlab_err *err)
+{
+    struct calc c;
+    struct terms t;
+    memset(r, 0, sizeof *r);
+    memset(&t, 0, sizeof t);
+    if (check_workload(wl, err) || calc_init(&c, m, wl, err)) return -1;
+    r->params = (int64_t)c.P;
+    r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
+    if (wl->mode == EST_MODE_TRAIN) {
+        train_states(&c, &t);
+        train_acts(&c, &t);
+        explain_train(&c, &t, r);
+    } else {
+        infer_terms(&c, &t);
+        explain_infer(&c, &t, r);
+    }
+    return finish(&c, &t, r, err);
+}
+
+int est_delta(const struct est_model *m, const struct est_workload *base,
+              const struct est_workload *changed, int64_t *delta, struct oomlab_err *err)
+{
+    struct est_result a, b;
+    if (est_compute(m, base, &a, err) || est_compute(m, changed, &b, err)) return -1;
+    *delta = b.peak_allocated_bytes - a.peak_allocated_bytes;
+    return 0;
+}
+
+/* Largest v in [1, hi] with device_used within the headroom; *field is the
+ * workload member searched. Monotone in v, so a binary search. */
+static int search(const struct est_model *m, const struct est_workload *wl, int64_t *field_of_copy,
+                  struct est_workload *copy, int64_t hi, int64_t *out, struct oomlab_err *err)
+{
+    struct est_result r;
+    if (wl->capacity_bytes <= 0) {
+        *out = -1;
+        return 0;
+    }
+    long double limit = (long double)wl->capacity_bytes * (1.0L - (long double)wl->headroom);
+    int64_t lo = 0;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        *field_of_copy = mid;
+        if (est_compute(m, copy, &r, err)) {
+            if (lo == 0 && mid == 1) return -1;
+            hi = mid - 1; /* absurd sizes count as "does not fit" */
+            continue;
+        }
+        if ((long double)r.device_used_bytes <= limit) lo = mid;
+        else hi = mid - 1;
+    }
+    *out = lo;
+    return 0;
+}
+
+int est_max_batch(const struct est_model *m, const struct est_workload *wl, int64_t *batch,
+                  struct oomlab_err *err)
+{
+    struct est_workload copy = *wl;
+    return search(m, wl, &copy.batch, &copy, 1 << 24, batch, err);
+}
+
+int est_max_seq(const struct est_model *m, const struct est_workload *wl, int64_t *seq,
+                struct oomlab_err *err)
+{
+    struct est_workload copy = *wl;
+    if (wl->mode != EST_MODE_TRAIN && wl->prompt_len) return search(m, wl, &copy.prompt_len, &copy, 1 << 24, seq, err);
+    return search(m, wl, &copy.seq, &copy, 1 << 24, seq, err);
+}
+
+/* ---- levers ----------------------------------------------------------- */
+
+static int lever_try(const struct est_model *m, const struct est_workload *alt, int64_t base,
+                     const char *what, struct est_lever *out, int max, int *n)
+{
+    struct est_result r;
+    struct oomlab_err e;
+    if (*n >= max || est_compute(m, alt, &r, &e)) return 0;
+    if (r.device_used_bytes >= base) return 0;
+    snprintf(out[*n].what, sizeof out[*n].what, "%s", what);
+    out[*n].saves_bytes = base - r.device_used_bytes;
+    (*n)++;
+    return 0;
+}
+
+static void levers_train(const struct est_model *m, const struct est_workload *wl, int64_t base,
+                         struct est_lever *out, int max, int *n)
+{
+    struct est_workload a;
+    char what[64];
+    if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt full", out, max, n); }
+    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt selective", out, max, n); }
+    if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
+    if (wl->optimizer == EST_OPT_ADAMW) { a = *wl; a.optimizer = EST_OPT_ADAMW8; lever_try(m, &a, base, "optimizer adamw-8bit", out, max, n); }
+    if (wl->precision == EST_FP32) { a = *wl; a.precision = EST_BF16_MIXED; lever_try(m, &a, base, "precision bf16-mixed", out, max, n); }
+    if (wl->loss == EST_LOSS_CE && wl->head == EST_HEAD_LM) { a = *wl; a.loss = EST_LOSS_CHUNKED; lever_try(m, &a, base, "chunked cross-entropy", out, max, n); }
+    if (wl->batch > 1) {
+        a = *wl; a.batch = wl->batch / 2; a.grad_accum = wl->grad_accum * 2;
+        snprintf(what, sizeof what, "batch %lld, grad-accum %lld", (long long)a.batch, (long long)a.grad_accum);
+        lever_try(m, &a, base, what, out, max, n);
+    }
+    if (wl->lora_r == 0) { a = *wl; a.lora_r = 16; a.lora_targets = EST_LORA_ALL; lever_try(m, &a, base, "LoRA r16 (all linears)", out, max, n); }
+    if (wl->lora_r > 0 && wl->quant == EST_QUANT_NONE) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, base, "quant nf4 (QLoRA)", out, max, n); }
+    if (wl->gpus > 1 && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP) { a = *wl; a.shard = EST_SHARD_FSDP; lever_try(m, &a, base, "shard fsdp", out, max, n); }
+}
+
+int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
+               int max, int *n, struct oomlab_err *err)
+{
+    struct est_result r;
+    struct est_workload a;
+    *n = 0;
+    if (est_compute(m, wl, &r, err)) return -1;
+    if (wl->mode == EST_MODE_TRAIN) {
+        levers_train(m, wl, r.device_used_bytes, out, max, n);
+    } else if (wl->mode == EST_MODE_INFER) {
+        if (wl->quant != EST_QUANT_INT8 && wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_INT8; lever_try(m, &a, r.device_used_bytes, "quant int8", out, max, n); }
+        if (wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, r.device_used_bytes, "quant nf4", out, max, n); }
+        if (wl->batch > 1) { a = *wl; a.batch = wl->batch / 2; lever_try(m, &a, r.device_used_bytes, "halve the batch", out, max, n); }
+    }
+    for (int i = 1; i < *n; i++) /* insertion sort, best first */
+        for (int j = i; j > 0 && out[j].saves_bytes > out[j - 1].saves_bytes; j--) {
+            struct est_lever t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return 0;
+}

@@ -1,0 +1,180 @@
+/* est: the memory budget of one model and workload on one card — weights,
+ * gradients, optimizer states, activations, logits/loss buffers, KV cache,
+ * temporaries — and the three figures people measure: the peak
+ * torch.cuda.max_memory_allocated, the peak reserved by the caching
+ * allocator, and device memory as nvidia-smi shows it (CUDA context included).
+ * Pure arithmetic on caller-owned structs: nothing is allocated, nothing is
+ * printed. Formulas and their calibration are in docs/estimate.md. */
+#ifndef OOMLAB_EST_H
+#define OOMLAB_EST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+
+/* Architecture families: each is one row of a table in est.c saying how its
+ * blocks are built (gated MLP, biases, norm kind, learned positions...). */
+enum est_family {
+    EST_FAM_GPT2, EST_FAM_NEOX, EST_FAM_OPT, EST_FAM_LLAMA, EST_FAM_MISTRAL,
+    EST_FAM_QWEN2, EST_FAM_GEMMA, EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI,
+    EST_FAM_PHI3, EST_FAM_FALCON, EST_FAM_BLOOM, EST_FAM_BERT, EST_FAM_ROBERTA,
+    EST_FAM_T5, EST_FAM__COUNT
+};
+
+/* The model's shape. Zero means "not given"; est_model_finish fills derived
+ * defaults (kv_heads = heads, head_dim = hidden / heads, ffn per family). */
+struct est_model {
+    char name[64];
+    enum est_family family;
+    int64_t layers;          /* encoder layers for T5 */
+    int64_t decoder_layers;  /* T5 only; 0 elsewhere */
+    int64_t hidden, heads, kv_heads, head_dim, ffn, vocab;
+    int64_t max_positions;   /* learned position table rows (GPT-2, OPT, BERT) */
+    int64_t embed_proj;      /* OPT-350m word_embed_proj_dim; 0 = none */
+    int64_t experts, experts_per_token; /* MoE; 0 = dense */
+    int64_t sliding_window;  /* 0 = none */
+    int mlp_kind;            /* 0 = family default, 1 = plain (fc1, act, fc2), 2 = gated */
+    bool tied_embeddings;
+    int dropout;             /* 0 = family default, 1 = trained with dropout, 2 = without */
+};
+
+enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };
+enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED };
+enum est_optimizer {
+    EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
+    EST_OPT_LION, EST_OPT_NONE
+};
+enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL };
+enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
+enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4 };
+enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
+/* How the loss is taken: HF-style fp32 cross-entropy over the full logits,
+ * chunked cross-entropy (torchtune/litgpt), or a plain reduction. */
+enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
+/* Output head: a language-model head over the vocabulary, or a small
+ * classification head (BERT sequence classification), or none (the bare
+ * model, e.g. AutoModel). */
+enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
+
+/* LoRA targets, as a bit set. */
+enum {
+    EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
+    EST_LORA_GATE = 16, EST_LORA_UP = 32, EST_LORA_DOWN = 64,
+    EST_LORA_ALL = 127
+};
+
+struct est_workload {
+    enum est_mode mode;
+    int64_t batch, seq;          /* micro-batch per GPU and sequence length */
+    int64_t grad_accum;          /* >1 keeps gradients alive across micro-batches */
+    int64_t prompt_len, gen_len; /* inference: KV cache holds prompt + gen tokens */
+    enum est_precision precision;
+    enum est_optimizer optimizer;
+    bool foreach;                /* torch's multi-tensor optimizer step (default) */
+    bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
+    bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
+    enum est_ckpt ckpt;
+    enum est_attn attention;
+    enum est_loss loss;
+    enum est_head head;
+    int64_t lora_r;              /* 0 = no LoRA */
+    unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
+    enum est_quant quant;
+    int64_t gpus;                /* data-parallel world size */
+    enum est_shard shard;
+    int64_t capacity_bytes;      /* -1 unknown */
+    int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
+    double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
+};
+
+/* Result components, in table order. */
+enum est_comp {
+    EST_C_WEIGHTS, EST_C_WEIGHT_COPIES, EST_C_MASTER, EST_C_GRADS, EST_C_OPTIM,
+    EST_C_ACTS, EST_C_LOGITS, EST_C_KV, EST_C_TEMP, EST_C_CONTEXT, EST_C_SLACK,
+    EST_C__COUNT
+};
+
+struct est_component {
+    const char *name;     /* "weights", "optimizer states", ... (static) */
+    int64_t bytes;        /* 0 when the term does not apply */
+    bool at_peak;         /* live at the moment of the peak */
+    char formula[320];    /* the term's formula with its numbers (--explain) */
+};
+
+struct est_result {
+    int64_t params, trainable_params;
+    struct est_component comp[EST_C__COUNT];
+    int64_t peak_allocated_bytes; /* torch.cuda.max_memory_allocated */
+    int64_t peak_reserved_bytes;  /* torch.cuda.max_memory_reserved */
+    int64_t device_used_bytes;    /* nvidia-smi: reserved + context */
+    int64_t capacity_bytes;       /* -1 unknown */
+    int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
+    int64_t over_bytes;           /* device_used - capacity when over, else 0 */
+    const char *peak_phase;       /* "forward/backward", "optimizer step", ... */
+};
+
+/* Defaults: train, batch 1, seq 512, bf16-mixed, adamw (foreach), no
+ * checkpointing, sdpa, CE loss, LM head, 1 GPU, capacity unknown, 15%. */
+void est_workload_init(struct est_workload *wl);
+
+/* Validate the shape and fill derived fields. -1 with a message naming the
+ * offending field for zero, negative or absurd values. */
+int est_model_finish(struct est_model *m, struct oomlab_err *err);
+
+/* Parameter counts (total, and trainable under wl's LoRA setting), checked. */
+int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
+               int64_t *trainable, struct oomlab_err *err);
+
+/* The budget. m must have passed est_model_finish. Returns 0, or -1 with a
+ * message for bad workload values (batch 2^40, zero sizes) or a total that
+ * does not fit in 63 bits. */
+int est_compute(const struct est_model *m, const struct est_workload *wl, struct est_result *r,
+                struct oomlab_err *err);
+
+/* How far a change moves the peak: *delta = peak_allocated(changed) -
+ * peak_allocated(base), signed bytes (negative saves). Used by diagnose
+ * --config and probe --model to say what a proposed change buys. */
+int est_delta(const struct est_model *m, const struct est_workload *base,
+              const struct est_workload *changed, int64_t *delta, struct oomlab_err *err);
+
+/* Largest micro-batch (at wl->seq) and longest sequence (at wl->batch) whose
+ * device_used stays within capacity * (1 - headroom). 0 when even 1 does not
+ * fit; -1 when the capacity is unknown. */
+int est_max_batch(const struct est_model *m, const struct est_workload *wl, int64_t *batch,
+                  struct oomlab_err *err);
+int est_max_seq(const struct est_model *m, const struct est_workload *wl, int64_t *seq,
+                struct oomlab_err *err);
+
+/* Levers: single changes to the workload, each with the bytes it saves on
+ * device_used. est_levers fills up to max entries, best first. */
+struct est_lever {
+    char what[64];       /* "grad-ckpt full", "adamw-8bit", "batch 4" */
+    int64_t saves_bytes; /* > 0 */
+};
+int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
+               int max, int *n, struct oomlab_err *err);
+
+/* Names <-> enums for options and JSON; -1 when unknown. */
+int est_family_parse(const char *s);
+const char *est_family_name(enum est_family f);
+int est_precision_parse(const char *s);
+const char *est_precision_name(enum est_precision p);
+int est_optimizer_parse(const char *s);
+const char *est_optimizer_name(enum est_optimizer o);
+int est_ckpt_parse(const char *s);
+const char *est_ckpt_name(enum est_ckpt c);
+int est_attn_parse(const char *s);
+const char *est_attn_name(enum est_attn a);
+int est_quant_parse(const char *s);
+const char *est_quant_name(enum est_quant q);
+int est_shard_parse(const char *s);
+const char *est_shard_name(enum est_shard s);
+int est_mode_parse(const char *s);
+const char *est_mode_name(enum est_mode m);
+int est_loss_parse(const char *s);
+int est_head_parse(const char *s);
+/* "q,v", "q,k,v,o", "all", "attn", "mlp" -> EST_LORA_* bits; -1 on junk. */
+int est_lora_targets_parse(const char *s, unsigned *bits);
+
+#endif

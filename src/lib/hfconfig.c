@@ -1,0 +1,216 @@
+/* hfconfig: config.json keys differ by family (n_embd vs hidden_size vs
+ * d_model); one table of key aliases per field, walked in order. */
+#include "lib/hfconfig.h"
+
+#include <errno.h>
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *model_type;
+    enum est_family family;
+    int tied_default; /* HF's per-config default for tie_word_embeddings */
+} types[] = {
+    {"gpt2", EST_FAM_GPT2, 1},      {"gpt_neox", EST_FAM_NEOX, 0},  {"opt", EST_FAM_OPT, 1},
+    {"llama", EST_FAM_LLAMA, 0},    {"mistral", EST_FAM_MISTRAL, 0}, {"qwen2", EST_FAM_QWEN2, 0},
+    {"gemma", EST_FAM_GEMMA, 1},    {"gemma2", EST_FAM_GEMMA2, 1},  {"mixtral", EST_FAM_MIXTRAL, 0},
+    {"phi", EST_FAM_PHI, 0},        {"phi3", EST_FAM_PHI3, 0},      {"falcon", EST_FAM_FALCON, 1},
+    {"RefinedWebModel", EST_FAM_FALCON, 1}, {"bloom", EST_FAM_BLOOM, 1},
+    {"bert", EST_FAM_BERT, 1},      {"roberta", EST_FAM_ROBERTA, 1}, {"t5", EST_FAM_T5, 1},
+    {"mt5", EST_FAM_T5, 0},
+};
+
+struct field {
+    const char *keys[4];
+    size_t off;
+};
+
+#define OFF(f) offsetof(struct est_model, f)
+static const struct field fields[] = {
+    {{"num_hidden_layers", "n_layer", "num_layers", NULL}, OFF(layers)},
+    {{"num_decoder_layers", NULL, NULL, NULL}, OFF(decoder_layers)},
+    {{"hidden_size", "n_embd", "d_model", NULL}, OFF(hidden)},
+    {{"num_attention_heads", "n_head", "num_heads", NULL}, OFF(heads)},
+    {{"num_key_value_heads", "num_kv_heads", NULL, NULL}, OFF(kv_heads)},
+    {{"head_dim", "d_kv", NULL, NULL}, OFF(head_dim)},
+    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff"}, OFF(ffn)},
+    {{"vocab_size", NULL, NULL, NULL}, OFF(vocab)},
+    {{"max_position_embeddings", "n_positions", NULL, NULL}, OFF(max_positions)},
+    {{"num_local_experts", NULL, NULL, NULL}, OFF(experts)},
+    {{"num_experts_per_tok", NULL, NULL, NULL}, OFF(experts_per_token)},
+    {{"sliding_window", NULL, NULL, NULL}, OFF(sliding_window)},
+    {{"word_embed_proj_dim", NULL, NULL, NULL}, OFF(embed_proj)},
+};
+
+static void line_col(const char *text, size_t off, long *line, long *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* A dimension: a positive integer, or null (unset). */
+static int get_dim(json_object *root, const struct field *f, const char *file, int64_t *out,
+                   struct oomlab_err *err)
+{
+    for (int k = 0; k < 4 && f->keys[k]; k++) {
+        json_object *v;
+        if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
+        if (json_object_is_type(v, json_type_double)) {
+            double d = json_object_get_double(v);
+            if (!isfinite(d) || d != floor(d) || d < 1 || d > 9.0e15)
+                return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
+                                      f->keys[k], json_object_to_json_string(v));
+            *out = (int64_t)d;
+            return 0;
+        }
+        if (!json_object_is_type(v, json_type_int))
+            return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
+                                  f->keys[k], json_object_to_json_string(v));
+        /* json-c saturates out-of-range integers at INT64_MAX: anything past
+         * 2^53 is not a dimension, and would overflow the arithmetic after. */
+        errno = 0;
+        int64_t n = json_object_get_int64(v);
+        if (n < 1 || errno == ERANGE || n > ((int64_t)1 << 53))
+            return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
+                                  f->keys[k], json_object_to_json_string(v));
+        *out = n;
+        return 0;
+    }
+    return 0;
+}
+
+static json_object *parse_json(const char *text, size_t len, const char *file,
+                               struct oomlab_err *err)
+{
+    if (len > (size_t)INT32_MAX) {
+        oomlab_err_set(err, "%s: too large for a config.json", file);
+        return NULL;
+    }
+    json_tokener *tok = json_tokener_new();
+    if (!tok) {
+        oomlab_err_set(err, "out of memory");
+        return NULL;
+    }
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    if (e == json_tokener_continue) {
+        long line, col;
+        line_col(text, len, &line, &col);
+        oomlab_err_at(err, file, line, col, "unexpected end of JSON");
+    } else if (e != json_tokener_success) {
+        long line, col;
+        line_col(text, end > len ? len : end, &line, &col);
+        oomlab_err_at(err, file, line, col, "malformed JSON: %s", json_tokener_error_desc(e));
+    } else {
+        for (size_t i = end; i < len && root; i++)
+            if (text[i] != ' ' && text[i] != '\n' && text[i] != '\r' && text[i] != '\t') {
+                long line, col;
+                line_col(text, i, &line, &col);
+                oomlab_err_at(err, file, line, col, "malformed JSON: text after the object");
+                json_object_put(root);
+                root = NULL;
+            }
+    }
+    json_tokener_free(tok);
+    if (root && !json_object_is_type(root, json_type_object)) {
+        oomlab_err_at(err, file, 1, 1, "config.json must hold a JSON object");
+        json_object_put(root);
+        return NULL;
+    }
+    if (e != json_tokener_success && root) {
+        json_object_put(root);
+        root = NULL;
+    }
+    return root;
+}
+
+static int get_bool(json_object *root, const char *key, int dflt)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
+    if (json_object_is_type(v, json_type_boolean)) return json_object_get_boolean(v);
+    return dflt;
+}
+
+static const char *get_str(json_object *root, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, key, &v) || !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+/* Dropout: trained with it when any probability the config states is > 0. */
+static int dropout_of(json_object *root)
+{
+    static const char *const keys[] = {
+        "attn_pdrop", "resid_pdrop", "embd_pdrop", "hidden_dropout_prob",
+        "attention_probs_dropout_prob", "attention_dropout", "hidden_dropout", "dropout",
+        "dropout_rate", "hidden_dropout_prob",
+    };
+    int seen = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_object *v;
+        if (!json_object_object_get_ex(root, keys[i], &v) || !v) continue;
+        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+            continue;
+        seen = 1;
+        if (json_object_get_double(v) > 0) return 1;
+    }
+    return seen ? 2 : 0;
+}
+
+/* Family quirks that live in config flags rather than in model_type. */
+static void family_flags(json_object *root, struct est_model *m)
+{
+    const char *ff = get_str(root, "feed_forward_proj");
+    if (m->family == EST_FAM_T5 && ff) m->mlp_kind = strncmp(ff, "gated", 5) == 0 ? 2 : 1;
+    if (m->family == EST_FAM_FALCON && !m->kv_heads && get_bool(root, "multi_query", 1)) m->kv_heads = 1;
+    if (m->family == EST_FAM_QWEN2 && !get_bool(root, "use_sliding_window", 0)) m->sliding_window = 0;
+    if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
+    if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
+}
+
+int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
+                   struct oomlab_err *err)
+{
+    memset(m, 0, sizeof *m);
+    json_object *root = parse_json(text, len, file, err);
+    if (!root) return HFCONFIG_BAD;
+    int rc = HFCONFIG_OK;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (get_dim(root, &fields[i], file, (int64_t *)((char *)m + fields[i].off), err)) {
+            json_object_put(root);
+            return HFCONFIG_BAD;
+        }
+    const char *type = get_str(root, "model_type");
+    const char *name = get_str(root, "_name_or_path");
+    snprintf(m->name, sizeof m->name, "%s", name && *name ? name : type ? type : "config.json");
+    size_t t = 0;
+    for (; type && t < sizeof types / sizeof types[0]; t++)
+        if (strcmp(types[t].model_type, type) == 0) break;
+    if (!type || t == sizeof types / sizeof types[0]) {
+        oomlab_err_set(err, "%s: model_type %s%s%s is not one oomlab knows; pass --arch and the "
+                            "dimensions (--layers --hidden --heads --ffn --vocab)",
+                       file, type ? "\"" : "", type ? type : "(missing)", type ? "\"" : "");
+        rc = HFCONFIG_UNKNOWN_TYPE;
+    } else {
+        m->family = types[t].family;
+        m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
+        family_flags(root, m);
+        m->dropout = dropout_of(root);
+    }
+    json_object_put(root);
+    return rc;
+}

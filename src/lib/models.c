@@ -1,0 +1,82 @@
+/* models: the preset table. Dimensions are the public HuggingFace config.json
+ * values of each model (hidden_size, num_hidden_layers, ...). */
+#include "lib/models.h"
+
+#include <strings.h>
+
+/* name, summary, {name, family, layers, decoder_layers, hidden, heads, kv_heads,
+ * head_dim, ffn, vocab, max_positions, embed_proj, experts, experts_per_token,
+ * sliding_window, mlp_kind, tied, dropout} */
+#define M(n, s, fam, L, h, nh, kv, hd, f, V, pos, tied) \
+    {n, s, {n, EST_FAM_##fam, L, 0, h, nh, kv, hd, f, V, pos, 0, 0, 0, 0, 0, tied, 0}}
+
+static const struct model_preset presets[] = {
+    M("gpt2", "GPT-2 124M", GPT2, 12, 768, 12, 0, 0, 3072, 50257, 1024, true),
+    M("gpt2-medium", "GPT-2 355M", GPT2, 24, 1024, 16, 0, 0, 4096, 50257, 1024, true),
+    M("gpt2-large", "GPT-2 774M", GPT2, 36, 1280, 20, 0, 0, 5120, 50257, 1024, true),
+    M("gpt2-xl", "GPT-2 1.5B", GPT2, 48, 1600, 25, 0, 0, 6400, 50257, 1024, true),
+    M("pythia-160m", "Pythia 160M (GPT-NeoX)", NEOX, 12, 768, 12, 0, 0, 3072, 50304, 0, false),
+    M("pythia-410m", "Pythia 410M", NEOX, 24, 1024, 16, 0, 0, 4096, 50304, 0, false),
+    M("pythia-1b", "Pythia 1B", NEOX, 16, 2048, 8, 0, 0, 8192, 50304, 0, false),
+    M("pythia-1.4b", "Pythia 1.4B", NEOX, 24, 2048, 16, 0, 0, 8192, 50304, 0, false),
+    M("pythia-2.8b", "Pythia 2.8B", NEOX, 32, 2560, 32, 0, 0, 10240, 50304, 0, false),
+    M("pythia-6.9b", "Pythia 6.9B", NEOX, 32, 4096, 32, 0, 0, 16384, 50432, 0, false),
+    M("pythia-12b", "Pythia 12B", NEOX, 36, 5120, 40, 0, 0, 20480, 50688, 0, false),
+    M("stablelm-base-alpha-3b", "StableLM-Alpha 3B (GPT-NeoX)", NEOX, 16, 4096, 32, 0, 0, 16384, 50688, 0, false),
+    M("opt-125m", "OPT 125M", OPT, 12, 768, 12, 0, 0, 3072, 50272, 2048, true),
+    {"opt-350m", "OPT 350M (512-wide embeddings, post-LN)",
+     {"opt-350m", EST_FAM_OPT, 24, 0, 1024, 16, 0, 0, 4096, 50272, 2048, 512, 0, 0, 0, 0, true, 0}},
+    M("opt-1.3b", "OPT 1.3B", OPT, 24, 2048, 32, 0, 0, 8192, 50272, 2048, true),
+    M("opt-6.7b", "OPT 6.7B", OPT, 32, 4096, 32, 0, 0, 16384, 50272, 2048, true),
+    M("llama-2-7b", "Llama 2 7B", LLAMA, 32, 4096, 32, 32, 128, 11008, 32000, 0, false),
+    M("llama-2-13b", "Llama 2 13B", LLAMA, 40, 5120, 40, 40, 128, 13824, 32000, 0, false),
+    M("llama-2-70b", "Llama 2 70B (GQA 8)", LLAMA, 80, 8192, 64, 8, 128, 28672, 32000, 0, false),
+    M("llama-3-8b", "Llama 3 / 3.1 8B (GQA 8, 128k vocab)", LLAMA, 32, 4096, 32, 8, 128, 14336, 128256, 0, false),
+    M("llama-3-70b", "Llama 3 / 3.1 70B", LLAMA, 80, 8192, 64, 8, 128, 28672, 128256, 0, false),
+    M("llama-3.2-1b", "Llama 3.2 1B (tied)", LLAMA, 16, 2048, 32, 8, 64, 8192, 128256, 0, true),
+    M("llama-3.2-3b", "Llama 3.2 3B (tied)", LLAMA, 28, 3072, 24, 8, 128, 8192, 128256, 0, true),
+    M("tinyllama-1.1b", "TinyLlama 1.1B", LLAMA, 22, 2048, 32, 4, 64, 5632, 32000, 0, false),
+    {"mistral-7b", "Mistral 7B v0.1 (GQA 8, 4k sliding window)",
+     {"mistral-7b", EST_FAM_MISTRAL, 32, 0, 4096, 32, 8, 128, 14336, 32000, 0, 0, 0, 0, 4096, 0, false, 0}},
+    {"mixtral-8x7b", "Mixtral 8x7B (8 experts, 2 per token)",
+     {"mixtral-8x7b", EST_FAM_MIXTRAL, 32, 0, 4096, 32, 8, 128, 14336, 32000, 0, 0, 8, 2, 0, 0, false, 0}},
+    M("qwen2-0.5b", "Qwen2 0.5B", QWEN2, 24, 896, 14, 2, 64, 4864, 151936, 0, true),
+    M("qwen2-1.5b", "Qwen2 1.5B", QWEN2, 28, 1536, 12, 2, 128, 8960, 151936, 0, true),
+    M("qwen2-7b", "Qwen2 7B", QWEN2, 28, 3584, 28, 4, 128, 18944, 152064, 0, false),
+    M("gemma-2b", "Gemma 2B (MQA, 256k vocab)", GEMMA, 18, 2048, 8, 1, 256, 16384, 256000, 0, true),
+    M("gemma-7b", "Gemma 7B", GEMMA, 28, 3072, 16, 16, 256, 24576, 256000, 0, true),
+    {"gemma-2-9b", "Gemma 2 9B (alternating 4k sliding window)",
+     {"gemma-2-9b", EST_FAM_GEMMA2, 42, 0, 3584, 16, 8, 256, 14336, 256000, 0, 0, 0, 0, 4096, 0, true, 0}},
+    M("phi-2", "Phi-2 2.7B", PHI, 32, 2560, 32, 32, 80, 10240, 51200, 0, false),
+    M("phi-3-mini", "Phi-3 mini 3.8B", PHI3, 32, 3072, 32, 32, 96, 8192, 32064, 0, false),
+    M("falcon-7b", "Falcon 7B (MQA, parallel attention)", FALCON, 32, 4544, 71, 1, 64, 18176, 65024, 0, true),
+    M("bloom-560m", "BLOOM 560M", BLOOM, 24, 1024, 16, 16, 64, 4096, 250880, 0, true),
+    M("bloom-1b1", "BLOOM 1.1B", BLOOM, 24, 1536, 16, 16, 96, 6144, 250880, 0, true),
+    M("bloomz-7b1", "BLOOMZ 7.1B", BLOOM, 30, 4096, 32, 32, 128, 16384, 250880, 0, true),
+    M("bert-base-uncased", "BERT base uncased", BERT, 12, 768, 12, 0, 0, 3072, 30522, 512, true),
+    M("bert-base-cased", "BERT base cased", BERT, 12, 768, 12, 0, 0, 3072, 28996, 512, true),
+    M("bert-large-uncased", "BERT large uncased", BERT, 24, 1024, 16, 0, 0, 4096, 30522, 512, true),
+    M("roberta-base", "RoBERTa base", ROBERTA, 12, 768, 12, 0, 0, 3072, 50265, 512, true),
+    M("roberta-large", "RoBERTa large", ROBERTA, 24, 1024, 16, 0, 0, 4096, 50265, 512, true),
+    {"t5-small", "T5 small (6+6 layers, ReLU MLP)",
+     {"t5-small", EST_FAM_T5, 6, 6, 512, 8, 8, 64, 2048, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
+    {"t5-base", "T5 base (12+12 layers)",
+     {"t5-base", EST_FAM_T5, 12, 12, 768, 12, 12, 64, 3072, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
+    {"t0-3b", "T0 3B (T5 v1.1 XL shape, gated-GELU)",
+     {"t0-3b", EST_FAM_T5, 24, 24, 2048, 32, 32, 64, 5120, 32128, 0, 0, 0, 0, 0, 2, false, 0}},
+    {"mt0-xxl", "mT0 XXL 13B (mT5-XXL shape)",
+     {"mt0-xxl", EST_FAM_T5, 24, 24, 4096, 64, 64, 64, 10240, 250112, 0, 0, 0, 0, 0, 2, false, 0}},
+};
+
+const struct model_preset *models_table(size_t *n)
+{
+    *n = sizeof presets / sizeof presets[0];
+    return presets;
+}
+
+const struct model_preset *models_find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof presets / sizeof presets[0]; i++)
+        if (strcasecmp(presets[i].name, name) == 0) return &presets[i];
+    return NULL;
+}

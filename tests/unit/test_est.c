@@ -1,0 +1,350 @@
+/* Unit tests for lib/est, lib/models, lib/gpus: parameter counts checked
+ * against the published totals, component arithmetic on hand-worked small
+ * shapes, absurd sizes, and the search/lever helpers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/est.h"
+#include "lib/gpus.h"
+#include "lib/models.h"
+
+static int64_t preset_params(const char *name, enum est_head head)
+{
+    const struct model_preset *p = models_find(name);
+    struct est_model m;
+    struct est_workload wl;
+    struct oomlab_err err;
+    int64_t total = -1, trainable = -1;
+    assert_non_null(p);
+    m = p->m;
+    est_workload_init(&wl);
+    wl.head = head;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_int_equal(est_params(&m, &wl, &total, &trainable, &err), 0);
+    assert_int_equal(total, trainable);
+    return total;
+}
+
+static void test_published_param_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(preset_params("gpt2", EST_HEAD_LM), 124439808);     /* tied wte */
+    assert_int_equal(preset_params("bert-base-cased", EST_HEAD_NONE), 108310272);
+    assert_int_equal(preset_params("opt-350m", EST_HEAD_LM), 331196416);
+    assert_int_equal(preset_params("llama-2-7b", EST_HEAD_LM), 6738415616);
+    assert_int_equal(preset_params("llama-3-8b", EST_HEAD_LM), 8030261248);
+    assert_int_equal(preset_params("mistral-7b", EST_HEAD_LM), 7241732096);
+    assert_int_equal(preset_params("mixtral-8x7b", EST_HEAD_LM), 46702792704);
+    assert_int_equal(preset_params("gemma-2b", EST_HEAD_LM), 2506172416);
+    assert_int_equal(preset_params("pythia-160m", EST_HEAD_LM), 162322944);
+    assert_int_equal(preset_params("t5-small", EST_HEAD_LM), 60506624);
+    assert_int_equal(preset_params("GPT2", EST_HEAD_LM), 124439808); /* case-insensitive */
+}
+
+/* A toy Llama: 2 layers, hidden 8, 2 heads (head_dim 4), ffn 16, vocab 10, untied.
+ * embed 80 + 2 x (attn 4*64 + mlp 3*8*16 + norms 2*8 = 656) + final norm 8 + head 80 = 1480. */
+static struct est_model toy(void)
+{
+    struct est_model m;
+    struct oomlab_err err;
+    memset(&m, 0, sizeof m);
+    m.family = EST_FAM_LLAMA;
+    m.layers = 2;
+    m.hidden = 8;
+    m.heads = 2;
+    m.ffn = 16;
+    m.vocab = 10;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    return m;
+}
+
+static void test_model_states_fp32_adamw(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.precision = EST_FP32;
+    wl.batch = 1;
+    wl.seq = 4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.params, 1480);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 4);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 1480 * 4);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 8);
+    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    wl.optimizer = EST_OPT_ADAMW8;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 2);
+    wl.optimizer = EST_OPT_SGD;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 0);
+    wl.optimizer = EST_OPT_LION;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 4);
+    /* the foreach step holds one copy of the states' size; per-tensor/fused does not */
+    wl.optimizer = EST_OPT_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t foreach_peak = r.peak_allocated_bytes;
+    wl.foreach = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.peak_allocated_bytes < foreach_peak);
+    wl.foreach = true;
+    /* pure bf16: 2 B weights and grads, AdamW states in bf16 */
+    wl.optimizer = EST_OPT_ADAMW;
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 2);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 4);
+    /* bf16-mixed: fp32 weights + 16-bit copies of the block linears (2 x 256+384) */
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 4);
+    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 2 * 2 * 640);
+}
+
+static void test_eager_scores_only_in_eager(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result eager, sdpa;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.seq = 4;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&m, &wl, &sdpa, &err), 0);
+    /* per token and layer: eager keeps 6 B (fp32 softmax + fp16 copy) x heads 2 x seq 4
+     * = 48 B; sdpa keeps its output 2 B x 8 + logsumexp 4 B x 2 = 24 B. 4 tokens x 2 layers. */
+    assert_int_equal(eager.comp[EST_C_ACTS].bytes - sdpa.comp[EST_C_ACTS].bytes, (48 - 24) * 4 * 2);
+    wl.attention = EST_ATTN_FLASH;
+    struct est_result flash;
+    assert_int_equal(est_compute(&m, &wl, &flash, &err), 0);
+    assert_int_equal(flash.comp[EST_C_ACTS].bytes, sdpa.comp[EST_C_ACTS].bytes);
+}
+
+static void test_checkpointing_and_lora(void **state)
+{
+    (void)state;
+    const struct model_preset *p = models_find("llama-2-7b");
+    struct est_model m = p->m;
+    struct est_workload wl;
+    struct est_result none, full, lora;
+    struct oomlab_err err;
+    int64_t delta;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.batch = 4;
+    wl.seq = 2048;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    struct est_workload ck = wl;
+    ck.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &ck, &full, &err), 0);
+    assert_true(full.comp[EST_C_ACTS].bytes * 5 < none.comp[EST_C_ACTS].bytes);
+    assert_int_equal(est_delta(&m, &wl, &ck, &delta, &err), 0);
+    assert_int_equal(delta, full.peak_allocated_bytes - none.peak_allocated_bytes);
+    assert_true(delta < 0);
+    /* LoRA r16 on q,v: trainable = 16 x ((4096+4096) + (4096+4096)) x 32 layers */
+    struct est_workload lw = wl;
+    lw.lora_r = 16;
+    assert_int_equal(est_compute(&m, &lw, &lora, &err), 0);
+    assert_int_equal(lora.trainable_params, (int64_t)16 * 16384 * 32);
+    assert_int_equal(lora.comp[EST_C_GRADS].bytes, lora.trainable_params * 4);
+    assert_int_equal(lora.comp[EST_C_OPTIM].bytes, lora.trainable_params * 8);
+    /* QLoRA: nf4 block linears are ~0.52 B/param */
+    lw.quant = EST_QUANT_NF4;
+    lw.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &lw, &lora, &err), 0);
+    assert_true(lora.comp[EST_C_WEIGHTS].bytes < (int64_t)4500000000);
+    assert_true(lora.comp[EST_C_WEIGHTS].bytes > (int64_t)3500000000);
+}
+
+static void test_kv_cache(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP16;
+    wl.prompt_len = 10;
+    wl.gen_len = 6;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    /* 2 (K,V) x 2 layers x kv dim 8 x 2 B x batch 1 x 16 tokens */
+    assert_int_equal(r.comp[EST_C_KV].bytes, 1024);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
+    m.sliding_window = 4; /* Mistral-style: the cache holds the window only */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 256);
+    m.kv_heads = 1; /* GQA: one KV head of 4 */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 128);
+}
+
+static void test_absurd_sizes(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    est_workload_init(&wl);
+    wl.batch = (int64_t)1 << 40;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "batch 1099511627776 is out of range"));
+    wl.batch = 0;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    wl.batch = -3;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    /* the largest shapes allowed: no overflow, a clear error or a finite answer */
+    struct est_model big;
+    memset(&big, 0, sizeof big);
+    big.family = EST_FAM_GPT2;
+    big.layers = 4096;
+    big.hidden = 1 << 20;
+    big.heads = 64;
+    big.vocab = 1 << 24;
+    big.ffn = 1 << 22;
+    assert_int_equal(est_model_finish(&big, &err), 0);
+    est_workload_init(&wl);
+    wl.batch = 1 << 24;
+    wl.seq = 1 << 24;
+    assert_int_equal(est_compute(&big, &wl, &r, &err), -1);
+    assert_true(strlen(err.msg) > 0);
+    big.hidden = (int64_t)1 << 30;
+    assert_int_equal(est_model_finish(&big, &err), -1);
+    assert_non_null(strstr(err.msg, "hidden"));
+    memset(&big, 0, sizeof big);
+    big.family = EST_FAM_LLAMA;
+    assert_int_equal(est_model_finish(&big, &err), -1);
+    assert_non_null(strstr(err.msg, "missing"));
+}
+
+static void test_quant_needs_lora(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "LoRA"));
+    wl.quant = EST_QUANT_NONE;
+    wl.shard = EST_SHARD_ZERO3;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+}
+
+static void test_sharding_divides_states(void **state)
+{
+    (void)state;
+    const struct model_preset *p = models_find("llama-2-13b");
+    struct est_model m = p->m;
+    struct est_workload wl;
+    struct est_result one, z3;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &z3, &err), 0);
+    assert_int_equal(z3.comp[EST_C_OPTIM].bytes, (one.comp[EST_C_OPTIM].bytes + 4) / 8);
+    assert_true(z3.comp[EST_C_WEIGHTS].bytes * 7 < one.comp[EST_C_WEIGHTS].bytes);
+}
+
+static void test_max_batch_and_levers(void **state)
+{
+    (void)state;
+    const struct model_preset *p = models_find("gpt2");
+    struct est_model m = p->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    int64_t b, s;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.seq = 1024;
+    est_max_batch(&m, &wl, &b, &err);
+    assert_int_equal(b, -1); /* capacity unknown */
+    wl.capacity_bytes = (int64_t)16 << 30;
+    assert_int_equal(est_max_batch(&m, &wl, &b, &err), 0);
+    assert_true(b > 1);
+    wl.batch = b;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.device_used_bytes <= (int64_t)(0.85 * (double)wl.capacity_bytes));
+    wl.batch = b + 1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.device_used_bytes > (int64_t)(0.85 * (double)wl.capacity_bytes));
+    wl.batch = 4;
+    assert_int_equal(est_max_seq(&m, &wl, &s, &err), 0);
+    assert_true(s > 1024);
+    struct est_lever lv[8];
+    int n = 0;
+    assert_int_equal(est_levers(&m, &wl, lv, 8, &n, &err), 0);
+    assert_true(n >= 3);
+    for (int i = 1; i < n; i++) assert_true(lv[i - 1].saves_bytes >= lv[i].saves_bytes);
+    wl.capacity_bytes = 100 << 20; /* 100 MiB: nothing fits */
+    assert_int_equal(est_max_batch(&m, &wl, &b, &err), 0);
+    assert_int_equal(b, 0);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.fits, 0);
+    assert_int_equal(r.over_bytes, r.device_used_bytes - wl.capacity_bytes);
+}
+
+static void test_names_and_cards(void **state)
+{
+    (void)state;
+    unsigned bits = 0;
+    assert_int_equal(est_lora_targets_parse("q,v", &bits), 0);
+    assert_int_equal(bits, EST_LORA_Q | EST_LORA_V);
+    assert_int_equal(est_lora_targets_parse("attn,mlp", &bits), 0);
+    assert_int_equal(bits, EST_LORA_ALL);
+    assert_int_equal(est_lora_targets_parse("q,,x", &bits), -1);
+    assert_int_equal(est_lora_targets_parse("", &bits), -1);
+    assert_int_equal(est_precision_parse("bf16-mixed"), EST_BF16_MIXED);
+    assert_int_equal(est_optimizer_parse("adamw-8bit"), EST_OPT_ADAMW8);
+    assert_int_equal(est_optimizer_parse("adam"), -1);
+    assert_int_equal(est_family_parse("gpt_neox"), EST_FAM_NEOX);
+    const struct gpu_card *g = gpus_find("NVIDIA A100-SXM4-80GB");
+    assert_non_null(g);
+    assert_string_equal(g->name, "a100-80gb");
+    assert_int_equal(g->capacity_bytes, (int64_t)81920 << 20);
+    assert_string_equal(gpus_find("Tesla T4")->name, "t4");
+    assert_string_equal(gpus_find("NVIDIA L40S")->name, "l40s");
+    assert_string_equal(gpus_find("NVIDIA L4")->name, "l4");
+    assert_string_equal(gpus_find("H100")->name, "h100");
+    assert_null(gpus_find("Voodoo 3"));
+    assert_null(models_find("no-such-model"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published_param_counts),
+        cmocka_unit_test(test_model_states_fp32_adamw),
+        cmocka_unit_test(test_eager_scores_only_in_eager),
+        cmocka_unit_test(test_checkpointing_and_lora),
+        cmocka_unit_test(test_kv_cache),
+        cmocka_unit_test(test_absurd_sizes),
+        cmocka_unit_test(test_quant_needs_lora),
+        cmocka_unit_test(test_sharding_divides_states),
+        cmocka_unit_test(test_max_batch_and_levers),
+        cmocka_unit_test(test_names_and_cards),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

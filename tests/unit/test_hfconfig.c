@@ -1,0 +1,158 @@
+/* Unit tests for lib/hfconfig: real config.json shapes per family, and bad
+ * input (malformed JSON with line:col, unknown model_type, bad values). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/hfconfig.h"
+
+static int parse(const char *text, struct est_model *m, struct oomlab_err *err)
+{
+    memset(err, 0, sizeof *err);
+    return hfconfig_parse(text, strlen(text), "cfg.json", m, err);
+}
+
+static int64_t params_of(struct est_model *m)
+{
+    struct oomlab_err err;
+    int64_t total = 0;
+    assert_int_equal(est_model_finish(m, &err), 0);
+    assert_int_equal(est_params(m, NULL, &total, NULL, &err), 0);
+    return total;
+}
+
+static void test_gpt2(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"activation_function\": \"gelu_new\",\n  \"architectures\": [\"GPT2LMHeadModel\"],\n"
+                      "  \"attn_pdrop\": 0.1, \"embd_pdrop\": 0.1, \"resid_pdrop\": 0.1,\n"
+                      "  \"model_type\": \"gpt2\", \"n_ctx\": 1024, \"n_embd\": 768, \"n_head\": 12,\n"
+                      "  \"n_layer\": 12, \"n_positions\": 1024, \"vocab_size\": 50257\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_GPT2);
+    assert_int_equal(m.layers, 12);
+    assert_int_equal(m.hidden, 768);
+    assert_int_equal(m.max_positions, 1024);
+    assert_true(m.tied_embeddings);
+    assert_int_equal(m.dropout, 1);
+    assert_int_equal(params_of(&m), 124439808);
+}
+
+static void test_llama_and_mistral(void **state)
+{
+    (void)state;
+    const char *llama = "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 4096,"
+                        "\"intermediate_size\": 11008, \"max_position_embeddings\": 4096,"
+                        "\"model_type\": \"llama\", \"num_attention_heads\": 32,"
+                        "\"num_hidden_layers\": 32, \"num_key_value_heads\": 32,"
+                        "\"rms_norm_eps\": 1e-05, \"tie_word_embeddings\": false,"
+                        "\"torch_dtype\": \"float16\", \"vocab_size\": 32000}";
+    const char *mistral = "{\"model_type\": \"mistral\", \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+                          "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+                          "\"sliding_window\": null, \"vocab_size\": 32000, \"attention_dropout\": 0.0}";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(llama, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_LLAMA);
+    assert_false(m.tied_embeddings);
+    assert_int_equal(params_of(&m), 6738415616);
+    assert_int_equal(parse(mistral, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.kv_heads, 8);
+    assert_int_equal(m.sliding_window, 0); /* null: no window */
+    assert_int_equal(m.dropout, 2);
+    assert_int_equal(params_of(&m), 7241732096);
+}
+
+static void test_t5_and_falcon_flags(void **state)
+{
+    (void)state;
+    const char *t5 = "{\"model_type\": \"t5\", \"d_model\": 512, \"d_ff\": 2048, \"d_kv\": 64,"
+                     "\"num_heads\": 8, \"num_layers\": 6, \"num_decoder_layers\": 6,"
+                     "\"feed_forward_proj\": \"relu\", \"vocab_size\": 32128}";
+    const char *falcon = "{\"model_type\": \"falcon\", \"hidden_size\": 4544, \"num_attention_heads\": 71,"
+                         "\"num_hidden_layers\": 32, \"multi_query\": true, \"vocab_size\": 65024,"
+                         "\"parallel_attn\": true}";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(t5, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.mlp_kind, 1);
+    assert_int_equal(params_of(&m), 60506624);
+    assert_int_equal(parse(falcon, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.kv_heads, 1);
+    m.ffn = 18176;
+    assert_int_equal(params_of(&m), 6921720704);
+}
+
+static void test_malformed_json_has_line_col(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\n  \"hidden_size\": 768,\n  oops\n}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "cfg.json:3:"));
+    assert_int_equal(parse("{\"hidden_size\": 768", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "cfg.json:1:"));
+    assert_int_equal(parse("[1, 2]", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "JSON object"));
+    assert_int_equal(parse("{} trailing", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "cfg.json:1:4"));
+    assert_int_equal(parse("", &m, &err), HFCONFIG_BAD);
+}
+
+static void test_bad_values(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": -4096}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"hidden_size\" must be a positive integer"));
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}", &m, &err), HFCONFIG_BAD);
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": NaN}", &m, &err), HFCONFIG_BAD);
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 0}", &m, &err), HFCONFIG_BAD);
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"vocab_size\": 4096.5}", &m, &err), HFCONFIG_BAD);
+    /* 64-bit values parse; the shape check rejects the absurd ones */
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 4503599627370496,"
+                           "\"num_hidden_layers\": 2, \"num_attention_heads\": 2, \"vocab_size\": 10,"
+                           "\"intermediate_size\": 8}", &m, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), -1);
+    assert_non_null(strstr(err.msg, "hidden"));
+    /* past 2^53, and json-c's saturation at INT64_MAX (found by the fuzzer:
+     * GPT-2's default ffn = 4 x n_embd overflowed) */
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 76888888888888888888888888888,"
+                           "\"n_head\": 12, \"n_layer\": 12, \"vocab_size\": 50257}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"n_embd\" must be a positive integer"));
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 9223372036854775807}", &m, &err), HFCONFIG_BAD);
+}
+
+static void test_unknown_model_type(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "model_type \"mamba\" is not one oomlab knows"));
+    assert_non_null(strstr(err.msg, "--arch"));
+    assert_int_equal(m.hidden, 768); /* what was read is kept for --arch */
+    assert_int_equal(parse("{\"hidden_size\": 768}", &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "(missing)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpt2),
+        cmocka_unit_test(test_llama_and_mistral),
+        cmocka_unit_test(test_t5_and_falcon_flags),
+        cmocka_unit_test(test_malformed_json_has_line_col),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_unknown_model_type),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
