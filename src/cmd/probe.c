@@ -12,9 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/hfconfig.h"
+#include "lib/models.h"
 #include "lib/probe.h"
+#include "lib/probe_est.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "out/color.h"
@@ -44,6 +48,9 @@ static const char usage_text[] =
     "  --steps N            substituted for {steps}: keep trials short\n"
     "  --config FILE        the run config (YAML/JSON) each trial's config starts from\n"
     "  --set KEY=VALUE      override a config field (repeatable)\n"
+    "  --model MODEL        start from the estimator's prediction: a HuggingFace\n"
+    "                       config.json (or its directory) or a preset (see\n"
+    "                       oomlab estimate --list-models); batch or seq only\n"
     "  --headroom P         kept free on the peak for the recommendation (15%)\n"
     "  --effective-batch B  also print the gradient accumulation that keeps B\n"
     "  --timeout D          a trial running longer stops the probe (10m)\n"
@@ -74,6 +81,7 @@ struct probe_cli {
     size_t config_len;
     const char *sets[PROBE_MAX_SETS]; /* --set, in order */
     size_t n_sets;
+    const char *model_arg; /* --model */
     struct probe_opts search;
 };
 
@@ -97,8 +105,8 @@ static void on_signal(int sig)
 #pragma weak runexec
 
 enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
-              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_NO_CONFIRM, OPT_JSON,
-              OPT_HELP };
+              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_MODEL, OPT_NO_CONFIRM,
+              OPT_JSON, OPT_HELP };
 
 static const struct option_def {
     const char *name;
@@ -111,6 +119,7 @@ static const struct option_def {
     {"--timeout", OPT_TIMEOUT, true},   {"--gpu", OPT_GPU, true},
     {"--interval", OPT_INTERVAL, true}, {"--dir", OPT_DIR, true},
     {"--config", OPT_CONFIG, true},     {"--set", OPT_SET, true},
+    {"--model", OPT_MODEL, true},
     {"--no-confirm", OPT_NO_CONFIRM, false}, {"--json", OPT_JSON, false},
     {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
 };
@@ -172,6 +181,7 @@ static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name,
         return 0;
     case OPT_DIR: cli->dir = val; return 0;
     case OPT_CONFIG: cli->config_path = val; return 0;
+    case OPT_MODEL: cli->model_arg = val; return 0;
     case OPT_SET:
         if (cli->n_sets == PROBE_MAX_SETS)
             return cmd_usage_error("probe", "at most %d --set", PROBE_MAX_SETS);
@@ -348,6 +358,59 @@ static int load_config(struct probe_cli *cli)
     int rc = trial_config(cli, cli->search.min, &cfg, &err);
     runcfg_release(&cfg);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
+}
+
+/* The model for --model: a preset, or a config.json (or its directory). */
+static int load_model(const char *arg, struct est_model *m, struct oomlab_err *err)
+{
+    const struct model_preset *preset = models_find(arg);
+    memset(m, 0, sizeof *m);
+    if (preset) {
+        *m = preset->m;
+        return est_model_finish(m, err);
+    }
+    char path[PATH_MAX];
+    struct stat st;
+    if (stat(arg, &st) != 0)
+        return oomlab_err_set(err, "--model %s: not a preset (oomlab estimate --list-models) "
+                                   "and cannot open it: %s", arg, strerror(errno));
+    snprintf(path, sizeof path, S_ISDIR(st.st_mode) ? "%s/config.json" : "%s", arg);
+    FILE *f = fopen(path, "rb");
+    if (!f) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
+    char *text = malloc(PROBE_CONFIG_MAX + 1);
+    size_t n = text ? fread(text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
+    bool bad = !text || ferror(f) || n > PROBE_CONFIG_MAX;
+    fclose(f);
+    int rc = bad ? oomlab_err_set(err, "%s: cannot read (or larger than %d bytes)", path,
+                                  PROBE_CONFIG_MAX)
+                 : hfconfig_parse(text, n, path, m, err);
+    free(text);
+    if (rc == HFCONFIG_UNKNOWN_TYPE)
+        return oomlab_err_set(err, "%s: the estimator does not know this model_type", path);
+    return rc == HFCONFIG_OK ? est_model_finish(m, err) : -1;
+}
+
+/* --model: the estimator, fed the trial config's workload. 0 or an exit code. */
+static int setup_model(struct probe_cli *cli, struct probe_est *pe)
+{
+    if (!cli->model_arg) return 0;
+    struct oomlab_err err = {{0}};
+    struct est_model m;
+    struct runcfg cfg;
+    if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
+    if (trial_config(cli, cli->search.min, &cfg, &err) < 0 ||
+        probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
+        runcfg_release(&cfg);
+        return cmd_usage_error("probe", "%s", err.msg);
+    }
+    runcfg_release(&cfg);
+    if (pe->seq_assumed)
+        fprintf(stderr, "oomlab probe: --model: no sequence length in the config (--set "
+                        "max_seq_len=N); the estimate assumes %lld, the measured peaks correct it\n",
+                (long long)pe->wl.seq);
+    cli->search.predict = probe_est_predict;
+    cli->search.predict_ctx = pe;
+    return 0;
 }
 
 /* What a finished run means for the search, with a one-line diagnosis. */
@@ -755,7 +818,8 @@ int cmd_probe(int argc, char **argv)
     probe_opts_init(&cli.search);
     int rc = parse_args(&cli, argc, argv);
     if (rc) return rc < 0 ? EXIT_OK : rc;
-    if ((rc = check_cli(&cli)) || (rc = load_config(&cli))) {
+    static struct probe_est pe;
+    if ((rc = check_cli(&cli)) || (rc = load_config(&cli)) || (rc = setup_model(&cli, &pe))) {
         free(cli.config_text);
         return rc;
     }
