@@ -1,11 +1,451 @@
-/* ps: placeholder until the subcommand lands (replaced by its owner). */
-#include "cmd/cmd.h"
-
+/* ps: who holds GPU memory right now. Options -> one gpusnap (NVML joined
+ * with /proc, judged by lib/stale) -> a table or oomlab.ps.v1 JSON; with
+ * --kill, the guarded end of one stale holder and the memory it freed. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "lib/units.h"
+#include "out/color.h"
+#include "out/json.h"
+#include "out/table.h"
+#include "sys/gpusnap.h"
+
+struct ps_opts {
+    int gpu;
+    bool json, force, yes;
+    long kill_pid;
+    int64_t idle_after_ms, grace_ms;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: oomlab ps [--gpu N] [--json] [--idle-after DURATION]\n"
+            "       oomlab ps --kill PID [--yes] [--force] [--grace DURATION] [--gpu N]\n\n"
+            "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
+            "age, state, parent, RSS, kind, command), flags with evidence (zombie, orphan,\n"
+            "idle, hidden in another PID namespace) and the memory no visible process\n"
+            "accounts for.\n\n"
+            "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
+            "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
+            "  --idle-after DUR      a holder running this long on a GPU that stays at 0%%\n"
+            "                        (0.8 s of sampling) is 'idle' (default 10m)\n"
+            "  --kill PID            end PID: only when flagged stale and yours; asks on a\n"
+            "                        terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
+            "  --yes                 confirm --kill without a terminal\n"
+            "  --force               root only: --kill a process that is not stale or not yours\n\n"
+            "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
+            "4 no NVML (no driver or GPU).\n");
+}
+
+static int parse(int argc, char **argv, struct ps_opts *o)
+{
+    static const struct option longs[] = {{"gpu", required_argument, NULL, 'g'},
+                                          {"json", no_argument, NULL, 'j'},
+                                          {"kill", required_argument, NULL, 'k'},
+                                          {"force", no_argument, NULL, 'f'},
+                                          {"yes", no_argument, NULL, 'y'},
+                                          {"grace", required_argument, NULL, 'G'},
+                                          {"idle-after", required_argument, NULL, 'i'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    *o = (struct ps_opts){.gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000};
+    long long v;
+    opterr = 0;
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+        switch (c) {
+        case 'g':
+            if (units_parse_int(optarg, 0, 1023, &v) < 0)
+                return cmd_usage_error("ps", "--gpu wants a GPU index, not '%s'", optarg);
+            o->gpu = (int)v;
+            break;
+        case 'k':
+            if (units_parse_int(optarg, 2, 4194304, &v) < 0)
+                return cmd_usage_error("ps", "--kill wants a process id, not '%s'", optarg);
+            o->kill_pid = (long)v;
+            break;
+        case 'i':
+        case 'G':
+            if (units_parse_duration_ms(optarg, c == 'i' ? &o->idle_after_ms : &o->grace_ms) < 0)
+                return cmd_usage_error("ps", "--%s wants a duration like 10m or 5s, not '%s'",
+                                       c == 'i' ? "idle-after" : "grace", optarg);
+            break;
+        case 'j':
+            o->json = true;
+            break;
+        case 'f':
+            o->force = true;
+            break;
+        case 'y':
+            o->yes = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1; /* done: exit 0 */
+        default:
+            return cmd_usage_error("ps", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return cmd_usage_error("ps", "unexpected argument '%s'", argv[optind]);
+    if (o->kill_pid < 0 && (o->force || o->yes))
+        return cmd_usage_error("ps", "--force and --yes go with --kill PID");
+    if (o->force && geteuid() != 0)
+        return cmd_usage_error("ps", "--force is for root only: it kills what is not stale or "
+                                     "not yours");
+    return 0;
+}
+
+/* ---- rendering ---- */
+
+static const char *bytes(int64_t b, char *buf, size_t size)
+{
+    return b < 0 ? "-" : units_format_bytes(b, buf, size);
+}
+
+static void print_gpu_line(const struct gpusnap_gpu *g, bool color)
+{
+    char u[32], t[32], f[32];
+    printf("%sGPU %u%s  %s", color_code(color, COLOR_BOLD), g->gpu.index,
+           color_code(color, COLOR_RESET), g->gpu.name[0] ? g->gpu.name : "(no name)");
+    if (!g->ok) {
+        printf("  %s%s%s\n", color_code(color, COLOR_RED), g->error,
+               color_code(color, COLOR_RESET));
+        return;
+    }
+    printf("  used %s of %s", bytes(g->gpu.used, u, sizeof u), bytes(g->gpu.total, t, sizeof t));
+    if (g->gpu.used >= 0 && g->gpu.total > 0)
+        printf(" (%.1f%%)", 100.0 * (double)g->gpu.used / (double)g->gpu.total);
+    printf(", free %s, util ", bytes(g->gpu.free, f, sizeof f));
+    if (g->gpu.util_gpu >= 0)
+        printf("%d%%\n", g->gpu.util_gpu);
+    else
+        printf("unknown\n");
+}
+
+static void add_row(struct table *t, const struct gpusnap_proc *p)
+{
+    char pid[16], mem[32], age[32], state[8], ppid[16], rss[32], cmd[84];
+    snprintf(pid, sizeof pid, "%u", p->nv.pid);
+    bytes(p->nv.used, mem, sizeof mem);
+    const char *kind = p->assess.kind ? p->assess.kind : "-";
+    if (!p->visible) {
+        const char *cells[] = {
+            pid, "?", mem, "?", "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
+        table_add(t, cells);
+        return;
+    }
+    stale_duration(p->info.elapsed_s, age, sizeof age);
+    snprintf(state, sizeof state, "%c", p->info.state);
+    snprintf(ppid, sizeof ppid, "%ld", (long)p->info.ppid);
+    bytes(p->info.rss_bytes, rss, sizeof rss);
+    snprintf(cmd, sizeof cmd, "%.80s", p->info.cmdline);
+    const char *cells[] = {pid, p->info.user, mem, age, state, ppid, rss, kind, cmd};
+    table_add(t, cells);
+}
+
+static void print_gpu(const struct gpusnap_gpu *g, bool color)
+{
+    print_gpu_line(g, color);
+    if (!g->ok) return;
+    if (!g->procs_ok) {
+        printf("  processes: %s\n", g->error);
+        return;
+    }
+    if (g->n_procs) {
+        static const char *const head[] = {"PID",  "USER", "GPU MEM", "ELAPSED", "STATE",
+                                           "PPID", "RSS",  "KIND",    "COMMAND"};
+        struct table t;
+        table_init(&t, 9, head);
+        table_align_right(&t, 0), table_align_right(&t, 2), table_align_right(&t, 5);
+        table_align_right(&t, 6);
+        for (size_t i = 0; i < g->n_procs; i++)
+            add_row(&t, &g->procs[i]);
+        table_print(&t, stdout);
+        table_release(&t);
+    } else {
+        printf("  no processes hold memory on this GPU\n");
+    }
+    char un[32], hid[32];
+    if (g->unaccounted > 0) {
+        printf("  not accounted for by any visible process: %s",
+               bytes(g->unaccounted, un, sizeof un));
+        if (g->hidden > 0)
+            printf(" (%s of it held by PIDs /proc cannot see)", bytes(g->hidden, hid, sizeof hid));
+        printf("\n");
+    } else if (g->unaccounted < 0) {
+        printf("  not accounted for by any visible process: unknown (NVML gives no per-process "
+               "figure for some)\n");
+    }
+    for (size_t i = 0; i < g->n_procs; i++) {
+        const struct gpusnap_proc *p = &g->procs[i];
+        for (size_t k = 0; k < p->assess.n_flags; k++)
+            printf("  %s%u %s%s: %s\n",
+                   color_code(color, p->assess.flags[k].stale ? COLOR_YELLOW : COLOR_DIM),
+                   p->nv.pid, p->assess.flags[k].name, color_code(color, COLOR_RESET),
+                   p->assess.flags[k].evidence);
+        if (p->assess.kind)
+            printf("  %u %s: %s\n", p->nv.pid, p->assess.kind, p->assess.kind_evidence);
+    }
+}
+
+static void json_proc(struct json *j, const struct gpusnap_proc *p)
+{
+    json_obj_begin(j);
+    json_key(j, "pid"), json_int(j, p->nv.pid);
+    json_key(j, "used_bytes"), json_bytes(j, p->nv.used);
+    json_key(j, "visible"), json_bool(j, p->visible);
+    json_key(j, "graphics"), json_bool(j, p->nv.graphics);
+    char st[2] = {p->info.state, 0};
+    json_key(j, "state"), json_str(j, p->visible ? st : NULL);
+    json_key(j, "user"), json_str(j, p->visible ? p->info.user : NULL);
+    json_key(j, "uid");
+    if (p->visible && p->info.uid_known)
+        json_int(j, (long long)p->info.uid);
+    else
+        json_null(j);
+    json_key(j, "ppid");
+    if (p->visible)
+        json_int(j, p->info.ppid);
+    else
+        json_null(j);
+    json_key(j, "elapsed_s");
+    if (p->visible && p->info.elapsed_s >= 0)
+        json_double(j, (double)(long long)p->info.elapsed_s);
+    else
+        json_null(j);
+    json_key(j, "rss_bytes"), json_bytes(j, p->visible ? p->info.rss_bytes : -1);
+    json_key(j, "command"), json_str(j, p->visible ? p->info.cmdline : NULL);
+    json_key(j, "kind"), json_str(j, p->assess.kind);
+    json_key(j, "kind_evidence"), json_str(j, p->assess.kind ? p->assess.kind_evidence : NULL);
+    json_key(j, "stale"), json_bool(j, p->assess.stale);
+    json_key(j, "flags");
+    json_arr_begin(j);
+    for (size_t k = 0; k < p->assess.n_flags; k++) {
+        json_obj_begin(j);
+        json_key(j, "name"), json_str(j, p->assess.flags[k].name);
+        json_key(j, "stale"), json_bool(j, p->assess.flags[k].stale);
+        json_key(j, "evidence"), json_str(j, p->assess.flags[k].evidence);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_obj_end(j);
+}
+
+static void json_gpu(struct json *j, const struct gpusnap_gpu *g)
+{
+    json_obj_begin(j);
+    json_key(j, "index"), json_int(j, g->gpu.index);
+    json_key(j, "name"), json_str(j, g->gpu.name[0] ? g->gpu.name : NULL);
+    json_key(j, "error"), json_str(j, g->ok && g->procs_ok ? NULL : g->error);
+    json_key(j, "total_bytes"), json_bytes(j, g->gpu.total);
+    json_key(j, "used_bytes"), json_bytes(j, g->gpu.used);
+    json_key(j, "free_bytes"), json_bytes(j, g->gpu.free);
+    json_key(j, "reserved_bytes"), json_bytes(j, g->gpu.reserved);
+    json_key(j, "util_pct");
+    if (g->gpu.util_gpu >= 0)
+        json_int(j, g->gpu.util_gpu);
+    else
+        json_null(j);
+    json_key(j, "unaccounted_bytes"), json_bytes(j, g->unaccounted);
+    json_key(j, "hidden_bytes"), json_bytes(j, g->hidden);
+    json_key(j, "processes");
+    json_arr_begin(j);
+    for (size_t i = 0; i < g->n_procs; i++)
+        json_proc(j, &g->procs[i]);
+    json_arr_end(j);
+    json_obj_end(j);
+}
+
+static int render(const struct gpusnap *s, const struct ps_opts *o)
+{
+    if (o->json) {
+        struct json j;
+        json_init(&j, stdout, true);
+        json_obj_begin(&j);
+        json_key(&j, "schema"), json_str(&j, "oomlab.ps.v1");
+        json_key(&j, "driver"), json_str(&j, s->driver[0] ? s->driver : NULL);
+        json_key(&j, "idle_after_s"), json_int(&j, (long long)(o->idle_after_ms / 1000));
+        json_key(&j, "gpus");
+        json_arr_begin(&j);
+        for (size_t i = 0; i < s->n; i++)
+            json_gpu(&j, &s->gpus[i]);
+        json_arr_end(&j);
+        json_obj_end(&j);
+        if (json_finish(&j) < 0) return -1;
+    } else {
+        bool color = color_enabled(stdout);
+        if (s->driver[0]) printf("driver %s\n", s->driver);
+        for (size_t i = 0; i < s->n; i++) {
+            if (i) printf("\n");
+            print_gpu(&s->gpus[i], color);
+        }
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+}
+
+/* ---- --kill ---- */
+
+static int refuse(long pid, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(long pid, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "oomlab ps: not killing %ld: ", pid);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return EXIT_ERROR;
+}
+
+/* Every reason to refuse, in order; 0 when the kill may go ahead. */
+static int kill_allowed(const struct gpusnap_proc *p, const struct ps_opts *o)
+{
+    long pid = o->kill_pid;
+    if (!p) return refuse(pid, "it holds no memory on the GPU(s) looked at");
+    if (!p->visible)
+        return refuse(pid, "/proc cannot see it (another PID namespace): signal it from there");
+    for (size_t k = 0; k < p->assess.n_flags; k++)
+        if (!strcmp(p->assess.flags[k].name, "zombie"))
+            return refuse(pid, "%s", p->assess.flags[k].evidence);
+    if (!p->assess.stale && !o->force)
+        return refuse(pid,
+                      "it is not flagged stale (zombie, orphan or idle); root may use --force");
+    if ((!p->info.uid_known || p->info.uid != getuid()) && !o->force)
+        return refuse(pid, "it belongs to %s, not to you", p->info.user);
+    if (o->yes) return 0;
+    if (!isatty(STDIN_FILENO)) return refuse(pid, "no terminal to confirm on: pass --yes");
+    char held[32], answer[16] = "";
+    fprintf(stderr, "Kill %ld (%s, %s), holding %s of GPU memory? [y/N] ", pid, p->info.user,
+            p->info.cmdline, bytes(p->nv.used, held, sizeof held));
+    if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y'))
+        return refuse(pid, "not confirmed");
+    return 0;
+}
+
+/* Gone, or a zombie (it has released its memory; its parent reaps it). */
+static bool ended(pid_t pid, unsigned long long start)
+{
+    pid_t parent;
+    unsigned long long now;
+    if (kill(pid, 0) < 0 && errno == ESRCH) return true;
+    if (proc_parent(pid, &parent, &now) < 0 || now != start) return true;
+    struct proc_info pi;
+    return proc_read(pid, &pi, NULL) == 0 && pi.state == 'Z';
+}
+
+static bool wait_end(pid_t pid, unsigned long long start, int64_t ms)
+{
+    struct timespec step = {0, 50 * 1000000L};
+    for (int64_t waited = 0; waited <= ms; waited += 50) {
+        if (ended(pid, start)) return true;
+        nanosleep(&step, NULL);
+    }
+    return ended(pid, start);
+}
+
+/* Used on gpu after the kill, once NVML no longer lists pid (bounded). */
+static int64_t used_after(struct nvml *nv, unsigned gpu, unsigned pid)
+{
+    struct nvml_gpu g = {.used = -1};
+    struct timespec step = {0, 100 * 1000000L};
+    for (int i = 0; i < 30; i++) {
+        struct nvml_proc *list;
+        size_t n;
+        bool listed = false;
+        if (nvml_procs(nv, gpu, &list, &n, NULL) == 0) {
+            for (size_t k = 0; k < n; k++)
+                listed |= list[k].pid == pid;
+            free(list);
+        }
+        if (nvml_gpu(nv, gpu, &g, NULL) < 0) return -1;
+        if (!listed) break;
+        nanosleep(&step, NULL);
+    }
+    return g.used;
+}
+
+static int do_kill(struct nvml *nv, const struct gpusnap *s, const struct ps_opts *o)
+{
+    unsigned gpu = 0;
+    const struct gpusnap_proc *p = gpusnap_find(s, (unsigned)o->kill_pid, &gpu);
+    int rc = kill_allowed(p, o);
+    if (rc) return rc;
+    pid_t pid = (pid_t)o->kill_pid;
+    unsigned long long start = p->info.start_ticks, now;
+    pid_t parent;
+    if (proc_parent(pid, &parent, &now) < 0 || now != start) /* pid reused since the snapshot */
+        return refuse(o->kill_pid, "it exited or its pid was reused meanwhile");
+    int64_t before = s->gpus[0].gpu.used;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->gpus[i].gpu.index == gpu) before = s->gpus[i].gpu.used;
+    const char *how = "SIGTERM";
+    if (kill(pid, SIGTERM) < 0) {
+        fprintf(stderr, "oomlab ps: cannot signal %ld: %s\n", o->kill_pid, strerror(errno));
+        return EXIT_ERROR;
+    }
+    if (!wait_end(pid, start, o->grace_ms)) {
+        how = "SIGKILL";
+        kill(pid, SIGKILL);
+        if (!wait_end(pid, start, 5000)) {
+            fprintf(stderr, "oomlab ps: %ld survived SIGKILL (stuck in the kernel, state D?)\n",
+                    o->kill_pid);
+            return EXIT_ERROR;
+        }
+    }
+    int64_t after = used_after(nv, gpu, (unsigned)pid);
+    char b[32], a[32], f[32];
+    printf("killed %ld with %s; GPU %u used %s -> %s", o->kill_pid, how, gpu,
+           bytes(before, b, sizeof b), bytes(after, a, sizeof a));
+    if (before >= 0 && after >= 0)
+        printf(": %s freed\n",
+               units_format_bytes(before > after ? before - after : 0, f, sizeof f));
+    else
+        printf(": freed memory unknown\n");
+    return EXIT_OK;
+}
 
 int cmd_ps(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
-    return EXIT_ERROR;
+    struct ps_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc) return rc < 0 ? EXIT_OK : rc;
+    struct nvml *nv;
+    struct oomlab_err err;
+    if (nvml_open(&nv, &err) < 0) {
+        fprintf(stderr,
+                "oomlab ps: %s\noomlab ps: no NVML, so no GPU memory to show; "
+                "try nvidia-smi to see whether the driver answers\n",
+                err.msg);
+        return EXIT_NO_NVML;
+    }
+    struct gpusnap s;
+    struct gpusnap_opts so = {.gpu = o.gpu,
+                              .idle_after_s = (double)o.idle_after_ms / 1000.0,
+                              .details = true,
+                              .util_samples = 5, /* 0% must hold for 0.8 s to count */
+                              .util_interval_ms = 200};
+    if (gpusnap_take(nv, &so, &s, &err) < 0) {
+        nvml_close(nv);
+        return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
+    }
+    if (o.kill_pid > 0) {
+        rc = do_kill(nv, &s, &o);
+    } else {
+        rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;
+        for (size_t i = 0; i < s.n; i++)
+            if (!s.gpus[i].ok || !s.gpus[i].procs_ok) rc = EXIT_ERROR;
+        if (rc == EXIT_ERROR && ferror(stdout)) fprintf(stderr, "oomlab ps: cannot write output\n");
+    }
+    gpusnap_release(&s);
+    nvml_close(nv);
+    return rc;
 }

@@ -8,7 +8,12 @@
  *   timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib
  * then one row per GPU per tick. Unknown cells are empty, never 0. tree_mib
  * is the memory NVML attributes to root_pid and its descendants (empty when
- * root_pid is 0 or NVML gives no per-process figure). */
+ * root_pid is 0 or NVML gives no per-process figure). timestamp is ISO 8601
+ * UTC with milliseconds ("2026-11-29T08:45:12.345Z"); MiB figures are whole
+ * MiB rounded to nearest, as nvidia-smi prints them. memlog_close appends
+ * '#' trailer lines: "# end: TIME" and one "# peak gpu N: ..." per GPU.
+ * Every tick's rows go out in one write(2); a failed or short write is cut
+ * back (ftruncate) so the file never ends in half a row, and reported. */
 #ifndef OOMLAB_MEMLOG_H
 #define OOMLAB_MEMLOG_H
 
@@ -33,11 +38,29 @@ struct memlog_peak {
  * header facts go into the '#' lines. The file is created (truncated). */
 int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const unsigned *gpus,
                 size_t n_gpus, pid_t root_pid, const char *command, struct oomlab_err *err);
-/* Sample every selected GPU once and append rows (flushed). */
+/* Sample every selected GPU once and append rows. -1 only when the rows
+ * cannot be written (err says why; later ticks try again). An NVML failure
+ * gives empty cells and is kept for memlog_warning. */
 int memlog_tick(struct memlog *ml, struct oomlab_err *err);
+
+/* One GPU's figures for memlog_record: what watch already sampled. */
+struct memlog_sample {
+    const struct nvml_gpu *gpu; /* NULL: the GPU could not be read (empty cells) */
+    unsigned index;             /* used when gpu is NULL */
+    int64_t tree_used;          /* bytes of root_pid's tree on it; -1 unknown */
+};
+/* Append one tick of already-sampled rows (the same format as memlog_tick);
+ * updates the peaks. Timestamped now. */
+int memlog_record(struct memlog *ml, const struct memlog_sample *s, size_t n,
+                  struct oomlab_err *err);
+/* The first NVML error met while sampling, or NULL. Owned by ml. */
+const char *memlog_warning(const struct memlog *ml);
+/* The CSV header line (no newline), for tests and docs. */
+const char *memlog_columns(void);
 /* Peaks so far; returns the number of entries written to out (<= max). */
 size_t memlog_peaks(const struct memlog *ml, struct memlog_peak *out, size_t max);
-/* Flush and close; -1 when a write failed at any point (disk full). */
+/* Write the trailer, close and free; -1 when a write failed at any point
+ * (disk full), with the first failure in err. ml may be NULL. */
 int memlog_close(struct memlog *ml, struct oomlab_err *err);
 
 #endif

@@ -1,0 +1,186 @@
+/* stale: the staleness and process-kind rules of `oomlab ps` as tables
+ * (see stale.h). A rule looks at the facts and, when it holds, writes its
+ * evidence; adding a rule is adding a row. */
+#include "lib/stale.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/units.h"
+
+/* Parents that adopt orphans: PID 1 in any namespace, and the subreapers
+ * that container runtimes and session managers run. */
+static const char *const adopters[] = {"systemd",         "init",      "tini",      "dumb-init",
+                                       "docker-init",     "catatonit", "s6-svscan", "runit",
+                                       "containerd-shim", "conmon"};
+
+const char *stale_duration(double s, char *buf, size_t size)
+{
+    if (s < 0) {
+        snprintf(buf, size, "unknown");
+        return buf;
+    }
+    long t = (long)s;
+    if (t < 60)
+        snprintf(buf, size, "%lds", t);
+    else if (t < 3600)
+        snprintf(buf, size, "%ldm%02lds", t / 60, t % 60);
+    else if (t < 86400)
+        snprintf(buf, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+    else
+        snprintf(buf, size, "%ldd%02ldh", t / 86400, t % 86400 / 3600);
+    return buf;
+}
+
+static bool is_adopter(const char *comm)
+{
+    if (!comm) return false;
+    for (size_t i = 0; i < sizeof adopters / sizeof adopters[0]; i++)
+        if (!strcmp(comm, adopters[i])) return true;
+    return false;
+}
+
+static bool rule_hidden(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (f->visible) return false;
+    snprintf(ev, size,
+             "NVML lists PID %ld but /proc has no such process: it runs in another PID namespace "
+             "(a container; look on the host), or it exited a moment ago",
+             f->pid);
+    return true;
+}
+
+static bool rule_zombie(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (!f->visible || f->state != 'Z') return false;
+    snprintf(ev, size,
+             "state Z: it exited but its parent (PID %ld, %s) has not reaped it; "
+             "signals cannot reach it, its parent must wait() or exit",
+             f->ppid, f->parent_comm ? f->parent_comm : "?");
+    return true;
+}
+
+static bool rule_orphan(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (!f->visible || f->state == 'Z' || f->pid <= 1 || f->ppid <= 0) return false;
+    if (f->ppid != 1 && !is_adopter(f->parent_comm)) return false;
+    snprintf(ev, size, "its parent is PID %ld (%s)%s: the process that launched it has exited",
+             f->ppid, f->parent_comm ? f->parent_comm : "?",
+             f->ppid == 1 ? ", init" : ", a subreaper");
+    return true;
+}
+
+static bool rule_idle(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (!f->visible || f->state == 'Z' || f->gpu_util != 0 || f->used_bytes <= 0) return false;
+    if (f->elapsed_s < 0 || f->elapsed_s < f->idle_after_s) return false;
+    char held[32], age[32], limit[32], window[48] = "is at 0% utilisation";
+    if (f->util_window_s > 0)
+        snprintf(window, sizeof window, "stayed at 0%% utilisation over %.1fs", f->util_window_s);
+    snprintf(ev, size,
+             "GPU %u %s while it holds %s, and it has been running for %s (idle threshold %s)",
+             f->gpu, window, units_format_bytes(f->used_bytes, held, sizeof held),
+             stale_duration(f->elapsed_s, age, sizeof age),
+             stale_duration(f->idle_after_s, limit, sizeof limit));
+    return true;
+}
+
+static const struct {
+    const char *name;
+    bool stale;
+    bool (*holds)(const struct stale_facts *f, char *ev, size_t size);
+} rules[] = {
+    {"hidden", false, rule_hidden},
+    {"zombie", true, rule_zombie},
+    {"orphan", true, rule_orphan},
+    {"idle", true, rule_idle},
+};
+
+/* ---- process kinds ---- */
+
+static bool has(const char *s, const char *needle)
+{
+    return s && strstr(s, needle);
+}
+
+static bool kind_jupyter(const struct stale_facts *f, char *ev, size_t size)
+{
+    static const char *const marks[] = {"ipykernel_launcher", "ipykernel", "jupyter-kernel",
+                                        "jupyter kernel", "colab_kernel_launcher"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (has(f->cmdline, marks[i])) {
+            snprintf(ev, size,
+                     "command line has '%s'; its memory lives as long as the kernel: "
+                     "restart the kernel or free tensors and call torch.cuda.empty_cache()",
+                     marks[i]);
+            return true;
+        }
+    return false;
+}
+
+static bool kind_ipython(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (!has(f->cmdline, "ipython") && !has(f->cmdline, "IPython")) return false;
+    snprintf(ev, size, "command line runs IPython: an interactive session keeps its tensors");
+    return true;
+}
+
+static bool kind_torchrun(const struct stale_facts *f, char *ev, size_t size)
+{
+    static const char *const marks[] = {"torchrun", "torch.distributed.run",
+                                        "torch.distributed.launch", "torch/distributed/run.py"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (has(f->parent_cmdline, marks[i])) {
+            snprintf(ev, size, "its parent PID %ld runs '%s'", f->ppid, marks[i]);
+            return true;
+        }
+    return false;
+}
+
+static bool kind_dataloader(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (has(f->cmdline, "multiprocessing.spawn") || has(f->cmdline, "--multiprocessing-fork") ||
+        has(f->cmdline, "from multiprocessing")) {
+        snprintf(ev, size,
+                 "a Python multiprocessing child (DataLoader num_workers > 0 or a pool): "
+                 "a CUDA context in a worker costs memory on every GPU it touches");
+        return true;
+    }
+    if (f->cmdline && f->parent_cmdline && has(f->cmdline, "python") &&
+        !strcmp(f->cmdline, f->parent_cmdline) && f->ppid > 1) {
+        snprintf(ev, size,
+                 "same command line as its parent PID %ld: a forked worker (DataLoader "
+                 "num_workers > 0)",
+                 f->ppid);
+        return true;
+    }
+    return false;
+}
+
+static const struct {
+    const char *name;
+    bool (*matches)(const struct stale_facts *f, char *ev, size_t size);
+} kinds[] = {
+    {"jupyter-kernel", kind_jupyter},
+    {"ipython", kind_ipython},
+    {"torchrun-child", kind_torchrun},
+    {"dataloader-worker", kind_dataloader},
+};
+
+void stale_assess(const struct stale_facts *f, struct stale_result *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0] && out->n_flags < STALE_MAX_FLAGS; i++) {
+        struct stale_flag *fl = &out->flags[out->n_flags];
+        if (!rules[i].holds(f, fl->evidence, sizeof fl->evidence)) continue;
+        fl->name = rules[i].name;
+        fl->stale = rules[i].stale;
+        out->stale |= fl->stale;
+        out->n_flags++;
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (f->visible && kinds[i].matches(f, out->kind_evidence, sizeof out->kind_evidence)) {
+            out->kind = kinds[i].name;
+            break;
+        }
+}

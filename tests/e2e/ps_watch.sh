@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# End-to-end tests of `oomlab ps` and `oomlab watch` against the fake NVML
+# (tests/fakes/libnvidia-ml_so.c) with real processes: a zombie, an orphan,
+# an idle holder, a Jupyter-looking kernel, a PID /proc cannot see; --kill
+# refusing what it must and ending a real stale process; watch's outputs
+# (plain, JSON Lines, CSV = memlog's columns, Prometheus checked by
+# promcheck), signals, write failures, the v1 fallbacks and no NVML.
+set -u
+: "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
+export LC_ALL=C NO_COLOR=1
+FAKES=$OOMLAB_BUILD/fakes
+T=$(mktemp -d)
+D=$T/state
+mkdir -p "$D/procs"
+export OOMLAB_NVML_LIBRARY=$FAKES/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D
+unset OOMLAB_FAKE_NVML_API OOMLAB_FAKE_NVML_FAIL OOMLAB_FAKE_NVML_REAP OOMLAB_FAKE_NVML_RESERVED
+PIDS=()
+cleanup() {
+  disown -a 2>/dev/null
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { # NAME COND-STATUS [details...]
+  local name=$1 st=$2; shift 2
+  if [ "$st" -eq 0 ]; then ok "$name"; else bad "$name" "$@"; fi
+}
+has() { grep -qF -- "$2" <<<"$1"; }
+jq_py() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+GIB=1073741824
+
+gpus() {
+  printf '0 85899345920 536870912 %s NVIDIA A100-SXM4-80GB\n1 25769803776 0 na NVIDIA "L4" \\ test\n' "${1:-35}" > "$D/gpus"
+}
+hold() { # PID GPU BYTES: the fake's process file, written as the trainer does
+  printf '%s %s\n' "$2" "$3" > "$D/procs/.$1.tmp" && mv "$D/procs/.$1.tmp" "$D/procs/$1"
+}
+gpus 35
+echo 550.54.15 > "$D/driver"
+
+# --- real processes ---------------------------------------------------------
+# zombie: a parent that never waits (exec'd sleep) and a child that exited
+bash -c 'sleep 0.1 & echo $! > "$1"; exec sleep 60' _ "$T/zombie.pid" &
+PIDS+=($!)
+# orphan: its launcher (the subshell) exits at once; the kernel reparents it
+( sleep 60 & echo $! > "$T/orphan.pid" )
+# a healthy child of ours, and a "Jupyter kernel" (argv as ipykernel's)
+sleep 60 & HEALTHY=$!; PIDS+=($HEALTHY)
+bash -c 'exec -a "python3 -m ipykernel_launcher -f kernel.json" sleep 60' &
+KERNEL=$!; PIDS+=($KERNEL)
+# wait (bounded) until the zombie exists: the machine may be busy
+for _ in $(seq 100); do
+  [ -s "$T/zombie.pid" ] && [ "$(awk '{print $3}' "/proc/$(cat "$T/zombie.pid")/stat" 2>/dev/null)" = Z ] && break
+  sleep 0.05
+done
+ZOMBIE=$(cat "$T/zombie.pid"); ORPHAN=$(cat "$T/orphan.pid"); PIDS+=($ORPHAN)
+HIDDEN=4194000
+while kill -0 "$HIDDEN" 2>/dev/null || [ -d "/proc/$HIDDEN" ]; do HIDDEN=$((HIDDEN + 1)); done
+hold "$ZOMBIE" 0 $GIB
+hold "$ORPHAN" 0 $((2 * GIB))
+hold "$HEALTHY" 0 $((3 * GIB))
+hold "$KERNEL" 1 $GIB
+hold "$HIDDEN" 0 $((4 * GIB))
+
+[ "$(awk '{print $3}' "/proc/$ZOMBIE/stat" 2>/dev/null)" = Z ] || bad "setup: $ZOMBIE is not a zombie"
+[ "$(awk '{print $4}' "/proc/$ORPHAN/stat" 2>/dev/null)" = 1 ] ||
+  echo "# note: orphan $ORPHAN was adopted by a subreaper, not PID 1"
+
+# --- ps: table --------------------------------------------------------------
+out=$("$OOMLAB" ps 2>&1); rc=$?
+check "ps table exits 0 with a hidden pid present" $rc "$out"
+has "$out" "GPU 0  NVIDIA A100-SXM4-80GB  used 10.50 GiB of 80.00 GiB"; check "ps shows GPU totals" $? "$out"
+has "$out" "$HIDDEN hidden: NVML lists PID $HIDDEN but /proc has no such process: it runs in another PID namespace"
+check "ps explains a pid /proc cannot see" $? "$out"
+has "$out" "$ZOMBIE zombie: state Z"; check "ps flags a real zombie" $? "$out"
+has "$out" "$ORPHAN orphan: its parent is PID"; check "ps flags a real orphan" $? "$out"
+has "$out" "not accounted for by any visible process: 4.50 GiB (4.00 GiB of it held by PIDs /proc cannot see)"
+check "ps shows unaccounted memory" $? "$out"
+has "$out" "$KERNEL jupyter-kernel: command line has 'ipykernel_launcher'"; check "ps names a Jupyter kernel" $? "$out"
+if grep -q "^ *$HEALTHY .*" <<<"$out" && ! grep -q "^  $HEALTHY [a-z]*:" <<<"$out"; then ok "ps leaves a healthy holder unflagged"
+else bad "ps leaves a healthy holder unflagged" "$out"; fi
+has "$out" "driver 550.54.15"; check "ps shows the driver" $? "$out"
+
+# --- ps --json --------------------------------------------------------------
+json=$("$OOMLAB" ps --json); rc=$?
+check "ps --json exits 0" $rc
+py="
+g={x['index']:x for x in d['gpus']}
+assert d['schema']=='oomlab.ps.v1', d['schema']
+p={x['pid']:x for x in g[0]['processes']}
+assert g[0]['used_bytes']==$((536870912 + 10 * GIB)), g[0]['used_bytes']
+assert g[0]['unaccounted_bytes']==$((536870912 + 4 * GIB)) and g[0]['hidden_bytes']==$((4 * GIB))
+assert [f['name'] for f in p[$ZOMBIE]['flags']]==['zombie'] and p[$ZOMBIE]['stale'] and p[$ZOMBIE]['state']=='Z'
+assert [f['name'] for f in p[$ORPHAN]['flags']]==['orphan'] and p[$ORPHAN]['flags'][0]['evidence']
+assert p[$HIDDEN]['visible'] is False and p[$HIDDEN]['state'] is None and not p[$HIDDEN]['stale']
+assert p[$HEALTHY]['flags']==[] and p[$HEALTHY]['used_bytes']==$((3 * GIB)) and p[$HEALTHY]['ppid']==$$
+assert g[1]['util_pct'] is None and g[1]['name']=='NVIDIA \"L4\" \\\\ test'
+assert g[1]['processes'][0]['kind']=='jupyter-kernel'
+print('fine')"
+res=$(jq_py "$py" <<<"$json" 2>&1)
+[ "$res" = fine ]; check "ps --json: oomlab.ps.v1 with flags, evidence, unaccounted, hidden" $? "$res"
+
+# --- idle ---------------------------------------------------------------------
+sleep 1 # HEALTHY is now older than --idle-after 1s
+gpus 0
+out=$("$OOMLAB" ps --gpu 0 --idle-after 1s)
+has "$out" "$HEALTHY idle: GPU 0 stayed at 0% utilisation over 0.8s while it holds 3.00 GiB"
+check "ps flags an idle holder (0% over a sampling window)" $? "$out"
+"$OOMLAB" ps --gpu 0 --idle-after 1s > "$T/window.out" & P=$!
+sleep 0.3; gpus 40; wait $P; out=$(cat "$T/window.out"); gpus 0
+! has "$out" "$HEALTHY idle"; check "ps: utilisation seen within the sampling window is not idle" $? "$out"
+out=$("$OOMLAB" ps --gpu 0 --idle-after 1h)
+! has "$out" "$HEALTHY idle"; check "ps: not idle before --idle-after" $? "$out"
+gpus 35
+out=$("$OOMLAB" ps --gpu 0 --idle-after 1s)
+! has "$out" "idle:"; check "ps: no idle flag while the GPU is busy" $? "$out"
+out=$("$OOMLAB" ps --gpu 1); ! has "$out" "GPU 0"; check "ps --gpu 1 shows only GPU 1" $? "$out"
+out=$("$OOMLAB" ps --gpu 7 2>&1); rc=$?
+[ $rc -eq 2 ] && has "$out" "there is no GPU 7"; check "ps --gpu 7: no such GPU, exit 2" $? "rc=$rc" "$out"
+"$OOMLAB" ps --bogus >/dev/null 2>&1; [ $? -eq 2 ]; check "ps: unknown option exits 2" $?
+
+# --- fallbacks -----------------------------------------------------------------
+ref=$("$OOMLAB" ps --json | jq_py "print([(x['index'],x['used_bytes'],sorted((p['pid'],p['used_bytes']) for p in x['processes'])) for x in d['gpus']])")
+v1=$(OOMLAB_FAKE_NVML_API=v1 "$OOMLAB" ps --json | jq_py "print([(x['index'],x['used_bytes'],sorted((p['pid'],p['used_bytes']) for p in x['processes'])) for x in d['gpus']])")
+[ -n "$ref" ] && [ "$ref" = "$v1" ]; check "ps: v1 API answers give the same figures" $? "$ref" "$v1"
+old=$(OOMLAB_NVML_LIBRARY=$FAKES/libnvidia-ml-v1.so.1 "$OOMLAB" ps --json | jq_py "print([(x['index'],x['used_bytes'],sorted((p['pid'],p['used_bytes']) for p in x['processes'])) for x in d['gpus']])")
+[ "$ref" = "$old" ]; check "ps: a library without _v2/_v3 symbols gives the same figures" $? "$ref" "$old"
+
+# --- no NVML ------------------------------------------------------------------
+out=$(OOMLAB_NVML_LIBRARY=$T/nope.so "$OOMLAB" ps 2>&1); rc=$?
+[ $rc -eq 4 ] && has "$out" "nvidia-smi" && has "$out" "cannot load NVML"; check "ps without NVML: exit 4, suggests nvidia-smi" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=init "$OOMLAB" watch --count 1 2>&1); rc=$?
+[ $rc -eq 4 ] && has "$out" "Driver Not Loaded (9)"; check "watch without a driver: exit 4 with NVML's reason" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=procs "$OOMLAB" ps 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "cannot list compute processes: Unknown Error (999)"; check "ps: a failed process list is reported, exit 3" $? "rc=$rc" "$out"
+
+out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" ps 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "GPU 0  NVIDIA A100" && has "$out" "GPU 1: no handle: Insufficient Permissions (4)"
+check "ps: a GPU without permission is reported, the others still shown" $? "rc=$rc" "$out"
+
+# --- --kill refusals ----------------------------------------------------------
+out=$("$OOMLAB" ps --kill "$HEALTHY" --yes 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "not flagged stale" && kill -0 "$HEALTHY"; check "kill refuses a process that is not stale" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill "$ZOMBIE" --yes 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "its parent must wait"; check "kill refuses a zombie and says who must reap it" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill "$HIDDEN" --yes 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "another PID namespace"; check "kill refuses a pid /proc cannot see" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill $$ --yes 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "holds no memory"; check "kill refuses a pid that holds no GPU memory" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill "$ORPHAN" </dev/null 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "no terminal to confirm on: pass --yes" && kill -0 "$ORPHAN"
+check "kill without a terminal refuses unless --yes" $? "rc=$rc" "$out"
+out=$(printf 'n\n' | script -qec "$OOMLAB ps --kill $ORPHAN" /dev/null 2>&1); rc=$?
+has "$out" "Kill $ORPHAN" && has "$out" "not confirmed" && kill -0 "$ORPHAN"
+check "kill on a terminal asks, and 'n' keeps the process" $? "rc=$rc" "$out"
+if [ "$(id -u)" -eq 0 ]; then
+  ( setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 & echo $! > "$T/other.pid" )
+  sleep 0.2; OTHER=$(cat "$T/other.pid"); PIDS+=($OTHER); hold "$OTHER" 0 $GIB
+  out=$("$OOMLAB" ps --kill "$OTHER" --yes 2>&1); rc=$?
+  [ $rc -eq 3 ] && has "$out" "belongs to" && kill -0 "$OTHER"; check "kill refuses another user's stale process" $? "rc=$rc" "$out"
+  out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$OOMLAB" ps --kill "$OTHER" --force 2>&1); rc=$?
+  [ $rc -eq 2 ] && has "$out" "root only"; check "kill --force is refused to non-root" $? "rc=$rc" "$out"
+  out=$(OOMLAB_FAKE_NVML_REAP=1 "$OOMLAB" ps --kill "$OTHER" --force --yes 2>&1); rc=$?
+  [ $rc -eq 0 ] && ! kill -0 "$OTHER" 2>/dev/null; check "root may --force another user's process" $? "rc=$rc" "$out"
+  rm -f "$D/procs/$OTHER"
+else
+  gpus 0; hold 1 0 $GIB
+  out=$("$OOMLAB" ps --kill 1 --yes --idle-after 0s 2>&1); rc=$?
+  [ $rc -eq 3 ] && has "$out" "not to you"; check "kill refuses another user's stale process" $? "rc=$rc" "$out"
+  out=$("$OOMLAB" ps --kill 1 --force 2>&1); rc=$?
+  [ $rc -eq 2 ] && has "$out" "root only"; check "kill --force is refused to non-root" $? "rc=$rc" "$out"
+  rm -f "$D/procs/1"; gpus 35
+fi
+
+# --- --kill that works: SIGTERM, and SIGKILL after the grace period -----------
+export OOMLAB_FAKE_NVML_REAP=1 # the driver frees a dead process's memory (and the hidden pid's)
+out=$(printf 'y\n' | script -qec "$OOMLAB ps --kill $ORPHAN" /dev/null 2>&1); rc=$?
+sleep 0.1
+has "$out" "killed $ORPHAN with SIGTERM; GPU 0 used 6.50 GiB -> 4.50 GiB: 2.00 GiB freed" && ! kill -0 "$ORPHAN" 2>/dev/null
+check "kill ends a confirmed stale orphan and reports the memory freed" $? "rc=$rc" "$out"
+( bash -c 'trap "" TERM; while :; do sleep 0.05; done' & echo $! > "$T/stubborn.pid" )
+sleep 0.2; STUBBORN=$(cat "$T/stubborn.pid"); PIDS+=($STUBBORN); hold "$STUBBORN" 0 $GIB
+out=$("$OOMLAB" ps --kill "$STUBBORN" --yes --grace 300ms 2>&1); rc=$?
+[ $rc -eq 0 ] && has "$out" "with SIGKILL" && has "$out" "1.00 GiB freed" && ! kill -0 "$STUBBORN" 2>/dev/null
+check "kill escalates to SIGKILL after --grace" $? "rc=$rc" "$out"
+unset OOMLAB_FAKE_NVML_REAP
+rm -f "$D/procs/$ORPHAN" "$D/procs/$STUBBORN"
+
+# --- watch: plain, JSON Lines, CSV, Prometheus --------------------------------
+out=$("$OOMLAB" watch --count 3 --interval 10ms); rc=$?
+n=$(grep -c ' GPU [01] used ' <<<"$out")
+[ $rc -eq 0 ] && [ "$n" -eq 6 ]; check "watch: plain lines, one per GPU per sample" $? "rc=$rc n=$n" "$out"
+has "$out" "GPU 0 used 8.50 GiB of 80.00 GiB peak 8.50 GiB util 35% top $HIDDEN 4.00 GiB"
+check "watch: used, peak, util and top processes" $? "$out"
+out=$("$OOMLAB" watch --count 3 --interval 10ms --json --gpu 0)
+res=$(python3 -c "
+import json,sys
+ls=[json.loads(l) for l in sys.stdin]
+assert len(ls)==3 and all(l['schema']=='oomlab.watch.v1' for l in ls)
+g=ls[-1]['gpus']; assert len(g)==1 and g[0]['index']==0
+assert g[0]['used_bytes']==$((536870912 + 8 * GIB)) and g[0]['peak_used_bytes']==g[0]['used_bytes']
+assert ls[0]['elapsed_ms']<=ls[2]['elapsed_ms']
+print('fine')" <<<"$out" 2>&1)
+[ "$res" = fine ]; check "watch --json: JSON Lines, oomlab.watch.v1" $? "$res"
+
+# peak: memory grows then shrinks while watch runs
+"$OOMLAB" watch --interval 20ms --json --gpu 0 > "$T/peak.jsonl" & W=$!
+sleep 0.3; hold "$HEALTHY" 0 $((20 * GIB)); sleep 0.5; hold "$HEALTHY" 0 $((3 * GIB)); sleep 0.5
+kill -INT $W; wait $W; rc=$?
+res=$(python3 -c "
+import json,sys
+ls=[json.loads(l) for l in open(sys.argv[1])]
+last=ls[-1]['gpus'][0]
+assert last['peak_used_bytes']==$((536870912 + 25 * GIB)), last
+assert last['used_bytes']==$((536870912 + 8 * GIB))
+print('fine')" "$T/peak.jsonl" 2>&1)
+[ $rc -eq 0 ] && [ "$res" = fine ]; check "watch keeps the peak; Ctrl-C ends it with exit 0" $? "rc=$rc" "$res"
+
+"$OOMLAB" watch --count 4 --interval 10ms --csv "$T/w.csv" >/dev/null; rc=$?
+cols=$(grep -v '^#' "$T/w.csv" | head -1)
+doc=$(sed -n 's/^ \*   \(timestamp,.*\)$/\1/p' "$OOMLAB_ROOT/src/sys/memlog.h")
+[ $rc -eq 0 ] && [ -n "$doc" ] && [ "$cols" = "$doc" ]; check "watch --csv: memlog's columns" $? "got: $cols" "memlog.h: $doc"
+rows=$(grep -v '^#' "$T/w.csv" | tail -n +2)
+bad_rows=$(awk -F, 'NF != 8' <<<"$rows" | wc -l); n=$(wc -l <<<"$rows")
+[ "$n" -eq 8 ] && [ "$bad_rows" -eq 0 ] && grep -q ',1,1024,24576,23552,,$' <<<"$rows"
+check "watch --csv: 8 cells per row, unknown cells empty" $? "$rows"
+grep -q '^# peak gpu 0: used_mib=8704,' "$T/w.csv"; check "watch --csv: peaks in the trailer" $? "$(tail -3 "$T/w.csv")"
+
+"$OOMLAB" watch --count 2 --interval 10ms --prom "$T/m.prom" --prom-dcgm >/dev/null; rc=$?
+out=$("$FAKES/promcheck" "$T/m.prom" 2>&1)
+[ $rc -eq 0 ] && has "$out" "samples ok"; check "watch --prom passes the Prometheus syntax check" $? "$out"
+grep -q '^oomlab_gpu_memory_used_bytes{gpu="1",name="NVIDIA \\"L4\\" \\\\ test"} 1073741824$' "$T/m.prom"
+check "watch --prom: bytes, escaped labels" $? "$(grep used_bytes "$T/m.prom")"
+grep -q '^DCGM_FI_DEV_FB_USED{gpu="0",device="nvidia0",modelName="NVIDIA A100-SXM4-80GB"} 8704$' "$T/m.prom"
+check "watch --prom-dcgm: dcgm-exporter names in MiB" $? "$(grep DCGM "$T/m.prom")"
+! grep -q 'utilization_ratio{gpu="1"' "$T/m.prom"; check "watch --prom: unknown utilisation has no sample" $?
+[ -z "$(ls "$T" | grep '\.tmp\.')" ]; check "watch --prom leaves no temp files" $?
+printf 'oomlab_x{a="1"} 1\n' > "$T/badm.prom"
+"$FAKES/promcheck" "$T/badm.prom" >/dev/null 2>&1; [ $? -eq 1 ]; check "promcheck rejects an untyped sample" $?
+
+# --- watch: failures and signals ----------------------------------------------
+out=$("$OOMLAB" watch --count 2 --interval 10ms --prom "$T/no/such/dir/m.prom" 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "cannot create"; check "watch: unwritable --prom stops with exit 3" $? "rc=$rc" "$out"
+out=$("$OOMLAB" watch --count 2 --csv /dev/full 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "No space left on device"; check "watch: --csv on a full disk, exit 3" $? "rc=$rc" "$out"
+out=$( (trap '' XFSZ; ulimit -f 2; exec "$OOMLAB" watch --interval 10ms --csv "$T/small.csv") 2>&1 >/dev/null); rc=$?
+last=$(tail -c 1 "$T/small.csv" | od -An -c | tr -d ' ')
+tailrow=$(tail -1 "$T/small.csv")
+[ $rc -eq 3 ] && has "$out" "cannot write" && [ "$last" = '\n' ] && [ "$(awk -F, '{print NF}' <<<"$tailrow")" = 8 ]
+check "watch: a file that fills up stops it, no half row" $? "rc=$rc" "$out" "last: $tailrow"
+"$OOMLAB" watch --interval 10ms --csv "$T/term.csv" >/dev/null & W=$!
+sleep 0.3; kill -TERM $W; wait $W; rc=$?
+[ $rc -eq 0 ] && grep -q '^# end: ' "$T/term.csv"; check "watch: SIGTERM finishes the CSV and exits 0" $? "rc=$rc"
+out=$("$OOMLAB" watch --interval 5ms 2>&1); rc=$?
+[ $rc -eq 2 ] && has "$out" "10ms or more"; check "watch: --interval below 10ms is refused" $? "$out"
+out=$("$OOMLAB" watch --gpu 9 --count 1 2>&1); rc=$?
+[ $rc -eq 2 ] && has "$out" "no GPU 9"; check "watch --gpu 9: no such GPU, exit 2" $? "rc=$rc $out"
+out=$(script -qec "$OOMLAB watch --count 2 --interval 10ms" /dev/null)
+has "$out" $'\e[H' && has "$out" "peak" && has "$out" $'\e[?25h'; check "watch on a terminal redraws in place and restores the cursor" $?
+out=$(OOMLAB_FAKE_NVML_API=v1 "$OOMLAB" watch --count 1 --gpu 0)
+has "$out" "used 8.50 GiB of 80.00 GiB"; check "watch: v1 fallback gives the same figure" $? "$out"
+exit 0

@@ -1,0 +1,131 @@
+/* Unit tests for sys/proc against real processes: a child and a grandchild
+ * of this test, their parents, tree membership, descendants, and a pid
+ * /proc does not know. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/proc.h"
+
+static pid_t child, grandchild;
+static int pipefd[2];
+
+/* child: forks a grandchild that sleeps, reports its pid, then sleeps. */
+static int setup(void **state)
+{
+    (void)state;
+    if (pipe(pipefd) < 0) return -1;
+    child = fork();
+    if (child == 0) {
+        /* never outlive the test, never hold the test runner's output pipe */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        pid_t g = fork();
+        if (g == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            execlp("sleep", "sleep", "30", (char *)NULL);
+            _exit(127);
+        }
+        if (write(pipefd[1], &g, sizeof g) != sizeof g) _exit(1);
+        pause();
+        _exit(0);
+    }
+    if (read(pipefd[0], &grandchild, sizeof grandchild) != sizeof grandchild) return -1;
+    struct timespec t = {0, 100 * 1000000L}; /* let the grandchild exec */
+    nanosleep(&t, NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    kill(grandchild, SIGKILL);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    return 0;
+}
+
+static void test_read_child(void **state)
+{
+    (void)state;
+    struct proc_info pi;
+    struct oomlab_err err;
+    assert_int_equal(proc_read(grandchild, &pi, &err), 0);
+    assert_int_equal(pi.ppid, child);
+    assert_string_equal(pi.cmdline, "sleep 30");
+    assert_string_equal(pi.comm, "sleep");
+    assert_true(pi.state == 'S' || pi.state == 'R');
+    assert_true(pi.uid_known);
+    assert_int_equal(pi.uid, getuid());
+    assert_true(pi.user[0] != '\0');
+    assert_true(pi.elapsed_s >= 0 && pi.elapsed_s < 60);
+    assert_true(pi.rss_bytes > 0);
+    pid_t parent;
+    unsigned long long start;
+    assert_int_equal(proc_parent(grandchild, &parent, &start), 0);
+    assert_int_equal(parent, child);
+    assert_int_equal(start, pi.start_ticks);
+}
+
+static void test_tree(void **state)
+{
+    (void)state;
+    assert_true(proc_in_tree(grandchild, getpid()));
+    assert_true(proc_in_tree(grandchild, child));
+    assert_true(proc_in_tree(child, child));
+    assert_false(proc_in_tree(getpid(), child));
+    assert_false(proc_in_tree(grandchild, 0));
+    pid_t *d;
+    size_t n;
+    struct oomlab_err err;
+    assert_int_equal(proc_descendants(child, &d, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(d[0], grandchild);
+    free(d);
+    assert_int_equal(proc_descendants(getpid(), &d, &n, &err), 0);
+    bool both = false, c = false, g = false;
+    for (size_t i = 0; i < n; i++)
+        c |= d[i] == child, g |= d[i] == grandchild;
+    both = c && g;
+    assert_true(both);
+    free(d);
+}
+
+static void test_missing_pid(void **state)
+{
+    (void)state;
+    struct proc_info pi;
+    struct oomlab_err err;
+    assert_int_equal(proc_read(0, &pi, &err), -1);
+    assert_int_equal(proc_read(4194303, &pi, &err), -1); /* above any default pid_max use */
+    assert_non_null(strstr(err.msg, "another PID namespace"));
+    assert_true(pi.elapsed_s < 0);
+    assert_true(pi.rss_bytes == -1);
+    assert_true(proc_uptime() > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_child),
+        cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_missing_pid),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
