@@ -29,7 +29,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +52,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
+    {"trainer", required_argument, 0, O_TRAINER},
     {"fused", no_argument, 0, O_NO_FOREACH},
     {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
@@ -81,6 +82,7 @@ static const char usage_text[] =
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
     "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
+    "  --trainer hf|torchtune|litgpt|llm.c (what the training code keeps alive; hf)\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all  --quant none|int8|nf4\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
     "card:\n"
@@ -97,7 +99,8 @@ struct opts {
     struct est_workload wl;
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
-    char card[128];
+    char card[192];
+    char capacity_source[16]; /* "--capacity", "--gpu", "nvml"; "" unknown */
 };
 
 static int set_dim(int64_t *field, const char *opt, const char *arg)
@@ -158,6 +161,7 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
     case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
     case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
+    case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
     default: return 1;
     }
     return rc;
@@ -261,10 +265,15 @@ static int read_config(const char *path, char **text, size_t *len, struct oomlab
     return 0;
 }
 
-static int load_config(const char *arg, struct est_model *m, bool have_arch, struct oomlab_err *err)
+/* 0 with *unknown_type set when model_type is not known but --arch names
+ * the family (the family's defaults then apply, as for explicit dimensions;
+ * such a config's tie_word_embeddings is not read: --tied/--untied-embeddings). */
+static int load_config(const char *arg, struct est_model *m, bool have_arch, bool *unknown_type,
+                       struct oomlab_err *err)
 {
     char path[4096];
     struct stat st;
+    *unknown_type = false;
     if (stat(arg, &st) != 0)
         return oomlab_err_set(err, "%s: not a preset (--list-models) and cannot open it: %s", arg,
                               strerror(errno));
@@ -277,7 +286,10 @@ static int load_config(const char *arg, struct est_model *m, bool have_arch, str
     if (read_config(path, &text, &len, err)) return -1;
     int rc = hfconfig_parse(text, len, path, m, err);
     free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) return 0;
+    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) {
+        *unknown_type = true;
+        return 0;
+    }
     return rc == HFCONFIG_OK ? 0 : -1;
 }
 
@@ -296,46 +308,78 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
 static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)
 {
     const struct model_preset *p = o->model_arg ? models_find(o->model_arg) : NULL;
+    bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
     memset(m, 0, sizeof *m);
     if (p) {
         *m = p->m;
     } else if (o->model_arg) {
-        if (load_config(o->model_arg, m, o->arch >= 0, err)) return -1;
+        if (load_config(o->model_arg, m, o->arch >= 0, &from_arch, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
     } else {
         snprintf(m->name, sizeof m->name, "custom %s", est_family_name((enum est_family)o->arch));
+        from_arch = true;
     }
+    if (from_arch) m->tied_embeddings = est_family_tied_default((enum est_family)o->arch);
     apply_overrides(m, o);
     return est_model_finish(m, err);
 }
 
 /* ---- the card ---------------------------------------------------------- */
 
+/* Capacity and where it came from, for the `card` line and JSON:
+ * "80.00 GiB (--capacity)", "NVIDIA A100 80GB, 80.00 GiB (--gpu a100-80)",
+ * "NVIDIA H200, 139.80 GiB (NVML, GPU 0; 616.00 MiB reserved)". NVML's
+ * figure is the card's own, used even when the name matches a table row. */
 static void get_card(struct opts *o, struct oomlab_err *err)
 {
     const struct gpu_card *card = o->gpu_name ? gpus_find(o->gpu_name) : NULL;
+    char cap[32];
     if (card) {
         if (!o->have_capacity) o->wl.capacity_bytes = card->capacity_bytes;
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
-        snprintf(o->card, sizeof o->card, "%s", card->summary);
+        units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
+        if (o->have_capacity)
+            snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
+                     card->summary, o->gpu_name);
+        else
+            snprintf(o->card, sizeof o->card, "%.64s, %s (--gpu %.32s)", card->summary, cap,
+                     o->gpu_name);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "%s",
+                 o->have_capacity ? "--capacity" : "--gpu");
         return;
     }
     if (o->have_capacity) {
-        snprintf(o->card, sizeof o->card, "--capacity");
+        units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
+        snprintf(o->card, sizeof o->card, "%s (--capacity)", cap);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "--capacity");
         return;
     }
     struct nvml *nv = NULL;
     struct nvml_gpu g;
+    memset(&g, 0, sizeof g);
     if (nvml_open(&nv, err) == 0 && nvml_gpu(nv, 0, &g, err) == 0 && g.total > 0) {
-        o->wl.capacity_bytes = g.total;
+        /* The driver's reservation (memory info v2) is never allocatable:
+         * what a process can fill is total - reserved, which is also what
+         * cudaMemGetInfo and torch report as the card's total. */
+        int64_t usable = g.total;
+        char resv[32] = "";
+        if (g.reserved > 0 && g.reserved < g.total) {
+            usable = g.total - g.reserved;
+            char r[24];
+            snprintf(resv, sizeof resv, "; %s reserved", units_format_bytes(g.reserved, r, sizeof r));
+        }
+        o->wl.capacity_bytes = usable;
         card = gpus_find(g.name);
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
-        snprintf(o->card, sizeof o->card, "%.96s (local, GPU 0)", g.name);
+        units_format_bytes(usable, cap, sizeof cap);
+        snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
+                 cap, resv);
+        snprintf(o->capacity_source, sizeof o->capacity_source, "nvml");
     } else {
         fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME,
-                err->msg[0] ? err->msg : "no local GPU");
+                err->msg[0] ? err->msg : "NVML reports no memory total for GPU 0");
     }
     if (nv) nvml_close(nv);
 }
@@ -401,7 +445,9 @@ static void print_components(const struct opts *o, const struct findings *f)
     printf("\nformulas:\n");
     for (int i = 0; i < EST_C__COUNT; i++)
         if (f->r.comp[i].bytes) printf("  %-22s %s\n", f->r.comp[i].name, f->r.comp[i].formula);
-    if (o->wl.mode == EST_MODE_TRAIN)
+    if (o->wl.mode == EST_MODE_TRAIN && o->wl.trainer == EST_TRAINER_LLMC)
+        printf("  %-22s every term above: llm.c allocates them all up front\n", "peak allocated");
+    else if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
                "activations + logits + temporaries, end of backward/step: gradients + its "
                "temporaries)\n", "peak allocated",
@@ -467,6 +513,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_name(w->ckpt), est_attn_name(w->attention));
+    if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld", (long long)w->lora_r);
     if (w->quant) printf(", %s", est_quant_name(w->quant));
     if (w->gpus > 1) printf(", %lld GPUs %s", (long long)w->gpus, est_shard_name(w->shard));
@@ -506,6 +553,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "optimizer"); json_str(&j, est_optimizer_name(o->wl.optimizer));
     json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_name(o->wl.ckpt));
     json_key(&j, "attention"); json_str(&j, est_attn_name(o->wl.attention));
+    json_key(&j, "trainer"); json_str(&j, est_trainer_name(o->wl.trainer));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
@@ -527,6 +575,10 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_opt_bytes(&j, "peak_reserved_bytes", r->peak_reserved_bytes);
     json_opt_bytes(&j, "device_used_bytes", r->device_used_bytes);
     json_opt_bytes(&j, "capacity_bytes", r->capacity_bytes);
+    json_key(&j, "card");
+    if (o->card[0]) json_str(&j, o->card); else json_null(&j);
+    json_key(&j, "capacity_source");
+    if (o->capacity_source[0]) json_str(&j, o->capacity_source); else json_null(&j);
     json_key(&j, "peak_phase"); json_str(&j, r->peak_phase);
     json_key(&j, "fits");
     if (r->fits < 0) json_null(&j); else json_bool(&j, r->fits);

@@ -29,25 +29,27 @@ struct fam {
     int head_bias;      /* phi's lm_head has a bias */
     int ffn_mult;       /* default ffn = mult * hidden for plain MLPs */
     int window_half;    /* gemma2: sliding window on every other layer */
+    int tied;           /* HF config class default for tie_word_embeddings */
+    int positions;      /* HF default max_position_embeddings (learned tables) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
-    [EST_FAM_GPT2] = {"gpt2", 0, 1, 1, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_NEOX] = {"gpt_neox", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_OPT] = {"opt", 0, 1, 1, 1, 0, 2, 1, 2, 1, 0, 1, 0, 1, 1, 0, 4, 0},
-    [EST_FAM_LLAMA] = {"llama", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_MISTRAL] = {"mistral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_QWEN2] = {"qwen2", 1, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_GEMMA] = {"gemma", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 0},
-    [EST_FAM_GEMMA2] = {"gemma2", 1, 0, 0, 0, 1, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 1},
-    [EST_FAM_MIXTRAL] = {"mixtral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_PHI] = {"phi", 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 4, 0},
-    [EST_FAM_PHI3] = {"phi3", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_FALCON] = {"falcon", 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_BLOOM] = {"bloom", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0},
-    [EST_FAM_BERT] = {"bert", 0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_ROBERTA] = {"roberta", 0, 1, 1, 1, 0, 2, 1, 2, 0, 1, 1, 1, 0, 0, 0, 4, 0},
-    [EST_FAM_T5] = {"t5", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0},
+    [EST_FAM_GPT2] = {"gpt2", 0, 1, 1, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0, 1, 1024},
+    [EST_FAM_NEOX] = {"gpt_neox", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_OPT] = {"opt", 0, 1, 1, 1, 0, 2, 1, 2, 1, 0, 1, 0, 1, 1, 0, 4, 0, 1, 2048},
+    [EST_FAM_LLAMA] = {"llama", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_MISTRAL] = {"mistral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_QWEN2] = {"qwen2", 1, 1, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_GEMMA] = {"gemma", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 0, 1, 0},
+    [EST_FAM_GEMMA2] = {"gemma2", 1, 0, 0, 0, 1, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 8, 1, 1, 0},
+    [EST_FAM_MIXTRAL] = {"mixtral", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_PHI] = {"phi", 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 4, 0, 0, 0},
+    [EST_FAM_PHI3] = {"phi3", 1, 0, 0, 0, 1, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0},
+    [EST_FAM_FALCON] = {"falcon", 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 1, 0},
+    [EST_FAM_BLOOM] = {"bloom", 0, 1, 1, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 4, 0, 1, 0},
+    [EST_FAM_BERT] = {"bert", 0, 1, 1, 1, 0, 2, 1, 0, 0, 1, 1, 1, 0, 0, 0, 4, 0, 1, 512},
+    [EST_FAM_ROBERTA] = {"roberta", 0, 1, 1, 1, 0, 2, 1, 2, 0, 1, 1, 1, 0, 0, 0, 4, 0, 1, 512},
+    [EST_FAM_T5] = {"t5", 0, 0, 0, 0, 1, 2, 0, 0, 1, 0, 1, 1, 0, 0, 0, 4, 0, 1, 0},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -69,6 +71,7 @@ static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fs
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
+static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -78,6 +81,7 @@ int est_family_parse(const char *s)
     return -1;
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
@@ -94,6 +98,12 @@ int est_mode_parse(const char *s) { return lookup(mode_names, N_OF(mode_names), 
 const char *est_mode_name(enum est_mode m) { return mode_names[m]; }
 int est_loss_parse(const char *s) { return lookup(loss_names, N_OF(loss_names), s); }
 int est_head_parse(const char *s) { return lookup(head_names, N_OF(head_names), s); }
+int est_trainer_parse(const char *s)
+{
+    if (s && strcmp(s, "llmc") == 0) return EST_TRAINER_LLMC;
+    return lookup(trainer_names, N_OF(trainer_names), s);
+}
+const char *est_trainer_name(enum est_trainer t) { return trainer_names[t]; }
 
 int est_lora_targets_parse(const char *s, unsigned *bits)
 {
@@ -172,7 +182,7 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     if (!m->kv_heads) m->kv_heads = m->heads;
     if (!m->head_dim) m->head_dim = m->hidden / m->heads;
     if (!m->ffn && !f->gated) m->ffn = (int64_t)f->ffn_mult * m->hidden;
-    if (!m->max_positions && f->learned_pos) m->max_positions = 512;
+    if (!m->max_positions && f->learned_pos) m->max_positions = f->positions;
     if (m->family == EST_FAM_T5 && !m->decoder_layers) m->decoder_layers = m->layers;
     struct range r2[] = {
         {"kv-heads", &m->kv_heads, 1, m->heads, true},
@@ -285,7 +295,8 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
     if (f->learned_pos) acc_add(&t, mul2(a, m->max_positions + f->pos_offset, m->hidden));
     if (m->family == EST_FAM_BLOOM) acc_add(&t, 2 * m->hidden); /* word_embeddings_layernorm */
     if (f->encoder) {
-        acc_add(&t, 2 * m->hidden + 2 * m->hidden); /* token types, embedding LayerNorm */
+        /* token types (BERT 2 rows, RoBERTa type_vocab_size 1), embedding LayerNorm */
+        acc_add(&t, (m->family == EST_FAM_ROBERTA ? 1 : 2) * m->hidden + 2 * m->hidden);
         acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
@@ -445,9 +456,14 @@ static long double act_layer(const struct calc *c, bool with_scores)
     bool t_up = c->full || (t & (EST_LORA_GATE | EST_LORA_UP));
     bool t_down = c->full || (t & EST_LORA_DOWN);
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
+    /* LayerNorm keeps its input (r h). RMSNorm in 16-bit or under autocast
+     * computes on x.float(): that fp32 tensor (4h) is what pow and the rsqrt
+     * product keep, not the 16-bit input (HF, torchtune and litgpt alike);
+     * the normalized tensor (r h: 16-bit, fp32 under autocast) is kept only
+     * when the norm's weight trains. */
     long double norm = c->r * h;
-    if (c->f->rms && a < 4) norm += 4 * h;
-    if (c->f->rms && c->full) norm += a * h;
+    if (c->f->rms && a < 4) norm = 4 * h + (c->full ? c->r * h : 0);
+    else if (c->f->rms && c->full) norm += a * h;
     sum += c->f->norms_per_layer * norm;
     if (t_qkv) sum += a * h * (c->full ? 1 : 2);
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
@@ -569,6 +585,18 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
             t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
+        } else if (wl->trainer == EST_TRAINER_TORCHTUNE) {
+            /* logits.float(), then `del logits` before backward: only the
+             * fp32 log-softmax the loss saves stays; plain CE then holds its
+             * fp32 gradient and the log-softmax gradient at once. */
+            t->logits = VT * 4;
+            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+        } else if (wl->trainer == EST_TRAINER_LITGPT) {
+            /* cross-entropy straight on the 16-bit lm_head chunks (no
+             * upcast); the list of chunks stays referenced through backward
+             * next to the 16-bit log-softmax. */
+            t->logits = VT * 2 * c->a;
+            lt = wl->loss == EST_LOSS_CE ? VT * 2 * c->a : 0;
         } else {
             t->logits = VT * (c->a + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
@@ -584,6 +612,37 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (score_tmp > tmp) tmp = score_tmp;
     if (wl->quant != EST_QUANT_NONE) tmp += 2 * c->Plin / c->L; /* one block dequantized */
     t->temp_fwd = tmp + shard_temp(c);
+}
+
+/* llm.c (train_gpt2.cu) has no autograd: it allocates one activation layout
+ * up front (fill_in_activation_sizes) and everything in it is live for the
+ * whole run. With C = hidden, NH = heads, BT = batch x seq, Vp = the padded
+ * vocabulary, in 16-bit (floatX) elements unless noted:
+ *   encoded BT C; per layer ln1, atty, residual2, ln2, residual3 BT C each,
+ *   qkvr 3 BT C, fch BT f, fch_gelu BT f (one shared copy with GeLU
+ *   recompute, -r 1 = --grad-ckpt selective); ln1/ln2 mean and rstd (fp32);
+ *   att: cuDNN keeps fp32 softmax stats L B NH T (--attention flash), the
+ *   plain kernels the whole L B NH T T matrix; lnf BT C; losses BT (fp32);
+ *   output BT x max(3C, NH T, Vp) (logits and their gradient, in place);
+ *   scratch BT f + BT C. -r 2 (--grad-ckpt full) recomputes ln1/ln2 too. */
+static void llmc_acts(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    long double a = c->a, h = c->h, f = c->ffn, L = c->L, T = c->T;
+    long double B = (long double)wl->batch, S = (long double)wl->seq;
+    long double NH = (long double)c->m->heads;
+    long double per_layer = (wl->ckpt == EST_CKPT_FULL ? 3 : 5) * h + 3 * h + f +
+                            (wl->ckpt == EST_CKPT_NONE ? f : 0);
+    long double att = wl->attention == EST_ATTN_FLASH ? 4 * L * B * NH * S : a * L * B * NH * S * S;
+    t->acts = a * T * (h + L * per_layer + h + (wl->ckpt == EST_CKPT_NONE ? 0 : f)) +
+              4 * T * (4 * L + 3) + att;
+    long double out = 3 * h;
+    if (NH * S > out) out = NH * S;
+    if (c->V > out) out = c->V;
+    t->logits = a * T * out;
+    t->temp_fwd = a * T * (f + h);
+    t->temp_step = 0; /* one fused AdamW kernel, in place */
+    t->copies = 0;
 }
 
 static void infer_terms(const struct calc *c, struct terms *t)
@@ -699,10 +758,16 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->attention == EST_ATTN_EAGER ? " incl. heads x seq score bytes" : "",
              est_ckpt_name(wl->ckpt), b);
     fmt_gib(t->logits, b, sizeof b);
+    long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
              wl->head == EST_HEAD_CLS ? "classification head: negligible"
-             : "tokens %.0Lf x vocab %.0Lf x %.0Lf B (logits + fp32 log-softmax) = %s",
-             c->T, c->V, wl->loss == EST_LOSS_SUM ? c->a : c->a + 4, b);
+             : "tokens %.0Lf x vocab %.0Lf x %.0Lf B (%s) = %s", c->T, c->V,
+             VT > 0 ? t->logits / VT : 0,
+             wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
+             : wl->loss == EST_LOSS_SUM ? "logits kept"
+             : wl->trainer == EST_TRAINER_TORCHTUNE ? "fp32 log-softmax; logits deleted before backward"
+             : wl->trainer == EST_TRAINER_LITGPT ? "16-bit logit chunks + 16-bit log-softmax"
+             : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
     fmt_gib(t->temp_fwd, b, sizeof b);
@@ -711,6 +776,19 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
              "(+ shard/bucket buffers) = %s; end of backward / optimizer step: %s working "
              "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+    if (wl->trainer == EST_TRAINER_LLMC) {
+        fmt_gib(t->acts, b, sizeof b);
+        snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
+                 "llm.c layout: tokens %.0Lf x (layers %.0Lf x (%s h + 3h qkvr + f fch%s)%s + 2h) x "
+                 "%.0Lf B + fp32 LN stats + attention %s = %s", c->T, c->L,
+                 wl->ckpt == EST_CKPT_FULL ? "3" : "5", wl->ckpt == EST_CKPT_NONE ? " + f gelu" : "",
+                 wl->ckpt == EST_CKPT_NONE ? "" : " + f shared gelu", c->a,
+                 wl->attention == EST_ATTN_FLASH ? "cuDNN stats L B NH T x 4 B" : "L B NH T T",
+                 b);
+        fmt_gib(t->temp_fwd, b, sizeof b);
+        snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
+                 "llm.c scratch buffers: tokens x (f + h) x %.0Lf B = %s", c->a, b);
+    }
 }
 
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
@@ -747,18 +825,20 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                   struct oomlab_err *err)
 {
     const struct est_workload *wl = c->wl;
-    long double g = (wl->grad_accum > 1 || wl->keep_grads) ? 1 : GRAD_OVERLAP;
+    bool llmc = wl->trainer == EST_TRAINER_LLMC; /* all preallocated: no slack */
+    long double g = (wl->grad_accum > 1 || wl->keep_grads || llmc) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
     long double fwd = t->grads * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
     long double step = t->grads + t->temp_step;
     bool step_peak = step > fwd;
     long double alloc = persist + (step_peak ? step : fwd);
     bool sharded = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
-    long double slack = (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
-                        SLACK_PERSIST * persist;
+    long double slack = llmc ? 0
+                        : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
+                              SLACK_PERSIST * persist;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, t->grads, true, err) ||
+        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, t->grads, step_peak || g > 0, err) ||
         fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, !step_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||
@@ -798,7 +878,8 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {
         train_states(&c, &t);
-        train_acts(&c, &t);
+        if (wl->trainer == EST_TRAINER_LLMC) llmc_acts(&c, &t);
+        else train_acts(&c, &t);
         explain_train(&c, &t, r);
     } else {
         infer_terms(&c, &t);
@@ -878,6 +959,16 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
 {
     struct est_workload a;
     char what[64];
+    if (wl->trainer == EST_TRAINER_LLMC) { /* llm.c's own switches: -r, cuDNN, -b */
+        if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "recompute -r 2 (grad-ckpt full)", out, max, n); }
+        if (wl->attention != EST_ATTN_FLASH) { a = *wl; a.attention = EST_ATTN_FLASH; lever_try(m, &a, base, "cuDNN attention (attention flash)", out, max, n); }
+        if (wl->batch > 1) {
+            a = *wl; a.batch = wl->batch / 2; a.grad_accum = wl->grad_accum * 2;
+            snprintf(what, sizeof what, "batch %lld, grad-accum %lld", (long long)a.batch, (long long)a.grad_accum);
+            lever_try(m, &a, base, what, out, max, n);
+        }
+        return;
+    }
     if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt full", out, max, n); }
     if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt selective", out, max, n); }
     if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }

@@ -57,6 +57,13 @@ enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
  * model, e.g. AutoModel). */
 enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
 
+/* The training code, where it changes what stays alive (docs/estimate.md):
+ * HF transformers (the default: fp32-upcast logits returned to the caller),
+ * torchtune (logits upcast to fp32 and deleted before backward), litgpt
+ * (cross-entropy on the 16-bit lm_head chunks, which stay referenced), llm.c
+ * (no autograd: one preallocated activation layout, no allocator slack). */
+enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC };
+
 /* LoRA targets, as a bit set. */
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
@@ -78,6 +85,7 @@ struct est_workload {
     enum est_attn attention;
     enum est_loss loss;
     enum est_head head;
+    enum est_trainer trainer;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
     enum est_quant quant;
@@ -158,6 +166,12 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
+/* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
+ * bloom, bert, roberta, t5: tied; gpt_neox, llama, mistral, qwen2, mixtral,
+ * phi, phi3: untied) — what explicit dimensions (--arch ...) start from.
+ * est_model_finish likewise fills the family's default position-table rows
+ * (gpt2 1024, opt 2048, bert/roberta 512). */
+bool est_family_tied_default(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 int est_optimizer_parse(const char *s);
@@ -174,6 +188,8 @@ int est_mode_parse(const char *s);
 const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
+int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
+const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);
 

@@ -48,9 +48,9 @@ static void squash(const char *s, char *out, size_t n)
 
 /* Device-name rules, most specific first: every needle must appear. */
 static const struct { const char *needles[3]; const char *card; } device_rules[] = {
-    {{"a100", "80g", NULL}, "a100-80gb"}, {{"a100", NULL, NULL}, "a100-40gb"},
+    {{"a100", "80", NULL}, "a100-80gb"}, {{"a100", NULL, NULL}, "a100-40gb"},
     {{"a800", NULL, NULL}, "a800-80gb"},  {{"h100", NULL, NULL}, "h100"},
-    {{"h200", NULL, NULL}, "h200"},       {{"v100", "32g", NULL}, "v100-32gb"},
+    {{"h200", NULL, NULL}, "h200"},       {{"v100", "32", NULL}, "v100-32gb"},
     {{"v100", NULL, NULL}, "v100-16gb"},  {{"a10g", NULL, NULL}, "a10g"},
     {{"l40s", NULL, NULL}, "l40s"},       {{"l4", NULL, NULL}, "l4"},
     {{"t4", NULL, NULL}, "t4"},           {{"3090", NULL, NULL}, "rtx3090"},

@@ -180,6 +180,9 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_QWEN2 && !get_bool(root, "use_sliding_window", 0)) m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
+    /* RoBERTa's config counts the padding offset in (514 = 512 + 2); the
+     * family table adds the offset itself. */
+    if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
 }
 
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,

@@ -38,6 +38,9 @@ struct oom_bytes {
     int64_t reserved_unallocated; /* "reserved by PyTorch but unallocated" */
     int64_t process_in_use;       /* "this process has X memory in use" */
     int64_t allowed;              /* per-process cap: "X allowed" */
+    /* Added by the log engine: */
+    int64_t other_in_use;         /* MPS "other allocations", BFC/driver figures */
+    int64_t private_pools;        /* "with X allocated in private pools" */
 };
 
 #define OOM_MAX_PROCS 16
@@ -59,6 +62,18 @@ struct oom_event {
     struct oom_bytes bytes;
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];
+    /* Added by the log engine (diagnose), not needed by run/probe: */
+    bool requested_from_shape; /* requested computed from a TF shape and dtype */
+    bool attention_shape;      /* the tensor looks like [b, h, s, s] scores */
+    bool attention_frames;     /* the failing frames are attention/softmax code */
+    bool consequence;          /* a symptom of another failure (NCCL, watchdog) */
+    bool reserved_is_cached;   /* oldest PyTorch form: bytes.reserved is "X cached",
+                                  the cache's free part, not the total reserved */
+    int shape_rank;            /* dims in shape[], 0 unknown */
+    int64_t shape[8];
+    long pid;                  /* from an NCCL-style host:pid:tid prefix; -1 */
+    long repeats;              /* identical messages folded into this event */
+    char text[240];            /* the error line, cleaned (ANSI, prefixes, \r) */
 };
 
 struct oom_report {
@@ -67,8 +82,18 @@ struct oom_report {
     long primary; /* index of the root-cause event, -1 when none */
     /* The log engine may add fields (verdicts, plan) below; users above
      * rely only on events, n_events and primary. */
+    size_t n_dropped;     /* events beyond OOM_MAX_EVENTS, counted only */
+    long lines;           /* lines read */
+    bool expandable_set;  /* the log shows expandable_segments already set */
+    bool truncated;       /* input ended inside a message or traceback */
 };
 
+/* Events kept per report; more are counted in n_dropped. */
+#define OOM_MAX_EVENTS 256
+
+/* An event with every number unknown (-1) and stage unknown. */
+void oom_event_init(struct oom_event *ev);
+void oom_report_init(struct oom_report *rep);
 void oom_report_release(struct oom_report *rep);
 
 #endif

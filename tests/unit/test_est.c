@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -44,6 +45,61 @@ static void test_published_param_counts(void **state)
     assert_int_equal(preset_params("pythia-160m", EST_HEAD_LM), 162322944);
     assert_int_equal(preset_params("t5-small", EST_HEAD_LM), 60506624);
     assert_int_equal(preset_params("GPT2", EST_HEAD_LM), 124439808); /* case-insensitive */
+}
+
+/* Explicit dimensions (--arch F --layers ... --vocab ...) start from the
+ * family's HF defaults — tied embeddings and position-table rows — and so
+ * count exactly what the preset (the published config) counts. */
+static void test_explicit_dims_take_family_defaults(void **state)
+{
+    (void)state;
+    static const struct { const char *preset; bool tied; } cases[] = {
+        {"gpt2", true},         {"pythia-160m", false},   {"opt-125m", true},
+        {"llama-2-7b", false},  {"mistral-7b", false},    {"qwen2-7b", false},
+        {"gemma-2b", true},     {"phi-2", false},         {"phi-3-mini", false},
+        {"falcon-7b", true},    {"bloom-560m", true},     {"bert-base-uncased", true},
+        {"roberta-base", true}, {"t5-small", true},       {"mixtral-8x7b", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct model_preset *p = models_find(cases[i].preset);
+        assert_non_null(p);
+        struct est_model m, want = p->m;
+        struct oomlab_err err;
+        int64_t got = 0, expect = 0;
+        memset(&m, 0, sizeof m);
+        m.family = want.family;
+        m.layers = want.layers;
+        m.hidden = want.hidden;
+        m.heads = want.heads;
+        m.kv_heads = want.kv_heads;
+        m.head_dim = want.head_dim;
+        m.ffn = want.ffn;
+        m.vocab = want.vocab;
+        m.experts = want.experts;
+        m.experts_per_token = want.experts_per_token;
+        m.tied_embeddings = est_family_tied_default(m.family);
+        assert_int_equal(m.tied_embeddings, cases[i].tied);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        assert_int_equal(est_model_finish(&want, &err), 0);
+        assert_int_equal(est_params(&m, NULL, &got, NULL, &err), 0);
+        assert_int_equal(est_params(&want, NULL, &expect, NULL, &err), 0);
+        if (got != expect) fprintf(stderr, "%s: %lld != %lld\n", cases[i].preset, (long long)got, (long long)expect);
+        assert_int_equal(got, expect);
+    }
+    /* the user-visible case: GPT-2 124M from dimensions alone, tied wte */
+    struct est_model g;
+    struct oomlab_err err;
+    int64_t total = 0;
+    memset(&g, 0, sizeof g);
+    g.family = EST_FAM_GPT2;
+    g.layers = 12;
+    g.hidden = 768;
+    g.heads = 12;
+    g.vocab = 50257;
+    g.tied_embeddings = est_family_tied_default(EST_FAM_GPT2);
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    assert_int_equal(est_params(&g, NULL, &total, NULL, &err), 0);
+    assert_int_equal(total, 124439808);
 }
 
 /* A toy Llama: 2 layers, hidden 8, 2 heads (head_dim 4), ffn 16, vocab 10, untied.
@@ -108,6 +164,121 @@ static void test_model_states_fp32_adamw(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 4);
     assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 2 * 2 * 640);
+}
+
+/* Activation bytes per token of one block: the difference between the toy
+ * with 2 layers and with 1 (the embedding/final-norm term cancels). */
+static int64_t block_bytes(const struct est_workload *wl, int64_t tokens)
+{
+    struct est_model two = toy(), one = toy();
+    struct est_result r2, r1;
+    struct oomlab_err err;
+    one.layers = 1;
+    assert_int_equal(est_compute(&two, wl, &r2, &err), 0);
+    assert_int_equal(est_compute(&one, wl, &r1, &err), 0);
+    return (r2.comp[EST_C_ACTS].bytes - r1.comp[EST_C_ACTS].bytes) / tokens;
+}
+
+/* RMSNorm in 16-bit computes on x.float(): the fp32 copy (4h) is kept, the
+ * 16-bit input is not; the normalized tensor (2h) only when the weight trains.
+ * Toy: h 8, qd = kvd' = 8, f 16, pure bf16, sdpa, 2 heads. */
+static void test_rmsnorm_keeps_the_fp32_copy(void **state)
+{
+    (void)state;
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 4;
+    /* full: norms 2 x (32 + 16) + qkv input 16 + q,k,v 48 + sdpa out 16 and
+     * lse 8 + o input 16 + mlp input 16 + gate, up, act 96 + down input 32 */
+    assert_int_equal(block_bytes(&wl, 8), 96 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+    /* LoRA on q,v: frozen norms keep only the fp32 copy; frozen o, gate/up,
+     * down keep no input; the q/v adapters keep the input and its dropout copy */
+    wl.lora_r = 4;
+    assert_int_equal(block_bytes(&wl, 8), 64 + 32 + 48 + 24 + 96);
+    /* under autocast the residual is already fp32: the upcast is that tensor
+     * (4h), the normalized one stays fp32 (4h) when the weight trains */
+    wl.lora_r = 0;
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(block_bytes(&wl, 8), 128 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+}
+
+/* The loss buffers by trainer, toy LM head: T = 8 tokens, V = 10, bf16. */
+static void test_trainer_loss_buffers(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 4;
+    assert_int_equal(est_trainer_parse("torchtune"), EST_TRAINER_TORCHTUNE);
+    assert_int_equal(est_trainer_parse("llmc"), EST_TRAINER_LLMC);
+    assert_int_equal(est_trainer_parse("llm.c"), EST_TRAINER_LLMC);
+    assert_int_equal(est_trainer_parse("deepspeed"), -1);
+    assert_string_equal(est_trainer_name(EST_TRAINER_LITGPT), "litgpt");
+    /* HF: the 16-bit logits stay with the caller next to the fp32 log-softmax */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * (2 + 4));
+    /* torchtune: logits.float() then `del logits`: the fp32 log-softmax only */
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 4);
+    /* litgpt: 16-bit chunks kept + 16-bit log-softmax, no upcast */
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.loss = EST_LOSS_CHUNKED;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 4);
+    wl.precision = EST_FP32;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 8);
+}
+
+/* llm.c preallocates one activation layout; for GPT-2 124M (vocab padded to
+ * 50304), B 4, T 1024, bf16, GeLU recompute (-r 1), cuDNN attention, its log
+ * prints activations 1326 MiB, params 237, grads 237, m, v and master 474. */
+static void test_llmc_layout(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("gpt2")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    m.vocab = 50304;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.trainer = EST_TRAINER_LLMC;
+    wl.precision = EST_BF16;
+    wl.master_weights = true;
+    wl.batch = 4;
+    wl.seq = 1024;
+    wl.ckpt = EST_CKPT_SELECTIVE;
+    wl.attention = EST_ATTN_FLASH;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t BT = 4096, C = 768, L = 12, NH = 12, T = 1024, Vp = 50304;
+    int64_t layout = 2 * BT * (C + L * (5 * C + 3 * C + 4 * C) + 4 * C + C) + 4 * BT * (4 * L + 3) +
+                     4 * L * 4 * NH * T + 2 * BT * Vp + 2 * BT * (4 * C + C);
+    int64_t acts = r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes + r.comp[EST_C_TEMP].bytes;
+    assert_true(acts - layout <= 2 && layout - acts <= 2);
+    double mib = (double)acts / 1048576.0;
+    assert_true(mib > 1319.0 && mib < 1333.0); /* the log's 1326 MiB, within 0.5% */
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, r.params * 2);
+    assert_int_equal(r.comp[EST_C_MASTER].bytes, r.params * 4);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, r.params * 8);
+    assert_int_equal(r.comp[EST_C_SLACK].bytes, 0);
+    assert_true(r.comp[EST_C_GRADS].at_peak);
+    int64_t sum = 0;
+    for (int i = EST_C_WEIGHTS; i <= EST_C_TEMP; i++) sum += r.comp[i].bytes;
+    assert_int_equal(r.peak_allocated_bytes, sum); /* everything is live at once */
+    /* the plain kernels keep the whole score matrix instead of the stats */
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t eager = r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes + r.comp[EST_C_TEMP].bytes;
+    assert_int_equal(eager - acts, 2 * L * 4 * NH * T * T - 4 * L * 4 * NH * T);
 }
 
 static void test_eager_scores_only_in_eager(void **state)
@@ -328,6 +499,11 @@ static void test_names_and_cards(void **state)
     assert_string_equal(gpus_find("NVIDIA L40S")->name, "l40s");
     assert_string_equal(gpus_find("NVIDIA L4")->name, "l4");
     assert_string_equal(gpus_find("H100")->name, "h100");
+    assert_string_equal(gpus_find("a100-80")->name, "a100-80gb"); /* short --gpu forms */
+    assert_string_equal(gpus_find("a100")->name, "a100-40gb");
+    assert_string_equal(gpus_find("v100-32")->name, "v100-32gb");
+    assert_string_equal(gpus_find("Tesla V100-SXM2-16GB")->name, "v100-16gb");
+    assert_string_equal(gpus_find("NVIDIA H200")->name, "h200");
     assert_null(gpus_find("Voodoo 3"));
     assert_null(models_find("no-such-model"));
 }
@@ -336,7 +512,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_param_counts),
+        cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
+        cmocka_unit_test(test_rmsnorm_keeps_the_fp32_copy),
+        cmocka_unit_test(test_trainer_loss_buffers),
+        cmocka_unit_test(test_llmc_layout),
         cmocka_unit_test(test_eager_scores_only_in_eager),
         cmocka_unit_test(test_checkpointing_and_lora),
         cmocka_unit_test(test_kv_cache),

@@ -44,6 +44,27 @@ static void test_gpt2(void **state)
     assert_int_equal(params_of(&m), 124439808);
 }
 
+/* RoBERTa's config states 514 positions (512 + padding offset) and one token
+ * type: RobertaModel (with pooler) has 124,645,632 parameters. */
+static void test_roberta_positions(void **state)
+{
+    (void)state;
+    const char *cfg = "{\"model_type\": \"roberta\", \"hidden_size\": 768, \"num_hidden_layers\": 12,"
+                      " \"num_attention_heads\": 12, \"intermediate_size\": 3072, \"vocab_size\": 50265,"
+                      " \"max_position_embeddings\": 514, \"type_vocab_size\": 1}";
+    struct est_model m;
+    struct oomlab_err err;
+    struct est_workload wl;
+    int64_t total = 0;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.max_positions, 512);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.head = EST_HEAD_NONE;
+    assert_int_equal(est_params(&m, &wl, &total, NULL, &err), 0);
+    assert_int_equal(total, 124645632);
+}
+
 static void test_llama_and_mistral(void **state)
 {
     (void)state;
@@ -148,6 +169,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpt2),
+        cmocka_unit_test(test_roberta_positions),
         cmocka_unit_test(test_llama_and_mistral),
         cmocka_unit_test(test_t5_and_falcon_flags),
         cmocka_unit_test(test_malformed_json_has_line_col),

@@ -1,0 +1,788 @@
+/* msg: message forms as tables (see msg.h). A rule says which message a
+ * line is; its clauses say where the numbers are. Adding a form is adding a
+ * row here, never a branch in the scanner. */
+#include "lib/msg.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "lib/units.h"
+
+/* ---- anchors: the fixed strings the hot scan looks for ---------------- */
+
+const char *const msg_anchors[] = {
+    "out of memory", "Out of memory", "OUT_OF_MEMORY", "OOM when allocating",
+    "RESOURCE_EXHAUSTED", "ResourceExhausted", "ALLOC_FAILED", "cuDNN algorithm",
+    "KV cache", "cache blocks", "Killed", "SIGKILL", "exitcode", "exit code",
+    "exit status", "out of resource", "MemoryError", "DefaultCPUAllocator",
+    "NCCL error", "unhandled cuda error", "Cuda failure", "Watchdog caught",
+    "communicator was aborted", "expandable_segments",
+};
+const size_t msg_n_anchors = sizeof msg_anchors / sizeof msg_anchors[0];
+
+/* ---- clauses per message family ---------------------------------------- */
+
+/* Shared by every rule, applied last. */
+static const struct msg_clause clauses_common[] = {
+    {"on rank %d", MSG_F_RANK},
+    {"[rank%d]", MSG_F_RANK},
+    {NULL, 0},
+};
+
+/* "(GPU 0; 5.80 GiB total capacity; 4.36 GiB already allocated; 6.69 MiB
+ * free; 4.63 GiB reserved in total by PyTorch)" and the older "cached". */
+static const struct msg_clause clauses_pt_old[] = {
+    {"Tried to allocate %s", MSG_F_REQUESTED},
+    {"(GPU %d;", MSG_F_GPU},
+    {"%s total capacity", MSG_F_CAPACITY},
+    {"%s already allocated", MSG_F_ALLOCATED},
+    {"%s free", MSG_F_FREE},
+    {"%s reserved in total", MSG_F_RESERVED},
+    {"%s cached", MSG_F_CACHED},
+    {"%s allowed", MSG_F_ALLOWED},
+    {NULL, 0},
+};
+
+/* "GPU 0 has a total capacity of 7.73 GiB of which 228.50 MiB is free.
+ * Including non-PyTorch memory, this process has 6.59 GiB memory in use.
+ * Process 158698 has 28.56 GiB memory in use. 1.05 GiB allowed; Of the
+ * allocated memory 5.90 GiB is allocated by PyTorch, with 50.00 MiB
+ * allocated in private pools (e.g., CUDA Graphs), and 469.82 MiB is reserved
+ * by PyTorch but unallocated." ("capacty" in 2.1). */
+static const struct msg_clause clauses_pt_new[] = {
+    {"Tried to allocate %s", MSG_F_REQUESTED},
+    {"GPU %d has a total capac", MSG_F_GPU},
+    {"total capacity of %s", MSG_F_CAPACITY},
+    {"total capacty of %s", MSG_F_CAPACITY},
+    {"of which %s is free", MSG_F_FREE},
+    {"this process has %s memory in use", MSG_F_PROCESS},
+    {"Process %d has %s memory in use", MSG_F_PROC},
+    {"%s allowed;", MSG_F_ALLOWED},
+    {"%s is allocated by PyTorch", MSG_F_ALLOCATED},
+    {"%s allocated in private pools", MSG_F_POOLS},
+    {"%s is reserved by PyTorch but unallocated", MSG_F_RESERVED_UNALLOC},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_mps[] = {
+    {"Tried to allocate %s", MSG_F_REQUESTED},
+    {"MPS allocated: %s", MSG_F_ALLOCATED},
+    {"other allocations: %s", MSG_F_OTHER},
+    {"max allowed: %s", MSG_F_ALLOWED},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_jax[] = {
+    {"(%dB)", MSG_F_REQUESTED}, /* exact figure first: "1.00GiB (1073741824B)" */
+    {"trying to allocate %d bytes", MSG_F_REQUESTED},
+    {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
+    {"allocate request for %s", MSG_F_REQUESTED},
+    {"device ordinal %d", MSG_F_GPU},
+    {"GPU_%d_bfc", MSG_F_GPU},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_tf[] = {
+    {"shape%S and type %t", MSG_F_SHAPE},
+    {"device:GPU:%d", MSG_F_GPU},
+    {"GPU_%d_bfc", MSG_F_GPU},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_bfc[] = {
+    {"trying to allocate %s", MSG_F_REQUESTED},
+    {"GPU_%d_bfc", MSG_F_GPU},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_nccl[] = {
+    {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED},
+    {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_host[] = {
+    {"you tried to allocate %d bytes", MSG_F_REQUESTED},
+    {"Unable to allocate %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
+ * available KV cache memory (4.85 GiB)". */
+static const struct msg_clause clauses_vllm[] = {
+    {"(%s KV cache is needed", MSG_F_REQUESTED},
+    {"available KV cache memory (%s)", MSG_F_FREE},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_none[] = {{NULL, 0}};
+
+/* ---- nearby lines that complete a message ------------------------------ */
+
+static const struct msg_near near_tf[] = {
+    {"InUse: %d", MSG_F_ALLOCATED, 40, 0},
+    {"GPU_%d_bfc", MSG_F_GPU, 10, 0},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_jax[] = {
+    {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 0},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_nccl[] = {
+    {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED, 0, 6},
+    {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED, 0, 6},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_nccl_error[] = {
+    {"'out of memory'", MSG_F_IS_OOM, 0, 6},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_vllm[] = {
+    {"total_gpu_memory=%s", MSG_F_CAPACITY, 12, 0},
+    {"total_gpu_memory (%s)", MSG_F_CAPACITY, 12, 0},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_torchrun[] = {
+    {"rank : %d", MSG_F_RANK, 8, 0},
+    {NULL, 0, 0, 0},
+};
+static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+
+/* ---- rules, most specific first ---------------------------------------- */
+
+#define OOM true
+#define LOOKALIKE false
+#define RULE_END {NULL, NULL, {NULL}, {NULL}, NULL, false, MSG_PRIMARY, false, false, 0, NULL, NULL}
+
+static const struct msg_rule rules[] = {
+    /* Settings the log shows, not events. */
+    {"setting", "pytorch", {"expandable_segments:True"}, {NULL}, "try setting", false,
+     MSG_SETTING, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    /* NCCL: memory failures inside NCCL, and NCCL errors with other causes. */
+    {"nccl-oom", "nccl", {"Cuda failure", "out of memory"}, {NULL}, NULL, OOM, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_nccl, near_nccl},
+    {"nccl-oom", "nccl", {"Failed to CUDA calloc"}, {NULL}, NULL, OOM, MSG_DETAIL, false,
+     false, OOM_STAGE_UNKNOWN, clauses_nccl, near_none},
+    /* TensorFlow BFC allocator: retries that are "not a failure", and the
+     * warning that precedes a real OOM error. */
+    {"tf-not-a-failure", "tensorflow", {"ran out of memory", "not a failure"}, {NULL}, NULL,
+     LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none},
+    {"tf-bfc", "tensorflow", {"ran out of memory trying to allocate"}, {NULL}, NULL, OOM,
+     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none},
+    /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
+    {"host-oom-killer", "host", {NULL}, {"Out of memory: Kill", "oom-kill", "oom_reaper"},
+     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
+    {"pytorch-mps", "pytorch", {"MPS backend out of memory"}, {NULL}, NULL, OOM, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_mps, near_none},
+    {"pytorch-old", "pytorch", {"out of memory", "(GPU "}, {NULL}, NULL, OOM, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none},
+    {"pytorch-new", "pytorch", {"out of memory. Tried to allocate"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none},
+    /* vLLM start-up: sampler warm-up and KV-cache sizing. */
+    {"vllm-oom", "vllm", {"out of memory occurred when warming up"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
+    {"vllm-kv-cache", "vllm", {"KV cache"},
+     {"larger than the maximum number of tokens", "larger than the available KV cache",
+      "Insufficient memory"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_vllm, near_vllm},
+    {"vllm-kv-cache", "vllm", {"No available memory for the cache blocks"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
+    /* TensorFlow. */
+    {"tensorflow", "tensorflow", {"OOM when allocating"}, {NULL}, NULL, OOM, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
+    {"tensorflow", "tensorflow", {"ResourceExhaustedError"}, {NULL}, NULL, OOM, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
+    /* JAX / XLA. */
+    {"jax", "jax", {NULL}, {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
+      "Out of memory allocating"}, NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
+     clauses_jax, near_jax},
+    /* CUDA libraries that failed to allocate their handles or workspaces. */
+    {"cublas", "cuda", {"CUBLAS_STATUS_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"cudnn", "cuda", {NULL}, {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"cuda-library", "cuda", {"_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false, false,
+     OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    /* Non-caching CUDA/HIP runtime and driver errors. */
+    {"cuda-error", "caffe", {"cudaSuccess (2 vs. 0)"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"cuda-error", "cuda", {NULL},
+     {"CUDA error: out of memory", "runtime error (2) : out of memory", "error=2 : out of memory",
+      "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"pytorch", "pytorch", {NULL}, {"CUDA out of memory", "HIP out of memory", "XPU out of memory"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none},
+    /* NCCL errors whose cause is not (or not yet shown to be) memory. */
+    {"nccl-error", "nccl", {NULL},
+     {"NCCL error", "unhandled cuda error", "ncclUnhandledCudaError", "ncclSystemError"}, NULL,
+     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_nccl_error},
+    {"nccl-error", "nccl", {"Cuda failure"}, {NULL}, NULL, LOOKALIKE, MSG_DETAIL, false, false,
+     OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"nccl-timeout", "nccl", {NULL}, {"Watchdog caught", "communicator was aborted"}, NULL,
+     LOOKALIKE, MSG_PRIMARY, true, true, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    /* Triton kernels that need more shared memory than an SM has. */
+    {"triton-shared-memory", "triton", {"out of resource"}, {NULL}, NULL, LOOKALIKE,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    /* Host RAM: DataLoader workers, the CPU allocator, MemoryError, SIGKILL. */
+    {"host-dataloader-killed", "host", {"DataLoader worker", "killed by signal"}, {NULL}, NULL,
+     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_DATA, clauses_none, near_none},
+    {"host-cpu-alloc", "host", {"DefaultCPUAllocator"}, {NULL}, NULL, LOOKALIKE, MSG_PRIMARY,
+     false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none},
+    {"host-memory-error", "host", {"MemoryError"}, {NULL}, "OutOfMemoryError", LOOKALIKE,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none},
+    {"host-sigkill", "host", {NULL},
+     {"SIGKILL", "exitcode: -9", "exitcode  : -9", "exit code 137", "exit status 137",
+      "exit code -9", "exit status -9"},
+     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_torchrun},
+    {"host-sigkill", "host", {"Killed"}, {NULL}, "Killed process", LOOKALIKE, MSG_PRIMARY, true,
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    RULE_END,
+};
+
+static bool has(const char *text, size_t len, const char *lit)
+{
+    return memmem(text, len, lit, strlen(lit)) != NULL;
+}
+
+const struct msg_rule *msg_classify(const char *text, size_t len)
+{
+    for (const struct msg_rule *r = rules; r->kind; r++) {
+        bool ok = true;
+        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = has(text, len, r->need[i]);
+        if (!ok) continue;
+        if (r->any[0]) {
+            ok = false;
+            for (size_t i = 0; !ok && i < 8 && r->any[i]; i++) ok = has(text, len, r->any[i]);
+            if (!ok) continue;
+        }
+        if (r->unless && has(text, len, r->unless)) continue;
+        return r;
+    }
+    return NULL;
+}
+
+/* ---- the clause pattern matcher ---------------------------------------- */
+
+struct pm_vals {
+    int64_t size;
+    long long num[2];
+    int nnum;
+    int64_t shape[8];
+    int shape_rank;
+    int dtype_size;
+};
+
+static size_t pm_int(const char *s, size_t n, long long *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && s[i] == '-') neg = true, i++;
+    size_t d0 = i;
+    long long v = 0;
+    while (i < n && isdigit((unsigned char)s[i])) {
+        if (v > (INT64_MAX - 9) / 10) return 0;
+        v = v * 10 + (s[i] - '0');
+        i++;
+    }
+    if (i == d0) return 0;
+    *out = neg ? -v : v;
+    return i;
+}
+
+static size_t pm_shape(const char *s, size_t n, struct pm_vals *v)
+{
+    size_t i = 0;
+    if (i >= n || s[i] != '[') return 0;
+    i++;
+    v->shape_rank = 0;
+    while (i < n) {
+        long long d;
+        while (i < n && s[i] == ' ') i++;
+        size_t k = pm_int(s + i, n - i, &d);
+        if (!k || d < 0) return 0;
+        i += k;
+        if (v->shape_rank < 8) v->shape[v->shape_rank] = d;
+        v->shape_rank++;
+        if (i < n && s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < n && s[i] == ']') return i + 1;
+        return 0;
+    }
+    return 0;
+}
+
+static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
+{
+    size_t k = 0;
+    switch (c) {
+    case 's': {
+        if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+        bool sat = false;
+        k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+        return k;
+    }
+    case 'd':
+        if (v->nnum >= 2) return 0;
+        k = pm_int(s, n, &v->num[v->nnum]);
+        if (k) v->nnum++;
+        return k;
+    case 'S':
+        return pm_shape(s, n, v);
+    case 't':
+        while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_')) k++;
+        if (!k) return 0;
+        v->dtype_size = msg_dtype_size(s, k);
+        return k;
+    default:
+        return 0;
+    }
+}
+
+/* Match pat at s; returns bytes consumed or 0. */
+static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
+{
+    size_t i = 0;
+    for (const char *p = pat; *p;) {
+        if (*p == ' ') {
+            while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+            p++;
+        } else if (*p == '%' && p[1]) {
+            size_t k = pm_placeholder(p[1], s + i, n - i, v);
+            if (!k) return 0;
+            i += k;
+            p += 2;
+        } else {
+            if (i >= n || s[i] != *p) return 0;
+            i++;
+            p++;
+        }
+    }
+    return i;
+}
+
+/* The longest run of plain literal characters in the pattern: the key we
+ * search for with memmem before trying the full pattern nearby. */
+static void pm_key(const char *pat, size_t *off, size_t *len)
+{
+    size_t best = 0, best_len = 0;
+    for (size_t i = 0; pat[i];) {
+        if (pat[i] == ' ') {
+            i++;
+            continue;
+        }
+        if (pat[i] == '%' && pat[i + 1]) {
+            i += 2;
+            continue;
+        }
+        size_t j = i;
+        while (pat[j] && pat[j] != ' ' && pat[j] != '%') j++;
+        if (j - i > best_len) best = i, best_len = j - i;
+        i = j;
+    }
+    *off = best;
+    *len = best_len;
+}
+
+static bool pm_start_ok(const char *pat, const char *s, size_t j)
+{
+    char c = s[j];
+    /* A word starts the pattern: "InUse:" must not match inside "MaxInUse:". */
+    if (pat[0] != '%')
+        return c == pat[0] && (j == 0 || !isalnum((unsigned char)pat[0]) ||
+                               !isalnum((unsigned char)s[j - 1]));
+    if (pat[1] == 'S') return c == '[';
+    if (!(isdigit((unsigned char)c) || (pat[1] == 'd' && c == '-'))) return false;
+    return j == 0 || !(isdigit((unsigned char)s[j - 1]) || s[j - 1] == '.' || s[j - 1] == ',');
+}
+
+/* Find the next match of pat in text at or after *from whose key lies at or
+ * after *from; fills v and returns true. */
+static bool pm_find(const char *pat, const char *text, size_t len, size_t *from,
+                    struct pm_vals *v)
+{
+    size_t koff, klen;
+    pm_key(pat, &koff, &klen);
+    if (!klen) return false;
+    const char *key = pat + koff;
+    size_t pos = *from;
+    while (pos < len) {
+        const char *hit = memmem(text + pos, len - pos, key, klen);
+        if (!hit) return false;
+        size_t k = (size_t)(hit - text);
+        size_t lo = k > 96 ? k - 96 : 0;
+        for (size_t j = k + 1; j-- > lo;) {
+            if (!pm_start_ok(pat, text, j)) continue;
+            memset(v, 0, sizeof *v);
+            size_t m = pm_match(pat, text + j, len - j, v);
+            if (m && j + m >= k + klen) {
+                *from = j + m;
+                return true;
+            }
+        }
+        pos = k + 1;
+    }
+    return false;
+}
+
+static void fill(int64_t *slot, int64_t value)
+{
+    if (*slot < 0 && value >= 0) *slot = value;
+}
+
+static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
+{
+    if (v->shape_rank <= 0 || v->shape_rank > 8) return;
+    ev->shape_rank = v->shape_rank;
+    memcpy(ev->shape, v->shape, sizeof v->shape);
+    int r = v->shape_rank;
+    /* [b, h, s, s]: few heads, long equal last two dims -> attention scores. */
+    if (r == 4 && v->shape[2] == v->shape[3] && v->shape[2] >= 128 && v->shape[1] <= 128)
+        ev->attention_shape = true;
+    if (!v->dtype_size || ev->bytes.requested >= 0) return;
+    int64_t total = v->dtype_size;
+    for (int i = 0; i < r; i++)
+        if (!units_mul(total, v->shape[i], &total)) return;
+    ev->bytes.requested = total;
+    ev->requested_from_shape = true;
+}
+
+static void apply_value(enum msg_field field, const struct pm_vals *v, struct oom_event *ev)
+{
+    int64_t *slots[] = {
+        [MSG_F_REQUESTED] = &ev->bytes.requested, [MSG_F_CAPACITY] = &ev->bytes.capacity,
+        [MSG_F_FREE] = &ev->bytes.free, [MSG_F_ALLOCATED] = &ev->bytes.allocated,
+        [MSG_F_RESERVED] = &ev->bytes.reserved,
+        [MSG_F_RESERVED_UNALLOC] = &ev->bytes.reserved_unallocated,
+        [MSG_F_PROCESS] = &ev->bytes.process_in_use, [MSG_F_ALLOWED] = &ev->bytes.allowed,
+        [MSG_F_OTHER] = &ev->bytes.other_in_use, [MSG_F_POOLS] = &ev->bytes.private_pools,
+    };
+    long long num = v->nnum ? v->num[0] : -1;
+    switch (field) {
+    case MSG_F_GPU:
+        if (ev->gpu < 0 && num >= 0 && num < 4096) ev->gpu = (int)num;
+        return;
+    case MSG_F_RANK:
+        if (ev->rank < 0 && num >= 0 && num < 1000000) ev->rank = (int)num;
+        return;
+    case MSG_F_PROC:
+        if (ev->n_procs < OOM_MAX_PROCS && num >= 0) {
+            ev->procs[ev->n_procs].pid = (long)num;
+            ev->procs[ev->n_procs].bytes = v->size;
+            ev->n_procs++;
+        }
+        return;
+    case MSG_F_SHAPE:
+        apply_shape(v, ev);
+        return;
+    case MSG_F_IS_OOM:
+        ev->gpu_oom = true;
+        return;
+    case MSG_F_CACHED:
+        if (ev->bytes.reserved < 0 && v->size >= 0) {
+            ev->bytes.reserved = v->size;
+            ev->reserved_is_cached = true;
+        }
+        return;
+
+    default:
+        break;
+    }
+    /* %d clauses on a byte field ("trying to allocate %d bytes") carry an
+     * integer; %s clauses a size. */
+    fill(slots[field], v->nnum ? (num >= 0 ? num : -1) : v->size);
+}
+
+bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
+               struct oom_event *ev)
+{
+    size_t from = 0;
+    struct pm_vals v;
+    bool any = false;
+    while (pm_find(pattern, text, len, &from, &v)) {
+        any = true;
+        apply_value(field, &v, ev);
+        if (field != MSG_F_PROC) break;
+    }
+    return any;
+}
+
+void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
+                 struct oom_event *ev)
+{
+    for (const struct msg_clause *c = rule->clauses; c && c->pattern; c++)
+        msg_apply(c->pattern, c->field, text, len, ev);
+    for (const struct msg_clause *c = clauses_common; c->pattern; c++)
+        msg_apply(c->pattern, c->field, text, len, ev);
+}
+
+int msg_dtype_size(const char *name, size_t len)
+{
+    static const struct { const char *name; int size; } dtypes[] = {
+        {"float", 4},   {"float32", 4}, {"half", 2},    {"float16", 2}, {"bfloat16", 2},
+        {"double", 8},  {"float64", 8}, {"int32", 4},   {"int64", 8},   {"int16", 2},
+        {"int8", 1},    {"uint8", 1},   {"bool", 1},    {"complex64", 8},
+        {"complex128", 16}, {"qint8", 1}, {"quint8", 1}, {"uint16", 2}, {"uint32", 4},
+        {"uint64", 8},
+    };
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (strlen(dtypes[i].name) == len && memcmp(dtypes[i].name, name, len) == 0)
+            return dtypes[i].size;
+    return 0;
+}
+
+/* ---- cleaning ------------------------------------------------------------ */
+
+size_t msg_clean(const char *src, size_t n, size_t focus, char *dst, size_t cap)
+{
+    /* Pick the \r segment: the one holding focus, else the last non-empty. */
+    size_t a = 0, b = n;
+    if (focus != SIZE_MAX && focus < n) {
+        for (size_t i = focus; i-- > 0;)
+            if (src[i] == '\r') {
+                a = i + 1;
+                break;
+            }
+        const char *cr = memchr(src + focus, '\r', n - focus);
+        if (cr) b = (size_t)(cr - src);
+    } else {
+        while (b > 0 && src[b - 1] == '\r') b--;
+        for (size_t i = b; i-- > 0;)
+            if (src[i] == '\r') {
+                a = i + 1;
+                break;
+            }
+    }
+    size_t o = 0;
+    for (size_t i = a; i < b && o + 1 < cap; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == 0x1b) { /* ESC [ params final, or ESC + one byte */
+            if (i + 1 < b && src[i + 1] == '[') {
+                i += 2;
+                while (i < b && !((unsigned char)src[i] >= 0x40 && (unsigned char)src[i] <= 0x7e))
+                    i++;
+            } else {
+                i++;
+            }
+            continue;
+        }
+        if (c == '\r') continue;
+        dst[o++] = (c == 0) ? ' ' : (char)c;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+/* ---- prefixes ------------------------------------------------------------ */
+
+static uint32_t hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h ? h : 1;
+}
+
+static size_t skip_blanks(const char *s, size_t n, size_t i)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i;
+}
+
+static size_t lit(const char *s, size_t n, size_t i, const char *l)
+{
+    size_t k = strlen(l);
+    return (i + k <= n && memcmp(s + i, l, k) == 0) ? i + k : 0;
+}
+
+/* "[rank3]:", "[default3]:", "[1,3]<stderr>:" */
+static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
+{
+    static const char *const heads[] = {"[rank", "[default", "[Rank "};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        size_t i = lit(s, n, 0, heads[h]);
+        long long r;
+        size_t k;
+        if (!i || !(k = pm_int(s + i, n - i, &r)) || i + k >= n || s[i + k] != ']') continue;
+        i += k + 1;
+        if (i < n && s[i] == ':') i++;
+        px->rank = (int)(r >= 0 && r < 1000000 ? r : -1);
+        return i < n && s[i] == ' ' ? i + 1 : i;
+    }
+    long long job, r;
+    size_t i = 1, k;
+    if (n < 4 || s[0] != '[' || !(k = pm_int(s + i, n - i, &job))) return 0;
+    i += k;
+    if (i >= n || s[i] != ',' || !(k = pm_int(s + i + 1, n - i - 1, &r))) return 0;
+    i += 1 + k;
+    if (!(i = lit(s, n, i, "]<"))) return 0;
+    const char *gt = memchr(s + i, '>', n - i < 8 ? n - i : 8);
+    if (!gt) return 0;
+    i = (size_t)(gt - s) + 1;
+    if (i < n && s[i] == ':') i++;
+    px->rank = (int)(r >= 0 && r < 1000000 ? r : -1);
+    return i;
+}
+
+/* "(VllmWorker rank=1 pid=2978) ", "(RayWorkerWrapper pid=12, ip=...) " */
+static size_t pfx_paren_worker(const char *s, size_t n, struct msg_prefix *px)
+{
+    if (n < 4 || s[0] != '(') return 0;
+    const char *close = memchr(s, ')', n < 160 ? n : 160);
+    if (!close) return 0;
+    size_t end = (size_t)(close - s);
+    const char *r = memmem(s, end, "rank=", 5), *p = memmem(s, end, "pid=", 4);
+    if (!r && !p) return 0;
+    long long v;
+    if (r && pm_int(r + 5, end - (size_t)(r + 5 - s), &v)) px->rank = (int)v;
+    if (p && pm_int(p + 4, end - (size_t)(p + 4 - s), &v)) px->pid = (long)v;
+    size_t i = end + 1;
+    return i < n && s[i] == ' ' ? i + 1 : i;
+}
+
+/* ParlAI: "rank:  3 | " */
+static size_t pfx_rank_bar(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = lit(s, n, 0, "rank:");
+    long long r;
+    size_t k;
+    if (!i) return 0;
+    i = skip_blanks(s, n, i);
+    if (!(k = pm_int(s + i, n - i, &r))) return 0;
+    i = skip_blanks(s, n, i + k);
+    if (!(i = lit(s, n, i, "|"))) return 0;
+    px->rank = (int)r;
+    return skip_blanks(s, n, i);
+}
+
+/* NCCL: "host:pid:tid [dev] " */
+static size_t pfx_nccl(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = 0;
+    while (i < n && i < 128 && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.' ||
+                                s[i] == '_'))
+        i++;
+    if (i == 0 || i >= n || s[i] != ':') return 0;
+    size_t host_len = i;
+    long long pid, tid, dev;
+    size_t k;
+    if (!(k = pm_int(s + i + 1, n - i - 1, &pid))) return 0;
+    i += 1 + k;
+    if (i >= n || s[i] != ':' || !(k = pm_int(s + i + 1, n - i - 1, &tid))) return 0;
+    i += 1 + k;
+    if (!(i = lit(s, n, i, " ["))) return 0;
+    if (!(k = pm_int(s + i, n - i, &dev)) || i + k >= n || s[i + k] != ']') return 0;
+    i += k + 1;
+    px->host = hash(s, host_len);
+    px->pid = (long)pid;
+    px->dev = (int)dev;
+    return skip_blanks(s, n, i);
+}
+
+static bool ts_char(char c)
+{
+    return isdigit((unsigned char)c) || c == '-' || c == ':' || c == '.' || c == ',' ||
+           c == 'T' || c == 'Z' || c == '/' || c == '+';
+}
+
+/* Timestamps and log levels: "2022-08-20 23:35:25 | WARNING | name | ",
+ * "2025-11-14T08:52:38.3746210Z ", "[2024-01-01 12:00:00,123] ",
+ * "2022-10-25 21:52:08.138224: W path.cc:479] ", "F0424 12:35:52.3 28444
+ * file.cc:56] ", "ERROR 03-19 07:27:53 [file.py:375] ", "INFO 12:00 ". */
+static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
+{
+    static const char *const levels[] = {"ERROR ", "WARNING ", "WARN ", "INFO ", "DEBUG ",
+                                         "CRITICAL ", "FATAL "};
+    size_t i = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+        if (lit(s, n, 0, levels[l])) {
+            i = strlen(levels[l]);
+            break;
+        }
+    bool bracket = i < n && s[i] == '[';
+    size_t j = i + bracket;
+    /* glog: a level letter glued to MMDD */
+    if (j < n && strchr("IWEF", s[j]) && j + 1 < n && isdigit((unsigned char)s[j + 1])) j++;
+    size_t t0 = j;
+    int colons = 0, tokens = 0;
+    while (j < n && j - t0 < 48) {
+        size_t k = j;
+        while (k < n && ts_char(s[k])) colons += s[k] == ':', k++;
+        if (k == j) break;
+        tokens++;
+        j = k;
+        if (j < n && s[j] == ' ' && j + 1 < n && isdigit((unsigned char)s[j + 1])) {
+            j++;
+            continue;
+        }
+        break;
+    }
+    if (tokens == 0 || colons < 2 || !isdigit((unsigned char)s[t0])) return 0;
+    while (j > t0 && s[j - 1] == ':') j--; /* "...138224:" keeps its colon for below */
+    i = j;
+    if (bracket && i < n && s[i] == ']') i++;
+    if (i < n && s[i] == ':') i++;
+    i = skip_blanks(s, n, i);
+    /* "| LEVEL | name | " */
+    for (int f = 0; f < 3 && i < n && s[i] == '|'; f++) {
+        const char *bar = memchr(s + i + 1, '|', n - i - 1 < 64 ? n - i - 1 : 64);
+        i = skip_blanks(s, n, i + 1);
+        if (!bar) break;
+        i = skip_blanks(s, n, (size_t)(bar - s));
+    }
+    /* "W path.cc:479] " or "[file.py:375] " or "28444 file.cc:56] " */
+    const char *rb = memchr(s + i, ']', n - i < 200 ? n - i : 200);
+    if (rb) {
+        size_t e = (size_t)(rb - s), spaces = 0;
+        for (size_t k = i; k < e; k++) spaces += s[k] == ' ';
+        if (spaces <= 3 && (size_t)(rb - s) + 1 < n && rb[1] == ' ' &&
+            memchr(s + i, ':', e - i))
+            i = e + 2;
+    }
+    (void)px;
+    return i;
+}
+
+/* pdsh / deepspeed multi-node: "gpu-q-13: " (a host name, not an exception). */
+static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = 0;
+    bool digit_or_dash = false;
+    while (i < n && i < 64 && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.' ||
+                               s[i] == '_')) {
+        digit_or_dash |= isdigit((unsigned char)s[i]) || s[i] == '-';
+        i++;
+    }
+    if (i < 2 || !digit_or_dash || i + 1 >= n || s[i] != ':' || s[i + 1] != ' ') return 0;
+    if (!isalpha((unsigned char)s[0])) return 0;
+    static const char *const not_hosts[] = {"Error", "Exception", "Warning", "rank"};
+    for (size_t k = 0; k < sizeof not_hosts / sizeof not_hosts[0]; k++)
+        if (memmem(s, i, not_hosts[k], strlen(not_hosts[k]))) return 0;
+    px->host = hash(s, i);
+    return i + 2;
+}
+
+void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
+{
+    static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
+        pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time, pfx_host,
+    };
+    px->rank = px->dev = -1;
+    px->pid = -1;
+    px->host = 0;
+    size_t at = 0;
+    for (int round = 0; round < 6; round++) {
+        size_t used = 0;
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0] && !used; f++)
+            used = forms[f](line + at, len - at, px);
+        if (!used) break;
+        at += used;
+    }
+    px->body = at;
+}
+
+bool msg_prefix_same_source(const struct msg_prefix *a, const struct msg_prefix *b)
+{
+    return a->rank == b->rank && a->pid == b->pid && a->host == b->host;
+}

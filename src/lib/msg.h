@@ -1,0 +1,102 @@
+/* msg: the message forms diagnose recognises, as data. Three tables:
+ * anchors (fixed strings the hot scan looks for), rules (which message a
+ * cleaned line is: kind, framework, GPU OOM or look-alike) and clauses
+ * (where each number sits in that message). Also the line prefixes that
+ * launchers and loggers put in front of messages ([rank3]:, host:pid:tid
+ * [dev], timestamps, (VllmWorker rank=1 pid=...), pdsh "host: ").
+ * Pure functions on caller-owned strings; nothing allocates. */
+#ifndef OOMLAB_MSG_H
+#define OOMLAB_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/oom.h"
+
+/* What the launcher/logger prefix of a line says. */
+struct msg_prefix {
+    int rank;       /* [rank3]:, rank=3, rank: 3 |, [default3]: ; -1 */
+    int dev;        /* NCCL "[3]" device tag; -1 */
+    long pid;       /* NCCL host:pid:tid or pid=N; -1 */
+    uint32_t host;  /* hash of a host name prefix (pdsh, NCCL); 0 none */
+    size_t body;    /* offset of the text after all prefixes */
+};
+
+/* Parse the prefixes at the start of a cleaned line. */
+void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px);
+/* Same writer (rank, pid and host agree)? */
+bool msg_prefix_same_source(const struct msg_prefix *a, const struct msg_prefix *b);
+
+/* Copy src to dst without ANSI escapes, keeping only the \r-separated
+ * segment that contains byte `focus` (or the last non-empty segment when
+ * focus is SIZE_MAX). Returns the length written (dst is NUL-terminated,
+ * cap >= 1). */
+size_t msg_clean(const char *src, size_t n, size_t focus, char *dst, size_t cap);
+
+enum msg_role {
+    MSG_PRIMARY, /* an event of its own */
+    MSG_DETAIL,  /* detail of a neighbouring event (merged when one is near) */
+    MSG_SETTING, /* not an event: a setting the log shows (expandable_segments) */
+};
+
+enum msg_field {
+    MSG_F_REQUESTED, MSG_F_CAPACITY, MSG_F_FREE, MSG_F_ALLOCATED, MSG_F_RESERVED,
+    MSG_F_RESERVED_UNALLOC, MSG_F_PROCESS, MSG_F_ALLOWED, MSG_F_OTHER, MSG_F_POOLS,
+    MSG_F_GPU, MSG_F_RANK,
+    MSG_F_PROC,   /* "%d ... %s": a pid and its memory, repeated */
+    MSG_F_SHAPE,  /* "%S ... %t": TF shape[...] and dtype -> requested */
+    MSG_F_IS_OOM, /* the pattern's presence makes the event a GPU OOM */
+    MSG_F_CACHED, /* oldest PyTorch "X cached": reserved, marked as the cache's free part */
+};
+
+/* A clause pattern is literal text where ' ' matches any run of blanks
+ * (including none) and placeholders read values: %s a size ("1.5 GiB",
+ * "0 bytes", "45.53MiB"), %d a decimal integer, %S a TF shape "[a,b,c]",
+ * %t a dtype word. */
+struct msg_clause {
+    const char *pattern;
+    enum msg_field field;
+};
+
+struct msg_near {
+    const char *pattern;
+    enum msg_field field;
+    int before, after; /* window in lines around the message */
+};
+
+struct msg_rule {
+    const char *kind;      /* docs/diagnose.md lists them */
+    const char *framework;
+    const char *need[3];   /* all must occur */
+    const char *any[8];    /* one must occur (when any[0]) */
+    const char *unless;    /* must not occur */
+    bool gpu_oom;
+    enum msg_role role;
+    bool fold;             /* fold repeats of this kind from the same writer */
+    bool consequence;      /* a symptom of another rank's failure */
+    enum oom_stage stage;  /* stage implied by the message itself */
+    const struct msg_clause *clauses;
+    const struct msg_near *near;
+};
+
+/* The anchors: every rule's message contains at least one of them. */
+extern const char *const msg_anchors[];
+extern const size_t msg_n_anchors;
+
+/* The first (most specific) rule the cleaned text matches, or NULL. */
+const struct msg_rule *msg_classify(const char *text, size_t len);
+
+/* Apply the rule's clauses to the text (fields only filled when unknown,
+ * except where a later clause is more exact). */
+void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
+                 struct oom_event *ev);
+
+/* Apply one pattern to text; fills ev only where unknown. True if it matched. */
+bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
+               struct oom_event *ev);
+
+/* Bytes of a TF dtype ("float" 4, "half" 2, "double" 8 ...); 0 unknown. */
+int msg_dtype_size(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,333 @@
+/* plan: the fix catalogue as data and the walk that picks from it (see
+ * plan.h). Templates name values in braces ({batch}, {requested}, ...);
+ * a fix whose needs are not met is skipped, so the order of the table is
+ * the order of the plan. */
+#include "lib/plan.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/units.h"
+
+enum need {
+    N_OOM = 1 << 0,        /* a GPU OOM (not a look-alike) */
+    N_CFG_BATCH = 1 << 1,  /* config gives a batch > 1 */
+    N_NO_CFG_BATCH = 1 << 2,
+    N_CFG_SEQ = 1 << 3,
+    N_NO_CFG_SEQ = 1 << 4,
+    N_NO_CKPT = 1 << 5,    /* gradient checkpointing not known to be on */
+    N_NO_LOWP = 1 << 6,    /* not known to run in bf16/fp16 */
+    N_NO_EXPAND = 1 << 7,  /* expandable_segments not already set */
+    N_PYTORCH = 1 << 8,
+    N_VLLM = 1 << 9,
+    N_NOT_VLLM = 1 << 10,
+    N_MULTI = 1 << 11,     /* several ranks */
+    N_SCALES = 1 << 12,    /* not an impossible single request */
+    N_KV_CACHE = 1 << 13,  /* vLLM: the KV cache does not fit */
+    N_WARMUP = 1 << 14,    /* vLLM: OOM while warming up / profiling */
+    N_NCCL_OOM = 1 << 15,  /* NCCL could not allocate its buffers */
+};
+
+#define V(k) (1u << (k))
+#define S(k) (1u << (k))
+#define TRAIN_STAGES (S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_FORWARD) | S(OOM_STAGE_BACKWARD) | \
+                      S(OOM_STAGE_OPTIMIZER))
+#define BATCH_STAGES (TRAIN_STAGES | S(OOM_STAGE_EVAL) | S(OOM_STAGE_DATA))
+
+struct plan_fix {
+    const char *id;
+    unsigned verdicts; /* any of these (0: no verdict needed) */
+    unsigned stages;   /* stage must be one of these (0: any) */
+    unsigned needs;    /* enum need, all */
+    const char *action;
+    const char *why;
+};
+
+static const struct plan_fix catalogue[] = {
+    /* Look-alikes: not GPU memory. */
+    {"host-memory", V(VERDICT_HOST_MEMORY), 0, 0,
+     "Treat it as host RAM: lower DataLoader num_workers/prefetch_factor, check "
+     "`dmesg | grep -i -E 'oom|killed'`, free RAM or add swap",
+     "{text}: {verdict}"},
+    {"triton-shared-memory", V(VERDICT_TRITON), 0, 0,
+     "Use smaller Triton block sizes or fewer num_stages (or another autotune config)",
+     "{verdict}"},
+    {"tf-not-a-failure", V(VERDICT_TF_RETRY), 0, 0,
+     "Ignore these warnings unless a real OOM error follows them",
+     "{verdict}; they only mean more memory could have been faster"},
+    {"nccl-not-memory", V(VERDICT_NCCL), 0, 0,
+     "Rerun with NCCL_DEBUG=INFO and read the first failing rank's error",
+     "{text}: {verdict}"},
+    /* The cause the numbers point at. */
+    {"other-processes", V(VERDICT_OTHER_PROCESSES), 0, N_OOM,
+     "Find who holds GPU {gpu}: `nvidia-smi --query-compute-apps=pid,process_name,used_memory "
+     "--format=csv`; stop stale processes (kill <PID> after checking)",
+     "{verdict}"},
+    {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
+     "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "
+     "exact frame): an overflowed or mis-set size, not a memory budget",
+     "{verdict}"},
+    {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM,
+     "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "
+     "image size); then shard it (ZeRO-3/FSDP, tensor parallel) or quantise",
+     "{verdict}"},
+    {"per-process-cap", V(VERDICT_CAP), 0, N_OOM,
+     "Raise or remove the per-process cap (torch.cuda.set_per_process_memory_fraction, "
+     "PYTORCH_MPS_HIGH_WATERMARK_RATIO)",
+     "{verdict}"},
+    {"expandable-segments", V(VERDICT_FRAGMENTATION) | V(VERDICT_FREE_BUT_FAILED), 0,
+     N_OOM | N_NO_EXPAND | N_PYTORCH,
+     "export {conf}=expandable_segments:True in the launch script, before Python starts "
+     "(setting it inside the script has no effect)",
+     "{verdict}"},
+    /* vLLM start-up. */
+    {"vllm-kv-cache", 0, 0, N_OOM | N_KV_CACHE,
+     "Lower max_model_len (or max_num_seqs), or raise gpu_memory_utilization (e.g. 0.90 -> 0.95) "
+     "when building the engine",
+     "{text}"},
+    {"vllm-warmup", 0, 0, N_OOM | N_WARMUP,
+     "Lower max_num_seqs (e.g. halve it) or gpu_memory_utilization (e.g. 0.90 -> 0.80) so the "
+     "warm-up activations fit next to the KV cache",
+     "{text}"},
+    {"nccl-buffers", 0, 0, N_OOM | N_NCCL_OOM,
+     "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
+     "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
+     "{text}"},
+    /* The stage's own fix. */
+    {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
+     "Run evaluation under torch.no_grad()/torch.inference_mode() with a smaller "
+     "per_device_eval_batch_size (e.g. half the training batch)",
+     "the OOM happened in evaluation{at_step}: activations kept for a backward that never "
+     "comes, or a larger eval batch"},
+    {"generate-kv-cache", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM,
+     "Bound generation: lower max_new_tokens and num_beams, generate in smaller batches",
+     "the OOM happened in generation{at_step}: the KV cache grows with batch x beams x "
+     "generated length"},
+    {"checkpoint-from-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM,
+     "Save from CPU: move the state_dict to CPU before torch.save (FSDP: "
+     "FullStateDictConfig(offload_to_cpu=True, rank0_only=True))",
+     "the OOM happened while saving or logging{at_step}: a full copy of the weights was "
+     "gathered on the GPU"},
+    {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM,
+     "Load in low precision straight to the devices: torch_dtype=torch.bfloat16, "
+     "device_map=\"auto\", low_cpu_mem_usage=True, or 8/4-bit (BitsAndBytesConfig); "
+     "torch.load(..., map_location=\"cpu\") for checkpoints",
+     "the OOM happened while loading the model: the weights alone do not fit as loaded"},
+    {"data-on-cpu", 0, S(OOM_STAGE_DATA), N_OOM,
+     "Keep batches on the CPU until the step: no .cuda() in the Dataset/collate_fn, "
+     "pin_memory=False, fewer num_workers",
+     "the OOM happened in data loading (collate/pin_memory)"},
+    {"growth", V(VERDICT_MID_RUN), BATCH_STAGES, N_OOM,
+     "Look for memory that grows across steps: total_loss += loss (use loss.item()), tensors "
+     "kept in lists, eval without no_grad, sequence lengths that grow with the data",
+     "{verdict_mid}"},
+    /* The guide's order: batch, then sequence length. */
+    {"batch", 0, BATCH_STAGES, N_OOM | N_CFG_BATCH | N_SCALES,
+     "device_batch_size {batch} -> {batch2}, grad_accum {accum} -> {accum2} keeps the effective "
+     "batch at {eff}",
+     "peak memory scales about linearly with the per-device batch; {reason}"},
+    {"batch", 0, BATCH_STAGES, N_OOM | N_NO_CFG_BATCH | N_SCALES,
+     "Halve the per-device batch size and double gradient accumulation to keep the effective "
+     "batch (e.g. batch 8 -> 4, grad_accum 2 -> 4)",
+     "peak memory scales about linearly with the per-device batch; {reason}"},
+    {"sequence-length", 0, BATCH_STAGES | S(OOM_STAGE_GENERATE), N_OOM | N_CFG_SEQ,
+     "max_seq_len {seq} -> {seq2} (check data splitting and position encodings still hold)",
+     "{seq_reason}"},
+    {"sequence-length", 0, BATCH_STAGES | S(OOM_STAGE_GENERATE), N_OOM | N_NO_CFG_SEQ,
+     "Shorten the sequence length one step (e.g. 2048 -> 1024), checking data splitting and "
+     "position encodings",
+     "{seq_reason}"},
+    /* Then the memory savers. */
+    {"gradient-checkpointing", 0, TRAIN_STAGES, N_OOM | N_NO_CKPT,
+     "Turn on gradient checkpointing: model.gradient_checkpointing_enable()",
+     "activations usually drop by half or more, for about a third more compute"},
+    {"bf16-autocast", 0, TRAIN_STAGES | S(OOM_STAGE_EVAL), N_OOM | N_NO_LOWP,
+     "Train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16){dtype_note}",
+     "bf16 activations take half the memory of fp32; no GradScaler needed with bf16"},
+    {"8bit-optimizer", 0, S(OOM_STAGE_OPTIMIZER) | S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_BACKWARD),
+     N_OOM, "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
+     "Adam keeps two fp32 states per parameter; 8-bit states take a quarter of that"},
+    {"lora", 0, TRAIN_STAGES | S(OOM_STAGE_LOAD), N_OOM,
+     "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
+     "gradients and optimizer states then exist only for the adapters"},
+    {"zero-fsdp", 0, TRAIN_STAGES, N_OOM | N_MULTI,
+     "Shard instead of replicating: DeepSpeed ZeRO-2 (optimizer+gradients) or ZeRO-3/FSDP "
+     "(parameters too)",
+     "DDP keeps a full model, gradients and optimizer state on every card; {ranks}"},
+    {"fallbacks", 0, 0, N_OOM,
+     "If batch 1 still fails: a smaller model, CPU offload (DeepSpeed/Accelerate), or a "
+     "larger GPU",
+     "the guide's last resorts once the levers above are used up"},
+};
+
+size_t plan_catalogue_size(void)
+{
+    return sizeof catalogue / sizeof catalogue[0];
+}
+
+const char *plan_catalogue_id(size_t i)
+{
+    return i < plan_catalogue_size() ? catalogue[i].id : NULL;
+}
+
+struct vars {
+    char gpu[16], requested[32], capacity[32], conf[32], text[128];
+    char batch[24], batch2[24], accum[24], accum2[24], eff[24], seq[24], seq2[24];
+    char at_step[48], reason[320], seq_reason[320], verdict[320], verdict_mid[320];
+    char dtype_note[64], ranks[96];
+};
+
+static const char *lookup(const struct vars *x, const char *name, size_t n)
+{
+    static const struct { const char *name; size_t off; } keys[] = {
+#define K(f) {#f, offsetof(struct vars, f)}
+        K(gpu), K(requested), K(capacity), K(conf), K(text), K(batch), K(batch2), K(accum),
+        K(accum2), K(eff), K(seq), K(seq2), K(at_step), K(reason), K(seq_reason),
+        K(verdict), K(verdict_mid), K(dtype_note), K(ranks),
+#undef K
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i].name) == n && memcmp(keys[i].name, name, n) == 0)
+            return (const char *)x + keys[i].off;
+    return "";
+}
+
+static void expand(const char *tpl, const struct vars *x, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = tpl; *p && o + 1 < cap;) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (!close) {
+            out[o++] = *p++;
+            continue;
+        }
+        const char *val = lookup(x, p + 1, (size_t)(close - p - 1));
+        while (*val && o + 1 < cap) out[o++] = *val++;
+        p = close + 1;
+    }
+    out[o] = '\0';
+}
+
+static bool lowp(const char *dtype)
+{
+    return !strcmp(dtype, "bfloat16") || !strcmp(dtype, "float16");
+}
+
+static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
+                          const struct runcfg *cfg, bool expandable)
+{
+    unsigned m = 0;
+    if (e->gpu_oom) m |= N_OOM;
+    if (cfg && cfg->device_batch_size > 1) m |= N_CFG_BATCH;
+    if (!cfg || cfg->device_batch_size < 1) m |= N_NO_CFG_BATCH;
+    if (cfg && cfg->max_seq_len > 1) m |= N_CFG_SEQ;
+    else m |= N_NO_CFG_SEQ;
+    if (!cfg || cfg->grad_ckpt != 1) m |= N_NO_CKPT;
+    if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
+    if (!expandable) m |= N_NO_EXPAND;
+    if (!strcmp(e->framework, "pytorch")) m |= N_PYTORCH;
+    if (!strcmp(e->framework, "vllm")) m |= N_VLLM;
+    else m |= N_NOT_VLLM;
+    if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
+    if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
+    if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
+    if (v->ranks > 1) m |= N_MULTI;
+    if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;
+    return m;
+}
+
+static void fill_config(const struct runcfg *cfg, struct vars *x)
+{
+    if (!cfg) return;
+    long b = cfg->device_batch_size, a = cfg->grad_accum > 0 ? cfg->grad_accum : 1;
+    if (b > 1) {
+        long b2 = b / 2, a2 = a * 2;
+        snprintf(x->batch, sizeof x->batch, "%ld", b);
+        snprintf(x->batch2, sizeof x->batch2, "%ld", b2);
+        snprintf(x->accum, sizeof x->accum, "%ld", a);
+        /* Keep the effective batch exact when b is odd: accumulate b*a/b2 rounded up. */
+        long eff = b * a;
+        a2 = (eff + b2 - 1) / b2;
+        snprintf(x->accum2, sizeof x->accum2, "%ld", a2);
+        snprintf(x->eff, sizeof x->eff, "%ld", b2 * a2 == eff ? eff : b2 * a2);
+    }
+    if (cfg->max_seq_len > 1) {
+        snprintf(x->seq, sizeof x->seq, "%ld", cfg->max_seq_len);
+        snprintf(x->seq2, sizeof x->seq2, "%ld", cfg->max_seq_len / 2);
+    }
+    if (cfg->dtype[0]) snprintf(x->dtype_note, sizeof x->dtype_note, " (now %s)", cfg->dtype);
+}
+
+static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
+                      const struct runcfg *cfg, struct vars *x)
+{
+    const struct oom_event *e = v->ev;
+    memset(x, 0, sizeof *x);
+    if (e->gpu >= 0) snprintf(x->gpu, sizeof x->gpu, "%d", e->gpu);
+    else snprintf(x->gpu, sizeof x->gpu, "0");
+    units_format_bytes(e->bytes.requested, x->requested, sizeof x->requested);
+    units_format_bytes(e->bytes.capacity, x->capacity, sizeof x->capacity);
+    snprintf(x->conf, sizeof x->conf, "%s",
+             strstr(e->text, "HIP") ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF");
+    snprintf(x->text, sizeof x->text, "line %ld: %.100s", e->line, e->text);
+    if (e->step >= 0) snprintf(x->at_step, sizeof x->at_step, " at step %ld", e->step);
+    fill_config(cfg, x);
+    char buf[320];
+    for (int k = 0; k < VERDICT_COUNT; k++) {
+        if (!verdict_has(v, (enum verdict_kind)k)) continue;
+        verdict_explain(v, (enum verdict_kind)k, buf, sizeof buf);
+        if (!x->verdict[0] && k != VERDICT_EARLY && k != VERDICT_MID_RUN &&
+            k != VERDICT_MULTI_RANK && k != VERDICT_SHORTFALL && k != VERDICT_ATTENTION)
+            snprintf(x->verdict, sizeof x->verdict, "%s", buf);
+        if (k == VERDICT_MID_RUN) snprintf(x->verdict_mid, sizeof x->verdict_mid, "%s", buf);
+        if (k == VERDICT_ATTENTION) snprintf(x->seq_reason, sizeof x->seq_reason, "%s", buf);
+    }
+    if (verdict_has(v, VERDICT_SHORTFALL))
+        verdict_explain(v, VERDICT_SHORTFALL, x->reason, sizeof x->reason);
+    else
+        snprintf(x->reason, sizeof x->reason, "the GPU ran out in %s%s",
+                 oom_stage_name(e->stage), x->at_step);
+    if (!x->seq_reason[0])
+        snprintf(x->seq_reason, sizeof x->seq_reason,
+                 "the second lever: activations grow with sequence length (attention with its "
+                 "square)%s", cfg && cfg->device_batch_size == 1 ? "; the batch is already 1" : "");
+    if (v->ranks > 1)
+        snprintf(x->ranks, sizeof x->ranks, "%d ranks in this log", v->ranks);
+    else
+        snprintf(x->ranks, sizeof x->ranks, "sharding lowers per-card memory");
+    (void)rep;
+}
+
+void plan_build(const struct oom_report *rep, const struct verdicts *v,
+                const struct runcfg *cfg, struct plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (!v->ev) return;
+    const struct oom_event *e = v->ev;
+    bool expandable = v->expandable_set;
+    if (cfg)
+        for (size_t i = 0; i < cfg->n_extra; i++)
+            if (cfg->extra[i].value && strstr(cfg->extra[i].value, "expandable_segments:True"))
+                expandable = true;
+    unsigned met = needs_met(e, v, cfg, expandable);
+    struct vars x;
+    fill_vars(rep, v, cfg, &x);
+    for (size_t i = 0; i < plan_catalogue_size() && plan->n < PLAN_MAX; i++) {
+        const struct plan_fix *f = &catalogue[i];
+        if (f->verdicts && !(v->set & f->verdicts)) continue;
+        if (f->stages && !(f->stages & S(e->stage))) continue;
+        if ((f->needs & met) != f->needs) continue;
+        /* {verdict} is the judgement that selected this fix. */
+        for (int k = 0; f->verdicts && k < VERDICT_COUNT; k++)
+            if ((f->verdicts & v->set) >> k & 1u) {
+                verdict_explain(v, (enum verdict_kind)k, x.verdict, sizeof x.verdict);
+                break;
+            }
+        struct plan_item *it = &plan->items[plan->n++];
+        it->id = f->id;
+        expand(f->action, &x, it->action, sizeof it->action);
+        expand(f->why, &x, it->why, sizeof it->why);
+    }
+}

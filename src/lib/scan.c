@@ -1,0 +1,809 @@
+/* scan: the diagnose engine (see scan.h). Hot path: Wu-Manber skip search
+ * for the msg anchors plus a vectorised newline count, in cache-sized
+ * slices. Cold path, per hit: read the message, classify it, fill numbers,
+ * then stage and step from the surrounding lines; merge details and fold
+ * repeats as events are added. */
+#include "lib/scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/msg.h"
+#include "lib/stage.h"
+#include "lib/steps.h"
+
+#define CTX_MAX 4096
+#define MSG_BEFORE_MAX 8192
+#define SLICE (256u << 10)
+#define WALK_LINES 400
+#define WALK_BYTES (512u << 10)
+#define STEP_LINES 4000
+#define STEP_BYTES (4u << 20)
+#define MAX_ANCHORS 64
+#define MAX_STAGED_EVENTS 64
+
+/* Anchors shorter than WM_MIN_LEN would cap the skip distance; they are
+ * found instead with memchr on a rare byte they contain (e.g. 'K' for
+ * "Killed" and "SIGKILL"). */
+#define WM_MIN_LEN 10
+#define RARE_BYTES "KQZXJVWYGFBHUPLMDCNROSITAEqzxjkvwy"
+
+struct scan_wm {
+    size_t m;              /* window: the shortest long anchor's length */
+    size_t n_short;
+    short short_idx[MAX_ANCHORS];
+    size_t short_off[MAX_ANCHORS]; /* offset of the key byte in the anchor */
+    unsigned char short_key[MAX_ANCHORS];
+    unsigned char shift[65536];
+    short head[65536];     /* first anchor whose window ends in this pair */
+    short next[MAX_ANCHORS];
+    size_t alen[MAX_ANCHORS];
+    size_t woff[MAX_ANCHORS]; /* offset of the anchor's window */
+    size_t max_off;
+    bool learned;
+};
+
+struct view {
+    const char *p;
+    size_t len;
+    uint64_t base;
+};
+
+/* ---- hot path ----------------------------------------------------------- */
+
+typedef unsigned char scan_v16 __attribute__((vector_size(16)));
+
+size_t scan_count_newlines(const char *p, size_t n)
+{
+    size_t count = 0, i = 0;
+    const scan_v16 nl = {'\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+                         '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n'};
+    while (i + 16 <= n) {
+        scan_v16 acc = {0};
+        size_t rounds = (n - i) / 16;
+        if (rounds > 255) rounds = 255;
+        for (size_t r = 0; r < rounds; r++, i += 16) {
+            scan_v16 v;
+            memcpy(&v, p + i, 16);
+            acc -= (scan_v16)(v == nl);
+        }
+        for (int k = 0; k < 16; k++) count += acc[k];
+    }
+    for (; i < n; i++) count += p[i] == '\n';
+    return count;
+}
+
+/* Wu-Manber over byte pairs: the shift table says how far the window may
+ * move when its last two bytes are a given pair. */
+static inline unsigned wm_pair(const unsigned char *t)
+{
+    return (unsigned)t[0] << 8 | t[1];
+}
+
+static struct scan_wm *wm_build(void)
+{
+    struct scan_wm *wm = calloc(1, sizeof *wm);
+    if (!wm || msg_n_anchors > MAX_ANCHORS) {
+        free(wm);
+        return NULL;
+    }
+    size_t m = SIZE_MAX;
+    for (size_t a = 0; a < msg_n_anchors; a++) {
+        wm->alen[a] = strlen(msg_anchors[a]);
+        if (wm->alen[a] >= WM_MIN_LEN && wm->alen[a] < m) m = wm->alen[a];
+        if (wm->alen[a] >= WM_MIN_LEN) continue;
+        const char *key = NULL;
+        for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(msg_anchors[a], *r);
+        if (!key) key = msg_anchors[a];
+        wm->short_idx[wm->n_short] = (short)a;
+        wm->short_off[wm->n_short] = (size_t)(key - msg_anchors[a]);
+        wm->short_key[wm->n_short++] = (unsigned char)*key;
+    }
+    wm->m = m; /* >= WM_MIN_LEN */
+    return wm;
+}
+
+/* Pick, per anchor, the m-byte window whose byte pairs are rarest in a
+ * sample of this input (weighting the last pair, which decides whether a
+ * candidate is verified), then fill the shift table. counts may be NULL. */
+static void wm_tables(struct scan_wm *wm, const uint32_t *counts)
+{
+    size_t m = wm->m;
+    memset(wm->shift, (int)(m - 1), sizeof wm->shift);
+    memset(wm->head, 0xff, sizeof wm->head); /* -1 */
+    wm->max_off = 0;
+    for (size_t a = 0; a < msg_n_anchors; a++) {
+        if (wm->alen[a] < WM_MIN_LEN) continue;
+        const unsigned char *s = (const unsigned char *)msg_anchors[a];
+        uint64_t best_cost = UINT64_MAX;
+        size_t best = 0;
+        for (size_t o = 0; counts && o + m <= wm->alen[a]; o++) {
+            uint64_t cost = 16 * (uint64_t)counts[wm_pair(s + o + m - 2)];
+            for (size_t j = 0; j + 2 < m; j++) cost += counts[wm_pair(s + o + j)];
+            if (cost < best_cost) best_cost = cost, best = o;
+        }
+        wm->woff[a] = best;
+        if (best > wm->max_off) wm->max_off = best;
+        s += best;
+        for (size_t j = 0; j + 1 < m; j++) {
+            unsigned h = wm_pair(s + j);
+            size_t sh = m - 2 - j;
+            if (sh < wm->shift[h]) wm->shift[h] = (unsigned char)sh;
+        }
+        unsigned h = wm_pair(s + m - 2);
+        wm->next[a] = wm->head[h];
+        wm->head[h] = (short)a;
+    }
+}
+
+/* Learn byte-pair frequencies from the start of the input (bounded). */
+static int wm_learn(struct scan_wm *wm, const char *p, size_t n)
+{
+    uint32_t *counts = calloc(65536, sizeof *counts);
+    if (!counts) return -1;
+    const unsigned char *t = (const unsigned char *)p;
+    if (n > (256u << 10)) n = 256u << 10;
+    for (size_t i = 0; i + 1 < n; i++) counts[wm_pair(t + i)]++;
+    wm_tables(wm, counts);
+    free(counts);
+    return 0;
+}
+
+/* The anchor whose window ends at i and that starts in [from, upto). */
+static size_t wm_verify(const struct scan_wm *wm, const struct view *v, size_t i, size_t from,
+                        size_t upto)
+{
+    const unsigned char *t = (const unsigned char *)v->p;
+    size_t ws = i - (wm->m - 1), best = SIZE_MAX;
+    for (short a = wm->head[wm_pair(t + i - 1)]; a >= 0; a = wm->next[a]) {
+        if (ws < wm->woff[a]) continue;
+        size_t start = ws - wm->woff[a];
+        if (start >= from && start < upto && start < best && start + wm->alen[a] <= v->len &&
+            memcmp(t + start, msg_anchors[a], wm->alen[a]) == 0)
+            best = start;
+    }
+    return best;
+}
+
+/* Next short anchor starting in [from, upto); SIZE_MAX if none. */
+static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
+                         size_t upto)
+{
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < wm->n_short; k++) {
+        bool seen = false; /* each key byte is searched once */
+        for (size_t j = 0; j < k && !seen; j++) seen = wm->short_key[j] == wm->short_key[k];
+        if (seen) continue;
+        size_t limit = upto + WM_MIN_LEN < v->len ? upto + WM_MIN_LEN : v->len;
+        size_t q = from;
+        while (q < limit && q < best) {
+            const char *p = memchr(v->p + q, wm->short_key[k], limit - q);
+            if (!p) break;
+            size_t at = (size_t)(p - v->p);
+            for (size_t j = k; j < wm->n_short; j++) {
+                if (wm->short_key[j] != wm->short_key[k] || at < wm->short_off[j]) continue;
+                size_t start = at - wm->short_off[j];
+                short a = wm->short_idx[j];
+                if (start >= from && start < upto && start < best &&
+                    start + wm->alen[a] <= v->len &&
+                    memcmp(v->p + start, msg_anchors[a], wm->alen[a]) == 0)
+                    best = start;
+            }
+            if (best != SIZE_MAX && best <= at) break;
+            q = at + 1;
+        }
+    }
+    return best;
+}
+
+
+/* Next long anchor starting in [from, upto) of v (relative offsets);
+ * SIZE_MAX if none. Window starts are cut in eight parts searched in
+ * lock-step: each lane's shift loop is a chain of dependent loads, and
+ * interleaving independent chains lets the CPU overlap them. Each lane
+ * stops at its first hit; the earliest of those is the answer. */
+static size_t wm_next(const struct scan_wm *wm, const struct view *v, size_t from, size_t upto)
+{
+    const unsigned char *t = (const unsigned char *)v->p;
+    const unsigned char *shift = wm->shift;
+    size_t m = wm->m;
+    if (v->len < m) return SIZE_MAX;
+    size_t ws_end = upto + wm->max_off < v->len - m + 1 ? upto + wm->max_off : v->len - m + 1;
+    if (ws_end <= from) return SIZE_MAX;
+    size_t part = (ws_end - from) / 8 + 1, hit = SIZE_MAX;
+    size_t lo[8], hi[8];
+    for (int k = 0; k < 8; k++) {
+        lo[k] = from + part * (size_t)k;
+        hi[k] = lo[k] + part;
+        if (lo[k] > ws_end) lo[k] = ws_end;
+        if (hi[k] > ws_end) hi[k] = ws_end;
+        lo[k] += m - 1;
+        hi[k] += m - 1;
+    }
+    /* Lanes live in registers: a lane that is done parks at its stop. */
+    size_t i0 = lo[0], i1 = lo[1], i2 = lo[2], i3 = lo[3];
+    size_t i4 = lo[4], i5 = lo[5], i6 = lo[6], i7 = lo[7];
+    size_t s0 = hi[0], s1 = hi[1], s2 = hi[2], s3 = hi[3];
+    size_t s4 = hi[4], s5 = hi[5], s6 = hi[6], s7 = hi[7];
+#define LANE(I, S)                                                                          \
+    if (I < S) {                                                                            \
+        unsigned char sh = shift[wm_pair(t + I - 1)];                                       \
+        if (sh) {                                                                           \
+            I += sh;                                                                        \
+        } else {                                                                            \
+            size_t at = wm_verify(wm, v, I, from, upto);                                    \
+            if (at != SIZE_MAX) {                                                           \
+                if (at < hit) hit = at;                                                     \
+                I = S;                                                                      \
+            } else {                                                                        \
+                I++;                                                                        \
+            }                                                                               \
+        }                                                                                   \
+    }
+    while (i0 < s0 || i1 < s1 || i2 < s2 || i3 < s3 || i4 < s4 || i5 < s5 || i6 < s6 ||
+           i7 < s7) {
+        LANE(i0, s0)
+        LANE(i1, s1)
+        LANE(i2, s2)
+        LANE(i3, s3)
+        LANE(i4, s4)
+        LANE(i5, s5)
+        LANE(i6, s6)
+        LANE(i7, s7)
+    }
+#undef LANE
+    return hit;
+}
+
+/* ---- lines ---------------------------------------------------------------- */
+
+static size_t line_start(const struct view *v, size_t pos)
+{
+    size_t lo = pos > SCAN_LINE_MAX ? pos - SCAN_LINE_MAX : 0;
+    const char *q = pos > lo ? memrchr(v->p + lo, '\n', pos - lo) : NULL;
+    return q ? (size_t)(q - v->p) + 1 : lo;
+}
+
+static size_t line_end(const struct view *v, size_t pos)
+{
+    size_t hi = v->len - pos > SCAN_LINE_MAX ? pos + SCAN_LINE_MAX : v->len;
+    const char *q = memchr(v->p + pos, '\n', hi - pos);
+    return q ? (size_t)(q - v->p) : hi;
+}
+
+/* The next line after the one ending at index end (its newline). */
+static bool prev_line(const struct view *v, size_t *start, size_t *end)
+{
+    if (*start == 0) return false;
+    *end = *start - 1;
+    *start = line_start(v, *end);
+    return true;
+}
+
+/* Line after the one ending at index *end (its newline). */
+static bool next_line(const struct view *v, size_t *start, size_t *end)
+{
+    if (*end >= v->len) return false;
+    *start = *end + 1;
+    if (*start >= v->len) return false;
+    *end = line_end(v, *start);
+    return true;
+}
+
+static void count_to(struct scan *s, const struct view *v, size_t rel)
+{
+    uint64_t abs = v->base + rel;
+    if (abs <= s->counted) return;
+    size_t from = s->counted > v->base ? (size_t)(s->counted - v->base) : 0;
+    s->lines_before += (long)scan_count_newlines(v->p + from, rel - from);
+    s->counted = abs;
+}
+
+void scan_count_to(struct scan *s, const char *buf, size_t len, uint64_t base, uint64_t upto)
+{
+    struct view v = {buf, len, base};
+    if (upto > base + len) upto = base + len;
+    if (upto > base) count_to(s, &v, (size_t)(upto - base));
+}
+
+/* A context line, cleaned into s->ctx with its prefix parsed. */
+struct cline {
+    const char *body;
+    size_t n;
+    struct msg_prefix px;
+    enum stage_line kind;
+};
+
+static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
+    msg_prefix_parse(s->ctx, n, &c->px);
+    c->body = s->ctx + c->px.body;
+    c->n = n - c->px.body;
+    s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
+    s->ctx[n + 1] = '\0';
+    c->kind = stage_line_kind(c->body, c->n);
+}
+
+static bool has_identity(const struct msg_prefix *px)
+{
+    return px->rank >= 0 || px->pid >= 0 || px->host != 0;
+}
+
+/* Lines of another writer interleaved with ours are skipped. */
+static bool other_writer(const struct msg_prefix *ours, const struct msg_prefix *line)
+{
+    return has_identity(ours) && has_identity(line) && !msg_prefix_same_source(ours, line);
+}
+
+/* ---- the message line ------------------------------------------------------ */
+
+/* Build the logical line around hit: the \r segment holding it, plus the
+ * lines a terminal soft-wrapped it into (a wrapped line keeps its trailing
+ * blank). Returns the length; *end is the relative end of the last line. */
+static size_t read_message(struct scan *s, const struct view *v, size_t ls, size_t hit,
+                           size_t *end)
+{
+    size_t le = line_end(v, hit);
+    size_t n;
+    if (hit - ls > MSG_BEFORE_MAX) {
+        /* A huge line: keep its start (the prefix: rank, host) and the
+         * message from a little before the anchor. */
+        n = msg_clean(v->p + ls, 256, SIZE_MAX, s->line, 512);
+        s->line[n++] = ' ';
+        size_t a = hit - MSG_BEFORE_MAX / 2;
+        n += msg_clean(v->p + a, le - a, hit - a, s->line + n, SCAN_LINE_MAX - n);
+    } else {
+        n = msg_clean(v->p + ls, le - ls, hit - ls, s->line, SCAN_LINE_MAX);
+    }
+    for (int joins = 0; joins < 8 && n > 0 && s->line[n - 1] == ' '; joins++) {
+        size_t a = le, b = le;
+        if (!next_line(v, &a, &b) || b == a) break;
+        char c0 = v->p[a];
+        if (c0 == ' ' || c0 == '\t' || c0 == '\r' ||
+            (b - a >= 9 && memcmp(v->p + a, "Traceback", 9) == 0))
+            break;
+        if (n + 1 >= SCAN_LINE_MAX) break;
+        n += msg_clean(v->p + a, b - a, SIZE_MAX, s->line + n, SCAN_LINE_MAX - n);
+        le = b;
+    }
+    *end = le;
+    return n;
+}
+
+/* ---- near clauses, stage, step --------------------------------------------- */
+
+static void apply_near(struct scan *s, const struct view *v, const struct msg_rule *r,
+                       size_t ls, size_t le, const struct msg_prefix *src, struct oom_event *ev)
+{
+    for (const struct msg_near *nc = r->near; nc && nc->pattern; nc++) {
+        struct cline c;
+        size_t a = ls, b = ls;
+        for (int i = 0; i < nc->before && prev_line(v, &a, &b); i++) {
+            read_cline(s, v, a, b, &c);
+            if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
+                break;
+        }
+        a = le, b = le;
+        for (int i = 0; i < nc->after && next_line(v, &a, &b); i++) {
+            read_cline(s, v, a, b, &c);
+            if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
+                break;
+        }
+    }
+}
+
+struct evidence {
+    unsigned bits;          /* stages named by frames */
+    enum oom_stage context; /* stage announced by the lines before */
+    enum oom_stage tf;      /* TF node / op */
+    bool frames;            /* saw a real frame line */
+    bool attention;
+    int rank;               /* rank named by the traceback's own prefix */
+    size_t region;          /* relative start of the traceback region */
+};
+
+static void frame_evidence(struct evidence *e, const char *body, size_t n)
+{
+    e->bits |= stage_frame_bits(body, n + 1);
+    if (stage_attention_text(body, n)) e->attention = true;
+}
+
+/* Walk up from the message: the traceback it ends, then a few log lines. */
+static void walk_back(struct scan *s, const struct view *v, size_t ls,
+                      const struct msg_prefix *src, struct evidence *e)
+{
+    size_t a = ls, b = ls;
+    int lines = 0, blanks = 0, ctx_lines = 0;
+    bool in_tb = true;
+    e->region = ls;
+    while (lines++ < WALK_LINES && ls - a < WALK_BYTES && prev_line(v, &a, &b)) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (in_tb) {
+            /* A logger prefixes only a message's first line ("rank: 3 | ...
+             * Traceback"): the traceback's rank is the error's. */
+            if (e->rank < 0 && c.px.rank >= 0) e->rank = c.px.rank;
+            if (c.kind == STAGE_LINE_HEADER) {
+                e->region = a;
+                in_tb = false;
+                continue;
+            }
+            if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+                e->frames |= c.kind == STAGE_LINE_FRAME;
+                frame_evidence(e, c.body, c.n);
+                e->region = a;
+                blanks = 0;
+                continue;
+            }
+            if (c.kind == STAGE_LINE_BLANK) {
+                if (++blanks > 2) in_tb = false;
+                continue;
+            }
+            in_tb = false;
+        }
+        if (c.kind == STAGE_LINE_BLANK) continue;
+        if (c.kind == STAGE_LINE_HEADER) break;
+        if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
+        if (++ctx_lines >= 3) break;
+    }
+}
+
+/* When no frames lead to the message, the stack may follow it: a Python
+ * traceback printed after (interleaved output), a glog or Lua stack. */
+static void walk_forward(struct scan *s, const struct view *v, size_t le,
+                         const struct msg_prefix *src, struct evidence *e)
+{
+    size_t a = le, b = le;
+    int lines = 0, before = 0;
+    bool started = false;
+    while (lines++ < WALK_LINES && b - le < WALK_BYTES && next_line(v, &a, &b)) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (lines <= 3 && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
+        if (!started) {
+            if (c.kind == STAGE_LINE_HEADER) started = true;
+            else if (++before > 6) break;
+            continue;
+        }
+        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+            e->frames |= c.kind == STAGE_LINE_FRAME;
+            frame_evidence(e, c.body, c.n);
+        } else if (c.kind != STAGE_LINE_BLANK) {
+            break;
+        }
+    }
+}
+
+/* A progress bar of loading, data preparation, evaluation or generation
+ * ("Loading checkpoint shards: 40%| 12/30") counts something other than
+ * training steps. */
+static bool progress_of_other_work(const char *line, size_t n)
+{
+    enum oom_stage st = stage_context_line(line, n < CTX_MAX ? n : CTX_MAX);
+    return st == OOM_STAGE_LOAD || st == OOM_STAGE_DATA || st == OOM_STAGE_EVAL ||
+           st == OOM_STAGE_GENERATE;
+}
+
+static long find_step(struct scan *s, const struct view *v, size_t from)
+{
+    uint64_t abs_from = v->base + from;
+    long result = -1;
+    size_t a = from, b = from;
+    for (int lines = 0; lines < STEP_LINES && from - a < STEP_BYTES; lines++) {
+        if (s->step_valid && v->base + a <= s->step_pos) {
+            result = s->step_value;
+            break;
+        }
+        if (!prev_line(v, &a, &b)) break;
+        struct steps_point pt;
+        if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
+            !progress_of_other_work(v->p + a, b - a)) {
+            result = pt.step;
+            break;
+        }
+    }
+    s->step_pos = abs_from;
+    s->step_value = result;
+    s->step_valid = true;
+    return result;
+}
+
+static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
+                         size_t ls, size_t le, const char *text, size_t n,
+                         const struct msg_prefix *src, struct oom_event *ev)
+{
+    struct evidence e = {0, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls};
+    frame_evidence(&e, text, n);
+    e.tf = stage_tf(text, n);
+    walk_back(s, v, ls, src, &e);
+    if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
+        struct evidence f = e;
+        walk_forward(s, v, le, src, &f);
+        if (!e.frames) e = f;
+        else e.tf = f.tf;
+    }
+    if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
+    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow")) ev->stage = e.tf;
+    else ev->stage = stage_combine(stage_pick(e.bits), e.context);
+    ev->attention_frames = e.attention;
+    if (ev->rank < 0) ev->rank = e.rank;
+    ev->step = find_step(s, v, ls);
+}
+
+/* ---- events: add, merge details, fold repeats ------------------------------ */
+
+static uint32_t source_key(const struct msg_prefix *px)
+{
+    uint32_t h = 2166136261u;
+    long parts[3] = {px->rank, px->pid, (long)px->host};
+    for (int i = 0; i < 3; i++) h = (h ^ (uint32_t)parts[i]) * 16777619u;
+    return h;
+}
+
+static void fill64(int64_t *dst, int64_t src)
+{
+    if (*dst < 0) *dst = src;
+}
+
+static void merge_into(struct oom_event *dst, const struct oom_event *src)
+{
+    int64_t *d = &dst->bytes.requested;
+    const int64_t *f = &src->bytes.requested;
+    size_t nb = sizeof dst->bytes / sizeof(int64_t);
+    for (size_t i = 0; i < nb; i++) fill64(&d[i], f[i]);
+    if (dst->gpu < 0) dst->gpu = src->gpu;
+    if (dst->rank < 0) dst->rank = src->rank;
+    if (src->gpu_oom && !dst->gpu_oom) {
+        dst->gpu_oom = true;
+        dst->kind = src->kind;
+    }
+}
+
+static bool same_numbers(const struct oom_event *a, const struct oom_event *b)
+{
+    return a->bytes.requested == b->bytes.requested && a->gpu == b->gpu &&
+           a->bytes.capacity == b->bytes.capacity && a->bytes.free == b->bytes.free;
+}
+
+enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
+
+/* Decide how ev joins the events so far; *at is the event it touches. */
+static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
+                                uint32_t src, size_t *at)
+{
+    struct oom_report *rep = s->rep;
+    size_t n = rep->n_events;
+    for (size_t back = 0; back < 4 && back < n; back++) {
+        size_t k = n - 1 - back;
+        struct oom_event *o = &rep->events[k];
+        long dist = ev->line - o->line;
+        if (s->meta[k] >> 1 != (src & 0x7fffffffu) || dist < 0) continue;
+        enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
+        if (r->role == MSG_DETAIL && ro == MSG_PRIMARY && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
+            merge_into(o, ev);
+            *at = k;
+            return ADD_DONE;
+        }
+        if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
+            merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
+        /* The same error again (re-raised, re-logged, or a bare
+         * "ResourceExhaustedError: Graph execution error:" line). */
+        if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && !strcmp(o->kind, ev->kind) &&
+            dist <= 64 && (r->fold || same_numbers(o, ev) || ev->bytes.requested < 0)) {
+            merge_into(o, ev);
+            o->repeats++;
+            *at = k;
+            return ADD_DONE;
+        }
+    }
+    return ADD_APPEND;
+}
+
+static int store(struct scan *s, const struct oom_event *ev, enum add_action act, size_t at,
+                 enum msg_role role, uint32_t src)
+{
+    struct oom_report *rep = s->rep;
+    if (act == ADD_REPLACE) {
+        rep->events[at] = *ev;
+    } else {
+        if (rep->n_events >= OOM_MAX_EVENTS) {
+            rep->n_dropped++;
+            return 0;
+        }
+        if (rep->n_events == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 8;
+            struct oom_event *e = realloc(rep->events, cap * sizeof *e);
+            if (!e) return -1;
+            rep->events = e;
+            uint32_t *meta = realloc(s->meta, cap * sizeof *meta);
+            if (!meta) return -1;
+            s->meta = meta;
+            s->cap = cap;
+        }
+        at = rep->n_events++;
+        rep->events[at] = *ev;
+    }
+    s->meta[at] = ((src & 0x7fffffffu) << 1) | (role == MSG_DETAIL);
+    return 0;
+}
+
+/* ---- one hit ---------------------------------------------------------------- */
+
+static void set_text(struct oom_event *ev, const char *body, size_t n)
+{
+    size_t cap = sizeof ev->text - 1, k = n < cap ? n : cap;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)body[i];
+        ev->text[i] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+    }
+    if (n > cap) { /* cut at a word and say so */
+        size_t cut = cap - 4;
+        while (cut > cap / 2 && ev->text[cut] != ' ') cut--;
+        memcpy(ev->text + cut, " ...", 4);
+        k = cut + 4;
+    }
+    while (k > 0 && ev->text[k - 1] == ' ') k--;
+    ev->text[k] = '\0';
+}
+
+/* Handle the anchor at rel offset hit; returns the rel end of what it read. */
+static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
+{
+    size_t ls = line_start(v, hit), le;
+    count_to(s, v, ls);
+    size_t n = read_message(s, v, ls, hit, &le);
+    const struct msg_rule *r = msg_classify(s->line, n);
+    if (!r) return le;
+    if (r->role == MSG_SETTING) {
+        s->rep->expandable_set = true;
+        return le;
+    }
+    struct msg_prefix px;
+    msg_prefix_parse(s->line, n, &px);
+    const char *body = s->line + px.body;
+    size_t bn = n - px.body;
+    struct oom_event ev;
+    oom_event_init(&ev);
+    ev.kind = r->kind;
+    ev.framework = r->framework;
+    ev.gpu_oom = r->gpu_oom;
+    ev.consequence = r->consequence;
+    ev.line = s->lines_before + 1;
+    ev.rank = px.rank;
+    ev.gpu = px.dev;
+    ev.pid = px.pid;
+    set_text(&ev, body, bn);
+    msg_extract(r, body, bn, &ev);
+    apply_near(s, v, r, ls, le, &px, &ev);
+    if (ev.gpu_oom && !strcmp(ev.kind, "nccl-error")) ev.kind = "nccl-oom";
+    uint32_t src = source_key(&px);
+    size_t at = 0;
+    enum add_action act = plan_add(s, &ev, r, src, &at);
+    if (act == ADD_DONE) {
+        /* A repeat may carry what the first lacked: its stage (a TF node
+         * named after the second copy), its step. */
+        struct oom_event *o = &s->rep->events[at];
+        if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS &&
+            o->repeats <= 3) {
+            read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+            o->stage = ev.stage;
+            if (o->step < 0) o->step = ev.step;
+            o->attention_frames |= ev.attention_frames;
+        }
+        return le;
+    }
+    if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE)
+        read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+    if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
+    return le;
+}
+
+/* ---- public ------------------------------------------------------------------ */
+
+int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
+{
+    memset(s, 0, sizeof *s);
+    oom_report_init(rep);
+    s->rep = rep;
+    s->wm = wm_build();
+    if (s->wm) wm_tables(s->wm, NULL);
+    s->line = malloc(SCAN_LINE_MAX + 2);
+    s->ctx = malloc(CTX_MAX + 2);
+    if (!s->wm || !s->line || !s->ctx) {
+        scan_release(s);
+        return oomlab_err_set(err, "out of memory setting up the log scanner");
+    }
+    return 0;
+}
+
+int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint64_t from,
+               uint64_t upto)
+{
+    struct view v = {buf, len, base};
+    if (upto > base + len) upto = base + len;
+    if (from < base) from = base;
+    if (!s->wm->learned && from < upto) {
+        if (wm_learn(s->wm, buf + (from - base), (size_t)(upto - from)) < 0) return -1;
+        s->wm->learned = true;
+    }
+    for (uint64_t slice = from; slice < upto; slice += SLICE) {
+        size_t lo = (size_t)(slice - base);
+        size_t hi = (size_t)((upto - slice > SLICE ? slice + SLICE : upto) - base);
+        /* Count this slice's newlines first: the sequential pass pulls it
+         * into cache for the skip search, which reads it out of order. */
+        uint64_t counted0 = s->counted;
+        long slice_lines = s->counted == slice ? (long)scan_count_newlines(buf + lo, hi - lo) : -1;
+        size_t pos = lo;
+        if (base + pos < s->skip_until) pos = (size_t)(s->skip_until - base);
+        size_t next_long = pos < hi ? wm_next(s->wm, &v, pos, hi) : SIZE_MAX;
+        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi) : SIZE_MAX;
+        while (pos < hi) {
+            size_t hit = next_long < next_short ? next_long : next_short;
+            if (hit == SIZE_MAX) break;
+            size_t end = on_hit(s, &v, hit);
+            s->skip_until = base + (end > hit ? end : hit + 1);
+            pos = end > hit ? end : hit + 1;
+            if (s->nomem) return -1;
+            if (pos >= hi) break;
+            if (next_long < pos) next_long = wm_next(s->wm, &v, pos, hi);
+            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi);
+        }
+        if (slice_lines >= 0 && s->counted == counted0) {
+            s->lines_before += slice_lines;
+            s->counted = base + hi;
+        }
+        count_to(s, &v, hi);
+    }
+    return 0;
+}
+
+void scan_finish(struct scan *s, bool ends_with_newline)
+{
+    struct oom_report *rep = s->rep;
+    rep->lines = s->lines_before + (s->counted > 0 && !ends_with_newline ? 1 : 0);
+    rep->truncated = s->counted > 0 && !ends_with_newline;
+    rep->primary = -1;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (rep->events[i].gpu_oom && !rep->events[i].consequence) {
+            rep->primary = (long)i;
+            break;
+        }
+    if (rep->primary < 0) return;
+    /* Other ranks' NCCL failures after an OOM are its consequences. */
+    for (size_t i = 0; i < rep->n_events; i++) {
+        struct oom_event *e = &rep->events[i];
+        if ((long)i != rep->primary && !e->gpu_oom && !strcmp(e->framework, "nccl"))
+            e->consequence = true;
+    }
+}
+
+void scan_release(struct scan *s)
+{
+    free(s->wm);
+    free(s->meta);
+    free(s->line);
+    free(s->ctx);
+    s->wm = NULL;
+    s->meta = NULL;
+    s->line = s->ctx = NULL;
+}
+
+int scan_text(const char *text, size_t len, struct oom_report *rep, struct oomlab_err *err)
+{
+    struct scan s;
+    if (scan_init(&s, rep, err) < 0) return -1;
+    int rc = scan_block(&s, text, len, 0, 0, len);
+    scan_finish(&s, len == 0 || text[len - 1] == '\n');
+    scan_release(&s);
+    if (rc < 0) {
+        oom_report_release(rep);
+        return oomlab_err_set(err, "out of memory while scanning the log");
+    }
+    return 0;
+}

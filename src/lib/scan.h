@@ -1,0 +1,69 @@
+/* scan: the diagnose engine. A hot pass looks for the msg anchors with a
+ * multi-string skip search (Wu-Manber over byte pairs) and counts lines with
+ * a vectorised newline count; only where an anchor hits does it read the
+ * line, join terminal soft-wraps, classify it with the msg rules, pull the
+ * numbers, and read the stage, step and rank from the lines around it.
+ *
+ * Input arrives as views: bytes [base, base+len) of the whole input, with
+ * anchors searched only in [from, upto). A memory-mapped file is one view;
+ * a stream is a sliding window (the caller keeps SCAN_HISTORY bytes behind
+ * and SCAN_LOOKAHEAD ahead of the searched range). Work per hit is bounded
+ * (line windows, line counts), so 10 MB lines and binary input stay cheap.
+ * The engine owns its tables; events go into the caller's report, which the
+ * caller frees with oom_report_release after scan_release. */
+#ifndef OOMLAB_SCAN_H
+#define OOMLAB_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+#include "lib/oom.h"
+
+#define SCAN_HISTORY (4u << 20)      /* context kept behind a hit (step, traceback) */
+#define SCAN_LOOKAHEAD (512u << 10)  /* context needed after a hit */
+#define SCAN_LINE_MAX (64u << 10)    /* longest line examined in full */
+
+struct scan_wm;
+struct scan {
+    struct oom_report *rep;
+    uint32_t *meta;       /* per event: writer tag << 1 | 1 when a detail */
+    size_t cap;
+    struct scan_wm *wm;
+    uint64_t counted;     /* absolute offset up to which newlines are counted */
+    long lines_before;    /* newlines before `counted` */
+    uint64_t skip_until;  /* absolute offset: rest of a line already handled */
+    uint64_t step_pos;    /* cache for the backwards step search */
+    long step_value;
+    bool step_valid;
+    char *line;           /* scratch: the message's logical line */
+    char *ctx;            /* scratch: one context line */
+    bool nomem;
+};
+
+/* 0, or -1 with err set when memory runs out. */
+int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err);
+
+/* Scan one view (see above). Returns 0, or -1 when memory ran out. */
+int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint64_t from,
+               uint64_t upto);
+
+/* Count lines in buf up to absolute offset `upto` (before a stream window
+ * drops those bytes). */
+void scan_count_to(struct scan *s, const char *buf, size_t len, uint64_t base, uint64_t upto);
+
+/* After the last block (lines counted to the end): primary event,
+ * consequences, line total. ends_with_newline: the input's last byte. */
+void scan_finish(struct scan *s, bool ends_with_newline);
+
+void scan_release(struct scan *s);
+
+/* Whole text in memory: init, one block, finish, release. rep is
+ * initialised here; free it with oom_report_release. 0 or -1. */
+int scan_text(const char *text, size_t len, struct oom_report *rep, struct oomlab_err *err);
+
+/* Number of '\n' bytes in p[0..n) (vectorised). */
+size_t scan_count_newlines(const char *p, size_t n);
+
+#endif

@@ -1,0 +1,46 @@
+/* stage: which phase of training an OOM happened in, read the way the
+ * guide reads a log: the traceback frames (function names, files, code),
+ * TensorFlow node names, C++/Lua stacks, and the last log lines before the
+ * error ("Saving model checkpoint", "Running Evaluation"). Keyword tables,
+ * pure functions on one line at a time; the caller walks the lines. */
+#ifndef OOMLAB_STAGE_H
+#define OOMLAB_STAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/oom.h"
+
+enum stage_line {
+    STAGE_LINE_BLANK,
+    STAGE_LINE_HEADER, /* "Traceback (most recent call last):", "stack traceback:" */
+    STAGE_LINE_FRAME,  /* File "x.py", line N, in f / x.py in f( / --> N / @ 0x... */
+    STAGE_LINE_CODE,   /* indented: source lines, ^^^^, locals, chained-exception notes */
+    STAGE_LINE_OTHER,  /* ordinary log text (or an exception line) */
+};
+
+/* Classify one line's body (prefixes already stripped). */
+enum stage_line stage_line_kind(const char *body, size_t len);
+
+/* Bit set of stages whose frame keywords occur in the text (1u << stage). */
+unsigned stage_frame_bits(const char *text, size_t len);
+
+/* Stage a plain log line announces ("Saving model checkpoint to ..."). */
+enum oom_stage stage_context_line(const char *text, size_t len);
+
+/* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
+ * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
+ * unknown when there is none. */
+enum oom_stage stage_tf(const char *text, size_t len);
+
+/* The strongest stage in a bit set: save/load/data/generate/eval outrank
+ * optimizer/backward, which outrank forward. */
+enum oom_stage stage_pick(unsigned bits);
+
+/* Frames said `frames`, the lines before said `context`: the answer. */
+enum oom_stage stage_combine(enum oom_stage frames, enum oom_stage context);
+
+/* Frames mention attention/softmax (for the attention verdict). */
+bool stage_attention_text(const char *text, size_t len);
+
+#endif

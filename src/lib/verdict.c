@@ -1,0 +1,223 @@
+/* verdict: judgements from an OOM's numbers (see verdict.h). Thresholds
+ * are named here so the docs can quote them. */
+#include "lib/verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/units.h"
+
+#define EARLY_STEPS 10                   /* "the first ten steps": configuration */
+#define FRAG_MIN_SHARE 50                /* unallocated >= 2% of the card (1/50) */
+#define OTHERS_MIN_SHARE 10              /* others >= 10% of the card */
+#define ABSURD_BYTES ((int64_t)1 << 50)  /* 1 PiB: no real request */
+#define ABSURD_CARD_MULT 64              /* or 64x the card */
+
+static void set(struct verdicts *v, enum verdict_kind k)
+{
+    v->set |= 1u << k;
+}
+
+static int64_t unallocated_of(const struct oom_event *e)
+{
+    if (e->bytes.reserved_unallocated >= 0) return e->bytes.reserved_unallocated;
+    if (e->reserved_is_cached) return e->bytes.reserved;
+    if (e->bytes.reserved >= 0 && e->bytes.allocated >= 0 &&
+        e->bytes.reserved >= e->bytes.allocated)
+        return e->bytes.reserved - e->bytes.allocated;
+    return -1;
+}
+
+/* Memory on the card not held by this process: capacity - free - ours. */
+static int64_t others_of(const struct oom_event *e, bool *pytorch_only)
+{
+    const struct oom_bytes *b = &e->bytes;
+    if (b->capacity < 0 || b->free < 0) return -1;
+    int64_t ours = b->process_in_use > 0 ? b->process_in_use : -1;
+    if (ours < 0 && e->n_procs == 1) ours = e->procs[0].bytes;
+    *pytorch_only = ours < 0;
+    if (ours < 0 && b->reserved >= 0 && e->reserved_is_cached && b->allocated >= 0)
+        ours = b->allocated + b->reserved;
+    else if (ours < 0 && b->reserved >= 0)
+        ours = b->reserved;
+    if (ours < 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
+        ours = b->allocated + b->reserved_unallocated;
+    if (ours < 0) return -1;
+    int64_t used = b->capacity - b->free - ours;
+    if (e->n_procs > 1) {
+        int64_t sum = 0;
+        for (size_t i = 1; i < e->n_procs; i++) sum += e->procs[i].bytes;
+        if (sum > used) used = sum;
+    }
+    return used > 0 ? used : 0;
+}
+
+static void judge_numbers(const struct oom_event *e, struct verdicts *v)
+{
+    const struct oom_bytes *b = &e->bytes;
+    if (b->requested >= 0 && b->free >= 0) {
+        v->shortfall = b->requested - b->free;
+        if (v->shortfall > 0) set(v, VERDICT_SHORTFALL);
+    }
+    v->unallocated = unallocated_of(e);
+    if (v->unallocated >= 0 && b->requested > 0 && v->unallocated >= b->requested &&
+        (b->capacity < 0 || v->unallocated >= b->capacity / FRAG_MIN_SHARE))
+        set(v, VERDICT_FRAGMENTATION);
+    v->others = others_of(e, &v->others_outside_pytorch);
+    /* Memory held elsewhere is the cause only when the request did not fit
+     * in what was free; otherwise the allocator or driver is. */
+    bool fits = b->free >= 0 && b->requested >= 0 && b->free >= b->requested;
+    if (!fits && v->others > 0 && b->capacity > 0 && v->others >= b->capacity / OTHERS_MIN_SHARE)
+        set(v, VERDICT_OTHER_PROCESSES);
+    if (b->requested >= 0 && b->capacity > 0 && b->requested > b->capacity)
+        set(v, VERDICT_EXCEEDS_CARD);
+    if (b->requested >= ABSURD_BYTES ||
+        (b->capacity > 0 && b->requested / ABSURD_CARD_MULT > b->capacity))
+        set(v, VERDICT_ABSURD);
+    if (b->allowed >= 0 && b->free >= 0 && b->requested >= 0 && b->free >= b->requested &&
+        strcmp(e->framework, "pytorch") == 0 && strcmp(e->kind, "pytorch-mps") != 0)
+        set(v, VERDICT_CAP);
+    else if (b->free >= 0 && b->requested >= 0 && b->free >= b->requested &&
+             !verdict_has(v, VERDICT_OTHER_PROCESSES))
+        set(v, VERDICT_FREE_BUT_FAILED);
+    if (strcmp(e->kind, "pytorch-mps") == 0 && b->allowed >= 0) set(v, VERDICT_CAP);
+    if (e->attention_shape || e->attention_frames) set(v, VERDICT_ATTENTION);
+    if (e->step >= 0) set(v, e->step <= EARLY_STEPS ? VERDICT_EARLY : VERDICT_MID_RUN);
+}
+
+static void judge_lookalike(const struct oom_event *e, struct verdicts *v)
+{
+    if (!strcmp(e->framework, "host")) set(v, VERDICT_HOST_MEMORY);
+    else if (!strcmp(e->framework, "triton")) set(v, VERDICT_TRITON);
+    else if (!strcmp(e->kind, "tf-not-a-failure")) set(v, VERDICT_TF_RETRY);
+    else if (!strcmp(e->framework, "nccl")) set(v, VERDICT_NCCL);
+}
+
+static int count_distinct(const struct oom_report *rep, bool oom_only)
+{
+    int seen[64], n = 0;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        if (e->rank < 0 || (oom_only && !e->gpu_oom)) continue;
+        bool dup = false;
+        for (int k = 0; k < n && !dup; k++) dup = seen[k] == e->rank;
+        if (!dup && n < 64) seen[n++] = e->rank;
+    }
+    return n;
+}
+
+void verdict_compute(const struct oom_report *rep, struct verdicts *v)
+{
+    memset(v, 0, sizeof *v);
+    v->shortfall = v->unallocated = v->others = -1;
+    v->expandable_set = rep->expandable_set;
+    v->ranks = count_distinct(rep, false);
+    v->oom_ranks = count_distinct(rep, true);
+    if (v->ranks > 1) set(v, VERDICT_MULTI_RANK);
+    if (rep->n_events == 0) return;
+    v->ev = rep->primary >= 0 ? &rep->events[rep->primary] : &rep->events[0];
+    if (v->ev->gpu_oom) judge_numbers(v->ev, v);
+    else judge_lookalike(v->ev, v);
+}
+
+const char *verdict_name(enum verdict_kind k)
+{
+    static const char *const names[VERDICT_COUNT] = {
+        "shortfall", "fragmentation", "other-processes", "exceeds-card", "absurd-request",
+        "per-process-cap", "free-but-failed", "attention", "early", "mid-run", "multi-rank",
+        "host-memory", "triton-shared-memory", "tf-not-a-failure", "nccl-not-memory",
+    };
+    return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
+}
+
+const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
+                            size_t cap)
+{
+    char a[32], b[32], c[32];
+    const struct oom_event *e = v->ev;
+    const struct oom_bytes *by = e ? &e->bytes : NULL;
+    buf[0] = '\0';
+    if (!e) return buf;
+    switch (k) {
+    case VERDICT_SHORTFALL:
+        snprintf(buf, cap, "asked for %s with %s free: %s short",
+                 units_format_bytes(by->requested, a, sizeof a),
+                 units_format_bytes(by->free, b, sizeof b),
+                 units_format_bytes(v->shortfall, c, sizeof c));
+        break;
+    case VERDICT_FRAGMENTATION:
+        snprintf(buf, cap, "%s reserved by the allocator but unallocated, at least the %s "
+                 "request: the cache is fragmented",
+                 units_format_bytes(v->unallocated, a, sizeof a),
+                 units_format_bytes(by->requested, b, sizeof b));
+        break;
+    case VERDICT_OTHER_PROCESSES:
+        snprintf(buf, cap, v->others_outside_pytorch
+                 ? "%s of the %s card is not in PyTorch's pool: other processes, or this "
+                   "process's CUDA context, NCCL buffers and other libraries"
+                 : "%s of the %s card is held by other processes",
+                 units_format_bytes(v->others, a, sizeof a),
+                 units_format_bytes(by->capacity, b, sizeof b));
+        break;
+    case VERDICT_EXCEEDS_CARD:
+        snprintf(buf, cap, "one request of %s is larger than the whole %s card: no batch "
+                 "change helps", units_format_bytes(by->requested, a, sizeof a),
+                 units_format_bytes(by->capacity, b, sizeof b));
+        break;
+    case VERDICT_ABSURD:
+        snprintf(buf, cap, "a request of %s cannot be real: a shape bug or overflow",
+                 units_format_bytes(by->requested, a, sizeof a));
+        break;
+    case VERDICT_CAP:
+        snprintf(buf, cap, "a per-process cap of %s was hit with %s free on the device",
+                 units_format_bytes(by->allowed, a, sizeof a),
+                 units_format_bytes(by->free, b, sizeof b));
+        break;
+    case VERDICT_FREE_BUT_FAILED:
+        snprintf(buf, cap, "%s free exceeds the %s request: the driver or allocator could not "
+                 "map it (fragmentation at driver level, WDDM, unified memory)",
+                 units_format_bytes(by->free, a, sizeof a),
+                 units_format_bytes(by->requested, b, sizeof b));
+        break;
+    case VERDICT_ATTENTION:
+        if (e->attention_shape)
+            snprintf(buf, cap, "the tensor [%lld, %lld, %lld, %lld] has the shape of attention "
+                     "scores [b, h, s, s]: memory grows with the square of the sequence",
+                     (long long)e->shape[0], (long long)e->shape[1], (long long)e->shape[2],
+                     (long long)e->shape[3]);
+        else
+            snprintf(buf, cap, "the failing frames are attention/softmax code: memory grows "
+                     "with the square of the sequence length");
+        break;
+    case VERDICT_EARLY:
+        snprintf(buf, cap, "failed at step %ld, within the first %d: a static configuration "
+                 "problem (batch, sequence length or precision)", e->step, EARLY_STEPS);
+        break;
+    case VERDICT_MID_RUN:
+        snprintf(buf, cap, "failed at step %ld after running fine: look for growth (longer "
+                 "sequences, tensors kept across steps, evaluation or saving)", e->step);
+        break;
+    case VERDICT_MULTI_RANK:
+        snprintf(buf, cap, "%d ranks in the log, %d with a GPU OOM; the first to run out is "
+                 "the root cause, the others' NCCL/watchdog errors are consequences",
+                 v->ranks, v->oom_ranks);
+        break;
+    case VERDICT_HOST_MEMORY:
+        snprintf(buf, cap, "host RAM ran out (OOM killer, SIGKILL or the CPU allocator), not "
+                 "GPU memory");
+        break;
+    case VERDICT_TRITON:
+        snprintf(buf, cap, "a Triton kernel wants more shared memory per block than the SM "
+                 "has; device memory is not the problem");
+        break;
+    case VERDICT_TF_RETRY:
+        snprintf(buf, cap, "TensorFlow says this allocation retry is not a failure");
+        break;
+    case VERDICT_NCCL:
+        snprintf(buf, cap, "NCCL failed for a reason other than memory");
+        break;
+    default:
+        break;
+    }
+    return buf;
+}

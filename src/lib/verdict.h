@@ -1,0 +1,57 @@
+/* verdict: what the numbers of an OOM say — the shortfall, fragmentation,
+ * memory held by other processes, a request larger than the card (or
+ * absurd), a per-process cap, attention-shaped tensors, early versus
+ * mid-run failures, several ranks, and the look-alikes that are not GPU
+ * memory at all. Pure; the caller owns both structs. */
+#ifndef OOMLAB_VERDICT_H
+#define OOMLAB_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/oom.h"
+
+enum verdict_kind {
+    VERDICT_SHORTFALL,       /* requested - free > 0 */
+    VERDICT_FRAGMENTATION,   /* reserved-but-unallocated large next to the request */
+    VERDICT_OTHER_PROCESSES, /* memory held outside this process */
+    VERDICT_EXCEEDS_CARD,    /* one request larger than the whole card */
+    VERDICT_ABSURD,          /* request so large it must be a bug */
+    VERDICT_CAP,             /* a per-process cap ("X allowed") was hit */
+    VERDICT_FREE_BUT_FAILED, /* free >= requested and no cap: driver/allocator */
+    VERDICT_ATTENTION,       /* [b, h, s, s] shaped tensor or attention frames */
+    VERDICT_EARLY,           /* at step <= 10: static configuration */
+    VERDICT_MID_RUN,         /* after step 10: growth, eval or save */
+    VERDICT_MULTI_RANK,      /* several ranks in the log */
+    VERDICT_HOST_MEMORY,     /* look-alike: host RAM / OOM killer */
+    VERDICT_TRITON,          /* look-alike: Triton shared memory */
+    VERDICT_TF_RETRY,        /* look-alike: TF "not a failure" */
+    VERDICT_NCCL,            /* look-alike: NCCL error not caused by memory */
+    VERDICT_COUNT
+};
+
+struct verdicts {
+    unsigned set;                /* 1u << enum verdict_kind */
+    const struct oom_event *ev;  /* the event judged (primary, else first) */
+    int64_t shortfall;           /* requested - free; -1 unknown */
+    int64_t unallocated;         /* reserved but unallocated; -1 unknown */
+    int64_t others;              /* held outside this process; -1 unknown */
+    bool others_outside_pytorch; /* others counted against PyTorch's pool, not the process */
+    int ranks;                   /* distinct ranks seen, 0 none */
+    int oom_ranks;               /* distinct ranks with a GPU OOM */
+    bool expandable_set;         /* expandable_segments already on */
+};
+
+void verdict_compute(const struct oom_report *rep, struct verdicts *v);
+static inline bool verdict_has(const struct verdicts *v, enum verdict_kind k)
+{
+    return (v->set >> k) & 1u;
+}
+/* "fragmentation", "other-processes", ... (the JSON names). */
+const char *verdict_name(enum verdict_kind k);
+/* One sentence with this log's numbers; returns buf. */
+const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
+                            size_t cap);
+
+#endif

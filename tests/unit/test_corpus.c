@@ -1,0 +1,170 @@
+/* The labelled corpus (tests/corpus/labels.tsv, real logs from public
+ * issue threads): every labelled field must come out of logscan_path
+ * exactly. One test per field; each prints its pass count. Labelling rules
+ * (from the corpus notes): the event compared is the primary one (the first
+ * event for negatives); for the current PyTorch form `reserved_bytes` is the
+ * "reserved by PyTorch but unallocated" figure; an empty byte label means
+ * the text states no such number (null), except a TF request computed from
+ * shape and dtype; stage is compared where not `unknown`, gpu/rank/step
+ * where given. Run from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sys/logscan.h"
+
+#define MAX_ROWS 256
+#define NCOLS 14
+
+enum col { C_ID, C_SOURCE, C_FRAMEWORK, C_OOM, C_TRIED, C_TOTAL, C_ALLOC, C_FREE, C_RESERVED,
+           C_GPU, C_RANK, C_STAGE, C_STEP, C_NOTES };
+
+struct row {
+    char *col[NCOLS];
+    struct oom_report rep;
+    const struct oom_event *ev;
+};
+
+static struct row rows[MAX_ROWS];
+static size_t n_rows;
+static char *labels_text;
+
+static int load(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/corpus/labels.tsv", "r");
+    if (!f) return -1;
+    labels_text = calloc(1, 1 << 20);
+    size_t n = fread(labels_text, 1, (1 << 20) - 1, f);
+    fclose(f);
+    labels_text[n] = '\0';
+    char *line = strchr(labels_text, '\n'); /* skip the header */
+    while (line && *++line && n_rows < MAX_ROWS) {
+        char *end = strchr(line, '\n');
+        if (end) *end = '\0';
+        struct row *r = &rows[n_rows];
+        char *p = line;
+        for (int c = 0; c < NCOLS; c++) {
+            r->col[c] = p;
+            char *tab = p ? strchr(p, '\t') : NULL;
+            if (tab) *tab = '\0';
+            p = tab ? tab + 1 : NULL;
+            if (!r->col[c]) r->col[c] = "";
+        }
+        char path[256];
+        snprintf(path, sizeof path, "tests/corpus/%s.log", r->col[C_ID]);
+        struct oomlab_err err = {{0}};
+        if (logscan_path(path, &r->rep, &err) < 0) {
+            fprintf(stderr, "%s\n", err.msg);
+            return -1;
+        }
+        if (r->rep.primary >= 0) r->ev = &r->rep.events[r->rep.primary];
+        else if (r->rep.n_events) r->ev = &r->rep.events[0];
+        n_rows++;
+        line = end;
+    }
+    return n_rows > 0 ? 0 : -1;
+}
+
+static int unload(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < n_rows; i++) oom_report_release(&rows[i].rep);
+    free(labels_text);
+    return 0;
+}
+
+static long long label_num(const char *s)
+{
+    return *s ? strtoll(s, NULL, 10) : -1;
+}
+
+/* Compare one column over the corpus; prints "field: passed/labelled". */
+static void check(enum col c, const char *name)
+{
+    size_t labelled = 0, passed = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        struct row *r = &rows[i];
+        const char *want = r->col[c];
+        const struct oom_event *e = r->ev;
+        long long got = -1, w = label_num(want);
+        bool ok;
+        switch (c) {
+        case C_OOM:
+            ok = (r->rep.primary >= 0) == (strcmp(want, "yes") == 0);
+            break;
+        case C_STAGE:
+            if (!*want || !strcmp(want, "unknown")) continue;
+            ok = e && !strcmp(oom_stage_name(e->stage), want);
+            break;
+        case C_GPU: case C_RANK: case C_STEP:
+            if (!*want) continue;
+            got = !e ? -1 : c == C_GPU ? e->gpu : c == C_RANK ? e->rank : e->step;
+            ok = got == w;
+            break;
+        default: {
+            if (e) {
+                const struct oom_bytes *b = &e->bytes;
+                bool new_form = !strcmp(e->kind, "pytorch-new") || !strcmp(e->kind, "pytorch");
+                got = c == C_TRIED ? b->requested : c == C_TOTAL ? b->capacity
+                    : c == C_ALLOC ? b->allocated : c == C_FREE ? b->free
+                    : new_form ? b->reserved_unallocated : b->reserved;
+                if (c == C_TRIED && !*want && e->requested_from_shape) got = -1;
+            }
+            ok = got == w;
+        }
+        }
+        labelled++;
+        if (ok) passed++;
+        else print_error("corpus %s %s: want '%s', got %lld\n", r->col[C_ID], name, want, got);
+    }
+    print_message("corpus %-24s %zu/%zu\n", name, passed, labelled);
+    assert_int_equal(passed, labelled);
+}
+
+static void corpus_gpu_oom(void **s) { (void)s; check(C_OOM, "is_gpu_oom"); }
+static void corpus_tried(void **s) { (void)s; check(C_TRIED, "tried_to_allocate_bytes"); }
+static void corpus_total(void **s) { (void)s; check(C_TOTAL, "total_capacity_bytes"); }
+static void corpus_alloc(void **s) { (void)s; check(C_ALLOC, "already_allocated_bytes"); }
+static void corpus_free(void **s) { (void)s; check(C_FREE, "free_bytes"); }
+static void corpus_reserved(void **s) { (void)s; check(C_RESERVED, "reserved_bytes"); }
+static void corpus_gpu(void **s) { (void)s; check(C_GPU, "gpu_index"); }
+static void corpus_rank(void **s) { (void)s; check(C_RANK, "rank"); }
+static void corpus_stage(void **s) { (void)s; check(C_STAGE, "stage"); }
+static void corpus_step(void **s) { (void)s; check(C_STEP, "step"); }
+
+/* TF requests derived from shape and dtype, as the corpus notes compute them. */
+static void corpus_tf_shapes(void **state)
+{
+    (void)state;
+    static const struct { const char *id; long long bytes; } shapes[] = {
+        {"060", 2330496000LL}, {"062", 41803776LL}, {"063", 411041792LL},
+        {"065", 778633216LL},  {"067", 7313817600LL}, {"091", 393216LL},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (size_t i = 0; i < n_rows; i++) {
+            if (strcmp(rows[i].col[C_ID], shapes[k].id)) continue;
+            assert_non_null(rows[i].ev);
+            assert_true(rows[i].ev->requested_from_shape);
+            assert_int_equal(rows[i].ev->bytes.requested, shapes[k].bytes);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(corpus_gpu_oom), cmocka_unit_test(corpus_tried),
+        cmocka_unit_test(corpus_total),   cmocka_unit_test(corpus_alloc),
+        cmocka_unit_test(corpus_free),    cmocka_unit_test(corpus_reserved),
+        cmocka_unit_test(corpus_gpu),     cmocka_unit_test(corpus_rank),
+        cmocka_unit_test(corpus_stage),   cmocka_unit_test(corpus_step),
+        cmocka_unit_test(corpus_tf_shapes),
+    };
+    return cmocka_run_group_tests(tests, load, unload);
+}

@@ -1,0 +1,204 @@
+/* Unit tests for lib/msg: prefixes, cleaning, rules and clause extraction
+ * on the message forms diagnose recognises. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/msg.h"
+
+static struct msg_prefix prefix_of(const char *line)
+{
+    struct msg_prefix px;
+    msg_prefix_parse(line, strlen(line), &px);
+    return px;
+}
+
+static void test_prefixes(void **state)
+{
+    (void)state;
+    const char *r3 = "[rank3]: torch.OutOfMemoryError: CUDA out of memory.";
+    struct msg_prefix px = prefix_of(r3);
+    assert_int_equal(px.rank, 3);
+    assert_string_equal(r3 + px.body, "torch.OutOfMemoryError: CUDA out of memory.");
+    px = prefix_of("(VllmWorker rank=1 pid=2978) ERROR 03-19 07:27:53 [multiproc_executor.py:375] "
+                   "torch.OutOfMemoryError: x");
+    assert_int_equal(px.rank, 1);
+    assert_int_equal(px.pid, 2978);
+    px = prefix_of("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL | Traceback");
+    assert_int_equal(px.rank, 3);
+    px = prefix_of("ng30903:3063028:3066152 [3] include/alloc.h:178 NCCL WARN Cuda failure");
+    assert_int_equal(px.dev, 3);
+    assert_int_equal(px.pid, 3063028);
+    assert_int_equal(px.rank, -1);
+    const char *l = "gpu-q-13: torch.cuda.OutOfMemoryError: CUDA out of memory.";
+    px = prefix_of(l);
+    assert_true(px.host != 0);
+    assert_string_equal(l + px.body, "torch.cuda.OutOfMemoryError: CUDA out of memory.");
+    l = "2022-08-20 23:35:25 | WARNING | metaseq.trainer | OOM: Ran out of memory";
+    assert_string_equal(l + prefix_of(l).body, "OOM: Ran out of memory");
+    l = "2022-10-25 21:52:08.138224: W external/tsl/framework/bfc_allocator.cc:479] Allocator";
+    assert_string_equal(l + prefix_of(l).body, "Allocator");
+    l = "[1,5]<stderr>:RuntimeError: CUDA out of memory.";
+    assert_int_equal(prefix_of(l).rank, 5);
+    /* An exception name is not a host. */
+    l = "RuntimeError: CUDA out of memory.";
+    px = prefix_of(l);
+    assert_int_equal(px.body, 0);
+    assert_int_equal(px.host, 0);
+}
+
+static void test_clean(void **state)
+{
+    (void)state;
+    char out[256];
+    const char *s = "\033[31mRuntimeError\033[0m: boom";
+    msg_clean(s, strlen(s), SIZE_MAX, out, sizeof out);
+    assert_string_equal(out, "RuntimeError: boom");
+    s = " 10%|#  | 1/10\r 20%|## | 2/10\rTraceback (most recent call last):\r";
+    msg_clean(s, strlen(s), SIZE_MAX, out, sizeof out);
+    assert_string_equal(out, "Traceback (most recent call last):");
+    s = "CUDA out of memory. Tried\r 10%|";
+    msg_clean(s, strlen(s), 3, out, sizeof out);
+    assert_string_equal(out, "CUDA out of memory. Tried");
+    msg_clean(s, strlen(s), SIZE_MAX, out, 5);
+    assert_int_equal(strlen(out), 4);
+}
+
+static struct oom_event extract(const char *text)
+{
+    struct oom_event ev;
+    oom_event_init(&ev);
+    const struct msg_rule *r = msg_classify(text, strlen(text));
+    if (r) {
+        ev.kind = r->kind;
+        ev.gpu_oom = r->gpu_oom;
+        msg_extract(r, text, strlen(text), &ev);
+    }
+    return ev;
+}
+
+static void test_pytorch_forms(void **state)
+{
+    (void)state;
+    struct oom_event e = extract("RuntimeError: CUDA out of memory. Tried to allocate 26.00 MiB "
+                                 "(GPU 0; 1024.00 MiB total capacity; 435.61 MiB already allocated; "
+                                 "24.17 MiB free; 26.39 MiB cached)");
+    assert_string_equal(e.kind, "pytorch-old");
+    assert_int_equal(e.bytes.requested, 27262976);
+    assert_int_equal(e.bytes.capacity, 1073741824);
+    assert_int_equal(e.bytes.reserved, 27671921);
+    assert_int_equal(e.bytes.reserved_unallocated, -1);
+    e = extract("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 MiB. GPU 0 has a "
+                "total capacity of 287.98 GiB of which 275.86 GiB is free. 1.05 GiB allowed; Of the "
+                "allocated memory 1017.01 MiB is allocated by PyTorch, with 17.00 MiB allocated in "
+                "private pools (e.g., HIP Graphs), and 54.99 MiB is reserved by PyTorch but "
+                "unallocated.");
+    assert_string_equal(e.kind, "pytorch-new");
+    assert_int_equal(e.bytes.allowed, 1127428915);
+    assert_int_equal(e.bytes.private_pools, 17825792);
+    assert_int_equal(e.bytes.process_in_use, -1);
+    assert_int_equal(e.bytes.reserved_unallocated, 57661194);
+    e = extract("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 2 has a "
+                "total capacty of 80.00 GiB of which 10.00 MiB is free. Process 11 has 40.00 GiB "
+                "memory in use. Process 12 has 39.00 GiB memory in use. Of the allocated memory 0 "
+                "bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.");
+    assert_int_equal(e.gpu, 2);
+    assert_int_equal(e.n_procs, 2);
+    assert_int_equal(e.procs[1].pid, 12);
+    assert_int_equal(e.procs[1].bytes, 39LL << 30);
+    assert_int_equal(e.bytes.allocated, 0); /* stated as 0 bytes: 0, not unknown */
+    e = extract("RuntimeError: MPS backend out of memory (MPS allocated: 5.50 GB, other allocations: "
+                "14.76 GB, max allowed: 20.40 GB). Tried to allocate 147.24 MB on private pool.");
+    assert_string_equal(e.kind, "pytorch-mps");
+    assert_int_equal(e.bytes.requested, 154392330);
+    assert_int_equal(e.bytes.capacity, -1);
+    assert_int_equal(e.bytes.allowed, 21904333210);
+}
+
+static void test_other_frameworks(void **state)
+{
+    (void)state;
+    struct oom_event e = extract("ResourceExhaustedError: OOM when allocating tensor with "
+                                 "shape[32,12,512,512] and type half on /job:localhost/replica:0/"
+                                 "task:0/device:GPU:1 by allocator GPU_1_bfc");
+    assert_string_equal(e.kind, "tensorflow");
+    assert_int_equal(e.bytes.requested, 32LL * 12 * 512 * 512 * 2);
+    assert_true(e.requested_from_shape);
+    assert_true(e.attention_shape);
+    assert_int_equal(e.gpu, 1);
+    e = extract("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Failed to allocate "
+                "request for 1.00GiB (1073741823B) on device ordinal 3");
+    assert_string_equal(e.kind, "jax");
+    assert_int_equal(e.bytes.requested, 1073741823);
+    assert_int_equal(e.gpu, 3);
+    e = extract("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`");
+    assert_string_equal(e.kind, "cublas");
+    assert_true(e.gpu_oom);
+    e = extract("ng1:2:3 [3] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'");
+    assert_string_equal(e.kind, "nccl-oom");
+    /* Look-alikes: events, but not GPU OOMs. */
+    const char *nots[] = {
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 1, Hardware limit: 0.",
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 45.53MiB with freed_by_count=0. The caller indicates that this is not a failure",
+        "RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.",
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:72] data. DefaultCPUAllocator: not enough memory: you tried to allocate 26214400 bytes.",
+        "[Fri Nov 21 11:02:53 2026] Out of memory: Killed process 88214 (python)",
+        "./run.sh: line 14: 88214 Killed                  python train.py",
+        "[rank7]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:275, unhandled cuda error",
+        "MemoryError: Unable to allocate 1.00 GiB for an array with shape (134217728,) and data type float64",
+    };
+    for (size_t i = 0; i < sizeof nots / sizeof nots[0]; i++) {
+        const struct msg_rule *r = msg_classify(nots[i], strlen(nots[i]));
+        assert_non_null(r);
+        assert_false(r->gpu_oom);
+    }
+    e = extract(nots[1]);
+    assert_int_equal(e.bytes.requested, 47741665);
+    e = extract(nots[7]);
+    assert_int_equal(e.bytes.requested, 1LL << 30);
+    /* Not a message at all. */
+    assert_null(msg_classify("Process finished with exit code 0", 33));
+    assert_null(msg_classify("torch.OutOfMemoryError", 22));
+}
+
+static void test_patterns(void **state)
+{
+    (void)state;
+    struct oom_event e;
+    oom_event_init(&e);
+    /* Word start: "InUse:" must not match inside "MaxInUse:". */
+    assert_false(msg_apply("InUse: %d", MSG_F_ALLOCATED, "MaxInUse: 7464792320", 20, &e));
+    assert_true(msg_apply("InUse: %d", MSG_F_ALLOCATED, "InUse:     7350513920", 21, &e));
+    assert_int_equal(e.bytes.allocated, 7350513920);
+    /* Blanks in a pattern match any run, including none. */
+    oom_event_init(&e);
+    assert_true(msg_apply("rank : %d", MSG_F_RANK, "  rank      : 4 (local_rank: 0)", 31, &e));
+    assert_int_equal(e.rank, 4);
+    /* An absurd size saturates instead of wrapping. */
+    oom_event_init(&e);
+    const char *t = "Tried to allocate 99999999999999999999 GiB";
+    assert_true(msg_apply("Tried to allocate %s", MSG_F_REQUESTED, t, strlen(t), &e));
+    assert_int_equal(e.bytes.requested, INT64_MAX);
+    /* A shape whose product overflows leaves the request unknown. */
+    oom_event_init(&e);
+    t = "shape[4294967296,4294967296,8] and type float";
+    msg_apply("shape%S and type %t", MSG_F_SHAPE, t, strlen(t), &e);
+    assert_int_equal(e.bytes.requested, -1);
+    assert_int_equal(msg_dtype_size("bfloat16", 8), 2);
+    assert_int_equal(msg_dtype_size("quux", 4), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
+        cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
+        cmocka_unit_test(test_patterns),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

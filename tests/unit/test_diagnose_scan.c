@@ -1,0 +1,267 @@
+/* Unit tests for lib/scan (the diagnose engine) and lib/stage: whole logs as
+ * strings — wraps, CRLF, colours, prefixes, multi-rank, streaming windows,
+ * bounded work on huge lines, event caps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+#include "lib/stage.h"
+
+static struct oom_report scan_str(const char *s)
+{
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(s, strlen(s), &rep, &err), 0);
+    return rep;
+}
+
+static const char *OLD = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; "
+                         "5.80 GiB total capacity; 4.36 GiB already allocated; 6.69 MiB free; "
+                         "4.63 GiB reserved in total by PyTorch)\n";
+
+static void test_soft_wrap_and_crlf(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "OutOfMemoryError: CUDA out of memory. Tried to allocate 16.00 MiB (GPU 0; 14.75 \r\n"
+        "GiB total capacity; 12.97 GiB already allocated; 6.81 MiB free; 13.69 GiB \r\n"
+        "reserved in total by PyTorch) If reserved memory is >> allocated memory try \r\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.capacity, 15837691904);
+    assert_int_equal(rep.events[0].bytes.reserved, 14699525571);
+    assert_int_equal(rep.lines, 3);
+    oom_report_release(&rep);
+}
+
+static void test_colour_progress_prefix(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "[rank2]: step=17 loss=2.0\n"
+             "[rank2]:  50%%|#####     | 5/10 [00:01<00:01]\r\033[31m[rank2]: %s", OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_int_equal(e->rank, 2);
+    assert_int_equal(e->step, 17);
+    assert_int_equal(e->line, 2);
+    assert_int_equal(e->bytes.requested, 20971520);
+    oom_report_release(&rep);
+}
+
+static void test_multi_rank_root_cause(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "[rank0]:[E1121 10:10:02 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=2407) ran for 600011 milliseconds\n"
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 3 "
+        "has a total capacity of 79.15 GiB of which 2.95 GiB is free.\n"
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:275, "
+        "remote process exited or there was a network error\n");
+    assert_int_equal(rep.n_events, 3);
+    assert_int_equal(rep.primary, 1);
+    assert_int_equal(rep.events[1].rank, 3);
+    assert_true(rep.events[0].consequence);
+    assert_true(rep.events[2].consequence);
+    assert_false(rep.events[2].gpu_oom);
+    oom_report_release(&rep);
+}
+
+static void test_nccl_detail_merges(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "[rank7]: torch.distributed.DistBackendError: NCCL error in: x.hpp:275, unhandled cuda "
+        "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+        "[rank7]: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+        "[rank7]: Last error:\n"
+        "[rank7]: Cuda failure 2 'out of memory'\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_true(rep.events[0].gpu_oom);
+    assert_string_equal(rep.events[0].kind, "nccl-oom");
+    assert_int_equal(rep.events[0].rank, 7);
+    oom_report_release(&rep);
+    rep = scan_str("[rank7]: NCCL error in: x.hpp:275, unhandled cuda error\n"
+                   "[rank7]: Last error:\n[rank7]: Cuda failure 1 'invalid argument'\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_false(rep.events[0].gpu_oom);
+    assert_int_equal(rep.primary, -1);
+    oom_report_release(&rep);
+}
+
+static void test_stage_from_frames(void **state)
+{
+    (void)state;
+    struct {
+        const char *frames;
+        enum oom_stage want;
+    } cases[] = {
+        {"  File \"t.py\", line 9, in train\n    optimizer.step()\n", OOM_STAGE_OPTIMIZER},
+        {"  File \"t.py\", line 9, in train\n    loss.backward()\n", OOM_STAGE_BACKWARD},
+        {"  File \"t.py\", line 9, in validate\n    out = model(x)\n"
+         "  File \"m.py\", line 3, in forward\n    return self.fc(x)\n", OOM_STAGE_EVAL},
+        {"  File \"t.py\", line 9, in main\n    model = AutoModel.from_pretrained(p)\n",
+         OOM_STAGE_LOAD},
+        {"  File \"u/checkpoint.py\", line 9, in backward\n    torch.autograd.backward(o)\n",
+         OOM_STAGE_BACKWARD},
+        {"  File \"t.py\", line 9, in main\n    foo()\n", OOM_STAGE_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[2048];
+        snprintf(buf, sizeof buf, "Traceback (most recent call last):\n%s%s", cases[i].frames, OLD);
+        struct oom_report rep = scan_str(buf);
+        assert_int_equal(rep.n_events, 1);
+        assert_string_equal(oom_stage_name(rep.events[0].stage), oom_stage_name(cases[i].want));
+        oom_report_release(&rep);
+    }
+    /* Context lines before the traceback name the stage when frames do not. */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "Saving model checkpoint to out/checkpoint-500\n%s", OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].stage, OOM_STAGE_CHECKPOINT);
+    oom_report_release(&rep);
+    assert_int_equal(stage_tf("[[Node: gradients/a/MatMul_grad = MatMul[T=DT_FLOAT]]", 52),
+                     OOM_STAGE_BACKWARD);
+    assert_int_equal(stage_line_kind("  File \"x.py\", line 1, in f", 27), STAGE_LINE_FRAME);
+    assert_int_equal(stage_line_kind("INFO step 3", 11), STAGE_LINE_OTHER);
+}
+
+/* Streaming through small windows must find what one view finds. */
+static void test_stream_windows_agree(void **state)
+{
+    (void)state;
+    size_t cap = 1 << 20, len = 0;
+    char *log = malloc(cap);
+    assert_non_null(log);
+    for (int i = 0; len + 200 < cap / 2; i++)
+        len += (size_t)snprintf(log + len, cap - len, "step=%d loss=%.3f\n", i, 1.0 / (i + 1));
+    len += (size_t)snprintf(log + len, cap - len, "%s", OLD);
+    for (int i = 0; len + 200 < cap; i++)
+        len += (size_t)snprintf(log + len, cap - len, "eval %d ok\n", i);
+    len += (size_t)snprintf(log + len, cap - len, "%s", OLD);
+    struct oom_report whole = scan_str(log);
+    assert_int_equal(whole.n_events, 2);
+    size_t windows[] = {4096, 65536 + 17};
+    for (size_t w = 0; w < 2; w++) {
+        struct oom_report rep;
+        struct scan s;
+        struct oomlab_err err;
+        assert_int_equal(scan_init(&s, &rep, &err), 0);
+        size_t chunk = windows[w];
+        for (size_t off = 0; off < len; off += chunk) {
+            size_t lo = off > 8192 ? off - 8192 : 0, hi = off + chunk + 1024 < len ? off + chunk + 1024 : len;
+            size_t upto = off + chunk < len ? off + chunk : len;
+            assert_int_equal(scan_block(&s, log + lo, hi - lo, lo, off, upto), 0);
+        }
+        scan_finish(&s, true);
+        scan_release(&s);
+        assert_int_equal(rep.n_events, whole.n_events);
+        for (size_t i = 0; i < rep.n_events; i++) {
+            assert_int_equal(rep.events[i].line, whole.events[i].line);
+            assert_int_equal(rep.events[i].bytes.requested, whole.events[i].bytes.requested);
+        }
+        assert_int_equal(rep.lines, whole.lines);
+        oom_report_release(&rep);
+    }
+    oom_report_release(&whole);
+    free(log);
+}
+
+static void test_bad_input_is_bounded(void **state)
+{
+    (void)state;
+    /* 12 MB line of anchors' neighbours, NULs and invalid UTF-8: bounded time. */
+    size_t n = 12u << 20;
+    char *big = malloc(n + 1);
+    assert_non_null(big);
+    for (size_t i = 0; i < n; i++) big[i] = "out of memor\xff\x00Kille"[i % 18];
+    big[n] = '\0';
+    clock_t t0 = clock();
+    struct oom_report rep;
+    struct oomlab_err err;
+    assert_int_equal(scan_text(big, n, &rep, &err), 0);
+    assert_int_equal(rep.n_events, 0);
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 10.0);
+    oom_report_release(&rep);
+    free(big);
+    rep = scan_str("");
+    assert_int_equal(rep.n_events, 0);
+    assert_int_equal(rep.primary, -1);
+    oom_report_release(&rep);
+}
+
+static void test_event_cap(void **state)
+{
+    (void)state;
+    size_t cap = 600 * 200, len = 0;
+    char *log = malloc(cap);
+    assert_non_null(log);
+    for (int i = 0; i < 600; i++)
+        len += (size_t)snprintf(log + len, cap - len,
+                                "RuntimeError: CUDA out of memory. Tried to allocate %d.00 MiB "
+                                "(GPU 0; 8 GiB total capacity)\nok\n", i + 1);
+    struct oom_report rep;
+    struct oomlab_err err;
+    assert_int_equal(scan_text(log, len, &rep, &err), 0);
+    assert_int_equal(rep.n_events, OOM_MAX_EVENTS);
+    assert_int_equal(rep.n_dropped, 600 - OOM_MAX_EVENTS);
+    assert_int_equal(rep.events[0].bytes.requested, 1 << 20);
+    oom_report_release(&rep);
+    free(log);
+}
+
+static void test_expandable_setting(void **state)
+{
+    (void)state;
+    /* The hint inside PyTorch's own message is not a setting... */
+    struct oom_report rep = scan_str(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 8.00 GiB of which 1.00 GiB is free. If reserved but unallocated "
+        "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+        "fragmentation.\n");
+    assert_false(rep.expandable_set);
+    assert_int_equal(rep.n_events, 1);
+    oom_report_release(&rep);
+    /* ...an environment line the launcher printed is. */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "+ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n%s", OLD);
+    rep = scan_str(buf);
+    assert_true(rep.expandable_set);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].line, 2);
+    oom_report_release(&rep);
+}
+
+static void test_newline_count(void **state)
+{
+    (void)state;
+    char buf[5000];
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (i % 7 == 0) ? '\n' : 'a';
+    size_t want = 0;
+    for (size_t i = 0; i < sizeof buf; i++) want += buf[i] == '\n';
+    assert_int_equal(scan_count_newlines(buf, sizeof buf), want);
+    assert_int_equal(scan_count_newlines(buf + 3, 10), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_soft_wrap_and_crlf),   cmocka_unit_test(test_colour_progress_prefix),
+        cmocka_unit_test(test_multi_rank_root_cause), cmocka_unit_test(test_nccl_detail_merges),
+        cmocka_unit_test(test_stage_from_frames),    cmocka_unit_test(test_stream_windows_agree),
+        cmocka_unit_test(test_bad_input_is_bounded), cmocka_unit_test(test_event_cap),
+        cmocka_unit_test(test_expandable_setting), cmocka_unit_test(test_newline_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
