@@ -91,6 +91,7 @@ struct trial_ctx {
     unsigned number; /* the probe's NNN */
     char letter[24]; /* "b", "s", or the param name, in the run ids */
     int64_t capacity;
+    bool log_peaks; /* passing trials' peaks come from the log, not NVML */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -448,32 +449,45 @@ static enum probe_outcome classify(const struct probe_cli *cli, const struct run
     return PROBE_FAILED;
 }
 
-/* What the run could use: an OOM message's per-process cap ("X allowed",
- * set_per_process_memory_fraction) binds before the card's total. */
-static int64_t trial_capacity(const struct probe_cli *cli, const struct runexec_result *rr,
-                              int64_t nvml_cap)
+/* What the search may fill, from an OOM message: a per-process cap ("X
+ * allowed", set_per_process_memory_fraction) binds the allocator directly;
+ * otherwise the card's total, less the non-PyTorch memory the process held
+ * (CUDA context, NCCL, workspaces) when the peaks come from the log's
+ * reserved figures, which do not count it. -1 when the log says nothing. */
+static int64_t oom_limit(const struct oom_bytes *b, bool log_peaks)
 {
-    int64_t cap = rr->capacity >= 0 ? rr->capacity : nvml_cap;
+    if (b->allowed > 0) return b->allowed;
+    if (b->capacity <= 0) return -1;
+    int64_t other = -1;
+    if (b->process_in_use >= 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
+        other = b->process_in_use - b->allocated - b->reserved_unallocated;
+    return log_peaks && other > 0 && other < b->capacity ? b->capacity - other : b->capacity;
+}
+
+static int64_t trial_capacity(const struct trial_ctx *c, const struct runexec_result *rr)
+{
+    int64_t cap = rr->capacity >= 0 ? rr->capacity : c->capacity;
     if (!rr->oom) return cap;
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/logs/%s.log", cli->dir, rr->id);
+    snprintf(path, sizeof path, "%s/logs/%s.log", c->cli->dir, rr->id);
     struct oom_report rep;
     struct oomlab_err err;
     if (logscan_path(path, &rep, &err) < 0) return cap;
     if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) {
-        const struct oom_bytes *b = &rep.events[rep.primary].bytes;
-        int64_t limit = b->allowed >= 0 ? b->allowed : b->capacity;
-        if (limit >= 0 && (cap < 0 || limit < cap)) cap = limit;
+        int64_t limit = oom_limit(&rep.events[rep.primary].bytes, c->log_peaks);
+        if (limit > 0 && (cap < 0 || limit < cap)) cap = limit;
     }
     oom_report_release(&rep);
     return cap;
 }
 
-/* Every figure is a lower bound on what the card held: take the largest. */
+/* Every figure is a lower bound on what the card held: take the largest.
+ * A zero is a run too short to sample, not a measurement. */
 static int64_t trial_peak(const struct runexec_result *rr)
 {
     int64_t p = rr->peak_nvml > rr->peak_reserved ? rr->peak_nvml : rr->peak_reserved;
-    return p >= 0 ? p : rr->peak_alloc;
+    if (p <= 0) p = rr->peak_alloc;
+    return p > 0 ? p : -1;
 }
 
 static void trial_id(const struct trial_ctx *c, long value, char *buf, size_t size)
@@ -539,8 +553,9 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
         snprintf(t->run_id, sizeof t->run_id, "%s", rr.id);
         t->exit_code = rr.exit_code;
         t->peak = trial_peak(&rr);
-        t->capacity = trial_capacity(cli, &rr, c->capacity);
         out = classify(cli, &rr, t);
+        if (out == PROBE_FITS && t->peak > 0) c->log_peaks = rr.peak_reserved >= rr.peak_nvml;
+        t->capacity = trial_capacity(c, &rr);
     }
     /* A signal after the child finished leaves its outcome standing; the
      * next call reports the stop before running anything. */
@@ -660,7 +675,7 @@ static void print_recommended(const struct probe_cli *cli, const struct probe_re
         return;
     }
     if (r->basis == PROBE_BASIS_PEAK)
-        printf("recommended: %s=%ld (peak %s, within %d%% headroom: at most %s of %s)\n",
+        printf("recommended: %s=%ld (peak %s, within %d%% headroom: at most %s of %s usable)\n",
                cli->param, r->recommended,
                units_format_bytes(r->recommended_peak, peak, sizeof peak), pct,
                units_format_bytes(r->headroom_limit, lim, sizeof lim),

@@ -191,7 +191,9 @@ if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   (cd "$D" && "$SIM" --batch "$best" --seq 512 --steps 2 > a.log 2>&1); a=$?
   (cd "$D" && "$SIM" --batch $((best + 1)) --seq 512 --steps 2 > b.log 2>&1); b=$?
   why="exit $rc best $best: $a / $b $(tail -2 "$D/b.log") $(head -3 "$D/err")"
-  check probe-simtrain test "$rc" = 0 -a "$a" = 0 -a "$b" != 0 -a -n "$(grep -i 'out of memory' "$D/b.log")"
+  why="$why; trials $(jget "$J" trial_count)"
+  check probe-simtrain test "$rc" = 0 -a "$a" = 0 -a "$b" != 0 -a -n "$(grep -i 'out of memory' "$D/b.log")" \
+    -a "$(jget "$J" trial_count)" -le 14
   # the same through its run config
   probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --seq 512 --steps {steps} --config {config}
   why="exit $rc largest $(jget "$J" largest_fit), want $best; $(head -3 "$D/err")"
