@@ -201,4 +201,9 @@ if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
 else
   echo "ok probe-simtrain # SKIP simtrain or the fake NVML not built"
 fi
+
+# Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
+bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
+why="$bad"
+check probe-no-sanitizer-report test -z "$bad"
 exit 0
