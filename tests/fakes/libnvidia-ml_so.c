@@ -7,7 +7,10 @@
  *   DIR/gpus        one line per GPU:  INDEX TOTAL_BYTES BASE_USED_BYTES UTIL_PCT NAME...
  *                   e.g. "0 85899345920 536870912 35 NVIDIA A100-SXM4-80GB"; indices
  *                   0..N-1; TOTAL_BYTES "na" = memory info not supported (unified
- *                   memory), UTIL_PCT "na" = utilisation not supported.
+ *                   memory), UTIL_PCT "na" = utilisation not supported;
+ *                   UTIL_PCT "A/B": this process's first utilisation read of
+ *                   the GPU answers A, every later one B (deterministic tests
+ *                   of sampling windows).
  *   DIR/procs/PID   a file per process holding GPU memory, one line per GPU:
  *                   GPU_INDEX BYTES [compute|graphics|both]   (default compute)
  *                   BYTES "na" = NVML_VALUE_NOT_AVAILABLE. Write it atomically
@@ -57,7 +60,7 @@
 
 struct fake_gpu {
     int present;
-    long long total, base, util;
+    long long total, base, util, util_later;
     char name[96];
 };
 
@@ -156,7 +159,10 @@ static int read_gpus(struct fake_gpu gpus[FAKE_MAX_GPUS])
         if (i < 0 || i >= FAKE_MAX_GPUS) continue;
         struct fake_gpu *g = &gpus[i];
         g->present = 1;
+        char *slash = strchr(util, '/');
+        if (slash) *slash = '\0';
         g->total = number(total), g->base = number(base), g->util = number(util);
+        g->util_later = slash ? number(slash + 1) : g->util;
         snprintf(g->name, sizeof g->name, "%s", line + off);
         g->name[strcspn(g->name, "\r\n")] = '\0';
         if (i + 1 > n) n = (int)i + 1;
@@ -382,9 +388,11 @@ API nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t dev, struct nvml_abi
     if (!inits) return NVML_ERROR_UNINITIALIZED;
     int i = device_index(dev, gpus);
     if (i < 0 || !u) return NVML_ERROR_INVALID_ARGUMENT;
-    if (fails("util") || gpus[i].util < 0 || gpus[i].util > 100) return NVML_ERROR_NOT_SUPPORTED;
-    u->gpu = (unsigned)gpus[i].util;
-    u->memory = (unsigned)(gpus[i].util / 2);
+    static unsigned long reads[FAKE_MAX_GPUS];
+    long long util = reads[i]++ == 0 ? gpus[i].util : gpus[i].util_later;
+    if (fails("util") || util < 0 || util > 100) return NVML_ERROR_NOT_SUPPORTED;
+    u->gpu = (unsigned)util;
+    u->memory = (unsigned)(util / 2);
     return NVML_SUCCESS;
 }
 
