@@ -1,11 +1,870 @@
-/* probe: placeholder until the subcommand lands (replaced by its owner). */
+/* probe: `oomlab probe [options] -- CMD ARGS...` — find the largest batch
+ * (or sequence, or any {NAME}) that fits by real short runs, each a fresh
+ * process supervised by runexec (its own run id, log, memory CSV, ledger
+ * row tagged "probe"); the search itself is lib/probe. */
 #include "cmd/cmd.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/hfconfig.h"
+#include "lib/models.h"
+#include "lib/probe.h"
+#include "lib/probe_est.h"
+#include "lib/runcfg.h"
+#include "lib/units.h"
+#include "out/color.h"
+#include "out/json.h"
+#include "out/table.h"
+#include "sys/logscan.h"
+#include "sys/nvml.h"
+#include "sys/runexec.h"
+
+#define PROBE_ARG_MAX 65536          /* one argument after substitution */
+#define PROBE_CONFIG_MAX (1 << 20)   /* a run config file */
+#define PROBE_MAX_SETS 64
+
+static const char usage_text[] =
+    "usage: oomlab probe [options] -- CMD [ARGS...]\n"
+    "\n"
+    "Find the largest batch (or sequence length) that fits, by short real runs.\n"
+    "Write {batch} (or {seq}, or {NAME} with --param NAME) where the value goes,\n"
+    "e.g. --batch-size={batch}; {steps} becomes the --steps value. Or let the\n"
+    "command read the trial's config: {config} is DIR/configs/ID.yaml, the\n"
+    "--config file with the --set values and the probed value applied.\n"
+    "\n"
+    "  --param NAME         what to probe: batch (default), seq, or any NAME\n"
+    "  --min N              smallest value (default 1)\n"
+    "  --max N              largest value: bisect within [min, max]; without it,\n"
+    "                       double from min until the first OOM\n"
+    "  --steps N            substituted for {steps}: keep trials short\n"
+    "  --config FILE        the run config (YAML/JSON) each trial's config starts from\n"
+    "  --set KEY=VALUE      override a config field (repeatable)\n"
+    "  --model MODEL        start from the estimator's prediction: a HuggingFace\n"
+    "                       config.json (or its directory) or a preset (see\n"
+    "                       oomlab estimate --list-models); batch or seq only\n"
+    "  --headroom P         kept free on the peak for the recommendation (15%)\n"
+    "  --effective-batch B  also print the gradient accumulation that keeps B\n"
+    "  --timeout D          a trial running longer stops the probe (10m)\n"
+    "  --gpu N              GPU whose capacity counts (default: the smallest)\n"
+    "  --interval D         NVML sampling interval (100ms)\n"
+    "  --dir DIR            where logs/, configs/ and runs.csv go (.)\n"
+    "  --no-confirm         do not re-run the largest fit\n"
+    "  --json               print schema oomlab.probe.v1\n"
+    "\n"
+    "A trial fits when CMD exits 0; it does not fit when its log holds a GPU\n"
+    "out-of-memory error; anything else (a crash, the host OOM killer, the\n"
+    "timeout) stops the probe with its diagnosis. Multi-GPU launchers such as\n"
+    "torchrun exit 0 only when every rank finished, so a trial passes only then.\n"
+    "Exit: 0 found, 1 nothing fits, 2 usage, 3 stopped by a non-OOM failure,\n"
+    "130 interrupted.\n";
+
+struct probe_cli {
+    const char *param;
+    long steps; /* -1: not given */
+    int64_t timeout_ms, interval_ms;
+    int gpu;
+    const char *dir;
+    bool json;
+    char *const *argv; /* the command template */
+    int argc;
+    const char *config_path; /* --config */
+    char *config_text;       /* its contents (malloc'd) */
+    size_t config_len;
+    const char *sets[PROBE_MAX_SETS]; /* --set, in order */
+    size_t n_sets;
+    const char *model_arg; /* --model */
+    struct probe_opts search;
+};
+
+/* Where the trials stand: what the callback needs from one trial to the next. */
+struct trial_ctx {
+    const struct probe_cli *cli;
+    unsigned number; /* the probe's NNN */
+    char letter[24]; /* "b", "s", or the param name, in the run ids */
+    int64_t capacity;
+    bool log_peaks; /* passing trials' peaks come from the log, not NVML */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    stop_requested = sig;
+}
+
+/* The run engine lands on its own branch; until it is linked in, probe
+ * says so instead of failing to build. */
+#pragma weak runexec
+
+enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
+              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_MODEL, OPT_NO_CONFIRM,
+              OPT_JSON, OPT_HELP };
+
+static const struct option_def {
+    const char *name;
+    enum opt_id id;
+    bool has_arg;
+} options[] = {
+    {"--param", OPT_PARAM, true},       {"--min", OPT_MIN, true},
+    {"--max", OPT_MAX, true},           {"--steps", OPT_STEPS, true},
+    {"--headroom", OPT_HEADROOM, true}, {"--effective-batch", OPT_EFFECTIVE, true},
+    {"--timeout", OPT_TIMEOUT, true},   {"--gpu", OPT_GPU, true},
+    {"--interval", OPT_INTERVAL, true}, {"--dir", OPT_DIR, true},
+    {"--config", OPT_CONFIG, true},     {"--set", OPT_SET, true},
+    {"--model", OPT_MODEL, true},
+    {"--no-confirm", OPT_NO_CONFIRM, false}, {"--json", OPT_JSON, false},
+    {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
+};
+
+static bool param_name_ok(const char *s)
+{
+    if (!*s || strlen(s) > 16) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    return true;
+}
+
+static int parse_long(const char *opt, const char *s, long min, long *out)
+{
+    long long v;
+    if (units_parse_int(s, min, LONG_MAX / 4, &v) < 0)
+        return cmd_usage_error("probe", "%s wants a whole number >= %ld, got '%s'", opt, min, s);
+    *out = (long)v;
+    return 0;
+}
+
+/* One option with its value (NULL for flags). 0, or an exit code. */
+static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name, const char *val)
+{
+    double pct;
+    long gpu = 0;
+    switch (id) {
+    case OPT_PARAM:
+        if (!param_name_ok(val) || !strcmp(val, "steps") || !strcmp(val, "config"))
+            return cmd_usage_error("probe", "--param wants a name of letters, digits and _ "
+                                            "(not 'steps' or 'config'), got '%s'", val);
+        cli->param = val;
+        return 0;
+    case OPT_MIN: return parse_long(name, val, 1, &cli->search.min);
+    case OPT_MAX: return parse_long(name, val, 1, &cli->search.max);
+    case OPT_STEPS: return parse_long(name, val, 1, &cli->steps);
+    case OPT_EFFECTIVE: return parse_long(name, val, 1, &cli->search.effective_batch);
+    case OPT_GPU:
+        if (parse_long(name, val, 0, &gpu)) return EXIT_USAGE;
+        cli->gpu = (int)(gpu > INT_MAX ? INT_MAX : gpu);
+        return 0;
+    case OPT_HEADROOM:
+        if (units_parse_percent(val, &pct) < 0 || pct > 90)
+            return cmd_usage_error("probe", "--headroom wants a percentage up to 90%%, got '%s'",
+                                   val);
+        cli->search.headroom = pct / 100.0;
+        return 0;
+    case OPT_TIMEOUT:
+        if (units_parse_duration_ms(val, &cli->timeout_ms) < 0)
+            return cmd_usage_error("probe", "--timeout wants a duration (30s, 10m, 1h), got '%s'",
+                                   val);
+        return 0;
+    case OPT_INTERVAL:
+        if (units_parse_duration_ms(val, &cli->interval_ms) < 0 || cli->interval_ms < 10)
+            return cmd_usage_error("probe", "--interval wants a duration of 10ms or more, got '%s'",
+                                   val);
+        return 0;
+    case OPT_DIR: cli->dir = val; return 0;
+    case OPT_CONFIG: cli->config_path = val; return 0;
+    case OPT_MODEL: cli->model_arg = val; return 0;
+    case OPT_SET:
+        if (cli->n_sets == PROBE_MAX_SETS)
+            return cmd_usage_error("probe", "at most %d --set", PROBE_MAX_SETS);
+        cli->sets[cli->n_sets++] = val;
+        return 0;
+    case OPT_NO_CONFIRM: cli->search.confirm = false; return 0;
+    case OPT_JSON: cli->json = true; return 0;
+    case OPT_HELP: fputs(usage_text, stdout); return -1;
+    }
+    return 0;
+}
+
+/* Options up to `--` (or the first word that is not an option). Returns 0,
+ * -1 after --help, or an exit code. */
+static int parse_args(struct probe_cli *cli, int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-') break;
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const struct option_def *d = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+            if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
+        if (!d) return cmd_usage_error("probe", "unknown option '%s'", a);
+        const char *val = NULL;
+        if (d->has_arg) {
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return cmd_usage_error("probe", "%s needs a value", d->name);
+        } else if (eq) {
+            return cmd_usage_error("probe", "%s takes no value", d->name);
+        }
+        int rc = apply_option(cli, d->id, d->name, val);
+        if (rc) return rc;
+    }
+    if (i >= argc) return cmd_usage_error("probe", "no command given (oomlab probe [options] -- CMD ARGS...)");
+    cli->argv = argv + i;
+    cli->argc = argc - i;
+    return 0;
+}
+
+/* Does any argument hold "{key}"? */
+static bool has_placeholder(const struct probe_cli *cli, const char *key)
+{
+    char mark[32];
+    snprintf(mark, sizeof mark, "{%s}", key);
+    for (int i = 0; i < cli->argc; i++)
+        if (strstr(cli->argv[i], mark)) return true;
+    return false;
+}
+
+static int check_cli(struct probe_cli *cli)
+{
+    if (!has_placeholder(cli, cli->param) && !has_placeholder(cli, "config"))
+        return cmd_usage_error("probe", "the command has no {%s}: write it where the value goes, "
+                                        "e.g. --%s={%s} (or pass the trial's config as {config})",
+                               cli->param, cli->param, cli->param);
+    if (has_placeholder(cli, "steps") && cli->steps < 0)
+        return cmd_usage_error("probe", "the command has {steps} but no --steps was given");
+    if (cli->search.max >= 0 && cli->search.max < cli->search.min)
+        return cmd_usage_error("probe", "--max %ld is below --min %ld", cli->search.max,
+                               cli->search.min);
+    return 0;
+}
+
+/* arg with every {key} replaced; malloc'd, NULL when too long or no memory. */
+static char *substitute(const char *arg, const char *const *keys, const char *const *vals,
+                        size_t n)
+{
+    size_t cap = strlen(arg) + 1, len = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    for (const char *p = arg; *p;) {
+        const char *rep = NULL;
+        size_t skip = 1;
+        for (size_t k = 0; k < n && *p == '{'; k++) {
+            size_t kl = strlen(keys[k]);
+            if (!strncmp(p + 1, keys[k], kl) && p[1 + kl] == '}') {
+                rep = vals[k];
+                skip = kl + 2;
+            }
+        }
+        size_t add = rep ? strlen(rep) : 1;
+        if (len + add + 1 > cap) {
+            cap = (len + add + 1) * 2;
+            char *grown = cap > PROBE_ARG_MAX ? NULL : realloc(out, cap);
+            if (!grown) {
+                free(out);
+                return NULL;
+            }
+            out = grown;
+        }
+        memcpy(out + len, rep ? rep : p, add);
+        len += add;
+        p += skip;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+static void free_argv(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++) free(argv[i]);
+    free(argv);
+}
+
+static char **build_argv(const struct probe_cli *cli, long value, const char *id)
+{
+    char vbuf[32], sbuf[32], cbuf[PATH_MAX];
+    snprintf(vbuf, sizeof vbuf, "%ld", value);
+    snprintf(sbuf, sizeof sbuf, "%ld", cli->steps);
+    snprintf(cbuf, sizeof cbuf, "%s/configs/%s.yaml", cli->dir, id);
+    const char *keys[] = {cli->param, "config", "steps"};
+    const char *vals[] = {vbuf, cbuf, sbuf};
+    char **argv = calloc((size_t)cli->argc + 1, sizeof *argv);
+    if (!argv) return NULL;
+    for (int i = 0; i < cli->argc; i++) {
+        argv[i] = substitute(cli->argv[i], keys, vals, cli->steps >= 0 ? 3 : 2);
+        if (!argv[i]) {
+            free_argv(argv);
+            return NULL;
+        }
+    }
+    return argv;
+}
+
+/* The trial's config (its ledger row, configs/ID.yaml): the --config file,
+ * the --set values, then the probed value in its column (or in extra).
+ * The caller releases it. */
+static int trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
+                        struct oomlab_err *err)
+{
+    static const struct { const char *param, *key; } columns[] = {
+        {"batch", "device_batch_size"}, {"seq", "max_seq_len"}};
+    const char *key = cli->param;
+    for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
+        if (!strcmp(cli->param, columns[i].param)) key = columns[i].key;
+    char assign[64];
+    snprintf(assign, sizeof assign, "%s=%ld", key, value);
+    runcfg_init(cfg);
+    if (cli->config_text &&
+        runcfg_parse(cfg, cli->config_text, cli->config_len, cli->config_path, err) < 0)
+        return -1;
+    for (size_t i = 0; i < cli->n_sets; i++)
+        if (runcfg_set(cfg, cli->sets[i], err) < 0) return -1;
+    return runcfg_set(cfg, assign, err);
+}
+
+/* Read --config (bounded) and check it and the --set values once, so a bad
+ * config is a usage error before any trial. 0 or an exit code. */
+static int load_config(struct probe_cli *cli)
+{
+    struct oomlab_err err = {{0}};
+    if (cli->config_path) {
+        FILE *f = fopen(cli->config_path, "rb");
+        if (!f) return cmd_usage_error("probe", "%s: %s", cli->config_path, strerror(errno));
+        cli->config_text = malloc(PROBE_CONFIG_MAX + 1);
+        size_t n = cli->config_text ? fread(cli->config_text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
+        bool bad = !cli->config_text || ferror(f);
+        fclose(f);
+        if (bad) return cmd_usage_error("probe", "%s: cannot read", cli->config_path);
+        if (n > PROBE_CONFIG_MAX)
+            return cmd_usage_error("probe", "%s: larger than %d bytes", cli->config_path,
+                                   PROBE_CONFIG_MAX);
+        cli->config_len = n;
+    }
+    struct runcfg cfg;
+    int rc = trial_config(cli, cli->search.min, &cfg, &err);
+    runcfg_release(&cfg);
+    return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
+}
+
+/* The model for --model: a preset, or a config.json (or its directory). */
+static int load_model(const char *arg, struct est_model *m, struct oomlab_err *err)
+{
+    const struct model_preset *preset = models_find(arg);
+    memset(m, 0, sizeof *m);
+    if (preset) {
+        *m = preset->m;
+        return est_model_finish(m, err);
+    }
+    char path[PATH_MAX];
+    struct stat st;
+    if (stat(arg, &st) != 0)
+        return oomlab_err_set(err, "--model %s: not a preset (oomlab estimate --list-models) "
+                                   "and cannot open it: %s", arg, strerror(errno));
+    snprintf(path, sizeof path, S_ISDIR(st.st_mode) ? "%s/config.json" : "%s", arg);
+    FILE *f = fopen(path, "rb");
+    if (!f) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
+    char *text = malloc(PROBE_CONFIG_MAX + 1);
+    size_t n = text ? fread(text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
+    bool bad = !text || ferror(f) || n > PROBE_CONFIG_MAX;
+    fclose(f);
+    int rc = bad ? oomlab_err_set(err, "%s: cannot read (or larger than %d bytes)", path,
+                                  PROBE_CONFIG_MAX)
+                 : hfconfig_parse(text, n, path, m, err);
+    free(text);
+    if (rc == HFCONFIG_UNKNOWN_TYPE)
+        return oomlab_err_set(err, "%s: the estimator does not know this model_type", path);
+    return rc == HFCONFIG_OK ? est_model_finish(m, err) : -1;
+}
+
+/* --model: the estimator, fed the trial config's workload. 0 or an exit code. */
+static int setup_model(struct probe_cli *cli, struct probe_est *pe)
+{
+    if (!cli->model_arg) return 0;
+    struct oomlab_err err = {{0}};
+    struct est_model m;
+    struct runcfg cfg;
+    if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
+    if (trial_config(cli, cli->search.min, &cfg, &err) < 0 ||
+        probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
+        runcfg_release(&cfg);
+        return cmd_usage_error("probe", "%s", err.msg);
+    }
+    runcfg_release(&cfg);
+    if (pe->seq_assumed)
+        fprintf(stderr, "oomlab probe: --model: no sequence length in the config (--set "
+                        "max_seq_len=N); the estimate assumes %lld, the measured peaks correct it\n",
+                (long long)pe->wl.seq);
+    cli->search.predict = probe_est_predict;
+    cli->search.predict_ctx = pe;
+    return 0;
+}
+
+/* What a finished run means for the search, with a one-line diagnosis. */
+static enum probe_outcome classify(const struct probe_cli *cli, const struct runexec_result *rr,
+                                   struct probe_trial *t)
+{
+    char dur[32];
+    if (rr->interrupted) {
+        snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted (the trial was stopped)");
+        return PROBE_INTERRUPTED;
+    }
+    if (rr->oom) return PROBE_OOM;
+    if (rr->timed_out) {
+        snprintf(dur, sizeof dur, "%lldms", (long long)cli->timeout_ms);
+        if (cli->timeout_ms % 1000 == 0) snprintf(dur, sizeof dur, "%llds", (long long)(cli->timeout_ms / 1000));
+        snprintf(t->diagnosis, sizeof t->diagnosis,
+                 "timed out after %s (not an OOM; raise --timeout or lower --steps)", dur);
+        return PROBE_FAILED;
+    }
+    if (rr->exit_code == 0) return PROBE_FITS;
+    if (rr->failure_other)
+        snprintf(t->diagnosis, sizeof t->diagnosis, "%s (not a GPU OOM; see logs/%s.log)",
+                 rr->oom_kind[0] ? rr->oom_kind : "failure", rr->id);
+    else if (rr->term_signal)
+        snprintf(t->diagnosis, sizeof t->diagnosis,
+                 "killed by signal %d, no GPU OOM in the log (see logs/%s.log)", rr->term_signal,
+                 rr->id);
+    else if (rr->exit_code == 127 || rr->exit_code == 126)
+        snprintf(t->diagnosis, sizeof t->diagnosis, "%s: %s", cli->argv[0],
+                 rr->exit_code == 127 ? "command not found" : "cannot execute");
+    else
+        snprintf(t->diagnosis, sizeof t->diagnosis,
+                 "exited with code %d, no GPU OOM in the log (see logs/%s.log)", rr->exit_code,
+                 rr->id);
+    return PROBE_FAILED;
+}
+
+/* What the search may fill, from an OOM message: a per-process cap ("X
+ * allowed", set_per_process_memory_fraction) binds the allocator directly;
+ * otherwise the card's total, less the non-PyTorch memory the process held
+ * (CUDA context, NCCL, workspaces) when the peaks come from the log's
+ * reserved figures, which do not count it. -1 when the log says nothing. */
+static int64_t oom_limit(const struct oom_bytes *b, bool log_peaks)
+{
+    if (b->allowed > 0) return b->allowed;
+    if (b->capacity <= 0) return -1;
+    int64_t other = -1;
+    if (b->process_in_use >= 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
+        other = b->process_in_use - b->allocated - b->reserved_unallocated;
+    return log_peaks && other > 0 && other < b->capacity ? b->capacity - other : b->capacity;
+}
+
+static int64_t trial_capacity(const struct trial_ctx *c, const struct runexec_result *rr)
+{
+    int64_t cap = rr->capacity >= 0 ? rr->capacity : c->capacity;
+    if (!rr->oom) return cap;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/logs/%s.log", c->cli->dir, rr->id);
+    struct oom_report rep;
+    struct oomlab_err err;
+    if (logscan_path(path, &rep, &err) < 0) return cap;
+    if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) {
+        int64_t limit = oom_limit(&rep.events[rep.primary].bytes, c->log_peaks);
+        if (limit > 0 && (cap < 0 || limit < cap)) cap = limit;
+    }
+    oom_report_release(&rep);
+    return cap;
+}
+
+/* Every figure is a lower bound on what the card held: take the largest.
+ * A zero is a run too short to sample, not a measurement. */
+static int64_t trial_peak(const struct runexec_result *rr)
+{
+    int64_t p = rr->peak_nvml > rr->peak_reserved ? rr->peak_nvml : rr->peak_reserved;
+    if (p <= 0) p = rr->peak_alloc;
+    return p > 0 ? p : -1;
+}
+
+static void trial_id(const struct trial_ctx *c, long value, char *buf, size_t size)
+{
+    snprintf(buf, size, "probe%03u-%s%ld", c->number, c->letter, value);
+    /* a re-run of one value (the confirm run) takes the next free suffix */
+    char path[PATH_MAX];
+    for (int n = 2; n < 100; n++) {
+        snprintf(path, sizeof path, "%s/logs/%s.log", c->cli->dir, buf);
+        FILE *f = fopen(path, "r");
+        if (!f) return;
+        fclose(f);
+        snprintf(buf, size, "probe%03u-%s%ld-r%d", c->number, c->letter, value, n);
+    }
+}
+
+static void progress(const struct probe_cli *cli, const struct probe_trial *t,
+                     enum probe_outcome out)
+{
+    char peak[32] = "";
+    if (out == PROBE_FITS && t->peak >= 0) {
+        memcpy(peak, ", peak ", 8);
+        units_format_bytes(t->peak, peak + 7, sizeof peak - 7);
+    }
+    fprintf(stderr, "oomlab probe: %s=%ld %s%s (%s)\n", cli->param, t->value,
+            probe_outcome_name(out), peak, t->run_id[0] ? t->run_id : "no run");
+    if (t->diagnosis[0]) fprintf(stderr, "oomlab probe:   %s\n", t->diagnosis);
+}
+
+static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
+{
+    struct trial_ctx *c = ctxp;
+    const struct probe_cli *cli = c->cli;
+    if (stop_requested) {
+        snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted before the trial started");
+        return PROBE_INTERRUPTED;
+    }
+    char id[64];
+    trial_id(c, value, id, sizeof id);
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    char **argv = NULL;
+    if (trial_config(cli, value, &cfg, &err) < 0 || !(argv = build_argv(cli, value, id))) {
+        snprintf(t->diagnosis, sizeof t->diagnosis, "cannot prepare the trial: %.120s",
+                 err.msg[0] ? err.msg : "out of memory");
+        runcfg_release(&cfg);
+        progress(cli, t, PROBE_FAILED);
+        return PROBE_FAILED;
+    }
+    struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
+                              .gpu = cli->gpu, .interval_ms = cli->interval_ms,
+                              .timeout_ms = cli->timeout_ms, .quiet = true, .tag = "probe"};
+    struct runexec_result rr;
+    memset(&rr, 0, sizeof rr);
+    int rc = runexec(&ro, &rr, &err);
+    free_argv(argv);
+    runcfg_release(&cfg);
+    enum probe_outcome out;
+    if (rc < 0) {
+        snprintf(t->diagnosis, sizeof t->diagnosis, "cannot run the trial: %.130s", err.msg);
+        out = PROBE_FAILED;
+    } else {
+        snprintf(t->run_id, sizeof t->run_id, "%s", rr.id);
+        t->exit_code = rr.exit_code;
+        t->peak = trial_peak(&rr);
+        out = classify(cli, &rr, t);
+        if (out == PROBE_FITS && t->peak > 0) c->log_peaks = rr.peak_reserved >= rr.peak_nvml;
+        t->capacity = trial_capacity(c, &rr);
+    }
+    /* A signal after the child finished leaves its outcome standing; the
+     * next call reports the stop before running anything. */
+    progress(cli, t, out);
+    return out;
+}
+
+/* The next free probe number: one above the highest logs/probeNNN-* there. */
+static unsigned next_probe_number(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/logs", dir);
+    DIR *d = opendir(path);
+    unsigned best = 0;
+    if (!d) return 1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        unsigned n;
+        char dash;
+        if (sscanf(e->d_name, "probe%3u%c", &n, &dash) == 2 && dash == '-' && n > best) best = n;
+    }
+    closedir(d);
+    return best + 1;
+}
+
+/* The card's capacity before any trial: the chosen GPU, or the smallest. */
+static int64_t nvml_capacity(int gpu)
+{
+    struct nvml *nv;
+    struct oomlab_err err;
+    if (nvml_open(&nv, &err) < 0) return -1;
+    unsigned count = 0;
+    int64_t cap = -1;
+    if (nvml_count(nv, &count, &err) == 0)
+        for (unsigned i = 0; i < count; i++) {
+            struct nvml_gpu g;
+            if ((gpu >= 0 && (unsigned)gpu != i) || nvml_gpu(nv, i, &g, &err) < 0) continue;
+            if (g.total > 0 && (cap < 0 || g.total < cap)) cap = g.total;
+        }
+    nvml_close(nv);
+    return cap;
+}
+
+static const char *pct_of(int64_t bytes, int64_t cap, char *buf, size_t size)
+{
+    if (bytes < 0 || cap <= 0) return NULL;
+    snprintf(buf, size, "%.1f%%", 100.0 * (double)bytes / (double)cap);
+    return buf;
+}
+
+static int print_trials(const struct probe_cli *cli, const struct probe_result *r)
+{
+    const char *heads[] = {cli->param, "outcome", "peak", "of card", "how", "run"};
+    struct table t;
+    if (table_init(&t, 6, heads) < 0) return -1;
+    table_align_right(&t, 0);
+    table_align_right(&t, 2);
+    table_align_right(&t, 3);
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct probe_trial *tr = &r->trials[i];
+        char v[32], peak[32], pct[32];
+        snprintf(v, sizeof v, "%ld", tr->value);
+        int64_t cap = tr->capacity >= 0 ? tr->capacity : r->capacity;
+        const char *cells[] = {v, probe_outcome_name(tr->outcome),
+                               tr->peak >= 0 ? units_format_bytes(tr->peak, peak, sizeof peak) : NULL,
+                               pct_of(tr->peak, cap, pct, sizeof pct), probe_how_name(tr->how),
+                               tr->run_id[0] ? tr->run_id : NULL};
+        if (table_add(&t, cells) < 0) {
+            table_release(&t);
+            return -1;
+        }
+    }
+    table_print(&t, stdout);
+    table_release(&t);
+    return 0;
+}
+
+static void print_largest(const struct probe_cli *cli, const struct probe_result *r, bool color)
+{
+    const char *b = color_code(color, COLOR_BOLD), *z = color_code(color, COLOR_RESET);
+    if (r->largest_fit < 0) {
+        printf("\n%snothing fits%s: %s=%ld does not fit", color_code(color, COLOR_RED), z,
+               cli->param, cli->search.min);
+        printf(r->flaky >= 0 ? " reliably (it passed once, then OOMed on its re-run)\n" : "\n");
+        return;
+    }
+    printf("\nlargest fit: %s%s=%ld%s", b, cli->param, r->largest_fit, z);
+    if (r->confirmed) printf(" (passed twice)");
+    else if (r->stop == PROBE_STOP_FOUND) printf(" (not re-run)");
+    else printf(" (so far)");
+    if (r->above_max) printf("; --max itself fits, the boundary is higher");
+    if (r->reached_limit) printf("; the doubling limit itself fits");
+    if (r->smallest_oom >= 0) printf("; %ld OOMs", r->smallest_oom);
+    printf("\n");
+    if (!r->pinned && r->stop == PROBE_STOP_FOUND)
+        printf("%swarning%s: %d trials spent before the boundary was pinned: it lies between "
+               "%ld and %ld\n", color_code(color, COLOR_YELLOW), z, PROBE_MAX_TRIALS,
+               r->largest_fit, r->smallest_oom);
+    if (r->flaky >= 0)
+        printf("%swarning%s: %s=%ld passed once, then OOMed on its re-run: the data decides "
+               "(a long batch, an eval step); staying below it\n",
+               color_code(color, COLOR_YELLOW), z, cli->param, r->flaky);
+}
+
+static void print_recommended(const struct probe_cli *cli, const struct probe_result *r)
+{
+    char peak[32], lim[32], cap[32];
+    int pct = (int)lround(cli->search.headroom * 100);
+    if (r->largest_fit < 0) return;
+    if (r->recommended < 0) {
+        if (r->basis == PROBE_BASIS_PEAK)
+            printf("recommended: none keeps %d%% headroom: even %s=%ld peaks above %s of %s\n", pct,
+                   cli->param, cli->search.min, units_format_bytes(r->headroom_limit, lim, sizeof lim),
+                   units_format_bytes(r->capacity, cap, sizeof cap));
+        else
+            printf("recommended: none: %d%% off %ld leaves nothing\n", pct, r->largest_fit);
+        return;
+    }
+    if (r->basis == PROBE_BASIS_PEAK)
+        printf("recommended: %s=%ld (peak %s, within %d%% headroom: at most %s of %s usable)\n",
+               cli->param, r->recommended,
+               units_format_bytes(r->recommended_peak, peak, sizeof peak), pct,
+               units_format_bytes(r->headroom_limit, lim, sizeof lim),
+               units_format_bytes(r->capacity, cap, sizeof cap));
+    else
+        printf("recommended: %s=%ld (%d%% off the count: no peak or capacity was measured)\n",
+               cli->param, r->recommended, pct);
+    if (r->grad_accum < 0) return;
+    printf("gradient accumulation: %ld steps of %s=%ld for an effective batch of %ld", r->grad_accum,
+           cli->param, r->accum_batch, r->effective_batch);
+    if (r->effective_achieved != r->effective_batch) {
+        printf(" (%ld x %ld = %ld: %ld does not divide evenly", r->accum_batch, r->grad_accum,
+               r->effective_achieved, r->effective_batch);
+        if (r->exact_batch > 0)
+            printf("; exactly %ld with %s=%ld x %ld", r->effective_batch, cli->param,
+                   r->exact_batch, r->exact_grad_accum);
+        printf(")");
+    }
+    printf("\n");
+}
+
+static int render_text(const struct probe_cli *cli, const struct probe_result *r)
+{
+    bool color = color_enabled(stdout);
+    if (print_trials(cli, r) < 0) return -1;
+    print_largest(cli, r, color);
+    /* A stopped probe has not pinned the boundary: no recommendation. */
+    if (r->stop == PROBE_STOP_FOUND) print_recommended(cli, r);
+    printf("trials: %zu", r->n_trials);
+    if (cli->search.max >= 0)
+        printf(" (at most %d by doubling/bisection)", probe_trial_bound(cli->search.min, cli->search.max));
+    printf("\n");
+    if (r->stop == PROBE_STOP_FAILED || r->stop == PROBE_STOP_INTERRUPTED) {
+        const struct probe_trial *t = &r->trials[r->stop_trial];
+        printf("%s at %s=%ld: %s\n", r->stop == PROBE_STOP_FAILED ? "stopped" : "interrupted",
+               cli->param, t->value, t->diagnosis);
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+}
+
+static void json_long(struct json *j, const char *key, long v)
+{
+    json_key(j, key);
+    if (v < 0) json_null(j);
+    else json_int(j, v);
+}
+
+static void json_trials(struct json *j, const struct probe_result *r)
+{
+    json_key(j, "trials");
+    json_arr_begin(j);
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct probe_trial *t = &r->trials[i];
+        json_obj_begin(j);
+        json_key(j, "value");
+        json_int(j, t->value);
+        json_key(j, "outcome");
+        json_str(j, probe_outcome_name(t->outcome));
+        json_key(j, "how");
+        json_str(j, probe_how_name(t->how));
+        json_key(j, "peak_bytes");
+        json_bytes(j, t->peak);
+        json_key(j, "capacity_bytes");
+        json_bytes(j, t->capacity);
+        json_key(j, "exit_code");
+        if (t->exit_code < 0) json_null(j);
+        else json_int(j, t->exit_code);
+        json_key(j, "run_id");
+        json_str(j, t->run_id[0] ? t->run_id : NULL);
+        json_key(j, "diagnosis");
+        json_str(j, t->diagnosis[0] ? t->diagnosis : NULL);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
+static int render_json(const struct probe_cli *cli, const struct probe_result *r)
+{
+    struct json j;
+    json_init(&j, stdout, true);
+    json_obj_begin(&j);
+    json_key(&j, "schema");
+    json_str(&j, "oomlab.probe.v1");
+    json_key(&j, "param");
+    json_str(&j, cli->param);
+    json_long(&j, "min", cli->search.min);
+    json_long(&j, "max", cli->search.max);
+    json_key(&j, "headroom_pct");
+    json_double(&j, cli->search.headroom * 100);
+    json_key(&j, "stop");
+    json_str(&j, probe_stop_name(r->stop));
+    json_key(&j, "diagnosis");
+    json_str(&j, r->stop_trial >= 0 ? r->trials[r->stop_trial].diagnosis : NULL);
+    json_long(&j, "largest_fit", r->largest_fit);
+    json_key(&j, "largest_fit_peak_bytes");
+    json_bytes(&j, r->largest_fit_peak);
+    json_key(&j, "confirmed");
+    json_bool(&j, r->confirmed);
+    json_key(&j, "pinned");
+    json_bool(&j, r->pinned);
+    json_key(&j, "above_max");
+    json_bool(&j, r->above_max);
+    json_long(&j, "smallest_oom", r->smallest_oom);
+    json_long(&j, "flaky", r->flaky);
+    json_key(&j, "capacity_bytes");
+    json_bytes(&j, r->capacity);
+    json_long(&j, "recommended", r->recommended);
+    json_key(&j, "recommended_basis");
+    json_str(&j, r->basis == PROBE_BASIS_NONE ? NULL : probe_basis_name(r->basis));
+    json_key(&j, "recommended_peak_bytes");
+    json_bytes(&j, r->recommended_peak);
+    json_key(&j, "headroom_limit_bytes");
+    json_bytes(&j, r->headroom_limit);
+    json_long(&j, "effective_batch", r->effective_batch);
+    json_long(&j, "grad_accum", r->grad_accum);
+    json_long(&j, "accum_batch", r->accum_batch);
+    json_long(&j, "effective_batch_achieved", r->effective_achieved);
+    json_long(&j, "exact_batch", r->exact_batch);
+    json_long(&j, "exact_grad_accum", r->exact_grad_accum);
+    json_key(&j, "trial_count");
+    json_int(&j, (long long)r->n_trials);
+    json_key(&j, "trial_bound");
+    if (cli->search.max >= 0) json_int(&j, probe_trial_bound(cli->search.min, cli->search.max));
+    else json_null(&j);
+    json_trials(&j, r);
+    json_obj_end(&j);
+    return json_finish(&j);
+}
+
+static int exit_for(const struct probe_result *r)
+{
+    static const int codes[] = {
+        [PROBE_STOP_FOUND] = EXIT_OK,
+        [PROBE_STOP_NOTHING_FITS] = EXIT_FOUND,
+        [PROBE_STOP_FAILED] = EXIT_ERROR,
+        [PROBE_STOP_INTERRUPTED] = 128 + SIGINT,
+    };
+    return codes[r->stop];
+}
+
+static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
 
 int cmd_probe(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "oomlab %s: not built yet\n", argv[0]);
-    return EXIT_ERROR;
+    struct probe_cli cli = {.param = "batch", .steps = -1, .timeout_ms = 10 * 60 * 1000,
+                            .interval_ms = 100, .gpu = -1, .dir = "."};
+    probe_opts_init(&cli.search);
+    int rc = parse_args(&cli, argc, argv);
+    if (rc) return rc < 0 ? EXIT_OK : rc;
+    static struct probe_est pe;
+    if ((rc = check_cli(&cli)) || (rc = load_config(&cli)) || (rc = setup_model(&cli, &pe))) {
+        free(cli.config_text);
+        return rc;
+    }
+    if (!runexec) {
+        fprintf(stderr, "oomlab probe: this build has no run engine (sys/runexec.c)\n");
+        free(cli.config_text);
+        return EXIT_ERROR;
+    }
+    struct trial_ctx ctx = {.cli = &cli, .number = next_probe_number(cli.dir),
+                            .capacity = nvml_capacity(cli.gpu)};
+    static const struct { const char *param, *letter; } letters[] = {{"batch", "b"}, {"seq", "s"}};
+    snprintf(ctx.letter, sizeof ctx.letter, "%s-", cli.param);
+    for (size_t i = 0; i < sizeof letters / sizeof *letters; i++)
+        if (!strcmp(cli.param, letters[i].param)) snprintf(ctx.letter, sizeof ctx.letter, "%s", letters[i].letter);
+    cli.search.capacity = ctx.capacity;
+    cli.search.trial = run_one;
+    cli.search.trial_ctx = &ctx;
+
+    struct sigaction old_int, old_term;
+    catch_signals(&old_int, &old_term);
+    static struct probe_result res;
+    struct oomlab_err err = {{0}};
+    rc = probe_run(&cli.search, &res, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    free(cli.config_text);
+    if (rc < 0) return cmd_usage_error("probe", "%s", err.msg);
+    if ((cli.json ? render_json(&cli, &res) : render_text(&cli, &res)) < 0) {
+        oomlab_err_set(&err, "cannot write the result: %s", strerror(errno));
+        return cmd_fail("probe", &err, EXIT_ERROR);
+    }
+    return exit_for(&res);
 }

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# End-to-end tests of `oomlab probe`: real child processes through the run
+# engine, a scripted trainer whose OOM boundary is known exactly (PyTorch's
+# own OOM text, the guide's step lines), the fake NVML card when it is built,
+# and the simulated trainer (simtrain) when it is built. Prints ok / not ok.
+set -u
+OOMLAB=${OOMLAB:-$PWD/build/oomlab}
+OOMLAB_BUILD=${OOMLAB_BUILD:-$PWD/build}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+ok() { echo "ok $1"; }
+nok() { echo "not ok $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else nok "$name" "${why:-}"; fi; why=; }
+jget() { python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    d=d[int(k)] if isinstance(d,list) else d.get(k)
+print("null" if d is None else (str(d).lower() if isinstance(d,bool) else d))' "$@" 2>/dev/null; }
+
+# The run engine and the log engine land on their own branches: without
+# them a probe cannot run a trial or recognise an OOM.
+cat > "$W/oom.log" <<'EOF'
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 3.81 MiB is free. Including non-PyTorch memory, this process has 79.14 GiB memory in use. Of the allocated memory 78.00 GiB is allocated by PyTorch, and 650.00 MiB is reserved by PyTorch but unallocated.
+EOF
+if "$OOMLAB" probe -- true '{batch}' 2>&1 | grep -q 'no run engine'; then
+  echo "ok probe-e2e # SKIP run engine (sys/runexec.c) not built"; exit 0
+fi
+"$OOMLAB" diagnose "$W/oom.log" >/dev/null 2>&1
+if [ $? -ne 1 ]; then echo "ok probe-e2e # SKIP diagnose engine not built"; exit 0; fi
+
+# A trainer with a known boundary: memory = BASE + PER * batch (MiB) against
+# CAP; over it, PyTorch's OOM traceback and exit 1. Modes inject failures
+# at batch >= AT: crash (SIGSEGV), hang, killed (SIGKILL, no OOM text),
+# flaky (batch == AT OOMs on its second run: a long batch met later).
+cat > "$W/trainer" <<'EOF'
+#!/bin/sh
+for a in "$@"; do case $a in --bs=*) b=${a#--bs=};; --steps=*) steps=${a#--steps=};; esac; done
+base=${FT_BASE:-4096} per=${FT_PER:-50} cap=${FT_CAP:-81920}
+need=$((base + per * b))
+case ${FT_MODE:-} in
+crash) [ "$b" -ge "$FT_AT" ] && { echo "Fatal Python error: Segmentation fault"; kill -SEGV $$; } ;;
+hang) [ "$b" -ge "$FT_AT" ] && { echo "waiting for a peer"; sleep 60; } ;;
+killed) [ "$b" -ge "$FT_AT" ] && kill -KILL $$ ;;
+flaky) if [ "$b" -eq "$FT_AT" ]; then
+         [ -f "$FT_STATE" ] && need=$((cap + per))
+         touch "$FT_STATE"
+       fi ;;
+esac
+gib() { awk -v m="$1" 'BEGIN { printf "%.2f", m / 1024 }'; }
+echo "batch=$b steps=${steps:-?}"
+if [ "$need" -gt "$cap" ]; then
+  cat <<OOM
+Traceback (most recent call last):
+  File "/work/train.py", line 88, in <module>
+    loss.backward()
+  File "/usr/lib/python3/dist-packages/torch/_tensor.py", line 521, in backward
+    torch.autograd.backward(
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate $per.00 MiB. GPU 0 has a total capacity of $(gib "$cap") GiB of which 20.00 MiB is free. Including non-PyTorch memory, this process has $(gib $((cap - 20))) GiB memory in use. Of the allocated memory $(gib $((cap - 420))) GiB is allocated by PyTorch, and 400.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.
+OOM
+  exit 1
+fi
+echo "step=1 loss=2.3100 peak_alloc=$(gib $((need - 100)))GB peak_reserved=$(gib "$need")GB"
+exit 0
+EOF
+chmod +x "$W/trainer"
+
+# The fake card, when the NVML test double is built: as large as the
+# trainer's card, so NVML and the OOM messages agree.
+fake_card() { # fake_card MIB
+  [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ] && echo "0 $(($1 * 1048576)) 0 0 Fake H100 80GB" > "$W/nvml/gpus"
+}
+if [ -f "$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" ]; then
+  export OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR="$W/nvml"
+  mkdir -p "$W/nvml"
+fi
+
+n=0
+probe() { # probe [VAR=VALUE...] -- probe args; leaves $D (dir), $J (json), $rc
+  n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; J="$D/out.json"
+  local envs=() cap=81920
+  while [ "$1" != "--" ]; do envs+=("$1"); case $1 in FT_CAP=*) cap=${1#FT_CAP=};; esac; shift; done; shift
+  fake_card "$cap"
+  env "${envs[@]}" "$OOMLAB" probe --dir "$D" --json "$@" > "$J" 2> "$D/err"; rc=$?
+}
+T="$W/trainer"
+
+# 1. Exact boundaries, bisection within --max 4096 and doubling without.
+for B in 1 64 65 1000; do
+  probe FT_CAP=$((4096 + 50 * B + 25)) -- --max 4096 --steps 2 -- "$T" --bs={batch} --steps={steps}
+  why="exit $rc, largest_fit $(jget "$J" largest_fit), trials $(jget "$J" trial_count) $(head -3 "$D/err")"
+  check "probe-boundary-$B-max4096" test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$B" \
+    -a "$(jget "$J" trial_count)" -le 14 -a "$(jget "$J" confirmed)" = true
+  probe FT_CAP=$((4096 + 50 * B + 25)) -- -- "$T" --bs={batch}
+  why="exit $rc, largest_fit $(jget "$J" largest_fit)"
+  check "probe-boundary-$B-doubling" test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$B"
+done
+
+# 2. The boundary lies above --max: max is the answer, and says so.
+probe FT_CAP=$((4096 + 50 * 5000)) -- --max 4096 -- "$T" --bs={batch}
+why="exit $rc, $(jget "$J" largest_fit) $(jget "$J" above_max)"
+check probe-above-max test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 4096 -a "$(jget "$J" above_max)" = true
+
+# 3. Nothing fits: exit 1, no largest fit.
+probe FT_CAP=4000 -- --max 64 -- "$T" --bs={batch}
+why="exit $rc, $(jget "$J" largest_fit) $(jget "$J" trial_count)"
+check probe-nothing-fits test "$rc" = 1 -a "$(jget "$J" largest_fit)" = null -a "$(jget "$J" trial_count)" = 1
+
+# 4. A data-dependent OOM: 300 passes, then OOMs on its confirm run.
+probe FT_CAP=$((4096 + 50 * 300 + 25)) FT_MODE=flaky FT_AT=300 FT_STATE="$W/flaky.state" -- --max 4096 -- "$T" --bs={batch}
+why="exit $rc, flaky $(jget "$J" flaky), largest $(jget "$J" largest_fit)"
+lf=$(jget "$J" largest_fit)
+check probe-data-dependent-oom test "$rc" = 0 -a "$(jget "$J" flaky)" = 300 -a "${lf:-999}" -lt 300
+
+# 5. A crash is not an OOM: the probe stops with its diagnosis (exit 3).
+probe FT_MODE=crash FT_AT=16 -- -- "$T" --bs={batch}
+why="exit $rc, smallest_oom $(jget "$J" smallest_oom), diagnosis $(jget "$J" diagnosis)"
+check probe-crash-stops test "$rc" = 3 -a "$(jget "$J" smallest_oom)" = null -a "$(jget "$J" stop)" = failed
+probe FT_MODE=killed FT_AT=4 -- -- "$T" --bs={batch}
+why="exit $rc, stop $(jget "$J" stop)"
+check probe-killed-stops test "$rc" = 3 -a "$(jget "$J" smallest_oom)" = null
+
+# 6. A trial that hangs past --timeout stops the probe.
+start=$(date +%s)
+probe FT_MODE=hang FT_AT=8 -- --timeout 1s -- "$T" --bs={batch}
+took=$(( $(date +%s) - start ))
+why="exit $rc in ${took}s, diagnosis $(jget "$J" diagnosis)"
+check probe-timeout test "$rc" = 3 -a "$took" -lt 30 -a -n "$(jget "$J" diagnosis | grep 'timed out')"
+
+# 7. Ctrl-C: exit 130, what was learned is printed, the trial says interrupted.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+FT_MODE=hang FT_AT=8 "$OOMLAB" probe --dir "$D" -- "$T" --bs={batch} > "$D/out" 2> "$D/err" &
+pid=$!; hung=
+for _ in $(seq 100); do
+  hung=$(grep -l 'waiting for a peer' "$D"/logs/*.log 2>/dev/null | head -1); [ -n "$hung" ] && break; sleep 0.1
+done
+kill -INT $pid; wait $pid; rc=$?
+hung=$(basename "${hung:-none}" .log); hv=${hung##*-b}
+why="exit $rc; hung in $hung; $(tail -4 "$D/out")"
+check probe-interrupt test "$rc" = 130 -a -n "$(grep -E '^largest fit: batch=[0-9]+ \(so far\)' "$D/out")" \
+  -a -n "$(grep -E "^ *$hv +interrupted .*$hung\$" "$D/out")"
+why="runs.csv: $(tail -2 "$D/runs.csv" 2>/dev/null)"
+check probe-interrupt-ledger test -n "$(grep "^$hung," "$D/runs.csv" 2>/dev/null | grep -i interrupt)"
+
+# 8. Every trial is a run: its log, and a ledger row tagged probe.
+probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 -- "$T" --bs={batch}
+ids=$(python3 -c 'import json,sys; print(" ".join(t["run_id"] for t in json.load(open(sys.argv[1]))["trials"]))' "$J")
+missing=""; for id in $ids; do
+  [ -f "$D/logs/$id.log" ] && grep "^$id," "$D/runs.csv" | grep -q probe || missing="$missing $id"
+done
+why="missing:$missing (ids: $ids)"
+check probe-trials-are-runs test -n "$ids" -a -z "$missing"
+why="ids: $ids"
+check probe-run-ids test -n "$(echo "$ids" | grep -E '^probe001-b1 ')" -a -n "$(echo "$ids" | grep -E 'probe001-b100-r2$')"
+"$OOMLAB" probe --dir "$D" --max 4 -- "$T" --bs={batch} > "$D/out2" 2>&1
+why="$(cat "$D/out2" | head -5)"
+check probe-second-probe-number test -n "$(grep probe002-b1 "$D/out2")"
+
+# 9. Headroom on the peak, gradient accumulation for an effective batch.
+probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 --effective-batch 64 -- "$T" --bs={batch}
+rec=$(jget "$J" recommended); ga=$(jget "$J" grad_accum)
+# 85% of the card: (0.85 * 9121 - 4096) / 50 = 73.1 -> 73 (peaks are printed to 10 MiB)
+why="recommended $rec grad_accum $ga basis $(jget "$J" recommended_basis)"
+check probe-recommended-headroom test "${rec:-0}" -ge 72 -a "${rec:-0}" -le 73 -a "$ga" = 1 \
+  -a "$(jget "$J" recommended_basis)" = peak
+probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 --effective-batch 256 -- "$T" --bs={batch}
+why="grad_accum $(jget "$J" grad_accum) recommended $(jget "$J" recommended)"
+check probe-grad-accum test "$(jget "$J" grad_accum)" = 4 -a "$(jget "$J" schema)" = oomlab.probe.v1
+
+# 10. The text report: the table, the largest fit, the recommendation.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card $((4096 + 50 * 64 + 25))
+FT_CAP=$((4096 + 50 * 64 + 25)) NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 4096 -- "$T" --bs={batch} > "$D/out" 2> "$D/err"
+why="$(cat "$D/out")"
+check probe-text-report test -n "$(grep -E '^batch +outcome +peak' "$D/out")" \
+  -a -n "$(grep 'largest fit: batch=64 (passed twice); 65 OOMs' "$D/out")" -a -n "$(grep '^recommended: batch=' "$D/out")"
+
+# 11. Through the run config: {config} is the trial's config, the --config
+#     file with the --set values and the probed value applied.
+printf 'model: gpt2\ntraining:\n  per_device_train_batch_size: 4\n  lr: 0.0003\n' > "$W/base.yaml"
+probe FT_CAP=$((4096 + 50 * 77 + 25)) -- --max 256 --config "$W/base.yaml" --set grad_accum_steps=2 -- \
+  sh -c 'b=$(sed -n "s/^device_batch_size: *//p" "$1"); exec "$0" --bs="$b"' "$T" {config}
+cfg="$D/configs/$(jget "$J" trials.0.run_id).yaml"
+why="exit $rc largest $(jget "$J" largest_fit); $(cat "$cfg" 2>/dev/null | tr '\n' ' ') $(head -3 "$D/err")"
+check probe-config-route test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 77 \
+  -a -n "$(grep '^grad_accum_steps: 2' "$cfg" 2>/dev/null)" -a -n "$(grep 'gpt2' "$cfg" 2>/dev/null)"
+
+# 12. The simulated trainer on the fake card: the value found runs, the next OOMs.
+SIM="$OOMLAB_BUILD/fakes/simtrain"
+if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
+  probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --batch {batch} --seq 512 --steps {steps}
+  best=$(jget "$J" largest_fit)
+  (cd "$D" && "$SIM" --batch "$best" --seq 512 --steps 2 > a.log 2>&1); a=$?
+  (cd "$D" && "$SIM" --batch $((best + 1)) --seq 512 --steps 2 > b.log 2>&1); b=$?
+  why="exit $rc best $best: $a / $b $(tail -2 "$D/b.log") $(head -3 "$D/err")"
+  why="$why; trials $(jget "$J" trial_count)"
+  check probe-simtrain test "$rc" = 0 -a "$a" = 0 -a "$b" != 0 -a -n "$(grep -i 'out of memory' "$D/b.log")" \
+    -a "$(jget "$J" trial_count)" -le 14
+  # the same through its run config
+  probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --seq 512 --steps {steps} --config {config}
+  why="exit $rc largest $(jget "$J" largest_fit), want $best; $(head -3 "$D/err")"
+  check probe-simtrain-config test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$best"
+else
+  echo "ok probe-simtrain # SKIP simtrain or the fake NVML not built"
+fi
+
+# Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
+bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
+why="$bad"
+check probe-no-sanitizer-report test -z "$bad"
+exit 0

@@ -1,0 +1,508 @@
+/* Unit tests for lib/probe: the search driven by modelled memory curves
+ * (memory = a + b*v + c*v^2 against a card), with crashes, hangs, data-
+ * dependent OOMs and interruptions injected; trial counts asserted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/probe.h"
+
+#define MiB (1024.0 * 1024.0)
+
+struct sim {
+    double a, b, c;   /* memory in bytes at v: a + b*v + c*v*v */
+    int64_t cap;      /* the card */
+    bool no_peaks;    /* the command logs no memory and NVML is absent */
+    bool no_capacity; /* the capacity is not reported either */
+    double repeat_extra; /* a second run of one value needs this much more (a long batch) */
+    long crash_from;  /* values >= this crash (segfault), 0 none */
+    long hang_from;   /* values >= this hang past the timeout, 0 none */
+    int interrupt_at; /* the Nth call is interrupted, 0 none */
+    int64_t noise;    /* measured peaks read up to this much low */
+    int calls;
+    long seen[PROBE_MAX_TRIALS];
+};
+
+static double mem(const struct sim *s, long v)
+{
+    return s->a + s->b * (double)v + s->c * (double)v * (double)v;
+}
+
+static enum probe_outcome sim_trial(void *ctx, long value, struct probe_trial *out)
+{
+    struct sim *s = ctx;
+    int runs = 0;
+    for (int i = 0; i < s->calls; i++) runs += s->seen[i] == value;
+    s->seen[s->calls++] = value;
+    snprintf(out->run_id, sizeof out->run_id, "probe001-b%ld", value);
+    if (!s->no_capacity) out->capacity = s->cap;
+    if (s->interrupt_at && s->calls == s->interrupt_at) {
+        snprintf(out->diagnosis, sizeof out->diagnosis, "interrupted by SIGINT");
+        return PROBE_INTERRUPTED;
+    }
+    if (s->crash_from && value >= s->crash_from) {
+        out->exit_code = 139;
+        snprintf(out->diagnosis, sizeof out->diagnosis, "killed by SIGSEGV (not an OOM)");
+        return PROBE_FAILED;
+    }
+    if (s->hang_from && value >= s->hang_from) {
+        out->exit_code = 124;
+        snprintf(out->diagnosis, sizeof out->diagnosis, "timed out after 10m");
+        return PROBE_FAILED;
+    }
+    double need = mem(s, value) + (runs > 0 ? s->repeat_extra : 0);
+    if (need > (double)s->cap) {
+        out->exit_code = 1;
+        return PROBE_OOM;
+    }
+    out->exit_code = 0;
+    if (!s->no_peaks) {
+        /* Deterministic "noise": sampling reads the peak a little low. */
+        int64_t low = s->noise ? (int64_t)((unsigned long)value * 2654435761UL %
+                                           (unsigned long)s->noise)
+                               : 0;
+        out->peak = (int64_t)need - low;
+    }
+    return PROBE_FITS;
+}
+
+/* A line with the boundary exactly at `boundary`: half a step of headroom. */
+static void linear(struct sim *s, double a, double b, long boundary)
+{
+    memset(s, 0, sizeof *s);
+    s->a = a;
+    s->b = b;
+    s->cap = (int64_t)(a + b * (double)boundary + b / 2);
+}
+
+static struct probe_result res; /* large: keep it off the stack */
+
+/* PROBE_DEBUG=1 prints each search's trials, to see why a count grew. */
+static void dump(const char *what)
+{
+    if (!getenv("PROBE_DEBUG")) return;
+    fprintf(stderr, "%s: %zu trials:", what, res.n_trials);
+    for (size_t i = 0; i < res.n_trials; i++)
+        fprintf(stderr, " %ld%s/%s", res.trials[i].value,
+                res.trials[i].outcome == PROBE_FITS ? "+" : "-", probe_how_name(res.trials[i].how));
+    fprintf(stderr, " -> %ld\n", res.largest_fit);
+}
+
+static void probe(struct sim *s, long min, long max, struct probe_result *r)
+{
+    struct probe_opts o;
+    probe_opts_init(&o);
+    o.min = min;
+    o.max = max;
+    o.trial = sim_trial;
+    o.trial_ctx = s;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(probe_run(&o, r, &err), 0);
+    assert_int_equal((int)r->n_trials, s->calls);
+    dump("probe");
+}
+
+static void check_boundary(double a, double b, long boundary, long max, bool peaks)
+{
+    struct sim s;
+    linear(&s, a, b, boundary);
+    s.no_peaks = !peaks;
+    probe(&s, 1, max, &res);
+    long want = max > 0 && boundary > max ? max : boundary;
+    assert_int_equal(res.stop, PROBE_STOP_FOUND);
+    assert_int_equal(res.largest_fit, want);
+    assert_true(res.confirmed);
+    assert_true(res.pinned);
+    assert_int_equal(res.above_max, max > 0 && boundary >= max);
+    if (want == boundary && !res.above_max) assert_int_equal(res.smallest_oom, boundary + 1);
+    /* The last trial is the confirm run of the answer. */
+    assert_int_equal(res.trials[res.n_trials - 1].how, PROBE_HOW_CONFIRM);
+    assert_int_equal(res.trials[res.n_trials - 1].value, want);
+    if (max > 0) assert_true((int)res.n_trials <= probe_trial_bound(1, max));
+}
+
+static const long boundaries[] = {1, 2, 3, 63, 64, 65, 100, 127, 128, 129, 1000, 4095, 4096};
+
+static void test_exact_boundaries_bisection(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof boundaries / sizeof *boundaries; i++) {
+        check_boundary(4e9, 50 * MiB, boundaries[i], 4096, true);  /* peaks: jumps */
+        check_boundary(4e9, 50 * MiB, boundaries[i], 4096, false); /* blind bisection */
+        check_boundary(1e9, 2 * MiB, boundaries[i], 4096, true);   /* small slope */
+    }
+}
+
+static void test_exact_boundaries_doubling(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof boundaries / sizeof *boundaries; i++) {
+        long b = boundaries[i];
+        check_boundary(4e9, 50 * MiB, b, -1, true);
+        /* With peaks: within the bound taken up to the first OOM doubling
+         * would hit, plus one (there is no --max to spare the step that
+         * finds the top); blind doubling needs about twice. */
+        assert_true((int)res.n_trials <= probe_trial_bound(1, b + 1) + 1);
+        check_boundary(4e9, 50 * MiB, b, -1, false);
+        assert_true((int)res.n_trials <= 2 * probe_trial_bound(1, b + 1));
+    }
+}
+
+static void test_peaks_jump_to_the_boundary(void **state)
+{
+    (void)state;
+    struct sim s;
+    /* A 1.3B model: 18 GB of states, 60 MiB per sample, on 80 GB. */
+    linear(&s, 18e9, 60 * MiB, 987);
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.largest_fit, 987);
+    assert_true(res.n_trials <= 5); /* 1, a proportional jump, 987, 988, confirm */
+    assert_int_equal(res.trials[2].how, PROBE_HOW_PEAKS);
+    linear(&s, 18e9, 60 * MiB, 987);
+    probe(&s, 1, -1, &res);
+    assert_int_equal(res.largest_fit, 987);
+    assert_true(res.n_trials <= 5);
+}
+
+static void test_larger_than_max(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 4e9, 50 * MiB, 5000);
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.stop, PROBE_STOP_FOUND);
+    assert_int_equal(res.largest_fit, 4096);
+    assert_true(res.above_max);
+    assert_int_equal(res.smallest_oom, -1);
+    assert_true(res.n_trials <= 4); /* 1, a jump past max clamps to max, confirm */
+}
+
+static void test_nothing_fits(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 90e9, 50 * MiB, 1);
+    s.cap = (int64_t)80e9;
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.stop, PROBE_STOP_NOTHING_FITS);
+    assert_int_equal(res.largest_fit, -1);
+    assert_int_equal(res.recommended, -1);
+    assert_int_equal(res.n_trials, 1);
+    assert_int_equal(res.smallest_oom, 1);
+    /* --min above 1: only min is tried */
+    s.calls = 0;
+    probe(&s, 8, -1, &res);
+    assert_int_equal(res.stop, PROBE_STOP_NOTHING_FITS);
+    assert_int_equal(res.n_trials, 1);
+    assert_int_equal(res.trials[0].value, 8);
+}
+
+static void test_data_dependent_oom_caught_by_confirm(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 4e9, 50 * MiB, 300);
+    /* The second run at a value meets a long batch: 5 samples' worth more. */
+    s.repeat_extra = 5 * 50 * MiB;
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.flaky, 300);
+    assert_false(res.confirmed);
+    assert_true(res.largest_fit < 300);
+    assert_true(res.largest_fit >= 1);
+    assert_int_equal(res.smallest_oom, 300);
+    assert_int_equal(res.trials[res.n_trials - 1].how, PROBE_HOW_CONFIRM);
+    assert_int_equal(res.trials[res.n_trials - 1].outcome, PROBE_OOM);
+    /* The recommendation never exceeds what is left. */
+    assert_true(res.recommended <= res.largest_fit);
+}
+
+static void test_flaky_min_and_no_confirm(void **state)
+{
+    (void)state;
+    struct sim s;
+    /* min itself passes once, then OOMs: nothing fits reliably. */
+    linear(&s, 4e9, 50 * MiB, 1);
+    s.repeat_extra = 50 * MiB;
+    probe(&s, 1, 64, &res);
+    assert_int_equal(res.stop, PROBE_STOP_NOTHING_FITS);
+    assert_int_equal(res.flaky, 1);
+    assert_int_equal(res.largest_fit, -1);
+    /* Without the confirm run: one trial fewer, and nothing confirmed. */
+    linear(&s, 4e9, 50 * MiB, 300);
+    probe(&s, 1, 4096, &res);
+    size_t with_confirm = res.n_trials;
+    struct probe_opts o;
+    probe_opts_init(&o);
+    o.max = 4096;
+    o.confirm = false;
+    o.trial = sim_trial;
+    linear(&s, 4e9, 50 * MiB, 300);
+    o.trial_ctx = &s;
+    assert_int_equal(probe_run(&o, &res, NULL), 0);
+    assert_int_equal(res.largest_fit, 300);
+    assert_false(res.confirmed);
+    assert_true(res.pinned);
+    assert_int_equal(res.n_trials, with_confirm - 1);
+}
+
+static void test_crash_is_not_an_oom(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 4e9, 50 * MiB, 1000);
+    s.crash_from = 16;
+    probe(&s, 1, -1, &res);
+    assert_int_equal(res.stop, PROBE_STOP_FAILED);
+    const struct probe_trial *t = &res.trials[res.stop_trial];
+    assert_int_equal(t->outcome, PROBE_FAILED);
+    assert_true(t->value >= 16);
+    assert_non_null(strstr(t->diagnosis, "SIGSEGV"));
+    assert_int_equal(res.smallest_oom, -1); /* never counted as "does not fit" */
+    assert_int_equal((size_t)res.stop_trial, res.n_trials - 1);
+    assert_true(res.largest_fit >= 1 && res.largest_fit < 16);
+}
+
+static void test_timeout_stops_the_probe(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 4e9, 50 * MiB, 1000);
+    s.hang_from = 1;
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.stop, PROBE_STOP_FAILED);
+    assert_int_equal(res.n_trials, 1);
+    assert_int_equal(res.largest_fit, -1);
+    assert_non_null(strstr(res.trials[0].diagnosis, "timed out"));
+}
+
+static void test_interrupt_keeps_what_was_learned(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 4e9, 50 * MiB, 1000);
+    s.no_peaks = true;
+    s.interrupt_at = 4;
+    probe(&s, 1, -1, &res);
+    assert_int_equal(res.stop, PROBE_STOP_INTERRUPTED);
+    assert_int_equal(res.n_trials, 4);
+    assert_int_equal(res.trials[3].outcome, PROBE_INTERRUPTED);
+    assert_int_equal(res.largest_fit, 4); /* 1, 2, 4 passed */
+    assert_false(res.confirmed);
+}
+
+static void test_curved_and_noisy_memory(void **state)
+{
+    (void)state;
+    struct sim s;
+    /* Sequence length with eager attention: a quadratic term. */
+    const long seqs[] = {300, 1000, 2047, 2049, 3000, 7000};
+    for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++) {
+        memset(&s, 0, sizeof s);
+        s.a = 3e9;
+        s.b = 2 * MiB;
+        s.c = 4096;
+        double bnd = (double)seqs[i];
+        s.cap = (int64_t)(s.a + s.b * bnd + s.c * bnd * bnd + 1);
+        probe(&s, 1, 8192, &res);
+        assert_int_equal(res.largest_fit, seqs[i]);
+        assert_true((int)res.n_trials <= probe_trial_bound(1, 8192));
+    }
+    /* Peaks read 86 samples' worth low: the curve keeps saying "fits" a
+     * little higher; it must not crawl there one guess at a time (found by
+     * fuzz_probe: it spent every trial and answered 2260). */
+    linear(&s, 40 * 1024 * MiB, 1 * MiB, 2304);
+    s.noise = (int64_t)(86 * MiB);
+    probe(&s, 1, 65536, &res);
+    assert_int_equal(res.largest_fit, 2304);
+    assert_true(res.pinned);
+    assert_true((int)res.n_trials <= 2 * probe_trial_bound(1, 65536));
+    /* Peaks read up to 64 MiB low. */
+    for (size_t i = 0; i < sizeof boundaries / sizeof *boundaries; i++) {
+        linear(&s, 10e9, 40 * MiB, boundaries[i]);
+        s.noise = (int64_t)(64 * MiB);
+        probe(&s, 1, 4096, &res);
+        assert_int_equal(res.largest_fit, boundaries[i]);
+        assert_true((int)res.n_trials <= probe_trial_bound(1, 4096));
+    }
+}
+
+/* The estimator: the true curve off by `err` (a fraction). */
+struct model {
+    const struct sim *s;
+    double err;
+};
+
+static int64_t model_peak(void *ctx, long v)
+{
+    const struct model *m = ctx;
+    return (int64_t)(mem(m->s, v) * (1.0 + m->err));
+}
+
+static size_t probe_with_model(struct sim *s, double err, long max)
+{
+    struct model m = {s, err};
+    struct probe_opts o;
+    probe_opts_init(&o);
+    o.max = max;
+    o.trial = sim_trial;
+    o.trial_ctx = s;
+    o.predict = model_peak;
+    o.predict_ctx = &m;
+    o.capacity = s->cap;
+    assert_int_equal(probe_run(&o, &res, NULL), 0);
+    dump("model");
+    return res.n_trials;
+}
+
+static void test_model_start(void **state)
+{
+    (void)state;
+    struct sim s;
+    const double errs[] = {0, 0.05, -0.05, 0.2, -0.2};
+    for (size_t i = 0; i < sizeof boundaries / sizeof *boundaries; i++)
+        for (size_t j = 0; j < sizeof errs / sizeof *errs; j++) {
+            linear(&s, 4e9, 50 * MiB, boundaries[i]);
+            size_t n = probe_with_model(&s, errs[j], 4096);
+            assert_int_equal(res.largest_fit, boundaries[i]);
+            /* The start is the model's boundary, unless it says min does
+             * not fit. */
+            struct model m = {&s, errs[j]};
+            assert_int_equal(res.trials[0].how,
+                             model_peak(&m, 1) > s.cap ? PROBE_HOW_START : PROBE_HOW_MODEL);
+            /* Fewer than without a model. */
+            assert_true((int)n < probe_trial_bound(1, 4096));
+            if (errs[j] == 0) assert_true(n <= 3); /* boundary, boundary + 1, confirm */
+        }
+}
+
+static void test_recommend_keeps_headroom_on_the_peak(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 18e9, 60 * MiB, 987);
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.basis, PROBE_BASIS_PEAK);
+    double limit = 0.85 * (double)s.cap;
+    long want = (long)((limit - s.a) / s.b);
+    assert_int_equal(res.recommended, want);
+    assert_true(res.recommended_peak <= (int64_t)limit);
+    assert_true(mem(&s, res.recommended + 1) > limit);
+    /* 15% off the count would be 838: far too high for the peak, because
+     * most of the memory does not grow with the batch. */
+    assert_true(res.recommended < 838);
+    /* No peaks at all: the headroom can only go on the count. */
+    linear(&s, 18e9, 60 * MiB, 987);
+    s.no_peaks = true;
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.basis, PROBE_BASIS_COUNT);
+    assert_int_equal(res.recommended, 838);
+    /* Even min is over the headroom: nothing to recommend. */
+    linear(&s, 70e9, 60 * MiB, 3);
+    probe(&s, 1, 4096, &res);
+    assert_int_equal(res.largest_fit, 3);
+    assert_int_equal(res.basis, PROBE_BASIS_PEAK);
+    assert_int_equal(res.recommended, -1);
+}
+
+static void test_grad_accum(void **state)
+{
+    (void)state;
+    struct probe_opts o;
+    probe_opts_init(&o);
+    memset(&res, 0, sizeof res);
+    res.largest_fit = 27;
+    res.n_trials = 1;
+    res.trials[0] = (struct probe_trial){.value = 27, .outcome = PROBE_FITS, .peak = -1};
+    res.capacity = -1;
+    o.effective_batch = 64;
+    probe_recommend(&o, &res);
+    assert_int_equal(res.recommended, 22); /* floor(27 * 0.85), on the count */
+    assert_int_equal(res.grad_accum, 3);
+    assert_int_equal(res.accum_batch, 22);
+    assert_int_equal(res.effective_achieved, 66);
+    assert_int_equal(res.exact_batch, 16);
+    assert_int_equal(res.exact_grad_accum, 4);
+    o.effective_batch = 1000; /* 22 x 46 = 1012; exactly: 20 x 50 */
+    probe_recommend(&o, &res);
+    assert_int_equal(res.grad_accum, 46);
+    assert_int_equal(res.accum_batch, 22);
+    assert_int_equal(res.effective_achieved, 1012);
+    assert_int_equal(res.exact_batch, 20);
+    assert_int_equal(res.exact_grad_accum, 50);
+    res.largest_fit = 700; /* recommended 595: 2 steps of 500, not 2 of 595 */
+    res.trials[0].value = 700;
+    probe_recommend(&o, &res);
+    assert_int_equal(res.recommended, 595);
+    assert_int_equal(res.grad_accum, 2);
+    assert_int_equal(res.accum_batch, 500);
+    assert_int_equal(res.effective_achieved, 1000);
+    res.largest_fit = 27;
+    res.trials[0].value = 27;
+    o.effective_batch = 44;
+    probe_recommend(&o, &res);
+    assert_int_equal(res.grad_accum, 2);
+    assert_int_equal(res.effective_achieved, 44);
+    assert_int_equal(res.exact_batch, 22);
+    o.effective_batch = -1;
+    probe_recommend(&o, &res);
+    assert_int_equal(res.grad_accum, -1);
+    assert_int_equal(res.effective_batch, -1);
+}
+
+static void test_bound_and_options(void **state)
+{
+    (void)state;
+    assert_int_equal(probe_trial_bound(1, 1), 2);
+    assert_int_equal(probe_trial_bound(1, 4096), 14);
+    assert_int_equal(probe_trial_bound(1, 4097), 15);
+    assert_int_equal(probe_trial_bound(8, 64), 8);    /* 57 candidates */
+    assert_int_equal(probe_trial_bound(100, 150), 8); /* 51 candidates */
+    assert_int_equal(probe_trial_bound(5, 5), 2);
+    struct probe_opts o;
+    struct oomlab_err err = {{0}};
+    probe_opts_init(&o);
+    assert_int_equal(probe_run(&o, &res, &err), -1); /* no trial function */
+    o.trial = sim_trial;
+    o.min = 0;
+    assert_int_equal(probe_run(&o, &res, &err), -1);
+    assert_non_null(strstr(err.msg, "--min"));
+    o.min = 8;
+    o.max = 4;
+    assert_int_equal(probe_run(&o, &res, &err), -1);
+    assert_non_null(strstr(err.msg, "below --min"));
+    o.max = -1;
+    o.headroom = 1.5;
+    assert_int_equal(probe_run(&o, &res, &err), -1);
+    assert_string_equal(probe_outcome_name(PROBE_OOM), "oom");
+    assert_string_equal(probe_stop_name(PROBE_STOP_NOTHING_FITS), "nothing_fits");
+    assert_string_equal(probe_how_name(PROBE_HOW_CONFIRM), "confirm");
+    assert_string_equal(probe_basis_name(PROBE_BASIS_PEAK), "peak");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_boundaries_bisection),
+        cmocka_unit_test(test_exact_boundaries_doubling),
+        cmocka_unit_test(test_peaks_jump_to_the_boundary),
+        cmocka_unit_test(test_larger_than_max),
+        cmocka_unit_test(test_nothing_fits),
+        cmocka_unit_test(test_data_dependent_oom_caught_by_confirm),
+        cmocka_unit_test(test_flaky_min_and_no_confirm),
+        cmocka_unit_test(test_crash_is_not_an_oom),
+        cmocka_unit_test(test_timeout_stops_the_probe),
+        cmocka_unit_test(test_interrupt_keeps_what_was_learned),
+        cmocka_unit_test(test_curved_and_noisy_memory),
+        cmocka_unit_test(test_model_start),
+        cmocka_unit_test(test_recommend_keeps_headroom_on_the_peak),
+        cmocka_unit_test(test_grad_accum),
+        cmocka_unit_test(test_bound_and_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
