@@ -101,10 +101,6 @@ static void on_signal(int sig)
     stop_requested = sig;
 }
 
-/* The run engine lands on its own branch; until it is linked in, probe
- * says so instead of failing to build. */
-#pragma weak runexec
-
 enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
               OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_MODEL, OPT_NO_CONFIRM,
               OPT_JSON, OPT_HELP };
@@ -539,7 +535,7 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     }
     struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
                               .gpu = cli->gpu, .interval_ms = cli->interval_ms,
-                              .timeout_ms = cli->timeout_ms, .quiet = true, .tag = "probe"};
+                              .timeout_ms = cli->timeout_ms, .quiet = true, .silent = true, .tag = "probe"};
     struct runexec_result rr;
     memset(&rr, 0, sizeof rr);
     int rc = runexec(&ro, &rr, &err);
@@ -837,11 +833,6 @@ int cmd_probe(int argc, char **argv)
     if ((rc = check_cli(&cli)) || (rc = load_config(&cli)) || (rc = setup_model(&cli, &pe))) {
         free(cli.config_text);
         return rc;
-    }
-    if (!runexec) {
-        fprintf(stderr, "oomlab probe: this build has no run engine (sys/runexec.c)\n");
-        free(cli.config_text);
-        return EXIT_ERROR;
     }
     struct trial_ctx ctx = {.cli = &cli, .number = next_probe_number(cli.dir),
                             .capacity = nvml_capacity(cli.gpu)};

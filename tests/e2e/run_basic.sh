@@ -18,14 +18,12 @@ check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
 check run.no-nvml-said-once test "$(grep -c 'memory not sampled' run.err)" -eq 1
 check run.no-nvml-mem-csv grep -q '^# GPU memory not sampled' logs/run001_mem.csv
 check run.no-nvml-note test "$(csv_field runs.csv run001 notes)" = "memory not sampled"
-if landed src/lib/steps.c; then
   check run.peak-from-log test "$(csv_field runs.csv run001 peak_source)" = log
   check run.peak-alloc test "$(csv_field runs.csv run001 peak_alloc_GB)" = "$(grep -o 'peak_alloc=[0-9.]*' direct.log | sort -t= -k2 -n | tail -1 | cut -d= -f2)"
   check run.loss-falling test "$(csv_field runs.csv run001 loss_trend)" = falling
   "$OOMLAB" run -q --id empty -- true 2>/dev/null
   check run.empty-log-too-few test "$(csv_field runs.csv empty loss_trend),$(csv_field runs.csv empty peak_source)" = "too-few,"
   rm -f logs/empty* configs/empty*
-else skip run.peak-from-log "step parser (src/lib/steps.c) not merged yet"; fi
 
 # --- next free id; quiet; --dir ---
 "$OOMLAB" run -q -- "$SIM" --steps 2 --sleep-ms 0 >quiet.out 2>/dev/null
@@ -100,7 +98,6 @@ check run.stdout-stderr-in-order test "$(tr '\n' ' ' < logs/run003.log)" = "out1
 # --- a config file: copied verbatim; with --set, merged and the original kept ---
 fresh config
 printf 'device_batch_size: 8   # per GPU\nmax_seq_len: 2048\ndtype: bfloat16\n' > base.yaml
-if landed src/lib/runcfg.c; then
   "$OOMLAB" run -q --config base.yaml -- true 2>/dev/null
   check run.config-verbatim cmp -s base.yaml configs/run001.yaml
   check run.config-in-ledger test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 dtype)" = "8,bfloat16"
@@ -114,9 +111,6 @@ if landed src/lib/runcfg.c; then
   check run.bad-config-2 test "$rc" -eq 2
   check run.bad-config-file-line-col grep -q -E 'bad\.yaml:[0-9]+:[0-9]+:' err.txt
   check run.bad-config-nothing-written test ! -e runs.csv -a ! -e logs -a ! -e configs
-else
-  skip run.config "config parser (src/lib/runcfg.c) not merged yet"
-fi
 fresh badset
 "$OOMLAB" run -q --set novalue -- true 2>err.txt; rc=$?
 check run.bad-set-2 test "$rc" -eq 2

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # oomlab run with the engines it builds on: the diagnose engine (OOM and
 # stage), the step parser (peaks, loss trend) and NVML through the fake
-# libnvidia-ml.so.1 driven by the simulated trainer. Each block runs once
-# its module has landed and says "skip" until then.
+# libnvidia-ml.so.1 driven by the simulated trainer.
 . "$(dirname "$0")/lib/run-common.bash"
 
 # --- GPU OOM and its stage (diagnose engine) ---
-if landed src/sys/logscan.c; then
   fresh oom
   "$OOMLAB" run -q --id bwd -- "$SIM" --batch 128 --steps 5 --sleep-ms 0 2>/dev/null; rc=$?
   check run.oom-exit1 test "$rc" -eq 1
@@ -24,10 +22,8 @@ if landed src/sys/logscan.c; then
   check run.host-oom-not-gpu test "$(csv_field runs.csv host oom)" = no
   "$OOMLAB" run -q --id fine -- "$SIM" --steps 5 --sleep-ms 0 2>/dev/null
   check run.no-oom test "$(csv_field runs.csv fine oom),$(csv_field runs.csv fine oom_stage)" = "no,-"
-else skip run.oom "diagnose engine (src/sys/logscan.c) not merged yet"; fi
 
 # --- peaks and loss trend from the log (step parser) ---
-if landed src/lib/steps.c; then
   fresh steps
   "$OOMLAB" run -q --id a -- "$SIM" --batch 8 --steps 8 --sleep-ms 0 2>/dev/null
   check run.steps-peaks test "$(csv_field runs.csv a peak_alloc_GB),$(csv_field runs.csv a peak_reserved_GB),$(csv_field runs.csv a peak_source)" = "4.00,4.20,log"
@@ -40,10 +36,8 @@ if landed src/lib/steps.c; then
   check run.steps-hf-loss test "$(csv_field runs.csv hf loss_trend)" = falling
   "$OOMLAB" run -q --id few -- "$SIM" --steps 1 --sleep-ms 0 2>/dev/null
   check run.steps-too-few test "$(csv_field runs.csv few loss_trend)" = too-few
-else skip run.steps "step parser (src/lib/steps.c) not merged yet"; fi
 
 # --- the guide's loop end to end: a failing run, a "fix" that did not lower the peak ---
-if landed src/lib/steps.c && landed src/sys/logscan.c; then
   fresh loop
   "$OOMLAB" run -q --id base --set device_batch_size=80 -- "$SIM" --batch 80 --steps 3 --sleep-ms 0 --growth-mb 9000 2>/dev/null
   "$OOMLAB" run -q --id edge --set device_batch_size=80 -- "$SIM" --batch 80 --steps 2 --sleep-ms 0 2>/dev/null
@@ -52,11 +46,10 @@ if landed src/lib/steps.c && landed src/sys/logscan.c; then
   check run.table-flags-edge sh -c "'$OOMLAB' table | grep -q -E '^edge .*peak-not-lower'"
   check run.table-fix-not-flagged sh -c "'$OOMLAB' table | grep -E '^fix ' | grep -v -q -E 'peak-not-lower|near-capacity'"
   check run.compare-loop sh -c "'$OOMLAB' compare base fix | grep -q 'batch traded for gradient accumulation'"
-else skip run.loop "diagnose engine or step parser not merged yet"; fi
 
 # --- NVML through the fake library ---
 fake=$(ls "$OOMLAB_BUILD"/fakes/*nvidia-ml*.so.1 2>/dev/null | head -1)
-if [ -n "$fake" ] && landed src/sys/memlog.c; then
+if [ -n "$fake" ]; then
   fresh nvml
   mkdir -p gpu/procs
   echo "0 25769803776 268435456 35 NVIDIA Fake 24GB" > gpu/gpus
@@ -69,4 +62,4 @@ if [ -n "$fake" ] && landed src/sys/memlog.c; then
   check run.nvml-peak-at-least-model python3 -c "import csv; r=[x for x in csv.DictReader(open('runs.csv')) if x['run_id']=='s'][0]; assert float(r['peak_reserved_GB']) >= 4.0, r"
   check run.nvml-procs-cleaned test -z "$(ls gpu/procs)"
   unset OOMLAB_NVML_LIBRARY OOMLAB_FAKE_NVML_DIR
-else skip run.nvml "fake libnvidia-ml.so.1 / memlog (NVML branch) not merged yet"; fi
+else bad run.nvml "fake libnvidia-ml.so.1 not built"; fi

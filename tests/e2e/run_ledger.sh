@@ -36,7 +36,7 @@ check run.cut-table-reads test "$("$OOMLAB" table --json | python3 -c 'import js
 fresh formula
 "$OOMLAB" run -q --id f --note '=HYPERLINK("http://x","y")' -- true 2>/dev/null
 check run.formula-neutralised grep -q "\"'=HYPERLINK" runs.csv
-check run.formula-read-back test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["notes"])')" = '=HYPERLINK("http://x","y"); memory not sampled' -o "$(landed src/sys/nvml.c && echo y)" = y
+check run.formula-read-back test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["notes"])')" = '=HYPERLINK("http://x","y"); memory not sampled'
 "$OOMLAB" run -q --id g -- sh -c 'exit 0' --opt=1 2>/dev/null
 check run.command-words-quoted test "$(csv_field runs.csv g command)" = "sh -c 'exit 0' --opt=1"
 

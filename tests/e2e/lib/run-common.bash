@@ -1,6 +1,5 @@
 # Shared by tests/e2e/run_*.sh: tap-like helpers, the simulated trainer, a
-# scratch directory, and "has this module landed?" checks for assertions
-# that need a parallel engineer's work (diagnose engine, step parser, NVML).
+# scratch directory.
 set -u
 : "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
 SIM="$OOMLAB_BUILD/fakes/simtrain"
@@ -19,8 +18,7 @@ check() { # check NAME COMMAND...: ok when the command succeeds
   if "$@"; then ok "$name"; else bad "$name" "failed: $*"; fi
 }
 skip() { echo "skip $1: $2"; }
-# landed FILE: the module's source is no longer its placeholder.
-landed() { ! grep -q 'placeholder until' "$OOMLAB_ROOT/$1" 2>/dev/null; }
+
 # csv_field FILE ROW COLUMN: a ledger cell, parsed by Python's csv module.
 csv_field() {
   python3 -c 'import csv,sys
