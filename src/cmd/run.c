@@ -149,12 +149,15 @@ static void summary(const struct runexec_result *r)
     units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
     units_format_bytes(r->peak_reserved, reserved, sizeof reserved);
     units_format_bytes(r->peak_nvml, nvml, sizeof nvml);
-    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak alloc %s, reserved %s (log), "
+    /* The allocator's peaks come from the step lines, or, for a run that
+     * died before logging one, from the OOM message's counters. */
+    const char *src = strcmp(r->peak_source, "oom") == 0 ? "OOM message" : "log";
+    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak alloc %s, reserved %s (%s), "
                     "%s (nvml); loss %s\n",
             r->id, r->exit_code, r->interrupted ? ", interrupted" : "",
             r->timed_out ? ", timed out" : "", r->oom ? "yes, " : "no",
             r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "", alloc, reserved,
-            r->sampled ? nvml : "not sampled", r->loss_trend);
+            src, r->sampled ? nvml : "not sampled", r->loss_trend);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
 

@@ -12,6 +12,8 @@
   check run.oom-capacity-from-message test "$(csv_field runs.csv bwd capacity_GB)" = 24.00
   want=$(grep -o 'Of the allocated memory [0-9.]* GiB' logs/bwd.log | grep -o '[0-9.]*')
   check run.oom-peak-from-message test "$(csv_field runs.csv bwd peak_source),$(csv_field runs.csv bwd peak_alloc_GB)" = "oom,$want"
+  "$OOMLAB" run -q --id bwd2 -- "$SIM" --batch 128 --steps 5 --sleep-ms 0 2>bwd2.err
+  check run.summary-names-peak-source grep -q 'reserved [0-9.]* GiB (OOM message)' bwd2.err
   "$OOMLAB" run -q --id fwd -- "$SIM" --batch 200 --steps 5 --sleep-ms 0 2>/dev/null
   check run.oom-forward test "$(csv_field runs.csv fwd oom_stage)" = forward
   "$OOMLAB" run -q --id opt -- "$SIM" --batch 8 --optim-gb 30 --steps 5 --sleep-ms 0 2>/dev/null
