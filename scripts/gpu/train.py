@@ -34,6 +34,10 @@ def parse():
     p.add_argument("--attention", default="sdpa", choices=["eager", "sdpa"])
     p.add_argument("--mem-fraction", type=float, default=0.0)
     p.add_argument("--eval-every", type=int, default=0)
+    p.add_argument("--lora-r", type=int, default=0, help="freeze the model, train LoRA adapters (dropout 0.05)")
+    p.add_argument("--lora-targets", default="q,v", help="comma list of q,k,v,o,gate,up,down, or all")
+    p.add_argument("--head-chunk", type=int, default=0,
+                   help="litgpt-style loss: lm_head in chunks of N tokens, CE on the 16-bit chunks")
     p.add_argument("--report", default="")
     return p.parse_args()
 
@@ -50,7 +54,8 @@ class Block(nn.Module):
         norm = (lambda: nn.RMSNorm(h)) if self.llama else (lambda: nn.LayerNorm(h))
         self.ln1, self.ln2 = norm(), norm()
         self.q = nn.Linear(h, h, bias=not self.llama)
-        self.kv = nn.Linear(h, 2 * self.nkv * self.hd, bias=not self.llama)
+        self.k = nn.Linear(h, self.nkv * self.hd, bias=not self.llama)
+        self.v = nn.Linear(h, self.nkv * self.hd, bias=not self.llama)
         self.o = nn.Linear(h, h, bias=not self.llama)
         if self.llama:
             self.gate = nn.Linear(h, ffn, bias=False)
@@ -63,8 +68,8 @@ class Block(nn.Module):
     def attn(self, x):
         b, s, h = x.shape
         q = self.q(x).view(b, s, self.nh, self.hd).transpose(1, 2)
-        k, v = self.kv(x).view(b, s, 2, self.nkv, self.hd).unbind(2)
-        k, v = k.transpose(1, 2), v.transpose(1, 2)
+        k = self.k(x).view(b, s, self.nkv, self.hd).transpose(1, 2)
+        v = self.v(x).view(b, s, self.nkv, self.hd).transpose(1, 2)
         if self.nkv != self.nh:
             k = k.repeat_interleave(self.nh // self.nkv, 1)
             v = v.repeat_interleave(self.nh // self.nkv, 1)
@@ -85,6 +90,31 @@ class Block(nn.Module):
         return x + self.down(F.gelu(self.up(hdn)))
 
 
+class LoRA(nn.Module):
+    """A frozen linear plus a trainable low-rank adapter, as PEFT's LoRA."""
+
+    def __init__(self, base, r):
+        super().__init__()
+        self.base = base
+        self.drop = nn.Dropout(0.05)
+        self.A = nn.Linear(base.in_features, r, bias=False)
+        self.B = nn.Linear(r, base.out_features, bias=False)
+        nn.init.zeros_(self.B.weight)
+
+    def forward(self, x):
+        return self.base(x) + self.B(self.A(self.drop(x))) * 2.0
+
+
+def add_lora(model, r, targets):
+    for p in model.parameters():
+        p.requires_grad_(False)
+    names = {"q", "k", "v", "o", "gate", "up", "down"} if targets == "all" else set(targets.split(","))
+    for blk in model.blocks:
+        for n in names:
+            if isinstance(getattr(blk, n, None), nn.Linear):
+                setattr(blk, n, LoRA(getattr(blk, n), r))
+
+
 class Model(nn.Module):
     def __init__(self, a):
         super().__init__()
@@ -98,6 +128,9 @@ class Model(nn.Module):
             self.head.weight = self.emb.weight  # tied, as GPT-2
 
     def forward(self, idx):
+        return self.head(self.features(idx))
+
+    def features(self, idx):
         x = self.emb(idx)
         if self.pos is not None:
             x = x + self.pos(torch.arange(idx.shape[1], device=idx.device))
@@ -106,7 +139,7 @@ class Model(nn.Module):
                 x = torch.utils.checkpoint.checkpoint(blk, x, use_reentrant=False)
             else:
                 x = blk(x)
-        return self.head(self.ln(x))
+        return self.ln(x)
 
 
 def report(path, extra):
@@ -128,22 +161,32 @@ def main():
         torch.cuda.set_per_process_memory_fraction(a.mem_fraction)
     wdtype = torch.bfloat16 if a.precision == "bf16" else torch.float32
     print(f"loading model arch={a.arch} layers={a.layers} hidden={a.hidden} batch={a.batch} seq={a.seq}", flush=True)
-    model = Model(a).to(dev, dtype=wdtype)
+    model = Model(a)
+    if a.lora_r:
+        add_lora(model, a.lora_r, a.lora_targets)
+    model = model.to(dev, dtype=wdtype)
     nparams = sum(p.numel() for p in model.parameters())
+    trainable = [p for p in model.parameters() if p.requires_grad]
     print(f"params={nparams}", flush=True)
     opt = None
     if a.optimizer == "adamw":
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+        opt = torch.optim.AdamW(trainable, lr=1e-4, fused=True)
     elif a.optimizer == "sgd":
-        opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+        opt = torch.optim.SGD(trainable, lr=1e-3)
     ac = {"bf16-mixed": torch.bfloat16, "fp16-mixed": torch.float16}.get(a.precision)
     torch.cuda.reset_peak_memory_stats()
     top = {"alloc": 0, "res": 0}
     for step in range(1, a.steps + 1):
         idx = torch.randint(0, a.vocab, (a.batch, a.seq), device=dev)
         with torch.autocast("cuda", dtype=ac, enabled=ac is not None):
-            logits = model(idx)
-            loss = F.cross_entropy(logits.float().view(-1, a.vocab), idx.view(-1))
+            if a.head_chunk:  # litgpt: chunks kept in a list through backward
+                feats = model.features(idx)
+                logits = [model.head(c) for c in feats.split(a.head_chunk, dim=1)]
+                loss = torch.cat([F.cross_entropy(c.reshape(-1, a.vocab), t.reshape(-1), reduction="none")
+                                  for c, t in zip(logits, idx.split(a.head_chunk, dim=1))]).mean()
+            else:
+                logits = model(idx)
+                loss = F.cross_entropy(logits.float().view(-1, a.vocab), idx.view(-1))
         loss.backward()
         if opt is not None:
             opt.step()
