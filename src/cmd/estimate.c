@@ -474,6 +474,30 @@ static void print_figures(const struct est_result *r)
     printf("%-50s %s\n", "peak phase", r->peak_phase);
 }
 
+/* The kind of workload in the user's words (est_kind order). */
+static const char *const kind_phrase[EST_KIND__COUNT] = {
+    "full-training", "LoRA", "QLoRA", "multi-GPU (DDP/ZeRO/FSDP)", "llm.c", "inference", "weight-loading",
+};
+
+/* How far off estimates of this kind have been on real measurements. */
+static void print_checked(const struct est_workload *wl)
+{
+    const struct est_checked *c = est_checked_for(est_kind_of(wl));
+    const char *what = kind_phrase[c->kind];
+    if (c->rows == 0) {
+        printf("accuracy   no measured %s runs to check against yet: unvalidated\n", what);
+        return;
+    }
+    printf("accuracy   %d measured %s run%s", c->rows, what, c->rows == 1 ? "" : "s");
+    if (c->tuned) printf(" (%d tuned on)", c->tuned);
+    printf(": error median %.1f%%, worst %.1f%%", c->median_abs_pct, c->worst_abs_pct);
+    if (c->mean_pct <= -10)
+        printf("; %.0f%% low on average: read the peaks as lower bounds", -c->mean_pct);
+    else if (c->mean_pct >= 10)
+        printf("; %.0f%% high on average: read the peaks as upper bounds", c->mean_pct);
+    printf("\n");
+}
+
 static void print_verdict(const struct opts *o, const struct findings *f)
 {
     char a[32], b[32];
@@ -492,6 +516,7 @@ static void print_verdict(const struct opts *o, const struct findings *f)
                units_format_bytes(r->device_used_bytes, b, sizeof b));
         printf(" needed, %s on the card)\n", units_format_bytes(r->capacity_bytes, a, sizeof a));
     }
+    print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
         printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch,
                (long long)(o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq), hr);
@@ -588,6 +613,19 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     if (f->max_batch < 0) json_null(&j); else json_int(&j, f->max_batch);
     json_key(&j, "max_seq");
     if (f->max_seq < 0) json_null(&j); else json_int(&j, f->max_seq);
+    const struct est_checked *chk = est_checked_for(est_kind_of(&o->wl));
+    json_key(&j, "checked"); json_obj_begin(&j);
+    json_key(&j, "kind"); json_str(&j, est_kind_name(chk->kind));
+    json_key(&j, "rows"); json_int(&j, chk->rows);
+    json_key(&j, "tuned_rows"); json_int(&j, chk->tuned);
+    json_key(&j, "median_abs_error_pct");
+    if (chk->rows) json_double(&j, chk->median_abs_pct); else json_null(&j);
+    json_key(&j, "worst_abs_error_pct");
+    if (chk->rows) json_double(&j, chk->worst_abs_pct); else json_null(&j);
+    json_key(&j, "mean_error_pct");
+    if (chk->rows) json_double(&j, chk->mean_pct); else json_null(&j);
+    json_key(&j, "sources"); json_str(&j, chk->sources);
+    json_obj_end(&j);
     json_key(&j, "levers"); json_arr_begin(&j);
     for (int i = 0; i < f->n_levers; i++) {
         json_obj_begin(&j);

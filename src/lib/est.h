@@ -163,6 +163,40 @@ struct est_lever {
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
                int max, int *n, struct oomlab_err *err);
 
+/* How far off the estimate has been on measured runs of the same kind of
+ * workload. bench/estimate runs every usable row of bench/data/ (real
+ * measurements with their sources) and writes the per-kind figures to
+ * src/lib/est_checked.inc (`bench/estimate --emit-checked FILE`); make check
+ * fails when that file no longer matches what the estimator computes. */
+enum est_kind {
+    EST_KIND_FULL,    /* training every weight on one GPU (pre-training, full fine-tune) */
+    EST_KIND_LORA,    /* LoRA adapters on 16/32-bit frozen weights */
+    EST_KIND_QLORA,   /* LoRA on int8/nf4 weights */
+    EST_KIND_SHARDED, /* data-parallel over several GPUs (DDP, ZeRO, FSDP) */
+    EST_KIND_LLMC,    /* llm.c's preallocated layout */
+    EST_KIND_INFER,   /* inference: KV cache and prompt activations */
+    EST_KIND_LOAD,    /* weights loaded, nothing run */
+    EST_KIND__COUNT
+};
+
+struct est_checked {
+    enum est_kind kind;
+    int rows;              /* measured runs compared; 0: none of this kind yet */
+    int tuned;             /* of those, rows the constants were calibrated on */
+    double median_abs_pct; /* median |estimate - measured| / measured, percent */
+    double worst_abs_pct;  /* largest |error|, percent */
+    double mean_pct;       /* mean signed error: < 0 means the estimate ran low */
+    const char *sources;   /* the measurement groups, comma-separated */
+};
+
+/* The kind a workload belongs to (first match: load, infer, llm.c, sharded,
+ * QLoRA, LoRA, full). */
+enum est_kind est_kind_of(const struct est_workload *wl);
+/* "full", "lora", "qlora", "sharded", "llm.c", "infer", "load". */
+const char *est_kind_name(enum est_kind k);
+/* What the bench measured for that kind (static; rows 0 when none). */
+const struct est_checked *est_checked_for(enum est_kind k);
+
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);

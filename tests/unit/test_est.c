@@ -508,6 +508,44 @@ static void test_names_and_cards(void **state)
     assert_null(models_find("no-such-model"));
 }
 
+/* Each workload lands in one kind, first match wins; the quoted accuracy
+ * is the bench's row for that kind (a kind without rows is "unvalidated"). */
+static void test_kind_and_checked(void **state)
+{
+    (void)state;
+    struct est_workload wl;
+    est_workload_init(&wl);
+    assert_int_equal(est_kind_of(&wl), EST_KIND_FULL);
+    wl.lora_r = 8;
+    assert_int_equal(est_kind_of(&wl), EST_KIND_LORA);
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_kind_of(&wl), EST_KIND_QLORA);
+    wl.gpus = 4; /* several GPUs outrank LoRA/QLoRA */
+    assert_int_equal(est_kind_of(&wl), EST_KIND_SHARDED);
+    wl.trainer = EST_TRAINER_LLMC;
+    assert_int_equal(est_kind_of(&wl), EST_KIND_LLMC);
+    wl.mode = EST_MODE_INFER;
+    assert_int_equal(est_kind_of(&wl), EST_KIND_INFER);
+    wl.mode = EST_MODE_LOAD;
+    assert_int_equal(est_kind_of(&wl), EST_KIND_LOAD);
+    for (int k = 0; k < EST_KIND__COUNT; k++) {
+        const struct est_checked *c = est_checked_for((enum est_kind)k);
+        assert_non_null(c);
+        assert_int_equal(c->kind, k);
+        assert_non_null(c->sources);
+        assert_true(c->tuned >= 0 && c->tuned <= c->rows);
+        if (c->rows) {
+            assert_true(c->median_abs_pct >= 0 && c->median_abs_pct <= c->worst_abs_pct);
+            assert_true(c->mean_pct >= -c->worst_abs_pct && c->mean_pct <= c->worst_abs_pct);
+        }
+    }
+    assert_string_equal(est_kind_name(EST_KIND_QLORA), "qlora");
+    assert_string_equal(est_kind_name(EST_KIND_LLMC), "llm.c");
+    /* the bench has full-training rows; an out-of-range kind is not a crash */
+    assert_true(est_checked_for(EST_KIND_FULL)->rows > 0);
+    assert_non_null(est_checked_for((enum est_kind)99));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
+        cmocka_unit_test(test_kind_and_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
