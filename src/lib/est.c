@@ -519,6 +519,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
 
 struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
+    long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
 };
 
 static long double weight_bytes(const struct calc *c)
@@ -578,6 +579,11 @@ static void train_states(const struct calc *c, struct terms *t)
     if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
         t->master = 4 * c->Ptrain / (z1 ? N : 1);
     t->grads = gb * c->Ptrain / (z2 ? N : 1);
+    /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
+     * the accumulating micro-batches in no_sync(), and FSDP then keeps each
+     * rank's gradients unsharded until the sync step reduce-scatters them.
+     * DeepSpeed ZeRO accumulates into its partitions. */
+    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * c->Ptrain : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
     /* End of backward: a tied embedding's gradient arrives as a second
@@ -770,10 +776,18 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_MASTER].formula, sizeof r->comp[0].formula,
              "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard ? " / gpus" : "", b);
     fmt_gib(t->grads, b, sizeof b);
-    snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
-             "trainable %.0Lf x %s%s = %s", c->Ptrain,
-             (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
-             wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
+    if (t->grads_fwd > t->grads) {
+        char u[32];
+        fmt_gib(t->grads_fwd, u, sizeof u);
+        snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
+                 "trainable %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
+                 c->Ptrain, (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
+    } else {
+        snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
+                 "trainable %.0Lf x %s%s = %s", c->Ptrain,
+                 (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+                 wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
+    }
     fmt_gib(t->optim, b, sizeof b);
     snprintf(r->comp[EST_C_OPTIM].formula, sizeof r->comp[0].formula,
              "%s: trainable %.0Lf x %s%s = %s", est_optimizer_name(wl->optimizer), c->Ptrain,
@@ -862,7 +876,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool llmc = wl->trainer == EST_TRAINER_LLMC; /* all preallocated: no slack */
     long double g = (wl->grad_accum > 1 || wl->keep_grads || llmc) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
-    long double fwd = t->grads * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
+    long double fwd = t->grads_fwd * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
     long double step = t->grads + t->temp_step;
     bool step_peak = step > fwd;
     long double alloc = persist + (step_peak ? step : fwd);
@@ -872,7 +886,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                               SLACK_PERSIST * persist;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, t->grads, step_peak || g > 0, err) ||
+        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, step_peak || g > 0, err) ||
         fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, !step_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||

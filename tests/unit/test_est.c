@@ -436,6 +436,20 @@ static void test_sharding_divides_states(void **state)
     assert_int_equal(est_compute(&m, &wl, &z3, &err), 0);
     assert_int_equal(z3.comp[EST_C_OPTIM].bytes, (one.comp[EST_C_OPTIM].bytes + 4) / 8);
     assert_true(z3.comp[EST_C_WEIGHTS].bytes * 7 < one.comp[EST_C_WEIGHTS].bytes);
+    /* Gradient accumulation: FSDP under no_sync() keeps every rank's
+     * gradients unsharded through the accumulating micro-batches; DeepSpeed
+     * ZeRO-3 accumulates into its partitions. */
+    struct est_result acc, ds;
+    int64_t full_grads = 2 * one.trainable_params; /* bf16 */
+    assert_int_equal(z3.comp[EST_C_GRADS].bytes, (full_grads + 4) / 8);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &acc, &err), 0);
+    assert_string_equal(acc.peak_phase, "forward/backward");
+    assert_int_equal(acc.comp[EST_C_GRADS].bytes, full_grads);
+    assert_true(acc.peak_allocated_bytes - z3.peak_allocated_bytes >= full_grads - (full_grads + 4) / 8);
+    wl.shard = EST_SHARD_ZERO3;
+    assert_int_equal(est_compute(&m, &wl, &ds, &err), 0);
+    assert_int_equal(ds.comp[EST_C_GRADS].bytes, (full_grads + 4) / 8);
 }
 
 static void test_max_batch_and_levers(void **state)
