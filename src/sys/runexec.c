@@ -1,8 +1,9 @@
 /* runexec: one supervised run. Claims the id (O_EXCL on logs/ID.log, so
  * concurrent runs never share one), records the config, starts the child
  * (sys/child), samples NVML from its poll loop (sys/memlog), then reads the
- * log back with the diagnose engine and the step parser and appends the
- * ledger row (lib/ledger) with one locked write (sys/fsutil). */
+ * log back in one pass (sys/logscan: the diagnose engine, each line also to
+ * the step parser) and appends the ledger row (lib/ledger) with one locked
+ * write (sys/fsutil). */
 #include "sys/runexec.h"
 
 #include <dirent.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -322,36 +322,20 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
 
 /* ---- reading the log back ---- */
 
-static void scan_steps(const char *path, struct runexec_result *res)
+/* Each line of the log pass goes to the step parser. */
+static int steps_line(const char *line, size_t len, void *ctx)
 {
+    struct steps_point pt;
+    if (!steps_parse_line(line, len, &pt)) return 0;
+    return steps_series_add(ctx, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
+}
+
+static void steps_summarise(const struct steps_series *series, struct runexec_result *res)
+{
+    res->peak_alloc = steps_max_peak_alloc(series);
+    res->peak_reserved = steps_max_peak_reserved(series);
     snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
-             steps_trend_name(STEPS_TREND_TOO_FEW, false)); /* an empty log has no points */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) return;
-    if (fstat(fd, &st) < 0 || st.st_size == 0) {
-        close(fd);
-        return;
-    }
-    size_t size = (size_t)st.st_size;
-    const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    close(fd);
-    if (text == MAP_FAILED) return;
-    struct steps_series series;
-    steps_series_init(&series);
-    for (size_t i = 0; i < size;) {
-        const char *nl = memchr(text + i, '\n', size - i);
-        size_t end = nl ? (size_t)(nl - text) : size;
-        struct steps_point pt;
-        if (steps_parse_line(text + i, end - i, &pt) && steps_series_add(&series, &pt) < 0) break;
-        i = end + 1;
-    }
-    munmap((void *)text, size);
-    res->peak_alloc = steps_max_peak_alloc(&series);
-    res->peak_reserved = steps_max_peak_reserved(&series);
-    snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
-             steps_trend_name(steps_loss_trend(&series), false));
-    steps_series_release(&series);
+             steps_trend_name(steps_loss_trend(series), false)); /* no points: too-few */
 }
 
 /* PyTorch's counters at the failure ("X is allocated by PyTorch, and Y is
@@ -367,18 +351,15 @@ static void oom_peaks(const struct oom_bytes *b, struct runexec_result *res)
     res->oom_reserved = reserved;
 }
 
-static void scan_oom(const char *path, struct runexec_result *res)
+static void oom_summarise(const struct oom_report *rep, struct runexec_result *res)
 {
-    struct oom_report rep;
-    struct oomlab_err e = {{0}};
-    if (logscan_path(path, &rep, &e) < 0) return;
     const struct oom_event *first_gpu = NULL, *other = NULL;
-    for (size_t i = 0; i < rep.n_events; i++) {
-        if (rep.events[i].gpu_oom && !first_gpu) first_gpu = &rep.events[i];
-        if (!rep.events[i].gpu_oom && !other) other = &rep.events[i];
+    for (size_t i = 0; i < rep->n_events; i++) {
+        if (rep->events[i].gpu_oom && !first_gpu) first_gpu = &rep->events[i];
+        if (!rep->events[i].gpu_oom && !other) other = &rep->events[i];
     }
-    if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) {
-        const struct oom_event *p = &rep.events[rep.primary];
+    if (rep->primary >= 0 && (size_t)rep->primary < rep->n_events) {
+        const struct oom_event *p = &rep->events[rep->primary];
         if (p->gpu_oom) first_gpu = p;
         else other = p;
     }
@@ -393,7 +374,23 @@ static void scan_oom(const char *path, struct runexec_result *res)
         }
         if (res->capacity < 0 && ev->bytes.capacity > 0) res->capacity = ev->bytes.capacity;
     }
-    oom_report_release(&rep);
+}
+
+/* One pass over the finished log: the diagnose engine's OOM report and,
+ * from the same window, every line to the step parser. An unreadable log
+ * leaves the OOM fields unknown; its lines read before the error still count. */
+static void scan_log(const char *path, struct runexec_result *res)
+{
+    struct oom_report rep;
+    struct oomlab_err e = {{0}};
+    struct steps_series series;
+    steps_series_init(&series);
+    if (logscan_path_lines(path, &rep, steps_line, &series, &e) == 0) {
+        oom_summarise(&rep, res);
+        oom_report_release(&rep);
+    }
+    steps_summarise(&series, res);
+    steps_series_release(&series);
 }
 
 /* log (step lines) first, then NVML, then the OOM message's counters. */
@@ -679,8 +676,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     sampler_close(&s, o, res);
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
-    scan_oom(p.log, res);
-    scan_steps(p.log, res);
+    scan_log(p.log, res);
     choose_peak(res);
     record(o, &p, res, &cr, started, command, problem);
     if (problem[0]) { /* both the log's and the ledger's trouble, log first */
