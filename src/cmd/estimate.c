@@ -29,7 +29,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
     {"optimizer", required_argument, 0, O_OPT},     {"precision", required_argument, 0, O_PREC},
     {"grad-ckpt", required_argument, 0, O_CKPT},    {"attention", required_argument, 0, O_ATTN},
     {"lora-r", required_argument, 0, O_LORA_R},     {"lora-targets", required_argument, 0, O_LORA_T},
+    {"lora-dropout", required_argument, 0, O_LORA_DROP},
     {"quant", required_argument, 0, O_QUANT},       {"gpus", required_argument, 0, O_GPUS},
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
@@ -84,6 +85,7 @@ static const char usage_text[] =
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
     "  --trainer hf|torchtune|litgpt|llm.c (what the training code keeps alive; hf)\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all  --quant none|int8|nf4\n"
+    "  --lora-dropout P (adapters' dropout; default PEFT/torchtune 0, litgpt 0.05)\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
     "card:\n"
     "  --capacity SIZE | --gpu NAME (else the local card through NVML)\n"
@@ -186,6 +188,15 @@ static int opt_size(struct opts *o, int c, const char *arg)
             return cmd_usage_error(NAME, "--headroom wants a percentage below 90, got '%s'", arg);
         o->wl.headroom = pct / 100.0;
         return 0;
+    case O_LORA_DROP: {
+        char *end;
+        errno = 0;
+        double p = strtod(arg, &end);
+        if (errno || end == arg || *end || !(p >= 0 && p < 1))
+            return cmd_usage_error(NAME, "--lora-dropout wants a probability in [0, 1), got '%s'", arg);
+        o->wl.lora_dropout = p;
+        return 0;
+    }
     case O_LORA_T:
         if (est_lora_targets_parse(arg, &o->wl.lora_targets))
             return cmd_usage_error(NAME, "--lora-targets: unknown target in '%s'", arg);
@@ -539,7 +550,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_name(w->ckpt), est_attn_name(w->attention));
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
-    if (w->lora_r) printf(", LoRA r%lld", (long long)w->lora_r);
+    if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s", est_quant_name(w->quant));
     if (w->gpus > 1) printf(", %lld GPUs %s", (long long)w->gpus, est_shard_name(w->shard));
     printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
@@ -582,6 +593,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
+    json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
     json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);

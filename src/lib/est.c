@@ -181,6 +181,7 @@ void est_workload_init(struct est_workload *wl)
     wl->capacity_bytes = -1;
     wl->context_bytes = -1;
     wl->headroom = 0.15;
+    wl->lora_dropout = -1;
 }
 
 /* ---- the model's shape -------------------------------------------- */
@@ -478,18 +479,58 @@ static long double eager_elem(const struct calc *c)
     return sm + cast + extra + drop;
 }
 
+double est_lora_dropout(const struct est_workload *wl)
+{
+    if (wl->lora_dropout >= 0) return wl->lora_dropout;
+    return wl->trainer == EST_TRAINER_LITGPT ? 0.05 : 0; /* PEFT and torchtune default to 0 */
+}
+
+/* LoRA, per token and block: the frozen linears keep no input (autograd
+ * saves an operand only for a gradient it needs) unless bitsandbytes'
+ * 4/8-bit matmul keeps it anyway (every linear under --quant). Each adapter
+ * with dropout keeps its dropout output (a B) and bool mask (1 B) per input
+ * element; without dropout its lora_A keeps the input itself, shared with
+ * the other adapters on the same input. Adapters are one per targeted
+ * linear, except litgpt's fused q,k,v (one adapter on the qkv input). */
+static long double lora_layer(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    unsigned t = lora_bits(wl);
+    long double a = c->a, h = c->h, qd = c->qd, f = c->ffn;
+    bool gated_mlp = gated(c->m);
+    /* distinct linear inputs: q/k/v (h), o (qd), gate/up (h), down (f) */
+    unsigned qkv = t & (EST_LORA_Q | EST_LORA_K | EST_LORA_V), up = t & (EST_LORA_GATE | EST_LORA_UP);
+    unsigned keep = wl->quant != EST_QUANT_NONE ? EST_LORA_ALL : t;
+    long double sum = 0, p = (long double)est_lora_dropout(wl);
+    /* MoE: the MLP linears see every token once per chosen expert */
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+        if (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V)) sum += a * h;
+        if (keep & EST_LORA_O) sum += a * qd;
+        if (keep & (EST_LORA_GATE | EST_LORA_UP)) sum += a * k * h;
+        if (keep & EST_LORA_DOWN) sum += a * k * f;
+    }
+    if (p > 0) { /* one dropout output + mask per adapter */
+        long double n_qkv = wl->trainer == EST_TRAINER_LITGPT ? (qkv ? 1 : 0)
+                            : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+        long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
+        sum += (a + 1) * (n_qkv * h + ((t & EST_LORA_O) ? qd : 0));
+        sum += (a + 1) * k * (n_up * h + ((t & EST_LORA_DOWN) ? f : 0));
+    }
+    return sum;
+}
+
 /* Activation bytes one block saves for backward, per token. */
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
-    /* bitsandbytes' 4/8-bit matmuls keep their input for backward even
-     * though the weight is frozen; a frozen nn.Linear does not. */
-    unsigned t = wl->quant != EST_QUANT_NONE ? EST_LORA_ALL : lora_bits(wl);
-    bool t_qkv = c->full || (t & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
-    bool t_o = c->full || (t & EST_LORA_O);
-    bool t_up = c->full || (t & (EST_LORA_GATE | EST_LORA_UP));
-    bool t_down = c->full || (t & EST_LORA_DOWN);
+    /* Full training: every linear keeps its input. LoRA: lora_layer. */
+    bool t_qkv = c->full, t_o = c->full, t_up = c->full, t_down = c->full;
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
+    if (!c->full) { /* LoRA: what the frozen linears and the adapters keep */
+        t_qkv = t_o = t_up = t_down = false;
+        sum += lora_layer(c);
+    }
     /* LayerNorm keeps its input (r h). RMSNorm in 16-bit or under autocast
      * computes on x.float(): that fp32 tensor (4h) is what pow and the rsqrt
      * product keep, not the 16-bit input (HF, torchtune and litgpt alike);
@@ -499,7 +540,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     if (c->f->rms && a < 4) norm = 4 * h + (c->full ? c->r * h : 0);
     else if (c->f->rms && c->full) norm += a * h;
     sum += c->f->norms_per_layer * norm;
-    if (t_qkv) sum += a * h * (c->full ? 1 : 2);
+    if (t_qkv) sum += a * h;
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
@@ -731,6 +772,8 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
             return oomlab_err_set(err, "%s %lld is out of range (%lld..%lld)", r[i].name,
                                   (long long)r[i].v, (long long)r[i].lo, (long long)r[i].hi);
+    if (!(wl->lora_dropout < 1) || (wl->lora_dropout < 0 && wl->lora_dropout != -1))
+        return oomlab_err_set(err, "lora-dropout must be between 0 and 1");
     if (!(wl->headroom >= 0 && wl->headroom < 0.9))
         return oomlab_err_set(err, "headroom must be between 0%% and 90%%");
     if (wl->capacity_bytes == 0 || wl->capacity_bytes < -1)

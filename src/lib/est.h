@@ -88,6 +88,8 @@ struct est_workload {
     enum est_trainer trainer;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
+    double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
+                                    (PEFT and torchtune 0, litgpt 0.05) */
     enum est_quant quant;
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
@@ -196,6 +198,10 @@ enum est_kind est_kind_of(const struct est_workload *wl);
 const char *est_kind_name(enum est_kind k);
 /* What the bench measured for that kind (static; rows 0 when none). */
 const struct est_checked *est_checked_for(enum est_kind k);
+
+/* The adapters' dropout in effect: wl->lora_dropout, or the trainer's
+ * default when that is < 0. */
+double est_lora_dropout(const struct est_workload *wl);
 
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);

@@ -194,9 +194,14 @@ static void test_rmsnorm_keeps_the_fp32_copy(void **state)
      * lse 8 + o input 16 + mlp input 16 + gate, up, act 96 + down input 32 */
     assert_int_equal(block_bytes(&wl, 8), 96 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
     /* LoRA on q,v: frozen norms keep only the fp32 copy; frozen o, gate/up,
-     * down keep no input; the q/v adapters keep the input and its dropout copy */
+     * down keep no input; without dropout (PEFT's default) lora_A keeps the
+     * q/v input once (2h); with dropout each of the two adapters keeps its
+     * dropout output and mask (3h each) instead */
     wl.lora_r = 4;
-    assert_int_equal(block_bytes(&wl, 8), 64 + 32 + 48 + 24 + 96);
+    assert_int_equal(block_bytes(&wl, 8), 64 + 16 + 48 + 24 + 96);
+    wl.lora_dropout = 0.1;
+    assert_int_equal(block_bytes(&wl, 8), 64 + 48 + 48 + 24 + 96);
+    wl.lora_dropout = -1;
     /* under autocast the residual is already fp32: the upcast is that tensor
      * (4h), the normalized one stays fp32 (4h) when the weight trains */
     wl.lora_r = 0;
@@ -332,6 +337,28 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(lora.trainable_params, (int64_t)16 * 16384 * 32);
     assert_int_equal(lora.comp[EST_C_GRADS].bytes, lora.trainable_params * 4);
     assert_int_equal(lora.comp[EST_C_OPTIM].bytes, lora.trainable_params * 8);
+    /* LoRA activations, per token and block (bf16, h = 4096, 32 blocks):
+     * without dropout lora_A keeps the q/v input itself, once (2h); with
+     * dropout each adapter keeps its dropout output and bool mask (3h), two
+     * adapters under PEFT, one fused q,k,v adapter under litgpt. */
+    struct est_result d0, d5, lit;
+    lw.precision = EST_BF16;
+    lw.lora_dropout = 0;
+    assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
+    lw.lora_dropout = 0.05;
+    assert_int_equal(est_compute(&m, &lw, &d5, &err), 0);
+    int64_t per = (int64_t)wl.batch * wl.seq * 32 * 4096;
+    assert_int_equal(d5.comp[EST_C_ACTS].bytes - d0.comp[EST_C_ACTS].bytes, per * (6 - 2));
+    lw.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &lw, &lit, &err), 0);
+    assert_int_equal(d5.comp[EST_C_ACTS].bytes - lit.comp[EST_C_ACTS].bytes, per * (6 - 3));
+    lw.lora_dropout = -1; /* litgpt's default is 0.05 */
+    assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
+    assert_int_equal(d0.comp[EST_C_ACTS].bytes, lit.comp[EST_C_ACTS].bytes);
+    lw.trainer = EST_TRAINER_HF;
+    lw.lora_dropout = 1.5;
+    assert_int_equal(est_compute(&m, &lw, &d0, &err), -1);
+    lw.lora_dropout = -1;
     /* QLoRA: nf4 block linears are ~0.52 B/param */
     lw.quant = EST_QUANT_NF4;
     lw.precision = EST_BF16;
