@@ -544,8 +544,12 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     const struct est_workload *w = &o->wl;
     printf("model      %s (%s): %lld params, %lld trainable\n", m->name, est_family_name(m->family),
            (long long)f->r.params, (long long)f->r.trainable_params);
-    printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
-           (long long)w->seq, est_precision_name(w->precision));
+    if (w->mode == EST_MODE_INFER && w->prompt_len) /* the prompt, not --seq, is the length */
+        printf("workload   infer, batch %lld x prompt %lld + %lld generated, %s", (long long)w->batch,
+               (long long)w->prompt_len, (long long)w->gen_len, est_precision_name(w->precision));
+    else
+        printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
+               (long long)w->seq, est_precision_name(w->precision));
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_name(w->ckpt), est_attn_name(w->attention));
