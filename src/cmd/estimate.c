@@ -29,7 +29,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD,
 };
 
 static const struct option long_opts[] = {
@@ -48,7 +48,7 @@ static const struct option long_opts[] = {
     {"optimizer", required_argument, 0, O_OPT},     {"precision", required_argument, 0, O_PREC},
     {"grad-ckpt", required_argument, 0, O_CKPT},    {"attention", required_argument, 0, O_ATTN},
     {"lora-r", required_argument, 0, O_LORA_R},     {"lora-targets", required_argument, 0, O_LORA_T},
-    {"lora-dropout", required_argument, 0, O_LORA_DROP},
+    {"lora-dropout", required_argument, 0, O_LORA_DROP}, {"offload", required_argument, 0, O_OFFLOAD},
     {"quant", required_argument, 0, O_QUANT},       {"gpus", required_argument, 0, O_GPUS},
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
@@ -87,6 +87,7 @@ static const char usage_text[] =
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all  --quant none|int8|nf4\n"
     "  --lora-dropout P (adapters' dropout; default PEFT/torchtune 0, litgpt 0.05)\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
+    "  --offload none|optimizer|params (model states in host memory: ZeRO-Offload, FSDP CPUOffload)\n"
     "card:\n"
     "  --capacity SIZE | --gpu NAME (else the local card through NVML)\n"
     "  --context SIZE (CUDA context; card default)  --headroom PCT (15)\n"
@@ -161,6 +162,7 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_ATTN: rc = set_enum(&v, est_attn_parse, "attention", arg); w->attention = v; break;
     case O_QUANT: rc = set_enum(&v, est_quant_parse, "quant", arg); w->quant = v; break;
     case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
+    case O_OFFLOAD: rc = set_enum(&v, est_offload_parse, "offload", arg); w->offload = v; break;
     case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
     case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
     case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
@@ -483,11 +485,14 @@ static void print_figures(const struct est_result *r)
         printf("%-50s %12s  %6s\n", fig[i].what, units_format_bytes(fig[i].v, b, sizeof b), pct);
     }
     printf("%-50s %s\n", "peak phase", r->peak_phase);
+    if (r->host_bytes > 0)
+        printf("%-50s %12s\n", "host memory (offloaded states, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
 }
 
 /* The kind of workload in the user's words (est_kind order). */
 static const char *const kind_phrase[EST_KIND__COUNT] = {
-    "full-training", "LoRA", "QLoRA", "multi-GPU (DDP/ZeRO/FSDP)", "llm.c", "inference", "weight-loading",
+    "full-training", "LoRA", "QLoRA", "multi-GPU (DDP/ZeRO/FSDP)", "llm.c", "CPU-offload", "inference",
+    "weight-loading",
 };
 
 /* How far off estimates of this kind have been on real measurements. */
@@ -556,7 +561,9 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s", est_quant_name(w->quant));
-    if (w->gpus > 1) printf(", %lld GPUs %s", (long long)w->gpus, est_shard_name(w->shard));
+    if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
+                                        est_shard_name(w->shard));
+    if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
     printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
     print_components(o, f);
     print_figures(&f->r);
@@ -596,6 +603,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "trainer"); json_str(&j, est_trainer_name(o->wl.trainer));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
+    json_key(&j, "offload"); json_str(&j, est_offload_name(o->wl.offload));
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
@@ -616,6 +624,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_opt_bytes(&j, "peak_reserved_bytes", r->peak_reserved_bytes);
     json_opt_bytes(&j, "device_used_bytes", r->device_used_bytes);
     json_opt_bytes(&j, "capacity_bytes", r->capacity_bytes);
+    json_opt_bytes(&j, "host_offload_bytes", r->host_bytes);
     json_key(&j, "card");
     if (o->card[0]) json_str(&j, o->card); else json_null(&j);
     json_key(&j, "capacity_source");

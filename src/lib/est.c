@@ -68,6 +68,7 @@ static const char *const ckpt_names[] = {"none", "selective", "full"};
 static const char *const attn_names[] = {"eager", "sdpa", "flash"};
 static const char *const quant_names[] = {"none", "int8", "nf4"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
+static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
@@ -94,6 +95,8 @@ int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names
 const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
 const char *est_shard_name(enum est_shard s) { return shard_names[s]; }
+int est_offload_parse(const char *s) { return lookup(offload_names, N_OF(offload_names), s); }
+const char *est_offload_name(enum est_offload o) { return offload_names[o]; }
 int est_mode_parse(const char *s) { return lookup(mode_names, N_OF(mode_names), s); }
 const char *est_mode_name(enum est_mode m) { return mode_names[m]; }
 int est_loss_parse(const char *s) { return lookup(loss_names, N_OF(loss_names), s); }
@@ -105,7 +108,7 @@ int est_trainer_parse(const char *s)
 }
 const char *est_trainer_name(enum est_trainer t) { return trainer_names[t]; }
 
-static const char *const kind_names[] = {"full", "lora", "qlora", "sharded", "llm.c", "infer", "load"};
+static const char *const kind_names[] = {"full", "lora", "qlora", "sharded", "llm.c", "offload", "infer", "load"};
 
 const char *est_kind_name(enum est_kind k) { return k < EST_KIND__COUNT ? kind_names[k] : "?"; }
 
@@ -114,6 +117,7 @@ enum est_kind est_kind_of(const struct est_workload *wl)
     if (wl->mode == EST_MODE_LOAD) return EST_KIND_LOAD;
     if (wl->mode == EST_MODE_INFER) return EST_KIND_INFER;
     if (wl->trainer == EST_TRAINER_LLMC) return EST_KIND_LLMC;
+    if (wl->offload != EST_OFFLOAD_NONE) return EST_KIND_OFFLOAD;
     if (wl->gpus > 1) return EST_KIND_SHARDED;
     if (wl->quant != EST_QUANT_NONE) return EST_KIND_QLORA;
     if (wl->lora_r > 0) return EST_KIND_LORA;
@@ -131,7 +135,8 @@ const struct est_checked *est_checked_for(enum est_kind k)
     static const struct est_checked none[EST_KIND__COUNT] = {
         {EST_KIND_FULL, 0, 0, 0, 0, 0, ""},  {EST_KIND_LORA, 0, 0, 0, 0, 0, ""},
         {EST_KIND_QLORA, 0, 0, 0, 0, 0, ""}, {EST_KIND_SHARDED, 0, 0, 0, 0, 0, ""},
-        {EST_KIND_LLMC, 0, 0, 0, 0, 0, ""},  {EST_KIND_INFER, 0, 0, 0, 0, 0, ""},
+        {EST_KIND_LLMC, 0, 0, 0, 0, 0, ""},  {EST_KIND_OFFLOAD, 0, 0, 0, 0, 0, ""},
+        {EST_KIND_INFER, 0, 0, 0, 0, 0, ""},
         {EST_KIND_LOAD, 0, 0, 0, 0, 0, ""},
     };
     for (int i = 0; i < N_OF(checked_rows); i++)
@@ -445,7 +450,10 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
     c->mixed = is_mixed(wl->precision);
     c->full = wl->lora_r == 0;
-    c->ds = wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3;
+    /* DeepSpeed-style: 16-bit weights on the GPU, fp32 master with the
+     * optimizer (ZeRO, and CPU offload outside FSDP, which is DeepSpeed's) */
+    c->ds = (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
+            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
     c->a = wl->precision == EST_FP32 ? 4 : 2;
     c->r = (wl->precision == EST_FP32 || c->mixed) ? 4 : 2;
     c->T = (long double)wl->batch * (long double)wl->seq;
@@ -561,6 +569,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
 struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
+    long double host;      /* model states moved to host memory (--offload) */
 };
 
 static long double weight_bytes(const struct calc *c)
@@ -631,6 +640,19 @@ static void train_states(const struct calc *c, struct terms *t)
      * vocab x hidden tensor that is then added to the head's. */
     long double emb = (c->m->tied_embeddings && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
     if (emb > t->temp_step) t->temp_step = emb;
+    if (wl->offload != EST_OFFLOAD_NONE) {
+        /* CPU offload: the optimizer states, master weights and gradients
+         * (streamed out through the reduce buckets, shard_temp) live in host
+         * memory and the step runs there; with params, the weights too, and
+         * only the gathered blocks (shard_temp) stay on the GPU. */
+        t->host = t->optim + t->master + t->grads;
+        t->optim = t->master = t->grads = t->grads_fwd = 0;
+        t->temp_step = emb;
+        if (wl->offload == EST_OFFLOAD_PARAMS) {
+            t->host += t->w;
+            t->w = 0;
+        }
+    }
 }
 
 static long double shard_temp(const struct calc *c)
@@ -638,6 +660,12 @@ static long double shard_temp(const struct calc *c)
     const struct est_workload *wl = c->wl;
     long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
     if (layer < 0) layer = 0;
+    /* gradients leave for the CPU through DeepSpeed's reduce buckets */
+    long double buckets = 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
+    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_ZERO2) {
+        if (wl->shard == EST_SHARD_ZERO3) return 2 * 2 * layer + 2 * 5.0e7L + buckets;
+        return buckets;
+    }
     switch (wl->shard) {
     case EST_SHARD_ZERO2:
         return 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
@@ -781,8 +809,18 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->mode == EST_MODE_TRAIN && wl->quant != EST_QUANT_NONE && wl->lora_r == 0)
         return oomlab_err_set(err, "quantized (%s) weights are frozen: train them with LoRA "
                                    "(--lora-r), i.e. QLoRA", est_quant_name(wl->quant));
-    if (wl->gpus == 1 && wl->shard != EST_SHARD_NONE)
+    if (wl->gpus == 1 && wl->shard != EST_SHARD_NONE && wl->offload == EST_OFFLOAD_NONE)
         return oomlab_err_set(err, "--shard %s needs --gpus N with N > 1", est_shard_name(wl->shard));
+    if (wl->offload != EST_OFFLOAD_NONE && wl->mode != EST_MODE_TRAIN)
+        return oomlab_err_set(err, "--offload moves training states (optimizer, gradients, weights) to "
+                                   "the CPU: use it with --mode train");
+    if (wl->offload == EST_OFFLOAD_PARAMS && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP)
+        return oomlab_err_set(err, "--offload params needs --shard zero3 or fsdp (the weights are "
+                                   "gathered to the GPU block by block)");
+    if (wl->offload == EST_OFFLOAD_OPTIMIZER && wl->shard == EST_SHARD_FSDP)
+        return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
+    if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
+        return oomlab_err_set(err, "llm.c has no CPU offload");
     return 0;
 }
 
@@ -950,6 +988,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     r->capacity_bytes = wl->capacity_bytes;
     r->fits = -1;
     r->over_bytes = 0;
+    if (to_bytes(t->host, &r->host_bytes, "the offloaded states", err)) return -1;
     if (wl->capacity_bytes > 0) {
         r->fits = r->device_used_bytes <= wl->capacity_bytes;
         if (!r->fits) r->over_bytes = r->device_used_bytes - wl->capacity_bytes;

@@ -49,6 +49,12 @@ enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL };
 enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
 enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4 };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
+/* CPU offload of the model states (training): optimizer = optimizer states,
+ * fp32 master weights and gradients in host memory, the step on the CPU
+ * (DeepSpeed offload_optimizer, ZeRO-Offload); params = the weights too,
+ * only the gathered blocks on the GPU (DeepSpeed offload_param with zero3,
+ * FSDP CPUOffload(offload_params=True)). */
+enum est_offload { EST_OFFLOAD_NONE, EST_OFFLOAD_OPTIMIZER, EST_OFFLOAD_PARAMS };
 /* How the loss is taken: HF-style fp32 cross-entropy over the full logits,
  * chunked cross-entropy (torchtune/litgpt), or a plain reduction. */
 enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
@@ -93,6 +99,7 @@ struct est_workload {
     enum est_quant quant;
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
+    enum est_offload offload;
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
@@ -121,6 +128,7 @@ struct est_result {
     int64_t capacity_bytes;       /* -1 unknown */
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */
+    int64_t host_bytes;           /* model states offloaded to host memory (per process) */
     const char *peak_phase;       /* "forward/backward", "optimizer step", ... */
 };
 
@@ -176,6 +184,7 @@ enum est_kind {
     EST_KIND_QLORA,   /* LoRA on int8/nf4 weights */
     EST_KIND_SHARDED, /* data-parallel over several GPUs (DDP, ZeRO, FSDP) */
     EST_KIND_LLMC,    /* llm.c's preallocated layout */
+    EST_KIND_OFFLOAD, /* model states offloaded to the CPU */
     EST_KIND_INFER,   /* inference: KV cache and prompt activations */
     EST_KIND_LOAD,    /* weights loaded, nothing run */
     EST_KIND__COUNT
@@ -191,10 +200,10 @@ struct est_checked {
     const char *sources;   /* the measurement groups, comma-separated */
 };
 
-/* The kind a workload belongs to (first match: load, infer, llm.c, sharded,
- * QLoRA, LoRA, full). */
+/* The kind a workload belongs to (first match: load, infer, llm.c, offload,
+ * sharded, QLoRA, LoRA, full). */
 enum est_kind est_kind_of(const struct est_workload *wl);
-/* "full", "lora", "qlora", "sharded", "llm.c", "infer", "load". */
+/* "full", "lora", "qlora", "sharded", "llm.c", "offload", "infer", "load". */
 const char *est_kind_name(enum est_kind k);
 /* What the bench measured for that kind (static; rows 0 when none). */
 const struct est_checked *est_checked_for(enum est_kind k);
@@ -224,6 +233,8 @@ int est_quant_parse(const char *s);
 const char *est_quant_name(enum est_quant q);
 int est_shard_parse(const char *s);
 const char *est_shard_name(enum est_shard s);
+int est_offload_parse(const char *s);
+const char *est_offload_name(enum est_offload o);
 int est_mode_parse(const char *s);
 const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);

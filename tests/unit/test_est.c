@@ -587,6 +587,55 @@ static void test_kind_and_checked(void **state)
     assert_non_null(est_checked_for((enum est_kind)99));
 }
 
+/* CPU offload: optimizer states, fp32 master weights and gradients move to
+ * host memory (the GPU keeps 16-bit weights and the reduce buckets); with
+ * params under zero3/fsdp the weights too. Unvalidated kind: no rows. */
+static void test_offload(void **state)
+{
+    (void)state;
+    const struct model_preset *p = models_find("llama-2-13b");
+    struct est_model m = p->m;
+    struct est_workload wl;
+    struct est_result r, z;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16_MIXED;
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t P = r.params;
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * P);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 0);
+    assert_int_equal(r.comp[EST_C_MASTER].bytes, 0);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
+    assert_int_equal(r.host_bytes, 8 * P + 4 * P + 2 * P);
+    assert_string_equal(r.peak_phase, "forward/backward");
+    assert_int_equal(est_kind_of(&wl), EST_KIND_OFFLOAD);
+    assert_int_equal(est_checked_for(EST_KIND_OFFLOAD)->rows, 0);
+    /* params: the weights leave the GPU too, per process under zero3 */
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_ZERO3;
+    assert_int_equal(est_compute(&m, &wl, &z, &err), 0);
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 0);
+    assert_int_equal(r.host_bytes, z.host_bytes + z.comp[EST_C_WEIGHTS].bytes);
+    assert_true(r.peak_allocated_bytes < z.peak_allocated_bytes);
+    /* refused: params without zero3/fsdp, optimizer-only under FSDP, inference */
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "zero3 or fsdp"));
+    wl.shard = EST_SHARD_FSDP;
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    wl.shard = EST_SHARD_NONE;
+    wl.gpus = 1;
+    wl.mode = EST_MODE_INFER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_int_equal(est_offload_parse("params"), EST_OFFLOAD_PARAMS);
+    assert_int_equal(est_offload_parse("disk"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -605,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_kind_and_checked),
+        cmocka_unit_test(test_offload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
