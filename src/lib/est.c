@@ -533,12 +533,9 @@ static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
     /* Full training: every linear keeps its input. LoRA: lora_layer. */
-    bool t_qkv = c->full, t_o = c->full, t_up = c->full, t_down = c->full;
+    bool lin = c->full;
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
-    if (!c->full) { /* LoRA: what the frozen linears and the adapters keep */
-        t_qkv = t_o = t_up = t_down = false;
-        sum += lora_layer(c);
-    }
+    if (!c->full) sum += lora_layer(c);
     /* LayerNorm keeps its input (r h). RMSNorm in 16-bit or under autocast
      * computes on x.float(): that fp32 tensor (4h) is what pow and the rsqrt
      * product keep, not the 16-bit input (HF, torchtune and litgpt alike);
@@ -548,7 +545,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     if (c->f->rms && a < 4) norm = 4 * h + (c->full ? c->r * h : 0);
     else if (c->f->rms && c->full) norm += a * h;
     sum += c->f->norms_per_layer * norm;
-    if (t_qkv) sum += a * h;
+    if (lin) sum += a * h;
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
@@ -558,10 +555,10 @@ static long double act_layer(const struct calc *c, bool with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else
         sum += a * c->qd + 4 * (long double)c->m->heads;
-    if (t_o) sum += a * c->qd;
+    if (lin) sum += a * c->qd;
     if (c->hdrop) sum += 2 * h;
-    long double mlp = gated(c->m) ? (t_up ? a * h : 0) + 3 * a * f + (t_down ? a * f : 0)
-                                  : (t_up ? a * h : 0) + a * f + (t_down ? a * f : 0);
+    /* gated: gate, up and act outputs; plain: the activation's input */
+    long double mlp = (gated(c->m) ? 3 : 1) * a * f + (lin ? a * (h + f) : 0);
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
 }
