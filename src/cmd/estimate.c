@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,10 +509,9 @@ static void print_checked(const struct est_workload *wl)
     printf("accuracy   %d measured %s run%s", c->rows, what, c->rows == 1 ? "" : "s");
     if (c->tuned) printf(" (%d tuned on)", c->tuned);
     printf(": error median %.1f%%, worst %.1f%%", c->median_abs_pct, c->worst_abs_pct);
-    if (c->mean_pct <= -10)
-        printf("; %.0f%% low on average: read the peaks as lower bounds", -c->mean_pct);
-    else if (c->mean_pct >= 10)
-        printf("; %.0f%% high on average: read the peaks as upper bounds", c->mean_pct);
+    if (fabs(c->mean_pct) >= 10) /* a kind that runs one way: say which bound the peaks are */
+        printf("; %.0f%% %s on average: read the peaks as %s bounds", fabs(c->mean_pct),
+               c->mean_pct < 0 ? "low" : "high", c->mean_pct < 0 ? "lower" : "upper");
     printf("\n");
 }
 
@@ -641,7 +641,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     if (f->max_seq < 0) json_null(&j); else json_int(&j, f->max_seq);
     const struct est_checked *chk = est_checked_for(est_kind_of(&o->wl));
     json_key(&j, "checked"); json_obj_begin(&j);
-    json_key(&j, "kind"); json_str(&j, est_kind_name(chk->kind));
+    json_key(&j, "kind"); json_str(&j, est_kind_name(est_kind_of(&o->wl)));
     json_key(&j, "rows"); json_int(&j, chk->rows);
     json_key(&j, "tuned_rows"); json_int(&j, chk->tuned);
     json_key(&j, "median_abs_error_pct");

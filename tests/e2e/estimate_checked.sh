@@ -27,7 +27,8 @@ else
 fi
 # The quoted line is what the table says for the workload's kind.
 line=$("$OOMLAB" estimate llama-2-7b --precision bf16 --lora-r 8 --quant nf4 --capacity 24GB 2>/dev/null | grep '^accuracy')
-rows=$(sed -n 's/^{EST_KIND_QLORA, \([0-9]*\),.*/\1/p' "$root/src/lib/est_checked.inc")
+rows=$(sed -n 's/^\[EST_KIND_QLORA\] = {EST_KIND_QLORA, \([0-9]*\),.*/\1/p' "$root/src/lib/est_checked.inc")
+[ -n "$rows" ] || rows="(no QLoRA row in the table)"
 case $line in
   "accuracy   $rows measured QLoRA runs"*) ok "estimate-checked: QLoRA estimate quotes the QLoRA rows" ;;
   *) nok "estimate-checked: QLoRA estimate quotes the QLoRA rows" "got: $line" "want $rows rows" ;;

@@ -632,6 +632,10 @@ static void test_offload(void **state)
     wl.gpus = 1;
     wl.mode = EST_MODE_INFER;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    wl.mode = EST_MODE_TRAIN;
+    wl.trainer = EST_TRAINER_LLMC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "llm.c"));
     assert_int_equal(est_offload_parse("params"), EST_OFFLOAD_PARAMS);
     assert_int_equal(est_offload_parse("disk"), -1);
 }
