@@ -214,7 +214,7 @@ static const struct msg_rule rules[] = {
      * detail of this line). */
     {"paddle", "paddle", {"Out of memory error on GPU"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
      false, OOM_STAGE_UNKNOWN, clauses_paddle, near_none, 0},
-    {"paddle", "paddle", {"BadAlloc"}, {"memory::allocation", "paddle::"}, NULL, OOM,
+    {"paddle", "paddle", {"memory::allocation::BadAlloc"}, {NULL}, NULL, OOM,
      MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* llama.cpp / ggml backends. */
     {"ggml", "llama.cpp", {"alloc_buffer", "cudaMalloc failed: out of memory"}, {NULL}, NULL,
@@ -223,7 +223,7 @@ static const struct msg_rule rules[] = {
     {"memory-summary", "pytorch", {"CUDA OOMs:"}, {NULL}, NULL, LOOKALIKE, MSG_DETAIL, false,
      false, OOM_STAGE_UNKNOWN, clauses_memsummary, near_none, 400},
     /* TGI warm-up, which catches the CUDA OOM and says so. */
-    {"tgi-warmup", "tgi", {"Not enough memory to handle"}, {"prefill tokens", "tokens"}, NULL,
+    {"tgi-warmup", "tgi", {"Not enough memory to handle"}, {NULL}, NULL,
      OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_none, 0},
     /* vLLM start-up: sampler warm-up and KV-cache sizing. */
     {"vllm-oom", "vllm", {"out of memory occurred when warming up"}, {NULL}, NULL, OOM,
