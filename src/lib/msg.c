@@ -74,8 +74,8 @@ static const struct msg_clause clauses_jax[] = {
 };
 
 static const struct msg_clause clauses_tf[] = {
-    {"shape%S and type %t", MSG_F_SHAPE},
-    {"shape%S", MSG_F_SHAPE},
+    {"shape %S and type %t", MSG_F_SHAPE}, /* "shape[a,b]" and older "shape [a,b]" */
+    {"shape %S", MSG_F_SHAPE},
     {"T=DT_%t", MSG_F_DTYPE},
     {"device:GPU:%d", MSG_F_GPU},
     {"/gpu:%d", MSG_F_GPU},
@@ -136,6 +136,12 @@ static const struct msg_clause clauses_memsummary[] = {
     {NULL, 0},
 };
 
+/* CUDA libraries: CNTK's "CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ;" */
+static const struct msg_clause clauses_cuda_lib[] = {
+    {"GPU=%d", MSG_F_GPU},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
 
 /* ---- nearby lines that complete a message ------------------------------ */
@@ -148,6 +154,8 @@ static const struct msg_near near_tf[] = {
     {"T=DT_%t", MSG_F_DTYPE, 0, 3},
     {"device:GPU:%d", MSG_F_GPU, 0, 3},
     {"/gpu:%d", MSG_F_GPU, 0, 3},
+    /* TF's pinned host allocator ran out: host RAM, not the device */
+    {"Allocator (cuda_host_bfc)", MSG_F_HOST, 10, 3},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_jax[] = {
@@ -197,6 +205,8 @@ static const struct msg_rule rules[] = {
      * warning that precedes a real OOM error. */
     {"tf-not-a-failure", "tensorflow", {"ran out of memory", "not a failure"}, {NULL}, NULL,
      LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none, 0},
+    {"tf-host-memory", "host", {"cuda_host_bfc", "ran out of memory"}, {NULL}, NULL, LOOKALIKE,
+     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"tf-bfc", "tensorflow", {"ran out of memory trying to allocate"}, {NULL}, NULL, OOM,
      MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none, 0},
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
@@ -209,6 +219,11 @@ static const struct msg_rule rules[] = {
     {"pytorch-old", "pytorch", {"out of memory", "(GPU "}, {NULL}, NULL, OOM, MSG_PRIMARY,
      false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none, 0},
     {"pytorch-new", "pytorch", {"out of memory. Tried to allocate"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
+    /* The numbers clause alone, its "CUDA out of memory." words cut off. */
+    {"pytorch-old", "pytorch", {"Tried to allocate", "total capacity;"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none, 0},
+    {"pytorch-new", "pytorch", {"Tried to allocate", "has a total capac"}, {NULL}, NULL, OOM,
      MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
     /* PaddlePaddle's allocator (its ResourceExhaustedError header is a
      * detail of this line). */
@@ -244,9 +259,13 @@ static const struct msg_rule rules[] = {
       "Out of memory allocating", "Failed to allocate request for",
       "Resource exhausted: Attempting to allocate", "Error allocating device buffer"},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_jax, near_jax, 0},
+    /* TF/XLA status "Resource exhausted: ..." whose words are cut or wrapped
+     * ("Resource exhausted: Out" / "of memory while trying to allocate"). */
+    {"tensorflow", "tensorflow", {"Resource exhausted:"}, {NULL}, NULL, OOM, MSG_DETAIL, false,
+     false, OOM_STAGE_UNKNOWN, clauses_jax, near_jax, 0},
     /* CUDA libraries that failed to allocate their handles or workspaces. */
     {"cublas", "cuda", {"CUBLAS_STATUS_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
-     false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+     false, OOM_STAGE_UNKNOWN, clauses_cuda_lib, near_none, 0},
     {"cudnn", "cuda", {NULL}, {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"cuda-library", "cuda", {"_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false, false,
@@ -592,6 +611,11 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_IS_OOM:
         ev->gpu_oom = true;
+        return;
+    case MSG_F_HOST:
+        ev->gpu_oom = false;
+        ev->kind = "tf-host-memory";
+        ev->framework = "host";
         return;
     case MSG_F_OOM_COUNT:
         ev->gpu_oom = num > 0;

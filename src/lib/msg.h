@@ -51,6 +51,7 @@ enum msg_field {
     MSG_F_REQUESTED_EXACT, /* "%d": an exact byte count that replaces a rounded one */
     MSG_F_DTYPE,  /* "%t": a dtype named apart from the shape (TF T=DT_FLOAT) */
     MSG_F_OOM_COUNT, /* "%d": a count of OOMs; > 0 makes the event a GPU OOM */
+    MSG_F_HOST,   /* the pattern's presence makes the event a host-memory look-alike */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks

@@ -703,6 +703,49 @@ static void set_text(struct oom_event *ev, const char *body, size_t n)
     ev->text[k] = '\0';
 }
 
+/* Figures an event knows: the basis for joining continuation lines. */
+static int known_figures(const struct oom_event *ev)
+{
+    const int64_t *b = &ev->bytes.requested;
+    int k = ev->gpu >= 0 ? 1 : 0;
+    for (size_t i = 0; i < sizeof ev->bytes / sizeof(int64_t); i++) k += b[i] >= 0;
+    return k + (int)ev->n_procs + (ev->shape_rank > 0);
+}
+
+/* A message broken over lines by its writer or a terminal ("Tried to
+ * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
+ * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
+ * unallocated", continuation lines that lost the [rankN]: prefix): the lines
+ * that follow are joined to it while each one lets the rule's clauses read
+ * one more figure. A line that is a message of its own, a frame, a
+ * traceback header or blank ends the message. Returns the new end; *n and
+ * *bn grow by what was appended to s->line. */
+static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule *r,
+                                 size_t le, size_t body_at, size_t *n,
+                                 const struct msg_prefix *src, struct oom_event *ev)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < 8 && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
+            c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
+            msg_classify(c.body, c.n) || *n + 1 + c.n >= SCAN_LINE_MAX)
+            break;
+        s->line[*n] = ' ';
+        memcpy(s->line + *n + 1, c.body, c.n);
+        struct oom_event trial = *ev;
+        trial.n_procs = 0; /* re-read from the whole text */
+        msg_extract(r, s->line + body_at, *n + 1 + c.n - body_at, &trial);
+        if (known_figures(&trial) <= known_figures(ev)) break;
+        *ev = trial;
+        *n += 1 + c.n;
+        le = b;
+    }
+    s->line[*n] = '\0';
+    return le;
+}
+
 /* The memory_summary() table around a "CUDA OOMs:" line: its title above,
  * its rows below. Returns the rel end of the last row read. */
 static size_t read_table(struct scan *s, const struct view *v, size_t ls, size_t le,
@@ -756,6 +799,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     set_text(&ev, body, bn);
     msg_extract(r, body, bn, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
+    le = join_continuations(s, v, r, le, px.body, &n, &px, &ev);
     bool table = !strcmp(r->kind, "memory-summary");
     if (table) {
         le = read_table(s, v, ls, le, &px, &ev.mem);

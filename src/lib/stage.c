@@ -173,9 +173,11 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     const char *s = body + i;
     size_t n = len - i;
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
+        has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)"))
         return STAGE_LINE_HEADER;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
+        starts(s, n, "frame #") ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;

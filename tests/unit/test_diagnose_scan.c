@@ -344,6 +344,46 @@ static void test_stage_cues_words(void **state)
     oom_report_release(&rep);
 }
 
+/* A message broken over lines: continuation lines are joined while each
+ * adds a figure; one that lost the [rankN]: prefix still belongs to it; a
+ * following message of its own is not swallowed. */
+static void test_continuation_lines(void **state)
+{
+    (void)state;
+    const char *log =
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.00 MiB.\n"
+        "GPU 3 has a total capacity of 15.90 GiB of which 8.44 MiB is free.\n"
+        "this process has 15.32 GiB memory in use. Of the allocated memory\n"
+        "14.12 GiB is allocated by PyTorch, and 410.41 MiB is reserved\n"
+        "by PyTorch but unallocated. If reserved but unallocated memory is large\n"
+        "try setting max_split_size_mb to avoid fragmentation.\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 1; 1.00 GiB total "
+        "capacity; 1.00 MiB already allocated; 0 bytes free; 1.00 MiB reserved in total by "
+        "PyTorch)\n";
+    struct oom_report rep = scan_str(log);
+    assert_int_equal(rep.n_events, 2);
+    const struct oom_event *e = &rep.events[0];
+    assert_int_equal(e->rank, 3);
+    assert_int_equal(e->gpu, 3);
+    assert_int_equal(e->bytes.capacity, (int64_t)(15.90 * (1 << 30) + 0.5));
+    assert_int_equal(e->bytes.allocated, (int64_t)(14.12 * (1 << 30) + 0.5));
+    assert_int_equal(e->bytes.reserved_unallocated, (int64_t)(410.41 * (1 << 20) + 0.5));
+    assert_int_equal(rep.events[1].gpu, 1);
+    oom_report_release(&rep);
+    /* The bare numbers clause, its "out of memory" words cut off. */
+    rep = scan_str("Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB "
+                   "already allocated; 2.88 MiB free; 1.25 GiB reserved in total by PyTorch)\n");
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 20LL << 20);
+    oom_report_release(&rep);
+    /* A glog status wrapped between "Out" and "of memory". */
+    rep = scan_str("E local_client.cc:672] Execution of replica 0 failed: Resource exhausted: "
+                   "Out \nof memory while trying to allocate 5520758552 bytes.\n");
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 5520758552LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_bounded), cmocka_unit_test(test_event_cap),
         cmocka_unit_test(test_expandable_setting), cmocka_unit_test(test_newline_count),
         cmocka_unit_test(test_memory_summary), cmocka_unit_test(test_stage_cues_words),
+        cmocka_unit_test(test_continuation_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
