@@ -124,6 +124,7 @@ static const struct stage_word context_words[] = {
     {"Running Evaluation", OOM_STAGE_EVAL, false}, {"Evaluating", OOM_STAGE_EVAL, false},
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
+    {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},
 };
@@ -221,6 +222,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
     static const struct stage_word names[] = {
         {"gradients/", OOM_STAGE_BACKWARD, false}, {"_grad/", OOM_STAGE_BACKWARD, false},
         {"gradient_tape/", OOM_STAGE_BACKWARD, false}, {"training/adam/", OOM_STAGE_OPTIMIZER, false},
+        {"Backprop", OOM_STAGE_BACKWARD, false}, /* Conv2DBackpropInput/Filter ops */
         {"/adam/", OOM_STAGE_OPTIMIZER, false},
         {"/Initializer/", OOM_STAGE_LOAD, false}, {"save/", OOM_STAGE_CHECKPOINT, false},
         {"/Adam", OOM_STAGE_OPTIMIZER, false}, {"Apply", OOM_STAGE_OPTIMIZER, false},
@@ -234,7 +236,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
 
 enum oom_stage stage_tf(const char *text, size_t len)
 {
-    static const char *const heads[] = {"[[Node: ", "[[{{node ", "Detected at node '",
+    static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
                                         "Detected at node ", "[Op:", "{{function_node "};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
