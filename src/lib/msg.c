@@ -276,12 +276,14 @@ static const struct msg_rule rules[] = {
     {"cuda-error", "cuda", {NULL},
      {"CUDA error: out of memory", "runtime error (2) : out of memory", "error=2 : out of memory",
       "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory",
-      "cudaMalloc failed: out of memory", "with error 2 out of memory"},
+      "cudaMalloc failed: out of memory", "with error 2 out of memory",
+      "Error 2, out of memory"},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* Julia CUDA.jl / AMDGPU.jl. */
     {"julia", "julia", {NULL}, {"Out of GPU memory", "OutOfGPUMemoryError"}, NULL, OOM,
      MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
-    {"pytorch", "pytorch", {NULL}, {"CUDA out of memory", "HIP out of memory", "XPU out of memory"},
+    /* "CUDA out of" alone: the message cut before its last word. */
+    {"pytorch", "pytorch", {NULL}, {"CUDA out of", "HIP out of memory", "XPU out of memory"},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {"nccl-error", "nccl", {NULL},
@@ -342,7 +344,7 @@ size_t msg_anchors_build(const char **out, size_t cap)
 {
     size_t n = 0;
     for (const struct msg_rule *r = rules; r->kind; r++)
-        for (size_t i = 0; i < 8 && r->any[i]; i++) n = add_anchor(r->any[i], out, n, cap);
+        for (size_t i = 0; i < MSG_ANY_MAX && r->any[i]; i++) n = add_anchor(r->any[i], out, n, cap);
     for (const struct msg_rule *r = rules; r->kind; r++) {
         if (r->any[0]) continue;
         const char *best = NULL;
@@ -376,7 +378,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
         if (!ok) continue;
         if (r->any[0]) {
             ok = false;
-            for (size_t i = 0; !ok && i < 8 && r->any[i]; i++) ok = has(text, len, r->any[i]);
+            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++) ok = has(text, len, r->any[i]);
             if (!ok) continue;
         }
         if (r->unless && has(text, len, r->unless)) continue;

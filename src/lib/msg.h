@@ -69,11 +69,13 @@ struct msg_near {
     int before, after; /* window in lines around the message */
 };
 
+#define MSG_ANY_MAX 12
+
 struct msg_rule {
     const char *kind;      /* docs/diagnose.md lists them */
     const char *framework;
     const char *need[3];   /* all must occur */
-    const char *any[8];    /* one must occur (when any[0]) */
+    const char *any[MSG_ANY_MAX]; /* one must occur (when any[0]) */
     const char *unless;    /* must not occur */
     bool gpu_oom;
     enum msg_role role;

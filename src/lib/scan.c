@@ -495,6 +495,25 @@ static bool progress_of_other_work(const char *line, size_t n)
            st == OOM_STAGE_GENERATE;
 }
 
+/* A web UI's progress line: "Running… 128 / 7296 … 1.10 s/it" (the
+ * text-generation-webui training tab); -1 when the line is not one. */
+static long ui_progress_step(const char *p, size_t n)
+{
+    const char *r = memmem(p, n, "Running", 7);
+    if (!r) return -1;
+    size_t i = (size_t)(r - p) + 7, lim = i + 8 < n ? i + 8 : n;
+    while (i < lim && !(p[i] >= '0' && p[i] <= '9')) i++;
+    long step = 0;
+    size_t d0 = i;
+    while (i < n && p[i] >= '0' && p[i] <= '9' && step < 100000000) step = step * 10 + (p[i++] - '0');
+    if (i == d0) return -1;
+    while (i < n && p[i] == ' ') i++;
+    if (i >= n || p[i] != '/') return -1;
+    i++;
+    while (i < n && p[i] == ' ') i++;
+    return i < n && p[i] >= '0' && p[i] <= '9' ? step : -1;
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -510,6 +529,11 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
         if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
             !progress_of_other_work(v->p + a, b - a)) {
             result = pt.step;
+            break;
+        }
+        long ui = ui_progress_step(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX);
+        if (ui >= 0) {
+            result = ui;
             break;
         }
     }

@@ -220,7 +220,7 @@ static void test_every_rule_fires(void **state)
     for (size_t k = 0; k < nr; k++) {
         const struct msg_rule *r = msg_rule_at(k);
         size_t forms = 0;
-        while (forms < 8 && r->any[forms]) forms++;
+        while (forms < MSG_ANY_MAX && r->any[forms]) forms++;
         for (size_t f = 0; f < (forms ? forms : 1); f++) {
             char text[512];
             size_t n = rule_text(r, f, text, sizeof text);
