@@ -794,6 +794,26 @@ static size_t read_table(struct scan *s, const struct view *v, size_t ls, size_t
     return end;
 }
 
+/* The event a classified message line states: the rule's kind, the
+ * writer's prefix (rank, NCCL device, pid), the clauses' figures. */
+static void event_from(struct scan *s, const struct msg_rule *r, const struct msg_prefix *px,
+                       size_t n, struct oom_event *ev)
+{
+    const char *body = s->line + px->body;
+    size_t bn = n - px->body;
+    oom_event_init(ev);
+    ev->kind = r->kind;
+    ev->framework = r->framework;
+    ev->gpu_oom = r->gpu_oom;
+    ev->consequence = r->consequence;
+    ev->line = s->lines_before + 1;
+    ev->rank = px->rank;
+    ev->gpu = px->dev;
+    ev->pid = px->pid;
+    set_text(ev, body, bn);
+    msg_extract(r, body, bn, ev);
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -808,20 +828,8 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
-    const char *body = s->line + px.body;
-    size_t bn = n - px.body;
     struct oom_event ev;
-    oom_event_init(&ev);
-    ev.kind = r->kind;
-    ev.framework = r->framework;
-    ev.gpu_oom = r->gpu_oom;
-    ev.consequence = r->consequence;
-    ev.line = s->lines_before + 1;
-    ev.rank = px.rank;
-    ev.gpu = px.dev;
-    ev.pid = px.pid;
-    set_text(&ev, body, bn);
-    msg_extract(r, body, bn, &ev);
+    event_from(s, r, &px, n, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
     le = join_continuations(s, v, r, le, px.body, &n, &px, &ev);
     bool table = !strcmp(r->kind, "memory-summary");
