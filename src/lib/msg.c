@@ -283,7 +283,14 @@ static const struct msg_rule rules[] = {
     {"julia", "julia", {NULL}, {"Out of GPU memory", "OutOfGPUMemoryError"}, NULL, OOM,
      MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* "CUDA out of" alone: the message cut before its last word. */
-    {"pytorch", "pytorch", {NULL}, {"CUDA out of", "HIP out of memory", "XPU out of memory"},
+    /* ...and the exception raised with another text ("torch.OutOfMemoryError:
+     * Allocation on device"), or only IPython's "OutOfMemoryError   Traceback
+     * (most recent call last)" header; the bare class name (an except
+     * clause) is no message. */
+    {"pytorch", "pytorch", {"OutOfMemoryError", "Traceback (most recent call last)"}, {NULL},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    {"pytorch", "pytorch", {NULL},
+     {"CUDA out of", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {"nccl-error", "nccl", {NULL},

@@ -167,6 +167,17 @@ static void test_other_frameworks(void **state)
     /* Not a message at all. */
     assert_null(msg_classify("Process finished with exit code 0", 33));
     assert_null(msg_classify("torch.OutOfMemoryError", 22));
+    assert_null(msg_classify("    except torch.cuda.OutOfMemoryError:", 39));
+    /* The exception raised with another text, or IPython's header alone. */
+    static const char *const class_only[] = {
+        "torch.OutOfMemoryError: Allocation on device ",
+        "OutOfMemoryError                          Traceback (most recent call last)",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        const struct msg_rule *r = msg_classify(class_only[i], strlen(class_only[i]));
+        assert_non_null(r);
+        assert_true(r->gpu_oom);
+    }
 }
 
 static void test_patterns(void **state)
