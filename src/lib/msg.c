@@ -289,9 +289,14 @@ static const struct msg_rule rules[] = {
      * clause) is no message. */
     {"pytorch", "pytorch", {"OutOfMemoryError", "Traceback (most recent call last)"}, {NULL},
      NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
+     * in binary noise). */
+    {"pytorch", "pytorch", {"CUDA out of"}, {NULL}, "CUDA out of ", OOM, MSG_PRIMARY, false,
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"pytorch", "pytorch", {NULL},
-     {"CUDA out of", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
+     {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
+     "Caught OutOfMemoryError", OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
+     clauses_pt_new, near_none, 0},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {"nccl-error", "nccl", {NULL},
      {"NCCL error", "unhandled cuda error", "ncclUnhandledCudaError", "ncclSystemError"}, NULL,

@@ -172,8 +172,12 @@ static void test_other_frameworks(void **state)
     static const char *const class_only[] = {
         "torch.OutOfMemoryError: Allocation on device ",
         "OutOfMemoryError                          Traceback (most recent call last)",
+        "RuntimeError: CUDA out of", /* a paste cut there */
     };
-    for (size_t i = 0; i < 2; i++) {
+    assert_null(msg_classify("RuntimeError: CUDA out of  memory", 33)); /* binary noise */
+    assert_null(msg_classify("torch.OutOfMemoryError: Caught OutOfMemoryError in pin memory "
+                             "thread for device 0.", 82));
+    for (size_t i = 0; i < 3; i++) {
         const struct msg_rule *r = msg_classify(class_only[i], strlen(class_only[i]));
         assert_non_null(r);
         assert_true(r->gpu_oom);
@@ -212,7 +216,7 @@ static size_t rule_text(const struct msg_rule *r, size_t any, char *buf, size_t 
 {
     size_t n = 0;
     for (size_t i = 0; i < 3 && r->need[i]; i++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s 1 ", r->need[i]);
+        n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
     if (r->any[0]) n += (size_t)snprintf(buf + n, cap - n, "%s", r->any[any]);
     n += (size_t)snprintf(buf + n, cap - n, "\n");
     return n;
