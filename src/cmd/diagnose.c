@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/memsummary.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
@@ -170,6 +171,30 @@ static void print_text(FILE *f, const struct log_result *logs, size_t n, size_t 
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* The torch.cuda.memory_summary() table printed with the event, or null. */
+static void json_memsummary(struct json *j, const struct oom_memsummary *m)
+{
+    if (!m->present) {
+        json_null(j);
+        return;
+    }
+    json_obj_begin(j);
+    json_key(j, "device");
+    m->device >= 0 ? json_int(j, m->device) : json_null(j);
+    json_key(j, "ooms");
+    m->ooms >= 0 ? json_int(j, m->ooms) : json_null(j);
+    json_key(j, "cudamalloc_retries");
+    m->retries >= 0 ? json_int(j, m->retries) : json_null(j);
+    json_key(j, "allocated_current"), json_bytes(j, m->allocated_cur);
+    json_key(j, "allocated_peak"), json_bytes(j, m->allocated_peak);
+    json_key(j, "reserved_current"), json_bytes(j, m->reserved_cur);
+    json_key(j, "reserved_peak"), json_bytes(j, m->reserved_peak);
+    json_key(j, "non_releasable_current"), json_bytes(j, m->nonreleasable_cur);
+    json_key(j, "non_releasable_peak"), json_bytes(j, m->nonreleasable_peak);
+    json_key(j, "fragmentation_evidence"), json_bool(j, memsummary_fragmented(m));
+    json_obj_end(j);
+}
+
 static void json_event(struct json *j, const char *path, const struct oom_event *e)
 {
     json_obj_begin(j);
@@ -218,6 +243,8 @@ static void json_event(struct json *j, const char *path, const struct oom_event 
         json_obj_end(j);
     }
     json_arr_end(j);
+    json_key(j, "memory_summary");
+    json_memsummary(j, &e->mem);
     json_key(j, "text"), json_str(j, e->text);
     json_obj_end(j);
 }

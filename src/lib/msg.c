@@ -5,20 +5,9 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/units.h"
-
-/* ---- anchors: the fixed strings the hot scan looks for ---------------- */
-
-const char *const msg_anchors[] = {
-    "out of memory", "Out of memory", "OUT_OF_MEMORY", "OOM when allocating",
-    "RESOURCE_EXHAUSTED", "ResourceExhausted", "ALLOC_FAILED", "cuDNN algorithm",
-    "KV cache", "cache blocks", "Killed", "SIGKILL", "exitcode", "exit code",
-    "exit status", "out of resource", "MemoryError", "DefaultCPUAllocator",
-    "NCCL error", "unhandled cuda error", "Cuda failure", "Watchdog caught",
-    "communicator was aborted", "expandable_segments",
-};
-const size_t msg_n_anchors = sizeof msg_anchors / sizeof msg_anchors[0];
 
 /* ---- clauses per message family ---------------------------------------- */
 
@@ -74,6 +63,8 @@ static const struct msg_clause clauses_mps[] = {
 
 static const struct msg_clause clauses_jax[] = {
     {"(%dB)", MSG_F_REQUESTED}, /* exact figure first: "1.00GiB (1073741824B)" */
+    {"Attempting to allocate %s", MSG_F_REQUESTED}, /* TPU HBM: "196.00M" */
+    {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
     {"allocate request for %s", MSG_F_REQUESTED},
@@ -83,8 +74,11 @@ static const struct msg_clause clauses_jax[] = {
 };
 
 static const struct msg_clause clauses_tf[] = {
-    {"shape%S and type %t", MSG_F_SHAPE},
+    {"shape %S and type %t", MSG_F_SHAPE}, /* "shape[a,b]" and older "shape [a,b]" */
+    {"shape %S", MSG_F_SHAPE},
+    {"T=DT_%t", MSG_F_DTYPE},
     {"device:GPU:%d", MSG_F_GPU},
+    {"/gpu:%d", MSG_F_GPU},
     {"GPU_%d_bfc", MSG_F_GPU},
     {NULL, 0},
 };
@@ -115,6 +109,39 @@ static const struct msg_clause clauses_vllm[] = {
     {NULL, 0},
 };
 
+/* PaddlePaddle: "Out of memory error on GPU 0. Cannot allocate 98.000244MB
+ * memory on GPU 0, 6.000000GB memory has been allocated and available
+ * memory is only 0.000000B." (older: "..., available memory is 72.3MB."). */
+static const struct msg_clause clauses_paddle[] = {
+    {"Cannot allocate %s", MSG_F_REQUESTED},
+    {"error on GPU %d", MSG_F_GPU},
+    {"%s memory has been allocated", MSG_F_ALLOCATED},
+    {"available memory is only %s", MSG_F_FREE},
+    {"available memory is %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
+/* llama.cpp/ggml: "alloc_buffer: allocating 144817.04 MiB on device 0:
+ * cudaMalloc failed: out of memory"; the exact size follows (near). */
+static const struct msg_clause clauses_ggml[] = {
+    {"allocating %s on device %d", MSG_F_REQUESTED},
+    {"on device %d", MSG_F_GPU},
+    {NULL, 0},
+};
+
+/* torch.cuda.memory_summary(): "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |"
+ * (the rows below are read by lib/memsummary). */
+static const struct msg_clause clauses_memsummary[] = {
+    {"CUDA OOMs: %d", MSG_F_OOM_COUNT},
+    {NULL, 0},
+};
+
+/* CUDA libraries: CNTK's "CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ;" */
+static const struct msg_clause clauses_cuda_lib[] = {
+    {"GPU=%d", MSG_F_GPU},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
 
 /* ---- nearby lines that complete a message ------------------------------ */
@@ -122,6 +149,13 @@ static const struct msg_clause clauses_none[] = {{NULL, 0}};
 static const struct msg_near near_tf[] = {
     {"InUse: %d", MSG_F_ALLOCATED, 40, 0},
     {"GPU_%d_bfc", MSG_F_GPU, 10, 0},
+    /* the node line after the message: "[[Node: x = Mul[T=DT_FLOAT,
+     * _device="/job:localhost/replica:0/task:0/device:GPU:0"](...)]]" */
+    {"T=DT_%t", MSG_F_DTYPE, 0, 3},
+    {"device:GPU:%d", MSG_F_GPU, 0, 3},
+    {"/gpu:%d", MSG_F_GPU, 0, 3},
+    /* TF's pinned host allocator ran out: host RAM, not the device */
+    {"Allocator (cuda_host_bfc)", MSG_F_HOST, 10, 3},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_jax[] = {
@@ -146,103 +180,206 @@ static const struct msg_near near_torchrun[] = {
     {"rank : %d", MSG_F_RANK, 8, 0},
     {NULL, 0, 0, 0},
 };
+static const struct msg_near near_ggml[] = {
+    {"buffer of size %d", MSG_F_REQUESTED_EXACT, 0, 2},
+    {NULL, 0, 0, 0},
+};
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 
 /* ---- rules, most specific first ---------------------------------------- */
 
 #define OOM true
 #define LOOKALIKE false
-#define RULE_END {NULL, NULL, {NULL}, {NULL}, NULL, false, MSG_PRIMARY, false, false, 0, NULL, NULL}
+#define RULE_END {NULL, NULL, {NULL}, {NULL}, NULL, false, MSG_PRIMARY, false, false, 0, NULL, NULL, 0}
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
     {"setting", "pytorch", {"expandable_segments:True"}, {NULL}, "try setting", false,
-     MSG_SETTING, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     MSG_SETTING, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* NCCL: memory failures inside NCCL, and NCCL errors with other causes. */
     {"nccl-oom", "nccl", {"Cuda failure", "out of memory"}, {NULL}, NULL, OOM, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_nccl, near_nccl},
+     false, false, OOM_STAGE_UNKNOWN, clauses_nccl, near_nccl, 0},
     {"nccl-oom", "nccl", {"Failed to CUDA calloc"}, {NULL}, NULL, OOM, MSG_DETAIL, false,
-     false, OOM_STAGE_UNKNOWN, clauses_nccl, near_none},
+     false, OOM_STAGE_UNKNOWN, clauses_nccl, near_none, 0},
     /* TensorFlow BFC allocator: retries that are "not a failure", and the
      * warning that precedes a real OOM error. */
     {"tf-not-a-failure", "tensorflow", {"ran out of memory", "not a failure"}, {NULL}, NULL,
-     LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none},
+     LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none, 0},
+    {"tf-host-memory", "host", {"cuda_host_bfc", "ran out of memory"}, {NULL}, NULL, LOOKALIKE,
+     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"tf-bfc", "tensorflow", {"ran out of memory trying to allocate"}, {NULL}, NULL, OOM,
-     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none},
+     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_bfc, near_none, 0},
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
-    {"host-oom-killer", "host", {NULL}, {"Out of memory: Kill", "oom-kill", "oom_reaper"},
-     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+    {"host-oom-killer", "host", {NULL},
+     {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer"},
+     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
     {"pytorch-mps", "pytorch", {"MPS backend out of memory"}, {NULL}, NULL, OOM, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_mps, near_none},
+     false, false, OOM_STAGE_UNKNOWN, clauses_mps, near_none, 0},
     {"pytorch-old", "pytorch", {"out of memory", "(GPU "}, {NULL}, NULL, OOM, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none},
+     false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none, 0},
     {"pytorch-new", "pytorch", {"out of memory. Tried to allocate"}, {NULL}, NULL, OOM,
-     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none},
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
+    /* The numbers clause alone, its "CUDA out of memory." words cut off. */
+    {"pytorch-old", "pytorch", {"Tried to allocate", "total capacity;"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_old, near_none, 0},
+    {"pytorch-new", "pytorch", {"Tried to allocate", "has a total capac"}, {NULL}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none, 0},
+    /* PaddlePaddle's allocator (its ResourceExhaustedError header is a
+     * detail of this line). */
+    {"paddle", "paddle", {"Out of memory error on GPU"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
+     false, OOM_STAGE_UNKNOWN, clauses_paddle, near_none, 0},
+    {"paddle", "paddle", {"memory::allocation::BadAlloc"}, {NULL}, NULL, OOM,
+     MSG_DETAIL, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    /* llama.cpp / ggml backends. */
+    {"ggml", "llama.cpp", {"alloc_buffer", "cudaMalloc failed: out of memory"}, {NULL}, NULL,
+     OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_ggml, near_ggml, 0},
+    /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. */
+    {"memory-summary", "pytorch", {"CUDA OOMs:"}, {NULL}, NULL, LOOKALIKE, MSG_DETAIL, false,
+     false, OOM_STAGE_UNKNOWN, clauses_memsummary, near_none, 400},
+    /* TGI warm-up, which catches the CUDA OOM and says so. */
+    {"tgi-warmup", "tgi", {"Not enough memory to handle"}, {NULL}, NULL,
+     OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_none, 0},
     /* vLLM start-up: sampler warm-up and KV-cache sizing. */
     {"vllm-oom", "vllm", {"out of memory occurred when warming up"}, {NULL}, NULL, OOM,
-     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
+     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm, 0},
     {"vllm-kv-cache", "vllm", {"KV cache"},
      {"larger than the maximum number of tokens", "larger than the available KV cache",
       "Insufficient memory"},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_vllm, near_vllm},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_vllm, near_vllm, 0},
     {"vllm-kv-cache", "vllm", {"No available memory for the cache blocks"}, {NULL}, NULL, OOM,
-     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm},
+     MSG_PRIMARY, false, false, OOM_STAGE_GENERATE, clauses_none, near_vllm, 0},
     /* TensorFlow. */
     {"tensorflow", "tensorflow", {"OOM when allocating"}, {NULL}, NULL, OOM, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
-    {"tensorflow", "tensorflow", {"ResourceExhaustedError"}, {NULL}, NULL, OOM, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf},
+     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf, 0},
+    {"tensorflow", "tensorflow", {"ResourceExhaustedError"}, {NULL}, NULL, OOM, MSG_DETAIL,
+     false, false, OOM_STAGE_UNKNOWN, clauses_tf, near_tf, 0},
     /* JAX / XLA. */
     {"jax", "jax", {NULL}, {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
-      "Out of memory allocating"}, NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
-     clauses_jax, near_jax},
+      "Out of memory allocating", "Failed to allocate request for",
+      "Resource exhausted: Attempting to allocate", "Error allocating device buffer"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_jax, near_jax, 0},
+    /* TF/XLA status "Resource exhausted: ..." whose words are cut or wrapped
+     * ("Resource exhausted: Out" / "of memory while trying to allocate"). */
+    {"tensorflow", "tensorflow", {"Resource exhausted:"}, {NULL}, NULL, OOM, MSG_DETAIL, false,
+     false, OOM_STAGE_UNKNOWN, clauses_jax, near_jax, 0},
     /* CUDA libraries that failed to allocate their handles or workspaces. */
     {"cublas", "cuda", {"CUBLAS_STATUS_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
-     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     false, OOM_STAGE_UNKNOWN, clauses_cuda_lib, near_none, 0},
     {"cudnn", "cuda", {NULL}, {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"cuda-library", "cuda", {"_ALLOC_FAILED"}, {NULL}, NULL, OOM, MSG_PRIMARY, false, false,
-     OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* Non-caching CUDA/HIP runtime and driver errors. */
     {"cuda-error", "caffe", {"cudaSuccess (2 vs. 0)"}, {NULL}, NULL, OOM, MSG_PRIMARY, false,
-     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"cuda-error", "cuda", {NULL},
      {"CUDA error: out of memory", "runtime error (2) : out of memory", "error=2 : out of memory",
-      "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory"},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
-    {"pytorch", "pytorch", {NULL}, {"CUDA out of memory", "HIP out of memory", "XPU out of memory"},
-     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_pt_new, near_none},
+      "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory",
+      "cudaMalloc failed: out of memory", "with error 2 out of memory",
+      "Error 2, out of memory"},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    /* Julia CUDA.jl / AMDGPU.jl. */
+    {"julia", "julia", {NULL}, {"Out of GPU memory", "OutOfGPUMemoryError"}, NULL, OOM,
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    /* "CUDA out of" alone: the message cut before its last word. */
+    /* ...and the exception raised with another text ("torch.OutOfMemoryError:
+     * Allocation on device"), or only IPython's "OutOfMemoryError   Traceback
+     * (most recent call last)" header; the bare class name (an except
+     * clause) is no message. */
+    {"pytorch", "pytorch", {"OutOfMemoryError", "Traceback (most recent call last)"}, {NULL},
+     NULL, OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
+     * in binary noise). */
+    {"pytorch", "pytorch", {"CUDA out of"}, {NULL}, "CUDA out of ", OOM, MSG_PRIMARY, false,
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
+    {"pytorch", "pytorch", {NULL},
+     {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
+     "Caught OutOfMemoryError", OOM, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN,
+     clauses_pt_new, near_none, 0},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {"nccl-error", "nccl", {NULL},
      {"NCCL error", "unhandled cuda error", "ncclUnhandledCudaError", "ncclSystemError"}, NULL,
-     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_nccl_error},
+     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_nccl_error, 0},
     {"nccl-error", "nccl", {"Cuda failure"}, {NULL}, NULL, LOOKALIKE, MSG_DETAIL, false, false,
-     OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     {"nccl-timeout", "nccl", {NULL}, {"Watchdog caught", "communicator was aborted"}, NULL,
-     LOOKALIKE, MSG_PRIMARY, true, true, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     LOOKALIKE, MSG_PRIMARY, true, true, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* Triton kernels that need more shared memory than an SM has. */
     {"triton-shared-memory", "triton", {"out of resource"}, {NULL}, NULL, LOOKALIKE,
-     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     /* Host RAM: DataLoader workers, the CPU allocator, MemoryError, SIGKILL. */
     {"host-dataloader-killed", "host", {"DataLoader worker", "killed by signal"}, {NULL}, NULL,
-     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_DATA, clauses_none, near_none},
+     LOOKALIKE, MSG_PRIMARY, false, false, OOM_STAGE_DATA, clauses_none, near_none, 0},
     {"host-cpu-alloc", "host", {"DefaultCPUAllocator"}, {NULL}, NULL, LOOKALIKE, MSG_PRIMARY,
-     false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none},
+     false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none, 0},
     {"host-memory-error", "host", {"MemoryError"}, {NULL}, "OutOfMemoryError", LOOKALIKE,
-     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none},
+     MSG_PRIMARY, false, false, OOM_STAGE_UNKNOWN, clauses_host, near_none, 0},
     {"host-sigkill", "host", {NULL},
      {"SIGKILL", "exitcode: -9", "exitcode  : -9", "exit code 137", "exit status 137",
       "exit code -9", "exit status -9"},
-     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_torchrun},
+     NULL, LOOKALIKE, MSG_PRIMARY, true, false, OOM_STAGE_UNKNOWN, clauses_none, near_torchrun, 0},
     {"host-sigkill", "host", {"Killed"}, {NULL}, "Killed process", LOOKALIKE, MSG_PRIMARY, true,
-     false, OOM_STAGE_UNKNOWN, clauses_none, near_none},
+     false, OOM_STAGE_UNKNOWN, clauses_none, near_none, 0},
     RULE_END,
 };
 
 static bool has(const char *text, size_t len, const char *lit)
 {
     return memmem(text, len, lit, strlen(lit)) != NULL;
+}
+
+/* ---- anchors, derived from the rules ----------------------------------- */
+
+static bool covered(const char *s, const char *const *set, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(s, set[i])) return true;
+    return false;
+}
+
+static size_t add_anchor(const char *a, const char **out, size_t n, size_t cap)
+{
+    if (covered(a, out, n)) return n;
+    /* A shorter string now covers longer ones already in: drop those. */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strstr(out[i], a)) out[k++] = out[i];
+    if (k < cap) out[k++] = a;
+    return k;
+}
+
+/* A rule is found through one of its strings: every any[] string (any one
+ * may be the only one present), else its longest need[] string. A string
+ * that contains another anchor needs no anchor of its own. */
+size_t msg_anchors_build(const char **out, size_t cap)
+{
+    size_t n = 0;
+    for (const struct msg_rule *r = rules; r->kind; r++)
+        for (size_t i = 0; i < MSG_ANY_MAX && r->any[i]; i++) n = add_anchor(r->any[i], out, n, cap);
+    for (const struct msg_rule *r = rules; r->kind; r++) {
+        if (r->any[0]) continue;
+        const char *best = NULL;
+        bool done = false;
+        for (size_t i = 0; i < 3 && r->need[i] && !done; i++) {
+            done = covered(r->need[i], out, n);
+            if (!best || strlen(r->need[i]) > strlen(best)) best = r->need[i];
+        }
+        if (!done && best) n = add_anchor(best, out, n, cap);
+    }
+    return n;
+}
+
+size_t msg_rules_count(void)
+{
+    size_t n = 0;
+    while (rules[n].kind) n++;
+    return n;
+}
+
+const struct msg_rule *msg_rule_at(size_t i)
+{
+    return i < msg_rules_count() ? &rules[i] : NULL;
 }
 
 const struct msg_rule *msg_classify(const char *text, size_t len)
@@ -253,7 +390,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
         if (!ok) continue;
         if (r->any[0]) {
             ok = false;
-            for (size_t i = 0; !ok && i < 8 && r->any[i]; i++) ok = has(text, len, r->any[i]);
+            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++) ok = has(text, len, r->any[i]);
             if (!ok) continue;
         }
         if (r->unless && has(text, len, r->unless)) continue;
@@ -432,6 +569,19 @@ static void fill(int64_t *slot, int64_t value)
     if (*slot < 0 && value >= 0) *slot = value;
 }
 
+/* requested = product of the shape's dims * dtype size, when both are known
+ * and the text states no request itself. */
+static void apply_shape_bytes(struct oom_event *ev)
+{
+    if (ev->shape_rank <= 0 || ev->shape_rank > 8 || !ev->dtype_size || ev->bytes.requested >= 0)
+        return;
+    int64_t total = ev->dtype_size;
+    for (int i = 0; i < ev->shape_rank; i++)
+        if (!units_mul(total, ev->shape[i], &total)) return;
+    ev->bytes.requested = total;
+    ev->requested_from_shape = true;
+}
+
 static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
 {
     if (v->shape_rank <= 0 || v->shape_rank > 8) return;
@@ -441,12 +591,8 @@ static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
     /* [b, h, s, s]: few heads, long equal last two dims -> attention scores. */
     if (r == 4 && v->shape[2] == v->shape[3] && v->shape[2] >= 128 && v->shape[1] <= 128)
         ev->attention_shape = true;
-    if (!v->dtype_size || ev->bytes.requested >= 0) return;
-    int64_t total = v->dtype_size;
-    for (int i = 0; i < r; i++)
-        if (!units_mul(total, v->shape[i], &total)) return;
-    ev->bytes.requested = total;
-    ev->requested_from_shape = true;
+    if (v->dtype_size) ev->dtype_size = v->dtype_size;
+    apply_shape_bytes(ev);
 }
 
 static void apply_value(enum msg_field field, const struct pm_vals *v, struct oom_event *ev)
@@ -479,6 +625,23 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_IS_OOM:
         ev->gpu_oom = true;
+        return;
+    case MSG_F_HOST:
+        ev->gpu_oom = false;
+        ev->kind = "tf-host-memory";
+        ev->framework = "host";
+        return;
+    case MSG_F_OOM_COUNT:
+        ev->gpu_oom = num > 0;
+        return;
+    case MSG_F_REQUESTED_EXACT:
+        if (num >= 0) ev->bytes.requested = num, ev->requested_from_shape = false;
+        return;
+    case MSG_F_DTYPE:
+        if (v->dtype_size) {
+            ev->dtype_size = v->dtype_size;
+            apply_shape_bytes(ev);
+        }
         return;
     case MSG_F_CACHED:
         if (ev->bytes.reserved < 0 && v->size >= 0) {
@@ -528,7 +691,7 @@ int msg_dtype_size(const char *name, size_t len)
         {"uint64", 8},
     };
     for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-        if (strlen(dtypes[i].name) == len && memcmp(dtypes[i].name, name, len) == 0)
+        if (strlen(dtypes[i].name) == len && strncasecmp(dtypes[i].name, name, len) == 0)
             return dtypes[i].size;
     return 0;
 }
@@ -763,10 +926,18 @@ static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
     return i + 2;
 }
 
+/* A markdown quote: "> " (">>> " is a Python prompt, not a quote). */
+static size_t pfx_quote(const char *s, size_t n, struct msg_prefix *px)
+{
+    (void)px;
+    return n >= 2 && s[0] == '>' && s[1] == ' ' ? 2 : 0;
+}
+
 void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
-        pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time, pfx_host,
+        pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
+        pfx_host,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

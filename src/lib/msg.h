@@ -48,6 +48,10 @@ enum msg_field {
     MSG_F_SHAPE,  /* "%S ... %t": TF shape[...] and dtype -> requested */
     MSG_F_IS_OOM, /* the pattern's presence makes the event a GPU OOM */
     MSG_F_CACHED, /* oldest PyTorch "X cached": reserved, marked as the cache's free part */
+    MSG_F_REQUESTED_EXACT, /* "%d": an exact byte count that replaces a rounded one */
+    MSG_F_DTYPE,  /* "%t": a dtype named apart from the shape (TF T=DT_FLOAT) */
+    MSG_F_OOM_COUNT, /* "%d": a count of OOMs; > 0 makes the event a GPU OOM */
+    MSG_F_HOST,   /* the pattern's presence makes the event a host-memory look-alike */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks
@@ -65,11 +69,13 @@ struct msg_near {
     int before, after; /* window in lines around the message */
 };
 
+#define MSG_ANY_MAX 12
+
 struct msg_rule {
     const char *kind;      /* docs/diagnose.md lists them */
     const char *framework;
     const char *need[3];   /* all must occur */
-    const char *any[8];    /* one must occur (when any[0]) */
+    const char *any[MSG_ANY_MAX]; /* one must occur (when any[0]) */
     const char *unless;    /* must not occur */
     bool gpu_oom;
     enum msg_role role;
@@ -78,11 +84,17 @@ struct msg_rule {
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;
+    int merge_lines;       /* a detail joins an event up to this many lines away (0: 8) */
 };
 
-/* The anchors: every rule's message contains at least one of them. */
-extern const char *const msg_anchors[];
-extern const size_t msg_n_anchors;
+/* The anchors the hot scan looks for, derived from the rules (so a rule
+ * cannot exist without one): fills out[0..cap) with static strings and
+ * returns how many. Every message a rule matches contains one of them. */
+size_t msg_anchors_build(const char **out, size_t cap);
+
+/* The rule table, for tests and tools: how many rules, and rule i. */
+size_t msg_rules_count(void);
+const struct msg_rule *msg_rule_at(size_t i);
 
 /* The first (most specific) rule the cleaned text matches, or NULL. */
 const struct msg_rule *msg_classify(const char *text, size_t len);

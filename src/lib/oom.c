@@ -21,6 +21,16 @@ void oom_event_init(struct oom_event *ev)
                     &ev->bytes.process_in_use, &ev->bytes.allowed, &ev->bytes.other_in_use,
                     &ev->bytes.private_pools};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) *b[i] = -1;
+    oom_memsummary_init(&ev->mem);
+}
+
+void oom_memsummary_init(struct oom_memsummary *m)
+{
+    memset(m, 0, sizeof *m);
+    m->device = -1;
+    m->ooms = m->retries = -1;
+    m->allocated_cur = m->allocated_peak = m->reserved_cur = m->reserved_peak = -1;
+    m->nonreleasable_cur = m->nonreleasable_peak = -1;
 }
 
 void oom_report_init(struct oom_report *rep)

@@ -50,6 +50,18 @@ struct oom_proc {
     int64_t bytes;
 };
 
+/* What a torch.cuda.memory_summary() table printed near the event says
+ * (lib/memsummary reads it). -1 where the table does not show the figure. */
+struct oom_memsummary {
+    bool present;
+    int device;              /* "device ID N" */
+    long ooms;               /* "CUDA OOMs: N" */
+    long retries;            /* "cudaMalloc retries: N" */
+    int64_t allocated_cur, allocated_peak;
+    int64_t reserved_cur, reserved_peak;
+    int64_t nonreleasable_cur, nonreleasable_peak;
+};
+
 struct oom_event {
     bool gpu_oom;          /* false for look-alikes (host OOM killer, Triton...) */
     const char *kind;      /* static string, see docs/diagnose.md */
@@ -70,9 +82,11 @@ struct oom_event {
     bool reserved_is_cached;   /* oldest PyTorch form: bytes.reserved is "X cached",
                                   the cache's free part, not the total reserved */
     int shape_rank;            /* dims in shape[], 0 unknown */
+    int dtype_size;            /* bytes per element of that tensor, 0 unknown */
     int64_t shape[8];
     long pid;                  /* from an NCCL-style host:pid:tid prefix; -1 */
     long repeats;              /* identical messages folded into this event */
+    struct oom_memsummary mem; /* an allocator table printed with the event */
     char text[240];            /* the error line, cleaned (ANSI, prefixes, \r) */
 };
 
@@ -93,6 +107,8 @@ struct oom_report {
 
 /* An event with every number unknown (-1) and stage unknown. */
 void oom_event_init(struct oom_event *ev);
+/* A table with nothing read (present false, every figure -1). */
+void oom_memsummary_init(struct oom_memsummary *m);
 void oom_report_init(struct oom_report *rep);
 void oom_report_release(struct oom_report *rep);
 

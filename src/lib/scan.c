@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/memsummary.h"
 #include "lib/msg.h"
 #include "lib/stage.h"
 #include "lib/steps.h"
@@ -21,6 +22,9 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS 64
 #define MAX_STAGED_EVENTS 64
+#define AFTER_LINES 16      /* lines after a message read for evidence */
+#define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
+#define TABLE_LINES 48      /* rows below it */
 
 /* Anchors shorter than WM_MIN_LEN would cap the skip distance; they are
  * found instead with memchr on a rare byte they contain (e.g. 'K' for
@@ -29,6 +33,8 @@
 #define RARE_BYTES "KQZXJVWYGFBHUPLMDCNROSITAEqzxjkvwy"
 
 struct scan_wm {
+    const char *anchor[MAX_ANCHORS]; /* from msg_anchors_build: the rules' strings */
+    size_t n_anchors;
     size_t m;              /* window: the shortest long anchor's length */
     size_t n_short;
     short short_idx[MAX_ANCHORS];
@@ -83,20 +89,18 @@ static inline unsigned wm_pair(const unsigned char *t)
 static struct scan_wm *wm_build(void)
 {
     struct scan_wm *wm = calloc(1, sizeof *wm);
-    if (!wm || msg_n_anchors > MAX_ANCHORS) {
-        free(wm);
-        return NULL;
-    }
+    if (!wm) return NULL;
+    wm->n_anchors = msg_anchors_build(wm->anchor, MAX_ANCHORS);
     size_t m = SIZE_MAX;
-    for (size_t a = 0; a < msg_n_anchors; a++) {
-        wm->alen[a] = strlen(msg_anchors[a]);
+    for (size_t a = 0; a < wm->n_anchors; a++) {
+        wm->alen[a] = strlen(wm->anchor[a]);
         if (wm->alen[a] >= WM_MIN_LEN && wm->alen[a] < m) m = wm->alen[a];
         if (wm->alen[a] >= WM_MIN_LEN) continue;
         const char *key = NULL;
-        for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(msg_anchors[a], *r);
-        if (!key) key = msg_anchors[a];
+        for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(wm->anchor[a], *r);
+        if (!key) key = wm->anchor[a];
         wm->short_idx[wm->n_short] = (short)a;
-        wm->short_off[wm->n_short] = (size_t)(key - msg_anchors[a]);
+        wm->short_off[wm->n_short] = (size_t)(key - wm->anchor[a]);
         wm->short_key[wm->n_short++] = (unsigned char)*key;
     }
     wm->m = m; /* >= WM_MIN_LEN */
@@ -112,9 +116,9 @@ static void wm_tables(struct scan_wm *wm, const uint32_t *counts)
     memset(wm->shift, (int)(m - 1), sizeof wm->shift);
     memset(wm->head, 0xff, sizeof wm->head); /* -1 */
     wm->max_off = 0;
-    for (size_t a = 0; a < msg_n_anchors; a++) {
+    for (size_t a = 0; a < wm->n_anchors; a++) {
         if (wm->alen[a] < WM_MIN_LEN) continue;
-        const unsigned char *s = (const unsigned char *)msg_anchors[a];
+        const unsigned char *s = (const unsigned char *)wm->anchor[a];
         uint64_t best_cost = UINT64_MAX;
         size_t best = 0;
         for (size_t o = 0; counts && o + m <= wm->alen[a]; o++) {
@@ -159,7 +163,7 @@ static size_t wm_verify(const struct scan_wm *wm, const struct view *v, size_t i
         if (ws < wm->woff[a]) continue;
         size_t start = ws - wm->woff[a];
         if (start >= from && start < upto && start < best && start + wm->alen[a] <= v->len &&
-            memcmp(t + start, msg_anchors[a], wm->alen[a]) == 0)
+            memcmp(t + start, wm->anchor[a], wm->alen[a]) == 0)
             best = start;
     }
     return best;
@@ -186,7 +190,7 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
                 short a = wm->short_idx[j];
                 if (start >= from && start < upto && start < best &&
                     start + wm->alen[a] <= v->len &&
-                    memcmp(v->p + start, msg_anchors[a], wm->alen[a]) == 0)
+                    memcmp(v->p + start, wm->anchor[a], wm->alen[a]) == 0)
                     best = start;
             }
             if (best != SIZE_MAX && best <= at) break;
@@ -359,6 +363,10 @@ static size_t read_message(struct scan *s, const struct view *v, size_t ls, size
     for (int joins = 0; joins < 8 && n > 0 && s->line[n - 1] == ' '; joins++) {
         size_t a = le, b = le;
         if (!next_line(v, &a, &b) || b == a) break;
+        /* A writer's own wrap: "available memory is only \n      416.6MB." */
+        size_t ind = a;
+        while (ind < b && ind - a < 64 && (v->p[ind] == ' ' || v->p[ind] == '\t')) ind++;
+        if (ind > a && ind < b && v->p[ind] >= '0' && v->p[ind] <= '9') a = ind;
         char c0 = v->p[a];
         if (c0 == ' ' || c0 == '\t' || c0 == '\r' ||
             (b - a >= 9 && memcmp(v->p + a, "Traceback", 9) == 0))
@@ -487,6 +495,25 @@ static bool progress_of_other_work(const char *line, size_t n)
            st == OOM_STAGE_GENERATE;
 }
 
+/* A web UI's progress line: "Running… 128 / 7296 … 1.10 s/it" (the
+ * text-generation-webui training tab); -1 when the line is not one. */
+static long ui_progress_step(const char *p, size_t n)
+{
+    const char *r = memmem(p, n, "Running", 7);
+    if (!r) return -1;
+    size_t i = (size_t)(r - p) + 7, lim = i + 8 < n ? i + 8 : n;
+    while (i < lim && !(p[i] >= '0' && p[i] <= '9')) i++;
+    long step = 0;
+    size_t d0 = i;
+    while (i < n && p[i] >= '0' && p[i] <= '9' && step < 100000000) step = step * 10 + (p[i++] - '0');
+    if (i == d0) return -1;
+    while (i < n && p[i] == ' ') i++;
+    if (i >= n || p[i] != '/') return -1;
+    i++;
+    while (i < n && p[i] == ' ') i++;
+    return i < n && p[i] >= '0' && p[i] <= '9' ? step : -1;
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -504,11 +531,50 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
             result = pt.step;
             break;
         }
+        long ui = ui_progress_step(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX);
+        if (ui >= 0) {
+            result = ui;
+            break;
+        }
     }
     s->step_pos = abs_from;
     s->step_value = result;
     s->step_valid = true;
     return result;
+}
+
+/* What the lines after the message say the program was doing: a serving
+ * router re-logging it in a prefill/decode span, a web UI's "Output
+ * generated in", "error loading model". */
+static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t le,
+                                  const struct msg_prefix *src)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < AFTER_LINES && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        enum oom_stage st = stage_after_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* A progress bar glued in front of the error on its own line ("Steps:  50%|
+ * ...| 1/2 [01:17<01:17, 77.90s/it] Exception while training: CUDA out of
+ * memory"): the step it shows is the step that failed. */
+static long glued_step(const struct view *v, size_t ls, size_t hit)
+{
+    size_t a = ls;
+    for (size_t i = hit; i-- > ls;)
+        if (v->p[i] == '\r') {
+            a = i + 1;
+            break;
+        }
+    struct steps_point pt;
+    if (hit - a < 8 || hit - a > CTX_MAX) return -1;
+    if (!(steps_parse_line(v->p + a, hit - a, &pt) & STEPS_STEP) || pt.step < 0) return -1;
+    return progress_of_other_work(v->p + a, hit - a) ? -1 : pt.step;
 }
 
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
@@ -528,6 +594,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
     else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow")) ev->stage = e.tf;
     else ev->stage = stage_combine(stage_pick(e.bits), e.context);
+    if (r->stage == OOM_STAGE_UNKNOWN) {
+        enum oom_stage after = stage_after_line(text, n);
+        if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
+        ev->stage = stage_combine(ev->stage, after);
+    }
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -556,6 +627,7 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     for (size_t i = 0; i < nb; i++) fill64(&d[i], f[i]);
     if (dst->gpu < 0) dst->gpu = src->gpu;
     if (dst->rank < 0) dst->rank = src->rank;
+    if (!dst->mem.present) dst->mem = src->mem;
     if (src->gpu_oom && !dst->gpu_oom) {
         dst->gpu_oom = true;
         dst->kind = src->kind;
@@ -582,7 +654,10 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         long dist = ev->line - o->line;
         if (s->meta[k] >> 1 != (src & 0x7fffffffu) || dist < 0) continue;
         enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
-        if (r->role == MSG_DETAIL && ro == MSG_PRIMARY && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
+        /* A table (memory_summary) belongs to the event it follows, OOM or not. */
+        long within = r->merge_lines > 0 ? r->merge_lines : 8;
+        bool joins = o->gpu_oom == ev->gpu_oom || r->merge_lines > 0;
+        if (r->role == MSG_DETAIL && ro == MSG_PRIMARY && dist <= within && joins) {
             merge_into(o, ev);
             *at = k;
             return ADD_DONE;
@@ -652,6 +727,93 @@ static void set_text(struct oom_event *ev, const char *body, size_t n)
     ev->text[k] = '\0';
 }
 
+/* Figures an event knows: the basis for joining continuation lines. */
+static int known_figures(const struct oom_event *ev)
+{
+    const int64_t *b = &ev->bytes.requested;
+    int k = ev->gpu >= 0 ? 1 : 0;
+    for (size_t i = 0; i < sizeof ev->bytes / sizeof(int64_t); i++) k += b[i] >= 0;
+    return k + (int)ev->n_procs + (ev->shape_rank > 0);
+}
+
+/* A message broken over lines by its writer or a terminal ("Tried to
+ * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
+ * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
+ * unallocated", continuation lines that lost the [rankN]: prefix): the lines
+ * that follow are joined to it while each one lets the rule's clauses read
+ * one more figure. A line that is a message of its own, a frame, a
+ * traceback header or blank ends the message. Returns the new end; *n and
+ * *bn grow by what was appended to s->line. */
+static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule *r,
+                                 size_t le, size_t body_at, size_t *n,
+                                 const struct msg_prefix *src, struct oom_event *ev)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < 8 && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
+            c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
+            msg_classify(c.body, c.n) || *n + 1 + c.n >= SCAN_LINE_MAX)
+            break;
+        s->line[*n] = ' ';
+        memcpy(s->line + *n + 1, c.body, c.n);
+        struct oom_event trial = *ev;
+        trial.n_procs = 0; /* re-read from the whole text */
+        msg_extract(r, s->line + body_at, *n + 1 + c.n - body_at, &trial);
+        if (known_figures(&trial) <= known_figures(ev)) break;
+        *ev = trial;
+        *n += 1 + c.n;
+        le = b;
+    }
+    s->line[*n] = '\0';
+    return le;
+}
+
+/* The memory_summary() table around a "CUDA OOMs:" line: its title above,
+ * its rows below. Returns the rel end of the last row read. */
+static size_t read_table(struct scan *s, const struct view *v, size_t ls, size_t le,
+                         const struct msg_prefix *src, struct oom_memsummary *m)
+{
+    struct cline c;
+    size_t a = ls, b = ls;
+    for (int i = 0; i < TABLE_BEFORE && prev_line(v, &a, &b); i++) {
+        read_cline(s, v, a, b, &c);
+        if (!other_writer(src, &c.px) && !memsummary_line(c.body, c.n, m)) break;
+    }
+    a = ls, b = le;
+    read_cline(s, v, a, b, &c);
+    memsummary_line(c.body, c.n, m);
+    size_t end = le;
+    for (int i = 0; i < TABLE_LINES && next_line(v, &a, &b); i++) {
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (!memsummary_line(c.body, c.n, m)) break;
+        end = b;
+    }
+    return end;
+}
+
+/* The event a classified message line states: the rule's kind, the
+ * writer's prefix (rank, NCCL device, pid), the clauses' figures. */
+static void event_from(struct scan *s, const struct msg_rule *r, const struct msg_prefix *px,
+                       size_t n, struct oom_event *ev)
+{
+    const char *body = s->line + px->body;
+    size_t bn = n - px->body;
+    oom_event_init(ev);
+    ev->kind = r->kind;
+    ev->framework = r->framework;
+    ev->gpu_oom = r->gpu_oom;
+    ev->consequence = r->consequence;
+    ev->line = s->lines_before + 1;
+    ev->rank = px->rank;
+    ev->gpu = px->dev;
+    ev->pid = px->pid;
+    set_text(ev, body, bn);
+    msg_extract(r, body, bn, ev);
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -666,25 +828,21 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
-    const char *body = s->line + px.body;
-    size_t bn = n - px.body;
     struct oom_event ev;
-    oom_event_init(&ev);
-    ev.kind = r->kind;
-    ev.framework = r->framework;
-    ev.gpu_oom = r->gpu_oom;
-    ev.consequence = r->consequence;
-    ev.line = s->lines_before + 1;
-    ev.rank = px.rank;
-    ev.gpu = px.dev;
-    ev.pid = px.pid;
-    set_text(&ev, body, bn);
-    msg_extract(r, body, bn, &ev);
+    event_from(s, r, &px, n, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
+    le = join_continuations(s, v, r, le, px.body, &n, &px, &ev);
+    bool table = !strcmp(r->kind, "memory-summary");
+    if (table) {
+        le = read_table(s, v, ls, le, &px, &ev.mem);
+        if (ev.gpu < 0) ev.gpu = ev.mem.device;
+    }
     if (ev.gpu_oom && !strcmp(ev.kind, "nccl-error")) ev.kind = "nccl-oom";
     uint32_t src = source_key(&px);
     size_t at = 0;
     enum add_action act = plan_add(s, &ev, r, src, &at);
+    /* A table that reports no OOM and belongs to no event is not an event. */
+    if (table && !ev.gpu_oom && act == ADD_APPEND) return le;
     if (act == ADD_DONE) {
         /* A repeat may carry what the first lacked: its stage (a TF node
          * named after the second copy), its step. */
@@ -698,8 +856,11 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         }
         return le;
     }
-    if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE)
+    if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE) {
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+        long glued = glued_step(v, ls, hit);
+        if (glued >= 0) ev.step = glued;
+    }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;
 }

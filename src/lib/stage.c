@@ -9,100 +9,155 @@
 struct stage_word {
     const char *word;
     enum oom_stage stage;
+    bool word_start; /* must start a word: "model(" not in "capture_model(" */
 };
+
+#define W true /* a cue that must start a word */
 
 /* Frame keywords: function names, files and code as they appear in Python
  * tracebacks, IPython, glog C++ stacks and Lua stacks. */
 static const struct stage_word frame_words[] = {
     /* checkpoint save, logging, metrics */
-    {"torch.save(", OOM_STAGE_CHECKPOINT}, {", in save\n", OOM_STAGE_CHECKPOINT},
-    {", in _save\n", OOM_STAGE_CHECKPOINT},
-    {"save_pretrained", OOM_STAGE_CHECKPOINT}, {"save_checkpoint", OOM_STAGE_CHECKPOINT},
-    {"save_model", OOM_STAGE_CHECKPOINT}, {"save_state", OOM_STAGE_CHECKPOINT},
-    {"_state_dict_utils", OOM_STAGE_CHECKPOINT}, {"full_state_dict", OOM_STAGE_CHECKPOINT},
-    {"get_state_dict", OOM_STAGE_CHECKPOINT}, {"state_dict()", OOM_STAGE_CHECKPOINT},
-    {"in state_dict", OOM_STAGE_CHECKPOINT}, {"ModelCheckpoint", OOM_STAGE_CHECKPOINT},
-    {"log_metrics", OOM_STAGE_CHECKPOINT}, {"wandb.log(", OOM_STAGE_CHECKPOINT},
-    {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT},
+    {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
+    {", in _save\n", OOM_STAGE_CHECKPOINT, false},
+    {"save_pretrained", OOM_STAGE_CHECKPOINT, false}, {"save_checkpoint", OOM_STAGE_CHECKPOINT, false},
+    {"save_model", OOM_STAGE_CHECKPOINT, W}, {"save_state", OOM_STAGE_CHECKPOINT, false},
+    {"_state_dict_utils", OOM_STAGE_CHECKPOINT, false}, {"full_state_dict", OOM_STAGE_CHECKPOINT, false},
+    {"get_state_dict", OOM_STAGE_CHECKPOINT, false}, {"state_dict()", OOM_STAGE_CHECKPOINT, false},
+    {"in state_dict", OOM_STAGE_CHECKPOINT, false}, {"ModelCheckpoint", OOM_STAGE_CHECKPOINT, false},
+    {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
+    {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
+    {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},
     /* model load, checkpoint restore */
-    {"from_pretrained", OOM_STAGE_LOAD}, {"load_state_dict", OOM_STAGE_LOAD},
-    {"torch.load(", OOM_STAGE_LOAD}, {", in load\n", OOM_STAGE_LOAD},
-    {", in _load\n", OOM_STAGE_LOAD}, {"load_checkpoint", OOM_STAGE_LOAD},
-    {"set_module_tensor_to_device", OOM_STAGE_LOAD}, {"dispatch_model", OOM_STAGE_LOAD},
-    {"_load_pretrained_model", OOM_STAGE_LOAD}, {"model.to(", OOM_STAGE_LOAD},
-    {"model.cuda(", OOM_STAGE_LOAD}, {"restore_checkpoint", OOM_STAGE_LOAD},
-    {"_cuda_deserialize", OOM_STAGE_LOAD}, {"load_model", OOM_STAGE_LOAD},
+    {"from_pretrained", OOM_STAGE_LOAD, false}, {"load_state_dict", OOM_STAGE_LOAD, false},
+    {"torch.load(", OOM_STAGE_LOAD, false}, {", in load\n", OOM_STAGE_LOAD, false},
+    {", in _load\n", OOM_STAGE_LOAD, false}, {"load_checkpoint", OOM_STAGE_LOAD, false},
+    {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
+    {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
+    {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
+    {"_cuda_deserialize", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* moving or building a model on the device: .to()/.cuda() walk
+     * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
+    {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
+    {"_move_model_to_device", OOM_STAGE_LOAD, false}, {"_configure_distributed_model", OOM_STAGE_LOAD, false},
+    {"_broadcast_model", OOM_STAGE_LOAD, false}, {"prepare_model", OOM_STAGE_LOAD, false},
+    {"_ddp_init_helper", OOM_STAGE_LOAD, false}, {"deepspeed.initialize(", OOM_STAGE_LOAD, false},
+    {", in __init__\n", OOM_STAGE_LOAD, false},
     /* data loading, collate, pin_memory */
-    {"torch/utils/data/", OOM_STAGE_DATA}, {"torch\\utils\\data\\", OOM_STAGE_DATA},
-    {"collate", OOM_STAGE_DATA}, {"pin_memory", OOM_STAGE_DATA},
-    {"__getitem__", OOM_STAGE_DATA}, {"_next_data", OOM_STAGE_DATA},
-    {"DataLoader worker", OOM_STAGE_DATA}, {"tokenize(", OOM_STAGE_DATA},
-    {"_worker_loop", OOM_STAGE_DATA},
+    {"torch/utils/data/", OOM_STAGE_DATA, false}, {"torch\\utils\\data\\", OOM_STAGE_DATA, false},
+    {"collate", OOM_STAGE_DATA, false}, {"pin_memory", OOM_STAGE_DATA, false},
+    {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
+    {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
+    {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
     /* generation, KV cache */
-    {".generate(", OOM_STAGE_GENERATE}, {", in generate", OOM_STAGE_GENERATE},
-    {"generation/utils.py", OOM_STAGE_GENERATE}, {"beam_search", OOM_STAGE_GENERATE},
-    {"greedy_search", OOM_STAGE_GENERATE}, {", in _sample", OOM_STAGE_GENERATE},
-    {"_dummy_sampler_run", OOM_STAGE_GENERATE}, {"kv_cache", OOM_STAGE_GENERATE},
-    {"KV cache", OOM_STAGE_GENERATE}, {"initialize_cache", OOM_STAGE_GENERATE},
-    {"warming up sampler", OOM_STAGE_GENERATE},
+    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
+    {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
+    {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
+    {"_dummy_sampler_run", OOM_STAGE_GENERATE, false}, {"kv_cache", OOM_STAGE_GENERATE, W},
+    {"KV cache", OOM_STAGE_GENERATE, false}, {"initialize_cache", OOM_STAGE_GENERATE, false},
+    {"warming up sampler", OOM_STAGE_GENERATE, false}, {", in warmup\n", OOM_STAGE_GENERATE, false},
+    {"capture_end()", OOM_STAGE_GENERATE, false}, {"torch.cuda.graph(", OOM_STAGE_GENERATE, false},
+    {"capture_model(", OOM_STAGE_GENERATE, false}, {"generate_token", OOM_STAGE_GENERATE, false},
+    {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
     /* evaluation */
-    {"evaluate", OOM_STAGE_EVAL}, {"evaluation_loop", OOM_STAGE_EVAL},
-    {"prediction_step", OOM_STAGE_EVAL}, {"validation_step", OOM_STAGE_EVAL},
-    {"val_step", OOM_STAGE_EVAL}, {"eval_step", OOM_STAGE_EVAL},
-    {", in test\n", OOM_STAGE_EVAL}, {" = test()", OOM_STAGE_EVAL},
-    {", in validate", OOM_STAGE_EVAL}, {"_run_eval", OOM_STAGE_EVAL},
-    {"validation_loop", OOM_STAGE_EVAL}, {"predict_step", OOM_STAGE_EVAL},
-    {"_evaluation_step", OOM_STAGE_EVAL},
+    {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
+    {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
+    {"val_step", OOM_STAGE_EVAL, W}, {"eval_step", OOM_STAGE_EVAL, W},
+    {", in test\n", OOM_STAGE_EVAL, false}, {" = test()", OOM_STAGE_EVAL, false},
+    {", in validate", OOM_STAGE_EVAL, false}, {"_run_eval", OOM_STAGE_EVAL, false},
+    {"validation_loop", OOM_STAGE_EVAL, false}, {"predict_step", OOM_STAGE_EVAL, false},
+    {"_evaluation_step", OOM_STAGE_EVAL, false},
     /* optimizer step */
-    {"optimizer.step", OOM_STAGE_OPTIMIZER}, {"optimizer_step", OOM_STAGE_OPTIMIZER},
-    {"/optim/", OOM_STAGE_OPTIMIZER}, {"\\optim\\", OOM_STAGE_OPTIMIZER},
-    {"_single_tensor_adam", OOM_STAGE_OPTIMIZER}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER},
-    {"exp_avg", OOM_STAGE_OPTIMIZER}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER},
-    {"ApplyUpdate", OOM_STAGE_OPTIMIZER}, {"_optim.py", OOM_STAGE_OPTIMIZER},
+    {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
+    {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
+    {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
+    {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
+    {"ApplyUpdate", OOM_STAGE_OPTIMIZER, false}, {"_optim.py", OOM_STAGE_OPTIMIZER, false},
     /* backward */
-    {".backward(", OOM_STAGE_BACKWARD}, {", in backward", OOM_STAGE_BACKWARD},
-    {"run_backward", OOM_STAGE_BACKWARD}, {"_execution_engine", OOM_STAGE_BACKWARD},
-    {"Backward_gpu", OOM_STAGE_BACKWARD}, {"::Backward", OOM_STAGE_BACKWARD},
-    {"autograd/__init__.py", OOM_STAGE_BACKWARD}, {"backward_pass", OOM_STAGE_BACKWARD},
-    {"BackwardAlgorithm", OOM_STAGE_BACKWARD},
+    {".backward(", OOM_STAGE_BACKWARD, false}, {", in backward", OOM_STAGE_BACKWARD, false},
+    {"run_backward", OOM_STAGE_BACKWARD, false}, {"_execution_engine", OOM_STAGE_BACKWARD, false},
+    {"Backward_gpu", OOM_STAGE_BACKWARD, false}, {"::Backward", OOM_STAGE_BACKWARD, false},
+    {"autograd/__init__.py", OOM_STAGE_BACKWARD, false}, {"backward_pass", OOM_STAGE_BACKWARD, false},
+    {"BackwardAlgorithm", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
-    {", in forward", OOM_STAGE_FORWARD}, {"forward_call", OOM_STAGE_FORWARD},
-    {"_call_impl", OOM_STAGE_FORWARD}, {"Forward_gpu", OOM_STAGE_FORWARD},
-    {"::Forward", OOM_STAGE_FORWARD}, {"ForwardAlgorithm", OOM_STAGE_FORWARD},
-    {"F.linear(", OOM_STAGE_FORWARD}, {"torch.matmul(", OOM_STAGE_FORWARD},
-    {".softmax(", OOM_STAGE_FORWARD}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD},
-    {"grid_sampler(", OOM_STAGE_FORWARD}, {"_C._nn.", OOM_STAGE_FORWARD},
-    {"torch.nn.functional.", OOM_STAGE_FORWARD}, {"torch.conv", OOM_STAGE_FORWARD},
-    {"F.conv", OOM_STAGE_FORWARD}, {"torch.einsum(", OOM_STAGE_FORWARD},
-    {"torch.bmm(", OOM_STAGE_FORWARD}, {"torch.cat(", OOM_STAGE_FORWARD},
-    {"layer_norm(", OOM_STAGE_FORWARD}, {"F.embedding(", OOM_STAGE_FORWARD},
-    {"nn/modules/", OOM_STAGE_FORWARD}, {"nn\\modules\\", OOM_STAGE_FORWARD},
-    {"model(", OOM_STAGE_FORWARD}, {"forward(", OOM_STAGE_FORWARD},
+    {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
+    {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
+    {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
+    {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
+    {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},
+    {"grid_sampler(", OOM_STAGE_FORWARD, false}, {"_C._nn.", OOM_STAGE_FORWARD, false},
+    {"torch.nn.functional.", OOM_STAGE_FORWARD, false}, {"torch.conv", OOM_STAGE_FORWARD, false},
+    {"F.conv", OOM_STAGE_FORWARD, false}, {"torch.einsum(", OOM_STAGE_FORWARD, false},
+    {"torch.bmm(", OOM_STAGE_FORWARD, false}, {"torch.cat(", OOM_STAGE_FORWARD, false},
+    {"layer_norm(", OOM_STAGE_FORWARD, false}, {"F.embedding(", OOM_STAGE_FORWARD, false},
+    {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
+    {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
+    {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
+};
+
+/* Lines after the message (or the message's own span prefix) that say what
+ * the program was doing when it failed. */
+static const struct stage_word after_words[] = {
+    {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
+    {"failed to load model", OOM_STAGE_LOAD, false},
+    {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
+    {"Method Decode", OOM_STAGE_GENERATE, false}, {"Method Warmup", OOM_STAGE_GENERATE, false},
+    {":prefill", OOM_STAGE_GENERATE, false}, {"prefill{", OOM_STAGE_GENERATE, false},
+    {":decode", OOM_STAGE_GENERATE, false}, {"decode{", OOM_STAGE_GENERATE, false},
+    {"}:generate", OOM_STAGE_GENERATE, false}, {"failed during generation", OOM_STAGE_GENERATE, false},
 };
 
 /* Plain log lines that announce what the program is doing. Data first:
  * "Generating train split" is the datasets library, not generation. */
 static const struct stage_word context_words[] = {
-    {"Map:", OOM_STAGE_DATA}, {"Tokeniz", OOM_STAGE_DATA}, {"tokenizing", OOM_STAGE_DATA},
-    {"Running tokenizer", OOM_STAGE_DATA}, {"Loading dataset", OOM_STAGE_DATA},
-    {"train split", OOM_STAGE_DATA}, {"Preprocessing", OOM_STAGE_DATA},
-    {"Filter:", OOM_STAGE_DATA}, {"collat", OOM_STAGE_DATA},
-    {"Saving model checkpoint", OOM_STAGE_CHECKPOINT}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT},
-    {"saving checkpoint", OOM_STAGE_CHECKPOINT}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT},
-    {"Saving model", OOM_STAGE_CHECKPOINT}, {"Saving the model", OOM_STAGE_CHECKPOINT},
-    {"Loading checkpoint shards", OOM_STAGE_LOAD}, {"Loading model", OOM_STAGE_LOAD},
-    {"Loading weights", OOM_STAGE_LOAD}, {"loading checkpoint", OOM_STAGE_LOAD},
-    {"Restoring", OOM_STAGE_LOAD}, {"Loading pretrained", OOM_STAGE_LOAD},
-    {"Running Evaluation", OOM_STAGE_EVAL}, {"Evaluating", OOM_STAGE_EVAL},
-    {"Validation", OOM_STAGE_EVAL}, {"Validating", OOM_STAGE_EVAL},
-    {"Start evaluation", OOM_STAGE_EVAL}, {"running eval", OOM_STAGE_EVAL},
-    {"Generating", OOM_STAGE_GENERATE}, {"generating", OOM_STAGE_GENERATE},
-    {"Sampling", OOM_STAGE_GENERATE},
+    {"Map:", OOM_STAGE_DATA, false}, {"Tokeniz", OOM_STAGE_DATA, false}, {"tokenizing", OOM_STAGE_DATA, false},
+    {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
+    {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
+    {"Filter:", OOM_STAGE_DATA, false}, {"collat", OOM_STAGE_DATA, false},
+    {"Saving model checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT, false},
+    {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
+    {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
+    {"Loading checkpoint shards", OOM_STAGE_LOAD, false}, {"Loading model", OOM_STAGE_LOAD, false},
+    {"loading model", OOM_STAGE_LOAD, false},
+    {"Loading weights", OOM_STAGE_LOAD, false}, {"loading checkpoint", OOM_STAGE_LOAD, false},
+    {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
+    {"Running Evaluation", OOM_STAGE_EVAL, false}, {"Evaluating", OOM_STAGE_EVAL, false},
+    {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
+    {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
+    {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
+    {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
+    {"Sampling", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
 {
     return memmem(text, len, w, strlen(w)) != NULL;
+}
+
+static bool ident(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The cue occurs in text (at a word start when it must). */
+static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
+{
+    size_t k = strlen(cue->word);
+    for (size_t from = 0; from + k <= len;) {
+        const char *p = memmem(text + from, len - from, cue->word, k);
+        if (!p) return false;
+        if (!cue->word_start || p == text || !ident(p[-1])) return true;
+        from = (size_t)(p - text) + 1;
+    }
+    return false;
+}
+
+/* An exception or log line ("RuntimeError: ...", "INFO ...") is no code. */
+static bool looks_like_message(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (ident(s[i]) || s[i] == '.')) i++;
+    return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
 }
 
 static bool starts(const char *s, size_t n, const char *w)
@@ -119,14 +174,20 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     const char *s = body + i;
     size_t n = len - i;
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
+        has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)"))
         return STAGE_LINE_HEADER;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
+        starts(s, n, "frame #") ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
+        return STAGE_LINE_CODE;
+    /* A code line that lost its indentation (markdown paste) is still code
+     * when it names a frame cue: "Variable._execution_engine.run_backward(". */
+    if (!looks_like_message(s, n) && memchr(s, '(', n) && stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }
@@ -135,9 +196,16 @@ unsigned stage_frame_bits(const char *text, size_t len)
 {
     unsigned bits = 0;
     for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++)
-        if (!(bits & (1u << frame_words[i].stage)) && has(text, len, frame_words[i].word))
+        if (!(bits & (1u << frame_words[i].stage)) && has_cue(text, len, &frame_words[i]))
             bits |= 1u << frame_words[i].stage;
     return bits;
+}
+
+enum oom_stage stage_after_line(const char *text, size_t len)
+{
+    for (size_t i = 0; i < sizeof after_words / sizeof after_words[0]; i++)
+        if (has(text, len, after_words[i].word)) return after_words[i].stage;
+    return OOM_STAGE_UNKNOWN;
 }
 
 enum oom_stage stage_context_line(const char *text, size_t len)
@@ -152,10 +220,13 @@ enum oom_stage stage_context_line(const char *text, size_t len)
 static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, size_t opn)
 {
     static const struct stage_word names[] = {
-        {"gradients/", OOM_STAGE_BACKWARD}, {"_grad/", OOM_STAGE_BACKWARD},
-        {"/Initializer/", OOM_STAGE_LOAD}, {"save/", OOM_STAGE_CHECKPOINT},
-        {"/Adam", OOM_STAGE_OPTIMIZER}, {"Apply", OOM_STAGE_OPTIMIZER},
-        {"Grad", OOM_STAGE_BACKWARD},
+        {"gradients/", OOM_STAGE_BACKWARD, false}, {"_grad/", OOM_STAGE_BACKWARD, false},
+        {"gradient_tape/", OOM_STAGE_BACKWARD, false}, {"training/adam/", OOM_STAGE_OPTIMIZER, false},
+        {"Backprop", OOM_STAGE_BACKWARD, false}, /* Conv2DBackpropInput/Filter ops */
+        {"/adam/", OOM_STAGE_OPTIMIZER, false},
+        {"/Initializer/", OOM_STAGE_LOAD, false}, {"save/", OOM_STAGE_CHECKPOINT, false},
+        {"/Adam", OOM_STAGE_OPTIMIZER, false}, {"Apply", OOM_STAGE_OPTIMIZER, false},
+        {"Grad", OOM_STAGE_BACKWARD, false},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
@@ -165,7 +236,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
 
 enum oom_stage stage_tf(const char *text, size_t len)
 {
-    static const char *const heads[] = {"[[Node: ", "[[{{node ", "Detected at node '",
+    static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
                                         "Detected at node ", "[Op:", "{{function_node "};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));

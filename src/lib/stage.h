@@ -25,6 +25,11 @@ enum stage_line stage_line_kind(const char *body, size_t len);
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 
+/* Stage that a line after the message (or the message's own tracing span)
+ * reveals: "Method Prefill encountered an error", "prefill{id=1}",
+ * "Output generated in", "error loading model"; unknown when none. */
+enum oom_stage stage_after_line(const char *text, size_t len);
+
 /* Stage a plain log line announces ("Saving model checkpoint to ..."). */
 enum oom_stage stage_context_line(const char *text, size_t len);
 

@@ -2,6 +2,8 @@
  * are named here so the docs can quote them. */
 #include "lib/verdict.h"
 
+#include "lib/memsummary.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +65,8 @@ static void judge_numbers(const struct oom_event *e, struct verdicts *v)
     if (v->unallocated >= 0 && b->requested > 0 && v->unallocated >= b->requested &&
         (b->capacity < 0 || v->unallocated >= b->capacity / FRAG_MIN_SHARE))
         set(v, VERDICT_FRAGMENTATION);
+    /* The allocator's own table: retries or much non-releasable memory. */
+    if (memsummary_fragmented(&e->mem)) set(v, VERDICT_FRAGMENTATION);
     v->others = others_of(e, &v->others_outside_pytorch);
     /* Memory held elsewhere is the cause only when the request did not fit
      * in what was free; otherwise the allocator or driver is. */
@@ -146,10 +150,16 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  units_format_bytes(v->shortfall, c, sizeof c));
         break;
     case VERDICT_FRAGMENTATION:
-        snprintf(buf, cap, "%s reserved by the allocator but unallocated, at least the %s "
-                 "request: the cache is fragmented",
-                 units_format_bytes(v->unallocated, a, sizeof a),
-                 units_format_bytes(by->requested, b, sizeof b));
+        if (v->unallocated >= 0 && by->requested > 0 && v->unallocated >= by->requested)
+            snprintf(buf, cap, "%s reserved by the allocator but unallocated, at least the %s "
+                     "request: the cache is fragmented",
+                     units_format_bytes(v->unallocated, a, sizeof a),
+                     units_format_bytes(by->requested, b, sizeof b));
+        else
+            snprintf(buf, cap, "memory_summary: %ld cudaMalloc retries, %s non-releasable of "
+                     "%s reserved: the cache is fragmented", e->mem.retries,
+                     units_format_bytes(e->mem.nonreleasable_cur, a, sizeof a),
+                     units_format_bytes(e->mem.reserved_cur, b, sizeof b));
         break;
     case VERDICT_OTHER_PROCESSES:
         snprintf(buf, cap, v->others_outside_pytorch

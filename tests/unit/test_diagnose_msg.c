@@ -1,15 +1,18 @@
 /* Unit tests for lib/msg: prefixes, cleaning, rules and clause extraction
  * on the message forms diagnose recognises. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "lib/msg.h"
+#include "lib/scan.h"
 
 static struct msg_prefix prefix_of(const char *line)
 {
@@ -164,6 +167,21 @@ static void test_other_frameworks(void **state)
     /* Not a message at all. */
     assert_null(msg_classify("Process finished with exit code 0", 33));
     assert_null(msg_classify("torch.OutOfMemoryError", 22));
+    assert_null(msg_classify("    except torch.cuda.OutOfMemoryError:", 39));
+    /* The exception raised with another text, or IPython's header alone. */
+    static const char *const class_only[] = {
+        "torch.OutOfMemoryError: Allocation on device ",
+        "OutOfMemoryError                          Traceback (most recent call last)",
+        "RuntimeError: CUDA out of", /* a paste cut there */
+    };
+    assert_null(msg_classify("RuntimeError: CUDA out of  memory", 33)); /* binary noise */
+    assert_null(msg_classify("torch.OutOfMemoryError: Caught OutOfMemoryError in pin memory "
+                             "thread for device 0.", 82));
+    for (size_t i = 0; i < 3; i++) {
+        const struct msg_rule *r = msg_classify(class_only[i], strlen(class_only[i]));
+        assert_non_null(r);
+        assert_true(r->gpu_oom);
+    }
 }
 
 static void test_patterns(void **state)
@@ -193,12 +211,104 @@ static void test_patterns(void **state)
     assert_int_equal(msg_dtype_size("quux", 4), 0);
 }
 
-int main(void)
+/* A line made of the rule's own strings: every need[] string, then any[i]. */
+static size_t rule_text(const struct msg_rule *r, size_t any, char *buf, size_t cap)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < 3 && r->need[i]; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
+    if (r->any[0]) n += (size_t)snprintf(buf + n, cap - n, "%s", r->any[any]);
+    n += (size_t)snprintf(buf + n, cap - n, "\n");
+    return n;
+}
+
+/* Every rule fires: for each of its strings, the hot scan finds the line
+ * (an anchor hits) and the rule, or a more specific one before it, takes it.
+ * Before the anchors were derived from the rules, hipErrorOutOfMemory,
+ * oom_reaper, ncclSystemError, ncclUnhandledCudaError and dmesg oom-kill
+ * lines gave "no OOM found". */
+static void test_every_rule_fires(void **state)
+{
+    (void)state;
+    size_t nr = msg_rules_count();
+    assert_true(nr > 20);
+    for (size_t k = 0; k < nr; k++) {
+        const struct msg_rule *r = msg_rule_at(k);
+        size_t forms = 0;
+        while (forms < MSG_ANY_MAX && r->any[forms]) forms++;
+        for (size_t f = 0; f < (forms ? forms : 1); f++) {
+            char text[512];
+            size_t n = rule_text(r, f, text, sizeof text);
+            const struct msg_rule *got = msg_classify(text, n);
+            assert_non_null(got);
+            size_t at = 0;
+            while (msg_rule_at(at) != got) at++;
+            if (at > k) fail_msg("rule %zu (%s) lost its text to a later rule %s", k, r->kind,
+                                 got->kind);
+            struct oom_report rep;
+            struct oomlab_err err;
+            assert_int_equal(scan_text(text, n, &rep, &err), 0);
+            bool seen = rep.expandable_set || rep.n_events > 0;
+            if (!seen) fail_msg("rule %s (form %zu): the scan found nothing in: %s", r->kind, f,
+                                text);
+            if (rep.n_events) assert_string_equal(rep.events[0].kind, got->kind);
+            oom_report_release(&rep);
+        }
+    }
+}
+
+static void test_issue10_rules_fire(void **state)
+{
+    (void)state;
+    static const struct { const char *line, *kind; bool oom; } cases[] = {
+        {"RuntimeError: HIP error: hipErrorOutOfMemory\n", "cuda-error", true},
+        {"[2059991.491436] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null)\n",
+         "host-oom-killer", false},
+        {"[ 518.053407] oom_reaper: reaped process 15784 (python3), now anon-rss:0kB\n",
+         "host-oom-killer", false},
+        {"RuntimeError: NCCL Error 2: ncclSystemError: System call failed\n", "nccl-error",
+         false},
+        {"torch.distributed.DistBackendError: ncclUnhandledCudaError: Call to CUDA function "
+         "failed.\n", "nccl-error", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err;
+        assert_int_equal(scan_text(cases[i].line, strlen(cases[i].line), &rep, &err), 0);
+        assert_int_equal(rep.n_events, 1);
+        assert_string_equal(rep.events[0].kind, cases[i].kind);
+        assert_int_equal(rep.events[0].gpu_oom, cases[i].oom);
+        oom_report_release(&rep);
+    }
+}
+
+/* Anchors: none is a substring of another (the shorter finds both), and
+ * each is a string of some rule. */
+static void test_anchors_minimal(void **state)
+{
+    (void)state;
+    const char *a[64];
+    size_t n = msg_anchors_build(a, 64);
+    assert_true(n > 10 && n < 64);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (i != j && strstr(a[i], a[j])) fail_msg("anchor '%s' covers '%s'", a[j], a[i]);
+}
+
+int main(int argc, char **argv)
+{
+    /* bench/diagnose greps for the same anchors: print them, one a line. */
+    if (argc == 2 && !strcmp(argv[1], "--anchors")) {
+        const char *a[64];
+        size_t n = msg_anchors_build(a, 64);
+        for (size_t i = 0; i < n; i++) printf("%s\n", a[i]);
+        return 0;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
-        cmocka_unit_test(test_patterns),
+        cmocka_unit_test(test_patterns),      cmocka_unit_test(test_every_rule_fires),
+        cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

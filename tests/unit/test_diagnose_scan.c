@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "lib/memsummary.h"
 #include "lib/scan.h"
 #include "lib/stage.h"
 
@@ -254,6 +255,135 @@ static void test_newline_count(void **state)
     assert_int_equal(scan_count_newlines(buf + 3, 10), 1);
 }
 
+/* memory_summary() tables: read into the event they follow; alone, an OOM
+ * only when "CUDA OOMs" > 0 (every era's units). */
+static const char *TABLE_HEAD =
+    "|===========================================================================|\n"
+    "|                  PyTorch CUDA memory summary, device ID 1                 |\n"
+    "|---------------------------------------------------------------------------|\n";
+
+static void test_memory_summary(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", TABLE_HEAD,
+             "|            CUDA OOMs: 2            |        cudaMalloc retries: 5         |\n"
+             "|===========================================================================|\n"
+             "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+             "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
+             "|       from large pool |    1048 MB |    4865 MB |   89263 MB |   88215 MB |\n"
+             "| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |\n"
+             "| Non-releasable memory |   18475 KB |   21051 KB |  446261 KB |  427786 KB |\n");
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.primary, 0);
+    const struct oom_event *e = &rep.events[0];
+    assert_true(e->gpu_oom);
+    assert_string_equal(e->kind, "memory-summary");
+    assert_int_equal(e->gpu, 1);
+    assert_true(e->mem.present);
+    assert_int_equal(e->mem.ooms, 2);
+    assert_int_equal(e->mem.retries, 5);
+    assert_int_equal(e->mem.allocated_cur, 1062LL << 20);
+    assert_int_equal(e->mem.allocated_peak, 4877LL << 20);
+    assert_int_equal(e->mem.reserved_cur, 12420LL << 20);
+    assert_int_equal(e->mem.nonreleasable_cur, 18475LL << 10);
+    assert_true(memsummary_fragmented(&e->mem));
+    oom_report_release(&rep);
+
+    /* No OOM in the table and no event to join: nothing found. */
+    snprintf(buf, sizeof buf, "%s%s", TABLE_HEAD,
+             "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n");
+    rep = scan_str(buf);
+    assert_int_equal(rep.n_events, 0);
+    assert_int_equal(rep.primary, -1);
+    oom_report_release(&rep);
+
+    /* After an OOM message (GiB era): the table joins that event. */
+    snprintf(buf, sizeof buf, "%s%s%s", OLD, TABLE_HEAD,
+             "|            CUDA OOMs: 1            |        cudaMalloc retries: 0         |\n"
+             "| GPU reserved memory   |   4.63 GiB |   4.70 GiB |   9.00 GiB |   4.37 GiB |\n"
+             "| Non-releasable memory | 123.00 MiB | 200.00 MiB |   1.00 GiB | 900.00 MiB |\n");
+    rep = scan_str(buf);
+    assert_int_equal(rep.n_events, 1);
+    e = &rep.events[0];
+    assert_string_equal(e->kind, "pytorch-old");
+    assert_true(e->mem.present);
+    assert_int_equal(e->mem.retries, 0);
+    assert_int_equal(e->mem.nonreleasable_peak, 200LL << 20);
+    assert_false(memsummary_fragmented(&e->mem));
+    oom_report_release(&rep);
+}
+
+/* Short cues start a word: "_configure_distributed_model(model)" and
+ * "capture_model(" are no forward; a code line that lost its indentation
+ * still counts ("Variable._execution_engine.run_backward(" alone). */
+static void test_stage_cues_words(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "  File \"engine.py\", line 262, in setup\n"
+             "    self._configure_distributed_model(model)\n%s", OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].stage, OOM_STAGE_LOAD);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "Variable._execution_engine.run_backward(\n%s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].stage, OOM_STAGE_BACKWARD);
+    oom_report_release(&rep);
+    /* A progress bar glued in front of the error gives the step. */
+    snprintf(buf, sizeof buf, "Steps:  50%%|#####     | 7/14 [01:17<01:17, 7.9s/it] %s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 7);
+    oom_report_release(&rep);
+    /* Evidence after the message: a serving router's span. */
+    snprintf(buf, sizeof buf, "%sERROR text_generation_launcher: Method Prefill encountered an "
+             "error.\n", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].stage, OOM_STAGE_GENERATE);
+    oom_report_release(&rep);
+}
+
+/* A message broken over lines: continuation lines are joined while each
+ * adds a figure; one that lost the [rankN]: prefix still belongs to it; a
+ * following message of its own is not swallowed. */
+static void test_continuation_lines(void **state)
+{
+    (void)state;
+    const char *log =
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.00 MiB.\n"
+        "GPU 3 has a total capacity of 15.90 GiB of which 8.44 MiB is free.\n"
+        "this process has 15.32 GiB memory in use. Of the allocated memory\n"
+        "14.12 GiB is allocated by PyTorch, and 410.41 MiB is reserved\n"
+        "by PyTorch but unallocated. If reserved but unallocated memory is large\n"
+        "try setting max_split_size_mb to avoid fragmentation.\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 1; 1.00 GiB total "
+        "capacity; 1.00 MiB already allocated; 0 bytes free; 1.00 MiB reserved in total by "
+        "PyTorch)\n";
+    struct oom_report rep = scan_str(log);
+    assert_int_equal(rep.n_events, 2);
+    const struct oom_event *e = &rep.events[0];
+    assert_int_equal(e->rank, 3);
+    assert_int_equal(e->gpu, 3);
+    assert_int_equal(e->bytes.capacity, (int64_t)(15.90 * (1 << 30) + 0.5));
+    assert_int_equal(e->bytes.allocated, (int64_t)(14.12 * (1 << 30) + 0.5));
+    assert_int_equal(e->bytes.reserved_unallocated, (int64_t)(410.41 * (1 << 20) + 0.5));
+    assert_int_equal(rep.events[1].gpu, 1);
+    oom_report_release(&rep);
+    /* The bare numbers clause, its "out of memory" words cut off. */
+    rep = scan_str("Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB "
+                   "already allocated; 2.88 MiB free; 1.25 GiB reserved in total by PyTorch)\n");
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 20LL << 20);
+    oom_report_release(&rep);
+    /* A glog status wrapped between "Out" and "of memory". */
+    rep = scan_str("E local_client.cc:672] Execution of replica 0 failed: Resource exhausted: "
+                   "Out \nof memory while trying to allocate 5520758552 bytes.\n");
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 5520758552LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_stage_from_frames),    cmocka_unit_test(test_stream_windows_agree),
         cmocka_unit_test(test_bad_input_is_bounded), cmocka_unit_test(test_event_cap),
         cmocka_unit_test(test_expandable_setting), cmocka_unit_test(test_newline_count),
+        cmocka_unit_test(test_memory_summary), cmocka_unit_test(test_stage_cues_words),
+        cmocka_unit_test(test_continuation_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

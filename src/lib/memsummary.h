@@ -1,0 +1,24 @@
+/* memsummary: reads the torch.cuda.memory_summary() table a log prints
+ * (every PyTorch era: KB/MB/GB or KiB/MiB/GiB cells, with or without the
+ * "Requested memory" and "Oversize" rows, "CUDA"/"XPU"/any device word):
+ * the OOM count, cudaMalloc retries, and allocated / reserved /
+ * non-releasable memory, current and peak. One line at a time; pure. */
+#ifndef OOMLAB_MEMSUMMARY_H
+#define OOMLAB_MEMSUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/oom.h"
+
+/* Read one line of a table into m (fields only where the line states them).
+ * True when the line belongs to such a table: a "|...|" row, a "|====|"
+ * rule, or the "memory summary, device ID N" title. */
+bool memsummary_line(const char *line, size_t len, struct oom_memsummary *m);
+
+/* Fragmentation evidence in a table: cudaMalloc retries (the allocator
+ * freed its cache and tried again), or non-releasable memory that is a
+ * large share (>= 1/8) of what is reserved. */
+bool memsummary_fragmented(const struct oom_memsummary *m);
+
+#endif
