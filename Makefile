@@ -86,6 +86,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(B)/oomlab $(DESTDIR)$(PREFIX)/bin/oomlab
 	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/oomlab/torch
+	install -m 0644 share/oomlab/torch/*.py $(DESTDIR)$(PREFIX)/share/oomlab/torch/
 
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
