@@ -11,10 +11,18 @@ PKGS    := json-c yaml-0.1 zlib
 WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DOOMLAB_VERSION='"$(VERSION)"' \
-             $(WARN) $(CFLAGS) -Isrc $(shell pkg-config --cflags $(PKGS))
+             $(WARN) $(CFLAGS) -Isrc -I$(B)/gen $(shell pkg-config --cflags $(PKGS))
 LIBS    := $(shell pkg-config --libs $(PKGS)) -ldl -lm
 
 B       ?= build
+# --version names the commit and the kind of build; the header is rewritten
+# only when either changes, so nothing rebuilds needlessly.
+BUILD_KIND ?= release
+COMMIT  := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+VERSION_H := $(B)/gen/version.h
+$(shell mkdir -p $(B)/gen && printf '#define OOMLAB_COMMIT "%s"\n#define OOMLAB_BUILD_KIND "%s"\n' \
+  '$(COMMIT)' '$(BUILD_KIND)' > $(VERSION_H).new && \
+  { cmp -s $(VERSION_H).new $(VERSION_H) && rm -f $(VERSION_H).new || mv $(VERSION_H).new $(VERSION_H); })
 LIB_SRC := $(wildcard src/lib/*.c src/sys/*.c src/out/*.c)
 CMD_SRC := src/main.c $(wildcard src/cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
@@ -37,6 +45,7 @@ $(B)/liboomlab.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(B)/src/main.o: $(VERSION_H)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -72,7 +81,7 @@ check-one: all unit
 	@tests/run-suite $(B)
 
 asan:
-	$(MAKE) B=build-asan CC=clang \
+	$(MAKE) B=build-asan CC=clang BUILD_KIND=asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" build-asan/oomlab fakes unit
 
