@@ -31,7 +31,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FAKE_SRC := $(wildcard tests/fakes/*.c)
 
-.PHONY: all check test unit install clean bench fuzz asan fakes format
+.PHONY: all check test unit install clean bench fuzz asan fakes format deb
 all: $(B)/oomlab bin/oomlab fakes
 
 bin/oomlab: $(B)/oomlab
@@ -97,6 +97,10 @@ install: all
 	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/oomlab/torch
 	install -m 0644 share/oomlab/torch/*.py $(DESTDIR)$(PREFIX)/share/oomlab/torch/
+
+# A Debian package of this build (binary, man pages, hook, copyright, changelog).
+deb: $(B)/oomlab
+	@scripts/mkdeb $(B) $(VERSION) $(B)/deb
 
 format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
