@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"probe", cmd_probe, "find the largest batch (or sequence) that fits, by real short runs"},
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders"},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
+    {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM"},
     {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger"},
 };
 
