@@ -76,10 +76,30 @@ struct run {
 
 /* ---- gathering ---- */
 
-static int line_to_steps(const char *line, size_t len, void *ctx)
+/* The first pass keeps the last RING lines, so the excerpt of an OOM near
+ * the end of the log (the usual place) needs no second read. */
+#define RING 64
+
+struct pass_ctx {
+    struct steps_series *series;
+    long n;
+    char ring[RING][EXCERPT_LINE_MAX];
+};
+
+static void copy_line(char *dst, const char *line, size_t len)
 {
+    size_t n = len < EXCERPT_LINE_MAX - 1 ? len : EXCERPT_LINE_MAX - 1;
+    while (n && line[n - 1] == '\r') n--;
+    memcpy(dst, line, n);
+    dst[n] = '\0';
+}
+
+static int line_first_pass(const char *line, size_t len, void *ctx)
+{
+    struct pass_ctx *p = ctx;
     struct steps_point pt;
-    if (steps_parse_line(line, len, &pt)) steps_series_add(ctx, &pt);
+    if (steps_parse_line(line, len, &pt)) steps_series_add(p->series, &pt);
+    copy_line(p->ring[p->n++ % RING], line, len);
     return 0;
 }
 
@@ -94,25 +114,30 @@ static int line_to_excerpt(const char *line, size_t len, void *ctx)
     e->n++;
     if (e->n < e->from) return 0;
     if (e->n > e->to) return 1;
-    size_t k = e->r->excerpt_n++;
-    size_t n = len < EXCERPT_LINE_MAX - 1 ? len : EXCERPT_LINE_MAX - 1;
-    while (n && (line[n - 1] == '\r')) n--;
-    memcpy(e->r->excerpt[k], line, n);
-    e->r->excerpt[k][n] = '\0';
+    copy_line(e->r->excerpt[e->r->excerpt_n++], line, len);
     return 0;
 }
 
 static void read_log(const char *dir, struct run *r)
 {
     struct oomlab_err err = {{0}};
+    static struct pass_ctx p;
     snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->id);
     steps_series_init(&r->log_steps);
-    if (logscan_path_lines(r->log_path, &r->rep, line_to_steps, &r->log_steps, &err) < 0) return;
+    p.series = &r->log_steps;
+    p.n = 0;
+    if (logscan_path_lines(r->log_path, &r->rep, line_first_pass, &p, &err) < 0) return;
     r->have_rep = true;
     if (r->rep.primary >= 0 && r->rep.events[r->rep.primary].gpu_oom) r->oom = &r->rep.events[r->rep.primary];
     if (!r->oom) return;
-    struct excerpt_ctx e = {.r = r, .from = r->oom->line > EXCERPT_BEFORE ? r->oom->line - EXCERPT_BEFORE : 1,
-                            .to = r->oom->line + EXCERPT_AFTER};
+    long from = r->oom->line > EXCERPT_BEFORE ? r->oom->line - EXCERPT_BEFORE : 1;
+    long to = r->oom->line + EXCERPT_AFTER < p.n ? r->oom->line + EXCERPT_AFTER : p.n;
+    if (from > p.n - RING) { /* all in the ring */
+        for (long no = from; no <= to; no++) snprintf(r->excerpt[r->excerpt_n++], EXCERPT_LINE_MAX, "%s", p.ring[(no - 1) % RING]);
+        r->excerpt_first = r->excerpt_n ? from : 0;
+        return;
+    }
+    struct excerpt_ctx e = {.r = r, .from = from, .to = to};
     struct oom_report again;
     if (logscan_path_lines(r->log_path, &again, line_to_excerpt, &e, &err) == 0) oom_report_release(&again);
     r->excerpt_first = r->excerpt_n ? e.from : 0;

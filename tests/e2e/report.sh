@@ -29,6 +29,9 @@ rows1=$(grep -c '^[0-9]' logs/run001_mem.csv)
 check report.memory-points test "$(awk '$1=="series" && $2=="memory" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
 oom_step=$("$OOMLAB" diagnose --json logs/run001.log | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print([e for e in d["events"] if e["gpu_oom"]][0]["step"])')
 check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps" {print $3; exit}' two)" = "$oom_step"
+oom_line=$(grep -n 'OutOfMemoryError' logs/run001.log | head -1 | cut -d: -f1)
+check report.excerpt-marks-oom-line grep -q "<span class=\"hit\"> *$oom_line  torch.OutOfMemoryError" reports/run001+run002.html
+check report.excerpt-has-context test "$(grep -c '<span class="ln">' reports/run001+run002.html)" -ge 10
 check report.one-move-named grep -q 'one move: batch traded for accumulation' reports/run001+run002.html
 check report.csp grep -q "Content-Security-Policy\" content=\"default-src 'none'" reports/run001+run002.html
 
@@ -99,6 +102,13 @@ check report.long-all-points-counted test "${drawn% *}" -eq 200000
 check report.long-thinned test "${drawn#* }" -le 2800
 # the one 29.3 GiB sample among 6 GiB ones still sets the axis (a 30 tick)
 check report.long-spike-kept grep -q '>30</text>' long.html
+
+# An OOM early in a long log: its excerpt comes from a second read.
+fresh early
+"$OOMLAB" run -q -- sh -c 'echo before; echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."; seq 1 500; exit 1' >/dev/null 2>&1
+"$OOMLAB" report run001 -o early.html >/dev/null 2>err
+check report.early-excerpt grep -q '<span class="hit">     2  torch.OutOfMemoryError' early.html
+check report.early-excerpt-after grep -q '<span class="ln">     8  6</span>' early.html
 
 # errors
 fresh errors
