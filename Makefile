@@ -31,15 +31,28 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 FAKE_SRC := $(wildcard tests/fakes/*.c)
 
-.PHONY: all check test unit install clean bench fuzz asan fakes format deb
+.PHONY: all check test unit install clean bench fuzz asan fakes format deb portable portable-build
 all: $(B)/oomlab bin/oomlab fakes
 
 bin/oomlab: $(B)/oomlab
 	@mkdir -p bin
 	cp $< $@
 
-$(B)/oomlab: $(CMD_OBJ) $(B)/liboomlab.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/liboomlab.a $(LIBS) $(LDFLAGS)
+# The portable build (make portable): json-c, libyaml and zlib linked in
+# statically; glibc dynamic, every symbol newer than 2.28 redirected to its
+# 2.2.5 version by src/compat/glibc228.c (why: docs/install.md).
+PORTABLE_WRAP := __libc_start_main stat lstat fstat pow dlopen dlclose dlerror dlsym pthread_once
+ifeq ($(BUILD_KIND),portable)
+BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --libs $(PKGS)) -Wl,-Bdynamic -Wl,--no-as-needed \
+            -l:libdl.so.2 -l:libpthread.so.0 -lm $(foreach s,$(PORTABLE_WRAP),-Wl,--wrap=$(s))
+BIN_OBJ := $(B)/src/compat/glibc228.o
+else
+BIN_LIBS := $(LIBS)
+BIN_OBJ :=
+endif
+
+$(B)/oomlab: $(CMD_OBJ) $(BIN_OBJ) $(B)/liboomlab.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BIN_OBJ) $(B)/liboomlab.a $(BIN_LIBS) $(LDFLAGS)
 
 $(B)/liboomlab.a: $(LIB_OBJ)
 	rm -f $@
@@ -98,6 +111,13 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/oomlab/torch
 	install -m 0644 share/oomlab/torch/*.py $(DESTDIR)$(PREFIX)/share/oomlab/torch/
 
+# One tarball for any x86-64 Linux with glibc >= 2.28: bin/, share/, man/.
+PORTABLE_TAR := build-portable/oomlab-$(VERSION)-linux-x86_64.tar.gz
+portable: portable-build
+	@scripts/mktarball build-portable $(VERSION) $(PORTABLE_TAR)
+portable-build:
+	@$(MAKE) -s B=build-portable BUILD_KIND=portable all unit
+
 # A Debian package of this build (binary, man pages, hook, copyright, changelog).
 deb: $(B)/oomlab
 	@scripts/mkdeb $(B) $(VERSION) $(B)/deb
@@ -106,4 +126,4 @@ format:
 	clang-format -i $$(git ls-files 'src/*.[ch]' 'tests/*.[ch]')
 
 clean:
-	rm -rf build build-asan build-fuzz bin
+	rm -rf build build-asan build-fuzz build-portable bin
