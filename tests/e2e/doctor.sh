@@ -3,7 +3,7 @@
 # without, a python with torch and without, a broken ledger, the hook's files.
 . "$(dirname "$0")/lib/run-common.bash"
 
-case "$OOMLAB_BUILD" in *asan*) kind=asan ;; *) kind=release ;; esac
+case "$OOMLAB_BUILD" in *asan*) kind=asan ;; *portable*) kind=portable ;; *) kind=release ;; esac
 v=$("$OOMLAB" --version)
 check version.names-commit-and-kind test -n "$(printf '%s' "$v" | grep -E "^oomlab [0-9.]+ \(commit ([0-9a-f]+(-dirty)?|unknown), $kind build\)$")"
 
