@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
+
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -22,6 +24,8 @@ static const struct command commands[] = {
     {"probe", cmd_probe, "find the largest batch (or sequence) that fits, by real short runs"},
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders"},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
+    {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM"},
+    {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger"},
 };
 
 static void usage(FILE *f)
@@ -72,7 +76,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-        printf("oomlab %s\n", OOMLAB_VERSION);
+        printf("oomlab %s (commit %s, %s build)\n", OOMLAB_VERSION, OOMLAB_COMMIT, OOMLAB_BUILD_KIND);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,0 +1,322 @@
+/* oomlab doctor: what this machine has for oomlab — NVML and the driver,
+ * the GPUs, nvidia-smi, the python on PATH and whether it imports torch
+ * (for `run --torch`), the hook's files, the ledger here — each as a line
+ * ok / warn / fail with what to do. A table of checks, run in order. */
+#include "cmd/cmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/ledger_io.h"
+#include "lib/units.h"
+#include "out/json.h"
+#include "sys/nvml.h"
+#include "sys/share.h"
+
+enum level { OK, WARN, FAIL };
+static const char *const level_names[] = {"ok", "warn", "fail"};
+
+struct finding {
+    const char *check;
+    enum level level;
+    char what[768];
+    char todo[384];
+};
+
+struct report {
+    struct finding f[32];
+    size_t n;
+};
+
+__attribute__((format(printf, 4, 5))) static struct finding *add(struct report *r, const char *check,
+                                                                 enum level lv, const char *fmt, ...)
+{
+    if (r->n == sizeof r->f / sizeof r->f[0]) return &r->f[r->n - 1];
+    struct finding *f = &r->f[r->n++];
+    *f = (struct finding){.check = check, .level = lv};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->what, sizeof f->what, fmt, ap);
+    va_end(ap);
+    return f;
+}
+
+static void check_nvml(struct report *r)
+{
+    struct nvml *nv;
+    struct oomlab_err err = {{0}};
+    if (nvml_open(&nv, &err) < 0) {
+        struct finding *f = add(r, "nvml", WARN, "NVML not available: %s", err.msg);
+        snprintf(f->todo, sizeof f->todo,
+                 "ps/watch exit 4 and run records no device memory here; on a GPU node install the "
+                 "NVIDIA driver, or set OOMLAB_NVML_LIBRARY to libnvidia-ml.so.1");
+        return;
+    }
+    char driver[96], api[160];
+    unsigned count = 0;
+    nvml_driver(nv, driver, sizeof driver);
+    nvml_count(nv, &count, &err);
+    add(r, "nvml", OK, "NVML %s (%s), driver %s, %u GPU%s", nvml_library(nv),
+        nvml_api(nv, api, sizeof api), driver[0] ? driver : "unknown", count, count == 1 ? "" : "s");
+    for (unsigned i = 0; i < count; i++) {
+        struct nvml_gpu g;
+        char total[32], used[32];
+        if (nvml_gpu(nv, i, &g, &err) < 0) {
+            add(r, "gpu", WARN, "GPU %u: %s", i, err.msg);
+            continue;
+        }
+        add(r, "gpu", OK, "GPU %u %s: %s total, %s used", i, g.name,
+            units_format_bytes(g.total, total, sizeof total), units_format_bytes(g.used, used, sizeof used));
+    }
+    if (count == 0) add(r, "gpu", WARN, "NVML loaded but lists no GPU");
+    nvml_close(nv);
+}
+
+/* The first executable NAME on PATH into buf; false when none. */
+static bool on_path(const char *name, char *buf, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int n = snprintf(buf, size, "%.*s/%s", (int)len, len ? p : ".", name);
+        if (n > 0 && (size_t)n < size && access(buf, X_OK) == 0) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
+}
+
+static void check_nvidia_smi(struct report *r)
+{
+    char path[PATH_MAX];
+    if (on_path("nvidia-smi", path, sizeof path)) add(r, "nvidia-smi", OK, "%s", path);
+    else add(r, "nvidia-smi", WARN, "nvidia-smi is not on PATH (oomlab does not need it; the guides' checks quote it)");
+}
+
+/* Run argv with stdin from /dev/null, collect its stdout (bounded), give
+ * up after timeout_ms. Returns the exit status, -1 on failure or timeout. */
+static int capture(char *const argv[], char *out, size_t size, int timeout_ms)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) { dup2(null, 0); dup2(null, 2); }
+        dup2(fds[1], 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t len = 0;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = timeout_ms - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
+            kill(pid, SIGKILL);
+            len = 0;
+            break;
+        }
+        char tmp[512];
+        ssize_t n = read(fds[0], tmp, sizeof tmp);
+        if (n <= 0) break;
+        size_t keep = (size_t)n < size - 1 - len ? (size_t)n : size - 1 - len;
+        memcpy(out + len, tmp, keep);
+        len += keep;
+    }
+    close(fds[0]);
+    out[len] = '\0';
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    if (len == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) != 0)) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
+}
+
+static void check_python(struct report *r)
+{
+    char path[PATH_MAX];
+    const char *py = on_path("python3", path, sizeof path) ? "python3" : on_path("python", path, sizeof path) ? "python" : NULL;
+    if (!py) {
+        struct finding *f = add(r, "python", WARN, "no python3 or python on PATH");
+        snprintf(f->todo, sizeof f->todo, "run --torch needs the python that runs your training");
+        return;
+    }
+    char out[512];
+    char *argv[] = {(char *)py, "-c",
+                    "import torch; print(torch.__version__, torch.cuda.is_available(), torch.version.cuda or '-')",
+                    NULL};
+    int rc = capture(argv, out, sizeof out, 30000);
+    chomp(out);
+    char ver[64] = "", cuda[16] = "", cuda_ver[32] = "";
+    if (rc != 0 || sscanf(out, "%63s %15s %31s", ver, cuda, cuda_ver) != 3) {
+        struct finding *f = add(r, "torch", WARN, "%s cannot import torch%s", path, rc < 0 ? " (timed out after 30 s)" : "");
+        snprintf(f->todo, sizeof f->todo,
+                 "run --torch works with the python your command runs; activate its environment first");
+        return;
+    }
+    add(r, "torch", OK, "%s: torch %s, CUDA build %s, GPU visible to torch: %s", path, ver, cuda_ver,
+        strcmp(cuda, "True") ? "no" : "yes");
+}
+
+static void check_hook(struct report *r)
+{
+    char dir[PATH_MAX];
+    struct oomlab_err err = {{0}};
+    if (share_find("torch/sitecustomize.py", dir, sizeof dir, &err) == 0) {
+        add(r, "hook", OK, "PyTorch hook for run --torch: %s/torch", dir);
+        return;
+    }
+    struct finding *f = add(r, "hook", FAIL, "%s", err.msg);
+    snprintf(f->todo, sizeof f->todo, "run --torch cannot work until the hook is found");
+}
+
+static void check_ledger(struct report *r, const char *dir)
+{
+    struct ledger lg;
+    char path[PATH_MAX];
+    struct oomlab_err err = {{0}};
+    char csv[PATH_MAX];
+    snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    struct stat st;
+    if (lstat(csv, &st) < 0) {
+        add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)", dir, csv);
+    } else if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) {
+        struct finding *f = add(r, "ledger", FAIL, "%s", err.msg);
+        snprintf(f->todo, sizeof f->todo, "table/compare/run cannot use it; move it aside or fix it");
+    } else {
+        add(r, "ledger", OK, "%s: %zu run%s%s%s", path, lg.n, lg.n == 1 ? "" : "s",
+            lg.n ? ", last " : "", lg.n ? lg.rows[lg.n - 1].cell[LEDGER_RUN_ID] : "");
+        ledger_release(&lg);
+    }
+    if (access(dir, W_OK) != 0) {
+        struct finding *f = add(r, "ledger", FAIL, "%s is not writable: %s", dir, strerror(errno));
+        snprintf(f->todo, sizeof f->todo, "run needs to write configs/, logs/ and runs.csv: use --dir");
+    }
+}
+
+static void check_env(struct report *r)
+{
+    static const char *const vars[] = {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "CUDA_VISIBLE_DEVICES",
+                                       "CUDA_LAUNCH_BLOCKING"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v) add(r, "env", OK, "%s=%s", vars[i], v);
+    }
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    if (cvd && (!*cvd || !strcmp(cvd, "-1"))) {
+        struct finding *f = add(r, "env", WARN, "CUDA_VISIBLE_DEVICES=%s hides every GPU from CUDA programs", cvd);
+        snprintf(f->todo, sizeof f->todo, "unset it or name the GPUs to use");
+    }
+}
+
+static void render_text(const struct report *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        const struct finding *f = &r->f[i];
+        printf("%-4s %-10s %s\n", level_names[f->level], f->check, f->what);
+        if (f->todo[0]) printf("     %-10s -> %s\n", "", f->todo);
+    }
+}
+
+static void render_json(const struct report *r)
+{
+    struct json j;
+    json_init(&j, stdout, true);
+    json_obj_begin(&j);
+    json_key(&j, "schema");
+    json_str(&j, "oomlab.doctor.v1");
+    json_key(&j, "version");
+    json_str(&j, OOMLAB_VERSION);
+    json_key(&j, "checks");
+    json_arr_begin(&j);
+    for (size_t i = 0; i < r->n; i++) {
+        json_obj_begin(&j);
+        json_key(&j, "check");
+        json_str(&j, r->f[i].check);
+        json_key(&j, "level");
+        json_str(&j, level_names[r->f[i].level]);
+        json_key(&j, "message");
+        json_str(&j, r->f[i].what);
+        json_key(&j, "todo");
+        json_str(&j, r->f[i].todo[0] ? r->f[i].todo : NULL);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_obj_end(&j);
+    json_finish(&j);
+}
+
+static const char help[] =
+    "usage: oomlab doctor [--json] [--dir DIR]\n\n"
+    "What this machine has for oomlab: NVML and the driver, the GPUs, nvidia-smi,\n"
+    "the python on PATH and whether it imports torch (for run --torch), the hook's\n"
+    "files, the ledger in DIR (default .), memory-relevant environment variables.\n"
+    "Each line: ok / warn / fail, the finding, and what to do.\n\n"
+    "  --json      schema oomlab.doctor.v1\n"
+    "  --dir DIR   where the ledger is (default .)\n"
+    "  -h, --help  this help\n\n"
+    "Exit: 0 nothing stops a command here (warnings allowed), 1 something does, 2 usage.\n";
+
+int cmd_doctor(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"json", no_argument, NULL, 'j'}, {"dir", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, {0}};
+    bool json = false;
+    const char *dir = ".";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":hd:", longs, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = true; break;
+        case 'd': dir = optarg; break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case ':': return cmd_usage_error("doctor", "%s needs a value", argv[optind - 1]);
+        default: return cmd_usage_error("doctor", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return cmd_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+    static struct report r;
+    r.n = 0;
+    add(&r, "oomlab", OK, "oomlab %s", OOMLAB_VERSION);
+    check_nvml(&r);
+    check_nvidia_smi(&r);
+    check_python(&r);
+    check_hook(&r);
+    check_ledger(&r, dir);
+    check_env(&r);
+    if (json) render_json(&r);
+    else render_text(&r);
+    for (size_t i = 0; i < r.n; i++)
+        if (r.f[i].level == FAIL) return EXIT_FOUND;
+    return EXIT_OK;
+}

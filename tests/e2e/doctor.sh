@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# oomlab doctor and --version: what the machine has, with the fake NVML and
+# without, a python with torch and without, a broken ledger, the hook's files.
+. "$(dirname "$0")/lib/run-common.bash"
+
+case "$OOMLAB_BUILD" in *asan*) kind=asan ;; *portable*) kind=portable ;; *) kind=release ;; esac
+v=$("$OOMLAB" --version)
+check version.names-commit-and-kind test -n "$(printf '%s' "$v" | grep -E "^oomlab [0-9.]+ \(commit ([0-9a-f]+(-dirty)?|unknown), $kind build\)$")"
+
+# torch-less python first on PATH, NVML absent
+fresh plain
+mkdir bin && printf '#!/bin/sh\nexit 1\n' > bin/python3 && chmod +x bin/python3
+PATH=$PWD/bin:/usr/bin:/bin "$OOMLAB" doctor > out 2>err; rc=$?
+check doctor.no-nvml-is-a-warning test "$rc" -eq 0
+check doctor.no-nvml-said grep -q '^warn nvml .*NVML not available' out
+check doctor.no-nvml-what-to-do grep -q 'ps/watch exit 4' out
+check doctor.no-torch grep -q "^warn torch .*$PWD/bin/python3 cannot import torch" out
+check doctor.hook-found grep -q "^ok   hook .*share/oomlab/torch" out
+check doctor.no-ledger grep -q '^ok   ledger .*no ledger in \. yet' out
+
+# fake card, real python with torch (when installed), a ledger
+fresh card
+D=$PWD/nvml; mkdir -p "$D/procs"
+echo '0 85899345920 536870912 0 NVIDIA A100-SXM4-80GB' > "$D/gpus"; echo 550.54.15 > "$D/driver"
+"$OOMLAB" run -q -- true 2>/dev/null
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D \
+  PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True PATH=/usr/bin:/bin "$OOMLAB" doctor > out 2>err; rc=$?
+check doctor.card-exit0 test "$rc" -eq 0
+check doctor.nvml-driver grep -q '^ok   nvml .*driver 550.54.15, 1 GPU$' out
+check doctor.gpu-line grep -q '^ok   gpu .*GPU 0 NVIDIA A100-SXM4-80GB: 80.00 GiB total, 512.00 MiB used' out
+check doctor.ledger-found grep -q '^ok   ledger .*runs.csv: 1 run, last run001' out
+check doctor.env-shown grep -q '^ok   env .*PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True' out
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  check doctor.torch-found grep -q '^ok   torch .*/usr/bin/python3: torch [0-9]' out
+fi
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D PATH=/usr/bin:/bin \
+  "$OOMLAB" doctor --json > out.json 2>err
+check doctor.json-parses python3 -c 'import json,sys; d=json.load(open("out.json")); assert d["schema"]=="oomlab.doctor.v1"; assert any(c["check"]=="gpu" and c["level"]=="ok" for c in d["checks"])'
+
+# something that stops a command: a ledger that cannot be read, no hook
+fresh broken
+mkdir runs.csv   # not a file: table/run cannot use it
+OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" doctor > out 2>err; rc=$?
+check doctor.failure-exit1 test "$rc" -eq 1
+check doctor.ledger-unusable grep -q '^fail ledger ' out
+check doctor.hook-missing grep -q '^fail hook .*OOMLAB_SHARE=.*nowhere has no torch/sitecustomize.py' out
+CUDA_VISIBLE_DEVICES= OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" doctor > out 2>err
+check doctor.cvd-empty-warned grep -q '^warn env .*hides every GPU' out
+"$OOMLAB" doctor --bogus >/dev/null 2>err; check doctor.usage-exit2 test $? -eq 2

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# oomlab report in a real headless Chromium: the page loads with no console
+# message and no network request (a local server counts them; a control
+# page proves it would see one), hostile log/config/command bytes render as
+# text, the charts hold the expected series, points and OOM marker, a
+# screenshot matches the reference within a tolerance; --svg; errors.
+. "$(dirname "$0")/lib/run-common.bash"
+. "$OOMLAB_ROOT/tests/report/browser.bash"
+FIX=$OOMLAB_ROOT/tests/report/fixture
+if [ -z "$CHROMIUM" ] || [ ! -x /usr/bin/compare ]; then
+  bad report.browser "chromium and imagemagick are needed (scripts/setup installs them)"; exit 0
+fi
+dom() { browser "$2.err" --dump-dom "file://$1" > "$2.dom"; /usr/bin/python3 "$OOMLAB_ROOT/tests/report/dom.py" "$2.dom" > "$2"; }
+
+fresh walk
+cp -r "$FIX"/. .
+"$OOMLAB" report > out 2>err; rc=$?
+check report.default-last-run test "$rc" -eq 0 -a "$(cat out)" = "./reports/run002.html" -a -s reports/run002.html
+"$OOMLAB" report run001 run002 > out 2>err
+check report.two-runs-path test "$(cat out)" = "./reports/run001+run002.html"
+dom "$PWD/reports/run001+run002.html" two
+check report.no-console-message test "$(grep -c 'CONSOLE' two.err)" -eq 0
+check report.nine-charts test "$(grep -c '^chart ' two)" -eq 9
+check report.no-active-element test "$(grep -c '^element ' two)" -eq 0
+check report.overlay-two-runs test "$(awk '$1=="series" && $2=="steps"' two | head -2 | awk '{print $3}' | tr '\n' ' ')" = "run001 run002 "
+steps1=$(grep -c 'peak_reserved=' logs/run001.log)
+check report.overlay-points test "$(awk '$1=="series" && $2=="steps" && $3=="run001" {print $4; exit}' two)" -eq "$steps1"
+rows1=$(grep -c '^[0-9]' logs/run001_mem.csv)
+check report.memory-points test "$(awk '$1=="series" && $2=="memory" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
+oom_step=$("$OOMLAB" diagnose --json logs/run001.log | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print([e for e in d["events"] if e["gpu_oom"]][0]["step"])')
+check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps" {print $3; exit}' two)" = "$oom_step"
+oom_line=$(grep -n 'OutOfMemoryError' logs/run001.log | head -1 | cut -d: -f1)
+check report.excerpt-marks-oom-line grep -q "<span class=\"hit\"> *$oom_line  torch.OutOfMemoryError" reports/run001+run002.html
+check report.excerpt-has-context test "$(grep -c '<span class="ln">' reports/run001+run002.html)" -ge 10
+check report.one-move-named grep -q 'one move: batch traded for accumulation' reports/run001+run002.html
+check report.csp grep -q "Content-Security-Policy\" content=\"default-src 'none'" reports/run001+run002.html
+
+# The look, against the stored reference (small grey thumbnails).
+browser shot.err --window-size=800,2200 --screenshot="$PWD/shot.png" "file://$PWD/reports/run001+run002.html" >/dev/null
+shrink shot.png small.png
+rmse=$(/usr/bin/compare -metric RMSE small.png "$OOMLAB_ROOT/tests/report/reference.png" null: 2>&1 | sed -n 's/.*(\([0-9.e-]*\)).*/\1/p')
+check report.screenshot-matches-reference awk -v r="${rmse:-1}" 'BEGIN{exit !(r < 0.03)}'
+browser pdf.err --print-to-pdf="$PWD/r.pdf" --no-pdf-header-footer "file://$PWD/reports/run001+run002.html" >/dev/null
+check report.prints test "$(stat -c %s r.pdf 2>/dev/null || echo 0)" -gt 20000
+
+# Hostile bytes in the log, the config and the command; a server that counts requests.
+fresh hostile
+port_file=$PWD/port; reqs=$PWD/reqs.log; : > "$reqs"
+/usr/bin/python3 - "$port_file" "$reqs" <<'PY' &
+import http.server, sys, threading
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        open(sys.argv[2], "a").write(self.path + "\n"); self.send_response(404); self.end_headers()
+    def log_message(self, *a): pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+open(sys.argv[1], "w").write(str(s.server_port))
+threading.Timer(60, s.shutdown).start()
+s.serve_forever()
+PY
+srv=$!
+for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+P=$(cat "$port_file")
+bait="<img src=\"http://127.0.0.1:$P/img\"><script>alert(1)</script></svg><link rel=stylesheet href=http://127.0.0.1:$P/css>"
+printf "x: '%s'\n" "$bait" > cfg.yaml
+"$OOMLAB" run -q --config cfg.yaml --note "$bait" -- sh -c 'printf "%s\n\377\376 bad \033[31mred\033[0m\n" "$1"; echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 1.00 GiB is free."; exit 1' sh "$bait" >/dev/null 2>&1
+"$OOMLAB" report run001 -o page.html > /dev/null 2>err
+dom "$PWD/page.html" hostile
+printf '<!DOCTYPE html><img src="http://127.0.0.1:%s/control">' "$P" > control.html
+browser control.err --dump-dom "file://$PWD/control.html" > /dev/null
+sleep 0.5
+check report.control-page-is-seen grep -q '^/control$' "$reqs"
+check report.hostile-no-request test "$(grep -vc '^/control$' "$reqs")" -eq 0
+check report.hostile-no-active-element test "$(grep -c '^element ' hostile)" -eq 0
+check report.hostile-no-console test "$(grep -c 'CONSOLE' hostile.err)" -eq 0
+check report.hostile-as-text grep -q '&lt;script&gt;alert(1)&lt;/script&gt;&lt;/svg&gt;' page.html
+check report.hostile-invalid-utf8 grep -q '&#xFFFD;&#xFFFD; bad &#x241B;\[31mred' page.html
+check report.hostile-utf8-valid /usr/bin/python3 -c 'open("page.html", encoding="utf-8", errors="strict").read()'
+kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+
+# --svg: one standalone chart
+fresh svg
+cp -r "$FIX"/. .
+"$OOMLAB" report --svg steps run001 > out 2>err
+check report.svg-path test "$(cat out)" = "./reports/run001-steps.svg"
+check report.svg-is-xml /usr/bin/python3 -c 'import xml.etree.ElementTree as E,sys; r=E.parse("reports/run001-steps.svg").getroot(); ns="{http://www.w3.org/2000/svg}"; assert r.tag==ns+"svg"; assert len([g for g in r.iter(ns+"g") if "series" in g.get("class","")])==2'
+"$OOMLAB" report --svg loss run002 -o - > loss.svg 2>err
+check report.svg-stdout grep -q 'data-series="loss"' loss.svg
+
+# A day of samples: thinned, extremes kept, built quickly.
+fresh long
+cp -r "$FIX"/. .
+/usr/bin/python3 - <<'PY'
+lines = open("logs/run002_mem.csv").read().split("\n")
+head = [l for l in lines if l.startswith("#") or l.startswith("timestamp")]
+rows = ["2026-12-01T00:00:00.000Z,%d,0,%d,24576,0,50," % (i * 10, 30000 if i == 123457 else 6000 + i % 7) for i in range(200000)]
+open("logs/run002_mem.csv", "w").write("\n".join(head[:-1] + [head[-1]] + rows) + "\n")
+PY
+"$OOMLAB" report run002 -o long.html > /dev/null 2>err
+dom "$PWD/long.html" long
+drawn=$(awk '$1=="series" && $2=="memory" {print $4, $5; exit}' long)
+check report.long-all-points-counted test "${drawn% *}" -eq 200000
+check report.long-thinned test "${drawn#* }" -le 2800
+# the one 29.3 GiB sample among 6 GiB ones still sets the axis (a 30 tick)
+check report.long-spike-kept grep -q '>30</text>' long.html
+
+# An OOM early in a long log: its excerpt comes from a second read.
+fresh early
+"$OOMLAB" run -q -- sh -c 'echo before; echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."; seq 1 500; exit 1' >/dev/null 2>&1
+"$OOMLAB" report run001 -o early.html >/dev/null 2>err
+check report.early-excerpt grep -q '<span class="hit">     2  torch.OutOfMemoryError' early.html
+check report.early-excerpt-after grep -q '<span class="ln">     8  6</span>' early.html
+
+# errors
+fresh errors
+"$OOMLAB" report > /dev/null 2>err; check report.no-ledger-exit2 test $? -eq 2
+cp -r "$FIX"/. .
+"$OOMLAB" report nosuch > /dev/null 2>err; rc=$?
+check report.unknown-run-exit2 test "$rc" -eq 2
+check report.unknown-run-says grep -q "no run 'nosuch'" err
+"$OOMLAB" report --svg pie > /dev/null 2>err; check report.bad-svg-exit2 test $? -eq 2
+"$OOMLAB" report -o /nonexistent/dir/r.html > /dev/null 2>err; check report.unwritable-exit3 test $? -eq 3
