@@ -414,6 +414,8 @@ static int group_members(pid_t pgid, pid_t *first, char *comm, size_t size)
             *first = (pid_t)pid;
             int cl = (int)(close_paren - open_paren - 1);
             snprintf(comm, size, "%.*s", cl < 0 ? 0 : cl, open_paren + 1);
+            for (char *c = comm; *c; c++) /* a process names itself: keep it off the terminal */
+                if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
         }
     }
     closedir(d);
@@ -429,6 +431,14 @@ static void say(const struct supervise *s, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (s->o->notice) s->o->notice(msg, s->o->notice_ctx);
+}
+
+/* "20s", "500ms": the grace period as the user wrote it. */
+static const char *grace_text(const struct supervise *s, char *buf, size_t size)
+{
+    if (s->grace % 1000 == 0) snprintf(buf, size, "%llds", (long long)(s->grace / 1000));
+    else snprintf(buf, size, "%lldms", (long long)s->grace);
+    return buf;
 }
 
 static void escalate(struct supervise *s, int sig, int64_t now)
@@ -493,14 +503,15 @@ static bool child_exited(struct supervise *s, int64_t now)
 static void signal_leftovers(struct supervise *s, int sig, int n, pid_t first, const char *comm,
                              int64_t now)
 {
+    char grace[32];
     kill(-s->c->pid, sig);
     s->res->leftover_signal = sig;
     if (sig == SIGTERM) {
         s->w.termed_at = now;
         say(s, "the command exited but %d process%s of its group %s still running (pid %ld %s%s): "
-               "SIGTERM, SIGKILL after %llds",
+               "SIGTERM, SIGKILL after %s",
             n, n > 1 ? "es" : "", n > 1 ? "are" : "is", (long)first, comm, n > 1 ? ", ..." : "",
-            (long long)(s->grace / 1000));
+            grace_text(s, grace, sizeof grace));
     } else {
         s->w.killed_at = now;
         say(s, "%d process%s of the command's group ignored SIGTERM (pid %ld %s): SIGKILL", n,
@@ -523,10 +534,12 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
         return true;
     }
     if (!s->w.announced && open && !s->w.termed_at && now + 1000 < s->w.term_at) {
+        char grace[32];
         s->w.announced = true;
-        say(s, "the command exited; %d process%s of its group still write%s to the log (pid %ld %s): "
-               "read for up to %llds, then SIGTERM",
-            n, n > 1 ? "es" : "", n > 1 ? "" : "s", (long)first, comm, (long long)(s->grace / 1000));
+        say(s, "the command exited; %d process%s of its group still hold%s its output (pid %ld %s): "
+               "read for up to %s, then SIGTERM",
+            n, n > 1 ? "es" : "", n > 1 ? "" : "s", (long)first, comm,
+            grace_text(s, grace, sizeof grace));
     }
     if (!s->w.termed_at && (!open || now >= s->w.term_at)) {
         signal_leftovers(s, SIGTERM, n, first, comm, now);

@@ -12,6 +12,7 @@ wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; 
 # gone PID: the process has ended within 3 s (a zombie counts as ended).
 gone() {
   local st
+  [ -n "$1" ] || return 1
   for _ in $(seq 30); do
     st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
     [ -z "$st" ] || [ "$st" = Z ] && return 0
@@ -122,21 +123,22 @@ check run.stubborn-leftover-prompt test "$el" -lt 4000
 check run.stubborn-leftover-note grep -q '^stub,.*SIGKILL after the grace period' runs.csv
 reap "$lpid"
 # a process outside the group (setsid) holding the pipe: the output is cut, and noted
-"$OOMLAB" run -q --id cut --grace 300ms -- sh -c 'setsid sh -c "sleep 2; echo never" & echo parent-done' 2>err.txt
+"$OOMLAB" run -q --id cut --grace 300ms -- sh -c 'setsid sh -c "echo \$\$ > cut.pid; exec sleep 2" & echo parent-done' 2>err.txt
 check run.cut-noted grep -q '^cut,.*output cut' runs.csv
 check run.cut-said grep -q 'output cut' err.txt
+reap "$(cat cut.pid 2>/dev/null)"
 
 # --- a stdout nobody reads: the log gets everything, the run ends ---
 fresh unread
 mkfifo pipe
 exec 3<>pipe # a reader that never reads: writes fill the pipe, then block
 t0=$(date +%s%N)
-timeout 20 "$OOMLAB" run --id nr -- "$SIM" --flood $((8 << 20)) >pipe 2>err.txt; rc=$?
+timeout -k 3 20 "$OOMLAB" run --id nr -- "$SIM" --flood $((8 << 20)) >pipe 2>err.txt; rc=$?
 check run.unread-stdout-exit0 test "$rc" -eq 0
 check run.unread-stdout-log-complete test "$(stat -c %s logs/nr.log)" -eq $((8 << 20))
 check run.unread-stdout-said grep -q 'not echoed' err.txt
 check run.unread-stdout-note grep -q '^nr,.*bytes not echoed' runs.csv
-timeout 20 "$OOMLAB" run --id nrt --timeout 1s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null; rc=$?
+timeout -k 3 20 "$OOMLAB" run --id nrt --timeout 1s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null; rc=$?
 check run.unread-stdout-timeout-works test "$rc" -eq 143
 exec 3>&-
 # a terminal nobody reads (a stopped pager, Ctrl-S)
