@@ -140,6 +140,10 @@ check run.unread-stdout-said grep -q 'not echoed' err.txt
 check run.unread-stdout-note grep -q '^nr,.*bytes not echoed' runs.csv
 timeout -k 3 20 "$OOMLAB" run --id nrt --timeout 1s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null; rc=$?
 check run.unread-stdout-timeout-works test "$rc" -eq 143
+mkdir nvml && echo "0 $((80 << 30)) $((1 << 30)) 0 Fake H100 80GB" > nvml/gpus
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/nvml \
+  timeout -k 3 20 "$OOMLAB" run --id nrs --interval 100ms --timeout 3s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null
+check run.unread-stdout-sampling-goes-on test "$(grep -c '^20' logs/nrs_mem.csv)" -ge 15
 exec 3>&-
 # a terminal nobody reads (a stopped pager, Ctrl-S)
 python3 - "$OOMLAB" "$SIM" <<'EOF' >tty.txt 2>&1

@@ -26,7 +26,7 @@ static char dir[] = "/tmp/oomlab-unit-XXXXXX";
 
 static int run_cmd(char *const *argv, struct child_result *res, const char *log)
 {
-    struct child c;
+    struct child c = {0};
     struct oomlab_err err;
     int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     if (child_start(&c, argv, res, &err) < 0) return -1;
@@ -90,7 +90,7 @@ static void test_signal_forwarded_and_redelivered(void **state)
     (void)state;
     signal(SIGTERM, caller_handler);
     caller_saw = 0;
-    struct child c;
+    struct child c = {0};
     struct child_result res;
     struct oomlab_err err;
     char *cmd[] = {"sh", "-c", "sleep 5", NULL};
@@ -165,7 +165,7 @@ static void test_ticks_at_interval(void **state)
 {
     (void)state;
     int ticks = 0;
-    struct child c;
+    struct child c = {0};
     struct child_result res;
     struct oomlab_err err;
     char *cmd[] = {"sleep", "0.35", NULL};
