@@ -529,6 +529,13 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
     if (n > s->res->leftover) s->res->leftover = n;
     if (n == 0) {
         if (!open) return true;
+        if (!s->w.announced && now + 1000 < s->w.cut_at) {
+            char grace[32];
+            s->w.announced = true;
+            say(s, "the command exited; a process outside its group still holds its output: "
+                   "read for up to %s",
+                grace_text(s, grace, sizeof grace));
+        }
         if (now < s->w.cut_at) return false;
         s->res->output_cut = true;
         return true;
