@@ -372,6 +372,7 @@ struct winddown {
     int64_t termed_at; /* when they got SIGTERM; 0 not yet */
     int64_t killed_at; /* when they got SIGKILL; 0 not yet */
     int64_t cut_at;    /* nobody of the group left but the pipe open: stop reading then */
+    int alive;         /* still there a grace period after SIGKILL (uninterruptible sleep) */
     bool announced;
 };
 
@@ -555,7 +556,7 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
     } else if (s->w.killed_at && now >= s->w.killed_at + s->grace) {
         say(s, "%d process%s of the command's group did not die of SIGKILL (pid %ld %s): left running",
             n, n > 1 ? "es" : "", (long)first, comm);
-        s->res->output_cut = open;
+        s->w.alive = n;
         return true;
     }
     if (s->w.termed_at) s->w.cut_at = now + CHILD_DRAIN_MS; /* the pipe's holders are dying */
@@ -627,6 +628,8 @@ static void write_notes(const struct supervise *s, struct child_result *res)
         add_note(res, "%d leftover process%s of the group: SIGTERM%s", res->leftover,
                  res->leftover > 1 ? "es" : "",
                  res->leftover_signal == SIGKILL ? ", then SIGKILL after the grace period" : "");
+    if (s->w.alive)
+        add_note(res, "%d still running after SIGKILL (uninterruptible)", s->w.alive);
     if (res->output_cut) {
         add_note(res, "output cut: the pipe was still held open by a process outside the group");
         say(s, "output cut: the command's pipe was still held open by a process outside its group");

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "sys/child.h"
+#include "sys/echo.h"
 #include "sys/fsutil.h"
 
 static char dir[] = "/tmp/oomlab-unit-XXXXXX";
@@ -278,6 +279,48 @@ static void test_pty(void **state)
     assert_string_equal(buf, "tty\n");
 }
 
+/* The echo into a pipe nobody reads: the pipe fills, then ECHO_MAX bytes
+ * wait, the caller is held back (room 0) until the stall has lasted, then
+ * what does not fit is dropped and counted, and what still waits at the
+ * end counts as dropped too. Nothing here blocks. */
+static void test_echo_unread_pipe(void **state)
+{
+    (void)state;
+    int p[2], saved = dup(1);
+    assert_int_equal(pipe(p), 0);
+    assert_true(dup2(p[1], 1) >= 0);
+    struct echo e;
+    echo_open(&e, true);
+    static char chunk[1 << 16];
+    memset(chunk, 'x', sizeof chunk);
+    int64_t t = 1000000;
+    size_t added = 0;
+    while (echo_room(&e, t) > 0 && added < ((size_t)64 << 20)) {
+        echo_add(&e, chunk, sizeof chunk, t);
+        added += sizeof chunk;
+    }
+    assert_int_equal(echo_room(&e, t), 0);                   /* held back */
+    assert_int_equal(echo_room(&e, t + ECHO_STALL_MS - 1), 0);
+    assert_int_equal(echo_release_at(&e), t + ECHO_STALL_MS);
+    assert_true(echo_room(&e, t + ECHO_STALL_MS) == SIZE_MAX); /* let go */
+    assert_int_equal(e.dropped, 0);
+    echo_add(&e, chunk, sizeof chunk, t + ECHO_STALL_MS);
+    assert_int_equal(e.dropped, sizeof chunk);
+    char drain[4096];
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    size_t in_pipe = 0;
+    for (ssize_t n; (n = read(p[0], drain, sizeof drain)) > 0;) in_pipe += (size_t)n;
+    echo_close(&e); /* the pipe has room again: the buffer goes out */
+    size_t after = 0;
+    for (ssize_t n; (n = read(p[0], drain, sizeof drain)) > 0;) after += (size_t)n;
+    dup2(saved, 1);
+    close(saved);
+    close(p[0]);
+    close(p[1]);
+    assert_true(after > 0);
+    assert_int_equal(in_pipe + after + e.dropped, added + sizeof chunk);
+}
+
 static char *rec(const char *cur, size_t len, size_t *out_len, void *ctx, struct oomlab_err *err)
 {
     (void)cur;
@@ -375,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_quick_child_sampled),
         cmocka_unit_test(test_leftovers_signalled),
         cmocka_unit_test(test_pty),
+        cmocka_unit_test(test_echo_unread_pipe),
         cmocka_unit_test(test_fsutil),
         cmocka_unit_test(test_fsutil_no_follow),
     };
