@@ -61,6 +61,9 @@ int main(int argc, char **argv)
     /* A closed pipe (`oomlab table | head`) must end us quietly, not kill
      * the child of `run`; writes then fail with EPIPE and are reported. */
     signal(SIGPIPE, SIG_IGN);
+    /* Past `ulimit -f` a write fails with EFBIG and is reported ("log
+     * incomplete: File too large") instead of killing us before the row. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -19,7 +19,7 @@
 static const char usage_text[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
     "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
-    "                  [--force] [--quiet] [--note TEXT] -- CMD [ARGS...]\n"
+    "                  [--force] [--quiet] [--note TEXT] [--pty] -- CMD [ARGS...]\n"
     "\n"
     "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
     "DIR/logs/ID.log (stdout+stderr, also shown live), DIR/logs/ID_mem.csv (NVML\n"
@@ -36,7 +36,8 @@ static const char usage_text[] =
     "  --grace DUR      SIGTERM to SIGKILL delay for timeouts and Ctrl-C (default 20s)\n"
     "  --force          overwrite an existing run id\n"
     "  -q, --quiet      do not echo the command's output (the log still gets it)\n"
-    "  --note TEXT      free text for the ledger's notes column\n";
+    "  --note TEXT      free text for the ledger's notes column\n"
+    "  --pty            run CMD on a pseudo-terminal (for programs that need one)\n";
 
 struct run_args {
     struct runexec_opts o;
@@ -46,7 +47,7 @@ struct run_args {
 };
 
 enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
-       OPT_FORCE, OPT_NOTE };
+       OPT_FORCE, OPT_NOTE, OPT_PTY };
 
 static const struct option long_opts[] = {
     {"id", required_argument, NULL, OPT_ID},
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
     {"force", no_argument, NULL, OPT_FORCE},
     {"quiet", no_argument, NULL, 'q'},
     {"note", required_argument, NULL, OPT_NOTE},
+    {"pty", no_argument, NULL, OPT_PTY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -94,6 +96,7 @@ static int parse_one(struct run_args *a, int c, const char *arg)
     case OPT_FORCE: a->o.force = true; return 0;
     case 'q': a->o.quiet = true; return 0;
     case OPT_NOTE: a->o.note = arg; return 0;
+    case OPT_PTY: a->o.pty = true; return 0;
     case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
     default: return cmd_usage_error("run", "unknown option");
     }

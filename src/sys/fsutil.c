@@ -21,6 +21,70 @@ int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
     return 0;
 }
 
+/* Why we refuse, in words; errno is kept for the caller. */
+static int refuse(const char *path, int e, struct oomlab_err *err)
+{
+    if (e == ELOOP)
+        oomlab_err_set(err, "refusing to write %s: it is a symbolic link (oomlab never writes "
+                            "through one, the data would land in its target); remove the link",
+                       path);
+    else if (e == EINVAL)
+        oomlab_err_set(err, "refusing to write %s: not a regular file (a FIFO, device or "
+                            "directory is not one of oomlab's records); remove it",
+                       path);
+    else
+        oomlab_err_set(err, "cannot write %s: %s", path, strerror(e));
+    errno = e;
+    return -1;
+}
+
+int fsutil_open_write(const char *path, int flags, mode_t mode, struct oomlab_err *err)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a reader; O_TRUNC only
+     * once we know it is a regular file of our own. */
+    int fd = open(path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    if (fd < 0) {
+        int e = errno;
+        struct stat st;
+        if (e == ENXIO || (e == ELOOP && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode)))
+            e = EINVAL; /* a FIFO without reader; a loop of another kind */
+        return refuse(path, e, err);
+    }
+    struct stat st;
+    int e = 0;
+    if (fstat(fd, &st) < 0) e = errno;
+    else if (!S_ISREG(st.st_mode)) e = EINVAL;
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) e = errno;
+    else if ((flags & O_TRUNC) && ftruncate(fd, 0) < 0) e = errno;
+    if (e) {
+        close(fd);
+        return refuse(path, e, err);
+    }
+    return fd;
+}
+
+int fsutil_open_nofollow(const char *path, int flags, mode_t mode, struct oomlab_err *err)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0) {
+        struct stat st;
+        int e = errno;
+        if (e == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return refuse(path, e, err);
+        oomlab_err_set(err, "cannot create %s: %s", path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+int fsutil_check_own(const char *path, struct oomlab_err *err)
+{
+    struct stat st;
+    if (lstat(path, &st) < 0) return errno == ENOENT ? 0 : refuse(path, errno, err);
+    if (S_ISLNK(st.st_mode)) return refuse(path, ELOOP, err);
+    return S_ISREG(st.st_mode) ? 0 : refuse(path, EINVAL, err);
+}
+
 static int mkdir_one(const char *path, struct oomlab_err *err)
 {
     struct stat st;
@@ -86,8 +150,9 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     char tmp[PATH_MAX];
     int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     if (n < 0 || (size_t)n >= sizeof tmp) return oomlab_err_set(err, "%s: path too long", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) return oomlab_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    unlink(tmp); /* a stale temp file of a dead process with our pid */
+    int fd = fsutil_open_write(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666, err);
+    if (fd < 0) return -1;
     int e = 0;
     if (write_all(fd, data, len) < 0 || fsync(fd) < 0) e = errno;
     if (close(fd) < 0 && !e) e = errno;
@@ -154,8 +219,8 @@ static int flock_wait(int fd)
 int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
                          struct oomlab_err *err)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-    if (fd < 0) return oomlab_err_set(err, "cannot open %s: %s", path, strerror(errno));
+    int fd = fsutil_open_write(path, O_RDWR | O_CREAT | O_APPEND, 0666, err);
+    if (fd < 0) return -1;
     if (flock_wait(fd) < 0) {
         int e = errno;
         close(fd);

@@ -1,7 +1,9 @@
 /* fsutil: the file operations whose failure would lose or mangle a record —
  * mkdir -p, atomic replace (temp file + fsync + rename), appending one
- * record to a shared file with a single write() under flock(2), and a
- * bounded whole-file read. Errors name the path and the errno text.
+ * record to a shared file with a single write() under flock(2), a bounded
+ * whole-file read, and the one open() for every file oomlab creates,
+ * appends to or overwrites (never through a symbolic link, never into a
+ * FIFO or device). Errors name the path and the errno text.
  * fsutil_read's buffer is malloc'd and freed by the caller. */
 #ifndef OOMLAB_FSUTIL_H
 #define OOMLAB_FSUTIL_H
@@ -41,6 +43,24 @@ typedef char *(*fsutil_record_fn)(const char *current, size_t len, size_t *out_l
  * next record can step over. */
 int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
                          struct oomlab_err *err);
+
+/* Open path for writing as a file of ours: flags are O_WRONLY or O_RDWR
+ * with any of O_CREAT, O_EXCL, O_APPEND, O_TRUNC (O_CLOEXEC is added).
+ * A symbolic link in the last component is refused (ELOOP: writing through
+ * it would append to or overwrite the link's target), and so is anything
+ * but a regular file (EINVAL: a FIFO would block, a device is not ours) —
+ * checked before O_TRUNC cuts anything. Returns the fd, or -1 with errno
+ * set and err saying why in words. */
+int fsutil_open_write(const char *path, int flags, mode_t mode, struct oomlab_err *err);
+
+/* Only the symlink refusal, for a file the user names that may rightly be
+ * a device or a FIFO (watch --csv /dev/full, a named pipe): open(2) with
+ * O_NOFOLLOW | O_CLOEXEC added; -1 with errno and err. */
+int fsutil_open_nofollow(const char *path, int flags, mode_t mode, struct oomlab_err *err);
+
+/* The same refusal before anything is run: 0 when path is absent or a
+ * regular file, -1 with err (and errno ELOOP/EINVAL) otherwise. */
+int fsutil_check_own(const char *path, struct oomlab_err *err);
 
 /* Join dir and name into buf ("dir/name"); -1 with err when it does not fit. */
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/units.h"
+#include "sys/fsutil.h"
 #include "sys/proc.h"
 
 #define MEMLOG_COLUMNS "timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib"
@@ -212,9 +213,8 @@ int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const un
         memlog_free(ml);
         return -1;
     }
-    ml->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    ml->fd = fsutil_open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
     if (ml->fd < 0) {
-        oomlab_err_set(err, "cannot create %s: %s", path, strerror(errno));
         memlog_free(ml);
         return -1;
     }

@@ -35,7 +35,9 @@ struct memlog_peak {
 };
 
 /* gpus: the indices to sample (n_gpus == 0: all). command and the other
- * header facts go into the '#' lines. The file is created (truncated). */
+ * header facts go into the '#' lines. The file is created (truncated),
+ * never through a symbolic link (refused: O_TRUNC would empty its target);
+ * a device or FIFO the user names is written as it is. */
 int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const unsigned *gpus,
                 size_t n_gpus, pid_t root_pid, const char *command, struct oomlab_err *err);
 /* Sample every selected GPU once and append rows. -1 only when the rows

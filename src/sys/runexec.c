@@ -118,10 +118,11 @@ static long max_number_in(const char *dir)
     return best;
 }
 
-static int open_log(const char *path, bool force)
+/* Never through a symlink or into a FIFO (fsutil_open_write); errno kept
+ * (EEXIST: another run has the id), err says why in words. */
+static int open_log(const char *path, bool force, struct oomlab_err *err)
 {
-    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
-    return open(path, flags, 0666);
+    return fsutil_open_write(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0666, err);
 }
 
 /* Claim an id: the log file created with O_EXCL is the lock. */
@@ -145,10 +146,10 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
                            o->id, clash);
             goto fail;
         }
-        *log_fd = open_log(p->log, o->force);
+        *log_fd = open_log(p->log, o->force, err);
         if (*log_fd < 0) {
-            oomlab_err_set(err, "cannot create %s: %s", p->log,
-                           errno == EEXIST ? "it exists (another run took this id)" : strerror(errno));
+            if (errno == EEXIST)
+                oomlab_err_set(err, "cannot create %s: it exists (another run took this id)", p->log);
             goto fail;
         }
         ledger_release(&lg);
@@ -164,9 +165,9 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
         snprintf(res->id, sizeof res->id, "run%03ld", n + 1 + tries);
         if (set_id_paths(p, res->id, err) < 0) return -1;
         if (exists(p->config) || exists(p->mem)) continue;
-        *log_fd = open_log(p->log, false);
+        *log_fd = open_log(p->log, false, err);
         if (*log_fd >= 0) return 0;
-        if (errno != EEXIST) return oomlab_err_set(err, "cannot create %s: %s", p->log, strerror(errno));
+        if (errno != EEXIST) return -1;
     }
     return oomlab_err_set(err, "no free run id after run%03ld", n);
 fail:
@@ -477,6 +478,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
         add_note(notes, size, buf);
     }
     if (cr->escalated) add_note(notes, size, "group killed after the grace period");
+    add_note(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
     if (res->failure_other) add_note(notes, size, res->oom_kind);
     if (!res->sampled) add_note(notes, size, "memory not sampled");
     add_note(notes, size, problem);
@@ -574,6 +576,21 @@ static void record(const struct runexec_opts *o, const struct paths *p,
     ledger_row_release(&ctx.row);
 }
 
+/* ---- the child: signals, notices ---- */
+
+static void child_notice(const char *msg, void *ctx)
+{
+    const struct runexec_opts *o = ctx;
+    if (!o->silent) fprintf(stderr, "oomlab run: %s\n", msg);
+}
+
+/* runs.csv is appended to only at the end: refuse a symlink or a FIFO
+ * before the command runs, not after hours of training. */
+static int refuse_foreign_ledger(const struct paths *p, struct oomlab_err *err)
+{
+    return fsutil_check_own(p->ledger, err);
+}
+
 /* ---- the run ---- */
 
 static int64_t mono_ms(void)
@@ -639,7 +656,9 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     if (o->id && runexec_check_id(o->id, err) < 0) return -1;
     memset(&p, 0, sizeof p);
     int log_fd = -1;
-    if (make_dirs(&p, o->dir, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
+    if (make_dirs(&p, o->dir, err) < 0 || refuse_foreign_ledger(&p, err) < 0 ||
+        claim_id(o, &p, res, &log_fd, err) < 0)
+        return -1;
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
     if (o->force) unlink(p.mem);
     if (write_config(o, &p, err) < 0) {
@@ -651,7 +670,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char started[32];
     iso_now(started, sizeof started);
     int64_t t0 = mono_ms();
-    struct child c;
+    struct child c = {.pty = o->pty};
     struct child_result cr;
     if (!command || child_start(&c, o->argv, &cr, err) < 0) {
         if (!command) oomlab_err_set(err, "out of memory");
@@ -669,7 +688,8 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     sampler_open(&s, o, &p, c.pid, command);
     struct child_opts co = {.log_fd = log_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
                             .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
-                            .tick = sampler_tick, .tick_ctx = &s};
+                            .tick = sampler_tick, .tick_ctx = &s,
+                            .notice = child_notice, .notice_ctx = (void *)o};
     int rc = child_supervise(&c, &co, &cr, err);
     int close_rc = close(log_fd), close_errno = errno;
     summarise(res, &cr, t0);
@@ -679,6 +699,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     scan_log(p.log, res);
     choose_peak(res);
     record(o, &p, res, &cr, started, command, problem);
+    child_end(); /* signals were kept caught until the row was written */
     if (problem[0]) { /* both the log's and the ledger's trouble, log first */
         char ledger_problem[sizeof res->problem];
         snprintf(ledger_problem, sizeof ledger_problem, "%s", res->problem);

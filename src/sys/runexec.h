@@ -32,6 +32,7 @@ struct runexec_opts {
     const char *note;         /* free text for the ledger's notes column (may be NULL) */
     int64_t grace_ms;         /* SIGTERM -> SIGKILL grace; 0: 20000 */
     bool silent;              /* no notices on stderr (e.g. "memory not sampled") */
+    bool pty;                 /* the child's stdin/stdout/stderr are a new pseudo-terminal */
 };
 
 struct runexec_result {

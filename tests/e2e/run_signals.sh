@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # oomlab run and signals: Ctrl-C / SIGTERM reach the child's whole process
 # group, the files are finished and the ledger row says "interrupted";
-# oomlab exits like the child. Timeouts, a child that ignores SIGTERM, and a
-# second Ctrl-C.
+# oomlab exits like the child. Timeouts, a child that ignores SIGTERM, a
+# second Ctrl-C, and what the child leaves of its group (signalled, so
+# neither a run nor this test leaves a process behind).
 . "$(dirname "$0")/lib/run-common.bash"
 
 # wait_for FILE PATTERN: up to 10 s for the child to have started.
 wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+
+# gone PID: the process has ended within 3 s (a zombie not yet reaped by
+# init counts as ended).
+gone() {
+  local st
+  [ -n "$1" ] || return 1
+  for _ in $(seq 30); do
+    st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
+    [ -z "$st" ] || [ "$st" = Z ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 # start ID ARGS...: oomlab run in the background; $pid is oomlab's pid.
 start() { local id=$1; shift; "$OOMLAB" run -q --id "$id" "$@" 2>"$id.err" & pid=$!; }
@@ -14,7 +28,7 @@ start() { local id=$1; shift; "$OOMLAB" run -q --id "$id" "$@" 2>"$id.err" & pid
 # A shell child with a grandchild: both must see the signal (the group gets it).
 group_child() {
   sh -c 'trap "echo child-got-$1; exit 0" INT TERM
-         sh -c "trap \"echo grandchild-got-\$1; exit 0\" INT TERM; echo ready-grand; while :; do sleep 0.05; done" x "$1" &
+         sh -c "trap \"echo grandchild-got-\$1; exit 0\" INT TERM; echo grand-pid=\$\$; echo ready-grand; while :; do sleep 0.05; done" x "$1" &
          echo ready; while :; do sleep 0.05; done' x "$1"
 }
 
@@ -24,6 +38,12 @@ wait_for logs/intr.log ready-grand
 kill -INT "$pid"; wait "$pid"; rc=$?
 check run.sigint-exit-like-child test "$rc" -eq 0  # the child trapped it and exited 0
 check run.sigint-child-got-it grep -q child-got-INT logs/intr.log
+# the grandchild ignored SIGINT (a background job); once the child is gone it
+# gets SIGTERM, and the row says so
+gpid=$(sed -n 's/^grand-pid=//p' logs/intr.log)
+check run.sigint-grandchild-not-left gone "$gpid"
+check run.sigint-leftover-note grep -Eq '[0-9]+ leftover process(es)? of the group: SIGTERM' <<<"$(csv_field runs.csv intr notes)"
+[ -n "$gpid" ] && kill -KILL "$gpid" 2>/dev/null
 # (a shell's background job ignores SIGINT by POSIX rule, so the grandchild
 # is checked with SIGTERM, which reaches it only through the group)
 start grp -- bash -c "$(declare -f group_child); group_child TERM"
@@ -73,9 +93,13 @@ check run.timeout-prompt test $(( (t1 - t0) / 1000000 )) -lt 3000
 "$OOMLAB" run -q --id hang --timeout 300ms --grace 200ms -- "$SIM" --hang-at 1 --ignore-term 2>/dev/null; rc=$?
 check run.timeout-hang-killed test "$rc" -eq 137
 
-# Heirs that keep the pipe open do not keep oomlab waiting.
+# Heirs that keep the pipe open keep oomlab no longer than --grace: then
+# they get SIGTERM.
 t0=$(date +%s%N)
-"$OOMLAB" run -q --id heir -- sh -c 'sleep 5 & echo parent-done' 2>/dev/null; rc=$?
+"$OOMLAB" run -q --id heir --grace 500ms -- sh -c 'sleep 5 & echo heir=$!; echo parent-done' 2>/dev/null; rc=$?
 t1=$(date +%s%N)
 check run.heir-not-waited test "$rc" -eq 0 -a $(( (t1 - t0) / 1000000 )) -lt 3000
 check run.heir-log grep -q parent-done logs/heir.log
+hpid=$(sed -n 's/^heir=//p' logs/heir.log)
+check run.heir-signalled gone "$hpid"
+[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null

@@ -1,6 +1,7 @@
 /* Unit tests for sys/memlog against the fake NVML: the header, the exact
  * columns, the child's tree (this test process) against other holders,
- * unknown cells left empty, peaks, and writes that fail (disk full). */
+ * unknown cells left empty, peaks, writes that fail (disk full), and a
+ * symlink in the CSV's place refused (O_TRUNC would empty its target). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +168,27 @@ static void test_disk_full_on_open(void **state)
     nvml_close(nv);
 }
 
+static void test_symlink_refused(void **state)
+{
+    (void)state;
+    struct nvml *nv = open_nvml();
+    struct memlog *ml = (struct memlog *)1;
+    struct oomlab_err err;
+    char target[320];
+    snprintf(target, sizeof target, "%s/precious", fake_dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    assert_int_equal(symlink(target, csv_path), 0);
+    assert_int_equal(memlog_open(&ml, nv, csv_path, NULL, 0, 0, "x", &err), -1);
+    assert_null(ml);
+    assert_non_null(strstr(err.msg, "symbolic link"));
+    assert_string_equal(slurp(target), "keep me\n");
+    unlink(csv_path);
+    nvml_close(nv);
+}
+
 /* A file-size limit makes a tick's write short: the partial row is cut
  * back, the tick fails, and close reports it. */
 static void test_short_write_is_rolled_back(void **state)
@@ -204,6 +226,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nvml_failure_is_a_warning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_full_on_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_short_write_is_rolled_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlink_refused, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* Unit tests for sys/child and sys/fsutil: exec failures, merged output,
- * exit codes and signals, redelivery to a caller's handler; atomic writes,
- * locked appends that roll back, mkdir -p. */
+ * exit codes and signals, redelivery to a caller's handler (held until
+ * child_end), partial log writes counted, samples of a quick child, the
+ * group's leftovers signalled, a terminal for the child; atomic writes,
+ * locked appends that roll back, mkdir -p, no writing through symlinks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,24 +13,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "sys/child.h"
+#include "sys/echo.h"
 #include "sys/fsutil.h"
 
 static char dir[] = "/tmp/oomlab-unit-XXXXXX";
 
 static int run_cmd(char *const *argv, struct child_result *res, const char *log)
 {
-    struct child c;
+    struct child c = {0};
     struct oomlab_err err;
     int fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     if (child_start(&c, argv, res, &err) < 0) return -1;
     struct child_opts o = {.log_fd = fd, .echo = false, .interval_ms = 0};
     int rc = child_supervise(&c, &o, res, &err);
+    child_end();
     if (fd >= 0) close(fd);
     return rc;
 }
@@ -86,13 +91,14 @@ static void test_signal_forwarded_and_redelivered(void **state)
     (void)state;
     signal(SIGTERM, caller_handler);
     caller_saw = 0;
-    struct child c;
+    struct child c = {0};
     struct child_result res;
     struct oomlab_err err;
     char *cmd[] = {"sh", "-c", "sleep 5", NULL};
     assert_int_equal(child_start(&c, cmd, &res, &err), 0);
     struct child_opts o = {.log_fd = -1, .interval_ms = 0, .timeout_ms = 200};
     assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
+    child_end();
     assert_true(res.timed_out);
     assert_int_equal(res.exit_code, 128 + SIGTERM);
     assert_int_equal(caller_saw, 0); /* a timeout is not the caller's signal */
@@ -101,8 +107,57 @@ static void test_signal_forwarded_and_redelivered(void **state)
     assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
     assert_int_equal(res.forwarded_signal, SIGTERM);
     assert_int_equal(res.exit_code, 128 + SIGTERM);
+    assert_int_equal(caller_saw, 0); /* held while the caller writes its records */
+    child_end();
     assert_int_equal(caller_saw, SIGTERM);
     signal(SIGTERM, SIG_DFL);
+}
+
+/* A signal after the child is gone, while the caller reads the log back
+ * and writes its row: still ours until child_end, then the caller's. */
+static void test_signals_held_until_end(void **state)
+{
+    (void)state;
+    signal(SIGTERM, caller_handler);
+    signal(SIGQUIT, caller_handler);
+    caller_saw = 0;
+    struct child c = {0};
+    struct child_result res;
+    struct oomlab_err err;
+    char *cmd[] = {"true", NULL};
+    assert_int_equal(child_start(&c, cmd, &res, &err), 0);
+    struct child_opts o = {.log_fd = -1};
+    assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
+    raise(SIGQUIT);
+    assert_int_equal(caller_saw, 0);
+    child_end();
+    assert_int_equal(caller_saw, SIGQUIT);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+}
+
+/* Past RLIMIT_FSIZE a write is short, then EFBIG: the bytes that made it
+ * are counted (the disk-full message said 0 of them). */
+static void test_partial_log_write_counted(void **state)
+{
+    (void)state;
+    char log[256];
+    snprintf(log, sizeof log, "%s/limited.log", dir);
+    struct child_result res;
+    char *cmd[] = {"sh", "-c", "head -c 3000 /dev/zero", NULL};
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 1000;
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = run_cmd(cmd, &res, log);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(rc, 0);
+    assert_int_equal(res.bytes, 3000);
+    assert_int_equal(res.log_bytes, 1000);
+    assert_int_equal(res.log_errno, EFBIG);
 }
 
 static void tick(void *ctx) { (*(int *)ctx)++; }
@@ -111,14 +166,159 @@ static void test_ticks_at_interval(void **state)
 {
     (void)state;
     int ticks = 0;
-    struct child c;
+    struct child c = {0};
     struct child_result res;
     struct oomlab_err err;
     char *cmd[] = {"sleep", "0.35", NULL};
     assert_int_equal(child_start(&c, cmd, &res, &err), 0);
     struct child_opts o2 = {.log_fd = -1, .interval_ms = 50, .tick = tick, .tick_ctx = &ticks};
     assert_int_equal(child_supervise(&c, &o2, &res, &err), 0);
+    child_end();
     assert_true(ticks >= 4 && ticks <= 10);
+}
+
+/* A child quicker than the interval is sampled at start and after exit. */
+static void test_quick_child_sampled(void **state)
+{
+    (void)state;
+    int ticks = 0;
+    struct child c = {0};
+    struct child_result res;
+    struct oomlab_err err;
+    char *cmd[] = {"true", NULL};
+    assert_int_equal(child_start(&c, cmd, &res, &err), 0);
+    struct child_opts o = {.log_fd = -1, .interval_ms = 60000, .tick = tick, .tick_ctx = &ticks};
+    assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
+    child_end();
+    assert_int_equal(ticks, 2);
+}
+
+static char said[512];
+static void keep_notice(const char *msg, void *ctx)
+{
+    (void)ctx;
+    snprintf(said, sizeof said, "%s", msg);
+}
+
+static bool pid_gone(pid_t pid)
+{
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    for (int i = 0; i < 30; i++) {
+        FILE *f = fopen(path, "r");
+        if (!f) return true;
+        bool got = fgets(stat, sizeof stat, f) != NULL;
+        fclose(f);
+        const char *paren = strrchr(stat, ')');
+        if (!got || (paren && paren[2] == 'Z')) return true;
+        usleep(100000);
+    }
+    return false;
+}
+
+/* What the child leaves in its group is signalled and said: one holding
+ * the pipe after --grace, one that ignores SIGTERM killed after another. */
+static void test_leftovers_signalled(void **state)
+{
+    (void)state;
+    char log[256], buf[64] = {0};
+    snprintf(log, sizeof log, "%s/left.log", dir);
+    char *cmds[][4] = {{"sh", "-c", "sleep 30 & echo $!", NULL},
+                       {"sh", "-c", "(trap '' TERM; exec sleep 30) & echo $!", NULL}};
+    int want[] = {SIGTERM, SIGKILL};
+    for (int i = 0; i < 2; i++) {
+        struct child c = {0};
+        struct child_result res;
+        struct oomlab_err err;
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        assert_int_equal(child_start(&c, cmds[i], &res, &err), 0);
+        struct child_opts o = {.log_fd = fd, .grace_ms = 200, .notice = keep_notice};
+        said[0] = '\0';
+        assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
+        child_end();
+        close(fd);
+        FILE *f = fopen(log, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(buf, sizeof buf, f));
+        fclose(f);
+        pid_t left = (pid_t)strtol(buf, NULL, 10);
+        assert_true(left > 0);
+        bool dead = pid_gone(left);
+        if (!dead) kill(left, SIGKILL);
+        assert_true(dead);
+        assert_int_equal(res.exit_code, 0);
+        assert_int_equal(res.leftover, 1);
+        assert_int_equal(res.leftover_signal, want[i]);
+        assert_non_null(strstr(res.note, "1 leftover process of the group: SIGTERM"));
+        assert_true(said[0] != '\0');
+    }
+}
+
+/* --pty: the child's three standard streams are a terminal; output as
+ * written (no "\r\n"), the exit code kept. */
+static void test_pty(void **state)
+{
+    (void)state;
+    char log[256], buf[64] = {0};
+    snprintf(log, sizeof log, "%s/pty.log", dir);
+    struct child c = {.pty = true};
+    struct child_result res;
+    struct oomlab_err err;
+    char *cmd[] = {"sh", "-c", "test -t 0 && test -t 1 && test -t 2 && echo tty; exit 4", NULL};
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_int_equal(child_start(&c, cmd, &res, &err), 0);
+    struct child_opts o = {.log_fd = fd};
+    assert_int_equal(child_supervise(&c, &o, &res, &err), 0);
+    child_end();
+    close(fd);
+    assert_int_equal(res.exit_code, 4);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    assert_int_equal(fread(buf, 1, sizeof buf - 1, f), 4);
+    fclose(f);
+    assert_string_equal(buf, "tty\n");
+}
+
+/* The echo into a pipe nobody reads: the pipe fills, then ECHO_MAX bytes
+ * wait, the caller is held back (room 0) until the stall has lasted, then
+ * what does not fit is dropped and counted, and what still waits at the
+ * end counts as dropped too. Nothing here blocks. */
+static void test_echo_unread_pipe(void **state)
+{
+    (void)state;
+    int p[2], saved = dup(1);
+    assert_int_equal(pipe(p), 0);
+    assert_true(dup2(p[1], 1) >= 0);
+    struct echo e;
+    echo_open(&e, true);
+    static char chunk[1 << 16];
+    memset(chunk, 'x', sizeof chunk);
+    int64_t t = 1000000;
+    size_t added = 0;
+    while (echo_room(&e, t) > 0 && added < ((size_t)64 << 20)) {
+        echo_add(&e, chunk, sizeof chunk, t);
+        added += sizeof chunk;
+    }
+    assert_int_equal(echo_room(&e, t), 0);                   /* held back */
+    assert_int_equal(echo_room(&e, t + ECHO_STALL_MS - 1), 0);
+    assert_int_equal(echo_release_at(&e), t + ECHO_STALL_MS);
+    assert_true(echo_room(&e, t + ECHO_STALL_MS) == SIZE_MAX); /* let go */
+    assert_int_equal(e.dropped, 0);
+    echo_add(&e, chunk, sizeof chunk, t + ECHO_STALL_MS);
+    assert_int_equal(e.dropped, sizeof chunk);
+    char drain[4096];
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    size_t in_pipe = 0;
+    for (ssize_t n; (n = read(p[0], drain, sizeof drain)) > 0;) in_pipe += (size_t)n;
+    echo_close(&e); /* the pipe has room again: the buffer goes out */
+    size_t after = 0;
+    for (ssize_t n; (n = read(p[0], drain, sizeof drain)) > 0;) after += (size_t)n;
+    dup2(saved, 1);
+    close(saved);
+    close(p[0]);
+    close(p[1]);
+    assert_true(after > 0);
+    assert_int_equal(in_pipe + after + e.dropped, added + sizeof chunk);
 }
 
 static char *rec(const char *cur, size_t len, size_t *out_len, void *ctx, struct oomlab_err *err)
@@ -164,6 +364,47 @@ static void test_fsutil(void **state)
     assert_int_equal(fsutil_join(small, sizeof small, "long-dir", "name", &err), -1);
 }
 
+/* Files oomlab writes are never reached through a symlink, and never a
+ * FIFO (which would block) or a device. */
+static void test_fsutil_no_follow(void **state)
+{
+    (void)state;
+    char target[256], link[256], fifo[256], *data;
+    size_t len;
+    struct oomlab_err err;
+    snprintf(target, sizeof target, "%s/target", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(fsutil_write_atomic(target, "keep", 4, &err), 0);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(fsutil_append_locked(link, 1000, rec, "row\n", &err), -1);
+    assert_non_null(strstr(err.msg, "symbolic link"));
+    assert_int_equal(fsutil_open_write(link, O_WRONLY | O_CREAT | O_TRUNC, 0644, &err), -1);
+    assert_int_equal(errno, ELOOP);
+    assert_int_equal(fsutil_read(target, 100, &data, &len, NULL, &err), 0);
+    assert_string_equal(data, "keep"); /* neither appended to nor truncated */
+    free(data);
+    assert_int_equal(fsutil_open_write(fifo, O_WRONLY | O_CREAT, 0644, &err), -1);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    assert_int_equal(fsutil_open_write(fifo, O_RDWR | O_CREAT | O_APPEND, 0644, &err), -1);
+    assert_int_equal(fsutil_check_own(link, &err), -1);
+    assert_int_equal(fsutil_check_own(fifo, &err), -1);
+    assert_int_equal(fsutil_check_own(target, &err), 0);
+    snprintf(fifo, sizeof fifo, "%s/absent", dir);
+    assert_int_equal(fsutil_check_own(fifo, &err), 0);
+    assert_int_equal(fsutil_open_nofollow(link, O_WRONLY | O_TRUNC, 0644, &err), -1);
+    assert_int_equal(fsutil_open_write("/dev/null", O_WRONLY, 0644, &err), -1);
+    int fd = fsutil_open_nofollow("/dev/null", O_WRONLY, 0644, &err);
+    assert_true(fd >= 0);
+    close(fd);
+    /* an atomic write replaces a symlink itself, never its target */
+    assert_int_equal(fsutil_write_atomic(link, "new", 3, &err), 0);
+    assert_int_equal(fsutil_read(target, 100, &data, &len, NULL, &err), 0);
+    assert_string_equal(data, "keep");
+    free(data);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return 1;
@@ -171,8 +412,15 @@ int main(void)
         cmocka_unit_test(test_exec_failures),
         cmocka_unit_test(test_output_merged_and_codes),
         cmocka_unit_test(test_signal_forwarded_and_redelivered),
+        cmocka_unit_test(test_signals_held_until_end),
+        cmocka_unit_test(test_partial_log_write_counted),
         cmocka_unit_test(test_ticks_at_interval),
+        cmocka_unit_test(test_quick_child_sampled),
+        cmocka_unit_test(test_leftovers_signalled),
+        cmocka_unit_test(test_pty),
+        cmocka_unit_test(test_echo_unread_pipe),
         cmocka_unit_test(test_fsutil),
+        cmocka_unit_test(test_fsutil_no_follow),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# oomlab run under faults: files it must not write through (symlinks,
+# FIFOs), `ulimit -f`, a stdout nobody reads (a pipe, a terminal), kill -9
+# and SIGQUIT of oomlab, a signal while the finished log is read back, a
+# child too quick for the first sampling tick, and what the child leaves
+# behind (processes of its group, output written after it exits).
+. "$(dirname "$0")/lib/run-common.bash"
+ulimit -c 0 # SIGQUIT cases must not leave core files
+
+# wait_for FILE PATTERN: up to 10 s.
+wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+# gone PID: the process has ended within 3 s (a zombie counts as ended).
+gone() {
+  local st
+  [ -n "$1" ] || return 1
+  for _ in $(seq 30); do
+    st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
+    [ -z "$st" ] || [ "$st" = Z ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# reap PID...: a test that failed must not leave its processes behind.
+reap() { for p in "$@"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done; return 0; }
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+
+# --- files oomlab writes are never reached through a symlink ---
+fresh links
+echo "precious" > target.csv
+ln -s target.csv runs.csv
+"$OOMLAB" run -q --id l1 -- true 2>err.txt; rc=$?
+check run.symlink-ledger-refused test "$rc" -ne 0
+check run.symlink-ledger-target-intact test "$(cat target.csv)" = precious
+check run.symlink-ledger-said grep -q 'runs.csv.*symbolic link' err.txt
+rm runs.csv
+"$OOMLAB" run -q --id l2 -- true 2>/dev/null
+echo "precious" > target.log
+rm logs/l2.log && ln -s ../target.log logs/l2.log
+"$OOMLAB" run -q --force --id l2 -- echo overwritten 2>err.txt; rc=$?
+check run.symlink-log-force-refused test "$rc" -ne 0
+check run.symlink-log-target-intact test "$(cat target.log)" = precious
+check run.symlink-log-said grep -q 'l2.log.*symbolic link' err.txt
+rm logs/l2.log && mkfifo logs/l2.log
+timeout 10 "$OOMLAB" run -q --force --id l2 -- true 2>err.txt; rc=$?
+check run.fifo-log-refused test "$rc" -ne 0 -a "$rc" -ne 124
+check run.fifo-log-said grep -q 'not a regular file' err.txt
+
+# --- ulimit -f: SIGXFSZ ignored, the row written, partial writes counted ---
+fresh fsize
+( ulimit -f 1000; exec "$OOMLAB" run -q --id big -- "$SIM" --flood $((8 << 20)) ) 2>err.txt; rc=$?
+check run.fsize-not-killed test "$rc" -ne $((128 + 25))
+check run.fsize-error-exit test "$rc" -eq 3
+check run.fsize-row test "$(csv_field runs.csv big exit_status)" = 0
+check run.fsize-note grep -q 'log incomplete (1024000 of 8388608 bytes): File too large' runs.csv
+check run.fsize-log-size test "$(stat -c %s logs/big.log)" -eq 1024000
+check run.fsize-said grep -q 'File too large' err.txt
+
+# --- kill -9 of oomlab: the child does not live on under PID 1 ---
+fresh kill9
+"$OOMLAB" run -q --id k9 -- sh -c 'echo pid=$$; exec sleep 60' 2>/dev/null & pid=$!
+wait_for logs/k9.log 'pid='
+cpid=$(sed -n 's/^pid=//p' logs/k9.log)
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+check run.kill9-child-dies gone "$cpid"
+reap "$cpid"
+
+# --- SIGQUIT is caught like SIGTERM: forwarded, the row written ---
+fresh quit
+"$OOMLAB" run -q --id q -- "$SIM" --steps 300 --sleep-ms 20 2>/dev/null & pid=$!
+wait_for logs/q.log 'step=2'
+kill -QUIT "$pid"; wait "$pid"; rc=$?
+check run.sigquit-131 test "$rc" -eq 131
+check run.sigquit-row grep -q '^q,.*interrupted (SIGQUIT)' runs.csv
+
+# --- a signal while the finished log is read back: the row is still written ---
+fresh readback
+"$OOMLAB" run -q --id rb -- sh -c "$SIM --flood $((512 << 20)); touch child-done" 2>/dev/null & pid=$!
+for _ in $(seq 300); do [ -f child-done ] && break; sleep 0.05; done
+sleep 0.4 # the child has exited; oomlab is reading 512 MiB of log back
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check run.readback-signal-row test "$(csv_field runs.csv rb exit_status)" = 0
+check run.readback-signal-exit test "$rc" -eq 0
+
+# --- a child quicker than the first sampling tick is still sampled ---
+fresh quick
+mkdir nvml && echo "0 $((80 << 30)) $((1 << 30)) 0 Fake H100 80GB" > nvml/gpus
+for i in 1 2 3 4 5; do
+  OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/nvml \
+    "$OOMLAB" run -q --id "q$i" --interval 10s -- true 2>/dev/null
+done
+check run.quick-child-sampled test "$(grep -c 'memory not sampled' runs.csv)" -eq 0
+check run.quick-child-two-samples test "$(grep -c '^20' logs/q1_mem.csv)" -ge 2
+
+# --- what the child leaves behind ---
+fresh heirs
+# output written after the child exits still reaches the log
+"$OOMLAB" run -q --id late -- sh -c '(sleep 0.6; echo late-output) & echo parent-done' 2>err.txt
+check run.heir-late-output-logged grep -q late-output logs/late.log
+check run.heir-late-no-cut-note test "$(csv_field runs.csv late notes)" = "memory not sampled"
+# a leftover that holds the pipe: read for --grace, then SIGTERM, and say so
+t0=$(date +%s%N)
+"$OOMLAB" run -q --id left --grace 500ms -- sh -c 'sleep 60 & echo pid=$!' 2>err.txt; rc=$?
+el=$(ms_since "$t0"); lpid=$(sed -n 's/^pid=//p' logs/left.log)
+check run.leftover-exit0 test "$rc" -eq 0
+check run.leftover-prompt test "$el" -lt 4000
+check run.leftover-killed gone "$lpid"
+check run.leftover-said grep -q 'still running.*SIGTERM' err.txt
+check run.leftover-note grep -q '^left,.*1 leftover process of the group: SIGTERM' runs.csv
+reap "$lpid"
+# a silent leftover (its output elsewhere) is signalled at once
+t0=$(date +%s%N)
+"$OOMLAB" run -q --id silent --grace 5s -- sh -c 'sleep 60 >/dev/null 2>&1 & echo pid=$!' 2>/dev/null
+el=$(ms_since "$t0"); lpid=$(sed -n 's/^pid=//p' logs/silent.log)
+check run.silent-leftover-at-once test "$el" -lt 3000
+check run.silent-leftover-killed gone "$lpid"
+reap "$lpid"
+# one that ignores SIGTERM gets SIGKILL after the grace period
+t0=$(date +%s%N)
+"$OOMLAB" run -q --id stub --grace 300ms -- sh -c '(trap "" TERM; exec sleep 60) & echo pid=$!' 2>err.txt
+el=$(ms_since "$t0"); lpid=$(sed -n 's/^pid=//p' logs/stub.log)
+check run.stubborn-leftover-killed gone "$lpid"
+check run.stubborn-leftover-prompt test "$el" -lt 4000
+check run.stubborn-leftover-note grep -q '^stub,.*SIGKILL after the grace period' runs.csv
+reap "$lpid"
+# a process outside the group (setsid) holding the pipe: the output is cut, and noted
+"$OOMLAB" run -q --id cut --grace 300ms -- sh -c 'setsid sh -c "echo \$\$ > cut.pid; exec sleep 2" & echo parent-done' 2>err.txt
+check run.cut-noted grep -q '^cut,.*output cut' runs.csv
+check run.cut-said grep -q 'output cut' err.txt
+reap "$(cat cut.pid 2>/dev/null)"
+
+# --- a stdout nobody reads: the log gets everything, the run ends ---
+fresh unread
+mkfifo pipe
+exec 3<>pipe # a reader that never reads: writes fill the pipe, then block
+t0=$(date +%s%N)
+timeout -k 3 20 "$OOMLAB" run --id nr -- "$SIM" --flood $((8 << 20)) >pipe 2>err.txt; rc=$?
+check run.unread-stdout-exit0 test "$rc" -eq 0
+check run.unread-stdout-log-complete test "$(stat -c %s logs/nr.log)" -eq $((8 << 20))
+check run.unread-stdout-said grep -q 'not echoed' err.txt
+check run.unread-stdout-note grep -q '^nr,.*bytes not echoed' runs.csv
+timeout -k 3 20 "$OOMLAB" run --id nrt --timeout 1s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null; rc=$?
+check run.unread-stdout-timeout-works test "$rc" -eq 143
+mkdir nvml && echo "0 $((80 << 30)) $((1 << 30)) 0 Fake H100 80GB" > nvml/gpus
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/nvml \
+  timeout -k 3 20 "$OOMLAB" run --id nrs --interval 100ms --timeout 3s -- "$SIM" --steps 100000000 --sleep-ms 0 >pipe 2>/dev/null
+check run.unread-stdout-sampling-goes-on test "$(grep -c '^20' logs/nrs_mem.csv)" -ge 15
+exec 3>&-
+# a terminal nobody reads (a stopped pager, Ctrl-S)
+python3 - "$OOMLAB" "$SIM" <<'EOF' >tty.txt 2>&1
+import os, subprocess, sys
+m, s = os.openpty()
+p = subprocess.Popen([sys.argv[1], "run", "--id", "tty", "--", sys.argv[2], "--flood", str(4 << 20)],
+                     stdin=subprocess.DEVNULL, stdout=s, stderr=subprocess.DEVNULL)
+os.close(s)
+try:
+    print("rc", p.wait(timeout=20))
+except subprocess.TimeoutExpired:
+    p.kill(); p.wait(); print("hung")
+os.close(m)
+EOF
+check run.unread-tty-not-hung grep -q '^rc 0' tty.txt
+check run.unread-tty-log-complete test "$(stat -c %s logs/tty.log 2>/dev/null)" = $((4 << 20))
+
+# --- --pty: the child gets a terminal; every byte still logged ---
+fresh pty
+"$OOMLAB" run -q --pty --id t -- sh -c 'test -t 0 && test -t 1 && test -t 2 && echo on-a-terminal; printf "a\nb\n"' 2>err.txt; rc=$?
+check run.pty-exit0 test "$rc" -eq 0
+check run.pty-is-terminal grep -q '^on-a-terminal$' logs/t.log
+check run.pty-newlines-as-written test "$(tail -c 4 logs/t.log | od -An -c | tr -d ' ')" = 'a\nb\n'
+want=$("$SIM" --flood $((16 << 20)) --flood-mix 2>&1 | md5sum | cut -d' ' -f1)
+"$OOMLAB" run -q --pty --id tf -- "$SIM" --flood $((16 << 20)) --flood-mix 2>/dev/null
+check run.pty-flood-byte-identical test "$(md5sum < logs/tf.log | cut -d' ' -f1)" = "$want"
+"$OOMLAB" run -q --pty --id tc -- sh -c 'exit 7' 2>/dev/null; rc=$?
+check run.pty-exit-code test "$rc" -eq 7
+"$OOMLAB" run -q --pty --id ts --timeout 300ms -- sleep 30 2>/dev/null; rc=$?
+check run.pty-timeout test "$rc" -eq 143
