@@ -14,7 +14,7 @@ static const struct {
     mode_t type;
     const char *words;
 } refused[] = {
-    {S_IFLNK, "a symbolic link (its target is not replaced through it)"},
+    {S_IFLNK, "a symbolic link"}, /* never written through, never replaced */
     {S_IFIFO, "a FIFO"},
     {S_IFCHR, "a character device"},
     {S_IFBLK, "a block device"},
