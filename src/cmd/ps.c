@@ -42,30 +42,29 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: oomlab ps [--gpu N] [--json] [--idle-after DUR] [--window DUR]\n"
-            "       oomlab ps --kill PID [--yes] [--force] [--grace DUR] [--gpu N]\n\n"
-            "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
-            "age, state, CPU over the window, parent, RSS, kind, command), flags with\n"
-            "evidence and the memory no visible process accounts for. Holders are watched\n"
-            "for --window: a stale flag needs evidence of no work (zombie; or 0%% GPU on\n"
-            "every reading and no CPU time gained: 'orphan' when its launcher died,\n"
-            "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
-            "setsid, containers): 'reparented'.\n\n"
-            "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
-            "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
-            "  --window DUR          how long to watch GPU utilisation and CPU time\n"
-            "                        (default 1s; 5s with --kill; 100ms to 10m)\n"
-            "  --idle-after DUR      a quiet holder running this long is 'idle' (default 10m)\n"
-            "  --kill PID            end PID: only when flagged stale, yours, and quiet\n"
-            "                        over the window (never one that used GPU or CPU); asks\n"
-            "                        on a terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
-            "  --yes                 confirm --kill without a terminal\n"
-            "  --force               root only: --kill a quiet process that is not flagged\n"
-            "                        or not yours\n"
-            "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
-            "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
-            "4 no NVML (no driver or GPU).\n");
+    fprintf(f, "usage: oomlab ps [--gpu N] [--json] [--idle-after DUR] [--window DUR]\n"
+               "       oomlab ps --kill PID [--yes] [--force] [--grace DUR] [--gpu N]\n\n"
+               "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
+               "age, state, CPU over the window, parent, RSS, kind, command), flags with\n"
+               "evidence and the memory no visible process accounts for. Holders are watched\n"
+               "for --window: a stale flag needs evidence of no work (zombie; or 0%% GPU on\n"
+               "every reading and no CPU time gained: 'orphan' when its launcher died,\n"
+               "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
+               "setsid, containers): 'reparented'.\n\n"
+               "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
+               "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
+               "  --window DUR          how long to watch GPU utilisation and CPU time\n"
+               "                        (default 1s; 5s with --kill; 100ms to 10m)\n"
+               "  --idle-after DUR      a quiet holder running this long is 'idle' (default 10m)\n"
+               "  --kill PID            end PID: only when flagged stale, yours, and quiet\n"
+               "                        over the window (never one that used GPU or CPU); asks\n"
+               "                        on a terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
+               "  --yes                 confirm --kill without a terminal\n"
+               "  --force               root only: --kill a quiet process that is not flagged\n"
+               "                        or not yours\n"
+               "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
+               "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
+               "4 no NVML (no driver or GPU).\n");
 }
 
 static int parse_duration(struct ps_opts *o, int code, const char *arg)
@@ -134,7 +133,8 @@ static int parse(int argc, char **argv, struct ps_opts *o)
         }
     }
     if (optind < argc) return cmd_usage_error("ps", "unexpected argument '%s'", argv[optind]);
-    if (o->window_ms < 0) o->window_ms = o->kill_pid > 0 ? 5000 : 1000; /* look longer before a kill */
+    if (o->window_ms < 0)
+        o->window_ms = o->kill_pid > 0 ? 5000 : 1000; /* look longer before a kill */
     if (o->kill_pid < 0 && (o->force || o->yes))
         return cmd_usage_error("ps", "--force and --yes go with --kill PID");
     if (o->force && geteuid() != 0)
@@ -188,8 +188,8 @@ static void add_row(struct table *t, const struct gpusnap_proc *p, double window
     bytes(p->nv.used, mem, sizeof mem);
     const char *kind = p->assess.kind ? p->assess.kind : "-";
     if (!p->visible) {
-        const char *cells[] = {pid, "?", mem, "?", "?", "?", "?", "?", kind,
-                               "(not in /proc: another PID namespace?)"};
+        const char *cells[] = {pid, "?", mem, "?",  "?",
+                               "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
         table_add(t, cells);
         return;
     }
@@ -199,8 +199,9 @@ static void add_row(struct table *t, const struct gpusnap_proc *p, double window
     bytes(p->info.rss_bytes, rss, sizeof rss);
     /* cleaned by proc_read (lib/procstat): no terminal escapes; whole characters */
     snprintf(cmd, sizeof cmd, "%.*s", procstat_clip(p->info.cmdline, 80), p->info.cmdline);
-    const char *cells[] = {pid,  p->info.user, mem, age,  state, cpu_cell(p, window_s, cpu, sizeof cpu),
-                           ppid, rss,          kind, cmd};
+    const char *cells[] = {
+        pid,  p->info.user, mem,  age, state, cpu_cell(p, window_s, cpu, sizeof cpu),
+        ppid, rss,          kind, cmd};
     table_add(t, cells);
 }
 

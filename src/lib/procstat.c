@@ -99,7 +99,9 @@ static size_t utf8_next(const unsigned char *s, size_t n, unsigned *cp)
         unsigned char lead_mask, lead_bits;
         size_t len;
         unsigned min;
-    } forms[] = {{0x80, 0x00, 1, 0}, {0xE0, 0xC0, 2, 0x80}, {0xF0, 0xE0, 3, 0x800},
+    } forms[] = {{0x80, 0x00, 1, 0},
+                 {0xE0, 0xC0, 2, 0x80},
+                 {0xF0, 0xE0, 3, 0x800},
                  {0xF8, 0xF0, 4, 0x10000}};
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         if ((s[0] & forms[f].lead_mask) != forms[f].lead_bits) continue;

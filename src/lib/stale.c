@@ -56,8 +56,10 @@ static enum stale_activity gpu_part(const struct stale_facts *f, char *ev, size_
         return STALE_UNKNOWN;
     }
     if (f->gpu_util_max > 0) {
-        snprintf(ev, size, "GPU %u reached %d%% utilisation (device-wide: it or another process "
-                           "on the card is computing)", f->gpu, f->gpu_util_max);
+        snprintf(ev, size,
+                 "GPU %u reached %d%% utilisation (device-wide: it or another process "
+                 "on the card is computing)",
+                 f->gpu, f->gpu_util_max);
         return STALE_BUSY;
     }
     if (f->gpu_util_reads < 2) {
@@ -76,7 +78,9 @@ static enum stale_activity cpu_part(const struct stale_facts *f, char *ev, size_
     }
     if (f->cpu_s > 0) {
         long cs = f->cpu_s < 1e9 ? lround(f->cpu_s * 100) : 100000000000L;
-        long pct = f->window_s > 0 && f->cpu_s / f->window_s < 1e6 ? lround(100.0 * f->cpu_s / f->window_s) : -1;
+        long pct = f->window_s > 0 && f->cpu_s / f->window_s < 1e6
+                       ? lround(100.0 * f->cpu_s / f->window_s)
+                       : -1;
         snprintf(ev, size, "it used %ld.%02lds of CPU time (%ld%% of a core)", cs / 100, cs % 100,
                  pct);
         return STALE_BUSY;
@@ -185,8 +189,8 @@ static const struct {
     bool stale;
     bool (*holds)(const struct judged *j, char *ev, size_t size);
 } rules[] = {
-    {"hidden", false, rule_hidden},   {"zombie", true, rule_zombie},
-    {"orphan", true, rule_orphan},    {"reparented", false, rule_reparented},
+    {"hidden", false, rule_hidden}, {"zombie", true, rule_zombie},
+    {"orphan", true, rule_orphan},  {"reparented", false, rule_reparented},
     {"idle", true, rule_idle},
 };
 

@@ -36,12 +36,12 @@ struct stale_facts {
     double elapsed_s;           /* process age; < 0 unknown */
     int64_t used_bytes;         /* GPU memory it holds; -1 unknown */
     /* the sampling window: the process and its GPU watched together */
-    double window_s;   /* how long; 0: not watched */
-    int gpu_util_max;  /* highest device-wide utilisation read, %; -1 when any
-                          reading was unknown (not supported, failed) */
-    int gpu_util_reads; /* readings behind gpu_util_max (the first included) */
-    double cpu_s;       /* CPU seconds (user+system) it gained over the window;
-                           < 0 unknown */
+    double window_s;     /* how long; 0: not watched */
+    int gpu_util_max;    /* highest device-wide utilisation read, %; -1 when any
+                            reading was unknown (not supported, failed) */
+    int gpu_util_reads;  /* readings behind gpu_util_max (the first included) */
+    double cpu_s;        /* CPU seconds (user+system) it gained over the window;
+                            < 0 unknown */
     double idle_after_s; /* how old a quiet holder must be to count as idle */
 };
 
@@ -54,11 +54,11 @@ struct stale_flag {
 struct stale_result {
     struct stale_flag flags[STALE_MAX_FLAGS];
     size_t n_flags;
-    bool stale;       /* any stale flag */
+    bool stale; /* any stale flag */
     enum stale_activity activity;
     char activity_evidence[256]; /* what the window showed, as a sentence */
-    const char *kind; /* "jupyter-kernel", "ipython", "torchrun-child",
-                         "dataloader-worker"; NULL when none matched */
+    const char *kind;            /* "jupyter-kernel", "ipython", "torchrun-child",
+                                    "dataloader-worker"; NULL when none matched */
     char kind_evidence[160];
 };
 

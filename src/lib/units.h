@@ -41,8 +41,8 @@ int units_parse_duration_ms(const char *s, int64_t *ms);
  * was wrong, e.g. "--interval '5ms': at least 10ms" or "--timeout '1e3':
  * expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is
  * seconds)". flag is the option as typed ("--timeout"). */
-int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms,
-                       int64_t *ms, struct oomlab_err *err);
+int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms, int64_t *ms,
+                       struct oomlab_err *err);
 
 /* "250ms", "2s", "10m", "1h": the largest unit that states ms exactly, in a
  * spelling units_parse_duration_ms reads back; always NUL-terminated. */

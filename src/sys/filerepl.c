@@ -15,11 +15,8 @@ static const struct {
     const char *words;
 } refused[] = {
     {S_IFLNK, "a symbolic link"}, /* never written through, never replaced */
-    {S_IFIFO, "a FIFO"},
-    {S_IFCHR, "a character device"},
-    {S_IFBLK, "a block device"},
-    {S_IFDIR, "a directory"},
-    {S_IFSOCK, "a socket"},
+    {S_IFIFO, "a FIFO"},          {S_IFCHR, "a character device"}, {S_IFBLK, "a block device"},
+    {S_IFDIR, "a directory"},     {S_IFSOCK, "a socket"},
 };
 
 int filerepl_check(const char *path, const char *what, struct oomlab_err *err)
@@ -33,7 +30,8 @@ int filerepl_check(const char *path, const char *what, struct oomlab_err *err)
     const char *words = "not a regular file";
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if ((st.st_mode & S_IFMT) == refused[i].type) words = refused[i].words;
-    return oomlab_err_set(err, "%s %s: is %s; refusing to replace it: give a regular file or a new name",
+    return oomlab_err_set(err,
+                          "%s %s: is %s; refusing to replace it: give a regular file or a new name",
                           what, path, words);
 }
 

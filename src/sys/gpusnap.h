@@ -32,12 +32,12 @@ struct gpusnap_gpu {
     bool procs_ok;              /* false: error says why the list failed */
     struct gpusnap_proc *procs; /* sorted by used, largest first */
     size_t n_procs;
-    int64_t unaccounted;  /* used minus what visible processes hold; -1 unknown */
-    int64_t hidden;       /* held by pids /proc cannot see; -1 unknown */
-    double window_s;      /* details: how long the GPU and its holders were
-                             watched; 0: one reading, not watched */
-    int util_reads;       /* utilisation readings; gpu.util_gpu is the highest,
-                             -1 when any of them was unknown */
+    int64_t unaccounted; /* used minus what visible processes hold; -1 unknown */
+    int64_t hidden;      /* held by pids /proc cannot see; -1 unknown */
+    double window_s;     /* details: how long the GPU and its holders were
+                            watched; 0: one reading, not watched */
+    int util_reads;      /* utilisation readings; gpu.util_gpu is the highest,
+                            -1 when any of them was unknown */
 };
 
 struct gpusnap {

@@ -100,8 +100,10 @@ static void test_clean_for_terminal(void **state)
 {
     (void)state;
     char out[128];
-    const char raw[] = "python\0\033]0;pwned\007\0\033[2J\0\xc2\x9b" "31m\0\x9b\0\xff\xfe\0"
-                       "caf\xc3\xa9\0\xe2\x80\xae" "evil\0\xf0\x9f\x98\x80\0";
+    const char raw[] = "python\0\033]0;pwned\007\0\033[2J\0\xc2\x9b"
+                       "31m\0\x9b\0\xff\xfe\0"
+                       "caf\xc3\xa9\0\xe2\x80\xae"
+                       "evil\0\xf0\x9f\x98\x80\0";
     procstat_cmdline(raw, sizeof raw - 1, out, sizeof out);
     assert_string_equal(out, "python ?]0;pwned? ?[2J ?31m ? ?? caf\xc3\xa9 ?evil \xf0\x9f\x98\x80");
     char overlong[] = "\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82";
@@ -125,9 +127,12 @@ static void test_clean_for_terminal(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plain_stat), cmocka_unit_test(test_comm_with_parens_and_spaces),
-        cmocka_unit_test(test_bad_stat),   cmocka_unit_test(test_cmdline),
-        cmocka_unit_test(test_uptime),     cmocka_unit_test(test_cpu_ticks),
+        cmocka_unit_test(test_plain_stat),
+        cmocka_unit_test(test_comm_with_parens_and_spaces),
+        cmocka_unit_test(test_bad_stat),
+        cmocka_unit_test(test_cmdline),
+        cmocka_unit_test(test_uptime),
+        cmocka_unit_test(test_cpu_ticks),
         cmocka_unit_test(test_clean_for_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

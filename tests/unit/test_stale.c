@@ -91,7 +91,8 @@ static void test_reparented_busy_is_not_stale(void **state)
     assert_null(flag(&r, "orphan"));
     assert_non_null(flag(&r, "reparented"));
     assert_false(flag(&r, "reparented")->stale);
-    assert_non_null(strstr(flag(&r, "reparented")->evidence, "PID 1 (tini), init: normal for nohup"));
+    assert_non_null(
+        strstr(flag(&r, "reparented")->evidence, "PID 1 (tini), init: normal for nohup"));
     assert_non_null(strstr(flag(&r, "reparented")->evidence, "reached 97%"));
     /* 0% GPU but CPU time gained (a data-loading or CPU phase): still working */
     f.gpu_util_max = 0;
