@@ -117,6 +117,7 @@ out=$("$OOMLAB" ps --kill "$BURN" --yes 2>&1); rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ $rc -eq 3 ] && [ $ms -ge 5000 ] && has "$out" "over 5." && alive "$BURN"
 check "kill watches 5s by default before judging" $? "rc=$rc ${ms}ms" "$out"
+kill -9 "$BURN"; rm -f "$D/procs/$BURN" # done with it: stop burning a shared machine's CPU
 
 # --- utilisation unknown: no evidence, no kill -----------------------------------
 gpus na
@@ -143,7 +144,7 @@ out=$( ( sleep 2; timeout 5 sh -c 'echo go > "$1"' _ "$T/go"; sleep 1; printf 'y
 if has "$out" "since it was watched: it is working" && alive "$WAKER"; then ok "kill re-checks CPU time after the question"
 elif has "$out" "it may be working" && alive "$WAKER"; then ok "kill re-checks CPU time after the question"; echo "# note: the machine was slow, it woke during the window"
 else bad "kill re-checks CPU time after the question" "$out"; fi
-rm -f "$D/procs/$WAKER"
+kill -9 "$WAKER"; rm -f "$D/procs/$WAKER"
 
 # --- the quiet one is killed ------------------------------------------------------
 if [ $INIT -eq 1 ]; then
@@ -182,14 +183,16 @@ print('fine')" <<<"$json" 2>&1)
 rm -f "$D/procs/$PARENT" "$D/procs/$ZOMBIE"
 
 # --- durations: a bare number is seconds ---------------------------------------
-hold "$BURN" "0 $GIB"
+hold $$ "0 $GIB" # this shell: a visible, quiet holder
 json=$("$OOMLAB" ps --json --idle-after 600 --window 0.3)
 res=$(jq_py "
 p={x['pid']:x for x in d['gpus'][0]['processes']}
 assert d['idle_after_s']==600 and d['window_s']==0.3, (d['idle_after_s'], d['window_s'])
 assert 0.25<=d['gpus'][0]['window_s']<5
+assert p[$$]['activity']=='quiet' and not p[$$]['stale'], p[$$]  # seconds old, not 600
 print('fine')" <<<"$json" 2>&1)
 [ "$res" = fine ]; check "ps --idle-after 600 is ten minutes, --window 0.3 is 300ms" $? "$res"
+rm -f "$D/procs/$$"
 out=$("$OOMLAB" ps --idle-after 10x 2>&1); rc=$?
 [ $rc -eq 2 ] && has "$out" "--idle-after '10x': expected a duration" && has "$out" "a bare number is seconds"
 check "ps: a bad duration says the rule, exit 2" $? "rc=$rc" "$out"
