@@ -2,11 +2,11 @@
  * with /proc, judged by lib/stale) -> a table or oomlab.ps.v1 JSON; with
  * --kill, the guarded end of one stale holder and the memory it freed. */
 #include <errno.h>
-#include <stddef.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/procstat.h"
 #include "lib/units.h"
 #include "out/color.h"
 #include "out/json.h"
 #include "out/table.h"
-#include "lib/procstat.h"
 #include "sys/gpusnap.h"
 
 struct ps_opts {
@@ -508,6 +508,9 @@ static int do_kill(struct nvml *nv, const struct gpusnap *s, const struct ps_opt
 {
     unsigned gpu = 0;
     const struct gpusnap_proc *p = gpusnap_find(s, (unsigned)o->kill_pid, &gpu);
+    if (p && o->gpu >= 0 && gpu != (unsigned)o->gpu) /* every GPU was watched: see cmd_ps */
+        while (p && gpu != (unsigned)o->gpu)
+            p = gpusnap_next(s, (unsigned)o->kill_pid, p, &gpu);
     int rc = kill_allowed(s, p, o);
     if (rc == 0) rc = still_quiet(nv, s, p, o->kill_pid);
     if (rc) return rc;
@@ -558,7 +561,8 @@ int cmd_ps(int argc, char **argv)
         return EXIT_NO_NVML;
     }
     struct gpusnap s;
-    struct gpusnap_opts so = {.gpu = o.gpu,
+    /* a kill watches every GPU: work on one that --gpu left out is still work */
+    struct gpusnap_opts so = {.gpu = o.kill_pid > 0 ? -1 : o.gpu,
                               .idle_after_s = (double)o.idle_after_ms / 1000.0,
                               .details = true,
                               .window_ms = o.window_ms,
@@ -567,7 +571,10 @@ int cmd_ps(int argc, char **argv)
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
     }
-    if (o.kill_pid > 0) {
+    if (o.kill_pid > 0 && o.gpu >= 0 && (size_t)o.gpu >= s.n) {
+        oomlab_err_set(&err, "there is no GPU %d (NVML sees %zu)", o.gpu, s.n);
+        rc = cmd_fail("ps", &err, EXIT_USAGE);
+    } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);
     } else {
         rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;

@@ -24,6 +24,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
 
 ok()  { echo "ok $1"; }
 bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
@@ -132,6 +133,11 @@ hold "$SLEEPER" "0 $GIB
 out=$("$OOMLAB" ps --kill "$SLEEPER" --yes $W 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "GPU 1 reached 97%" && alive "$SLEEPER"
 check "kill refuses a process quiet on GPU 0 but on GPU 1 at 97%" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill "$SLEEPER" --gpu 0 --yes $W 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "GPU 1 reached 97%" && alive "$SLEEPER"
+check "kill --gpu 0 still watches GPU 1, where it works" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps --kill "$SLEEPER" --gpu 5 --yes $W 2>&1); rc=$?
+[ $rc -eq 2 ] && has "$out" "there is no GPU 5"; check "kill --gpu 5: no such GPU, exit 2" $? "rc=$rc" "$out"
 gpus 0; hold "$SLEEPER" "0 $GIB"
 
 # --- it starts working while the user is asked -----------------------------------

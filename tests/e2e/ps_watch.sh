@@ -22,6 +22,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
 
 ok()  { echo "ok $1"; }
 bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
