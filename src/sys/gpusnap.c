@@ -180,7 +180,8 @@ int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *
         struct gpusnap_gpu *g = &out->gpus[i];
         for (size_t k = 0; k < g->n_procs && o->details; k++)
             judge(&g->procs[k], g, o->idle_after_s);
-        qsort(g->procs, g->n_procs, sizeof *g->procs, by_used_desc);
+        if (g->n_procs) /* procs is NULL when the GPU or its list failed */
+            qsort(g->procs, g->n_procs, sizeof *g->procs, by_used_desc);
         account(g, o->details);
     }
     return 0;
