@@ -174,7 +174,7 @@ static bool rule_reparented(const struct judged *j, char *ev, size_t size)
 static bool rule_idle(const struct judged *j, char *ev, size_t size)
 {
     const struct stale_facts *f = j->f;
-    if (j->activity != STALE_QUIET || f->used_bytes <= 0) return false;
+    if (j->activity != STALE_QUIET || f->state == 'Z' || f->used_bytes <= 0) return false;
     if (f->elapsed_s < 0 || f->elapsed_s < f->idle_after_s) return false;
     char held[32], age[32], limit[32];
     snprintf(ev, size, "%s, while it holds %s and has been running for %s (idle threshold %s)",

@@ -73,6 +73,11 @@ static void test_zombie(void **state)
     assert_true(r.stale);
     assert_int_equal(r.n_flags, 1);
     assert_non_null(strstr(flag(&r, "zombie")->evidence, "PID 1"));
+    f = quiet(); /* a quiet old zombie is a zombie, not also idle */
+    f.state = 'Z';
+    stale_assess(&f, &r);
+    assert_int_equal(r.n_flags, 1);
+    assert_string_equal(r.flags[0].name, "zombie");
 }
 
 /* Issue 10: a job under nohup/setsid/a container's init at 97% was flagged
