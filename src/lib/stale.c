@@ -154,7 +154,7 @@ static bool rule_orphan(const struct judged *j, char *ev, size_t size)
     if (!reparented(j->f) || j->activity != STALE_QUIET) return false;
     char parent[128];
     parent_words(j->f, parent, sizeof parent);
-    snprintf(ev, size, "%s: the process that launched it has exited, and %s", parent,
+    snprintf(ev, size, "%s: no launcher waits for it (it exited, or the job was started by init), and %s", parent,
              j->activity_evidence);
     return true;
 }

@@ -126,9 +126,9 @@ static void test_orphan_needs_quiet(void **state)
     assert_true(r.stale);
     assert_null(flag(&r, "idle"));
     assert_string_equal(flag(&r, "orphan")->evidence,
-                        "its parent is PID 1 (process_api), init: the process that launched it "
-                        "has exited, and over 1.0s GPU 0 stayed at 0% utilisation (6 readings) "
-                        "and it used no CPU time");
+                        "its parent is PID 1 (process_api), init: no launcher waits for it (it "
+                        "exited, or the job was started by init), and over 1.0s GPU 0 stayed at "
+                        "0% utilisation (6 readings) and it used no CPU time");
     f.ppid = 812;
     f.parent_comm = "systemd"; /* systemd --user, a subreaper */
     stale_assess(&f, &r);
