@@ -128,6 +128,7 @@ static void test_cpu_time(void **state)
             spin += (unsigned long)i;
         clock_gettime(CLOCK_MONOTONIC, &t);
     } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 100);
+    assert_true(spin > 0);
     assert_true(proc_cpu_s(getpid(), me.start_ticks) > m0);
     assert_true(proc_cpu_s(grandchild, sleeper.start_ticks) == s0);
     assert_true(proc_cpu_s(grandchild, sleeper.start_ticks + 1) < 0);
