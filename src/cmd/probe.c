@@ -144,6 +144,7 @@ static int parse_long(const char *opt, const char *s, long min, long *out)
 static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name, const char *val)
 {
     double pct;
+    struct oomlab_err derr;
     long gpu = 0;
     switch (id) {
     case OPT_PARAM:
@@ -167,14 +168,13 @@ static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name,
         cli->search.headroom = pct / 100.0;
         return 0;
     case OPT_TIMEOUT:
-        if (units_parse_duration_ms(val, &cli->timeout_ms) < 0)
-            return cmd_usage_error("probe", "--timeout wants a duration (30s, 10m, 1h), got '%s'",
-                                   val);
+        if (units_duration_arg("--timeout", val, 1, UNITS_DURATION_MAX_MS, &cli->timeout_ms,
+                               &derr) < 0)
+            return cmd_usage_error("probe", "%s", derr.msg);
         return 0;
     case OPT_INTERVAL:
-        if (units_parse_duration_ms(val, &cli->interval_ms) < 0 || cli->interval_ms < 10)
-            return cmd_usage_error("probe", "--interval wants a duration of 10ms or more, got '%s'",
-                                   val);
+        if (units_duration_arg("--interval", val, 10, 3600000, &cli->interval_ms, &derr) < 0)
+            return cmd_usage_error("probe", "%s", derr.msg);
         return 0;
     case OPT_DIR: cli->dir = val; return 0;
     case OPT_CONFIG: cli->config_path = val; return 0;

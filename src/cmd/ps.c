@@ -3,8 +3,10 @@
  * --kill, the guarded end of one stale holder and the memory it freed. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/procstat.h"
 #include "lib/units.h"
 #include "out/color.h"
 #include "out/json.h"
@@ -22,28 +25,61 @@ struct ps_opts {
     int gpu;
     bool json, force, yes;
     long kill_pid;
-    int64_t idle_after_ms, grace_ms;
+    int64_t idle_after_ms, grace_ms, window_ms;
+};
+
+/* Every duration option: its flag, range and field (see DURATIONS, oomlab(1)). */
+static const struct {
+    int code;
+    const char *flag;
+    int64_t min_ms, max_ms;
+    size_t offset;
+} durations[] = {
+    {'i', "--idle-after", 0, UNITS_DURATION_MAX_MS, offsetof(struct ps_opts, idle_after_ms)},
+    {'G', "--grace", 0, 3600000, offsetof(struct ps_opts, grace_ms)},
+    {'w', "--window", 100, 600000, offsetof(struct ps_opts, window_ms)},
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: oomlab ps [--gpu N] [--json] [--idle-after DURATION]\n"
-            "       oomlab ps --kill PID [--yes] [--force] [--grace DURATION] [--gpu N]\n\n"
-            "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
-            "age, state, parent, RSS, kind, command), flags with evidence (zombie, orphan,\n"
-            "idle, hidden in another PID namespace) and the memory no visible process\n"
-            "accounts for.\n\n"
-            "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
-            "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
-            "  --idle-after DUR      a holder running this long on a GPU that stays at 0%%\n"
-            "                        (0.8 s of sampling) is 'idle' (default 10m)\n"
-            "  --kill PID            end PID: only when flagged stale and yours; asks on a\n"
-            "                        terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
-            "  --yes                 confirm --kill without a terminal\n"
-            "  --force               root only: --kill a process that is not stale or not yours\n\n"
-            "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
-            "4 no NVML (no driver or GPU).\n");
+    fprintf(f, "usage: oomlab ps [--gpu N] [--json] [--idle-after DUR] [--window DUR]\n"
+               "       oomlab ps --kill PID [--yes] [--force] [--grace DUR] [--gpu N]\n\n"
+               "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
+               "age, state, CPU over the window, parent, RSS, kind, command), flags with\n"
+               "evidence and the memory no visible process accounts for. Holders are watched\n"
+               "for --window: a stale flag needs evidence of no work (zombie; or 0%% GPU on\n"
+               "every reading and no CPU time gained: 'orphan' when its launcher died,\n"
+               "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
+               "setsid, containers): 'reparented'.\n\n"
+               "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
+               "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
+               "  --window DUR          how long to watch GPU utilisation and CPU time\n"
+               "                        (default 1s; 5s with --kill; 100ms to 10m)\n"
+               "  --idle-after DUR      a quiet holder running this long is 'idle' (default 10m)\n"
+               "  --kill PID            end PID: only when flagged stale, yours, and quiet\n"
+               "                        over the window (never one that used GPU or CPU); asks\n"
+               "                        on a terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
+               "  --yes                 confirm --kill without a terminal\n"
+               "  --force               root only: --kill a quiet process that is not flagged\n"
+               "                        or not yours\n"
+               "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
+               "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
+               "4 no NVML (no driver or GPU).\n");
+}
+
+static int parse_duration(struct ps_opts *o, int code, const char *arg)
+{
+    for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
+        if (durations[i].code != code) continue;
+        struct oomlab_err err;
+        int64_t *field = (int64_t *)((char *)o + durations[i].offset);
+        if (units_duration_arg(durations[i].flag, arg, durations[i].min_ms, durations[i].max_ms,
+                               field, &err) == 0)
+            return 0;
+        cmd_usage_error("ps", "%s", err.msg);
+        return -1;
+    }
+    return -1;
 }
 
 static int parse(int argc, char **argv, struct ps_opts *o)
@@ -55,9 +91,11 @@ static int parse(int argc, char **argv, struct ps_opts *o)
                                           {"yes", no_argument, NULL, 'y'},
                                           {"grace", required_argument, NULL, 'G'},
                                           {"idle-after", required_argument, NULL, 'i'},
+                                          {"window", required_argument, NULL, 'w'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-    *o = (struct ps_opts){.gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000};
+    *o = (struct ps_opts){
+        .gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000, .window_ms = -1};
     long long v;
     opterr = 0;
     optind = 1;
@@ -75,9 +113,8 @@ static int parse(int argc, char **argv, struct ps_opts *o)
             break;
         case 'i':
         case 'G':
-            if (units_parse_duration_ms(optarg, c == 'i' ? &o->idle_after_ms : &o->grace_ms) < 0)
-                return cmd_usage_error("ps", "--%s wants a duration like 10m or 5s, not '%s'",
-                                       c == 'i' ? "idle-after" : "grace", optarg);
+        case 'w':
+            if (parse_duration(o, c, optarg) < 0) return EXIT_USAGE;
             break;
         case 'j':
             o->json = true;
@@ -96,6 +133,8 @@ static int parse(int argc, char **argv, struct ps_opts *o)
         }
     }
     if (optind < argc) return cmd_usage_error("ps", "unexpected argument '%s'", argv[optind]);
+    if (o->window_ms < 0)
+        o->window_ms = o->kill_pid > 0 ? 5000 : 1000; /* look longer before a kill */
     if (o->kill_pid < 0 && (o->force || o->yes))
         return cmd_usage_error("ps", "--force and --yes go with --kill PID");
     if (o->force && geteuid() != 0)
@@ -125,21 +164,32 @@ static void print_gpu_line(const struct gpusnap_gpu *g, bool color)
     if (g->gpu.used >= 0 && g->gpu.total > 0)
         printf(" (%.1f%%)", 100.0 * (double)g->gpu.used / (double)g->gpu.total);
     printf(", free %s, util ", bytes(g->gpu.free, f, sizeof f));
-    if (g->gpu.util_gpu >= 0)
-        printf("%d%%\n", g->gpu.util_gpu);
-    else
+    if (g->gpu.util_gpu < 0)
         printf("unknown\n");
+    else if (g->window_s > 0)
+        printf("%d%% (highest of %d readings over %.1fs)\n", g->gpu.util_gpu, g->util_reads,
+               g->window_s);
+    else
+        printf("%d%%\n", g->gpu.util_gpu);
 }
 
-static void add_row(struct table *t, const struct gpusnap_proc *p)
+/* CPU over the window as % of one core; "?" when not watched or unknown. */
+static const char *cpu_cell(const struct gpusnap_proc *p, double window_s, char *buf, size_t size)
 {
-    char pid[16], mem[32], age[32], state[8], ppid[16], rss[32], cmd[84];
+    if (p->cpu_s < 0 || !(window_s > 0)) return "?";
+    snprintf(buf, size, "%.0f%%", 100.0 * p->cpu_s / window_s);
+    return buf;
+}
+
+static void add_row(struct table *t, const struct gpusnap_proc *p, double window_s)
+{
+    char pid[16], mem[32], age[32], state[8], cpu[16], ppid[16], rss[32], cmd[84];
     snprintf(pid, sizeof pid, "%u", p->nv.pid);
     bytes(p->nv.used, mem, sizeof mem);
     const char *kind = p->assess.kind ? p->assess.kind : "-";
     if (!p->visible) {
-        const char *cells[] = {
-            pid, "?", mem, "?", "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
+        const char *cells[] = {pid, "?", mem, "?",  "?",
+                               "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
         table_add(t, cells);
         return;
     }
@@ -147,8 +197,11 @@ static void add_row(struct table *t, const struct gpusnap_proc *p)
     snprintf(state, sizeof state, "%c", p->info.state);
     snprintf(ppid, sizeof ppid, "%ld", (long)p->info.ppid);
     bytes(p->info.rss_bytes, rss, sizeof rss);
-    snprintf(cmd, sizeof cmd, "%.80s", p->info.cmdline);
-    const char *cells[] = {pid, p->info.user, mem, age, state, ppid, rss, kind, cmd};
+    /* cleaned by proc_read (lib/procstat): no terminal escapes; whole characters */
+    snprintf(cmd, sizeof cmd, "%.*s", procstat_clip(p->info.cmdline, 80), p->info.cmdline);
+    const char *cells[] = {
+        pid,  p->info.user, mem,  age, state, cpu_cell(p, window_s, cpu, sizeof cpu),
+        ppid, rss,          kind, cmd};
     table_add(t, cells);
 }
 
@@ -161,14 +214,14 @@ static void print_gpu(const struct gpusnap_gpu *g, bool color)
         return;
     }
     if (g->n_procs) {
-        static const char *const head[] = {"PID",  "USER", "GPU MEM", "ELAPSED", "STATE",
-                                           "PPID", "RSS",  "KIND",    "COMMAND"};
+        static const char *const head[] = {"PID", "USER", "GPU MEM", "ELAPSED", "STATE",
+                                           "CPU", "PPID", "RSS",     "KIND",    "COMMAND"};
         struct table t;
-        table_init(&t, 9, head);
+        table_init(&t, 10, head);
         table_align_right(&t, 0), table_align_right(&t, 2), table_align_right(&t, 5);
-        table_align_right(&t, 6);
+        table_align_right(&t, 6), table_align_right(&t, 7);
         for (size_t i = 0; i < g->n_procs; i++)
-            add_row(&t, &g->procs[i]);
+            add_row(&t, &g->procs[i], g->window_s);
         table_print(&t, stdout);
         table_release(&t);
     } else {
@@ -224,6 +277,13 @@ static void json_proc(struct json *j, const struct gpusnap_proc *p)
         json_null(j);
     json_key(j, "rss_bytes"), json_bytes(j, p->visible ? p->info.rss_bytes : -1);
     json_key(j, "command"), json_str(j, p->visible ? p->info.cmdline : NULL);
+    json_key(j, "cpu_s");
+    if (p->cpu_s >= 0)
+        json_double(j, round(p->cpu_s * 1000) / 1000);
+    else
+        json_null(j);
+    json_key(j, "activity"), json_str(j, stale_activity_name(p->assess.activity));
+    json_key(j, "activity_evidence"), json_str(j, p->assess.activity_evidence);
     json_key(j, "kind"), json_str(j, p->assess.kind);
     json_key(j, "kind_evidence"), json_str(j, p->assess.kind ? p->assess.kind_evidence : NULL);
     json_key(j, "stale"), json_bool(j, p->assess.stale);
@@ -255,6 +315,8 @@ static void json_gpu(struct json *j, const struct gpusnap_gpu *g)
         json_int(j, g->gpu.util_gpu);
     else
         json_null(j);
+    json_key(j, "util_reads"), json_int(j, g->util_reads);
+    json_key(j, "window_s"), json_double(j, round(g->window_s * 1000) / 1000);
     json_key(j, "unaccounted_bytes"), json_bytes(j, g->unaccounted);
     json_key(j, "hidden_bytes"), json_bytes(j, g->hidden);
     json_key(j, "processes");
@@ -265,17 +327,40 @@ static void json_gpu(struct json *j, const struct gpusnap_gpu *g)
     json_obj_end(j);
 }
 
+/* The document's head: schema, error (NULL when none), driver, thresholds. */
+static void json_head(struct json *j, const struct ps_opts *o, const char *error,
+                      const char *driver)
+{
+    json_obj_begin(j);
+    json_key(j, "schema"), json_str(j, "oomlab.ps.v1");
+    json_key(j, "error"), json_str(j, error);
+    json_key(j, "driver"), json_str(j, driver && driver[0] ? driver : NULL);
+    json_key(j, "idle_after_s"), json_double(j, (double)o->idle_after_ms / 1000.0);
+    json_key(j, "window_s"), json_double(j, (double)o->window_ms / 1000.0);
+    json_key(j, "gpus");
+    json_arr_begin(j);
+}
+
+/* --json without NVML: a document that says so, for scripts that parse stdout. */
+static void json_no_nvml(const struct ps_opts *o, const char *why)
+{
+    struct json j;
+    char msg[600];
+    snprintf(msg, sizeof msg, "NVML not available: %s", why);
+    json_init(&j, stdout, true);
+    json_head(&j, o, msg, NULL);
+    json_arr_end(&j);
+    json_obj_end(&j);
+    json_finish(&j);
+    fflush(stdout);
+}
+
 static int render(const struct gpusnap *s, const struct ps_opts *o)
 {
     if (o->json) {
         struct json j;
         json_init(&j, stdout, true);
-        json_obj_begin(&j);
-        json_key(&j, "schema"), json_str(&j, "oomlab.ps.v1");
-        json_key(&j, "driver"), json_str(&j, s->driver[0] ? s->driver : NULL);
-        json_key(&j, "idle_after_s"), json_int(&j, (long long)(o->idle_after_ms / 1000));
-        json_key(&j, "gpus");
-        json_arr_begin(&j);
+        json_head(&j, o, NULL, s->driver);
         for (size_t i = 0; i < s->n; i++)
             json_gpu(&j, &s->gpus[i]);
         json_arr_end(&j);
@@ -306,28 +391,74 @@ static int refuse(long pid, const char *fmt, ...)
     return EXIT_ERROR;
 }
 
+/* The window must show no work on every GPU that lists pid: a process
+ * that used the GPU or the CPU is never killed, whatever its flags and
+ * whoever asks. 0, or the refusal's exit code. */
+static int kill_quiet(const struct gpusnap *s, long pid)
+{
+    unsigned gpu;
+    for (const struct gpusnap_proc *p = gpusnap_find(s, (unsigned)pid, &gpu); p;
+         p = gpusnap_next(s, (unsigned)pid, p, &gpu)) {
+        for (size_t k = 0; k < p->assess.n_flags; k++)
+            if (!strcmp(p->assess.flags[k].name, "zombie"))
+                return refuse(pid, "%s", p->assess.flags[k].evidence);
+        if (p->assess.activity == STALE_BUSY)
+            return refuse(pid, "it may be working: %s", p->assess.activity_evidence);
+        if (p->assess.activity != STALE_QUIET)
+            return refuse(pid,
+                          "nothing shows it is idle: %s; if you are sure, use kill(1) yourself",
+                          p->assess.activity_evidence);
+    }
+    return 0;
+}
+
 /* Every reason to refuse, in order; 0 when the kill may go ahead. */
-static int kill_allowed(const struct gpusnap_proc *p, const struct ps_opts *o)
+static int kill_allowed(const struct gpusnap *s, const struct gpusnap_proc *p,
+                        const struct ps_opts *o)
 {
     long pid = o->kill_pid;
     if (!p) return refuse(pid, "it holds no memory on the GPU(s) looked at");
     if (!p->visible)
         return refuse(pid, "/proc cannot see it (another PID namespace): signal it from there");
-    for (size_t k = 0; k < p->assess.n_flags; k++)
-        if (!strcmp(p->assess.flags[k].name, "zombie"))
-            return refuse(pid, "%s", p->assess.flags[k].evidence);
+    int rc = kill_quiet(s, pid);
+    if (rc) return rc;
     if (!p->assess.stale && !o->force)
         return refuse(pid,
-                      "it is not flagged stale (zombie, orphan or idle); root may use --force");
+                      "it is not flagged stale (zombie, orphan or idle): %s; root may use --force",
+                      p->assess.activity_evidence);
     if ((!p->info.uid_known || p->info.uid != getuid()) && !o->force)
         return refuse(pid, "it belongs to %s, not to you", p->info.user);
     if (o->yes) return 0;
     if (!isatty(STDIN_FILENO)) return refuse(pid, "no terminal to confirm on: pass --yes");
     char held[32], answer[16] = "";
-    fprintf(stderr, "Kill %ld (%s, %s), holding %s of GPU memory? [y/N] ", pid, p->info.user,
-            p->info.cmdline, bytes(p->nv.used, held, sizeof held));
+    fprintf(stderr, "Kill %ld (%s, %.*s), holding %s of GPU memory? [y/N] ", pid, p->info.user,
+            procstat_clip(p->info.cmdline, 200), p->info.cmdline,
+            bytes(p->nv.used, held, sizeof held));
     if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y'))
         return refuse(pid, "not confirmed");
+    return 0;
+}
+
+/* Just before the signal (the answer may have taken minutes): the same
+ * process, no CPU time gained since the window ended, its GPUs still at 0%. */
+static int still_quiet(struct nvml *nv, const struct gpusnap *s, const struct gpusnap_proc *p,
+                       long pid)
+{
+    double now = proc_cpu_s((pid_t)pid, p->info.start_ticks);
+    if (now < 0) return refuse(pid, "it exited or its pid was reused meanwhile");
+    if (p->cpu_end_s < 0 || now > p->cpu_end_s)
+        return refuse(pid, "it used %.2fs of CPU time since it was watched: it is working",
+                      p->cpu_end_s < 0 ? 0.0 : now - p->cpu_end_s);
+    unsigned gpu;
+    for (const struct gpusnap_proc *q = gpusnap_find(s, (unsigned)pid, &gpu); q;
+         q = gpusnap_next(s, (unsigned)pid, q, &gpu)) {
+        struct nvml_gpu g;
+        if (nvml_gpu(nv, gpu, &g, NULL) < 0 || g.util_gpu < 0)
+            return refuse(pid, "GPU %u's utilisation can no longer be read", gpu);
+        if (g.util_gpu > 0)
+            return refuse(pid, "GPU %u is no longer at 0%% utilisation (now %d%%)", gpu,
+                          g.util_gpu);
+    }
     return 0;
 }
 
@@ -377,13 +508,14 @@ static int do_kill(struct nvml *nv, const struct gpusnap *s, const struct ps_opt
 {
     unsigned gpu = 0;
     const struct gpusnap_proc *p = gpusnap_find(s, (unsigned)o->kill_pid, &gpu);
-    int rc = kill_allowed(p, o);
+    if (p && o->gpu >= 0 && gpu != (unsigned)o->gpu) /* every GPU was watched: see cmd_ps */
+        while (p && gpu != (unsigned)o->gpu)
+            p = gpusnap_next(s, (unsigned)o->kill_pid, p, &gpu);
+    int rc = kill_allowed(s, p, o);
+    if (rc == 0) rc = still_quiet(nv, s, p, o->kill_pid);
     if (rc) return rc;
     pid_t pid = (pid_t)o->kill_pid;
-    unsigned long long start = p->info.start_ticks, now;
-    pid_t parent;
-    if (proc_parent(pid, &parent, &now) < 0 || now != start) /* pid reused since the snapshot */
-        return refuse(o->kill_pid, "it exited or its pid was reused meanwhile");
+    unsigned long long start = p->info.start_ticks;
     int64_t before = s->gpus[0].gpu.used;
     for (size_t i = 0; i < s->n; i++)
         if (s->gpus[i].gpu.index == gpu) before = s->gpus[i].gpu.used;
@@ -421,6 +553,7 @@ int cmd_ps(int argc, char **argv)
     struct nvml *nv;
     struct oomlab_err err;
     if (nvml_open(&nv, &err) < 0) {
+        if (o.json) json_no_nvml(&o, err.msg);
         fprintf(stderr,
                 "oomlab ps: %s\noomlab ps: no NVML, so no GPU memory to show; "
                 "try nvidia-smi to see whether the driver answers\n",
@@ -428,16 +561,20 @@ int cmd_ps(int argc, char **argv)
         return EXIT_NO_NVML;
     }
     struct gpusnap s;
-    struct gpusnap_opts so = {.gpu = o.gpu,
+    /* a kill watches every GPU: work on one that --gpu left out is still work */
+    struct gpusnap_opts so = {.gpu = o.kill_pid > 0 ? -1 : o.gpu,
                               .idle_after_s = (double)o.idle_after_ms / 1000.0,
                               .details = true,
-                              .util_samples = 5, /* 0% must hold for 0.8 s to count */
-                              .util_interval_ms = 200};
+                              .window_ms = o.window_ms,
+                              .util_interval_ms = o.window_ms < 1000 ? o.window_ms / 5 : 200};
     if (gpusnap_take(nv, &so, &s, &err) < 0) {
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
     }
-    if (o.kill_pid > 0) {
+    if (o.kill_pid > 0 && o.gpu >= 0 && (size_t)o.gpu >= s.n) {
+        oomlab_err_set(&err, "there is no GPU %d (NVML sees %zu)", o.gpu, s.n);
+        rc = cmd_fail("ps", &err, EXIT_USAGE);
+    } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);
     } else {
         rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;

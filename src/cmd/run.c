@@ -66,11 +66,11 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int parse_duration(const char *what, const char *s, int64_t min, int64_t *ms)
+static int parse_duration(const char *what, const char *s, int64_t min, int64_t max, int64_t *ms)
 {
-    if (units_parse_duration_ms(s, ms) < 0 || *ms < min)
-        return cmd_usage_error("run", "%s '%s': expected a duration like 500ms, 2s, 10m%s", what,
-                               s, min >= 10 ? " (at least 10ms)" : "");
+    struct oomlab_err err;
+    if (units_duration_arg(what, s, min, max, ms, &err) < 0)
+        return cmd_usage_error("run", "%s", err.msg);
     return 0;
 }
 
@@ -85,9 +85,10 @@ static int parse_one(struct run_args *a, int c, const char *arg)
         a->sets[a->n_sets++] = (char *)arg;
         return 0;
     case OPT_DIR: a->o.dir = arg; return 0;
-    case OPT_INTERVAL: return parse_duration("--interval", arg, 10, &a->o.interval_ms);
-    case OPT_TIMEOUT: return parse_duration("--timeout", arg, 1, &a->o.timeout_ms);
-    case OPT_GRACE: return parse_duration("--grace", arg, 1, &a->o.grace_ms);
+    case OPT_INTERVAL: return parse_duration("--interval", arg, 10, 3600000, &a->o.interval_ms);
+    case OPT_TIMEOUT:
+        return parse_duration("--timeout", arg, 1, UNITS_DURATION_MAX_MS, &a->o.timeout_ms);
+    case OPT_GRACE: return parse_duration("--grace", arg, 1, 3600000, &a->o.grace_ms);
     case OPT_GPU:
         if (units_parse_int(arg, 0, 63, &v) < 0)
             return cmd_usage_error("run", "--gpu '%s': expected a GPU index 0-63", arg);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/procstat.h"
 #include "lib/units.h"
 #include "out/color.h"
 #include "out/json.h"
@@ -65,13 +66,16 @@ static void usage(FILE *f)
                "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
                "of the recent window and the top processes. Redraws in place on a terminal,\n"
                "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n"
-               "  --interval DUR   time between samples, 10ms or more (default 500ms)\n"
+               "  --interval DUR   time between samples, 10ms to 1h (default 500ms); a bare\n"
+               "                   number is seconds (DURATIONS in oomlab(1))\n"
                "  --gpu N          only GPU N (NVML index)\n"
                "  --count N        stop after N samples\n"
                "  --json           JSON Lines on stdout, schema oomlab.watch.v1\n"
                "  --csv FILE       also write FILE in the memory CSV format of 'oomlab run'\n"
                "  --prom FILE      replace FILE (temp + rename) with Prometheus text every\n"
                "                   sample, for node_exporter's textfile collector\n"
+               "                   (FILE: a regular file or a new name; a symlink, FIFO,\n"
+               "                   device or directory is refused)\n"
                "  --prom-dcgm      in FILE, also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
                "  --top N          processes shown per GPU (default 3)\n\n"
                "Exit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
@@ -88,16 +92,14 @@ static int parse(int argc, char **argv, struct watch_opts *o)
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     *o = (struct watch_opts){.interval_ms = 500, .gpu = -1, .top = 3};
     long long v;
+    struct oomlab_err err;
     opterr = 0;
     optind = 1;
     for (int c; (c = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
         switch (c) {
         case 'i':
-            if (units_parse_duration_ms(optarg, &o->interval_ms) < 0)
-                return cmd_usage_error("watch", "--interval wants a duration like 500ms, not '%s'",
-                                       optarg);
-            if (o->interval_ms < 10)
-                return cmd_usage_error("watch", "--interval must be 10ms or more");
+            if (units_duration_arg("--interval", optarg, 10, 3600000, &o->interval_ms, &err) < 0)
+                return cmd_usage_error("watch", "%s", err.msg);
             break;
         case 'g':
             if (units_parse_int(optarg, 0, 1023, &v) < 0)
@@ -105,6 +107,10 @@ static int parse(int argc, char **argv, struct watch_opts *o)
             o->gpu = (int)v;
             break;
         case 'n':
+            if (units_parse_int(optarg, 0, 0, &v) == 0)
+                return cmd_usage_error("watch", "--count 0: takes no sample; give 1 or more, "
+                                                "or leave --count out to watch until Ctrl-C");
+            /* fall through */
         case 't':
             if (units_parse_int(optarg, c == 'n' ? 1 : 0, 1000000000, &v) < 0)
                 return cmd_usage_error("watch", "--%s wants a whole number, not '%s'",
@@ -132,6 +138,10 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     }
     if (optind < argc) return cmd_usage_error("watch", "unexpected argument '%s'", argv[optind]);
     if (o->dcgm && !o->prom) return cmd_usage_error("watch", "--prom-dcgm goes with --prom FILE");
+    /* only ever replace or truncate a regular file (issue 11: --prom /dev/full) */
+    if ((o->prom && filerepl_check(o->prom, "--prom", &err) < 0) ||
+        (o->csv && filerepl_check(o->csv, "--csv", &err) < 0))
+        return cmd_usage_error("watch", "%s", err.msg);
     return 0;
 }
 
@@ -178,8 +188,10 @@ static void top_line(FILE *f, const struct gpusnap_gpu *g, long long top, bool n
         if (names) {
             struct proc_info pi;
             bool vis = proc_read((pid_t)p->nv.pid, &pi, NULL) == 0;
-            fprintf(f, "    %8u  %10s  %.60s\033[K\n", p->nv.pid, bytes(p->nv.used, b, sizeof b),
-                    vis ? pi.cmdline : "(not in /proc: another PID namespace?)");
+            /* proc_read cleaned the command line (lib/procstat): no escapes */
+            const char *cmd = vis ? pi.cmdline : "(not in /proc: another PID namespace?)";
+            fprintf(f, "    %8u  %10s  %.*s\033[K\n", p->nv.pid, bytes(p->nv.used, b, sizeof b),
+                    procstat_clip(cmd, 60), cmd);
         } else {
             fprintf(f, "%s%u %s", k ? ", " : " top ", p->nv.pid, bytes(p->nv.used, b, sizeof b));
         }
@@ -258,6 +270,7 @@ static void json_line(struct watch *w, const struct gpusnap *s, FILE *f)
     json_key(&j, "schema"), json_str(&j, "oomlab.watch.v1");
     json_key(&j, "timestamp"), json_str(&j, now);
     json_key(&j, "elapsed_ms"), json_int(&j, elapsed_ms(w));
+    json_key(&j, "error"), json_null(&j);
     json_key(&j, "gpus");
     json_arr_begin(&j);
     for (size_t i = 0; i < s->n && i < MAX_GPUS; i++) {
@@ -289,6 +302,24 @@ static void json_line(struct watch *w, const struct gpusnap *s, FILE *f)
     json_arr_end(&j);
     json_obj_end(&j);
     json_finish(&j);
+}
+
+/* --json without NVML: one line that says so, for scripts that parse stdout. */
+static void json_no_nvml(const char *why)
+{
+    char now[40], msg[600];
+    struct json j;
+    iso_time(now, sizeof now);
+    snprintf(msg, sizeof msg, "NVML not available: %s", why);
+    json_init(&j, stdout, false);
+    json_obj_begin(&j);
+    json_key(&j, "schema"), json_str(&j, "oomlab.watch.v1");
+    json_key(&j, "timestamp"), json_str(&j, now);
+    json_key(&j, "error"), json_str(&j, msg);
+    json_key(&j, "gpus"), json_arr_begin(&j), json_arr_end(&j);
+    json_obj_end(&j);
+    json_finish(&j);
+    fflush(stdout);
 }
 
 /* ---- files: Prometheus textfile, memory CSV ---- */
@@ -516,6 +547,7 @@ int cmd_watch(int argc, char **argv)
     if (rc) return rc < 0 ? EXIT_OK : rc;
     struct oomlab_err err;
     if (nvml_open(&w.nv, &err) < 0) {
+        if (w.o.json) json_no_nvml(err.msg);
         fprintf(stderr,
                 "oomlab watch: %s\noomlab watch: no NVML, so no GPU memory to watch; "
                 "try nvidia-smi to see whether the driver answers\n",

@@ -4,6 +4,8 @@
 #include "lib/procstat.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +47,7 @@ static int to_ull(const char *s, unsigned long long *v)
 int procstat_parse(const char *buf, size_t len, struct procstat *out)
 {
     memset(out, 0, sizeof *out);
-    out->rss_pages = -1;
+    out->rss_pages = out->cpu_ticks = -1;
     const char *open = memchr(buf, '(', len), *close = NULL;
     for (size_t i = len; i > 0; i--)
         if (buf[i - 1] == ')') {
@@ -62,7 +64,10 @@ int procstat_parse(const char *buf, size_t len, struct procstat *out)
     if (clen >= sizeof out->comm) clen = sizeof out->comm - 1;
     memcpy(out->comm, open + 1, clen);
     out->comm[clen] = '\0';
+    procstat_clean(out->comm);
     p = close + 1;
+    unsigned long long utime = 0, stime = 0;
+    bool cpu_ok = true;
     /* field 3 onwards */
     for (int f = 3; f <= 24; f++) {
         if (next_field(&p, end, field, sizeof field) < 0) return f > 22 ? 0 : -1;
@@ -72,7 +77,12 @@ int procstat_parse(const char *buf, size_t len, struct procstat *out)
         } else if (f == 4) {
             if (to_ll(field, &v) < 0 || v < 0) return -1;
             out->ppid = (long)v;
+        } else if (f == 14 || f == 15) {
+            cpu_ok = cpu_ok && to_ull(field, f == 14 ? &utime : &stime) == 0;
         } else if (f == 22) {
+            if (cpu_ok && utime <= (unsigned long long)INT64_MAX / 2 &&
+                stime <= (unsigned long long)INT64_MAX / 2)
+                out->cpu_ticks = (long long)(utime + stime);
             if (to_ull(field, &out->start_ticks) < 0) return -1;
         } else if (f == 24) {
             if (to_ll(field, &v) == 0 && v >= 0) out->rss_pages = v;
@@ -81,18 +91,81 @@ int procstat_parse(const char *buf, size_t len, struct procstat *out)
     return 0;
 }
 
+/* The valid UTF-8 sequence at s (n bytes, n >= 1): its length, or 0 when
+ * invalid (overlong, surrogate, beyond U+10FFFF, cut short); *cp its value. */
+static size_t utf8_next(const unsigned char *s, size_t n, unsigned *cp)
+{
+    static const struct {
+        unsigned char lead_mask, lead_bits;
+        size_t len;
+        unsigned min;
+    } forms[] = {{0x80, 0x00, 1, 0},
+                 {0xE0, 0xC0, 2, 0x80},
+                 {0xF0, 0xE0, 3, 0x800},
+                 {0xF8, 0xF0, 4, 0x10000}};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        if ((s[0] & forms[f].lead_mask) != forms[f].lead_bits) continue;
+        size_t len = forms[f].len;
+        if (len > n) return 0;
+        unsigned v = len == 1 ? s[0] : s[0] & (0x7Fu >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((s[k] & 0xC0) != 0x80) return 0;
+            v = v << 6 | (s[k] & 0x3F);
+        }
+        if (v < forms[f].min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+        *cp = v;
+        return len;
+    }
+    return 0;
+}
+
+static bool unsafe_code_point(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t procstat_clean(char *s)
+{
+    size_t n = strlen(s), w = 0;
+    for (size_t r = 0; r < n;) {
+        unsigned cp = 0;
+        size_t len = utf8_next((const unsigned char *)s + r, n - r, &cp);
+        if (len == 0 || unsafe_code_point(cp)) {
+            s[w++] = '?';
+            r += len ? len : 1;
+            continue;
+        }
+        memmove(s + w, s + r, len);
+        w += len, r += len;
+    }
+    s[w] = '\0';
+    return w;
+}
+
+int procstat_clip(const char *s, size_t max)
+{
+    size_t n = strnlen(s, max + 1);
+    if (n <= max) return (int)n;
+    n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--; /* s[n] continues a character: cut before that character */
+    return (int)n;
+}
+
 size_t procstat_cmdline(const char *raw, size_t len, char *out, size_t size)
 {
     if (!size) return 0;
     while (len && raw[len - 1] == '\0')
         len--; /* the trailing NUL(s) */
     size_t n = 0;
-    for (size_t i = 0; i < len && n + 1 < size; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        out[n++] = c == '\0' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-    }
+    for (size_t i = 0; i < len && n + 1 < size; i++)
+        out[n++] = raw[i] == '\0' ? ' ' : raw[i];
+    if (n < len) /* cut: do not leave half a character to become '?' */
+        while (n > 0 && ((unsigned char)raw[n] & 0xC0) == 0x80)
+            n--;
     out[n] = '\0';
-    return n;
+    return procstat_clean(out);
 }
 
 double procstat_uptime(const char *buf, size_t len)

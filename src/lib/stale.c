@@ -3,6 +3,7 @@
  * evidence; adding a rule is adding a row. */
 #include "lib/stale.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,18 +41,99 @@ static bool is_adopter(const char *comm)
     return false;
 }
 
-static bool rule_hidden(const struct stale_facts *f, char *ev, size_t size)
+static bool reparented(const struct stale_facts *f)
 {
-    if (f->visible) return false;
+    if (!f->visible || f->state == 'Z' || f->pid <= 1 || f->ppid <= 0) return false;
+    return f->ppid == 1 || is_adopter(f->parent_comm);
+}
+
+/* ---- activity over the window ---- */
+
+static enum stale_activity gpu_part(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (f->gpu_util_max < 0) {
+        snprintf(ev, size, "GPU %u's utilisation is unknown (NVML does not report it)", f->gpu);
+        return STALE_UNKNOWN;
+    }
+    if (f->gpu_util_max > 0) {
+        snprintf(ev, size,
+                 "GPU %u reached %d%% utilisation (device-wide: it or another process "
+                 "on the card is computing)",
+                 f->gpu, f->gpu_util_max);
+        return STALE_BUSY;
+    }
+    if (f->gpu_util_reads < 2) {
+        snprintf(ev, size, "GPU %u read 0%% once, too few readings to call it idle", f->gpu);
+        return STALE_UNKNOWN;
+    }
+    snprintf(ev, size, "GPU %u stayed at 0%% utilisation (%d readings)", f->gpu, f->gpu_util_reads);
+    return STALE_QUIET;
+}
+
+static enum stale_activity cpu_part(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (f->cpu_s < 0) {
+        snprintf(ev, size, "its CPU time could not be read");
+        return STALE_UNKNOWN;
+    }
+    if (f->cpu_s > 0) {
+        long cs = f->cpu_s < 1e9 ? lround(f->cpu_s * 100) : 100000000000L;
+        long pct = f->window_s > 0 && f->cpu_s / f->window_s < 1e6
+                       ? lround(100.0 * f->cpu_s / f->window_s)
+                       : -1;
+        snprintf(ev, size, "it used %ld.%02lds of CPU time (%ld%% of a core)", cs / 100, cs % 100,
+                 pct);
+        return STALE_BUSY;
+    }
+    snprintf(ev, size, "it used no CPU time");
+    return STALE_QUIET;
+}
+
+/* BUSY wins over UNKNOWN, which wins over QUIET: work seen anywhere is work. */
+static enum stale_activity activity(const struct stale_facts *f, char *ev, size_t size)
+{
+    if (!f->visible) {
+        snprintf(ev, size, "not watched: /proc cannot see it");
+        return STALE_UNKNOWN;
+    }
+    if (!(f->window_s > 0)) {
+        snprintf(ev, size, "not watched over a sampling window");
+        return STALE_UNKNOWN;
+    }
+    char gpu[120], cpu[80];
+    enum stale_activity g = gpu_part(f, gpu, sizeof gpu), c = cpu_part(f, cpu, sizeof cpu);
+    long tenths = f->window_s < 1e9 ? lround(f->window_s * 10) : 10000000000L;
+    snprintf(ev, size, "over %ld.%lds %s and %s", tenths / 10, tenths % 10, gpu, cpu);
+    if (g == STALE_BUSY || c == STALE_BUSY) return STALE_BUSY;
+    return g == STALE_UNKNOWN || c == STALE_UNKNOWN ? STALE_UNKNOWN : STALE_QUIET;
+}
+
+const char *stale_activity_name(enum stale_activity a)
+{
+    return a == STALE_QUIET ? "quiet" : a == STALE_BUSY ? "busy" : "unknown";
+}
+
+/* ---- flags: each rule sees the facts and what the window showed ---- */
+
+struct judged {
+    const struct stale_facts *f;
+    enum stale_activity activity;
+    const char *activity_evidence;
+};
+
+static bool rule_hidden(const struct judged *j, char *ev, size_t size)
+{
+    if (j->f->visible) return false;
     snprintf(ev, size,
              "NVML lists PID %ld but /proc has no such process: it runs in another PID namespace "
              "(a container; look on the host), or it exited a moment ago",
-             f->pid);
+             j->f->pid);
     return true;
 }
 
-static bool rule_zombie(const struct stale_facts *f, char *ev, size_t size)
+static bool rule_zombie(const struct judged *j, char *ev, size_t size)
 {
+    const struct stale_facts *f = j->f;
     if (!f->visible || f->state != 'Z') return false;
     snprintf(ev, size,
              "state Z: it exited but its parent (PID %ld, %s) has not reaped it; "
@@ -60,26 +142,43 @@ static bool rule_zombie(const struct stale_facts *f, char *ev, size_t size)
     return true;
 }
 
-static bool rule_orphan(const struct stale_facts *f, char *ev, size_t size)
+static void parent_words(const struct stale_facts *f, char *buf, size_t size)
 {
-    if (!f->visible || f->state == 'Z' || f->pid <= 1 || f->ppid <= 0) return false;
-    if (f->ppid != 1 && !is_adopter(f->parent_comm)) return false;
-    snprintf(ev, size, "its parent is PID %ld (%s)%s: the process that launched it has exited",
-             f->ppid, f->parent_comm ? f->parent_comm : "?",
-             f->ppid == 1 ? ", init" : ", a subreaper");
+    snprintf(buf, size, "its parent is PID %ld (%s)%s", f->ppid,
+             f->parent_comm ? f->parent_comm : "?", f->ppid == 1 ? ", init" : ", a subreaper");
+}
+
+/* Launcher gone AND quiet: stale without waiting for --idle-after. */
+static bool rule_orphan(const struct judged *j, char *ev, size_t size)
+{
+    if (!reparented(j->f) || j->activity != STALE_QUIET) return false;
+    char parent[128];
+    parent_words(j->f, parent, sizeof parent);
+    snprintf(ev, size, "%s: no launcher waits for it (it exited, or the job was started by init), and %s", parent,
+             j->activity_evidence);
     return true;
 }
 
-static bool rule_idle(const struct stale_facts *f, char *ev, size_t size)
+/* Re-parented but working (or not known to be idle): said, never stale. */
+static bool rule_reparented(const struct judged *j, char *ev, size_t size)
 {
-    if (!f->visible || f->state == 'Z' || f->gpu_util != 0 || f->used_bytes <= 0) return false;
-    if (f->elapsed_s < 0 || f->elapsed_s < f->idle_after_s) return false;
-    char held[32], age[32], limit[32], window[48] = "is at 0% utilisation";
-    if (f->util_window_s > 0)
-        snprintf(window, sizeof window, "stayed at 0%% utilisation over %.1fs", f->util_window_s);
+    if (!reparented(j->f) || j->activity == STALE_QUIET) return false;
+    char parent[128];
+    parent_words(j->f, parent, sizeof parent);
     snprintf(ev, size,
-             "GPU %u %s while it holds %s, and it has been running for %s (idle threshold %s)",
-             f->gpu, window, units_format_bytes(f->used_bytes, held, sizeof held),
+             "%s: normal for nohup, setsid and containers, no sign of staleness by itself; %s",
+             parent, j->activity_evidence);
+    return true;
+}
+
+static bool rule_idle(const struct judged *j, char *ev, size_t size)
+{
+    const struct stale_facts *f = j->f;
+    if (j->activity != STALE_QUIET || f->state == 'Z' || f->used_bytes <= 0) return false;
+    if (f->elapsed_s < 0 || f->elapsed_s < f->idle_after_s) return false;
+    char held[32], age[32], limit[32];
+    snprintf(ev, size, "%s, while it holds %s and has been running for %s (idle threshold %s)",
+             j->activity_evidence, units_format_bytes(f->used_bytes, held, sizeof held),
              stale_duration(f->elapsed_s, age, sizeof age),
              stale_duration(f->idle_after_s, limit, sizeof limit));
     return true;
@@ -88,11 +187,10 @@ static bool rule_idle(const struct stale_facts *f, char *ev, size_t size)
 static const struct {
     const char *name;
     bool stale;
-    bool (*holds)(const struct stale_facts *f, char *ev, size_t size);
+    bool (*holds)(const struct judged *j, char *ev, size_t size);
 } rules[] = {
-    {"hidden", false, rule_hidden},
-    {"zombie", true, rule_zombie},
-    {"orphan", true, rule_orphan},
+    {"hidden", false, rule_hidden}, {"zombie", true, rule_zombie},
+    {"orphan", true, rule_orphan},  {"reparented", false, rule_reparented},
     {"idle", true, rule_idle},
 };
 
@@ -170,9 +268,11 @@ static const struct {
 void stale_assess(const struct stale_facts *f, struct stale_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->activity = activity(f, out->activity_evidence, sizeof out->activity_evidence);
+    struct judged j = {f, out->activity, out->activity_evidence};
     for (size_t i = 0; i < sizeof rules / sizeof rules[0] && out->n_flags < STALE_MAX_FLAGS; i++) {
         struct stale_flag *fl = &out->flags[out->n_flags];
-        if (!rules[i].holds(f, fl->evidence, sizeof fl->evidence)) continue;
+        if (!rules[i].holds(&j, fl->evidence, sizeof fl->evidence)) continue;
         fl->name = rules[i].name;
         fl->stale = rules[i].stale;
         out->stale |= fl->stale;

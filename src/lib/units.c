@@ -104,24 +104,79 @@ int units_parse_size_arg(const char *s, int64_t *bytes)
     return 0;
 }
 
+/* Units a duration may carry, in milliseconds; "" is the bare number. */
+static const struct {
+    const char *suffix;
+    int64_t ms;
+} duration_units[] = {{"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}, {"", 1000}};
+
+/* Digits, at most one '.', at least one digit: the length read, or 0. */
+static size_t duration_number(const char *s, long double *v)
+{
+    long double whole = 0, frac = 0, scale = 1;
+    size_t i = 0, digits = 0;
+    bool dot = false;
+    for (; s[i]; i++) {
+        if (s[i] == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9') break;
+        if (++digits > 30) return 0; /* beyond any sane duration, and long double's digits */
+        if (dot)
+            frac += (s[i] - '0') * (scale /= 10);
+        else
+            whole = whole * 10 + (s[i] - '0');
+    }
+    *v = whole + frac;
+    return digits ? i : 0;
+}
+
 int units_parse_duration_ms(const char *s, int64_t *ms)
 {
-    static const struct { const char *suffix; long double mult; } rules[] = {
-        {"ms", 1}, {"s", 1000}, {"m", 60000}, {"min", 60000}, {"h", 3600000}, {"", 1},
-    };
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long double v = strtold(s, &end);
-    if (end == s || errno || !(v >= 0)) return -1;
-    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
-        if (strcmp(end, rules[r].suffix) != 0) continue;
-        long double t = v * rules[r].mult;
-        if (t > 1e15L) return -1;
+    long double v;
+    size_t n = s ? duration_number(s, &v) : 0;
+    if (n == 0) return -1;
+    for (size_t r = 0; r < sizeof duration_units / sizeof duration_units[0]; r++) {
+        if (strcmp(s + n, duration_units[r].suffix) != 0) continue;
+        long double t = v * (long double)duration_units[r].ms;
+        if (t > (long double)UNITS_DURATION_MAX_MS) return -1;
         *ms = (int64_t)llroundl(t);
         return 0;
     }
     return -1;
+}
+
+const char *units_format_duration_ms(int64_t ms, char *buf, size_t size)
+{
+    for (size_t r = 3; ms > 0 && r > 0; r--) /* h, m, s: the largest exact one */
+        if (ms % duration_units[r].ms == 0) {
+            snprintf(buf, size, "%lld%s", (long long)(ms / duration_units[r].ms),
+                     duration_units[r].suffix);
+            return buf;
+        }
+    snprintf(buf, size, "%lldms", (long long)ms);
+    return buf;
+}
+
+int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms,
+                       int64_t *ms, struct oomlab_err *err)
+{
+    int64_t v;
+    char lim[32];
+    if (units_parse_duration_ms(s, &v) < 0)
+        return oomlab_err_set(err,
+                              "%s '%s': expected a duration such as 90, 500ms, 30s, 10m or 1.5h "
+                              "(a bare number is seconds; see DURATIONS in oomlab(1))",
+                              flag, s ? s : "");
+    if (v < min_ms)
+        return oomlab_err_set(err, "%s '%s': at least %s", flag, s,
+                              units_format_duration_ms(min_ms, lim, sizeof lim));
+    if (v > max_ms)
+        return oomlab_err_set(err, "%s '%s': at most %s", flag, s,
+                              units_format_duration_ms(max_ms, lim, sizeof lim));
+    *ms = v;
+    return 0;
 }
 
 int units_parse_percent(const char *s, double *pct)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/err.h"
+
 #define UNITS_UNKNOWN ((int64_t)-1)
 
 /* How to read decimal-looking labels: PyTorch's CUDA allocator and most
@@ -27,8 +29,24 @@ size_t units_parse_size(const char *s, size_t len, enum units_base base, int64_t
  * bytes. Returns 0 or -1. Decimal labels are 1000-based here (user input). */
 int units_parse_size_arg(const char *s, int64_t *bytes);
 
-/* "500ms", "2s", "10m", "1h", "250" (ms) -> milliseconds. 0 or -1. */
+/* Durations, one rule for every flag (oomlab(1), DURATIONS): digits with an
+ * optional fraction ("0.5", ".5", "5.") and an optional unit, ms, s, m or h;
+ * a bare number is seconds, as sleep(1) and timeout(1) read it. No sign,
+ * exponent, blank or other unit. Rounded to the nearest millisecond; at most
+ * UNITS_DURATION_MAX_MS. 0, or -1 when s is not such a duration. */
+#define UNITS_DURATION_MAX_MS ((int64_t)1000000000000000) /* ~31,700 years */
 int units_parse_duration_ms(const char *s, int64_t *ms);
+
+/* A flag's duration within [min_ms, max_ms]: 0, or -1 with err saying what
+ * was wrong, e.g. "--interval '5ms': at least 10ms" or "--timeout '1e3':
+ * expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is
+ * seconds)". flag is the option as typed ("--timeout"). */
+int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms, int64_t *ms,
+                       struct oomlab_err *err);
+
+/* "250ms", "2s", "10m", "1h": the largest unit that states ms exactly, in a
+ * spelling units_parse_duration_ms reads back; always NUL-terminated. */
+const char *units_format_duration_ms(int64_t ms, char *buf, size_t size);
 
 /* "15%", "15", "0.15" (a fraction when < 1) -> percent in [0, 100]. 0 or -1. */
 int units_parse_percent(const char *s, double *pct);

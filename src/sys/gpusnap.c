@@ -1,6 +1,7 @@
 /* gpusnap: NVML x /proc x stale rules (see gpusnap.h). */
 #include "sys/gpusnap.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,12 @@ static int by_used_desc(const void *a, const void *b)
     return x->nv.pid < y->nv.pid ? -1 : x->nv.pid > y->nv.pid;
 }
 
-static void judge(struct gpusnap_proc *p, const struct gpusnap_gpu *g, double idle_after_s)
+/* /proc's view of one holder, and its CPU time at the window's start. */
+static void look_up(struct gpusnap_proc *p)
 {
     struct oomlab_err err;
     p->visible = proc_read((pid_t)p->nv.pid, &p->info, &err) == 0;
+    p->cpu_s = p->visible ? proc_cpu_s((pid_t)p->nv.pid, p->info.start_ticks) : -1;
     if (p->visible && p->info.ppid > 0) {
         struct proc_info parent;
         if (proc_read(p->info.ppid, &parent, &err) == 0) {
@@ -26,6 +29,10 @@ static void judge(struct gpusnap_proc *p, const struct gpusnap_gpu *g, double id
             memcpy(p->parent_cmdline, parent.cmdline, sizeof p->parent_cmdline);
         }
     }
+}
+
+static void judge(struct gpusnap_proc *p, const struct gpusnap_gpu *g, double idle_after_s)
+{
     struct stale_facts f = {
         .pid = (long)p->nv.pid,
         .gpu = g->gpu.index,
@@ -37,8 +44,10 @@ static void judge(struct gpusnap_proc *p, const struct gpusnap_gpu *g, double id
         .cmdline = p->visible ? p->info.cmdline : NULL,
         .elapsed_s = p->visible ? p->info.elapsed_s : -1,
         .used_bytes = p->nv.used,
-        .gpu_util = g->gpu.util_gpu,
-        .util_window_s = g->util_window_s,
+        .window_s = g->window_s,
+        .gpu_util_max = g->gpu.util_gpu,
+        .gpu_util_reads = g->util_reads,
+        .cpu_s = p->cpu_s,
         .idle_after_s = idle_after_s,
     };
     stale_assess(&f, &p->assess);
@@ -63,19 +72,56 @@ static void account(struct gpusnap_gpu *g, bool details)
     g->unaccounted = unknown ? -1 : g->gpu.used > visible ? g->gpu.used - visible : 0;
 }
 
-/* A GPU at 0% with holders: read utilisation again over a short window and
- * keep the highest, so a pause between two steps is not called idle. */
-static void confirm_idle(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap_gpu *g)
+static double mono_s(void)
 {
-    if (g->gpu.util_gpu != 0 || g->n_procs == 0 || o->util_samples < 2) return;
-    struct timespec step = {o->util_interval_ms / 1000,
-                            (long)(o->util_interval_ms % 1000) * 1000000L};
-    for (int k = 1; k < o->util_samples && g->gpu.util_gpu == 0; k++) {
-        nanosleep(&step, NULL);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* One more utilisation reading of every readable GPU: the highest is kept;
+ * an unknown reading makes the whole window's figure unknown. */
+static void read_util(struct nvml *nv, struct gpusnap *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        struct gpusnap_gpu *g = &s->gpus[i];
+        if (!g->ok) continue;
         struct nvml_gpu again;
-        if (nvml_gpu(nv, g->gpu.index, &again, NULL) < 0) break;
-        if (again.util_gpu > g->gpu.util_gpu) g->gpu.util_gpu = again.util_gpu;
-        g->util_window_s += o->util_interval_ms / 1000.0;
+        if (nvml_gpu(nv, g->gpu.index, &again, NULL) < 0 || again.util_gpu < 0)
+            g->gpu.util_gpu = -1;
+        else if (g->gpu.util_gpu >= 0 && again.util_gpu > g->gpu.util_gpu)
+            g->gpu.util_gpu = again.util_gpu;
+        g->util_reads++;
+    }
+}
+
+/* The window: utilisation every util_interval_ms, then each visible
+ * holder's CPU time again. Nothing is watched when no holder is visible. */
+static void watch_window(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *s)
+{
+    bool any = false;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->gpus[i].n_procs; k++)
+            any |= s->gpus[i].procs[k].visible;
+    if (!any || o->window_ms <= 0) return;
+    int64_t step_ms = o->util_interval_ms > 0 ? o->util_interval_ms : o->window_ms;
+    double t0 = mono_s();
+    for (int64_t waited = 0; waited < o->window_ms; waited += step_ms) {
+        int64_t ms = o->window_ms - waited < step_ms ? o->window_ms - waited : step_ms;
+        struct timespec step = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+        while (nanosleep(&step, &step) < 0 && errno == EINTR) {
+        }
+        read_util(nv, s);
+    }
+    double window = mono_s() - t0;
+    for (size_t i = 0; i < s->n; i++) {
+        s->gpus[i].window_s = window;
+        for (size_t k = 0; k < s->gpus[i].n_procs; k++) {
+            struct gpusnap_proc *p = &s->gpus[i].procs[k];
+            double now = p->visible ? proc_cpu_s((pid_t)p->nv.pid, p->info.start_ticks) : -1;
+            p->cpu_s = p->cpu_s >= 0 && now >= p->cpu_s ? now - p->cpu_s : -1;
+            p->cpu_end_s = now;
+        }
     }
 }
 
@@ -89,6 +135,7 @@ static void take_gpu(struct nvml *nv, unsigned index, const struct gpusnap_opts 
         return;
     }
     g->ok = true;
+    g->util_reads = 1;
     struct nvml_proc *list;
     size_t n;
     if (nvml_procs(nv, index, &list, &n, &err) < 0) {
@@ -104,14 +151,12 @@ static void take_gpu(struct nvml *nv, unsigned index, const struct gpusnap_opts 
         return;
     }
     g->n_procs = n;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         g->procs[i].nv = list[i];
-    if (o->details) confirm_idle(nv, o, g);
-    for (size_t i = 0; i < n && o->details; i++)
-        judge(&g->procs[i], g, o->idle_after_s);
+        g->procs[i].cpu_s = g->procs[i].cpu_end_s = -1;
+        if (o->details) look_up(&g->procs[i]);
+    }
     free(list);
-    qsort(g->procs, n, sizeof *g->procs, by_used_desc);
-    account(g, o->details);
 }
 
 int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *out,
@@ -130,6 +175,15 @@ int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *
     out->n = n;
     for (size_t i = 0; i < n; i++)
         take_gpu(nv, o->gpu >= 0 ? (unsigned)o->gpu : (unsigned)i, o, &out->gpus[i]);
+    if (o->details) watch_window(nv, o, out);
+    for (size_t i = 0; i < n; i++) {
+        struct gpusnap_gpu *g = &out->gpus[i];
+        for (size_t k = 0; k < g->n_procs && o->details; k++)
+            judge(&g->procs[k], g, o->idle_after_s);
+        if (g->n_procs) /* procs is NULL when the GPU or its list failed */
+            qsort(g->procs, g->n_procs, sizeof *g->procs, by_used_desc);
+        account(g, o->details);
+    }
     return 0;
 }
 
@@ -141,13 +195,25 @@ void gpusnap_release(struct gpusnap *s)
     memset(s, 0, sizeof *s);
 }
 
+const struct gpusnap_proc *gpusnap_next(const struct gpusnap *s, unsigned pid,
+                                        const struct gpusnap_proc *from, unsigned *gpu)
+{
+    bool past = from == NULL;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->gpus[i].n_procs; k++) {
+            const struct gpusnap_proc *p = &s->gpus[i].procs[k];
+            if (!past) {
+                past = p == from;
+                continue;
+            }
+            if (p->nv.pid != pid) continue;
+            if (gpu) *gpu = s->gpus[i].gpu.index;
+            return p;
+        }
+    return NULL;
+}
+
 const struct gpusnap_proc *gpusnap_find(const struct gpusnap *s, unsigned pid, unsigned *gpu)
 {
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t k = 0; k < s->gpus[i].n_procs; k++)
-            if (s->gpus[i].procs[k].nv.pid == pid) {
-                if (gpu) *gpu = s->gpus[i].gpu.index;
-                return &s->gpus[i].procs[k];
-            }
-    return NULL;
+    return gpusnap_next(s, pid, NULL, gpu);
 }

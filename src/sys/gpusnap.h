@@ -20,7 +20,9 @@ struct gpusnap_proc {
     struct proc_info info;      /* valid when visible */
     char parent_comm[64];       /* "" unknown */
     char parent_cmdline[1024];  /* "" unknown */
-    struct stale_result assess; /* flags with evidence, kind */
+    double cpu_s;               /* CPU seconds gained over the window; -1 unknown */
+    double cpu_end_s;           /* its CPU seconds in all when the window ended; -1 unknown */
+    struct stale_result assess; /* flags with evidence, activity, kind */
 };
 
 struct gpusnap_gpu {
@@ -30,9 +32,12 @@ struct gpusnap_gpu {
     bool procs_ok;              /* false: error says why the list failed */
     struct gpusnap_proc *procs; /* sorted by used, largest first */
     size_t n_procs;
-    int64_t unaccounted;  /* used minus what visible processes hold; -1 unknown */
-    int64_t hidden;       /* held by pids /proc cannot see; -1 unknown */
-    double util_window_s; /* gpu.util_gpu is the highest reading over this; 0: one */
+    int64_t unaccounted; /* used minus what visible processes hold; -1 unknown */
+    int64_t hidden;      /* held by pids /proc cannot see; -1 unknown */
+    double window_s;     /* details: how long the GPU and its holders were
+                            watched; 0: one reading, not watched */
+    int util_reads;      /* utilisation readings; gpu.util_gpu is the highest,
+                            -1 when any of them was unknown */
 };
 
 struct gpusnap {
@@ -44,10 +49,11 @@ struct gpusnap {
 struct gpusnap_opts {
     int gpu;             /* one NVML index, or -1 for every GPU */
     double idle_after_s; /* stale rule threshold */
-    int util_samples;    /* details: a GPU at 0% with holders is read this many
-                            times, util_interval_ms apart, before it counts as
-                            idle (one reading can fall between two steps) */
-    int util_interval_ms;
+    int64_t window_ms;   /* details: when any holder is visible, watch every GPU's
+                            utilisation (every util_interval_ms) and each holder's
+                            CPU time for this long: the evidence of work or of
+                            none (one reading can fall between two steps) */
+    int64_t util_interval_ms;
     bool details; /* read /proc and judge each process (ps); watch skips it */
 };
 
@@ -57,7 +63,11 @@ int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *opts, struct gpusna
                  struct oomlab_err *err);
 void gpusnap_release(struct gpusnap *s);
 
-/* The process pid in s (first GPU that lists it), or NULL. */
+/* The process pid in s: the first GPU that lists it, or NULL. With *from
+ * (start NULL, then the previous answer) the next listing after *from: a
+ * process on several GPUs is listed once per GPU. */
 const struct gpusnap_proc *gpusnap_find(const struct gpusnap *s, unsigned pid, unsigned *gpu);
+const struct gpusnap_proc *gpusnap_next(const struct gpusnap *s, unsigned pid,
+                                        const struct gpusnap_proc *from, unsigned *gpu);
 
 #endif

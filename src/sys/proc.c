@@ -75,6 +75,7 @@ int proc_read(pid_t pid, struct proc_info *pi, struct oomlab_err *err)
     pi->state = '?';
     pi->elapsed_s = -1;
     pi->rss_bytes = -1;
+    pi->cpu_ticks = -1;
     struct procstat st;
     if (pid <= 0 || read_stat(pid, &st) < 0)
         return oomlab_err_set(err, "pid %ld is not in /proc (exited, or in another PID namespace)",
@@ -82,6 +83,7 @@ int proc_read(pid_t pid, struct proc_info *pi, struct oomlab_err *err)
     pi->ppid = (pid_t)st.ppid;
     pi->state = st.state;
     pi->start_ticks = st.start_ticks;
+    pi->cpu_ticks = st.cpu_ticks;
     snprintf(pi->comm, sizeof pi->comm, "%s", st.comm);
     long page = sysconf(_SC_PAGESIZE), hz = sysconf(_SC_CLK_TCK);
     if (st.rss_pages >= 0 && page > 0 && st.rss_pages < INT64_MAX / page)
@@ -107,6 +109,16 @@ int proc_parent(pid_t pid, pid_t *ppid, unsigned long long *start_ticks)
     *ppid = (pid_t)st.ppid;
     if (start_ticks) *start_ticks = st.start_ticks;
     return 0;
+}
+
+double proc_cpu_s(pid_t pid, unsigned long long start_ticks)
+{
+    struct procstat st;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (pid <= 0 || hz <= 0 || read_stat(pid, &st) < 0 || st.start_ticks != start_ticks ||
+        st.cpu_ticks < 0)
+        return -1;
+    return (double)st.cpu_ticks / (double)hz;
 }
 
 bool proc_in_tree(pid_t pid, pid_t root)

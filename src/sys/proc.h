@@ -24,6 +24,7 @@ struct proc_info {
     unsigned long long start_ticks; /* since boot: with pid, identifies the process */
     double elapsed_s;               /* -1 unknown */
     int64_t rss_bytes;              /* -1 unknown */
+    long long cpu_ticks;            /* user+system CPU time, clock ticks; -1 unknown */
 };
 
 /* Fill pi for pid. -1 when /proc has no such pid (gone, or in another PID
@@ -32,6 +33,11 @@ int proc_read(pid_t pid, struct proc_info *pi, struct oomlab_err *err);
 
 /* Just the parent and start time (cheaper: one small read). 0 or -1. */
 int proc_parent(pid_t pid, pid_t *ppid, unsigned long long *start_ticks);
+
+/* CPU seconds the process identified by (pid, start_ticks) has used so far
+ * (user + system, all threads). -1 when it is gone, its pid was reused, or
+ * the figure is unknown. */
+double proc_cpu_s(pid_t pid, unsigned long long start_ticks);
 
 /* Is pid root or one of its descendants (walking parents, bounded)? */
 bool proc_in_tree(pid_t pid, pid_t root);

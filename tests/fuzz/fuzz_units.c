@@ -1,9 +1,32 @@
-/* Fuzz target: size parsing must never read past len or misbehave on junk. */
+/* Fuzz target: size parsing must never read past len or misbehave on junk;
+ * the duration parser (every --timeout/--interval/--grace/...) accepts only
+ * its grammar, stays in range, and what units_format_duration_ms prints for
+ * the result reads back to the same milliseconds. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/units.h"
+
+static void durations(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1); /* the parser takes a C string, as argv gives */
+    if (!text) return;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    int64_t ms = -1, again = -1;
+    if (units_parse_duration_ms(text, &ms) == 0) {
+        if (ms < 0 || ms > UNITS_DURATION_MAX_MS) abort();
+        if (strchr(text, ' ') || strchr(text, '-') || strchr(text, 'e')) abort();
+        char buf[40];
+        if (units_parse_duration_ms(units_format_duration_ms(ms, buf, sizeof buf), &again) != 0 ||
+            again != ms)
+            abort();
+    }
+    struct oomlab_err err;
+    units_duration_arg("--interval", text, 10, 3600000, &ms, &err);
+    free(text);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -14,5 +37,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     units_parse_size(copy, size, UNITS_KB_IS_1024, &b, &sat);
     free(copy);
+    durations(data, size);
     return 0;
 }

@@ -107,6 +107,34 @@ static void test_tree(void **state)
     free(d);
 }
 
+/* CPU time: a sleeping process gains none; this test, spinning, gains some;
+ * a wrong start time (a reused pid) reads as unknown, never as 0. */
+static void test_cpu_time(void **state)
+{
+    (void)state;
+    struct proc_info me, sleeper;
+    struct oomlab_err err;
+    assert_int_equal(proc_read(getpid(), &me, &err), 0);
+    assert_int_equal(proc_read(grandchild, &sleeper, &err), 0);
+    assert_true(me.cpu_ticks >= 0);
+    double s0 = proc_cpu_s(grandchild, sleeper.start_ticks);
+    double m0 = proc_cpu_s(getpid(), me.start_ticks);
+    assert_true(s0 >= 0 && m0 >= 0);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    volatile unsigned long spin = 0;
+    do { /* 100 ms of CPU: ten clock ticks at 100 Hz */
+        for (int i = 0; i < 100000; i++)
+            spin += (unsigned long)i;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 100);
+    assert_true(spin > 0);
+    assert_true(proc_cpu_s(getpid(), me.start_ticks) > m0);
+    assert_true(proc_cpu_s(grandchild, sleeper.start_ticks) == s0);
+    assert_true(proc_cpu_s(grandchild, sleeper.start_ticks + 1) < 0);
+    assert_true(proc_cpu_s(4194303, 0) < 0);
+}
+
 static void test_missing_pid(void **state)
 {
     (void)state;
@@ -125,6 +153,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_child),
         cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_cpu_time),
         cmocka_unit_test(test_missing_pid),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,6 +10,7 @@
 
 #include "lib/stale.h"
 
+/* A training job: busy GPU, CPU time gained over a 1 s window. */
 static struct stale_facts healthy(void)
 {
     return (struct stale_facts){.pid = 4242,
@@ -22,8 +23,20 @@ static struct stale_facts healthy(void)
                                 .cmdline = "python train.py",
                                 .elapsed_s = 7200,
                                 .used_bytes = 1LL << 30,
-                                .gpu_util = 90,
+                                .window_s = 1.0,
+                                .gpu_util_max = 90,
+                                .gpu_util_reads = 6,
+                                .cpu_s = 0.93,
                                 .idle_after_s = 600};
+}
+
+/* Nothing happened over the window. */
+static struct stale_facts quiet(void)
+{
+    struct stale_facts f = healthy();
+    f.gpu_util_max = 0;
+    f.cpu_s = 0;
+    return f;
 }
 
 static const struct stale_flag *flag(const struct stale_result *r, const char *name)
@@ -42,6 +55,11 @@ static void test_healthy_is_not_flagged(void **state)
     assert_int_equal(r.n_flags, 0);
     assert_false(r.stale);
     assert_null(r.kind);
+    assert_int_equal(r.activity, STALE_BUSY);
+    assert_string_equal(r.activity_evidence,
+                        "over 1.0s GPU 0 reached 90% utilisation (device-wide: it or another "
+                        "process on the card is computing) and it used 0.93s of CPU time (93% of "
+                        "a core)");
 }
 
 static void test_zombie(void **state)
@@ -55,18 +73,62 @@ static void test_zombie(void **state)
     assert_true(r.stale);
     assert_int_equal(r.n_flags, 1);
     assert_non_null(strstr(flag(&r, "zombie")->evidence, "PID 1"));
+    f = quiet(); /* a quiet old zombie is a zombie, not also idle */
+    f.state = 'Z';
+    stale_assess(&f, &r);
+    assert_int_equal(r.n_flags, 1);
+    assert_string_equal(r.flags[0].name, "zombie");
 }
 
-static void test_orphan_by_init_and_subreaper(void **state)
+/* Issue 10: a job under nohup/setsid/a container's init at 97% was flagged
+ * orphan and killed. Re-parented is said, and stale only when quiet. */
+static void test_reparented_busy_is_not_stale(void **state)
 {
     (void)state;
     struct stale_facts f = healthy();
     struct stale_result r;
     f.ppid = 1;
+    f.parent_comm = "tini";
+    f.gpu_util_max = 97;
+    f.elapsed_s = 86400;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_null(flag(&r, "orphan"));
+    assert_non_null(flag(&r, "reparented"));
+    assert_false(flag(&r, "reparented")->stale);
+    assert_non_null(
+        strstr(flag(&r, "reparented")->evidence, "PID 1 (tini), init: normal for nohup"));
+    assert_non_null(strstr(flag(&r, "reparented")->evidence, "reached 97%"));
+    /* 0% GPU but CPU time gained (a data-loading or CPU phase): still working */
+    f.gpu_util_max = 0;
+    f.cpu_s = 0.5;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_int_equal(r.activity, STALE_BUSY);
+    assert_non_null(strstr(flag(&r, "reparented")->evidence, "0.50s of CPU time (50% of a core)"));
+    /* GPU busy, no CPU time in the window (a long kernel): still working */
+    f.gpu_util_max = 60;
+    f.cpu_s = 0;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_null(flag(&r, "idle"));
+}
+
+static void test_orphan_needs_quiet(void **state)
+{
+    (void)state;
+    struct stale_facts f = quiet();
+    struct stale_result r;
+    f.ppid = 1;
     f.parent_comm = "process_api";
+    f.elapsed_s = 30; /* young: orphan needs no --idle-after */
     stale_assess(&f, &r);
     assert_true(r.stale);
-    assert_non_null(strstr(flag(&r, "orphan")->evidence, "PID 1 (process_api), init"));
+    assert_null(flag(&r, "idle"));
+    assert_string_equal(flag(&r, "orphan")->evidence,
+                        "its parent is PID 1 (process_api), init: no launcher waits for it (it "
+                        "exited, or the job was started by init), and over 1.0s GPU 0 stayed at "
+                        "0% utilisation (6 readings) and it used no CPU time");
     f.ppid = 812;
     f.parent_comm = "systemd"; /* systemd --user, a subreaper */
     stale_assess(&f, &r);
@@ -74,40 +136,75 @@ static void test_orphan_by_init_and_subreaper(void **state)
     f.parent_comm = "bash";
     stale_assess(&f, &r);
     assert_null(flag(&r, "orphan"));
+    assert_null(flag(&r, "reparented"));
     f.pid = 1; /* init itself is nobody's orphan */
     f.ppid = 0;
     stale_assess(&f, &r);
     assert_null(flag(&r, "orphan"));
 }
 
-static void test_idle_needs_zero_util_memory_and_age(void **state)
+/* No evidence of idleness is no flag: unknown utilisation, one reading,
+ * unreadable CPU time, no window. */
+static void test_unknown_is_never_stale(void **state)
 {
     (void)state;
-    struct stale_facts f = healthy();
     struct stale_result r;
-    f.gpu_util = 0;
+    struct stale_facts f = quiet();
+    f.ppid = 1;
+    f.parent_comm = "init";
+    f.gpu_util_max = -1;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_int_equal(r.activity, STALE_UNKNOWN);
+    assert_non_null(strstr(flag(&r, "reparented")->evidence, "utilisation is unknown"));
+    f = quiet();
+    f.gpu_util_reads = 1;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_non_null(strstr(r.activity_evidence, "too few readings"));
+    f = quiet();
+    f.cpu_s = -1;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_non_null(strstr(r.activity_evidence, "CPU time could not be read"));
+    f = quiet();
+    f.window_s = 0;
+    stale_assess(&f, &r);
+    assert_false(r.stale);
+    assert_string_equal(r.activity_evidence, "not watched over a sampling window");
+    /* busy beats unknown */
+    f = quiet();
+    f.gpu_util_max = -1;
+    f.cpu_s = 0.2;
+    stale_assess(&f, &r);
+    assert_int_equal(r.activity, STALE_BUSY);
+}
+
+static void test_idle_needs_quiet_memory_and_age(void **state)
+{
+    (void)state;
+    struct stale_facts f = quiet();
+    struct stale_result r;
     stale_assess(&f, &r);
     assert_true(r.stale);
+    assert_int_equal(r.activity, STALE_QUIET);
     assert_string_equal(flag(&r, "idle")->evidence,
-                        "GPU 0 is at 0% utilisation while it holds 1.00 GiB, and it has been "
-                        "running for 2h00m (idle threshold 10m00s)");
-    f.util_window_s = 0.8;
-    stale_assess(&f, &r);
-    assert_string_equal(flag(&r, "idle")->evidence,
-                        "GPU 0 stayed at 0% utilisation over 0.8s while it holds 1.00 GiB, and it "
-                        "has been running for 2h00m (idle threshold 10m00s)");
+                        "over 1.0s GPU 0 stayed at 0% utilisation (6 readings) and it used no CPU "
+                        "time, while it holds 1.00 GiB and has been running for 2h00m (idle "
+                        "threshold 10m00s)");
     f.elapsed_s = 30; /* too young */
     stale_assess(&f, &r);
     assert_null(flag(&r, "idle"));
+    assert_false(r.stale);
     f.elapsed_s = -1; /* unknown age: no claim */
     stale_assess(&f, &r);
     assert_null(flag(&r, "idle"));
     f.elapsed_s = 7200;
-    f.gpu_util = -1; /* utilisation not supported: no claim */
+    f.used_bytes = -1; /* memory unknown: no claim */
     stale_assess(&f, &r);
     assert_null(flag(&r, "idle"));
-    f.gpu_util = 0;
-    f.used_bytes = -1; /* memory unknown: no claim */
+    f.used_bytes = 1 << 30;
+    f.cpu_s = 0.01; /* one clock tick of CPU is work */
     stale_assess(&f, &r);
     assert_null(flag(&r, "idle"));
 }
@@ -118,7 +215,10 @@ static void test_hidden_is_explained_not_stale(void **state)
     struct stale_facts f = {.pid = 999999,
                             .visible = false,
                             .state = '?',
-                            .gpu_util = 0,
+                            .gpu_util_max = 0,
+                            .gpu_util_reads = 6,
+                            .window_s = 1,
+                            .cpu_s = -1,
                             .used_bytes = 1 << 20,
                             .elapsed_s = -1,
                             .idle_after_s = 600};
@@ -128,6 +228,7 @@ static void test_hidden_is_explained_not_stale(void **state)
     assert_int_equal(r.n_flags, 1);
     assert_non_null(strstr(flag(&r, "hidden")->evidence, "another PID namespace"));
     assert_null(r.kind);
+    assert_int_equal(r.activity, STALE_UNKNOWN);
 }
 
 static void test_kinds(void **state)
@@ -171,8 +272,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_healthy_is_not_flagged),
         cmocka_unit_test(test_zombie),
-        cmocka_unit_test(test_orphan_by_init_and_subreaper),
-        cmocka_unit_test(test_idle_needs_zero_util_memory_and_age),
+        cmocka_unit_test(test_reparented_busy_is_not_stale),
+        cmocka_unit_test(test_orphan_needs_quiet),
+        cmocka_unit_test(test_unknown_is_never_stale),
+        cmocka_unit_test(test_idle_needs_quiet_memory_and_age),
         cmocka_unit_test(test_hidden_is_explained_not_stale),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_duration),

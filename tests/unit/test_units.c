@@ -59,7 +59,6 @@ static void test_args(void **state)
     assert_int_equal(ms, 500);
     assert_int_equal(units_parse_duration_ms("10m", &ms), 0);
     assert_int_equal(ms, 600000);
-    assert_int_equal(units_parse_duration_ms("-1s", &ms), -1);
     assert_int_equal(units_parse_percent("15%", &pct), 0);
     assert_true(pct == 15.0);
     assert_int_equal(units_parse_percent("0.2", &pct), 0);
@@ -84,12 +83,108 @@ static void test_format_and_checked_math(void **state)
     assert_int_equal(r, 42);
 }
 
+/* One rule for every duration flag: a bare number is seconds (issue 10:
+ * `run --timeout 3600` meant 3.6 s). */
+static void test_durations(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int64_t ms; /* -1: refused */
+    } cases[] = {
+        {"3600", 3600000},
+        {"600", 600000},
+        {"5", 5000},
+        {"0", 0},
+        {"0.5", 500},
+        {".5", 500},
+        {"5.", 5000},
+        {"500ms", 500},
+        {"0.5s", 500},
+        {"2s", 2000},
+        {"10m", 600000},
+        {"1.5h", 5400000},
+        {"1h", 3600000},
+        {"1.5ms", 2},
+        {"0.0004s", 0},
+        {"007", 7000},
+        {"", -1},
+        {"s", -1},
+        {".", -1},
+        {"-1s", -1},
+        {"+5", -1},
+        {" 5", -1},
+        {"5 ", -1},
+        {"5 s", -1},
+        {"1e3", -1},
+        {"0x10", -1},
+        {"inf", -1},
+        {"nan", -1},
+        {"5S", -1},
+        {"5sec", -1},
+        {"5min", -1},
+        {"5d", -1},
+        {"1h30m", -1},
+        {"1.2.3", -1},
+        {"1,5s", -1},
+        {"5ms ", -1},
+        {"99999999999999999999999999999999h", -1},
+        {"1000000000000000", -1},
+        {"1000000000000", 1000000000000000},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t ms = -7;
+        int rc = units_parse_duration_ms(cases[i].text, &ms);
+        if (cases[i].ms < 0) {
+            if (rc != -1) fail_msg("'%s' accepted as %lld ms", cases[i].text, (long long)ms);
+        } else if (rc != 0 || ms != cases[i].ms) {
+            fail_msg("'%s': rc %d, %lld ms, want %lld", cases[i].text, rc, (long long)ms,
+                     (long long)cases[i].ms);
+        }
+    }
+    int64_t ms;
+    assert_int_equal(units_parse_duration_ms(NULL, &ms), -1);
+}
+
+static void test_duration_args_and_format(void **state)
+{
+    (void)state;
+    struct oomlab_err err;
+    int64_t ms = -7;
+    assert_int_equal(units_duration_arg("--interval", "5ms", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '5ms': at least 10ms");
+    assert_int_equal(ms, -7);
+    assert_int_equal(units_duration_arg("--interval", "2h", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '2h': at most 1h");
+    assert_int_equal(units_duration_arg("--timeout", "1e3", 1, INT64_MAX, &ms, &err), -1);
+    assert_non_null(strstr(err.msg, "--timeout '1e3': expected a duration"));
+    assert_non_null(strstr(err.msg, "a bare number is seconds"));
+    assert_int_equal(units_duration_arg("--interval", "5", 10, 3600000, &ms, &err), 0);
+    assert_int_equal(ms, 5000);
+    char buf[32];
+    assert_string_equal(units_format_duration_ms(10, buf, sizeof buf), "10ms");
+    assert_string_equal(units_format_duration_ms(1500, buf, sizeof buf), "1500ms");
+    assert_string_equal(units_format_duration_ms(5000, buf, sizeof buf), "5s");
+    assert_string_equal(units_format_duration_ms(600000, buf, sizeof buf), "10m");
+    assert_string_equal(units_format_duration_ms(3600000, buf, sizeof buf), "1h");
+    assert_string_equal(units_format_duration_ms(0, buf, sizeof buf), "0ms");
+    /* what it prints, the parser reads back */
+    static const int64_t round[] = {1, 10, 999, 1000, 1500, 59000, 60000, 90000, 3600000, 5400000};
+    for (size_t i = 0; i < sizeof round / sizeof round[0]; i++) {
+        assert_int_equal(
+            units_parse_duration_ms(units_format_duration_ms(round[i], buf, sizeof buf), &ms), 0);
+        assert_int_equal(ms, round[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes_as_logs_print_them),
         cmocka_unit_test(test_absurd_sizes_saturate),
         cmocka_unit_test(test_args),
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_duration_args_and_format),
         cmocka_unit_test(test_format_and_checked_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 11, "watch --prom PATH replaces a device node, a symlink or a FIFO
+# with a regular file": --prom and --csv refuse anything at PATH that is not
+# a regular file (or absent) and leave it as it was — a symlink (and its
+# target), a dangling symlink, a FIFO (without blocking), a character device
+# made with mknod (as root), a directory; a regular file is replaced with a
+# 0644 file and no temp file is left; a --prom path that becomes a symlink
+# while watch runs stops it (exit 3) without touching the target.
+set -u
+: "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
+export LC_ALL=C NO_COLOR=1
+T=$(mktemp -d)
+D=$T/state
+mkdir -p "$D/procs" "$T/out"
+export OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D
+unset OOMLAB_FAKE_NVML_API OOMLAB_FAKE_NVML_FAIL OOMLAB_FAKE_NVML_REAP OOMLAB_FAKE_NVML_RESERVED
+W=
+cleanup() {
+  [ -n "$W" ] && kill -9 "$W" 2>/dev/null
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
+ok()  { echo "ok $1"; }
+bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { local name=$1 st=$2; shift 2; if [ "$st" -eq 0 ]; then ok "$name"; else bad "$name" "$@"; fi; }
+has() { grep -qF -- "$2" <<<"$1"; }
+printf '0 85899345920 536870912 35 NVIDIA A100-SXM4-80GB\n' > "$D/gpus"
+O=$T/out
+echo "precious" > "$O/victim"
+
+# refused PATH kinds: NAME, how to make it, what the message says, how to tell it is unchanged
+ln -s victim "$O/link"
+ln -s nowhere "$O/dangling"
+mkfifo "$O/fifo"
+mkdir "$O/dir"
+made_dev=0
+if [ "$(id -u)" -eq 0 ] && mknod "$O/dev" c 1 3 2>/dev/null; then made_dev=1; fi # 1,3 = /dev/null
+for opt in --prom --csv; do
+  for kind in "link:a symbolic link:-L" "dangling:a symbolic link:-L" "fifo:a FIFO:-p" "dir:a directory:-d" "dev:a character device:-c"; do
+    name=${kind%%:*}; rest=${kind#*:}; words=${rest%:*}; test_op=${rest##*:}
+    [ "$name" = dev ] && [ $made_dev -eq 0 ] && { echo "# note: not root or no mknod: device case skipped"; continue; }
+    out=$(timeout 10 "$OOMLAB" watch --count 1 $opt "$O/$name" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && has "$out" "$opt $O/$name: is $words; refusing to replace it" && [ "$test_op" "$O/$name" ]
+    check "watch $opt refuses $words and leaves it as it was" $? "rc=$rc" "$out"
+  done
+done
+[ "$(cat "$O/victim")" = precious ]; check "watch: a symlink's target is untouched" $?
+[ ! -e "$O/nowhere" ]; check "watch: a dangling symlink's target is not created" $?
+[ -z "$(ls "$O" | grep '\.tmp\.')" ]; check "watch: no temp file left by a refusal" $?
+
+# a regular file is replaced (and a new name created), 0644 less the umask
+echo "old" > "$O/m.prom"
+(umask 027; "$OOMLAB" watch --count 2 --interval 10ms --prom "$O/m.prom" --csv "$O/w.csv" >/dev/null); rc=$?
+mode=$(stat -c %a "$O/m.prom")
+[ $rc -eq 0 ] && grep -q '^oomlab_gpu_memory_used_bytes' "$O/m.prom" && [ "$mode" = 640 ] && [ -f "$O/w.csv" ] &&
+  [ -z "$(ls "$O" | grep '\.tmp\.')" ]
+check "watch: a regular --prom file is replaced (mode 0644 less umask), a new --csv created" $? "rc=$rc mode=$mode"
+
+# the path becomes a symlink while watch runs: stop, do not write through it
+"$OOMLAB" watch --interval 50ms --prom "$O/live.prom" >/dev/null 2>"$O/live.err" & W=$!
+for _ in $(seq 100); do [ -f "$O/live.prom" ] && break; sleep 0.05; done
+ln -s victim "$O/swap" && mv -T "$O/swap" "$O/live.prom"
+for _ in $(seq 100); do kill -0 "$W" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$W" 2>/dev/null && { kill -9 "$W"; bad "watch stopped after the swap"; }
+wait "$W"; rc=$?; W=
+err=$(cat "$O/live.err")
+[ $rc -eq 3 ] && has "$err" "is a symbolic link" && [ -L "$O/live.prom" ] && [ "$(cat "$O/victim")" = precious ]
+check "watch: --prom swapped for a symlink mid-run stops it, target untouched" $? "rc=$rc" "$err"
+exit 0
