@@ -143,21 +143,46 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
     return 0;
 }
 
-static void summary(const struct runexec_result *r)
+/* "22.39 GiB (log)", ">= 22.39 GiB (OOM message, a lower bound)", "unknown". */
+static void peak_text(const struct runexec_result *r, char *buf, size_t size)
 {
-    char alloc[32], reserved[32], nvml[32];
+    char b[32];
+    bool nvml = !strcmp(r->peak_source, "nvml");
+    int64_t peak = nvml ? r->peak_nvml : r->peak_reserved >= 0 ? r->peak_reserved : r->peak_alloc;
+    if (!r->peak_source[0] || peak < 0) {
+        snprintf(buf, size, "unknown");
+        return;
+    }
+    units_format_bytes(peak, b, sizeof b);
+    snprintf(buf, size, "%s%s (%s)", r->peak_lower_bound ? ">= " : "", b,
+             !strcmp(r->peak_source, "oom") ? "OOM message, a lower bound" : r->peak_source);
+}
+
+static void summary(const struct runexec_result *r, const char *dir)
+{
+    char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
     units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
     units_format_bytes(r->peak_reserved, reserved, sizeof reserved);
     units_format_bytes(r->peak_nvml, nvml, sizeof nvml);
-    /* The allocator's peaks come from the step lines, or, for a run that
-     * died before logging one, from the OOM message's counters. */
-    const char *src = strcmp(r->peak_source, "oom") == 0 ? "OOM message" : "log";
-    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak alloc %s, reserved %s (%s), "
-                    "%s (nvml); loss %s\n",
-            r->id, r->exit_code, r->interrupted ? ", interrupted" : "",
-            r->timed_out ? ", timed out" : "", r->oom ? "yes, " : "no",
-            r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "", alloc, reserved,
-            src, r->sampled ? nvml : "not sampled", r->loss_trend);
+    peak_text(r, peak, sizeof peak);
+    steps_memory_trend_format(&r->mem, mem, sizeof mem);
+    bool nv = !strcmp(r->peak_source, "nvml");
+    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak %s", r->id, r->exit_code,
+            r->interrupted ? ", interrupted" : "", r->timed_out ? ", timed out" : "",
+            r->oom ? "yes, " : "no", r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "",
+            peak);
+    if (!nv && (r->peak_alloc >= 0 || r->peak_reserved >= 0))
+        fprintf(stderr, " [alloc %s, reserved %s]", r->peak_alloc >= 0 ? alloc : "unknown",
+                r->peak_reserved >= 0 ? reserved : "unknown");
+    fprintf(stderr, "; nvml %s; memory %s; loss %s\n", r->sampled && r->peak_nvml > 0 ? nvml : "not sampled",
+            mem, r->loss_trend);
+    if (r->oom) {
+        if (r->first_fix[0]) fprintf(stderr, "oomlab run: %s: first fix: %s\n", r->id, r->first_fix);
+        if (!dir || !strcmp(dir, "."))
+            fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->id);
+        else
+            fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->log_path);
+    }
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
 
@@ -181,7 +206,7 @@ int cmd_run(int argc, char **argv)
         int code = res.exec_failed ? res.exit_code : res.id_taken ? EXIT_USAGE : EXIT_ERROR;
         return cmd_fail("run", &err, code);
     }
-    summary(&res);
+    summary(&res, a.o.dir);
     /* The child's code wins; a clean run whose records failed is an error. */
     if (res.exit_code == 0 && (!res.recorded || res.problem[0])) return EXIT_ERROR;
     return res.exit_code;

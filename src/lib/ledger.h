@@ -169,6 +169,11 @@ char *ledger_env_get(const char *cell, const char *name);
  * bytes); returns the count. */
 size_t ledger_env_changed(const char *a, const char *b, char *names, size_t size);
 
+/* Offset of the first byte that is not part of valid UTF-8 (no overlongs,
+ * surrogates or code points above U+10FFFF); len when all of it is. Ids are
+ * refused unless valid: Python's csv module reads a ledger as UTF-8. */
+size_t ledger_utf8_invalid_at(const char *s, size_t len);
+
 /* Append a "; "-separated tag to notes (size bytes, NUL-terminated),
  * cutting a tag that does not fit on a UTF-8 character boundary. */
 void ledger_notes_add(char *notes, size_t size, const char *tag);

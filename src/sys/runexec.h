@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/oom.h"
 #include "lib/runcfg.h"
+#include "lib/steps.h"
 
 struct runexec_opts {
     const char *dir;          /* default "." */
@@ -62,6 +63,12 @@ struct runexec_result {
     char log_path[4096];
     bool id_taken;             /* -1 because the id exists and force was not given */
     int64_t oom_alloc, oom_reserved; /* PyTorch's counters in the OOM message; -1 */
+    /* added for issue 10 (the records engineer): */
+    int64_t oom_in_use;        /* "this process has X memory in use"; -1 */
+    bool peak_lower_bound;     /* peak_source "oom": the true peak was at least this */
+    struct steps_mem_trend mem; /* the per-step memory trend with its evidence */
+    char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
+    bool placeholder;          /* the `running` row was appended at the start */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
