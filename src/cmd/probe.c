@@ -259,11 +259,12 @@ static char **build_argv(const struct probe_cli *cli, long value, const char *id
     return argsubst_argv(cli->argv, (size_t)cli->argc, keys, vals, cli->steps >= 0 ? 3 : 2);
 }
 
-/* The trial's config (its ledger row, configs/ID.yaml): the --config file,
- * the --set values, then the probed value in its column (or in extra).
- * The caller releases it. */
+/* The trial's config (its ledger row, configs/ID.yaml): the --config file
+ * in its own schema with the --set values and then the probed value applied
+ * (lib/runcfg_render, as run does); the row's columns are read back from
+ * that text. rendered may be NULL; the caller releases cfg (and rendered). */
 static int trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
-                        struct oomlab_err *err)
+                        struct runcfg_rendered *rendered, struct oomlab_err *err)
 {
     static const struct { const char *param, *key; } columns[] = {
         {"batch", "device_batch_size"}, {"seq", "max_seq_len"}};
@@ -276,9 +277,25 @@ static int trial_config(const struct probe_cli *cli, long value, struct runcfg *
     if (cli->config_text &&
         runcfg_parse(cfg, cli->config_text, cli->config_len, cli->config_path, err) < 0)
         return -1;
-    for (size_t i = 0; i < cli->n_sets; i++)
+    for (size_t i = 0; i < cli->n_sets; i++) /* the values checked with their own messages */
         if (runcfg_set(cfg, cli->sets[i], err) < 0) return -1;
-    return runcfg_set(cfg, assign, err);
+    if (runcfg_set(cfg, assign, err) < 0) return -1;
+    char *sets[RUNCFG_MAX_SETS];
+    if (cli->n_sets + 1 > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set");
+    for (size_t i = 0; i < cli->n_sets; i++) sets[i] = (char *)cli->sets[i]; /* read only */
+    sets[cli->n_sets] = assign;
+    struct runcfg_rendered local;
+    struct runcfg_rendered *r = rendered ? rendered : &local;
+    char header[96];
+    snprintf(header, sizeof header, "oomlab probe: %s", assign);
+    if (runcfg_render(cli->config_text, cli->config_len, cli->config_path, header, sets,
+                      cli->n_sets + 1, r, err) < 0)
+        return -1;
+    runcfg_release(cfg);
+    runcfg_init(cfg);
+    int rc = runcfg_parse(cfg, r->text, r->len, "the trial's config", err);
+    if (!rendered) runcfg_rendered_release(&local);
+    return rc;
 }
 
 /* Read --config (bounded) and check it and the --set values once, so a bad
@@ -290,7 +307,7 @@ static int load_config(struct probe_cli *cli)
         cfgfile_read(cli->config_path, &cli->config_text, &cli->config_len, &err) < 0)
         return cmd_usage_error("probe", "%s", err.msg); /* sys/cfgfile: shared with run, diagnose */
     struct runcfg cfg;
-    int rc = trial_config(cli, cli->search.min, &cfg, &err);
+    int rc = trial_config(cli, cli->search.min, &cfg, NULL, &err);
     runcfg_release(&cfg);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
@@ -333,7 +350,7 @@ static int setup_model(struct probe_cli *cli, struct probe_est *pe)
     struct est_model m;
     struct runcfg cfg;
     if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
-    if (trial_config(cli, cli->search.min, &cfg, &err) < 0 ||
+    if (trial_config(cli, cli->search.min, &cfg, NULL, &err) < 0 ||
         probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
         runcfg_release(&cfg);
         return cmd_usage_error("probe", "%s", err.msg);
@@ -464,14 +481,17 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     struct runcfg cfg;
     struct oomlab_err err = {{0}};
     char **argv = NULL;
-    if (trial_config(cli, value, &cfg, &err) < 0 || !(argv = build_argv(cli, value, id))) {
+    struct runcfg_rendered rendered = {0};
+    if (trial_config(cli, value, &cfg, &rendered, &err) < 0 || !(argv = build_argv(cli, value, id))) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot prepare the trial: %.120s",
                  err.msg[0] ? err.msg : "out of memory");
         runcfg_release(&cfg);
+        runcfg_rendered_release(&rendered);
         progress(cli, t, PROBE_FAILED);
         return PROBE_FAILED;
     }
     struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
+                              .config_text = rendered.text, .config_len = rendered.len,
                               .gpu = cli->gpu, .interval_ms = cli->interval_ms,
                               .timeout_ms = cli->timeout_ms, .quiet = true, .silent = true, .tag = "probe"};
     struct runexec_result rr;
@@ -479,6 +499,7 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     int rc = runexec(&ro, &rr, &err);
     argsubst_free(argv);
     runcfg_release(&cfg);
+    runcfg_rendered_release(&rendered);
     enum probe_outcome out;
     if (rc < 0) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot run the trial: %.130s", err.msg);

@@ -108,6 +108,18 @@ static const struct rc_rule *find_rule(const char *key)
     return NULL;
 }
 
+int runcfg_key_field(const char *key)
+{
+    const struct rc_rule *r = find_rule(key);
+    static const int column[F_COUNT] = {[F_BATCH] = 0, [F_SEQ] = 1, [F_DTYPE] = 2, [F_ACCUM] = 3, [F_CKPT] = 4};
+    return r && r->kind != K_FLAG ? column[r->field] : -1; /* bf16: true is not a dtype value */
+}
+
+const char *runcfg_alias_key(size_t i)
+{
+    return i < sizeof rc_rules / sizeof rc_rules[0] ? rc_rules[i].key : NULL;
+}
+
 void runcfg_init(struct runcfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);

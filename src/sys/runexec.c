@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/argsubst.h"
 #include "lib/ledger.h"
 #include "lib/plan.h"
 #include "lib/verdict.h"
@@ -33,7 +34,6 @@
 extern char **environ;
 
 #define LEDGER_MAX ((size_t)64 << 20)
-#define CONFIG_MAX ((size_t)16 << 20)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 struct paths {
@@ -201,64 +201,31 @@ static int appends(char **buf, size_t *len, const char *s)
     return append(buf, len, s, strlen(s));
 }
 
-/* "# " before every line of the original text. */
-static int append_commented(char **buf, size_t *len, const char *text, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        const char *nl = memchr(text + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - text) : n;
-        if (appends(buf, len, "# ") < 0 || append(buf, len, text + i, end - i) < 0 ||
-            appends(buf, len, "\n") < 0)
-            return -1;
-        i = end + 1;
-    }
-    return 0;
-}
-
-static char *config_text(const struct runexec_opts *o, size_t *len, struct oomlab_err *err)
-{
-    char *orig = NULL, *out = NULL;
-    size_t orig_len = 0;
-    *len = 0;
-    if (o->config_path &&
-        fsutil_read(o->config_path, CONFIG_MAX, &orig, &orig_len, NULL, err) < 0)
-        return NULL;
-    if (o->config_path && o->n_sets == 0) return *len = orig_len, orig; /* verbatim */
-    char *yaml = o->cfg ? runcfg_to_yaml(o->cfg) : NULL;
-    int rc = appends(&out, len, "# oomlab run: ");
-    rc |= appends(&out, len, o->config_path ? o->config_path : "no config file");
-    for (size_t i = 0; i < o->n_sets && rc == 0; i++) {
-        rc |= appends(&out, len, i ? " " : ", then --set ");
-        rc |= appends(&out, len, o->sets[i]);
-    }
-    rc |= appends(&out, len, "\n");
-    rc |= appends(&out, len, yaml ? yaml : "");
-    if (o->config_path && rc == 0) {
-        rc |= appends(&out, len, "\n# --- the original ");
-        rc |= appends(&out, len, o->config_path);
-        rc |= appends(&out, len, ", before --set ---\n");
-        rc |= append_commented(&out, len, orig, orig_len);
-    }
-    free(yaml);
-    free(orig);
-    if (rc) {
-        free(out);
-        oomlab_err_set(err, "out of memory");
-        return NULL;
-    }
-    return out;
-}
-
+/* configs/ID.yaml: the caller's text (run: the --config verbatim, or in
+ * its own schema with --set applied, lib/runcfg_render), else the parsed
+ * fields as YAML. */
 static int write_config(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
 {
-    if (!o->config_path && !o->cfg && o->n_sets == 0) return 0;
-    size_t len;
-    char *text = config_text(o, &len, err);
-    if (!text) return -1;
-    int rc = fsutil_write_atomic(p->config, text, len, err);
+    if (o->config_text) return fsutil_write_atomic(p->config, o->config_text, o->config_len, err);
+    if (!o->cfg) return 0;
+    char *text = runcfg_to_yaml(o->cfg);
+    if (!text) return oomlab_err_set(err, "out of memory");
+    int rc = fsutil_write_atomic(p->config, text, strlen(text), err);
     free(text);
     return rc;
+}
+
+/* The command with {config} (this run's configs/ID.yaml) and the caller's
+ * {KEY}s filled in (lib/argsubst); NULL on no memory. */
+static char **command_argv(const struct runexec_opts *o, const struct paths *p)
+{
+    size_t argc = 0, n = 0;
+    while (o->argv[argc]) argc++;
+    const char *keys[RUNCFG_MAX_SETS + 1], *vals[RUNCFG_MAX_SETS + 1];
+    if (o->subst_config) keys[n] = "config", vals[n++] = p->config;
+    for (size_t i = 0; i < o->n_subst && n < RUNCFG_MAX_SETS + 1; i++)
+        keys[n] = o->subst_keys[i], vals[n++] = o->subst_vals[i];
+    return argsubst_argv(o->argv, argc, keys, vals, n);
 }
 
 /* ---- sampling ---- */
@@ -740,15 +707,17 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         release_run_lock(lock_fd);
         return -1;
     }
-    char *command = command_line(o->argv), *env = ledger_env_capture(environ);
+    char **argv = command_argv(o, &p);
+    char *command = argv ? command_line(argv) : NULL, *env = ledger_env_capture(environ);
     char started[32];
     iso_now(started, sizeof started);
     struct row_start st = {started, command ? command : "", env ? env : ""};
     int64_t t0 = mono_ms();
     struct child c;
     struct child_result cr;
-    if (!command || !env || child_start(&c, o->argv, &cr, err) < 0) {
+    if (!command || !env || child_start(&c, argv, &cr, err) < 0) {
         if (!command || !env) oomlab_err_set(err, "out of memory");
+        argsubst_free(argv);
         free(command);
         free(env);
         close(log_fd);
@@ -761,7 +730,9 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         free(command);
         free(env);
         release_run_lock(lock_fd);
-        return exec_failure(&p, o->argv[0], res, &cr, err);
+        int rc = exec_failure(&p, argv[0], res, &cr, err);
+        argsubst_free(argv);
+        return rc;
     }
     record_start(o, &p, res, &st);
     struct sampler s;
@@ -787,6 +758,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     }
     free(command);
     free(env);
+    argsubst_free(argv);
     if (rc < 0 && err && !res->problem[0]) snprintf(res->problem, sizeof res->problem, "%s", err->msg);
     return 0;
 }

@@ -20,19 +20,25 @@ struct runexec_opts {
     bool force;               /* overwrite an existing id */
     char *const *argv;        /* the command, argv[0] looked up in PATH */
     const struct runcfg *cfg; /* may be NULL */
-    const char *config_path;  /* copied verbatim when given */
+    const char *config_path;  /* the --config file's name (informational) */
     int gpu;                  /* -1: all GPUs */
     int64_t interval_ms;      /* NVML sampling interval, >= 10 */
     int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
     bool quiet;               /* do not echo the child's output to our stdout */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
     /* added by the run engineer (zero-initialised = the behaviour above): */
-    char *const *sets;        /* the "key=value" already applied to cfg, recorded in
-                                 configs/ID.yaml (merged YAML + the original commented) */
+    char *const *sets;        /* the "key=value" already applied to cfg and config_text */
     size_t n_sets;
     const char *note;         /* free text for the ledger's notes column (may be NULL) */
     int64_t grace_ms;         /* SIGTERM -> SIGKILL grace; 0: 20000 */
     bool silent;              /* no notices on stderr (e.g. "memory not sampled") */
+    /* added for issue 10 (the records engineer): */
+    const char *config_text;  /* configs/ID.yaml written verbatim (cfg is its parse); NULL:
+                                 cfg as YAML, or no file without cfg */
+    size_t config_len;
+    bool subst_config;        /* replace {config} in argv with DIR/configs/ID.yaml */
+    const char *const *subst_keys, *const *subst_vals; /* and {KEY} with its value */
+    size_t n_subst;
 };
 
 struct runexec_result {
