@@ -442,13 +442,14 @@ static void fmt_gb(char *buf, size_t size, int64_t bytes)
     else buf[0] = '\0';
 }
 
-/* The status first, then what went wrong, then the user's own note: a
- * long --note is what gets cut (on a character boundary), never the status. */
+/* The status first, then what went wrong, then the user's own note (cut,
+ * on a character boundary, to leave room for the tags after it), then
+ * oomlab's tags: a long --note never pushes the status out. */
 static void build_notes(const struct runexec_opts *o, const struct runexec_result *res,
                         const struct child_result *cr, const char *problem, char *notes,
                         size_t size)
 {
-    char sig[32], buf[96];
+    char sig[32], buf[96], user[769] = "";
     notes[0] = '\0';
     if (res->interrupted) {
         snprintf(buf, sizeof buf, "interrupted (%s)",
@@ -462,10 +463,11 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     }
     if (cr->escalated) ledger_notes_add(notes, size, "group killed after the grace period");
     if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
-    if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
     ledger_notes_add(notes, size, problem);
+    ledger_notes_add(user, sizeof user, o->note);
+    ledger_notes_add(notes, size, user);
     ledger_notes_add(notes, size, o->tag);
-    ledger_notes_add(notes, size, o->note);
+    if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
 }
 
 struct row_ctx {

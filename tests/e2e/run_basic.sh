@@ -11,7 +11,7 @@ check run.exit0 test "$rc" -eq 0
 check run.files test -f configs/run001.yaml -a -f logs/run001.log -a -f logs/run001_mem.csv -a -f runs.csv
 check run.log-identical cmp -s direct.log logs/run001.log
 check run.echoed cmp -s direct.log echo.out
-check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes"
+check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host"
 check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
 check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
 check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
@@ -42,14 +42,15 @@ for id in 'a/b' '..' 'x..y' "$(printf 'a\tb')" "$(printf 'a\033b')" '-x' ''; do
 done
 check run.id-refused-nothing-written test ! -e 'logs/a' -a ! -e ../x..y.log
 "$OOMLAB" run -q --id base -- true 2>/dev/null
-before=$(cat logs/base.log | wc -c)
+before=$(cat logs/base.log | wc -c); records=$(grep -c '^base,' runs.csv)
 "$OOMLAB" run -q --id base -- echo again 2>err.txt; rc=$?
 check run.id-exists-refused test "$rc" -eq 2
 check run.id-exists-message grep -q "taken" err.txt
-check run.id-exists-untouched test "$(grep -c '^base,' runs.csv)" -eq 1
+check run.id-exists-untouched test "$(grep -c '^base,' runs.csv)" -eq "$records"
 "$OOMLAB" run -q --id base --force -- echo again 2>/dev/null; rc=$?
 check run.id-force test "$rc" -eq 0 -a "$(cat logs/base.log)" = again
-check run.id-force-new-row test "$(grep -c '^base,' runs.csv)" -eq 2
+check run.id-force-new-row test "$(grep -c '^base,' runs.csv)" -eq $((records * 2))
+check run.id-force-one-run-shown test "$("$OOMLAB" table --json base | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["command"])')" = "1 echo again"
 
 # --- exit codes ---
 fresh codes
@@ -103,7 +104,7 @@ printf 'device_batch_size: 8   # per GPU\nmax_seq_len: 2048\ndtype: bfloat16\n' 
   check run.config-in-ledger test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 dtype)" = "8,bfloat16"
   "$OOMLAB" run -q --config base.yaml --set per_device_train_batch_size=4 -- true 2>/dev/null
   check run.config-set-merged grep -q '^device_batch_size: 4' configs/run002.yaml
-  check run.config-set-original-kept grep -q '^# device_batch_size: 8   # per GPU' configs/run002.yaml
+  check run.config-set-header grep -q '^# oomlab run: base.yaml with --set per_device_train_batch_size=4$' configs/run002.yaml
   check run.config-set-in-ledger test "$(csv_field runs.csv run002 device_batch_size)" = 4
   printf 'device_batch_size: 8\nmax_seq_len: [1, 2\n' > bad.yaml
   fresh badcfg; cp ../config/bad.yaml .

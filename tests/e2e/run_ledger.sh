@@ -3,19 +3,22 @@
 # cut short by a crash, a ledger edited in a spreadsheet, formula cells.
 . "$(dirname "$0")/lib/run-common.bash"
 
-# --- 20 concurrent runs: 20 intact rows, 20 distinct ids ---
+# --- 20 concurrent runs: 20 intact runs (a `running` row at the start and
+#     the final row at the end of each: 40 records), 20 distinct ids ---
 fresh concurrent
 for i in $(seq 20); do
   "$OOMLAB" run -q --note "worker $i, \"quoted\"" -- "$SIM" --steps 3 --sleep-ms 1 2>/dev/null &
 done
 wait
-check run.concurrent-20-rows test "$(csv_rows runs.csv)" -eq 20
+check run.concurrent-40-records test "$(csv_rows runs.csv)" -eq 40
 check run.concurrent-distinct-ids test "$(python3 -c 'import csv; print(len({r["run_id"] for r in csv.DictReader(open("runs.csv",newline=""))}))')" -eq 20
 check run.concurrent-every-row-whole python3 -c '
 import csv, sys
 rows = list(csv.reader(open("runs.csv", newline="")))
-assert len(rows) == 21 and all(len(r) == 20 for r in rows), [len(r) for r in rows]
-notes = sorted(r[19].split("; ")[0] for r in rows[1:])
+assert len(rows) == 41 and all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+final = [r for r in rows[1:] if r[17] != "running"]
+assert len(final) == 20, len(final)
+notes = sorted(r[19].split("; ")[0] for r in final)
 assert notes == sorted("worker %d, \"quoted\"" % i for i in range(1, 21)), notes'
 check run.concurrent-one-header test "$(grep -c '^run_id,' runs.csv)" -eq 1
 check run.concurrent-logs test "$(ls logs/*.log | wc -l)" -eq 20
