@@ -165,7 +165,8 @@ static void print_text(const struct diff *d)
     printf("  oom: %s -> %s\n", oom_text(d->a, oa, sizeof oa), oom_text(d->b, ob, sizeof ob));
     mem_trend_of(d->a, ma, sizeof ma);
     mem_trend_of(d->b, mb, sizeof mb);
-    printf("  memory trend: %s -> %s\n", ma, mb);
+    if (strcmp(ma, "unknown") || strcmp(mb, "unknown")) /* older ledgers have no trend */
+        printf("  memory trend: %s -> %s\n", ma, mb);
     printf("  loss trend: %s -> %s\n", cell(d->a, LEDGER_LOSS_TREND), cell(d->b, LEDGER_LOSS_TREND));
     if (isnan(d->eff_a) || isnan(d->eff_b))
         printf("  effective batch: unknown\n");

@@ -303,7 +303,9 @@ int cmd_run(int argc, char **argv)
     rc = runexec(&a.o, &res, &err);
     run_args_release(&a, &cfg);
     if (rc < 0) {
-        int code = res.exec_failed ? res.exit_code : res.id_taken ? EXIT_USAGE : EXIT_ERROR;
+        int code = res.exec_failed                    ? res.exit_code
+                   : res.id_taken || res.dir_failed ? EXIT_USAGE /* bad --dir / id: nothing written */
+                                                    : EXIT_ERROR;
         return cmd_fail("run", &err, code);
     }
     summary(&res, a.o.dir);

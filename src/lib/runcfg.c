@@ -607,11 +607,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
     if (kind) {
         rc = parse_json(&w, text, len);
         if (rc != 0 && kind == 2) { /* a YAML flow mapping ("{a: 1}") is not JSON but fine */
-            struct oomlab_err json_err = err ? *err : (struct oomlab_err){{0}};
             runcfg_release(&tmp);
             w.seen = 0;
-            rc = parse_yaml(&w, text, len);
-            if (rc != 0 && err) *err = json_err;
+            rc = parse_yaml(&w, text, len); /* its error, not JSON's: it was never JSON */
         }
     } else {
         rc = parse_yaml(&w, text ? text : "", len);

@@ -76,10 +76,27 @@ static void suggest_alias(const char *key, unsigned *best, char *out, size_t siz
     for (size_t i = 0; runcfg_alias_key(i); i++) consider(leaf, runcfg_alias_key(i), best, out, size);
 }
 
+/* Valid UTF-8 (YAML and JSON text must be)? */
+static bool utf8_ok(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        size_t n = *u < 0x80 ? 1 : (*u & 0xE0) == 0xC0 ? 2 : (*u & 0xF0) == 0xE0 ? 3 : (*u & 0xF8) == 0xF0 ? 4 : 0;
+        if (!n || (n == 2 && *u < 0xC2) || (n == 4 && *u > 0xF4)) return false;
+        for (size_t k = 1; k < n; k++)
+            if ((u[k] & 0xC0) != 0x80) return false;
+        if (n == 3 && ((*u == 0xE0 && u[1] < 0xA0) || (*u == 0xED && u[1] >= 0xA0))) return false;
+        if (n == 4 && ((*u == 0xF0 && u[1] < 0x90) || (*u == 0xF4 && u[1] >= 0x90))) return false;
+        u += n;
+    }
+    return true;
+}
+
 /* "key=value" -> trimmed key (into key) and trimmed value (into value);
  * -1 when there is no '=' or no key. */
 static int split_set(const char *set, char *key, size_t ksize, char *value, size_t vsize)
 {
+    if (!utf8_ok(set)) return -2;
     const char *eq = strchr(set, '=');
     if (!eq) return -1;
     const char *k = set, *ke = eq, *v = eq + 1, *ve = v + strlen(v);
@@ -88,6 +105,8 @@ static int split_set(const char *set, char *key, size_t ksize, char *value, size
     while (v < ve && isspace((unsigned char)*v)) v++;
     while (ve > v && isspace((unsigned char)ve[-1])) ve--;
     if (ke == k || (size_t)(ke - k) >= ksize || (size_t)(ve - v) >= vsize) return -1;
+    for (const char *c = k; c < ke; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) return -1;
     memcpy(key, k, (size_t)(ke - k));
     key[ke - k] = '\0';
     memcpy(value, v, (size_t)(ve - v));
@@ -364,8 +383,14 @@ static int render_yaml(const char *orig, size_t len, const char *name, const cha
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        if (split_set(sets[i], key, sizeof key, value, sizeof value) < 0) {
-            rc = oomlab_err_set(err, "--set expects key=value (key under 128 bytes), got '%s'", sets[i]);
+        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
+        if (bad == -2) {
+            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
+            break;
+        }
+        if (bad < 0) {
+            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
+                                     "characters), got '%s'", sets[i]);
             break;
         }
         rc = yapply(&d, key, value, out, i, err);
@@ -506,8 +531,14 @@ static int render_json(const char *orig, size_t len, const char *name, char *con
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        if (split_set(sets[i], key, sizeof key, value, sizeof value) < 0) {
-            rc = oomlab_err_set(err, "--set expects key=value (key under 128 bytes), got '%s'", sets[i]);
+        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
+        if (bad == -2) {
+            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
+            break;
+        }
+        if (bad < 0) {
+            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
+                                     "characters), got '%s'", sets[i]);
             break;
         }
         rc = japply(root, key, value, out, i, err);

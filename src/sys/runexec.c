@@ -699,7 +699,11 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     if (o->id && runexec_check_id(o->id, err) < 0) return -1;
     memset(&p, 0, sizeof p);
     int log_fd = -1;
-    if (make_dirs(&p, o->dir, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
+    if (make_dirs(&p, o->dir, err) < 0) {
+        res->dir_failed = true;
+        return -1;
+    }
+    if (claim_id(o, &p, res, &log_fd, err) < 0) return -1;
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
     int lock_fd = hold_run_lock(p.log);
     if (o->force) unlink(p.mem);

@@ -75,6 +75,7 @@ struct runexec_result {
     struct steps_mem_trend mem; /* the per-step memory trend with its evidence */
     char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
     bool placeholder;          /* the `running` row was appended at the start */
+    bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
