@@ -113,10 +113,11 @@ static void print_changes(const struct diff *d)
     if (d->traded)
         printf("  note: batch traded for gradient accumulation with the effective batch kept "
                "(one move)\n");
-    else if (!d->one_var)
-        printf("  %swarning%s: %zu variables changed; change one variable per run, or the effect "
+    if (!d->one_var)
+        printf("  %swarning%s: %zu variables changed%s; change one variable per run, or the effect "
                "cannot be attributed\n",
-               color_code(d->color, COLOR_YELLOW), color_code(d->color, COLOR_RESET), d->n_changed + d->n_env);
+               color_code(d->color, COLOR_YELLOW), color_code(d->color, COLOR_RESET),
+               d->traded ? d->n_env + 1 : d->n_changed + d->n_env, d->traded ? " (the batch trade counts once)" : "");
 }
 
 static void peak_of(const struct ledger_row *r, double peak, char *buf, size_t size)
