@@ -323,8 +323,29 @@ static void comment_line(struct ybuf *b, const char *text)
     ywrite(b, (unsigned char *)"\n", 1);
 }
 
+/* An empty plain scalar is null; libyaml's emitter would quote it ('') in
+ * flow context, turning null into a string. "~" stays null everywhere. */
+static int ynulls(struct ydoc *d)
+{
+    for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++) {
+        if (n->type != YAML_SCALAR_NODE || n->data.scalar.length ||
+            n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+            continue;
+        yaml_char_t *tilde = (yaml_char_t *)strdup("~");
+        if (!tilde) return -1;
+        free(n->data.scalar.value);
+        n->data.scalar.value = tilde;
+        n->data.scalar.length = 1;
+    }
+    return 0;
+}
+
 static int ydump(struct ydoc *d, const char *header, struct runcfg_rendered *out, struct oomlab_err *err)
 {
+    if (ynulls(d) < 0) {
+        yaml_document_delete(&d->doc);
+        return oomlab_err_set(err, "out of memory");
+    }
     struct ybuf b = {0};
     if (header) comment_line(&b, header);
     yaml_emitter_t em;

@@ -581,6 +581,15 @@ static void test_render_without_config_and_errors(void **state)
     assert_int_equal(runcfg_render("training:\n  bs: 1\n", 18, "c", NULL, bad2, 1, &r, &err), -1);
     assert_non_null(strstr(err.msg, "is a value, not a mapping"));
     assert_int_equal(runcfg_distance("learning_rat", "learning_rate"), 1);
+    /* fuzz find: a null in a flow mapping stays null (not '') */
+    char *four[] = {"device_batch_size=4"};
+    text = render("{bs: 1, grad_ckpt}\n", NULL, four, 1, &r);
+    struct runcfg cfg;
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    assert_int_equal(cfg.grad_ckpt, -1);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
 }
 
 /* issue 11: a YAML flow mapping nested past the limit says depth. */
