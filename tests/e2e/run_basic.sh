@@ -148,8 +148,13 @@ check run.set-record-only-said-once test "$(grep -c 'changes only the record' er
 "$OOMLAB" run -q -- cat {config} 2>err.txt; rc=$?
 check run.config-placeholder-without-config test "$rc" -eq 2
 printf '{"train": {"batch_size": 8}, "lr": 0.1}' > c.json
-"$OOMLAB" run -q --config c.json --set batch_size=16 -- true 2>/dev/null
-check run.set-json-stays-json python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d == {"train": {"batch_size": 16}, "lr": 0.1}, d' configs/run005.yaml
+"$OOMLAB" run -q --id js --config c.json --set batch_size=16 -- true 2>/dev/null
+if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+  check run.set-yaml-parses-with-pyyaml /usr/bin/python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); assert d["training"]["per_device_train_batch_size"] == 4 and d["model"] == {"name": "gpt2"}, d' configs/run001.yaml
+  "$OOMLAB" run -q --id hostile --config cfg.yaml --set "model.name=$(printf 'a\nbatch: 9\r# x')" -- true 2>/dev/null
+  check run.set-hostile-value-pyyaml /usr/bin/python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); assert d["model"]["name"] == "a\nbatch: 9\r# x" and "batch" not in d, d' configs/hostile.yaml
+else skip run.set-yaml-parses-with-pyyaml "no PyYAML for /usr/bin/python3"; fi
+check run.set-json-stays-json python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d == {"train": {"batch_size": 16}, "lr": 0.1}, d' configs/js.yaml
 
 # --- issue 11: config files that are not regular files are refused at once ---
 fresh cfgkinds

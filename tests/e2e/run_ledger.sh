@@ -74,12 +74,12 @@ check run.sep-line-kept-delimiter test "$(tail -1 runs.csv | cut -d';' -f1)" = r
 
 # --- issue 11: control characters from the ledger are not printed raw ---
 fresh ctrl
-printf 'run_id,dtype,command,notes\nr1,\033]0;pwned\007bf16,"echo \033[2J",x\n' > runs.csv
+printf 'run_id,dtype,command,notes\nr1,\033]0;pwned\007bf16,"echo \033[2J",x\nr2,\033[31mfp16,y,z\n' > runs.csv
 "$OOMLAB" table > out.txt
 check run.table-no-escape sh -c '! grep -q "$(printf "\033")" out.txt && ! grep -q "$(printf "\007")" out.txt'
 check run.table-escape-shown-as-question grep -q '?\]0;pwned?bf16' out.txt
-"$OOMLAB" compare r1 r1 > cmp.txt
-check run.compare-no-escape sh -c '! grep -q "$(printf "\033")" cmp.txt'
+"$OOMLAB" compare r1 r2 > cmp.txt
+check run.compare-no-escape sh -c '! grep -q "$(printf "\033")" cmp.txt && grep -q "changed: dtype ?\]0;pwned?bf16 -> ?\[31mfp16" cmp.txt'
 
 # --- issue 10: table fits an 80-column terminal, --wide shows all; ids ---
 fresh width
@@ -94,3 +94,18 @@ check run.table-wide-all test -n "$(head -1 wide.txt | grep 'alloc_GB')" -a "$(h
 check run.table-ids test "$("$OOMLAB" table run002 | grep -c '^run00[0-9] ')" -eq 1
 "$OOMLAB" table nosuch 2>/dev/null; rc=$?
 check run.table-unknown-id-2 test "$rc" -eq 2
+
+# --- issue 10: colour on a terminal for table and compare; NO_COLOR honoured ---
+fresh color
+printf 'run_id,oom,exit_status\nr1,yes,1\nr2,no,0\n' > runs.csv
+if command -v script >/dev/null; then
+  TERM=xterm script -qec "$OOMLAB table" /dev/null > tty.txt 2>&1
+  check run.table-colour-on-tty grep -q "$(printf '\033\\[31myes')" tty.txt
+  NO_COLOR=1 TERM=xterm script -qec "$OOMLAB table" /dev/null > nocolor.txt 2>&1
+  check run.table-no-colour-with-NO_COLOR sh -c '! grep -q "$(printf "\033\\[")" nocolor.txt'
+  printf 'run_id,device_batch_size,dtype\nr1,8,bf16\nr2,4,fp16\n' > runs.csv
+  TERM=xterm script -qec "$OOMLAB compare r1 r2" /dev/null > ctty.txt 2>&1
+  check run.compare-colour-on-tty grep -q "$(printf '\033\\[33mwarning')" ctty.txt
+  "$OOMLAB" table > pipe.txt
+  check run.table-no-colour-in-pipe sh -c '! grep -q "$(printf "\033")" pipe.txt'
+else skip run.table-colour-on-tty "no script(1)"; fi
