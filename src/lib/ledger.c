@@ -656,6 +656,7 @@ int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
         return oomlab_err_set(err, "out of memory");
     }
     for (size_t i = 0; i < lg->n; i++) {
+        if (!lg->rows[i].cell[LEDGER_RUN_ID][0]) continue; /* no id: every such row is its own */
         size_t *at = id_lookup(&ix, lg->rows, lg->rows[i].cell[LEDGER_RUN_ID]);
         if (!*at) {
             *at = i + 1;

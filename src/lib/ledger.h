@@ -109,7 +109,7 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
 
-/* Keep one row per run id, the last one written: the final row of a run
+/* Keep one row per run id (rows without an id are all kept), the last one written: the final row of a run
  * takes the place of its `running` placeholder (so runs stay in the order
  * they started); a newer run of the same id (--force) drops the older row.
  * 0, or -1 with err when out of memory. */
