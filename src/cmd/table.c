@@ -104,7 +104,7 @@ static const char *cell_color(const struct view *v, int col, const char *value)
                (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_KILLED));
     bool warn = (col == COL_EDGE && *value) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
                 (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_RUNNING));
-    return color_code(v->color, bad ? COLOR_RED : warn ? COLOR_YELLOW : COLOR_RESET);
+    return bad ? color_code(v->color, COLOR_RED) : warn ? color_code(v->color, COLOR_YELLOW) : NULL;
 }
 
 static int add_row(const struct view *v, struct table *t, size_t r, unsigned *any)
