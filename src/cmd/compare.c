@@ -7,11 +7,14 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/ledger_io.h"
 #include "lib/ledger.h"
+#include "out/color.h"
 #include "out/json.h"
+#include "out/table.h"
 
 static const char usage_text[] =
     "usage: oomlab compare A B [--dir DIR] [--json]\n"
@@ -32,6 +35,9 @@ struct diff {
     double peak_a, peak_b;
     double eff_a, eff_b;
     double tok_a, tok_b; /* tokens per optimizer step: effective batch x seq */
+    char env_changed[1024]; /* NUL-separated names of environment variables that changed */
+    size_t n_env;
+    bool color;
 };
 
 static double effective(const struct ledger_row *r)
@@ -51,16 +57,25 @@ static void analyse(struct diff *d)
     d->eff_b = effective(d->b);
     d->traded = d->n_changed == 2 && d->changed[0] == LEDGER_DEVICE_BATCH_SIZE &&
                 d->changed[1] == LEDGER_GRAD_ACCUM && !isnan(d->eff_a) && d->eff_a == d->eff_b;
-    d->one_var = d->n_changed <= 1 || d->traded;
+    d->n_env = ledger_env_changed(d->a->cell[LEDGER_ENV], d->b->cell[LEDGER_ENV], d->env_changed,
+                                  sizeof d->env_changed);
+    /* An environment variable (PYTORCH_CUDA_ALLOC_CONF...) is a variable too. */
+    d->one_var = (d->n_changed <= 1 || d->traded) && d->n_changed + d->n_env <= (d->traded ? 2 : 1);
     d->tok_a = d->eff_a * ledger_num(d->a, LEDGER_MAX_SEQ_LEN);
     d->tok_b = d->eff_b * ledger_num(d->b, LEDGER_MAX_SEQ_LEN);
     d->peak_a = ledger_peak_gb(d->a);
     d->peak_b = ledger_peak_gb(d->b);
 }
 
+/* Cells are printed cleaned of control characters (see out/table). */
 static const char *cell(const struct ledger_row *r, enum ledger_col c)
 {
-    return *r->cell[c] ? r->cell[c] : "-";
+    static char *slots[8]; /* a printf may use up to 8 cells */
+    static unsigned next;
+    char **slot = &slots[next++ % 8];
+    free(*slot);
+    *slot = table_clean(*r->cell[c] ? r->cell[c] : "-");
+    return *slot ? *slot : "?";
 }
 
 static const char *oom_text(const struct ledger_row *r, char *buf, size_t size)
@@ -71,32 +86,88 @@ static const char *oom_text(const struct ledger_row *r, char *buf, size_t size)
     return buf;
 }
 
-static void print_text(const struct diff *d)
+static const char *env_value(const struct ledger_row *r, const char *name, char *buf, size_t size)
 {
-    printf("compare %s -> %s\n", d->a->cell[LEDGER_RUN_ID], d->b->cell[LEDGER_RUN_ID]);
-    if (d->n_changed == 0) printf("  changed: nothing in batch, seq, dtype, accum, ckpt\n");
+    char *v = ledger_env_get(r->cell[LEDGER_ENV], name);
+    char *clean = v ? table_clean(v) : NULL;
+    snprintf(buf, size, "%s", clean ? clean : "(unset)");
+    free(v);
+    free(clean);
+    return buf;
+}
+
+static void print_changes(const struct diff *d)
+{
+    if (d->n_changed + d->n_env == 0)
+        printf("  changed: nothing in batch, seq, dtype, accum, ckpt or the environment\n");
     for (size_t i = 0; i < d->n_changed; i++)
         printf("  changed: %s %s -> %s\n", ledger_col_name(d->changed[i]), cell(d->a, d->changed[i]),
                cell(d->b, d->changed[i]));
+    const char *name = d->env_changed;
+    for (size_t i = 0; i < d->n_env && name < d->env_changed + sizeof d->env_changed && *name; i++) {
+        char va[256], vb[256];
+        printf("  changed: env %s %s -> %s\n", name, env_value(d->a, name, va, sizeof va),
+               env_value(d->b, name, vb, sizeof vb));
+        name += strlen(name) + 1;
+    }
     if (d->traded)
         printf("  note: batch traded for gradient accumulation with the effective batch kept "
                "(one move)\n");
-    else if (!d->one_var)
-        printf("  warning: %zu columns changed; change one variable per run, or the effect "
+    if (!d->one_var)
+        printf("  %swarning%s: %zu variables changed%s; change one variable per run, or the effect "
                "cannot be attributed\n",
-               d->n_changed);
-    char pa[32], pb[32];
-    snprintf(pa, sizeof pa, isnan(d->peak_a) ? "unknown" : "%.2f GB", d->peak_a);
-    snprintf(pb, sizeof pb, isnan(d->peak_b) ? "unknown" : "%.2f GB", d->peak_b);
+               color_code(d->color, COLOR_YELLOW), color_code(d->color, COLOR_RESET),
+               d->traded ? d->n_env + 1 : d->n_changed + d->n_env, d->traded ? " (the batch trade counts once)" : "");
+}
+
+static void peak_of(const struct ledger_row *r, double peak, char *buf, size_t size)
+{
+    bool lower = ledger_flag(r, LEDGER_PEAK_LOWER_BOUND) == 1;
+    if (isnan(peak)) snprintf(buf, size, "unknown");
+    else snprintf(buf, size, "%s%.2f GB%s", lower ? ">= " : "", peak, lower ? " (OOM message: a lower bound)" : "");
+}
+
+static void print_peak(const struct diff *d)
+{
+    char pa[64], pb[64];
+    peak_of(d->a, d->peak_a, pa, sizeof pa);
+    peak_of(d->b, d->peak_b, pb, sizeof pb);
     printf("  peak: %s -> %s", pa, pb);
-    if (!isnan(d->peak_a) && !isnan(d->peak_b)) {
-        printf(" (%+.2f GB", d->peak_b - d->peak_a);
-        if (d->peak_a > 0) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
+    bool la = ledger_flag(d->a, LEDGER_PEAK_LOWER_BOUND) == 1, lb = ledger_flag(d->b, LEDGER_PEAK_LOWER_BOUND) == 1;
+    bool lower = la || lb;
+    if (la && lb) {
+        printf(" (both lower bounds: the change is not known)");
+    } else if (!isnan(d->peak_a) && !isnan(d->peak_b)) {
+        /* a lower bound before means the true change is at most this; after, at least */
+        printf(" (%s%+.2f GB", la ? "at most " : lb ? "at least " : "", d->peak_b - d->peak_a);
+        if (d->peak_a > 0 && !lower) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
         printf(")");
     }
     printf("\n");
-    char oa[64], ob[64];
+}
+
+static void mem_trend_of(const struct ledger_row *r, char *buf, size_t size)
+{
+    const char *t = r->cell[LEDGER_MEM_TREND];
+    if (!*t) snprintf(buf, size, "unknown");
+    else if (!*r->cell[LEDGER_MEM_FIRST_GB]) snprintf(buf, size, "%s", cell(r, LEDGER_MEM_TREND));
+    else
+        snprintf(buf, size, "%s (%s -> %s GB, steps %s, %s GB/100 steps)", cell(r, LEDGER_MEM_TREND),
+                 cell(r, LEDGER_MEM_FIRST_GB), cell(r, LEDGER_MEM_LAST_GB), cell(r, LEDGER_MEM_STEPS),
+                 cell(r, LEDGER_MEM_GB_PER_100_STEPS));
+}
+
+static void print_text(const struct diff *d)
+{
+    printf("compare %s -> %s\n", cell(d->a, LEDGER_RUN_ID), cell(d->b, LEDGER_RUN_ID));
+    print_changes(d);
+    print_peak(d);
+    char oa[64], ob[64], ma[200], mb[200];
     printf("  oom: %s -> %s\n", oom_text(d->a, oa, sizeof oa), oom_text(d->b, ob, sizeof ob));
+    mem_trend_of(d->a, ma, sizeof ma);
+    mem_trend_of(d->b, mb, sizeof mb);
+    if (strcmp(ma, "unknown") || strcmp(mb, "unknown")) /* older ledgers have no trend */
+        printf("  memory trend: %s -> %s\n", ma, mb);
     printf("  loss trend: %s -> %s\n", cell(d->a, LEDGER_LOSS_TREND), cell(d->b, LEDGER_LOSS_TREND));
     if (isnan(d->eff_a) || isnan(d->eff_b))
         printf("  effective batch: unknown\n");
@@ -107,8 +178,7 @@ static void print_text(const struct diff *d)
     if (!isnan(d->tok_a) && !isnan(d->tok_b) && d->tok_a != d->tok_b && d->tok_a > 0 && d->tok_b > 0)
         printf("  tokens per optimizer step: %.0f -> %.0f: compare losses at the same token count "
                "(step N of %s = step %.3g x N of %s)\n",
-               d->tok_a, d->tok_b, d->b->cell[LEDGER_RUN_ID], d->tok_b / d->tok_a,
-               d->a->cell[LEDGER_RUN_ID]);
+               d->tok_a, d->tok_b, cell(d->b, LEDGER_RUN_ID), d->tok_b / d->tok_a, cell(d->a, LEDGER_RUN_ID));
 }
 
 static void print_json(const struct diff *d)
@@ -137,6 +207,25 @@ static void print_json(const struct diff *d)
         json_key(&j, "b");
         ledger_io_json_cell(&j, d->b, d->changed[i]);
         json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_key(&j, "env_changed");
+    json_arr_begin(&j);
+    const char *name = d->env_changed;
+    for (size_t i = 0; i < d->n_env && *name; i++, name += strlen(name) + 1) {
+        char *va = ledger_env_get(d->a->cell[LEDGER_ENV], name), *vb = ledger_env_get(d->b->cell[LEDGER_ENV], name);
+        json_obj_begin(&j);
+        json_key(&j, "name");
+        json_str(&j, name);
+        json_key(&j, "a");
+        if (va) json_str(&j, va);
+        else json_null(&j);
+        json_key(&j, "b");
+        if (vb) json_str(&j, vb);
+        else json_null(&j);
+        json_obj_end(&j);
+        free(va);
+        free(vb);
     }
     json_arr_end(&j);
     json_key(&j, "one_variable");
@@ -201,6 +290,7 @@ int cmd_compare(int argc, char **argv)
         ledger_release(&lg);
         return cmd_fail("compare", &err, EXIT_USAGE);
     }
+    d.color = color_enabled(stdout);
     analyse(&d);
     if (json) print_json(&d);
     else print_text(&d);

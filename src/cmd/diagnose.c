@@ -19,6 +19,7 @@
 #include "lib/verdict.h"
 #include "out/color.h"
 #include "out/json.h"
+#include "sys/cfgfile.h"
 #include "sys/logscan.h"
 
 #define CONFIG_MAX (1u << 20)
@@ -41,28 +42,14 @@ static void usage(FILE *f)
             "Exit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n");
 }
 
-/* Read a config file (bounded) and parse it. */
+/* Read a config file (sys/cfgfile: the limit and messages run and probe use). */
 static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)CONFIG_MAX) {
-        close(fd);
-        return oomlab_err_set(err, "%s: not a regular file of at most 1 MiB", path);
-    }
-    char *text = malloc((size_t)st.st_size + 1);
-    size_t got = 0;
-    while (text && got < (size_t)st.st_size) {
-        ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
-        if (n <= 0) break;
-        got += (size_t)n;
-    }
-    close(fd);
-    if (!text) return oomlab_err_set(err, "%s: out of memory", path);
-    text[got] = '\0';
+    char *text;
+    size_t len;
     runcfg_init(cfg);
-    int rc = runcfg_parse(cfg, text, got, path, err);
+    if (cfgfile_read(path, &text, &len, err) < 0) return -1;
+    int rc = runcfg_parse(cfg, text, len, path, err);
     free(text);
     return rc;
 }

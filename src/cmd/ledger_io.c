@@ -2,7 +2,13 @@
  * column -> JSON type table they share. */
 #include "cmd/ledger_io.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +27,43 @@ static const enum cell_type col_types[LEDGER_NCOLS] = {
     [LEDGER_CAPACITY_GB] = CELL_NUM,      [LEDGER_STARTED_AT] = CELL_STR,
     [LEDGER_DURATION_S] = CELL_NUM,       [LEDGER_EXIT_STATUS] = CELL_INT,
     [LEDGER_COMMAND] = CELL_STR,          [LEDGER_NOTES] = CELL_STR,
+    [LEDGER_PEAK_LOWER_BOUND] = CELL_BOOL, [LEDGER_MEM_TREND] = CELL_STR,
+    [LEDGER_MEM_FIRST_GB] = CELL_NUM,     [LEDGER_MEM_LAST_GB] = CELL_NUM,
+    [LEDGER_MEM_STEPS] = CELL_STR,        [LEDGER_MEM_GB_PER_100_STEPS] = CELL_NUM,
+    [LEDGER_ENV] = CELL_STR,              [LEDGER_OOMLAB_PID] = CELL_INT,
+    [LEDGER_HOST] = CELL_STR,
 };
+
+/* Is the oomlab that wrote this `running` row gone? Its lock on the log is
+ * the answer (it survives pid reuse and works across hosts); without a
+ * log to lock, a pid on this host that no longer exists. */
+static bool recorder_gone(const char *dir, const struct ledger_row *row)
+{
+    char logs[4096], name[300], path[4096];
+    snprintf(name, sizeof name, "%s.log", row->cell[LEDGER_RUN_ID]);
+    if (fsutil_join(logs, sizeof logs, dir, "logs", NULL) == 0 &&
+        fsutil_join(path, sizeof path, logs, name, NULL) == 0 && !strchr(row->cell[LEDGER_RUN_ID], '/')) {
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            int rc = flock(fd, LOCK_SH | LOCK_NB);
+            int e = errno;
+            close(fd);
+            if (rc == 0) return true;
+            if (e == EWOULDBLOCK) return false;
+        }
+    }
+    char host[256];
+    double pid = ledger_num(row, LEDGER_OOMLAB_PID);
+    if (isnan(pid) || pid < 1 || gethostname(host, sizeof host) < 0) return false;
+    host[sizeof host - 1] = '\0';
+    return !strcmp(host, row->cell[LEDGER_HOST]) && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+const char *ledger_io_state(const struct ledger_row *row)
+{
+    const char *e = row->cell[LEDGER_EXIT_STATUS];
+    return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_KILLED) ? LEDGER_IO_KILLED : "done";
+}
 
 int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err)
@@ -37,6 +79,13 @@ int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
     }
     int rc = ledger_parse(lg, text, len, path, err);
     free(text);
+    if (rc == 0) rc = ledger_keep_latest(lg, err);
+    for (size_t i = 0; rc == 0 && i < lg->n; i++)
+        if (ledger_is_running(&lg->rows[i]) && recorder_gone(dir && *dir ? dir : ".", &lg->rows[i]))
+            rc = ledger_row_set(&lg->rows[i], LEDGER_EXIT_STATUS, LEDGER_IO_KILLED) < 0
+                     ? oomlab_err_set(err, "out of memory")
+                     : 0;
+    if (rc < 0) ledger_release(lg);
     return rc;
 }
 

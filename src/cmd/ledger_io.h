@@ -9,10 +9,16 @@
 #include "lib/ledger.h"
 #include "out/json.h"
 
-/* Read and parse DIR/runs.csv; path receives its name. 0, or -1 with err
- * (missing ledger, unreadable, bad header). */
+/* Read and parse DIR/runs.csv; path receives its name. One row per run id
+ * (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock
+ * on DIR/logs/ID.log is free, or, on this host, its pid is gone) gets
+ * exit_status LEDGER_IO_KILLED. 0, or -1 with err (missing ledger,
+ * unreadable, bad header). */
 int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err);
+#define LEDGER_IO_KILLED "oomlab killed"
+/* "done", "running" or "oomlab killed", from exit_status. */
+const char *ledger_io_state(const struct ledger_row *row);
 /* A cell as JSON: number, bool or string per column, null when empty or
  * not of the column's type. */
 void ledger_io_json_cell(struct json *j, const struct ledger_row *row, enum ledger_col col);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/argsubst.h"
 #include "lib/hfconfig.h"
 #include "lib/models.h"
 #include "lib/probe.h"
@@ -24,13 +25,14 @@
 #include "out/color.h"
 #include "out/json.h"
 #include "out/table.h"
+#include "sys/cfgfile.h"
 #include "sys/logscan.h"
 #include "sys/nvml.h"
 #include "sys/runexec.h"
 
-#define PROBE_ARG_MAX 65536          /* one argument after substitution */
-#define PROBE_CONFIG_MAX (1 << 20)   /* a run config file */
 #define PROBE_MAX_SETS 64
+
+#define PROBE_CONFIG_MAX (1 << 20)   /* --model config.json (run configs: sys/cfgfile) */
 
 static const char usage_text[] =
     "usage: oomlab probe [options] -- CMD [ARGS...]\n"
@@ -226,14 +228,10 @@ static int parse_args(struct probe_cli *cli, int argc, char **argv)
     return 0;
 }
 
-/* Does any argument hold "{key}"? */
+/* Does any argument hold "{key}"? (lib/argsubst, shared with run) */
 static bool has_placeholder(const struct probe_cli *cli, const char *key)
 {
-    char mark[32];
-    snprintf(mark, sizeof mark, "{%s}", key);
-    for (int i = 0; i < cli->argc; i++)
-        if (strstr(cli->argv[i], mark)) return true;
-    return false;
+    return argsubst_uses(cli->argv, (size_t)cli->argc, key);
 }
 
 static int check_cli(struct probe_cli *cli)
@@ -250,47 +248,6 @@ static int check_cli(struct probe_cli *cli)
     return 0;
 }
 
-/* arg with every {key} replaced; malloc'd, NULL when too long or no memory. */
-static char *substitute(const char *arg, const char *const *keys, const char *const *vals,
-                        size_t n)
-{
-    size_t cap = strlen(arg) + 1, len = 0;
-    char *out = malloc(cap);
-    if (!out) return NULL;
-    for (const char *p = arg; *p;) {
-        const char *rep = NULL;
-        size_t skip = 1;
-        for (size_t k = 0; k < n && *p == '{'; k++) {
-            size_t kl = strlen(keys[k]);
-            if (!strncmp(p + 1, keys[k], kl) && p[1 + kl] == '}') {
-                rep = vals[k];
-                skip = kl + 2;
-            }
-        }
-        size_t add = rep ? strlen(rep) : 1;
-        if (len + add + 1 > cap) {
-            cap = (len + add + 1) * 2;
-            char *grown = cap > PROBE_ARG_MAX ? NULL : realloc(out, cap);
-            if (!grown) {
-                free(out);
-                return NULL;
-            }
-            out = grown;
-        }
-        memcpy(out + len, rep ? rep : p, add);
-        len += add;
-        p += skip;
-    }
-    out[len] = '\0';
-    return out;
-}
-
-static void free_argv(char **argv)
-{
-    for (size_t i = 0; argv && argv[i]; i++) free(argv[i]);
-    free(argv);
-}
-
 static char **build_argv(const struct probe_cli *cli, long value, const char *id)
 {
     char vbuf[32], sbuf[32], cbuf[PATH_MAX];
@@ -299,23 +256,15 @@ static char **build_argv(const struct probe_cli *cli, long value, const char *id
     snprintf(cbuf, sizeof cbuf, "%s/configs/%s.yaml", cli->dir, id);
     const char *keys[] = {cli->param, "config", "steps"};
     const char *vals[] = {vbuf, cbuf, sbuf};
-    char **argv = calloc((size_t)cli->argc + 1, sizeof *argv);
-    if (!argv) return NULL;
-    for (int i = 0; i < cli->argc; i++) {
-        argv[i] = substitute(cli->argv[i], keys, vals, cli->steps >= 0 ? 3 : 2);
-        if (!argv[i]) {
-            free_argv(argv);
-            return NULL;
-        }
-    }
-    return argv;
+    return argsubst_argv(cli->argv, (size_t)cli->argc, keys, vals, cli->steps >= 0 ? 3 : 2);
 }
 
-/* The trial's config (its ledger row, configs/ID.yaml): the --config file,
- * the --set values, then the probed value in its column (or in extra).
- * The caller releases it. */
+/* The trial's config (its ledger row, configs/ID.yaml): the --config file
+ * in its own schema with the --set values and then the probed value applied
+ * (lib/runcfg_render, as run does); the row's columns are read back from
+ * that text. rendered may be NULL; the caller releases cfg (and rendered). */
 static int trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
-                        struct oomlab_err *err)
+                        struct runcfg_rendered *rendered, struct oomlab_err *err)
 {
     static const struct { const char *param, *key; } columns[] = {
         {"batch", "device_batch_size"}, {"seq", "max_seq_len"}};
@@ -328,9 +277,25 @@ static int trial_config(const struct probe_cli *cli, long value, struct runcfg *
     if (cli->config_text &&
         runcfg_parse(cfg, cli->config_text, cli->config_len, cli->config_path, err) < 0)
         return -1;
-    for (size_t i = 0; i < cli->n_sets; i++)
+    for (size_t i = 0; i < cli->n_sets; i++) /* the values checked with their own messages */
         if (runcfg_set(cfg, cli->sets[i], err) < 0) return -1;
-    return runcfg_set(cfg, assign, err);
+    if (runcfg_set(cfg, assign, err) < 0) return -1;
+    char *sets[RUNCFG_MAX_SETS];
+    if (cli->n_sets + 1 > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set");
+    for (size_t i = 0; i < cli->n_sets; i++) sets[i] = (char *)cli->sets[i]; /* read only */
+    sets[cli->n_sets] = assign;
+    struct runcfg_rendered local;
+    struct runcfg_rendered *r = rendered ? rendered : &local;
+    char header[96];
+    snprintf(header, sizeof header, "oomlab probe: %s", assign);
+    if (runcfg_render(cli->config_text, cli->config_len, cli->config_path, header, sets,
+                      cli->n_sets + 1, r, err) < 0)
+        return -1;
+    runcfg_release(cfg);
+    runcfg_init(cfg);
+    int rc = runcfg_parse(cfg, r->text, r->len, "the trial's config", err);
+    if (!rendered) runcfg_rendered_release(&local);
+    return rc;
 }
 
 /* Read --config (bounded) and check it and the --set values once, so a bad
@@ -338,21 +303,11 @@ static int trial_config(const struct probe_cli *cli, long value, struct runcfg *
 static int load_config(struct probe_cli *cli)
 {
     struct oomlab_err err = {{0}};
-    if (cli->config_path) {
-        FILE *f = fopen(cli->config_path, "rb");
-        if (!f) return cmd_usage_error("probe", "%s: %s", cli->config_path, strerror(errno));
-        cli->config_text = malloc(PROBE_CONFIG_MAX + 1);
-        size_t n = cli->config_text ? fread(cli->config_text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
-        bool bad = !cli->config_text || ferror(f);
-        fclose(f);
-        if (bad) return cmd_usage_error("probe", "%s: cannot read", cli->config_path);
-        if (n > PROBE_CONFIG_MAX)
-            return cmd_usage_error("probe", "%s: larger than %d bytes", cli->config_path,
-                                   PROBE_CONFIG_MAX);
-        cli->config_len = n;
-    }
+    if (cli->config_path &&
+        cfgfile_read(cli->config_path, &cli->config_text, &cli->config_len, &err) < 0)
+        return cmd_usage_error("probe", "%s", err.msg); /* sys/cfgfile: shared with run, diagnose */
     struct runcfg cfg;
-    int rc = trial_config(cli, cli->search.min, &cfg, &err);
+    int rc = trial_config(cli, cli->search.min, &cfg, NULL, &err);
     runcfg_release(&cfg);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
@@ -395,7 +350,7 @@ static int setup_model(struct probe_cli *cli, struct probe_est *pe)
     struct est_model m;
     struct runcfg cfg;
     if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
-    if (trial_config(cli, cli->search.min, &cfg, &err) < 0 ||
+    if (trial_config(cli, cli->search.min, &cfg, NULL, &err) < 0 ||
         probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
         runcfg_release(&cfg);
         return cmd_usage_error("probe", "%s", err.msg);
@@ -526,21 +481,25 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     struct runcfg cfg;
     struct oomlab_err err = {{0}};
     char **argv = NULL;
-    if (trial_config(cli, value, &cfg, &err) < 0 || !(argv = build_argv(cli, value, id))) {
+    struct runcfg_rendered rendered = {0};
+    if (trial_config(cli, value, &cfg, &rendered, &err) < 0 || !(argv = build_argv(cli, value, id))) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot prepare the trial: %.120s",
                  err.msg[0] ? err.msg : "out of memory");
         runcfg_release(&cfg);
+        runcfg_rendered_release(&rendered);
         progress(cli, t, PROBE_FAILED);
         return PROBE_FAILED;
     }
     struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
+                              .config_text = rendered.text, .config_len = rendered.len,
                               .gpu = cli->gpu, .interval_ms = cli->interval_ms,
                               .timeout_ms = cli->timeout_ms, .quiet = true, .silent = true, .tag = "probe"};
     struct runexec_result rr;
     memset(&rr, 0, sizeof rr);
     int rc = runexec(&ro, &rr, &err);
-    free_argv(argv);
+    argsubst_free(argv);
     runcfg_release(&cfg);
+    runcfg_rendered_release(&rendered);
     enum probe_outcome out;
     if (rc < 0) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot run the trial: %.130s", err.msg);

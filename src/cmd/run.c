@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/argsubst.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
-#include "sys/fsutil.h"
+#include "sys/cfgfile.h"
 #include "sys/runexec.h"
 
 #define MAX_SETS 64
@@ -19,7 +20,8 @@
 static const char usage_text[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
     "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
-    "                  [--force] [--quiet] [--note TEXT] [--pty] -- CMD [ARGS...]\n"
+    "                  [--force] [--quiet] [--note TEXT] [--pty] [--alloc-conf V]\n"
+    "                  -- CMD [ARGS...]\n"
     "\n"
     "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
     "DIR/logs/ID.log (stdout+stderr, also shown live), DIR/logs/ID_mem.csv (NVML\n"
@@ -28,7 +30,8 @@ static const char usage_text[] =
     "\n"
     "  --id ID          run id (default: the next free runNNN)\n"
     "  --config FILE    YAML or JSON config, copied to configs/ID.yaml\n"
-    "  --set KEY=VALUE  set a config field (aliases understood); repeatable\n"
+    "  --set KEY=VALUE  set a config key (a.b.c for nested keys; aliases\n"
+    "                   understood); repeatable\n"
     "  --dir DIR        where configs/, logs/ and runs.csv live (default .)\n"
     "  --interval DUR   NVML sampling interval, >= 10ms (default 500ms)\n"
     "  --gpu N          sample only GPU N (the child's environment is unchanged)\n"
@@ -37,17 +40,27 @@ static const char usage_text[] =
     "  --force          overwrite an existing run id\n"
     "  -q, --quiet      do not echo the command's output (the log still gets it)\n"
     "  --note TEXT      free text for the ledger's notes column\n"
-    "  --pty            run CMD on a pseudo-terminal (for programs that need one)\n";
+    "  --pty            run CMD on a pseudo-terminal (for programs that need one)\n"
+    "  --alloc-conf V   set PYTORCH_CUDA_ALLOC_CONF=V for the command (recorded)\n"
+    "\n"
+    "In CMD's arguments {config} becomes DIR/configs/ID.yaml (the --config in its\n"
+    "own schema with --set applied) and {KEY} the value of --set KEY=VALUE.\n";
 
 struct run_args {
     struct runexec_opts o;
     const char *config_path;
     char *sets[MAX_SETS];
     size_t n_sets;
+    const char *alloc_conf;
+    /* {KEY} for each --set KEY=VALUE */
+    char keys[MAX_SETS][128];
+    const char *key_ptr[MAX_SETS], *val_ptr[MAX_SETS];
+    struct runcfg_rendered rendered;
+    char *orig;
 };
 
 enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
-       OPT_FORCE, OPT_NOTE, OPT_PTY };
+       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF };
 
 static const struct option long_opts[] = {
     {"id", required_argument, NULL, OPT_ID},
@@ -62,6 +75,7 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"note", required_argument, NULL, OPT_NOTE},
     {"pty", no_argument, NULL, OPT_PTY},
+    {"alloc-conf", required_argument, NULL, OPT_ALLOC_CONF},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -98,6 +112,7 @@ static int parse_one(struct run_args *a, int c, const char *arg)
     case 'q': a->o.quiet = true; return 0;
     case OPT_NOTE: a->o.note = arg; return 0;
     case OPT_PTY: a->o.pty = true; return 0;
+    case OPT_ALLOC_CONF: a->alloc_conf = arg; return 0;
     case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
     default: return cmd_usage_error("run", "unknown option");
     }
@@ -122,47 +137,156 @@ static int parse_args(struct run_args *a, int argc, char **argv)
     return 0;
 }
 
-/* Config file, then --set on top. Nothing is written when this fails. */
+/* The --set values checked as the alias table reads them (batch=abc is an
+ * error here, with its own message), on a scratch config. */
+static int check_sets(const struct run_args *a, struct oomlab_err *err)
+{
+    struct runcfg scratch;
+    runcfg_init(&scratch);
+    int rc = 0;
+    for (size_t i = 0; i < a->n_sets && rc == 0; i++) rc = runcfg_set(&scratch, a->sets[i], err);
+    runcfg_release(&scratch);
+    return rc;
+}
+
+/* "# oomlab run: cfg.yaml with --set a=1 b=2" (runcfg_render cleans it). */
+static void header_text(const struct run_args *a, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "oomlab run: %s%s", a->config_path ? a->config_path : "no --config",
+                     a->n_sets ? " with --set" : "");
+    for (size_t i = 0; i < a->n_sets && n > 0 && (size_t)n < size; i++)
+        n += snprintf(buf + n, size - (size_t)n, " %s", a->sets[i]);
+}
+
+/* {KEY} for every --set KEY=VALUE (the key as written, trimmed). */
+static void set_substitutions(struct run_args *a)
+{
+    for (size_t i = 0; i < a->n_sets; i++) {
+        const char *eq = strchr(a->sets[i], '=');
+        size_t kl = eq ? (size_t)(eq - a->sets[i]) : 0;
+        while (kl && a->sets[i][kl - 1] == ' ') kl--;
+        snprintf(a->keys[i], sizeof a->keys[i], "%.*s", (int)kl, a->sets[i]);
+        const char *v = eq ? eq + 1 : "";
+        while (*v == ' ') v++;
+        a->key_ptr[i] = a->keys[i];
+        a->val_ptr[i] = v;
+    }
+    a->o.subst_config = true;
+    a->o.subst_keys = a->key_ptr;
+    a->o.subst_vals = a->val_ptr;
+    a->o.n_subst = a->n_sets;
+}
+
+/* Unknown keys get a did-you-mean; and, once, whether --set reaches the
+ * command at all. */
+static void set_warnings(const struct run_args *a)
+{
+    size_t argc = 0, record_only = 0;
+    while (a->o.argv[argc]) argc++;
+    bool uses_config = argsubst_uses(a->o.argv, argc, "config");
+    for (size_t i = 0; i < a->n_sets; i++) {
+        bool used = uses_config || argsubst_uses(a->o.argv, argc, a->keys[i]);
+        record_only += !used;
+        const char *sugg = a->rendered.suggestion[i];
+        if (!a->rendered.unknown[i] || (used && !*sugg && !a->config_path)) continue;
+        fprintf(stderr, "oomlab run: warning: --set %s: %s%s%s%s\n", a->keys[i],
+                a->config_path ? "not a key of the config" : "not a key oomlab reads",
+                *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
+    }
+    if (record_only)
+        fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
+                        "record (configs/ID.yaml, runs.csv), not what runs\n",
+                record_only < a->n_sets ? " and not every {KEY}" : " or {KEY}");
+}
+
+/* Config file, then --set on top, in the file's own schema; the ledger's
+ * columns are read back from that text. Nothing is written when this fails. */
 static int load_config(struct run_args *a, struct runcfg *cfg)
 {
     struct oomlab_err err = {{0}};
+    size_t len = 0;
     runcfg_init(cfg);
-    if (a->config_path) {
-        char *text;
-        size_t len;
-        if (fsutil_read(a->config_path, (size_t)16 << 20, &text, &len, NULL, &err) < 0)
+    size_t argc = 0;
+    while (a->o.argv[argc]) argc++;
+    if (!a->config_path && !a->n_sets) {
+        if (argsubst_uses(a->o.argv, argc, "config"))
+            return cmd_usage_error("run", "the command uses {config} but there is no --config or --set");
+        return 0;
+    }
+    if (a->config_path && (cfgfile_read(a->config_path, &a->orig, &len, &err) < 0 ||
+                           runcfg_parse(cfg, a->orig, len, a->config_path, &err) < 0))
+        return cmd_fail("run", &err, EXIT_USAGE);
+    if (check_sets(a, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    set_substitutions(a);
+    if (a->n_sets) {
+        char header[2048];
+        header_text(a, header, sizeof header);
+        if (runcfg_render(a->orig, len, a->config_path, header, a->sets, a->n_sets, &a->rendered, &err) < 0)
             return cmd_fail("run", &err, EXIT_USAGE);
-        int rc = runcfg_parse(cfg, text, len, a->config_path, &err);
-        free(text);
-        if (rc < 0) return cmd_fail("run", &err, EXIT_USAGE);
+        runcfg_release(cfg);
+        runcfg_init(cfg);
+        if (runcfg_parse(cfg, a->rendered.text, a->rendered.len, "the generated config", &err) < 0)
+            return cmd_fail("run", &err, EXIT_USAGE);
+        set_warnings(a);
     }
-    for (size_t i = 0; i < a->n_sets; i++)
-        if (runcfg_set(cfg, a->sets[i], &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
-    if (a->config_path || a->n_sets) {
-        a->o.cfg = cfg;
-        a->o.config_path = a->config_path;
-        a->o.sets = a->sets;
-        a->o.n_sets = a->n_sets;
-    }
+    a->o.config_text = a->n_sets ? a->rendered.text : a->orig; /* verbatim without --set */
+    a->o.config_len = a->n_sets ? a->rendered.len : len;
+    a->o.cfg = cfg;
+    a->o.config_path = a->config_path;
+    a->o.sets = a->sets;
+    a->o.n_sets = a->n_sets;
     return 0;
 }
 
-static void summary(const struct runexec_result *r)
+/* "22.39 GiB (log)", ">= 22.39 GiB (OOM message, a lower bound)", "unknown". */
+static void peak_text(const struct runexec_result *r, char *buf, size_t size)
 {
-    char alloc[32], reserved[32], nvml[32];
+    char b[32];
+    bool nvml = !strcmp(r->peak_source, "nvml");
+    int64_t peak = nvml ? r->peak_nvml : r->peak_reserved >= 0 ? r->peak_reserved : r->peak_alloc;
+    if (!r->peak_source[0] || peak < 0) {
+        snprintf(buf, size, "unknown");
+        return;
+    }
+    units_format_bytes(peak, b, sizeof b);
+    snprintf(buf, size, "%s%s (%s)", r->peak_lower_bound ? ">= " : "", b,
+             !strcmp(r->peak_source, "oom") ? "OOM message, a lower bound" : r->peak_source);
+}
+
+static void summary(const struct runexec_result *r, const char *dir)
+{
+    char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
     units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
     units_format_bytes(r->peak_reserved, reserved, sizeof reserved);
     units_format_bytes(r->peak_nvml, nvml, sizeof nvml);
-    /* The allocator's peaks come from the step lines, or, for a run that
-     * died before logging one, from the OOM message's counters. */
-    const char *src = strcmp(r->peak_source, "oom") == 0 ? "OOM message" : "log";
-    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak alloc %s, reserved %s (%s), "
-                    "%s (nvml); loss %s\n",
-            r->id, r->exit_code, r->interrupted ? ", interrupted" : "",
-            r->timed_out ? ", timed out" : "", r->oom ? "yes, " : "no",
-            r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "", alloc, reserved,
-            src, r->sampled ? nvml : "not sampled", r->loss_trend);
+    peak_text(r, peak, sizeof peak);
+    steps_memory_trend_format(&r->mem, mem, sizeof mem);
+    bool nv = !strcmp(r->peak_source, "nvml");
+    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak %s", r->id, r->exit_code,
+            r->interrupted ? ", interrupted" : "", r->timed_out ? ", timed out" : "",
+            r->oom ? "yes, " : "no", r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "",
+            peak);
+    if (!nv && (r->peak_alloc >= 0 || r->peak_reserved >= 0))
+        fprintf(stderr, " [alloc %s, reserved %s]", r->peak_alloc >= 0 ? alloc : "unknown",
+                r->peak_reserved >= 0 ? reserved : "unknown");
+    fprintf(stderr, "; nvml %s; memory %s; loss %s\n", r->sampled && r->peak_nvml > 0 ? nvml : "not sampled",
+            mem, r->loss_trend);
+    if (r->oom) {
+        if (r->first_fix[0]) fprintf(stderr, "oomlab run: %s: first fix: %s\n", r->id, r->first_fix);
+        if (!dir || !strcmp(dir, "."))
+            fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->id);
+        else
+            fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->log_path);
+    }
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
+}
+
+static void run_args_release(struct run_args *a, struct runcfg *cfg)
+{
+    runcfg_release(cfg);
+    runcfg_rendered_release(&a->rendered);
+    free(a->orig);
+    a->orig = NULL;
 }
 
 int cmd_run(int argc, char **argv)
@@ -174,18 +298,22 @@ int cmd_run(int argc, char **argv)
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     struct runcfg cfg;
     rc = load_config(&a, &cfg);
+    if (!rc && a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
+        rc = cmd_usage_error("run", "--alloc-conf: cannot set the environment");
     if (rc) {
-        runcfg_release(&cfg);
+        run_args_release(&a, &cfg);
         return rc;
     }
     struct runexec_result res;
     rc = runexec(&a.o, &res, &err);
-    runcfg_release(&cfg);
+    run_args_release(&a, &cfg);
     if (rc < 0) {
-        int code = res.exec_failed ? res.exit_code : res.id_taken ? EXIT_USAGE : EXIT_ERROR;
+        int code = res.exec_failed                    ? res.exit_code
+                   : res.id_taken || res.dir_failed ? EXIT_USAGE /* bad --dir / id: nothing written */
+                                                    : EXIT_ERROR;
         return cmd_fail("run", &err, code);
     }
-    summary(&res);
+    summary(&res, a.o.dir);
     /* The child's code wins; a clean run whose records failed is an error. */
     if (res.exit_code == 0 && (!res.recorded || res.problem[0])) return EXIT_ERROR;
     return res.exit_code;

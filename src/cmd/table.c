@@ -8,42 +8,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd/ledger_io.h"
 #include "lib/ledger.h"
 #include "lib/units.h"
 #include "out/json.h"
+#include "out/color.h"
 #include "out/table.h"
 
 static const char usage_text[] =
-    "usage: oomlab table [--dir DIR] [--csv | --json] [--near PCT]\n"
+    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json] [--near PCT] [--wide]\n"
     "\n"
-    "Show DIR/runs.csv (default: ./runs.csv) aligned, with the peak as % of the\n"
-    "card's capacity and the runs \"on the edge\" flagged: no OOM but a peak at or\n"
-    "above PCT of capacity (default 90), or a peak no lower than the failing run\n"
-    "before it.\n"
+    "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
+    "runs named, or all), with the peak as % of the card's capacity and the\n"
+    "runs \"on the edge\" flagged: no OOM but a peak at or above PCT of capacity\n"
+    "(default 90), or a peak no lower than the failing run before it.\n"
     "\n"
     "  --dir DIR   directory holding runs.csv\n"
     "  --csv       the ledger as CSV (canonical columns, plus an edge column)\n"
     "  --json      JSON, schema oomlab.table.v1 (docs/table.md)\n"
-    "  --near PCT  the near-capacity threshold (default 90)\n";
+    "  --near PCT  the near-capacity threshold (default 90)\n"
+    "  --wide      every column, whatever the terminal's width\n";
 
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
 
-/* Terminal columns: a ledger column each, except %cap (computed) and edge. */
+/* Terminal columns: a ledger column each, except the computed ones. drop:
+ * 0 always shown; higher ranks are dropped first when the terminal is narrow. */
 static const struct {
     const char *title;
-    int col; /* enum ledger_col, or -1 for %cap, -2 for edge */
+    int col; /* enum ledger_col, or COL_* */
     bool right;
+    int drop;
 } shown[] = {
-    {"run_id", LEDGER_RUN_ID, false},         {"batch", LEDGER_DEVICE_BATCH_SIZE, true},
-    {"seq", LEDGER_MAX_SEQ_LEN, true},        {"dtype", LEDGER_DTYPE, false},
-    {"accum", LEDGER_GRAD_ACCUM, true},       {"ckpt", LEDGER_GRAD_CKPT, false},
-    {"eff", LEDGER_EFFECTIVE_BATCH, true},    {"alloc_GB", LEDGER_PEAK_ALLOC_GB, true},
-    {"reserved_GB", LEDGER_PEAK_RESERVED_GB, true}, {"src", LEDGER_PEAK_SOURCE, false},
-    {"%cap", -1, true},                       {"oom", LEDGER_OOM, false},
-    {"stage", LEDGER_OOM_STAGE, false},       {"loss", LEDGER_LOSS_TREND, false},
-    {"exit", LEDGER_EXIT_STATUS, true},       {"edge", -2, false},
+    {"run_id", LEDGER_RUN_ID, false, 0},      {"batch", LEDGER_DEVICE_BATCH_SIZE, true, 0},
+    {"seq", LEDGER_MAX_SEQ_LEN, true, 2},     {"dtype", LEDGER_DTYPE, false, 5},
+    {"accum", LEDGER_GRAD_ACCUM, true, 3},    {"ckpt", LEDGER_GRAD_CKPT, false, 6},
+    {"eff", LEDGER_EFFECTIVE_BATCH, true, 7}, {"alloc_GB", LEDGER_PEAK_ALLOC_GB, true, 9},
+    {"peak_GB", COL_PEAK, true, 0},           {"src", LEDGER_PEAK_SOURCE, false, 4},
+    {"%cap", COL_PCT, true, 0},               {"oom", LEDGER_OOM, false, 0},
+    {"stage", LEDGER_OOM_STAGE, false, 1},    {"loss", LEDGER_LOSS_TREND, false, 8},
+    {"mem", LEDGER_MEM_TREND, false, 1},      {"exit", LEDGER_EXIT_STATUS, true, 0},
+    {"edge", COL_EDGE, false, 0},
 };
 #define N_SHOWN (sizeof shown / sizeof shown[0])
 
@@ -57,51 +65,154 @@ static void edge_names(unsigned bits, char *buf, size_t size)
     }
 }
 
-static int print_text(const struct ledger *lg, double near)
+struct view {
+    const struct ledger *lg;
+    char *const *ids; /* the runs asked for (NULL: all) */
+    size_t n_ids;
+    double near;
+    size_t width; /* 0: no limit */
+    bool color;
+};
+
+static bool wanted(const struct view *v, const struct ledger_row *row)
+{
+    if (!v->n_ids) return true;
+    for (size_t i = 0; i < v->n_ids; i++)
+        if (!strcmp(v->ids[i], row->cell[LEDGER_RUN_ID])) return true;
+    return false;
+}
+
+static bool lower_bound(const struct ledger_row *row)
+{
+    return ledger_flag(row, LEDGER_PEAK_LOWER_BOUND) == 1;
+}
+
+/* The peak that counts, ">=" marking a lower bound; "" unknown. */
+static void peak_cells(const struct ledger_row *row, char *peak, char *pct, size_t size)
+{
+    double g = ledger_peak_gb(row), p = ledger_pct_capacity(row);
+    const char *ge = lower_bound(row) ? ">=" : "";
+    if (isnan(g)) peak[0] = '\0';
+    else snprintf(peak, size, "%s%.2f", ge, g);
+    if (isnan(p)) pct[0] = '\0';
+    else snprintf(pct, size, "%s%.1f", ge, p);
+}
+
+static const char *cell_color(const struct view *v, int col, const char *value)
+{
+    bool bad = (col == LEDGER_OOM && !strcmp(value, "yes")) ||
+               (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_KILLED));
+    bool warn = (col == COL_EDGE && *value) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
+                (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_RUNNING));
+    return bad ? color_code(v->color, COLOR_RED) : warn ? color_code(v->color, COLOR_YELLOW) : NULL;
+}
+
+static int add_row(const struct view *v, struct table *t, size_t r, unsigned *any)
+{
+    const struct ledger_row *row = &v->lg->rows[r];
+    char pct[32], peak[32], edge[128];
+    const char *cells[N_SHOWN];
+    peak_cells(row, peak, pct, sizeof pct);
+    unsigned bits = ledger_edges(v->lg, r, v->near);
+    *any |= bits;
+    edge_names(bits, edge, sizeof edge);
+    for (size_t i = 0; i < N_SHOWN; i++) {
+        const char *val = shown[i].col == COL_PCT    ? pct
+                          : shown[i].col == COL_PEAK ? peak
+                          : shown[i].col == COL_EDGE ? edge
+                                                     : row->cell[shown[i].col];
+        cells[i] = *val ? val : NULL; /* NULL prints "-" */
+    }
+    if (table_add(t, cells) < 0) return -1;
+    for (size_t i = 0; i < N_SHOWN; i++)
+        if (cells[i] && v->color) table_color(t, i, cell_color(v, shown[i].col, cells[i]), color_code(true, COLOR_RESET));
+    return 0;
+}
+
+/* One line of text folded at blanks to width (0: not folded), continuation
+ * lines indented two spaces. */
+static void print_wrapped(const char *text, size_t width)
+{
+    size_t len = strlen(text), at = 0, indent = 0;
+    while (width > 20 && len - at + indent > width) {
+        size_t cut = at + width - indent;
+        while (cut > at && text[cut] != ' ') cut--;
+        if (cut == at) break;
+        printf("%*s%.*s\n", (int)indent, "", (int)(cut - at), text + at);
+        at = cut + 1;
+        indent = 2;
+    }
+    printf("%*s%s\n", (int)indent, "", text + at);
+}
+
+/* What the short names mean, and the evidence for each growing memory. */
+static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool killed)
+{
+    printf("peak_GB: reserved (or NVML) peak, else allocated; src: log step lines, nvml\n"
+           "samples or the oom message; eff: effective batch; mem: per-step memory\n");
+    if (lower) printf(">=: a lower bound: the OOM message's figures (the run wanted more)\n");
+    if (killed) printf("%s: oomlab itself died before the run ended (kill -9?)\n", LEDGER_IO_KILLED);
+    if (dropped) printf("(%zu columns hidden to fit %zu columns; --wide shows all)\n", dropped, v->width);
+    for (size_t k = 0; k < ledger_n_edge_rules; k++) {
+        if (!(any & (1u << k))) continue;
+        char line[512], th[32] = "";
+        if (!strcmp(ledger_edge_rules[k].name, "near-capacity")) snprintf(th, sizeof th, " (%.0f%%)", v->near);
+        snprintf(line, sizeof line, "%s: %s%s", ledger_edge_rules[k].name, ledger_edge_rules[k].why, th);
+        print_wrapped(line, v->width);
+    }
+    for (size_t r = 0; r < v->lg->n; r++) {
+        const struct ledger_row *row = &v->lg->rows[r];
+        if (!wanted(v, row) || strcmp(row->cell[LEDGER_MEM_TREND], "growing")) continue;
+        char line[512];
+        const char *rate = row->cell[LEDGER_MEM_GB_PER_100_STEPS];
+        snprintf(line, sizeof line, "%s: memory growing: %s -> %s GB over steps %s (%s%s GB per 100 steps)",
+                 row->cell[LEDGER_RUN_ID], row->cell[LEDGER_MEM_FIRST_GB], row->cell[LEDGER_MEM_LAST_GB],
+                 *row->cell[LEDGER_MEM_STEPS] ? row->cell[LEDGER_MEM_STEPS] : "?",
+                 *rate && *rate != '-' ? "+" : "", *rate ? rate : "?");
+        char *clean = table_clean(line);
+        print_wrapped(clean ? clean : "", v->width);
+        free(clean);
+    }
+}
+
+static int print_text(const struct view *v)
 {
     const char *titles[N_SHOWN];
     for (size_t i = 0; i < N_SHOWN; i++) titles[i] = shown[i].title;
     struct table t;
     if (table_init(&t, N_SHOWN, titles) < 0) return -1;
-    for (size_t i = 0; i < N_SHOWN; i++)
+    for (size_t i = 0; i < N_SHOWN; i++) {
         if (shown[i].right) table_align_right(&t, i);
+        table_drop_rank(&t, i, shown[i].drop);
+    }
     unsigned any = 0;
-    for (size_t r = 0; r < lg->n; r++) {
-        const struct ledger_row *row = &lg->rows[r];
-        char pct[32], edge[128];
-        const char *cells[N_SHOWN];
-        double p = ledger_pct_capacity(row);
-        snprintf(pct, sizeof pct, "%.1f", p);
-        unsigned bits = ledger_edges(lg, r, near);
-        any |= bits;
-        edge_names(bits, edge, sizeof edge);
-        for (size_t i = 0; i < N_SHOWN; i++) {
-            const char *v = shown[i].col == -1 ? (isnan(p) ? "" : pct)
-                            : shown[i].col == -2 ? edge
-                                                 : row->cell[shown[i].col];
-            cells[i] = *v ? v : NULL; /* NULL prints "-" */
-        }
-        if (table_add(&t, cells) < 0) {
+    bool lower = false, killed = false;
+    for (size_t r = 0; r < v->lg->n; r++) {
+        if (!wanted(v, &v->lg->rows[r])) continue;
+        lower |= lower_bound(&v->lg->rows[r]);
+        killed |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_KILLED);
+        if (add_row(v, &t, r, &any) < 0) {
             table_release(&t);
             return -1;
         }
     }
-    table_print(&t, stdout);
+    size_t dropped = table_print_fit(&t, stdout, v->width);
     table_release(&t);
-    for (size_t k = 0; k < ledger_n_edge_rules; k++)
-        if (any & (1u << k))
-            printf("%s: %s (threshold %.0f%%)\n", ledger_edge_rules[k].name, ledger_edge_rules[k].why, near);
+    legend(v, any, dropped, lower, killed);
     return 0;
 }
 
-static int print_csv(const struct ledger *lg, double near)
+static int print_csv(const struct view *v)
 {
+    const struct ledger *lg = v->lg;
+    double near = v->near;
     size_t len;
     char *head = ledger_header(&len);
     if (!head) return -1;
     printf("%.*s,edge\n", (int)(len - 1), head);
     free(head);
     for (size_t r = 0; r < lg->n; r++) {
+        if (!wanted(v, &lg->rows[r])) continue;
         char *line = ledger_format_row(&lg->rows[r], &len), edge[128], cell[256];
         if (!line) return -1;
         edge_names(ledger_edges(lg, r, near), edge, sizeof edge);
@@ -112,8 +223,10 @@ static int print_csv(const struct ledger *lg, double near)
     return 0;
 }
 
-static int print_json(const struct ledger *lg, const char *path, double near)
+static int print_json(const struct view *v, const char *path)
 {
+    const struct ledger *lg = v->lg;
+    double near = v->near;
     struct json j;
     json_init(&j, stdout, false);
     json_obj_begin(&j);
@@ -126,8 +239,11 @@ static int print_json(const struct ledger *lg, const char *path, double near)
     json_key(&j, "runs");
     json_arr_begin(&j);
     for (size_t r = 0; r < lg->n; r++) {
+        if (!wanted(v, &lg->rows[r])) continue;
         json_obj_begin(&j);
         ledger_io_json_row(&j, &lg->rows[r]);
+        json_key(&j, "state");
+        json_str(&j, ledger_io_state(&lg->rows[r]));
         json_key(&j, "pct_capacity");
         json_double(&j, ledger_pct_capacity(&lg->rows[r]));
         json_key(&j, "line");
@@ -145,14 +261,39 @@ static int print_json(const struct ledger *lg, const char *path, double near)
     return json_finish(&j);
 }
 
+/* Where the terminal is narrow the table fits it: stdout's width on a
+ * TTY, else $COLUMNS when set, else no limit (a pipe gets every column). */
+static size_t out_width(void)
+{
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    long long cols;
+    const char *env = getenv("COLUMNS");
+    if (env && units_parse_int(env, 20, 10000, &cols) == 0) return (size_t)cols;
+    return 0;
+}
+
+static int missing_ids(const struct view *v, const char *path)
+{
+    for (size_t i = 0; i < v->n_ids; i++)
+        if (!ledger_find(v->lg, v->ids[i])) {
+            struct oomlab_err err = {{0}};
+            oomlab_err_set(&err, "run '%s' is not in %s", v->ids[i], path);
+            return cmd_fail("table", &err, EXIT_USAGE);
+        }
+    return 0;
+}
+
 int cmd_table(int argc, char **argv)
 {
     static const struct option opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
                                          {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
-                                         {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+                                         {"wide", 0, NULL, 'w'}, {"help", 0, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     const char *dir = ".";
     enum format fmt = FMT_TEXT;
-    double near = LEDGER_NEAR_PCT;
+    struct view v = {.near = LEDGER_NEAR_PCT, .width = out_width(), .color = color_enabled(stdout)};
     int c;
     optind = 1;
     opterr = 0;
@@ -161,21 +302,28 @@ int cmd_table(int argc, char **argv)
         case 'd': dir = optarg; break;
         case 'c': fmt = FMT_CSV; break;
         case 'j': fmt = FMT_JSON; break;
+        case 'w': v.width = 0; break;
         case 'n':
-            if (units_parse_percent(optarg, &near) < 0)
+            if (units_parse_percent(optarg, &v.near) < 0)
                 return cmd_usage_error("table", "--near '%s': expected a percentage", optarg);
             break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         default: return cmd_usage_error("table", "'%s': unknown option or missing value", argv[optind - 1]);
         }
     }
-    if (optind < argc) return cmd_usage_error("table", "unexpected argument '%s'", argv[optind]);
+    v.ids = argv + optind;
+    v.n_ids = (size_t)(argc - optind);
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
     if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
-    int rc = fmt == FMT_CSV ? print_csv(&lg, near) : fmt == FMT_JSON ? print_json(&lg, path, near)
-                                                                     : print_text(&lg, near);
+    v.lg = &lg;
+    int rc = missing_ids(&v, path);
+    if (rc) {
+        ledger_release(&lg);
+        return rc;
+    }
+    rc = fmt == FMT_CSV ? print_csv(&v) : fmt == FMT_JSON ? print_json(&v, path) : print_text(&v);
     ledger_release(&lg);
     if (rc < 0 || fflush(stdout) != 0) {
         oomlab_err_set(&err, "cannot write the output");

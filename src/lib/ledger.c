@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,7 +16,9 @@ static const char *const col_names[LEDGER_NCOLS] = {
     "run_id", "device_batch_size", "max_seq_len", "dtype", "grad_accum", "grad_ckpt",
     "peak_alloc_GB", "peak_reserved_GB", "oom", "oom_stage", "loss_trend",
     "effective_batch", "peak_source", "peak_pct_capacity", "capacity_GB", "started_at",
-    "duration_s", "exit_status", "command", "notes",
+    "duration_s", "exit_status", "command", "notes", "peak_lower_bound", "mem_trend",
+    "mem_first_GB", "mem_last_GB", "mem_steps", "mem_GB_per_100_steps", "env", "oomlab_pid",
+    "host",
 };
 
 /* Header names people write for the same column (the guide's own prose). */
@@ -264,6 +267,27 @@ static char detect_delimiter(const char *text, size_t len)
     return semi >= tab ? ';' : '\t';
 }
 
+/* Excel's "sep=;" first line names the delimiter: its length (with the
+ * line break) and the delimiter, or 0 when the text has none. */
+static size_t sep_line(const char *text, size_t len, char *delim)
+{
+    if (len < 5 || strncasecmp(text, "sep=", 4) || text[4] == '\n' || text[4] == '\r') return 0;
+    size_t i = 5;
+    if (i < len && text[i] == '\r') i++;
+    if (i < len && text[i] == '\n') i++;
+    if (i < len && i == 5) return 0; /* "sep=;x": not the directive */
+    *delim = text[4];
+    return i;
+}
+
+/* The delimiter, and how many bytes of a sep= line to skip. */
+static char file_delimiter(const char *text, size_t len, size_t *skip)
+{
+    char d;
+    *skip = sep_line(text, len, &d);
+    return *skip ? d : detect_delimiter(text, len);
+}
+
 struct reader {
     struct ledger *lg;
     int map[LEDGER_MAX_FILE_COLS]; /* file column -> ledger column (-1 ignored) */
@@ -361,11 +385,13 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
     struct reader rd = {.lg = lg, .name = name ? name : "runs.csv"};
     struct record r = {0};
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
-    char delim = lg->delimiter = detect_delimiter(text, len);
-    long line = 1;
+    size_t skip;
+    char delim = lg->delimiter = file_delimiter(text, len, &skip);
+    long line = skip ? 2 : 1;
+    text += skip, len -= skip;
     bool in_quotes = false, at_field_start = true;
     int rc = 0;
-    r.line = 1;
+    r.line = line;
     for (size_t i = 0; i < len && rc == 0; i++) {
         char c = text[i];
         if (r.n == 0 && record_new_field(&r) < 0) goto nomem;
@@ -391,7 +417,7 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
             at_field_start = true;
         } else if (c == '\n' || c == '\r') {
             if (c == '\r' && i + 1 < len && text[i + 1] == '\n') {
-                if (line == 1) lg->crlf = true;
+                if (line == (skip ? 2 : 1)) lg->crlf = true;
                 i++;
             }
             line++;
@@ -426,7 +452,8 @@ const char *ledger_tail_repair(const char *text, size_t len)
 {
     if (len == 0) return "";
     /* The reader's own quote rule: only a quote at a field's start opens. */
-    char delim = detect_delimiter(text, len);
+    size_t skip;
+    char delim = file_delimiter(text, len, &skip);
     bool q = false, start = true;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
@@ -588,4 +615,312 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
         n++;
     }
     return n;
+}
+
+/* ---- one row per run ---- */
+
+bool ledger_is_running(const struct ledger_row *row)
+{
+    return strcmp(row->cell[LEDGER_EXIT_STATUS], LEDGER_RUNNING) == 0;
+}
+
+static uint64_t id_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Open addressing: slot -> index+1 into the kept rows (0 empty). */
+struct id_index {
+    size_t *slot, cap;
+};
+
+static size_t *id_lookup(struct id_index *ix, const struct ledger_row *rows, const char *id)
+{
+    size_t i = (size_t)id_hash(id) & (ix->cap - 1);
+    while (ix->slot[i] && strcmp(rows[ix->slot[i] - 1].cell[LEDGER_RUN_ID], id))
+        i = (i + 1) & (ix->cap - 1);
+    return &ix->slot[i];
+}
+
+int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
+{
+    struct id_index ix = {.cap = 16};
+    while (ix.cap < 2 * lg->n) ix.cap *= 2;
+    ix.slot = calloc(ix.cap, sizeof *ix.slot);
+    bool *dropped = calloc(lg->n ? lg->n : 1, sizeof *dropped);
+    if (!ix.slot || !dropped) {
+        free(ix.slot);
+        free(dropped);
+        return oomlab_err_set(err, "out of memory");
+    }
+    for (size_t i = 0; i < lg->n; i++) {
+        if (!lg->rows[i].cell[LEDGER_RUN_ID][0]) continue; /* no id: every such row is its own */
+        size_t *at = id_lookup(&ix, lg->rows, lg->rows[i].cell[LEDGER_RUN_ID]);
+        if (!*at) {
+            *at = i + 1;
+            continue;
+        }
+        size_t j = *at - 1;
+        if (ledger_is_running(&lg->rows[j])) { /* the run's final row takes its place */
+            struct ledger_row tmp = lg->rows[j];
+            lg->rows[j] = lg->rows[i];
+            lg->rows[i] = tmp;
+            dropped[i] = true;
+        } else {
+            dropped[j] = true;
+            *at = i + 1;
+        }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < lg->n; i++) {
+        if (dropped[i]) ledger_row_release(&lg->rows[i]);
+        else lg->rows[n++] = lg->rows[i];
+    }
+    lg->n = n;
+    free(ix.slot);
+    free(dropped);
+    return 0;
+}
+
+/* ---- environment ---- */
+
+/* An entry ending in '_' is a prefix. */
+const char *const ledger_env_names[] = {
+    "PYTORCH_CUDA_ALLOC_CONF", "CUDA_VISIBLE_DEVICES", "CUDA_LAUNCH_BLOCKING", "NCCL_", "TORCH_",
+    "XLA_PYTHON_CLIENT_", "TF_GPU_ALLOCATOR", "OMP_NUM_THREADS", NULL,
+};
+
+static bool env_relevant(const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    if (!eq || eq == entry) return false;
+    size_t len = (size_t)(eq - entry);
+    for (size_t i = 0; ledger_env_names[i]; i++) {
+        const char *n = ledger_env_names[i];
+        size_t nl = strlen(n);
+        bool prefix = n[nl - 1] == '_';
+        if (prefix ? len > nl && !strncmp(entry, n, nl) : len == nl && !strncmp(entry, n, nl))
+            return true;
+    }
+    return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+struct sbuf {
+    char *s;
+    size_t n, cap;
+    bool failed;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->failed) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+/* NAME=value, the value single-quoted when it has blanks, quotes or ';'. */
+static void env_word(struct sbuf *b, const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    sb_add(b, entry, (size_t)(eq - entry) + 1);
+    const char *v = eq + 1;
+    if (*v && !strpbrk(v, " \t\n\r'\";\\")) {
+        sb_add(b, v, strlen(v));
+        return;
+    }
+    sb_add(b, "'", 1);
+    for (; *v; v++) {
+        if (*v == '\'') sb_add(b, "'\\''", 4);
+        else if ((unsigned char)*v < 0x20) sb_add(b, " ", 1); /* a cell stays one line */
+        else sb_add(b, v, 1);
+    }
+    sb_add(b, "'", 1);
+}
+
+char *ledger_env_capture(char *const *envp)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; envp && envp[i]; i++) n += env_relevant(envp[i]);
+    const char **pick = malloc((n ? n : 1) * sizeof *pick);
+    if (!pick) return NULL;
+    for (size_t i = 0; envp && envp[i]; i++)
+        if (env_relevant(envp[i])) pick[k++] = envp[i];
+    qsort(pick, n, sizeof *pick, cmp_str);
+    struct sbuf b = {0};
+    sb_add(&b, "", 0);
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_add(&b, " ", 1);
+        env_word(&b, pick[i]);
+    }
+    free(pick);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* The next NAME=value word of an env cell: name and (unquoted) value into
+ * b; returns the position after it, NULL at the end. */
+static const char *env_next(const char *p, struct sbuf *name, struct sbuf *value)
+{
+    while (*p == ' ') p++;
+    if (!*p) return NULL;
+    name->n = value->n = 0;
+    sb_add(name, "", 0);
+    sb_add(value, "", 0);
+    while (*p && *p != '=' && *p != ' ') sb_add(name, p++, 1);
+    if (*p == '=') p++;
+    bool q = false;
+    for (; *p && (q || *p != ' '); p++) {
+        if (*p == '\'') q = !q;
+        else if (!q && *p == '\\' && p[1]) sb_add(value, ++p, 1);
+        else sb_add(value, p, 1);
+    }
+    return p;
+}
+
+char *ledger_env_get(const char *cell, const char *name)
+{
+    struct sbuf n = {0}, v = {0};
+    char *out = NULL;
+    for (const char *p = cell; (p = env_next(p, &n, &v));)
+        if (!n.failed && !v.failed && !strcmp(n.s, name)) {
+            out = strdup(v.s);
+            break;
+        }
+    free(n.s);
+    free(v.s);
+    return out;
+}
+
+static size_t env_changed_from(const char *a, const char *b, bool only_missing, char *names,
+                               size_t size, size_t *at)
+{
+    struct sbuf n = {0}, v = {0};
+    size_t count = 0;
+    for (const char *p = a; (p = env_next(p, &n, &v));) {
+        if (n.failed || v.failed) break;
+        char *other = ledger_env_get(b, n.s);
+        bool differs = only_missing ? other == NULL : !other || strcmp(other, v.s);
+        free(other);
+        if (!differs) continue;
+        count++;
+        size_t len = strlen(n.s) + 1;
+        if (*at + len <= size) memcpy(names + *at, n.s, len), *at += len;
+    }
+    free(n.s);
+    free(v.s);
+    return count;
+}
+
+size_t ledger_env_changed(const char *a, const char *b, char *names, size_t size)
+{
+    size_t at = 0;
+    size_t count = env_changed_from(a, b, false, names, size, &at);
+    return count + env_changed_from(b, a, true, names, size, &at);
+}
+
+/* ---- text ---- */
+
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+    unsigned char c = s[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || n > left) return 0;
+    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+size_t ledger_utf8_invalid_at(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_seq(u + i, len - i);
+        if (!n) return i;
+        i += n;
+    }
+    return len;
+}
+
+/* ---- notes ---- */
+
+/* Bytes of s that fit in room without splitting a UTF-8 sequence. */
+static size_t utf8_fit(const char *s, size_t room)
+{
+    size_t n = strlen(s);
+    if (n <= room) return n;
+    n = room;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
+void ledger_notes_add(char *notes, size_t size, const char *tag)
+{
+    if (!tag || !*tag || size == 0) return;
+    size_t n = strnlen(notes, size - 1);
+    const char *sep = n ? "; " : "";
+    size_t sl = strlen(sep);
+    if (n + sl + 1 >= size) return;
+    size_t room = size - 1 - n - sl;
+    size_t take = utf8_fit(tag, room);
+    if (take == 0) return;
+    memcpy(notes + n, sep, sl);
+    memcpy(notes + n + sl, tag, take);
+    notes[n + sl + take] = '\0';
+}
+
+/* ---- the peak ---- */
+
+static bool below(int64_t v, int64_t floor)
+{
+    return v >= 0 && floor > 0 && v < floor;
+}
+
+void ledger_choose_peak(const struct ledger_peak_in *in, struct ledger_peak_out *out)
+{
+    int64_t msg_max = in->oom_in_use;
+    if (in->oom_reserved > msg_max) msg_max = in->oom_reserved;
+    if (in->oom_alloc > msg_max) msg_max = in->oom_alloc;
+    bool log_any = in->log_alloc > 0 || in->log_reserved > 0;
+    bool log_ok = log_any && !below(in->log_alloc, in->oom_alloc) &&
+                  !below(in->log_reserved, in->oom_reserved) &&
+                  !below(in->log_reserved >= 0 ? in->log_reserved : in->log_alloc,
+                         in->oom_reserved >= 0 ? in->oom_reserved : in->oom_alloc);
+    *out = (struct ledger_peak_out){.source = "", .alloc = -1, .reserved = -1};
+    if (log_ok) {
+        *out = (struct ledger_peak_out){"log", in->log_alloc, in->log_reserved, false};
+    } else if (in->nvml > 0 && !below(in->nvml, msg_max)) {
+        *out = (struct ledger_peak_out){"nvml", -1, in->nvml, false};
+    } else if (msg_max > 0) {
+        int64_t reserved = in->oom_reserved >= 0 ? in->oom_reserved : in->oom_in_use;
+        *out = (struct ledger_peak_out){"oom", in->oom_alloc, reserved, true};
+    } else if (log_any) { /* no message to check against: measured is measured */
+        *out = (struct ledger_peak_out){"log", in->log_alloc, in->log_reserved, false};
+    }
 }

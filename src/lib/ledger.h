@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/err.h"
 
@@ -37,6 +38,16 @@ enum ledger_col {
     LEDGER_EXIT_STATUS, /* the code `run` exited with */
     LEDGER_COMMAND,
     LEDGER_NOTES, /* ';'-separated tags: interrupted, timeout, killed by SIGKILL, ... */
+    /* added later (older ledgers lack them; readers leave them empty) */
+    LEDGER_PEAK_LOWER_BOUND, /* yes: the peak is the OOM message's figure, a lower bound */
+    LEDGER_MEM_TREND,        /* steps_trend_name(.., true): growing / flat / none-shown */
+    LEDGER_MEM_FIRST_GB,     /* the followed figure at the first / last step line */
+    LEDGER_MEM_LAST_GB,
+    LEDGER_MEM_STEPS,        /* "10-157": the steps of those lines ("" unknown) */
+    LEDGER_MEM_GB_PER_100_STEPS,
+    LEDGER_ENV,       /* memory-relevant environment: NAME=value words (ledger_env_capture) */
+    LEDGER_OOMLAB_PID, /* the recording oomlab's pid and host: a `running` row whose */
+    LEDGER_HOST,       /* oomlab is gone was left by an oomlab that was killed */
     LEDGER_NCOLS
 };
 #define LEDGER_GUIDE_NCOLS 11
@@ -98,6 +109,15 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
 
+/* Keep one row per run id (rows without an id are all kept), the last one written: the final row of a run
+ * takes the place of its `running` placeholder (so runs stay in the order
+ * they started); a newer run of the same id (--force) drops the older row.
+ * 0, or -1 with err when out of memory. */
+int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err);
+/* exit_status of the placeholder row `run` appends when it starts. */
+#define LEDGER_RUNNING "running"
+bool ledger_is_running(const struct ledger_row *row);
+
 /* The last row with this run id (a forced re-run appends a newer row). */
 const struct ledger_row *ledger_find(const struct ledger *lg, const char *id);
 /* Largest NNN of ids "runNNN" (0 when none). */
@@ -132,5 +152,47 @@ unsigned ledger_edges(const struct ledger *lg, size_t i, double near_pct);
  * ("" vs a value counts as a change). Returns the count, fills out. */
 size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
                       enum ledger_col *out, size_t max);
+
+/* The environment that changes GPU memory, as the ledger's env cell:
+ * "NAME=value" words sorted by name, a value with blanks, quotes or ';'
+ * single-quoted as a shell would need it; "" when none is set. Variables:
+ * the names and prefixes of ledger_env_names (PYTORCH_CUDA_ALLOC_CONF,
+ * CUDA_VISIBLE_DEVICES, CUDA_LAUNCH_BLOCKING, NCCL_*, TORCH_*,
+ * XLA_PYTHON_CLIENT_*, TF_GPU_ALLOCATOR, OMP_NUM_THREADS). Malloc'd; NULL
+ * on no memory. */
+char *ledger_env_capture(char *const *envp);
+extern const char *const ledger_env_names[];
+/* Value of NAME in an env cell, malloc'd (unquoted); NULL when absent. */
+char *ledger_env_get(const char *cell, const char *name);
+/* The names set in either cell whose values differ (or that only one
+ * sets), in order: written to out (NUL-separated in names, at most size
+ * bytes); returns the count. */
+size_t ledger_env_changed(const char *a, const char *b, char *names, size_t size);
+
+/* Offset of the first byte that is not part of valid UTF-8 (no overlongs,
+ * surrogates or code points above U+10FFFF); len when all of it is. Ids are
+ * refused unless valid: Python's csv module reads a ledger as UTF-8. */
+size_t ledger_utf8_invalid_at(const char *s, size_t len);
+
+/* Append a "; "-separated tag to notes (size bytes, NUL-terminated),
+ * cutting a tag that does not fit on a UTF-8 character boundary. */
+void ledger_notes_add(char *notes, size_t size, const char *tag);
+
+/* Which measurement a run's peak comes from. Each candidate is bytes, -1
+ * unknown. A figure at or below 0, or below the OOM message's matching
+ * figure (allocated vs allocated, reserved vs reserved, the process's use
+ * vs NVML), never wins: the message's figures are a lower bound of the
+ * true peak. Order: the log's step lines, NVML, the OOM message. */
+struct ledger_peak_in {
+    int64_t log_alloc, log_reserved;         /* max over step lines */
+    int64_t nvml;                            /* the NVML peak of the child's tree */
+    int64_t oom_alloc, oom_reserved, oom_in_use; /* the OOM message's counters */
+};
+struct ledger_peak_out {
+    const char *source;     /* "log", "nvml", "oom" or "" (nothing known) */
+    int64_t alloc, reserved; /* the winner's figures (nvml: reserved = the NVML peak) */
+    bool lower_bound;       /* the winner is the OOM message: at least this much */
+};
+void ledger_choose_peak(const struct ledger_peak_in *in, struct ledger_peak_out *out);
 
 #endif

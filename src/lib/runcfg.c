@@ -108,6 +108,18 @@ static const struct rc_rule *find_rule(const char *key)
     return NULL;
 }
 
+int runcfg_key_field(const char *key)
+{
+    const struct rc_rule *r = find_rule(key);
+    static const int column[F_COUNT] = {[F_BATCH] = 0, [F_SEQ] = 1, [F_DTYPE] = 2, [F_ACCUM] = 3, [F_CKPT] = 4};
+    return r && r->kind != K_FLAG ? column[r->field] : -1; /* bf16: true is not a dtype value */
+}
+
+const char *runcfg_alias_key(size_t i)
+{
+    return i < sizeof rc_rules / sizeof rc_rules[0] ? rc_rules[i].key : NULL;
+}
+
 void runcfg_init(struct runcfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -595,11 +607,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
     if (kind) {
         rc = parse_json(&w, text, len);
         if (rc != 0 && kind == 2) { /* a YAML flow mapping ("{a: 1}") is not JSON but fine */
-            struct oomlab_err json_err = err ? *err : (struct oomlab_err){{0}};
             runcfg_release(&tmp);
             w.seen = 0;
-            rc = parse_yaml(&w, text, len);
-            if (rc != 0 && err) *err = json_err;
+            rc = parse_yaml(&w, text, len); /* its error, not JSON's: it was never JSON */
         }
     } else {
         rc = parse_yaml(&w, text ? text : "", len);

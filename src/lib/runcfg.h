@@ -7,6 +7,7 @@
 #ifndef OOMLAB_RUNCFG_H
 #define OOMLAB_RUNCFG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/err.h"
@@ -41,5 +42,41 @@ long runcfg_effective_batch(const struct runcfg *cfg);
  * known fields first in the guide's order, then extra. */
 char *runcfg_to_yaml(const struct runcfg *cfg);
 void runcfg_release(struct runcfg *cfg);
+
+/* The alias table, for --set checks: the ledger column a key's value is
+ * (0 batch, 1 seq, 2 dtype, 3 accum, 4 ckpt) or -1 (unknown keys, and the
+ * bf16/fp16 flags, whose value is not a dtype); and its i-th key (NULL
+ * past the end). */
+int runcfg_key_field(const char *key);
+const char *runcfg_alias_key(size_t i);
+
+/* ---- the config as the user wrote it, with --set applied ---------------
+ * runcfg_render keeps the --config's own keys, nesting and order (YAML
+ * stays YAML, JSON stays JSON; comments are not kept) and applies each
+ * "path=value": a dotted path (training.per_device_train_batch_size=4)
+ * sets that key; a bare key sets the key of that name where the config
+ * has it, else the config's key for the same ledger column (--set
+ * device_batch_size=4 sets per_device_train_batch_size), else is added at
+ * the top (nested for a dotted path). Without a --config the --set keys
+ * form the document. YAML output starts with `# header` (cleaned to one
+ * printable line). The caller frees with runcfg_rendered_release. */
+#define RUNCFG_MAX_SETS 64
+struct runcfg_rendered {
+    char *text; /* NUL-terminated */
+    size_t len;
+    bool json;
+    /* per --set: where it landed ("training.per_device_train_batch_size")
+     * and, for a key neither in the config nor in the alias table, a
+     * did-you-mean ("" none) */
+    char target[RUNCFG_MAX_SETS][128];
+    bool unknown[RUNCFG_MAX_SETS];
+    char suggestion[RUNCFG_MAX_SETS][128];
+};
+int runcfg_render(const char *orig, size_t orig_len, const char *name, const char *header,
+                  char *const *sets, size_t n_sets, struct runcfg_rendered *out,
+                  struct oomlab_err *err);
+void runcfg_rendered_release(struct runcfg_rendered *r);
+/* Levenshtein distance, capped at 255 (for did-you-mean). */
+unsigned runcfg_distance(const char *a, const char *b);
 
 #endif

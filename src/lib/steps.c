@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -889,6 +890,20 @@ static bool significant(double diff, double level, double se)
            fabs(diff) > 0;
 }
 
+/* -1 when every value is below the one before it, +1 when every one is
+ * above, 0 otherwise: three or more points moving the same way each time
+ * are a trend whatever their noise estimate says (the noise estimate of a
+ * short steady fall is the fall itself). */
+static int monotone(const double *v, size_t n)
+{
+    bool down = true, up = true;
+    for (size_t i = 1; i < n; i++) {
+        down = down && v[i] < v[i - 1];
+        up = up && v[i] > v[i - 1];
+    }
+    return down ? -1 : up ? 1 : 0;
+}
+
 static enum steps_trend loss_trend_of(const double *v, size_t n)
 {
     if (n < 3) return STEPS_TREND_TOO_FEW;
@@ -908,6 +923,9 @@ static enum steps_trend loss_trend_of(const double *v, size_t n)
         bool blew_up = first > 0 && last >= 2 * first;
         if (fell || blew_up) return STEPS_TREND_DIVERGING;
     }
+    int mono = monotone(v, n);
+    if (mono && fabs(v[n - 1] - v[0]) >= MIN_REL_CHANGE * level)
+        return mono < 0 ? STEPS_TREND_FALLING : STEPS_TREND_RISING;
     if (!significant(last - first, level, se)) return STEPS_TREND_FLAT;
     return last < first ? STEPS_TREND_FALLING : STEPS_TREND_RISING;
 }
@@ -938,33 +956,94 @@ static int64_t mem_value(const struct steps_point *p, unsigned kind)
                                        : p->mem;
 }
 
-/* Memory grows when the last third's mean is above the highest value of the
- * middle third (all earlier values when there is no middle): a warm-up
- * climb, a one-off step or noisy per-step peaks stay "flat". The figure
- * followed is reserved if the log shows it, else allocated, else unstated. */
-enum steps_trend steps_memory_trend(const struct steps_series *s)
+/* The figure a memory trend follows: reserved if the log shows it, else
+ * allocated, else unstated; 0 when none. */
+static unsigned mem_kind(const struct steps_series *s)
 {
     static const unsigned order[] = {STEPS_PEAK_RESERVED, STEPS_PEAK_ALLOC, STEPS_MEM};
-    unsigned kind = 0;
-    for (size_t o = 0; o < 3 && !kind; o++)
-        for (size_t i = 0; i < s->n && !kind; i++)
-            if (s->points[i].fields & order[o]) kind = order[o];
-    if (!kind) return STEPS_TREND_NONE;
-    size_t n = 0;
-    for (size_t i = 0; i < s->n; i++) n += (s->points[i].fields & kind) != 0;
+    for (size_t o = 0; o < 3; o++)
+        for (size_t i = 0; i < s->n; i++)
+            if (s->points[i].fields & order[o]) return order[o];
+    return 0;
+}
+
+/* Memory grows when the last third's mean is above the highest value of the
+ * middle third (all earlier values when there is no middle): a warm-up
+ * climb, a one-off step or noisy per-step peaks stay "flat". */
+static enum steps_trend mem_growth(const double *v, size_t n)
+{
     if (n < 2) return STEPS_TREND_FLAT;
-    double *v = malloc(n * sizeof *v);
-    if (!v) return STEPS_TREND_FLAT;
-    n = 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (s->points[i].fields & kind) v[n++] = (double)mem_value(&s->points[i], kind);
     size_t k = n / 3 ? n / 3 : 1;
     size_t from = n > 2 * k ? k : 0;
     double ref = v[from];
     for (size_t i = from; i < n - k; i++) ref = fmax(ref, v[i]);
     double last = mean(v + n - k, k);
-    free(v);
     return last > ref * (1 + MEM_GROWTH_REL) && last > ref ? STEPS_TREND_RISING : STEPS_TREND_FLAT;
+}
+
+/* The evidence: first and last point, their steps, the slope per 100 steps. */
+static void mem_evidence(const struct steps_series *s, unsigned kind, struct steps_mem_trend *t)
+{
+    const struct steps_point *first = NULL, *last = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!(s->points[i].fields & kind)) continue;
+        if (!first) first = &s->points[i];
+        last = &s->points[i];
+        t->points++;
+    }
+    t->first_bytes = mem_value(first, kind);
+    t->last_bytes = mem_value(last, kind);
+    t->first_step = first->step;
+    t->last_step = last->step;
+    if (first->step >= 0 && last->step > first->step)
+        t->bytes_per_100_steps = (double)(t->last_bytes - t->first_bytes) * 100.0 /
+                                 (double)(last->step - first->step);
+}
+
+void steps_memory_trend_of(const struct steps_series *s, struct steps_mem_trend *t)
+{
+    memset(t, 0, sizeof *t);
+    t->trend = STEPS_TREND_NONE;
+    t->first_bytes = t->last_bytes = -1;
+    t->first_step = t->last_step = -1;
+    t->bytes_per_100_steps = NAN;
+    t->kind = mem_kind(s);
+    if (!t->kind) return;
+    mem_evidence(s, t->kind, t);
+    double *v = malloc(t->points * sizeof *v);
+    if (!v) {
+        t->trend = STEPS_TREND_FLAT;
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->points[i].fields & t->kind) v[n++] = (double)mem_value(&s->points[i], t->kind);
+    t->trend = mem_growth(v, n);
+    free(v);
+}
+
+enum steps_trend steps_memory_trend(const struct steps_series *s)
+{
+    struct steps_mem_trend t;
+    steps_memory_trend_of(s, &t);
+    return t.trend;
+}
+
+size_t steps_memory_trend_format(const struct steps_mem_trend *t, char *buf, size_t size)
+{
+    static const double gib = 1024.0 * 1024.0 * 1024.0;
+    const char *name = steps_trend_name(t->trend, true);
+    int n;
+    if (t->trend == STEPS_TREND_NONE || t->points == 0)
+        n = snprintf(buf, size, "%s", name);
+    else if (t->first_step >= 0 && t->last_step > t->first_step)
+        n = snprintf(buf, size, "%s: %.2f -> %.2f GB over steps %ld-%ld (%+.2f GB per 100 steps)",
+                     name, (double)t->first_bytes / gib, (double)t->last_bytes / gib,
+                     t->first_step, t->last_step, t->bytes_per_100_steps / gib);
+    else
+        n = snprintf(buf, size, "%s: %.2f -> %.2f GB over %zu points", name,
+                     (double)t->first_bytes / gib, (double)t->last_bytes / gib, t->points);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 static int64_t max_of(const struct steps_series *s, unsigned kind)

@@ -94,6 +94,24 @@ enum steps_trend steps_loss_trend(const struct steps_series *s);
  * of the middle third (of all earlier values when there is none): warm-up
  * climbs, one-off steps and noisy per-step peaks stay FLAT. */
 enum steps_trend steps_memory_trend(const struct steps_series *s);
+
+/* The memory trend with its evidence (the leak report of run, table,
+ * compare, diagnose and plan). Nothing allocated. */
+struct steps_mem_trend {
+    enum steps_trend trend;     /* NONE, FLAT or RISING, as steps_memory_trend */
+    unsigned kind;              /* STEPS_PEAK_RESERVED/_ALLOC/STEPS_MEM followed; 0 none */
+    size_t points;              /* points carrying that figure */
+    int64_t first_bytes;        /* the figure at the first / last such point; -1 none */
+    int64_t last_bytes;
+    long first_step, last_step; /* their steps; -1 when the log gave none */
+    double bytes_per_100_steps; /* (last - first) * 100 / (last_step - first_step);
+                                   NaN when the steps are unknown or equal */
+};
+void steps_memory_trend_of(const struct steps_series *s, struct steps_mem_trend *t);
+/* "growing: 13.70 -> 22.30 GB over steps 1-147 (+5.85 GB per 100 steps)",
+ * "flat: ...", "none-shown" (GB = GiB, as the ledger's). snprintf-like:
+ * returns the length it needed. */
+size_t steps_memory_trend_format(const struct steps_mem_trend *t, char *buf, size_t size);
 /* Highest peak_alloc / peak_reserved seen, -1 when none. */
 int64_t steps_max_peak_alloc(const struct steps_series *s);
 int64_t steps_max_peak_reserved(const struct steps_series *s);

@@ -1,6 +1,8 @@
-/* table: collects rows, measures display width (UTF-8 aware), prints. */
+/* table: collects rows (cleaned of control characters), measures display
+ * width (UTF-8 aware), fits to a width by dropping ranked columns, prints. */
 #include "out/table.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,47 @@ void table_align_right(struct table *t, size_t col)
     if (col < t->ncols) t->right[col] = true;
 }
 
+void table_drop_rank(struct table *t, size_t col, int rank)
+{
+    if (col < t->ncols) t->drop_rank[col] = rank;
+}
+
+/* Length of a valid UTF-8 sequence at s that is not a C1 control; 0 if not. */
+static size_t utf8_ok(const unsigned char *s)
+{
+    size_t n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (!n) return 0;
+    uint32_t cp = s[0] & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp <= 0x9F) return 0;
+    return n;
+}
+
+char *table_clean(const char *s)
+{
+    size_t len = strlen(s), o = 0;
+    char *out = malloc(len + 1);
+    if (!out) return NULL;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t n = c < 0x80 ? 1 : utf8_ok((const unsigned char *)s + i);
+        if (c < 0x20 || c == 0x7F || n == 0) {
+            out[o++] = '?';
+            i++;
+            continue;
+        }
+        memcpy(out + o, s + i, n);
+        o += n;
+        i += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 int table_add(struct table *t, const char *const *cells)
 {
     if (t->nrows + 1 > t->cap) {
@@ -24,11 +67,15 @@ int table_add(struct table *t, const char *const *cells)
         char **c = realloc(t->cells, cap * t->ncols * sizeof *c);
         if (!c) return -1;
         t->cells = c;
+        const char **k = realloc(t->colors, cap * t->ncols * sizeof *k);
+        if (!k) return -1;
+        t->colors = k;
         t->cap = cap;
     }
     char **row = t->cells + t->nrows * t->ncols;
     for (size_t i = 0; i < t->ncols; i++) {
-        row[i] = strdup(cells[i] ? cells[i] : "-");
+        row[i] = table_clean(cells[i] ? cells[i] : "-");
+        t->colors[t->nrows * t->ncols + i] = NULL;
         if (!row[i]) {
             while (i-- > 0) free(row[i]);
             return -1;
@@ -38,8 +85,14 @@ int table_add(struct table *t, const char *const *cells)
     return 0;
 }
 
-/* Display width: count UTF-8 lead bytes, not continuation bytes. */
-static size_t width(const char *s)
+void table_color(struct table *t, size_t col, const char *escape, const char *reset)
+{
+    if (!t->nrows || col >= t->ncols || !escape || !*escape) return;
+    t->colors[(t->nrows - 1) * t->ncols + col] = escape;
+    t->reset = reset;
+}
+
+size_t table_text_width(const char *s)
 {
     size_t w = 0;
     for (; *s; s++)
@@ -47,31 +100,69 @@ static size_t width(const char *s)
     return w;
 }
 
-void table_print(const struct table *t, FILE *f)
+/* Which columns to show at this width: drop the highest rank (rightmost
+ * first on ties) until the widths plus two-space gaps fit. */
+static size_t choose_columns(const struct table *t, const size_t *w, size_t width, bool *show)
+{
+    size_t dropped = 0, total = 0;
+    for (size_t c = 0; c < t->ncols; c++) show[c] = true, total += w[c] + (c ? 2 : 0);
+    while (width && total > width) {
+        int best = -1;
+        for (size_t c = t->ncols; c-- > 0;)
+            if (show[c] && t->drop_rank[c] > 0 && (best < 0 || t->drop_rank[c] > t->drop_rank[best]))
+                best = (int)c;
+        if (best < 0) break;
+        show[best] = false;
+        total -= w[best] + 2;
+        dropped++;
+    }
+    return dropped;
+}
+
+static void print_row(const struct table *t, FILE *f, size_t r, const size_t *w, const bool *show)
+{
+    size_t pending = 0; /* spaces owed before the next cell */
+    bool first = true;
+    for (size_t c = 0; c < t->ncols; c++) {
+        if (!show[c]) continue;
+        const char *s = t->cells[r * t->ncols + c];
+        const char *color = t->colors[r * t->ncols + c];
+        size_t pad = w[c] - table_text_width(s);
+        if (!first) pending += 2;
+        if (t->right[c]) pending += pad;
+        for (size_t i = 0; i < pending; i++) fputc(' ', f);
+        if (color) fputs(color, f);
+        fputs(s, f);
+        if (color && t->reset) fputs(t->reset, f);
+        pending = t->right[c] ? 0 : pad;
+        first = false;
+    }
+    fputc('\n', f);
+}
+
+size_t table_print_fit(const struct table *t, FILE *f, size_t width)
 {
     size_t w[TABLE_MAX_COLS] = {0};
+    bool show[TABLE_MAX_COLS];
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
-            size_t x = width(t->cells[r * t->ncols + c]);
+            size_t x = table_text_width(t->cells[r * t->ncols + c]);
             if (x > w[c]) w[c] = x;
         }
-    for (size_t r = 0; r < t->nrows; r++) {
-        size_t pending = 0; /* spaces owed before the next cell */
-        for (size_t c = 0; c < t->ncols; c++) {
-            const char *s = t->cells[r * t->ncols + c];
-            size_t pad = w[c] - width(s);
-            if (t->right[c]) pending += pad;
-            for (size_t i = 0; i < pending; i++) fputc(' ', f);
-            fputs(s, f);
-            pending = (t->right[c] ? 0 : pad) + 2;
-        }
-        fputc('\n', f);
-    }
+    size_t dropped = choose_columns(t, w, width, show);
+    for (size_t r = 0; r < t->nrows; r++) print_row(t, f, r, w, show);
+    return dropped;
+}
+
+void table_print(const struct table *t, FILE *f)
+{
+    table_print_fit(t, f, 0);
 }
 
 void table_release(struct table *t)
 {
     for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
     free(t->cells);
+    free(t->colors);
     memset(t, 0, sizeof *t);
 }

@@ -14,11 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/argsubst.h"
 #include "lib/ledger.h"
+#include "lib/plan.h"
+#include "lib/verdict.h"
 #include "lib/steps.h"
 #include "lib/units.h"
 #include "sys/child.h"
@@ -27,8 +31,9 @@
 #include "sys/memlog.h"
 #include "sys/nvml.h"
 
+extern char **environ;
+
 #define LEDGER_MAX ((size_t)64 << 20)
-#define CONFIG_MAX ((size_t)16 << 20)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 struct paths {
@@ -41,7 +46,7 @@ static void result_init(struct runexec_result *res)
     memset(res, 0, sizeof *res);
     res->oom_stage = OOM_STAGE_UNKNOWN;
     res->capacity = res->peak_alloc = res->peak_reserved = res->peak_nvml = -1;
-    res->oom_alloc = res->oom_reserved = -1;
+    res->oom_alloc = res->oom_reserved = res->oom_in_use = -1;
 }
 
 /* The id becomes a file name and a CSV cell: refuse what could escape the
@@ -58,6 +63,10 @@ int runexec_check_id(const char *id, struct oomlab_err *err)
             return oomlab_err_set(err, "run id contains a control character (byte 0x%02x)", *p);
     if (id[0] == '-' || id[0] == '.')
         return oomlab_err_set(err, "run id '%s' must not start with '-' or '.'", id);
+    size_t bad = ledger_utf8_invalid_at(id, len);
+    if (bad < len)
+        return oomlab_err_set(err, "run id is not UTF-8 text (byte 0x%02x at offset %zu)",
+                              (unsigned char)id[bad], bad);
     return 0;
 }
 
@@ -193,64 +202,31 @@ static int appends(char **buf, size_t *len, const char *s)
     return append(buf, len, s, strlen(s));
 }
 
-/* "# " before every line of the original text. */
-static int append_commented(char **buf, size_t *len, const char *text, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        const char *nl = memchr(text + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - text) : n;
-        if (appends(buf, len, "# ") < 0 || append(buf, len, text + i, end - i) < 0 ||
-            appends(buf, len, "\n") < 0)
-            return -1;
-        i = end + 1;
-    }
-    return 0;
-}
-
-static char *config_text(const struct runexec_opts *o, size_t *len, struct oomlab_err *err)
-{
-    char *orig = NULL, *out = NULL;
-    size_t orig_len = 0;
-    *len = 0;
-    if (o->config_path &&
-        fsutil_read(o->config_path, CONFIG_MAX, &orig, &orig_len, NULL, err) < 0)
-        return NULL;
-    if (o->config_path && o->n_sets == 0) return *len = orig_len, orig; /* verbatim */
-    char *yaml = o->cfg ? runcfg_to_yaml(o->cfg) : NULL;
-    int rc = appends(&out, len, "# oomlab run: ");
-    rc |= appends(&out, len, o->config_path ? o->config_path : "no config file");
-    for (size_t i = 0; i < o->n_sets && rc == 0; i++) {
-        rc |= appends(&out, len, i ? " " : ", then --set ");
-        rc |= appends(&out, len, o->sets[i]);
-    }
-    rc |= appends(&out, len, "\n");
-    rc |= appends(&out, len, yaml ? yaml : "");
-    if (o->config_path && rc == 0) {
-        rc |= appends(&out, len, "\n# --- the original ");
-        rc |= appends(&out, len, o->config_path);
-        rc |= appends(&out, len, ", before --set ---\n");
-        rc |= append_commented(&out, len, orig, orig_len);
-    }
-    free(yaml);
-    free(orig);
-    if (rc) {
-        free(out);
-        oomlab_err_set(err, "out of memory");
-        return NULL;
-    }
-    return out;
-}
-
+/* configs/ID.yaml: the caller's text (run: the --config verbatim, or in
+ * its own schema with --set applied, lib/runcfg_render), else the parsed
+ * fields as YAML. */
 static int write_config(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
 {
-    if (!o->config_path && !o->cfg && o->n_sets == 0) return 0;
-    size_t len;
-    char *text = config_text(o, &len, err);
-    if (!text) return -1;
-    int rc = fsutil_write_atomic(p->config, text, len, err);
+    if (o->config_text) return fsutil_write_atomic(p->config, o->config_text, o->config_len, err);
+    if (!o->cfg) return 0;
+    char *text = runcfg_to_yaml(o->cfg);
+    if (!text) return oomlab_err_set(err, "out of memory");
+    int rc = fsutil_write_atomic(p->config, text, strlen(text), err);
     free(text);
     return rc;
+}
+
+/* The command with {config} (this run's configs/ID.yaml) and the caller's
+ * {KEY}s filled in (lib/argsubst); NULL on no memory. */
+static char **command_argv(const struct runexec_opts *o, const struct paths *p)
+{
+    size_t argc = 0, n = 0;
+    while (o->argv[argc]) argc++;
+    const char *keys[RUNCFG_MAX_SETS + 1], *vals[RUNCFG_MAX_SETS + 1];
+    if (o->subst_config) keys[n] = "config", vals[n++] = p->config;
+    for (size_t i = 0; i < o->n_subst && n < RUNCFG_MAX_SETS + 1; i++)
+        keys[n] = o->subst_keys[i], vals[n++] = o->subst_vals[i];
+    return argsubst_argv(o->argv, argc, keys, vals, n);
 }
 
 /* ---- sampling ---- */
@@ -337,6 +313,7 @@ static void steps_summarise(const struct steps_series *series, struct runexec_re
     res->peak_reserved = steps_max_peak_reserved(series);
     snprintf(res->loss_trend, sizeof res->loss_trend, "%s",
              steps_trend_name(steps_loss_trend(series), false)); /* no points: too-few */
+    steps_memory_trend_of(series, &res->mem);
 }
 
 /* PyTorch's counters at the failure ("X is allocated by PyTorch, and Y is
@@ -350,6 +327,18 @@ static void oom_peaks(const struct oom_bytes *b, struct runexec_result *res)
         reserved = -1;
     res->oom_alloc = b->allocated;
     res->oom_reserved = reserved;
+    res->oom_in_use = b->process_in_use;
+}
+
+/* The diagnose engine's first fix for this OOM, for the run summary. */
+static void first_fix(const struct oom_report *rep, const struct runcfg *cfg,
+                      struct runexec_result *res)
+{
+    struct verdicts v;
+    struct plan plan;
+    verdict_compute(rep, &v);
+    plan_build(rep, &v, cfg, &plan);
+    if (plan.n) snprintf(res->first_fix, sizeof res->first_fix, "%s", plan.items[0].action);
 }
 
 static void oom_summarise(const struct oom_report *rep, struct runexec_result *res)
@@ -380,7 +369,7 @@ static void oom_summarise(const struct oom_report *rep, struct runexec_result *r
 /* One pass over the finished log: the diagnose engine's OOM report and,
  * from the same window, every line to the step parser. An unreadable log
  * leaves the OOM fields unknown; its lines read before the error still count. */
-static void scan_log(const char *path, struct runexec_result *res)
+static void scan_log(const char *path, const struct runcfg *cfg, struct runexec_result *res)
 {
     struct oom_report rep;
     struct oomlab_err e = {{0}};
@@ -388,23 +377,25 @@ static void scan_log(const char *path, struct runexec_result *res)
     steps_series_init(&series);
     if (logscan_path_lines(path, &rep, steps_line, &series, &e) == 0) {
         oom_summarise(&rep, res);
+        if (res->oom) first_fix(&rep, cfg, res);
         oom_report_release(&rep);
     }
     steps_summarise(&series, res);
     steps_series_release(&series);
 }
 
-/* log (step lines) first, then NVML, then the OOM message's counters. */
+/* The rule is lib/ledger's: a figure below the OOM message's never wins. */
 static void choose_peak(struct runexec_result *res)
 {
-    if (res->peak_alloc >= 0 || res->peak_reserved >= 0) {
-        snprintf(res->peak_source, sizeof res->peak_source, "log");
-    } else if (res->peak_nvml >= 0) {
-        snprintf(res->peak_source, sizeof res->peak_source, "nvml");
-    } else if (res->oom_alloc >= 0 || res->oom_reserved >= 0) {
-        snprintf(res->peak_source, sizeof res->peak_source, "oom");
-        res->peak_alloc = res->oom_alloc;
-        res->peak_reserved = res->oom_reserved;
+    struct ledger_peak_in in = {res->peak_alloc, res->peak_reserved, res->sampled ? res->peak_nvml : -1,
+                                res->oom_alloc, res->oom_reserved, res->oom_in_use};
+    struct ledger_peak_out out;
+    ledger_choose_peak(&in, &out);
+    snprintf(res->peak_source, sizeof res->peak_source, "%s", out.source);
+    res->peak_lower_bound = out.lower_bound;
+    if (strcmp(out.source, "nvml")) { /* nvml keeps its own field; the others fill these */
+        res->peak_alloc = out.alloc;
+        res->peak_reserved = out.reserved;
     }
 }
 
@@ -452,36 +443,33 @@ static void fmt_gb(char *buf, size_t size, int64_t bytes)
     else buf[0] = '\0';
 }
 
-static void add_note(char *notes, size_t size, const char *note)
-{
-    if (!note || !*note) return;
-    size_t n = strlen(notes);
-    snprintf(notes + n, size - n, "%s%s", n ? "; " : "", note);
-}
-
+/* The status first, then what went wrong, then the user's own note (cut,
+ * on a character boundary, to leave room for the tags after it), then
+ * oomlab's tags: a long --note never pushes the status out. */
 static void build_notes(const struct runexec_opts *o, const struct runexec_result *res,
                         const struct child_result *cr, const char *problem, char *notes,
                         size_t size)
 {
-    char sig[32], buf[96];
+    char sig[32], buf[96], user[769] = "";
     notes[0] = '\0';
-    add_note(notes, size, o->note);
-    add_note(notes, size, o->tag);
     if (res->interrupted) {
         snprintf(buf, sizeof buf, "interrupted (%s)",
                  child_signal_name(res->forwarded_signal, sig, sizeof sig));
-        add_note(notes, size, buf);
+        ledger_notes_add(notes, size, buf);
     }
-    if (res->timed_out) add_note(notes, size, "timeout");
+    if (res->timed_out) ledger_notes_add(notes, size, "timeout");
     if (res->term_signal) {
         snprintf(buf, sizeof buf, "killed by %s", child_signal_name(res->term_signal, sig, sizeof sig));
-        add_note(notes, size, buf);
+        ledger_notes_add(notes, size, buf);
     }
-    if (cr->escalated) add_note(notes, size, "group killed after the grace period");
-    add_note(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
-    if (res->failure_other) add_note(notes, size, res->oom_kind);
-    if (!res->sampled) add_note(notes, size, "memory not sampled");
-    add_note(notes, size, problem);
+    if (cr->escalated) ledger_notes_add(notes, size, "group killed after the grace period");
+    ledger_notes_add(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
+    if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
+    ledger_notes_add(notes, size, problem);
+    ledger_notes_add(user, sizeof user, o->note);
+    ledger_notes_add(notes, size, user);
+    ledger_notes_add(notes, size, o->tag);
+    if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
 }
 
 struct row_ctx {
@@ -513,13 +501,17 @@ static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx
     return out;
 }
 
-static void fill_row(struct ledger_row *row, const struct runexec_opts *o,
-                     const struct runexec_result *res, const char *started, const char *command,
-                     const char *notes)
+/* What is known when the run starts: the id, the config, when, how, where. */
+struct row_start {
+    const char *started, *command, *env;
+};
+
+static void fill_start(struct ledger_row *row, const struct runexec_opts *o, const char *id,
+                       const struct row_start *st)
 {
     const struct runcfg *cfg = o->cfg;
-    char b[64];
-    ledger_row_set(row, LEDGER_RUN_ID, res->id);
+    char b[300];
+    ledger_row_set(row, LEDGER_RUN_ID, id);
     if (cfg) {
         fmt_long(b, sizeof b, cfg->device_batch_size);
         ledger_row_set(row, LEDGER_DEVICE_BATCH_SIZE, b);
@@ -532,11 +524,43 @@ static void fill_row(struct ledger_row *row, const struct runexec_opts *o,
         fmt_long(b, sizeof b, runcfg_effective_batch(cfg));
         ledger_row_set(row, LEDGER_EFFECTIVE_BATCH, b);
     }
+    ledger_row_set(row, LEDGER_STARTED_AT, st->started);
+    ledger_row_set(row, LEDGER_COMMAND, st->command);
+    ledger_row_set(row, LEDGER_ENV, st->env);
+    snprintf(b, sizeof b, "%ld", (long)getpid());
+    ledger_row_set(row, LEDGER_OOMLAB_PID, b);
+    if (gethostname(b, sizeof b) == 0 && (b[sizeof b - 1] = '\0', 1) &&
+        ledger_utf8_invalid_at(b, strlen(b)) == strlen(b))
+        ledger_row_set(row, LEDGER_HOST, b);
+}
+
+static void fill_mem_trend(struct ledger_row *row, const struct steps_mem_trend *t)
+{
+    char b[64];
+    ledger_row_set(row, LEDGER_MEM_TREND, steps_trend_name(t->trend, true));
+    if (t->trend == STEPS_TREND_NONE) return;
+    fmt_gb(b, sizeof b, t->first_bytes);
+    ledger_row_set(row, LEDGER_MEM_FIRST_GB, b);
+    fmt_gb(b, sizeof b, t->last_bytes);
+    ledger_row_set(row, LEDGER_MEM_LAST_GB, b);
+    b[0] = '\0';
+    if (t->first_step >= 0 && t->last_step >= 0)
+        snprintf(b, sizeof b, "%ld-%ld", t->first_step, t->last_step);
+    ledger_row_set(row, LEDGER_MEM_STEPS, b);
+    b[0] = '\0';
+    if (!isnan(t->bytes_per_100_steps)) snprintf(b, sizeof b, "%.2f", t->bytes_per_100_steps / GIB);
+    ledger_row_set(row, LEDGER_MEM_GB_PER_100_STEPS, b);
+}
+
+static void fill_row(struct ledger_row *row, const struct runexec_result *res, const char *notes)
+{
+    char b[64];
     bool nvml = !strcmp(res->peak_source, "nvml");
-    fmt_gb(b, sizeof b, res->peak_alloc);
+    fmt_gb(b, sizeof b, nvml ? -1 : res->peak_alloc);
     ledger_row_set(row, LEDGER_PEAK_ALLOC_GB, b);
     fmt_gb(b, sizeof b, nvml ? res->peak_nvml : res->peak_reserved);
     ledger_row_set(row, LEDGER_PEAK_RESERVED_GB, b);
+    ledger_row_set(row, LEDGER_PEAK_LOWER_BOUND, res->peak_source[0] ? res->peak_lower_bound ? "yes" : "no" : "");
     ledger_row_set(row, LEDGER_OOM, res->oom ? "yes" : "no");
     ledger_row_set(row, LEDGER_OOM_STAGE, res->oom ? oom_stage_name(res->oom_stage) : "-");
     ledger_row_set(row, LEDGER_LOSS_TREND, res->loss_trend);
@@ -547,18 +571,35 @@ static void fill_row(struct ledger_row *row, const struct runexec_opts *o,
     ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
     fmt_gb(b, sizeof b, res->capacity);
     ledger_row_set(row, LEDGER_CAPACITY_GB, b);
-    ledger_row_set(row, LEDGER_STARTED_AT, started);
     snprintf(b, sizeof b, "%.2f", (double)res->duration_ms / 1000.0);
     ledger_row_set(row, LEDGER_DURATION_S, b);
     snprintf(b, sizeof b, "%d", res->exit_code);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
-    ledger_row_set(row, LEDGER_COMMAND, command);
     ledger_row_set(row, LEDGER_NOTES, notes);
+    fill_mem_trend(row, &res->mem);
+}
+
+static int append_row(const struct paths *p, struct row_ctx *ctx, struct oomlab_err *err)
+{
+    return fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, ctx, err);
+}
+
+/* The `running` row: a run whose oomlab is killed still shows in `table`. */
+static void record_start(const struct runexec_opts *o, const struct paths *p,
+                         struct runexec_result *res, const struct row_start *st)
+{
+    struct row_ctx ctx;
+    struct oomlab_err e = {{0}};
+    if (ledger_row_init(&ctx.row) < 0) return;
+    fill_start(&ctx.row, o, res->id, st);
+    ledger_row_set(&ctx.row, LEDGER_EXIT_STATUS, LEDGER_RUNNING);
+    res->placeholder = append_row(p, &ctx, &e) == 0;
+    ledger_row_release(&ctx.row);
 }
 
 static void record(const struct runexec_opts *o, const struct paths *p,
                    struct runexec_result *res, const struct child_result *cr,
-                   const char *started, const char *command, const char *problem)
+                   const struct row_start *st, const char *problem)
 {
     struct row_ctx ctx;
     char notes[1024];
@@ -568,8 +609,9 @@ static void record(const struct runexec_opts *o, const struct paths *p,
         snprintf(res->problem, sizeof res->problem, "ledger row not written: out of memory");
         return;
     }
-    fill_row(&ctx.row, o, res, started, command, notes);
-    if (fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, &ctx, &e) < 0)
+    fill_start(&ctx.row, o, res->id, st);
+    fill_row(&ctx.row, res, notes);
+    if (append_row(p, &ctx, &e) < 0)
         snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
     else
         res->recorded = true;
@@ -647,6 +689,24 @@ static void log_problem(const struct child_result *cr, int close_rc, int close_e
         snprintf(buf, size, "%s", s->problem);
 }
 
+/* Held (flock) from the claim to the final row, on its own descriptor of
+ * the log: `table` reads a `running` row whose lock it can take as a run
+ * whose oomlab died (the kernel drops the lock of a killed process). */
+static void release_run_lock(int fd)
+{
+    if (fd >= 0) close(fd);
+}
+
+static int hold_run_lock(const char *log)
+{
+    int fd = open(log, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oomlab_err *err)
 {
     static struct paths p; /* large: keep it off the stack */
@@ -656,34 +716,48 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     if (o->id && runexec_check_id(o->id, err) < 0) return -1;
     memset(&p, 0, sizeof p);
     int log_fd = -1;
-    if (make_dirs(&p, o->dir, err) < 0 || refuse_foreign_ledger(&p, err) < 0 ||
-        claim_id(o, &p, res, &log_fd, err) < 0)
+    if (make_dirs(&p, o->dir, err) < 0) {
+        res->dir_failed = true;
         return -1;
+    }
+    if (refuse_foreign_ledger(&p, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
+    int lock_fd = hold_run_lock(p.log);
     if (o->force) unlink(p.mem);
     if (write_config(o, &p, err) < 0) {
         close(log_fd);
         unlink(p.log);
+        release_run_lock(lock_fd);
         return -1;
     }
-    char *command = command_line(o->argv);
+    char **argv = command_argv(o, &p);
+    char *command = argv ? command_line(argv) : NULL, *env = ledger_env_capture(environ);
     char started[32];
     iso_now(started, sizeof started);
+    struct row_start st = {started, command ? command : "", env ? env : ""};
     int64_t t0 = mono_ms();
     struct child c = {.pty = o->pty};
     struct child_result cr;
-    if (!command || child_start(&c, o->argv, &cr, err) < 0) {
-        if (!command) oomlab_err_set(err, "out of memory");
+    if (!command || !env || child_start(&c, argv, &cr, err) < 0) {
+        if (!command || !env) oomlab_err_set(err, "out of memory");
+        argsubst_free(argv);
         free(command);
+        free(env);
         close(log_fd);
         unclaim(&p);
+        release_run_lock(lock_fd);
         return -1;
     }
     if (cr.exec_failed) {
         close(log_fd);
         free(command);
-        return exec_failure(&p, o->argv[0], res, &cr, err);
+        free(env);
+        release_run_lock(lock_fd);
+        int rc = exec_failure(&p, argv[0], res, &cr, err);
+        argsubst_free(argv);
+        return rc;
     }
+    record_start(o, &p, res, &st);
     struct sampler s;
     sampler_open(&s, o, &p, c.pid, command);
     struct child_opts co = {.log_fd = log_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
@@ -696,10 +770,11 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     sampler_close(&s, o, res);
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
-    scan_log(p.log, res);
+    scan_log(p.log, o->cfg, res);
     choose_peak(res);
-    record(o, &p, res, &cr, started, command, problem);
+    record(o, &p, res, &cr, &st, problem);
     child_end(); /* signals were kept caught until the row was written */
+    release_run_lock(lock_fd);
     if (problem[0]) { /* both the log's and the ledger's trouble, log first */
         char ledger_problem[sizeof res->problem];
         snprintf(ledger_problem, sizeof ledger_problem, "%s", res->problem);
@@ -707,6 +782,8 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
                  ledger_problem[0] ? "; " : "", ledger_problem);
     }
     free(command);
+    free(env);
+    argsubst_free(argv);
     if (rc < 0 && err && !res->problem[0]) snprintf(res->problem, sizeof res->problem, "%s", err->msg);
     return 0;
 }

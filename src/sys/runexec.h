@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/oom.h"
 #include "lib/runcfg.h"
+#include "lib/steps.h"
 
 struct runexec_opts {
     const char *dir;          /* default "." */
@@ -19,20 +20,26 @@ struct runexec_opts {
     bool force;               /* overwrite an existing id */
     char *const *argv;        /* the command, argv[0] looked up in PATH */
     const struct runcfg *cfg; /* may be NULL */
-    const char *config_path;  /* copied verbatim when given */
+    const char *config_path;  /* the --config file's name (informational) */
     int gpu;                  /* -1: all GPUs */
     int64_t interval_ms;      /* NVML sampling interval, >= 10 */
     int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
     bool quiet;               /* do not echo the child's output to our stdout */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
     /* added by the run engineer (zero-initialised = the behaviour above): */
-    char *const *sets;        /* the "key=value" already applied to cfg, recorded in
-                                 configs/ID.yaml (merged YAML + the original commented) */
+    char *const *sets;        /* the "key=value" already applied to cfg and config_text */
     size_t n_sets;
     const char *note;         /* free text for the ledger's notes column (may be NULL) */
     int64_t grace_ms;         /* SIGTERM -> SIGKILL grace; 0: 20000 */
     bool silent;              /* no notices on stderr (e.g. "memory not sampled") */
     bool pty;                 /* the child's stdin/stdout/stderr are a new pseudo-terminal */
+    /* added for issue 10 (the records engineer): */
+    const char *config_text;  /* configs/ID.yaml written verbatim (cfg is its parse); NULL:
+                                 cfg as YAML, or no file without cfg */
+    size_t config_len;
+    bool subst_config;        /* replace {config} in argv with DIR/configs/ID.yaml */
+    const char *const *subst_keys, *const *subst_vals; /* and {KEY} with its value */
+    size_t n_subst;
 };
 
 struct runexec_result {
@@ -63,6 +70,13 @@ struct runexec_result {
     char log_path[4096];
     bool id_taken;             /* -1 because the id exists and force was not given */
     int64_t oom_alloc, oom_reserved; /* PyTorch's counters in the OOM message; -1 */
+    /* added for issue 10 (the records engineer): */
+    int64_t oom_in_use;        /* "this process has X memory in use"; -1 */
+    bool peak_lower_bound;     /* peak_source "oom": the true peak was at least this */
+    struct steps_mem_trend mem; /* the per-step memory trend with its evidence */
+    char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
+    bool placeholder;          /* the `running` row was appended at the start */
+    bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);

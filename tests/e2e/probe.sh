@@ -170,10 +170,11 @@ check probe-text-report test -n "$(grep -E '^batch +outcome +peak' "$D/out")" \
   -a -n "$(grep 'largest fit: batch=64 (passed twice); 65 OOMs' "$D/out")" -a -n "$(grep '^recommended: batch=' "$D/out")"
 
 # 11. Through the run config: {config} is the trial's config, the --config
-#     file with the --set values and the probed value applied.
+#     file in its own schema (training.per_device_train_batch_size stays where
+#     it is) with the --set values and the probed value applied.
 printf 'model: gpt2\ntraining:\n  per_device_train_batch_size: 4\n  lr: 0.0003\n' > "$W/base.yaml"
 probe FT_CAP=$((4096 + 50 * 77 + 25)) -- --max 256 --config "$W/base.yaml" --set grad_accum_steps=2 -- \
-  sh -c 'b=$(sed -n "s/^device_batch_size: *//p" "$1"); exec "$0" --bs="$b"' "$T" {config}
+  sh -c 'b=$(sed -n "s/^  per_device_train_batch_size: *//p" "$1"); exec "$0" --bs="$b"' "$T" {config}
 cfg="$D/configs/$(jget "$J" trials.0.run_id).yaml"
 why="exit $rc largest $(jget "$J" largest_fit); $(cat "$cfg" 2>/dev/null | tr '\n' ' ') $(head -3 "$D/err")"
 check probe-config-route test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 77 \

@@ -11,7 +11,7 @@ check run.exit0 test "$rc" -eq 0
 check run.files test -f configs/run001.yaml -a -f logs/run001.log -a -f logs/run001_mem.csv -a -f runs.csv
 check run.log-identical cmp -s direct.log logs/run001.log
 check run.echoed cmp -s direct.log echo.out
-check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes"
+check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host"
 check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
 check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
 check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
@@ -42,14 +42,15 @@ for id in 'a/b' '..' 'x..y' "$(printf 'a\tb')" "$(printf 'a\033b')" '-x' ''; do
 done
 check run.id-refused-nothing-written test ! -e 'logs/a' -a ! -e ../x..y.log
 "$OOMLAB" run -q --id base -- true 2>/dev/null
-before=$(cat logs/base.log | wc -c)
+before=$(cat logs/base.log | wc -c); records=$(grep -c '^base,' runs.csv)
 "$OOMLAB" run -q --id base -- echo again 2>err.txt; rc=$?
 check run.id-exists-refused test "$rc" -eq 2
 check run.id-exists-message grep -q "taken" err.txt
-check run.id-exists-untouched test "$(grep -c '^base,' runs.csv)" -eq 1
+check run.id-exists-untouched test "$(grep -c '^base,' runs.csv)" -eq "$records"
 "$OOMLAB" run -q --id base --force -- echo again 2>/dev/null; rc=$?
 check run.id-force test "$rc" -eq 0 -a "$(cat logs/base.log)" = again
-check run.id-force-new-row test "$(grep -c '^base,' runs.csv)" -eq 2
+check run.id-force-new-row test "$(grep -c '^base,' runs.csv)" -eq $((records * 2))
+check run.id-force-one-run-shown test "$("$OOMLAB" table --json base | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["command"])')" = "1 echo again"
 
 # --- exit codes ---
 fresh codes
@@ -103,7 +104,7 @@ printf 'device_batch_size: 8   # per GPU\nmax_seq_len: 2048\ndtype: bfloat16\n' 
   check run.config-in-ledger test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 dtype)" = "8,bfloat16"
   "$OOMLAB" run -q --config base.yaml --set per_device_train_batch_size=4 -- true 2>/dev/null
   check run.config-set-merged grep -q '^device_batch_size: 4' configs/run002.yaml
-  check run.config-set-original-kept grep -q '^# device_batch_size: 8   # per GPU' configs/run002.yaml
+  check run.config-set-header grep -q '^# oomlab run: base.yaml with --set per_device_train_batch_size=4$' configs/run002.yaml
   check run.config-set-in-ledger test "$(csv_field runs.csv run002 device_batch_size)" = 4
   printf 'device_batch_size: 8\nmax_seq_len: [1, 2\n' > bad.yaml
   fresh badcfg; cp ../config/bad.yaml .
@@ -118,3 +119,72 @@ check run.bad-set-nothing-written test ! -e runs.csv -a ! -e logs -a ! -e config
 "$OOMLAB" run -q --config missing.yaml -- true 2>err.txt; rc=$?
 check run.missing-config-2 test "$rc" -eq 2
 check run.missing-config-nothing-written test ! -e runs.csv -a ! -e logs
+
+# --- issue 10: --set changes the command through {config} / {KEY}, in the
+#     user's own schema ---
+fresh schema
+printf '# mine\nmodel:\n  name: gpt2\ntraining:\n  per_device_train_batch_size: 8\n  learning_rate: 3.0e-4\n' > cfg.yaml
+# a script that reads the nested key, as a real one does (KeyError if flattened)
+cat > train.sh <<'SH'
+#!/bin/sh
+b=$(sed -n 's/^  per_device_train_batch_size: *//p' "$1")
+[ -n "$b" ] || { echo "KeyError: 'training'"; exit 1; }
+echo "step=1 loss=2.0 batch=$b"
+SH
+chmod +x train.sh
+"$OOMLAB" run -q --config cfg.yaml --set training.per_device_train_batch_size=4 -- ./train.sh {config} 2>err.txt; rc=$?
+check run.set-reaches-command test "$rc" -eq 0 -a -n "$(grep 'batch=4' logs/run001.log)"
+check run.set-ledger-matches-command test "$(csv_field runs.csv run001 device_batch_size)" = 4
+check run.set-schema-kept test "$(sed -n 2,6p configs/run001.yaml | tr '\n' '|')" = "model:|  name: gpt2|training:|  per_device_train_batch_size: 4|  learning_rate: 3.0e-4|"
+check run.set-header-names-config grep -q '^# oomlab run: cfg.yaml with --set training.per_device_train_batch_size=4$' configs/run001.yaml
+check run.set-no-record-only-note sh -c '! grep -q "changes only the record" err.txt'
+"$OOMLAB" run -q --config cfg.yaml --set device_batch_size=2 -- ./train.sh {config} 2>/dev/null
+check run.set-alias-lands-on-own-key test -n "$(grep 'batch=2' logs/run002.log)" -a "$(csv_field runs.csv run002 device_batch_size)" = 2
+"$OOMLAB" run -q --set bs=3 -- sh -c 'echo "batch={bs}"' 2>err.txt
+check run.set-key-substituted grep -q '^batch=3$' logs/run003.log
+"$OOMLAB" run -q --config cfg.yaml --set learning_rat=1 -- true 2>err.txt
+check run.set-unknown-did-you-mean grep -q "\-\-set learning_rat: not a key of the config; did you mean 'learning_rate'?" err.txt
+check run.set-record-only-said-once test "$(grep -c 'changes only the record' err.txt)" -eq 1
+"$OOMLAB" run -q -- cat {config} 2>err.txt; rc=$?
+check run.config-placeholder-without-config test "$rc" -eq 2
+printf '{"train": {"batch_size": 8}, "lr": 0.1}' > c.json
+"$OOMLAB" run -q --id js --config c.json --set batch_size=16 -- true 2>/dev/null
+if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+  check run.set-yaml-parses-with-pyyaml /usr/bin/python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); assert d["training"]["per_device_train_batch_size"] == 4 and d["model"] == {"name": "gpt2"}, d' configs/run001.yaml
+  "$OOMLAB" run -q --id hostile --config cfg.yaml --set "model.name=$(printf 'a\nbatch: 9\r# x')" -- true 2>/dev/null
+  check run.set-hostile-value-pyyaml /usr/bin/python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); assert d["model"]["name"] == "a\nbatch: 9\r# x" and "batch" not in d, d' configs/hostile.yaml
+else skip run.set-yaml-parses-with-pyyaml "no PyYAML for /usr/bin/python3"; fi
+check run.set-json-stays-json python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d == {"train": {"batch_size": 16}, "lr": 0.1}, d' configs/js.yaml
+
+# --- issue 11: config files that are not regular files are refused at once ---
+fresh cfgkinds
+mkfifo fifo
+for cmd in "run -q --config fifo -- true" "diagnose --config fifo /dev/null" "probe --config fifo -- echo {batch}"; do
+  timeout 10 "$OOMLAB" $cmd >/dev/null 2>err.txt; rc=$?
+  check "run.config-fifo-refused (${cmd%% *})" test "$rc" -eq 2 -a -n "$(grep 'fifo: a FIFO, not a config file' err.txt)"
+done
+timeout 10 "$OOMLAB" run -q --config /dev/null -- true 2>err.txt; rc=$?
+check run.config-devnull-refused test "$rc" -eq 2 -a -n "$(grep '/dev/null: a character device, not a config file' err.txt)"
+timeout 10 "$OOMLAB" diagnose --config /dev/null /dev/null >/dev/null 2>err2.txt
+check run.config-devnull-same-message test "$(sed 's/^oomlab [a-z]*: //' err.txt | head -1)" = "$(sed 's/^oomlab [a-z]*: //' err2.txt | head -1)"
+check run.config-fifo-nothing-written test ! -e runs.csv -a ! -e logs
+
+# --- issue 11: ids must be UTF-8; notes keep the status and stay UTF-8 ---
+fresh idnotes
+"$OOMLAB" run -q --id "$(printf 'r\xff1')" -- true 2>err.txt; rc=$?
+check run.id-not-utf8-refused test "$rc" -eq 2 -a -n "$(grep 'not UTF-8' err.txt)" -a ! -e runs.csv
+long=$(python3 -c 'print("\u00e9" * 700)')
+"$OOMLAB" run -q --id k --note "$long" -- sh -c 'kill -9 $$' 2>/dev/null
+check run.notes-status-first python3 -c '
+import csv
+r = [x for x in csv.DictReader(open("runs.csv", encoding="utf-8", newline=""))][-1]
+assert r["notes"].startswith("killed by SIGKILL; "), r["notes"][:40]
+parts = r["notes"].split("; ")
+assert len(r["notes"].encode()) <= 1023, len(r["notes"].encode())
+assert parts[1] == "\u00e9" * 384 and parts[-1] == "memory not sampled", parts[1:]'
+
+# --- issue 10: a --dir that cannot be used is a usage error (2) ---
+fresh baddir
+: > afile
+"$OOMLAB" run -q --dir afile -- true 2>err.txt; rc=$?
+check run.dir-not-a-directory-2 test "$rc" -eq 2 -a -n "$(grep 'not a directory' err.txt)"

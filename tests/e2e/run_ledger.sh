@@ -3,19 +3,22 @@
 # cut short by a crash, a ledger edited in a spreadsheet, formula cells.
 . "$(dirname "$0")/lib/run-common.bash"
 
-# --- 20 concurrent runs: 20 intact rows, 20 distinct ids ---
+# --- 20 concurrent runs: 20 intact runs (a `running` row at the start and
+#     the final row at the end of each: 40 records), 20 distinct ids ---
 fresh concurrent
 for i in $(seq 20); do
   "$OOMLAB" run -q --note "worker $i, \"quoted\"" -- "$SIM" --steps 3 --sleep-ms 1 2>/dev/null &
 done
 wait
-check run.concurrent-20-rows test "$(csv_rows runs.csv)" -eq 20
+check run.concurrent-40-records test "$(csv_rows runs.csv)" -eq 40
 check run.concurrent-distinct-ids test "$(python3 -c 'import csv; print(len({r["run_id"] for r in csv.DictReader(open("runs.csv",newline=""))}))')" -eq 20
 check run.concurrent-every-row-whole python3 -c '
 import csv, sys
 rows = list(csv.reader(open("runs.csv", newline="")))
-assert len(rows) == 21 and all(len(r) == 20 for r in rows), [len(r) for r in rows]
-notes = sorted(r[19].split("; ")[0] for r in rows[1:])
+assert len(rows) == 41 and all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+final = [r for r in rows[1:] if r[17] != "running"]
+assert len(final) == 20, len(final)
+notes = sorted(r[19].split("; ")[0] for r in final)
 assert notes == sorted("worker %d, \"quoted\"" % i for i in range(1, 21)), notes'
 check run.concurrent-one-header test "$(grep -c '^run_id,' runs.csv)" -eq 1
 check run.concurrent-logs test "$(ls logs/*.log | wc -l)" -eq 20
@@ -47,3 +50,62 @@ check run.sheet-table "$OOMLAB" table >/dev/null
 "$OOMLAB" run -q -- true 2>/dev/null
 check run.sheet-next-id test -f logs/run003.log
 check run.sheet-row-appended test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"] for r in json.load(sys.stdin)["runs"]))')" = "run001 run002 run003"
+
+# --- issue 10: a `running` row at the start; a run whose oomlab is killed
+#     still shows, as "oomlab killed" ---
+fresh killed
+"$OOMLAB" run -q --id long -- sh -c 'echo $$ > child.pid; exec sleep 30' 2>/dev/null &
+pid=$!
+for _ in $(seq 50); do grep -q '^long,' runs.csv 2>/dev/null && break; sleep 0.1; done
+check run.placeholder-while-running test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"])')" = "1 running"
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+[ -s child.pid ] && kill -9 "$(cat child.pid)" 2>/dev/null # the child, by its own pid
+check run.killed-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"], r[0]["run_id"])')" = "1 oomlab killed long"
+check run.killed-text-cell sh -c '"$0" table | grep -q "^long .*oomlab killed"' "$OOMLAB"
+"$OOMLAB" run -q --id after -- true 2>/dev/null
+check run.final-row-replaces-placeholder test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"]+":"+r["state"] for r in json.load(sys.stdin)["runs"]))')" = "long:oomlab killed after:done"
+
+# --- issue 11: a spreadsheet's `sep=;` line is the delimiter, not a run ---
+fresh sepline
+printf 'sep=;\r\nrun_id;oom;peak_reserved_GB;capacity_GB\r\nrun001;yes;20,0;24\r\n' > runs.csv
+"$OOMLAB" run -q -- true 2>/dev/null
+check run.sep-line-read test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"] for r in json.load(sys.stdin)["runs"]))')" = "run001 run002"
+check run.sep-line-kept-delimiter test "$(tail -1 runs.csv | cut -d';' -f1)" = run002
+
+# --- issue 11: control characters from the ledger are not printed raw ---
+fresh ctrl
+printf 'run_id,dtype,command,notes\nr1,\033]0;pwned\007bf16,"echo \033[2J",x\nr2,\033[31mfp16,y,z\n' > runs.csv
+"$OOMLAB" table > out.txt
+check run.table-no-escape sh -c '! grep -q "$(printf "\033")" out.txt && ! grep -q "$(printf "\007")" out.txt'
+check run.table-escape-shown-as-question grep -q '?\]0;pwned?bf16' out.txt
+"$OOMLAB" compare r1 r2 > cmp.txt
+check run.compare-no-escape sh -c '! grep -q "$(printf "\033")" cmp.txt && grep -q "changed: dtype ?\]0;pwned?bf16 -> ?\[31mfp16" cmp.txt'
+
+# --- issue 10: table fits an 80-column terminal, --wide shows all; ids ---
+fresh width
+printf 'run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,exit_status,mem_trend\n' > runs.csv
+printf 'run001,96,1024,bfloat16,1,false,21.22,22.10,yes,backward,too-few,96,oom,92.1,24.00,1,none-shown\n' >> runs.csv
+printf 'run002,48,1024,bfloat16,2,false,14.93,15.67,no,-,falling,96,log,65.3,24.00,0,growing\n' >> runs.csv
+COLUMNS=80 "$OOMLAB" table > narrow.txt
+check run.table-fits-80 test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' narrow.txt)" -le 80
+check run.table-says-hidden grep -q 'columns hidden to fit 80 columns; --wide shows all' narrow.txt
+COLUMNS=80 "$OOMLAB" table --wide > wide.txt
+check run.table-wide-all test -n "$(head -1 wide.txt | grep 'alloc_GB')" -a "$(head -1 wide.txt | wc -c)" -gt 81
+check run.table-ids test "$("$OOMLAB" table run002 | grep -c '^run00[0-9] ')" -eq 1
+"$OOMLAB" table nosuch 2>/dev/null; rc=$?
+check run.table-unknown-id-2 test "$rc" -eq 2
+
+# --- issue 10: colour on a terminal for table and compare; NO_COLOR honoured ---
+fresh color
+printf 'run_id,oom,exit_status\nr1,yes,1\nr2,no,0\n' > runs.csv
+if command -v script >/dev/null; then
+  TERM=xterm script -qec "$OOMLAB table" /dev/null > tty.txt 2>&1
+  check run.table-colour-on-tty grep -q "$(printf '\033\\[31myes')" tty.txt
+  NO_COLOR=1 TERM=xterm script -qec "$OOMLAB table" /dev/null > nocolor.txt 2>&1
+  check run.table-no-colour-with-NO_COLOR sh -c '! grep -q "$(printf "\033\\[")" nocolor.txt'
+  printf 'run_id,device_batch_size,dtype\nr1,8,bf16\nr2,4,fp16\n' > runs.csv
+  TERM=xterm script -qec "$OOMLAB compare r1 r2" /dev/null > ctty.txt 2>&1
+  check run.compare-colour-on-tty grep -q "$(printf '\033\\[33mwarning')" ctty.txt
+  "$OOMLAB" table > pipe.txt
+  check run.table-no-colour-in-pipe sh -c '! grep -q "$(printf "\033")" pipe.txt'
+else skip run.table-colour-on-tty "no script(1)"; fi

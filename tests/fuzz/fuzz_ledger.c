@@ -41,6 +41,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ledger_edges(&lg, i, 90.0);
             if (lg.rows[i].cell[LEDGER_RUN_ID][0]) round_trip(&lg.rows[i]);
         }
+        for (size_t i = 0; i < lg.n && i < 4; i++) { /* the env cell and ids */
+            const char *env = lg.rows[i].cell[LEDGER_ENV];
+            char names[256];
+            free(ledger_env_get(env, "PYTORCH_CUDA_ALLOC_CONF"));
+            ledger_env_changed(env, lg.rows[lg.n - 1].cell[LEDGER_ENV], names, sizeof names);
+            const char *id = lg.rows[i].cell[LEDGER_RUN_ID];
+            if (ledger_utf8_invalid_at(id, strlen(id)) > strlen(id)) abort();
+        }
         if (lg.n >= 2) {
             enum ledger_col out[LEDGER_NCOLS];
             ledger_changed(&lg.rows[0], &lg.rows[1], out, LEDGER_NCOLS);

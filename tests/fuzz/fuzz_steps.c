@@ -28,7 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i = end + 1;
     }
     steps_loss_trend(&s);
-    steps_memory_trend(&s);
+    struct steps_mem_trend t;
+    steps_memory_trend_of(&s, &t);
+    if (t.trend != steps_memory_trend(&s)) abort();
+    char buf[200];
+    if (steps_memory_trend_format(&t, buf, sizeof buf) >= sizeof buf) abort();
     steps_max_peak_alloc(&s);
     steps_max_peak_reserved(&s);
     steps_series_release(&s);

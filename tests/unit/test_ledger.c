@@ -31,7 +31,9 @@ static void test_header_is_the_guides_columns_then_extras(void **state)
                         "peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,";
     assert_memory_equal(h, guide, strlen(guide));
     assert_string_equal(h + strlen(guide), "effective_batch,peak_source,peak_pct_capacity,"
-                                           "capacity_GB,started_at,duration_s,exit_status,command,notes\n");
+                                           "capacity_GB,started_at,duration_s,exit_status,command,notes,"
+                                           "peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,"
+                                           "mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host\n");
     assert_int_equal(len, strlen(h));
     free(h);
 }
@@ -230,6 +232,139 @@ static void test_column_lookup(void **state)
     assert_string_equal(ledger_col_name(LEDGER_NCOLS), "");
 }
 
+
+/* issue 11: Excel's "sep=;" first line is the delimiter, not a run. */
+static void test_sep_line_is_the_delimiter(void **state)
+{
+    (void)state;
+    const char *text = "sep=;\r\nrun_id;device_batch_size;oom\r\nrun001;8;no\r\nrun002;4,5;yes\r\n";
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
+    assert_int_equal(lg.n, 2);
+    assert_int_equal(lg.delimiter, ';');
+    assert_true(lg.crlf);
+    assert_string_equal(lg.rows[0].cell[LEDGER_RUN_ID], "run001");
+    assert_string_equal(lg.rows[0].cell[LEDGER_DEVICE_BATCH_SIZE], "8");
+    assert_int_equal(lg.rows[0].line, 3);
+    assert_string_equal(lg.rows[1].cell[LEDGER_OOM], "yes");
+    ledger_release(&lg);
+    const char *tab = "sep=\t\nrun_id\toom\nr1\tno\n";
+    assert_int_equal(ledger_parse(&lg, tab, strlen(tab), "runs.csv", NULL), 0);
+    assert_int_equal(lg.n, 1);
+    assert_int_equal(lg.delimiter, '\t');
+    assert_string_equal(lg.rows[0].cell[LEDGER_OOM], "no");
+    ledger_release(&lg);
+    assert_string_equal(ledger_tail_repair(text, strlen(text)), "");
+}
+
+/* issue 10: a placeholder row is replaced in place by its final row; a
+ * forced re-run replaces the older row. */
+static void test_keep_latest_row_per_run(void **state)
+{
+    (void)state;
+    const char *text = "run_id,exit_status,notes\n"
+                       "run001,running,\n"
+                       "run002,running,\n"
+                       "run003,0,first\n"
+                       "run002,1,final\n"
+                       "run003,0,forced\n"
+                       ",1,no id\n"
+                       ",2,no id either\n";
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
+    assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
+    assert_int_equal(lg.n, 5); /* rows without an id are never merged */
+    assert_string_equal(lg.rows[0].cell[LEDGER_RUN_ID], "run001");
+    assert_true(ledger_is_running(&lg.rows[0]));
+    assert_string_equal(lg.rows[1].cell[LEDGER_RUN_ID], "run002");
+    assert_string_equal(lg.rows[1].cell[LEDGER_NOTES], "final");
+    assert_string_equal(lg.rows[2].cell[LEDGER_NOTES], "forced");
+    ledger_release(&lg);
+}
+
+/* issue 10: the memory-relevant environment is recorded and compared. */
+static void test_env_capture_and_compare(void **state)
+{
+    (void)state;
+    char *envp[] = {"PATH=/bin", "TORCH_HOME=/x", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+                    "NCCL_DEBUG=INFO", "NCCL_=odd", "TORCHX=no", "OMP_NUM_THREADS=4",
+                    "XLA_PYTHON_CLIENT_MEM_FRACTION=.5", "CUDA_VISIBLE_DEVICES=0,1",
+                    "TF_GPU_ALLOCATOR=cuda_malloc_async", "CUDA_LAUNCH_BLOCKING=1",
+                    "TORCH_LOGS=it's here", NULL};
+    char *cell = ledger_env_capture(envp);
+    assert_string_equal(cell, "CUDA_LAUNCH_BLOCKING=1 CUDA_VISIBLE_DEVICES=0,1 NCCL_DEBUG=INFO "
+                              "OMP_NUM_THREADS=4 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+                              "TF_GPU_ALLOCATOR=cuda_malloc_async TORCH_HOME=/x "
+                              "TORCH_LOGS='it'\\''s here' XLA_PYTHON_CLIENT_MEM_FRACTION=.5");
+    char *v = ledger_env_get(cell, "TORCH_LOGS");
+    assert_string_equal(v, "it's here");
+    free(v);
+    assert_null(ledger_env_get(cell, "PATH"));
+    char names[256];
+    const char *other = "CUDA_VISIBLE_DEVICES=0,1 NCCL_DEBUG=WARN";
+    size_t n = ledger_env_changed(other, "CUDA_VISIBLE_DEVICES=0,1 PYTORCH_CUDA_ALLOC_CONF=x",
+                                  names, sizeof names);
+    assert_int_equal(n, 2);
+    assert_string_equal(names, "NCCL_DEBUG");
+    assert_string_equal(names + strlen(names) + 1, "PYTORCH_CUDA_ALLOC_CONF");
+    assert_int_equal(ledger_env_changed("", "", names, sizeof names), 0);
+    free(cell);
+    char *none[] = {"HOME=/root", NULL};
+    cell = ledger_env_capture(none);
+    assert_string_equal(cell, "");
+    free(cell);
+}
+
+/* issue 11: status first, a cut on a UTF-8 character boundary. */
+static void test_notes_cut_on_a_character(void **state)
+{
+    (void)state;
+    char notes[16] = "";
+    ledger_notes_add(notes, sizeof notes, "killed");
+    ledger_notes_add(notes, sizeof notes, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"); /* 10 bytes */
+    /* "killed; " is 8 bytes, 7 left: three 2-byte characters */
+    assert_string_equal(notes, "killed; \xc3\xa9\xc3\xa9\xc3\xa9");
+    ledger_notes_add(notes, sizeof notes, "more");
+    assert_string_equal(notes, "killed; \xc3\xa9\xc3\xa9\xc3\xa9");
+}
+
+/* issue 10: a sample that saw nothing, or a peak below the OOM message's
+ * own figures, never wins; the message wins as a lower bound. */
+static void test_peak_choice(void **state)
+{
+    (void)state;
+    const int64_t G = 1073741824;
+    struct ledger_peak_out o;
+    struct ledger_peak_in oom_nvml_low = {-1, -1, 2 * G, 21 * G, 22 * G, 23 * G};
+    ledger_choose_peak(&oom_nvml_low, &o);
+    assert_string_equal(o.source, "oom");
+    assert_true(o.lower_bound);
+    assert_int_equal(o.alloc, 21 * G);
+    assert_int_equal(o.reserved, 22 * G);
+    struct ledger_peak_in oom_nvml_zero = {-1, -1, 0, -1, -1, 23 * G};
+    ledger_choose_peak(&oom_nvml_zero, &o);
+    assert_string_equal(o.source, "oom");
+    assert_int_equal(o.reserved, 23 * G); /* no reserved figure: the process's use */
+    struct ledger_peak_in nvml_high = {-1, -1, 24 * G, 21 * G, 22 * G, 23 * G};
+    ledger_choose_peak(&nvml_high, &o);
+    assert_string_equal(o.source, "nvml");
+    assert_false(o.lower_bound);
+    assert_int_equal(o.reserved, 24 * G);
+    struct ledger_peak_in log_ok = {22 * G, 23 * G, 24 * G, 21 * G, 22 * G, 23 * G};
+    ledger_choose_peak(&log_ok, &o);
+    assert_string_equal(o.source, "log");
+    struct ledger_peak_in log_low = {10 * G, 11 * G, -1, 21 * G, 22 * G, 23 * G};
+    ledger_choose_peak(&log_low, &o);
+    assert_string_equal(o.source, "oom");
+    struct ledger_peak_in no_oom_nvml_zero = {-1, -1, 0, -1, -1, -1};
+    ledger_choose_peak(&no_oom_nvml_zero, &o);
+    assert_string_equal(o.source, "");
+    assert_int_equal(o.reserved, -1);
+    struct ledger_peak_in clean = {-1, -1, 5 * G, -1, -1, -1};
+    ledger_choose_peak(&clean, &o);
+    assert_string_equal(o.source, "nvml");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +379,11 @@ int main(void)
         cmocka_unit_test(test_edge_rules),
         cmocka_unit_test(test_one_variable_rule),
         cmocka_unit_test(test_column_lookup),
+        cmocka_unit_test(test_sep_line_is_the_delimiter),
+        cmocka_unit_test(test_keep_latest_row_per_run),
+        cmocka_unit_test(test_env_capture_and_compare),
+        cmocka_unit_test(test_notes_cut_on_a_character),
+        cmocka_unit_test(test_peak_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -435,6 +435,180 @@ static void test_to_yaml_unicode(void **state)
     runcfg_release(&cfg);
 }
 
+
+/* ---- runcfg_render: the user's own schema (issue 10, issue 11) ---- */
+
+static char *render(const char *orig, const char *header, char **sets, size_t n,
+                    struct runcfg_rendered *r)
+{
+    struct oomlab_err err = {{0}};
+    int rc = runcfg_render(orig, orig ? strlen(orig) : 0, "cfg.yaml", header, sets, n, r, &err);
+    if (rc != 0) fprintf(stderr, "render: %s\n", err.msg);
+    assert_int_equal(rc, 0);
+    return r->text;
+}
+
+/* The generated text always parses back (libyaml through runcfg_parse). */
+static void parses_back(const char *text, struct runcfg *cfg)
+{
+    struct oomlab_err err = {{0}};
+    runcfg_init(cfg);
+    int rc = runcfg_parse(cfg, text, strlen(text), "generated", &err);
+    if (rc != 0) fprintf(stderr, "parse back: %s\n--\n%s--\n", err.msg, text);
+    assert_int_equal(rc, 0);
+}
+
+static void test_render_keeps_the_users_schema(void **state)
+{
+    (void)state;
+    const char *orig = "# mine\nmodel:\n  name: gpt2\ntraining:\n  per_device_train_batch_size: 8\n"
+                       "  learning_rate: 3.0e-4\n  bf16: true\ntags: [a, b]\n";
+    char *sets[] = {"training.per_device_train_batch_size=4", "gradient_accumulation_steps=2",
+                    "model.name=gpt2-xl", "optim.betas=0.9"};
+    struct runcfg_rendered r;
+    const char *text = render(orig, "oomlab run: cfg.yaml", sets, 4, &r);
+    assert_string_equal(text, "# oomlab run: cfg.yaml\n"
+                              "model:\n  name: gpt2-xl\n"
+                              "training:\n  per_device_train_batch_size: 4\n  learning_rate: 3.0e-4\n"
+                              "  bf16: true\n"
+                              "tags: [a, b]\n"
+                              "gradient_accumulation_steps: 2\n"
+                              "optim:\n  betas: 0.9\n");
+    assert_string_equal(r.target[0], "training.per_device_train_batch_size");
+    assert_false(r.unknown[0]);
+    assert_false(r.unknown[1]); /* an alias oomlab reads */
+    assert_true(r.unknown[3]);
+    struct runcfg cfg;
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    assert_int_equal(cfg.grad_accum, 2);
+    assert_string_equal(cfg.dtype, "bfloat16");
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
+/* --set device_batch_size lands on the config's own key for that column. */
+static void test_render_alias_lands_on_the_configs_key(void **state)
+{
+    (void)state;
+    const char *orig = "training:\n  per_device_train_batch_size: 8\n  learning_rate: 0.1\n";
+    char *sets[] = {"device_batch_size=2", "learning_rat=1", "learning_rate=0.2"};
+    struct runcfg_rendered r;
+    const char *text = render(orig, NULL, sets, 3, &r);
+    assert_string_equal(r.target[0], "training.per_device_train_batch_size");
+    assert_string_equal(r.target[2], "training.learning_rate"); /* a bare key found by name */
+    assert_true(r.unknown[1]);
+    assert_string_equal(r.suggestion[1], "learning_rate");
+    assert_non_null(strstr(text, "  per_device_train_batch_size: 2\n"));
+    assert_non_null(strstr(text, "  learning_rate: 0.2\n"));
+    assert_null(strstr(text, "device_batch_size: 2\n") == text ? text : NULL);
+    runcfg_rendered_release(&r);
+}
+
+static void test_render_json_stays_json(void **state)
+{
+    (void)state;
+    const char *orig = "{\"train\": {\"batch_size\": 8, \"name\": \"a/b\"}, \"seq_len\": 512, \"lr\": 1e-4}";
+    char *sets[] = {"batch_size=16", "train.name=x", "seq_len=1024", "new.key=true"};
+    struct runcfg_rendered r;
+    const char *text = render(orig, "ignored", sets, 4, &r);
+    assert_true(r.json);
+    assert_string_equal(text, "{\n  \"train\":{\n    \"batch_size\":16,\n    \"name\":\"x\"\n  },\n"
+                              "  \"seq_len\":1024,\n  \"lr\":1e-4,\n  \"new\":{\n    \"key\":true\n  }\n}\n");
+    struct runcfg cfg;
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 16);
+    assert_int_equal(cfg.max_seq_len, 1024);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
+/* issue 11: a header or a value with line breaks of any kind, control
+ * characters or bytes that are not UTF-8 never breaks the YAML, and a
+ * CR-only --config is not revived. */
+static void test_render_always_parses_back(void **state)
+{
+    (void)state;
+    static const char *const hostile[] = {
+        "a\nbatch_size: 999", "a\rbatch_size: 999", "a\xc2\x85" "batch_size: 999",
+        "a\xe2\x80\xa8" "batch_size: 999", "bad \xff\xfe bytes", "tab\there \x01\x7f",
+        "\xef\xbb\xbf" "bom", "# not: a key", "'\"quotes\"'", "trailing\\",
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        char set[128];
+        snprintf(set, sizeof set, "note=%s", hostile[i]);
+        char *sets[] = {set, "device_batch_size=4"};
+        struct runcfg_rendered r;
+        char header[160];
+        snprintf(header, sizeof header, "oomlab run: x.yaml with --set %s", hostile[i]);
+        const char *orig = "device_batch_size: 8\r# old: 1\rmax_seq_len: 64\r";
+        if (strstr(hostile[i], "\xff")) { /* not UTF-8: refused, with a message */
+            struct oomlab_err err = {{0}};
+            assert_int_equal(runcfg_render(orig, strlen(orig), "x", header, sets, 2, &r, &err), -1);
+            assert_non_null(strstr(err.msg, "not UTF-8"));
+            char *only[] = {"device_batch_size=4"}; /* the header alone is cleaned */
+            render(orig, header, only, 1, &r);
+            assert_non_null(strstr(r.text, "bad ?? bytes"));
+            runcfg_rendered_release(&r);
+            continue;
+        }
+        const char *text = render(orig, header, sets, 2, &r);
+        struct runcfg cfg;
+        parses_back(text, &cfg);
+        assert_int_equal(cfg.device_batch_size, 4); /* never the 999 from a comment */
+        assert_int_equal(cfg.max_seq_len, 64);
+        size_t comment_lines = 0;
+        for (const char *p = text; *p == '#'; p = strchr(p, '\n') + 1) comment_lines++;
+        assert_int_equal(comment_lines, 1);
+        runcfg_release(&cfg);
+        runcfg_rendered_release(&r);
+    }
+}
+
+static void test_render_without_config_and_errors(void **state)
+{
+    (void)state;
+    char *sets[] = {"training.bs=4", "dtype=bf16"};
+    struct runcfg_rendered r;
+    const char *text = render(NULL, "h", sets, 2, &r);
+    assert_string_equal(text, "# h\ntraining:\n  bs: 4\ndtype: bf16\n");
+    runcfg_rendered_release(&r);
+    struct oomlab_err err = {{0}};
+    char *bad[] = {"training=4"};
+    assert_int_equal(runcfg_render("training:\n  bs: 1\n", 18, "c", NULL, bad, 1, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "mapping or a list there"));
+    char *bad2[] = {"training.bs.x=4"};
+    assert_int_equal(runcfg_render("training:\n  bs: 1\n", 18, "c", NULL, bad2, 1, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "is a value, not a mapping"));
+    assert_int_equal(runcfg_distance("learning_rat", "learning_rate"), 1);
+    /* fuzz find: a null in a flow mapping stays null (not '') */
+    char *four[] = {"device_batch_size=4"};
+    text = render("{bs: 1, grad_ckpt}\n", NULL, four, 1, &r);
+    struct runcfg cfg;
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    assert_int_equal(cfg.grad_ckpt, -1);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
+/* issue 11: a YAML flow mapping nested past the limit says depth. */
+static void test_deep_flow_yaml_says_depth(void **state)
+{
+    (void)state;
+    char text[1024] = "{";
+    for (int i = 0; i < 70; i++) strcat(text, "a: {");
+    strcat(text, "b: 1");
+    for (int i = 0; i < 71; i++) strcat(text, "}");
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, text, strlen(text), "run.yaml", &err), -1);
+    assert_non_null(strstr(err.msg, "nesting deeper than 64 levels"));
+    assert_null(strstr(err.msg, "JSON"));
+    runcfg_release(&cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +623,12 @@ int main(void)
         cmocka_unit_test(test_effective_batch),
         cmocka_unit_test(test_to_yaml_round_trip),
         cmocka_unit_test(test_to_yaml_unicode),
+        cmocka_unit_test(test_render_keeps_the_users_schema),
+        cmocka_unit_test(test_render_alias_lands_on_the_configs_key),
+        cmocka_unit_test(test_render_json_stays_json),
+        cmocka_unit_test(test_render_always_parses_back),
+        cmocka_unit_test(test_render_without_config_and_errors),
+        cmocka_unit_test(test_deep_flow_yaml_says_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -391,6 +391,12 @@ static void test_loss_trends(void **state)
     assert_int_equal(loss_trend_of(with_inf, 2), STEPS_TREND_NAN);
     assert_int_equal(loss_trend_of(two, 2), STEPS_TREND_TOO_FEW);
     assert_int_equal(loss_trend_of(constant, 5), STEPS_TREND_FLAT);
+    /* issue 10: three strictly falling points are falling, not flat */
+    const double three_down[] = {2.42, 2.31, 2.16}, three_up[] = {2.16, 2.31, 2.42};
+    const double tiny_down[] = {2.4200, 2.4199, 2.4198}; /* under 0.5% in all: flat */
+    assert_int_equal(loss_trend_of(three_down, 3), STEPS_TREND_FALLING);
+    assert_int_equal(loss_trend_of(three_up, 3), STEPS_TREND_RISING);
+    assert_int_equal(loss_trend_of(tiny_down, 3), STEPS_TREND_FLAT);
     assert_string_equal(steps_trend_name(STEPS_TREND_RISING, true), "growing");
     assert_string_equal(steps_trend_name(STEPS_TREND_RISING, false), "rising");
     assert_string_equal(steps_trend_name(STEPS_TREND_NONE, true), "none-shown");
@@ -468,6 +474,43 @@ static void test_memory_trends(void **state)
     assert_int_equal(steps_max_peak_alloc(&s), -1);
     assert_int_equal(steps_max_peak_reserved(&s), -1);
     steps_series_release(&s);
+}
+
+/* issue 10: the leak report's evidence — first/last figure, steps, slope. */
+static void test_memory_trend_evidence(void **state)
+{
+    (void)state;
+    struct steps_series s;
+    steps_series_init(&s);
+    char line[96];
+    for (int step = 10; step <= 157; step++) {
+        double gb = 62.4 + (74.3 - 62.4) * (step - 10) / 147.0;
+        snprintf(line, sizeof line, "step=%d peak_alloc=%.2fGB peak_reserved=%.2fGB", step, gb - 1, gb);
+        struct steps_point pt;
+        steps_parse_line(line, strlen(line), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    struct steps_mem_trend t;
+    steps_memory_trend_of(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_RISING);
+    assert_int_equal(t.kind, STEPS_PEAK_RESERVED);
+    assert_int_equal(t.points, 148);
+    assert_int_equal(t.first_step, 10);
+    assert_int_equal(t.last_step, 157);
+    assert_true(fabs((double)t.first_bytes / 1073741824.0 - 62.40) < 0.006);
+    assert_true(fabs((double)t.last_bytes / 1073741824.0 - 74.30) < 0.006);
+    assert_true(fabs(t.bytes_per_100_steps / 1073741824.0 - 11.9 / 1.47) < 0.01);
+    char buf[160];
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "growing: 62.40 -> 74.30 GB over steps 10-157 (+8.10 GB per 100 steps)");
+    assert_int_equal(steps_memory_trend(&s), STEPS_TREND_RISING);
+    steps_series_release(&s);
+    steps_memory_trend_of(&s, &t); /* empty */
+    assert_int_equal(t.trend, STEPS_TREND_NONE);
+    assert_int_equal(t.first_bytes, -1);
+    assert_true(isnan(t.bytes_per_100_steps));
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "none-shown");
 }
 
 static void test_series_merge_and_restart(void **state)
@@ -668,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_more_frameworks),
         cmocka_unit_test(test_loss_trends),
         cmocka_unit_test(test_memory_trends),
+        cmocka_unit_test(test_memory_trend_evidence),
         cmocka_unit_test(test_series_merge_and_restart),
         cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),

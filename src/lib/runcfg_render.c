@@ -1,0 +1,619 @@
+/* runcfg_render: the generated configs/ID.yaml in the user's own schema.
+ * YAML goes through libyaml's document model (load, edit nodes, dump), so
+ * keys, nesting, order and scalar styles survive; JSON through json-c's
+ * object model (insertion order kept, a replaced value keeps its slot).
+ * Where a --set lands is decided by one lookup order (see runcfg.h). */
+#include "lib/runcfg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define MAX_PATH_DEPTH 32
+
+struct split {
+    char buf[128];
+    char *part[MAX_PATH_DEPTH];
+    size_t n;
+};
+
+/* "a.b.c" -> parts; -1 when empty parts, too deep or too long. */
+static int split_path(const char *key, struct split *sp)
+{
+    if (snprintf(sp->buf, sizeof sp->buf, "%s", key) >= (int)sizeof sp->buf) return -1;
+    sp->n = 0;
+    for (char *p = sp->buf, *dot; p; p = dot ? dot + 1 : NULL) {
+        dot = strchr(p, '.');
+        if (dot) *dot = '\0';
+        if (!*p || sp->n == MAX_PATH_DEPTH) return -1;
+        sp->part[sp->n++] = p;
+    }
+    return 0;
+}
+
+unsigned runcfg_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 127 || lb > 127) return 255;
+    unsigned row[128];
+    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            unsigned best = diag + cost;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb] > 255 ? 255 : row[lb];
+}
+
+/* Keep the closest candidate within a third of the key's length (at least 2). */
+static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
+{
+    unsigned limit = (unsigned)(strlen(key) / 3 > 2 ? strlen(key) / 3 : 2);
+    unsigned d = runcfg_distance(key, cand);
+    if (d > 0 && d <= limit && d < *best) {
+        *best = d;
+        snprintf(out, size, "%s", cand);
+    }
+}
+
+static void suggest_alias(const char *key, unsigned *best, char *out, size_t size)
+{
+    const char *leaf = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
+    for (size_t i = 0; runcfg_alias_key(i); i++) consider(leaf, runcfg_alias_key(i), best, out, size);
+}
+
+/* Valid UTF-8 (YAML and JSON text must be)? */
+static bool utf8_ok(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        size_t n = *u < 0x80 ? 1 : (*u & 0xE0) == 0xC0 ? 2 : (*u & 0xF0) == 0xE0 ? 3 : (*u & 0xF8) == 0xF0 ? 4 : 0;
+        if (!n || (n == 2 && *u < 0xC2) || (n == 4 && *u > 0xF4)) return false;
+        for (size_t k = 1; k < n; k++)
+            if ((u[k] & 0xC0) != 0x80) return false;
+        if (n == 3 && ((*u == 0xE0 && u[1] < 0xA0) || (*u == 0xED && u[1] >= 0xA0))) return false;
+        if (n == 4 && ((*u == 0xF0 && u[1] < 0x90) || (*u == 0xF4 && u[1] >= 0x90))) return false;
+        u += n;
+    }
+    return true;
+}
+
+/* "key=value" -> trimmed key (into key) and trimmed value (into value);
+ * -1 when there is no '=' or no key. */
+static int split_set(const char *set, char *key, size_t ksize, char *value, size_t vsize)
+{
+    if (!utf8_ok(set)) return -2;
+    const char *eq = strchr(set, '=');
+    if (!eq) return -1;
+    const char *k = set, *ke = eq, *v = eq + 1, *ve = v + strlen(v);
+    while (k < ke && isspace((unsigned char)*k)) k++;
+    while (ke > k && isspace((unsigned char)ke[-1])) ke--;
+    while (v < ve && isspace((unsigned char)*v)) v++;
+    while (ve > v && isspace((unsigned char)ve[-1])) ve--;
+    if (ke == k || (size_t)(ke - k) >= ksize || (size_t)(ve - v) >= vsize) return -1;
+    for (const char *c = k; c < ke; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) return -1;
+    memcpy(key, k, (size_t)(ke - k));
+    key[ke - k] = '\0';
+    memcpy(value, v, (size_t)(ve - v));
+    value[ve - v] = '\0';
+    return 0;
+}
+
+/* ---- YAML ---------------------------------------------------------------- */
+
+struct ydoc {
+    yaml_document_t doc;
+    int root;
+};
+
+static yaml_node_t *ynode(struct ydoc *d, int id)
+{
+    return yaml_document_get_node(&d->doc, id);
+}
+
+static bool yscalar_is(struct ydoc *d, int id, const char *s)
+{
+    yaml_node_t *n = ynode(d, id);
+    return n && n->type == YAML_SCALAR_NODE && n->data.scalar.length == strlen(s) &&
+           !memcmp(n->data.scalar.value, s, n->data.scalar.length);
+}
+
+static const char *yscalar(struct ydoc *d, int id)
+{
+    yaml_node_t *n = ynode(d, id);
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* The value id of key in mapping id; 0 when absent. */
+static int ymap_get(struct ydoc *d, int map, const char *key)
+{
+    yaml_node_t *m = ynode(d, map);
+    if (!m || m->type != YAML_MAPPING_NODE) return 0;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++)
+        if (yscalar_is(d, p->key, key)) return p->value;
+    return 0;
+}
+
+/* Depth-first in document order (mappings only, as runcfg_parse reads):
+ * the first scalar value whose key matches — by name (leaf != NULL) or by
+ * ledger column (field >= 0). count gets the number of name matches. */
+struct yfind {
+    const char *leaf;
+    int field;
+    int found;
+    size_t count;
+    char path[128];
+};
+
+static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *f, int depth)
+{
+    yaml_node_t *m = ynode(d, map);
+    if (!m || m->type != YAML_MAPPING_NODE || depth > MAX_PATH_DEPTH) return;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        const char *k = yscalar(d, p->key);
+        yaml_node_t *v = ynode(d, p->value);
+        if (!k || !v) continue;
+        char path[128];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (v->type == YAML_MAPPING_NODE) {
+            yfind_in(d, p->value, path, f, depth + 1);
+            continue;
+        }
+        if (v->type != YAML_SCALAR_NODE) continue;
+        bool hit = f->leaf ? !strcmp(k, f->leaf) : f->field >= 0 && runcfg_key_field(k) == f->field;
+        if (!hit) continue;
+        f->count++;
+        if (!f->found) {
+            f->found = p->value;
+            snprintf(f->path, sizeof f->path, "%s", path);
+        }
+    }
+}
+
+static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *key, unsigned *best,
+                     char *out, size_t size, int depth)
+{
+    yaml_node_t *m = ynode(d, map);
+    if (!m || m->type != YAML_MAPPING_NODE || depth > MAX_PATH_DEPTH) return;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        const char *k = yscalar(d, p->key);
+        if (!k) continue;
+        char path[128];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
+        consider(key, path, best, out, size);
+        consider(key, k, best, out, size);
+        ysuggest(d, p->value, path, key, best, out, size, depth + 1);
+    }
+}
+
+static int yset_scalar(struct ydoc *d, int id, const char *value)
+{
+    yaml_node_t *n = ynode(d, id);
+    yaml_char_t *copy = (yaml_char_t *)strdup(value);
+    if (!copy) return -1;
+    free(n->data.scalar.value);
+    n->data.scalar.value = copy;
+    n->data.scalar.length = strlen(value);
+    if (n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) n->data.scalar.style = YAML_ANY_SCALAR_STYLE;
+    return 0;
+}
+
+/* Add path parts [from, n) under map, the last one holding value. */
+static int yadd_path(struct ydoc *d, int map, const struct split *sp, size_t from, const char *value)
+{
+    for (size_t i = from; i < sp->n; i++) {
+        int key = yaml_document_add_scalar(&d->doc, NULL, (yaml_char_t *)sp->part[i], -1,
+                                           YAML_ANY_SCALAR_STYLE);
+        int val = i + 1 == sp->n ? yaml_document_add_scalar(&d->doc, NULL, (yaml_char_t *)value, -1,
+                                                            YAML_ANY_SCALAR_STYLE)
+                                 : yaml_document_add_mapping(&d->doc, NULL, YAML_ANY_MAPPING_STYLE);
+        if (!key || !val || !yaml_document_append_mapping_pair(&d->doc, map, key, val)) return -1;
+        map = val;
+    }
+    return 0;
+}
+
+static int yapply(struct ydoc *d, const char *key, const char *value, struct runcfg_rendered *out,
+                  size_t i, struct oomlab_err *err)
+{
+    struct split sp;
+    if (split_path(key, &sp) < 0) return oomlab_err_set(err, "--set %s: not a key path", key);
+    int map = d->root, at = 0;
+    size_t depth = 0;
+    for (; depth < sp.n; depth++) { /* the dotted path as far as it exists */
+        at = ymap_get(d, map, sp.part[depth]);
+        if (!at) break;
+        if (depth + 1 < sp.n) map = at;
+    }
+    yaml_node_t *n = at ? ynode(d, at) : NULL;
+    if (n && depth == sp.n && n->type != YAML_SCALAR_NODE)
+        return oomlab_err_set(err, "--set %s: the config holds a mapping or a list there, not a value", key);
+    if (n && depth == sp.n) {
+        snprintf(out->target[i], sizeof out->target[i], "%s", key);
+        return yset_scalar(d, at, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+    }
+    if (sp.n == 1) { /* a bare key: by name anywhere, then by ledger column */
+        struct yfind f = {.leaf = key, .field = -1};
+        yfind_in(d, d->root, "", &f, 0);
+        if (f.count != 1) f = (struct yfind){.field = runcfg_key_field(key)};
+        if (f.field >= 0 || f.leaf) yfind_in(d, d->root, "", &f, 0);
+        if (f.found) {
+            snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
+            return yset_scalar(d, f.found, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+        }
+    }
+    yaml_node_t *parent = ynode(d, map);
+    if (!parent || parent->type != YAML_MAPPING_NODE)
+        return oomlab_err_set(err, "--set %s: '%s' in the config is a value, not a mapping", key,
+                              sp.part[depth ? depth - 1 : 0]);
+    snprintf(out->target[i], sizeof out->target[i], "%s", key);
+    if (runcfg_key_field(sp.part[sp.n - 1]) < 0) {
+        unsigned best = 255;
+        out->unknown[i] = true;
+        ysuggest(d, d->root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], 0);
+        suggest_alias(key, &best, out->suggestion[i], sizeof out->suggestion[i]);
+    }
+    return yadd_path(d, map, &sp, depth, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+}
+
+struct ybuf {
+    char *s;
+    size_t n, cap;
+    bool failed;
+};
+
+static int ywrite(void *ctx, unsigned char *data, size_t size)
+{
+    struct ybuf *b = ctx;
+    if (b->n + size + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->n + size + 1) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = true;
+            return 0;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, data, size);
+    b->n += size;
+    b->s[b->n] = '\0';
+    return 1;
+}
+
+/* "# text\n" with anything that could end or break a YAML comment (line
+ * breaks of every kind, control characters, bytes that are not UTF-8)
+ * shown as '?'. */
+static void comment_line(struct ybuf *b, const char *text)
+{
+    ywrite(b, (unsigned char *)"# ", 2);
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        size_t n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        bool ok = n > 0 && (n > 1 || (*p >= 0x20 && *p != 0x7F) || *p == '\t');
+        for (size_t k = 1; ok && k < n; k++) ok = (p[k] & 0xC0) == 0x80;
+        /* NEL (C2 85), LS/PS (E2 80 A8/A9), C1 controls, BOM: YAML reads some as breaks */
+        if (ok && n == 2 && p[0] == 0xC2 && p[1] < 0xA0) ok = false;
+        if (ok && n == 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) ok = false;
+        if (ok && n == 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) ok = false;
+        if (ok && n == 2 && p[0] < 0xC2) ok = false; /* overlong */
+        if (!ok) {
+            ywrite(b, (unsigned char *)"?", 1);
+            p++;
+            continue;
+        }
+        ywrite(b, (unsigned char *)p, n);
+        p += n;
+    }
+    ywrite(b, (unsigned char *)"\n", 1);
+}
+
+/* An empty plain scalar is null; libyaml's emitter would quote it ('') in
+ * flow context, turning null into a string. "~" stays null everywhere. */
+static int ynulls(struct ydoc *d)
+{
+    for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++) {
+        if (n->type != YAML_SCALAR_NODE || n->data.scalar.length ||
+            n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+            continue;
+        yaml_char_t *tilde = (yaml_char_t *)strdup("~");
+        if (!tilde) return -1;
+        free(n->data.scalar.value);
+        n->data.scalar.value = tilde;
+        n->data.scalar.length = 1;
+    }
+    return 0;
+}
+
+static int ydump(struct ydoc *d, const char *header, struct runcfg_rendered *out, struct oomlab_err *err)
+{
+    if (ynulls(d) < 0) {
+        yaml_document_delete(&d->doc);
+        return oomlab_err_set(err, "out of memory");
+    }
+    struct ybuf b = {0};
+    if (header) comment_line(&b, header);
+    yaml_emitter_t em;
+    if (!yaml_emitter_initialize(&em)) return oomlab_err_set(err, "out of memory");
+    yaml_emitter_set_output(&em, ywrite, &b);
+    yaml_emitter_set_unicode(&em, 1);
+    yaml_emitter_set_width(&em, -1);
+    int ok = yaml_emitter_open(&em) && yaml_emitter_dump(&em, &d->doc) && yaml_emitter_close(&em) &&
+             yaml_emitter_flush(&em);
+    const char *problem = em.problem;
+    yaml_emitter_delete(&em);
+    if (!ok || b.failed) {
+        free(b.s);
+        return oomlab_err_set(err, "cannot write the config as YAML: %s", problem ? problem : "out of memory");
+    }
+    if (b.n && b.s[b.n - 1] != '\n') ywrite(&b, (unsigned char *)"\n", 1);
+    if (b.failed) {
+        free(b.s);
+        return oomlab_err_set(err, "out of memory");
+    }
+    out->text = b.s;
+    out->len = b.n;
+    return 0;
+}
+
+static int yload(struct ydoc *d, const char *orig, size_t len, const char *name, struct oomlab_err *err)
+{
+    yaml_parser_t p;
+    memset(d, 0, sizeof *d);
+    if (!yaml_parser_initialize(&p)) return oomlab_err_set(err, "out of memory");
+    yaml_parser_set_input_string(&p, (const unsigned char *)(orig ? orig : ""), orig ? len : 0);
+    int ok = yaml_parser_load(&p, &d->doc);
+    yaml_parser_delete(&p);
+    if (!ok) return oomlab_err_set(err, "%s: invalid YAML", name);
+    yaml_node_t *root = yaml_document_get_root_node(&d->doc);
+    if (root && root->type == YAML_MAPPING_NODE) {
+        d->root = 1 + (int)(root - d->doc.nodes.start);
+        return 0;
+    }
+    if (root) {
+        yaml_document_delete(&d->doc);
+        return oomlab_err_set(err, "%s: a run config must be a mapping of keys to values", name);
+    }
+    yaml_document_delete(&d->doc); /* empty: a fresh document */
+    if (!yaml_document_initialize(&d->doc, NULL, NULL, NULL, 1, 1)) return oomlab_err_set(err, "out of memory");
+    d->root = yaml_document_add_mapping(&d->doc, NULL, YAML_BLOCK_MAPPING_STYLE);
+    return d->root ? 0 : oomlab_err_set(err, "out of memory");
+}
+
+static int render_yaml(const char *orig, size_t len, const char *name, const char *header,
+                       char *const *sets, size_t n_sets, struct runcfg_rendered *out,
+                       struct oomlab_err *err)
+{
+    struct ydoc d;
+    if (yload(&d, orig, len, name, err) < 0) return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n_sets && rc == 0; i++) {
+        char key[128], value[4096];
+        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
+        if (bad == -2) {
+            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
+            break;
+        }
+        if (bad < 0) {
+            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
+                                     "characters), got '%s'", sets[i]);
+            break;
+        }
+        rc = yapply(&d, key, value, out, i, err);
+    }
+    if (rc == 0) rc = ydump(&d, header, out, err); /* dump frees the nodes */
+    else yaml_document_delete(&d.doc);
+    return rc;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A --set value as JSON: the old value's type when it was a string, else
+ * an integer, a finite number, true/false, null, or a string. */
+static struct json_object *json_value(const char *v, struct json_object *old)
+{
+    if (old && json_object_is_type(old, json_type_string)) return json_object_new_string(v);
+    char *end;
+    errno = 0;
+    long long i = strtoll(v, &end, 10);
+    if (*v && !*end && !errno && !isspace((unsigned char)*v)) return json_object_new_int64(i);
+    double x = strtod(v, &end);
+    if (*v && !*end && isfinite(x) && !isspace((unsigned char)*v) && !strpbrk(v, "xXnN"))
+        return json_object_new_double_s(x, v);
+    if (!strcmp(v, "true") || !strcmp(v, "false")) return json_object_new_boolean(v[0] == 't');
+    if (!strcmp(v, "null")) return NULL;
+    return json_object_new_string(v);
+}
+
+struct jfind {
+    const char *leaf;
+    int field;
+    struct json_object *parent;
+    char key[128], path[128];
+    size_t count;
+};
+
+static void jfind_in(struct json_object *obj, const char *prefix, struct jfind *f, int depth)
+{
+    if (depth > MAX_PATH_DEPTH) return;
+    json_object_object_foreach(obj, k, v)
+    {
+        char path[128];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (json_object_is_type(v, json_type_object)) {
+            jfind_in(v, path, f, depth + 1);
+            continue;
+        }
+        if (json_object_is_type(v, json_type_array)) continue;
+        bool hit = f->leaf ? !strcmp(k, f->leaf) : f->field >= 0 && runcfg_key_field(k) == f->field;
+        if (!hit) continue;
+        if (!f->count++) {
+            f->parent = obj;
+            snprintf(f->key, sizeof f->key, "%s", k);
+            snprintf(f->path, sizeof f->path, "%s", path);
+        }
+    }
+}
+
+static void jsuggest(struct json_object *obj, const char *prefix, const char *key, unsigned *best,
+                     char *out, size_t size, int depth)
+{
+    if (depth > MAX_PATH_DEPTH || !json_object_is_type(obj, json_type_object)) return;
+    json_object_object_foreach(obj, k, v)
+    {
+        char path[128];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
+        consider(key, path, best, out, size);
+        consider(key, k, best, out, size);
+        jsuggest(v, path, key, best, out, size, depth + 1);
+    }
+}
+
+static int jput(struct json_object *parent, const char *key, const char *value)
+{
+    struct json_object *old = NULL;
+    json_object_object_get_ex(parent, key, &old);
+    return json_object_object_add(parent, key, json_value(value, old));
+}
+
+static int japply(struct json_object *root, const char *key, const char *value,
+                  struct runcfg_rendered *out, size_t i, struct oomlab_err *err)
+{
+    struct split sp;
+    if (split_path(key, &sp) < 0) return oomlab_err_set(err, "--set %s: not a key path", key);
+    struct json_object *obj = root, *at = NULL;
+    size_t depth = 0;
+    for (; depth + 1 < sp.n && json_object_object_get_ex(obj, sp.part[depth], &at) &&
+           json_object_is_type(at, json_type_object);
+         depth++)
+        obj = at;
+    bool exists = json_object_object_get_ex(obj, sp.part[depth], &at);
+    if (exists && depth + 1 == sp.n) {
+        if (json_object_is_type(at, json_type_object) || json_object_is_type(at, json_type_array))
+            return oomlab_err_set(err, "--set %s: the config holds a mapping or a list there, not a value", key);
+        snprintf(out->target[i], sizeof out->target[i], "%s", key);
+        return jput(obj, sp.part[depth], value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+    }
+    if (sp.n == 1) {
+        struct jfind f = {.leaf = key, .field = -1};
+        jfind_in(root, "", &f, 0);
+        if (f.count != 1) {
+            f = (struct jfind){.field = runcfg_key_field(key)};
+            if (f.field >= 0) jfind_in(root, "", &f, 0);
+        }
+        if (f.count) {
+            snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
+            return jput(f.parent, f.key, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+        }
+    }
+    if (depth + 1 < sp.n && exists)
+        return oomlab_err_set(err, "--set %s: '%s' in the config is a value, not a mapping", key, sp.part[depth]);
+    snprintf(out->target[i], sizeof out->target[i], "%s", key);
+    if (runcfg_key_field(sp.part[sp.n - 1]) < 0) {
+        unsigned best = 255;
+        out->unknown[i] = true;
+        jsuggest(root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], 0);
+        suggest_alias(key, &best, out->suggestion[i], sizeof out->suggestion[i]);
+    }
+    for (; depth + 1 < sp.n; depth++) {
+        struct json_object *m = json_object_new_object();
+        if (!m || json_object_object_add(obj, sp.part[depth], m) < 0) return oomlab_err_set(err, "out of memory");
+        obj = m;
+    }
+    return jput(obj, sp.part[depth], value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+}
+
+static int render_json(const char *orig, size_t len, const char *name, char *const *sets,
+                       size_t n_sets, struct runcfg_rendered *out, struct oomlab_err *err)
+{
+    struct json_tokener *tok = json_tokener_new_ex(64);
+    if (!tok) return oomlab_err_set(err, "out of memory");
+    struct json_object *root = json_tokener_parse_ex(tok, orig, (int)len);
+    json_tokener_free(tok);
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        json_object_put(root);
+        return oomlab_err_set(err, "%s: a run config must be a mapping of keys to values", name);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n_sets && rc == 0; i++) {
+        char key[128], value[4096];
+        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
+        if (bad == -2) {
+            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
+            break;
+        }
+        if (bad < 0) {
+            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
+                                     "characters), got '%s'", sets[i]);
+            break;
+        }
+        rc = japply(root, key, value, out, i, err);
+    }
+    if (rc == 0) {
+        const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+        size_t n = s ? strlen(s) : 0;
+        out->text = s ? malloc(n + 2) : NULL;
+        if (!out->text) rc = oomlab_err_set(err, "out of memory");
+        else {
+            memcpy(out->text, s, n);
+            out->text[n] = '\n';
+            out->text[n + 1] = '\0';
+            out->len = n + 1;
+            out->json = true;
+        }
+    }
+    json_object_put(root);
+    return rc;
+}
+
+/* ---- entry -------------------------------------------------------------- */
+
+static bool is_json(const char *text, size_t len)
+{
+    size_t i = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+    while (i < len && isspace((unsigned char)text[i])) i++;
+    if (i >= len || text[i] != '{') return false;
+    struct json_tokener *tok = json_tokener_new_ex(64);
+    if (!tok) return false;
+    struct json_object *o = json_tokener_parse_ex(tok, text + i, (int)(len - i));
+    bool ok = o && json_tokener_get_error(tok) == json_tokener_success;
+    json_object_put(o);
+    json_tokener_free(tok);
+    return ok;
+}
+
+int runcfg_render(const char *orig, size_t orig_len, const char *name, const char *header,
+                  char *const *sets, size_t n_sets, struct runcfg_rendered *out,
+                  struct oomlab_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!name) name = "config";
+    if (n_sets > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set (at most %d)", RUNCFG_MAX_SETS);
+    if (orig && orig_len > (size_t)INT32_MAX) return oomlab_err_set(err, "%s: config too large", name);
+    if (orig && is_json(orig, orig_len)) {
+        size_t skip = orig_len >= 3 && !memcmp(orig, "\xef\xbb\xbf", 3) ? 3 : 0;
+        return render_json(orig + skip, orig_len - skip, name, sets, n_sets, out, err);
+    }
+    return render_yaml(orig, orig_len, name, header, sets, n_sets, out, err);
+}
+
+void runcfg_rendered_release(struct runcfg_rendered *r)
+{
+    free(r->text);
+    memset(r, 0, sizeof *r);
+}
