@@ -21,6 +21,7 @@ static const char usage_text[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
     "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
     "                  [--force] [--quiet] [--note TEXT] [--pty] [--alloc-conf V]\n"
+    "                  [--torch[=steps|snapshot]]\n"
     "                  -- CMD [ARGS...]\n"
     "\n"
     "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
@@ -42,6 +43,11 @@ static const char usage_text[] =
     "  --note TEXT      free text for the ledger's notes column\n"
     "  --pty            run CMD on a pseudo-terminal (for programs that need one)\n"
     "  --alloc-conf V   set PYTORCH_CUDA_ALLOC_CONF=V for the command (recorded)\n"
+    "  --torch[=MODE]   load oomlab's PyTorch hook into the command: allocator peaks\n"
+    "                   at every optimizer step (logs/ID_steps.csv); on an OOM,\n"
+    "                   memory_summary() (and with =snapshot a memory snapshot) in\n"
+    "                   logs/ID_oom/. The command's output is unchanged.\n"
+    "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
     "\n"
     "In CMD's arguments {config} becomes DIR/configs/ID.yaml (the --config in its\n"
     "own schema with --set applied) and {KEY} the value of --set KEY=VALUE.\n";
@@ -60,7 +66,7 @@ struct run_args {
 };
 
 enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
-       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF };
+       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF, OPT_TORCH };
 
 static const struct option long_opts[] = {
     {"id", required_argument, NULL, OPT_ID},
@@ -76,6 +82,7 @@ static const struct option long_opts[] = {
     {"note", required_argument, NULL, OPT_NOTE},
     {"pty", no_argument, NULL, OPT_PTY},
     {"alloc-conf", required_argument, NULL, OPT_ALLOC_CONF},
+    {"torch", optional_argument, NULL, OPT_TORCH},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -113,6 +120,11 @@ static int parse_one(struct run_args *a, int c, const char *arg)
     case OPT_NOTE: a->o.note = arg; return 0;
     case OPT_PTY: a->o.pty = true; return 0;
     case OPT_ALLOC_CONF: a->alloc_conf = arg; return 0;
+    case OPT_TORCH: {
+        struct oomlab_err e;
+        if (torchhook_mode_parse(arg, &a->o.torch, &e) < 0) return cmd_usage_error("run", "%s", e.msg);
+        return 0;
+    }
     case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
     default: return cmd_usage_error("run", "unknown option");
     }

@@ -384,6 +384,28 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct runexec_
     steps_series_release(&series);
 }
 
+/* --torch: the hook's per-step peaks replace the log's step lines (they are
+ * the allocator's own, at every optimizer step, over every rank). */
+static void read_torch(const struct torchhook *th, struct runexec_result *res)
+{
+    if (th->mode == TORCHHOOK_OFF) return;
+    struct torchsteps ts;
+    struct oomlab_err e = {{0}};
+    res->torch_oom_files = torchhook_oom_files(th);
+    res->torch_errors = torchhook_had_errors(th);
+    if (torchhook_read(th, &ts, &e) < 0) return;
+    res->torch_steps = ts.series.n;
+    res->torch_ranks = ts.ranks;
+    res->torch_worst_rank = ts.worst_rank;
+    if (ts.peak_reserved >= 0 || ts.peak_alloc >= 0) {
+        res->peak_alloc = ts.peak_alloc;
+        res->peak_reserved = ts.peak_reserved;
+        steps_memory_trend_of(&ts.series, &res->mem);
+        res->peaks_from_torch = true;
+    }
+    torchsteps_release(&ts);
+}
+
 /* The rule is lib/ledger's: a figure below the OOM message's never wins. */
 static void choose_peak(struct runexec_result *res)
 {
@@ -391,7 +413,8 @@ static void choose_peak(struct runexec_result *res)
                                 res->oom_alloc, res->oom_reserved, res->oom_in_use};
     struct ledger_peak_out out;
     ledger_choose_peak(&in, &out);
-    snprintf(res->peak_source, sizeof res->peak_source, "%s", out.source);
+    snprintf(res->peak_source, sizeof res->peak_source, "%s",
+             res->peaks_from_torch && !strcmp(out.source, "log") ? "torch" : out.source);
     res->peak_lower_bound = out.lower_bound;
     if (strcmp(out.source, "nvml")) { /* nvml keeps its own field; the others fill these */
         res->peak_alloc = out.alloc;
@@ -446,6 +469,27 @@ static void fmt_gb(char *buf, size_t size, int64_t bytes)
 /* The status first, then what went wrong, then the user's own note (cut,
  * on a character boundary, to leave room for the tags after it), then
  * oomlab's tags: a long --note never pushes the status out. */
+static void torch_notes(const struct runexec_opts *o, const struct runexec_result *res, char *notes,
+                        size_t size)
+{
+    char buf[160];
+    if (o->torch == TORCHHOOK_OFF) return;
+    if (res->torch_steps == 0)
+        ledger_notes_add(notes, size, "torch hook: no step recorded (torch not imported, CPU only, "
+                                      "python -I, or no optimizer step)");
+    else if (res->torch_ranks > 1) {
+        snprintf(buf, sizeof buf, "torch hook: %zu steps, %d ranks, worst rank %ld", res->torch_steps,
+                 res->torch_ranks, res->torch_worst_rank);
+        ledger_notes_add(notes, size, buf);
+    }
+    if (res->torch_oom_files) {
+        snprintf(buf, sizeof buf, "OOM evidence: %d file%s in logs/ID_oom", res->torch_oom_files,
+                 res->torch_oom_files == 1 ? "" : "s");
+        ledger_notes_add(notes, size, buf);
+    }
+    if (res->torch_errors) ledger_notes_add(notes, size, "torch hook errors: see logs/ID_torch.err");
+}
+
 static void build_notes(const struct runexec_opts *o, const struct runexec_result *res,
                         const struct child_result *cr, const char *problem, char *notes,
                         size_t size)
@@ -470,6 +514,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, user);
     ledger_notes_add(notes, size, o->tag);
     if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
+    torch_notes(o, res, notes, size);
 }
 
 struct row_ctx {
@@ -730,6 +775,13 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         release_run_lock(lock_fd);
         return -1;
     }
+    static struct torchhook th;
+    if (torchhook_setup(&th, o->torch, p.logs, res->id, err) < 0) {
+        close(log_fd);
+        unlink(p.log);
+        release_run_lock(lock_fd);
+        return -1;
+    }
     char **argv = command_argv(o, &p);
     char *command = argv ? command_line(argv) : NULL, *env = ledger_env_capture(environ);
     char started[32];
@@ -738,7 +790,9 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     int64_t t0 = mono_ms();
     struct child c = {.pty = o->pty};
     struct child_result cr;
-    if (!command || !env || child_start(&c, argv, &cr, err) < 0) {
+    int started_rc = !command || !env ? -1 : child_start(&c, argv, &cr, err);
+    torchhook_unset(&th); /* the child has its copy of the environment */
+    if (started_rc < 0) {
         if (!command || !env) oomlab_err_set(err, "out of memory");
         argsubst_free(argv);
         free(command);
@@ -771,6 +825,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
     scan_log(p.log, o->cfg, res);
+    read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem);
     child_end(); /* signals were kept caught until the row was written */

@@ -12,6 +12,7 @@
 #include "lib/err.h"
 #include "lib/oom.h"
 #include "lib/runcfg.h"
+#include "sys/torchhook.h"
 #include "lib/steps.h"
 
 struct runexec_opts {
@@ -33,6 +34,8 @@ struct runexec_opts {
     int64_t grace_ms;         /* SIGTERM -> SIGKILL grace; 0: 20000 */
     bool silent;              /* no notices on stderr (e.g. "memory not sampled") */
     bool pty;                 /* the child's stdin/stdout/stderr are a new pseudo-terminal */
+    enum torchhook_mode torch; /* --torch: the PyTorch hook on the child's PYTHONPATH
+                                  (sys/torchhook); TORCHHOOK_OFF (0) by default */
     /* added for issue 10 (the records engineer): */
     const char *config_text;  /* configs/ID.yaml written verbatim (cfg is its parse); NULL:
                                  cfg as YAML, or no file without cfg */
@@ -74,6 +77,12 @@ struct runexec_result {
     int64_t oom_in_use;        /* "this process has X memory in use"; -1 */
     bool peak_lower_bound;     /* peak_source "oom": the true peak was at least this */
     struct steps_mem_trend mem; /* the per-step memory trend with its evidence */
+    bool peaks_from_torch;     /* peak_alloc/peak_reserved and mem came from the torch hook */
+    size_t torch_steps;        /* optimizer steps the hook recorded (--torch) */
+    int torch_ranks;           /* ranks that reported */
+    long torch_worst_rank;     /* the rank with the highest peak reserved; -1 */
+    int torch_oom_files;       /* memory summaries / snapshots in logs/ID_oom */
+    bool torch_errors;         /* the hook wrote logs/ID_torch.err */
     char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
     bool placeholder;          /* the `running` row was appended at the start */
     bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */

@@ -97,3 +97,40 @@ OOMLAB_TORCH=steps OOMLAB_TORCH_STEPS=$PWD/steps.csv OOMLAB_TORCH_ERRORS=$PWD/ho
 check hook.own-error-never-kills test "$rc1" -eq 0
 check hook.own-error-output-identical cmp -s with.out without.out
 check hook.own-error-in-its-file grep -q 'steps failed' hook.err
+
+# ---- oomlab run --torch: the same hook through run, into the ledger ----
+G=1073741824
+printf '{"devices":[0],"steps":[[%d,%d,%d,%d],[%d,%d,%d,%d],[%d,%d,%d,%d],[%d,%d,%d,%d]]}\n' \
+  $G $((2*G)) $((3*G)) $((4*G))  $G $((2*G)) $((3*G)) $((5*G))  $G $((2*G)) $((3*G)) $((6*G))  $G $((2*G)) $((3*G)) $((7*G)) > "$SCRATCH/grow.json"
+fresh run-torch
+export OOMLAB_TORCH_FAKE_CUDA=$SCRATCH/grow.json
+"$OOMLAB" run -q --torch -- "$PY" "$TRAIN" --steps 4 > /dev/null 2> run.err; rc=$?
+"$PY" "$TRAIN" --steps 4 > direct.out 2>&1
+check run-torch.exit0 test "$rc" -eq 0
+check run-torch.log-as-without cmp -s direct.out logs/run001.log
+check run-torch.steps-file test "$(tail -n +2 logs/run001_steps.csv | wc -l)" -eq 4
+check run-torch.peak-source test "$(csv_field runs.csv run001 peak_source)" = torch
+check run-torch.peak-reserved test "$(csv_field runs.csv run001 peak_reserved_GB)" = 7.00
+check run-torch.peak-alloc test "$(csv_field runs.csv run001 peak_alloc_GB)" = 3.00
+check run-torch.trend-growing test "$(csv_field runs.csv run001 mem_trend)" = growing
+"$OOMLAB" run -q --torch=snapshot -- "$PY" "$TRAIN" --steps 1 --oom > /dev/null 2>&1; rc=$?
+check run-torch.oom-exit1 test "$rc" -eq 1
+check run-torch.oom-summary test "$(ls logs/run002_oom/*.summary.txt 2>/dev/null | wc -l)" -eq 1
+check run-torch.oom-noted grep -q 'OOM evidence: 1 file in logs/ID_oom' runs.csv
+check run-torch.oom-in-ledger test "$(csv_field runs.csv run002 oom)" = yes
+"$OOMLAB" run -q --torch -- true > /dev/null 2>&1
+check run-torch.not-python-noted grep -q 'torch hook: no step recorded' runs.csv
+cat > launch.sh <<SH
+#!/bin/sh
+RANK=0 LOCAL_RANK=0 "$PY" "$TRAIN" --steps 3 & RANK=1 LOCAL_RANK=1 "$PY" "$TRAIN" --steps 3 & wait
+SH
+chmod +x launch.sh
+"$OOMLAB" run -q --torch -- ./launch.sh > /dev/null 2>&1
+check run-torch.ranks-noted grep -q 'torch hook: 3 steps, 2 ranks, worst rank' runs.csv
+"$OOMLAB" run -q --torch=bogus -- true > /dev/null 2> bad.err; rc=$?
+check run-torch.bad-mode-exit2 test "$rc" -eq 2
+check run-torch.bad-mode-says grep -q 'want --torch, --torch=steps or --torch=snapshot' bad.err
+OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" run -q --torch -- true > /dev/null 2> noshare.err; rc=$?
+check run-torch.no-hook-refused test "$rc" -eq 3
+check run-torch.no-hook-says grep -q 'OOMLAB_SHARE' noshare.err
+unset OOMLAB_TORCH_FAKE_CUDA
