@@ -32,6 +32,7 @@ enum need {
     N_GROWING = 1 << 16,   /* the per-step peaks grow clearly before the OOM */
     N_NOT_GROWING = 1 << 17,
     N_SINGLE = 1 << 18,    /* one rank (or ranks unknown) */
+    N_NOT_PYTORCH = 1 << 19,
 };
 
 #define V(k) (1u << (k))
@@ -107,10 +108,14 @@ static const struct plan_fix catalogue[] = {
      "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
      "{text}"},
     /* Stage unknown: the guide locates the stage before changing anything. */
-    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM,
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH,
      "Find the stage first: print the phase (train step, eval, save) and step before each; "
      "CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) makes the traceback point at the "
      "failing operation",
+     "the log does not show the stage; the fixes below assume a training step"},
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH,
+     "Find the stage first: print the phase (train step, eval, save) and step before each, "
+     "and keep the full traceback",
      "the log does not show the stage; the fixes below assume a training step"},
     /* Evaluation / prediction. */
     {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
@@ -240,6 +245,10 @@ static const struct plan_fix catalogue[] = {
      "(parameters too)",
      "DDP keeps a full model, gradients and optimizer state on every card; {ranks}"},
     /* Last resorts, per family. */
+    {"vllm-fallbacks", 0, 0, N_OOM | N_VLLM,
+     "If it still does not fit: spread the model over more GPUs (tensor_parallel_size), "
+     "serve a quantised checkpoint (AWQ/GPTQ/FP8), or a smaller model",
+     "the guide's last resorts for inference: shard, quantise or shrink the model"},
     {"inference-fallbacks", 0, INFER_STAGES, N_OOM | N_NOT_VLLM,
      "If it still fails: offload weights (device_map=\"auto\" with offload_folder), split "
      "long inputs and merge the results, a smaller model, or a larger GPU",
@@ -317,7 +326,7 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!cfg || cfg->grad_ckpt != 1) m |= N_NO_CKPT;
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;
-    if (!strcmp(e->framework, "pytorch")) m |= N_PYTORCH;
+    m |= !strcmp(e->framework, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
     if (!strcmp(e->framework, "vllm")) m |= N_VLLM;
     else m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
@@ -405,7 +414,7 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
                  "the second lever: activations grow with sequence length (attention with its "
                  "square)%s", cfg && cfg->device_batch_size == 1 ? "; the batch is already 1" : "");
     if (v->ranks > 1)
-        snprintf(x->ranks, sizeof x->ranks, "%d ranks in this log", v->ranks);
+        snprintf(x->ranks, sizeof x->ranks, "%d ranks seen", v->ranks);
     else
         snprintf(x->ranks, sizeof x->ranks, "sharding lowers per-card memory");
     (void)rep;
