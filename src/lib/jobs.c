@@ -61,7 +61,9 @@ int jobs_id_in_line(const char *line, size_t len, char *out, size_t cap)
             const char *hit = memmem(p, (size_t)(end - p), r->text, tl);
             if (!hit) break;
             /* A whole word: "my_run_id" is not torchelastic's. */
-            bool word = hit == line || !id_char((unsigned char)hit[-1], false) || r->text[0] == '*';
+            unsigned char before = hit == line ? ' ' : (unsigned char)hit[-1];
+            bool word = r->text[0] == '*' || !(before == '_' || (before >= '0' && before <= '9') ||
+                                               ((before | 0x20) >= 'a' && (before | 0x20) <= 'z'));
             if (word && id_after(r, hit + tl, end, out, cap)) return 1;
             p = hit + 1;
         }
@@ -176,6 +178,17 @@ static void join(struct uf *u, size_t a, size_t b, enum jobs_link why, enum jobs
     if (link[b] == JOBS_ALONE) link[b] = why;
 }
 
+/* No rank of a's run is also a rank of b's run (rank-prefix joins). */
+static bool runs_disjoint(const struct jobs_log *logs, size_t n, struct uf *u, size_t a, size_t b)
+{
+    size_t ra = find(u, a), rb = find(u, b);
+    for (size_t x = 0; x < n; x++)
+        for (size_t y = 0; y < n; y++)
+            if (find(u, x) == ra && find(u, y) == rb && ranks_overlap(&logs[x], &logs[y]))
+                return false;
+    return true;
+}
+
 /* Pairwise rules (n is the number of logs on one command line: small). */
 static void join_pairs(const struct jobs_log *logs, size_t n, struct uf *u, enum jobs_link *link)
 {
@@ -190,9 +203,10 @@ static void join_pairs(const struct jobs_log *logs, size_t n, struct uf *u, enum
             if (rank_stem(logs[a].path, sa, sizeof sa) && rank_stem(logs[b].path, sb, sizeof sb) &&
                 !strcmp(sa, sb) && strcmp(logs[a].path, logs[b].path) != 0)
                 join(u, a, b, JOBS_RANK_NAME, link);
-            else if (has_rank(&logs[a]) && has_rank(&logs[b]) && !ranks_overlap(&logs[a], &logs[b]) &&
+            else if (has_rank(&logs[a]) && has_rank(&logs[b]) &&
                      number_stem(logs[a].path, sa, sizeof sa) &&
-                     number_stem(logs[b].path, sb, sizeof sb) && !strcmp(sa, sb))
+                     number_stem(logs[b].path, sb, sizeof sb) && !strcmp(sa, sb) &&
+                     runs_disjoint(logs, n, u, a, b))
                 join(u, a, b, JOBS_RANK_PREFIX, link);
         }
 }
