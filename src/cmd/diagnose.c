@@ -108,15 +108,21 @@ static int resolve(const char *arg, const char *dir, struct log_result *l, struc
 {
     struct stat st;
     l->path = arg;
-    if (!strcmp(arg, "-") || stat(arg, &st) == 0 || strchr(arg, '/')) return 0;
-    struct oomlab_err idErr = {{0}};
-    if (runexec_check_id(arg, &idErr) < 0) return 0; /* not an id: the read says why */
-    char name[320];
+    if (!strcmp(arg, "-") || strchr(arg, '/')) return 0;
+    bool is_file = stat(arg, &st) == 0;
+    struct oomlab_err id_err = {{0}};
+    if (runexec_check_id(arg, &id_err) < 0) return 0; /* not an id: the read says why */
+    char name[320], logs[4096];
     snprintf(name, sizeof name, "%s.log", arg);
-    char logs[4096];
     if (fsutil_join(logs, sizeof logs, dir, "logs", err) < 0 ||
         fsutil_join(l->resolved, sizeof l->resolved, logs, name, err) < 0)
         return -1;
+    if (is_file) { /* the file wins; say so when the run exists too */
+        if (stat(l->resolved, &st) == 0)
+            fprintf(stderr, "oomlab diagnose: %s: reading the file %s, not run %s's log %s\n",
+                    arg, arg, arg, l->resolved);
+        return 0;
+    }
     if (stat(l->resolved, &st) != 0)
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
                               dir, l->resolved, strerror(errno));
@@ -282,43 +288,40 @@ static size_t fit_bytes(const char *s, size_t n, size_t w)
     return i ? i : (n ? 1 : 0);
 }
 
-/* text after first (already printed, first_cols wide), then continuation
- * lines after indent; breaks at blanks, a word wider than the line is cut.
+/* text after what is already on the line (at columns), then continuation
+ * lines after indent; breaks at blanks, a word wider than a line is cut.
  * Each line's text is wrapped in the colour pre/post. */
-static void wrap(const struct out *o, size_t first_cols, const char *indent, const char *text,
+static void wrap(const struct out *o, size_t at, const char *indent, const char *text,
                  const char *pre, const char *post)
 {
-    size_t at = first_cols, ind = strlen(indent), n = strlen(text), i = 0;
-    bool line_empty = true;
+    size_t ind = strlen(indent), n = strlen(text), i = 0, width = o->width;
+    bool fresh = true; /* nothing of text on this line yet */
     fputs(pre, o->f);
-    while (i < n) {
+    for (;;) {
         while (i < n && text[i] == ' ') i++;
+        if (i >= n) break;
         size_t j = i;
         while (j < n && text[j] != ' ') j++;
-        if (j == i) break;
-        size_t wcols = cols(text + i, j - i), room = o->width > at ? o->width - at : 0;
-        size_t need = wcols + (line_empty ? 0 : 1);
-        if (need > room && !(line_empty && at == ind && wcols > o->width - ind)) {
-            if (!line_empty || at > ind) {
-                fprintf(o->f, "%s\n%s%s", post, indent, pre);
-                at = ind;
-                line_empty = true;
-                continue;
-            }
+        size_t w = cols(text + i, j - i), sep = fresh ? 0 : 1;
+        if (at + sep + w > width && (!fresh || at > ind)) {
+            fprintf(o->f, "%s\n%s%s", post, indent, pre);
+            at = ind;
+            fresh = true;
+            continue;
         }
-        if (!line_empty) fputc(' ', o->f), at++;
-        if (wcols > (o->width > at ? o->width - at : 0)) { /* cut a word wider than a line */
-            size_t b = fit_bytes(text + i, j - i, o->width > at ? o->width - at : 1);
+        if (sep) fputc(' ', o->f), at++;
+        if (at + w > width) { /* wider than a whole line: cut it */
+            size_t b = fit_bytes(text + i, j - i, width > at ? width - at : 1);
             fwrite(text + i, 1, b, o->f);
             i += b;
             fprintf(o->f, "%s\n%s%s", post, indent, pre);
             at = ind;
-            line_empty = true;
+            fresh = true;
             continue;
         }
         fwrite(text + i, 1, j - i, o->f);
-        at += wcols;
-        line_empty = false;
+        at += w;
+        fresh = false;
         i = j;
     }
     fprintf(o->f, "%s\n", post);
@@ -393,14 +396,14 @@ static void print_event(const struct out *o, const char *path, const struct oom_
                         bool primary)
 {
     bool col = o->col;
-    const char *what = e->gpu_oom ? "GPU out of memory" : "not a GPU OOM";
     char head[512];
-    snprintf(head, sizeof head, "(%s, %s)%s%s", e->kind, e->framework,
-             primary ? " <- root cause" : "", e->consequence ? " (consequence)" : "");
-    fprintf(o->f, "%s%s%s: %s%s%s ", color_code(col, COLOR_BOLD), path,
-            color_code(col, COLOR_RESET), color_code(col, e->gpu_oom ? COLOR_RED : COLOR_YELLOW),
-            what, color_code(col, COLOR_RESET));
-    wrap(o, cols(path, strlen(path)) + 2 + strlen(what) + 1, "    ", head, "", "");
+    snprintf(head, sizeof head, "%s (%s, %s)%s%s", e->gpu_oom ? "GPU out of memory" : "not a GPU OOM",
+             e->kind, e->framework, primary ? " <- root cause" : "",
+             e->consequence ? " (consequence)" : "");
+    /* The path whole (it cannot be broken), the rest wrapped after it. */
+    fprintf(o->f, "%s%s%s: ", color_code(col, COLOR_BOLD), path, color_code(col, COLOR_RESET));
+    wrap(o, cols(path, strlen(path)) + 2, "    ", head,
+         color_code(col, e->gpu_oom ? COLOR_RED : COLOR_YELLOW), color_code(col, COLOR_RESET));
     print_where(o, e);
     print_bytes(o, e);
     para(o, "    ", "    ", e->text, color_code(col, COLOR_DIM), color_code(col, COLOR_RESET));
