@@ -29,8 +29,8 @@
 #define CONFIG_MAX (1u << 20)
 /* The memory trend reads the lines of the log's head and tail only, so its
  * cost stays bounded (and the scan at its speed) whatever the log's size. */
-#define TREND_HEAD (256u << 10)
-#define TREND_TAIL (1u << 20)
+#define TREND_HEAD (128u << 10)
+#define TREND_TAIL (512u << 10)
 
 struct log_result {
     const char *path;   /* as given, or DIR/logs/ID.log */
@@ -41,6 +41,7 @@ struct log_result {
     struct steps_series series;
     struct plan_trend trend;
     char job_id[JOBS_ID_MAX];
+    unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
     size_t first_event; /* index of its first event in the JSON events array */
@@ -131,13 +132,18 @@ static int resolve(const char *arg, const char *dir, struct log_result *l, struc
     return 0;
 }
 
-/* Per line of the log's head and tail: the step series and a job id. */
+/* Per line of the log's head and tail: the step series and a job id —
+ * every rule in the head (where launchers print them), only slurmstepd's
+ * "*** JOB N ... CANCELLED" in the tail (cheap: one memchr a line). */
 static int on_line(const char *line, size_t len, void *ctx)
 {
     struct log_result *l = ctx;
     struct steps_point pt;
     if (steps_parse_line(line, len, &pt) && steps_series_add(&l->series, &pt) < 0) return 0;
-    if (!l->job_id[0]) jobs_id_in_line(line, len, l->job_id, sizeof l->job_id);
+    bool head = l->delivered < TREND_HEAD;
+    l->delivered += len + 1;
+    if (!l->job_id[0] && (head || memchr(line, '*', len)))
+        jobs_id_in_line(line, len, l->job_id, sizeof l->job_id);
     return 0;
 }
 
@@ -433,7 +439,7 @@ static void print_trend(const struct out *o, const struct log_result *l, bool na
     plan_trend_explain(&l->trend, ev, sizeof ev);
     snprintf(line, sizeof line, "%s%s%s, %s%s", steps_trend_name(l->trend.trend, true),
              name_log ? " in " : "", name_log ? l->path : "", ev,
-             l->info.bytes > TREND_HEAD + TREND_TAIL ? " (from the log's first 256 KiB and last 1 MiB)"
+             l->info.bytes > TREND_HEAD + TREND_TAIL ? " (from the log's first 128 KiB and last 512 KiB)"
                                                      : "");
     fputc('\n', o->f);
     para(o, "Memory trend: ", "    ", line, "", "");
