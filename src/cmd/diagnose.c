@@ -36,6 +36,8 @@ struct log_result {
     const char *path;   /* as given, or DIR/logs/ID.log */
     const char *run_id; /* the id it was read by, NULL for a path */
     char resolved[4096];
+    char config_path[4096]; /* a run id's DIR/configs/ID.yaml, when read */
+    struct runcfg cfg;      /* valid when config_path[0] */
     struct oom_report rep;
     struct logscan_info info;
     struct steps_series series;
@@ -70,8 +72,8 @@ static void usage(FILE *f)
             "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n"
             "  --json            one JSON object, schema oomlab.diagnose.v1\n"
             "  --config FILE     the run's config (YAML or JSON): the plan names its values\n"
-            "  --dir DIR         where a RUN_ID's logs/ID.log is (default .); a file path\n"
-            "                    given as LOG wins over a run id of the same name\n"
+            "  --dir DIR         where a RUN_ID's logs/ID.log (and configs/ID.yaml, for the\n"
+            "                    plan's values) are (default .); a file path wins\n"
             "  -h, --help        this help\n\n"
             "Exit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n");
 }
@@ -104,6 +106,25 @@ static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *
 
 /* ---- input: paths and run ids ---------------------------------------------- */
 
+/* A run id's own config, DIR/configs/ID.yaml, when it is there and parses:
+ * the plan then names the run's values. A bad one is said and skipped. */
+static void run_config(const char *dir, const char *id, struct log_result *l)
+{
+    char configs[4096], name[320], path[4096];
+    struct oomlab_err err = {{0}};
+    struct stat st;
+    snprintf(name, sizeof name, "%s.yaml", id);
+    if (fsutil_join(configs, sizeof configs, dir, "configs", &err) < 0 ||
+        fsutil_join(path, sizeof path, configs, name, &err) < 0 || stat(path, &st) != 0)
+        return;
+    if (load_config(path, &l->cfg, &err) < 0) {
+        runcfg_release(&l->cfg);
+        fprintf(stderr, "oomlab diagnose: run %s: its config is not used: %s\n", id, err.msg);
+        return;
+    }
+    snprintf(l->config_path, sizeof l->config_path, "%s", path);
+}
+
 /* A LOG argument: "-", an existing path (wins), or the id of a run in DIR. */
 static int resolve(const char *arg, const char *dir, struct log_result *l, struct oomlab_err *err)
 {
@@ -129,6 +150,7 @@ static int resolve(const char *arg, const char *dir, struct log_result *l, struc
                               dir, l->resolved, strerror(errno));
     l->path = l->resolved;
     l->run_id = arg;
+    run_config(dir, arg, l);
     return 0;
 }
 
@@ -195,6 +217,18 @@ static void run_release(struct run_result *r)
     free(r->logs);
 }
 
+/* --config for every run; else the run's own (a run id's configs/ID.yaml):
+ * its root-cause log's, else its first log's that has one. */
+static const struct runcfg *run_cfg(const struct log_result *logs, const struct run_result *r,
+                                    const struct runcfg *given)
+{
+    if (given) return given;
+    if (logs[r->trend_log].config_path[0]) return &logs[r->trend_log].cfg;
+    for (size_t k = 0; k < r->n_logs; k++)
+        if (logs[r->logs[k]].config_path[0]) return &logs[r->logs[k]].cfg;
+    return NULL;
+}
+
 /* Group the logs into runs; judge and plan each. Returns the run count or
  * -1 (out of memory). */
 static long build_runs(struct log_result *logs, size_t n, const struct runcfg *cfg,
@@ -222,7 +256,8 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
         r->link = r->n_logs > 1 ? link[r->logs[1]] : JOBS_ALONE;
         if (merge_run(r, logs) < 0) goto fail;
         verdict_compute(&r->merged, &r->v);
-        plan_build_trend(&r->merged, &r->v, cfg, &logs[r->trend_log].trend, &r->plan);
+        plan_build_trend(&r->merged, &r->v, run_cfg(logs, r, cfg), &logs[r->trend_log].trend,
+                         &r->plan);
     }
     goto done;
 fail:
@@ -420,7 +455,8 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
     for (size_t l = 0; l < n; l++) {
         char line[4400];
         if (logs[l].run_id) {
-            snprintf(line, sizeof line, "run %s: reading %s", logs[l].run_id, logs[l].path);
+            snprintf(line, sizeof line, "run %s: reading %s%s%s", logs[l].run_id, logs[l].path,
+                     logs[l].config_path[0] ? " and its config " : "", logs[l].config_path);
             para(o, "", "    ", line, "", "");
         }
         if (strcmp(logs[l].info.encoding, "utf-8") != 0) {
@@ -611,6 +647,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_obj_begin(j);
     json_key(j, "path"), json_str(j, l->path);
     json_key(j, "run_id"), json_str(j, l->run_id);
+    json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
     json_key(j, "lines"), json_int(j, l->rep.lines);
@@ -751,6 +788,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     for (size_t l = 0; l < n; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);
+        if (logs[l].config_path[0]) runcfg_release(&logs[l].cfg);
     }
     free(logs);
     return rc;
