@@ -199,8 +199,9 @@ static int merge_run(struct run_result *r, struct log_result *logs)
             r->primary = (long)l->first_event + l->rep.primary;
             r->trend_log = r->logs[k];
         }
-        memcpy(r->merged.events + r->merged.n_events, l->rep.events,
-               l->rep.n_events * sizeof *l->rep.events);
+        if (l->rep.n_events) /* events is NULL when there are none */
+            memcpy(r->merged.events + r->merged.n_events, l->rep.events,
+                   l->rep.n_events * sizeof *l->rep.events);
         r->merged.n_events += l->rep.n_events;
         r->merged.n_dropped += l->rep.n_dropped;
         r->merged.lines += l->rep.lines;
