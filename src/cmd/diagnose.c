@@ -1,6 +1,7 @@
-/* diagnose: read training logs, report every OOM event, the root cause and
- * a ranked fix plan. Options -> logscan (sys) -> verdicts and plan (lib) ->
- * text or JSON (out). Exit 0: no GPU OOM, 1: a GPU OOM, 2: usage/read error. */
+/* diagnose: read training logs, report every OOM event, and per run the
+ * root cause, the memory trend and a ranked fix plan. Options -> logscan
+ * (sys) -> runs, verdicts and plan (lib) -> text or JSON (out). Exit 0: no
+ * GPU OOM, 1: a GPU OOM, 2: usage/read error. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
@@ -9,35 +10,72 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/memsummary.h"
+#include "lib/jobs.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
+#include "lib/steps.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
 #include "out/color.h"
 #include "out/json.h"
 #include "sys/cfgfile.h"
+#include "sys/fsutil.h"
 #include "sys/logscan.h"
+#include "sys/runexec.h"
 
 #define CONFIG_MAX (1u << 20)
+/* The memory trend reads the lines of the log's head and tail only, so its
+ * cost stays bounded (and the scan at its speed) whatever the log's size. */
+#define TREND_HEAD (128u << 10)
+#define TREND_TAIL (512u << 10)
 
 struct log_result {
-    const char *path;
+    const char *path;   /* as given, or DIR/logs/ID.log */
+    const char *run_id; /* the id it was read by, NULL for a path */
+    char resolved[4096];
+    char config_path[4096]; /* a run id's DIR/configs/ID.yaml, when read */
+    struct runcfg cfg;      /* valid when config_path[0] */
     struct oom_report rep;
+    struct logscan_info info;
+    struct steps_series series;
+    struct plan_trend trend;
+    char job_id[JOBS_ID_MAX];
+    unsigned long long delivered; /* bytes of lines seen by on_line */
+    int ranks[OOM_MAX_EVENTS];
+    size_t n_ranks;
+    size_t first_event; /* index of its first event in the JSON events array */
+};
+
+/* A run: logs that are one job (one log, or the ranks of one job). */
+struct run_result {
+    size_t *logs; /* indices into the log array, in order */
+    size_t n_logs;
+    enum jobs_link link;
+    struct oom_report merged; /* its logs' events, in order (copies) */
+    long primary;             /* index into the JSON events array, -1 none */
+    size_t trend_log;         /* the log whose memory trend the plan reads */
+    struct verdicts v;
+    struct plan plan;
 };
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: oomlab diagnose [--json] [--config RUN.yaml] [LOG...]\n\n"
-            "Find every out-of-memory event in training logs (stdin when no LOG; .gz read\n"
-            "transparently), its numbers, stage, step and rank, the root cause and a ranked\n"
-            "fix plan.\n\n"
+            "usage: oomlab diagnose [--json] [--config RUN.yaml] [--dir DIR] [LOG|RUN_ID...]\n\n"
+            "Find every out-of-memory event in training logs (stdin when none; .gz and\n"
+            "UTF-16 read transparently), its numbers, stage, step and rank, the memory\n"
+            "trend of the per-step peaks, and per run the root cause and a ranked fix plan.\n"
+            "Each log is its own run unless the logs are ranks of one job (the same SLURM\n"
+            "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n"
             "  --json            one JSON object, schema oomlab.diagnose.v1\n"
             "  --config FILE     the run's config (YAML or JSON): the plan names its values\n"
+            "  --dir DIR         where a RUN_ID's logs/ID.log (and configs/ID.yaml, for the\n"
+            "                    plan's values) are (default .); a file path wins\n"
             "  -h, --help        this help\n\n"
             "Exit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n");
 }
@@ -54,14 +92,285 @@ static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *
     return rc;
 }
 
-/* ---- text ------------------------------------------------------------------ */
+/* ---- input: paths and run ids ---------------------------------------------- */
+
+/* A run id's own config, DIR/configs/ID.yaml, when it is there and parses:
+ * the plan then names the run's values. A bad one is said and skipped. */
+static void run_config(const char *dir, const char *id, struct log_result *l)
+{
+    char configs[4096], name[320], path[4096];
+    struct oomlab_err err = {{0}};
+    struct stat st;
+    snprintf(name, sizeof name, "%s.yaml", id);
+    if (fsutil_join(configs, sizeof configs, dir, "configs", &err) < 0 ||
+        fsutil_join(path, sizeof path, configs, name, &err) < 0 || stat(path, &st) != 0)
+        return;
+    if (load_config(path, &l->cfg, &err) < 0) {
+        runcfg_release(&l->cfg);
+        fprintf(stderr, "oomlab diagnose: run %s: its config is not used: %s\n", id, err.msg);
+        return;
+    }
+    snprintf(l->config_path, sizeof l->config_path, "%s", path);
+}
+
+/* A LOG argument: "-", an existing path (wins), or the id of a run in DIR. */
+static int resolve(const char *arg, const char *dir, struct log_result *l, struct oomlab_err *err)
+{
+    struct stat st;
+    l->path = arg;
+    if (!strcmp(arg, "-") || strchr(arg, '/')) return 0;
+    bool is_file = stat(arg, &st) == 0;
+    struct oomlab_err id_err = {{0}};
+    if (runexec_check_id(arg, &id_err) < 0) return 0; /* not an id: the read says why */
+    char name[320], logs[4096];
+    snprintf(name, sizeof name, "%s.log", arg);
+    if (fsutil_join(logs, sizeof logs, dir, "logs", err) < 0 ||
+        fsutil_join(l->resolved, sizeof l->resolved, logs, name, err) < 0)
+        return -1;
+    if (is_file) { /* the file wins; say so when the run exists too */
+        if (stat(l->resolved, &st) == 0)
+            fprintf(stderr, "oomlab diagnose: %s: reading the file %s, not run %s's log %s\n",
+                    arg, arg, arg, l->resolved);
+        return 0;
+    }
+    if (stat(l->resolved, &st) != 0)
+        return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
+                              dir, l->resolved, strerror(errno));
+    l->path = l->resolved;
+    l->run_id = arg;
+    run_config(dir, arg, l);
+    return 0;
+}
+
+/* Per line of the log's head and tail: the step series and a job id —
+ * every rule in the head (where launchers print them), only slurmstepd's
+ * "*** JOB N ... CANCELLED" in the tail (cheap: one memchr a line). */
+static int on_line(const char *line, size_t len, void *ctx)
+{
+    struct log_result *l = ctx;
+    struct steps_point pt;
+    if (steps_parse_line(line, len, &pt) && steps_series_add(&l->series, &pt) < 0) return 0;
+    bool head = l->delivered < TREND_HEAD;
+    l->delivered += len + 1;
+    if (!l->job_id[0] && (head || memchr(line, '*', len)))
+        jobs_id_in_line(line, len, l->job_id, sizeof l->job_id);
+    return 0;
+}
+
+static int read_log(struct log_result *l, struct oomlab_err *err)
+{
+    struct logscan_opts o = {.fn = on_line, .ctx = l, .head_bytes = TREND_HEAD,
+                             .tail_bytes = TREND_TAIL};
+    if (logscan_path_opts(l->path, &l->rep, &o, &l->info, err) < 0) return -1;
+    plan_trend_compute(&l->series, &l->trend);
+    for (size_t i = 0; i < l->rep.n_events && l->n_ranks < OOM_MAX_EVENTS; i++)
+        if (l->rep.events[i].rank >= 0) l->ranks[l->n_ranks++] = l->rep.events[i].rank;
+    return 0;
+}
+
+/* ---- runs -------------------------------------------------------------------- */
+
+/* The run's events in one report, so the verdicts see every rank. */
+static int merge_run(struct run_result *r, struct log_result *logs)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < r->n_logs; k++) total += logs[r->logs[k]].rep.n_events;
+    oom_report_init(&r->merged);
+    r->merged.events = calloc(total ? total : 1, sizeof *r->merged.events);
+    if (!r->merged.events) return -1;
+    r->primary = -1;
+    r->trend_log = r->logs[0];
+    for (size_t k = 0; k < r->n_logs; k++) {
+        const struct log_result *l = &logs[r->logs[k]];
+        if (r->primary < 0 && l->rep.primary >= 0) {
+            r->merged.primary = (long)r->merged.n_events + l->rep.primary;
+            r->primary = (long)l->first_event + l->rep.primary;
+            r->trend_log = r->logs[k];
+        }
+        if (l->rep.n_events) /* events is NULL when there are none */
+            memcpy(r->merged.events + r->merged.n_events, l->rep.events,
+                   l->rep.n_events * sizeof *l->rep.events);
+        r->merged.n_events += l->rep.n_events;
+        r->merged.n_dropped += l->rep.n_dropped;
+        r->merged.lines += l->rep.lines;
+        r->merged.expandable_set |= l->rep.expandable_set;
+        r->merged.truncated |= l->rep.truncated;
+    }
+    return 0;
+}
+
+static void run_release(struct run_result *r)
+{
+    free(r->merged.events);
+    r->merged.events = NULL;
+    free(r->logs);
+}
+
+/* --config for every run; else the run's own (a run id's configs/ID.yaml):
+ * its root-cause log's, else its first log's that has one. */
+static const struct runcfg *run_cfg(const struct log_result *logs, const struct run_result *r,
+                                    const struct runcfg *given)
+{
+    if (given) return given;
+    if (logs[r->trend_log].config_path[0]) return &logs[r->trend_log].cfg;
+    for (size_t k = 0; k < r->n_logs; k++)
+        if (logs[r->logs[k]].config_path[0]) return &logs[r->logs[k]].cfg;
+    return NULL;
+}
+
+/* Group the logs into runs; judge and plan each. Returns the run count or
+ * -1 (out of memory). */
+static long build_runs(struct log_result *logs, size_t n, const struct runcfg *cfg,
+                       struct run_result **out)
+{
+    struct jobs_log *jl = calloc(n, sizeof *jl);
+    size_t *first = calloc(n, sizeof *first);
+    enum jobs_link *link = calloc(n, sizeof *link);
+    struct run_result *runs = calloc(n, sizeof *runs);
+    long nr = -1;
+    if (!jl || !first || !link || !runs) goto done;
+    for (size_t l = 0, ev = 0; l < n; ev += logs[l].rep.n_events, l++) {
+        logs[l].first_event = ev;
+        jl[l] = (struct jobs_log){logs[l].path, logs[l].job_id, logs[l].ranks, logs[l].n_ranks};
+    }
+    jobs_group(jl, n, first, link);
+    nr = 0;
+    for (size_t l = 0; l < n; l++) {
+        if (first[l] != l) continue;
+        struct run_result *r = &runs[nr++];
+        r->logs = calloc(n, sizeof *r->logs);
+        if (!r->logs) goto fail;
+        for (size_t k = l; k < n; k++)
+            if (first[k] == l) r->logs[r->n_logs++] = k;
+        r->link = r->n_logs > 1 ? link[r->logs[1]] : JOBS_ALONE;
+        if (merge_run(r, logs) < 0) goto fail;
+        verdict_compute(&r->merged, &r->v);
+        plan_build_trend(&r->merged, &r->v, run_cfg(logs, r, cfg), &logs[r->trend_log].trend,
+                         &r->plan);
+    }
+    goto done;
+fail:
+    for (long i = 0; i < nr; i++) run_release(&runs[i]);
+    nr = -1;
+done:
+    free(jl);
+    free(first);
+    free(link);
+    if (nr < 0) {
+        free(runs);
+        runs = NULL;
+    }
+    *out = runs;
+    return nr;
+}
+
+/* The run the top-level JSON fields describe: the first with a GPU OOM,
+ * else the first with any event, else the first. */
+static size_t root_run(const struct run_result *runs, size_t nr)
+{
+    for (size_t i = 0; i < nr; i++)
+        if (runs[i].primary >= 0) return i;
+    for (size_t i = 0; i < nr; i++)
+        if (runs[i].merged.n_events) return i;
+    return 0;
+}
+
+/* ---- text: wrapped to the terminal (80 columns when not a terminal) --------- */
+
+struct out {
+    FILE *f;
+    bool col;
+    size_t width;
+};
+
+static size_t out_width(FILE *f)
+{
+    struct winsize ws;
+    if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    char *end;
+    errno = 0;
+    unsigned long v = c && *c ? strtoul(c, &end, 10) : 0;
+    if (c && *c && !errno && !*end && v >= 20 && v <= 1000) return (size_t)v;
+    return 80;
+}
+
+/* Display columns of s[0, n): UTF-8 continuation bytes take none. */
+static size_t cols(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* Bytes of s that fill at most w columns (whole characters). */
+static size_t fit_bytes(const char *s, size_t n, size_t w)
+{
+    size_t i = 0, c = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && ((unsigned char)s[j] & 0xC0) == 0x80) j++;
+        if (c + 1 > w) break;
+        c++;
+        i = j;
+    }
+    return i ? i : (n ? 1 : 0);
+}
+
+/* text after what is already on the line (at columns), then continuation
+ * lines after indent; breaks at blanks, a word wider than a line is cut.
+ * Each line's text is wrapped in the colour pre/post. */
+static void wrap(const struct out *o, size_t at, const char *indent, const char *text,
+                 const char *pre, const char *post)
+{
+    size_t ind = strlen(indent), n = strlen(text), i = 0, width = o->width;
+    bool fresh = true; /* nothing of text on this line yet */
+    fputs(pre, o->f);
+    for (;;) {
+        while (i < n && text[i] == ' ') i++;
+        if (i >= n) break;
+        size_t j = i;
+        while (j < n && text[j] != ' ') j++;
+        size_t w = cols(text + i, j - i), sep = fresh ? 0 : 1;
+        if (at + sep + w > width && (!fresh || at > ind)) {
+            fprintf(o->f, "%s\n%s%s", post, indent, pre);
+            at = ind;
+            fresh = true;
+            continue;
+        }
+        if (sep) fputc(' ', o->f), at++;
+        if (at + w > width) { /* wider than a whole line: cut it */
+            size_t b = fit_bytes(text + i, j - i, width > at ? width - at : 1);
+            fwrite(text + i, 1, b, o->f);
+            i += b;
+            fprintf(o->f, "%s\n%s%s", post, indent, pre);
+            at = ind;
+            fresh = true;
+            continue;
+        }
+        fwrite(text + i, 1, j - i, o->f);
+        at += w;
+        fresh = false;
+        i = j;
+    }
+    fprintf(o->f, "%s\n", post);
+}
+
+/* A whole paragraph: prefix (printed as is) then wrapped text. */
+static void para(const struct out *o, const char *prefix, const char *indent, const char *text,
+                 const char *pre, const char *post)
+{
+    fputs(prefix, o->f);
+    wrap(o, cols(prefix, strlen(prefix)), indent, text, pre, post);
+}
 
 struct field_row {
     const char *label;
     int64_t value;
 };
 
-static void print_bytes(FILE *f, const struct oom_event *e)
+static void print_bytes(const struct out *o, const struct oom_event *e)
 {
     const struct field_row rows[] = {
         {"requested", e->bytes.requested},
@@ -75,85 +384,166 @@ static void print_bytes(FILE *f, const struct oom_event *e)
         {"other allocations", e->bytes.other_in_use},
         {"private pools", e->bytes.private_pools},
     };
-    const char *sep = "    ";
-    bool any = false;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char line[1600];
+    size_t at = 0;
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && at < sizeof line; i++) {
         if (rows[i].value < 0) continue;
         char b[32];
-        fprintf(f, "%s%s %s%s", sep, rows[i].label, units_format_bytes(rows[i].value, b, sizeof b),
-                i == 0 && e->requested_from_shape ? " (from shape)" : "");
+        int w = snprintf(line + at, sizeof line - at, "%s%s %s%s", sep, rows[i].label,
+                         units_format_bytes(rows[i].value, b, sizeof b),
+                         i == 0 && e->requested_from_shape ? " (from shape)" : "");
+        at += w > 0 ? (size_t)w : 0;
         sep = ", ";
-        any = true;
     }
-    for (size_t i = 0; i < e->n_procs; i++) {
+    for (size_t i = 0; i < e->n_procs && at < sizeof line; i++) {
         char b[32];
-        fprintf(f, "%sprocess %ld %s", sep, e->procs[i].pid,
-                units_format_bytes(e->procs[i].bytes, b, sizeof b));
+        int w = snprintf(line + at, sizeof line - at, "%sprocess %ld %s", sep, e->procs[i].pid,
+                         units_format_bytes(e->procs[i].bytes, b, sizeof b));
+        at += w > 0 ? (size_t)w : 0;
         sep = ", ";
-        any = true;
     }
-    if (any) fputc('\n', f);
+    if (at) para(o, "    ", "    ", line, "", "");
 }
 
-static void print_where(FILE *f, const struct oom_event *e)
+static void print_where(const struct out *o, const struct oom_event *e)
 {
-    fprintf(f, "    line %ld", e->line);
-    if (e->rank >= 0) fprintf(f, ", rank %d", e->rank);
-    if (e->gpu >= 0) fprintf(f, ", GPU %d", e->gpu);
-    if (e->step >= 0) fprintf(f, ", step %ld", e->step);
-    fprintf(f, ", stage %s", oom_stage_name(e->stage));
-    if (e->repeats > 0) fprintf(f, ", repeated %ld more times", e->repeats);
-    fputc('\n', f);
+    char line[256];
+    int at = snprintf(line, sizeof line, "line %ld", e->line);
+    const size_t cap = sizeof line;
+#define ADD(...) \
+    if (at >= 0 && (size_t)at < cap) at += snprintf(line + at, cap - (size_t)at, __VA_ARGS__)
+    if (e->rank >= 0) ADD(", rank %d", e->rank);
+    if (e->gpu >= 0) ADD(", GPU %d", e->gpu);
+    if (e->step >= 0) ADD(", step %ld", e->step);
+    ADD(", stage %s", oom_stage_name(e->stage));
+    if (e->repeats > 0) ADD(", repeated %ld more times", e->repeats);
+#undef ADD
+    para(o, "    ", "    ", line, "", "");
 }
 
-static void print_event(FILE *f, bool col, const char *path, const struct oom_event *e,
+static void print_event(const struct out *o, const char *path, const struct oom_event *e,
                         bool primary)
 {
-    const char *what = e->gpu_oom ? "GPU out of memory" : "not a GPU OOM";
-    fprintf(f, "%s%s%s: %s%s%s (%s, %s)%s%s\n", col ? color_code(col, COLOR_BOLD) : "", path,
-            color_code(col, COLOR_RESET),
-            color_code(col, e->gpu_oom ? COLOR_RED : COLOR_YELLOW), what,
-            color_code(col, COLOR_RESET), e->kind, e->framework,
-            primary ? " <- root cause" : "", e->consequence ? " (consequence)" : "");
-    print_where(f, e);
-    print_bytes(f, e);
-    fprintf(f, "    %s%s%s\n", color_code(col, COLOR_DIM), e->text, color_code(col, COLOR_RESET));
+    bool col = o->col;
+    char head[512];
+    snprintf(head, sizeof head, "%s (%s, %s)%s%s", e->gpu_oom ? "GPU out of memory" : "not a GPU OOM",
+             e->kind, e->framework, primary ? " <- root cause" : "",
+             e->consequence ? " (consequence)" : "");
+    /* The path whole (it cannot be broken), the rest wrapped after it. */
+    fprintf(o->f, "%s%s%s: ", color_code(col, COLOR_BOLD), path, color_code(col, COLOR_RESET));
+    wrap(o, cols(path, strlen(path)) + 2, "    ", head,
+         color_code(col, e->gpu_oom ? COLOR_RED : COLOR_YELLOW), color_code(col, COLOR_RESET));
+    print_where(o, e);
+    print_bytes(o, e);
+    para(o, "    ", "    ", e->text, color_code(col, COLOR_DIM), color_code(col, COLOR_RESET));
 }
 
-static void print_text(FILE *f, const struct log_result *logs, size_t n, size_t plog,
-                       const struct verdicts *v, const struct plan *plan)
+static void print_inputs(const struct out *o, const struct log_result *logs, size_t n)
 {
-    bool col = color_enabled(f);
-    bool any = false;
     for (size_t l = 0; l < n; l++) {
-        const struct oom_report *r = &logs[l].rep;
-        for (size_t i = 0; i < r->n_events; i++) {
-            print_event(f, col, logs[l].path, &r->events[i], l == plog && (long)i == r->primary);
-            any = true;
+        char line[4400];
+        if (logs[l].run_id) {
+            snprintf(line, sizeof line, "run %s: reading %s%s%s", logs[l].run_id, logs[l].path,
+                     logs[l].config_path[0] ? " and its config " : "", logs[l].config_path);
+            para(o, "", "    ", line, "", "");
         }
-        if (r->n_dropped)
-            fprintf(f, "%s: %zu more events not shown\n", logs[l].path, r->n_dropped);
+        if (strcmp(logs[l].info.encoding, "utf-8") != 0) {
+            snprintf(line, sizeof line, "%s: %s text (%s), decoded to UTF-8", logs[l].path,
+                     !strcmp(logs[l].info.encoding, "utf-16le") ? "UTF-16LE" : "UTF-16BE",
+                     logs[l].info.bom ? "byte-order mark" : "no byte-order mark: NUL pattern");
+            para(o, "", "    ", line, "", "");
+        }
     }
-    if (!any) {
-        fprintf(f, "no OOM found (%zu log%s)\n", n, n == 1 ? "" : "s");
-        return;
-    }
+}
+
+static void print_trend(const struct out *o, const struct log_result *l, bool name_log)
+{
+    if (!l->trend.figure) return;
+    char ev[240], line[4400];
+    plan_trend_explain(&l->trend, ev, sizeof ev);
+    snprintf(line, sizeof line, "%s%s%s, %s%s", steps_trend_name(l->trend.trend, true),
+             name_log ? " in " : "", name_log ? l->path : "", ev,
+             l->info.bytes > TREND_HEAD + TREND_TAIL ? " (from the log's first 128 KiB and last 512 KiB)"
+                                                     : "");
+    fputc('\n', o->f);
+    para(o, "Memory trend: ", "    ", line, "", "");
+}
+
+static void print_judgement(const struct out *o, const struct run_result *r)
+{
     char buf[400];
     bool head = false;
     for (int k = 0; k < VERDICT_COUNT; k++) {
-        if (!verdict_has(v, (enum verdict_kind)k)) continue;
-        if (!head) fprintf(f, "\n%sVerdict%s\n", color_code(col, COLOR_BOLD),
-                           color_code(col, COLOR_RESET));
+        if (!verdict_has(&r->v, (enum verdict_kind)k)) continue;
+        if (!head) fprintf(o->f, "\n%sVerdict%s\n", color_code(o->col, COLOR_BOLD),
+                           color_code(o->col, COLOR_RESET));
         head = true;
-        fprintf(f, "  - %s: %s\n", verdict_name((enum verdict_kind)k),
-                verdict_explain(v, (enum verdict_kind)k, buf, sizeof buf));
+        char item[520];
+        snprintf(item, sizeof item, "%s: %s", verdict_name((enum verdict_kind)k),
+                 verdict_explain(&r->v, (enum verdict_kind)k, buf, sizeof buf));
+        para(o, "  - ", "    ", item, "", "");
     }
-    if (!plan->n) return;
-    fprintf(f, "\n%sFix plan%s (one change per run, in this order)\n",
-            color_code(col, COLOR_BOLD), color_code(col, COLOR_RESET));
-    for (size_t i = 0; i < plan->n; i++)
-        fprintf(f, "  %zu. %s%s%s\n     why: %s\n", i + 1, color_code(col, COLOR_GREEN),
-                plan->items[i].action, color_code(col, COLOR_RESET), plan->items[i].why);
+    if (!r->plan.n) return;
+    fprintf(o->f, "\n%sFix plan%s (one change per run, in this order)\n",
+            color_code(o->col, COLOR_BOLD), color_code(o->col, COLOR_RESET));
+    for (size_t i = 0; i < r->plan.n; i++) {
+        char num[32];
+        snprintf(num, sizeof num, "  %zu. ", i + 1);
+        para(o, num, "     ", r->plan.items[i].action, color_code(o->col, COLOR_GREEN),
+             color_code(o->col, COLOR_RESET));
+        para(o, "     why: ", "          ", r->plan.items[i].why, "", "");
+    }
+}
+
+static void print_run_head(const struct out *o, const struct log_result *logs,
+                           const struct run_result *r, size_t i, size_t nr)
+{
+    char line[8192];
+    int at = snprintf(line, sizeof line, "run %zu of %zu: ", i + 1, nr);
+    for (size_t k = 0; k < r->n_logs && at > 0 && (size_t)at < sizeof line; k++)
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s%s", k ? ", " : "",
+                       logs[r->logs[k]].path);
+    if (r->n_logs > 1 && at > 0 && (size_t)at < sizeof line) {
+        const char *job = logs[r->logs[0]].job_id;
+        snprintf(line + at, sizeof line - (size_t)at, " (ranks of one job: %s%s)",
+                 r->link == JOBS_SAME_JOB     ? "the same job id "
+                 : r->link == JOBS_RANK_NAME  ? "rank-numbered names"
+                                              : "numbered names with distinct rank prefixes",
+                 r->link == JOBS_SAME_JOB ? job : "");
+    }
+    fprintf(o->f, "%s== ", i ? "\n" : "");
+    wrap(o, 3, "   ", line, color_code(o->col, COLOR_BOLD), color_code(o->col, COLOR_RESET));
+}
+
+static void print_run(const struct out *o, const struct log_result *logs,
+                      const struct run_result *r)
+{
+    bool any = false;
+    for (size_t k = 0; k < r->n_logs; k++) {
+        const struct log_result *l = &logs[r->logs[k]];
+        for (size_t i = 0; i < l->rep.n_events; i++) {
+            print_event(o, l->path, &l->rep.events[i],
+                        (long)(l->first_event + i) == r->primary);
+            any = true;
+        }
+        if (l->rep.n_dropped)
+            fprintf(o->f, "%s: %zu more events not shown\n", l->path, l->rep.n_dropped);
+    }
+    if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
+    print_trend(o, &logs[r->trend_log], r->n_logs > 1);
+    if (any) print_judgement(o, r);
+}
+
+static void print_text(FILE *f, const struct log_result *logs, size_t n,
+                       const struct run_result *runs, size_t nr)
+{
+    struct out o = {f, color_enabled(f), out_width(f)};
+    print_inputs(&o, logs, n);
+    for (size_t i = 0; i < nr; i++) {
+        if (nr > 1) print_run_head(&o, logs, &runs[i], i, nr);
+        print_run(&o, logs, &runs[i]);
+    }
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -236,8 +626,104 @@ static void json_event(struct json *j, const char *path, const struct oom_event 
     json_obj_end(j);
 }
 
-static int print_json(FILE *f, const struct log_result *logs, size_t n, long primary,
-                      const struct verdicts *v, const struct plan *plan)
+static void json_opt_long(struct json *j, const char *key, long v)
+{
+    json_key(j, key);
+    v >= 0 ? json_int(j, v) : json_null(j);
+}
+
+static void json_trend(struct json *j, const struct log_result *l)
+{
+    static const struct { unsigned figure; const char *name; } figures[] = {
+        {STEPS_PEAK_ALLOC, "peak_alloc"}, {STEPS_PEAK_RESERVED, "peak_reserved"},
+        {STEPS_MEM, "mem"}};
+    const struct plan_trend *t = &l->trend;
+    const char *figure = NULL;
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        if (figures[i].figure == t->figure) figure = figures[i].name;
+    json_obj_begin(j);
+    json_key(j, "trend"), json_str(j, steps_trend_name(t->trend, true));
+    json_key(j, "figure"), json_str(j, figure);
+    json_key(j, "points"), json_int(j, (long long)t->points);
+    json_opt_long(j, "first_step", t->first_step);
+    json_opt_long(j, "last_step", t->last_step);
+    json_key(j, "first_bytes"), json_bytes(j, t->first_bytes);
+    json_key(j, "last_bytes"), json_bytes(j, t->last_bytes);
+    json_key(j, "bytes_per_100_steps");
+    t->per_100_known ? json_int(j, t->per_100_steps) : json_null(j);
+    json_key(j, "clear_growth"), json_bool(j, t->clear_growth);
+    json_key(j, "lines_read");
+    json_str(j, l->info.bytes > TREND_HEAD + TREND_TAIL ? "head-tail" : "all");
+    json_obj_end(j);
+}
+
+static void json_log(struct json *j, const struct log_result *l)
+{
+    json_obj_begin(j);
+    json_key(j, "path"), json_str(j, l->path);
+    json_key(j, "run_id"), json_str(j, l->run_id);
+    json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
+    json_key(j, "encoding"), json_str(j, l->info.encoding);
+    json_key(j, "bom"), json_bool(j, l->info.bom);
+    json_key(j, "lines"), json_int(j, l->rep.lines);
+    json_key(j, "events"), json_int(j, (long long)l->rep.n_events);
+    json_key(j, "dropped"), json_int(j, (long long)l->rep.n_dropped);
+    json_key(j, "expandable_segments_set"), json_bool(j, l->rep.expandable_set);
+    json_key(j, "job_id"), json_str(j, l->job_id[0] ? l->job_id : NULL);
+    json_key(j, "memory_trend"), json_trend(j, l);
+    json_obj_end(j);
+}
+
+/* primary, shortfall, verdicts, plan: of one run. */
+static void json_judgement(struct json *j, const struct run_result *r)
+{
+    json_key(j, "primary");
+    r->primary >= 0 ? json_int(j, r->primary) : json_null(j);
+    json_key(j, "shortfall"), json_bytes(j, r->v.shortfall);
+    json_key(j, "verdicts");
+    json_arr_begin(j);
+    char buf[400];
+    for (int k = 0; k < VERDICT_COUNT; k++) {
+        if (!verdict_has(&r->v, (enum verdict_kind)k)) continue;
+        json_obj_begin(j);
+        json_key(j, "name"), json_str(j, verdict_name((enum verdict_kind)k));
+        json_key(j, "detail");
+        json_str(j, verdict_explain(&r->v, (enum verdict_kind)k, buf, sizeof buf));
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_key(j, "plan");
+    json_arr_begin(j);
+    for (size_t i = 0; i < r->plan.n; i++) {
+        json_obj_begin(j);
+        json_key(j, "id"), json_str(j, r->plan.items[i].id);
+        json_key(j, "action"), json_str(j, r->plan.items[i].action);
+        json_key(j, "why"), json_str(j, r->plan.items[i].why);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
+static void json_run(struct json *j, const struct log_result *logs, const struct run_result *r)
+{
+    json_obj_begin(j);
+    json_key(j, "logs");
+    json_arr_begin(j);
+    for (size_t k = 0; k < r->n_logs; k++) json_str(j, logs[r->logs[k]].path);
+    json_arr_end(j);
+    json_key(j, "joined_by"), json_str(j, jobs_link_name(r->link));
+    const char *job = NULL;
+    for (size_t k = 0; k < r->n_logs && !job; k++)
+        if (logs[r->logs[k]].job_id[0]) job = logs[r->logs[k]].job_id;
+    json_key(j, "job_id"), json_str(j, job);
+    json_key(j, "memory_trend_log"), json_str(j, logs[r->trend_log].path);
+    json_key(j, "memory_trend"), json_trend(j, &logs[r->trend_log]);
+    json_judgement(j, r);
+    json_obj_end(j);
+}
+
+static int print_json(FILE *f, const struct log_result *logs, size_t n,
+                      const struct run_result *runs, size_t nr)
 {
     struct json j;
     json_init(&j, f, false);
@@ -245,15 +731,7 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n, long pri
     json_key(&j, "schema"), json_str(&j, "oomlab.diagnose.v1");
     json_key(&j, "logs");
     json_arr_begin(&j);
-    for (size_t l = 0; l < n; l++) {
-        json_obj_begin(&j);
-        json_key(&j, "path"), json_str(&j, logs[l].path);
-        json_key(&j, "lines"), json_int(&j, logs[l].rep.lines);
-        json_key(&j, "events"), json_int(&j, (long long)logs[l].rep.n_events);
-        json_key(&j, "dropped"), json_int(&j, (long long)logs[l].rep.n_dropped);
-        json_key(&j, "expandable_segments_set"), json_bool(&j, logs[l].rep.expandable_set);
-        json_obj_end(&j);
-    }
+    for (size_t l = 0; l < n; l++) json_log(&j, &logs[l]);
     json_arr_end(&j);
     json_key(&j, "events");
     json_arr_begin(&j);
@@ -261,30 +739,10 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n, long pri
         for (size_t i = 0; i < logs[l].rep.n_events; i++)
             json_event(&j, logs[l].path, &logs[l].rep.events[i]);
     json_arr_end(&j);
-    json_key(&j, "primary");
-    primary >= 0 ? json_int(&j, primary) : json_null(&j);
-    json_key(&j, "shortfall"), json_bytes(&j, v->shortfall);
-    json_key(&j, "verdicts");
+    json_judgement(&j, &runs[root_run(runs, nr)]);
+    json_key(&j, "runs");
     json_arr_begin(&j);
-    char buf[400];
-    for (int k = 0; k < VERDICT_COUNT; k++) {
-        if (!verdict_has(v, (enum verdict_kind)k)) continue;
-        json_obj_begin(&j);
-        json_key(&j, "name"), json_str(&j, verdict_name((enum verdict_kind)k));
-        json_key(&j, "detail");
-        json_str(&j, verdict_explain(v, (enum verdict_kind)k, buf, sizeof buf));
-        json_obj_end(&j);
-    }
-    json_arr_end(&j);
-    json_key(&j, "plan");
-    json_arr_begin(&j);
-    for (size_t i = 0; i < plan->n; i++) {
-        json_obj_begin(&j);
-        json_key(&j, "id"), json_str(&j, plan->items[i].id);
-        json_key(&j, "action"), json_str(&j, plan->items[i].action);
-        json_key(&j, "why"), json_str(&j, plan->items[i].why);
-        json_obj_end(&j);
-    }
+    for (size_t i = 0; i < nr; i++) json_run(&j, logs, &runs[i]);
     json_arr_end(&j);
     json_obj_end(&j);
     return json_finish(&j);
@@ -292,52 +750,63 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n, long pri
 
 /* ---- recipe ---------------------------------------------------------------- */
 
-/* The log whose primary event is the root cause (first with a GPU OOM), or
- * the first log with any event; *global is the primary's index across logs. */
-static size_t pick_log(const struct log_result *logs, size_t n, long *global)
-{
-    long base = 0;
-    *global = -1;
-    for (size_t l = 0; l < n; l++) {
-        if (logs[l].rep.primary >= 0) {
-            *global = base + logs[l].rep.primary;
-            return l;
-        }
-        base += (long)logs[l].rep.n_events;
-    }
-    for (size_t l = 0; l < n; l++)
-        if (logs[l].rep.n_events) return l;
-    return 0;
-}
-
 static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg)
 {
     bool failed = false;
     for (size_t l = 0; l < n; l++) {
         struct oomlab_err err = {{0}};
-        if (logscan_path(logs[l].path, &logs[l].rep, &err) < 0) {
+        if (read_log(&logs[l], &err) < 0) {
             cmd_fail("diagnose", &err, EXIT_USAGE);
             failed = true;
         }
     }
     if (failed) return EXIT_USAGE;
-    long primary;
-    size_t plog = pick_log(logs, n, &primary);
-    struct verdicts v;
-    struct plan plan;
-    verdict_compute(&logs[plog].rep, &v);
-    plan_build(&logs[plog].rep, &v, cfg, &plan);
-    int wrc = 0;
-    if (json) {
-        wrc = print_json(stdout, logs, n, primary, &v, &plan);
-    } else {
-        print_text(stdout, logs, n, plog, &v, &plan);
+    struct run_result *runs;
+    long nr = build_runs(logs, n, cfg, &runs);
+    if (nr < 0) {
+        fprintf(stderr, "oomlab diagnose: out of memory\n");
+        return EXIT_ERROR;
     }
+    int wrc = 0;
+    if (json) wrc = print_json(stdout, logs, n, runs, (size_t)nr);
+    else print_text(stdout, logs, n, runs, (size_t)nr);
+    bool found = false;
+    for (long i = 0; i < nr; i++) {
+        found |= runs[i].primary >= 0;
+        run_release(&runs[i]);
+    }
+    free(runs);
     if (fflush(stdout) != 0 || ferror(stdout) || wrc < 0) {
         fprintf(stderr, "oomlab diagnose: cannot write output: %s\n", strerror(errno));
         return EXIT_ERROR;
     }
-    return primary >= 0 ? EXIT_FOUND : EXIT_OK;
+    return found ? EXIT_FOUND : EXIT_OK;
+}
+
+static int prepare(char **paths, size_t n, const char *dir, bool json, const struct runcfg *cfg)
+{
+    struct log_result *logs = calloc(n, sizeof *logs);
+    if (!logs) {
+        fprintf(stderr, "oomlab diagnose: out of memory\n");
+        return EXIT_ERROR;
+    }
+    int rc = 0;
+    for (size_t l = 0; l < n; l++) {
+        oom_report_init(&logs[l].rep);
+        steps_series_init(&logs[l].series);
+        logs[l].info.encoding = "utf-8";
+        struct oomlab_err err = {{0}};
+        if (!rc && resolve(paths[l], dir, &logs[l], &err) < 0)
+            rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+    }
+    if (!rc) rc = run(logs, n, json, cfg);
+    for (size_t l = 0; l < n; l++) {
+        oom_report_release(&logs[l].rep);
+        steps_series_release(&logs[l].series);
+        if (logs[l].config_path[0]) runcfg_release(&logs[l].cfg);
+    }
+    free(logs);
+    return rc;
 }
 
 int cmd_diagnose(int argc, char **argv)
@@ -345,24 +814,29 @@ int cmd_diagnose(int argc, char **argv)
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'j'},
         {"config", required_argument, NULL, 'c'},
+        {"dir", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     bool json = false;
-    const char *config = NULL;
+    const char *config = NULL, *dir = ".";
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "hjc:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hjc:d:", opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
         case 'c': config = optarg; break;
+        case 'd': dir = optarg; break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
             return cmd_usage_error("diagnose", "unknown or incomplete option '%s'",
                                    argv[optind - 1]);
         }
     }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cmd_usage_error("diagnose", "--dir %s: not a directory", dir);
     struct runcfg cfg;
     bool have_cfg = false;
     if (config) {
@@ -373,19 +847,7 @@ int cmd_diagnose(int argc, char **argv)
     static char *stdin_only[] = {"-"};
     char **paths = optind < argc ? argv + optind : stdin_only;
     size_t n = optind < argc ? (size_t)(argc - optind) : 1;
-    struct log_result *logs = calloc(n, sizeof *logs);
-    if (!logs) {
-        if (have_cfg) runcfg_release(&cfg);
-        fprintf(stderr, "oomlab diagnose: out of memory\n");
-        return EXIT_ERROR;
-    }
-    for (size_t l = 0; l < n; l++) {
-        logs[l].path = paths[l];
-        oom_report_init(&logs[l].rep);
-    }
-    int rc = run(logs, n, json, have_cfg ? &cfg : NULL);
-    for (size_t l = 0; l < n; l++) oom_report_release(&logs[l].rep);
-    free(logs);
+    int rc = prepare(paths, n, dir, json, have_cfg ? &cfg : NULL);
     if (have_cfg) runcfg_release(&cfg);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/units.h"
@@ -28,13 +29,17 @@ enum need {
     N_KV_CACHE = 1 << 13,  /* vLLM: the KV cache does not fit */
     N_WARMUP = 1 << 14,    /* vLLM: OOM while warming up / profiling */
     N_NCCL_OOM = 1 << 15,  /* NCCL could not allocate its buffers */
+    N_GROWING = 1 << 16,   /* the per-step peaks grow clearly before the OOM */
+    N_NOT_GROWING = 1 << 17,
+    N_SINGLE = 1 << 18,    /* one rank (or ranks unknown) */
+    N_NOT_PYTORCH = 1 << 19,
 };
 
 #define V(k) (1u << (k))
 #define S(k) (1u << (k))
-#define TRAIN_STAGES (S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_FORWARD) | S(OOM_STAGE_BACKWARD) | \
-                      S(OOM_STAGE_OPTIMIZER))
-#define BATCH_STAGES (TRAIN_STAGES | S(OOM_STAGE_EVAL) | S(OOM_STAGE_DATA))
+/* Stage families: a fix lists the stages it follows from. */
+#define STEP_STAGES (S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_FORWARD) | S(OOM_STAGE_BACKWARD))
+#define INFER_STAGES (S(OOM_STAGE_EVAL) | S(OOM_STAGE_GENERATE))
 
 struct plan_fix {
     const char *id;
@@ -60,11 +65,7 @@ static const struct plan_fix catalogue[] = {
     {"nccl-not-memory", V(VERDICT_NCCL), 0, 0,
      "Rerun with NCCL_DEBUG=INFO and read the first failing rank's error",
      "{text}: {verdict}"},
-    /* The cause the numbers point at. */
-    {"other-processes", V(VERDICT_OTHER_PROCESSES), 0, N_OOM,
-     "Find who holds GPU {gpu}: `nvidia-smi --query-compute-apps=pid,process_name,used_memory "
-     "--format=csv`; stop stale processes (kill <PID> after checking)",
-     "{verdict}"},
+    /* The cause the numbers point at: a request no budget fits first. */
     {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "
      "exact frame): an overflowed or mis-set size, not a memory budget",
@@ -72,6 +73,17 @@ static const struct plan_fix catalogue[] = {
     {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM,
      "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "
      "image size); then shard it (ZeRO-3/FSDP, tensor parallel) or quantise",
+     "{verdict}"},
+    /* Memory that grows step after step: no size change outlasts a leak. */
+    {"leak-hunt", 0, 0, N_OOM | N_GROWING,
+     "Hunt the leak before changing sizes: accumulate loss.item(), not the loss "
+     "(total_loss += loss keeps every step's graph); keep no tensors across steps "
+     "(outputs, logits, hidden states: .detach().cpu() or drop them); evaluate under "
+     "torch.no_grad()",
+     "the per-step peak grows before the OOM: {trend}"},
+    {"other-processes", V(VERDICT_OTHER_PROCESSES), 0, N_OOM,
+     "See who holds the card: `oomlab ps`{pids}; end a stale holder with "
+     "`oomlab ps --kill PID` (only stale ones are ended)",
      "{verdict}"},
     {"per-process-cap", V(VERDICT_CAP), 0, N_OOM,
      "Raise or remove the per-process cap (torch.cuda.set_per_process_memory_fraction, "
@@ -95,68 +107,153 @@ static const struct plan_fix catalogue[] = {
      "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
      "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
      "{text}"},
-    /* The stage's own fix. */
+    /* Stage unknown: the guide locates the stage before changing anything. */
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH,
+     "Find the stage first: print the phase (train step, eval, save) and step before each; "
+     "CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) makes the traceback point at the "
+     "failing operation",
+     "the log does not show the stage; the fixes below assume a training step"},
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH,
+     "Find the stage first: print the phase (train step, eval, save) and step before each, "
+     "and keep the full traceback",
+     "the log does not show the stage; the fixes below assume a training step"},
+    /* Evaluation / prediction. */
     {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
-     "Run evaluation under torch.no_grad()/torch.inference_mode() with a smaller "
-     "per_device_eval_batch_size (e.g. half the training batch)",
-     "the OOM happened in evaluation{at_step}: activations kept for a backward that never "
-     "comes, or a larger eval batch"},
+     "Evaluate under torch.no_grad() or torch.inference_mode(), with model.eval()",
+     "the OOM happened in evaluation{at_step}: without no_grad every batch keeps its "
+     "activations for a backward that never comes"},
+    {"eval-batch", 0, S(OOM_STAGE_EVAL), N_OOM | N_SCALES,
+     "Halve the evaluation batch (per_device_eval_batch_size); evaluation needs no "
+     "gradient accumulation to keep results the same",
+     "evaluation memory scales with its own batch, which is often set larger than the "
+     "training batch; {reason}"},
+    {"eval-accumulation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+     "Move predictions to the CPU as you go: eval_accumulation_steps (e.g. 8) in the "
+     "Trainer, or .cpu() each batch's outputs in your own loop",
+     "predictions gathered over the whole eval set stay on the GPU until the end otherwise"},
+    {"eval-logits", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+     "Reduce logits before they are kept: preprocess_logits_for_metrics returning "
+     "logits.argmax(-1) (Trainer), or compute the metric per batch",
+     "full logits are batch x sequence x vocabulary: with a large vocabulary they dwarf the "
+     "model's activations"},
+    {"eval-generation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+     "If evaluation generates (predict_with_generate): lower generation_max_length / "
+     "max_new_tokens and generation_num_beams",
+     "the KV cache grows with batch x beams x generated length"},
+    {"eval-low-precision", 0, S(OOM_STAGE_EVAL), N_OOM | N_NO_LOWP | N_NOT_VLLM,
+     "Evaluate in bf16 (bf16_full_eval=True, or the model in torch.bfloat16 for evaluation)"
+     "{dtype_note}",
+     "bf16 halves the weights and activations of a forward pass that needs no fp32 master "
+     "copy"},
+    /* Generation. */
     {"generate-kv-cache", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM,
-     "Bound generation: lower max_new_tokens and num_beams, generate in smaller batches",
+     "Bound generation: lower max_new_tokens and num_beams (num_return_sequences)",
      "the OOM happened in generation{at_step}: the KV cache grows with batch x beams x "
      "generated length"},
+    {"generate-batch", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_SCALES,
+     "Generate in smaller batches (halve the number of prompts per generate() call)",
+     "the KV cache and the activations scale with the prompts generated together; {reason}"},
+    {"prompt-length", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM,
+     "Shorten the inputs: truncate long prompts or split them into pieces and merge the "
+     "results",
+     "the prompt's KV cache and attention grow with its length (attention with its square)"},
+    {"inference-low-precision", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_NO_LOWP,
+     "Load the weights in bf16 or 8/4-bit for inference (torch_dtype=torch.bfloat16, "
+     "BitsAndBytesConfig(load_in_4bit=True)){dtype_note}",
+     "inference usually tolerates quantisation; 4-bit weights take about a quarter"},
+    /* Checkpoint save, logging, metrics. */
     {"checkpoint-from-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM,
      "Save from CPU: move the state_dict to CPU before torch.save (FSDP: "
      "FullStateDictConfig(offload_to_cpu=True, rank0_only=True))",
      "the OOM happened while saving or logging{at_step}: a full copy of the weights was "
      "gathered on the GPU"},
+    {"metrics-on-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM,
+     "Log and compute metrics on the CPU: .item() or .detach().cpu() before values are kept "
+     "or gathered",
+     "values kept for logging hold GPU tensors (and their graphs) until they are written"},
+    {"sharded-checkpoint", 0, S(OOM_STAGE_CHECKPOINT), N_OOM | N_MULTI,
+     "Save sharded instead of gathering: FSDP SHARDED_STATE_DICT / torch.distributed.checkpoint, "
+     "DeepSpeed's per-rank checkpoint files",
+     "{ranks}: a full state dict gathers every rank's shard onto one card"},
+    /* Model load. */
     {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM,
      "Load in low precision straight to the devices: torch_dtype=torch.bfloat16, "
      "device_map=\"auto\", low_cpu_mem_usage=True, or 8/4-bit (BitsAndBytesConfig); "
      "torch.load(..., map_location=\"cpu\") for checkpoints",
      "the OOM happened while loading the model: the weights alone do not fit as loaded"},
+    {"load-sharded", 0, S(OOM_STAGE_LOAD), N_OOM | N_MULTI,
+     "Shard at load time: DeepSpeed ZeRO-3 (zero.Init) or FSDP with meta-device "
+     "initialisation, instead of a full copy per rank",
+     "{ranks}: each rank loads the full model before any sharding happens"},
+    {"load-fallbacks", 0, S(OOM_STAGE_LOAD), N_OOM,
+     "Offload part of the weights (device_map=\"auto\" with max_memory and offload_folder), "
+     "a smaller model, or a larger GPU",
+     "the guide's last resorts when the weights do not fit in any precision"},
+    /* Data loading. */
     {"data-on-cpu", 0, S(OOM_STAGE_DATA), N_OOM,
      "Keep batches on the CPU until the step: no .cuda() in the Dataset/collate_fn, "
      "pin_memory=False, fewer num_workers",
      "the OOM happened in data loading (collate/pin_memory)"},
-    {"growth", V(VERDICT_MID_RUN), BATCH_STAGES, N_OOM,
+    /* The optimizer update: batch and activations are gone by then. */
+    {"8bit-optimizer", 0, S(OOM_STAGE_OPTIMIZER), N_OOM,
+     "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
+     "the OOM happened in the optimizer step{at_step}: Adam's two fp32 states per parameter "
+     "are allocated there; 8-bit states take a quarter"},
+    {"lora", 0, S(OOM_STAGE_OPTIMIZER), N_OOM,
+     "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
+     "gradients and optimizer states then exist only for the adapters"},
+    {"zero-fsdp", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_MULTI,
+     "Shard the optimizer states: DeepSpeed ZeRO-1/2 or FSDP",
+     "DDP keeps full optimizer states on every card; {ranks}"},
+    {"optimizer-offload", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_SINGLE,
+     "Offload the optimizer states to CPU: DeepSpeed ZeRO-Offload (offload_optimizer: cpu)",
+     "on one card the states can only move to host memory; slower steps"},
+    /* Training steps: growth, then the guide's order, batch first. */
+    {"growth", V(VERDICT_MID_RUN), STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NOT_GROWING,
      "Look for memory that grows across steps: total_loss += loss (use loss.item()), tensors "
      "kept in lists, eval without no_grad, sequence lengths that grow with the data",
      "{verdict_mid}"},
-    /* The guide's order: batch, then sequence length. */
-    {"batch", 0, BATCH_STAGES, N_OOM | N_CFG_BATCH | N_SCALES,
+    {"batch", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_BATCH | N_SCALES,
      "device_batch_size {batch} -> {batch2}, grad_accum {accum} -> {accum2} keeps the effective "
      "batch at {eff}",
      "peak memory scales about linearly with the per-device batch; {reason}"},
-    {"batch", 0, BATCH_STAGES, N_OOM | N_NO_CFG_BATCH | N_SCALES,
+    {"batch", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_BATCH | N_SCALES,
      "Halve the per-device batch size and double gradient accumulation to keep the effective "
      "batch (e.g. batch 8 -> 4, grad_accum 2 -> 4)",
      "peak memory scales about linearly with the per-device batch; {reason}"},
-    {"sequence-length", 0, BATCH_STAGES | S(OOM_STAGE_GENERATE), N_OOM | N_CFG_SEQ,
+    {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_SEQ,
      "max_seq_len {seq} -> {seq2} (check data splitting and position encodings still hold)",
      "{seq_reason}"},
-    {"sequence-length", 0, BATCH_STAGES | S(OOM_STAGE_GENERATE), N_OOM | N_NO_CFG_SEQ,
+    {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_SEQ,
      "Shorten the sequence length one step (e.g. 2048 -> 1024), checking data splitting and "
      "position encodings",
      "{seq_reason}"},
-    /* Then the memory savers. */
-    {"gradient-checkpointing", 0, TRAIN_STAGES, N_OOM | N_NO_CKPT,
+    {"gradient-checkpointing", 0, STEP_STAGES, N_OOM | N_NO_CKPT,
      "Turn on gradient checkpointing: model.gradient_checkpointing_enable()",
      "activations usually drop by half or more, for about a third more compute"},
-    {"bf16-autocast", 0, TRAIN_STAGES | S(OOM_STAGE_EVAL), N_OOM | N_NO_LOWP,
+    {"bf16-autocast", 0, STEP_STAGES, N_OOM | N_NO_LOWP,
      "Train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16){dtype_note}",
      "bf16 activations take half the memory of fp32; no GradScaler needed with bf16"},
-    {"8bit-optimizer", 0, S(OOM_STAGE_OPTIMIZER) | S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_BACKWARD),
-     N_OOM, "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
+    {"8bit-optimizer", 0, S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_BACKWARD), N_OOM,
+     "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
      "Adam keeps two fp32 states per parameter; 8-bit states take a quarter of that"},
-    {"lora", 0, TRAIN_STAGES | S(OOM_STAGE_LOAD), N_OOM,
+    {"lora", 0, STEP_STAGES, N_OOM,
      "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
      "gradients and optimizer states then exist only for the adapters"},
-    {"zero-fsdp", 0, TRAIN_STAGES, N_OOM | N_MULTI,
+    {"zero-fsdp", 0, STEP_STAGES, N_OOM | N_MULTI,
      "Shard instead of replicating: DeepSpeed ZeRO-2 (optimizer+gradients) or ZeRO-3/FSDP "
      "(parameters too)",
      "DDP keeps a full model, gradients and optimizer state on every card; {ranks}"},
-    {"fallbacks", 0, 0, N_OOM,
+    /* Last resorts, per family. */
+    {"vllm-fallbacks", 0, 0, N_OOM | N_VLLM,
+     "If it still does not fit: spread the model over more GPUs (tensor_parallel_size), "
+     "serve a quantised checkpoint (AWQ/GPTQ/FP8), or a smaller model",
+     "the guide's last resorts for inference: shard, quantise or shrink the model"},
+    {"inference-fallbacks", 0, INFER_STAGES, N_OOM | N_NOT_VLLM,
+     "If it still fails: offload weights (device_map=\"auto\" with offload_folder), split "
+     "long inputs and merge the results, a smaller model, or a larger GPU",
+     "the guide's last resorts for inference"},
+    {"fallbacks", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM,
      "If batch 1 still fails: a smaller model, CPU offload (DeepSpeed/Accelerate), or a "
      "larger GPU",
      "the guide's last resorts once the levers above are used up"},
@@ -176,7 +273,7 @@ struct vars {
     char gpu[16], requested[32], capacity[32], conf[32], text[128];
     char batch[24], batch2[24], accum[24], accum2[24], eff[24], seq[24], seq2[24];
     char at_step[48], reason[320], seq_reason[320], verdict[320], verdict_mid[320];
-    char dtype_note[64], ranks[96];
+    char dtype_note[64], ranks[96], trend[200], pids[160];
 };
 
 static const char *lookup(const struct vars *x, const char *name, size_t n)
@@ -185,7 +282,7 @@ static const char *lookup(const struct vars *x, const char *name, size_t n)
 #define K(f) {#f, offsetof(struct vars, f)}
         K(gpu), K(requested), K(capacity), K(conf), K(text), K(batch), K(batch2), K(accum),
         K(accum2), K(eff), K(seq), K(seq2), K(at_step), K(reason), K(seq_reason),
-        K(verdict), K(verdict_mid), K(dtype_note), K(ranks),
+        K(verdict), K(verdict_mid), K(dtype_note), K(ranks), K(trend), K(pids),
 #undef K
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -216,9 +313,11 @@ static bool lowp(const char *dtype)
 }
 
 static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
-                          const struct runcfg *cfg, bool expandable)
+                          const struct runcfg *cfg, bool expandable,
+                          const struct plan_trend *trend)
 {
     unsigned m = 0;
+    m |= trend && trend->clear_growth ? N_GROWING : N_NOT_GROWING;
     if (e->gpu_oom) m |= N_OOM;
     if (cfg && cfg->device_batch_size > 1) m |= N_CFG_BATCH;
     if (!cfg || cfg->device_batch_size < 1) m |= N_NO_CFG_BATCH;
@@ -227,13 +326,14 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!cfg || cfg->grad_ckpt != 1) m |= N_NO_CKPT;
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;
-    if (!strcmp(e->framework, "pytorch")) m |= N_PYTORCH;
+    m |= !strcmp(e->framework, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
     if (!strcmp(e->framework, "vllm")) m |= N_VLLM;
     else m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (v->ranks > 1) m |= N_MULTI;
+    else m |= N_SINGLE;
     if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;
     return m;
 }
@@ -260,8 +360,26 @@ static void fill_config(const struct runcfg *cfg, struct vars *x)
     if (cfg->dtype[0]) snprintf(x->dtype_note, sizeof x->dtype_note, " (now %s)", cfg->dtype);
 }
 
+/* " (the message names PID 158698 with 28.56 GiB, PID 4021 with 1.20 GiB)". */
+static void fill_pids(const struct oom_event *e, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < e->n_procs && i < 4 && o + 1 < cap; i++) {
+        char b[32];
+        int w = snprintf(out + o, cap - o, "%s PID %ld with %s", i ? "," : " (the message names",
+                         e->procs[i].pid, units_format_bytes(e->procs[i].bytes, b, sizeof b));
+        if (w < 0 || (size_t)w >= cap - o) break;
+        o += (size_t)w;
+    }
+    if (o && o + 1 < cap) {
+        const char *more = e->n_procs > 4 ? ", ...)" : ")";
+        snprintf(out + o, cap - o, "%s", more);
+    }
+}
+
 static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
-                      const struct runcfg *cfg, struct vars *x)
+                      const struct runcfg *cfg, const struct plan_trend *trend, struct vars *x)
 {
     const struct oom_event *e = v->ev;
     memset(x, 0, sizeof *x);
@@ -274,6 +392,8 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
     snprintf(x->text, sizeof x->text, "line %ld: %.100s", e->line, e->text);
     if (e->step >= 0) snprintf(x->at_step, sizeof x->at_step, " at step %ld", e->step);
     fill_config(cfg, x);
+    fill_pids(e, x->pids, sizeof x->pids);
+    if (trend) plan_trend_explain(trend, x->trend, sizeof x->trend);
     char buf[320];
     for (int k = 0; k < VERDICT_COUNT; k++) {
         if (!verdict_has(v, (enum verdict_kind)k)) continue;
@@ -294,7 +414,7 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
                  "the second lever: activations grow with sequence length (attention with its "
                  "square)%s", cfg && cfg->device_batch_size == 1 ? "; the batch is already 1" : "");
     if (v->ranks > 1)
-        snprintf(x->ranks, sizeof x->ranks, "%d ranks in this log", v->ranks);
+        snprintf(x->ranks, sizeof x->ranks, "%d ranks seen", v->ranks);
     else
         snprintf(x->ranks, sizeof x->ranks, "sharding lowers per-card memory");
     (void)rep;
@@ -302,6 +422,13 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
 
 void plan_build(const struct oom_report *rep, const struct verdicts *v,
                 const struct runcfg *cfg, struct plan *plan)
+{
+    plan_build_trend(rep, v, cfg, NULL, plan);
+}
+
+void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
+                      const struct runcfg *cfg, const struct plan_trend *trend,
+                      struct plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     if (!v->ev) return;
@@ -311,9 +438,9 @@ void plan_build(const struct oom_report *rep, const struct verdicts *v,
         for (size_t i = 0; i < cfg->n_extra; i++)
             if (cfg->extra[i].value && strstr(cfg->extra[i].value, "expandable_segments:True"))
                 expandable = true;
-    unsigned met = needs_met(e, v, cfg, expandable);
+    unsigned met = needs_met(e, v, cfg, expandable, trend);
     struct vars x;
-    fill_vars(rep, v, cfg, &x);
+    fill_vars(rep, v, cfg, trend, &x);
     for (size_t i = 0; i < plan_catalogue_size() && plan->n < PLAN_MAX; i++) {
         const struct plan_fix *f = &catalogue[i];
         if (f->verdicts && !(v->set & f->verdicts)) continue;
@@ -330,4 +457,104 @@ void plan_build(const struct oom_report *rep, const struct verdicts *v,
         expand(f->action, &x, it->action, sizeof it->action);
         expand(f->why, &x, it->why, sizeof it->why);
     }
+}
+
+/* ---- memory trend ---------------------------------------------------------- */
+
+static int64_t figure_value(const struct steps_point *p, unsigned figure)
+{
+    return figure == STEPS_PEAK_ALLOC      ? p->peak_alloc
+           : figure == STEPS_PEAK_RESERVED ? p->peak_reserved
+                                           : p->mem;
+}
+
+/* The trend of one figure: steps_memory_trend on a copy of the points that
+ * keeps only that figure (it follows reserved first otherwise). */
+static enum steps_trend trend_of(const struct steps_series *s, unsigned figure)
+{
+    struct steps_series only = {0};
+    only.points = malloc((s->n ? s->n : 1) * sizeof *only.points);
+    if (!only.points) return STEPS_TREND_TOO_FEW;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!(s->points[i].fields & figure)) continue;
+        struct steps_point *p = &only.points[only.n++];
+        *p = s->points[i];
+        p->fields &= ~(unsigned)(STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED | STEPS_MEM);
+        p->fields |= figure;
+        p->peak_alloc = figure == STEPS_PEAK_ALLOC ? p->peak_alloc : -1;
+        p->peak_reserved = figure == STEPS_PEAK_RESERVED ? p->peak_reserved : -1;
+        p->mem = figure == STEPS_MEM ? p->mem : -1;
+    }
+    enum steps_trend t = steps_memory_trend(&only);
+    free(only.points);
+    return t;
+}
+
+void plan_trend_compute(const struct steps_series *s, struct plan_trend *t)
+{
+    static const unsigned order[] = {STEPS_PEAK_ALLOC, STEPS_PEAK_RESERVED, STEPS_MEM};
+    memset(t, 0, sizeof *t);
+    t->trend = STEPS_TREND_NONE;
+    t->first_step = t->last_step = -1;
+    t->first_bytes = t->last_bytes = -1;
+    for (size_t o = 0; o < 3 && !t->figure; o++)
+        for (size_t i = 0; i < s->n && !t->figure; i++)
+            if (s->points[i].fields & order[o]) t->figure = order[o];
+    if (!t->figure) return;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct steps_point *p = &s->points[i];
+        if (!(p->fields & t->figure)) continue;
+        if (!t->points++) {
+            t->first_step = p->step;
+            t->first_bytes = figure_value(p, t->figure);
+        }
+        t->last_step = p->step;
+        t->last_bytes = figure_value(p, t->figure);
+    }
+    t->trend = t->points < 3 ? STEPS_TREND_TOO_FEW : trend_of(s, t->figure);
+    if (t->first_step >= 0 && t->last_step > t->first_step) {
+        double per = ((double)t->last_bytes - (double)t->first_bytes) * 100.0 /
+                     (double)(t->last_step - t->first_step);
+        if (per > -9.0e18 && per < 9.0e18) {
+            t->per_100_known = true;
+            t->per_100_steps = (int64_t)per;
+        }
+    }
+    /* Clear: judged growing and up by 2% or more from the first figure. */
+    t->clear_growth = t->trend == STEPS_TREND_RISING && t->first_bytes > 0 &&
+                      (double)t->last_bytes >= (double)t->first_bytes * 1.02;
+}
+
+const char *plan_trend_figure(const struct plan_trend *t)
+{
+    return t->figure == STEPS_PEAK_ALLOC      ? "peak allocated"
+           : t->figure == STEPS_PEAK_RESERVED ? "peak reserved"
+           : t->figure == STEPS_MEM           ? "memory"
+                                              : "";
+}
+
+static void at_step(long step, char *buf, size_t cap)
+{
+    if (step >= 0) snprintf(buf, cap, " at step %ld", step);
+    else buf[0] = '\0';
+}
+
+const char *plan_trend_explain(const struct plan_trend *t, char *buf, size_t cap)
+{
+    if (!cap) return buf;
+    buf[0] = '\0';
+    if (!t->figure) return buf;
+    char a[32], b[32], d[32], sa[32], sb[32], per[64] = "";
+    at_step(t->first_step, sa, sizeof sa);
+    at_step(t->last_step, sb, sizeof sb);
+    if (t->per_100_known) {
+        int64_t mag = t->per_100_steps < 0 ? -t->per_100_steps : t->per_100_steps;
+        snprintf(per, sizeof per, "%s%s per 100 steps, ", t->per_100_steps < 0 ? "-" : "+",
+                 units_format_bytes(mag, d, sizeof d));
+    }
+    snprintf(buf, cap, "%s %s%s -> %s%s (%s%zu point%s)", plan_trend_figure(t),
+             units_format_bytes(t->first_bytes, a, sizeof a), sa,
+             units_format_bytes(t->last_bytes, b, sizeof b), sb, per, t->points,
+             t->points == 1 ? "" : "s");
+    return buf;
 }

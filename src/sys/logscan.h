@@ -1,11 +1,14 @@
 /* logscan: run the diagnose engine over a file path ("-" = stdin; .gz read
- * transparently), optionally handing every line of the same pass to a
- * callback, so a caller that wants both the OOM report and per-line data
- * (run: the step/loss series) reads the input once. The caller frees the
- * report with oom_report_release. */
+ * transparently; UTF-16 text — PowerShell's `>` — decoded to UTF-8 on the
+ * fly), optionally handing every line of the same pass (or only those of
+ * its head and tail) to a callback, so a caller that wants both the OOM
+ * report and per-line data (run: the step/loss series; diagnose: the
+ * memory trend) reads the input once. The caller frees the report with
+ * oom_report_release. */
 #ifndef OOMLAB_LOGSCAN_H
 #define OOMLAB_LOGSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/oom.h"
@@ -34,5 +37,29 @@ int logscan_path(const char *path, struct oom_report *rep, struct oomlab_err *er
  * been delivered; rep holds nothing. */
 int logscan_path_lines(const char *path, struct oom_report *rep, logscan_line_fn fn, void *ctx,
                        struct oomlab_err *err);
+
+/* Which lines the callback gets: every line when head_bytes and tail_bytes
+ * are both 0; otherwise the lines that start in the first head_bytes of the
+ * (decoded) input and the whole lines within its last tail_bytes (at most
+ * LOGSCAN_TAIL_MAX), each line once, in order — the cost stays bounded
+ * whatever the log's size. */
+#define LOGSCAN_TAIL_MAX (2u << 20)
+
+struct logscan_opts {
+    logscan_line_fn fn; /* NULL: no lines */
+    void *ctx;
+    size_t head_bytes, tail_bytes;
+};
+
+/* How the input was read. */
+struct logscan_info {
+    const char *encoding; /* "utf-8" (bytes as they are), "utf-16le", "utf-16be" */
+    bool bom;             /* a UTF-16 byte-order mark said so (else the NUL pattern) */
+    unsigned long long bytes; /* bytes scanned, after decoding and inflating */
+};
+
+/* logscan_path_lines with a choice of lines; info may be NULL. */
+int logscan_path_opts(const char *path, struct oom_report *rep, const struct logscan_opts *opts,
+                      struct logscan_info *info, struct oomlab_err *err);
 
 #endif

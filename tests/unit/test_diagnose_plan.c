@@ -1,8 +1,12 @@
 /* Unit tests for lib/verdict and lib/plan: judgements from the numbers and
- * the ranked fix plan, with and without a run config. */
+ * the ranked fix plan, with and without a run config; every stage's plan
+ * (a golden table), the leak hunt from the memory trend, the trend's
+ * evidence, and the other-processes fix. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,12 +180,230 @@ static void test_plan_stages_and_lookalikes(void **state)
     assert_null(plan_catalogue_id(plan_catalogue_size()));
 }
 
+
+/* The plan ids of one event at a stage, one rank or two. */
+static void stage_plan(enum oom_stage stage, bool multi, char *out, size_t cap)
+{
+    struct oom_event e[2];
+    for (int i = 0; i < 2; i++) {
+        e[i] = pytorch(2, 80, 1, 70, 0.1, 78.5);
+        e[i].stage = stage;
+        e[i].gpu = i;
+        e[i].rank = multi ? i : -1;
+    }
+    struct oom_report rep = one(&e[0]);
+    rep.n_events = multi ? 2 : 1;
+    struct verdicts v;
+    struct plan p;
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < p.n; i++)
+        o += (size_t)snprintf(out + o, cap - o, "%s%s", i ? " " : "", p.items[i].id);
+}
+
+/* Every stage gets the fixes that follow from it, in the guides' order:
+ * training steps batch first, then sequence length, checkpointing, bf16,
+ * 8-bit optimizer (backward), LoRA, sharding (several ranks), fallbacks;
+ * evaluation and generation no training levers (no gradient accumulation,
+ * no autocast for training); optimizer, load, data, checkpoint their own. */
+static void test_plan_every_stage(void **state)
+{
+    (void)state;
+    static const struct {
+        enum oom_stage stage;
+        bool multi;
+        const char *ids;
+    } golden[] = {
+        {OOM_STAGE_UNKNOWN, false, "locate-stage batch sequence-length gradient-checkpointing "
+                                   "bf16-autocast 8bit-optimizer lora fallbacks"},
+        {OOM_STAGE_UNKNOWN, true, "locate-stage batch sequence-length gradient-checkpointing "
+                                  "bf16-autocast 8bit-optimizer lora zero-fsdp fallbacks"},
+        {OOM_STAGE_DATA, false, "data-on-cpu batch sequence-length fallbacks"},
+        {OOM_STAGE_LOAD, false, "load-low-precision load-fallbacks"},
+        {OOM_STAGE_LOAD, true, "load-low-precision load-sharded load-fallbacks"},
+        {OOM_STAGE_FORWARD, false, "batch sequence-length gradient-checkpointing bf16-autocast "
+                                   "lora fallbacks"},
+        {OOM_STAGE_FORWARD, true, "batch sequence-length gradient-checkpointing bf16-autocast "
+                                  "lora zero-fsdp fallbacks"},
+        {OOM_STAGE_BACKWARD, false, "batch sequence-length gradient-checkpointing bf16-autocast "
+                                    "8bit-optimizer lora fallbacks"},
+        {OOM_STAGE_OPTIMIZER, false, "8bit-optimizer lora optimizer-offload"},
+        {OOM_STAGE_OPTIMIZER, true, "8bit-optimizer lora zero-fsdp"},
+        {OOM_STAGE_EVAL, false, "eval-no-grad eval-batch eval-accumulation eval-logits "
+                                "eval-generation eval-low-precision inference-fallbacks"},
+        {OOM_STAGE_GENERATE, false, "generate-kv-cache generate-batch prompt-length "
+                                    "inference-low-precision inference-fallbacks"},
+        {OOM_STAGE_CHECKPOINT, false, "checkpoint-from-cpu metrics-on-cpu"},
+        {OOM_STAGE_CHECKPOINT, true, "checkpoint-from-cpu metrics-on-cpu sharded-checkpoint"},
+    };
+    bool seen[OOM_STAGE_COUNT] = {false};
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+        char got[512];
+        stage_plan(golden[i].stage, golden[i].multi, got, sizeof got);
+        if (strcmp(got, golden[i].ids) != 0)
+            fail_msg("stage %s%s: plan '%s', want '%s'", oom_stage_name(golden[i].stage),
+                     golden[i].multi ? " (2 ranks)" : "", got, golden[i].ids);
+        seen[golden[i].stage] = true;
+    }
+    for (int s = 0; s < OOM_STAGE_COUNT; s++) assert_true(seen[s]); /* every stage reviewed */
+}
+
+/* Evaluation: the eval-specific levers, never the training ones. */
+static void test_plan_eval_is_not_training(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(2, 80, 1, 70, 0.1, 78.5);
+    e.stage = OOM_STAGE_EVAL;
+    e.step = 4000; /* mid-run: the growth hint is a training one */
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan p;
+    struct runcfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.device_batch_size = 8;
+    cfg.grad_accum = 2;
+    cfg.max_seq_len = 2048;
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, &cfg, &p);
+    static const char *const never[] = {"batch", "bf16-autocast", "gradient-checkpointing",
+                                        "growth", "8bit-optimizer", "lora", "fallbacks"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+        assert_int_equal(index_of(&p, never[i]), SIZE_MAX);
+    for (size_t i = 0; i < p.n; i++) {
+        assert_null(strstr(p.items[i].action, "grad_accum"));
+        assert_null(strstr(p.items[i].action, "Train under"));
+    }
+    assert_true(index_of(&p, "eval-accumulation") < p.n);
+    assert_non_null(strstr(p.items[index_of(&p, "eval-accumulation")].action,
+                           "eval_accumulation_steps"));
+    assert_non_null(strstr(p.items[index_of(&p, "eval-logits")].action,
+                           "preprocess_logits_for_metrics"));
+    assert_non_null(strstr(p.items[0].action, "torch.no_grad()"));
+    assert_non_null(strstr(p.items[index_of(&p, "eval-batch")].action,
+                           "per_device_eval_batch_size"));
+}
+
+/* "Process N has X memory in use": the fix names oomlab ps and the PIDs. */
+static void test_plan_other_processes_names_ps(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(2, 80, 1, 30, 0.1, 38);
+    e.n_procs = 2;
+    e.procs[0] = (struct oom_proc){158698, GiB(28.5)};
+    e.procs[1] = (struct oom_proc){4021, GiB(1.25)};
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan p;
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    size_t i = index_of(&p, "other-processes");
+    assert_true(i < p.n);
+    assert_non_null(strstr(p.items[i].action, "`oomlab ps`"));
+    assert_non_null(strstr(p.items[i].action, "PID 158698 with 28.50 GiB, PID 4021 with 1.25 GiB"));
+    assert_null(strstr(p.items[i].action, "nvidia-smi"));
+    /* No PIDs in the message: ps alone. */
+    e.n_procs = 0;
+    plan_build(&rep, &v, NULL, &p);
+    i = index_of(&p, "other-processes");
+    assert_null(strstr(p.items[i].action, "PID 1"));
+    assert_non_null(strstr(p.items[i].action, "`oomlab ps`;"));
+}
+
+/* A series rising like the bundled example: 62.40 -> 74.29 GiB over 12 points. */
+static void rising_series(struct steps_series *s, double first, double step_gib)
+{
+    steps_series_init(s);
+    for (int i = 1; i <= 12; i++) {
+        struct steps_point pt = {.fields = STEPS_STEP | STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED,
+                                 .step = 10L * i, .epoch = NAN, .loss = NAN,
+                                 .peak_alloc = GiB(first + step_gib * (i - 1)),
+                                 .peak_reserved = GiB(first + 4 + step_gib * (i - 1)),
+                                 .mem = -1};
+        assert_int_equal(steps_series_add(s, &pt), 0);
+    }
+}
+
+static void test_trend_evidence(void **state)
+{
+    (void)state;
+    struct steps_series s;
+    struct plan_trend t;
+    rising_series(&s, 62.40, 1.08);
+    plan_trend_compute(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_RISING);
+    assert_int_equal(t.figure, STEPS_PEAK_ALLOC); /* allocated first: a leak shows there */
+    assert_int_equal(t.points, 12);
+    assert_int_equal(t.first_step, 10);
+    assert_int_equal(t.last_step, 120);
+    assert_int_equal(t.first_bytes, GiB(62.40));
+    assert_true(t.per_100_known);
+    assert_true(t.clear_growth);
+    char buf[240];
+    assert_string_equal(plan_trend_explain(&t, buf, sizeof buf),
+                        "peak allocated 62.40 GiB at step 10 -> 74.28 GiB at step 120 "
+                        "(+10.80 GiB per 100 steps, 12 points)");
+    steps_series_release(&s);
+    /* Flat: no growth claimed. */
+    rising_series(&s, 62.40, 0.0);
+    plan_trend_compute(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_FLAT);
+    assert_false(t.clear_growth);
+    steps_series_release(&s);
+    /* No memory figures: none shown, nothing to explain. */
+    steps_series_init(&s);
+    plan_trend_compute(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_NONE);
+    assert_int_equal(t.first_step, -1);
+    assert_int_equal(t.first_bytes, -1);
+    assert_false(t.per_100_known);
+    assert_string_equal(plan_trend_explain(&t, buf, sizeof buf), "");
+}
+
+/* Growth before the OOM: the leak hunt first, ahead of the allocator
+ * setting; not when the peaks are flat. */
+static void test_plan_leak_first(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(3.91, 79.15, 2.28, 71.40, 4.93, 76.85); /* fragmented too */
+    e.step = 120;
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan p;
+    struct steps_series s;
+    struct plan_trend t;
+    verdict_compute(&rep, &v);
+    rising_series(&s, 62.40, 1.08);
+    plan_trend_compute(&s, &t);
+    plan_build_trend(&rep, &v, NULL, &t, &p);
+    assert_string_equal(p.items[0].id, "leak-hunt");
+    assert_string_equal(p.items[1].id, "expandable-segments");
+    assert_non_null(strstr(p.items[0].action, "total_loss += loss"));
+    assert_non_null(strstr(p.items[0].action, "torch.no_grad()"));
+    assert_non_null(strstr(p.items[0].why, "62.40 GiB at step 10 -> 74.28 GiB at step 120"));
+    assert_int_equal(index_of(&p, "growth"), SIZE_MAX); /* the hunt replaces the hint */
+    steps_series_release(&s);
+    rising_series(&s, 62.40, 0.0);
+    plan_trend_compute(&s, &t);
+    plan_build_trend(&rep, &v, NULL, &t, &p);
+    assert_string_equal(p.items[0].id, "expandable-segments");
+    assert_int_equal(index_of(&p, "leak-hunt"), SIZE_MAX);
+    assert_true(index_of(&p, "growth") < p.n); /* mid-run, no trend: the hint stays */
+    steps_series_release(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_plan_order_and_values),
         cmocka_unit_test(test_plan_stages_and_lookalikes),
+        cmocka_unit_test(test_plan_every_stage),
+        cmocka_unit_test(test_plan_eval_is_not_training),
+        cmocka_unit_test(test_plan_other_processes_names_ps),
+        cmocka_unit_test(test_trend_evidence),
+        cmocka_unit_test(test_plan_leak_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* Unit tests for sys/logscan's line delivery (logscan_path_lines): lines cut
  * by the read steps and the window's slides, CRLF, no final newline, empty
  * input, a line longer than the window, .gz, stdin; the OOM report of the
- * same pass is the one logscan_path gives. */
+ * same pass is the one logscan_path gives. UTF-16 (BOM LE/BE, BOM-less LE,
+ * gz, stdin, surrogates, cut-off units) reads as its UTF-8 text; head/tail
+ * delivery gives exactly the documented lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -315,6 +317,234 @@ static void test_same_report_and_stop(void **state)
     assert_int_equal(s.n, 0);
 }
 
+
+/* ---- UTF-16 ----------------------------------------------------------------- */
+
+/* UTF-8 (valid) -> UTF-16; a BOM first when bom. The caller frees. */
+static unsigned char *to_utf16(const char *u8, size_t n, bool be, bool bom, size_t *out_len)
+{
+    unsigned char *o = malloc(n * 2 + 4);
+    assert_non_null(o);
+    size_t k = 0;
+#define PUT(u)                                                                 \
+    do {                                                                       \
+        unsigned v_ = (u);                                                     \
+        o[k++] = (unsigned char)(be ? v_ >> 8 : v_ & 0xFF);                    \
+        o[k++] = (unsigned char)(be ? v_ & 0xFF : v_ >> 8);                    \
+    } while (0)
+    if (bom) PUT(0xFEFF);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)u8[i];
+        unsigned cp, len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+        for (unsigned j = 1; j < len; j++) cp = cp << 6 | ((unsigned char)u8[i + j] & 0x3F);
+        i += len;
+        if (cp >= 0x10000) {
+            PUT(0xD800 + ((cp - 0x10000) >> 10));
+            PUT(0xDC00 + ((cp - 0x10000) & 0x3FF));
+        } else {
+            PUT(cp);
+        }
+    }
+#undef PUT
+    *out_len = k;
+    return o;
+}
+
+static const char oom_text[] =
+    "caf\xc3\xa9 \xf0\x9f\x98\x80 step=3 loss=1.8\r\n"
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a "
+    "total capacity of 79.15 GiB of which 5.00 MiB is free. Of the allocated memory 70.00 GiB "
+    "is allocated by PyTorch, and 2.00 GiB is reserved by PyTorch but unallocated.\n"
+    "last line without newline \xe2\x96\x88";
+
+/* Scan bytes from a file with logscan_path_opts (every line). */
+static int scan_opts(const void *data, size_t len, bool gz, struct seen *s, struct oom_report *rep,
+                     struct logscan_info *info)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/in16.log%s", dir, gz ? ".gz" : "");
+    write_file(path, data, len, gz);
+    struct oomlab_err err = {{0}};
+    struct logscan_opts o = {.fn = collect, .ctx = s};
+    int rc = logscan_path_opts(path, rep, &o, info, &err);
+    unlink(path);
+    return rc;
+}
+
+static void check_utf16(const char *u8, size_t n, bool be, bool bom, bool gz, const char *enc)
+{
+    struct oom_report want, got;
+    struct seen s0 = {0};
+    assert_int_equal(scan_data(u8, n, false, &s0, &want), 0);
+    size_t len;
+    unsigned char *u16 = to_utf16(u8, n, be, bom, &len);
+    struct seen s = {.expect = u8, .expect_size = n};
+    struct logscan_info info;
+    assert_int_equal(scan_opts(u16, len, gz, &s, &got, &info), 0);
+    free(u16);
+    assert_string_equal(info.encoding, enc);
+    assert_int_equal(info.bom, bom);
+    assert_int_equal(info.bytes, n);
+    assert_int_equal(s.mismatches, 0); /* every line is the UTF-8 text's */
+    assert_int_equal(s.n, s0.n);
+    assert_int_equal(got.n_events, want.n_events);
+    assert_int_equal(got.lines, want.lines);
+    for (size_t i = 0; i < got.n_events; i++) {
+        assert_int_equal(got.events[i].line, want.events[i].line);
+        assert_int_equal(got.events[i].bytes.requested, want.events[i].bytes.requested);
+    }
+    oom_report_release(&want);
+    oom_report_release(&got);
+}
+
+static void test_utf16(void **state)
+{
+    (void)state;
+    size_t n = sizeof oom_text - 1;
+    check_utf16(oom_text, n, false, true, false, "utf-16le");  /* PowerShell's `>` */
+    check_utf16(oom_text, n, true, true, false, "utf-16be");
+    check_utf16(oom_text, n, false, false, false, "utf-16le"); /* no BOM: the NUL pattern */
+    check_utf16(oom_text, n, false, true, true, "utf-16le");   /* gzipped */
+    /* Large: characters and pairs cut by every read step and slide. */
+    size_t size = (size_t)12 << 20;
+    char *text = varied_text(size);
+    for (size_t i = 0; i + 4 < size; i += 4099) /* sprinkle 4-byte characters */
+        if (text[i] != '\n' && text[i] != '\r' && text[i + 1] != '\n' && text[i + 1] != '\r' &&
+            text[i + 2] != '\n' && text[i + 2] != '\r' && text[i + 3] != '\n' && text[i + 3] != '\r')
+            memcpy(text + i, "\xf0\x9f\x98\x80", 4);
+    check_utf16(text, size, false, true, false, "utf-16le");
+    free(text);
+    /* One event found, not zero, in the decoded text. */
+    struct seen s = {0};
+    struct oom_report rep;
+    size_t len;
+    unsigned char *u16 = to_utf16(oom_text, n, false, true, &len);
+    assert_int_equal(scan_opts(u16, len, false, &s, &rep, NULL), 0);
+    assert_int_equal(rep.n_events, 1);
+    oom_report_release(&rep);
+    /* A lone surrogate and a cut-off last unit read as U+FFFD. */
+    u16[2] = 0x00, u16[3] = 0xD8; /* 'c' -> a lone high surrogate */
+    u16[len++] = 'x';             /* half a unit at the end */
+    memset(&s, 0, sizeof s);
+    assert_int_equal(scan_opts(u16, len, false, &s, &rep, NULL), 0);
+    oom_report_release(&rep);
+    assert_string_equal(s.line[0], "\xef\xbf\xbd" "af\xc3\xa9 \xf0\x9f\x98\x80 step=3 loss=1.8\r");
+    assert_non_null(strstr(s.line[2], "\xef\xbf\xbd"));
+    free(u16);
+}
+
+static void test_utf16_stdin_and_not_utf16(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/stdin16.log", dir);
+    size_t len;
+    unsigned char *u16 = to_utf16("first\r\nsecond\n", 14, false, true, &len);
+    write_file(path, (const char *)u16, len, false);
+    free(u16);
+    int saved = dup(0), fd = open(path, O_RDONLY);
+    assert_true(saved >= 0 && fd >= 0);
+    assert_int_equal(dup2(fd, 0), 0);
+    close(fd);
+    struct seen s = {0};
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    struct logscan_opts o = {.fn = collect, .ctx = &s};
+    struct logscan_info info;
+    int rc = logscan_path_opts("-", &rep, &o, &info, &err);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    unlink(path);
+    assert_int_equal(rc, 0);
+    oom_report_release(&rep);
+    assert_string_equal(info.encoding, "utf-16le");
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.line[1], "second");
+    /* Binary with scattered NULs, and UTF-8: read as bytes. */
+    unsigned char bin[8192];
+    uint32_t x = 7;
+    for (size_t i = 0; i < sizeof bin; i++) {
+        x = x * 1103515245u + 12345u;
+        bin[i] = (unsigned char)(x >> 24);
+        if (i % 3 == 0) bin[i] = 0;
+    }
+    memset(&s, 0, sizeof s);
+    assert_int_equal(scan_opts(bin, sizeof bin, false, &s, &rep, &info), 0);
+    oom_report_release(&rep);
+    assert_string_equal(info.encoding, "utf-8");
+    memset(&s, 0, sizeof s);
+    assert_int_equal(scan_opts(oom_text, sizeof oom_text - 1, false, &s, &rep, &info), 0);
+    oom_report_release(&rep);
+    assert_string_equal(info.encoding, "utf-8");
+    assert_false(info.bom);
+}
+
+/* ---- head and tail ---------------------------------------------------------- */
+
+struct joined {
+    char *buf;
+    size_t len, cap;
+};
+
+static int join_line(const char *line, size_t len, void *ctx)
+{
+    struct joined *j = ctx;
+    if (j->len + len + 1 > j->cap) {
+        j->cap = (j->len + len + 1) * 2;
+        j->buf = realloc(j->buf, j->cap);
+        assert_non_null(j->buf);
+    }
+    memcpy(j->buf + j->len, line, len);
+    j->len += len;
+    j->buf[j->len++] = '\n';
+    return 0;
+}
+
+/* The documented selection, computed on the text in memory: lines that
+ * start before head, then whole lines inside the last tail bytes. */
+static void expected_head_tail(const char *t, size_t n, size_t head, size_t tail, struct joined *j)
+{
+    size_t from = n > tail ? n - tail : 0;
+    for (size_t start = 0; start < n;) {
+        const char *nl = memchr(t + start, '\n', n - start);
+        size_t stop = nl ? (size_t)(nl - t) : n;
+        bool in_head = start < head, in_tail = start >= from;
+        if (in_head || in_tail) join_line(t + start, stop - start, j);
+        start = stop + 1;
+    }
+}
+
+static void check_head_tail(size_t size, size_t head, size_t tail)
+{
+    char *text = varied_text(size);
+    char path[256];
+    snprintf(path, sizeof path, "%s/ht.log", dir);
+    write_file(path, text, size, false);
+    struct joined got = {0}, want = {0};
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    struct logscan_opts o = {.fn = join_line, .ctx = &got, .head_bytes = head, .tail_bytes = tail};
+    assert_int_equal(logscan_path_opts(path, &rep, &o, NULL, &err), 0);
+    oom_report_release(&rep);
+    unlink(path);
+    expected_head_tail(text, size, head, tail, &want);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.buf, want.buf, want.len);
+    assert_true(got.len < size || size < head + tail + 70000);
+    free(got.buf);
+    free(want.buf);
+    free(text);
+}
+
+static void test_head_and_tail(void **state)
+{
+    (void)state;
+    check_head_tail((size_t)30 << 20, 256u << 10, 1u << 20); /* past several slides */
+    check_head_tail((size_t)1 << 20, 256u << 10, 1u << 20);  /* head and tail overlap */
+    check_head_tail((size_t)3 << 20, 256u << 10, 1u << 20);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return 1;
@@ -326,6 +556,9 @@ int main(void)
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_same_report_and_stop),
+        cmocka_unit_test(test_utf16),
+        cmocka_unit_test(test_utf16_stdin_and_not_utf16),
+        cmocka_unit_test(test_head_and_tail),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
