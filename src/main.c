@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"probe", cmd_probe, "find the largest batch (or sequence) that fits, by real short runs"},
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders"},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
+    {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack"},
 };
 
 static void usage(FILE *f)
