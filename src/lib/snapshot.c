@@ -26,7 +26,6 @@ struct acc { /* one trace list's figures */
     struct snap_device d; /* trace fields only */
     struct live *live;
     size_t live_cap, live_used, live_dead;
-    bool any_completed;
 };
 
 struct snap_internal {
@@ -430,10 +429,10 @@ static void trace_entry(struct snapshot *s, struct acc *a, const struct pk_obj *
         a->d.oom_index = a->d.trace_entries;
         a->d.oom_stack = stack_of(s, pk_get(e, "frames"));
     } else if (field(e, "addr", &addr)) {
-        /* free_requested then free_completed: the first one frees it */
+        /* free_requested is only the request: the memory is reusable at
+         * free_completed (as _memory_viz counts it); "free" is older traces' */
         if (!strcmp(action, "alloc")) trace_alloc(s, a, e, addr, size);
-        else if (!strcmp(action, "free_completed") || !strcmp(action, "free_requested") ||
-                 !strcmp(action, "free"))
+        else if (!strcmp(action, "free_completed") || !strcmp(action, "free"))
             trace_free(a, addr, size);
     }
     a->d.trace_entries++;
