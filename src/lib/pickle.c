@@ -6,6 +6,7 @@
 #include "lib/pickle.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,27 +76,93 @@ static int fail(struct reader *r, const char *fmt, ...)
 
 /* ---- memory ---- */
 
-static void *pk_alloc(struct reader *r, size_t size)
+/* Small pieces (objects, short strings, item arrays) come from per-size
+ * free lists carved out of 64 KiB chunks: a snapshot is millions of tiny
+ * objects, and malloc/free per object was half the time. Larger pieces are
+ * malloc'd. The pool belongs to the document and goes with it. */
+#define PK_CHUNK (64u << 10)
+#define PK_SMALL_MAX 4096
+#define PK_CLASSES 9 /* 16, 32, ... 4096 bytes */
+
+struct pk_chunk {
+    struct pk_chunk *next;
+    size_t used;
+    max_align_t data[];
+};
+
+struct pk_pool {
+    void *free_list[PK_CLASSES];
+    struct pk_chunk *chunks;
+};
+
+static int size_class(size_t size)
+{
+    int c = 0;
+    for (size_t sz = 16; sz < size; sz <<= 1) c++;
+    return c;
+}
+
+static bool charge(struct reader *r, size_t size)
 {
     if (size > r->limit || r->mem > r->limit - size) {
         fail(r, "over the memory limit of %zu bytes (%zu held): not a plain snapshot, or "
                 "raise --memory-limit", r->limit, r->mem);
-        return NULL;
-    }
-    void *p = malloc(size);
-    if (!p) {
-        fail(r, "out of memory (%llu bytes held)", (unsigned long long)r->mem);
-        return NULL;
+        return false;
     }
     r->mem += size;
     if (r->mem > r->doc->peak_memory) r->doc->peak_memory = r->mem;
+    return true;
+}
+
+static void *pk_alloc(struct reader *r, size_t size)
+{
+    struct pk_pool *pool = r->doc->pool;
+    if (size > PK_SMALL_MAX) {
+        if (!charge(r, size)) return NULL;
+        void *p = malloc(size);
+        if (!p) {
+            r->mem -= size;
+            fail(r, "out of memory (%zu bytes held)", r->mem);
+        }
+        return p;
+    }
+    int c = size_class(size);
+    size_t csize = (size_t)16 << c;
+    if (pool->free_list[c]) {
+        void *p = pool->free_list[c];
+        memcpy(&pool->free_list[c], p, sizeof p);
+        return p;
+    }
+    struct pk_chunk *ch = pool->chunks;
+    if (!ch || ch->used + csize > PK_CHUNK - sizeof *ch) {
+        if (!charge(r, PK_CHUNK)) return NULL;
+        ch = malloc(PK_CHUNK);
+        if (!ch) {
+            r->mem -= PK_CHUNK;
+            fail(r, "out of memory (%zu bytes held)", r->mem);
+            return NULL;
+        }
+        ch->next = pool->chunks;
+        ch->used = 0;
+        pool->chunks = ch;
+    }
+    void *p = (char *)ch->data + ch->used;
+    ch->used += csize;
     return p;
 }
 
 static void pk_free(struct reader *r, void *p, size_t size)
 {
-    free(p);
-    r->mem -= size;
+    if (!p) return;
+    if (size > PK_SMALL_MAX) {
+        free(p);
+        r->mem -= size;
+        return;
+    }
+    struct pk_pool *pool = r->doc->pool;
+    int c = size_class(size);
+    memcpy(p, &pool->free_list[c], sizeof p);
+    pool->free_list[c] = p;
 }
 
 /* Grow *items (elements of size elem) to hold need; 0 or -1. */
@@ -885,7 +952,13 @@ int pickle_load(const struct pickle_opts *o, struct pickle_doc *doc, struct ooml
     if (r.max_depth > PICKLE_MAX_DEPTH) r.max_depth = PICKLE_MAX_DEPTH;
     r.max_marks = 4 * r.max_depth + 4;
     r.buf = malloc(PK_BUF_SIZE);
-    if (!r.buf) return oomlab_err_set(err, "out of memory");
+    doc->pool = calloc(1, sizeof *doc->pool);
+    if (!r.buf || !doc->pool) {
+        free(r.buf);
+        free(doc->pool);
+        doc->pool = NULL;
+        return oomlab_err_set(err, "out of memory");
+    }
     int rc = run_pass(&r, 1);
     if (rc == 0 && o->rewind(o->src, err) < 0) rc = -1;
     if (rc == 0) rc = run_pass(&r, 2);
@@ -903,13 +976,19 @@ int pickle_load(const struct pickle_opts *o, struct pickle_doc *doc, struct ooml
 
 void pickle_doc_release(struct pickle_doc *doc)
 {
-    for (struct pk_obj *o = doc->all, *next; o; o = next) {
-        next = o->all_next;
-        if (o->type == PK_STR || o->type == PK_BYTES) free(o->u.str.s);
-        else if (o->type == PK_LIST || o->type == PK_TUPLE || o->type == PK_DICT)
-            free(o->u.seq.items);
-        free(o);
+    for (struct pk_obj *o = doc->all; o; o = o->all_next) { /* the large pieces */
+        size_t extra = payload_size(o);
+        if (extra <= PK_SMALL_MAX) continue;
+        free(o->type == PK_STR || o->type == PK_BYTES ? (void *)o->u.str.s : (void *)o->u.seq.items);
     }
+    if (doc->pool) {
+        for (struct pk_chunk *c = doc->pool->chunks, *next; c; c = next) {
+            next = c->next;
+            free(c);
+        }
+        free(doc->pool);
+    }
+    doc->pool = NULL;
     doc->all = NULL;
     doc->root = NULL;
 }

@@ -71,8 +71,11 @@ struct pickle_opts {
     unsigned max_depth;  /* 0: PICKLE_MAX_DEPTH */
 };
 
+struct pk_pool;
+
 struct pickle_doc {
     struct pk_obj *root;
+    struct pk_pool *pool; /* where the objects live */
     struct pk_obj *all;  /* every object still alive */
     size_t peak_memory;  /* the most bytes held at once */
     uint64_t bytes_read; /* input bytes (one pass) */
