@@ -673,18 +673,28 @@ static bool bit(const uint64_t *set, size_t words, uint64_t i)
 static int set_bit(struct reader *r, uint64_t **set, uint64_t i)
 {
     if (i >= PK_MAX_MEMO) return fail(r, "memo index %llu is beyond the limit", (unsigned long long)(i));
-    if (i / 64 >= r->memo_words) {
+    if (i / 64 >= r->memo_words) { /* both bitsets keep one size: grow them together */
         size_t words = r->memo_words ? r->memo_words : 64;
         while (words <= i / 64) words *= 2;
-        for (int k = 0; k < 2; k++) {
-            uint64_t **s = k ? &r->wanted : &r->assigned;
-            uint64_t *n = pk_alloc(r, words * sizeof *n);
-            if (!n) return -1;
-            memset(n, 0, words * sizeof *n);
-            if (*s) memcpy(n, *s, r->memo_words * sizeof *n), pk_free(r, *s, r->memo_words * 8);
-            *s = n;
+        uint64_t *na = pk_alloc(r, words * sizeof *na);
+        uint64_t *nw = na ? pk_alloc(r, words * sizeof *nw) : NULL;
+        if (!nw) {
+            pk_free(r, na, words * sizeof *na);
+            return -1;
         }
+        memset(na, 0, words * sizeof *na);
+        memset(nw, 0, words * sizeof *nw);
+        if (r->memo_words) {
+            memcpy(na, r->assigned, r->memo_words * sizeof *na);
+            memcpy(nw, r->wanted, r->memo_words * sizeof *nw);
+            pk_free(r, r->assigned, r->memo_words * sizeof *na);
+            pk_free(r, r->wanted, r->memo_words * sizeof *nw);
+        }
+        bool is_wanted = set == &r->wanted;
+        r->assigned = na;
+        r->wanted = nw;
         r->memo_words = words;
+        set = is_wanted ? &r->wanted : &r->assigned;
     }
     (*set)[i / 64] |= (uint64_t)1 << (i % 64);
     return 0;

@@ -244,6 +244,12 @@ static void test_cycles_and_limits(void **state)
     struct pickle_opts o = {.memory_limit = 1u << 20};
     assert_int_equal(load_opts(big, len + 8, &o), -1);
     assert_non_null(strstr(err.msg, "memory limit"));
+    /* a memo index near the cap: the census bitsets outgrow a 32 MiB limit
+     * half-way (one grown, not the other): refused, nothing leaked */
+    static const unsigned char far_get[] = "\x80\x04j\xff\xff\xff\x07.";
+    o.memory_limit = 32u << 20;
+    assert_int_equal(load_opts(far_get, sizeof far_get - 1, &o), -1);
+    assert_non_null(strstr(err.msg, "memory limit"));
     o.memory_limit = 0; /* the default takes it */
     assert_int_equal(load_opts(big, len + 8, &o), 0);
     assert_int_equal(doc.root->u.str.len, len);
