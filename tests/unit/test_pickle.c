@@ -246,7 +246,7 @@ static void test_cycles_and_limits(void **state)
     assert_non_null(strstr(err.msg, "memory limit"));
     /* a memo index near the cap: the census bitsets outgrow a 32 MiB limit
      * half-way (one grown, not the other): refused, nothing leaked */
-    static const unsigned char far_get[] = "\x80\x04j\xff\xff\xff\x07.";
+    static const unsigned char far_get[] = "\x80\x04j\xff\xff\xff\x0f.";
     o.memory_limit = 32u << 20;
     assert_int_equal(load_opts(far_get, sizeof far_get - 1, &o), -1);
     assert_non_null(strstr(err.msg, "memory limit"));
