@@ -2,8 +2,10 @@
  * and trace entries are consumed by pickle's on_item as their lists fill;
  * a trace list's figures wait in an accumulator until the list itself is
  * placed in device_traces, which says which device it was. Field names are
- * those of torch/csrc/cuda/Module.cpp (_cuda_memorySnapshot) and
- * torch/cuda/_memory_viz.py (pytorch/pytorch, 2.0 through main). */
+ * those of _cuda_memorySnapshot (pytorch/pytorch:torch/csrc/cuda/Module.cpp
+ * @003ce815e64e643033c2db2b68c8edadc33825b2 for 2.0; main's, read in its
+ * XPU twin) and of pytorch/pytorch:torch/cuda/_memory_viz.py
+ * @0044eb6704e63eec2a52110f4b1a44331e3d4342 (frame filter, legacy history). */
 #include "lib/snapshot.h"
 
 #include <stdio.h>

@@ -2,8 +2,8 @@
 """Write PyTorch memory snapshots for oomlab's tests, with Python's pickle,
 in the structure PyTorch's own code gives them (no torch, no GPU needed):
 
-  torch/csrc/cuda/Module.cpp, _cuda_memorySnapshot (pytorch/pytorch, 2.1 to
-  main): {"segments": [{device, address, total_size, allocated_size,
+  _cuda_memorySnapshot, 2.1 to main (read in the XPU twin of the function,
+  torch/csrc/xpu/Module.cpp on main, whose fields are CUDA's): {"segments": [{device, address, total_size, allocated_size,
   active_size, requested_size, stream, segment_type, segment_pool_id,
   is_expandable, frames, blocks: [{address, size, requested_size, state,
   frames}]}], "device_traces": [[{action, addr | device_free, size, stream,
@@ -11,10 +11,14 @@ in the structure PyTorch's own code gives them (no torch, no GPU needed):
   {...}}; frames are [{filename, line, name}], innermost first, one list
   object per traceback (so pickle memoizes and re-uses it, as with real
   dumps).
-  2.0 (pytorch/pytorch@003ce815, torch/csrc/cuda/Module.cpp): blocks carry
+  2.0 (pytorch/pytorch:torch/csrc/cuda/Module.cpp@003ce815e64e643033c2db2b68c8edadc33825b2,
+  THCPModule_memorySnapshot): blocks carry
   "history": [{addr, real_size, frames}] instead of address/frames; trace
   entries have no time_us; no allocator_settings.
-  torch/cuda/memory.py _dump_snapshot: pickle.dump(_snapshot(), f).
+  pytorch/pytorch:torch/cuda/memory.py@00b65a04a2d30e498eedcb1e3476abd547f428f1
+  _dump_snapshot: pickle.dump(_snapshot(), f); the TypedDicts in _snapshot's
+  docstring. Legacy reading: torch/cuda/_memory_viz.py@0044eb6704e63eec2a52110f4b1a44331e3d4342
+  (_block_extra_legacy: history[0].frames).
 
   gen_snapshot.py fixtures DIR     the small committed fixtures and hostile files
   gen_snapshot.py big PATH MB      a snapshot of about MB megabytes, streamed
