@@ -545,47 +545,46 @@ static void json_snapshot(struct json *j, const char *file, const struct snapsho
 
 /* ---- two files ---- */
 
-static int render_growth(const struct snap_cli *cli, const struct snapshot *s)
+static int json_growth(const struct snap_cli *cli, const struct snapshot *s,
+                       const struct snap_growth *g, long shown)
 {
-    struct snap_growth *g = NULL;
-    long n = snapshot_growth(&s[0], &s[1], &g);
-    if (n < 0) return -1;
-    long shown = n < cli->top ? n : cli->top;
-    if (cli->json) {
-        struct json j;
-        json_init(&j, stdout, true);
+    struct json j;
+    json_init(&j, stdout, true);
+    json_obj_begin(&j);
+    json_key(&j, "schema");
+    json_str(&j, "oomlab.snapshot-diff.v1");
+    json_key(&j, "before");
+    json_snapshot(&j, cli->files[0], &s[0], cli->top);
+    json_key(&j, "after");
+    json_snapshot(&j, cli->files[1], &s[1], cli->top);
+    json_key(&j, "grew");
+    json_arr_begin(&j);
+    for (long i = 0; i < shown; i++) {
         json_obj_begin(&j);
-        json_key(&j, "schema");
-        json_str(&j, "oomlab.snapshot-diff.v1");
-        json_key(&j, "before");
-        json_snapshot(&j, cli->files[0], &s[0], cli->top);
-        json_key(&j, "after");
-        json_snapshot(&j, cli->files[1], &s[1], cli->top);
-        json_key(&j, "grew");
-        json_arr_begin(&j);
-        for (long i = 0; i < shown; i++) {
-            json_obj_begin(&j);
-            json_key(&j, "frames");
-            json_frames(&j, g[i].stack);
-            json_key(&j, "library_frames");
-            json_int(&j, (long long)g[i].library);
-            json_key(&j, "before_bytes");
-            json_bytes(&j, g[i].before);
-            json_key(&j, "after_bytes");
-            json_bytes(&j, g[i].after);
-            json_key(&j, "delta_bytes");
-            json_int(&j, g[i].after - g[i].before);
-            json_key(&j, "before_count");
-            json_int(&j, g[i].before_count);
-            json_key(&j, "after_count");
-            json_int(&j, g[i].after_count);
-            json_obj_end(&j);
-        }
-        json_arr_end(&j);
+        json_key(&j, "frames");
+        json_frames(&j, g[i].stack);
+        json_key(&j, "library_frames");
+        json_int(&j, (long long)g[i].library);
+        json_key(&j, "before_bytes");
+        json_bytes(&j, g[i].before);
+        json_key(&j, "after_bytes");
+        json_bytes(&j, g[i].after);
+        json_key(&j, "delta_bytes");
+        json_int(&j, g[i].after - g[i].before);
+        json_key(&j, "before_count");
+        json_int(&j, g[i].before_count);
+        json_key(&j, "after_count");
+        json_int(&j, g[i].after_count);
         json_obj_end(&j);
-        free(g);
-        return json_finish(&j);
     }
+    json_arr_end(&j);
+    json_obj_end(&j);
+    return json_finish(&j);
+}
+
+static int text_growth(const struct snap_cli *cli, const struct snapshot *s,
+                       const struct snap_growth *g, long n, long shown)
+{
     int64_t rb = 0, ra = 0, ab = 0, aa = 0;
     for (int i = 0; i < SNAP_MAX_DEVICES; i++) {
         rb += s[0].dev[i].reserved, ra += s[1].dev[i].reserved;
@@ -604,8 +603,18 @@ static int render_growth(const struct snap_cli *cli, const struct snapshot *s)
         print_stack(g[i].stack, g[i].library, col);
         printf("\n");
     }
-    free(g);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+}
+
+static int render_growth(const struct snap_cli *cli, const struct snapshot *s)
+{
+    struct snap_growth *g = NULL;
+    long n = snapshot_growth(&s[0], &s[1], &g);
+    if (n < 0) return -1;
+    long shown = n < cli->top ? n : cli->top;
+    int rc = cli->json ? json_growth(cli, s, g, shown) : text_growth(cli, s, g, n, shown);
+    free(g);
+    return rc;
 }
 
 static bool any_oom(const struct snapshot *s)
