@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
     {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM"},
     {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger"},
+    {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack"},
 };
 
 static void usage(FILE *f)

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include "out/json.h"
 #include "out/table.h"
 #include "sys/cfgfile.h"
+#include "sys/fsutil.h"
 #include "sys/logscan.h"
 #include "sys/nvml.h"
 #include "sys/runexec.h"
@@ -90,7 +92,7 @@ struct probe_cli {
 /* Where the trials stand: what the callback needs from one trial to the next. */
 struct trial_ctx {
     const struct probe_cli *cli;
-    unsigned number; /* the probe's NNN */
+    unsigned long number; /* the probe's NNN, claimed by claim_probe_number */
     char letter[24]; /* "b", "s", or the param name, in the run ids */
     int64_t capacity;
     bool log_peaks; /* passing trials' peaks come from the log, not NVML */
@@ -365,85 +367,54 @@ static int setup_model(struct probe_cli *cli, struct probe_est *pe)
     return 0;
 }
 
-/* What a finished run means for the search, with a one-line diagnosis. */
-static enum probe_outcome classify(const struct probe_cli *cli, const struct runexec_result *rr,
-                                   struct probe_trial *t)
+/* The primary OOM event of a trial's log, read back (NULL when none or
+ * unreadable); the caller releases rep. */
+static const struct oom_bytes *oom_figures(const struct trial_ctx *c, const struct runexec_result *rr,
+                                           struct oom_report *rep)
 {
-    char dur[32];
-    if (rr->interrupted) {
-        snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted (the trial was stopped)");
-        return PROBE_INTERRUPTED;
-    }
-    if (rr->oom) return PROBE_OOM;
-    if (rr->timed_out) {
-        snprintf(dur, sizeof dur, "%lldms", (long long)cli->timeout_ms);
-        if (cli->timeout_ms % 1000 == 0) snprintf(dur, sizeof dur, "%llds", (long long)(cli->timeout_ms / 1000));
-        snprintf(t->diagnosis, sizeof t->diagnosis,
-                 "timed out after %s (not an OOM; raise --timeout or lower --steps)", dur);
-        return PROBE_FAILED;
-    }
-    if (rr->exit_code == 0) return PROBE_FITS;
-    if (rr->failure_other)
-        snprintf(t->diagnosis, sizeof t->diagnosis, "%s (not a GPU OOM; see logs/%s.log)",
-                 rr->oom_kind[0] ? rr->oom_kind : "failure", rr->id);
-    else if (rr->term_signal)
-        snprintf(t->diagnosis, sizeof t->diagnosis,
-                 "killed by signal %d, no GPU OOM in the log (see logs/%s.log)", rr->term_signal,
-                 rr->id);
-    else if (rr->exit_code == 127 || rr->exit_code == 126)
-        snprintf(t->diagnosis, sizeof t->diagnosis, "%s: %s", cli->argv[0],
-                 rr->exit_code == 127 ? "command not found" : "cannot execute");
-    else
-        snprintf(t->diagnosis, sizeof t->diagnosis,
-                 "exited with code %d, no GPU OOM in the log (see logs/%s.log)", rr->exit_code,
-                 rr->id);
-    return PROBE_FAILED;
-}
-
-/* What the search may fill, from an OOM message: a per-process cap ("X
- * allowed", set_per_process_memory_fraction) binds the allocator directly;
- * otherwise the card's total, less the non-PyTorch memory the process held
- * (CUDA context, NCCL, workspaces) when the peaks come from the log's
- * reserved figures, which do not count it. -1 when the log says nothing. */
-static int64_t oom_limit(const struct oom_bytes *b, bool log_peaks)
-{
-    if (b->allowed > 0) return b->allowed;
-    if (b->capacity <= 0) return -1;
-    int64_t other = -1;
-    if (b->process_in_use >= 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
-        other = b->process_in_use - b->allocated - b->reserved_unallocated;
-    return log_peaks && other > 0 && other < b->capacity ? b->capacity - other : b->capacity;
-}
-
-static int64_t trial_capacity(const struct trial_ctx *c, const struct runexec_result *rr)
-{
-    int64_t cap = rr->capacity >= 0 ? rr->capacity : c->capacity;
-    if (!rr->oom) return cap;
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/logs/%s.log", c->cli->dir, rr->id);
-    struct oom_report rep;
     struct oomlab_err err;
-    if (logscan_path(path, &rep, &err) < 0) return cap;
-    if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) {
-        int64_t limit = oom_limit(&rep.events[rep.primary].bytes, c->log_peaks);
-        if (limit > 0 && (cap < 0 || limit < cap)) cap = limit;
+    memset(rep, 0, sizeof *rep);
+    if (!rr->oom) return NULL;
+    snprintf(path, sizeof path, "%s/logs/%s.log", c->cli->dir, rr->id);
+    if (logscan_path(path, rep, &err) < 0) {
+        memset(rep, 0, sizeof *rep);
+        return NULL;
     }
-    oom_report_release(&rep);
-    return cap;
+    if (rep->primary < 0 || (size_t)rep->primary >= rep->n_events) return NULL;
+    return &rep->events[rep->primary].bytes;
 }
 
-/* Every figure is a lower bound on what the card held: take the largest.
- * A zero is a run too short to sample, not a measurement. */
-static int64_t trial_peak(const struct runexec_result *rr)
+/* The run engine's result and the log's OOM figures as the search's
+ * evidence; the rules that judge it are lib/probe's. */
+static enum probe_outcome judge(struct trial_ctx *c, const struct runexec_result *rr,
+                                struct probe_trial *t)
 {
-    int64_t p = rr->peak_nvml > rr->peak_reserved ? rr->peak_nvml : rr->peak_reserved;
-    if (p <= 0) p = rr->peak_alloc;
-    return p > 0 ? p : -1;
+    struct oom_report rep;
+    struct probe_evidence ev = {
+        .interrupted = rr->interrupted, .oom = rr->oom, .timed_out = rr->timed_out,
+        .failure_other = rr->failure_other, .exit_code = rr->exit_code,
+        .term_signal = rr->term_signal, .oom_kind = rr->oom_kind, .run_id = rr->id,
+        .command = c->cli->argv[0], .timeout_ms = c->cli->timeout_ms,
+        .peak_alloc = rr->peak_alloc, .peak_reserved = rr->peak_reserved,
+        .peak_nvml = rr->peak_nvml, .capacity = rr->capacity,
+        .oom_bytes = oom_figures(c, rr, &rep)};
+    snprintf(t->run_id, sizeof t->run_id, "%s", rr->id);
+    t->exit_code = rr->exit_code;
+    enum probe_outcome out = probe_classify(&ev, t->diagnosis, sizeof t->diagnosis);
+    t->peak = probe_trial_peak(&ev, out, &t->peak_lower_bound);
+    if (out == PROBE_FITS && t->peak > 0) c->log_peaks = probe_peak_from_log(&ev);
+    t->capacity = probe_trial_capacity(&ev, c->capacity, c->log_peaks);
+    t->card = rr->capacity >= 0 ? rr->capacity
+              : ev.oom_bytes && ev.oom_bytes->capacity > 0 ? ev.oom_bytes->capacity
+                                                           : c->capacity;
+    oom_report_release(&rep);
+    return out;
 }
 
 static void trial_id(const struct trial_ctx *c, long value, char *buf, size_t size)
 {
-    snprintf(buf, size, "probe%03u-%s%ld", c->number, c->letter, value);
+    snprintf(buf, size, "probe%03lu-%s%ld", c->number, c->letter, value);
     /* a re-run of one value (the confirm run) takes the next free suffix */
     char path[PATH_MAX];
     for (int n = 2; n < 100; n++) {
@@ -451,17 +422,29 @@ static void trial_id(const struct trial_ctx *c, long value, char *buf, size_t si
         FILE *f = fopen(path, "r");
         if (!f) return;
         fclose(f);
-        snprintf(buf, size, "probe%03u-%s%ld-r%d", c->number, c->letter, value, n);
+        snprintf(buf, size, "probe%03lu-%s%ld-r%d", c->number, c->letter, value, n);
     }
+}
+
+/* "7.89 GiB", ">=7.89 GiB" for an OOM trial's bound, NULL unknown: one
+ * form for the table and the progress lines. */
+static const char *peak_text(const struct probe_trial *t, char *buf, size_t size)
+{
+    if (t->peak < 0) return NULL;
+    char bytes[32];
+    units_format_bytes(t->peak, bytes, sizeof bytes);
+    snprintf(buf, size, "%s%s", t->peak_lower_bound ? ">=" : "", bytes);
+    return buf;
 }
 
 static void progress(const struct probe_cli *cli, const struct probe_trial *t,
                      enum probe_outcome out)
 {
-    char peak[32] = "";
-    if (out == PROBE_FITS && t->peak >= 0) {
-        memcpy(peak, ", peak ", 8);
-        units_format_bytes(t->peak, peak + 7, sizeof peak - 7);
+    char peak[48] = "";
+    if (out == PROBE_FITS || out == PROBE_OOM) {
+        char text[40];
+        const char *p = peak_text(t, text, sizeof text);
+        snprintf(peak, sizeof peak, ", peak %s", p ? p : "unknown");
     }
     fprintf(stderr, "oomlab probe: %s=%ld %s%s (%s)\n", cli->param, t->value,
             probe_outcome_name(out), peak, t->run_id[0] ? t->run_id : "no run");
@@ -505,12 +488,7 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot run the trial: %.130s", err.msg);
         out = PROBE_FAILED;
     } else {
-        snprintf(t->run_id, sizeof t->run_id, "%s", rr.id);
-        t->exit_code = rr.exit_code;
-        t->peak = trial_peak(&rr);
-        out = classify(cli, &rr, t);
-        if (out == PROBE_FITS && t->peak > 0) c->log_peaks = rr.peak_reserved >= rr.peak_nvml;
-        t->capacity = trial_capacity(c, &rr);
+        out = judge(c, &rr, t);
     }
     /* A signal after the child finished leaves its outcome standing; the
      * next call reports the stop before running anything. */
@@ -518,22 +496,59 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     return out;
 }
 
-/* The next free probe number: one above the highest logs/probeNNN-* there. */
-static unsigned next_probe_number(const char *dir)
+/* Highest probe number used in logs/ (trial logs, claim markers); 0 none. */
+static unsigned long highest_probe_number(const char *logs)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/logs", dir);
-    DIR *d = opendir(path);
-    unsigned best = 0;
-    if (!d) return 1;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        unsigned n;
-        char dash;
-        if (sscanf(e->d_name, "probe%3u%c", &n, &dash) == 2 && dash == '-' && n > best) best = n;
+    unsigned long best = 0;
+    DIR *d = opendir(logs);
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        unsigned long n = probe_number_of(e->d_name);
+        if (n > best && n < 100000000) best = n;
     }
     closedir(d);
-    return best + 1;
+    return best;
+}
+
+/* The marker says which probe holds the number (read by people, not us). */
+static void write_marker(int fd, const struct probe_cli *cli)
+{
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return;
+    }
+    fprintf(f, "oomlab probe --param %s (pid %ld):", cli->param, (long)getpid());
+    for (int i = 0; i < cli->argc; i++) fprintf(f, " %s", cli->argv[i]);
+    fprintf(f, "\n");
+    fclose(f);
+}
+
+/* Claim the next free probe number: one above the highest in logs/, taken
+ * by creating logs/probeNNN.probe with O_EXCL (as run claims its ids with
+ * the log), so probes started together in one directory never share one. */
+static int claim_probe_number(const struct probe_cli *cli, unsigned long *number,
+                              struct oomlab_err *err)
+{
+    char logs[PATH_MAX], path[PATH_MAX], name[48];
+    if (fsutil_join(logs, sizeof logs, cli->dir, "logs", err) < 0 ||
+        fsutil_mkdir_p(logs, err) < 0)
+        return -1;
+    unsigned long first = highest_probe_number(logs) + 1;
+    for (unsigned long n = first; n < first + 10000; n++) {
+        snprintf(name, sizeof name, "probe%03lu.probe", n);
+        if (fsutil_join(path, sizeof path, logs, name, err) < 0) return -1;
+        /* O_NOFOLLOW: a symlink planted under the name is not ours to write through */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            write_marker(fd, cli);
+            *number = n;
+            return 0;
+        }
+        if (errno != EEXIST)
+            return oomlab_err_set(err, "cannot create %s: %s", path, strerror(errno));
+    }
+    return oomlab_err_set(err, "no free probe number in %s after probe%03lu", logs, first);
 }
 
 /* The card's capacity before any trial: the chosen GPU, or the smallest. */
@@ -554,10 +569,11 @@ static int64_t nvml_capacity(int gpu)
     return cap;
 }
 
-static const char *pct_of(int64_t bytes, int64_t cap, char *buf, size_t size)
+static const char *pct_of(const struct probe_trial *t, int64_t cap, char *buf, size_t size)
 {
-    if (bytes < 0 || cap <= 0) return NULL;
-    snprintf(buf, size, "%.1f%%", 100.0 * (double)bytes / (double)cap);
+    if (t->peak < 0 || cap <= 0) return NULL;
+    snprintf(buf, size, "%s%.1f%%", t->peak_lower_bound ? ">=" : "",
+             100.0 * (double)t->peak / (double)cap);
     return buf;
 }
 
@@ -571,12 +587,11 @@ static int print_trials(const struct probe_cli *cli, const struct probe_result *
     table_align_right(&t, 3);
     for (size_t i = 0; i < r->n_trials; i++) {
         const struct probe_trial *tr = &r->trials[i];
-        char v[32], peak[32], pct[32];
+        char v[32], peak[40], pct[32];
         snprintf(v, sizeof v, "%ld", tr->value);
-        int64_t cap = tr->capacity >= 0 ? tr->capacity : r->capacity;
-        const char *cells[] = {v, probe_outcome_name(tr->outcome),
-                               tr->peak >= 0 ? units_format_bytes(tr->peak, peak, sizeof peak) : NULL,
-                               pct_of(tr->peak, cap, pct, sizeof pct), probe_how_name(tr->how),
+        int64_t cap = tr->card >= 0 ? tr->card : tr->capacity >= 0 ? tr->capacity : r->capacity;
+        const char *cells[] = {v, probe_outcome_name(tr->outcome), peak_text(tr, peak, sizeof peak),
+                               pct_of(tr, cap, pct, sizeof pct), probe_how_name(tr->how),
                                tr->run_id[0] ? tr->run_id : NULL};
         if (table_add(&t, cells) < 0) {
             table_release(&t);
@@ -588,9 +603,28 @@ static int print_trials(const struct probe_cli *cli, const struct probe_result *
     return 0;
 }
 
+/* A probe stopped by a failure or Ctrl-C before anything passed: what it
+ * learned, never "nothing fits" (a crash says nothing about memory). */
+static void print_stopped_early(const struct probe_cli *cli, const struct probe_result *r,
+                                bool color)
+{
+    const struct probe_trial *t = &r->trials[r->stop_trial];
+    printf("\n%s%s%s at %s=%ld before any trial passed: what fits is not known yet",
+           color_code(color, COLOR_YELLOW),
+           r->stop == PROBE_STOP_FAILED ? "stopped" : "interrupted",
+           color_code(color, COLOR_RESET), cli->param, t->value);
+    if (r->smallest_oom >= 0) printf("; %s=%ld OOMs", cli->param, r->smallest_oom);
+    printf("\n");
+}
+
 static void print_largest(const struct probe_cli *cli, const struct probe_result *r, bool color)
 {
     const char *b = color_code(color, COLOR_BOLD), *z = color_code(color, COLOR_RESET);
+    bool stopped = r->stop == PROBE_STOP_FAILED || r->stop == PROBE_STOP_INTERRUPTED;
+    if (r->largest_fit < 0 && stopped) {
+        print_stopped_early(cli, r, color);
+        return;
+    }
     if (r->largest_fit < 0) {
         printf("\n%snothing fits%s: %s=%ld does not fit", color_code(color, COLOR_RED), z,
                cli->param, cli->search.min);
@@ -613,6 +647,28 @@ static void print_largest(const struct probe_cli *cli, const struct probe_result
         printf("%swarning%s: %s=%ld passed once, then OOMed on its re-run: the data decides "
                "(a long batch, an eval step); staying below it\n",
                color_code(color, COLOR_YELLOW), z, cli->param, r->flaky);
+}
+
+/* Never above the effective batch asked for: short of it when no split in
+ * [recommended/2, recommended] is exact, with the exact split named. */
+static void print_accum(const struct probe_cli *cli, const struct probe_result *r)
+{
+    if (r->grad_accum < 0) return;
+    const char *p = cli->param;
+    if (r->effective_achieved == r->effective_batch) {
+        printf("gradient accumulation: %ld steps of %s=%ld for the effective batch of %ld\n",
+               r->grad_accum, p, r->accum_batch, r->effective_batch);
+        return;
+    }
+    printf("gradient accumulation: %ld steps of %s=%ld = %ld, %ld short of the effective "
+           "batch %ld\n  (no %s from %ld to %ld divides it; ", r->grad_accum, p, r->accum_batch,
+           r->effective_achieved, r->effective_batch - r->effective_achieved, r->effective_batch,
+           p, r->accum_low, r->recommended);
+    if (r->exact_batch > 0)
+        printf("exactly %ld: %s=%ld x %ld steps)\n", r->effective_batch, p, r->exact_batch,
+               r->exact_grad_accum);
+    else
+        printf("no exact split with %s >= %ld)\n", p, cli->search.min);
 }
 
 static void print_recommended(const struct probe_cli *cli, const struct probe_result *r)
@@ -638,18 +694,7 @@ static void print_recommended(const struct probe_cli *cli, const struct probe_re
     else
         printf("recommended: %s=%ld (%d%% off the count: no peak or capacity was measured)\n",
                cli->param, r->recommended, pct);
-    if (r->grad_accum < 0) return;
-    printf("gradient accumulation: %ld steps of %s=%ld for an effective batch of %ld", r->grad_accum,
-           cli->param, r->accum_batch, r->effective_batch);
-    if (r->effective_achieved != r->effective_batch) {
-        printf(" (%ld x %ld = %ld: %ld does not divide evenly", r->accum_batch, r->grad_accum,
-               r->effective_achieved, r->effective_batch);
-        if (r->exact_batch > 0)
-            printf("; exactly %ld with %s=%ld x %ld", r->effective_batch, cli->param,
-                   r->exact_batch, r->exact_grad_accum);
-        printf(")");
-    }
-    printf("\n");
+    print_accum(cli, r);
 }
 
 static int render_text(const struct probe_cli *cli, const struct probe_result *r)
@@ -693,6 +738,8 @@ static void json_trials(struct json *j, const struct probe_result *r)
         json_str(j, probe_how_name(t->how));
         json_key(j, "peak_bytes");
         json_bytes(j, t->peak);
+        json_key(j, "peak_lower_bound");
+        json_bool(j, t->peak >= 0 && t->peak_lower_bound);
         json_key(j, "capacity_bytes");
         json_bytes(j, t->capacity);
         json_key(j, "exit_code");
@@ -747,6 +794,7 @@ static int render_json(const struct probe_cli *cli, const struct probe_result *r
     json_long(&j, "effective_batch", r->effective_batch);
     json_long(&j, "grad_accum", r->grad_accum);
     json_long(&j, "accum_batch", r->accum_batch);
+    json_long(&j, "accum_batch_min", r->accum_low);
     json_long(&j, "effective_batch_achieved", r->effective_achieved);
     json_long(&j, "exact_batch", r->exact_batch);
     json_long(&j, "exact_grad_accum", r->exact_grad_accum);
@@ -793,8 +841,12 @@ int cmd_probe(int argc, char **argv)
         free(cli.config_text);
         return rc;
     }
-    struct trial_ctx ctx = {.cli = &cli, .number = next_probe_number(cli.dir),
-                            .capacity = nvml_capacity(cli.gpu)};
+    struct oomlab_err err = {{0}};
+    struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu)};
+    if (claim_probe_number(&cli, &ctx.number, &err) < 0) {
+        free(cli.config_text);
+        return cmd_fail("probe", &err, EXIT_ERROR);
+    }
     static const struct { const char *param, *letter; } letters[] = {{"batch", "b"}, {"seq", "s"}};
     snprintf(ctx.letter, sizeof ctx.letter, "%s-", cli.param);
     for (size_t i = 0; i < sizeof letters / sizeof *letters; i++)
@@ -806,7 +858,6 @@ int cmd_probe(int argc, char **argv)
     struct sigaction old_int, old_term;
     catch_signals(&old_int, &old_term);
     static struct probe_result res;
-    struct oomlab_err err = {{0}};
     rc = probe_run(&cli.search, &res, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -6,9 +6,14 @@
  * doubling / bisection; a curve that guessed wrong loses the next step. */
 #include "lib/probe.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/units.h"
 
 /* After this many wrong guesses the curves are not trusted any more. */
 #define PROBE_MAX_MISSES 3
@@ -318,6 +323,7 @@ static enum probe_outcome run_trial(struct search *s, long value, enum probe_how
     t->how = how;
     t->peak = -1;
     t->capacity = -1;
+    t->card = -1;
     t->exit_code = -1;
     enum probe_outcome out = s->o->trial(s->o->trial_ctx, value, t);
     if ((unsigned)out > PROBE_INTERRUPTED) out = PROBE_FAILED;
@@ -522,22 +528,65 @@ static long within_limit(const struct piece *pc, size_t n, double limit, double 
     return -1;
 }
 
-static void recommend_accum(const struct probe_opts *o, struct probe_result *r)
+/* Candidates examined at most by the accumulation searches: a range past
+ * this (an effective batch beyond 2^44) is searched only this far. */
+#define PROBE_ACCUM_SCAN (1L << 22)
+
+/* The b in [low, top] with b * floor(e / b) <= e largest (ties: larger b).
+ * Walks b, or, when shorter, the step counts k: for a given k the best b is
+ * floor(e / k). */
+static long best_split(long e, long low, long top)
 {
-    long e = o->effective_batch, b = r->recommended;
-    r->effective_batch = e;
-    if (e < 1 || b < 1) return;
-    /* The fewest accumulation steps, then the smallest batch that still
-     * reaches the effective batch with them. */
-    r->grad_accum = e / b + (e % b != 0);
-    r->accum_batch = e / r->grad_accum + (e % r->grad_accum != 0);
-    r->effective_achieved = r->accum_batch * r->grad_accum; /* < e + grad_accum */
-    for (long d = b < e ? b : e; d >= 1; d--)
-        if (e % d == 0) {
-            r->exact_batch = d;
-            r->exact_grad_accum = e / d;
-            break;
-        }
+    long best_b = top, best = top * (e / top);
+    long k_first = e / top, k_last = e / low;
+    if (top - low <= k_last - k_first) {
+        for (long b = top, n = 0; b >= low && n < PROBE_ACCUM_SCAN && best < e; b--, n++)
+            if (b * (e / b) > best) best = b * (e / b), best_b = b;
+        return best_b;
+    }
+    for (long k = k_first, n = 0; k <= k_last && n < PROBE_ACCUM_SCAN && best < e; k++, n++) {
+        long b = e / k; /* k >= 1: top <= e */
+        if (b > top) b = top;
+        if (b >= low && b * (e / b) > best) best = b * (e / b), best_b = b;
+    }
+    return best_b;
+}
+
+/* The largest divisor of e in [low, top], -1 none: walks d down, or, when
+ * shorter, the cofactors q = e / d up. */
+static long largest_divisor(long e, long low, long top)
+{
+    long q_first = (e + top - 1) / top, q_last = e / low;
+    if (top - low <= q_last - q_first) {
+        for (long d = top, n = 0; d >= low && n < PROBE_ACCUM_SCAN; d--, n++)
+            if (e % d == 0) return d;
+        return -1;
+    }
+    for (long q = q_first, n = 0; q <= q_last && n < PROBE_ACCUM_SCAN; q++, n++)
+        if (e % q == 0 && e / q <= top && e / q >= low) return e / q;
+    return -1;
+}
+
+void probe_accum(long e, long largest, long min, struct probe_result *r)
+{
+    r->grad_accum = r->accum_batch = r->effective_achieved = r->accum_low = -1;
+    r->exact_batch = r->exact_grad_accum = -1;
+    if (e < 1 || largest < 1) return;
+    if (min < 1) min = 1;
+    long top = largest < e ? largest : e;
+    /* At least half the largest batch per step, and --min where it can. */
+    long low = top - top / 2;
+    if (low < min) low = min < top ? min : top;
+    r->accum_low = low;
+    long b = best_split(e, low, top);
+    r->accum_batch = b;
+    r->grad_accum = e / b;
+    r->effective_achieved = b * (e / b);
+    long d = largest_divisor(e, min < top ? min : top, top);
+    if (d > 0) {
+        r->exact_batch = d;
+        r->exact_grad_accum = e / d;
+    }
 }
 
 void probe_recommend(const struct probe_opts *o, struct probe_result *r)
@@ -546,9 +595,8 @@ void probe_recommend(const struct probe_opts *o, struct probe_result *r)
     r->recommended_peak = -1;
     r->headroom_limit = -1;
     r->basis = PROBE_BASIS_NONE;
-    r->grad_accum = r->accum_batch = r->effective_achieved = -1;
-    r->exact_batch = r->exact_grad_accum = -1;
     r->effective_batch = o->effective_batch;
+    probe_accum(-1, -1, 1, r);
     long lf = r->largest_fit;
     if (lf < 0) return;
     long values[PROBE_MAX_TRIALS];
@@ -569,5 +617,123 @@ void probe_recommend(const struct probe_opts *o, struct probe_result *r)
         r->basis = PROBE_BASIS_COUNT;
         r->recommended = v >= o->min ? v : -1;
     }
-    recommend_accum(o, r);
+    probe_accum(o->effective_batch, r->recommended, o->min, r);
+}
+
+/* ---- one trial's evidence ---- */
+
+/* "600s", "10m" when whole, else milliseconds: how --timeout was meant. */
+static void format_timeout(int64_t ms, char *buf, size_t size)
+{
+    static const struct { int64_t ms; const char *unit; } units[] = {
+        {3600000, "h"}, {60000, "m"}, {1000, "s"}, {1, "ms"}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (ms >= units[i].ms && ms % units[i].ms == 0) {
+            snprintf(buf, size, "%lld%s", (long long)(ms / units[i].ms), units[i].unit);
+            return;
+        }
+    snprintf(buf, size, "%lldms", (long long)ms);
+}
+
+static void failed_diagnosis(const struct probe_evidence *ev, char *d, size_t size)
+{
+    const char *id = ev->run_id ? ev->run_id : "";
+    if (ev->failure_other)
+        snprintf(d, size, "%s (not a GPU OOM; see logs/%s.log)",
+                 ev->oom_kind && ev->oom_kind[0] ? ev->oom_kind : "failure", id);
+    else if (ev->term_signal)
+        snprintf(d, size, "killed by signal %d, no GPU OOM in the log (see logs/%s.log)",
+                 ev->term_signal, id);
+    else if (ev->exit_code == 127 || ev->exit_code == 126)
+        snprintf(d, size, "%s: %s", ev->command ? ev->command : "the command",
+                 ev->exit_code == 127 ? "command not found" : "cannot execute");
+    else
+        snprintf(d, size, "exited with code %d, no GPU OOM in the log (see logs/%s.log)",
+                 ev->exit_code, id);
+}
+
+enum probe_outcome probe_classify(const struct probe_evidence *ev, char *diagnosis, size_t size)
+{
+    if (ev->interrupted) {
+        snprintf(diagnosis, size, "interrupted (the trial was stopped)");
+        return PROBE_INTERRUPTED;
+    }
+    /* An OOM is an answer even when the timeout or a signal ended the run. */
+    if (ev->oom) return PROBE_OOM;
+    if (ev->timed_out) {
+        char dur[32];
+        format_timeout(ev->timeout_ms, dur, sizeof dur);
+        snprintf(diagnosis, size, "timed out after %s (not an OOM; raise --timeout or lower --steps)",
+                 dur);
+        return PROBE_FAILED;
+    }
+    if (ev->exit_code == 0 && !ev->term_signal) return PROBE_FITS;
+    failed_diagnosis(ev, diagnosis, size);
+    return PROBE_FAILED;
+}
+
+static int64_t max_known(const int64_t *v, size_t n)
+{
+    int64_t best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > best) best = v[i];
+    return best > 0 ? best : -1;
+}
+
+int64_t probe_trial_peak(const struct probe_evidence *ev, enum probe_outcome outcome,
+                         bool *lower_bound)
+{
+    *lower_bound = false;
+    if (outcome == PROBE_OOM) {
+        /* Everything it was seen holding; the largest is the best bound. */
+        const struct oom_bytes *b = ev->oom_bytes;
+        int64_t held_by_torch = -1;
+        if (b && b->allocated >= 0 && b->reserved_unallocated >= 0 &&
+            !units_add(b->allocated, b->reserved_unallocated, &held_by_torch))
+            held_by_torch = -1;
+        int64_t seen[] = {ev->peak_nvml, ev->peak_reserved, ev->peak_alloc,
+                          b ? b->process_in_use : -1, b ? b->reserved : -1,
+                          b ? b->allocated : -1, held_by_torch};
+        int64_t p = max_known(seen, sizeof seen / sizeof *seen);
+        *lower_bound = p > 0;
+        return p;
+    }
+    /* A passing run: what it measured (each a lower bound of what the card
+     * held, so the larger); a zero is a run too short to sample. */
+    int64_t p = ev->peak_nvml > ev->peak_reserved ? ev->peak_nvml : ev->peak_reserved;
+    if (p <= 0) p = ev->peak_alloc;
+    return p > 0 ? p : -1;
+}
+
+bool probe_peak_from_log(const struct probe_evidence *ev)
+{
+    return ev->peak_reserved > 0 && ev->peak_reserved >= ev->peak_nvml;
+}
+
+int64_t probe_oom_limit(const struct oom_bytes *b, bool log_peaks)
+{
+    if (b->allowed > 0) return b->allowed;
+    if (b->capacity <= 0) return -1;
+    int64_t other = -1;
+    if (b->process_in_use >= 0 && b->allocated >= 0 && b->reserved_unallocated >= 0)
+        other = b->process_in_use - b->allocated - b->reserved_unallocated;
+    return log_peaks && other > 0 && other < b->capacity ? b->capacity - other : b->capacity;
+}
+
+int64_t probe_trial_capacity(const struct probe_evidence *ev, int64_t known, bool log_peaks)
+{
+    int64_t cap = ev->capacity >= 0 ? ev->capacity : known;
+    if (!ev->oom || !ev->oom_bytes) return cap;
+    int64_t limit = probe_oom_limit(ev->oom_bytes, log_peaks);
+    return limit > 0 && (cap < 0 || limit < cap) ? limit : cap;
+}
+
+unsigned long probe_number_of(const char *name)
+{
+    if (strncmp(name, "probe", 5) != 0 || name[5] < '0' || name[5] > '9') return 0;
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(name + 5, &end, 10);
+    if (errno || (*end != '-' && strcmp(end, ".probe") != 0)) return 0;
+    return n;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/oom.h"
 
 #define PROBE_MAX_TRIALS 64
 /* Without a max, doubling stops here (a batch or sequence beyond 2^24 is a
@@ -43,8 +44,13 @@ struct probe_trial {
     enum probe_outcome outcome;
     enum probe_how how;
     int64_t peak;        /* bytes, -1 unknown (filled by the callback) */
+    bool peak_lower_bound; /* peak is what an OOM trial held when it failed: the
+                              true peak was higher (filled by the callback) */
     int64_t capacity;    /* bytes the run could use, -1 unknown (filled by the callback);
                             the search keeps the smallest seen */
+    int64_t card;        /* bytes, the card's total as the run saw it (NVML or the OOM
+                            message), -1 unknown (filled by the callback): the
+                            "of card" figure, not the search's */
     int exit_code;       /* the command's, -1 unknown (filled by the callback) */
     char run_id[64];     /* "" when no run happened (filled by the callback) */
     char diagnosis[160]; /* one line for FAILED/INTERRUPTED (filled by the callback) */
@@ -103,10 +109,12 @@ struct probe_result {
     int64_t recommended_peak; /* measured or interpolated, -1 */
     int64_t headroom_limit;   /* (1 - headroom) * capacity, -1 */
     long effective_batch;     /* as asked, -1 */
-    long grad_accum;          /* ceil(effective_batch / recommended), -1 */
-    long accum_batch;         /* ceil(effective_batch / grad_accum) <= recommended, -1 */
-    long effective_achieved;  /* accum_batch * grad_accum (>= effective_batch), -1 */
-    long exact_batch;         /* largest divisor of effective_batch <= recommended, -1 */
+    long grad_accum;          /* accumulation steps (see probe_accum), -1 */
+    long accum_batch;         /* the batch per step, <= recommended, -1 */
+    long accum_low;           /* the smallest batch per step the split considered, -1 */
+    long effective_achieved;  /* accum_batch * grad_accum, <= effective_batch, -1 */
+    long exact_batch;         /* the largest divisor of effective_batch in [min,
+                                 recommended]: an exact split; -1 none */
     long exact_grad_accum;    /* effective_batch / exact_batch, -1 */
 };
 
@@ -124,6 +132,67 @@ void probe_recommend(const struct probe_opts *opts, struct probe_result *res);
  * min 1. Jumps on measured peaks need far fewer on memory that grows
  * linearly or quadratically (tests and bench/probe-trials). */
 int probe_trial_bound(long min, long max);
+
+/* The split of an effective batch into accumulation steps of at most
+ * `largest` (and, where it can, at least `min`): the batch b and steps k
+ * with b * k <= effective and closest to it, b taken from [largest/2,
+ * largest] so a step keeps at least half the throughput; ties: the larger
+ * b. exact_batch is the largest divisor of the effective batch in [min,
+ * largest] (-1 when there is none): the exact split when b * k falls
+ * short. Ranges past 2^22 candidates are searched only that far. Fills
+ * grad_accum, accum_batch, effective_achieved, exact_batch,
+ * exact_grad_accum and accum_low of res (all -1 when effective or
+ * largest < 1). */
+void probe_accum(long effective, long largest, long min, struct probe_result *res);
+
+/* ---- one trial's evidence: the rules that turn a finished run into an
+ * outcome, a peak and a capacity (the caller gathers the facts) ---- */
+
+struct probe_evidence {
+    bool interrupted;       /* we passed SIGINT/SIGTERM to it */
+    bool oom;               /* the log engine found a GPU OOM */
+    bool timed_out;
+    bool failure_other;     /* a non-GPU failure was diagnosed (host OOM killer...) */
+    int exit_code;          /* as `oomlab run` exits (128+N, 126, 127) */
+    int term_signal;        /* 0 when it exited */
+    const char *oom_kind;   /* the diagnosed failure's name; NULL or "" none */
+    const char *run_id;     /* for "see logs/ID.log"; NULL none */
+    const char *command;    /* argv[0], for "command not found" */
+    int64_t timeout_ms;     /* --timeout, for the diagnosis */
+    int64_t peak_alloc;     /* bytes from the step lines (or the OOM message), -1 */
+    int64_t peak_reserved;  /* likewise, -1 */
+    int64_t peak_nvml;      /* NVML's peak of the child's tree; -1, 0 = nothing seen */
+    int64_t capacity;       /* the run's: NVML's total or the OOM message's, -1 */
+    const struct oom_bytes *oom_bytes; /* the primary OOM's figures; NULL none */
+};
+
+/* fits (exit 0), oom (a GPU OOM in the log, whatever the exit code),
+ * interrupted, or failed; for the last two a one-line diagnosis is written
+ * to diagnosis (otherwise it is left alone). */
+enum probe_outcome probe_classify(const struct probe_evidence *ev, char *diagnosis, size_t size);
+/* The trial's peak, -1 unknown (a zero sample is a run too short to
+ * sample). A passing trial: the larger of NVML's and the log's reserved
+ * peak, else the log's allocated peak. An OOM trial: the largest figure
+ * of what it held when it failed (NVML, the step lines, the message's
+ * in-use, reserved and allocated) with *lower_bound set, since the
+ * failing request never got its memory. */
+int64_t probe_trial_peak(const struct probe_evidence *ev, enum probe_outcome outcome,
+                         bool *lower_bound);
+/* Passing peaks come from the log's reserved figures (which do not count
+ * the CUDA context), not NVML's. */
+bool probe_peak_from_log(const struct probe_evidence *ev);
+/* What the allocator could fill, from an OOM message: a per-process cap
+ * ("X allowed") binds directly; else the card's total, less the
+ * non-PyTorch memory the process held (context, NCCL) when the peaks come
+ * from the log. -1 when the message says nothing. */
+int64_t probe_oom_limit(const struct oom_bytes *b, bool log_peaks);
+/* The trial's capacity: the run's (else `known`), lowered to the OOM
+ * message's limit when that is smaller. -1 unknown. */
+int64_t probe_trial_capacity(const struct probe_evidence *ev, int64_t known, bool log_peaks);
+
+/* The NNN of a file name "probeNNN-..." or "probeNNN.probe" (any number
+ * of digits), 0 when the name is not one. */
+unsigned long probe_number_of(const char *name);
 
 const char *probe_outcome_name(enum probe_outcome outcome); /* "fits", "oom", "failed", "interrupted" */
 /* "start", "double", "bisect", "peaks", "model", "confirm", "walk" */

@@ -115,6 +115,15 @@ probe FT_MODE=killed FT_AT=4 -- -- "$T" --bs={batch}
 why="exit $rc, stop $(jget "$J" stop)"
 check probe-killed-stops test "$rc" = 3 -a "$(jget "$J" smallest_oom)" = null
 
+# 5b. Stopped before anything passed: the text says stopped (as JSON and
+#     exit 3 do), never "nothing fits" — a crash says nothing about memory.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+FT_MODE=crash FT_AT=1 NO_COLOR=1 "$OOMLAB" probe --dir "$D" -- "$T" --bs={batch} > "$D/out" 2> "$D/err"; rc=$?
+why="exit $rc; $(cat "$D/out")"
+check probe-stopped-text test "$rc" = 3 -a -z "$(grep -i 'nothing fits' "$D/out")" \
+  -a -n "$(grep -E '^stopped at batch=1 before any trial passed: what fits is not known yet$' "$D/out")" \
+  -a -n "$(grep -E '^stopped at batch=1: killed by signal 11' "$D/out")"
+
 # 6. A trial that hangs past --timeout stops the probe.
 start=$(date +%s)
 probe FT_MODE=hang FT_AT=8 -- --timeout 1s -- "$T" --bs={batch}
@@ -151,6 +160,23 @@ check probe-run-ids test -n "$(echo "$ids" | grep -E '^probe001-b1 ')" -a -n "$(
 why="$(cat "$D/out2" | head -5)"
 check probe-second-probe-number test -n "$(grep probe002-b1 "$D/out2")"
 
+# 8b. Probes started together in one directory take different numbers
+#     (claimed with O_EXCL, as run's ids), and each keeps its own.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+pids=""; for i in 1 2 3 4; do
+  "$OOMLAB" probe --dir "$D" --max 2 --json -- "$T" --bs={batch} > "$D/o$i.json" 2> "$D/e$i" & pids="$pids $!"
+done
+rcs=""; for p in $pids; do wait "$p"; rcs="$rcs$?"; done
+nums=$(for i in 1 2 3 4; do python3 -c 'import json,sys
+ids=[t["run_id"] for t in json.load(open(sys.argv[1]))["trials"]]
+print(",".join(sorted(set(i.split("-")[0] for i in ids))), " ".join(ids))' "$D/o$i.json" 2>/dev/null; done)
+why="exits $rcs; $nums"
+check probe-concurrent-numbers test "$rcs" = 0000 \
+  -a "$(echo "$nums" | cut -d' ' -f1 | sort -u | grep -c '^probe[0-9]*$')" = 4 \
+  -a -z "$(echo "$nums" | grep -E -- '-b1-r|-b2-r[^2]')"
+why="$(ls "$D/logs")"
+check probe-number-marker test -f "$D/logs/probe001.probe" -a -f "$D/logs/probe004.probe"
+
 # 9. Headroom on the peak, gradient accumulation for an effective batch.
 probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 --effective-batch 64 -- "$T" --bs={batch}
 rec=$(jget "$J" recommended); ga=$(jget "$J" grad_accum)
@@ -161,6 +187,42 @@ check probe-recommended-headroom test "${rec:-0}" -ge 72 -a "${rec:-0}" -le 73 -
 probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 --effective-batch 256 -- "$T" --bs={batch}
 why="grad_accum $(jget "$J" grad_accum) recommended $(jget "$J" recommended)"
 check probe-grad-accum test "$(jget "$J" grad_accum)" = 4 -a "$(jget "$J" schema)" = oomlab.probe.v1
+
+# 9b. The split never goes over the effective batch: 151 is prime, so
+#     50 x 3 = 150 (1 short, said so), not 51 x 3 = 153.
+probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 --effective-batch 151 -- "$T" --bs={batch}
+why="batch $(jget "$J" accum_batch) x $(jget "$J" grad_accum) = $(jget "$J" effective_batch_achieved)"
+check probe-accum-not-over test "$(jget "$J" effective_batch_achieved)" = 150 \
+  -a "$(jget "$J" accum_batch)" = 50 -a "$(jget "$J" grad_accum)" = 3 -a "$(jget "$J" exact_batch)" = 1
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card $((4096 + 50 * 100 + 25))
+FT_CAP=$((4096 + 50 * 100 + 25)) NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 256 --effective-batch 151 \
+  -- "$T" --bs={batch} > "$D/out" 2> "$D/err"
+why="$(grep -A1 '^gradient' "$D/out")"
+check probe-accum-text test -n "$(grep -F 'gradient accumulation: 3 steps of batch=50 = 150, 1 short of the effective batch 151' "$D/out")" \
+  -a -n "$(grep -F 'exactly 151: batch=1 x 151 steps' "$D/out")"
+
+# 9c. An OOM trial's peak is the bound its OOM message gives ("this process
+#     has X in use"), marked as a bound, whether NVML is there (and saw
+#     nothing) or not: the same figure every time, never a blank or a 0.
+oom_peaks() { python3 -c 'import json,sys
+t=[x for x in json.load(open(sys.argv[1]))["trials"] if x["outcome"]=="oom"]
+print(" ".join("%s:%s" % (x["peak_bytes"], x["peak_lower_bound"]) for x in t))' "$1" 2>/dev/null; }
+probe FT_CAP=$((4096 + 50 * 64 + 25)) -- --max 4096 -- "$T" --bs={batch}
+with=$(oom_peaks "$J"); Dw=$D
+probe FT_CAP=$((4096 + 50 * 64 + 25)) OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 -- --max 4096 -- "$T" --bs={batch}
+without=$(oom_peaks "$J")
+# the largest of the message's figures (GiB to 2 decimals): in use = cap - 20
+# MiB, or allocated (cap - 420 MiB) + 400 MiB reserved-but-unallocated
+want=$(python3 -c 'c = 4096 + 50 * 64 + 25
+print(round(max(round((c - 20) / 1024, 2), round((c - 420) / 1024, 2) + 400 / 1024) * 2**30))')
+why="with NVML: $with; without: $without; want $want:True"
+check probe-oom-peak-bound test -n "$with" -a -n "$without" \
+  -a "$(echo $with $without | tr ' ' '\n' | sort -u)" = "$want:True"
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card $((4096 + 50 * 64 + 25))
+FT_CAP=$((4096 + 50 * 64 + 25)) NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 4096 -- "$T" --bs={batch} > "$D/out" 2> "$D/err"
+why="$(cat "$D/out") $(cat "$D/err")"
+check probe-oom-peak-text test -n "$(grep -E '^ +[0-9]+ +oom +>=[0-9.]+ [GM]iB +>=[0-9.]+%' "$D/out")" \
+  -a -z "$(grep -E '^ +[0-9]+ +oom +- ' "$D/out")" -a -n "$(grep -E 'oom, peak >=[0-9.]+ [GM]iB' "$D/err")"
 
 # 10. The text report: the table, the largest fit, the recommendation.
 n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card $((4096 + 50 * 64 + 25))

@@ -79,6 +79,46 @@ static void check(bool ok)
     if (!ok) abort();
 }
 
+static int64_t bytes_or_unknown(struct rd *rd)
+{
+    unsigned x = byte(rd);
+    return x & 1 ? -1 : (int64_t)u16(rd) << (x % 40);
+}
+
+/* The trial-evidence rules on arbitrary facts: an outcome in range, a peak
+ * that is -1 or positive, a bound only on OOM trials, a capacity no larger
+ * than what was known or reported. */
+static void check_evidence(struct rd *rd)
+{
+    unsigned f = byte(rd);
+    struct oom_bytes b = {
+        .requested = bytes_or_unknown(rd), .capacity = bytes_or_unknown(rd),
+        .free = bytes_or_unknown(rd), .allocated = bytes_or_unknown(rd),
+        .reserved = bytes_or_unknown(rd), .reserved_unallocated = bytes_or_unknown(rd),
+        .process_in_use = bytes_or_unknown(rd), .allowed = bytes_or_unknown(rd),
+        .other_in_use = -1, .private_pools = -1};
+    struct probe_evidence ev = {
+        .interrupted = f & 1, .oom = f & 2, .timed_out = f & 4, .failure_other = f & 8,
+        .exit_code = (int)byte(rd), .term_signal = f & 16 ? (int)(byte(rd) % 65) : 0,
+        .oom_kind = f & 32 ? "host_oom_killer" : NULL, .run_id = "probe001-b1",
+        .command = "cmd", .timeout_ms = (int64_t)u16(rd) * 7,
+        .peak_alloc = bytes_or_unknown(rd), .peak_reserved = bytes_or_unknown(rd),
+        .peak_nvml = bytes_or_unknown(rd), .capacity = bytes_or_unknown(rd),
+        .oom_bytes = f & 64 ? &b : NULL};
+    char d[160] = "";
+    enum probe_outcome out = probe_classify(&ev, d, sizeof d);
+    check((unsigned)out <= PROBE_INTERRUPTED && strlen(d) < sizeof d);
+    check((out == PROBE_FAILED || out == PROBE_INTERRUPTED) == (d[0] != '\0'));
+    bool lb = false;
+    int64_t peak = probe_trial_peak(&ev, out, &lb);
+    check(peak == -1 || peak > 0);
+    check(!lb || (out == PROBE_OOM && peak > 0));
+    int64_t known = bytes_or_unknown(rd);
+    int64_t cap = probe_trial_capacity(&ev, known, f & 128);
+    int64_t start = ev.capacity >= 0 ? ev.capacity : known;
+    check(cap == start || (cap > 0 && (start < 0 || cap < start)));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct rd rd = {data, size};
@@ -109,6 +149,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.trial = trial;
     o.trial_ctx = &w;
     static struct probe_result r;
+    if (flags & 128) {
+        check_evidence(&rd);
+        return 0;
+    }
     if (probe_run(&o, &r, NULL) < 0) return 0;
     if (getenv("FUZZ_DEBUG")) { /* the search, to see why a property broke */
         fprintf(stderr, "min %ld max %ld truth %ld found %ld:", o.min, o.max, truth(&w, &o),
@@ -121,9 +165,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(r.n_trials >= 1 && r.n_trials <= PROBE_MAX_TRIALS);
     check(r.largest_fit == -1 || (r.largest_fit >= o.min && (o.max < 0 || r.largest_fit <= o.max)));
     check(r.recommended == -1 || (r.recommended >= o.min && r.recommended <= r.largest_fit));
-    if (r.grad_accum > 0)
-        check(r.accum_batch <= r.recommended && r.effective_achieved >= o.effective_batch &&
-              r.effective_achieved < o.effective_batch + r.grad_accum);
+    if (r.grad_accum > 0) /* never over the effective batch asked for */
+        check(r.accum_batch <= r.recommended && r.effective_achieved <= o.effective_batch &&
+              r.effective_achieved == r.accum_batch * r.grad_accum &&
+              r.accum_batch >= r.accum_low &&
+              (r.exact_batch < 0 || r.exact_batch * r.exact_grad_accum == o.effective_batch));
     for (size_t i = 0; i < r.n_trials; i++)
         check(r.trials[i].value >= o.min && (o.max < 0 || r.trials[i].value <= o.max));
     if (!w.adversarial) {

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,21 +421,20 @@ static void test_grad_accum(void **state)
     res.n_trials = 1;
     res.trials[0] = (struct probe_trial){.value = 27, .outcome = PROBE_FITS, .peak = -1};
     res.capacity = -1;
-    o.effective_batch = 64;
+    o.effective_batch = 64; /* 22 x 3 = 66 went over; 16 x 4 is exact */
     probe_recommend(&o, &res);
     assert_int_equal(res.recommended, 22); /* floor(27 * 0.85), on the count */
-    assert_int_equal(res.grad_accum, 3);
-    assert_int_equal(res.accum_batch, 22);
-    assert_int_equal(res.effective_achieved, 66);
+    assert_int_equal(res.grad_accum, 4);
+    assert_int_equal(res.accum_batch, 16);
+    assert_int_equal(res.effective_achieved, 64);
+    assert_int_equal(res.accum_low, 11);
     assert_int_equal(res.exact_batch, 16);
     assert_int_equal(res.exact_grad_accum, 4);
-    o.effective_batch = 1000; /* 22 x 46 = 1012; exactly: 20 x 50 */
+    o.effective_batch = 1000; /* 22 x 46 = 1012 went over; 20 x 50 */
     probe_recommend(&o, &res);
-    assert_int_equal(res.grad_accum, 46);
-    assert_int_equal(res.accum_batch, 22);
-    assert_int_equal(res.effective_achieved, 1012);
-    assert_int_equal(res.exact_batch, 20);
-    assert_int_equal(res.exact_grad_accum, 50);
+    assert_int_equal(res.grad_accum, 50);
+    assert_int_equal(res.accum_batch, 20);
+    assert_int_equal(res.effective_achieved, 1000);
     res.largest_fit = 700; /* recommended 595: 2 steps of 500, not 2 of 595 */
     res.trials[0].value = 700;
     probe_recommend(&o, &res);
@@ -442,6 +442,13 @@ static void test_grad_accum(void **state)
     assert_int_equal(res.grad_accum, 2);
     assert_int_equal(res.accum_batch, 500);
     assert_int_equal(res.effective_achieved, 1000);
+    o.effective_batch = 1009; /* prime: 504 x 2 = 1008, 1 short; exact only 1 x 1009 */
+    probe_recommend(&o, &res);
+    assert_int_equal(res.accum_batch, 504);
+    assert_int_equal(res.grad_accum, 2);
+    assert_int_equal(res.effective_achieved, 1008);
+    assert_int_equal(res.exact_batch, 1);
+    assert_int_equal(res.exact_grad_accum, 1009);
     res.largest_fit = 27;
     res.trials[0].value = 27;
     o.effective_batch = 44;
@@ -449,10 +456,187 @@ static void test_grad_accum(void **state)
     assert_int_equal(res.grad_accum, 2);
     assert_int_equal(res.effective_achieved, 44);
     assert_int_equal(res.exact_batch, 22);
+    o.effective_batch = 5; /* below the recommendation: one step */
+    probe_recommend(&o, &res);
+    assert_int_equal(res.grad_accum, 1);
+    assert_int_equal(res.accum_batch, 5);
     o.effective_batch = -1;
     probe_recommend(&o, &res);
     assert_int_equal(res.grad_accum, -1);
     assert_int_equal(res.effective_batch, -1);
+}
+
+/* Every split stays at or under the target, is the closest there in its
+ * window, and an exact split divides the target. */
+static void test_accum_never_overshoots(void **state)
+{
+    (void)state;
+    struct probe_result r;
+    for (long e = 1; e <= 300; e++)
+        for (long top = 1; top <= 40; top++)
+            for (long min = 1; min <= 9; min += 4) {
+                probe_accum(e, top, min, &r);
+                assert_true(r.effective_achieved <= e);
+                assert_int_equal(r.effective_achieved, r.accum_batch * r.grad_accum);
+                assert_true(r.accum_batch <= top && r.accum_batch >= r.accum_low);
+                long best = 0, t = top < e ? top : e;
+                for (long b = r.accum_low; b <= t; b++)
+                    if (b * (e / b) > best) best = b * (e / b);
+                assert_int_equal(r.effective_achieved, best);
+                if (r.exact_batch > 0) {
+                    assert_int_equal(r.exact_batch * r.exact_grad_accum, e);
+                    assert_true(r.exact_batch <= t);
+                }
+            }
+    /* --min 8, nothing from 8 to 12 divides 97: 12 x 8 = 96, no exact split */
+    probe_accum(97, 12, 8, &r);
+    assert_int_equal(r.accum_batch, 12);
+    assert_int_equal(r.effective_achieved, 96);
+    assert_int_equal(r.exact_batch, -1);
+    /* absurd sizes end, and still never overshoot */
+    probe_accum(LONG_MAX / 4, 1L << 24, 1, &r);
+    assert_true(r.effective_achieved <= LONG_MAX / 4 && r.effective_achieved > 0);
+    probe_accum(LONG_MAX / 4 - 1, 3, 1, &r);
+    assert_true(r.effective_achieved <= LONG_MAX / 4 - 1 && r.grad_accum > 0);
+    probe_accum(64, 0, 1, &r);
+    assert_int_equal(r.grad_accum, -1);
+}
+
+static const struct probe_evidence no_evidence = {
+    .exit_code = 0, .run_id = "probe001-b4", .command = "./train.sh", .timeout_ms = 600000,
+    .peak_alloc = -1, .peak_reserved = -1, .peak_nvml = -1, .capacity = -1};
+
+static void test_classify(void **state)
+{
+    (void)state;
+    char d[160];
+    struct probe_evidence ev = no_evidence;
+    d[0] = '\0';
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FITS);
+    assert_string_equal(d, "");
+    ev.timed_out = true;
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FAILED);
+    assert_string_equal(d, "timed out after 10m (not an OOM; raise --timeout or lower --steps)");
+    ev.timeout_ms = 1500;
+    probe_classify(&ev, d, sizeof d);
+    assert_non_null(strstr(d, "after 1500ms"));
+    ev.oom = true; /* the OOM text decides, even when the timeout ended it */
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_OOM);
+    ev.interrupted = true;
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_INTERRUPTED);
+    ev = no_evidence;
+    ev.exit_code = 139;
+    ev.term_signal = 11;
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FAILED);
+    assert_string_equal(d, "killed by signal 11, no GPU OOM in the log (see logs/probe001-b4.log)");
+    ev = no_evidence;
+    ev.exit_code = 127;
+    probe_classify(&ev, d, sizeof d);
+    assert_string_equal(d, "./train.sh: command not found");
+    ev.exit_code = 1;
+    ev.failure_other = true;
+    ev.oom_kind = "host_oom_killer";
+    probe_classify(&ev, d, sizeof d);
+    assert_string_equal(d, "host_oom_killer (not a GPU OOM; see logs/probe001-b4.log)");
+    ev.failure_other = false;
+    probe_classify(&ev, d, sizeof d);
+    assert_string_equal(d, "exited with code 1, no GPU OOM in the log (see logs/probe001-b4.log)");
+}
+
+#define GiB (1024LL * 1024 * 1024)
+
+static struct oom_bytes oom_message(void)
+{
+    /* "GPU 0 has a total capacity of 80 GiB ... this process has 79 GiB
+     * memory in use. Of the allocated memory 76 GiB is allocated by
+     * PyTorch, and 1 GiB is reserved by PyTorch but unallocated." */
+    return (struct oom_bytes){.requested = GiB / 2, .capacity = 80 * GiB, .free = GiB / 8,
+                              .allocated = 76 * GiB, .reserved = -1,
+                              .reserved_unallocated = GiB, .process_in_use = 79 * GiB,
+                              .allowed = -1, .other_in_use = -1, .private_pools = -1};
+}
+
+static void test_trial_peak(void **state)
+{
+    (void)state;
+    bool lb = true;
+    struct probe_evidence ev = no_evidence;
+    assert_int_equal(probe_trial_peak(&ev, PROBE_FITS, &lb), -1); /* unknown, not 0 */
+    assert_false(lb);
+    ev.peak_nvml = 0; /* too short to sample */
+    ev.peak_alloc = 5 * GiB;
+    assert_int_equal(probe_trial_peak(&ev, PROBE_FITS, &lb), 5 * GiB);
+    ev.peak_reserved = 6 * GiB;
+    ev.peak_nvml = 7 * GiB;
+    assert_int_equal(probe_trial_peak(&ev, PROBE_FITS, &lb), 7 * GiB);
+    assert_false(lb);
+    /* An OOM: the message's in-use is the bound whether NVML saw nothing
+     * (0), was absent (-1), or sampled less; always marked. */
+    struct oom_bytes b = oom_message();
+    int64_t nvml[] = {0, -1, 40 * GiB};
+    for (size_t i = 0; i < 3; i++) {
+        ev = no_evidence;
+        ev.oom = true;
+        ev.oom_bytes = &b;
+        ev.peak_nvml = nvml[i];
+        lb = false;
+        assert_int_equal(probe_trial_peak(&ev, PROBE_OOM, &lb), 79 * GiB);
+        assert_true(lb);
+    }
+    ev.peak_nvml = 79 * GiB + 1; /* a higher sample is a better bound */
+    assert_int_equal(probe_trial_peak(&ev, PROBE_OOM, &lb), 79 * GiB + 1);
+    b.process_in_use = -1; /* older messages: allocated + reserved-but-unallocated */
+    ev.peak_nvml = -1;
+    assert_int_equal(probe_trial_peak(&ev, PROBE_OOM, &lb), 77 * GiB);
+    ev.oom_bytes = NULL; /* nothing stated, nothing sampled: unknown, unmarked */
+    assert_int_equal(probe_trial_peak(&ev, PROBE_OOM, &lb), -1);
+    assert_false(lb);
+}
+
+static void test_oom_limit_and_capacity(void **state)
+{
+    (void)state;
+    struct oom_bytes b = oom_message();
+    /* other = 79 - 76 - 1 = 2 GiB of context and NCCL the log's figures miss */
+    assert_int_equal(probe_oom_limit(&b, true), 78 * GiB);
+    assert_int_equal(probe_oom_limit(&b, false), 80 * GiB);
+    b.allowed = 40 * GiB; /* set_per_process_memory_fraction binds directly */
+    assert_int_equal(probe_oom_limit(&b, true), 40 * GiB);
+    b.allowed = -1;
+    b.capacity = -1;
+    assert_int_equal(probe_oom_limit(&b, true), -1);
+    b = oom_message();
+    struct probe_evidence ev = no_evidence;
+    assert_int_equal(probe_trial_capacity(&ev, 81 * GiB, true), 81 * GiB); /* NVML's, before */
+    ev.capacity = 80 * GiB;
+    assert_int_equal(probe_trial_capacity(&ev, 81 * GiB, true), 80 * GiB);
+    ev.oom = true;
+    ev.oom_bytes = &b;
+    assert_int_equal(probe_trial_capacity(&ev, 81 * GiB, true), 78 * GiB);
+    assert_int_equal(probe_trial_capacity(&ev, -1, false), 80 * GiB);
+    ev.capacity = -1;
+    b.capacity = -1;
+    assert_int_equal(probe_trial_capacity(&ev, -1, true), -1);
+    ev = no_evidence;
+    ev.peak_reserved = 6 * GiB;
+    ev.peak_nvml = 5 * GiB;
+    assert_true(probe_peak_from_log(&ev));
+    ev.peak_nvml = 7 * GiB;
+    assert_false(probe_peak_from_log(&ev));
+}
+
+static void test_probe_number_of(void **state)
+{
+    (void)state;
+    assert_int_equal(probe_number_of("probe001-b1.log"), 1);
+    assert_int_equal(probe_number_of("probe042-s512-r2_mem.csv"), 42);
+    assert_int_equal(probe_number_of("probe1000-b2.log"), 1000);
+    assert_int_equal(probe_number_of("probe007.probe"), 7);
+    assert_int_equal(probe_number_of("probe.probe"), 0);
+    assert_int_equal(probe_number_of("probe01x-b1.log"), 0);
+    assert_int_equal(probe_number_of("probe001.log"), 0);
+    assert_int_equal(probe_number_of("run001.log"), 0);
+    assert_int_equal(probe_number_of("probe99999999999999999999999-b1"), 0);
 }
 
 static void test_bound_and_options(void **state)
@@ -502,6 +686,11 @@ int main(void)
         cmocka_unit_test(test_model_start),
         cmocka_unit_test(test_recommend_keeps_headroom_on_the_peak),
         cmocka_unit_test(test_grad_accum),
+        cmocka_unit_test(test_accum_never_overshoots),
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_trial_peak),
+        cmocka_unit_test(test_oom_limit_and_capacity),
+        cmocka_unit_test(test_probe_number_of),
         cmocka_unit_test(test_bound_and_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,1069 @@
+/* pickle: the plain-data pickle reader (see pickle.h). One opcode table
+ * drives both passes: the argument's kind says what to skip in the first
+ * (memo census) and what to read in the second (build). Objects are
+ * reference counted and also threaded on one list, so freeing never
+ * recurses and a failed or cyclic load still frees everything. */
+#include "lib/pickle.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PK_BUF_SIZE (256u << 10)
+#define PK_MAX_MEMO (1u << 28)   /* memo indices a pickle may use */
+#define PK_MAX_STACK (1u << 24)  /* items on the unpickler's stack */
+
+enum pk_arg { ARG_NONE, ARG_U1, ARG_U2, ARG_I4, ARG_U4, ARG_U8, ARG_F8, ARG_LEN1, ARG_LEN4,
+              ARG_LEN8, ARG_REFUSED };
+
+struct reader;
+typedef int op_fn(struct reader *r, uint64_t arg);
+
+struct op {
+    unsigned char code;
+    const char *name;
+    enum pk_arg arg;
+    op_fn *run;          /* second pass; NULL for refused ones */
+    const char *refusal; /* why, for refused ones */
+};
+
+struct memo_slot {
+    uint64_t key; /* index + 1; 0 empty */
+    struct pk_obj *obj;
+};
+
+struct reader {
+    const struct pickle_opts *o;
+    struct oomlab_err *err;
+    struct pickle_doc *doc;
+    unsigned char *buf;
+    size_t len, pos;
+    uint64_t base;      /* input offset of buf[0] */
+    uint64_t op_offset; /* of the opcode being run */
+    const struct op *op;
+    bool eof;
+    int pass;
+    size_t mem, limit;
+    unsigned max_depth;
+    struct pk_obj **stack;
+    size_t sp, scap;
+    size_t marks[4 * PICKLE_MAX_DEPTH + 4];
+    size_t nmarks, max_marks;
+    uint64_t *assigned, *wanted; /* bitsets over memo indices */
+    size_t memo_words;
+    uint64_t memo_count;
+    struct memo_slot *memo;
+    size_t memo_cap, memo_used;
+    struct pk_obj **work; /* decref worklist */
+    size_t nwork, wcap;
+    bool stopped;
+};
+
+static int fail(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct reader *r, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return oomlab_err_set(r->err, "at byte %llu (%s): %s", (unsigned long long)r->op_offset,
+                          r->op ? r->op->name : "start", what);
+}
+
+/* ---- memory ---- */
+
+/* Small pieces (objects, short strings, item arrays) come from per-size
+ * free lists carved out of 64 KiB chunks: a snapshot is millions of tiny
+ * objects, and malloc/free per object was half the time. Larger pieces are
+ * malloc'd. The pool belongs to the document and goes with it. */
+#define PK_CHUNK (64u << 10)
+#define PK_SMALL_MAX 4096
+#define PK_CLASSES 9 /* 16, 32, ... 4096 bytes */
+
+struct pk_chunk {
+    struct pk_chunk *next;
+    size_t used;
+    max_align_t data[];
+};
+
+struct pk_pool {
+    void *free_list[PK_CLASSES];
+    struct pk_chunk *chunks;
+};
+
+static int size_class(size_t size)
+{
+    int c = 0;
+    for (size_t sz = 16; sz < size; sz <<= 1) c++;
+    return c;
+}
+
+static bool charge(struct reader *r, size_t size)
+{
+    if (size > r->limit || r->mem > r->limit - size) {
+        fail(r, "over the memory limit of %zu bytes (%zu held): not a plain snapshot, or "
+                "raise --memory-limit", r->limit, r->mem);
+        return false;
+    }
+    r->mem += size;
+    if (r->mem > r->doc->peak_memory) r->doc->peak_memory = r->mem;
+    return true;
+}
+
+static void *pk_alloc(struct reader *r, size_t size)
+{
+    struct pk_pool *pool = r->doc->pool;
+    if (size > PK_SMALL_MAX) {
+        if (!charge(r, size)) return NULL;
+        void *p = malloc(size);
+        if (!p) {
+            r->mem -= size;
+            fail(r, "out of memory (%zu bytes held)", r->mem);
+        }
+        return p;
+    }
+    int c = size_class(size);
+    size_t csize = (size_t)16 << c;
+    if (pool->free_list[c]) {
+        void *p = pool->free_list[c];
+        memcpy(&pool->free_list[c], p, sizeof p);
+        return p;
+    }
+    struct pk_chunk *ch = pool->chunks;
+    if (!ch || ch->used + csize > PK_CHUNK - sizeof *ch) {
+        if (!charge(r, PK_CHUNK)) return NULL;
+        ch = malloc(PK_CHUNK);
+        if (!ch) {
+            r->mem -= PK_CHUNK;
+            fail(r, "out of memory (%zu bytes held)", r->mem);
+            return NULL;
+        }
+        ch->next = pool->chunks;
+        ch->used = 0;
+        pool->chunks = ch;
+    }
+    void *p = (char *)ch->data + ch->used;
+    ch->used += csize;
+    return p;
+}
+
+static void pk_free(struct reader *r, void *p, size_t size)
+{
+    if (!p) return;
+    if (size > PK_SMALL_MAX) {
+        free(p);
+        r->mem -= size;
+        return;
+    }
+    struct pk_pool *pool = r->doc->pool;
+    int c = size_class(size);
+    memcpy(p, &pool->free_list[c], sizeof p);
+    pool->free_list[c] = p;
+}
+
+/* Grow *items (elements of size elem) to hold need; 0 or -1. */
+static int grow(struct reader *r, void **items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem) return fail(r, "too many items (%llu)", (unsigned long long)(need));
+        ncap *= 2;
+    }
+    void *p = pk_alloc(r, ncap * elem);
+    if (!p) return -1;
+    if (*cap) memcpy(p, *items, *cap * elem);
+    if (*items) pk_free(r, *items, *cap * elem);
+    *items = p;
+    *cap = ncap;
+    return 0;
+}
+
+static size_t payload_size(const struct pk_obj *o)
+{
+    if (o->type == PK_STR || o->type == PK_BYTES) return o->u.str.len + 1;
+    if (o->type == PK_LIST || o->type == PK_TUPLE || o->type == PK_DICT)
+        return o->u.seq.cap * sizeof *o->u.seq.items;
+    return 0;
+}
+
+static struct pk_obj *new_obj(struct reader *r, enum pk_type type)
+{
+    struct pk_obj *o = pk_alloc(r, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    o->type = type;
+    o->refs = 1;
+    o->all_next = r->doc->all;
+    if (r->doc->all) r->doc->all->all_prev = o;
+    r->doc->all = o;
+    return o;
+}
+
+static void unlink_free(struct reader *r, struct pk_obj *o)
+{
+    if (o->all_prev) o->all_prev->all_next = o->all_next;
+    else r->doc->all = o->all_next;
+    if (o->all_next) o->all_next->all_prev = o->all_prev;
+    size_t extra = payload_size(o);
+    if (o->type == PK_STR || o->type == PK_BYTES) pk_free(r, o->u.str.s, extra);
+    else if (extra) pk_free(r, o->u.seq.items, extra);
+    pk_free(r, o, sizeof *o);
+}
+
+/* The decref worklist grows outside the limit (it is bounded by the
+ * objects already counted) and never sets an error: a load may already be
+ * failing with its own. */
+static bool work_room(struct reader *r, size_t need)
+{
+    if (need <= r->wcap) return true;
+    size_t ncap = r->wcap ? r->wcap : 64;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / sizeof *r->work) return false;
+        ncap *= 2;
+    }
+    struct pk_obj **w = realloc(r->work, ncap * sizeof *w);
+    if (!w) return false;
+    r->mem += (ncap - r->wcap) * sizeof *w;
+    r->work = w;
+    r->wcap = ncap;
+    return true;
+}
+
+/* Drop one reference; frees what reaches zero without recursing. An object
+ * the worklist cannot take stays on the all-list, freed at release. */
+static void decref(struct reader *r, struct pk_obj *o)
+{
+    if (!o || !work_room(r, r->nwork + 1)) return;
+    size_t base = r->nwork;
+    r->work[r->nwork++] = o;
+    while (r->nwork > base) {
+        struct pk_obj *x = r->work[--r->nwork];
+        if (--x->refs) continue;
+        bool seq = x->type == PK_LIST || x->type == PK_TUPLE || x->type == PK_DICT;
+        if (seq && !work_room(r, r->nwork + x->u.seq.n)) {
+            x->refs = 1; /* keep it whole: freed at release */
+            continue;
+        }
+        for (size_t i = 0; seq && i < x->u.seq.n; i++) r->work[r->nwork++] = x->u.seq.items[i];
+        unlink_free(r, x);
+    }
+}
+
+/* ---- input ---- */
+
+static int refill(struct reader *r, size_t need)
+{
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->base += r->pos;
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    while (r->len < need && !r->eof) {
+        size_t got = 0;
+        if (r->o->read(r->o->src, r->buf + r->len, PK_BUF_SIZE - r->len, &got, r->err) < 0)
+            return -1;
+        if (got == 0) r->eof = true;
+        r->len += got;
+    }
+    return 0;
+}
+
+static uint64_t offset(const struct reader *r)
+{
+    return r->base + r->pos;
+}
+
+/* n (<= 8) contiguous bytes, or -1 (truncated). */
+static int take(struct reader *r, size_t n, const unsigned char **p)
+{
+    if (r->len - r->pos < n && refill(r, n) < 0) return -1;
+    if (r->len - r->pos < n)
+        return fail(r, "the file ends inside the opcode (truncated at byte %llu)", (unsigned long long)(r->base + r->len));
+    *p = r->buf + r->pos;
+    r->pos += n;
+    return 0;
+}
+
+/* Copy (dest) or skip (dest NULL) n bytes of payload. */
+static int payload(struct reader *r, char *dest, uint64_t n)
+{
+    while (n > 0) {
+        if (r->pos == r->len && refill(r, 1) < 0) return -1;
+        if (r->pos == r->len)
+            return fail(r, "the file ends inside a string or bytes (truncated at byte %llu)", (unsigned long long)(r->base + r->len));
+        size_t chunk = r->len - r->pos;
+        if (chunk > n) chunk = (size_t)n;
+        if (dest) memcpy(dest, r->buf + r->pos, chunk), dest += chunk;
+        r->pos += chunk;
+        n -= chunk;
+    }
+    return 0;
+}
+
+static uint64_t le(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = n; i-- > 0;) v = v << 8 | p[i];
+    return v;
+}
+
+/* ---- the stack ---- */
+
+static int push(struct reader *r, struct pk_obj *o)
+{
+    if (!o) return -1;
+    if (r->sp == PK_MAX_STACK) {
+        decref(r, o);
+        return fail(r, "more than %llu items on the stack", (unsigned long long)(PK_MAX_STACK));
+    }
+    if (grow(r, (void **)&r->stack, &r->scap, r->sp + 1, sizeof *r->stack) < 0) {
+        decref(r, o);
+        return -1;
+    }
+    r->stack[r->sp++] = o;
+    return 0;
+}
+
+static size_t top_mark(const struct reader *r)
+{
+    return r->nmarks ? r->marks[r->nmarks - 1] : 0;
+}
+
+static int need_items(struct reader *r, size_t n)
+{
+    if (r->sp - top_mark(r) < n)
+        return fail(r, "the stack holds too few items (needs %llu)", (unsigned long long)(n));
+    return 0;
+}
+
+static int pop_mark(struct reader *r, size_t *mark)
+{
+    if (!r->nmarks) return fail(r, "no MARK to close");
+    *mark = r->marks[--r->nmarks];
+    return 0;
+}
+
+/* Put item into container (list/tuple/dict storage), taking its reference. */
+static int add_item(struct reader *r, struct pk_obj *c, struct pk_obj *item)
+{
+    if (item->depth + 1 > c->depth) c->depth = item->depth + 1;
+    if (c->depth > r->max_depth) {
+        decref(r, item);
+        return fail(r, "nested deeper than %llu levels (or a cycle)", (unsigned long long)(r->max_depth));
+    }
+    if (grow(r, (void **)&c->u.seq.items, &c->u.seq.cap, c->u.seq.n + 1,
+             sizeof *c->u.seq.items) < 0) {
+        decref(r, item);
+        return -1;
+    }
+    c->u.seq.items[c->u.seq.n++] = item;
+    return 0;
+}
+
+/* ---- opcodes: scalars ---- */
+
+static int op_none(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push(r, new_obj(r, PK_NONE));
+}
+
+static int push_bool(struct reader *r, bool v)
+{
+    struct pk_obj *o = new_obj(r, PK_BOOL);
+    if (o) o->u.b = v;
+    return push(r, o);
+}
+
+static int op_true(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push_bool(r, true);
+}
+
+static int op_false(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push_bool(r, false);
+}
+
+static int push_int(struct reader *r, int64_t v)
+{
+    struct pk_obj *o = new_obj(r, PK_INT);
+    if (o) o->u.i = v;
+    return push(r, o);
+}
+
+static int op_uint(struct reader *r, uint64_t arg)
+{
+    return push_int(r, (int64_t)arg);
+}
+
+static int op_int4(struct reader *r, uint64_t arg)
+{
+    return push_int(r, (int64_t)(int32_t)(uint32_t)arg);
+}
+
+/* LONG1/LONG4: little-endian two's complement of arg bytes. */
+static int op_long(struct reader *r, uint64_t n)
+{
+    unsigned char b[9] = {0};
+    if (n > 9) {
+        if (payload(r, NULL, n) < 0) return -1; /* beyond 64 bits: kept as a big int */
+        return push(r, new_obj(r, PK_BIGINT));
+    }
+    if (payload(r, (char *)b, n) < 0) return -1;
+    if (n == 0) return push_int(r, 0);
+    bool neg = b[n - 1] & 0x80;
+    bool fits = n < 9 || (b[8] == 0 && !(b[7] & 0x80)) || (b[8] == 0xff && (b[7] & 0x80));
+    if (!fits) return push(r, new_obj(r, PK_BIGINT));
+    uint64_t v = le(b, n < 8 ? n : 8);
+    if (neg && n < 8) v |= ~(uint64_t)0 << (8 * n);
+    return push_int(r, (int64_t)v);
+}
+
+static int op_float(struct reader *r, uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    struct pk_obj *o = new_obj(r, PK_FLOAT);
+    if (o) o->u.f = d;
+    return push(r, o);
+}
+
+static int push_text(struct reader *r, enum pk_type type, uint64_t n)
+{
+    if (n >= r->limit) return fail(r, "a string of %llu bytes is over the memory limit", (unsigned long long)(n));
+    struct pk_obj *o = new_obj(r, type);
+    if (!o) return -1;
+    o->u.str.s = pk_alloc(r, (size_t)n + 1);
+    if (!o->u.str.s) {
+        o->type = PK_NONE;
+        decref(r, o);
+        return -1;
+    }
+    o->u.str.len = (size_t)n;
+    o->u.str.s[n] = '\0';
+    if (payload(r, o->u.str.s, n) < 0) {
+        decref(r, o);
+        return -1;
+    }
+    return push(r, o);
+}
+
+static int op_str(struct reader *r, uint64_t n)
+{
+    return push_text(r, PK_STR, n);
+}
+
+static int op_bytes(struct reader *r, uint64_t n)
+{
+    return push_text(r, PK_BYTES, n);
+}
+
+/* ---- opcodes: containers ---- */
+
+static int op_empty_list(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push(r, new_obj(r, PK_LIST));
+}
+
+static int op_empty_dict(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push(r, new_obj(r, PK_DICT));
+}
+
+static int op_empty_tuple(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return push(r, new_obj(r, PK_TUPLE));
+}
+
+static int op_mark(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    if (r->nmarks == r->max_marks)
+        return fail(r, "more than %llu open MARKs (nested too deep)", (unsigned long long)(r->max_marks));
+    r->marks[r->nmarks++] = r->sp;
+    return 0;
+}
+
+/* Items stack[from..sp) into a new container of type, popped. */
+static int collect(struct reader *r, enum pk_type type, size_t from)
+{
+    struct pk_obj *c = new_obj(r, type);
+    if (!c) return -1;
+    if ((r->sp - from) % 2 && type == PK_DICT) {
+        decref(r, c);
+        return fail(r, "a dict needs keys and values in pairs (%llu items)", (unsigned long long)(r->sp - from));
+    }
+    int rc = 0;
+    for (size_t i = from; i < r->sp; i++) {
+        if (rc == 0) rc = add_item(r, c, r->stack[i]);
+        else decref(r, r->stack[i]);
+    }
+    r->sp = from;
+    if (rc < 0) {
+        decref(r, c);
+        return -1;
+    }
+    return push(r, c);
+}
+
+static int op_tuple_n(struct reader *r, uint64_t n)
+{
+    if (need_items(r, (size_t)n) < 0) return -1;
+    return collect(r, PK_TUPLE, r->sp - (size_t)n);
+}
+
+static int op_tuple1(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return op_tuple_n(r, 1);
+}
+
+static int op_tuple2(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return op_tuple_n(r, 2);
+}
+
+static int op_tuple3(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return op_tuple_n(r, 3);
+}
+
+static int op_tuple_mark(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    return pop_mark(r, &m) < 0 ? -1 : collect(r, PK_TUPLE, m);
+}
+
+static int op_list_mark(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    return pop_mark(r, &m) < 0 ? -1 : collect(r, PK_LIST, m);
+}
+
+static int op_dict_mark(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    return pop_mark(r, &m) < 0 ? -1 : collect(r, PK_DICT, m);
+}
+
+/* The container under stack[from]: what APPEND(S)/SETITEM(S) fill. */
+static struct pk_obj *target(struct reader *r, size_t from, enum pk_type type)
+{
+    struct pk_obj *c = from > 0 ? r->stack[from - 1] : NULL;
+    if (!c || c->type != type || (from > 0 && r->nmarks && r->marks[r->nmarks - 1] >= from)) {
+        fail(r, "nothing to add to: needs a %s below the items", type == PK_LIST ? "list" : "dict");
+        return NULL;
+    }
+    return c;
+}
+
+static int append_items(struct reader *r, size_t from)
+{
+    struct pk_obj *list = target(r, from, PK_LIST);
+    if (!list) return -1;
+    int rc = 0;
+    for (size_t i = from; i < r->sp; i++) {
+        struct pk_obj *item = r->stack[i];
+        bool consumed = false;
+        if (rc == 0 && r->o->on_item &&
+            r->o->on_item(r->o->ctx, list, list->u.seq.appended, item, &consumed, r->err) < 0)
+            rc = -1;
+        list->u.seq.appended++;
+        if (rc < 0 || consumed) decref(r, item);
+        else rc = add_item(r, list, item);
+    }
+    r->sp = from;
+    return rc;
+}
+
+static int op_append(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    if (need_items(r, 1) < 0) return -1;
+    return append_items(r, r->sp - 1);
+}
+
+static int op_appends(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    return pop_mark(r, &m) < 0 ? -1 : append_items(r, m);
+}
+
+static bool hashable(const struct pk_obj *o)
+{
+    return o->type != PK_LIST && o->type != PK_DICT;
+}
+
+static int set_items(struct reader *r, size_t from)
+{
+    struct pk_obj *dict = target(r, from, PK_DICT);
+    if (!dict) return -1;
+    int rc = (r->sp - from) % 2 ? fail(r, "keys and values come in pairs (%llu items)", (unsigned long long)(r->sp - from))
+                                : 0;
+    for (size_t i = from; i < r->sp; i++) {
+        if (rc == 0 && (i - from) % 2 == 0 && !hashable(r->stack[i]))
+            rc = fail(r, "a %s cannot be a dict key", pk_type_name(r->stack[i]->type));
+        if (rc == 0) rc = add_item(r, dict, r->stack[i]);
+        else decref(r, r->stack[i]);
+    }
+    r->sp = from;
+    return rc;
+}
+
+static int op_setitem(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    if (need_items(r, 2) < 0) return -1;
+    return set_items(r, r->sp - 2);
+}
+
+static int op_setitems(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    return pop_mark(r, &m) < 0 ? -1 : set_items(r, m);
+}
+
+static int op_pop(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    if (r->nmarks && r->marks[r->nmarks - 1] == r->sp) {
+        r->nmarks--; /* POP of a MARK, as Python does */
+        return 0;
+    }
+    if (r->sp == 0) return fail(r, "POP of an empty stack");
+    decref(r, r->stack[--r->sp]);
+    return 0;
+}
+
+static int op_pop_mark(struct reader *r, uint64_t arg)
+{
+    size_t m = 0;
+    (void)arg;
+    if (pop_mark(r, &m) < 0) return -1;
+    while (r->sp > m) decref(r, r->stack[--r->sp]);
+    return 0;
+}
+
+/* ---- memo ---- */
+
+static bool bit(const uint64_t *set, size_t words, uint64_t i)
+{
+    return i / 64 < words && (set[i / 64] >> (i % 64) & 1);
+}
+
+static int set_bit(struct reader *r, uint64_t **set, uint64_t i)
+{
+    if (i >= PK_MAX_MEMO) return fail(r, "memo index %llu is beyond the limit", (unsigned long long)(i));
+    if (i / 64 >= r->memo_words) { /* both bitsets keep one size: grow them together */
+        size_t words = r->memo_words ? r->memo_words : 64;
+        while (words <= i / 64) words *= 2;
+        uint64_t *na = pk_alloc(r, words * sizeof *na);
+        uint64_t *nw = na ? pk_alloc(r, words * sizeof *nw) : NULL;
+        if (!nw) {
+            pk_free(r, na, words * sizeof *na);
+            return -1;
+        }
+        memset(na, 0, words * sizeof *na);
+        memset(nw, 0, words * sizeof *nw);
+        if (r->memo_words) {
+            memcpy(na, r->assigned, r->memo_words * sizeof *na);
+            memcpy(nw, r->wanted, r->memo_words * sizeof *nw);
+            pk_free(r, r->assigned, r->memo_words * sizeof *na);
+            pk_free(r, r->wanted, r->memo_words * sizeof *nw);
+        }
+        bool is_wanted = set == &r->wanted;
+        r->assigned = na;
+        r->wanted = nw;
+        r->memo_words = words;
+        set = is_wanted ? &r->wanted : &r->assigned;
+    }
+    (*set)[i / 64] |= (uint64_t)1 << (i % 64);
+    return 0;
+}
+
+static struct memo_slot *memo_find(struct reader *r, uint64_t index)
+{
+    if (!r->memo_cap) return NULL;
+    size_t mask = r->memo_cap - 1, h = (size_t)(index * 0x9E3779B97F4A7C15ull) & mask;
+    while (r->memo[h].key && r->memo[h].key != index + 1) h = (h + 1) & mask;
+    return &r->memo[h];
+}
+
+static int memo_grow(struct reader *r)
+{
+    size_t ncap = r->memo_cap ? r->memo_cap * 2 : 1024, ocap = r->memo_cap;
+    struct memo_slot *old = r->memo, *n = pk_alloc(r, ncap * sizeof *n);
+    if (!n) return -1;
+    memset(n, 0, ncap * sizeof *n);
+    r->memo = n;
+    r->memo_cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].key) *memo_find(r, old[i].key - 1) = old[i];
+    if (old) pk_free(r, old, ocap * sizeof *old);
+    return 0;
+}
+
+/* Store the top under index: counted in both passes; kept only when the
+ * first pass saw it fetched. */
+static int memo_put(struct reader *r, uint64_t index)
+{
+    if (r->pass == 2 && (r->sp == 0 || r->sp == top_mark(r))) return fail(r, "nothing to memoize");
+    if (!bit(r->assigned, r->memo_words, index)) {
+        if (set_bit(r, &r->assigned, index) < 0) return -1;
+        r->memo_count++;
+    }
+    if (r->pass == 1 || !bit(r->wanted, r->memo_words, index)) return 0;
+    if ((r->memo_used + 1) * 2 > r->memo_cap && memo_grow(r) < 0) return -1;
+    struct memo_slot *s = memo_find(r, index);
+    if (s->key) decref(r, s->obj);
+    else r->memo_used++;
+    s->key = index + 1;
+    s->obj = r->stack[r->sp - 1];
+    s->obj->refs++;
+    return 0;
+}
+
+static int op_memoize(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    return memo_put(r, r->memo_count);
+}
+
+static int op_put(struct reader *r, uint64_t index)
+{
+    return memo_put(r, index);
+}
+
+static int op_get(struct reader *r, uint64_t index)
+{
+    if (r->pass == 1) return set_bit(r, &r->wanted, index);
+    struct memo_slot *s = memo_find(r, index);
+    if (!s || !s->key) return fail(r, "memo entry %llu is fetched before it is stored", (unsigned long long)(index));
+    s->obj->refs++;
+    return push(r, s->obj);
+}
+
+/* ---- framing ---- */
+
+static int op_proto(struct reader *r, uint64_t v)
+{
+    if (v < 2 || v > 5)
+        return fail(r, "protocol %llu: only protocols 2 to 5 are read", (unsigned long long)(v));
+    r->doc->protocol = (int)v;
+    return 0;
+}
+
+static int op_frame(struct reader *r, uint64_t n)
+{
+    (void)n; /* frames only group opcodes for Python's buffering; read straight through */
+    (void)r;
+    return 0;
+}
+
+static int op_stop(struct reader *r, uint64_t arg)
+{
+    (void)arg;
+    if (r->pass == 2 && (r->sp == 0 || r->sp == top_mark(r)))
+        return fail(r, "STOP with nothing on the stack");
+    r->stopped = true;
+    return 0;
+}
+
+#define CALLS "names or calls Python code: refused (oomlab reads plain data and executes nothing)"
+#define TEXT "is a protocol 0/1 text opcode: not read (snapshots use protocol 2 or later)"
+
+static const struct op ops[] = {
+    {0x80, "PROTO", ARG_U1, op_proto, NULL},
+    {0x95, "FRAME", ARG_U8, op_frame, NULL},
+    {'.', "STOP", ARG_NONE, op_stop, NULL},
+    {'(', "MARK", ARG_NONE, op_mark, NULL},
+    {'0', "POP", ARG_NONE, op_pop, NULL},
+    {'1', "POP_MARK", ARG_NONE, op_pop_mark, NULL},
+    {'N', "NONE", ARG_NONE, op_none, NULL},
+    {0x88, "NEWTRUE", ARG_NONE, op_true, NULL},
+    {0x89, "NEWFALSE", ARG_NONE, op_false, NULL},
+    {'J', "BININT", ARG_I4, op_int4, NULL},
+    {'K', "BININT1", ARG_U1, op_uint, NULL},
+    {'M', "BININT2", ARG_U2, op_uint, NULL},
+    {0x8a, "LONG1", ARG_LEN1, op_long, NULL},
+    {0x8b, "LONG4", ARG_LEN4, op_long, NULL},
+    {'G', "BINFLOAT", ARG_F8, op_float, NULL},
+    {0x8c, "SHORT_BINUNICODE", ARG_LEN1, op_str, NULL},
+    {'X', "BINUNICODE", ARG_LEN4, op_str, NULL},
+    {0x8d, "BINUNICODE8", ARG_LEN8, op_str, NULL},
+    {'U', "SHORT_BINSTRING", ARG_LEN1, op_bytes, NULL},
+    {'T', "BINSTRING", ARG_LEN4, op_bytes, NULL},
+    {'C', "SHORT_BINBYTES", ARG_LEN1, op_bytes, NULL},
+    {'B', "BINBYTES", ARG_LEN4, op_bytes, NULL},
+    {0x8e, "BINBYTES8", ARG_LEN8, op_bytes, NULL},
+    {0x96, "BYTEARRAY8", ARG_LEN8, op_bytes, NULL},
+    {']', "EMPTY_LIST", ARG_NONE, op_empty_list, NULL},
+    {'}', "EMPTY_DICT", ARG_NONE, op_empty_dict, NULL},
+    {')', "EMPTY_TUPLE", ARG_NONE, op_empty_tuple, NULL},
+    {'a', "APPEND", ARG_NONE, op_append, NULL},
+    {'e', "APPENDS", ARG_NONE, op_appends, NULL},
+    {'s', "SETITEM", ARG_NONE, op_setitem, NULL},
+    {'u', "SETITEMS", ARG_NONE, op_setitems, NULL},
+    {'l', "LIST", ARG_NONE, op_list_mark, NULL},
+    {'d', "DICT", ARG_NONE, op_dict_mark, NULL},
+    {'t', "TUPLE", ARG_NONE, op_tuple_mark, NULL},
+    {0x85, "TUPLE1", ARG_NONE, op_tuple1, NULL},
+    {0x86, "TUPLE2", ARG_NONE, op_tuple2, NULL},
+    {0x87, "TUPLE3", ARG_NONE, op_tuple3, NULL},
+    {0x94, "MEMOIZE", ARG_NONE, op_memoize, NULL},
+    {'q', "BINPUT", ARG_U1, op_put, NULL},
+    {'r', "LONG_BINPUT", ARG_U4, op_put, NULL},
+    {'h', "BINGET", ARG_U1, op_get, NULL},
+    {'j', "LONG_BINGET", ARG_U4, op_get, NULL},
+    {'c', "GLOBAL", ARG_REFUSED, NULL, CALLS},
+    {0x93, "STACK_GLOBAL", ARG_REFUSED, NULL, CALLS},
+    {'R', "REDUCE", ARG_REFUSED, NULL, CALLS},
+    {'b', "BUILD", ARG_REFUSED, NULL, CALLS},
+    {'i', "INST", ARG_REFUSED, NULL, CALLS},
+    {'o', "OBJ", ARG_REFUSED, NULL, CALLS},
+    {0x81, "NEWOBJ", ARG_REFUSED, NULL, CALLS},
+    {0x92, "NEWOBJ_EX", ARG_REFUSED, NULL, CALLS},
+    {0x82, "EXT1", ARG_REFUSED, NULL, CALLS},
+    {0x83, "EXT2", ARG_REFUSED, NULL, CALLS},
+    {0x84, "EXT4", ARG_REFUSED, NULL, CALLS},
+    {'P', "PERSID", ARG_REFUSED, NULL, CALLS},
+    {'Q', "BINPERSID", ARG_REFUSED, NULL, CALLS},
+    {0x97, "NEXT_BUFFER", ARG_REFUSED, NULL, "is an out-of-band buffer: not read"},
+    {0x98, "READONLY_BUFFER", ARG_REFUSED, NULL, "is an out-of-band buffer: not read"},
+    {0x8f, "EMPTY_SET", ARG_REFUSED, NULL, "builds a set: not read (snapshots hold none)"},
+    {0x90, "ADDITEMS", ARG_REFUSED, NULL, "builds a set: not read (snapshots hold none)"},
+    {0x91, "FROZENSET", ARG_REFUSED, NULL, "builds a set: not read (snapshots hold none)"},
+    {'2', "DUP", ARG_REFUSED, NULL, "is never written by pickle: not read"},
+    {'I', "INT", ARG_REFUSED, NULL, TEXT},
+    {'L', "LONG", ARG_REFUSED, NULL, TEXT},
+    {'S', "STRING", ARG_REFUSED, NULL, TEXT},
+    {'V', "UNICODE", ARG_REFUSED, NULL, TEXT},
+    {'F', "FLOAT", ARG_REFUSED, NULL, TEXT},
+    {'g', "GET", ARG_REFUSED, NULL, TEXT},
+    {'p', "PUT", ARG_REFUSED, NULL, TEXT},
+};
+
+static const struct op *op_table[256];
+
+static void build_table(void)
+{
+    if (op_table[0x80]) return;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) op_table[ops[i].code] = &ops[i];
+}
+
+/* The opcode's argument: an integer, or a payload's length (the payload is
+ * left for the handler, or skipped in the first pass). */
+static int read_arg(struct reader *r, enum pk_arg kind, uint64_t *arg)
+{
+    static const unsigned char widths[] = {[ARG_U1] = 1, [ARG_U2] = 2, [ARG_I4] = 4,
+                                           [ARG_U4] = 4, [ARG_U8] = 8, [ARG_F8] = 8,
+                                           [ARG_LEN1] = 1, [ARG_LEN4] = 4, [ARG_LEN8] = 8};
+    const unsigned char *p;
+    *arg = 0;
+    if (kind == ARG_NONE) return 0;
+    if (take(r, widths[kind], &p) < 0) return -1;
+    if (kind == ARG_F8) { /* big-endian IEEE 754 */
+        for (int i = 0; i < 8; i++) *arg = *arg << 8 | p[i];
+        return 0;
+    }
+    *arg = le(p, widths[kind]);
+    if (r->op->code == 'T' && (*arg >> 31)) return fail(r, "a negative length");
+    return 0;
+}
+
+static int step(struct reader *r)
+{
+    const unsigned char *p;
+    r->op = NULL;
+    r->op_offset = offset(r);
+    if (take(r, 1, &p) < 0) {
+        if (r->op_offset == r->base + r->len && r->eof)
+            return oomlab_err_set(r->err, "the file ends at byte %llu before the pickle's STOP "
+                                          "(truncated)", (unsigned long long)r->op_offset);
+        return -1;
+    }
+    r->op = op_table[*p];
+    if (!r->op)
+        return oomlab_err_set(r->err, "at byte %llu: unknown opcode 0x%02x: not a pickle, or a "
+                                      "newer protocol than 5", (unsigned long long)r->op_offset, *p);
+    if (r->op_offset == 0 && r->op->code != 0x80)
+        return fail(r, "not a pickle of protocol 2 or later (PyTorch writes protocol 4)");
+    if (r->op->arg == ARG_REFUSED) return fail(r, "%s", r->op->refusal);
+    uint64_t arg;
+    if (read_arg(r, r->op->arg, &arg) < 0) return -1;
+    bool has_payload = r->op->arg >= ARG_LEN1 && r->op->arg <= ARG_LEN8;
+    if (has_payload && arg >= r->limit) /* refused before reading or allocating a byte */
+        return fail(r, "a length of %llu bytes is over the memory limit (%zu)",
+                    (unsigned long long)arg, r->limit);
+    if (r->pass == 1) {
+        if (r->op->run == op_get || r->op->run == op_put || r->op->run == op_memoize ||
+            r->op->run == op_proto || r->op->run == op_stop)
+            return r->op->run(r, arg);
+        return has_payload ? payload(r, NULL, arg) : 0;
+    }
+    return r->op->run(r, arg);
+}
+
+static int run_pass(struct reader *r, int pass)
+{
+    r->pass = pass;
+    r->pos = r->len = 0;
+    r->base = 0;
+    r->eof = false;
+    r->stopped = false;
+    r->memo_count = 0;
+    if (r->assigned) memset(r->assigned, 0, r->memo_words * sizeof *r->assigned);
+    while (!r->stopped)
+        if (step(r) < 0) return -1;
+    r->doc->bytes_read = offset(r);
+    return 0;
+}
+
+static void reader_release(struct reader *r)
+{
+    for (size_t i = 0; i < r->sp; i++) decref(r, r->stack[i]);
+    r->sp = 0;
+    for (size_t i = 0; i < r->memo_cap; i++)
+        if (r->memo[i].key) decref(r, r->memo[i].obj);
+    if (r->memo) pk_free(r, r->memo, r->memo_cap * sizeof *r->memo);
+    if (r->stack) pk_free(r, r->stack, r->scap * sizeof *r->stack);
+    if (r->assigned) pk_free(r, r->assigned, r->memo_words * sizeof *r->assigned);
+    if (r->wanted) pk_free(r, r->wanted, r->memo_words * sizeof *r->wanted);
+    free(r->work);
+    free(r->buf);
+}
+
+int pickle_load(const struct pickle_opts *o, struct pickle_doc *doc, struct oomlab_err *err)
+{
+    memset(doc, 0, sizeof *doc);
+    build_table();
+    struct reader r = {.o = o, .err = err, .doc = doc,
+                       .limit = o->memory_limit ? o->memory_limit : PICKLE_DEFAULT_MEMORY,
+                       .max_depth = o->max_depth ? o->max_depth : PICKLE_MAX_DEPTH};
+    if (r.max_depth > PICKLE_MAX_DEPTH) r.max_depth = PICKLE_MAX_DEPTH;
+    r.max_marks = 4 * r.max_depth + 4;
+    r.buf = malloc(PK_BUF_SIZE);
+    doc->pool = calloc(1, sizeof *doc->pool);
+    if (!r.buf || !doc->pool) {
+        free(r.buf);
+        free(doc->pool);
+        doc->pool = NULL;
+        return oomlab_err_set(err, "out of memory");
+    }
+    int rc = run_pass(&r, 1);
+    if (rc == 0 && o->rewind(o->src, err) < 0) rc = -1;
+    if (rc == 0) rc = run_pass(&r, 2);
+    if (rc == 0) {
+        doc->root = r.stack[--r.sp]; /* the caller's reference */
+        while (r.sp) decref(&r, r.stack[--r.sp]);
+    }
+    reader_release(&r);
+    if (rc < 0) {
+        pickle_doc_release(doc);
+        return -1;
+    }
+    return 0;
+}
+
+void pickle_doc_release(struct pickle_doc *doc)
+{
+    for (struct pk_obj *o = doc->all; o; o = o->all_next) { /* the large pieces */
+        size_t extra = payload_size(o);
+        if (extra <= PK_SMALL_MAX) continue;
+        free(o->type == PK_STR || o->type == PK_BYTES ? (void *)o->u.str.s : (void *)o->u.seq.items);
+    }
+    if (doc->pool) {
+        for (struct pk_chunk *c = doc->pool->chunks, *next; c; c = next) {
+            next = c->next;
+            free(c);
+        }
+        free(doc->pool);
+    }
+    doc->pool = NULL;
+    doc->all = NULL;
+    doc->root = NULL;
+}
+
+/* ---- sources and accessors ---- */
+
+int pickle_buf_read(void *src, void *buf, size_t size, size_t *got, struct oomlab_err *err)
+{
+    struct pickle_buf *b = src;
+    (void)err;
+    size_t n = b->len - b->pos < size ? b->len - b->pos : size;
+    memcpy(buf, b->data + b->pos, n);
+    b->pos += n;
+    *got = n;
+    return 0;
+}
+
+int pickle_buf_rewind(void *src, struct oomlab_err *err)
+{
+    (void)err;
+    ((struct pickle_buf *)src)->pos = 0;
+    return 0;
+}
+
+const struct pk_obj *pk_get(const struct pk_obj *dict, const char *key)
+{
+    if (!dict || dict->type != PK_DICT) return NULL;
+    size_t klen = strlen(key);
+    const struct pk_obj *found = NULL; /* the last one wins, as in Python */
+    for (size_t i = 0; i + 1 < dict->u.seq.n; i += 2) {
+        const struct pk_obj *k = dict->u.seq.items[i];
+        if (k->type == PK_STR && k->u.str.len == klen && !memcmp(k->u.str.s, key, klen))
+            found = dict->u.seq.items[i + 1];
+    }
+    return found;
+}
+
+bool pk_int(const struct pk_obj *o, int64_t *out)
+{
+    if (!o || (o->type != PK_INT && o->type != PK_BOOL)) return false;
+    *out = o->type == PK_INT ? o->u.i : o->u.b;
+    return true;
+}
+
+const char *pk_str(const struct pk_obj *o)
+{
+    return o && o->type == PK_STR ? o->u.str.s : NULL;
+}
+
+size_t pk_len(const struct pk_obj *o)
+{
+    if (!o) return 0;
+    if (o->type == PK_DICT) return o->u.seq.n / 2;
+    return o->type == PK_LIST || o->type == PK_TUPLE ? o->u.seq.n : 0;
+}
+
+const struct pk_obj *pk_at(const struct pk_obj *seq, size_t i)
+{
+    if (!seq || (seq->type != PK_LIST && seq->type != PK_TUPLE) || i >= seq->u.seq.n) return NULL;
+    return seq->u.seq.items[i];
+}
+
+const char *pk_type_name(enum pk_type type)
+{
+    static const char *const names[] = {"None", "bool", "int", "int", "float", "str", "bytes",
+                                        "list", "tuple", "dict"};
+    return (unsigned)type < sizeof names / sizeof *names ? names[type] : "object";
+}
