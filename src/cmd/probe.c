@@ -63,6 +63,8 @@ static const char usage_text[] =
     "  --dir DIR            where logs/, configs/ and runs.csv go (.)\n"
     "  --no-confirm         do not re-run the largest fit\n"
     "  --json               print schema oomlab.probe.v1\n"
+    "  --torch[=MODE]       each trial under oomlab's PyTorch hook (as run --torch):\n"
+    "                       allocator peaks at every step, OOM evidence per trial\n"
     "\n"
     "A trial fits when CMD exits 0; it does not fit when its log holds a GPU\n"
     "out-of-memory error; anything else (a crash, the host OOM killer, the\n"
@@ -86,6 +88,7 @@ struct probe_cli {
     const char *sets[PROBE_MAX_SETS]; /* --set, in order */
     size_t n_sets;
     const char *model_arg; /* --model */
+    enum torchhook_mode torch; /* --torch[=steps|snapshot] */
     struct probe_opts search;
 };
 
@@ -107,7 +110,7 @@ static void on_signal(int sig)
 
 enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
               OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_MODEL, OPT_NO_CONFIRM,
-              OPT_JSON, OPT_HELP };
+              OPT_JSON, OPT_HELP, OPT_TORCH };
 
 static const struct option_def {
     const char *name;
@@ -122,6 +125,7 @@ static const struct option_def {
     {"--config", OPT_CONFIG, true},     {"--set", OPT_SET, true},
     {"--model", OPT_MODEL, true},
     {"--no-confirm", OPT_NO_CONFIRM, false}, {"--json", OPT_JSON, false},
+    {"--torch", OPT_TORCH, false}, /* --torch or --torch=MODE */
     {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
 };
 
@@ -190,6 +194,11 @@ static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name,
         return 0;
     case OPT_NO_CONFIRM: cli->search.confirm = false; return 0;
     case OPT_JSON: cli->json = true; return 0;
+    case OPT_TORCH: {
+        struct oomlab_err e;
+        if (torchhook_mode_parse(val, &cli->torch, &e) < 0) return cmd_usage_error("probe", "%s", e.msg);
+        return 0;
+    }
     case OPT_HELP: fputs(usage_text, stdout); return -1;
     }
     return 0;
@@ -218,6 +227,8 @@ static int parse_args(struct probe_cli *cli, int argc, char **argv)
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else return cmd_usage_error("probe", "%s needs a value", d->name);
+        } else if (eq && d->id == OPT_TORCH) {
+            val = eq + 1;
         } else if (eq) {
             return cmd_usage_error("probe", "%s takes no value", d->name);
         }
@@ -476,7 +487,8 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     struct runexec_opts ro = {.dir = cli->dir, .id = id, .argv = argv, .cfg = &cfg,
                               .config_text = rendered.text, .config_len = rendered.len,
                               .gpu = cli->gpu, .interval_ms = cli->interval_ms,
-                              .timeout_ms = cli->timeout_ms, .quiet = true, .silent = true, .tag = "probe"};
+                              .timeout_ms = cli->timeout_ms, .quiet = true, .silent = true, .tag = "probe",
+                              .torch = cli->torch};
     struct runexec_result rr;
     memset(&rr, 0, sizeof rr);
     int rc = runexec(&ro, &rr, &err);

@@ -133,4 +133,10 @@ check run-torch.bad-mode-says grep -q 'want --torch, --torch=steps or --torch=sn
 OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" run -q --torch -- true > /dev/null 2> noshare.err; rc=$?
 check run-torch.no-hook-refused test "$rc" -eq 3
 check run-torch.no-hook-says grep -q 'OOMLAB_SHARE' noshare.err
+fresh probe-torch
+"$OOMLAB" probe --torch --max 4 --steps 2 -- "$PY" "$TRAIN" --batch {batch} --steps {steps} > out 2>&1
+check probe-torch.trial-steps-files test "$(ls logs/probe001-b*_steps.csv | wc -l)" -ge 3
+check probe-torch.trial-peaks-from-hook test "$(csv_field runs.csv probe001-b4 peak_source),$(csv_field runs.csv probe001-b4 peak_reserved_GB)" = "torch,5.00"
+"$OOMLAB" probe --torch=nope --max 4 -- true {batch} > /dev/null 2> bad.err; rc=$?
+check probe-torch.bad-mode-exit2 test "$rc" -eq 2
 unset OOMLAB_TORCH_FAKE_CUDA

@@ -1,12 +1,13 @@
 # A tiny real training loop for the hook's tests (CPU torch; the CUDA
 # counters are scripted by OOMLAB_TORCH_FAKE_CUDA). Prints what it does so
 # tests can compare its output with and without the hook.
-#   train_tiny.py [--steps N] [--optimizers K] [--oom] [--no-torch] [--accum N]
+#   train_tiny.py [--steps N] [--batch B] [--optimizers K] [--oom] [--no-torch] [--accum N]
 import argparse
 import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--steps", type=int, default=3)
+ap.add_argument("--batch", type=int, default=16)
 ap.add_argument("--optimizers", type=int, default=1)
 ap.add_argument("--accum", type=int, default=1)
 ap.add_argument("--oom", action="store_true")
@@ -27,7 +28,7 @@ if a.two_models:  # a second instance of the same class: its step is wrapped onc
 for step in range(1, a.steps + 1):
     for micro in range(a.accum):
         for m in models:
-            loss = m(torch.randn(16, 8)).pow(2).mean()
+            loss = m(torch.randn(a.batch, 8)).pow(2).mean()
             loss.backward()
     for o in opts:
         o.step()
