@@ -541,12 +541,40 @@ static void test_names_and_cards(void **state)
     assert_string_equal(gpus_find("NVIDIA L4")->name, "l4");
     assert_string_equal(gpus_find("H100")->name, "h100");
     assert_string_equal(gpus_find("a100-80")->name, "a100-80gb"); /* short --gpu forms */
-    assert_string_equal(gpus_find("a100")->name, "a100-40gb");
+    assert_null(gpus_find("a100")); /* 40 or 80 GB: ambiguous, not a guess */
     assert_string_equal(gpus_find("v100-32")->name, "v100-32gb");
     assert_string_equal(gpus_find("Tesla V100-SXM2-16GB")->name, "v100-16gb");
     assert_string_equal(gpus_find("NVIDIA H200")->name, "h200");
     assert_null(gpus_find("Voodoo 3"));
     assert_null(models_find("no-such-model"));
+}
+
+/* Issue 10: "NVIDIA L40" resolved to the L4 (substring match), "NVIDIA A10"
+ * and "Quadro RTX 6000" to nothing. Every row resolves from its own table
+ * name, its summary and each device name NVML / nvidia-smi print for it;
+ * key tokens match whole tokens only. */
+static void test_every_card_resolves_from_its_device_name(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct gpu_card *cards = gpus_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        assert_ptr_equal(gpus_find(cards[i].name), &cards[i]);
+        assert_ptr_equal(gpus_find(cards[i].summary), &cards[i]);
+        assert_non_null(cards[i].devices[0]);
+        for (int d = 0; d < 4 && cards[i].devices[d]; d++) {
+            if (gpus_find(cards[i].devices[d]) != &cards[i])
+                fail_msg("device name '%s' does not resolve to %s", cards[i].devices[d], cards[i].name);
+        }
+    }
+    assert_string_equal(gpus_find("NVIDIA L40")->name, "l40");
+    assert_string_equal(gpus_find("NVIDIA A10")->name, "a10");
+    assert_string_equal(gpus_find("NVIDIA A10G")->name, "a10g");
+    assert_string_equal(gpus_find("Quadro RTX 6000")->name, "rtx6000");
+    assert_string_equal(gpus_find("NVIDIA A100-PCIE-40GB")->name, "a100-40gb");
+    assert_string_equal(gpus_find("Tesla V100S-PCIE-32GB")->name, "v100-32gb");
+    assert_null(gpus_find("NVIDIA RTX 6000 Ada Generation")); /* 48 GB, not the Quadro */
+    assert_null(gpus_find("NVIDIA L20")); /* no row: unknown, not the L4 */
 }
 
 /* Each workload lands in one kind, first match wins; the quoted accuracy
@@ -657,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
+        cmocka_unit_test(test_every_card_resolves_from_its_device_name),
         cmocka_unit_test(test_kind_and_checked),
         cmocka_unit_test(test_offload),
     };
