@@ -19,10 +19,10 @@
 #include "lib/units.h"
 #include "out/json.h"
 #include "out/table.h"
+#include "sys/modelsrc.h"
 #include "sys/nvml.h"
 
 #define NAME "estimate"
-#define CONFIG_MAX (4 << 20)
 #define N_LEVERS 12
 
 enum {
@@ -259,55 +259,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 /* ---- the model ------------------------------------------------------- */
 
-static int read_config(const char *path, char **text, size_t *len, struct oomlab_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    char *buf = malloc(CONFIG_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return oomlab_err_set(err, "out of memory");
-    }
-    size_t n = fread(buf, 1, CONFIG_MAX + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > CONFIG_MAX) {
-        free(buf);
-        return oomlab_err_set(err, "%s: %s", path, bad ? "read error" : "larger than 4 MiB");
-    }
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
-/* 0 with *unknown_type set when model_type is not known but --arch names
- * the family (the family's defaults then apply, as for explicit dimensions;
- * such a config's tie_word_embeddings is not read: --tied/--untied-embeddings). */
-static int load_config(const char *arg, struct est_model *m, bool have_arch, bool *unknown_type,
-                       struct oomlab_err *err)
-{
-    char path[4096];
-    struct stat st;
-    *unknown_type = false;
-    if (stat(arg, &st) != 0)
-        return oomlab_err_set(err, "%s: not a preset (--list-models) and cannot open it: %s", arg,
-                              strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        snprintf(path, sizeof path, "%s/config.json", arg);
-    else
-        snprintf(path, sizeof path, "%s", arg);
-    char *text = NULL;
-    size_t len = 0;
-    if (read_config(path, &text, &len, err)) return -1;
-    int rc = hfconfig_parse(text, len, path, m, err);
-    free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) {
-        *unknown_type = true;
-        return 0;
-    }
-    return rc == HFCONFIG_OK ? 0 : -1;
-}
-
 static void apply_overrides(struct est_model *m, const struct opts *o)
 {
 #define OVER(f) if (o->over.f) m->f = o->over.f
@@ -322,13 +273,12 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
 
 static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)
 {
-    const struct model_preset *p = o->model_arg ? models_find(o->model_arg) : NULL;
     bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
     memset(m, 0, sizeof *m);
-    if (p) {
-        *m = p->m;
-    } else if (o->model_arg) {
-        if (load_config(o->model_arg, m, o->arch >= 0, &from_arch, err)) return -1;
+    if (o->model_arg) {
+        /* an unknown model_type is usable with --arch: the family's defaults
+         * apply, as for explicit dimensions (tie_word_embeddings is not read) */
+        if (modelsrc_load(o->model_arg, o->arch >= 0, m, &from_arch, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");

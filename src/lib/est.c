@@ -211,6 +211,10 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     };
     if (check_ranges(r1, sizeof r1 / sizeof r1[0], err)) return -1;
     if (!m->kv_heads) m->kv_heads = m->heads;
+    if (!m->head_dim && m->hidden % m->heads)
+        return oomlab_err_set(err, "hidden (%lld) is not a multiple of heads (%lld): give "
+                                   "head-dim (head_dim) if the model's heads are not hidden / heads wide",
+                              (long long)m->hidden, (long long)m->heads);
     if (!m->head_dim) m->head_dim = m->hidden / m->heads;
     if (!m->ffn && !f->gated) m->ffn = (int64_t)f->ffn_mult * m->hidden;
     if (!m->max_positions && f->learned_pos) m->max_positions = f->positions;

@@ -547,6 +547,14 @@ static void test_names_and_cards(void **state)
     assert_string_equal(gpus_find("NVIDIA H200")->name, "h200");
     assert_null(gpus_find("Voodoo 3"));
     assert_null(models_find("no-such-model"));
+    /* did-you-mean: hub ids name the preset, near misses too, junk nothing */
+    assert_string_equal(models_suggest("meta-llama/Meta-Llama-3-8B")->name, "llama-3-8b");
+    assert_string_equal(models_suggest("meta-llama/Llama-2-7b-hf")->name, "llama-2-7b");
+    assert_string_equal(models_suggest("openai-community/gpt2-medium")->name, "gpt2-medium");
+    assert_string_equal(models_suggest("meta-llama/Llama-3.2-1B")->name, "llama-3.2-1b");
+    assert_string_equal(models_suggest("lama-2-7b")->name, "llama-2-7b");
+    assert_null(models_suggest("nosuch.json"));
+    assert_null(models_suggest(""));
 }
 
 /* Issue 10: "NVIDIA L40" resolved to the L4 (substring match), "NVIDIA A10"
