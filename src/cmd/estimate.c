@@ -82,7 +82,8 @@ static const char usage_text[] =
     "  --no-foreach | --fused (per-tensor or fused step: no full-size working copy)\n"
     "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
-    "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"
+    "  --grad-ckpt none|attn-core|block|every:N|op (selective = attn-core, full = block)\n"
+    "  --attention eager|sdpa|flash\n"
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
     "  --trainer hf|torchtune|litgpt|llm.c (what the training code keeps alive; hf)\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all\n"
@@ -160,7 +161,11 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_MODE: rc = set_enum(&v, est_mode_parse, "mode", arg); w->mode = v; break;
     case O_OPT: rc = set_enum(&v, est_optimizer_parse, "optimizer", arg); w->optimizer = v; break;
     case O_PREC: rc = set_enum(&v, est_precision_parse, "precision", arg); w->precision = v; break;
-    case O_CKPT: rc = set_enum(&v, est_ckpt_parse, "grad-ckpt", arg); w->ckpt = v; break;
+    case O_CKPT:
+        if (est_ckpt_parse_arg(arg, &w->ckpt, &w->ckpt_every))
+            return cmd_usage_error(NAME, "--grad-ckpt: unknown policy '%s' (none, attn-core, block, "
+                                         "every:N, op)", arg);
+        break;
     case O_ATTN: rc = set_enum(&v, est_attn_parse, "attention", arg); w->attention = v; break;
     case O_QUANT: rc = set_enum(&v, est_quant_parse, "quant", arg); w->quant = v; break;
     case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
@@ -278,7 +283,7 @@ static int get_model(const struct opts *o, struct est_model *m, struct oomlab_er
     if (o->model_arg) {
         /* an unknown model_type is usable with --arch: the family's defaults
          * apply, as for explicit dimensions (tie_word_embeddings is not read) */
-        if (modelsrc_load(o->model_arg, o->arch >= 0, m, &from_arch, err)) return -1;
+        if (modelsrc_load(o->model_arg, "", o->arch >= 0, m, &from_arch, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
@@ -506,9 +511,10 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     else
         printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
                (long long)w->seq, est_precision_name(w->precision));
+    char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
-               est_ckpt_name(w->ckpt), est_attn_name(w->attention));
+               est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s", est_quant_name(w->quant));
@@ -549,7 +555,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "seq"); json_int(&j, o->wl.seq);
     json_key(&j, "precision"); json_str(&j, est_precision_name(o->wl.precision));
     json_key(&j, "optimizer"); json_str(&j, est_optimizer_name(o->wl.optimizer));
-    json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_name(o->wl.ckpt));
+    char pol[24];
+    json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_describe(&o->wl, pol, sizeof pol));
     json_key(&j, "attention"); json_str(&j, est_attn_name(o->wl.attention));
     json_key(&j, "trainer"); json_str(&j, est_trainer_name(o->wl.trainer));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);

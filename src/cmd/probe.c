@@ -363,7 +363,9 @@ static int load_config(struct probe_cli *cli)
 static int load_model(const char *arg, struct est_model *m, struct oomlab_err *err)
 {
     bool unknown_type;
-    return modelsrc_load(arg, false, m, &unknown_type, err) ? -1 : est_model_finish(m, err);
+    if (modelsrc_load(arg, "--model ", false, m, &unknown_type, err) == 0) return est_model_finish(m, err);
+    if (unknown_type) oomlab_err_set(err, "%s: the estimator does not know this model_type", arg);
+    return -1;
 }
 
 /* --model: the estimator, fed the trial config's workload. 0 or an exit code. */
@@ -373,7 +375,7 @@ static int setup_model(struct probe_cli *cli, struct probe_est *pe)
     struct oomlab_err err = {{0}};
     struct est_model m;
     struct runcfg cfg;
-    if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "--model %s", err.msg);
+    if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
     if (trial_config(cli, cli->search.min, &cfg, &err) < 0 ||
         probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
         runcfg_release(&cfg);

@@ -64,7 +64,15 @@ static int lookup(const char *const *names, int n, const char *s)
 static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
 static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
                                               "adafactor", "lion", "none"};
-static const char *const ckpt_names[] = {"none", "selective", "full"};
+static const char *const ckpt_names[] = {"none", "attn-core", "block", "every", "op"};
+/* What each policy keeps, for --explain. */
+static const char *const ckpt_keeps[] = {
+    "everything autograd saves",
+    "all but the eager score matrix (Megatron selective)",
+    "each block's input, one block recomputed in backward (HF, litgpt, torchtitan full)",
+    "every N-th block's input only, the others everything (torchtitan selective N)",
+    "block input + fused attention + every other matmul output (torchtitan selective op)",
+};
 static const char *const attn_names[] = {"eager", "sdpa", "flash"};
 static const char *const quant_names[] = {"none", "int8", "nf4"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
@@ -87,8 +95,46 @@ int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(pre
 const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
 const char *est_optimizer_name(enum est_optimizer o) { return optimizer_names[o]; }
-int est_ckpt_parse(const char *s) { return lookup(ckpt_names, N_OF(ckpt_names), s); }
+int est_ckpt_parse(const char *s)
+{
+    static const struct { const char *alias; enum est_ckpt c; } aliases[] = {
+        {"selective", EST_CKPT_SELECTIVE}, {"full", EST_CKPT_FULL},
+    };
+    for (size_t i = 0; s && i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(s, aliases[i].alias) == 0) return aliases[i].c;
+    int c = lookup(ckpt_names, N_OF(ckpt_names), s);
+    return c == EST_CKPT_EVERY ? -1 : c; /* "every" wants its N */
+}
+
+int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every)
+{
+    int v = est_ckpt_parse(s);
+    if (v >= 0) {
+        *c = (enum est_ckpt)v;
+        return 0;
+    }
+    if (!s || strncmp(s, "every:", 6) != 0) return -1;
+    int64_t n = 0;
+    const char *p = s + 6;
+    if (!*p) return -1;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || n > 4096) return -1;
+        n = n * 10 + (*p - '0');
+    }
+    if (n < 1 || n > 4096) return -1;
+    *c = EST_CKPT_EVERY;
+    *every = n;
+    return 0;
+}
+
 const char *est_ckpt_name(enum est_ckpt c) { return ckpt_names[c]; }
+
+const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n)
+{
+    if (wl->ckpt == EST_CKPT_EVERY) snprintf(buf, n, "every:%lld", (long long)wl->ckpt_every);
+    else snprintf(buf, n, "%s", ckpt_names[wl->ckpt]);
+    return buf;
+}
 int est_attn_parse(const char *s) { return lookup(attn_names, N_OF(attn_names), s); }
 const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
@@ -493,8 +539,20 @@ double est_lora_dropout(const struct est_workload *wl)
  * 4/8-bit matmul keeps it anyway (every linear under --quant). Each adapter
  * with dropout keeps its dropout output (a B) and bool mask (1 B) per input
  * element; without dropout its lora_A keeps the input itself, shared with
- * the other adapters on the same input. Adapters are one per targeted
+ * the other adapters on the same input. Every adapter's lora_B keeps its
+ * input, lora_A's r-wide output (a r). Adapters are one per targeted
  * linear, except litgpt's fused q,k,v (one adapter on the qkv input). */
+/* One q,k,v projection, so one adapter on it: litgpt's attn, and the HF
+ * families whose attention is one fused linear (GPT-2 c_attn, GPT-NeoX,
+ * Falcon and BLOOM query_key_value, Phi-3 qkv_proj), which PEFT targets as
+ * a whole. */
+static bool fused_qkv(const struct calc *c)
+{
+    enum est_family f = c->m->family;
+    return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
+           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3;
+}
+
 static long double lora_layer(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -513,49 +571,82 @@ static long double lora_layer(const struct calc *c)
         if (keep & (EST_LORA_GATE | EST_LORA_UP)) sum += a * k * h;
         if (keep & EST_LORA_DOWN) sum += a * k * f;
     }
+    long double n_qkv = fused_qkv(c) ? (qkv ? 1 : 0)
+                        : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+    long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
+    long double n_o = (t & EST_LORA_O) ? 1 : 0, n_down = (t & EST_LORA_DOWN) ? 1 : 0;
     if (p > 0) { /* one dropout output + mask per adapter */
-        long double n_qkv = wl->trainer == EST_TRAINER_LITGPT ? (qkv ? 1 : 0)
-                            : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
-        long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
-        sum += (a + 1) * (n_qkv * h + ((t & EST_LORA_O) ? qd : 0));
-        sum += (a + 1) * k * (n_up * h + ((t & EST_LORA_DOWN) ? f : 0));
+        sum += (a + 1) * (n_qkv * h + n_o * qd);
+        sum += (a + 1) * k * (n_up * h + n_down * f);
     }
+    sum += a * (long double)wl->lora_r * (n_qkv + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
+
+/* What one norm saves per token. LayerNorm keeps its input (r h) and its
+ * fp32 mean and rstd (8 B). RMSNorm in 16-bit or under autocast computes on
+ * x.float(): that fp32 tensor (4h) is what pow and the rsqrt product keep
+ * (not the 16-bit input; x.float() is the input itself when the residual
+ * stream is fp32), with the fp32 rsqrt (4 B); the normalized tensor (r h:
+ * 16-bit, fp32 under autocast; a h in fp32) is kept only when the norm's
+ * weight trains. HF, torchtune and litgpt write RMSNorm this way. */
+static long double norm_bytes(const struct calc *c)
+{
+    long double h = c->h;
+    if (!c->f->rms) return c->r * h + 8;
+    if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
+    return c->r * h + 4 + (c->full ? c->a * h : 0);
+}
+
+/* Whether a norm keeps its input tensor itself (then a recomputed block's
+ * first norm shares the checkpointed input's storage). */
+static bool norm_keeps_input(const struct calc *c) { return !c->f->rms || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
     /* Full training: every linear keeps its input. LoRA: lora_layer. */
-    bool lin = c->full;
+    bool lin = c->full, flash = wl->attention == EST_ATTN_FLASH;
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
     if (!c->full) sum += lora_layer(c);
-    /* LayerNorm keeps its input (r h). RMSNorm in 16-bit or under autocast
-     * computes on x.float(): that fp32 tensor (4h) is what pow and the rsqrt
-     * product keep, not the 16-bit input (HF, torchtune and litgpt alike);
-     * the normalized tensor (r h: 16-bit, fp32 under autocast) is kept only
-     * when the norm's weight trains. */
-    long double norm = c->r * h;
-    if (c->f->rms && a < 4) norm = 4 * h + (c->full ? c->r * h : 0);
-    else if (c->f->rms && c->full) norm += a * h;
-    sum += c->f->norms_per_layer * norm;
+    sum += c->f->norms_per_layer * norm_bytes(c);
     if (lin) sum += a * h;
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
-    long double kv_saved = wl->attention == EST_ATTN_FLASH ? c->kvd : c->qd;
+    long double kv_saved = flash ? c->kvd : c->qd;
     sum += a * (c->qd + 2 * kv_saved);
     if (with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else
         sum += a * c->qd + 4 * (long double)c->m->heads;
-    if (lin) sum += a * c->qd;
+    /* the output projection's input: a copy of the attention output
+     * (transpose(1, 2).contiguous() of the (B, H, T, D) result), except under
+     * flash-attn, whose (B, T, H, D) output it views */
+    if (lin && !(flash && !with_scores)) sum += a * c->qd;
     if (c->hdrop) sum += 2 * h;
     /* gated: gate, up and act outputs; plain: the activation's input */
     long double mlp = (gated(c->m) ? 3 : 1) * a * f + (lin ? a * (h + f) : 0);
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
+}
+
+/* torchtitan's op-level selective checkpointing, per token and block: the
+ * block's input, the fused attention kernel's output and logsumexp, and the
+ * outputs of the 1st, 3rd, 5th... matmul in forward order (q, k, v, o, then
+ * gate, up, down or fc1, fc2); everything else is recomputed. */
+static long double act_layer_op(const struct calc *c)
+{
+    long double mm[7] = {c->qd, c->kvd, c->kvd, c->h};
+    int n = 4;
+    if (gated(c->m)) { mm[n++] = c->ffn; mm[n++] = c->ffn; }
+    else mm[n++] = c->ffn;
+    mm[n++] = c->h;
+    long double sum = c->r * c->h;
+    for (int i = 0; i < n; i += 2) sum += c->a * mm[i];
+    if (c->wl->attention != EST_ATTN_EAGER) sum += c->a * c->qd + 4 * (long double)c->m->heads;
+    return sum;
 }
 
 struct terms {
@@ -670,18 +761,70 @@ static long double shard_temp(const struct calc *c)
     return 0;
 }
 
+static bool has_rope(enum est_family f)
+{
+    switch (f) {
+    case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
+    case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
+    case EST_FAM_NEOX: case EST_FAM_FALCON: return true;
+    default: return false;
+    }
+}
+
+/* LoRA, first block: the q,k,v adapters' dropout runs on a tensor that does
+ * not require grad (the first norm of frozen embeddings), so autograd keeps
+ * no mask for it (lora_A still keeps the dropout output). */
+static long double first_block_masks(const struct calc *c)
+{
+    unsigned t = lora_bits(c->wl) & (EST_LORA_Q | EST_LORA_K | EST_LORA_V);
+    if (est_lora_dropout(c->wl) <= 0 || c->wl->quant != EST_QUANT_NONE || !t) return 0;
+    long double n = fused_qkv(c) ? 1 : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+    return n * c->h;
+}
+
+/* Per token, outside the blocks: the embedding dropout's mask, the final
+ * norm (its own saved bytes) and the lm_head's input when the head trains;
+ * encoder families (no final norm) keep the old 2 r h. With LoRA the first
+ * block's input does not require grad (frozen embeddings), so its first
+ * norm saves nothing. */
+static long double act_outside(const struct calc *c)
+{
+    long double out = c->hdrop ? c->h : 0;
+    /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
+     * head_dim) in the residual stream's dtype, and every block keeps them */
+    if (has_rope(c->m->family)) out += 2 * (long double)c->m->head_dim * c->r;
+    if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
+    out += norm_bytes(c) + (c->full ? c->a * c->h : 0);
+    if (!c->full && c->wl->ckpt == EST_CKPT_NONE) out -= norm_bytes(c) + first_block_masks(c);
+    return out;
+}
+
+/* Per token, all blocks, under the checkpointing policy. A block recomputed
+ * in backward saves what it saves without checkpointing, less its input,
+ * which is the checkpointed tensor itself. */
+static long double act_policy(const struct calc *c, long double per, long double per_noscore)
+{
+    const struct est_workload *wl = c->wl;
+    long double keep_in = c->r * c->h;
+    long double recompute = per - (norm_keeps_input(c) ? keep_in : 0);
+    switch (wl->ckpt) {
+    case EST_CKPT_FULL: return c->L * keep_in + recompute;
+    case EST_CKPT_EVERY: {
+        long double n = floorl(c->L / (long double)wl->ckpt_every);
+        return n * keep_in + (c->L - n) * per + (n > 0 ? recompute : 0);
+    }
+    case EST_CKPT_OP: return c->L * act_layer_op(c) + recompute;
+    case EST_CKPT_SELECTIVE: return c->L * per_noscore;
+    default: return c->L * per;
+    }
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = wl->attention == EST_ATTN_EAGER;
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    long double emb = c->T * (c->r * c->h + (c->hdrop ? c->h : 0)) + c->T * c->r * c->h;
-    if (wl->ckpt == EST_CKPT_FULL)
-        t->acts = c->T * c->L * c->r * c->h + c->T * per + emb;
-    else if (wl->ckpt == EST_CKPT_SELECTIVE)
-        t->acts = c->T * c->L * per_noscore + emb;
-    else
-        t->acts = c->T * c->L * per + emb;
+    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
     long double VT = c->T * c->V, lt = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -792,6 +935,10 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
             return oomlab_err_set(err, "%s %lld is out of range (%lld..%lld)", r[i].name,
                                   (long long)r[i].v, (long long)r[i].lo, (long long)r[i].hi);
+    if (wl->ckpt == EST_CKPT_EVERY && (wl->ckpt_every < 1 || wl->ckpt_every > 4096))
+        return oomlab_err_set(err, "grad-ckpt every:N wants N in 1..4096");
+    if (wl->trainer == EST_TRAINER_LLMC && wl->ckpt > EST_CKPT_FULL)
+        return oomlab_err_set(err, "llm.c recomputes with -r 0/1/2: --grad-ckpt none, selective or full");
     if (!(wl->lora_dropout < 1) || (wl->lora_dropout < 0 && wl->lora_dropout != -1))
         return oomlab_err_set(err, "lora-dropout must be between 0 and 1");
     if (!(wl->headroom >= 0 && wl->headroom < 0.9))
@@ -871,13 +1018,15 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : (state_elem(c) == 4 ? "4 B (one fp32 state)" : "2 B (one 16-bit state)"),
              wl->shard && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
+    char pol[24];
+    bool eager = wl->attention == EST_ATTN_EAGER;
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             "tokens %.0Lf x layers %.1Lf x %.0Lf B/token/layer (%s%s, ckpt %s) + embeddings = %s",
-             c->T, c->L,
-             wl->ckpt == EST_CKPT_FULL ? c->r * c->h : act_layer(c, wl->attention == EST_ATTN_EAGER && wl->ckpt == EST_CKPT_NONE),
-             est_attn_name(wl->attention),
-             wl->attention == EST_ATTN_EAGER ? " incl. heads x seq score bytes" : "",
-             est_ckpt_name(wl->ckpt), b);
+             "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
+             "%s attention%s) + %.0Lf B/token outside the blocks = %s",
+             c->T, c->L, act_policy(c, act_layer(c, eager), act_layer(c, false)) / c->L,
+             est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
+             est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
+             act_outside(c), b);
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,

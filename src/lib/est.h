@@ -9,6 +9,7 @@
 #define OOMLAB_EST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/err.h"
@@ -45,7 +46,20 @@ enum est_optimizer {
     EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
     EST_OPT_LION, EST_OPT_NONE
 };
-enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL };
+/* Activation checkpointing policies, named by what each block keeps through
+ * forward (docs/estimate.md maps the trainers' flags to them):
+ *   none       everything autograd saves
+ *   attn-core  all but the eager score matrix (Megatron's "selective";
+ *              "selective" is accepted): a no-op under sdpa/flash
+ *   block      the block's input only, the block recomputed in backward (HF
+ *              gradient_checkpointing_enable, litgpt/Lightning per Block,
+ *              torchtitan mode=full; "full" is accepted)
+ *   every:N    "block" on every N-th block (torchtitan selective_ac_option=N:
+ *              floor(L / N) blocks), the others keep everything
+ *   op         torchtitan's op-level selective policy: the block's input, the
+ *              outputs of the fused attention kernel and of every other matmul
+ *              (the 1st, 3rd, ... in forward order); the rest recomputed */
+enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL, EST_CKPT_EVERY, EST_CKPT_OP };
 enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
 enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4 };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
@@ -88,6 +102,7 @@ struct est_workload {
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     enum est_ckpt ckpt;
+    int64_t ckpt_every;          /* N of EST_CKPT_EVERY */
     enum est_attn attention;
     enum est_loss loss;
     enum est_head head;
@@ -225,8 +240,14 @@ int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 int est_optimizer_parse(const char *s);
 const char *est_optimizer_name(enum est_optimizer o);
+/* "none", "attn-core" (or "selective"), "block" (or "full"), "op"; -1 when
+ * unknown. "every:N" needs est_ckpt_parse_arg. */
 int est_ckpt_parse(const char *s);
+/* Any policy name including "every:N" (N 1..4096): 0, or -1 on junk. */
+int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every);
 const char *est_ckpt_name(enum est_ckpt c);
+/* The policy as the user would write it ("every:2"), into buf. */
+const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n);
 int est_attn_parse(const char *s);
 const char *est_attn_name(enum est_attn a);
 int est_quant_parse(const char *s);

@@ -12,18 +12,18 @@
 #include "lib/models.h"
 #include "sys/fsutil.h"
 
-static int not_found(const char *arg, int e, struct oomlab_err *err)
+static int not_found(const char *label, const char *arg, int e, struct oomlab_err *err)
 {
     const struct model_preset *near = models_suggest(arg);
     if (near)
-        return oomlab_err_set(err, "%s: not a preset and cannot open it: %s; did you mean the "
+        return oomlab_err_set(err, "%s%s: not a preset and cannot open it: %s; did you mean the "
                                    "preset '%s' (%s)? (or give its config.json)",
-                              arg, strerror(e), near->name, near->summary);
-    return oomlab_err_set(err, "%s: not a preset (oomlab estimate --list-models) and cannot "
-                               "open it: %s", arg, strerror(e));
+                              label, arg, strerror(e), near->name, near->summary);
+    return oomlab_err_set(err, "%s%s: not a preset (oomlab estimate --list-models) and cannot "
+                               "open it: %s", label, arg, strerror(e));
 }
 
-int modelsrc_load(const char *arg, bool allow_unknown_type, struct est_model *m,
+int modelsrc_load(const char *arg, const char *label, bool allow_unknown_type, struct est_model *m,
                   bool *unknown_type, struct oomlab_err *err)
 {
     const struct model_preset *p = models_find(arg);
@@ -35,7 +35,7 @@ int modelsrc_load(const char *arg, bool allow_unknown_type, struct est_model *m,
         *m = p->m;
         return 0;
     }
-    if (stat(arg, &st) != 0) return not_found(arg, errno, err);
+    if (stat(arg, &st) != 0) return not_found(label, arg, errno, err);
     snprintf(path, sizeof path, S_ISDIR(st.st_mode) ? "%s/config.json" : "%s", arg);
     if (S_ISDIR(st.st_mode) && stat(path, &st) != 0)
         return oomlab_err_set(err, "%s: %s", path, strerror(errno));
@@ -47,11 +47,7 @@ int modelsrc_load(const char *arg, bool allow_unknown_type, struct est_model *m,
     if (fsutil_read(path, MODELSRC_CONFIG_MAX, &text, &len, NULL, err)) return -1;
     int rc = hfconfig_parse(text, len, path, m, err);
     free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE && allow_unknown_type) {
-        *unknown_type = true;
-        return 0;
-    }
-    if (rc == HFCONFIG_UNKNOWN_TYPE)
-        return oomlab_err_set(err, "%s: the estimator does not know this model_type", path);
+    *unknown_type = rc == HFCONFIG_UNKNOWN_TYPE; /* err says so, and how to pass --arch */
+    if (rc == HFCONFIG_UNKNOWN_TYPE && allow_unknown_type) return 0;
     return rc == HFCONFIG_OK ? 0 : -1;
 }

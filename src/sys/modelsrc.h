@@ -17,9 +17,10 @@
 
 /* Fill *m from arg (not finished: the caller applies overrides, then
  * est_model_finish). A config whose model_type the estimator does not know
- * is an error unless allow_unknown_type, in which case *unknown_type is set
- * and the generic dimensions found are filled in. 0 or -1 with err. */
-int modelsrc_load(const char *arg, bool allow_unknown_type, struct est_model *m,
+ * sets *unknown_type; it is an error unless allow_unknown_type (then the
+ * generic dimensions found are filled in). label prefixes the message when
+ * arg is neither a preset nor a file ("--model " for probe). 0 or -1 with err. */
+int modelsrc_load(const char *arg, const char *label, bool allow_unknown_type, struct est_model *m,
                   bool *unknown_type, struct oomlab_err *err);
 
 #endif
