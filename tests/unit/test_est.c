@@ -210,6 +210,66 @@ static void test_rmsnorm_keeps_the_fp32_copy(void **state)
     assert_int_equal(block_bytes(&wl, 8), 136 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
 }
 
+/* Checkpointing policies, named by what they keep (toy: 2 layers, bf16,
+ * sdpa, 8 tokens). every:N checkpoints floor(L / N) blocks (torchtitan's
+ * layer SAC checkpoints the N-th, 2N-th... block); op keeps the block input,
+ * the fused attention's output and logsumexp and every other matmul output
+ * (torchtitan's op SAC). */
+static void test_checkpoint_policies(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result none, block, ev1, ev2, ev3, op;
+    struct oomlab_err err;
+    enum est_ckpt c;
+    int64_t every = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 4;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &block, &err), 0);
+    wl.ckpt = EST_CKPT_EVERY;
+    wl.ckpt_every = 1;
+    assert_int_equal(est_compute(&m, &wl, &ev1, &err), 0);
+    wl.ckpt_every = 2;
+    assert_int_equal(est_compute(&m, &wl, &ev2, &err), 0);
+    wl.ckpt_every = 3;
+    assert_int_equal(est_compute(&m, &wl, &ev3, &err), 0);
+    wl.ckpt = EST_CKPT_OP;
+    assert_int_equal(est_compute(&m, &wl, &op, &err), 0);
+    assert_int_equal(ev1.comp[EST_C_ACTS].bytes, block.comp[EST_C_ACTS].bytes);
+    assert_int_equal(ev3.comp[EST_C_ACTS].bytes, none.comp[EST_C_ACTS].bytes); /* floor(2/3) = 0 */
+    /* every:2: block 2 keeps its input (2 B x h 8), block 1 everything, and
+     * block 2 recomputed saves everything again (RMSNorm in bf16 keeps
+     * x.float(), not the input): one checkpointed block of two costs its
+     * input more than none */
+    assert_int_equal(ev2.comp[EST_C_ACTS].bytes - none.comp[EST_C_ACTS].bytes, (int64_t)8 * 16);
+    /* op, per token and block: input 16 + q 16 + v 16 + gate 32 + down 16 +
+     * sdpa out 16 + lse 8 = 120, against block's 16 */
+    assert_int_equal(op.comp[EST_C_ACTS].bytes - block.comp[EST_C_ACTS].bytes, (int64_t)8 * 2 * (120 - 16));
+    /* names */
+    assert_int_equal(est_ckpt_parse_arg("selective", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_SELECTIVE);
+    assert_int_equal(est_ckpt_parse_arg("full", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_FULL);
+    assert_int_equal(est_ckpt_parse_arg("every:4", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_EVERY);
+    assert_int_equal(every, 4);
+    assert_int_equal(est_ckpt_parse_arg("every:0", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every:", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every:2x", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("sometimes", &c, &every), -1);
+    char buf[24];
+    assert_string_equal(est_ckpt_describe(&wl, buf, sizeof buf), "op");
+    wl.ckpt = EST_CKPT_EVERY;
+    wl.ckpt_every = 3;
+    assert_string_equal(est_ckpt_describe(&wl, buf, sizeof buf), "every:3");
+}
+
 /* The loss buffers by trainer, toy LM head: T = 8 tokens, V = 10, bf16. */
 static void test_trainer_loss_buffers(void **state)
 {
@@ -694,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_llmc_layout),
         cmocka_unit_test(test_eager_scores_only_in_eager),
         cmocka_unit_test(test_checkpointing_and_lora),
+        cmocka_unit_test(test_checkpoint_policies),
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
