@@ -385,6 +385,7 @@ struct findings {
     int64_t max_batch, max_seq;
     struct est_lever levers[N_LEVERS];
     int n_levers;
+    struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -452,22 +453,48 @@ static const char *const kind_phrase[EST_KIND__COUNT] = {
     "weight-loading",
 };
 
-/* How far off estimates of this kind have been on real measurements. */
+/* How far off estimates of this kind have been on real measurements: the
+ * runs nothing was tuned on first, the tuned ones beside. */
 static void print_checked(const struct est_workload *wl)
 {
     const struct est_checked *c = est_checked_for(est_kind_of(wl));
     const char *what = kind_phrase[c->kind];
+    int held = c->rows - c->tuned;
+    double mean = held ? c->held_mean_pct : c->mean_pct;
     if (c->rows == 0) {
         printf("accuracy   no measured %s runs to check against yet: unvalidated\n", what);
         return;
     }
-    printf("accuracy   %d measured %s run%s", c->rows, what, c->rows == 1 ? "" : "s");
-    if (c->tuned) printf(" (%d tuned on)", c->tuned);
-    printf(": error median %.1f%%, worst %.1f%%", c->median_abs_pct, c->worst_abs_pct);
-    if (fabs(c->mean_pct) >= 10) /* a kind that runs one way: say which bound the peaks are */
-        printf("; %.0f%% %s on average: read the peaks as %s bounds", fabs(c->mean_pct),
-               c->mean_pct < 0 ? "low" : "high", c->mean_pct < 0 ? "lower" : "upper");
+    if (held && c->tuned)
+        printf("accuracy   %d measured %s run%s not tuned on: error median %.1f%%, worst %.1f%% "
+               "(with the %d tuned on: median %.1f%%, worst %.1f%%)", held, what, held == 1 ? "" : "s",
+               c->held_median_pct, c->held_worst_pct, c->tuned, c->median_abs_pct, c->worst_abs_pct);
+    else if (held)
+        printf("accuracy   %d measured %s run%s (none tuned on): error median %.1f%%, worst %.1f%%",
+               held, what, held == 1 ? "" : "s", c->held_median_pct, c->held_worst_pct);
+    else
+        printf("accuracy   %d measured %s run%s, all tuned on: error median %.1f%%, worst %.1f%%; "
+               "none held out", c->rows, what, c->rows == 1 ? "" : "s", c->median_abs_pct, c->worst_abs_pct);
+    if (fabs(mean) >= 10) /* a kind that runs one way: say which bound the peaks are */
+        printf("; %.0f%% %s on average: read the peaks as %s bounds", fabs(mean),
+               mean < 0 ? "low" : "high", mean < 0 ? "lower" : "upper");
     printf("\n");
+}
+
+/* Batch 1 does not fit: the fewest levers that make it fit, together. */
+static void print_combo(const struct findings *f, long long seq)
+{
+    char a[32], b[32];
+    if (f->max_batch != 0 || f->combo.n == 0) return;
+    if (f->combo.n < 0) {
+        printf("fit with   nothing: no combination of oomlab's levers makes batch 1 x seq %lld fit\n", seq);
+        return;
+    }
+    printf("fit with   ");
+    for (int i = 0; i < f->combo.n; i++) printf("%s%s", i ? " + " : "", f->combo.what[i]);
+    printf(", together: batch 1 x seq %lld at %s device used (peak allocated %s)\n", seq,
+           units_format_bytes(f->combo.device_used_bytes, a, sizeof a),
+           units_format_bytes(f->combo.peak_allocated_bytes, b, sizeof b));
 }
 
 static void print_verdict(const struct opts *o, const struct findings *f)
@@ -490,10 +517,17 @@ static void print_verdict(const struct opts *o, const struct findings *f)
     }
     print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
-        printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch,
-               (long long)(o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq), hr);
-        printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
-               (long long)o->wl.batch, hr);
+        long long at = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq;
+        if (f->max_batch == 0)
+            printf("max batch  none: batch 1 at seq %lld does not fit (%d%% headroom)\n", at, hr);
+        else
+            printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch, at, hr);
+        if (f->max_seq == 0)
+            printf("max seq    none: seq 1 at batch %lld does not fit (%d%% headroom)\n", (long long)o->wl.batch, hr);
+        else
+            printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
+                   (long long)o->wl.batch, hr);
+        print_combo(f, at);
     }
     for (int i = 0; i < f->n_levers && i < 4; i++)
         printf("%s %s saves %s\n", i ? "          " : "levers    ", f->levers[i].what,
@@ -607,8 +641,28 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     if (chk->rows) json_double(&j, chk->worst_abs_pct); else json_null(&j);
     json_key(&j, "mean_error_pct");
     if (chk->rows) json_double(&j, chk->mean_pct); else json_null(&j);
+    int held = chk->rows - chk->tuned;
+    json_key(&j, "untuned_rows"); json_int(&j, held);
+    json_key(&j, "untuned_median_abs_error_pct");
+    if (held) json_double(&j, chk->held_median_pct); else json_null(&j);
+    json_key(&j, "untuned_worst_abs_error_pct");
+    if (held) json_double(&j, chk->held_worst_pct); else json_null(&j);
+    json_key(&j, "untuned_mean_error_pct");
+    if (held) json_double(&j, chk->held_mean_pct); else json_null(&j);
     json_key(&j, "sources"); json_str(&j, chk->sources);
     json_obj_end(&j);
+    json_key(&j, "fit_with"); /* batch 1 does not fit: the fewest levers that make it, together */
+    if (f->max_batch != 0 || f->combo.n <= 0) {
+        json_null(&j);
+    } else {
+        json_obj_begin(&j);
+        json_key(&j, "changes"); json_arr_begin(&j);
+        for (int i = 0; i < f->combo.n; i++) json_str(&j, f->combo.what[i]);
+        json_arr_end(&j);
+        json_opt_bytes(&j, "device_used_bytes", f->combo.device_used_bytes);
+        json_opt_bytes(&j, "peak_allocated_bytes", f->combo.peak_allocated_bytes);
+        json_obj_end(&j);
+    }
     json_key(&j, "levers"); json_arr_begin(&j);
     for (int i = 0; i < f->n_levers; i++) {
         json_obj_begin(&j);
@@ -638,7 +692,8 @@ int cmd_estimate(int argc, char **argv)
     memset(&f, 0, sizeof f);
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||
-        est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err))
+        est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err) ||
+        (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);

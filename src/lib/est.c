@@ -74,7 +74,7 @@ static const char *const ckpt_keeps[] = {
     "block input + fused attention + every other matmul output (torchtitan selective op)",
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash"};
-static const char *const quant_names[] = {"none", "int8", "nf4"};
+static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
@@ -188,6 +188,7 @@ int est_lora_targets_parse(const char *s, unsigned *bits)
         {"gate", EST_LORA_GATE}, {"up", EST_LORA_UP}, {"down", EST_LORA_DOWN},
         {"attn", EST_LORA_Q | EST_LORA_K | EST_LORA_V | EST_LORA_O},
         {"mlp", EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN}, {"all", EST_LORA_ALL},
+        {"head", EST_LORA_HEAD},
     };
     unsigned acc = 0;
     const char *p = s;
@@ -428,7 +429,10 @@ static int64_t lora_params(const struct est_model *m, const struct est_workload 
         acc_add(&per, n);
     }
     a->bad |= per.bad;
-    return mul2(a, m->layers + m->decoder_layers, per.v);
+    int64_t blocks = mul2(a, m->layers + m->decoder_layers, per.v);
+    if (t & EST_LORA_HEAD) /* one adapter on the lm_head: r x (hidden + vocab) */
+        blocks += mul2(a, wl->lora_r, m->hidden + m->vocab);
+    return blocks;
 }
 
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
@@ -456,8 +460,8 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
 #define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
-#define NF4_BYTES 0.516L       /* 4 bits + absmax per 64 (double-quantized) */
-#define INT8_BYTES 1.0L
+/* bytes per quantized weight, by est_quant */
+static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256)};
 #define ZERO_BUCKET 5.0e8L     /* DeepSpeed reduce/allgather bucket, elements */
 
 struct calc {
@@ -655,13 +659,23 @@ struct terms {
     long double host;      /* model states moved to host memory (--offload) */
 };
 
+/* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
+ * lm_head included; HF keeps the output embedding in 16-bit
+ * (get_keys_to_not_convert). A tied head is the embedding: never quantized. */
+static long double quant_head_params(const struct calc *c)
+{
+    if (c->wl->trainer != EST_TRAINER_LITGPT || c->m->tied_embeddings) return 0;
+    if (c->f->encoder || c->wl->head != EST_HEAD_LM) return 0;
+    return c->Pbig;
+}
+
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
     long double other = p == EST_FP32 ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
-        long double q = c->wl->quant == EST_QUANT_NF4 ? NF4_BYTES : INT8_BYTES;
-        return c->Plin * q + (c->P - c->Plin) * other;
+        long double q = quant_bytes[c->wl->quant], nq = c->Plin + quant_head_params(c);
+        return nq * q + (c->P - nq) * other;
     }
     if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
     return c->P * 2;
@@ -782,6 +796,18 @@ static long double first_block_masks(const struct calc *c)
     return n * c->h;
 }
 
+/* An adapter on the lm_head (litgpt lora_head): its dropout output and mask
+ * or, without dropout, lora_A keeping the input; lora_B's r-wide input. A
+ * bitsandbytes head (litgpt quantizes it) keeps its input as well. */
+static long double lora_head_acts(const struct calc *c)
+{
+    if (c->full || !(lora_bits(c->wl) & EST_LORA_HEAD)) return 0;
+    long double p = (long double)est_lora_dropout(c->wl), a = c->a, h = c->h;
+    long double keep = (p > 0 ? (a + 1) * h : a * h) + a * (long double)c->wl->lora_r;
+    if (p > 0 && quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) keep += a * h;
+    return keep;
+}
+
 /* Per token, outside the blocks: the embedding dropout's mask, the final
  * norm (its own saved bytes) and the lm_head's input when the head trains;
  * encoder families (no final norm) keep the old 2 r h. With LoRA the first
@@ -794,7 +820,7 @@ static long double act_outside(const struct calc *c)
      * head_dim) in the residual stream's dtype, and every block keeps them */
     if (has_rope(c->m->family)) out += 2 * (long double)c->m->head_dim * c->r;
     if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
-    out += norm_bytes(c) + (c->full ? c->a * c->h : 0);
+    out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
     if (!c->full && c->wl->ckpt == EST_CKPT_NONE) out -= norm_bytes(c) + first_block_masks(c);
     return out;
 }
@@ -1276,5 +1302,87 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
             out[j] = out[j - 1];
             out[j - 1] = t;
         }
+    return 0;
+}
+
+/* ---- the smallest set of levers that fits -------------------------------- */
+
+static bool can_ckpt(const struct est_workload *w) { return w->ckpt != EST_CKPT_FULL && w->mode == EST_MODE_TRAIN; }
+static void do_ckpt(struct est_workload *w) { w->ckpt = EST_CKPT_FULL; }
+static bool can_sdpa(const struct est_workload *w) { return w->attention == EST_ATTN_EAGER && w->trainer != EST_TRAINER_LLMC; }
+static void do_sdpa(struct est_workload *w) { w->attention = EST_ATTN_SDPA; }
+static bool can_adam8(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->optimizer == EST_OPT_ADAMW && w->trainer != EST_TRAINER_LLMC; }
+static void do_adam8(struct est_workload *w) { w->optimizer = EST_OPT_ADAMW8; }
+static bool can_mixed(const struct est_workload *w) { return w->precision == EST_FP32 && w->trainer != EST_TRAINER_LLMC; }
+static void do_mixed(struct est_workload *w) { w->precision = w->mode == EST_MODE_TRAIN ? EST_BF16_MIXED : EST_BF16; }
+static bool can_chunk(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->loss == EST_LOSS_CE && w->head == EST_HEAD_LM && w->trainer != EST_TRAINER_LLMC; }
+static void do_chunk(struct est_workload *w) { w->loss = EST_LOSS_CHUNKED; }
+static bool can_lora(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->lora_r == 0 && w->trainer != EST_TRAINER_LLMC; }
+static void do_lora(struct est_workload *w) { w->lora_r = 16; w->lora_targets = EST_LORA_ALL; }
+static bool can_nf4(const struct est_workload *w) { return w->quant == EST_QUANT_NONE && (w->lora_r > 0 || w->mode == EST_MODE_INFER); }
+static void do_nf4(struct est_workload *w) { w->quant = EST_QUANT_NF4; }
+static bool can_fsdp(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->gpus > 1 && w->shard != EST_SHARD_ZERO3 && w->shard != EST_SHARD_FSDP && w->offload == EST_OFFLOAD_NONE; }
+static void do_fsdp(struct est_workload *w) { w->shard = EST_SHARD_FSDP; }
+
+static const struct combo_lever {
+    const char *what;
+    bool (*can)(const struct est_workload *);
+    void (*apply)(struct est_workload *);
+} combo_levers[] = {
+    {"grad-ckpt block", can_ckpt, do_ckpt},         {"attention sdpa", can_sdpa, do_sdpa},
+    {"optimizer adamw-8bit", can_adam8, do_adam8},  {"precision bf16-mixed", can_mixed, do_mixed},
+    {"chunked cross-entropy", can_chunk, do_chunk}, {"LoRA r16 (all linears)", can_lora, do_lora},
+    {"quant nf4", can_nf4, do_nf4},                 {"shard fsdp", can_fsdp, do_fsdp},
+};
+#define N_COMBO ((int)(sizeof combo_levers / sizeof combo_levers[0]))
+
+/* Apply the levers in mask, in table order; false when one does not apply
+ * to the workload as changed so far. */
+static bool combo_apply(const struct est_workload *wl, unsigned mask, struct est_workload *out)
+{
+    *out = *wl;
+    for (int i = 0; i < N_COMBO; i++) {
+        if (!(mask & (1u << i))) continue;
+        if (!combo_levers[i].can(out)) return false;
+        combo_levers[i].apply(out);
+    }
+    return true;
+}
+
+int est_fit_combo(const struct est_model *m, const struct est_workload *wl, struct est_combo *out,
+                  struct oomlab_err *err)
+{
+    struct est_workload one = *wl, alt;
+    struct est_result r;
+    memset(out, 0, sizeof *out);
+    out->n = -1;
+    one.batch = 1;
+    if (wl->capacity_bytes <= 0) return 0;
+    long double limit = (long double)wl->capacity_bytes * (1.0L - (long double)wl->headroom);
+    if (est_compute(m, &one, &r, err)) return -1;
+    if ((long double)r.device_used_bytes <= limit) {
+        out->n = 0;
+        out->device_used_bytes = r.device_used_bytes;
+        out->peak_allocated_bytes = r.peak_allocated_bytes;
+        return 0;
+    }
+    unsigned best = 0;
+    int best_n = N_COMBO + 1;
+    for (unsigned mask = 1; mask < (1u << N_COMBO); mask++) {
+        int n = __builtin_popcount(mask);
+        struct oomlab_err e;
+        if (n > best_n || !combo_apply(&one, mask, &alt) || est_compute(m, &alt, &r, &e)) continue;
+        if ((long double)r.device_used_bytes > limit) continue;
+        if (n < best_n || r.device_used_bytes < out->device_used_bytes) {
+            best = mask;
+            best_n = n;
+            out->device_used_bytes = r.device_used_bytes;
+            out->peak_allocated_bytes = r.peak_allocated_bytes;
+        }
+    }
+    if (!best) return 0;
+    out->n = 0;
+    for (int i = 0; i < N_COMBO && out->n < EST_COMBO_MAX; i++)
+        if (best & (1u << i)) snprintf(out->what[out->n++], sizeof out->what[0], "%s", combo_levers[i].what);
     return 0;
 }

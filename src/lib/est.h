@@ -61,7 +61,11 @@ enum est_optimizer {
  *              (the 1st, 3rd, ... in forward order); the rest recomputed */
 enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL, EST_CKPT_EVERY, EST_CKPT_OP };
 enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
-enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4 };
+/* bitsandbytes weights: int8 (LLM.int8), nf4 (4 bits + an fp32 absmax per
+ * 64: 0.5625 B/param; HF BitsAndBytesConfig's and Lightning's default,
+ * compress_statistics / bnb_4bit_use_double_quant off) and nf4-dq (double
+ * quantization: absmax in 8 bits + fp32 per 256 blocks, ~0.516 B/param). */
+enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU
@@ -88,7 +92,8 @@ enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, ES
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
     EST_LORA_GATE = 16, EST_LORA_UP = 32, EST_LORA_DOWN = 64,
-    EST_LORA_ALL = 127
+    EST_LORA_ALL = 127, /* every linear in the blocks */
+    EST_LORA_HEAD = 128 /* the lm_head (litgpt lora_head) */
 };
 
 struct est_workload {
@@ -188,6 +193,21 @@ struct est_lever {
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
                int max, int *n, struct oomlab_err *err);
 
+/* When even batch 1 does not fit: the smallest set of levers that, applied
+ * together (in table order: checkpointing, sdpa, 8-bit AdamW, bf16-mixed,
+ * chunked cross-entropy, LoRA r16, nf4, FSDP; inference: int8 or nf4), makes
+ * batch 1 at wl->seq fit within capacity * (1 - headroom), the fewest
+ * changes first and the lowest peak among those. n = 0 when batch 1 already
+ * fits; -1 when no combination does or the capacity is unknown. */
+#define EST_COMBO_MAX 8
+struct est_combo {
+    int n;
+    char what[EST_COMBO_MAX][64];
+    int64_t device_used_bytes, peak_allocated_bytes; /* of batch 1 with all of them */
+};
+int est_fit_combo(const struct est_model *m, const struct est_workload *wl, struct est_combo *out,
+                  struct oomlab_err *err);
+
 /* How far off the estimate has been on measured runs of the same kind of
  * workload. bench/estimate runs every usable row of bench/data/ (real
  * measurements with their sources) and writes the per-kind figures to
@@ -212,6 +232,8 @@ struct est_checked {
     double median_abs_pct; /* median |estimate - measured| / measured, percent */
     double worst_abs_pct;  /* largest |error|, percent */
     double mean_pct;       /* mean signed error: < 0 means the estimate ran low */
+    /* the same over the rows - tuned rows nothing was calibrated on */
+    double held_median_pct, held_worst_pct, held_mean_pct;
     const char *sources;   /* the measurement groups, comma-separated */
 };
 
@@ -262,7 +284,7 @@ int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
 int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
 const char *est_trainer_name(enum est_trainer t);
-/* "q,v", "q,k,v,o", "all", "attn", "mlp" -> EST_LORA_* bits; -1 on junk. */
+/* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);
 
 #endif

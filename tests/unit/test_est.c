@@ -270,6 +270,51 @@ static void test_checkpoint_policies(void **state)
     assert_string_equal(est_ckpt_describe(&wl, buf, sizeof buf), "every:3");
 }
 
+/* Issue 10: when batch 1 does not fit, the fewest levers that fit together
+ * (not each alone), with the peak they give; none needed when it fits. */
+static void test_fit_combo(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-3-8b")->m;
+    struct est_workload wl, alt;
+    struct est_combo c;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.seq = 2048;
+    wl.capacity_bytes = gpus_find("a10g")->capacity_bytes;
+    assert_int_equal(est_fit_combo(&m, &wl, &c, &err), 0);
+    assert_true(c.n >= 2); /* no single lever is enough for an 8B full fine-tune on 24 GB */
+    assert_true((long double)c.device_used_bytes <= 0.85L * (long double)wl.capacity_bytes);
+    /* the result is what those changes give together */
+    alt = wl;
+    alt.ckpt = EST_CKPT_FULL;
+    alt.lora_r = 16;
+    alt.lora_targets = EST_LORA_ALL;
+    alt.quant = EST_QUANT_NF4;
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.what[0], "grad-ckpt block");
+    assert_string_equal(c.what[1], "LoRA r16 (all linears)");
+    assert_string_equal(c.what[2], "quant nf4");
+    assert_int_equal(est_compute(&m, &alt, &r, &err), 0);
+    assert_int_equal(c.device_used_bytes, r.device_used_bytes);
+    /* each of the three alone does not fit */
+    struct est_workload one = wl;
+    one.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &one, &r, &err), 0);
+    assert_true((long double)r.device_used_bytes > 0.85L * (long double)wl.capacity_bytes);
+    /* fits already: nothing to change; a 70B on a T4: nothing makes it fit */
+    wl.capacity_bytes = (int64_t)1 << 42;
+    assert_int_equal(est_fit_combo(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.n, 0);
+    struct est_model big = models_find("llama-3-70b")->m;
+    assert_int_equal(est_model_finish(&big, &err), 0);
+    wl.capacity_bytes = gpus_find("t4")->capacity_bytes;
+    assert_int_equal(est_fit_combo(&big, &wl, &c, &err), 0);
+    assert_int_equal(c.n, -1);
+}
+
 /* The loss buffers by trainer, toy LM head: T = 8 tokens, V = 10, bf16. */
 static void test_trainer_loss_buffers(void **state)
 {
@@ -755,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_eager_scores_only_in_eager),
         cmocka_unit_test(test_checkpointing_and_lora),
         cmocka_unit_test(test_checkpoint_policies),
+        cmocka_unit_test(test_fit_combo),
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
