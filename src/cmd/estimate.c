@@ -30,7 +30,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD, O_CACHE,
 };
 
 static const struct option long_opts[] = {
@@ -54,7 +54,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
-    {"trainer", required_argument, 0, O_TRAINER},
+    {"trainer", required_argument, 0, O_TRAINER},  {"cache", required_argument, 0, O_CACHE},
     {"fused", no_argument, 0, O_NO_FOREACH},
     {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
@@ -90,6 +90,8 @@ static const char usage_text[] =
     "  --quant none|int8|nf4 (with --lora-r: QLoRA)\n"
     "  --lora-dropout P (adapters' dropout; default PEFT/torchtune 0, litgpt 0.05)\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
+    "  --cache dynamic|legacy|static (generation's KV cache: HF DynamicCache, old\n"
+    "    tuple cache, StaticCache)\n"
     "  --offload none|optimizer|params (host memory: ZeRO-Offload, FSDP CPU offload)\n"
     "card:\n"
     "  --capacity SIZE | --gpu NAME (else the local card through NVML)\n"
@@ -173,6 +175,7 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
     case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
     case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
+    case O_CACHE: rc = set_enum(&v, est_cache_parse, "cache", arg); w->cache = v; break;
     default: return 1;
     }
     return rc;
@@ -427,6 +430,13 @@ static void print_components(const struct opts *o, const struct findings *f)
         printf("  %-22s weights + KV cache + activations + logits + temporaries\n", "peak allocated");
     printf("  %-22s peak allocated + allocator slack\n", "peak reserved");
     printf("  %-22s peak reserved + CUDA context\n", "device used");
+    char pol[24];
+    printf("\nassumed:\n");
+    if (o->wl.mode == EST_MODE_TRAIN)
+        printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
+               est_ckpt_keeps(o->wl.ckpt));
+    printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
+    printf("  %-22s %s\n", "KV cache", est_cache_model(&o->wl));
 }
 
 static void print_figures(const struct est_result *r)
@@ -601,6 +611,13 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
     json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
+    json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
+    json_obj_end(&j);
+    json_key(&j, "assumed"); json_obj_begin(&j);
+    json_key(&j, "checkpointing");
+    if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
+    json_key(&j, "loss_path"); json_str(&j, est_loss_path(&o->wl));
+    json_key(&j, "cache_model"); json_str(&j, est_cache_model(&o->wl));
     json_obj_end(&j);
     json_key(&j, "components"); json_arr_begin(&j);
     for (int i = 0; i < EST_C__COUNT; i++) {

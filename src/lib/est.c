@@ -81,6 +81,7 @@ static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
 static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c"};
+static const char *const cache_names[] = {"dynamic", "legacy", "static"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -128,6 +129,7 @@ int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every)
 }
 
 const char *est_ckpt_name(enum est_ckpt c) { return ckpt_names[c]; }
+const char *est_ckpt_keeps(enum est_ckpt c) { return ckpt_keeps[c]; }
 
 const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n)
 {
@@ -153,6 +155,41 @@ int est_trainer_parse(const char *s)
     return lookup(trainer_names, N_OF(trainer_names), s);
 }
 const char *est_trainer_name(enum est_trainer t) { return trainer_names[t]; }
+int est_cache_parse(const char *s) { return lookup(cache_names, N_OF(cache_names), s); }
+
+
+const char *est_loss_path(const struct est_workload *wl)
+{
+    if (wl->mode != EST_MODE_TRAIN) return "no loss (inference)";
+    if (wl->head == EST_HEAD_CLS) return "classification head: negligible";
+    if (wl->head == EST_HEAD_NONE) return "no head";
+    if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
+    if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
+    switch (wl->trainer) {
+    case EST_TRAINER_TORCHTUNE:
+        return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
+                                       : "torchtune: fp32 logits deleted before backward; chunked CE's fp32 log-softmax kept";
+    case EST_TRAINER_LITGPT:
+        return "litgpt: 16-bit lm_head chunks (128 tokens) kept through backward, CE on them without an upcast";
+    default:
+        return wl->loss == EST_LOSS_CE ? "HF: logits returned to the caller, the loss upcasts them to fp32; CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                                       : "HF logits returned to the caller; chunked CE keeps its fp32 log-softmax, no full fp32 temporaries";
+    }
+}
+
+const char *est_cache_model(const struct est_workload *wl)
+{
+    static const char *const model[] = {
+        "dynamic: HF DynamicCache, one layer's old K, V alive during its torch.cat; prefill logits for the last token",
+        "legacy: HF tuple cache, the old tuple alive while a step builds the new one; prefill fp32 logits for every prompt token",
+        "static: HF StaticCache, allocated once for prompt + generated tokens",
+    };
+    if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
+    if (wl->mode == EST_MODE_LOAD) return "weights only";
+    if (!wl->gen_len) return "plain forward over the prompt: its K, V, no generation";
+    return model[wl->cache];
+}
+const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
 
 static const char *const kind_names[] = {"full", "lora", "qlora", "sharded", "llm.c", "offload", "infer", "load"};
 
@@ -657,6 +694,7 @@ struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
     long double host;      /* model states moved to host memory (--offload) */
+    bool decode;           /* inference: the peak is the last decode step, not prefill */
 };
 
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
@@ -915,6 +953,11 @@ static void llmc_acts(const struct calc *c, struct terms *t)
     t->copies = 0;
 }
 
+/* Inference. A plain forward (no --gen-len) is the prefill alone. With
+ * generation the peak is the larger of prefill (the prompt's cache, one
+ * block's working set over the prompt, the causal mask eager attention
+ * materializes, the prefill logits) and the last decode step (the whole
+ * cache, the cache model's transient, the last token's logits). */
 static void infer_terms(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -924,19 +967,38 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double kv_layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
     t->w = weight_bytes(c);
     if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
-    if (c->m->sliding_window && ctx > (long double)c->m->sliding_window) {
-        long double win = (long double)c->m->sliding_window;
-        ctx = c->f->window_half ? (ctx + win) / 2 : win;
-    }
+    long double win = (long double)c->m->sliding_window;
+    if (win > 0 && ctx > win) ctx = c->f->window_half ? (ctx + win) / 2 : win;
+    long double pctx = win > 0 && prompt > win ? (c->f->window_half ? (prompt + win) / 2 : win) : prompt;
     if (wl->mode == EST_MODE_LOAD) return;
-    t->kv = 2 * kv_layers * c->kvd * c->a * b * ctx;
+    long double per_tok = 2 * kv_layers * c->kvd * c->a * b; /* K and V, all layers, one position */
     long double Tp = b * prompt;
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    t->acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER)
-        t->acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a);
-    if (wl->head == EST_HEAD_LM)
-        t->logits = wl->gen_len ? b * c->V * (c->a + 4) : Tp * c->V * c->a;
+    long double acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+    if (wl->attention == EST_ATTN_EAGER) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
+        acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a) + b * prompt * prompt * c->a;
+    long double logits_prefill = 0, logits_decode = 0;
+    if (wl->head == EST_HEAD_LM) {
+        logits_prefill = !wl->gen_len ? Tp * c->V * c->a
+                         : wl->cache == EST_CACHE_LEGACY ? Tp * c->V * (c->a + 4) : b * c->V * (c->a + 4);
+        logits_decode = b * c->V * (c->a + 4);
+    }
+    long double kv_prefill = per_tok * (wl->cache == EST_CACHE_STATIC && wl->gen_len ? ctx : pctx);
+    long double kv_decode = per_tok * ctx;
+    long double kv_transient = wl->cache == EST_CACHE_LEGACY ? kv_decode
+                               : wl->cache == EST_CACHE_DYNAMIC ? kv_decode / (kv_layers > 0 ? kv_layers : 1)
+                               : 0; /* the old tuple / one layer's old K, V during the concat */
+    long double prefill = kv_prefill + acts + logits_prefill;
+    long double decode = kv_decode + kv_transient + logits_decode;
+    t->decode = wl->gen_len > 0 && decode > prefill;
+    if (t->decode) {
+        t->kv = kv_decode + kv_transient;
+        t->logits = logits_decode;
+    } else {
+        t->kv = kv_prefill;
+        t->acts = acts;
+        t->logits = logits_prefill;
+    }
     if (wl->quant != EST_QUANT_NONE) t->temp_fwd = 2 * c->Plin / c->L;
 }
 
@@ -1094,16 +1156,28 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
              c->P, c->wl->quant ? "quantized block linears + 16-bit rest"
                    : c->wl->precision == EST_FP32 ? "4 B" : "2 B", b);
+    static const char *const cache_model[] = {
+        "HF DynamicCache: one layer's old K, V alive during its torch.cat",
+        "legacy tuple cache: the old tuple alive while the step builds the new one (2x)",
+        "StaticCache: allocated once for prompt + generated tokens",
+    };
     fmt_gib(t->kv, b, sizeof b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x context "
-             "(window-capped) = %s", (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a, b);
+             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x %s (window-capped)%s%s = %s",
+             (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a,
+             t->decode ? "prompt + generated" : "prompt", c->wl->gen_len ? "; " : "",
+             c->wl->gen_len ? cache_model[c->wl->cache] : "", b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             "one block's working set at prefill (no autograd) = %s", b);
+             t->decode ? "decode step: one token's working set (negligible) = %s"
+                       : "one block's working set at prefill (no autograd)%s = %s",
+             c->wl->attention == EST_ATTN_EAGER && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
-             "%s x vocab x bytes = %s", c->wl->gen_len ? "batch (last token)" : "tokens", b);
+             "%s x vocab x bytes = %s",
+             !c->wl->gen_len ? "tokens"
+             : t->decode || c->wl->cache != EST_CACHE_LEGACY ? "batch (last token, + its fp32 upcast)"
+             : "prompt tokens (legacy prefill: every position, + fp32 upcast)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "dequantized block (quantized weights only) = %s", b);
@@ -1150,7 +1224,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? "inference"
+                    : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
+                                                    : wl->gen_len ? "prefill" : "inference")
                     : step_peak ? "optimizer step" : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
     r->fits = -1;

@@ -88,6 +88,17 @@ enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
  * (no autograd: one preallocated activation layout, no allocator slack). */
 enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC };
 
+/* The KV cache of generation (inference with --gen-len):
+ *   dynamic  HF DynamicCache (transformers >= 4.36): each layer's K and V
+ *            grow by torch.cat, the old and new tensors of one layer alive
+ *            at once; prefill logits for the last token only (>= 4.45)
+ *   legacy   the tuple cache of older HF: every step returns a new tuple of
+ *            all layers while the caller still holds the old one (twice the
+ *            cache), and prefill computes fp32 logits for every prompt token
+ *   static   StaticCache (cache_implementation="static"): K and V allocated
+ *            once for prompt + generated tokens, written in place */
+enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
+
 /* LoRA targets, as a bit set. */
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
@@ -112,6 +123,7 @@ struct est_workload {
     enum est_loss loss;
     enum est_head head;
     enum est_trainer trainer;
+    enum est_cache cache;        /* generation's KV cache model */
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
@@ -149,7 +161,7 @@ struct est_result {
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */
     int64_t host_bytes;           /* model states offloaded to host memory (per process) */
-    const char *peak_phase;       /* "forward/backward", "optimizer step", ... */
+    const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
 };
 
 /* Defaults: train, batch 1, seq 512, bf16-mixed, adamw (foreach), no
@@ -283,6 +295,14 @@ const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
 int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
+int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static" */
+/* What the estimate assumed, in words (static strings, for --explain and
+ * JSON "assumed"): what the checkpointing policy keeps, the loss path (what
+ * the training code keeps of the logits), the KV cache model. */
+const char *est_ckpt_keeps(enum est_ckpt c);
+const char *est_loss_path(const struct est_workload *wl);
+const char *est_cache_model(const struct est_workload *wl);
+const char *est_cache_name(enum est_cache c);
 const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);

@@ -490,17 +490,34 @@ static void test_kv_cache(void **state)
     wl.mode = EST_MODE_INFER;
     wl.precision = EST_FP16;
     wl.prompt_len = 10;
+    /* a plain forward: the prompt's K, V: 2 (K,V) x 2 layers x kv dim 8 x 2 B x 10 */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 640);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
+    assert_string_equal(r.peak_phase, "inference");
+    /* generating 1000 tokens: the last decode step is the peak; 64 B per position */
+    wl.gen_len = 1000;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0); /* dynamic: + one layer's old K, V */
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010 + 64 * 1010 / 2);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    wl.cache = EST_CACHE_LEGACY; /* the old tuple of every layer alive: twice */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 1010);
+    wl.cache = EST_CACHE_STATIC; /* allocated once for 1010 positions, at prefill already */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010);
+    assert_string_equal(r.peak_phase, "prefill");
     wl.gen_len = 6;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-    /* 2 (K,V) x 2 layers x kv dim 8 x 2 B x batch 1 x 16 tokens */
     assert_int_equal(r.comp[EST_C_KV].bytes, 1024);
-    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
     m.sliding_window = 4; /* Mistral-style: the cache holds the window only */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 256);
     m.kv_heads = 1; /* GQA: one KV head of 4 */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 128);
+    assert_int_equal(est_cache_parse("legacy"), EST_CACHE_LEGACY);
+    assert_int_equal(est_cache_parse("paged"), -1);
 }
 
 static void test_absurd_sizes(void **state)
