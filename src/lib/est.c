@@ -1341,8 +1341,8 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
         }
         return;
     }
-    if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt full", out, max, n); }
-    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt selective", out, max, n); }
+    if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt block", out, max, n); }
+    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
     if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
     if (wl->optimizer == EST_OPT_ADAMW) { a = *wl; a.optimizer = EST_OPT_ADAMW8; lever_try(m, &a, base, "optimizer adamw-8bit", out, max, n); }
     if (wl->precision == EST_FP32) { a = *wl; a.precision = EST_BF16_MIXED; lever_try(m, &a, base, "precision bf16-mixed", out, max, n); }
