@@ -78,7 +78,7 @@ static const char usage_text[] =
     "  --dropout | --no-dropout (trained with dropout; family default or config)\n"
     "workload:\n"
     "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
-    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none\n"
+    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw\n"
     "  --no-foreach | --fused (per-tensor or fused step: no full-size working copy)\n"
     "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
@@ -455,6 +455,8 @@ static void print_figures(const struct est_result *r)
     printf("%-50s %s\n", "peak phase", r->peak_phase);
     if (r->host_bytes > 0)
         printf("%-50s %12s\n", "host memory (offloaded states, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
+    if (r->managed_bytes > 0)
+        printf("%-50s %12s\n", "paged optimizer states (in device used only)", units_format_bytes(r->managed_bytes, b, sizeof b));
 }
 
 /* The kind of workload in the user's words (est_kind order). */
@@ -634,6 +636,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_opt_bytes(&j, "device_used_bytes", r->device_used_bytes);
     json_opt_bytes(&j, "capacity_bytes", r->capacity_bytes);
     json_opt_bytes(&j, "host_offload_bytes", r->host_bytes);
+    json_opt_bytes(&j, "managed_bytes", r->managed_bytes);
     json_key(&j, "card");
     if (o->card[0]) json_str(&j, o->card); else json_null(&j);
     json_key(&j, "capacity_source");

@@ -63,7 +63,7 @@ static int lookup(const char *const *names, int n, const char *s)
 
 static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
 static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
-                                              "adafactor", "lion", "none"};
+                                              "adafactor", "lion", "none", "paged-adamw"};
 static const char *const ckpt_names[] = {"none", "attn-core", "block", "every", "op"};
 /* What each policy keeps, for --explain. */
 static const char *const ckpt_keeps[] = {
@@ -695,6 +695,7 @@ struct terms {
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
     long double host;      /* model states moved to host memory (--offload) */
     bool decode;           /* inference: the peak is the last decode step, not prefill */
+    long double managed;   /* paged optimizer states (managed memory) */
 };
 
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
@@ -724,11 +725,43 @@ static long double state_elem(const struct calc *c)
     return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights) ? 4 : 2;
 }
 
+/* Trainable parameters in tensors of 1e5 elements or more: what
+ * bitsandbytes' paged optimizers keep in managed memory. LoRA: each
+ * adapter's A (r x in) and B (out x r) on its own; full training: the block
+ * linears and the embedding matrices (norms and biases are small). */
+#define PAGE_MIN 1.0e5L
+static long double paged_params(const struct calc *c)
+{
+    if (c->full) {
+        long double big = c->Plin + c->Pbig * (c->m->tied_embeddings ? 1 : 2);
+        return big < c->Ptrain ? big : c->Ptrain;
+    }
+    unsigned t = lora_bits(c->wl);
+    long double r = (long double)c->wl->lora_r, h = c->h, qd = c->qd, kvd = c->kvd, f = c->ffn, sum = 0;
+    struct { unsigned bit; long double in, out; } lin[] = {
+        {EST_LORA_Q, h, qd}, {EST_LORA_K, h, kvd}, {EST_LORA_V, h, kvd}, {EST_LORA_O, qd, h},
+        {EST_LORA_GATE, gated(c->m) ? h : 0, f}, {EST_LORA_UP, h, f}, {EST_LORA_DOWN, f, h},
+    };
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) {
+        if (!(t & lin[i].bit) || lin[i].in == 0) continue;
+        long double k = (lin[i].bit >= EST_LORA_GATE && c->m->experts) ? (long double)c->m->experts : 1;
+        if (r * lin[i].in >= PAGE_MIN) sum += k * r * lin[i].in;
+        if (r * lin[i].out >= PAGE_MIN) sum += k * r * lin[i].out;
+    }
+    sum *= (long double)(c->m->layers + c->m->decoder_layers);
+    if (t & EST_LORA_HEAD) {
+        if (r * h >= PAGE_MIN) sum += r * h;
+        if (r * c->V >= PAGE_MIN) sum += r * c->V;
+    }
+    return sum;
+}
+
 static long double optim_bytes(const struct calc *c)
 {
     long double se = state_elem(c), Pt = c->Ptrain;
     switch (c->wl->optimizer) {
     case EST_OPT_ADAMW: return 2 * se * Pt;
+    case EST_OPT_PAGED_ADAMW: return 8 * (Pt - paged_params(c)); /* the rest is managed memory */
     case EST_OPT_ADAMW8: return 2 * Pt;
     case EST_OPT_SGDM:
     case EST_OPT_LION: return se * Pt;
@@ -746,7 +779,7 @@ static long double step_temp(const struct calc *c)
     long double se = state_elem(c);
     enum est_optimizer o = c->wl->optimizer;
     long double biggest = c->Pbig < c->Ptrain ? c->Pbig : c->Ptrain;
-    if (o == EST_OPT_NONE || o == EST_OPT_SGD) return 0;
+    if (o == EST_OPT_NONE || o == EST_OPT_SGD || o == EST_OPT_PAGED_ADAMW) return 0; /* fused per-tensor kernel */
     if (!c->wl->foreach || o == EST_OPT_ADAMW8 || o == EST_OPT_ADAFACTOR) return 2 * se * biggest;
     if (o == EST_OPT_SGDM) return 0;
     return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
@@ -770,6 +803,7 @@ static void train_states(const struct calc *c, struct terms *t)
      * DeepSpeed ZeRO accumulates into its partitions. */
     t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * c->Ptrain : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
+    if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
@@ -1100,6 +1134,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_OPTIM].formula, sizeof r->comp[0].formula,
              "%s: trainable %.0Lf x %s%s = %s", est_optimizer_name(wl->optimizer), c->Ptrain,
              wl->optimizer == EST_OPT_ADAMW ? (state_elem(c) == 4 ? "8 B (m, v fp32)" : "4 B (m, v 16-bit)")
+             : wl->optimizer == EST_OPT_PAGED_ADAMW ? "8 B (m, v fp32) of tensors under 1e5 elements; the rest paged"
              : wl->optimizer == EST_OPT_ADAMW8 ? "2 B (m, v 8-bit)"
              : wl->optimizer == EST_OPT_ADAFACTOR ? "4 B over factored row+column stats"
              : wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? "0 B"
@@ -1216,7 +1251,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
         to_bytes(alloc + slack, &r->peak_reserved_bytes, "the reserved peak", err) ||
-        to_bytes(alloc + slack + ctx, &r->device_used_bytes, "device memory", err))
+        to_bytes(alloc + slack + ctx + t->managed, &r->device_used_bytes, "device memory", err) ||
+        to_bytes(t->managed, &r->managed_bytes, "the paged optimizer states", err))
         return -1;
     snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
              "CUDA context, kernels and library workspaces (card default or --context)");

@@ -44,7 +44,10 @@ enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };
 enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED };
 enum est_optimizer {
     EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
-    EST_OPT_LION, EST_OPT_NONE
+    EST_OPT_LION, EST_OPT_NONE,
+    EST_OPT_PAGED_ADAMW /* bitsandbytes PagedAdamW (32-bit states): the states of tensors of
+                           1e5 elements or more live in cudaMallocManaged pages that torch's
+                           counters do not see (litgpt's QLoRA) */
 };
 /* Activation checkpointing policies, named by what each block keeps through
  * forward (docs/estimate.md maps the trainers' flags to them):
@@ -161,6 +164,7 @@ struct est_result {
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */
     int64_t host_bytes;           /* model states offloaded to host memory (per process) */
+    int64_t managed_bytes;        /* paged optimizer states: in device used, not in torch's peaks */
     const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
 };
 

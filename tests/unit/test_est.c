@@ -315,6 +315,42 @@ static void test_fit_combo(void **state)
     assert_int_equal(c.n, -1);
 }
 
+/* bitsandbytes PagedAdamW (litgpt's QLoRA): 32-bit states; those of tensors
+ * of 1e5 elements or more live in managed memory, in device used but not in
+ * torch's peaks. Llama-2-7B, LoRA r32 on q,v: every A (32 x 4096) and B
+ * (4096 x 32) is 131072 elements, so all of it is paged. */
+static void test_paged_optimizer(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result plain, paged;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 32;
+    wl.quant = EST_QUANT_NF4;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.optimizer = EST_OPT_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &plain, &err), 0);
+    wl.optimizer = EST_OPT_PAGED_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &paged, &err), 0);
+    int64_t pt = paged.trainable_params;
+    assert_int_equal(pt, (int64_t)32 * 16384 * 32);
+    assert_int_equal(paged.comp[EST_C_OPTIM].bytes, 0);
+    assert_int_equal(paged.managed_bytes, 8 * pt);
+    assert_int_equal(plain.comp[EST_C_OPTIM].bytes, 4 * pt); /* torch AdamW: bf16 m, v */
+    assert_true(paged.peak_allocated_bytes < plain.peak_allocated_bytes);
+    assert_true(paged.device_used_bytes - paged.peak_reserved_bytes > 8 * pt);
+    assert_int_equal(est_optimizer_parse("paged-adamw"), EST_OPT_PAGED_ADAMW);
+    /* r 8 on hidden 4096: 32768-element A and B stay in torch's memory */
+    wl.lora_r = 8;
+    assert_int_equal(est_compute(&m, &wl, &paged, &err), 0);
+    assert_int_equal(paged.managed_bytes, 0);
+    assert_int_equal(paged.comp[EST_C_OPTIM].bytes, 8 * paged.trainable_params);
+}
+
 /* The loss buffers by trainer, toy LM head: T = 8 tokens, V = 10, bf16. */
 static void test_trainer_loss_buffers(void **state)
 {
@@ -818,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_checkpointing_and_lora),
         cmocka_unit_test(test_checkpoint_policies),
         cmocka_unit_test(test_fit_combo),
+        cmocka_unit_test(test_paged_optimizer),
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
