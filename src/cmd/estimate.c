@@ -19,10 +19,10 @@
 #include "lib/units.h"
 #include "out/json.h"
 #include "out/table.h"
+#include "sys/modelsrc.h"
 #include "sys/nvml.h"
 
 #define NAME "estimate"
-#define CONFIG_MAX (4 << 20)
 #define N_LEVERS 12
 
 enum {
@@ -30,7 +30,7 @@ enum {
     O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
     O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
     O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD,
+    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD, O_CACHE,
 };
 
 static const struct option long_opts[] = {
@@ -54,7 +54,7 @@ static const struct option long_opts[] = {
     {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
     {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
     {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
-    {"trainer", required_argument, 0, O_TRAINER},
+    {"trainer", required_argument, 0, O_TRAINER},  {"cache", required_argument, 0, O_CACHE},
     {"fused", no_argument, 0, O_NO_FOREACH},
     {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
     {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
@@ -78,17 +78,20 @@ static const char usage_text[] =
     "  --dropout | --no-dropout (trained with dropout; family default or config)\n"
     "workload:\n"
     "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
-    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none\n"
+    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw\n"
     "  --no-foreach | --fused (per-tensor or fused step: no full-size working copy)\n"
     "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
     "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
-    "  --grad-ckpt none|selective|full  --attention eager|sdpa|flash\n"
+    "  --grad-ckpt none|attn-core|block|every:N|op (selective = attn-core, full = block)\n"
+    "  --attention eager|sdpa|flash\n"
     "  --loss ce|chunked|sum  --head lm|cls|none\n"
     "  --trainer hf|torchtune|litgpt|llm.c (what the training code keeps alive; hf)\n"
     "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all\n"
     "  --quant none|int8|nf4 (with --lora-r: QLoRA)\n"
     "  --lora-dropout P (adapters' dropout; default PEFT/torchtune 0, litgpt 0.05)\n"
     "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
+    "  --cache dynamic|legacy|static (generation's KV cache: HF DynamicCache, old\n"
+    "    tuple cache, StaticCache)\n"
     "  --offload none|optimizer|params (host memory: ZeRO-Offload, FSDP CPU offload)\n"
     "card:\n"
     "  --capacity SIZE | --gpu NAME (else the local card through NVML)\n"
@@ -160,7 +163,11 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_MODE: rc = set_enum(&v, est_mode_parse, "mode", arg); w->mode = v; break;
     case O_OPT: rc = set_enum(&v, est_optimizer_parse, "optimizer", arg); w->optimizer = v; break;
     case O_PREC: rc = set_enum(&v, est_precision_parse, "precision", arg); w->precision = v; break;
-    case O_CKPT: rc = set_enum(&v, est_ckpt_parse, "grad-ckpt", arg); w->ckpt = v; break;
+    case O_CKPT:
+        if (est_ckpt_parse_arg(arg, &w->ckpt, &w->ckpt_every))
+            return cmd_usage_error(NAME, "--grad-ckpt: unknown policy '%s' (none, attn-core, block, "
+                                         "every:N, op)", arg);
+        break;
     case O_ATTN: rc = set_enum(&v, est_attn_parse, "attention", arg); w->attention = v; break;
     case O_QUANT: rc = set_enum(&v, est_quant_parse, "quant", arg); w->quant = v; break;
     case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
@@ -168,6 +175,7 @@ static int opt_enum(struct opts *o, int c, const char *arg)
     case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
     case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
     case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
+    case O_CACHE: rc = set_enum(&v, est_cache_parse, "cache", arg); w->cache = v; break;
     default: return 1;
     }
     return rc;
@@ -259,55 +267,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 /* ---- the model ------------------------------------------------------- */
 
-static int read_config(const char *path, char **text, size_t *len, struct oomlab_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    char *buf = malloc(CONFIG_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return oomlab_err_set(err, "out of memory");
-    }
-    size_t n = fread(buf, 1, CONFIG_MAX + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > CONFIG_MAX) {
-        free(buf);
-        return oomlab_err_set(err, "%s: %s", path, bad ? "read error" : "larger than 4 MiB");
-    }
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
-/* 0 with *unknown_type set when model_type is not known but --arch names
- * the family (the family's defaults then apply, as for explicit dimensions;
- * such a config's tie_word_embeddings is not read: --tied/--untied-embeddings). */
-static int load_config(const char *arg, struct est_model *m, bool have_arch, bool *unknown_type,
-                       struct oomlab_err *err)
-{
-    char path[4096];
-    struct stat st;
-    *unknown_type = false;
-    if (stat(arg, &st) != 0)
-        return oomlab_err_set(err, "%s: not a preset (--list-models) and cannot open it: %s", arg,
-                              strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        snprintf(path, sizeof path, "%s/config.json", arg);
-    else
-        snprintf(path, sizeof path, "%s", arg);
-    char *text = NULL;
-    size_t len = 0;
-    if (read_config(path, &text, &len, err)) return -1;
-    int rc = hfconfig_parse(text, len, path, m, err);
-    free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE && have_arch) {
-        *unknown_type = true;
-        return 0;
-    }
-    return rc == HFCONFIG_OK ? 0 : -1;
-}
-
 static void apply_overrides(struct est_model *m, const struct opts *o)
 {
 #define OVER(f) if (o->over.f) m->f = o->over.f
@@ -322,13 +281,12 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
 
 static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)
 {
-    const struct model_preset *p = o->model_arg ? models_find(o->model_arg) : NULL;
     bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
     memset(m, 0, sizeof *m);
-    if (p) {
-        *m = p->m;
-    } else if (o->model_arg) {
-        if (load_config(o->model_arg, m, o->arch >= 0, &from_arch, err)) return -1;
+    if (o->model_arg) {
+        /* an unknown model_type is usable with --arch: the family's defaults
+         * apply, as for explicit dimensions (tie_word_embeddings is not read) */
+        if (modelsrc_load(o->model_arg, "", o->arch >= 0, m, &from_arch, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
@@ -430,6 +388,7 @@ struct findings {
     int64_t max_batch, max_seq;
     struct est_lever levers[N_LEVERS];
     int n_levers;
+    struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -471,6 +430,13 @@ static void print_components(const struct opts *o, const struct findings *f)
         printf("  %-22s weights + KV cache + activations + logits + temporaries\n", "peak allocated");
     printf("  %-22s peak allocated + allocator slack\n", "peak reserved");
     printf("  %-22s peak reserved + CUDA context\n", "device used");
+    char pol[24];
+    printf("\nassumed:\n");
+    if (o->wl.mode == EST_MODE_TRAIN)
+        printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
+               est_ckpt_keeps(o->wl.ckpt));
+    printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
+    printf("  %-22s %s\n", "KV cache", est_cache_model(&o->wl));
 }
 
 static void print_figures(const struct est_result *r)
@@ -489,6 +455,8 @@ static void print_figures(const struct est_result *r)
     printf("%-50s %s\n", "peak phase", r->peak_phase);
     if (r->host_bytes > 0)
         printf("%-50s %12s\n", "host memory (offloaded states, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
+    if (r->managed_bytes > 0)
+        printf("%-50s %12s\n", "paged optimizer states (in device used only)", units_format_bytes(r->managed_bytes, b, sizeof b));
 }
 
 /* The kind of workload in the user's words (est_kind order). */
@@ -497,22 +465,48 @@ static const char *const kind_phrase[EST_KIND__COUNT] = {
     "weight-loading",
 };
 
-/* How far off estimates of this kind have been on real measurements. */
+/* How far off estimates of this kind have been on real measurements: the
+ * runs nothing was tuned on first, the tuned ones beside. */
 static void print_checked(const struct est_workload *wl)
 {
     const struct est_checked *c = est_checked_for(est_kind_of(wl));
     const char *what = kind_phrase[c->kind];
+    int held = c->rows - c->tuned;
+    double mean = held ? c->held_mean_pct : c->mean_pct;
     if (c->rows == 0) {
         printf("accuracy   no measured %s runs to check against yet: unvalidated\n", what);
         return;
     }
-    printf("accuracy   %d measured %s run%s", c->rows, what, c->rows == 1 ? "" : "s");
-    if (c->tuned) printf(" (%d tuned on)", c->tuned);
-    printf(": error median %.1f%%, worst %.1f%%", c->median_abs_pct, c->worst_abs_pct);
-    if (fabs(c->mean_pct) >= 10) /* a kind that runs one way: say which bound the peaks are */
-        printf("; %.0f%% %s on average: read the peaks as %s bounds", fabs(c->mean_pct),
-               c->mean_pct < 0 ? "low" : "high", c->mean_pct < 0 ? "lower" : "upper");
+    if (held && c->tuned)
+        printf("accuracy   %d measured %s run%s not tuned on: error median %.1f%%, worst %.1f%% "
+               "(with the %d tuned on: median %.1f%%, worst %.1f%%)", held, what, held == 1 ? "" : "s",
+               c->held_median_pct, c->held_worst_pct, c->tuned, c->median_abs_pct, c->worst_abs_pct);
+    else if (held)
+        printf("accuracy   %d measured %s run%s (none tuned on): error median %.1f%%, worst %.1f%%",
+               held, what, held == 1 ? "" : "s", c->held_median_pct, c->held_worst_pct);
+    else
+        printf("accuracy   %d measured %s run%s, all tuned on: error median %.1f%%, worst %.1f%%; "
+               "none held out", c->rows, what, c->rows == 1 ? "" : "s", c->median_abs_pct, c->worst_abs_pct);
+    if (fabs(mean) >= 10) /* a kind that runs one way: say which bound the peaks are */
+        printf("; %.0f%% %s on average: read the peaks as %s bounds", fabs(mean),
+               mean < 0 ? "low" : "high", mean < 0 ? "lower" : "upper");
     printf("\n");
+}
+
+/* Batch 1 does not fit: the fewest levers that make it fit, together. */
+static void print_combo(const struct findings *f, long long seq)
+{
+    char a[32], b[32];
+    if (f->max_batch != 0 || f->combo.n == 0) return;
+    if (f->combo.n < 0) {
+        printf("fit with   nothing: no combination of oomlab's levers makes batch 1 x seq %lld fit\n", seq);
+        return;
+    }
+    printf("fit with   ");
+    for (int i = 0; i < f->combo.n; i++) printf("%s%s", i ? " + " : "", f->combo.what[i]);
+    printf(", together: batch 1 x seq %lld at %s device used (peak allocated %s)\n", seq,
+           units_format_bytes(f->combo.device_used_bytes, a, sizeof a),
+           units_format_bytes(f->combo.peak_allocated_bytes, b, sizeof b));
 }
 
 static void print_verdict(const struct opts *o, const struct findings *f)
@@ -535,10 +529,17 @@ static void print_verdict(const struct opts *o, const struct findings *f)
     }
     print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
-        printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch,
-               (long long)(o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq), hr);
-        printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
-               (long long)o->wl.batch, hr);
+        long long at = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq;
+        if (f->max_batch == 0)
+            printf("max batch  none: batch 1 at seq %lld does not fit (%d%% headroom)\n", at, hr);
+        else
+            printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch, at, hr);
+        if (f->max_seq == 0)
+            printf("max seq    none: seq 1 at batch %lld does not fit (%d%% headroom)\n", (long long)o->wl.batch, hr);
+        else
+            printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
+                   (long long)o->wl.batch, hr);
+        print_combo(f, at);
     }
     for (int i = 0; i < f->n_levers && i < 4; i++)
         printf("%s %s saves %s\n", i ? "          " : "levers    ", f->levers[i].what,
@@ -556,9 +557,10 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     else
         printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
                (long long)w->seq, est_precision_name(w->precision));
+    char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
-               est_ckpt_name(w->ckpt), est_attn_name(w->attention));
+               est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s", est_quant_name(w->quant));
@@ -599,7 +601,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "seq"); json_int(&j, o->wl.seq);
     json_key(&j, "precision"); json_str(&j, est_precision_name(o->wl.precision));
     json_key(&j, "optimizer"); json_str(&j, est_optimizer_name(o->wl.optimizer));
-    json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_name(o->wl.ckpt));
+    char pol[24];
+    json_key(&j, "grad_ckpt"); json_str(&j, est_ckpt_describe(&o->wl, pol, sizeof pol));
     json_key(&j, "attention"); json_str(&j, est_attn_name(o->wl.attention));
     json_key(&j, "trainer"); json_str(&j, est_trainer_name(o->wl.trainer));
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
@@ -610,6 +613,13 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
     json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
+    json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
+    json_obj_end(&j);
+    json_key(&j, "assumed"); json_obj_begin(&j);
+    json_key(&j, "checkpointing");
+    if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
+    json_key(&j, "loss_path"); json_str(&j, est_loss_path(&o->wl));
+    json_key(&j, "cache_model"); json_str(&j, est_cache_model(&o->wl));
     json_obj_end(&j);
     json_key(&j, "components"); json_arr_begin(&j);
     for (int i = 0; i < EST_C__COUNT; i++) {
@@ -626,6 +636,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_opt_bytes(&j, "device_used_bytes", r->device_used_bytes);
     json_opt_bytes(&j, "capacity_bytes", r->capacity_bytes);
     json_opt_bytes(&j, "host_offload_bytes", r->host_bytes);
+    json_opt_bytes(&j, "managed_bytes", r->managed_bytes);
     json_key(&j, "card");
     if (o->card[0]) json_str(&j, o->card); else json_null(&j);
     json_key(&j, "capacity_source");
@@ -650,8 +661,28 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     if (chk->rows) json_double(&j, chk->worst_abs_pct); else json_null(&j);
     json_key(&j, "mean_error_pct");
     if (chk->rows) json_double(&j, chk->mean_pct); else json_null(&j);
+    int held = chk->rows - chk->tuned;
+    json_key(&j, "untuned_rows"); json_int(&j, held);
+    json_key(&j, "untuned_median_abs_error_pct");
+    if (held) json_double(&j, chk->held_median_pct); else json_null(&j);
+    json_key(&j, "untuned_worst_abs_error_pct");
+    if (held) json_double(&j, chk->held_worst_pct); else json_null(&j);
+    json_key(&j, "untuned_mean_error_pct");
+    if (held) json_double(&j, chk->held_mean_pct); else json_null(&j);
     json_key(&j, "sources"); json_str(&j, chk->sources);
     json_obj_end(&j);
+    json_key(&j, "fit_with"); /* batch 1 does not fit: the fewest levers that make it, together */
+    if (f->max_batch != 0 || f->combo.n <= 0) {
+        json_null(&j);
+    } else {
+        json_obj_begin(&j);
+        json_key(&j, "changes"); json_arr_begin(&j);
+        for (int i = 0; i < f->combo.n; i++) json_str(&j, f->combo.what[i]);
+        json_arr_end(&j);
+        json_opt_bytes(&j, "device_used_bytes", f->combo.device_used_bytes);
+        json_opt_bytes(&j, "peak_allocated_bytes", f->combo.peak_allocated_bytes);
+        json_obj_end(&j);
+    }
     json_key(&j, "levers"); json_arr_begin(&j);
     for (int i = 0; i < f->n_levers; i++) {
         json_obj_begin(&j);
@@ -681,7 +712,8 @@ int cmd_estimate(int argc, char **argv)
     memset(&f, 0, sizeof f);
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||
-        est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err))
+        est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err) ||
+        (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);

@@ -19,6 +19,7 @@
 #include "lib/argsubst.h"
 #include "lib/hfconfig.h"
 #include "lib/models.h"
+#include "sys/modelsrc.h"
 #include "lib/probe.h"
 #include "lib/probe_est.h"
 #include "lib/runcfg.h"
@@ -325,34 +326,14 @@ static int load_config(struct probe_cli *cli)
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
 
-/* The model for --model: a preset, or a config.json (or its directory). */
+/* The model for --model: a preset, or a config.json (or its directory),
+ * through the resolver estimate uses (sys/modelsrc). */
 static int load_model(const char *arg, struct est_model *m, struct oomlab_err *err)
 {
-    const struct model_preset *preset = models_find(arg);
-    memset(m, 0, sizeof *m);
-    if (preset) {
-        *m = preset->m;
-        return est_model_finish(m, err);
-    }
-    char path[PATH_MAX];
-    struct stat st;
-    if (stat(arg, &st) != 0)
-        return oomlab_err_set(err, "--model %s: not a preset (oomlab estimate --list-models) "
-                                   "and cannot open it: %s", arg, strerror(errno));
-    snprintf(path, sizeof path, S_ISDIR(st.st_mode) ? "%s/config.json" : "%s", arg);
-    FILE *f = fopen(path, "rb");
-    if (!f) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    char *text = malloc(PROBE_CONFIG_MAX + 1);
-    size_t n = text ? fread(text, 1, PROBE_CONFIG_MAX + 1, f) : 0;
-    bool bad = !text || ferror(f) || n > PROBE_CONFIG_MAX;
-    fclose(f);
-    int rc = bad ? oomlab_err_set(err, "%s: cannot read (or larger than %d bytes)", path,
-                                  PROBE_CONFIG_MAX)
-                 : hfconfig_parse(text, n, path, m, err);
-    free(text);
-    if (rc == HFCONFIG_UNKNOWN_TYPE)
-        return oomlab_err_set(err, "%s: the estimator does not know this model_type", path);
-    return rc == HFCONFIG_OK ? est_model_finish(m, err) : -1;
+    bool unknown_type;
+    if (modelsrc_load(arg, "--model ", false, m, &unknown_type, err) == 0) return est_model_finish(m, err);
+    if (unknown_type) oomlab_err_set(err, "%s: the estimator does not know this model_type", arg);
+    return -1;
 }
 
 /* --model: the estimator, fed the trial config's workload. 0 or an exit code. */

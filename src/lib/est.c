@@ -63,16 +63,25 @@ static int lookup(const char *const *names, int n, const char *s)
 
 static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
 static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
-                                              "adafactor", "lion", "none"};
-static const char *const ckpt_names[] = {"none", "selective", "full"};
+                                              "adafactor", "lion", "none", "paged-adamw"};
+static const char *const ckpt_names[] = {"none", "attn-core", "block", "every", "op"};
+/* What each policy keeps, for --explain. */
+static const char *const ckpt_keeps[] = {
+    "everything autograd saves",
+    "all but the eager score matrix (Megatron selective)",
+    "each block's input, one block recomputed in backward (HF, litgpt, torchtitan full)",
+    "every N-th block's input only, the others everything (torchtitan selective N)",
+    "block input + fused attention + every other matmul output (torchtitan selective op)",
+};
 static const char *const attn_names[] = {"eager", "sdpa", "flash"};
-static const char *const quant_names[] = {"none", "int8", "nf4"};
+static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
 static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c"};
+static const char *const cache_names[] = {"dynamic", "legacy", "static"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -87,8 +96,47 @@ int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(pre
 const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
 const char *est_optimizer_name(enum est_optimizer o) { return optimizer_names[o]; }
-int est_ckpt_parse(const char *s) { return lookup(ckpt_names, N_OF(ckpt_names), s); }
+int est_ckpt_parse(const char *s)
+{
+    static const struct { const char *alias; enum est_ckpt c; } aliases[] = {
+        {"selective", EST_CKPT_SELECTIVE}, {"full", EST_CKPT_FULL},
+    };
+    for (size_t i = 0; s && i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(s, aliases[i].alias) == 0) return aliases[i].c;
+    int c = lookup(ckpt_names, N_OF(ckpt_names), s);
+    return c == EST_CKPT_EVERY ? -1 : c; /* "every" wants its N */
+}
+
+int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every)
+{
+    int v = est_ckpt_parse(s);
+    if (v >= 0) {
+        *c = (enum est_ckpt)v;
+        return 0;
+    }
+    if (!s || strncmp(s, "every:", 6) != 0) return -1;
+    int64_t n = 0;
+    const char *p = s + 6;
+    if (!*p) return -1;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || n > 4096) return -1;
+        n = n * 10 + (*p - '0');
+    }
+    if (n < 1 || n > 4096) return -1;
+    *c = EST_CKPT_EVERY;
+    *every = n;
+    return 0;
+}
+
 const char *est_ckpt_name(enum est_ckpt c) { return ckpt_names[c]; }
+const char *est_ckpt_keeps(enum est_ckpt c) { return ckpt_keeps[c]; }
+
+const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n)
+{
+    if (wl->ckpt == EST_CKPT_EVERY) snprintf(buf, n, "every:%lld", (long long)wl->ckpt_every);
+    else snprintf(buf, n, "%s", ckpt_names[wl->ckpt]);
+    return buf;
+}
 int est_attn_parse(const char *s) { return lookup(attn_names, N_OF(attn_names), s); }
 const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
@@ -107,6 +155,41 @@ int est_trainer_parse(const char *s)
     return lookup(trainer_names, N_OF(trainer_names), s);
 }
 const char *est_trainer_name(enum est_trainer t) { return trainer_names[t]; }
+int est_cache_parse(const char *s) { return lookup(cache_names, N_OF(cache_names), s); }
+
+
+const char *est_loss_path(const struct est_workload *wl)
+{
+    if (wl->mode != EST_MODE_TRAIN) return "no loss (inference)";
+    if (wl->head == EST_HEAD_CLS) return "classification head: negligible";
+    if (wl->head == EST_HEAD_NONE) return "no head";
+    if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
+    if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
+    switch (wl->trainer) {
+    case EST_TRAINER_TORCHTUNE:
+        return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
+                                       : "torchtune: fp32 logits deleted before backward; chunked CE's fp32 log-softmax kept";
+    case EST_TRAINER_LITGPT:
+        return "litgpt: 16-bit lm_head chunks (128 tokens) kept through backward, CE on them without an upcast";
+    default:
+        return wl->loss == EST_LOSS_CE ? "HF: logits returned to the caller, the loss upcasts them to fp32; CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                                       : "HF logits returned to the caller; chunked CE keeps its fp32 log-softmax, no full fp32 temporaries";
+    }
+}
+
+const char *est_cache_model(const struct est_workload *wl)
+{
+    static const char *const model[] = {
+        "dynamic: HF DynamicCache, one layer's old K, V alive during its torch.cat; prefill logits for the last token",
+        "legacy: HF tuple cache, the old tuple alive while a step builds the new one; prefill fp32 logits for every prompt token",
+        "static: HF StaticCache, allocated once for prompt + generated tokens",
+    };
+    if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
+    if (wl->mode == EST_MODE_LOAD) return "weights only";
+    if (!wl->gen_len) return "plain forward over the prompt: its K, V, no generation";
+    return model[wl->cache];
+}
+const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
 
 static const char *const kind_names[] = {"full", "lora", "qlora", "sharded", "llm.c", "offload", "infer", "load"};
 
@@ -142,6 +225,7 @@ int est_lora_targets_parse(const char *s, unsigned *bits)
         {"gate", EST_LORA_GATE}, {"up", EST_LORA_UP}, {"down", EST_LORA_DOWN},
         {"attn", EST_LORA_Q | EST_LORA_K | EST_LORA_V | EST_LORA_O},
         {"mlp", EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN}, {"all", EST_LORA_ALL},
+        {"head", EST_LORA_HEAD},
     };
     unsigned acc = 0;
     const char *p = s;
@@ -211,6 +295,10 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     };
     if (check_ranges(r1, sizeof r1 / sizeof r1[0], err)) return -1;
     if (!m->kv_heads) m->kv_heads = m->heads;
+    if (!m->head_dim && m->hidden % m->heads)
+        return oomlab_err_set(err, "hidden (%lld) is not a multiple of heads (%lld): give "
+                                   "head-dim (head_dim) if the model's heads are not hidden / heads wide",
+                              (long long)m->hidden, (long long)m->heads);
     if (!m->head_dim) m->head_dim = m->hidden / m->heads;
     if (!m->ffn && !f->gated) m->ffn = (int64_t)f->ffn_mult * m->hidden;
     if (!m->max_positions && f->learned_pos) m->max_positions = f->positions;
@@ -378,7 +466,10 @@ static int64_t lora_params(const struct est_model *m, const struct est_workload 
         acc_add(&per, n);
     }
     a->bad |= per.bad;
-    return mul2(a, m->layers + m->decoder_layers, per.v);
+    int64_t blocks = mul2(a, m->layers + m->decoder_layers, per.v);
+    if (t & EST_LORA_HEAD) /* one adapter on the lm_head: r x (hidden + vocab) */
+        blocks += mul2(a, wl->lora_r, m->hidden + m->vocab);
+    return blocks;
 }
 
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
@@ -406,8 +497,8 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
 #define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
-#define NF4_BYTES 0.516L       /* 4 bits + absmax per 64 (double-quantized) */
-#define INT8_BYTES 1.0L
+/* bytes per quantized weight, by est_quant */
+static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256)};
 #define ZERO_BUCKET 5.0e8L     /* DeepSpeed reduce/allgather bucket, elements */
 
 struct calc {
@@ -489,8 +580,20 @@ double est_lora_dropout(const struct est_workload *wl)
  * 4/8-bit matmul keeps it anyway (every linear under --quant). Each adapter
  * with dropout keeps its dropout output (a B) and bool mask (1 B) per input
  * element; without dropout its lora_A keeps the input itself, shared with
- * the other adapters on the same input. Adapters are one per targeted
+ * the other adapters on the same input. Every adapter's lora_B keeps its
+ * input, lora_A's r-wide output (a r). Adapters are one per targeted
  * linear, except litgpt's fused q,k,v (one adapter on the qkv input). */
+/* One q,k,v projection, so one adapter on it: litgpt's attn, and the HF
+ * families whose attention is one fused linear (GPT-2 c_attn, GPT-NeoX,
+ * Falcon and BLOOM query_key_value, Phi-3 qkv_proj), which PEFT targets as
+ * a whole. */
+static bool fused_qkv(const struct calc *c)
+{
+    enum est_family f = c->m->family;
+    return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
+           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3;
+}
+
 static long double lora_layer(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -509,44 +612,60 @@ static long double lora_layer(const struct calc *c)
         if (keep & (EST_LORA_GATE | EST_LORA_UP)) sum += a * k * h;
         if (keep & EST_LORA_DOWN) sum += a * k * f;
     }
+    long double n_qkv = fused_qkv(c) ? (qkv ? 1 : 0)
+                        : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+    long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
+    long double n_o = (t & EST_LORA_O) ? 1 : 0, n_down = (t & EST_LORA_DOWN) ? 1 : 0;
     if (p > 0) { /* one dropout output + mask per adapter */
-        long double n_qkv = wl->trainer == EST_TRAINER_LITGPT ? (qkv ? 1 : 0)
-                            : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
-        long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
-        sum += (a + 1) * (n_qkv * h + ((t & EST_LORA_O) ? qd : 0));
-        sum += (a + 1) * k * (n_up * h + ((t & EST_LORA_DOWN) ? f : 0));
+        sum += (a + 1) * (n_qkv * h + n_o * qd);
+        sum += (a + 1) * k * (n_up * h + n_down * f);
     }
+    sum += a * (long double)wl->lora_r * (n_qkv + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
+
+/* What one norm saves per token. LayerNorm keeps its input (r h) and its
+ * fp32 mean and rstd (8 B). RMSNorm in 16-bit or under autocast computes on
+ * x.float(): that fp32 tensor (4h) is what pow and the rsqrt product keep
+ * (not the 16-bit input; x.float() is the input itself when the residual
+ * stream is fp32), with the fp32 rsqrt (4 B); the normalized tensor (r h:
+ * 16-bit, fp32 under autocast; a h in fp32) is kept only when the norm's
+ * weight trains. HF, torchtune and litgpt write RMSNorm this way. */
+static long double norm_bytes(const struct calc *c)
+{
+    long double h = c->h;
+    if (!c->f->rms) return c->r * h + 8;
+    if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
+    return c->r * h + 4 + (c->full ? c->a * h : 0);
+}
+
+/* Whether a norm keeps its input tensor itself (then a recomputed block's
+ * first norm shares the checkpointed input's storage). */
+static bool norm_keeps_input(const struct calc *c) { return !c->f->rms || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
     /* Full training: every linear keeps its input. LoRA: lora_layer. */
-    bool lin = c->full;
+    bool lin = c->full, flash = wl->attention == EST_ATTN_FLASH;
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
     if (!c->full) sum += lora_layer(c);
-    /* LayerNorm keeps its input (r h). RMSNorm in 16-bit or under autocast
-     * computes on x.float(): that fp32 tensor (4h) is what pow and the rsqrt
-     * product keep, not the 16-bit input (HF, torchtune and litgpt alike);
-     * the normalized tensor (r h: 16-bit, fp32 under autocast) is kept only
-     * when the norm's weight trains. */
-    long double norm = c->r * h;
-    if (c->f->rms && a < 4) norm = 4 * h + (c->full ? c->r * h : 0);
-    else if (c->f->rms && c->full) norm += a * h;
-    sum += c->f->norms_per_layer * norm;
+    sum += c->f->norms_per_layer * norm_bytes(c);
     if (lin) sum += a * h;
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
-    long double kv_saved = wl->attention == EST_ATTN_FLASH ? c->kvd : c->qd;
+    long double kv_saved = flash ? c->kvd : c->qd;
     sum += a * (c->qd + 2 * kv_saved);
     if (with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else
         sum += a * c->qd + 4 * (long double)c->m->heads;
-    if (lin) sum += a * c->qd;
+    /* the output projection's input: a copy of the attention output
+     * (transpose(1, 2).contiguous() of the (B, H, T, D) result), except under
+     * flash-attn, whose (B, T, H, D) output it views */
+    if (lin && !(flash && !with_scores)) sum += a * c->qd;
     if (c->hdrop) sum += 2 * h;
     /* gated: gate, up and act outputs; plain: the activation's input */
     long double mlp = (gated(c->m) ? 3 : 1) * a * f + (lin ? a * (h + f) : 0);
@@ -554,19 +673,48 @@ static long double act_layer(const struct calc *c, bool with_scores)
     return sum + mlp;
 }
 
+/* torchtitan's op-level selective checkpointing, per token and block: the
+ * block's input, the fused attention kernel's output and logsumexp, and the
+ * outputs of the 1st, 3rd, 5th... matmul in forward order (q, k, v, o, then
+ * gate, up, down or fc1, fc2); everything else is recomputed. */
+static long double act_layer_op(const struct calc *c)
+{
+    long double mm[7] = {c->qd, c->kvd, c->kvd, c->h};
+    int n = 4;
+    if (gated(c->m)) { mm[n++] = c->ffn; mm[n++] = c->ffn; }
+    else mm[n++] = c->ffn;
+    mm[n++] = c->h;
+    long double sum = c->r * c->h;
+    for (int i = 0; i < n; i += 2) sum += c->a * mm[i];
+    if (c->wl->attention != EST_ATTN_EAGER) sum += c->a * c->qd + 4 * (long double)c->m->heads;
+    return sum;
+}
+
 struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
     long double host;      /* model states moved to host memory (--offload) */
+    bool decode;           /* inference: the peak is the last decode step, not prefill */
+    long double managed;   /* paged optimizer states (managed memory) */
 };
+
+/* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
+ * lm_head included; HF keeps the output embedding in 16-bit
+ * (get_keys_to_not_convert). A tied head is the embedding: never quantized. */
+static long double quant_head_params(const struct calc *c)
+{
+    if (c->wl->trainer != EST_TRAINER_LITGPT || c->m->tied_embeddings) return 0;
+    if (c->f->encoder || c->wl->head != EST_HEAD_LM) return 0;
+    return c->Pbig;
+}
 
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
     long double other = p == EST_FP32 ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
-        long double q = c->wl->quant == EST_QUANT_NF4 ? NF4_BYTES : INT8_BYTES;
-        return c->Plin * q + (c->P - c->Plin) * other;
+        long double q = quant_bytes[c->wl->quant], nq = c->Plin + quant_head_params(c);
+        return nq * q + (c->P - nq) * other;
     }
     if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
     return c->P * 2;
@@ -577,11 +725,43 @@ static long double state_elem(const struct calc *c)
     return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights) ? 4 : 2;
 }
 
+/* Trainable parameters in tensors of 1e5 elements or more: what
+ * bitsandbytes' paged optimizers keep in managed memory. LoRA: each
+ * adapter's A (r x in) and B (out x r) on its own; full training: the block
+ * linears and the embedding matrices (norms and biases are small). */
+#define PAGE_MIN 1.0e5L
+static long double paged_params(const struct calc *c)
+{
+    if (c->full) {
+        long double big = c->Plin + c->Pbig * (c->m->tied_embeddings ? 1 : 2);
+        return big < c->Ptrain ? big : c->Ptrain;
+    }
+    unsigned t = lora_bits(c->wl);
+    long double r = (long double)c->wl->lora_r, h = c->h, qd = c->qd, kvd = c->kvd, f = c->ffn, sum = 0;
+    struct { unsigned bit; long double in, out; } lin[] = {
+        {EST_LORA_Q, h, qd}, {EST_LORA_K, h, kvd}, {EST_LORA_V, h, kvd}, {EST_LORA_O, qd, h},
+        {EST_LORA_GATE, gated(c->m) ? h : 0, f}, {EST_LORA_UP, h, f}, {EST_LORA_DOWN, f, h},
+    };
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) {
+        if (!(t & lin[i].bit) || lin[i].in == 0) continue;
+        long double k = (lin[i].bit >= EST_LORA_GATE && c->m->experts) ? (long double)c->m->experts : 1;
+        if (r * lin[i].in >= PAGE_MIN) sum += k * r * lin[i].in;
+        if (r * lin[i].out >= PAGE_MIN) sum += k * r * lin[i].out;
+    }
+    sum *= (long double)(c->m->layers + c->m->decoder_layers);
+    if (t & EST_LORA_HEAD) {
+        if (r * h >= PAGE_MIN) sum += r * h;
+        if (r * c->V >= PAGE_MIN) sum += r * c->V;
+    }
+    return sum;
+}
+
 static long double optim_bytes(const struct calc *c)
 {
     long double se = state_elem(c), Pt = c->Ptrain;
     switch (c->wl->optimizer) {
     case EST_OPT_ADAMW: return 2 * se * Pt;
+    case EST_OPT_PAGED_ADAMW: return 8 * (Pt - paged_params(c)); /* the rest is managed memory */
     case EST_OPT_ADAMW8: return 2 * Pt;
     case EST_OPT_SGDM:
     case EST_OPT_LION: return se * Pt;
@@ -599,7 +779,7 @@ static long double step_temp(const struct calc *c)
     long double se = state_elem(c);
     enum est_optimizer o = c->wl->optimizer;
     long double biggest = c->Pbig < c->Ptrain ? c->Pbig : c->Ptrain;
-    if (o == EST_OPT_NONE || o == EST_OPT_SGD) return 0;
+    if (o == EST_OPT_NONE || o == EST_OPT_SGD || o == EST_OPT_PAGED_ADAMW) return 0; /* fused per-tensor kernel */
     if (!c->wl->foreach || o == EST_OPT_ADAMW8 || o == EST_OPT_ADAFACTOR) return 2 * se * biggest;
     if (o == EST_OPT_SGDM) return 0;
     return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
@@ -623,6 +803,7 @@ static void train_states(const struct calc *c, struct terms *t)
      * DeepSpeed ZeRO accumulates into its partitions. */
     t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * c->Ptrain : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
+    if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
@@ -666,18 +847,82 @@ static long double shard_temp(const struct calc *c)
     return 0;
 }
 
+static bool has_rope(enum est_family f)
+{
+    switch (f) {
+    case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
+    case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
+    case EST_FAM_NEOX: case EST_FAM_FALCON: return true;
+    default: return false;
+    }
+}
+
+/* LoRA, first block: the q,k,v adapters' dropout runs on a tensor that does
+ * not require grad (the first norm of frozen embeddings), so autograd keeps
+ * no mask for it (lora_A still keeps the dropout output). */
+static long double first_block_masks(const struct calc *c)
+{
+    unsigned t = lora_bits(c->wl) & (EST_LORA_Q | EST_LORA_K | EST_LORA_V);
+    if (est_lora_dropout(c->wl) <= 0 || c->wl->quant != EST_QUANT_NONE || !t) return 0;
+    long double n = fused_qkv(c) ? 1 : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+    return n * c->h;
+}
+
+/* An adapter on the lm_head (litgpt lora_head): its dropout output and mask
+ * or, without dropout, lora_A keeping the input; lora_B's r-wide input. A
+ * bitsandbytes head (litgpt quantizes it) keeps its input as well. */
+static long double lora_head_acts(const struct calc *c)
+{
+    if (c->full || !(lora_bits(c->wl) & EST_LORA_HEAD)) return 0;
+    long double p = (long double)est_lora_dropout(c->wl), a = c->a, h = c->h;
+    long double keep = (p > 0 ? (a + 1) * h : a * h) + a * (long double)c->wl->lora_r;
+    if (p > 0 && quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) keep += a * h;
+    return keep;
+}
+
+/* Per token, outside the blocks: the embedding dropout's mask, the final
+ * norm (its own saved bytes) and the lm_head's input when the head trains;
+ * encoder families (no final norm) keep the old 2 r h. With LoRA the first
+ * block's input does not require grad (frozen embeddings), so its first
+ * norm saves nothing. */
+static long double act_outside(const struct calc *c)
+{
+    long double out = c->hdrop ? c->h : 0;
+    /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
+     * head_dim) in the residual stream's dtype, and every block keeps them */
+    if (has_rope(c->m->family)) out += 2 * (long double)c->m->head_dim * c->r;
+    if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
+    out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
+    if (!c->full && c->wl->ckpt == EST_CKPT_NONE) out -= norm_bytes(c) + first_block_masks(c);
+    return out;
+}
+
+/* Per token, all blocks, under the checkpointing policy. A block recomputed
+ * in backward saves what it saves without checkpointing, less its input,
+ * which is the checkpointed tensor itself. */
+static long double act_policy(const struct calc *c, long double per, long double per_noscore)
+{
+    const struct est_workload *wl = c->wl;
+    long double keep_in = c->r * c->h;
+    long double recompute = per - (norm_keeps_input(c) ? keep_in : 0);
+    switch (wl->ckpt) {
+    case EST_CKPT_FULL: return c->L * keep_in + recompute;
+    case EST_CKPT_EVERY: {
+        long double n = floorl(c->L / (long double)wl->ckpt_every);
+        return n * keep_in + (c->L - n) * per + (n > 0 ? recompute : 0);
+    }
+    case EST_CKPT_OP: return c->L * act_layer_op(c) + recompute;
+    case EST_CKPT_SELECTIVE: return c->L * per_noscore;
+    default: return c->L * per;
+    }
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = wl->attention == EST_ATTN_EAGER;
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    long double emb = c->T * (c->r * c->h + (c->hdrop ? c->h : 0)) + c->T * c->r * c->h;
-    if (wl->ckpt == EST_CKPT_FULL)
-        t->acts = c->T * c->L * c->r * c->h + c->T * per + emb;
-    else if (wl->ckpt == EST_CKPT_SELECTIVE)
-        t->acts = c->T * c->L * per_noscore + emb;
-    else
-        t->acts = c->T * c->L * per + emb;
+    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
     long double VT = c->T * c->V, lt = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -742,6 +987,11 @@ static void llmc_acts(const struct calc *c, struct terms *t)
     t->copies = 0;
 }
 
+/* Inference. A plain forward (no --gen-len) is the prefill alone. With
+ * generation the peak is the larger of prefill (the prompt's cache, one
+ * block's working set over the prompt, the causal mask eager attention
+ * materializes, the prefill logits) and the last decode step (the whole
+ * cache, the cache model's transient, the last token's logits). */
 static void infer_terms(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -751,19 +1001,38 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double kv_layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
     t->w = weight_bytes(c);
     if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
-    if (c->m->sliding_window && ctx > (long double)c->m->sliding_window) {
-        long double win = (long double)c->m->sliding_window;
-        ctx = c->f->window_half ? (ctx + win) / 2 : win;
-    }
+    long double win = (long double)c->m->sliding_window;
+    if (win > 0 && ctx > win) ctx = c->f->window_half ? (ctx + win) / 2 : win;
+    long double pctx = win > 0 && prompt > win ? (c->f->window_half ? (prompt + win) / 2 : win) : prompt;
     if (wl->mode == EST_MODE_LOAD) return;
-    t->kv = 2 * kv_layers * c->kvd * c->a * b * ctx;
+    long double per_tok = 2 * kv_layers * c->kvd * c->a * b; /* K and V, all layers, one position */
     long double Tp = b * prompt;
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    t->acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER)
-        t->acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a);
-    if (wl->head == EST_HEAD_LM)
-        t->logits = wl->gen_len ? b * c->V * (c->a + 4) : Tp * c->V * c->a;
+    long double acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+    if (wl->attention == EST_ATTN_EAGER) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
+        acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a) + b * prompt * prompt * c->a;
+    long double logits_prefill = 0, logits_decode = 0;
+    if (wl->head == EST_HEAD_LM) {
+        logits_prefill = !wl->gen_len ? Tp * c->V * c->a
+                         : wl->cache == EST_CACHE_LEGACY ? Tp * c->V * (c->a + 4) : b * c->V * (c->a + 4);
+        logits_decode = b * c->V * (c->a + 4);
+    }
+    long double kv_prefill = per_tok * (wl->cache == EST_CACHE_STATIC && wl->gen_len ? ctx : pctx);
+    long double kv_decode = per_tok * ctx;
+    long double kv_transient = wl->cache == EST_CACHE_LEGACY ? kv_decode
+                               : wl->cache == EST_CACHE_DYNAMIC ? kv_decode / (kv_layers > 0 ? kv_layers : 1)
+                               : 0; /* the old tuple / one layer's old K, V during the concat */
+    long double prefill = kv_prefill + acts + logits_prefill;
+    long double decode = kv_decode + kv_transient + logits_decode;
+    t->decode = wl->gen_len > 0 && decode > prefill;
+    if (t->decode) {
+        t->kv = kv_decode + kv_transient;
+        t->logits = logits_decode;
+    } else {
+        t->kv = kv_prefill;
+        t->acts = acts;
+        t->logits = logits_prefill;
+    }
     if (wl->quant != EST_QUANT_NONE) t->temp_fwd = 2 * c->Plin / c->L;
 }
 
@@ -788,6 +1057,10 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
             return oomlab_err_set(err, "%s %lld is out of range (%lld..%lld)", r[i].name,
                                   (long long)r[i].v, (long long)r[i].lo, (long long)r[i].hi);
+    if (wl->ckpt == EST_CKPT_EVERY && (wl->ckpt_every < 1 || wl->ckpt_every > 4096))
+        return oomlab_err_set(err, "grad-ckpt every:N wants N in 1..4096");
+    if (wl->trainer == EST_TRAINER_LLMC && wl->ckpt > EST_CKPT_FULL)
+        return oomlab_err_set(err, "llm.c recomputes with -r 0/1/2: --grad-ckpt none, selective or full");
     if (!(wl->lora_dropout < 1) || (wl->lora_dropout < 0 && wl->lora_dropout != -1))
         return oomlab_err_set(err, "lora-dropout must be between 0 and 1");
     if (!(wl->headroom >= 0 && wl->headroom < 0.9))
@@ -861,19 +1134,22 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_OPTIM].formula, sizeof r->comp[0].formula,
              "%s: trainable %.0Lf x %s%s = %s", est_optimizer_name(wl->optimizer), c->Ptrain,
              wl->optimizer == EST_OPT_ADAMW ? (state_elem(c) == 4 ? "8 B (m, v fp32)" : "4 B (m, v 16-bit)")
+             : wl->optimizer == EST_OPT_PAGED_ADAMW ? "8 B (m, v fp32) of tensors under 1e5 elements; the rest paged"
              : wl->optimizer == EST_OPT_ADAMW8 ? "2 B (m, v 8-bit)"
              : wl->optimizer == EST_OPT_ADAFACTOR ? "4 B over factored row+column stats"
              : wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? "0 B"
              : (state_elem(c) == 4 ? "4 B (one fp32 state)" : "2 B (one 16-bit state)"),
              wl->shard && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
+    char pol[24];
+    bool eager = wl->attention == EST_ATTN_EAGER;
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             "tokens %.0Lf x layers %.1Lf x %.0Lf B/token/layer (%s%s, ckpt %s) + embeddings = %s",
-             c->T, c->L,
-             wl->ckpt == EST_CKPT_FULL ? c->r * c->h : act_layer(c, wl->attention == EST_ATTN_EAGER && wl->ckpt == EST_CKPT_NONE),
-             est_attn_name(wl->attention),
-             wl->attention == EST_ATTN_EAGER ? " incl. heads x seq score bytes" : "",
-             est_ckpt_name(wl->ckpt), b);
+             "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
+             "%s attention%s) + %.0Lf B/token outside the blocks = %s",
+             c->T, c->L, act_policy(c, act_layer(c, eager), act_layer(c, false)) / c->L,
+             est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
+             est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
+             act_outside(c), b);
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
@@ -915,16 +1191,28 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
              c->P, c->wl->quant ? "quantized block linears + 16-bit rest"
                    : c->wl->precision == EST_FP32 ? "4 B" : "2 B", b);
+    static const char *const cache_model[] = {
+        "HF DynamicCache: one layer's old K, V alive during its torch.cat",
+        "legacy tuple cache: the old tuple alive while the step builds the new one (2x)",
+        "StaticCache: allocated once for prompt + generated tokens",
+    };
     fmt_gib(t->kv, b, sizeof b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x context "
-             "(window-capped) = %s", (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a, b);
+             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x %s (window-capped)%s%s = %s",
+             (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a,
+             t->decode ? "prompt + generated" : "prompt", c->wl->gen_len ? "; " : "",
+             c->wl->gen_len ? cache_model[c->wl->cache] : "", b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             "one block's working set at prefill (no autograd) = %s", b);
+             t->decode ? "decode step: one token's working set (negligible) = %s"
+                       : "one block's working set at prefill (no autograd)%s = %s",
+             c->wl->attention == EST_ATTN_EAGER && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
-             "%s x vocab x bytes = %s", c->wl->gen_len ? "batch (last token)" : "tokens", b);
+             "%s x vocab x bytes = %s",
+             !c->wl->gen_len ? "tokens"
+             : t->decode || c->wl->cache != EST_CACHE_LEGACY ? "batch (last token, + its fp32 upcast)"
+             : "prompt tokens (legacy prefill: every position, + fp32 upcast)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "dequantized block (quantized weights only) = %s", b);
@@ -963,7 +1251,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
         to_bytes(alloc + slack, &r->peak_reserved_bytes, "the reserved peak", err) ||
-        to_bytes(alloc + slack + ctx, &r->device_used_bytes, "device memory", err))
+        to_bytes(alloc + slack + ctx + t->managed, &r->device_used_bytes, "device memory", err) ||
+        to_bytes(t->managed, &r->managed_bytes, "the paged optimizer states", err))
         return -1;
     snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
              "CUDA context, kernels and library workspaces (card default or --context)");
@@ -971,7 +1260,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? "inference"
+                    : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
+                                                    : wl->gen_len ? "prefill" : "inference")
                     : step_peak ? "optimizer step" : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
     r->fits = -1;
@@ -1087,8 +1377,8 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
         }
         return;
     }
-    if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt full", out, max, n); }
-    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt selective", out, max, n); }
+    if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt block", out, max, n); }
+    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
     if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
     if (wl->optimizer == EST_OPT_ADAMW) { a = *wl; a.optimizer = EST_OPT_ADAMW8; lever_try(m, &a, base, "optimizer adamw-8bit", out, max, n); }
     if (wl->precision == EST_FP32) { a = *wl; a.precision = EST_BF16_MIXED; lever_try(m, &a, base, "precision bf16-mixed", out, max, n); }
@@ -1123,5 +1413,87 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
             out[j] = out[j - 1];
             out[j - 1] = t;
         }
+    return 0;
+}
+
+/* ---- the smallest set of levers that fits -------------------------------- */
+
+static bool can_ckpt(const struct est_workload *w) { return w->ckpt != EST_CKPT_FULL && w->mode == EST_MODE_TRAIN; }
+static void do_ckpt(struct est_workload *w) { w->ckpt = EST_CKPT_FULL; }
+static bool can_sdpa(const struct est_workload *w) { return w->attention == EST_ATTN_EAGER && w->trainer != EST_TRAINER_LLMC; }
+static void do_sdpa(struct est_workload *w) { w->attention = EST_ATTN_SDPA; }
+static bool can_adam8(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->optimizer == EST_OPT_ADAMW && w->trainer != EST_TRAINER_LLMC; }
+static void do_adam8(struct est_workload *w) { w->optimizer = EST_OPT_ADAMW8; }
+static bool can_mixed(const struct est_workload *w) { return w->precision == EST_FP32 && w->trainer != EST_TRAINER_LLMC; }
+static void do_mixed(struct est_workload *w) { w->precision = w->mode == EST_MODE_TRAIN ? EST_BF16_MIXED : EST_BF16; }
+static bool can_chunk(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->loss == EST_LOSS_CE && w->head == EST_HEAD_LM && w->trainer != EST_TRAINER_LLMC; }
+static void do_chunk(struct est_workload *w) { w->loss = EST_LOSS_CHUNKED; }
+static bool can_lora(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->lora_r == 0 && w->trainer != EST_TRAINER_LLMC; }
+static void do_lora(struct est_workload *w) { w->lora_r = 16; w->lora_targets = EST_LORA_ALL; }
+static bool can_nf4(const struct est_workload *w) { return w->quant == EST_QUANT_NONE && (w->lora_r > 0 || w->mode == EST_MODE_INFER); }
+static void do_nf4(struct est_workload *w) { w->quant = EST_QUANT_NF4; }
+static bool can_fsdp(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->gpus > 1 && w->shard != EST_SHARD_ZERO3 && w->shard != EST_SHARD_FSDP && w->offload == EST_OFFLOAD_NONE; }
+static void do_fsdp(struct est_workload *w) { w->shard = EST_SHARD_FSDP; }
+
+static const struct combo_lever {
+    const char *what;
+    bool (*can)(const struct est_workload *);
+    void (*apply)(struct est_workload *);
+} combo_levers[] = {
+    {"grad-ckpt block", can_ckpt, do_ckpt},         {"attention sdpa", can_sdpa, do_sdpa},
+    {"optimizer adamw-8bit", can_adam8, do_adam8},  {"precision bf16-mixed", can_mixed, do_mixed},
+    {"chunked cross-entropy", can_chunk, do_chunk}, {"LoRA r16 (all linears)", can_lora, do_lora},
+    {"quant nf4", can_nf4, do_nf4},                 {"shard fsdp", can_fsdp, do_fsdp},
+};
+#define N_COMBO ((int)(sizeof combo_levers / sizeof combo_levers[0]))
+
+/* Apply the levers in mask, in table order; false when one does not apply
+ * to the workload as changed so far. */
+static bool combo_apply(const struct est_workload *wl, unsigned mask, struct est_workload *out)
+{
+    *out = *wl;
+    for (int i = 0; i < N_COMBO; i++) {
+        if (!(mask & (1u << i))) continue;
+        if (!combo_levers[i].can(out)) return false;
+        combo_levers[i].apply(out);
+    }
+    return true;
+}
+
+int est_fit_combo(const struct est_model *m, const struct est_workload *wl, struct est_combo *out,
+                  struct oomlab_err *err)
+{
+    struct est_workload one = *wl, alt;
+    struct est_result r;
+    memset(out, 0, sizeof *out);
+    out->n = -1;
+    one.batch = 1;
+    if (wl->capacity_bytes <= 0) return 0;
+    long double limit = (long double)wl->capacity_bytes * (1.0L - (long double)wl->headroom);
+    if (est_compute(m, &one, &r, err)) return -1;
+    if ((long double)r.device_used_bytes <= limit) {
+        out->n = 0;
+        out->device_used_bytes = r.device_used_bytes;
+        out->peak_allocated_bytes = r.peak_allocated_bytes;
+        return 0;
+    }
+    unsigned best = 0;
+    int best_n = N_COMBO + 1;
+    for (unsigned mask = 1; mask < (1u << N_COMBO); mask++) {
+        int n = __builtin_popcount(mask);
+        struct oomlab_err e;
+        if (n > best_n || !combo_apply(&one, mask, &alt) || est_compute(m, &alt, &r, &e)) continue;
+        if ((long double)r.device_used_bytes > limit) continue;
+        if (n < best_n || r.device_used_bytes < out->device_used_bytes) {
+            best = mask;
+            best_n = n;
+            out->device_used_bytes = r.device_used_bytes;
+            out->peak_allocated_bytes = r.peak_allocated_bytes;
+        }
+    }
+    if (!best) return 0;
+    out->n = 0;
+    for (int i = 0; i < N_COMBO && out->n < EST_COMBO_MAX; i++)
+        if (best & (1u << i)) snprintf(out->what[out->n++], sizeof out->what[0], "%s", combo_levers[i].what);
     return 0;
 }

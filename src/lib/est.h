@@ -9,6 +9,7 @@
 #define OOMLAB_EST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/err.h"
@@ -43,11 +44,31 @@ enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };
 enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED };
 enum est_optimizer {
     EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
-    EST_OPT_LION, EST_OPT_NONE
+    EST_OPT_LION, EST_OPT_NONE,
+    EST_OPT_PAGED_ADAMW /* bitsandbytes PagedAdamW (32-bit states): the states of tensors of
+                           1e5 elements or more live in cudaMallocManaged pages that torch's
+                           counters do not see (litgpt's QLoRA) */
 };
-enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL };
+/* Activation checkpointing policies, named by what each block keeps through
+ * forward (docs/estimate.md maps the trainers' flags to them):
+ *   none       everything autograd saves
+ *   attn-core  all but the eager score matrix (Megatron's "selective";
+ *              "selective" is accepted): a no-op under sdpa/flash
+ *   block      the block's input only, the block recomputed in backward (HF
+ *              gradient_checkpointing_enable, litgpt/Lightning per Block,
+ *              torchtitan mode=full; "full" is accepted)
+ *   every:N    "block" on every N-th block (torchtitan selective_ac_option=N:
+ *              floor(L / N) blocks), the others keep everything
+ *   op         torchtitan's op-level selective policy: the block's input, the
+ *              outputs of the fused attention kernel and of every other matmul
+ *              (the 1st, 3rd, ... in forward order); the rest recomputed */
+enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL, EST_CKPT_EVERY, EST_CKPT_OP };
 enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
-enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4 };
+/* bitsandbytes weights: int8 (LLM.int8), nf4 (4 bits + an fp32 absmax per
+ * 64: 0.5625 B/param; HF BitsAndBytesConfig's and Lightning's default,
+ * compress_statistics / bnb_4bit_use_double_quant off) and nf4-dq (double
+ * quantization: absmax in 8 bits + fp32 per 256 blocks, ~0.516 B/param). */
+enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU
@@ -70,11 +91,23 @@ enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
  * (no autograd: one preallocated activation layout, no allocator slack). */
 enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC };
 
+/* The KV cache of generation (inference with --gen-len):
+ *   dynamic  HF DynamicCache (transformers >= 4.36): each layer's K and V
+ *            grow by torch.cat, the old and new tensors of one layer alive
+ *            at once; prefill logits for the last token only (>= 4.45)
+ *   legacy   the tuple cache of older HF: every step returns a new tuple of
+ *            all layers while the caller still holds the old one (twice the
+ *            cache), and prefill computes fp32 logits for every prompt token
+ *   static   StaticCache (cache_implementation="static"): K and V allocated
+ *            once for prompt + generated tokens, written in place */
+enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
+
 /* LoRA targets, as a bit set. */
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
     EST_LORA_GATE = 16, EST_LORA_UP = 32, EST_LORA_DOWN = 64,
-    EST_LORA_ALL = 127
+    EST_LORA_ALL = 127, /* every linear in the blocks */
+    EST_LORA_HEAD = 128 /* the lm_head (litgpt lora_head) */
 };
 
 struct est_workload {
@@ -88,10 +121,12 @@ struct est_workload {
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     enum est_ckpt ckpt;
+    int64_t ckpt_every;          /* N of EST_CKPT_EVERY */
     enum est_attn attention;
     enum est_loss loss;
     enum est_head head;
     enum est_trainer trainer;
+    enum est_cache cache;        /* generation's KV cache model */
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
@@ -129,7 +164,8 @@ struct est_result {
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */
     int64_t host_bytes;           /* model states offloaded to host memory (per process) */
-    const char *peak_phase;       /* "forward/backward", "optimizer step", ... */
+    int64_t managed_bytes;        /* paged optimizer states: in device used, not in torch's peaks */
+    const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
 };
 
 /* Defaults: train, batch 1, seq 512, bf16-mixed, adamw (foreach), no
@@ -173,6 +209,21 @@ struct est_lever {
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
                int max, int *n, struct oomlab_err *err);
 
+/* When even batch 1 does not fit: the smallest set of levers that, applied
+ * together (in table order: checkpointing, sdpa, 8-bit AdamW, bf16-mixed,
+ * chunked cross-entropy, LoRA r16, nf4, FSDP; inference: int8 or nf4), makes
+ * batch 1 at wl->seq fit within capacity * (1 - headroom), the fewest
+ * changes first and the lowest peak among those. n = 0 when batch 1 already
+ * fits; -1 when no combination does or the capacity is unknown. */
+#define EST_COMBO_MAX 8
+struct est_combo {
+    int n;
+    char what[EST_COMBO_MAX][64];
+    int64_t device_used_bytes, peak_allocated_bytes; /* of batch 1 with all of them */
+};
+int est_fit_combo(const struct est_model *m, const struct est_workload *wl, struct est_combo *out,
+                  struct oomlab_err *err);
+
 /* How far off the estimate has been on measured runs of the same kind of
  * workload. bench/estimate runs every usable row of bench/data/ (real
  * measurements with their sources) and writes the per-kind figures to
@@ -197,6 +248,8 @@ struct est_checked {
     double median_abs_pct; /* median |estimate - measured| / measured, percent */
     double worst_abs_pct;  /* largest |error|, percent */
     double mean_pct;       /* mean signed error: < 0 means the estimate ran low */
+    /* the same over the rows - tuned rows nothing was calibrated on */
+    double held_median_pct, held_worst_pct, held_mean_pct;
     const char *sources;   /* the measurement groups, comma-separated */
 };
 
@@ -225,8 +278,14 @@ int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 int est_optimizer_parse(const char *s);
 const char *est_optimizer_name(enum est_optimizer o);
+/* "none", "attn-core" (or "selective"), "block" (or "full"), "op"; -1 when
+ * unknown. "every:N" needs est_ckpt_parse_arg. */
 int est_ckpt_parse(const char *s);
+/* Any policy name including "every:N" (N 1..4096): 0, or -1 on junk. */
+int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every);
 const char *est_ckpt_name(enum est_ckpt c);
+/* The policy as the user would write it ("every:2"), into buf. */
+const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n);
 int est_attn_parse(const char *s);
 const char *est_attn_name(enum est_attn a);
 int est_quant_parse(const char *s);
@@ -240,8 +299,16 @@ const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
 int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
+int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static" */
+/* What the estimate assumed, in words (static strings, for --explain and
+ * JSON "assumed"): what the checkpointing policy keeps, the loss path (what
+ * the training code keeps of the logits), the KV cache model. */
+const char *est_ckpt_keeps(enum est_ckpt c);
+const char *est_loss_path(const struct est_workload *wl);
+const char *est_cache_model(const struct est_workload *wl);
+const char *est_cache_name(enum est_cache c);
 const char *est_trainer_name(enum est_trainer t);
-/* "q,v", "q,k,v,o", "all", "attn", "mlp" -> EST_LORA_* bits; -1 on junk. */
+/* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);
 
 #endif

@@ -1,39 +1,60 @@
 /* gpus: card capacities. Exact rows are the MiB totals nvidia-smi prints on
  * those cards; approximate rows use the nominal size and say so. Context
- * sizes are typical PyTorch 2.x figures with CUDA_MODULE_LOADING=LAZY. */
+ * sizes are typical PyTorch 2.x figures with CUDA_MODULE_LOADING=LAZY.
+ * Device names are as nvidia-smi --query-gpu=name prints them (the Quadro
+ * RTX 6000 row: akash-network/provider-configs#81, "Quadro RTX 6000,
+ * 24576 MiB"; L40S: akash-network/provider-configs#99, "NVIDIA L40S,
+ * 46068 MiB"). */
 #include "lib/gpus.h"
 
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 #define MiB(x) ((int64_t)(x) * 1024 * 1024)
 
 static const struct gpu_card cards[] = {
-    {"t4", "NVIDIA T4 16GB", MiB(15360), MiB(420), true},
-    {"v100-16gb", "NVIDIA V100 16GB", MiB(16160), MiB(420), true},
-    {"v100-32gb", "NVIDIA V100 32GB", MiB(32510), MiB(420), true},
-    {"a10g", "NVIDIA A10G 24GB", MiB(23028), MiB(460), true},
-    {"a10", "NVIDIA A10 24GB", MiB(23028), MiB(460), true},
-    {"l4", "NVIDIA L4 24GB", MiB(23034), MiB(460), true},
-    {"a100-40gb", "NVIDIA A100 40GB", MiB(40960), MiB(480), true},
-    {"a100-80gb", "NVIDIA A100 80GB", MiB(81920), MiB(480), true},
-    {"a800-80gb", "NVIDIA A800 80GB", MiB(81920), MiB(480), true},
-    {"a6000", "NVIDIA RTX A6000 48GB", MiB(49140), MiB(460), true},
-    {"l40s", "NVIDIA L40S 48GB", MiB(46068), MiB(480), true},
-    {"h100", "NVIDIA H100 80GB HBM3", MiB(81559), MiB(520), true},
-    {"h200", "NVIDIA H200 141GB", MiB(143771), MiB(520), true},
-    {"rtx3090", "NVIDIA GeForce RTX 3090 24GB", MiB(24576), MiB(420), true},
-    {"rtx4090", "NVIDIA GeForce RTX 4090 24GB", MiB(24564), MiB(440), true},
-    {"titan-rtx", "NVIDIA TITAN RTX 24GB", MiB(24576), MiB(420), true},
-    {"rtx6000", "NVIDIA Quadro RTX 6000 24GB", MiB(24576), MiB(420), true},
-    {"mi250", "AMD Instinct MI250 (one GCD, 64GB)", MiB(65536), MiB(400), false},
-    {"mi300x", "AMD Instinct MI300X 192GB", MiB(196608), MiB(400), false},
+    {"t4", "NVIDIA T4 16GB", MiB(15360), MiB(420), true, {"Tesla T4"}, {"t4"}},
+    {"v100-16gb", "NVIDIA V100 16GB", MiB(16160), MiB(420), true,
+     {"Tesla V100-SXM2-16GB", "Tesla V100-PCIE-16GB"}, {"v100"}},
+    {"v100-32gb", "NVIDIA V100 32GB", MiB(32510), MiB(420), true,
+     {"Tesla V100-SXM2-32GB", "Tesla V100-PCIE-32GB", "Tesla V100S-PCIE-32GB"}, {"v100 32", "v100s"}},
+    {"a10g", "NVIDIA A10G 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10G"}, {"a10g"}},
+    {"a10", "NVIDIA A10 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10"}, {"a10"}},
+    {"l4", "NVIDIA L4 24GB", MiB(23034), MiB(460), true, {"NVIDIA L4"}, {"l4"}},
+    {"a100-40gb", "NVIDIA A100 40GB", MiB(40960), MiB(480), true,
+     {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB"}, {"a100 40"}},
+    {"a100-80gb", "NVIDIA A100 80GB", MiB(81920), MiB(480), true,
+     {"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe"}, {"a100 80"}},
+    {"a800-80gb", "NVIDIA A800 80GB", MiB(81920), MiB(480), true,
+     {"NVIDIA A800-SXM4-80GB", "NVIDIA A800 80GB PCIe"}, {"a800"}},
+    {"a6000", "NVIDIA RTX A6000 48GB", MiB(49140), MiB(460), true, {"NVIDIA RTX A6000"}, {"a6000"}},
+    {"l40", "NVIDIA L40 48GB (L40S's 46068 MiB assumed)", MiB(46068), MiB(480), false,
+     {"NVIDIA L40"}, {"l40"}},
+    {"l40s", "NVIDIA L40S 48GB", MiB(46068), MiB(480), true, {"NVIDIA L40S"}, {"l40s"}},
+    {"h100", "NVIDIA H100 80GB HBM3", MiB(81559), MiB(520), true,
+     {"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe"}, {"h100"}},
+    {"h200", "NVIDIA H200 141GB", MiB(143771), MiB(520), true, {"NVIDIA H200"}, {"h200"}},
+    {"rtx3090", "NVIDIA GeForce RTX 3090 24GB", MiB(24576), MiB(420), true,
+     {"NVIDIA GeForce RTX 3090"}, {"3090"}},
+    {"rtx4090", "NVIDIA GeForce RTX 4090 24GB", MiB(24564), MiB(440), true,
+     {"NVIDIA GeForce RTX 4090"}, {"4090"}},
+    {"titan-rtx", "NVIDIA TITAN RTX 24GB", MiB(24576), MiB(420), true, {"NVIDIA TITAN RTX"},
+     {"titan rtx"}},
+    {"rtx6000", "NVIDIA Quadro RTX 6000 24GB", MiB(24576), MiB(420), true, {"Quadro RTX 6000"},
+     {"quadro rtx 6000"}},
+    {"mi250", "AMD Instinct MI250 (one GCD, 64GB)", MiB(65536), MiB(400), false,
+     {"AMD Instinct MI250X", "AMD Instinct MI250"}, {"mi250", "mi250x"}},
+    {"mi300x", "AMD Instinct MI300X 192GB", MiB(196608), MiB(400), false, {"AMD Instinct MI300X"},
+     {"mi300x"}},
 };
+
+#define N_CARDS (sizeof cards / sizeof cards[0])
+#define MAX_TOK 16
+#define TOK_LEN 24
 
 const struct gpu_card *gpus_table(size_t *n)
 {
-    *n = sizeof cards / sizeof cards[0];
+    *n = N_CARDS;
     return cards;
 }
 
@@ -46,35 +67,80 @@ static void squash(const char *s, char *out, size_t n)
     out[j] = '\0';
 }
 
-/* Device-name rules, most specific first: every needle must appear. */
-static const struct { const char *needles[3]; const char *card; } device_rules[] = {
-    {{"a100", "80", NULL}, "a100-80gb"}, {{"a100", NULL, NULL}, "a100-40gb"},
-    {{"a800", NULL, NULL}, "a800-80gb"},  {{"h100", NULL, NULL}, "h100"},
-    {{"h200", NULL, NULL}, "h200"},       {{"v100", "32", NULL}, "v100-32gb"},
-    {{"v100", NULL, NULL}, "v100-16gb"},  {{"a10g", NULL, NULL}, "a10g"},
-    {{"l40s", NULL, NULL}, "l40s"},       {{"l4", NULL, NULL}, "l4"},
-    {{"t4", NULL, NULL}, "t4"},           {{"3090", NULL, NULL}, "rtx3090"},
-    {{"4090", NULL, NULL}, "rtx4090"},    {{"a6000", NULL, NULL}, "a6000"},
-    {{"titanrtx", NULL, NULL}, "titan-rtx"}, {{"mi300", NULL, NULL}, "mi300x"},
-    {{"mi250", NULL, NULL}, "mi250"},
-};
+struct toks { char t[MAX_TOK][TOK_LEN]; int n; };
+
+/* Whole tokens: runs of letters and digits, lower-cased; a size such as
+ * "80GB" is the token "80". */
+static void tokenize(const char *s, struct toks *k)
+{
+    k->n = 0;
+    while (*s && k->n < MAX_TOK) {
+        while (*s && !isalnum((unsigned char)*s)) s++;
+        size_t j = 0;
+        bool digits = true;
+        for (; isalnum((unsigned char)*s); s++) {
+            if (j + 1 < TOK_LEN) k->t[k->n][j++] = (char)tolower((unsigned char)*s);
+            if (!isdigit((unsigned char)*s)) digits = false;
+        }
+        if (!j) break;
+        k->t[k->n][j] = '\0';
+        if (!digits && j > 2 && strcmp(k->t[k->n] + j - 2, "gb") == 0 &&
+            isdigit((unsigned char)k->t[k->n][j - 3])) {
+            size_t d = 0; /* "80gb": digits only? */
+            while (d < j - 2 && isdigit((unsigned char)k->t[k->n][d])) d++;
+            if (d == j - 2) k->t[k->n][j - 2] = '\0';
+        }
+        k->n++;
+    }
+}
+
+static bool has_tok(const struct toks *k, const char *t)
+{
+    for (int i = 0; i < k->n; i++)
+        if (strcmp(k->t[i], t) == 0) return true;
+    return false;
+}
+
+/* How many key tokens match (all of them must), or 0. */
+static int key_score(const struct toks *in, const char *key)
+{
+    struct toks kk;
+    tokenize(key, &kk);
+    for (int i = 0; i < kk.n; i++)
+        if (!has_tok(in, kk.t[i])) return 0;
+    return kk.n;
+}
+
+static bool same_name(const char *want, const struct gpu_card *c)
+{
+    char have[96];
+    squash(c->name, have, sizeof have);
+    if (strcmp(want, have) == 0) return true;
+    squash(c->summary, have, sizeof have);
+    if (strcmp(want, have) == 0) return true;
+    for (int d = 0; d < 4 && c->devices[d]; d++) {
+        squash(c->devices[d], have, sizeof have);
+        if (strcmp(want, have) == 0) return true;
+    }
+    return false;
+}
 
 const struct gpu_card *gpus_find(const char *name)
 {
-    char want[96], have[96];
+    char want[96];
+    struct toks in;
     if (!name) return NULL;
     squash(name, want, sizeof want);
-    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
-        squash(cards[i].name, have, sizeof have);
-        if (strcmp(want, have) == 0) return &cards[i];
-    }
-    for (size_t r = 0; r < sizeof device_rules / sizeof device_rules[0]; r++) {
-        int ok = 1;
-        for (int k = 0; k < 3 && device_rules[r].needles[k]; k++)
-            if (!strstr(want, device_rules[r].needles[k])) ok = 0;
-        if (ok)
-            for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
-                if (strcmp(cards[i].name, device_rules[r].card) == 0) return &cards[i];
-    }
-    return NULL;
+    for (size_t i = 0; i < N_CARDS; i++)
+        if (same_name(want, &cards[i])) return &cards[i];
+    tokenize(name, &in);
+    const struct gpu_card *best = NULL;
+    int best_score = 0, ties = 0;
+    for (size_t i = 0; i < N_CARDS; i++)
+        for (int k = 0; k < 2 && cards[i].keys[k]; k++) {
+            int s = key_score(&in, cards[i].keys[k]);
+            if (s > best_score) { best = &cards[i]; best_score = s; ties = 0; }
+            else if (s && s == best_score && best != &cards[i]) ties++;
+        }
+    return ties ? NULL : best;
 }

@@ -58,10 +58,35 @@ static void line_col(const char *text, size_t off, long *line, long *col)
     }
 }
 
-/* A dimension: a positive integer, or null (unset). */
-static int get_dim(json_object *root, const struct field *f, const char *file, int64_t *out,
-                   struct oomlab_err *err)
+/* The value of "key" as written in the text (json-c saturates integers past
+ * INT64_MAX, so its own rendering would misquote them): the first
+ * occurrence of the key followed by ':', up to the next ',', '}' or space. */
+static const char *as_written(const char *text, size_t len, const char *key, json_object *v,
+                              char *buf, size_t n)
 {
+    char quoted[80];
+    int q = snprintf(quoted, sizeof quoted, "\"%s\"", key);
+    for (size_t i = 0; text && q > 0 && i + (size_t)q < len; i++) {
+        if (memcmp(text + i, quoted, (size_t)q) != 0) continue;
+        size_t j = i + (size_t)q;
+        while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) j++;
+        if (j >= len || text[j] != ':') continue;
+        for (j++; j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'); j++) {}
+        size_t k = 0;
+        while (j + k < len && k + 1 < n && !strchr(",}] \t\r\n", text[j + k])) k++;
+        if (!k) break;
+        memcpy(buf, text + j, k);
+        buf[k] = '\0';
+        return buf;
+    }
+    return json_object_to_json_string(v);
+}
+
+/* A dimension: a positive integer, or null (unset). */
+static int get_dim(json_object *root, const struct field *f, const char *file, const char *text,
+                   size_t len, int64_t *out, struct oomlab_err *err)
+{
+    char lit[48];
     for (int k = 0; k < 4 && f->keys[k]; k++) {
         json_object *v;
         if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
@@ -69,20 +94,20 @@ static int get_dim(json_object *root, const struct field *f, const char *file, i
             double d = json_object_get_double(v);
             if (!isfinite(d) || d != floor(d) || d < 1 || d > 9.0e15)
                 return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                      f->keys[k], json_object_to_json_string(v));
+                                      f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
             *out = (int64_t)d;
             return 0;
         }
         if (!json_object_is_type(v, json_type_int))
             return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                  f->keys[k], json_object_to_json_string(v));
+                                  f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
         /* json-c saturates out-of-range integers at INT64_MAX: anything past
          * 2^53 is not a dimension, and would overflow the arithmetic after. */
         errno = 0;
         int64_t n = json_object_get_int64(v);
         if (n < 1 || errno == ERANGE || n > ((int64_t)1 << 53))
             return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                  f->keys[k], json_object_to_json_string(v));
+                                  f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
         *out = n;
         return 0;
     }
@@ -151,24 +176,31 @@ static const char *get_str(json_object *root, const char *key)
     return json_object_get_string(v);
 }
 
-/* Dropout: trained with it when any probability the config states is > 0. */
-static int dropout_of(json_object *root)
+/* Dropout: trained with it when any probability the config states is > 0
+ * (2: every one stated is 0; 0: none stated). A probability outside [0, 1]
+ * (NaN, which json-c reads, included) is refused: -1 with err. */
+static int dropout_of(json_object *root, const char *file, int *out, struct oomlab_err *err)
 {
     static const char *const keys[] = {
         "attn_pdrop", "resid_pdrop", "embd_pdrop", "hidden_dropout_prob",
         "attention_probs_dropout_prob", "attention_dropout", "hidden_dropout", "dropout",
-        "dropout_rate", "hidden_dropout_prob",
+        "dropout_rate",
     };
-    int seen = 0;
+    int seen = 0, on = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_object *v;
         if (!json_object_object_get_ex(root, keys[i], &v) || !v) continue;
         if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
             continue;
+        double p = json_object_get_double(v);
+        if (!(p >= 0 && p <= 1))
+            return oomlab_err_set(err, "%s: \"%s\" must be a probability in [0, 1], got %s", file,
+                                  keys[i], json_object_to_json_string(v));
         seen = 1;
-        if (json_object_get_double(v) > 0) return 1;
+        if (p > 0) on = 1;
     }
-    return seen ? 2 : 0;
+    *out = on ? 1 : seen ? 2 : 0;
+    return 0;
 }
 
 /* Family quirks that live in config flags rather than in model_type. */
@@ -193,7 +225,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
     if (!root) return HFCONFIG_BAD;
     int rc = HFCONFIG_OK;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (get_dim(root, &fields[i], file, (int64_t *)((char *)m + fields[i].off), err)) {
+        if (get_dim(root, &fields[i], file, text, len, (int64_t *)((char *)m + fields[i].off), err)) {
             json_object_put(root);
             return HFCONFIG_BAD;
         }
@@ -212,7 +244,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->family = types[t].family;
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
-        m->dropout = dropout_of(root);
+        if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
     }
     json_object_put(root);
     return rc;

@@ -2,6 +2,8 @@
  * values of each model (hidden_size, num_hidden_layers, ...). */
 #include "lib/models.h"
 
+#include <ctype.h>
+#include <string.h>
 #include <strings.h>
 
 /* name, summary, {name, family, layers, decoder_layers, hidden, heads, kv_heads,
@@ -79,4 +81,60 @@ const struct model_preset *models_find(const char *name)
     for (size_t i = 0; name && i < sizeof presets / sizeof presets[0]; i++)
         if (strcasecmp(presets[i].name, name) == 0) return &presets[i];
     return NULL;
+}
+
+/* Lower-case letters and digits of the part after the last '/'. */
+static void squash_tail(const char *s, char *out, size_t n)
+{
+    const char *slash = strrchr(s, '/');
+    size_t j = 0;
+    for (s = slash ? slash + 1 : s; *s && j + 1 < n; s++)
+        if (isalnum((unsigned char)*s)) out[j++] = (char)tolower((unsigned char)*s);
+    out[j] = '\0';
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[65];
+    if (la > 64 || lb > 64) return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+const struct model_preset *models_suggest(const char *name)
+{
+    char want[96], have[96];
+    const struct model_preset *best = NULL;
+    size_t best_len = 0, best_d = (size_t)-1;
+    if (!name) return NULL;
+    squash_tail(name, want, sizeof want);
+    if (!want[0]) return NULL;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* hub ids */
+        squash_tail(presets[i].name, have, sizeof have);
+        if (strstr(want, have) && strlen(have) > best_len) {
+            best = &presets[i];
+            best_len = strlen(have);
+        }
+    }
+    if (best) return best;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* near misses */
+        squash_tail(presets[i].name, have, sizeof have);
+        size_t d = edit_distance(want, have);
+        if (d < best_d && 3 * d <= strlen(have)) {
+            best = &presets[i];
+            best_d = d;
+        }
+    }
+    return best;
 }

@@ -17,5 +17,10 @@ struct model_preset {
 const struct model_preset *models_table(size_t *n);
 /* Case-insensitive exact name match; NULL when unknown. */
 const struct model_preset *models_find(const char *name);
+/* The preset a name that is not one most likely means, for "did you mean":
+ * a HuggingFace hub id ("meta-llama/Meta-Llama-3-8B" -> llama-3-8b: the
+ * longest preset whose letters and digits appear in the id's last part), or
+ * a near miss (edit distance at most a third of the name). NULL when none. */
+const struct model_preset *models_suggest(const char *name);
 
 #endif

@@ -190,23 +190,165 @@ static void test_rmsnorm_keeps_the_fp32_copy(void **state)
     wl.precision = EST_BF16;
     wl.batch = 2;
     wl.seq = 4;
-    /* full: norms 2 x (32 + 16) + qkv input 16 + q,k,v 48 + sdpa out 16 and
-     * lse 8 + o input 16 + mlp input 16 + gate, up, act 96 + down input 32 */
-    assert_int_equal(block_bytes(&wl, 8), 96 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+    /* full: norms 2 x (32 + fp32 rsqrt 4 + 16) + qkv input 16 + q,k,v 48 +
+     * sdpa out 16 and lse 8 + o input 16 + mlp input 16 + gate, up, act 96 +
+     * down input 32 */
+    assert_int_equal(block_bytes(&wl, 8), 104 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
     /* LoRA on q,v: frozen norms keep only the fp32 copy; frozen o, gate/up,
      * down keep no input; without dropout (PEFT's default) lora_A keeps the
      * q/v input once (2h); with dropout each of the two adapters keeps its
      * dropout output and mask (3h each) instead */
-    wl.lora_r = 4;
-    assert_int_equal(block_bytes(&wl, 8), 64 + 16 + 48 + 24 + 96);
+    wl.lora_r = 4; /* + each lora_B keeps lora_A's output: 2 B x r 4 x 2 adapters */
+    assert_int_equal(block_bytes(&wl, 8), 72 + 16 + 16 + 48 + 24 + 96);
     wl.lora_dropout = 0.1;
-    assert_int_equal(block_bytes(&wl, 8), 64 + 48 + 48 + 24 + 96);
+    assert_int_equal(block_bytes(&wl, 8), 72 + 48 + 16 + 48 + 24 + 96);
     wl.lora_dropout = -1;
     /* under autocast the residual is already fp32: the upcast is that tensor
      * (4h), the normalized one stays fp32 (4h) when the weight trains */
     wl.lora_r = 0;
     wl.precision = EST_BF16_MIXED;
-    assert_int_equal(block_bytes(&wl, 8), 128 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+    assert_int_equal(block_bytes(&wl, 8), 136 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+}
+
+/* Checkpointing policies, named by what they keep (toy: 2 layers, bf16,
+ * sdpa, 8 tokens). every:N checkpoints floor(L / N) blocks (torchtitan's
+ * layer SAC checkpoints the N-th, 2N-th... block); op keeps the block input,
+ * the fused attention's output and logsumexp and every other matmul output
+ * (torchtitan's op SAC). */
+static void test_checkpoint_policies(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result none, block, ev1, ev2, ev3, op;
+    struct oomlab_err err;
+    enum est_ckpt c;
+    int64_t every = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 4;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &block, &err), 0);
+    wl.ckpt = EST_CKPT_EVERY;
+    wl.ckpt_every = 1;
+    assert_int_equal(est_compute(&m, &wl, &ev1, &err), 0);
+    wl.ckpt_every = 2;
+    assert_int_equal(est_compute(&m, &wl, &ev2, &err), 0);
+    wl.ckpt_every = 3;
+    assert_int_equal(est_compute(&m, &wl, &ev3, &err), 0);
+    wl.ckpt = EST_CKPT_OP;
+    assert_int_equal(est_compute(&m, &wl, &op, &err), 0);
+    assert_int_equal(ev1.comp[EST_C_ACTS].bytes, block.comp[EST_C_ACTS].bytes);
+    assert_int_equal(ev3.comp[EST_C_ACTS].bytes, none.comp[EST_C_ACTS].bytes); /* floor(2/3) = 0 */
+    /* every:2: block 2 keeps its input (2 B x h 8), block 1 everything, and
+     * block 2 recomputed saves everything again (RMSNorm in bf16 keeps
+     * x.float(), not the input): one checkpointed block of two costs its
+     * input more than none */
+    assert_int_equal(ev2.comp[EST_C_ACTS].bytes - none.comp[EST_C_ACTS].bytes, (int64_t)8 * 16);
+    /* op, per token and block: input 16 + q 16 + v 16 + gate 32 + down 16 +
+     * sdpa out 16 + lse 8 = 120, against block's 16 */
+    assert_int_equal(op.comp[EST_C_ACTS].bytes - block.comp[EST_C_ACTS].bytes, (int64_t)8 * 2 * (120 - 16));
+    /* names */
+    assert_int_equal(est_ckpt_parse_arg("selective", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_SELECTIVE);
+    assert_int_equal(est_ckpt_parse_arg("full", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_FULL);
+    assert_int_equal(est_ckpt_parse_arg("every:4", &c, &every), 0);
+    assert_int_equal(c, EST_CKPT_EVERY);
+    assert_int_equal(every, 4);
+    assert_int_equal(est_ckpt_parse_arg("every:0", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every:", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every:2x", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("every", &c, &every), -1);
+    assert_int_equal(est_ckpt_parse_arg("sometimes", &c, &every), -1);
+    char buf[24];
+    assert_string_equal(est_ckpt_describe(&wl, buf, sizeof buf), "op");
+    wl.ckpt = EST_CKPT_EVERY;
+    wl.ckpt_every = 3;
+    assert_string_equal(est_ckpt_describe(&wl, buf, sizeof buf), "every:3");
+}
+
+/* Issue 10: when batch 1 does not fit, the fewest levers that fit together
+ * (not each alone), with the peak they give; none needed when it fits. */
+static void test_fit_combo(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-3-8b")->m;
+    struct est_workload wl, alt;
+    struct est_combo c;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.seq = 2048;
+    wl.capacity_bytes = gpus_find("a10g")->capacity_bytes;
+    assert_int_equal(est_fit_combo(&m, &wl, &c, &err), 0);
+    assert_true(c.n >= 2); /* no single lever is enough for an 8B full fine-tune on 24 GB */
+    assert_true((long double)c.device_used_bytes <= 0.85L * (long double)wl.capacity_bytes);
+    /* the result is what those changes give together */
+    alt = wl;
+    alt.ckpt = EST_CKPT_FULL;
+    alt.lora_r = 16;
+    alt.lora_targets = EST_LORA_ALL;
+    alt.quant = EST_QUANT_NF4;
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.what[0], "grad-ckpt block");
+    assert_string_equal(c.what[1], "LoRA r16 (all linears)");
+    assert_string_equal(c.what[2], "quant nf4");
+    assert_int_equal(est_compute(&m, &alt, &r, &err), 0);
+    assert_int_equal(c.device_used_bytes, r.device_used_bytes);
+    /* each of the three alone does not fit */
+    struct est_workload one = wl;
+    one.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &one, &r, &err), 0);
+    assert_true((long double)r.device_used_bytes > 0.85L * (long double)wl.capacity_bytes);
+    /* fits already: nothing to change; a 70B on a T4: nothing makes it fit */
+    wl.capacity_bytes = (int64_t)1 << 42;
+    assert_int_equal(est_fit_combo(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.n, 0);
+    struct est_model big = models_find("llama-3-70b")->m;
+    assert_int_equal(est_model_finish(&big, &err), 0);
+    wl.capacity_bytes = gpus_find("t4")->capacity_bytes;
+    assert_int_equal(est_fit_combo(&big, &wl, &c, &err), 0);
+    assert_int_equal(c.n, -1);
+}
+
+/* bitsandbytes PagedAdamW (litgpt's QLoRA): 32-bit states; those of tensors
+ * of 1e5 elements or more live in managed memory, in device used but not in
+ * torch's peaks. Llama-2-7B, LoRA r32 on q,v: every A (32 x 4096) and B
+ * (4096 x 32) is 131072 elements, so all of it is paged. */
+static void test_paged_optimizer(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result plain, paged;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 32;
+    wl.quant = EST_QUANT_NF4;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.optimizer = EST_OPT_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &plain, &err), 0);
+    wl.optimizer = EST_OPT_PAGED_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &paged, &err), 0);
+    int64_t pt = paged.trainable_params;
+    assert_int_equal(pt, (int64_t)32 * 16384 * 32);
+    assert_int_equal(paged.comp[EST_C_OPTIM].bytes, 0);
+    assert_int_equal(paged.managed_bytes, 8 * pt);
+    assert_int_equal(plain.comp[EST_C_OPTIM].bytes, 4 * pt); /* torch AdamW: bf16 m, v */
+    assert_true(paged.peak_allocated_bytes < plain.peak_allocated_bytes);
+    assert_true(paged.device_used_bytes - paged.peak_reserved_bytes > 8 * pt);
+    assert_int_equal(est_optimizer_parse("paged-adamw"), EST_OPT_PAGED_ADAMW);
+    /* r 8 on hidden 4096: 32768-element A and B stay in torch's memory */
+    wl.lora_r = 8;
+    assert_int_equal(est_compute(&m, &wl, &paged, &err), 0);
+    assert_int_equal(paged.managed_bytes, 0);
+    assert_int_equal(paged.comp[EST_C_OPTIM].bytes, 8 * paged.trainable_params);
 }
 
 /* The loss buffers by trainer, toy LM head: T = 8 tokens, V = 10, bf16. */
@@ -306,7 +448,9 @@ static void test_eager_scores_only_in_eager(void **state)
     wl.attention = EST_ATTN_FLASH;
     struct est_result flash;
     assert_int_equal(est_compute(&m, &wl, &flash, &err), 0);
-    assert_int_equal(flash.comp[EST_C_ACTS].bytes, sdpa.comp[EST_C_ACTS].bytes);
+    /* flash-attn's (B, T, H, D) output is viewed as o_proj's input: no copy,
+     * 2 B x qd 8 less per token and layer than sdpa's transposed copy */
+    assert_int_equal(sdpa.comp[EST_C_ACTS].bytes - flash.comp[EST_C_ACTS].bytes, 16 * 4 * 2);
 }
 
 static void test_checkpointing_and_lora(void **state)
@@ -347,11 +491,15 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
     lw.lora_dropout = 0.05;
     assert_int_equal(est_compute(&m, &lw, &d5, &err), 0);
-    int64_t per = (int64_t)wl.batch * wl.seq * 32 * 4096;
-    assert_int_equal(d5.comp[EST_C_ACTS].bytes - d0.comp[EST_C_ACTS].bytes, per * (6 - 2));
+    int64_t tok = (int64_t)wl.batch * wl.seq, per = tok * 32 * 4096;
+    /* the first block's q,v dropout runs on a tensor that needs no grad:
+     * no masks there (h per adapter and token) */
+    assert_int_equal(d5.comp[EST_C_ACTS].bytes - d0.comp[EST_C_ACTS].bytes, per * (6 - 2) - tok * 2 * 4096);
     lw.trainer = EST_TRAINER_LITGPT;
     assert_int_equal(est_compute(&m, &lw, &lit, &err), 0);
-    assert_int_equal(d5.comp[EST_C_ACTS].bytes - lit.comp[EST_C_ACTS].bytes, per * (6 - 3));
+    /* one fused adapter: one dropout copy + mask, one lora_B input (2 B x r 16) */
+    assert_int_equal(d5.comp[EST_C_ACTS].bytes - lit.comp[EST_C_ACTS].bytes,
+                     per * (6 - 3) + tok * 32 * 32 - tok * 4096);
     lw.lora_dropout = -1; /* litgpt's default is 0.05 */
     assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
     assert_int_equal(d0.comp[EST_C_ACTS].bytes, lit.comp[EST_C_ACTS].bytes);
@@ -378,17 +526,34 @@ static void test_kv_cache(void **state)
     wl.mode = EST_MODE_INFER;
     wl.precision = EST_FP16;
     wl.prompt_len = 10;
+    /* a plain forward: the prompt's K, V: 2 (K,V) x 2 layers x kv dim 8 x 2 B x 10 */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 640);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
+    assert_string_equal(r.peak_phase, "inference");
+    /* generating 1000 tokens: the last decode step is the peak; 64 B per position */
+    wl.gen_len = 1000;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0); /* dynamic: + one layer's old K, V */
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010 + 64 * 1010 / 2);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    wl.cache = EST_CACHE_LEGACY; /* the old tuple of every layer alive: twice */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 1010);
+    wl.cache = EST_CACHE_STATIC; /* allocated once for 1010 positions, at prefill already */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010);
+    assert_string_equal(r.peak_phase, "prefill");
     wl.gen_len = 6;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-    /* 2 (K,V) x 2 layers x kv dim 8 x 2 B x batch 1 x 16 tokens */
     assert_int_equal(r.comp[EST_C_KV].bytes, 1024);
-    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
     m.sliding_window = 4; /* Mistral-style: the cache holds the window only */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 256);
     m.kv_heads = 1; /* GQA: one KV head of 4 */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 128);
+    assert_int_equal(est_cache_parse("legacy"), EST_CACHE_LEGACY);
+    assert_int_equal(est_cache_parse("paged"), -1);
 }
 
 static void test_absurd_sizes(void **state)
@@ -541,12 +706,48 @@ static void test_names_and_cards(void **state)
     assert_string_equal(gpus_find("NVIDIA L4")->name, "l4");
     assert_string_equal(gpus_find("H100")->name, "h100");
     assert_string_equal(gpus_find("a100-80")->name, "a100-80gb"); /* short --gpu forms */
-    assert_string_equal(gpus_find("a100")->name, "a100-40gb");
+    assert_null(gpus_find("a100")); /* 40 or 80 GB: ambiguous, not a guess */
     assert_string_equal(gpus_find("v100-32")->name, "v100-32gb");
     assert_string_equal(gpus_find("Tesla V100-SXM2-16GB")->name, "v100-16gb");
     assert_string_equal(gpus_find("NVIDIA H200")->name, "h200");
     assert_null(gpus_find("Voodoo 3"));
     assert_null(models_find("no-such-model"));
+    /* did-you-mean: hub ids name the preset, near misses too, junk nothing */
+    assert_string_equal(models_suggest("meta-llama/Meta-Llama-3-8B")->name, "llama-3-8b");
+    assert_string_equal(models_suggest("meta-llama/Llama-2-7b-hf")->name, "llama-2-7b");
+    assert_string_equal(models_suggest("openai-community/gpt2-medium")->name, "gpt2-medium");
+    assert_string_equal(models_suggest("meta-llama/Llama-3.2-1B")->name, "llama-3.2-1b");
+    assert_string_equal(models_suggest("lama-2-7b")->name, "llama-2-7b");
+    assert_null(models_suggest("nosuch.json"));
+    assert_null(models_suggest(""));
+}
+
+/* Issue 10: "NVIDIA L40" resolved to the L4 (substring match), "NVIDIA A10"
+ * and "Quadro RTX 6000" to nothing. Every row resolves from its own table
+ * name, its summary and each device name NVML / nvidia-smi print for it;
+ * key tokens match whole tokens only. */
+static void test_every_card_resolves_from_its_device_name(void **state)
+{
+    (void)state;
+    size_t n;
+    const struct gpu_card *cards = gpus_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        assert_ptr_equal(gpus_find(cards[i].name), &cards[i]);
+        assert_ptr_equal(gpus_find(cards[i].summary), &cards[i]);
+        assert_non_null(cards[i].devices[0]);
+        for (int d = 0; d < 4 && cards[i].devices[d]; d++) {
+            if (gpus_find(cards[i].devices[d]) != &cards[i])
+                fail_msg("device name '%s' does not resolve to %s", cards[i].devices[d], cards[i].name);
+        }
+    }
+    assert_string_equal(gpus_find("NVIDIA L40")->name, "l40");
+    assert_string_equal(gpus_find("NVIDIA A10")->name, "a10");
+    assert_string_equal(gpus_find("NVIDIA A10G")->name, "a10g");
+    assert_string_equal(gpus_find("Quadro RTX 6000")->name, "rtx6000");
+    assert_string_equal(gpus_find("NVIDIA A100-PCIE-40GB")->name, "a100-40gb");
+    assert_string_equal(gpus_find("Tesla V100S-PCIE-32GB")->name, "v100-32gb");
+    assert_null(gpus_find("NVIDIA RTX 6000 Ada Generation")); /* 48 GB, not the Quadro */
+    assert_null(gpus_find("NVIDIA L20")); /* no row: unknown, not the L4 */
 }
 
 /* Each workload lands in one kind, first match wins; the quoted accuracy
@@ -651,12 +852,16 @@ int main(void)
         cmocka_unit_test(test_llmc_layout),
         cmocka_unit_test(test_eager_scores_only_in_eager),
         cmocka_unit_test(test_checkpointing_and_lora),
+        cmocka_unit_test(test_checkpoint_policies),
+        cmocka_unit_test(test_fit_combo),
+        cmocka_unit_test(test_paged_optimizer),
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
+        cmocka_unit_test(test_every_card_resolves_from_its_device_name),
         cmocka_unit_test(test_kind_and_checked),
         cmocka_unit_test(test_offload),
     };

@@ -148,7 +148,17 @@ static void test_bad_values(void **state)
     assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 76888888888888888888888888888,"
                            "\"n_head\": 12, \"n_layer\": 12, \"vocab_size\": 50257}", &m, &err), HFCONFIG_BAD);
     assert_non_null(strstr(err.msg, "\"n_embd\" must be a positive integer"));
+    /* issue 11: quoted as written, not as json-c's saturated INT64_MAX */
+    assert_non_null(strstr(err.msg, "got 76888888888888888888888888888"));
     assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 9223372036854775807}", &m, &err), HFCONFIG_BAD);
+    /* issue 11: a dropout that is not a probability is refused, NaN included */
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"resid_pdrop\": NaN}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"resid_pdrop\" must be a probability in [0, 1], got NaN"));
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"attention_dropout\": 1.5}", &m, &err), HFCONFIG_BAD);
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"resid_pdrop\": 0.1}", &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.dropout, 1);
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"resid_pdrop\": 0}", &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.dropout, 2);
 }
 
 static void test_unknown_model_type(void **state)

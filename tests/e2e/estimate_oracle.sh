@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# oomlab estimate's terms against real PyTorch: bench/estimate-oracle runs
+# small GPT-2- and Llama-shaped models in plain torch for one training step
+# and measures the weights, gradients, optimizer states and the bytes
+# autograd saves for backward; every term must match `oomlab estimate` within
+# 1% (the small grid: eager/sdpa/flash attention, fp32/bf16, block and
+# every-N checkpointing, LoRA with and without dropout, the HF, torchtune and
+# litgpt loss paths). Needs Debian's python3-torch for /usr/bin/python3; skips
+# with a clear line without it.
+set -u
+OOMLAB=${OOMLAB:-$PWD/build/oomlab}
+root=${OOMLAB_ROOT:-$PWD}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+py=/usr/bin/python3
+if ! [ -x "$py" ] || ! "$py" -c 'import torch' 2>/dev/null; then
+  echo "ok estimate-oracle # skipped: no torch (apt-get install python3-torch)"
+  exit 0
+fi
+OOMLAB=$OOMLAB timeout 600 "$py" "$root/bench/estimate-oracle" --grid small > "$W/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^PASS: 0 term' "$W/out"; then
+  echo "ok estimate-oracle: every term within 1% of real PyTorch ($(grep -c '^[0-9][0-9]* *weights' "$W/out") points)"
+else
+  echo "not ok estimate-oracle: bench/estimate-oracle exit $rc"
+  grep -E 'OFF|refused|Error|error' "$W/out" | head -12 | sed 's/^/#   /'
+  tail -8 "$W/out" | sed 's/^/#   /'
+fi
