@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"probe", cmd_probe, "find the largest batch (or sequence) that fits, by real short runs"},
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders"},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus"},
+    {"lint", cmd_lint, "check training code and launch scripts for memory mistakes"},
 };
 
 static void usage(FILE *f)
