@@ -33,7 +33,7 @@ static const char *const output_names[] = {
     "y_pred", "generated", "samples", "recon", "reconstruction"};
 /* Word parts of a function name that make it evaluation code. */
 static const char *const eval_prefixes[] = {"eval", "valid", "predict", "infer"};
-static const char *const eval_words[] = {"val", "test", "testing", "generate", "generation"};
+static const char *const eval_words[] = {"val", "test", "testing"};
 /* Lightning runs these under no_grad itself. */
 static const char *const lightning_hooks[] = {"validation_step", "test_step", "predict_step"};
 /* torch.cuda calls that do not initialise CUDA. */
@@ -461,6 +461,7 @@ static int assigned_in_loop(const struct py *p, size_t loop, size_t name)
     for (size_t k = loop + 1; k < L->body_end; k++) {
         const struct lint_stmt *st = &p->t->stmts[k];
         size_t eq = assign_op(p, st->first, st->end);
+        if (eq == st->end) continue;
         for (size_t m = st->first; m < eq && st->kind == LST_SIMPLE; m++)
             if (text_eq(p, m, name)) return 1;
     }
@@ -587,7 +588,8 @@ static void rule_empty_cache(struct py *p, size_t s)
     if (st->loop < 0 || st->in_except || st->periodic) return;
     long i = find_method(p, st->first, st->end, "empty_cache");
     if (i < 2 || !is(p, (size_t)i - 2, "cuda")) return;
-    if (loop_contents(p, (size_t)st->loop) & HAS_LOOP) return;
+    int c = loop_contents(p, (size_t)st->loop);
+    if ((c & HAS_LOOP) || !(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
     report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i));
 }
 
@@ -653,13 +655,29 @@ static void rule_no_grad_statement(struct py *p, size_t s)
 
 /* ---- function-level rules: evaluation regions ---- */
 
+/* A unit test, not evaluation: test_* as a method or beside pytest/unittest. */
+static int unit_test(const struct py *p, int32_t def)
+{
+    if (def < 0) return 0;
+    long n = linttree_def_name(p->t, (size_t)def);
+    if (n < 0) return 0;
+    const char *name = p->lx->src + tk(p, (size_t)n)->off;
+    size_t len = tk(p, (size_t)n)->len;
+    if (!(len > 5 && !memcmp(name, "test_", 5)) && !(len > 6 && !memcmp(name, "_test_", 6))) return 0;
+    if (p->pytest) return 1;
+    for (int32_t a = p->t->stmts[def].parent; a >= 0; a = p->t->stmts[a].parent)
+        if (p->t->stmts[a].kind == LST_CLASS) return 1;
+    return 0;
+}
+
 static int eval_function(const struct py *p, size_t def)
 {
     long n = linttree_def_name(p->t, def);
     if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
     char buf[128];
     lower_name(p, (size_t)n, buf, sizeof buf);
-    if (p->pytest && !strncmp(buf, "test", 4)) return 0;
+    if (unit_test(p, def)) return 0;
+    if (!strcmp(buf, "generate")) return 1;
     char *save = NULL;
     for (char *w = strtok_r(buf, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
         for (size_t k = 0; k < N_OF(eval_prefixes); k++)
@@ -699,6 +717,7 @@ static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    if (unit_test(p, func)) return;
     int whole = func >= 0 && eval_function(p, (size_t)func) && !function_trains(p, func);
     int in_eval = whole, grad_off = 0;
     for (size_t k = from; k < to; k++) {
@@ -722,6 +741,19 @@ static void rule_eval_region(struct py *p, int32_t func)
 
 #define MAX_RECEIVERS 256
 
+/* The def whose statement holds token i (binary search: statements are in
+ * token order), -1 at module level. */
+static int32_t enclosing_def(const struct py *p, size_t i)
+{
+    size_t lo = 0, hi = p->t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->t->stmts[mid].first <= i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo == 0 ? -1 : p->t->stmts[lo - 1].func;
+}
+
 static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_t tok)
 {
     for (size_t k = 0; k < n; k++)
@@ -741,7 +773,8 @@ static void rule_eval_never_train(struct py *p)
     for (size_t i = 2; i < p->lx->ntoks && ne < MAX_RECEIVERS; i++) {
         if (!method_at(p, i, "eval") || !is_op(p, i + 2, ")") || !is_name(p, i - 2)) continue;
         size_t recv = i - 2;
-        if (seen_receiver(p, evaled, ne, recv)) continue;
+        if (is(p, recv, "self") || unit_test(p, enclosing_def(p, i)) || seen_receiver(p, evaled, ne, recv))
+            continue;
         evaled[ne++] = recv;
         if (!seen_receiver(p, trained, nt, recv)) report(p, LR_EVAL_NEVER_TRAIN, chain_start(p, recv));
     }
