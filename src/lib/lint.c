@@ -32,7 +32,8 @@ const struct lint_rule lint_rules[] = {
                            LINT_PYTHON},
     [LR_RETAIN_GRAPH_IN_LOOP] = {"retain-graph-in-loop",
                                  "backward(retain_graph=True) on a graph built in the loop keeps "
-                                 "every iteration's graph alive",
+                                 "its saved activations into the next iteration (up to twice the "
+                                 "activation memory)",
                                  "drop retain_graph, or sum the losses and call backward() once",
                                  LINT_PYTHON},
     [LR_ZERO_GRAD_NOT_NONE] = {"zero-grad-not-none",

@@ -32,7 +32,7 @@ static const char *const output_names[] = {
     "scores", "embeddings", "embedding", "hidden_states", "features", "feats", "y_hat", "yhat",
     "y_pred", "generated", "samples", "recon", "reconstruction"};
 /* Word parts of a function name that make it evaluation code. */
-static const char *const eval_prefixes[] = {"eval", "valid", "predict", "infer"};
+static const char *const eval_prefixes[] = {"eval", "valid", "pred", "infer"};
 static const char *const eval_words[] = {"val", "test", "testing"};
 /* Lightning runs these under no_grad itself. */
 static const char *const lightning_hooks[] = {"validation_step", "test_step", "predict_step"};
@@ -187,6 +187,9 @@ static int is_model_call(const struct py *p, size_t i)
     size_t s = chain_start(p, i);
     if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
     if (in_list(p, i, model_names, N_OF(model_names))) return 1;
+    const char *t = p->lx->src + tk(p, i)->off; /* netG, net_d */
+    if (tk(p, i)->len > 3 && !memcmp(t, "net", 3) && ((t[3] >= 'A' && t[3] <= 'Z') || t[3] == '_'))
+        return 1;
     char buf[64];
     size_t n = lower_name(p, i, buf, sizeof buf);
     for (size_t k = 0; k < N_OF(model_suffixes); k++) {
@@ -445,9 +448,10 @@ static void rule_outputs_on_gpu(struct py *p, size_t s)
     if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
         return;
     if (!(loop_contents(p, (size_t)st->loop) & HAS_MODEL)) return;
+    for (size_t i = ac.ea; i < ac.ee; i++)
+        if (is_loss_name(p, i)) return; /* a loss: loss-accumulated's business */
     for (size_t i = ac.ea; i < ac.ee; i++) {
         if (!is_name(p, i) || (i > ac.ea && is_op(p, i - 1, ".")) || is_op(p, i + 1, "(")) continue;
-        if (is_loss_name(p, i)) return;
         if (!is_output_name(p, s, i)) continue;
         if (occurrence_converted(p, i, ac.ea, ac.ee, off_gpu_methods, N_OF(off_gpu_methods))) continue;
         report(p, LR_OUTPUTS_ON_GPU, st->first);
