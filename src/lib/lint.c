@@ -214,6 +214,7 @@ int lint_source(enum lint_lang lang, const char *src, size_t len, const struct l
         r->n = from;
         return -1;
     }
+    if (r->n == from) return 0; /* r->v may still be NULL */
     qsort(r->v + from, r->n - from, sizeof *r->v, by_position);
     drop_suppressed(src, len, lang, r, from);
     return 0;
