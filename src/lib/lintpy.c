@@ -55,22 +55,22 @@ struct py {
 
 /* ---- tokens ---- */
 
-static const struct pytok *tk(const struct py *p, size_t i)
+static inline __attribute__((always_inline)) const struct pytok *tk(const struct py *p, size_t i)
 {
     return &p->lx->toks[i];
 }
 
-static int is(const struct py *p, size_t i, const char *s)
+static inline __attribute__((always_inline)) int is(const struct py *p, size_t i, const char *s)
 {
     return i < p->lx->ntoks && pylex_is(p->lx, i, s);
 }
 
-static int is_name(const struct py *p, size_t i)
+static inline __attribute__((always_inline)) int is_name(const struct py *p, size_t i)
 {
     return i < p->lx->ntoks && tk(p, i)->kind == PYT_NAME;
 }
 
-static int is_op(const struct py *p, size_t i, const char *s)
+static inline __attribute__((always_inline)) int is_op(const struct py *p, size_t i, const char *s)
 {
     return i < p->lx->ntoks && tk(p, i)->kind == PYT_OP && pylex_is(p->lx, i, s);
 }
@@ -118,7 +118,7 @@ static size_t close_of(const struct py *p, size_t i, size_t e)
 }
 
 /* `.name(` at i. */
-static int method_at(const struct py *p, size_t i, const char *name)
+static inline __attribute__((always_inline)) int method_at(const struct py *p, size_t i, const char *name)
 {
     return i > 0 && is(p, i, name) && is_name(p, i) && is_op(p, i - 1, ".") && is_op(p, i + 1, "(");
 }

@@ -226,28 +226,39 @@ static int lex_number(struct lexer *L)
     return push(L, PYT_NUMBER, start, L->pos, L->line, L->line_start);
 }
 
-static const char *const operators[] = {
-    "**=", "//=", ">>=", "<<=", "...", "!=", "**", "//", "==", "<=", ">=", "<<", ">>", "+=",
-    "-=",  "*=",  "/=",  "%=",  "&=",  "|=", "^=", "@=", "->", ":=", "(",  ")",  "[",  "]",
-    "{",   "}",   ":",   ",",   ";",   ".",  "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",
-    "~",   "<",   ">",   "=",   "@",   "!",
+/* Longest first, so "**=" wins over "**" and "*". */
+static const struct {
+    char text[4];
+    uint8_t len;
+} operators[] = {
+    {"**=", 3}, {"//=", 3}, {">>=", 3}, {"<<=", 3}, {"...", 3}, {"!=", 2}, {"**", 2}, {"//", 2},
+    {"==", 2},  {"<=", 2},  {">=", 2},  {"<<", 2},  {">>", 2},  {"+=", 2}, {"-=", 2}, {"*=", 2},
+    {"/=", 2},  {"%=", 2},  {"&=", 2},  {"|=", 2},  {"^=", 2},  {"@=", 2}, {"->", 2}, {":=", 2},
 };
+
+static size_t operator_len(const struct lexer *L)
+{
+    const char *p = L->src + L->pos;
+    size_t left = L->len - L->pos;
+    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
+        if (operators[i].text[0] == p[0] && operators[i].len <= left &&
+            !memcmp(p, operators[i].text, operators[i].len))
+            return operators[i].len;
+    return strchr("()[]{}:,;.+-*/%&|^~<>=@!", p[0]) && p[0] ? 1 : 0;
+}
 
 static int lex_operator(struct lexer *L)
 {
-    size_t start = L->pos;
-    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
-        size_t n = strlen(operators[i]);
-        if (L->pos + n <= L->len && !memcmp(L->src + L->pos, operators[i], n)) {
-            char c = operators[i][0];
-            if (n == 1 && (c == '(' || c == '[' || c == '{')) L->paren++;
-            if (n == 1 && (c == ')' || c == ']' || c == '}') && L->paren > 0) L->paren--;
-            L->pos += n;
-            return push(L, PYT_OP, start, L->pos, L->line, L->line_start);
-        }
+    size_t start = L->pos, n = operator_len(L);
+    if (n == 0) {
+        L->pos++;
+        return push(L, PYT_ERROR, start, L->pos, L->line, L->line_start);
     }
-    L->pos++;
-    return push(L, PYT_ERROR, start, L->pos, L->line, L->line_start);
+    char c = L->src[start];
+    if (n == 1 && (c == '(' || c == '[' || c == '{')) L->paren++;
+    if (n == 1 && (c == ')' || c == ']' || c == '}') && L->paren > 0) L->paren--;
+    L->pos += n;
+    return push(L, PYT_OP, start, L->pos, L->line, L->line_start);
 }
 
 static int lex_word(struct lexer *L)
@@ -375,11 +386,4 @@ void pylex_release(struct pylex *lx)
     free(lx->toks);
     lx->toks = NULL;
     lx->ntoks = lx->cap = 0;
-}
-
-int pylex_is(const struct pylex *lx, size_t i, const char *s)
-{
-    const struct pytok *t = &lx->toks[i];
-    size_t n = strlen(s);
-    return t->len == n && !memcmp(lx->src + t->off, s, n);
 }

@@ -51,7 +51,14 @@ struct pylex {
 int pylex_run(struct pylex *lx, const char *src, size_t len, struct oomlab_err *err);
 void pylex_release(struct pylex *lx);
 
-/* Token text equals the NUL-terminated s. */
-int pylex_is(const struct pylex *lx, size_t i, const char *s);
+/* Token text equals the NUL-terminated s. Inline so that strlen of a
+ * literal folds away: the rules call this on every token. */
+static inline int pylex_is(const struct pylex *lx, size_t i, const char *s)
+{
+    const struct pytok *t = &lx->toks[i];
+    if (t->len == 0 || lx->src[t->off] != s[0]) return 0; /* most calls end here */
+    size_t n = __builtin_strlen(s);
+    return t->len == n && !__builtin_memcmp(lx->src + t->off, s, n);
+}
 
 #endif
