@@ -296,7 +296,6 @@ static void begin(struct lint_cli *c)
     json_key(&c->j, "driver"), json_obj_begin(&c->j);
     json_key(&c->j, "name"), json_str(&c->j, "oomlab");
     json_key(&c->j, "version"), json_str(&c->j, OOMLAB_VERSION);
-    json_key(&c->j, "informationUri"), json_str(&c->j, "https://github.com/oomlab/oomlab/blob/main/docs/lint.md");
     json_key(&c->j, "rules"), json_arr_begin(&c->j);
     for (size_t i = 0; i < lint_nrules; i++) {
         json_obj_begin(&c->j);
