@@ -22,10 +22,11 @@ static const char *const model_names[] = {
     "discriminator", "classifier", "backbone", "policy", "critic", "actor", "unet",
     "vae",    "transformer", "llm", "teacher", "student", "forward"};
 static const char *const model_suffixes[] = {"model", "net"};
-/* ...unless the name says it makes, loads or prepares one. */
-static const char *const not_model_prefixes[] = {"load_", "build_", "get_", "create_", "make_",
-                                                 "init_", "save_", "setup_", "prepare_", "wrap_",
-                                                 "from_", "to_", "set_"};
+/* ...unless the name says it makes, loads or prepares one: a verb then '_'
+ * or a capital (load_model, getInfoFromModel). */
+static const char *const not_model_prefixes[] = {
+    "load", "build", "get", "create", "make", "init", "save", "setup", "prepare", "wrap", "from",
+    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log"};
 /* Names that hold model outputs in eval and training loops. */
 static const char *const output_names[] = {
     "logits", "outputs", "output", "out", "preds", "pred", "predictions", "prediction", "probs",
@@ -49,6 +50,7 @@ struct py {
     int gpu;      /* the file mentions cuda or a device */
     int pytest;   /* the file imports pytest or unittest */
     int trains;   /* the file calls backward() somewhere */
+    int torchy;   /* the file names torch, cuda, a device, backward or no_grad */
     int8_t *loop_memo; /* per statement: bit flags of loop contents, -1 unknown */
     int failed;
 };
@@ -180,10 +182,13 @@ static int is_model_call(const struct py *p, size_t i)
     if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
     char first = p->lx->src[tk(p, i)->off];
     if (first >= 'A' && first <= 'Z') return 0; /* MyModel(cfg) builds one */
-    for (size_t k = 0; k < N_OF(not_model_prefixes); k++)
-        if (tk(p, i)->len > strlen(not_model_prefixes[k]) &&
-            !memcmp(p->lx->src + tk(p, i)->off, not_model_prefixes[k], strlen(not_model_prefixes[k])))
+    for (size_t k = 0; k < N_OF(not_model_prefixes); k++) {
+        size_t m = strlen(not_model_prefixes[k]);
+        const char *w = p->lx->src + tk(p, i)->off;
+        if (tk(p, i)->len > m && !memcmp(w, not_model_prefixes[k], m) &&
+            (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
             return 0;
+    }
     size_t s = chain_start(p, i);
     if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
     if (in_list(p, i, model_names, N_OF(model_names))) return 1;
@@ -721,7 +726,7 @@ static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
-    if (unit_test(p, func)) return;
+    if (!p->torchy || unit_test(p, func)) return;
     int whole = func >= 0 && eval_function(p, (size_t)func) && !function_trains(p, func);
     int in_eval = whole, grad_off = 0;
     for (size_t k = from; k < to; k++) {
@@ -797,6 +802,9 @@ static void file_facts(struct py *p)
     for (size_t i = 0; i < p->lx->ntoks; i++) {
         const struct pytok *t = tk(p, i);
         if (t->kind == PYT_NAME && (is(p, i, "cuda") || is(p, i, "device"))) p->gpu = 1;
+        if (t->kind == PYT_NAME && (is(p, i, "torch") || is(p, i, "cuda") || is(p, i, "device") ||
+                                    is(p, i, "backward") || is(p, i, "no_grad")))
+            p->torchy = 1;
         if (t->kind == PYT_STRING && memmem(p->lx->src + t->off, t->len, "cuda", 4)) p->gpu = 1;
         if (t->kind == PYT_NAME && (is(p, i, "pytest") || is(p, i, "unittest"))) p->pytest = 1;
         if (is_backward_call(p, i)) p->trains = 1;

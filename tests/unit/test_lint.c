@@ -152,8 +152,8 @@ static const struct rule_case rule_cases[] = {
      "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
      "    opt.zero_grad(set_to_none=True)\n    total_loss += l.item() + aux_loss.item()\n",
      "loss-accumulated"},
-    {"def validate(model, xs):\n    return [model(x) for x in xs]\n",
-     "@torch.inference_mode()\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
+    {"import torch\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
+     "import torch\n@torch.inference_mode()\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
      "eval-without-no-grad"},
     {"m.eval()\nwith torch.no_grad():\n    m(x)\nfor b in d:\n    m(b).backward()\n",
      "m.eval()\nwith torch.no_grad():\n    m(x)\nm.train()\nfor b in d:\n    m(b).backward()\n",
@@ -192,6 +192,13 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* not a model: a camelCase getter (cupshelpers' test()), a file that is
+     * not torch code, a unit test */
+    assert_string_equal(lint_ids("import torch\ndef test(f, makes):\n    for make in makes:\n"
+                                 "        f.getInfoFromModel(make)\n", 0), "");
+    assert_string_equal(lint_ids("def validate(model, xs):\n    return model(xs)\n", 0), "");
+    assert_string_equal(lint_ids("import torch\nclass T:\n    def test_fwd(self):\n"
+                                 "        self.model.eval()\n        self.model(x)\n", 0), "");
 }
 
 static void test_suppression(void **state)
