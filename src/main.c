@@ -27,6 +27,7 @@ static const struct command commands[] = {
     {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM"},
     {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger"},
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack"},
+    {"lint", cmd_lint, "check training code and launch scripts for memory mistakes"},
 };
 
 static void usage(FILE *f)

@@ -29,6 +29,7 @@ int cmd_watch(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
 
 /* "oomlab NAME: <msg>\nTry 'oomlab NAME --help'." on stderr; returns EXIT_USAGE. */
 int cmd_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

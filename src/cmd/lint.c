@@ -1,0 +1,365 @@
+/* lint: the guides' review checklist on Python code and launch scripts.
+ * Options -> each path (a file, a directory walked for *.py and launch
+ * scripts, or - for stdin) -> lib/lint -> compiler-style lines, oomlab.lint.v1
+ * JSON or SARIF 2.1.0. Exit 0 clean, 1 findings, 2 usage or unreadable. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "lib/lint.h"
+#include "lib/pylex.h"
+#include "lib/units.h"
+#include "out/json.h"
+#include "sys/fsutil.h"
+
+#define MAX_WALK_DEPTH 64
+#define STDIN_NAME "<stdin>"
+
+enum lint_format { FMT_TEXT, FMT_JSON, FMT_SARIF };
+
+struct lint_cli {
+    enum lint_format format;
+    struct lint_opts opts;
+    const char *stdin_name;
+    unsigned char disabled[LR_COUNT];
+    struct json j;
+    size_t files, findings, suppressed;
+    int unreadable;
+    char **errors; /* "path: why", kept for the JSON/SARIF tail */
+    size_t nerrors;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: oomlab lint [--json | --sarif] [--torch-min VER] [--ignore RULE,...]\n"
+            "                   [--stdin-filename NAME] PATH... | -\n"
+            "       oomlab lint --list-rules\n\n"
+            "Check Python training code and launch scripts for the memory mistakes of the\n"
+            "review checklist: losses accumulated with their graph, evaluation without\n"
+            "no_grad, outputs kept on the GPU, zero_grad, torch.save/torch.load devices,\n"
+            "empty_cache in the step loop, where PYTORCH_CUDA_ALLOC_CONF is set.\n"
+            "Directories are walked for *.py, *.sh, *.slurm, *.sbatch and Dockerfiles;\n"
+            "'-' reads Python from stdin. One line per finding:\n"
+            "  FILE:LINE:COL: warning: MESSAGE [RULE]\n\n"
+            "  --json               schema oomlab.lint.v1 (docs/lint.md)\n"
+            "  --sarif              SARIF 2.1.0 for code-scanning UIs\n"
+            "  --torch-min VER      oldest torch the code runs on; 2 or later turns\n"
+            "                       zero-grad-not-none off (default: unknown, rule on)\n"
+            "  --ignore RULE,...    skip these rules\n"
+            "  --stdin-filename N   name (and language, by suffix) for '-'\n"
+            "  --list-rules         print each rule's id, message and fix\n\n"
+            "Silence one line with '# oomlab: ignore[RULE]' (or '# oomlab: ignore').\n"
+            "Exit: 0 clean, 1 findings, 2 usage or a file that cannot be read or linted.\n");
+}
+
+static void list_rules(void)
+{
+    for (size_t i = 0; i < lint_nrules; i++)
+        printf("%-26s %s\n%-26s fix: %s\n", lint_rules[i].id, lint_rules[i].message, "",
+               lint_rules[i].fix);
+}
+
+static int parse_torch(const char *s, int *major)
+{
+    char buf[16];
+    size_t n = strcspn(s, ".");
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    long long v;
+    if (units_parse_int(buf, 0, 99, &v) < 0) return -1;
+    *major = (int)v;
+    return 0;
+}
+
+static int parse_ignore(char *list, struct lint_cli *c)
+{
+    char *save = NULL;
+    for (char *id = strtok_r(list, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+        int k = lint_rule_index(id);
+        if (k < 0) return cmd_usage_error("lint", "--ignore: no rule '%s' (see --list-rules)", id);
+        c->disabled[k] = 1;
+    }
+    return 0;
+}
+
+/* Returns -1 to go on, else an exit code. */
+static int parse(int argc, char **argv, struct lint_cli *c)
+{
+    static const struct option longs[] = {{"json", no_argument, NULL, 'j'},
+                                          {"sarif", no_argument, NULL, 's'},
+                                          {"torch-min", required_argument, NULL, 't'},
+                                          {"ignore", required_argument, NULL, 'i'},
+                                          {"stdin-filename", required_argument, NULL, 'n'},
+                                          {"list-rules", no_argument, NULL, 'l'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    opterr = 0;
+    optind = 1;
+    for (int ch; (ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+        switch (ch) {
+        case 'j': c->format = FMT_JSON; break;
+        case 's': c->format = FMT_SARIF; break;
+        case 't':
+            if (parse_torch(optarg, &c->opts.torch_major) < 0)
+                return cmd_usage_error("lint", "--torch-min wants a version like 1.13 or 2, not '%s'",
+                                       optarg);
+            break;
+        case 'i':
+            if (parse_ignore(optarg, c) != 0) return EXIT_USAGE;
+            break;
+        case 'n': c->stdin_name = optarg; break;
+        case 'l': list_rules(); return EXIT_OK;
+        case 'h': usage(stdout); return EXIT_OK;
+        default:
+            return cmd_usage_error("lint", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) return cmd_usage_error("lint", "name a file, a directory or '-'");
+    return -1;
+}
+
+static void keep_error(struct lint_cli *c, const char *path, const char *why)
+{
+    c->unreadable = 1;
+    if (c->format == FMT_TEXT) {
+        fprintf(stderr, "oomlab lint: %s: %s\n", path, why);
+        return;
+    }
+    char **v = realloc(c->errors, (c->nerrors + 1) * sizeof *v);
+    size_t n = strlen(path) + strlen(why) + 3;
+    char *msg = malloc(n);
+    if (!v || !msg) {
+        free(msg);
+        if (v) c->errors = v;
+        fprintf(stderr, "oomlab lint: %s: %s\n", path, why);
+        return;
+    }
+    snprintf(msg, n, "%s: %s", path, why);
+    c->errors = v;
+    c->errors[c->nerrors++] = msg;
+}
+
+static void emit_json(struct lint_cli *c, const char *path, const struct lint_finding *f)
+{
+    const struct lint_rule *r = &lint_rules[f->rule];
+    json_obj_begin(&c->j);
+    json_key(&c->j, "file"), json_str(&c->j, path);
+    json_key(&c->j, "line"), json_int(&c->j, f->line);
+    json_key(&c->j, "col"), json_int(&c->j, f->col);
+    json_key(&c->j, "rule"), json_str(&c->j, r->id);
+    json_key(&c->j, "severity"), json_str(&c->j, "warning");
+    json_key(&c->j, "message"), json_str(&c->j, r->message);
+    json_key(&c->j, "fix"), json_str(&c->j, r->fix);
+    json_obj_end(&c->j);
+}
+
+static void emit_sarif(struct lint_cli *c, const char *path, const struct lint_finding *f)
+{
+    const struct lint_rule *r = &lint_rules[f->rule];
+    const char *uri = strncmp(path, "./", 2) ? path : path + 2;
+    json_obj_begin(&c->j);
+    json_key(&c->j, "ruleId"), json_str(&c->j, r->id);
+    json_key(&c->j, "ruleIndex"), json_int(&c->j, f->rule);
+    json_key(&c->j, "level"), json_str(&c->j, "warning");
+    json_key(&c->j, "message"), json_obj_begin(&c->j);
+    json_key(&c->j, "text"), json_str(&c->j, r->message);
+    json_obj_end(&c->j);
+    json_key(&c->j, "locations"), json_arr_begin(&c->j), json_obj_begin(&c->j);
+    json_key(&c->j, "physicalLocation"), json_obj_begin(&c->j);
+    json_key(&c->j, "artifactLocation"), json_obj_begin(&c->j);
+    json_key(&c->j, "uri"), json_str(&c->j, uri);
+    json_obj_end(&c->j);
+    json_key(&c->j, "region"), json_obj_begin(&c->j);
+    json_key(&c->j, "startLine"), json_int(&c->j, f->line);
+    json_key(&c->j, "startColumn"), json_int(&c->j, f->col);
+    json_obj_end(&c->j), json_obj_end(&c->j), json_obj_end(&c->j), json_arr_end(&c->j);
+    json_obj_end(&c->j);
+}
+
+static void emit(struct lint_cli *c, const char *path, const struct lint_finding *f)
+{
+    if (c->disabled[f->rule]) return;
+    c->findings++;
+    if (c->format == FMT_JSON) emit_json(c, path, f);
+    else if (c->format == FMT_SARIF) emit_sarif(c, path, f);
+    else printf("%s:%u:%u: warning: %s [%s]\n", path, f->line, f->col, lint_rules[f->rule].message,
+                lint_rules[f->rule].id);
+}
+
+static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang, const char *data,
+                      size_t len)
+{
+    struct lint_report r = {0};
+    struct oomlab_err err = {{0}};
+    c->files++;
+    if (lint_source(lang, data, len, &c->opts, &r, &err) < 0) {
+        keep_error(c, path, err.msg);
+        return;
+    }
+    for (size_t i = 0; i < r.n; i++) emit(c, path, &r.v[i]);
+    c->suppressed += r.suppressed;
+    lint_report_release(&r);
+}
+
+static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
+{
+    char *data = NULL;
+    size_t len = 0;
+    struct oomlab_err err = {{0}};
+    if (fsutil_read(path, PYLEX_MAX_BYTES, &data, &len, NULL, &err) < 0) {
+        keep_error(c, path, err.msg);
+        return;
+    }
+    if (lang == LINT_NONE) lang = lint_lang_of(path, data, len);
+    if (lang == LINT_NONE) lang = LINT_PYTHON; /* named explicitly: take it as Python */
+    lint_text(c, path, lang, data, len);
+    free(data);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static void walk(struct lint_cli *c, const char *dir, int depth)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, NULL, by_name);
+    if (n < 0) {
+        keep_error(c, dir, strerror(errno));
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        char path[4096];
+        struct stat st;
+        struct oomlab_err err;
+        if (name[0] == '.' || !strcmp(name, "__pycache__") || !strcmp(name, "node_modules") ||
+            fsutil_join(path, sizeof path, dir, name, &err) < 0 || lstat(path, &st) < 0) {
+            free(names[i]);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode) && depth < MAX_WALK_DEPTH) walk(c, path, depth + 1);
+        else if (S_ISREG(st.st_mode) && lint_lang_of(path, "", 0) != LINT_NONE) lint_file(c, path, LINT_NONE);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void lint_stdin(struct lint_cli *c)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    const char *name = c->stdin_name ? c->stdin_name : STDIN_NAME;
+    while (buf) {
+        if (len == cap) {
+            char *b = cap < PYLEX_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
+            if (!b) break;
+            buf = b;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, stdin);
+        len += got;
+        if (got == 0) break;
+    }
+    if (!buf || ferror(stdin) || len == cap) {
+        keep_error(c, name, !buf || ferror(stdin) ? "cannot read standard input" : "input too large");
+    } else {
+        enum lint_lang lang = c->stdin_name ? lint_lang_of(name, buf, len) : LINT_PYTHON;
+        lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len);
+    }
+    free(buf);
+}
+
+static void begin(struct lint_cli *c)
+{
+    if (c->format == FMT_TEXT) return;
+    json_init(&c->j, stdout, true);
+    json_obj_begin(&c->j);
+    if (c->format == FMT_JSON) {
+        json_key(&c->j, "schema"), json_str(&c->j, "oomlab.lint.v1");
+        json_key(&c->j, "findings"), json_arr_begin(&c->j);
+        return;
+    }
+    json_key(&c->j, "$schema"), json_str(&c->j, "https://json.schemastore.org/sarif-2.1.0.json");
+    json_key(&c->j, "version"), json_str(&c->j, "2.1.0");
+    json_key(&c->j, "runs"), json_arr_begin(&c->j), json_obj_begin(&c->j);
+    json_key(&c->j, "tool"), json_obj_begin(&c->j);
+    json_key(&c->j, "driver"), json_obj_begin(&c->j);
+    json_key(&c->j, "name"), json_str(&c->j, "oomlab");
+    json_key(&c->j, "version"), json_str(&c->j, OOMLAB_VERSION);
+    json_key(&c->j, "rules"), json_arr_begin(&c->j);
+    for (size_t i = 0; i < lint_nrules; i++) {
+        json_obj_begin(&c->j);
+        json_key(&c->j, "id"), json_str(&c->j, lint_rules[i].id);
+        json_key(&c->j, "shortDescription"), json_obj_begin(&c->j);
+        json_key(&c->j, "text"), json_str(&c->j, lint_rules[i].message);
+        json_obj_end(&c->j);
+        json_key(&c->j, "help"), json_obj_begin(&c->j);
+        json_key(&c->j, "text"), json_str(&c->j, lint_rules[i].fix);
+        json_obj_end(&c->j);
+        json_obj_end(&c->j);
+    }
+    json_arr_end(&c->j), json_obj_end(&c->j), json_obj_end(&c->j);
+    json_key(&c->j, "results"), json_arr_begin(&c->j);
+}
+
+static int finish(struct lint_cli *c)
+{
+    if (c->format == FMT_TEXT) return fflush(stdout) == 0 ? 0 : -1;
+    json_arr_end(&c->j);
+    if (c->format == FMT_JSON) {
+        json_key(&c->j, "files_checked"), json_int(&c->j, (long long)c->files);
+        json_key(&c->j, "suppressed"), json_int(&c->j, (long long)c->suppressed);
+    } else {
+        json_key(&c->j, "invocations"), json_arr_begin(&c->j), json_obj_begin(&c->j);
+        json_key(&c->j, "executionSuccessful"), json_bool(&c->j, !c->unreadable);
+        json_key(&c->j, "toolExecutionNotifications"), json_arr_begin(&c->j);
+    }
+    if (c->format == FMT_JSON) json_key(&c->j, "errors"), json_arr_begin(&c->j);
+    for (size_t i = 0; i < c->nerrors; i++) {
+        if (c->format == FMT_SARIF) {
+            json_obj_begin(&c->j);
+            json_key(&c->j, "level"), json_str(&c->j, "error");
+            json_key(&c->j, "message"), json_obj_begin(&c->j);
+            json_key(&c->j, "text"), json_str(&c->j, c->errors[i]);
+            json_obj_end(&c->j), json_obj_end(&c->j);
+        } else {
+            json_str(&c->j, c->errors[i]);
+        }
+        free(c->errors[i]);
+    }
+    free(c->errors);
+    json_arr_end(&c->j);
+    if (c->format == FMT_SARIF) json_obj_end(&c->j), json_arr_end(&c->j), json_obj_end(&c->j), json_arr_end(&c->j);
+    json_obj_end(&c->j);
+    return json_finish(&c->j);
+}
+
+int cmd_lint(int argc, char **argv)
+{
+    struct lint_cli c = {0};
+    int rc = parse(argc, argv, &c);
+    if (rc >= 0) return rc;
+    begin(&c);
+    for (int i = optind; i < argc; i++) {
+        struct stat st;
+        if (!strcmp(argv[i], "-")) lint_stdin(&c);
+        else if (stat(argv[i], &st) < 0) keep_error(&c, argv[i], strerror(errno));
+        else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
+        else lint_file(&c, argv[i], LINT_NONE);
+    }
+    if (finish(&c) < 0) {
+        fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
+        return EXIT_ERROR;
+    }
+    return c.unreadable ? EXIT_USAGE : c.findings ? EXIT_FOUND : EXIT_OK;
+}

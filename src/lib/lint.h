@@ -1,0 +1,93 @@
+/* lint: the guides' review checklist as rules checked on source text before
+ * it runs. Python files go through pylex + linttree and the rule table in
+ * lintpy.c; launch scripts (shell, SLURM batch files, Dockerfiles) through
+ * lintsh.c. One table, lint_rules, holds every rule's stable id, its
+ * one-line message and its fix; findings name a rule by index into it.
+ * Suppression comments (`# oomlab: ignore`, `# oomlab: ignore[rule,...]`)
+ * on a finding's line drop it here, so every caller gets the same answer.
+ * The report's array is malloc'd; the caller frees it with
+ * lint_report_release. */
+#ifndef OOMLAB_LINT_H
+#define OOMLAB_LINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/err.h"
+
+enum lint_lang { LINT_PYTHON, LINT_SHELL, LINT_DOCKER, LINT_NONE };
+
+struct lint_rule {
+    const char *id;      /* stable: never renamed once released */
+    const char *message; /* one line, what is wrong and what it costs */
+    const char *fix;     /* one line, what to write instead */
+    enum lint_lang lang; /* LINT_PYTHON or LINT_SHELL (shell and Dockerfiles) */
+};
+
+/* Indices into lint_rules, in the table's order. */
+enum lint_rule_index {
+    LR_LOSS_ACCUMULATED,
+    LR_EVAL_WITHOUT_NO_GRAD,
+    LR_EVAL_NEVER_TRAIN,
+    LR_OUTPUTS_ON_GPU,
+    LR_RETAIN_GRAPH_IN_LOOP,
+    LR_ZERO_GRAD_NOT_NONE,
+    LR_MISSING_ZERO_GRAD,
+    LR_SAVE_GPU_TENSORS,
+    LR_LOAD_WITHOUT_MAP_LOCATION,
+    LR_EMPTY_CACHE_IN_LOOP,
+    LR_ALLOC_CONF_AFTER_CUDA,
+    LR_NO_GRAD_NOT_ENTERED,
+    LR_ALLOC_CONF_AFTER_LAUNCH,
+    LR_ALLOC_CONF_NOT_EXPORTED,
+    LR_ALLOC_CONF_DOCKER_RUN,
+    LR_COUNT
+};
+
+extern const struct lint_rule lint_rules[];
+extern const size_t lint_nrules;
+
+struct lint_finding {
+    uint32_t rule; /* index into lint_rules */
+    uint32_t line, col;
+};
+
+struct lint_report {
+    struct lint_finding *v;
+    size_t n, cap;
+    size_t suppressed; /* findings dropped by an ignore comment */
+};
+
+struct lint_opts {
+    int torch_major; /* the oldest torch major version the code runs on; 0 unknown.
+                        >= 2 turns zero-grad-not-none off (set_to_none is the default) */
+};
+
+/* Lint src[0..len) as lang, appending findings sorted by line and column.
+ * 0, or -1 with "LINE:COL: why" in err when the file cannot be linted (a
+ * hard cap of pylex hit, binary data, out of memory). */
+int lint_source(enum lint_lang lang, const char *src, size_t len, const struct lint_opts *o,
+                struct lint_report *r, struct oomlab_err *err);
+
+/* What a path is by name (*.py, *.sh, *.bash, *.slurm, *.sbatch, Dockerfile*,
+ * *.dockerfile, Containerfile) or, failing that, by a #! line in head. */
+enum lint_lang lint_lang_of(const char *path, const char *head, size_t n);
+
+/* Index of a rule id in lint_rules, or -1. */
+int lint_rule_index(const char *id);
+
+/* For the rule modules: record a finding (0, -1 out of memory). */
+int lint_report_add(struct lint_report *r, size_t rule, uint32_t line, uint32_t col);
+void lint_report_release(struct lint_report *r);
+
+/* Does the comment text (from '#') suppress rule? `oomlab: ignore` alone
+ * suppresses every rule, `oomlab: ignore[a, b]` those listed. */
+int lint_comment_suppresses(const char *comment, size_t n, const char *rule_id);
+
+/* Rule modules (lintpy.c, lintsh.c): append findings unsorted, unsuppressed. */
+int lintpy_check(const char *src, size_t len, const struct lint_opts *o, struct lint_report *r,
+                 struct oomlab_err *err);
+int lintsh_check(enum lint_lang lang, const char *src, size_t len, struct lint_report *r,
+                 struct oomlab_err *err);
+
+#endif

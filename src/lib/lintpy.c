@@ -1,0 +1,839 @@
+/* lintpy: the Python rules. Each rule is a row of `checks` walking the
+ * statement tree from linttree; the vocabulary they share (what a model call,
+ * a loss, a conversion off the graph, an optimizer step look like) is data
+ * tables at the top. Rules are heuristics over names and structure, tuned
+ * to stay silent on each rule's clean counterpart (docs/lint.md). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/lint.h"
+#include "lib/linttree.h"
+#include "lib/pylex.h"
+
+/* Calls that take a value off the graph and (most) off the GPU. */
+static const char *const off_graph_methods[] = {"item", "detach", "cpu", "tolist", "numpy",
+                                                "detach_", "data"};
+static const char *const off_gpu_methods[] = {"item", "cpu", "tolist", "numpy"};
+static const char *const scalar_calls[] = {"float", "int", "round", "bool", "str"};
+/* What a model is called, exactly or as the end of a name (resnet, self.unet). */
+static const char *const model_names[] = {
+    "model",  "net",    "network", "module",   "encoder", "decoder",     "generator",
+    "discriminator", "classifier", "backbone", "policy", "critic", "actor", "unet",
+    "vae",    "transformer", "llm", "teacher", "student", "forward"};
+static const char *const model_suffixes[] = {"model", "net"};
+/* ...unless the name says it makes, loads or prepares one: a verb then '_'
+ * or a capital (load_model, getInfoFromModel). */
+static const char *const not_model_prefixes[] = {
+    "load", "build", "get", "create", "make", "init", "save", "setup", "prepare", "wrap", "from",
+    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log"};
+/* Names that hold model outputs in eval and training loops. */
+static const char *const output_names[] = {
+    "logits", "outputs", "output", "out", "preds", "pred", "predictions", "prediction", "probs",
+    "scores", "embeddings", "embedding", "hidden_states", "features", "feats", "y_hat", "yhat",
+    "y_pred", "generated", "samples", "recon", "reconstruction"};
+/* Word parts of a function name that make it evaluation code. */
+static const char *const eval_prefixes[] = {"eval", "valid", "pred", "infer"};
+static const char *const eval_words[] = {"val", "test", "testing"};
+/* Lightning runs these under no_grad itself. */
+static const char *const lightning_hooks[] = {"validation_step", "test_step", "predict_step"};
+/* torch.cuda calls that do not initialise CUDA. */
+static const char *const cuda_no_init[] = {"is_available", "device_count", "is_initialized"};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+struct py {
+    const struct pylex *lx;
+    const struct lint_tree *t;
+    const struct lint_opts *o;
+    struct lint_report *r;
+    int gpu;      /* the file mentions cuda or a device */
+    int pytest;   /* the file imports pytest or unittest */
+    int trains;   /* the file calls backward() somewhere */
+    int torchy;   /* the file names torch, cuda, a device, backward or no_grad */
+    int8_t *loop_memo; /* per statement: bit flags of loop contents, -1 unknown */
+    int failed;
+};
+
+/* ---- tokens ---- */
+
+static inline __attribute__((always_inline)) const struct pytok *tk(const struct py *p, size_t i)
+{
+    return &p->lx->toks[i];
+}
+
+static inline __attribute__((always_inline)) int is(const struct py *p, size_t i, const char *s)
+{
+    return i < p->lx->ntoks && pylex_is(p->lx, i, s);
+}
+
+static inline __attribute__((always_inline)) int is_name(const struct py *p, size_t i)
+{
+    return i < p->lx->ntoks && tk(p, i)->kind == PYT_NAME;
+}
+
+static inline __attribute__((always_inline)) int is_op(const struct py *p, size_t i, const char *s)
+{
+    return i < p->lx->ntoks && tk(p, i)->kind == PYT_OP && pylex_is(p->lx, i, s);
+}
+
+static int in_list(const struct py *p, size_t i, const char *const *list, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (is(p, i, list[k])) return 1;
+    return 0;
+}
+
+/* Lower-case copy of a name token into buf (truncated); its length. */
+static size_t lower_name(const struct py *p, size_t i, char *buf, size_t size)
+{
+    size_t n = tk(p, i)->len < size - 1 ? tk(p, i)->len : size - 1;
+    for (size_t k = 0; k < n; k++) buf[k] = (char)tolower((unsigned char)p->lx->src[tk(p, i)->off + k]);
+    buf[n] = '\0';
+    return n;
+}
+
+static int name_ends(const struct py *p, size_t i, const char *suffix)
+{
+    char buf[128];
+    size_t n = lower_name(p, i, buf, sizeof buf), m = strlen(suffix);
+    return n >= m && !strcmp(buf + n - m, suffix);
+}
+
+static int text_eq(const struct py *p, size_t a, size_t b)
+{
+    return tk(p, a)->len == tk(p, b)->len &&
+           !memcmp(p->lx->src + tk(p, a)->off, p->lx->src + tk(p, b)->off, tk(p, a)->len);
+}
+
+/* The token after the bracket opened at i, matched within [i, e); e if open. */
+static size_t close_of(const struct py *p, size_t i, size_t e)
+{
+    long depth = 0;
+    for (size_t k = i; k < e; k++) {
+        if (tk(p, k)->kind != PYT_OP || tk(p, k)->len != 1) continue;
+        char c = p->lx->src[tk(p, k)->off];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        if ((c == ')' || c == ']' || c == '}') && --depth == 0) return k;
+    }
+    return e;
+}
+
+/* `.name(` at i. */
+static inline __attribute__((always_inline)) int method_at(const struct py *p, size_t i, const char *name)
+{
+    return i > 0 && is(p, i, name) && is_name(p, i) && is_op(p, i - 1, ".") && is_op(p, i + 1, "(");
+}
+
+static long find_method(const struct py *p, size_t a, size_t e, const char *name)
+{
+    for (size_t i = a; i < e; i++)
+        if (method_at(p, i, name)) return (long)i;
+    return -1;
+}
+
+static int has_name(const struct py *p, size_t a, size_t e, const char *name)
+{
+    for (size_t i = a; i < e; i++)
+        if (is_name(p, i) && is(p, i, name)) return 1;
+    return 0;
+}
+
+/* `name(` as a call (any receiver). */
+static int has_call(const struct py *p, size_t a, size_t e, const char *name)
+{
+    for (size_t i = a; i + 1 < e; i++)
+        if (is_name(p, i) && is(p, i, name) && is_op(p, i + 1, "(")) return 1;
+    return 0;
+}
+
+/* Start of the dotted chain ending at name token i (self.model.encoder). */
+static size_t chain_start(const struct py *p, size_t i)
+{
+    while (i >= 2 && is_op(p, i - 1, ".") && is_name(p, i - 2)) i -= 2;
+    return i;
+}
+
+/* The top-level `=` of an assignment statement, or e. */
+static size_t assign_op(const struct py *p, size_t a, size_t e)
+{
+    long depth = 0;
+    for (size_t i = a; i < e; i++) {
+        if (tk(p, i)->kind != PYT_OP) continue;
+        if (depth == 0 && is(p, i, "=")) return i;
+        char c = p->lx->src[tk(p, i)->off];
+        if (tk(p, i)->len == 1 && (c == '(' || c == '[' || c == '{')) depth++;
+        if (tk(p, i)->len == 1 && (c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+    }
+    return e;
+}
+
+static size_t last_code(const struct py *p, size_t a, size_t e)
+{
+    while (e > a && tk(p, e - 1)->kind == PYT_COMMENT) e--;
+    return e;
+}
+
+/* ---- shared vocabulary ---- */
+
+static int is_model_call(const struct py *p, size_t i)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(")) return 0;
+    if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
+    char first = p->lx->src[tk(p, i)->off];
+    if (first >= 'A' && first <= 'Z') return 0; /* MyModel(cfg) builds one */
+    for (size_t k = 0; k < N_OF(not_model_prefixes); k++) {
+        size_t m = strlen(not_model_prefixes[k]);
+        const char *w = p->lx->src + tk(p, i)->off;
+        if (tk(p, i)->len > m && !memcmp(w, not_model_prefixes[k], m) &&
+            (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
+            return 0;
+    }
+    size_t s = chain_start(p, i);
+    if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
+    if (in_list(p, i, model_names, N_OF(model_names))) return 1;
+    const char *t = p->lx->src + tk(p, i)->off; /* netG, net_d */
+    if (tk(p, i)->len > 3 && !memcmp(t, "net", 3) && ((t[3] >= 'A' && t[3] <= 'Z') || t[3] == '_'))
+        return 1;
+    char buf[64];
+    size_t n = lower_name(p, i, buf, sizeof buf);
+    for (size_t k = 0; k < N_OF(model_suffixes); k++) {
+        size_t m = strlen(model_suffixes[k]);
+        if (n > m + 1 && !strcmp(buf + n - m, model_suffixes[k])) return 1;
+    }
+    return 0;
+}
+
+static long find_model_call(const struct py *p, size_t a, size_t e)
+{
+    for (size_t i = a; i < e; i++)
+        if (is_model_call(p, i)) return (long)i;
+    return -1;
+}
+
+static int is_backward_call(const struct py *p, size_t i)
+{
+    return (is(p, i, "backward") || is(p, i, "manual_backward")) && is_name(p, i) &&
+           is_op(p, i + 1, "(");
+}
+
+/* optimizer.step(), scaler.step(optimizer): a step whose receiver or
+ * argument names an optimizer. */
+static int is_optimizer_step(const struct py *p, size_t i, size_t e)
+{
+    if (!method_at(p, i, "step")) return 0;
+    char buf[64];
+    for (size_t k = chain_start(p, i - 2); k < i; k++)
+        if (is_name(p, k) && (lower_name(p, k, buf, sizeof buf), strstr(buf, "opt"))) return 1;
+    size_t close = close_of(p, i + 1, e);
+    for (size_t k = i + 2; k < close; k++)
+        if (is_name(p, k) && (lower_name(p, k, buf, sizeof buf), strstr(buf, "opt"))) return 1;
+    return 0;
+}
+
+static int is_zero_grad(const struct py *p, size_t i)
+{
+    return (is(p, i, "zero_grad") && is_name(p, i)) ||
+           (is(p, i, "grad") && is_op(p, i + 1, "=") && is(p, i + 2, "None"));
+}
+
+/* After a primary ending before j: does its trailer chain (.x, [..], (..))
+ * reach one of methods? */
+static int chain_converts(const struct py *p, size_t j, size_t e, const char *const *methods,
+                          size_t nmethods)
+{
+    while (j + 1 < e && (is_op(p, j, "[") || is_op(p, j, "(") || is_op(p, j, "."))) {
+        if (is_op(p, j, ".")) {
+            if (in_list(p, j + 1, methods, nmethods)) return 1;
+            j += 2;
+        } else {
+            j = close_of(p, j, e) + 1;
+        }
+    }
+    return 0;
+}
+
+/* Is the name at i (a loss or output) taken off the graph where it stands:
+ * followed by .item()/.detach()/..., inside float(...), or inside a call
+ * whose result is (torch.stack(losses).mean().item())? */
+static int occurrence_converted(const struct py *p, size_t i, size_t a, size_t e,
+                                const char *const *methods, size_t nmethods)
+{
+    if (chain_converts(p, i + 1, e, methods, nmethods)) return 1;
+    long depth = 0;
+    for (size_t k = i; k-- > a;) {
+        if (is_op(p, k, ")") || is_op(p, k, "]") || is_op(p, k, "}")) {
+            depth++;
+        } else if (is_op(p, k, "(") || is_op(p, k, "[") || is_op(p, k, "{")) {
+            if (depth > 0) {
+                depth--;
+                continue;
+            }
+            if (is_op(p, k, "(") && k > a && in_list(p, k - 1, scalar_calls, N_OF(scalar_calls)))
+                return 1;
+            if (chain_converts(p, close_of(p, k, e) + 1, e, methods, nmethods)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The last assignment to the plain name at token i in the same function
+ * before statement s: is its value converted off the graph (a float)? */
+static int assigned_scalar(const struct py *p, size_t s, size_t i)
+{
+    int32_t func = p->t->stmts[s].func;
+    for (size_t k = s; k-- > 0;) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func && (int32_t)k != func) continue;
+        if ((int32_t)k == func) return 0;
+        if (st->kind != LST_SIMPLE) continue;
+        size_t eq = assign_op(p, st->first, st->end);
+        if (eq == st->end || eq != st->first + 1 || !text_eq(p, st->first, i)) continue;
+        size_t e = last_code(p, eq + 1, st->end);
+        if (e == eq + 2 && tk(p, eq + 1)->kind == PYT_NUMBER) return 1;
+        for (size_t m = eq + 1; m < e; m++)
+            if (is_name(p, m) && occurrence_converted(p, m, eq + 1, e, off_graph_methods,
+                                                      N_OF(off_graph_methods)))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+static int is_loss_name(const struct py *p, size_t i)
+{
+    if (!is_name(p, i)) return 0;
+    if (is(p, i, "criterion") || is(p, i, "loss_fn") || is(p, i, "loss_func")) return is_op(p, i + 1, "(");
+    return name_ends(p, i, "loss") || name_ends(p, i, "losses");
+}
+
+/* A loss occurrence in [a, e) that carries a graph, or -1. */
+static long graph_loss_in(const struct py *p, size_t s, size_t a, size_t e)
+{
+    for (size_t i = a; i < e; i++) {
+        if (!is_loss_name(p, i)) continue;
+        if (occurrence_converted(p, i, a, e, off_graph_methods, N_OF(off_graph_methods))) continue;
+        if (!is_op(p, i + 1, "(") && !(i > 0 && is_op(p, i - 1, ".")) && assigned_scalar(p, s, i))
+            continue;
+        return (long)i;
+    }
+    return -1;
+}
+
+/* ---- accumulation forms: T += E, T = T + E, T.append(E), T.extend(E) ---- */
+
+struct accum {
+    size_t ta, te, ea, ee;
+    int append;
+};
+
+static int parse_accum(const struct py *p, const struct lint_stmt *st, struct accum *ac)
+{
+    size_t e = last_code(p, st->first, st->end);
+    for (size_t i = st->first; i < e; i++) {
+        if (tk(p, i)->kind == PYT_OP && is(p, i, "+=")) {
+            *ac = (struct accum){st->first, i, i + 1, e, is_op(p, i + 1, "[")};
+            return i > st->first;
+        }
+    }
+    size_t eq = assign_op(p, st->first, e);
+    if (eq < e && eq > st->first) {
+        size_t n = eq - st->first;
+        if (eq + 1 + n < e && is_op(p, eq + 1 + n, "+")) {
+            for (size_t k = 0; k < n; k++)
+                if (!text_eq(p, st->first + k, eq + 1 + k)) return 0;
+            *ac = (struct accum){st->first, eq, eq + 2 + n, e, 0};
+            return 1;
+        }
+        return 0;
+    }
+    if (e < st->first + 4 || !is_op(p, e - 1, ")")) return 0;
+    for (size_t i = st->first + 1; i + 1 < e; i++) {
+        if ((method_at(p, i, "append") || method_at(p, i, "extend")) && close_of(p, i + 1, e) == e - 1) {
+            *ac = (struct accum){st->first, i - 1, i + 2, e - 1, 1};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The name that identifies an accumulator: `losses` in self.losses[k]. */
+static size_t target_name(const struct py *p, size_t a, size_t e)
+{
+    if (is(p, a, "self") && a + 2 < e && is_op(p, a + 1, ".")) return a + 2;
+    return a;
+}
+
+/* Is the accumulator meant to carry the graph: backward() on it, or
+ * returned to a caller that does? */
+static int accumulator_intended(const struct py *p, size_t s, size_t name, int returned_ok)
+{
+    int32_t func = p->t->stmts[s].func;
+    size_t from = func < 0 ? 0 : (size_t)func + 1;
+    size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    for (size_t k = from; k < to; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func) continue;
+        int uses = 0, sink = returned_ok && (is(p, st->first, "return") || is(p, st->first, "yield"));
+        for (size_t i = st->first; i < st->end; i++) {
+            if (is_name(p, i) && text_eq(p, i, name)) uses = 1;
+            if (is_backward_call(p, i) || is(p, i, "scale")) sink = 1;
+        }
+        if (uses && sink) return 1;
+    }
+    return 0;
+}
+
+/* ---- loop contents, memoised per loop statement ---- */
+
+enum { HAS_BACKWARD = 1, HAS_STEP = 2, HAS_ZERO = 4, HAS_MODEL = 8, HAS_LOOP = 16, HAS_CHILD_TRAIN = 32 };
+
+static int loop_contents(struct py *p, size_t loop)
+{
+    if (p->loop_memo[loop] >= 0) return p->loop_memo[loop];
+    const struct lint_stmt *L = &p->t->stmts[loop];
+    int f = 0;
+    for (size_t k = loop + 1; k < L->body_end; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != L->func) continue;
+        if (st->kind == LST_FOR || st->kind == LST_WHILE) {
+            f |= HAS_LOOP;
+            if ((loop_contents(p, k) & (HAS_BACKWARD | HAS_STEP)) == (HAS_BACKWARD | HAS_STEP))
+                f |= HAS_CHILD_TRAIN;
+        }
+        for (size_t i = st->first; i < st->end; i++) {
+            if (is_backward_call(p, i)) f |= HAS_BACKWARD;
+            if (is_optimizer_step(p, i, st->end)) f |= HAS_STEP;
+            if (is_zero_grad(p, i) || is(p, i, "set_to_none")) f |= HAS_ZERO;
+            if (is_model_call(p, i)) f |= HAS_MODEL;
+        }
+    }
+    p->loop_memo[loop] = (int8_t)f;
+    return f;
+}
+
+static int report(struct py *p, size_t rule, size_t tok)
+{
+    if (lint_report_add(p->r, rule, tk(p, tok)->line, tk(p, tok)->col) < 0) p->failed = 1;
+    return 0;
+}
+
+/* ---- rules ---- */
+
+static void rule_loss_accumulated(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    struct accum ac;
+    if (st->kind != LST_SIMPLE || st->loop < 0 || st->no_grad || !parse_accum(p, st, &ac)) return;
+    int c = loop_contents(p, (size_t)st->loop);
+    if (!(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
+    if (graph_loss_in(p, s, ac.ea, ac.ee) < 0) return;
+    if (accumulator_intended(p, s, target_name(p, ac.ta, ac.te), !(c & HAS_BACKWARD))) return;
+    report(p, LR_LOSS_ACCUMULATED, st->first);
+}
+
+static int is_output_name(const struct py *p, size_t s, size_t i)
+{
+    if (in_list(p, i, output_names, N_OF(output_names))) return 1;
+    int32_t loop = p->t->stmts[s].loop;
+    for (size_t k = (size_t)loop + 1; k < s; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        size_t eq = assign_op(p, st->first, st->end);
+        if (st->kind != LST_SIMPLE || eq == st->end) continue;
+        for (size_t m = st->first; m < eq; m++)
+            if (text_eq(p, m, i) && find_model_call(p, eq + 1, st->end) >= 0) return 1;
+    }
+    return 0;
+}
+
+static void rule_outputs_on_gpu(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    struct accum ac;
+    if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
+        return;
+    if (!(loop_contents(p, (size_t)st->loop) & HAS_MODEL)) return;
+    for (size_t i = ac.ea; i < ac.ee; i++)
+        if (is_loss_name(p, i)) return; /* a loss: loss-accumulated's business */
+    for (size_t i = ac.ea; i < ac.ee; i++) {
+        if (!is_name(p, i) || (i > ac.ea && is_op(p, i - 1, ".")) || is_op(p, i + 1, "(")) continue;
+        if (!is_output_name(p, s, i)) continue;
+        if (occurrence_converted(p, i, ac.ea, ac.ee, off_gpu_methods, N_OF(off_gpu_methods))) continue;
+        report(p, LR_OUTPUTS_ON_GPU, st->first);
+        return;
+    }
+}
+
+static int assigned_in_loop(const struct py *p, size_t loop, size_t name)
+{
+    const struct lint_stmt *L = &p->t->stmts[loop];
+    for (size_t k = loop + 1; k < L->body_end; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        size_t eq = assign_op(p, st->first, st->end);
+        if (eq == st->end) continue;
+        for (size_t m = st->first; m < eq && st->kind == LST_SIMPLE; m++)
+            if (text_eq(p, m, name)) return 1;
+    }
+    return 0;
+}
+
+static void rule_retain_graph(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (st->loop < 0) return;
+    for (size_t i = st->first; i + 2 < st->end; i++) {
+        if (!is(p, i, "retain_graph") || !is_op(p, i + 1, "=") || !is(p, i + 2, "True")) continue;
+        long bw = find_method(p, st->first, i, "backward");
+        size_t name;
+        if (bw > 0 && is_op(p, (size_t)bw - 2, ")")) {
+            report(p, LR_RETAIN_GRAPH_IN_LOOP, i); /* criterion(...).backward(...) */
+            return;
+        }
+        if (bw > 0) name = chain_start(p, (size_t)bw - 2);
+        else {
+            long g = find_method(p, st->first, i, "grad");
+            if (g < 0) g = find_method(p, st->first, i, "backward");
+            if (g < 0 || !is_name(p, (size_t)g + 2)) return;
+            name = (size_t)g + 2;
+        }
+        if (assigned_in_loop(p, (size_t)st->loop, name)) report(p, LR_RETAIN_GRAPH_IN_LOOP, i);
+        return;
+    }
+}
+
+static void rule_zero_grad(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (p->o->torch_major >= 2) return;
+    for (size_t i = st->first; i < st->end; i++) {
+        if (!method_at(p, i, "zero_grad")) continue;
+        size_t close = close_of(p, i + 1, st->end);
+        if (!has_name(p, i + 2, close, "set_to_none") && close == i + 2) report(p, LR_ZERO_GRAD_NOT_NONE, i);
+    }
+}
+
+static void rule_missing_zero_grad(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (st->kind != LST_FOR && st->kind != LST_WHILE) return;
+    int c = loop_contents(p, s);
+    if ((c & (HAS_BACKWARD | HAS_STEP)) != (HAS_BACKWARD | HAS_STEP)) return;
+    if (c & (HAS_ZERO | HAS_CHILD_TRAIN)) return;
+    report(p, LR_MISSING_ZERO_GRAD, st->first);
+}
+
+/* torch.X( at i (not some_object.torch.X). */
+static int torch_call(const struct py *p, size_t i, const char *name)
+{
+    return i >= 2 && method_at(p, i, name) && is(p, i - 2, "torch") &&
+           !(i >= 3 && is_op(p, i - 3, "."));
+}
+
+static int saves_state_dict(const struct py *p, size_t s, size_t a, size_t e)
+{
+    if (has_name(p, a, e, "cpu") || has_name(p, a, e, "to")) return 0;
+    if (find_method(p, a, e, "state_dict") >= 0) return 1;
+    if (e != a + 1 || !is_name(p, a)) return 0;
+    int32_t func = p->t->stmts[s].func;
+    for (size_t k = s; k-- > 0 && (int32_t)k != func;) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        size_t eq = assign_op(p, st->first, st->end);
+        if (st->func != func || st->kind != LST_SIMPLE || eq == st->end || !text_eq(p, st->first, a))
+            continue;
+        if (has_name(p, eq, st->end, "cpu")) return 0;
+        if (find_method(p, eq, st->end, "state_dict") >= 0) return 1;
+    }
+    return 0;
+}
+
+/* End of the first argument of the call whose '(' is at open. */
+static size_t first_arg_end(const struct py *p, size_t open, size_t close)
+{
+    long depth = 0;
+    for (size_t i = open + 1; i < close; i++) {
+        if (depth == 0 && is_op(p, i, ",")) return i;
+        if (is_op(p, i, "(") || is_op(p, i, "[") || is_op(p, i, "{")) depth++;
+        if (is_op(p, i, ")") || is_op(p, i, "]") || is_op(p, i, "}")) depth--;
+    }
+    return close;
+}
+
+static void rule_save_gpu(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (!p->gpu) return;
+    for (size_t i = st->first; i < st->end; i++) {
+        if (!torch_call(p, i, "save")) continue;
+        size_t close = close_of(p, i + 1, st->end);
+        if (saves_state_dict(p, s, i + 2, first_arg_end(p, i + 1, close))) report(p, LR_SAVE_GPU_TENSORS, i - 2);
+    }
+}
+
+/* Is map_location given: by keyword, as the second positional argument,
+ * or possibly inside **kwargs? */
+static int load_maps_location(const struct py *p, size_t open, size_t close)
+{
+    if (has_name(p, open + 1, close, "map_location")) return 1;
+    for (size_t i = open + 1; i < close; i++)
+        if (is_op(p, i, "**")) return 1;
+    size_t second = first_arg_end(p, open, close) + 1;
+    return second < close && !(is_name(p, second) && is_op(p, second + 1, "="));
+}
+
+static void rule_load_map_location(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    for (size_t i = st->first; i < st->end; i++) {
+        if (!torch_call(p, i, "load")) continue;
+        size_t close = close_of(p, i + 1, st->end);
+        if (close < st->end && !load_maps_location(p, i + 1, close))
+            report(p, LR_LOAD_WITHOUT_MAP_LOCATION, i - 2);
+    }
+}
+
+static void rule_empty_cache(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (st->loop < 0 || st->in_except || st->periodic) return;
+    long i = find_method(p, st->first, st->end, "empty_cache");
+    if (i < 2 || !is(p, (size_t)i - 2, "cuda")) return;
+    int c = loop_contents(p, (size_t)st->loop);
+    if ((c & HAS_LOOP) || !(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
+    report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i));
+}
+
+/* Does statement k initialise CUDA: x.cuda(), torch.cuda.fn() other than
+ * the queries, .to("cuda"), device="cuda" as a call's keyword? */
+static int inits_cuda(const struct py *p, size_t k)
+{
+    const struct lint_stmt *st = &p->t->stmts[k];
+    for (size_t i = st->first; i < st->end; i++) {
+        const struct pytok *t = tk(p, i);
+        if (method_at(p, i, "cuda")) return 1;
+        if (i >= 2 && is(p, i - 2, "cuda") && is_op(p, i - 1, ".") && is_op(p, i + 1, "(") &&
+            !in_list(p, i, cuda_no_init, N_OF(cuda_no_init)))
+            return 1;
+        if (t->kind == PYT_STRING && i > 0 && t->len > 5 &&
+            memmem(p->lx->src + t->off, t->len, "cuda", 4) &&
+            ((is_op(p, i - 1, "(") && i >= 2 && is(p, i - 2, "to")) ||
+             (is_op(p, i - 1, "=") && i >= 3 && is(p, i - 2, "device") &&
+              (is_op(p, i - 3, "(") || is_op(p, i - 3, ",")))))
+            return 1;
+    }
+    return 0;
+}
+
+static void rule_alloc_conf(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    long at = -1;
+    for (size_t i = st->first; i < st->end && at < 0; i++) {
+        const struct pytok *t = tk(p, i);
+        if (t->kind == PYT_STRING && t->len < 40 &&
+            memmem(p->lx->src + t->off, t->len, "PYTORCH_CUDA_ALLOC_CONF", 23))
+            at = (long)i;
+    }
+    if (at < 0 || !(has_name(p, st->first, st->end, "environ") || has_name(p, st->first, st->end, "putenv")))
+        return;
+    int sets = assign_op(p, st->first, st->end) > (size_t)at ||
+               find_method(p, st->first, st->end, "setdefault") >= 0 ||
+               find_method(p, st->first, st->end, "update") >= 0 ||
+               has_call(p, st->first, st->end, "putenv");
+    if (!sets || (assign_op(p, st->first, st->end) == st->end && st->kind != LST_SIMPLE)) return;
+    int32_t func = st->func;
+    for (size_t k = 0; k < s; k++) {
+        const struct lint_stmt *o = &p->t->stmts[k];
+        if ((o->func == -1 || o->func == func) && inits_cuda(p, k)) {
+            report(p, LR_ALLOC_CONF_AFTER_CUDA, (size_t)at);
+            return;
+        }
+    }
+}
+
+static void rule_no_grad_statement(struct py *p, size_t s)
+{
+    const struct lint_stmt *st = &p->t->stmts[s];
+    size_t e = last_code(p, st->first, st->end);
+    if (st->kind != LST_SIMPLE || e < st->first + 3 || !is_op(p, e - 1, ")") || !is_op(p, e - 2, "("))
+        return;
+    size_t name = e - 3;
+    if (!(is(p, name, "no_grad") || is(p, name, "inference_mode") || is(p, name, "enable_grad")))
+        return;
+    if (chain_start(p, name) == st->first) report(p, LR_NO_GRAD_NOT_ENTERED, st->first);
+}
+
+/* ---- function-level rules: evaluation regions ---- */
+
+/* A unit test, not evaluation: test_* as a method or beside pytest/unittest. */
+static int unit_test(const struct py *p, int32_t def)
+{
+    if (def < 0) return 0;
+    long n = linttree_def_name(p->t, (size_t)def);
+    if (n < 0) return 0;
+    const char *name = p->lx->src + tk(p, (size_t)n)->off;
+    size_t len = tk(p, (size_t)n)->len;
+    if (!(len > 5 && !memcmp(name, "test_", 5)) && !(len > 6 && !memcmp(name, "_test_", 6))) return 0;
+    if (p->pytest) return 1;
+    for (int32_t a = p->t->stmts[def].parent; a >= 0; a = p->t->stmts[a].parent)
+        if (p->t->stmts[a].kind == LST_CLASS) return 1;
+    return 0;
+}
+
+static int eval_function(const struct py *p, size_t def)
+{
+    long n = linttree_def_name(p->t, def);
+    if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
+    char buf[128];
+    lower_name(p, (size_t)n, buf, sizeof buf);
+    if (unit_test(p, def)) return 0;
+    if (!strcmp(buf, "generate")) return 1;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
+        for (size_t k = 0; k < N_OF(eval_prefixes); k++)
+            if (!strncmp(w, eval_prefixes[k], strlen(eval_prefixes[k]))) return 1;
+        for (size_t k = 0; k < N_OF(eval_words); k++)
+            if (!strcmp(w, eval_words[k])) return 1;
+    }
+    return 0;
+}
+
+static int function_trains(const struct py *p, int32_t func)
+{
+    size_t from = func < 0 ? 0 : (size_t)func + 1;
+    size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    for (size_t k = from; k < to; k++)
+        for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
+            if (is_backward_call(p, i) || is_optimizer_step(p, i, p->t->stmts[k].end)) return 1;
+    return 0;
+}
+
+/* x.train() / x.train(True) / x.train(mode=True), not x.train(False). */
+static int is_train_call(const struct py *p, size_t i)
+{
+    return method_at(p, i, "train") && !is(p, i + 2, "False") && !is(p, i + 4, "False");
+}
+
+static int is_eval_call(const struct py *p, size_t i)
+{
+    return (method_at(p, i, "eval") && is_op(p, i + 2, ")")) ||
+           (method_at(p, i, "train") && (is(p, i + 2, "False") || is(p, i + 4, "False")));
+}
+
+/* Walk the statements of one function (or the module, func -1) in order:
+ * the region after x.eval() (or the whole body of an evaluation function)
+ * up to x.train(); the first model call there with gradients on. */
+static void rule_eval_region(struct py *p, int32_t func)
+{
+    size_t from = func < 0 ? 0 : (size_t)func + 1;
+    size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    if (!p->torchy || unit_test(p, func)) return;
+    int whole = func >= 0 && eval_function(p, (size_t)func) && !function_trains(p, func);
+    int in_eval = whole, grad_off = 0;
+    for (size_t k = from; k < to; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func || st->kind == LST_DEF || st->kind == LST_CLASS || st->kind == LST_DECORATOR)
+            continue;
+        for (size_t i = st->first; i < st->end; i++) {
+            if (is_eval_call(p, i)) in_eval = 1;
+            else if (is_train_call(p, i)) in_eval = 0;
+            if (st->kind == LST_SIMPLE && is(p, i, "set_grad_enabled") && is_op(p, i + 1, "("))
+                grad_off = is(p, i + 2, "False");
+        }
+        if (!in_eval || st->no_grad || grad_off) continue;
+        long call = find_model_call(p, st->first, st->end);
+        if (call >= 0) {
+            report(p, LR_EVAL_WITHOUT_NO_GRAD, (size_t)call);
+            return;
+        }
+    }
+}
+
+#define MAX_RECEIVERS 256
+
+/* The def whose statement holds token i (binary search: statements are in
+ * token order), -1 at module level. */
+static int32_t enclosing_def(const struct py *p, size_t i)
+{
+    size_t lo = 0, hi = p->t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->t->stmts[mid].first <= i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo == 0 ? -1 : p->t->stmts[lo - 1].func;
+}
+
+static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_t tok)
+{
+    for (size_t k = 0; k < n; k++)
+        if (text_eq(p, list[k], tok)) return 1;
+    return 0;
+}
+
+/* x.eval() in a file that trains, with no x.train() anywhere: reported at
+ * the first x.eval(). Receivers compare by their last name (self.model and
+ * model are both `model`). */
+static void rule_eval_never_train(struct py *p)
+{
+    size_t trained[MAX_RECEIVERS], evaled[MAX_RECEIVERS], nt = 0, ne = 0;
+    if (!p->trains) return;
+    for (size_t i = 2; i < p->lx->ntoks && nt < MAX_RECEIVERS; i++)
+        if (is_train_call(p, i) && is_name(p, i - 2)) trained[nt++] = i - 2;
+    for (size_t i = 2; i < p->lx->ntoks && ne < MAX_RECEIVERS; i++) {
+        if (!method_at(p, i, "eval") || !is_op(p, i + 2, ")") || !is_name(p, i - 2)) continue;
+        size_t recv = i - 2;
+        if (is(p, recv, "self") || unit_test(p, enclosing_def(p, i)) || seen_receiver(p, evaled, ne, recv))
+            continue;
+        evaled[ne++] = recv;
+        if (!seen_receiver(p, trained, nt, recv)) report(p, LR_EVAL_NEVER_TRAIN, chain_start(p, recv));
+    }
+}
+
+/* ---- the table ---- */
+
+static void (*const stmt_checks[])(struct py *, size_t) = {
+    rule_loss_accumulated, rule_outputs_on_gpu, rule_retain_graph, rule_zero_grad,
+    rule_missing_zero_grad, rule_save_gpu, rule_load_map_location, rule_empty_cache,
+    rule_alloc_conf, rule_no_grad_statement,
+};
+
+static void file_facts(struct py *p)
+{
+    for (size_t i = 0; i < p->lx->ntoks; i++) {
+        const struct pytok *t = tk(p, i);
+        if (t->kind == PYT_NAME && (is(p, i, "cuda") || is(p, i, "device"))) p->gpu = 1;
+        if (t->kind == PYT_NAME && (is(p, i, "torch") || is(p, i, "cuda") || is(p, i, "device") ||
+                                    is(p, i, "backward") || is(p, i, "no_grad")))
+            p->torchy = 1;
+        if (t->kind == PYT_STRING && memmem(p->lx->src + t->off, t->len, "cuda", 4)) p->gpu = 1;
+        if (t->kind == PYT_NAME && (is(p, i, "pytest") || is(p, i, "unittest"))) p->pytest = 1;
+        if (is_backward_call(p, i)) p->trains = 1;
+    }
+}
+
+int lintpy_check(const char *src, size_t len, const struct lint_opts *o, struct lint_report *r,
+                 struct oomlab_err *err)
+{
+    struct pylex lx;
+    struct lint_tree t;
+    if (pylex_run(&lx, src, len, err) < 0) return -1;
+    if (linttree_build(&t, &lx, err) < 0) {
+        pylex_release(&lx);
+        return -1;
+    }
+    struct py p = {.lx = &lx, .t = &t, .o = o, .r = r, .loop_memo = malloc(t.n + 1)};
+    if (!p.loop_memo) p.failed = 1;
+    else memset(p.loop_memo, -1, t.n + 1);
+    file_facts(&p);
+    for (size_t s = 0; s < t.n && !p.failed; s++) {
+        for (size_t k = 0; k < N_OF(stmt_checks); k++) stmt_checks[k](&p, s);
+        if (t.stmts[s].kind == LST_DEF) rule_eval_region(&p, (int32_t)s);
+    }
+    if (!p.failed) rule_eval_region(&p, -1);
+    if (!p.failed) rule_eval_never_train(&p);
+    free(p.loop_memo);
+    linttree_release(&t);
+    pylex_release(&lx);
+    if (p.failed) return oomlab_err_set(err, "out of memory");
+    return 0;
+}

@@ -1,0 +1,22 @@
+# source: the guide /work/shared/seeds/001_c9075d18183199c4.txt, prevention 7 (catch and retry), and
+# inha15/Camera_YOLOv5-HJ:E2E_Camera/scripts/clean_cache.py@e3e1c25641185909f445ca8464925b824ad14919 (trimmed excerpt)
+import gc
+import torch
+
+for step, batch in enumerate(loader):
+    try:
+        out = model(**batch)
+    except torch.cuda.OutOfMemoryError:
+        torch.cuda.empty_cache()
+        continue
+    if step % 1000 == 0:
+        torch.cuda.empty_cache()
+
+for epoch in range(epochs):
+    for batch in loader:
+        model(batch).loss.backward()
+    torch.cuda.empty_cache()
+
+gc.collect()
+torch.cuda.empty_cache()
+torch.cuda.reset_peak_memory_stats()

@@ -1,0 +1,286 @@
+/* Unit tests for lib/pylex, lib/linttree and lib/lint: the tokenizer on
+ * every kind of string and layout, the statement tree, each rule on a
+ * minimal positive and its clean counterpart, suppression comments, and
+ * hostile input (binary, a 10 MB line, deep nesting, unterminated strings). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/lint.h"
+#include "lib/linttree.h"
+#include "lib/pylex.h"
+
+static size_t count_kind(const struct pylex *lx, enum pytok_kind k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < lx->ntoks; i++) n += lx->toks[i].kind == k;
+    return n;
+}
+
+/* Kinds of all tokens as letters: N name, # number, S string, O op, L
+ * newline, > indent, < dedent, C comment, E error, $ end. */
+static void kinds(const char *src, char *out, size_t size)
+{
+    static const char letter[] = "N#SOL><CE$";
+    struct pylex lx;
+    assert_int_equal(pylex_run(&lx, src, strlen(src), NULL), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < lx.ntoks && n + 1 < size; i++) out[n++] = letter[lx.toks[i].kind];
+    out[n] = '\0';
+    pylex_release(&lx);
+}
+
+static void test_strings(void **state)
+{
+    (void)state;
+    char k[128];
+    kinds("x = 'a' \"b\" '''c\n'd'\n''' r'\\'' b\"\\x00\" rb'x' Rb\"y\"\n", k, sizeof k);
+    assert_string_equal(k, "NOSSSSSSSL$");
+    kinds("s = f\"{x!r:>{width}} {'a' + \"b\"} {{}} {d['k']}\"\n", k, sizeof k);
+    assert_string_equal(k, "NOSL$");
+    kinds("s = f'{f\"{f'{x}'}\"}'\n", k, sizeof k); /* PEP 701 nesting */
+    assert_string_equal(k, "NOSL$");
+    kinds("s = f'''{\nx\n}''' + f\"\\N{DASH} {y:%H:%M}\"\n", k, sizeof k);
+    assert_string_equal(k, "NOSOSL$");
+    kinds("u'x' fr'{a}\\d' t\"{b}\"\n", k, sizeof k);
+    assert_string_equal(k, "SSSL$");
+}
+
+static void test_layout(void **state)
+{
+    (void)state;
+    char k[128];
+    /* brackets join lines; a backslash continues; comments and blank lines
+     * change no indentation */
+    kinds("@dec(1)\ndef f(a,\n      b):\n    # c\n\n    return a + \\\n        b\nx\n", k, sizeof k);
+    assert_string_equal(k, "ONO#OLNNONONOOLC>NNONL<NL$");
+    kinds("if x:\n\tif y:\n\t\tz\nw\n", k, sizeof k);
+    assert_string_equal(k, "NNOL>NNOL>NL<<NL$");
+    struct pylex lx;
+    const char *src = "a = 1\nb = 'x\nc = \"\"\"never closed\n";
+    assert_int_equal(pylex_run(&lx, src, strlen(src), NULL), 0);
+    assert_int_equal(count_kind(&lx, PYT_ERROR), 2);
+    assert_int_equal(lx.toks[lx.ntoks - 1].kind, PYT_END);
+    pylex_release(&lx);
+}
+
+static void test_positions(void **state)
+{
+    (void)state;
+    struct pylex lx;
+    const char *src = "x = '''a\nb'''; y = 2\n  # c\nz";
+    assert_int_equal(pylex_run(&lx, src, strlen(src), NULL), 0);
+    /* y is on line 2, column 7 */
+    size_t i = 0;
+    while (!pylex_is(&lx, i, "y")) i++;
+    assert_int_equal(lx.toks[i].line, 2);
+    assert_int_equal(lx.toks[i].col, 7);
+    while (!pylex_is(&lx, i, "z")) i++;
+    assert_int_equal(lx.toks[i].line, 4);
+    assert_int_equal(lx.toks[i].col, 1);
+    pylex_release(&lx);
+}
+
+static void test_tree(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "@torch.no_grad()\n"
+                      "def ev(m, xs):\n"
+                      "    for x in xs: y = m(x); z = 1\n"
+                      "    with torch.enable_grad():\n"
+                      "        w = m(x)\n"
+                      "def tr(m):\n"
+                      "    while True:\n"
+                      "        try:\n"
+                      "            m()\n"
+                      "        except E:\n"
+                      "            if i % 10 == 0:\n"
+                      "                pass\n";
+    struct pylex lx;
+    struct lint_tree t;
+    assert_int_equal(pylex_run(&lx, src, strlen(src), NULL), 0);
+    assert_int_equal(linttree_build(&t, &lx, NULL), 0);
+    enum lint_stmt_kind want[] = {LST_SIMPLE, LST_DECORATOR, LST_DEF, LST_FOR, LST_SIMPLE,
+                                  LST_SIMPLE, LST_WITH, LST_SIMPLE, LST_DEF, LST_WHILE,
+                                  LST_TRY, LST_SIMPLE, LST_EXCEPT, LST_IF, LST_SIMPLE};
+    assert_int_equal(t.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < t.n; i++) assert_int_equal(t.stmts[i].kind, want[i]);
+    assert_int_equal(t.stmts[4].loop, 3); /* y = m(x) inside the inline for */
+    assert_int_equal(t.stmts[4].func, 2);
+    assert_true(t.stmts[4].no_grad);      /* decorated def */
+    assert_false(t.stmts[7].no_grad);     /* enable_grad turns it back on */
+    assert_int_equal(t.stmts[2].body_end, 8);
+    assert_true(t.stmts[14].in_except);
+    assert_true(t.stmts[14].periodic);
+    assert_int_equal(t.stmts[14].loop, 9);
+    assert_false(t.stmts[11].in_except);
+    linttree_release(&t);
+    pylex_release(&lx);
+}
+
+/* Lint src as Python; returns the rule ids found, "a,b,..." in order. */
+static const char *lint_ids(const char *src, int torch_major)
+{
+    static char out[512];
+    struct lint_report r = {0};
+    struct lint_opts o = {.torch_major = torch_major};
+    struct oomlab_err err;
+    assert_int_equal(lint_source(LINT_PYTHON, src, strlen(src), &o, &r, &err), 0);
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < r.n && used < sizeof out; i++)
+        used += (size_t)snprintf(out + used, sizeof out - used, "%s%s", i ? "," : "",
+                                 lint_rules[r.v[i].rule].id);
+    lint_report_release(&r);
+    return out;
+}
+
+struct rule_case {
+    const char *bad, *clean, *want;
+};
+
+static const struct rule_case rule_cases[] = {
+    {"for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
+     "    opt.zero_grad(set_to_none=True)\n    total_loss += l + aux_loss\n",
+     "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
+     "    opt.zero_grad(set_to_none=True)\n    total_loss += l.item() + aux_loss.item()\n",
+     "loss-accumulated"},
+    {"import torch\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
+     "import torch\n@torch.inference_mode()\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
+     "eval-without-no-grad"},
+    {"m.eval()\nwith torch.no_grad():\n    m(x)\nfor b in d:\n    m(b).backward()\n",
+     "m.eval()\nwith torch.no_grad():\n    m(x)\nm.train()\nfor b in d:\n    m(b).backward()\n",
+     "eval-never-train"},
+    {"device = 'cuda'\nfor x in d:\n    with torch.no_grad():\n        out = model(x)\n"
+     "    outs.append(out)\n",
+     "device = 'cuda'\nfor x in d:\n    with torch.no_grad():\n        out = model(x)\n"
+     "    outs.append(out.cpu())\n",
+     "outputs-on-gpu"},
+    {"while 1:\n    loss = f(x)\n    loss.backward(retain_graph=True)\n",
+     "loss = f(x)\nwhile 1:\n    loss.backward(retain_graph=True)\n", "retain-graph-in-loop"},
+    {"opt.zero_grad()\n", "opt.zero_grad(set_to_none=True)\n", "zero-grad-not-none"},
+    {"for b in d:\n    model(b).backward()\n    optimizer.step()\n",
+     "for b in d:\n    model(b).backward()\n    optimizer.step()\n"
+     "    optimizer.zero_grad(set_to_none=True)\n",
+     "missing-zero-grad"},
+    {"m.cuda()\ntorch.save(m.state_dict(), p)\n",
+     "m.cuda()\ntorch.save({k: v.cpu() for k, v in m.state_dict().items()}, p)\n",
+     "save-gpu-tensors"},
+    {"sd = torch.load(p)\n", "sd = torch.load(p, map_location='cpu')\n", "load-without-map-location"},
+    {"for b in d:\n    model(b)\n    torch.cuda.empty_cache()\n",
+     "for b in d:\n    try:\n        model(b)\n    except RuntimeError:\n"
+     "        torch.cuda.empty_cache()\n",
+     "empty-cache-in-loop"},
+    {"x = torch.ones(1).cuda()\nos.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'a'\n",
+     "os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'a'\nx = torch.ones(1).cuda()\n",
+     "alloc-conf-after-cuda"},
+    {"torch.no_grad()\n", "with torch.no_grad():\n    pass\n", "no-grad-not-entered"},
+};
+
+static void test_rules(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof rule_cases / sizeof rule_cases[0]; i++) {
+        assert_string_equal(lint_ids(rule_cases[i].bad, 0), rule_cases[i].want);
+        assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
+    }
+    assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* not a model: a camelCase getter (cupshelpers' test()), a file that is
+     * not torch code, a unit test */
+    assert_string_equal(lint_ids("import torch\ndef test(f, makes):\n    for make in makes:\n"
+                                 "        f.getInfoFromModel(make)\n", 0), "");
+    assert_string_equal(lint_ids("def validate(model, xs):\n    return model(xs)\n", 0), "");
+    assert_string_equal(lint_ids("import torch\nclass T:\n    def test_fwd(self):\n"
+                                 "        self.model.eval()\n        self.model(x)\n", 0), "");
+}
+
+static void test_suppression(void **state)
+{
+    (void)state;
+    assert_string_equal(lint_ids("sd = torch.load(p)  # oomlab: ignore\n", 0), "");
+    assert_string_equal(lint_ids("sd = torch.load(p)  # oomlab: ignore[load-without-map-location]\n", 0), "");
+    assert_string_equal(lint_ids("sd = torch.load(p)  # oomlab: ignore[zero-grad-not-none]\n", 0),
+                        "load-without-map-location");
+    assert_string_equal(lint_ids("sd = torch.load(p); s = '# oomlab: ignore'\n", 0),
+                        "load-without-map-location");
+    assert_true(lint_comment_suppresses("# oomlab:ignore[a, b]", 21, "b"));
+    assert_false(lint_comment_suppresses("# oomlab: ignored", 17, "b"));
+    struct lint_report r = {0};
+    const char *sh = "PYTORCH_CUDA_ALLOC_CONF=x  # oomlab: ignore[alloc-conf-not-exported]\n";
+    assert_int_equal(lint_source(LINT_SHELL, sh, strlen(sh), NULL, &r, NULL), 0);
+    assert_int_equal(r.n, 0);
+    assert_int_equal(r.suppressed, 1);
+    lint_report_release(&r);
+}
+
+static void test_languages(void **state)
+{
+    (void)state;
+    assert_int_equal(lint_lang_of("a/train.py", "", 0), LINT_PYTHON);
+    assert_int_equal(lint_lang_of("job.sbatch", "", 0), LINT_SHELL);
+    assert_int_equal(lint_lang_of("x/Dockerfile.gpu", "", 0), LINT_DOCKER);
+    assert_int_equal(lint_lang_of("run", "#!/usr/bin/env bash\n", 20), LINT_SHELL);
+    assert_int_equal(lint_lang_of("run", "#!/usr/bin/python3\n", 19), LINT_PYTHON);
+    assert_int_equal(lint_lang_of("README", "hello", 5), LINT_NONE);
+}
+
+static void test_hostile(void **state)
+{
+    (void)state;
+    struct lint_report r = {0};
+    struct oomlab_err err;
+    assert_int_equal(lint_source(LINT_PYTHON, "a\0b", 3, NULL, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "binary"));
+    /* a 10 MB line of one name, then a call that must still be seen */
+    size_t n = 10u << 20;
+    char *big = malloc(n + 64);
+    assert_non_null(big);
+    memset(big, 'a', n);
+    static const char tail[] = "\nsd = torch.load(p)\n";
+    memcpy(big + n, tail, sizeof tail);
+    assert_int_equal(lint_source(LINT_PYTHON, big, strlen(big), NULL, &r, &err), 0);
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.v[0].line, 2);
+    lint_report_release(&r);
+    /* 10 MB of '(' : more tokens than the cap, refused with a reason */
+    memset(big, '(', n);
+    big[n] = '\0';
+    assert_int_equal(lint_source(LINT_PYTHON, big, n, NULL, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "tokens"));
+    /* 1 MB of '(' nests without limit and reports nothing */
+    assert_int_equal(lint_source(LINT_PYTHON, big, 1u << 20, NULL, &r, &err), 0);
+    assert_int_equal(r.n, 0);
+    /* deep indentation is refused past CPython's limit, not crashed on */
+    size_t off = 0;
+    for (int d = 0; d < 150 && off + 400 < n; d++) {
+        for (int s = 0; s < d; s++) big[off++] = ' ';
+        memcpy(big + off, "if x:\n", 6);
+        off += 6;
+    }
+    assert_int_equal(lint_source(LINT_PYTHON, big, off, NULL, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "indentation"));
+    /* 1 Mi f-string fields nested in one another stay bounded */
+    off = 0;
+    for (int d = 0; d < 100000; d++) big[off++] = 'f', big[off++] = '"', big[off++] = '{';
+    assert_int_equal(lint_source(LINT_PYTHON, big, off, NULL, &r, &err), 0);
+    free(big);
+    lint_report_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strings),     cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_positions),   cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_rules),       cmocka_unit_test(test_suppression),
+        cmocka_unit_test(test_languages),   cmocka_unit_test(test_hostile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
