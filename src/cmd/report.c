@@ -407,10 +407,15 @@ static void ledger_table(FILE *f, struct run *runs, size_t n)
     fputs("</table>\n", f);
 }
 
+static bool lower_bound(const struct ledger_row *row)
+{
+    return ledger_flag(row, LEDGER_PEAK_LOWER_BOUND) == 1;
+}
+
 static void fmt_peak(char *buf, size_t size, const struct ledger_row *row)
 {
     double p = ledger_peak_gb(row);
-    if (isfinite(p)) snprintf(buf, size, "%.2f GiB", p);
+    if (isfinite(p)) snprintf(buf, size, "%s%.2f GiB", lower_bound(row) ? "&#8805; " : "", p);
     else snprintf(buf, size, "unknown");
 }
 
@@ -451,8 +456,10 @@ static void changes(FILE *f, struct run *runs, size_t n)
         fmt_peak(pa, sizeof pa, a);
         fmt_peak(pb, sizeof pb, b);
         double da = ledger_peak_gb(a), db = ledger_peak_gb(b);
-        fprintf(f, "; peak %s &#8594; %s", pa, pb);
-        if (isfinite(da) && isfinite(db)) fprintf(f, " (%+.2f GiB)", db - da);
+        fprintf(f, "; peak %s &#8594; %s", pa, pb); /* our own text: no escaping needed */
+        if (isfinite(da) && isfinite(db) && !lower_bound(a) && !lower_bound(b)) fprintf(f, " (%+.2f GiB)", db - da);
+        else if (isfinite(da) && isfinite(db) && lower_bound(a) && !lower_bound(b))
+            fprintf(f, " (at least %.2f GiB less)", da - db);
         fputs("; OOM ", f);
         html_escapes(f, a->cell[LEDGER_OOM]);
         fputs(" &#8594; ", f);

@@ -281,7 +281,8 @@ static void summary(const struct runexec_result *r, const char *dir)
     if (!nv && (r->peak_alloc >= 0 || r->peak_reserved >= 0))
         fprintf(stderr, " [alloc %s, reserved %s]", r->peak_alloc >= 0 ? alloc : "unknown",
                 r->peak_reserved >= 0 ? reserved : "unknown");
-    fprintf(stderr, "; nvml %s; memory %s; loss %s\n", r->sampled && r->peak_nvml > 0 ? nvml : "not sampled",
+    fprintf(stderr, "; nvml %s; memory %s; loss %s\n",
+            !r->sampled ? "not sampled" : r->peak_nvml > 0 ? nvml : "saw none of it (a shorter --interval, or --torch)",
             mem, r->loss_trend);
     if (r->oom) {
         if (r->first_fix[0]) fprintf(stderr, "oomlab run: %s: first fix: %s\n", r->id, r->first_fix);

@@ -110,6 +110,13 @@ fresh early
 check report.early-excerpt grep -q '<span class="hit">     2  torch.OutOfMemoryError' early.html
 check report.early-excerpt-after grep -q '<span class="ln">     8  6</span>' early.html
 
+# A peak from the OOM message is a lower bound, and said so.
+fresh bound
+"$OOMLAB" run -q -- sh -c 'echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 24.00 GiB of which 1.00 GiB is free. Of the allocated memory 20.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved by PyTorch but unallocated."; exit 1' >/dev/null 2>&1
+"$OOMLAB" run -q -- sh -c 'echo "step=1 loss=2.0 peak_alloc=10.00GB peak_reserved=12.00GB"' >/dev/null 2>&1
+"$OOMLAB" report run001 run002 -o b.html >/dev/null 2>err
+check report.lower-bound-shown grep -q 'peak &#8805; 21.00 GiB &#8594; 12.00 GiB (at least 9.00 GiB less)' b.html
+
 # errors
 fresh errors
 "$OOMLAB" report > /dev/null 2>err; check report.no-ledger-exit2 test $? -eq 2

@@ -92,7 +92,7 @@ assert (r["peak_source"] == "oom") == (r["peak_lower_bound"] == "yes"), r'
   "$OOMLAB" run -q --alloc-conf garbage_collection_threshold:0.6 -- sh -c 'echo "conf=$PYTORCH_CUDA_ALLOC_CONF"' 2>/dev/null
   check run.alloc-conf-reaches-child grep -q '^conf=garbage_collection_threshold:0.6$' logs/run003.log
   "$OOMLAB" run -q -- true 2>true.err
-  check run.walk-nothing-seen-not-0B sh -c '! grep -q "0 B" true.err && grep -q "nvml not sampled" true.err'
+  check run.walk-nothing-seen-not-0B sh -c '! grep -q "0 B" true.err && grep -q "nvml saw none of it" true.err'
   check run.walk-nothing-seen-no-peak test "$(csv_field runs.csv run004 peak_reserved_GB),$(csv_field runs.csv run004 peak_source)" = ","
   unset OOMLAB_NVML_LIBRARY OOMLAB_FAKE_NVML_DIR
 else bad run.nvml "fake libnvidia-ml.so.1 not built"; fi
