@@ -522,6 +522,10 @@ static void signal_leftovers(struct supervise *s, int sig, int n, pid_t first, c
 
 /* One look at what the child left. True when the run is over: nothing of
  * the group runs and the pipe is closed, or we stopped waiting. */
+/* A holder of the output is announced only once it has kept the pipe open
+ * this long after the command exited (before that, the pipe is draining). */
+#define ANNOUNCE_AFTER_MS 300
+
 static bool wind_down(struct supervise *s, bool open, int64_t now)
 {
     pid_t first = 0;
@@ -530,7 +534,8 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
     if (n > s->res->leftover) s->res->leftover = n;
     if (n == 0) {
         if (!open) return true;
-        if (!s->w.announced && now + 1000 < s->w.cut_at) {
+        /* not at once: what is left in the pipe is still being read */
+        if (!s->w.announced && now >= s->exited_at + ANNOUNCE_AFTER_MS && now + 1000 < s->w.cut_at) {
             char grace[32];
             s->w.announced = true;
             say(s, "the command exited; a process outside its group still holds its output: "
@@ -541,7 +546,8 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
         s->res->output_cut = true;
         return true;
     }
-    if (!s->w.announced && open && !s->w.termed_at && now + 1000 < s->w.term_at) {
+    if (!s->w.announced && open && !s->w.termed_at && now >= s->exited_at + ANNOUNCE_AFTER_MS &&
+        now + 1000 < s->w.term_at) {
         char grace[32];
         s->w.announced = true;
         say(s, "the command exited; %d process%s of its group still hold%s its output (pid %ld %s): "
