@@ -110,6 +110,9 @@ install: all
 	install -m 0644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/oomlab/torch
 	install -m 0644 share/oomlab/torch/*.py $(DESTDIR)$(PREFIX)/share/oomlab/torch/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(B)/oomlab completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/oomlab
+	$(B)/oomlab completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/oomlab.fish
 
 # One tarball for any x86-64 Linux with glibc >= 2.28: bin/, share/, man/.
 PORTABLE_TAR := build-portable/oomlab-$(VERSION)-linux-x86_64.tar.gz

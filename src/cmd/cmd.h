@@ -31,6 +31,31 @@ int cmd_report(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 
+/* The command table (src/main.c): name, entry point, one-line summary, and
+ * the command's own getopt table (what `oomlab completion` is made from). */
+#include <getopt.h>
+#include <stddef.h>
+struct cmd_entry {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const struct option *(*options)(void);
+};
+const struct cmd_entry *cmd_commands(size_t *n);
+int cmd_completion(int argc, char **argv);
+const struct option *cmd_diagnose_options(void);
+const struct option *cmd_run_options(void);
+const struct option *cmd_table_options(void);
+const struct option *cmd_compare_options(void);
+const struct option *cmd_estimate_options(void);
+const struct option *cmd_probe_options(void);
+const struct option *cmd_ps_options(void);
+const struct option *cmd_watch_options(void);
+const struct option *cmd_report_options(void);
+const struct option *cmd_doctor_options(void);
+const struct option *cmd_snapshot_options(void);
+const struct option *cmd_lint_options(void);
+
 /* "oomlab NAME: <msg>\nTry 'oomlab NAME --help'." on stderr; returns EXIT_USAGE. */
 int cmd_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "oomlab NAME: <err->msg>" on stderr; returns code. */

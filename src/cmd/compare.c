@@ -262,16 +262,19 @@ static void print_json(const struct diff *d)
     json_finish(&j);
 }
 
+static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"json", 0, NULL, 'j'},
+                                     {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+const struct option *cmd_compare_options(void) { return long_opts; }
+
 int cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {{"dir", 1, NULL, 'd'}, {"json", 0, NULL, 'j'},
-                                         {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
     const char *dir = ".";
     bool json = false;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
         switch (c) {
         case 'd': dir = optarg; break;
         case 'j': json = true; break;

@@ -809,21 +809,24 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     return rc;
 }
 
+static const struct option long_opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"config", required_argument, NULL, 'c'},
+    {"dir", required_argument, NULL, 'd'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cmd_diagnose_options(void) { return long_opts; }
+
 int cmd_diagnose(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"config", required_argument, NULL, 'c'},
-        {"dir", required_argument, NULL, 'd'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     bool json = false;
     const char *config = NULL, *dir = ".";
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "hjc:d:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hjc:d:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
         case 'c': config = optarg; break;

@@ -287,15 +287,18 @@ static const char help[] =
     "  -h, --help  this help\n\n"
     "Exit: 0 nothing stops a command here (warnings allowed), 1 something does, 2 usage.\n";
 
+static const struct option long_opts[] = {
+    {"json", no_argument, NULL, 'j'}, {"dir", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, {0}};
+
+const struct option *cmd_doctor_options(void) { return long_opts; }
+
 int cmd_doctor(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"json", no_argument, NULL, 'j'}, {"dir", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, {0}};
     bool json = false;
     const char *dir = ".";
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":hd:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hd:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = true; break;
         case 'd': dir = optarg; break;

@@ -63,6 +63,8 @@ static const struct option long_opts[] = {
     {0, 0, 0, 0},
 };
 
+const struct option *cmd_estimate_options(void) { return long_opts; }
+
 static const char usage_text[] =
     "usage: oomlab estimate [MODEL] [options]\n"
     "\n"

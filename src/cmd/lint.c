@@ -90,20 +90,23 @@ static int parse_ignore(char *list, struct lint_cli *c)
     return 0;
 }
 
+static const struct option long_opts[] = {{"json", no_argument, NULL, 'j'},
+                                      {"sarif", no_argument, NULL, 's'},
+                                      {"torch-min", required_argument, NULL, 't'},
+                                      {"ignore", required_argument, NULL, 'i'},
+                                      {"stdin-filename", required_argument, NULL, 'n'},
+                                      {"list-rules", no_argument, NULL, 'l'},
+                                      {"help", no_argument, NULL, 'h'},
+                                      {NULL, 0, NULL, 0}};
+
+const struct option *cmd_lint_options(void) { return long_opts; }
+
 /* Returns -1 to go on, else an exit code. */
 static int parse(int argc, char **argv, struct lint_cli *c)
 {
-    static const struct option longs[] = {{"json", no_argument, NULL, 'j'},
-                                          {"sarif", no_argument, NULL, 's'},
-                                          {"torch-min", required_argument, NULL, 't'},
-                                          {"ignore", required_argument, NULL, 'i'},
-                                          {"stdin-filename", required_argument, NULL, 'n'},
-                                          {"list-rules", no_argument, NULL, 'l'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     opterr = 0;
     optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+    for (int ch; (ch = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
         switch (ch) {
         case 'j': c->format = FMT_JSON; break;
         case 's': c->format = FMT_SARIF; break;

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -129,6 +130,23 @@ static const struct option_def {
     {"--torch", OPT_TORCH, false}, /* --torch or --torch=MODE */
     {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
 };
+
+/* The same table as getopt's, for `oomlab completion`. */
+const struct option *cmd_probe_options(void)
+{
+    static struct option out[sizeof options / sizeof *options + 1];
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+        if (strncmp(options[i].name, "--", 2)) continue; /* -h */
+        out[k++] = (struct option){options[i].name + 2,
+                                   options[i].id == OPT_TORCH ? optional_argument
+                                   : options[i].has_arg      ? required_argument
+                                                             : no_argument,
+                                   NULL, 0};
+    }
+    out[k] = (struct option){0};
+    return out;
+}
 
 static bool param_name_ok(const char *s)
 {

@@ -82,24 +82,27 @@ static int parse_duration(struct ps_opts *o, int code, const char *arg)
     return -1;
 }
 
+static const struct option long_opts[] = {{"gpu", required_argument, NULL, 'g'},
+                                      {"json", no_argument, NULL, 'j'},
+                                      {"kill", required_argument, NULL, 'k'},
+                                      {"force", no_argument, NULL, 'f'},
+                                      {"yes", no_argument, NULL, 'y'},
+                                      {"grace", required_argument, NULL, 'G'},
+                                      {"idle-after", required_argument, NULL, 'i'},
+                                      {"window", required_argument, NULL, 'w'},
+                                      {"help", no_argument, NULL, 'h'},
+                                      {NULL, 0, NULL, 0}};
+
+const struct option *cmd_ps_options(void) { return long_opts; }
+
 static int parse(int argc, char **argv, struct ps_opts *o)
 {
-    static const struct option longs[] = {{"gpu", required_argument, NULL, 'g'},
-                                          {"json", no_argument, NULL, 'j'},
-                                          {"kill", required_argument, NULL, 'k'},
-                                          {"force", no_argument, NULL, 'f'},
-                                          {"yes", no_argument, NULL, 'y'},
-                                          {"grace", required_argument, NULL, 'G'},
-                                          {"idle-after", required_argument, NULL, 'i'},
-                                          {"window", required_argument, NULL, 'w'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
     *o = (struct ps_opts){
         .gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000, .window_ms = -1};
     long long v;
     opterr = 0;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
         switch (c) {
         case 'g':
             if (units_parse_int(optarg, 0, 1023, &v) < 0)

@@ -578,14 +578,17 @@ struct opts {
     size_t n_ids;
 };
 
+static const struct option long_opts[] = {{"dir", required_argument, NULL, 'd'}, {"output", required_argument, NULL, 'o'},
+                                       {"svg", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'}, {0}};
+
+const struct option *cmd_report_options(void) { return long_opts; }
+
 static int parse(int argc, char **argv, struct opts *o)
 {
-    static const struct option longs[] = {{"dir", required_argument, NULL, 'd'}, {"output", required_argument, NULL, 'o'},
-                                           {"svg", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'}, {0}};
     *o = (struct opts){.dir = "."};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":ho:d:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:d:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'd': o->dir = optarg; break;
         case 'o': o->out = optarg; break;

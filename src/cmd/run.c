@@ -87,6 +87,8 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
+const struct option *cmd_run_options(void) { return long_opts; }
+
 static int parse_duration(const char *what, const char *s, int64_t min, int64_t max, int64_t *ms)
 {
     struct oomlab_err err;

@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,36 +95,40 @@ static int load(const struct snap_cli *cli, const char *path, struct snapshot *s
     return rc;
 }
 
+enum { OPT_TOP = 256, OPT_MEMORY_LIMIT };
+static const struct option long_opts[] = {
+    {"json", no_argument, NULL, 'j'},           {"top", required_argument, NULL, OPT_TOP},
+    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cmd_snapshot_options(void) { return long_opts; }
+
 static int parse_args(struct snap_cli *cli, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        long long v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return -1;
-        } else if (!strcmp(a, "--json")) {
-            cli->json = true;
-        } else if (!strcmp(a, "--top") || !strcmp(a, "--memory-limit")) {
-            if (i + 1 == argc) return cmd_usage_error("snapshot", "%s needs a value", a);
-            const char *val = argv[++i];
-            if (a[2] == 't') {
-                if (units_parse_int(val, 1, SNAP_TOP_MAX, &v) < 0)
-                    return cmd_usage_error("snapshot", "--top wants 1 to %d, got '%s'",
-                                           SNAP_TOP_MAX, val);
-                cli->top = (long)v;
-            } else if (units_parse_size_arg(val, &cli->memory_limit) < 0 ||
-                       cli->memory_limit < (16 << 20)) {
-                return cmd_usage_error("snapshot", "--memory-limit wants a size of 16MiB or "
-                                                   "more, got '%s'", val);
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return cmd_usage_error("snapshot", "unknown option '%s'", a);
-        } else if (cli->n_files == 2) {
-            return cmd_usage_error("snapshot", "at most two files (before and after)");
-        } else {
-            cli->files[cli->n_files++] = a;
+    int c;
+    long long v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":hj", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': fputs(usage_text, stdout); return -1;
+        case 'j': cli->json = true; break;
+        case OPT_TOP:
+            if (units_parse_int(optarg, 1, SNAP_TOP_MAX, &v) < 0)
+                return cmd_usage_error("snapshot", "--top wants 1 to %d, got '%s'", SNAP_TOP_MAX, optarg);
+            cli->top = (long)v;
+            break;
+        case OPT_MEMORY_LIMIT:
+            if (units_parse_size_arg(optarg, &cli->memory_limit) < 0 || cli->memory_limit < (16 << 20))
+                return cmd_usage_error("snapshot", "--memory-limit wants a size of 16MiB or more, got '%s'", optarg);
+            break;
+        case ':': return cmd_usage_error("snapshot", "%s needs a value", argv[optind - 1]);
+        default: return cmd_usage_error("snapshot", "unknown option '%s'", argv[optind - 1]);
         }
+    }
+    for (; optind < argc; optind++) {
+        if (cli->n_files == 2) return cmd_usage_error("snapshot", "at most two files (before and after)");
+        cli->files[cli->n_files++] = argv[optind];
     }
     if (!cli->n_files) return cmd_usage_error("snapshot", "no snapshot file given");
     return 0;

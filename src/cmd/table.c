@@ -285,19 +285,22 @@ static int missing_ids(const struct view *v, const char *path)
     return 0;
 }
 
+static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
+                                     {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
+                                     {"wide", 0, NULL, 'w'}, {"help", 0, NULL, 'h'},
+                                     {NULL, 0, NULL, 0}};
+
+const struct option *cmd_table_options(void) { return long_opts; }
+
 int cmd_table(int argc, char **argv)
 {
-    static const struct option opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
-                                         {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
-                                         {"wide", 0, NULL, 'w'}, {"help", 0, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
     const char *dir = ".";
     enum format fmt = FMT_TEXT;
     struct view v = {.near = LEDGER_NEAR_PCT, .width = out_width(), .color = color_enabled(stdout)};
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
         switch (c) {
         case 'd': dir = optarg; break;
         case 'c': fmt = FMT_CSV; break;

@@ -82,20 +82,23 @@ static void usage(FILE *f)
                "4 no NVML (no driver or GPU).\n");
 }
 
+static const struct option long_opts[] = {
+    {"interval", required_argument, NULL, 'i'}, {"gpu", required_argument, NULL, 'g'},
+    {"csv", required_argument, NULL, 'c'},      {"prom", required_argument, NULL, 'p'},
+    {"prom-dcgm", no_argument, NULL, 'd'},      {"json", no_argument, NULL, 'j'},
+    {"count", required_argument, NULL, 'n'},    {"top", required_argument, NULL, 't'},
+    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+
+const struct option *cmd_watch_options(void) { return long_opts; }
+
 static int parse(int argc, char **argv, struct watch_opts *o)
 {
-    static const struct option longs[] = {
-        {"interval", required_argument, NULL, 'i'}, {"gpu", required_argument, NULL, 'g'},
-        {"csv", required_argument, NULL, 'c'},      {"prom", required_argument, NULL, 'p'},
-        {"prom-dcgm", no_argument, NULL, 'd'},      {"json", no_argument, NULL, 'j'},
-        {"count", required_argument, NULL, 'n'},    {"top", required_argument, NULL, 't'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     *o = (struct watch_opts){.interval_ms = 500, .gpu = -1, .top = 3};
     long long v;
     struct oomlab_err err;
     opterr = 0;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+h", longs, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
         switch (c) {
         case 'i':
             if (units_duration_arg("--interval", optarg, 10, 3600000, &o->interval_ms, &err) < 0)
