@@ -1,2 +1,2 @@
-#define OOMLAB_COMMIT "454905f88b31-dirty"
+#define OOMLAB_COMMIT "50ddddc58ba4-dirty"
 #define OOMLAB_BUILD_KIND "portable"

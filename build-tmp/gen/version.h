@@ -1,2 +1,2 @@
-#define OOMLAB_COMMIT "0b06f4915783-dirty"
+#define OOMLAB_COMMIT "50ddddc58ba4-dirty"
 #define OOMLAB_BUILD_KIND "release"

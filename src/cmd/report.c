@@ -249,6 +249,13 @@ static double last_step(const struct run *r)
     return NAN;
 }
 
+/* The second half of a two-part array (x then y); NULL stays NULL (an empty
+ * series has no array at all). */
+static const double *half(const double *p, size_t n)
+{
+    return p ? p + n : NULL;
+}
+
 enum chart_kind { CHART_MEMORY, CHART_STEPS, CHART_LOSS };
 static const char *const chart_names[] = {"memory", "steps", "loss"};
 
@@ -270,7 +277,7 @@ static void chart_one(struct svg_chart *c, struct labels *lb, const struct run *
             c->n_series++;
             if (!r->mtn[g]) continue;
             snprintf(lb->names[c->n_series], sizeof lb->names[0], "GPU %d this run", r->mem.gpus[g].index);
-            c->series[c->n_series] = (struct svg_series){lb->names[c->n_series], r->mt[g], r->mt[g] + r->mem.gpus[g].n,
+            c->series[c->n_series] = (struct svg_series){lb->names[c->n_series], r->mt[g], half(r->mt[g], r->mem.gpus[g].n),
                                                          r->mtn[g], (int)g * 2, true};
             c->n_series++;
         }
@@ -284,8 +291,8 @@ static void chart_one(struct svg_chart *c, struct labels *lb, const struct run *
     if (kind == CHART_STEPS) {
         c->title = r->have_ts ? "Per-step peaks (torch hook)" : "Per-step peaks (step lines)";
         c->x_label = "step", c->y_label = "GiB", c->y_from_zero = true;
-        c->series[c->n_series++] = (struct svg_series){"peak reserved", r->sres, r->sres + r->sn, r->sres_n, 1, false};
-        c->series[c->n_series++] = (struct svg_series){"peak allocated", r->salloc, r->salloc + r->sn, r->salloc_n, 0, false};
+        c->series[c->n_series++] = (struct svg_series){"peak reserved", r->sres, half(r->sres, r->sn), r->sres_n, 1, false};
+        c->series[c->n_series++] = (struct svg_series){"peak allocated", r->salloc, half(r->salloc, r->sn), r->salloc_n, 0, false};
         capacity_lines(c, capacity_gib(r), lb->l1, lb->l2, sizeof lb->l1);
         return;
     }
@@ -307,7 +314,7 @@ static void chart_overlay(struct svg_chart *c, struct labels *lb, struct run *ru
         struct svg_series s = {lb->names[i], NULL, NULL, 0, (int)i, false};
         snprintf(lb->names[i], sizeof lb->names[0], "%s", r->id);
         if (kind == CHART_MEMORY && r->mem.n_gpus) s.x = r->mx[0], s.y = r->my[0], s.n = r->mn[0];
-        else if (kind == CHART_STEPS) s.x = r->sres, s.y = r->sres + r->sn, s.n = r->sres_n;
+        else if (kind == CHART_STEPS) s.x = r->sres, s.y = half(r->sres, r->sn), s.n = r->sres_n;
         else if (kind == CHART_LOSS) s.x = r->lx, s.y = r->ly, s.n = r->ln;
         c->series[c->n_series++] = s;
     }
