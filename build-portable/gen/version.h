@@ -1,2 +1,0 @@
-#define OOMLAB_COMMIT "50ddddc58ba4-dirty"
-#define OOMLAB_BUILD_KIND "portable"
