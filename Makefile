@@ -23,7 +23,7 @@ VERSION_H := $(B)/gen/version.h
 $(shell mkdir -p $(B)/gen && printf '#define OOMLAB_COMMIT "%s"\n#define OOMLAB_BUILD_KIND "%s"\n' \
   '$(COMMIT)' '$(BUILD_KIND)' > $(VERSION_H).new && \
   { cmp -s $(VERSION_H).new $(VERSION_H) && rm -f $(VERSION_H).new || mv $(VERSION_H).new $(VERSION_H); })
-LIB_SRC := $(wildcard src/lib/*.c src/sys/*.c src/out/*.c)
+LIB_SRC := $(wildcard src/lib/*.c src/sys/*.c src/render/*.c)
 CMD_SRC := src/main.c $(wildcard src/cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(B)/%.o)

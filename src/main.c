@@ -2,6 +2,7 @@
  * calls cmd_CMD with argv shifted so argv[0] is the command name. */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +60,15 @@ int cmd_fail(const char *name, const struct oomlab_err *err, int code)
     return code;
 }
 
+/* The one check of what went to stdout (a full disk, a closed pipe): a
+ * command that succeeded but whose output was lost exits 3, not 0. */
+static int finish(const char *name, int rc)
+{
+    if ((fflush(stdout) == 0 && !ferror(stdout)) || (rc != EXIT_OK && rc != EXIT_FOUND)) return rc;
+    if (errno != EPIPE) fprintf(stderr, "oomlab %s: cannot write the output: %s\n", name, strerror(errno));
+    return EXIT_ERROR; /* (a failed command has said why already) */
+}
+
 int main(int argc, char **argv)
 {
     /* A closed pipe (`oomlab table | head`) must end us quietly, not kill
@@ -86,7 +96,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(commands[i].name, name)) return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(commands[i].name, name)) return finish(name, commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "oomlab: '%s' is not a command. See 'oomlab --help'.\n", name);
     return EXIT_USAGE;
 }

@@ -22,7 +22,7 @@
 
 #include "cmd/ledger_io.h"
 #include "lib/units.h"
-#include "out/json.h"
+#include "render/json.h"
 #include "sys/nvml.h"
 #include "sys/share.h"
 

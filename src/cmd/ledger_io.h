@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "lib/ledger.h"
-#include "out/json.h"
+#include "render/json.h"
 
 /* Read and parse DIR/runs.csv; path receives its name. One row per run id
  * (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock

@@ -15,7 +15,7 @@
 #include "lib/lint.h"
 #include "lib/pylex.h"
 #include "lib/units.h"
-#include "out/json.h"
+#include "render/json.h"
 #include "sys/fsutil.h"
 
 #define MAX_WALK_DEPTH 64

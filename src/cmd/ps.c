@@ -16,9 +16,9 @@
 #include "cmd/cmd.h"
 #include "lib/procstat.h"
 #include "lib/units.h"
-#include "out/color.h"
-#include "out/json.h"
-#include "out/table.h"
+#include "render/color.h"
+#include "render/json.h"
+#include "render/table.h"
 #include "sys/gpusnap.h"
 
 struct ps_opts {

@@ -3,7 +3,7 @@
  * forbids every load): memory over time, per-step peaks, the loss, the OOM
  * with its diagnosis and first fixes, the ledger row, the config, the log
  * around the OOM; several runs overlaid with the one-variable difference
- * named. Gathering is here; charts are out/svg, escaping out/html. */
+ * named. Gathering is here; charts are render/svg, escaping render/html. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
@@ -21,8 +21,8 @@
 #include "lib/torchsteps.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
-#include "out/html.h"
-#include "out/svg.h"
+#include "render/html.h"
+#include "render/svg.h"
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
 

@@ -17,8 +17,8 @@
 
 #include "lib/snapshot.h"
 #include "lib/units.h"
-#include "out/json.h"
-#include "out/table.h"
+#include "render/json.h"
+#include "render/table.h"
 
 #define SNAP_TOP_MAX 100
 

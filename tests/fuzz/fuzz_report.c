@@ -7,8 +7,8 @@
 
 #include "lib/memcsv.h"
 #include "lib/torchsteps.h"
-#include "out/html.h"
-#include "out/svg.h"
+#include "render/html.h"
+#include "render/svg.h"
 
 static void draw_memory(const struct memcsv *m, FILE *f)
 {

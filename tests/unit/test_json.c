@@ -1,4 +1,4 @@
-/* Unit tests for out/json: escaping, nulls for unknowns, shortest doubles. */
+/* Unit tests for render/json: escaping, nulls for unknowns, shortest doubles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "out/json.h"
+#include "render/json.h"
 
 static char *render(void (*fill)(struct json *))
 {

@@ -1,4 +1,4 @@
-/* Unit tests for out/prom (the writer) and lib/promlint (the checker the
+/* Unit tests for render/prom (the writer) and lib/promlint (the checker the
  * e2e tests run on `watch --prom` files): the writer's output passes, and
  * each rule of the checker rejects what it must. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "lib/promlint.h"
-#include "out/prom.h"
+#include "render/prom.h"
 
 static void test_writer_escapes_and_passes_lint(void **state)
 {

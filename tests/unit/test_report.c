@@ -1,5 +1,5 @@
 /* Unit tests for the report's pure parts: lib/reduce keeps extremes,
- * lib/memcsv reads memlog's CSV, out/html escapes every hostile byte. */
+ * lib/memcsv reads memlog's CSV, render/html escapes every hostile byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 
 #include "lib/memcsv.h"
 #include "lib/reduce.h"
-#include "out/html.h"
+#include "render/html.h"
 
 static void test_reduce_keeps_spike(void **state)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for out/spark (sparklines) and sys/filerepl (atomic replace). */
+/* Unit tests for render/spark (sparklines) and sys/filerepl (atomic replace). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "out/spark.h"
+#include "render/spark.h"
 #include "sys/filerepl.h"
 
 static void test_levels_ascii_and_utf8(void **state)

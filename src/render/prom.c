@@ -1,5 +1,5 @@
 /* prom: Prometheus text format writer (see prom.h). */
-#include "out/prom.h"
+#include "render/prom.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* table: collects rows (cleaned of control characters), measures display
  * width (UTF-8 aware), fits to a width by dropping ranked columns, prints. */
-#include "out/table.h"
+#include "render/table.h"
 
 #include <stdint.h>
 #include <stdlib.h>

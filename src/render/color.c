@@ -1,5 +1,5 @@
 /* color: decides once per stream whether to colour (see color.h). */
-#include "out/color.h"
+#include "render/color.h"
 
 #include <stdlib.h>
 #include <string.h>

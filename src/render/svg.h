@@ -1,7 +1,7 @@
 /* svg: one line chart as SVG — series (thinned with lib/reduce, extremes
  * kept), horizontal reference lines (capacity, the 85% edge), vertical
  * markers (the OOM), axes with round ticks, a legend. Every label goes
- * through out/html's escaper. Elements carry data-* attributes (series
+ * through render/html's escaper. Elements carry data-* attributes (series
  * name, point counts, marker position) so tests can check a chart without
  * reading pixels. The chart borrows its arrays; nothing is allocated that
  * outlives svg_chart_render. */

@@ -27,7 +27,7 @@ void table_align_right(struct table *t, size_t col);
 void table_drop_rank(struct table *t, size_t col, int rank);
 /* Append a row of ncols cells (NULL cells print as "-"). 0 or -1 (memory). */
 int table_add(struct table *t, const char *const *cells);
-/* Colour for a cell of the last row added (an escape from out/color, or
+/* Colour for a cell of the last row added (an escape from render/color, or
  * NULL); printed outside the alignment, followed by reset. */
 void table_color(struct table *t, size_t col, const char *escape, const char *reset);
 /* Print with two spaces between columns; trailing blanks trimmed. With

@@ -1,6 +1,6 @@
 /* json: streaming writer (see json.h). Commas and indentation are tracked
  * per nesting level so callers never emit separators themselves. */
-#include "out/json.h"
+#include "render/json.h"
 
 #include <math.h>
 #include <stdlib.h>

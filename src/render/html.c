@@ -1,5 +1,5 @@
 /* html: the one escaper every report byte from outside goes through. */
-#include "out/html.h"
+#include "render/html.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* spark: sparklines (see spark.h). Eight levels, value * 8 truncated; the
  * lowest level is still a visible bar, so only unknown values are blank. */
-#include "out/spark.h"
+#include "render/spark.h"
 
 #include <stdlib.h>
 #include <string.h>

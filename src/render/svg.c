@@ -1,14 +1,14 @@
 /* svg: render a line chart. Coordinates are written in pixels of a fixed
  * 760x280 viewBox that scales with the page (readable at 800 px and in
  * print). Series are thinned to 4 points per pixel column. */
-#include "out/svg.h"
+#include "render/svg.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/reduce.h"
-#include "out/html.h"
+#include "render/html.h"
 
 #define W 760.0
 #define H 280.0
