@@ -3,6 +3,7 @@
  * machine that never fails on content (a ledger a person edited must
  * still read). */
 #include "lib/ledger.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -712,48 +713,23 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-struct sbuf {
-    char *s;
-    size_t n, cap;
-    bool failed;
-};
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
 /* NAME=value, the value single-quoted when it has blanks, quotes or ';'. */
-static void env_word(struct sbuf *b, const char *entry)
+static void env_word(struct strbuf *b, const char *entry)
 {
     const char *eq = strchr(entry, '=');
-    sb_add(b, entry, (size_t)(eq - entry) + 1);
+    strbuf_add(b, entry, (size_t)(eq - entry) + 1);
     const char *v = eq + 1;
     if (*v && !strpbrk(v, " \t\n\r'\";\\")) {
-        sb_add(b, v, strlen(v));
+        strbuf_add(b, v, strlen(v));
         return;
     }
-    sb_add(b, "'", 1);
+    strbuf_add(b, "'", 1);
     for (; *v; v++) {
-        if (*v == '\'') sb_add(b, "'\\''", 4);
-        else if ((unsigned char)*v < 0x20) sb_add(b, " ", 1); /* a cell stays one line */
-        else sb_add(b, v, 1);
+        if (*v == '\'') strbuf_add(b, "'\\''", 4);
+        else if ((unsigned char)*v < 0x20) strbuf_add(b, " ", 1); /* a cell stays one line */
+        else strbuf_add(b, v, 1);
     }
-    sb_add(b, "'", 1);
+    strbuf_add(b, "'", 1);
 }
 
 char *ledger_env_capture(char *const *envp)
@@ -765,10 +741,10 @@ char *ledger_env_capture(char *const *envp)
     for (size_t i = 0; envp && envp[i]; i++)
         if (env_relevant(envp[i])) pick[k++] = envp[i];
     qsort(pick, n, sizeof *pick, cmp_str);
-    struct sbuf b = {0};
-    sb_add(&b, "", 0);
+    struct strbuf b = {0};
+    strbuf_add(&b, "", 0);
     for (size_t i = 0; i < n; i++) {
-        if (i) sb_add(&b, " ", 1);
+        if (i) strbuf_add(&b, " ", 1);
         env_word(&b, pick[i]);
     }
     free(pick);
@@ -781,27 +757,27 @@ char *ledger_env_capture(char *const *envp)
 
 /* The next NAME=value word of an env cell: name and (unquoted) value into
  * b; returns the position after it, NULL at the end. */
-static const char *env_next(const char *p, struct sbuf *name, struct sbuf *value)
+static const char *env_next(const char *p, struct strbuf *name, struct strbuf *value)
 {
     while (*p == ' ') p++;
     if (!*p) return NULL;
     name->n = value->n = 0;
-    sb_add(name, "", 0);
-    sb_add(value, "", 0);
-    while (*p && *p != '=' && *p != ' ') sb_add(name, p++, 1);
+    strbuf_add(name, "", 0);
+    strbuf_add(value, "", 0);
+    while (*p && *p != '=' && *p != ' ') strbuf_add(name, p++, 1);
     if (*p == '=') p++;
     bool q = false;
     for (; *p && (q || *p != ' '); p++) {
         if (*p == '\'') q = !q;
-        else if (!q && *p == '\\' && p[1]) sb_add(value, ++p, 1);
-        else sb_add(value, p, 1);
+        else if (!q && *p == '\\' && p[1]) strbuf_add(value, ++p, 1);
+        else strbuf_add(value, p, 1);
     }
     return p;
 }
 
 char *ledger_env_get(const char *cell, const char *name)
 {
-    struct sbuf n = {0}, v = {0};
+    struct strbuf n = {0}, v = {0};
     char *out = NULL;
     for (const char *p = cell; (p = env_next(p, &n, &v));)
         if (!n.failed && !v.failed && !strcmp(n.s, name)) {
@@ -816,7 +792,7 @@ char *ledger_env_get(const char *cell, const char *name)
 static size_t env_changed_from(const char *a, const char *b, bool only_missing, char *names,
                                size_t size, size_t *at)
 {
-    struct sbuf n = {0}, v = {0};
+    struct strbuf n = {0}, v = {0};
     size_t count = 0;
     for (const char *p = a; (p = env_next(p, &n, &v));) {
         if (n.failed || v.failed) break;

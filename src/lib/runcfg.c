@@ -3,6 +3,7 @@
  * table of rules (key -> field, value kind); the first occurrence of a field
  * in document order wins; keys not in the table are kept in `extra`. */
 #include "lib/runcfg.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -679,36 +680,6 @@ long runcfg_effective_batch(const struct runcfg *cfg)
 
 /* ---- writing ------------------------------------------------------------ */
 
-struct rc_buf {
-    char *s;
-    size_t n, cap;
-    bool failed;
-};
-
-static void buf_add(struct rc_buf *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void buf_str(struct rc_buf *b, const char *s)
-{
-    buf_add(b, s, strlen(s));
-}
-
 /* Plain YAML is safe unless the scalar could be read differently: empty,
  * padded, an indicator first, ": " or " #" inside, a control character, or
  * a word YAML reads as null. */
@@ -757,61 +728,61 @@ static bool yaml_printable(uint32_t c)
 /* Double-quoted: escapes for quotes, backslashes, control and non-printable
  * characters; bytes that are not UTF-8 (JSON lets them through) become
  * U+FFFD so the output is always YAML that parses. */
-static void buf_scalar(struct rc_buf *b, const char *s)
+static void buf_scalar(struct strbuf *b, const char *s)
 {
     bool ascii = true;
     for (size_t i = 0; s[i]; i++) ascii = ascii && (unsigned char)s[i] < 0x80;
     if (ascii && !needs_quotes(s)) {
-        buf_str(b, s);
+        strbuf_adds(b, s);
         return;
     }
-    buf_add(b, "\"", 1);
+    strbuf_add(b, "\"", 1);
     for (size_t i = 0; s[i];) {
         const unsigned char *u = (const unsigned char *)s + i;
         char esc[16];
         if (u[0] == '"' || u[0] == '\\') {
             esc[0] = '\\';
             esc[1] = (char)u[0];
-            buf_add(b, esc, 2);
+            strbuf_add(b, esc, 2);
             i++;
         } else if (u[0] < 0x20 || u[0] == 0x7f) {
             snprintf(esc, sizeof esc, "\\x%02x", u[0]);
-            buf_str(b, esc);
+            strbuf_adds(b, esc);
             i++;
         } else if (u[0] < 0x80) {
-            buf_add(b, (const char *)u, 1);
+            strbuf_add(b, (const char *)u, 1);
             i++;
         } else {
             uint32_t cp = 0;
             size_t n = utf8_decode(u, &cp);
             if (n && yaml_printable(cp)) {
-                buf_add(b, (const char *)u, n);
+                strbuf_add(b, (const char *)u, n);
             } else {
                 snprintf(esc, sizeof esc, "\\U%08x", n ? (unsigned)cp : 0xfffdu);
-                buf_str(b, esc);
+                strbuf_adds(b, esc);
             }
             i += n ? n : 1;
         }
     }
-    buf_add(b, "\"", 1);
+    strbuf_add(b, "\"", 1);
 }
 
 /* libyaml refuses implicit keys over 1024 characters: long keys (escapes
  * can grow a byte tenfold) are written in the explicit "? key" form. */
-static void buf_kv(struct rc_buf *b, const char *key, const char *value)
+static void buf_kv(struct strbuf *b, const char *key, const char *value)
 {
     bool explicit_key = strlen(key) > 100;
-    if (explicit_key) buf_str(b, "? ");
+    if (explicit_key) strbuf_adds(b, "? ");
     buf_scalar(b, key);
-    buf_str(b, explicit_key ? "\n: " : ": ");
+    strbuf_adds(b, explicit_key ? "\n: " : ": ");
     buf_scalar(b, value);
-    buf_str(b, "\n");
+    strbuf_adds(b, "\n");
 }
 
 char *runcfg_to_yaml(const struct runcfg *cfg)
 {
-    struct rc_buf b = {0};
-    buf_str(&b, ""); /* an empty config is "" */
+    struct strbuf b = {0};
+    strbuf_adds(&b, ""); /* an empty config is "" */
     for (size_t i = 0; i < F_COUNT; i++) {
         enum rc_field f = rc_guide_order[i];
         char num[32];

@@ -3,6 +3,7 @@
  * keys, nesting, order and scalar styles survive; JSON through json-c's
  * object model (insertion order kept, a replaced value keeps its slot).
  * Where a --set lands is decided by one lookup order (see runcfg.h). */
+#include "lib/strbuf.h"
 #include "lib/runcfg.h"
 
 #include <ctype.h>
@@ -271,36 +272,16 @@ static int yapply(struct ydoc *d, const char *key, const char *value, struct run
     return yadd_path(d, map, &sp, depth, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
 }
 
-struct ybuf {
-    char *s;
-    size_t n, cap;
-    bool failed;
-};
-
+/* libyaml's write handler: 1 written, 0 failed. */
 static int ywrite(void *ctx, unsigned char *data, size_t size)
 {
-    struct ybuf *b = ctx;
-    if (b->n + size + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + size + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = true;
-            return 0;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, data, size);
-    b->n += size;
-    b->s[b->n] = '\0';
-    return 1;
+    return strbuf_add(ctx, data, size);
 }
 
 /* "# text\n" with anything that could end or break a YAML comment (line
  * breaks of every kind, control characters, bytes that are not UTF-8)
  * shown as '?'. */
-static void comment_line(struct ybuf *b, const char *text)
+static void comment_line(struct strbuf *b, const char *text)
 {
     ywrite(b, (unsigned char *)"# ", 2);
     for (const unsigned char *p = (const unsigned char *)text; *p;) {
@@ -346,7 +327,7 @@ static int ydump(struct ydoc *d, const char *header, struct runcfg_rendered *out
         yaml_document_delete(&d->doc);
         return oomlab_err_set(err, "out of memory");
     }
-    struct ybuf b = {0};
+    struct strbuf b = {0};
     if (header) comment_line(&b, header);
     yaml_emitter_t em;
     if (!yaml_emitter_initialize(&em)) return oomlab_err_set(err, "out of memory");
