@@ -105,7 +105,10 @@ check snapshot-text test "$rc" = 1 \
   -a -n "$(grep -E '^ +27.00 GiB +2  train.py:81 train_step < train.py:101 main$' "$W/oom.txt")" \
   -a -n "$(grep -F 'leak candidates' "$W/oom.txt")"
 why="$(awk 'length > 80' "$W/oom.txt")"
-check snapshot-text-80-columns test -z "$(awk 'length > 80' "$W/oom.txt")"
+# 80 columns, apart from the header line that names the file as given (a
+# path can be longer than any line): read it by a short name.
+(cd "$S" && "$OOMLAB" snapshot oom.pickle) > "$W/oom-short.txt" 2>&1
+check snapshot-text-80-columns test -z "$(awk 'length > 80' "$W/oom-short.txt")"
 "$OOMLAB" snapshot "$S/before.pickle" > /dev/null 2>&1; rc=$?
 check snapshot-no-oom-exit-0 test "$rc" = 0
 
