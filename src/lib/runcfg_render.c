@@ -115,6 +115,18 @@ static int split_set(const char *set, char *key, size_t ksize, char *value, size
     return 0;
 }
 
+/* split_set with the user's message: 0, or -1 with err. */
+static int set_parse(const char *set, char *key, size_t ksize, char *value, size_t vsize,
+                     struct oomlab_err *err)
+{
+    int bad = split_set(set, key, ksize, value, vsize);
+    if (bad == -2) return oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
+    if (bad < 0)
+        return oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
+                                   "characters), got '%s'", set);
+    return 0;
+}
+
 /* ---- YAML ---------------------------------------------------------------- */
 
 struct ydoc {
@@ -385,14 +397,8 @@ static int render_yaml(const char *orig, size_t len, const char *name, const cha
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
-        if (bad == -2) {
-            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
-            break;
-        }
-        if (bad < 0) {
-            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
-                                     "characters), got '%s'", sets[i]);
+        if (set_parse(sets[i], key, sizeof key, value, sizeof value, err) < 0) {
+            rc = -1;
             break;
         }
         rc = yapply(&d, key, value, out, i, err);
@@ -533,14 +539,8 @@ static int render_json(const char *orig, size_t len, const char *name, char *con
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        int bad = split_set(sets[i], key, sizeof key, value, sizeof value);
-        if (bad == -2) {
-            rc = oomlab_err_set(err, "--set: not UTF-8 text (a config holds text)");
-            break;
-        }
-        if (bad < 0) {
-            rc = oomlab_err_set(err, "--set expects key=value (a key under 128 bytes, no control "
-                                     "characters), got '%s'", sets[i]);
+        if (set_parse(sets[i], key, sizeof key, value, sizeof value, err) < 0) {
+            rc = -1;
             break;
         }
         rc = japply(root, key, value, out, i, err);
