@@ -276,6 +276,7 @@ static void summary(const struct runexec_result *r, const char *dir)
     peak_text(r, peak, sizeof peak);
     steps_memory_trend_format(&r->mem, mem, sizeof mem);
     bool nv = !strcmp(r->peak_source, "nvml");
+    bool peak_from_steps = !strcmp(r->peak_source, "log") || !strcmp(r->peak_source, "torch");
     fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak %s", r->id, r->exit_code,
             r->interrupted ? ", interrupted" : "", r->timed_out ? ", timed out" : "",
             r->oom ? "yes, " : "no", r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "",
@@ -284,7 +285,10 @@ static void summary(const struct runexec_result *r, const char *dir)
         fprintf(stderr, " [alloc %s, reserved %s]", r->peak_alloc >= 0 ? alloc : "unknown",
                 r->peak_reserved >= 0 ? reserved : "unknown");
     fprintf(stderr, "; nvml %s; memory %s; loss %s\n",
-            !r->sampled ? "not sampled" : r->peak_nvml > 0 ? nvml : "saw none of it (a shorter --interval, or --torch)",
+            !r->sampled         ? "not sampled"
+            : r->peak_nvml > 0  ? nvml
+            : peak_from_steps   ? "saw none of it" /* the peak is known: no advice needed */
+                                : "saw none of it (a shorter --interval, or --torch)",
             mem, r->loss_trend);
     if (r->oom) {
         if (r->first_fix[0]) fprintf(stderr, "oomlab run: %s: first fix: %s\n", r->id, r->first_fix);
