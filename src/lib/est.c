@@ -31,6 +31,9 @@ struct fam {
     int window_half;    /* gemma2: sliding window on every other layer */
     int tied;           /* HF config class default for tie_word_embeddings */
     int positions;      /* HF default max_position_embeddings (learned tables) */
+    int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
+                         * new tensors from the rotary cat (fp32: fp32 cos/sin) */
+    int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -53,7 +56,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .norms_per_layer = 2,
                       .final_norm = 1,
                       .softmax_fp32 = 1,
-                      .ffn_mult = 4},
+                      .ffn_mult = 4,
+                      .qkv_view = 1,
+                      .shared_ln_in = 1},
     [EST_FAM_OPT] = {.name = "opt",
                      .qkv_bias = 1,
                      .o_bias = 1,
@@ -792,7 +797,24 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
     long double kv_saved = flash ? c->kvd : c->qd;
-    sum += a * (c->qd + 2 * kv_saved);
+    if (c->f->qkv_view && wl->trainer == EST_TRAINER_HF) {
+        /* transformers' GPTNeoXAttention._attn_projections_and_rope: value is
+         * qkv[..., 2d:].permute(...), a view, so the saved value keeps the
+         * whole fused qkv output alive; query and key are rebuilt by
+         * torch.cat(rotary part, pass part), and the rotary part is fp32
+         * (cos/sin caches are fp32 buffers): eager's baddbmm saves those fp32
+         * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
+         * value.dtype)`), transformers:src/transformers/models/gpt_neox/
+         * modeling_gpt_neox.py@006bd23 */
+        long double qk = with_scores ? 4 : a;
+        sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
+    } else {
+        sum += a * (c->qd + 2 * kv_saved);
+    }
+    /* GPTNeoXLayer with use_parallel_residual: input_layernorm and
+     * post_attention_layernorm both normalize hidden_states; autograd keeps
+     * that one tensor once (the two LayerNorms' own mean/rstd stay) */
+    if (c->f->shared_ln_in && wl->trainer == EST_TRAINER_HF && norm_keeps_input(c)) sum -= c->r * h;
     if (with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else

@@ -836,6 +836,40 @@ static void test_torchtitan_fsdp2(void **state)
     assert_true(tt.comp[EST_C_WEIGHT_COPIES].bytes > 0);
 }
 
+/* HF GPT-NeoX: the saved value is a view of the fused qkv output (all 3h
+ * kept), q and k are new tensors from the rotary cat, fp32 ones under eager
+ * (baddbmm saves them), 16-bit casts under SDPA; both LayerNorms of the
+ * parallel residual read one input, kept once. Per token and block, against
+ * the same shapes as plain GPT-2-style accounting (q, k, v = 3h, two LN
+ * inputs): SDPA +2h x 2 B - h x 2 B, eager +2h x 4 B - h x 2 B. */
+static void test_neox_qkv_view(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("pythia-410m")->m;
+    struct est_workload wl;
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loss = EST_LOSS_SUM;
+    wl.batch = 1;
+    wl.seq = 128;
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE; /* not HF's modeling code: plain accounting */
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    int64_t h = 1024, L = 24, T = 128;
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 2 - h * 2));
+    wl.attention = EST_ATTN_EAGER;
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 4 - h * 2));
+}
+
 static void test_offload(void **state)
 {
     (void)state;
@@ -910,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_kind_and_checked),
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
+        cmocka_unit_test(test_neox_qkv_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
