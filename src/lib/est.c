@@ -31,6 +31,9 @@ struct fam {
     int window_half;    /* gemma2: sliding window on every other layer */
     int tied;           /* HF config class default for tie_word_embeddings */
     int positions;      /* HF default max_position_embeddings (learned tables) */
+    int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
+                         * new tensors from the rotary cat (fp32: fp32 cos/sin) */
+    int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -53,7 +56,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .norms_per_layer = 2,
                       .final_norm = 1,
                       .softmax_fp32 = 1,
-                      .ffn_mult = 4},
+                      .ffn_mult = 4,
+                      .qkv_view = 1,
+                      .shared_ln_in = 1},
     [EST_FAM_OPT] = {.name = "opt",
                      .qkv_bias = 1,
                      .o_bias = 1,
@@ -209,7 +214,7 @@ static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
-static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c"};
+static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c", "torchtitan"};
 static const char *const cache_names[] = {"dynamic", "legacy", "static"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -298,6 +303,8 @@ const char *est_loss_path(const struct est_workload *wl)
     case EST_TRAINER_TORCHTUNE:
         return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
                                        : "torchtune: fp32 logits deleted before backward; chunked CE's fp32 log-softmax kept";
+    case EST_TRAINER_TORCHTITAN:
+        return "torchtitan: CE on pred.float(), `del pred` before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
     case EST_TRAINER_LITGPT:
         return "litgpt: 16-bit lm_head chunks (128 tokens) kept through backward, CE on them without an upcast";
     default:
@@ -639,6 +646,7 @@ struct calc {
     bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
+    bool fsdp_mp; /* FSDP2 mixed precision (torchtitan): fp32 shards, bf16 gathers, no autocast */
     int64_t N;
 };
 
@@ -666,7 +674,10 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->ds = (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
             (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
     c->a = wl->precision == EST_FP32 ? 4 : 2;
-    c->r = (wl->precision == EST_FP32 || c->mixed) ? 4 : 2;
+    c->fsdp_mp = c->mixed && wl->shard == EST_SHARD_FSDP && wl->trainer == EST_TRAINER_TORCHTITAN;
+    /* FSDP2's MixedPrecisionPolicy casts the gathered parameters to bf16 and
+     * runs no autocast: the residual stream is 16-bit like everything else */
+    c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp)) ? 4 : 2;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
     c->h = (long double)m->hidden;
@@ -786,7 +797,24 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
     long double kv_saved = flash ? c->kvd : c->qd;
-    sum += a * (c->qd + 2 * kv_saved);
+    if (c->f->qkv_view && wl->trainer == EST_TRAINER_HF) {
+        /* transformers' GPTNeoXAttention._attn_projections_and_rope: value is
+         * qkv[..., 2d:].permute(...), a view, so the saved value keeps the
+         * whole fused qkv output alive; query and key are rebuilt by
+         * torch.cat(rotary part, pass part), and the rotary part is fp32
+         * (cos/sin caches are fp32 buffers): eager's baddbmm saves those fp32
+         * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
+         * value.dtype)`), transformers:src/transformers/models/gpt_neox/
+         * modeling_gpt_neox.py@006bd23 */
+        long double qk = with_scores ? 4 : a;
+        sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
+    } else {
+        sum += a * (c->qd + 2 * kv_saved);
+    }
+    /* GPTNeoXLayer with use_parallel_residual: input_layernorm and
+     * post_attention_layernorm both normalize hidden_states; autograd keeps
+     * that one tensor once (the two LayerNorms' own mean/rstd stay) */
+    if (c->f->shared_ln_in && wl->trainer == EST_TRAINER_HF && norm_keeps_input(c)) sum -= c->r * h;
     if (with_scores)
         sum += eager_elem(c) * (long double)c->m->heads * (long double)wl->seq;
     else
@@ -922,7 +950,9 @@ static void train_states(const struct calc *c, struct terms *t)
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
     t->w = weight_bytes(c) / (z3 ? N : 1);
-    if (c->mixed && !c->ds && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
+    /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
+     * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
+    if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
         t->master = 4 * c->Ptrain / (z1 ? N : 1);
     t->grads = gb * c->Ptrain / (z2 ? N : 1);
@@ -1056,7 +1086,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
             t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
-        } else if (wl->trainer == EST_TRAINER_TORCHTUNE) {
+        } else if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) {
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
              * fp32 gradient and the log-softmax gradient at once. */
@@ -1287,7 +1317,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              VT > 0 ? t->logits / VT : 0,
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
-             : wl->trainer == EST_TRAINER_TORCHTUNE ? "fp32 log-softmax; logits deleted before backward"
+             : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
              : wl->trainer == EST_TRAINER_LITGPT ? "16-bit logit chunks + 16-bit log-softmax"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");

@@ -89,7 +89,7 @@ enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
  * torchtune (logits upcast to fp32 and deleted before backward), litgpt
  * (cross-entropy on the 16-bit lm_head chunks, which stay referenced), llm.c
  * (no autograd: one preallocated activation layout, no allocator slack). */
-enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC };
+enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC, EST_TRAINER_TORCHTITAN };
 
 /* The KV cache of generation (inference with --gen-len):
  *   dynamic  HF DynamicCache (transformers >= 4.36): each layer's K and V
@@ -298,7 +298,7 @@ int est_mode_parse(const char *s);
 const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
-int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c" */
+int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c", "torchtitan" */
 int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static" */
 /* What the estimate assumed, in words (static strings, for --explain and
  * JSON "assumed"): what the checkpointing policy keeps, the loss path (what

@@ -791,6 +791,85 @@ static void test_kind_and_checked(void **state)
 /* CPU offload: optimizer states, fp32 master weights and gradients move to
  * host memory (the GPU keeps 16-bit weights and the reduce buckets); with
  * params under zero3/fsdp the weights too. Unvalidated kind: no rows. */
+/* torchtitan: FSDP2 with MixedPrecisionPolicy(param bf16, reduce fp32) and no
+ * autocast. The shards stay fp32 (weights 4P/N, grads 4P/N, AdamW 8P/N), the
+ * 16-bit parameters are FSDP's gathered blocks (no autocast copies), and the
+ * residual stream is bf16: on Llama with op-level checkpointing each block
+ * keeps a bf16 input (2h), not autocast's fp32 one (4h). The loss path is
+ * torchtune's (pred.float(), `del pred`). */
+static void test_torchtitan_fsdp2(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-3-8b")->m;
+    struct est_workload wl;
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16_MIXED;
+    wl.batch = 1;
+    wl.seq = 1024;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_OP;
+    assert_int_equal(est_trainer_parse("torchtitan"), EST_TRAINER_TORCHTITAN);
+    assert_string_equal(est_trainer_name(EST_TRAINER_TORCHTITAN), "torchtitan");
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    int64_t P = tt.params;
+    assert_int_equal(tt.comp[EST_C_WEIGHTS].bytes, 4 * P / 8);
+    assert_int_equal(tt.comp[EST_C_GRADS].bytes, 4 * P / 8);
+    assert_int_equal(tt.comp[EST_C_OPTIM].bytes, 8 * P / 8);
+    assert_true(hf.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+    assert_int_equal(tt.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    /* 32 blocks x 1024 tokens x (4h - 2h) fewer bytes for the block inputs;
+     * the recomputed block and the outside-the-blocks terms move too, so
+     * compare the per-block part only: at least that much less */
+    assert_true(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes >= (int64_t)32 * 1024 * 2 * 4096);
+    assert_int_equal(tt.comp[EST_C_LOGITS].bytes, (int64_t)1024 * 128256 * 4);
+    /* outside FSDP torchtitan's flag changes only the loss path */
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    assert_true(tt.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+}
+
+/* HF GPT-NeoX: the saved value is a view of the fused qkv output (all 3h
+ * kept), q and k are new tensors from the rotary cat, fp32 ones under eager
+ * (baddbmm saves them), 16-bit casts under SDPA; both LayerNorms of the
+ * parallel residual read one input, kept once. Per token and block, against
+ * the same shapes as plain GPT-2-style accounting (q, k, v = 3h, two LN
+ * inputs): SDPA +2h x 2 B - h x 2 B, eager +2h x 4 B - h x 2 B. */
+static void test_neox_qkv_view(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("pythia-410m")->m;
+    struct est_workload wl;
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loss = EST_LOSS_SUM;
+    wl.batch = 1;
+    wl.seq = 128;
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE; /* not HF's modeling code: plain accounting */
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    int64_t h = 1024, L = 24, T = 128;
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 2 - h * 2));
+    wl.attention = EST_ATTN_EAGER;
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 4 - h * 2));
+}
+
 static void test_offload(void **state)
 {
     (void)state;
@@ -864,6 +943,8 @@ int main(void)
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
         cmocka_unit_test(test_kind_and_checked),
         cmocka_unit_test(test_offload),
+        cmocka_unit_test(test_torchtitan_fsdp2),
+        cmocka_unit_test(test_neox_qkv_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
