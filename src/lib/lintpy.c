@@ -37,6 +37,10 @@ static const char *const eval_prefixes[] = {"eval", "valid", "pred", "infer"};
 static const char *const eval_words[] = {"val", "test", "testing"};
 /* Lightning runs these under no_grad itself. */
 static const char *const lightning_hooks[] = {"validation_step", "test_step", "predict_step"};
+/* A call whose name starts so asks about evaluation, it does not run it
+ * (is_valid, check_val_every_n_epoch, get_eval_loader). */
+static const char *const not_eval_verbs[] = {"is", "has", "check", "get", "should", "can",
+                                             "set", "make", "build", "create", "load", "save"};
 /* torch.cuda calls that do not initialise CUDA. */
 static const char *const cuda_no_init[] = {"is_available", "device_count", "is_initialized"};
 
@@ -679,14 +683,9 @@ static int unit_test(const struct py *p, int32_t def)
     return 0;
 }
 
-static int eval_function(const struct py *p, size_t def)
+/* Does a lower-case name (changed in place) have a word of evaluation code? */
+static int has_eval_word(char *buf)
 {
-    long n = linttree_def_name(p->t, def);
-    if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
-    char buf[128];
-    lower_name(p, (size_t)n, buf, sizeof buf);
-    if (unit_test(p, def)) return 0;
-    if (!strcmp(buf, "generate")) return 1;
     char *save = NULL;
     for (char *w = strtok_r(buf, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
         for (size_t k = 0; k < N_OF(eval_prefixes); k++)
@@ -695,6 +694,17 @@ static int eval_function(const struct py *p, size_t def)
             if (!strcmp(w, eval_words[k])) return 1;
     }
     return 0;
+}
+
+static int eval_function(const struct py *p, size_t def)
+{
+    long n = linttree_def_name(p->t, def);
+    if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
+    char buf[128];
+    lower_name(p, (size_t)n, buf, sizeof buf);
+    if (unit_test(p, def)) return 0;
+    if (!strcmp(buf, "generate")) return 1;
+    return has_eval_word(buf);
 }
 
 static int function_trains(const struct py *p, int32_t func)
@@ -789,12 +799,130 @@ static void rule_eval_never_train(struct py *p)
     }
 }
 
+
+/* ---- train-tensors-in-eval: a training step's tensors alive while evaluation runs ---- */
+
+#define MAX_STEP_NAMES 32
+
+/* Does the value [a, e) hold a GPU tensor of the step: a model call or a
+ * move to a device (.to(...), .cuda()), not taken back off it? */
+static int step_tensor_value(const struct py *p, size_t a, size_t e)
+{
+    if (find_model_call(p, a, e) < 0 && find_method(p, a, e, "to") < 0 && find_method(p, a, e, "cuda") < 0)
+        return 0;
+    for (size_t i = a; i < e; i++) {
+        if (i > a && is_op(p, i - 1, ".") && in_list(p, i, off_gpu_methods, N_OF(off_gpu_methods))) return 0;
+        if (tk(p, i)->kind == PYT_STRING && memmem(p->lx->src + tk(p, i)->off, tk(p, i)->len, "cpu", 3))
+            return 0;
+    }
+    return 1;
+}
+
+/* A call at i that runs evaluation: valid(model, loader), self.evaluate(),
+ * run_validation(...): its name has an evaluation word, it is not a
+ * question (is_valid), and it is given a model or a loader or called on
+ * self or a trainer. Not x.eval() and not the builtin eval(). */
+static int eval_call_at(const struct py *p, size_t i, size_t e)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(") || is(p, i, "eval")) return 0;
+    if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
+    char buf[128], first[128];
+    lower_name(p, i, buf, sizeof buf);
+    memcpy(first, buf, sizeof first);
+    first[strcspn(first, "_")] = '\0';
+    for (size_t k = 0; k < N_OF(not_eval_verbs); k++)
+        if (!strcmp(first, not_eval_verbs[k])) return 0;
+    if (!has_eval_word(buf)) return 0;
+    size_t s = chain_start(p, i), close = close_of(p, i + 1, e);
+    if (s < i && (is(p, s, "self") || is(p, s, "trainer"))) return 1;
+    for (size_t k = i + 2; k < close; k++) {
+        if (!is_name(p, k) || is_op(p, k - 1, ".")) continue;
+        char arg[128];
+        size_t n = lower_name(p, k, arg, sizeof arg);
+        if (in_list(p, k, model_names, N_OF(model_names)) || (n > 5 && name_ends(p, k, "model")) ||
+            strstr(arg, "loader"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the name at token name deleted (`del name`, `name = None`) by a
+ * statement of the same function in (from, to)? */
+static int freed_between(const struct py *p, size_t name, size_t from, size_t to)
+{
+    int32_t func = p->t->stmts[from].func;
+    for (size_t k = from + 1; k < to; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func || st->kind != LST_SIMPLE) continue;
+        if (is(p, st->first, "del")) {
+            for (size_t i = st->first + 1; i < st->end; i++)
+                if (is_name(p, i) && text_eq(p, i, name) && !is_op(p, i - 1, ".")) return 1;
+        } else if (st->end >= st->first + 3 && text_eq(p, st->first, name) && is_op(p, st->first + 1, "=") &&
+                   is(p, st->first + 2, "None")) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int already_reported(const struct py *p, size_t rule, size_t tok)
+{
+    for (size_t i = 0; i < p->r->n; i++)
+        if (p->r->v[i].rule == rule && p->r->v[i].line == tk(p, tok)->line && p->r->v[i].col == tk(p, tok)->col)
+            return 1;
+    return 0;
+}
+
+/* A loop that trains (calls backward()) binds names to the step's GPU
+ * tensors (plain-name targets of an assignment directly in it whose value
+ * runs the model or moves something to a device; losses, a scalar, are
+ * left out). Reported at the first evaluation call later in the same
+ * function -- in the loop (validation every N steps) or after it (the last
+ * step's tensors) -- while one of them has not been deleted. */
+static void rule_train_tensors(struct py *p, size_t s)
+{
+    const struct lint_stmt *L = &p->t->stmts[s];
+    if ((L->kind != LST_FOR && L->kind != LST_WHILE) || !(loop_contents(p, s) & HAS_BACKWARD)) return;
+    size_t names[MAX_STEP_NAMES], at[MAX_STEP_NAMES], n = 0;
+    for (size_t k = s + 1; k < L->body_end && n < MAX_STEP_NAMES; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->loop != (int32_t)s || st->kind != LST_SIMPLE) continue;
+        size_t eq = assign_op(p, st->first, st->end);
+        if (eq == st->end || eq == st->first || !step_tensor_value(p, eq + 1, last_code(p, eq + 1, st->end)))
+            continue;
+        for (size_t m = st->first; m < eq && n < MAX_STEP_NAMES; m++) {
+            if (!is_name(p, m) || is(p, m, "self") || is_loss_name(p, m)) continue;
+            if ((m > st->first && is_op(p, m - 1, ".")) || is_op(p, m + 1, ".") || is_op(p, m + 1, "[") ||
+                is_op(p, m + 1, "("))
+                continue;
+            if (!seen_receiver(p, names, n, m)) names[n] = m, at[n++] = k;
+        }
+    }
+    if (n == 0) return;
+    int32_t func = L->func;
+    size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    for (size_t m = at[0] + 1; m < to; m++) {
+        const struct lint_stmt *st = &p->t->stmts[m];
+        long call = -1;
+        if (st->func != func || st->kind == LST_DEF || st->kind == LST_CLASS) continue;
+        for (size_t i = st->first; i < st->end && call < 0; i++)
+            if (eval_call_at(p, i, st->end)) call = (long)i;
+        if (call < 0) continue;
+        for (size_t c = 0; c < n; c++) {
+            if (at[c] >= m || freed_between(p, names[c], at[c], m)) continue;
+            if (!already_reported(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call))
+                report(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call);
+            return;
+        }
+    }
+}
+
 /* ---- the table ---- */
 
 static void (*const stmt_checks[])(struct py *, size_t) = {
     rule_loss_accumulated, rule_outputs_on_gpu, rule_retain_graph, rule_zero_grad,
     rule_missing_zero_grad, rule_save_gpu, rule_load_map_location, rule_empty_cache,
-    rule_alloc_conf, rule_no_grad_statement,
+    rule_alloc_conf, rule_no_grad_statement, rule_train_tensors,
 };
 
 static void file_facts(struct py *p)
