@@ -456,7 +456,9 @@ static void rule_outputs_on_gpu(struct py *p, size_t s)
     struct accum ac;
     if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
         return;
-    if (!(loop_contents(p, (size_t)st->loop) & HAS_MODEL)) return;
+    /* a loop that runs the model, or trains (the forward may sit in a helper:
+     * loss, outputs = run_batch(model, x)) */
+    if (!(loop_contents(p, (size_t)st->loop) & (HAS_MODEL | HAS_BACKWARD))) return;
     for (size_t i = ac.ea; i < ac.ee; i++)
         if (is_loss_name(p, i)) return; /* a loss: loss-accumulated's business */
     for (size_t i = ac.ea; i < ac.ee; i++) {
