@@ -802,6 +802,75 @@ static void rule_eval_never_train(struct py *p)
 }
 
 
+static int already_reported(const struct py *p, size_t rule, size_t tok);
+
+/* ---- eval-never-train, second form: evaluation inside the training loop ---- */
+
+/* The def named like the name token at i (a call of f() or self.f()), -1. */
+static long def_named(const struct py *p, size_t i)
+{
+    for (size_t k = 0; k < p->t->n; k++) {
+        if (p->t->stmts[k].kind != LST_DEF) continue;
+        long n = linttree_def_name(p->t, k);
+        if (n >= 0 && text_eq(p, (size_t)n, i)) return (long)k;
+    }
+    return -1;
+}
+
+/* In tokens [a, e): with want < 0, the receiver of the first x.eval()
+ * into *eval_recv; with want a receiver token, whether x.train() is called
+ * on a receiver of that name (*trains). */
+static void modes_in(const struct py *p, size_t a, size_t e, long *eval_recv, int *trains, long want)
+{
+    for (size_t i = a; i < e; i++) {
+        if (!is_name(p, i - 2)) continue;
+        if (want < 0 && *eval_recv < 0 && method_at(p, i, "eval") && is_op(p, i + 2, ")") &&
+            !is(p, i - 2, "self"))
+            *eval_recv = (long)(i - 2);
+        if (want >= 0 && is_train_call(p, i) && text_eq(p, i - 2, (size_t)want)) *trains = 1;
+    }
+}
+
+/* A training loop (backward() in it) that switches a model to eval mode --
+ * x.eval() in it, or a call of a function of this file that does -- with no
+ * x.train() in it or in the functions it calls: every step after the first
+ * evaluation trains in eval mode (tk-rusch/coRNN#1, fartashf/vsepp#4).
+ * Reported at the call (or the x.eval()) in the loop. */
+static void rule_eval_in_train_loop(struct py *p, size_t s)
+{
+    const struct lint_stmt *L = &p->t->stmts[s];
+    if ((L->kind != LST_FOR && L->kind != LST_WHILE) || L->body_end <= s + 1 ||
+        !(loop_contents(p, s) & HAS_BACKWARD))
+        return;
+    size_t a = p->t->stmts[s + 1].first, e = p->t->stmts[L->body_end - 1].end;
+    long recv = -1, at = -1;
+    for (size_t i = a; i < e && recv < 0; i++) {
+        if (i >= 2 && method_at(p, i, "eval") && is_op(p, i + 2, ")") && is_name(p, i - 2) &&
+            !is(p, i - 2, "self")) {
+            recv = (long)(i - 2), at = (long)chain_start(p, i - 2);
+        } else if (is_name(p, i) && is_op(p, i + 1, "(") && !(i > 0 && is_op(p, i - 1, ".") && !is(p, i - 2, "self"))) {
+            long d = def_named(p, i);
+            if (d < 0 || (size_t)d == s || (d <= (long)s && p->t->stmts[d].body_end > s)) continue;
+            size_t da = p->t->stmts[d].end, de = p->t->stmts[p->t->stmts[d].body_end - 1].end;
+            modes_in(p, da, de, &recv, NULL, -1);
+            if (recv >= 0) at = (long)chain_start(p, i);
+        }
+    }
+    if (recv < 0 || unit_test(p, L->func)) return;
+    int anywhere = 0; /* no x.train() in the file at all: the first form reports it */
+    modes_in(p, 2, p->lx->ntoks, &recv, &anywhere, recv);
+    if (!anywhere) return;
+    int trains = 0;
+    modes_in(p, a, e, &recv, &trains, recv);
+    for (size_t i = a; i < e && !trains; i++) {
+        if (!is_name(p, i) || !is_op(p, i + 1, "(")) continue;
+        long d = def_named(p, i);
+        if (d < 0 || (d <= (long)s && p->t->stmts[d].body_end > s)) continue;
+        modes_in(p, p->t->stmts[d].end, p->t->stmts[p->t->stmts[d].body_end - 1].end, &recv, &trains, recv);
+    }
+    if (!trains && !already_reported(p, LR_EVAL_NEVER_TRAIN, (size_t)at)) report(p, LR_EVAL_NEVER_TRAIN, (size_t)at);
+}
+
 /* ---- train-tensors-in-eval: a training step's tensors alive while evaluation runs ---- */
 
 #define MAX_STEP_NAMES 32
@@ -924,7 +993,7 @@ static void rule_train_tensors(struct py *p, size_t s)
 static void (*const stmt_checks[])(struct py *, size_t) = {
     rule_loss_accumulated, rule_outputs_on_gpu, rule_retain_graph, rule_zero_grad,
     rule_missing_zero_grad, rule_save_gpu, rule_load_map_location, rule_empty_cache,
-    rule_alloc_conf, rule_no_grad_statement, rule_train_tensors,
+    rule_alloc_conf, rule_no_grad_statement, rule_train_tensors, rule_eval_in_train_loop,
 };
 
 static void file_facts(struct py *p)

@@ -221,6 +221,13 @@ static void test_train_tensors(void **state)
     assert_string_equal(lint_ids(src, 0), "");
     assert_string_equal(lint_ids("for x in d:\n    loss = crit(model(x), y)\n    loss.backward()\n"
                                  "evaluate(model, loader)\n", 0), "");
+    /* eval-never-train's second form: evaluation inside the step loop, train() only before it */
+    assert_string_equal(lint_ids("def ev():\n    model.eval()\ndef fit():\n    model.train()\n"
+                                 "    for x in d:\n        model(x).backward()\n        ev()\n", 0),
+                        "eval-never-train");
+    assert_string_equal(lint_ids("def ev():\n    model.eval()\ndef fit():\n    for x in d:\n"
+                                 "        model(x).backward()\n        ev()\n        model.train()\n", 0),
+                        "");
     /* no backward in the loop: not a training step */
     assert_string_equal(lint_ids("for x in d:\n    out = model(x)\nevaluate(model, loader)\n", 0), "");
     /* evaluation in another function does not see this one's names */
