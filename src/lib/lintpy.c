@@ -597,12 +597,24 @@ static void rule_load_map_location(struct py *p, size_t s)
     }
 }
 
+/* A function the training loop calls once per step (HF Trainer's and
+ * Lightning's training_step, the common train_step). */
+static int step_function(const struct py *p, int32_t func)
+{
+    long n = func < 0 ? -1 : linttree_def_name(p->t, (size_t)func);
+    return n >= 0 && (is(p, (size_t)n, "training_step") || is(p, (size_t)n, "train_step"));
+}
+
 static void rule_empty_cache(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
-    if (st->loop < 0 || st->in_except || st->periodic) return;
+    if (st->in_except || st->periodic || (st->loop < 0 && !step_function(p, st->func))) return;
     long i = find_method(p, st->first, st->end, "empty_cache");
     if (i < 2 || !is(p, (size_t)i - 2, "cuda")) return;
+    if (st->loop < 0) {
+        report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i)); /* every step, from its caller's loop */
+        return;
+    }
     int c = loop_contents(p, (size_t)st->loop);
     if ((c & HAS_LOOP) || !(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
     report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i));
