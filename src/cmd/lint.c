@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,17 @@ struct lint_cli {
     int unreadable;
     char **errors; /* "path: why", kept for the JSON/SARIF tail */
     size_t nerrors;
+    int torch_given;   /* --torch-min was given: it wins over the project's files */
+    struct dir_torch { /* memo: directory -> the torch major its project allows */
+        char *dir;
+        int major;
+    } *dirs;
+    size_t ndirs;
 };
+
+#define MAX_DIR_MEMO 1024
+#define MAX_REQ_BYTES (1 << 20)
+#define MAX_UP_LEVELS 32
 
 static void usage(FILE *f)
 {
@@ -44,14 +55,16 @@ static void usage(FILE *f)
             "Check Python training code and launch scripts for the memory mistakes of the\n"
             "review checklist: losses accumulated with their graph, evaluation without\n"
             "no_grad, outputs kept on the GPU, zero_grad, torch.save/torch.load devices,\n"
-            "empty_cache in the step loop, where PYTORCH_CUDA_ALLOC_CONF is set.\n"
+            "empty_cache in the step loop, training tensors alive during evaluation,\n"
+            "where PYTORCH_CUDA_ALLOC_CONF is set.\n"
             "Directories are walked for *.py, *.sh, *.slurm, *.sbatch and Dockerfiles;\n"
             "'-' reads Python from stdin. One line per finding:\n"
             "  FILE:LINE:COL: warning: MESSAGE [RULE]\n\n"
             "  --json               schema oomlab.lint.v1 (docs/lint.md)\n"
             "  --sarif              SARIF 2.1.0 for code-scanning UIs\n"
             "  --torch-min VER      oldest torch the code runs on; 2 or later turns\n"
-            "                       zero-grad-not-none off (default: unknown, rule on)\n"
+            "                       zero-grad-not-none off (default: what requirements*.txt,\n"
+            "                       pyproject.toml, setup.cfg, environment.yml say, else on)\n"
             "  --ignore RULE,...    skip these rules\n"
             "  --stdin-filename N   name (and language, by suffix) for '-'\n"
             "  --list-rules         print each rule's id, message and fix\n\n"
@@ -114,6 +127,7 @@ static int parse(int argc, char **argv, struct lint_cli *c)
             if (parse_torch(optarg, &c->opts.torch_major) < 0)
                 return cmd_usage_error("lint", "--torch-min wants a version like 1.13 or 2, not '%s'",
                                        optarg);
+            c->torch_given = 1;
             break;
         case 'i':
             if (parse_ignore(optarg, c) != 0) return EXIT_USAGE;
@@ -197,13 +211,93 @@ static void emit(struct lint_cli *c, const char *path, const struct lint_finding
                 lint_rules[f->rule].id);
 }
 
+/* The files beside the code that say which torch it runs on. */
+static int is_req_file(const char *name)
+{
+    static const char *const names[] = {"pyproject.toml", "setup.cfg", "environment.yml",
+                                        "environment.yaml"};
+    size_t n = strlen(name);
+    if (n > 16 && !strncmp(name, "requirements", 12) && !strcmp(name + n - 4, ".txt")) return 1;
+    if (!strcmp(name, "requirements.txt")) return 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
+
+/* The smallest torch lower bound in dir's requirement files (0 none);
+ * *root is set when dir is a project's root (it holds .git). */
+static int dir_own_major(const char *dir, int *root)
+{
+    DIR *d = opendir(dir);
+    int best = 0;
+    if (!d) return 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        char path[PATH_MAX];
+        char *data = NULL;
+        size_t len = 0;
+        struct oomlab_err err;
+        if (!strcmp(de->d_name, ".git")) *root = 1;
+        if (!is_req_file(de->d_name) || fsutil_join(path, sizeof path, dir, de->d_name, &err) < 0 ||
+            fsutil_read(path, MAX_REQ_BYTES, &data, &len, NULL, &err) < 0)
+            continue;
+        int m = lint_torch_major_of(data, len);
+        if (m > 0 && (best == 0 || m < best)) best = m;
+        free(data);
+    }
+    closedir(d);
+    return best;
+}
+
+/* The torch major the project around absolute directory dir allows: its
+ * own files, else its parent's, up to the directory holding .git (the
+ * project's root) or /. Memoised per directory. */
+static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
+{
+    for (size_t i = 0; i < c->ndirs; i++)
+        if (!strcmp(c->dirs[i].dir, dir)) return c->dirs[i].major;
+    int root = 0, major = dir_own_major(dir, &root);
+    const char *slash = strrchr(dir, '/');
+    if (major == 0 && !root && slash && slash != dir && level < MAX_UP_LEVELS) {
+        char parent[PATH_MAX];
+        size_t n = (size_t)(slash - dir);
+        if (n < sizeof parent) {
+            memcpy(parent, dir, n);
+            parent[n] = '\0';
+            major = dir_torch_major(c, parent, level + 1);
+        }
+    }
+    if (c->ndirs < MAX_DIR_MEMO) {
+        struct dir_torch *v = c->ndirs % 64 ? c->dirs : realloc(c->dirs, (c->ndirs + 64) * sizeof *v);
+        char *copy = v ? strdup(dir) : NULL;
+        if (v) c->dirs = v;
+        if (copy) c->dirs[c->ndirs++] = (struct dir_torch){copy, major};
+    }
+    return major;
+}
+
+/* The options for one file: --torch-min, else what the requirement files
+ * around it say. */
+static struct lint_opts file_opts(struct lint_cli *c, const char *path)
+{
+    struct lint_opts o = c->opts;
+    char abs[PATH_MAX];
+    if (c->torch_given || !path || !realpath(path, abs)) return o;
+    char *slash = strrchr(abs, '/');
+    if (!slash) return o;
+    if (slash == abs) slash[1] = '\0';
+    else *slash = '\0';
+    o.torch_major = dir_torch_major(c, abs, 0);
+    return o;
+}
+
 static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang, const char *data,
-                      size_t len)
+                      size_t len, const char *file)
 {
     struct lint_report r = {0};
     struct oomlab_err err = {{0}};
+    struct lint_opts o = lang == LINT_PYTHON ? file_opts(c, file) : c->opts;
     c->files++;
-    if (lint_source(lang, data, len, &c->opts, &r, &err) < 0) {
+    if (lint_source(lang, data, len, &o, &r, &err) < 0) {
         keep_error(c, path, err.msg);
         return;
     }
@@ -223,7 +317,7 @@ static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
     }
     if (lang == LINT_NONE) lang = lint_lang_of(path, data, len);
     if (lang == LINT_NONE) lang = LINT_PYTHON; /* named explicitly: take it as Python */
-    lint_text(c, path, lang, data, len);
+    lint_text(c, path, lang, data, len, path);
     free(data);
 }
 
@@ -277,7 +371,7 @@ static void lint_stdin(struct lint_cli *c)
         keep_error(c, name, !buf || ferror(stdin) ? "cannot read standard input" : "input too large");
     } else {
         enum lint_lang lang = c->stdin_name ? lint_lang_of(name, buf, len) : LINT_PYTHON;
-        lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len);
+        lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len, c->stdin_name);
     }
     free(buf);
 }
@@ -360,6 +454,8 @@ int cmd_lint(int argc, char **argv)
         else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
         else lint_file(&c, argv[i], LINT_NONE);
     }
+    for (size_t i = 0; i < c.ndirs; i++) free(c.dirs[i].dir);
+    free(c.dirs);
     if (finish(&c) < 0) {
         fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
         return EXIT_ERROR;

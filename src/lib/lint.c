@@ -77,6 +77,13 @@ const struct lint_rule lint_rules[] = {
                                 "stay on",
                                 "use it as 'with torch.no_grad():' or as a decorator",
                                 LINT_PYTHON},
+    [LR_TRAIN_TENSORS_IN_EVAL] = {"train-tensors-in-eval",
+                                  "evaluation runs while the training step's tensors (its batch, "
+                                  "its outputs) are still referenced: their GPU memory adds to "
+                                  "evaluation's peak",
+                                  "del them before evaluating (del outputs, inputs), or move the "
+                                  "training step into its own function",
+                                  LINT_PYTHON},
     [LR_ALLOC_CONF_AFTER_LAUNCH] = {"alloc-conf-after-launch",
                                     "PYTORCH_CUDA_ALLOC_CONF is set after the training command "
                                     "that needed it",

@@ -38,6 +38,7 @@ enum lint_rule_index {
     LR_EMPTY_CACHE_IN_LOOP,
     LR_ALLOC_CONF_AFTER_CUDA,
     LR_NO_GRAD_NOT_ENTERED,
+    LR_TRAIN_TENSORS_IN_EVAL,
     LR_ALLOC_CONF_AFTER_LAUNCH,
     LR_ALLOC_CONF_NOT_EXPORTED,
     LR_ALLOC_CONF_DOCKER_RUN,
@@ -83,6 +84,13 @@ void lint_report_release(struct lint_report *r);
 /* Does the comment text (from '#') suppress rule? `oomlab: ignore` alone
  * suppresses every rule, `oomlab: ignore[a, b]` those listed. */
 int lint_comment_suppresses(const char *comment, size_t n, const char *rule_id);
+
+/* The oldest torch major version a requirements-like text allows
+ * (requirements*.txt, pyproject.toml, setup.cfg, environment.yml): the
+ * smallest lower bound of its `torch` / `pytorch` requirements (`>=2.1`,
+ * `==1.13.1`, `~=2.0`, `^2.0`, conda's `=2.1`); 0 when it names no torch
+ * with a lower bound. Pure text, in lintreq.c. */
+int lint_torch_major_of(const char *text, size_t len);
 
 /* Rule modules (lintpy.c, lintsh.c): append findings unsorted, unsuppressed. */
 int lintpy_check(const char *src, size_t len, const struct lint_opts *o, struct lint_report *r,

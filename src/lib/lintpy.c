@@ -37,6 +37,10 @@ static const char *const eval_prefixes[] = {"eval", "valid", "pred", "infer"};
 static const char *const eval_words[] = {"val", "test", "testing"};
 /* Lightning runs these under no_grad itself. */
 static const char *const lightning_hooks[] = {"validation_step", "test_step", "predict_step"};
+/* A call whose name starts so asks about evaluation, it does not run it
+ * (is_valid, check_val_every_n_epoch, get_eval_loader). */
+static const char *const not_eval_verbs[] = {"is", "has", "check", "get", "should", "can",
+                                             "set", "make", "build", "create", "load", "save"};
 /* torch.cuda calls that do not initialise CUDA. */
 static const char *const cuda_no_init[] = {"is_available", "device_count", "is_initialized"};
 
@@ -452,7 +456,9 @@ static void rule_outputs_on_gpu(struct py *p, size_t s)
     struct accum ac;
     if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
         return;
-    if (!(loop_contents(p, (size_t)st->loop) & HAS_MODEL)) return;
+    /* a loop that runs the model, or trains (the forward may sit in a helper:
+     * loss, outputs = run_batch(model, x)) */
+    if (!(loop_contents(p, (size_t)st->loop) & (HAS_MODEL | HAS_BACKWARD))) return;
     for (size_t i = ac.ea; i < ac.ee; i++)
         if (is_loss_name(p, i)) return; /* a loss: loss-accumulated's business */
     for (size_t i = ac.ea; i < ac.ee; i++) {
@@ -591,12 +597,24 @@ static void rule_load_map_location(struct py *p, size_t s)
     }
 }
 
+/* A function the training loop calls once per step (HF Trainer's and
+ * Lightning's training_step, the common train_step). */
+static int step_function(const struct py *p, int32_t func)
+{
+    long n = func < 0 ? -1 : linttree_def_name(p->t, (size_t)func);
+    return n >= 0 && (is(p, (size_t)n, "training_step") || is(p, (size_t)n, "train_step"));
+}
+
 static void rule_empty_cache(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
-    if (st->loop < 0 || st->in_except || st->periodic) return;
+    if (st->in_except || st->periodic || (st->loop < 0 && !step_function(p, st->func))) return;
     long i = find_method(p, st->first, st->end, "empty_cache");
     if (i < 2 || !is(p, (size_t)i - 2, "cuda")) return;
+    if (st->loop < 0) {
+        report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i)); /* every step, from its caller's loop */
+        return;
+    }
     int c = loop_contents(p, (size_t)st->loop);
     if ((c & HAS_LOOP) || !(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
     report(p, LR_EMPTY_CACHE_IN_LOOP, chain_start(p, (size_t)i));
@@ -679,14 +697,9 @@ static int unit_test(const struct py *p, int32_t def)
     return 0;
 }
 
-static int eval_function(const struct py *p, size_t def)
+/* Does a lower-case name (changed in place) have a word of evaluation code? */
+static int has_eval_word(char *buf)
 {
-    long n = linttree_def_name(p->t, def);
-    if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
-    char buf[128];
-    lower_name(p, (size_t)n, buf, sizeof buf);
-    if (unit_test(p, def)) return 0;
-    if (!strcmp(buf, "generate")) return 1;
     char *save = NULL;
     for (char *w = strtok_r(buf, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
         for (size_t k = 0; k < N_OF(eval_prefixes); k++)
@@ -695,6 +708,17 @@ static int eval_function(const struct py *p, size_t def)
             if (!strcmp(w, eval_words[k])) return 1;
     }
     return 0;
+}
+
+static int eval_function(const struct py *p, size_t def)
+{
+    long n = linttree_def_name(p->t, def);
+    if (n < 0 || in_list(p, (size_t)n, lightning_hooks, N_OF(lightning_hooks))) return 0;
+    char buf[128];
+    lower_name(p, (size_t)n, buf, sizeof buf);
+    if (unit_test(p, def)) return 0;
+    if (!strcmp(buf, "generate")) return 1;
+    return has_eval_word(buf);
 }
 
 static int function_trains(const struct py *p, int32_t func)
@@ -789,12 +813,199 @@ static void rule_eval_never_train(struct py *p)
     }
 }
 
+
+static int already_reported(const struct py *p, size_t rule, size_t tok);
+
+/* ---- eval-never-train, second form: evaluation inside the training loop ---- */
+
+/* The def named like the name token at i (a call of f() or self.f()), -1. */
+static long def_named(const struct py *p, size_t i)
+{
+    for (size_t k = 0; k < p->t->n; k++) {
+        if (p->t->stmts[k].kind != LST_DEF) continue;
+        long n = linttree_def_name(p->t, k);
+        if (n >= 0 && text_eq(p, (size_t)n, i)) return (long)k;
+    }
+    return -1;
+}
+
+/* In tokens [a, e): with want < 0, the receiver of the first x.eval()
+ * into *eval_recv; with want a receiver token, whether x.train() is called
+ * on a receiver of that name (*trains). */
+static void modes_in(const struct py *p, size_t a, size_t e, long *eval_recv, int *trains, long want)
+{
+    for (size_t i = a; i < e; i++) {
+        if (!is_name(p, i - 2)) continue;
+        if (want < 0 && *eval_recv < 0 && method_at(p, i, "eval") && is_op(p, i + 2, ")") &&
+            !is(p, i - 2, "self"))
+            *eval_recv = (long)(i - 2);
+        if (want >= 0 && is_train_call(p, i) && text_eq(p, i - 2, (size_t)want)) *trains = 1;
+    }
+}
+
+/* A training loop (backward() in it) that switches a model to eval mode --
+ * x.eval() in it, or a call of a function of this file that does -- with no
+ * x.train() in it or in the functions it calls: every step after the first
+ * evaluation trains in eval mode (tk-rusch/coRNN#1, fartashf/vsepp#4).
+ * Reported at the call (or the x.eval()) in the loop. */
+static void rule_eval_in_train_loop(struct py *p, size_t s)
+{
+    const struct lint_stmt *L = &p->t->stmts[s];
+    if ((L->kind != LST_FOR && L->kind != LST_WHILE) || L->body_end <= s + 1 ||
+        !(loop_contents(p, s) & HAS_BACKWARD))
+        return;
+    size_t a = p->t->stmts[s + 1].first, e = p->t->stmts[L->body_end - 1].end;
+    long recv = -1, at = -1;
+    for (size_t i = a; i < e && recv < 0; i++) {
+        if (i >= 2 && method_at(p, i, "eval") && is_op(p, i + 2, ")") && is_name(p, i - 2) &&
+            !is(p, i - 2, "self")) {
+            recv = (long)(i - 2), at = (long)chain_start(p, i - 2);
+        } else if (is_name(p, i) && is_op(p, i + 1, "(") && !(i > 0 && is_op(p, i - 1, ".") && !is(p, i - 2, "self"))) {
+            long d = def_named(p, i);
+            if (d < 0 || (size_t)d == s || (d <= (long)s && p->t->stmts[d].body_end > s)) continue;
+            size_t da = p->t->stmts[d].end, de = p->t->stmts[p->t->stmts[d].body_end - 1].end;
+            modes_in(p, da, de, &recv, NULL, -1);
+            if (recv >= 0) at = (long)chain_start(p, i);
+        }
+    }
+    if (recv < 0 || unit_test(p, L->func)) return;
+    int anywhere = 0; /* no x.train() in the file at all: the first form reports it */
+    modes_in(p, 2, p->lx->ntoks, &recv, &anywhere, recv);
+    if (!anywhere) return;
+    int trains = 0;
+    modes_in(p, a, e, &recv, &trains, recv);
+    for (size_t i = a; i < e && !trains; i++) {
+        if (!is_name(p, i) || !is_op(p, i + 1, "(")) continue;
+        long d = def_named(p, i);
+        if (d < 0 || (d <= (long)s && p->t->stmts[d].body_end > s)) continue;
+        modes_in(p, p->t->stmts[d].end, p->t->stmts[p->t->stmts[d].body_end - 1].end, &recv, &trains, recv);
+    }
+    if (!trains && !already_reported(p, LR_EVAL_NEVER_TRAIN, (size_t)at)) report(p, LR_EVAL_NEVER_TRAIN, (size_t)at);
+}
+
+/* ---- train-tensors-in-eval: a training step's tensors alive while evaluation runs ---- */
+
+#define MAX_STEP_NAMES 32
+
+/* Does the value [a, e) hold a GPU tensor of the step: a model call or a
+ * move to a device (.to(...), .cuda()), not taken back off it? */
+static int step_tensor_value(const struct py *p, size_t a, size_t e)
+{
+    if (find_model_call(p, a, e) < 0 && find_method(p, a, e, "to") < 0 && find_method(p, a, e, "cuda") < 0)
+        return 0;
+    for (size_t i = a; i < e; i++) {
+        if (i > a && is_op(p, i - 1, ".") && in_list(p, i, off_gpu_methods, N_OF(off_gpu_methods))) return 0;
+        if (tk(p, i)->kind == PYT_STRING && memmem(p->lx->src + tk(p, i)->off, tk(p, i)->len, "cpu", 3))
+            return 0;
+    }
+    return 1;
+}
+
+/* A call at i that runs evaluation: valid(model, loader), self.evaluate(),
+ * run_validation(...): its name has an evaluation word, it is not a
+ * question (is_valid), and it is given a model or a loader or called on
+ * self or a trainer. Not x.eval() and not the builtin eval(). */
+static int eval_call_at(const struct py *p, size_t i, size_t e)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(") || is(p, i, "eval")) return 0;
+    if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
+    char buf[128], first[128];
+    lower_name(p, i, buf, sizeof buf);
+    memcpy(first, buf, sizeof first);
+    first[strcspn(first, "_")] = '\0';
+    for (size_t k = 0; k < N_OF(not_eval_verbs); k++)
+        if (!strcmp(first, not_eval_verbs[k])) return 0;
+    if (!has_eval_word(buf)) return 0;
+    size_t s = chain_start(p, i), close = close_of(p, i + 1, e);
+    if (s < i && (is(p, s, "self") || is(p, s, "trainer"))) return 1;
+    for (size_t k = i + 2; k < close; k++) {
+        if (!is_name(p, k) || is_op(p, k - 1, ".")) continue;
+        char arg[128];
+        size_t n = lower_name(p, k, arg, sizeof arg);
+        if (in_list(p, k, model_names, N_OF(model_names)) || (n > 5 && name_ends(p, k, "model")) ||
+            strstr(arg, "loader"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the name at token name deleted (`del name`, `name = None`) by a
+ * statement of the same function in (from, to)? */
+static int freed_between(const struct py *p, size_t name, size_t from, size_t to)
+{
+    int32_t func = p->t->stmts[from].func;
+    for (size_t k = from + 1; k < to; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func || st->kind != LST_SIMPLE) continue;
+        if (is(p, st->first, "del")) {
+            for (size_t i = st->first + 1; i < st->end; i++)
+                if (is_name(p, i) && text_eq(p, i, name) && !is_op(p, i - 1, ".")) return 1;
+        } else if (st->end >= st->first + 3 && text_eq(p, st->first, name) && is_op(p, st->first + 1, "=") &&
+                   is(p, st->first + 2, "None")) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int already_reported(const struct py *p, size_t rule, size_t tok)
+{
+    for (size_t i = 0; i < p->r->n; i++)
+        if (p->r->v[i].rule == rule && p->r->v[i].line == tk(p, tok)->line && p->r->v[i].col == tk(p, tok)->col)
+            return 1;
+    return 0;
+}
+
+/* A loop that trains (calls backward()) binds names to the step's GPU
+ * tensors (plain-name targets of an assignment directly in it whose value
+ * runs the model or moves something to a device; losses, a scalar, are
+ * left out). Reported at the first evaluation call later in the same
+ * function -- in the loop (validation every N steps) or after it (the last
+ * step's tensors) -- while one of them has not been deleted. */
+static void rule_train_tensors(struct py *p, size_t s)
+{
+    const struct lint_stmt *L = &p->t->stmts[s];
+    if ((L->kind != LST_FOR && L->kind != LST_WHILE) || !(loop_contents(p, s) & HAS_BACKWARD)) return;
+    size_t names[MAX_STEP_NAMES], at[MAX_STEP_NAMES], n = 0;
+    for (size_t k = s + 1; k < L->body_end && n < MAX_STEP_NAMES; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->loop != (int32_t)s || st->kind != LST_SIMPLE) continue;
+        size_t eq = assign_op(p, st->first, st->end);
+        if (eq == st->end || eq == st->first || !step_tensor_value(p, eq + 1, last_code(p, eq + 1, st->end)))
+            continue;
+        for (size_t m = st->first; m < eq && n < MAX_STEP_NAMES; m++) {
+            if (!is_name(p, m) || is(p, m, "self") || is_loss_name(p, m)) continue;
+            if ((m > st->first && is_op(p, m - 1, ".")) || is_op(p, m + 1, ".") || is_op(p, m + 1, "[") ||
+                is_op(p, m + 1, "("))
+                continue;
+            if (!seen_receiver(p, names, n, m)) names[n] = m, at[n++] = k;
+        }
+    }
+    if (n == 0) return;
+    int32_t func = L->func;
+    size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    for (size_t m = at[0] + 1; m < to; m++) {
+        const struct lint_stmt *st = &p->t->stmts[m];
+        long call = -1;
+        if (st->func != func || st->kind == LST_DEF || st->kind == LST_CLASS) continue;
+        for (size_t i = st->first; i < st->end && call < 0; i++)
+            if (eval_call_at(p, i, st->end)) call = (long)i;
+        if (call < 0) continue;
+        for (size_t c = 0; c < n; c++) {
+            if (at[c] >= m || freed_between(p, names[c], at[c], m)) continue;
+            if (!already_reported(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call))
+                report(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call);
+            return;
+        }
+    }
+}
+
 /* ---- the table ---- */
 
 static void (*const stmt_checks[])(struct py *, size_t) = {
     rule_loss_accumulated, rule_outputs_on_gpu, rule_retain_graph, rule_zero_grad,
     rule_missing_zero_grad, rule_save_gpu, rule_load_map_location, rule_empty_cache,
-    rule_alloc_conf, rule_no_grad_statement,
+    rule_alloc_conf, rule_no_grad_statement, rule_train_tensors, rule_eval_in_train_loop,
 };
 
 static void file_facts(struct py *p)

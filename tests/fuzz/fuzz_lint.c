@@ -1,6 +1,7 @@
 /* Fuzz target: the Python tokenizer, statement tree and every rule, and the
- * launch-script checker, must never crash, leak, hang or read past len on
- * arbitrary bytes (the first byte picks the language). */
+ * launch-script checker, and the requirement-file reader, must never crash,
+ * leak, hang or read past len on arbitrary bytes (the first byte picks the
+ * language). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct lint_opts o = {.torch_major = data[0] >> 7};
     struct oomlab_err err;
     lint_source(lang, copy, size - 1, &o, &r, &err);
+    (void)lint_torch_major_of(copy, size - 1);
     lint_report_release(&r);
     free(copy);
     return 0;

@@ -182,6 +182,11 @@ static const struct rule_case rule_cases[] = {
      "os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'a'\nx = torch.ones(1).cuda()\n",
      "alloc-conf-after-cuda"},
     {"torch.no_grad()\n", "with torch.no_grad():\n    pass\n", "no-grad-not-entered"},
+    {"for x in d:\n    x = x.cuda()\n    out = model(x)\n    out.sum().backward()\n"
+     "    if i % 9 == 0:\n        validate(model, val_loader)\n",
+     "for x in d:\n    x = x.cuda()\n    out = model(x)\n    out.sum().backward()\n"
+     "    if i % 9 == 0:\n        del x, out\n        validate(model, val_loader)\n",
+     "train-tensors-in-eval"},
 };
 
 static void test_rules(void **state)
@@ -199,6 +204,70 @@ static void test_rules(void **state)
     assert_string_equal(lint_ids("def validate(model, xs):\n    return model(xs)\n", 0), "");
     assert_string_equal(lint_ids("import torch\nclass T:\n    def test_fwd(self):\n"
                                  "        self.model.eval()\n        self.model(x)\n", 0), "");
+}
+
+static void test_train_tensors(void **state)
+{
+    (void)state;
+    const char *loop = "for x in d:\n    out = model(x.cuda())\n    out.sum().backward()\n";
+    char src[512];
+    /* after the loop; on self; a question (is_valid) and x.eval() are no evaluation;
+     * a name set to None is freed; a loss alone (a scalar) does not count */
+    snprintf(src, sizeof src, "%sself.evaluate()\n", loop);
+    assert_string_equal(lint_ids(src, 0), "train-tensors-in-eval");
+    snprintf(src, sizeof src, "%sis_valid(model)\nmodel.eval()\neval('1')\nmodel.train()\n", loop);
+    assert_string_equal(lint_ids(src, 0), "");
+    snprintf(src, sizeof src, "%sout = None\nevaluate(model, loader)\n", loop);
+    assert_string_equal(lint_ids(src, 0), "");
+    assert_string_equal(lint_ids("for x in d:\n    loss = crit(model(x), y)\n    loss.backward()\n"
+                                 "evaluate(model, loader)\n", 0), "");
+    /* eval-never-train's second form: evaluation inside the step loop, train() only before it */
+    assert_string_equal(lint_ids("def ev():\n    model.eval()\ndef fit():\n    model.train()\n"
+                                 "    for x in d:\n        model(x).backward()\n        ev()\n", 0),
+                        "eval-never-train");
+    assert_string_equal(lint_ids("def ev():\n    model.eval()\ndef fit():\n    for x in d:\n"
+                                 "        model(x).backward()\n        ev()\n        model.train()\n", 0),
+                        "");
+    /* no backward in the loop: not a training step */
+    assert_string_equal(lint_ids("for x in d:\n    out = model(x)\nevaluate(model, loader)\n", 0), "");
+    /* evaluation in another function does not see this one's names */
+    assert_string_equal(lint_ids("def f():\n    for x in d:\n        out = model(x)\n"
+                                 "        out.sum().backward()\n"
+                                 "def g():\n    evaluate(model, loader)\n", 0), "");
+}
+
+static void test_torch_requirements(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int major;
+    } cases[] = {
+        {"torch>=2.1\n", 2},
+        {"numpy\ntorch==1.13.1+cu117 ; python_version > '3'\n", 1},
+        {"torch>=1.13,<3\n", 1},
+        {"torch<2\n", 0},
+        {"torch!=2.0.0\n", 0},
+        {"torch\ntorchvision>=0.15\n", 0},
+        {"torchvision==0.15.1\npytorch-lightning==2.0\ntorch-tb-profiler>=3\n", 0},
+        {"# torch>=2.0\n", 0},
+        {"dependencies = [\"torch>=2.2\", \"numpy\"]\n", 2},
+        {"torch = \"^2.0\"\n", 2},
+        {"torch = {version = \"~2.1\", source = \"pytorch\"}\n", 2},
+        {"  - pytorch=1.12.1=py3.9_cuda11.6_cudnn8.3.2_0\n  - pytorch-cuda=11.6\n", 1},
+        {"  - pytorch::pytorch>=2.1\n", 2},
+        {"install_requires =\n    torch >= 2.0\n", 2},
+        {"--extra-index-url https://download.pytorch.org/whl/cu118\n", 0},
+        {"torch @ https://download.pytorch.org/whl/cu118/torch-2.0.1%2Bcu118-cp310-linux_x86_64.whl\n", 0},
+        {"pytorch=1.13\ntorch>=2.1\n", 1}, /* the oldest bound wins */
+        {"torch~=", 0},
+        {"torch==", 0},
+        {"", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = lint_torch_major_of(cases[i].text, strlen(cases[i].text));
+        if (got != cases[i].major) fail_msg("'%s': %d, want %d", cases[i].text, got, cases[i].major);
+    }
 }
 
 static void test_suppression(void **state)
@@ -281,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_positions),   cmocka_unit_test(test_tree),
         cmocka_unit_test(test_rules),       cmocka_unit_test(test_suppression),
         cmocka_unit_test(test_languages),   cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

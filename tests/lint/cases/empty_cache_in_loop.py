@@ -5,3 +5,16 @@ for step, batch in enumerate(loader):
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
     torch.cuda.empty_cache()                    # expect: empty-cache-in-loop
+
+
+# source: restated (our own code) from huggingface/transformers#31372 ("cuda.empty_cache in trainer.py
+# slow down training"): Trainer.training_step, run once per optimizer step, called
+# torch.cuda.empty_cache() unconditionally (added in transformers#28769, removed in #31530).
+class Trainer:
+    def training_step(self, model, inputs):
+        model.train()
+        loss = self.compute_loss(model, inputs)
+        del inputs
+        torch.cuda.empty_cache()                    # expect: empty-cache-in-loop
+        self.accelerator.backward(loss)
+        return loss.detach()

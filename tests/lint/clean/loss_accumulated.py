@@ -33,3 +33,22 @@ def accumulate(model, loader, optimizer, steps):
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             acc = 0
+
+
+# source: restated from the fix of BatsResearch/labelmodels#4,
+# labelmodels/label_model.py@03fe595e8c00c06a7f2ae53fa8df8390dd37fa64 lines 78-91 (`running_loss += loss.item()`);
+# `loss += regularization` before backward() builds the one loss, it accumulates nothing across steps.
+class LabelModel(nn.Module):
+    def _do_estimate_label_model(self, batches, config):
+        optimizer = torch.optim.SGD(self.parameters(), lr=config.step_size)
+        for epoch in range(config.epochs):
+            self.train()
+            running_loss = 0.0
+            for i_batch, inputs in enumerate(batches):
+                optimizer.zero_grad(set_to_none=True)
+                log_likelihood = self(*inputs)
+                loss = -1 * torch.mean(log_likelihood)
+                loss += self._get_regularization_loss()
+                loss.backward()
+                optimizer.step()
+                running_loss += loss.item()
