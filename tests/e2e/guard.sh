@@ -37,8 +37,11 @@ check guard.oom-junit test "$(xq oom.xml '[f.get("type") for f in r.iter("failur
 check guard.oom-junit-valid valid oom.xml
 ann=$(grep '^::error ' out)
 line=$(printf '%s' "$ann" | sed -n 's/.*,line=\([0-9]*\),.*/\1/p')
-check guard.oom-annotation-file printf '%s' "$ann" | grep -q "^::error file=./logs/$(ls -t logs/*.log | head -1 | xargs basename),line=[0-9]*,title=oomlab guard%3A oom::the command ran out of GPU memory (peak >= 22.85 GiB)"
-check guard.oom-annotation-line-is-the-error sed -n "${line:-0}p" "$(ls -t logs/*.log | head -1)" | grep -q 'CUDA out of memory'
+lastlog=$(ls -t logs/*.log | head -1)
+ann_file() { printf '%s' "$ann" | grep -q "^::error file=./logs/$(basename "$lastlog"),line=[0-9]*,title=oomlab guard%3A oom::the command ran out of GPU memory (peak "; }
+ann_line() { sed -n "${line:-0}p" "$lastlog" | grep -q 'CUDA out of memory'; }
+check guard.oom-annotation-file ann_file
+check guard.oom-annotation-line-is-the-error ann_line
 "$OOMLAB" guard -q --budget 30GiB --junit fail.xml -- "$SIM" --steps 2 --exit-code 3 >out 2>err; rc=$?
 check guard.failed-exit13 test "$rc" -eq 13
 check guard.failed-junit-error test "$(xq fail.xml '[e.get("type") for e in r.iter("error")],r.get("errors")')" = "(['failed'], '1')"
