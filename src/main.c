@@ -22,6 +22,7 @@ static const struct cmd_entry commands[] = {
     {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM", cmd_report_options},
     {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger", cmd_doctor_options},
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack", cmd_snapshot_options},
+    {"guard", cmd_guard, "CI smoke test: a short run's peak against a memory budget; JUnit, annotations", cmd_guard_options},
     {"lint", cmd_lint, "check training code and launch scripts for memory mistakes", cmd_lint_options},
     {"completion", cmd_completion, "print a bash, zsh or fish completion script", NULL},
 };

@@ -30,6 +30,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_guard(int argc, char **argv); /* its own exit codes: lib/gate.h */
 
 /* The command table (src/main.c): name, entry point, one-line summary, and
  * the command's own getopt table (what `oomlab completion` is made from). */
@@ -55,6 +56,7 @@ const struct option *cmd_report_options(void);
 const struct option *cmd_doctor_options(void);
 const struct option *cmd_snapshot_options(void);
 const struct option *cmd_lint_options(void);
+const struct option *cmd_guard_options(void);
 
 /* "oomlab NAME: <msg>\nTry 'oomlab NAME --help'." on stderr; returns EXIT_USAGE. */
 int cmd_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/live.h"
 #include "lib/argsubst.h"
+#include "lib/onoom.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "sys/cfgfile.h"
@@ -21,7 +23,9 @@ static const char usage_text[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
     "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
     "                  [--force] [--quiet] [--note TEXT] [--pty] [--alloc-conf V]\n"
-    "                  [--torch[=steps|snapshot]]\n"
+    "                  [--torch[=steps|snapshot]] [--prom DIR [--prom-dcgm]]\n"
+    "                  [--on-oom halve-batch|halve-seq|ckpt [--on-oom-floor N]\n"
+    "                   [--max-attempts N]]\n"
     "                  -- CMD [ARGS...]\n"
     "\n"
     "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
@@ -47,6 +51,15 @@ static const char usage_text[] =
     "                   at every optimizer step (logs/ID_steps.csv); on an OOM,\n"
     "                   memory_summary() (and with =snapshot a memory snapshot) in\n"
     "                   logs/ID_oom/. The command's output is unchanged.\n"
+    "  --prom DIR       keep DIR/oomlab_run_ID[_rankR].prom (node_exporter's textfile\n"
+    "                   collector) up to date: per-GPU used/total, the run's peak,\n"
+    "                   step, OOM count; final values at the end (the file stays)\n"
+    "  --prom-dcgm      also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
+    "  --on-oom HOW     after a GPU OOM, run again with one change (a new run id each):\n"
+    "                   halve-batch (grad accumulation doubled: same effective\n"
+    "                   batch), halve-seq, or ckpt (gradient checkpointing on)\n"
+    "  --on-oom-floor N stop halving below N (default 1)\n"
+    "  --max-attempts N runs in all, the first included (default 4)\n"
     "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
     "\n"
     "In CMD's arguments {config} becomes DIR/configs/ID.yaml (the --config in its\n"
@@ -63,10 +76,20 @@ struct run_args {
     const char *key_ptr[MAX_SETS], *val_ptr[MAX_SETS];
     struct runcfg_rendered rendered;
     char *orig;
+    struct live live;     /* --prom */
+    const char *on_oom;   /* --on-oom policy name (lib/onoom) */
+    enum onoom_policy policy;
+    long floor, max_attempts;
+    size_t n_user_sets;   /* the user's --set; ours follow them */
+    char our_sets[2][160];
+    const char *first_id, *user_note;
+    char id_buf[64], note_buf[1024];
+    bool warned;          /* set_warnings said its piece on the first attempt */
 };
 
 enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
-       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF, OPT_TORCH };
+       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF, OPT_TORCH, OPT_PROM, OPT_PROM_DCGM,
+       OPT_ON_OOM, OPT_ON_OOM_FLOOR, OPT_MAX_ATTEMPTS };
 
 static const struct option long_opts[] = {
     {"id", required_argument, NULL, OPT_ID},
@@ -83,6 +106,11 @@ static const struct option long_opts[] = {
     {"pty", no_argument, NULL, OPT_PTY},
     {"alloc-conf", required_argument, NULL, OPT_ALLOC_CONF},
     {"torch", optional_argument, NULL, OPT_TORCH},
+    {"prom", required_argument, NULL, OPT_PROM},
+    {"prom-dcgm", no_argument, NULL, OPT_PROM_DCGM},
+    {"on-oom", required_argument, NULL, OPT_ON_OOM},
+    {"on-oom-floor", required_argument, NULL, OPT_ON_OOM_FLOOR},
+    {"max-attempts", required_argument, NULL, OPT_MAX_ATTEMPTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -127,6 +155,19 @@ static int parse_one(struct run_args *a, int c, const char *arg)
         if (torchhook_mode_parse(arg, &a->o.torch, &e) < 0) return cmd_usage_error("run", "%s", e.msg);
         return 0;
     }
+    case OPT_PROM: a->live.prom_dir = arg; return 0;
+    case OPT_PROM_DCGM: a->live.prom_dcgm = true; return 0;
+    case OPT_ON_OOM: a->on_oom = arg; return 0;
+    case OPT_ON_OOM_FLOOR:
+        if (units_parse_int(arg, 1, 1L << 30, &v) < 0)
+            return cmd_usage_error("run", "--on-oom-floor '%s': expected a whole number >= 1", arg);
+        a->floor = (long)v;
+        return 0;
+    case OPT_MAX_ATTEMPTS:
+        if (units_parse_int(arg, 1, 100, &v) < 0)
+            return cmd_usage_error("run", "--max-attempts '%s': expected 1 to 100", arg);
+        a->max_attempts = (long)v;
+        return 0;
     case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
     default: return cmd_usage_error("run", "unknown option");
     }
@@ -148,6 +189,8 @@ static int parse_args(struct run_args *a, int argc, char **argv)
     }
     if (optind >= argc) return cmd_usage_error("run", "no command given (put it after --)");
     a->o.argv = argv + optind;
+    if (a->live.prom_dcgm && !a->live.prom_dir)
+        return cmd_usage_error("run", "--prom-dcgm goes with --prom DIR");
     return 0;
 }
 
@@ -241,7 +284,7 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
         runcfg_init(cfg);
         if (runcfg_parse(cfg, a->rendered.text, a->rendered.len, "the generated config", &err) < 0)
             return cmd_fail("run", &err, EXIT_USAGE);
-        set_warnings(a);
+        if (!a->warned) set_warnings(a);
     }
     a->o.config_text = a->n_sets ? a->rendered.text : a->orig; /* verbatim without --set */
     a->o.config_len = a->n_sets ? a->rendered.len : len;
@@ -308,6 +351,101 @@ static void run_args_release(struct run_args *a, struct runcfg *cfg)
     a->orig = NULL;
 }
 
+/* ---- --on-oom: the next attempt (lib/onoom) ---- */
+
+/* The user's own --set key for a ledger field (0 batch, 1 seq, 3 accum,
+ * 4 ckpt), so {KEY} keeps working; else oomlab's name for it. */
+static const char *user_key(const struct run_args *a, int field, const char *fallback)
+{
+    for (size_t i = 0; i < a->n_user_sets; i++)
+        if (runcfg_key_field(a->keys[i]) == field) return a->keys[i];
+    return fallback;
+}
+
+static void onoom_keys_of(const struct run_args *a, struct onoom_keys *k)
+{
+    k->batch = user_key(a, 0, "device_batch_size");
+    k->seq = user_key(a, 1, "max_seq_len");
+    k->accum = user_key(a, 3, "grad_accum");
+    k->ckpt = user_key(a, 4, "gradient_checkpointing");
+}
+
+/* Retrying only helps when the change reaches the command. 0 or EXIT_USAGE. */
+static int onoom_setup(struct run_args *a, const struct runcfg *cfg)
+{
+    struct oomlab_err err = {{0}};
+    if (onoom_parse(a->on_oom, &a->policy, &err) < 0 || onoom_check(a->policy, cfg, &err) < 0)
+        return cmd_usage_error("run", "%s", err.msg);
+    size_t argc = 0;
+    while (a->o.argv[argc]) argc++;
+    struct onoom_keys k;
+    onoom_keys_of(a, &k);
+    const char *need[2] = {a->policy == ONOOM_HALVE_BATCH ? k.batch : a->policy == ONOOM_HALVE_SEQ ? k.seq : k.ckpt,
+                           a->policy == ONOOM_HALVE_BATCH ? k.accum : NULL};
+    if (argsubst_uses(a->o.argv, argc, "config")) return 0;
+    for (size_t i = 0; i < 2; i++)
+        if (need[i] && !argsubst_uses(a->o.argv, argc, need[i]))
+            return cmd_usage_error("run", "--on-oom %s: the command must read the change: put {config} "
+                                          "(or {%s}) in its arguments", a->on_oom, need[i]);
+    return 0;
+}
+
+/* "ID-a2" after a given --id, else the next free runNNN. */
+static void attempt_id(struct run_args *a, int attempt)
+{
+    if (!a->first_id) return;
+    snprintf(a->id_buf, sizeof a->id_buf, "%.50s-a%d", a->first_id, attempt);
+    a->o.id = a->id_buf;
+}
+
+/* The sets for the next attempt: the user's, then the change (a later
+ * --set of the same key wins), the note linking it to its parent. */
+static void apply_step(struct run_args *a, const struct onoom_step *st, const char *parent, int attempt)
+{
+    a->n_sets = a->n_user_sets;
+    for (size_t i = 0; i < st->n_sets && a->n_sets < MAX_SETS; i++) {
+        snprintf(a->our_sets[i], sizeof a->our_sets[i], "%s", st->sets[i]);
+        a->sets[a->n_sets++] = a->our_sets[i];
+    }
+    snprintf(a->note_buf, sizeof a->note_buf, "on-oom %s attempt %d, parent %s: %s%s%.300s",
+             onoom_name(a->policy), attempt, parent, st->what, a->user_note ? "; " : "",
+             a->user_note ? a->user_note : "");
+    a->o.note = a->note_buf;
+    attempt_id(a, attempt);
+}
+
+static void run_args_release(struct run_args *a, struct runcfg *cfg);
+
+/* One attempt: config, run, summary. 0 with res, or an exit code. */
+static int attempt(struct run_args *a, struct runcfg *cfg, struct runexec_result *res)
+{
+    struct oomlab_err err = {{0}};
+    int rc = load_config(a, cfg);
+    if (rc) return rc;
+    a->warned = true;
+    if (a->live.prom_dir || a->live.stop_after) {
+        live_release(&a->live);
+        if (live_init(&a->live, &err) < 0) return cmd_usage_error("run", "%s", err.msg);
+        a->o.live = live_tick;
+        a->o.live_ctx = &a->live;
+    }
+    if (runexec(&a->o, res, &err) < 0) {
+        int code = res->exec_failed                    ? res->exit_code
+                   : res->id_taken || res->dir_failed ? EXIT_USAGE /* bad --dir / id: nothing written */
+                                                      : EXIT_ERROR;
+        return cmd_fail("run", &err, code);
+    }
+    summary(res, a->o.dir);
+    return 0;
+}
+
+static int exit_of(const struct runexec_result *res)
+{
+    /* The child's code wins; a clean run whose records failed is an error. */
+    if (res->exit_code == 0 && (!res->recorded || res->problem[0])) return EXIT_ERROR;
+    return res->exit_code;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -315,25 +453,52 @@ int cmd_run(int argc, char **argv)
     if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
     struct oomlab_err err = {{0}};
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
+        return cmd_usage_error("run", "--alloc-conf: cannot set the environment");
     struct runcfg cfg;
-    rc = load_config(&a, &cfg);
-    if (!rc && a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
-        rc = cmd_usage_error("run", "--alloc-conf: cannot set the environment");
-    if (rc) {
+    a.live.fd = -1;
+    a.live.who = "run";
+    a.n_user_sets = a.n_sets;
+    a.first_id = a.o.id;
+    a.user_note = a.o.note;
+    if (a.on_oom) {
+        rc = load_config(&a, &cfg);
+        if (!rc) rc = onoom_setup(&a, &cfg);
         run_args_release(&a, &cfg);
-        return rc;
+        if (rc) return rc;
+    } else if (a.floor || a.max_attempts) {
+        return cmd_usage_error("run", "--on-oom-floor and --max-attempts go with --on-oom");
     }
+    long max = a.on_oom ? (a.max_attempts ? a.max_attempts : 4) : 1;
+    char trail[2048] = "";
     struct runexec_result res;
-    rc = runexec(&a.o, &res, &err);
-    run_args_release(&a, &cfg);
-    if (rc < 0) {
-        int code = res.exec_failed                    ? res.exit_code
-                   : res.id_taken || res.dir_failed ? EXIT_USAGE /* bad --dir / id: nothing written */
-                                                    : EXIT_ERROR;
-        return cmd_fail("run", &err, code);
+    for (int n = 1;; n++) {
+        rc = attempt(&a, &cfg, &res);
+        if (rc) break;
+        rc = exit_of(&res);
+        size_t tl = strlen(trail);
+        snprintf(trail + tl, sizeof trail - tl, "%s%s %s", tl ? " -> " : "", res.id,
+                 res.oom ? "OOM" : res.exit_code ? "failed" : "ok");
+        if (!a.on_oom || !res.oom || n >= max) {
+            if (a.on_oom && res.oom) fprintf(stderr, "oomlab run: on-oom: stopped after --max-attempts %ld\n", max);
+            break;
+        }
+        struct onoom_step st;
+        struct onoom_keys k;
+        onoom_keys_of(&a, &k);
+        int next = onoom_next(a.policy, &cfg, a.floor, &k, &st, &err);
+        if (next != 0) {
+            fprintf(stderr, "oomlab run: on-oom: nothing left to try: %s\n", next > 0 ? st.what : err.msg);
+            break;
+        }
+        char parent[64];
+        snprintf(parent, sizeof parent, "%s", res.id);
+        apply_step(&a, &st, parent, n + 1);
+        fprintf(stderr, "oomlab run: on-oom: attempt %d: %s\n", n + 1, st.what);
+        run_args_release(&a, &cfg);
     }
-    summary(&res, a.o.dir);
-    /* The child's code wins; a clean run whose records failed is an error. */
-    if (res.exit_code == 0 && (!res.recorded || res.problem[0])) return EXIT_ERROR;
-    return res.exit_code;
+    run_args_release(&a, &cfg);
+    live_release(&a.live);
+    if (a.on_oom) fprintf(stderr, "oomlab run: on-oom %s: %s\n", a.on_oom, trail);
+    return rc;
 }

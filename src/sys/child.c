@@ -495,7 +495,8 @@ static bool child_exited(struct supervise *s, int64_t now)
     s->exited = true;
     s->exited_at = now;
     /* heirs of an interrupted or timed-out run already had our signal */
-    bool signalled = s->res->forwarded_signal || s->res->timed_out || s->res->escalated;
+    bool signalled = s->res->forwarded_signal || s->res->timed_out || s->res->stopped ||
+                     s->res->escalated;
     s->w.term_at = signalled ? now : now + s->grace;
     s->w.cut_at = now + (signalled ? CHILD_DRAIN_MS : s->grace);
     return true;
@@ -593,6 +594,10 @@ static void timers(struct supervise *s, int64_t now)
         s->o->tick(s->o->tick_ctx);
         s->next_tick += s->o->interval_ms;
         if (s->next_tick <= now) s->next_tick = now + s->o->interval_ms;
+        if (s->o->stop && !s->exited && !s->res->stopped && s->o->stop(s->o->tick_ctx)) {
+            s->res->stopped = true;
+            escalate(s, SIGTERM, now);
+        }
     }
     if (s->deadline && !s->exited && !s->res->timed_out && now >= s->deadline) {
         s->res->timed_out = true;

@@ -46,6 +46,9 @@ struct child_opts {
      * dropped): one sentence without newline; NULL: not said */
     void (*notice)(const char *msg, void *ctx);
     void *notice_ctx;
+    /* asked after every tick (with tick_ctx): true stops the command as a
+     * timeout does (SIGTERM to the group, SIGKILL after the grace); NULL never */
+    bool (*stop)(void *ctx);
 };
 
 struct child_result {
@@ -64,6 +67,7 @@ struct child_result {
     bool output_cut;      /* we stopped reading while the pipe was still held open */
     uint64_t echo_dropped; /* bytes not echoed: our stdout was not being read */
     char note[256];       /* the above for the ledger's notes column ("" none) */
+    bool stopped;         /* opts->stop asked for the command to end */
 };
 
 /* Install our handlers for the forwarded signals and SIGCHLD first (so a

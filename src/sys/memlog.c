@@ -180,7 +180,8 @@ static int select_gpus(struct memlog *ml, const unsigned *gpus, size_t n_gpus,
     for (size_t i = 0; i < n; i++) {
         ml->gpus[i] = n_gpus ? gpus[i] : (unsigned)i;
         ml->peaks[i] =
-            (struct memlog_peak){.gpu = ml->gpus[i], .total = -1, .used_peak = -1, .tree_peak = -1};
+            (struct memlog_peak){.gpu = ml->gpus[i], .total = -1, .used_peak = -1, .tree_peak = -1,
+                                .used_last = -1, .tree_last = -1, .free_last = -1};
     }
     ml->n_gpus = n;
     return 0;
@@ -334,6 +335,9 @@ int memlog_record(struct memlog *ml, const struct memlog_sample *s, size_t n,
         if (g && g->total >= 0) p->total = g->total;
         if (g && g->used > p->used_peak) p->used_peak = g->used;
         if (s[i].tree_used > p->tree_peak) p->tree_peak = s[i].tree_used;
+        p->used_last = g ? g->used : -1;
+        p->free_last = g ? g->free : -1;
+        p->tree_last = s[i].tree_used;
     }
     return flush(ml, err);
 }

@@ -32,6 +32,7 @@ struct memlog_peak {
     int64_t used_peak; /* highest device-wide used seen, -1 none */
     int64_t tree_peak; /* highest used by root_pid's tree, -1 none */
     long samples;
+    int64_t used_last, tree_last, free_last; /* the latest sample's figures, -1 unknown */
 };
 
 /* gpus: the indices to sample (n_gpus == 0: all). command and the other

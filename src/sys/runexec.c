@@ -236,17 +236,48 @@ struct sampler {
     struct memlog *ml;
     bool failed;
     char problem[640];
+    /* the live view (opts->live): the latest sample, and its wish to stop */
+    const struct runexec_opts *o;
+    struct runexec_live lv;
+    struct memlog_peak last[64];
+    bool stop;
 };
+
+/* ---- the live view (issue 16): after each tick, and once at the end ---- */
+
+static void live_setup(struct sampler *s, const struct runexec_opts *o, const struct paths *p,
+                       const char *id)
+{
+    s->o = o;
+    s->lv = (struct runexec_live){.id = id, .dir = p->dir, .log_path = p->log, .gpus = s->last};
+}
+
+static void live_tick(struct sampler *s)
+{
+    if (s->ml) s->lv.n_gpus = memlog_peaks(s->ml, s->last, 64);
+    if (s->o && s->o->live && s->o->live(&s->lv, s->o->live_ctx)) s->stop = true;
+}
+
+static bool live_stop(void *ctx)
+{
+    return ((struct sampler *)ctx)->stop;
+}
+
+static void live_final(struct sampler *s, const struct runexec_result *res)
+{
+    s->lv.res = res;
+    if (s->o && s->o->live) s->o->live(&s->lv, s->o->live_ctx);
+}
 
 static void sampler_tick(void *ctx)
 {
     struct sampler *s = ctx;
     struct oomlab_err e = {{0}};
-    if (!s->ml || s->failed) return;
-    if (memlog_tick(s->ml, &e) < 0) {
+    if (s->ml && !s->failed && memlog_tick(s->ml, &e) < 0) {
         s->failed = true;
         snprintf(s->problem, sizeof s->problem, "memory sampling stopped: %s", e.msg);
     }
+    live_tick(s);
 }
 
 static void notice(const struct runexec_opts *o, const char *what, const char *why)
@@ -502,6 +533,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
         ledger_notes_add(notes, size, buf);
     }
     if (res->timed_out) ledger_notes_add(notes, size, "timeout");
+    if (res->stopped) ledger_notes_add(notes, size, "stopped by oomlab (enough steps seen)");
     if (res->term_signal) {
         snprintf(buf, sizeof buf, "killed by %s", child_signal_name(res->term_signal, sig, sizeof sig));
         ledger_notes_add(notes, size, buf);
@@ -719,6 +751,7 @@ static void summarise(struct runexec_result *res, const struct child_result *cr,
     res->timed_out = cr->timed_out;
     res->forwarded_signal = cr->forwarded_signal;
     res->interrupted = cr->forwarded_signal != 0;
+    res->stopped = cr->stopped;
     res->duration_ms = mono_ms() - t0;
 }
 
@@ -814,9 +847,10 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     record_start(o, &p, res, &st);
     struct sampler s;
     sampler_open(&s, o, &p, c.pid, command);
+    live_setup(&s, o, &p, res->id);
     struct child_opts co = {.log_fd = log_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
                             .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
-                            .tick = sampler_tick, .tick_ctx = &s,
+                            .tick = sampler_tick, .tick_ctx = &s, .stop = o->live ? live_stop : NULL,
                             .notice = child_notice, .notice_ctx = (void *)o};
     int rc = child_supervise(&c, &co, &cr, err);
     int close_rc = close(log_fd), close_errno = errno;
@@ -828,6 +862,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem);
+    live_final(&s, res);
     child_end(); /* signals were kept caught until the row was written */
     release_run_lock(lock_fd);
     if (problem[0]) { /* both the log's and the ledger's trouble, log first */

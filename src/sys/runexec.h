@@ -14,6 +14,17 @@
 #include "lib/runcfg.h"
 #include "sys/torchhook.h"
 #include "lib/steps.h"
+#include "sys/memlog.h"
+
+struct runexec_result;
+
+/* What a live view of the run sees (issue 16: run --prom, guard --steps). */
+struct runexec_live {
+    const char *id, *dir, *log_path;
+    const struct memlog_peak *gpus; /* the latest sample per GPU (n_gpus 0: not sampled) */
+    size_t n_gpus;
+    const struct runexec_result *res; /* NULL while the command runs; the final result */
+};
 
 struct runexec_opts {
     const char *dir;          /* default "." */
@@ -43,6 +54,12 @@ struct runexec_opts {
     bool subst_config;        /* replace {config} in argv with DIR/configs/ID.yaml */
     const char *const *subst_keys, *const *subst_vals; /* and {KEY} with its value */
     size_t n_subst;
+    /* added for issue 16 (guard): called after every sampling tick (with or
+     * without NVML) and once after the ledger row (lv->res set). Returning
+     * true stops the command as --timeout does (SIGTERM, SIGKILL after the
+     * grace); the row's notes say so. NULL: none. */
+    bool (*live)(const struct runexec_live *lv, void *ctx);
+    void *live_ctx;
 };
 
 struct runexec_result {
@@ -86,6 +103,8 @@ struct runexec_result {
     char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
     bool placeholder;          /* the `running` row was appended at the start */
     bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */
+    /* added for issue 16 (guard): */
+    bool stopped;              /* opts->live asked for the command to end */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);

@@ -1,0 +1,333 @@
+/* guard: `oomlab guard --budget SIZE [--headroom P] [--steps N] [--junit FILE]
+ * [--github] -- CMD`: a short smoke of CMD under the run engine (its own
+ * run id, log, memory CSV and ledger row, as probe's trials), its peak
+ * against the budget (lib/gate), the verdict as an exit code of its own,
+ * a JUnit XML report (render/junit) and GitHub Actions annotations
+ * (render/gha): the guides' CI smoke test. */
+#include "cmd/cmd.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/live.h"
+#include "lib/argsubst.h"
+#include "lib/gate.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
+#include "render/gha.h"
+#include "render/junit.h"
+#include "sys/fsutil.h"
+#include "sys/logscan.h"
+#include "sys/runexec.h"
+
+#define HELP_SHOWN (-1)
+
+static const char usage_text[] =
+    "usage: oomlab guard --budget SIZE [--headroom P] [--steps N] [--junit FILE]\n"
+    "                    [--github] [--id ID] [--dir DIR] [--timeout DUR] [--gpu N]\n"
+    "                    [--interval DUR] [--torch] [--quiet] -- CMD [ARGS...]\n"
+    "\n"
+    "Run a short smoke of CMD under `oomlab run` (its own run id, log and ledger\n"
+    "row) and check its peak GPU memory against a budget. The peak is the highest\n"
+    "figure the run measured: its ledger peak (--torch hook, else step lines,\n"
+    "else NVML, else the OOM message) or NVML's figure for its processes.\n"
+    "\n"
+    "  --budget SIZE    the memory the job may use, e.g. 70GiB, 24GB (required)\n"
+    "  --headroom P     fraction of the budget to keep free (default 15%): a peak\n"
+    "                   above budget x (1 - P) is on the edge\n"
+    "  --steps N        {steps} in CMD becomes N; without {steps}, the command is\n"
+    "                   stopped (SIGTERM, then SIGKILL after 20s) once the log has\n"
+    "                   shown N training steps, and that counts as a finished smoke\n"
+    "  --junit FILE     write a JUnit XML report (one test case) to FILE\n"
+    "  --github         print GitHub Actions annotations (::error ...) on stdout\n"
+    "  --id ID, --dir DIR, --timeout DUR, --gpu N, --interval DUR, --torch,\n"
+    "  -q, --quiet      as for `oomlab run`\n"
+    "\n"
+    "Exit: 0 pass, 10 over the budget, 11 on the edge (over the headroom line),\n"
+    "12 GPU out of memory, 13 the command failed otherwise, 14 no peak measured,\n"
+    "2 usage, 3 oomlab could not run or record it.\n";
+
+enum { OPT_BUDGET = 256, OPT_HEADROOM, OPT_STEPS, OPT_JUNIT, OPT_GITHUB, OPT_ID, OPT_DIR,
+       OPT_TIMEOUT, OPT_GPU, OPT_INTERVAL, OPT_TORCH };
+
+static const struct option long_opts[] = {
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"headroom", required_argument, NULL, OPT_HEADROOM},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {"github", no_argument, NULL, OPT_GITHUB},
+    {"id", required_argument, NULL, OPT_ID},
+    {"dir", required_argument, NULL, OPT_DIR},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"gpu", required_argument, NULL, OPT_GPU},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"torch", optional_argument, NULL, OPT_TORCH},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cmd_guard_options(void) { return long_opts; }
+
+struct guard_args {
+    struct runexec_opts o;
+    int64_t budget;
+    double headroom;
+    long steps;           /* -1: not given */
+    const char *junit;
+    bool github;
+    struct live live;
+    int64_t nvml_tree;    /* NVML's highest figure for the command's processes; -1 */
+};
+
+static int parse_one(struct guard_args *a, int c, const char *arg)
+{
+    long long v;
+    struct oomlab_err e = {{0}};
+    double pct;
+    switch (c) {
+    case OPT_BUDGET:
+        if (units_parse_size_arg(arg, &a->budget) < 0 || a->budget <= 0)
+            return cmd_usage_error("guard", "--budget '%s': expected a size such as 70GiB or 24GB", arg);
+        return 0;
+    case OPT_HEADROOM:
+        if (units_parse_percent(arg, &pct) < 0 || pct >= 100)
+            return cmd_usage_error("guard", "--headroom '%s': expected a percentage below 100, e.g. 15%%", arg);
+        a->headroom = pct / 100.0;
+        return 0;
+    case OPT_STEPS:
+        if (units_parse_int(arg, 1, 1L << 30, &v) < 0)
+            return cmd_usage_error("guard", "--steps '%s': expected a whole number >= 1", arg);
+        a->steps = (long)v;
+        return 0;
+    case OPT_JUNIT: a->junit = arg; return 0;
+    case OPT_GITHUB: a->github = true; return 0;
+    case OPT_ID: a->o.id = arg; return 0;
+    case OPT_DIR: a->o.dir = arg; return 0;
+    case OPT_TIMEOUT:
+        if (units_duration_arg("--timeout", arg, 1, UNITS_DURATION_MAX_MS, &a->o.timeout_ms, &e) < 0)
+            return cmd_usage_error("guard", "%s", e.msg);
+        return 0;
+    case OPT_INTERVAL:
+        if (units_duration_arg("--interval", arg, 10, 3600000, &a->o.interval_ms, &e) < 0)
+            return cmd_usage_error("guard", "%s", e.msg);
+        return 0;
+    case OPT_GPU:
+        if (units_parse_int(arg, 0, 63, &v) < 0)
+            return cmd_usage_error("guard", "--gpu '%s': expected a GPU index 0-63", arg);
+        a->o.gpu = (int)v;
+        return 0;
+    case OPT_TORCH:
+        if (torchhook_mode_parse(arg, &a->o.torch, &e) < 0) return cmd_usage_error("guard", "%s", e.msg);
+        return 0;
+    case 'q': a->o.quiet = true; return 0;
+    case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
+    default: return cmd_usage_error("guard", "unknown option");
+    }
+}
+
+static int parse_args(struct guard_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->o.gpu = -1;
+    a->o.interval_ms = 500;
+    a->headroom = 0.15;
+    a->steps = -1;
+    a->nvml_tree = -1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+qh", long_opts, NULL)) != -1) {
+        if (c == '?' || c == ':')
+            return cmd_usage_error("guard", "'%s': unknown option or missing value", argv[optind - 1]);
+        int rc = parse_one(a, c, optarg);
+        if (rc) return rc;
+    }
+    if (!a->budget) return cmd_usage_error("guard", "--budget SIZE is required (the memory the job may use)");
+    if (optind >= argc) return cmd_usage_error("guard", "no command given (put it after --)");
+    a->o.argv = argv + optind;
+    if (a->o.id) {
+        struct oomlab_err e = {{0}};
+        if (runexec_check_id(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
+    }
+    size_t n = 0;
+    while (a->o.argv[n]) n++;
+    if (argsubst_uses(a->o.argv, n, "steps") && a->steps < 0)
+        return cmd_usage_error("guard", "the command has {steps} but no --steps was given");
+    return 0;
+}
+
+/* The live view: guard --steps without {steps}, and NVML's figure for the
+ * command's own processes (never another tenant's memory). */
+static bool guard_live(const struct runexec_live *rl, void *ctx)
+{
+    struct guard_args *a = ctx;
+    for (size_t i = 0; i < rl->n_gpus; i++)
+        if (rl->gpus[i].tree_peak > a->nvml_tree) a->nvml_tree = rl->gpus[i].tree_peak;
+    return live_tick(rl, &a->live);
+}
+
+/* The peak the gate judges: the highest figure measured. A budget is about
+ * the card: NVML's figure for the processes holds the CUDA context and
+ * non-PyTorch memory that the allocator's peak leaves out, and step lines
+ * or the hook see peaks between NVML's samples. */
+static int64_t gate_peak(const struct guard_args *a, const struct runexec_result *r, const char **source)
+{
+    int64_t best = -1;
+    *source = "";
+    if (r->peak_source[0] && strcmp(r->peak_source, "nvml")) {
+        best = r->peak_reserved >= 0 ? r->peak_reserved : r->peak_alloc;
+        *source = r->peak_source;
+    }
+    if (a->nvml_tree > 0 && a->nvml_tree > best) best = a->nvml_tree, *source = "nvml";
+    return best;
+}
+
+/* The OOM's line in the log, for the annotation (0 unknown). */
+static long oom_line(const struct runexec_result *r)
+{
+    struct oom_report rep;
+    struct oomlab_err e;
+    long line = 0;
+    if (!r->oom || logscan_path(r->log_path, &rep, &e) < 0) return 0;
+    if (rep.primary >= 0 && (size_t)rep.primary < rep.n_events) line = rep.events[rep.primary].line;
+    oom_report_release(&rep);
+    return line;
+}
+
+struct verdict_text {
+    char summary[900];  /* the run's one line */
+    char title[160];
+};
+
+static void verdict_text(const struct guard_args *a, const struct runexec_result *r, const struct gate_out *g,
+                         const char *source, struct verdict_text *t)
+{
+    char dur[32];
+    snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000.0);
+    snprintf(t->title, sizeof t->title, "oomlab guard: %s", g->name);
+    snprintf(t->summary, sizeof t->summary, "%s; run %s, exit %d%s, %s%s%s; log %.300s", g->message, r->id,
+             r->exit_code, r->stopped ? " (stopped after the smoke's steps)" : "", dur,
+             source[0] ? ", peak from " : "", source, r->log_path);
+    if (r->oom && r->first_fix[0]) {
+        size_t n = strlen(t->summary);
+        snprintf(t->summary + n, sizeof t->summary - n, "; first fix: %s", r->first_fix);
+    }
+    (void)a;
+}
+
+static int write_junit(const struct guard_args *a, const struct runexec_result *r, const struct gate_out *g,
+                       const struct verdict_text *t, const char *command)
+{
+    char budget[32], line[32], ts[32], host[256] = "", started[40];
+    snprintf(budget, sizeof budget, "%lld", (long long)a->budget);
+    snprintf(line, sizeof line, "%lld", (long long)g->line);
+    time_t now = time(NULL) - (time_t)(r->duration_ms / 1000);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (gethostname(host, sizeof host) < 0) host[0] = '\0';
+    host[sizeof host - 1] = '\0';
+    snprintf(ts, sizeof ts, "%d", g->exit_code);
+    struct junit_property props[] = {
+        {"run_id", r->id}, {"command", command}, {"budget_bytes", budget}, {"headroom_line_bytes", line},
+        {"verdict", g->name}, {"exit_code", ts}, {"log", r->log_path}};
+    char name[300], human[32];
+    units_format_bytes(a->budget, human, sizeof human);
+    snprintf(name, sizeof name, "GPU memory within %s: %.200s", human, command);
+    struct junit_case c = {.name = name, .classname = "oomlab.guard", .seconds = (double)r->duration_ms / 1000.0,
+                           .result = g->junit, .type = g->name, .message = g->message,
+                           .details = g->junit ? t->summary : NULL, .out = t->summary};
+    struct junit_suite s = {.name = "oomlab guard", .timestamp = started, .hostname = host,
+                            .seconds = c.seconds, .props = props, .n_props = sizeof props / sizeof *props,
+                            .cases = &c, .n_cases = 1};
+    struct strbuf b = {0};
+    junit_write(&b, &s);
+    struct oomlab_err e = {{0}};
+    int rc = b.failed ? oomlab_err_set(&e, "out of memory") : fsutil_write_atomic(a->junit, b.s, b.n, &e);
+    strbuf_release(&b);
+    if (rc < 0) fprintf(stderr, "oomlab guard: --junit %s: %s\n", a->junit, e.msg);
+    return rc;
+}
+
+static void print_github(const struct runexec_result *r, const struct gate_out *g, const struct verdict_text *t)
+{
+    struct strbuf b = {0};
+    const char *level = g->verdict == GATE_PASS ? "notice" : g->verdict == GATE_EDGE ? "warning" : "error";
+    long line = oom_line(r);
+    gha_annotation(&b, level, line > 0 ? r->log_path : NULL, line, t->title, t->summary);
+    if (!b.failed) fwrite(b.s, 1, b.n, stdout);
+    strbuf_release(&b);
+}
+
+static char *command_text(char *const *argv)
+{
+    struct strbuf b = {0};
+    for (size_t i = 0; argv[i]; i++) {
+        if (i) strbuf_adds(&b, " ");
+        strbuf_adds(&b, argv[i]);
+    }
+    return b.failed ? (strbuf_release(&b), NULL) : b.s;
+}
+
+/* {steps} -> N for the command; else the live view stops it after N steps. */
+static void smoke_length(struct guard_args *a, const char **keys, const char **vals, char *nbuf, size_t size)
+{
+    size_t n = 0;
+    while (a->o.argv[n]) n++;
+    if (a->steps < 0) return;
+    if (argsubst_uses(a->o.argv, n, "steps")) {
+        snprintf(nbuf, size, "%ld", a->steps);
+        keys[0] = "steps", vals[0] = nbuf;
+        a->o.subst_keys = keys, a->o.subst_vals = vals, a->o.n_subst = 1;
+    } else {
+        a->live.stop_after = a->steps;
+    }
+}
+
+int cmd_guard(int argc, char **argv)
+{
+    struct guard_args a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
+    const char *keys[1], *vals[1];
+    char nbuf[32];
+    smoke_length(&a, keys, vals, nbuf, sizeof nbuf);
+    struct oomlab_err err = {{0}};
+    a.live.who = "guard";
+    if (live_init(&a.live, &err) < 0) return cmd_fail("guard", &err, EXIT_ERROR);
+    if (a.junit && fsutil_check_own(a.junit, &err) < 0) {
+        live_release(&a.live);
+        return cmd_fail("guard", &err, EXIT_USAGE);
+    }
+    a.o.tag = "guard";
+    a.o.live = guard_live;
+    a.o.live_ctx = &a;
+    struct runexec_result r;
+    rc = runexec(&a.o, &r, &err);
+    live_release(&a.live);
+    if (rc < 0 && !r.exec_failed)
+        return cmd_fail("guard", &err, r.id_taken || r.dir_failed ? EXIT_USAGE : EXIT_ERROR);
+    if (rc < 0) fprintf(stderr, "oomlab guard: %s\n", err.msg);
+    const char *source;
+    struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom, .exec_failed = r.exec_failed,
+                         .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
+                         .peak = gate_peak(&a, &r, &source), .peak_lower_bound = r.peak_lower_bound};
+    if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
+    struct gate_out g;
+    gate_judge(&in, &g);
+    struct verdict_text t;
+    verdict_text(&a, &r, &g, source, &t);
+    char *command = command_text(a.o.argv);
+    printf("oomlab guard: %s: %s\n", g.name, t.summary);
+    if (a.github) print_github(&r, &g, &t);
+    int jrc = a.junit ? write_junit(&a, &r, &g, &t, command ? command : "") : 0;
+    free(command);
+    if (!r.exec_failed && (!r.recorded || r.problem[0]))
+        fprintf(stderr, "oomlab guard: %s: %s\n", r.id, r.problem[0] ? r.problem : "ledger row not written");
+    return jrc < 0 ? EXIT_ERROR : g.exit_code;
+}

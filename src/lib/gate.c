@@ -1,0 +1,76 @@
+/* gate: guard's verdict (see gate.h). */
+#include "lib/gate.h"
+
+#include <stdio.h>
+
+#include "lib/units.h"
+
+static const struct {
+    int exit_code;
+    const char *name, *junit;
+} verdicts[] = {
+    [GATE_PASS] = {0, "pass", NULL},
+    [GATE_OVER_BUDGET] = {10, "over-budget", "failure"},
+    [GATE_EDGE] = {11, "edge", "failure"},
+    [GATE_OOM] = {12, "oom", "failure"},
+    [GATE_FAILED] = {13, "failed", "error"},
+    [GATE_UNMEASURED] = {14, "unmeasured", "error"},
+};
+
+int gate_exit_code(enum gate_verdict v)
+{
+    return verdicts[v].exit_code;
+}
+
+/* Which verdict, before the figures: failures of the command first (an
+ * OOM wins over the exit code it caused), then the peak against the lines. */
+static enum gate_verdict classify(const struct gate_in *in, int64_t line)
+{
+    if (in->oom) return GATE_OOM;
+    if (in->exec_failed || in->timed_out || (in->exit_code != 0 && !in->stopped)) return GATE_FAILED;
+    if (in->peak < 0) return GATE_UNMEASURED;
+    if (in->peak > in->budget) return GATE_OVER_BUDGET;
+    if (in->peak > line) return GATE_EDGE;
+    return GATE_PASS;
+}
+
+void gate_judge(const struct gate_in *in, struct gate_out *out)
+{
+    double h = in->headroom >= 0 && in->headroom < 1 ? in->headroom : 0;
+    out->line = (int64_t)((double)in->budget * (1.0 - h));
+    out->verdict = classify(in, out->line);
+    out->exit_code = verdicts[out->verdict].exit_code;
+    out->name = verdicts[out->verdict].name;
+    out->junit = verdicts[out->verdict].junit;
+    char peak[32], budget[32], line[32];
+    units_format_bytes(in->peak, peak, sizeof peak);
+    units_format_bytes(in->budget, budget, sizeof budget);
+    units_format_bytes(out->line, line, sizeof line);
+    int pct = (int)(h * 100.0 + 0.5);
+    switch (out->verdict) {
+    case GATE_PASS:
+        snprintf(out->message, sizeof out->message, "peak %s is within the budget %s with %d%% headroom (line %s)",
+                 peak, budget, pct, line);
+        break;
+    case GATE_OVER_BUDGET:
+        snprintf(out->message, sizeof out->message, "peak %s is over the budget %s", peak, budget);
+        break;
+    case GATE_EDGE:
+        snprintf(out->message, sizeof out->message, "peak %s is on the edge: over the %d%% headroom line %s of the budget %s",
+                 peak, pct, line, budget);
+        break;
+    case GATE_OOM:
+        if (in->peak < 0) snprintf(out->message, sizeof out->message, "the command ran out of GPU memory");
+        else snprintf(out->message, sizeof out->message, "the command ran out of GPU memory (peak %s%s)",
+                      in->peak_lower_bound ? ">= " : "", peak);
+        break;
+    case GATE_FAILED:
+        if (in->timed_out) snprintf(out->message, sizeof out->message, "the command timed out (no GPU OOM found)");
+        else snprintf(out->message, sizeof out->message, "the command failed with exit %d (no GPU OOM found)", in->exit_code);
+        break;
+    case GATE_UNMEASURED:
+        snprintf(out->message, sizeof out->message, "no peak was measured (no NVML sample of the command and no step line "
+                                                    "with memory): cannot judge the budget %s", budget);
+        break;
+    }
+}

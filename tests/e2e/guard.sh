@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# oomlab guard end to end on the simulated trainer and the fake card: each
+# exit code, --steps both ways, JUnit XML validated against the schema CI
+# reporters read (tests/ci/junit.xsd, xmllint), GitHub annotations escaped.
+. "$(dirname "$0")/lib/run-common.bash"
+XSD=$OOMLAB_ROOT/tests/ci/junit.xsd
+card() { mkdir -p nv/procs; echo "0 25769803776 536870912 35 NVIDIA A10G" > nv/gpus
+  export OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/nv; }
+valid() { xmllint --noout --schema "$XSD" "$1" 2>/dev/null; }
+xq() { python3 -c 'import sys,xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print(eval(sys.argv[2]))' "$@"; }
+# simtrain at batch 8, 2 MiB per token: peak 18.90 GiB by its step lines, 19.19 GiB by NVML (context included)
+SMOKE=("$SIM" --batch 8 --per-token-kb 2048 --steps 5 --sleep-ms 30)
+
+fresh codes; card
+"$OOMLAB" guard -q --interval 50ms --budget 30GiB --junit pass.xml -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.pass-exit0 test "$rc" -eq 0
+check guard.pass-line grep -q '^oomlab guard: pass: peak 19.19 GiB is within the budget 30.00 GiB with 15% headroom (line 25.50 GiB); run run001' out
+check guard.pass-nvml-wins grep -q 'peak from nvml' out
+check guard.pass-junit-valid valid pass.xml
+check guard.pass-junit-counts test "$(xq pass.xml 'r.get("tests"),r.get("failures"),r.get("errors"),len(list(r.iter("failure")))')" = "('1', '0', '0', 0)"
+check guard.pass-ledger-tag test "$(csv_field runs.csv run001 notes)" = guard
+"$OOMLAB" guard -q --interval 50ms --budget 20GiB --junit edge.xml -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.edge-exit11 test "$rc" -eq 11
+check guard.edge-junit-failure test "$(xq edge.xml '[f.get("type") for f in r.iter("failure")]')" = "['edge']"
+check guard.edge-junit-valid valid edge.xml
+"$OOMLAB" guard -q --interval 50ms --budget 22GiB --headroom 5% -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.headroom-5-pass test "$rc" -eq 0
+"$OOMLAB" guard -q --interval 50ms --budget 19GiB -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.over-exit10 test "$rc" -eq 10
+check guard.over-line grep -q '^oomlab guard: over-budget: peak 19.19 GiB is over the budget 19.00 GiB' out
+# decimal GB: 20.5 GB = 19.09 GiB < the 19.19 GiB peak
+"$OOMLAB" guard -q --interval 50ms --budget 20.5GB --headroom 0 -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.decimal-gb-over test "$rc" -eq 10
+"$OOMLAB" guard -q --budget 30GiB --junit oom.xml --github -- "$SIM" --batch 16 --per-token-kb 2048 --steps 5 >out 2>err; rc=$?
+check guard.oom-exit12 test "$rc" -eq 12
+check guard.oom-junit test "$(xq oom.xml '[f.get("type") for f in r.iter("failure")]')" = "['oom']"
+check guard.oom-junit-valid valid oom.xml
+ann=$(grep '^::error ' out)
+line=$(printf '%s' "$ann" | sed -n 's/.*,line=\([0-9]*\),.*/\1/p')
+lastlog=$(ls -t logs/*.log | head -1)
+ann_file() { printf '%s' "$ann" | grep -q "^::error file=./logs/$(basename "$lastlog"),line=[0-9]*,title=oomlab guard%3A oom::the command ran out of GPU memory (peak "; }
+ann_line() { sed -n "${line:-0}p" "$lastlog" | grep -q 'CUDA out of memory'; }
+check guard.oom-annotation-file ann_file
+check guard.oom-annotation-line-is-the-error ann_line
+"$OOMLAB" guard -q --budget 30GiB --junit fail.xml -- "$SIM" --steps 2 --exit-code 3 >out 2>err; rc=$?
+check guard.failed-exit13 test "$rc" -eq 13
+check guard.failed-junit-error test "$(xq fail.xml '[e.get("type") for e in r.iter("error")],r.get("errors")')" = "(['failed'], '1')"
+"$OOMLAB" guard -q --budget 30GiB -- "$SIM" --crash-at 2 >out 2>err; rc=$?
+check guard.crash-exit13 test "$rc" -eq 13
+"$OOMLAB" guard -q --budget 30GiB --junit nf.xml -- ./no-such-trainer >out 2>err; rc=$?
+check guard.not-found-exit13 test "$rc" -eq 13
+check guard.not-found-said grep -q 'no-such-trainer: command not found' err
+check guard.not-found-junit valid nf.xml
+"$OOMLAB" guard -q --budget 30GiB --timeout 1 -- "$SIM" --hang-at 2 >out 2>err; rc=$?
+check guard.timeout-exit13 test "$rc" -eq 13
+check guard.timeout-said grep -q 'timed out' out
+
+# no NVML and step lines without memory: nothing measured, never a pass
+fresh unmeasured
+export OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1; unset OOMLAB_FAKE_NVML_DIR
+"$OOMLAB" guard -q --budget 30GiB --junit u.xml -- "$SIM" --format plain --steps 3 >out 2>err; rc=$?
+check guard.unmeasured-exit14 test "$rc" -eq 14
+check guard.unmeasured-junit test "$(xq u.xml '[e.get("type") for e in r.iter("error")]')" = "['unmeasured']"
+# step lines with memory but no NVML: the log's peak is judged
+"$OOMLAB" guard -q --budget 30GiB -- "$SIM" --steps 3 >out 2>err; rc=$?
+check guard.log-peak-without-nvml test "$rc,$(grep -c 'peak from log' out)" = "0,1"
+
+# --steps N: {steps} in the command, or a stop after N steps seen
+fresh steps; card
+"$OOMLAB" guard -q --budget 30GiB --steps 3 -- "$SIM" --steps {steps} --sleep-ms 1 >out 2>err; rc=$?
+check guard.steps-placeholder test "$rc" -eq 0
+check guard.steps-placeholder-reached grep -q 'steps=3 card' logs/run001.log
+"$OOMLAB" guard -q --budget 30GiB --steps 3 --interval 50ms -- "$SIM" --steps 1000 --sleep-ms 100 >out 2>err; rc=$?
+check guard.steps-stop-pass test "$rc" -eq 0
+check guard.steps-stop-early test "$(grep -c '^step=' logs/run002.log)" -lt 10
+check guard.steps-stop-noted grep -q 'stopped by oomlab (enough steps seen)' runs.csv
+check guard.steps-stop-said grep -q 'stopped after the smoke' out
+"$OOMLAB" guard -q --budget 30GiB --steps 3 -- "$SIM" --steps 1 >out 2>err; rc=$?
+check guard.steps-fewer-is-fine test "$rc" -eq 0
+"$OOMLAB" guard -q --budget 30GiB -- "$SIM" --steps '{steps}' >out 2>err; rc=$?
+check guard.steps-placeholder-needs-steps test "$rc" -eq 2
+
+# hostile text in the command and the directory: the XML still validates, annotations escaped
+fresh hostile; card
+d=$'lab,x:y%z'
+"$OOMLAB" guard -q --dir "$d" --budget 30GiB --junit h.xml --github -- "$SIM" --batch 16 --per-token-kb 2048 --steps 2 $'<&"\x01\xff\r\n>' >out 2>err; rc=$?
+check guard.hostile-exit test "$rc" -eq 12
+check guard.hostile-junit-valid valid h.xml
+check guard.hostile-junit-replaced grep -qF $'&lt;&amp;&quot;\xef\xbf\xbd\xef\xbf\xbd&#13;&#10;&gt;' h.xml
+check guard.hostile-annotation-property grep -q '^::error file=lab%2Cx%3Ay%25z/logs/run001.log,line=' out
+check guard.hostile-annotation-message grep -q 'log lab,x:y%25z/logs/run001.log' out
+check guard.hostile-one-line test "$(grep -c '^::' out)" -eq 1
+check guard.junit-no-temp test "$(ls | grep -c 'h.xml.tmp')" -eq 0
+
+# a --junit that is a symlink is refused before anything runs
+ln -s /etc/passwd evil.xml
+"$OOMLAB" guard -q --budget 30GiB --junit evil.xml -- "$SIM" --steps 1 >out 2>err; rc=$?
+check guard.junit-symlink-refused test "$rc" -eq 2 -a ! -e runs.csv
+check guard.junit-symlink-untouched test "$(readlink evil.xml)" = /etc/passwd
+
+# completion offers guard and its options
+"$OOMLAB" completion bash > comp.bash
+check guard.completion grep -q -- '--budget' comp.bash
