@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/memsummary.h"
 #include "lib/msg.h"
@@ -532,6 +533,28 @@ static long ui_progress_step(const char *p, size_t n)
     return i < n && p[i] >= '0' && p[i] <= '9' ? step : -1;
 }
 
+/* A summary figure names a step without being one: "Best iteration: 17000"
+ * (XGBoost, LightGBM, CatBoost print it when they stop or restore), "Total
+ * optimization steps = 1200", "max_steps". A qualifier word right before the
+ * step word marks it. */
+static bool summary_step_line(const char *p, size_t n)
+{
+    static const char *const qual[] = {"best", "total", "max", "num", "optimization"};
+    for (size_t i = 0; i + 4 < n; i++) {
+        if (i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_')) continue;
+        for (size_t q = 0; q < sizeof qual / sizeof qual[0]; q++) {
+            size_t k = strlen(qual[q]);
+            if (n - i <= k + 1 || strncasecmp(p + i, qual[q], k) != 0) continue;
+            size_t j = i + k;
+            if (p[j] != ' ' && p[j] != '_') continue;
+            j++;
+            if (n - j >= 4 && (strncasecmp(p + j, "step", 4) == 0 || strncasecmp(p + j, "iter", 4) == 0))
+                return true;
+        }
+    }
+    return false;
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -545,7 +568,8 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
         if (!prev_line(v, &a, &b)) break;
         struct steps_point pt;
         if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
-            !progress_of_other_work(v->p + a, b - a)) {
+            !progress_of_other_work(v->p + a, b - a) &&
+            !summary_step_line(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX)) {
             result = pt.step;
             break;
         }

@@ -473,6 +473,27 @@ static void test_nccl_rank_from_init_line(void **state)
     oom_report_release(&rep);
 }
 
+/* A summary figure is no step: "Best iteration: 17000" is the format the
+ * gradient-boosting libraries print (xgboost's "Best iteration: %s"); the
+ * step line before it is the step that failed. */
+static void test_summary_numbers_not_steps(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "step=120 loss=1.9\nBest iteration: 17000\n%s", OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 120);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "  Total optimization steps = 1200\n%s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "iteration 300/ 1000 | loss 2.1\n%s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 300);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,7 +506,7 @@ int main(void)
         cmocka_unit_test(test_continuation_lines),
         cmocka_unit_test(test_ipython_header_and_named_model_to),
         cmocka_unit_test(test_innermost_frame_wins), cmocka_unit_test(test_wrap_inside_number),
-        cmocka_unit_test(test_nccl_rank_from_init_line),
+        cmocka_unit_test(test_nccl_rank_from_init_line), cmocka_unit_test(test_summary_numbers_not_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
