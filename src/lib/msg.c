@@ -74,7 +74,8 @@ static const struct msg_clause clauses_jax[] = {
 };
 
 static const struct msg_clause clauses_tf[] = {
-    {"shape %S and type %t", MSG_F_SHAPE}, /* "shape[a,b]" and older "shape [a,b]" */
+    /* "shape[a,b]", older "shape [a,b]", TF 1.x "shape dim { size: 10 } dim { size: 10 }" */
+    {"shape %S and type %t", MSG_F_SHAPE},
     {"shape %S", MSG_F_SHAPE},
     {"T=DT_%t", MSG_F_DTYPE},
     {"device:GPU:%d", MSG_F_GPU},
@@ -164,11 +165,14 @@ static const struct msg_near near_jax[] = {
 };
 static const struct msg_near near_nccl[] = {
     {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED, 0, 6},
+    /* the same process's init line: "NCCL INFO comm 0x... rank 3 nranks 8 cudaDev 3" */
+    {"rank %d nranks", MSG_F_RANK, 400, 0},
     {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED, 0, 6},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_nccl_error[] = {
     {"'out of memory'", MSG_F_IS_OOM, 0, 6},
+    {"rank %d nranks", MSG_F_RANK, 400, 0},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_vllm[] = {
@@ -684,9 +688,32 @@ static size_t pm_int(const char *s, size_t n, long long *out)
     return i;
 }
 
+/* TF 1.x's protobuf TensorShape: "dim { size: 563354 } dim { size: 256 }". */
+static size_t pm_shape_proto(const char *s, size_t n, struct pm_vals *v)
+{
+    static const char head[] = "dim { size: ";
+    size_t i = 0, end = 0;
+    v->shape_rank = 0;
+    while (n - i > sizeof head - 1 && memcmp(s + i, head, sizeof head - 1) == 0) {
+        long long d;
+        i += sizeof head - 1;
+        size_t k = pm_int(s + i, n - i, &d);
+        if (!k || d < 0) return 0;
+        i += k;
+        while (i < n && s[i] == ' ') i++;
+        if (i >= n || s[i] != '}') return 0;
+        if (v->shape_rank < 8) v->shape[v->shape_rank] = d;
+        v->shape_rank++;
+        end = ++i;
+        while (i < n && s[i] == ' ') i++;
+    }
+    return end;
+}
+
 static size_t pm_shape(const char *s, size_t n, struct pm_vals *v)
 {
     size_t i = 0;
+    if (i < n && s[i] == 'd') return pm_shape_proto(s, n, v);
     if (i >= n || s[i] != '[') return 0;
     i++;
     v->shape_rank = 0;

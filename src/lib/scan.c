@@ -5,8 +5,10 @@
  * repeats as events are added. */
 #include "lib/scan.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/memsummary.h"
 #include "lib/msg.h"
@@ -403,6 +405,8 @@ static void apply_near(struct scan *s, const struct view *v, const struct msg_ru
 
 struct evidence {
     unsigned bits;          /* stages named by frames */
+    unsigned inner;         /* stages of the innermost frame naming more than forward */
+    bool inner_last;        /* a stack printed outermost first: the last frame is innermost */
     enum oom_stage context; /* stage announced by the lines before */
     enum oom_stage tf;      /* TF node / op */
     bool frames;            /* saw a real frame line */
@@ -413,7 +417,13 @@ struct evidence {
 
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
-    e->bits |= stage_frame_bits(body, n + 1);
+    unsigned bits = stage_frame_bits(body, n + 1);
+    e->bits |= bits;
+    /* Innermost specific frame: module forwards wrap everything, so a frame
+     * counts when it names another stage; the one nearest the allocation
+     * wins over an outer frame's (a training loop run from a constructor
+     * is not a load). */
+    if ((bits & ~(1u << OOM_STAGE_FORWARD)) && (!e->inner || e->inner_last)) e->inner = bits;
     if (stage_attention_text(body, n)) e->attention = true;
 }
 
@@ -461,19 +471,28 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
 /* When no frames lead to the message, the stack may follow it: a Python
  * traceback printed after (interleaved output), a glog or Lua stack. */
 static void walk_forward(struct scan *s, const struct view *v, size_t le,
-                         const struct msg_prefix *src, struct evidence *e)
+                         const struct msg_prefix *src, bool msg_is_header, struct evidence *e)
 {
     size_t a = le, b = le;
     int lines = 0, before = 0;
-    bool started = false;
+    /* IPython prints the exception class on the header line itself
+     * ("OutOfMemoryError    Traceback (most recent call last)"). */
+    bool started = msg_is_header;
+    e->inner_last = msg_is_header;
     while (lines++ < WALK_LINES && b - le < WALK_BYTES && next_line(v, &a, &b)) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
         if (lines <= 3 && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
         if (!started) {
-            if (c.kind == STAGE_LINE_HEADER) started = true;
-            else if (++before > 6) break;
+            if (c.kind == STAGE_LINE_HEADER) {
+                started = true;
+                /* Python prints the innermost frame last; glog, Lua and c10
+                 * stacks ("most recent call first") print it first. */
+                e->inner_last = memmem(c.body, c.n, "most recent call last", 21) != NULL;
+            } else if (++before > 6) {
+                break;
+            }
             continue;
         }
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
@@ -514,6 +533,28 @@ static long ui_progress_step(const char *p, size_t n)
     return i < n && p[i] >= '0' && p[i] <= '9' ? step : -1;
 }
 
+/* A summary figure names a step without being one: "Best iteration: 17000"
+ * (XGBoost, LightGBM, CatBoost print it when they stop or restore), "Total
+ * optimization steps = 1200", "max_steps". A qualifier word right before the
+ * step word marks it. */
+static bool summary_step_line(const char *p, size_t n)
+{
+    static const char *const qual[] = {"best", "total", "max", "num", "optimization"};
+    for (size_t i = 0; i + 4 < n; i++) {
+        if (i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_')) continue;
+        for (size_t q = 0; q < sizeof qual / sizeof qual[0]; q++) {
+            size_t k = strlen(qual[q]);
+            if (n - i <= k + 1 || strncasecmp(p + i, qual[q], k) != 0) continue;
+            size_t j = i + k;
+            if (p[j] != ' ' && p[j] != '_') continue;
+            j++;
+            if (n - j >= 4 && (strncasecmp(p + j, "step", 4) == 0 || strncasecmp(p + j, "iter", 4) == 0))
+                return true;
+        }
+    }
+    return false;
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -527,7 +568,8 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
         if (!prev_line(v, &a, &b)) break;
         struct steps_point pt;
         if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
-            !progress_of_other_work(v->p + a, b - a)) {
+            !progress_of_other_work(v->p + a, b - a) &&
+            !summary_step_line(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX)) {
             result = pt.step;
             break;
         }
@@ -581,19 +623,19 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
-        walk_forward(s, v, le, src, &f);
+        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
     }
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
     else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow")) ev->stage = e.tf;
-    else ev->stage = stage_combine(stage_pick(e.bits), e.context);
+    else ev->stage = stage_combine(stage_pick(e.inner ? e.inner : e.bits), e.context);
     if (r->stage == OOM_STAGE_UNKNOWN) {
         enum oom_stage after = stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
@@ -756,14 +798,18 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
             msg_classify(c.body, c.n) || *n + 1 + c.n >= SCAN_LINE_MAX)
             break;
+        /* A terminal hard-wrap inside a number ("of which 4" / "0.30 GiB is
+         * free") joins without a blank. */
+        size_t gap = *n > body_at && isdigit((unsigned char)s->line[*n - 1]) &&
+                             (isdigit((unsigned char)c.body[0]) || c.body[0] == '.') ? 0 : 1;
         s->line[*n] = ' ';
-        memcpy(s->line + *n + 1, c.body, c.n);
+        memcpy(s->line + *n + gap, c.body, c.n);
         struct oom_event trial = *ev;
         trial.n_procs = 0; /* re-read from the whole text */
-        msg_extract(r, s->line + body_at, *n + 1 + c.n - body_at, &trial);
+        msg_extract(r, s->line + body_at, *n + gap + c.n - body_at, &trial);
         if (known_figures(&trial) <= known_figures(ev)) break;
         *ev = trial;
-        *n += 1 + c.n;
+        *n += gap + c.n;
         le = b;
     }
     s->line[*n] = '\0';

@@ -36,6 +36,8 @@ static const struct stage_word frame_words[] = {
     {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
     {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
     {"_cuda_deserialize", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
+    {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -179,6 +181,10 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_HEADER;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         starts(s, n, "frame #") ||
+        /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
+         * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
+        starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
+        (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;

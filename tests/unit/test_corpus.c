@@ -10,7 +10,9 @@
  *
  *   test_corpus                 the corpus (tests/corpus): every field must pass
  *   test_corpus --score DIR     score another labelled set (the held-out logs in
- *                               tests/corpus-heldout): print the figures, exit 0 */
+ *                               tests/corpus-heldout): print the figures, exit 0
+ *   test_corpus --misses DIR    the same, and each miss (only for a set already
+ *                               measured: reading misses ends its being unseen) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -41,6 +43,7 @@ static size_t n_rows;
 static char *labels_text;
 static const char *corpus_dir = "tests/corpus";
 static bool score_only;
+static bool show_misses; /* --misses DIR: --score and each miss on stderr */
 
 static int load(void **state)
 {
@@ -134,7 +137,7 @@ static void score(enum col c, const char *name, size_t *passed_out, size_t *labe
         }
         labelled++;
         if (ok) passed++;
-        else if (!score_only)
+        else if (!score_only || show_misses)
             print_error("corpus %s %s: want '%s', got %lld\n", r->col[C_ID], name, want, got);
     }
     *passed_out = passed;
@@ -206,7 +209,8 @@ static void corpus_tf_shapes(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--score")) {
+    if (argc == 3 && (!strcmp(argv[1], "--score") || !strcmp(argv[1], "--misses"))) {
+        show_misses = !strcmp(argv[1], "--misses");
         corpus_dir = argv[2];
         score_only = true;
         return score_main();

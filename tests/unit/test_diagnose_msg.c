@@ -295,6 +295,29 @@ static void test_anchors_minimal(void **state)
             if (i != j && strstr(a[i], a[j])) fail_msg("anchor '%s' covers '%s'", a[j], a[i]);
 }
 
+/* TF 1.x prints a TensorShape as protobuf text: "shape dim { size: 10 } dim
+ * { size: 10 }" (the placeholder error asserted in tensorflow's own
+ * tests); the dims are read like "shape[10,10]". */
+static void test_protobuf_shape(void **state)
+{
+    (void)state;
+    struct oom_event e;
+    oom_event_init(&e);
+    const char *t = "with dtype float and shape dim { size: 10 } dim { size: 10 }";
+    assert_true(msg_apply("shape %S", MSG_F_SHAPE, t, strlen(t), &e));
+    assert_int_equal(e.shape_rank, 2);
+    assert_int_equal(e.shape[0], 10);
+    assert_int_equal(e.shape[1], 10);
+    oom_event_init(&e);
+    t = "shape dim { size: 563354 } and type float";
+    assert_true(msg_apply("shape %S and type %t", MSG_F_SHAPE, t, strlen(t), &e));
+    assert_int_equal(e.shape_rank, 1);
+    assert_int_equal(e.shape[0], 563354);
+    oom_event_init(&e);
+    t = "shape dim { size: x }";
+    assert_false(msg_apply("shape %S", MSG_F_SHAPE, t, strlen(t), &e));
+}
+
 int main(int argc, char **argv)
 {
     /* bench/diagnose greps for the same anchors: print them, one a line. */
@@ -307,7 +330,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
-        cmocka_unit_test(test_patterns),      cmocka_unit_test(test_every_rule_fires),
+        cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

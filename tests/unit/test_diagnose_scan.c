@@ -384,6 +384,116 @@ static void test_continuation_lines(void **state)
     oom_report_release(&rep);
 }
 
+/* IPython puts the exception class on the header line and prints the frames
+ * after it; "---> 210 self.llama_model.to(...)" moves a named model whole.
+ * Lines from yellow-binary-tree/HawkEye#6 (tests/corpus-heldout4/k02). */
+static void test_ipython_header_and_named_model_to(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "OutOfMemoryError                          Traceback (most recent call last)\n"
+        "Cell In[3], line 25\n"
+        "     24 model = HawkEye_it(config=cfg.model)\n"
+        "---> 25 model.set_device_ids([cfg.device])\n"
+        "\n"
+        "File ~/VLM/HawkEye/models/hawkeye_it.py:210, in HawkEye_it.set_device_ids(self, device_ids)\n"
+        "    209 self.llama_proj.to(self.devices[0])\n"
+        "--> 210 self.llama_model.to(self.devices[0])\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    assert_int_equal(stage_line_kind("Cell In[3], line 25", 19), STAGE_LINE_FRAME);
+    const char *f = "File ~/x/hawkeye_it.py:210, in HawkEye_it.set_device_ids(self, device_ids)";
+    assert_int_equal(stage_line_kind(f, strlen(f)), STAGE_LINE_FRAME);
+}
+
+/* The innermost frame that names a stage wins over an outer one: a training
+ * step run from a constructor fails in backward, not in a load. Frames
+ * spliced from two real tracebacks: the constructor frame of
+ * pytorch/pytorch#465 (main_snli.py __init__) around the backward frames of
+ * McGregorWwww/UCTransNet#2. */
+static void test_innermost_frame_wins(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "Traceback (most recent call last):\n"
+        "  File \"main_snli.py\", line 293, in <module>\n"
+        "    experiment=BaseExperiment()\n"
+        "  File \"main_snli.py\", line 74, in __init__\n"
+        "    train_one_epoch(train_loader, model, criterion, optimizer, writer, epoch, None, model_type, logger)\n"
+        "  File \"D:\\Projects\\Crack\\UCTransNet\\Train_one_epoch.py\", line 76, in train_one_epoch\n"
+        "    out_loss.backward()\n"
+        "  File \"C:\\Python38\\lib\\site-packages\\torch\\autograd\\__init__.py\", line 147, in backward\n"
+        "    Variable._execution_engine.run_backward(\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 100.00 MiB (GPU 0; 12.00 GiB total "
+        "capacity; 9.65 GiB already allocated; 0 bytes free; 9.85 GiB reserved in total by PyTorch)\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+    /* A forward pass inside an outer evaluation still belongs to it. */
+    rep = scan_str("Traceback (most recent call last):\n"
+                   "  File \"train.py\", line 200, in main\n"
+                   "    eval_loss = evaluate(model, criterion, epoch, eval_losses)\n"
+                   "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 489, in __call__\n"
+                   "    result = self.forward(*input, **kwargs)\n"
+                   "RuntimeError: CUDA error: out of memory\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "eval");
+    oom_report_release(&rep);
+}
+
+/* A terminal hard-wrap inside a number: the message of vllm-project/vllm#15105
+ * (tests/corpus/096) hard-wrapped between "60" and "5.88 MiB". */
+static void test_wrap_inside_number(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.74 GiB. GPU 1 has a total capacity of 23.57 GiB of which 60\n"
+        "5.88 MiB is free. Process 133288 has 22.97 GiB memory in use.\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].bytes.free, 635311227); /* 605.88 MiB */
+    oom_report_release(&rep);
+}
+
+/* NCCL's own OOM names the device, not the rank; the same process's init
+ * line does ("comm 0x7fd634001060 rank 3 nranks 8 cudaDev 3", NCCL 2.7.8's
+ * format as printed in a public DDP log). The OOM lines are NVIDIA/nccl#1485's
+ * (tests/corpus-heldout/h16) with the same host:pid. */
+static void test_nccl_rank_from_init_line(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "node2:24881:25568 [2] NCCL INFO comm 0x7fd634001060 rank 3 nranks 8 cudaDev 2 busId b1000 - Init COMPLETE\n"
+        "node2:24880:25570 [1] NCCL INFO comm 0x7f30b4001060 rank 1 nranks 8 cudaDev 1 busId 1a000 - Init COMPLETE\n"
+        "node2:24881:25568 [2] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'\n"
+        "node2:24881:25568 [2] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 10485760 bytes\n");
+    assert_true(rep.n_events >= 1);
+    const struct oom_event *e = &rep.events[rep.primary >= 0 ? rep.primary : 0];
+    assert_int_equal(e->rank, 3);
+    assert_int_equal(e->gpu, 2);
+    oom_report_release(&rep);
+}
+
+/* A summary figure is no step: "Best iteration: 17000" is the format the
+ * gradient-boosting libraries print (xgboost's "Best iteration: %s"); the
+ * step line before it is the step that failed. */
+static void test_summary_numbers_not_steps(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "step=120 loss=1.9\nBest iteration: 17000\n%s", OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 120);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "  Total optimization steps = 1200\n%s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "iteration 300/ 1000 | loss 2.1\n%s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 300);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +504,9 @@ int main(void)
         cmocka_unit_test(test_expandable_setting), cmocka_unit_test(test_newline_count),
         cmocka_unit_test(test_memory_summary), cmocka_unit_test(test_stage_cues_words),
         cmocka_unit_test(test_continuation_lines),
+        cmocka_unit_test(test_ipython_header_and_named_model_to),
+        cmocka_unit_test(test_innermost_frame_wins), cmocka_unit_test(test_wrap_inside_number),
+        cmocka_unit_test(test_nccl_rank_from_init_line), cmocka_unit_test(test_summary_numbers_not_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
