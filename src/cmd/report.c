@@ -12,9 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/ledger_io.h"
 #include "lib/ledger.h"
+#include "lib/logidx.h"
+#include "lib/reduce.h"
 #include "lib/memcsv.h"
 #include "lib/plan.h"
 #include "lib/steps.h"
@@ -23,7 +26,9 @@
 #include "lib/verdict.h"
 #include "render/html.h"
 #include "render/svg.h"
+#include "sys/chunks.h"
 #include "sys/fsutil.h"
+#include "sys/logidx_file.h"
 #include "sys/logscan.h"
 
 #define MAX_RUNS 8
@@ -32,7 +37,6 @@
 #define EXCERPT_AFTER 6
 #define EXCERPT_LINE_MAX 400
 #define CONFIG_MAX (1u << 20)
-#define MEMCSV_MAX ((size_t)2 << 30)
 #define STEPS_MAX ((size_t)512 << 20)
 
 static const char usage_text[] =
@@ -51,11 +55,21 @@ static const char usage_text[] =
     "\n"
     "Prints the path written. Exit 0 written, 2 usage or unknown run, 3 cannot write.\n";
 
+/* A chart's points: a reduction of the data (lib/reduce), in display units. */
+struct pts {
+    double *x, *y;
+    size_t n;
+    uint64_t n_data; /* points in the data */
+};
+
+#define N_STEP_MARKS 6 /* step labels on the memory chart */
+
+enum time_source { TIME_NONE, TIME_INDEX, TIME_INTERPOLATED };
+
 struct run {
     const struct ledger_row *row;
     const char *id;
     struct memcsv mem;
-    struct steps_series log_steps;
     struct torchsteps ts;
     bool have_ts;
     struct oom_report rep;
@@ -66,11 +80,18 @@ struct run {
     char excerpt[EXCERPT_BEFORE + EXCERPT_AFTER + 1][EXCERPT_LINE_MAX];
     long excerpt_first; /* line number of excerpt[0]; 0 none */
     size_t excerpt_n;
-    /* series for the charts, in display units */
-    double *mx[MEMCSV_MAX_GPUS], *my[MEMCSV_MAX_GPUS], *mt[MEMCSV_MAX_GPUS];
-    size_t mn[MEMCSV_MAX_GPUS], mtn[MEMCSV_MAX_GPUS];
-    double *sx, *sres, *salloc, *lx, *ly;
-    size_t sn, salloc_n, sres_n, ln;
+    /* the log's step lines, reduced as they are read: against the step... */
+    struct reduce_stream step_res, step_alloc, step_loss;
+    /* ...and against time on the memory chart's axis (seconds of the samples) */
+    struct reduce_stream time_res, time_alloc;
+    struct { double t; long step; bool set; } marks[N_STEP_MARKS];
+    enum time_source time_src;
+    double oom_t; /* the OOM line's time on that axis; NaN unknown */
+    char time_note[200];
+    /* series for the charts */
+    struct pts mem_used[MEMCSV_MAX_GPUS], mem_tree[MEMCSV_MAX_GPUS];
+    struct pts sres, salloc, loss, tres, talloc;
+    bool steps_from_hook;
     char log_path[4096];
 };
 
@@ -81,9 +102,16 @@ struct run {
 #define RING 64
 
 struct pass_ctx {
-    struct steps_series *series;
-    long n;
+    struct run *r;
+    long n, last_step;
+    uint64_t offset;         /* of the next line in the log */
+    bool offsets_bad;        /* a line over LOGSCAN_LINE_MAX: offsets unknown from there */
+    struct logidx_file *idx; /* TIME_INDEX */
+    double shift_s;          /* index time -> memory-sample time */
+    double s_per_byte;       /* TIME_INTERPOLATED */
+    double duration;         /* of the memory samples, for the step marks */
     char ring[RING][EXCERPT_LINE_MAX];
+    uint64_t ring_offset[RING];
 };
 
 static void copy_line(char *dst, const char *line, size_t len)
@@ -94,53 +122,185 @@ static void copy_line(char *dst, const char *line, size_t len)
     dst[n] = '\0';
 }
 
+/* Seconds on the memory chart's axis at which the log's byte at offset
+ * arrived; NaN unknown. Offsets come in increasing order (the index is
+ * read in step with the log). */
+static double time_at(struct pass_ctx *p, uint64_t offset)
+{
+    if (p->offsets_bad) return NAN;
+    if (p->r->time_src == TIME_INTERPOLATED) return (double)offset * p->s_per_byte;
+    if (p->r->time_src != TIME_INDEX) return NAN;
+    int64_t ms = logidx_file_ms(p->idx, offset);
+    return ms < 0 ? NAN : (double)ms / 1000.0 + p->shift_s;
+}
+
+static void mark_step(struct pass_ctx *p, double t, long step)
+{
+    if (!(p->duration > 0) || !isfinite(t) || step < 0) return;
+    double at = t / p->duration * N_STEP_MARKS;
+    size_t slot = at <= 0 ? 0 : at >= N_STEP_MARKS - 1 ? N_STEP_MARKS - 1 : (size_t)at;
+    if (!p->r->marks[slot].set) p->r->marks[slot].t = t, p->r->marks[slot].step = step, p->r->marks[slot].set = true;
+}
+
+static void step_point(struct pass_ctx *p, const struct steps_point *pt, uint64_t offset)
+{
+    struct run *r = p->r;
+    long step = pt->step >= 0 ? pt->step : p->last_step; /* a memory line after its step line */
+    if (pt->step >= 0) p->last_step = pt->step;
+    double gib_res = pt->peak_reserved >= 0 ? (double)pt->peak_reserved / GIB : NAN;
+    double gib_alloc = pt->peak_alloc >= 0 ? (double)pt->peak_alloc / GIB : NAN;
+    if (step >= 0) {
+        if (isfinite(gib_res)) reduce_stream_add(&r->step_res, (double)step, gib_res);
+        if (isfinite(gib_alloc)) reduce_stream_add(&r->step_alloc, (double)step, gib_alloc);
+        if (pt->step >= 0 && (pt->fields & STEPS_LOSS) && isfinite(pt->loss))
+            reduce_stream_add(&r->step_loss, (double)step, pt->loss);
+    }
+    if (r->time_src == TIME_NONE || (!isfinite(gib_res) && !isfinite(gib_alloc) && pt->step < 0)) return;
+    double t = time_at(p, offset);
+    if (!isfinite(t)) return;
+    if (isfinite(gib_res)) reduce_stream_add(&r->time_res, t, gib_res);
+    if (isfinite(gib_alloc)) reduce_stream_add(&r->time_alloc, t, gib_alloc);
+    if (pt->step >= 0) mark_step(p, t, pt->step);
+}
+
 static int line_first_pass(const char *line, size_t len, void *ctx)
 {
     struct pass_ctx *p = ctx;
     struct steps_point pt;
-    if (steps_parse_line(line, len, &pt)) steps_series_add(p->series, &pt);
+    uint64_t offset = p->offset;
+    p->offset += len + 1;
+    if (len >= LOGSCAN_LINE_MAX) p->offsets_bad = true; /* delivered as its tail */
+    if (steps_parse_line(line, len, &pt)) step_point(p, &pt, offset);
+    p->ring_offset[p->n % RING] = offset;
     copy_line(p->ring[p->n++ % RING], line, len);
     return 0;
 }
 
 struct excerpt_ctx {
     struct run *r;
-    long n, from, to;
+    long n, from, to, oom_line;
+    uint64_t offset, oom_offset;
 };
 
 static int line_to_excerpt(const char *line, size_t len, void *ctx)
 {
     struct excerpt_ctx *e = ctx;
     e->n++;
+    if (e->n == e->oom_line) e->oom_offset = e->offset;
+    e->offset += len + 1;
     if (e->n < e->from) return 0;
     if (e->n > e->to) return 1;
     copy_line(e->r->excerpt[e->r->excerpt_n++], line, len);
     return 0;
 }
 
+/* Before the log is read: where its lines' times come from. */
+static void choose_time_source(struct run *r, struct pass_ctx *p, struct logidx_file *idx, uint64_t log_size)
+{
+    double end = 0;
+    for (size_t g = 0; g < r->mem.n_gpus; g++)
+        if (r->mem.gpus[g].used.kept && r->mem.gpus[g].used.x_hi > end) end = r->mem.gpus[g].used.x_hi;
+    p->duration = end;
+    if (!(end > 0)) return; /* no memory chart to place them on */
+    char path[4096];
+    if (logidx_file_path(r->log_path, path, sizeof path) && logidx_file_open(idx, path)) {
+        r->time_src = TIME_INDEX;
+        p->idx = idx;
+        if (idx->cur.start_ms >= 0 && r->mem.start_ms >= 0) p->shift_s = (double)(idx->cur.start_ms - r->mem.start_ms) / 1000.0;
+        snprintf(r->time_note, sizeof r->time_note, "step lines at the time they reached the log (logs/%s.idx)", r->id);
+    } else if (log_size > 0) {
+        r->time_src = TIME_INTERPOLATED;
+        p->s_per_byte = end / (double)log_size;
+        snprintf(r->time_note, sizeof r->time_note,
+                 "no line-time index (logs/%s.idx): step lines placed by interpolation over the log's bytes", r->id);
+    }
+}
+
+/* After the pass: the offsets hold only when the log was read byte for byte. */
+static void check_time_source(struct run *r, struct pass_ctx *p, const struct logscan_info *info, uint64_t log_size)
+{
+    if (r->time_src == TIME_NONE) return;
+    bool plain = info->encoding && !strcmp(info->encoding, "utf-8") && info->bytes == log_size && !p->offsets_bad;
+    if (!plain) {
+        reduce_stream_release(&r->time_res), reduce_stream_release(&r->time_alloc);
+        reduce_stream_init(&r->time_res), reduce_stream_init(&r->time_alloc);
+        memset(r->marks, 0, sizeof r->marks);
+        r->time_src = TIME_NONE;
+        snprintf(r->time_note, sizeof r->time_note, "step lines not placed in time: the log was not read byte for byte "
+                                                    "(decoded, or a line over 4 MiB)");
+        return;
+    }
+    struct logidx_entry last;
+    if (r->time_src == TIME_INDEX) {
+        logidx_file_drain(p->idx);
+        if (p->idx->cur.bad) {
+            snprintf(r->time_note, sizeof r->time_note, "logs/%s.idx is damaged: step lines from there on not placed", r->id);
+        } else if (logidx_cursor_last(&p->idx->cur, &last) && last.offset != log_size) {
+            size_t k = strlen(r->time_note);
+            snprintf(r->time_note + k, sizeof r->time_note - k, "; it covers %llu of the log's %llu bytes",
+                     (unsigned long long)last.offset, (unsigned long long)log_size);
+        }
+    }
+}
+
+/* The OOM line's time: the index read again from its start (one lookup). */
+static void oom_time(struct run *r, const struct pass_ctx *p, uint64_t offset)
+{
+    r->oom_t = NAN;
+    if (r->time_src == TIME_INTERPOLATED) r->oom_t = (double)offset * p->s_per_byte;
+    if (r->time_src != TIME_INDEX) return;
+    char path[4096];
+    struct logidx_file idx;
+    if (!logidx_file_path(r->log_path, path, sizeof path) || !logidx_file_open(&idx, path)) return;
+    int64_t ms = logidx_file_ms(&idx, offset);
+    if (ms >= 0) r->oom_t = (double)ms / 1000.0 + p->shift_s;
+    logidx_file_close(&idx);
+}
+
+static void read_excerpt(struct run *r, struct pass_ctx *p)
+{
+    struct oomlab_err err = {{0}};
+    long from = r->oom->line > EXCERPT_BEFORE ? r->oom->line - EXCERPT_BEFORE : 1;
+    long to = r->oom->line + EXCERPT_AFTER < p->n ? r->oom->line + EXCERPT_AFTER : p->n;
+    if (from > p->n - RING) { /* all in the ring */
+        for (long no = from; no <= to; no++) snprintf(r->excerpt[r->excerpt_n++], EXCERPT_LINE_MAX, "%s", p->ring[(no - 1) % RING]);
+        r->excerpt_first = r->excerpt_n ? from : 0;
+        if (r->oom->line >= 1 && r->oom->line <= p->n) oom_time(r, p, p->ring_offset[(r->oom->line - 1) % RING]);
+        return;
+    }
+    struct excerpt_ctx e = {.r = r, .from = from, .to = to, .oom_line = r->oom->line};
+    struct oom_report again;
+    if (logscan_path_lines(r->log_path, &again, line_to_excerpt, &e, &err) == 0) oom_report_release(&again);
+    r->excerpt_first = r->excerpt_n ? e.from : 0;
+    if (e.n >= e.oom_line) oom_time(r, p, e.oom_offset);
+}
+
 static void read_log(const char *dir, struct run *r)
 {
     struct oomlab_err err = {{0}};
     static struct pass_ctx p;
+    static struct logidx_file idx;
+    struct stat st;
     snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->id);
-    steps_series_init(&r->log_steps);
-    p.series = &r->log_steps;
-    p.n = 0;
-    if (logscan_path_lines(r->log_path, &r->rep, line_first_pass, &p, &err) < 0) return;
+    uint64_t log_size = stat(r->log_path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    p = (struct pass_ctx){.r = r, .last_step = -1};
+    idx.f = NULL;
+    r->oom_t = NAN;
+    choose_time_source(r, &p, &idx, log_size);
+    struct logscan_opts lo = {.fn = line_first_pass, .ctx = &p};
+    struct logscan_info info = {0};
+    int rc = logscan_path_opts(r->log_path, &r->rep, &lo, &info, &err);
+    if (rc == 0) check_time_source(r, &p, &info, log_size);
+    logidx_file_close(&idx);
+    if (rc < 0) return;
     r->have_rep = true;
     if (r->rep.primary >= 0 && r->rep.events[r->rep.primary].gpu_oom) r->oom = &r->rep.events[r->rep.primary];
-    if (!r->oom) return;
-    long from = r->oom->line > EXCERPT_BEFORE ? r->oom->line - EXCERPT_BEFORE : 1;
-    long to = r->oom->line + EXCERPT_AFTER < p.n ? r->oom->line + EXCERPT_AFTER : p.n;
-    if (from > p.n - RING) { /* all in the ring */
-        for (long no = from; no <= to; no++) snprintf(r->excerpt[r->excerpt_n++], EXCERPT_LINE_MAX, "%s", p.ring[(no - 1) % RING]);
-        r->excerpt_first = r->excerpt_n ? from : 0;
-        return;
-    }
-    struct excerpt_ctx e = {.r = r, .from = from, .to = to};
-    struct oom_report again;
-    if (logscan_path_lines(r->log_path, &again, line_to_excerpt, &e, &err) == 0) oom_report_release(&again);
-    r->excerpt_first = r->excerpt_n ? e.from : 0;
+    if (r->oom) read_excerpt(r, &p);
+}
+
+static int feed_memcsv(const char *data, size_t len, void *ctx, struct oomlab_err *err)
+{
+    return memcsv_feed(ctx, data, len, err);
 }
 
 static void read_side_files(const char *dir, struct run *r)
@@ -150,12 +310,9 @@ static void read_side_files(const char *dir, struct run *r)
     bool missing;
     struct oomlab_err err = {{0}};
     snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
-    memset(&r->mem, 0, sizeof r->mem);
-    r->mem.not_sampled = 1;
-    if (fsutil_read(path, MEMCSV_MAX, &text, &len, &missing, &err) == 0) {
-        memcsv_parse(&r->mem, text, len, &err);
-        free(text);
-    }
+    memcsv_init(&r->mem);
+    if (chunks_read(path, feed_memcsv, &r->mem, &missing, &err) == 0) memcsv_finish(&r->mem);
+    else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
     snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
     if (fsutil_read(path, STEPS_MAX, &text, &len, &missing, &err) == 0) {
         r->have_ts = torchsteps_parse(&r->ts, text, len, &err) == 0 && r->ts.rows > 0;
@@ -166,49 +323,61 @@ static void read_side_files(const char *dir, struct run *r)
     if (fsutil_read(path, CONFIG_MAX, &r->config, &r->config_len, &missing, &err) < 0) r->config = NULL;
 }
 
-static double *dup_series(size_t n)
+/* A reduction as chart points, y scaled (bytes -> GiB). */
+static int pts_of(struct pts *p, const struct reduce_stream *s, double scale)
 {
-    return n ? calloc(n, sizeof(double)) : NULL;
+    *p = (struct pts){.n_data = s->kept};
+    if (!s->kept) return 0;
+    p->x = malloc(REDUCE_STREAM_MAX_POINTS * sizeof *p->x), p->y = malloc(REDUCE_STREAM_MAX_POINTS * sizeof *p->y);
+    if (!p->x || !p->y) return -1;
+    p->n = reduce_stream_points(s, p->x, p->y);
+    for (size_t i = 0; i < p->n; i++) p->y[i] *= scale;
+    return 0;
+}
+
+static void pts_release(struct pts *p)
+{
+    free(p->x), free(p->y);
+    *p = (struct pts){0};
+}
+
+/* The hook's per-step peaks, when there are any, replace the log's. */
+static int hook_steps(struct run *r)
+{
+    struct reduce_stream res, alloc;
+    reduce_stream_init(&res), reduce_stream_init(&alloc);
+    for (size_t i = 0; i < r->ts.series.n; i++) {
+        const struct steps_point *p = &r->ts.series.points[i];
+        if (p->step < 0) continue;
+        if (p->peak_reserved >= 0) reduce_stream_add(&res, (double)p->step, (double)p->peak_reserved / GIB);
+        if (p->peak_alloc >= 0) reduce_stream_add(&alloc, (double)p->step, (double)p->peak_alloc / GIB);
+    }
+    int rc = pts_of(&r->sres, &res, 1) | pts_of(&r->salloc, &alloc, 1);
+    reduce_stream_release(&res), reduce_stream_release(&alloc);
+    r->steps_from_hook = true;
+    return rc;
 }
 
 /* Chart series in GiB / steps / seconds; unknown figures are left out. */
 static int build_series(struct run *r)
 {
-    for (size_t g = 0; g < r->mem.n_gpus; g++) {
-        const struct memcsv_gpu *gp = &r->mem.gpus[g];
-        r->mx[g] = dup_series(gp->n), r->my[g] = dup_series(gp->n), r->mt[g] = dup_series(2 * gp->n);
-        if (gp->n && (!r->mx[g] || !r->my[g] || !r->mt[g])) return -1;
-        for (size_t i = 0; i < gp->n; i++) {
-            const struct memcsv_sample *s = &gp->samples[i];
-            if (s->used >= 0) r->mx[g][r->mn[g]] = s->elapsed_s, r->my[g][r->mn[g]++] = (double)s->used / GIB;
-            if (s->tree >= 0) r->mt[g][r->mtn[g]] = s->elapsed_s, r->mt[g][gp->n + r->mtn[g]++] = (double)s->tree / GIB;
-        }
-    }
-    const struct steps_series *ss = r->have_ts ? &r->ts.series : &r->log_steps;
-    r->sx = dup_series(ss->n), r->sres = dup_series(2 * ss->n), r->salloc = dup_series(2 * ss->n);
-    r->lx = dup_series(r->log_steps.n), r->ly = dup_series(r->log_steps.n);
-    if ((ss->n && (!r->sx || !r->sres || !r->salloc)) || (r->log_steps.n && (!r->lx || !r->ly))) return -1;
-    for (size_t i = 0; i < ss->n; i++) {
-        const struct steps_point *p = &ss->points[i];
-        if (p->step < 0) continue;
-        if (p->peak_reserved >= 0) r->sres[r->sres_n] = (double)p->step, r->sres[ss->n + r->sres_n++] = (double)p->peak_reserved / GIB;
-        if (p->peak_alloc >= 0) r->salloc[r->salloc_n] = (double)p->step, r->salloc[ss->n + r->salloc_n++] = (double)p->peak_alloc / GIB;
-    }
-    r->sn = ss->n;
-    for (size_t i = 0; i < r->log_steps.n; i++) {
-        const struct steps_point *p = &r->log_steps.points[i];
-        if (p->step < 0 || !(p->fields & STEPS_LOSS) || !isfinite(p->loss)) continue;
-        r->lx[r->ln] = (double)p->step, r->ly[r->ln++] = p->loss;
-    }
-    return 0;
+    int rc = 0;
+    for (size_t g = 0; g < r->mem.n_gpus; g++)
+        rc |= pts_of(&r->mem_used[g], &r->mem.gpus[g].used, 1 / GIB) | pts_of(&r->mem_tree[g], &r->mem.gpus[g].tree, 1 / GIB);
+    if (r->have_ts) rc |= hook_steps(r);
+    else rc |= pts_of(&r->sres, &r->step_res, 1) | pts_of(&r->salloc, &r->step_alloc, 1);
+    rc |= pts_of(&r->loss, &r->step_loss, 1) | pts_of(&r->tres, &r->time_res, 1) | pts_of(&r->talloc, &r->time_alloc, 1);
+    bool lost = r->mem.failed || r->step_res.failed || r->step_alloc.failed || r->step_loss.failed;
+    return rc < 0 || lost ? -1 : 0;
 }
 
 static void run_release(struct run *r)
 {
+    for (size_t g = 0; g < MEMCSV_MAX_GPUS; g++) pts_release(&r->mem_used[g]), pts_release(&r->mem_tree[g]);
     memcsv_release(&r->mem);
-    for (size_t g = 0; g < MEMCSV_MAX_GPUS; g++) free(r->mx[g]), free(r->my[g]), free(r->mt[g]);
-    free(r->sx), free(r->sres), free(r->salloc), free(r->lx), free(r->ly);
-    steps_series_release(&r->log_steps);
+    pts_release(&r->sres), pts_release(&r->salloc), pts_release(&r->loss), pts_release(&r->tres), pts_release(&r->talloc);
+    struct reduce_stream *st[] = {&r->step_res, &r->step_alloc, &r->step_loss, &r->time_res, &r->time_alloc};
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) reduce_stream_release(st[i]);
     if (r->have_ts) torchsteps_release(&r->ts);
     if (r->have_rep) oom_report_release(&r->rep);
     free(r->config);
@@ -231,8 +400,8 @@ static void capacity_lines(struct svg_chart *c, double cap, char *l1, char *l2, 
     if (!isfinite(cap)) return;
     snprintf(l1, size, "capacity %.2f GiB", cap);
     snprintf(l2, size, "85%% edge %.2f GiB", cap * 0.85);
-    c->hlines[c->n_hlines++] = (struct svg_line){cap, l1, false};
-    c->hlines[c->n_hlines++] = (struct svg_line){cap * 0.85, l2, true};
+    c->hlines[c->n_hlines++] = (struct svg_line){cap, l1, false, NULL};
+    c->hlines[c->n_hlines++] = (struct svg_line){cap * 0.85, l2, true, NULL};
 }
 
 static const char *oom_label(const struct run *r, char *buf, size_t size)
@@ -244,16 +413,9 @@ static const char *oom_label(const struct run *r, char *buf, size_t size)
 static double last_step(const struct run *r)
 {
     if (r->oom && r->oom->step >= 0) return (double)r->oom->step;
-    if (r->sres_n) return r->sres[r->sres_n - 1];
-    if (r->ln) return r->lx[r->ln - 1];
+    if (r->sres.n) return r->sres.x[r->sres.n - 1];
+    if (r->loss.n) return r->loss.x[r->loss.n - 1];
     return NAN;
-}
-
-/* The second half of a two-part array (x then y); NULL stays NULL (an empty
- * series has no array at all). */
-static const double *half(const double *p, size_t n)
-{
-    return p ? p + n : NULL;
 }
 
 enum chart_kind { CHART_MEMORY, CHART_STEPS, CHART_LOSS };
@@ -262,42 +424,78 @@ static const char *const chart_names[] = {"memory", "steps", "loss"};
 struct labels {
     char names[SVG_MAX_SERIES][80];
     char l1[64], l2[64], oom[64];
+    char marks[N_STEP_MARKS][32];
 };
+
+static struct svg_series series_of(const char *name, const struct pts *p, int color, bool dashed)
+{
+    return (struct svg_series){.name = name, .x = p->x, .y = p->y, .n = p->n, .n_data = p->n_data, .color = color,
+                               .dashed = dashed};
+}
+
+/* The step lines on the memory chart: their peaks as dots, a few labelled
+ * steps, the OOM at its line's time. */
+static void memory_steps(struct svg_chart *c, struct labels *lb, const struct run *r)
+{
+    if (r->time_src == TIME_NONE) {
+        c->note = r->time_note[0] ? r->time_note : NULL;
+        return;
+    }
+    c->note = r->time_note;
+    const struct pts *p[2] = {&r->tres, &r->talloc};
+    const char *names[2] = {"peak reserved (step lines)", "peak allocated (step lines)"};
+    for (int i = 0; i < 2 && c->n_series < SVG_MAX_SERIES; i++) {
+        if (!p[i]->n) continue;
+        c->series[c->n_series] = series_of(names[i], p[i], 4 + i, false);
+        c->series[c->n_series++].dots = true;
+    }
+    for (size_t i = 0; i < N_STEP_MARKS && c->n_markers < SVG_MAX_MARKERS - 1; i++) {
+        if (!r->marks[i].set) continue;
+        snprintf(lb->marks[i], sizeof lb->marks[0], "step %ld", r->marks[i].step);
+        c->markers[c->n_markers++] = (struct svg_line){.value = r->marks[i].t, .label = lb->marks[i], .kind = "step"};
+    }
+}
+
+static void chart_memory(struct svg_chart *c, struct labels *lb, const struct run *r)
+{
+    c->title = "Device memory over time (NVML)", c->x_label = "seconds since start", c->y_label = "GiB";
+    c->y_from_zero = true;
+    for (size_t g = 0; g < r->mem.n_gpus && c->n_series + 2 <= SVG_MAX_SERIES; g++) {
+        snprintf(lb->names[c->n_series], sizeof lb->names[0], "GPU %d used", r->mem.gpus[g].index);
+        c->series[c->n_series] = series_of(lb->names[c->n_series], &r->mem_used[g], (int)g * 2, false);
+        c->n_series++;
+        if (!r->mem_tree[g].n) continue;
+        snprintf(lb->names[c->n_series], sizeof lb->names[0], "GPU %d this run", r->mem.gpus[g].index);
+        c->series[c->n_series] = series_of(lb->names[c->n_series], &r->mem_tree[g], (int)g * 2, true);
+        c->n_series++;
+    }
+    capacity_lines(c, capacity_gib(r), lb->l1, lb->l2, sizeof lb->l1);
+    memory_steps(c, lb, r);
+    double end = r->mem.n_gpus && r->mem_used[0].n ? r->mem_used[0].x[r->mem_used[0].n - 1] : NAN;
+    double at = isfinite(r->oom_t) ? r->oom_t : end; /* without a time: the last sample */
+    if (r->oom && isfinite(at))
+        c->markers[c->n_markers++] = (struct svg_line){at, oom_label(r, lb->oom, sizeof lb->oom), true, NULL};
+}
 
 static void chart_one(struct svg_chart *c, struct labels *lb, const struct run *r, enum chart_kind kind)
 {
     *c = (struct svg_chart){.id = chart_names[kind]};
-    bool oom_marker = r->oom != NULL;
     if (kind == CHART_MEMORY) {
-        c->title = "Device memory over time (NVML)", c->x_label = "seconds since start", c->y_label = "GiB";
-        c->y_from_zero = true;
-        for (size_t g = 0; g < r->mem.n_gpus && c->n_series + 2 <= SVG_MAX_SERIES; g++) {
-            snprintf(lb->names[c->n_series], sizeof lb->names[0], "GPU %d used", r->mem.gpus[g].index);
-            c->series[c->n_series] = (struct svg_series){lb->names[c->n_series], r->mx[g], r->my[g], r->mn[g], (int)g * 2, false};
-            c->n_series++;
-            if (!r->mtn[g]) continue;
-            snprintf(lb->names[c->n_series], sizeof lb->names[0], "GPU %d this run", r->mem.gpus[g].index);
-            c->series[c->n_series] = (struct svg_series){lb->names[c->n_series], r->mt[g], half(r->mt[g], r->mem.gpus[g].n),
-                                                         r->mtn[g], (int)g * 2, true};
-            c->n_series++;
-        }
-        capacity_lines(c, capacity_gib(r), lb->l1, lb->l2, sizeof lb->l1);
-        double end = r->mem.n_gpus && r->mn[0] ? r->mx[0][r->mn[0] - 1] : NAN;
-        if (oom_marker && isfinite(end)) c->markers[c->n_markers++] = (struct svg_line){end, oom_label(r, lb->oom, sizeof lb->oom), true};
+        chart_memory(c, lb, r);
         return;
     }
     double at = last_step(r);
-    if (oom_marker && isfinite(at)) c->markers[c->n_markers++] = (struct svg_line){at, oom_label(r, lb->oom, sizeof lb->oom), true};
+    if (r->oom && isfinite(at)) c->markers[c->n_markers++] = (struct svg_line){at, oom_label(r, lb->oom, sizeof lb->oom), true, NULL};
     if (kind == CHART_STEPS) {
-        c->title = r->have_ts ? "Per-step peaks (torch hook)" : "Per-step peaks (step lines)";
+        c->title = r->steps_from_hook ? "Per-step peaks (torch hook)" : "Per-step peaks (step lines)";
         c->x_label = "step", c->y_label = "GiB", c->y_from_zero = true;
-        c->series[c->n_series++] = (struct svg_series){"peak reserved", r->sres, half(r->sres, r->sn), r->sres_n, 1, false};
-        c->series[c->n_series++] = (struct svg_series){"peak allocated", r->salloc, half(r->salloc, r->sn), r->salloc_n, 0, false};
+        c->series[c->n_series++] = series_of("peak reserved", &r->sres, 1, false);
+        c->series[c->n_series++] = series_of("peak allocated", &r->salloc, 0, false);
         capacity_lines(c, capacity_gib(r), lb->l1, lb->l2, sizeof lb->l1);
         return;
     }
     c->title = "Training loss", c->x_label = "step", c->y_label = "loss";
-    c->series[c->n_series++] = (struct svg_series){"loss", r->lx, r->ly, r->ln, 2, false};
+    c->series[c->n_series++] = series_of("loss", &r->loss, 2, false);
 }
 
 /* Several runs on one chart: kind CHART_MEMORY overlays GPU 0 used. */
@@ -309,14 +507,14 @@ static void chart_overlay(struct svg_chart *c, struct labels *lb, struct run *ru
                                     : "Training loss, by run";
     c->x_label = kind == CHART_MEMORY ? "seconds since start" : "step";
     c->y_label = kind == CHART_LOSS ? "loss" : "GiB";
+    static const struct pts none;
     for (size_t i = 0; i < n && c->n_series < SVG_MAX_SERIES; i++) {
         struct run *r = &runs[i];
-        struct svg_series s = {lb->names[i], NULL, NULL, 0, (int)i, false};
         snprintf(lb->names[i], sizeof lb->names[0], "%s", r->id);
-        if (kind == CHART_MEMORY && r->mem.n_gpus) s.x = r->mx[0], s.y = r->my[0], s.n = r->mn[0];
-        else if (kind == CHART_STEPS) s.x = r->sres, s.y = half(r->sres, r->sn), s.n = r->sres_n;
-        else if (kind == CHART_LOSS) s.x = r->lx, s.y = r->ly, s.n = r->ln;
-        c->series[c->n_series++] = s;
+        const struct pts *p = kind == CHART_MEMORY ? (r->mem.n_gpus ? &r->mem_used[0] : &none)
+                            : kind == CHART_STEPS  ? &r->sres
+                                                   : &r->loss;
+        c->series[c->n_series++] = series_of(lb->names[i], p, (int)i, false);
     }
     if (kind != CHART_LOSS) capacity_lines(c, capacity_gib(&runs[0]), lb->l1, lb->l2, sizeof lb->l1);
 }
@@ -654,8 +852,8 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
         }
         runs[i] = (struct run){.row = row, .id = row->cell[LEDGER_RUN_ID]};
         *n = i + 1;
+        read_side_files(o->dir, &runs[i]); /* the samples first: the log's lines are placed on their axis */
         read_log(o->dir, &runs[i]);
-        read_side_files(o->dir, &runs[i]);
         if (build_series(&runs[i]) < 0) {
             fprintf(stderr, "oomlab report: out of memory\n");
             return -1;

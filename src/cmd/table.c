@@ -14,12 +14,14 @@
 #include "cmd/ledger_io.h"
 #include "lib/ledger.h"
 #include "lib/units.h"
+#include "render/bars.h"
 #include "render/json.h"
 #include "render/color.h"
+#include "render/spark.h"
 #include "render/table.h"
 
 static const char usage_text[] =
-    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json] [--near PCT] [--wide]\n"
+    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot] [--near PCT] [--wide]\n"
     "\n"
     "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
     "runs named, or all), with the peak as % of the card's capacity and the\n"
@@ -29,10 +31,11 @@ static const char usage_text[] =
     "  --dir DIR   directory holding runs.csv\n"
     "  --csv       the ledger as CSV (canonical columns, plus an edge column)\n"
     "  --json      JSON, schema oomlab.table.v1 (docs/table.md)\n"
+    "  --plot      each run's peak as a bar, its card's capacity marked\n"
     "  --near PCT  the near-capacity threshold (default 90)\n"
     "  --wide      every column, whatever the terminal's width\n";
 
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PLOT };
 enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
 
 /* Terminal columns: a ledger column each, except the computed ones. drop:
@@ -287,7 +290,7 @@ static int missing_ids(const struct view *v, const char *path)
 
 static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
                                      {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
-                                     {"wide", 0, NULL, 'w'}, {"help", 0, NULL, 'h'},
+                                     {"wide", 0, NULL, 'w'}, {"plot", 0, NULL, 'p'}, {"help", 0, NULL, 'h'},
                                      {NULL, 0, NULL, 0}};
 
 const struct option *cmd_table_options(void) { return long_opts; }
@@ -306,6 +309,7 @@ int cmd_table(int argc, char **argv)
         case 'c': fmt = FMT_CSV; break;
         case 'j': fmt = FMT_JSON; break;
         case 'w': v.width = 0; break;
+        case 'p': fmt = FMT_PLOT; break;
         case 'n':
             if (units_parse_percent(optarg, &v.near) < 0)
                 return cmd_usage_error("table", "--near '%s': expected a percentage", optarg);
@@ -326,7 +330,10 @@ int cmd_table(int argc, char **argv)
         ledger_release(&lg);
         return rc;
     }
-    rc = fmt == FMT_CSV ? print_csv(&v) : fmt == FMT_JSON ? print_json(&v, path) : print_text(&v);
+    rc = fmt == FMT_CSV    ? print_csv(&v)
+       : fmt == FMT_JSON ? print_json(&v, path)
+       : fmt == FMT_PLOT ? bars_ledger(stdout, &lg, v.ids, v.n_ids, out_width(), spark_utf8_locale())
+                         : print_text(&v);
     ledger_release(&lg);
     if (rc < 0) { /* what reached stdout is main's to check */
         oomlab_err_set(&err, "cannot write the output");

@@ -1,6 +1,7 @@
 /* memcsv: read memlog's CSV. Columns (see sys/memlog.h):
  * timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib;
- * MiB are whole numbers; empty cells are unknown. */
+ * MiB are whole numbers; empty cells are unknown. Lines are assembled
+ * across chunks in a fixed buffer; nothing grows with the file. */
 #include "lib/memcsv.h"
 
 #include <stdbool.h>
@@ -9,7 +10,6 @@
 
 #define HEADER "timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib"
 #define N_COLS 8
-#define MAX_SAMPLES (1u << 26) /* per GPU: 64M samples, 10 ms for a week */
 #define MIB 1048576LL
 
 static bool num(const char *s, size_t len, int64_t max, int64_t *out)
@@ -26,6 +26,38 @@ static bool num(const char *s, size_t len, int64_t max, int64_t *out)
     return true;
 }
 
+/* Days from 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int64_t memcsv_iso_ms(const char *s, size_t len)
+{
+    static const struct { size_t at, len; int64_t lo, hi; } part[6] = {
+        {0, 4, 1970, 9999}, {5, 2, 1, 12}, {8, 2, 1, 31}, {11, 2, 0, 23}, {14, 2, 0, 59}, {17, 2, 0, 60}};
+    static const char sep[] = "--T::";
+    int64_t v[6];
+    if (len < 20 || s[len - 1] != 'Z') return -1;
+    for (int i = 0; i < 6; i++) {
+        if (i < 5 && s[part[i].at + part[i].len] != sep[i]) return -1;
+        if (!num(s + part[i].at, part[i].len, part[i].hi, &v[i]) || v[i] < part[i].lo) return -1;
+    }
+    int64_t ms = 0;
+    if (len > 20) { /* ".mmm" */
+        if (s[19] != '.' || len - 21 == 0 || len - 21 > 9 || !num(s + 20, len - 21, 999999999, &ms)) return -1;
+        for (size_t k = len - 21; k < 3; k++) ms *= 10;
+        for (size_t k = len - 21; k > 3; k--) ms /= 10;
+    }
+    int64_t days = days_from_civil(v[0], v[1], v[2]);
+    return ((days * 24 + v[3]) * 60 + v[4]) * 60000 + v[5] * 1000 + ms;
+}
+
 static struct memcsv_gpu *gpu_of(struct memcsv *m, int index)
 {
     for (size_t i = 0; i < m->n_gpus; i++)
@@ -33,21 +65,9 @@ static struct memcsv_gpu *gpu_of(struct memcsv *m, int index)
     if (m->n_gpus == MEMCSV_MAX_GPUS) return NULL;
     struct memcsv_gpu *g = &m->gpus[m->n_gpus++];
     *g = (struct memcsv_gpu){.index = index, .total = -1};
+    reduce_stream_init(&g->used);
+    reduce_stream_init(&g->tree);
     return g;
-}
-
-static int push(struct memcsv_gpu *g, struct memcsv_sample s)
-{
-    if (g->n == MAX_SAMPLES) return 0;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 1024;
-        struct memcsv_sample *p = realloc(g->samples, cap * sizeof *p);
-        if (!p) return -1;
-        g->samples = p;
-        g->cap = cap;
-    }
-    g->samples[g->n++] = s;
-    return 0;
 }
 
 /* 0 kept, 1 malformed, -1 out of memory. */
@@ -71,43 +91,112 @@ static int row(struct memcsv *m, const char *s, size_t len)
     struct memcsv_gpu *g = gpu_of(m, (int)gpu);
     if (!g) return 1;
     if (total >= 0) g->total = total * MIB;
-    struct memcsv_sample smp = {.elapsed_s = (double)elapsed / 1000.0,
-                                .used = used >= 0 ? used * MIB : -1, .tree = tree >= 0 ? tree * MIB : -1};
-    return push(g, smp);
+    if (m->start_ms < 0) {
+        int64_t wall = memcsv_iso_ms(f[0], fl[0]);
+        if (wall >= 0) m->start_ms = wall - elapsed;
+    }
+    g->rows++;
+    double t = (double)elapsed / 1000.0;
+    if (used >= 0 && reduce_stream_add(&g->used, t, (double)(used * MIB)) < 0) return -1;
+    if (tree >= 0 && reduce_stream_add(&g->tree, t, (double)(tree * MIB)) < 0) return -1;
+    return 0;
+}
+
+/* One whole line (no '\n'); complete says whether its newline was seen. */
+static int line(struct memcsv *m, const char *s, size_t n, bool complete)
+{
+    if (n && s[n - 1] == '\r') n--;
+    if (n && s[0] == '#') {
+        if (n >= 24 && memmem(s, n, "memory not sampled", 18)) m->not_sampled = 1;
+        return 0;
+    }
+    if (!m->in_rows) {
+        m->in_rows = n == strlen(HEADER) && !memcmp(s, HEADER, n);
+        return 0;
+    }
+    if (!complete) { /* a row cut short */
+        m->bad_rows++;
+        return 0;
+    }
+    int r = row(m, s, n);
+    if (r < 0) return -1;
+    m->bad_rows += (size_t)r;
+    return 0;
+}
+
+void memcsv_init(struct memcsv *m)
+{
+    memset(m, 0, sizeof *m);
+    m->start_ms = -1;
+}
+
+/* A line longer than the buffer: a comment stays a comment, a row is bad. */
+static void overlong(struct memcsv *m)
+{
+    if (m->line[0] != '#' && m->in_rows) m->bad_rows++;
+    m->skipping = true;
+    m->line_len = 0;
+}
+
+int memcsv_feed(struct memcsv *m, const char *data, size_t len, struct oomlab_err *err)
+{
+    for (size_t pos = 0; pos < len && !m->failed;) {
+        const char *nl = memchr(data + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
+        const char *s = data + pos;
+        pos += n + (nl != NULL);
+        if (m->skipping) {
+            m->skipping = nl == NULL;
+            continue;
+        }
+        if (m->line_len + n > sizeof m->line) {
+            if (m->line_len == 0 && n) m->line[0] = s[0];
+            overlong(m);
+            m->skipping = nl == NULL;
+            continue;
+        }
+        if (!nl) { /* the rest of a line comes in the next chunk */
+            memcpy(m->line + m->line_len, s, n);
+            m->line_len += n;
+            break;
+        }
+        int r;
+        if (m->line_len) {
+            memcpy(m->line + m->line_len, s, n);
+            r = line(m, m->line, m->line_len + n, true);
+            m->line_len = 0;
+        } else {
+            r = line(m, s, n, true);
+        }
+        if (r < 0) m->failed = true;
+    }
+    if (m->failed) return oomlab_err_set(err, "out of memory reading GPU memory samples");
+    return 0;
+}
+
+void memcsv_finish(struct memcsv *m)
+{
+    if (m->line_len && !m->failed) line(m, m->line, m->line_len, false);
+    m->line_len = 0;
+    if (!m->in_rows) m->not_sampled = 1;
 }
 
 int memcsv_parse(struct memcsv *m, const char *text, size_t len, struct oomlab_err *err)
 {
-    memset(m, 0, sizeof *m);
-    bool in_rows = false;
-    for (size_t pos = 0; pos < len;) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        const char *line = text + pos;
-        pos += n + 1;
-        if (n && line[n - 1] == '\r') n--;
-        if (n && line[0] == '#') {
-            if (n >= 24 && memmem(line, n, "memory not sampled", 18)) m->not_sampled = 1;
-            continue;
-        }
-        if (!in_rows) {
-            in_rows = n == strlen(HEADER) && !memcmp(line, HEADER, n);
-            continue;
-        }
-        if (!nl) { m->bad_rows++; break; } /* a row cut short */
-        int r = row(m, line, n);
-        if (r < 0) {
-            memcsv_release(m);
-            return oomlab_err_set(err, "out of memory reading GPU memory samples");
-        }
-        m->bad_rows += (size_t)r;
+    memcsv_init(m);
+    if (memcsv_feed(m, text, len, err) < 0) {
+        memcsv_release(m);
+        return -1;
     }
-    if (!in_rows) m->not_sampled = 1;
+    memcsv_finish(m);
     return 0;
 }
 
 void memcsv_release(struct memcsv *m)
 {
-    for (size_t i = 0; i < m->n_gpus; i++) free(m->gpus[i].samples);
+    for (size_t i = 0; i < m->n_gpus; i++) {
+        reduce_stream_release(&m->gpus[i].used);
+        reduce_stream_release(&m->gpus[i].tree);
+    }
     m->n_gpus = 0;
 }

@@ -99,9 +99,12 @@ static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
     for (size_t i = 0; i < c->n_markers; i++) {
         const struct svg_line *m = &c->markers[i];
         double x = px(r, m->value);
-        fprintf(f, "<g class=\"marker\" data-marker=\"oom\" data-x=\"%g\" data-px=\"%.1f\"><line x1=\"%.1f\" y1=\"%.1f\" "
-                   "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-                m->value, x, x, MT, x, MT + PH, x + (x > ML + PW / 2 ? -4 : 4), MT + PH / 2,
+        bool step = m->kind && !strcmp(m->kind, "step");
+        fprintf(f, "<g class=\"marker%s\" data-marker=\"", step ? " step" : "");
+        html_escapes(f, m->kind ? m->kind : "oom");
+        fprintf(f, "\" data-x=\"%g\" data-px=\"%.1f\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+                m->value, x, x, MT, x, MT + PH, x + (x > ML + PW / 2 ? -4 : 4), step ? MT + 10 : MT + PH / 2,
                 x > ML + PW / 2 ? "end" : "start");
         html_escapes(f, m->label);
         fputs("</text></g>\n", f);
@@ -109,15 +112,15 @@ static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
 }
 
 /* One series, thinned to 4 points per pixel column, as one polyline (a
- * circle when it is a single point). */
+ * circle per point when it is a single point or dots). */
 static void series(FILE *f, const struct svg_series *s, const struct range *r, double *ox, double *oy)
 {
     size_t m = reduce_minmax(s->x, s->y, s->n, COLUMNS, ox, oy);
     fprintf(f, "<g class=\"series s%d%s\" data-series=\"", s->color % 12, s->dashed ? " dashed" : "");
     html_escapes(f, s->name);
-    fprintf(f, "\" data-n=\"%zu\" data-drawn=\"%zu\">", s->n, m);
-    if (m == 1) {
-        fprintf(f, "<circle r=\"2.5\" cx=\"%.1f\" cy=\"%.1f\"/>", px(r, ox[0]), py(r, oy[0]));
+    fprintf(f, "\" data-n=\"%llu\" data-drawn=\"%zu\">", (unsigned long long)(s->n_data ? s->n_data : s->n), m);
+    if (m == 1 || (s->dots && m > 0)) {
+        for (size_t j = 0; j < m; j++) fprintf(f, "<circle r=\"2.5\" cx=\"%.1f\" cy=\"%.1f\"/>", px(r, ox[j]), py(r, oy[j]));
     } else if (m > 1) {
         fputs("<polyline points=\"", f);
         for (size_t j = 0; j < m; j++) fprintf(f, "%s%.1f,%.1f", j ? " " : "", px(r, ox[j]), py(r, oy[j]));
@@ -149,7 +152,9 @@ void svg_styles(FILE *f)
           ".chart .dashed polyline,.chart .legend.dashed line{stroke-dasharray:5 3}"
           ".chart .hline line{stroke:#888;stroke-dasharray:2 2}.chart .hline text{fill:#666}"
           ".chart .hline.warn line{stroke:#e69500}.chart .hline.warn text{fill:#b37400}"
-          ".chart .marker line{stroke:#c00;stroke-width:2}.chart .marker text{fill:#c00;font-weight:bold}\n",
+          ".chart .marker line{stroke:#c00;stroke-width:2}.chart .marker text{fill:#c00;font-weight:bold}"
+          ".chart .marker.step line{stroke:#aaa;stroke-width:1}.chart .marker.step text{fill:#777;font-weight:normal;"
+          "font-size:10px}.chart .note{fill:#777;font-style:italic}\n",
           f);
     for (size_t i = 0; i < sizeof palette / sizeof palette[0]; i++)
         fprintf(f, ".chart .s%zu polyline,.chart .s%zu line{stroke:%s}.chart .s%zu circle{fill:%s}\n", i, i,
@@ -181,6 +186,11 @@ int svg_chart_render(FILE *f, const struct svg_chart *c, bool standalone)
     fprintf(f, "<text class=\"title\" x=\"%.0f\" y=\"14\">", ML);
     html_escapes(f, c->title);
     fputs("</text>\n", f);
+    if (c->note) {
+        fprintf(f, "<text class=\"note\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", W - MR, 14.0);
+        html_escapes(f, c->note);
+        fputs("</text>\n", f);
+    }
     axes(f, c, &r);
     lines(f, c, &r);
     for (size_t s = 0; s < c->n_series; s++)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define SVG_MAX_SERIES 12
@@ -22,12 +23,15 @@ struct svg_series {
     size_t n;
     int color;           /* palette index */
     bool dashed;
+    uint64_t n_data;     /* points in the data when x/y hold a reduction of them; 0: n */
+    bool dots;           /* points, not a line (events such as step lines) */
 };
 
 struct svg_line {
     double value;
     const char *label;
     bool warn; /* drawn in the warning colour (the edge), else grey */
+    const char *kind; /* markers: data-marker, "oom" when NULL; "step" draws a thin grey tick */
 };
 
 struct svg_chart {
@@ -40,6 +44,7 @@ struct svg_chart {
     size_t n_hlines;
     struct svg_line markers[SVG_MAX_MARKERS]; /* vertical, at x = value */
     size_t n_markers;
+    const char *note; /* a line under the title (how the x axis was made); NULL none */
 };
 
 /* Write the chart. standalone: a complete SVG document with its own

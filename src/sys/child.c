@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/logidx.h"
 #include "sys/echo.h"
 
 extern char **environ;
@@ -338,7 +339,46 @@ struct pump {
     struct echo echo;
     char *buf;
     bool open;
+    /* the offset -> time index: entries gathered here, written 4 KiB at a time */
+    struct logidx_writer idx;
+    int64_t start;
+    char idx_buf[4096];
+    size_t idx_len;
 };
+
+static void index_flush(struct pump *p)
+{
+    uint64_t ignore = 0;
+    if (p->idx_len && !p->res->index_errno)
+        p->res->index_errno = write_all(p->o->index_fd, p->idx_buf, p->idx_len, &ignore);
+    p->idx_len = 0;
+}
+
+/* The log's bytes from offset arrived at now (ms since the start). */
+static void index_note(struct pump *p, uint64_t offset, int64_t now, bool force)
+{
+    if (!p->o->index || p->o->log_fd < 0 || p->res->index_errno || p->res->log_errno) return;
+    if (!logidx_due(&p->idx, now - p->start) && !force) return;
+    struct logidx_entry e = {offset, now - p->start};
+    if (p->idx_len + LOGIDX_LINE_MAX > sizeof p->idx_buf) index_flush(p);
+    p->idx_len += logidx_entry_format(p->idx_buf + p->idx_len, sizeof p->idx_buf - p->idx_len, &e);
+}
+
+/* The header, with the wall clock at ms 0 (report lines it up with the
+ * memory samples' timestamps). */
+static void index_open(struct pump *p, int64_t start)
+{
+    p->start = start;
+    if (!p->o->index) return;
+    struct timespec ts;
+    struct tm tm;
+    char date[32], iso[40];
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(iso, sizeof iso, "%.20s.%03dZ", date, (int)(ts.tv_nsec / 1000000));
+    p->idx_len = logidx_header(p->idx_buf, sizeof p->idx_buf, iso);
+}
 
 /* Read what is there (a bounded burst, no more than the echo takes without
  * dropping) and pass it on. EIO is how a terminal says no writer is left. */
@@ -359,6 +399,7 @@ static void pump_output(struct pump *p, int fd, int64_t now)
             return;
         }
         p->res->bytes += (uint64_t)n;
+        index_note(p, p->res->log_bytes, now, false);
         if (p->o->log_fd >= 0 && !p->res->log_errno)
             p->res->log_errno = write_all(p->o->log_fd, p->buf, (size_t)n, &p->res->log_bytes);
         echo_add(&p->echo, p->buf, (size_t)n, now);
@@ -692,11 +733,14 @@ int child_supervise(struct child *c, const struct child_opts *o, struct child_re
     fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
     s.grace = o->grace_ms > 0 ? o->grace_ms : CHILD_GRACE_MS;
     s.start = now_ms();
+    index_open(&p, s.start);
     s.next_tick = s.start + o->interval_ms;
     if (o->timeout_ms > 0) s.deadline = s.start + o->timeout_ms;
     if (o->tick) o->tick(o->tick_ctx); /* the first sample, however quick the child */
     int rc = supervise_loop(&s, &p, err);
     pump_output(&p, c->out_fd, now_ms()); /* what the last holders wrote as they went */
+    index_note(&p, res->log_bytes, now_ms(), true); /* the log's final size */
+    index_flush(&p);
     if (!p.open) res->output_cut = false;
     finish(&s);
     echo_close(&p.echo);

@@ -36,6 +36,8 @@ struct child {
 
 struct child_opts {
     int log_fd;            /* every byte the child writes goes here (-1: nowhere) */
+    bool index;            /* also write when each part of the log arrived (lib/logidx) */
+    int index_fd;          /* ... to this fd (logs/ID.idx); its failures never touch the run */
     bool echo;             /* also to our stdout (stops quietly on EPIPE) */
     int64_t interval_ms;   /* tick period; <= 0: no ticks */
     int64_t timeout_ms;    /* 0: none */
@@ -66,6 +68,7 @@ struct child_result {
     int leftover_signal;  /* the last signal they got from us: SIGTERM, SIGKILL; 0 none */
     bool output_cut;      /* we stopped reading while the pipe was still held open */
     uint64_t echo_dropped; /* bytes not echoed: our stdout was not being read */
+    int index_errno;      /* the index could not be written (the log is unaffected), 0 fine */
     char note[256];       /* the above for the ledger's notes column ("" none) */
     bool stopped;         /* opts->stop asked for the command to end */
 };

@@ -27,6 +27,7 @@
 #include "lib/units.h"
 #include "sys/child.h"
 #include "sys/fsutil.h"
+#include "sys/logidx_file.h"
 #include "sys/logscan.h"
 #include "sys/memlog.h"
 #include "sys/nvml.h"
@@ -848,12 +849,16 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     struct sampler s;
     sampler_open(&s, o, &p, c.pid, command);
     live_setup(&s, o, &p, res->id);
-    struct child_opts co = {.log_fd = log_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
+    char idx_path[sizeof p.log]; /* logs/ID.idx: when each part of the log arrived (lib/logidx) */
+    int idx_fd = logidx_file_path(p.log, idx_path, sizeof idx_path)
+                     ? fsutil_open_write(idx_path, O_WRONLY | O_CREAT | O_TRUNC, 0666, &(struct oomlab_err){{0}}) : -1;
+    struct child_opts co = {.log_fd = log_fd, .index = idx_fd >= 0, .index_fd = idx_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
                             .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
                             .tick = sampler_tick, .tick_ctx = &s, .stop = o->live ? live_stop : NULL,
                             .notice = child_notice, .notice_ctx = (void *)o};
     int rc = child_supervise(&c, &co, &cr, err);
     int close_rc = close(log_fd), close_errno = errno;
+    if (idx_fd >= 0) close(idx_fd);
     summarise(res, &cr, t0);
     sampler_close(&s, o, res);
     char problem[700];

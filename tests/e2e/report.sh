@@ -117,6 +117,29 @@ fresh bound
 "$OOMLAB" report run001 run002 -o b.html >/dev/null 2>err
 check report.lower-bound-shown grep -q 'peak &#8805; 21.00 GiB &#8594; 12.00 GiB (at least 9.00 GiB less)' b.html
 
+# Line times: run writes logs/ID.idx; step lines and the OOM sit at their arrival time on the memory chart.
+fresh timed
+mkdir -p nvml/procs; echo '0 25769803776 536870912 0 Fake RTX 24GB' > nvml/gpus
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/nvml \
+  "$OOMLAB" run -q --interval 50ms -- sh -c 'echo "step=1 loss=2.0 peak_alloc=1.00GB peak_reserved=2.00GB"; sleep 1.5
+    echo "step=2 loss=1.5 peak_alloc=1.50GB peak_reserved=2.50GB"; sleep 0.5
+    echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."; exit 1' >/dev/null 2>&1
+check report.index-written grep -qx '# oomlab log index v1' logs/run001.idx
+check report.index-ends-at-log-size test "$(tail -1 logs/run001.idx | cut -d' ' -f1)" -eq "$(stat -c %s logs/run001.log)"
+"$OOMLAB" report run001 -o t.html >/dev/null 2>err
+at() { sed -n "s/.*data-marker=\"$1\" data-x=\"\([0-9.e+-]*\)\".*/\1/p" t.html | sed -n "${2:-1}p"; }
+near() { awk -v v="${1:-x}" -v w="$2" 'BEGIN{exit !(v != "x" && v - w < 0.35 && w - v < 0.35)}'; }
+check report.step-at-arrival near "$(at step 2)" 1.5
+check report.oom-at-arrival near "$(at oom)" 2.0
+check report.step-dots grep -q 'data-series="peak reserved (step lines)" data-n="2"' t.html
+check report.index-said grep -q 'step lines at the time they reached the log (logs/run001.idx)' t.html
+rm logs/run001.idx   # a run from before the index: interpolation, said so
+"$OOMLAB" report run001 -o t.html >/dev/null 2>err
+check report.no-index-interpolated grep -q 'no line-time index (logs/run001.idx): step lines placed by interpolation' t.html
+printf '# oomlab log index v1\n0 0\n50 9\n40 10\n' > logs/run001.idx   # out of order
+"$OOMLAB" report run001 -o t.html >/dev/null 2>err; rc=$?
+check report.bad-index-said test "$rc" -eq 0 -a -n "$(grep -l 'run001.idx is damaged' t.html)"
+
 # errors
 fresh errors
 "$OOMLAB" report > /dev/null 2>err; check report.no-ledger-exit2 test $? -eq 2

@@ -1,32 +1,51 @@
-/* Fuzz the report's readers and writers: the memory CSV and the torch
- * hook's step file (parsed, then drawn as charts) and the HTML escaper. */
+/* Fuzz the report's readers and writers: the memory CSV (whole and in
+ * chunks, reduced, then drawn as charts), the torch hook's step file and
+ * the HTML escaper. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/memcsv.h"
+#include "lib/reduce.h"
 #include "lib/torchsteps.h"
 #include "render/html.h"
 #include "render/svg.h"
 
 static void draw_memory(const struct memcsv *m, FILE *f)
 {
-    static double x[4096], y[4096];
-    struct svg_chart c = {.id = "memory", .title = "t", .x_label = "x", .y_label = "y", .y_from_zero = true};
+    static double x[REDUCE_STREAM_MAX_POINTS], y[REDUCE_STREAM_MAX_POINTS];
+    struct svg_chart c = {.id = "memory", .title = "t", .x_label = "x", .y_label = "y", .y_from_zero = true, .note = "n"};
     for (size_t g = 0; g < m->n_gpus && c.n_series < SVG_MAX_SERIES; g++) {
-        size_t n = m->gpus[g].n < 4096 ? m->gpus[g].n : 4096, k = 0;
-        double last = -1e300;
-        for (size_t i = 0; i < n; i++) {
-            double t = m->gpus[g].samples[i].elapsed_s;
-            if (m->gpus[g].samples[i].used < 0 || t < last) continue; /* as report keeps them */
-            x[k] = last = t;
-            y[k++] = (double)m->gpus[g].samples[i].used;
-        }
-        c.series[c.n_series++] = (struct svg_series){"gpu", x, y, k, (int)g, false};
+        size_t k = reduce_stream_points(&m->gpus[g].used, x, y);
+        for (size_t i = 1; i < k; i++)
+            if (x[i] < x[i - 1]) __builtin_trap(); /* the stream's points come in x order */
+        c.series[c.n_series++] = (struct svg_series){.name = "gpu", .x = x, .y = y, .n = k, .color = (int)g,
+                                                     .n_data = m->gpus[g].used.kept, .dots = g % 3 == 1};
+        if (k) c.markers[c.n_markers = 1, 0] = (struct svg_line){.value = x[k / 2], .label = "step 1", .kind = "step"};
         svg_chart_render(f, &c, g % 2 == 0);
         c.n_series = 0;
     }
+}
+
+/* The same CSV whole and in two chunks split at a byte the input chooses:
+ * the same samples. */
+static void memcsv_both(const char *text, size_t len, size_t cut, FILE *f)
+{
+    struct memcsv whole, split;
+    struct oomlab_err err;
+    if (memcsv_parse(&whole, text, len, &err) < 0) return;
+    memcsv_init(&split);
+    cut = len ? cut % (len + 1) : 0;
+    if (memcsv_feed(&split, text, cut, &err) == 0 && memcsv_feed(&split, text + cut, len - cut, &err) == 0) {
+        memcsv_finish(&split);
+        if (split.n_gpus != whole.n_gpus || split.bad_rows != whole.bad_rows) __builtin_trap();
+        for (size_t g = 0; g < whole.n_gpus; g++)
+            if (split.gpus[g].rows != whole.gpus[g].rows || split.gpus[g].used.kept != whole.gpus[g].used.kept) __builtin_trap();
+    }
+    draw_memory(&whole, f);
+    memcsv_release(&whole);
+    memcsv_release(&split);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,14 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f) return 0;
     struct oomlab_err err;
     switch (data[0] % 3) {
-    case 0: {
-        struct memcsv m;
-        if (memcsv_parse(&m, text, len, &err) == 0) {
-            draw_memory(&m, f);
-            memcsv_release(&m);
-        }
+    case 0:
+        memcsv_both(text, len, data[0], f);
         break;
-    }
     case 1: {
         char *buf = malloc(len + sizeof TORCHSTEPS_HEADER);
         if (!buf) break;

@@ -10,6 +10,9 @@
 
 #include <cmocka.h>
 
+#include <math.h>
+
+#include "lib/logidx.h"
 #include "lib/memcsv.h"
 #include "lib/reduce.h"
 #include "render/html.h"
@@ -61,24 +64,140 @@ static void test_memcsv(void **state)
     (void)state;
     struct memcsv m;
     struct oomlab_err err;
+    double x[REDUCE_STREAM_MAX_POINTS], y[REDUCE_STREAM_MAX_POINTS];
     assert_int_equal(memcsv_parse(&m, mem_csv, strlen(mem_csv), &err), 0);
     assert_int_equal(m.not_sampled, 0);
     assert_int_equal(m.n_gpus, 2);
     assert_int_equal(m.gpus[0].index, 0);
-    assert_int_equal(m.gpus[0].n, 2); /* the cut last row is not a sample */
+    assert_int_equal(m.gpus[0].rows, 2); /* the cut last row is not a sample */
     assert_int_equal(m.bad_rows, 3);
     assert_int_equal(m.gpus[0].total, 24576LL << 20);
-    assert_int_equal(m.gpus[0].samples[0].used, 512LL << 20);
-    assert_int_equal(m.gpus[0].samples[0].tree, -1);
-    assert_true(m.gpus[0].samples[1].elapsed_s == 0.5);
-    assert_int_equal(m.gpus[0].samples[1].tree, 6488LL << 20);
-    assert_int_equal(m.gpus[1].samples[0].used, -1);
+    assert_int_equal(reduce_stream_points(&m.gpus[0].used, x, y), 2);
+    assert_true(y[0] == (double)(512LL << 20) && x[1] == 0.5);
+    assert_int_equal(reduce_stream_points(&m.gpus[0].tree, x, y), 1); /* the first row's is unknown */
+    assert_true(x[0] == 0.5 && y[0] == (double)(6488LL << 20));
+    assert_int_equal(m.gpus[1].used.kept, 0);
+    assert_int_equal(m.start_ms, memcsv_iso_ms("2026-12-01T20:35:21.000Z", 24));
     memcsv_release(&m);
     const char *none = "# GPU memory not sampled: no NVML\n";
     assert_int_equal(memcsv_parse(&m, none, strlen(none), &err), 0);
     assert_int_equal(m.not_sampled, 1);
     assert_int_equal(m.n_gpus, 0);
     memcsv_release(&m);
+}
+
+/* Fed one byte at a time, or in any split, the same result as whole. */
+static void test_memcsv_chunks(void **state)
+{
+    (void)state;
+    struct memcsv whole, bytes;
+    struct oomlab_err err;
+    assert_int_equal(memcsv_parse(&whole, mem_csv, strlen(mem_csv), &err), 0);
+    memcsv_init(&bytes);
+    for (size_t i = 0; i < strlen(mem_csv); i++) assert_int_equal(memcsv_feed(&bytes, mem_csv + i, 1, &err), 0);
+    memcsv_finish(&bytes);
+    assert_int_equal(bytes.n_gpus, whole.n_gpus);
+    assert_int_equal(bytes.bad_rows, whole.bad_rows);
+    assert_int_equal(bytes.gpus[0].rows, whole.gpus[0].rows);
+    assert_int_equal(bytes.gpus[0].used.kept, whole.gpus[0].used.kept);
+    memcsv_release(&whole), memcsv_release(&bytes);
+    /* a line longer than the buffer: a comment is skipped, a row is bad */
+    char big[3 * MEMCSV_LINE_MAX];
+    int k = snprintf(big, sizeof big, "timestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib\n#");
+    memset(big + k, 'c', MEMCSV_LINE_MAX + 10);
+    k += MEMCSV_LINE_MAX + 10;
+    k += snprintf(big + k, sizeof big - (size_t)k, "\n2026-12-01T20:35:21.000Z,0,0,1,2,1,0,\n");
+    assert_int_equal(memcsv_parse(&whole, big, (size_t)k, &err), 0);
+    assert_int_equal(whole.bad_rows, 0);
+    assert_int_equal(whole.gpus[0].rows, 1);
+    memcsv_release(&whole);
+    assert_int_equal(memcsv_iso_ms("1970-01-01T00:00:01.5Z", 22), 1500);
+    assert_int_equal(memcsv_iso_ms("2000-03-01T00:00:00Z", 20), 951868800000LL);
+    assert_int_equal(memcsv_iso_ms("2000-13-01T00:00:00Z", 20), -1);
+    assert_int_equal(memcsv_iso_ms("yesterday", 9), -1);
+}
+
+/* A day of 10 ms samples in bounded memory: every spike and dip kept,
+ * the ends kept, in x order, whatever order and width changes came. */
+static void test_reduce_stream(void **state)
+{
+    (void)state;
+    static double x[REDUCE_STREAM_MAX_POINTS], y[REDUCE_STREAM_MAX_POINTS];
+    struct reduce_stream s;
+    reduce_stream_init(&s);
+    const uint64_t N = 8640000;
+    for (uint64_t i = 0; i < N; i++) {
+        double v = 6 + (double)(i % 7);
+        if (i == 4321987) v = 30;
+        if (i == 77) v = -1;
+        assert_int_equal(reduce_stream_add(&s, (double)i / 100.0, v), 0);
+    }
+    reduce_stream_add(&s, NAN, 1); /* counted, not kept */
+    assert_true(s.n == N + 1 && s.kept == N);
+    size_t m = reduce_stream_points(&s, x, y);
+    assert_true(m > REDUCE_STREAM_BUCKETS && m <= REDUCE_STREAM_MAX_POINTS);
+    int spike = 0, dip = 0;
+    for (size_t i = 0; i < m; i++) {
+        spike += y[i] == 30 && x[i] == 43219.87;
+        dip += y[i] == -1 && x[i] == 0.77;
+        if (i) assert_true(x[i] >= x[i - 1]);
+    }
+    assert_int_equal(spike, 1);
+    assert_int_equal(dip, 1);
+    assert_true(x[0] == 0 && x[m - 1] == (double)(N - 1) / 100.0);
+    reduce_stream_release(&s);
+    /* out of order (a resumed run's steps): sorted, all kept while few */
+    double in[] = {100, 101, 5, 102, 3, 1e9};
+    reduce_stream_init(&s);
+    for (size_t i = 0; i < 5; i++) reduce_stream_add(&s, in[i], (double)i);
+    m = reduce_stream_points(&s, x, y);
+    assert_int_equal(m, 5);
+    assert_true(x[0] == 3 && y[0] == 4 && x[1] == 5 && x[4] == 102);
+    /* one point far away widens the buckets: the first five share one,
+     * which keeps its first, last, lowest and highest */
+    reduce_stream_add(&s, in[5], 5);
+    m = reduce_stream_points(&s, x, y);
+    assert_int_equal(m, 4);
+    assert_true(x[0] == 3 && y[0] == 4 && x[1] == 100 && y[1] == 0 && x[2] == 102 && x[3] == 1e9);
+    assert_true(s.x_lo == 3 && s.x_hi == 1e9);
+    reduce_stream_release(&s);
+}
+
+/* The index: entries answer offsets in order; disorder or junk makes it bad. */
+static void test_logidx(void **state)
+{
+    (void)state;
+    char buf[256];
+    size_t n = logidx_header(buf, sizeof buf, "2026-12-02T10:00:00.000Z");
+    assert_true(n > 0);
+    struct logidx_writer w = {0};
+    assert_true(logidx_due(&w, 0));
+    assert_false(logidx_due(&w, 99));
+    assert_true(logidx_due(&w, 100));
+    const char *lines[] = {LOGIDX_MAGIC, "# start: 2026-12-02T10:00:00.000Z", "# resolution_ms: 100",
+                           "0 0", "55 494", "110 800", "115 801"};
+    struct logidx_cursor c;
+    logidx_cursor_init(&c);
+    size_t next = 0;
+    const uint64_t ask[] = {0, 54, 55, 60, 110, 114};
+    const int64_t want[] = {0, 0, 494, 494, 800, 800};
+    for (size_t i = 0; i < 6; i++) {
+        while (logidx_cursor_wants(&c, ask[i]) && next < 7) logidx_cursor_line(&c, lines[next], strlen(lines[next])), next++;
+        if (next == 7) c.eof = true;
+        assert_int_equal(logidx_cursor_ms(&c, ask[i]), want[i]);
+    }
+    assert_int_equal(c.start_ms, memcsv_iso_ms("2026-12-02T10:00:00.000Z", 24));
+    struct logidx_entry last;
+    assert_true(logidx_cursor_last(&c, &last) && last.offset == 115 && last.ms == 801);
+    const char *bad[][3] = {{"not an index", "0 0", "1 1"}, {LOGIDX_MAGIC, "10 5", "9 6"}, {LOGIDX_MAGIC, "10 5", "11 4"},
+                            {LOGIDX_MAGIC, "10 x", "11 6"}, {LOGIDX_MAGIC, "-1 5", "1 6"},
+                            {LOGIDX_MAGIC, "99999999999999999999 1", "1 1"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        logidx_cursor_init(&c);
+        for (int j = 0; j < 3; j++) logidx_cursor_line(&c, bad[i][j], strlen(bad[i][j]));
+        assert_true(c.bad);
+        assert_int_equal(logidx_cursor_ms(&c, 100), -1);
+    }
 }
 
 static char *escaped(const char *s, size_t len)
@@ -125,6 +244,9 @@ int main(void)
         cmocka_unit_test(test_reduce_keeps_spike),
         cmocka_unit_test(test_reduce_small_copied),
         cmocka_unit_test(test_memcsv),
+        cmocka_unit_test(test_memcsv_chunks),
+        cmocka_unit_test(test_reduce_stream),
+        cmocka_unit_test(test_logidx),
         cmocka_unit_test(test_html_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
