@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ struct log_result {
     struct oom_report rep;
     struct logscan_info info;
     struct steps_series series;
-    struct plan_trend trend;
+    struct steps_mem_trend trend; /* steps' memory trend, as run computes it */
     char job_id[JOBS_ID_MAX];
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
@@ -162,7 +163,7 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
     struct logscan_opts o = {.fn = on_line, .ctx = l, .head_bytes = TREND_HEAD,
                              .tail_bytes = TREND_TAIL};
     if (logscan_path_opts(l->path, &l->rep, &o, &l->info, err) < 0) return -1;
-    plan_trend_compute(&l->series, &l->trend);
+    steps_memory_trend_of(&l->series, &l->trend);
     for (size_t i = 0; i < l->rep.n_events && l->n_ranks < OOM_MAX_EVENTS; i++)
         if (l->rep.events[i].rank >= 0) l->ranks[l->n_ranks++] = l->rep.events[i].rank;
     return 0;
@@ -459,7 +460,7 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
 
 static void print_trend(const struct out *o, const struct log_result *l, bool name_log)
 {
-    if (!l->trend.figure) return;
+    if (!l->trend.kind || !l->trend.points) return;
     char ev[240], line[4400];
     plan_trend_explain(&l->trend, ev, sizeof ev);
     snprintf(line, sizeof line, "%s%s%s, %s%s", steps_trend_name(l->trend.trend, true),
@@ -637,10 +638,10 @@ static void json_trend(struct json *j, const struct log_result *l)
     static const struct { unsigned figure; const char *name; } figures[] = {
         {STEPS_PEAK_ALLOC, "peak_alloc"}, {STEPS_PEAK_RESERVED, "peak_reserved"},
         {STEPS_MEM, "mem"}};
-    const struct plan_trend *t = &l->trend;
+    const struct steps_mem_trend *t = &l->trend;
     const char *figure = NULL;
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
-        if (figures[i].figure == t->figure) figure = figures[i].name;
+        if (figures[i].figure == t->kind) figure = figures[i].name;
     json_obj_begin(j);
     json_key(j, "trend"), json_str(j, steps_trend_name(t->trend, true));
     json_key(j, "figure"), json_str(j, figure);
@@ -650,8 +651,10 @@ static void json_trend(struct json *j, const struct log_result *l)
     json_key(j, "first_bytes"), json_bytes(j, t->first_bytes);
     json_key(j, "last_bytes"), json_bytes(j, t->last_bytes);
     json_key(j, "bytes_per_100_steps");
-    t->per_100_known ? json_int(j, t->per_100_steps) : json_null(j);
-    json_key(j, "clear_growth"), json_bool(j, t->clear_growth);
+    double slope = t->bytes_per_100_steps;
+    !isnan(slope) && slope > -9.0e18 && slope < 9.0e18 ? json_int(j, (long long)slope)
+                                                        : json_null(j);
+    json_key(j, "clear_growth"), json_bool(j, plan_trend_clear(t));
     json_key(j, "lines_read");
     json_str(j, l->info.bytes > TREND_HEAD + TREND_TAIL ? "head-tail" : "all");
     json_obj_end(j);
