@@ -4,6 +4,7 @@
  * GPU OOM, 1: a GPU OOM, 2: usage/read error. */
 #include "cmd/cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/memsummary.h"
+#include "lib/msg.h"
 #include "lib/jobs.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
@@ -50,6 +52,8 @@ struct log_result {
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
     size_t first_event; /* index of its first event in the JSON events array */
+    bool timed;         /* times[] read (a second pass, only when a run needs them) */
+    int64_t times[OOM_MAX_EVENTS]; /* jobs_line_time key of each event, -1 unknown */
 };
 
 /* A run: logs that are one job (one log, or the ranks of one job). */
@@ -62,6 +66,7 @@ struct run_result {
     size_t trend_log;         /* the log whose memory trend the plan reads */
     struct verdicts v;
     struct plan plan;
+    const char *first_by; /* how the root was told among several OOMs; NULL: one */
 };
 
 static void usage(FILE *f)
@@ -114,8 +119,53 @@ static void run_config(const char *dir, const char *id, struct log_result *l)
     snprintf(l->config_path, sizeof l->config_path, "%s", path);
 }
 
-/* A LOG argument: "-", an existing path (wins), or the id of a run in DIR. */
-static int resolve(const char *arg, const char *dir, struct log_result *l, struct oomlab_err *err)
+/* A RUN_ID argument's per-rank logs, DIR/logs/ID_rankN.log (as `run` names
+ * them for a job's ranks), sorted by rank; NULL with *n 0 when the argument
+ * is not a run id or the run has none. The caller frees each and the array. */
+static char **rank_logs(const char *arg, const char *dir, size_t *n)
+{
+    struct stat st;
+    struct oomlab_err err = {{0}};
+    char logs[4096], prefix[320];
+    *n = 0;
+    if (!strcmp(arg, "-") || strchr(arg, '/') || stat(arg, &st) == 0 ||
+        runexec_check_id(arg, &err) < 0 || fsutil_join(logs, sizeof logs, dir, "logs", &err) < 0)
+        return NULL;
+    DIR *d = opendir(logs);
+    if (!d) return NULL;
+    snprintf(prefix, sizeof prefix, "%s_rank", arg);
+    size_t pl = strlen(prefix), cap = 0;
+    char **out = NULL;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name, *p = name + pl;
+        if (strncmp(name, prefix, pl) != 0) continue;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p == name + pl || p - (name + pl) > 6 || strcmp(p, ".log") != 0) continue;
+        char path[4096];
+        if (fsutil_join(path, sizeof path, logs, name, &err) < 0) continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            char **grown = realloc(out, nc * sizeof *out);
+            if (!grown) break;
+            out = grown, cap = nc;
+        }
+        if (!(out[*n] = strdup(path))) break;
+        (*n)++;
+    }
+    closedir(d);
+    for (size_t i = 1; i < *n; i++) /* by rank number: rank10 after rank9 */
+        for (size_t j = i; j > 0 && jobs_rank_of_path(out[j - 1]) > jobs_rank_of_path(out[j]); j--) {
+            char *t = out[j];
+            out[j] = out[j - 1], out[j - 1] = t;
+        }
+    return out;
+}
+
+/* A LOG argument: "-", an existing path (wins), or the id of a run in DIR.
+ * With has_ranks, a run whose logs/ID.log is missing is not an error (its
+ * rank logs are read): returns 1, nothing to read for l. */
+static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_result *l,
+                   struct oomlab_err *err)
 {
     struct stat st;
     l->path = arg;
@@ -134,6 +184,7 @@ static int resolve(const char *arg, const char *dir, struct log_result *l, struc
                     arg, arg, arg, l->resolved);
         return 0;
     }
+    if (stat(l->resolved, &st) != 0 && has_ranks) return 1;
     if (stat(l->resolved, &st) != 0)
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
                               dir, l->resolved, strerror(errno));
@@ -164,6 +215,9 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
                              .tail_bytes = TREND_TAIL};
     if (logscan_path_opts(l->path, &l->rep, &o, &l->info, err) < 0) return -1;
     steps_memory_trend_of(&l->series, &l->trend);
+    int path_rank = jobs_rank_of_path(l->path); /* logs/ID_rank3.log: rank 3's own */
+    for (size_t i = 0; i < l->rep.n_events && path_rank >= 0; i++)
+        if (l->rep.events[i].rank < 0) l->rep.events[i].rank = path_rank;
     for (size_t i = 0; i < l->rep.n_events && l->n_ranks < OOM_MAX_EVENTS; i++)
         if (l->rep.events[i].rank >= 0) l->ranks[l->n_ranks++] = l->rep.events[i].rank;
     return 0;
@@ -171,7 +225,127 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
 
 /* ---- runs -------------------------------------------------------------------- */
 
-/* The run's events in one report, so the verdicts see every rank. */
+/* ---- which rank ran out first ---------------------------------------------- */
+
+/* An event's time: the stamp on its own line, else the last stamp of the
+ * same rank's lines (the whole log's when it names no ranks) at most
+ * TIME_LOOKBACK lines before it — a traceback's lines carry none. */
+#define TIME_LOOKBACK 200
+#define TIME_RANKS 64
+
+struct time_pass {
+    struct log_result *l;
+    long line;
+    size_t next; /* the next event to time */
+    int rank[TIME_RANKS];
+    int64_t at[TIME_RANKS];
+    long at_line[TIME_RANKS];
+    size_t n;
+};
+
+/* The slot of rank (-1: lines without a rank), or a new one. */
+static size_t time_slot(struct time_pass *t, int rank)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->rank[i] == rank) return i;
+    size_t i = t->n < TIME_RANKS ? t->n++ : TIME_RANKS - 1;
+    t->rank[i] = rank, t->at[i] = -1, t->at_line[i] = 0;
+    return i;
+}
+
+static int on_time_line(const char *line, size_t len, void *ctx)
+{
+    struct time_pass *t = ctx;
+    struct log_result *l = t->l;
+    t->line++;
+    struct msg_prefix px;
+    int64_t key;
+    size_t look = len < 512 ? len : 512;
+    msg_prefix_parse(line, look, &px);
+    bool stamped = jobs_line_time(line, len, &key) == 1;
+    if (stamped) {
+        size_t i = time_slot(t, px.rank);
+        t->at[i] = key, t->at_line[i] = t->line;
+        if (px.rank >= 0) { /* the job-wide clock too, for unranked events */
+            i = time_slot(t, -1);
+            t->at[i] = key, t->at_line[i] = t->line;
+        }
+    }
+    for (; t->next < l->rep.n_events && l->rep.events[t->next].line <= t->line; t->next++) {
+        const struct oom_event *e = &l->rep.events[t->next];
+        if (e->line != t->line) continue;
+        size_t i = time_slot(t, px.rank >= 0 ? px.rank : -1);
+        bool near = t->at[i] >= 0 && t->line - t->at_line[i] <= TIME_LOOKBACK;
+        l->times[t->next] = stamped ? key : near ? t->at[i] : -1;
+    }
+    return t->next >= l->rep.n_events; /* nothing more to time: stop */
+}
+
+/* Times of a log's events: a second pass over it, made only for the logs of
+ * a run with several OOMs (the common single-OOM case pays nothing). */
+static void read_times(struct log_result *l)
+{
+    if (l->timed) return;
+    l->timed = true;
+    for (size_t i = 0; i < OOM_MAX_EVENTS; i++) l->times[i] = -1;
+    struct time_pass t = {.l = l};
+    struct oom_report scratch;
+    struct oomlab_err err = {{0}};
+    oom_report_init(&scratch);
+    struct logscan_opts o = {.fn = on_time_line, .ctx = &t};
+    if (logscan_path_opts(l->path, &scratch, &o, NULL, &err) < 0)
+        for (size_t i = 0; i < OOM_MAX_EVENTS; i++) l->times[i] = -1; /* unknown, say nothing */
+    oom_report_release(&scratch);
+}
+
+struct candidate {
+    size_t k, i; /* r->logs[k], its event i */
+};
+
+static bool is_candidate(const struct oom_event *e)
+{
+    return e->gpu_oom && !e->consequence;
+}
+
+/* The root cause among the run's GPU OOMs: the earliest by timestamp when
+ * every one has a time; else the first in the log when they are all in one
+ * log; else the first log given's (and we say that the order is unknown). */
+static struct candidate pick_root(struct run_result *r, struct log_result *logs, bool *found)
+{
+    struct candidate best = {0, 0}, first = {0, 0};
+    size_t n = 0, in_logs = 0;
+    for (size_t k = 0; k < r->n_logs; k++) {
+        const struct log_result *l = &logs[r->logs[k]];
+        bool any = false;
+        for (size_t i = 0; i < l->rep.n_events; i++)
+            if (is_candidate(&l->rep.events[i])) {
+                if (!n++) first = (struct candidate){k, i};
+                any = true;
+            }
+        in_logs += any;
+    }
+    *found = n > 0;
+    r->first_by = NULL;
+    if (n < 2) return first;
+    bool all_timed = true;
+    int64_t best_t = -1;
+    for (size_t k = 0; k < r->n_logs; k++) {
+        struct log_result *l = &logs[r->logs[k]];
+        for (size_t i = 0; i < l->rep.n_events && i < OOM_MAX_EVENTS; i++) {
+            if (!is_candidate(&l->rep.events[i])) continue;
+            read_times(l);
+            if (l->times[i] < 0) all_timed = false;
+            else if (best_t < 0 || l->times[i] < best_t)
+                best_t = l->times[i], best = (struct candidate){k, i};
+        }
+    }
+    r->first_by = all_timed ? "timestamp" : in_logs == 1 ? "log-order" : "file-order";
+    return all_timed ? best : first;
+}
+
+/* The run's events in one report, so the verdicts see every rank; the
+ * primary is the rank that ran out first, and other ranks' NCCL errors
+ * are its consequences. */
 static int merge_run(struct run_result *r, struct log_result *logs)
 {
     size_t total = 0;
@@ -179,14 +353,19 @@ static int merge_run(struct run_result *r, struct log_result *logs)
     oom_report_init(&r->merged);
     r->merged.events = calloc(total ? total : 1, sizeof *r->merged.events);
     if (!r->merged.events) return -1;
+    bool found;
+    struct candidate root = pick_root(r, logs, &found);
     r->primary = -1;
-    r->trend_log = r->logs[0];
+    r->trend_log = r->logs[found ? root.k : 0];
     for (size_t k = 0; k < r->n_logs; k++) {
-        const struct log_result *l = &logs[r->logs[k]];
-        if (r->primary < 0 && l->rep.primary >= 0) {
-            r->merged.primary = (long)r->merged.n_events + l->rep.primary;
-            r->primary = (long)l->first_event + l->rep.primary;
-            r->trend_log = r->logs[k];
+        struct log_result *l = &logs[r->logs[k]];
+        for (size_t i = 0; found && i < l->rep.n_events; i++) {
+            struct oom_event *e = &l->rep.events[i];
+            if (!e->gpu_oom && !strcmp(e->framework, "nccl")) e->consequence = true;
+        }
+        if (found && k == root.k) {
+            r->merged.primary = (long)(r->merged.n_events + root.i);
+            r->primary = (long)(l->first_event + root.i);
         }
         if (l->rep.n_events) /* events is NULL when there are none */
             memcpy(r->merged.events + r->merged.n_events, l->rep.events,
@@ -232,7 +411,8 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
     if (!jl || !first || !link || !runs) goto done;
     for (size_t l = 0, ev = 0; l < n; ev += logs[l].rep.n_events, l++) {
         logs[l].first_event = ev;
-        jl[l] = (struct jobs_log){logs[l].path, logs[l].job_id, logs[l].ranks, logs[l].n_ranks};
+        jl[l] = (struct jobs_log){logs[l].path, logs[l].job_id, logs[l].ranks, logs[l].n_ranks,
+                                  logs[l].run_id};
     }
     jobs_group(jl, n, first, link);
     nr = 0;
@@ -246,6 +426,7 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
         r->link = r->n_logs > 1 ? link[r->logs[1]] : JOBS_ALONE;
         if (merge_run(r, logs) < 0) goto fail;
         verdict_compute(&r->merged, &r->v);
+        r->v.first_by = r->first_by;
         plan_build_trend(&r->merged, &r->v, run_cfg(logs, r, cfg), &logs[r->trend_log].trend,
                          &r->plan);
     }
@@ -509,6 +690,7 @@ static void print_run_head(const struct out *o, const struct log_result *logs,
         const char *job = logs[r->logs[0]].job_id;
         snprintf(line + at, sizeof line - (size_t)at, " (ranks of one job: %s%s)",
                  r->link == JOBS_SAME_JOB     ? "the same job id "
+                 : r->link == JOBS_SAME_RUN   ? "the logs of one run"
                  : r->link == JOBS_RANK_NAME  ? "rank-numbered names"
                                               : "numbered names with distinct rank prefixes",
                  r->link == JOBS_SAME_JOB ? job : "");
@@ -715,6 +897,7 @@ static void json_run(struct json *j, const struct log_result *logs, const struct
     for (size_t k = 0; k < r->n_logs; k++) json_str(j, logs[r->logs[k]].path);
     json_arr_end(j);
     json_key(j, "joined_by"), json_str(j, jobs_link_name(r->link));
+    json_key(j, "root_cause_by"), json_str(j, r->first_by);
     const char *job = NULL;
     for (size_t k = 0; k < r->n_logs && !job; k++)
         if (logs[r->logs[k]].job_id[0]) job = logs[r->logs[k]].job_id;
@@ -786,29 +969,62 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     return found ? EXIT_FOUND : EXIT_OK;
 }
 
+static void log_init(struct log_result *l)
+{
+    oom_report_init(&l->rep);
+    steps_series_init(&l->series);
+    l->info.encoding = "utf-8";
+}
+
+/* The logs to read: each argument's, and for a RUN_ID also its per-rank
+ * logs (one job: they join as "same-run"). */
 static int prepare(char **paths, size_t n, const char *dir, bool json, const struct runcfg *cfg)
 {
-    struct log_result *logs = calloc(n, sizeof *logs);
-    if (!logs) {
-        fprintf(stderr, "oomlab diagnose: out of memory\n");
-        return EXIT_ERROR;
-    }
+    char ***ranks = calloc(n, sizeof *ranks);
+    size_t *n_ranks = calloc(n, sizeof *n_ranks), total = 0;
     int rc = 0;
-    for (size_t l = 0; l < n; l++) {
-        oom_report_init(&logs[l].rep);
-        steps_series_init(&logs[l].series);
-        logs[l].info.encoding = "utf-8";
-        struct oomlab_err err = {{0}};
-        if (!rc && resolve(paths[l], dir, &logs[l], &err) < 0)
-            rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+    if (!ranks || !n_ranks) goto oom;
+    for (size_t a = 0; a < n; a++) {
+        ranks[a] = rank_logs(paths[a], dir, &n_ranks[a]);
+        total += 1 + n_ranks[a];
     }
-    if (!rc) rc = run(logs, n, json, cfg);
-    for (size_t l = 0; l < n; l++) {
+    struct log_result *logs = calloc(total, sizeof *logs);
+    if (!logs) goto oom;
+    size_t nl = 0;
+    for (size_t a = 0; a < n && !rc; a++) {
+        struct log_result *l = &logs[nl];
+        log_init(l);
+        struct oomlab_err err = {{0}};
+        int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
+        if (r < 0) rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+        if (r == 0) nl++;
+        for (size_t k = 0; k < n_ranks[a] && !rc; k++) {
+            l = &logs[nl++];
+            log_init(l);
+            snprintf(l->resolved, sizeof l->resolved, "%s", ranks[a][k]);
+            l->path = l->resolved;
+            l->run_id = paths[a];
+            if (r == 1 && k == 0) run_config(dir, paths[a], l); /* the run's config, once */
+        }
+    }
+    if (!rc) rc = run(logs, nl, json, cfg);
+    for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);
         if (logs[l].config_path[0]) runcfg_release(&logs[l].cfg);
     }
     free(logs);
+    goto done;
+oom:
+    fprintf(stderr, "oomlab diagnose: out of memory\n");
+    rc = EXIT_ERROR;
+done:
+    for (size_t a = 0; ranks && a < n; a++) {
+        for (size_t k = 0; k < n_ranks[a]; k++) free(ranks[a][k]);
+        free(ranks[a]);
+    }
+    free(ranks);
+    free(n_ranks);
     return rc;
 }
 

@@ -34,6 +34,8 @@ enum need {
     N_NOT_GROWING = 1 << 17,
     N_SINGLE = 1 << 18,    /* one rank (or ranks unknown) */
     N_NOT_PYTORCH = 1 << 19,
+    N_NCCL_TIMEOUT = 1 << 20, /* the event judged is a collective (watchdog) timeout */
+    N_NOT_NCCL_TIMEOUT = 1 << 21,
 };
 
 #define V(k) (1u << (k))
@@ -63,7 +65,12 @@ static const struct plan_fix catalogue[] = {
     {"tf-not-a-failure", V(VERDICT_TF_RETRY), 0, 0,
      "Ignore these warnings unless a real OOM error follows them",
      "{verdict}; they only mean more memory could have been faster"},
-    {"nccl-not-memory", V(VERDICT_NCCL), 0, 0,
+    {"collective-timeout", V(VERDICT_NCCL), 0, N_NCCL_TIMEOUT,
+     "Find the rank that never joined the collective: diagnose every rank's log together "
+     "(`oomlab diagnose RUN_ID` reads logs/ID.log and logs/ID_rank*.log), its first error "
+     "(often an OOM) is the cause; raising the NCCL timeout only delays the same stop",
+     "{text}: {verdict}"},
+    {"nccl-not-memory", V(VERDICT_NCCL), 0, N_NOT_NCCL_TIMEOUT,
      "Rerun with NCCL_DEBUG=INFO and read the first failing rank's error",
      "{text}: {verdict}"},
     /* The cause the numbers point at: a request no budget fits first. */
@@ -333,6 +340,7 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
+    m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     if (v->ranks > 1) m |= N_MULTI;
     else m |= N_SINGLE;
     if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;

@@ -134,6 +134,33 @@ const char *verdict_name(enum verdict_kind k)
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
 }
 
+/* Several ranks: which ran out first and how that was told, or, with no
+ * GPU OOM among them, that their NCCL errors wait on a rank that failed. */
+static void multi_rank_explain(const struct verdicts *v, char *buf, size_t cap)
+{
+    static const struct { const char *by, *how; } hows[] = {
+        {"timestamp", "by the lines' timestamps"},
+        {"log-order", "first in the log (its lines carry no timestamps to compare)"},
+        {"file-order", "in the first log given: the logs carry no timestamps, so which rank "
+                       "ran out first is not known"},
+    };
+    const struct oom_event *e = v->ev;
+    if (!v->oom_ranks || !e || !e->gpu_oom) {
+        snprintf(buf, cap, "%d ranks seen, none with a GPU OOM: their NCCL/watchdog "
+                 "errors wait on the rank that failed first; its own log has the cause",
+                 v->ranks);
+        return;
+    }
+    const char *how = NULL;
+    for (size_t i = 0; v->first_by && i < sizeof hows / sizeof hows[0]; i++)
+        if (!strcmp(v->first_by, hows[i].by)) how = hows[i].how;
+    char who[48] = "the rank named above";
+    if (e->rank >= 0) snprintf(who, sizeof who, "rank %d", e->rank);
+    snprintf(buf, cap, "%d ranks seen, %d with a GPU OOM; %s ran out first%s%s: the "
+             "root cause; the others' NCCL timeouts and shutdowns are its consequences",
+             v->ranks, v->oom_ranks, who, how ? " " : "", how ? how : "");
+}
+
 const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
                             size_t cap)
 {
@@ -208,9 +235,7 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  "sequences, tensors kept across steps, evaluation or saving)", e->step);
         break;
     case VERDICT_MULTI_RANK:
-        snprintf(buf, cap, "%d ranks in the log, %d with a GPU OOM; the first to run out is "
-                 "the root cause, the others' NCCL/watchdog errors are consequences",
-                 v->ranks, v->oom_ranks);
+        multi_rank_explain(v, buf, cap);
         break;
     case VERDICT_HOST_MEMORY:
         snprintf(buf, cap, "host RAM ran out (OOM killer, SIGKILL or the CPU allocator), not "
@@ -224,7 +249,12 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
         snprintf(buf, cap, "TensorFlow says this allocation retry is not a failure");
         break;
     case VERDICT_NCCL:
-        snprintf(buf, cap, "NCCL failed for a reason other than memory");
+        if (!strcmp(e->kind, "nccl-timeout"))
+            snprintf(buf, cap, "the ranks timed out waiting in a collective: a rank that "
+                     "never joined it stopped first (an OOM, an exception or a hang), and "
+                     "this log does not show why");
+        else
+            snprintf(buf, cap, "NCCL failed for a reason other than memory");
         break;
     default:
         break;

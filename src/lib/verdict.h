@@ -41,6 +41,9 @@ struct verdicts {
     int ranks;                   /* distinct ranks seen, 0 none */
     int oom_ranks;               /* distinct ranks with a GPU OOM */
     bool expandable_set;         /* expandable_segments already on */
+    const char *first_by;        /* how the root-cause rank was told among several OOMs:
+                                    "timestamp", "log-order", "file-order"; NULL: one OOM.
+                                    The caller (diagnose) sets it after verdict_compute. */
 };
 
 void verdict_compute(const struct oom_report *rep, struct verdicts *v);

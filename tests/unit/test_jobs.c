@@ -56,7 +56,7 @@ static const char *group(const struct log_spec *spec, size_t n, enum jobs_link *
     size_t run[8];
     for (size_t i = 0; i < n; i++) {
         ranks[i] = spec[i].rank;
-        logs[i] = (struct jobs_log){spec[i].path, spec[i].job, &ranks[i], spec[i].rank >= 0};
+        logs[i] = (struct jobs_log){spec[i].path, spec[i].job, &ranks[i], spec[i].rank >= 0, NULL};
     }
     jobs_group(logs, n, run, link);
     size_t o = 0;
