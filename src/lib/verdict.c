@@ -138,27 +138,27 @@ const char *verdict_name(enum verdict_kind k)
  * GPU OOM among them, that their NCCL errors wait on a rank that failed. */
 static void multi_rank_explain(const struct verdicts *v, char *buf, size_t cap)
 {
-    static const struct { const char *by, *how; } hows[] = {
-        {"timestamp", "by the lines' timestamps"},
-        {"log-order", "first in the log (its lines carry no timestamps to compare)"},
-        {"file-order", "in the first log given: the logs carry no timestamps, so which rank "
-                       "ran out first is not known"},
+    static const char root[] = ": the root cause; the others' NCCL timeouts and shutdowns are "
+                               "its consequences";
+    static const struct { const char *by, *how, *tail; } forms[] = {
+        {"timestamp", " ran out first by the lines' timestamps", root},
+        {"log-order", " ran out first in the log (no timestamps to compare)", root},
+        {"file-order", "'s OOM, in the first log given, is taken as the root cause",
+         ", but the logs carry no timestamps: which rank ran out first is not known"},
+        {NULL, " ran out", root},
     };
     const struct oom_event *e = v->ev;
     if (!v->oom_ranks || !e || !e->gpu_oom) {
-        snprintf(buf, cap, "%d ranks seen, none with a GPU OOM: their NCCL/watchdog "
-                 "errors wait on the rank that failed first; its own log has the cause",
-                 v->ranks);
+        snprintf(buf, cap, "%d ranks seen, none with a GPU OOM: their NCCL/watchdog errors "
+                 "wait on the rank that failed first; its own log has the cause", v->ranks);
         return;
     }
-    const char *how = NULL;
-    for (size_t i = 0; v->first_by && i < sizeof hows / sizeof hows[0]; i++)
-        if (!strcmp(v->first_by, hows[i].by)) how = hows[i].how;
-    char who[48] = "the rank named above";
+    size_t f = 0;
+    while (forms[f].by && !(v->first_by && !strcmp(v->first_by, forms[f].by))) f++;
+    char who[32] = "the rank above";
     if (e->rank >= 0) snprintf(who, sizeof who, "rank %d", e->rank);
-    snprintf(buf, cap, "%d ranks seen, %d with a GPU OOM; %s ran out first%s%s: the "
-             "root cause; the others' NCCL timeouts and shutdowns are its consequences",
-             v->ranks, v->oom_ranks, who, how ? " " : "", how ? how : "");
+    snprintf(buf, cap, "%d ranks seen, %d with a GPU OOM; %s%s%s", v->ranks, v->oom_ranks, who,
+             forms[f].how, forms[f].tail);
 }
 
 const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
