@@ -21,6 +21,7 @@
 #include "lib/jobs.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
+#include "lib/snapshot.h"
 #include "lib/steps.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
@@ -30,6 +31,7 @@
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
 #include "sys/runexec.h"
+#include "sys/snapfile.h"
 
 #define CONFIG_MAX (1u << 20)
 /* The memory trend reads the lines of the log's head and tail only, so its
@@ -67,6 +69,22 @@ struct run_result {
     struct verdicts v;
     struct plan plan;
     const char *first_by; /* how the root was told among several OOMs; NULL: one */
+    struct hook_files *hook; /* the torch hook's files for its root rank; NULL none */
+};
+
+/* The torch hook's files for a run's root-cause rank (logs/ID_oom/
+ * rank<R>-pid<P>-<n>.summary.txt and .pickle, the first n of that rank). */
+#define HOOK_TOP 3
+struct hook_files {
+    char summary_path[4096], snapshot_path[4096];
+    struct oom_memsummary mem; /* the failing device's table */
+    bool snap;                 /* a snapshot was read */
+    int snap_device;
+    struct snap_device dev;    /* its figures (copied) */
+    char top[HOOK_TOP][512];   /* largest live stacks: first frames */
+    int64_t top_bytes[HOOK_TOP];
+    long top_count[HOOK_TOP];
+    size_t n_top;
 };
 
 static void usage(FILE *f)
@@ -384,6 +402,7 @@ static void run_release(struct run_result *r)
     free(r->merged.events);
     r->merged.events = NULL;
     free(r->logs);
+    free(r->hook);
 }
 
 /* --config for every run; else the run's own (a run id's configs/ID.yaml):
@@ -398,10 +417,131 @@ static const struct runcfg *run_cfg(const struct log_result *logs, const struct 
     return NULL;
 }
 
+/* ---- the torch hook's files (logs/ID_oom/) -------------------------------- */
+
+#define HOOK_SUMMARY_MAX (1u << 20)
+#define HOOK_SNAPSHOT_LIMIT ((size_t)512 << 20)
+
+/* The first dump of rank (or of the only rank there when rank < 0):
+ * rank<R>-pid<P>-<n>.summary.txt with the lowest n. */
+static bool hook_pick(const char *oomdir, int rank, char *stem, size_t cap)
+{
+    DIR *d = opendir(oomdir);
+    if (!d) return false;
+    long best_n = -1;
+    int seen_rank = -2;
+    bool several = false;
+    for (struct dirent *e; (e = readdir(d));) {
+        int r;
+        long pid, n;
+        int used = 0;
+        if (sscanf(e->d_name, "rank%d-pid%ld-%ld.summary.txt%n", &r, &pid, &n, &used) != 3 ||
+            used == 0 || e->d_name[used] != '\0')
+            continue;
+        if (seen_rank != -2 && seen_rank != r) several = true;
+        seen_rank = r;
+        if ((rank >= 0 && r != rank) || (best_n >= 0 && n >= best_n)) continue;
+        best_n = n;
+        snprintf(stem, cap, "rank%d-pid%ld-%ld", r, pid, n);
+    }
+    closedir(d);
+    return best_n >= 0 && !(rank < 0 && several); /* unknown rank among several: none */
+}
+
+static void hook_summary(struct hook_files *h, int gpu)
+{
+    char *text = NULL;
+    size_t len = 0;
+    bool missing = false;
+    struct oomlab_err err = {{0}};
+    struct oom_memsummary tables[16];
+    oom_memsummary_init(&h->mem);
+    if (fsutil_read(h->summary_path, HOOK_SUMMARY_MAX, &text, &len, &missing, &err) < 0) {
+        if (!missing) fprintf(stderr, "oomlab diagnose: %s\n", err.msg);
+        h->summary_path[0] = '\0';
+        return;
+    }
+    size_t n = memsummary_text(text, len, tables, 16), pick = n;
+    free(text);
+    for (size_t i = 0; i < n && pick == n; i++) /* the failing GPU's, else one with an OOM */
+        if (gpu >= 0 && tables[i].device == gpu) pick = i;
+    for (size_t i = 0; i < n && pick == n; i++)
+        if (tables[i].ooms > 0) pick = i;
+    if (pick == n && n) pick = 0;
+    if (pick < n) h->mem = tables[pick];
+}
+
+static void hook_snapshot(struct hook_files *h, int gpu)
+{
+    struct snapshot snap;
+    struct stat st;
+    struct oomlab_err err = {{0}};
+    if (stat(h->snapshot_path, &st) != 0) {
+        h->snapshot_path[0] = '\0';
+        return;
+    }
+    memset(&snap, 0, sizeof snap);
+    if (snapfile_load(h->snapshot_path, HOOK_SNAPSHOT_LIMIT, &snap, &err) < 0) {
+        fprintf(stderr, "oomlab diagnose: the torch hook's snapshot is not used: %s\n", err.msg);
+        snapshot_release(&snap);
+        h->snapshot_path[0] = '\0';
+        return;
+    }
+    int pick = -1;
+    for (int i = 0; i < SNAP_MAX_DEVICES && pick < 0; i++) /* failing GPU, OOM, largest */
+        if (snap.dev[i].present && i == gpu) pick = i;
+    for (int i = 0; i < SNAP_MAX_DEVICES && pick < 0; i++)
+        if (snap.dev[i].present && snap.dev[i].has_oom) pick = i;
+    for (int i = 0; i < SNAP_MAX_DEVICES; i++)
+        if (pick < 0 || (snap.dev[i].present && !snap.dev[pick].present))
+            pick = snap.dev[i].present ? i : pick;
+    if (pick >= 0 && snap.dev[pick].present) {
+        h->snap = true;
+        h->snap_device = pick;
+        h->dev = snap.dev[pick];
+        struct snap_group g[HOOK_TOP];
+        h->n_top = snapshot_top(&snap, pick, g, HOOK_TOP);
+        for (size_t i = 0; i < h->n_top; i++) {
+            const char *st_text = snapshot_stack(&snap, g[i].stack);
+            size_t fl = strcspn(st_text, "\n");
+            snprintf(h->top[i], sizeof h->top[i], "%.*s", (int)fl, st_text);
+            h->top_bytes[i] = g[i].bytes;
+            h->top_count[i] = g[i].count;
+        }
+    }
+    snapshot_release(&snap);
+}
+
+/* The hook's files of a run read by RUN_ID, for its root event's rank. */
+static struct hook_files *hook_read(const struct run_result *r, const struct log_result *logs,
+                                    const char *dir)
+{
+    const char *id = NULL;
+    for (size_t k = 0; k < r->n_logs && !id; k++) id = logs[r->logs[k]].run_id;
+    if (!id || r->merged.primary < 0) return NULL;
+    const struct oom_event *e = &r->merged.events[r->merged.primary];
+    char logsdir[4096], name[320], oomdir[4096], stem[128];
+    struct oomlab_err err = {{0}};
+    snprintf(name, sizeof name, "%s_oom", id);
+    if (fsutil_join(logsdir, sizeof logsdir, dir, "logs", &err) < 0 ||
+        fsutil_join(oomdir, sizeof oomdir, logsdir, name, &err) < 0 ||
+        !hook_pick(oomdir, e->rank, stem, sizeof stem))
+        return NULL;
+    struct hook_files *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    snprintf(name, sizeof name, "%s.summary.txt", stem);
+    fsutil_join(h->summary_path, sizeof h->summary_path, oomdir, name, &err);
+    snprintf(name, sizeof name, "%s.pickle", stem);
+    fsutil_join(h->snapshot_path, sizeof h->snapshot_path, oomdir, name, &err);
+    hook_summary(h, e->gpu);
+    hook_snapshot(h, e->gpu);
+    return h;
+}
+
 /* Group the logs into runs; judge and plan each. Returns the run count or
  * -1 (out of memory). */
 static long build_runs(struct log_result *logs, size_t n, const struct runcfg *cfg,
-                       struct run_result **out)
+                       const char *dir, struct run_result **out)
 {
     struct jobs_log *jl = calloc(n, sizeof *jl);
     size_t *first = calloc(n, sizeof *first);
@@ -427,6 +567,12 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
         if (merge_run(r, logs) < 0) goto fail;
         verdict_compute(&r->merged, &r->v);
         r->v.first_by = r->first_by;
+        r->hook = hook_read(r, logs, dir);
+        if (r->hook)
+            verdict_add_hook(&r->v, r->hook->summary_path[0] ? &r->hook->mem : NULL,
+                             r->hook->snap ? r->hook->dev.largest_free : -1,
+                             r->hook->snap ? r->hook->dev.cached_free : -1,
+                             r->hook->snap && r->hook->dev.has_oom ? r->hook->dev.oom_requested : -1);
         plan_build_trend(&r->merged, &r->v, run_cfg(logs, r, cfg), &logs[r->trend_log].trend,
                          &r->plan);
     }
@@ -652,6 +798,36 @@ static void print_trend(const struct out *o, const struct log_result *l, bool na
     para(o, "Memory trend: ", "    ", line, "", "");
 }
 
+/* The torch hook's files: what the allocator held at the OOM. */
+static void print_hook(const struct out *o, const struct hook_files *h)
+{
+    char line[4400], a[32], b[32], c[32], d[32];
+    if (!h) return;
+    fputc('\n', o->f);
+    if (h->summary_path[0] && h->mem.present) {
+        snprintf(line, sizeof line, "%s: device %d, %ld OOMs, %ld cudaMalloc retries, allocated "
+                 "%s, reserved %s, non-releasable %s", h->summary_path, h->mem.device,
+                 h->mem.ooms, h->mem.retries,
+                 units_format_bytes(h->mem.allocated_cur, a, sizeof a),
+                 units_format_bytes(h->mem.reserved_cur, b, sizeof b),
+                 units_format_bytes(h->mem.nonreleasable_cur, c, sizeof c));
+        para(o, "Torch hook: ", "    ", line, "", "");
+    }
+    if (!h->snap) return;
+    snprintf(line, sizeof line, "%s: device %d, reserved %s, allocated %s, largest free block "
+             "%s of %s cached free", h->snapshot_path, h->snap_device,
+             units_format_bytes(h->dev.reserved, a, sizeof a),
+             units_format_bytes(h->dev.allocated, b, sizeof b),
+             units_format_bytes(h->dev.largest_free, c, sizeof c),
+             units_format_bytes(h->dev.cached_free, d, sizeof d));
+    para(o, "Torch hook: ", "    ", line, "", "");
+    for (size_t i = 0; i < h->n_top; i++) {
+        snprintf(line, sizeof line, "%s in %ld blocks: %s",
+                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i], h->top[i]);
+        para(o, "  held: ", "    ", line, "", "");
+    }
+}
+
 static void print_judgement(const struct out *o, const struct run_result *r)
 {
     char buf[400];
@@ -715,6 +891,7 @@ static void print_run(const struct out *o, const struct log_result *logs,
     }
     if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
     print_trend(o, &logs[r->trend_log], r->n_logs > 1);
+    print_hook(o, r->hook);
     if (any) print_judgement(o, r);
 }
 
@@ -889,6 +1066,44 @@ static void json_judgement(struct json *j, const struct run_result *r)
     json_arr_end(j);
 }
 
+static void json_hook(struct json *j, const struct hook_files *h)
+{
+    if (!h) {
+        json_null(j);
+        return;
+    }
+    json_obj_begin(j);
+    json_key(j, "summary_file"), json_str(j, h->summary_path[0] ? h->summary_path : NULL);
+    json_key(j, "memory_summary"), json_memsummary(j, &h->mem);
+    json_key(j, "snapshot_file"), json_str(j, h->snap ? h->snapshot_path : NULL);
+    json_key(j, "snapshot");
+    if (h->snap) {
+        json_obj_begin(j);
+        json_key(j, "device"), json_int(j, h->snap_device);
+        json_key(j, "reserved_bytes"), json_bytes(j, h->dev.reserved);
+        json_key(j, "allocated_bytes"), json_bytes(j, h->dev.allocated);
+        json_key(j, "largest_free_block_bytes"), json_bytes(j, h->dev.largest_free);
+        json_key(j, "cached_free_bytes"), json_bytes(j, h->dev.cached_free);
+        json_key(j, "requested_bytes"), json_bytes(j, h->dev.has_oom ? h->dev.oom_requested : -1);
+        json_key(j, "device_free_bytes");
+        json_bytes(j, h->dev.has_oom ? h->dev.oom_device_free : -1);
+        json_key(j, "top");
+        json_arr_begin(j);
+        for (size_t i = 0; i < h->n_top; i++) {
+            json_obj_begin(j);
+            json_key(j, "frame"), json_str(j, h->top[i]);
+            json_key(j, "bytes"), json_bytes(j, h->top_bytes[i]);
+            json_key(j, "count"), json_int(j, h->top_count[i]);
+            json_obj_end(j);
+        }
+        json_arr_end(j);
+        json_obj_end(j);
+    } else {
+        json_null(j);
+    }
+    json_obj_end(j);
+}
+
 static void json_run(struct json *j, const struct log_result *logs, const struct run_result *r)
 {
     json_obj_begin(j);
@@ -904,6 +1119,7 @@ static void json_run(struct json *j, const struct log_result *logs, const struct
     json_key(j, "job_id"), json_str(j, job);
     json_key(j, "memory_trend_log"), json_str(j, logs[r->trend_log].path);
     json_key(j, "memory_trend"), json_trend(j, &logs[r->trend_log]);
+    json_key(j, "torch_hook"), json_hook(j, r->hook);
     json_judgement(j, r);
     json_obj_end(j);
 }
@@ -936,7 +1152,8 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
 
 /* ---- recipe ---------------------------------------------------------------- */
 
-static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg)
+static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
+               const char *dir)
 {
     bool failed = false;
     for (size_t l = 0; l < n; l++) {
@@ -948,7 +1165,7 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     }
     if (failed) return EXIT_USAGE;
     struct run_result *runs;
-    long nr = build_runs(logs, n, cfg, &runs);
+    long nr = build_runs(logs, n, cfg, dir, &runs);
     if (nr < 0) {
         fprintf(stderr, "oomlab diagnose: out of memory\n");
         return EXIT_ERROR;
@@ -1007,7 +1224,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
             if (r == 1 && k == 0) run_config(dir, paths[a], l); /* the run's config, once */
         }
     }
-    if (!rc) rc = run(logs, nl, json, cfg);
+    if (!rc) rc = run(logs, nl, json, cfg, dir);
     for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);

@@ -36,6 +36,8 @@ enum need {
     N_NOT_PYTORCH = 1 << 19,
     N_NCCL_TIMEOUT = 1 << 20, /* the event judged is a collective (watchdog) timeout */
     N_NOT_NCCL_TIMEOUT = 1 << 21,
+    N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
+    N_NOT_FRAG_SNAPSHOT = 1 << 23,
 };
 
 #define V(k) (1u << (k))
@@ -82,6 +84,12 @@ static const struct plan_fix catalogue[] = {
      "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "
      "image size); then shard it (ZeRO-3/FSDP, tensor parallel) or quantise",
      "{verdict}"},
+    /* Fragmentation the snapshot proves: no size change is needed first. */
+    {"expandable-segments", V(VERDICT_FRAGMENTATION), 0,
+     N_OOM | N_NO_EXPAND | N_PYTORCH | N_FRAG_SNAPSHOT,
+     "export {conf}=expandable_segments:True in the launch script, before Python starts "
+     "(setting it inside the script has no effect)",
+     "{verdict}"},
     /* Memory that grows step after step: no size change outlasts a leak. */
     {"leak-hunt", 0, 0, N_OOM | N_GROWING,
      "Hunt the leak before changing sizes: accumulate loss.item(), not the loss "
@@ -98,7 +106,7 @@ static const struct plan_fix catalogue[] = {
      "PYTORCH_MPS_HIGH_WATERMARK_RATIO)",
      "{verdict}"},
     {"expandable-segments", V(VERDICT_FRAGMENTATION) | V(VERDICT_FREE_BUT_FAILED), 0,
-     N_OOM | N_NO_EXPAND | N_PYTORCH,
+     N_OOM | N_NO_EXPAND | N_PYTORCH | N_NOT_FRAG_SNAPSHOT,
      "export {conf}=expandable_segments:True in the launch script, before Python starts "
      "(setting it inside the script has no effect)",
      "{verdict}"},
@@ -341,6 +349,7 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
+    m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;
     else m |= N_SINGLE;
     if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;

@@ -114,6 +114,8 @@ void verdict_compute(const struct oom_report *rep, struct verdicts *v)
 {
     memset(v, 0, sizeof *v);
     v->shortfall = v->unallocated = v->others = -1;
+    v->largest_free = v->cached_free = -1;
+    oom_memsummary_init(&v->hook_mem);
     v->expandable_set = rep->expandable_set;
     v->ranks = count_distinct(rep, false);
     v->oom_ranks = count_distinct(rep, true);
@@ -132,6 +134,23 @@ const char *verdict_name(enum verdict_kind k)
         "host-memory", "triton-shared-memory", "tf-not-a-failure", "nccl-not-memory",
     };
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
+}
+
+void verdict_add_hook(struct verdicts *v, const struct oom_memsummary *mem, int64_t largest_free,
+                      int64_t cached_free, int64_t snap_requested)
+{
+    if (!v->ev || !v->ev->gpu_oom) return;
+    if (mem && mem->present) {
+        v->hook_mem = *mem;
+        if (memsummary_fragmented(mem)) set(v, VERDICT_FRAGMENTATION);
+    }
+    int64_t req = v->ev->bytes.requested > 0 ? v->ev->bytes.requested : snap_requested;
+    v->largest_free = largest_free;
+    v->cached_free = cached_free;
+    if (largest_free >= 0 && req > largest_free && cached_free >= req) {
+        v->frag_from_snapshot = true;
+        set(v, VERDICT_FRAGMENTATION);
+    }
 }
 
 /* Several ranks: which ran out first and how that was told, or, with no
@@ -176,18 +195,28 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  units_format_bytes(by->free, b, sizeof b),
                  units_format_bytes(v->shortfall, c, sizeof c));
         break;
-    case VERDICT_FRAGMENTATION:
-        if (v->unallocated >= 0 && by->requested > 0 && v->unallocated >= by->requested)
+    case VERDICT_FRAGMENTATION: {
+        const struct oom_memsummary *m = e->mem.present ? &e->mem : &v->hook_mem;
+        int64_t req = by->requested;
+        if (v->frag_from_snapshot)
+            snprintf(buf, cap, "the snapshot at the OOM: the largest free cached block is %s, "
+                     "smaller than the %s request, with %s free in the cache: room in total, "
+                     "in no single block", units_format_bytes(v->largest_free, a, sizeof a),
+                     req > 0 ? units_format_bytes(req, b, sizeof b) : "recorded",
+                     units_format_bytes(v->cached_free, c, sizeof c));
+        else if (v->unallocated >= 0 && req > 0 && v->unallocated >= req)
             snprintf(buf, cap, "%s reserved by the allocator but unallocated, at least the %s "
                      "request: the cache is fragmented",
                      units_format_bytes(v->unallocated, a, sizeof a),
-                     units_format_bytes(by->requested, b, sizeof b));
+                     units_format_bytes(req, b, sizeof b));
         else
-            snprintf(buf, cap, "memory_summary: %ld cudaMalloc retries, %s non-releasable of "
-                     "%s reserved: the cache is fragmented", e->mem.retries,
-                     units_format_bytes(e->mem.nonreleasable_cur, a, sizeof a),
-                     units_format_bytes(e->mem.reserved_cur, b, sizeof b));
+            snprintf(buf, cap, "memory_summary%s: %ld cudaMalloc retries, %s non-releasable of "
+                     "%s reserved: the cache is fragmented",
+                     e->mem.present ? "" : " (torch hook)", m->retries,
+                     units_format_bytes(m->nonreleasable_cur, a, sizeof a),
+                     units_format_bytes(m->reserved_cur, b, sizeof b));
         break;
+    }
     case VERDICT_OTHER_PROCESSES:
         snprintf(buf, cap, v->others_outside_pytorch
                  ? "%s of the %s card is not in PyTorch's pool: other processes, or this "
