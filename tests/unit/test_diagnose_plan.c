@@ -403,10 +403,37 @@ static void test_plan_leak_first(void **state)
     steps_series_release(&s);
 }
 
+/* The torch hook's snapshot: a request above the largest free cached
+ * block but within the cached free memory is fragmentation, and the
+ * allocator setting comes first; not when the cache could not hold it. */
+static void test_hook_snapshot(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(0.5, 44, 0.29, 0, 0, -1);
+    e.bytes.allocated = e.bytes.reserved_unallocated = -1; /* a message without them */
+    e.step = 119;
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan p;
+    verdict_compute(&rep, &v);
+    assert_false(verdict_has(&v, VERDICT_FRAGMENTATION));
+    verdict_add_hook(&v, NULL, 8 << 20, (int64_t)962 << 20, -1);
+    assert_true(verdict_has(&v, VERDICT_FRAGMENTATION));
+    plan_build(&rep, &v, NULL, &p);
+    assert_string_equal(p.items[0].id, "expandable-segments");
+    assert_non_null(strstr(p.items[0].why, "largest free cached block is 8.00 MiB"));
+    assert_int_equal(index_of(&p, "expandable-segments"), 0); /* once */
+    for (size_t i = 1; i < p.n; i++) assert_string_not_equal(p.items[i].id, "expandable-segments");
+    verdict_compute(&rep, &v);
+    verdict_add_hook(&v, NULL, 8 << 20, 100 << 20, -1); /* the cache could not hold it */
+    assert_false(verdict_has(&v, VERDICT_FRAGMENTATION));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_hook_snapshot),
         cmocka_unit_test(test_plan_order_and_values),
         cmocka_unit_test(test_plan_stages_and_lookalikes),
         cmocka_unit_test(test_plan_every_stage),
