@@ -4,9 +4,11 @@
  * GPU OOM, 1: a GPU OOM, 2: usage/read error. */
 #include "cmd/cmd.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,11 @@
 #include <unistd.h>
 
 #include "lib/memsummary.h"
+#include "lib/msg.h"
 #include "lib/jobs.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
+#include "lib/snapshot.h"
 #include "lib/steps.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
@@ -27,6 +31,7 @@
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
 #include "sys/runexec.h"
+#include "sys/snapfile.h"
 
 #define CONFIG_MAX (1u << 20)
 /* The memory trend reads the lines of the log's head and tail only, so its
@@ -43,12 +48,14 @@ struct log_result {
     struct oom_report rep;
     struct logscan_info info;
     struct steps_series series;
-    struct plan_trend trend;
+    struct steps_mem_trend trend; /* steps' memory trend, as run computes it */
     char job_id[JOBS_ID_MAX];
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
     size_t first_event; /* index of its first event in the JSON events array */
+    bool timed;         /* times[] read (a second pass, only when a run needs them) */
+    int64_t times[OOM_MAX_EVENTS]; /* jobs_line_time key of each event, -1 unknown */
 };
 
 /* A run: logs that are one job (one log, or the ranks of one job). */
@@ -61,6 +68,23 @@ struct run_result {
     size_t trend_log;         /* the log whose memory trend the plan reads */
     struct verdicts v;
     struct plan plan;
+    const char *first_by; /* how the root was told among several OOMs; NULL: one */
+    struct hook_files *hook; /* the torch hook's files for its root rank; NULL none */
+};
+
+/* The torch hook's files for a run's root-cause rank (logs/ID_oom/
+ * rank<R>-pid<P>-<n>.summary.txt and .pickle, the first n of that rank). */
+#define HOOK_TOP 3
+struct hook_files {
+    char summary_path[4096], snapshot_path[4096];
+    struct oom_memsummary mem; /* the failing device's table */
+    bool snap;                 /* a snapshot was read */
+    int snap_device;
+    struct snap_device dev;    /* its figures (copied) */
+    char top[HOOK_TOP][512];   /* largest live stacks: first frames */
+    int64_t top_bytes[HOOK_TOP];
+    long top_count[HOOK_TOP];
+    size_t n_top;
 };
 
 static void usage(FILE *f)
@@ -113,8 +137,53 @@ static void run_config(const char *dir, const char *id, struct log_result *l)
     snprintf(l->config_path, sizeof l->config_path, "%s", path);
 }
 
-/* A LOG argument: "-", an existing path (wins), or the id of a run in DIR. */
-static int resolve(const char *arg, const char *dir, struct log_result *l, struct oomlab_err *err)
+/* A RUN_ID argument's per-rank logs, DIR/logs/ID_rankN.log (as `run` names
+ * them for a job's ranks), sorted by rank; NULL with *n 0 when the argument
+ * is not a run id or the run has none. The caller frees each and the array. */
+static char **rank_logs(const char *arg, const char *dir, size_t *n)
+{
+    struct stat st;
+    struct oomlab_err err = {{0}};
+    char logs[4096], prefix[320];
+    *n = 0;
+    if (!strcmp(arg, "-") || strchr(arg, '/') || stat(arg, &st) == 0 ||
+        runexec_check_id(arg, &err) < 0 || fsutil_join(logs, sizeof logs, dir, "logs", &err) < 0)
+        return NULL;
+    DIR *d = opendir(logs);
+    if (!d) return NULL;
+    snprintf(prefix, sizeof prefix, "%s_rank", arg);
+    size_t pl = strlen(prefix), cap = 0;
+    char **out = NULL;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name, *p = name + pl;
+        if (strncmp(name, prefix, pl) != 0) continue;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p == name + pl || p - (name + pl) > 6 || strcmp(p, ".log") != 0) continue;
+        char path[4096];
+        if (fsutil_join(path, sizeof path, logs, name, &err) < 0) continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            char **grown = realloc(out, nc * sizeof *out);
+            if (!grown) break;
+            out = grown, cap = nc;
+        }
+        if (!(out[*n] = strdup(path))) break;
+        (*n)++;
+    }
+    closedir(d);
+    for (size_t i = 1; i < *n; i++) /* by rank number: rank10 after rank9 */
+        for (size_t j = i; j > 0 && jobs_rank_of_path(out[j - 1]) > jobs_rank_of_path(out[j]); j--) {
+            char *t = out[j];
+            out[j] = out[j - 1], out[j - 1] = t;
+        }
+    return out;
+}
+
+/* A LOG argument: "-", an existing path (wins), or the id of a run in DIR.
+ * With has_ranks, a run whose logs/ID.log is missing is not an error (its
+ * rank logs are read): returns 1, nothing to read for l. */
+static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_result *l,
+                   struct oomlab_err *err)
 {
     struct stat st;
     l->path = arg;
@@ -133,6 +202,7 @@ static int resolve(const char *arg, const char *dir, struct log_result *l, struc
                     arg, arg, arg, l->resolved);
         return 0;
     }
+    if (stat(l->resolved, &st) != 0 && has_ranks) return 1;
     if (stat(l->resolved, &st) != 0)
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
                               dir, l->resolved, strerror(errno));
@@ -162,7 +232,10 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
     struct logscan_opts o = {.fn = on_line, .ctx = l, .head_bytes = TREND_HEAD,
                              .tail_bytes = TREND_TAIL};
     if (logscan_path_opts(l->path, &l->rep, &o, &l->info, err) < 0) return -1;
-    plan_trend_compute(&l->series, &l->trend);
+    steps_memory_trend_of(&l->series, &l->trend);
+    int path_rank = jobs_rank_of_path(l->path); /* logs/ID_rank3.log: rank 3's own */
+    for (size_t i = 0; i < l->rep.n_events && path_rank >= 0; i++)
+        if (l->rep.events[i].rank < 0) l->rep.events[i].rank = path_rank;
     for (size_t i = 0; i < l->rep.n_events && l->n_ranks < OOM_MAX_EVENTS; i++)
         if (l->rep.events[i].rank >= 0) l->ranks[l->n_ranks++] = l->rep.events[i].rank;
     return 0;
@@ -170,7 +243,127 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
 
 /* ---- runs -------------------------------------------------------------------- */
 
-/* The run's events in one report, so the verdicts see every rank. */
+/* ---- which rank ran out first ---------------------------------------------- */
+
+/* An event's time: the stamp on its own line, else the last stamp of the
+ * same rank's lines (the whole log's when it names no ranks) at most
+ * TIME_LOOKBACK lines before it — a traceback's lines carry none. */
+#define TIME_LOOKBACK 200
+#define TIME_RANKS 64
+
+struct time_pass {
+    struct log_result *l;
+    long line;
+    size_t next; /* the next event to time */
+    int rank[TIME_RANKS];
+    int64_t at[TIME_RANKS];
+    long at_line[TIME_RANKS];
+    size_t n;
+};
+
+/* The slot of rank (-1: lines without a rank), or a new one. */
+static size_t time_slot(struct time_pass *t, int rank)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->rank[i] == rank) return i;
+    size_t i = t->n < TIME_RANKS ? t->n++ : TIME_RANKS - 1;
+    t->rank[i] = rank, t->at[i] = -1, t->at_line[i] = 0;
+    return i;
+}
+
+static int on_time_line(const char *line, size_t len, void *ctx)
+{
+    struct time_pass *t = ctx;
+    struct log_result *l = t->l;
+    t->line++;
+    struct msg_prefix px;
+    int64_t key;
+    size_t look = len < 512 ? len : 512;
+    msg_prefix_parse(line, look, &px);
+    bool stamped = jobs_line_time(line, len, &key) == 1;
+    if (stamped) {
+        size_t i = time_slot(t, px.rank);
+        t->at[i] = key, t->at_line[i] = t->line;
+        if (px.rank >= 0) { /* the job-wide clock too, for unranked events */
+            i = time_slot(t, -1);
+            t->at[i] = key, t->at_line[i] = t->line;
+        }
+    }
+    for (; t->next < l->rep.n_events && l->rep.events[t->next].line <= t->line; t->next++) {
+        const struct oom_event *e = &l->rep.events[t->next];
+        if (e->line != t->line) continue;
+        size_t i = time_slot(t, px.rank >= 0 ? px.rank : -1);
+        bool near = t->at[i] >= 0 && t->line - t->at_line[i] <= TIME_LOOKBACK;
+        l->times[t->next] = stamped ? key : near ? t->at[i] : -1;
+    }
+    return t->next >= l->rep.n_events; /* nothing more to time: stop */
+}
+
+/* Times of a log's events: a second pass over it, made only for the logs of
+ * a run with several OOMs (the common single-OOM case pays nothing). */
+static void read_times(struct log_result *l)
+{
+    if (l->timed) return;
+    l->timed = true;
+    for (size_t i = 0; i < OOM_MAX_EVENTS; i++) l->times[i] = -1;
+    struct time_pass t = {.l = l};
+    struct oom_report scratch;
+    struct oomlab_err err = {{0}};
+    oom_report_init(&scratch);
+    struct logscan_opts o = {.fn = on_time_line, .ctx = &t};
+    if (logscan_path_opts(l->path, &scratch, &o, NULL, &err) < 0)
+        for (size_t i = 0; i < OOM_MAX_EVENTS; i++) l->times[i] = -1; /* unknown, say nothing */
+    oom_report_release(&scratch);
+}
+
+struct candidate {
+    size_t k, i; /* r->logs[k], its event i */
+};
+
+static bool is_candidate(const struct oom_event *e)
+{
+    return e->gpu_oom && !e->consequence;
+}
+
+/* The root cause among the run's GPU OOMs: the earliest by timestamp when
+ * every one has a time; else the first in the log when they are all in one
+ * log; else the first log given's (and we say that the order is unknown). */
+static struct candidate pick_root(struct run_result *r, struct log_result *logs, bool *found)
+{
+    struct candidate best = {0, 0}, first = {0, 0};
+    size_t n = 0, in_logs = 0;
+    for (size_t k = 0; k < r->n_logs; k++) {
+        const struct log_result *l = &logs[r->logs[k]];
+        bool any = false;
+        for (size_t i = 0; i < l->rep.n_events; i++)
+            if (is_candidate(&l->rep.events[i])) {
+                if (!n++) first = (struct candidate){k, i};
+                any = true;
+            }
+        in_logs += any;
+    }
+    *found = n > 0;
+    r->first_by = NULL;
+    if (n < 2) return first;
+    bool all_timed = true;
+    int64_t best_t = -1;
+    for (size_t k = 0; k < r->n_logs; k++) {
+        struct log_result *l = &logs[r->logs[k]];
+        for (size_t i = 0; i < l->rep.n_events && i < OOM_MAX_EVENTS; i++) {
+            if (!is_candidate(&l->rep.events[i])) continue;
+            read_times(l);
+            if (l->times[i] < 0) all_timed = false;
+            else if (best_t < 0 || l->times[i] < best_t)
+                best_t = l->times[i], best = (struct candidate){k, i};
+        }
+    }
+    r->first_by = all_timed ? "timestamp" : in_logs == 1 ? "log-order" : "file-order";
+    return all_timed ? best : first;
+}
+
+/* The run's events in one report, so the verdicts see every rank; the
+ * primary is the rank that ran out first, and other ranks' NCCL errors
+ * are its consequences. */
 static int merge_run(struct run_result *r, struct log_result *logs)
 {
     size_t total = 0;
@@ -178,14 +371,19 @@ static int merge_run(struct run_result *r, struct log_result *logs)
     oom_report_init(&r->merged);
     r->merged.events = calloc(total ? total : 1, sizeof *r->merged.events);
     if (!r->merged.events) return -1;
+    bool found;
+    struct candidate root = pick_root(r, logs, &found);
     r->primary = -1;
-    r->trend_log = r->logs[0];
+    r->trend_log = r->logs[found ? root.k : 0];
     for (size_t k = 0; k < r->n_logs; k++) {
-        const struct log_result *l = &logs[r->logs[k]];
-        if (r->primary < 0 && l->rep.primary >= 0) {
-            r->merged.primary = (long)r->merged.n_events + l->rep.primary;
-            r->primary = (long)l->first_event + l->rep.primary;
-            r->trend_log = r->logs[k];
+        struct log_result *l = &logs[r->logs[k]];
+        for (size_t i = 0; found && i < l->rep.n_events; i++) {
+            struct oom_event *e = &l->rep.events[i];
+            if (!e->gpu_oom && !strcmp(e->framework, "nccl")) e->consequence = true;
+        }
+        if (found && k == root.k) {
+            r->merged.primary = (long)(r->merged.n_events + root.i);
+            r->primary = (long)(l->first_event + root.i);
         }
         if (l->rep.n_events) /* events is NULL when there are none */
             memcpy(r->merged.events + r->merged.n_events, l->rep.events,
@@ -204,6 +402,7 @@ static void run_release(struct run_result *r)
     free(r->merged.events);
     r->merged.events = NULL;
     free(r->logs);
+    free(r->hook);
 }
 
 /* --config for every run; else the run's own (a run id's configs/ID.yaml):
@@ -218,10 +417,131 @@ static const struct runcfg *run_cfg(const struct log_result *logs, const struct 
     return NULL;
 }
 
+/* ---- the torch hook's files (logs/ID_oom/) -------------------------------- */
+
+#define HOOK_SUMMARY_MAX (1u << 20)
+#define HOOK_SNAPSHOT_LIMIT ((size_t)512 << 20)
+
+/* The first dump of rank (or of the only rank there when rank < 0):
+ * rank<R>-pid<P>-<n>.summary.txt with the lowest n. */
+static bool hook_pick(const char *oomdir, int rank, char *stem, size_t cap)
+{
+    DIR *d = opendir(oomdir);
+    if (!d) return false;
+    long best_n = -1;
+    int seen_rank = -2;
+    bool several = false;
+    for (struct dirent *e; (e = readdir(d));) {
+        int r;
+        long pid, n;
+        int used = 0;
+        if (sscanf(e->d_name, "rank%d-pid%ld-%ld.summary.txt%n", &r, &pid, &n, &used) != 3 ||
+            used == 0 || e->d_name[used] != '\0')
+            continue;
+        if (seen_rank != -2 && seen_rank != r) several = true;
+        seen_rank = r;
+        if ((rank >= 0 && r != rank) || (best_n >= 0 && n >= best_n)) continue;
+        best_n = n;
+        snprintf(stem, cap, "rank%d-pid%ld-%ld", r, pid, n);
+    }
+    closedir(d);
+    return best_n >= 0 && !(rank < 0 && several); /* unknown rank among several: none */
+}
+
+static void hook_summary(struct hook_files *h, int gpu)
+{
+    char *text = NULL;
+    size_t len = 0;
+    bool missing = false;
+    struct oomlab_err err = {{0}};
+    struct oom_memsummary tables[16];
+    oom_memsummary_init(&h->mem);
+    if (fsutil_read(h->summary_path, HOOK_SUMMARY_MAX, &text, &len, &missing, &err) < 0) {
+        if (!missing) fprintf(stderr, "oomlab diagnose: %s\n", err.msg);
+        h->summary_path[0] = '\0';
+        return;
+    }
+    size_t n = memsummary_text(text, len, tables, 16), pick = n;
+    free(text);
+    for (size_t i = 0; i < n && pick == n; i++) /* the failing GPU's, else one with an OOM */
+        if (gpu >= 0 && tables[i].device == gpu) pick = i;
+    for (size_t i = 0; i < n && pick == n; i++)
+        if (tables[i].ooms > 0) pick = i;
+    if (pick == n && n) pick = 0;
+    if (pick < n) h->mem = tables[pick];
+}
+
+static void hook_snapshot(struct hook_files *h, int gpu)
+{
+    struct snapshot snap;
+    struct stat st;
+    struct oomlab_err err = {{0}};
+    if (stat(h->snapshot_path, &st) != 0) {
+        h->snapshot_path[0] = '\0';
+        return;
+    }
+    memset(&snap, 0, sizeof snap);
+    if (snapfile_load(h->snapshot_path, HOOK_SNAPSHOT_LIMIT, &snap, &err) < 0) {
+        fprintf(stderr, "oomlab diagnose: the torch hook's snapshot is not used: %s\n", err.msg);
+        snapshot_release(&snap);
+        h->snapshot_path[0] = '\0';
+        return;
+    }
+    int pick = -1;
+    for (int i = 0; i < SNAP_MAX_DEVICES && pick < 0; i++) /* failing GPU, OOM, largest */
+        if (snap.dev[i].present && i == gpu) pick = i;
+    for (int i = 0; i < SNAP_MAX_DEVICES && pick < 0; i++)
+        if (snap.dev[i].present && snap.dev[i].has_oom) pick = i;
+    for (int i = 0; i < SNAP_MAX_DEVICES; i++)
+        if (pick < 0 || (snap.dev[i].present && !snap.dev[pick].present))
+            pick = snap.dev[i].present ? i : pick;
+    if (pick >= 0 && snap.dev[pick].present) {
+        h->snap = true;
+        h->snap_device = pick;
+        h->dev = snap.dev[pick];
+        struct snap_group g[HOOK_TOP];
+        h->n_top = snapshot_top(&snap, pick, g, HOOK_TOP);
+        for (size_t i = 0; i < h->n_top; i++) {
+            const char *st_text = snapshot_stack(&snap, g[i].stack);
+            size_t fl = strcspn(st_text, "\n");
+            snprintf(h->top[i], sizeof h->top[i], "%.*s", (int)fl, st_text);
+            h->top_bytes[i] = g[i].bytes;
+            h->top_count[i] = g[i].count;
+        }
+    }
+    snapshot_release(&snap);
+}
+
+/* The hook's files of a run read by RUN_ID, for its root event's rank. */
+static struct hook_files *hook_read(const struct run_result *r, const struct log_result *logs,
+                                    const char *dir)
+{
+    const char *id = NULL;
+    for (size_t k = 0; k < r->n_logs && !id; k++) id = logs[r->logs[k]].run_id;
+    if (!id || r->merged.primary < 0) return NULL;
+    const struct oom_event *e = &r->merged.events[r->merged.primary];
+    char logsdir[4096], name[320], oomdir[4096], stem[128];
+    struct oomlab_err err = {{0}};
+    snprintf(name, sizeof name, "%s_oom", id);
+    if (fsutil_join(logsdir, sizeof logsdir, dir, "logs", &err) < 0 ||
+        fsutil_join(oomdir, sizeof oomdir, logsdir, name, &err) < 0 ||
+        !hook_pick(oomdir, e->rank, stem, sizeof stem))
+        return NULL;
+    struct hook_files *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    snprintf(name, sizeof name, "%s.summary.txt", stem);
+    fsutil_join(h->summary_path, sizeof h->summary_path, oomdir, name, &err);
+    snprintf(name, sizeof name, "%s.pickle", stem);
+    fsutil_join(h->snapshot_path, sizeof h->snapshot_path, oomdir, name, &err);
+    hook_summary(h, e->gpu);
+    hook_snapshot(h, e->gpu);
+    return h;
+}
+
 /* Group the logs into runs; judge and plan each. Returns the run count or
  * -1 (out of memory). */
 static long build_runs(struct log_result *logs, size_t n, const struct runcfg *cfg,
-                       struct run_result **out)
+                       const char *dir, struct run_result **out)
 {
     struct jobs_log *jl = calloc(n, sizeof *jl);
     size_t *first = calloc(n, sizeof *first);
@@ -231,7 +551,8 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
     if (!jl || !first || !link || !runs) goto done;
     for (size_t l = 0, ev = 0; l < n; ev += logs[l].rep.n_events, l++) {
         logs[l].first_event = ev;
-        jl[l] = (struct jobs_log){logs[l].path, logs[l].job_id, logs[l].ranks, logs[l].n_ranks};
+        jl[l] = (struct jobs_log){logs[l].path, logs[l].job_id, logs[l].ranks, logs[l].n_ranks,
+                                  logs[l].run_id};
     }
     jobs_group(jl, n, first, link);
     nr = 0;
@@ -245,6 +566,13 @@ static long build_runs(struct log_result *logs, size_t n, const struct runcfg *c
         r->link = r->n_logs > 1 ? link[r->logs[1]] : JOBS_ALONE;
         if (merge_run(r, logs) < 0) goto fail;
         verdict_compute(&r->merged, &r->v);
+        r->v.first_by = r->first_by;
+        r->hook = hook_read(r, logs, dir);
+        if (r->hook)
+            verdict_add_hook(&r->v, r->hook->summary_path[0] ? &r->hook->mem : NULL,
+                             r->hook->snap ? r->hook->dev.largest_free : -1,
+                             r->hook->snap ? r->hook->dev.cached_free : -1,
+                             r->hook->snap && r->hook->dev.has_oom ? r->hook->dev.oom_requested : -1);
         plan_build_trend(&r->merged, &r->v, run_cfg(logs, r, cfg), &logs[r->trend_log].trend,
                          &r->plan);
     }
@@ -459,7 +787,7 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
 
 static void print_trend(const struct out *o, const struct log_result *l, bool name_log)
 {
-    if (!l->trend.figure) return;
+    if (!l->trend.kind || !l->trend.points) return;
     char ev[240], line[4400];
     plan_trend_explain(&l->trend, ev, sizeof ev);
     snprintf(line, sizeof line, "%s%s%s, %s%s", steps_trend_name(l->trend.trend, true),
@@ -468,6 +796,36 @@ static void print_trend(const struct out *o, const struct log_result *l, bool na
                                                      : "");
     fputc('\n', o->f);
     para(o, "Memory trend: ", "    ", line, "", "");
+}
+
+/* The torch hook's files: what the allocator held at the OOM. */
+static void print_hook(const struct out *o, const struct hook_files *h)
+{
+    char line[4400], a[32], b[32], c[32], d[32];
+    if (!h) return;
+    fputc('\n', o->f);
+    if (h->summary_path[0] && h->mem.present) {
+        snprintf(line, sizeof line, "%s: device %d, %ld OOMs, %ld cudaMalloc retries, allocated "
+                 "%s, reserved %s, non-releasable %s", h->summary_path, h->mem.device,
+                 h->mem.ooms, h->mem.retries,
+                 units_format_bytes(h->mem.allocated_cur, a, sizeof a),
+                 units_format_bytes(h->mem.reserved_cur, b, sizeof b),
+                 units_format_bytes(h->mem.nonreleasable_cur, c, sizeof c));
+        para(o, "Torch hook: ", "    ", line, "", "");
+    }
+    if (!h->snap) return;
+    snprintf(line, sizeof line, "%s: device %d, reserved %s, allocated %s, largest free block "
+             "%s of %s cached free", h->snapshot_path, h->snap_device,
+             units_format_bytes(h->dev.reserved, a, sizeof a),
+             units_format_bytes(h->dev.allocated, b, sizeof b),
+             units_format_bytes(h->dev.largest_free, c, sizeof c),
+             units_format_bytes(h->dev.cached_free, d, sizeof d));
+    para(o, "Torch hook: ", "    ", line, "", "");
+    for (size_t i = 0; i < h->n_top; i++) {
+        snprintf(line, sizeof line, "%s in %ld blocks: %s",
+                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i], h->top[i]);
+        para(o, "  held: ", "    ", line, "", "");
+    }
 }
 
 static void print_judgement(const struct out *o, const struct run_result *r)
@@ -508,6 +866,7 @@ static void print_run_head(const struct out *o, const struct log_result *logs,
         const char *job = logs[r->logs[0]].job_id;
         snprintf(line + at, sizeof line - (size_t)at, " (ranks of one job: %s%s)",
                  r->link == JOBS_SAME_JOB     ? "the same job id "
+                 : r->link == JOBS_SAME_RUN   ? "the logs of one run"
                  : r->link == JOBS_RANK_NAME  ? "rank-numbered names"
                                               : "numbered names with distinct rank prefixes",
                  r->link == JOBS_SAME_JOB ? job : "");
@@ -532,6 +891,7 @@ static void print_run(const struct out *o, const struct log_result *logs,
     }
     if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
     print_trend(o, &logs[r->trend_log], r->n_logs > 1);
+    print_hook(o, r->hook);
     if (any) print_judgement(o, r);
 }
 
@@ -637,10 +997,10 @@ static void json_trend(struct json *j, const struct log_result *l)
     static const struct { unsigned figure; const char *name; } figures[] = {
         {STEPS_PEAK_ALLOC, "peak_alloc"}, {STEPS_PEAK_RESERVED, "peak_reserved"},
         {STEPS_MEM, "mem"}};
-    const struct plan_trend *t = &l->trend;
+    const struct steps_mem_trend *t = &l->trend;
     const char *figure = NULL;
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
-        if (figures[i].figure == t->figure) figure = figures[i].name;
+        if (figures[i].figure == t->kind) figure = figures[i].name;
     json_obj_begin(j);
     json_key(j, "trend"), json_str(j, steps_trend_name(t->trend, true));
     json_key(j, "figure"), json_str(j, figure);
@@ -650,8 +1010,10 @@ static void json_trend(struct json *j, const struct log_result *l)
     json_key(j, "first_bytes"), json_bytes(j, t->first_bytes);
     json_key(j, "last_bytes"), json_bytes(j, t->last_bytes);
     json_key(j, "bytes_per_100_steps");
-    t->per_100_known ? json_int(j, t->per_100_steps) : json_null(j);
-    json_key(j, "clear_growth"), json_bool(j, t->clear_growth);
+    double slope = t->bytes_per_100_steps;
+    !isnan(slope) && slope > -9.0e18 && slope < 9.0e18 ? json_int(j, (long long)slope)
+                                                        : json_null(j);
+    json_key(j, "clear_growth"), json_bool(j, plan_trend_clear(t));
     json_key(j, "lines_read");
     json_str(j, l->info.bytes > TREND_HEAD + TREND_TAIL ? "head-tail" : "all");
     json_obj_end(j);
@@ -704,6 +1066,44 @@ static void json_judgement(struct json *j, const struct run_result *r)
     json_arr_end(j);
 }
 
+static void json_hook(struct json *j, const struct hook_files *h)
+{
+    if (!h) {
+        json_null(j);
+        return;
+    }
+    json_obj_begin(j);
+    json_key(j, "summary_file"), json_str(j, h->summary_path[0] ? h->summary_path : NULL);
+    json_key(j, "memory_summary"), json_memsummary(j, &h->mem);
+    json_key(j, "snapshot_file"), json_str(j, h->snap ? h->snapshot_path : NULL);
+    json_key(j, "snapshot");
+    if (h->snap) {
+        json_obj_begin(j);
+        json_key(j, "device"), json_int(j, h->snap_device);
+        json_key(j, "reserved_bytes"), json_bytes(j, h->dev.reserved);
+        json_key(j, "allocated_bytes"), json_bytes(j, h->dev.allocated);
+        json_key(j, "largest_free_block_bytes"), json_bytes(j, h->dev.largest_free);
+        json_key(j, "cached_free_bytes"), json_bytes(j, h->dev.cached_free);
+        json_key(j, "requested_bytes"), json_bytes(j, h->dev.has_oom ? h->dev.oom_requested : -1);
+        json_key(j, "device_free_bytes");
+        json_bytes(j, h->dev.has_oom ? h->dev.oom_device_free : -1);
+        json_key(j, "top");
+        json_arr_begin(j);
+        for (size_t i = 0; i < h->n_top; i++) {
+            json_obj_begin(j);
+            json_key(j, "frame"), json_str(j, h->top[i]);
+            json_key(j, "bytes"), json_bytes(j, h->top_bytes[i]);
+            json_key(j, "count"), json_int(j, h->top_count[i]);
+            json_obj_end(j);
+        }
+        json_arr_end(j);
+        json_obj_end(j);
+    } else {
+        json_null(j);
+    }
+    json_obj_end(j);
+}
+
 static void json_run(struct json *j, const struct log_result *logs, const struct run_result *r)
 {
     json_obj_begin(j);
@@ -712,12 +1112,14 @@ static void json_run(struct json *j, const struct log_result *logs, const struct
     for (size_t k = 0; k < r->n_logs; k++) json_str(j, logs[r->logs[k]].path);
     json_arr_end(j);
     json_key(j, "joined_by"), json_str(j, jobs_link_name(r->link));
+    json_key(j, "root_cause_by"), json_str(j, r->first_by);
     const char *job = NULL;
     for (size_t k = 0; k < r->n_logs && !job; k++)
         if (logs[r->logs[k]].job_id[0]) job = logs[r->logs[k]].job_id;
     json_key(j, "job_id"), json_str(j, job);
     json_key(j, "memory_trend_log"), json_str(j, logs[r->trend_log].path);
     json_key(j, "memory_trend"), json_trend(j, &logs[r->trend_log]);
+    json_key(j, "torch_hook"), json_hook(j, r->hook);
     json_judgement(j, r);
     json_obj_end(j);
 }
@@ -750,7 +1152,8 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
 
 /* ---- recipe ---------------------------------------------------------------- */
 
-static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg)
+static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
+               const char *dir)
 {
     bool failed = false;
     for (size_t l = 0; l < n; l++) {
@@ -762,7 +1165,7 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     }
     if (failed) return EXIT_USAGE;
     struct run_result *runs;
-    long nr = build_runs(logs, n, cfg, &runs);
+    long nr = build_runs(logs, n, cfg, dir, &runs);
     if (nr < 0) {
         fprintf(stderr, "oomlab diagnose: out of memory\n");
         return EXIT_ERROR;
@@ -783,29 +1186,62 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     return found ? EXIT_FOUND : EXIT_OK;
 }
 
+static void log_init(struct log_result *l)
+{
+    oom_report_init(&l->rep);
+    steps_series_init(&l->series);
+    l->info.encoding = "utf-8";
+}
+
+/* The logs to read: each argument's, and for a RUN_ID also its per-rank
+ * logs (one job: they join as "same-run"). */
 static int prepare(char **paths, size_t n, const char *dir, bool json, const struct runcfg *cfg)
 {
-    struct log_result *logs = calloc(n, sizeof *logs);
-    if (!logs) {
-        fprintf(stderr, "oomlab diagnose: out of memory\n");
-        return EXIT_ERROR;
-    }
+    char ***ranks = calloc(n, sizeof *ranks);
+    size_t *n_ranks = calloc(n, sizeof *n_ranks), total = 0;
     int rc = 0;
-    for (size_t l = 0; l < n; l++) {
-        oom_report_init(&logs[l].rep);
-        steps_series_init(&logs[l].series);
-        logs[l].info.encoding = "utf-8";
-        struct oomlab_err err = {{0}};
-        if (!rc && resolve(paths[l], dir, &logs[l], &err) < 0)
-            rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+    if (!ranks || !n_ranks) goto oom;
+    for (size_t a = 0; a < n; a++) {
+        ranks[a] = rank_logs(paths[a], dir, &n_ranks[a]);
+        total += 1 + n_ranks[a];
     }
-    if (!rc) rc = run(logs, n, json, cfg);
-    for (size_t l = 0; l < n; l++) {
+    struct log_result *logs = calloc(total, sizeof *logs);
+    if (!logs) goto oom;
+    size_t nl = 0;
+    for (size_t a = 0; a < n && !rc; a++) {
+        struct log_result *l = &logs[nl];
+        log_init(l);
+        struct oomlab_err err = {{0}};
+        int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
+        if (r < 0) rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+        if (r == 0) nl++;
+        for (size_t k = 0; k < n_ranks[a] && !rc; k++) {
+            l = &logs[nl++];
+            log_init(l);
+            snprintf(l->resolved, sizeof l->resolved, "%s", ranks[a][k]);
+            l->path = l->resolved;
+            l->run_id = paths[a];
+            if (r == 1 && k == 0) run_config(dir, paths[a], l); /* the run's config, once */
+        }
+    }
+    if (!rc) rc = run(logs, nl, json, cfg, dir);
+    for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);
         if (logs[l].config_path[0]) runcfg_release(&logs[l].cfg);
     }
     free(logs);
+    goto done;
+oom:
+    fprintf(stderr, "oomlab diagnose: out of memory\n");
+    rc = EXIT_ERROR;
+done:
+    for (size_t a = 0; ranks && a < n; a++) {
+        for (size_t k = 0; k < n_ranks[a]; k++) free(ranks[a][k]);
+        free(ranks[a]);
+    }
+    free(ranks);
+    free(n_ranks);
     return rc;
 }
 

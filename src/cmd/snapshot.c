@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "lib/snapshot.h"
 #include "lib/units.h"
+#include "sys/snapfile.h"
 #include "render/json.h"
 #include "render/table.h"
 
@@ -48,51 +48,10 @@ struct snap_cli {
     bool json;
 };
 
-struct gz_src {
-    gzFile gz;
-    const char *path;
-};
-
-static int gz_read(void *src, void *buf, size_t size, size_t *got, struct oomlab_err *err)
-{
-    struct gz_src *g = src;
-    unsigned want = size > INT_MAX ? INT_MAX : (unsigned)size;
-    int n = gzread(g->gz, buf, want);
-    if (n < 0) {
-        int zerr;
-        const char *msg = gzerror(g->gz, &zerr);
-        return oomlab_err_set(err, "%s: %s", g->path, zerr == Z_ERRNO ? strerror(errno) : msg);
-    }
-    *got = (size_t)n;
-    return 0;
-}
-
-static int gz_rewind(void *src, struct oomlab_err *err)
-{
-    struct gz_src *g = src;
-    return gzrewind(g->gz) == 0 ? 0 : oomlab_err_set(err, "%s: cannot read it again", g->path);
-}
-
-/* Open (a regular file only: a FIFO would block, a device never end) and
- * load. gzread reads plain files as they are, so .gz needs no flag. */
 static int load(const struct snap_cli *cli, const char *path, struct snapshot *s,
                 struct oomlab_err *err)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
-    struct gz_src g = {gzopen(path, "rb"), path};
-    if (!g.gz) return oomlab_err_set(err, "%s: %s", path, strerror(errno ? errno : ENOMEM));
-    struct pickle_opts o = {.read = gz_read, .rewind = gz_rewind, .src = &g,
-                            .memory_limit = (size_t)cli->memory_limit};
-    int rc = snapshot_load(s, &o, err);
-    gzclose(g.gz);
-    if (rc < 0) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        oomlab_err_set(err, "%s: %s", path, msg);
-    }
-    return rc;
+    return snapfile_load(path, (size_t)cli->memory_limit, s, err);
 }
 
 enum { OPT_TOP = 256, OPT_MEMORY_LIMIT };

@@ -73,7 +73,8 @@ int jobs_id_in_line(const char *line, size_t len, char *out, size_t cap)
 
 const char *jobs_link_name(enum jobs_link link)
 {
-    static const char *const names[] = {"alone", "same-job", "rank-name", "rank-prefix"};
+    static const char *const names[] = {"alone", "same-job", "rank-name", "rank-prefix",
+                                        "same-run"};
     return (unsigned)link < sizeof names / sizeof names[0] ? names[link] : "alone";
 }
 
@@ -194,6 +195,10 @@ static void join_pairs(const struct jobs_log *logs, size_t n, struct uf *u, enum
 {
     char sa[4096], sb[4096];
     for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++)
+            if (logs[a].run_id && logs[b].run_id && !strcmp(logs[a].run_id, logs[b].run_id))
+                join(u, a, b, JOBS_SAME_RUN, link);
+    for (size_t a = 0; a < n; a++)
         for (size_t b = a + 1; b < n; b++) {
             const char *ja = logs[a].job_id, *jb = logs[b].job_id;
             if (ja && *ja && jb && *jb && !strcmp(ja, jb)) join(u, a, b, JOBS_SAME_JOB, link);
@@ -230,4 +235,105 @@ size_t jobs_group(const struct jobs_log *logs, size_t n, size_t *run, enum jobs_
     free(u.parent);
     free(u.job);
     return runs;
+}
+
+int jobs_rank_of_path(const char *path)
+{
+    char stem[4096];
+    size_t n = strlen(path), best_from = 0, best_to = 0;
+    if (!rank_stem(path, stem, sizeof stem)) return -1;
+    for (size_t i = 0; i + 4 < n; i++) {
+        if (strncasecmp(path + i, "rank", 4) != 0) continue;
+        size_t d = i + 4;
+        if (path[d] == '-' || path[d] == '_' || path[d] == '.') d++;
+        size_t e = digits_from(path, d);
+        if (e > d) best_from = d, best_to = e;
+    }
+    if (!best_to || best_to - best_from > 6) return -1;
+    int rank = 0;
+    for (size_t i = best_from; i < best_to; i++) rank = rank * 10 + (path[i] - '0');
+    return rank;
+}
+
+/* ---- line timestamps --------------------------------------------------------- */
+
+/* n digits at p (all digits), their value in *v. */
+static bool num_at(const char *p, const char *end, size_t n, int *v)
+{
+    if ((size_t)(end - p) < n) return false;
+    int x = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') return false;
+        x = x * 10 + (p[i] - '0');
+    }
+    *v = x;
+    return true;
+}
+
+/* HH:MM:SS[.,]frac at p: seconds of the day and nanoseconds. */
+static bool clock_at(const char *p, const char *end, int64_t *secs, int64_t *nanos)
+{
+    int h, m, sec;
+    if (!num_at(p, end, 2, &h) || end - p < 8 || p[2] != ':' || !num_at(p + 3, end, 2, &m) ||
+        p[5] != ':' || !num_at(p + 6, end, 2, &sec) || h > 23 || m > 59 || sec > 60)
+        return false;
+    *secs = (int64_t)h * 3600 + m * 60 + sec;
+    *nanos = 0;
+    const char *f = p + 8;
+    if (f < end && (*f == '.' || *f == ',')) {
+        int64_t scale = 100000000;
+        for (f++; f < end && *f >= '0' && *f <= '9'; f++, scale /= 10)
+            if (scale) *nanos += (*f - '0') * scale;
+    }
+    return true;
+}
+
+static int64_t time_key(int month, int day, int64_t secs, int64_t nanos)
+{
+    return (((int64_t)month * 32 + day) * 86400 + secs) * 1000000000 + nanos;
+}
+
+/* YYYY-MM-DD[ T]HH:MM:SS at p. */
+static bool iso_at(const char *p, const char *end, int64_t *key)
+{
+    int y, mo, d;
+    int64_t secs, nanos;
+    if (!num_at(p, end, 4, &y) || end - p < 19 || p[4] != '-' || !num_at(p + 5, end, 2, &mo) ||
+        p[7] != '-' || !num_at(p + 8, end, 2, &d) || (p[10] != ' ' && p[10] != 'T') ||
+        mo < 1 || mo > 12 || d < 1 || d > 31 || !clock_at(p + 11, end, &secs, &nanos))
+        return false;
+    *key = time_key(mo, d, secs, nanos);
+    return true;
+}
+
+/* [IWEF]M?MDD HH:MM:SS at p (glog; torch's c10 logger drops the month's
+ * leading zero: "E321" is 21 March), after a '[', a blank or the start. */
+static bool glog_at(const char *line, const char *p, const char *end, int64_t *key)
+{
+    if (!strchr("IWEF", *p) || !*p || (p > line && p[-1] != '[' && p[-1] != ' ' && p[-1] != ':'))
+        return false;
+    const char *q = p + 1;
+    size_t digits = 0;
+    while (q + digits < end && q[digits] >= '0' && q[digits] <= '9') digits++;
+    int md, month, day;
+    int64_t secs, nanos;
+    if ((digits != 3 && digits != 4) || !num_at(q, end, digits, &md) || q + digits >= end ||
+        q[digits] != ' ' || !clock_at(q + digits + 1, end, &secs, &nanos))
+        return false;
+    month = md / 100, day = md % 100;
+    if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+    *key = time_key(month, day, secs, nanos);
+    return true;
+}
+
+int jobs_line_time(const char *line, size_t len, int64_t *key)
+{
+    const char *end = line + (len < 96 ? len : 96);
+    for (const char *p = line; p < end; p++) {
+        if (*p >= '0' && *p <= '9' && (p == line || !(p[-1] >= '0' && p[-1] <= '9')) &&
+            iso_at(p, line + len, key))
+            return 1;
+        if (glog_at(line, p, line + len, key)) return 1;
+    }
+    return 0;
 }

@@ -97,3 +97,22 @@ bool memsummary_fragmented(const struct oom_memsummary *m)
     return m->nonreleasable_cur > 0 && m->reserved_cur > 0 &&
            m->nonreleasable_cur >= m->reserved_cur / NONREL_MIN_SHARE;
 }
+
+size_t memsummary_text(const char *text, size_t len, struct oom_memsummary *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < max; i++) oom_memsummary_init(&out[i]);
+    for (size_t at = 0; at < len && max;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t ll = nl ? (size_t)(nl - (text + at)) : len - at;
+        const char *line = text + at;
+        at += ll + 1;
+        bool title = find(line, ll, "memory summary, device ID") != NULL;
+        if (title && n && out[n - 1].present && n == max) break; /* no room for another */
+        if (title && (n == 0 || out[n - 1].present)) n++;
+        if (n == 0) continue; /* text before the first table */
+        memsummary_line(line, ll, &out[n - 1]);
+    }
+    while (n && !out[n - 1].present) n--;
+    return n;
+}

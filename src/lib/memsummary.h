@@ -21,4 +21,10 @@ bool memsummary_line(const char *line, size_t len, struct oom_memsummary *m);
  * large share (>= 1/8) of what is reserved. */
 bool memsummary_fragmented(const struct oom_memsummary *m);
 
+/* Every table of a text that holds several (the torch hook's
+ * logs/ID_oom/ summaries: one per device), each begun by its "memory
+ * summary, device ID N" title: up to max into out (each initialised here).
+ * Returns the number of tables read. */
+size_t memsummary_text(const char *text, size_t len, struct oom_memsummary *out, size_t max);
+
 #endif

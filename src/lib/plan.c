@@ -4,6 +4,7 @@
  * the order of the plan. */
 #include "lib/plan.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -33,6 +34,10 @@ enum need {
     N_NOT_GROWING = 1 << 17,
     N_SINGLE = 1 << 18,    /* one rank (or ranks unknown) */
     N_NOT_PYTORCH = 1 << 19,
+    N_NCCL_TIMEOUT = 1 << 20, /* the event judged is a collective (watchdog) timeout */
+    N_NOT_NCCL_TIMEOUT = 1 << 21,
+    N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
+    N_NOT_FRAG_SNAPSHOT = 1 << 23,
 };
 
 #define V(k) (1u << (k))
@@ -62,7 +67,12 @@ static const struct plan_fix catalogue[] = {
     {"tf-not-a-failure", V(VERDICT_TF_RETRY), 0, 0,
      "Ignore these warnings unless a real OOM error follows them",
      "{verdict}; they only mean more memory could have been faster"},
-    {"nccl-not-memory", V(VERDICT_NCCL), 0, 0,
+    {"collective-timeout", V(VERDICT_NCCL), 0, N_NCCL_TIMEOUT,
+     "Find the rank that never joined the collective: diagnose every rank's log together "
+     "(`oomlab diagnose RUN_ID` reads logs/ID.log and logs/ID_rank*.log), its first error "
+     "(often an OOM) is the cause; raising the NCCL timeout only delays the same stop",
+     "{text}: {verdict}"},
+    {"nccl-not-memory", V(VERDICT_NCCL), 0, N_NOT_NCCL_TIMEOUT,
      "Rerun with NCCL_DEBUG=INFO and read the first failing rank's error",
      "{text}: {verdict}"},
     /* The cause the numbers point at: a request no budget fits first. */
@@ -73,6 +83,12 @@ static const struct plan_fix catalogue[] = {
     {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM,
      "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "
      "image size); then shard it (ZeRO-3/FSDP, tensor parallel) or quantise",
+     "{verdict}"},
+    /* Fragmentation the snapshot proves: no size change is needed first. */
+    {"expandable-segments", V(VERDICT_FRAGMENTATION), 0,
+     N_OOM | N_NO_EXPAND | N_PYTORCH | N_FRAG_SNAPSHOT,
+     "export {conf}=expandable_segments:True in the launch script, before Python starts "
+     "(setting it inside the script has no effect)",
      "{verdict}"},
     /* Memory that grows step after step: no size change outlasts a leak. */
     {"leak-hunt", 0, 0, N_OOM | N_GROWING,
@@ -90,7 +106,7 @@ static const struct plan_fix catalogue[] = {
      "PYTORCH_MPS_HIGH_WATERMARK_RATIO)",
      "{verdict}"},
     {"expandable-segments", V(VERDICT_FRAGMENTATION) | V(VERDICT_FREE_BUT_FAILED), 0,
-     N_OOM | N_NO_EXPAND | N_PYTORCH,
+     N_OOM | N_NO_EXPAND | N_PYTORCH | N_NOT_FRAG_SNAPSHOT,
      "export {conf}=expandable_segments:True in the launch script, before Python starts "
      "(setting it inside the script has no effect)",
      "{verdict}"},
@@ -314,10 +330,10 @@ static bool lowp(const char *dtype)
 
 static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
                           const struct runcfg *cfg, bool expandable,
-                          const struct plan_trend *trend)
+                          const struct steps_mem_trend *trend)
 {
     unsigned m = 0;
-    m |= trend && trend->clear_growth ? N_GROWING : N_NOT_GROWING;
+    m |= trend && plan_trend_clear(trend) ? N_GROWING : N_NOT_GROWING;
     if (e->gpu_oom) m |= N_OOM;
     if (cfg && cfg->device_batch_size > 1) m |= N_CFG_BATCH;
     if (!cfg || cfg->device_batch_size < 1) m |= N_NO_CFG_BATCH;
@@ -332,6 +348,8 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
+    m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
+    m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;
     else m |= N_SINGLE;
     if (!verdict_has(v, VERDICT_EXCEEDS_CARD) && !verdict_has(v, VERDICT_ABSURD)) m |= N_SCALES;
@@ -379,7 +397,7 @@ static void fill_pids(const struct oom_event *e, char *out, size_t cap)
 }
 
 static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
-                      const struct runcfg *cfg, const struct plan_trend *trend, struct vars *x)
+                      const struct runcfg *cfg, const struct steps_mem_trend *trend, struct vars *x)
 {
     const struct oom_event *e = v->ev;
     memset(x, 0, sizeof *x);
@@ -427,7 +445,7 @@ void plan_build(const struct oom_report *rep, const struct verdicts *v,
 }
 
 void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
-                      const struct runcfg *cfg, const struct plan_trend *trend,
+                      const struct runcfg *cfg, const struct steps_mem_trend *trend,
                       struct plan *plan)
 {
     memset(plan, 0, sizeof *plan);
@@ -461,76 +479,18 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
 
 /* ---- memory trend ---------------------------------------------------------- */
 
-static int64_t figure_value(const struct steps_point *p, unsigned figure)
+bool plan_trend_clear(const struct steps_mem_trend *t)
 {
-    return figure == STEPS_PEAK_ALLOC      ? p->peak_alloc
-           : figure == STEPS_PEAK_RESERVED ? p->peak_reserved
-                                           : p->mem;
+    return t->trend == STEPS_TREND_RISING && t->points >= 3 && t->first_bytes > 0 &&
+           (double)t->last_bytes >= (double)t->first_bytes * 1.02;
 }
 
-/* The trend of one figure: steps_memory_trend on a copy of the points that
- * keeps only that figure (it follows reserved first otherwise). */
-static enum steps_trend trend_of(const struct steps_series *s, unsigned figure)
+const char *plan_trend_figure(const struct steps_mem_trend *t)
 {
-    struct steps_series only = {0};
-    only.points = malloc((s->n ? s->n : 1) * sizeof *only.points);
-    if (!only.points) return STEPS_TREND_TOO_FEW;
-    for (size_t i = 0; i < s->n; i++) {
-        if (!(s->points[i].fields & figure)) continue;
-        struct steps_point *p = &only.points[only.n++];
-        *p = s->points[i];
-        p->fields &= ~(unsigned)(STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED | STEPS_MEM);
-        p->fields |= figure;
-        p->peak_alloc = figure == STEPS_PEAK_ALLOC ? p->peak_alloc : -1;
-        p->peak_reserved = figure == STEPS_PEAK_RESERVED ? p->peak_reserved : -1;
-        p->mem = figure == STEPS_MEM ? p->mem : -1;
-    }
-    enum steps_trend t = steps_memory_trend(&only);
-    free(only.points);
-    return t;
-}
-
-void plan_trend_compute(const struct steps_series *s, struct plan_trend *t)
-{
-    static const unsigned order[] = {STEPS_PEAK_ALLOC, STEPS_PEAK_RESERVED, STEPS_MEM};
-    memset(t, 0, sizeof *t);
-    t->trend = STEPS_TREND_NONE;
-    t->first_step = t->last_step = -1;
-    t->first_bytes = t->last_bytes = -1;
-    for (size_t o = 0; o < 3 && !t->figure; o++)
-        for (size_t i = 0; i < s->n && !t->figure; i++)
-            if (s->points[i].fields & order[o]) t->figure = order[o];
-    if (!t->figure) return;
-    for (size_t i = 0; i < s->n; i++) {
-        const struct steps_point *p = &s->points[i];
-        if (!(p->fields & t->figure)) continue;
-        if (!t->points++) {
-            t->first_step = p->step;
-            t->first_bytes = figure_value(p, t->figure);
-        }
-        t->last_step = p->step;
-        t->last_bytes = figure_value(p, t->figure);
-    }
-    t->trend = t->points < 3 ? STEPS_TREND_TOO_FEW : trend_of(s, t->figure);
-    if (t->first_step >= 0 && t->last_step > t->first_step) {
-        double per = ((double)t->last_bytes - (double)t->first_bytes) * 100.0 /
-                     (double)(t->last_step - t->first_step);
-        if (per > -9.0e18 && per < 9.0e18) {
-            t->per_100_known = true;
-            t->per_100_steps = (int64_t)per;
-        }
-    }
-    /* Clear: judged growing and up by 2% or more from the first figure. */
-    t->clear_growth = t->trend == STEPS_TREND_RISING && t->first_bytes > 0 &&
-                      (double)t->last_bytes >= (double)t->first_bytes * 1.02;
-}
-
-const char *plan_trend_figure(const struct plan_trend *t)
-{
-    return t->figure == STEPS_PEAK_ALLOC      ? "peak allocated"
-           : t->figure == STEPS_PEAK_RESERVED ? "peak reserved"
-           : t->figure == STEPS_MEM           ? "memory"
-                                              : "";
+    return t->kind == STEPS_PEAK_ALLOC      ? "peak allocated"
+           : t->kind == STEPS_PEAK_RESERVED ? "peak reserved"
+           : t->kind == STEPS_MEM           ? "memory"
+                                            : "";
 }
 
 static void at_step(long step, char *buf, size_t cap)
@@ -539,17 +499,18 @@ static void at_step(long step, char *buf, size_t cap)
     else buf[0] = '\0';
 }
 
-const char *plan_trend_explain(const struct plan_trend *t, char *buf, size_t cap)
+const char *plan_trend_explain(const struct steps_mem_trend *t, char *buf, size_t cap)
 {
     if (!cap) return buf;
     buf[0] = '\0';
-    if (!t->figure) return buf;
+    if (!t->kind || !t->points) return buf;
     char a[32], b[32], d[32], sa[32], sb[32], per[64] = "";
     at_step(t->first_step, sa, sizeof sa);
     at_step(t->last_step, sb, sizeof sb);
-    if (t->per_100_known) {
-        int64_t mag = t->per_100_steps < 0 ? -t->per_100_steps : t->per_100_steps;
-        snprintf(per, sizeof per, "%s%s per 100 steps, ", t->per_100_steps < 0 ? "-" : "+",
+    double slope = t->bytes_per_100_steps;
+    if (!isnan(slope) && slope > -9.0e18 && slope < 9.0e18) {
+        int64_t mag = (int64_t)(slope < 0 ? -slope : slope);
+        snprintf(per, sizeof per, "%s%s per 100 steps, ", slope < 0 ? "-" : "+",
                  units_format_bytes(mag, d, sizeof d));
     }
     snprintf(buf, cap, "%s %s%s -> %s%s (%s%zu point%s)", plan_trend_figure(t),

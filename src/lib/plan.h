@@ -12,6 +12,7 @@
 #ifndef OOMLAB_PLAN_H
 #define OOMLAB_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/oom.h"
@@ -32,32 +33,20 @@ struct plan {
     size_t n;
 };
 
-/* The memory trend of a log's per-step peaks, with its evidence. The figure
- * followed is peak allocated when the log shows it (a leak shows there;
- * reserved alone also grows with fragmentation), else peak reserved, else
- * an unstated memory figure. */
-struct plan_trend {
-    enum steps_trend trend; /* STEPS_TREND_NONE: no per-step memory figure */
-    unsigned figure;        /* STEPS_PEAK_ALLOC, _PEAK_RESERVED or _MEM; 0 none */
-    size_t points;          /* points with that figure */
-    long first_step, last_step;       /* -1 unknown */
-    int64_t first_bytes, last_bytes;  /* -1 unknown */
-    bool per_100_known;               /* first_step < last_step */
-    int64_t per_100_steps;            /* change per 100 steps (may be negative) */
-    bool clear_growth;                /* growing, and by 2% or more first -> last */
-};
-
-/* From a series of step points (any subset of a log's lines, in order). */
-void plan_trend_compute(const struct steps_series *s, struct plan_trend *t);
-/* "peak allocated", "peak reserved", "memory", "" for none. */
-const char *plan_trend_figure(const struct plan_trend *t);
-/* "peak allocated 62.40 GiB at step 10 -> 74.29 GiB at step 120 (+10.81 GiB
+/* The memory trend is steps' (steps_memory_trend_of: the figure run, table,
+ * compare and report follow, so run and diagnose never disagree on a log).
+ * Clear growth, what the leak hunt needs: growing, and by 2% or more from
+ * the first figure to the last, over 3 points or more. */
+bool plan_trend_clear(const struct steps_mem_trend *t);
+/* "peak reserved", "peak allocated", "memory", "" for none. */
+const char *plan_trend_figure(const struct steps_mem_trend *t);
+/* "peak reserved 62.40 GiB at step 10 -> 74.29 GiB at step 120 (+10.81 GiB
  * per 100 steps, 12 points)"; "" when there is no figure. Returns buf. */
-const char *plan_trend_explain(const struct plan_trend *t, char *buf, size_t cap);
+const char *plan_trend_explain(const struct steps_mem_trend *t, char *buf, size_t cap);
 
 /* cfg may be NULL (no --config); trend may be NULL (not read). */
 void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
-                      const struct runcfg *cfg, const struct plan_trend *trend,
+                      const struct runcfg *cfg, const struct steps_mem_trend *trend,
                       struct plan *plan);
 /* plan_build_trend without a trend. */
 void plan_build(const struct oom_report *rep, const struct verdicts *v,

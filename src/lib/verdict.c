@@ -114,6 +114,8 @@ void verdict_compute(const struct oom_report *rep, struct verdicts *v)
 {
     memset(v, 0, sizeof *v);
     v->shortfall = v->unallocated = v->others = -1;
+    v->largest_free = v->cached_free = -1;
+    oom_memsummary_init(&v->hook_mem);
     v->expandable_set = rep->expandable_set;
     v->ranks = count_distinct(rep, false);
     v->oom_ranks = count_distinct(rep, true);
@@ -134,6 +136,50 @@ const char *verdict_name(enum verdict_kind k)
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
 }
 
+void verdict_add_hook(struct verdicts *v, const struct oom_memsummary *mem, int64_t largest_free,
+                      int64_t cached_free, int64_t snap_requested)
+{
+    if (!v->ev || !v->ev->gpu_oom) return;
+    if (mem && mem->present) {
+        v->hook_mem = *mem;
+        if (memsummary_fragmented(mem)) set(v, VERDICT_FRAGMENTATION);
+    }
+    int64_t req = v->ev->bytes.requested > 0 ? v->ev->bytes.requested : snap_requested;
+    v->largest_free = largest_free;
+    v->cached_free = cached_free;
+    if (largest_free >= 0 && req > largest_free && cached_free >= req) {
+        v->frag_from_snapshot = true;
+        set(v, VERDICT_FRAGMENTATION);
+    }
+}
+
+/* Several ranks: which ran out first and how that was told, or, with no
+ * GPU OOM among them, that their NCCL errors wait on a rank that failed. */
+static void multi_rank_explain(const struct verdicts *v, char *buf, size_t cap)
+{
+    static const char root[] = ": the root cause; the others' NCCL timeouts and shutdowns are "
+                               "its consequences";
+    static const struct { const char *by, *how, *tail; } forms[] = {
+        {"timestamp", " ran out first by the lines' timestamps", root},
+        {"log-order", " ran out first in the log (no timestamps to compare)", root},
+        {"file-order", "'s OOM, in the first log given, is taken as the root cause",
+         ", but the logs carry no timestamps: which rank ran out first is not known"},
+        {NULL, " ran out", root},
+    };
+    const struct oom_event *e = v->ev;
+    if (!v->oom_ranks || !e || !e->gpu_oom) {
+        snprintf(buf, cap, "%d ranks seen, none with a GPU OOM: their NCCL/watchdog errors "
+                 "wait on the rank that failed first; its own log has the cause", v->ranks);
+        return;
+    }
+    size_t f = 0;
+    while (forms[f].by && !(v->first_by && !strcmp(v->first_by, forms[f].by))) f++;
+    char who[32] = "the rank above";
+    if (e->rank >= 0) snprintf(who, sizeof who, "rank %d", e->rank);
+    snprintf(buf, cap, "%d ranks seen, %d with a GPU OOM; %s%s%s", v->ranks, v->oom_ranks, who,
+             forms[f].how, forms[f].tail);
+}
+
 const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
                             size_t cap)
 {
@@ -149,18 +195,28 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  units_format_bytes(by->free, b, sizeof b),
                  units_format_bytes(v->shortfall, c, sizeof c));
         break;
-    case VERDICT_FRAGMENTATION:
-        if (v->unallocated >= 0 && by->requested > 0 && v->unallocated >= by->requested)
+    case VERDICT_FRAGMENTATION: {
+        const struct oom_memsummary *m = e->mem.present ? &e->mem : &v->hook_mem;
+        int64_t req = by->requested;
+        if (v->frag_from_snapshot)
+            snprintf(buf, cap, "the snapshot at the OOM: the largest free cached block is %s, "
+                     "smaller than the %s request, with %s free in the cache: room in total, "
+                     "in no single block", units_format_bytes(v->largest_free, a, sizeof a),
+                     req > 0 ? units_format_bytes(req, b, sizeof b) : "recorded",
+                     units_format_bytes(v->cached_free, c, sizeof c));
+        else if (v->unallocated >= 0 && req > 0 && v->unallocated >= req)
             snprintf(buf, cap, "%s reserved by the allocator but unallocated, at least the %s "
                      "request: the cache is fragmented",
                      units_format_bytes(v->unallocated, a, sizeof a),
-                     units_format_bytes(by->requested, b, sizeof b));
+                     units_format_bytes(req, b, sizeof b));
         else
-            snprintf(buf, cap, "memory_summary: %ld cudaMalloc retries, %s non-releasable of "
-                     "%s reserved: the cache is fragmented", e->mem.retries,
-                     units_format_bytes(e->mem.nonreleasable_cur, a, sizeof a),
-                     units_format_bytes(e->mem.reserved_cur, b, sizeof b));
+            snprintf(buf, cap, "memory_summary%s: %ld cudaMalloc retries, %s non-releasable of "
+                     "%s reserved: the cache is fragmented",
+                     e->mem.present ? "" : " (torch hook)", m->retries,
+                     units_format_bytes(m->nonreleasable_cur, a, sizeof a),
+                     units_format_bytes(m->reserved_cur, b, sizeof b));
         break;
+    }
     case VERDICT_OTHER_PROCESSES:
         snprintf(buf, cap, v->others_outside_pytorch
                  ? "%s of the %s card is not in PyTorch's pool: other processes, or this "
@@ -208,9 +264,7 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  "sequences, tensors kept across steps, evaluation or saving)", e->step);
         break;
     case VERDICT_MULTI_RANK:
-        snprintf(buf, cap, "%d ranks in the log, %d with a GPU OOM; the first to run out is "
-                 "the root cause, the others' NCCL/watchdog errors are consequences",
-                 v->ranks, v->oom_ranks);
+        multi_rank_explain(v, buf, cap);
         break;
     case VERDICT_HOST_MEMORY:
         snprintf(buf, cap, "host RAM ran out (OOM killer, SIGKILL or the CPU allocator), not "
@@ -224,7 +278,12 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
         snprintf(buf, cap, "TensorFlow says this allocation retry is not a failure");
         break;
     case VERDICT_NCCL:
-        snprintf(buf, cap, "NCCL failed for a reason other than memory");
+        if (!strcmp(e->kind, "nccl-timeout"))
+            snprintf(buf, cap, "the ranks timed out waiting in a collective: a rank that "
+                     "never joined it stopped first (an OOM, an exception or a hang), and "
+                     "this log does not show why");
+        else
+            snprintf(buf, cap, "NCCL failed for a reason other than memory");
         break;
     default:
         break;

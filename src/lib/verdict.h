@@ -41,9 +41,27 @@ struct verdicts {
     int ranks;                   /* distinct ranks seen, 0 none */
     int oom_ranks;               /* distinct ranks with a GPU OOM */
     bool expandable_set;         /* expandable_segments already on */
+    /* From the torch hook's files (verdict_add_hook); -1 / not present when none. */
+    struct oom_memsummary hook_mem; /* its memory_summary() of the failing device */
+    int64_t largest_free;           /* snapshot: largest free cached block */
+    int64_t cached_free;            /* snapshot: all free cached blocks */
+    bool frag_from_snapshot;        /* the snapshot shows the request fit in total only */
+    const char *first_by;        /* how the root-cause rank was told among several OOMs:
+                                    "timestamp", "log-order", "file-order"; NULL: one OOM.
+                                    The caller (diagnose) sets it after verdict_compute. */
 };
 
 void verdict_compute(const struct oom_report *rep, struct verdicts *v);
+
+/* The torch hook's evidence for the judged event (diagnose RUN_ID reads
+ * logs/ID_oom/): its memory_summary() table (mem may be NULL) and, from a
+ * snapshot, the largest free cached block and all free cached memory (-1
+ * unknown), with the request the snapshot recorded (-1: the message's).
+ * Fragmentation when the table shows it (as a logged table does), or when
+ * the request is larger than the largest free block but not than the
+ * cached free memory: there was room in total, in no single block. */
+void verdict_add_hook(struct verdicts *v, const struct oom_memsummary *mem, int64_t largest_free,
+                      int64_t cached_free, int64_t snap_requested);
 static inline bool verdict_has(const struct verdicts *v, enum verdict_kind k)
 {
     return (v->set >> k) & 1u;

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         copy[end] = '\0'; /* the line is the path */
         ranks[n] = (int)(end - i) % 5 - 1;
-        logs[n] = (struct jobs_log){copy + i, ids[n], &ranks[n], 1};
+        logs[n] = (struct jobs_log){copy + i, ids[n], &ranks[n], 1, NULL};
         n++;
         i = end + 1;
     }

@@ -329,35 +329,45 @@ static void test_trend_evidence(void **state)
 {
     (void)state;
     struct steps_series s;
-    struct plan_trend t;
+    struct steps_mem_trend t;
     rising_series(&s, 62.40, 1.08);
-    plan_trend_compute(&s, &t);
+    steps_memory_trend_of(&s, &t);
     assert_int_equal(t.trend, STEPS_TREND_RISING);
-    assert_int_equal(t.figure, STEPS_PEAK_ALLOC); /* allocated first: a leak shows there */
+    assert_int_equal(t.kind, STEPS_PEAK_RESERVED); /* steps' figure: the one run follows */
     assert_int_equal(t.points, 12);
     assert_int_equal(t.first_step, 10);
     assert_int_equal(t.last_step, 120);
-    assert_int_equal(t.first_bytes, GiB(62.40));
-    assert_true(t.per_100_known);
-    assert_true(t.clear_growth);
+    assert_int_equal(t.first_bytes, GiB(66.40));
+    assert_true(plan_trend_clear(&t));
     char buf[240];
     assert_string_equal(plan_trend_explain(&t, buf, sizeof buf),
-                        "peak allocated 62.40 GiB at step 10 -> 74.28 GiB at step 120 "
+                        "peak reserved 66.40 GiB at step 10 -> 78.28 GiB at step 120 "
                         "(+10.80 GiB per 100 steps, 12 points)");
     steps_series_release(&s);
     /* Flat: no growth claimed. */
     rising_series(&s, 62.40, 0.0);
-    plan_trend_compute(&s, &t);
+    steps_memory_trend_of(&s, &t);
     assert_int_equal(t.trend, STEPS_TREND_FLAT);
-    assert_false(t.clear_growth);
+    assert_false(plan_trend_clear(&t));
+    steps_series_release(&s);
+    /* Growing over two points only: not clear enough for a leak hunt. */
+    steps_series_init(&s);
+    for (int i = 1; i <= 2; i++) {
+        struct steps_point pt = {.fields = STEPS_STEP | STEPS_PEAK_ALLOC, .step = i,
+                                 .epoch = NAN, .loss = NAN, .peak_alloc = GiB(10.0 * i),
+                                 .peak_reserved = -1, .mem = -1};
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    steps_memory_trend_of(&s, &t);
+    assert_false(plan_trend_clear(&t));
     steps_series_release(&s);
     /* No memory figures: none shown, nothing to explain. */
     steps_series_init(&s);
-    plan_trend_compute(&s, &t);
+    steps_memory_trend_of(&s, &t);
     assert_int_equal(t.trend, STEPS_TREND_NONE);
     assert_int_equal(t.first_step, -1);
     assert_int_equal(t.first_bytes, -1);
-    assert_false(t.per_100_known);
+    assert_true(isnan(t.bytes_per_100_steps));
     assert_string_equal(plan_trend_explain(&t, buf, sizeof buf), "");
 }
 
@@ -372,20 +382,20 @@ static void test_plan_leak_first(void **state)
     struct verdicts v;
     struct plan p;
     struct steps_series s;
-    struct plan_trend t;
+    struct steps_mem_trend t;
     verdict_compute(&rep, &v);
     rising_series(&s, 62.40, 1.08);
-    plan_trend_compute(&s, &t);
+    steps_memory_trend_of(&s, &t);
     plan_build_trend(&rep, &v, NULL, &t, &p);
     assert_string_equal(p.items[0].id, "leak-hunt");
     assert_string_equal(p.items[1].id, "expandable-segments");
     assert_non_null(strstr(p.items[0].action, "total_loss += loss"));
     assert_non_null(strstr(p.items[0].action, "torch.no_grad()"));
-    assert_non_null(strstr(p.items[0].why, "62.40 GiB at step 10 -> 74.28 GiB at step 120"));
+    assert_non_null(strstr(p.items[0].why, "66.40 GiB at step 10 -> 78.28 GiB at step 120"));
     assert_int_equal(index_of(&p, "growth"), SIZE_MAX); /* the hunt replaces the hint */
     steps_series_release(&s);
     rising_series(&s, 62.40, 0.0);
-    plan_trend_compute(&s, &t);
+    steps_memory_trend_of(&s, &t);
     plan_build_trend(&rep, &v, NULL, &t, &p);
     assert_string_equal(p.items[0].id, "expandable-segments");
     assert_int_equal(index_of(&p, "leak-hunt"), SIZE_MAX);
@@ -393,10 +403,37 @@ static void test_plan_leak_first(void **state)
     steps_series_release(&s);
 }
 
+/* The torch hook's snapshot: a request above the largest free cached
+ * block but within the cached free memory is fragmentation, and the
+ * allocator setting comes first; not when the cache could not hold it. */
+static void test_hook_snapshot(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(0.5, 44, 0.29, 0, 0, -1);
+    e.bytes.allocated = e.bytes.reserved_unallocated = -1; /* a message without them */
+    e.step = 119;
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan p;
+    verdict_compute(&rep, &v);
+    assert_false(verdict_has(&v, VERDICT_FRAGMENTATION));
+    verdict_add_hook(&v, NULL, 8 << 20, (int64_t)962 << 20, -1);
+    assert_true(verdict_has(&v, VERDICT_FRAGMENTATION));
+    plan_build(&rep, &v, NULL, &p);
+    assert_string_equal(p.items[0].id, "expandable-segments");
+    assert_non_null(strstr(p.items[0].why, "largest free cached block is 8.00 MiB"));
+    assert_int_equal(index_of(&p, "expandable-segments"), 0); /* once */
+    for (size_t i = 1; i < p.n; i++) assert_string_not_equal(p.items[i].id, "expandable-segments");
+    verdict_compute(&rep, &v);
+    verdict_add_hook(&v, NULL, 8 << 20, 100 << 20, -1); /* the cache could not hold it */
+    assert_false(verdict_has(&v, VERDICT_FRAGMENTATION));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_hook_snapshot),
         cmocka_unit_test(test_plan_order_and_values),
         cmocka_unit_test(test_plan_stages_and_lookalikes),
         cmocka_unit_test(test_plan_every_stage),

@@ -1,0 +1,58 @@
+/* snapfile: a snapshot file through zlib into the streaming pickle reader
+ * (see snapfile.h). */
+#include "sys/snapfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "lib/pickle.h"
+
+struct gz_src {
+    gzFile gz;
+    const char *path;
+};
+
+static int gz_read(void *src, void *buf, size_t size, size_t *got, struct oomlab_err *err)
+{
+    struct gz_src *g = src;
+    unsigned want = size > INT_MAX ? INT_MAX : (unsigned)size;
+    int n = gzread(g->gz, buf, want);
+    if (n < 0) {
+        int zerr;
+        const char *msg = gzerror(g->gz, &zerr);
+        return oomlab_err_set(err, "%s: %s", g->path, zerr == Z_ERRNO ? strerror(errno) : msg);
+    }
+    *got = (size_t)n;
+    return 0;
+}
+
+static int gz_rewind(void *src, struct oomlab_err *err)
+{
+    struct gz_src *g = src;
+    return gzrewind(g->gz) == 0 ? 0 : oomlab_err_set(err, "%s: cannot read it again", g->path);
+}
+
+int snapfile_load(const char *path, size_t memory_limit, struct snapshot *s,
+                  struct oomlab_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
+    struct gz_src g = {gzopen(path, "rb"), path};
+    if (!g.gz) return oomlab_err_set(err, "%s: %s", path, strerror(errno ? errno : ENOMEM));
+    struct pickle_opts o = {.read = gz_read, .rewind = gz_rewind, .src = &g,
+                            .memory_limit = memory_limit};
+    int rc = snapshot_load(s, &o, err);
+    gzclose(g.gz);
+    if (rc < 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        oomlab_err_set(err, "%s: %s", path, msg);
+    }
+    return rc;
+}
+
