@@ -54,6 +54,22 @@ int cmd_usage_error(const char *name, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int *first_arg)
+{
+    struct oomlab_err err = {{0}};
+    switch (opt_parse(t, argc, argv, cli, first_arg, &err)) {
+    case OPT_PARSED: return CMD_CONTINUE;
+    case OPT_HELP_ASKED: {
+        static char help[16384];
+        if (opt_help(t, help, sizeof help) < 0) return cmd_usage_error(t->command, "help text too long");
+        fputs(help, stdout);
+        return EXIT_OK;
+    }
+    case OPT_FAILED: break;
+    }
+    return cmd_usage_error(t->command, "%s", err.msg);
+}
+
 int cmd_fail(const char *name, const struct oomlab_err *err, int code)
 {
     fprintf(stderr, "oomlab %s: %s\n", name, err && err->msg[0] ? err->msg : "failed");
