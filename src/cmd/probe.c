@@ -149,15 +149,15 @@ static const struct opt_spec specs[] = {
      .help = "each trial under oomlab's PyTorch hook (as run --torch):\nallocator peaks at every step, OOM evidence per trial"},
     {0},
 };
-static const struct opt_table table = {.command = "probe", .usage = usage_head, .epilogue = usage_tail,
+static const struct opt_table opt_table = {.command = "probe", .usage = usage_head, .epilogue = usage_tail,
                                        .spec = specs, .stop_at_arg = true};
-CMD_OPTIONS(cmd_probe_options, table)
+CMD_OPTIONS(cmd_probe_options, opt_table)
 
 /* Options up to `--` (or the first argument), then the command. CMD_CONTINUE
  * or an exit code. */
 static int parse_args(struct probe_cli *cli, int argc, char **argv)
 {
-    int first, rc = cmd_options(&table, argc, argv, cli, &first);
+    int first, rc = cmd_options(&opt_table, argc, argv, cli, &first);
     if (rc != CMD_CONTINUE) return rc;
     cli->search.confirm = !cli->no_confirm;
     if (first >= argc) return cmd_usage_error("probe", "no command given (oomlab probe [options] -- CMD ARGS...)");
