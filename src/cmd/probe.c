@@ -6,7 +6,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>

@@ -2,7 +2,6 @@
  * with /proc, judged by lib/stale) -> a table or oomlab.ps.v1 JSON; with
  * --kill, the guarded end of one stale holder and the memory it freed. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>

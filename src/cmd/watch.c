@@ -4,7 +4,6 @@
  * --json; --csv goes through memlog (the one CSV format, shared with run) and
  * --prom replaces a Prometheus textfile atomically. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -247,7 +247,7 @@ int opt_gpu(const struct opt_spec *o, const char *val, void *dst, size_t size, s
 {
     long long v;
     if (units_parse_int(val ? val : "", 0, OPT_GPU_MAX, &v) == 0 && store_int(dst, size, v) == 0) return 0;
-    return oomlab_err_set(err, "--%s '%s': expected a GPU index 0-%d (NVML's, as nvidia-smi numbers them)",
+    return oomlab_err_set(err, "--%s '%s': expected a GPU index 0-%d",
                           o->name, val ? val : "", OPT_GPU_MAX);
 }
 
