@@ -39,10 +39,11 @@ static const struct opt_table table = {.command = "t", .usage = "usage: t\n\n", 
 /* argv from words (getopt may permute it: a writable copy). */
 static enum opt_result parse(struct cli *c, int *first, struct oomlab_err *err, const char *const *words)
 {
-    static char store[16][64];
-    static char *argv[17];
+    static char store[32][64];
+    static char *argv[33];
     int argc = 0;
     for (; words[argc]; argc++) {
+        assert_true(argc < 32);
         snprintf(store[argc], sizeof store[argc], "%s", words[argc]);
         argv[argc] = store[argc];
     }
