@@ -23,7 +23,7 @@ static const struct cmd_entry commands[] = {
     {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger", cmd_doctor_options},
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack", cmd_snapshot_options},
     {"lint", cmd_lint, "check training code and launch scripts for memory mistakes", cmd_lint_options},
-    {"completion", cmd_completion, "print a bash, zsh or fish completion script", NULL},
+    {"completion", cmd_completion, "print a bash, zsh or fish completion script", cmd_completion_options},
 };
 
 const struct cmd_entry *cmd_commands(size_t *n)

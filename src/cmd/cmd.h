@@ -43,6 +43,7 @@ struct cmd_entry {
 };
 const struct cmd_entry *cmd_commands(size_t *n);
 int cmd_completion(int argc, char **argv);
+const struct option *cmd_completion_options(void);
 const struct option *cmd_diagnose_options(void);
 const struct option *cmd_run_options(void);
 const struct option *cmd_table_options(void);
