@@ -26,10 +26,16 @@
  *   3. The usage line and prose above the options go in .usage, the lines
  *      after them (DUR:, Exit:) in .epilogue; the option lines of the old
  *      hand-written help go (opt_help writes them from the table).
- *   4. Parse with `int rc = cmd_options(&table, argc, argv, &cli, &args);
- *      if (rc != CMD_CONTINUE) return rc;` (cmd/cmd.h) and keep only the
- *      checks between options (--max below --min) in the command; export
- *      the getopt array with CMD_OPTIONS(cmd_X_options, table).
+ *   4. static const struct opt_table opt_table = {.command = "X", .usage =
+ *      ..., .epilogue = ..., .spec = specs, .stop_at_arg = true (run: the
+ *      rest is CMD)}; (named opt_table: a `table` would shadow locals).
+ *      Parse with `int first, rc = cmd_options(&opt_table, argc, argv, &cli,
+ *      &first); if (rc != CMD_CONTINUE) return rc;` (cmd/cmd.h), keep only
+ *      the checks between options (--max below --min) and the arguments
+ *      from argv[first] in the command; export the getopt array with
+ *      CMD_OPTIONS(cmd_X_options, opt_table). For run: its --gpu, --interval,
+ *      --timeout, --grace, --set, --config and --dir rows are the OPT_*_SPEC
+ *      macros below, and check_sets goes (opt_set checks each --set).
  * Golden cases stay the same except where a message becomes the shared one. */
 #ifndef OOMLAB_OPT_H
 #define OOMLAB_OPT_H
