@@ -24,7 +24,7 @@ static const struct cmd_entry commands[] = {
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack", cmd_snapshot_options},
     {"guard", cmd_guard, "CI smoke test: a short run's peak against a memory budget; JUnit, annotations", cmd_guard_options},
     {"lint", cmd_lint, "check training code and launch scripts for memory mistakes", cmd_lint_options},
-    {"completion", cmd_completion, "print a bash, zsh or fish completion script", NULL},
+    {"completion", cmd_completion, "print a bash, zsh or fish completion script", cmd_completion_options},
 };
 
 const struct cmd_entry *cmd_commands(size_t *n)
@@ -53,6 +53,22 @@ int cmd_usage_error(const char *name, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry 'oomlab %s --help'.\n", name);
     return EXIT_USAGE;
+}
+
+int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int *first_arg)
+{
+    struct oomlab_err err = {{0}};
+    switch (opt_parse(t, argc, argv, cli, first_arg, &err)) {
+    case OPT_PARSED: return CMD_CONTINUE;
+    case OPT_HELP_ASKED: {
+        static char help[16384];
+        if (opt_help(t, help, sizeof help) < 0) return cmd_usage_error(t->command, "help text too long");
+        fputs(help, stdout);
+        return EXIT_OK;
+    }
+    case OPT_FAILED: break;
+    }
+    return cmd_usage_error(t->command, "%s", err.msg);
 }
 
 int cmd_fail(const char *name, const struct oomlab_err *err, int code)

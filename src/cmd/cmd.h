@@ -44,6 +44,7 @@ struct cmd_entry {
 };
 const struct cmd_entry *cmd_commands(size_t *n);
 int cmd_completion(int argc, char **argv);
+const struct option *cmd_completion_options(void);
 const struct option *cmd_diagnose_options(void);
 const struct option *cmd_run_options(void);
 const struct option *cmd_table_options(void);
@@ -57,6 +58,22 @@ const struct option *cmd_doctor_options(void);
 const struct option *cmd_snapshot_options(void);
 const struct option *cmd_lint_options(void);
 const struct option *cmd_guard_options(void);
+
+/* The option layer's glue (lib/opt.h says how a command uses it): parse
+ * argv with table t into cli; prints --help to stdout or the one-line
+ * error to stderr. Returns CMD_CONTINUE with *first_arg set, or the exit
+ * code to return (EXIT_OK after --help, EXIT_USAGE). */
+#include "lib/opt.h"
+#define CMD_CONTINUE (-1)
+int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int *first_arg);
+/* Defines `const struct option *fn(void)`: the table's getopt array, for
+ * the command table (completion). */
+#define CMD_OPTIONS(fn, table)                                                     \
+    const struct option *fn(void)                                                  \
+    {                                                                              \
+        static struct option built[OPT_SPECS_MAX + 2];                                   \
+        return opt_getopt(&(table), built, sizeof built / sizeof *built, NULL, 0); \
+    }
 
 /* "oomlab NAME: <msg>\nTry 'oomlab NAME --help'." on stderr; returns EXIT_USAGE. */
 int cmd_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

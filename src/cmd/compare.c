@@ -4,7 +4,6 @@
  * and after, and whether the effective batch was kept. */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +15,13 @@
 #include "render/json.h"
 #include "render/table.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab compare A B [--dir DIR] [--json]\n"
     "\n"
     "Compare runs A and B of DIR/runs.csv (the latest row of each id): the config\n"
     "columns that changed (a warning when more than one did), peak memory, OOM,\n"
     "loss trend, and whether the effective batch was kept.\n"
-    "\n"
-    "  --dir DIR   directory holding runs.csv (default .)\n"
-    "  --json      JSON, schema oomlab.compare.v1 (docs/table.md)\n";
+    "\n";
 
 struct diff {
     const struct ledger_row *a, *b;
@@ -262,34 +259,34 @@ static void print_json(const struct diff *d)
     json_finish(&j);
 }
 
-static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"json", 0, NULL, 'j'},
-                                     {"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+struct compare_cli {
+    const char *dir;
+    bool json;
+};
 
-const struct option *cmd_compare_options(void) { return long_opts; }
+static const struct opt_spec specs[] = {
+    OPT_DIR_SPEC("directory holding runs.csv (default .)", OPT_FIELD(struct compare_cli, dir)),
+    {.name = "json", .help = "JSON, schema oomlab.compare.v1 (docs/table.md)", OPT_FIELD(struct compare_cli, json)},
+    {0},
+};
+static const struct opt_table opt_table = {.command = "compare", .usage = usage_head, .spec = specs};
+CMD_OPTIONS(cmd_compare_options, opt_table)
 
 int cmd_compare(int argc, char **argv)
 {
-    const char *dir = ".";
-    bool json = false;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': dir = optarg; break;
-        case 'j': json = true; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cmd_usage_error("compare", "'%s': unknown option or missing value", argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 2) return cmd_usage_error("compare", "expected two run ids");
+    struct compare_cli cli = {.dir = "."};
+    int first_arg, rc = cmd_options(&opt_table, argc, argv, &cli, &first_arg);
+    if (rc != CMD_CONTINUE) return rc;
+    const char *dir = cli.dir;
+    bool json = cli.json;
+    if (argc - first_arg != 2) return cmd_usage_error("compare", "expected two run ids");
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
     if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("compare", &err, EXIT_USAGE);
-    struct diff d = {.a = ledger_find(&lg, argv[optind]), .b = ledger_find(&lg, argv[optind + 1])};
+    struct diff d = {.a = ledger_find(&lg, argv[first_arg]), .b = ledger_find(&lg, argv[first_arg + 1])};
     if (!d.a || !d.b) {
-        oomlab_err_set(&err, "run '%s' is not in %s", d.a ? argv[optind + 1] : argv[optind], path);
+        oomlab_err_set(&err, "run '%s' is not in %s", d.a ? argv[first_arg + 1] : argv[first_arg], path);
         ledger_release(&lg);
         return cmd_fail("compare", &err, EXIT_USAGE);
     }

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -276,38 +275,37 @@ static void render_json(const struct report *r)
     json_finish(&j);
 }
 
-static const char help[] =
+static const char usage_head[] =
     "usage: oomlab doctor [--json] [--dir DIR]\n\n"
     "What this machine has for oomlab: NVML and the driver, the GPUs, nvidia-smi,\n"
     "the python on PATH and whether it imports torch (for run --torch), the hook's\n"
     "files, the ledger in DIR (default .), memory-relevant environment variables.\n"
-    "Each line: ok / warn / fail, the finding, and what to do.\n\n"
-    "  --json      schema oomlab.doctor.v1\n"
-    "  --dir DIR   where the ledger is (default .)\n"
-    "  -h, --help  this help\n\n"
-    "Exit: 0 nothing stops a command here (warnings allowed), 1 something does, 2 usage.\n";
+    "Each line: ok / warn / fail, the finding, and what to do.\n\n";
+static const char usage_tail[] =
+    "\nExit: 0 nothing stops a command here (warnings allowed), 1 something does, 2 usage.\n";
 
-static const struct option long_opts[] = {
-    {"json", no_argument, NULL, 'j'}, {"dir", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'}, {0}};
+struct doctor_cli {
+    bool json;
+    const char *dir;
+};
 
-const struct option *cmd_doctor_options(void) { return long_opts; }
+static const struct opt_spec specs[] = {
+    {.name = "json", .help = "schema oomlab.doctor.v1", OPT_FIELD(struct doctor_cli, json)},
+    OPT_DIR_SPEC("where the ledger is (default .)", OPT_FIELD(struct doctor_cli, dir)),
+    {0},
+};
+static const struct opt_table opt_table = {.command = "doctor", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_doctor_options, opt_table)
 
 int cmd_doctor(int argc, char **argv)
 {
-    bool json = false;
-    const char *dir = ".";
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":hd:", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = true; break;
-        case 'd': dir = optarg; break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case ':': return cmd_usage_error("doctor", "%s needs a value", argv[optind - 1]);
-        default: return cmd_usage_error("doctor", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cmd_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+    struct doctor_cli cli = {.dir = "."};
+    int first, rc = cmd_options(&opt_table, argc, argv, &cli, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    if (first < argc) return cmd_usage_error("doctor", "unexpected argument '%s'", argv[first]);
+    const char *dir = cli.dir;
+    bool json = cli.json;
     static struct report r;
     r.n = 0;
     add(&r, "oomlab", OK, "oomlab %s", OOMLAB_VERSION);

@@ -6,7 +6,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -34,11 +33,10 @@
 #include "sys/nvml.h"
 #include "sys/runexec.h"
 
-#define PROBE_MAX_SETS 64
-
 #define PROBE_CONFIG_MAX (1 << 20)   /* --model config.json (run configs: sys/cfgfile) */
 
-static const char usage_text[] =
+/* --help: the usage and prose; the option lines come from the table below. */
+static const char usage_head[] =
     "usage: oomlab probe [options] -- CMD [ARGS...]\n"
     "\n"
     "Find the largest batch (or sequence length) that fits, by short real runs.\n"
@@ -46,27 +44,10 @@ static const char usage_text[] =
     "e.g. --batch-size={batch}; {steps} becomes the --steps value. Or let the\n"
     "command read the trial's config: {config} is DIR/configs/ID.yaml, the\n"
     "--config file with the --set values and the probed value applied.\n"
-    "\n"
-    "  --param NAME         what to probe: batch (default), seq, or any NAME\n"
-    "  --min N              smallest value (default 1)\n"
-    "  --max N              largest value: bisect within [min, max]; without it,\n"
-    "                       double from min until the first OOM\n"
-    "  --steps N            substituted for {steps}: keep trials short\n"
-    "  --config FILE        the run config (YAML/JSON) each trial's config starts from\n"
-    "  --set KEY=VALUE      override a config field (repeatable)\n"
-    "  --model MODEL        start from the estimator's prediction: a HuggingFace\n"
-    "                       config.json (or its directory) or a preset (see\n"
-    "                       oomlab estimate --list-models); batch or seq only\n"
-    "  --headroom P         kept free on the peak for the recommendation (15%)\n"
-    "  --effective-batch B  also print the gradient accumulation that keeps B\n"
-    "  --timeout D          a trial running longer stops the probe (10m)\n"
-    "  --gpu N              GPU whose capacity counts (default: the smallest)\n"
-    "  --interval D         NVML sampling interval (100ms)\n"
-    "  --dir DIR            where logs/, configs/ and runs.csv go (.)\n"
-    "  --no-confirm         do not re-run the largest fit\n"
-    "  --json               print schema oomlab.probe.v1\n"
-    "  --torch[=MODE]       each trial under oomlab's PyTorch hook (as run --torch):\n"
-    "                       allocator peaks at every step, OOM evidence per trial\n"
+    "\n";
+
+static const char usage_tail[] =
+    "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n"
     "\n"
     "A trial fits when CMD exits 0; it does not fit when its log holds a GPU\n"
     "out-of-memory error; anything else (a crash, the host OOM killer, the\n"
@@ -87,10 +68,10 @@ struct probe_cli {
     const char *config_path; /* --config */
     char *config_text;       /* its contents (malloc'd) */
     size_t config_len;
-    const char *sets[PROBE_MAX_SETS]; /* --set, in order */
-    size_t n_sets;
+    struct opt_list sets; /* --set, in order */
     const char *model_arg; /* --model */
     enum torchhook_mode torch; /* --torch[=steps|snapshot] */
+    bool no_confirm;
     struct probe_opts search;
 };
 
@@ -110,154 +91,78 @@ static void on_signal(int sig)
     stop_requested = sig;
 }
 
-enum opt_id { OPT_PARAM, OPT_MIN, OPT_MAX, OPT_STEPS, OPT_HEADROOM, OPT_EFFECTIVE, OPT_TIMEOUT,
-              OPT_GPU, OPT_INTERVAL, OPT_DIR, OPT_CONFIG, OPT_SET, OPT_MODEL, OPT_NO_CONFIRM,
-              OPT_JSON, OPT_HELP, OPT_TORCH };
-
-static const struct option_def {
-    const char *name;
-    enum opt_id id;
-    bool has_arg;
-} options[] = {
-    {"--param", OPT_PARAM, true},       {"--min", OPT_MIN, true},
-    {"--max", OPT_MAX, true},           {"--steps", OPT_STEPS, true},
-    {"--headroom", OPT_HEADROOM, true}, {"--effective-batch", OPT_EFFECTIVE, true},
-    {"--timeout", OPT_TIMEOUT, true},   {"--gpu", OPT_GPU, true},
-    {"--interval", OPT_INTERVAL, true}, {"--dir", OPT_DIR, true},
-    {"--config", OPT_CONFIG, true},     {"--set", OPT_SET, true},
-    {"--model", OPT_MODEL, true},
-    {"--no-confirm", OPT_NO_CONFIRM, false}, {"--json", OPT_JSON, false},
-    {"--torch", OPT_TORCH, false}, /* --torch or --torch=MODE */
-    {"--help", OPT_HELP, false},        {"-h", OPT_HELP, false},
-};
-
-/* The same table as getopt's, for `oomlab completion`. */
-const struct option *cmd_probe_options(void)
+static int parse_param(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                       struct oomlab_err *err)
 {
-    static struct option out[sizeof options / sizeof *options + 1];
-    size_t k = 0;
-    for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
-        if (strncmp(options[i].name, "--", 2)) continue; /* -h */
-        out[k++] = (struct option){options[i].name + 2,
-                                   options[i].id == OPT_TORCH ? optional_argument
-                                   : options[i].has_arg      ? required_argument
-                                                             : no_argument,
-                                   NULL, 0};
-    }
-    out[k] = (struct option){0};
-    return out;
+    bool ok = *val && strlen(val) <= 16 && strcmp(val, "steps") && strcmp(val, "config");
+    for (const char *c = val; ok && *c; c++)
+        ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ok)
+        return oomlab_err_set(err, "--param wants a name of letters, digits and _ "
+                                   "(not 'steps' or 'config'), got '%s'", val);
+    return opt_string(o, val, dst, size, err);
 }
 
-static bool param_name_ok(const char *s)
-{
-    if (!*s || strlen(s) > 16) return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '_'))
-            return false;
-    return true;
-}
-
-static int parse_long(const char *opt, const char *s, long min, long *out)
-{
-    long long v;
-    if (units_parse_int(s, min, LONG_MAX / 4, &v) < 0)
-        return cmd_usage_error("probe", "%s wants a whole number >= %ld, got '%s'", opt, min, s);
-    *out = (long)v;
-    return 0;
-}
-
-/* One option with its value (NULL for flags). 0, or an exit code. */
-static int apply_option(struct probe_cli *cli, enum opt_id id, const char *name, const char *val)
+static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                          struct oomlab_err *err)
 {
     double pct;
-    struct oomlab_err derr;
-    long gpu = 0;
-    switch (id) {
-    case OPT_PARAM:
-        if (!param_name_ok(val) || !strcmp(val, "steps") || !strcmp(val, "config"))
-            return cmd_usage_error("probe", "--param wants a name of letters, digits and _ "
-                                            "(not 'steps' or 'config'), got '%s'", val);
-        cli->param = val;
-        return 0;
-    case OPT_MIN: return parse_long(name, val, 1, &cli->search.min);
-    case OPT_MAX: return parse_long(name, val, 1, &cli->search.max);
-    case OPT_STEPS: return parse_long(name, val, 1, &cli->steps);
-    case OPT_EFFECTIVE: return parse_long(name, val, 1, &cli->search.effective_batch);
-    case OPT_GPU:
-        if (parse_long(name, val, 0, &gpu)) return EXIT_USAGE;
-        cli->gpu = (int)(gpu > INT_MAX ? INT_MAX : gpu);
-        return 0;
-    case OPT_HEADROOM:
-        if (units_parse_percent(val, &pct) < 0 || pct > 90)
-            return cmd_usage_error("probe", "--headroom wants a percentage up to 90%%, got '%s'",
-                                   val);
-        cli->search.headroom = pct / 100.0;
-        return 0;
-    case OPT_TIMEOUT:
-        if (units_duration_arg("--timeout", val, 1, UNITS_DURATION_MAX_MS, &cli->timeout_ms,
-                               &derr) < 0)
-            return cmd_usage_error("probe", "%s", derr.msg);
-        return 0;
-    case OPT_INTERVAL:
-        if (units_duration_arg("--interval", val, 10, 3600000, &cli->interval_ms, &derr) < 0)
-            return cmd_usage_error("probe", "%s", derr.msg);
-        return 0;
-    case OPT_DIR: cli->dir = val; return 0;
-    case OPT_CONFIG: cli->config_path = val; return 0;
-    case OPT_MODEL: cli->model_arg = val; return 0;
-    case OPT_SET:
-        if (cli->n_sets == PROBE_MAX_SETS)
-            return cmd_usage_error("probe", "at most %d --set", PROBE_MAX_SETS);
-        cli->sets[cli->n_sets++] = val;
-        return 0;
-    case OPT_NO_CONFIRM: cli->search.confirm = false; return 0;
-    case OPT_JSON: cli->json = true; return 0;
-    case OPT_TORCH: {
-        struct oomlab_err e;
-        if (torchhook_mode_parse(val, &cli->torch, &e) < 0) return cmd_usage_error("probe", "%s", e.msg);
-        return 0;
-    }
-    case OPT_HELP: fputs(usage_text, stdout); return -1;
-    }
+    if (units_parse_percent(val, &pct) < 0 || pct > 90)
+        return oomlab_err_set(err, "--headroom wants a percentage up to 90%%, got '%s'", val);
+    *(double *)dst = pct / 100.0;
     return 0;
 }
 
-/* Options up to `--` (or the first word that is not an option). Returns 0,
- * -1 after --help, or an exit code. */
+static int parse_torch(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                       struct oomlab_err *err)
+{
+    return torchhook_mode_parse(val, dst, err);
+}
+
+#define AT(f) OPT_FIELD(struct probe_cli, f)
+static const struct opt_spec specs[] = {
+    {.name = "param", .metavar = "NAME", .parse = parse_param, AT(param),
+     .help = "what to probe: batch (default), seq, or any NAME"},
+    {.name = "min", .metavar = "N", .parse = opt_int, AT(search.min), .min = 1, .max = LONG_MAX / 4,
+     .help = "smallest value (default 1)"},
+    {.name = "max", .metavar = "N", .parse = opt_int, AT(search.max), .min = 1, .max = LONG_MAX / 4,
+     .help = "largest value: bisect within [min, max]; without it,\ndouble from min until the first OOM"},
+    {.name = "steps", .metavar = "N", .parse = opt_int, AT(steps), .min = 1, .max = LONG_MAX / 4,
+     .help = "substituted for {steps}: keep trials short"},
+    OPT_CONFIG_SPEC("the run config (YAML/JSON) each trial's config starts from", AT(config_path)),
+    OPT_SET_SPEC("override a config field (repeatable)", AT(sets)),
+    {.name = "model", .metavar = "MODEL", .parse = opt_string, AT(model_arg),
+     .help = "start from the estimator's prediction: a HuggingFace\nconfig.json (or its directory) or a preset (see\n"
+             "oomlab estimate --list-models); batch or seq only"},
+    {.name = "headroom", .metavar = "P", .parse = parse_headroom, AT(search.headroom),
+     .help = "kept free on the peak for the recommendation (15%)"},
+    {.name = "effective-batch", .metavar = "B", .parse = opt_int, AT(search.effective_batch), .min = 1,
+     .max = LONG_MAX / 4, .help = "also print the gradient accumulation that keeps B"},
+    OPT_TIMEOUT_SPEC("a trial running longer stops the probe (10m)", AT(timeout_ms)),
+    OPT_GPU_SPEC("GPU whose capacity counts (default: the smallest)", AT(gpu)),
+    OPT_INTERVAL_SPEC("NVML sampling interval (100ms)", AT(interval_ms)),
+    OPT_DIR_SPEC("where logs/, configs/ and runs.csv go (.)", AT(dir)),
+    {.name = "no-confirm", .help = "do not re-run the largest fit", AT(no_confirm)},
+    {.name = "json", .help = "print schema oomlab.probe.v1", AT(json)},
+    {.name = "torch", .metavar = "MODE", .optional = true, .parse = parse_torch, AT(torch),
+     .help = "each trial under oomlab's PyTorch hook (as run --torch):\nallocator peaks at every step, OOM evidence per trial"},
+    {0},
+};
+static const struct opt_table opt_table = {.command = "probe", .usage = usage_head, .epilogue = usage_tail,
+                                       .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_probe_options, opt_table)
+
+/* Options up to `--` (or the first argument), then the command. CMD_CONTINUE
+ * or an exit code. */
 static int parse_args(struct probe_cli *cli, int argc, char **argv)
 {
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (a[0] != '-') break;
-        const char *eq = strchr(a, '=');
-        size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        const struct option_def *d = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof *options; k++)
-            if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
-        if (!d) return cmd_usage_error("probe", "unknown option '%s'", a);
-        const char *val = NULL;
-        if (d->has_arg) {
-            if (eq) val = eq + 1;
-            else if (i + 1 < argc) val = argv[++i];
-            else return cmd_usage_error("probe", "%s needs a value", d->name);
-        } else if (eq && d->id == OPT_TORCH) {
-            val = eq + 1;
-        } else if (eq) {
-            return cmd_usage_error("probe", "%s takes no value", d->name);
-        }
-        int rc = apply_option(cli, d->id, d->name, val);
-        if (rc) return rc;
-    }
-    if (i >= argc) return cmd_usage_error("probe", "no command given (oomlab probe [options] -- CMD ARGS...)");
-    cli->argv = argv + i;
-    cli->argc = argc - i;
-    return 0;
+    int first, rc = cmd_options(&opt_table, argc, argv, cli, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    cli->search.confirm = !cli->no_confirm;
+    if (first >= argc) return cmd_usage_error("probe", "no command given (oomlab probe [options] -- CMD ARGS...)");
+    cli->argv = argv + first;
+    cli->argc = argc - first;
+    return CMD_CONTINUE;
 }
 
 /* Does any argument hold "{key}"? (lib/argsubst, shared with run) */
@@ -309,19 +214,19 @@ static int trial_config(const struct probe_cli *cli, long value, struct runcfg *
     if (cli->config_text &&
         runcfg_parse(cfg, cli->config_text, cli->config_len, cli->config_path, err) < 0)
         return -1;
-    for (size_t i = 0; i < cli->n_sets; i++) /* the values checked with their own messages */
-        if (runcfg_set(cfg, cli->sets[i], err) < 0) return -1;
+    for (size_t i = 0; i < cli->sets.n; i++) /* the values checked with their own messages */
+        if (runcfg_set(cfg, cli->sets.item[i], err) < 0) return -1;
     if (runcfg_set(cfg, assign, err) < 0) return -1;
     char *sets[RUNCFG_MAX_SETS];
-    if (cli->n_sets + 1 > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set");
-    for (size_t i = 0; i < cli->n_sets; i++) sets[i] = (char *)cli->sets[i]; /* read only */
-    sets[cli->n_sets] = assign;
+    if (cli->sets.n + 1 > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set");
+    for (size_t i = 0; i < cli->sets.n; i++) sets[i] = (char *)cli->sets.item[i]; /* read only */
+    sets[cli->sets.n] = assign;
     struct runcfg_rendered local;
     struct runcfg_rendered *r = rendered ? rendered : &local;
     char header[96];
     snprintf(header, sizeof header, "oomlab probe: %s", assign);
     if (runcfg_render(cli->config_text, cli->config_len, cli->config_path, header, sets,
-                      cli->n_sets + 1, r, err) < 0)
+                      cli->sets.n + 1, r, err) < 0)
         return -1;
     runcfg_release(cfg);
     runcfg_init(cfg);
@@ -846,7 +751,7 @@ int cmd_probe(int argc, char **argv)
                             .interval_ms = 100, .gpu = -1, .dir = "."};
     probe_opts_init(&cli.search);
     int rc = parse_args(&cli, argc, argv);
-    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     static struct probe_est pe;
     if ((rc = check_cli(&cli)) || (rc = load_config(&cli)) || (rc = setup_model(&cli, &pe))) {
         free(cli.config_text);

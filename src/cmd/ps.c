@@ -2,7 +2,6 @@
  * with /proc, judged by lib/stale) -> a table or oomlab.ps.v1 JSON; with
  * --kill, the guarded end of one stale holder and the memory it freed. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,114 +27,58 @@ struct ps_opts {
     int64_t idle_after_ms, grace_ms, window_ms;
 };
 
-/* Every duration option: its flag, range and field (see DURATIONS, oomlab(1)). */
-static const struct {
-    int code;
-    const char *flag;
-    int64_t min_ms, max_ms;
-    size_t offset;
-} durations[] = {
-    {'i', "--idle-after", 0, UNITS_DURATION_MAX_MS, offsetof(struct ps_opts, idle_after_ms)},
-    {'G', "--grace", 0, 3600000, offsetof(struct ps_opts, grace_ms)},
-    {'w', "--window", 100, 600000, offsetof(struct ps_opts, window_ms)},
+static const char usage_head[] =
+    "usage: oomlab ps [--gpu N] [--json] [--idle-after DUR] [--window DUR]\n"
+    "       oomlab ps --kill PID [--yes] [--force] [--grace DUR] [--gpu N]\n\n"
+    "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
+    "age, state, CPU over the window, parent, RSS, kind, command), flags with\n"
+    "evidence and the memory no visible process accounts for. Holders are watched\n"
+    "for --window: a stale flag needs evidence of no work (zombie; or 0% GPU on\n"
+    "every reading and no CPU time gained: 'orphan' when its launcher died,\n"
+    "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
+    "setsid, containers): 'reparented'.\n\n";
+static const char usage_tail[] =
+    "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
+    "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
+    "4 no NVML (no driver or GPU).\n";
+
+static int parse_pid(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    long long v;
+    if (units_parse_int(val, 2, 4194304, &v) < 0) /* PID_MAX_LIMIT; 1 is init */
+        return oomlab_err_set(err, "--kill wants a process id, not '%s'", val);
+    *(long *)dst = (long)v;
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct ps_opts, f)
+static const struct opt_spec specs[] = {
+    OPT_GPU_SPEC("only GPU N (NVML index, as nvidia-smi numbers them)", AT(gpu)),
+    {.name = "json", .help = "schema oomlab.ps.v1 (docs/ps-watch-json.md)", AT(json)},
+    {.name = "window", .metavar = "DUR", .parse = opt_duration, AT(window_ms), .min = 100, .max = 600000,
+     .help = "how long to watch GPU utilisation and CPU time\n(default 1s; 5s with --kill; 100ms to 10m)"},
+    {.name = "idle-after", .metavar = "DUR", .parse = opt_duration, AT(idle_after_ms), .min = 0,
+     .max = UNITS_DURATION_MAX_MS, .help = "a quiet holder running this long is 'idle' (default 10m)"},
+    {.name = "kill", .metavar = "PID", .parse = parse_pid, AT(kill_pid),
+     .help = "end PID: only when flagged stale, yours, and quiet\nover the window (never one that used GPU or CPU); asks\n"
+             "on a terminal; SIGTERM, then SIGKILL after --grace (5s)"},
+    {.name = "yes", .help = "confirm --kill without a terminal", AT(yes)},
+    {.name = "force", .help = "root only: --kill a quiet process that is not flagged\nor not yours", AT(force)},
+    OPT_GRACE_SPEC("SIGTERM to SIGKILL delay for --kill (default 5s)", AT(grace_ms)),
+    {0},
 };
+static const struct opt_table opt_table = {.command = "ps", .usage = usage_head, .epilogue = usage_tail,
+                                       .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_ps_options, opt_table)
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: oomlab ps [--gpu N] [--json] [--idle-after DUR] [--window DUR]\n"
-               "       oomlab ps --kill PID [--yes] [--force] [--grace DUR] [--gpu N]\n\n"
-               "Who holds GPU memory: per GPU its totals and each process (pid, user, memory,\n"
-               "age, state, CPU over the window, parent, RSS, kind, command), flags with\n"
-               "evidence and the memory no visible process accounts for. Holders are watched\n"
-               "for --window: a stale flag needs evidence of no work (zombie; or 0%% GPU on\n"
-               "every reading and no CPU time gained: 'orphan' when its launcher died,\n"
-               "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
-               "setsid, containers): 'reparented'.\n\n"
-               "  --gpu N               only GPU N (NVML index, as nvidia-smi numbers them)\n"
-               "  --json                schema oomlab.ps.v1 (docs/ps-watch-json.md)\n"
-               "  --window DUR          how long to watch GPU utilisation and CPU time\n"
-               "                        (default 1s; 5s with --kill; 100ms to 10m)\n"
-               "  --idle-after DUR      a quiet holder running this long is 'idle' (default 10m)\n"
-               "  --kill PID            end PID: only when flagged stale, yours, and quiet\n"
-               "                        over the window (never one that used GPU or CPU); asks\n"
-               "                        on a terminal; SIGTERM, then SIGKILL after --grace (5s)\n"
-               "  --yes                 confirm --kill without a terminal\n"
-               "  --force               root only: --kill a quiet process that is not flagged\n"
-               "                        or not yours\n"
-               "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
-               "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
-               "4 no NVML (no driver or GPU).\n");
-}
-
-static int parse_duration(struct ps_opts *o, int code, const char *arg)
-{
-    for (size_t i = 0; i < sizeof durations / sizeof durations[0]; i++) {
-        if (durations[i].code != code) continue;
-        struct oomlab_err err;
-        int64_t *field = (int64_t *)((char *)o + durations[i].offset);
-        if (units_duration_arg(durations[i].flag, arg, durations[i].min_ms, durations[i].max_ms,
-                               field, &err) == 0)
-            return 0;
-        cmd_usage_error("ps", "%s", err.msg);
-        return -1;
-    }
-    return -1;
-}
-
-static const struct option long_opts[] = {{"gpu", required_argument, NULL, 'g'},
-                                      {"json", no_argument, NULL, 'j'},
-                                      {"kill", required_argument, NULL, 'k'},
-                                      {"force", no_argument, NULL, 'f'},
-                                      {"yes", no_argument, NULL, 'y'},
-                                      {"grace", required_argument, NULL, 'G'},
-                                      {"idle-after", required_argument, NULL, 'i'},
-                                      {"window", required_argument, NULL, 'w'},
-                                      {"help", no_argument, NULL, 'h'},
-                                      {NULL, 0, NULL, 0}};
-
-const struct option *cmd_ps_options(void) { return long_opts; }
-
+/* CMD_CONTINUE, or the exit code. */
 static int parse(int argc, char **argv, struct ps_opts *o)
 {
     *o = (struct ps_opts){
         .gpu = -1, .kill_pid = -1, .idle_after_ms = 600000, .grace_ms = 5000, .window_ms = -1};
-    long long v;
-    opterr = 0;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
-        switch (c) {
-        case 'g':
-            if (units_parse_int(optarg, 0, 1023, &v) < 0)
-                return cmd_usage_error("ps", "--gpu wants a GPU index, not '%s'", optarg);
-            o->gpu = (int)v;
-            break;
-        case 'k':
-            if (units_parse_int(optarg, 2, 4194304, &v) < 0)
-                return cmd_usage_error("ps", "--kill wants a process id, not '%s'", optarg);
-            o->kill_pid = (long)v;
-            break;
-        case 'i':
-        case 'G':
-        case 'w':
-            if (parse_duration(o, c, optarg) < 0) return EXIT_USAGE;
-            break;
-        case 'j':
-            o->json = true;
-            break;
-        case 'f':
-            o->force = true;
-            break;
-        case 'y':
-            o->yes = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return -1; /* done: exit 0 */
-        default:
-            return cmd_usage_error("ps", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cmd_usage_error("ps", "unexpected argument '%s'", argv[optind]);
+    int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    if (first < argc) return cmd_usage_error("ps", "unexpected argument '%s'", argv[first]);
     if (o->window_ms < 0)
         o->window_ms = o->kill_pid > 0 ? 5000 : 1000; /* look longer before a kill */
     if (o->kill_pid < 0 && (o->force || o->yes))
@@ -143,7 +86,7 @@ static int parse(int argc, char **argv, struct ps_opts *o)
     if (o->force && geteuid() != 0)
         return cmd_usage_error("ps", "--force is for root only: it kills what is not stale or "
                                      "not yours");
-    return 0;
+    return CMD_CONTINUE;
 }
 
 /* ---- rendering ---- */
@@ -552,7 +495,7 @@ int cmd_ps(int argc, char **argv)
 {
     struct ps_opts o;
     int rc = parse(argc, argv, &o);
-    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     struct nvml *nv;
     struct oomlab_err err;
     if (nvml_open(&nv, &err) < 0) {

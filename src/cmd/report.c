@@ -7,7 +7,6 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +38,7 @@
 #define CONFIG_MAX (1u << 20)
 #define STEPS_MAX ((size_t)512 << 20)
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab report [RUN_ID...] [--dir DIR] [-o FILE] [--svg memory|steps|loss]\n"
     "\n"
     "One self-contained HTML file (inline SVG, no network, no script) with the runs'\n"
@@ -47,11 +46,8 @@ static const char usage_text[] =
     "first fixes, ledger row, config and the log around the OOM. Several ids: the\n"
     "runs overlaid and side by side, with what changed between them. No id: the\n"
     "last run in the ledger.\n"
-    "\n"
-    "  --dir DIR      where runs.csv, logs/ and configs/ are (default .)\n"
-    "  -o, --output FILE  where to write (default DIR/reports/ID[+ID...].html; '-' stdout)\n"
-    "  --svg CHART    write one chart of the first run as a standalone SVG instead\n"
-    "                 (memory, steps or loss; default output DIR/reports/ID-CHART.svg)\n"
+    "\n";
+static const char usage_tail[] =
     "\n"
     "Prints the path written. Exit 0 written, 2 usage or unknown run, 3 cannot write.\n";
 
@@ -783,36 +779,38 @@ struct opts {
     size_t n_ids;
 };
 
-static const struct option long_opts[] = {{"dir", required_argument, NULL, 'd'}, {"output", required_argument, NULL, 'o'},
-                                       {"svg", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'}, {0}};
+static int parse_chart(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    for (size_t i = 0; i < sizeof chart_names / sizeof *chart_names; i++)
+        if (!strcmp(val, chart_names[i])) return opt_string(o, val, dst, size, err);
+    return oomlab_err_set(err, "--svg %s: want memory, steps or loss", val);
+}
 
-const struct option *cmd_report_options(void) { return long_opts; }
+#define AT(f) OPT_FIELD(struct opts, f)
+static const struct opt_spec specs[] = {
+    OPT_DIR_SPEC("where runs.csv, logs/ and configs/ are (default .)", AT(dir)),
+    {.name = "output", .letter = 'o', .metavar = "FILE", .parse = opt_string, AT(out),
+     .help = "where to write (default DIR/reports/ID[+ID...].html;\n'-' stdout)"},
+    {.name = "svg", .metavar = "CHART", .parse = parse_chart, AT(svg),
+     .help = "write one chart of the first run as a standalone SVG instead\n"
+             "(memory, steps or loss; default output DIR/reports/ID-CHART.svg)"},
+    {0},
+};
+static const struct opt_table opt_table = {.command = "report", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_report_options, opt_table)
 
+/* CMD_CONTINUE, or the exit code. */
 static int parse(int argc, char **argv, struct opts *o)
 {
     *o = (struct opts){.dir = "."};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":ho:d:", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': o->dir = optarg; break;
-        case 'o': o->out = optarg; break;
-        case 's': o->svg = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        case ':': return cmd_usage_error("report", "%s needs a value", argv[optind - 1]);
-        default: return cmd_usage_error("report", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (o->svg) {
-        bool known = false;
-        for (size_t i = 0; i < 3; i++) known |= !strcmp(o->svg, chart_names[i]);
-        if (!known) return cmd_usage_error("report", "--svg %s: want memory, steps or loss", o->svg);
-    }
-    for (; optind < argc; optind++) {
+    int first_arg, rc = cmd_options(&opt_table, argc, argv, o, &first_arg);
+    if (rc != CMD_CONTINUE) return rc;
+    for (int i = first_arg; i < argc; i++) {
         if (o->n_ids == MAX_RUNS) return cmd_usage_error("report", "at most %d runs in one report", MAX_RUNS);
-        o->ids[o->n_ids++] = argv[optind];
+        o->ids[o->n_ids++] = argv[i];
     }
-    return -1;
+    return CMD_CONTINUE;
 }
 
 static int default_out(const struct opts *o, struct run *runs, size_t n, char *buf, size_t size, struct oomlab_err *err)
@@ -866,7 +864,7 @@ int cmd_report(int argc, char **argv)
 {
     struct opts o;
     int rc = parse(argc, argv, &o);
-    if (rc >= 0) return rc;
+    if (rc != CMD_CONTINUE) return rc;
     struct ledger lg;
     char lpath[4096];
     struct oomlab_err err = {{0}};

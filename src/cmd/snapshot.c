@@ -7,7 +7,6 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@
 
 #define SNAP_TOP_MAX 100
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab snapshot [options] FILE.pickle[.gz] [FILE2]\n"
     "\n"
     "Read a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot) without\n"
@@ -31,11 +30,8 @@ static const char usage_text[] =
     "the live allocations grouped by Python stack; segments by size; the trace's\n"
     "peak and allocations alive through it (leak candidates). With FILE2: what\n"
     "grew from FILE to FILE2, by stack. Nothing in the file is executed.\n"
-    "\n"
-    "  --top N              stacks to list (10)\n"
-    "  --memory-limit SIZE  most memory the reader may hold (512MiB)\n"
-    "  --json               print schema oomlab.snapshot.v1 (two files:\n"
-    "                       oomlab.snapshot-diff.v1)\n"
+    "\n";
+static const char usage_tail[] =
     "\n"
     "Exit: 0 read, 1 the trace records an OOM, 2 usage or a bad file, 3 cannot\n"
     "write.\n";
@@ -54,43 +50,41 @@ static int load(const struct snap_cli *cli, const char *path, struct snapshot *s
     return snapfile_load(path, (size_t)cli->memory_limit, s, err);
 }
 
-enum { OPT_TOP = 256, OPT_MEMORY_LIMIT };
-static const struct option long_opts[] = {
-    {"json", no_argument, NULL, 'j'},           {"top", required_argument, NULL, OPT_TOP},
-    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT}, {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int parse_memory_limit(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                              struct oomlab_err *err)
+{
+    int64_t v;
+    if (units_parse_size_arg(val, &v) < 0 || v < (16 << 20))
+        return oomlab_err_set(err, "--memory-limit wants a size of 16MiB or more, got '%s'", val);
+    *(int64_t *)dst = v;
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct snap_cli, f)
+static const struct opt_spec specs[] = {
+    {.name = "top", .metavar = "N", .parse = opt_int, AT(top), .min = 1, .max = SNAP_TOP_MAX,
+     .help = "stacks to list (10)"},
+    {.name = "memory-limit", .metavar = "SIZE", .parse = parse_memory_limit, AT(memory_limit),
+     .help = "most memory the reader may hold (512MiB)"},
+    {.name = "json", .letter = 'j', .help = "print schema oomlab.snapshot.v1 (two files:\noomlab.snapshot-diff.v1)",
+     AT(json)},
+    {0},
 };
+static const struct opt_table opt_table = {.command = "snapshot", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_snapshot_options, opt_table)
 
-const struct option *cmd_snapshot_options(void) { return long_opts; }
-
+/* CMD_CONTINUE, or the exit code. */
 static int parse_args(struct snap_cli *cli, int argc, char **argv)
 {
-    int c;
-    long long v;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":hj", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(usage_text, stdout); return -1;
-        case 'j': cli->json = true; break;
-        case OPT_TOP:
-            if (units_parse_int(optarg, 1, SNAP_TOP_MAX, &v) < 0)
-                return cmd_usage_error("snapshot", "--top wants 1 to %d, got '%s'", SNAP_TOP_MAX, optarg);
-            cli->top = (long)v;
-            break;
-        case OPT_MEMORY_LIMIT:
-            if (units_parse_size_arg(optarg, &cli->memory_limit) < 0 || cli->memory_limit < (16 << 20))
-                return cmd_usage_error("snapshot", "--memory-limit wants a size of 16MiB or more, got '%s'", optarg);
-            break;
-        case ':': return cmd_usage_error("snapshot", "%s needs a value", argv[optind - 1]);
-        default: return cmd_usage_error("snapshot", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    for (; optind < argc; optind++) {
+    int first_arg, rc = cmd_options(&opt_table, argc, argv, cli, &first_arg);
+    if (rc != CMD_CONTINUE) return rc;
+    for (int i = first_arg; i < argc; i++) {
         if (cli->n_files == 2) return cmd_usage_error("snapshot", "at most two files (before and after)");
-        cli->files[cli->n_files++] = argv[optind];
+        cli->files[cli->n_files++] = argv[i];
     }
     if (!cli->n_files) return cmd_usage_error("snapshot", "no snapshot file given");
-    return 0;
+    return CMD_CONTINUE;
 }
 
 /* ---- text ---- */
@@ -592,7 +586,7 @@ int cmd_snapshot(int argc, char **argv)
 {
     struct snap_cli cli = {.top = 10, .memory_limit = PICKLE_DEFAULT_MEMORY};
     int rc = parse_args(&cli, argc, argv);
-    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     static struct snapshot s[2];
     struct oomlab_err err = {{0}};
     for (int i = 0; i < cli.n_files; i++)

@@ -4,7 +4,6 @@
  * --json; --csv goes through memlog (the one CSV format, shared with run) and
  * --prom replaces a Prometheus textfile atomically. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,93 +58,61 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
-static void usage(FILE *f)
+static const char usage_head[] =
+    "usage: oomlab watch [--interval 500ms] [--gpu N] [--count N] [--json]\n"
+    "                    [--csv FILE] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
+    "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
+    "of the recent window and the top processes. Redraws in place on a terminal,\n"
+    "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n";
+static const char usage_tail[] =
+    "\nExit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
+    "4 no NVML (no driver or GPU).\n";
+
+static int parse_count(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
-    fprintf(f, "usage: oomlab watch [--interval 500ms] [--gpu N] [--count N] [--json]\n"
-               "                    [--csv FILE] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
-               "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
-               "of the recent window and the top processes. Redraws in place on a terminal,\n"
-               "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n"
-               "  --interval DUR   time between samples, 10ms to 1h (default 500ms); a bare\n"
-               "                   number is seconds (DURATIONS in oomlab(1))\n"
-               "  --gpu N          only GPU N (NVML index)\n"
-               "  --count N        stop after N samples\n"
-               "  --json           JSON Lines on stdout, schema oomlab.watch.v1\n"
-               "  --csv FILE       also write FILE in the memory CSV format of 'oomlab run'\n"
-               "  --prom FILE      replace FILE (temp + rename) with Prometheus text every\n"
-               "                   sample, for node_exporter's textfile collector\n"
-               "                   (FILE: a regular file or a new name; a symlink, FIFO,\n"
-               "                   device or directory is refused)\n"
-               "  --prom-dcgm      in FILE, also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
-               "  --top N          processes shown per GPU (default 3)\n\n"
-               "Exit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
-               "4 no NVML (no driver or GPU).\n");
+    long long v;
+    if (units_parse_int(val, 0, 0, &v) == 0)
+        return oomlab_err_set(err, "--count 0: takes no sample; give 1 or more, "
+                                   "or leave --count out to watch until Ctrl-C");
+    return opt_int(o, val, dst, size, err);
 }
 
-static const struct option long_opts[] = {
-    {"interval", required_argument, NULL, 'i'}, {"gpu", required_argument, NULL, 'g'},
-    {"csv", required_argument, NULL, 'c'},      {"prom", required_argument, NULL, 'p'},
-    {"prom-dcgm", no_argument, NULL, 'd'},      {"json", no_argument, NULL, 'j'},
-    {"count", required_argument, NULL, 'n'},    {"top", required_argument, NULL, 't'},
-    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+#define AT(f) OPT_FIELD(struct watch_opts, f)
+static const struct opt_spec specs[] = {
+    OPT_INTERVAL_SPEC("time between samples, 10ms to 1h (default 500ms); a bare\nnumber is seconds (DURATIONS in oomlab(1))",
+                      AT(interval_ms)),
+    OPT_GPU_SPEC("only GPU N (NVML index)", AT(gpu)),
+    {.name = "count", .metavar = "N", .parse = parse_count, AT(count), .min = 1, .max = 1000000000,
+     .help = "stop after N samples"},
+    {.name = "json", .help = "JSON Lines on stdout, schema oomlab.watch.v1", AT(json)},
+    {.name = "csv", .metavar = "FILE", .parse = opt_string, AT(csv),
+     .help = "also write FILE in the memory CSV format of 'oomlab run'"},
+    {.name = "prom", .metavar = "FILE", .parse = opt_string, AT(prom),
+     .help = "replace FILE (temp + rename) with Prometheus text every\nsample, for node_exporter's textfile collector\n"
+             "(FILE: a regular file or a new name; a symlink, FIFO,\ndevice or directory is refused)"},
+    {.name = "prom-dcgm", .help = "in FILE, also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)", AT(dcgm)},
+    {.name = "top", .metavar = "N", .parse = opt_int, AT(top), .min = 0, .max = 1000000000,
+     .help = "processes shown per GPU (default 3)"},
+    {0},
+};
+static const struct opt_table opt_table = {.command = "watch", .usage = usage_head, .epilogue = usage_tail,
+                                       .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_watch_options, opt_table)
 
-const struct option *cmd_watch_options(void) { return long_opts; }
-
+/* CMD_CONTINUE, or the exit code. */
 static int parse(int argc, char **argv, struct watch_opts *o)
 {
     *o = (struct watch_opts){.interval_ms = 500, .gpu = -1, .top = 3};
-    long long v;
     struct oomlab_err err;
-    opterr = 0;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
-        switch (c) {
-        case 'i':
-            if (units_duration_arg("--interval", optarg, 10, 3600000, &o->interval_ms, &err) < 0)
-                return cmd_usage_error("watch", "%s", err.msg);
-            break;
-        case 'g':
-            if (units_parse_int(optarg, 0, 1023, &v) < 0)
-                return cmd_usage_error("watch", "--gpu wants a GPU index, not '%s'", optarg);
-            o->gpu = (int)v;
-            break;
-        case 'n':
-            if (units_parse_int(optarg, 0, 0, &v) == 0)
-                return cmd_usage_error("watch", "--count 0: takes no sample; give 1 or more, "
-                                                "or leave --count out to watch until Ctrl-C");
-            /* fall through */
-        case 't':
-            if (units_parse_int(optarg, c == 'n' ? 1 : 0, 1000000000, &v) < 0)
-                return cmd_usage_error("watch", "--%s wants a whole number, not '%s'",
-                                       c == 'n' ? "count" : "top", optarg);
-            *(c == 'n' ? &o->count : &o->top) = v;
-            break;
-        case 'c':
-            o->csv = optarg;
-            break;
-        case 'p':
-            o->prom = optarg;
-            break;
-        case 'd':
-            o->dcgm = true;
-            break;
-        case 'j':
-            o->json = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return -1;
-        default:
-            return cmd_usage_error("watch", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return cmd_usage_error("watch", "unexpected argument '%s'", argv[optind]);
+    int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    if (first < argc) return cmd_usage_error("watch", "unexpected argument '%s'", argv[first]);
     if (o->dcgm && !o->prom) return cmd_usage_error("watch", "--prom-dcgm goes with --prom FILE");
     /* only ever replace or truncate a regular file (issue 11: --prom /dev/full) */
     if ((o->prom && filerepl_check(o->prom, "--prom", &err) < 0) ||
         (o->csv && filerepl_check(o->csv, "--csv", &err) < 0))
         return cmd_usage_error("watch", "%s", err.msg);
-    return 0;
+    return CMD_CONTINUE;
 }
 
 static void iso_time(char *buf, size_t size)
@@ -547,7 +514,7 @@ int cmd_watch(int argc, char **argv)
     static struct watch w; /* the window arrays are large */
     memset(&w, 0, sizeof w);
     int rc = parse(argc, argv, &w.o);
-    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     struct oomlab_err err;
     if (nvml_open(&w.nv, &err) < 0) {
         if (w.o.json) json_no_nvml(err.msg);

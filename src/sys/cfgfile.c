@@ -2,6 +2,8 @@
  * to EOF with a cap (st_size is not trusted: /proc reports 0). */
 #include "sys/cfgfile.h"
 
+#include "sys/fsutil.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -18,42 +20,6 @@ static const char *kind_of(mode_t m)
            : S_ISBLK(m)  ? "a block device"
            : S_ISSOCK(m) ? "a socket"
                          : "not a regular file";
-}
-
-static int read_all(int fd, const char *path, char **text, size_t *len, struct oomlab_err *err)
-{
-    size_t cap = 4096, got = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (got == cap) {
-            if (cap > CFGFILE_MAX) break;
-            char *grown = realloc(buf, cap * 2 + 1);
-            if (!grown) break;
-            buf = grown;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + got, cap - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            int e = errno;
-            free(buf);
-            return oomlab_err_set(err, "cannot read %s: %s", path, strerror(e));
-        }
-        if (n == 0) {
-            buf[got] = '\0';
-            *text = buf;
-            *len = got;
-            return 0;
-        }
-        got += (size_t)n;
-        if (got > CFGFILE_MAX) {
-            free(buf);
-            return oomlab_err_set(err, "%s: larger than %zu MiB: not a run config", path,
-                                  CFGFILE_MAX >> 20);
-        }
-    }
-    free(buf);
-    return oomlab_err_set(err, "%s: out of memory", path);
 }
 
 int cfgfile_read(const char *path, char **text, size_t *len, struct oomlab_err *err)
@@ -76,7 +42,7 @@ int cfgfile_read(const char *path, char **text, size_t *len, struct oomlab_err *
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    int rc = read_all(fd, path, text, len, err);
+    int rc = fsutil_read_fd(fd, path, CFGFILE_MAX, text, len, err); /* the one capped reader */
     close(fd);
     return rc;
 }

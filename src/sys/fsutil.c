@@ -165,7 +165,10 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     return 0;
 }
 
-static int read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+/* The one capped read of a whole file: a regular file only, read to its
+ * end (st_size is a hint, not trusted: /proc reports 0, a log may grow),
+ * at most max bytes. */
+int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
                    struct oomlab_err *err)
 {
     struct stat st;
@@ -173,24 +176,36 @@ static int read_fd(int fd, const char *path, size_t max, char **data, size_t *le
     if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
     if ((unsigned long long)st.st_size > max)
         return oomlab_err_set(err, "%s: larger than %zu bytes", path, max);
-    size_t size = (size_t)st.st_size, got = 0;
-    char *buf = malloc(size + 1);
-    if (!buf) return oomlab_err_set(err, "%s: out of memory", path);
-    while (got < size) {
-        ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096, got = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (got == cap) { /* grew past st_size: keep reading, up to max + 1 to tell "too large" */
+            if (cap > max) break;
+            size_t next = cap > max / 2 ? max + 1 : cap * 2;
+            char *grown = realloc(buf, next + 1);
+            if (!grown) break;
+            buf = grown;
+            cap = next;
+        }
+        ssize_t n = pread(fd, buf + got, cap - got, (off_t)got);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             int e = errno;
             free(buf);
             return oomlab_err_set(err, "cannot read %s: %s", path, strerror(e));
         }
-        if (n == 0) break; /* shrank under us: keep what is there */
+        if (n == 0) {
+            buf[got] = '\0';
+            *data = buf;
+            *len = got;
+            return 0;
+        }
         got += (size_t)n;
     }
-    buf[got] = '\0';
-    *data = buf;
-    *len = got;
-    return 0;
+    bool too_large = buf != NULL;
+    free(buf);
+    if (too_large) return oomlab_err_set(err, "%s: larger than %zu bytes", path, max);
+    return oomlab_err_set(err, "%s: out of memory", path);
 }
 
 int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *missing,
@@ -199,12 +214,15 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *mi
     *data = NULL;
     *len = 0;
     if (missing) *missing = false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* non-blocking: opening a FIFO for reading would wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         if (errno == ENOENT && missing) *missing = true;
         return oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
     }
-    int rc = read_fd(fd, path, max, data, len, err);
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    int rc = fsutil_read_fd(fd, path, max, data, len, err);
     close(fd);
     return rc;
 }
@@ -229,7 +247,7 @@ int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_rec
     char *cur = NULL, *rec = NULL;
     size_t cur_len = 0, rec_len = 0;
     int rc = -1;
-    if (read_fd(fd, path, max, &cur, &cur_len, err) < 0) goto out;
+    if (fsutil_read_fd(fd, path, max, &cur, &cur_len, err) < 0) goto out;
     rec = make_record(cur, cur_len, &rec_len, ctx, err);
     if (!rec) goto out;
     /* One write() for the whole record; a short one is rolled back. */

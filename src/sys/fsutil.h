@@ -28,6 +28,10 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
  * missing is not NULL) so callers can treat "no ledger yet" as empty. */
 int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *missing,
                 struct oomlab_err *err);
+/* The same from an open fd (read from offset 0 to its end, st_size not
+ * trusted), for callers that open and check the file themselves. */
+int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+                   struct oomlab_err *err);
 
 /* Called under the lock with the file's current contents (NUL-terminated;
  * len 0 for a new file); returns a malloc'd record to append (its length in

@@ -8,33 +8,9 @@
 # flagged with its evidence and killed. Also: what a process names itself is
 # shown cleaned (no terminal escapes), a bare duration is seconds, and --json
 # without NVML still prints JSON.
-set -u
-: "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
-export LC_ALL=C NO_COLOR=1
-FAKES=$OOMLAB_BUILD/fakes
-T=$(mktemp -d)
-D=$T/state
-mkdir -p "$D/procs"
-export OOMLAB_NVML_LIBRARY=$FAKES/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D
-unset OOMLAB_FAKE_NVML_API OOMLAB_FAKE_NVML_FAIL OOMLAB_FAKE_NVML_REAP OOMLAB_FAKE_NVML_RESERVED
-PIDS=()
-cleanup() {
-  disown -a 2>/dev/null
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-  rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
-
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1 st=$2; shift 2; if [ "$st" -eq 0 ]; then ok "$name"; else bad "$name" "$@"; fi; }
-has() { grep -qF -- "$2" <<<"$1"; }
-jq_py() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+. "$(dirname "$0")/lib/fake-card.bash"
 alive() { kill -0 "$1" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
-GIB=1073741824
 gpus() { printf '0 85899345920 536870912 %s NVIDIA A100-SXM4-80GB\n' "$1" > "$D/gpus"; }
-hold() { printf '%s\n' "$2" > "$D/procs/.$1.tmp" && mv "$D/procs/.$1.tmp" "$D/procs/$1"; }
 # NAME CMD...: started in a new session by a subshell that exits at once, so
 # the kernel re-parents it (a real double fork); its pid in $NAME.
 spawn() {

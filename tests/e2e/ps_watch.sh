@@ -6,39 +6,10 @@
 # must and ending a real stale process (busy ones: ps_busy.sh); watch's outputs
 # (plain, JSON Lines, CSV = memlog's columns, Prometheus checked by
 # promcheck), signals, write failures, the v1 fallbacks and no NVML.
-set -u
-: "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
-export LC_ALL=C NO_COLOR=1
-FAKES=$OOMLAB_BUILD/fakes
-T=$(mktemp -d)
-D=$T/state
-mkdir -p "$D/procs"
-export OOMLAB_NVML_LIBRARY=$FAKES/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D
-unset OOMLAB_FAKE_NVML_API OOMLAB_FAKE_NVML_FAIL OOMLAB_FAKE_NVML_REAP OOMLAB_FAKE_NVML_RESERVED
-PIDS=()
-cleanup() {
-  disown -a 2>/dev/null
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-  rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
-
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { # NAME COND-STATUS [details...]
-  local name=$1 st=$2; shift 2
-  if [ "$st" -eq 0 ]; then ok "$name"; else bad "$name" "$@"; fi
-}
-has() { grep -qF -- "$2" <<<"$1"; }
-jq_py() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
-GIB=1073741824
+. "$(dirname "$0")/lib/fake-card.bash"
 
 gpus() {
   printf '0 85899345920 536870912 %s NVIDIA A100-SXM4-80GB\n1 25769803776 0 na NVIDIA "L4" \\ test\n' "${1:-35}" > "$D/gpus"
-}
-hold() { # PID GPU BYTES: the fake's process file, written as the trainer does
-  printf '%s %s\n' "$2" "$3" > "$D/procs/.$1.tmp" && mv "$D/procs/.$1.tmp" "$D/procs/$1"
 }
 gpus 35
 echo 550.54.15 > "$D/driver"

@@ -4,24 +4,10 @@
 # and SIGQUIT of oomlab, a signal while the finished log is read back, a
 # child too quick for the first sampling tick, and what the child leaves
 # behind (processes of its group, output written after it exits).
+. "$(dirname "$0")/lib/child.bash" # before run-common.bash: it changes directory
 . "$(dirname "$0")/lib/run-common.bash"
 ulimit -c 0 # SIGQUIT cases must not leave core files
 
-# wait_for FILE PATTERN: up to 10 s.
-wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-# gone PID: the process has ended within 3 s (a zombie counts as ended).
-gone() {
-  local st
-  [ -n "$1" ] || return 1
-  for _ in $(seq 30); do
-    st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
-    [ -z "$st" ] || [ "$st" = Z ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-# reap PID...: a test that failed must not leave its processes behind.
-reap() { for p in "$@"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done; return 0; }
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
 # --- files oomlab writes are never reached through a symlink ---

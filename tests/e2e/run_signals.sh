@@ -4,23 +4,8 @@
 # oomlab exits like the child. Timeouts, a child that ignores SIGTERM, a
 # second Ctrl-C, and what the child leaves of its group (signalled, so
 # neither a run nor this test leaves a process behind).
+. "$(dirname "$0")/lib/child.bash" # before run-common.bash: it changes directory
 . "$(dirname "$0")/lib/run-common.bash"
-
-# wait_for FILE PATTERN: up to 10 s for the child to have started.
-wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
-
-# gone PID: the process has ended within 3 s (a zombie not yet reaped by
-# init counts as ended).
-gone() {
-  local st
-  [ -n "$1" ] || return 1
-  for _ in $(seq 30); do
-    st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
-    [ -z "$st" ] || [ "$st" = Z ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
 
 # start ID ARGS...: oomlab run in the background; $pid is oomlab's pid.
 start() { local id=$1; shift; "$OOMLAB" run -q --id "$id" "$@" 2>"$id.err" & pid=$!; }

@@ -6,25 +6,8 @@
 # made with mknod (as root), a directory; a regular file is replaced with a
 # 0644 file and no temp file is left; a --prom path that becomes a symlink
 # while watch runs stops it (exit 3) without touching the target.
-set -u
-: "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
-export LC_ALL=C NO_COLOR=1
-T=$(mktemp -d)
-D=$T/state
-mkdir -p "$D/procs" "$T/out"
-export OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D
-unset OOMLAB_FAKE_NVML_API OOMLAB_FAKE_NVML_FAIL OOMLAB_FAKE_NVML_REAP OOMLAB_FAKE_NVML_RESERVED
-W=
-cleanup() {
-  [ -n "$W" ] && kill -9 "$W" 2>/dev/null
-  rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM; trap 'exit 130' INT # run cleanup on these too
-ok()  { echo "ok $1"; }
-bad() { echo "not ok $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1 st=$2; shift 2; if [ "$st" -eq 0 ]; then ok "$name"; else bad "$name" "$@"; fi; }
-has() { grep -qF -- "$2" <<<"$1"; }
+. "$(dirname "$0")/lib/fake-card.bash"
+mkdir -p "$T/out"
 printf '0 85899345920 536870912 35 NVIDIA A100-SXM4-80GB\n' > "$D/gpus"
 O=$T/out
 echo "precious" > "$O/victim"
@@ -58,12 +41,12 @@ mode=$(stat -c %a "$O/m.prom")
 check "watch: a regular --prom file is replaced (mode 0644 less umask), a new --csv created" $? "rc=$rc mode=$mode"
 
 # the path becomes a symlink while watch runs: stop, do not write through it
-"$OOMLAB" watch --interval 50ms --prom "$O/live.prom" >/dev/null 2>"$O/live.err" & W=$!
+"$OOMLAB" watch --interval 50ms --prom "$O/live.prom" >/dev/null 2>"$O/live.err" & W=$!; PIDS+=("$W")
 for _ in $(seq 100); do [ -f "$O/live.prom" ] && break; sleep 0.05; done
 ln -s victim "$O/swap" && mv -T "$O/swap" "$O/live.prom"
 for _ in $(seq 100); do kill -0 "$W" 2>/dev/null || break; sleep 0.05; done
 kill -0 "$W" 2>/dev/null && { kill -9 "$W"; bad "watch stopped after the swap"; }
-wait "$W"; rc=$?; W=
+wait "$W"; rc=$?
 err=$(cat "$O/live.err")
 [ $rc -eq 3 ] && has "$err" "is a symbolic link" && [ -L "$O/live.prom" ] && [ "$(cat "$O/victim")" = precious ]
 check "watch: --prom swapped for a symlink mid-run stops it, target untouched" $? "rc=$rc" "$err"

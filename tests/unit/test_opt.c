@@ -1,0 +1,184 @@
+/* Unit tests for lib/opt: a table becomes the getopt_long array, the --help
+ * lines and a parse that stores each value where the table says; the
+ * shared validators refuse with the one message every command prints. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/opt.h"
+
+struct cli {
+    bool json, quiet;
+    int gpu;
+    long steps;
+    int64_t interval_ms;
+    const char *dir, *torch;
+    struct opt_list sets;
+};
+
+#define AT(f) OPT_FIELD(struct cli, f)
+static const struct opt_spec specs[] = {
+    OPT_GPU_SPEC("only GPU N", AT(gpu)),
+    OPT_INTERVAL_SPEC("sampling interval\n(default 500ms)", AT(interval_ms)),
+    {.name = "steps", .metavar = "N", .parse = opt_int, AT(steps), .min = 1, .max = 100, .help = "steps"},
+    OPT_SET_SPEC("set a key", AT(sets)),
+    OPT_DIR_SPEC("where runs.csv is", AT(dir)),
+    {.name = "quiet", .letter = 'q', .help = "say less", AT(quiet)},
+    {.name = "json", .help = "JSON", AT(json)},
+    {.name = "torch", .metavar = "MODE", .optional = true, .parse = opt_string, AT(torch), .help = "hook"},
+    {0},
+};
+static const struct opt_table table = {.command = "t", .usage = "usage: t\n\n", .epilogue = "end\n",
+                                       .spec = specs, .stop_at_arg = true};
+
+/* argv from words (getopt may permute it: a writable copy). */
+static enum opt_result parse(struct cli *c, int *first, struct oomlab_err *err, const char *const *words)
+{
+    static char store[32][64];
+    static char *argv[33];
+    int argc = 0;
+    for (; words[argc]; argc++) {
+        assert_true(argc < 32);
+        snprintf(store[argc], sizeof store[argc], "%s", words[argc]);
+        argv[argc] = store[argc];
+    }
+    argv[argc] = NULL;
+    *c = (struct cli){.gpu = -1, .steps = -1, .interval_ms = 500, .dir = "."};
+    memset(err, 0, sizeof *err);
+    return opt_parse(&table, argc, argv, c, first, err);
+}
+
+static void test_getopt_array(void **state)
+{
+    (void)state;
+    struct option out[OPT_SPECS_MAX + 2];
+    char shorts[64];
+    const struct option *o = opt_getopt(&table, out, OPT_SPECS_MAX + 2, shorts, sizeof shorts);
+    assert_non_null(o);
+    assert_string_equal(o[0].name, "gpu");
+    assert_int_equal(o[0].has_arg, required_argument);
+    assert_string_equal(o[5].name, "quiet");
+    assert_int_equal(o[5].has_arg, no_argument);
+    assert_int_equal(o[7].has_arg, optional_argument);
+    assert_string_equal(o[8].name, "help"); /* added by the layer */
+    assert_null(o[9].name);
+    assert_string_equal(shorts, "+:hq");
+    assert_null(opt_getopt(&table, out, 5, NULL, 0)); /* does not fit */
+}
+
+static void test_help_text(void **state)
+{
+    (void)state;
+    char buf[2048];
+    assert_int_equal(opt_help(&table, buf, sizeof buf), 0);
+    assert_string_equal(buf, "usage: t\n\n"
+                             "  --gpu N          only GPU N\n"
+                             "  --interval DUR   sampling interval\n"
+                             "                   (default 500ms)\n"
+                             "  --steps N        steps\n"
+                             "  --set KEY=VALUE  set a key\n"
+                             "  --dir DIR        where runs.csv is\n"
+                             "  -q, --quiet      say less\n"
+                             "  --json           JSON\n"
+                             "  --torch[=MODE]   hook\n"
+                             "end\n");
+    assert_int_equal(opt_help(&table, buf, 40), -1); /* too small: refused, not cut */
+}
+
+static void test_parse_stores_values(void **state)
+{
+    (void)state;
+    struct cli c;
+    int first;
+    struct oomlab_err err;
+    const char *const w[] = {"t", "--gpu", "3", "--interval=2", "-q", "--set", "batch=8", "--set", "lr=1e-4",
+                             "--torch=steps", "--json", "--dir", "out", "--", "python", "--gpu", "9", NULL};
+    assert_int_equal(parse(&c, &first, &err, w), OPT_PARSED);
+    assert_int_equal(c.gpu, 3);
+    assert_int_equal(c.interval_ms, 2000); /* a bare number is seconds */
+    assert_true(c.quiet);
+    assert_true(c.json);
+    assert_string_equal(c.torch, "steps");
+    assert_string_equal(c.dir, "out");
+    assert_int_equal(c.sets.n, 2);
+    assert_string_equal(c.sets.item[1], "lr=1e-4");
+    assert_int_equal(first, 14); /* "python": the command's own --gpu is not ours */
+    const char *const stop[] = {"t", "--json", "train.py", "--steps", "0", NULL};
+    assert_int_equal(parse(&c, &first, &err, stop), OPT_PARSED);
+    assert_int_equal(first, 2);
+    assert_int_equal(c.steps, -1);
+    const char *const help[] = {"t", "--json", "-h", NULL};
+    assert_int_equal(parse(&c, &first, &err, help), OPT_HELP_ASKED);
+}
+
+/* Each failure: one message, naming the option and the value. */
+static void expect_failure(const char *const *words, const char *msg)
+{
+    struct cli c;
+    int first;
+    struct oomlab_err err;
+    assert_int_equal(parse(&c, &first, &err, words), OPT_FAILED);
+    assert_string_equal(err.msg, msg);
+}
+
+static void test_shared_messages(void **state)
+{
+    (void)state;
+    expect_failure((const char *const[]){"t", "--gpu", "64", NULL},
+                   "--gpu '64': expected a GPU index 0-63");
+    expect_failure((const char *const[]){"t", "--gpu=x", NULL},
+                   "--gpu 'x': expected a GPU index 0-63");
+    expect_failure((const char *const[]){"t", "--interval", "5ms", NULL}, "--interval '5ms': at least 10ms");
+    expect_failure((const char *const[]){"t", "--interval", "5min", NULL},
+                   "--interval '5min': expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is "
+                   "seconds; see DURATIONS in oomlab(1))");
+    expect_failure((const char *const[]){"t", "--steps", "0", NULL}, "--steps '0': expected a whole number from 1 to 100");
+    expect_failure((const char *const[]){"t", "--set", "batch", NULL}, "--set expects key=value, got 'batch'");
+    expect_failure((const char *const[]){"t", "--dir", "", NULL}, "--dir wants a directory, got ''");
+    expect_failure((const char *const[]){"t", "--gpu", NULL}, "--gpu needs a value");
+    expect_failure((const char *const[]){"t", "--json=1", NULL}, "--json takes no value");
+    expect_failure((const char *const[]){"t", "--bogus", NULL}, "unknown option '--bogus'");
+    expect_failure((const char *const[]){"t", "-x", NULL}, "unknown option '-x'");
+    expect_failure((const char *const[]){"t", "--s=1", NULL}, "'--s' is ambiguous (--steps, --set)");
+}
+
+static void test_set_list_is_capped(void **state)
+{
+    (void)state;
+    const char *w[2 * OPT_LIST_MAX + 4] = {"t"};
+    size_t n = 1;
+    for (int i = 0; i <= OPT_LIST_MAX; i++) {
+        w[n++] = "--set";
+        w[n++] = "k=v";
+    }
+    w[n] = NULL;
+    static char store[2 * OPT_LIST_MAX + 4][8];
+    static char *argv[2 * OPT_LIST_MAX + 4];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(store[i], sizeof store[i], "%s", w[i]);
+        argv[i] = store[i];
+    }
+    struct cli c = {0};
+    struct oomlab_err err;
+    int first;
+    assert_int_equal(opt_parse(&table, (int)n, argv, &c, &first, &err), OPT_FAILED);
+    assert_string_equal(err.msg, "at most 64 --set");
+    assert_int_equal(c.sets.n, OPT_LIST_MAX);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_getopt_array),
+        cmocka_unit_test(test_help_text),
+        cmocka_unit_test(test_parse_stores_values),
+        cmocka_unit_test(test_shared_messages),
+        cmocka_unit_test(test_set_list_is_capped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
