@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/argsubst.h"
+#include "lib/launcher.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "sys/cfgfile.h"
@@ -296,6 +297,36 @@ static void summary(const struct runexec_result *r, const char *dir)
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
 
+static const char *env_lookup(const char *name, void *ctx)
+{
+    (void)ctx;
+    return getenv(name);
+}
+
+/* One oomlab per rank (srun oomlab run ...): the launcher's variables say
+ * which rank; the ranks share one id (the job's, when none is given) and
+ * each samples only its own GPU when that is knowable and --gpu is not
+ * given. OOMLAB_RANKS=off records a plain run. */
+static int rank_setup(struct run_args *a, struct launcher_info *info, char *id, size_t size)
+{
+    const char *off = getenv("OOMLAB_RANKS");
+    launcher_detect(env_lookup, NULL, info);
+    if ((off && !strcmp(off, "off")) || !launcher_is_rank(info)) return 0;
+    a->o.rank = info;
+    if (!a->o.id) {
+        if (launcher_default_id(info, id, size) < 0)
+            return cmd_usage_error("run", "rank %ld of a job without a job id: give every rank the same --id",
+                                   info->rank);
+        a->o.id = id;
+    }
+    if (a->o.gpu < 0 && info->gpu >= 0) a->o.gpu = info->gpu;
+    if (!a->o.quiet && info->rank == 0)
+        fprintf(stderr, "oomlab run: rank %ld of %ld (%s), job %s: files %s_rankN, GPU %s\n", info->rank,
+                info->world_size, info->rank_from, *info->job_id ? info->job_id : "without an id", a->o.id,
+                info->gpu >= 0 ? "from the launcher" : info->gpu_why);
+    return 0;
+}
+
 static void run_args_release(struct run_args *a, struct runcfg *cfg)
 {
     runcfg_release(cfg);
@@ -311,6 +342,9 @@ int cmd_run(int argc, char **argv)
     if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
     struct oomlab_err err = {{0}};
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    struct launcher_info rank_info;
+    char rank_id[64];
+    if ((rc = rank_setup(&a, &rank_info, rank_id, sizeof rank_id)) != 0) return rc;
     struct runcfg cfg;
     rc = load_config(&a, &cfg);
     if (!rc && a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/launcher.h"
 #include "lib/oom.h"
 #include "lib/runcfg.h"
 #include "sys/torchhook.h"
@@ -43,6 +44,11 @@ struct runexec_opts {
     bool subst_config;        /* replace {config} in argv with DIR/configs/ID.yaml */
     const char *const *subst_keys, *const *subst_vals; /* and {KEY} with its value */
     size_t n_subst;
+    /* issue 16 (ranks): this oomlab is one rank of a job (srun oomlab run):
+     * its files are named ID_rankN (lib/ledger's stem), the ledger rows go
+     * to this host's shard, and the id is shared with the job's other
+     * ranks (refused when another job holds it). NULL: not a rank. */
+    const struct launcher_info *rank;
 };
 
 struct runexec_result {
@@ -86,6 +92,13 @@ struct runexec_result {
     char first_fix[384];       /* after a GPU OOM: the plan's first action ("" none) */
     bool placeholder;          /* the `running` row was appended at the start */
     bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */
+    /* issue 16: a run wrapping a launcher (torchrun): the ranks its log's
+     * [rankN]: lines or the torch hook showed, and the worst of them */
+    int ranks_seen;            /* 0 none seen */
+    long worst_rank;           /* -1 unknown */
+    const char *worst_rank_from; /* "torch hook", "step lines", "OOM message" */
+    long first_oom_rank;       /* the rank of the first GPU OOM in the log; -1 */
+    char stem[128];            /* the files' name: ID or ID_rankN */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
