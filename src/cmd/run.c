@@ -294,6 +294,12 @@ static void summary(const struct runexec_result *r, const char *dir)
         else
             fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->log_path);
     }
+    if (r->ranks_seen > 1) {
+        char first[48] = "";
+        if (r->first_oom_rank >= 0) snprintf(first, sizeof first, "; first GPU OOM: rank %ld", r->first_oom_rank);
+        fprintf(stderr, "oomlab run: %s: %d ranks; worst rank %ld (%s)%s\n", r->id, r->ranks_seen, r->worst_rank,
+                r->worst_rank_from, first);
+    }
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
 

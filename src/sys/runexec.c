@@ -21,6 +21,7 @@
 
 #include "lib/argsubst.h"
 #include "lib/ledger.h"
+#include "lib/msg.h"
 #include "lib/plan.h"
 #include "lib/verdict.h"
 #include "lib/steps.h"
@@ -367,12 +368,61 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
 
 /* ---- reading the log back ---- */
 
+/* A run wrapping a launcher (oomlab run -- torchrun ...): each rank's
+ * highest step-line peak, by the [rankN]: prefix of its lines. */
+#define MAX_LOG_RANKS 65536
+struct rank_peaks {
+    int64_t *peak; /* per rank: reserved, else allocated; -1 none (seen), -2 not seen */
+    size_t n;
+};
+
+struct scan_ctx {
+    struct steps_series *series;
+    struct rank_peaks rp;
+};
+
+static void rank_peak_add(struct rank_peaks *rp, int rank, int64_t bytes)
+{
+    if (rank < 0 || rank >= MAX_LOG_RANKS) return;
+    if ((size_t)rank >= rp->n) {
+        size_t n = (size_t)rank + 1 < 2 * rp->n ? 2 * rp->n : (size_t)rank + 1;
+        int64_t *p = realloc(rp->peak, n * sizeof *p);
+        if (!p) return;
+        for (size_t i = rp->n; i < n; i++) p[i] = -2;
+        rp->peak = p;
+        rp->n = n;
+    }
+    if (bytes > rp->peak[rank] || rp->peak[rank] == -2) rp->peak[rank] = bytes > -1 ? bytes : -1;
+}
+
 /* Each line of the log pass goes to the step parser. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
+    struct scan_ctx *sc = ctx;
     struct steps_point pt;
-    if (!steps_parse_line(line, len, &pt)) return 0;
-    return steps_series_add(ctx, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
+    struct msg_prefix px;
+    bool step = steps_parse_line(line, len, &pt);
+    msg_prefix_parse(line, len, &px);
+    if (px.rank >= 0)
+        rank_peak_add(&sc->rp, px.rank, !step ? -1 : pt.peak_reserved >= 0 ? pt.peak_reserved : pt.peak_alloc);
+    if (!step) return 0;
+    return steps_series_add(sc->series, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
+}
+
+/* Which rank was worst: the highest step-line peak, else the first rank
+ * to hit a GPU OOM (it wanted more than the card). */
+static void ranks_summarise(const struct rank_peaks *rp, const struct oom_report *rep, struct runexec_result *res)
+{
+    int64_t best = -1;
+    for (size_t r = 0; r < rp->n; r++) {
+        res->ranks_seen += rp->peak[r] != -2;
+        if (rp->peak[r] > best) best = rp->peak[r], res->worst_rank = (long)r, res->worst_rank_from = "step lines";
+    }
+    for (size_t i = 0; rep && i < rep->n_events && res->first_oom_rank < 0; i++)
+        if (rep->events[i].gpu_oom && rep->events[i].rank >= 0) res->first_oom_rank = rep->events[i].rank;
+    if (res->worst_rank < 0 && res->first_oom_rank >= 0)
+        res->worst_rank = res->first_oom_rank, res->worst_rank_from = "OOM message";
+    if (res->ranks_seen < 2) res->worst_rank = -1, res->worst_rank_from = "", res->ranks_seen = 0;
 }
 
 static void steps_summarise(const struct steps_series *series, struct runexec_result *res)
@@ -443,11 +493,14 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct runexec_
     struct oomlab_err e = {{0}};
     struct steps_series series;
     steps_series_init(&series);
-    if (logscan_path_lines(path, &rep, steps_line, &series, &e) == 0) {
+    struct scan_ctx sc = {.series = &series};
+    if (logscan_path_lines(path, &rep, steps_line, &sc, &e) == 0) {
         oom_summarise(&rep, res);
         if (res->oom) first_fix(&rep, cfg, res);
+        ranks_summarise(&sc.rp, &rep, res);
         oom_report_release(&rep);
     }
+    free(sc.rp.peak);
     steps_summarise(&series, res);
     steps_series_release(&series);
 }
@@ -465,6 +518,11 @@ static void read_torch(const struct torchhook *th, struct runexec_result *res)
     res->torch_steps = ts.series.n;
     res->torch_ranks = ts.ranks;
     res->torch_worst_rank = ts.worst_rank;
+    if (ts.ranks > 1 && ts.worst_rank >= 0) {
+        res->worst_rank = ts.worst_rank;
+        res->worst_rank_from = "torch hook";
+        if (ts.ranks > res->ranks_seen) res->ranks_seen = ts.ranks;
+    }
     if (ts.peak_reserved >= 0 || ts.peak_alloc >= 0) {
         res->peak_alloc = ts.peak_alloc;
         res->peak_reserved = ts.peak_reserved;
@@ -583,6 +641,16 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, o->tag);
     if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
     torch_notes(o, res, notes, size);
+    if (res->ranks_seen > 1 && strcmp(res->worst_rank_from, "torch hook")) {
+        char b[160];
+        snprintf(b, sizeof b, "%d ranks in the log; worst rank %ld (%s)", res->ranks_seen, res->worst_rank,
+                 res->worst_rank_from);
+        ledger_notes_add(notes, size, b);
+    }
+    if (res->ranks_seen > 1 && res->first_oom_rank >= 0) {
+        snprintf(buf, sizeof buf, "first GPU OOM: rank %ld", res->first_oom_rank);
+        ledger_notes_add(notes, size, buf);
+    }
 }
 
 struct row_ctx {
@@ -709,6 +777,10 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
     ledger_row_set(row, LEDGER_NOTES, notes);
     fill_mem_trend(row, &res->mem);
+    if (res->ranks_seen > 1) {
+        set_long(row, LEDGER_RANKS, res->ranks_seen);
+        set_long(row, LEDGER_WORST_RANK, res->worst_rank);
+    }
 }
 
 /* The ranks of a job (and any DIR with runs.d/) append to this host's
