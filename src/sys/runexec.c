@@ -411,12 +411,23 @@ static int steps_line(const char *line, size_t len, void *ctx)
 
 /* Which rank was worst: the highest step-line peak, else the first rank
  * to hit a GPU OOM (it wanted more than the card). */
-static void ranks_summarise(const struct rank_peaks *rp, const struct oom_report *rep, struct runexec_result *res)
+static void ranks_summarise(struct rank_peaks *rp, const struct oom_report *rep, struct runexec_result *res)
 {
     int64_t best = -1;
+    /* An OOM's counters are a lower bound of that rank's peak: the rank
+     * that died wanted more than any step line of the others shows. */
+    for (size_t i = 0; rep && i < rep->n_events; i++) {
+        const struct oom_event *ev = &rep->events[i];
+        if (!ev->gpu_oom || ev->rank < 0) continue;
+        int64_t reserved = ev->bytes.reserved, sum;
+        if (reserved < 0 && ev->bytes.allocated >= 0 && ev->bytes.reserved_unallocated >= 0 &&
+            units_add(ev->bytes.allocated, ev->bytes.reserved_unallocated, &sum))
+            reserved = sum;
+        rank_peak_add(rp, ev->rank, reserved >= 0 ? reserved : ev->bytes.allocated);
+    }
     for (size_t r = 0; r < rp->n; r++) {
         res->ranks_seen += rp->peak[r] != -2;
-        if (rp->peak[r] > best) best = rp->peak[r], res->worst_rank = (long)r, res->worst_rank_from = "step lines";
+        if (rp->peak[r] > best) best = rp->peak[r], res->worst_rank = (long)r, res->worst_rank_from = "log";
     }
     for (size_t i = 0; rep && i < rep->n_events && res->first_oom_rank < 0; i++)
         if (rep->events[i].gpu_oom && rep->events[i].rank >= 0) res->first_oom_rank = rep->events[i].rank;
