@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sys/fsutil.h"
+#include "sys/ledgerfile.h"
 
 enum cell_type { CELL_STR, CELL_INT, CELL_NUM, CELL_BOOL };
 
@@ -31,7 +32,11 @@ static const enum cell_type col_types[LEDGER_NCOLS] = {
     [LEDGER_MEM_FIRST_GB] = CELL_NUM,     [LEDGER_MEM_LAST_GB] = CELL_NUM,
     [LEDGER_MEM_STEPS] = CELL_STR,        [LEDGER_MEM_GB_PER_100_STEPS] = CELL_NUM,
     [LEDGER_ENV] = CELL_STR,              [LEDGER_OOMLAB_PID] = CELL_INT,
-    [LEDGER_HOST] = CELL_STR,
+    [LEDGER_HOST] = CELL_STR,             [LEDGER_JOB_ID] = CELL_STR,
+    [LEDGER_RANK] = CELL_INT,             [LEDGER_LOCAL_RANK] = CELL_INT,
+    [LEDGER_NODE_RANK] = CELL_INT,        [LEDGER_WORLD_SIZE] = CELL_INT,
+    [LEDGER_RESTART] = CELL_INT,          [LEDGER_GPU] = CELL_INT,
+    [LEDGER_RANKS] = CELL_INT,            [LEDGER_WORST_RANK] = CELL_INT,
 };
 
 /* Is the oomlab that wrote this `running` row gone? Its lock on the log is
@@ -39,8 +44,9 @@ static const enum cell_type col_types[LEDGER_NCOLS] = {
  * log to lock, a pid on this host that no longer exists. */
 static bool recorder_gone(const char *dir, const struct ledger_row *row)
 {
-    char logs[4096], name[300], path[4096];
-    snprintf(name, sizeof name, "%s.log", row->cell[LEDGER_RUN_ID]);
+    char logs[4096], name[300], path[4096], stem[200];
+    if (ledger_row_stem(stem, sizeof stem, row) < 0) return false;
+    snprintf(name, sizeof name, "%s.log", stem);
     if (fsutil_join(logs, sizeof logs, dir, "logs", NULL) == 0 &&
         fsutil_join(path, sizeof path, logs, name, NULL) == 0 && !strchr(row->cell[LEDGER_RUN_ID], '/')) {
         int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -54,8 +60,7 @@ static bool recorder_gone(const char *dir, const struct ledger_row *row)
     }
     char host[256];
     double pid = ledger_num(row, LEDGER_OOMLAB_PID);
-    if (isnan(pid) || pid < 1 || gethostname(host, sizeof host) < 0) return false;
-    host[sizeof host - 1] = '\0';
+    if (isnan(pid) || pid < 1 || ledgerfile_host(host, sizeof host) < 0) return false;
     return !strcmp(host, row->cell[LEDGER_HOST]) && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
@@ -68,23 +73,16 @@ const char *ledger_io_state(const struct ledger_row *row)
 int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err)
 {
-    char *text;
-    size_t len;
     bool missing;
-    memset(lg, 0, sizeof *lg);
-    if (fsutil_join(path, size, dir && *dir ? dir : ".", "runs.csv", err) < 0) return -1;
-    if (fsutil_read(path, (size_t)64 << 20, &text, &len, &missing, err) < 0) {
-        if (missing) oomlab_err_set(err, "no ledger at %s (runs are recorded by 'oomlab run')", path);
-        return -1;
-    }
-    int rc = ledger_parse(lg, text, len, path, err);
-    free(text);
-    if (rc == 0) rc = ledger_keep_latest(lg, err);
+    const char *d = dir && *dir ? dir : ".";
+    if (ledgerfile_load(d, lg, path, size, &missing, err) < 0) return -1;
+    int rc = ledger_keep_latest_unfolded(lg, err);
     for (size_t i = 0; rc == 0 && i < lg->n; i++)
-        if (ledger_is_running(&lg->rows[i]) && recorder_gone(dir && *dir ? dir : ".", &lg->rows[i]))
+        if (ledger_is_running(&lg->rows[i]) && recorder_gone(d, &lg->rows[i]))
             rc = ledger_row_set(&lg->rows[i], LEDGER_EXIT_STATUS, LEDGER_IO_KILLED) < 0
                      ? oomlab_err_set(err, "out of memory")
                      : 0;
+    if (rc == 0) rc = ledger_fold_ranks(lg, err);
     if (rc < 0) ledger_release(lg);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* ledger_io: shared by `table` and `compare` — read DIR/runs.csv into a
+/* ledger_io: shared by table, compare, report, doctor, completion — read the ledger into a
  * struct ledger, and the per-column value types used for JSON. Not a
  * subcommand; a helper of src/cmd. The caller releases the ledger. */
 #ifndef OOMLAB_CMD_LEDGER_IO_H
@@ -9,8 +9,9 @@
 #include "lib/ledger.h"
 #include "render/json.h"
 
-/* Read and parse DIR/runs.csv; path receives its name. One row per run id
- * (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock
+/* Read DIR/runs.csv and the shards DIR/runs.d/HOST.csv (sys/ledgerfile:
+ * the one reader every command uses); path receives the ledger's name. One
+ * row per run id, the ranks of a job folded (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock
  * on DIR/logs/ID.log is free, or, on this host, its pid is gone) gets
  * exit_status LEDGER_IO_KILLED. 0, or -1 with err (missing ledger,
  * unreadable, bad header). */

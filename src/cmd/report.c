@@ -593,6 +593,9 @@ static void ledger_table(FILE *f, struct run *runs, size_t n)
     fputs("</tr>\n", f);
     for (int c = 0; c < LEDGER_NCOLS; c++) {
         if (c == LEDGER_RUN_ID) continue;
+        bool any = c < LEDGER_JOB_ID; /* the rank columns only for runs that have them */
+        for (size_t i = 0; i < n; i++) any |= runs[i].row->cell[c][0] != '\0';
+        if (!any) continue;
         bool differs = false;
         for (size_t i = 1; i < n; i++) differs |= strcmp(runs[i].row->cell[c], runs[0].row->cell[c]) != 0;
         fprintf(f, "<tr%s><th>", differs ? " class=\"diff\"" : "");

@@ -11,6 +11,7 @@
 #include "cmd/live.h"
 #include "lib/argsubst.h"
 #include "lib/onoom.h"
+#include "lib/launcher.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "sys/cfgfile.h"
@@ -340,7 +341,43 @@ static void summary(const struct runexec_result *r, const char *dir)
         else
             fprintf(stderr, "oomlab run: %s: the whole diagnosis: oomlab diagnose %s\n", r->id, r->log_path);
     }
+    if (r->ranks_seen > 1) {
+        char first[48] = "";
+        if (r->first_oom_rank >= 0) snprintf(first, sizeof first, "; first GPU OOM: rank %ld", r->first_oom_rank);
+        fprintf(stderr, "oomlab run: %s: %d ranks; worst rank %ld (%s)%s\n", r->id, r->ranks_seen, r->worst_rank,
+                r->worst_rank_from, first);
+    }
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
+}
+
+static const char *env_lookup(const char *name, void *ctx)
+{
+    (void)ctx;
+    return getenv(name);
+}
+
+/* One oomlab per rank (srun oomlab run ...): the launcher's variables say
+ * which rank; the ranks share one id (the job's, when none is given) and
+ * each samples only its own GPU when that is knowable and --gpu is not
+ * given. OOMLAB_RANKS=off records a plain run. */
+static int rank_setup(struct run_args *a, struct launcher_info *info, char *id, size_t size)
+{
+    const char *off = getenv("OOMLAB_RANKS");
+    launcher_detect(env_lookup, NULL, info);
+    if ((off && !strcmp(off, "off")) || !launcher_is_rank(info)) return 0;
+    a->o.rank = info;
+    if (!a->o.id) {
+        if (launcher_default_id(info, id, size) < 0)
+            return cmd_usage_error("run", "rank %ld of a job without a job id: give every rank the same --id",
+                                   info->rank);
+        a->o.id = id;
+    }
+    if (a->o.gpu < 0 && info->gpu >= 0) a->o.gpu = info->gpu;
+    if (!a->o.quiet && info->rank == 0)
+        fprintf(stderr, "oomlab run: rank %ld of %ld (%s), job %s: files %s_rankN, GPU %s\n", info->rank,
+                info->world_size, info->rank_from, *info->job_id ? info->job_id : "without an id", a->o.id,
+                info->gpu >= 0 ? "from the launcher" : info->gpu_why);
+    return 0;
 }
 
 static void run_args_release(struct run_args *a, struct runcfg *cfg)
@@ -455,6 +492,9 @@ int cmd_run(int argc, char **argv)
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
         return cmd_usage_error("run", "--alloc-conf: cannot set the environment");
+    struct launcher_info rank_info;
+    char rank_id[64];
+    if ((rc = rank_setup(&a, &rank_info, rank_id, sizeof rank_id)) != 0) return rc;
     struct runcfg cfg;
     a.live.fd = -1;
     a.live.who = "run";

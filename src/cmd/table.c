@@ -22,6 +22,7 @@
 
 static const char usage_text[] =
     "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot] [--near PCT] [--wide]\n"
+    "                    [--ranks]\n"
     "\n"
     "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
     "runs named, or all), with the peak as % of the card's capacity and the\n"
@@ -33,7 +34,11 @@ static const char usage_text[] =
     "  --json      JSON, schema oomlab.table.v1 (docs/table.md)\n"
     "  --plot      each run's peak as a bar, its card's capacity marked\n"
     "  --near PCT  the near-capacity threshold (default 90)\n"
-    "  --wide      every column, whatever the terminal's width\n";
+    "  --wide      every column, whatever the terminal's width\n"
+    "  --ranks     under a job's row, one row per rank (its peak, exit, host, GPU);\n"
+    "              with --csv the rank rows, with --json always (\"ranks\")\n"
+    "A job's ranks (srun oomlab run, or oomlab run -- torchrun) are one row:\n"
+    "the worst rank's peak, which rank that was (worst), and how many ranks.\n";
 
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PLOT };
 enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
@@ -54,8 +59,14 @@ static const struct {
     {"%cap", COL_PCT, true, 0},               {"oom", LEDGER_OOM, false, 0},
     {"stage", LEDGER_OOM_STAGE, false, 1},    {"loss", LEDGER_LOSS_TREND, false, 8},
     {"mem", LEDGER_MEM_TREND, false, 1},      {"exit", LEDGER_EXIT_STATUS, true, 0},
+    {"ranks", LEDGER_RANKS, true, 3},         {"worst", LEDGER_WORST_RANK, true, 2},
     {"edge", COL_EDGE, false, 0},
 };
+/* The rank columns are shown only when some row has ranks. */
+static bool rank_col(size_t i)
+{
+    return shown[i].col == LEDGER_RANKS || shown[i].col == LEDGER_WORST_RANK;
+}
 #define N_SHOWN (sizeof shown / sizeof shown[0])
 
 static void edge_names(unsigned bits, char *buf, size_t size)
@@ -75,6 +86,8 @@ struct view {
     double near;
     size_t width; /* 0: no limit */
     bool color;
+    bool ranks;      /* --ranks */
+    bool rank_cols;  /* some row shown has ranks */
 };
 
 static bool wanted(const struct view *v, const struct ledger_row *row)
@@ -119,16 +132,45 @@ static int add_row(const struct view *v, struct table *t, size_t r, unsigned *an
     unsigned bits = ledger_edges(v->lg, r, v->near);
     *any |= bits;
     edge_names(bits, edge, sizeof edge);
+    size_t k = 0;
+    int cols[N_SHOWN];
     for (size_t i = 0; i < N_SHOWN; i++) {
+        if (rank_col(i) && !v->rank_cols) continue;
         const char *val = shown[i].col == COL_PCT    ? pct
                           : shown[i].col == COL_PEAK ? peak
                           : shown[i].col == COL_EDGE ? edge
                                                      : row->cell[shown[i].col];
-        cells[i] = *val ? val : NULL; /* NULL prints "-" */
+        cols[k] = shown[i].col;
+        cells[k++] = *val ? val : NULL; /* NULL prints "-" */
     }
     if (table_add(t, cells) < 0) return -1;
-    for (size_t i = 0; i < N_SHOWN; i++)
-        if (cells[i] && v->color) table_color(t, i, cell_color(v, shown[i].col, cells[i]), color_code(true, COLOR_RESET));
+    for (size_t i = 0; i < k; i++)
+        if (cells[i] && v->color) table_color(t, i, cell_color(v, cols[i], cells[i]), color_code(true, COLOR_RESET));
+    return 0;
+}
+
+/* --ranks: "  rank N" rows under the job's, their own peak and exit. */
+static int add_rank_rows(const struct view *v, struct table *t, const struct ledger_row *job)
+{
+    const struct ledger_row *r;
+    size_t n = ledger_rank_rows(v->lg, job->cell[LEDGER_RUN_ID], &r);
+    for (size_t j = 0; j < n; j++) {
+        char name[96], peak[32], pct[32];
+        const char *cells[N_SHOWN];
+        snprintf(name, sizeof name, "  rank %.20s%s%.20s", r[j].cell[LEDGER_RANK],
+                 ledger_num(&r[j], LEDGER_RESTART) > 0 ? " restart " : "",
+                 ledger_num(&r[j], LEDGER_RESTART) > 0 ? r[j].cell[LEDGER_RESTART] : "");
+        peak_cells(&r[j], peak, pct, sizeof peak);
+        size_t k = 0;
+        for (size_t i = 0; i < N_SHOWN; i++) {
+            if (rank_col(i) && !v->rank_cols) continue;
+            int c = shown[i].col;
+            const char *val = c == LEDGER_RUN_ID ? name : c == COL_PEAK ? peak : c == COL_PCT ? pct
+                              : c == COL_EDGE || rank_col(i) ? "" : r[j].cell[c];
+            cells[k++] = *val ? val : NULL;
+        }
+        if (table_add(t, cells) < 0) return -1;
+    }
     return 0;
 }
 
@@ -155,6 +197,9 @@ static void legend(const struct view *v, unsigned any, size_t dropped, bool lowe
            "samples or the oom message; eff: effective batch; mem: per-step memory\n");
     if (lower) printf(">=: a lower bound: the OOM message's figures (the run wanted more)\n");
     if (killed) printf("%s: oomlab itself died before the run ended (kill -9?)\n", LEDGER_IO_KILLED);
+    if (v->rank_cols)
+        printf("ranks: the job's ranks; worst: the rank with the highest peak (its peak is the job's)%s\n",
+               v->ranks ? "" : "; --ranks lists them");
     if (dropped) printf("(%zu columns hidden to fit %zu columns; --wide shows all)\n", dropped, v->width);
     for (size_t k = 0; k < ledger_n_edge_rules; k++) {
         if (!(any & (1u << k))) continue;
@@ -181,12 +226,15 @@ static void legend(const struct view *v, unsigned any, size_t dropped, bool lowe
 static int print_text(const struct view *v)
 {
     const char *titles[N_SHOWN];
-    for (size_t i = 0; i < N_SHOWN; i++) titles[i] = shown[i].title;
+    size_t n = 0;
     struct table t;
-    if (table_init(&t, N_SHOWN, titles) < 0) return -1;
-    for (size_t i = 0; i < N_SHOWN; i++) {
-        if (shown[i].right) table_align_right(&t, i);
-        table_drop_rank(&t, i, shown[i].drop);
+    for (size_t i = 0; i < N_SHOWN; i++)
+        if (!rank_col(i) || v->rank_cols) titles[n++] = shown[i].title;
+    if (table_init(&t, n, titles) < 0) return -1;
+    for (size_t i = 0, k = 0; i < N_SHOWN; i++) {
+        if (rank_col(i) && !v->rank_cols) continue;
+        if (shown[i].right) table_align_right(&t, k);
+        table_drop_rank(&t, k++, shown[i].drop);
     }
     unsigned any = 0;
     bool lower = false, killed = false;
@@ -194,7 +242,7 @@ static int print_text(const struct view *v)
         if (!wanted(v, &v->lg->rows[r])) continue;
         lower |= lower_bound(&v->lg->rows[r]);
         killed |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_KILLED);
-        if (add_row(v, &t, r, &any) < 0) {
+        if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, &v->lg->rows[r]) < 0)) {
             table_release(&t);
             return -1;
         }
@@ -222,6 +270,13 @@ static int print_csv(const struct view *v)
         ledger_format_cell(edge, cell, sizeof cell);
         printf("%.*s,%s\n", (int)(len - 1), line, cell);
         free(line);
+        const struct ledger_row *rr;
+        size_t nr = v->ranks ? ledger_rank_rows(lg, lg->rows[r].cell[LEDGER_RUN_ID], &rr) : 0;
+        for (size_t j = 0; j < nr; j++) {
+            if (!(line = ledger_format_row(&rr[j], &len))) return -1;
+            printf("%.*s,\n", (int)(len - 1), line);
+            free(line);
+        }
     }
     return 0;
 }
@@ -257,6 +312,20 @@ static int print_json(const struct view *v, const char *path)
         for (size_t k = 0; k < ledger_n_edge_rules; k++)
             if (bits & (1u << k)) json_str(&j, ledger_edge_rules[k].name);
         json_arr_end(&j);
+        const struct ledger_row *rr;
+        size_t nr = ledger_rank_rows(lg, lg->rows[r].cell[LEDGER_RUN_ID], &rr);
+        if (nr) {
+            json_key(&j, "rank_rows");
+            json_arr_begin(&j);
+            for (size_t k = 0; k < nr; k++) {
+                json_obj_begin(&j);
+                ledger_io_json_row(&j, &rr[k]);
+                json_key(&j, "state");
+                json_str(&j, ledger_io_state(&rr[k]));
+                json_obj_end(&j);
+            }
+            json_arr_end(&j);
+        }
         json_obj_end(&j);
     }
     json_arr_end(&j);
@@ -290,7 +359,8 @@ static int missing_ids(const struct view *v, const char *path)
 
 static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
                                      {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
-                                     {"wide", 0, NULL, 'w'}, {"plot", 0, NULL, 'p'}, {"help", 0, NULL, 'h'},
+                                     {"wide", 0, NULL, 'w'}, {"plot", 0, NULL, 'p'}, {"ranks", 0, NULL, 'r'},
+                                     {"help", 0, NULL, 'h'},
                                      {NULL, 0, NULL, 0}};
 
 const struct option *cmd_table_options(void) { return long_opts; }
@@ -310,6 +380,7 @@ int cmd_table(int argc, char **argv)
         case 'j': fmt = FMT_JSON; break;
         case 'w': v.width = 0; break;
         case 'p': fmt = FMT_PLOT; break;
+        case 'r': v.ranks = true; break;
         case 'n':
             if (units_parse_percent(optarg, &v.near) < 0)
                 return cmd_usage_error("table", "--near '%s': expected a percentage", optarg);
@@ -325,6 +396,7 @@ int cmd_table(int argc, char **argv)
     struct oomlab_err err = {{0}};
     if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
     v.lg = &lg;
+    for (size_t r = 0; r < lg.n; r++) v.rank_cols |= wanted(&v, &lg.rows[r]) && *lg.rows[r].cell[LEDGER_RANKS];
     int rc = missing_ids(&v, path);
     if (rc) {
         ledger_release(&lg);

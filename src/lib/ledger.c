@@ -6,6 +6,7 @@
 #include "lib/strbuf.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ static const char *const col_names[LEDGER_NCOLS] = {
     "effective_batch", "peak_source", "peak_pct_capacity", "capacity_GB", "started_at",
     "duration_s", "exit_status", "command", "notes", "peak_lower_bound", "mem_trend",
     "mem_first_GB", "mem_last_GB", "mem_steps", "mem_GB_per_100_steps", "env", "oomlab_pid",
-    "host",
+    "host", "job_id", "rank", "local_rank", "node_rank", "world_size", "restart", "gpu", "ranks",
+    "worst_rank",
 };
 
 /* Header names people write for the same column (the guide's own prose). */
@@ -446,6 +448,8 @@ void ledger_release(struct ledger *lg)
 {
     for (size_t i = 0; i < lg->n; i++) ledger_row_release(&lg->rows[i]);
     free(lg->rows);
+    for (size_t i = 0; i < lg->n_detail; i++) ledger_row_release(&lg->detail[i]);
+    free(lg->detail);
     memset(lg, 0, sizeof *lg);
 }
 
@@ -632,57 +636,454 @@ static uint64_t id_hash(const char *s)
     return h;
 }
 
-/* Open addressing: slot -> index+1 into the kept rows (0 empty). */
-struct id_index {
+/* Open addressing over key strings: slot -> index+1 into keys (0 empty). */
+struct key_index {
     size_t *slot, cap;
+    char *const *keys;
 };
 
-static size_t *id_lookup(struct id_index *ix, const struct ledger_row *rows, const char *id)
+static int key_index_init(struct key_index *ix, size_t n, char *const *keys)
 {
-    size_t i = (size_t)id_hash(id) & (ix->cap - 1);
-    while (ix->slot[i] && strcmp(rows[ix->slot[i] - 1].cell[LEDGER_RUN_ID], id))
-        i = (i + 1) & (ix->cap - 1);
+    ix->cap = 16;
+    while (ix->cap < 2 * n) ix->cap *= 2;
+    ix->keys = keys;
+    ix->slot = calloc(ix->cap, sizeof *ix->slot);
+    return ix->slot ? 0 : -1;
+}
+
+static size_t *key_lookup(struct key_index *ix, const char *key)
+{
+    size_t i = (size_t)id_hash(key) & (ix->cap - 1);
+    while (ix->slot[i] && strcmp(ix->keys[ix->slot[i] - 1], key)) i = (i + 1) & (ix->cap - 1);
     return &ix->slot[i];
 }
 
-int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
+/* Which run of its id a row belongs to: its job id, else its oomlab's
+ * start, host and pid (one `oomlab run` and the rank rows it wrote). */
+static void run_group(const struct ledger_row *r, struct strbuf *sb)
 {
-    struct id_index ix = {.cap = 16};
-    while (ix.cap < 2 * lg->n) ix.cap *= 2;
-    ix.slot = calloc(ix.cap, sizeof *ix.slot);
-    bool *dropped = calloc(lg->n ? lg->n : 1, sizeof *dropped);
-    if (!ix.slot || !dropped) {
-        free(ix.slot);
-        free(dropped);
-        return oomlab_err_set(err, "out of memory");
+    if (*r->cell[LEDGER_JOB_ID]) {
+        strbuf_adds(sb, "j");
+        strbuf_adds(sb, r->cell[LEDGER_JOB_ID]);
+        return;
     }
-    for (size_t i = 0; i < lg->n; i++) {
-        if (!lg->rows[i].cell[LEDGER_RUN_ID][0]) continue; /* no id: every such row is its own */
-        size_t *at = id_lookup(&ix, lg->rows, lg->rows[i].cell[LEDGER_RUN_ID]);
-        if (!*at) {
-            *at = i + 1;
-            continue;
-        }
-        size_t j = *at - 1;
-        if (ledger_is_running(&lg->rows[j])) { /* the run's final row takes its place */
-            struct ledger_row tmp = lg->rows[j];
-            lg->rows[j] = lg->rows[i];
-            lg->rows[i] = tmp;
-            dropped[i] = true;
-        } else {
-            dropped[j] = true;
-            *at = i + 1;
+    strbuf_adds(sb, "o");
+    strbuf_adds(sb, r->cell[LEDGER_STARTED_AT]);
+    strbuf_adds(sb, "\x1f");
+    strbuf_adds(sb, r->cell[LEDGER_HOST]);
+    strbuf_adds(sb, "\x1f");
+    strbuf_adds(sb, r->cell[LEDGER_OOMLAB_PID]);
+}
+
+/* key: "id \x1f group \x1f rank \x1f restart" (kind 0), or "id" (kind 1),
+ * or "id \x1f group" (kind 2); NULL for rows without an id, "" (static)
+ * when out of memory. */
+static char *row_key(const struct ledger_row *r, int kind)
+{
+    static char nomem[1];
+    if (!r->cell[LEDGER_RUN_ID][0]) return NULL;
+    struct strbuf sb = {0};
+    strbuf_adds(&sb, r->cell[LEDGER_RUN_ID]);
+    if (kind != 1) {
+        strbuf_adds(&sb, "\x1f");
+        run_group(r, &sb);
+    }
+    if (kind == 0) {
+        strbuf_adds(&sb, "\x1f");
+        strbuf_adds(&sb, r->cell[LEDGER_RANK]);
+        strbuf_adds(&sb, "\x1f");
+        strbuf_adds(&sb, r->cell[LEDGER_RESTART]);
+    }
+    if (sb.failed || !sb.s) {
+        strbuf_release(&sb);
+        return nomem;
+    }
+    return sb.s;
+}
+
+static char **row_keys(const struct ledger *lg, int kind)
+{
+    char **keys = calloc(lg->n ? lg->n : 1, sizeof *keys);
+    for (size_t i = 0; keys && i < lg->n; i++) {
+        keys[i] = row_key(&lg->rows[i], kind);
+        if (keys[i] && !*keys[i]) { /* out of memory: the static "" */
+            keys[i] = NULL;
+            for (size_t k = 0; k < i; k++) free(keys[k]);
+            free(keys);
+            return NULL;
         }
     }
+    return keys;
+}
+
+static void free_keys(char **keys, size_t n)
+{
+    for (size_t i = 0; keys && i < n; i++) free(keys[i]);
+    free(keys);
+}
+
+static void compact(struct ledger *lg, const bool *dropped)
+{
     size_t n = 0;
     for (size_t i = 0; i < lg->n; i++) {
         if (dropped[i]) ledger_row_release(&lg->rows[i]);
         else lg->rows[n++] = lg->rows[i];
     }
     lg->n = n;
+}
+
+/* The last row per key wins; a final row takes its placeholder's place. */
+static int keep_last_per_key(struct ledger *lg, struct oomlab_err *err)
+{
+    char **keys = row_keys(lg, 0);
+    size_t n0 = lg->n;
+    struct key_index ix;
+    bool *dropped = calloc(lg->n ? lg->n : 1, sizeof *dropped);
+    if (!keys || !dropped || key_index_init(&ix, lg->n, keys) < 0) {
+        free_keys(keys, lg->n);
+        free(dropped);
+        return oomlab_err_set(err, "out of memory");
+    }
+    for (size_t i = 0; i < lg->n; i++) {
+        if (!keys[i]) continue; /* no id: every such row is its own */
+        size_t *at = key_lookup(&ix, keys[i]);
+        if (!*at) {
+            *at = i + 1;
+            continue;
+        }
+        size_t j = *at - 1;
+        if (ledger_is_running(&lg->rows[j])) {
+            struct ledger_row tmp = lg->rows[j];
+            lg->rows[j] = lg->rows[i];
+            lg->rows[i] = tmp;
+            char *k = keys[j];
+            keys[j] = keys[i];
+            keys[i] = k;
+            dropped[i] = true;
+        } else {
+            dropped[j] = true;
+            *at = i + 1;
+        }
+    }
+    compact(lg, dropped);
     free(ix.slot);
+    free_keys(keys, n0);
     free(dropped);
     return 0;
+}
+
+/* A newer run of the same id (another job, or a --force re-run) drops
+ * every row of the older ones. */
+static int keep_latest_run(struct ledger *lg, struct oomlab_err *err)
+{
+    char **ids = row_keys(lg, 1), **groups = row_keys(lg, 2);
+    size_t n0 = lg->n;
+    struct key_index ix;
+    bool *dropped = calloc(lg->n ? lg->n : 1, sizeof *dropped);
+    int rc = 0;
+    if (!ids || !groups || !dropped || key_index_init(&ix, lg->n, ids) < 0) {
+        rc = oomlab_err_set(err, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < lg->n; i++)
+        if (ids[i]) *key_lookup(&ix, ids[i]) = i + 1; /* the last row of each id */
+    for (size_t i = 0; i < lg->n; i++) {
+        if (!ids[i]) continue;
+        size_t j = *key_lookup(&ix, ids[i]) - 1;
+        dropped[i] = strcmp(groups[i], groups[j]) != 0;
+    }
+    free(ix.slot);
+    compact(lg, dropped);
+out:
+    free_keys(ids, n0);
+    free_keys(groups, n0);
+    free(dropped);
+    return rc;
+}
+
+/* ---- ranks of one job ---- */
+
+static long cell_long(const struct ledger_row *r, enum ledger_col c, long unknown)
+{
+    double v = ledger_num(r, c);
+    return isnan(v) || v < 0 || v > 1e9 || v != floor(v) ? unknown : (long)v;
+}
+
+/* Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ"; NaN otherwise. */
+static double iso_seconds(const char *s)
+{
+    int y, mo, d, h, mi, se;
+    char z;
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &z) != 7 || z != 'Z' ||
+        mo < 1 || mo > 12 || d < 1 || d > 31)
+        return NAN;
+    y -= mo <= 2; /* days from civil (H. Hinnant) */
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400, doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    long days = era * 146097 + doe - 719468;
+    return (double)days * 86400.0 + h * 3600.0 + mi * 60.0 + se;
+}
+
+static double row_end(const struct ledger_row *r)
+{
+    double d = ledger_num(r, LEDGER_DURATION_S);
+    return iso_seconds(r->cell[LEDGER_STARTED_AT]) + (isnan(d) ? 0 : d);
+}
+
+struct rank_ref {
+    size_t first; /* the position of the id's first row: groups a run */
+    size_t i;     /* the row */
+    long rank, restart;
+};
+
+static int rank_ref_cmp(const void *a, const void *b)
+{
+    const struct rank_ref *x = a, *y = b;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    if (x->restart != y->restart) return x->restart < y->restart ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool failed(const struct ledger_row *r)
+{
+    const char *e = r->cell[LEDGER_EXIT_STATUS];
+    return *e && strcmp(e, "0") && !ledger_is_running(r);
+}
+
+/* The job's row from its ranks of the latest restart (g[0..m), by rank). */
+static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, size_t m)
+{
+    long latest = 0;
+    for (size_t k = 0; k < m; k++)
+        if (cell_long(g[k], LEDGER_RESTART, 0) > latest) latest = cell_long(g[k], LEDGER_RESTART, 0);
+    const struct ledger_row *worst = NULL, *first_fail = NULL, *first_oom = NULL;
+    size_t count = 0, n_failed = 0;
+    bool running = false, any_oom = false, any_no = false;
+    double duration = NAN, worst_gb = NAN;
+    for (size_t k = 0; k < m; k++) {
+        const struct ledger_row *r = g[k];
+        if (cell_long(r, LEDGER_RESTART, 0) != latest) continue;
+        count++;
+        double gb = ledger_peak_gb(r), d = ledger_num(r, LEDGER_DURATION_S);
+        if (!isnan(gb) && (isnan(worst_gb) || gb > worst_gb)) worst_gb = gb, worst = r;
+        if (!isnan(d) && (isnan(duration) || d > duration)) duration = d;
+        running |= ledger_is_running(r);
+        int oom = ledger_flag(r, LEDGER_OOM);
+        any_oom |= oom == 1, any_no |= oom == 0;
+        if (oom == 1 && (!first_oom || row_end(r) < row_end(first_oom))) first_oom = r;
+        if (failed(r)) {
+            n_failed++;
+            if (!first_fail || row_end(r) < row_end(first_fail)) first_fail = r;
+        }
+    }
+    const struct ledger_row *base = worst ? worst : g[0];
+    if (ledger_row_init(out) < 0) return -1;
+    int rc = 0;
+    for (size_t c = 0; c < LEDGER_NCOLS; c++) rc |= ledger_row_set(out, (enum ledger_col)c, base->cell[c]);
+    char b[64], notes[1024] = "";
+    static const enum ledger_col per_rank[] = {LEDGER_RANK, LEDGER_LOCAL_RANK, LEDGER_NODE_RANK, LEDGER_GPU};
+    for (size_t k = 0; k < sizeof per_rank / sizeof per_rank[0]; k++) rc |= ledger_row_set(out, per_rank[k], "");
+    snprintf(b, sizeof b, "%zu", count);
+    rc |= ledger_row_set(out, LEDGER_RANKS, b);
+    rc |= ledger_row_set(out, LEDGER_WORST_RANK, worst ? worst->cell[LEDGER_RANK] : "");
+    rc |= ledger_row_set(out, LEDGER_OOM, any_oom ? "yes" : any_no ? "no" : "");
+    rc |= ledger_row_set(out, LEDGER_OOM_STAGE, first_oom ? first_oom->cell[LEDGER_OOM_STAGE] : any_no ? "-" : "");
+    if (!isnan(duration)) snprintf(b, sizeof b, "%.2f", duration);
+    rc |= ledger_row_set(out, LEDGER_DURATION_S, isnan(duration) ? "" : b);
+    rc |= ledger_row_set(out, LEDGER_EXIT_STATUS, running      ? LEDGER_RUNNING
+                                                  : first_fail ? first_fail->cell[LEDGER_EXIT_STATUS]
+                                                               : base->cell[LEDGER_EXIT_STATUS]);
+    snprintf(b, sizeof b, "%zu ranks", count);
+    ledger_notes_add(notes, sizeof notes, b);
+    if (worst) {
+        snprintf(b, sizeof b, "worst rank %s", worst->cell[LEDGER_RANK]);
+        ledger_notes_add(notes, sizeof notes, b);
+    }
+    if (first_fail) {
+        snprintf(b, sizeof b, "first to fail: rank %s (exit %.8s%s)", first_fail->cell[LEDGER_RANK],
+                 first_fail->cell[LEDGER_EXIT_STATUS], ledger_flag(first_fail, LEDGER_OOM) == 1 ? ", GPU OOM" : "");
+        ledger_notes_add(notes, sizeof notes, b);
+        if (n_failed > 1) {
+            snprintf(b, sizeof b, "%zu other rank%s failed after it", n_failed - 1, n_failed == 2 ? "" : "s");
+            ledger_notes_add(notes, sizeof notes, b);
+        }
+    }
+    if (running) ledger_notes_add(notes, sizeof notes, "ranks still running");
+    rc |= ledger_row_set(out, LEDGER_NOTES, notes);
+    return rc ? -1 : 0;
+}
+
+static int push_row(struct ledger_row **rows, size_t *n, size_t *cap, struct ledger_row row)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        struct ledger_row *p = realloc(*rows, c * sizeof *p);
+        if (!p) return -1;
+        *rows = p;
+        *cap = c;
+    }
+    (*rows)[(*n)++] = row;
+    return 0;
+}
+
+/* refs of rank rows, grouped by id (first position), by rank; head[first]
+ * = the id's own row + 1 (0 none). */
+static struct rank_ref *collect_ranks(const struct ledger *lg, size_t *n_refs, size_t **head)
+{
+    char **ids = row_keys(lg, 1);
+    struct key_index ix;
+    struct rank_ref *refs = calloc(lg->n ? lg->n : 1, sizeof *refs);
+    *head = calloc(lg->n ? lg->n : 1, sizeof **head);
+    *n_refs = 0;
+    if (!ids || !refs || !*head || key_index_init(&ix, lg->n, ids) < 0) {
+        free_keys(ids, lg->n);
+        free(refs);
+        free(*head);
+        return NULL;
+    }
+    for (size_t i = 0; i < lg->n; i++) {
+        if (!ids[i]) continue;
+        size_t *at = key_lookup(&ix, ids[i]);
+        if (!*at) *at = i + 1;
+        size_t first = *at - 1;
+        const struct ledger_row *r = &lg->rows[i];
+        if (!*r->cell[LEDGER_RANK]) (*head)[first] = i + 1;
+        else refs[(*n_refs)++] = (struct rank_ref){first, i, cell_long(r, LEDGER_RANK, LONG_MAX),
+                                                   cell_long(r, LEDGER_RESTART, 0)};
+    }
+    free(ix.slot);
+    free_keys(ids, lg->n);
+    qsort(refs, *n_refs, sizeof *refs, rank_ref_cmp);
+    return refs;
+}
+
+int ledger_fold_ranks(struct ledger *lg, struct oomlab_err *err)
+{
+    size_t n_refs, *head;
+    struct rank_ref *refs = collect_ranks(lg, &n_refs, &head);
+    if (!refs) return oomlab_err_set(err, "out of memory");
+    if (n_refs == 0) {
+        free(refs);
+        free(head);
+        return 0;
+    }
+    struct ledger_row *rows = NULL, *detail = lg->detail, **g = calloc(n_refs, sizeof *g);
+    size_t n = 0, cap = 0, nd = lg->n_detail, nd0 = nd, capd = lg->n_detail;
+    bool *is_rank = calloc(lg->n, sizeof *is_rank), ok = g && is_rank;
+    for (size_t k = 0; ok && k < n_refs; k++) is_rank[refs[k].i] = true;
+    for (size_t i = 0, k = 0; ok && i < lg->n; i++) {
+        if (!is_rank[i]) {
+            ok = push_row(&rows, &n, &cap, lg->rows[i]) == 0;
+            continue;
+        }
+        if (k >= n_refs || refs[k].first > i) continue; /* this run's ranks went with its first row */
+        size_t first = refs[k].first, m = 0;
+        while (k < n_refs && refs[k].first == first) g[m++] = &lg->rows[refs[k++].i];
+        if (!head[first]) {
+            struct ledger_row job;
+            ok = synth_job_row(&job, g, m) == 0 && push_row(&rows, &n, &cap, job) == 0;
+        }
+        for (size_t j = 0; ok && j < m; j++) ok = push_row(&detail, &nd, &capd, *g[j]) == 0;
+    }
+    free(g);
+    free(is_rank);
+    free(refs);
+    free(head);
+    if (!ok) { /* rows are shared between the arrays: keep lg as it was */
+        free(rows);
+        lg->detail = detail;
+        lg->n_detail = nd0;
+        return oomlab_err_set(err, "out of memory");
+    }
+    free(lg->rows);
+    lg->rows = rows;
+    lg->n = lg->cap = n;
+    lg->cap = cap;
+    lg->detail = detail;
+    lg->n_detail = nd;
+    return 0;
+}
+
+int ledger_keep_latest_unfolded(struct ledger *lg, struct oomlab_err *err)
+{
+    if (keep_last_per_key(lg, err) < 0) return -1;
+    return keep_latest_run(lg, err);
+}
+
+int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
+{
+    if (ledger_keep_latest_unfolded(lg, err) < 0) return -1;
+    return ledger_fold_ranks(lg, err);
+}
+
+size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first)
+{
+    size_t i = 0, n = 0;
+    while (i < lg->n_detail && strcmp(lg->detail[i].cell[LEDGER_RUN_ID], id)) i++;
+    while (i + n < lg->n_detail && !strcmp(lg->detail[i + n].cell[LEDGER_RUN_ID], id)) n++;
+    *first = n ? &lg->detail[i] : NULL;
+    return n;
+}
+
+int ledger_take_rows(struct ledger *dst, struct ledger *src, struct oomlab_err *err)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        if (dst->n == dst->cap) {
+            size_t c = dst->cap ? dst->cap * 2 : 16;
+            while (c < dst->n + src->n - i) c *= 2;
+            struct ledger_row *p = realloc(dst->rows, c * sizeof *p);
+            if (!p) return oomlab_err_set(err, "out of memory");
+            dst->rows = p;
+            dst->cap = c;
+        }
+        dst->rows[dst->n++] = src->rows[i];
+    }
+    free(src->rows);
+    src->rows = NULL;
+    src->n = src->cap = 0;
+    return 0;
+}
+
+/* Insertion order for equal keys: a merge sort on (start, position). */
+static void sort_rows(struct ledger_row *a, struct ledger_row *tmp, size_t n)
+{
+    if (n < 2) return;
+    size_t h = n / 2;
+    sort_rows(a, tmp, h);
+    sort_rows(a + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) {
+        const char *x = a[i].cell[LEDGER_STARTED_AT], *y = a[j].cell[LEDGER_STARTED_AT];
+        tmp[k++] = (*x && *y && strcmp(y, x) < 0) ? a[j++] : a[i++];
+    }
+    while (i < h) tmp[k++] = a[i++];
+    while (j < n) tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+void ledger_sort_by_start(struct ledger *lg)
+{
+    struct ledger_row *tmp = malloc((lg->n ? lg->n : 1) * sizeof *tmp);
+    if (!tmp) return; /* file order: still every row */
+    sort_rows(lg->rows, tmp, lg->n);
+    free(tmp);
+}
+
+int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart)
+{
+    int n = rank < 0      ? snprintf(buf, size, "%s", id)
+            : restart > 0 ? snprintf(buf, size, "%s_rank%ld_restart%ld", id, rank, restart)
+                          : snprintf(buf, size, "%s_rank%ld", id, rank);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+int ledger_row_stem(char *buf, size_t size, const struct ledger_row *row)
+{
+    long rank = *row->cell[LEDGER_RANK] ? cell_long(row, LEDGER_RANK, -2) : -1;
+    if (rank == -2) return -1;
+    return ledger_stem(buf, size, row->cell[LEDGER_RUN_ID], rank, cell_long(row, LEDGER_RESTART, 0));
 }
 
 /* ---- environment ---- */

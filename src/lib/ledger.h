@@ -48,6 +48,16 @@ enum ledger_col {
     LEDGER_ENV,       /* memory-relevant environment: NAME=value words (ledger_env_capture) */
     LEDGER_OOMLAB_PID, /* the recording oomlab's pid and host: a `running` row whose */
     LEDGER_HOST,       /* oomlab is gone was left by an oomlab that was killed */
+    /* ranks of a distributed job (lib/launcher; docs/clusters.md) */
+    LEDGER_JOB_ID,           /* "slurm:123", "torchelastic:abc"; "" none */
+    LEDGER_RANK,             /* a rank's own row; "" for a whole run or job */
+    LEDGER_LOCAL_RANK,
+    LEDGER_NODE_RANK,
+    LEDGER_WORLD_SIZE,
+    LEDGER_RESTART,          /* torchelastic restart / SLURM requeue count */
+    LEDGER_GPU,              /* the GPU index sampled ("" all or unknown) */
+    LEDGER_RANKS,            /* how many ranks the row covers ("" unknown / one process) */
+    LEDGER_WORST_RANK,       /* the rank with the highest peak ("" unknown) */
     LEDGER_NCOLS
 };
 #define LEDGER_GUIDE_NCOLS 11
@@ -62,6 +72,10 @@ struct ledger_row {
 struct ledger {
     struct ledger_row *rows;
     size_t n, cap;
+    /* The ranks' own rows, folded by ledger_keep_latest into their job's
+     * row in rows[]: contiguous per run id, by rank (ledger_rank_rows). */
+    struct ledger_row *detail;
+    size_t n_detail;
     char delimiter; /* as found in the file */
     bool crlf;      /* the first record ended in CRLF */
     /* The file's layout: file column i holds ledger column columns[i]
@@ -112,8 +126,41 @@ void ledger_release(struct ledger *lg);
 /* Keep one row per run id (rows without an id are all kept), the last one written: the final row of a run
  * takes the place of its `running` placeholder (so runs stay in the order
  * they started); a newer run of the same id (--force) drops the older row.
- * 0, or -1 with err when out of memory. */
+ * Then ledger_fold_ranks. 0, or -1 with err when out of memory. */
 int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err);
+
+/* The rank rows (rank cell set) of one run — one job: the same id and job
+ * id, or, without a job id, the same start, host and oomlab pid — keep
+ * the last row per rank and restart, move to lg->detail, and the run gets
+ * one row in rows[]: the one its wrapping oomlab wrote (rank empty), else
+ * one made from the ranks of the latest restart: the worst rank's row
+ * (highest peak; its peak, capacity, source, GPU, host) with ranks and
+ * worst_rank set; oom yes when any rank's is; exit_status and oom_stage
+ * of the first rank to fail (earliest started_at + duration, then lowest
+ * rank); `running` while any rank is; the longest duration; notes saying
+ * which rank failed first and how many others failed. Rows of an older
+ * run of the same id (another job) are dropped. Called by
+ * ledger_keep_latest; callers that mark rows (killed) in between call it
+ * themselves with the rows unfolded: see ledger_keep_latest_unfolded. */
+int ledger_fold_ranks(struct ledger *lg, struct oomlab_err *err);
+int ledger_keep_latest_unfolded(struct ledger *lg, struct oomlab_err *err);
+
+/* Append every row of src to dst (src is left empty); -1 when out of memory. */
+int ledger_take_rows(struct ledger *dst, struct ledger *src, struct oomlab_err *err);
+/* Stable order by started_at (rows without one keep their place relative
+ * to their neighbours from the same file): shards merged on read. */
+void ledger_sort_by_start(struct ledger *lg);
+
+/* The rank rows of run id (count; *first the first of them), by rank. */
+size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first);
+
+/* The file-name stem of a run's or a rank's files: "ID", "ID_rankN",
+ * "ID_rankN_restartK" (K > 0); rank -1: not a rank. -1 when it does not
+ * fit size. Every file of the run (log, _mem.csv, _steps.csv, _oom/) and
+ * every reader of them uses this one name. */
+int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart);
+/* The stem of a row's files (its id, rank and restart cells). */
+int ledger_row_stem(char *buf, size_t size, const struct ledger_row *row);
 /* exit_status of the placeholder row `run` appends when it starts. */
 #define LEDGER_RUNNING "running"
 bool ledger_is_running(const struct ledger_row *row);

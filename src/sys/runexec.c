@@ -21,6 +21,7 @@
 
 #include "lib/argsubst.h"
 #include "lib/ledger.h"
+#include "lib/msg.h"
 #include "lib/plan.h"
 #include "lib/verdict.h"
 #include "lib/steps.h"
@@ -28,6 +29,7 @@
 #include "sys/child.h"
 #include "sys/fsutil.h"
 #include "sys/logidx_file.h"
+#include "sys/ledgerfile.h"
 #include "sys/logscan.h"
 #include "sys/memlog.h"
 #include "sys/nvml.h"
@@ -48,6 +50,14 @@ static void result_init(struct runexec_result *res)
     res->oom_stage = OOM_STAGE_UNKNOWN;
     res->capacity = res->peak_alloc = res->peak_reserved = res->peak_nvml = -1;
     res->oom_alloc = res->oom_reserved = res->oom_in_use = -1;
+    res->worst_rank = res->first_oom_rank = -1;
+    res->worst_rank_from = "";
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
 }
 
 /* The id becomes a file name and a CSV cell: refuse what could escape the
@@ -71,14 +81,19 @@ int runexec_check_id(const char *id, struct oomlab_err *err)
     return 0;
 }
 
-static int set_id_paths(struct paths *p, const char *id, struct oomlab_err *err)
+/* configs/ID.yaml is the job's (one for all its ranks); the log and the
+ * memory CSV are the rank's own (lib/ledger's stem: ID_rankN). */
+static int set_id_paths(struct paths *p, const char *id, const struct launcher_info *rank,
+                        struct runexec_result *res, struct oomlab_err *err)
 {
     char name[NAME_MAX];
+    if (ledger_stem(res->stem, sizeof res->stem, id, rank ? rank->rank : -1, rank ? rank->restart : 0) < 0)
+        return oomlab_err_set(err, "run id '%s' is too long for a rank's file names", id);
     snprintf(name, sizeof name, "%s.yaml", id);
     if (fsutil_join(p->config, sizeof p->config, p->configs, name, err) < 0) return -1;
-    snprintf(name, sizeof name, "%s.log", id);
+    snprintf(name, sizeof name, "%s.log", res->stem);
     if (fsutil_join(p->log, sizeof p->log, p->logs, name, err) < 0) return -1;
-    snprintf(name, sizeof name, "%s_mem.csv", id);
+    snprintf(name, sizeof name, "%s_mem.csv", res->stem);
     return fsutil_join(p->mem, sizeof p->mem, p->logs, name, err);
 }
 
@@ -93,23 +108,40 @@ static int make_dirs(struct paths *p, const char *dir, struct oomlab_err *err)
     return 0;
 }
 
+/* runs.csv and the shards, one row per run (sys/ledgerfile, the one reader). */
 static int read_ledger(const struct paths *p, struct ledger *lg, struct oomlab_err *err)
 {
-    char *text;
-    size_t len;
+    char path[PATH_MAX];
     bool missing;
-    memset(lg, 0, sizeof *lg);
-    if (fsutil_read(p->ledger, LEDGER_MAX, &text, &len, &missing, err) < 0) return missing ? 0 : -1;
-    int rc = ledger_parse(lg, text, len, p->ledger, err);
-    free(text);
+    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, err) < 0) {
+        memset(lg, 0, sizeof *lg);
+        return missing ? 0 : -1;
+    }
+    int rc = ledger_keep_latest(lg, err);
+    if (rc < 0) ledger_release(lg);
     return rc;
 }
 
-static bool exists(const char *path)
+/* A rank may share its id with the other ranks of its job, never with
+ * another job's rows or with a run that had no ranks. */
+static const char *rank_clash(const struct runexec_opts *o, const struct ledger *lg, const struct paths *p,
+                              char *why, size_t size)
 {
-    struct stat st;
-    return lstat(path, &st) == 0;
+    const struct ledger_row *row = ledger_find(lg, o->id);
+    char plain[PATH_MAX + 8];
+    snprintf(plain, sizeof plain, "%s/%s.log", p->logs, o->id);
+    if (exists(plain)) return snprintf(why, size, "%s", plain), why;
+    if (!row) return NULL;
+    const char *job = row->cell[LEDGER_JOB_ID];
+    bool ranked = *row->cell[LEDGER_RANKS] || *row->cell[LEDGER_RANK];
+    if (!ranked) return snprintf(why, size, "%s: a run without ranks", p->ledger), why;
+    if (strcmp(job, o->rank->job_id))
+        return snprintf(why, size, "%s: job %s, this is %s", p->ledger, *job ? job : "(none)",
+                        *o->rank->job_id ? o->rank->job_id : "a job without an id"),
+               why;
+    return NULL;
 }
+
 
 /* "runNNN" numbers already used by files in a directory. */
 static long max_number_in(const char *dir)
@@ -144,8 +176,10 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
     if (o->id) {
         if (runexec_check_id(o->id, err) < 0) goto fail;
         snprintf(res->id, sizeof res->id, "%s", o->id);
-        if (set_id_paths(p, o->id, err) < 0) goto fail;
-        const char *clash = ledger_find(&lg, o->id) ? p->ledger
+        if (set_id_paths(p, o->id, o->rank, res, err) < 0) goto fail;
+        char why[PATH_MAX + 200];
+        const char *clash = o->rank                 ? rank_clash(o, &lg, p, why, sizeof why)
+                            : ledger_find(&lg, o->id) ? p->ledger
                             : exists(p->log)        ? p->log
                             : exists(p->config)     ? p->config
                             : exists(p->mem)        ? p->mem
@@ -158,7 +192,10 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
         }
         *log_fd = open_log(p->log, o->force, err);
         if (*log_fd < 0) {
-            if (errno == EEXIST)
+            if (errno == EEXIST && o->rank)
+                oomlab_err_set(err, "cannot create %s: it exists (rank %ld of this job started twice?); "
+                                    "pass --force to replace it", p->log, o->rank->rank);
+            else if (errno == EEXIST)
                 oomlab_err_set(err, "cannot create %s: it exists (another run took this id)", p->log);
             goto fail;
         }
@@ -173,7 +210,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
     ledger_release(&lg);
     for (int tries = 0; tries < 10000; tries++) {
         snprintf(res->id, sizeof res->id, "run%03ld", n + 1 + tries);
-        if (set_id_paths(p, res->id, err) < 0) return -1;
+        if (set_id_paths(p, res->id, NULL, res, err) < 0) return -1;
         if (exists(p->config) || exists(p->mem)) continue;
         *log_fd = open_log(p->log, false, err);
         if (*log_fd >= 0) return 0;
@@ -206,15 +243,47 @@ static int appends(char **buf, size_t *len, const char *s)
 /* configs/ID.yaml: the caller's text (run: the --config verbatim, or in
  * its own schema with --set applied, lib/runcfg_render), else the parsed
  * fields as YAML. */
-static int write_config(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
+static int write_config_once(const struct runexec_opts *o, struct paths *p, const char *text, size_t len,
+                             struct oomlab_err *err);
+
+static int write_config(const struct runexec_opts *o, struct paths *p, struct oomlab_err *err)
 {
-    if (o->config_text) return fsutil_write_atomic(p->config, o->config_text, o->config_len, err);
-    if (!o->cfg) return 0;
-    char *text = runcfg_to_yaml(o->cfg);
+    if (!o->config_text && !o->cfg) return 0;
+    char *own = o->config_text ? NULL : runcfg_to_yaml(o->cfg);
+    const char *text = o->config_text ? o->config_text : own;
     if (!text) return oomlab_err_set(err, "out of memory");
-    int rc = fsutil_write_atomic(p->config, text, strlen(text), err);
-    free(text);
+    size_t len = o->config_text ? o->config_len : strlen(text);
+    int rc = o->rank && !o->force ? write_config_once(o, p, text, len, err)
+                                  : fsutil_write_atomic(p->config, text, len, err);
+    free(own);
     return rc;
+}
+
+/* The ranks of a job race to write configs/ID.yaml: the first one's link(2)
+ * puts it in place whole; the others find it there. A rank whose config
+ * differs gets configs/ID_rankN.yaml, and its {config} is that file. */
+static int write_config_once(const struct runexec_opts *o, struct paths *p, const char *text, size_t len,
+                             struct oomlab_err *err)
+{
+    char tmp[PATH_MAX + 32], *have = NULL;
+    size_t have_len = 0;
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p->config, (long)getpid());
+    if (fsutil_write_atomic(tmp, text, len, err) < 0) return -1;
+    int rc = link(tmp, p->config), e = errno;
+    unlink(tmp);
+    if (rc == 0) return 0;
+    if (e != EEXIST) return oomlab_err_set(err, "cannot create %s: %s", p->config, strerror(e));
+    if (fsutil_read(p->config, LEDGER_MAX, &have, &have_len, NULL, NULL) == 0 && have_len == len &&
+        !memcmp(have, text, len)) {
+        free(have);
+        return 0;
+    }
+    free(have);
+    char name[NAME_MAX];
+    snprintf(name, sizeof name, "%.200s_rank%ld.yaml", o->id, o->rank->rank);
+    if (fsutil_join(p->config, sizeof p->config, p->configs, name, err) < 0) return -1;
+    if (!o->silent) fprintf(stderr, "oomlab run: rank %ld: config differs from the job's: %s\n", o->rank->rank, p->config);
+    return fsutil_write_atomic(p->config, text, len, err);
 }
 
 /* The command with {config} (this run's configs/ID.yaml) and the caller's
@@ -331,12 +400,72 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
 
 /* ---- reading the log back ---- */
 
+/* A run wrapping a launcher (oomlab run -- torchrun ...): each rank's
+ * highest step-line peak, by the [rankN]: prefix of its lines. */
+#define MAX_LOG_RANKS 65536
+struct rank_peaks {
+    int64_t *peak; /* per rank: reserved, else allocated; -1 none (seen), -2 not seen */
+    size_t n;
+};
+
+struct scan_ctx {
+    struct steps_series *series;
+    struct rank_peaks rp;
+};
+
+static void rank_peak_add(struct rank_peaks *rp, int rank, int64_t bytes)
+{
+    if (rank < 0 || rank >= MAX_LOG_RANKS) return;
+    if ((size_t)rank >= rp->n) {
+        size_t n = (size_t)rank + 1 < 2 * rp->n ? 2 * rp->n : (size_t)rank + 1;
+        int64_t *p = realloc(rp->peak, n * sizeof *p);
+        if (!p) return;
+        for (size_t i = rp->n; i < n; i++) p[i] = -2;
+        rp->peak = p;
+        rp->n = n;
+    }
+    if (bytes > rp->peak[rank] || rp->peak[rank] == -2) rp->peak[rank] = bytes > -1 ? bytes : -1;
+}
+
 /* Each line of the log pass goes to the step parser. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
+    struct scan_ctx *sc = ctx;
     struct steps_point pt;
-    if (!steps_parse_line(line, len, &pt)) return 0;
-    return steps_series_add(ctx, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
+    struct msg_prefix px;
+    bool step = steps_parse_line(line, len, &pt);
+    msg_prefix_parse(line, len, &px);
+    if (px.rank >= 0)
+        rank_peak_add(&sc->rp, px.rank, !step ? -1 : pt.peak_reserved >= 0 ? pt.peak_reserved : pt.peak_alloc);
+    if (!step) return 0;
+    return steps_series_add(sc->series, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
+}
+
+/* Which rank was worst: the highest step-line peak, else the first rank
+ * to hit a GPU OOM (it wanted more than the card). */
+static void ranks_summarise(struct rank_peaks *rp, const struct oom_report *rep, struct runexec_result *res)
+{
+    int64_t best = -1;
+    /* An OOM's counters are a lower bound of that rank's peak: the rank
+     * that died wanted more than any step line of the others shows. */
+    for (size_t i = 0; rep && i < rep->n_events; i++) {
+        const struct oom_event *ev = &rep->events[i];
+        if (!ev->gpu_oom || ev->rank < 0) continue;
+        int64_t reserved = ev->bytes.reserved, sum;
+        if (reserved < 0 && ev->bytes.allocated >= 0 && ev->bytes.reserved_unallocated >= 0 &&
+            units_add(ev->bytes.allocated, ev->bytes.reserved_unallocated, &sum))
+            reserved = sum;
+        rank_peak_add(rp, ev->rank, reserved >= 0 ? reserved : ev->bytes.allocated);
+    }
+    for (size_t r = 0; r < rp->n; r++) {
+        res->ranks_seen += rp->peak[r] != -2;
+        if (rp->peak[r] > best) best = rp->peak[r], res->worst_rank = (long)r, res->worst_rank_from = "log";
+    }
+    for (size_t i = 0; rep && i < rep->n_events && res->first_oom_rank < 0; i++)
+        if (rep->events[i].gpu_oom && rep->events[i].rank >= 0) res->first_oom_rank = rep->events[i].rank;
+    if (res->worst_rank < 0 && res->first_oom_rank >= 0)
+        res->worst_rank = res->first_oom_rank, res->worst_rank_from = "OOM message";
+    if (res->ranks_seen < 2) res->worst_rank = -1, res->worst_rank_from = "", res->ranks_seen = 0;
 }
 
 static void steps_summarise(const struct steps_series *series, struct runexec_result *res)
@@ -407,11 +536,14 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct runexec_
     struct oomlab_err e = {{0}};
     struct steps_series series;
     steps_series_init(&series);
-    if (logscan_path_lines(path, &rep, steps_line, &series, &e) == 0) {
+    struct scan_ctx sc = {.series = &series};
+    if (logscan_path_lines(path, &rep, steps_line, &sc, &e) == 0) {
         oom_summarise(&rep, res);
         if (res->oom) first_fix(&rep, cfg, res);
+        ranks_summarise(&sc.rp, &rep, res);
         oom_report_release(&rep);
     }
+    free(sc.rp.peak);
     steps_summarise(&series, res);
     steps_series_release(&series);
 }
@@ -429,6 +561,11 @@ static void read_torch(const struct torchhook *th, struct runexec_result *res)
     res->torch_steps = ts.series.n;
     res->torch_ranks = ts.ranks;
     res->torch_worst_rank = ts.worst_rank;
+    if (ts.ranks > 1 && ts.worst_rank >= 0) {
+        res->worst_rank = ts.worst_rank;
+        res->worst_rank_from = "torch hook";
+        if (ts.ranks > res->ranks_seen) res->ranks_seen = ts.ranks;
+    }
     if (ts.peak_reserved >= 0 || ts.peak_alloc >= 0) {
         res->peak_alloc = ts.peak_alloc;
         res->peak_reserved = ts.peak_reserved;
@@ -548,6 +685,16 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, o->tag);
     if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
     torch_notes(o, res, notes, size);
+    if (res->ranks_seen > 1 && strcmp(res->worst_rank_from, "torch hook")) {
+        char b[160];
+        snprintf(b, sizeof b, "%d ranks in the log; worst rank %ld (%s)", res->ranks_seen, res->worst_rank,
+                 res->worst_rank_from);
+        ledger_notes_add(notes, size, b);
+    }
+    if (res->ranks_seen > 1 && res->first_oom_rank >= 0) {
+        snprintf(buf, sizeof buf, "first GPU OOM: rank %ld", res->first_oom_rank);
+        ledger_notes_add(notes, size, buf);
+    }
 }
 
 struct row_ctx {
@@ -584,6 +731,26 @@ struct row_start {
     const char *started, *command, *env;
 };
 
+static void set_long(struct ledger_row *row, enum ledger_col col, long v)
+{
+    char b[32];
+    fmt_long(b, sizeof b, v);
+    ledger_row_set(row, col, b);
+}
+
+/* Who this rank is (lib/launcher), and the GPU it sampled. */
+static void fill_rank(struct ledger_row *row, const struct launcher_info *r, int gpu)
+{
+    set_long(row, LEDGER_GPU, gpu);
+    if (!r) return;
+    ledger_row_set(row, LEDGER_JOB_ID, r->job_id);
+    set_long(row, LEDGER_RANK, r->rank);
+    set_long(row, LEDGER_LOCAL_RANK, r->local_rank);
+    set_long(row, LEDGER_NODE_RANK, r->node_rank);
+    set_long(row, LEDGER_WORLD_SIZE, r->world_size);
+    set_long(row, LEDGER_RESTART, r->restart);
+}
+
 static void fill_start(struct ledger_row *row, const struct runexec_opts *o, const char *id,
                        const struct row_start *st)
 {
@@ -607,9 +774,8 @@ static void fill_start(struct ledger_row *row, const struct runexec_opts *o, con
     ledger_row_set(row, LEDGER_ENV, st->env);
     snprintf(b, sizeof b, "%ld", (long)getpid());
     ledger_row_set(row, LEDGER_OOMLAB_PID, b);
-    if (gethostname(b, sizeof b) == 0 && (b[sizeof b - 1] = '\0', 1) &&
-        ledger_utf8_invalid_at(b, strlen(b)) == strlen(b))
-        ledger_row_set(row, LEDGER_HOST, b);
+    if (ledgerfile_host(b, sizeof b) == 0) ledger_row_set(row, LEDGER_HOST, b);
+    fill_rank(row, o->rank, o->gpu);
 }
 
 static void fill_mem_trend(struct ledger_row *row, const struct steps_mem_trend *t)
@@ -655,11 +821,25 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
     ledger_row_set(row, LEDGER_NOTES, notes);
     fill_mem_trend(row, &res->mem);
+    if (res->ranks_seen > 1) {
+        set_long(row, LEDGER_RANKS, res->ranks_seen);
+        set_long(row, LEDGER_WORST_RANK, res->worst_rank);
+    }
 }
 
-static int append_row(const struct paths *p, struct row_ctx *ctx, struct oomlab_err *err)
+/* The ranks of a job (and any DIR with runs.d/) append to this host's
+ * shard; everything else to runs.csv under flock, as before. */
+static int append_row(const struct runexec_opts *o, const struct paths *p, struct row_ctx *ctx,
+                      struct oomlab_err *err)
 {
-    return fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, ctx, err);
+    if (!ledgerfile_use_shards(p->dir, o->rank != NULL))
+        return fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, ctx, err);
+    size_t len;
+    char *rec = ledger_format_row(&ctx->row, &len);
+    if (!rec) return oomlab_err_set(err, "out of memory");
+    int rc = ledgerfile_append_shard(p->dir, rec, len, err);
+    free(rec);
+    return rc;
 }
 
 /* The `running` row: a run whose oomlab is killed still shows in `table`. */
@@ -671,7 +851,7 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     if (ledger_row_init(&ctx.row) < 0) return;
     fill_start(&ctx.row, o, res->id, st);
     ledger_row_set(&ctx.row, LEDGER_EXIT_STATUS, LEDGER_RUNNING);
-    res->placeholder = append_row(p, &ctx, &e) == 0;
+    res->placeholder = append_row(o, p, &ctx, &e) == 0;
     ledger_row_release(&ctx.row);
 }
 
@@ -689,7 +869,7 @@ static void record(const struct runexec_opts *o, const struct paths *p,
     }
     fill_start(&ctx.row, o, res->id, st);
     fill_row(&ctx.row, res, notes);
-    if (append_row(p, &ctx, &e) < 0)
+    if (append_row(o, p, &ctx, &e) < 0)
         snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
     else
         res->recorded = true;
@@ -706,9 +886,12 @@ static void child_notice(const char *msg, void *ctx)
 
 /* runs.csv is appended to only at the end: refuse a symlink or a FIFO
  * before the command runs, not after hours of training. */
-static int refuse_foreign_ledger(const struct paths *p, struct oomlab_err *err)
+static int refuse_foreign_ledger(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
 {
-    return fsutil_check_own(p->ledger, err);
+    char shard[PATH_MAX];
+    if (!ledgerfile_use_shards(p->dir, o->rank != NULL)) return fsutil_check_own(p->ledger, err);
+    if (ledgerfile_shard_path(p->dir, shard, sizeof shard, err) < 0) return -1;
+    return fsutil_check_own(shard, err);
 }
 
 /* ---- the run ---- */
@@ -728,17 +911,17 @@ static void iso_now(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void unclaim(const struct paths *p)
+static void unclaim(const struct paths *p, bool shared_config)
 {
     unlink(p->log);
-    unlink(p->config);
+    if (!shared_config) unlink(p->config); /* the job's other ranks may use it */
     unlink(p->mem);
 }
 
-static int exec_failure(const struct paths *p, const char *cmd, struct runexec_result *res,
+static int exec_failure(const struct paths *p, bool rank, const char *cmd, struct runexec_result *res,
                         const struct child_result *cr, struct oomlab_err *err)
 {
-    unclaim(p);
+    unclaim(p, rank);
     res->exec_failed = true;
     res->exit_code = cr->exit_code;
     if (cr->exec_errno == ENOENT) return oomlab_err_set(err, "%s: command not found", cmd);
@@ -799,7 +982,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         res->dir_failed = true;
         return -1;
     }
-    if (refuse_foreign_ledger(&p, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
+    if (refuse_foreign_ledger(o, &p, err) < 0 || claim_id(o, &p, res, &log_fd, err) < 0) return -1;
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
     int lock_fd = hold_run_lock(p.log);
     if (o->force) unlink(p.mem);
@@ -810,7 +993,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         return -1;
     }
     static struct torchhook th;
-    if (torchhook_setup(&th, o->torch, p.logs, res->id, err) < 0) {
+    if (torchhook_setup(&th, o->torch, p.logs, res->stem, err) < 0) {
         close(log_fd);
         unlink(p.log);
         release_run_lock(lock_fd);
@@ -832,7 +1015,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         free(command);
         free(env);
         close(log_fd);
-        unclaim(&p);
+        unclaim(&p, o->rank != NULL);
         release_run_lock(lock_fd);
         return -1;
     }
@@ -841,7 +1024,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
         free(command);
         free(env);
         release_run_lock(lock_fd);
-        int rc = exec_failure(&p, argv[0], res, &cr, err);
+        int rc = exec_failure(&p, o->rank != NULL, argv[0], res, &cr, err);
         argsubst_free(argv);
         return rc;
     }

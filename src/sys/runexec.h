@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lib/err.h"
+#include "lib/launcher.h"
 #include "lib/oom.h"
 #include "lib/runcfg.h"
 #include "sys/torchhook.h"
@@ -60,6 +61,11 @@ struct runexec_opts {
      * grace); the row's notes say so. NULL: none. */
     bool (*live)(const struct runexec_live *lv, void *ctx);
     void *live_ctx;
+    /* issue 16 (ranks): this oomlab is one rank of a job (srun oomlab run):
+     * its files are named ID_rankN (lib/ledger's stem), the ledger rows go
+     * to this host's shard, and the id is shared with the job's other
+     * ranks (refused when another job holds it). NULL: not a rank. */
+    const struct launcher_info *rank;
 };
 
 struct runexec_result {
@@ -105,6 +111,13 @@ struct runexec_result {
     bool dir_failed;           /* -1 because DIR (or configs/, logs/) cannot be made */
     /* added for issue 16 (guard): */
     bool stopped;              /* opts->live asked for the command to end */
+    /* issue 16: a run wrapping a launcher (torchrun): the ranks its log's
+     * [rankN]: lines or the torch hook showed, and the worst of them */
+    int ranks_seen;            /* 0 none seen */
+    long worst_rank;           /* -1 unknown */
+    const char *worst_rank_from; /* "torch hook", "step lines", "OOM message" */
+    long first_oom_rank;       /* the rank of the first GPU OOM in the log; -1 */
+    char stem[128];            /* the files' name: ID or ID_rankN */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);

@@ -11,7 +11,7 @@ check run.exit0 test "$rc" -eq 0
 check run.files test -f configs/run001.yaml -a -f logs/run001.log -a -f logs/run001_mem.csv -a -f runs.csv
 check run.log-identical cmp -s direct.log logs/run001.log
 check run.echoed cmp -s direct.log echo.out
-check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host"
+check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host,job_id,rank,local_rank,node_rank,world_size,restart,gpu,ranks,worst_rank"
 check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
 check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
 check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml

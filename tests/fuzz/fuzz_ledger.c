@@ -53,6 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             enum ledger_col out[LEDGER_NCOLS];
             ledger_changed(&lg.rows[0], &lg.rows[1], out, LEDGER_NCOLS);
         }
+        ledger_sort_by_start(&lg); /* shards merged on read, then one row per run, ranks folded */
+        if (ledger_keep_latest(&lg, &err) == 0)
+            for (size_t i = 0; i < lg.n && i < 8; i++) {
+                const struct ledger_row *first;
+                char stem[128];
+                ledger_rank_rows(&lg, lg.rows[i].cell[LEDGER_RUN_ID], &first);
+                ledger_row_stem(stem, sizeof stem, &lg.rows[i]);
+            }
         ledger_release(&lg);
     }
     free(copy);

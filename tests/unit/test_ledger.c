@@ -33,7 +33,8 @@ static void test_header_is_the_guides_columns_then_extras(void **state)
     assert_string_equal(h + strlen(guide), "effective_batch,peak_source,peak_pct_capacity,"
                                            "capacity_GB,started_at,duration_s,exit_status,command,notes,"
                                            "peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,"
-                                           "mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host\n");
+                                           "mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host,job_id,rank,local_rank,"
+                                           "node_rank,world_size,restart,gpu,ranks,worst_rank\n");
     assert_int_equal(len, strlen(h));
     free(h);
 }
@@ -282,6 +283,87 @@ static void test_keep_latest_row_per_run(void **state)
     ledger_release(&lg);
 }
 
+/* issue 16: the ranks of one job fold into one row (the worst rank's peak,
+ * the first rank to fail); an older job with the same id is dropped; a
+ * wrapping run's own row stays the job's row; shards merge by start. */
+static void test_fold_ranks(void **state)
+{
+    (void)state;
+    const char *text =
+        "run_id,peak_reserved_GB,capacity_GB,oom,oom_stage,started_at,duration_s,exit_status,job_id,rank,restart,notes\n"
+        "j,70.00,80.00,no,-,2026-01-01T00:00:00Z,5.00,0,slurm:1,0,,old job\n"
+        "j,,,,,2026-01-02T00:00:00Z,,running,slurm:2,0,,\n"
+        "j,,,,,2026-01-02T00:00:00Z,,running,slurm:2,1,,\n"
+        "j,,,,,2026-01-02T00:00:00Z,,running,slurm:2,2,,\n"
+        "j,79.50,80.00,yes,backward,2026-01-02T00:00:00Z,30.00,1,slurm:2,2,,\n"
+        "j,41.25,80.00,no,-,2026-01-02T00:00:01Z,631.00,1,slurm:2,1,,\n"
+        "j,40.00,80.00,no,-,2026-01-02T00:00:00Z,632.00,1,slurm:2,0,,\n"
+        "w,60.00,80.00,yes,forward,2026-01-03T00:00:00Z,9.00,1,,,,wrapper\n"
+        "w,60.00,80.00,yes,forward,2026-01-03T00:00:00Z,9.00,1,,1,,\n"
+        "w,20.00,80.00,no,-,2026-01-03T00:00:00Z,9.00,1,,0,,\n"
+        "k,,,,,2026-01-04T00:00:00Z,,running,slurm:3,0,,\n"
+        "k,10.00,80.00,no,-,2026-01-04T00:00:00Z,3.00,0,slurm:3,1,,\n";
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
+    assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
+    assert_int_equal(lg.n, 3);
+    const struct ledger_row *j = &lg.rows[0], *w = &lg.rows[1], *k = &lg.rows[2], *d;
+    assert_string_equal(j->cell[LEDGER_RUN_ID], "j");
+    assert_string_equal(j->cell[LEDGER_JOB_ID], "slurm:2");
+    assert_string_equal(j->cell[LEDGER_PEAK_RESERVED_GB], "79.50");
+    assert_string_equal(j->cell[LEDGER_WORST_RANK], "2");
+    assert_string_equal(j->cell[LEDGER_RANKS], "3");
+    assert_string_equal(j->cell[LEDGER_RANK], "");
+    assert_string_equal(j->cell[LEDGER_OOM], "yes");
+    assert_string_equal(j->cell[LEDGER_OOM_STAGE], "backward");
+    assert_string_equal(j->cell[LEDGER_DURATION_S], "632.00");
+    assert_string_equal(j->cell[LEDGER_EXIT_STATUS], "1");
+    assert_string_equal(j->cell[LEDGER_NOTES], "3 ranks; worst rank 2; first to fail: rank 2 (exit 1, GPU OOM); "
+                                               "2 other ranks failed after it");
+    assert_int_equal(ledger_rank_rows(&lg, "j", &d), 3);
+    assert_string_equal(d[0].cell[LEDGER_RANK], "0");
+    assert_string_equal(d[0].cell[LEDGER_PEAK_RESERVED_GB], "40.00");
+    assert_string_equal(d[2].cell[LEDGER_RANK], "2");
+    /* the wrapper's own row is the job's */
+    assert_string_equal(w->cell[LEDGER_NOTES], "wrapper");
+    assert_int_equal(ledger_rank_rows(&lg, "w", &d), 2);
+    /* a rank still running keeps the job running */
+    assert_true(ledger_is_running(k));
+    assert_string_equal(k->cell[LEDGER_RANKS], "2");
+    assert_int_equal(ledger_rank_rows(&lg, "nope", &d), 0);
+    assert_non_null(ledger_find(&lg, "j"));
+    ledger_release(&lg);
+
+    char stem[64];
+    assert_int_equal(ledger_stem(stem, sizeof stem, "x", -1, 0), 0);
+    assert_string_equal(stem, "x");
+    assert_int_equal(ledger_stem(stem, sizeof stem, "x", 3, 0), 0);
+    assert_string_equal(stem, "x_rank3");
+    assert_int_equal(ledger_stem(stem, sizeof stem, "x", 3, 2), 0);
+    assert_string_equal(stem, "x_rank3_restart2");
+    assert_int_equal(ledger_stem(stem, 5, "x", 3, 2), -1);
+}
+
+static void test_merge_shards(void **state)
+{
+    (void)state;
+    const char *a = "run_id,started_at,host\nr1,2026-01-01T00:00:02Z,a\nr3,2026-01-01T00:00:09Z,a\n";
+    const char *b = "run_id,started_at,host\nr2,2026-01-01T00:00:05Z,b\nr0,,b\n";
+    struct ledger la, lb;
+    assert_int_equal(ledger_parse(&la, a, strlen(a), "a.csv", NULL), 0);
+    assert_int_equal(ledger_parse(&lb, b, strlen(b), "b.csv", NULL), 0);
+    assert_int_equal(ledger_take_rows(&la, &lb, NULL), 0);
+    assert_int_equal(lb.n, 0);
+    ledger_sort_by_start(&la);
+    assert_int_equal(la.n, 4);
+    assert_string_equal(la.rows[0].cell[LEDGER_RUN_ID], "r1");
+    assert_string_equal(la.rows[1].cell[LEDGER_RUN_ID], "r2");
+    assert_string_equal(la.rows[2].cell[LEDGER_RUN_ID], "r3");
+    assert_string_equal(la.rows[3].cell[LEDGER_RUN_ID], "r0");
+    ledger_release(&la);
+    ledger_release(&lb);
+}
+
 /* issue 10: the memory-relevant environment is recorded and compared. */
 static void test_env_capture_and_compare(void **state)
 {
@@ -381,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_column_lookup),
         cmocka_unit_test(test_sep_line_is_the_delimiter),
         cmocka_unit_test(test_keep_latest_row_per_run),
+        cmocka_unit_test(test_fold_ranks),
+        cmocka_unit_test(test_merge_shards),
         cmocka_unit_test(test_env_capture_and_compare),
         cmocka_unit_test(test_notes_cut_on_a_character),
         cmocka_unit_test(test_peak_choice),

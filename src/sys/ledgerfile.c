@@ -1,0 +1,211 @@
+/* ledgerfile: runs.csv plus the per-host shards, read as one ledger; the
+ * shard writer. Why no lock for shards: one host writes each shard, and
+ * on NFS an O_APPEND write(2) from one client is ordered by that client's
+ * inode lock, while flock/fcntl locks may be unsupported or lost. */
+#include "sys/ledgerfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/fsutil.h"
+
+#define LEDGER_FILE_MAX ((size_t)64 << 20)
+#define MAX_SHARDS 100000
+
+int ledgerfile_host(char *buf, size_t size)
+{
+    const char *env = getenv(LEDGERFILE_HOST_ENV);
+    if (env && *env && strlen(env) < size) {
+        snprintf(buf, size, "%s", env);
+    } else if (gethostname(buf, size) == 0) {
+        buf[size - 1] = '\0';
+    } else {
+        buf[0] = '\0';
+        return -1;
+    }
+    return ledger_utf8_invalid_at(buf, strlen(buf)) == strlen(buf) ? 0 : (buf[0] = '\0', -1);
+}
+
+int ledgerfile_shard_path(const char *dir, char *buf, size_t size, struct oomlab_err *err)
+{
+    char host[256], name[300], shards[4096];
+    if (ledgerfile_host(host, sizeof host) < 0 || !host[0]) snprintf(host, sizeof host, "unknown-host");
+    for (char *c = host; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '-' || *c == '_'))
+            *c = '_';
+    if (host[0] == '.') host[0] = '_';
+    snprintf(name, sizeof name, "%s.csv", host);
+    if (fsutil_join(shards, sizeof shards, dir && *dir ? dir : ".", LEDGERFILE_SHARDS, err) < 0) return -1;
+    return fsutil_join(buf, size, shards, name, err);
+}
+
+bool ledgerfile_use_shards(const char *dir, bool ranks)
+{
+    char shards[4096];
+    struct stat st;
+    if (ranks) return true;
+    return fsutil_join(shards, sizeof shards, dir && *dir ? dir : ".", LEDGERFILE_SHARDS, NULL) == 0 &&
+           stat(shards, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The shard with its header, or nothing when another rank made it first. */
+static int create_shard(const char *path, struct oomlab_err *err)
+{
+    char tmp[4200];
+    size_t hlen;
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    char *head = ledger_header(&hlen);
+    if (!head) return oomlab_err_set(err, "out of memory");
+    int fd = fsutil_open_write(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666, err);
+    int rc = fd < 0 ? -1 : write_all(fd, head, hlen) < 0 || close(fd) < 0 ? -1 : 0;
+    if (fd >= 0 && rc < 0) oomlab_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    free(head);
+    if (rc == 0 && link(tmp, path) < 0 && errno != EEXIST)
+        rc = oomlab_err_set(err, "cannot create %s: %s", path, strerror(errno));
+    if (fd >= 0) unlink(tmp);
+    return rc;
+}
+
+int ledgerfile_append_shard(const char *dir, const char *records, size_t len, struct oomlab_err *err)
+{
+    char path[4096], shards[4096];
+    if (ledgerfile_shard_path(dir, path, sizeof path, err) < 0 ||
+        fsutil_join(shards, sizeof shards, dir && *dir ? dir : ".", LEDGERFILE_SHARDS, err) < 0 ||
+        fsutil_mkdir_p(shards, err) < 0)
+        return -1;
+    struct stat st;
+    if (lstat(path, &st) < 0 && create_shard(path, err) < 0) return -1;
+    int fd = fsutil_open_write(path, O_WRONLY | O_APPEND, 0666, err);
+    if (fd < 0) return -1;
+    char last = '\n';
+    if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1) last = '\n';
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        close(fd);
+        return oomlab_err_set(err, "out of memory");
+    }
+    size_t n = 0;
+    if (last != '\n') buf[n++] = '\n';
+    memcpy(buf + n, records, len);
+    n += len;
+    ssize_t w;
+    do w = write(fd, buf, n);
+    while (w < 0 && errno == EINTR);
+    int e = errno;
+    free(buf);
+    if (close(fd) < 0 && w == (ssize_t)n) w = -1, e = errno;
+    if (w != (ssize_t)n)
+        return oomlab_err_set(err, "cannot append to %s: %s", path, w < 0 ? strerror(e) : "short write");
+    return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shard names in DIR/runs.d (NULL with *n 0 when none). */
+static char **shard_names(const char *shards, size_t *n)
+{
+    DIR *d = opendir(shards);
+    char **names = NULL;
+    size_t cap = 0;
+    *n = 0;
+    if (!d) return NULL;
+    for (struct dirent *e; (e = readdir(d)) && *n < MAX_SHARDS;) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] == '.' || l < 5 || strcmp(e->d_name + l - 4, ".csv")) continue;
+        if (*n == cap) {
+            char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *p);
+            if (!p) break;
+            names = p;
+        }
+        if (!(names[*n] = strdup(e->d_name))) break;
+        (*n)++;
+    }
+    closedir(d);
+    if (names) qsort(names, *n, sizeof *names, name_cmp);
+    return names;
+}
+
+static int read_one(const char *path, struct ledger *lg, bool *missing, struct oomlab_err *err)
+{
+    char *text;
+    size_t len;
+    if (fsutil_read(path, LEDGER_FILE_MAX, &text, &len, missing, err) < 0) return -1;
+    int rc = ledger_parse(lg, text, len, path, err);
+    free(text);
+    return rc;
+}
+
+static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, struct oomlab_err *err)
+{
+    size_t n;
+    char **names = shard_names(shards, &n);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        struct ledger one;
+        bool gone = false;
+        if (rc == 0 && fsutil_join(path, sizeof path, shards, names[i], err) == 0) {
+            if (read_one(path, &one, &gone, err) == 0) {
+                rc = ledger_take_rows(lg, &one, err);
+                ledger_release(&one);
+                (*n_read)++;
+            } else if (!gone) {
+                rc = -1; /* unreadable, not a file, too large: said in err */
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
+                    struct oomlab_err *err)
+{
+    const char *d = dir && *dir ? dir : ".";
+    char shards[4096];
+    bool none = false;
+    memset(lg, 0, sizeof *lg);
+    *missing = false;
+    if (fsutil_join(path, size, d, "runs.csv", err) < 0 ||
+        fsutil_join(shards, sizeof shards, d, LEDGERFILE_SHARDS, err) < 0)
+        return -1;
+    struct oomlab_err main_err = {{0}};
+    if (read_one(path, lg, &none, &main_err) < 0) {
+        if (!none) return oomlab_err_set(err, "%s", main_err.msg);
+        memset(lg, 0, sizeof *lg);
+    }
+    size_t n_shards = 0;
+    if (merge_shards(shards, lg, &n_shards, err) < 0) {
+        ledger_release(lg);
+        return -1;
+    }
+    if (none && n_shards == 0) {
+        *missing = true;
+        return oomlab_err_set(err, "no ledger at %s (runs are recorded by 'oomlab run')", path);
+    }
+    if (n_shards) ledger_sort_by_start(lg);
+    if (none) snprintf(path, size, "%s", shards);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* ledgerfile: where the ledger lives on disk and the one reader of it.
+ * A ledger is DIR/runs.csv (appended under flock, as always) and/or the
+ * per-host shards DIR/runs.d/HOST.csv — for shared file systems (NFS,
+ * Lustre) where flock cannot be trusted: each host appends only to its
+ * own shard with O_APPEND and one write(2) per record, and every reader
+ * merges runs.csv and all shards by start time. The caller releases the
+ * ledger (ledger_release). */
+#ifndef OOMLAB_LEDGERFILE_H
+#define OOMLAB_LEDGERFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/err.h"
+#include "lib/ledger.h"
+
+#define LEDGERFILE_SHARDS "runs.d"
+/* The host name the shard is named after and the host column holds:
+ * $OOMLAB_HOST when set (a cluster whose nodes share a hostname inside
+ * containers; the tests' simulated hosts), else gethostname(2). */
+#define LEDGERFILE_HOST_ENV "OOMLAB_HOST"
+int ledgerfile_host(char *buf, size_t size);
+
+/* DIR/runs.d/HOST.csv, HOST with anything but [A-Za-z0-9._-] as '_' and
+ * no leading '.'. -1 with err when it does not fit. */
+int ledgerfile_shard_path(const char *dir, char *buf, size_t size, struct oomlab_err *err);
+
+/* Shards are used by the ranks of a job and wherever DIR/runs.d exists. */
+bool ledgerfile_use_shards(const char *dir, bool ranks);
+
+/* Append records (whole CSV lines in the canonical layout) to this host's
+ * shard with one write(2): the shard is created with its header in place
+ * (temp file + link, so racing ranks never see it headerless); a shard
+ * whose last byte is not a newline (a writer that died mid-record) gets
+ * one first. Never through a symlink or into a FIFO. 0 or -1 with err. */
+int ledgerfile_append_shard(const char *dir, const char *records, size_t len, struct oomlab_err *err);
+
+/* Read DIR/runs.csv and every DIR/runs.d/NAME.csv (in name order) into one
+ * ledger, rows as written (not folded: ledger_keep_latest is the
+ * caller's); with shards, rows in started_at order. lg's layout
+ * (delimiter, columns) is runs.csv's. path receives DIR/runs.csv, or
+ * DIR/runs.d when only shards exist. No ledger at all: -1 with *missing
+ * set and err saying so. */
+int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
+                    struct oomlab_err *err);
+
+#endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs with ranks (issue 16) on the fake card: one oomlab per rank under the
+# srun stand-in (2 simulated hosts, one shard each), one oomlab wrapping the
+# torchrun stand-in, another job refused the same id, and 200 concurrent
+# rank appends across 8 simulated hosts with no row lost or mangled.
+. "$(dirname "$0")/lib/run-common.bash"
+F="$OOMLAB_ROOT/tests/fakes"
+card() { # 4 fake 80 GB cards in ./nv
+  mkdir -p nv/procs
+  for i in 0 1 2 3; do echo "$i 85899345920 536870912 35 NVIDIA A100-SXM4-80GB"; done > nv/gpus
+  export OOMLAB_FAKE_NVML_DIR=$PWD/nv OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1"
+}
+job() { python3 -c 'import json,sys; d=json.load(sys.stdin)["runs"][0]; print(*[d[k] for k in sys.argv[1:]])' "$@"; }
+
+# --- srun oomlab run: 4 ranks on 2 hosts, rank 2 OOMs, the rest time out ---
+fresh srun
+card
+"$F/fakelaunch" --srun -n 4 --nodes 2 --job-id 900 --label --gpus-per-task -- \
+  "$OOMLAB" run --id j --set batch=4 -- "$F/ranktrain" --oom-rank 2 -- "$SIM" --steps 5 --sleep-ms 20 --config {config} >out 2>err
+check srun.exit-is-a-rank-s-worst test $? -eq 134
+check srun.files-per-rank test "$(cd logs && ls j_rank*.log | tr '\n' ' ')" = "j_rank0.log j_rank1.log j_rank2.log j_rank3.log "
+check srun.mem-per-rank test "$(ls logs/j_rank*_mem.csv | wc -l)" -eq 4
+check srun.config-once test "$(ls configs)" = "j.yaml"
+check srun.no-runs-csv test ! -e runs.csv
+check srun.one-shard-per-host test "$(ls runs.d | tr '\n' ' ')" = "node0.csv node1.csv "
+check srun.label-prefix grep -q '^2: .*CUDA out of memory' out
+check srun.one-row test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" -eq 1
+check srun.worst-rank-is-the-oom test "$("$OOMLAB" table --json | job ranks worst_rank oom exit_status job_id)" = "4 2 True 1 slurm:900"
+check srun.first-failure-note grep -q 'first to fail: rank 2 (exit 1, GPU OOM); 3 other ranks failed after it' <("$OOMLAB" table --json)
+check srun.rank-gpu test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(*[r["gpu"] for r in json.load(sys.stdin)["runs"][0]["rank_rows"]])')" = "0 1 0 1"
+check srun.rank-mem-csv-own-gpu test "$(grep -v '^#' logs/j_rank1_mem.csv | awk -F, '$1 != "timestamp" {print $3}' | sort -u | tr -d '\n')" = 1
+check srun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
+check srun.watchdog-lines grep -q '^\[rank1\]:\[E.*Watchdog caught collective operation timeout' logs/j_rank1.log
+# the same id in another job is refused; the same job's ranks may share it
+SLURM_JOB_ID=901 SLURM_PROCID=0 SLURM_NTASKS=2 "$OOMLAB" run -q --id j -- true 2>err
+check srun.other-job-refused test $? -eq 2
+check srun.other-job-message grep -q "run id 'j' is taken (.*job slurm:900, this is slurm:901)" err
+SLURM_JOB_ID=900 SLURM_PROCID=1 SLURM_NTASKS=4 "$OOMLAB" run -q --id j -- true 2>err
+check srun.same-rank-twice-refused grep -q 'rank 1 of this job started twice' err
+SLURM_JOB_ID=901 SLURM_PROCID=0 SLURM_NTASKS=1 OOMLAB_HOST=node0 "$OOMLAB" run -q --id j -- true 2>err
+check srun.plain-run-refused test $? -eq 2
+SLURM_JOB_ID=901 SLURM_PROCID=0 SLURM_NTASKS=2 "$OOMLAB" run -q --force --id j -- true 2>err
+check srun.force-new-job test "$("$OOMLAB" table --json | job job_id ranks)" = "slurm:901 1"
+SLURM_JOB_ID=902 SLURM_PROCID=1 SLURM_NTASKS=2 "$OOMLAB" run -q -- true 2>/dev/null
+check srun.default-id-from-job test -e logs/slurm-902_rank1.log
+
+# --- oomlab run -- torchrun: one run, the worst rank from the prefixed log ---
+fresh torchrun
+card
+"$OOMLAB" run -q --id t -- "$F/fakelaunch" --torchrun --nproc 4 -- \
+  "$F/ranktrain" --oom-rank 3 -- "$SIM" --steps 5 --sleep-ms 20 2>err
+check torchrun.exit test $? -eq 1
+check torchrun.worst-rank test "$("$OOMLAB" table --json | job ranks worst_rank oom oom_stage)" = "4 3 True backward"
+check torchrun.notes grep -q '4 ranks in the log; worst rank 3 (log); first GPU OOM: rank 3' <("$OOMLAB" table --json)
+check torchrun.summary grep -q 't: 4 ranks; worst rank 3 (log); first GPU OOM: rank 3' err
+check torchrun.prefixed-log grep -q '^\[rank3\]:torch.OutOfMemoryError' logs/t.log
+check torchrun.agent-summary grep -q 'Root Cause (first observed failure)' logs/t.log
+check torchrun.ledger-is-runs-csv test -e runs.csv
+
+# --- 200 concurrent rank appends over 8 simulated hosts: nothing lost ---
+fresh shards
+for h in $(seq 0 7); do
+  for r in $(seq 0 24); do
+    OOMLAB_HOST=host$h SLURM_JOB_ID=77 SLURM_PROCID=$((h * 25 + r)) SLURM_NTASKS=200 \
+      "$OOMLAB" run -q --id big --note "rank $((h * 25 + r)), \"quoted\"" -- true 2>/dev/null &
+  done
+done
+wait
+check shards.8-files test "$(ls runs.d | wc -l)" -eq 8
+check shards.400-records-whole python3 -c '
+import csv, glob
+rows = []
+for f in glob.glob("runs.d/*.csv"):
+    rs = list(csv.reader(open(f, newline="")))
+    assert all(len(r) == len(rs[0]) for r in rs), f
+    assert sum(r[0] == "run_id" for r in rs) == 1, f
+    rows += rs[1:]
+assert len(rows) == 400, len(rows)
+final = [r for r in rows if r[17] != "running"]
+assert sorted(int(r[30]) for r in final) == list(range(200)), "ranks"
+assert sorted(r[19].split("; ")[0] for r in final) == sorted("rank %d, \"quoted\"" % i for i in range(200))'
+check shards.one-job-200-ranks test "$("$OOMLAB" table --json | job ranks exit_status)" = "200 0"
+check shards.compare-reads grep -q '^compare big -> big' <("$OOMLAB" compare big big)
+check shards.completion-reads test "$(cd . && "$OOMLAB" completion --values runids 2>/dev/null | grep -c '^big$')" -eq 1
+# an old runs.csv and the shards read together
+"$OOMLAB" run -q --id old -- true 2>/dev/null  # runs.d exists: a shard row too
+check shards.dir-opts-in test "$(grep -c '^old,' runs.d/*.csv | awk -F: '{s+=$2} END {print s}')" -eq 2
+printf 'run_id,exit_status,started_at\nlegacy,0,2020-01-01T00:00:00Z\n' > runs.csv
+check shards.merge-legacy test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(*[r["run_id"] for r in json.load(sys.stdin)["runs"]])')" = "legacy big old"
