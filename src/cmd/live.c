@@ -10,33 +10,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/launcher.h"
 #include "render/prom.h"
 #include "sys/filerepl.h"
 #include "sys/fsutil.h"
 
 #define READ_PER_TICK ((size_t)8 << 20) /* a flood is read over several ticks */
 
-/* The launchers' variables, first set wins (torchrun, SLURM, Open MPI, MPICH/PMI). */
-static const char *const rank_vars[] = {"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", NULL};
-static const char *const job_vars[] = {"SLURM_JOB_ID", "TORCHELASTIC_RUN_ID", "PBS_JOBID", "LSB_JOBID", NULL};
-
-static bool digits(const char *s)
+static const char *env_of(const char *name, void *ctx)
 {
-    if (!s || !*s || strlen(s) > 9) return false;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9') return false;
-    return true;
+    (void)ctx;
+    return getenv(name);
 }
 
-static void first_env(const char *const *vars, bool numeric, char *buf, size_t size)
+/* The rank and job labels from the launcher's environment (lib/launcher:
+ * one table of variables for every command); the job label is the
+ * scheduler's own id ("4242" of "slurm:4242"), as its exporters label it. */
+static void launcher_labels(struct live *lv)
 {
-    buf[0] = '\0';
-    for (size_t i = 0; vars[i]; i++) {
-        const char *v = getenv(vars[i]);
-        if (!v || !*v || (numeric && !digits(v))) continue;
-        snprintf(buf, size, "%s", v);
-        return;
-    }
+    struct launcher_info li;
+    launcher_detect(env_of, NULL, &li);
+    lv->rank[0] = lv->job[0] = '\0';
+    if (li.rank >= 0) snprintf(lv->rank, sizeof lv->rank, "%ld", li.rank);
+    const char *colon = strchr(li.job_id, ':');
+    snprintf(lv->job, sizeof lv->job, "%s", colon ? colon + 1 : li.job_id);
 }
 
 void live_prom_name(const char *id, const char *rank, char *buf, size_t size)
@@ -52,8 +49,7 @@ int live_init(struct live *lv, struct oomlab_err *err)
     lv->prom_failed = lv->stop_asked = false;
     lv->prom_path[0] = '\0';
     if (livelog_init(&lv->log) < 0) return oomlab_err_set(err, "out of memory");
-    first_env(rank_vars, true, lv->rank, sizeof lv->rank);
-    first_env(job_vars, false, lv->job, sizeof lv->job);
+    launcher_labels(lv);
     if (gethostname(lv->host, sizeof lv->host) < 0) lv->host[0] = '\0';
     lv->host[sizeof lv->host - 1] = '\0';
     if (!lv->prom_dir) return 0;

@@ -33,6 +33,8 @@ static const struct {
 } job_vars[] = {
     {"SLURM_JOB_ID", "slurm"},
     {"SLURM_JOBID", "slurm"},
+    {"PBS_JOBID", "pbs"},   /* PBS Pro / Torque qsub(1B) */
+    {"LSB_JOBID", "lsf"},   /* IBM Spectrum LSF bsub */
     {"TORCHELASTIC_RUN_ID", "torchelastic"},
 };
 

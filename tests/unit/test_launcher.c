@@ -83,6 +83,13 @@ static void test_mpi(void **state)
     assert_int_equal(i.local_world_size, 2);
     assert_string_equal(i.job_id, "");
     assert_int_equal(launcher_default_id(&i, (char[64]){0}, 64), -1);
+    /* mpirun inside a PBS or LSF job: the scheduler's job id */
+    const char *pbs[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", "PBS_JOBID=1234.pbs01", NULL};
+    i = detect(pbs);
+    assert_string_equal(i.job_id, "pbs:1234.pbs01");
+    const char *lsf[] = {"PMI_RANK=1", "PMI_SIZE=2", "LSB_JOBID=5678", NULL};
+    i = detect(lsf);
+    assert_string_equal(i.job_id, "lsf:5678");
     const char *hydra[] = {"PMI_RANK=2", "PMI_SIZE=4", "MPI_LOCALRANKID=0", "MPI_LOCALNRANKS=2", NULL};
     i = detect(hydra);
     assert_int_equal(i.rank, 2);
