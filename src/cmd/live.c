@@ -31,7 +31,7 @@ static void launcher_labels(struct live *lv)
     struct launcher_info li;
     launcher_detect(env_of, NULL, &li);
     lv->rank[0] = lv->job[0] = '\0';
-    if (li.rank >= 0) snprintf(lv->rank, sizeof lv->rank, "%ld", li.rank);
+    if (li.rank >= 0) snprintf(lv->rank, sizeof lv->rank, "%ld", li.rank % 100000000L); /* launcher caps ranks at 1e8 */
     const char *colon = strchr(li.job_id, ':');
     snprintf(lv->job, sizeof lv->job, "%s", colon ? colon + 1 : li.job_id);
 }
