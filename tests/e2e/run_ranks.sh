@@ -27,6 +27,14 @@ check srun.label-prefix grep -q '^2: .*CUDA out of memory' out
 check srun.one-row test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" -eq 1
 check srun.worst-rank-is-the-oom test "$("$OOMLAB" table --json | job ranks worst_rank oom exit_status job_id)" = "4 2 True 1 slurm:900"
 check srun.first-failure-note grep -q 'first to fail: rank 2 (exit 1, GPU OOM); 3 other ranks failed after it' <("$OOMLAB" table --json)
+# diagnose of the job's run id reads every rank's log: the OOM rank is the
+# root cause, the others' watchdog timeouts its consequences
+"$OOMLAB" diagnose --json j > diag.json
+check srun.diagnose-root-cause-rank python3 -c '
+import json; d = json.load(open("diag.json")); r = d["runs"][0]; e = d["events"]
+root = e[r["primary"]] if "primary" in r else None
+assert root and root["rank"] == 2 and root["gpu_oom"], (r, root)
+assert all(x["consequence"] for x in e if x["rank"] != 2), e'
 check srun.rank-gpu test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(*[r["gpu"] for r in json.load(sys.stdin)["runs"][0]["rank_rows"]])')" = "0 1 0 1"
 check srun.rank-mem-csv-own-gpu test "$(grep -v '^#' logs/j_rank1_mem.csv | awk -F, '$1 != "timestamp" {print $3}' | sort -u | tr -d '\n')" = 1
 check srun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
