@@ -90,20 +90,28 @@ static size_t digits_from(const char *s, size_t i)
     return i;
 }
 
-/* A rank-numbered name: "rank" [-_.] digits anywhere in the path (the last
- * one), or a base name ending ".<digits>.<log|out|err|txt>". 0: none. */
-static int rank_stem(const char *path, char *out, size_t cap)
+/* The digits of the last "rank" [-_.] digits in path: [*from, *to). */
+static bool last_rank_digits(const char *path, size_t *from, size_t *to)
 {
-    size_t n = strlen(path), best_from = 0, best_to = 0;
+    size_t n = strlen(path);
+    *from = *to = 0;
     for (size_t i = 0; i + 4 < n; i++) {
         if (strncasecmp(path + i, "rank", 4) != 0) continue;
         size_t d = i + 4;
         if (path[d] == '-' || path[d] == '_' || path[d] == '.') d++;
         size_t e = digits_from(path, d);
-        if (e > d) best_from = d, best_to = e;
+        if (e > d) *from = d, *to = e;
     }
-    if (best_to) {
-        stem_at(path, best_from, best_to, out, cap);
+    return *to > 0;
+}
+
+/* A rank-numbered name: "rank" [-_.] digits anywhere in the path (the last
+ * one), or a base name ending ".<digits>.<log|out|err|txt>". 0: none. */
+static int rank_stem(const char *path, char *out, size_t cap)
+{
+    size_t n = strlen(path), from, to;
+    if (last_rank_digits(path, &from, &to)) {
+        stem_at(path, from, to, out, cap);
         return 1;
     }
     static const char *const exts[] = {".log", ".out", ".err", ".txt"};
@@ -239,17 +247,8 @@ size_t jobs_group(const struct jobs_log *logs, size_t n, size_t *run, enum jobs_
 
 int jobs_rank_of_path(const char *path)
 {
-    char stem[4096];
-    size_t n = strlen(path), best_from = 0, best_to = 0;
-    if (!rank_stem(path, stem, sizeof stem)) return -1;
-    for (size_t i = 0; i + 4 < n; i++) {
-        if (strncasecmp(path + i, "rank", 4) != 0) continue;
-        size_t d = i + 4;
-        if (path[d] == '-' || path[d] == '_' || path[d] == '.') d++;
-        size_t e = digits_from(path, d);
-        if (e > d) best_from = d, best_to = e;
-    }
-    if (!best_to || best_to - best_from > 6) return -1;
+    size_t best_from, best_to;
+    if (!last_rank_digits(path, &best_from, &best_to) || best_to - best_from > 6) return -1;
     int rank = 0;
     for (size_t i = best_from; i < best_to; i++) rank = rank * 10 + (path[i] - '0');
     return rank;
