@@ -3,7 +3,6 @@
  * the edge flagged by the rules in lib/ledger. */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "cmd/ledger_io.h"
 #include "lib/ledger.h"
+#include "lib/opt.h"
 #include "lib/units.h"
 #include "render/bars.h"
 #include "render/json.h"
@@ -20,7 +20,7 @@
 #include "render/spark.h"
 #include "render/table.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot] [--near PCT] [--wide]\n"
     "                    [--ranks]\n"
     "\n"
@@ -28,15 +28,8 @@ static const char usage_text[] =
     "runs named, or all), with the peak as % of the card's capacity and the\n"
     "runs \"on the edge\" flagged: no OOM but a peak at or above PCT of capacity\n"
     "(default 90), or a peak no lower than the failing run before it.\n"
-    "\n"
-    "  --dir DIR   directory holding runs.csv\n"
-    "  --csv       the ledger as CSV (canonical columns, plus an edge column)\n"
-    "  --json      JSON, schema oomlab.table.v1 (docs/table.md)\n"
-    "  --plot      each run's peak as a bar, its card's capacity marked\n"
-    "  --near PCT  the near-capacity threshold (default 90)\n"
-    "  --wide      every column, whatever the terminal's width\n"
-    "  --ranks     under a job's row, one row per rank (its peak, exit, host, GPU);\n"
-    "              with --csv the rank rows, with --json always (\"ranks\")\n"
+    "\n";
+static const char usage_tail[] =
     "A job's ranks (srun oomlab run, or oomlab run -- torchrun) are one row:\n"
     "the worst rank's peak, which rank that was (worst), and how many ranks.\n";
 
@@ -357,47 +350,58 @@ static int missing_ids(const struct view *v, const char *path)
     return 0;
 }
 
-static const struct option long_opts[] = {{"dir", 1, NULL, 'd'}, {"csv", 0, NULL, 'c'},
-                                     {"json", 0, NULL, 'j'}, {"near", 1, NULL, 'n'},
-                                     {"wide", 0, NULL, 'w'}, {"plot", 0, NULL, 'p'}, {"ranks", 0, NULL, 'r'},
-                                     {"help", 0, NULL, 'h'},
-                                     {NULL, 0, NULL, 0}};
+struct table_cli {
+    const char *dir;
+    bool csv, json, plot, wide, ranks;
+    double near;
+};
 
-const struct option *cmd_table_options(void) { return long_opts; }
+/* --near PCT: a percentage (lib/units), "90" or "90%". */
+static int near_pct(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    (void)size;
+    if (units_parse_percent(val ? val : "", (double *)dst) < 0)
+        return oomlab_err_set(err, "--%s '%s': expected a percentage", o->name, val ? val : "");
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct table_cli, f)
+static const struct opt_spec specs[] = {
+    OPT_DIR_SPEC("directory holding runs.csv", AT(dir)),
+    {.name = "csv", .help = "the ledger as CSV (canonical columns, plus an edge column)", AT(csv)},
+    {.name = "json", .help = "JSON, schema oomlab.table.v1 (docs/table.md)", AT(json)},
+    {.name = "plot", .help = "each run's peak as a bar, its card's capacity marked", AT(plot)},
+    {.name = "near", .metavar = "PCT", .help = "the near-capacity threshold (default 90)", .parse = near_pct,
+     AT(near)},
+    {.name = "wide", .help = "every column, whatever the terminal's width", AT(wide)},
+    {.name = "ranks", .help = "under a job's row, one row per rank (its peak, exit, host, GPU);\n"
+                              "with --csv the rank rows, with --json always (\"ranks\")", AT(ranks)},
+    {0},
+};
+#undef AT
+static const struct opt_table opt_table = {.command = "table", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_table_options, opt_table)
 
 int cmd_table(int argc, char **argv)
 {
-    const char *dir = ".";
-    enum format fmt = FMT_TEXT;
-    struct view v = {.near = LEDGER_NEAR_PCT, .width = out_width(), .color = color_enabled(stdout)};
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': dir = optarg; break;
-        case 'c': fmt = FMT_CSV; break;
-        case 'j': fmt = FMT_JSON; break;
-        case 'w': v.width = 0; break;
-        case 'p': fmt = FMT_PLOT; break;
-        case 'r': v.ranks = true; break;
-        case 'n':
-            if (units_parse_percent(optarg, &v.near) < 0)
-                return cmd_usage_error("table", "--near '%s': expected a percentage", optarg);
-            break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cmd_usage_error("table", "'%s': unknown option or missing value", argv[optind - 1]);
-        }
-    }
-    v.ids = argv + optind;
-    v.n_ids = (size_t)(argc - optind);
+    struct table_cli cli = {.dir = ".", .near = LEDGER_NEAR_PCT};
+    int first_arg, rc = cmd_options(&opt_table, argc, argv, &cli, &first_arg);
+    if (rc != CMD_CONTINUE) return rc;
+    if (cli.csv + cli.json + cli.plot > 1) return cmd_usage_error("table", "--csv, --json and --plot: one at a time");
+    const char *dir = cli.dir;
+    enum format fmt = cli.csv ? FMT_CSV : cli.json ? FMT_JSON : cli.plot ? FMT_PLOT : FMT_TEXT;
+    struct view v = {.near = cli.near, .width = cli.wide ? 0 : out_width(), .color = color_enabled(stdout),
+                     .ranks = cli.ranks};
+    v.ids = argv + first_arg;
+    v.n_ids = (size_t)(argc - first_arg);
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
     if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
     v.lg = &lg;
     for (size_t r = 0; r < lg.n; r++) v.rank_cols |= wanted(&v, &lg.rows[r]) && *lg.rows[r].cell[LEDGER_RANKS];
-    int rc = missing_ids(&v, path);
+    rc = missing_ids(&v, path);
     if (rc) {
         ledger_release(&lg);
         return rc;

@@ -7,7 +7,7 @@
  * prints nothing; src/main.c's cmd_options() prints help and errors.
  * Nothing is allocated: values point into argv or into the caller's struct.
  *
- * Converting a command (mechanical; run, diagnose, table, estimate, lint and
+ * Converting a command (mechanical; run, diagnose, estimate, lint and
  * guard are still to do):
  *   1. Put every option value in one struct (struct X_cli), defaults set
  *      before parsing. Flags are bool; counts long long, long or int;
