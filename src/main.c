@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sys/torchhook.h"
 #include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
 
 static const struct cmd_entry commands[] = {
@@ -69,6 +70,12 @@ int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int
     case OPT_FAILED: break;
     }
     return cmd_usage_error(t->command, "%s", err.msg);
+}
+
+int cmd_opt_torch(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (size != sizeof(enum torchhook_mode)) return oomlab_err_set(err, "--%s: not a mode field (opt table)", o->name);
+    return torchhook_mode_parse(val, dst, err);
 }
 
 int cmd_fail(const char *name, const struct oomlab_err *err, int code)

@@ -66,6 +66,12 @@ const struct option *cmd_guard_options(void);
 #include "lib/opt.h"
 #define CMD_CONTINUE (-1)
 int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int *first_arg);
+/* --torch[=MODE] (sys/torchhook's modes): the one row of run, guard and
+ * probe; the value goes into an enum torchhook_mode. */
+opt_parse_fn cmd_opt_torch;
+#define CMD_TORCH_SPEC(helptext, field)                                                  \
+    {.name = "torch", .metavar = "MODE", .optional = true, .help = helptext,            \
+     .parse = cmd_opt_torch, field}
 /* Defines `const struct option *fn(void)`: the table's getopt array, for
  * the command table (completion). */
 #define CMD_OPTIONS(fn, table)                                                     \

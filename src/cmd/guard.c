@@ -6,7 +6,7 @@
  * (render/gha): the guides' CI smoke test. */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +24,7 @@
 #include "sys/logscan.h"
 #include "sys/runexec.h"
 
-#define HELP_SHOWN (-1)
-
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab guard --budget SIZE [--headroom P] [--steps N] [--junit FILE]\n"
     "                    [--github] [--id ID] [--dir DIR] [--timeout DUR] [--gpu N]\n"
     "                    [--interval DUR] [--torch] [--quiet] -- CMD [ARGS...]\n"
@@ -35,43 +33,14 @@ static const char usage_text[] =
     "row) and check its peak GPU memory against a budget. The peak is the highest\n"
     "figure the run measured: its ledger peak (--torch hook, else step lines,\n"
     "else NVML, else the OOM message) or NVML's figure for its processes.\n"
+    "\n";
+static const char usage_tail[] =
     "\n"
-    "  --budget SIZE    the memory the job may use, e.g. 70GiB, 24GB (required)\n"
-    "  --headroom P     fraction of the budget to keep free (default 15%): a peak\n"
-    "                   above budget x (1 - P) is on the edge\n"
-    "  --steps N        {steps} in CMD becomes N; without {steps}, the command is\n"
-    "                   stopped (SIGTERM, then SIGKILL after 20s) once the log has\n"
-    "                   shown N training steps, and that counts as a finished smoke\n"
-    "  --junit FILE     write a JUnit XML report (one test case) to FILE\n"
-    "  --github         print GitHub Actions annotations (::error ...) on stdout\n"
-    "  --id ID, --dir DIR, --timeout DUR, --gpu N, --interval DUR, --torch,\n"
-    "  -q, --quiet      as for `oomlab run`\n"
+    "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
     "\n"
     "Exit: 0 pass, 10 over the budget, 11 on the edge (over the headroom line),\n"
     "12 GPU out of memory, 13 the command failed otherwise, 14 no peak measured,\n"
     "2 usage, 3 oomlab could not run or record it.\n";
-
-enum { OPT_BUDGET = 256, OPT_HEADROOM, OPT_STEPS, OPT_JUNIT, OPT_GITHUB, OPT_ID, OPT_DIR,
-       OPT_TIMEOUT, OPT_GPU, OPT_INTERVAL, OPT_TORCH };
-
-static const struct option long_opts[] = {
-    {"budget", required_argument, NULL, OPT_BUDGET},
-    {"headroom", required_argument, NULL, OPT_HEADROOM},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"junit", required_argument, NULL, OPT_JUNIT},
-    {"github", no_argument, NULL, OPT_GITHUB},
-    {"id", required_argument, NULL, OPT_ID},
-    {"dir", required_argument, NULL, OPT_DIR},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"gpu", required_argument, NULL, OPT_GPU},
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"torch", optional_argument, NULL, OPT_TORCH},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-const struct option *cmd_guard_options(void) { return long_opts; }
 
 struct guard_args {
     struct runexec_opts o;
@@ -84,52 +53,55 @@ struct guard_args {
     int64_t nvml_tree;    /* NVML's highest figure for the command's processes; -1 */
 };
 
-static int parse_one(struct guard_args *a, int c, const char *arg)
+/* --budget SIZE: a size above 0 (lib/units), into an int64_t. */
+static int parse_budget(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
-    long long v;
-    struct oomlab_err e = {{0}};
-    double pct;
-    switch (c) {
-    case OPT_BUDGET:
-        if (units_parse_size_arg(arg, &a->budget) < 0 || a->budget <= 0)
-            return cmd_usage_error("guard", "--budget '%s': expected a size such as 70GiB or 24GB", arg);
-        return 0;
-    case OPT_HEADROOM:
-        if (units_parse_percent(arg, &pct) < 0 || pct >= 100)
-            return cmd_usage_error("guard", "--headroom '%s': expected a percentage below 100, e.g. 15%%", arg);
-        a->headroom = pct / 100.0;
-        return 0;
-    case OPT_STEPS:
-        if (units_parse_int(arg, 1, 1L << 30, &v) < 0)
-            return cmd_usage_error("guard", "--steps '%s': expected a whole number >= 1", arg);
-        a->steps = (long)v;
-        return 0;
-    case OPT_JUNIT: a->junit = arg; return 0;
-    case OPT_GITHUB: a->github = true; return 0;
-    case OPT_ID: a->o.id = arg; return 0;
-    case OPT_DIR: a->o.dir = arg; return 0;
-    case OPT_TIMEOUT:
-        if (units_duration_arg("--timeout", arg, 1, UNITS_DURATION_MAX_MS, &a->o.timeout_ms, &e) < 0)
-            return cmd_usage_error("guard", "%s", e.msg);
-        return 0;
-    case OPT_INTERVAL:
-        if (units_duration_arg("--interval", arg, 10, 3600000, &a->o.interval_ms, &e) < 0)
-            return cmd_usage_error("guard", "%s", e.msg);
-        return 0;
-    case OPT_GPU:
-        if (units_parse_int(arg, 0, 63, &v) < 0)
-            return cmd_usage_error("guard", "--gpu '%s': expected a GPU index 0-63", arg);
-        a->o.gpu = (int)v;
-        return 0;
-    case OPT_TORCH:
-        if (torchhook_mode_parse(arg, &a->o.torch, &e) < 0) return cmd_usage_error("guard", "%s", e.msg);
-        return 0;
-    case 'q': a->o.quiet = true; return 0;
-    case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
-    default: return cmd_usage_error("guard", "unknown option");
-    }
+    if (units_parse_size_arg(val, dst) < 0 || *(int64_t *)dst <= 0)
+        return oomlab_err_set(err, "--%s '%s': expected a size such as 70GiB or 24GB", o->name, val);
+    return 0;
 }
 
+/* --headroom P: a percentage below 100, stored as a fraction. */
+static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                          struct oomlab_err *err)
+{
+    double pct;
+    if (units_parse_percent(val, &pct) < 0 || pct >= 100)
+        return oomlab_err_set(err, "--%s '%s': expected a percentage below 100, e.g. 15%%", o->name, val);
+    *(double *)dst = pct / 100.0;
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct guard_args, f)
+static const struct opt_spec specs[] = {
+    {.name = "budget", .metavar = "SIZE", .parse = parse_budget, AT(budget),
+     .help = "the memory the job may use, e.g. 70GiB, 24GB (required)"},
+    {.name = "headroom", .metavar = "P", .parse = parse_headroom, AT(headroom),
+     .help = "fraction of the budget to keep free (default 15%): a peak\nabove budget x (1 - P) is on the edge"},
+    {.name = "steps", .metavar = "N", .parse = opt_int, AT(steps), .min = 1, .max = LONG_MAX / 4,
+     .help = "{steps} in CMD becomes N; without {steps}, the command is\n"
+             "stopped (SIGTERM, then SIGKILL after 20s) once the log has\n"
+             "shown N training steps, and that counts as a finished smoke"},
+    {.name = "junit", .metavar = "FILE", .parse = opt_string, AT(junit),
+     .help = "write a JUnit XML report (one test case) to FILE"},
+    {.name = "github", .help = "print GitHub Actions annotations (::error ...) on stdout", AT(github)},
+    {.name = "id", .metavar = "ID", .parse = opt_string, AT(o.id),
+     .help = "run id (default: the next free runNNN), as for `oomlab run`"},
+    OPT_DIR_SPEC("where configs/, logs/ and runs.csv live (default .)", AT(o.dir)),
+    OPT_TIMEOUT_SPEC("SIGTERM the command's group after DUR, SIGKILL 20s later", AT(o.timeout_ms)),
+    OPT_GPU_SPEC("sample only GPU N (the child's environment is unchanged)", AT(o.gpu)),
+    OPT_INTERVAL_SPEC("NVML sampling interval, >= 10ms (default 500ms)", AT(o.interval_ms)),
+    CMD_TORCH_SPEC("the smoke under oomlab's PyTorch hook, as `oomlab run --torch`", AT(o.torch)),
+    {.name = "quiet", .letter = 'q', .help = "do not echo the command's output (the log still gets it)",
+     AT(o.quiet)},
+    {0},
+};
+#undef AT
+static const struct opt_table opt_table = {.command = "guard", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_guard_options, opt_table)
+
+/* CMD_CONTINUE, or the exit code (0 after --help). */
 static int parse_args(struct guard_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
@@ -138,18 +110,11 @@ static int parse_args(struct guard_args *a, int argc, char **argv)
     a->headroom = 0.15;
     a->steps = -1;
     a->nvml_tree = -1;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+qh", long_opts, NULL)) != -1) {
-        if (c == '?' || c == ':')
-            return cmd_usage_error("guard", "'%s': unknown option or missing value", argv[optind - 1]);
-        int rc = parse_one(a, c, optarg);
-        if (rc) return rc;
-    }
+    int first, rc = cmd_options(&opt_table, argc, argv, a, &first);
+    if (rc != CMD_CONTINUE) return rc;
     if (!a->budget) return cmd_usage_error("guard", "--budget SIZE is required (the memory the job may use)");
-    if (optind >= argc) return cmd_usage_error("guard", "no command given (put it after --)");
-    a->o.argv = argv + optind;
+    if (first >= argc) return cmd_usage_error("guard", "no command given (put it after --)");
+    a->o.argv = argv + first;
     if (a->o.id) {
         struct oomlab_err e = {{0}};
         if (runexec_check_id(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
@@ -158,7 +123,7 @@ static int parse_args(struct guard_args *a, int argc, char **argv)
     while (a->o.argv[n]) n++;
     if (argsubst_uses(a->o.argv, n, "steps") && a->steps < 0)
         return cmd_usage_error("guard", "the command has {steps} but no --steps was given");
-    return 0;
+    return CMD_CONTINUE;
 }
 
 /* The live view: guard --steps without {steps}, and NVML's figure for the
@@ -293,7 +258,7 @@ int cmd_guard(int argc, char **argv)
 {
     struct guard_args a;
     int rc = parse_args(&a, argc, argv);
-    if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     const char *keys[1], *vals[1];
     char nbuf[32];
     smoke_length(&a, keys, vals, nbuf, sizeof nbuf);

@@ -113,12 +113,6 @@ static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, 
     return 0;
 }
 
-static int parse_torch(const struct opt_spec *o, const char *val, void *dst, size_t size,
-                       struct oomlab_err *err)
-{
-    return torchhook_mode_parse(val, dst, err);
-}
-
 #define AT(f) OPT_FIELD(struct probe_cli, f)
 static const struct opt_spec specs[] = {
     {.name = "param", .metavar = "NAME", .parse = parse_param, AT(param),
@@ -144,8 +138,8 @@ static const struct opt_spec specs[] = {
     OPT_DIR_SPEC("where logs/, configs/ and runs.csv go (.)", AT(dir)),
     {.name = "no-confirm", .help = "do not re-run the largest fit", AT(no_confirm)},
     {.name = "json", .help = "print schema oomlab.probe.v1", AT(json)},
-    {.name = "torch", .metavar = "MODE", .optional = true, .parse = parse_torch, AT(torch),
-     .help = "each trial under oomlab's PyTorch hook (as run --torch):\nallocator peaks at every step, OOM evidence per trial"},
+    CMD_TORCH_SPEC("each trial under oomlab's PyTorch hook (as run --torch):\nallocator peaks at every step, OOM evidence per trial",
+                   AT(torch)),
     {0},
 };
 static const struct opt_table opt_table = {.command = "probe", .usage = usage_head, .epilogue = usage_tail,
