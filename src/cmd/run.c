@@ -3,7 +3,7 @@
  * stderr, exit like the child. */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +18,8 @@
 #include "sys/runexec.h"
 
 #define MAX_SETS 64
-#define HELP_SHOWN (-1) /* parse result: --help printed, exit 0 */
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab run [--id ID] [--config FILE] [--set key=value]... [--dir DIR]\n"
     "                  [--interval 500ms] [--gpu N] [--timeout DUR] [--grace DUR]\n"
     "                  [--force] [--quiet] [--note TEXT] [--pty] [--alloc-conf V]\n"
@@ -33,34 +32,8 @@ static const char usage_text[] =
     "DIR/logs/ID.log (stdout+stderr, also shown live), DIR/logs/ID_mem.csv (NVML\n"
     "samples) and one row in DIR/runs.csv. Exits like CMD (128+N when killed by\n"
     "signal N, 127 not found, 126 not executable).\n"
-    "\n"
-    "  --id ID          run id (default: the next free runNNN)\n"
-    "  --config FILE    YAML or JSON config, copied to configs/ID.yaml\n"
-    "  --set KEY=VALUE  set a config key (a.b.c for nested keys; aliases\n"
-    "                   understood); repeatable\n"
-    "  --dir DIR        where configs/, logs/ and runs.csv live (default .)\n"
-    "  --interval DUR   NVML sampling interval, >= 10ms (default 500ms)\n"
-    "  --gpu N          sample only GPU N (the child's environment is unchanged)\n"
-    "  --timeout DUR    SIGTERM the command's group after DUR, SIGKILL after --grace\n"
-    "  --grace DUR      SIGTERM to SIGKILL delay for timeouts and Ctrl-C (default 20s)\n"
-    "  --force          overwrite an existing run id\n"
-    "  -q, --quiet      do not echo the command's output (the log still gets it)\n"
-    "  --note TEXT      free text for the ledger's notes column\n"
-    "  --pty            run CMD on a pseudo-terminal (for programs that need one)\n"
-    "  --alloc-conf V   set PYTORCH_CUDA_ALLOC_CONF=V for the command (recorded)\n"
-    "  --torch[=MODE]   load oomlab's PyTorch hook into the command: allocator peaks\n"
-    "                   at every optimizer step (logs/ID_steps.csv); on an OOM,\n"
-    "                   memory_summary() (and with =snapshot a memory snapshot) in\n"
-    "                   logs/ID_oom/. The command's output is unchanged.\n"
-    "  --prom DIR       keep DIR/oomlab_run_ID[_rankR].prom (node_exporter's textfile\n"
-    "                   collector) up to date: per-GPU used/total, the run's peak,\n"
-    "                   step, OOM count; final values at the end (the file stays)\n"
-    "  --prom-dcgm      also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)\n"
-    "  --on-oom HOW     after a GPU OOM, run again with one change (a new run id each):\n"
-    "                   halve-batch (grad accumulation doubled: same effective\n"
-    "                   batch), halve-seq, or ckpt (gradient checkpointing on)\n"
-    "  --on-oom-floor N stop halving below N (default 1)\n"
-    "  --max-attempts N runs in all, the first included (default 4)\n"
+    "\n";
+static const char usage_tail[] =
     "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
     "\n"
     "In CMD's arguments {config} becomes DIR/configs/ID.yaml (the --config in its\n"
@@ -69,7 +42,8 @@ static const char usage_text[] =
 struct run_args {
     struct runexec_opts o;
     const char *config_path;
-    char *sets[MAX_SETS];
+    struct opt_list set_args; /* --set as given */
+    char *sets[MAX_SETS];     /* what an attempt applies: the user's, then --on-oom's */
     size_t n_sets;
     const char *alloc_conf;
     /* {KEY} for each --set KEY=VALUE */
@@ -88,123 +62,66 @@ struct run_args {
     bool warned;          /* set_warnings said its piece on the first attempt */
 };
 
-enum { OPT_ID = 256, OPT_CONFIG, OPT_SET, OPT_DIR, OPT_INTERVAL, OPT_GPU, OPT_TIMEOUT, OPT_GRACE,
-       OPT_FORCE, OPT_NOTE, OPT_PTY, OPT_ALLOC_CONF, OPT_TORCH, OPT_PROM, OPT_PROM_DCGM,
-       OPT_ON_OOM, OPT_ON_OOM_FLOOR, OPT_MAX_ATTEMPTS };
-
-static const struct option long_opts[] = {
-    {"id", required_argument, NULL, OPT_ID},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"set", required_argument, NULL, OPT_SET},
-    {"dir", required_argument, NULL, OPT_DIR},
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"gpu", required_argument, NULL, OPT_GPU},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"grace", required_argument, NULL, OPT_GRACE},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"quiet", no_argument, NULL, 'q'},
-    {"note", required_argument, NULL, OPT_NOTE},
-    {"pty", no_argument, NULL, OPT_PTY},
-    {"alloc-conf", required_argument, NULL, OPT_ALLOC_CONF},
-    {"torch", optional_argument, NULL, OPT_TORCH},
-    {"prom", required_argument, NULL, OPT_PROM},
-    {"prom-dcgm", no_argument, NULL, OPT_PROM_DCGM},
-    {"on-oom", required_argument, NULL, OPT_ON_OOM},
-    {"on-oom-floor", required_argument, NULL, OPT_ON_OOM_FLOOR},
-    {"max-attempts", required_argument, NULL, OPT_MAX_ATTEMPTS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define AT(f) OPT_FIELD(struct run_args, f)
+static const struct opt_spec specs[] = {
+    {.name = "id", .metavar = "ID", .parse = opt_string, AT(o.id),
+     .help = "run id (default: the next free runNNN)"},
+    OPT_CONFIG_SPEC("YAML or JSON config, copied to configs/ID.yaml", AT(config_path)),
+    OPT_SET_SPEC("set a config key (a.b.c for nested keys; aliases\nunderstood); repeatable", AT(set_args)),
+    OPT_DIR_SPEC("where configs/, logs/ and runs.csv live (default .)", AT(o.dir)),
+    OPT_INTERVAL_SPEC("NVML sampling interval, >= 10ms (default 500ms)", AT(o.interval_ms)),
+    OPT_GPU_SPEC("sample only GPU N (the child's environment is unchanged)", AT(o.gpu)),
+    OPT_TIMEOUT_SPEC("SIGTERM the command's group after DUR, SIGKILL after --grace", AT(o.timeout_ms)),
+    OPT_GRACE_SPEC("SIGTERM to SIGKILL delay for timeouts and Ctrl-C\n(default 20s)", AT(o.grace_ms)),
+    {.name = "force", .help = "overwrite an existing run id", AT(o.force)},
+    {.name = "quiet", .letter = 'q', .help = "do not echo the command's output (the log still gets it)",
+     AT(o.quiet)},
+    {.name = "note", .metavar = "TEXT", .parse = opt_string, AT(o.note),
+     .help = "free text for the ledger's notes column"},
+    {.name = "pty", .help = "run CMD on a pseudo-terminal (for programs that need one)", AT(o.pty)},
+    {.name = "alloc-conf", .metavar = "V", .parse = opt_string, AT(alloc_conf),
+     .help = "set PYTORCH_CUDA_ALLOC_CONF=V for the command (recorded)"},
+    CMD_TORCH_SPEC("load oomlab's PyTorch hook into the command: allocator peaks\n"
+                   "at every optimizer step (logs/ID_steps.csv); on an OOM,\n"
+                   "memory_summary() (and with =snapshot a memory snapshot) in\n"
+                   "logs/ID_oom/. The command's output is unchanged.", AT(o.torch)),
+    {.name = "prom", .metavar = "DIR", .parse = opt_string, AT(live.prom_dir),
+     .help = "keep DIR/oomlab_run_ID[_rankR].prom (node_exporter's\n"
+             "textfile collector) up to date: per-GPU used/total, the\n"
+             "run's peak, step, OOM count; final values at the end (the\n"
+             "file stays)"},
+    {.name = "prom-dcgm", .help = "also dcgm-exporter's DCGM_FI_DEV_FB_USED/FREE (MiB)", AT(live.prom_dcgm)},
+    {.name = "on-oom", .metavar = "HOW", .parse = opt_string, AT(on_oom),
+     .help = "after a GPU OOM, run again with one change (a new run id\n"
+             "each): halve-batch (grad accumulation doubled: same\n"
+             "effective batch), halve-seq, or ckpt (gradient\n"
+             "checkpointing on)"},
+    {.name = "on-oom-floor", .metavar = "N", .parse = opt_int, AT(floor), .min = 1, .max = LONG_MAX / 4,
+     .help = "stop halving below N (default 1)"},
+    {.name = "max-attempts", .metavar = "N", .parse = opt_int, AT(max_attempts), .min = 1, .max = 100,
+     .help = "runs in all, the first included (default 4)"},
+    {0},
 };
+#undef AT
+static const struct opt_table opt_table = {.command = "run", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_run_options, opt_table)
 
-const struct option *cmd_run_options(void) { return long_opts; }
-
-static int parse_duration(const char *what, const char *s, int64_t min, int64_t max, int64_t *ms)
-{
-    struct oomlab_err err;
-    if (units_duration_arg(what, s, min, max, ms, &err) < 0)
-        return cmd_usage_error("run", "%s", err.msg);
-    return 0;
-}
-
-static int parse_one(struct run_args *a, int c, const char *arg)
-{
-    long long v;
-    switch (c) {
-    case OPT_ID: a->o.id = arg; return 0;
-    case OPT_CONFIG: a->config_path = arg; return 0;
-    case OPT_SET:
-        if (a->n_sets == MAX_SETS) return cmd_usage_error("run", "too many --set (at most %d)", MAX_SETS);
-        a->sets[a->n_sets++] = (char *)arg;
-        return 0;
-    case OPT_DIR: a->o.dir = arg; return 0;
-    case OPT_INTERVAL: return parse_duration("--interval", arg, 10, 3600000, &a->o.interval_ms);
-    case OPT_TIMEOUT:
-        return parse_duration("--timeout", arg, 1, UNITS_DURATION_MAX_MS, &a->o.timeout_ms);
-    case OPT_GRACE: return parse_duration("--grace", arg, 1, 3600000, &a->o.grace_ms);
-    case OPT_GPU:
-        if (units_parse_int(arg, 0, 63, &v) < 0)
-            return cmd_usage_error("run", "--gpu '%s': expected a GPU index 0-63", arg);
-        a->o.gpu = (int)v;
-        return 0;
-    case OPT_FORCE: a->o.force = true; return 0;
-    case 'q': a->o.quiet = true; return 0;
-    case OPT_NOTE: a->o.note = arg; return 0;
-    case OPT_PTY: a->o.pty = true; return 0;
-    case OPT_ALLOC_CONF: a->alloc_conf = arg; return 0;
-    case OPT_TORCH: {
-        struct oomlab_err e;
-        if (torchhook_mode_parse(arg, &a->o.torch, &e) < 0) return cmd_usage_error("run", "%s", e.msg);
-        return 0;
-    }
-    case OPT_PROM: a->live.prom_dir = arg; return 0;
-    case OPT_PROM_DCGM: a->live.prom_dcgm = true; return 0;
-    case OPT_ON_OOM: a->on_oom = arg; return 0;
-    case OPT_ON_OOM_FLOOR:
-        if (units_parse_int(arg, 1, 1L << 30, &v) < 0)
-            return cmd_usage_error("run", "--on-oom-floor '%s': expected a whole number >= 1", arg);
-        a->floor = (long)v;
-        return 0;
-    case OPT_MAX_ATTEMPTS:
-        if (units_parse_int(arg, 1, 100, &v) < 0)
-            return cmd_usage_error("run", "--max-attempts '%s': expected 1 to 100", arg);
-        a->max_attempts = (long)v;
-        return 0;
-    case 'h': fputs(usage_text, stdout); return HELP_SHOWN;
-    default: return cmd_usage_error("run", "unknown option");
-    }
-}
-
+/* CMD_CONTINUE, or the exit code (0 after --help). */
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->o.gpu = -1;
     a->o.interval_ms = 500;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+qh", long_opts, NULL)) != -1) {
-        if (c == '?' || c == ':')
-            return cmd_usage_error("run", "'%s': unknown option or missing value", argv[optind - 1]);
-        int rc = parse_one(a, c, optarg);
-        if (rc) return rc;
-    }
-    if (optind >= argc) return cmd_usage_error("run", "no command given (put it after --)");
-    a->o.argv = argv + optind;
+    int first, rc = cmd_options(&opt_table, argc, argv, a, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    if (first >= argc) return cmd_usage_error("run", "no command given (put it after --)");
+    a->o.argv = argv + first;
+    for (size_t i = 0; i < a->set_args.n; i++) a->sets[i] = (char *)a->set_args.item[i]; /* argv's own */
+    a->n_sets = a->set_args.n;
     if (a->live.prom_dcgm && !a->live.prom_dir)
         return cmd_usage_error("run", "--prom-dcgm goes with --prom DIR");
-    return 0;
-}
-
-/* The --set values checked as the alias table reads them (batch=abc is an
- * error here, with its own message), on a scratch config. */
-static int check_sets(const struct run_args *a, struct oomlab_err *err)
-{
-    struct runcfg scratch;
-    runcfg_init(&scratch);
-    int rc = 0;
-    for (size_t i = 0; i < a->n_sets && rc == 0; i++) rc = runcfg_set(&scratch, a->sets[i], err);
-    runcfg_release(&scratch);
-    return rc;
+    return CMD_CONTINUE;
 }
 
 /* "# oomlab run: cfg.yaml with --set a=1 b=2" (runcfg_render cleans it). */
@@ -274,7 +191,6 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
     if (a->config_path && (cfgfile_read(a->config_path, &a->orig, &len, &err) < 0 ||
                            runcfg_parse(cfg, a->orig, len, a->config_path, &err) < 0))
         return cmd_fail("run", &err, EXIT_USAGE);
-    if (check_sets(a, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     set_substitutions(a);
     if (a->n_sets) {
         char header[2048];
@@ -487,7 +403,7 @@ int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     int rc = parse_args(&a, argc, argv);
-    if (rc) return rc == HELP_SHOWN ? EXIT_OK : rc;
+    if (rc != CMD_CONTINUE) return rc;
     struct oomlab_err err = {{0}};
     if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
