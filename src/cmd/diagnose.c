@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,22 +86,14 @@ struct hook_files {
     size_t n_top;
 };
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: oomlab diagnose [--json] [--config RUN.yaml] [--dir DIR] [LOG|RUN_ID...]\n\n"
-            "Find every out-of-memory event in training logs (stdin when none; .gz and\n"
-            "UTF-16 read transparently), its numbers, stage, step and rank, the memory\n"
-            "trend of the per-step peaks, and per run the root cause and a ranked fix plan.\n"
-            "Each log is its own run unless the logs are ranks of one job (the same SLURM\n"
-            "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n"
-            "  --json            one JSON object, schema oomlab.diagnose.v1\n"
-            "  --config FILE     the run's config (YAML or JSON): the plan names its values\n"
-            "  --dir DIR         where a RUN_ID's logs/ID.log (and configs/ID.yaml, for the\n"
-            "                    plan's values) are (default .); a file path wins\n"
-            "  -h, --help        this help\n\n"
-            "Exit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n");
-}
+static const char usage_head[] =
+    "usage: oomlab diagnose [--json] [--config RUN.yaml] [--dir DIR] [LOG|RUN_ID...]\n\n"
+    "Find every out-of-memory event in training logs (stdin when none; .gz and\n"
+    "UTF-16 read transparently), its numbers, stage, step and rank, the memory\n"
+    "trend of the per-step peaks, and per run the root cause and a ranked fix plan.\n"
+    "Each log is its own run unless the logs are ranks of one job (the same SLURM\n"
+    "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n";
+static const char usage_tail[] = "\nExit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n";
 
 /* Read a config file (sys/cfgfile: the limit and messages run and probe use). */
 static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *err)
@@ -1245,48 +1236,45 @@ done:
     return rc;
 }
 
-static const struct option long_opts[] = {
-    {"json", no_argument, NULL, 'j'},
-    {"config", required_argument, NULL, 'c'},
-    {"dir", required_argument, NULL, 'd'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+struct diagnose_cli {
+    bool json;
+    const char *config, *dir;
 };
 
-const struct option *cmd_diagnose_options(void) { return long_opts; }
+#define AT(f) OPT_FIELD(struct diagnose_cli, f)
+static const struct opt_spec specs[] = {
+    {.name = "json", .letter = 'j', .help = "one JSON object, schema oomlab.diagnose.v1", AT(json)},
+    {.name = "config", .letter = 'c', .metavar = "FILE", .parse = opt_config, AT(config),
+     .help = "the run's config (YAML or JSON): the plan names its values"},
+    {.name = "dir", .letter = 'd', .metavar = "DIR", .parse = opt_dir, AT(dir),
+     .help = "where a RUN_ID's logs/ID.log (and configs/ID.yaml, for the\n"
+             "plan's values) are (default .); a file path wins"},
+    {0},
+};
+#undef AT
+static const struct opt_table opt_table = {.command = "diagnose", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_diagnose_options, opt_table)
 
 int cmd_diagnose(int argc, char **argv)
 {
-    bool json = false;
-    const char *config = NULL, *dir = ".";
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hjc:d:", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = true; break;
-        case 'c': config = optarg; break;
-        case 'd': dir = optarg; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        default:
-            return cmd_usage_error("diagnose", "unknown or incomplete option '%s'",
-                                   argv[optind - 1]);
-        }
-    }
+    struct diagnose_cli cli = {.dir = "."};
+    int first, rc = cmd_options(&opt_table, argc, argv, &cli, &first);
+    if (rc != CMD_CONTINUE) return rc;
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cmd_usage_error("diagnose", "--dir %s: not a directory", dir);
+    if (stat(cli.dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cmd_usage_error("diagnose", "--dir %s: not a directory", cli.dir);
     struct runcfg cfg;
     bool have_cfg = false;
-    if (config) {
+    if (cli.config) {
         struct oomlab_err err = {{0}};
-        if (load_config(config, &cfg, &err) < 0) return cmd_fail("diagnose", &err, EXIT_USAGE);
+        if (load_config(cli.config, &cfg, &err) < 0) return cmd_fail("diagnose", &err, EXIT_USAGE);
         have_cfg = true;
     }
     static char *stdin_only[] = {"-"};
-    char **paths = optind < argc ? argv + optind : stdin_only;
-    size_t n = optind < argc ? (size_t)(argc - optind) : 1;
-    int rc = prepare(paths, n, dir, json, have_cfg ? &cfg : NULL);
+    char **paths = first < argc ? argv + first : stdin_only;
+    size_t n = first < argc ? (size_t)(argc - first) : 1;
+    rc = prepare(paths, n, cli.dir, cli.json, have_cfg ? &cfg : NULL);
     if (have_cfg) runcfg_release(&cfg);
     return rc;
 }
