@@ -4,7 +4,7 @@
  * JSON or SARIF 2.1.0. Exit 0 clean, 1 findings, 2 usage or unreadable. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,7 @@ struct lint_cli {
     char **errors; /* "path: why", kept for the JSON/SARIF tail */
     size_t nerrors;
     int torch_given;   /* --torch-min was given: it wins over the project's files */
+    bool json, sarif, list_rules; /* the options as given */
     struct dir_torch { /* memo: directory -> the torch major its project allows */
         char *dir;
         int major;
@@ -46,31 +47,21 @@ struct lint_cli {
 #define MAX_REQ_BYTES (1 << 20)
 #define MAX_UP_LEVELS 32
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: oomlab lint [--json | --sarif] [--torch-min VER] [--ignore RULE,...]\n"
-            "                   [--stdin-filename NAME] PATH... | -\n"
-            "       oomlab lint --list-rules\n\n"
-            "Check Python training code and launch scripts for the memory mistakes of the\n"
-            "review checklist: losses accumulated with their graph, evaluation without\n"
-            "no_grad, outputs kept on the GPU, zero_grad, torch.save/torch.load devices,\n"
-            "empty_cache in the step loop, training tensors alive during evaluation,\n"
-            "where PYTORCH_CUDA_ALLOC_CONF is set.\n"
-            "Directories are walked for *.py, *.sh, *.slurm, *.sbatch and Dockerfiles;\n"
-            "'-' reads Python from stdin. One line per finding:\n"
-            "  FILE:LINE:COL: warning: MESSAGE [RULE]\n\n"
-            "  --json               schema oomlab.lint.v1 (docs/lint.md)\n"
-            "  --sarif              SARIF 2.1.0 for code-scanning UIs\n"
-            "  --torch-min VER      oldest torch the code runs on; 2 or later turns\n"
-            "                       zero-grad-not-none off (default: what requirements*.txt,\n"
-            "                       pyproject.toml, setup.cfg, environment.yml say, else on)\n"
-            "  --ignore RULE,...    skip these rules\n"
-            "  --stdin-filename N   name (and language, by suffix) for '-'\n"
-            "  --list-rules         print each rule's id, message and fix\n\n"
-            "Silence one line with '# oomlab: ignore[RULE]' (or '# oomlab: ignore').\n"
-            "Exit: 0 clean, 1 findings, 2 usage or a file that cannot be read or linted.\n");
-}
+static const char usage_head[] =
+    "usage: oomlab lint [--json | --sarif] [--torch-min VER] [--ignore RULE,...]\n"
+    "                   [--stdin-filename NAME] PATH... | -\n"
+    "       oomlab lint --list-rules\n\n"
+    "Check Python training code and launch scripts for the memory mistakes of the\n"
+    "review checklist: losses accumulated with their graph, evaluation without\n"
+    "no_grad, outputs kept on the GPU, zero_grad, torch.save/torch.load devices,\n"
+    "empty_cache in the step loop, training tensors alive during evaluation,\n"
+    "where PYTORCH_CUDA_ALLOC_CONF is set.\n"
+    "Directories are walked for *.py, *.sh, *.slurm, *.sbatch and Dockerfiles;\n"
+    "'-' reads Python from stdin. One line per finding:\n"
+    "  FILE:LINE:COL: warning: MESSAGE [RULE]\n\n";
+static const char usage_tail[] =
+    "\nSilence one line with '# oomlab: ignore[RULE]' (or '# oomlab: ignore').\n"
+    "Exit: 0 clean, 1 findings, 2 usage or a file that cannot be read or linted.\n";
 
 static void list_rules(void)
 {
@@ -79,66 +70,79 @@ static void list_rules(void)
                lint_rules[i].fix);
 }
 
-static int parse_torch(const char *s, int *major)
+/* --torch-min VER: "1.13" or "2", the major version into an int. */
+static int parse_torch(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
     char buf[16];
-    size_t n = strcspn(s, ".");
-    if (n == 0 || n >= sizeof buf) return -1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
+    size_t n = strcspn(val, ".");
     long long v;
-    if (units_parse_int(buf, 0, 99, &v) < 0) return -1;
-    *major = (int)v;
-    return 0;
-}
-
-static int parse_ignore(char *list, struct lint_cli *c)
-{
-    char *save = NULL;
-    for (char *id = strtok_r(list, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
-        int k = lint_rule_index(id);
-        if (k < 0) return cmd_usage_error("lint", "--ignore: no rule '%s' (see --list-rules)", id);
-        c->disabled[k] = 1;
-    }
-    return 0;
-}
-
-static const struct option long_opts[] = {{"json", no_argument, NULL, 'j'},
-                                      {"sarif", no_argument, NULL, 's'},
-                                      {"torch-min", required_argument, NULL, 't'},
-                                      {"ignore", required_argument, NULL, 'i'},
-                                      {"stdin-filename", required_argument, NULL, 'n'},
-                                      {"list-rules", no_argument, NULL, 'l'},
-                                      {"help", no_argument, NULL, 'h'},
-                                      {NULL, 0, NULL, 0}};
-
-const struct option *cmd_lint_options(void) { return long_opts; }
-
-/* Returns -1 to go on, else an exit code. */
-static int parse(int argc, char **argv, struct lint_cli *c)
-{
-    opterr = 0;
-    optind = 1;
-    for (int ch; (ch = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1;) {
-        switch (ch) {
-        case 'j': c->format = FMT_JSON; break;
-        case 's': c->format = FMT_SARIF; break;
-        case 't':
-            if (parse_torch(optarg, &c->opts.torch_major) < 0)
-                return cmd_usage_error("lint", "--torch-min wants a version like 1.13 or 2, not '%s'",
-                                       optarg);
-            c->torch_given = 1;
-            break;
-        case 'i':
-            if (parse_ignore(optarg, c) != 0) return EXIT_USAGE;
-            break;
-        case 'n': c->stdin_name = optarg; break;
-        case 'l': list_rules(); return EXIT_OK;
-        case 'h': usage(stdout); return EXIT_OK;
-        default:
-            return cmd_usage_error("lint", "unknown option '%s'", argv[optind - 1]);
+    if (n > 0 && n < sizeof buf) {
+        memcpy(buf, val, n);
+        buf[n] = '\0';
+        if (units_parse_int(buf, 0, 99, &v) == 0) {
+            *(int *)dst = (int)v;
+            return 0;
         }
     }
+    return oomlab_err_set(err, "--%s wants a version like 1.13 or 2, not '%s'", o->name, val);
+}
+
+/* --ignore RULE,...: each rule's slot in disabled[] set. */
+static int parse_ignore(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    unsigned char *disabled = dst;
+    for (const char *p = val; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        char id[64];
+        int k = -1;
+        if (n < sizeof id) {
+            memcpy(id, p, n);
+            id[n] = '\0';
+            k = lint_rule_index(id);
+        }
+        if (k < 0 || (size_t)k >= size)
+            return oomlab_err_set(err, "--%s: no rule '%.*s' (see --list-rules)", o->name, (int)(n < 64 ? n : 64), p);
+        disabled[k] = 1;
+        p += n;
+    }
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct lint_cli, f)
+static const struct opt_spec specs[] = {
+    {.name = "json", .help = "schema oomlab.lint.v1 (docs/lint.md)", AT(json)},
+    {.name = "sarif", .help = "SARIF 2.1.0 for code-scanning UIs", AT(sarif)},
+    {.name = "torch-min", .metavar = "VER", .parse = parse_torch, AT(opts.torch_major),
+     .help = "oldest torch the code runs on; 2 or later turns\n"
+             "zero-grad-not-none off (default: what\n"
+             "requirements*.txt, pyproject.toml, setup.cfg,\n"
+             "environment.yml say, else on)"},
+    {.name = "ignore", .metavar = "RULE,...", .parse = parse_ignore, AT(disabled), .help = "skip these rules"},
+    {.name = "stdin-filename", .metavar = "NAME", .parse = opt_string, AT(stdin_name),
+     .help = "name (and language, by suffix) for '-'"},
+    {.name = "list-rules", .help = "print each rule's id, message and fix", AT(list_rules)},
+    {0},
+};
+#undef AT
+static const struct opt_table opt_table = {.command = "lint", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs, .stop_at_arg = true};
+CMD_OPTIONS(cmd_lint_options, opt_table)
+
+/* Returns -1 to go on (the paths from optind), else an exit code. */
+static int parse(int argc, char **argv, struct lint_cli *c)
+{
+    c->opts.torch_major = -1;
+    int first, rc = cmd_options(&opt_table, argc, argv, c, &first);
+    if (rc != CMD_CONTINUE) return rc;
+    c->torch_given = c->opts.torch_major >= 0;
+    if (!c->torch_given) c->opts.torch_major = 0;
+    if (c->json && c->sarif) return cmd_usage_error("lint", "--json and --sarif: one at a time");
+    c->format = c->sarif ? FMT_SARIF : c->json ? FMT_JSON : FMT_TEXT;
+    if (c->list_rules) {
+        list_rules();
+        return EXIT_OK;
+    }
+    optind = first;
     if (optind >= argc) return cmd_usage_error("lint", "name a file, a directory or '-'");
     return -1;
 }
