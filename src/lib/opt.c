@@ -80,7 +80,11 @@ static int apply(const struct opt_spec *o, const char *val, void *cli, struct oo
 {
     void *dst = (char *)cli + o->offset;
     if (o->parse) return o->parse(o, val, dst, o->size, err);
-    if (o->size != sizeof(bool)) return oomlab_err_set(err, "--%s: flag is not a bool (opt table)", o->name);
+    if (o->size == sizeof(int)) {
+        memcpy(dst, &o->flag_value, sizeof(int));
+        return 0;
+    }
+    if (o->size != sizeof(bool)) return oomlab_err_set(err, "--%s: flag is not a bool or int (opt table)", o->name);
     *(bool *)dst = true;
     return 0;
 }
@@ -184,6 +188,10 @@ int opt_help(const struct opt_table *t, char *buf, size_t size)
     for (const struct opt_spec *o = t->spec; o->name; o++) {
         int w = left_part(o, left, sizeof left);
         if (w < 0) return -1;
+        if (o->group) {
+            puts_(&b, o->group);
+            put(&b, "\n", 1);
+        }
         pad(&b, 2);
         puts_(&b, left);
         const char *h = o->help ? o->help : "";

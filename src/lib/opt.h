@@ -7,8 +7,7 @@
  * prints nothing; src/main.c's cmd_options() prints help and errors.
  * Nothing is allocated: values point into argv or into the caller's struct.
  *
- * Converting a command (mechanical; run, diagnose, estimate, lint and
- * guard are still to do):
+ * Converting a command (mechanical; every command is converted):
  *   1. Put every option value in one struct (struct X_cli), defaults set
  *      before parsing. Flags are bool; counts long long, long or int;
  *      durations int64_t milliseconds; --set a struct opt_list.
@@ -48,7 +47,7 @@
 #include "lib/err.h"
 #include "lib/units.h" /* UNITS_DURATION_MAX_MS */
 
-#define OPT_SPECS_MAX 48      /* options per command (+ --help) */
+#define OPT_SPECS_MAX 64      /* options per command (+ --help) */
 #define OPT_LIST_MAX 64 /* values of a repeatable option (--set) */
 
 struct opt_spec;
@@ -67,6 +66,9 @@ struct opt_spec {
     bool optional;        /* the value only as --name=VALUE (--torch[=MODE]) */
     size_t offset, size;  /* OPT_FIELD: where in the command's struct */
     long long min, max;   /* the range for opt_int, opt_duration (ms) */
+    int flag_value;       /* a flag whose field is an int stores this (--tied-embeddings 1,
+                             --untied-embeddings 0 into one int: the last one given wins) */
+    const char *group;    /* --help prints this line above the row ("workload:") */
 };
 
 #define OPT_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type *)0)->field)

@@ -19,6 +19,7 @@ struct cli {
     int64_t interval_ms;
     const char *dir, *torch;
     struct opt_list sets;
+    int tied; /* -1, or the last of --tied/--untied */
 };
 
 #define AT(f) OPT_FIELD(struct cli, f)
@@ -171,6 +172,46 @@ static void test_set_list_is_capped(void **state)
     assert_int_equal(c.sets.n, OPT_LIST_MAX);
 }
 
+/* Two flags into one int: the last one wins; a group line heads its rows in --help. */
+static const struct opt_spec tied_specs[] = {
+    {.name = "json", .help = "JSON", AT(json)},
+    {.name = "tied", .help = "shared", AT(tied), .flag_value = 1, .group = "model:"},
+    {.name = "untied", .help = "not shared", AT(tied), .flag_value = 0},
+    {0},
+};
+static const struct opt_table tied_table = {.command = "t", .usage = "usage: t\n", .spec = tied_specs};
+
+static int tied_of(const char *const *words)
+{
+    char store[8][16], *argv[9];
+    int argc = 0;
+    for (; words[argc]; argc++) {
+        snprintf(store[argc], sizeof store[argc], "%s", words[argc]);
+        argv[argc] = store[argc];
+    }
+    argv[argc] = NULL;
+    struct cli c = {.tied = -1};
+    struct oomlab_err err;
+    int first;
+    assert_int_equal(opt_parse(&tied_table, argc, argv, &c, &first, &err), OPT_PARSED);
+    return c.tied;
+}
+
+static void test_int_flags_and_groups(void **state)
+{
+    (void)state;
+    assert_int_equal(tied_of((const char *[]){"t", "--untied", NULL}), 0);
+    assert_int_equal(tied_of((const char *[]){"t", "--untied", "--tied", NULL}), 1);
+    assert_int_equal(tied_of((const char *[]){"t", "--json", NULL}), -1);
+    char help[1024];
+    assert_int_equal(opt_help(&tied_table, help, sizeof help), 0);
+    assert_string_equal(help, "usage: t\n"
+                              "  --json    JSON\n"
+                              "model:\n"
+                              "  --tied    shared\n"
+                              "  --untied  not shared\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_parse_stores_values),
         cmocka_unit_test(test_shared_messages),
         cmocka_unit_test(test_set_list_is_capped),
+        cmocka_unit_test(test_int_flags_and_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
