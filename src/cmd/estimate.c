@@ -5,7 +5,6 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,83 +24,14 @@
 #define NAME "estimate"
 #define N_LEVERS 12
 
-enum {
-    O_LIST_MODELS = 256, O_LIST_GPUS, O_ARCH, O_LAYERS, O_DEC_LAYERS, O_HIDDEN, O_HEADS, O_KV,
-    O_HEAD_DIM, O_FFN, O_VOCAB, O_EXPERTS, O_EPT, O_WINDOW, O_TIED, O_UNTIED, O_BATCH, O_SEQ,
-    O_ACCUM, O_MODE, O_OPT, O_PREC, O_CKPT, O_ATTN, O_LORA_R, O_LORA_T, O_QUANT, O_GPUS,
-    O_SHARD, O_PROMPT, O_GEN, O_LOSS, O_HEAD, O_NO_FOREACH, O_MASTER, O_KEEP_GRADS, O_DROPOUT, O_NO_DROPOUT, O_CAPACITY, O_GPU,
-    O_CONTEXT, O_HEADROOM, O_EXPLAIN, O_JSON, O_HELP, O_TRAINER, O_LORA_DROP, O_OFFLOAD, O_CACHE,
-};
-
-static const struct option long_opts[] = {
-    {"list-models", no_argument, 0, O_LIST_MODELS}, {"list-gpus", no_argument, 0, O_LIST_GPUS},
-    {"arch", required_argument, 0, O_ARCH},         {"layers", required_argument, 0, O_LAYERS},
-    {"decoder-layers", required_argument, 0, O_DEC_LAYERS},
-    {"hidden", required_argument, 0, O_HIDDEN},     {"heads", required_argument, 0, O_HEADS},
-    {"kv-heads", required_argument, 0, O_KV},       {"head-dim", required_argument, 0, O_HEAD_DIM},
-    {"ffn", required_argument, 0, O_FFN},           {"vocab", required_argument, 0, O_VOCAB},
-    {"experts", required_argument, 0, O_EXPERTS},   {"experts-per-token", required_argument, 0, O_EPT},
-    {"sliding-window", required_argument, 0, O_WINDOW},
-    {"dropout", no_argument, 0, O_DROPOUT},         {"no-dropout", no_argument, 0, O_NO_DROPOUT},
-    {"tied-embeddings", no_argument, 0, O_TIED},    {"untied-embeddings", no_argument, 0, O_UNTIED},
-    {"batch", required_argument, 0, O_BATCH},       {"seq", required_argument, 0, O_SEQ},
-    {"grad-accum", required_argument, 0, O_ACCUM},  {"mode", required_argument, 0, O_MODE},
-    {"optimizer", required_argument, 0, O_OPT},     {"precision", required_argument, 0, O_PREC},
-    {"grad-ckpt", required_argument, 0, O_CKPT},    {"attention", required_argument, 0, O_ATTN},
-    {"lora-r", required_argument, 0, O_LORA_R},     {"lora-targets", required_argument, 0, O_LORA_T},
-    {"lora-dropout", required_argument, 0, O_LORA_DROP}, {"offload", required_argument, 0, O_OFFLOAD},
-    {"quant", required_argument, 0, O_QUANT},       {"gpus", required_argument, 0, O_GPUS},
-    {"shard", required_argument, 0, O_SHARD},       {"prompt-len", required_argument, 0, O_PROMPT},
-    {"gen-len", required_argument, 0, O_GEN},       {"loss", required_argument, 0, O_LOSS},
-    {"head", required_argument, 0, O_HEAD},         {"no-foreach", no_argument, 0, O_NO_FOREACH},
-    {"trainer", required_argument, 0, O_TRAINER},  {"cache", required_argument, 0, O_CACHE},
-    {"fused", no_argument, 0, O_NO_FOREACH},
-    {"master-weights", no_argument, 0, O_MASTER},   {"keep-grads", no_argument, 0, O_KEEP_GRADS},   {"capacity", required_argument, 0, O_CAPACITY},
-    {"gpu", required_argument, 0, O_GPU},           {"context", required_argument, 0, O_CONTEXT},
-    {"headroom", required_argument, 0, O_HEADROOM}, {"explain", no_argument, 0, O_EXPLAIN},
-    {"json", no_argument, 0, O_JSON},               {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0},
-};
-
-const struct option *cmd_estimate_options(void) { return long_opts; }
-
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: oomlab estimate [MODEL] [options]\n"
     "\n"
     "Memory budget of a model and workload against the card: weights, gradients,\n"
     "optimizer states, activations, logits, KV cache, temporaries, CUDA context and\n"
     "allocator slack; peak allocated / reserved / device used; max batch and seq.\n"
-    "\n"
-    "MODEL: a HuggingFace config.json (or a directory holding one) or a preset.\n"
-    "  --list-models, --list-gpus     the built-in tables\n"
-    "  --arch F --layers N --hidden N --heads N --kv-heads N --head-dim N --ffn N\n"
-    "  --vocab N --experts N --experts-per-token N --sliding-window N\n"
-    "  --decoder-layers N --tied-embeddings | --untied-embeddings\n"
-    "  --dropout | --no-dropout (trained with dropout; family default or config)\n"
-    "workload:\n"
-    "  --batch B --seq S --grad-accum N --mode train|infer|load\n"
-    "  --optimizer adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw\n"
-    "  --no-foreach | --fused (per-tensor or fused step: no full-size working copy)\n"
-    "  --precision fp32|fp16|bf16|fp16-mixed|bf16-mixed [--master-weights]\n"
-    "  --keep-grads (zero_grad keeps gradients allocated: PyTorch < 2.0)\n"
-    "  --grad-ckpt none|attn-core|block|every:N|op (selective = attn-core, full = block)\n"
-    "  --attention eager|sdpa|flash\n"
-    "  --loss ce|chunked|sum  --head lm|cls|none\n"
-    "  --trainer hf|torchtune|litgpt|llm.c|torchtitan (what the training code keeps\n"
-    "    alive; hf)\n"
-    "  --lora-r R --lora-targets q,k,v,o,gate,up,down|attn|mlp|all\n"
-    "  --quant none|int8|nf4 (with --lora-r: QLoRA)\n"
-    "  --lora-dropout P (adapters' dropout; default PEFT/torchtune 0, litgpt 0.05)\n"
-    "  --gpus N --shard none|zero1|zero2|zero3|fsdp  --prompt-len N --gen-len N\n"
-    "  --cache dynamic|legacy|static (generation's KV cache: HF DynamicCache, old\n"
-    "    tuple cache, StaticCache)\n"
-    "  --offload none|optimizer|params (host memory: ZeRO-Offload, FSDP CPU offload)\n"
-    "card:\n"
-    "  --capacity SIZE | --gpu NAME (else the local card through NVML)\n"
-    "  --context SIZE (CUDA context; card default)  --headroom PCT (15)\n"
-    "output:\n"
-    "  --explain (every term's formula)  --json (schema oomlab.estimate.v1)\n"
-    "Exit: 0 fits or capacity unknown, 1 does not fit, 2 bad input.\n";
+    "\n";
+static const char usage_tail[] = "\nExit: 0 fits or capacity unknown, 1 does not fit, 2 bad input.\n";
 
 struct opts {
     const char *model_arg;
@@ -110,161 +40,169 @@ struct opts {
     struct est_workload wl;
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
+    bool no_foreach; /* --no-foreach or --fused */
     char card[192];
     char capacity_source[16]; /* "--capacity", "--gpu", "nvml"; "" unknown */
 };
 
-static int set_dim(int64_t *field, const char *opt, const char *arg)
-{
-    long long v;
-    if (units_parse_int(arg, 1, (long long)1 << 40, &v))
-        return cmd_usage_error(NAME, "--%s wants a positive integer, got '%s'", opt, arg);
-    *field = v;
-    return 0;
-}
+/* --mode, --optimizer, ...: a name its lib/est parser knows, into an int
+ * (enum) field; the parser goes by the option's name. */
+static const struct {
+    const char *option;
+    int (*parse)(const char *);
+} choices[] = {
+    {"arch", est_family_parse},       {"mode", est_mode_parse},       {"optimizer", est_optimizer_parse},
+    {"precision", est_precision_parse}, {"attention", est_attn_parse}, {"quant", est_quant_parse},
+    {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
+    {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
+};
 
-static int set_enum(int *field, int (*parse)(const char *), const char *opt, const char *arg)
+static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
-    int v = parse(arg);
-    if (v < 0) return cmd_usage_error(NAME, "--%s: unknown value '%s'", opt, arg);
-    *field = v;
-    return 0;
-}
-
-static int set_count(int64_t *field, const char *opt, const char *arg, long long min)
-{
-    long long v;
-    if (units_parse_int(arg, min, INT64_MAX, &v))
-        return cmd_usage_error(NAME, "--%s wants an integer >= %lld, got '%s'", opt, min, arg);
-    *field = v;
-    return 0;
-}
-
-static int opt_model(struct opts *o, int c, const char *arg)
-{
-    struct { int c; const char *name; int64_t *f; } dims[] = {
-        {O_LAYERS, "layers", &o->over.layers}, {O_DEC_LAYERS, "decoder-layers", &o->over.decoder_layers},
-        {O_HIDDEN, "hidden", &o->over.hidden}, {O_HEADS, "heads", &o->over.heads},
-        {O_KV, "kv-heads", &o->over.kv_heads}, {O_HEAD_DIM, "head-dim", &o->over.head_dim},
-        {O_FFN, "ffn", &o->over.ffn},          {O_VOCAB, "vocab", &o->over.vocab},
-        {O_EXPERTS, "experts", &o->over.experts}, {O_EPT, "experts-per-token", &o->over.experts_per_token},
-        {O_WINDOW, "sliding-window", &o->over.sliding_window},
-    };
-    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
-        if (dims[i].c == c) return set_dim(dims[i].f, dims[i].name, arg);
-    if (c == O_ARCH) return set_enum(&o->arch, est_family_parse, "arch", arg);
-    if (c == O_TIED || c == O_UNTIED) o->tied = c == O_TIED;
-    if (c == O_DROPOUT || c == O_NO_DROPOUT) o->dropout = c == O_DROPOUT ? 1 : 2;
-    return 0;
-}
-
-static int opt_enum(struct opts *o, int c, const char *arg)
-{
-    struct est_workload *w = &o->wl;
-    int v = 0, rc = 0;
-    switch (c) {
-    case O_MODE: rc = set_enum(&v, est_mode_parse, "mode", arg); w->mode = v; break;
-    case O_OPT: rc = set_enum(&v, est_optimizer_parse, "optimizer", arg); w->optimizer = v; break;
-    case O_PREC: rc = set_enum(&v, est_precision_parse, "precision", arg); w->precision = v; break;
-    case O_CKPT:
-        if (est_ckpt_parse_arg(arg, &w->ckpt, &w->ckpt_every))
-            return cmd_usage_error(NAME, "--grad-ckpt: unknown policy '%s' (none, attn-core, block, "
-                                         "every:N, op)", arg);
-        break;
-    case O_ATTN: rc = set_enum(&v, est_attn_parse, "attention", arg); w->attention = v; break;
-    case O_QUANT: rc = set_enum(&v, est_quant_parse, "quant", arg); w->quant = v; break;
-    case O_SHARD: rc = set_enum(&v, est_shard_parse, "shard", arg); w->shard = v; break;
-    case O_OFFLOAD: rc = set_enum(&v, est_offload_parse, "offload", arg); w->offload = v; break;
-    case O_LOSS: rc = set_enum(&v, est_loss_parse, "loss", arg); w->loss = v; break;
-    case O_HEAD: rc = set_enum(&v, est_head_parse, "head", arg); w->head = v; break;
-    case O_TRAINER: rc = set_enum(&v, est_trainer_parse, "trainer", arg); w->trainer = v; break;
-    case O_CACHE: rc = set_enum(&v, est_cache_parse, "cache", arg); w->cache = v; break;
-    default: return 1;
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        if (strcmp(choices[i].option, o->name)) continue;
+        int v = choices[i].parse(val);
+        if (v < 0 || size != sizeof v) break;
+        memcpy(dst, &v, sizeof v);
+        return 0;
     }
-    return rc;
+    return oomlab_err_set(err, "--%s: unknown value '%s'", o->name, val);
 }
 
-static int opt_size(struct opts *o, int c, const char *arg)
+/* --grad-ckpt POLICY: the policy and every:N's N, into the workload. */
+static int parse_ckpt(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    struct est_workload *w = dst;
+    if (est_ckpt_parse_arg(val, &w->ckpt, &w->ckpt_every))
+        return oomlab_err_set(err, "--%s: unknown policy '%s' (none, attn-core, block, every:N, op)", o->name, val);
+    return 0;
+}
+
+/* --capacity SIZE (above 0) and --context SIZE, into an int64_t. */
+static int parse_size(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    bool cap = !strcmp(o->name, "capacity");
+    if (units_parse_size_arg(val, dst) || (cap && *(int64_t *)dst <= 0))
+        return oomlab_err_set(err, "--%s wants a size such as %s, got '%s'", o->name, cap ? "80GiB" : "500MiB", val);
+    return 0;
+}
+
+static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
     double pct;
-    switch (c) {
-    case O_CAPACITY:
-        if (units_parse_size_arg(arg, &o->wl.capacity_bytes) || o->wl.capacity_bytes <= 0)
-            return cmd_usage_error(NAME, "--capacity wants a size such as 80GiB, got '%s'", arg);
-        o->have_capacity = true;
-        return 0;
-    case O_CONTEXT:
-        if (units_parse_size_arg(arg, &o->wl.context_bytes))
-            return cmd_usage_error(NAME, "--context wants a size such as 500MiB, got '%s'", arg);
-        o->have_context = true;
-        return 0;
-    case O_HEADROOM:
-        if (units_parse_percent(arg, &pct) || pct >= 90)
-            return cmd_usage_error(NAME, "--headroom wants a percentage below 90, got '%s'", arg);
-        o->wl.headroom = pct / 100.0;
-        return 0;
-    case O_LORA_DROP: {
-        char *end;
-        errno = 0;
-        double p = strtod(arg, &end);
-        if (errno || end == arg || *end || !(p >= 0 && p < 1))
-            return cmd_usage_error(NAME, "--lora-dropout wants a probability in [0, 1), got '%s'", arg);
-        o->wl.lora_dropout = p;
-        return 0;
-    }
-    case O_LORA_T:
-        if (est_lora_targets_parse(arg, &o->wl.lora_targets))
-            return cmd_usage_error(NAME, "--lora-targets: unknown target in '%s'", arg);
-        return 0;
-    default: return 1;
-    }
+    if (units_parse_percent(val, &pct) || pct >= 90)
+        return oomlab_err_set(err, "--%s wants a percentage below 90, got '%s'", o->name, val);
+    *(double *)dst = pct / 100.0;
+    return 0;
 }
 
-static int opt_one(struct opts *o, int c, const char *arg)
+static int parse_probability(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                             struct oomlab_err *err)
 {
-    struct est_workload *w = &o->wl;
-    int rc = opt_enum(o, c, arg);
-    if (rc != 1) return rc;
-    if ((rc = opt_size(o, c, arg)) != 1) return rc;
-    switch (c) {
-    case O_LIST_MODELS: o->list_models = true; return 0;
-    case O_LIST_GPUS: o->list_gpus = true; return 0;
-    case O_BATCH: return set_count(&w->batch, "batch", arg, 1);
-    case O_SEQ: return set_count(&w->seq, "seq", arg, 1);
-    case O_ACCUM: return set_count(&w->grad_accum, "grad-accum", arg, 1);
-    case O_LORA_R: return set_count(&w->lora_r, "lora-r", arg, 0);
-    case O_GPUS: return set_count(&w->gpus, "gpus", arg, 1);
-    case O_PROMPT: return set_count(&w->prompt_len, "prompt-len", arg, 0);
-    case O_GEN: return set_count(&w->gen_len, "gen-len", arg, 0);
-    case O_NO_FOREACH: w->foreach = false; return 0;
-    case O_MASTER: w->master_weights = true; return 0;
-    case O_KEEP_GRADS: w->keep_grads = true; return 0;
-    case O_GPU: o->gpu_name = arg; return 0;
-    case O_EXPLAIN: o->explain = true; return 0;
-    case O_JSON: o->json = true; return 0;
-    default: return opt_model(o, c, arg);
-    }
+    char *end;
+    errno = 0;
+    double p = strtod(val, &end);
+    if (errno || end == val || *end || !(p >= 0 && p < 1))
+        return oomlab_err_set(err, "--%s wants a probability in [0, 1), got '%s'", o->name, val);
+    *(double *)dst = p;
+    return 0;
 }
+
+static int parse_targets(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (est_lora_targets_parse(val, dst))
+        return oomlab_err_set(err, "--%s: unknown target in '%s'", o->name, val);
+    return 0;
+}
+
+#define AT(f) OPT_FIELD(struct opts, f)
+#define DIM(n, f, h) {.name = n, .metavar = "N", .parse = opt_int, AT(over.f), .min = 1, .max = (long long)1 << 40, .help = h}
+#define COUNT(n, mv, f, lo, h) {.name = n, .metavar = mv, .parse = opt_int, AT(wl.f), .min = lo, .max = INT64_MAX, .help = h}
+#define CHOICE(n, mv, f, h) {.name = n, .metavar = mv, .parse = parse_choice, AT(f), .help = h}
+static const struct opt_spec specs[] = {
+    {.name = "list-models", .help = "the built-in model presets", AT(list_models),
+     .group = "MODEL: a HuggingFace config.json (or a directory holding one) or a preset."},
+    {.name = "list-gpus", .help = "the built-in cards", AT(list_gpus)},
+    CHOICE("arch", "F", arch, "model family (with the dimensions below: no\nconfig.json needed)"),
+    DIM("layers", layers, "transformer layers"),
+    DIM("hidden", hidden, "hidden size"),
+    DIM("heads", heads, "attention heads"),
+    DIM("kv-heads", kv_heads, "key/value heads (grouped-query attention)"),
+    DIM("head-dim", head_dim, "dimension of one head"),
+    DIM("ffn", ffn, "feed-forward (intermediate) size"),
+    DIM("vocab", vocab, "vocabulary size"),
+    DIM("experts", experts, "MoE experts"),
+    DIM("experts-per-token", experts_per_token, "experts each token is routed to"),
+    DIM("sliding-window", sliding_window, "attention window in tokens"),
+    DIM("decoder-layers", decoder_layers, "decoder layers (encoder-decoder models)"),
+    {.name = "tied-embeddings", .help = "input and output embeddings shared", AT(tied), .flag_value = 1},
+    {.name = "untied-embeddings", .help = "input and output embeddings not shared", AT(tied), .flag_value = 0},
+    {.name = "dropout", .help = "trained with dropout (default: the family's or the\nconfig's)", AT(dropout),
+     .flag_value = 1},
+    {.name = "no-dropout", .help = "trained without dropout", AT(dropout), .flag_value = 2},
+    {.name = "batch", .metavar = "B", .parse = opt_int, AT(wl.batch), .min = 1, .max = INT64_MAX,
+     .help = "micro-batch (default 1)", .group = "workload:"},
+    COUNT("seq", "S", seq, 1, "sequence length (default 512)"),
+    COUNT("grad-accum", "N", grad_accum, 1, "gradient accumulation steps (default 1)"),
+    CHOICE("mode", "train|infer|load", wl.mode, "what the card does (default train)"),
+    CHOICE("optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw", wl.optimizer,
+           "the optimizer (default adamw)"),
+    {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
+    {.name = "fused", .help = "fused optimizer step: no full-size working copy", AT(no_foreach)},
+    CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
+    {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
+    {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
+    {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),
+     .help = "activation checkpointing (selective = attn-core,\nfull = block)"},
+    CHOICE("attention", "eager|sdpa|flash", wl.attention, "attention kernel (default sdpa)"),
+    CHOICE("loss", "ce|chunked|sum", wl.loss, "the loss's logits path"),
+    CHOICE("head", "lm|cls|none", wl.head, "the output head"),
+    CHOICE("trainer", "hf|torchtune|litgpt|llm.c|torchtitan", wl.trainer,
+           "what the training code keeps alive (default hf)"),
+    COUNT("lora-r", "R", lora_r, 0, "LoRA rank"),
+    {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
+     AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
+    CHOICE("quant", "none|int8|nf4", wl.quant, "base weights quantized (with --lora-r: QLoRA)"),
+    {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),
+     .help = "adapters' dropout; default PEFT/torchtune 0,\nlitgpt 0.05"},
+    COUNT("gpus", "N", gpus, 1, "GPUs the job is spread over (default 1)"),
+    CHOICE("shard", "none|zero1|zero2|zero3|fsdp", wl.shard, "how states are sharded over --gpus"),
+    COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
+    COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
+    CHOICE("cache", "dynamic|legacy|static", wl.cache,
+           "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache"),
+    CHOICE("offload", "none|optimizer|params", wl.offload,
+           "host memory: ZeRO-Offload, FSDP CPU offload"),
+    {.name = "capacity", .metavar = "SIZE", .parse = parse_size, AT(wl.capacity_bytes), .group = "card:",
+     .help = "the card's memory (else --gpu, else the local card\nthrough NVML)"},
+    {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
+    {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
+     .help = "CUDA context (default: the card's)"},
+    {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
+    {.name = "explain", .help = "every term's formula", AT(explain), .group = "output:"},
+    {.name = "json", .help = "schema oomlab.estimate.v1", AT(json)},
+    {0},
+};
+#undef CHOICE
+#undef COUNT
+#undef DIM
+#undef AT
+static const struct opt_table opt_table = {.command = NAME, .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
+CMD_OPTIONS(cmd_estimate_options, opt_table)
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-    int c;
     memset(o, 0, sizeof *o);
     o->arch = o->tied = o->dropout = -1;
     est_workload_init(&o->wl);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-        if (c == 'h' || c == O_HELP) {
-            fputs(usage_text, stdout);
-            return -2;
-        }
-        if (c == '?' || c == ':')
-            return cmd_usage_error(NAME, "unknown or incomplete option '%s'", argv[optind - 1]);
-        if (opt_one(o, c, optarg)) return EXIT_USAGE;
-    }
-    if (optind < argc) o->model_arg = argv[optind++];
-    if (optind < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[optind]);
+    int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
+    if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
+    o->have_capacity = o->wl.capacity_bytes >= 0;
+    o->have_context = o->wl.context_bytes >= 0;
+    if (o->no_foreach) o->wl.foreach = false;
+    if (first < argc) o->model_arg = argv[first++];
+    if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     return 0;
 }
 
