@@ -539,13 +539,32 @@ static void rule_zero_grad(struct py *p, size_t s)
     }
 }
 
+static long def_named(const struct py *p, size_t i);
+
+/* Does the loop call a function of this file that zeroes gradients
+ * (a reset_grad() helper)? */
+static int zeroes_through_helper(const struct py *p, size_t loop)
+{
+    const struct lint_stmt *L = &p->t->stmts[loop];
+    size_t a = p->t->stmts[loop + 1].first, e = p->t->stmts[L->body_end - 1].end;
+    for (size_t i = a; i < e; i++) {
+        if (!is_name(p, i) || !is_op(p, i + 1, "(") || (is_op(p, i - 1, ".") && !is(p, i - 2, "self")))
+            continue;
+        long d = def_named(p, i);
+        if (d < 0 || p->t->stmts[d].body_end <= (size_t)d + 1) continue;
+        for (size_t k = p->t->stmts[d].end; k < p->t->stmts[p->t->stmts[d].body_end - 1].end; k++)
+            if (is_zero_grad(p, k) || is(p, k, "set_to_none")) return 1;
+    }
+    return 0;
+}
+
 static void rule_missing_zero_grad(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     if (st->kind != LST_FOR && st->kind != LST_WHILE) return;
     int c = loop_contents(p, s);
     if ((c & (HAS_BACKWARD | HAS_STEP)) != (HAS_BACKWARD | HAS_STEP)) return;
-    if (c & (HAS_ZERO | HAS_CHILD_TRAIN)) return;
+    if ((c & (HAS_ZERO | HAS_CHILD_TRAIN)) || zeroes_through_helper(p, s)) return;
     report(p, LR_MISSING_ZERO_GRAD, st->first);
 }
 

@@ -244,6 +244,12 @@ static void test_train_tensors(void **state)
     assert_string_equal(lint_ids("for x in d:\n    model(x).backward()\nmodel.eval()\n"
                                  "for x in d:\n    model(x).backward()\n", 0),
                         "eval-never-train,eval-without-no-grad");
+    /* gradients zeroed through a helper of the same file (pytorch-tutorial's reset_grad()) */
+    assert_string_equal(lint_ids("def reset_grad():\n    opt.zero_grad(set_to_none=True)\n"
+                                 "for x in d:\n    reset_grad()\n    model(x).backward()\n    opt.step()\n", 0), "");
+    assert_string_equal(lint_ids("def log():\n    print(1)\n"
+                                 "for x in d:\n    log()\n    model(x).backward()\n    opt.step()\n", 0),
+                        "missing-zero-grad");
     /* torch.save of a state dict after the model went to the CPU (x.eval().cpu()) */
     assert_string_equal(lint_ids("dev = 'cuda'\ndef f(net):\n    net.eval().cpu()\n"
                                  "    torch.save(net.state_dict(), p)\n", 0), "");
