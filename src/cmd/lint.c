@@ -147,11 +147,15 @@ static int parse(int argc, char **argv, struct lint_cli *c)
     return -1;
 }
 
+/* One line naming the file once: path NULL when why names it already (the
+ * messages of fsutil_read do). */
 static void keep_error(struct lint_cli *c, const char *path, const char *why)
 {
     c->unreadable = 1;
+    const char *sep = path ? ": " : "";
+    if (!path) path = "";
     if (c->format == FMT_TEXT) {
-        fprintf(stderr, "oomlab lint: %s: %s\n", path, why);
+        fprintf(stderr, "oomlab lint: %s%s%s\n", path, sep, why);
         return;
     }
     char **v = realloc(c->errors, (c->nerrors + 1) * sizeof *v);
@@ -160,10 +164,10 @@ static void keep_error(struct lint_cli *c, const char *path, const char *why)
     if (!v || !msg) {
         free(msg);
         if (v) c->errors = v;
-        fprintf(stderr, "oomlab lint: %s: %s\n", path, why);
+        fprintf(stderr, "oomlab lint: %s%s%s\n", path, sep, why);
         return;
     }
-    snprintf(msg, n, "%s: %s", path, why);
+    snprintf(msg, n, "%s%s%s", path, sep, why);
     c->errors = v;
     c->errors[c->nerrors++] = msg;
 }
@@ -316,7 +320,7 @@ static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
     size_t len = 0;
     struct oomlab_err err = {{0}};
     if (fsutil_read(path, PYLEX_MAX_BYTES, &data, &len, NULL, &err) < 0) {
-        keep_error(c, path, err.msg);
+        keep_error(c, NULL, err.msg);
         return;
     }
     if (lang == LINT_NONE) lang = lint_lang_of(path, data, len);

@@ -56,6 +56,8 @@ struct py {
     int trains;   /* the file calls backward() somewhere */
     int torchy;   /* the file names torch, cuda, a device, backward or no_grad */
     int8_t *loop_memo; /* per statement: bit flags of loop contents, -1 unknown */
+    size_t params[64]; /* receivers of x.parameters() (self left out): the trained models */
+    size_t nparams;
     int failed;
 };
 
@@ -156,6 +158,25 @@ static size_t chain_start(const struct py *p, size_t i)
 {
     while (i >= 2 && is_op(p, i - 1, ".") && is_name(p, i - 2)) i -= 2;
     return i;
+}
+
+/* The receiver of the method name at i, through a chain of calls
+ * (`x.m(`, `x.to(d).m(`, `self.x.m(`): its last name token, or -1. */
+static long receiver_of(const struct py *p, size_t i)
+{
+    while (i >= 2 && is_op(p, i - 1, ".")) {
+        if (is_name(p, i - 2)) return (long)(i - 2);
+        if (!is_op(p, i - 2, ")")) return -1;
+        size_t k = i - 2;
+        for (long depth = 0;; k--) {
+            if (is_op(p, k, ")")) depth++;
+            else if (is_op(p, k, "(") && --depth == 0) break;
+            if (k == 0) return -1;
+        }
+        if (k == 0 || !is_name(p, k - 1)) return -1;
+        i = k - 1; /* the method called before: `to` in x.to(d) */
+    }
+    return -1;
 }
 
 /* The top-level `=` of an assignment statement, or e. */
@@ -518,13 +539,32 @@ static void rule_zero_grad(struct py *p, size_t s)
     }
 }
 
+static long def_named(const struct py *p, size_t i);
+
+/* Does the loop call a function of this file that zeroes gradients
+ * (a reset_grad() helper)? */
+static int zeroes_through_helper(const struct py *p, size_t loop)
+{
+    const struct lint_stmt *L = &p->t->stmts[loop];
+    size_t a = p->t->stmts[loop + 1].first, e = p->t->stmts[L->body_end - 1].end;
+    for (size_t i = a; i < e; i++) {
+        if (!is_name(p, i) || !is_op(p, i + 1, "(") || (is_op(p, i - 1, ".") && !is(p, i - 2, "self")))
+            continue;
+        long d = def_named(p, i);
+        if (d < 0 || p->t->stmts[d].body_end <= (size_t)d + 1) continue;
+        for (size_t k = p->t->stmts[d].end; k < p->t->stmts[p->t->stmts[d].body_end - 1].end; k++)
+            if (is_zero_grad(p, k) || is(p, k, "set_to_none")) return 1;
+    }
+    return 0;
+}
+
 static void rule_missing_zero_grad(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     if (st->kind != LST_FOR && st->kind != LST_WHILE) return;
     int c = loop_contents(p, s);
     if ((c & (HAS_BACKWARD | HAS_STEP)) != (HAS_BACKWARD | HAS_STEP)) return;
-    if (c & (HAS_ZERO | HAS_CHILD_TRAIN)) return;
+    if ((c & (HAS_ZERO | HAS_CHILD_TRAIN)) || zeroes_through_helper(p, s)) return;
     report(p, LR_MISSING_ZERO_GRAD, st->first);
 }
 
@@ -535,10 +575,36 @@ static int torch_call(const struct py *p, size_t i, const char *name)
            !(i >= 3 && is_op(p, i - 3, "."));
 }
 
+/* Was the model named like token r last moved, before statement s of the
+ * same function, to the CPU (x.cpu(), x.eval().cpu(), x.to("cpu"))? */
+static int moved_to_cpu(const struct py *p, size_t s, size_t r)
+{
+    int32_t func = p->t->stmts[s].func;
+    for (size_t k = s; k-- > 0 && (int32_t)k != func;) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        int where = -1; /* 1 cpu, 0 elsewhere, -1 not moved here */
+        if (st->func != func) continue;
+        for (size_t i = st->first; i < st->end; i++) {
+            if (!method_at(p, i, "cpu") && !method_at(p, i, "to") && !method_at(p, i, "cuda")) continue;
+            long recv = receiver_of(p, i);
+            if (recv < 0 || !text_eq(p, (size_t)recv, r)) continue;
+            size_t close = close_of(p, i + 1, st->end);
+            where = is(p, i, "cpu") || (is(p, i, "to") && (has_name(p, i + 1, close, "cpu") ||
+                                                              (is(p, i + 2, "\"cpu\"") || is(p, i + 2, "'cpu'"))));
+        }
+        if (where >= 0) return where;
+    }
+    return 0;
+}
+
 static int saves_state_dict(const struct py *p, size_t s, size_t a, size_t e)
 {
     if (has_name(p, a, e, "cpu") || has_name(p, a, e, "to")) return 0;
-    if (find_method(p, a, e, "state_dict") >= 0) return 1;
+    long m = find_method(p, a, e, "state_dict");
+    if (m >= 0) {
+        long r = receiver_of(p, (size_t)m);
+        return !(r >= 0 && moved_to_cpu(p, s, (size_t)r));
+    }
     if (e != a + 1 || !is_name(p, a)) return 0;
     int32_t func = p->t->stmts[s].func;
     for (size_t k = s; k-- > 0 && (int32_t)k != func;) {
@@ -746,6 +812,19 @@ static int is_eval_call(const struct py *p, size_t i)
 /* Walk the statements of one function (or the module, func -1) in order:
  * the region after x.eval() (or the whole body of an evaluation function)
  * up to x.train(); the first model call there with gradients on. */
+/* Can the model whose eval()/train() name is at i be one the file trains?
+ * When the file hands some models' parameters() to an optimizer, only those
+ * (a frozen feature extractor's eval() is not evaluation); else any. */
+static int trained_model(const struct py *p, size_t i)
+{
+    long r = receiver_of(p, i);
+    if (p->nparams == 0) return 1;
+    if (r < 0) return 0;
+    for (size_t k = 0; k < p->nparams; k++)
+        if (text_eq(p, p->params[k], (size_t)r)) return 1;
+    return 0;
+}
+
 static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
@@ -758,7 +837,7 @@ static void rule_eval_region(struct py *p, int32_t func)
         if (st->func != func || st->kind == LST_DEF || st->kind == LST_CLASS || st->kind == LST_DECORATOR)
             continue;
         for (size_t i = st->first; i < st->end; i++) {
-            if (is_eval_call(p, i)) in_eval = 1;
+            if (is_eval_call(p, i) && trained_model(p, i)) in_eval = 1;
             else if (is_train_call(p, i)) in_eval = 0;
             if (st->kind == LST_SIMPLE && is(p, i, "set_grad_enabled") && is_op(p, i + 1, "("))
                 grad_off = is(p, i + 2, "False");
@@ -774,9 +853,9 @@ static void rule_eval_region(struct py *p, int32_t func)
 
 #define MAX_RECEIVERS 256
 
-/* The def whose statement holds token i (binary search: statements are in
- * token order), -1 at module level. */
-static int32_t enclosing_def(const struct py *p, size_t i)
+/* The statement holding token i (binary search: statements are in token
+ * order), -1 before the first. */
+static long stmt_at(const struct py *p, size_t i)
 {
     size_t lo = 0, hi = p->t->n;
     while (lo < hi) {
@@ -784,7 +863,39 @@ static int32_t enclosing_def(const struct py *p, size_t i)
         if (p->t->stmts[mid].first <= i) lo = mid + 1;
         else hi = mid;
     }
-    return lo == 0 ? -1 : p->t->stmts[lo - 1].func;
+    return (long)lo - 1;
+}
+
+/* The def whose statement holds token i, -1 at module level. */
+static int32_t enclosing_def(const struct py *p, size_t i)
+{
+    long s = stmt_at(p, i);
+    return s < 0 ? -1 : p->t->stmts[s].func;
+}
+
+/* Does a statement of func's own body in [from, to) train (backward(), step())? */
+static int scope_trains(const struct py *p, int32_t func, size_t from, size_t to)
+{
+    for (size_t k = from; k < to; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if (st->func != func) continue;
+        for (size_t i = st->first; i < st->end; i++)
+            if (is_backward_call(p, i) || is_optimizer_step(p, i, st->end)) return 1;
+    }
+    return 0;
+}
+
+/* x.eval() outside any loop, after its scope's training and with none after
+ * it: training has finished (a tutorial's test after its training loop). */
+static int after_training(const struct py *p, size_t i)
+{
+    long s = stmt_at(p, i);
+    if (s < 0) return 0;
+    const struct lint_stmt *st = &p->t->stmts[s];
+    size_t from = st->func < 0 ? 0 : (size_t)st->func + 1;
+    size_t to = st->func < 0 ? p->t->n : p->t->stmts[st->func].body_end;
+    return st->loop < 0 && scope_trains(p, st->func, from, (size_t)s) &&
+           !scope_trains(p, st->func, (size_t)s + 1, to);
 }
 
 static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_t tok)
@@ -796,20 +907,24 @@ static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_
 
 /* x.eval() in a file that trains, with no x.train() anywhere: reported at
  * the first x.eval(). Receivers compare by their last name (self.model and
- * model are both `model`). */
+ * model are both `model`; x.to(d).train() is x's). Not reported for a model
+ * the file does not train (trained_model) or once training has finished. */
 static void rule_eval_never_train(struct py *p)
 {
     size_t trained[MAX_RECEIVERS], evaled[MAX_RECEIVERS], nt = 0, ne = 0;
     if (!p->trains) return;
-    for (size_t i = 2; i < p->lx->ntoks && nt < MAX_RECEIVERS; i++)
-        if (is_train_call(p, i) && is_name(p, i - 2)) trained[nt++] = i - 2;
+    for (size_t i = 2; i < p->lx->ntoks && nt < MAX_RECEIVERS; i++) {
+        long r = is_train_call(p, i) ? receiver_of(p, i) : -1;
+        if (r >= 0) trained[nt++] = (size_t)r;
+    }
     for (size_t i = 2; i < p->lx->ntoks && ne < MAX_RECEIVERS; i++) {
         if (!method_at(p, i, "eval") || !is_op(p, i + 2, ")") || !is_name(p, i - 2)) continue;
         size_t recv = i - 2;
         if (is(p, recv, "self") || unit_test(p, enclosing_def(p, i)) || seen_receiver(p, evaled, ne, recv))
             continue;
         evaled[ne++] = recv;
-        if (!seen_receiver(p, trained, nt, recv)) report(p, LR_EVAL_NEVER_TRAIN, chain_start(p, recv));
+        if (!seen_receiver(p, trained, nt, recv) && trained_model(p, i) && !after_training(p, i))
+            report(p, LR_EVAL_NEVER_TRAIN, chain_start(p, recv));
     }
 }
 
@@ -835,11 +950,12 @@ static long def_named(const struct py *p, size_t i)
 static void modes_in(const struct py *p, size_t a, size_t e, long *eval_recv, int *trains, long want)
 {
     for (size_t i = a; i < e; i++) {
-        if (!is_name(p, i - 2)) continue;
+        long r = method_at(p, i, "eval") || method_at(p, i, "train") ? receiver_of(p, i) : -1;
+        if (r < 0) continue;
         if (want < 0 && *eval_recv < 0 && method_at(p, i, "eval") && is_op(p, i + 2, ")") &&
-            !is(p, i - 2, "self"))
-            *eval_recv = (long)(i - 2);
-        if (want >= 0 && is_train_call(p, i) && text_eq(p, i - 2, (size_t)want)) *trains = 1;
+            !is(p, (size_t)r, "self"))
+            *eval_recv = r;
+        if (want >= 0 && is_train_call(p, i) && text_eq(p, (size_t)r, (size_t)want)) *trains = 1;
     }
 }
 
@@ -1019,6 +1135,8 @@ static void file_facts(struct py *p)
         if (t->kind == PYT_STRING && memmem(p->lx->src + t->off, t->len, "cuda", 4)) p->gpu = 1;
         if (t->kind == PYT_NAME && (is(p, i, "pytest") || is(p, i, "unittest"))) p->pytest = 1;
         if (is_backward_call(p, i)) p->trains = 1;
+        long r = method_at(p, i, "parameters") ? receiver_of(p, i) : -1;
+        if (r >= 0 && !is(p, (size_t)r, "self") && p->nparams < N_OF(p->params)) p->params[p->nparams++] = (size_t)r;
     }
 }
 

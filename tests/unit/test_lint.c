@@ -228,6 +228,33 @@ static void test_train_tensors(void **state)
     assert_string_equal(lint_ids("def ev():\n    model.eval()\ndef fit():\n    for x in d:\n"
                                  "        model(x).backward()\n        ev()\n        model.train()\n", 0),
                         "");
+    /* a chained x.to(d).train() switches x back (pytorch/examples fast_neural_style) */
+    assert_string_equal(lint_ids("for x in d:\n    net(x).backward()\n    if i % 9 == 0:\n"
+                                 "        net.eval()\n        net.to(dev).train()\n", 0), "");
+    /* eval() of a model whose parameters no optimizer gets (a frozen feature extractor,
+     * PyTorch-GAN esrgan/srgan) is neither never-train nor the start of evaluation */
+    assert_string_equal(lint_ids("opt = Adam(gen.parameters())\nfeat.eval()\nfor x in d:\n"
+                                 "    loss = crit(feat(gen(x)), y)\n    loss.backward()\n"
+                                 "    opt.step()\n    opt.zero_grad(set_to_none=True)\n", 0), "");
+    assert_string_equal(lint_ids("opt = Adam(gen.parameters())\ngen.eval()\nfor x in d:\n"
+                                 "    gen(x).backward()\n", 0), "eval-never-train");
+    /* eval() after the scope's training loop, nothing trained after it: training has finished */
+    assert_string_equal(lint_ids("for x in d:\n    model(x).backward()\nmodel.eval()\n"
+                                 "with torch.no_grad():\n    model(x)\n", 0), "");
+    assert_string_equal(lint_ids("for x in d:\n    model(x).backward()\nmodel.eval()\n"
+                                 "for x in d:\n    model(x).backward()\n", 0),
+                        "eval-never-train,eval-without-no-grad");
+    /* gradients zeroed through a helper of the same file (pytorch-tutorial's reset_grad()) */
+    assert_string_equal(lint_ids("def reset_grad():\n    opt.zero_grad(set_to_none=True)\n"
+                                 "for x in d:\n    reset_grad()\n    model(x).backward()\n    opt.step()\n", 0), "");
+    assert_string_equal(lint_ids("def log():\n    print(1)\n"
+                                 "for x in d:\n    log()\n    model(x).backward()\n    opt.step()\n", 0),
+                        "missing-zero-grad");
+    /* torch.save of a state dict after the model went to the CPU (x.eval().cpu()) */
+    assert_string_equal(lint_ids("dev = 'cuda'\ndef f(net):\n    net.eval().cpu()\n"
+                                 "    torch.save(net.state_dict(), p)\n", 0), "");
+    assert_string_equal(lint_ids("dev = 'cuda'\ndef f(net):\n    net.cpu()\n    net.to(dev)\n"
+                                 "    torch.save(net.state_dict(), p)\n", 0), "save-gpu-tensors");
     /* no backward in the loop: not a training step */
     assert_string_equal(lint_ids("for x in d:\n    out = model(x)\nevaluate(model, loader)\n", 0), "");
     /* evaluation in another function does not see this one's names */
