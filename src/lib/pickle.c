@@ -335,8 +335,9 @@ static struct pk_obj *push_fresh(struct reader *r, enum pk_type type)
     return push_at(r, o, pos) < 0 ? NULL : o;
 }
 
-/* The stack was popped to sp: what the scratch arena gave out since slot
- * sp was filled is unreachable (see the top of this file). */
+/* The stack was popped to sp from above it: what the scratch arena gave
+ * out since slot sp was filled is unreachable (see the top of this file).
+ * Only after a real pop: otherwise slot sp's position is stale. */
 static void popped(struct reader *r)
 {
     if (r->sp < r->scap) arena_rollback(r, &r->pool->scratch, r->filled[r->sp]);
@@ -587,7 +588,7 @@ static int append_items(struct reader *r, size_t from)
 {
     struct pk_obj *list = target(r, from, PK_LIST);
     if (!list) return -1;
-    size_t added = 0;
+    size_t added = 0, n = r->sp - from;
     for (size_t i = from; i < r->sp; i++) {
         struct pk_obj *item = r->stack[i];
         bool consumed = false;
@@ -600,7 +601,7 @@ static int append_items(struct reader *r, size_t from)
         added++;
     }
     r->sp = from;
-    if (!added || list->keep) popped(r); /* the items are gone, or copied */
+    if (n && (!added || list->keep)) popped(r); /* the items are gone, or copied */
     return 0;
 }
 
@@ -634,8 +635,9 @@ static int set_items(struct reader *r, size_t from)
             return fail(r, "a %s cannot be a dict key", pk_type_name(r->stack[i]->type));
         if (add_item(r, dict, r->stack[i]) < 0) return -1;
     }
+    bool any = r->sp > from;
     r->sp = from;
-    if (dict->keep) popped(r);
+    if (any && dict->keep) popped(r);
     return 0;
 }
 

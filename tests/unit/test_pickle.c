@@ -279,6 +279,21 @@ static void test_hostile_structure(void **state)
     expect_refusal(deep, n, "open MARKs");
 }
 
+/* An APPENDS with no items after the stack was once deeper: slot 3's
+ * position is stale and must not roll back the list's item (ASan). */
+static void test_empty_appends(void **state)
+{
+    (void)state;
+    /* [] then (N N N 0 0 0 pops, then the list's own item 'xyz', an empty
+     * MARK...APPENDS, another item */
+    static const unsigned char p[] = "\x80\x04](NNN000\x8c\x03" "xyz" "e(e\x8c\x03" "abc" "a.";
+    assert_int_equal(load(p, sizeof p - 1), 0);
+    assert_int_equal(pk_len(doc.root), 2);
+    assert_string_equal(pk_str(pk_at(doc.root, 0)), "xyz");
+    assert_string_equal(pk_str(pk_at(doc.root, 1)), "abc");
+    pickle_doc_release(&doc);
+}
+
 static void test_cycles_and_limits(void **state)
 {
     (void)state;
@@ -332,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_items_are_streamed), cmocka_unit_test(test_code_is_refused),
         cmocka_unit_test(test_hostile_structure), cmocka_unit_test(test_cycles_and_limits),
         cmocka_unit_test(test_every_truncation), cmocka_unit_test(test_memo_outlives_consumed_items),
+        cmocka_unit_test(test_empty_appends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
