@@ -119,15 +119,20 @@ static int feed(const char *data, size_t len, void *ctx, struct oomlab_err *err)
 }
 
 /* Read in chunks: memory stays the same whatever the file's size. */
-int torchhook_read(const struct torchhook *th, struct torchsteps *ts, struct oomlab_err *err)
+int torchhook_read_file(const char *path, struct torchsteps *ts, struct oomlab_err *err)
 {
     struct torchsteps_stream *st = torchsteps_stream_new(ts);
-    if (st && chunks_read(th->steps_path, feed, st, NULL, err) < 0) {
+    if (st && chunks_read(path, feed, st, NULL, err) < 0) {
         struct oomlab_err ignored;
-        torchsteps_stream_end(st, &ignored);
+        if (torchsteps_stream_end(st, &ignored) == 0) torchsteps_release(ts);
         return -1;
     }
     return torchsteps_stream_end(st, err);
+}
+
+int torchhook_read(const struct torchhook *th, struct torchsteps *ts, struct oomlab_err *err)
+{
+    return torchhook_read_file(th->steps_path, ts, err);
 }
 
 int torchhook_oom_files(const struct torchhook *th)
