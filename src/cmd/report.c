@@ -29,6 +29,7 @@
 #include "sys/fsutil.h"
 #include "sys/logidx_file.h"
 #include "sys/logscan.h"
+#include "sys/torchhook.h"
 
 #define MAX_RUNS 8
 #define GIB 1073741824.0
@@ -36,7 +37,6 @@
 #define EXCERPT_AFTER 6
 #define EXCERPT_LINE_MAX 400
 #define CONFIG_MAX (1u << 20)
-#define STEPS_MAX ((size_t)512 << 20)
 
 static const char usage_head[] =
     "usage: oomlab report [RUN_ID...] [--dir DIR] [-o FILE] [--svg memory|steps|loss]\n"
@@ -301,8 +301,7 @@ static int feed_memcsv(const char *data, size_t len, void *ctx, struct oomlab_er
 
 static void read_side_files(const char *dir, struct run *r)
 {
-    char path[4096], *text;
-    size_t len;
+    char path[4096];
     bool missing;
     struct oomlab_err err = {{0}};
     snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
@@ -310,10 +309,9 @@ static void read_side_files(const char *dir, struct run *r)
     if (chunks_read(path, feed_memcsv, &r->mem, &missing, &err) == 0) memcsv_finish(&r->mem);
     else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
     snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
-    if (fsutil_read(path, STEPS_MAX, &text, &len, &missing, &err) == 0) {
-        r->have_ts = torchsteps_parse(&r->ts, text, len, &err) == 0 && r->ts.rows > 0;
-        if (!r->have_ts && r->ts.rows == 0 && err.msg[0] == '\0') torchsteps_release(&r->ts);
-        free(text);
+    if (torchhook_read_file(path, &r->ts, &err) == 0) {
+        r->have_ts = r->ts.rows > 0;
+        if (!r->have_ts) torchsteps_release(&r->ts);
     }
     snprintf(path, sizeof path, "%s/configs/%s.yaml", dir, r->id);
     if (fsutil_read(path, CONFIG_MAX, &r->config, &r->config_len, &missing, &err) < 0) r->config = NULL;

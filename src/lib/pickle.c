@@ -1,8 +1,17 @@
 /* pickle: the plain-data pickle reader (see pickle.h). One opcode table
  * drives both passes: the argument's kind says what to skip in the first
- * (memo census) and what to read in the second (build). Objects are
- * reference counted and also threaded on one list, so freeing never
- * recurses and a failed or cyclic load still frees everything. */
+ * (memo census) and what to read in the second (build).
+ *
+ * Memory: two bump arenas and no per-object free. Objects are made in the
+ * scratch arena. One that can outlive the item it belongs to — a memo
+ * entry the census says is fetched again, and whatever is put into such an
+ * object — is moved to the keep arena (a deep copy: a scratch object has
+ * one referrer, the stack or its container, so the copy is a tree).
+ * Keep objects only ever point at keep objects. So once the stack is
+ * popped back below a slot (an item consumed, a POP), everything the
+ * scratch arena handed out since that slot was filled is unreachable and
+ * the arena rolls back to there: a trace entry costs a few pointer bumps
+ * and no frees. Both arenas go with the document. */
 #include "lib/pickle.h"
 
 #include <stdarg.h>
@@ -34,10 +43,33 @@ struct memo_slot {
     struct pk_obj *obj;
 };
 
+/* An arena: chunks on a stack; a position is a count of bytes handed out
+ * since the arena began (a chunk's start plus its used bytes). */
+#define PK_CHUNK (64u << 10)
+
+struct pk_chunk {
+    struct pk_chunk *prev;
+    uint64_t start;   /* position of data[0] */
+    size_t size, used; /* of data */
+    max_align_t data[];
+};
+
+struct pk_arena {
+    struct pk_chunk *top;
+    struct pk_chunk *spare; /* PK_CHUNK-sized chunks rolled back, for reuse */
+};
+
+struct pk_pool {
+    struct pk_arena scratch, keep;
+    struct pk_obj singletons[3]; /* None, False, True */
+    struct pk_obj *small_ints[256];
+};
+
 struct reader {
     const struct pickle_opts *o;
     struct oomlab_err *err;
     struct pickle_doc *doc;
+    struct pk_pool *pool;
     unsigned char *buf;
     size_t len, pos;
     uint64_t base;      /* input offset of buf[0] */
@@ -48,6 +80,7 @@ struct reader {
     size_t mem, limit;
     unsigned max_depth;
     struct pk_obj **stack;
+    uint64_t *filled; /* per stack slot: the scratch position when it was filled */
     size_t sp, scap;
     size_t marks[4 * PICKLE_MAX_DEPTH + 4];
     size_t nmarks, max_marks;
@@ -56,8 +89,6 @@ struct reader {
     uint64_t memo_count;
     struct memo_slot *memo;
     size_t memo_cap, memo_used;
-    struct pk_obj **work; /* decref worklist */
-    size_t nwork, wcap;
     bool stopped;
 };
 
@@ -76,32 +107,6 @@ static int fail(struct reader *r, const char *fmt, ...)
 
 /* ---- memory ---- */
 
-/* Small pieces (objects, short strings, item arrays) come from per-size
- * free lists carved out of 64 KiB chunks: a snapshot is millions of tiny
- * objects, and malloc/free per object was half the time. Larger pieces are
- * malloc'd. The pool belongs to the document and goes with it. */
-#define PK_CHUNK (64u << 10)
-#define PK_SMALL_MAX 4096
-#define PK_CLASSES 9 /* 16, 32, ... 4096 bytes */
-
-struct pk_chunk {
-    struct pk_chunk *next;
-    size_t used;
-    max_align_t data[];
-};
-
-struct pk_pool {
-    void *free_list[PK_CLASSES];
-    struct pk_chunk *chunks;
-};
-
-static int size_class(size_t size)
-{
-    int c = 0;
-    for (size_t sz = 16; sz < size; sz <<= 1) c++;
-    return c;
-}
-
 static bool charge(struct reader *r, size_t size)
 {
     if (size > r->limit || r->mem > r->limit - size) {
@@ -114,146 +119,141 @@ static bool charge(struct reader *r, size_t size)
     return true;
 }
 
-static void *pk_alloc(struct reader *r, size_t size)
+static uint64_t arena_pos(const struct pk_arena *a)
 {
-    struct pk_pool *pool = r->doc->pool;
-    if (size > PK_SMALL_MAX) {
-        if (!charge(r, size)) return NULL;
-        void *p = malloc(size);
-        if (!p) {
-            r->mem -= size;
-            fail(r, "out of memory (%zu bytes held)", r->mem);
-        }
+    return a->top ? a->top->start + a->top->used : 0;
+}
+
+/* size bytes (8-aligned) from a, or NULL with the error set. */
+static void *arena_alloc(struct reader *r, struct pk_arena *a, size_t size)
+{
+    size = (size + 7) & ~(size_t)7;
+    struct pk_chunk *c = a->top;
+    if (c && c->size - c->used >= size) {
+        void *p = (char *)c->data + c->used;
+        c->used += size;
         return p;
     }
-    int c = size_class(size);
-    size_t csize = (size_t)16 << c;
-    if (pool->free_list[c]) {
-        void *p = pool->free_list[c];
-        memcpy(&pool->free_list[c], p, sizeof p);
-        return p;
-    }
-    struct pk_chunk *ch = pool->chunks;
-    if (!ch || ch->used + csize > PK_CHUNK - sizeof *ch) {
-        if (!charge(r, PK_CHUNK)) return NULL;
-        ch = malloc(PK_CHUNK);
-        if (!ch) {
-            r->mem -= PK_CHUNK;
+    if (size <= PK_CHUNK && a->spare) {
+        c = a->spare;
+        a->spare = c->prev;
+    } else {
+        size_t want = size > PK_CHUNK ? size : PK_CHUNK;
+        if (want > SIZE_MAX - sizeof *c || !charge(r, sizeof *c + want)) return NULL;
+        if (!(c = malloc(sizeof *c + want))) {
+            r->mem -= sizeof *c + want;
             fail(r, "out of memory (%zu bytes held)", r->mem);
             return NULL;
         }
-        ch->next = pool->chunks;
-        ch->used = 0;
-        pool->chunks = ch;
+        c->size = want;
     }
-    void *p = (char *)ch->data + ch->used;
-    ch->used += csize;
-    return p;
+    c->start = arena_pos(a);
+    c->used = size;
+    c->prev = a->top;
+    a->top = c;
+    return c->data;
 }
 
-static void pk_free(struct reader *r, void *p, size_t size)
+/* Hand back everything a gave out from position pos on. */
+static void arena_rollback(struct reader *r, struct pk_arena *a, uint64_t pos)
 {
-    if (!p) return;
-    if (size > PK_SMALL_MAX) {
-        free(p);
-        r->mem -= size;
-        return;
+    while (a->top && a->top->start >= pos) {
+        struct pk_chunk *c = a->top;
+        a->top = c->prev;
+        if (c->size == PK_CHUNK) {
+            c->prev = a->spare;
+            a->spare = c;
+        } else {
+            r->mem -= sizeof *c + c->size;
+            free(c);
+        }
     }
-    struct pk_pool *pool = r->doc->pool;
-    int c = size_class(size);
-    memcpy(p, &pool->free_list[c], sizeof p);
-    pool->free_list[c] = p;
+    if (a->top && pos >= a->top->start && pos - a->top->start < a->top->used)
+        a->top->used = (size_t)(pos - a->top->start);
 }
 
-/* Grow *items (elements of size elem) to hold need; 0 or -1. */
-static int grow(struct reader *r, void **items, size_t *cap, size_t need, size_t elem)
+static void arena_free(struct pk_arena *a)
+{
+    for (int list = 0; list < 2; list++)
+        for (struct pk_chunk *c = list ? a->spare : a->top, *prev; c; c = prev) {
+            prev = c->prev;
+            free(c);
+        }
+    a->top = a->spare = NULL;
+}
+
+/* Grow a malloc'd array (elements of size elem) to hold need; 0 or -1. */
+static int grow_raw(struct reader *r, void **items, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap) return 0;
-    size_t ncap = *cap ? *cap : 8;
+    size_t ncap = *cap ? *cap : 64;
     while (ncap < need) {
-        if (ncap > SIZE_MAX / 2 / elem) return fail(r, "too many items (%llu)", (unsigned long long)(need));
+        if (ncap > SIZE_MAX / 2 / elem) return fail(r, "too many items (%llu)", (unsigned long long)need);
         ncap *= 2;
     }
-    void *p = pk_alloc(r, ncap * elem);
-    if (!p) return -1;
-    if (*cap) memcpy(p, *items, *cap * elem);
-    if (*items) pk_free(r, *items, *cap * elem);
+    if (!charge(r, (ncap - *cap) * elem)) return -1;
+    void *p = realloc(*items, ncap * elem);
+    if (!p) {
+        r->mem -= (ncap - *cap) * elem;
+        return fail(r, "out of memory (%zu bytes held)", r->mem);
+    }
     *items = p;
     *cap = ncap;
     return 0;
 }
 
-static size_t payload_size(const struct pk_obj *o)
+static bool is_seq(const struct pk_obj *o)
 {
-    if (o->type == PK_STR || o->type == PK_BYTES) return o->u.str.len + 1;
-    if (o->type == PK_LIST || o->type == PK_TUPLE || o->type == PK_DICT)
-        return o->u.seq.cap * sizeof *o->u.seq.items;
-    return 0;
+    return o->type == PK_LIST || o->type == PK_TUPLE || o->type == PK_DICT;
 }
 
 static struct pk_obj *new_obj(struct reader *r, enum pk_type type)
 {
-    struct pk_obj *o = pk_alloc(r, sizeof *o);
+    struct pk_obj *o = arena_alloc(r, &r->pool->scratch, sizeof *o);
     if (!o) return NULL;
     memset(o, 0, sizeof *o);
     o->type = type;
-    o->refs = 1;
-    o->all_next = r->doc->all;
-    if (r->doc->all) r->doc->all->all_prev = o;
-    r->doc->all = o;
     return o;
 }
 
-static void unlink_free(struct reader *r, struct pk_obj *o)
+/* A keep object of type, for values shared by every reference (None,
+ * booleans, small ints). */
+static struct pk_obj *kept_scalar(struct reader *r, enum pk_type type)
 {
-    if (o->all_prev) o->all_prev->all_next = o->all_next;
-    else r->doc->all = o->all_next;
-    if (o->all_next) o->all_next->all_prev = o->all_prev;
-    size_t extra = payload_size(o);
-    if (o->type == PK_STR || o->type == PK_BYTES) pk_free(r, o->u.str.s, extra);
-    else if (extra) pk_free(r, o->u.seq.items, extra);
-    pk_free(r, o, sizeof *o);
+    struct pk_obj *o = arena_alloc(r, &r->pool->keep, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    o->type = type;
+    o->keep = true;
+    return o;
 }
 
-/* The decref worklist grows outside the limit (it is bounded by the
- * objects already counted) and never sets an error: a load may already be
- * failing with its own. */
-static bool work_room(struct reader *r, size_t need)
+/* The keep twin of o (o itself when it is one already); NULL with the
+ * error set. Recursion is bounded by the nesting limit. */
+static struct pk_obj *promote(struct reader *r, struct pk_obj *o)
 {
-    if (need <= r->wcap) return true;
-    size_t ncap = r->wcap ? r->wcap : 64;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2 / sizeof *r->work) return false;
-        ncap *= 2;
-    }
-    struct pk_obj **w = realloc(r->work, ncap * sizeof *w);
-    if (!w) return false;
-    r->mem += (ncap - r->wcap) * sizeof *w;
-    r->work = w;
-    r->wcap = ncap;
-    return true;
-}
-
-/* Drop one reference; frees what reaches zero without recursing. An object
- * the worklist cannot take stays on the all-list, freed at release. */
-static void decref(struct reader *r, struct pk_obj *o)
-{
-    if (!o || !work_room(r, r->nwork + 1)) return;
-    size_t base = r->nwork;
-    r->work[r->nwork++] = o;
-    while (r->nwork > base) {
-        struct pk_obj *x = r->work[--r->nwork];
-        if (--x->refs) continue;
-        bool seq = x->type == PK_LIST || x->type == PK_TUPLE || x->type == PK_DICT;
-        if (seq && !work_room(r, r->nwork + x->u.seq.n)) {
-            x->refs = 1; /* keep it whole: freed at release */
-            continue;
+    if (o->keep) return o;
+    bool text = o->type == PK_STR || o->type == PK_BYTES;
+    size_t extra = text ? o->u.str.len + 1 : 0;
+    struct pk_obj *k = arena_alloc(r, &r->pool->keep, sizeof *k + extra);
+    if (!k) return NULL;
+    *k = *o;
+    k->keep = true;
+    if (text) {
+        k->u.str.s = (char *)(k + 1);
+        memcpy(k->u.str.s, o->u.str.s, extra);
+    } else if (is_seq(o)) {
+        k->u.seq.items = NULL;
+        k->u.seq.cap = o->u.seq.n;
+        if (o->u.seq.n) {
+            k->u.seq.items = arena_alloc(r, &r->pool->keep, o->u.seq.n * sizeof *k->u.seq.items);
+            if (!k->u.seq.items) return NULL;
         }
-        for (size_t i = 0; seq && i < x->u.seq.n; i++) r->work[r->nwork++] = x->u.seq.items[i];
-        unlink_free(r, x);
+        for (size_t i = 0; i < o->u.seq.n; i++)
+            if (!(k->u.seq.items[i] = promote(r, o->u.seq.items[i]))) return NULL;
     }
+    return k;
 }
-
 /* ---- input ---- */
 
 static int refill(struct reader *r, size_t need)
@@ -277,17 +277,6 @@ static int refill(struct reader *r, size_t need)
 static uint64_t offset(const struct reader *r)
 {
     return r->base + r->pos;
-}
-
-/* n (<= 8) contiguous bytes, or -1 (truncated). */
-static int take(struct reader *r, size_t n, const unsigned char **p)
-{
-    if (r->len - r->pos < n && refill(r, n) < 0) return -1;
-    if (r->len - r->pos < n)
-        return fail(r, "the file ends inside the opcode (truncated at byte %llu)", (unsigned long long)(r->base + r->len));
-    *p = r->buf + r->pos;
-    r->pos += n;
-    return 0;
 }
 
 /* Copy (dest) or skip (dest NULL) n bytes of payload. */
@@ -315,19 +304,43 @@ static uint64_t le(const unsigned char *p, size_t n)
 
 /* ---- the stack ---- */
 
-static int push(struct reader *r, struct pk_obj *o)
+/* Put o at the top; pos: the scratch position its subtree starts at. */
+static int push_at(struct reader *r, struct pk_obj *o, uint64_t pos)
 {
     if (!o) return -1;
-    if (r->sp == PK_MAX_STACK) {
-        decref(r, o);
+    if (r->sp == PK_MAX_STACK)
         return fail(r, "more than %llu items on the stack", (unsigned long long)(PK_MAX_STACK));
+    if (r->sp == r->scap) {
+        size_t cap = r->scap;
+        if (grow_raw(r, (void **)&r->stack, &cap, r->sp + 1, sizeof *r->stack) < 0) return -1;
+        cap = r->scap;
+        if (grow_raw(r, (void **)&r->filled, &cap, r->sp + 1, sizeof *r->filled) < 0) return -1;
+        r->scap = cap;
     }
-    if (grow(r, (void **)&r->stack, &r->scap, r->sp + 1, sizeof *r->stack) < 0) {
-        decref(r, o);
-        return -1;
-    }
+    r->filled[r->sp] = pos;
     r->stack[r->sp++] = o;
     return 0;
+}
+
+static int push(struct reader *r, struct pk_obj *o)
+{
+    return push_at(r, o, arena_pos(&r->pool->scratch));
+}
+
+/* A new scratch object of type on the top, or NULL. */
+static struct pk_obj *push_fresh(struct reader *r, enum pk_type type)
+{
+    uint64_t pos = arena_pos(&r->pool->scratch);
+    struct pk_obj *o = new_obj(r, type);
+    return push_at(r, o, pos) < 0 ? NULL : o;
+}
+
+/* The stack was popped to sp from above it: what the scratch arena gave
+ * out since slot sp was filled is unreachable (see the top of this file).
+ * Only after a real pop: otherwise slot sp's position is stale. */
+static void popped(struct reader *r)
+{
+    if (r->sp < r->scap) arena_rollback(r, &r->pool->scratch, r->filled[r->sp]);
 }
 
 static size_t top_mark(const struct reader *r)
@@ -349,18 +362,24 @@ static int pop_mark(struct reader *r, size_t *mark)
     return 0;
 }
 
-/* Put item into container (list/tuple/dict storage), taking its reference. */
+/* Put item into container (list/tuple/dict storage); into a keep one as
+ * its keep twin. */
 static int add_item(struct reader *r, struct pk_obj *c, struct pk_obj *item)
 {
-    if (item->depth + 1 > c->depth) c->depth = item->depth + 1;
-    if (c->depth > r->max_depth) {
-        decref(r, item);
+    if (item->depth + 1u > c->depth) c->depth = (uint16_t)(item->depth + 1);
+    if (c->depth > r->max_depth)
         return fail(r, "nested deeper than %llu levels (or a cycle)", (unsigned long long)(r->max_depth));
-    }
-    if (grow(r, (void **)&c->u.seq.items, &c->u.seq.cap, c->u.seq.n + 1,
-             sizeof *c->u.seq.items) < 0) {
-        decref(r, item);
-        return -1;
+    if (c->keep && !(item = promote(r, item))) return -1;
+    if (c->u.seq.n == c->u.seq.cap) {
+        size_t ncap = c->u.seq.cap ? c->u.seq.cap * 2 : 8;
+        if (ncap > SIZE_MAX / 2 / sizeof *c->u.seq.items)
+            return fail(r, "too many items (%zu)", c->u.seq.n);
+        struct pk_obj **items = arena_alloc(r, c->keep ? &r->pool->keep : &r->pool->scratch,
+                                            ncap * sizeof *items);
+        if (!items) return -1;
+        if (c->u.seq.n) memcpy(items, c->u.seq.items, c->u.seq.n * sizeof *items);
+        c->u.seq.items = items; /* the old array stays in its arena until it goes */
+        c->u.seq.cap = ncap;
     }
     c->u.seq.items[c->u.seq.n++] = item;
     return 0;
@@ -371,32 +390,34 @@ static int add_item(struct reader *r, struct pk_obj *c, struct pk_obj *item)
 static int op_none(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push(r, new_obj(r, PK_NONE));
-}
-
-static int push_bool(struct reader *r, bool v)
-{
-    struct pk_obj *o = new_obj(r, PK_BOOL);
-    if (o) o->u.b = v;
-    return push(r, o);
+    return push(r, &r->pool->singletons[0]);
 }
 
 static int op_true(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push_bool(r, true);
+    return push(r, &r->pool->singletons[2]);
 }
 
 static int op_false(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push_bool(r, false);
+    return push(r, &r->pool->singletons[1]);
 }
 
 static int push_int(struct reader *r, int64_t v)
 {
-    struct pk_obj *o = new_obj(r, PK_INT);
-    if (o) o->u.i = v;
+    bool small = v >= 0 && v < 256;
+    struct pk_obj *o = small ? r->pool->small_ints[v] : NULL;
+    if (o) return push(r, o);
+    if (!small) {
+        if (!(o = push_fresh(r, PK_INT))) return -1;
+        o->u.i = v;
+        return 0;
+    }
+    if (!(o = kept_scalar(r, PK_INT))) return -1;
+    o->u.i = v;
+    r->pool->small_ints[v] = o;
     return push(r, o);
 }
 
@@ -416,13 +437,13 @@ static int op_long(struct reader *r, uint64_t n)
     unsigned char b[9] = {0};
     if (n > 9) {
         if (payload(r, NULL, n) < 0) return -1; /* beyond 64 bits: kept as a big int */
-        return push(r, new_obj(r, PK_BIGINT));
+        return push_fresh(r, PK_BIGINT) ? 0 : -1;
     }
     if (payload(r, (char *)b, n) < 0) return -1;
     if (n == 0) return push_int(r, 0);
     bool neg = b[n - 1] & 0x80;
     bool fits = n < 9 || (b[8] == 0 && !(b[7] & 0x80)) || (b[8] == 0xff && (b[7] & 0x80));
-    if (!fits) return push(r, new_obj(r, PK_BIGINT));
+    if (!fits) return push_fresh(r, PK_BIGINT) ? 0 : -1;
     uint64_t v = le(b, n < 8 ? n : 8);
     if (neg && n < 8) v |= ~(uint64_t)0 << (8 * n);
     return push_int(r, (int64_t)v);
@@ -432,29 +453,26 @@ static int op_float(struct reader *r, uint64_t bits)
 {
     double d;
     memcpy(&d, &bits, sizeof d);
-    struct pk_obj *o = new_obj(r, PK_FLOAT);
-    if (o) o->u.f = d;
-    return push(r, o);
+    struct pk_obj *o = push_fresh(r, PK_FLOAT);
+    if (!o) return -1;
+    o->u.f = d;
+    return 0;
 }
 
+/* The object and its text in one piece. */
 static int push_text(struct reader *r, enum pk_type type, uint64_t n)
 {
     if (n >= r->limit) return fail(r, "a string of %llu bytes is over the memory limit", (unsigned long long)(n));
-    struct pk_obj *o = new_obj(r, type);
+    uint64_t pos = arena_pos(&r->pool->scratch);
+    struct pk_obj *o = arena_alloc(r, &r->pool->scratch, sizeof *o + (size_t)n + 1);
     if (!o) return -1;
-    o->u.str.s = pk_alloc(r, (size_t)n + 1);
-    if (!o->u.str.s) {
-        o->type = PK_NONE;
-        decref(r, o);
-        return -1;
-    }
+    memset(o, 0, sizeof *o);
+    o->type = type;
+    o->u.str.s = (char *)(o + 1);
     o->u.str.len = (size_t)n;
     o->u.str.s[n] = '\0';
-    if (payload(r, o->u.str.s, n) < 0) {
-        decref(r, o);
-        return -1;
-    }
-    return push(r, o);
+    if (payload(r, o->u.str.s, n) < 0) return -1;
+    return push_at(r, o, pos);
 }
 
 static int op_str(struct reader *r, uint64_t n)
@@ -472,19 +490,19 @@ static int op_bytes(struct reader *r, uint64_t n)
 static int op_empty_list(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push(r, new_obj(r, PK_LIST));
+    return push_fresh(r, PK_LIST) ? 0 : -1;
 }
 
 static int op_empty_dict(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push(r, new_obj(r, PK_DICT));
+    return push_fresh(r, PK_DICT) ? 0 : -1;
 }
 
 static int op_empty_tuple(struct reader *r, uint64_t arg)
 {
     (void)arg;
-    return push(r, new_obj(r, PK_TUPLE));
+    return push_fresh(r, PK_TUPLE) ? 0 : -1;
 }
 
 static int op_mark(struct reader *r, uint64_t arg)
@@ -496,28 +514,20 @@ static int op_mark(struct reader *r, uint64_t arg)
     return 0;
 }
 
-/* Items stack[from..sp) into a new container of type, popped. */
+/* Items stack[from..sp) into a new container of type, popped; it takes
+ * slot from, whose subtree starts where its first item's did. */
 static int collect(struct reader *r, enum pk_type type, size_t from)
 {
+    uint64_t pos = from < r->sp ? r->filled[from] : arena_pos(&r->pool->scratch);
     struct pk_obj *c = new_obj(r, type);
     if (!c) return -1;
-    if ((r->sp - from) % 2 && type == PK_DICT) {
-        decref(r, c);
+    if ((r->sp - from) % 2 && type == PK_DICT)
         return fail(r, "a dict needs keys and values in pairs (%llu items)", (unsigned long long)(r->sp - from));
-    }
-    int rc = 0;
-    for (size_t i = from; i < r->sp; i++) {
-        if (rc == 0) rc = add_item(r, c, r->stack[i]);
-        else decref(r, r->stack[i]);
-    }
+    for (size_t i = from; i < r->sp; i++)
+        if (add_item(r, c, r->stack[i]) < 0) return -1;
     r->sp = from;
-    if (rc < 0) {
-        decref(r, c);
-        return -1;
-    }
-    return push(r, c);
+    return push_at(r, c, pos);
 }
-
 static int op_tuple_n(struct reader *r, uint64_t n)
 {
     if (need_items(r, (size_t)n) < 0) return -1;
@@ -578,19 +588,21 @@ static int append_items(struct reader *r, size_t from)
 {
     struct pk_obj *list = target(r, from, PK_LIST);
     if (!list) return -1;
-    int rc = 0;
+    size_t added = 0, n = r->sp - from;
     for (size_t i = from; i < r->sp; i++) {
         struct pk_obj *item = r->stack[i];
         bool consumed = false;
-        if (rc == 0 && r->o->on_item &&
+        if (r->o->on_item &&
             r->o->on_item(r->o->ctx, list, list->u.seq.appended, item, &consumed, r->err) < 0)
-            rc = -1;
+            return -1;
         list->u.seq.appended++;
-        if (rc < 0 || consumed) decref(r, item);
-        else rc = add_item(r, list, item);
+        if (consumed) continue;
+        if (add_item(r, list, item) < 0) return -1;
+        added++;
     }
     r->sp = from;
-    return rc;
+    if (n && (!added || list->keep)) popped(r); /* the items are gone, or copied */
+    return 0;
 }
 
 static int op_append(struct reader *r, uint64_t arg)
@@ -616,16 +628,17 @@ static int set_items(struct reader *r, size_t from)
 {
     struct pk_obj *dict = target(r, from, PK_DICT);
     if (!dict) return -1;
-    int rc = (r->sp - from) % 2 ? fail(r, "keys and values come in pairs (%llu items)", (unsigned long long)(r->sp - from))
-                                : 0;
+    if ((r->sp - from) % 2)
+        return fail(r, "keys and values come in pairs (%llu items)", (unsigned long long)(r->sp - from));
     for (size_t i = from; i < r->sp; i++) {
-        if (rc == 0 && (i - from) % 2 == 0 && !hashable(r->stack[i]))
-            rc = fail(r, "a %s cannot be a dict key", pk_type_name(r->stack[i]->type));
-        if (rc == 0) rc = add_item(r, dict, r->stack[i]);
-        else decref(r, r->stack[i]);
+        if ((i - from) % 2 == 0 && !hashable(r->stack[i]))
+            return fail(r, "a %s cannot be a dict key", pk_type_name(r->stack[i]->type));
+        if (add_item(r, dict, r->stack[i]) < 0) return -1;
     }
+    bool any = r->sp > from;
     r->sp = from;
-    return rc;
+    if (any && dict->keep) popped(r);
+    return 0;
 }
 
 static int op_setitem(struct reader *r, uint64_t arg)
@@ -650,7 +663,8 @@ static int op_pop(struct reader *r, uint64_t arg)
         return 0;
     }
     if (r->sp == 0) return fail(r, "POP of an empty stack");
-    decref(r, r->stack[--r->sp]);
+    r->sp--;
+    popped(r);
     return 0;
 }
 
@@ -659,7 +673,10 @@ static int op_pop_mark(struct reader *r, uint64_t arg)
     size_t m = 0;
     (void)arg;
     if (pop_mark(r, &m) < 0) return -1;
-    while (r->sp > m) decref(r, r->stack[--r->sp]);
+    if (m < r->sp) {
+        r->sp = m;
+        popped(r);
+    }
     return 0;
 }
 
@@ -674,27 +691,15 @@ static int set_bit(struct reader *r, uint64_t **set, uint64_t i)
 {
     if (i >= PK_MAX_MEMO) return fail(r, "memo index %llu is beyond the limit", (unsigned long long)(i));
     if (i / 64 >= r->memo_words) { /* both bitsets keep one size: grow them together */
-        size_t words = r->memo_words ? r->memo_words : 64;
+        size_t words = r->memo_words ? r->memo_words : 64, old = r->memo_words;
         while (words <= i / 64) words *= 2;
-        uint64_t *na = pk_alloc(r, words * sizeof *na);
-        uint64_t *nw = na ? pk_alloc(r, words * sizeof *nw) : NULL;
-        if (!nw) {
-            pk_free(r, na, words * sizeof *na);
-            return -1;
-        }
-        memset(na, 0, words * sizeof *na);
-        memset(nw, 0, words * sizeof *nw);
-        if (r->memo_words) {
-            memcpy(na, r->assigned, r->memo_words * sizeof *na);
-            memcpy(nw, r->wanted, r->memo_words * sizeof *nw);
-            pk_free(r, r->assigned, r->memo_words * sizeof *na);
-            pk_free(r, r->wanted, r->memo_words * sizeof *nw);
-        }
-        bool is_wanted = set == &r->wanted;
-        r->assigned = na;
-        r->wanted = nw;
+        size_t cap = old;
+        if (grow_raw(r, (void **)&r->assigned, &cap, words, sizeof *r->assigned) < 0) return -1;
+        cap = old;
+        if (grow_raw(r, (void **)&r->wanted, &cap, words, sizeof *r->wanted) < 0) return -1;
+        memset(r->assigned + old, 0, (words - old) * sizeof *r->assigned);
+        memset(r->wanted + old, 0, (words - old) * sizeof *r->wanted);
         r->memo_words = words;
-        set = is_wanted ? &r->wanted : &r->assigned;
     }
     (*set)[i / 64] |= (uint64_t)1 << (i % 64);
     return 0;
@@ -711,19 +716,21 @@ static struct memo_slot *memo_find(struct reader *r, uint64_t index)
 static int memo_grow(struct reader *r)
 {
     size_t ncap = r->memo_cap ? r->memo_cap * 2 : 1024, ocap = r->memo_cap;
-    struct memo_slot *old = r->memo, *n = pk_alloc(r, ncap * sizeof *n);
-    if (!n) return -1;
-    memset(n, 0, ncap * sizeof *n);
+    if (ncap > SIZE_MAX / sizeof *r->memo || !charge(r, ncap * sizeof *r->memo)) return -1;
+    struct memo_slot *old = r->memo, *n = calloc(ncap, sizeof *n);
+    if (!n) return fail(r, "out of memory (%zu bytes held)", r->mem);
     r->memo = n;
     r->memo_cap = ncap;
     for (size_t i = 0; i < ocap; i++)
         if (old[i].key) *memo_find(r, old[i].key - 1) = old[i];
-    if (old) pk_free(r, old, ocap * sizeof *old);
+    free(old);
+    r->mem -= ocap * sizeof *old;
     return 0;
 }
 
 /* Store the top under index: counted in both passes; kept only when the
- * first pass saw it fetched. */
+ * first pass saw it fetched, and then as its keep twin (it may be fetched
+ * long after the item it came with is gone). */
 static int memo_put(struct reader *r, uint64_t index)
 {
     if (r->pass == 2 && (r->sp == 0 || r->sp == top_mark(r))) return fail(r, "nothing to memoize");
@@ -733,12 +740,13 @@ static int memo_put(struct reader *r, uint64_t index)
     }
     if (r->pass == 1 || !bit(r->wanted, r->memo_words, index)) return 0;
     if ((r->memo_used + 1) * 2 > r->memo_cap && memo_grow(r) < 0) return -1;
+    struct pk_obj *k = promote(r, r->stack[r->sp - 1]);
+    if (!k) return -1;
+    r->stack[r->sp - 1] = k;
     struct memo_slot *s = memo_find(r, index);
-    if (s->key) decref(r, s->obj);
-    else r->memo_used++;
+    if (!s->key) r->memo_used++;
     s->key = index + 1;
-    s->obj = r->stack[r->sp - 1];
-    s->obj->refs++;
+    s->obj = k;
     return 0;
 }
 
@@ -758,7 +766,6 @@ static int op_get(struct reader *r, uint64_t index)
     if (r->pass == 1) return set_bit(r, &r->wanted, index);
     struct memo_slot *s = memo_find(r, index);
     if (!s || !s->key) return fail(r, "memo entry %llu is fetched before it is stored", (unsigned long long)(index));
-    s->obj->refs++;
     return push(r, s->obj);
 }
 
@@ -863,64 +870,78 @@ static const struct op ops[] = {
 };
 
 static const struct op *op_table[256];
+static bool census_op[256]; /* run in the first pass too (memo, framing) */
 
 static void build_table(void)
 {
     if (op_table[0x80]) return;
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) op_table[ops[i].code] = &ops[i];
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        const struct op *op = &ops[i];
+        op_table[op->code] = op;
+        census_op[op->code] = op->run == op_get || op->run == op_put || op->run == op_memoize ||
+                              op->run == op_proto || op->run == op_stop;
+    }
 }
 
-/* The opcode's argument: an integer, or a payload's length (the payload is
- * left for the handler, or skipped in the first pass). */
-static int read_arg(struct reader *r, enum pk_arg kind, uint64_t *arg)
+/* The opcode's argument at p: an integer, or a payload's length (the
+ * payload is left for the handler, or skipped in the first pass). */
+static uint64_t decode_arg(enum pk_arg kind, const unsigned char *p)
 {
-    static const unsigned char widths[] = {[ARG_U1] = 1, [ARG_U2] = 2, [ARG_I4] = 4,
-                                           [ARG_U4] = 4, [ARG_U8] = 8, [ARG_F8] = 8,
-                                           [ARG_LEN1] = 1, [ARG_LEN4] = 4, [ARG_LEN8] = 8};
-    const unsigned char *p;
-    *arg = 0;
-    if (kind == ARG_NONE) return 0;
-    if (take(r, widths[kind], &p) < 0) return -1;
-    if (kind == ARG_F8) { /* big-endian IEEE 754 */
-        for (int i = 0; i < 8; i++) *arg = *arg << 8 | p[i];
-        return 0;
+    uint64_t v = 0;
+    switch (kind) {
+    case ARG_U1:
+    case ARG_LEN1: return p[0];
+    case ARG_U2: return le(p, 2);
+    case ARG_I4:
+    case ARG_U4:
+    case ARG_LEN4: return le(p, 4);
+    case ARG_U8:
+    case ARG_LEN8: return le(p, 8);
+    case ARG_F8: /* big-endian IEEE 754 */
+        for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+        return v;
+    default: return 0;
     }
-    *arg = le(p, widths[kind]);
-    if (r->op->code == 'T' && (*arg >> 31)) return fail(r, "a negative length");
-    return 0;
 }
 
 static int step(struct reader *r)
 {
-    const unsigned char *p;
+    static const unsigned char widths[] = {[ARG_U1] = 1, [ARG_U2] = 2, [ARG_I4] = 4,
+                                           [ARG_U4] = 4, [ARG_U8] = 8, [ARG_F8] = 8,
+                                           [ARG_LEN1] = 1, [ARG_LEN4] = 4, [ARG_LEN8] = 8};
     r->op = NULL;
     r->op_offset = offset(r);
-    if (take(r, 1, &p) < 0) {
-        if (r->op_offset == r->base + r->len && r->eof)
-            return oomlab_err_set(r->err, "the file ends at byte %llu before the pickle's STOP "
-                                          "(truncated)", (unsigned long long)r->op_offset);
-        return -1;
-    }
-    r->op = op_table[*p];
-    if (!r->op)
+    /* the opcode and its widest argument in the buffer, unless the file ends */
+    if (r->len - r->pos < 9 && refill(r, 9) < 0) return -1;
+    if (r->pos == r->len)
+        return oomlab_err_set(r->err, "the file ends at byte %llu before the pickle's STOP "
+                                      "(truncated)", (unsigned long long)r->op_offset);
+    unsigned char code = r->buf[r->pos++];
+    const struct op *op = r->op = op_table[code];
+    if (!op)
         return oomlab_err_set(r->err, "at byte %llu: unknown opcode 0x%02x: not a pickle, or a "
-                                      "newer protocol than 5", (unsigned long long)r->op_offset, *p);
-    if (r->op_offset == 0 && r->op->code != 0x80)
+                                      "newer protocol than 5", (unsigned long long)r->op_offset, code);
+    if (r->op_offset == 0 && code != 0x80)
         return fail(r, "not a pickle of protocol 2 or later (PyTorch writes protocol 4)");
-    if (r->op->arg == ARG_REFUSED) return fail(r, "%s", r->op->refusal);
-    uint64_t arg;
-    if (read_arg(r, r->op->arg, &arg) < 0) return -1;
-    bool has_payload = r->op->arg >= ARG_LEN1 && r->op->arg <= ARG_LEN8;
+    if (op->arg == ARG_REFUSED) return fail(r, "%s", op->refusal);
+    size_t width = widths[op->arg];
+    if (r->len - r->pos < width)
+        return fail(r, "the file ends inside the opcode (truncated at byte %llu)",
+                    (unsigned long long)(r->base + r->len));
+    uint64_t arg = decode_arg(op->arg, r->buf + r->pos);
+    r->pos += width;
+    if (code == 'T' && (arg >> 31)) return fail(r, "a negative length");
+    bool has_payload = op->arg >= ARG_LEN1 && op->arg <= ARG_LEN8;
     if (has_payload && arg >= r->limit) /* refused before reading or allocating a byte */
         return fail(r, "a length of %llu bytes is over the memory limit (%zu)",
                     (unsigned long long)arg, r->limit);
-    if (r->pass == 1) {
-        if (r->op->run == op_get || r->op->run == op_put || r->op->run == op_memoize ||
-            r->op->run == op_proto || r->op->run == op_stop)
-            return r->op->run(r, arg);
-        return has_payload ? payload(r, NULL, arg) : 0;
+    if (r->pass == 2 || census_op[code]) return op->run(r, arg);
+    if (!has_payload) return 0;
+    if (arg <= r->len - r->pos) {
+        r->pos += (size_t)arg;
+        return 0;
     }
-    return r->op->run(r, arg);
+    return payload(r, NULL, arg);
 }
 
 static int run_pass(struct reader *r, int pass)
@@ -940,15 +961,11 @@ static int run_pass(struct reader *r, int pass)
 
 static void reader_release(struct reader *r)
 {
-    for (size_t i = 0; i < r->sp; i++) decref(r, r->stack[i]);
-    r->sp = 0;
-    for (size_t i = 0; i < r->memo_cap; i++)
-        if (r->memo[i].key) decref(r, r->memo[i].obj);
-    if (r->memo) pk_free(r, r->memo, r->memo_cap * sizeof *r->memo);
-    if (r->stack) pk_free(r, r->stack, r->scap * sizeof *r->stack);
-    if (r->assigned) pk_free(r, r->assigned, r->memo_words * sizeof *r->assigned);
-    if (r->wanted) pk_free(r, r->wanted, r->memo_words * sizeof *r->wanted);
-    free(r->work);
+    free(r->memo);
+    free(r->stack);
+    free(r->filled);
+    free(r->assigned);
+    free(r->wanted);
     free(r->buf);
 }
 
@@ -962,20 +979,23 @@ int pickle_load(const struct pickle_opts *o, struct pickle_doc *doc, struct ooml
     if (r.max_depth > PICKLE_MAX_DEPTH) r.max_depth = PICKLE_MAX_DEPTH;
     r.max_marks = 4 * r.max_depth + 4;
     r.buf = malloc(PK_BUF_SIZE);
-    doc->pool = calloc(1, sizeof *doc->pool);
+    doc->pool = r.pool = calloc(1, sizeof *doc->pool);
     if (!r.buf || !doc->pool) {
         free(r.buf);
         free(doc->pool);
         doc->pool = NULL;
         return oomlab_err_set(err, "out of memory");
     }
+    static const enum pk_type singles[] = {PK_NONE, PK_BOOL, PK_BOOL};
+    for (int i = 0; i < 3; i++) {
+        r.pool->singletons[i].type = singles[i];
+        r.pool->singletons[i].keep = true;
+        r.pool->singletons[i].u.b = i == 2;
+    }
     int rc = run_pass(&r, 1);
     if (rc == 0 && o->rewind(o->src, err) < 0) rc = -1;
     if (rc == 0) rc = run_pass(&r, 2);
-    if (rc == 0) {
-        doc->root = r.stack[--r.sp]; /* the caller's reference */
-        while (r.sp) decref(&r, r.stack[--r.sp]);
-    }
+    if (rc == 0) doc->root = r.stack[r.sp - 1];
     reader_release(&r);
     if (rc < 0) {
         pickle_doc_release(doc);
@@ -986,20 +1006,12 @@ int pickle_load(const struct pickle_opts *o, struct pickle_doc *doc, struct ooml
 
 void pickle_doc_release(struct pickle_doc *doc)
 {
-    for (struct pk_obj *o = doc->all; o; o = o->all_next) { /* the large pieces */
-        size_t extra = payload_size(o);
-        if (extra <= PK_SMALL_MAX) continue;
-        free(o->type == PK_STR || o->type == PK_BYTES ? (void *)o->u.str.s : (void *)o->u.seq.items);
-    }
     if (doc->pool) {
-        for (struct pk_chunk *c = doc->pool->chunks, *next; c; c = next) {
-            next = c->next;
-            free(c);
-        }
+        arena_free(&doc->pool->scratch);
+        arena_free(&doc->pool->keep);
         free(doc->pool);
     }
     doc->pool = NULL;
-    doc->all = NULL;
     doc->root = NULL;
 }
 

@@ -9,12 +9,12 @@
  * Streaming: the input is read twice through a caller's source. The first
  * pass only notes which memo entries are ever fetched again (BINGET), so the
  * second keeps just those; and as items are appended to a list, on_item may
- * consume them (the reader then frees them), so a 1 GB snapshot's trace
+ * consume them (the reader then drops them), so a 1 GB snapshot's trace
  * entries never sit in memory together.
  *
- * Ownership: pickle_load returns the root with one reference held by the
- * caller, who releases everything with pickle_doc_release. Objects handed
- * to on_item are borrowed for the duration of the call. */
+ * Ownership: the document owns every object; pickle_doc_release frees
+ * them all at once. Objects handed to on_item are borrowed for the
+ * duration of the call: a consumed item's memory is reused right after. */
 #ifndef OOMLAB_PICKLE_H
 #define OOMLAB_PICKLE_H
 
@@ -29,9 +29,8 @@ enum pk_type { PK_NONE, PK_BOOL, PK_INT, PK_BIGINT, PK_FLOAT, PK_STR, PK_BYTES,
 
 struct pk_obj {
     enum pk_type type;
-    uint32_t refs;
-    uint32_t depth;                  /* nesting below it, as built */
-    struct pk_obj *all_prev, *all_next; /* every live object, for release */
+    uint16_t depth; /* nesting below it, as built */
+    bool keep;      /* in the arena that lasts the whole load (see pickle.c) */
     union {
         bool b;
         int64_t i; /* PK_INT; PK_BIGINT has no value (beyond 64 bits) */
@@ -76,7 +75,6 @@ struct pk_pool;
 struct pickle_doc {
     struct pk_obj *root;
     struct pk_pool *pool; /* where the objects live */
-    struct pk_obj *all;  /* every object still alive */
     size_t peak_memory;  /* the most bytes held at once */
     uint64_t bytes_read; /* input bytes (one pass) */
     int protocol;

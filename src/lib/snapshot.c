@@ -39,6 +39,26 @@ struct snap_internal {
     size_t n_accs;
     bool block_history, block_frames;
     struct oomlab_err *err;
+    /* stack_of's answers by the frames' raw fields */
+    struct stack_memo *memo;
+    size_t memo_used;
+    unsigned char *keys;
+    size_t keys_used, keys_cap;
+};
+
+/* The same few stacks recur through millions of trace entries, and
+ * classifying a frame is dozens of substring scans: stack_of remembers its
+ * answer for each frames list's exact fields (file, line, name of every
+ * frame, length-prefixed). Bounded: past the limits it computes afresh. */
+#define SNAP_MEMO_SLOTS 8192u       /* a power of two */
+#define SNAP_MEMO_KEY_MAX 4096u     /* longer frames lists are not remembered */
+#define SNAP_MEMO_BYTES (4u << 20)  /* all keys together */
+
+struct stack_memo {
+    uint64_t hash;
+    size_t off, len; /* the key in keys */
+    uint32_t stack;
+    bool used;
 };
 
 static uint64_t hash_bytes(const char *s)
@@ -156,7 +176,7 @@ static void add_frame(char *buf, size_t size, const char *file, int64_t line, co
 /* The stack id of a frames list: its user frames (innermost first, up to
  * SNAP_STACK_FRAMES), library frames folded; only library frames: the two
  * innermost. 0 for no frames. */
-static uint32_t stack_of(struct snapshot *s, const struct pk_obj *frames)
+static uint32_t classify(struct snapshot *s, const struct pk_obj *frames)
 {
     char user[2048] = "", lib[1024] = "";
     size_t n_user = 0, n_lib = 0, n_all = 0, n = pk_len(frames);
@@ -180,6 +200,82 @@ static uint32_t stack_of(struct snapshot *s, const struct pk_obj *frames)
     if (n_user) return intern(s, user, n_all - n_user);
     if (n_lib) return intern(s, lib, n_all - n_lib);
     return 0;
+}
+
+static bool key_add(unsigned char *key, size_t *len, const void *p, size_t n)
+{
+    if (n > SNAP_MEMO_KEY_MAX - *len) return false;
+    memcpy(key + *len, p, n);
+    *len += n;
+    return true;
+}
+
+static bool key_str(unsigned char *key, size_t *len, const struct pk_obj *o)
+{
+    uint32_t n = o && o->type == PK_STR && o->u.str.len < UINT32_MAX ? (uint32_t)o->u.str.len
+                                                                    : UINT32_MAX;
+    return key_add(key, len, &n, sizeof n) &&
+           (n == UINT32_MAX || key_add(key, len, o->u.str.s, n));
+}
+
+/* The fields classify reads, as one byte string; false when too long. */
+static bool frames_key(const struct pk_obj *frames, unsigned char *key, size_t *len)
+{
+    size_t n = pk_len(frames);
+    *len = 0;
+    if (!key_add(key, len, &n, sizeof n)) return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct pk_obj *f = pk_at(frames, i);
+        int64_t line = -1;
+        pk_int(pk_get(f, "line"), &line);
+        if (!key_str(key, len, pk_get(f, "filename")) || !key_str(key, len, pk_get(f, "name")) ||
+            !key_add(key, len, &line, sizeof line))
+            return false;
+    }
+    return true;
+}
+
+static uint64_t hash_key(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = mix(h ^ w) * 0x9E3779B97F4A7C15ull;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    return mix(h ^ w);
+}
+
+static uint32_t stack_of(struct snapshot *s, const struct pk_obj *frames)
+{
+    struct snap_internal *in = s->in;
+    unsigned char key[SNAP_MEMO_KEY_MAX];
+    size_t len;
+    if (!frames || !in->memo || !frames_key(frames, key, &len)) return classify(s, frames);
+    uint64_t h = hash_key(key, len);
+    size_t i = h & (SNAP_MEMO_SLOTS - 1);
+    for (; in->memo[i].used; i = (i + 1) & (SNAP_MEMO_SLOTS - 1)) {
+        const struct stack_memo *m = &in->memo[i];
+        if (m->hash == h && m->len == len && !memcmp(in->keys + m->off, key, len)) return m->stack;
+    }
+    uint32_t id = classify(s, frames);
+    if ((in->memo_used + 1) * 2 > SNAP_MEMO_SLOTS || len > SNAP_MEMO_BYTES - in->keys_used)
+        return id;
+    if (in->keys_used + len > in->keys_cap) {
+        size_t cap = in->keys_cap ? in->keys_cap : 64u << 10;
+        while (cap < in->keys_used + len) cap *= 2;
+        unsigned char *k = realloc(in->keys, cap);
+        if (!k) return id;
+        in->keys = k;
+        in->keys_cap = cap;
+    }
+    memcpy(in->keys + in->keys_used, key, len);
+    in->memo[i] = (struct stack_memo){h, in->keys_used, len, id, true};
+    in->keys_used += len;
+    in->memo_used++;
+    return id;
 }
 
 /* ---- live groups ---- */
@@ -557,7 +653,11 @@ int snapshot_load(struct snapshot *s, const struct pickle_opts *base, struct oom
         s->dev[i].peak_index = s->dev[i].oom_index = -1;
         s->dev[i].peak_time_us = -1;
     }
-    if (!(s->in = calloc(1, sizeof *s->in))) return oomlab_err_set(err, "out of memory");
+    if (!(s->in = calloc(1, sizeof *s->in)) ||
+        !(s->in->memo = calloc(SNAP_MEMO_SLOTS, sizeof *s->in->memo))) {
+        snapshot_release(s);
+        return oomlab_err_set(err, "out of memory");
+    }
     s->in->err = err;
     struct pickle_opts o = *base;
     o.on_item = on_item;
@@ -593,6 +693,8 @@ void snapshot_release(struct snapshot *s)
 {
     if (s->in) {
         for (size_t i = 0; i < s->in->n_accs; i++) free(s->in->accs[i].live);
+        free(s->in->memo);
+        free(s->in->keys);
         free(s->in->stack_index);
         free(s->in->group_index);
         free(s->in);

@@ -160,34 +160,84 @@ static int emit(struct torchsteps *ts, const struct fold *fo)
     return 0;
 }
 
-int torchsteps_parse(struct torchsteps *ts, const char *text, size_t len, struct oomlab_err *err)
+/* Rows are far shorter than this (ten fields, each at most 19 digits or a
+ * 63-byte time); a longer line cannot be a row. */
+#define LINE_MAX_BYTES 1024
+
+struct torchsteps_stream {
+    struct torchsteps *ts;
+    struct fold fo;
+    char line[LINE_MAX_BYTES];
+    size_t llen;
+    bool too_long, header_done;
+    int rc;
+};
+
+struct torchsteps_stream *torchsteps_stream_new(struct torchsteps *ts)
 {
     *ts = (struct torchsteps){.worst_rank = -1, .worst_device = -1, .peak_alloc = -1,
                               .peak_reserved = -1, .first_time = NAN, .last_time = NAN};
     steps_series_init(&ts->series);
-    size_t hlen = strlen(TORCHSTEPS_HEADER);
-    if (len < hlen || memcmp(text, TORCHSTEPS_HEADER, hlen) != 0)
-        return oomlab_err_set(err, "not a step file of oomlab's torch hook (its header differs)");
-    struct fold fo = {0};
-    int rc = 0;
-    for (size_t pos = hlen; pos < len && rc == 0;) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        if (!nl) { ts->bad_rows++; break; } /* cut mid-row */
-        size_t n = (size_t)(nl - (text + pos));
-        int r = fold_row(ts, &fo, text + pos, n);
-        if (r < 0) rc = -1;
-        else ts->bad_rows += (size_t)r;
-        pos += n + 1;
+    struct torchsteps_stream *st = calloc(1, sizeof *st);
+    if (st) st->ts = ts;
+    return st;
+}
+
+/* One whole line (without its '\n'): the header first, then rows. */
+static void stream_line(struct torchsteps_stream *st, const char *s, size_t n)
+{
+    size_t hlen = strlen(TORCHSTEPS_HEADER) - 1;
+    if (!st->header_done) {
+        if (st->too_long || n != hlen || memcmp(s, TORCHSTEPS_HEADER, hlen) != 0) st->rc = 1;
+        st->header_done = true;
+        return;
     }
-    if (rc == 0) rc = emit(ts, &fo);
-    ts->ranks = count_ranks(&fo);
-    free(fo.steps);
-    free(fo.ranks);
-    if (rc < 0) {
-        torchsteps_release(ts);
-        return oomlab_err_set(err, "out of memory reading the torch hook's step file");
+    int r = st->too_long ? 1 : fold_row(st->ts, &st->fo, s, n);
+    if (r < 0) st->rc = -1;
+    else st->ts->bad_rows += (size_t)r;
+}
+
+void torchsteps_stream_feed(struct torchsteps_stream *st, const char *data, size_t len)
+{
+    while (len > 0 && st->rc == 0) {
+        const char *nl = memchr(data, '\n', len);
+        size_t n = nl ? (size_t)(nl - data) : len;
+        if (st->llen == 0 && nl) {
+            stream_line(st, data, n); /* whole in the chunk: no copy */
+        } else {
+            if (n > LINE_MAX_BYTES - st->llen) st->too_long = true;
+            else memcpy(st->line + st->llen, data, n), st->llen += n;
+            if (nl) stream_line(st, st->line, st->llen);
+        }
+        if (nl) st->llen = 0, st->too_long = false;
+        data += n + (nl != NULL);
+        len -= n + (nl != NULL);
     }
+}
+
+int torchsteps_stream_end(struct torchsteps_stream *st, struct oomlab_err *err)
+{
+    if (!st) return oomlab_err_set(err, "out of memory reading the torch hook's step file");
+    struct torchsteps *ts = st->ts;
+    int rc = st->rc;
+    if (rc == 0 && !st->header_done) rc = 1;
+    if (rc == 0 && (st->llen || st->too_long)) ts->bad_rows++; /* cut mid-row */
+    if (rc == 0) rc = emit(ts, &st->fo);
+    ts->ranks = count_ranks(&st->fo);
+    free(st->fo.steps);
+    free(st->fo.ranks);
+    free(st);
+    if (rc != 0) torchsteps_release(ts);
+    if (rc > 0) return oomlab_err_set(err, "not a step file of oomlab's torch hook (its header differs)");
+    if (rc < 0) return oomlab_err_set(err, "out of memory reading the torch hook's step file");
     return 0;
+}
+
+int torchsteps_parse(struct torchsteps *ts, const char *text, size_t len, struct oomlab_err *err)
+{
+    struct torchsteps_stream *st = torchsteps_stream_new(ts);
+    if (st) torchsteps_stream_feed(st, text, len);
+    return torchsteps_stream_end(st, err);
 }
 
 void torchsteps_release(struct torchsteps *ts)

@@ -33,4 +33,13 @@ struct torchsteps {
 int torchsteps_parse(struct torchsteps *ts, const char *text, size_t len, struct oomlab_err *err);
 void torchsteps_release(struct torchsteps *ts);
 
+/* The same, fed in pieces of any size (a file read in chunks: memory does
+ * not grow with the file). new sets up ts (NULL: out of memory, which end
+ * then reports); end finishes ts, frees the stream and returns what parse
+ * would. */
+struct torchsteps_stream;
+struct torchsteps_stream *torchsteps_stream_new(struct torchsteps *ts);
+void torchsteps_stream_feed(struct torchsteps_stream *st, const char *data, size_t len);
+int torchsteps_stream_end(struct torchsteps_stream *st, struct oomlab_err *err);
+
 #endif

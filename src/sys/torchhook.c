@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/chunks.h"
 #include "sys/fsutil.h"
 #include "sys/share.h"
 
-#define STEPS_FILE_MAX (512u << 20) /* 512 MiB: ~8M rows */
 
 static const struct {
     const char *name;
@@ -111,15 +111,28 @@ void torchhook_unset(struct torchhook *th)
     th->env_set = false;
 }
 
+static int feed(const char *data, size_t len, void *ctx, struct oomlab_err *err)
+{
+    (void)err;
+    torchsteps_stream_feed(ctx, data, len);
+    return 0;
+}
+
+/* Read in chunks: memory stays the same whatever the file's size. */
+int torchhook_read_file(const char *path, struct torchsteps *ts, struct oomlab_err *err)
+{
+    struct torchsteps_stream *st = torchsteps_stream_new(ts);
+    if (st && chunks_read(path, feed, st, NULL, err) < 0) {
+        struct oomlab_err ignored;
+        if (torchsteps_stream_end(st, &ignored) == 0) torchsteps_release(ts);
+        return -1;
+    }
+    return torchsteps_stream_end(st, err);
+}
+
 int torchhook_read(const struct torchhook *th, struct torchsteps *ts, struct oomlab_err *err)
 {
-    char *data = NULL;
-    size_t len = 0;
-    bool missing = false;
-    if (fsutil_read(th->steps_path, STEPS_FILE_MAX, &data, &len, &missing, err) < 0) return -1;
-    int rc = torchsteps_parse(ts, data, len, err);
-    free(data);
-    return rc;
+    return torchhook_read_file(th->steps_path, ts, err);
 }
 
 int torchhook_oom_files(const struct torchhook *th)

@@ -34,6 +34,8 @@ int torchhook_setup(struct torchhook *th, enum torchhook_mode mode, const char *
 void torchhook_unset(struct torchhook *th);
 /* Read logs/ID_steps.csv back. -1 with err when it is missing or not ours. */
 int torchhook_read(const struct torchhook *th, struct torchsteps *ts, struct oomlab_err *err);
+/* The same for a step file by path (report reads finished runs' files). */
+int torchhook_read_file(const char *path, struct torchsteps *ts, struct oomlab_err *err);
 /* How many files the hook left in logs/ID_oom (memory summaries, snapshots). */
 int torchhook_oom_files(const struct torchhook *th);
 /* The hook recorded errors of its own (logs/ID_torch.err is not empty). */

@@ -13,6 +13,10 @@
 #include <cmocka.h>
 
 #include "lib/torchsteps.h"
+#include "sys/torchhook.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 static int parse(const char *text, struct torchsteps *ts)
 {
@@ -99,6 +103,63 @@ static void test_growing(void **state)
     torchsteps_release(&ts);
 }
 
+/* Fed one byte at a time, the stream gives what the whole text gives. */
+static void test_stream_pieces(void **state)
+{
+    (void)state;
+    const char *t = TORCHSTEPS_HEADER
+        "1,100.5,0,0,0,0,10,20,30,40\n"
+        "x,bad\n"
+        "2,101.5,1,1,1,0,10,20,31,45\n"
+        "3,102.5,0,0,0,0,10,2";
+    struct torchsteps whole, piece;
+    assert_int_equal(parse(t, &whole), 0);
+    struct torchsteps_stream *st = torchsteps_stream_new(&piece);
+    assert_non_null(st);
+    for (size_t i = 0; t[i]; i++) torchsteps_stream_feed(st, t + i, 1);
+    struct oomlab_err err = {{0}};
+    assert_int_equal(torchsteps_stream_end(st, &err), 0);
+    assert_int_equal(piece.rows, 2);
+    assert_int_equal(piece.bad_rows, 2);
+    assert_int_equal(piece.rows, whole.rows);
+    assert_int_equal(piece.bad_rows, whole.bad_rows);
+    assert_int_equal(piece.peak_reserved, whole.peak_reserved);
+    assert_int_equal(piece.worst_rank, 1);
+    assert_int_equal(piece.series.n, whole.series.n);
+    assert_true(piece.first_time == whole.first_time && piece.last_time == whole.last_time);
+    torchsteps_release(&whole);
+    torchsteps_release(&piece);
+}
+
+/* A step file above the old 512 MiB whole-file cap (sparse: a 600 MiB hole
+ * of NULs, one line that is no row, then a real row) is read in chunks:
+ * the row is found and memory does not grow with the file. */
+static void test_big_file_bounded(void **state)
+{
+    (void)state;
+    struct torchhook th = {0};
+    snprintf(th.steps_path, sizeof th.steps_path, "/tmp/oomlab-test-steps-%d.csv", (int)getpid());
+    FILE *f = fopen(th.steps_path, "wb");
+    assert_non_null(f);
+    fputs(TORCHSTEPS_HEADER, f);
+    assert_int_equal(fseeko(f, 600LL << 20, SEEK_SET), 0);
+    fputs("\n7,500.25,0,0,0,0,10,20,123,456\n", f);
+    fclose(f);
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    struct torchsteps ts;
+    struct oomlab_err err = {{0}};
+    int rc = torchhook_read(&th, &ts, &err);
+    getrusage(RUSAGE_SELF, &after);
+    unlink(th.steps_path);
+    assert_int_equal(rc, 0);
+    assert_int_equal(ts.rows, 1);
+    assert_int_equal(ts.bad_rows, 1);
+    assert_int_equal(ts.peak_reserved, 456);
+    if (after.ru_maxrss - before.ru_maxrss > 64 * 1024) fail_msg("RSS grew %ld KiB", after.ru_maxrss - before.ru_maxrss);
+    torchsteps_release(&ts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -106,6 +167,8 @@ int main(void)
         cmocka_unit_test(test_cut_and_malformed),
         cmocka_unit_test(test_header),
         cmocka_unit_test(test_growing),
+        cmocka_unit_test(test_stream_pieces),
+        cmocka_unit_test(test_big_file_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
