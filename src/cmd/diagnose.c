@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/ledger_io.h"
+#include "lib/ledger.h"
 #include "lib/memsummary.h"
 #include "lib/msg.h"
 #include "lib/jobs.h"
@@ -48,7 +50,8 @@ struct log_result {
     struct logscan_info info;
     struct steps_series series;
     struct steps_mem_trend trend; /* steps' memory trend, as run computes it */
-    char job_id[JOBS_ID_MAX];
+    char job_id[JOBS_ID_MAX];     /* as the log says it ("" none) */
+    char ledger_job[JOBS_ID_MAX]; /* a run id's, from its ledger row ("" none) */
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
@@ -766,6 +769,12 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
             snprintf(line, sizeof line, "run %s: reading %s%s%s", logs[l].run_id, logs[l].path,
                      logs[l].config_path[0] ? " and its config " : "", logs[l].config_path);
             para(o, "", "    ", line, "", "");
+            bool first = !l || !logs[l - 1].run_id || strcmp(logs[l - 1].run_id, logs[l].run_id);
+            if (first && logs[l].ledger_job[0]) {
+                snprintf(line, sizeof line, "run %s: job %s (its ledger row)", logs[l].run_id,
+                         logs[l].ledger_job);
+                para(o, "", "    ", line, "", "");
+            }
         }
         if (strcmp(logs[l].info.encoding, "utf-8") != 0) {
             snprintf(line, sizeof line, "%s: %s text (%s), decoded to UTF-8", logs[l].path,
@@ -845,6 +854,18 @@ static void print_judgement(const struct out *o, const struct run_result *r)
     }
 }
 
+/* A run's job id: the first its logs say, else its run id's ledger row's
+ * (recorded at run time from the launcher); NULL unknown. The one place
+ * text and JSON take it from. */
+static const char *run_job(const struct log_result *logs, const struct run_result *r)
+{
+    for (size_t k = 0; k < r->n_logs; k++)
+        if (logs[r->logs[k]].job_id[0]) return logs[r->logs[k]].job_id;
+    for (size_t k = 0; k < r->n_logs; k++)
+        if (logs[r->logs[k]].ledger_job[0]) return logs[r->logs[k]].ledger_job;
+    return NULL;
+}
+
 static void print_run_head(const struct out *o, const struct log_result *logs,
                            const struct run_result *r, size_t i, size_t nr)
 {
@@ -854,13 +875,14 @@ static void print_run_head(const struct out *o, const struct log_result *logs,
         at += snprintf(line + at, sizeof line - (size_t)at, "%s%s", k ? ", " : "",
                        logs[r->logs[k]].path);
     if (r->n_logs > 1 && at > 0 && (size_t)at < sizeof line) {
-        const char *job = logs[r->logs[0]].job_id;
-        snprintf(line + at, sizeof line - (size_t)at, " (ranks of one job: %s%s)",
-                 r->link == JOBS_SAME_JOB     ? "the same job id "
+        const char *job = run_job(logs, r);
+        bool same_job = r->link == JOBS_SAME_JOB;
+        snprintf(line + at, sizeof line - (size_t)at, " (ranks of one job: %s%s%s)",
+                 same_job                     ? "the same job id "
                  : r->link == JOBS_SAME_RUN   ? "the logs of one run"
                  : r->link == JOBS_RANK_NAME  ? "rank-numbered names"
                                               : "numbered names with distinct rank prefixes",
-                 r->link == JOBS_SAME_JOB ? job : "");
+                 job && !same_job ? ", job " : "", job ? job : "");
     }
     fprintf(o->f, "%s== ", i ? "\n" : "");
     wrap(o, 3, "   ", line, color_code(o->col, COLOR_BOLD), color_code(o->col, COLOR_RESET));
@@ -1104,10 +1126,7 @@ static void json_run(struct json *j, const struct log_result *logs, const struct
     json_arr_end(j);
     json_key(j, "joined_by"), json_str(j, jobs_link_name(r->link));
     json_key(j, "root_cause_by"), json_str(j, r->first_by);
-    const char *job = NULL;
-    for (size_t k = 0; k < r->n_logs && !job; k++)
-        if (logs[r->logs[k]].job_id[0]) job = logs[r->logs[k]].job_id;
-    json_key(j, "job_id"), json_str(j, job);
+    json_key(j, "job_id"), json_str(j, run_job(logs, r));
     json_key(j, "memory_trend_log"), json_str(j, logs[r->trend_log].path);
     json_key(j, "memory_trend"), json_trend(j, &logs[r->trend_log]);
     json_key(j, "torch_hook"), json_hook(j, r->hook);
@@ -1184,6 +1203,24 @@ static void log_init(struct log_result *l)
     l->info.encoding = "utf-8";
 }
 
+/* Each run id's job id from its ledger row (DIR's, when it has one): the
+ * launcher's, recorded at run time, for logs that do not say it. */
+static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
+{
+    struct ledger lg;
+    char path[4096];
+    bool loaded = false;
+    for (size_t l = 0; l < n; l++) {
+        if (!logs[l].run_id) continue;
+        struct oomlab_err err = {{0}};
+        if (!loaded && ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return;
+        loaded = true;
+        const struct ledger_row *row = ledger_find(&lg, logs[l].run_id);
+        if (row) snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
+    }
+    if (loaded) ledger_release(&lg);
+}
+
 /* The logs to read: each argument's, and for a RUN_ID also its per-rank
  * logs (one job: they join as "same-run"). */
 static int prepare(char **paths, size_t n, const char *dir, bool json, const struct runcfg *cfg)
@@ -1215,6 +1252,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
             if (r == 1 && k == 0) run_config(dir, paths[a], l); /* the run's config, once */
         }
     }
+    if (!rc) ledger_jobs(logs, nl, dir);
     if (!rc) rc = run(logs, nl, json, cfg, dir);
     for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);

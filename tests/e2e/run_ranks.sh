@@ -35,6 +35,10 @@ import json; d = json.load(open("diag.json")); r = d["runs"][0]; e = d["events"]
 root = e[r["primary"]] if "primary" in r else None
 assert root and root["rank"] == 2 and root["gpu_oom"], (r, root)
 assert all(x["consequence"] for x in e if x["rank"] != 2), e'
+# the logs do not say the job id; the run's ledger row (from the launcher) does
+check srun.diagnose-job-id-from-ledger test "$(python3 -c 'import json; print(json.load(open("diag.json"))["runs"][0]["job_id"])')" = slurm:900
+"$OOMLAB" diagnose j > diag.txt
+check srun.diagnose-text-names-job grep -q 'job slurm:900' diag.txt
 check srun.rank-gpu test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(*[r["gpu"] for r in json.load(sys.stdin)["runs"][0]["rank_rows"]])')" = "0 1 0 1"
 check srun.rank-mem-csv-own-gpu test "$(grep -v '^#' logs/j_rank1_mem.csv | awk -F, '$1 != "timestamp" {print $3}' | sort -u | tr -d '\n')" = 1
 check srun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
