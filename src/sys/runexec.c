@@ -60,26 +60,7 @@ static bool exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
-/* The id becomes a file name and a CSV cell: refuse what could escape the
- * directory or confuse a terminal. */
-int runexec_check_id(const char *id, struct oomlab_err *err)
-{
-    size_t len = strlen(id);
-    if (len == 0 || len >= sizeof ((struct runexec_result *)0)->id)
-        return oomlab_err_set(err, "run id must be 1 to 63 bytes");
-    if (strchr(id, '/') || strstr(id, ".."))
-        return oomlab_err_set(err, "run id '%s' contains '/' or '..'", id);
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return oomlab_err_set(err, "run id contains a control character (byte 0x%02x)", *p);
-    if (id[0] == '-' || id[0] == '.')
-        return oomlab_err_set(err, "run id '%s' must not start with '-' or '.'", id);
-    size_t bad = ledger_utf8_invalid_at(id, len);
-    if (bad < len)
-        return oomlab_err_set(err, "run id is not UTF-8 text (byte 0x%02x at offset %zu)",
-                              (unsigned char)id[bad], bad);
-    return 0;
-}
+int runexec_check_id(const char *id, struct oomlab_err *err) { return ledger_id_check(id, err); }
 
 /* configs/ID.yaml is the job's (one for all its ranks); the log and the
  * memory CSV are the rank's own (lib/ledger's stem: ID_rankN). */
