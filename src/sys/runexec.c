@@ -29,6 +29,7 @@
 #include "sys/child.h"
 #include "sys/fsutil.h"
 #include "sys/logidx_file.h"
+#include "sys/hostoom.h"
 #include "sys/ledgerfile.h"
 #include "sys/logscan.h"
 #include "sys/memlog.h"
@@ -52,6 +53,7 @@ static void result_init(struct runexec_result *res)
     res->oom_alloc = res->oom_reserved = res->oom_in_use = -1;
     res->worst_rank = res->first_oom_rank = -1;
     res->worst_rank_from = "";
+    res->host_oom_kills = -1;
 }
 
 static bool exists(const char *path)
@@ -660,6 +662,11 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     if (cr->escalated) ledger_notes_add(notes, size, "group killed after the grace period");
     ledger_notes_add(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
     if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
+    if (res->host_oom_kills > 0) {
+        snprintf(buf, sizeof buf, "the kernel's OOM killer killed %lld process(es) of this cgroup",
+                 (long long)res->host_oom_kills);
+        ledger_notes_add(notes, size, buf);
+    }
     ledger_notes_add(notes, size, problem);
     ledger_notes_add(user, sizeof user, o->note);
     ledger_notes_add(notes, size, user);
@@ -920,6 +927,18 @@ static void summarise(struct runexec_result *res, const struct child_result *cr,
     res->duration_ms = mono_ms() - t0;
 }
 
+/* The kernel's OOM killer during the run (sys/hostoom): host memory ran
+ * out, whatever the log says; a run that shows no other failure is that. */
+static void host_oom_summarise(struct runexec_result *res, int64_t kills_before)
+{
+    int64_t after = kills_before >= 0 ? hostoom_kills() : -1;
+    res->host_oom_kills = kills_before >= 0 && after >= kills_before ? after - kills_before : -1;
+    if (res->host_oom_kills > 0 && !res->oom && !res->failure_other) {
+        res->failure_other = true;
+        snprintf(res->oom_kind, sizeof res->oom_kind, "host-oom-killer");
+    }
+}
+
 static void log_problem(const struct child_result *cr, int close_rc, int close_errno,
                         const struct sampler *s, char *buf, size_t size)
 {
@@ -985,7 +1004,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char started[32];
     iso_now(started, sizeof started);
     struct row_start st = {started, command ? command : "", env ? env : ""};
-    int64_t t0 = mono_ms();
+    int64_t t0 = mono_ms(), host_kills = hostoom_kills();
     struct child c = {.pty = o->pty};
     struct child_result cr;
     int started_rc = !command || !env ? -1 : child_start(&c, argv, &cr, err);
@@ -1028,6 +1047,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
     scan_log(p.log, o->cfg, res);
+    host_oom_summarise(res, host_kills);
     read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem);

@@ -118,6 +118,8 @@ struct runexec_result {
     const char *worst_rank_from; /* "torch hook", "step lines", "OOM message" */
     long first_oom_rank;       /* the rank of the first GPU OOM in the log; -1 */
     char stem[128];            /* the files' name: ID or ID_rankN */
+    int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
+                                  during the run (sys/hostoom); -1 unknown */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
