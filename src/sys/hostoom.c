@@ -1,4 +1,5 @@
 #include "sys/hostoom.h"
+#include "sys/fsutil.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -31,30 +32,13 @@ int64_t hostoom_parse(const char *text, size_t len)
     return -1;
 }
 
-/* A small file read whole into buf (NUL-terminated); its length, or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return -1;
-    size_t n = 0;
-    while (n + 1 < size) {
-        ssize_t r = read(fd, buf + n, size - 1 - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    buf[n] = '\0';
-    return (ssize_t)n;
-}
-
 static int64_t kills_in(const char *root, const char *sub, const char *path, const char *file)
 {
     char p[4096], buf[FILE_MAX];
     if (!strcmp(path, "/")) path = "";
     int n = snprintf(p, sizeof p, "%s%s%s/%s", root, sub, path, file);
     if (n < 0 || (size_t)n >= sizeof p) return -1;
-    ssize_t len = read_small(p, buf, sizeof buf);
+    ssize_t len = fsutil_read_small(p, buf, sizeof buf);
     if (len < 0 && path[0]) return kills_in(root, sub, "", file); /* the container's own cgroup is the root */
     return len < 0 ? -1 : hostoom_parse(buf, (size_t)len);
 }
@@ -67,7 +51,7 @@ int64_t hostoom_kills(void)
     bool have_v1 = false, have_v2 = false;
     char self[4096];
     snprintf(self, sizeof self, "%s", getenv("OOMLAB_CGROUP_SELF") ? getenv("OOMLAB_CGROUP_SELF") : "/proc/self/cgroup");
-    ssize_t len = read_small(self, buf, sizeof buf);
+    ssize_t len = fsutil_read_small(self, buf, sizeof buf);
     if (len < 0) return -1;
     /* lines "ID:CONTROLLERS:PATH"; v2 is "0::PATH" */
     for (char *line = buf, *next; line && *line; line = next) {
