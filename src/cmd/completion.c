@@ -168,7 +168,8 @@ static int values(const char *kind)
         if (ledger_io_load(".", &lg, path, sizeof path, &err) < 0) return EXIT_OK; /* nothing to offer */
         for (size_t i = 0; i < lg.n; i++)
             if (lg.rows[i].cell[LEDGER_RUN_ID][0] && ledger_find(&lg, lg.rows[i].cell[LEDGER_RUN_ID]) == &lg.rows[i])
-                printf("%s\n", lg.rows[i].cell[LEDGER_RUN_ID]);
+                if (ledger_id_check(lg.rows[i].cell[LEDGER_RUN_ID], NULL) == 0) /* one word each */
+                    printf("%s\n", lg.rows[i].cell[LEDGER_RUN_ID]);
         ledger_release(&lg);
     } else if (!strcmp(kind, "shells")) {
         fputs("bash\nzsh\nfish\n", stdout);

@@ -141,7 +141,7 @@ static char **rank_logs(const char *arg, const char *dir, size_t *n)
     char logs[4096], prefix[320];
     *n = 0;
     if (!strcmp(arg, "-") || strchr(arg, '/') || stat(arg, &st) == 0 ||
-        runexec_check_id(arg, &err) < 0 || fsutil_join(logs, sizeof logs, dir, "logs", &err) < 0)
+        ledger_id_check(arg, &err) < 0 || fsutil_join(logs, sizeof logs, dir, "logs", &err) < 0)
         return NULL;
     DIR *d = opendir(logs);
     if (!d) return NULL;
@@ -184,7 +184,7 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
     if (!strcmp(arg, "-") || strchr(arg, '/')) return 0;
     bool is_file = stat(arg, &st) == 0;
     struct oomlab_err id_err = {{0}};
-    if (runexec_check_id(arg, &id_err) < 0) return 0; /* not an id: the read says why */
+    if (ledger_id_check(arg, &id_err) < 0) return 0; /* not an id: the read says why */
     char name[320], logs[4096];
     snprintf(name, sizeof name, "%s.log", arg);
     if (fsutil_join(logs, sizeof logs, dir, "logs", err) < 0 ||

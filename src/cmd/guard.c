@@ -16,6 +16,7 @@
 #include "cmd/live.h"
 #include "lib/argsubst.h"
 #include "lib/gate.h"
+#include "lib/ledger.h"
 #include "lib/strbuf.h"
 #include "lib/units.h"
 #include "render/gha.h"
@@ -117,7 +118,7 @@ static int parse_args(struct guard_args *a, int argc, char **argv)
     a->o.argv = argv + first;
     if (a->o.id) {
         struct oomlab_err e = {{0}};
-        if (runexec_check_id(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
+        if (ledger_id_check(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
     }
     size_t n = 0;
     while (a->o.argv[n]) n++;

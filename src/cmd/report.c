@@ -849,6 +849,12 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
                     o->dir);
             return -1;
         }
+        struct oomlab_err bad = {{0}};
+        if (ledger_id_check(row->cell[LEDGER_RUN_ID], &bad) < 0) { /* a hostile ledger names no file */
+            fprintf(stderr, "oomlab report: %s/runs.csv line %ld: %s; no report is written for it\n", o->dir,
+                    row->line, bad.msg);
+            return -1;
+        }
         runs[i] = (struct run){.row = row, .id = row->cell[LEDGER_RUN_ID]};
         *n = i + 1;
         read_side_files(o->dir, &runs[i]); /* the samples first: the log's lines are placed on their axis */

@@ -4,6 +4,7 @@
 #include "cmd/cmd.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "lib/argsubst.h"
 #include "lib/onoom.h"
 #include "lib/launcher.h"
+#include "lib/ledger.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "sys/cfgfile.h"
@@ -227,6 +229,25 @@ static void peak_text(const struct runexec_result *r, char *buf, size_t size)
              !strcmp(r->peak_source, "oom") ? "OOM message, a lower bound" : r->peak_source);
 }
 
+/* A SIGKILL, or the kernel's OOM killer counted during the run: host RAM
+ * or someone else's kill, which the GPU fixes would not touch. */
+static void host_kill_text(const struct runexec_result *r)
+{
+    if (r->host_oom_kills > 0)
+        fprintf(stderr,
+                "oomlab run: %s: the kernel's OOM killer killed %lld process(es) of this cgroup during the run: "
+                "host memory (RAM) ran out, not GPU memory; fewer or lighter DataLoader workers, "
+                "low_cpu_mem_usage/mmap when loading weights, or more RAM (SLURM --mem) are the fixes\n",
+                r->id, (long long)r->host_oom_kills);
+    else if (r->term_signal == SIGKILL && !r->timed_out && !r->interrupted && !r->stopped)
+        fprintf(stderr, "oomlab run: %s: killed by SIGKILL, %s\n", r->id,
+                r->host_oom_kills == 0
+                    ? "not by the kernel's OOM killer (this cgroup's oom_kill count did not move): "
+                      "a scheduler's limit, a watchdog or a user sent it"
+                    : "and oomlab cannot read this cgroup's OOM-kill count here: if `dmesg` shows "
+                      "\"Out of memory: Killed process\", host memory (RAM) ran out, not GPU memory");
+}
+
 static void summary(const struct runexec_result *r, const char *dir)
 {
     char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
@@ -263,6 +284,7 @@ static void summary(const struct runexec_result *r, const char *dir)
         fprintf(stderr, "oomlab run: %s: %d ranks; worst rank %ld (%s)%s\n", r->id, r->ranks_seen, r->worst_rank,
                 r->worst_rank_from, first);
     }
+    host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
 
@@ -405,7 +427,7 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(&a, argc, argv);
     if (rc != CMD_CONTINUE) return rc;
     struct oomlab_err err = {{0}};
-    if (a.o.id && runexec_check_id(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    if (a.o.id && ledger_id_check(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
         return cmd_usage_error("run", "--alloc-conf: cannot set the environment");
     struct launcher_info rank_info;

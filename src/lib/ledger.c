@@ -381,12 +381,27 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
     return rc;
 }
 
+/* Offset of the line holding p from text. */
+static long line_start_of(const char *text, const char *p)
+{
+    const char *q = p;
+    while (q > text && q[-1] != '\n') q--;
+    return (long)(q - text);
+}
+
 int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *name,
                  struct oomlab_err *err)
 {
     memset(lg, 0, sizeof *lg);
     struct reader rd = {.lg = lg, .name = name ? name : "runs.csv"};
     struct record r = {0};
+    const char *nul = memchr(text, '\0', len);
+    if (nul) { /* a binary file (or a disk block of zeros after a crash) is no ledger */
+        long at = 1;
+        for (const char *p = text; p < nul; p++) at += *p == '\n';
+        return oomlab_err_at(err, rd.name, at, (long)(nul - text) + 1 - line_start_of(text, nul),
+                             "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)");
+    }
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
     size_t skip;
     char delim = lg->delimiter = file_delimiter(text, len, &skip);
@@ -1071,8 +1086,27 @@ void ledger_sort_by_start(struct ledger *lg)
     free(tmp);
 }
 
+int ledger_id_check(const char *id, struct oomlab_err *err)
+{
+    size_t len = strlen(id);
+    if (len == 0 || len > LEDGER_ID_MAX) return oomlab_err_set(err, "run id must be 1 to %d bytes", LEDGER_ID_MAX);
+    if (strchr(id, '/') || strstr(id, ".."))
+        return oomlab_err_set(err, "run id '%s' contains '/' or '..'", id);
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return oomlab_err_set(err, "run id contains a control character (byte 0x%02x)", *p);
+    if (id[0] == '-' || id[0] == '.')
+        return oomlab_err_set(err, "run id '%s' must not start with '-' or '.'", id);
+    size_t bad = ledger_utf8_invalid_at(id, len);
+    if (bad < len)
+        return oomlab_err_set(err, "run id is not UTF-8 text (byte 0x%02x at offset %zu)", (unsigned char)id[bad],
+                              bad);
+    return 0;
+}
+
 int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart)
 {
+    if (ledger_id_check(id, NULL) < 0) return -1; /* never a path out of logs/ */
     int n = rank < 0      ? snprintf(buf, size, "%s", id)
             : restart > 0 ? snprintf(buf, size, "%s_rank%ld_restart%ld", id, rank, restart)
                           : snprintf(buf, size, "%s_rank%ld", id, rank);

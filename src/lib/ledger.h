@@ -154,9 +154,18 @@ void ledger_sort_by_start(struct ledger *lg);
 /* The rank rows of run id (count; *first the first of them), by rank. */
 size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first);
 
+/* A run id becomes file names and a CSV cell: 0 when it is 1 to
+ * LEDGER_ID_MAX bytes of UTF-8 without '/', "..", control characters or a
+ * leading '-' or '.'; -1 with the reason otherwise. `run --id` checks the
+ * user's id with it, and every reader checks a ledger's ids with it before
+ * naming a file after one (a hostile runs.csv must not write or read
+ * outside the run's directories). */
+#define LEDGER_ID_MAX 63
+int ledger_id_check(const char *id, struct oomlab_err *err);
+
 /* The file-name stem of a run's or a rank's files: "ID", "ID_rankN",
  * "ID_rankN_restartK" (K > 0); rank -1: not a rank. -1 when it does not
- * fit size. Every file of the run (log, _mem.csv, _steps.csv, _oom/) and
+ * fit size or id fails ledger_id_check. Every file of the run (log, _mem.csv, _steps.csv, _oom/) and
  * every reader of them uses this one name. */
 int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart);
 /* The stem of a row's files (its id, rank and restart cells). */

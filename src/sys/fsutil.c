@@ -272,3 +272,21 @@ out:
     close(fd); /* releases the lock */
     return rc;
 }
+
+ssize_t fsutil_read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return -1;
+    size_t n = 0;
+    while (n + 1 < size) {
+        ssize_t r = read(fd, buf + n, size - 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    buf[n] = '\0';
+    return (ssize_t)n;
+}

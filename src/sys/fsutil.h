@@ -23,6 +23,11 @@ int fsutil_mkdir_p(const char *path, struct oomlab_err *err);
  * untouched (a full disk leaves the old file or no file, never half a file). */
 int fsutil_write_atomic(const char *path, const void *data, size_t len, struct oomlab_err *err);
 
+/* Read up to size-1 bytes of a small kernel file (/proc, /sys: their size
+ * says 0) into buf, NUL-terminated, without allocating; its length, or -1
+ * with errno. */
+ssize_t fsutil_read_small(const char *path, char *buf, size_t size);
+
 /* Read a whole regular file of at most max bytes into a malloc'd,
  * NUL-terminated buffer. A missing file is -1 with *missing set (when
  * missing is not NULL) so callers can treat "no ledger yet" as empty. */

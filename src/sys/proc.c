@@ -14,33 +14,15 @@
 #include <unistd.h>
 
 #include "lib/procstat.h"
+#include "sys/fsutil.h"
 
 #define TREE_DEPTH_MAX 256
-
-/* Read up to size-1 bytes of path; -1 with errno on failure. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    size_t n = 0;
-    while (n + 1 < size) {
-        ssize_t r = read(fd, buf + n, size - 1 - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        n += (size_t)r;
-    }
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    buf[n] = '\0';
-    return (ssize_t)n;
-}
 
 static int read_stat(pid_t pid, struct procstat *st)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    ssize_t n = slurp(path, buf, sizeof buf);
+    ssize_t n = fsutil_read_small(path, buf, sizeof buf);
     if (n <= 0) return -1;
     return procstat_parse(buf, (size_t)n, st);
 }
@@ -48,7 +30,7 @@ static int read_stat(pid_t pid, struct procstat *st)
 double proc_uptime(void)
 {
     char buf[128];
-    ssize_t n = slurp("/proc/uptime", buf, sizeof buf);
+    ssize_t n = fsutil_read_small("/proc/uptime", buf, sizeof buf);
     return n > 0 ? procstat_uptime(buf, (size_t)n) : -1;
 }
 
@@ -96,7 +78,7 @@ int proc_read(pid_t pid, struct proc_info *pi, struct oomlab_err *err)
     fill_owner(pid, pi);
     char path[64], raw[4096];
     snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-    ssize_t n = slurp(path, raw, sizeof raw);
+    ssize_t n = fsutil_read_small(path, raw, sizeof raw);
     if (n <= 0 || procstat_cmdline(raw, (size_t)n, pi->cmdline, sizeof pi->cmdline) == 0)
         snprintf(pi->cmdline, sizeof pi->cmdline, "[%s]", pi->comm); /* kernel thread, zombie */
     return 0;

@@ -29,6 +29,7 @@
 #include "sys/child.h"
 #include "sys/fsutil.h"
 #include "sys/logidx_file.h"
+#include "sys/hostoom.h"
 #include "sys/ledgerfile.h"
 #include "sys/logscan.h"
 #include "sys/memlog.h"
@@ -52,33 +53,13 @@ static void result_init(struct runexec_result *res)
     res->oom_alloc = res->oom_reserved = res->oom_in_use = -1;
     res->worst_rank = res->first_oom_rank = -1;
     res->worst_rank_from = "";
+    res->host_oom_kills = -1;
 }
 
 static bool exists(const char *path)
 {
     struct stat st;
     return lstat(path, &st) == 0;
-}
-
-/* The id becomes a file name and a CSV cell: refuse what could escape the
- * directory or confuse a terminal. */
-int runexec_check_id(const char *id, struct oomlab_err *err)
-{
-    size_t len = strlen(id);
-    if (len == 0 || len >= sizeof ((struct runexec_result *)0)->id)
-        return oomlab_err_set(err, "run id must be 1 to 63 bytes");
-    if (strchr(id, '/') || strstr(id, ".."))
-        return oomlab_err_set(err, "run id '%s' contains '/' or '..'", id);
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return oomlab_err_set(err, "run id contains a control character (byte 0x%02x)", *p);
-    if (id[0] == '-' || id[0] == '.')
-        return oomlab_err_set(err, "run id '%s' must not start with '-' or '.'", id);
-    size_t bad = ledger_utf8_invalid_at(id, len);
-    if (bad < len)
-        return oomlab_err_set(err, "run id is not UTF-8 text (byte 0x%02x at offset %zu)",
-                              (unsigned char)id[bad], bad);
-    return 0;
 }
 
 /* configs/ID.yaml is the job's (one for all its ranks); the log and the
@@ -174,7 +155,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
     struct ledger lg;
     if (read_ledger(p, &lg, err) < 0) return -1;
     if (o->id) {
-        if (runexec_check_id(o->id, err) < 0) goto fail;
+        if (ledger_id_check(o->id, err) < 0) goto fail;
         snprintf(res->id, sizeof res->id, "%s", o->id);
         if (set_id_paths(p, o->id, o->rank, res, err) < 0) goto fail;
         char why[PATH_MAX + 200];
@@ -679,6 +660,11 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     if (cr->escalated) ledger_notes_add(notes, size, "group killed after the grace period");
     ledger_notes_add(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
     if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
+    if (res->host_oom_kills > 0) {
+        snprintf(buf, sizeof buf, "the kernel's OOM killer killed %lld process(es) of this cgroup",
+                 (long long)res->host_oom_kills);
+        ledger_notes_add(notes, size, buf);
+    }
     ledger_notes_add(notes, size, problem);
     ledger_notes_add(user, sizeof user, o->note);
     ledger_notes_add(notes, size, user);
@@ -939,6 +925,18 @@ static void summarise(struct runexec_result *res, const struct child_result *cr,
     res->duration_ms = mono_ms() - t0;
 }
 
+/* The kernel's OOM killer during the run (sys/hostoom): host memory ran
+ * out, whatever the log says; a run that shows no other failure is that. */
+static void host_oom_summarise(struct runexec_result *res, int64_t kills_before)
+{
+    int64_t after = kills_before >= 0 ? hostoom_kills() : -1;
+    res->host_oom_kills = kills_before >= 0 && after >= kills_before ? after - kills_before : -1;
+    if (res->host_oom_kills > 0 && !res->oom && !res->failure_other) {
+        res->failure_other = true;
+        snprintf(res->oom_kind, sizeof res->oom_kind, "host-oom-killer");
+    }
+}
+
 static void log_problem(const struct child_result *cr, int close_rc, int close_errno,
                         const struct sampler *s, char *buf, size_t size)
 {
@@ -975,7 +973,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     result_init(res);
     if (!o->argv || !o->argv[0]) return oomlab_err_set(err, "no command to run");
     if (o->interval_ms < 10) return oomlab_err_set(err, "sampling interval must be at least 10ms");
-    if (o->id && runexec_check_id(o->id, err) < 0) return -1;
+    if (o->id && ledger_id_check(o->id, err) < 0) return -1;
     memset(&p, 0, sizeof p);
     int log_fd = -1;
     if (make_dirs(&p, o->dir, err) < 0) {
@@ -1004,7 +1002,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char started[32];
     iso_now(started, sizeof started);
     struct row_start st = {started, command ? command : "", env ? env : ""};
-    int64_t t0 = mono_ms();
+    int64_t t0 = mono_ms(), host_kills = hostoom_kills();
     struct child c = {.pty = o->pty};
     struct child_result cr;
     int started_rc = !command || !env ? -1 : child_start(&c, argv, &cr, err);
@@ -1047,6 +1045,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
     scan_log(p.log, o->cfg, res);
+    host_oom_summarise(res, host_kills);
     read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem);

@@ -118,14 +118,14 @@ struct runexec_result {
     const char *worst_rank_from; /* "torch hook", "step lines", "OOM message" */
     long first_oom_rank;       /* the rank of the first GPU OOM in the log; -1 */
     char stem[128];            /* the files' name: ID or ID_rankN */
+    int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
+                                  during the run (sys/hostoom); -1 unknown */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);
  * -1 with err when it could not be set up (bad id, id exists, cannot write). */
 int runexec(const struct runexec_opts *opts, struct runexec_result *res, struct oomlab_err *err);
 
-/* A run id must be 1-63 bytes, without '/', '..', control characters, or a
- * leading '-' or '.'. 0 or -1 with err. */
-int runexec_check_id(const char *id, struct oomlab_err *err);
+/* A run id is checked with lib/ledger's ledger_id_check. */
 
 #endif

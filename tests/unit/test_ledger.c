@@ -344,6 +344,29 @@ static void test_fold_ranks(void **state)
     assert_int_equal(ledger_stem(stem, 5, "x", 3, 2), -1);
 }
 
+/* A hostile runs.csv: an id that would name a file outside logs/ or
+ * reports/ is no stem, and a file with a NUL byte is no ledger. */
+static void test_hostile_ids_and_binary(void **state)
+{
+    (void)state;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(ledger_id_check("run001", &err), 0);
+    assert_int_equal(ledger_id_check("lr-3e-4_bs8", &err), 0);
+    const char *bad[] = {"", "../etc/x", "a/b", "..", "-rf", ".hidden", "a\nb", "a\033[31m", "\xff\xfe",
+                         "0123456789012345678901234567890123456789012345678901234567890123"};
+    char stem[128];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(ledger_id_check(bad[i], &err), -1);
+        assert_true(err.msg[0] != '\0');
+        assert_int_equal(ledger_stem(stem, sizeof stem, bad[i], -1, 0), -1);
+        assert_int_equal(ledger_stem(stem, sizeof stem, bad[i], 2, 0), -1);
+    }
+    struct ledger lg;
+    static const char bin[] = "run_id,device_batch_size\nr1,4\nr2\0x,8\n";
+    assert_int_equal(ledger_parse(&lg, bin, sizeof bin - 1, "runs.csv", &err), -1);
+    assert_string_equal(err.msg, "runs.csv:3:3: binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)");
+}
+
 static void test_merge_shards(void **state)
 {
     (void)state;
@@ -468,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_env_capture_and_compare),
         cmocka_unit_test(test_notes_cut_on_a_character),
         cmocka_unit_test(test_peak_choice),
+        cmocka_unit_test(test_hostile_ids_and_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# oomlab run and the kernel's OOM killer: a child that dies of SIGKILL is
+# told apart by the memory cgroup's oom_kill counter (sys/hostoom), read
+# before the child starts and after it ends. The cgroup is a directory laid
+# out like /sys/fs/cgroup (OOMLAB_CGROUP_ROOT) with its own /proc/self/cgroup
+# (OOMLAB_CGROUP_SELF); the child plays the kernel: it raises the counter,
+# then SIGKILLs itself, as an OOM kill does.
+. "$(dirname "$0")/lib/run-common.bash"
+
+cg() { # cg SELF-LINE FILE CONTENT: a fake cgroup tree in ./cg
+  rm -rf cg; mkdir -p "cg/$(dirname "$2")"
+  printf '%s\n' "$1" > cg/self; printf "$3" > "cg/$2"
+  export OOMLAB_CGROUP_ROOT=$PWD/cg OOMLAB_CGROUP_SELF=$PWD/cg/self
+}
+
+# --- cgroup v2 (a SLURM step): kills before the run are not counted ---
+fresh v2
+cg "0::/system.slice/slurmstepd.scope/job_7/step_0" system.slice/slurmstepd.scope/job_7/step_0/memory.events 'low 0\nhigh 0\nmax 40\noom 3\noom_kill 3\n'
+ev=$PWD/cg/system.slice/slurmstepd.scope/job_7/step_0/memory.events
+"$OOMLAB" run -q --id k -- sh -c "printf 'low 0\nhigh 0\nmax 41\noom 4\noom_kill 4\n' > $ev; kill -9 \$\$" 2>err.txt; rc=$?
+check host-oom.v2-exit test "$rc" -eq 137
+check host-oom.v2-said grep -q "the kernel's OOM killer killed 1 process(es) of this cgroup during the run: host memory (RAM) ran out" err.txt
+check host-oom.v2-not-gpu grep -q 'OOM no' err.txt
+check host-oom.v2-ledger-kind grep -q 'host-oom-killer' runs.csv
+check host-oom.v2-ledger-count test -n "$(csv_field runs.csv k notes | grep -F "killed 1 process(es)")"
+
+# --- a plain kill -9: the counter did not move, and that is said ---
+"$OOMLAB" run -q --id plain -- sh -c 'kill -9 $$' 2>err.txt; rc=$?
+check host-oom.plain-exit test "$rc" -eq 137
+check host-oom.plain-said grep -q "killed by SIGKILL, not by the kernel's OOM killer" err.txt
+check host-oom.plain-no-kind test -z "$(csv_field runs.csv plain notes | grep -F host-oom-killer)"
+
+# --- a worker killed, the command exits 1 (a DataLoader worker): still said ---
+"$OOMLAB" run -q --id worker -- sh -c "printf 'oom 5\noom_kill 6\n' > $ev; exit 1" 2>err.txt; rc=$?
+check host-oom.worker-exit test "$rc" -eq 1
+check host-oom.worker-said grep -q "killed 2 process(es)" err.txt
+check host-oom.worker-kind grep -q 'host-oom-killer' <(csv_field runs.csv worker notes)
+
+# --- cgroup v1 (memory.oom_control), and a container whose cgroup is the root ---
+fresh v1
+cg "4:memory:/slurm/uid_0/job_9" memory/slurm/uid_0/job_9/memory.oom_control 'oom_kill_disable 0\nunder_oom 0\noom_kill 0\n'
+f=$PWD/cg/memory/slurm/uid_0/job_9/memory.oom_control
+"$OOMLAB" run -q --id k1 -- sh -c "printf 'oom_kill_disable 0\nunder_oom 0\noom_kill 1\n' > $f; kill -9 \$\$" 2>err.txt
+check host-oom.v1-said grep -q "killed 1 process(es)" err.txt
+fresh ctr
+cg "0::/kubepods/besteffort/pod1/ctr" memory.events 'oom 0\noom_kill 0\n'
+"$OOMLAB" run -q --id k2 -- sh -c "printf 'oom 1\noom_kill 1\n' > $PWD/cg/memory.events; kill -9 \$\$" 2>err.txt
+check host-oom.container-root-said grep -q "killed 1 process(es)" err.txt
+
+# --- no counter to read: SIGKILL says what to look at instead ---
+fresh none
+export OOMLAB_CGROUP_ROOT=$PWD/nonexistent
+"$OOMLAB" run -q --id n -- sh -c 'kill -9 $$' 2>err.txt
+check host-oom.unknown-said grep -q "cannot read this cgroup's OOM-kill count here: if .dmesg. shows" err.txt
+"$OOMLAB" run -q --id t --timeout 200ms --grace 100ms -- sh -c 'trap "" TERM; sleep 5' 2>err.txt
+check host-oom.timeout-not-blamed test -z "$(grep -F SIGKILL, err.txt)"
