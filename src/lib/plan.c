@@ -286,7 +286,7 @@ const char *plan_catalogue_id(size_t i)
 }
 
 struct vars {
-    char gpu[16], requested[32], capacity[32], conf[32], text[128];
+    char gpu[16], requested[32], capacity[32], conf[32], text[160];
     char batch[24], batch2[24], accum[24], accum2[24], eff[24], seq[24], seq2[24];
     char at_step[48], reason[320], seq_reason[320], verdict[320], verdict_mid[320];
     char dtype_note[64], ranks[96], trend[200], pids[160];
@@ -396,6 +396,21 @@ static void fill_pids(const struct oom_event *e, char *out, size_t cap)
     }
 }
 
+/* How much of a log line a plan's "why" quotes: all of it up to max bytes,
+ * else up to the last blank before max (never mid-word, never inside a
+ * UTF-8 character). */
+static int excerpt_len(const char *text, size_t max)
+{
+    size_t n = strlen(text);
+    if (n <= max) return (int)n;
+    size_t cut = max;
+    while (cut > max / 2 && text[cut] != ' ') cut--;
+    if (text[cut] != ' ') /* one long word: a whole character */
+        for (cut = max; cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80; cut--) {}
+    while (cut > 0 && text[cut - 1] == ' ') cut--;
+    return (int)cut;
+}
+
 static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
                       const struct runcfg *cfg, const struct steps_mem_trend *trend, struct vars *x)
 {
@@ -407,7 +422,8 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
     units_format_bytes(e->bytes.capacity, x->capacity, sizeof x->capacity);
     snprintf(x->conf, sizeof x->conf, "%s",
              strstr(e->text, "HIP") ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF");
-    snprintf(x->text, sizeof x->text, "line %ld: %.100s", e->line, e->text);
+    int cut = excerpt_len(e->text, 100);
+    snprintf(x->text, sizeof x->text, "line %ld: %.*s%s", e->line, cut, e->text, e->text[cut] ? " ..." : "");
     if (e->step >= 0) snprintf(x->at_step, sizeof x->at_step, " at step %ld", e->step);
     fill_config(cfg, x);
     fill_pids(e, x->pids, sizeof x->pids);
