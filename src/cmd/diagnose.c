@@ -19,6 +19,7 @@
 #include "lib/ledger.h"
 #include "lib/memsummary.h"
 #include "lib/msg.h"
+#include "lib/elastic.h"
 #include "lib/jobs.h"
 #include "lib/plan.h"
 #include "lib/runcfg.h"
@@ -28,6 +29,7 @@
 #include "lib/verdict.h"
 #include "render/color.h"
 #include "render/json.h"
+#include "sys/child.h"
 #include "sys/cfgfile.h"
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
@@ -58,6 +60,7 @@ struct log_result {
     size_t first_event; /* index of its first event in the JSON events array */
     bool timed;         /* times[] read (a second pass, only when a run needs them) */
     int64_t times[OOM_MAX_EVENTS]; /* jobs_line_time key of each event, -1 unknown */
+    struct elastic_state elastic;  /* torchelastic's Root Cause block, when printed */
 };
 
 /* A run: logs that are one job (one log, or the ranks of one job). */
@@ -218,6 +221,7 @@ static int on_line(const char *line, size_t len, void *ctx)
     l->delivered += len + 1;
     if (!l->job_id[0] && (head || memchr(line, '*', len)))
         jobs_id_in_line(line, len, l->job_id, sizeof l->job_id);
+    elastic_line(&l->elastic, line, len);
     return 0;
 }
 
@@ -798,6 +802,45 @@ static void print_trend(const struct out *o, const struct log_result *l, bool na
     para(o, "Memory trend: ", "    ", line, "", "");
 }
 
+/* What a worker's exit in torchelastic's Root Cause block says (lib/elastic). */
+static const char *elastic_meaning(int sig)
+{
+    switch (sig) {
+    case 0: return "; the table does not say why: that rank's own output (or its error_file, with @record on its main) does";
+    case 9: return ": most often the kernel's OOM killer, so host memory (RAM) ran out, not GPU memory "
+                   "(the host's dmesg says \"Out of memory: Killed process\"); fewer or lighter DataLoader "
+                   "workers, low_cpu_mem_usage/mmap loading, or more RAM";
+    case 15: return ": stopped from outside (the scheduler's time or memory limit, a preemption, or the agent "
+                    "after another failure); the failure is elsewhere";
+    case 6: case 7: case 11: return ": a crash in native code, not an out-of-memory";
+    default: return "";
+    }
+}
+
+static void print_elastic(const struct out *o, const struct log_result *l, bool name_log)
+{
+    const struct elastic_root *r = &l->elastic.root;
+    if (!r->found) return;
+    char who[200] = "", how[96] = "", sig[24], line[900];
+    int n = snprintf(who, sizeof who, "rank %ld", r->rank);
+    if (r->rank < 0) n = snprintf(who, sizeof who, "a worker");
+    if (r->local_rank >= 0 && n > 0) n += snprintf(who + n, sizeof who - (size_t)n, " (local_rank %ld)", r->local_rank);
+    if (r->host[0] && n > 0 && (size_t)n < sizeof who) snprintf(who + n, sizeof who - (size_t)n, " on %s", r->host);
+    int signo = elastic_signal(r);
+    if (signo) {
+        child_signal_name(signo, sig, sizeof sig);
+        snprintf(how, sizeof how, ": killed by %s (exit code %ld)", sig, r->exitcode);
+    } else if (r->have_exitcode) {
+        snprintf(how, sizeof how, ": exit code %ld", r->exitcode);
+    } else {
+        how[0] = '\0';
+    }
+    snprintf(line, sizeof line, "%s%s%s failed first%s%s%s%s", name_log ? l->path : "", name_log ? ": " : "", who, how,
+             r->time[0] ? " at " : "", r->time, elastic_meaning(signo));
+    fputc('\n', o->f);
+    para(o, "torchelastic's root cause: ", "    ", line, "", "");
+}
+
 /* The torch hook's files: what the allocator held at the OOM. */
 static void print_hook(const struct out *o, const struct hook_files *h)
 {
@@ -904,6 +947,7 @@ static void print_run(const struct out *o, const struct log_result *logs,
     }
     if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
     print_trend(o, &logs[r->trend_log], r->n_logs > 1);
+    for (size_t k = 0; k < r->n_logs; k++) print_elastic(o, &logs[r->logs[k]], r->n_logs > 1);
     print_hook(o, r->hook);
     if (any) print_judgement(o, r);
 }
@@ -1032,6 +1076,26 @@ static void json_trend(struct json *j, const struct log_result *l)
     json_obj_end(j);
 }
 
+/* torchelastic's Root Cause block (lib/elastic), or null. */
+static void json_elastic(struct json *j, const struct elastic_root *r)
+{
+    if (!r->found) {
+        json_null(j);
+        return;
+    }
+    json_obj_begin(j);
+    json_opt_long(j, "rank", r->rank);
+    json_opt_long(j, "local_rank", r->local_rank);
+    json_key(j, "host"), json_str(j, r->host[0] ? r->host : NULL);
+    json_key(j, "time"), json_str(j, r->time[0] ? r->time : NULL);
+    json_key(j, "exitcode");
+    if (r->have_exitcode) json_int(j, r->exitcode);
+    else json_null(j);
+    json_opt_long(j, "signal", elastic_signal(r) ? elastic_signal(r) : -1);
+    json_opt_long(j, "pid", r->pid);
+    json_obj_end(j);
+}
+
 static void json_log(struct json *j, const struct log_result *l)
 {
     json_obj_begin(j);
@@ -1046,6 +1110,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "expandable_segments_set"), json_bool(j, l->rep.expandable_set);
     json_key(j, "job_id"), json_str(j, l->job_id[0] ? l->job_id : NULL);
     json_key(j, "memory_trend"), json_trend(j, l);
+    json_key(j, "torchelastic_root_cause"), json_elastic(j, &l->elastic.root);
     json_obj_end(j);
 }
 
@@ -1200,6 +1265,7 @@ static void log_init(struct log_result *l)
 {
     oom_report_init(&l->rep);
     steps_series_init(&l->series);
+    elastic_init(&l->elastic);
     l->info.encoding = "utf-8";
 }
 

@@ -1,0 +1,24 @@
+/* Fuzz torchelastic's failure-summary reader (lib/elastic): lines fed in
+ * order; what it keeps stays within its own fields' promises. */
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/elastic.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct elastic_state s;
+    elastic_init(&s);
+    const char *text = (const char *)data;
+    for (size_t pos = 0; pos < size;) {
+        const char *nl = memchr(text + pos, '\n', size - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : size - pos;
+        elastic_line(&s, text + pos, n);
+        pos += n + 1;
+    }
+    if (strnlen(s.root.host, sizeof s.root.host) == sizeof s.root.host) __builtin_trap();
+    if (strnlen(s.root.time, sizeof s.root.time) == sizeof s.root.time) __builtin_trap();
+    int sig = elastic_signal(&s.root);
+    if (sig < 0 || sig > 64 || (sig && !s.root.have_exitcode)) __builtin_trap();
+    return 0;
+}
