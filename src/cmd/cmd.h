@@ -64,6 +64,10 @@ const struct option *cmd_guard_options(void);
  * error to stderr. Returns CMD_CONTINUE with *first_arg set, or the exit
  * code to return (EXIT_OK after --help, EXIT_USAGE). */
 #include "lib/opt.h"
+/* What to change when host RAM ran out (run's OOM-killer line, diagnose's
+ * torchelastic SIGKILL): one wording for both. */
+#define CMD_HOST_RAM_FIXES "fewer or lighter DataLoader workers, low_cpu_mem_usage/mmap loading, or more RAM"
+
 #define CMD_CONTINUE (-1)
 int cmd_options(const struct opt_table *t, int argc, char **argv, void *cli, int *first_arg);
 /* --torch[=MODE] (sys/torchhook's modes): the one row of run, guard and

@@ -802,19 +802,27 @@ static void print_trend(const struct out *o, const struct log_result *l, bool na
     para(o, "Memory trend: ", "    ", line, "", "");
 }
 
-/* What a worker's exit in torchelastic's Root Cause block says (lib/elastic). */
+/* What a worker's exit in torchelastic's Root Cause block says (lib/elastic),
+ * by the signal that ended it (0: it exited with a code). */
+static const struct {
+    int sig;
+    const char *meaning;
+} elastic_meanings[] = {
+    {0, "; the table does not say why: that rank's own output (or its error_file, with @record on its main) does"},
+    {9, ": most often the kernel's OOM killer, so host memory (RAM) ran out, not GPU memory (the host's dmesg says "
+        "\"Out of memory: Killed process\"); " CMD_HOST_RAM_FIXES},
+    {15, ": stopped from outside (the scheduler's time or memory limit, a preemption, or the agent after another "
+         "failure); the failure is elsewhere"},
+    {6, ": a crash in native code, not an out-of-memory"},
+    {7, ": a crash in native code, not an out-of-memory"},
+    {11, ": a crash in native code, not an out-of-memory"},
+};
+
 static const char *elastic_meaning(int sig)
 {
-    switch (sig) {
-    case 0: return "; the table does not say why: that rank's own output (or its error_file, with @record on its main) does";
-    case 9: return ": most often the kernel's OOM killer, so host memory (RAM) ran out, not GPU memory "
-                   "(the host's dmesg says \"Out of memory: Killed process\"); fewer or lighter DataLoader "
-                   "workers, low_cpu_mem_usage/mmap loading, or more RAM";
-    case 15: return ": stopped from outside (the scheduler's time or memory limit, a preemption, or the agent "
-                    "after another failure); the failure is elsewhere";
-    case 6: case 7: case 11: return ": a crash in native code, not an out-of-memory";
-    default: return "";
-    }
+    for (size_t i = 0; i < sizeof elastic_meanings / sizeof *elastic_meanings; i++)
+        if (elastic_meanings[i].sig == sig) return elastic_meanings[i].meaning;
+    return "";
 }
 
 static void print_elastic(const struct out *o, const struct log_result *l, bool name_log)

@@ -236,8 +236,7 @@ static void host_kill_text(const struct runexec_result *r)
     if (r->host_oom_kills > 0)
         fprintf(stderr,
                 "oomlab run: %s: the kernel's OOM killer killed %lld process(es) of this cgroup during the run: "
-                "host memory (RAM) ran out, not GPU memory; fewer or lighter DataLoader workers, "
-                "low_cpu_mem_usage/mmap when loading weights, or more RAM (SLURM --mem) are the fixes\n",
+                "host memory (RAM) ran out, not GPU memory; " CMD_HOST_RAM_FIXES " (SLURM --mem) are the fixes\n",
                 r->id, (long long)r->host_oom_kills);
     else if (r->term_signal == SIGKILL && !r->timed_out && !r->interrupted && !r->stopped)
         fprintf(stderr, "oomlab run: %s: killed by SIGKILL, %s\n", r->id,
