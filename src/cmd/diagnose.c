@@ -786,6 +786,13 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
                      logs[l].info.bom ? "byte-order mark" : "no byte-order mark: NUL pattern");
             para(o, "", "    ", line, "", "");
         }
+        if (logs[l].info.binary) {
+            snprintf(line, sizeof line,
+                     "%s: binary data, not a text log? (%zu of its first %zu bytes are NUL or "
+                     "control bytes); read all the same (a training log is text)",
+                     logs[l].path, logs[l].info.control, logs[l].info.sniffed);
+            para(o, "", "    ", line, "", "");
+        }
     }
 }
 
@@ -1112,6 +1119,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
+    json_key(j, "binary"), json_bool(j, l->info.binary);
     json_key(j, "lines"), json_int(j, l->rep.lines);
     json_key(j, "events"), json_int(j, (long long)l->rep.n_events);
     json_key(j, "dropped"), json_int(j, (long long)l->rep.n_dropped);

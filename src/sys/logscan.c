@@ -118,6 +118,7 @@ struct source {
     /* UTF-16 decoding (enc != ENC_BYTES): */
     enum encoding enc;
     bool bom;
+    size_t sniffed, control; /* first bytes looked at; NUL/control bytes among them */
     unsigned char *raw; /* RAW_CAP bytes not yet decoded */
     size_t raw_len;
     bool raw_eof;
@@ -286,6 +287,16 @@ static enum encoding sniff(const unsigned char *b, size_t n, bool *bom)
     return ENC_BYTES;
 }
 
+/* Bytes no text log holds: NUL and the C0 controls other than tab, line
+ * ends, form feed, backspace and ESC (ANSI colours), and DEL. */
+static size_t control_bytes(const unsigned char *b, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += !b[i] || b[i] == 0x7f || (b[i] < 0x20 && !strchr("\t\n\r\f\v\b\x1b", b[i]));
+    return c;
+}
+
 /* The first bytes are read before anything is scanned; UTF-16 sends them
  * back through the decoder. Returns the bytes in buf (decoded) or -1. */
 static long first_fill(struct source *src, char *buf, size_t cap, bool *eof)
@@ -301,7 +312,11 @@ static long first_fill(struct source *src, char *buf, size_t cap, bool *eof)
         len += (size_t)got;
     }
     src->enc = sniff((const unsigned char *)buf, len, &src->bom);
-    if (src->enc == ENC_BYTES) return (long)len;
+    if (src->enc == ENC_BYTES) {
+        src->sniffed = len;
+        src->control = control_bytes((const unsigned char *)buf, len);
+        return (long)len;
+    }
     src->raw = malloc(RAW_CAP);
     if (!src->raw) return -2;
     size_t skip = src->bom ? 2 : 0;
@@ -378,6 +393,10 @@ static void source_info(const struct source *src, uint64_t total, struct logscan
     info->encoding = names[src->enc];
     info->bom = src->bom;
     info->bytes = total;
+    info->sniffed = src->sniffed;
+    info->control = src->control;
+    /* One NUL-free control byte in 20 is more than any terminal log shows. */
+    info->binary = src->control && src->control * 20 >= src->sniffed;
 }
 
 static int scan_fd(int fd, const char *path, bool regular, struct scan *s, struct line_feed *lf,

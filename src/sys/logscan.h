@@ -56,6 +56,12 @@ struct logscan_info {
     const char *encoding; /* "utf-8" (bytes as they are), "utf-16le", "utf-16be" */
     bool bom;             /* a UTF-16 byte-order mark said so (else the NUL pattern) */
     unsigned long long bytes; /* bytes scanned, after decoding and inflating */
+    /* The first bytes of undecoded (UTF-8 or byte) input: how many were
+     * looked at and how many are NUL or control bytes no log holds. binary:
+     * at least one in 20 is, so it is likely not a text log at all (a
+     * checkpoint, an archive, a program); it is read all the same. */
+    size_t sniffed, control;
+    bool binary;
 };
 
 /* logscan_path_lines with a choice of lines; info may be NULL. */
