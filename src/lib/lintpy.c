@@ -205,23 +205,31 @@ static int is_model_call(const struct py *p, size_t i)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(")) return 0;
     if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
-    char first = p->lx->src[tk(p, i)->off];
-    if (first >= 'A' && first <= 'Z') return 0; /* MyModel(cfg) builds one */
+    const char *w = p->lx->src + tk(p, i)->off;
+    size_t len = tk(p, i)->len;
+    /* MyModel(cfg) builds one; MODEL(x), a module-level constant holding
+     * one (a serving app's global), runs it: an all-capitals name is read
+     * as its lower-case self. */
+    int caps = 0;
+    if (w[0] >= 'A' && w[0] <= 'Z') {
+        for (size_t k = 0; k < len; k++)
+            if (w[k] >= 'a' && w[k] <= 'z') return 0;
+        caps = 1;
+    }
+    char buf[64];
+    size_t n = lower_name(p, i, buf, sizeof buf);
+    if (caps) w = buf, len = n;
     for (size_t k = 0; k < N_OF(not_model_prefixes); k++) {
         size_t m = strlen(not_model_prefixes[k]);
-        const char *w = p->lx->src + tk(p, i)->off;
-        if (tk(p, i)->len > m && !memcmp(w, not_model_prefixes[k], m) &&
-            (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
+        if (len > m && !memcmp(w, not_model_prefixes[k], m) && (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
             return 0;
     }
     size_t s = chain_start(p, i);
     if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
-    if (in_list(p, i, model_names, N_OF(model_names))) return 1;
-    const char *t = p->lx->src + tk(p, i)->off; /* netG, net_d */
-    if (tk(p, i)->len > 3 && !memcmp(t, "net", 3) && ((t[3] >= 'A' && t[3] <= 'Z') || t[3] == '_'))
+    for (size_t k = 0; k < N_OF(model_names); k++)
+        if (strlen(model_names[k]) == len && !memcmp(w, model_names[k], len)) return 1;
+    if (len > 3 && !memcmp(w, "net", 3) && ((w[3] >= 'A' && w[3] <= 'Z') || w[3] == '_')) /* netG, net_d */
         return 1;
-    char buf[64];
-    size_t n = lower_name(p, i, buf, sizeof buf);
     for (size_t k = 0; k < N_OF(model_suffixes); k++) {
         size_t m = strlen(model_suffixes[k]);
         if (n > m + 1 && !strcmp(buf + n - m, model_suffixes[k])) return 1;

@@ -206,6 +206,28 @@ static void test_rules(void **state)
                                  "        self.model.eval()\n        self.model(x)\n", 0), "");
 }
 
+/* A model kept in a module-level constant (a serving app's MODEL, as
+ * abhishekkrthakur/bert-sentiment app.py@4283d29 keeps it) is a model: its
+ * call in a prediction function outside no_grad is reported. CamelCase
+ * (a class: building one) and a constant that names a loader are not
+ * model calls. Restated: the statements that matter, not the file. */
+static void test_model_constants(void **state)
+{
+    (void)state;
+    const char *head = "import torch\nMODEL = None\nDEVICE = 'cuda'\n"
+                       "def sentence_prediction(ids):\n    ids = ids.to(DEVICE)\n";
+    char src[512];
+    snprintf(src, sizeof src, "%s    out = MODEL(ids=ids)\n    return out.cpu().numpy()\n", head);
+    assert_string_equal(lint_ids(src, 0), "eval-without-no-grad");
+    snprintf(src, sizeof src, "%s    with torch.no_grad():\n        out = MODEL(ids=ids)\n"
+             "    return out.cpu().numpy()\n", head);
+    assert_string_equal(lint_ids(src, 0), "");
+    snprintf(src, sizeof src, "%s    m = Model(ids)\n    n = LOAD_MODEL(ids)\n    return m, n\n", head);
+    assert_string_equal(lint_ids(src, 0), "");
+    snprintf(src, sizeof src, "%s    return NET(ids)\n", head);
+    assert_string_equal(lint_ids(src, 0), "eval-without-no-grad");
+}
+
 static void test_train_tensors(void **state)
 {
     (void)state;
@@ -378,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_rules),       cmocka_unit_test(test_suppression),
         cmocka_unit_test(test_languages),   cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
+        cmocka_unit_test(test_model_constants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
