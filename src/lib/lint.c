@@ -67,8 +67,8 @@ const struct lint_rule lint_rules[] = {
                                 "instead, or call it between phases",
                                 LINT_PYTHON},
     [LR_ALLOC_CONF_AFTER_CUDA] = {"alloc-conf-after-cuda",
-                                  "PYTORCH_CUDA_ALLOC_CONF set after CUDA is in use has no "
-                                  "effect on the allocator",
+                                  "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) set "
+                                  "after CUDA is in use has no effect on the allocator",
                                   "set it in the launch script (export "
                                   "PYTORCH_CUDA_ALLOC_CONF=...) before Python starts",
                                   LINT_PYTHON},
@@ -85,22 +85,34 @@ const struct lint_rule lint_rules[] = {
                                   "training step into its own function",
                                   LINT_PYTHON},
     [LR_ALLOC_CONF_AFTER_LAUNCH] = {"alloc-conf-after-launch",
-                                    "PYTORCH_CUDA_ALLOC_CONF is set after the training command "
-                                    "that needed it",
+                                    "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) is "
+                                    "set after the training command that needed it",
                                     "export it before the first python/torchrun line",
                                     LINT_SHELL},
     [LR_ALLOC_CONF_NOT_EXPORTED] = {"alloc-conf-not-exported",
-                                    "PYTORCH_CUDA_ALLOC_CONF is assigned but not exported: "
-                                    "python never sees it",
+                                    "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) is "
+                                    "assigned but not exported: python never sees it",
                                     "export PYTORCH_CUDA_ALLOC_CONF=...",
                                     LINT_SHELL},
     [LR_ALLOC_CONF_DOCKER_RUN] = {"alloc-conf-docker-run",
-                                  "PYTORCH_CUDA_ALLOC_CONF set in a RUN step (or ARG) does not "
-                                  "reach the container's processes",
+                                  "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) set "
+                                  "in a RUN step (or ARG) does not reach the container's "
+                                  "processes",
                                   "ENV PYTORCH_CUDA_ALLOC_CONF=...",
                                   LINT_SHELL},
 };
 const size_t lint_nrules = sizeof lint_rules / sizeof lint_rules[0];
+
+static const char *const alloc_vars[LINT_ALLOC_VARS] = {
+    "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING"};
+
+int lint_alloc_var(const char *name, size_t n)
+{
+    for (int k = 0; k < LINT_ALLOC_VARS; k++)
+        if (strlen(alloc_vars[k]) == n && !memcmp(name, alloc_vars[k], n)) return k;
+    return -1;
+}
 
 _Static_assert(sizeof lint_rules / sizeof lint_rules[0] == LR_COUNT, "one table row per rule");
 

@@ -92,6 +92,14 @@ int lint_comment_suppresses(const char *comment, size_t n, const char *rule_id);
  * with a lower bound. Pure text, in lintreq.c. */
 int lint_torch_major_of(const char *text, size_t len);
 
+/* The environment variables the CUDA caching allocator reads once, when
+ * CUDA is first used: PYTORCH_CUDA_ALLOC_CONF, its newer name
+ * PYTORCH_ALLOC_CONF (torch 2.9 calls the old one deprecated), ROCm's
+ * PYTORCH_HIP_ALLOC_CONF and PYTORCH_NO_CUDA_MEMORY_CACHING. Its index
+ * (0..) when name[0..n) is one of them exactly, else -1. In lint.c. */
+int lint_alloc_var(const char *name, size_t n);
+#define LINT_ALLOC_VARS 4
+
 /* Rule modules (lintpy.c, lintsh.c): append findings unsorted, unsuppressed. */
 int lintpy_check(const char *src, size_t len, const struct lint_opts *o, struct lint_report *r,
                  struct oomlab_err *err);

@@ -715,15 +715,35 @@ static int inits_cuda(const struct py *p, size_t k)
     return 0;
 }
 
+/* import torch, import torch.x, from torch import ..., from torch.x import ... */
+static int imports_torch(const struct py *p, size_t k)
+{
+    const struct lint_stmt *st = &p->t->stmts[k];
+    if (st->kind != LST_SIMPLE || st->first + 1 >= st->end) return 0;
+    if (!is(p, st->first, "import") && !is(p, st->first, "from")) return 0;
+    for (size_t i = st->first + 1; i < st->end; i++)
+        if (is(p, i, "torch") && (is(p, i - 1, "import") || is(p, i - 1, "from") || is_op(p, i - 1, ",")))
+            return 1;
+    return 0;
+}
+
+/* A string literal whose text is an allocator variable's name: 'NAME',
+ * "NAME", r'NAME' (prefix letters, then one quote on each side). */
+static int string_is_alloc_var(const char *t, size_t n)
+{
+    size_t a = 0;
+    while (a < n && t[a] != '\'' && t[a] != '"') a++;
+    if (n < a + 2 || t[n - 1] != t[a]) return 0;
+    return lint_alloc_var(t + a + 1, n - a - 2) >= 0;
+}
+
 static void rule_alloc_conf(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     long at = -1;
     for (size_t i = st->first; i < st->end && at < 0; i++) {
         const struct pytok *t = tk(p, i);
-        if (t->kind == PYT_STRING && t->len < 40 &&
-            memmem(p->lx->src + t->off, t->len, "PYTORCH_CUDA_ALLOC_CONF", 23))
-            at = (long)i;
+        if (t->kind == PYT_STRING && string_is_alloc_var(p->lx->src + t->off, t->len)) at = (long)i;
     }
     if (at < 0 || !(has_name(p, st->first, st->end, "environ") || has_name(p, st->first, st->end, "putenv")))
         return;
@@ -732,10 +752,18 @@ static void rule_alloc_conf(struct py *p, size_t s)
                find_method(p, st->first, st->end, "update") >= 0 ||
                has_call(p, st->first, st->end, "putenv");
     if (!sets || (assign_op(p, st->first, st->end) == st->end && st->kind != LST_SIMPLE)) return;
+    /* The allocator backend (backend:cudaMallocAsync) is read when torch
+     * is imported, so for it `import torch` is already too late
+     * (pytorch/pytorch#104801: "Allocator backend parsed at runtime !=
+     * allocator backend parsed at load time"). */
+    int backend = 0;
+    for (size_t i = st->first; i < st->end; i++)
+        if (tk(p, i)->kind == PYT_STRING && memmem(p->lx->src + tk(p, i)->off, tk(p, i)->len, "backend:", 8))
+            backend = 1;
     int32_t func = st->func;
     for (size_t k = 0; k < s; k++) {
         const struct lint_stmt *o = &p->t->stmts[k];
-        if ((o->func == -1 || o->func == func) && inits_cuda(p, k)) {
+        if ((o->func == -1 || o->func == func) && (inits_cuda(p, k) || (backend && imports_torch(p, k)))) {
             report(p, LR_ALLOC_CONF_AFTER_CUDA, (size_t)at);
             return;
         }

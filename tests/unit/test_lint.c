@@ -125,14 +125,14 @@ static void test_tree(void **state)
     pylex_release(&lx);
 }
 
-/* Lint src as Python; returns the rule ids found, "a,b,..." in order. */
-static const char *lint_ids(const char *src, int torch_major)
+/* Lint src in lang; returns the rule ids found, "a,b,..." in order. */
+static const char *lint_ids_in(enum lint_lang lang, const char *src, int torch_major)
 {
     static char out[512];
     struct lint_report r = {0};
     struct lint_opts o = {.torch_major = torch_major};
     struct oomlab_err err;
-    assert_int_equal(lint_source(LINT_PYTHON, src, strlen(src), &o, &r, &err), 0);
+    assert_int_equal(lint_source(lang, src, strlen(src), &o, &r, &err), 0);
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < r.n && used < sizeof out; i++)
@@ -140,6 +140,11 @@ static const char *lint_ids(const char *src, int torch_major)
                                  lint_rules[r.v[i].rule].id);
     lint_report_release(&r);
     return out;
+}
+
+static const char *lint_ids(const char *src, int torch_major)
+{
+    return lint_ids_in(LINT_PYTHON, src, torch_major);
 }
 
 struct rule_case {
@@ -226,6 +231,46 @@ static void test_model_constants(void **state)
     assert_string_equal(lint_ids(src, 0), "");
     snprintf(src, sizeof src, "%s    return NET(ids)\n", head);
     assert_string_equal(lint_ids(src, 0), "eval-without-no-grad");
+}
+
+/* Every variable the allocator reads once counts, not only
+ * PYTORCH_CUDA_ALLOC_CONF: pytorch/pytorch#92074 set
+ * PYTORCH_NO_CUDA_MEMORY_CACHING with os.environ after a .to("cuda") and
+ * found it "doesn't work"; torch 2.9 renames the setting PYTORCH_ALLOC_CONF
+ * (pytorch/torchtitan#1577, p-e-w/heretic#32 quote the deprecation). In
+ * launch scripts an export counts for its own variable only. */
+static void test_alloc_vars(void **state)
+{
+    (void)state;
+    assert_string_equal(lint_ids("import os, torch\nb = torch.rand(2).to('cuda')\n"
+                                 "os.environ['PYTORCH_NO_CUDA_MEMORY_CACHING'] = '1'\n", 0),
+                        "alloc-conf-after-cuda");
+    assert_string_equal(lint_ids("import os, torch\nb = torch.rand(2).to('cuda')\n"
+                                 "os.environ.setdefault(\"PYTORCH_ALLOC_CONF\", 'expandable_segments:True')\n", 0),
+                        "alloc-conf-after-cuda");
+    assert_string_equal(lint_ids("import os, torch\nos.environ['PYTORCH_ALLOC_CONF'] = 'x'\n"
+                                 "b = torch.rand(2).to('cuda')\n", 0), "");
+    /* a longer name that only contains one is not one */
+    assert_string_equal(lint_ids("import os, torch\nb = torch.rand(2).to('cuda')\n"
+                                 "os.environ['MY_PYTORCH_ALLOC_CONF_X'] = '1'\n", 0), "");
+    /* backend: is read at import (pytorch/pytorch#104801): after `import torch` is too late
+     * for it, not for the other keys */
+    assert_string_equal(lint_ids("import torch\nimport os\nos.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = "
+                                 "\"backend:cudaMallocAsync\"\nx = torch.randn(1).cuda()\n", 0),
+                        "alloc-conf-after-cuda");
+    assert_string_equal(lint_ids("import os\nos.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = "
+                                 "\"backend:cudaMallocAsync\"\nimport torch\nx = torch.randn(1).cuda()\n", 0), "");
+    assert_string_equal(lint_ids("import torch\nimport os\nos.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = "
+                                 "\"expandable_segments:True\"\nx = torch.randn(1).cuda()\n", 0), "");
+    assert_string_equal(lint_ids_in(LINT_SHELL, "PYTORCH_ALLOC_CONF=expandable_segments:True\n"
+                                    "torchrun train.py\n", 0), "alloc-conf-not-exported");
+    assert_string_equal(lint_ids_in(LINT_SHELL, "PYTORCH_CUDA_ALLOC_CONF=a\nPYTORCH_ALLOC_CONF=a\n"
+                                    "export PYTORCH_ALLOC_CONF\npython t.py\n", 0), "alloc-conf-not-exported");
+    assert_string_equal(lint_ids_in(LINT_SHELL, "python t.py\nexport PYTORCH_HIP_ALLOC_CONF=a\n", 0),
+                        "alloc-conf-after-launch");
+    assert_string_equal(lint_ids_in(LINT_DOCKER, "FROM x\nRUN export PYTORCH_ALLOC_CONF=a\n", 0),
+                        "alloc-conf-docker-run");
+    assert_string_equal(lint_ids_in(LINT_DOCKER, "FROM x\nENV PYTORCH_ALLOC_CONF=a\n", 0), "");
 }
 
 static void test_train_tensors(void **state)
@@ -400,7 +445,7 @@ int main(void)
         cmocka_unit_test(test_rules),       cmocka_unit_test(test_suppression),
         cmocka_unit_test(test_languages),   cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
-        cmocka_unit_test(test_model_constants),
+        cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
