@@ -57,11 +57,17 @@ struct lint_report {
     struct lint_finding *v;
     size_t n, cap;
     size_t suppressed; /* findings dropped by an ignore comment */
+    int asks_project_gpu; /* a finding was held back only because this file never
+                             mentions CUDA: lint it again with project_gpu set when
+                             a file beside it does (lint_opts.project_gpu) */
 };
 
 struct lint_opts {
     int torch_major; /* the oldest torch major version the code runs on; 0 unknown.
                         >= 2 turns zero-grad-not-none off (set_to_none is the default) */
+    int project_gpu; /* a Python file beside this one uses CUDA: a helper module
+                        (utils.py's save_model(model, path)) saves models that
+                        the training script put on the GPU */
 };
 
 /* Lint src[0..len) as lang, appending findings sorted by line and column.

@@ -641,11 +641,12 @@ static size_t first_arg_end(const struct py *p, size_t open, size_t close)
 static void rule_save_gpu(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
-    if (!p->gpu) return;
     for (size_t i = st->first; i < st->end; i++) {
         if (!torch_call(p, i, "save")) continue;
         size_t close = close_of(p, i + 1, st->end);
-        if (saves_state_dict(p, s, i + 2, first_arg_end(p, i + 1, close))) report(p, LR_SAVE_GPU_TENSORS, i - 2);
+        if (!saves_state_dict(p, s, i + 2, first_arg_end(p, i + 1, close))) continue;
+        if (p->gpu || p->o->project_gpu) report(p, LR_SAVE_GPU_TENSORS, i - 2);
+        else p->r->asks_project_gpu = 1; /* the caller may know the project uses CUDA */
     }
 }
 

@@ -273,6 +273,37 @@ static void test_alloc_vars(void **state)
     assert_string_equal(lint_ids_in(LINT_DOCKER, "FROM x\nENV PYTORCH_ALLOC_CONF=a\n", 0), "");
 }
 
+/* A helper module that never says cuda (mrdbourke/pytorch-deep-learning
+ * going_modular/utils.py@baa27b6: save_model(model, ...) saves
+ * model.state_dict()) saves what the training script beside it put on the
+ * GPU: the finding waits for the caller, who knows the neighbours. */
+static void test_project_gpu(void **state)
+{
+    (void)state;
+    const char *src = "import torch\ndef save_model(model, path):\n"
+                      "    torch.save(obj=model.state_dict(), f=path)\n";
+    struct lint_report r = {0};
+    struct lint_opts o = {0};
+    assert_int_equal(lint_source(LINT_PYTHON, src, strlen(src), &o, &r, NULL), 0);
+    assert_int_equal(r.n, 0);
+    assert_true(r.asks_project_gpu);
+    lint_report_release(&r);
+    r = (struct lint_report){0};
+    o.project_gpu = 1;
+    assert_int_equal(lint_source(LINT_PYTHON, src, strlen(src), &o, &r, NULL), 0);
+    assert_int_equal(r.n, 1);
+    assert_string_equal(lint_rules[r.v[0].rule].id, "save-gpu-tensors");
+    lint_report_release(&r);
+    /* a file that says cuda needs nobody: found, nothing asked */
+    r = (struct lint_report){0};
+    o.project_gpu = 0;
+    const char *gpu = "import torch\nm.cuda()\ntorch.save(m.state_dict(), p)\n";
+    assert_int_equal(lint_source(LINT_PYTHON, gpu, strlen(gpu), &o, &r, NULL), 0);
+    assert_int_equal(r.n, 1);
+    assert_false(r.asks_project_gpu);
+    lint_report_release(&r);
+}
+
 static void test_train_tensors(void **state)
 {
     (void)state;
@@ -446,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_languages),   cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
         cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
+        cmocka_unit_test(test_project_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
