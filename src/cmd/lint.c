@@ -41,9 +41,9 @@ struct lint_cli {
         int major;
     } *dirs;
     size_t ndirs;
-    struct dir_gpu { /* memo: directory -> whether a Python file in it mentions cuda */
+    struct dir_gpu { /* memo: directory -> how many Python files in it mention cuda */
         char *dir;
-        int gpu;
+        int n;
     } *gpu_dirs;
     size_t ngpu_dirs;
 };
@@ -288,16 +288,17 @@ static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
     return major;
 }
 
-/* Does a *.py file in directory dir mention cuda (its first MAX_REQ_BYTES
- * bytes)? Memoised per directory; asked only for a file whose save-gpu-
- * tensors finding waits on it (lint_report.asks_project_gpu). */
-static int dir_uses_gpu(struct lint_cli *c, const char *dir)
+/* How many *.py files in directory dir mention cuda (in their first
+ * MAX_REQ_BYTES bytes, comments too)? Memoised per directory; asked only
+ * for a file whose save-gpu-tensors finding waits on it
+ * (lint_report.asks_project_gpu). */
+static int dir_cuda_files(struct lint_cli *c, const char *dir)
 {
     for (size_t i = 0; i < c->ngpu_dirs; i++)
-        if (!strcmp(c->gpu_dirs[i].dir, dir)) return c->gpu_dirs[i].gpu;
+        if (!strcmp(c->gpu_dirs[i].dir, dir)) return c->gpu_dirs[i].n;
     int gpu = 0;
     DIR *d = opendir(dir);
-    for (struct dirent *de; d && !gpu && (de = readdir(d));) {
+    for (struct dirent *de; d && gpu < 2 && (de = readdir(d));) {
         size_t n = strlen(de->d_name);
         char path[PATH_MAX];
         char *data = NULL;
@@ -307,7 +308,7 @@ static int dir_uses_gpu(struct lint_cli *c, const char *dir)
             fsutil_join(path, sizeof path, dir, de->d_name, &err) < 0 ||
             fsutil_read(path, MAX_REQ_BYTES, &data, &len, NULL, &err) < 0)
             continue;
-        gpu = memmem(data, len, "cuda", 4) != NULL;
+        gpu += memmem(data, len, "cuda", 4) != NULL;
         free(data);
     }
     if (d) closedir(d);
@@ -353,8 +354,11 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
         keep_error(c, path, err.msg);
         return;
     }
+    /* the neighbours, not the file itself (a "# on cuda" comment is no use of it) */
     char dir[PATH_MAX];
-    if (r.asks_project_gpu && abs_dir(file, dir) == 0 && dir_uses_gpu(c, dir)) {
+    size_t fl = file ? strlen(file) : 0;
+    int self = fl > 3 && !strcmp(file + fl - 3, ".py") && memmem(data, len, "cuda", 4);
+    if (r.asks_project_gpu && abs_dir(file, dir) == 0 && dir_cuda_files(c, dir) > self) {
         lint_report_release(&r);
         r = (struct lint_report){0};
         o.project_gpu = 1;
