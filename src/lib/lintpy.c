@@ -201,6 +201,16 @@ static size_t last_code(const struct py *p, size_t a, size_t e)
 
 /* ---- shared vocabulary ---- */
 
+/* A name the file itself treats as a module: the receiver of some
+ * x.parameters() (G_AB of itertools.chain(G_AB.parameters(), ...), a
+ * layer of `for layer in layers: layer.parameters()`). */
+static int learned_model(const struct py *p, size_t i)
+{
+    for (size_t k = 0; k < p->nparams; k++)
+        if (text_eq(p, p->params[k], i)) return 1;
+    return 0;
+}
+
 static int is_model_call(const struct py *p, size_t i)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(")) return 0;
@@ -226,6 +236,7 @@ static int is_model_call(const struct py *p, size_t i)
     }
     size_t s = chain_start(p, i);
     if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
+    if (learned_model(p, i)) return 1;
     for (size_t k = 0; k < N_OF(model_names); k++)
         if (strlen(model_names[k]) == len && !memcmp(w, model_names[k], len)) return 1;
     if (len > 3 && !memcmp(w, "net", 3) && ((w[3] >= 'A' && w[3] <= 'Z') || w[3] == '_')) /* netG, net_d */
@@ -813,6 +824,20 @@ static int has_eval_word(char *buf)
     return 0;
 }
 
+/* Calls that write images: a function that runs a model to write its
+ * output as pictures is sampling, whatever its name (the GAN
+ * implementations' sample_image(n_row, batches_done) of
+ * eriklindernoren/PyTorch-GAN). */
+static const char *const image_writers[] = {"save_image", "make_grid", "imsave", "imwrite"};
+
+static int writes_images(const struct py *p, size_t def)
+{
+    for (size_t k = def + 1; k < p->t->stmts[def].body_end; k++)
+        for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
+            if (in_list(p, i, image_writers, N_OF(image_writers)) && is_op(p, i + 1, "(")) return 1;
+    return 0;
+}
+
 static int eval_function(const struct py *p, size_t def)
 {
     long n = linttree_def_name(p->t, def);
@@ -821,7 +846,7 @@ static int eval_function(const struct py *p, size_t def)
     lower_name(p, (size_t)n, buf, sizeof buf);
     if (unit_test(p, def)) return 0;
     if (!strcmp(buf, "generate")) return 1;
-    return has_eval_word(buf);
+    return has_eval_word(buf) || writes_images(p, def);
 }
 
 static int function_trains(const struct py *p, int32_t func)
@@ -862,6 +887,21 @@ static int trained_model(const struct py *p, size_t i)
     return 0;
 }
 
+static int stmt_backward(const struct py *p, size_t k)
+{
+    for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
+        if (is_backward_call(p, i)) return 1;
+    return 0;
+}
+
+/* Does the loop's own body (not a loop nested in it) call backward()? */
+static int loop_steps_back(const struct py *p, size_t loop)
+{
+    for (size_t k = loop + 1; k < p->t->stmts[loop].body_end; k++)
+        if (p->t->stmts[k].loop == (int32_t)loop && stmt_backward(p, k)) return 1;
+    return 0;
+}
+
 static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
@@ -880,6 +920,9 @@ static void rule_eval_region(struct py *p, int32_t func)
                 grad_off = is(p, i + 2, "False");
         }
         if (!in_eval || st->no_grad || grad_off) continue;
+        /* a step that calls backward() (itself, or its innermost loop) is
+         * training, in eval mode or not: eval-never-train's business */
+        if (st->loop >= 0 ? loop_steps_back(p, (size_t)st->loop) : stmt_backward(p, k)) continue;
         long call = find_model_call(p, st->first, st->end);
         if (call >= 0) {
             report(p, LR_EVAL_WITHOUT_NO_GRAD, (size_t)call);
