@@ -1101,6 +1101,23 @@ static int step_tensor_value(const struct py *p, size_t a, size_t e)
  * run_validation(...): its name has an evaluation word, it is not a
  * question (is_valid), and it is given a model or a loader or called on
  * self or a trainer. Not x.eval() and not the builtin eval(). */
+static int function_trains(const struct py *p, int32_t func);
+
+/* A call of a function of this file (f() or self.f()) that switches a model
+ * to eval mode and does not train: evaluation, whatever its name and
+ * arguments (nanoGPT's estimate_loss(): model.eval(), the val batches,
+ * model.train()). */
+static int evaluates_through_helper(const struct py *p, size_t i)
+{
+    if (i > 0 && is_op(p, i - 1, ".") && !(i > 1 && is(p, i - 2, "self"))) return 0;
+    long d = def_named(p, i);
+    if (d < 0 || function_trains(p, (int32_t)d)) return 0;
+    for (size_t k = (size_t)d + 1; k < p->t->stmts[d].body_end; k++)
+        for (size_t j = p->t->stmts[k].first; j < p->t->stmts[k].end; j++)
+            if (is_eval_call(p, j)) return 1;
+    return 0;
+}
+
 static int eval_call_at(const struct py *p, size_t i, size_t e)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(") || is(p, i, "eval")) return 0;
@@ -1111,7 +1128,7 @@ static int eval_call_at(const struct py *p, size_t i, size_t e)
     first[strcspn(first, "_")] = '\0';
     for (size_t k = 0; k < N_OF(not_eval_verbs); k++)
         if (!strcmp(first, not_eval_verbs[k])) return 0;
-    if (!has_eval_word(buf)) return 0;
+    if (!has_eval_word(buf)) return evaluates_through_helper(p, i);
     size_t s = chain_start(p, i), close = close_of(p, i + 1, e);
     if (s < i && (is(p, s, "self") || is(p, s, "trainer"))) return 1;
     for (size_t k = i + 2; k < close; k++) {
@@ -1178,6 +1195,27 @@ static void rule_train_tensors(struct py *p, size_t s)
         }
     }
     if (n == 0) return;
+    /* an enclosing loop runs its statements before this one again, while
+     * the last step's names are still bound (nanoGPT: estimate_loss() at the
+     * top of the while loop, the forward in its micro-step loop) */
+    for (int32_t o = L->loop; o >= 0; o = p->t->stmts[o].loop) {
+        const struct lint_stmt *O = &p->t->stmts[o];
+        for (size_t m = (size_t)o + 1; m < s; m++) {
+            const struct lint_stmt *st = &p->t->stmts[m];
+            long call = -1;
+            if (st->func != L->func || st->kind == LST_DEF || st->kind == LST_CLASS) continue;
+            for (size_t i = st->first; i < st->end && call < 0; i++)
+                if (eval_call_at(p, i, st->end)) call = (long)i;
+            if (call < 0) continue;
+            for (size_t c = 0; c < n; c++) {
+                if (freed_between(p, names[c], at[c], O->body_end) || freed_between(p, names[c], (size_t)o, m))
+                    continue;
+                if (!already_reported(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call))
+                    report(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call);
+                return;
+            }
+        }
+    }
     int32_t func = L->func;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
     for (size_t m = at[0] + 1; m < to; m++) {

@@ -335,6 +335,31 @@ static void test_sampling_functions(void **state)
                                  "    fake_B = G_AB(real_A)\n    return fake_B\n", 0), "");
 }
 
+/* nanoGPT's shape (karpathy/nanoGPT train.py@3adf61e, restated): the
+ * evaluation is a helper of the file, called with no arguments, at the top
+ * of the outer loop, while the last micro-step's logits are still bound. */
+static void test_eval_through_helper(void **state)
+{
+    (void)state;
+    const char *helper = "import torch\n@torch.no_grad()\ndef estimate_loss():\n    model.eval()\n"
+                         "    out = model(X).mean().item()\n    model.train()\n    return out\n"
+                         "def get_lr(it):\n    return 0.1\n";
+    char src[1024];
+    snprintf(src, sizeof src, "%swhile True:\n    if it %% 100 == 0:\n        losses = estimate_loss()\n"
+             "    for micro_step in range(4):\n        logits, loss = model(X, Y)\n        loss.backward()\n"
+             "    optimizer.step()\n    optimizer.zero_grad(set_to_none=True)\n", helper);
+    assert_string_equal(lint_ids(src, 0), "train-tensors-in-eval");
+    snprintf(src, sizeof src, "%swhile True:\n    if it %% 100 == 0:\n        losses = estimate_loss()\n"
+             "    for micro_step in range(4):\n        logits, loss = model(X, Y)\n        loss.backward()\n"
+             "    del logits\n    optimizer.step()\n    optimizer.zero_grad(set_to_none=True)\n", helper);
+    assert_string_equal(lint_ids(src, 0), "");
+    /* a helper that does not switch to eval mode is not evaluation */
+    snprintf(src, sizeof src, "%swhile True:\n    lr = get_lr(it)\n"
+             "    for micro_step in range(4):\n        logits, loss = model(X, Y)\n        loss.backward()\n"
+             "    optimizer.step()\n    optimizer.zero_grad(set_to_none=True)\n", helper);
+    assert_string_equal(lint_ids(src, 0), "");
+}
+
 static void test_train_tensors(void **state)
 {
     (void)state;
@@ -511,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
         cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
         cmocka_unit_test(test_project_gpu), cmocka_unit_test(test_sampling_functions),
+        cmocka_unit_test(test_eval_through_helper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
