@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/pylex.h"
 
@@ -259,6 +260,8 @@ enum lint_lang lint_lang_of(const char *path, const char *head, size_t n)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     if (!strncmp(base, "Dockerfile", 10) || !strcmp(base, "Containerfile")) return LINT_DOCKER;
+    size_t bn = strlen(base); /* NAME.Dockerfile as well as NAME.dockerfile (cuda.Dockerfile) */
+    if (bn > 11 && !strcasecmp(base + bn - 11, ".dockerfile")) return LINT_DOCKER;
     for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++)
         if (ends_with(path, by_suffix[i].suffix)) return by_suffix[i].lang;
     if (n < 3 || memcmp(head, "#!", 2)) return LINT_NONE;

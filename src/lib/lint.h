@@ -77,7 +77,7 @@ int lint_source(enum lint_lang lang, const char *src, size_t len, const struct l
                 struct lint_report *r, struct oomlab_err *err);
 
 /* What a path is by name (*.py, *.sh, *.bash, *.slurm, *.sbatch, Dockerfile*,
- * *.dockerfile, Containerfile) or, failing that, by a #! line in head. */
+ * *.dockerfile in any case, Containerfile) or, failing that, by a #! line in head. */
 enum lint_lang lint_lang_of(const char *path, const char *head, size_t n);
 
 /* Index of a rule id in lint_rules, or -1. */

@@ -478,6 +478,10 @@ static void test_languages(void **state)
     assert_int_equal(lint_lang_of("a/train.py", "", 0), LINT_PYTHON);
     assert_int_equal(lint_lang_of("job.sbatch", "", 0), LINT_SHELL);
     assert_int_equal(lint_lang_of("x/Dockerfile.gpu", "", 0), LINT_DOCKER);
+    /* the NAME.Dockerfile convention (sruckh_qwenimage.Dockerfile of tests/lint/heldout
+     * was neither walked nor read as a Dockerfile) */
+    assert_int_equal(lint_lang_of("x/cuda.Dockerfile", "", 0), LINT_DOCKER);
+    assert_int_equal(lint_lang_of("x/.Dockerfile", "", 0), LINT_NONE);
     assert_int_equal(lint_lang_of("run", "#!/usr/bin/env bash\n", 20), LINT_SHELL);
     assert_int_equal(lint_lang_of("run", "#!/usr/bin/python3\n", 19), LINT_PYTHON);
     assert_int_equal(lint_lang_of("README", "hello", 5), LINT_NONE);
