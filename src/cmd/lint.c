@@ -41,6 +41,11 @@ struct lint_cli {
         int major;
     } *dirs;
     size_t ndirs;
+    struct dir_gpu { /* memo: directory -> how many Python files in it mention cuda */
+        char *dir;
+        int n;
+    } *gpu_dirs;
+    size_t ngpu_dirs;
 };
 
 #define MAX_DIR_MEMO 1024
@@ -283,17 +288,57 @@ static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
     return major;
 }
 
+/* How many *.py files in directory dir mention cuda (in their first
+ * MAX_REQ_BYTES bytes, comments too)? Memoised per directory; asked only
+ * for a file whose save-gpu-tensors finding waits on it
+ * (lint_report.asks_project_gpu). */
+static int dir_cuda_files(struct lint_cli *c, const char *dir)
+{
+    for (size_t i = 0; i < c->ngpu_dirs; i++)
+        if (!strcmp(c->gpu_dirs[i].dir, dir)) return c->gpu_dirs[i].n;
+    int gpu = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d && gpu < 2 && (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        char path[PATH_MAX];
+        char *data = NULL;
+        size_t len = 0;
+        struct oomlab_err err;
+        if (n < 4 || strcmp(de->d_name + n - 3, ".py") ||
+            fsutil_join(path, sizeof path, dir, de->d_name, &err) < 0 ||
+            fsutil_read(path, MAX_REQ_BYTES, &data, &len, NULL, &err) < 0)
+            continue;
+        gpu += memmem(data, len, "cuda", 4) != NULL;
+        free(data);
+    }
+    if (d) closedir(d);
+    if (c->ngpu_dirs < MAX_DIR_MEMO) {
+        struct dir_gpu *v = c->ngpu_dirs % 64 ? c->gpu_dirs : realloc(c->gpu_dirs, (c->ngpu_dirs + 64) * sizeof *v);
+        char *copy = v ? strdup(dir) : NULL;
+        if (v) c->gpu_dirs = v;
+        if (copy) c->gpu_dirs[c->ngpu_dirs++] = (struct dir_gpu){copy, gpu};
+    }
+    return gpu;
+}
+
+/* The directory of path as an absolute path into abs; 0, or -1. */
+static int abs_dir(const char *path, char abs[PATH_MAX])
+{
+    if (!path || !realpath(path, abs)) return -1;
+    char *slash = strrchr(abs, '/');
+    if (!slash) return -1;
+    if (slash == abs) slash[1] = '\0';
+    else *slash = '\0';
+    return 0;
+}
+
 /* The options for one file: --torch-min, else what the requirement files
  * around it say. */
 static struct lint_opts file_opts(struct lint_cli *c, const char *path)
 {
     struct lint_opts o = c->opts;
     char abs[PATH_MAX];
-    if (c->torch_given || !path || !realpath(path, abs)) return o;
-    char *slash = strrchr(abs, '/');
-    if (!slash) return o;
-    if (slash == abs) slash[1] = '\0';
-    else *slash = '\0';
+    if (c->torch_given || abs_dir(path, abs) < 0) return o;
     o.torch_major = dir_torch_major(c, abs, 0);
     return o;
 }
@@ -308,6 +353,19 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     if (lint_source(lang, data, len, &o, &r, &err) < 0) {
         keep_error(c, path, err.msg);
         return;
+    }
+    /* the neighbours, not the file itself (a "# on cuda" comment is no use of it) */
+    char dir[PATH_MAX];
+    size_t fl = file ? strlen(file) : 0;
+    int self = fl > 3 && !strcmp(file + fl - 3, ".py") && memmem(data, len, "cuda", 4);
+    if (r.asks_project_gpu && abs_dir(file, dir) == 0 && dir_cuda_files(c, dir) > self) {
+        lint_report_release(&r);
+        r = (struct lint_report){0};
+        o.project_gpu = 1;
+        if (lint_source(lang, data, len, &o, &r, &err) < 0) {
+            keep_error(c, path, err.msg);
+            return;
+        }
     }
     for (size_t i = 0; i < r.n; i++) emit(c, path, &r.v[i]);
     c->suppressed += r.suppressed;
@@ -464,6 +522,8 @@ int cmd_lint(int argc, char **argv)
     }
     for (size_t i = 0; i < c.ndirs; i++) free(c.dirs[i].dir);
     free(c.dirs);
+    for (size_t i = 0; i < c.ngpu_dirs; i++) free(c.gpu_dirs[i].dir);
+    free(c.gpu_dirs);
     if (finish(&c) < 0) {
         fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
         return EXIT_ERROR;

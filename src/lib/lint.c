@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/pylex.h"
 
@@ -67,8 +68,8 @@ const struct lint_rule lint_rules[] = {
                                 "instead, or call it between phases",
                                 LINT_PYTHON},
     [LR_ALLOC_CONF_AFTER_CUDA] = {"alloc-conf-after-cuda",
-                                  "PYTORCH_CUDA_ALLOC_CONF set after CUDA is in use has no "
-                                  "effect on the allocator",
+                                  "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) set "
+                                  "after CUDA is in use has no effect on the allocator",
                                   "set it in the launch script (export "
                                   "PYTORCH_CUDA_ALLOC_CONF=...) before Python starts",
                                   LINT_PYTHON},
@@ -85,22 +86,34 @@ const struct lint_rule lint_rules[] = {
                                   "training step into its own function",
                                   LINT_PYTHON},
     [LR_ALLOC_CONF_AFTER_LAUNCH] = {"alloc-conf-after-launch",
-                                    "PYTORCH_CUDA_ALLOC_CONF is set after the training command "
-                                    "that needed it",
+                                    "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) is "
+                                    "set after the training command that needed it",
                                     "export it before the first python/torchrun line",
                                     LINT_SHELL},
     [LR_ALLOC_CONF_NOT_EXPORTED] = {"alloc-conf-not-exported",
-                                    "PYTORCH_CUDA_ALLOC_CONF is assigned but not exported: "
-                                    "python never sees it",
+                                    "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) is "
+                                    "assigned but not exported: python never sees it",
                                     "export PYTORCH_CUDA_ALLOC_CONF=...",
                                     LINT_SHELL},
     [LR_ALLOC_CONF_DOCKER_RUN] = {"alloc-conf-docker-run",
-                                  "PYTORCH_CUDA_ALLOC_CONF set in a RUN step (or ARG) does not "
-                                  "reach the container's processes",
+                                  "PYTORCH_CUDA_ALLOC_CONF (or another allocator variable) set "
+                                  "in a RUN step (or ARG) does not reach the container's "
+                                  "processes",
                                   "ENV PYTORCH_CUDA_ALLOC_CONF=...",
                                   LINT_SHELL},
 };
 const size_t lint_nrules = sizeof lint_rules / sizeof lint_rules[0];
+
+static const char *const alloc_vars[LINT_ALLOC_VARS] = {
+    "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING"};
+
+int lint_alloc_var(const char *name, size_t n)
+{
+    for (int k = 0; k < LINT_ALLOC_VARS; k++)
+        if (strlen(alloc_vars[k]) == n && !memcmp(name, alloc_vars[k], n)) return k;
+    return -1;
+}
 
 _Static_assert(sizeof lint_rules / sizeof lint_rules[0] == LR_COUNT, "one table row per rule");
 
@@ -247,6 +260,8 @@ enum lint_lang lint_lang_of(const char *path, const char *head, size_t n)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     if (!strncmp(base, "Dockerfile", 10) || !strcmp(base, "Containerfile")) return LINT_DOCKER;
+    size_t bn = strlen(base); /* NAME.Dockerfile as well as NAME.dockerfile (cuda.Dockerfile) */
+    if (bn > 11 && !strcasecmp(base + bn - 11, ".dockerfile")) return LINT_DOCKER;
     for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++)
         if (ends_with(path, by_suffix[i].suffix)) return by_suffix[i].lang;
     if (n < 3 || memcmp(head, "#!", 2)) return LINT_NONE;

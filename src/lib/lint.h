@@ -57,11 +57,17 @@ struct lint_report {
     struct lint_finding *v;
     size_t n, cap;
     size_t suppressed; /* findings dropped by an ignore comment */
+    int asks_project_gpu; /* a finding was held back only because this file never
+                             mentions CUDA: lint it again with project_gpu set when
+                             a file beside it does (lint_opts.project_gpu) */
 };
 
 struct lint_opts {
     int torch_major; /* the oldest torch major version the code runs on; 0 unknown.
                         >= 2 turns zero-grad-not-none off (set_to_none is the default) */
+    int project_gpu; /* a Python file beside this one uses CUDA: a helper module
+                        (utils.py's save_model(model, path)) saves models that
+                        the training script put on the GPU */
 };
 
 /* Lint src[0..len) as lang, appending findings sorted by line and column.
@@ -71,7 +77,7 @@ int lint_source(enum lint_lang lang, const char *src, size_t len, const struct l
                 struct lint_report *r, struct oomlab_err *err);
 
 /* What a path is by name (*.py, *.sh, *.bash, *.slurm, *.sbatch, Dockerfile*,
- * *.dockerfile, Containerfile) or, failing that, by a #! line in head. */
+ * *.dockerfile in any case, Containerfile) or, failing that, by a #! line in head. */
 enum lint_lang lint_lang_of(const char *path, const char *head, size_t n);
 
 /* Index of a rule id in lint_rules, or -1. */
@@ -91,6 +97,14 @@ int lint_comment_suppresses(const char *comment, size_t n, const char *rule_id);
  * `==1.13.1`, `~=2.0`, `^2.0`, conda's `=2.1`); 0 when it names no torch
  * with a lower bound. Pure text, in lintreq.c. */
 int lint_torch_major_of(const char *text, size_t len);
+
+/* The environment variables the CUDA caching allocator reads once, when
+ * CUDA is first used: PYTORCH_CUDA_ALLOC_CONF, its newer name
+ * PYTORCH_ALLOC_CONF (torch 2.9 calls the old one deprecated), ROCm's
+ * PYTORCH_HIP_ALLOC_CONF and PYTORCH_NO_CUDA_MEMORY_CACHING. Its index
+ * (0..) when name[0..n) is one of them exactly, else -1. In lint.c. */
+int lint_alloc_var(const char *name, size_t n);
+#define LINT_ALLOC_VARS 4
 
 /* Rule modules (lintpy.c, lintsh.c): append findings unsorted, unsuppressed. */
 int lintpy_check(const char *src, size_t len, const struct lint_opts *o, struct lint_report *r,

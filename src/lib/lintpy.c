@@ -201,27 +201,46 @@ static size_t last_code(const struct py *p, size_t a, size_t e)
 
 /* ---- shared vocabulary ---- */
 
+/* A name the file itself treats as a module: the receiver of some
+ * x.parameters() (G_AB of itertools.chain(G_AB.parameters(), ...), a
+ * layer of `for layer in layers: layer.parameters()`). */
+static int learned_model(const struct py *p, size_t i)
+{
+    for (size_t k = 0; k < p->nparams; k++)
+        if (text_eq(p, p->params[k], i)) return 1;
+    return 0;
+}
+
 static int is_model_call(const struct py *p, size_t i)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(")) return 0;
     if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
-    char first = p->lx->src[tk(p, i)->off];
-    if (first >= 'A' && first <= 'Z') return 0; /* MyModel(cfg) builds one */
+    const char *w = p->lx->src + tk(p, i)->off;
+    size_t len = tk(p, i)->len;
+    /* MyModel(cfg) builds one; MODEL(x), a module-level constant holding
+     * one (a serving app's global), runs it: an all-capitals name is read
+     * as its lower-case self. */
+    int caps = 0;
+    if (w[0] >= 'A' && w[0] <= 'Z') {
+        for (size_t k = 0; k < len; k++)
+            if (w[k] >= 'a' && w[k] <= 'z') return 0;
+        caps = 1;
+    }
+    char buf[64];
+    size_t n = lower_name(p, i, buf, sizeof buf);
+    if (caps) w = buf, len = n;
     for (size_t k = 0; k < N_OF(not_model_prefixes); k++) {
         size_t m = strlen(not_model_prefixes[k]);
-        const char *w = p->lx->src + tk(p, i)->off;
-        if (tk(p, i)->len > m && !memcmp(w, not_model_prefixes[k], m) &&
-            (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
+        if (len > m && !memcmp(w, not_model_prefixes[k], m) && (w[m] == '_' || (w[m] >= 'A' && w[m] <= 'Z')))
             return 0;
     }
     size_t s = chain_start(p, i);
     if (s < i && (is(p, s, "torch") || is(p, s, "nn") || is(p, s, "F"))) return 0;
-    if (in_list(p, i, model_names, N_OF(model_names))) return 1;
-    const char *t = p->lx->src + tk(p, i)->off; /* netG, net_d */
-    if (tk(p, i)->len > 3 && !memcmp(t, "net", 3) && ((t[3] >= 'A' && t[3] <= 'Z') || t[3] == '_'))
+    if (learned_model(p, i)) return 1;
+    for (size_t k = 0; k < N_OF(model_names); k++)
+        if (strlen(model_names[k]) == len && !memcmp(w, model_names[k], len)) return 1;
+    if (len > 3 && !memcmp(w, "net", 3) && ((w[3] >= 'A' && w[3] <= 'Z') || w[3] == '_')) /* netG, net_d */
         return 1;
-    char buf[64];
-    size_t n = lower_name(p, i, buf, sizeof buf);
     for (size_t k = 0; k < N_OF(model_suffixes); k++) {
         size_t m = strlen(model_suffixes[k]);
         if (n > m + 1 && !strcmp(buf + n - m, model_suffixes[k])) return 1;
@@ -633,11 +652,12 @@ static size_t first_arg_end(const struct py *p, size_t open, size_t close)
 static void rule_save_gpu(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
-    if (!p->gpu) return;
     for (size_t i = st->first; i < st->end; i++) {
         if (!torch_call(p, i, "save")) continue;
         size_t close = close_of(p, i + 1, st->end);
-        if (saves_state_dict(p, s, i + 2, first_arg_end(p, i + 1, close))) report(p, LR_SAVE_GPU_TENSORS, i - 2);
+        if (!saves_state_dict(p, s, i + 2, first_arg_end(p, i + 1, close))) continue;
+        if (p->gpu || p->o->project_gpu) report(p, LR_SAVE_GPU_TENSORS, i - 2);
+        else p->r->asks_project_gpu = 1; /* the caller may know the project uses CUDA */
     }
 }
 
@@ -707,15 +727,35 @@ static int inits_cuda(const struct py *p, size_t k)
     return 0;
 }
 
+/* import torch, import torch.x, from torch import ..., from torch.x import ... */
+static int imports_torch(const struct py *p, size_t k)
+{
+    const struct lint_stmt *st = &p->t->stmts[k];
+    if (st->kind != LST_SIMPLE || st->first + 1 >= st->end) return 0;
+    if (!is(p, st->first, "import") && !is(p, st->first, "from")) return 0;
+    for (size_t i = st->first + 1; i < st->end; i++)
+        if (is(p, i, "torch") && (is(p, i - 1, "import") || is(p, i - 1, "from") || is_op(p, i - 1, ",")))
+            return 1;
+    return 0;
+}
+
+/* A string literal whose text is an allocator variable's name: 'NAME',
+ * "NAME", r'NAME' (prefix letters, then one quote on each side). */
+static int string_is_alloc_var(const char *t, size_t n)
+{
+    size_t a = 0;
+    while (a < n && t[a] != '\'' && t[a] != '"') a++;
+    if (n < a + 2 || t[n - 1] != t[a]) return 0;
+    return lint_alloc_var(t + a + 1, n - a - 2) >= 0;
+}
+
 static void rule_alloc_conf(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     long at = -1;
     for (size_t i = st->first; i < st->end && at < 0; i++) {
         const struct pytok *t = tk(p, i);
-        if (t->kind == PYT_STRING && t->len < 40 &&
-            memmem(p->lx->src + t->off, t->len, "PYTORCH_CUDA_ALLOC_CONF", 23))
-            at = (long)i;
+        if (t->kind == PYT_STRING && string_is_alloc_var(p->lx->src + t->off, t->len)) at = (long)i;
     }
     if (at < 0 || !(has_name(p, st->first, st->end, "environ") || has_name(p, st->first, st->end, "putenv")))
         return;
@@ -724,10 +764,18 @@ static void rule_alloc_conf(struct py *p, size_t s)
                find_method(p, st->first, st->end, "update") >= 0 ||
                has_call(p, st->first, st->end, "putenv");
     if (!sets || (assign_op(p, st->first, st->end) == st->end && st->kind != LST_SIMPLE)) return;
+    /* The allocator backend (backend:cudaMallocAsync) is read when torch
+     * is imported, so for it `import torch` is already too late
+     * (pytorch/pytorch#104801: "Allocator backend parsed at runtime !=
+     * allocator backend parsed at load time"). */
+    int backend = 0;
+    for (size_t i = st->first; i < st->end; i++)
+        if (tk(p, i)->kind == PYT_STRING && memmem(p->lx->src + tk(p, i)->off, tk(p, i)->len, "backend:", 8))
+            backend = 1;
     int32_t func = st->func;
     for (size_t k = 0; k < s; k++) {
         const struct lint_stmt *o = &p->t->stmts[k];
-        if ((o->func == -1 || o->func == func) && inits_cuda(p, k)) {
+        if ((o->func == -1 || o->func == func) && (inits_cuda(p, k) || (backend && imports_torch(p, k)))) {
             report(p, LR_ALLOC_CONF_AFTER_CUDA, (size_t)at);
             return;
         }
@@ -776,6 +824,20 @@ static int has_eval_word(char *buf)
     return 0;
 }
 
+/* Calls that write images: a function that runs a model to write its
+ * output as pictures is sampling, whatever its name (the GAN
+ * implementations' sample_image(n_row, batches_done) of
+ * eriklindernoren/PyTorch-GAN). */
+static const char *const image_writers[] = {"save_image", "make_grid", "imsave", "imwrite"};
+
+static int writes_images(const struct py *p, size_t def)
+{
+    for (size_t k = def + 1; k < p->t->stmts[def].body_end; k++)
+        for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
+            if (in_list(p, i, image_writers, N_OF(image_writers)) && is_op(p, i + 1, "(")) return 1;
+    return 0;
+}
+
 static int eval_function(const struct py *p, size_t def)
 {
     long n = linttree_def_name(p->t, def);
@@ -784,7 +846,7 @@ static int eval_function(const struct py *p, size_t def)
     lower_name(p, (size_t)n, buf, sizeof buf);
     if (unit_test(p, def)) return 0;
     if (!strcmp(buf, "generate")) return 1;
-    return has_eval_word(buf);
+    return has_eval_word(buf) || writes_images(p, def);
 }
 
 static int function_trains(const struct py *p, int32_t func)
@@ -825,6 +887,21 @@ static int trained_model(const struct py *p, size_t i)
     return 0;
 }
 
+static int stmt_backward(const struct py *p, size_t k)
+{
+    for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
+        if (is_backward_call(p, i)) return 1;
+    return 0;
+}
+
+/* Does the loop's own body (not a loop nested in it) call backward()? */
+static int loop_steps_back(const struct py *p, size_t loop)
+{
+    for (size_t k = loop + 1; k < p->t->stmts[loop].body_end; k++)
+        if (p->t->stmts[k].loop == (int32_t)loop && stmt_backward(p, k)) return 1;
+    return 0;
+}
+
 static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
@@ -843,6 +920,9 @@ static void rule_eval_region(struct py *p, int32_t func)
                 grad_off = is(p, i + 2, "False");
         }
         if (!in_eval || st->no_grad || grad_off) continue;
+        /* a step that calls backward() (itself, or its innermost loop) is
+         * training, in eval mode or not: eval-never-train's business */
+        if (st->loop >= 0 ? loop_steps_back(p, (size_t)st->loop) : stmt_backward(p, k)) continue;
         long call = find_model_call(p, st->first, st->end);
         if (call >= 0) {
             report(p, LR_EVAL_WITHOUT_NO_GRAD, (size_t)call);
@@ -1021,6 +1101,23 @@ static int step_tensor_value(const struct py *p, size_t a, size_t e)
  * run_validation(...): its name has an evaluation word, it is not a
  * question (is_valid), and it is given a model or a loader or called on
  * self or a trainer. Not x.eval() and not the builtin eval(). */
+static int function_trains(const struct py *p, int32_t func);
+
+/* A call of a function of this file (f() or self.f()) that switches a model
+ * to eval mode and does not train: evaluation, whatever its name and
+ * arguments (nanoGPT's estimate_loss(): model.eval(), the val batches,
+ * model.train()). */
+static int evaluates_through_helper(const struct py *p, size_t i)
+{
+    if (i > 0 && is_op(p, i - 1, ".") && !(i > 1 && is(p, i - 2, "self"))) return 0;
+    long d = def_named(p, i);
+    if (d < 0 || function_trains(p, (int32_t)d)) return 0;
+    for (size_t k = (size_t)d + 1; k < p->t->stmts[d].body_end; k++)
+        for (size_t j = p->t->stmts[k].first; j < p->t->stmts[k].end; j++)
+            if (is_eval_call(p, j)) return 1;
+    return 0;
+}
+
 static int eval_call_at(const struct py *p, size_t i, size_t e)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(") || is(p, i, "eval")) return 0;
@@ -1031,7 +1128,7 @@ static int eval_call_at(const struct py *p, size_t i, size_t e)
     first[strcspn(first, "_")] = '\0';
     for (size_t k = 0; k < N_OF(not_eval_verbs); k++)
         if (!strcmp(first, not_eval_verbs[k])) return 0;
-    if (!has_eval_word(buf)) return 0;
+    if (!has_eval_word(buf)) return evaluates_through_helper(p, i);
     size_t s = chain_start(p, i), close = close_of(p, i + 1, e);
     if (s < i && (is(p, s, "self") || is(p, s, "trainer"))) return 1;
     for (size_t k = i + 2; k < close; k++) {
@@ -1098,6 +1195,27 @@ static void rule_train_tensors(struct py *p, size_t s)
         }
     }
     if (n == 0) return;
+    /* an enclosing loop runs its statements before this one again, while
+     * the last step's names are still bound (nanoGPT: estimate_loss() at the
+     * top of the while loop, the forward in its micro-step loop) */
+    for (int32_t o = L->loop; o >= 0; o = p->t->stmts[o].loop) {
+        const struct lint_stmt *O = &p->t->stmts[o];
+        for (size_t m = (size_t)o + 1; m < s; m++) {
+            const struct lint_stmt *st = &p->t->stmts[m];
+            long call = -1;
+            if (st->func != L->func || st->kind == LST_DEF || st->kind == LST_CLASS) continue;
+            for (size_t i = st->first; i < st->end && call < 0; i++)
+                if (eval_call_at(p, i, st->end)) call = (long)i;
+            if (call < 0) continue;
+            for (size_t c = 0; c < n; c++) {
+                if (freed_between(p, names[c], at[c], O->body_end) || freed_between(p, names[c], (size_t)o, m))
+                    continue;
+                if (!already_reported(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call))
+                    report(p, LR_TRAIN_TENSORS_IN_EVAL, (size_t)call);
+                return;
+            }
+        }
+    }
     int32_t func = L->func;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
     for (size_t m = at[0] + 1; m < to; m++) {

@@ -1,4 +1,5 @@
-/* lintsh: where a launch script sets PYTORCH_CUDA_ALLOC_CONF. Shell text
+/* lintsh: where a launch script sets PYTORCH_CUDA_ALLOC_CONF (or another
+ * allocator variable, lint_alloc_var). Shell text
  * (scripts, SLURM batch files, a Dockerfile's RUN steps) is split into
  * words and simple commands with quotes, backslash continuations and
  * comments honoured; each command is then classed as an assignment, an
@@ -9,8 +10,6 @@
 
 #include "lib/lint.h"
 
-#define VAR "PYTORCH_CUDA_ALLOC_CONF"
-#define VAR_LEN (sizeof VAR - 1)
 #define MAX_WORDS 64
 
 struct word {
@@ -30,8 +29,10 @@ struct sh {
     enum lint_lang lang;
     struct lint_report *r;
     uint32_t launch_line; /* first launch command, 0 none */
-    int allexport, exported_later, failed;
+    int allexport, failed;
+    unsigned exported;       /* bit k: allocator variable k is exported somewhere */
     struct word pending[16]; /* plain assignments waiting for an export */
+    int pending_var[16];     /* ...and which variable each sets */
     size_t npending;
 };
 
@@ -46,7 +47,8 @@ static int word_is(const struct sh *s, const struct word *w, const char *text)
     return w->len == strlen(text) && !memcmp(s->src + w->off, text, w->len);
 }
 
-/* NAME=... ; sets *ours when NAME is PYTORCH_CUDA_ALLOC_CONF. */
+/* NAME=... ; *ours is 1 + the allocator variable's index when NAME is
+ * one (lint_alloc_var), else 0. */
 static int is_assignment(const struct sh *s, const struct word *w, int *ours)
 {
     const char *p = s->src + w->off;
@@ -55,7 +57,7 @@ static int is_assignment(const struct sh *s, const struct word *w, int *ours)
                           (i > 0 && p[i] >= '0' && p[i] <= '9')))
         i++;
     if (i == 0 || i >= w->len || p[i] != '=') return 0;
-    *ours = i == VAR_LEN && !memcmp(p, VAR, VAR_LEN);
+    *ours = lint_alloc_var(p, i) + 1;
     return 1;
 }
 
@@ -90,7 +92,10 @@ static void shell_command(struct sh *s, struct cmd *c)
         for (size_t k = 0; k < c->n; k++) {
             if (!is_assignment(s, &c->w[k], &ours) || !ours) continue;
             if (s->launch_line) add(s, LR_ALLOC_CONF_AFTER_LAUNCH, &c->w[k]);
-            else if (!s->allexport && s->npending < 16) s->pending[s->npending++] = c->w[k];
+            else if (!s->allexport && s->npending < 16) {
+                s->pending_var[s->npending] = ours - 1;
+                s->pending[s->npending++] = c->w[k];
+            }
         }
         return;
     }
@@ -98,7 +103,8 @@ static void shell_command(struct sh *s, struct cmd *c)
     if (word_is(s, cw, "set") && i + 1 < c->n && word_is(s, &c->w[i + 1], "-a")) s->allexport = 1;
     if (word_is(s, cw, "export") || word_is(s, cw, "declare") || word_is(s, cw, "typeset")) {
         for (size_t k = i + 1; k < c->n; k++) {
-            if (word_is(s, &c->w[k], VAR)) s->exported_later = 1;
+            int v = lint_alloc_var(s->src + c->w[k].off, c->w[k].len);
+            if (v >= 0) s->exported |= 1u << v;
             if (is_assignment(s, &c->w[k], &ours) && ours && s->launch_line)
                 add(s, LR_ALLOC_CONF_AFTER_LAUNCH, &c->w[k]);
         }
@@ -218,8 +224,8 @@ int lintsh_check(enum lint_lang lang, const char *src, size_t len, struct lint_r
         }
     }
     end_command(&s, c, &first_of_line);
-    for (size_t k = 0; k < s.npending && !s.exported_later; k++)
-        add(&s, LR_ALLOC_CONF_NOT_EXPORTED, &s.pending[k]);
+    for (size_t k = 0; k < s.npending; k++)
+        if (!(s.exported & (1u << s.pending_var[k]))) add(&s, LR_ALLOC_CONF_NOT_EXPORTED, &s.pending[k]);
     free(c);
     if (s.failed) return oomlab_err_set(err, "out of memory");
     return 0;

@@ -1,7 +1,7 @@
 /* Fuzz target: the Python tokenizer, statement tree and every rule, and the
  * launch-script checker, and the requirement-file reader, must never crash,
  * leak, hang or read past len on arbitrary bytes (the first byte picks the
- * language). */
+ * language, and its high bits the options). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!copy) return 0;
     memcpy(copy, data + 1, size - 1);
     struct lint_report r = {0};
-    struct lint_opts o = {.torch_major = data[0] >> 7};
+    struct lint_opts o = {.torch_major = data[0] >> 7, .project_gpu = (data[0] >> 6) & 1};
     struct oomlab_err err;
     lint_source(lang, copy, size - 1, &o, &r, &err);
     (void)lint_torch_major_of(copy, size - 1);
