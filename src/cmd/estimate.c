@@ -163,6 +163,8 @@ static const struct opt_spec specs[] = {
     {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
     CHOICE("quant", "none|int8|nf4", wl.quant, "base weights quantized (with --lora-r: QLoRA)"),
+    {.name = "bnb-legacy", .help = "bitsandbytes < 0.43: 4-bit weights quantized from\nfp16 (a bf16 copy beside each dequantized one)",
+     AT(wl.bnb_fp16_state)},
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),
      .help = "adapters' dropout; default PEFT/torchtune 0,\nlitgpt 0.05"},
     COUNT("gpus", "N", gpus, 1, "GPUs the job is spread over (default 1)"),

@@ -540,6 +540,16 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     return t.v;
 }
 
+/* Whether the output head is the input embedding. litgpt's GPT always has
+ * its own lm_head beside transformer.wte, and its checkpoint converter
+ * copies a tied model's embedding into lm_head.weight
+ * (Lightning-AI/litgpt:litgpt/model.py@5895df10, GPT.__init__;
+ * litgpt/scripts/convert_hf_checkpoint.py, copy_weights_falcon). */
+static bool tied(const struct est_model *m, const struct est_workload *wl)
+{
+    return m->tied_embeddings && !(wl && wl->trainer == EST_TRAINER_LITGPT);
+}
+
 static int64_t embed_params(const struct est_model *m, const struct est_workload *wl, struct acc *a)
 {
     const struct fam *f = &fams[m->family];
@@ -559,7 +569,7 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
             acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
     }
     if (f->final_norm && !m->embed_proj) acc_add(&t, norm_params(m));
-    if (!m->tied_embeddings && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
+    if (!tied(m, wl) && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
         acc_add(&t, mul2(a, m->vocab, ed));
         if (f->head_bias) acc_add(&t, m->vocab);
     }
@@ -760,7 +770,19 @@ static long double lora_layer(const struct calc *c)
         sum += (a + 1) * (n_qkv * h + n_o * qd);
         sum += (a + 1) * k * (n_up * h + n_down * f);
     }
-    sum += a * (long double)wl->lora_r * (n_qkv + n_o + k * (n_up + n_down)); /* lora_B inputs */
+    /* litgpt's LoRAQKVLinear (litgpt/lora.py@5895df10): lora_A is stacked for
+     * the enabled q/k/v, so the grouped lora_B (conv1d) keeps r x n; zero_pad
+     * then index_copy's the enabled parts into the fused width unless all
+     * three are enabled, and index_copy's backward (derivatives.yaml:
+     * `source: grad.index_select(dim, index).expand_as(source)`) keeps that
+     * source, a reshaped copy of lora_B's output */
+    long double n_b = n_qkv;
+    if (wl->trainer == EST_TRAINER_LITGPT && qkv) {
+        n_b = (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+        if (qkv != (EST_LORA_Q | EST_LORA_K | EST_LORA_V))
+            sum += a * ((t & EST_LORA_Q ? qd : 0) + (t & EST_LORA_K ? c->kvd : 0) + (t & EST_LORA_V ? c->kvd : 0));
+    }
+    sum += a * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
 
@@ -811,6 +833,13 @@ static long double act_layer(const struct calc *c, bool with_scores)
     } else {
         sum += a * (c->qd + 2 * kv_saved);
     }
+    /* litgpt's CausalSelfAttention: with as many KV heads as query heads, v
+     * is qkv.view(...).permute(...).split(...) reshaped without a copy, so
+     * the v that attention saves keeps the whole fused qkv output alive, q
+     * and k parts included; q and k themselves are new tensors (apply_rope,
+     * torch.cat). Grouped heads are expanded and reshaped: copies, no view
+     * (Lightning-AI/litgpt:litgpt/model.py@5895df10, CausalSelfAttention.forward) */
+    if (wl->trainer == EST_TRAINER_LITGPT && c->m->kv_heads == c->m->heads) sum += a * (c->qd + c->kvd);
     /* GPTNeoXLayer with use_parallel_residual: input_layernorm and
      * post_attention_layernorm both normalize hidden_states; autograd keeps
      * that one tensor once (the two LayerNorms' own mean/rstd stay) */
@@ -855,12 +884,45 @@ struct terms {
     long double managed;   /* paged optimizer states (managed memory) */
 };
 
+/* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
+ * bitsandbytes:bitsandbytes/autograd/_functions.py@0.42.0) dequantizes the
+ * whole weight of one linear for each call, `F.dequantize_4bit(B,
+ * quant_state).to(A.dtype)`, and frees it after: the transient is one
+ * linear, the largest the model quantizes. dequantize_4bit returns the
+ * dtype the weight was quantized from: fp16 where Params4bit.cuda did
+ * `.half()` (bitsandbytes < 0.43) and always under Lightning's plugin
+ * (`weight.contiguous().to(device, dtype=torch.half)`,
+ * Lightning-AI/pytorch-lightning:src/lightning/fabric/plugins/precision/
+ * bitsandbytes.py@2.2.0); computing in bf16 or fp32, `.to(A.dtype)` then
+ * holds a second copy beside the fp16 one. int8 keeps the older rule: one
+ * block's linears in 16-bit. */
+static long double quant_head_params(const struct calc *c);
+static long double dequant_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->quant == EST_QUANT_NONE) return 0;
+    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
+    long double h = c->h, f = c->ffn, big = 0;
+    long double fused = c->qd + 2 * c->kvd;
+    enum est_family fam = c->m->family;
+    bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
+                      fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
+    long double lin[] = {h * (fused_attn ? fused : c->qd), c->qd * h,
+                         h * f * (fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m) ? 2 : 1),
+                         f * h, quant_head_params(c)};
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++)
+        if (lin[i] > big) big = lin[i];
+    bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
+    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
+    return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+}
+
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
  * lm_head included; HF keeps the output embedding in 16-bit
  * (get_keys_to_not_convert). A tied head is the embedding: never quantized. */
 static long double quant_head_params(const struct calc *c)
 {
-    if (c->wl->trainer != EST_TRAINER_LITGPT || c->m->tied_embeddings) return 0;
+    if (c->wl->trainer != EST_TRAINER_LITGPT || tied(c->m, c->wl)) return 0;
     if (c->f->encoder || c->wl->head != EST_HEAD_LM) return 0;
     return c->Pbig;
 }
@@ -890,7 +952,7 @@ static long double state_elem(const struct calc *c)
 static long double paged_params(const struct calc *c)
 {
     if (c->full) {
-        long double big = c->Plin + c->Pbig * (c->m->tied_embeddings ? 1 : 2);
+        long double big = c->Plin + c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
         return big < c->Ptrain ? big : c->Ptrain;
     }
     unsigned t = lora_bits(c->wl);
@@ -966,7 +1028,7 @@ static void train_states(const struct calc *c, struct terms *t)
     t->temp_step = step_temp(c) / (z1 ? N : 1);
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
-    long double emb = (c->m->tied_embeddings && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
     if (emb > t->temp_step) t->temp_step = emb;
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
@@ -1032,7 +1094,9 @@ static long double first_block_masks(const struct calc *c)
  * bitsandbytes head (litgpt quantizes it) keeps its input as well. */
 static long double lora_head_acts(const struct calc *c)
 {
-    if (c->full || !(lora_bits(c->wl) & EST_LORA_HEAD)) return 0;
+    if (c->full) return 0;
+    if (!(lora_bits(c->wl) & EST_LORA_HEAD)) /* a quantized head's matmul keeps its input */
+        return (quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) ? c->a * c->h : 0;
     long double p = (long double)est_lora_dropout(c->wl), a = c->a, h = c->h;
     long double keep = (p > 0 ? (a + 1) * h : a * h) + a * (long double)c->wl->lora_r;
     if (p > 0 && quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) keep += a * h;
@@ -1049,10 +1113,15 @@ static long double act_outside(const struct calc *c)
     long double out = c->hdrop ? c->h : 0;
     /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
      * head_dim) in the residual stream's dtype, and every block keeps them */
-    if (has_rope(c->m->family)) out += 2 * (long double)c->m->head_dim * c->r;
+    if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
+        out += 2 * (long double)c->m->head_dim * c->r;
     if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
     out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
-    if (!c->full && c->wl->ckpt == EST_CKPT_NONE) out -= norm_bytes(c) + first_block_masks(c);
+    /* the first block runs outside a checkpoint under none, attn-core and
+     * every:N with N > 1 (torchtitan's count checkpoints the N-th, 2N-th...) */
+    bool first_plain = c->wl->ckpt == EST_CKPT_NONE || c->wl->ckpt == EST_CKPT_SELECTIVE ||
+                       (c->wl->ckpt == EST_CKPT_EVERY && c->wl->ckpt_every > 1);
+    if (!c->full && first_plain) out -= norm_bytes(c) + first_block_masks(c);
     return out;
 }
 
@@ -1111,7 +1180,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double tmp = lt;
     if (mlp_tmp > tmp) tmp = mlp_tmp;
     if (score_tmp > tmp) tmp = score_tmp;
-    if (wl->quant != EST_QUANT_NONE) tmp += 2 * c->Plin / c->L; /* one block dequantized */
+    tmp += dequant_temp(c); /* one quantized linear dequantized */
     t->temp_fwd = tmp + shard_temp(c);
 }
 
@@ -1192,7 +1261,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->acts = acts;
         t->logits = logits_prefill;
     }
-    if (wl->quant != EST_QUANT_NONE) t->temp_fwd = 2 * c->Plin / c->L;
+    t->temp_fwd = dequant_temp(c);
 }
 
 /* ---- assembling the result ---------------------------------------- */
@@ -1266,7 +1335,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
              "params %.0Lf x %s%s = %s", c->P,
-             wl->quant == EST_QUANT_NF4 ? "0.516 B (nf4 block linears) + 16-bit rest"
+             wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
+             : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
              : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
              wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "", b);
@@ -1326,7 +1396,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->temp_step, b2, sizeof b2);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
-             "(+ shard/bucket buffers) = %s; end of backward / optimizer step: %s working "
+             "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
     if (wl->trainer == EST_TRAINER_LLMC) {
         fmt_gib(t->acts, b, sizeof b);

@@ -132,6 +132,10 @@ struct est_workload {
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
                                     (PEFT and torchtune 0, litgpt 0.05) */
     enum est_quant quant;
+    bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
+                                    Params4bit.cuda casts to half; Lightning's plugin always):
+                                    each dequantization returns fp16, and computing in bf16
+                                    makes a second, bf16 copy beside it */
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
     enum est_offload offload;

@@ -497,9 +497,14 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(d5.comp[EST_C_ACTS].bytes - d0.comp[EST_C_ACTS].bytes, per * (6 - 2) - tok * 2 * 4096);
     lw.trainer = EST_TRAINER_LITGPT;
     assert_int_equal(est_compute(&m, &lw, &lit, &err), 0);
-    /* one fused adapter: one dropout copy + mask, one lora_B input (2 B x r 16) */
+    /* one fused adapter: one dropout copy + mask; its stacked lora_A output
+     * (r x 2, as PEFT's two lora_B inputs); zero_pad's index_copy keeps its
+     * source, the q and v parts (2 x 2h); litgpt's v is a view of the fused
+     * qkv output, which it keeps alive (q and k parts: 2 x 2h); litgpt's RoPE
+     * cos/sin are slices of buffers, HF's are built per forward (2 x
+     * head_dim x 2 B per token) */
     assert_int_equal(d5.comp[EST_C_ACTS].bytes - lit.comp[EST_C_ACTS].bytes,
-                     per * (6 - 3) + tok * 32 * 32 - tok * 4096);
+                     per * (6 - 3) - tok * 4096 - per * 4 - per * 4 + tok * 2 * 128 * 2);
     lw.lora_dropout = -1; /* litgpt's default is 0.05 */
     assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
     assert_int_equal(d0.comp[EST_C_ACTS].bytes, lit.comp[EST_C_ACTS].bytes);
@@ -513,6 +518,68 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(est_compute(&m, &lw, &lora, &err), 0);
     assert_true(lora.comp[EST_C_WEIGHTS].bytes < (int64_t)4500000000);
     assert_true(lora.comp[EST_C_WEIGHTS].bytes > (int64_t)3500000000);
+}
+
+/* bitsandbytes' 4-bit matmul dequantizes one linear at a time
+ * (MatMul4Bit, bitsandbytes 0.42.0); from an fp16 quant state (bitsandbytes
+ * < 0.43, Lightning's plugin always) computing in bf16 holds a bf16 copy
+ * beside the fp16 one. litgpt: its own lm_head (never tied), quantized too,
+ * and v a view of the fused qkv output (litgpt/model.py@5895df10). */
+static void test_litgpt_qlora_mechanisms(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.bnb_fp16_state = true; /* the largest block linear: up/gate, 4096 x 11008 */
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_TEMP].bytes - a.comp[EST_C_TEMP].bytes, (int64_t)2 * 4096 * 11008);
+    wl.precision = EST_FP16; /* fp16 compute: .to(fp16) is a no-op */
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.bnb_fp16_state = false;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, b.comp[EST_C_TEMP].bytes);
+    /* litgpt: the quantized lm_head (32000 x 4096) is the largest linear, fp16 + bf16 */
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.loss = EST_LOSS_CHUNKED;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes - b.comp[EST_C_TEMP].bytes, (int64_t)4 * 32000 * 4096);
+    /* full training, litgpt vs HF: + q, k parts of qkv (2 x 2 x 4096 B per token
+     * and block), - HF's per-forward cos/sin (2 x 128 x 2 B per token) */
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    int64_t tok = wl.batch * wl.seq;
+    assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes,
+                     tok * 32 * 4 * 4096 - tok * 2 * 128 * 2);
+    /* grouped KV heads are expanded and copied: no view, no extra */
+    struct est_model g = models_find("llama-3-8b")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&g, &wl, &a, &err), 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&g, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes, -tok * 2 * 128 * 2);
+    /* a tied preset (Falcon-7B) gets its own lm_head under litgpt */
+    struct est_model f = models_find("falcon-7b")->m;
+    assert_int_equal(est_model_finish(&f, &err), 0);
+    assert_true(f.tied_embeddings);
+    assert_int_equal(est_compute(&f, &wl, &b, &err), 0);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&f, &wl, &a, &err), 0);
+    assert_int_equal(b.params - a.params, f.vocab * f.hidden);
 }
 
 static void test_kv_cache(void **state)
@@ -937,6 +1004,7 @@ int main(void)
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
+        cmocka_unit_test(test_litgpt_qlora_mechanisms),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
