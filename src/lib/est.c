@@ -207,7 +207,7 @@ static const char *const ckpt_keeps[] = {
     "every N-th block's input only, the others everything (torchtitan selective N)",
     "block input + fused attention + every other matmul output (torchtitan selective op)",
 };
-static const char *const attn_names[] = {"eager", "sdpa", "flash"};
+static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
@@ -707,11 +707,19 @@ static unsigned lora_bits(const struct est_workload *wl)
     return wl->lora_targets ? wl->lora_targets : (EST_LORA_Q | EST_LORA_V);
 }
 
+/* Kernels that materialize the score matrix: eager, and torch's math SDPA. */
+static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
+
 /* Bytes saved per score element (one head, one query, one key) by eager
  * attention: softmax output (fp32 when upcast), the 16-bit copy the next
- * matmul keeps, OPT's clamp input, dropout mask and output. */
+ * matmul keeps, OPT's clamp input, dropout mask and output. torch's math
+ * SDPA (_scaled_dot_product_attention_math: q and k scaled, matmul, the mask
+ * added in place, softmax, matmul) runs below autocast in the inputs' dtype:
+ * the softmax output, a B, which the last matmul keeps too; dropout adds its
+ * mask and output. */
 static long double eager_elem(const struct calc *c)
 {
+    if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
     long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
     long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
     long double extra = c->f->eager_extra ? c->a : 0;
@@ -828,7 +836,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
          * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
          * value.dtype)`), transformers:src/transformers/models/gpt_neox/
          * modeling_gpt_neox.py@006bd23 */
-        long double qk = with_scores ? 4 : a;
+        long double qk = with_scores && wl->attention == EST_ATTN_EAGER ? 4 : a;
         sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
     } else {
         sum += a * (c->qd + 2 * kv_saved);
@@ -840,6 +848,13 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * torch.cat). Grouped heads are expanded and reshaped: copies, no view
      * (Lightning-AI/litgpt:litgpt/model.py@5895df10, CausalSelfAttention.forward) */
     if (wl->trainer == EST_TRAINER_LITGPT && c->m->kv_heads == c->m->heads) sum += a * (c->qd + c->kvd);
+    /* GPT-2's fused c_attn under torch's math SDPA: q and k are scaled
+     * (new tensors) before the matmul; at batch 1 at::matmul folds v (B, H,
+     * T, D) into (H, T, D) as a view, which keeps the whole fused output (at
+     * batch > 1 the fold copies v). Eager and the fused kernels keep q, k, v
+     * views of that one output. */
+    else if (wl->attention == EST_ATTN_SDPA_MATH && c->m->family == EST_FAM_GPT2 && wl->batch == 1)
+        sum += a * (c->qd + c->kvd);
     /* GPTNeoXLayer with use_parallel_residual: input_layernorm and
      * post_attention_layernorm both normalize hidden_states; autograd keeps
      * that one tensor once (the two LayerNorms' own mean/rstd stay) */
@@ -872,7 +887,7 @@ static long double act_layer_op(const struct calc *c)
     mm[n++] = c->h;
     long double sum = c->r * c->h;
     for (int i = 0; i < n; i += 2) sum += c->a * mm[i];
-    if (c->wl->attention != EST_ATTN_EAGER) sum += c->a * c->qd + 4 * (long double)c->m->heads;
+    if (!scores_kept(c->wl->attention)) sum += c->a * c->qd + 4 * (long double)c->m->heads;
     return sum;
 }
 
@@ -1148,7 +1163,7 @@ static long double act_policy(const struct calc *c, long double per, long double
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
-    bool eager = wl->attention == EST_ATTN_EAGER;
+    bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
     long double VT = c->T * c->V, lt = 0;
@@ -1175,7 +1190,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
-                                        (c->mixed || c->a == 4 ? 4 : c->a)
+                                        ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
     long double tmp = lt;
     if (mlp_tmp > tmp) tmp = mlp_tmp;
@@ -1237,7 +1252,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double Tp = b * prompt;
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
+    if (scores_kept(wl->attention)) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
         acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a) + b * prompt * prompt * c->a;
     long double logits_prefill = 0, logits_decode = 0;
     if (wl->head == EST_HEAD_LM) {
@@ -1371,7 +1386,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->shard && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
-    bool eager = wl->attention == EST_ATTN_EAGER;
+    bool eager = scores_kept(wl->attention);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
              "%s attention%s) + %.0Lf B/token outside the blocks = %s",
@@ -1435,7 +1450,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              t->decode ? "decode step: one token's working set (negligible) = %s"
                        : "one block's working set at prefill (no autograd)%s = %s",
-             c->wl->attention == EST_ATTN_EAGER && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
+             scores_kept(c->wl->attention) && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
              "%s x vocab x bytes = %s",
@@ -1607,8 +1622,8 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
         return;
     }
     if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt block", out, max, n); }
-    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
-    if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
+    if (wl->ckpt == EST_CKPT_NONE && scores_kept(wl->attention)) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
+    if (scores_kept(wl->attention)) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
     if (wl->optimizer == EST_OPT_ADAMW) { a = *wl; a.optimizer = EST_OPT_ADAMW8; lever_try(m, &a, base, "optimizer adamw-8bit", out, max, n); }
     if (wl->precision == EST_FP32) { a = *wl; a.precision = EST_BF16_MIXED; lever_try(m, &a, base, "precision bf16-mixed", out, max, n); }
     if (wl->loss == EST_LOSS_CE && wl->head == EST_HEAD_LM) { a = *wl; a.loss = EST_LOSS_CHUNKED; lever_try(m, &a, base, "chunked cross-entropy", out, max, n); }
@@ -1649,7 +1664,7 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
 
 static bool can_ckpt(const struct est_workload *w) { return w->ckpt != EST_CKPT_FULL && w->mode == EST_MODE_TRAIN; }
 static void do_ckpt(struct est_workload *w) { w->ckpt = EST_CKPT_FULL; }
-static bool can_sdpa(const struct est_workload *w) { return w->attention == EST_ATTN_EAGER && w->trainer != EST_TRAINER_LLMC; }
+static bool can_sdpa(const struct est_workload *w) { return scores_kept(w->attention) && w->trainer != EST_TRAINER_LLMC; }
 static void do_sdpa(struct est_workload *w) { w->attention = EST_ATTN_SDPA; }
 static bool can_adam8(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->optimizer == EST_OPT_ADAMW && w->trainer != EST_TRAINER_LLMC; }
 static void do_adam8(struct est_workload *w) { w->optimizer = EST_OPT_ADAMW8; }

@@ -582,6 +582,44 @@ static void test_litgpt_qlora_mechanisms(void **state)
     assert_int_equal(b.params - a.params, f.vocab * f.hidden);
 }
 
+/* F.scaled_dot_product_attention with an explicit mask on torch <= 2.2 runs
+ * the math kernel: the softmax output in the inputs' dtype (2 B per score in
+ * bf16), not eager's fp32 softmax + 16-bit copy (6 B); GPT-2's fused c_attn
+ * at batch 1: scaled q, k new, v a view keeping the fused output. */
+static void test_sdpa_math(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result e, s;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.seq = 256;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &e, &err), 0);
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
+    int64_t tok = wl.batch * wl.seq;
+    assert_int_equal(e.comp[EST_C_ACTS].bytes - s.comp[EST_C_ACTS].bytes, tok * 32 * 32 * 256 * (6 - 2));
+    assert_int_equal(est_attn_parse("sdpa-math"), EST_ATTN_SDPA_MATH);
+    struct est_model g = models_find("gpt2")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    wl.precision = EST_FP32;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&g, &wl, &e, &err), 0);
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&g, &wl, &s, &err), 0);
+    /* fp32, no upcast: eager keeps softmax 4 + dropout mask 1 + output 4, math the same */
+    assert_int_equal(s.comp[EST_C_ACTS].bytes - e.comp[EST_C_ACTS].bytes, tok * 12 * 4 * (768 + 768));
+    wl.batch = 2;
+    assert_int_equal(est_compute(&g, &wl, &s, &err), 0);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&g, &wl, &e, &err), 0);
+    assert_int_equal(s.comp[EST_C_ACTS].bytes, e.comp[EST_C_ACTS].bytes);
+}
+
 static void test_kv_cache(void **state)
 {
     (void)state;
@@ -1005,6 +1043,7 @@ int main(void)
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
         cmocka_unit_test(test_litgpt_qlora_mechanisms),
+        cmocka_unit_test(test_sdpa_math),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
