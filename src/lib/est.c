@@ -306,7 +306,7 @@ const char *est_loss_path(const struct est_workload *wl)
     case EST_TRAINER_TORCHTITAN:
         return "torchtitan: CE on pred.float(), `del pred` before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
     case EST_TRAINER_LITGPT:
-        return "litgpt: 16-bit lm_head chunks (128 tokens) kept through backward, CE on them without an upcast";
+        return "litgpt: lm_head chunks (128 tokens) made fp32 by Fabric's convert_output and kept through backward; CE keeps each chunk's fp32 log-softmax";
     default:
         return wl->loss == EST_LOSS_CE ? "HF: logits returned to the caller, the loss upcasts them to fp32; CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
                                        : "HF logits returned to the caller; chunked CE keeps its fp32 log-softmax, no full fp32 temporaries";
@@ -1177,11 +1177,16 @@ static void train_acts(const struct calc *c, struct terms *t)
             t->logits = VT * 4;
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
-            /* cross-entropy straight on the 16-bit lm_head chunks (no
-             * upcast); the list of chunks stays referenced through backward
-             * next to the 16-bit log-softmax. */
-            t->logits = VT * 2 * c->a;
-            lt = wl->loss == EST_LOSS_CE ? VT * 2 * c->a : 0;
+            /* Fabric's _FabricModule.forward hands the model's output to
+             * precision.convert_output, which casts every floating tensor to
+             * the default dtype, fp32, under bf16-true and bitsandbytes
+             * alike (Lightning-AI/pytorch-lightning:src/lightning/fabric/
+             * wrappers.py@2.3.0, plugins/precision/half.py, bitsandbytes.py):
+             * the list of 128-token logit chunks litgpt keeps through
+             * backward is fp32, and cross-entropy on each keeps its fp32
+             * log-softmax (litgpt/finetune/lora.py@5895df10). */
+            t->logits = VT * 8;
+            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         } else {
             t->logits = VT * (c->a + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
@@ -1403,7 +1408,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
-             : wl->trainer == EST_TRAINER_LITGPT ? "16-bit logit chunks + 16-bit log-softmax"
+             : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
