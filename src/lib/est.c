@@ -765,9 +765,12 @@ static long double lora_layer(const struct calc *c)
     /* MoE: the MLP linears see every token once per chosen expert */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+        /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
+         * q/k/v and the MLP's first linears read the same tensor */
+        bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
         if (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V)) sum += a * h;
         if (keep & EST_LORA_O) sum += a * qd;
-        if (keep & (EST_LORA_GATE | EST_LORA_UP)) sum += a * k * h;
+        if ((keep & (EST_LORA_GATE | EST_LORA_UP)) && !shared) sum += a * k * h;
         if (keep & EST_LORA_DOWN) sum += a * k * f;
     }
     long double n_qkv = fused_qkv(c) ? (qkv ? 1 : 0)
@@ -1160,13 +1163,41 @@ static long double act_policy(const struct calc *c, long double per, long double
     }
 }
 
+/* litgpt's fit loop (finetune/lora.py, full.py @5895df10) keeps `logits`
+ * and `loss` from the previous micro-batch until the new ones are assigned.
+ * At the end of the next forward Fabric's convert_output builds the new fp32
+ * chunks while the 16-bit ones and the previous fp32 chunks are alive: 2 T V
+ * more than the 8 T V at the start of backward. The previous graph is freed
+ * only when `loss` is reassigned after the new cross-entropy, and it still
+ * holds every input of bitsandbytes' MatMul4Bit, which keeps them on
+ * `ctx.tensors` instead of save_for_backward (bitsandbytes 0.42.0
+ * autograd/_functions.py), so backward does not release them (PyTorch
+ * releases only saved tensors; torch/autograd/function.py warns of exactly
+ * this): under QLoRA every linear's input of the previous micro-batch, the
+ * lm_head's included. Returns what that moment holds beyond acts + 8 T V. */
+static long double litgpt_carry(const struct calc *c)
+{
+    long double carry = 2 * c->T * c->V;
+    if (c->wl->quant == EST_QUANT_NONE || c->full) return carry;
+    /* the lm_head's own forward: every 128-token chunk dequantizes the whole
+     * quantized head (fp16 + a compute copy) while the previous fp32 chunks
+     * (4 T V) and the new 16-bit ones (2 T V) are alive */
+    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
+    long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
+    if (head > carry) carry = head;
+    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
+    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
+    return carry + c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
-    long double VT = c->T * c->V, lt = 0;
+    long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
             t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
@@ -1187,6 +1218,7 @@ static void train_acts(const struct calc *c, struct terms *t)
              * log-softmax (litgpt/finetune/lora.py@5895df10). */
             t->logits = VT * 8;
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+            carry = litgpt_carry(c);
         } else {
             t->logits = VT * (c->a + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
@@ -1201,6 +1233,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (mlp_tmp > tmp) tmp = mlp_tmp;
     if (score_tmp > tmp) tmp = score_tmp;
     tmp += dequant_temp(c); /* one quantized linear dequantized */
+    if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
     t->temp_fwd = tmp + shard_temp(c);
 }
 

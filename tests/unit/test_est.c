@@ -547,14 +547,14 @@ static void test_litgpt_qlora_mechanisms(void **state)
     wl.bnb_fp16_state = false;
     assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
     assert_int_equal(a.comp[EST_C_TEMP].bytes, b.comp[EST_C_TEMP].bytes);
-    /* litgpt: the quantized lm_head (32000 x 4096) is the largest linear, fp16 + bf16 */
+    /* litgpt: the quantized lm_head (32000 x 4096) is the largest linear, fp16 +
+     * bf16 (seen alone in a forward-only prefill; training: test_litgpt_carry) */
     wl.precision = EST_BF16;
     wl.trainer = EST_TRAINER_LITGPT;
-    wl.loss = EST_LOSS_CHUNKED;
+    wl.mode = EST_MODE_INFER;
+    wl.lora_r = 0;
     assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
-    wl.quant = EST_QUANT_NONE;
-    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
-    assert_int_equal(a.comp[EST_C_TEMP].bytes - b.comp[EST_C_TEMP].bytes, (int64_t)4 * 32000 * 4096);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, (int64_t)4 * 32000 * 4096);
     /* full training, litgpt vs HF: + q, k parts of qkv (2 x 2 x 4096 B per token
      * and block), - HF's per-forward cos/sin (2 x 128 x 2 B per token) */
     est_workload_init(&wl);
@@ -587,6 +587,46 @@ static void test_litgpt_qlora_mechanisms(void **state)
  * the math kernel: the softmax output in the inputs' dtype (2 B per score in
  * bf16), not eager's fp32 softmax + 16-bit copy (6 B); GPT-2's fused c_attn
  * at batch 1: scaled q, k new, v a view keeping the fused output. */
+/* litgpt's loop keeps the previous micro-batch's `logits` and `loss` until
+ * the new ones are assigned; bitsandbytes' MatMul4Bit keeps its inputs on
+ * ctx.tensors, which backward does not release. Llama-2-7B QLoRA, 1 x 512:
+ * the lm_head's forward holds the previous fp32 chunks (4 T V), the new
+ * 16-bit ones (2 T V) and the dequantized head (fp16 + bf16, 4 V h), i.e.
+ * 4 V h - 2 T V beyond the 8 T V at backward, plus every quantized linear's
+ * input of the previous micro-batch: 2 B x (h + h + h + f) per token and
+ * block and the head's input 2 h per token. */
+static void test_litgpt_carry(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.loss = EST_LOSS_CHUNKED;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t T = 512, V = 32000, h = 4096, f = 11008;
+    int64_t head = 4 * V * h - 2 * T * V, prev = T * (32 * 2 * (3 * h + f) + 2 * h);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, head + prev);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 8 * T * V);
+    /* without quantization the conversion moment's 2 T V, or one MLP's
+     * backward (3 x 2 B x f per token) when that is larger */
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t mlp = 3 * 2 * f * T;
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * T * V > mlp ? 2 * T * V : mlp);
+    wl.seq = 4096; /* V = 128256 (Llama-3): the conversion moment wins */
+    struct est_model g = models_find("llama-3-8b")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, (int64_t)2 * 4096 * 128256);
+}
+
 static void test_sdpa_math(void **state)
 {
     (void)state;
@@ -1045,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_quant_needs_lora),
         cmocka_unit_test(test_litgpt_qlora_mechanisms),
         cmocka_unit_test(test_sdpa_math),
+        cmocka_unit_test(test_litgpt_carry),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
