@@ -207,7 +207,7 @@ static const char *const ckpt_keeps[] = {
     "every N-th block's input only, the others everything (torchtitan selective N)",
     "block input + fused attention + every other matmul output (torchtitan selective op)",
 };
-static const char *const attn_names[] = {"eager", "sdpa", "flash"};
+static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
@@ -306,7 +306,7 @@ const char *est_loss_path(const struct est_workload *wl)
     case EST_TRAINER_TORCHTITAN:
         return "torchtitan: CE on pred.float(), `del pred` before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
     case EST_TRAINER_LITGPT:
-        return "litgpt: 16-bit lm_head chunks (128 tokens) kept through backward, CE on them without an upcast";
+        return "litgpt: lm_head chunks (128 tokens) made fp32 by Fabric's convert_output and kept through backward; CE keeps each chunk's fp32 log-softmax";
     default:
         return wl->loss == EST_LOSS_CE ? "HF: logits returned to the caller, the loss upcasts them to fp32; CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
                                        : "HF logits returned to the caller; chunked CE keeps its fp32 log-softmax, no full fp32 temporaries";
@@ -540,6 +540,16 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     return t.v;
 }
 
+/* Whether the output head is the input embedding. litgpt's GPT always has
+ * its own lm_head beside transformer.wte, and its checkpoint converter
+ * copies a tied model's embedding into lm_head.weight
+ * (Lightning-AI/litgpt:litgpt/model.py@5895df10, GPT.__init__;
+ * litgpt/scripts/convert_hf_checkpoint.py, copy_weights_falcon). */
+static bool tied(const struct est_model *m, const struct est_workload *wl)
+{
+    return m->tied_embeddings && !(wl && wl->trainer == EST_TRAINER_LITGPT);
+}
+
 static int64_t embed_params(const struct est_model *m, const struct est_workload *wl, struct acc *a)
 {
     const struct fam *f = &fams[m->family];
@@ -559,7 +569,7 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
             acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
     }
     if (f->final_norm && !m->embed_proj) acc_add(&t, norm_params(m));
-    if (!m->tied_embeddings && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
+    if (!tied(m, wl) && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
         acc_add(&t, mul2(a, m->vocab, ed));
         if (f->head_bias) acc_add(&t, m->vocab);
     }
@@ -697,11 +707,19 @@ static unsigned lora_bits(const struct est_workload *wl)
     return wl->lora_targets ? wl->lora_targets : (EST_LORA_Q | EST_LORA_V);
 }
 
+/* Kernels that materialize the score matrix: eager, and torch's math SDPA. */
+static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
+
 /* Bytes saved per score element (one head, one query, one key) by eager
  * attention: softmax output (fp32 when upcast), the 16-bit copy the next
- * matmul keeps, OPT's clamp input, dropout mask and output. */
+ * matmul keeps, OPT's clamp input, dropout mask and output. torch's math
+ * SDPA (_scaled_dot_product_attention_math: q and k scaled, matmul, the mask
+ * added in place, softmax, matmul) runs below autocast in the inputs' dtype:
+ * the softmax output, a B, which the last matmul keeps too; dropout adds its
+ * mask and output. */
 static long double eager_elem(const struct calc *c)
 {
+    if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
     long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
     long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
     long double extra = c->f->eager_extra ? c->a : 0;
@@ -747,9 +765,12 @@ static long double lora_layer(const struct calc *c)
     /* MoE: the MLP linears see every token once per chosen expert */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+        /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
+         * q/k/v and the MLP's first linears read the same tensor */
+        bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
         if (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V)) sum += a * h;
         if (keep & EST_LORA_O) sum += a * qd;
-        if (keep & (EST_LORA_GATE | EST_LORA_UP)) sum += a * k * h;
+        if ((keep & (EST_LORA_GATE | EST_LORA_UP)) && !shared) sum += a * k * h;
         if (keep & EST_LORA_DOWN) sum += a * k * f;
     }
     long double n_qkv = fused_qkv(c) ? (qkv ? 1 : 0)
@@ -760,7 +781,19 @@ static long double lora_layer(const struct calc *c)
         sum += (a + 1) * (n_qkv * h + n_o * qd);
         sum += (a + 1) * k * (n_up * h + n_down * f);
     }
-    sum += a * (long double)wl->lora_r * (n_qkv + n_o + k * (n_up + n_down)); /* lora_B inputs */
+    /* litgpt's LoRAQKVLinear (litgpt/lora.py@5895df10): lora_A is stacked for
+     * the enabled q/k/v, so the grouped lora_B (conv1d) keeps r x n; zero_pad
+     * then index_copy's the enabled parts into the fused width unless all
+     * three are enabled, and index_copy's backward (derivatives.yaml:
+     * `source: grad.index_select(dim, index).expand_as(source)`) keeps that
+     * source, a reshaped copy of lora_B's output */
+    long double n_b = n_qkv;
+    if (wl->trainer == EST_TRAINER_LITGPT && qkv) {
+        n_b = (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+        if (qkv != (EST_LORA_Q | EST_LORA_K | EST_LORA_V))
+            sum += a * ((t & EST_LORA_Q ? qd : 0) + (t & EST_LORA_K ? c->kvd : 0) + (t & EST_LORA_V ? c->kvd : 0));
+    }
+    sum += a * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
 
@@ -806,11 +839,25 @@ static long double act_layer(const struct calc *c, bool with_scores)
          * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
          * value.dtype)`), transformers:src/transformers/models/gpt_neox/
          * modeling_gpt_neox.py@006bd23 */
-        long double qk = with_scores ? 4 : a;
+        long double qk = with_scores && wl->attention == EST_ATTN_EAGER ? 4 : a;
         sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
     } else {
         sum += a * (c->qd + 2 * kv_saved);
     }
+    /* litgpt's CausalSelfAttention: with as many KV heads as query heads, v
+     * is qkv.view(...).permute(...).split(...) reshaped without a copy, so
+     * the v that attention saves keeps the whole fused qkv output alive, q
+     * and k parts included; q and k themselves are new tensors (apply_rope,
+     * torch.cat). Grouped heads are expanded and reshaped: copies, no view
+     * (Lightning-AI/litgpt:litgpt/model.py@5895df10, CausalSelfAttention.forward) */
+    if (wl->trainer == EST_TRAINER_LITGPT && c->m->kv_heads == c->m->heads) sum += a * (c->qd + c->kvd);
+    /* GPT-2's fused c_attn under torch's math SDPA: q and k are scaled
+     * (new tensors) before the matmul; at batch 1 at::matmul folds v (B, H,
+     * T, D) into (H, T, D) as a view, which keeps the whole fused output (at
+     * batch > 1 the fold copies v). Eager and the fused kernels keep q, k, v
+     * views of that one output. */
+    else if (wl->attention == EST_ATTN_SDPA_MATH && c->m->family == EST_FAM_GPT2 && wl->batch == 1)
+        sum += a * (c->qd + c->kvd);
     /* GPTNeoXLayer with use_parallel_residual: input_layernorm and
      * post_attention_layernorm both normalize hidden_states; autograd keeps
      * that one tensor once (the two LayerNorms' own mean/rstd stay) */
@@ -843,7 +890,7 @@ static long double act_layer_op(const struct calc *c)
     mm[n++] = c->h;
     long double sum = c->r * c->h;
     for (int i = 0; i < n; i += 2) sum += c->a * mm[i];
-    if (c->wl->attention != EST_ATTN_EAGER) sum += c->a * c->qd + 4 * (long double)c->m->heads;
+    if (!scores_kept(c->wl->attention)) sum += c->a * c->qd + 4 * (long double)c->m->heads;
     return sum;
 }
 
@@ -855,12 +902,45 @@ struct terms {
     long double managed;   /* paged optimizer states (managed memory) */
 };
 
+/* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
+ * bitsandbytes:bitsandbytes/autograd/_functions.py@0.42.0) dequantizes the
+ * whole weight of one linear for each call, `F.dequantize_4bit(B,
+ * quant_state).to(A.dtype)`, and frees it after: the transient is one
+ * linear, the largest the model quantizes. dequantize_4bit returns the
+ * dtype the weight was quantized from: fp16 where Params4bit.cuda did
+ * `.half()` (bitsandbytes < 0.43) and always under Lightning's plugin
+ * (`weight.contiguous().to(device, dtype=torch.half)`,
+ * Lightning-AI/pytorch-lightning:src/lightning/fabric/plugins/precision/
+ * bitsandbytes.py@2.2.0); computing in bf16 or fp32, `.to(A.dtype)` then
+ * holds a second copy beside the fp16 one. int8 keeps the older rule: one
+ * block's linears in 16-bit. */
+static long double quant_head_params(const struct calc *c);
+static long double dequant_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->quant == EST_QUANT_NONE) return 0;
+    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
+    long double h = c->h, f = c->ffn, big = 0;
+    long double fused = c->qd + 2 * c->kvd;
+    enum est_family fam = c->m->family;
+    bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
+                      fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
+    long double lin[] = {h * (fused_attn ? fused : c->qd), c->qd * h,
+                         h * f * (fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m) ? 2 : 1),
+                         f * h, quant_head_params(c)};
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++)
+        if (lin[i] > big) big = lin[i];
+    bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
+    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
+    return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+}
+
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
  * lm_head included; HF keeps the output embedding in 16-bit
  * (get_keys_to_not_convert). A tied head is the embedding: never quantized. */
 static long double quant_head_params(const struct calc *c)
 {
-    if (c->wl->trainer != EST_TRAINER_LITGPT || c->m->tied_embeddings) return 0;
+    if (c->wl->trainer != EST_TRAINER_LITGPT || tied(c->m, c->wl)) return 0;
     if (c->f->encoder || c->wl->head != EST_HEAD_LM) return 0;
     return c->Pbig;
 }
@@ -890,7 +970,7 @@ static long double state_elem(const struct calc *c)
 static long double paged_params(const struct calc *c)
 {
     if (c->full) {
-        long double big = c->Plin + c->Pbig * (c->m->tied_embeddings ? 1 : 2);
+        long double big = c->Plin + c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
         return big < c->Ptrain ? big : c->Ptrain;
     }
     unsigned t = lora_bits(c->wl);
@@ -966,7 +1046,7 @@ static void train_states(const struct calc *c, struct terms *t)
     t->temp_step = step_temp(c) / (z1 ? N : 1);
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
-    long double emb = (c->m->tied_embeddings && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
     if (emb > t->temp_step) t->temp_step = emb;
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
@@ -1032,7 +1112,9 @@ static long double first_block_masks(const struct calc *c)
  * bitsandbytes head (litgpt quantizes it) keeps its input as well. */
 static long double lora_head_acts(const struct calc *c)
 {
-    if (c->full || !(lora_bits(c->wl) & EST_LORA_HEAD)) return 0;
+    if (c->full) return 0;
+    if (!(lora_bits(c->wl) & EST_LORA_HEAD)) /* a quantized head's matmul keeps its input */
+        return (quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) ? c->a * c->h : 0;
     long double p = (long double)est_lora_dropout(c->wl), a = c->a, h = c->h;
     long double keep = (p > 0 ? (a + 1) * h : a * h) + a * (long double)c->wl->lora_r;
     if (p > 0 && quant_head_params(c) > 0 && c->wl->quant != EST_QUANT_NONE) keep += a * h;
@@ -1049,10 +1131,15 @@ static long double act_outside(const struct calc *c)
     long double out = c->hdrop ? c->h : 0;
     /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
      * head_dim) in the residual stream's dtype, and every block keeps them */
-    if (has_rope(c->m->family)) out += 2 * (long double)c->m->head_dim * c->r;
+    if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
+        out += 2 * (long double)c->m->head_dim * c->r;
     if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
     out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
-    if (!c->full && c->wl->ckpt == EST_CKPT_NONE) out -= norm_bytes(c) + first_block_masks(c);
+    /* the first block runs outside a checkpoint under none, attn-core and
+     * every:N with N > 1 (torchtitan's count checkpoints the N-th, 2N-th...) */
+    bool first_plain = c->wl->ckpt == EST_CKPT_NONE || c->wl->ckpt == EST_CKPT_SELECTIVE ||
+                       (c->wl->ckpt == EST_CKPT_EVERY && c->wl->ckpt_every > 1);
+    if (!c->full && first_plain) out -= norm_bytes(c) + first_block_masks(c);
     return out;
 }
 
@@ -1076,13 +1163,41 @@ static long double act_policy(const struct calc *c, long double per, long double
     }
 }
 
+/* litgpt's fit loop (finetune/lora.py, full.py @5895df10) keeps `logits`
+ * and `loss` from the previous micro-batch until the new ones are assigned.
+ * At the end of the next forward Fabric's convert_output builds the new fp32
+ * chunks while the 16-bit ones and the previous fp32 chunks are alive: 2 T V
+ * more than the 8 T V at the start of backward. The previous graph is freed
+ * only when `loss` is reassigned after the new cross-entropy, and it still
+ * holds every input of bitsandbytes' MatMul4Bit, which keeps them on
+ * `ctx.tensors` instead of save_for_backward (bitsandbytes 0.42.0
+ * autograd/_functions.py), so backward does not release them (PyTorch
+ * releases only saved tensors; torch/autograd/function.py warns of exactly
+ * this): under QLoRA every linear's input of the previous micro-batch, the
+ * lm_head's included. Returns what that moment holds beyond acts + 8 T V. */
+static long double litgpt_carry(const struct calc *c)
+{
+    long double carry = 2 * c->T * c->V;
+    if (c->wl->quant == EST_QUANT_NONE || c->full) return carry;
+    /* the lm_head's own forward: every 128-token chunk dequantizes the whole
+     * quantized head (fp16 + a compute copy) while the previous fp32 chunks
+     * (4 T V) and the new 16-bit ones (2 T V) are alive */
+    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
+    long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
+    if (head > carry) carry = head;
+    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
+    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
+    return carry + c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
-    bool eager = wl->attention == EST_ATTN_EAGER;
+    bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
-    long double VT = c->T * c->V, lt = 0;
+    long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
             t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
@@ -1093,11 +1208,17 @@ static void train_acts(const struct calc *c, struct terms *t)
             t->logits = VT * 4;
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
-            /* cross-entropy straight on the 16-bit lm_head chunks (no
-             * upcast); the list of chunks stays referenced through backward
-             * next to the 16-bit log-softmax. */
-            t->logits = VT * 2 * c->a;
-            lt = wl->loss == EST_LOSS_CE ? VT * 2 * c->a : 0;
+            /* Fabric's _FabricModule.forward hands the model's output to
+             * precision.convert_output, which casts every floating tensor to
+             * the default dtype, fp32, under bf16-true and bitsandbytes
+             * alike (Lightning-AI/pytorch-lightning:src/lightning/fabric/
+             * wrappers.py@2.3.0, plugins/precision/half.py, bitsandbytes.py):
+             * the list of 128-token logit chunks litgpt keeps through
+             * backward is fp32, and cross-entropy on each keeps its fp32
+             * log-softmax (litgpt/finetune/lora.py@5895df10). */
+            t->logits = VT * 8;
+            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+            carry = litgpt_carry(c);
         } else {
             t->logits = VT * (c->a + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
@@ -1106,12 +1227,13 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
-                                        (c->mixed || c->a == 4 ? 4 : c->a)
+                                        ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
     long double tmp = lt;
     if (mlp_tmp > tmp) tmp = mlp_tmp;
     if (score_tmp > tmp) tmp = score_tmp;
-    if (wl->quant != EST_QUANT_NONE) tmp += 2 * c->Plin / c->L; /* one block dequantized */
+    tmp += dequant_temp(c); /* one quantized linear dequantized */
+    if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
     t->temp_fwd = tmp + shard_temp(c);
 }
 
@@ -1168,7 +1290,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double Tp = b * prompt;
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
+    if (scores_kept(wl->attention)) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
         acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a) + b * prompt * prompt * c->a;
     long double logits_prefill = 0, logits_decode = 0;
     if (wl->head == EST_HEAD_LM) {
@@ -1192,7 +1314,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->acts = acts;
         t->logits = logits_prefill;
     }
-    if (wl->quant != EST_QUANT_NONE) t->temp_fwd = 2 * c->Plin / c->L;
+    t->temp_fwd = dequant_temp(c);
 }
 
 /* ---- assembling the result ---------------------------------------- */
@@ -1266,7 +1388,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
              "params %.0Lf x %s%s = %s", c->P,
-             wl->quant == EST_QUANT_NF4 ? "0.516 B (nf4 block linears) + 16-bit rest"
+             wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
+             : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
              : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
              wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "", b);
@@ -1301,7 +1424,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->shard && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
-    bool eager = wl->attention == EST_ATTN_EAGER;
+    bool eager = scores_kept(wl->attention);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
              "%s attention%s) + %.0Lf B/token outside the blocks = %s",
@@ -1318,7 +1441,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
-             : wl->trainer == EST_TRAINER_LITGPT ? "16-bit logit chunks + 16-bit log-softmax"
+             : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
@@ -1326,7 +1449,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->temp_step, b2, sizeof b2);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
-             "(+ shard/bucket buffers) = %s; end of backward / optimizer step: %s working "
+             "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
     if (wl->trainer == EST_TRAINER_LLMC) {
         fmt_gib(t->acts, b, sizeof b);
@@ -1365,7 +1488,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              t->decode ? "decode step: one token's working set (negligible) = %s"
                        : "one block's working set at prefill (no autograd)%s = %s",
-             c->wl->attention == EST_ATTN_EAGER && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
+             scores_kept(c->wl->attention) && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
              "%s x vocab x bytes = %s",
@@ -1537,8 +1660,8 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
         return;
     }
     if (wl->ckpt != EST_CKPT_FULL) { a = *wl; a.ckpt = EST_CKPT_FULL; lever_try(m, &a, base, "grad-ckpt block", out, max, n); }
-    if (wl->ckpt == EST_CKPT_NONE && wl->attention == EST_ATTN_EAGER) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
-    if (wl->attention == EST_ATTN_EAGER) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
+    if (wl->ckpt == EST_CKPT_NONE && scores_kept(wl->attention)) { a = *wl; a.ckpt = EST_CKPT_SELECTIVE; lever_try(m, &a, base, "grad-ckpt attn-core", out, max, n); }
+    if (scores_kept(wl->attention)) { a = *wl; a.attention = EST_ATTN_SDPA; lever_try(m, &a, base, "attention sdpa", out, max, n); }
     if (wl->optimizer == EST_OPT_ADAMW) { a = *wl; a.optimizer = EST_OPT_ADAMW8; lever_try(m, &a, base, "optimizer adamw-8bit", out, max, n); }
     if (wl->precision == EST_FP32) { a = *wl; a.precision = EST_BF16_MIXED; lever_try(m, &a, base, "precision bf16-mixed", out, max, n); }
     if (wl->loss == EST_LOSS_CE && wl->head == EST_HEAD_LM) { a = *wl; a.loss = EST_LOSS_CHUNKED; lever_try(m, &a, base, "chunked cross-entropy", out, max, n); }
@@ -1579,7 +1702,7 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
 
 static bool can_ckpt(const struct est_workload *w) { return w->ckpt != EST_CKPT_FULL && w->mode == EST_MODE_TRAIN; }
 static void do_ckpt(struct est_workload *w) { w->ckpt = EST_CKPT_FULL; }
-static bool can_sdpa(const struct est_workload *w) { return w->attention == EST_ATTN_EAGER && w->trainer != EST_TRAINER_LLMC; }
+static bool can_sdpa(const struct est_workload *w) { return scores_kept(w->attention) && w->trainer != EST_TRAINER_LLMC; }
 static void do_sdpa(struct est_workload *w) { w->attention = EST_ATTN_SDPA; }
 static bool can_adam8(const struct est_workload *w) { return w->mode == EST_MODE_TRAIN && w->optimizer == EST_OPT_ADAMW && w->trainer != EST_TRAINER_LLMC; }
 static void do_adam8(struct est_workload *w) { w->optimizer = EST_OPT_ADAMW8; }

@@ -63,7 +63,11 @@ enum est_optimizer {
  *              outputs of the fused attention kernel and of every other matmul
  *              (the 1st, 3rd, ... in forward order); the rest recomputed */
 enum est_ckpt { EST_CKPT_NONE, EST_CKPT_SELECTIVE, EST_CKPT_FULL, EST_CKPT_EVERY, EST_CKPT_OP };
-enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH };
+/* Attention kernels: eager (the model's own matmul/softmax), sdpa (torch's
+ * fused flash or memory-efficient kernels), flash (flash-attn), sdpa-math
+ * (F.scaled_dot_product_attention falling back to torch's math kernel: an
+ * explicit attn_mask on torch <= 2.2, e.g. Qwen-1 without flash-attn). */
+enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MATH };
 /* bitsandbytes weights: int8 (LLM.int8), nf4 (4 bits + an fp32 absmax per
  * 64: 0.5625 B/param; HF BitsAndBytesConfig's and Lightning's default,
  * compress_statistics / bnb_4bit_use_double_quant off) and nf4-dq (double
@@ -132,6 +136,10 @@ struct est_workload {
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
                                     (PEFT and torchtune 0, litgpt 0.05) */
     enum est_quant quant;
+    bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
+                                    Params4bit.cuda casts to half; Lightning's plugin always):
+                                    each dequantization returns fp16, and computing in bf16
+                                    makes a second, bf16 copy beside it */
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
     enum est_offload offload;

@@ -375,11 +375,12 @@ static void test_trainer_loss_buffers(void **state)
     wl.trainer = EST_TRAINER_TORCHTUNE;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 4);
-    /* litgpt: 16-bit chunks kept + 16-bit log-softmax, no upcast */
+    /* litgpt: Fabric's convert_output makes the chunks fp32; each chunk's
+     * fp32 log-softmax beside them */
     wl.trainer = EST_TRAINER_LITGPT;
     wl.loss = EST_LOSS_CHUNKED;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 4);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 8);
     wl.precision = EST_FP32;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, 80 * 8);
@@ -497,9 +498,14 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(d5.comp[EST_C_ACTS].bytes - d0.comp[EST_C_ACTS].bytes, per * (6 - 2) - tok * 2 * 4096);
     lw.trainer = EST_TRAINER_LITGPT;
     assert_int_equal(est_compute(&m, &lw, &lit, &err), 0);
-    /* one fused adapter: one dropout copy + mask, one lora_B input (2 B x r 16) */
+    /* one fused adapter: one dropout copy + mask; its stacked lora_A output
+     * (r x 2, as PEFT's two lora_B inputs); zero_pad's index_copy keeps its
+     * source, the q and v parts (2 x 2h); litgpt's v is a view of the fused
+     * qkv output, which it keeps alive (q and k parts: 2 x 2h); litgpt's RoPE
+     * cos/sin are slices of buffers, HF's are built per forward (2 x
+     * head_dim x 2 B per token) */
     assert_int_equal(d5.comp[EST_C_ACTS].bytes - lit.comp[EST_C_ACTS].bytes,
-                     per * (6 - 3) + tok * 32 * 32 - tok * 4096);
+                     per * (6 - 3) - tok * 4096 - per * 4 - per * 4 + tok * 2 * 128 * 2);
     lw.lora_dropout = -1; /* litgpt's default is 0.05 */
     assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
     assert_int_equal(d0.comp[EST_C_ACTS].bytes, lit.comp[EST_C_ACTS].bytes);
@@ -513,6 +519,146 @@ static void test_checkpointing_and_lora(void **state)
     assert_int_equal(est_compute(&m, &lw, &lora, &err), 0);
     assert_true(lora.comp[EST_C_WEIGHTS].bytes < (int64_t)4500000000);
     assert_true(lora.comp[EST_C_WEIGHTS].bytes > (int64_t)3500000000);
+}
+
+/* bitsandbytes' 4-bit matmul dequantizes one linear at a time
+ * (MatMul4Bit, bitsandbytes 0.42.0); from an fp16 quant state (bitsandbytes
+ * < 0.43, Lightning's plugin always) computing in bf16 holds a bf16 copy
+ * beside the fp16 one. litgpt: its own lm_head (never tied), quantized too,
+ * and v a view of the fused qkv output (litgpt/model.py@5895df10). */
+static void test_litgpt_qlora_mechanisms(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.bnb_fp16_state = true; /* the largest block linear: up/gate, 4096 x 11008 */
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_TEMP].bytes - a.comp[EST_C_TEMP].bytes, (int64_t)2 * 4096 * 11008);
+    wl.precision = EST_FP16; /* fp16 compute: .to(fp16) is a no-op */
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.bnb_fp16_state = false;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, b.comp[EST_C_TEMP].bytes);
+    /* litgpt: the quantized lm_head (32000 x 4096) is the largest linear, fp16 +
+     * bf16 (seen alone in a forward-only prefill; training: test_litgpt_carry) */
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.mode = EST_MODE_INFER;
+    wl.lora_r = 0;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, (int64_t)4 * 32000 * 4096);
+    /* full training, litgpt vs HF: + q, k parts of qkv (2 x 2 x 4096 B per token
+     * and block), - HF's per-forward cos/sin (2 x 128 x 2 B per token) */
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    int64_t tok = wl.batch * wl.seq;
+    assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes,
+                     tok * 32 * 4 * 4096 - tok * 2 * 128 * 2);
+    /* grouped KV heads are expanded and copied: no view, no extra */
+    struct est_model g = models_find("llama-3-8b")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&g, &wl, &a, &err), 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&g, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes, -tok * 2 * 128 * 2);
+    /* a tied preset (Falcon-7B) gets its own lm_head under litgpt */
+    struct est_model f = models_find("falcon-7b")->m;
+    assert_int_equal(est_model_finish(&f, &err), 0);
+    assert_true(f.tied_embeddings);
+    assert_int_equal(est_compute(&f, &wl, &b, &err), 0);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&f, &wl, &a, &err), 0);
+    assert_int_equal(b.params - a.params, f.vocab * f.hidden);
+}
+
+/* F.scaled_dot_product_attention with an explicit mask on torch <= 2.2 runs
+ * the math kernel: the softmax output in the inputs' dtype (2 B per score in
+ * bf16), not eager's fp32 softmax + 16-bit copy (6 B); GPT-2's fused c_attn
+ * at batch 1: scaled q, k new, v a view keeping the fused output. */
+/* litgpt's loop keeps the previous micro-batch's `logits` and `loss` until
+ * the new ones are assigned; bitsandbytes' MatMul4Bit keeps its inputs on
+ * ctx.tensors, which backward does not release. Llama-2-7B QLoRA, 1 x 512:
+ * the lm_head's forward holds the previous fp32 chunks (4 T V), the new
+ * 16-bit ones (2 T V) and the dequantized head (fp16 + bf16, 4 V h), i.e.
+ * 4 V h - 2 T V beyond the 8 T V at backward, plus every quantized linear's
+ * input of the previous micro-batch: 2 B x (h + h + h + f) per token and
+ * block and the head's input 2 h per token. */
+static void test_litgpt_carry(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.loss = EST_LOSS_CHUNKED;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t T = 512, V = 32000, h = 4096, f = 11008;
+    int64_t head = 4 * V * h - 2 * T * V, prev = T * (32 * 2 * (3 * h + f) + 2 * h);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, head + prev);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 8 * T * V);
+    /* without quantization the conversion moment's 2 T V, or one MLP's
+     * backward (3 x 2 B x f per token) when that is larger */
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t mlp = 3 * 2 * f * T;
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * T * V > mlp ? 2 * T * V : mlp);
+    wl.seq = 4096; /* V = 128256 (Llama-3): the conversion moment wins */
+    struct est_model g = models_find("llama-3-8b")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, (int64_t)2 * 4096 * 128256);
+}
+
+static void test_sdpa_math(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result e, s;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.seq = 256;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &e, &err), 0);
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
+    int64_t tok = wl.batch * wl.seq;
+    assert_int_equal(e.comp[EST_C_ACTS].bytes - s.comp[EST_C_ACTS].bytes, tok * 32 * 32 * 256 * (6 - 2));
+    assert_int_equal(est_attn_parse("sdpa-math"), EST_ATTN_SDPA_MATH);
+    struct est_model g = models_find("gpt2")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    wl.precision = EST_FP32;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&g, &wl, &e, &err), 0);
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&g, &wl, &s, &err), 0);
+    /* fp32, no upcast: eager keeps softmax 4 + dropout mask 1 + output 4, math the same */
+    assert_int_equal(s.comp[EST_C_ACTS].bytes - e.comp[EST_C_ACTS].bytes, tok * 12 * 4 * (768 + 768));
+    wl.batch = 2;
+    assert_int_equal(est_compute(&g, &wl, &s, &err), 0);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&g, &wl, &e, &err), 0);
+    assert_int_equal(s.comp[EST_C_ACTS].bytes, e.comp[EST_C_ACTS].bytes);
 }
 
 static void test_kv_cache(void **state)
@@ -937,6 +1083,9 @@ int main(void)
         cmocka_unit_test(test_kv_cache),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
+        cmocka_unit_test(test_litgpt_qlora_mechanisms),
+        cmocka_unit_test(test_sdpa_math),
+        cmocka_unit_test(test_litgpt_carry),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
