@@ -282,6 +282,9 @@ static void summary(const struct runexec_result *r, const char *dir)
         if (r->first_oom_rank >= 0) snprintf(first, sizeof first, "; first GPU OOM: rank %ld", r->first_oom_rank);
         fprintf(stderr, "oomlab run: %s: %d ranks; worst rank %ld (%s)%s\n", r->id, r->ranks_seen, r->worst_rank,
                 r->worst_rank_from, first);
+        if (r->attempts_note[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->attempts_note);
+        if (r->rank_rows)
+            fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks; logs/%s_rankN.log\n", r->id, r->id);
     }
     host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
