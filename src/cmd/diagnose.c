@@ -856,25 +856,33 @@ static bool elastic_whole(const struct log_result *l)
     return l->info.bytes <= TREND_HEAD;
 }
 
-/* The run's GPU OOM ranks: is rank r among them; any at all. */
-static bool oom_rank(const struct log_result *l, long r, bool *any)
+/* The rank of a GPU OOM event: its own, else srun --label's task number
+ * at the start of its line (under srun a task is a rank); -1 unknown. */
+static long event_rank(const struct oom_event *e)
 {
-    bool hit = false;
+    return e->rank >= 0 ? e->rank : elastic_srun_label(e->text, strnlen(e->text, sizeof e->text));
+}
+
+/* The first GPU OOM's rank (-1 unknown); *any: the log has one. */
+static long first_oom_rank(const struct log_result *l, bool *any)
+{
     *any = false;
-    for (size_t i = 0; i < l->rep.n_events; i++) {
-        const struct oom_event *e = &l->rep.events[i];
-        if (!e->gpu_oom) continue;
-        *any = true;
-        hit |= e->rank >= 0 && e->rank == r;
-    }
-    return hit;
+    for (size_t i = 0; i < l->rep.n_events; i++)
+        if (l->rep.events[i].gpu_oom) {
+            *any = true;
+            return event_rank(&l->rep.events[i]);
+        }
+    return -1;
 }
 
 /* What an srun task line means (lib/elastic): srun's "Out Of Memory" is
- * Slurm's cgroup OOM killer, host RAM, however like a GPU OOM it reads. */
+ * Slurm's cgroup OOM killer, host RAM, however like a GPU OOM it reads;
+ * the other tasks' ends after a rank's GPU OOM are its consequences. */
 static void srun_meaning(const struct log_result *l, const struct elastic_srun *t, char *buf, size_t size)
 {
-    bool any = false, self = oom_rank(l, t->first_task, &any) && t->n_tasks == 1;
+    bool any;
+    long oom = first_oom_rank(l, &any);
+    bool self = oom >= 0 && oom >= t->first_task && oom < t->first_task + t->n_tasks && t->n_tasks == 1;
     if (t->end == ELASTIC_SRUN_OOM)
         snprintf(buf, size, ": Slurm's memory cgroup killed %s: host RAM (the job's --mem), not GPU memory; %s",
                  t->n_tasks == 1 ? "it" : "them", CMD_HOST_RAM_FIXES);
@@ -882,9 +890,11 @@ static void srun_meaning(const struct log_result *l, const struct elastic_srun *
         snprintf(buf, size, ": stopped by Slurm (after another task failed, --kill-on-bad-exit, scancel or the "
                             "time limit): a consequence, not a cause");
     else if (self)
-        snprintf(buf, size, ": task %ld is rank %ld, which ran out of GPU memory", t->first_task, t->first_task);
+        snprintf(buf, size, ": task %ld is rank %ld, which ran out of GPU memory: the cause", oom, oom);
+    else if (oom >= 0)
+        snprintf(buf, size, ": after rank %ld's GPU out-of-memory: a consequence, not a cause", oom);
     else if (any)
-        snprintf(buf, size, ": after another rank's GPU out-of-memory: a consequence, not a cause");
+        snprintf(buf, size, ": the log has a GPU out-of-memory whose rank it does not say");
     else
         buf[0] = '\0';
 }

@@ -44,6 +44,24 @@ check srun.rank-gpu test "$("$OOMLAB" table --json | python3 -c 'import json,sys
 check srun.rank-mem-csv-own-gpu test "$(grep -v '^#' logs/j_rank1_mem.csv | awk -F, '$1 != "timestamp" {print $3}' | sort -u | tr -d '\n')" = 1
 check srun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
 check srun.watchdog-lines grep -q '^\[rank1\]:\[E.*Watchdog caught collective operation timeout' logs/j_rank1.log
+# the job's whole output (srun -l's "N: " labels and srun's own task lines,
+# as slurm-900.out holds them): the OOM task is the cause, srun's lines for
+# the others consequences
+fresh srun-out
+card
+"$F/fakelaunch" --srun -n 4 --nodes 2 --job-id 900 --label --gpus-per-task -- \
+  "$OOMLAB" run --id j -- "$F/ranktrain" --oom-rank 2 -- "$SIM" --steps 5 --sleep-ms 20 >slurm-900.out 2>&1
+check srun.srun-error-lines test "$(grep -c '^srun: error: node[01]: tasks* [0-9,-]*: Exited with exit code' slurm-900.out)" -ge 2
+"$OOMLAB" diagnose slurm-900.out > diag.txt
+check srun.diagnose-srun-cause grep -q 'launcher: srun: task 2 on node1: exit code 1 (line [0-9]*): task 2 is rank 2, which' diag.txt
+check srun.diagnose-srun-consequence grep -q "after rank 2's GPU" diag.txt
+"$OOMLAB" diagnose --json slurm-900.out > diag.json
+check srun.diagnose-srun-json python3 -c '
+import json; d = json.load(open("diag.json"))
+t = d["logs"][0]["launcher"]["srun_tasks"]
+assert sum(x["n_tasks"] for x in t) == 4 and all(x["end"] == "exit" for x in t), t
+assert [x for x in t if x["tasks"] == "2"][0]["exitcode"] == 1, t'
+cd "$SCRATCH/srun" || exit 2
 # the same id in another job is refused; the same job's ranks may share it
 SLURM_JOB_ID=901 SLURM_PROCID=0 SLURM_NTASKS=2 "$OOMLAB" run -q --id j -- true 2>err
 check srun.other-job-refused test $? -eq 2
