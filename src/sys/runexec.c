@@ -496,7 +496,8 @@ static void ranks_summarise(const struct rankstats *rs, const struct oom_report 
         bool lower;
         if (rs->r[i].attempt != last) continue;
         int64_t peak = rankstats_peak(&rs->r[i], &lower);
-        if (peak > best) best = peak, res->worst_rank = rs->r[i].rank, res->worst_rank_from = "log";
+        if (peak > best || (peak == best && peak >= 0 && rs->r[i].rank < res->worst_rank)) /* ties: the lowest */
+            best = peak, res->worst_rank = rs->r[i].rank, res->worst_rank_from = "log";
     }
     res->ranks_seen = rs->ranks;
     res->attempts = rankstats_attempts(rs);
