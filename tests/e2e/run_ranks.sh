@@ -129,6 +129,8 @@ check restart.attempt0-has-the-oom grep -q 'OutOfMemoryError' logs/r_rank3.log
 check restart.attempt1-has-none test "$(grep -c 'OutOfMemoryError' logs/r_rank3_restart1.log)" -eq 0
 # the job's row is the last attempt's; its notes name the attempt that OOMed
 check restart.row-last-attempt test "$("$OOMLAB" table --json | job oom exit_status ranks)" = "False 0 4"
+# every rank of the last attempt peaked at 4.20 GB: the tie goes to the lowest rank
+check restart.worst-rank-tie-lowest test "$("$OOMLAB" table --json | job worst_rank)" = 0
 check restart.notes-name-attempt grep -q 'torchelastic restarted the workers 1 time (this row: attempt 1); attempt 0: GPU OOM, rank 3 first; attempt 1: no GPU OOM' <("$OOMLAB" table --json)
 check restart.summary grep -q 'r: torchelastic restarted the workers 1 time' err
 check restart.rank-rows-per-attempt test "$("$OOMLAB" table --json | python3 -c '
