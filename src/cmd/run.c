@@ -284,7 +284,8 @@ static void summary(const struct runexec_result *r, const char *dir)
                 r->worst_rank_from, first);
         if (r->attempts_note[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->attempts_note);
         if (r->rank_rows)
-            fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks; logs/%s_rankN.log\n", r->id, r->id);
+            fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks%s%s%s\n", r->id,
+                    r->rank_logs ? "; logs/" : "", r->rank_logs ? r->id : "", r->rank_logs ? "_rankN.log" : "");
     }
     host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);

@@ -40,14 +40,10 @@ static bool cover(struct rankstats *rs, int rank)
     return true;
 }
 
-static long entry_of(struct rankstats *rs, int rank, int attempt)
+/* A new entry for (rank, attempt); -1 when out of memory. */
+static long add_entry(struct rankstats *rs, int rank, int attempt)
 {
-    if (rank < 0 || rank > RANKSTATS_MAX_RANK || !cover(rs, rank)) return -1;
-    if (attempt != rs->slot_attempt) { /* a restart: every rank starts a new entry */
-        memset(rs->slot, 0, rs->n_slot * sizeof *rs->slot);
-        rs->slot_attempt = attempt;
-    }
-    if (rs->slot[rank]) return (long)rs->slot[rank] - 1;
+    if (!cover(rs, rank)) return -1;
     if (rs->n == rs->cap) {
         size_t c = rs->cap ? 2 * rs->cap : 16;
         struct rankstats_rank *r = realloc(rs->r, c * sizeof *r);
@@ -60,10 +56,22 @@ static long entry_of(struct rankstats *rs, int rank, int attempt)
     rs->r[rs->n] = (struct rankstats_rank){.rank = rank, .attempt = attempt, .peak_alloc = -1,
                                            .peak_reserved = -1, .oom_stage = OOM_STAGE_UNKNOWN,
                                            .oom_alloc = -1, .oom_reserved = -1, .capacity = -1,
-                                           .oom_line = -1};
-    rs->slot[rank] = ++rs->n;
+                                           .oom_line = -1, .nvml_peak = -1};
     if (!rs->seen[rank]) rs->seen[rank] = 1, rs->ranks++;
-    return (long)rs->n - 1;
+    return (long)rs->n++;
+}
+
+static long entry_of(struct rankstats *rs, int rank, int attempt)
+{
+    if (rank < 0 || rank > RANKSTATS_MAX_RANK || !cover(rs, rank)) return -1;
+    if (attempt != rs->slot_attempt) { /* a restart: every rank starts a new entry */
+        memset(rs->slot, 0, rs->n_slot * sizeof *rs->slot);
+        rs->slot_attempt = attempt;
+    }
+    if (rs->slot[rank]) return (long)rs->slot[rank] - 1;
+    long e = add_entry(rs, rank, attempt);
+    if (e >= 0) rs->slot[rank] = (size_t)e + 1;
+    return e;
 }
 
 long rankstats_line(struct rankstats *rs, const char *line, size_t len, const struct steps_point *pt)
@@ -118,6 +126,14 @@ void rankstats_finish(struct rankstats *rs, const struct oom_report *rep)
         long e = find(rs, (int)f->rank, last);
         if (e >= 0 && !rs->r[e].have_exit) rs->r[e].have_exit = true, rs->r[e].exitcode = f->exitcode;
     }
+}
+
+void rankstats_nvml(struct rankstats *rs, int rank, int attempt, int64_t bytes)
+{
+    if (rank < 0 || rank > RANKSTATS_MAX_RANK || attempt < 0 || bytes < 0) return;
+    long e = find(rs, rank, attempt);
+    if (e < 0) e = add_entry(rs, rank, attempt);
+    if (e >= 0 && bytes > rs->r[e].nvml_peak) rs->r[e].nvml_peak = bytes;
 }
 
 int64_t rankstats_peak(const struct rankstats_rank *r, bool *lower)

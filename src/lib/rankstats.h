@@ -29,6 +29,7 @@ struct rankstats_rank {
     enum oom_stage oom_stage;
     int64_t oom_alloc, oom_reserved;  /* PyTorch's counters at its first OOM; -1 */
     int64_t capacity;                 /* from its OOM message; -1 */
+    int64_t nvml_peak;                /* NVML's figure for its processes (rankstats_nvml); -1 */
     bool have_exit;                   /* torchelastic's table named it (the last attempt) */
     long exitcode;                    /* as the table says: -9 is SIGKILL */
 };
@@ -59,6 +60,11 @@ long rankstats_line(struct rankstats *rs, const char *line, size_t len, const st
  * engine's events (by their rank and line), and the exit codes the table
  * names (they belong to the last attempt). */
 void rankstats_finish(struct rankstats *rs, const struct oom_report *rep);
+
+/* NVML's highest figure for a rank's processes in an attempt (sys/memlog
+ * maps them by their environment): kept on its entry, which is made when
+ * the log had no line of that rank (a launcher that prefixes nothing). */
+void rankstats_nvml(struct rankstats *rs, int rank, int attempt, int64_t bytes);
 
 /* The entry's peak: reserved, else allocated, else its OOM counters (a
  * lower bound, *lower set); -1 none. */

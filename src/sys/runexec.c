@@ -293,6 +293,8 @@ struct sampler {
     struct runexec_live lv;
     struct memlog_peak last[64];
     bool stop;
+    struct memlog_rank_peak *rank_peaks; /* NVML's per-rank figures, kept at close */
+    size_t n_rank_peaks;
 };
 
 /* ---- the live view (issue 16): after each tick, and once at the end ---- */
@@ -369,6 +371,8 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
     }
     res->peak_nvml = best_tree >= 0 ? best_tree : best_used;
     res->capacity = best_tree >= 0 ? cap_tree : cap_used;
+    if (!o->rank && (s->rank_peaks = malloc(MEMLOG_RANKS * sizeof *s->rank_peaks)))
+        s->n_rank_peaks = memlog_rank_peaks(s->ml, s->rank_peaks, MEMLOG_RANKS);
     struct oomlab_err e = {{0}};
     if (memlog_close(s->ml, &e) < 0 && !s->failed) {
         s->failed = true;
@@ -392,7 +396,7 @@ struct split {
     const char *logs, *id;  /* NULL id: no split (this oomlab is a rank itself) */
     FILE *f[SPLIT_MAX_FILES];
     bool tried[SPLIT_MAX_FILES];
-    size_t n_open;
+    size_t n_open;          /* rank logs written */
     char problem[200];      /* the first failure ("" none) */
 };
 
@@ -423,6 +427,7 @@ static void split_line(struct split *sp, const struct rankstats_rank *r, long e,
         int fd = fsutil_join(path, sizeof path, sp->logs, name, &err) < 0
                      ? -1 : fsutil_open_write(path, O_WRONLY | O_CREAT | O_TRUNC, 0666, &err);
         if (fd >= 0 && !(sp->f[e] = fdopen(fd, "w"))) close(fd);
+        sp->n_open += sp->f[e] != NULL;
         if (!sp->f[e]) split_problem(sp, name, err.msg[0] ? err.msg : strerror(errno));
     }
     if (sp->f[e] && (fwrite(line, 1, len, sp->f[e]) != len || putc('\n', sp->f[e]) == EOF))
@@ -443,7 +448,7 @@ static void split_close(struct split *sp, const struct rankstats *rs)
             snprintf(name, sizeof name, "%s.log", stem) > 0 && fsutil_join(path, sizeof path, sp->logs, name, NULL) == 0)
             unlink(path);
     }
-    if (rs->ranks < 2) sp->problem[0] = '\0';
+    if (rs->ranks < 2) sp->problem[0] = '\0', sp->n_open = 0;
 }
 
 /* Each line of the log pass goes to the step parser and the rank figures. */
@@ -484,25 +489,31 @@ static void attempts_note(const struct rankstats *rs, struct runexec_result *res
     }
 }
 
-/* Which rank was worst: the highest step-line peak of any attempt, an
- * OOM's counters counted as a lower bound of that rank's peak (the rank
- * that died wanted more than any step line of the others shows), else the
- * first rank to hit a GPU OOM. */
-static void ranks_summarise(const struct rankstats *rs, const struct oom_report *rep, struct runexec_result *res)
+/* A rank's peak by the run's own rule (lib/ledger): its step lines, else
+ * NVML's figure for its processes, never below its OOM message's. */
+static int64_t rank_peak(const struct rankstats_rank *r, struct ledger_peak_out *out)
+{
+    struct ledger_peak_in in = {r->peak_alloc, r->peak_reserved, r->nvml_peak, r->oom_alloc, r->oom_reserved, -1};
+    ledger_choose_peak(&in, out);
+    return out->reserved >= 0 ? out->reserved : out->alloc;
+}
+
+/* Which rank was worst in the last attempt: the highest peak (ties: the
+ * lowest rank), else the first rank to hit a GPU OOM. */
+static void ranks_summarise(const struct rankstats *rs, struct runexec_result *res)
 {
     int64_t best = -1;
     int last = rankstats_attempts(rs) - 1;
     for (size_t i = 0; i < rs->n; i++) {
-        bool lower;
-        if (rs->r[i].attempt != last) continue;
-        int64_t peak = rankstats_peak(&rs->r[i], &lower);
-        if (peak > best || (peak == best && peak >= 0 && rs->r[i].rank < res->worst_rank)) /* ties: the lowest */
-            best = peak, res->worst_rank = rs->r[i].rank, res->worst_rank_from = "log";
+        struct ledger_peak_out out;
+        int64_t peak = rank_peak(&rs->r[i], &out);
+        if (rs->r[i].attempt != last || peak < 0) continue;
+        if (peak > best || (peak == best && rs->r[i].rank < res->worst_rank)) /* ties: the lowest */
+            best = peak, res->worst_rank = rs->r[i].rank,
+            res->worst_rank_from = !strcmp(out.source, "nvml") ? "nvml" : "log";
     }
     res->ranks_seen = rs->ranks;
     res->attempts = rankstats_attempts(rs);
-    for (size_t i = 0; rep && i < rep->n_events && res->first_oom_rank < 0; i++)
-        if (rep->events[i].gpu_oom && rep->events[i].rank >= 0) res->first_oom_rank = rep->events[i].rank;
     if (res->worst_rank < 0 && res->first_oom_rank >= 0)
         res->worst_rank = res->first_oom_rank, res->worst_rank_from = "OOM message";
     if (res->ranks_seen < 2) res->worst_rank = -1, res->worst_rank_from = "", res->ranks_seen = 0;
@@ -601,7 +612,8 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct rankstat
         last_attempt(rs, &rep, &last);
         oom_summarise(&last, res);
         if (res->oom) first_fix(&last, cfg, res);
-        ranks_summarise(rs, &last, res);
+        for (size_t i = 0; i < last.n_events && res->first_oom_rank < 0; i++)
+            if (last.events[i].gpu_oom && last.events[i].rank >= 0) res->first_oom_rank = last.events[i].rank;
         oom_report_release(&rep);
     }
     split_close(sp, rs);
@@ -950,18 +962,19 @@ static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, c
                          const struct row_start *st, const struct rankstats_rank *r)
 {
     char b[160];
-    bool lower;
-    int64_t peak = rankstats_peak(r, &lower), cap = r->capacity > 0 ? r->capacity : res->capacity;
+    struct ledger_peak_out out;
+    int64_t peak = rank_peak(r, &out), cap = r->capacity > 0 ? r->capacity : res->capacity;
+    bool nvml = !strcmp(out.source, "nvml");
     fill_start(row, o, res->id, st);
     set_long(row, LEDGER_RANK, r->rank);
     set_long(row, LEDGER_RESTART, r->attempt);
     ledger_row_set(row, LEDGER_GPU, "");
-    fmt_gb(b, sizeof b, lower ? r->oom_alloc : r->peak_alloc);
+    fmt_gb(b, sizeof b, nvml ? -1 : out.alloc);
     ledger_row_set(row, LEDGER_PEAK_ALLOC_GB, b);
-    fmt_gb(b, sizeof b, lower ? r->oom_reserved : r->peak_reserved);
+    fmt_gb(b, sizeof b, out.reserved);
     ledger_row_set(row, LEDGER_PEAK_RESERVED_GB, b);
-    ledger_row_set(row, LEDGER_PEAK_SOURCE, peak < 0 ? "" : lower ? "oom" : "log");
-    ledger_row_set(row, LEDGER_PEAK_LOWER_BOUND, peak < 0 ? "" : lower ? "yes" : "no");
+    ledger_row_set(row, LEDGER_PEAK_SOURCE, out.source);
+    ledger_row_set(row, LEDGER_PEAK_LOWER_BOUND, out.source[0] ? out.lower_bound ? "yes" : "no" : "");
     b[0] = '\0';
     if (peak >= 0 && cap > 0) snprintf(b, sizeof b, "%.1f", 100.0 * (double)peak / (double)cap);
     ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
@@ -972,8 +985,9 @@ static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, c
     b[0] = '\0';
     if (r->have_exit) fmt_exit(b, sizeof b, r->exitcode);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
-    snprintf(b, sizeof b, "rank %d's lines of the launcher's log, attempt %d; exit %s", r->rank, r->attempt,
-             r->have_exit ? "from torchelastic's table" : "not in the log");
+    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s", r->rank,
+             r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
+             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log");
     return ledger_row_set(row, LEDGER_NOTES, b);
 }
 
@@ -1211,8 +1225,15 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     memset(&sp, 0, sizeof sp);
     sp.logs = p.logs, sp.id = o->rank ? NULL : res->id; /* a rank's own log is not split again */
     if (rs) rankstats_init(rs);
-    if (rs) scan_log(p.log, o->cfg, rs, &sp, res);
+    if (rs) {
+        scan_log(p.log, o->cfg, rs, &sp, res);
+        for (size_t i = 0; i < s.n_rank_peaks; i++) /* NVML's per-rank figures, by the workers' environment */
+            rankstats_nvml(rs, (int)s.rank_peaks[i].rank, (int)s.rank_peaks[i].attempt, s.rank_peaks[i].peak);
+        ranks_summarise(rs, res);
+    }
+    free(s.rank_peaks);
     if (sp.problem[0] && !problem[0]) snprintf(problem, sizeof problem, "%s", sp.problem);
+    res->rank_logs = (int)sp.n_open;
     host_oom_summarise(res, host_kills);
     read_torch(&th, res);
     choose_peak(res);

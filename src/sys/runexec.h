@@ -121,6 +121,7 @@ struct runexec_result {
     int attempts;              /* a wrapped torchelastic's attempts (restarts + 1); 0 unknown */
     char attempts_note[320];   /* which attempt ran out first, when it restarted ("" none) */
     int rank_rows;             /* rows written per rank and attempt (wrapped launcher) */
+    int rank_logs;             /* logs/ID_rankN.log files written from its [rankN]: lines */
     int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
                                   during the run (sys/hostoom); -1 unknown */
 };

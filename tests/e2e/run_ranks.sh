@@ -118,6 +118,19 @@ assert l["agent_sigterms"] == 3 and l["restarts"] == 0, l
 assert [f["rank"] for f in l["failures"]] == [3], l'
 check torchrun.diagnose-sigterm-text grep -q "^launcher: torchelastic's agent sent SIGTERM to 3 workers" <("$OOMLAB" diagnose t)
 
+# --- a launcher that prefixes nothing: the ranks from NVML's processes, each
+# mapped to its rank by the environment torchrun gave it ---
+fresh noprefix
+card
+"$OOMLAB" run -q --interval 50ms --id n -- "$F/fakelaunch" --torchrun --nproc 4 --prefix none -- \
+  "$F/ranktrain" --oom-rank 3 -- "$SIM" --steps 5 --sleep-ms 100 2>err
+check noprefix.rank-rows-from-nvml test "$("$OOMLAB" table --json | python3 -c '
+import json,sys
+r = json.load(sys.stdin)["runs"][0]["rank_rows"]
+print(*["%s:%s:%s" % (x["rank"], x["peak_source"], x["peak_reserved_GB"]) for x in r if x["rank"] in (0, 1, 2)])')" = "0:nvml:4.49 1:nvml:4.49 2:nvml:4.49"
+# rank 3 is the worst when the sampler caught its memory before it died, else the tie goes to rank 0
+check noprefix.worst-from-nvml grep -q -E 'n: [34] ranks; worst rank (0|3) \(nvml\)' err
+
 # --- torchrun restarting its workers: attempts kept apart ---
 fresh restart
 card
