@@ -484,6 +484,7 @@ static void attempts_note(const struct rankstats *rs, struct runexec_result *res
         for (size_t i = 0; i < rs->n; i++)
             if (rs->r[i].attempt == a && rs->r[i].oom && (!first || rs->r[i].oom_line < first->oom_line))
                 first = &rs->r[i];
+        res->oom_earlier |= first && a < res->attempts - 1;
         if (first) n += snprintf(b + at, size - at, "; attempt %d: GPU OOM, rank %d first", a, first->rank);
         else n += snprintf(b + at, size - at, "; attempt %d: no GPU OOM", a);
     }

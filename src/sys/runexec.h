@@ -120,6 +120,7 @@ struct runexec_result {
     char stem[128];            /* the files' name: ID or ID_rankN */
     int attempts;              /* a wrapped torchelastic's attempts (restarts + 1); 0 unknown */
     char attempts_note[320];   /* which attempt ran out first, when it restarted ("" none) */
+    bool oom_earlier;          /* an attempt before the last had a GPU OOM (the row is the last's) */
     int rank_rows;             /* rows written per rank and attempt (wrapped launcher) */
     int rank_logs;             /* logs/ID_rankN.log files written from its [rankN]: lines */
     int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed

@@ -150,6 +150,11 @@ check restart.rank-rows-per-attempt test "$("$OOMLAB" table --json | python3 -c 
 import json,sys
 r = json.load(sys.stdin)["runs"][0]["rank_rows"]
 print(len(r), *["%s:%s:%s" % (x["rank"], x["restart"], x["oom"]) for x in r if x["rank"] == 3])')" = "8 3:0:True 3:1:False"
+# a CI gate fails on an OOM in any attempt, even when a restart then passed
+"$OOMLAB" guard -q --budget 79GiB --id g -- "$F/fakelaunch" --torchrun --nproc 4 --max-restarts 1 -- \
+  "$F/ranktrain" --oom-rank 3 --oom-attempts 1 -- "$SIM" --steps 5 --sleep-ms 20 >guard.out 2>&1
+check restart.guard-oom-exit test $? -eq 12
+check restart.guard-names-attempt grep -q '^oomlab guard: oom: .*attempt 0: GPU OOM, rank 3 first' guard.out
 "$OOMLAB" diagnose --json r > diag.json
 check restart.diagnose-attempts python3 -c '
 import json; d = json.load(open("diag.json"))
