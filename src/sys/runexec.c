@@ -451,6 +451,35 @@ static void split_close(struct split *sp, const struct rankstats *rs)
     if (rs->ranks < 2) sp->problem[0] = '\0', sp->n_open = 0;
 }
 
+/* "rank3.log", "rank3_restart1.log": the tail of a rank log's name after
+ * "ID_" (lib/ledger's stem). */
+static bool rank_log_tail(const char *t)
+{
+    if (strncmp(t, "rank", 4)) return false;
+    const char *p = t + 4, *q;
+    for (q = p; *q >= '0' && *q <= '9'; q++) {}
+    if (q == p) return false;
+    if (!strncmp(q, "_restart", 8)) {
+        for (p = q += 8; *q >= '0' && *q <= '9'; q++) {}
+        if (q == p) return false;
+    }
+    return !strcmp(q, ".log");
+}
+
+/* --force on a wrapped launcher's id: the older run's rank logs go (a
+ * rank the new run does not have would otherwise stay beside its files). */
+static void unlink_rank_logs(const char *logs, const char *id)
+{
+    DIR *d = opendir(logs);
+    size_t n = strlen(id);
+    char path[PATH_MAX];
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (!strncmp(e->d_name, id, n) && e->d_name[n] == '_' && rank_log_tail(e->d_name + n + 1) &&
+            fsutil_join(path, sizeof path, logs, e->d_name, NULL) == 0)
+            unlink(path);
+    if (d) closedir(d);
+}
+
 /* Each line of the log pass goes to the step parser and the rank figures. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
@@ -1161,6 +1190,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
     int lock_fd = hold_run_lock(p.log);
     if (o->force) unlink(p.mem);
+    if (o->force && !o->rank) unlink_rank_logs(p.logs, res->id); /* an older job's: never mixed with this one's */
     if (write_config(o, &p, err) < 0) {
         close(log_fd);
         unlink(p.log);

@@ -117,6 +117,10 @@ l = d["logs"][0]["launcher"]
 assert l["agent_sigterms"] == 3 and l["restarts"] == 0, l
 assert [f["rank"] for f in l["failures"]] == [3], l'
 check torchrun.diagnose-sigterm-text grep -q "^launcher: torchelastic's agent sent SIGTERM to 3 workers" <("$OOMLAB" diagnose t)
+# --force with fewer ranks: the older run's rank logs do not stay
+"$OOMLAB" run -q --force --id t -- "$F/fakelaunch" --torchrun --nproc 2 -- \
+  "$F/ranktrain" --oom-rank 1 -- "$SIM" --steps 5 --sleep-ms 20 2>/dev/null
+check torchrun.force-drops-old-rank-logs test "$(cd logs && ls t_rank*.log | tr '\n' ' ')" = "t_rank0.log t_rank1.log "
 
 # --- a launcher that prefixes nothing: the ranks from NVML's processes, each
 # mapped to its rank by the environment torchrun gave it ---
