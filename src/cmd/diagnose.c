@@ -856,6 +856,98 @@ static void print_elastic(const struct out *o, const struct log_result *l, bool 
     para(o, "torchelastic's root cause: ", "    ", line, "", "");
 }
 
+/* The launcher's own lines read all of the log (not only its head and
+ * tail): only then are line numbers and attempts those of the log. */
+static bool elastic_whole(const struct log_result *l)
+{
+    return l->info.bytes <= TREND_HEAD;
+}
+
+/* The rank of a GPU OOM event: its own, else srun --label's task number
+ * at the start of its line (under srun a task is a rank); -1 unknown. */
+static long event_rank(const struct oom_event *e)
+{
+    return e->rank >= 0 ? e->rank : elastic_srun_label(e->text, strnlen(e->text, sizeof e->text));
+}
+
+/* The first GPU OOM's rank (-1 unknown); *any: the log has one. */
+static long first_oom_rank(const struct log_result *l, bool *any)
+{
+    *any = false;
+    for (size_t i = 0; i < l->rep.n_events; i++)
+        if (l->rep.events[i].gpu_oom) {
+            *any = true;
+            return event_rank(&l->rep.events[i]);
+        }
+    return -1;
+}
+
+/* What an srun task line means (lib/elastic): srun's "Out Of Memory" is
+ * Slurm's cgroup OOM killer, host RAM, however like a GPU OOM it reads;
+ * the other tasks' ends after a rank's GPU OOM are its consequences. */
+static void srun_meaning(const struct log_result *l, const struct elastic_srun *t, char *buf, size_t size)
+{
+    bool any;
+    long oom = first_oom_rank(l, &any);
+    bool self = oom >= 0 && oom >= t->first_task && oom < t->first_task + t->n_tasks && t->n_tasks == 1;
+    if (t->end == ELASTIC_SRUN_OOM)
+        snprintf(buf, size, ": Slurm's memory cgroup killed %s: host RAM (the job's --mem), not GPU memory; %s",
+                 t->n_tasks == 1 ? "it" : "them", CMD_HOST_RAM_FIXES);
+    else if (t->end == ELASTIC_SRUN_TERMINATED)
+        snprintf(buf, size, ": stopped by Slurm (after another task failed, --kill-on-bad-exit, scancel or the "
+                            "time limit): a consequence, not a cause");
+    else if (self)
+        snprintf(buf, size, ": task %ld is rank %ld, which ran out of GPU memory: the cause", oom, oom);
+    else if (oom >= 0)
+        snprintf(buf, size, ": after rank %ld's GPU out-of-memory: a consequence, not a cause", oom);
+    else if (any)
+        snprintf(buf, size, ": the log has a GPU out-of-memory whose rank it does not say");
+    else
+        buf[0] = '\0';
+}
+
+static void print_launcher(const struct out *o, const struct log_result *l, bool name_log)
+{
+    const struct elastic_state *s = &l->elastic;
+    char line[1200], at[40] = "", why[600], end[32];
+    const char *pre = name_log ? l->path : "", *sep = name_log ? ": " : "";
+    bool whole = elastic_whole(l);
+    if (!s->sigterms && !s->restarts && !s->n_srun) return;
+    fputc('\n', o->f);
+    if (s->sigterms) {
+        if (whole) snprintf(at, sizeof at, " (line %ld)", s->sigterm_line);
+        snprintf(line, sizeof line, "%s%storchelastic's agent sent SIGTERM to %ld worker%s%s: it stops the others "
+                 "once one fails, so their ends are consequences, not causes", pre, sep, s->sigterms,
+                 s->sigterms == 1 ? "" : "s", at);
+        para(o, "launcher: ", "    ", line, "", "");
+    }
+    if (s->restarts) {
+        int n = snprintf(line, sizeof line, "%s%storchelastic restarted the workers %d time%s", pre, sep, s->restarts,
+                         s->restarts == 1 ? "" : "s");
+        for (size_t i = 0; whole && i < l->rep.n_events && n > 0 && (size_t)n < sizeof line; i++) {
+            const struct oom_event *e = &l->rep.events[i];
+            if (!e->gpu_oom) continue;
+            char rank[24] = "";
+            if (e->rank >= 0) snprintf(rank, sizeof rank, " of rank %d", e->rank);
+            n += snprintf(line + n, sizeof line - (size_t)n, "; line %ld: GPU OOM%s in attempt %d", e->line, rank,
+                          elastic_attempt_of_line(s, e->line));
+        }
+        if (!whole && n > 0 && (size_t)n < sizeof line)
+            snprintf(line + n, sizeof line - (size_t)n, " (the log is read in part: attempts not numbered)");
+        para(o, "launcher: ", "    ", line, "", "");
+    }
+    for (size_t i = 0; i < s->n_srun; i++) {
+        const struct elastic_srun *t = &s->srun[i];
+        at[0] = '\0';
+        if (whole) snprintf(at, sizeof at, " (line %ld)", t->line);
+        srun_meaning(l, t, why, sizeof why);
+        snprintf(line, sizeof line, "%s%ssrun: task%s %s on %s: %s%s%s", pre, sep, t->n_tasks == 1 ? "" : "s",
+                 t->tasks, t->host, elastic_srun_end_name(t, end, sizeof end), at, why);
+        para(o, "launcher: ", "    ", line, "", "");
+    }
+    if (s->srun_dropped) fprintf(o->f, "launcher: %zu more srun task lines not shown\n", s->srun_dropped);
+}
+
 /* The torch hook's files: what the allocator held at the OOM. */
 static void print_hook(const struct out *o, const struct hook_files *h)
 {
@@ -963,6 +1055,7 @@ static void print_run(const struct out *o, const struct log_result *logs,
     if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
     print_trend(o, &logs[r->trend_log], r->n_logs > 1);
     for (size_t k = 0; k < r->n_logs; k++) print_elastic(o, &logs[r->logs[k]], r->n_logs > 1);
+    for (size_t k = 0; k < r->n_logs; k++) print_launcher(o, &logs[r->logs[k]], r->n_logs > 1);
     print_hook(o, r->hook);
     if (any) print_judgement(o, r);
 }
@@ -1004,8 +1097,9 @@ static void json_memsummary(struct json *j, const struct oom_memsummary *m)
     json_obj_end(j);
 }
 
-static void json_event(struct json *j, const char *path, const struct oom_event *e)
+static void json_event(struct json *j, const struct log_result *l, const struct oom_event *e)
 {
+    const char *path = l->path;
     json_obj_begin(j);
     json_key(j, "log"), json_str(j, path);
     json_key(j, "gpu_oom"), json_bool(j, e->gpu_oom);
@@ -1020,6 +1114,8 @@ static void json_event(struct json *j, const char *path, const struct oom_event 
     e->step >= 0 ? json_int(j, e->step) : json_null(j);
     json_key(j, "stage"), json_str(j, oom_stage_name(e->stage));
     json_key(j, "consequence"), json_bool(j, e->consequence);
+    json_key(j, "attempt"); /* torchelastic's: restarts before it; null when the log was read in part */
+    elastic_whole(l) ? json_int(j, elastic_attempt_of_line(&l->elastic, e->line)) : json_null(j);
     json_key(j, "repeats"), json_int(j, e->repeats);
     json_key(j, "bytes");
     json_obj_begin(j);
@@ -1111,6 +1207,54 @@ static void json_elastic(struct json *j, const struct elastic_root *r)
     json_obj_end(j);
 }
 
+static const char *const srun_end_names[] = {
+    [ELASTIC_SRUN_EXIT] = "exit", [ELASTIC_SRUN_OOM] = "out-of-memory",
+    [ELASTIC_SRUN_TERMINATED] = "terminated", [ELASTIC_SRUN_OTHER] = "other",
+};
+
+/* The launcher's own lines (lib/elastic); line numbers and attempts null
+ * when the log was read in part. */
+static void json_launcher(struct json *j, const struct log_result *l)
+{
+    const struct elastic_state *s = &l->elastic;
+    bool whole = elastic_whole(l);
+    json_obj_begin(j);
+    json_key(j, "restarts"), json_int(j, s->restarts);
+    json_key(j, "agent_sigterms"), json_int(j, s->sigterms);
+    json_key(j, "failures");
+    json_arr_begin(j);
+    for (size_t i = 0; i < s->n_failures; i++) {
+        const struct elastic_root *f = &s->failures[i];
+        json_obj_begin(j);
+        json_opt_long(j, "rank", f->rank);
+        json_opt_long(j, "local_rank", f->local_rank);
+        json_key(j, "exitcode");
+        f->have_exitcode ? json_int(j, f->exitcode) : json_null(j);
+        json_opt_long(j, "pid", f->pid);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_key(j, "srun_tasks");
+    json_arr_begin(j);
+    for (size_t i = 0; i < s->n_srun; i++) {
+        const struct elastic_srun *t = &s->srun[i];
+        json_obj_begin(j);
+        json_key(j, "host"), json_str(j, t->host);
+        json_key(j, "tasks"), json_str(j, t->tasks);
+        json_key(j, "first_task"), json_int(j, t->first_task);
+        json_key(j, "n_tasks"), json_int(j, t->n_tasks);
+        json_key(j, "end"), json_str(j, srun_end_names[t->end]);
+        json_opt_long(j, "exitcode", t->exitcode);
+        json_key(j, "reason"), json_str(j, t->reason);
+        json_opt_long(j, "line", whole ? t->line : -1);
+        json_opt_long(j, "attempt", whole ? t->attempt : -1);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    json_key(j, "srun_tasks_dropped"), json_int(j, (long long)s->srun_dropped);
+    json_obj_end(j);
+}
+
 static void json_log(struct json *j, const struct log_result *l)
 {
     json_obj_begin(j);
@@ -1127,6 +1271,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "job_id"), json_str(j, l->job_id[0] ? l->job_id : NULL);
     json_key(j, "memory_trend"), json_trend(j, l);
     json_key(j, "torchelastic_root_cause"), json_elastic(j, &l->elastic.root);
+    json_key(j, "launcher"), json_launcher(j, l);
     json_obj_end(j);
 }
 
@@ -1230,7 +1375,7 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
     json_arr_begin(&j);
     for (size_t l = 0; l < n; l++)
         for (size_t i = 0; i < logs[l].rep.n_events; i++)
-            json_event(&j, logs[l].path, &logs[l].rep.events[i]);
+            json_event(&j, &logs[l], &logs[l].rep.events[i]);
     json_arr_end(&j);
     json_judgement(&j, &runs[root_run(runs, nr)]);
     json_key(&j, "runs");
@@ -1325,6 +1470,10 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
         if (r < 0) rc = cmd_fail("diagnose", &err, EXIT_USAGE);
         if (r == 0) nl++;
+        if (r == 0 && l->run_id) { /* a wrapped launcher's run: its rank logs are copies of ID.log's lines */
+            for (size_t k = 0; k < n_ranks[a]; k++) free(ranks[a][k]);
+            n_ranks[a] = 0;
+        }
         for (size_t k = 0; k < n_ranks[a] && !rc; k++) {
             l = &logs[nl++];
             log_init(l);

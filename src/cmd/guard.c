@@ -183,6 +183,10 @@ static void verdict_text(const struct guard_args *a, const struct runexec_result
         size_t n = strlen(t->summary);
         snprintf(t->summary + n, sizeof t->summary - n, "; first fix: %s", r->first_fix);
     }
+    if (r->oom_earlier) { /* torchelastic restarted past it: still an OOM for the gate */
+        size_t n = strlen(t->summary);
+        snprintf(t->summary + n, sizeof t->summary - n, "; %s", r->attempts_note);
+    }
     (void)a;
 }
 
@@ -280,7 +284,7 @@ int cmd_guard(int argc, char **argv)
         return cmd_fail("guard", &err, r.id_taken || r.dir_failed ? EXIT_USAGE : EXIT_ERROR);
     if (rc < 0) fprintf(stderr, "oomlab guard: %s\n", err.msg);
     const char *source;
-    struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom, .exec_failed = r.exec_failed,
+    struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom || r.oom_earlier, .exec_failed = r.exec_failed,
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
                          .peak = gate_peak(&a, &r, &source), .peak_lower_bound = r.peak_lower_bound};
     if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");

@@ -282,6 +282,10 @@ static void summary(const struct runexec_result *r, const char *dir)
         if (r->first_oom_rank >= 0) snprintf(first, sizeof first, "; first GPU OOM: rank %ld", r->first_oom_rank);
         fprintf(stderr, "oomlab run: %s: %d ranks; worst rank %ld (%s)%s\n", r->id, r->ranks_seen, r->worst_rank,
                 r->worst_rank_from, first);
+        if (r->attempts_note[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->attempts_note);
+        if (r->rank_rows)
+            fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks%s%s%s\n", r->id,
+                    r->rank_logs ? "; logs/" : "", r->rank_logs ? r->id : "", r->rank_logs ? "_rankN.log" : "");
     }
     host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);

@@ -867,6 +867,30 @@ static bool failed(const struct ledger_row *r)
     return *e && strcmp(e, "0") && !ledger_is_running(r);
 }
 
+/* The row is the latest restart's; the notes name the earlier restarts
+ * (the first 8) and each one's first rank to run out of GPU memory, so the
+ * attempts stay apart and the one that OOMed is named. */
+static void earlier_restarts(struct ledger_row *const *g, size_t m, long latest, char *notes, size_t size)
+{
+    char b[96];
+    if (latest < 1) return;
+    snprintf(b, sizeof b, "this row: restart %ld", latest);
+    ledger_notes_add(notes, size, b);
+    for (long k = 0; k < latest && k < 8; k++) {
+        const struct ledger_row *first = NULL;
+        bool seen = false;
+        for (size_t i = 0; i < m; i++) {
+            if (cell_long(g[i], LEDGER_RESTART, 0) != k) continue;
+            seen = true;
+            if (ledger_flag(g[i], LEDGER_OOM) == 1 && (!first || row_end(g[i]) < row_end(first))) first = g[i];
+        }
+        if (!seen) continue;
+        if (first) snprintf(b, sizeof b, "restart %ld: GPU OOM, rank %.20s first", k, first->cell[LEDGER_RANK]);
+        else snprintf(b, sizeof b, "restart %ld: no GPU OOM", k);
+        ledger_notes_add(notes, size, b);
+    }
+}
+
 /* The job's row from its ranks of the latest restart (g[0..m), by rank). */
 static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, size_t m)
 {
@@ -926,6 +950,7 @@ static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, si
         }
     }
     if (running) ledger_notes_add(notes, sizeof notes, "ranks still running");
+    earlier_restarts(g, m, latest, notes, sizeof notes);
     rc |= ledger_row_set(out, LEDGER_NOTES, notes);
     return rc ? -1 : 0;
 }

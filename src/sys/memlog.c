@@ -25,6 +25,7 @@ struct tree_member {
     pid_t pid;
     unsigned long long start_ticks;
     bool member;
+    long rank, attempt; /* a member's, from its environment; rank -1 none */
 };
 
 struct memlog {
@@ -39,6 +40,9 @@ struct memlog {
     off_t good_size;                   /* file size after the last complete write */
     struct tree_member tree[TREE_MAX]; /* pids already placed in or out of root's tree */
     size_t n_tree;
+    struct memlog_rank_peak ranks[MEMLOG_RANKS]; /* per rank and attempt, the highest tick sum */
+    int64_t rank_tick[MEMLOG_RANKS];             /* this tick's sum so far; -1 none */
+    size_t n_ranks;
     bool failed;
     bool lost; /* a row could not be built (out of memory): drop the tick */
     struct oomlab_err fail;
@@ -240,20 +244,55 @@ static const struct tree_member *tree_known(const struct memlog *ml, pid_t pid,
  * a member stays one after its parent dies and it is reparented, and an
  * outsider never becomes a descendant later. oomlab itself counts as an
  * ancestor when root is its child (run may be a subreaper). */
-static bool in_tree(struct memlog *ml, pid_t pid, bool *visible)
+static bool in_tree(struct memlog *ml, pid_t pid, bool *visible, const struct tree_member **who)
 {
     pid_t parent;
     unsigned long long start;
+    static struct tree_member unkept;
+    *who = NULL;
     *visible = proc_parent(pid, &parent, &start) == 0;
     if (!*visible) return false;
     const struct tree_member *known = tree_known(ml, pid, start);
-    if (known) return known->member;
+    if (known) return *who = known, known->member;
     pid_t self = getpid(), root_parent = 0;
     bool mine = proc_in_tree(pid, ml->root_pid) ||
                 (pid != self && proc_parent(ml->root_pid, &root_parent, NULL) == 0 &&
                  root_parent == self && proc_in_tree(pid, self));
-    if (ml->n_tree < TREE_MAX) ml->tree[ml->n_tree++] = (struct tree_member){pid, start, mine};
+    struct tree_member m = {pid, start, mine, -1, 0};
+    if (mine) proc_rank(pid, &m.rank, &m.attempt); /* read once per process */
+    if (ml->n_tree < TREE_MAX) ml->tree[ml->n_tree] = m, *who = &ml->tree[ml->n_tree++];
+    else unkept = m, *who = &unkept;
     return mine;
+}
+
+/* A rank's bytes on one GPU, added to this tick's sum for it. */
+static void rank_add(struct memlog *ml, const struct tree_member *m, int64_t bytes)
+{
+    size_t i = 0;
+    if (!m || m->rank < 0 || bytes < 0) return;
+    while (i < ml->n_ranks && (ml->ranks[i].rank != m->rank || ml->ranks[i].attempt != m->attempt)) i++;
+    if (i == ml->n_ranks) {
+        if (i == MEMLOG_RANKS) return;
+        ml->ranks[ml->n_ranks++] = (struct memlog_rank_peak){m->rank, m->attempt, -1};
+        ml->rank_tick[i] = -1;
+    }
+    int64_t sum;
+    ml->rank_tick[i] = ml->rank_tick[i] < 0 ? bytes : units_add(ml->rank_tick[i], bytes, &sum) ? sum : INT64_MAX;
+}
+
+static void rank_tick_end(struct memlog *ml)
+{
+    for (size_t i = 0; i < ml->n_ranks; i++) {
+        if (ml->rank_tick[i] > ml->ranks[i].peak) ml->ranks[i].peak = ml->rank_tick[i];
+        ml->rank_tick[i] = -1;
+    }
+}
+
+size_t memlog_rank_peaks(const struct memlog *ml, struct memlog_rank_peak *out, size_t max)
+{
+    size_t n = ml->n_ranks < max ? ml->n_ranks : max;
+    memcpy(out, ml->ranks, n * sizeof *out);
+    return n;
 }
 
 /* Bytes held by root's tree on one GPU; -1 unknown. */
@@ -263,11 +302,13 @@ static int64_t tree_used(struct memlog *ml, const struct nvml_proc *procs, size_
     size_t hidden = 0, unknown = 0, members = 0;
     for (size_t i = 0; i < n; i++) {
         bool visible;
-        if (!in_tree(ml, (pid_t)procs[i].pid, &visible)) {
+        const struct tree_member *who;
+        if (!in_tree(ml, (pid_t)procs[i].pid, &visible, &who)) {
             hidden += !visible;
             continue;
         }
         members++;
+        rank_add(ml, who, procs[i].used);
         if (procs[i].used < 0 || !units_add(sum, procs[i].used, &sum)) unknown++;
     }
     if (members == 0 && hidden > 0) return -1; /* NVML pids from another namespace */
@@ -298,6 +339,7 @@ int memlog_tick(struct memlog *ml, struct oomlab_err *err)
         s[i].tree_used = tree_used(ml, procs, np);
         free(procs);
     }
+    rank_tick_end(ml);
     return memlog_record(ml, s, n, err);
 }
 

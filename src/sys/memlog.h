@@ -62,6 +62,17 @@ const char *memlog_warning(const struct memlog *ml);
 const char *memlog_columns(void);
 /* Peaks so far; returns the number of entries written to out (<= max). */
 size_t memlog_peaks(const struct memlog *ml, struct memlog_peak *out, size_t max);
+/* The tree's memory per rank of a distributed job (oomlab run -- torchrun):
+ * each member's rank and torchelastic attempt from its environment
+ * (sys/proc proc_rank), its bytes summed over the sampled GPUs at each
+ * tick; the highest sum per rank and attempt. The first MEMLOG_RANKS. */
+#define MEMLOG_RANKS 1024
+struct memlog_rank_peak {
+    long rank, attempt;
+    int64_t peak; /* bytes */
+};
+size_t memlog_rank_peaks(const struct memlog *ml, struct memlog_rank_peak *out, size_t max);
+
 /* Write the trailer, close and free; -1 when a write failed at any point
  * (disk full), with the first failure in err. ml may be NULL. */
 int memlog_close(struct memlog *ml, struct oomlab_err *err);

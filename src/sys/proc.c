@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/launcher.h"
 #include "lib/procstat.h"
 #include "sys/fsutil.h"
 
@@ -101,6 +102,41 @@ double proc_cpu_s(pid_t pid, unsigned long long start_ticks)
         st.cpu_ticks < 0)
         return -1;
     return (double)st.cpu_ticks / (double)hz;
+}
+
+struct env_blob {
+    const char *text; /* NAME=value entries, NUL-separated */
+    size_t len;
+};
+
+static const char *env_blob_get(const char *name, void *ctx)
+{
+    const struct env_blob *b = ctx;
+    size_t n = strlen(name);
+    for (size_t at = 0; at < b->len;) {
+        const char *e = b->text + at;
+        size_t elen = strnlen(e, b->len - at);
+        if (elen > n && !memcmp(e, name, n) && e[n] == '=' && at + elen < b->len) return e + n + 1;
+        at += elen + 1;
+    }
+    return NULL;
+}
+
+void proc_rank(pid_t pid, long *rank, long *restart)
+{
+    static char buf[256 << 10]; /* cluster environments run to tens of KiB */
+    char path[64];
+    *rank = -1, *restart = 0;
+    snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+    ssize_t n = fsutil_read_small(path, buf, sizeof buf - 1);
+    if (n <= 0) return;
+    buf[n] = '\0'; /* a last entry cut short still ends */
+    struct env_blob b = {buf, (size_t)n + 1};
+    struct launcher_info info;
+    launcher_detect(env_blob_get, &b, &info);
+    if (!launcher_is_rank(&info)) return;
+    *rank = info.rank;
+    *restart = info.restart > 0 ? info.restart : 0;
 }
 
 bool proc_in_tree(pid_t pid, pid_t root)

@@ -46,6 +46,14 @@ bool proc_in_tree(pid_t pid, pid_t root);
  * /proc. *out malloc'd (NULL when *n == 0). 0 or -1. */
 int proc_descendants(pid_t root, pid_t **out, size_t *n, struct oomlab_err *err);
 
+/* Which rank of a distributed job the process was started as, and in which
+ * torchelastic attempt: lib/launcher's table over its /proc/PID/environ
+ * (RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK ...; TORCHELASTIC_RESTART_COUNT),
+ * the environment a launcher gave each worker. *rank -1 when it is no rank
+ * (or the environment cannot be read: another user's process); *restart 0
+ * when unknown. */
+void proc_rank(pid_t pid, long *rank, long *restart);
+
 /* Seconds since boot from /proc/uptime; -1 unknown. */
 double proc_uptime(void);
 

@@ -23,6 +23,7 @@
 #include "lib/ledger.h"
 #include "lib/msg.h"
 #include "lib/plan.h"
+#include "lib/rankstats.h"
 #include "lib/verdict.h"
 #include "lib/steps.h"
 #include "lib/units.h"
@@ -292,6 +293,8 @@ struct sampler {
     struct runexec_live lv;
     struct memlog_peak last[64];
     bool stop;
+    struct memlog_rank_peak *rank_peaks; /* NVML's per-rank figures, kept at close */
+    size_t n_rank_peaks;
 };
 
 /* ---- the live view (issue 16): after each tick, and once at the end ---- */
@@ -368,6 +371,8 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
     }
     res->peak_nvml = best_tree >= 0 ? best_tree : best_used;
     res->capacity = best_tree >= 0 ? cap_tree : cap_used;
+    if (!o->rank && (s->rank_peaks = malloc(MEMLOG_RANKS * sizeof *s->rank_peaks)))
+        s->n_rank_peaks = memlog_rank_peaks(s->ml, s->rank_peaks, MEMLOG_RANKS);
     struct oomlab_err e = {{0}};
     if (memlog_close(s->ml, &e) < 0 && !s->failed) {
         s->failed = true;
@@ -382,71 +387,167 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
 /* ---- reading the log back ---- */
 
 /* A run wrapping a launcher (oomlab run -- torchrun ...): each rank's
- * highest step-line peak, by the [rankN]: prefix of its lines. */
-#define MAX_LOG_RANKS 65536
-struct rank_peaks {
-    int64_t *peak; /* per rank: reserved, else allocated; -1 none (seen), -2 not seen */
-    size_t n;
+ * figures per attempt (lib/rankstats), and its lines copied to its own
+ * logs/ID_rankN.log (ID_rankN_restartK.log after K restarts), the names
+ * `srun oomlab run` gives a rank's log. At most SPLIT_MAX_FILES of them. */
+#define SPLIT_MAX_FILES 512
+
+struct split {
+    const char *logs, *id;  /* NULL id: no split (this oomlab is a rank itself) */
+    FILE *f[SPLIT_MAX_FILES];
+    bool tried[SPLIT_MAX_FILES];
+    size_t n_open;          /* rank logs written */
+    char problem[200];      /* the first failure ("" none) */
 };
 
 struct scan_ctx {
     struct steps_series *series;
-    struct rank_peaks rp;
+    struct rankstats *rs;
+    struct split *split;
 };
 
-static void rank_peak_add(struct rank_peaks *rp, int rank, int64_t bytes)
+static void split_problem(struct split *sp, const char *what, const char *why)
 {
-    if (rank < 0 || rank >= MAX_LOG_RANKS) return;
-    if ((size_t)rank >= rp->n) {
-        size_t n = (size_t)rank + 1 < 2 * rp->n ? 2 * rp->n : (size_t)rank + 1;
-        int64_t *p = realloc(rp->peak, n * sizeof *p);
-        if (!p) return;
-        for (size_t i = rp->n; i < n; i++) p[i] = -2;
-        rp->peak = p;
-        rp->n = n;
-    }
-    if (bytes > rp->peak[rank] || rp->peak[rank] == -2) rp->peak[rank] = bytes > -1 ? bytes : -1;
+    if (!sp->problem[0]) snprintf(sp->problem, sizeof sp->problem, "rank logs incomplete: %.80s: %.90s", what, why);
 }
 
-/* Each line of the log pass goes to the step parser. */
+static void split_line(struct split *sp, const struct rankstats_rank *r, long e, const char *line, size_t len)
+{
+    if (!sp->id) return;
+    if (e >= SPLIT_MAX_FILES) {
+        split_problem(sp, "more rank attempts than", "512");
+        return;
+    }
+    if (!sp->tried[e]) {
+        char stem[160], name[200], path[PATH_MAX];
+        struct oomlab_err err = {{0}};
+        sp->tried[e] = true;
+        if (ledger_stem(stem, sizeof stem, sp->id, r->rank, r->attempt) < 0) return;
+        snprintf(name, sizeof name, "%s.log", stem);
+        int fd = fsutil_join(path, sizeof path, sp->logs, name, &err) < 0
+                     ? -1 : fsutil_open_write(path, O_WRONLY | O_CREAT | O_TRUNC, 0666, &err);
+        if (fd >= 0 && !(sp->f[e] = fdopen(fd, "w"))) close(fd);
+        sp->n_open += sp->f[e] != NULL;
+        if (!sp->f[e]) split_problem(sp, name, err.msg[0] ? err.msg : strerror(errno));
+    }
+    if (sp->f[e] && (fwrite(line, 1, len, sp->f[e]) != len || putc('\n', sp->f[e]) == EOF))
+        split_problem(sp, "write", strerror(errno));
+}
+
+/* Close the rank logs; remove them when the log had fewer than two ranks
+ * (a "rank=0" prefix in a plain run's log is not a job). */
+static void split_close(struct split *sp, const struct rankstats *rs)
+{
+    for (size_t e = 0; e < SPLIT_MAX_FILES && sp->id; e++) {
+        if (!sp->tried[e]) continue;
+        if (sp->f[e] && fclose(sp->f[e]) != 0) split_problem(sp, "close", strerror(errno));
+        sp->f[e] = NULL;
+        char stem[160], name[200], path[PATH_MAX];
+        if (rs->ranks < 2 && (size_t)e < rs->n &&
+            ledger_stem(stem, sizeof stem, sp->id, rs->r[e].rank, rs->r[e].attempt) == 0 &&
+            snprintf(name, sizeof name, "%s.log", stem) > 0 && fsutil_join(path, sizeof path, sp->logs, name, NULL) == 0)
+            unlink(path);
+    }
+    if (rs->ranks < 2) sp->problem[0] = '\0', sp->n_open = 0;
+}
+
+/* "rank3.log", "rank3_restart1.log": the tail of a rank log's name after
+ * "ID_" (lib/ledger's stem). */
+static bool rank_log_tail(const char *t)
+{
+    if (strncmp(t, "rank", 4)) return false;
+    const char *p = t + 4, *q;
+    for (q = p; *q >= '0' && *q <= '9'; q++) {}
+    if (q == p) return false;
+    if (!strncmp(q, "_restart", 8)) {
+        for (p = q += 8; *q >= '0' && *q <= '9'; q++) {}
+        if (q == p) return false;
+    }
+    return !strcmp(q, ".log");
+}
+
+/* --force on a wrapped launcher's id: the older run's rank logs go (a
+ * rank the new run does not have would otherwise stay beside its files). */
+static void unlink_rank_logs(const char *logs, const char *id)
+{
+    DIR *d = opendir(logs);
+    size_t n = strlen(id);
+    char path[PATH_MAX];
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (!strncmp(e->d_name, id, n) && e->d_name[n] == '_' && rank_log_tail(e->d_name + n + 1) &&
+            fsutil_join(path, sizeof path, logs, e->d_name, NULL) == 0)
+            unlink(path);
+    if (d) closedir(d);
+}
+
+/* Each line of the log pass goes to the step parser and the rank figures. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
     struct scan_ctx *sc = ctx;
     struct steps_point pt;
-    struct msg_prefix px;
     bool step = steps_parse_line(line, len, &pt);
-    msg_prefix_parse(line, len, &px);
-    if (px.rank >= 0)
-        rank_peak_add(&sc->rp, px.rank, !step ? -1 : pt.peak_reserved >= 0 ? pt.peak_reserved : pt.peak_alloc);
+    int restarts = sc->rs->elastic.restarts;
+    long e = rankstats_line(sc->rs, line, len, step ? &pt : NULL);
+    if (e >= 0) split_line(sc->split, &sc->rs->r[e], e, line, len);
+    if (sc->rs->elastic.restarts != restarts) { /* a new attempt: the row is the last one's */
+        steps_series_release(sc->series);
+        steps_series_init(sc->series);
+    }
     if (!step) return 0;
     return steps_series_add(sc->series, &pt) < 0 ? -1 : 0; /* out of memory: keep what we have */
 }
 
-/* Which rank was worst: the highest step-line peak, else the first rank
- * to hit a GPU OOM (it wanted more than the card). */
-static void ranks_summarise(struct rank_peaks *rp, const struct oom_report *rep, struct runexec_result *res)
+/* After torchelastic restarted its workers: each attempt's first rank to
+ * run out of GPU memory (the first 8 attempts named), so the row says which
+ * attempt OOMed and the rank rows keep the attempts apart. */
+static void attempts_note(const struct rankstats *rs, struct runexec_result *res)
+{
+    char *b = res->attempts_note;
+    size_t size = sizeof res->attempts_note, at = 0;
+    b[0] = '\0';
+    if (res->attempts < 2 || rs->ranks < 2) return;
+    int n = snprintf(b, size, "torchelastic restarted the workers %d time%s (this row: attempt %d)",
+                     res->attempts - 1, res->attempts == 2 ? "" : "s", res->attempts - 1);
+    for (int a = 0; a < res->attempts && a < 8 && n > 0 && (at = (size_t)n) < size; a++) {
+        const struct rankstats_rank *first = NULL;
+        for (size_t i = 0; i < rs->n; i++)
+            if (rs->r[i].attempt == a && rs->r[i].oom && (!first || rs->r[i].oom_line < first->oom_line))
+                first = &rs->r[i];
+        res->oom_earlier |= first && a < res->attempts - 1;
+        if (first) n += snprintf(b + at, size - at, "; attempt %d: GPU OOM, rank %d first", a, first->rank);
+        else n += snprintf(b + at, size - at, "; attempt %d: no GPU OOM", a);
+    }
+}
+
+/* A rank's peak by the run's own rule (lib/ledger): its step lines, else
+ * NVML's figure for its processes, never below its OOM message's. */
+static int64_t rank_peak(const struct rankstats_rank *r, struct ledger_peak_out *out)
+{
+    struct ledger_peak_in in = {r->peak_alloc, r->peak_reserved, r->nvml_peak, r->oom_alloc, r->oom_reserved, -1};
+    ledger_choose_peak(&in, out);
+    return out->reserved >= 0 ? out->reserved : out->alloc;
+}
+
+/* Which rank was worst in the last attempt: the highest peak (ties: the
+ * lowest rank), else the first rank to hit a GPU OOM. */
+static void ranks_summarise(const struct rankstats *rs, struct runexec_result *res)
 {
     int64_t best = -1;
-    /* An OOM's counters are a lower bound of that rank's peak: the rank
-     * that died wanted more than any step line of the others shows. */
-    for (size_t i = 0; rep && i < rep->n_events; i++) {
-        const struct oom_event *ev = &rep->events[i];
-        if (!ev->gpu_oom || ev->rank < 0) continue;
-        int64_t reserved = ev->bytes.reserved, sum;
-        if (reserved < 0 && ev->bytes.allocated >= 0 && ev->bytes.reserved_unallocated >= 0 &&
-            units_add(ev->bytes.allocated, ev->bytes.reserved_unallocated, &sum))
-            reserved = sum;
-        rank_peak_add(rp, ev->rank, reserved >= 0 ? reserved : ev->bytes.allocated);
+    int last = rankstats_attempts(rs) - 1;
+    for (size_t i = 0; i < rs->n; i++) {
+        struct ledger_peak_out out;
+        int64_t peak = rank_peak(&rs->r[i], &out);
+        if (rs->r[i].attempt != last || peak < 0) continue;
+        if (peak > best || (peak == best && rs->r[i].rank < res->worst_rank)) /* ties: the lowest */
+            best = peak, res->worst_rank = rs->r[i].rank,
+            res->worst_rank_from = !strcmp(out.source, "nvml") ? "nvml" : "log";
     }
-    for (size_t r = 0; r < rp->n; r++) {
-        res->ranks_seen += rp->peak[r] != -2;
-        if (rp->peak[r] > best) best = rp->peak[r], res->worst_rank = (long)r, res->worst_rank_from = "log";
-    }
-    for (size_t i = 0; rep && i < rep->n_events && res->first_oom_rank < 0; i++)
-        if (rep->events[i].gpu_oom && rep->events[i].rank >= 0) res->first_oom_rank = rep->events[i].rank;
+    res->ranks_seen = rs->ranks;
+    res->attempts = rankstats_attempts(rs);
     if (res->worst_rank < 0 && res->first_oom_rank >= 0)
         res->worst_rank = res->first_oom_rank, res->worst_rank_from = "OOM message";
     if (res->ranks_seen < 2) res->worst_rank = -1, res->worst_rank_from = "", res->ranks_seen = 0;
+    attempts_note(rs, res);
 }
 
 static void steps_summarise(const struct steps_series *series, struct runexec_result *res)
@@ -511,20 +612,41 @@ static void oom_summarise(const struct oom_report *rep, struct runexec_result *r
 /* One pass over the finished log: the diagnose engine's OOM report and,
  * from the same window, every line to the step parser. An unreadable log
  * leaves the OOM fields unknown; its lines read before the error still count. */
-static void scan_log(const char *path, const struct runcfg *cfg, struct runexec_result *res)
+/* After torchelastic restarted its workers, the row is the last attempt's
+ * (the earlier attempts are named in its notes and have rank rows of their
+ * own): a view of the report's events after the last restart line. */
+static void last_attempt(const struct rankstats *rs, const struct oom_report *rep, struct oom_report *last)
+{
+    *last = *rep;
+    int restarts = rs->elastic.restarts;
+    if (restarts < 1 || restarts > ELASTIC_MAX_RESTARTS) return; /* more than kept: all of them */
+    long after = rs->elastic.restart_line[restarts - 1];
+    size_t k = 0;
+    while (k < rep->n_events && rep->events[k].line <= after) k++;
+    last->events = rep->events + k;
+    last->n_events = rep->n_events - k;
+    last->primary = rep->primary >= (long)k ? rep->primary - (long)k : -1;
+}
+
+static void scan_log(const char *path, const struct runcfg *cfg, struct rankstats *rs, struct split *sp,
+                     struct runexec_result *res)
 {
     struct oom_report rep;
     struct oomlab_err e = {{0}};
     struct steps_series series;
     steps_series_init(&series);
-    struct scan_ctx sc = {.series = &series};
+    struct scan_ctx sc = {.series = &series, .rs = rs, .split = sp};
     if (logscan_path_lines(path, &rep, steps_line, &sc, &e) == 0) {
-        oom_summarise(&rep, res);
-        if (res->oom) first_fix(&rep, cfg, res);
-        ranks_summarise(&sc.rp, &rep, res);
+        struct oom_report last;
+        rankstats_finish(rs, &rep);
+        last_attempt(rs, &rep, &last);
+        oom_summarise(&last, res);
+        if (res->oom) first_fix(&last, cfg, res);
+        for (size_t i = 0; i < last.n_events && res->first_oom_rank < 0; i++)
+            if (last.events[i].gpu_oom && last.events[i].rank >= 0) res->first_oom_rank = last.events[i].rank;
         oom_report_release(&rep);
     }
-    free(sc.rp.peak);
+    split_close(sp, rs);
     steps_summarise(&series, res);
     steps_series_release(&series);
 }
@@ -681,10 +803,13 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
         snprintf(buf, sizeof buf, "first GPU OOM: rank %ld", res->first_oom_rank);
         ledger_notes_add(notes, size, buf);
     }
+    ledger_notes_add(notes, size, res->attempts_note);
 }
 
 struct row_ctx {
     struct ledger_row row;
+    struct ledger_row *extra; /* after it, in the same write: a wrapped launcher's rank rows */
+    size_t n_extra;
 };
 
 static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx,
@@ -694,19 +819,23 @@ static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx
     size_t row_len = 0, head_len = 0;
     struct ledger lg;
     if (ledger_parse(&lg, cur, len, "runs.csv", err) < 0) return NULL;
-    char *row = ledger_format_row_like(&lg, &rc->row, &row_len);
-    ledger_release(&lg);
     char *head = len == 0 ? ledger_header(&head_len) : NULL;
     const char *repair = ledger_tail_repair(cur, len);
     char *out = NULL;
     size_t n = 0;
-    if (!row || (len == 0 && !head) || appends(&out, &n, repair) < 0 ||
-        (head && append(&out, &n, head, head_len) < 0) || append(&out, &n, row, row_len) < 0) {
+    bool ok = (len > 0 || head) && appends(&out, &n, repair) == 0 &&
+              (!head || append(&out, &n, head, head_len) == 0);
+    for (size_t i = 0; ok && i <= rc->n_extra; i++) {
+        char *row = ledger_format_row_like(&lg, i ? &rc->extra[i - 1] : &rc->row, &row_len);
+        ok = row && append(&out, &n, row, row_len) == 0;
+        free(row);
+    }
+    ledger_release(&lg);
+    if (!ok) {
         free(out);
         out = NULL;
         oomlab_err_set(err, "out of memory");
     }
-    free(row);
     free(head);
     *out_len = n;
     return out;
@@ -820,9 +949,18 @@ static int append_row(const struct runexec_opts *o, const struct paths *p, struc
 {
     if (!ledgerfile_use_shards(p->dir, o->rank != NULL))
         return fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, ctx, err);
-    size_t len;
-    char *rec = ledger_format_row(&ctx->row, &len);
-    if (!rec) return oomlab_err_set(err, "out of memory");
+    char *rec = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i <= ctx->n_extra; i++) { /* one write: the rows arrive together */
+        size_t row_len;
+        char *row = ledger_format_row(i ? &ctx->extra[i - 1] : &ctx->row, &row_len);
+        int bad = !row || append(&rec, &len, row, row_len) < 0;
+        free(row);
+        if (bad) {
+            free(rec);
+            return oomlab_err_set(err, "out of memory");
+        }
+    }
     int rc = ledgerfile_append_shard(p->dir, rec, len, err);
     free(rec);
     return rc;
@@ -832,7 +970,7 @@ static int append_row(const struct runexec_opts *o, const struct paths *p, struc
 static void record_start(const struct runexec_opts *o, const struct paths *p,
                          struct runexec_result *res, const struct row_start *st)
 {
-    struct row_ctx ctx;
+    struct row_ctx ctx = {0};
     struct oomlab_err e = {{0}};
     if (ledger_row_init(&ctx.row) < 0) return;
     fill_start(&ctx.row, o, res->id, st);
@@ -841,11 +979,74 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     ledger_row_release(&ctx.row);
 }
 
+/* The exit code as `run` records one: a signal (torchelastic's -9) as 128+N. */
+static void fmt_exit(char *buf, size_t size, long code)
+{
+    snprintf(buf, size, "%ld", code < 0 && code > -65 ? 128 - code : code);
+}
+
+/* A rank's row of a wrapped launcher's log, one per rank and attempt: its
+ * own peak, OOM and stage, its exit code where torchelastic's table gives
+ * it; what the log does not say per rank (duration, loss, GPU) is empty. */
+static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, const struct runexec_result *res,
+                         const struct row_start *st, const struct rankstats_rank *r)
+{
+    char b[160];
+    struct ledger_peak_out out;
+    int64_t peak = rank_peak(r, &out), cap = r->capacity > 0 ? r->capacity : res->capacity;
+    bool nvml = !strcmp(out.source, "nvml");
+    fill_start(row, o, res->id, st);
+    set_long(row, LEDGER_RANK, r->rank);
+    set_long(row, LEDGER_RESTART, r->attempt);
+    ledger_row_set(row, LEDGER_GPU, "");
+    fmt_gb(b, sizeof b, nvml ? -1 : out.alloc);
+    ledger_row_set(row, LEDGER_PEAK_ALLOC_GB, b);
+    fmt_gb(b, sizeof b, out.reserved);
+    ledger_row_set(row, LEDGER_PEAK_RESERVED_GB, b);
+    ledger_row_set(row, LEDGER_PEAK_SOURCE, out.source);
+    ledger_row_set(row, LEDGER_PEAK_LOWER_BOUND, out.source[0] ? out.lower_bound ? "yes" : "no" : "");
+    b[0] = '\0';
+    if (peak >= 0 && cap > 0) snprintf(b, sizeof b, "%.1f", 100.0 * (double)peak / (double)cap);
+    ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
+    fmt_gb(b, sizeof b, cap);
+    ledger_row_set(row, LEDGER_CAPACITY_GB, b);
+    ledger_row_set(row, LEDGER_OOM, r->oom ? "yes" : "no");
+    ledger_row_set(row, LEDGER_OOM_STAGE, r->oom ? oom_stage_name(r->oom_stage) : "-");
+    b[0] = '\0';
+    if (r->have_exit) fmt_exit(b, sizeof b, r->exitcode);
+    ledger_row_set(row, LEDGER_EXIT_STATUS, b);
+    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s", r->rank,
+             r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
+             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log");
+    return ledger_row_set(row, LEDGER_NOTES, b);
+}
+
+static void release_rank_rows(struct row_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->n_extra; i++) ledger_row_release(&ctx->extra[i]);
+    free(ctx->extra);
+    ctx->extra = NULL, ctx->n_extra = 0;
+}
+
+static int rank_rows(struct row_ctx *ctx, const struct runexec_opts *o, const struct runexec_result *res,
+                     const struct row_start *st, const struct rankstats *rs)
+{
+    if (!rs || !rs->n) return 0;
+    ctx->extra = calloc(rs->n, sizeof *ctx->extra);
+    if (!ctx->extra) return -1;
+    for (size_t i = 0; i < rs->n; i++) {
+        if (ledger_row_init(&ctx->extra[i]) < 0) return -1;
+        ctx->n_extra++;
+        if (fill_rank_row(&ctx->extra[i], o, res, st, &rs->r[i]) < 0) return -1;
+    }
+    return 0;
+}
+
 static void record(const struct runexec_opts *o, const struct paths *p,
                    struct runexec_result *res, const struct child_result *cr,
-                   const struct row_start *st, const char *problem)
+                   const struct row_start *st, const char *problem, const struct rankstats *rs)
 {
-    struct row_ctx ctx;
+    struct row_ctx ctx = {0};
     char notes[1024];
     struct oomlab_err e = {{0}};
     build_notes(o, res, cr, problem, notes, sizeof notes);
@@ -855,10 +1056,15 @@ static void record(const struct runexec_opts *o, const struct paths *p,
     }
     fill_start(&ctx.row, o, res->id, st);
     fill_row(&ctx.row, res, notes);
+    if (rank_rows(&ctx, o, res, st, rs) < 0) {
+        release_rank_rows(&ctx);
+        snprintf(res->problem, sizeof res->problem, "rank rows not written: out of memory");
+    }
     if (append_row(o, p, &ctx, &e) < 0)
         snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
     else
-        res->recorded = true;
+        res->recorded = true, res->rank_rows = (int)ctx.n_extra;
+    release_rank_rows(&ctx);
     ledger_row_release(&ctx.row);
 }
 
@@ -984,6 +1190,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     snprintf(res->log_path, sizeof res->log_path, "%s", p.log);
     int lock_fd = hold_run_lock(p.log);
     if (o->force) unlink(p.mem);
+    if (o->force && !o->rank) unlink_rank_logs(p.logs, res->id); /* an older job's: never mixed with this one's */
     if (write_config(o, &p, err) < 0) {
         close(log_fd);
         unlink(p.log);
@@ -1044,11 +1251,26 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     sampler_close(&s, o, res);
     char problem[700];
     log_problem(&cr, close_rc, close_errno, &s, problem, sizeof problem);
-    scan_log(p.log, o->cfg, res);
+    struct rankstats *rs = malloc(sizeof *rs);
+    static struct split sp;
+    memset(&sp, 0, sizeof sp);
+    sp.logs = p.logs, sp.id = o->rank ? NULL : res->id; /* a rank's own log is not split again */
+    if (rs) rankstats_init(rs);
+    if (rs) {
+        scan_log(p.log, o->cfg, rs, &sp, res);
+        for (size_t i = 0; i < s.n_rank_peaks; i++) /* NVML's per-rank figures, by the workers' environment */
+            rankstats_nvml(rs, (int)s.rank_peaks[i].rank, (int)s.rank_peaks[i].attempt, s.rank_peaks[i].peak);
+        ranks_summarise(rs, res);
+    }
+    free(s.rank_peaks);
+    if (sp.problem[0] && !problem[0]) snprintf(problem, sizeof problem, "%s", sp.problem);
+    res->rank_logs = (int)sp.n_open;
     host_oom_summarise(res, host_kills);
     read_torch(&th, res);
     choose_peak(res);
-    record(o, &p, res, &cr, &st, problem);
+    record(o, &p, res, &cr, &st, problem, o->rank || res->ranks_seen < 2 ? NULL : rs);
+    if (rs) rankstats_release(rs);
+    free(rs);
     live_final(&s, res);
     child_end(); /* signals were kept caught until the row was written */
     release_run_lock(lock_fd);

@@ -118,6 +118,11 @@ struct runexec_result {
     const char *worst_rank_from; /* "torch hook", "step lines", "OOM message" */
     long first_oom_rank;       /* the rank of the first GPU OOM in the log; -1 */
     char stem[128];            /* the files' name: ID or ID_rankN */
+    int attempts;              /* a wrapped torchelastic's attempts (restarts + 1); 0 unknown */
+    char attempts_note[320];   /* which attempt ran out first, when it restarted ("" none) */
+    bool oom_earlier;          /* an attempt before the last had a GPU OOM (the row is the last's) */
+    int rank_rows;             /* rows written per rank and attempt (wrapped launcher) */
+    int rank_logs;             /* logs/ID_rankN.log files written from its [rankN]: lines */
     int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
                                   during the run (sys/hostoom); -1 unknown */
 };

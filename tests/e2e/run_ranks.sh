@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs with ranks (issue 16) on the fake card: one oomlab per rank under the
 # srun stand-in (2 simulated hosts, one shard each), one oomlab wrapping the
-# torchrun stand-in, another job refused the same id, and 200 concurrent
+# torchrun stand-in (its ranks' own logs and rows, and its restarts kept
+# apart), another job refused the same id, and 200 concurrent
 # rank appends across 8 simulated hosts with no row lost or mangled.
 . "$(dirname "$0")/lib/run-common.bash"
 F="$OOMLAB_ROOT/tests/fakes"
@@ -43,6 +44,24 @@ check srun.rank-gpu test "$("$OOMLAB" table --json | python3 -c 'import json,sys
 check srun.rank-mem-csv-own-gpu test "$(grep -v '^#' logs/j_rank1_mem.csv | awk -F, '$1 != "timestamp" {print $3}' | sort -u | tr -d '\n')" = 1
 check srun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
 check srun.watchdog-lines grep -q '^\[rank1\]:\[E.*Watchdog caught collective operation timeout' logs/j_rank1.log
+# the job's whole output (srun -l's "N: " labels and srun's own task lines,
+# as slurm-900.out holds them): the OOM task is the cause, srun's lines for
+# the others consequences
+fresh srun-out
+card
+"$F/fakelaunch" --srun -n 4 --nodes 2 --job-id 900 --label --gpus-per-task -- \
+  "$OOMLAB" run --id j -- "$F/ranktrain" --oom-rank 2 -- "$SIM" --steps 5 --sleep-ms 20 >slurm-900.out 2>&1
+check srun.srun-error-lines test "$(grep -c '^srun: error: node[01]: tasks* [0-9,-]*: Exited with exit code' slurm-900.out)" -ge 2
+"$OOMLAB" diagnose slurm-900.out > diag.txt
+check srun.diagnose-srun-cause grep -q 'launcher: srun: task 2 on node1: exit code 1 (line [0-9]*): task 2 is rank 2, which' diag.txt
+check srun.diagnose-srun-consequence grep -q "after rank 2's GPU" diag.txt
+"$OOMLAB" diagnose --json slurm-900.out > diag.json
+check srun.diagnose-srun-json python3 -c '
+import json; d = json.load(open("diag.json"))
+t = d["logs"][0]["launcher"]["srun_tasks"]
+assert sum(x["n_tasks"] for x in t) == 4 and all(x["end"] == "exit" for x in t), t
+assert [x for x in t if x["tasks"] == "2"][0]["exitcode"] == 1, t'
+cd "$SCRATCH/srun" || exit 2
 # the same id in another job is refused; the same job's ranks may share it
 SLURM_JOB_ID=901 SLURM_PROCID=0 SLURM_NTASKS=2 "$OOMLAB" run -q --id j -- true 2>err
 check srun.other-job-refused test $? -eq 2
@@ -68,6 +87,85 @@ check torchrun.summary grep -q 't: 4 ranks; worst rank 3 (log); first GPU OOM: r
 check torchrun.prefixed-log grep -q '^\[rank3\]:torch.OutOfMemoryError' logs/t.log
 check torchrun.agent-summary grep -q 'Root Cause (first observed failure)' logs/t.log
 check torchrun.ledger-is-runs-csv test -e runs.csv
+# per rank: each rank's lines in its own log (the names srun oomlab run
+# gives), a row per rank under the job's one row, the exit code from
+# torchelastic's table where it names the rank
+check torchrun.rank-logs test "$(cd logs && ls t_rank*.log | tr '\n' ' ')" = "t_rank0.log t_rank1.log t_rank2.log t_rank3.log "
+check torchrun.rank-log-own-lines test "$(grep -c -v '^\[rank3\]:' logs/t_rank3.log)" -eq 0
+check torchrun.rank-log-has-oom grep -q '^\[rank3\]:torch.OutOfMemoryError' logs/t_rank3.log
+check torchrun.one-job-row test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" -eq 1
+check torchrun.rank-rows test "$("$OOMLAB" table --json | python3 -c '
+import json,sys
+r = json.load(sys.stdin)["runs"][0]["rank_rows"]
+print(*["%s:%s:%s:%s" % (x["rank"], x["restart"], x["oom"], x["exit_status"]) for x in r])')" = "0:0:False:None 1:0:False:None 2:0:False:None 3:0:True:1"
+check torchrun.rank-row-peak test "$("$OOMLAB" table --json | python3 -c '
+import json,sys
+r = json.load(sys.stdin)["runs"][0]["rank_rows"]
+print(r[3]["peak_source"], r[3]["peak_lower_bound"], r[0]["peak_source"], r[0]["peak_reserved_GB"])')" = "oom True log 4.2"
+check torchrun.table-ranks grep -q '^  rank 3 ' <("$OOMLAB" table --ranks)
+check torchrun.summary-per-rank grep -q 't: per rank: oomlab table --ranks; logs/t_rankN.log' err
+# diagnose t reads logs/t.log once (its rank logs are copies of its lines)
+"$OOMLAB" diagnose --json t > diag.json
+check torchrun.diagnose-one-log python3 -c '
+import json; d = json.load(open("diag.json"))
+assert len(d["logs"]) == 1 and d["logs"][0]["path"].endswith("logs/t.log"), d["logs"]
+assert sum(e["gpu_oom"] for e in d["events"]) == 1, d["events"]'
+# the agent's SIGTERMs to the three others are consequences, named as such
+check torchrun.diagnose-sigterms python3 -c '
+import json; d = json.load(open("diag.json"))
+l = d["logs"][0]["launcher"]
+assert l["agent_sigterms"] == 3 and l["restarts"] == 0, l
+assert [f["rank"] for f in l["failures"]] == [3], l'
+check torchrun.diagnose-sigterm-text grep -q "^launcher: torchelastic's agent sent SIGTERM to 3 workers" <("$OOMLAB" diagnose t)
+# --force with fewer ranks: the older run's rank logs do not stay
+"$OOMLAB" run -q --force --id t -- "$F/fakelaunch" --torchrun --nproc 2 -- \
+  "$F/ranktrain" --oom-rank 1 -- "$SIM" --steps 5 --sleep-ms 20 2>/dev/null
+check torchrun.force-drops-old-rank-logs test "$(cd logs && ls t_rank*.log | tr '\n' ' ')" = "t_rank0.log t_rank1.log "
+
+# --- a launcher that prefixes nothing: the ranks from NVML's processes, each
+# mapped to its rank by the environment torchrun gave it ---
+fresh noprefix
+card
+"$OOMLAB" run -q --interval 50ms --id n -- "$F/fakelaunch" --torchrun --nproc 4 --prefix none -- \
+  "$F/ranktrain" --oom-rank 3 -- "$SIM" --steps 5 --sleep-ms 100 2>err
+check noprefix.rank-rows-from-nvml test "$("$OOMLAB" table --json | python3 -c '
+import json,sys
+r = json.load(sys.stdin)["runs"][0]["rank_rows"]
+print(*["%s:%s:%s" % (x["rank"], x["peak_source"], x["peak_reserved_GB"]) for x in r if x["rank"] in (0, 1, 2)])')" = "0:nvml:4.49 1:nvml:4.49 2:nvml:4.49"
+# rank 3 is the worst when the sampler caught its memory before it died, else the tie goes to rank 0
+check noprefix.worst-from-nvml grep -q -E 'n: [34] ranks; worst rank (0|3) \(nvml\)' err
+
+# --- torchrun restarting its workers: attempts kept apart ---
+fresh restart
+card
+"$OOMLAB" run -q --id r -- "$F/fakelaunch" --torchrun --nproc 4 --max-restarts 1 -- \
+  "$F/ranktrain" --oom-rank 3 --oom-attempts 1 -- "$SIM" --steps 5 --sleep-ms 20 2>err
+check restart.exit test $? -eq 0
+check restart.rank-logs-per-attempt test "$(cd logs && ls r_rank3*.log | tr '\n' ' ')" = "r_rank3.log r_rank3_restart1.log "
+check restart.attempt0-has-the-oom grep -q 'OutOfMemoryError' logs/r_rank3.log
+check restart.attempt1-has-none test "$(grep -c 'OutOfMemoryError' logs/r_rank3_restart1.log)" -eq 0
+# the job's row is the last attempt's; its notes name the attempt that OOMed
+check restart.row-last-attempt test "$("$OOMLAB" table --json | job oom exit_status ranks)" = "False 0 4"
+# every rank of the last attempt peaked at 4.20 GB: the tie goes to the lowest rank
+check restart.worst-rank-tie-lowest test "$("$OOMLAB" table --json | job worst_rank)" = 0
+check restart.notes-name-attempt grep -q 'torchelastic restarted the workers 1 time (this row: attempt 1); attempt 0: GPU OOM, rank 3 first; attempt 1: no GPU OOM' <("$OOMLAB" table --json)
+check restart.summary grep -q 'r: torchelastic restarted the workers 1 time' err
+check restart.rank-rows-per-attempt test "$("$OOMLAB" table --json | python3 -c '
+import json,sys
+r = json.load(sys.stdin)["runs"][0]["rank_rows"]
+print(len(r), *["%s:%s:%s" % (x["rank"], x["restart"], x["oom"]) for x in r if x["rank"] == 3])')" = "8 3:0:True 3:1:False"
+# a CI gate fails on an OOM in any attempt, even when a restart then passed
+"$OOMLAB" guard -q --budget 79GiB --id g -- "$F/fakelaunch" --torchrun --nproc 4 --max-restarts 1 -- \
+  "$F/ranktrain" --oom-rank 3 --oom-attempts 1 -- "$SIM" --steps 5 --sleep-ms 20 >guard.out 2>&1
+check restart.guard-oom-exit test $? -eq 12
+check restart.guard-names-attempt grep -q '^oomlab guard: oom: .*attempt 0: GPU OOM, rank 3 first' guard.out
+"$OOMLAB" diagnose --json r > diag.json
+check restart.diagnose-attempts python3 -c '
+import json; d = json.load(open("diag.json"))
+assert d["logs"][0]["launcher"]["restarts"] == 1, d["logs"][0]["launcher"]
+oom = [e for e in d["events"] if e["gpu_oom"]]
+assert [(e["rank"], e["attempt"]) for e in oom] == [(3, 0)], oom'
+check restart.diagnose-text grep -q 'launcher: torchelastic restarted the workers 1 time; line [0-9]*: GPU OOM of rank 3' <("$OOMLAB" diagnose r)
 
 # --- 200 concurrent rank appends over 8 simulated hosts: nothing lost ---
 fresh shards

@@ -302,12 +302,24 @@ static void test_fold_ranks(void **state)
         "w,60.00,80.00,yes,forward,2026-01-03T00:00:00Z,9.00,1,,1,,\n"
         "w,20.00,80.00,no,-,2026-01-03T00:00:00Z,9.00,1,,0,,\n"
         "k,,,,,2026-01-04T00:00:00Z,,running,slurm:3,0,,\n"
-        "k,10.00,80.00,no,-,2026-01-04T00:00:00Z,3.00,0,slurm:3,1,,\n";
+        "k,10.00,80.00,no,-,2026-01-04T00:00:00Z,3.00,0,slurm:3,1,,\n"
+        /* a requeued job: restart 0 ran out of memory on rank 1, restart 1 did not */
+        "q,79.90,80.00,yes,forward,2026-01-05T00:00:00Z,8.00,1,slurm:4,1,0,\n"
+        "q,30.00,80.00,no,-,2026-01-05T00:00:00Z,9.00,143,slurm:4,0,0,\n"
+        "q,31.00,80.00,no,-,2026-01-05T01:00:00Z,60.00,0,slurm:4,0,1,\n"
+        "q,32.00,80.00,no,-,2026-01-05T01:00:00Z,60.00,0,slurm:4,1,1,\n";
     struct ledger lg;
     assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
     assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
-    assert_int_equal(lg.n, 3);
-    const struct ledger_row *j = &lg.rows[0], *w = &lg.rows[1], *k = &lg.rows[2], *d;
+    assert_int_equal(lg.n, 4);
+    const struct ledger_row *j = &lg.rows[0], *w = &lg.rows[1], *k = &lg.rows[2], *q = &lg.rows[3], *d;
+    /* the row is the latest restart's; the notes say which restart OOMed */
+    assert_string_equal(q->cell[LEDGER_OOM], "no");
+    assert_string_equal(q->cell[LEDGER_EXIT_STATUS], "0");
+    assert_string_equal(q->cell[LEDGER_PEAK_RESERVED_GB], "32.00");
+    assert_string_equal(q->cell[LEDGER_NOTES], "2 ranks; worst rank 1; this row: restart 1; "
+                                               "restart 0: GPU OOM, rank 1 first");
+    assert_int_equal(ledger_rank_rows(&lg, "q", &d), 4);
     assert_string_equal(j->cell[LEDGER_RUN_ID], "j");
     assert_string_equal(j->cell[LEDGER_JOB_ID], "slurm:2");
     assert_string_equal(j->cell[LEDGER_PEAK_RESERVED_GB], "79.50");

@@ -148,6 +148,48 @@ static void test_missing_pid(void **state)
     assert_true(proc_uptime() > 0);
 }
 
+/* A worker's rank and torchelastic attempt, from the environment its
+ * launcher gave it (the variables torchrun sets: RANK, WORLD_SIZE,
+ * TORCHELASTIC_RESTART_COUNT). */
+static pid_t spawn_env(char *const envp[])
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execle("/bin/sleep", "sleep", "5", (char *)NULL, envp);
+        _exit(127);
+    }
+    char path[64], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+    for (int i = 0; i < 400 && strncmp(comm, "sleep", 5); i++) { /* until exec replaced the environment */
+        FILE *f = fopen(path, "r");
+        if (f && !fgets(comm, sizeof comm, f)) comm[0] = '\0';
+        if (f) fclose(f);
+        if (strncmp(comm, "sleep", 5)) usleep(5000);
+    }
+    return pid;
+}
+
+static void test_rank_from_environment(void **state)
+{
+    (void)state;
+    long rank, restart;
+    char *worker[] = {"PATH=/bin", "RANK=5", "LOCAL_RANK=1", "WORLD_SIZE=8", "TORCHELASTIC_RESTART_COUNT=2", NULL};
+    char *task[] = {"SLURM_PROCID=3", "SLURM_NTASKS=4", NULL};
+    char *alone[] = {"RANK=0", "WORLD_SIZE=1", NULL};
+    char *const *envs[] = {worker, task, alone};
+    const long want_rank[] = {5, 3, -1}, want_restart[] = {2, 0, 0};
+    for (size_t i = 0; i < 3; i++) {
+        pid_t pid = spawn_env(envs[i]);
+        proc_rank(pid, &rank, &restart);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        assert_int_equal(rank, want_rank[i]);
+        assert_int_equal(restart, want_restart[i]);
+    }
+    proc_rank(4194303, &rank, &restart); /* no such process */
+    assert_int_equal(rank, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_cpu_time),
         cmocka_unit_test(test_missing_pid),
+        cmocka_unit_test(test_rank_from_environment),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

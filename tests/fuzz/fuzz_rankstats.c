@@ -1,0 +1,41 @@
+/* Fuzz the per-rank figures of a launcher's interleaved log (lib/rankstats):
+ * lines fed in order, then the log engine's report of the same text; each
+ * entry stays one rank of one attempt. */
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/rankstats.h"
+#include "lib/scan.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct rankstats rs;
+    rankstats_init(&rs);
+    const char *text = (const char *)data;
+    for (size_t pos = 0; pos < size;) {
+        const char *nl = memchr(text + pos, '\n', size - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : size - pos;
+        struct steps_point pt;
+        bool step = steps_parse_line(text + pos, n, &pt);
+        long e = rankstats_line(&rs, text + pos, n, step ? &pt : NULL);
+        if (e >= (long)rs.n) __builtin_trap();
+        pos += n + 1;
+    }
+    struct oom_report rep;
+    if (scan_text(text, size, &rep, NULL) == 0) {
+        rankstats_finish(&rs, &rep);
+        oom_report_release(&rep);
+    }
+    if (rs.ranks < 0 || (size_t)rs.ranks > rs.n) __builtin_trap();
+    for (size_t i = 0; i < rs.n; i++) {
+        const struct rankstats_rank *r = &rs.r[i];
+        bool lower;
+        if (r->rank < 0 || r->rank > RANKSTATS_MAX_RANK || r->attempt < 0 || r->attempt > rs.elastic.restarts)
+            __builtin_trap();
+        if (r->lines < 1 || rankstats_peak(r, &lower) < -1) __builtin_trap();
+        for (size_t k = 0; k < i; k++)
+            if (rs.r[k].rank == r->rank && rs.r[k].attempt == r->attempt) __builtin_trap();
+    }
+    rankstats_release(&rs);
+    return 0;
+}
