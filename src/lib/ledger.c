@@ -846,6 +846,20 @@ static double row_end(const struct ledger_row *r)
     return iso_seconds(r->cell[LEDGER_STARTED_AT]) + (isnan(d) ? 0 : d);
 }
 
+/* Whether rank row a failed before b. started_at has one-second
+ * resolution, so ends less than a second apart are a tie; a tie goes to the
+ * rank that ran out of GPU memory (the cause: the others' NCCL aborts and
+ * SIGTERMs follow it), then to the earlier end. */
+static bool fails_before(const struct ledger_row *a, const struct ledger_row *b)
+{
+    double ea = row_end(a), eb = row_end(b);
+    if (fabs(ea - eb) < 1.0) {
+        int oa = ledger_flag(a, LEDGER_OOM) == 1, ob = ledger_flag(b, LEDGER_OOM) == 1;
+        if (oa != ob) return oa;
+    }
+    return ea < eb;
+}
+
 struct rank_ref {
     size_t first; /* the position of the id's first row: groups a run */
     size_t i;     /* the row */
@@ -914,7 +928,7 @@ static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, si
         if (oom == 1 && (!first_oom || row_end(r) < row_end(first_oom))) first_oom = r;
         if (failed(r)) {
             n_failed++;
-            if (!first_fail || row_end(r) < row_end(first_fail)) first_fail = r;
+            if (!first_fail || fails_before(r, first_fail)) first_fail = r;
         }
     }
     const struct ledger_row *base = worst ? worst : g[0];

@@ -283,6 +283,30 @@ static void test_keep_latest_row_per_run(void **state)
     ledger_release(&lg);
 }
 
+/* started_at has one-second resolution: an OOM rank that started in the
+ * next second (a slow start under ASan) and ended under a second after a
+ * watchdog abort is still the first to fail; a second or more apart, the
+ * earlier end wins whatever the cause (run_ranks.sh flaked on this). */
+static void test_first_fail_ties(void **state)
+{
+    (void)state;
+    const char *text =
+        "run_id,peak_reserved_GB,capacity_GB,oom,oom_stage,started_at,duration_s,exit_status,job_id,rank,restart,notes\n"
+        "t,40.00,80.00,no,-,2026-01-02T00:00:00Z,2.00,134,slurm:7,0,,\n"
+        "t,79.00,80.00,yes,forward,2026-01-02T00:00:01Z,1.50,1,slurm:7,1,,\n"
+        "u,40.00,80.00,no,-,2026-01-02T00:00:00Z,2.00,134,slurm:8,0,,\n"
+        "u,79.00,80.00,yes,forward,2026-01-02T00:00:02Z,1.50,1,slurm:8,1,,\n";
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
+    assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
+    assert_int_equal(lg.n, 2);
+    assert_string_equal(lg.rows[0].cell[LEDGER_EXIT_STATUS], "1");
+    assert_string_equal(lg.rows[0].cell[LEDGER_NOTES], "2 ranks; worst rank 1; first to fail: rank 1 (exit 1, GPU OOM); "
+                                                       "1 other rank failed after it");
+    assert_string_equal(lg.rows[1].cell[LEDGER_EXIT_STATUS], "134");
+    ledger_release(&lg);
+}
+
 /* issue 16: the ranks of one job fold into one row (the worst rank's peak,
  * the first rank to fail); an older job with the same id is dropped; a
  * wrapping run's own row stays the job's row; shards merge by start. */
@@ -503,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_env_capture_and_compare),
         cmocka_unit_test(test_notes_cut_on_a_character),
         cmocka_unit_test(test_peak_choice),
+        cmocka_unit_test(test_first_fail_ties),
         cmocka_unit_test(test_hostile_ids_and_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
