@@ -325,7 +325,8 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
     msg_prefix_parse(s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
-    c->n = n - c->px.body;
+    c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
+    n = c->px.body + c->n;
     s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
     s->ctx[n + 1] = '\0';
     c->kind = stage_line_kind(c->body, c->n);
@@ -415,16 +416,32 @@ struct evidence {
     size_t region;          /* relative start of the traceback region */
 };
 
-static void frame_evidence(struct evidence *e, const char *body, size_t n)
+static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
-    unsigned bits = stage_frame_bits(body, n + 1);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
      * wins over an outer frame's (a training loop run from a constructor
      * is not a load). */
     if ((bits & ~(1u << OOM_STAGE_FORWARD)) && (!e->inner || e->inner_last)) e->inner = bits;
-    if (stage_attention_text(body, n)) e->attention = true;
+    if (attention) e->attention = true;
+}
+
+static void frame_evidence(struct evidence *e, const char *body, size_t n)
+{
+    frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
+}
+
+/* A code line pasted without its indentation (GitHub markdown) reads as
+ * plain text; right under a frame header it is that frame's code. Peeks at
+ * the line above the one at [a, b) (this overwrites s->ctx). */
+static bool under_frame(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src)
+{
+    size_t pa = a, pb = a;
+    struct cline up;
+    if (!prev_line(v, &pa, &pb)) return false;
+    read_cline(s, v, pa, pb, &up);
+    return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
@@ -459,6 +476,17 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 if (++blanks > 2) in_tb = false;
                 continue;
             }
+            if (!stage_message_line(c.body, c.n)) {
+                unsigned bits = stage_frame_bits(c.body, c.n + 1);
+                bool att = stage_attention_text(c.body, c.n);
+                if (under_frame(s, v, a, src)) {
+                    frame_bits_evidence(e, bits, att);
+                    e->region = a;
+                    blanks = 0;
+                    continue;
+                }
+                read_cline(s, v, a, b, &c); /* the peek reused the buffer */
+            }
             in_tb = false;
         }
         if (c.kind == STAGE_LINE_BLANK) continue;
@@ -475,6 +503,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
 {
     size_t a = le, b = le;
     int lines = 0, before = 0;
+    enum stage_line prev = STAGE_LINE_BLANK;
     /* IPython prints the exception class on the header line itself
      * ("OutOfMemoryError    Traceback (most recent call last)"). */
     bool started = msg_is_header;
@@ -490,17 +519,25 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                 /* Python prints the innermost frame last; glog, Lua and c10
                  * stacks ("most recent call first") print it first. */
                 e->inner_last = memmem(c.body, c.n, "most recent call last", 21) != NULL;
-            } else if (++before > 6) {
-                break;
+                continue;
             }
-            continue;
+            /* A paste that puts the error first and its frames below,
+             * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
+            if (c.kind != STAGE_LINE_FRAME) {
+                if (++before > 6) break;
+                continue;
+            }
+            started = e->inner_last = true;
         }
-        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
+            /* an unindented code line under its frame header */
+            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
+        prev = c.kind;
     }
 }
 
@@ -633,9 +670,16 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (!e.frames) e = f;
         else e.tf = f.tf;
     }
+    enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
-    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow")) ev->stage = e.tf;
-    else ev->stage = stage_combine(stage_pick(e.inner ? e.inner : e.bits), e.context);
+    /* A TF node or op names its stage; one with no stage word ("[Op:Mul]")
+     * is forward only by default, so frames naming another stage win (not
+     * a load: TF 1.x's "defined at" stack runs through constructors). */
+    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow"))
+        ev->stage = e.tf == OOM_STAGE_FORWARD && frames != OOM_STAGE_UNKNOWN && frames != OOM_STAGE_LOAD
+                        ? frames
+                        : e.tf;
+    else ev->stage = stage_combine(frames, e.context);
     if (r->stage == OOM_STAGE_UNKNOWN) {
         enum oom_stage after = stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);

@@ -22,6 +22,16 @@ enum stage_line {
 /* Classify one line's body (prefixes already stripped). */
 enum stage_line stage_line_kind(const char *body, size_t len);
 
+/* Rewrite a Rich traceback line ("│ ❱ 1448 │   module.state_dict(... │",
+ * "│ /x/module.py:1448 in state_dict │") in place so frame cues read it as
+ * Python's own: the first glyph stays, later glyphs become blanks, the
+ * right border goes, "N in name" becomes "N, in name". Returns the new
+ * length, never more than len. Other lines come back unchanged. */
+size_t stage_unbox(char *line, size_t len);
+
+/* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
+bool stage_message_line(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 

@@ -494,6 +494,183 @@ static void test_summary_numbers_not_steps(void **state)
     oom_report_release(&rep);
 }
 
+/* Rich tracebacks (accelerate, typer) draw every frame in a box: the frame
+ * header "path.py:1448 in state_dict", context lines around the one that
+ * ran, the marked line "❱ 1448 │ ...". Lines from Facico/Chinese-Vicuna#147
+ * (saving) and deepspeedai/DeepSpeed#2672 (deepspeed.initialize, where the
+ * context line "collate_fn=collate_fn," must not say data); the message is
+ * the common OLD one. */
+static void test_rich_traceback_boxes(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ /data/jiangzhisheng/anaconda3/envs/llama/lib/python3.9/site-packages/torch/nn/modules/module.py: │\n"
+             "│ 1448 in state_dict                                                                               │\n"
+             "│                                                                                                  │\n"
+             "│   1445 │   │   self._save_to_state_dict(destination, prefix, keep_vars)                          │\n"
+             "│   1446 │   │   for name, module in self._modules.items():                                        │\n"
+             "│   1447 │   │   │   if module is not None:                                                        │\n"
+             "│ ❱ 1448 │   │   │   │   module.state_dict(destination=destination, prefix=prefix + name + '.', k  │\n"
+             "│   1449 │   │   for hook in self._state_dict_hooks.values():                                      │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "checkpoint");
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ ❱ 1093 │   │   │   engine, optimizer, _, lr_scheduler = deepspeed.initialize │\n"
+             "│   1094 │   │   │   if optimizer is not None:                                 │\n"
+             "│                                                                              │\n"
+             "│ /usr/local/lib/python3.7/dist-packages/deepspeed/__init__.py:135 in          │\n"
+             "│ initialize                                                                   │\n"
+             "│                                                                              │\n"
+             "│   133 │   │   │   │   │   │   │   │    collate_fn=collate_fn,                │\n"
+             "│   134 │   │   │   │   │   │   │   │    config=config,                        │\n"
+             "│ ❱ 135 │   │   │   │   │   │   │   │    config_params=config_params)          │\n"
+             "│   136 │   else:                                                              │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    /* The frame header reads as Python's own ", in state_dict". */
+    char line[] = "│ 1448 in state_dict          │";
+    size_t n = stage_unbox(line, strlen(line));
+    assert_true(n <= strlen("│ 1448 in state_dict          │"));
+    line[n] = '\0';
+    assert_string_equal(line, "│ 1448, in state_dict");
+}
+
+/* A traceback pasted without indentation (mindverse/Second-Me#209,
+ * tests/corpus-heldout3/g02): a code line with no stage word under its
+ * frame header is still that frame's code, so the walk goes on to the
+ * backward frames above it. The frame header whose start was cut ("'File
+ * ...") is a frame. */
+static void test_unindented_code_under_frame(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s",
+             "File \"/usr/local/lib/python3.12/site-packages/torch/utils/checkpoint.py\", line 321, in backward\n"
+             "torch.autograd.backward(outputs_with_grad, args_with_grad)\n"
+             "File \"/usr/local/lib/python3.12/site-packages/torch/autograd/function.py\", line 307, in apply\n"
+             "return user_fn(self, *args)\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+    const char *cut = "'File \"/usr/local/lib/python3.12/site-packages/torch/_tensor.py\", line 581, in backward";
+    assert_int_equal(stage_line_kind(cut, strlen(cut)), STAGE_LINE_FRAME);
+}
+
+/* TensorFlow: "Caused by op 'gradients/concat', defined at:" names the op
+ * (StephanieWyt/RDGCN#3; tensorflow/tensorflow#4735 for a forward op); an
+ * eager op with no stage word ("[Op:Mul]") yields to frames in Keras's Adam
+ * update (kpe/bert-for-tf2#76). */
+static void test_tf_caused_by_and_generic_op(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str("OOM when allocating tensor with shape[2259000,300]\n"
+                                     "\n"
+                                     "Caused by op 'gradients/concat', defined at:\n"
+                                     "  File \"main.py\", line 34, in <module>\n"
+                                     "    Config.epochs, train, e, Config.k, test)\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+    rep = scan_str("OOM when allocating tensor with shape[2259000,300]\n"
+                   "Caused by op u'InceptionV1/InceptionV1/Conv2d_1a_7x7/BatchNorm/moments/"
+                   "sufficient_statistics/SquaredDifference', defined at:\n"
+                   "  File \"train_image_classifier.py\", line 585, in <module>\n"
+                   "    tf.app.run()\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+    rep = scan_str(
+        "ResourceExhaustedError: OOM when allocating tensor with shape[501153,768] and type float on "
+        "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:Mul]\n"
+        "\n"
+        "~/anaconda3/envs/tensorflow2_p36/lib/python3.6/site-packages/tensorflow/python/keras/"
+        "optimizer_v2/adam.py in _resource_apply_sparse(self, grad, var, indices, apply_state)\n"
+        "    224       v_sqrt = math_ops.sqrt(v_t)\n"
+        "    225       var_update = state_ops.assign_sub(\n"
+        "--> 226           var, coefficients['lr'] * m_t / (v_sqrt + coefficients['epsilon']),\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "optimizer");
+    oom_report_release(&rep);
+}
+
+/* Evidence after the message: TGI's router re-logs the error inside its
+ * request span ("ERROR generate{parameters=...}", huggingface/
+ * text-generation-inference#1356); llama.cpp names the KV-cache update it
+ * was doing (ggml-org/llama.cpp#11476). */
+static void test_after_message_spans(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s\n%s", OLD,
+             "2023-12-18T02:36:47.731138Z ERROR generate{parameters=GenerateParameters { best_of: None, "
+             "temperature: Some(0.69), repetition_penalty: Some(1.1), top_k: Some(67) }}: "
+             "text_generation_router::infer: router/src/infer.rs:555: Request failed\n");
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+    rep = scan_str("deep-seek-1  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9866.00 MiB on "
+                   "device 1: cudaMalloc failed: out of memory\n"
+                   "deep-seek-1  | ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 10345253120\n"
+                   "deep-seek-1  | llama_kv_cache_update_impl: failed to allocate compute buffers\n");
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* Library paths outside torch: a diffusion UI's VAE decode is generation
+ * (CS1o/Stable-Diffusion-Info#51, A1111's sd_samplers_common.py); vLLM's
+ * start-up profiling (vllm-project/vllm#7854) is the engine's warm-up. */
+static void test_library_paths(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "      File \"Z:\\SD-Zluda\\stable-diffusion-webui-amdgpu\\modules\\sd_samplers_common.py\", "
+             "line 58, in samples_to_images_tensor\n"
+             "        x_sample = model.decode_first_stage(sample.to(model.first_stage_model.dtype))\n"
+             "      File \"Z:\\SD-Zluda\\stable-diffusion-webui-amdgpu\\repositories\\generative-models\\sgm\\"
+             "models\\autoencoder.py\", line 315, in decode\n"
+             "        dec = self.decoder(z, **decoder_kwargs)\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s",
+             "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/vllm/worker/worker.py\", line 179, "
+             "in determine_num_available_blocks\n"
+             "[rank0]:     self.model_runner.profile_run()\n"
+             "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/torch/utils/_contextlib.py\", line 116, "
+             "in decorate_context\n"
+             "[rank0]:     return func(*args, **kwargs)\n"
+             "[rank0]: ",
+             OLD);
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* transformers' notebook bar above the IPython header gives the step
+ * (bitsandbytes-foundation/bitsandbytes#340). */
+static void test_notebook_bar_step(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        " [ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch 1/3]\n"
+        "Step\tTraining Loss\n"
+        "---------------------------------------------------------------------------\n"
+        "OutOfMemoryError                          Traceback (most recent call last)\n"
+        "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total "
+        "capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)\n");
+    assert_true(rep.n_events >= 1);
+    assert_int_equal(rep.events[0].step, 501);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +684,9 @@ int main(void)
         cmocka_unit_test(test_ipython_header_and_named_model_to),
         cmocka_unit_test(test_innermost_frame_wins), cmocka_unit_test(test_wrap_inside_number),
         cmocka_unit_test(test_nccl_rank_from_init_line), cmocka_unit_test(test_summary_numbers_not_steps),
+        cmocka_unit_test(test_rich_traceback_boxes), cmocka_unit_test(test_unindented_code_under_frame),
+        cmocka_unit_test(test_tf_caused_by_and_generic_op), cmocka_unit_test(test_after_message_spans),
+        cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -693,6 +693,25 @@ static void test_labelled_runlogs(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Progress formats issue 12 found in real logs: MXNet's Speedometer
+ * ("Epoch[%d] Batch [%d]\tSpeed: ...", apache/mxnet:example/rcnn/rcnn/callback.py;
+ * the line is TuSimple/mx-maskrcnn#98's) and transformers' notebook bar
+ * (bitsandbytes-foundation/bitsandbytes#340). */
+static void test_mxnet_and_notebook_bars(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    parse("INFO:root:Epoch[0] Batch [2260] Speed: 0.34 samples/sec Train-RCNNAcc=0.795092, "
+          "RCNNLogLoss=0.639085,   RCNNL1Loss=1.497108,", &pt);
+    assert_int_equal(pt.step, 2260);
+    assert_true(pt.epoch == 0);
+    parse(" [ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch 1/3]", &pt);
+    assert_int_equal(pt.step, 501);
+    /* A shape in brackets is no batch counter. */
+    parse("batch [32, 3, 224, 224]", &pt);
+    assert_int_equal(pt.step, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -716,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),
         cmocka_unit_test(test_labelled_runlogs),
+        cmocka_unit_test(test_mxnet_and_notebook_bars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
