@@ -414,6 +414,7 @@ struct evidence {
     bool attention;
     int rank;               /* rank named by the traceback's own prefix */
     size_t region;          /* relative start of the traceback region */
+    size_t below;           /* relative start of a traceback found below the message, 0: none */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -499,7 +500,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
 /* When no frames lead to the message, the stack may follow it: a Python
  * traceback printed after (interleaved output), a glog or Lua stack. */
 static void walk_forward(struct scan *s, const struct view *v, size_t le,
-                         const struct msg_prefix *src, bool msg_is_header, struct evidence *e)
+                         const struct msg_prefix *src, bool msg_is_header, int reach,
+                         struct evidence *e)
 {
     size_t a = le, b = le;
     int lines = 0, before = 0;
@@ -512,10 +514,11 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
-        if (lines <= 3 && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
+        if ((lines <= 3 || !started) && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
         if (!started) {
             if (c.kind == STAGE_LINE_HEADER) {
                 started = true;
+                e->below = a;
                 /* Python prints the innermost frame last; glog, Lua and c10
                  * stacks ("most recent call first") print it first. */
                 e->inner_last = memmem(c.body, c.n, "most recent call last", 21) != NULL;
@@ -524,10 +527,11 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             /* A paste that puts the error first and its frames below,
              * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
             if (c.kind != STAGE_LINE_FRAME) {
-                if (++before > 6) break;
+                if (++before > reach) break;
                 continue;
             }
             started = e->inner_last = true;
+            e->below = a;
         }
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
@@ -660,13 +664,17 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
-        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, &f);
+        /* A message that nothing leads to (an issue's title line, the
+         * error pasted first) is followed by its traceback, further down
+         * past prose, headings and the launch command. */
+        int reach = e.frames || e.context != OOM_STAGE_UNKNOWN ? 6 : 40;
+        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, reach, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
     }
@@ -688,6 +696,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
+    /* A title-first paste: the steps were logged above the traceback that
+     * follows the message, not above the message. */
+    if (ev->step < 0 && e.below > le) ev->step = find_step(s, v, e.below);
 }
 
 /* ---- events: add, merge details, fold repeats ------------------------------ */

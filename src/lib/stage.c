@@ -79,6 +79,11 @@ static const struct stage_word frame_words[] = {
     {"k_diffusion\\sampling", OOM_STAGE_GENERATE, false},
     {"comfy/samplers.py", OOM_STAGE_GENERATE, false}, {"comfy\\samplers.py", OOM_STAGE_GENERATE, false},
     {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
+    {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
+     * modules/text_generation.py's generate_reply */
+    {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
+    {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
@@ -114,6 +119,8 @@ static const struct stage_word frame_words[] = {
     {"F.conv", OOM_STAGE_FORWARD, false}, {"torch.einsum(", OOM_STAGE_FORWARD, false},
     {"torch.bmm(", OOM_STAGE_FORWARD, false}, {"torch.cat(", OOM_STAGE_FORWARD, false},
     {"layer_norm(", OOM_STAGE_FORWARD, false}, {"F.embedding(", OOM_STAGE_FORWARD, false},
+    {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
+    {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
@@ -134,6 +141,13 @@ static const struct stage_word after_words[] = {
     {"completions{", OOM_STAGE_GENERATE, false},
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
+    /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
+     * buffers) is made when the model loads */
+    {"unable to load model", OOM_STAGE_LOAD, false}, {"failed to create context", OOM_STAGE_LOAD, false},
+    {"Failed to create llama_context", OOM_STAGE_LOAD, false}, {"llama_kv_cache_init: failed", OOM_STAGE_LOAD, false},
+    {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
+    /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
+    {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
 };
 
 
@@ -273,8 +287,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)"))
         return STAGE_LINE_HEADER;
-    /* A Rich traceback (accelerate, typer): every line sits in a box. */
-    if (box_glyph(s, n)) return STAGE_LINE_CODE;
+    /* A Rich traceback (accelerate, typer): every line sits in a box; its
+     * frame header, unboxed, reads "path.py:1448, in state_dict". */
+    if (box_glyph(s, n)) return has(s, n, ", in ") ? STAGE_LINE_FRAME : STAGE_LINE_CODE;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||

@@ -671,6 +671,138 @@ static void test_notebook_bar_step(void **state)
     oom_report_release(&rep);
 }
 
+/* A message that nothing leads to (an issue title, the error pasted first)
+ * is followed by its traceback past prose and launch lines: kohya's
+ * accelerate prepare_model moves the model to the GPU (bmaltais/kohya_ss#369,
+ * lines as pasted; "steps for 10 epochs ... 1560" is a total, no step); a
+ * TF "Caused by op 'gradients/...'" five lines down
+ * (suriyadeepan/practical_seq2seq#28). */
+static void test_title_first_traceback(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "1050ti RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB total "
+        "capacity; 3.43 GiB already allocated; 0 bytes free; 3.50 GiB reserved in total by PyTorch)\n"
+        "\n"
+        "**Can you help me?**\n"
+        "\n"
+        "import network module: networks.lora\n"
+        "create LoRA for Text Encoder: 72 modules.\n"
+        "create LoRA for U-Net: 192 modules.\n"
+        "enable LoRA for text encoder\n"
+        "enable LoRA for U-Net\n"
+        "prepare optimizer, data loader etc.\n"
+        "use AdamW optimizer | {}\n"
+        "override steps. steps for 10 epochs is: 1560\n"
+        "Traceback (most recent call last):\n"
+        "  File \"D:\\lora-scripts\\sd-scripts\\train_network.py\", line 194, in train\n"
+        "    unet, text_encoder, network, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(\n"
+        "  File \"D:\\lora-scripts\\venv\\lib\\site-packages\\accelerate\\accelerator.py\", line 741, in _prepare_one\n"
+        "    return self.prepare_model(obj, device_placement=device_placement)\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+    rep = scan_str("OOM when allocating tensor with shape[2048,4096]\n"
+                   "\n"
+                   "```\n"
+                   "mbedding_rnn_decoder/rnn_decoder/MultiRNNCell/Cell0/BasicLSTMCell/Linear/Bias/ApplyAdam\", "
+                   "tensor_type=DT_FLOAT, _device=\"/job:localhost/replica:0/task:0/cpu:0\"]()]]\n"
+                   "\n"
+                   "Caused by op 'gradients/decoder/embedding_rnn_seq2seq/embedding_rnn_decoder/rnn_decoder/"
+                   "MultiRNNCell_4/Cell0/BasicLSTMCell/Linear/MatMul_grad/MatMul_1', defined at:\n"
+                   "  File \"04-Cornell-Movie-Dialog-Bot.py\", line 30, in <module>\n"
+                   "    num_layers=3\n"
+                   "  File \"c:\\Repositories\\practical_seq2seq\\seq2seq_wrapper.py\", line 79, in __init__\n"
+                   "    __graph__()\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+}
+
+/* The steps logged above a traceback that follows a title-first message:
+ * pytorch/pytorch#82218's log and frames under the common OLD message (the
+ * thread's own message is cut). A Rich box after the message starts the
+ * walk like a frame (Facico/Chinese-Vicuna#147). */
+static void test_title_first_step_and_box(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n```\n"
+             "[INFO 2022-07-26 14:40:33,673] [Step 10115] 0.501 sec/step (0.555), lr=1.6427E-04, loss=0.15372 "
+             "(Ave. 0.32287), grad_norm=0.747\n"
+             "[INFO 2022-07-26 14:40:33,675] Current memory: 6413632512\n"
+             "[INFO 2022-07-26 14:40:34,251] [Step 10116] 0.577 sec/step (0.552), lr=1.6426E-04, loss=0.17586 "
+             "(Ave. 0.32030), grad_norm=1.508\n"
+             "[INFO 2022-07-26 14:40:34,254] Current memory: 6424706560\n"
+             "[ERROR 2022-07-26 14:40:34,609] Failed due to RuntimeError, input shape: torch.Size([28, 69920])\n"
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 210, in main\n"
+             "    losses['loss'].backward()\n");
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    assert_int_equal(rep.events[0].step, 10116);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n"
+             "│ /data/jiangzhisheng/anaconda3/envs/llama/lib/python3.9/site-packages/torch/nn/modules/module.py: │\n"
+             "│ 1448 in state_dict                                                                               │\n"
+             "│                                                                                                  │\n"
+             "│   1445 │   │   self._save_to_state_dict(destination, prefix, keep_vars)                          │\n"
+             "│ ❱ 1448 │   │   │   │   module.state_dict(destination=destination, prefix=prefix + name + '.', k  │\n");
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "checkpoint");
+    oom_report_release(&rep);
+}
+
+/* What follows the message says load or generation: ollama's llama.cpp
+ * runner "unable to load model" (ollama/ollama#3418), llama-cpp-python's
+ * KV cache at context creation (abetlen/llama-cpp-python#1944), a diffusion
+ * web UI's txt2img job (Sygil-Dev/sygil-webui#1493). Frames: text-generation-
+ * webui's gentask (oobabooga/textgen#1304); an unindented forward op line
+ * above the message (AUTOMATIC1111/stable-diffusion-webui#3203). */
+static void test_more_stage_words(void **state)
+{
+    (void)state;
+    struct {
+        const char *log, *want;
+    } cases[] = {
+        {"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 826.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+         "ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 866125824\n"
+         "llama_new_context_with_model: failed to allocate compute buffers\n"
+         "llama_init_from_gpt_params: error: failed to create context with model '/root/.ollama/models/blobs/sha256-e9e5'\n"
+         "{\"function\":\"load_model\",\"level\":\"ERR\",\"line\":410,\"msg\":\"unable to load model\"}\n",
+         "load"},
+        {"   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+         "   llama_kv_cache_init: failed to allocate buffer for kv cache\n"
+         "   llama_init_from_model: llama_kv_cache_init() failed for self-attention cache\n",
+         "load"},
+        {"Error: CUDA error: out of memory\n"
+         "CUDA kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect.\n"
+         "\n"
+         "To create a public link, set `share=True` in `launch()`.\n"
+         "Exception processing job JobInfo(inputs=('dog', 50, 'k_lms', [1, 2, 3, 4, 5], 'RealESRGAN_x4plus'), "
+         "func=<function txt2img at 0x0000025C9B0419D0>, session_key='\"86d6c1e835304f02af52fd1e2e49f19f\"')\n",
+         "generate"},
+        {"torch.cuda.OutOfMemoryError: CUDA out of memory with 24gb vram in short convos\n"
+         "\n"
+         "Traceback (most recent call last):\n"
+         "  File \"D:\\oobabooga-windows\\text-generation-webui\\modules\\callbacks.py\", line 66, in gentask\n"
+         "    ret = self.mfunc(callback=_callback, **self.kwargs)\n",
+         "generate"},
+        {"return torch.group_norm(input, num_groups, weight, bias, eps, torch.backends.cudnn.enabled)\n"
+         "\n"
+         "RuntimeError: CUDA out of memory. Tried to allocate 12.00 GiB (GPU 0; 24.00 GiB total capacity; 8.33 GiB "
+         "already allocated; 8.65 GiB free; 12.89 GiB reserved in total by PyTorch)\n",
+         "forward"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct oom_report rep = scan_str(cases[i].log);
+        assert_true(rep.n_events >= 1);
+        assert_string_equal(oom_stage_name(rep.events[0].stage), cases[i].want);
+        oom_report_release(&rep);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -687,6 +819,8 @@ int main(void)
         cmocka_unit_test(test_rich_traceback_boxes), cmocka_unit_test(test_unindented_code_under_frame),
         cmocka_unit_test(test_tf_caused_by_and_generic_op), cmocka_unit_test(test_after_message_spans),
         cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
+        cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
+        cmocka_unit_test(test_more_stage_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
