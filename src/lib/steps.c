@@ -268,7 +268,8 @@ static void rule_num_updates(struct scan *sc, size_t i)
 }
 
 /* "Epoch 0:", "epoch: 3442", "'epoch': 0.97", "epoch 24/80",
- * "Epoch: [1][10003/10010]" (Lua torch, mmcv: step 10003). */
+ * "Epoch: [1][10003/10010]" (Lua torch, mmcv: step 10003),
+ * "Epoch: [0]  [ 260/3696]" (MetricLogger: step 260). */
 static void rule_epoch(struct scan *sc, size_t i)
 {
     bool eval;
@@ -283,7 +284,8 @@ static void rule_epoch(struct scan *sc, size_t i)
         j = skip_blanks(sc, j + k);
         if (j >= sc->n || sc->s[j] != ']') return;
         set_epoch(sc, (double)e);
-        if (read_bracket_fraction(sc, j + 1, &step)) set_step(sc, step);
+        /* MetricLogger (DETR, DeiT, BLIP) joins with two blanks: "Epoch: [0]  [ 260/3696]" */
+        if (read_bracket_fraction(sc, skip_blanks(sc, j + 1), &step)) set_step(sc, step);
         return;
     }
     double v;

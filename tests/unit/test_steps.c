@@ -707,6 +707,15 @@ static void test_mxnet_and_notebook_bars(void **state)
     assert_true(pt.epoch == 0);
     parse(" [ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch 1/3]", &pt);
     assert_int_equal(pt.step, 501);
+    /* MetricLogger (DETR/DeiT/BLIP utils) joins its fields with two blanks
+     * (gaopengcuhk/Stable-Pix2Seq#14); mmcv's form has none
+     * (open-mmlab/mmdetection#1956). */
+    parse("Epoch: [0]  [ 260/3696]  eta: 0:47:11  lr: 0.000100  loss: 5.6821 (6.3225)  at: 5.6821 "
+          "(6.3225)  time: 0.7617  data: 0.0362  max mem: 29528", &pt);
+    assert_int_equal(pt.step, 260);
+    parse("2019-12-31 00:21:04,166 - INFO - Epoch [1][1550/23454]\tlr: 0.00050, eta: 1 day, 19:58:30, "
+          "time: 0.429, data_time: 0.006, memory: 6814, loss_cls: 0.0960", &pt);
+    assert_int_equal(pt.step, 1550);
     /* A shape in brackets is no batch counter. */
     parse("batch [32, 3, 224, 224]", &pt);
     assert_int_equal(pt.step, -1);
