@@ -50,6 +50,8 @@ static const struct stage_word frame_words[] = {
     {"_move_model_to_device", OOM_STAGE_LOAD, false}, {"_configure_distributed_model", OOM_STAGE_LOAD, false},
     {"_broadcast_model", OOM_STAGE_LOAD, false}, {"prepare_model", OOM_STAGE_LOAD, false},
     {"_ddp_init_helper", OOM_STAGE_LOAD, false}, {"deepspeed.initialize", OOM_STAGE_LOAD, false},
+    /* FSDP's auto-wrap runs while it is built (torch/distributed/fsdp/wrap.py) */
+    {"_recursive_wrap", OOM_STAGE_LOAD, false}, {"fsdp/wrap.py", OOM_STAGE_LOAD, false},
     {", in __init__\n", OOM_STAGE_LOAD, false},
     /* data loading, collate, pin_memory */
     {"torch/utils/data/", OOM_STAGE_DATA, false}, {"torch\\utils\\data\\", OOM_STAGE_DATA, false},
@@ -108,9 +110,13 @@ static const struct stage_word frame_words[] = {
     {"Backward_gpu", OOM_STAGE_BACKWARD, false}, {"::Backward", OOM_STAGE_BACKWARD, false},
     {"autograd/__init__.py", OOM_STAGE_BACKWARD, false}, {"backward_pass", OOM_STAGE_BACKWARD, false},
     {"BackwardAlgorithm", OOM_STAGE_BACKWARD, false},
+    /* FSDP's hooks around the passes: unshard before forward, reshard and
+     * reduce in backward (torch/distributed/fsdp, _composable/fsdp) */
+    {"_pre_backward", OOM_STAGE_BACKWARD, false}, {"_post_backward", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
+    {"pre_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
     {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},

@@ -803,6 +803,35 @@ static void test_more_stage_words(void **state)
     }
 }
 
+/* FSDP: its auto-wrap runs while the wrapper is built (frames of
+ * openvla/openvla#176, under the common OLD message), and FSDP2 unshards
+ * the parameters before each forward (meta-pytorch/torchtune#2071). */
+static void test_fsdp_frames(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s",
+             "  File \"/home/zhangji/miniconda3/envs/openvla/lib/python3.10/site-packages/torch/distributed/fsdp/"
+             "wrap.py\", line 543, in _recursive_wrap\n"
+             "    wrapped_child, num_wrapped_params = _recursive_wrap(\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    rep = scan_str(
+        "[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/distributed/_composable/fsdp/_fsdp_state.py\", "
+        "line 232, in _pre_forward\n"
+        "[rank6]:     args, kwargs = self._fsdp_param_group.pre_forward(module, args, kwargs)\n"
+        "[rank6]:                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/distributed/_composable/fsdp/"
+        "_fsdp_param_group.py\", line 301, in pre_forward\n"
+        "[rank6]:     self.wait_for_unshard()\n"
+        "[rank6]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 6 has a total "
+        "capacity of 79.44 GiB of which 2.00 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -820,7 +849,7 @@ int main(void)
         cmocka_unit_test(test_tf_caused_by_and_generic_op), cmocka_unit_test(test_after_message_spans),
         cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
-        cmocka_unit_test(test_more_stage_words),
+        cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
