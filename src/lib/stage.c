@@ -128,6 +128,16 @@ static const struct stage_word frame_words[] = {
     {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
     {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
+    /* model and op code of the model libraries: what runs there is a forward
+     * pass (or the loss it computes); data, checkpoint and loops live
+     * elsewhere in them */
+    {"mmdet/models/", OOM_STAGE_FORWARD, false}, {"mmdet/structures/", OOM_STAGE_FORWARD, false},
+    {"mmcv/ops/", OOM_STAGE_FORWARD, false}, {"mmcv/cnn/", OOM_STAGE_FORWARD, false},
+    {"mmseg/models/", OOM_STAGE_FORWARD, false}, {"mmdet3d/models/", OOM_STAGE_FORWARD, false},
+    {"mmdet3d/ops/", OOM_STAGE_FORWARD, false}, {"detectron2/modeling/", OOM_STAGE_FORWARD, false},
+    {"transformers/models/", OOM_STAGE_FORWARD, false}, {"transformers\\models\\", OOM_STAGE_FORWARD, false},
+    {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
+    {"torchvision/ops/", OOM_STAGE_FORWARD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };

@@ -832,6 +832,22 @@ static void test_fsdp_frames(void **state)
     oom_report_release(&rep);
 }
 
+/* A frame in a model library's model or op code is a forward pass (or the
+ * loss it computes): mmdet's bbox_overlaps during label assignment
+ * (open-mmlab/mmdetection#12285, tests/corpus-heldout5/h5-15). */
+static void test_model_library_frames(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "  File \"/home/wanglingzhi/anaconda3/envs/yolox/lib/python3.8/site-packages/mmdet-3.3.0-py3.8.egg/"
+        "mmdet/structures/bbox/bbox_overlaps.py\", line 176, in bbox_overlaps\n"
+        "    wh = fp16_clamp(rb - lt, min=0)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.45 GiB. GPU 0 has a total capacity of "
+        "5.78 GiB of which 606.62 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -850,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
+        cmocka_unit_test(test_model_library_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
