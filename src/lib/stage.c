@@ -73,6 +73,11 @@ static const struct stage_word frame_words[] = {
     {"profile_run", ENGINE_WARMUP, false}, {"determine_num_available_blocks", ENGINE_WARMUP, false},
     {"determine_available_memory", ENGINE_WARMUP, false}, {"compile_or_warm_up_model", ENGINE_WARMUP, false},
     {"_dummy_run(", ENGINE_WARMUP, false},
+    /* vLLM serving: the engine loop, a model step, the sampler */
+    {"run_engine_loop", OOM_STAGE_GENERATE, false}, {"engine_step", OOM_STAGE_GENERATE, false},
+    {"run_busy_loop", OOM_STAGE_GENERATE, false}, {"_process_engine_step", OOM_STAGE_GENERATE, false},
+    {"execute_model", OOM_STAGE_GENERATE, false}, {"vllm/v1/sample/", OOM_STAGE_GENERATE, false},
+    {"layers/sampler.py", OOM_STAGE_GENERATE, false},
     /* diffusion sampling and the VAE decode that ends it (A1111
      * sd_samplers_common.py, ComfyUI/Fooocus sd.py, diffusers pipelines) */
     {"decode_first_stage", OOM_STAGE_GENERATE, false}, {"first_stage_model.decode", OOM_STAGE_GENERATE, false},

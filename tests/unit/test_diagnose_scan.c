@@ -848,6 +848,41 @@ static void test_model_library_frames(void **state)
     oom_report_release(&rep);
 }
 
+/* vLLM serving: the engine loop (vllm-project/vllm#22702) and the sampler
+ * (vllm-project/vllm#15105) are generation; the message under the frames
+ * is the common one of those threads' form. */
+static void test_vllm_serving_frames(void **state)
+{
+    (void)state;
+    const char *logs[] = {
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387]   File "
+        "\"/checkpoint/binary/vllm084/vllm/v1/engine/core.py\", line 402, in run_busy_loop\n"
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387]     "
+        "self._process_engine_step()\n"
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387] "
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity "
+        "of 79.44 GiB of which 2.00 MiB is free.\n",
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]   File "
+        "\"/usr/local/lib/python3.10/dist-packages/vllm/v1/sample/sampler.py\", line 109, in sample\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]     random_sampled = "
+        "self.topk_topp_sampler(\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]   File "
+        "\"/usr/local/lib/python3.10/dist-packages/vllm/v1/sample/ops/topk_topp_sampler.py\", line 79, in "
+        "forward_native\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]     logits = "
+        "apply_top_k_top_p(logits, k, p)\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375] torch.OutOfMemoryError: "
+        "CUDA out of memory. Tried to allocate 1.74 GiB. GPU 0 has a total capacity of 15.48 GiB of which "
+        "953.94 MiB is free.\n",
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep = scan_str(logs[i]);
+        assert_true(rep.n_events >= 1);
+        assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+        oom_report_release(&rep);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -866,7 +901,7 @@ int main(void)
         cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
-        cmocka_unit_test(test_model_library_frames),
+        cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
