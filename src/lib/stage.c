@@ -188,6 +188,7 @@ static const struct stage_word context_words[] = {
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
     {"Running Evaluation", OOM_STAGE_EVAL, false}, {"Evaluating", OOM_STAGE_EVAL, false},
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
+    {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},

@@ -883,6 +883,22 @@ static void test_vllm_serving_frames(void **state)
     }
 }
 
+/* LAVIS/BLIP's MetricLogger prints "Evaluation  [N/M]" while it evaluates
+ * (salesforce/LAVIS#84, lines under which the common message stands). */
+static void test_metriclogger_evaluation_context(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s",
+             "Evaluation  [2210/5000]  eta: 0:02:20    time: 0.0526  data: 0.0004  max mem: 17801\n"
+             "Evaluation  [2220/5000]  eta: 0:02:20    time: 0.0526  data: 0.0004  max mem: 17838\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "eval");
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -902,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
+        cmocka_unit_test(test_metriclogger_evaluation_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
