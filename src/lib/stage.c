@@ -89,6 +89,9 @@ static const struct stage_word frame_words[] = {
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
     /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
      * modules/text_generation.py's generate_reply */
+    /* speech-to-text decoding (openai-whisper, faster-whisper) */
+    {"whisper/transcribe.py", OOM_STAGE_GENERATE, false}, {"whisper\\transcribe.py", OOM_STAGE_GENERATE, false},
+    {"whisper/decoding.py", OOM_STAGE_GENERATE, false}, {"whisper\\decoding.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},

@@ -899,6 +899,24 @@ static void test_metriclogger_evaluation_context(void **state)
     oom_report_release(&rep);
 }
 
+/* Speech-to-text decoding is generation; each pasted line wrapped in
+ * backticks (octimot/StoryToolkitAI#23's whisper frames, under the common
+ * message). */
+static void test_whisper_decoding(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s",
+             "`  File \"whisper\\transcribe.py\", line 181, in transcribe\n"
+             "    result: DecodingResult = decode_with_fallback(segment)`\n"
+             "`  File \"whisper\\transcribe.py\", line 117, in decode_with_fallback\n"
+             "    decode_result = model.decode(segment, options)`\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -918,7 +936,7 @@ int main(void)
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
-        cmocka_unit_test(test_metriclogger_evaluation_context),
+        cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
