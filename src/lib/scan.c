@@ -452,6 +452,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
     size_t a = ls, b = ls;
     int lines = 0, blanks = 0, ctx_lines = 0;
     bool in_tb = true;
+    char lower[512]; /* the Rich frame header line below this one */
+    size_t lower_n = 0;
     e->region = ls;
     while (lines++ < WALK_LINES && ls - a < WALK_BYTES && prev_line(v, &a, &b)) {
         struct cline c;
@@ -469,10 +471,17 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
+                if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
+                lower_n = 0;
+                if (c.kind == STAGE_LINE_FRAME && stage_box_line(c.body, c.n) && c.n < sizeof lower) {
+                    memcpy(lower, c.body, c.n);
+                    lower_n = c.n;
+                }
                 e->region = a;
                 blanks = 0;
                 continue;
             }
+            lower_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
                 if (++blanks > 2) in_tb = false;
                 continue;
@@ -506,6 +515,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
     size_t a = le, b = le;
     int lines = 0, before = 0;
     enum stage_line prev = STAGE_LINE_BLANK;
+    char upper[512]; /* a Rich box line above this one */
+    size_t upper_n = 0;
     /* IPython prints the exception class on the header line itself
      * ("OutOfMemoryError    Traceback (most recent call last)"). */
     bool started = msg_is_header;
@@ -527,6 +538,11 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             /* A paste that puts the error first and its frames below,
              * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
             if (c.kind != STAGE_LINE_FRAME) {
+                upper_n = 0;
+                if (stage_box_line(c.body, c.n) && c.n < sizeof upper) {
+                    memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
+                    upper_n = c.n;
+                }
                 if (++before > reach) break;
                 continue;
             }
@@ -538,6 +554,13 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
+            if (upper_n && c.kind == STAGE_LINE_FRAME)
+                frame_bits_evidence(e, stage_box_join_bits(upper, upper_n, c.body, c.n), false);
+            upper_n = 0;
+            if (c.kind == STAGE_LINE_CODE && stage_box_line(c.body, c.n) && c.n < sizeof upper) {
+                memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
+                upper_n = c.n;
+            }
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }

@@ -257,6 +257,38 @@ static bool cut_frame_line(const char *s, size_t n)
     return n - i >= 5 && memcmp(s + i, ", in ", 5) == 0;
 }
 
+/* The text of a box line after its glyph and blanks; NULL for other lines. */
+static const char *box_content(const char *s, size_t n, size_t *len)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t k = box_glyph(s + i, n - i);
+    if (!k) return NULL;
+    i += k;
+    while (i < n && s[i] == ' ') i++;
+    *len = n - i;
+    return s + i;
+}
+
+unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, size_t ln)
+{
+    size_t a, b;
+    const char *u = box_content(upper, un, &a), *l = box_content(lower, ln, &b);
+    if (!u || !l || a == 0 || isdigit((unsigned char)u[0]) || memchr(u, ' ', a)) return 0;
+    char joined[1024];
+    if (a + b + 1 > sizeof joined) return 0;
+    memcpy(joined, u, a);
+    memcpy(joined + a, l, b);
+    joined[a + b] = '\n';
+    return stage_frame_bits(joined, a + b + 1);
+}
+
+bool stage_box_line(const char *s, size_t n)
+{
+    size_t len;
+    return box_content(s, n, &len) != NULL;
+}
+
 size_t stage_unbox(char *line, size_t len)
 {
     size_t i = 0;

@@ -29,6 +29,14 @@ enum stage_line stage_line_kind(const char *body, size_t len);
  * length, never more than len. Other lines come back unchanged. */
 size_t stage_unbox(char *line, size_t len);
 
+/* A line of a Rich box (starts with a box glyph). */
+bool stage_box_line(const char *s, size_t n);
+
+/* Rich wraps a long frame header over box lines: "│ /x/torch/distributed/fsdp/wra"
+ * above "│ p.py:317, in _wrap". The stage bits of the two joined; 0 when
+ * the upper line is no path fragment (one word, not a line number). */
+unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, size_t ln);
+
 /* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
 bool stage_message_line(const char *s, size_t n);
 

@@ -917,6 +917,36 @@ static void test_whisper_decoding(void **state)
     oom_report_release(&rep);
 }
 
+/* Rich wraps a long frame header inside its box: "…/torch/distributed/fsdp/wra"
+ * then "p.py:317 in _wrap" (DachengLi1/LongChat#9, FSDP wrapping the model
+ * while it is built; the common message under it). */
+static void test_rich_wrapped_header(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ /home/chat_glm6b/anaconda3/envs/longeval/lib/python3.10/site-packages/torch/distributed/fsdp/wra │\n"
+             "│ p.py:317 in _wrap                                                                                │\n"
+             "│                                                                                                  │\n"
+             "│   314 │   │   overrides = {**kwargs, **module._wrap_overrides}  # type: ignore[arg-type]         │\n"
+             "│   315 │   │   return wrapper_cls(module, **overrides)                                            │\n"
+             "│   316 │                                                                                          │\n"
+             "│ ❱ 317 │   return wrapper_cls(module, **kwargs)                                                   │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    /* the same lines after a message that nothing leads to */
+    snprintf(buf, sizeof buf, "%s\n%s", OLD,
+             "│ /home/chat_glm6b/anaconda3/envs/longeval/lib/python3.10/site-packages/torch/distributed/fsdp/wra │\n"
+             "│ p.py:317 in _wrap                                                                                │\n"
+             "│ ❱ 317 │   return wrapper_cls(module, **kwargs)                                                   │\n");
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -937,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
+        cmocka_unit_test(test_rich_wrapped_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
