@@ -415,10 +415,12 @@ struct evidence {
     int rank;               /* rank named by the traceback's own prefix */
     size_t region;          /* relative start of the traceback region */
     size_t below;           /* relative start of a traceback found below the message, 0: none */
+    bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
+    if (e->load_masked) bits &= ~(1u << OOM_STAGE_LOAD);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
@@ -428,8 +430,23 @@ static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attentio
     if (attention) e->attention = true;
 }
 
+/* A forward-time hook moving weights: the load cues of the frames it calls
+ * (inner ones: seen before it innermost-first, after it outermost-first)
+ * do not count. */
+static void mask_load(struct evidence *e)
+{
+    const unsigned load = 1u << OOM_STAGE_LOAD;
+    if (e->inner_last) {
+        e->load_masked = true;
+        return;
+    }
+    e->bits &= ~load;
+    if (e->inner & load) e->inner = 0;
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
+    if (stage_masks_load(body, n + 1)) mask_load(e);
     frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
 }
 
@@ -687,7 +704,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);

@@ -124,7 +124,7 @@ static const struct stage_word frame_words[] = {
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
-    {"pre_forward", OOM_STAGE_FORWARD, false},
+    {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
     {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},
@@ -375,6 +375,19 @@ static unsigned words_bits(const char *text, size_t len, const struct stage_word
         if (!(bits & (1u << words[i].stage)) && has_cue(text, len, &words[i]))
             bits |= 1u << words[i].stage;
     return bits;
+}
+
+/* Forward-time hooks: FSDP2's unshard and accelerate's offload hooks
+ * (hooks.py pre_forward, new_forward) run before a module's forward; the
+ * weights they move to the GPU (Module._apply, set_module_tensor_to_device)
+ * are no load. */
+static const struct stage_word mask_load_words[] = {
+    {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
+};
+
+bool stage_masks_load(const char *text, size_t len)
+{
+    return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
 }
 
 unsigned stage_frame_bits(const char *text, size_t len)

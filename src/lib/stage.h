@@ -29,6 +29,10 @@ enum stage_line stage_line_kind(const char *body, size_t len);
  * length, never more than len. Other lines come back unchanged. */
 size_t stage_unbox(char *line, size_t len);
 
+/* The frame is a forward-time hook (accelerate's offload pre_forward,
+ * FSDP2's unshard): load cues of the frames it calls do not count. */
+bool stage_masks_load(const char *text, size_t len);
+
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
 

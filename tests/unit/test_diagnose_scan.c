@@ -947,6 +947,30 @@ static void test_rich_wrapped_header(void **state)
     oom_report_release(&rep);
 }
 
+/* accelerate's CPU-offload hook moves a module to the GPU right before its
+ * forward: Module._apply under hooks.py's pre_forward is no load
+ * (huggingface/lora-fast#1). */
+static void test_offload_hook_is_no_load(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/accelerate/hooks.py\", line 720, "
+        "in torch_dynamo_resume_in_pre_forward_at_719\n"
+        "    module.to(self.execution_device)\n"
+        "  File \"/home/name/work/forks/diffusers/src/diffusers/models/modeling_utils.py\", line 1383, in to\n"
+        "    return super().to(*args, **kwargs)\n"
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/torch/nn/modules/module.py\", line "
+        "1355, in to\n"
+        "    return self._apply(convert)\n"
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/torch/nn/modules/module.py\", line "
+        "915, in _apply\n"
+        "    module._apply(fn)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB. GPU 0 has a total capacity of "
+        "23.64 GiB of which 31.06 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -967,7 +991,7 @@ int main(void)
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
-        cmocka_unit_test(test_rich_wrapped_header),
+        cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
