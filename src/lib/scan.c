@@ -25,6 +25,7 @@
 #define MAX_ANCHORS 64
 #define MAX_STAGED_EVENTS 64
 #define AFTER_LINES 16      /* lines after a message read for evidence */
+#define WALK_AHEAD 40       /* lines below a message that nothing leads to, read for its traceback and steps */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
 #define TABLE_LINES 48      /* rows below it */
 
@@ -636,6 +637,18 @@ static bool summary_step_line(const char *p, size_t n)
     return false;
 }
 
+/* The training step one line states, or -1: progress of other work and
+ * summary figures are no steps. */
+static long line_step(const char *p, size_t n)
+{
+    struct steps_point pt;
+    size_t m = n < CTX_MAX ? n : CTX_MAX;
+    if ((steps_parse_line(p, n, &pt) & STEPS_STEP) && pt.step >= 0 && !progress_of_other_work(p, n) &&
+        !summary_step_line(p, m))
+        return pt.step;
+    return ui_progress_step(p, m);
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -647,22 +660,29 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
             break;
         }
         if (!prev_line(v, &a, &b)) break;
-        struct steps_point pt;
-        if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
-            !progress_of_other_work(v->p + a, b - a) &&
-            !summary_step_line(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX)) {
-            result = pt.step;
-            break;
-        }
-        long ui = ui_progress_step(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX);
-        if (ui >= 0) {
-            result = ui;
-            break;
-        }
+        result = line_step(v->p + a, b - a);
+        if (result >= 0) break;
     }
     s->step_pos = abs_from;
     s->step_value = result;
     s->step_valid = true;
+    return result;
+}
+
+/* A message that nothing leads to (an issue title, the error pasted
+ * first): the last step logged in the lines after it, up to the traceback
+ * that follows (upto, relative) or, with none, up to the first traceback
+ * header within reach lines. The step cache is for messages in file order
+ * and stays untouched. */
+static long step_below(const struct view *v, size_t le, size_t upto, int reach)
+{
+    long result = -1;
+    size_t a = le, b = le;
+    for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
+        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) break;
+        long st = line_step(v->p + a, b - a);
+        if (st >= 0) result = st;
+    }
     return result;
 }
 
@@ -708,13 +728,13 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
+    bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN;
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
         /* A message that nothing leads to (an issue's title line, the
          * error pasted first) is followed by its traceback, further down
          * past prose, headings and the launch command. */
-        int reach = e.frames || e.context != OOM_STAGE_UNKNOWN ? 6 : 40;
-        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, reach, &f);
+        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
     }
@@ -736,9 +756,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
-    /* A title-first paste: the steps were logged above the traceback that
-     * follows the message, not above the message. */
-    if (ev->step < 0 && e.below > le) ev->step = find_step(s, v, e.below);
+    /* A title-first paste: the steps were logged below the message, above
+     * the traceback that follows it (or with none, in the lines after). */
+    if (ev->step < 0 && alone) ev->step = step_below(v, le, e.below > le ? e.below : 0, WALK_AHEAD);
 }
 
 /* ---- events: add, merge details, fold repeats ------------------------------ */

@@ -248,15 +248,22 @@ static void rule_it(struct scan *sc, size_t i)
 }
 
 /* MXNet's Speedometer: "Epoch[0] Batch [2260]\tSpeed: ..." (and
- * "Iter[0] Batch [20]"); only the bracketed count, so "batch 8" or a shape
- * "[32, 3, 224]" is no step. */
+ * "Iter[0] Batch [20]"); icefall/k2 trainers: "Epoch 1, batch 164100,
+ * loss[...]" after the epoch on the same line. Otherwise "batch 8" or a
+ * shape "[32, 3, 224]" is no step. */
 static void rule_batch(struct scan *sc, size_t i)
 {
     long v;
     i = skip_blanks(sc, i);
-    if (i >= sc->n || sc->s[i] != '[') return;
-    size_t k = read_long(sc, i + 1, &v);
-    if (k == 0 || i + 1 + k >= sc->n || sc->s[i + 1 + k] != ']') return;
+    if (i < sc->n && sc->s[i] == '[') {
+        size_t k = read_long(sc, i + 1, &v);
+        if (k == 0 || i + 1 + k >= sc->n || sc->s[i + 1 + k] != ']') return;
+        set_step(sc, v);
+        return;
+    }
+    if (!(sc->pt->fields & STEPS_EPOCH)) return;
+    size_t k = read_long(sc, i, &v);
+    if (k == 0 || (i + k < sc->n && (isalnum((unsigned char)sc->s[i + k]) || sc->s[i + k] == '.'))) return;
     set_step(sc, v);
 }
 

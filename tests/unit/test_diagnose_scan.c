@@ -971,6 +971,31 @@ static void test_offload_hook_is_no_load(void **state)
     oom_report_release(&rep);
 }
 
+/* A message pasted first (an issue title) with the training log below it
+ * and no traceback: the last step logged there (lifeiteng/vall-e#110's
+ * lines under the common message; the thread's title is no message). */
+static void test_title_first_step_without_traceback(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n"
+             "Just run into this midst of training.\n"
+             "```\n"
+             "2023-05-01 13:05:08,249 INFO [trainer.py:757] Epoch 1, batch 164400, train_loss[loss=2.874, "
+             "ArTop10Accuracy=0.7315, over 5625.00 frames. ], batch size: 12, lr: 8.72e-03\n"
+             "2023-05-01 13:05:32,968 INFO [trainer.py:757] Epoch 1, batch 164500, train_loss[loss=2.744, "
+             "ArTop10Accuracy=0.7321, over 5302.00 frames. ], batch size: 13, lr: 8.72e-03\n");
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 164500);
+    oom_report_release(&rep);
+    /* A step logged before the message still wins (a real log, not a paste). */
+    snprintf(buf, sizeof buf, "step=120 loss=1.9\n%sstep=121 loss=1.8\n", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 120);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -992,6 +1017,7 @@ int main(void)
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
         cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
+        cmocka_unit_test(test_title_first_step_without_traceback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -716,6 +716,12 @@ static void test_mxnet_and_notebook_bars(void **state)
     parse("2019-12-31 00:21:04,166 - INFO - Epoch [1][1550/23454]\tlr: 0.00050, eta: 1 day, 19:58:30, "
           "time: 0.429, data_time: 0.006, memory: 6814, loss_cls: 0.0960", &pt);
     assert_int_equal(pt.step, 1550);
+    /* icefall/k2 trainers (lifeiteng/vall-e#110): the batch after the epoch;
+     * "batch size: 13" at its end is no step. */
+    parse("2023-05-01 13:05:32,968 INFO [trainer.py:757] Epoch 1, batch 164500, train_loss[loss=2.744, "
+          "ArTop10Accuracy=0.7321, over 5302.00 frames. ], tot_loss[loss=2.675, ArTop10Accuracy=0.7504, over "
+          "5204.26 frames. ], batch size: 13, lr: 8.72e-03", &pt);
+    assert_int_equal(pt.step, 164500);
     /* A shape in brackets is no batch counter. */
     parse("batch [32, 3, 224, 224]", &pt);
     assert_int_equal(pt.step, -1);
