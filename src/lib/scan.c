@@ -785,6 +785,9 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     if (dst->gpu < 0) dst->gpu = src->gpu;
     if (dst->rank < 0) dst->rank = src->rank;
     if (!dst->mem.present) dst->mem = src->mem;
+    /* one event told in two parts: the stage and step either part saw */
+    if (dst->stage == OOM_STAGE_UNKNOWN) dst->stage = src->stage;
+    if (dst->step < 0) dst->step = src->step;
     if (src->gpu_oom && !dst->gpu_oom) {
         dst->gpu_oom = true;
         dst->kind = src->kind;

@@ -996,6 +996,26 @@ static void test_title_first_step_without_traceback(void **state)
     oom_report_release(&rep);
 }
 
+/* A message told in parts (AUTOMATIC1111/stable-diffusion-webui#3203: the
+ * head, a blank line, the numbers clause): whichever part the report keeps,
+ * it keeps the stage the frame above the head gave. Guards the join of a
+ * figureless head with its figures (diagrec's merge), where the numbers
+ * part alone sees no frame. */
+static void test_parts_keep_stage(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "return torch.group_norm(input, num_groups, weight, bias, eps, torch.backends.cudnn.enabled)\n"
+        "\n"
+        "RuntimeError: CUDA out of memory.\n"
+        "\n"
+        "Tried to allocate 12.00 GiB (GPU 0; 24.00 GiB total capacity; 8.33 GiB already allocated; 8.65 GiB "
+        "free; 12.89 GiB reserved in total by PyTorch)\n");
+    assert_true(rep.primary >= 0);
+    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "forward");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1017,7 +1037,7 @@ int main(void)
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
         cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
-        cmocka_unit_test(test_title_first_step_without_traceback),
+        cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
