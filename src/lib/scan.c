@@ -1021,9 +1021,14 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         return le;
     }
     if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE) {
+        /* what the part it replaces saw (merge_into) stands when this one sees nothing */
+        enum oom_stage kept_stage = ev.stage;
+        long kept_step = ev.step;
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
+        if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = kept_stage;
+        if (ev.step < 0) ev.step = kept_step;
     }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;
