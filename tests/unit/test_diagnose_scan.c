@@ -494,6 +494,528 @@ static void test_summary_numbers_not_steps(void **state)
     oom_report_release(&rep);
 }
 
+/* Rich tracebacks (accelerate, typer) draw every frame in a box: the frame
+ * header "path.py:1448 in state_dict", context lines around the one that
+ * ran, the marked line "❱ 1448 │ ...". Lines from Facico/Chinese-Vicuna#147
+ * (saving) and deepspeedai/DeepSpeed#2672 (deepspeed.initialize, where the
+ * context line "collate_fn=collate_fn," must not say data); the message is
+ * the common OLD one. */
+static void test_rich_traceback_boxes(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ /data/jiangzhisheng/anaconda3/envs/llama/lib/python3.9/site-packages/torch/nn/modules/module.py: │\n"
+             "│ 1448 in state_dict                                                                               │\n"
+             "│                                                                                                  │\n"
+             "│   1445 │   │   self._save_to_state_dict(destination, prefix, keep_vars)                          │\n"
+             "│   1446 │   │   for name, module in self._modules.items():                                        │\n"
+             "│   1447 │   │   │   if module is not None:                                                        │\n"
+             "│ ❱ 1448 │   │   │   │   module.state_dict(destination=destination, prefix=prefix + name + '.', k  │\n"
+             "│   1449 │   │   for hook in self._state_dict_hooks.values():                                      │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "checkpoint");
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ ❱ 1093 │   │   │   engine, optimizer, _, lr_scheduler = deepspeed.initialize │\n"
+             "│   1094 │   │   │   if optimizer is not None:                                 │\n"
+             "│                                                                              │\n"
+             "│ /usr/local/lib/python3.7/dist-packages/deepspeed/__init__.py:135 in          │\n"
+             "│ initialize                                                                   │\n"
+             "│                                                                              │\n"
+             "│   133 │   │   │   │   │   │   │   │    collate_fn=collate_fn,                │\n"
+             "│   134 │   │   │   │   │   │   │   │    config=config,                        │\n"
+             "│ ❱ 135 │   │   │   │   │   │   │   │    config_params=config_params)          │\n"
+             "│   136 │   else:                                                              │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    /* The frame header reads as Python's own ", in state_dict". */
+    char line[] = "│ 1448 in state_dict          │";
+    size_t n = stage_unbox(line, strlen(line));
+    assert_true(n <= strlen("│ 1448 in state_dict          │"));
+    line[n] = '\0';
+    assert_string_equal(line, "│ 1448, in state_dict");
+}
+
+/* A traceback pasted without indentation (mindverse/Second-Me#209,
+ * tests/corpus-heldout3/g02): a code line with no stage word under its
+ * frame header is still that frame's code, so the walk goes on to the
+ * backward frames above it. The frame header whose start was cut ("'File
+ * ...") is a frame. */
+static void test_unindented_code_under_frame(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s",
+             "File \"/usr/local/lib/python3.12/site-packages/torch/utils/checkpoint.py\", line 321, in backward\n"
+             "torch.autograd.backward(outputs_with_grad, args_with_grad)\n"
+             "File \"/usr/local/lib/python3.12/site-packages/torch/autograd/function.py\", line 307, in apply\n"
+             "return user_fn(self, *args)\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+    const char *cut = "'File \"/usr/local/lib/python3.12/site-packages/torch/_tensor.py\", line 581, in backward";
+    assert_int_equal(stage_line_kind(cut, strlen(cut)), STAGE_LINE_FRAME);
+}
+
+/* TensorFlow: "Caused by op 'gradients/concat', defined at:" names the op
+ * (StephanieWyt/RDGCN#3; tensorflow/tensorflow#4735 for a forward op); an
+ * eager op with no stage word ("[Op:Mul]") yields to frames in Keras's Adam
+ * update (kpe/bert-for-tf2#76). */
+static void test_tf_caused_by_and_generic_op(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str("OOM when allocating tensor with shape[2259000,300]\n"
+                                     "\n"
+                                     "Caused by op 'gradients/concat', defined at:\n"
+                                     "  File \"main.py\", line 34, in <module>\n"
+                                     "    Config.epochs, train, e, Config.k, test)\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+    rep = scan_str("OOM when allocating tensor with shape[2259000,300]\n"
+                   "Caused by op u'InceptionV1/InceptionV1/Conv2d_1a_7x7/BatchNorm/moments/"
+                   "sufficient_statistics/SquaredDifference', defined at:\n"
+                   "  File \"train_image_classifier.py\", line 585, in <module>\n"
+                   "    tf.app.run()\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+    rep = scan_str(
+        "ResourceExhaustedError: OOM when allocating tensor with shape[501153,768] and type float on "
+        "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:Mul]\n"
+        "\n"
+        "~/anaconda3/envs/tensorflow2_p36/lib/python3.6/site-packages/tensorflow/python/keras/"
+        "optimizer_v2/adam.py in _resource_apply_sparse(self, grad, var, indices, apply_state)\n"
+        "    224       v_sqrt = math_ops.sqrt(v_t)\n"
+        "    225       var_update = state_ops.assign_sub(\n"
+        "--> 226           var, coefficients['lr'] * m_t / (v_sqrt + coefficients['epsilon']),\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "optimizer");
+    oom_report_release(&rep);
+}
+
+/* Evidence after the message: TGI's router re-logs the error inside its
+ * request span ("ERROR generate{parameters=...}", huggingface/
+ * text-generation-inference#1356); llama.cpp names the KV-cache update it
+ * was doing (ggml-org/llama.cpp#11476). */
+static void test_after_message_spans(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s\n%s", OLD,
+             "2023-12-18T02:36:47.731138Z ERROR generate{parameters=GenerateParameters { best_of: None, "
+             "temperature: Some(0.69), repetition_penalty: Some(1.1), top_k: Some(67) }}: "
+             "text_generation_router::infer: router/src/infer.rs:555: Request failed\n");
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+    rep = scan_str("deep-seek-1  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9866.00 MiB on "
+                   "device 1: cudaMalloc failed: out of memory\n"
+                   "deep-seek-1  | ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 10345253120\n"
+                   "deep-seek-1  | llama_kv_cache_update_impl: failed to allocate compute buffers\n");
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* Library paths outside torch: a diffusion UI's VAE decode is generation
+ * (CS1o/Stable-Diffusion-Info#51, A1111's sd_samplers_common.py); vLLM's
+ * start-up profiling (vllm-project/vllm#7854) is the engine's warm-up. */
+static void test_library_paths(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "      File \"Z:\\SD-Zluda\\stable-diffusion-webui-amdgpu\\modules\\sd_samplers_common.py\", "
+             "line 58, in samples_to_images_tensor\n"
+             "        x_sample = model.decode_first_stage(sample.to(model.first_stage_model.dtype))\n"
+             "      File \"Z:\\SD-Zluda\\stable-diffusion-webui-amdgpu\\repositories\\generative-models\\sgm\\"
+             "models\\autoencoder.py\", line 315, in decode\n"
+             "        dec = self.decoder(z, **decoder_kwargs)\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s",
+             "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/vllm/worker/worker.py\", line 179, "
+             "in determine_num_available_blocks\n"
+             "[rank0]:     self.model_runner.profile_run()\n"
+             "[rank0]:   File \"/opt/conda/lib/python3.10/site-packages/torch/utils/_contextlib.py\", line 116, "
+             "in decorate_context\n"
+             "[rank0]:     return func(*args, **kwargs)\n"
+             "[rank0]: ",
+             OLD);
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* transformers' notebook bar above the IPython header gives the step
+ * (bitsandbytes-foundation/bitsandbytes#340). */
+static void test_notebook_bar_step(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        " [ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch 1/3]\n"
+        "Step\tTraining Loss\n"
+        "---------------------------------------------------------------------------\n"
+        "OutOfMemoryError                          Traceback (most recent call last)\n"
+        "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total "
+        "capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)\n");
+    assert_true(rep.n_events >= 1);
+    assert_int_equal(rep.events[0].step, 501);
+    oom_report_release(&rep);
+}
+
+/* A message that nothing leads to (an issue title, the error pasted first)
+ * is followed by its traceback past prose and launch lines: kohya's
+ * accelerate prepare_model moves the model to the GPU (bmaltais/kohya_ss#369,
+ * lines as pasted; "steps for 10 epochs ... 1560" is a total, no step); a
+ * TF "Caused by op 'gradients/...'" five lines down
+ * (suriyadeepan/practical_seq2seq#28). */
+static void test_title_first_traceback(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "1050ti RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB total "
+        "capacity; 3.43 GiB already allocated; 0 bytes free; 3.50 GiB reserved in total by PyTorch)\n"
+        "\n"
+        "**Can you help me?**\n"
+        "\n"
+        "import network module: networks.lora\n"
+        "create LoRA for Text Encoder: 72 modules.\n"
+        "create LoRA for U-Net: 192 modules.\n"
+        "enable LoRA for text encoder\n"
+        "enable LoRA for U-Net\n"
+        "prepare optimizer, data loader etc.\n"
+        "use AdamW optimizer | {}\n"
+        "override steps. steps for 10 epochs is: 1560\n"
+        "Traceback (most recent call last):\n"
+        "  File \"D:\\lora-scripts\\sd-scripts\\train_network.py\", line 194, in train\n"
+        "    unet, text_encoder, network, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(\n"
+        "  File \"D:\\lora-scripts\\venv\\lib\\site-packages\\accelerate\\accelerator.py\", line 741, in _prepare_one\n"
+        "    return self.prepare_model(obj, device_placement=device_placement)\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+    rep = scan_str("OOM when allocating tensor with shape[2048,4096]\n"
+                   "\n"
+                   "```\n"
+                   "mbedding_rnn_decoder/rnn_decoder/MultiRNNCell/Cell0/BasicLSTMCell/Linear/Bias/ApplyAdam\", "
+                   "tensor_type=DT_FLOAT, _device=\"/job:localhost/replica:0/task:0/cpu:0\"]()]]\n"
+                   "\n"
+                   "Caused by op 'gradients/decoder/embedding_rnn_seq2seq/embedding_rnn_decoder/rnn_decoder/"
+                   "MultiRNNCell_4/Cell0/BasicLSTMCell/Linear/MatMul_grad/MatMul_1', defined at:\n"
+                   "  File \"04-Cornell-Movie-Dialog-Bot.py\", line 30, in <module>\n"
+                   "    num_layers=3\n"
+                   "  File \"c:\\Repositories\\practical_seq2seq\\seq2seq_wrapper.py\", line 79, in __init__\n"
+                   "    __graph__()\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    oom_report_release(&rep);
+}
+
+/* The steps logged above a traceback that follows a title-first message:
+ * pytorch/pytorch#82218's log and frames under the common OLD message (the
+ * thread's own message is cut). A Rich box after the message starts the
+ * walk like a frame (Facico/Chinese-Vicuna#147). */
+static void test_title_first_step_and_box(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n```\n"
+             "[INFO 2022-07-26 14:40:33,673] [Step 10115] 0.501 sec/step (0.555), lr=1.6427E-04, loss=0.15372 "
+             "(Ave. 0.32287), grad_norm=0.747\n"
+             "[INFO 2022-07-26 14:40:33,675] Current memory: 6413632512\n"
+             "[INFO 2022-07-26 14:40:34,251] [Step 10116] 0.577 sec/step (0.552), lr=1.6426E-04, loss=0.17586 "
+             "(Ave. 0.32030), grad_norm=1.508\n"
+             "[INFO 2022-07-26 14:40:34,254] Current memory: 6424706560\n"
+             "[ERROR 2022-07-26 14:40:34,609] Failed due to RuntimeError, input shape: torch.Size([28, 69920])\n"
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 210, in main\n"
+             "    losses['loss'].backward()\n");
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "backward");
+    assert_int_equal(rep.events[0].step, 10116);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n"
+             "│ /data/jiangzhisheng/anaconda3/envs/llama/lib/python3.9/site-packages/torch/nn/modules/module.py: │\n"
+             "│ 1448 in state_dict                                                                               │\n"
+             "│                                                                                                  │\n"
+             "│   1445 │   │   self._save_to_state_dict(destination, prefix, keep_vars)                          │\n"
+             "│ ❱ 1448 │   │   │   │   module.state_dict(destination=destination, prefix=prefix + name + '.', k  │\n");
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "checkpoint");
+    oom_report_release(&rep);
+}
+
+/* What follows the message says load or generation: ollama's llama.cpp
+ * runner "unable to load model" (ollama/ollama#3418), llama-cpp-python's
+ * KV cache at context creation (abetlen/llama-cpp-python#1944), a diffusion
+ * web UI's txt2img job (Sygil-Dev/sygil-webui#1493). Frames: text-generation-
+ * webui's gentask (oobabooga/textgen#1304); an unindented forward op line
+ * above the message (AUTOMATIC1111/stable-diffusion-webui#3203). */
+static void test_more_stage_words(void **state)
+{
+    (void)state;
+    struct {
+        const char *log, *want;
+    } cases[] = {
+        {"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 826.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+         "ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 866125824\n"
+         "llama_new_context_with_model: failed to allocate compute buffers\n"
+         "llama_init_from_gpt_params: error: failed to create context with model '/root/.ollama/models/blobs/sha256-e9e5'\n"
+         "{\"function\":\"load_model\",\"level\":\"ERR\",\"line\":410,\"msg\":\"unable to load model\"}\n",
+         "load"},
+        {"   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+         "   llama_kv_cache_init: failed to allocate buffer for kv cache\n"
+         "   llama_init_from_model: llama_kv_cache_init() failed for self-attention cache\n",
+         "load"},
+        {"Error: CUDA error: out of memory\n"
+         "CUDA kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect.\n"
+         "\n"
+         "To create a public link, set `share=True` in `launch()`.\n"
+         "Exception processing job JobInfo(inputs=('dog', 50, 'k_lms', [1, 2, 3, 4, 5], 'RealESRGAN_x4plus'), "
+         "func=<function txt2img at 0x0000025C9B0419D0>, session_key='\"86d6c1e835304f02af52fd1e2e49f19f\"')\n",
+         "generate"},
+        {"torch.cuda.OutOfMemoryError: CUDA out of memory with 24gb vram in short convos\n"
+         "\n"
+         "Traceback (most recent call last):\n"
+         "  File \"D:\\oobabooga-windows\\text-generation-webui\\modules\\callbacks.py\", line 66, in gentask\n"
+         "    ret = self.mfunc(callback=_callback, **self.kwargs)\n",
+         "generate"},
+        {"return torch.group_norm(input, num_groups, weight, bias, eps, torch.backends.cudnn.enabled)\n"
+         "\n"
+         "RuntimeError: CUDA out of memory. Tried to allocate 12.00 GiB (GPU 0; 24.00 GiB total capacity; 8.33 GiB "
+         "already allocated; 8.65 GiB free; 12.89 GiB reserved in total by PyTorch)\n",
+         "forward"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct oom_report rep = scan_str(cases[i].log);
+        assert_true(rep.n_events >= 1);
+        assert_string_equal(oom_stage_name(rep.events[0].stage), cases[i].want);
+        oom_report_release(&rep);
+    }
+}
+
+/* FSDP: its auto-wrap runs while the wrapper is built (frames of
+ * openvla/openvla#176, under the common OLD message), and FSDP2 unshards
+ * the parameters before each forward (meta-pytorch/torchtune#2071). */
+static void test_fsdp_frames(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s",
+             "  File \"/home/zhangji/miniconda3/envs/openvla/lib/python3.10/site-packages/torch/distributed/fsdp/"
+             "wrap.py\", line 543, in _recursive_wrap\n"
+             "    wrapped_child, num_wrapped_params = _recursive_wrap(\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    rep = scan_str(
+        "[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/distributed/_composable/fsdp/_fsdp_state.py\", "
+        "line 232, in _pre_forward\n"
+        "[rank6]:     args, kwargs = self._fsdp_param_group.pre_forward(module, args, kwargs)\n"
+        "[rank6]:                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/distributed/_composable/fsdp/"
+        "_fsdp_param_group.py\", line 301, in pre_forward\n"
+        "[rank6]:     self.wait_for_unshard()\n"
+        "[rank6]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 6 has a total "
+        "capacity of 79.44 GiB of which 2.00 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
+/* A frame in a model library's model or op code is a forward pass (or the
+ * loss it computes): mmdet's bbox_overlaps during label assignment
+ * (open-mmlab/mmdetection#12285, tests/corpus-heldout5/h5-15). */
+static void test_model_library_frames(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "  File \"/home/wanglingzhi/anaconda3/envs/yolox/lib/python3.8/site-packages/mmdet-3.3.0-py3.8.egg/"
+        "mmdet/structures/bbox/bbox_overlaps.py\", line 176, in bbox_overlaps\n"
+        "    wh = fp16_clamp(rb - lt, min=0)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.45 GiB. GPU 0 has a total capacity of "
+        "5.78 GiB of which 606.62 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
+/* vLLM serving: the engine loop (vllm-project/vllm#22702) and the sampler
+ * (vllm-project/vllm#15105) are generation; the message under the frames
+ * is the common one of those threads' form. */
+static void test_vllm_serving_frames(void **state)
+{
+    (void)state;
+    const char *logs[] = {
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387]   File "
+        "\"/checkpoint/binary/vllm084/vllm/v1/engine/core.py\", line 402, in run_busy_loop\n"
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387]     "
+        "self._process_engine_step()\n"
+        "(ActorWorker(actor_infer-0) pid=33521, ip=10.17.71.58) ERROR 08-12 00:30:03 [core.py:387] "
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity "
+        "of 79.44 GiB of which 2.00 MiB is free.\n",
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]   File "
+        "\"/usr/local/lib/python3.10/dist-packages/vllm/v1/sample/sampler.py\", line 109, in sample\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]     random_sampled = "
+        "self.topk_topp_sampler(\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]   File "
+        "\"/usr/local/lib/python3.10/dist-packages/vllm/v1/sample/ops/topk_topp_sampler.py\", line 79, in "
+        "forward_native\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375]     logits = "
+        "apply_top_k_top_p(logits, k, p)\n"
+        "(VllmWorker rank=0 pid=550) ERROR 03-20 02:29:07 [multiproc_executor.py:375] torch.OutOfMemoryError: "
+        "CUDA out of memory. Tried to allocate 1.74 GiB. GPU 0 has a total capacity of 15.48 GiB of which "
+        "953.94 MiB is free.\n",
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep = scan_str(logs[i]);
+        assert_true(rep.n_events >= 1);
+        assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+        oom_report_release(&rep);
+    }
+}
+
+/* LAVIS/BLIP's MetricLogger prints "Evaluation  [N/M]" while it evaluates
+ * (salesforce/LAVIS#84, lines under which the common message stands). */
+static void test_metriclogger_evaluation_context(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s",
+             "Evaluation  [2210/5000]  eta: 0:02:20    time: 0.0526  data: 0.0004  max mem: 17801\n"
+             "Evaluation  [2220/5000]  eta: 0:02:20    time: 0.0526  data: 0.0004  max mem: 17838\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "eval");
+    assert_int_equal(rep.events[0].step, -1);
+    oom_report_release(&rep);
+}
+
+/* Speech-to-text decoding is generation; each pasted line wrapped in
+ * backticks (octimot/StoryToolkitAI#23's whisper frames, under the common
+ * message). */
+static void test_whisper_decoding(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s",
+             "`  File \"whisper\\transcribe.py\", line 181, in transcribe\n"
+             "    result: DecodingResult = decode_with_fallback(segment)`\n"
+             "`  File \"whisper\\transcribe.py\", line 117, in decode_with_fallback\n"
+             "    decode_result = model.decode(segment, options)`\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* Rich wraps a long frame header inside its box: "…/torch/distributed/fsdp/wra"
+ * then "p.py:317 in _wrap" (DachengLi1/LongChat#9, FSDP wrapping the model
+ * while it is built; the common message under it). */
+static void test_rich_wrapped_header(void **state)
+{
+    (void)state;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s",
+             "│ /home/chat_glm6b/anaconda3/envs/longeval/lib/python3.10/site-packages/torch/distributed/fsdp/wra │\n"
+             "│ p.py:317 in _wrap                                                                                │\n"
+             "│                                                                                                  │\n"
+             "│   314 │   │   overrides = {**kwargs, **module._wrap_overrides}  # type: ignore[arg-type]         │\n"
+             "│   315 │   │   return wrapper_cls(module, **overrides)                                            │\n"
+             "│   316 │                                                                                          │\n"
+             "│ ❱ 317 │   return wrapper_cls(module, **kwargs)                                                   │\n"
+             "╰──────────────────────────────────────────────────────────────────────────────────────────────────╯\n",
+             OLD);
+    struct oom_report rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    /* the same lines after a message that nothing leads to */
+    snprintf(buf, sizeof buf, "%s\n%s", OLD,
+             "│ /home/chat_glm6b/anaconda3/envs/longeval/lib/python3.10/site-packages/torch/distributed/fsdp/wra │\n"
+             "│ p.py:317 in _wrap                                                                                │\n"
+             "│ ❱ 317 │   return wrapper_cls(module, **kwargs)                                                   │\n");
+    rep = scan_str(buf);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+}
+
+/* accelerate's CPU-offload hook moves a module to the GPU right before its
+ * forward: Module._apply under hooks.py's pre_forward is no load
+ * (huggingface/lora-fast#1). */
+static void test_offload_hook_is_no_load(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/accelerate/hooks.py\", line 720, "
+        "in torch_dynamo_resume_in_pre_forward_at_719\n"
+        "    module.to(self.execution_device)\n"
+        "  File \"/home/name/work/forks/diffusers/src/diffusers/models/modeling_utils.py\", line 1383, in to\n"
+        "    return super().to(*args, **kwargs)\n"
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/torch/nn/modules/module.py\", line "
+        "1355, in to\n"
+        "    return self._apply(convert)\n"
+        "  File \"/home/name/anaconda3/envs/peft/lib/python3.12/site-packages/torch/nn/modules/module.py\", line "
+        "915, in _apply\n"
+        "    module._apply(fn)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB. GPU 0 has a total capacity of "
+        "23.64 GiB of which 31.06 MiB is free.\n");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "forward");
+    oom_report_release(&rep);
+}
+
+/* A message pasted first (an issue title) with the training log below it
+ * and no traceback: the last step logged there (lifeiteng/vall-e#110's
+ * lines under the common message; the thread's title is no message). */
+static void test_title_first_step_without_traceback(void **state)
+{
+    (void)state;
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s%s", OLD,
+             "\n"
+             "Just run into this midst of training.\n"
+             "```\n"
+             "2023-05-01 13:05:08,249 INFO [trainer.py:757] Epoch 1, batch 164400, train_loss[loss=2.874, "
+             "ArTop10Accuracy=0.7315, over 5625.00 frames. ], batch size: 12, lr: 8.72e-03\n"
+             "2023-05-01 13:05:32,968 INFO [trainer.py:757] Epoch 1, batch 164500, train_loss[loss=2.744, "
+             "ArTop10Accuracy=0.7321, over 5302.00 frames. ], batch size: 13, lr: 8.72e-03\n");
+    struct oom_report rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 164500);
+    oom_report_release(&rep);
+    /* A step logged before the message still wins (a real log, not a paste). */
+    snprintf(buf, sizeof buf, "step=120 loss=1.9\n%sstep=121 loss=1.8\n", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.events[0].step, 120);
+    oom_report_release(&rep);
+}
+
+/* A message told in parts (AUTOMATIC1111/stable-diffusion-webui#3203: the
+ * head, a blank line, the numbers clause): whichever part the report keeps,
+ * it keeps the stage the frame above the head gave. Guards the join of a
+ * figureless head with its figures (diagrec's merge), where the numbers
+ * part alone sees no frame. */
+static void test_parts_keep_stage(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "return torch.group_norm(input, num_groups, weight, bias, eps, torch.backends.cudnn.enabled)\n"
+        "\n"
+        "RuntimeError: CUDA out of memory.\n"
+        "\n"
+        "Tried to allocate 12.00 GiB (GPU 0; 24.00 GiB total capacity; 8.33 GiB already allocated; 8.65 GiB "
+        "free; 12.89 GiB reserved in total by PyTorch)\n");
+    assert_true(rep.primary >= 0);
+    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "forward");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +1029,15 @@ int main(void)
         cmocka_unit_test(test_ipython_header_and_named_model_to),
         cmocka_unit_test(test_innermost_frame_wins), cmocka_unit_test(test_wrap_inside_number),
         cmocka_unit_test(test_nccl_rank_from_init_line), cmocka_unit_test(test_summary_numbers_not_steps),
+        cmocka_unit_test(test_rich_traceback_boxes), cmocka_unit_test(test_unindented_code_under_frame),
+        cmocka_unit_test(test_tf_caused_by_and_generic_op), cmocka_unit_test(test_after_message_spans),
+        cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
+        cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
+        cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
+        cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
+        cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
+        cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
+        cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -693,6 +693,40 @@ static void test_labelled_runlogs(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* Progress formats issue 12 found in real logs: MXNet's Speedometer
+ * ("Epoch[%d] Batch [%d]\tSpeed: ...", apache/mxnet:example/rcnn/rcnn/callback.py;
+ * the line is TuSimple/mx-maskrcnn#98's) and transformers' notebook bar
+ * (bitsandbytes-foundation/bitsandbytes#340). */
+static void test_mxnet_and_notebook_bars(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    parse("INFO:root:Epoch[0] Batch [2260] Speed: 0.34 samples/sec Train-RCNNAcc=0.795092, "
+          "RCNNLogLoss=0.639085,   RCNNL1Loss=1.497108,", &pt);
+    assert_int_equal(pt.step, 2260);
+    assert_true(pt.epoch == 0);
+    parse(" [ 501/1500 06:35 < 13:11, 1.26 it/s, Epoch 1/3]", &pt);
+    assert_int_equal(pt.step, 501);
+    /* MetricLogger (DETR/DeiT/BLIP utils) joins its fields with two blanks
+     * (gaopengcuhk/Stable-Pix2Seq#14); mmcv's form has none
+     * (open-mmlab/mmdetection#1956). */
+    parse("Epoch: [0]  [ 260/3696]  eta: 0:47:11  lr: 0.000100  loss: 5.6821 (6.3225)  at: 5.6821 "
+          "(6.3225)  time: 0.7617  data: 0.0362  max mem: 29528", &pt);
+    assert_int_equal(pt.step, 260);
+    parse("2019-12-31 00:21:04,166 - INFO - Epoch [1][1550/23454]\tlr: 0.00050, eta: 1 day, 19:58:30, "
+          "time: 0.429, data_time: 0.006, memory: 6814, loss_cls: 0.0960", &pt);
+    assert_int_equal(pt.step, 1550);
+    /* icefall/k2 trainers (lifeiteng/vall-e#110): the batch after the epoch;
+     * "batch size: 13" at its end is no step. */
+    parse("2023-05-01 13:05:32,968 INFO [trainer.py:757] Epoch 1, batch 164500, train_loss[loss=2.744, "
+          "ArTop10Accuracy=0.7321, over 5302.00 frames. ], tot_loss[loss=2.675, ArTop10Accuracy=0.7504, over "
+          "5204.26 frames. ], batch size: 13, lr: 8.72e-03", &pt);
+    assert_int_equal(pt.step, 164500);
+    /* A shape in brackets is no batch counter. */
+    parse("batch [32, 3, 224, 224]", &pt);
+    assert_int_equal(pt.step, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -716,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),
         cmocka_unit_test(test_labelled_runlogs),
+        cmocka_unit_test(test_mxnet_and_notebook_bars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
