@@ -38,6 +38,7 @@ enum need {
     N_NOT_NCCL_TIMEOUT = 1 << 21,
     N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
     N_NOT_FRAG_SNAPSHOT = 1 << 23,
+    N_TGI_WARMUP = 1 << 24, /* TGI: its warm-up could not fit the prefill tokens */
 };
 
 #define V(k) (1u << (k))
@@ -119,6 +120,10 @@ static const struct plan_fix catalogue[] = {
      "Lower max_num_seqs (e.g. halve it) or gpu_memory_utilization (e.g. 0.90 -> 0.80) so the "
      "warm-up activations fit next to the KV cache",
      "{text}"},
+    {"tgi-warmup", 0, 0, N_OOM | N_TGI_WARMUP,
+     "Lower --max-batch-prefill-tokens (and --max-batch-total-tokens) when launching "
+     "text-generation-launcher, so its warm-up batch fits next to the weights",
+     "{text}"},
     {"nccl-buffers", 0, 0, N_OOM | N_NCCL_OOM,
      "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
      "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
@@ -192,7 +197,7 @@ static const struct plan_fix catalogue[] = {
      "DeepSpeed's per-rank checkpoint files",
      "{ranks}: a full state dict gathers every rank's shard onto one card"},
     /* Model load. */
-    {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM,
+    {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM,
      "Load in low precision straight to the devices: torch_dtype=torch.bfloat16, "
      "device_map=\"auto\", low_cpu_mem_usage=True, or 8/4-bit (BitsAndBytesConfig); "
      "torch.load(..., map_location=\"cpu\") for checkpoints",
@@ -201,7 +206,7 @@ static const struct plan_fix catalogue[] = {
      "Shard at load time: DeepSpeed ZeRO-3 (zero.Init) or FSDP with meta-device "
      "initialisation, instead of a full copy per rank",
      "{ranks}: each rank loads the full model before any sharding happens"},
-    {"load-fallbacks", 0, S(OOM_STAGE_LOAD), N_OOM,
+    {"load-fallbacks", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM,
      "Offload part of the weights (device_map=\"auto\" with max_memory and offload_folder), "
      "a smaller model, or a larger GPU",
      "the guide's last resorts when the weights do not fit in any precision"},
@@ -262,8 +267,8 @@ static const struct plan_fix catalogue[] = {
      "DDP keeps a full model, gradients and optimizer state on every card; {ranks}"},
     /* Last resorts, per family. */
     {"vllm-fallbacks", 0, 0, N_OOM | N_VLLM,
-     "If it still does not fit: spread the model over more GPUs (tensor_parallel_size), "
-     "serve a quantised checkpoint (AWQ/GPTQ/FP8), or a smaller model",
+     "If it still does not fit: spread the model over more GPUs (vLLM tensor_parallel_size, "
+     "TGI --num-shard), serve a quantised checkpoint (AWQ/GPTQ/FP8), or a smaller model",
      "the guide's last resorts for inference: shard, quantise or shrink the model"},
     {"inference-fallbacks", 0, INFER_STAGES, N_OOM | N_NOT_VLLM,
      "If it still fails: offload weights (device_map=\"auto\" with offload_folder), split "
@@ -343,10 +348,13 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;
     m |= !strcmp(e->framework, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
-    if (!strcmp(e->framework, "vllm")) m |= N_VLLM;
+    /* A serving engine (vLLM, TGI) sizes its own memory: HF loading and
+     * generation advice does not apply to it. */
+    if (!strcmp(e->framework, "vllm") || !strcmp(e->framework, "tgi")) m |= N_VLLM;
     else m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
+    if (!strcmp(e->kind, "tgi-warmup")) m |= N_TGI_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
