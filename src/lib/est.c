@@ -1298,8 +1298,8 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (wl->head == EST_HEAD_LM) {
         long double Tp = b * g->prompt;
         if (!G) g->logits_prefill = Tp * c->V * a;
-        else if (g->all_logits) /* every position, fp32 in forward (Llama family), then the last token's fp32 copy */
-            g->logits_prefill = Tp * c->V * (a + (upcasts_logits(c->m->family) ? 4 : 0)) + b * c->V * 4;
+        else if (g->all_logits) /* every position, fp32 in forward (Llama family); the last token's scores a view */
+            g->logits_prefill = Tp * c->V * (a + (upcasts_logits(c->m->family) ? 4 : 0));
         else
             g->logits_prefill = b * c->V * (a + 4);
         g->logits_decode = b * c->V * (a + 4);
@@ -1321,19 +1321,27 @@ static void infer_terms(const struct calc *c, struct terms *t)
     if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
     if (wl->mode == EST_MODE_LOAD) return;
     gen_plan(c, &g);
-    long double work_p = g.acts_prefill + g.logits_prefill, work_d = g.acts_decode + g.logits_decode;
+    /* a block's working set and the head's (its input + the logits) are not
+     * alive at once: activations carry what a block holds beyond the head */
+    long double head_p = g.logits_prefill + (long double)wl->batch * (g.logits_prefill > 0 ? g.prompt : 0) * c->h * c->a;
+    long double work_p = g.acts_prefill > head_p ? g.acts_prefill : head_p;
+    long double work_d = g.acts_decode > g.logits_decode ? g.acts_decode : g.logits_decode;
     long double prefill = g.kv_prefill + g.mask_keep + (g.mask_build > work_p ? g.mask_build : work_p);
-    long double decode = g.kv_decode + g.kv_old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
+    /* DynamicCache's old tensor is freed inside its layer, before the head
+     * runs; the legacy caller's old tuple lives through the whole step */
+    long double old = g.kv_old;
+    if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
+    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
     t->decode = wl->gen_len > 0 && decode > prefill;
     if (t->decode) {
-        t->kv = g.kv_decode + g.kv_old;
-        t->acts = g.acts_decode;
+        t->kv = g.kv_decode + old;
         t->logits = g.logits_decode;
+        t->acts = work_d - g.logits_decode;
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else {
         t->kv = g.kv_prefill;
-        t->acts = g.acts_prefill;
         t->logits = g.logits_prefill;
+        t->acts = work_p - g.logits_prefill;
         t->temp_fwd = g.mask_keep + (g.mask_build > work_p ? g.mask_build - work_p : 0);
     }
     if (wl->quant != EST_QUANT_NONE) t->temp_fwd += 2 * c->Plin / c->L;
@@ -1508,12 +1516,13 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                                         : g.prompt,
              wl->cache == EST_CACHE_STATIC && wl->gen_len ? " allocated" : "",
              t->decode && g.kv_old > 0 ? (wl->cache == EST_CACHE_LEGACY ? " + the old tuple (one position fewer)"
-                                                                        : " + one layer's old K during its torch.cat")
+                                                                        : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             t->decode ? "decode step%s = %s" : "one block's working set at prefill (no autograd)%s = %s",
+             t->decode ? "decode step%s = %s"
+                       : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
              t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
              : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
