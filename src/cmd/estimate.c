@@ -202,7 +202,7 @@ static const struct opt_spec specs[] = {
      .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
     {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),
      .help = "K, V stored per KV head, or for every query head"},
-    CHOICE("mask", "auto|none|4d|square|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
+    CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
     CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
            "prompt positions prefill computes logits for"),
     CHOICE("offload", "none|optimizer|params", wl.offload,

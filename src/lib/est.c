@@ -326,7 +326,7 @@ const char *est_cache_model(const struct est_workload *wl)
     return model[wl->cache];
 }
 const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
-static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions"};
+static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
 static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
@@ -351,7 +351,8 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
     };
     static const char *const mask[] = {"", "no mask", "4-D mask in the model dtype",
                                        "bool N x N mask_cache (litgpt)",
-                                       "HF 4.38 max-positions mask (int64 buffer + a dtype copy per forward)"};
+                                       "HF 4.38 max-positions mask (int64 buffer + a dtype copy per forward)",
+                                       "bool (prompt + generated) x N mask (torchtune)"};
     if (wl->mode != EST_MODE_INFER) {
         snprintf(buf, n, "%s", est_cache_model(wl));
         return buf;
@@ -1240,6 +1241,9 @@ static void mask_bytes(const struct calc *c, const struct gen *g, long double q,
     switch (g->mask) {
     case EST_MASK_4D: *keep = b * q * k * a; break;
     case EST_MASK_SQUARE: *keep = n * n + q * n; break; /* bool mask_cache + its rows */
+    case EST_MASK_ROWS: /* torchtune: tril(ones(total, max_seq_len)), sliced as views */
+        *keep = (g->prompt + (long double)c->wl->gen_len) * n;
+        break;
     case EST_MASK_MAXPOS:
         /* int64 buffer; repeat(batch) in int64, then .to(dtype) and * min:
          * the int64 copy is alive while the first dtype copy is made */
@@ -1261,7 +1265,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
              : wl->cache_len < 0 ? (long double)c->m->max_positions : g->prompt + G;
-    if (!is_static && wl->mask != EST_MASK_SQUARE) g->len = g->ctx;
+    if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
     g->mask = resolve_mask(wl);
@@ -1535,6 +1539,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
         "", "no mask", "4-D causal mask (batch, 1, new, cached) x dtype",
         "bool N x N mask_cache + its rows (litgpt), N = cache length",
         "int64 N x N buffer + (batch, 1, N, N) x dtype each forward, + the int64 copy while built (HF 4.38), N = max positions",
+        "bool (prompt + generated) x N mask (torchtune generate), N = cache length",
     };
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s%s = %s", mask_words[g.mask],
              wl->quant ? "; dequantized block" : "", b);

@@ -112,10 +112,13 @@ enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
  *   square          a bool N x N mask for the cache length N kept for the run,
  *                   and its (new tokens, N) rows each forward (litgpt
  *                   build_mask_cache)
+ *   rows            a bool (prompt + generated) x N mask for a cache of N
+ *                   positions, built once, viewed each forward (torchtune
+ *                   generate)
  *   max-positions   HF 4.38/4.39 Llama family: an int64 N x N buffer for the
  *                   model's max positions N from load on, and a (batch, 1, N, N)
  *                   copy in the model dtype built every forward */
-enum est_mask { EST_MASK_AUTO, EST_MASK_NONE, EST_MASK_4D, EST_MASK_SQUARE, EST_MASK_MAXPOS };
+enum est_mask { EST_MASK_AUTO, EST_MASK_NONE, EST_MASK_4D, EST_MASK_SQUARE, EST_MASK_MAXPOS, EST_MASK_ROWS };
 /* Which prompt positions prefill computes logits for: auto (every position
  * for --cache legacy, the last one otherwise), last (HF >= 4.45
  * logits_to_keep), all (older HF; Llama-family models upcast them to fp32). */
@@ -336,7 +339,7 @@ const char *est_cache_name(enum est_cache c);
  * outside generation. */
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf,
                                size_t n);
-int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions" */
+int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 const char *est_trainer_name(enum est_trainer t);

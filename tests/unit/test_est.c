@@ -611,6 +611,12 @@ static void test_gen_mechanisms(void **state)
     wl.cache = EST_CACHE_STATIC;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 1010 * 1010 + 10 * 1010);
+    /* torchtune: a bool (prompt + generated) x N mask, here N = 4096 */
+    wl.mask = EST_MASK_ROWS;
+    wl.cache_len = 4096;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 1010 * 4096);
+    wl.cache_len = 0;
     /* prefill logits for every prompt position, fp32 in forward (Llama) */
     wl.mask = EST_MASK_AUTO;
     wl.cache = EST_CACHE_DYNAMIC;
