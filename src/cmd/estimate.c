@@ -55,6 +55,7 @@ static const struct {
     {"precision", est_precision_parse}, {"attention", est_attn_parse}, {"quant", est_quant_parse},
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
+    {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -115,6 +116,31 @@ static int parse_targets(const struct opt_spec *o, const char *val, void *dst, s
     return 0;
 }
 
+/* --cache-len N (positions) or max (the model's max positions: -1). */
+static int parse_cache_len(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    char *end;
+    if (!strcmp(val, "max")) {
+        *(int64_t *)dst = -1;
+        return 0;
+    }
+    errno = 0;
+    long long n = strtoll(val, &end, 10);
+    if (errno || end == val || *end || n < 1 || n > (1 << 24))
+        return oomlab_err_set(err, "--%s wants positions (1..%d) or max, got '%s'", o->name, 1 << 24, val);
+    *(int64_t *)dst = n;
+    return 0;
+}
+
+/* --kv-layout grouped|expanded, into a bool. */
+static int parse_kv_layout(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (strcmp(val, "grouped") && strcmp(val, "expanded"))
+        return oomlab_err_set(err, "--%s: unknown value '%s' (grouped, expanded)", o->name, val);
+    *(bool *)dst = !strcmp(val, "expanded");
+    return 0;
+}
+
 #define AT(f) OPT_FIELD(struct opts, f)
 #define DIM(n, f, h) {.name = n, .metavar = "N", .parse = opt_int, AT(over.f), .min = 1, .max = (long long)1 << 40, .help = h}
 #define COUNT(n, mv, f, lo, h) {.name = n, .metavar = mv, .parse = opt_int, AT(wl.f), .min = lo, .max = INT64_MAX, .help = h}
@@ -134,6 +160,7 @@ static const struct opt_spec specs[] = {
     DIM("experts", experts, "MoE experts"),
     DIM("experts-per-token", experts_per_token, "experts each token is routed to"),
     DIM("sliding-window", sliding_window, "attention window in tokens"),
+    DIM("max-positions", max_positions, "position table rows / context length\n(max_position_embeddings)"),
     DIM("decoder-layers", decoder_layers, "decoder layers (encoder-decoder models)"),
     {.name = "tied-embeddings", .help = "input and output embeddings shared", AT(tied), .flag_value = 1},
     {.name = "untied-embeddings", .help = "input and output embeddings not shared", AT(tied), .flag_value = 0},
@@ -174,6 +201,13 @@ static const struct opt_spec specs[] = {
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
     CHOICE("cache", "dynamic|legacy|static", wl.cache,
            "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache"),
+    {.name = "cache-len", .metavar = "N|max", .parse = parse_cache_len, AT(wl.cache_len),
+     .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
+    {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),
+     .help = "K, V stored per KV head, or for every query head"},
+    CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
+    CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
+           "prompt positions prefill computes logits for"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
     {.name = "capacity", .metavar = "SIZE", .parse = parse_size, AT(wl.capacity_bytes), .group = "card:",
@@ -217,6 +251,7 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
     OVER(layers); OVER(decoder_layers); OVER(hidden); OVER(heads); OVER(kv_heads);
     OVER(head_dim); OVER(ffn); OVER(vocab); OVER(experts); OVER(experts_per_token);
     OVER(sliding_window);
+    OVER(max_positions);
 #undef OVER
     if (o->arch >= 0) m->family = (enum est_family)o->arch;
     if (o->tied >= 0) m->tied_embeddings = o->tied;
@@ -333,6 +368,7 @@ struct findings {
     struct est_lever levers[N_LEVERS];
     int n_levers;
     struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
+    char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -380,7 +416,7 @@ static void print_components(const struct opts *o, const struct findings *f)
         printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
                est_ckpt_keeps(o->wl.ckpt));
     printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
-    printf("  %-22s %s\n", "KV cache", est_cache_model(&o->wl));
+    printf("  %-22s %s\n", "KV cache", f->cache_model);
 }
 
 static void print_figures(const struct est_result *r)
@@ -563,7 +599,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "checkpointing");
     if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
     json_key(&j, "loss_path"); json_str(&j, est_loss_path(&o->wl));
-    json_key(&j, "cache_model"); json_str(&j, est_cache_model(&o->wl));
+    json_key(&j, "cache_model"); json_str(&j, f->cache_model);
     json_obj_end(&j);
     json_key(&j, "components"); json_arr_begin(&j);
     for (int i = 0; i < EST_C__COUNT; i++) {
@@ -657,7 +693,8 @@ int cmd_estimate(int argc, char **argv)
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||
         est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err) ||
-        (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)))
+        (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)) ||
+        !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);

@@ -326,6 +326,53 @@ const char *est_cache_model(const struct est_workload *wl)
     return model[wl->cache];
 }
 const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
+static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
+static const char *const plogits_names[] = {"auto", "last", "all"};
+int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
+const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
+int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
+
+static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
+
+/* auto: HF builds the 4-D mask for eager attention and for any attention
+ * over a static cache (SDPA's is_causal cannot skip its unfilled slots). */
+static enum est_mask resolve_mask(const struct est_workload *wl)
+{
+    if (wl->mask != EST_MASK_AUTO) return wl->mask;
+    if (scores_kept(wl->attention) || (wl->cache == EST_CACHE_STATIC && wl->gen_len))
+        return EST_MASK_4D; /* sdpa-math: the explicit mask is why the math kernel runs */
+    return EST_MASK_NONE;
+}
+
+const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
+{
+    static const char *const cache[] = {
+        "HF DynamicCache: one layer's old K (or V) alive during its torch.cat",
+        "legacy tuple cache: the old tuple alive while a step builds the new one",
+        "static: allocated once",
+    };
+    static const char *const mask[] = {"", "no mask", "4-D mask in the model dtype",
+                                       "bool N x N mask_cache (litgpt)",
+                                       "HF 4.38 max-positions mask (int64 buffer + a dtype copy per forward)",
+                                       "bool (prompt + generated) x N mask (torchtune)"};
+    if (wl->mode != EST_MODE_INFER) {
+        snprintf(buf, n, "%s", est_cache_model(wl));
+        return buf;
+    }
+    char len[64] = "";
+    if (wl->gen_len && wl->cache == EST_CACHE_STATIC)
+        snprintf(len, sizeof len, " for %lld positions",
+                 (long long)(wl->cache_len > 0 ? wl->cache_len
+                             : wl->cache_len < 0 ? m->max_positions
+                             : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len));
+    bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
+               (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
+    snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s",
+             wl->gen_len ? cache[wl->cache] : "plain forward over the prompt, no generation", len,
+             wl->kv_expanded ? "expanded to every query head" : "per KV head", mask[resolve_mask(wl)],
+             all ? "for every prompt position" : "for the last position");
+    return buf;
+}
 
 static const char *const kind_names[] = {"full", "lora", "qlora", "sharded", "llm.c", "offload", "infer", "load"};
 
@@ -708,7 +755,6 @@ static unsigned lora_bits(const struct est_workload *wl)
 }
 
 /* Kernels that materialize the score matrix: eager, and torch's math SDPA. */
-static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
 
 /* Bytes saved per score element (one head, one query, one key) by eager
  * attention: softmax output (fp32 when upcast), the 16-bit copy the next
@@ -1268,53 +1314,166 @@ static void llmc_acts(const struct calc *c, struct terms *t)
     t->copies = 0;
 }
 
+/* Generation, phase by phase (docs/estimate.md, "Inference and
+ * generation"). Sizes in bytes; positions are counted the way the code
+ * counts them: generating G tokens feeds G - 1 of them back, so a growing
+ * cache ends at prompt + G - 1 positions, while a static one is allocated
+ * for its whole length (HF generate: max_length = prompt + G). */
+struct gen {
+    long double prompt, ctx;       /* prompt; positions cached at the last decode step */
+    long double len;               /* positions the cache allocates (static: its length) */
+    long double kv_at, per_tok;    /* positions attended at the last step; bytes per position */
+    long double heads_stored;      /* K/V heads as stored (kv-heads, or every query head) */
+    long double kv_prefill, kv_decode, kv_old; /* the cache; what a step keeps of the old one */
+    long double mask_keep, mask_build; /* the causal mask through a forward; extra while built */
+    long double mask_keep_d, mask_build_d;
+    long double acts_prefill, acts_decode, logits_prefill, logits_decode;
+    enum est_mask mask;            /* auto resolved */
+    bool all_logits;               /* prefill logits for every prompt position */
+};
+
+/* HF's Llama-family CausalLM heads returned `logits.float()` for every
+ * position (transformers 4.37-4.44); GPT-2, GPT-NeoX, OPT, Falcon, BLOOM do
+ * not upcast in forward. */
+static bool upcasts_logits(enum est_family f)
+{
+    static const enum est_family fp32[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_GEMMA,
+                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3};
+    for (size_t i = 0; i < sizeof fp32 / sizeof fp32[0]; i++)
+        if (fp32[i] == f) return true;
+    return false;
+}
+
+/* Positions kept under a sliding window (Gemma-2: every other layer). */
+static long double windowed(const struct calc *c, long double pos)
+{
+    long double win = (long double)c->m->sliding_window;
+    if (win <= 0 || pos <= win) return pos;
+    return c->f->window_half ? (pos + win) / 2 : win;
+}
+
+/* The causal mask for q new tokens against k positions: what a forward keeps
+ * and what it holds on top while building it. N = the cache length (square)
+ * or the model's max positions (max-positions). */
+static void mask_bytes(const struct calc *c, const struct gen *g, long double q, long double k,
+                       long double *keep, long double *build)
+{
+    long double b = (long double)c->wl->batch, a = c->a;
+    long double n = g->mask == EST_MASK_MAXPOS ? (long double)c->m->max_positions : g->len;
+    *keep = *build = 0;
+    switch (g->mask) {
+    case EST_MASK_4D: *keep = b * q * k * a; break;
+    case EST_MASK_SQUARE: *keep = n * n + q * n; break; /* bool mask_cache + its rows */
+    case EST_MASK_ROWS: /* torchtune: tril(ones(total, max_seq_len)), sliced as views */
+        *keep = (g->prompt + (long double)c->wl->gen_len) * n;
+        break;
+    case EST_MASK_MAXPOS:
+        /* int64 buffer; repeat(batch) in int64, then .to(dtype) and * min:
+         * the int64 copy is alive while the first dtype copy is made */
+        *keep = n * n * 8 + b * n * n * a;
+        *build = b * n * n * (8 > a ? 8 : a);
+        break;
+    default: break;
+    }
+}
+
+static void gen_plan(const struct calc *c, struct gen *g)
+{
+    const struct est_workload *wl = c->wl;
+    long double b = (long double)wl->batch, a = c->a, G = (long double)wl->gen_len;
+    long double layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
+    memset(g, 0, sizeof *g);
+    g->prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
+    g->ctx = G > 0 ? g->prompt + G - 1 : g->prompt;
+    bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
+    g->len = wl->cache_len > 0 ? (long double)wl->cache_len
+             : wl->cache_len < 0 ? (long double)c->m->max_positions : g->prompt + G;
+    if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
+    g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
+    g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
+    g->mask = resolve_mask(wl);
+    if (is_static) {
+        g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
+        g->kv_at = g->len; /* HF attends over the whole static cache */
+    } else {
+        g->kv_prefill = g->per_tok * windowed(c, g->prompt);
+        g->kv_decode = g->per_tok * windowed(c, g->ctx);
+        g->kv_at = g->ctx;
+        /* legacy: the caller's old tuple (ctx - 1 positions) outlives the
+         * step; DynamicCache: one old K (or V) tensor of one layer during
+         * its torch.cat, freed before the other is concatenated */
+        long double old = g->per_tok * windowed(c, g->ctx - 1);
+        if (G > 1) g->kv_old = wl->cache == EST_CACHE_LEGACY ? old : old / (2 * (layers > 0 ? layers : 1));
+    }
+    long double k_prefill = is_static ? g->len : g->prompt;
+    mask_bytes(c, g, g->prompt, k_prefill, &g->mask_keep, &g->mask_build);
+    mask_bytes(c, g, 1, g->kv_at, &g->mask_keep_d, &g->mask_build_d);
+    /* one block's working set over the prompt (no autograd) */
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    long double nh = (long double)c->m->heads;
+    g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax */
+        g->acts_prefill += b * nh * g->prompt * k_prefill * (4 + a);
+    else if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
+        g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
+    /* decode, eager: HF's repeat_kv copies one layer's K and V to every
+     * head (grouped layout only), and the scores over the cache */
+    if (wl->attention == EST_ATTN_EAGER && G > 0) {
+        long double rep = !wl->kv_expanded && c->m->kv_heads < c->m->heads ? 2 * (long double)c->m->head_dim * a : 0;
+        g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
+    }
+    g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
+                    (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
+    if (wl->head == EST_HEAD_LM) {
+        long double Tp = b * g->prompt;
+        if (!G) g->logits_prefill = Tp * c->V * a;
+        else if (g->all_logits) /* every position, fp32 in forward (Llama family); the last token's scores a view */
+            g->logits_prefill = Tp * c->V * (a + (upcasts_logits(c->m->family) ? 4 : 0));
+        else
+            g->logits_prefill = b * c->V * (a + 4);
+        g->logits_decode = b * c->V * (a + 4);
+    }
+}
+
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
  * generation the peak is the larger of prefill (the prompt's cache, one
- * block's working set over the prompt, the causal mask eager attention
- * materializes, the prefill logits) and the last decode step (the whole
- * cache, the cache model's transient, the last token's logits). */
+ * block's working set over the prompt, the causal mask, the prefill logits)
+ * and the last decode step (the whole cache and what the cache model keeps
+ * of the old one, the mask, the last token's logits). The mask is built
+ * before the blocks run: its build transient and the block working set are
+ * not alive at once (temporaries carry the excess). */
 static void infer_terms(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
-    long double b = (long double)wl->batch;
-    long double prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
-    long double ctx = prompt + (long double)wl->gen_len;
-    long double kv_layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
+    struct gen g;
     t->w = weight_bytes(c);
     if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
-    long double win = (long double)c->m->sliding_window;
-    if (win > 0 && ctx > win) ctx = c->f->window_half ? (ctx + win) / 2 : win;
-    long double pctx = win > 0 && prompt > win ? (c->f->window_half ? (prompt + win) / 2 : win) : prompt;
     if (wl->mode == EST_MODE_LOAD) return;
-    long double per_tok = 2 * kv_layers * c->kvd * c->a * b; /* K and V, all layers, one position */
-    long double Tp = b * prompt;
-    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    long double acts = Tp * c->a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (scores_kept(wl->attention)) /* scores + fp32 softmax, and the (B, 1, P, P) mask */
-        acts += b * (long double)c->m->heads * prompt * prompt * (4 + c->a) + b * prompt * prompt * c->a;
-    long double logits_prefill = 0, logits_decode = 0;
-    if (wl->head == EST_HEAD_LM) {
-        logits_prefill = !wl->gen_len ? Tp * c->V * c->a
-                         : wl->cache == EST_CACHE_LEGACY ? Tp * c->V * (c->a + 4) : b * c->V * (c->a + 4);
-        logits_decode = b * c->V * (c->a + 4);
-    }
-    long double kv_prefill = per_tok * (wl->cache == EST_CACHE_STATIC && wl->gen_len ? ctx : pctx);
-    long double kv_decode = per_tok * ctx;
-    long double kv_transient = wl->cache == EST_CACHE_LEGACY ? kv_decode
-                               : wl->cache == EST_CACHE_DYNAMIC ? kv_decode / (kv_layers > 0 ? kv_layers : 1)
-                               : 0; /* the old tuple / one layer's old K, V during the concat */
-    long double prefill = kv_prefill + acts + logits_prefill;
-    long double decode = kv_decode + kv_transient + logits_decode;
+    gen_plan(c, &g);
+    /* a block's working set and the head's (its input + the logits) are not
+     * alive at once: activations carry what a block holds beyond the head */
+    long double head_p = g.logits_prefill + (long double)wl->batch * (g.logits_prefill > 0 ? g.prompt : 0) * c->h * c->a;
+    long double work_p = g.acts_prefill > head_p ? g.acts_prefill : head_p;
+    long double work_d = g.acts_decode > g.logits_decode ? g.acts_decode : g.logits_decode;
+    long double prefill = g.kv_prefill + g.mask_keep + (g.mask_build > work_p ? g.mask_build : work_p);
+    /* DynamicCache's old tensor is freed inside its layer, before the head
+     * runs; the legacy caller's old tuple lives through the whole step */
+    long double old = g.kv_old;
+    if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
+    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
     t->decode = wl->gen_len > 0 && decode > prefill;
     if (t->decode) {
-        t->kv = kv_decode + kv_transient;
-        t->logits = logits_decode;
+        t->kv = g.kv_decode + old;
+        t->logits = g.logits_decode;
+        t->acts = work_d - g.logits_decode;
+        t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else {
-        t->kv = kv_prefill;
-        t->acts = acts;
-        t->logits = logits_prefill;
+        t->kv = g.kv_prefill;
+        t->logits = g.logits_prefill;
+        t->acts = work_p - g.logits_prefill;
+        t->temp_fwd = g.mask_keep + (g.mask_build > work_p ? g.mask_build - work_p : 0);
     }
-    t->temp_fwd = dequant_temp(c);
+    t->temp_fwd += dequant_temp(c);
 }
 
 /* ---- assembling the result ---------------------------------------- */
@@ -1468,36 +1627,49 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
 
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
-    char b[32];
+    char b[32], model[200];
+    struct gen g;
+    const struct est_workload *wl = c->wl;
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
-             c->P, c->wl->quant ? "quantized block linears + 16-bit rest"
-                   : c->wl->precision == EST_FP32 ? "4 B" : "2 B", b);
-    static const char *const cache_model[] = {
-        "HF DynamicCache: one layer's old K, V alive during its torch.cat",
-        "legacy tuple cache: the old tuple alive while the step builds the new one (2x)",
-        "StaticCache: allocated once for prompt + generated tokens",
-    };
+             c->P, wl->quant ? "quantized block linears + 16-bit rest"
+                   : wl->precision == EST_FP32 ? "4 B" : "2 B", b);
+    if (wl->mode == EST_MODE_LOAD) return;
+    gen_plan(c, &g);
+    est_cache_describe(c->m, wl, model, sizeof model);
     fmt_gib(t->kv, b, sizeof b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-             "2 (K,V) x layers x kv-heads %lld x head-dim %lld x %.0Lf B x batch x %s (window-capped)%s%s = %s",
-             (long long)c->m->kv_heads, (long long)c->m->head_dim, c->a,
-             t->decode ? "prompt + generated" : "prompt", c->wl->gen_len ? "; " : "",
-             c->wl->gen_len ? cache_model[c->wl->cache] : "", b);
+             "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld x %.0Lf B x batch x %.0Lf positions%s "
+             "(window-capped)%s = %s",
+             wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim, c->a,
+             t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)
+                                                                        : g.prompt,
+             wl->cache == EST_CACHE_STATIC && wl->gen_len ? " allocated" : "",
+             t->decode && g.kv_old > 0 ? (wl->cache == EST_CACHE_LEGACY ? " + the old tuple (one position fewer)"
+                                                                        : " + one layer's old K during its torch.cat, beyond the head's working set")
+                                       : "",
+             b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             t->decode ? "decode step: one token's working set (negligible) = %s"
-                       : "one block's working set at prefill (no autograd)%s = %s",
-             scores_kept(c->wl->attention) && !t->decode ? ", eager scores and the P x P causal mask" : "", b);
+             t->decode ? "decode step%s = %s"
+                       : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
+             t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
+             : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
+              : wl->attention == EST_ATTN_SDPA_MATH ? ", math-kernel scores + softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
-    snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
-             "%s x vocab x bytes = %s",
-             !c->wl->gen_len ? "tokens"
-             : t->decode || c->wl->cache != EST_CACHE_LEGACY ? "batch (last token, + its fp32 upcast)"
-             : "prompt tokens (legacy prefill: every position, + fp32 upcast)", b);
+    snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",
+             !wl->gen_len ? "tokens"
+             : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
+             : "prompt tokens (prefill logits of every position, fp32 in forward for Llama-family heads)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
-    snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
-             "dequantized block (quantized weights only) = %s", b);
+    static const char *const mask_words[] = {
+        "", "no mask", "4-D causal mask (batch, 1, new, cached) x dtype",
+        "bool N x N mask_cache + its rows (litgpt), N = cache length",
+        "int64 N x N buffer + (batch, 1, N, N) x dtype each forward, + the int64 copy while built (HF 4.38), N = max positions",
+        "bool (prompt + generated) x N mask (torchtune generate), N = cache length",
+    };
+    snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s%s = %s", mask_words[g.mask],
+             wl->quant ? "; dequantized block" : "", b);
 }
 
 static int fill(struct est_result *r, enum est_comp i, long double v, bool at_peak,
@@ -1556,6 +1728,22 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     return 0;
 }
 
+/* Generation's options against the model and the lengths. */
+static int check_gen(const struct est_model *m, const struct est_workload *wl, struct oomlab_err *err)
+{
+    int64_t prompt = wl->prompt_len ? wl->prompt_len : wl->seq;
+    if (wl->cache_len < -1 || wl->cache_len > (1 << 24))
+        return oomlab_err_set(err, "cache-len %lld is out of range (1..%d)", (long long)wl->cache_len, 1 << 24);
+    if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)
+        return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
+                                   "(config.json's max_position_embeddings)");
+    int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
+    if (wl->mode == EST_MODE_INFER && len && len < prompt + wl->gen_len)
+        return oomlab_err_set(err, "a cache of %lld positions cannot hold prompt %lld + %lld generated",
+                              (long long)len, (long long)prompt, (long long)wl->gen_len);
+    return 0;
+}
+
 int est_compute(const struct est_model *m, const struct est_workload *wl, struct est_result *r,
                 struct oomlab_err *err)
 {
@@ -1563,7 +1751,7 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     struct terms t;
     memset(r, 0, sizeof *r);
     memset(&t, 0, sizeof t);
-    if (check_workload(wl, err) || calc_init(&c, m, wl, err)) return -1;
+    if (check_workload(wl, err) || check_gen(m, wl, err) || calc_init(&c, m, wl, err)) return -1;
     r->params = (int64_t)c.P;
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {

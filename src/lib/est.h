@@ -106,6 +106,28 @@ enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, ES
  *            once for prompt + generated tokens, written in place */
 enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
 
+/* The causal mask of generation (docs/estimate.md, "Inference and generation"):
+ *   auto            HF: eager attention, or any attention over a static cache,
+ *                   gets the 4-D mask; sdpa/flash over a growing cache none
+ *   none            no mask tensor (is_causal kernels)
+ *   4d              (batch, 1, new tokens, cached positions) in the model dtype,
+ *                   built every forward (HF _prepare_4d_causal_attention_mask,
+ *                   _update_causal_mask)
+ *   square          a bool N x N mask for the cache length N kept for the run,
+ *                   and its (new tokens, N) rows each forward (litgpt
+ *                   build_mask_cache)
+ *   rows            a bool (prompt + generated) x N mask for a cache of N
+ *                   positions, built once, viewed each forward (torchtune
+ *                   generate)
+ *   max-positions   HF 4.38/4.39 Llama family: an int64 N x N buffer for the
+ *                   model's max positions N from load on, and a (batch, 1, N, N)
+ *                   copy in the model dtype built every forward */
+enum est_mask { EST_MASK_AUTO, EST_MASK_NONE, EST_MASK_4D, EST_MASK_SQUARE, EST_MASK_MAXPOS, EST_MASK_ROWS };
+/* Which prompt positions prefill computes logits for: auto (every position
+ * for --cache legacy, the last one otherwise), last (HF >= 4.45
+ * logits_to_keep), all (older HF; Llama-family models upcast them to fp32). */
+enum est_prefill_logits { EST_PLOGITS_AUTO, EST_PLOGITS_LAST, EST_PLOGITS_ALL };
+
 /* LoRA targets, as a bit set. */
 enum {
     EST_LORA_Q = 1, EST_LORA_K = 2, EST_LORA_V = 4, EST_LORA_O = 8,
@@ -131,6 +153,11 @@ struct est_workload {
     enum est_head head;
     enum est_trainer trainer;
     enum est_cache cache;        /* generation's KV cache model */
+    int64_t cache_len;           /* static cache positions: 0 = prompt + generated (HF
+                                    generate's max_length), -1 = the model's max positions */
+    bool kv_expanded;            /* K, V stored for every query head, not per KV head */
+    enum est_mask mask;          /* generation's causal mask */
+    enum est_prefill_logits prefill_logits;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
@@ -315,6 +342,14 @@ const char *est_ckpt_keeps(enum est_ckpt c);
 const char *est_loss_path(const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);
+/* The whole cache model in words (cache, its length and layout, the mask,
+ * the prefill logits), into buf; the same static text as est_cache_model
+ * outside generation. */
+const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf,
+                               size_t n);
+int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
+const char *est_mask_name(enum est_mask k);
+int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);

@@ -26,3 +26,15 @@ else
   grep -E 'OFF|refused|Error|error' "$W/out" | head -12 | sed 's/^/#   /'
   tail -8 "$W/out" | sed 's/^/#   /'
 fi
+# generation (bench/estimate-oracle-gen, ~10 s): the KV cache models, K/V layouts,
+# static lengths, masks and prefill logits; the KV term and the phase peaks where
+# the cache, mask or logits dominate must be within 1%
+OOMLAB=$OOMLAB timeout 300 "$py" "$root/bench/estimate-oracle-gen" --grid small > "$W/gen" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^PASS: 0 term' "$W/gen"; then
+  echo "ok estimate-oracle-gen: KV cache and phase peaks within 1% of real PyTorch ($(grep -c '^[0-9][0-9]* *kv ' "$W/gen") points)"
+else
+  echo "not ok estimate-oracle-gen: bench/estimate-oracle-gen exit $rc"
+  grep -E 'OFF|refused|Error|error' "$W/gen" | head -12 | sed 's/^/#   /'
+  tail -8 "$W/gen" | sed 's/^/#   /'
+fi

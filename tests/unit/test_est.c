@@ -679,12 +679,14 @@ static void test_kv_cache(void **state)
     assert_string_equal(r.peak_phase, "inference");
     /* generating 1000 tokens: the last decode step is the peak; 64 B per position */
     wl.gen_len = 1000;
-    assert_int_equal(est_compute(&m, &wl, &r, &err), 0); /* dynamic: + one layer's old K, V */
-    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010 + 64 * 1010 / 2);
-    assert_string_equal(r.peak_phase, "decode (last generated token)");
-    wl.cache = EST_CACHE_LEGACY; /* the old tuple of every layer alive: twice */
+    /* generating 1000 tokens feeds 999 back: the cache ends at 1009 positions;
+     * dynamic: + one layer's old K (1008 positions) during its torch.cat */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 1010);
+    assert_int_equal(r.comp[EST_C_KV].bytes + r.comp[EST_C_LOGITS].bytes, 64 * 1009 + 64 * 1008 / 4);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    wl.cache = EST_CACHE_LEGACY; /* the caller's old tuple (1008 positions) alive through the step */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1009 + 64 * 1008);
     wl.cache = EST_CACHE_STATIC; /* allocated once for 1010 positions, at prefill already */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010);
@@ -700,6 +702,80 @@ static void test_kv_cache(void **state)
     assert_int_equal(r.comp[EST_C_KV].bytes, 128);
     assert_int_equal(est_cache_parse("legacy"), EST_CACHE_LEGACY);
     assert_int_equal(est_cache_parse("paged"), -1);
+}
+
+/* Generation's mechanisms beyond the cache model (docs/estimate.md): static
+ * cache length, K/V expanded to every head, causal masks, prefill logits. */
+static void test_gen_mechanisms(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP16;
+    wl.prompt_len = 10;
+    wl.gen_len = 1000;
+    wl.cache = EST_CACHE_STATIC;
+    m.kv_heads = 1; /* 2 (K,V) x 2 layers x 1 head x 4 x 2 B = 32 B per position */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 32 * 1010);
+    wl.kv_expanded = true; /* litgpt < fabf765b, torchtune < e1caa9f82: every query head */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 1010);
+    wl.kv_expanded = false;
+    m.kv_heads = 2;
+    /* static over sdpa: HF's 4-D mask (1, 1, 10, 1010) in fp16 at prefill */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "prefill");
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 10 * 1010 * 2);
+    wl.cache_len = 4096;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 4096);
+    wl.cache_len = 5;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "cannot hold prompt 10 + 1000"));
+    wl.cache_len = -1; /* the model's max positions: unknown for a RoPE preset */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--max-positions"));
+    m.max_positions = 2048;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 2048);
+    /* HF 4.38: int64 2048^2 buffer + a (1,1,N,N) fp16 copy each forward + the
+     * int64 repeat while it is built; the last token's logits are the only
+     * other working set of a decode step under sdpa */
+    wl.cache = EST_CACHE_DYNAMIC;
+    wl.cache_len = 0;
+    wl.mask = EST_MASK_MAXPOS;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    assert_int_equal(r.comp[EST_C_TEMP].bytes + r.comp[EST_C_LOGITS].bytes, (int64_t)2048 * 2048 * (8 + 2 + 8));
+    /* litgpt's bool mask_cache for prompt + generated, and its rows */
+    wl.mask = EST_MASK_SQUARE;
+    wl.cache = EST_CACHE_STATIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 1010 * 1010 + 10 * 1010);
+    /* torchtune: a bool (prompt + generated) x N mask, here N = 4096 */
+    wl.mask = EST_MASK_ROWS;
+    wl.cache_len = 4096;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 1010 * 4096);
+    wl.cache_len = 0;
+    /* prefill logits for every prompt position, fp32 in forward (Llama) */
+    wl.mask = EST_MASK_AUTO;
+    wl.cache = EST_CACHE_DYNAMIC;
+    wl.gen_len = 1;
+    wl.prefill_logits = EST_PLOGITS_ALL;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "prefill");
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 10 * 10 * (2 + 4));
+    wl.prefill_logits = EST_PLOGITS_LAST;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 10 * (2 + 4));
+    assert_int_equal(est_mask_parse("max-positions"), EST_MASK_MAXPOS);
+    assert_int_equal(est_prefill_logits_parse("all"), EST_PLOGITS_ALL);
 }
 
 static void test_absurd_sizes(void **state)
@@ -1081,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_fit_combo),
         cmocka_unit_test(test_paged_optimizer),
         cmocka_unit_test(test_kv_cache),
+        cmocka_unit_test(test_gen_mechanisms),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),
         cmocka_unit_test(test_litgpt_qlora_mechanisms),
