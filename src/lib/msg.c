@@ -130,10 +130,52 @@ static const struct msg_clause clauses_ggml[] = {
     {NULL, 0},
 };
 
+/* PaddlePaddle 1.x: "enforce allocating <= available failed, 10513462067 >
+ * 1369702144" (the request, then what the device had free) and "Cannot
+ * malloc 49.0002 MB GPU memory. Please shrink FLAGS_fraction_of_gpu_memory...". */
+static const struct msg_clause clauses_paddle_old[] = {
+    {"available failed, %d", MSG_F_REQUESTED},
+    {"available failed, %i > %d", MSG_F_FREE},
+    {"Cannot malloc %s GPU memory", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* TF/XLA stream executor: "failed to allocate 17.79G (19104890880 bytes)
+ * from device: CUDA_ERROR_OUT_OF_MEMORY", "failed to alloc 2147483648 bytes
+ * unified memory; result: CUDA_ERROR_OUT_OF_MEMORY". */
+static const struct msg_clause clauses_cuda_error[] = {
+    {"(%d bytes) from device", MSG_F_REQUESTED},
+    {"failed to alloc %d bytes", MSG_F_REQUESTED},
+    {"failed to allocate %s (", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* CuPy/Chainer: "out of memory to allocate 1073741824 bytes (total
+ * 12373894656 bytes)" (CuPy < 7) and "Out of memory allocating 25,600,000
+ * bytes (allocated so far: 3,635,267,072 bytes)": the pool's total so far. */
+static const struct msg_clause clauses_cupy[] = {
+    {"out of memory to allocate %d bytes", MSG_F_REQUESTED},
+    {"(total %d bytes)", MSG_F_ALLOCATED},
+    {"Out of memory allocating %n bytes", MSG_F_REQUESTED},
+    {"allocated so far: %n bytes", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+
+/* CUDA.jl: "Out of GPU memory trying to allocate 1.896 GiB" / "Effective GPU
+ * memory usage: 99.90% (15.766 GiB/15.782 GiB)" / "Memory pool usage: 2.372
+ * GiB (3.219 GiB reserved)" (used/total of the card; the pool's use). */
+static const struct msg_clause clauses_julia[] = {
+    {"trying to allocate %s", MSG_F_REQUESTED},
+    {"memory usage: %i.%i%% (%z/%s)", MSG_F_CAPACITY},
+    {"Memory pool usage: %s", MSG_F_ALLOCATED},
+    {"(%s reserved)", MSG_F_RESERVED},
+    {NULL, 0},
+};
+
 /* torch.cuda.memory_summary(): "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |"
  * (the rows below are read by lib/memsummary). */
 static const struct msg_clause clauses_memsummary[] = {
-    {"CUDA OOMs: %d", MSG_F_OOM_COUNT},
+    {"OOMs: %d", MSG_F_OOM_COUNT},
     {NULL, 0},
 };
 
@@ -194,7 +236,7 @@ static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 
 #define OOM true
 #define LOOKALIKE false
-#define RULE_END {NULL, NULL, {NULL}, {NULL}, NULL, false, MSG_PRIMARY, false, false, 0, NULL, NULL, 0}
+#define RULE_END {.kind = NULL}
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
@@ -320,6 +362,42 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"allocating <= available failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_old,
+     .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Cannot malloc", "GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_old,
+     .near = near_none},
+    /* CuPy's memory pool (Chainer, CuPy users); before the PyTorch rules,
+     * whose "OutOfMemoryError: " its class name contains. */
+    {.kind = "cupy",
+     .framework = "cupy",
+     .any = {"out of memory to allocate", "bytes (allocated so far:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cupy,
+     .near = near_none},
+    /* Image-generation UIs (ComfyUI, Fooocus) that catch the CUDA OOM of a
+     * VAE decode and retry it in tiles. */
+    {.kind = "vae-decode-oom",
+     .framework = "pytorch",
+     .need = {"Ran out of memory when regular VAE"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
     /* llama.cpp / ggml backends. */
     {.kind = "ggml",
      .framework = "llama.cpp",
@@ -329,10 +407,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
-    /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. */
+    /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. The
+     * device word varies with the backend's port of the formatter ("NPU
+     * OOMs: 0 | npuMalloc retries: 0", "MUSA OOMs", "MLU OOMs"). */
     {.kind = "memory-summary",
      .framework = "pytorch",
-     .need = {"CUDA OOMs:"},
+     .need = {"OOMs:"},
+     .any = {"Malloc retries:"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -456,6 +537,17 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
+    /* spconv 1.x: "cuda execution failed with error 2" (cudaErrorMemoryAllocation;
+     * error 209 is not it). */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"execution failed with error 2"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* Julia CUDA.jl / AMDGPU.jl. */
@@ -465,7 +557,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_julia,
      .near = near_none},
     /* "CUDA out of" alone: the message cut before its last word. */
     /* ...and the exception raised with another text ("torch.OutOfMemoryError:
@@ -479,6 +571,17 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* Its words garbled or cut but its numbers there ("CUDA out of the
+     * memory. Tried to allocate 360.00 MiB"). */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"CUDA out of", "Tried to allocate"},
+     .unless = "Caught OutOfMemoryError",
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
      .near = near_none},
     /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
      * in binary noise). */
@@ -590,6 +693,24 @@ static bool has(const char *text, size_t len, const char *lit)
     return memmem(text, len, lit, strlen(lit)) != NULL;
 }
 
+/* lit occurs followed by no letter or digit. */
+static bool has_word(const char *text, size_t len, const char *lit)
+{
+    size_t ll = strlen(lit);
+    for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
+        const char *hit = memmem(p, (size_t)(end - p), lit, ll);
+        if (!hit) return false;
+        if (hit + ll == end || !isalnum((unsigned char)hit[ll])) return true;
+        p = hit + 1;
+    }
+    return false;
+}
+
+static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
+{
+    return r->word_end ? has_word(text, len, lit) : has(text, len, lit);
+}
+
 /* ---- anchors, derived from the rules ----------------------------------- */
 
 static bool covered(const char *s, const char *const *set, size_t n)
@@ -647,11 +768,12 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
 {
     for (const struct msg_rule *r = rules; r->kind; r++) {
         bool ok = true;
-        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = has(text, len, r->need[i]);
+        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = rule_has(r, text, len, r->need[i]);
         if (!ok) continue;
         if (r->any[0]) {
             ok = false;
-            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++) ok = has(text, len, r->any[i]);
+            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++)
+                ok = rule_has(r, text, len, r->any[i]);
             if (!ok) continue;
         }
         if (r->unless && has(text, len, r->unless)) continue;
@@ -735,16 +857,43 @@ static size_t pm_shape(const char *s, size_t n, struct pm_vals *v)
     return 0;
 }
 
+/* An integer written with thousands separators ("25,600,000", CuPy); plain
+ * digits too. Groups after a comma are exactly three digits. */
+static size_t pm_int_grouped(const char *s, size_t n, long long *out)
+{
+    size_t i = pm_int(s, n, out);
+    if (!i || *out < 0) return i;
+    while (i + 3 < n && s[i] == ',') {
+        size_t d = 0;
+        while (d < 3 && isdigit((unsigned char)s[i + 1 + d])) d++;
+        if (d != 3 || (i + 4 < n && isdigit((unsigned char)s[i + 4]))) break;
+        if (*out > (INT64_MAX - 999) / 1000) return 0;
+        *out = *out * 1000 + (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + (s[i + 3] - '0');
+        i += 4;
+    }
+    return i;
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
+    long long skip;
+    int64_t skip_size;
+    bool sat = false;
     switch (c) {
-    case 's': {
+    case 's':
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
-        bool sat = false;
-        k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+        return units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+    case 'z': /* a size that is read past, not kept */
+        if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+        return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
+    case 'i': /* an integer that is read past, not kept */
+        return pm_int(s, n, &skip);
+    case 'n':
+        if (v->nnum >= 2) return 0;
+        k = pm_int_grouped(s, n, &v->num[v->nnum]);
+        if (k) v->nnum++;
         return k;
-    }
     case 'd':
         if (v->nnum >= 2) return 0;
         k = pm_int(s, n, &v->num[v->nnum]);
@@ -762,23 +911,34 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     }
 }
 
-/* Match pat at s; returns bytes consumed or 0. */
+/* Literal characters a message cut at its end must still show of a
+ * clause's last words ("22.70 GiB reserved in tot" is "reserved in total"). */
+#define PM_CUT_MIN 4
+
+/* Match pat at s; returns bytes consumed or 0. Text that ends inside the
+ * pattern's last literal words still matches once a value was read and
+ * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
 static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
 {
-    size_t i = 0;
+    size_t i = 0, since_value = 0;
+    bool value = false;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
             p++;
-        } else if (*p == '%' && p[1]) {
+        } else if (*p == '%' && p[1] && p[1] != '%') {
             size_t k = pm_placeholder(p[1], s + i, n - i, v);
             if (!k) return 0;
             i += k;
             p += 2;
+            value = true;
+            since_value = 0;
         } else {
+            if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
             if (i >= n || s[i] != *p) return 0;
             i++;
-            p++;
+            p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */
+            since_value++;
         }
     }
     return i;

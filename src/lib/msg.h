@@ -56,8 +56,11 @@ enum msg_field {
 
 /* A clause pattern is literal text where ' ' matches any run of blanks
  * (including none) and placeholders read values: %s a size ("1.5 GiB",
- * "0 bytes", "45.53MiB"), %d a decimal integer, %S a TF shape "[a,b,c]",
- * %t a dtype word. */
+ * "0 bytes", "45.53MiB"), %d a decimal integer, %n one that may have
+ * thousands separators ("25,600,000"), %S a TF shape "[a,b,c]", %t a dtype
+ * word; %i and %z read past an integer and a size without keeping them.
+ * A text that ends within the pattern's last words, after its values, still
+ * matches once four of their letters agree (a paste cut mid-word). */
 struct msg_clause {
     const char *pattern;
     enum msg_field field;
@@ -81,6 +84,7 @@ struct msg_rule {
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */
     bool consequence;      /* a symptom of another rank's failure */
+    bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;

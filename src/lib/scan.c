@@ -860,6 +860,45 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     msg_extract(r, body, bn, ev);
 }
 
+/* A message a terminal hard-wrapped inside a word ("...pooled_storage_
+ * manager.h:107: cudaMalloc fail" / "ed: out of memory"): the anchor's line
+ * is no message alone, but glued to the line before it (no message alone
+ * either) it is. Rebuilds s->line from both, without the second line's
+ * prefix, and returns its length (0: no message); *ls becomes the first
+ * line's start. */
+static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, size_t le,
+                            const struct msg_rule **r)
+{
+    size_t a = *ls, b = *ls;
+    if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
+        return 0;
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    if (n == 0 || msg_classify(s->line, n)) return 0;
+    size_t m = msg_clean(v->p + *ls, le - *ls, SIZE_MAX, s->ctx, CTX_MAX);
+    struct msg_prefix px;
+    msg_prefix_parse(s->ctx, m, &px);
+    size_t bn = m - px.body;
+    if (n + 1 + bn >= SCAN_LINE_MAX) return 0;
+    /* gap 0 puts a separator no rule string holds: when the two lines are a
+     * message only side by side ("...Caught OutOfMemoryError" / "Original
+     * Traceback (most recent call last):") no wrapped word joins them. */
+    for (size_t gap = 0; gap < 3; gap++) { /* then "fail"+"ed", "failed:"+" out" */
+        size_t k = n;
+        if (gap != 1) s->line[k++] = gap ? ' ' : '\n';
+        memcpy(s->line + k, s->ctx + px.body, bn);
+        k += bn;
+        s->line[k] = '\0';
+        *r = msg_classify(s->line, k);
+        if (*r && gap == 0) break;
+        if (*r) {
+            *ls = a;
+            return k;
+        }
+    }
+    *r = NULL;
+    return 0;
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -867,6 +906,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
     const struct msg_rule *r = msg_classify(s->line, n);
+    if (!r) n = glue_previous(s, v, &ls, le, &r);
     if (!r) return le;
     if (r->role == MSG_SETTING) {
         s->rep->expandable_set = true;
