@@ -145,7 +145,7 @@ static const struct msg_clause clauses_paddle_old[] = {
  * unified memory; result: CUDA_ERROR_OUT_OF_MEMORY". */
 static const struct msg_clause clauses_cuda_error[] = {
     {"(%d bytes) from device", MSG_F_REQUESTED},
-    {"failed to alloc %d bytes", MSG_F_REQUESTED},
+    {"failed to alloc %d bytes", MSG_F_REQUESTED}, /* also "... bytes on host" */
     {"failed to allocate %s (", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -516,6 +516,26 @@ static const struct msg_rule rules[] = {
      .need = {"_ALLOC_FAILED"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* TF/XLA's pinned host allocator: "failed to alloc 782758144 bytes on
+     * host: CUDA_ERROR_OUT_OF_MEMORY", "could not allocate pinned host
+     * memory of size: N": host RAM, not the device. */
+    {.kind = "tf-host-memory",
+     .framework = "host",
+     .need = {"bytes on host", "CUDA_ERROR_OUT_OF_MEMORY"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
+    {.kind = "tf-host-memory",
+     .framework = "host",
+     .need = {"could not allocate pinned host memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},

@@ -24,6 +24,7 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS 64
 #define MAX_STAGED_EVENTS 64
+#define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
 #define AFTER_LINES 16      /* lines after a message read for evidence */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
 #define TABLE_LINES 48      /* rows below it */
@@ -704,7 +705,12 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
             *at = k;
             return ADD_DONE;
         }
-        if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
+        /* A header of the same family ("ResourceExhaustedError: Graph
+         * execution error:") is joined by its message also after the
+         * "Detected at node ... defined at" traceback between them. */
+        long header = !strcmp(o->kind, ev->kind) ? SAME_KIND_HEADER_LINES : 8;
+        if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= header &&
+            o->gpu_oom == ev->gpu_oom) {
             merge_into(ev, o);
             *at = k;
             return ADD_REPLACE;

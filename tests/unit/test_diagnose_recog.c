@@ -83,6 +83,10 @@ static const struct want cases[] = {
      "allocate 4770354232 bytes.\nBufferAssignment OOM Debugging.\n",
      true, "jax", 4770354232LL, -1, -1, -1, -1, -1},
     /* TF/XLA stream executor. */
+    {"paninski-lab/deepgraphpose#7",
+     "2021-03-04 10:30:24.114464: E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to "
+     "allocate 2.53G (2715310336 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n",
+     true, "cuda-error", 2715310336LL, -1, -1, -1, -1, -1},
     {"philip-huang/PIXOR#31",
      "failed to allocate 17.79G (19104890880 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of "
      "memory\n",
@@ -177,6 +181,58 @@ static void test_families(void **state)
         if (w->gpu != ANY && e->gpu != w->gpu) fail_msg("%s: gpu %d", w->source, e->gpu);
         oom_report_release(&rep);
     }
+}
+
+/* TF/XLA's pinned host allocator failing is host RAM
+ * (gaycodegal/craiyon-low-vram-easy#1): a look-alike, not a GPU OOM. */
+static void test_host_pinned(void **state)
+{
+    (void)state;
+    const char *log =
+        "2022-07-03 15:46:53.245176: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+        "cuda_driver.cc:802] failed to alloc 782758144 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: "
+        "out of memory\n"
+        "2022-07-03 15:46:53.245221: W external/org_tensorflow/tensorflow/core/common_runtime/"
+        "device/device_host_allocator.h:46] could not allocate pinned host memory of size: "
+        "782758144\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.primary, -1);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "tf-host-memory");
+    assert_false(rep.events[0].gpu_oom);
+    assert_int_equal(rep.events[0].bytes.requested, 782758144);
+    oom_report_release(&rep);
+}
+
+/* A multi-part TF error: its header and its message are one event with the
+ * message's numbers, also when a long "Detected at node" traceback stands
+ * between them (the header and OOM lines are hotosm/fAIr#59's; the frames
+ * between them are constructed in TF 2.9's shape: the thread shows none). */
+static void test_tf_header_merges(void **state)
+{
+    (void)state;
+    char log[8192];
+    size_t n = (size_t)snprintf(log, sizeof log, "%s",
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Graph execution error:\n\n"
+        "Detected at node 'model/conv2d/Conv2D' defined at (most recent call last):\n");
+    for (int i = 0; i < 20; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n,
+                              "    File \"/usr/lib/python3/keras/engine/training.py\", line %d, "
+                              "in train_step\n      y_pred = self(x, training=True)\n", 100 + i);
+    snprintf(log + n, sizeof log - n, "%s",
+             "OOM when allocating tensor with shape[16,64,64,64] and type float on "
+             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+             "\t [[{{node model/d\n");
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 16LL * 64 * 64 * 64 * 4);
+    assert_int_equal(rep.events[0].gpu, 0);
+    oom_report_release(&rep);
 }
 
 /* Look-alikes stay look-alikes; "error 209" is not error 2. */
@@ -369,6 +425,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_families),
         cmocka_unit_test(test_not_oom),
+        cmocka_unit_test(test_host_pinned),
+        cmocka_unit_test(test_tf_header_merges),
         cmocka_unit_test(test_clause_placeholders),
         cmocka_unit_test(test_memsummary_eras),
         cmocka_unit_test(test_memsummary_device_words),
