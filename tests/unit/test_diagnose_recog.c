@@ -418,6 +418,76 @@ static void test_memsummary_joins_event(void **state)
     oom_report_release(&rep);
 }
 
+/* The whole table as torch 1.13's own formatter prints it (Debian's torch
+ * 1.13 on this CPU-only machine: memory_summary() itself raises KeyError
+ * without CUDA, so torch.cuda.memory.memory_stats was replaced by a dict of
+ * chosen figures and the real formatter printed this, Oversize rows and
+ * all): read whole, 43 lines after a step line. */
+static void test_memsummary_torch113_formatter(void **state)
+{
+    (void)state;
+    const char *log =
+        "Epoch 3 step 120 loss 2.31\n"
+        "|===========================================================================|\n"
+        "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "|            CUDA OOMs: 2            |        cudaMalloc retries: 3         |\n"
+        "|===========================================================================|\n"
+        "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Allocated memory      |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from large pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from small pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Active memory         |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from large pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from small pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| GPU reserved memory   |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|       from large pool |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|       from small pool |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Non-releasable memory |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|       from large pool |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|       from small pool |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Allocations           |     100    |     200    |     600    |     500    |\n"
+        "|       from large pool |     100    |     200    |     600    |     500    |\n"
+        "|       from small pool |     100    |     200    |     600    |     500    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Active allocs         |     100    |     200    |     600    |     500    |\n"
+        "|       from large pool |     100    |     200    |     600    |     500    |\n"
+        "|       from small pool |     100    |     200    |     600    |     500    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| GPU reserved segments |      10    |      12    |      36    |      26    |\n"
+        "|       from large pool |      10    |      12    |      36    |      26    |\n"
+        "|       from small pool |      10    |      12    |      36    |      26    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Non-releasable allocs |       5    |       6    |      18    |      13    |\n"
+        "|       from large pool |       5    |       6    |      18    |      13    |\n"
+        "|       from small pool |       5    |       6    |      18    |      13    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Oversize allocations  |       0    |       0    |       0    |       0    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Oversize GPU segments |       0    |       0    |       0    |       0    |\n"
+        "|===========================================================================|\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->step, 120);
+    assert_int_equal(e->mem.ooms, 2);
+    assert_int_equal(e->mem.retries, 3);
+    assert_int_equal(e->mem.allocated_peak, 4877LL << 20);
+    assert_int_equal(e->mem.reserved_cur, 12420LL << 20);
+    assert_int_equal(e->mem.nonreleasable_cur, 18475LL << 10);
+    assert_int_equal(e->mem.nonreleasable_peak, 21051LL << 10);
+    oom_report_release(&rep);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -431,6 +501,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memsummary_eras),
         cmocka_unit_test(test_memsummary_device_words),
         cmocka_unit_test(test_memsummary_joins_event),
+        cmocka_unit_test(test_memsummary_torch113_formatter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
