@@ -172,6 +172,13 @@ static const struct msg_clause clauses_julia[] = {
     {NULL, 0},
 };
 
+/* ONNX Runtime's arena: "onnxruntime::BFCArena::AllocateRawInternal Failed
+ * to allocate memory for requested buffer of size 2830172160". */
+static const struct msg_clause clauses_ort[] = {
+    {"requested buffer of size %d", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* torch.cuda.memory_summary(): "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |"
  * (the rows below are read by lib/memsummary). */
 static const struct msg_clause clauses_memsummary[] = {
@@ -387,6 +394,16 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cupy,
+     .near = near_none},
+    /* ONNX Runtime (CUDA execution provider, most often; its CPU arena
+     * prints the same words). */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"Failed to allocate memory for requested buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
      .near = near_none},
     /* Image-generation UIs (ComfyUI, Fooocus) that catch the CUDA OOM of a
      * VAE decode and retry it in tiles. */

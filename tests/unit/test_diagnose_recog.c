@@ -149,6 +149,14 @@ static const struct want cases[] = {
      "RuntimeError: CUDA out of memory. Tried to allocate 24.00 MiB (GPU 0; 23.70 GiB total "
      "capacity; 22.67 GiB already allocated; 6.88 MiB free; 22.70 GiB reserved in tot\n",
      true, "pytorch-old", MIB(24), GIB(23.70), MIB(6.88), GIB(22.67), GIB(22.70), 0},
+    /* ONNX Runtime's arena. */
+    {"microsoft/onnxruntime#20038",
+     "onnx runtime error 6: Non-zero status code returned while running Mul node. Name:\\'Mul_8702"
+     "\\' Status Message: /workspace/onnxruntime/onnxruntime/core/framework/bfc_arena.cc:368 void* "
+     "onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, "
+     "onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size "
+     "2830172160\\\n",
+     true, "onnxruntime", 2830172160LL, -1, -1, -1, -1, -1},
     /* A UI that catches the OOM of a VAE decode and retries in tiles. */
     {"lllyasviel/Fooocus#1032",
      "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
