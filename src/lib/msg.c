@@ -179,6 +179,14 @@ static const struct msg_clause clauses_ort[] = {
     {NULL, 0},
 };
 
+/* TensorRT: "Requested amount of GPU memory (4294967296 bytes)", older
+ * "Requested amount of memory (150994944 bytes)". */
+static const struct msg_clause clauses_trt[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED},
+    {"amount of memory (%d bytes)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* torch.cuda.memory_summary(): "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |"
  * (the rows below are read by lib/memsummary). */
 static const struct msg_clause clauses_memsummary[] = {
@@ -235,6 +243,18 @@ static const struct msg_near near_torchrun[] = {
 };
 static const struct msg_near near_ggml[] = {
     {"buffer of size %d", MSG_F_REQUESTED_EXACT, 0, 2},
+    {NULL, 0, 0, 0},
+};
+/* TensorRT's "Error Code 2: OutOfMemory" lines come before the warning
+ * with the size. */
+static const struct msg_near near_trt[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+/* ggml's CUDA_CHECK names the device on the next line: "CUDA error: out of
+ * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
+static const struct msg_near near_cuda_error[] = {
+    {"current device: %d", MSG_F_GPU, 0, 2},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
@@ -520,6 +540,30 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_lib,
      .near = near_none},
+    /* THC's cuBLAS handle creation: "cublas runtime error : resource
+     * allocation failed at .../THCGeneral.cpp:250". */
+    {.kind = "cublas",
+     .framework = "cuda",
+     .need = {"cublas runtime error : resource allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* TensorRT's builder and runtime: "Error Code 2: OutOfMemory", "Requested
+     * amount of GPU memory (4294967296 bytes) could not be allocated. There
+     * may not be enough free memory for allocation to succeed.", older
+     * "OutOfMemory Error in allocate". */
+    {.kind = "tensorrt",
+     .framework = "tensorrt",
+     .any = {"Error Code 2: OutOfMemory", "not be enough free memory for allocation",
+             "OutOfMemory Error in allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt,
+     .near = near_trt},
     {.kind = "cudnn",
      .framework = "cuda",
      .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
@@ -575,7 +619,19 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
-     .near = near_none},
+     .near = near_cuda_error},
+    /* c10's driver API check (expandable segments), CuPy's runtime error,
+     * OpenCV's CUDA module, llama.cpp's early "CUDA error 2 at
+     * ggml-cuda.cu:359: out of memory". */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .any = {"CUDA driver error: out of memory", "cudaErrorMemoryAllocation",
+             "Gpu API call) out of memory", "CUDA error 2 at"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
     /* spconv 1.x: "cuda execution failed with error 2" (cudaErrorMemoryAllocation;
      * error 209 is not it). */
     {.kind = "cuda-error",

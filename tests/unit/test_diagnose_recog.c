@@ -149,6 +149,42 @@ static const struct want cases[] = {
      "RuntimeError: CUDA out of memory. Tried to allocate 24.00 MiB (GPU 0; 23.70 GiB total "
      "capacity; 22.67 GiB already allocated; 6.88 MiB free; 22.70 GiB reserved in tot\n",
      true, "pytorch-old", MIB(24), GIB(23.70), MIB(6.88), GIB(22.67), GIB(22.70), 0},
+    /* CUDA errors of other libraries; ggml names the device on the next line. */
+    {"ollama/ollama#3237",
+     "CUDA error: out of memory\n"
+     "  current device: 0, in function ggml_cuda_pool_malloc_vmm at C:\\Users\\jmorg\\git\\ollama"
+     "\\llm\\llama.cpp\\ggml-cuda.cu:8583\n"
+     "  cuMemCreate(&handle, reserve_size, &prop, 0)\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, 0},
+    {"ggml-org/llama.cpp#1230", "CUDA error 2 at ggml-cuda.cu:359: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"unslothai/unsloth#2401", "RuntimeError: CUDA driver error: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"chainer/chainer#2373",
+     "cupy.cuda.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"xuhao1/VINS-Fisheye#16",
+     "  what():  OpenCV(3.4.13) /home/mwy/opencv-3.4.13/modules/core/src/cuda/gpu_mat.cu:116: error: "
+     "(-217:Gpu API call) out of memory in function 'allocate'\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"hoanglocla9/bert-jointly-relation-entity-extraction#3",
+     "RuntimeError: cublas runtime error : resource allocation failed at "
+     "/pytorch/aten/src/THC/THCGeneral.cpp:250\n",
+     true, "cublas", -1, -1, -1, -1, -1, -1},
+    /* TensorRT: the size on the warning after the error lines. */
+    {"marcoslucianops/DeepStream-Yolo#366",
+     "ERROR: [TRT]: 2: [virtualMemoryBuffer.cpp::resizePhysical::160] Error Code 2: OutOfMemory (no "
+     "further information)\n"
+     "ERROR: [TRT]: 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory (no "
+     "further information)\n"
+     "WARNING: [TRT]: Requested amount of GPU memory (4294967296 bytes) could not be allocated. There "
+     "may not be enough free memory for allocation to succeed.\n",
+     true, "tensorrt", 4294967296LL, -1, -1, -1, -1, -1},
+    {"NVIDIA-AI-IOT/torch2trt#661",
+     "[TensorRT] ERROR: Requested amount of memory (150994944 bytes) could not be allocated. There may "
+     "not be enough free memory for allocation to succeed.\n"
+     "[TensorRT] ERROR: ../rtSafe/WeightsPtr.cpp (92) - OutOfMemory Error in allocate: 0\n",
+     true, "tensorrt", 150994944, -1, -1, -1, -1, -1},
     /* ONNX Runtime's arena. */
     {"microsoft/onnxruntime#20038",
      "onnx runtime error 6: Non-zero status code returned while running Mul node. Name:\\'Mul_8702"
