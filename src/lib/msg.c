@@ -643,6 +643,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Apple Metal command buffers (llama.cpp/ollama, MLX, Metal apps). */
+    {.kind = "metal",
+     .framework = "metal",
+     .any = {"kIOGPUCommandBufferCallbackErrorOutOfMemory", "Insufficient Memory (IOAF code 8)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Julia CUDA.jl / AMDGPU.jl. */
     {.kind = "julia",
      .framework = "julia",

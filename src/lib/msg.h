@@ -96,6 +96,10 @@ struct msg_rule {
  * returns how many. Every message a rule matches contains one of them. */
 size_t msg_anchors_build(const char **out, size_t cap);
 
+/* Room for the anchors (the scan's table size); the rules make fewer
+ * (test_diagnose_msg checks that none is left out). */
+#define MSG_ANCHORS_MAX 128
+
 /* The rule table, for tests and tools: how many rules, and rule i. */
 size_t msg_rules_count(void);
 const struct msg_rule *msg_rule_at(size_t i);

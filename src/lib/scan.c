@@ -22,7 +22,7 @@
 #define WALK_BYTES (512u << 10)
 #define STEP_LINES 4000
 #define STEP_BYTES (4u << 20)
-#define MAX_ANCHORS 64
+#define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
 #define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
 #define AFTER_LINES 16      /* lines after a message read for evidence */

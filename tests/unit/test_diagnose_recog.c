@@ -185,6 +185,19 @@ static const struct want cases[] = {
      "not be enough free memory for allocation to succeed.\n"
      "[TensorRT] ERROR: ../rtSafe/WeightsPtr.cpp (92) - OutOfMemory Error in allocate: 0\n",
      true, "tensorrt", 150994944, -1, -1, -1, -1, -1},
+    /* Apple Metal, repeated per command buffer: one event. */
+    {"ollama/ollama#6257",
+     "error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+     "ggml_metal_graph_compute: command buffer 3 failed with status 5\n"
+     "error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+     "ggml_metal_graph_compute: command buffer 3 failed with status 5\n",
+     true, "metal", -1, -1, -1, -1, -1, -1},
+    {"safx/waifu2x-metal#3",
+     "**Fatal error: MetalExecutionError: Error Domain=MTLCommandBufferErrorDomain Code=8 "
+     "\"Insufficient Memory (IOAF code 8)\" UserInfo={NSLocalizedDescription=Insufficient Memory "
+     "(IOAF code 8)}: file /Users/xxxx/Downloads/waifu/waifu2x-metal-master/waifu2x-metal/"
+     "main.swift, line 261\n",
+     true, "metal", -1, -1, -1, -1, -1, -1},
     /* ONNX Runtime's arena. */
     {"microsoft/onnxruntime#20038",
      "onnx runtime error 6: Non-zero status code returned while running Mul node. Name:\\'Mul_8702"
@@ -223,6 +236,8 @@ static void test_families(void **state)
         check_bytes(w->source, "allocated", w->allocated, e->bytes.allocated);
         check_bytes(w->source, "reserved", w->reserved, e->bytes.reserved);
         if (w->gpu != ANY && e->gpu != w->gpu) fail_msg("%s: gpu %d", w->source, e->gpu);
+        if (!strcmp(w->kind, "metal") && rep.n_events != 1)
+            fail_msg("%s: %zu events", w->source, rep.n_events);
         oom_report_release(&rep);
     }
 }
