@@ -695,7 +695,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_pt_new, /* a wrap there: its numbers on the lines after */
      .near = near_none},
     {.kind = "pytorch",
      .framework = "pytorch",
@@ -977,6 +977,19 @@ static size_t pm_int_grouped(const char *s, size_t n, long long *out)
     return i;
 }
 
+/* A size read without its unit whose text goes on with letters ("20.00 Mi"
+ * that a wrap cut from its "B", "4.63 Gi") or ends there ("allocate 2" /
+ * "4.00 MiB"): not the figure; nor a bare fraction. A bare integer followed
+ * by other text is bytes ("0;", "1073741824)"). */
+static bool size_cut(const char *s, size_t n, size_t k)
+{
+    if (isalpha((unsigned char)s[k - 1])) return false; /* a unit was read */
+    if (memchr(s, '.', k)) return true;
+    size_t j = k;
+    while (j < n && s[j] == ' ') j++;
+    return j == n || isalpha((unsigned char)s[j]); /* "allocate 2" / "4.00 MiB" */
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
@@ -986,7 +999,8 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     switch (c) {
     case 's':
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
-        return units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+        k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+        return k && size_cut(s, n, k) ? 0 : k;
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);

@@ -24,6 +24,8 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define JOIN_LINES 24    /* lines a message may be wrapped over */
+#define JOIN_STALL 2     /* of them in a row that add no figure */
 #define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
 #define AFTER_LINES 16      /* lines after a message read for evidence */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
@@ -685,6 +687,19 @@ static bool same_numbers(const struct oom_event *a, const struct oom_event *b)
 
 enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
 
+static int known_figures(const struct oom_event *ev);
+
+/* A message a wrap split into its words and its numbers ("CUDA out of" /
+ * "memory. Tried to allocate 20.00 MiB (GPU 0; ...)", "CUDA out of
+ * memory." / "Tried to allocate 138.00 MiB. GPU 0 has ..."): the second
+ * line is a message of its own, so the first would stay an event without a
+ * figure. */
+static bool split_message(const struct oom_event *o, const struct oom_event *ev, long dist)
+{
+    return dist <= 2 && o->gpu_oom && ev->gpu_oom && !strcmp(o->framework, ev->framework) &&
+           known_figures(o) == 0 && known_figures(ev) > 0;
+}
+
 /* Decide how ev joins the events so far; *at is the event it touches. */
 static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
                                 uint32_t src, size_t *at)
@@ -712,6 +727,13 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= header &&
             o->gpu_oom == ev->gpu_oom) {
             merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
+        if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && split_message(o, ev, dist)) {
+            long first = o->line;
+            merge_into(ev, o);
+            ev->line = first;
             *at = k;
             return ADD_REPLACE;
         }
@@ -792,33 +814,74 @@ static int known_figures(const struct oom_event *ev)
  * one more figure. A line that is a message of its own, a frame, a
  * traceback header or blank ends the message. Returns the new end; *n and
  * *bn grow by what was appended to s->line. */
-static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule *r,
+/* Extract from s->line[body_at, end) into a copy of ev: the rule that text
+ * now is (a wrap may have hidden the words that make it a more specific
+ * one), else r. */
+static const struct msg_rule *join_trial(struct scan *s, const struct msg_rule *r, size_t body_at,
+                                         size_t end, const struct oom_event *ev,
+                                         struct oom_event *trial)
+{
+    const struct msg_rule *rt = msg_classify(s->line + body_at, end - body_at);
+    if (!rt || rt->gpu_oom != r->gpu_oom || rt->role != r->role) rt = r;
+    *trial = *ev;
+    trial->n_procs = 0; /* re-read from the whole text */
+    msg_extract(rt, s->line + body_at, end - body_at, trial);
+    return rt;
+}
+
+static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule **rp,
                                  size_t le, size_t body_at, size_t *n,
                                  const struct msg_prefix *src, struct oom_event *ev)
 {
-    size_t a = le, b = le;
-    for (int i = 0; i < 8 && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b); i++) {
+    size_t a = le, b = le, cur = *n;
+    const struct msg_rule *r = *rp, *rc = r;
+    struct oom_event evc = *ev;
+    int stalled = 0;
+    for (int i = 0; i < JOIN_LINES && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b);
+         i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
-            msg_classify(c.body, c.n) || *n + 1 + c.n >= SCAN_LINE_MAX)
+            msg_classify(c.body, c.n) || cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
-        /* A terminal hard-wrap inside a number ("of which 4" / "0.30 GiB is
-         * free") joins without a blank. */
-        size_t gap = *n > body_at && isdigit((unsigned char)s->line[*n - 1]) &&
-                             (isdigit((unsigned char)c.body[0]) || c.body[0] == '.') ? 0 : 1;
-        s->line[*n] = ' ';
-        memcpy(s->line + *n + gap, c.body, c.n);
-        struct oom_event trial = *ev;
-        trial.n_procs = 0; /* re-read from the whole text */
-        msg_extract(r, s->line + body_at, *n + gap + c.n - body_at, &trial);
-        if (known_figures(&trial) <= known_figures(ev)) break;
-        *ev = trial;
-        *n += gap + c.n;
-        le = b;
+        /* A terminal's hard wrap at its width cuts anywhere: inside a number
+         * ("of which 4" / "0.30 GiB is free", "4." / "63 GiB"), a unit
+         * ("20.00 Mi" / "B (GPU 0;") or a word ("GiB t" / "otal capacity").
+         * Inside a number it joins without a blank; otherwise with one,
+         * unless without one the clauses read more. */
+        char last = cur > body_at ? s->line[cur - 1] : ' ';
+        bool in_number = (isdigit((unsigned char)last) || last == '.') &&
+                         (isdigit((unsigned char)c.body[0]) || c.body[0] == '.');
+        struct oom_event best, trial;
+        const struct msg_rule *best_r = NULL;
+        size_t best_gap = 0;
+        for (size_t gap = in_number ? 0 : 1;; gap = 0) {
+            s->line[cur] = ' ';
+            memcpy(s->line + cur + gap, c.body, c.n);
+            const struct msg_rule *rt = join_trial(s, rc, body_at, cur + gap + c.n, &evc, &trial);
+            if (!best_r || known_figures(&trial) > known_figures(&best))
+                best = trial, best_r = rt, best_gap = gap;
+            if (gap == 0 || last == ' ' || c.body[0] == ' ') break;
+        }
+        if (best_gap == 0 && !in_number) memcpy(s->line + cur, c.body, c.n);
+        else if (best_gap == 1) s->line[cur] = ' ', memcpy(s->line + cur + 1, c.body, c.n);
+        if (best_r != rc) best.kind = best_r->kind, best.framework = best_r->framework;
+        cur += best_gap + c.n;
+        /* A line may carry no figure of its own ("If reserved but
+         * unallocated memory is large", a clause cut in two): the join goes
+         * on past two such lines and keeps what ends with a figure. */
+        if (known_figures(&best) <= known_figures(&evc)) {
+            if (++stalled > JOIN_STALL) break;
+            evc = best, rc = best_r;
+            continue;
+        }
+        stalled = 0;
+        evc = best, rc = best_r;
+        *ev = evc, r = rc, *n = cur, le = b;
     }
     s->line[*n] = '\0';
+    *rp = r;
     return le;
 }
 
@@ -905,6 +968,21 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
     return 0;
 }
 
+/* A setting line that is really a wrapped piece of PyTorch's advice ("...
+ * try setting PYTORCH_CUDA_" / "ALLOC_CONF=expandable_segments:True to a"):
+ * glued to the line before, it is no setting any more. */
+static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, size_t le)
+{
+    size_t a = ls, b = ls;
+    if (!prev_line(v, &a, &b) || b == a || b - a > CTX_MAX || le - ls > CTX_MAX) return false;
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    size_t m = msg_clean(v->p + ls, le - ls, SIZE_MAX, s->ctx, CTX_MAX);
+    if (n + 1 + m >= SCAN_LINE_MAX) return false;
+    memcpy(s->line + n, s->ctx, m);
+    const struct msg_rule *r = msg_classify(s->line, n + m);
+    return !r || r->role != MSG_SETTING;
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -915,7 +993,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     if (!r) n = glue_previous(s, v, &ls, le, &r);
     if (!r) return le;
     if (r->role == MSG_SETTING) {
-        s->rep->expandable_set = true;
+        if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;
     }
     struct msg_prefix px;
@@ -923,7 +1001,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     struct oom_event ev;
     event_from(s, r, &px, n, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
-    le = join_continuations(s, v, r, le, px.body, &n, &px, &ev);
+    le = join_continuations(s, v, &r, le, px.body, &n, &px, &ev);
     bool table = !strcmp(r->kind, "memory-summary");
     if (table) {
         le = read_table(s, v, ls, le, &px, &ev.mem);

@@ -547,6 +547,67 @@ static void test_memsummary_torch113_formatter(void **state)
     oom_report_release(&rep);
 }
 
+/* A terminal hard-wraps a line at its width, wherever that falls: inside a
+ * number, a unit or a word. Real messages (sources beside them), wrapped at
+ * every width from 40 columns to their length, give the figures the line
+ * gives whole, and the advice they end with is not read as the setting it
+ * names. Before the join tried both ways and read past lines without a
+ * figure, 32 of these 1,000-odd wraps lost or misread a figure. */
+static void test_hard_wrap_every_width(void **state)
+{
+    (void)state;
+    static const char *const msgs[] = {
+        /* chnsh/DCRNN_PyTorch#6 */
+        "RuntimeError:CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total "
+        "capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)",
+        /* SJTU-ViSYS-team/VisFly#9 */
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 244.00 MiB. GPU 0 has a "
+        "total capacity of 7.73 GiB of which 228.50 MiB is free. Including non-PyTorch memory, this "
+        "process has 6.59 GiB memory in use. Of the allocated memory 5.90 GiB is allocated by "
+        "PyTorch, and 469.82 MiB is reserved by PyTorch but unallocated. If reserved but unallocated "
+        "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+        "fragmentation.",
+        /* pytorch/examples#621 */
+        "RuntimeError: CUDA out of memory. Tried to allocate 26.00 MiB (GPU 0; 1024.00 MiB total "
+        "capacity; 435.61 MiB already allocated; 24.17 MiB free; 26.39 MiB cached)",
+        /* PaddlePaddle/Paddle#42228 */
+        "Out of memory error on GPU 0. Cannot allocate 98.000244MB memory on GPU 0, 6.000000GB "
+        "memory has been allocated and available memory is only 0.000000B.",
+        /* keras-team/keras#9643 */
+        "ResourceExhaustedError: OOM when allocating tensor with shape[128,128,109,109] and type "
+        "float on /job:localhost/replica:0/task:0/device:GPU:1 by allocator GPU_1_bfc",
+    };
+    static char text[4096];
+    for (size_t m = 0; m < sizeof msgs / sizeof msgs[0]; m++) {
+        size_t len = strlen(msgs[m]);
+        struct oom_report whole, wrapped;
+        struct oomlab_err err = {{0}};
+        snprintf(text, sizeof text, "%s\n", msgs[m]);
+        assert_int_equal(scan_text(text, strlen(text), &whole, &err), 0);
+        assert_int_equal(whole.primary, 0);
+        for (size_t w = 40; w <= len; w++) {
+            size_t n = 0;
+            for (size_t i = 0; i < len; i += w) {
+                size_t k = len - i < w ? len - i : w;
+                memcpy(text + n, msgs[m] + i, k);
+                n += k;
+                text[n++] = '\n';
+            }
+            assert_int_equal(scan_text(text, n, &wrapped, &err), 0);
+            if (wrapped.primary < 0) fail_msg("message %zu wrapped at %zu: no OOM", m, w);
+            const struct oom_event *a = &whole.events[0], *b = &wrapped.events[wrapped.primary];
+            if (memcmp(&a->bytes, &b->bytes, sizeof a->bytes) || a->gpu != b->gpu)
+                fail_msg("message %zu wrapped at %zu columns: figures differ", m, w);
+            /* the advice "try setting PYTORCH_CUDA_ALLOC_CONF=expandable_
+             * segments:True" wrapped is no setting the log shows */
+            if (wrapped.expandable_set)
+                fail_msg("message %zu wrapped at %zu columns: advice read as a setting", m, w);
+            oom_report_release(&wrapped);
+        }
+        oom_report_release(&whole);
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -561,6 +622,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memsummary_device_words),
         cmocka_unit_test(test_memsummary_joins_event),
         cmocka_unit_test(test_memsummary_torch113_formatter),
+        cmocka_unit_test(test_hard_wrap_every_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
