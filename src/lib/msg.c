@@ -116,6 +116,7 @@ static const struct msg_clause clauses_vllm[] = {
 static const struct msg_clause clauses_paddle[] = {
     {"Cannot allocate %s", MSG_F_REQUESTED},
     {"error on GPU %d", MSG_F_GPU},
+    {"memory on GPU %d", MSG_F_GPU},
     {"%s memory has been allocated", MSG_F_ALLOCATED},
     {"available memory is only %s", MSG_F_FREE},
     {"available memory is %s", MSG_F_FREE},
@@ -376,6 +377,15 @@ static const struct msg_rule rules[] = {
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"Out of memory error on GPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle,
+     .near = near_none},
+    /* Its second sentence alone: a wrap cut "Out of memory error on GPU". */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Cannot allocate", "memory on GPU"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

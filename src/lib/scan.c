@@ -24,6 +24,7 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
 #define JOIN_LINES 24    /* lines a message may be wrapped over */
 #define JOIN_STALL 2     /* of them in a row that add no figure */
 #define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
@@ -693,24 +694,31 @@ static int known_figures(const struct oom_event *ev);
  * "memory. Tried to allocate 20.00 MiB (GPU 0; ...)", "CUDA out of
  * memory." / "Tried to allocate 138.00 MiB. GPU 0 has ..."): the second
  * line is a message of its own, so the first would stay an event without a
- * figure. */
+ * byte figure (its GPU at most). */
 static bool split_message(const struct oom_event *o, const struct oom_event *ev, long dist)
 {
+    int o_bytes = known_figures(o) - (o->gpu >= 0), ev_bytes = known_figures(ev) - (ev->gpu >= 0);
     return dist <= 2 && o->gpu_oom && ev->gpu_oom && !strcmp(o->framework, ev->framework) &&
-           known_figures(o) == 0 && known_figures(ev) > 0;
+           o_bytes == 0 && ev_bytes > 0;
 }
 
 /* Decide how ev joins the events so far; *at is the event it touches. */
 static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
-                                uint32_t src, size_t *at)
+                                uint32_t *src, bool anon, size_t *at)
 {
     struct oom_report *rep = s->rep;
     size_t n = rep->n_events;
+    /* A line without a writer's prefix just after an event is most often
+     * that message wrapped (the prefix stays on the first line only:
+     * "(VllmWorker rank=1 pid=...) ResourceExhaustedError" / ": OOM when
+     * allocating ..."): it takes that event's writer. */
+    if (anon && n && ev->line - rep->events[n - 1].line <= ANON_WRITER_LINES)
+        *src = s->meta[n - 1] >> 1;
     for (size_t back = 0; back < 4 && back < n; back++) {
         size_t k = n - 1 - back;
         struct oom_event *o = &rep->events[k];
         long dist = ev->line - o->line;
-        if (s->meta[k] >> 1 != (src & 0x7fffffffu) || dist < 0) continue;
+        if (s->meta[k] >> 1 != (*src & 0x7fffffffu) || dist < 0) continue;
         enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
         /* A table (memory_summary) belongs to the event it follows, OOM or not. */
         long within = r->merge_lines > 0 ? r->merge_lines : 8;
@@ -853,6 +861,8 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
         char last = cur > body_at ? s->line[cur - 1] : ' ';
         bool in_number = (isdigit((unsigned char)last) || last == '.') &&
                          (isdigit((unsigned char)c.body[0]) || c.body[0] == '.');
+        /* a blank already at the cut ("CUDA out of" / " memory. Tried"): no other */
+        if (last == ' ' || c.body[0] == ' ') in_number = true;
         struct oom_event best, trial;
         const struct msg_rule *best_r = NULL;
         size_t best_gap = 0;
@@ -948,9 +958,11 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
     msg_prefix_parse(s->ctx, m, &px);
     size_t bn = m - px.body;
     if (n + 1 + bn >= SCAN_LINE_MAX) return 0;
-    /* gap 0 puts a separator no rule string holds: when the two lines are a
-     * message only side by side ("...Caught OutOfMemoryError" / "Original
-     * Traceback (most recent call last):") no wrapped word joins them. */
+    /* gap 0 puts a separator no rule string holds: the rule the two lines
+     * are side by side ("...Caught OutOfMemoryError" / "Original Traceback
+     * (most recent call last):"). Glued, they must be a more specific rule
+     * (earlier in the table): a word the wrap cut is whole again. */
+    const struct msg_rule *side = NULL;
     for (size_t gap = 0; gap < 3; gap++) { /* then "fail"+"ed", "failed:"+" out" */
         size_t k = n;
         if (gap != 1) s->line[k++] = gap ? ' ' : '\n';
@@ -958,8 +970,11 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
         k += bn;
         s->line[k] = '\0';
         *r = msg_classify(s->line, k);
-        if (*r && gap == 0) break;
-        if (*r) {
+        if (gap == 0) {
+            side = *r;
+            continue;
+        }
+        if (*r && (!side || *r < side)) {
             *ls = a;
             return k;
         }
@@ -1010,7 +1025,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     if (ev.gpu_oom && !strcmp(ev.kind, "nccl-error")) ev.kind = "nccl-oom";
     uint32_t src = source_key(&px);
     size_t at = 0;
-    enum add_action act = plan_add(s, &ev, r, src, &at);
+    enum add_action act = plan_add(s, &ev, r, &src, !has_identity(&px), &at);
     /* A table that reports no OOM and belongs to no event is not an event. */
     if (table && !ev.gpu_oom && act == ADD_APPEND) return le;
     if (act == ADD_DONE) {

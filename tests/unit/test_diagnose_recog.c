@@ -577,31 +577,43 @@ static void test_hard_wrap_every_width(void **state)
         "ResourceExhaustedError: OOM when allocating tensor with shape[128,128,109,109] and type "
         "float on /job:localhost/replica:0/task:0/device:GPU:1 by allocator GPU_1_bfc",
     };
-    static char text[4096];
-    for (size_t m = 0; m < sizeof msgs / sizeof msgs[0]; m++) {
-        size_t len = strlen(msgs[m]);
+    /* The line's writer prefix stays on its first line only: torchrun's,
+     * a vLLM worker's, python logging's (formats of those tools). */
+    static const char *const prefixes[] = {
+        "", "[rank3]: ", "(VllmWorker rank=1 pid=2345) ",
+        "2024-05-01 09:00:00,001 ERROR train: ",
+    };
+    static char text[4096], line[1024];
+    for (size_t pm = 0; pm < 4 * (sizeof msgs / sizeof msgs[0]); pm++) {
+        size_t m = pm / 4, pre = pm % 4;
+        snprintf(line, sizeof line, "%s%s", prefixes[pre], msgs[m]);
+        size_t len = strlen(line);
         struct oom_report whole, wrapped;
         struct oomlab_err err = {{0}};
-        snprintf(text, sizeof text, "%s\n", msgs[m]);
+        snprintf(text, sizeof text, "%s\n", line);
         assert_int_equal(scan_text(text, strlen(text), &whole, &err), 0);
         assert_int_equal(whole.primary, 0);
-        for (size_t w = 40; w <= len; w++) {
+        /* narrower than 48 columns a long prefix leaves no anchor whole */
+        for (size_t w = pre ? 48 : 40; w <= len; w++) {
             size_t n = 0;
             for (size_t i = 0; i < len; i += w) {
                 size_t k = len - i < w ? len - i : w;
-                memcpy(text + n, msgs[m] + i, k);
+                memcpy(text + n, line + i, k);
                 n += k;
                 text[n++] = '\n';
             }
             assert_int_equal(scan_text(text, n, &wrapped, &err), 0);
-            if (wrapped.primary < 0) fail_msg("message %zu wrapped at %zu: no OOM", m, w);
+            if (wrapped.primary < 0)
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: no OOM", m, pre, w);
             const struct oom_event *a = &whole.events[0], *b = &wrapped.events[wrapped.primary];
-            if (memcmp(&a->bytes, &b->bytes, sizeof a->bytes) || a->gpu != b->gpu)
-                fail_msg("message %zu wrapped at %zu columns: figures differ", m, w);
+            if (memcmp(&a->bytes, &b->bytes, sizeof a->bytes) || a->gpu != b->gpu ||
+                a->rank != b->rank)
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: figures differ", m, pre, w);
             /* the advice "try setting PYTORCH_CUDA_ALLOC_CONF=expandable_
              * segments:True" wrapped is no setting the log shows */
             if (wrapped.expandable_set)
-                fail_msg("message %zu wrapped at %zu columns: advice read as a setting", m, w);
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: advice read as a setting", m,
+                         pre, w);
             oom_report_release(&wrapped);
         }
         oom_report_release(&whole);
