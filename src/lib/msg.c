@@ -1097,10 +1097,13 @@ static void pm_key(const char *pat, size_t *off, size_t *len)
 static bool pm_start_ok(const char *pat, const char *s, size_t j)
 {
     char c = s[j];
-    /* A word starts the pattern: "InUse:" must not match inside "MaxInUse:". */
+    /* A word starts the pattern: "InUse:" must not match inside "MaxInUse:";
+     * an escaped newline or tab before it ("MiB.\nGPU 0 has", a message
+     * logged as a JSON string) is a word boundary. */
     if (pat[0] != '%')
         return c == pat[0] && (j == 0 || !isalnum((unsigned char)pat[0]) ||
-                               !isalnum((unsigned char)s[j - 1]));
+                               !isalnum((unsigned char)s[j - 1]) ||
+                               (j >= 2 && s[j - 2] == '\\' && s[j - 1] && strchr("ntr", s[j - 1])));
     if (pat[1] == 'S') return c == '[';
     if (!(isdigit((unsigned char)c) || (pat[1] == 'd' && c == '-'))) return false;
     return j == 0 || !(isdigit((unsigned char)s[j - 1]) || s[j - 1] == '.' || s[j - 1] == ',');

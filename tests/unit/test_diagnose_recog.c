@@ -335,6 +335,12 @@ static void test_clause_placeholders(void **state)
     assert_true(msg_apply("%s reserved in total", MSG_F_RESERVED, t, strlen(t), &e));
     assert_int_equal(e.bytes.reserved, GIB(22.70));
     oom_event_init(&e);
+    /* a message logged as a JSON string: "\n" before a clause is a word
+     * boundary (constructed: VisFly#9's message with JSON's escapes) */
+    t = "Tried to allocate 244.00 MiB.\\nGPU 0 has a total capacity of 7.73 GiB";
+    assert_true(msg_apply("GPU %d has a total capac", MSG_F_GPU, t, strlen(t), &e));
+    assert_int_equal(e.gpu, 0);
+    oom_event_init(&e);
     t = "22.70 GiB res"; /* three letters: not enough */
     assert_false(msg_apply("%s reserved in total", MSG_F_RESERVED, t, strlen(t), &e));
 }
