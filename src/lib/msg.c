@@ -632,11 +632,13 @@ static const struct msg_rule rules[] = {
      .near = near_cuda_error},
     /* c10's driver API check (expandable segments), CuPy's runtime error,
      * OpenCV's CUDA module, llama.cpp's early "CUDA error 2 at
-     * ggml-cuda.cu:359: out of memory". */
+     * ggml-cuda.cu:359: out of memory", MXNet 1.6+'s "cudaMalloc retry
+     * failed". */
     {.kind = "cuda-error",
      .framework = "cuda",
      .any = {"CUDA driver error: out of memory", "cudaErrorMemoryAllocation",
-             "Gpu API call) out of memory", "CUDA error 2 at"},
+             "Gpu API call) out of memory", "CUDA error 2 at",
+             "cudaMalloc retry failed: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -768,6 +770,15 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
+     .near = near_none},
+    /* MXNet's CPU storage (cpu_device_storage.h). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Failed to allocate CPU Memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     {.kind = "host-memory-error",
      .framework = "host",

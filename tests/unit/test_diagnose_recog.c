@@ -160,6 +160,11 @@ static const struct want cases[] = {
      "cuda-error", -1, -1, -1, -1, -1, -1},
     {"unslothai/unsloth#2401", "RuntimeError: CUDA driver error: out of memory\n", true,
      "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"deepinsight/insightface#1341",
+     "mxnet.base.MXNetError: Traceback (most recent call last):\n"
+     "  File \"src/storage/./pooled_storage_manager.h\", line 161\n"
+     "MXNetError: cudaMalloc retry failed: out of memory\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
     {"chainer/chainer#2373",
      "cupy.cuda.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n", true,
      "cuda-error", -1, -1, -1, -1, -1, -1},
@@ -302,6 +307,9 @@ static void test_not_oom(void **state)
         "RuntimeError: /spconv/src/spconv/indice.cu 125\ncuda execution failed with error 209\n",
         "cuda execution failed with error 700 an illegal memory access was encountered\n",
         "Cannot malloc memory for the hash table\n", /* constructed: host memory */
+        /* deepinsight/insightface#1341: MXNet's CPU storage */
+        "mxnet.base.MXNetError: [10:42:33] c:\\jenkins\\workspace\\mxnet-tag\\mxnet\\src\\storage"
+        "\\./cpu_device_storage.h:72: Failed to allocate CPU Memory\n",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         struct oom_report rep;
