@@ -53,6 +53,21 @@ static const struct msg_clause clauses_pt_new[] = {
     {NULL, 0},
 };
 
+/* PyTorch's cudaMallocAsync backend (PYTORCH_CUDA_ALLOC_CONF=backend:
+ * cudaMallocAsync, ComfyUI's default): "Allocation on device 0 would exceed
+ * allowed memory. (out of memory)" / "Currently allocated     : 6.89 GiB" /
+ * "Requested               : 320.00 MiB" / "Device limit            : 23.69
+ * GiB" / "Free (according to CUDA): 2.94 MiB" (then the user's memory
+ * fraction limit, 17179869184.00 GiB when none is set: not read). */
+static const struct msg_clause clauses_pt_async[] = {
+    {"Allocation on device %d", MSG_F_GPU},
+    {"Currently allocated : %s", MSG_F_ALLOCATED},
+    {"Requested : %s", MSG_F_REQUESTED},
+    {"Device limit : %s", MSG_F_CAPACITY},
+    {"Free (according to CUDA): %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_mps[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"MPS allocated: %s", MSG_F_ALLOCATED},
@@ -331,6 +346,14 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
+    {.kind = "pytorch-async",
+     .framework = "pytorch",
+     .need = {"would exceed allowed memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_async,
+     .near = near_none},
     {.kind = "pytorch-mps",
      .framework = "pytorch",
      .need = {"MPS backend out of memory"},

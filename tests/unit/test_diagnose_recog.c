@@ -141,6 +141,23 @@ static const struct want cases[] = {
      "capacity of 16.48 GiB of which 16.07 GiB is free. Of the allocated memory 0 bytes is allocated "
      "by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.\n",
      true, "pytorch-new", GIB(16), GIB(16.48), GIB(16.07), 0, ANY, 0},
+    /* The cudaMallocAsync backend's form: its figures on the lines after. */
+    {"AIFSH/ComfyUI-ChatTTS#9",
+     "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of "
+     "memory)\n"
+     "Currently allocated     : 6.89 GiB\n"
+     "Requested               : 320.00 MiB\n"
+     "Device limit            : 23.69 GiB\n"
+     "Free (according to CUDA): 2.94 MiB\n"
+     "PyTorch limit (set by user-supplied memory fraction)\n"
+     "                        : 17179869184.00 GiB\n"
+     "2024-06-22 15:13:25,079- root:124- INFO- Prompt executed in 57.84 seconds\n",
+     true, "pytorch-async", MIB(320), GIB(23.69), MIB(2.94), GIB(6.89), -1, 0},
+    {"continue-revolution/sd-webui-animatediff#320",
+     "OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) "
+     "Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according "
+     "to CUDA): 0 bytes PyTorch limit (set by user-supplied memory fraction) : 17179869184.00 GiB\n",
+     true, "pytorch-async", GIB(1.88), GIB(16), 0, GIB(12.20), -1, 0},
     /* The words garbled, or the message cut mid-word after its numbers. */
     {"Confusezius/unet-lits-2d-pipeline#6",
      "RuntimeError: CUDA out of the memory. Tried to allocate 360.00 MiB\n", true, "pytorch",
