@@ -526,6 +526,15 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_GENERATE,
      .clauses = clauses_none,
      .near = near_vllm},
+    /* SGLang start-up: the KV cache pool does not fit beside the weights. */
+    {.kind = "sglang-kv-cache",
+     .framework = "sglang",
+     .need = {"Not enough memory", "mem-fraction-static"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
     /* TensorFlow. */
     {.kind = "tensorflow",
      .framework = "tensorflow",

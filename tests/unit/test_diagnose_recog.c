@@ -158,6 +158,10 @@ static const struct want cases[] = {
      "Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according "
      "to CUDA): 0 bytes PyTorch limit (set by user-supplied memory fraction) : 17179869184.00 GiB\n",
      true, "pytorch-async", GIB(1.88), GIB(16), 0, GIB(12.20), -1, 0},
+    /* SGLang's KV cache pool at start-up. */
+    {"sgl-project/sglang#4330",
+     "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", true,
+     "sglang-kv-cache", -1, -1, -1, -1, -1, -1},
     /* The words garbled, or the message cut mid-word after its numbers. */
     {"Confusezius/unet-lits-2d-pipeline#6",
      "RuntimeError: CUDA out of the memory. Tried to allocate 360.00 MiB\n", true, "pytorch",
