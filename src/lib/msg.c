@@ -526,6 +526,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_GENERATE,
      .clauses = clauses_none,
      .near = near_vllm},
+    /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
+     * halved the batch on every OOM down to zero. */
+    {.kind = "batch-size-finder",
+     .framework = "accelerate",
+     .need = {"No executable batch size found"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* SGLang start-up: the KV cache pool does not fit beside the weights. */
     {.kind = "sglang-kv-cache",
      .framework = "sglang",

@@ -158,6 +158,9 @@ static const struct want cases[] = {
      "Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according "
      "to CUDA): 0 bytes PyTorch limit (set by user-supplied memory fraction) : 17179869184.00 GiB\n",
      true, "pytorch-async", GIB(1.88), GIB(16), 0, GIB(12.20), -1, 0},
+    /* accelerate's batch-size finder ran out of halvings. */
+    {"huggingface/accelerate#1934", "RuntimeError: No executable batch size found, reached zero.\n",
+     true, "batch-size-finder", -1, -1, -1, -1, -1, -1},
     /* SGLang's KV cache pool at start-up. */
     {"sgl-project/sglang#4330",
      "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", true,
