@@ -38,6 +38,8 @@ enum need {
     N_NOT_NCCL_TIMEOUT = 1 << 21,
     N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
     N_NOT_FRAG_SNAPSHOT = 1 << 23,
+    N_SGLANG_KV = 1 << 24, /* SGLang: the KV cache pool does not fit */
+    N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
 };
 
 #define V(k) (1u << (k))
@@ -118,6 +120,14 @@ static const struct plan_fix catalogue[] = {
     {"vllm-warmup", 0, 0, N_OOM | N_WARMUP,
      "Lower max_num_seqs (e.g. halve it) or gpu_memory_utilization (e.g. 0.90 -> 0.80) so the "
      "warm-up activations fit next to the KV cache",
+     "{text}"},
+    {"sglang-mem-fraction", 0, 0, N_OOM | N_SGLANG_KV,
+     "Raise --mem-fraction-static a step (e.g. 0.84 -> 0.88) so the KV cache pool fits beside "
+     "the weights, or lower --context-length / --max-running-requests",
+     "{text}"},
+    {"llama-cpp-offload", 0, 0, N_OOM | N_LLAMA_CPP,
+     "Offload fewer layers (-ngl), shorten the context (-c) and the micro-batch (-ub), or "
+     "quantise the KV cache (--cache-type-k q8_0 --cache-type-v q8_0)",
      "{text}"},
     {"nccl-buffers", 0, 0, N_OOM | N_NCCL_OOM,
      "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
@@ -348,6 +358,8 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
+    if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
+    if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;

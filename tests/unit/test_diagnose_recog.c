@@ -16,7 +16,9 @@
 
 #include "lib/memsummary.h"
 #include "lib/msg.h"
+#include "lib/plan.h"
 #include "lib/scan.h"
+#include "lib/verdict.h"
 
 #define ANY (-2) /* not checked */
 #define MIB(x) ((int64_t)((x) * 1048576.0 + 0.5))
@@ -658,6 +660,43 @@ static void test_hard_wrap_every_width(void **state)
     }
 }
 
+/* The plan's first step speaks the family's own knobs: SGLang's
+ * --mem-fraction-static (sgl-project/sglang#4330), llama.cpp's -ngl/-c
+ * (ggml-org/llama.cpp#20431); a memory_summary() table with retries puts
+ * expandable_segments first (pytorch/pytorch#35901's rows). */
+static void test_plan_first_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *first;
+    } plans[] = {
+        {"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n",
+         "sglang-mem-fraction"},
+        {"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: "
+         "cudaMalloc failed: out of memory\n"
+         "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n",
+         "llama-cpp-offload"},
+        {"|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+         "|            CUDA OOMs: 1            |        cudaMalloc retries: 1         |\n"
+         "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
+         "| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |\n",
+         "expandable-segments"},
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(plans[i].log, strlen(plans[i].log), &rep, &err), 0);
+        struct verdicts v;
+        static struct plan p;
+        verdict_compute(&rep, &v);
+        plan_build(&rep, &v, NULL, &p);
+        assert_true(p.n > 0);
+        if (strcmp(p.items[0].id, plans[i].first))
+            fail_msg("case %zu: first step %s, want %s", i, p.items[0].id, plans[i].first);
+        oom_report_release(&rep);
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -673,6 +712,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memsummary_joins_event),
         cmocka_unit_test(test_memsummary_torch113_formatter),
         cmocka_unit_test(test_hard_wrap_every_width),
+        cmocka_unit_test(test_plan_first_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
