@@ -814,14 +814,6 @@ static int known_figures(const struct oom_event *ev)
     return k + (int)ev->n_procs + (ev->shape_rank > 0);
 }
 
-/* A message broken over lines by its writer or a terminal ("Tried to
- * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
- * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
- * unallocated", continuation lines that lost the [rankN]: prefix): the lines
- * that follow are joined to it while each one lets the rule's clauses read
- * one more figure. A line that is a message of its own, a frame, a
- * traceback header or blank ends the message. Returns the new end; *n and
- * *bn grow by what was appended to s->line. */
 /* Extract from s->line[body_at, end) into a copy of ev: the rule that text
  * now is (a wrap may have hidden the words that make it a more specific
  * one), else r. */
@@ -837,6 +829,51 @@ static const struct msg_rule *join_trial(struct scan *s, const struct msg_rule *
     return rt;
 }
 
+/* Append line c at s->line[cur] the way that reads most. A terminal's hard
+ * wrap at its width cuts anywhere: inside a number ("of which 4" / "0.30
+ * GiB is free", "4." / "63 GiB"), a unit ("20.00 Mi" / "B (GPU 0;") or a
+ * word ("GiB t" / "otal capacity"). Inside a number, or where a blank is
+ * already at the cut, it joins as it is; otherwise with a blank, unless
+ * without one the clauses read more. Fills *best and returns its rule;
+ * *len is what was appended. */
+static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r, size_t body_at,
+                                        size_t cur, const struct cline *c,
+                                        const struct oom_event *ev, struct oom_event *best,
+                                        size_t *len)
+{
+    char last = cur > body_at ? s->line[cur - 1] : ' ';
+    bool as_is = ((isdigit((unsigned char)last) || last == '.') &&
+                  (isdigit((unsigned char)c->body[0]) || c->body[0] == '.')) ||
+                 last == ' ' || c->body[0] == ' ';
+    const struct msg_rule *best_r = NULL;
+    size_t best_gap = 0;
+    for (size_t gap = as_is ? 0 : 1;; gap = 0) {
+        struct oom_event trial;
+        s->line[cur] = ' ';
+        memcpy(s->line + cur + gap, c->body, c->n);
+        const struct msg_rule *rt = join_trial(s, r, body_at, cur + gap + c->n, ev, &trial);
+        if (!best_r || known_figures(&trial) > known_figures(best))
+            *best = trial, best_r = rt, best_gap = gap;
+        if (gap == 0) break;
+    }
+    s->line[cur] = ' ';
+    memcpy(s->line + cur + best_gap, c->body, c->n);
+    if (best_r != r) best->kind = best_r->kind, best->framework = best_r->framework;
+    *len = best_gap + c->n;
+    return best_r;
+}
+
+/* A message broken over lines by its writer or a terminal ("Tried to
+ * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
+ * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
+ * unallocated", continuation lines that lost the [rankN]: prefix, a hard
+ * wrap at any column): the lines that follow are joined to it while they
+ * let the clauses read more figures; up to JOIN_STALL lines in a row may
+ * add none ("If reserved but unallocated memory is large", a clause cut in
+ * two), and the join keeps what ends with a figure. A line that is a
+ * message of its own, a frame, a traceback header or blank ends the
+ * message. Returns the new end; *n grows by what was appended to s->line,
+ * *rp becomes the rule the joined text is. */
 static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule **rp,
                                  size_t le, size_t body_at, size_t *n,
                                  const struct msg_prefix *src, struct oom_event *ev)
@@ -853,41 +890,17 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
             msg_classify(c.body, c.n) || cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
-        /* A terminal's hard wrap at its width cuts anywhere: inside a number
-         * ("of which 4" / "0.30 GiB is free", "4." / "63 GiB"), a unit
-         * ("20.00 Mi" / "B (GPU 0;") or a word ("GiB t" / "otal capacity").
-         * Inside a number it joins without a blank; otherwise with one,
-         * unless without one the clauses read more. */
-        char last = cur > body_at ? s->line[cur - 1] : ' ';
-        bool in_number = (isdigit((unsigned char)last) || last == '.') &&
-                         (isdigit((unsigned char)c.body[0]) || c.body[0] == '.');
-        /* a blank already at the cut ("CUDA out of" / " memory. Tried"): no other */
-        if (last == ' ' || c.body[0] == ' ') in_number = true;
-        struct oom_event best, trial;
-        const struct msg_rule *best_r = NULL;
-        size_t best_gap = 0;
-        for (size_t gap = in_number ? 0 : 1;; gap = 0) {
-            s->line[cur] = ' ';
-            memcpy(s->line + cur + gap, c.body, c.n);
-            const struct msg_rule *rt = join_trial(s, rc, body_at, cur + gap + c.n, &evc, &trial);
-            if (!best_r || known_figures(&trial) > known_figures(&best))
-                best = trial, best_r = rt, best_gap = gap;
-            if (gap == 0 || last == ' ' || c.body[0] == ' ') break;
-        }
-        if (best_gap == 0 && !in_number) memcpy(s->line + cur, c.body, c.n);
-        else if (best_gap == 1) s->line[cur] = ' ', memcpy(s->line + cur + 1, c.body, c.n);
-        if (best_r != rc) best.kind = best_r->kind, best.framework = best_r->framework;
-        cur += best_gap + c.n;
-        /* A line may carry no figure of its own ("If reserved but
-         * unallocated memory is large", a clause cut in two): the join goes
-         * on past two such lines and keeps what ends with a figure. */
-        if (known_figures(&best) <= known_figures(&evc)) {
+        struct oom_event best;
+        size_t len;
+        const struct msg_rule *best_r = join_line(s, rc, body_at, cur, &c, &evc, &best, &len);
+        cur += len;
+        bool more = known_figures(&best) > known_figures(&evc);
+        evc = best, rc = best_r;
+        if (!more) {
             if (++stalled > JOIN_STALL) break;
-            evc = best, rc = best_r;
             continue;
         }
         stalled = 0;
-        evc = best, rc = best_r;
         *ev = evc, r = rc, *n = cur, le = b;
     }
     s->line[*n] = '\0';
