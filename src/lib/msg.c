@@ -85,6 +85,9 @@ static const struct msg_clause clauses_jax[] = {
     {"allocate request for %s", MSG_F_REQUESTED},
     {"device ordinal %d", MSG_F_GPU},
     {"GPU_%d_bfc", MSG_F_GPU},
+    /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
+     * 7.48G hbm." (what the program needs, of the chip's HBM) */
+    {"Used %z of %s hbm", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -562,6 +565,17 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_tf},
+    /* A TPU kernel's on-chip scratch ("Ran out of memory in memory space
+     * vmem. Used 32.42M of 16.00M vmem"), like Triton's shared memory: the
+     * kernel's tiling, not the device's memory. */
+    {.kind = "tpu-vmem",
+     .framework = "xla",
+     .need = {"memory space vmem"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* JAX / XLA. */
     {.kind = "jax",
      .framework = "jax",

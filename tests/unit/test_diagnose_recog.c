@@ -80,6 +80,11 @@ static const struct want cases[] = {
      "local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \n"
      "of memory while trying to allocate 5520758552 bytes.\n",
      true, "jax", 5520758552LL, -1, -1, -1, -1, -1},
+    {"erfanzar/EasyDeL#78",
+     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
+     "Ran out of memory in memory space hbm. Used 21.90G of 7.48G hbm. Exceeded hbm capacity by "
+     "14.42G.\n",
+     true, "jax", -1, GIB(7.48), -1, -1, -1, -1},
     {"patrickbryant1/AFProfile#8",
      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
      "allocate 4770354232 bytes.\nBufferAssignment OOM Debugging.\n",
@@ -333,6 +338,10 @@ static void test_not_oom(void **state)
         "RuntimeError: /spconv/src/spconv/indice.cu 125\ncuda execution failed with error 209\n",
         "cuda execution failed with error 700 an illegal memory access was encountered\n",
         "Cannot malloc memory for the hash table\n", /* constructed: host memory */
+        /* pytorch/xla#9524: a TPU kernel's scratch, not the device's memory */
+        "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
+        "Ran out of memory in memory space vmem. Used 32.42M of 16.00M vmem. Exceeded vmem "
+        "capacity by 16.42M\n",
         /* deepinsight/insightface#1341: MXNet's CPU storage */
         "mxnet.base.MXNetError: [10:42:33] c:\\jenkins\\workspace\\mxnet-tag\\mxnet\\src\\storage"
         "\\./cpu_device_storage.h:72: Failed to allocate CPU Memory\n",
