@@ -79,6 +79,7 @@ static const struct msg_clause clauses_mps[] = {
 static const struct msg_clause clauses_jax[] = {
     {"(%dB)", MSG_F_REQUESTED}, /* exact figure first: "1.00GiB (1073741824B)" */
     {"Attempting to allocate %s", MSG_F_REQUESTED}, /* TPU HBM: "196.00M" */
+    {"Attempting to reserve %s", MSG_F_REQUESTED},  /* PyTorch/XLA: "10.51G at the bottom" */
     {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
@@ -219,6 +220,11 @@ static const struct msg_clause clauses_cuda_lib[] = {
     {NULL, 0},
 };
 
+static const struct msg_clause clauses_gpu_hash[] = {
+    {"on GPU #%d", MSG_F_GPU},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
 
 /* ---- nearby lines that complete a message ------------------------------ */
@@ -315,7 +321,10 @@ static const struct msg_rule rules[] = {
      * warning that precedes a real OOM error. */
     {.kind = "tf-not-a-failure",
      .framework = "tensorflow",
-     .need = {"ran out of memory", "not a failure"},
+     .need = {"ran out of memory"},
+     /* the retry warning's own words, also when the paste cut them: "with
+      * freed_by_count=0. The caller indicates that this is not a failure" */
+     .any = {"not a failure", "with freed_by_count="},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -332,7 +341,9 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "tf-bfc",
      .framework = "tensorflow",
-     .need = {"ran out of memory trying to allocate"},
+     /* TF 1.0: "bfc_allocator.cc:275] Ran out of memory trying to allocate
+      * 392.00MiB. See logs for memory state." */
+     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -351,7 +362,9 @@ static const struct msg_rule rules[] = {
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
     {.kind = "pytorch-async",
      .framework = "pytorch",
-     .need = {"would exceed allowed memory"},
+     /* ComfyUI shows the message's first words alone: "KSampler Allocation
+      * on device" */
+     .any = {"would exceed allowed memory", "Allocation on device"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -721,6 +734,26 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* fairseq's OOM handler: "| WARNING: ran out of memory on GPU #2,
+     * skipping batch" (after the allocator's own error, or alone). */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"ran out of memory on GPU #"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_gpu_hash,
+     .near = near_none},
+    /* MXNet 0.7's pooled storage: "pooled_storage_manager.h:62: Memory
+     * allocation failed." */
+    {.kind = "cuda-error",
+     .framework = "mxnet",
+     .need = {"pooled_storage_manager", "Memory allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Julia CUDA.jl / AMDGPU.jl. */
     {.kind = "julia",
      .framework = "julia",
@@ -767,7 +800,11 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "pytorch",
      .framework = "pytorch",
-     .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
+     /* also lower-cased ("runtimeerror: cuda out of memory"), and the class
+      * named in running text ("torch.OutOfMemoryError for 0.6.4.post1"; not
+      * an except clause's "OutOfMemoryError:" or "OutOfMemoryError)") */
+     .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
+             "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
      .unless = "Caught OutOfMemoryError",
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
@@ -966,6 +1003,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
 
 struct pm_vals {
     int64_t size;
+    bool has_size; /* a %s was read: a byte field takes it, not a %d beside it */
     long long num[2];
     int nnum;
     int64_t shape[8];
@@ -1077,7 +1115,9 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 's':
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
-        return k && size_cut(s, n, k) ? 0 : k;
+        if (k && size_cut(s, n, k)) return 0;
+        v->has_size = k > 0;
+        return k;
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
@@ -1295,8 +1335,9 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         break;
     }
     /* %d clauses on a byte field ("trying to allocate %d bytes") carry an
-     * integer; %s clauses a size. */
-    fill(slots[field], v->nnum ? (num >= 0 ? num : -1) : v->size);
+     * integer; %s clauses a size, also beside a %d ("allocating %s on
+     * device %d": the size, not the device). */
+    fill(slots[field], v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
 }
 
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,

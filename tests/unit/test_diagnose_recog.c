@@ -172,6 +172,37 @@ static const struct want cases[] = {
     {"sgl-project/sglang#4330",
      "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", true,
      "sglang-kv-cache", -1, -1, -1, -1, -1, -1},
+    /* Found on the tests/corpus-heldout6 development set (its threads). */
+    {"abetlen/llama-cpp-python#1944", /* no exact line: the size, not the device number */
+     "   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: "
+     "cudaMalloc failed: out of memory\n"
+     "   llama_kv_cache_init: failed to allocate buffer for kv cache\n",
+     true, "ggml", 214748364800LL, -1, -1, -1, -1, 0},
+    {"apache/mxnet#2913",
+     "[19:03:47] /home/deeper/mxnet/dmlc-core/include/dmlc/./logging.h:235: [19:03:47] "
+     "src/storage/./pooled_storage_manager.h:62: Memory allocation failed.\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"endernewton/tf-faster-rcnn#7",
+     "tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to allocate "
+     "392.00MiB. See logs for memory state.\n",
+     true, "tf-bfc", 411041792, -1, -1, -1, -1, -1},
+    {"facebookresearch/fairseq#103",
+     "| epoch 001:   0%|  | 315/72115 [01:24<5:21:16,  3.72it/s, loss=11.45 (12.65), oom=0]"
+     "THCudaCheck FAIL file=/pytorch/torch/lib/THC/generic/THCStorage.cu line=58 error=2 : out of "
+     "memory\n"
+     "| WARNING: ran out of memory on GPU #2, skipping batch\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, 2},
+    {"huggingface/transformers#22328",
+     "2023-03-23 02:02:23.050198: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed "
+     "at tpu_execute_op.cc:266 : RESOURCE_EXHAUSTED: Attempting to reserve 10.51G at the bottom of "
+     "memory. That was not possible. There are 8.97G free, 0B reserved, and 8.97G reservable.\n",
+     true, "jax", GIB(10.51), -1, GIB(8.97), -1, -1, -1},
+    {"Comfy-Org/ComfyUI#7853", "KSampler Allocation on device\n", true, "pytorch-async", -1, -1,
+     -1, -1, -1, -1},
+    {"vllm-project/vllm#11251", "torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
+    {"d8ahazard/sd_dreambooth_extension#287", "runtimeerror: cuda out of memory on rtx 3060 12gb\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
     /* The words garbled, or the message cut mid-word after its numbers. */
     {"Confusezius/unet-lits-2d-pipeline#6",
      "RuntimeError: CUDA out of the memory. Tried to allocate 360.00 MiB\n", true, "pytorch",
@@ -338,6 +369,10 @@ static void test_not_oom(void **state)
         "RuntimeError: /spconv/src/spconv/indice.cu 125\ncuda execution failed with error 209\n",
         "cuda execution failed with error 700 an illegal memory access was encountered\n",
         "Cannot malloc memory for the hash table\n", /* constructed: host memory */
+        /* tensorflow/tensorflow#43546: the retry warning quoted without its
+         * "not a failure" words */
+        "Problem In tensorflow-gpu with error \"Allocator (GPU_0_bfc) ran out of memory trying to "
+        "allocate 2.20GiB with freed_by_count=0.\"\n",
         /* pytorch/xla#9524: a TPU kernel's scratch, not the device's memory */
         "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
         "Ran out of memory in memory space vmem. Used 32.42M of 16.00M vmem. Exceeded vmem "
