@@ -24,6 +24,7 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
 #define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
 #define JOIN_LINES 24    /* lines a message may be wrapped over */
 #define JOIN_STALL 2     /* of them in a row that add no figure */
@@ -1011,6 +1012,22 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
     return !r || r->role != MSG_SETTING;
 }
 
+/* A message without a rank prefix followed by the traceback a launcher
+ * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
+ * (most recent call last):", torchrun re-printing the failure): the rank
+ * of the first prefixed traceback line a few lines on, or -1. */
+static int rank_after(struct scan *s, const struct view *v, size_t le)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < RANK_AFTER_LINES && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME))
+            return c.px.rank;
+    }
+    return -1;
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -1058,6 +1075,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
+        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le);
     }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;

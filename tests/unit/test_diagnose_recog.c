@@ -197,6 +197,13 @@ static const struct want cases[] = {
      "at tpu_execute_op.cc:266 : RESOURCE_EXHAUSTED: Attempting to reserve 10.51G at the bottom of "
      "memory. That was not possible. There are 8.97G free, 0B reserved, and 8.97G reservable.\n",
      true, "jax", GIB(10.51), -1, GIB(8.97), -1, -1, -1},
+    {"huggingface/trl#3436", /* the rank from the [rank0]: traceback printed after */
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 388.00 MiB. GPU 0 has a total cap"
+     "acity of 9.68 GiB of which 95.75 MiB is free. Including non-PyTorch memory, this process has 9."
+     "54 GiB memory in use. Of the allocated memory 6.61 GiB is allocated by PyTorch, and 2.57 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n"
+     "[rank0]: Traceback (most recent call last):\n"
+     "[rank0]:   File \"/data/cy/LLMlable/grpo/sft/sft.py\", line 67, in <module>\n",
+     true, "pytorch-new", MIB(388), GIB(9.68), MIB(95.75), ANY, ANY, 0},
     {"Comfy-Org/ComfyUI#7853", "KSampler Allocation on device\n", true, "pytorch-async", -1, -1,
      -1, -1, -1, -1},
     {"vllm-project/vllm#11251", "torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n",
@@ -303,6 +310,8 @@ static void test_families(void **state)
         check_bytes(w->source, "allocated", w->allocated, e->bytes.allocated);
         check_bytes(w->source, "reserved", w->reserved, e->bytes.reserved);
         if (w->gpu != ANY && e->gpu != w->gpu) fail_msg("%s: gpu %d", w->source, e->gpu);
+        if (!strcmp(w->source, "huggingface/trl#3436") && e->rank != 0)
+            fail_msg("%s: rank %d", w->source, e->rank);
         if (!strcmp(w->kind, "metal") && rep.n_events != 1)
             fail_msg("%s: %zu events", w->source, rep.n_events);
         oom_report_release(&rep);
