@@ -811,6 +811,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
+    /* The log names a GPU OOM only in words: an issue's title or the user's
+     * prose above a traceback whose message the paste cut ("OOM during
+     * backward()", "Cuda OOM error when saving batch", "Out of memory when
+     * saving the state_dict()"). Not an event unless the log shows no OOM
+     * message and a traceback follows (scan_finish). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory"},
+     .unless = "kill",
+     .word = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {.kind = "nccl-error",
      .framework = "nccl",
@@ -910,14 +925,16 @@ static bool has(const char *text, size_t len, const char *lit)
     return memmem(text, len, lit, strlen(lit)) != NULL;
 }
 
-/* lit occurs followed by no letter or digit. */
-static bool has_word(const char *text, size_t len, const char *lit)
+/* lit occurs followed by no letter or digit (and, with start, preceded by
+ * none either). */
+static bool has_word(const char *text, size_t len, const char *lit, bool start)
 {
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
         const char *hit = memmem(p, (size_t)(end - p), lit, ll);
         if (!hit) return false;
-        if (hit + ll == end || !isalnum((unsigned char)hit[ll])) return true;
+        bool left = !start || hit == text || !isalnum((unsigned char)hit[-1]);
+        if (left && (hit + ll == end || !isalnum((unsigned char)hit[ll]))) return true;
         p = hit + 1;
     }
     return false;
@@ -925,7 +942,7 @@ static bool has_word(const char *text, size_t len, const char *lit)
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    return r->word_end ? has_word(text, len, lit) : has(text, len, lit);
+    return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
 }
 
 /* ---- anchors, derived from the rules ----------------------------------- */

@@ -38,6 +38,8 @@ enum msg_role {
     MSG_PRIMARY, /* an event of its own */
     MSG_DETAIL,  /* detail of a neighbouring event (merged when one is near) */
     MSG_SETTING, /* not an event: a setting the log shows (expandable_segments) */
+    MSG_MENTION, /* the log names a GPU OOM only in words ("OOM during backward()"): an
+                    event only when the log shows no OOM message and a traceback follows */
 };
 
 enum msg_field {
@@ -85,6 +87,7 @@ struct msg_rule {
     bool fold;             /* fold repeats of this kind from the same writer */
     bool consequence;      /* a symptom of another rank's failure */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
+    bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;

@@ -24,6 +24,7 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
 #define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
 #define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
 #define JOIN_LINES 24    /* lines a message may be wrapped over */
@@ -815,6 +816,12 @@ static int known_figures(const struct oom_event *ev)
     return k + (int)ev->n_procs + (ev->shape_rank > 0);
 }
 
+/* A message of its own (an OOM only named in words is none). */
+static bool is_message(const struct msg_rule *r)
+{
+    return r && r->role != MSG_MENTION;
+}
+
 /* Extract from s->line[body_at, end) into a copy of ev: the rule that text
  * now is (a wrap may have hidden the words that make it a more specific
  * one), else r. */
@@ -889,7 +896,7 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
-            msg_classify(c.body, c.n) || cur + 1 + c.n >= SCAN_LINE_MAX)
+            is_message(msg_classify(c.body, c.n)) || cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
         struct oom_event best;
         size_t len;
@@ -966,7 +973,7 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
     if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
         return 0;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
-    if (n == 0 || msg_classify(s->line, n)) return 0;
+    if (n == 0 || is_message(msg_classify(s->line, n))) return 0;
     size_t m = msg_clean(v->p + *ls, le - *ls, SIZE_MAX, s->ctx, CTX_MAX);
     struct msg_prefix px;
     msg_prefix_parse(s->ctx, m, &px);
@@ -1028,6 +1035,32 @@ static int rank_after(struct scan *s, const struct view *v, size_t le)
     return -1;
 }
 
+/* A traceback starts within MENTION_TB_LINES after the line ending at le. */
+static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < MENTION_TB_LINES && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return true;
+    }
+    return false;
+}
+
+/* Keep the first GPU OOM the log names only in words, if a traceback
+ * follows it: the event scan_finish falls back on. */
+static void note_mention(struct scan *s, const struct view *v, const struct msg_rule *r,
+                         size_t ls, size_t le, size_t n)
+{
+    if (s->mention_set || !traceback_follows(s, v, le)) return;
+    struct msg_prefix px;
+    msg_prefix_parse(s->line, n, &px);
+    struct oom_event *ev = &s->mention;
+    event_from(s, r, &px, n, ev);
+    read_context(s, v, r, ls, le, s->line, n, &px, ev);
+    s->mention_set = true;
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -1039,6 +1072,10 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     if (!r) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
+        return le;
+    }
+    if (r->role == MSG_MENTION) {
+        note_mention(s, v, r, ls, le, n);
         return le;
     }
     struct msg_prefix px;
@@ -1140,6 +1177,21 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
+/* No GPU OOM message, but the log named one in words above a traceback:
+ * that is the event, unless something else explains the failure (a host
+ * look-alike, an NCCL error). */
+static void promote_mention(struct scan *s)
+{
+    struct oom_report *rep = s->rep;
+    if (!s->mention_set) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (!rep->events[i].consequence) return;
+    struct oom_event ev = s->mention;
+    ev.gpu_oom = true;
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
+    rep->primary = (long)(rep->n_events - 1);
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1151,6 +1203,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             rep->primary = (long)i;
             break;
         }
+    if (rep->primary < 0) promote_mention(s);
     if (rep->primary < 0) return;
     /* Other ranks' NCCL failures after an OOM are its consequences. */
     for (size_t i = 0; i < rep->n_events; i++) {

@@ -248,7 +248,9 @@ static void test_every_rule_fires(void **state)
             struct oom_report rep;
             struct oomlab_err err;
             assert_int_equal(scan_text(text, n, &rep, &err), 0);
-            bool seen = rep.expandable_set || rep.n_events > 0;
+            /* an OOM named only in words is an event only above a
+             * traceback (test_diagnose_recog) */
+            bool seen = rep.expandable_set || rep.n_events > 0 || r->role == MSG_MENTION;
             if (!seen) fail_msg("rule %s (form %zu): the scan found nothing in: %s", r->kind, f,
                                 text);
             if (rep.n_events) assert_string_equal(rep.events[0].kind, got->kind);

@@ -750,6 +750,56 @@ static void test_plan_first_step(void **state)
     }
 }
 
+/* A GPU OOM named only in words (an issue title, the user's prose) above a
+ * traceback whose message the paste cut: the fallback event when the log
+ * shows no OOM message; not without a traceback, not "OOM killer", not when
+ * a real message is there. Lines of huggingface/transformers#7158. */
+static void test_oom_mention(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log;
+        bool oom;
+        const char *kind;
+    } logs[] = {
+        {"OOM Issue when evaluating with Trainer\n\n`\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n    main()\n\n"
+         "  File \"main.py\", line 182, in main\n    trainer.evaluate()\n",
+         true, "oom-mention"},
+        /* the same title, no traceback after it: nothing to go on */
+        {"OOM Issue when evaluating with Trainer\n\nsome prose\n", false, NULL},
+        /* the host's killer, named in prose (constructed) */
+        {"OOM killer ended the job\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n", false, NULL},
+        /* "OOMs" is no mention (the memory_summary() row word) */
+        {"see the OOMs count\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n", false, NULL},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if ((rep.primary >= 0) != logs[i].oom) fail_msg("log %zu: primary %ld", i, rep.primary);
+        if (logs[i].oom) {
+            assert_string_equal(rep.events[rep.primary].kind, logs[i].kind);
+            assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_EVAL);
+        }
+        oom_report_release(&rep);
+    }
+    /* With a real message in the log the mention adds nothing. */
+    const char *both = "OOM when training\nTraceback (most recent call last):\n"
+                       "  File \"main.py\", line 211, in <module>\n"
+                       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; "
+                       "5.80 GiB total capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 "
+                       "GiB reserved in total by PyTorch)\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(both, strlen(both), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "pytorch-old");
+    oom_report_release(&rep);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -766,6 +816,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memsummary_torch113_formatter),
         cmocka_unit_test(test_hard_wrap_every_width),
         cmocka_unit_test(test_plan_first_step),
+        cmocka_unit_test(test_oom_mention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
