@@ -1023,10 +1023,10 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
  * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
  * (most recent call last):", torchrun re-printing the failure): the rank
  * of the first prefixed traceback line a few lines on, or -1. */
-static int rank_after(struct scan *s, const struct view *v, size_t le)
+static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
 {
     size_t a = le, b = le;
-    for (int i = 0; i < RANK_AFTER_LINES && next_line(v, &a, &b); i++) {
+    for (int i = 0; i < lines && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME))
@@ -1058,6 +1058,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     struct oom_event *ev = &s->mention;
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
+    if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
     s->mention_set = true;
 }
 
@@ -1112,7 +1113,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
-        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le);
+        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
     }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;

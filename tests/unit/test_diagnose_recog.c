@@ -786,6 +786,18 @@ static void test_oom_mention(void **state)
         }
         oom_report_release(&rep);
     }
+    /* the rank from the launcher's prefixed traceback below the title
+     * (deepspeedai/DeepSpeed#7021 lines) */
+    const char *ranked = "Out-of-Memory (OOM) Error with CPU Offload Using ZeRO Stage 3\n\n"
+                         "[rank0]: Traceback (most recent call last):\n"
+                         "[rank0]:   File \"/home/lorenaromerom/TFM/llama_inference.py\", line 83, "
+                         "in <module>\n";
+    struct oom_report rr;
+    struct oomlab_err rerr = {{0}};
+    assert_int_equal(scan_text(ranked, strlen(ranked), &rr, &rerr), 0);
+    assert_int_equal(rr.primary, 0);
+    assert_int_equal(rr.events[0].rank, 0);
+    oom_report_release(&rr);
     /* With a real message in the log the mention adds nothing. */
     const char *both = "OOM when training\nTraceback (most recent call last):\n"
                        "  File \"main.py\", line 211, in <module>\n"
