@@ -1111,9 +1111,9 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     if (s->rep->n_events < MAX_STAGED_EVENTS || act == ADD_REPLACE) {
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
-        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
     }
     if (store(s, &ev, act, at, r->role, src) < 0) s->nomem = true;
     return le;
