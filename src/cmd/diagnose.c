@@ -732,6 +732,37 @@ static void print_bytes(const struct out *o, const struct oom_event *e)
     if (at) para(o, "    ", "    ", line, "", "");
 }
 
+/* The memory_summary() table printed with the event: only what it shows. */
+static void print_memsummary(const struct out *o, const struct oom_event *e)
+{
+    const struct oom_memsummary *m = &e->mem;
+    if (!m->present) return;
+    const struct {
+        const char *label;
+        int64_t cur, peak;
+    } rows[] = {
+        {"allocated", m->allocated_cur, m->allocated_peak},
+        {"reserved", m->reserved_cur, m->reserved_peak},
+        {"non-releasable", m->nonreleasable_cur, m->nonreleasable_peak},
+    };
+    char line[1024], a[32], b[32];
+    int at = snprintf(line, sizeof line, "memory_summary:");
+    const size_t cap = sizeof line;
+#define ADD(...) \
+    if (at >= 0 && (size_t)at < cap) at += snprintf(line + at, cap - (size_t)at, __VA_ARGS__)
+    const char *sep = " ";
+    if (m->ooms >= 0) ADD("%sOOMs %ld", sep, m->ooms), sep = ", ";
+    if (m->retries >= 0) ADD("%smalloc retries %ld", sep, m->retries), sep = ", ";
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (rows[i].cur < 0 && rows[i].peak < 0) continue;
+        ADD("%s%s %s", sep, rows[i].label, units_format_bytes(rows[i].cur, a, sizeof a));
+        if (rows[i].peak >= 0) ADD(" (peak %s)", units_format_bytes(rows[i].peak, b, sizeof b));
+        sep = ", ";
+    }
+#undef ADD
+    para(o, "    ", "    ", line, "", "");
+}
+
 static void print_where(const struct out *o, const struct oom_event *e)
 {
     char line[256];
@@ -762,6 +793,7 @@ static void print_event(const struct out *o, const char *path, const struct oom_
          color_code(col, e->gpu_oom ? COLOR_RED : COLOR_YELLOW), color_code(col, COLOR_RESET));
     print_where(o, e);
     print_bytes(o, e);
+    print_memsummary(o, e);
     para(o, "    ", "    ", e->text, color_code(col, COLOR_DIM), color_code(col, COLOR_RESET));
 }
 

@@ -17,7 +17,7 @@ static const struct {
     enum ms_row row;
 } rows[] = {
     {"Allocated memory", MS_ALLOCATED},
-    {"GPU reserved memory", MS_RESERVED},
+    {" reserved memory", MS_RESERVED}, /* "GPU", "MLU", "dipu" ... reserved memory */
     {"Non-releasable memory", MS_NONRELEASABLE},
 };
 
@@ -78,7 +78,8 @@ bool memsummary_line(const char *line, size_t len, struct oom_memsummary *m)
         return true;
     }
     if (n == 0 || s[0] != '|') return false;
-    long ooms = count_after(s, n, "OOMs:"), retries = count_after(s, n, "cudaMalloc retries:");
+    /* "cudaMalloc retries:", and the ports' "npuMalloc", "musaMalloc" ... */
+    long ooms = count_after(s, n, "OOMs:"), retries = count_after(s, n, "Malloc retries:");
     if (ooms >= 0) m->ooms = ooms, m->present = true;
     if (retries >= 0) m->retries = retries, m->present = true;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {

@@ -1,6 +1,7 @@
 /* memsummary: reads the torch.cuda.memory_summary() table a log prints
  * (every PyTorch era: KB/MB/GB or KiB/MiB/GiB cells, with or without the
- * "Requested memory" and "Oversize" rows, "CUDA"/"XPU"/any device word):
+ * "Requested memory" and "Oversize" rows, "CUDA"/"NPU"/"MUSA"/any device
+ * word, "cudaMalloc"/"npuMalloc" retries, "GPU"/"MLU" reserved memory):
  * the OOM count, cudaMalloc retries, and allocated / reserved /
  * non-releasable memory, current and peak. One line at a time; pure. */
 #ifndef OOMLAB_MEMSUMMARY_H

@@ -53,6 +53,21 @@ static const struct msg_clause clauses_pt_new[] = {
     {NULL, 0},
 };
 
+/* PyTorch's cudaMallocAsync backend (PYTORCH_CUDA_ALLOC_CONF=backend:
+ * cudaMallocAsync, ComfyUI's default): "Allocation on device 0 would exceed
+ * allowed memory. (out of memory)" / "Currently allocated     : 6.89 GiB" /
+ * "Requested               : 320.00 MiB" / "Device limit            : 23.69
+ * GiB" / "Free (according to CUDA): 2.94 MiB" (then the user's memory
+ * fraction limit, 17179869184.00 GiB when none is set: not read). */
+static const struct msg_clause clauses_pt_async[] = {
+    {"Allocation on device %d", MSG_F_GPU},
+    {"Currently allocated : %s", MSG_F_ALLOCATED},
+    {"Requested : %s", MSG_F_REQUESTED},
+    {"Device limit : %s", MSG_F_CAPACITY},
+    {"Free (according to CUDA): %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_mps[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"MPS allocated: %s", MSG_F_ALLOCATED},
@@ -64,12 +79,16 @@ static const struct msg_clause clauses_mps[] = {
 static const struct msg_clause clauses_jax[] = {
     {"(%dB)", MSG_F_REQUESTED}, /* exact figure first: "1.00GiB (1073741824B)" */
     {"Attempting to allocate %s", MSG_F_REQUESTED}, /* TPU HBM: "196.00M" */
+    {"Attempting to reserve %s", MSG_F_REQUESTED},  /* PyTorch/XLA: "10.51G at the bottom" */
     {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
     {"allocate request for %s", MSG_F_REQUESTED},
     {"device ordinal %d", MSG_F_GPU},
     {"GPU_%d_bfc", MSG_F_GPU},
+    /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
+     * 7.48G hbm." (what the program needs, of the chip's HBM) */
+    {"Used %z of %s hbm", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -116,6 +135,7 @@ static const struct msg_clause clauses_vllm[] = {
 static const struct msg_clause clauses_paddle[] = {
     {"Cannot allocate %s", MSG_F_REQUESTED},
     {"error on GPU %d", MSG_F_GPU},
+    {"memory on GPU %d", MSG_F_GPU},
     {"%s memory has been allocated", MSG_F_ALLOCATED},
     {"available memory is only %s", MSG_F_FREE},
     {"available memory is %s", MSG_F_FREE},
@@ -130,16 +150,78 @@ static const struct msg_clause clauses_ggml[] = {
     {NULL, 0},
 };
 
+/* PaddlePaddle 1.x: "enforce allocating <= available failed, 10513462067 >
+ * 1369702144" (the request, then what the device had free) and "Cannot
+ * malloc 49.0002 MB GPU memory. Please shrink FLAGS_fraction_of_gpu_memory...". */
+static const struct msg_clause clauses_paddle_old[] = {
+    {"available failed, %d", MSG_F_REQUESTED},
+    {"available failed, %i > %d", MSG_F_FREE},
+    {"Cannot malloc %s GPU memory", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* TF/XLA stream executor: "failed to allocate 17.79G (19104890880 bytes)
+ * from device: CUDA_ERROR_OUT_OF_MEMORY", "failed to alloc 2147483648 bytes
+ * unified memory; result: CUDA_ERROR_OUT_OF_MEMORY". */
+static const struct msg_clause clauses_cuda_error[] = {
+    {"(%d bytes) from device", MSG_F_REQUESTED},
+    {"failed to alloc %d bytes", MSG_F_REQUESTED}, /* also "... bytes on host" */
+    {"failed to allocate %s (", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* CuPy/Chainer: "out of memory to allocate 1073741824 bytes (total
+ * 12373894656 bytes)" (CuPy < 7) and "Out of memory allocating 25,600,000
+ * bytes (allocated so far: 3,635,267,072 bytes)": the pool's total so far. */
+static const struct msg_clause clauses_cupy[] = {
+    {"out of memory to allocate %d bytes", MSG_F_REQUESTED},
+    {"(total %d bytes)", MSG_F_ALLOCATED},
+    {"Out of memory allocating %n bytes", MSG_F_REQUESTED},
+    {"allocated so far: %n bytes", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+
+/* CUDA.jl: "Out of GPU memory trying to allocate 1.896 GiB" / "Effective GPU
+ * memory usage: 99.90% (15.766 GiB/15.782 GiB)" / "Memory pool usage: 2.372
+ * GiB (3.219 GiB reserved)" (used/total of the card; the pool's use). */
+static const struct msg_clause clauses_julia[] = {
+    {"trying to allocate %s", MSG_F_REQUESTED},
+    {"memory usage: %i.%i%% (%z/%s)", MSG_F_CAPACITY},
+    {"Memory pool usage: %s", MSG_F_ALLOCATED},
+    {"(%s reserved)", MSG_F_RESERVED},
+    {NULL, 0},
+};
+
+/* ONNX Runtime's arena: "onnxruntime::BFCArena::AllocateRawInternal Failed
+ * to allocate memory for requested buffer of size 2830172160". */
+static const struct msg_clause clauses_ort[] = {
+    {"requested buffer of size %d", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* TensorRT: "Requested amount of GPU memory (4294967296 bytes)", older
+ * "Requested amount of memory (150994944 bytes)". */
+static const struct msg_clause clauses_trt[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED},
+    {"amount of memory (%d bytes)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* torch.cuda.memory_summary(): "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |"
  * (the rows below are read by lib/memsummary). */
 static const struct msg_clause clauses_memsummary[] = {
-    {"CUDA OOMs: %d", MSG_F_OOM_COUNT},
+    {"OOMs: %d", MSG_F_OOM_COUNT},
     {NULL, 0},
 };
 
 /* CUDA libraries: CNTK's "CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ;" */
 static const struct msg_clause clauses_cuda_lib[] = {
     {"GPU=%d", MSG_F_GPU},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_gpu_hash[] = {
+    {"on GPU #%d", MSG_F_GPU},
     {NULL, 0},
 };
 
@@ -188,13 +270,25 @@ static const struct msg_near near_ggml[] = {
     {"buffer of size %d", MSG_F_REQUESTED_EXACT, 0, 2},
     {NULL, 0, 0, 0},
 };
+/* TensorRT's "Error Code 2: OutOfMemory" lines come before the warning
+ * with the size. */
+static const struct msg_near near_trt[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+/* ggml's CUDA_CHECK names the device on the next line: "CUDA error: out of
+ * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
+static const struct msg_near near_cuda_error[] = {
+    {"current device: %d", MSG_F_GPU, 0, 2},
+    {NULL, 0, 0, 0},
+};
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 
 /* ---- rules, most specific first ---------------------------------------- */
 
 #define OOM true
 #define LOOKALIKE false
-#define RULE_END {NULL, NULL, {NULL}, {NULL}, NULL, false, MSG_PRIMARY, false, false, 0, NULL, NULL, 0}
+#define RULE_END {.kind = NULL}
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
@@ -227,7 +321,10 @@ static const struct msg_rule rules[] = {
      * warning that precedes a real OOM error. */
     {.kind = "tf-not-a-failure",
      .framework = "tensorflow",
-     .need = {"ran out of memory", "not a failure"},
+     .need = {"ran out of memory"},
+     /* the retry warning's own words, also when the paste cut them: "with
+      * freed_by_count=0. The caller indicates that this is not a failure" */
+     .any = {"not a failure", "with freed_by_count="},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -244,7 +341,9 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "tf-bfc",
      .framework = "tensorflow",
-     .need = {"ran out of memory trying to allocate"},
+     /* TF 1.0: "bfc_allocator.cc:275] Ran out of memory trying to allocate
+      * 392.00MiB. See logs for memory state." */
+     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -261,6 +360,16 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
+    {.kind = "pytorch-async",
+     .framework = "pytorch",
+     /* ComfyUI shows the message's first words alone: "KSampler Allocation
+      * on device" */
+     .any = {"would exceed allowed memory", "Allocation on device"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_async,
+     .near = near_none},
     {.kind = "pytorch-mps",
      .framework = "pytorch",
      .need = {"MPS backend out of memory"},
@@ -312,12 +421,67 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
+    /* Its second sentence alone: a wrap cut "Out of memory error on GPU". */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Cannot allocate", "memory on GPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle,
+     .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"allocating <= available failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_old,
+     .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Cannot malloc", "GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_old,
+     .near = near_none},
+    /* CuPy's memory pool (Chainer, CuPy users); before the PyTorch rules,
+     * whose "OutOfMemoryError: " its class name contains. */
+    {.kind = "cupy",
+     .framework = "cupy",
+     .any = {"out of memory to allocate", "bytes (allocated so far:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cupy,
+     .near = near_none},
+    /* ONNX Runtime (CUDA execution provider, most often; its CPU arena
+     * prints the same words). */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"Failed to allocate memory for requested buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
+     .near = near_none},
+    /* Image-generation UIs (ComfyUI, Fooocus) that catch the CUDA OOM of a
+     * VAE decode and retry it in tiles. */
+    {.kind = "vae-decode-oom",
+     .framework = "pytorch",
+     .need = {"Ran out of memory when regular VAE"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_GENERATE,
      .clauses = clauses_none,
      .near = near_none},
     /* llama.cpp / ggml backends. */
@@ -329,10 +493,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
-    /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. */
+    /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. The
+     * device word varies with the backend's port of the formatter ("NPU
+     * OOMs: 0 | npuMalloc retries: 0", "MUSA OOMs", "MLU OOMs"). */
     {.kind = "memory-summary",
      .framework = "pytorch",
-     .need = {"CUDA OOMs:"},
+     .need = {"OOMs:"},
+     .any = {"Malloc retries:"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -375,6 +542,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_none,
      .near = near_vllm},
+    /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
+     * halved the batch on every OOM down to zero. */
+    {.kind = "batch-size-finder",
+     .framework = "accelerate",
+     .need = {"No executable batch size found"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* SGLang start-up: the KV cache pool does not fit beside the weights. */
+    {.kind = "sglang-kv-cache",
+     .framework = "sglang",
+     .need = {"Not enough memory", "mem-fraction-static"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
     /* TensorFlow. */
     {.kind = "tensorflow",
      .framework = "tensorflow",
@@ -392,6 +578,17 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_tf},
+    /* A TPU kernel's on-chip scratch ("Ran out of memory in memory space
+     * vmem. Used 32.42M of 16.00M vmem"), like Triton's shared memory: the
+     * kernel's tiling, not the device's memory. */
+    {.kind = "tpu-vmem",
+     .framework = "xla",
+     .need = {"memory space vmem"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* JAX / XLA. */
     {.kind = "jax",
      .framework = "jax",
@@ -422,6 +619,30 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_lib,
      .near = near_none},
+    /* THC's cuBLAS handle creation: "cublas runtime error : resource
+     * allocation failed at .../THCGeneral.cpp:250". */
+    {.kind = "cublas",
+     .framework = "cuda",
+     .need = {"cublas runtime error : resource allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* TensorRT's builder and runtime: "Error Code 2: OutOfMemory", "Requested
+     * amount of GPU memory (4294967296 bytes) could not be allocated. There
+     * may not be enough free memory for allocation to succeed.", older
+     * "OutOfMemory Error in allocate". */
+    {.kind = "tensorrt",
+     .framework = "tensorrt",
+     .any = {"Error Code 2: OutOfMemory", "not be enough free memory for allocation",
+             "OutOfMemory Error in allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt,
+     .near = near_trt},
     {.kind = "cudnn",
      .framework = "cuda",
      .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
@@ -435,6 +656,26 @@ static const struct msg_rule rules[] = {
      .need = {"_ALLOC_FAILED"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* TF/XLA's pinned host allocator: "failed to alloc 782758144 bytes on
+     * host: CUDA_ERROR_OUT_OF_MEMORY", "could not allocate pinned host
+     * memory of size: N": host RAM, not the device. */
+    {.kind = "tf-host-memory",
+     .framework = "host",
+     .need = {"bytes on host", "CUDA_ERROR_OUT_OF_MEMORY"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
+    {.kind = "tf-host-memory",
+     .framework = "host",
+     .need = {"could not allocate pinned host memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
@@ -456,6 +697,61 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
+    /* c10's driver API check (expandable segments), CuPy's runtime error,
+     * OpenCV's CUDA module, llama.cpp's early "CUDA error 2 at
+     * ggml-cuda.cu:359: out of memory", MXNet 1.6+'s "cudaMalloc retry
+     * failed". */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .any = {"CUDA driver error: out of memory", "cudaErrorMemoryAllocation",
+             "Gpu API call) out of memory", "CUDA error 2 at",
+             "cudaMalloc retry failed: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
+    /* spconv 1.x: "cuda execution failed with error 2" (cudaErrorMemoryAllocation;
+     * error 209 is not it). */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"execution failed with error 2"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* Apple Metal command buffers (llama.cpp/ollama, MLX, Metal apps). */
+    {.kind = "metal",
+     .framework = "metal",
+     .any = {"kIOGPUCommandBufferCallbackErrorOutOfMemory", "Insufficient Memory (IOAF code 8)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* fairseq's OOM handler: "| WARNING: ran out of memory on GPU #2,
+     * skipping batch" (after the allocator's own error, or alone). */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"ran out of memory on GPU #"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_gpu_hash,
+     .near = near_none},
+    /* MXNet 0.7's pooled storage: "pooled_storage_manager.h:62: Memory
+     * allocation failed." */
+    {.kind = "cuda-error",
+     .framework = "mxnet",
+     .need = {"pooled_storage_manager", "Memory allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* Julia CUDA.jl / AMDGPU.jl. */
@@ -465,7 +761,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_julia,
      .near = near_none},
     /* "CUDA out of" alone: the message cut before its last word. */
     /* ...and the exception raised with another text ("torch.OutOfMemoryError:
@@ -480,6 +776,17 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Its words garbled or cut but its numbers there ("CUDA out of the
+     * memory. Tried to allocate 360.00 MiB"). */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"CUDA out of", "Tried to allocate"},
+     .unless = "Caught OutOfMemoryError",
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
+     .near = near_none},
     /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
      * in binary noise). */
     {.kind = "pytorch",
@@ -489,16 +796,35 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_pt_new, /* a wrap there: its numbers on the lines after */
      .near = near_none},
     {.kind = "pytorch",
      .framework = "pytorch",
-     .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: "},
+     /* also lower-cased ("runtimeerror: cuda out of memory"), and the class
+      * named in running text ("torch.OutOfMemoryError for 0.6.4.post1"; not
+      * an except clause's "OutOfMemoryError:" or "OutOfMemoryError)") */
+     .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
+             "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
      .unless = "Caught OutOfMemoryError",
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
+     .near = near_none},
+    /* The log names a GPU OOM only in words: an issue's title or the user's
+     * prose above a traceback whose message the paste cut ("OOM during
+     * backward()", "Cuda OOM error when saving batch", "Out of memory when
+     * saving the state_dict()"). Not an event unless the log shows no OOM
+     * message and a traceback follows (scan_finish). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory"},
+     .unless = "kill",
+     .word = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* NCCL errors whose cause is not (or not yet shown to be) memory. */
     {.kind = "nccl-error",
@@ -553,6 +879,15 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
      .near = near_none},
+    /* MXNet's CPU storage (cpu_device_storage.h). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Failed to allocate CPU Memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
@@ -588,6 +923,26 @@ static const struct msg_rule rules[] = {
 static bool has(const char *text, size_t len, const char *lit)
 {
     return memmem(text, len, lit, strlen(lit)) != NULL;
+}
+
+/* lit occurs followed by no letter or digit (and, with start, preceded by
+ * none either). */
+static bool has_word(const char *text, size_t len, const char *lit, bool start)
+{
+    size_t ll = strlen(lit);
+    for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
+        const char *hit = memmem(p, (size_t)(end - p), lit, ll);
+        if (!hit) return false;
+        bool left = !start || hit == text || !isalnum((unsigned char)hit[-1]);
+        if (left && (hit + ll == end || !isalnum((unsigned char)hit[ll]))) return true;
+        p = hit + 1;
+    }
+    return false;
+}
+
+static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
+{
+    return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
 }
 
 /* ---- anchors, derived from the rules ----------------------------------- */
@@ -647,11 +1002,12 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
 {
     for (const struct msg_rule *r = rules; r->kind; r++) {
         bool ok = true;
-        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = has(text, len, r->need[i]);
+        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = rule_has(r, text, len, r->need[i]);
         if (!ok) continue;
         if (r->any[0]) {
             ok = false;
-            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++) ok = has(text, len, r->any[i]);
+            for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++)
+                ok = rule_has(r, text, len, r->any[i]);
             if (!ok) continue;
         }
         if (r->unless && has(text, len, r->unless)) continue;
@@ -664,6 +1020,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
 
 struct pm_vals {
     int64_t size;
+    bool has_size; /* a %s was read: a byte field takes it, not a %d beside it */
     long long num[2];
     int nnum;
     int64_t shape[8];
@@ -735,16 +1092,59 @@ static size_t pm_shape(const char *s, size_t n, struct pm_vals *v)
     return 0;
 }
 
+/* An integer written with thousands separators ("25,600,000", CuPy); plain
+ * digits too. Groups after a comma are exactly three digits. */
+static size_t pm_int_grouped(const char *s, size_t n, long long *out)
+{
+    size_t i = pm_int(s, n, out);
+    if (!i || *out < 0) return i;
+    while (i + 3 < n && s[i] == ',') {
+        size_t d = 0;
+        while (d < 3 && isdigit((unsigned char)s[i + 1 + d])) d++;
+        if (d != 3 || (i + 4 < n && isdigit((unsigned char)s[i + 4]))) break;
+        if (*out > (INT64_MAX - 999) / 1000) return 0;
+        *out = *out * 1000 + (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + (s[i + 3] - '0');
+        i += 4;
+    }
+    return i;
+}
+
+/* A size read without its unit whose text goes on with letters ("20.00 Mi"
+ * that a wrap cut from its "B", "4.63 Gi") or ends there ("allocate 2" /
+ * "4.00 MiB"): not the figure; nor a bare fraction. A bare integer followed
+ * by other text is bytes ("0;", "1073741824)"). */
+static bool size_cut(const char *s, size_t n, size_t k)
+{
+    if (isalpha((unsigned char)s[k - 1])) return false; /* a unit was read */
+    if (memchr(s, '.', k)) return true;
+    size_t j = k;
+    while (j < n && s[j] == ' ') j++;
+    return j == n || isalpha((unsigned char)s[j]); /* "allocate 2" / "4.00 MiB" */
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
+    long long skip;
+    int64_t skip_size;
+    bool sat = false;
     switch (c) {
-    case 's': {
+    case 's':
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
-        bool sat = false;
         k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
+        if (k && size_cut(s, n, k)) return 0;
+        v->has_size = k > 0;
         return k;
-    }
+    case 'z': /* a size that is read past, not kept */
+        if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+        return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
+    case 'i': /* an integer that is read past, not kept */
+        return pm_int(s, n, &skip);
+    case 'n':
+        if (v->nnum >= 2) return 0;
+        k = pm_int_grouped(s, n, &v->num[v->nnum]);
+        if (k) v->nnum++;
+        return k;
     case 'd':
         if (v->nnum >= 2) return 0;
         k = pm_int(s, n, &v->num[v->nnum]);
@@ -762,23 +1162,34 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     }
 }
 
-/* Match pat at s; returns bytes consumed or 0. */
+/* Literal characters a message cut at its end must still show of a
+ * clause's last words ("22.70 GiB reserved in tot" is "reserved in total"). */
+#define PM_CUT_MIN 4
+
+/* Match pat at s; returns bytes consumed or 0. Text that ends inside the
+ * pattern's last literal words still matches once a value was read and
+ * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
 static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
 {
-    size_t i = 0;
+    size_t i = 0, since_value = 0;
+    bool value = false;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
             p++;
-        } else if (*p == '%' && p[1]) {
+        } else if (*p == '%' && p[1] && p[1] != '%') {
             size_t k = pm_placeholder(p[1], s + i, n - i, v);
             if (!k) return 0;
             i += k;
             p += 2;
+            value = true;
+            since_value = 0;
         } else {
+            if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
             if (i >= n || s[i] != *p) return 0;
             i++;
-            p++;
+            p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */
+            since_value++;
         }
     }
     return i;
@@ -810,10 +1221,13 @@ static void pm_key(const char *pat, size_t *off, size_t *len)
 static bool pm_start_ok(const char *pat, const char *s, size_t j)
 {
     char c = s[j];
-    /* A word starts the pattern: "InUse:" must not match inside "MaxInUse:". */
+    /* A word starts the pattern: "InUse:" must not match inside "MaxInUse:";
+     * an escaped newline or tab before it ("MiB.\nGPU 0 has", a message
+     * logged as a JSON string) is a word boundary. */
     if (pat[0] != '%')
         return c == pat[0] && (j == 0 || !isalnum((unsigned char)pat[0]) ||
-                               !isalnum((unsigned char)s[j - 1]));
+                               !isalnum((unsigned char)s[j - 1]) ||
+                               (j >= 2 && s[j - 2] == '\\' && s[j - 1] && strchr("ntr", s[j - 1])));
     if (pat[1] == 'S') return c == '[';
     if (!(isdigit((unsigned char)c) || (pat[1] == 'd' && c == '-'))) return false;
     return j == 0 || !(isdigit((unsigned char)s[j - 1]) || s[j - 1] == '.' || s[j - 1] == ',');
@@ -938,8 +1352,9 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         break;
     }
     /* %d clauses on a byte field ("trying to allocate %d bytes") carry an
-     * integer; %s clauses a size. */
-    fill(slots[field], v->nnum ? (num >= 0 ? num : -1) : v->size);
+     * integer; %s clauses a size, also beside a %d ("allocating %s on
+     * device %d": the size, not the device). */
+    fill(slots[field], v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
 }
 
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,

@@ -38,6 +38,8 @@ enum msg_role {
     MSG_PRIMARY, /* an event of its own */
     MSG_DETAIL,  /* detail of a neighbouring event (merged when one is near) */
     MSG_SETTING, /* not an event: a setting the log shows (expandable_segments) */
+    MSG_MENTION, /* the log names a GPU OOM only in words ("OOM during backward()"): an
+                    event only when the log shows no OOM message and a traceback follows */
 };
 
 enum msg_field {
@@ -56,8 +58,11 @@ enum msg_field {
 
 /* A clause pattern is literal text where ' ' matches any run of blanks
  * (including none) and placeholders read values: %s a size ("1.5 GiB",
- * "0 bytes", "45.53MiB"), %d a decimal integer, %S a TF shape "[a,b,c]",
- * %t a dtype word. */
+ * "0 bytes", "45.53MiB"), %d a decimal integer, %n one that may have
+ * thousands separators ("25,600,000"), %S a TF shape "[a,b,c]", %t a dtype
+ * word; %i and %z read past an integer and a size without keeping them.
+ * A text that ends within the pattern's last words, after its values, still
+ * matches once four of their letters agree (a paste cut mid-word). */
 struct msg_clause {
     const char *pattern;
     enum msg_field field;
@@ -81,6 +86,8 @@ struct msg_rule {
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */
     bool consequence;      /* a symptom of another rank's failure */
+    bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
+    bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;
@@ -91,6 +98,10 @@ struct msg_rule {
  * cannot exist without one): fills out[0..cap) with static strings and
  * returns how many. Every message a rule matches contains one of them. */
 size_t msg_anchors_build(const char **out, size_t cap);
+
+/* Room for the anchors (the scan's table size); the rules make fewer
+ * (test_diagnose_msg checks that none is left out). */
+#define MSG_ANCHORS_MAX 128
 
 /* The rule table, for tests and tools: how many rules, and rule i. */
 size_t msg_rules_count(void);

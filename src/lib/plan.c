@@ -38,7 +38,9 @@ enum need {
     N_NOT_NCCL_TIMEOUT = 1 << 21,
     N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
     N_NOT_FRAG_SNAPSHOT = 1 << 23,
-    N_TGI_WARMUP = 1 << 24, /* TGI: its warm-up could not fit the prefill tokens */
+    N_SGLANG_KV = 1 << 24, /* SGLang: the KV cache pool does not fit */
+    N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
+    N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
 };
 
 #define V(k) (1u << (k))
@@ -123,6 +125,14 @@ static const struct plan_fix catalogue[] = {
     {"tgi-warmup", 0, 0, N_OOM | N_TGI_WARMUP,
      "Lower --max-batch-prefill-tokens (and --max-batch-total-tokens) when launching "
      "text-generation-launcher, so its warm-up batch fits next to the weights",
+     "{text}"},
+    {"sglang-mem-fraction", 0, 0, N_OOM | N_SGLANG_KV,
+     "Raise --mem-fraction-static a step (e.g. 0.84 -> 0.88) so the KV cache pool fits beside "
+     "the weights, or lower --context-length / --max-running-requests",
+     "{text}"},
+    {"llama-cpp-offload", 0, 0, N_OOM | N_LLAMA_CPP,
+     "Offload fewer layers (-ngl), shorten the context (-c) and the micro-batch (-ub), or "
+     "quantise the KV cache (--cache-type-k q8_0 --cache-type-v q8_0)",
      "{text}"},
     {"nccl-buffers", 0, 0, N_OOM | N_NCCL_OOM,
      "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
@@ -348,14 +358,20 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;
     m |= !strcmp(e->framework, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
-    /* A serving engine (vLLM, TGI) sizes its own memory: HF loading and
-     * generation advice does not apply to it. */
+    /* An inference engine sizes its own memory: HF loading and generation
+     * advice does not apply to it. vLLM and TGI share the last resorts
+     * (vllm-fallbacks); SGLang and llama.cpp have their own first steps. */
+    static const char *const engines[] = {"vllm", "tgi", "sglang", "llama.cpp"};
+    bool engine = false;
+    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) engine |= !strcmp(e->framework, engines[k]);
     if (!strcmp(e->framework, "vllm") || !strcmp(e->framework, "tgi")) m |= N_VLLM;
-    else m |= N_NOT_VLLM;
+    if (!engine) m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
     if (!strcmp(e->kind, "tgi-warmup")) m |= N_TGI_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
+    if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
+    if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;

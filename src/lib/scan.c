@@ -22,8 +22,14 @@
 #define WALK_BYTES (512u << 10)
 #define STEP_LINES 4000
 #define STEP_BYTES (4u << 20)
-#define MAX_ANCHORS 64
+#define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
+#define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
+#define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
+#define JOIN_LINES 24    /* lines a message may be wrapped over */
+#define JOIN_STALL 2     /* of them in a row that add no figure */
+#define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
 #define AFTER_LINES 16      /* lines after a message read for evidence */
 #define WALK_AHEAD 40       /* lines below a message that nothing leads to, read for its traceback and steps */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
@@ -802,17 +808,37 @@ static bool same_numbers(const struct oom_event *a, const struct oom_event *b)
 
 enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
 
+static int known_figures(const struct oom_event *ev);
+
+/* A message a wrap split into its words and its numbers ("CUDA out of" /
+ * "memory. Tried to allocate 20.00 MiB (GPU 0; ...)", "CUDA out of
+ * memory." / "Tried to allocate 138.00 MiB. GPU 0 has ..."): the second
+ * line is a message of its own, so the first would stay an event without a
+ * byte figure (its GPU at most). */
+static bool split_message(const struct oom_event *o, const struct oom_event *ev, long dist)
+{
+    int o_bytes = known_figures(o) - (o->gpu >= 0), ev_bytes = known_figures(ev) - (ev->gpu >= 0);
+    return dist <= 2 && o->gpu_oom && ev->gpu_oom && !strcmp(o->framework, ev->framework) &&
+           o_bytes == 0 && ev_bytes > 0;
+}
+
 /* Decide how ev joins the events so far; *at is the event it touches. */
 static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
-                                uint32_t src, size_t *at)
+                                uint32_t *src, bool anon, size_t *at)
 {
     struct oom_report *rep = s->rep;
     size_t n = rep->n_events;
+    /* A line without a writer's prefix just after an event is most often
+     * that message wrapped (the prefix stays on the first line only:
+     * "(VllmWorker rank=1 pid=...) ResourceExhaustedError" / ": OOM when
+     * allocating ..."): it takes that event's writer. */
+    if (anon && n && ev->line - rep->events[n - 1].line <= ANON_WRITER_LINES)
+        *src = s->meta[n - 1] >> 1;
     for (size_t back = 0; back < 4 && back < n; back++) {
         size_t k = n - 1 - back;
         struct oom_event *o = &rep->events[k];
         long dist = ev->line - o->line;
-        if (s->meta[k] >> 1 != (src & 0x7fffffffu) || dist < 0) continue;
+        if (s->meta[k] >> 1 != (*src & 0x7fffffffu) || dist < 0) continue;
         enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
         /* A table (memory_summary) belongs to the event it follows, OOM or not. */
         long within = r->merge_lines > 0 ? r->merge_lines : 8;
@@ -822,8 +848,20 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
             *at = k;
             return ADD_DONE;
         }
-        if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= 8 && o->gpu_oom == ev->gpu_oom) {
+        /* A header of the same family ("ResourceExhaustedError: Graph
+         * execution error:") is joined by its message also after the
+         * "Detected at node ... defined at" traceback between them. */
+        long header = !strcmp(o->kind, ev->kind) ? SAME_KIND_HEADER_LINES : 8;
+        if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= header &&
+            o->gpu_oom == ev->gpu_oom) {
             merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
+        if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && split_message(o, ev, dist)) {
+            long first = o->line;
+            merge_into(ev, o);
+            ev->line = first;
             *at = k;
             return ADD_REPLACE;
         }
@@ -896,41 +934,103 @@ static int known_figures(const struct oom_event *ev)
     return k + (int)ev->n_procs + (ev->shape_rank > 0);
 }
 
+/* A message of its own (an OOM only named in words is none). */
+static bool is_message(const struct msg_rule *r)
+{
+    return r && r->role != MSG_MENTION;
+}
+
+/* Extract from s->line[body_at, end) into a copy of ev: the rule that text
+ * now is (a wrap may have hidden the words that make it a more specific
+ * one), else r. */
+static const struct msg_rule *join_trial(struct scan *s, const struct msg_rule *r, size_t body_at,
+                                         size_t end, const struct oom_event *ev,
+                                         struct oom_event *trial)
+{
+    const struct msg_rule *rt = msg_classify(s->line + body_at, end - body_at);
+    if (!rt || rt->gpu_oom != r->gpu_oom || rt->role != r->role) rt = r;
+    *trial = *ev;
+    trial->n_procs = 0; /* re-read from the whole text */
+    msg_extract(rt, s->line + body_at, end - body_at, trial);
+    return rt;
+}
+
+/* Append line c at s->line[cur] the way that reads most. A terminal's hard
+ * wrap at its width cuts anywhere: inside a number ("of which 4" / "0.30
+ * GiB is free", "4." / "63 GiB"), a unit ("20.00 Mi" / "B (GPU 0;") or a
+ * word ("GiB t" / "otal capacity"). Inside a number, or where a blank is
+ * already at the cut, it joins as it is; otherwise with a blank, unless
+ * without one the clauses read more. Fills *best and returns its rule;
+ * *len is what was appended. */
+static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r, size_t body_at,
+                                        size_t cur, const struct cline *c,
+                                        const struct oom_event *ev, struct oom_event *best,
+                                        size_t *len)
+{
+    char last = cur > body_at ? s->line[cur - 1] : ' ';
+    bool as_is = ((isdigit((unsigned char)last) || last == '.') &&
+                  (isdigit((unsigned char)c->body[0]) || c->body[0] == '.')) ||
+                 last == ' ' || c->body[0] == ' ';
+    const struct msg_rule *best_r = NULL;
+    size_t best_gap = 0;
+    for (size_t gap = as_is ? 0 : 1;; gap = 0) {
+        struct oom_event trial;
+        s->line[cur] = ' ';
+        memcpy(s->line + cur + gap, c->body, c->n);
+        const struct msg_rule *rt = join_trial(s, r, body_at, cur + gap + c->n, ev, &trial);
+        if (!best_r || known_figures(&trial) > known_figures(best))
+            *best = trial, best_r = rt, best_gap = gap;
+        if (gap == 0) break;
+    }
+    s->line[cur] = ' ';
+    memcpy(s->line + cur + best_gap, c->body, c->n);
+    if (best_r != r) best->kind = best_r->kind, best->framework = best_r->framework;
+    *len = best_gap + c->n;
+    return best_r;
+}
+
 /* A message broken over lines by its writer or a terminal ("Tried to
  * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
  * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
- * unallocated", continuation lines that lost the [rankN]: prefix): the lines
- * that follow are joined to it while each one lets the rule's clauses read
- * one more figure. A line that is a message of its own, a frame, a
- * traceback header or blank ends the message. Returns the new end; *n and
- * *bn grow by what was appended to s->line. */
-static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule *r,
+ * unallocated", continuation lines that lost the [rankN]: prefix, a hard
+ * wrap at any column): the lines that follow are joined to it while they
+ * let the clauses read more figures; up to JOIN_STALL lines in a row may
+ * add none ("If reserved but unallocated memory is large", a clause cut in
+ * two), and the join keeps what ends with a figure. A line that is a
+ * message of its own, a frame, a traceback header or blank ends the
+ * message. Returns the new end; *n grows by what was appended to s->line,
+ * *rp becomes the rule the joined text is. */
+static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule **rp,
                                  size_t le, size_t body_at, size_t *n,
                                  const struct msg_prefix *src, struct oom_event *ev)
 {
-    size_t a = le, b = le;
-    for (int i = 0; i < 8 && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b); i++) {
+    size_t a = le, b = le, cur = *n;
+    const struct msg_rule *r = *rp, *rc = r;
+    struct oom_event evc = *ev;
+    int stalled = 0;
+    for (int i = 0; i < JOIN_LINES && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b);
+         i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
-            msg_classify(c.body, c.n) || *n + 1 + c.n >= SCAN_LINE_MAX)
+            is_message(msg_classify(c.body, c.n)) || cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
-        /* A terminal hard-wrap inside a number ("of which 4" / "0.30 GiB is
-         * free") joins without a blank. */
-        size_t gap = *n > body_at && isdigit((unsigned char)s->line[*n - 1]) &&
-                             (isdigit((unsigned char)c.body[0]) || c.body[0] == '.') ? 0 : 1;
-        s->line[*n] = ' ';
-        memcpy(s->line + *n + gap, c.body, c.n);
-        struct oom_event trial = *ev;
-        trial.n_procs = 0; /* re-read from the whole text */
-        msg_extract(r, s->line + body_at, *n + gap + c.n - body_at, &trial);
-        if (known_figures(&trial) <= known_figures(ev)) break;
-        *ev = trial;
-        *n += gap + c.n;
-        le = b;
+        struct oom_event best;
+        size_t len;
+        const struct msg_rule *best_r = join_line(s, rc, body_at, cur, &c, &evc, &best, &len);
+        cur += len;
+        bool more = known_figures(&best) > known_figures(&evc);
+        evc = best, rc = best_r;
+        if (!more) {
+            if (++stalled > JOIN_STALL) break;
+            continue;
+        }
+        stalled = 0;
+        *ev = evc, r = rc, *n = cur, le = b;
     }
     s->line[*n] = '\0';
+    *rp = r;
     return le;
 }
 
@@ -978,6 +1078,108 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     msg_extract(r, body, bn, ev);
 }
 
+/* A message a terminal hard-wrapped inside a word ("...pooled_storage_
+ * manager.h:107: cudaMalloc fail" / "ed: out of memory"): the anchor's line
+ * is no message alone, but glued to the line before it (no message alone
+ * either) it is. Rebuilds s->line from both, without the second line's
+ * prefix, and returns its length (0: no message); *ls becomes the first
+ * line's start. */
+static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, size_t le,
+                            const struct msg_rule **r)
+{
+    size_t a = *ls, b = *ls;
+    if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
+        return 0;
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    if (n == 0 || is_message(msg_classify(s->line, n))) return 0;
+    size_t m = msg_clean(v->p + *ls, le - *ls, SIZE_MAX, s->ctx, CTX_MAX);
+    struct msg_prefix px;
+    msg_prefix_parse(s->ctx, m, &px);
+    size_t bn = m - px.body;
+    if (n + 1 + bn >= SCAN_LINE_MAX) return 0;
+    /* gap 0 puts a separator no rule string holds: the rule the two lines
+     * are side by side ("...Caught OutOfMemoryError" / "Original Traceback
+     * (most recent call last):"). Glued, they must be a more specific rule
+     * (earlier in the table): a word the wrap cut is whole again. */
+    const struct msg_rule *side = NULL;
+    for (size_t gap = 0; gap < 3; gap++) { /* then "fail"+"ed", "failed:"+" out" */
+        size_t k = n;
+        if (gap != 1) s->line[k++] = gap ? ' ' : '\n';
+        memcpy(s->line + k, s->ctx + px.body, bn);
+        k += bn;
+        s->line[k] = '\0';
+        *r = msg_classify(s->line, k);
+        if (gap == 0) {
+            side = *r;
+            continue;
+        }
+        if (*r && (!side || *r < side)) {
+            *ls = a;
+            return k;
+        }
+    }
+    *r = NULL;
+    return 0;
+}
+
+/* A setting line that is really a wrapped piece of PyTorch's advice ("...
+ * try setting PYTORCH_CUDA_" / "ALLOC_CONF=expandable_segments:True to a"):
+ * glued to the line before, it is no setting any more. */
+static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, size_t le)
+{
+    size_t a = ls, b = ls;
+    if (!prev_line(v, &a, &b) || b == a || b - a > CTX_MAX || le - ls > CTX_MAX) return false;
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    size_t m = msg_clean(v->p + ls, le - ls, SIZE_MAX, s->ctx, CTX_MAX);
+    if (n + 1 + m >= SCAN_LINE_MAX) return false;
+    memcpy(s->line + n, s->ctx, m);
+    const struct msg_rule *r = msg_classify(s->line, n + m);
+    return !r || r->role != MSG_SETTING;
+}
+
+/* A message without a rank prefix followed by the traceback a launcher
+ * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
+ * (most recent call last):", torchrun re-printing the failure): the rank
+ * of the first prefixed traceback line a few lines on, or -1. */
+static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < lines && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME))
+            return c.px.rank;
+    }
+    return -1;
+}
+
+/* A traceback starts within MENTION_TB_LINES after the line ending at le. */
+static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < MENTION_TB_LINES && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return true;
+    }
+    return false;
+}
+
+/* Keep the first GPU OOM the log names only in words, if a traceback
+ * follows it: the event scan_finish falls back on. */
+static void note_mention(struct scan *s, const struct view *v, const struct msg_rule *r,
+                         size_t ls, size_t le, size_t n)
+{
+    if (s->mention_set || !traceback_follows(s, v, le)) return;
+    struct msg_prefix px;
+    msg_prefix_parse(s->line, n, &px);
+    struct oom_event *ev = &s->mention;
+    event_from(s, r, &px, n, ev);
+    read_context(s, v, r, ls, le, s->line, n, &px, ev);
+    if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
+    s->mention_set = true;
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -985,9 +1187,14 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
     const struct msg_rule *r = msg_classify(s->line, n);
+    if (!r) n = glue_previous(s, v, &ls, le, &r);
     if (!r) return le;
     if (r->role == MSG_SETTING) {
-        s->rep->expandable_set = true;
+        if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
+        return le;
+    }
+    if (r->role == MSG_MENTION) {
+        note_mention(s, v, r, ls, le, n);
         return le;
     }
     struct msg_prefix px;
@@ -995,7 +1202,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     struct oom_event ev;
     event_from(s, r, &px, n, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
-    le = join_continuations(s, v, r, le, px.body, &n, &px, &ev);
+    le = join_continuations(s, v, &r, le, px.body, &n, &px, &ev);
     bool table = !strcmp(r->kind, "memory-summary");
     if (table) {
         le = read_table(s, v, ls, le, &px, &ev.mem);
@@ -1004,7 +1211,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     if (ev.gpu_oom && !strcmp(ev.kind, "nccl-error")) ev.kind = "nccl-oom";
     uint32_t src = source_key(&px);
     size_t at = 0;
-    enum add_action act = plan_add(s, &ev, r, src, &at);
+    enum add_action act = plan_add(s, &ev, r, &src, !has_identity(&px), &at);
     /* A table that reports no OOM and belongs to no event is not an event. */
     if (table && !ev.gpu_oom && act == ADD_APPEND) return le;
     if (act == ADD_DONE) {
@@ -1025,6 +1232,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         enum oom_stage kept_stage = ev.stage;
         long kept_step = ev.step;
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
         if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = kept_stage;
@@ -1093,6 +1301,21 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
+/* No GPU OOM message, but the log named one in words above a traceback:
+ * that is the event, unless something else explains the failure (a host
+ * look-alike, an NCCL error). */
+static void promote_mention(struct scan *s)
+{
+    struct oom_report *rep = s->rep;
+    if (!s->mention_set) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (!rep->events[i].consequence) return;
+    struct oom_event ev = s->mention;
+    ev.gpu_oom = true;
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
+    rep->primary = (long)(rep->n_events - 1);
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1104,6 +1327,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             rep->primary = (long)i;
             break;
         }
+    if (rep->primary < 0) promote_mention(s);
     if (rep->primary < 0) return;
     /* Other ranks' NCCL failures after an OOM are its consequences. */
     for (size_t i = 0; i < rep->n_events; i++) {

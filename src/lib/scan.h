@@ -40,6 +40,8 @@ struct scan {
     char *line;           /* scratch: the message's logical line */
     char *ctx;            /* scratch: one context line */
     bool nomem;
+    struct oom_event mention; /* the first "OOM" named in words, with a traceback after */
+    bool mention_set;
 };
 
 /* 0, or -1 with err set when memory runs out. */

@@ -180,6 +180,25 @@ static void multi_rank_explain(const struct verdicts *v, char *buf, size_t cap)
              forms[f].how, forms[f].tail);
 }
 
+
+/* The table's evidence in words: what it shows of retries and of
+ * non-releasable memory (a row it does not print is left out). */
+static void frag_table_text(const struct oom_memsummary *m, const char *src, char *buf, size_t cap)
+{
+    char a[32], b[32];
+    int at = snprintf(buf, cap, "memory_summary%s:", src);
+    if (m->retries > 0 && at >= 0 && (size_t)at < cap)
+        at += snprintf(buf + at, cap - (size_t)at, " %ld malloc retries (the allocator freed "
+                       "its cache and tried again)%s", m->retries,
+                       m->nonreleasable_cur >= 0 ? "," : "");
+    if (m->nonreleasable_cur >= 0 && at >= 0 && (size_t)at < cap)
+        at += snprintf(buf + at, cap - (size_t)at, " %s non-releasable of %s reserved",
+                       units_format_bytes(m->nonreleasable_cur, a, sizeof a),
+                       units_format_bytes(m->reserved_cur, b, sizeof b));
+    if (at >= 0 && (size_t)at < cap)
+        snprintf(buf + at, cap - (size_t)at, ": the cache is fragmented");
+}
+
 const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
                             size_t cap)
 {
@@ -210,11 +229,7 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                      units_format_bytes(v->unallocated, a, sizeof a),
                      units_format_bytes(req, b, sizeof b));
         else
-            snprintf(buf, cap, "memory_summary%s: %ld cudaMalloc retries, %s non-releasable of "
-                     "%s reserved: the cache is fragmented",
-                     e->mem.present ? "" : " (torch hook)", m->retries,
-                     units_format_bytes(m->nonreleasable_cur, a, sizeof a),
-                     units_format_bytes(m->reserved_cur, b, sizeof b));
+            frag_table_text(m, e->mem.present ? "" : " (torch hook)", buf, cap);
         break;
     }
     case VERDICT_OTHER_PROCESSES:

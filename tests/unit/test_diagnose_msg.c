@@ -248,7 +248,9 @@ static void test_every_rule_fires(void **state)
             struct oom_report rep;
             struct oomlab_err err;
             assert_int_equal(scan_text(text, n, &rep, &err), 0);
-            bool seen = rep.expandable_set || rep.n_events > 0;
+            /* an OOM named only in words is an event only above a
+             * traceback (test_diagnose_recog) */
+            bool seen = rep.expandable_set || rep.n_events > 0 || r->role == MSG_MENTION;
             if (!seen) fail_msg("rule %s (form %zu): the scan found nothing in: %s", r->kind, f,
                                 text);
             if (rep.n_events) assert_string_equal(rep.events[0].kind, got->kind);
@@ -287,9 +289,9 @@ static void test_issue10_rules_fire(void **state)
 static void test_anchors_minimal(void **state)
 {
     (void)state;
-    const char *a[64];
-    size_t n = msg_anchors_build(a, 64);
-    assert_true(n > 10 && n < 64);
+    const char *a[MSG_ANCHORS_MAX];
+    size_t n = msg_anchors_build(a, MSG_ANCHORS_MAX);
+    assert_true(n > 10 && n < MSG_ANCHORS_MAX);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
             if (i != j && strstr(a[i], a[j])) fail_msg("anchor '%s' covers '%s'", a[j], a[i]);
@@ -322,8 +324,8 @@ int main(int argc, char **argv)
 {
     /* bench/diagnose greps for the same anchors: print them, one a line. */
     if (argc == 2 && !strcmp(argv[1], "--anchors")) {
-        const char *a[64];
-        size_t n = msg_anchors_build(a, 64);
+        const char *a[MSG_ANCHORS_MAX];
+        size_t n = msg_anchors_build(a, MSG_ANCHORS_MAX);
         for (size_t i = 0; i < n; i++) printf("%s\n", a[i]);
         return 0;
     }

@@ -1,0 +1,834 @@
+/* Unit tests for recognition and numbers (lib/msg rules and clauses, the
+ * scan's joins) on real lines from public threads, one case per family,
+ * each with its source beside it; and the memory_summary() tables of
+ * several PyTorch eras and backend ports (lib/memsummary) as printed in
+ * real logs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/memsummary.h"
+#include "lib/msg.h"
+#include "lib/plan.h"
+#include "lib/scan.h"
+#include "lib/verdict.h"
+
+#define ANY (-2) /* not checked */
+#define MIB(x) ((int64_t)((x) * 1048576.0 + 0.5))
+#define GIB(x) ((int64_t)((x) * 1073741824.0 + 0.5))
+
+struct want {
+    const char *source; /* owner/repo#N */
+    const char *log;
+    bool gpu_oom;
+    const char *kind;
+    int64_t requested, capacity, free, allocated, reserved;
+    int gpu;
+};
+
+static const struct want cases[] = {
+    /* llama.cpp/ggml: the exact size is on the next line. */
+    {"ggml-org/llama.cpp#20431",
+     "load_tensors: loading model tensors, this can take a while... (mmap = true, direct_io = false)\n"
+     "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc "
+     "failed: out of memory\n"
+     "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n"
+     "llama_model_load: error loading model: unable to allocate CUDA0 buffer\n",
+     true, "ggml", 151851674624LL, -1, -1, -1, -1, 0},
+    {"ggml-org/llama.cpp#11476", /* docker compose's "service  | " prefix */
+     "deep-seek-1  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9866.00 MiB on device "
+     "1: cudaMalloc failed: out of memory\n"
+     "deep-seek-1  | ggml_gallocr_reserve_n: failed to allocate CUDA1 buffer of size 10345253120\n",
+     true, "ggml", 10345253120LL, -1, -1, -1, -1, 1},
+    /* PaddlePaddle: 2.x allocator, 1.x enforce and FLAGS messages. */
+    {"PaddlePaddle/Paddle#42228",
+     "RuntimeError: ResourceExhaustedError:\n\n"
+     "Out of memory error on GPU 0. Cannot allocate 98.000244MB memory on GPU 0, 6.000000GB memory "
+     "has been allocated and available memory is only 0.000000B.\n",
+     true, "paddle", MIB(98.000244), -1, 0, GIB(6), -1, 0},
+    {"PaddlePaddle/Paddle#8992",
+     "paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 10513462067 > "
+     "1369702144\n",
+     true, "paddle", 10513462067LL, -1, 1369702144LL, -1, -1, -1},
+    {"PaddlePaddle/models#3011",
+     "`Cannot malloc 49.0002 MB GPU memory. Please shrink FLAGS_fraction_of_gpu_memory_to_use or "
+     "FLAGS_initial_gpu_memory_in_mb or FLAGS_reallocate_gpu_memory_in_mbenvironment variable to a "
+     "lower value. Current FLAGS_fraction_of_gpu_memory_to_use value is 0.1.\n",
+     true, "paddle", MIB(49.0002), -1, -1, -1, -1, -1},
+    /* spconv/cumm (tensorview) and spconv 1.x. */
+    {"junjie18/CMT#15",
+     "RuntimeError: TensorStorage /io/include/tensorview/tensor.h 168\n"
+     "cuda failed with error 2 out of memory. use CUDA_LAUNCH_BLOCKING=1 to get correct traceback.\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"tianweiy/CenterPoint#2", "failed (cuda execution failed with error 2)\n", true, "cuda-error",
+     -1, -1, -1, -1, -1, -1},
+    /* XLA/JAX glog lines; one wrapped between "Out" and "of memory". */
+    {"kingoflolz/mesh-transformer-jax#66",
+     "2021-07-21 16:15:16.513776: E external/org_tensorflow/tensorflow/compiler/xla/pjrt/"
+     "pjrt_stream_executor_client.cc:1981] Execution of replica 0 failed: Resource exhausted: "
+     "Failed to allocate request for 32.00MiB (33554432B) on device ordinal 0\n",
+     true, "jax", 33554432, -1, -1, -1, -1, 0},
+    {"jax-ml/jax#788",
+     "[1] 2019-06-13 01:17:08.886805: E external/org_tensorflow/tensorflow/compiler/xla/python/"
+     "local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \n"
+     "of memory while trying to allocate 5520758552 bytes.\n",
+     true, "jax", 5520758552LL, -1, -1, -1, -1, -1},
+    {"erfanzar/EasyDeL#78",
+     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
+     "Ran out of memory in memory space hbm. Used 21.90G of 7.48G hbm. Exceeded hbm capacity by "
+     "14.42G.\n",
+     true, "jax", -1, GIB(7.48), -1, -1, -1, -1},
+    {"patrickbryant1/AFProfile#8",
+     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
+     "allocate 4770354232 bytes.\nBufferAssignment OOM Debugging.\n",
+     true, "jax", 4770354232LL, -1, -1, -1, -1, -1},
+    /* TF/XLA stream executor. */
+    {"paninski-lab/deepgraphpose#7",
+     "2021-03-04 10:30:24.114464: E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to "
+     "allocate 2.53G (2715310336 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n",
+     true, "cuda-error", 2715310336LL, -1, -1, -1, -1, -1},
+    {"philip-huang/PIXOR#31",
+     "failed to allocate 17.79G (19104890880 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of "
+     "memory\n",
+     true, "cuda-error", 19104890880LL, -1, -1, -1, -1, -1},
+    {"YoshitakaMo/localcolabfold#50",
+     "2022-01-12 06:00:32.512066: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+     "cuda_driver.cc:771] failed to alloc 2147483648 bytes unified memory; result: "
+     "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n",
+     true, "cuda-error", 2147483648LL, -1, -1, -1, -1, -1},
+    /* Old THC, Lua torch, MXNet (one hard-wrapped inside a word). */
+    {"Cadene/vqa.pytorch#47",
+     "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1513368888240/work/torch/lib/THC/generic/"
+     "THCStorage.c line=82 error=2 : out of memory\nSegmentation fault (core dumped)\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"torch/torch7#1140",
+     "/home/gpu/torch/install/share/lua/5.1/cutorch/Tensor.lua:14: cuda runtime error (2) : out of "
+     "memory at /home/gpu/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:66\nstack traceback:\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"apache/mxnet#675",
+     "mxnet.base.MXNetError: [11:18:15] src/storage/./pooled_storage_manager.h:157: cudaMalloc "
+     "failed: out of memory\nStack trace:\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"TuSimple/mx-maskrcnn#98",
+     "terminate called after throwing an instance of 'dmlc::Error'\n"
+     "  what():  [10:44:35] src/engine/./threaded_engine.h:359: [10:44:35] src/storage/./"
+     "pooled_storage_manager.h:107: cudaMalloc fail\ned: out of memory\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    /* CuPy/Chainer: both wordings, thousands separators. */
+    {"cupy/cupy#1912",
+     "cupy.cuda.memory.OutOfMemoryError: out of memory to allocate 1073741824 bytes (total "
+     "12373894656 bytes)\n",
+     true, "cupy", 1073741824, -1, -1, 12373894656LL, -1, -1},
+    {"cupy/cupy#2537",
+     "Exception in main training loop: Out of memory allocating 25,600,000 bytes (allocated so far: "
+     "3,635,267,072 bytes).\n",
+     true, "cupy", 25600000, -1, -1, 3635267072LL, -1, -1},
+    /* Julia CUDA.jl: the figures on the lines after the message. */
+    {"JuliaMolSim/Molly.jl#57",
+     "  Got exception outside of a @test\n"
+     "  Out of GPU memory trying to allocate 1.896 GiB\n"
+     "  Effective GPU memory usage: 99.90% (15.766 GiB/15.782 GiB)\n"
+     "  Memory pool usage: 2.372 GiB (3.219 GiB reserved)\n"
+     "  Stacktrace:\n",
+     true, "julia", GIB(1.896), GIB(15.782), -1, GIB(2.372), GIB(3.219), -1},
+    /* Intel XPU, both PyTorch forms. */
+    {"intel/intel-extension-for-pytorch#629",
+     "RuntimeError: XPU out of memory. Tried to allocate 1.71 GiB (GPU 0; 15.56 GiB total capacity; "
+     "176.00 MiB already allocated; 176.00 MiB reserved in total by PyTorch)\n",
+     true, "pytorch-old", GIB(1.71), GIB(15.56), -1, MIB(176), MIB(176), 0},
+    {"intel/torch-xpu-ops#5046",
+     "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 16.00 GiB. GPU 0 has a total "
+     "capacity of 16.48 GiB of which 16.07 GiB is free. Of the allocated memory 0 bytes is allocated "
+     "by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.\n",
+     true, "pytorch-new", GIB(16), GIB(16.48), GIB(16.07), 0, ANY, 0},
+    /* The cudaMallocAsync backend's form: its figures on the lines after. */
+    {"AIFSH/ComfyUI-ChatTTS#9",
+     "torch.cuda.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of "
+     "memory)\n"
+     "Currently allocated     : 6.89 GiB\n"
+     "Requested               : 320.00 MiB\n"
+     "Device limit            : 23.69 GiB\n"
+     "Free (according to CUDA): 2.94 MiB\n"
+     "PyTorch limit (set by user-supplied memory fraction)\n"
+     "                        : 17179869184.00 GiB\n"
+     "2024-06-22 15:13:25,079- root:124- INFO- Prompt executed in 57.84 seconds\n",
+     true, "pytorch-async", MIB(320), GIB(23.69), MIB(2.94), GIB(6.89), -1, 0},
+    {"continue-revolution/sd-webui-animatediff#320",
+     "OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) "
+     "Currently allocated : 12.20 GiB Requested : 1.88 GiB Device limit : 16.00 GiB Free (according "
+     "to CUDA): 0 bytes PyTorch limit (set by user-supplied memory fraction) : 17179869184.00 GiB\n",
+     true, "pytorch-async", GIB(1.88), GIB(16), 0, GIB(12.20), -1, 0},
+    /* accelerate's batch-size finder ran out of halvings. */
+    {"huggingface/accelerate#1934", "RuntimeError: No executable batch size found, reached zero.\n",
+     true, "batch-size-finder", -1, -1, -1, -1, -1, -1},
+    /* SGLang's KV cache pool at start-up. */
+    {"sgl-project/sglang#4330",
+     "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", true,
+     "sglang-kv-cache", -1, -1, -1, -1, -1, -1},
+    /* Found on the tests/corpus-heldout6 development set (its threads). */
+    {"abetlen/llama-cpp-python#1944", /* no exact line: the size, not the device number */
+     "   ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: "
+     "cudaMalloc failed: out of memory\n"
+     "   llama_kv_cache_init: failed to allocate buffer for kv cache\n",
+     true, "ggml", 214748364800LL, -1, -1, -1, -1, 0},
+    {"apache/mxnet#2913",
+     "[19:03:47] /home/deeper/mxnet/dmlc-core/include/dmlc/./logging.h:235: [19:03:47] "
+     "src/storage/./pooled_storage_manager.h:62: Memory allocation failed.\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"endernewton/tf-faster-rcnn#7",
+     "tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to allocate "
+     "392.00MiB. See logs for memory state.\n",
+     true, "tf-bfc", 411041792, -1, -1, -1, -1, -1},
+    {"facebookresearch/fairseq#103",
+     "| epoch 001:   0%|  | 315/72115 [01:24<5:21:16,  3.72it/s, loss=11.45 (12.65), oom=0]"
+     "THCudaCheck FAIL file=/pytorch/torch/lib/THC/generic/THCStorage.cu line=58 error=2 : out of "
+     "memory\n"
+     "| WARNING: ran out of memory on GPU #2, skipping batch\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, 2},
+    {"huggingface/transformers#22328",
+     "2023-03-23 02:02:23.050198: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed "
+     "at tpu_execute_op.cc:266 : RESOURCE_EXHAUSTED: Attempting to reserve 10.51G at the bottom of "
+     "memory. That was not possible. There are 8.97G free, 0B reserved, and 8.97G reservable.\n",
+     true, "jax", GIB(10.51), -1, GIB(8.97), -1, -1, -1},
+    {"huggingface/trl#3436", /* the rank from the [rank0]: traceback printed after */
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 388.00 MiB. GPU 0 has a total cap"
+     "acity of 9.68 GiB of which 95.75 MiB is free. Including non-PyTorch memory, this process has 9."
+     "54 GiB memory in use. Of the allocated memory 6.61 GiB is allocated by PyTorch, and 2.57 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n"
+     "[rank0]: Traceback (most recent call last):\n"
+     "[rank0]:   File \"/data/cy/LLMlable/grpo/sft/sft.py\", line 67, in <module>\n",
+     true, "pytorch-new", MIB(388), GIB(9.68), MIB(95.75), ANY, ANY, 0},
+    {"Comfy-Org/ComfyUI#7853", "KSampler Allocation on device\n", true, "pytorch-async", -1, -1,
+     -1, -1, -1, -1},
+    {"vllm-project/vllm#11251", "torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
+    {"d8ahazard/sd_dreambooth_extension#287", "runtimeerror: cuda out of memory on rtx 3060 12gb\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
+    /* The words garbled, or the message cut mid-word after its numbers. */
+    {"Confusezius/unet-lits-2d-pipeline#6",
+     "RuntimeError: CUDA out of the memory. Tried to allocate 360.00 MiB\n", true, "pytorch",
+     MIB(360), -1, -1, -1, -1, -1},
+    {"cong-yi/DMM#3",
+     "RuntimeError: CUDA out of memory. Tried to allocate 24.00 MiB (GPU 0; 23.70 GiB total "
+     "capacity; 22.67 GiB already allocated; 6.88 MiB free; 22.70 GiB reserved in tot\n",
+     true, "pytorch-old", MIB(24), GIB(23.70), MIB(6.88), GIB(22.67), GIB(22.70), 0},
+    /* CUDA errors of other libraries; ggml names the device on the next line. */
+    {"ollama/ollama#3237",
+     "CUDA error: out of memory\n"
+     "  current device: 0, in function ggml_cuda_pool_malloc_vmm at C:\\Users\\jmorg\\git\\ollama"
+     "\\llm\\llama.cpp\\ggml-cuda.cu:8583\n"
+     "  cuMemCreate(&handle, reserve_size, &prop, 0)\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, 0},
+    {"ggml-org/llama.cpp#1230", "CUDA error 2 at ggml-cuda.cu:359: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"unslothai/unsloth#2401", "RuntimeError: CUDA driver error: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"deepinsight/insightface#1341",
+     "mxnet.base.MXNetError: Traceback (most recent call last):\n"
+     "  File \"src/storage/./pooled_storage_manager.h\", line 161\n"
+     "MXNetError: cudaMalloc retry failed: out of memory\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"chainer/chainer#2373",
+     "cupy.cuda.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n", true,
+     "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"xuhao1/VINS-Fisheye#16",
+     "  what():  OpenCV(3.4.13) /home/mwy/opencv-3.4.13/modules/core/src/cuda/gpu_mat.cu:116: error: "
+     "(-217:Gpu API call) out of memory in function 'allocate'\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"hoanglocla9/bert-jointly-relation-entity-extraction#3",
+     "RuntimeError: cublas runtime error : resource allocation failed at "
+     "/pytorch/aten/src/THC/THCGeneral.cpp:250\n",
+     true, "cublas", -1, -1, -1, -1, -1, -1},
+    /* TensorRT: the size on the warning after the error lines. */
+    {"marcoslucianops/DeepStream-Yolo#366",
+     "ERROR: [TRT]: 2: [virtualMemoryBuffer.cpp::resizePhysical::160] Error Code 2: OutOfMemory (no "
+     "further information)\n"
+     "ERROR: [TRT]: 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory (no "
+     "further information)\n"
+     "WARNING: [TRT]: Requested amount of GPU memory (4294967296 bytes) could not be allocated. There "
+     "may not be enough free memory for allocation to succeed.\n",
+     true, "tensorrt", 4294967296LL, -1, -1, -1, -1, -1},
+    {"NVIDIA-AI-IOT/torch2trt#661",
+     "[TensorRT] ERROR: Requested amount of memory (150994944 bytes) could not be allocated. There may "
+     "not be enough free memory for allocation to succeed.\n"
+     "[TensorRT] ERROR: ../rtSafe/WeightsPtr.cpp (92) - OutOfMemory Error in allocate: 0\n",
+     true, "tensorrt", 150994944, -1, -1, -1, -1, -1},
+    /* Apple Metal, repeated per command buffer: one event. */
+    {"ollama/ollama#6257",
+     "error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+     "ggml_metal_graph_compute: command buffer 3 failed with status 5\n"
+     "error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+     "ggml_metal_graph_compute: command buffer 3 failed with status 5\n",
+     true, "metal", -1, -1, -1, -1, -1, -1},
+    {"safx/waifu2x-metal#3",
+     "**Fatal error: MetalExecutionError: Error Domain=MTLCommandBufferErrorDomain Code=8 "
+     "\"Insufficient Memory (IOAF code 8)\" UserInfo={NSLocalizedDescription=Insufficient Memory "
+     "(IOAF code 8)}: file /Users/xxxx/Downloads/waifu/waifu2x-metal-master/waifu2x-metal/"
+     "main.swift, line 261\n",
+     true, "metal", -1, -1, -1, -1, -1, -1},
+    /* ONNX Runtime's arena. */
+    {"microsoft/onnxruntime#20038",
+     "onnx runtime error 6: Non-zero status code returned while running Mul node. Name:\\'Mul_8702"
+     "\\' Status Message: /workspace/onnxruntime/onnxruntime/core/framework/bfc_arena.cc:368 void* "
+     "onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, "
+     "onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size "
+     "2830172160\\\n",
+     true, "onnxruntime", 2830172160LL, -1, -1, -1, -1, -1},
+    /* A UI that catches the OOM of a VAE decode and retries in tiles. */
+    {"lllyasviel/Fooocus#1032",
+     "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
+     true, "vae-decode-oom", -1, -1, -1, -1, -1, -1},
+};
+
+static void check_bytes(const char *src, const char *what, int64_t want, int64_t got)
+{
+    if (want == ANY || want == got) return;
+    fail_msg("%s: %s want %lld got %lld", src, what, (long long)want, (long long)got);
+}
+
+static void test_families(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct want *w = &cases[i];
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(w->log, strlen(w->log), &rep, &err), 0);
+        if (rep.n_events == 0) fail_msg("%s: no event", w->source);
+        const struct oom_event *e = &rep.events[rep.primary >= 0 ? rep.primary : 0];
+        if (e->gpu_oom != w->gpu_oom) fail_msg("%s: gpu_oom %d", w->source, e->gpu_oom);
+        if (strcmp(e->kind, w->kind)) fail_msg("%s: kind %s", w->source, e->kind);
+        check_bytes(w->source, "requested", w->requested, e->bytes.requested);
+        check_bytes(w->source, "capacity", w->capacity, e->bytes.capacity);
+        check_bytes(w->source, "free", w->free, e->bytes.free);
+        check_bytes(w->source, "allocated", w->allocated, e->bytes.allocated);
+        check_bytes(w->source, "reserved", w->reserved, e->bytes.reserved);
+        if (w->gpu != ANY && e->gpu != w->gpu) fail_msg("%s: gpu %d", w->source, e->gpu);
+        if (!strcmp(w->source, "huggingface/trl#3436") && e->rank != 0)
+            fail_msg("%s: rank %d", w->source, e->rank);
+        if (!strcmp(w->kind, "metal") && rep.n_events != 1)
+            fail_msg("%s: %zu events", w->source, rep.n_events);
+        oom_report_release(&rep);
+    }
+}
+
+/* TF/XLA's pinned host allocator failing is host RAM
+ * (gaycodegal/craiyon-low-vram-easy#1): a look-alike, not a GPU OOM. */
+static void test_host_pinned(void **state)
+{
+    (void)state;
+    const char *log =
+        "2022-07-03 15:46:53.245176: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+        "cuda_driver.cc:802] failed to alloc 782758144 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: "
+        "out of memory\n"
+        "2022-07-03 15:46:53.245221: W external/org_tensorflow/tensorflow/core/common_runtime/"
+        "device/device_host_allocator.h:46] could not allocate pinned host memory of size: "
+        "782758144\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.primary, -1);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "tf-host-memory");
+    assert_false(rep.events[0].gpu_oom);
+    assert_int_equal(rep.events[0].bytes.requested, 782758144);
+    oom_report_release(&rep);
+}
+
+/* A multi-part TF error: its header and its message are one event with the
+ * message's numbers, also when a long "Detected at node" traceback stands
+ * between them (the header and OOM lines are hotosm/fAIr#59's; the frames
+ * between them are constructed in TF 2.9's shape: the thread shows none). */
+static void test_tf_header_merges(void **state)
+{
+    (void)state;
+    char log[8192];
+    size_t n = (size_t)snprintf(log, sizeof log, "%s",
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Graph execution error:\n\n"
+        "Detected at node 'model/conv2d/Conv2D' defined at (most recent call last):\n");
+    for (int i = 0; i < 20; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n,
+                              "    File \"/usr/lib/python3/keras/engine/training.py\", line %d, "
+                              "in train_step\n      y_pred = self(x, training=True)\n", 100 + i);
+    snprintf(log + n, sizeof log - n, "%s",
+             "OOM when allocating tensor with shape[16,64,64,64] and type float on "
+             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+             "\t [[{{node model/d\n");
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].bytes.requested, 16LL * 64 * 64 * 64 * 4);
+    assert_int_equal(rep.events[0].gpu, 0);
+    oom_report_release(&rep);
+}
+
+/* Look-alikes stay look-alikes; "error 209" is not error 2. */
+static void test_not_oom(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "RuntimeError: /spconv/src/spconv/indice.cu 125\ncuda execution failed with error 209\n",
+        "cuda execution failed with error 700 an illegal memory access was encountered\n",
+        "Cannot malloc memory for the hash table\n", /* constructed: host memory */
+        /* tensorflow/tensorflow#43546: the retry warning quoted without its
+         * "not a failure" words */
+        "Problem In tensorflow-gpu with error \"Allocator (GPU_0_bfc) ran out of memory trying to "
+        "allocate 2.20GiB with freed_by_count=0.\"\n",
+        /* pytorch/xla#9524: a TPU kernel's scratch, not the device's memory */
+        "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
+        "Ran out of memory in memory space vmem. Used 32.42M of 16.00M vmem. Exceeded vmem "
+        "capacity by 16.42M\n",
+        /* deepinsight/insightface#1341: MXNet's CPU storage */
+        "mxnet.base.MXNetError: [10:42:33] c:\\jenkins\\workspace\\mxnet-tag\\mxnet\\src\\storage"
+        "\\./cpu_device_storage.h:72: Failed to allocate CPU Memory\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(lines[i], strlen(lines[i]), &rep, &err), 0);
+        for (size_t k = 0; k < rep.n_events; k++)
+            if (rep.events[k].gpu_oom) fail_msg("a GPU OOM in: %s", lines[i]);
+        oom_report_release(&rep);
+    }
+}
+
+/* The clause language: thousands separators, skipped values, "%%", and
+ * a text cut within the last words (only after four letters). */
+static void test_clause_placeholders(void **state)
+{
+    (void)state;
+    struct oom_event e;
+    oom_event_init(&e);
+    const char *t = "allocating 25,600,000 bytes";
+    assert_true(msg_apply("allocating %n bytes", MSG_F_REQUESTED, t, strlen(t), &e));
+    assert_int_equal(e.bytes.requested, 25600000);
+    oom_event_init(&e);
+    t = "shape 1,256 bytes"; /* %d does not read separators */
+    assert_false(msg_apply("shape %d bytes", MSG_F_REQUESTED, t, strlen(t), &e));
+    oom_event_init(&e);
+    t = "usage: 99.90% (15.766 GiB/15.782 GiB)";
+    assert_true(msg_apply("usage: %i.%i%% (%z/%s)", MSG_F_CAPACITY, t, strlen(t), &e));
+    assert_int_equal(e.bytes.capacity, GIB(15.782));
+    oom_event_init(&e);
+    t = "6.88 MiB free; 22.70 GiB reserved in tot";
+    assert_true(msg_apply("%s reserved in total", MSG_F_RESERVED, t, strlen(t), &e));
+    assert_int_equal(e.bytes.reserved, GIB(22.70));
+    oom_event_init(&e);
+    /* a message logged as a JSON string: "\n" before a clause is a word
+     * boundary (constructed: VisFly#9's message with JSON's escapes) */
+    t = "Tried to allocate 244.00 MiB.\\nGPU 0 has a total capacity of 7.73 GiB";
+    assert_true(msg_apply("GPU %d has a total capac", MSG_F_GPU, t, strlen(t), &e));
+    assert_int_equal(e.gpu, 0);
+    oom_event_init(&e);
+    t = "22.70 GiB res"; /* three letters: not enough */
+    assert_false(msg_apply("%s reserved in total", MSG_F_RESERVED, t, strlen(t), &e));
+}
+
+/* memory_summary() tables as printed in real logs, one per era. */
+static void test_memsummary_eras(void **state)
+{
+    (void)state;
+    struct {
+        const char *source;
+        const char *text;
+        long ooms, retries;
+        int64_t alloc_cur, alloc_peak, reserved_cur, nonrel_cur;
+        int device;
+    } eras[] = {
+        /* torch 1.x: KB/MB/GB cells; the title glued to the rule before it. */
+        {"facebookresearch/fairseq#2442",
+         "|===========================================================================||          "
+         "        PyTorch CUDA memory summary, device ID 0                 |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "|           CUDA OOMs: 1             |       cudaMalloc retries: 6          |\n"
+         "|===========================================================================|\n"
+         "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "| Allocated memory      |   26377 MB |   26988 MB |  767743 GB |  767717 GB |\n"
+         "|       from large pool |   25981 MB |   26595 MB |  738567 GB |  738542 GB |\n",
+         1, 6, 26377LL << 20, 26988LL << 20, -1, -1, 0},
+        /* torch 2.x: KiB/MiB/GiB cells. */
+        {"pytorch/pytorch#116928",
+         "|===========================================================================|\n"
+         "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n"
+         "|===========================================================================|\n"
+         "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "| Allocated memory      |  14356 MiB |  23806 MiB |  32225 MiB |  17868 MiB |\n"
+         "|       from large pool |  14356 MiB |  23806 MiB |  29960 MiB |  15604 MiB |\n",
+         0, 0, 14356LL << 20, 23806LL << 20, -1, -1, 0},
+        /* With the "Requested memory" row and "0 B" cells, after a logger's line. */
+        {"AIMixer/ComfyUI_MiniMaxH3_Director#155",
+         "[INFO] Memory summary:\n"
+         "|===========================================================================|\n"
+         "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n"
+         "|===========================================================================|\n"
+         "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+         "|---------------------------------------------------------------------------|\n"
+         "| Allocated memory      |   2640 MiB |   4944 MiB |      0 B   |      0 B   |\n"
+         "|       from large pool |      0 MiB |      0 MiB |      0 B   |      0 B   |\n"
+         "| Requested memory      |      0 B   |      0 B   |      0 B   |      0 B   |\n",
+         0, 0, 2640LL << 20, 4944LL << 20, -1, -1, 0},
+        /* torch 1.x, KB cells in the reserved and non-releasable rows. */
+        {"facebookresearch/fairseq#2442",
+         "| GPU reserved memory   |    3614 MB |    4394 MB |    4394 MB |     780 MB |\n"
+         "| Non-releasable memory |   18475 KB |   21051 KB |  446261 KB |  427786 KB |\n",
+         -1, -1, -1, -1, 3614LL << 20, 18475LL << 10, -1},
+    };
+    for (size_t i = 0; i < sizeof eras / sizeof eras[0]; i++) {
+        struct oom_memsummary m;
+        oom_memsummary_init(&m);
+        const char *p = eras[i].text;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            memsummary_line(p, n, &m);
+            p += n + (nl != NULL);
+        }
+        if (!m.present) fail_msg("%s: no table", eras[i].source);
+        if (m.ooms != eras[i].ooms || m.retries != eras[i].retries)
+            fail_msg("%s: ooms %ld retries %ld", eras[i].source, m.ooms, m.retries);
+        check_bytes(eras[i].source, "allocated", eras[i].alloc_cur, m.allocated_cur);
+        check_bytes(eras[i].source, "allocated peak", eras[i].alloc_peak, m.allocated_peak);
+        check_bytes(eras[i].source, "reserved", eras[i].reserved_cur, m.reserved_cur);
+        check_bytes(eras[i].source, "non-releasable", eras[i].nonrel_cur, m.nonreleasable_cur);
+        if (m.device != eras[i].device) fail_msg("%s: device %d", eras[i].source, m.device);
+    }
+}
+
+/* Backend ports of the formatter name their device and malloc (format
+ * strings seen in public code: "NPU OOMs: {num_ooms:<13d} | {_:6}
+ * npuMalloc retries:", "MUSA OOMs", "MLU reserved memory", "dipu reserved
+ * memory"). No real log of one was found: these rows are constructed in
+ * those formats. The table is read and alone, with OOMs > 0, is an OOM. */
+static void test_memsummary_device_words(void **state)
+{
+    (void)state;
+    const char *log =
+        "|===========================================================================|\n"
+        "|                  PyTorch NPU memory summary, device ID 3                  |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "|            NPU OOMs: 2             |        npuMalloc retries: 4          |\n"
+        "|===========================================================================|\n"
+        "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+        "| MLU reserved memory   |  12420 MiB |  12420 MiB |  16924 MiB |   4504 MiB |\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_true(e->gpu_oom);
+    assert_string_equal(e->kind, "memory-summary");
+    assert_int_equal(e->gpu, 3);
+    assert_int_equal(e->mem.ooms, 2);
+    assert_int_equal(e->mem.retries, 4);
+    assert_int_equal(e->mem.reserved_cur, 12420LL << 20);
+    assert_true(memsummary_fragmented(&e->mem));
+    oom_report_release(&rep);
+}
+
+/* A HIP OOM followed by its table: one event with the table's figures. The
+ * message, "Memory status:" and the table's first two lines are
+ * pytorch/pytorch#175431's; the rest of that table is not in the excerpt we
+ * have, so the OOM and retries row below is constructed in the formatter's
+ * shape. */
+static void test_memsummary_joins_event(void **state)
+{
+    (void)state;
+    const char *log =
+        "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 MiB. GPU 7 has a total "
+        "capacity of 287.98 GiB of which 203.49 GiB is free. Of the allocated memory 68.63 GiB is "
+        "allocated by PyTorch, and 14.93 GiB is reserved by PyTorch but unallocated.\n"
+        "\n"
+        "Memory status:\n"
+        "|===========================================================================|\n"
+        "|                  PyTorch CUDA memory summary, device ID 7                 |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "|            CUDA OOMs: 1            |        cudaMalloc retries: 3         |\n"
+        "|===========================================================================|\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_string_equal(e->kind, "pytorch-new");
+    assert_int_equal(e->gpu, 7);
+    assert_true(e->mem.present);
+    assert_int_equal(e->mem.retries, 3);
+    oom_report_release(&rep);
+}
+
+/* The whole table as torch 1.13's own formatter prints it (Debian's torch
+ * 1.13 on this CPU-only machine: memory_summary() itself raises KeyError
+ * without CUDA, so torch.cuda.memory.memory_stats was replaced by a dict of
+ * chosen figures and the real formatter printed this, Oversize rows and
+ * all): read whole, 43 lines after a step line. */
+static void test_memsummary_torch113_formatter(void **state)
+{
+    (void)state;
+    const char *log =
+        "Epoch 3 step 120 loss 2.31\n"
+        "|===========================================================================|\n"
+        "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "|            CUDA OOMs: 2            |        cudaMalloc retries: 3         |\n"
+        "|===========================================================================|\n"
+        "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Allocated memory      |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from large pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from small pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Active memory         |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from large pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|       from small pool |    1062 MB |    4877 MB |   14631 MB |   13569 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| GPU reserved memory   |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|       from large pool |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|       from small pool |   12420 MB |   12420 MB |   37260 MB |   24840 MB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Non-releasable memory |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|       from large pool |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|       from small pool |   18475 KB |   21051 KB |   63153 KB |   44678 KB |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Allocations           |     100    |     200    |     600    |     500    |\n"
+        "|       from large pool |     100    |     200    |     600    |     500    |\n"
+        "|       from small pool |     100    |     200    |     600    |     500    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Active allocs         |     100    |     200    |     600    |     500    |\n"
+        "|       from large pool |     100    |     200    |     600    |     500    |\n"
+        "|       from small pool |     100    |     200    |     600    |     500    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| GPU reserved segments |      10    |      12    |      36    |      26    |\n"
+        "|       from large pool |      10    |      12    |      36    |      26    |\n"
+        "|       from small pool |      10    |      12    |      36    |      26    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Non-releasable allocs |       5    |       6    |      18    |      13    |\n"
+        "|       from large pool |       5    |       6    |      18    |      13    |\n"
+        "|       from small pool |       5    |       6    |      18    |      13    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Oversize allocations  |       0    |       0    |       0    |       0    |\n"
+        "|---------------------------------------------------------------------------|\n"
+        "| Oversize GPU segments |       0    |       0    |       0    |       0    |\n"
+        "|===========================================================================|\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->step, 120);
+    assert_int_equal(e->mem.ooms, 2);
+    assert_int_equal(e->mem.retries, 3);
+    assert_int_equal(e->mem.allocated_peak, 4877LL << 20);
+    assert_int_equal(e->mem.reserved_cur, 12420LL << 20);
+    assert_int_equal(e->mem.nonreleasable_cur, 18475LL << 10);
+    assert_int_equal(e->mem.nonreleasable_peak, 21051LL << 10);
+    oom_report_release(&rep);
+}
+
+/* A terminal hard-wraps a line at its width, wherever that falls: inside a
+ * number, a unit or a word. Real messages (sources beside them), wrapped at
+ * every width from 40 columns to their length, give the figures the line
+ * gives whole, and the advice they end with is not read as the setting it
+ * names. Before the join tried both ways and read past lines without a
+ * figure, 32 of these 1,000-odd wraps lost or misread a figure. */
+static void test_hard_wrap_every_width(void **state)
+{
+    (void)state;
+    static const char *const msgs[] = {
+        /* chnsh/DCRNN_PyTorch#6 */
+        "RuntimeError:CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total "
+        "capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by PyTorch)",
+        /* SJTU-ViSYS-team/VisFly#9 */
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 244.00 MiB. GPU 0 has a "
+        "total capacity of 7.73 GiB of which 228.50 MiB is free. Including non-PyTorch memory, this "
+        "process has 6.59 GiB memory in use. Of the allocated memory 5.90 GiB is allocated by "
+        "PyTorch, and 469.82 MiB is reserved by PyTorch but unallocated. If reserved but unallocated "
+        "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+        "fragmentation.",
+        /* pytorch/examples#621 */
+        "RuntimeError: CUDA out of memory. Tried to allocate 26.00 MiB (GPU 0; 1024.00 MiB total "
+        "capacity; 435.61 MiB already allocated; 24.17 MiB free; 26.39 MiB cached)",
+        /* PaddlePaddle/Paddle#42228 */
+        "Out of memory error on GPU 0. Cannot allocate 98.000244MB memory on GPU 0, 6.000000GB "
+        "memory has been allocated and available memory is only 0.000000B.",
+        /* keras-team/keras#9643 */
+        "ResourceExhaustedError: OOM when allocating tensor with shape[128,128,109,109] and type "
+        "float on /job:localhost/replica:0/task:0/device:GPU:1 by allocator GPU_1_bfc",
+    };
+    /* The line's writer prefix stays on its first line only: torchrun's,
+     * a vLLM worker's, python logging's (formats of those tools). */
+    static const char *const prefixes[] = {
+        "", "[rank3]: ", "(VllmWorker rank=1 pid=2345) ",
+        "2024-05-01 09:00:00,001 ERROR train: ",
+    };
+    static char text[4096], line[1024];
+    for (size_t pm = 0; pm < 4 * (sizeof msgs / sizeof msgs[0]); pm++) {
+        size_t m = pm / 4, pre = pm % 4;
+        snprintf(line, sizeof line, "%s%s", prefixes[pre], msgs[m]);
+        size_t len = strlen(line);
+        struct oom_report whole, wrapped;
+        struct oomlab_err err = {{0}};
+        snprintf(text, sizeof text, "%s\n", line);
+        assert_int_equal(scan_text(text, strlen(text), &whole, &err), 0);
+        assert_int_equal(whole.primary, 0);
+        /* narrower than 48 columns a long prefix leaves no anchor whole */
+        for (size_t w = pre ? 48 : 40; w <= len; w++) {
+            size_t n = 0;
+            for (size_t i = 0; i < len; i += w) {
+                size_t k = len - i < w ? len - i : w;
+                memcpy(text + n, line + i, k);
+                n += k;
+                text[n++] = '\n';
+            }
+            assert_int_equal(scan_text(text, n, &wrapped, &err), 0);
+            if (wrapped.primary < 0)
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: no OOM", m, pre, w);
+            const struct oom_event *a = &whole.events[0], *b = &wrapped.events[wrapped.primary];
+            if (memcmp(&a->bytes, &b->bytes, sizeof a->bytes) || a->gpu != b->gpu ||
+                a->rank != b->rank)
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: figures differ", m, pre, w);
+            /* the advice "try setting PYTORCH_CUDA_ALLOC_CONF=expandable_
+             * segments:True" wrapped is no setting the log shows */
+            if (wrapped.expandable_set)
+                fail_msg("message %zu, prefix %zu, wrapped at %zu: advice read as a setting", m,
+                         pre, w);
+            oom_report_release(&wrapped);
+        }
+        oom_report_release(&whole);
+    }
+}
+
+/* The plan's first step speaks the family's own knobs: SGLang's
+ * --mem-fraction-static (sgl-project/sglang#4330), llama.cpp's -ngl/-c
+ * (ggml-org/llama.cpp#20431); a memory_summary() table with retries puts
+ * expandable_segments first (pytorch/pytorch#35901's rows). */
+static void test_plan_first_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *first;
+    } plans[] = {
+        {"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n",
+         "sglang-mem-fraction"},
+        {"ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: "
+         "cudaMalloc failed: out of memory\n"
+         "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n",
+         "llama-cpp-offload"},
+        {"|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+         "|            CUDA OOMs: 1            |        cudaMalloc retries: 1         |\n"
+         "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
+         "| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |\n",
+         "expandable-segments"},
+    };
+    for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(plans[i].log, strlen(plans[i].log), &rep, &err), 0);
+        struct verdicts v;
+        static struct plan p;
+        verdict_compute(&rep, &v);
+        plan_build(&rep, &v, NULL, &p);
+        assert_true(p.n > 0);
+        if (strcmp(p.items[0].id, plans[i].first))
+            fail_msg("case %zu: first step %s, want %s", i, p.items[0].id, plans[i].first);
+        oom_report_release(&rep);
+    }
+}
+
+/* A GPU OOM named only in words (an issue title, the user's prose) above a
+ * traceback whose message the paste cut: the fallback event when the log
+ * shows no OOM message; not without a traceback, not "OOM killer", not when
+ * a real message is there. Lines of huggingface/transformers#7158. */
+static void test_oom_mention(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log;
+        bool oom;
+        const char *kind;
+    } logs[] = {
+        {"OOM Issue when evaluating with Trainer\n\n`\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n    main()\n\n"
+         "  File \"main.py\", line 182, in main\n    trainer.evaluate()\n",
+         true, "oom-mention"},
+        /* the same title, no traceback after it: nothing to go on */
+        {"OOM Issue when evaluating with Trainer\n\nsome prose\n", false, NULL},
+        /* the host's killer, named in prose (constructed) */
+        {"OOM killer ended the job\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n", false, NULL},
+        /* "OOMs" is no mention (the memory_summary() row word) */
+        {"see the OOMs count\nTraceback (most recent call last):\n"
+         "  File \"main.py\", line 211, in <module>\n", false, NULL},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if ((rep.primary >= 0) != logs[i].oom) fail_msg("log %zu: primary %ld", i, rep.primary);
+        if (logs[i].oom) {
+            assert_string_equal(rep.events[rep.primary].kind, logs[i].kind);
+            assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_EVAL);
+        }
+        oom_report_release(&rep);
+    }
+    /* the rank from the launcher's prefixed traceback below the title
+     * (deepspeedai/DeepSpeed#7021 lines) */
+    const char *ranked = "Out-of-Memory (OOM) Error with CPU Offload Using ZeRO Stage 3\n\n"
+                         "[rank0]: Traceback (most recent call last):\n"
+                         "[rank0]:   File \"/home/lorenaromerom/TFM/llama_inference.py\", line 83, "
+                         "in <module>\n";
+    struct oom_report rr;
+    struct oomlab_err rerr = {{0}};
+    assert_int_equal(scan_text(ranked, strlen(ranked), &rr, &rerr), 0);
+    assert_int_equal(rr.primary, 0);
+    assert_int_equal(rr.events[0].rank, 0);
+    oom_report_release(&rr);
+    /* With a real message in the log the mention adds nothing. */
+    const char *both = "OOM when training\nTraceback (most recent call last):\n"
+                       "  File \"main.py\", line 211, in <module>\n"
+                       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; "
+                       "5.80 GiB total capacity; 4.36 GiB already allocated; 6.69 MiB free; 4.63 "
+                       "GiB reserved in total by PyTorch)\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(both, strlen(both), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "pytorch-old");
+    oom_report_release(&rep);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    (void)argc;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_families),
+        cmocka_unit_test(test_not_oom),
+        cmocka_unit_test(test_host_pinned),
+        cmocka_unit_test(test_tf_header_merges),
+        cmocka_unit_test(test_clause_placeholders),
+        cmocka_unit_test(test_memsummary_eras),
+        cmocka_unit_test(test_memsummary_device_words),
+        cmocka_unit_test(test_memsummary_joins_event),
+        cmocka_unit_test(test_memsummary_torch113_formatter),
+        cmocka_unit_test(test_hard_wrap_every_width),
+        cmocka_unit_test(test_plan_first_step),
+        cmocka_unit_test(test_oom_mention),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
