@@ -1068,6 +1068,31 @@ static long double step_temp(const struct calc *c)
     return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
 }
 
+/* Parameters that get a gradient. */
+static bool fsdp_mixed_units(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return wl->shard == EST_SHARD_FSDP && !c->full && wl->trainer == EST_TRAINER_LITGPT;
+}
+
+static long double grad_params(const struct calc *c)
+{
+    /* FSDP1 with use_orig_params=True gives a unit that mixes frozen and
+     * trainable parameters a gradient the size of its whole flat parameter
+     * (torch's FSDP docs on freezing; the _wrap_utils warning "gradient
+     * memory usage will be higher than expected", quoted in
+     * Lightning-AI/litgpt#1538 and #1417). litgpt wraps each Block
+     * (finetune/lora.py: FSDPStrategy(auto_wrap_policy={Block}); Lightning
+     * 2.1's FSDPStrategy sets use_orig_params=True) with its LoRA adapters
+     * inside, so LoRA's gradients are as large as every block's parameters;
+     * the root unit (embedding, head, final norm) is frozen unless the head is
+     * adapted. torchtune, PEFT's fsdp_auto_wrap_policy and fsdp_qlora's
+     * train.py wrap the LoRA modules in units of their own. */
+    if (!fsdp_mixed_units(c)) return c->Ptrain;
+    if (lora_bits(c->wl) & EST_LORA_HEAD) return c->P;
+    return c->P - c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1081,12 +1106,13 @@ static void train_states(const struct calc *c, struct terms *t)
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
         t->master = 4 * c->Ptrain / (z1 ? N : 1);
-    t->grads = gb * c->Ptrain / (z2 ? N : 1);
+    long double gparams = grad_params(c);
+    t->grads = gb * gparams / (z2 ? N : 1);
     /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
      * the accumulating micro-batches in no_sync(), and FSDP then keeps each
      * rank's gradients unsharded until the sync step reduce-scatters them.
      * DeepSpeed ZeRO accumulates into its partitions. */
-    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * c->Ptrain : t->grads;
+    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * gparams : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
@@ -1563,12 +1589,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         char u[32];
         fmt_gib(t->grads_fwd, u, sizeof u);
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
-                 "trainable %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
-                 c->Ptrain, (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
+                 "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
-                 "trainable %.0Lf x %s%s = %s", c->Ptrain,
-                 (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+                 "%s %.0Lf x %s%s = %s",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
     fmt_gib(t->optim, b, sizeof b);

@@ -1019,6 +1019,40 @@ static void test_kind_and_checked(void **state)
  * residual stream is bf16: on Llama with op-level checkpointing each block
  * keeps a bf16 input (2h), not autocast's fp32 one (4h). The loss path is
  * torchtune's (pred.float(), `del pred`). */
+/* FSDP1 (use_orig_params) gives a unit mixing frozen and trainable
+ * parameters gradients for all of them; litgpt wraps each Block whole, so
+ * under LoRA its no_sync gradients are every block's parameters in bf16
+ * (litgpt#1538's torch warning); HF-style wrapping (LoRA in units of its
+ * own) keeps them the LoRA parameters'. */
+static void test_fsdp_mixed_units(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result hf, lit, one;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 1;
+    wl.seq = 512;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    wl.grad_accum = 8;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.lora_r = 8;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_int_equal(hf.comp[EST_C_GRADS].bytes, 2 * hf.trainable_params);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &lit, &err), 0);
+    int64_t blocks = lit.params - 2 * (int64_t)32000 * 4096; /* untied wte + lm_head in the root unit */
+    assert_int_equal(lit.comp[EST_C_GRADS].bytes, 2 * blocks);
+    /* synced every micro-batch: the flat gradients' shards */
+    wl.grad_accum = 1;
+    assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
+    assert_int_equal(one.comp[EST_C_GRADS].bytes, blocks);
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1164,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_sdpa_math),
         cmocka_unit_test(test_litgpt_carry),
         cmocka_unit_test(test_sharding_divides_states),
+        cmocka_unit_test(test_fsdp_mixed_units),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
