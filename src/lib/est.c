@@ -946,6 +946,7 @@ struct terms {
     long double host;      /* model states moved to host memory (--offload) */
     bool decode;           /* inference: the peak is the last decode step, not prefill */
     long double managed;   /* paged optimizer states (managed memory) */
+    long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -1247,6 +1248,15 @@ static long double act_policy(const struct calc *c, long double per, long double
  * releases only saved tensors; torch/autograd/function.py warns of exactly
  * this): under QLoRA every linear's input of the previous micro-batch, the
  * lm_head's included. Returns what that moment holds beyond acts + 8 T V. */
+static long double litgpt_prev_inputs(const struct calc *c)
+{
+    if (c->wl->quant == EST_QUANT_NONE || c->full) return 0;
+    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
+    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
+    return c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+}
+
 static long double litgpt_carry(const struct calc *c)
 {
     long double carry = 2 * c->T * c->V;
@@ -1257,10 +1267,7 @@ static long double litgpt_carry(const struct calc *c)
     bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
     long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
     if (head > carry) carry = head;
-    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
-    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
-    return carry + c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+    return carry + litgpt_prev_inputs(c);
 }
 
 static void train_acts(const struct calc *c, struct terms *t)
@@ -1305,8 +1312,23 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (mlp_tmp > tmp) tmp = mlp_tmp;
     if (score_tmp > tmp) tmp = score_tmp;
     tmp += dequant_temp(c); /* one quantized linear dequantized */
+    /* --longest-first: lit-gpt's get_batch puts the longest sample into
+     * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
+     * train_data, longest_seq_ix if iter_num == 0 else None)); later
+     * micro-batches are random draws padded to their own longest. Iteration 0
+     * has no previous micro-batch and no gradient before its backward; a later
+     * one holds the gradients and what the longest micro-batch left (its fp32
+     * logit chunks, under QLoRA its MatMul4Bit inputs) beside a batch of
+     * unknown, shorter length, counted as empty: a lower bound for that
+     * moment (finish takes the larger). */
+    if (wl->longest_first) {
+        if (wl->trainer == EST_TRAINER_LITGPT && wl->head == EST_HEAD_LM && wl->loss != EST_LOSS_SUM)
+            t->later = 4 * VT + litgpt_prev_inputs(c);
+        carry = 0;
+    }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
     t->temp_fwd = tmp + shard_temp(c);
+    if (wl->longest_first) t->later += t->grads_fwd + t->copies + shard_temp(c);
 }
 
 /* llm.c (train_gpt2.cu) has no autograd: it allocates one activation layout
@@ -1715,9 +1737,13 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool llmc = wl->trainer == EST_TRAINER_LLMC; /* all preallocated: no slack */
     long double g = (wl->grad_accum > 1 || wl->keep_grads || llmc) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
+    if (wl->longest_first && wl->mode == EST_MODE_TRAIN) g = GRAD_OVERLAP; /* iteration 0: no gradient yet */
     long double fwd = t->grads_fwd * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
+    bool later_peak = wl->longest_first && t->later > fwd;
+    if (later_peak) fwd = t->later;
     long double step = t->grads + t->temp_step;
     bool step_peak = step > fwd;
+    later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
     bool sharded = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double slack = llmc ? 0
@@ -1725,9 +1751,9 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                               SLACK_PERSIST * persist;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, step_peak || g > 0, err) ||
-        fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak, err) ||
-        fill(r, EST_C_LOGITS, t->logits, !step_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
+        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, step_peak || later_peak || g > 0, err) ||
+        fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak && !later_peak, err) ||
+        fill(r, EST_C_LOGITS, t->logits, !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||
         fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
         return -1;
@@ -1744,7 +1770,9 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
                     : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
-                    : step_peak ? "optimizer step" : "forward/backward";
+                    : step_peak ? "optimizer step"
+                    : later_peak ? "a micro-batch after the longest"
+                                 : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
     r->fits = -1;
     r->over_bytes = 0;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1053,6 +1054,53 @@ static void test_fsdp_mixed_units(void **state)
     assert_int_equal(one.comp[EST_C_GRADS].bytes, blocks);
 }
 
+/* --longest-first (lit-gpt's get_batch puts the longest sample in iteration
+ * 0 only): iteration 0 has no previous micro-batch and no gradient; a later
+ * one holds the gradients and what the longest left, its own tokens not
+ * counted. */
+static void test_longest_first(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result base, lf;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.batch = 1;
+    wl.seq = 1304;
+    wl.grad_accum = 128;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    wl.optimizer = EST_OPT_PAGED_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.longest_first = true;
+    assert_int_equal(est_compute(&m, &wl, &lf, &err), 0);
+    /* QLoRA on one GPU: the carried MatMul4Bit inputs and the gradients leave
+     * the first micro-batch's peak; activations and logits stay */
+    assert_string_equal(lf.peak_phase, "forward/backward");
+    assert_int_equal(lf.comp[EST_C_ACTS].bytes, base.comp[EST_C_ACTS].bytes);
+    assert_true(lf.comp[EST_C_TEMP].bytes < base.comp[EST_C_TEMP].bytes);
+    int64_t drop = base.comp[EST_C_TEMP].bytes - lf.comp[EST_C_TEMP].bytes + base.comp[EST_C_GRADS].bytes;
+    assert_true(llabs(base.peak_allocated_bytes - lf.peak_allocated_bytes - drop) <= 2);
+    /* FSDP with litgpt's Block units: the later micro-batch holding every
+     * block's unsharded gradients is the peak */
+    wl.quant = EST_QUANT_NONE;
+    wl.optimizer = EST_OPT_ADAMW;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &lf, &err), 0);
+    assert_string_equal(lf.peak_phase, "a micro-batch after the longest");
+    assert_false(lf.comp[EST_C_ACTS].at_peak);
+    assert_true(lf.comp[EST_C_GRADS].at_peak);
+    wl.longest_first = false;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    assert_true(lf.peak_allocated_bytes < base.peak_allocated_bytes);
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1199,6 +1247,7 @@ int main(void)
         cmocka_unit_test(test_litgpt_carry),
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_fsdp_mixed_units),
+        cmocka_unit_test(test_longest_first),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
