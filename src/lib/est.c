@@ -1495,7 +1495,18 @@ static void infer_terms(const struct calc *c, struct terms *t)
     const struct est_workload *wl = c->wl;
     struct gen g;
     t->w = weight_bytes(c);
-    if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
+    if (c->mixed && wl->trainer == EST_TRAINER_LITGPT) {
+        /* lit-gpt under Fabric's bf16-mixed: the model is built in fp32
+         * (generate/base.py@8641822: fabric.init_module; the mixed plugin
+         * changes no dtype) and every forward runs under torch.autocast
+         * (MixedPrecision.forward_context, fabric/plugins/precision/amp.py),
+         * whose cache keeps the 16-bit cast of every leaf weight that
+         * requires grad until the context exits: the block linears and the
+         * lm_head (embedding lookups and norms are not cast) */
+        if (wl->mode != EST_MODE_LOAD) t->copies = 2 * (c->Plin + c->Pbig);
+    } else if (c->mixed) {
+        t->w = c->P * 2; /* inference under autocast: load in 16-bit */
+    }
     if (wl->mode == EST_MODE_LOAD) return;
     gen_plan(c, &g);
     /* a block's working set and the head's (its input + the logits) are not

@@ -1101,6 +1101,33 @@ static void test_longest_first(void **state)
     assert_true(lf.peak_allocated_bytes < base.peak_allocated_bytes);
 }
 
+/* lit-gpt inference under Fabric's bf16-mixed: fp32 weights, and autocast's
+ * cache holds a 16-bit cast of every block linear and the lm_head during a
+ * forward; HF-style mixed inference loads 16-bit weights. */
+static void test_litgpt_mixed_inference(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result hf, lit;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16_MIXED;
+    wl.prompt_len = 6;
+    wl.gen_len = 50;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_int_equal(hf.comp[EST_C_WEIGHTS].bytes, 2 * hf.params);
+    assert_int_equal(hf.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &lit, &err), 0);
+    assert_int_equal(lit.comp[EST_C_WEIGHTS].bytes, 4 * lit.params);
+    /* every parameter but the embedding (32000 x 4096) and the 65 norms */
+    int64_t cast = lit.params - (int64_t)32000 * 4096 - 65 * 4096;
+    assert_int_equal(lit.comp[EST_C_WEIGHT_COPIES].bytes, 2 * cast);
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1248,6 +1275,7 @@ int main(void)
         cmocka_unit_test(test_sharding_divides_states),
         cmocka_unit_test(test_fsdp_mixed_units),
         cmocka_unit_test(test_longest_first),
+        cmocka_unit_test(test_litgpt_mixed_inference),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
