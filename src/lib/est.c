@@ -947,6 +947,7 @@ struct terms {
     bool decode;           /* inference: the peak is the last decode step, not prefill */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
+    long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -980,6 +981,27 @@ static long double dequant_temp(const struct calc *c)
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
     return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+}
+
+/* torchtune quantizes each LoRALinear's 16-bit base weight with torchao's
+ * to_nf4 on the GPU, once when the model is built on the device
+ * (torchtune/modules/peft/lora.py@0914d5cf: to_nf4(linear.weight)) and again
+ * for every weight load_state_dict copies in (_register_nf4_dispatch_ops.py:
+ * copy_ -> to_nf4(src.to(device)) while the old data is still held). torchao
+ * 0.1-0.5's NF4Tensor.quantize_tensor_nearest compares every element with
+ * the 16 nf4 values: (value - nf4).abs() is numel x 16 bf16 twice at once
+ * (the difference and its abs), beside the bf16 input and the scaled blocks
+ * (convert_to_norm_float_weight): 68 B per element of the weight being
+ * quantized (torchao/dtypes/nf4tensor.py@v0.1). The largest one sets the
+ * model-init peak. */
+static long double torchao_nf4_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
+    if (wl->quant != EST_QUANT_NF4 && wl->quant != EST_QUANT_NF4_DQ) return 0;
+    long double big = c->h * c->ffn;
+    if (c->h * c->qd > big) big = c->h * c->qd;
+    return 68 * big;
 }
 
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
@@ -1507,7 +1529,10 @@ static void infer_terms(const struct calc *c, struct terms *t)
     } else if (c->mixed) {
         t->w = c->P * 2; /* inference under autocast: load in 16-bit */
     }
-    if (wl->mode == EST_MODE_LOAD) return;
+    if (wl->mode == EST_MODE_LOAD) {
+        t->temp_fwd = torchao_nf4_temp(c);
+        return;
+    }
     gen_plan(c, &g);
     /* a block's working set and the head's (its input + the logits) are not
      * alive at once: activations carry what a block holds beyond the head */
@@ -1760,12 +1785,26 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double slack = llmc ? 0
                         : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
                               SLACK_PERSIST * persist;
+    /* model init (torchtune's nf4 quantization): the weights and the
+     * transient before any gradient or optimizer state exists; the peak
+     * counters keep it as their high-water mark */
+    bool init_peak = false;
+    if (t->init_tmp > 0) {
+        long double ia = t->w + t->init_tmp, is = SLACK_DYNAMIC * t->init_tmp + SLACK_PERSIST * t->w;
+        init_peak = ia + is > alloc + slack;
+        if (init_peak) {
+            alloc = ia;
+            slack = is;
+            step_peak = later_peak = false;
+        }
+    }
+    bool run = !init_peak;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
-    if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, step_peak || later_peak || g > 0, err) ||
-        fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak && !later_peak, err) ||
-        fill(r, EST_C_LOGITS, t->logits, !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
-        fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||
+    if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, run && !step_peak, err) ||
+        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0), err) ||
+        fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
+        fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
+        fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||
         fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
@@ -1781,6 +1820,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
                     : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
+                    : init_peak ? "model init (nf4 quantization)"
                     : step_peak ? "optimizer step"
                     : later_peak ? "a micro-batch after the longest"
                                  : "forward/backward";
@@ -1823,6 +1863,7 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {
         train_states(&c, &t);
+        t.init_tmp = torchao_nf4_temp(&c);
         if (wl->trainer == EST_TRAINER_LLMC) llmc_acts(&c, &t);
         else train_acts(&c, &t);
         explain_train(&c, &t, r);

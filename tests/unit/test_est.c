@@ -1128,6 +1128,37 @@ static void test_litgpt_mixed_inference(void **state)
     assert_int_equal(lit.comp[EST_C_WEIGHT_COPIES].bytes, 2 * cast);
 }
 
+/* torchtune's to_nf4 (torchao 0.1-0.5) compares every element with the 16
+ * nf4 values: 68 B per element of the largest linear at model init, which
+ * is the training run's reserved high-water mark when activations are small. */
+static void test_torchao_nf4_init(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result ld, tr, hf;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_LOAD;
+    wl.precision = EST_BF16;
+    wl.quant = EST_QUANT_NF4_DQ;
+    wl.lora_r = 8;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &ld, &err), 0);
+    assert_int_equal(ld.comp[EST_C_TEMP].bytes, (int64_t)68 * 4096 * 11008);
+    wl.mode = EST_MODE_TRAIN;
+    wl.batch = 2;
+    wl.seq = 512;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &tr, &err), 0);
+    assert_string_equal(tr.peak_phase, "model init (nf4 quantization)");
+    assert_int_equal(tr.peak_allocated_bytes, ld.peak_allocated_bytes);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_string_equal(hf.peak_phase, "forward/backward");
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1276,6 +1307,7 @@ int main(void)
         cmocka_unit_test(test_fsdp_mixed_units),
         cmocka_unit_test(test_longest_first),
         cmocka_unit_test(test_litgpt_mixed_inference),
+        cmocka_unit_test(test_torchao_nf4_init),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
