@@ -733,8 +733,12 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->a = wl->precision == EST_FP32 ? 4 : 2;
     c->fsdp_mp = c->mixed && wl->shard == EST_SHARD_FSDP && wl->trainer == EST_TRAINER_TORCHTITAN;
     /* FSDP2's MixedPrecisionPolicy casts the gathered parameters to bf16 and
-     * runs no autocast: the residual stream is 16-bit like everything else */
-    c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp)) ? 4 : 2;
+     * runs no autocast: the residual stream is 16-bit like everything else.
+     * DeepSpeed's bf16/fp16 runs no autocast either: accelerate leaves
+     * native_amp off under DeepSpeed (accelerator.py@02a8a9a3, "Mixed
+     * precision attributes") and the engine casts the module to 16-bit, so
+     * the weights are 16-bit (weight_bytes) and so is the residual stream. */
+    c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
     c->h = (long double)m->hidden;

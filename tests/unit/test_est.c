@@ -1159,6 +1159,36 @@ static void test_torchao_nf4_init(void **state)
     assert_string_equal(hf.peak_phase, "forward/backward");
 }
 
+/* DeepSpeed's bf16 runs no autocast (accelerate leaves native_amp off; the
+ * engine casts the module): bf16-mixed under ZeRO keeps the same activations
+ * as pure bf16. */
+static void test_deepspeed_no_autocast(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result pure, mixed, fsdp;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.batch = 2;
+    wl.seq = 1024;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_ZERO3;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.attention = EST_ATTN_FLASH;
+    wl.lora_r = 8;
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &pure, &err), 0);
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&m, &wl, &mixed, &err), 0);
+    assert_int_equal(mixed.comp[EST_C_ACTS].bytes, pure.comp[EST_C_ACTS].bytes);
+    /* FSDP1 under autocast keeps the fp32 residual stream */
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    assert_true(fsdp.comp[EST_C_ACTS].bytes > pure.comp[EST_C_ACTS].bytes);
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1308,6 +1338,7 @@ int main(void)
         cmocka_unit_test(test_longest_first),
         cmocka_unit_test(test_litgpt_mixed_inference),
         cmocka_unit_test(test_torchao_nf4_init),
+        cmocka_unit_test(test_deepspeed_no_autocast),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
