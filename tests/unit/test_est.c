@@ -1283,7 +1283,7 @@ static void test_offload(void **state)
     assert_int_equal(r.host_bytes, 8 * P + 4 * P + 2 * P);
     assert_string_equal(r.peak_phase, "forward/backward");
     assert_int_equal(est_kind_of(&wl), EST_KIND_OFFLOAD);
-    assert_int_equal(est_checked_for(EST_KIND_OFFLOAD)->rows, 0);
+    assert_true(est_checked_for(EST_KIND_OFFLOAD)->rows > 0); /* heldout3 brought measured offload runs */
     /* params: the weights leave the GPU too, per process under zero3 */
     wl.gpus = 8;
     wl.shard = EST_SHARD_ZERO3;
