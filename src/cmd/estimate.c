@@ -179,6 +179,8 @@ static const struct opt_spec specs[] = {
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
+    {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
+     AT(wl.longest_first)},
     {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),
      .help = "activation checkpointing (selective = attn-core,\nfull = block)"},
     CHOICE("attention", "eager|sdpa|flash|sdpa-math", wl.attention,
@@ -401,6 +403,12 @@ static void print_components(const struct opts *o, const struct findings *f)
         if (f->r.comp[i].bytes) printf("  %-22s %s\n", f->r.comp[i].name, f->r.comp[i].formula);
     if (o->wl.mode == EST_MODE_TRAIN && o->wl.trainer == EST_TRAINER_LLMC)
         printf("  %-22s every term above: llm.c allocates them all up front\n", "peak allocated");
+    else if (o->wl.mode == EST_MODE_TRAIN && o->wl.longest_first)
+        printf("  %-22s weights + master + optimizer + max(first micro-batch (the longest): copies + "
+               "activations + logits + temporaries, no gradient yet; a later micro-batch: gradients + "
+               "copies + what the longest one left (litgpt: its fp32 logit chunks, QLoRA inputs) + "
+               "shard buffers, its own tokens not counted; end of backward/step: gradients + its "
+               "temporaries)\n", "peak allocated");
     else if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
                "activations + logits + temporaries, end of backward/step: gradients + its "

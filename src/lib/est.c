@@ -733,8 +733,12 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->a = wl->precision == EST_FP32 ? 4 : 2;
     c->fsdp_mp = c->mixed && wl->shard == EST_SHARD_FSDP && wl->trainer == EST_TRAINER_TORCHTITAN;
     /* FSDP2's MixedPrecisionPolicy casts the gathered parameters to bf16 and
-     * runs no autocast: the residual stream is 16-bit like everything else */
-    c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp)) ? 4 : 2;
+     * runs no autocast: the residual stream is 16-bit like everything else.
+     * DeepSpeed's bf16/fp16 runs no autocast either: accelerate leaves
+     * native_amp off under DeepSpeed (accelerator.py@02a8a9a3, "Mixed
+     * precision attributes") and the engine casts the module to 16-bit, so
+     * the weights are 16-bit (weight_bytes) and so is the residual stream. */
+    c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
     c->h = (long double)m->hidden;
@@ -946,6 +950,8 @@ struct terms {
     long double host;      /* model states moved to host memory (--offload) */
     bool decode;           /* inference: the peak is the last decode step, not prefill */
     long double managed;   /* paged optimizer states (managed memory) */
+    long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
+    long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -979,6 +985,27 @@ static long double dequant_temp(const struct calc *c)
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
     return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+}
+
+/* torchtune quantizes each LoRALinear's 16-bit base weight with torchao's
+ * to_nf4 on the GPU, once when the model is built on the device
+ * (torchtune/modules/peft/lora.py@0914d5cf: to_nf4(linear.weight)) and again
+ * for every weight load_state_dict copies in (_register_nf4_dispatch_ops.py:
+ * copy_ -> to_nf4(src.to(device)) while the old data is still held). torchao
+ * 0.1-0.5's NF4Tensor.quantize_tensor_nearest compares every element with
+ * the 16 nf4 values: (value - nf4).abs() is numel x 16 bf16 twice at once
+ * (the difference and its abs), beside the bf16 input and the scaled blocks
+ * (convert_to_norm_float_weight): 68 B per element of the weight being
+ * quantized (torchao/dtypes/nf4tensor.py@v0.1). The largest one sets the
+ * model-init peak. */
+static long double torchao_nf4_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
+    if (wl->quant != EST_QUANT_NF4 && wl->quant != EST_QUANT_NF4_DQ) return 0;
+    long double big = c->h * c->ffn;
+    if (c->h * c->qd > big) big = c->h * c->qd;
+    return 68 * big;
 }
 
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
@@ -1068,6 +1095,31 @@ static long double step_temp(const struct calc *c)
     return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
 }
 
+/* Parameters that get a gradient. */
+static bool fsdp_mixed_units(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return wl->shard == EST_SHARD_FSDP && !c->full && wl->trainer == EST_TRAINER_LITGPT;
+}
+
+static long double grad_params(const struct calc *c)
+{
+    /* FSDP1 with use_orig_params=True gives a unit that mixes frozen and
+     * trainable parameters a gradient the size of its whole flat parameter
+     * (torch's FSDP docs on freezing; the _wrap_utils warning "gradient
+     * memory usage will be higher than expected", quoted in
+     * Lightning-AI/litgpt#1538 and #1417). litgpt wraps each Block
+     * (finetune/lora.py: FSDPStrategy(auto_wrap_policy={Block}); Lightning
+     * 2.1's FSDPStrategy sets use_orig_params=True) with its LoRA adapters
+     * inside, so LoRA's gradients are as large as every block's parameters;
+     * the root unit (embedding, head, final norm) is frozen unless the head is
+     * adapted. torchtune, PEFT's fsdp_auto_wrap_policy and fsdp_qlora's
+     * train.py wrap the LoRA modules in units of their own. */
+    if (!fsdp_mixed_units(c)) return c->Ptrain;
+    if (lora_bits(c->wl) & EST_LORA_HEAD) return c->P;
+    return c->P - c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1081,12 +1133,13 @@ static void train_states(const struct calc *c, struct terms *t)
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
         t->master = 4 * c->Ptrain / (z1 ? N : 1);
-    t->grads = gb * c->Ptrain / (z2 ? N : 1);
+    long double gparams = grad_params(c);
+    t->grads = gb * gparams / (z2 ? N : 1);
     /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
      * the accumulating micro-batches in no_sync(), and FSDP then keeps each
      * rank's gradients unsharded until the sync step reduce-scatters them.
      * DeepSpeed ZeRO accumulates into its partitions. */
-    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * c->Ptrain : t->grads;
+    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * gparams : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
@@ -1221,6 +1274,15 @@ static long double act_policy(const struct calc *c, long double per, long double
  * releases only saved tensors; torch/autograd/function.py warns of exactly
  * this): under QLoRA every linear's input of the previous micro-batch, the
  * lm_head's included. Returns what that moment holds beyond acts + 8 T V. */
+static long double litgpt_prev_inputs(const struct calc *c)
+{
+    if (c->wl->quant == EST_QUANT_NONE || c->full) return 0;
+    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
+    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
+    return c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+}
+
 static long double litgpt_carry(const struct calc *c)
 {
     long double carry = 2 * c->T * c->V;
@@ -1231,10 +1293,7 @@ static long double litgpt_carry(const struct calc *c)
     bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
     long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
     if (head > carry) carry = head;
-    long double a = c->a, k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    bool shared = c->f->norms_per_layer == 1 && !c->m->experts;
-    long double per = a * (c->h + c->qd + (shared ? 0 : k * c->h) + k * c->ffn);
-    return carry + c->T * (c->L * per + (quant_head_params(c) > 0 ? a * c->h : 0));
+    return carry + litgpt_prev_inputs(c);
 }
 
 static void train_acts(const struct calc *c, struct terms *t)
@@ -1279,8 +1338,23 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (mlp_tmp > tmp) tmp = mlp_tmp;
     if (score_tmp > tmp) tmp = score_tmp;
     tmp += dequant_temp(c); /* one quantized linear dequantized */
+    /* --longest-first: lit-gpt's get_batch puts the longest sample into
+     * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
+     * train_data, longest_seq_ix if iter_num == 0 else None)); later
+     * micro-batches are random draws padded to their own longest. Iteration 0
+     * has no previous micro-batch and no gradient before its backward; a later
+     * one holds the gradients and what the longest micro-batch left (its fp32
+     * logit chunks, under QLoRA its MatMul4Bit inputs) beside a batch of
+     * unknown, shorter length, counted as empty: a lower bound for that
+     * moment (finish takes the larger). */
+    if (wl->longest_first) {
+        if (wl->trainer == EST_TRAINER_LITGPT && wl->head == EST_HEAD_LM && wl->loss != EST_LOSS_SUM)
+            t->later = 4 * VT + litgpt_prev_inputs(c);
+        carry = 0;
+    }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
     t->temp_fwd = tmp + shard_temp(c);
+    if (wl->longest_first) t->later += t->grads_fwd + t->copies + shard_temp(c);
 }
 
 /* llm.c (train_gpt2.cu) has no autograd: it allocates one activation layout
@@ -1447,8 +1521,22 @@ static void infer_terms(const struct calc *c, struct terms *t)
     const struct est_workload *wl = c->wl;
     struct gen g;
     t->w = weight_bytes(c);
-    if (c->mixed) t->w = c->P * 2; /* inference under autocast: load in 16-bit */
-    if (wl->mode == EST_MODE_LOAD) return;
+    if (c->mixed && wl->trainer == EST_TRAINER_LITGPT) {
+        /* lit-gpt under Fabric's bf16-mixed: the model is built in fp32
+         * (generate/base.py@8641822: fabric.init_module; the mixed plugin
+         * changes no dtype) and every forward runs under torch.autocast
+         * (MixedPrecision.forward_context, fabric/plugins/precision/amp.py),
+         * whose cache keeps the 16-bit cast of every leaf weight that
+         * requires grad until the context exits: the block linears and the
+         * lm_head (embedding lookups and norms are not cast) */
+        if (wl->mode != EST_MODE_LOAD) t->copies = 2 * (c->Plin + c->Pbig);
+    } else if (c->mixed) {
+        t->w = c->P * 2; /* inference under autocast: load in 16-bit */
+    }
+    if (wl->mode == EST_MODE_LOAD) {
+        t->temp_fwd = torchao_nf4_temp(c);
+        return;
+    }
     gen_plan(c, &g);
     /* a block's working set and the head's (its input + the logits) are not
      * alive at once: activations carry what a block holds beyond the head */
@@ -1563,12 +1651,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         char u[32];
         fmt_gib(t->grads_fwd, u, sizeof u);
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
-                 "trainable %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
-                 c->Ptrain, (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
+                 "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
-                 "trainable %.0Lf x %s%s = %s", c->Ptrain,
-                 (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+                 "%s %.0Lf x %s%s = %s",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
     fmt_gib(t->optim, b, sizeof b);
@@ -1687,20 +1777,38 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool llmc = wl->trainer == EST_TRAINER_LLMC; /* all preallocated: no slack */
     long double g = (wl->grad_accum > 1 || wl->keep_grads || llmc) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
+    if (wl->longest_first && wl->mode == EST_MODE_TRAIN) g = GRAD_OVERLAP; /* iteration 0: no gradient yet */
     long double fwd = t->grads_fwd * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
+    bool later_peak = wl->longest_first && t->later > fwd;
+    if (later_peak) fwd = t->later;
     long double step = t->grads + t->temp_step;
     bool step_peak = step > fwd;
+    later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
     bool sharded = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double slack = llmc ? 0
                         : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
                               SLACK_PERSIST * persist;
+    /* model init (torchtune's nf4 quantization): the weights and the
+     * transient before any gradient or optimizer state exists; the peak
+     * counters keep it as their high-water mark */
+    bool init_peak = false;
+    if (t->init_tmp > 0) {
+        long double ia = t->w + t->init_tmp, is = SLACK_DYNAMIC * t->init_tmp + SLACK_PERSIST * t->w;
+        init_peak = ia + is > alloc + slack;
+        if (init_peak) {
+            alloc = ia;
+            slack = is;
+            step_peak = later_peak = false;
+        }
+    }
+    bool run = !init_peak;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
-    if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, true, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, step_peak || g > 0, err) ||
-        fill(r, EST_C_OPTIM, t->optim, true, err) || fill(r, EST_C_ACTS, t->acts, !step_peak, err) ||
-        fill(r, EST_C_LOGITS, t->logits, !step_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
-        fill(r, EST_C_TEMP, step_peak ? t->temp_step : t->temp_fwd, true, err) ||
+    if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, run && !step_peak, err) ||
+        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0), err) ||
+        fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
+        fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
+        fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||
         fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
@@ -1716,7 +1824,10 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
                     : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
-                    : step_peak ? "optimizer step" : "forward/backward";
+                    : init_peak ? "model init (nf4 quantization)"
+                    : step_peak ? "optimizer step"
+                    : later_peak ? "a micro-batch after the longest"
+                                 : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
     r->fits = -1;
     r->over_bytes = 0;
@@ -1756,6 +1867,7 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {
         train_states(&c, &t);
+        t.init_tmp = torchao_nf4_temp(&c);
         if (wl->trainer == EST_TRAINER_LLMC) llmc_acts(&c, &t);
         else train_acts(&c, &t);
         explain_train(&c, &t, r);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1019,6 +1020,175 @@ static void test_kind_and_checked(void **state)
  * residual stream is bf16: on Llama with op-level checkpointing each block
  * keeps a bf16 input (2h), not autocast's fp32 one (4h). The loss path is
  * torchtune's (pred.float(), `del pred`). */
+/* FSDP1 (use_orig_params) gives a unit mixing frozen and trainable
+ * parameters gradients for all of them; litgpt wraps each Block whole, so
+ * under LoRA its no_sync gradients are every block's parameters in bf16
+ * (litgpt#1538's torch warning); HF-style wrapping (LoRA in units of its
+ * own) keeps them the LoRA parameters'. */
+static void test_fsdp_mixed_units(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result hf, lit, one;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 1;
+    wl.seq = 512;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    wl.grad_accum = 8;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.lora_r = 8;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_int_equal(hf.comp[EST_C_GRADS].bytes, 2 * hf.trainable_params);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &lit, &err), 0);
+    int64_t blocks = lit.params - 2 * (int64_t)32000 * 4096; /* untied wte + lm_head in the root unit */
+    assert_int_equal(lit.comp[EST_C_GRADS].bytes, 2 * blocks);
+    /* synced every micro-batch: the flat gradients' shards */
+    wl.grad_accum = 1;
+    assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
+    assert_int_equal(one.comp[EST_C_GRADS].bytes, blocks);
+}
+
+/* --longest-first (lit-gpt's get_batch puts the longest sample in iteration
+ * 0 only): iteration 0 has no previous micro-batch and no gradient; a later
+ * one holds the gradients and what the longest left, its own tokens not
+ * counted. */
+static void test_longest_first(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result base, lf;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    wl.batch = 1;
+    wl.seq = 1304;
+    wl.grad_accum = 128;
+    wl.lora_r = 8;
+    wl.quant = EST_QUANT_NF4;
+    wl.optimizer = EST_OPT_PAGED_ADAMW;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.longest_first = true;
+    assert_int_equal(est_compute(&m, &wl, &lf, &err), 0);
+    /* QLoRA on one GPU: the carried MatMul4Bit inputs and the gradients leave
+     * the first micro-batch's peak; activations and logits stay */
+    assert_string_equal(lf.peak_phase, "forward/backward");
+    assert_int_equal(lf.comp[EST_C_ACTS].bytes, base.comp[EST_C_ACTS].bytes);
+    assert_true(lf.comp[EST_C_TEMP].bytes < base.comp[EST_C_TEMP].bytes);
+    int64_t drop = base.comp[EST_C_TEMP].bytes - lf.comp[EST_C_TEMP].bytes + base.comp[EST_C_GRADS].bytes;
+    assert_true(llabs(base.peak_allocated_bytes - lf.peak_allocated_bytes - drop) <= 2);
+    /* FSDP with litgpt's Block units: the later micro-batch holding every
+     * block's unsharded gradients is the peak */
+    wl.quant = EST_QUANT_NONE;
+    wl.optimizer = EST_OPT_ADAMW;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &lf, &err), 0);
+    assert_string_equal(lf.peak_phase, "a micro-batch after the longest");
+    assert_false(lf.comp[EST_C_ACTS].at_peak);
+    assert_true(lf.comp[EST_C_GRADS].at_peak);
+    wl.longest_first = false;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    assert_true(lf.peak_allocated_bytes < base.peak_allocated_bytes);
+}
+
+/* lit-gpt inference under Fabric's bf16-mixed: fp32 weights, and autocast's
+ * cache holds a 16-bit cast of every block linear and the lm_head during a
+ * forward; HF-style mixed inference loads 16-bit weights. */
+static void test_litgpt_mixed_inference(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result hf, lit;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16_MIXED;
+    wl.prompt_len = 6;
+    wl.gen_len = 50;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_int_equal(hf.comp[EST_C_WEIGHTS].bytes, 2 * hf.params);
+    assert_int_equal(hf.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &lit, &err), 0);
+    assert_int_equal(lit.comp[EST_C_WEIGHTS].bytes, 4 * lit.params);
+    /* every parameter but the embedding (32000 x 4096) and the 65 norms */
+    int64_t cast = lit.params - (int64_t)32000 * 4096 - 65 * 4096;
+    assert_int_equal(lit.comp[EST_C_WEIGHT_COPIES].bytes, 2 * cast);
+}
+
+/* torchtune's to_nf4 (torchao 0.1-0.5) compares every element with the 16
+ * nf4 values: 68 B per element of the largest linear at model init, which
+ * is the training run's reserved high-water mark when activations are small. */
+static void test_torchao_nf4_init(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result ld, tr, hf;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_LOAD;
+    wl.precision = EST_BF16;
+    wl.quant = EST_QUANT_NF4_DQ;
+    wl.lora_r = 8;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &ld, &err), 0);
+    assert_int_equal(ld.comp[EST_C_TEMP].bytes, (int64_t)68 * 4096 * 11008);
+    wl.mode = EST_MODE_TRAIN;
+    wl.batch = 2;
+    wl.seq = 512;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &tr, &err), 0);
+    assert_string_equal(tr.peak_phase, "model init (nf4 quantization)");
+    assert_int_equal(tr.peak_allocated_bytes, ld.peak_allocated_bytes);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_string_equal(hf.peak_phase, "forward/backward");
+}
+
+/* DeepSpeed's bf16 runs no autocast (accelerate leaves native_amp off; the
+ * engine casts the module): bf16-mixed under ZeRO keeps the same activations
+ * as pure bf16. */
+static void test_deepspeed_no_autocast(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result pure, mixed, fsdp;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.batch = 2;
+    wl.seq = 1024;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_ZERO3;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.attention = EST_ATTN_FLASH;
+    wl.lora_r = 8;
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&m, &wl, &pure, &err), 0);
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&m, &wl, &mixed, &err), 0);
+    assert_int_equal(mixed.comp[EST_C_ACTS].bytes, pure.comp[EST_C_ACTS].bytes);
+    /* FSDP1 under autocast keeps the fp32 residual stream */
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    assert_true(fsdp.comp[EST_C_ACTS].bytes > pure.comp[EST_C_ACTS].bytes);
+}
+
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
@@ -1113,7 +1283,7 @@ static void test_offload(void **state)
     assert_int_equal(r.host_bytes, 8 * P + 4 * P + 2 * P);
     assert_string_equal(r.peak_phase, "forward/backward");
     assert_int_equal(est_kind_of(&wl), EST_KIND_OFFLOAD);
-    assert_true(est_checked_for(EST_KIND_OFFLOAD)->rows > 0); /* measured offload rows exist since heldout3 */
+    assert_true(est_checked_for(EST_KIND_OFFLOAD)->rows > 0); /* heldout3 brought measured offload runs */
     /* params: the weights leave the GPU too, per process under zero3 */
     wl.gpus = 8;
     wl.shard = EST_SHARD_ZERO3;
@@ -1164,6 +1334,11 @@ int main(void)
         cmocka_unit_test(test_sdpa_math),
         cmocka_unit_test(test_litgpt_carry),
         cmocka_unit_test(test_sharding_divides_states),
+        cmocka_unit_test(test_fsdp_mixed_units),
+        cmocka_unit_test(test_longest_first),
+        cmocka_unit_test(test_litgpt_mixed_inference),
+        cmocka_unit_test(test_torchao_nf4_init),
+        cmocka_unit_test(test_deepspeed_no_autocast),
         cmocka_unit_test(test_max_batch_and_levers),
         cmocka_unit_test(test_names_and_cards),
         cmocka_unit_test(test_every_card_resolves_from_its_device_name),
