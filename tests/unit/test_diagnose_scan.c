@@ -1017,6 +1017,93 @@ static void test_parts_keep_stage(void **state)
     oom_report_release(&rep);
 }
 
+static const char *stage_of(const char *log)
+{
+    static char name[32];
+    struct oom_report rep = scan_str(log);
+    assert_true(rep.primary >= 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[rep.primary].stage));
+    oom_report_release(&rep);
+    return name;
+}
+
+/* An IPython frame header's parameter list is no code: "validation_steps"
+ * in _fit_loop's signature said eval; the frame that ran initialises
+ * variables (load). Lines from google/seq2seq#322. */
+static void test_ipython_params_and_initializer(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("ResourceExhaustedError: OOM when allocating tensor of shape [171164,200] and type float\n"
+                 "\n"
+                 "/usr/local/lib/python3.6/dist-packages/keras/engine/training.py in _fit_loop(self, f, ins, "
+                 "out_labels, batch_size, epochs, verbose, callbacks, val_f, val_ins, shuffle, callback_metrics, "
+                 "initial_epoch, steps_per_epoch, validation_steps)\n"
+                 "-> 1236                     outs = f(ins_batch)\n"
+                 "\n"
+                 "/usr/local/lib/python3.6/dist-packages/keras/backend/tensorflow_backend.py in get_session()\n"
+                 "    199                 if uninitialized_vars:\n"
+                 "--> 200                     session.run(tf.variables_initializer(uninitialized_vars))\n"),
+        "load");
+    /* the signature alone names nothing */
+    const char *hdr = "/x/keras/engine/training.py in _fit_loop(self, f, validation_steps)\n";
+    assert_int_equal(stage_frame_bits(hdr, strlen(hdr)), 0);
+}
+
+/* Frames the user left out ("...") do not end the traceback: the frames
+ * above still lead to the message. ecmwf-lab/ai-models-graphcast#18. */
+static void test_elided_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("  File \"/home/user/.local/lib/python3.10/site-packages/ai_models_graphcast/model.py\", line 240, "
+                 "in run\n"
+                 "    output = self.model(\n"
+                 "  File \"/home/user/.local/lib/python3.10/site-packages/jax/_src/traceback_util.py\", line 179, "
+                 "in reraise_with_filtered_traceback\n"
+                 "    return fun(*args, **kwargs)\n"
+                 "...\n"
+                 "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Failed to allocate request for 2.99GiB "
+                 "(3206250496B) on device ordinal 0\n"),
+        "forward");
+}
+
+/* Library and script cues: an optimizer kept in a dict
+ * (mlcommons/algorithmic-efficiency#425), a validation loss in the
+ * training script (ansleliu/LightNetPlusPlus#7, frames with trailing
+ * blanks), a KerasNLP preset loaded (huggingface/diffusers#8358). The
+ * message under the first two is the common old form. */
+static void test_dict_optimizer_val_loss_preset(void **state)
+{
+    (void)state;
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):\n"
+             "  File \"submission_runner.py\", line 300, in train_once\n"
+             "    optimizer_state, model_params, model_state = update_params(\n"
+             "  File \"/algorithmic-efficiency/baselines/adamw/pytorch/submission.py\", line 115, in update_params\n"
+             "    optimizer_state['optimizer'].step()\n",
+             OLD);
+    assert_string_equal(stage_of(log), "optimizer");
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):    \n"
+             "  File \"/home/wcgu/code/RTSeg/LightNetPlusPlus/scripts/train_shuffle.py\", line 290, in train    \n"
+             "    val_loss = loss_fn(input=net_out, target=labels_val, K=topk, weight=None)    \n"
+             "  File \"/home/wcgu/code/RTSeg/LightNetPlusPlus/scripts/loss.py\", line 88, in "
+             "_bootstrap_xentropy_single    \n"
+             "    log_p = log_p[target.view(n * h * w, 1).repeat(1, c) >= 0]   \n",
+             OLD);
+    assert_string_equal(stage_of(log), "eval");
+    assert_string_equal(
+        stage_of("```python\n"
+                 "keras_nlp.models.GemmaCausalLM.from_preset(\"hf://google/gemma-2-27b-it\")\n"
+                 "\n"
+                 "#XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate "
+                 "4.39G. That was not possible. There are 2.30G free.; (0x0x0_HBM0)\n"
+                 "```\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1039,6 +1126,8 @@ int main(void)
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
         cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
         cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
+        cmocka_unit_test(test_ipython_params_and_initializer), cmocka_unit_test(test_elided_frames),
+        cmocka_unit_test(test_dict_optimizer_val_loss_preset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
