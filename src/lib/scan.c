@@ -492,7 +492,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 in_tb = false;
                 continue;
             }
-            if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+            /* Unindented code a blank line above the frames is the user's
+             * own snippet ("state_dict = torch.load(...)" pasted first),
+             * not a frame of this traceback. */
+            bool snippet = c.kind == STAGE_LINE_CODE && blanks > 0 && e->frames && c.n > 0 &&
+                           c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
+            if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -510,7 +515,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 if (++blanks > 2) in_tb = false;
                 continue;
             }
-            if (!stage_message_line(c.body, c.n)) {
+            if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
                 if (under_frame(s, v, a, src)) {

@@ -343,6 +343,12 @@ size_t stage_unbox(char *line, size_t len)
         memmove(line + b - 3, line + b - 4, o - (b - 4));
         line[b - 4] = ',';
         o++;
+    } else if (o >= i + k + 5 && o < len && memcmp(line + o - 3, " in", 3) == 0 &&
+               isdigit((unsigned char)line[o - 4])) {
+        /* the name wrapped to the next box line: "engine.py:1969 in" */
+        memmove(line + o - 2, line + o - 3, 3);
+        line[o - 3] = ',';
+        o++;
     }
     return o;
 }
@@ -371,7 +377,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
-    if (box_glyph(s, n)) return has(s, n, ", in ") ? STAGE_LINE_FRAME : STAGE_LINE_CODE;
+    if (box_glyph(s, n))
+        return has(s, n, ", in ") || (n >= 4 && memcmp(s + n - 4, ", in", 4) == 0) ? STAGE_LINE_FRAME
+                                                                                  : STAGE_LINE_CODE;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||

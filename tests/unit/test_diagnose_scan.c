@@ -1104,6 +1104,54 @@ static void test_dict_optimizer_val_loss_preset(void **state)
         "load");
 }
 
+/* A snippet of the user's own code a blank line above the frames
+ * ("state_dict = torch.load(...)") is no frame of the traceback below it.
+ * thunlp/OpenPrompt#47. */
+static void test_snippet_above_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("state_dict = torch.load(self.checkpoint_path(ckpt), pickle_module = dill, map_location = "
+                 "\"cpu\")\n"
+                 "\n"
+                 " File \"experiments/cli.py\", line 202, in <module>\n"
+                 "    main()\n"
+                 "  File \"./openprompt/trainer.py\", line 299, in training_epoch\n"
+                 "    loss = self.training_step(batch, batch_idx)\n"
+                 "  File \"./openprompt/trainer.py\", line 436, in training_step\n"
+                 "    logits = self.model(batch)\n"
+                 "RuntimeError: CUDA out of memory. Tried to allocate 744.00 MiB (GPU 0; 15.78 GiB total "
+                 "capacity; 13.90 GiB already allocated; 273.44 MiB free; 14.18 GiB reserved in total by "
+                 "PyTorch)\n"),
+        "forward");
+}
+
+/* Rich wrapped a frame header after "in", the name on the next box line:
+ * "│ /x/deepspeed/runtime/engine.py:1969 in │" / "│ backward │". The
+ * header is a frame, so the marked line below it counts.
+ * databrickslabs/dolly#100 (title line, then the box). */
+static void test_rich_header_wrapped_after_in(void **state)
+{
+    (void)state;
+#define BAR "\xe2\x94\x82"
+    assert_string_equal(
+        stage_of("OutOfMemoryError: CUDA out of memory. -- train dolly v2\n"
+                 "\n"
+                 "```text\n"
+                 BAR "   14 " BAR "   else:                                                  " BAR "\n"
+                 BAR "                                                                        " BAR "\n"
+                 BAR " /home/xx/conda/envs/dolly/lib/python3.10/site-packages/deepspeed/runtime/engine.py:1969 in " BAR "\n"
+                 BAR " backward                                                               " BAR "\n"
+                 BAR "   1966 " BAR "   " BAR "   if self.zero_optimization():                 " BAR "\n"
+                 BAR " \xe2\x9d\xb1 1969 " BAR "   " BAR "   " BAR "   self.optimizer.backward(loss, retain_graph=retain_graph)  " BAR "\n"
+                 BAR "   1970 " BAR "   " BAR "   elif self.amp_enabled():                     " BAR "\n"),
+        "backward");
+    char line[] = BAR " /x/deepspeed/runtime/engine.py:1969 in " BAR;
+    size_t n = stage_unbox(line, strlen(line));
+    assert_int_equal(stage_line_kind(line, n), STAGE_LINE_FRAME);
+#undef BAR
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1127,7 +1175,8 @@ int main(void)
         cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
         cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
         cmocka_unit_test(test_ipython_params_and_initializer), cmocka_unit_test(test_elided_frames),
-        cmocka_unit_test(test_dict_optimizer_val_loss_preset),
+        cmocka_unit_test(test_dict_optimizer_val_loss_preset), cmocka_unit_test(test_snippet_above_frames),
+        cmocka_unit_test(test_rich_header_wrapped_after_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
