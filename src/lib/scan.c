@@ -731,6 +731,21 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
     return progress_of_other_work(v->p + a, hit - a) ? -1 : pt.step;
 }
 
+/* What a line glued in front of the error says the program was doing
+ * ("Processing Prompt [BLAS] (3584 / 5525 tokens)CUDA error: out of
+ * memory"): the last GLUED_BYTES before the anchor, from the last '\r'. */
+#define GLUED_BYTES 96
+static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
+{
+    size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
+    for (size_t i = hit; i-- > a;)
+        if (v->p[i] == '\r') {
+            a = i + 1;
+            break;
+        }
+    return hit > a ? stage_context_line(v->p + a, hit - a) : OOM_STAGE_UNKNOWN;
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
@@ -1240,6 +1255,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
+        if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
         if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = kept_stage;
         if (ev.step < 0) ev.step = kept_step;
     }

@@ -447,6 +447,17 @@ unsigned stage_frame_bits(const char *text, size_t len)
 
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
+    /* Ray re-raises a task's error naming the remote call that failed:
+     * "RayTaskError(OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model()" */
+    const char *ray = memmem(text, len, "ray::", 5);
+    if (ray) {
+        const char *call = ray + 5;
+        size_t rest = len - (size_t)(call - text), k = 0;
+        while (k < rest && call[k] != ' ' && call[k] != '(') k++;
+        if (k < rest && call[k] == '(') k++;
+        enum oom_stage st = stage_pick(stage_frame_bits(call, k));
+        if (st != OOM_STAGE_UNKNOWN) return st;
+    }
     for (size_t i = 0; i < sizeof after_words / sizeof after_words[0]; i++)
         if (has(text, len, after_words[i].word)) return after_words[i].stage;
     return OOM_STAGE_UNKNOWN;

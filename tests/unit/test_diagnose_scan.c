@@ -1152,6 +1152,37 @@ static void test_rich_header_wrapped_after_in(void **state)
 #undef BAR
 }
 
+/* A progress line glued in front of the error says what ran: koboldcpp's
+ * prompt processing of a request (LostRuins/koboldcpp#612). */
+static void test_glued_progress_stage(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("Here is the exact error I get when it crashes: \"Processing Prompt [BLAS] (3584 / 5525 "
+                 "tokens)CUDA error: out of memory\n"
+                 "  current device: 0, in function ggml_cuda_pool_malloc_vmm at "
+                 "d:\\a\\koboldcpp\\koboldcpp\\ggml-cuda.cu:7184\n"
+                 "  cuMemSetAccess(g_cuda_pool_addr[device] + g_cuda_pool_size[device], reserve_size, &access, 1)\n"
+                 "GGML_ASSERT: d:\\a\\koboldcpp\\koboldcpp\\ggml-cuda.cu:229: !\"CUDA error\"\"\n"),
+        "generate");
+}
+
+/* Ray re-raises a task's error naming the remote call that failed: a
+ * worker's model initialisation (NovaSky-AI/SkyRL#1221). */
+static void test_ray_task_call(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("    return shards[shard_index].clone()\n"
+                 "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 260.00 MiB. GPU 0 has a total "
+                 "capacity of 21.95 GiB of which 202.62 MiB is free. Process 136096 has 18.46 GiB memory in use.\n"
+                 "FAILED tests/backends/skyrl_train/gpu/gpu_ci/test_policy_local_engines_e2e.py::"
+                 "test_policy_local_engines_e2e[colocate_nccl_fsdp2_vllm] - ray.exceptions.RayTaskError("
+                 "OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model() (pid=141722, ip=10.0.42.164)\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1176,7 +1207,8 @@ int main(void)
         cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
         cmocka_unit_test(test_ipython_params_and_initializer), cmocka_unit_test(test_elided_frames),
         cmocka_unit_test(test_dict_optimizer_val_loss_preset), cmocka_unit_test(test_snippet_above_frames),
-        cmocka_unit_test(test_rich_header_wrapped_after_in),
+        cmocka_unit_test(test_rich_header_wrapped_after_in), cmocka_unit_test(test_glued_progress_stage),
+        cmocka_unit_test(test_ray_task_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
