@@ -734,6 +734,24 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
 /* What a line glued in front of the error says the program was doing
  * ("Processing Prompt [BLAS] (3584 / 5525 tokens)CUDA error: out of
  * memory"): the last GLUED_BYTES before the anchor, from the last '\r'. */
+/* A title-first paste: the log lines right above the traceback found below
+ * the message (a test progress bar, "Running Evaluation") say what ran,
+ * as the lines above a traceback do. below is the header's start. */
+static enum oom_stage context_above(struct scan *s, const struct view *v, size_t le, size_t below,
+                                    const struct msg_prefix *src)
+{
+    size_t a = below, b = below;
+    for (int ctx_lines = 0; ctx_lines < 3 && prev_line(v, &a, &b) && a > le;) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        enum oom_stage st = stage_context_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        ctx_lines++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 #define GLUED_BYTES 96
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
@@ -763,6 +781,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
+        if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
     }
     enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;

@@ -204,6 +204,10 @@ static const struct stage_word context_words[] = {
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
+    /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
+     * multi_gpu_test drive over the test set (training logs iteration
+     * lines instead): "[>>>>   ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   165s" */
+    {" task/s, elapsed: ", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},

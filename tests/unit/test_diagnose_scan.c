@@ -1183,6 +1183,25 @@ static void test_ray_task_call(void **state)
         "load");
 }
 
+/* A title-first paste: the lines right above the traceback found below
+ * say what ran, here mmcv's test progress bar; the "..." of elided frames
+ * keeps the traceback whole. WXinlong/SOLO#179. */
+static void test_title_first_context_above_traceback(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("RuntimeError: CUDA out of memory occurred when testing\n"
+                 "\n"
+                 "**bug**\n"
+                 "[>>>>>>>>>>>>>                                     ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   "
+                 "165s\n"
+                 "Traceback (most recent call last):\n"
+                 "...\n"
+                 "RuntimeError: CUDA out of memory. Tried to allocate 3.30 GiB (GPU 0; 8.00 GiB total capacity; "
+                 "973.14 MiB already allocated; 2.13 GiB free; 3.74 GiB reserved in total by PyTorch)\n"),
+        "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1208,7 +1227,7 @@ int main(void)
         cmocka_unit_test(test_ipython_params_and_initializer), cmocka_unit_test(test_elided_frames),
         cmocka_unit_test(test_dict_optimizer_val_loss_preset), cmocka_unit_test(test_snippet_above_frames),
         cmocka_unit_test(test_rich_header_wrapped_after_in), cmocka_unit_test(test_glued_progress_stage),
-        cmocka_unit_test(test_ray_task_call),
+        cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
