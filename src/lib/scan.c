@@ -690,7 +690,14 @@ static long step_below(const struct view *v, size_t le, size_t upto, int reach)
     long result = -1;
     size_t a = le, b = le;
     for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
-        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) break;
+        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) {
+            /* a progress bar glued to the header: "19%|█▉ | 3237/16700 [3:34:12<38:35:22,
+             * 10.32s/it]Traceback (most recent call last):" */
+            const char *h = memmem(v->p + a, b - a, "Traceback (", 11);
+            long st = h && h > v->p + a ? line_step(v->p + a, (size_t)(h - (v->p + a))) : -1;
+            if (st >= 0) result = st;
+            break;
+        }
         long st = line_step(v->p + a, b - a);
         if (st >= 0) result = st;
     }

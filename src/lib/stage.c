@@ -49,6 +49,9 @@ static const struct stage_word frame_words[] = {
      * variable initialisation (keras backend get_session) */
     {"from_preset", OOM_STAGE_LOAD, false}, {"init_model", OOM_STAGE_LOAD, false},
     {"variables_initializer", OOM_STAGE_LOAD, false},
+    /* building a model (timm.create_model, Detectron's create_model) and
+     * Caffe2's parameter initialisation net */
+    {"create_model(", OOM_STAGE_LOAD, W}, {"param_init_net", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk

@@ -1202,6 +1202,42 @@ static void test_title_first_context_above_traceback(void **state)
         "eval");
 }
 
+/* A title-first paste whose traceback header has the progress bar glued
+ * in front: the bar's step is the failing step. The bar, header and frames
+ * are huggingface/transformers#28872's; its title ("Out of Memory at
+ * Seemingly Inconsistent Steps") is put as the common message here. */
+static void test_title_first_bar_glued_to_header(void **state)
+{
+    (void)state;
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", OLD,
+             "\n"
+             "```\n"
+             " 19%|\xe2\x96\x88\xe2\x96\x89        | 3237/16700 [3:34:12<38:35:22, 10.32s/it]Traceback (most recent "
+             "call last):\n"
+             "  File \"/home/user/miniconda3/envs/train-transformers/lib/python3.11/site-packages/transformers/"
+             "trainer.py\", line 1869, in _inner_training_loop\n"
+             "    tr_loss_step = self.training_step(model, inputs)\n");
+    struct oom_report rep = scan_str(log);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].step, 3237);
+    oom_report_release(&rep);
+}
+
+/* Building a model is load: Detectron's create_model runs Caffe2's
+ * parameter initialisation net (facebookresearch/Detectron#560). */
+static void test_create_model_frames(void **state)
+{
+    (void)state;
+    const char *a = "    model, weights_file, start_iter, checkpoints, output_dir = create_model()\n";
+    const char *b = "    workspace.RunNetOnce(model.param_init_net)\n";
+    assert_int_equal(stage_pick(stage_frame_bits(a, strlen(a))), OOM_STAGE_LOAD);
+    assert_int_equal(stage_pick(stage_frame_bits(b, strlen(b))), OOM_STAGE_LOAD);
+    /* a name that only ends in it is no cue */
+    const char *c = "    self.recreate_model()\n";
+    assert_int_equal(stage_frame_bits(c, strlen(c)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1228,6 +1264,7 @@ int main(void)
         cmocka_unit_test(test_dict_optimizer_val_loss_preset), cmocka_unit_test(test_snippet_above_frames),
         cmocka_unit_test(test_rich_header_wrapped_after_in), cmocka_unit_test(test_glued_progress_stage),
         cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
+        cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
