@@ -515,6 +515,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 if (++blanks > 2) in_tb = false;
                 continue;
             }
+            /* The message's own first line ("RuntimeError: .../indice_cuda.cu
+             * 124" above "cuda execution failed with error 2"): the frames
+             * lead to it. Only right above the message. */
+            if (lines == 1 && stage_message_line(c.body, c.n)) continue;
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);

@@ -1238,6 +1238,22 @@ static void test_create_model_frames(void **state)
     assert_int_equal(stage_frame_bits(c, strlen(c)), 0);
 }
 
+/* The message's first line is an exception line ("RuntimeError: <file>
+ * 124") and its second names the OOM: the frames above still lead to it
+ * (open-mmlab/mmdetection3d#80, spconv). */
+static void test_exception_line_above_message(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("  File \"/work/mmdet3d/ops/spconv/conv.py\", line 168, in forward\n"
+                 "    grid=input.grid)\n"
+                 "  File \"/work/mmdet3d/ops/spconv/ops.py\", line 94, in get_indice_pairs\n"
+                 "    int(transpose))\n"
+                 "RuntimeError: mmdet3d/ops/spconv/src/indice_cuda.cu 124\n"
+                 "cuda execution failed with error 2\n"),
+        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1265,6 +1281,7 @@ int main(void)
         cmocka_unit_test(test_rich_header_wrapped_after_in), cmocka_unit_test(test_glued_progress_stage),
         cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
         cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
+        cmocka_unit_test(test_exception_line_above_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
