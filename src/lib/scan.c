@@ -492,7 +492,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 in_tb = false;
                 continue;
             }
-            if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+            /* Unindented code a blank line above the frames is the user's
+             * own snippet ("state_dict = torch.load(...)" pasted first),
+             * not a frame of this traceback. */
+            bool snippet = c.kind == STAGE_LINE_CODE && blanks > 0 && e->frames && c.n > 0 &&
+                           c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
+            if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -510,7 +515,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 if (++blanks > 2) in_tb = false;
                 continue;
             }
-            if (!stage_message_line(c.body, c.n)) {
+            /* The message's own first line ("RuntimeError: .../indice_cuda.cu
+             * 124" above "cuda execution failed with error 2"): the frames
+             * lead to it. Only right above the message. */
+            if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
                 if (under_frame(s, v, a, src)) {
@@ -685,7 +694,14 @@ static long step_below(const struct view *v, size_t le, size_t upto, int reach)
     long result = -1;
     size_t a = le, b = le;
     for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
-        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) break;
+        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) {
+            /* a progress bar glued to the header: "19%|█▉ | 3237/16700 [3:34:12<38:35:22,
+             * 10.32s/it]Traceback (most recent call last):" */
+            const char *h = memmem(v->p + a, b - a, "Traceback (", 11);
+            long st = h && h > v->p + a ? line_step(v->p + a, (size_t)(h - (v->p + a))) : -1;
+            if (st >= 0) result = st;
+            break;
+        }
         long st = line_step(v->p + a, b - a);
         if (st >= 0) result = st;
     }
@@ -726,6 +742,39 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
     return progress_of_other_work(v->p + a, hit - a) ? -1 : pt.step;
 }
 
+/* What a line glued in front of the error says the program was doing
+ * ("Processing Prompt [BLAS] (3584 / 5525 tokens)CUDA error: out of
+ * memory"): the last GLUED_BYTES before the anchor, from the last '\r'. */
+/* A title-first paste: the log lines right above the traceback found below
+ * the message (a test progress bar, "Running Evaluation") say what ran,
+ * as the lines above a traceback do. below is the header's start. */
+static enum oom_stage context_above(struct scan *s, const struct view *v, size_t le, size_t below,
+                                    const struct msg_prefix *src)
+{
+    size_t a = below, b = below;
+    for (int ctx_lines = 0; ctx_lines < 3 && prev_line(v, &a, &b) && a > le;) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        enum oom_stage st = stage_context_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        ctx_lines++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+#define GLUED_BYTES 96
+static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
+{
+    size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
+    for (size_t i = hit; i-- > a;)
+        if (v->p[i] == '\r') {
+            a = i + 1;
+            break;
+        }
+    return hit > a ? stage_context_line(v->p + a, hit - a) : OOM_STAGE_UNKNOWN;
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
@@ -743,6 +792,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
+        if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
     }
     enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;
@@ -1235,6 +1285,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
+        if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
         if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = kept_stage;
         if (ev.step < 0) ev.step = kept_step;
     }

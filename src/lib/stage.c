@@ -44,6 +44,14 @@ static const struct stage_word frame_words[] = {
     {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
     {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
     {"_cuda_deserialize", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* KerasNLP/KerasHub presets; a worker's or an API's model set-up
+     * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
+     * variable initialisation (keras backend get_session) */
+    {"from_preset", OOM_STAGE_LOAD, false}, {"init_model", OOM_STAGE_LOAD, false},
+    {"variables_initializer", OOM_STAGE_LOAD, false},
+    /* building a model (timm.create_model, Detectron's create_model) and
+     * Caffe2's parameter initialisation net */
+    {"create_model(", OOM_STAGE_LOAD, W}, {"param_init_net", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk
@@ -105,8 +113,12 @@ static const struct stage_word frame_words[] = {
     {", in validate", OOM_STAGE_EVAL, false}, {"_run_eval", OOM_STAGE_EVAL, false},
     {"validation_loop", OOM_STAGE_EVAL, false}, {"predict_step", OOM_STAGE_EVAL, false},
     {"_evaluation_step", OOM_STAGE_EVAL, false},
+    /* a validation loss computed in the training script: "val_loss = loss_fn(" */
+    {"val_loss", OOM_STAGE_EVAL, W},
     /* optimizer step */
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
+    /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
+    {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
@@ -195,9 +207,16 @@ static const struct stage_word context_words[] = {
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
+    /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
+     * multi_gpu_test drive over the test set (training logs iteration
+     * lines instead): "[>>>>   ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   165s" */
+    {" task/s, elapsed: ", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},
+    /* koboldcpp / llama.cpp prompt evaluation of a generation request:
+     * "Processing Prompt [BLAS] (3584 / 5525 tokens)" */
+    {"Processing Prompt", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -331,8 +350,25 @@ size_t stage_unbox(char *line, size_t len)
         memmove(line + b - 3, line + b - 4, o - (b - 4));
         line[b - 4] = ',';
         o++;
+    } else if (o >= i + k + 5 && o < len && memcmp(line + o - 3, " in", 3) == 0 &&
+               isdigit((unsigned char)line[o - 4])) {
+        /* the name wrapped to the next box line: "engine.py:1969 in" */
+        memmove(line + o - 2, line + o - 3, 3);
+        line[o - 3] = ',';
+        o++;
     }
     return o;
+}
+
+/* A line of dots only (three or more, or the ellipsis character). */
+static bool elision_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (n == 3 && memcmp(s, "\xe2\x80\xa6", 3) == 0) return true;
+    if (n < 3) return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '.') return false;
+    return true;
 }
 
 enum stage_line stage_line_kind(const char *body, size_t len)
@@ -348,7 +384,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
-    if (box_glyph(s, n)) return has(s, n, ", in ") ? STAGE_LINE_FRAME : STAGE_LINE_CODE;
+    if (box_glyph(s, n))
+        return has(s, n, ", in ") || (n >= 4 && memcmp(s + n - 4, ", in", 4) == 0) ? STAGE_LINE_FRAME
+                                                                                  : STAGE_LINE_CODE;
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||
@@ -360,6 +398,8 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;
+    /* Frames left out by the one who pasted: "...", "…" */
+    if (elision_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -392,14 +432,39 @@ bool stage_masks_load(const char *text, size_t len)
     return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
 }
 
+/* An IPython frame header ("/x/keras/engine/training.py in _fit_loop(self,
+ * f, ..., validation_steps)") names its function, then the parameters:
+ * those are no code that ran (validation_steps is no validation_step).
+ * The length up to and with the '(' after the name; len otherwise. */
+static size_t frame_name_len(const char *text, size_t len)
+{
+    const char *p = memmem(text, len, ".py in ", 7);
+    if (!p || memmem(text, (size_t)(p - text), ", line ", 7)) return len;
+    size_t i = (size_t)(p - text) + 7;
+    while (i < len && (ident(text[i]) || text[i] == '.' || text[i] == '<' || text[i] == '>')) i++;
+    return i < len && text[i] == '(' ? i + 1 : len;
+}
+
 unsigned stage_frame_bits(const char *text, size_t len)
 {
+    len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
     return bits;
 }
 
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
+    /* Ray re-raises a task's error naming the remote call that failed:
+     * "RayTaskError(OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model()" */
+    const char *ray = memmem(text, len, "ray::", 5);
+    if (ray) {
+        const char *call = ray + 5;
+        size_t rest = len - (size_t)(call - text), k = 0;
+        while (k < rest && call[k] != ' ' && call[k] != '(') k++;
+        if (k < rest && call[k] == '(') k++;
+        enum oom_stage st = stage_pick(stage_frame_bits(call, k));
+        if (st != OOM_STAGE_UNKNOWN) return st;
+    }
     for (size_t i = 0; i < sizeof after_words / sizeof after_words[0]; i++)
         if (has(text, len, after_words[i].word)) return after_words[i].stage;
     return OOM_STAGE_UNKNOWN;

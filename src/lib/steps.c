@@ -207,11 +207,14 @@ static size_t skip_train_tag(const struct scan *sc, size_t i, bool *eval)
 
 /* ---- rules: one function per keyword family --------------------------- */
 
-/* "step=N", "step: N", "Step N:", "step 63/64", "global step 499". */
+/* "step=N", "step: N", "Step N:", "step 63/64", "global step 499",
+ * "Step #9, loss: ..." (Anti-DreamBooth), "batch_id:1280" (Paddle's
+ * transformer example: the batch being fed). */
 static void rule_step(struct scan *sc, size_t i)
 {
     long v;
     i = skip_separator(sc, i);
+    if (i + 1 < sc->n && sc->s[i] == '#' && is_digit((unsigned char)sc->s[i + 1])) i++;
     if (read_long(sc, i, &v)) set_step(sc, v);
 }
 
@@ -262,6 +265,7 @@ static void rule_batch(struct scan *sc, size_t i)
         return;
     }
     if (!(sc->pt->fields & STEPS_EPOCH)) return;
+    i = skip_separator(sc, i); /* "epoch: 0, batch: 1279, sum loss: ..." */
     size_t k = read_long(sc, i, &v);
     if (k == 0 || (i + k < sc->n && (isalnum((unsigned char)sc->s[i + k]) || sc->s[i + k] == '.'))) return;
     set_step(sc, v);
@@ -480,6 +484,7 @@ struct word_rule {
 static const struct word_rule word_rules[] = {
     W("step", rule_step),
     W("global_step", rule_step),
+    W("batch_id", rule_step),
     W("iter", rule_iter),
     W("iteration", rule_iter),
     W("it", rule_it),

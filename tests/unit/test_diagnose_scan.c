@@ -1017,6 +1017,243 @@ static void test_parts_keep_stage(void **state)
     oom_report_release(&rep);
 }
 
+static const char *stage_of(const char *log)
+{
+    static char name[32];
+    struct oom_report rep = scan_str(log);
+    assert_true(rep.primary >= 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[rep.primary].stage));
+    oom_report_release(&rep);
+    return name;
+}
+
+/* An IPython frame header's parameter list is no code: "validation_steps"
+ * in _fit_loop's signature said eval; the frame that ran initialises
+ * variables (load). Lines from google/seq2seq#322. */
+static void test_ipython_params_and_initializer(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("ResourceExhaustedError: OOM when allocating tensor of shape [171164,200] and type float\n"
+                 "\n"
+                 "/usr/local/lib/python3.6/dist-packages/keras/engine/training.py in _fit_loop(self, f, ins, "
+                 "out_labels, batch_size, epochs, verbose, callbacks, val_f, val_ins, shuffle, callback_metrics, "
+                 "initial_epoch, steps_per_epoch, validation_steps)\n"
+                 "-> 1236                     outs = f(ins_batch)\n"
+                 "\n"
+                 "/usr/local/lib/python3.6/dist-packages/keras/backend/tensorflow_backend.py in get_session()\n"
+                 "    199                 if uninitialized_vars:\n"
+                 "--> 200                     session.run(tf.variables_initializer(uninitialized_vars))\n"),
+        "load");
+    /* the signature alone names nothing */
+    const char *hdr = "/x/keras/engine/training.py in _fit_loop(self, f, validation_steps)\n";
+    assert_int_equal(stage_frame_bits(hdr, strlen(hdr)), 0);
+}
+
+/* Frames the user left out ("...") do not end the traceback: the frames
+ * above still lead to the message. ecmwf-lab/ai-models-graphcast#18. */
+static void test_elided_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("  File \"/home/user/.local/lib/python3.10/site-packages/ai_models_graphcast/model.py\", line 240, "
+                 "in run\n"
+                 "    output = self.model(\n"
+                 "  File \"/home/user/.local/lib/python3.10/site-packages/jax/_src/traceback_util.py\", line 179, "
+                 "in reraise_with_filtered_traceback\n"
+                 "    return fun(*args, **kwargs)\n"
+                 "...\n"
+                 "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Failed to allocate request for 2.99GiB "
+                 "(3206250496B) on device ordinal 0\n"),
+        "forward");
+}
+
+/* Library and script cues: an optimizer kept in a dict
+ * (mlcommons/algorithmic-efficiency#425), a validation loss in the
+ * training script (ansleliu/LightNetPlusPlus#7, frames with trailing
+ * blanks), a KerasNLP preset loaded (huggingface/diffusers#8358). The
+ * message under the first two is the common old form. */
+static void test_dict_optimizer_val_loss_preset(void **state)
+{
+    (void)state;
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):\n"
+             "  File \"submission_runner.py\", line 300, in train_once\n"
+             "    optimizer_state, model_params, model_state = update_params(\n"
+             "  File \"/algorithmic-efficiency/baselines/adamw/pytorch/submission.py\", line 115, in update_params\n"
+             "    optimizer_state['optimizer'].step()\n",
+             OLD);
+    assert_string_equal(stage_of(log), "optimizer");
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):    \n"
+             "  File \"/home/wcgu/code/RTSeg/LightNetPlusPlus/scripts/train_shuffle.py\", line 290, in train    \n"
+             "    val_loss = loss_fn(input=net_out, target=labels_val, K=topk, weight=None)    \n"
+             "  File \"/home/wcgu/code/RTSeg/LightNetPlusPlus/scripts/loss.py\", line 88, in "
+             "_bootstrap_xentropy_single    \n"
+             "    log_p = log_p[target.view(n * h * w, 1).repeat(1, c) >= 0]   \n",
+             OLD);
+    assert_string_equal(stage_of(log), "eval");
+    assert_string_equal(
+        stage_of("```python\n"
+                 "keras_nlp.models.GemmaCausalLM.from_preset(\"hf://google/gemma-2-27b-it\")\n"
+                 "\n"
+                 "#XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate "
+                 "4.39G. That was not possible. There are 2.30G free.; (0x0x0_HBM0)\n"
+                 "```\n"),
+        "load");
+}
+
+/* A snippet of the user's own code a blank line above the frames
+ * ("state_dict = torch.load(...)") is no frame of the traceback below it.
+ * thunlp/OpenPrompt#47. */
+static void test_snippet_above_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("state_dict = torch.load(self.checkpoint_path(ckpt), pickle_module = dill, map_location = "
+                 "\"cpu\")\n"
+                 "\n"
+                 " File \"experiments/cli.py\", line 202, in <module>\n"
+                 "    main()\n"
+                 "  File \"./openprompt/trainer.py\", line 299, in training_epoch\n"
+                 "    loss = self.training_step(batch, batch_idx)\n"
+                 "  File \"./openprompt/trainer.py\", line 436, in training_step\n"
+                 "    logits = self.model(batch)\n"
+                 "RuntimeError: CUDA out of memory. Tried to allocate 744.00 MiB (GPU 0; 15.78 GiB total "
+                 "capacity; 13.90 GiB already allocated; 273.44 MiB free; 14.18 GiB reserved in total by "
+                 "PyTorch)\n"),
+        "forward");
+}
+
+/* Rich wrapped a frame header after "in", the name on the next box line:
+ * "│ /x/deepspeed/runtime/engine.py:1969 in │" / "│ backward │". The
+ * header is a frame, so the marked line below it counts.
+ * databrickslabs/dolly#100 (title line, then the box). */
+static void test_rich_header_wrapped_after_in(void **state)
+{
+    (void)state;
+#define BAR "\xe2\x94\x82"
+    assert_string_equal(
+        stage_of("OutOfMemoryError: CUDA out of memory. -- train dolly v2\n"
+                 "\n"
+                 "```text\n"
+                 BAR "   14 " BAR "   else:                                                  " BAR "\n"
+                 BAR "                                                                        " BAR "\n"
+                 BAR " /home/xx/conda/envs/dolly/lib/python3.10/site-packages/deepspeed/runtime/engine.py:1969 in " BAR "\n"
+                 BAR " backward                                                               " BAR "\n"
+                 BAR "   1966 " BAR "   " BAR "   if self.zero_optimization():                 " BAR "\n"
+                 BAR " \xe2\x9d\xb1 1969 " BAR "   " BAR "   " BAR "   self.optimizer.backward(loss, retain_graph=retain_graph)  " BAR "\n"
+                 BAR "   1970 " BAR "   " BAR "   elif self.amp_enabled():                     " BAR "\n"),
+        "backward");
+    char line[] = BAR " /x/deepspeed/runtime/engine.py:1969 in " BAR;
+    size_t n = stage_unbox(line, strlen(line));
+    assert_int_equal(stage_line_kind(line, n), STAGE_LINE_FRAME);
+#undef BAR
+}
+
+/* A progress line glued in front of the error says what ran: koboldcpp's
+ * prompt processing of a request (LostRuins/koboldcpp#612). */
+static void test_glued_progress_stage(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("Here is the exact error I get when it crashes: \"Processing Prompt [BLAS] (3584 / 5525 "
+                 "tokens)CUDA error: out of memory\n"
+                 "  current device: 0, in function ggml_cuda_pool_malloc_vmm at "
+                 "d:\\a\\koboldcpp\\koboldcpp\\ggml-cuda.cu:7184\n"
+                 "  cuMemSetAccess(g_cuda_pool_addr[device] + g_cuda_pool_size[device], reserve_size, &access, 1)\n"
+                 "GGML_ASSERT: d:\\a\\koboldcpp\\koboldcpp\\ggml-cuda.cu:229: !\"CUDA error\"\"\n"),
+        "generate");
+}
+
+/* Ray re-raises a task's error naming the remote call that failed: a
+ * worker's model initialisation (NovaSky-AI/SkyRL#1221). */
+static void test_ray_task_call(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("    return shards[shard_index].clone()\n"
+                 "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 260.00 MiB. GPU 0 has a total "
+                 "capacity of 21.95 GiB of which 202.62 MiB is free. Process 136096 has 18.46 GiB memory in use.\n"
+                 "FAILED tests/backends/skyrl_train/gpu/gpu_ci/test_policy_local_engines_e2e.py::"
+                 "test_policy_local_engines_e2e[colocate_nccl_fsdp2_vllm] - ray.exceptions.RayTaskError("
+                 "OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model() (pid=141722, ip=10.0.42.164)\n"),
+        "load");
+}
+
+/* A title-first paste: the lines right above the traceback found below
+ * say what ran, here mmcv's test progress bar; the "..." of elided frames
+ * keeps the traceback whole. WXinlong/SOLO#179. */
+static void test_title_first_context_above_traceback(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("RuntimeError: CUDA out of memory occurred when testing\n"
+                 "\n"
+                 "**bug**\n"
+                 "[>>>>>>>>>>>>>                                     ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   "
+                 "165s\n"
+                 "Traceback (most recent call last):\n"
+                 "...\n"
+                 "RuntimeError: CUDA out of memory. Tried to allocate 3.30 GiB (GPU 0; 8.00 GiB total capacity; "
+                 "973.14 MiB already allocated; 2.13 GiB free; 3.74 GiB reserved in total by PyTorch)\n"),
+        "eval");
+}
+
+/* A title-first paste whose traceback header has the progress bar glued
+ * in front: the bar's step is the failing step. The bar, header and frames
+ * are huggingface/transformers#28872's; its title ("Out of Memory at
+ * Seemingly Inconsistent Steps") is put as the common message here. */
+static void test_title_first_bar_glued_to_header(void **state)
+{
+    (void)state;
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", OLD,
+             "\n"
+             "```\n"
+             " 19%|\xe2\x96\x88\xe2\x96\x89        | 3237/16700 [3:34:12<38:35:22, 10.32s/it]Traceback (most recent "
+             "call last):\n"
+             "  File \"/home/user/miniconda3/envs/train-transformers/lib/python3.11/site-packages/transformers/"
+             "trainer.py\", line 1869, in _inner_training_loop\n"
+             "    tr_loss_step = self.training_step(model, inputs)\n");
+    struct oom_report rep = scan_str(log);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].step, 3237);
+    oom_report_release(&rep);
+}
+
+/* Building a model is load: Detectron's create_model runs Caffe2's
+ * parameter initialisation net (facebookresearch/Detectron#560). */
+static void test_create_model_frames(void **state)
+{
+    (void)state;
+    const char *a = "    model, weights_file, start_iter, checkpoints, output_dir = create_model()\n";
+    const char *b = "    workspace.RunNetOnce(model.param_init_net)\n";
+    assert_int_equal(stage_pick(stage_frame_bits(a, strlen(a))), OOM_STAGE_LOAD);
+    assert_int_equal(stage_pick(stage_frame_bits(b, strlen(b))), OOM_STAGE_LOAD);
+    /* a name that only ends in it is no cue */
+    const char *c = "    self.recreate_model()\n";
+    assert_int_equal(stage_frame_bits(c, strlen(c)), 0);
+}
+
+/* The message's first line is an exception line ("RuntimeError: <file>
+ * 124") and its second names the OOM: the frames above still lead to it
+ * (open-mmlab/mmdetection3d#80, spconv). */
+static void test_exception_line_above_message(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("  File \"/work/mmdet3d/ops/spconv/conv.py\", line 168, in forward\n"
+                 "    grid=input.grid)\n"
+                 "  File \"/work/mmdet3d/ops/spconv/ops.py\", line 94, in get_indice_pairs\n"
+                 "    int(transpose))\n"
+                 "RuntimeError: mmdet3d/ops/spconv/src/indice_cuda.cu 124\n"
+                 "cuda execution failed with error 2\n"),
+        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1039,6 +1276,12 @@ int main(void)
         cmocka_unit_test(test_metriclogger_evaluation_context), cmocka_unit_test(test_whisper_decoding),
         cmocka_unit_test(test_rich_wrapped_header), cmocka_unit_test(test_offload_hook_is_no_load),
         cmocka_unit_test(test_title_first_step_without_traceback), cmocka_unit_test(test_parts_keep_stage),
+        cmocka_unit_test(test_ipython_params_and_initializer), cmocka_unit_test(test_elided_frames),
+        cmocka_unit_test(test_dict_optimizer_val_loss_preset), cmocka_unit_test(test_snippet_above_frames),
+        cmocka_unit_test(test_rich_header_wrapped_after_in), cmocka_unit_test(test_glued_progress_stage),
+        cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
+        cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
+        cmocka_unit_test(test_exception_line_above_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

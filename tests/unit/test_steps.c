@@ -727,10 +727,32 @@ static void test_mxnet_and_notebook_bars(void **state)
     assert_int_equal(pt.step, -1);
 }
 
+/* Step forms from corpus-heldout8 threads: "Step #9" (VinAIResearch/
+ * Anti-DreamBooth#28), Paddle's transformer example "batch_id:1280" and
+ * "epoch: 0, batch: 1279" with separators (PaddlePaddle/Paddle#12749). */
+static void test_hash_step_and_batch_id(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    parse("Step #9, loss: 0.01661524921655655, prior_loss: 0.006576416082680225, instance_loss: "
+          "0.010038832202553749", &pt);
+    assert_int_equal(pt.step, 9);
+    parse("batch_id:1280 data_len:4", &pt);
+    assert_int_equal(pt.step, 1280);
+    parse("epoch: 0, batch: 1279, sum loss: 49413.003906, avg loss: 6.634399, ppl: 760.821655", &pt);
+    assert_int_equal(pt.step, 1279);
+    /* still no step: a batch with no epoch before it, a '#' with no number */
+    parse("batch: 1279, sum loss: 49413.003906", &pt);
+    assert_int_equal(pt.step, -1);
+    parse("step #, loss: 0.5", &pt);
+    assert_int_equal(pt.step, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guide_line),
+        cmocka_unit_test(test_hash_step_and_batch_id),
         cmocka_unit_test(test_hf_trainer),
         cmocka_unit_test(test_lightning_and_tqdm),
         cmocka_unit_test(test_torchtitan),
