@@ -1187,7 +1187,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
     const struct msg_rule *r = msg_classify(s->line, n);
-    if (!r) n = glue_previous(s, v, &ls, le, &r);
+    if (!r || r->role == MSG_MENTION) {
+        /* a wrap's second half ("ed: out of memory") reads as mere words */
+        const struct msg_rule *mention = r;
+        size_t glued = glue_previous(s, v, &ls, le, &r);
+        if (r) n = glued;
+        else if (mention) n = read_message(s, v, ls, hit, &le), r = mention;
+    }
     if (!r) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
