@@ -881,6 +881,60 @@ static void test_mention_forms(void **state)
     }
 }
 
+static void scan_ok(const char *log, struct oom_report *rep)
+{
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
+    assert_true(rep->primary >= 0);
+}
+
+/* Events of one message told twice: a figureless copy above the full one,
+ * a TF tensor repeated; and a mention above a traceback cut in its header. */
+static void test_joined_copies(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    /* WXinlong/SOLO#179: the issue title quotes the error, the message follows */
+    scan_ok("RuntimeError: CUDA out of memory occurred when testing\n\n**bug**\n"
+            "[>>>>>>>>>>>>>                                     ] 20/76, 0.3 task/s, elapsed: 59s, "
+            "ETA:   165s\nTraceback (most recent call last):\n...\n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 3.30 GiB (GPU 0; 8.00 GiB total "
+            "capacity; 973.14 MiB already allocated; 2.13 GiB free; 3.74 GiB reserved in total by "
+            "PyTorch)\n",
+            &rep);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, GIB(3.30));
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+    /* tensorflow/models#848: the same tensor twice; the device is on the node line after the second */
+    scan_ok("W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to "
+            "allocate 24.38MiB.  See logs for memory state.\n"
+            "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating "
+            "tensor with shape[48,8,8,2080]\n"
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:274] ********************\n"
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to "
+            "allocate 24.38MiB.  See logs for memory state.\n"
+            "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating "
+            "tensor with shape[48,8,8,2080]\n"
+            "INFO:tensorflow:Error reported to Coordinator: <class 'tensorflow.python.framework."
+            "errors_impl.ResourceExhaustedError'>, OOM when allocating tensor with "
+            "shape[48,17,17,1088]\n"
+            "   [[Node: clone_0/InceptionResnetV2/Repeat_1/block17_17/Conv2d_1x1/BiasAdd = "
+            "BiasAdd[T=DT_FLOAT, data_format=\"NHWC\", _device=\"/job:localhost/replica:0/task:0/"
+            "gpu:0\"](clone_0/InceptionResnetV2/Repeat_1/block17_17/Conv2d_1x1/convolution)]]\n",
+            &rep);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, MIB(24.38));
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+    /* SysCV/transfiner#16: the paste ends inside "Traceback (most recent call last):" */
+    scan_ok("The out of memory problem\n\nThe log:\n"
+            "ERROR [04/27 13:03:54 d2.engine.train_loop]: Exception during training:\n"
+            "Traceback (mo\n",
+            &rep);
+    assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+    oom_report_release(&rep);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -899,6 +953,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_plan_first_step),
         cmocka_unit_test(test_oom_mention),
         cmocka_unit_test(test_mention_forms),
+        cmocka_unit_test(test_joined_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
