@@ -707,11 +707,22 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
-     * then " at (file.cc:line)": "out of memory at
-     * (/paddle/paddle/fluid/platform/device_context.cc:221)". */
+     * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
+     * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";
+     * its tensor allocation check: "Insufficient GPU memory to allocation.
+     * at [/paddle/paddle/fluid/framework/tensor.h:180]". */
     {.kind = "paddle",
      .framework = "paddle",
-     .need = {"out of memory at (", ".cc:"},
+     .any = {"Insufficient GPU memory to allocation"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {".cc:"},
+     .any = {"out of memory at (", "out of memory at ["},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

@@ -290,6 +290,14 @@ static const struct want cases[] = {
      "all error stack information: out of memory at "
      "(/paddle/paddle/fluid/platform/device_context.cc:221)\n",
      true, "paddle", -1, -1, -1, -1, -1, -1},
+    {"PaddlePaddle/Paddle#15168", /* before 1.7: "at [file:line]" */
+     "terminate called after throwing an instance of 'paddle::platform::EnforceNotMet'\n"
+     "  what():  out of memory at [/paddle/paddle/fluid/platform/device_context.cc:251]\n",
+     true, "paddle", -1, -1, -1, -1, -1, -1},
+    {"PaddlePaddle/ERNIE#269",
+     "paddle.fluid.core.EnforceNotMet: ptr_ should not be null\n"
+     "Insufficient GPU memory to allocation. at [/paddle/paddle/fluid/framework/tensor.h:180]\n",
+     true, "paddle", -1, -1, -1, -1, -1, -1},
     /* TPU HBM with its status code split by markdown bold. */
     {"huggingface/transformers#21363",
      "** jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError: "
