@@ -696,10 +696,12 @@ static const struct msg_rule rules[] = {
     /* Non-caching CUDA/HIP runtime and driver errors. */
     /* Caffe2's CAFFE_ENFORCE_EQ on a CUDA call: "[enforce fail at
      * event_gpu.cc:17] error == cudaSuccess. 2 vs 0. Error at: ...: out of
-     * memory" (2 is cudaErrorMemoryAllocation). */
+     * memory" (2 is cudaErrorMemoryAllocation); a title keeping only its
+     * end: "/pytorch/caffe2/core/context_gpu.cu:415: out of memory Error from
+     * operator:". */
     {.kind = "cuda-error",
      .framework = "caffe2",
-     .need = {"cudaSuccess. 2 vs 0"},
+     .any = {"cudaSuccess. 2 vs 0", "out of memory Error from operator"},
      .word_end = true,
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
@@ -730,7 +732,7 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "cuda-error",
      .framework = "caffe",
-     .need = {"cudaSuccess (2 vs. 0)"},
+     .any = {"cudaSuccess (2 vs. 0)", "cudaSuccess(2 vs. 0)"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -927,6 +929,17 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
+     .near = near_none},
+    /* Caffe2's CPU allocator: "[enforce fail at allocator.h:48]
+     * posix_memalign(&data, gCaffe2Alignment, nbytes) == 0. 12 vs 0" (12 is
+     * ENOMEM). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"posix_memalign", "12 vs 0"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* MXNet's CPU storage (cpu_device_storage.h). */
     {.kind = "host-cpu-alloc",

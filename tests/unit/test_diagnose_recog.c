@@ -285,6 +285,17 @@ static const struct want cases[] = {
      "RuntimeError: [enforce fail at event_gpu.cc:17] error == cudaSuccess. 2 vs 0. Error at: "
      "/home/sd/pytorch/caffe2/core/event_gpu.cc:17: out of memory \n",
      true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"facebookresearch/DensePose#171", /* a title keeping the message's end */
+     "/pytorch/caffe2/core/context_gpu.cu:415: out of memory Error from operator:\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"kmaninis/COB#15", /* Caffe's CHECK without the blank */
+     "check failed: error == cudaSuccess(2 vs. 0) out of memory while testing\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    /* Caffe2's CPU allocator (ENOMEM): host RAM */
+    {"facebookarchive/caffe2#1161",
+     "RuntimeError: [enforce fail at allocator.h:48] posix_memalign(&data, gCaffe2Alignment, "
+     "nbytes) == 0. 12 vs 0 Error from operator: \n",
+     false, "host-cpu-alloc", -1, -1, -1, -1, -1, -1},
     /* Paddle 1.x's enforce on a CUDA call: the error string " at (file:line)". */
     {"PaddlePaddle/Paddle#23473",
      "all error stack information: out of memory at "
