@@ -23,6 +23,7 @@ static const struct msg_clause clauses_common[] = {
 static const struct msg_clause clauses_pt_old[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"(GPU %d;", MSG_F_GPU},
+    {"GPU %d; %z total capacity", MSG_F_GPU}, /* the parentheses lost */
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
@@ -386,15 +387,10 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_old,
      .near = near_none},
-    {.kind = "pytorch-new",
-     .framework = "pytorch",
-     .need = {"out of memory. Tried to allocate"},
-     .gpu_oom = OOM,
-     .role = MSG_PRIMARY,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
-     .near = near_none},
-    /* The numbers clause alone, its "CUDA out of memory." words cut off. */
+    /* The numbers clause alone, its "CUDA out of memory." words cut off,
+     * or the old form with its parentheses lost ("Tried to allocate 20.00
+     * MiB" / "GPU 0; 8.00 GiB total capacity; ..."): before the current
+     * form, whose words the first line shares. */
     {.kind = "pytorch-old",
      .framework = "pytorch",
      .need = {"Tried to allocate", "total capacity;"},
@@ -402,6 +398,14 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_old,
+     .near = near_none},
+    {.kind = "pytorch-new",
+     .framework = "pytorch",
+     .need = {"out of memory. Tried to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
      .near = near_none},
     {.kind = "pytorch-new",
      .framework = "pytorch",
@@ -589,6 +593,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* JAX / XLA. The TPU's HBM message also without its status code
+     * (markdown bold cut "RESO**URCE_EXHAUSTED", a title quoting it). */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"Ran out of memory in memory space hbm"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_jax,
+     .near = near_jax},
     /* JAX / XLA. */
     {.kind = "jax",
      .framework = "jax",
@@ -680,9 +694,45 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* Non-caching CUDA/HIP runtime and driver errors. */
+    /* Caffe2's CAFFE_ENFORCE_EQ on a CUDA call: "[enforce fail at
+     * event_gpu.cc:17] error == cudaSuccess. 2 vs 0. Error at: ...: out of
+     * memory" (2 is cudaErrorMemoryAllocation); a title keeping only its
+     * end: "/pytorch/caffe2/core/context_gpu.cu:415: out of memory Error from
+     * operator:". */
+    {.kind = "cuda-error",
+     .framework = "caffe2",
+     .any = {"cudaSuccess. 2 vs 0", "out of memory Error from operator"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
+     * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
+     * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";
+     * its tensor allocation check: "Insufficient GPU memory to allocation.
+     * at [/paddle/paddle/fluid/framework/tensor.h:180]". */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .any = {"Insufficient GPU memory to allocation"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {".cc:"},
+     .any = {"out of memory at (", "out of memory at ["},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "cuda-error",
      .framework = "caffe",
-     .need = {"cudaSuccess (2 vs. 0)"},
+     .any = {"cudaSuccess (2 vs. 0)", "cudaSuccess(2 vs. 0)"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -818,7 +868,8 @@ static const struct msg_rule rules[] = {
      * message and a traceback follows (scan_finish). */
     {.kind = "oom-mention",
      .framework = "unknown",
-     .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory"},
+     .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
+             "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
      .unless = "kill",
      .word = true,
      .gpu_oom = LOOKALIKE,
@@ -878,6 +929,17 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
+     .near = near_none},
+    /* Caffe2's CPU allocator: "[enforce fail at allocator.h:48]
+     * posix_memalign(&data, gCaffe2Alignment, nbytes) == 0. 12 vs 0" (12 is
+     * ENOMEM). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"posix_memalign", "12 vs 0"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* MXNet's CPU storage (cpu_device_storage.h). */
     {.kind = "host-cpu-alloc",

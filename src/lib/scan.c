@@ -30,6 +30,7 @@
 #define JOIN_LINES 24    /* lines a message may be wrapped over */
 #define JOIN_STALL 2     /* of them in a row that add no figure */
 #define SAME_KIND_HEADER_LINES 256 /* a header and its message, traceback between */
+#define FIGURELESS_JOIN_LINES 64 /* a figureless message and the full one below it */
 #define AFTER_LINES 16      /* lines after a message read for evidence */
 #define WALK_AHEAD 40       /* lines below a message that nothing leads to, read for its traceback and steps */
 #define TABLE_BEFORE 4      /* memory_summary title lines above "CUDA OOMs:" */
@@ -856,9 +857,29 @@ static bool same_numbers(const struct oom_event *a, const struct oom_event *b)
            a->bytes.capacity == b->bytes.capacity && a->bytes.free == b->bytes.free;
 }
 
+/* The same TF tensor again: a repeated "OOM when allocating tensor with
+ * shape[...]" whose first copy took the BFC line's stated size and whose
+ * second copy took its device from the node line after it. */
+static bool same_tensor(const struct oom_event *a, const struct oom_event *b)
+{
+    if (a->shape_rank <= 0 || a->shape_rank != b->shape_rank || a->shape_rank > 8) return false;
+    if (a->gpu >= 0 && b->gpu >= 0 && a->gpu != b->gpu) return false;
+    return !memcmp(a->shape, b->shape, (size_t)a->shape_rank * sizeof a->shape[0]);
+}
+
 enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
 
 static int known_figures(const struct oom_event *ev);
+
+/* A message with no figure at all (an issue title quoting it: "RuntimeError:
+ * CUDA out of memory occurred when testing"; a re-raise) and, further down,
+ * the same framework's message with its figures: one event, the full one. */
+static bool figureless_then_full(const struct oom_event *o, const struct oom_event *ev, long dist)
+{
+    return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom && ev->gpu_oom &&
+           !strcmp(o->framework, ev->framework) && known_figures(o) == 0 &&
+           known_figures(ev) - (ev->gpu >= 0) > 0;
+}
 
 /* A message a wrap split into its words and its numbers ("CUDA out of" /
  * "memory. Tried to allocate 20.00 MiB (GPU 0; ...)", "CUDA out of
@@ -915,10 +936,16 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
             *at = k;
             return ADD_REPLACE;
         }
+        if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && figureless_then_full(o, ev, dist)) {
+            merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
         /* The same error again (re-raised, re-logged, or a bare
          * "ResourceExhaustedError: Graph execution error:" line). */
         if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && !strcmp(o->kind, ev->kind) &&
-            dist <= 64 && (r->fold || same_numbers(o, ev) || ev->bytes.requested < 0)) {
+            dist <= 64 &&
+            (r->fold || same_numbers(o, ev) || same_tensor(o, ev) || ev->bytes.requested < 0)) {
             merge_into(o, ev);
             o->repeats++;
             *at = k;
@@ -1211,6 +1238,10 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return true;
+        /* the paste cut inside its header: "Traceback (mo" */
+        size_t t = a;
+        while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
+        if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
     }
     return false;
 }
@@ -1237,7 +1268,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
     const struct msg_rule *r = msg_classify(s->line, n);
-    if (!r) n = glue_previous(s, v, &ls, le, &r);
+    if (!r || r->role == MSG_MENTION) {
+        /* a wrap's second half ("ed: out of memory") reads as mere words */
+        const struct msg_rule *mention = r;
+        size_t glued = glue_previous(s, v, &ls, le, &r);
+        if (r) n = glued;
+        else if (mention) n = read_message(s, v, ls, hit, &le), r = mention;
+    }
     if (!r) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;

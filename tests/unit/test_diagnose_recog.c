@@ -280,6 +280,47 @@ static const struct want cases[] = {
      "onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size "
      "2830172160\\\n",
      true, "onnxruntime", 2830172160LL, -1, -1, -1, -1, -1},
+    /* Caffe2's enforce on a CUDA call (2 is cudaErrorMemoryAllocation). */
+    {"facebookresearch/Detectron#560",
+     "RuntimeError: [enforce fail at event_gpu.cc:17] error == cudaSuccess. 2 vs 0. Error at: "
+     "/home/sd/pytorch/caffe2/core/event_gpu.cc:17: out of memory \n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"facebookresearch/DensePose#171", /* a title keeping the message's end */
+     "/pytorch/caffe2/core/context_gpu.cu:415: out of memory Error from operator:\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"kmaninis/COB#15", /* Caffe's CHECK without the blank */
+     "check failed: error == cudaSuccess(2 vs. 0) out of memory while testing\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    /* Caffe2's CPU allocator (ENOMEM): host RAM */
+    {"facebookarchive/caffe2#1161",
+     "RuntimeError: [enforce fail at allocator.h:48] posix_memalign(&data, gCaffe2Alignment, "
+     "nbytes) == 0. 12 vs 0 Error from operator: \n",
+     false, "host-cpu-alloc", -1, -1, -1, -1, -1, -1},
+    /* Paddle 1.x's enforce on a CUDA call: the error string " at (file:line)". */
+    {"PaddlePaddle/Paddle#23473",
+     "all error stack information: out of memory at "
+     "(/paddle/paddle/fluid/platform/device_context.cc:221)\n",
+     true, "paddle", -1, -1, -1, -1, -1, -1},
+    {"PaddlePaddle/Paddle#15168", /* before 1.7: "at [file:line]" */
+     "terminate called after throwing an instance of 'paddle::platform::EnforceNotMet'\n"
+     "  what():  out of memory at [/paddle/paddle/fluid/platform/device_context.cc:251]\n",
+     true, "paddle", -1, -1, -1, -1, -1, -1},
+    {"PaddlePaddle/ERNIE#269",
+     "paddle.fluid.core.EnforceNotMet: ptr_ should not be null\n"
+     "Insufficient GPU memory to allocation. at [/paddle/paddle/fluid/framework/tensor.h:180]\n",
+     true, "paddle", -1, -1, -1, -1, -1, -1},
+    /* TPU HBM with its status code split by markdown bold. */
+    {"huggingface/transformers#21363",
+     "** jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError: "
+     "RESO**URCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 17.91G of 15.48G hbm. "
+     "Exceeded hbm capacity by 2.43G.**\n",
+     true, "jax", -1, GIB(15.48), -1, -1, -1, -1},
+    /* The old form split over lines, its parentheses lost. */
+    {"karpathy/nanoGPT#236",
+     "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB \n"
+     "GPU 0; 8.00 GiB total capacity; 7.20 GiB already allocated; 0 bytes free; 7.30 GiB reserved "
+     "in total by PyTorch\n",
+     true, "pytorch-old", MIB(20), GIB(8), 0, GIB(7.20), GIB(7.30), 0},
     /* A UI that catches the OOM of a VAE decode and retries in tiles. */
     {"lllyasviel/Fooocus#1032",
      "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
@@ -812,6 +853,107 @@ static void test_oom_mention(void **state)
     oom_report_release(&rep);
 }
 
+/* Prose forms of a GPU OOM above a traceback whose message the paste cut,
+ * and a wrap's second half that reads as mere words. */
+static void test_mention_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log, *kind;
+    } logs[] = {
+        {"huggingface/transformers#28872",
+         "Out of Memory at Seemingly Inconsistent Steps Using Trainer and Deepspeed with Llama2 7b\n\n"
+         "```\nTraceback (most recent call last):\n"
+         "  File \"/home/user/Hope-Alpha/src/scripts/deepspeed_7b_finetune.py\", line 87, in <module>\n"
+         "    main()\n",
+         "oom-mention"},
+        {"huggingface/peft#496",
+         "During finetuning, I'm running out of GPU memory during the checkpoint saving step "
+         "(save_pretrained)\n\nstack trace:\n\n"
+         "```  File \"finetune_starcoder.py\", line 343, in <module>\n    main(args)\n"
+         "  File \"finetune_starcoder.py\", line 332, in main\n",
+         "oom-mention"},
+        {"huggingface/accelerate#3735",
+         "CUDA Out of Memory using 2 GPUs\n\n```\n"
+         "[rank1]:   File \"/home/dmitry/workspace/remote_whisper/wsl_venv/lib/python3.12/"
+         "site-packages/deepspeed/runtime/engine.py\", line 287, in __init__\n"
+         "[rank1]:     self._configure_distributed_model(model)\n",
+         "oom-mention"},
+        /* "ed: out of memory" is the end of "cudaMalloc fail" / "ed: ...", not prose */
+        {"TuSimple/mx-maskrcnn#98",
+         "terminate called after throwing an instance of 'dmlc::Error'\n"
+         "  what():  [10:44:35] src/engine/./threaded_engine.h:359: [10:44:35] src/storage/./"
+         "pooled_storage_manager.h:107: cudaMalloc fail\ned: out of memory\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n",
+         "cuda-error"},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if (rep.primary < 0) fail_msg("%s: no GPU OOM", logs[i].source);
+        if (strcmp(rep.events[rep.primary].kind, logs[i].kind))
+            fail_msg("%s: kind %s", logs[i].source, rep.events[rep.primary].kind);
+        if (i == 2 && rep.events[rep.primary].rank != 1)
+            fail_msg("%s: rank %d", logs[i].source, rep.events[rep.primary].rank);
+        oom_report_release(&rep);
+    }
+}
+
+static void scan_ok(const char *log, struct oom_report *rep)
+{
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
+    assert_true(rep->primary >= 0);
+}
+
+/* Events of one message told twice: a figureless copy above the full one,
+ * a TF tensor repeated; and a mention above a traceback cut in its header. */
+static void test_joined_copies(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    /* WXinlong/SOLO#179: the issue title quotes the error, the message follows */
+    scan_ok("RuntimeError: CUDA out of memory occurred when testing\n\n**bug**\n"
+            "[>>>>>>>>>>>>>                                     ] 20/76, 0.3 task/s, elapsed: 59s, "
+            "ETA:   165s\nTraceback (most recent call last):\n...\n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 3.30 GiB (GPU 0; 8.00 GiB total "
+            "capacity; 973.14 MiB already allocated; 2.13 GiB free; 3.74 GiB reserved in total by "
+            "PyTorch)\n",
+            &rep);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, GIB(3.30));
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+    /* tensorflow/models#848: the same tensor twice; the device is on the node line after the second */
+    scan_ok("W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to "
+            "allocate 24.38MiB.  See logs for memory state.\n"
+            "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating "
+            "tensor with shape[48,8,8,2080]\n"
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:274] ********************\n"
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to "
+            "allocate 24.38MiB.  See logs for memory state.\n"
+            "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating "
+            "tensor with shape[48,8,8,2080]\n"
+            "INFO:tensorflow:Error reported to Coordinator: <class 'tensorflow.python.framework."
+            "errors_impl.ResourceExhaustedError'>, OOM when allocating tensor with "
+            "shape[48,17,17,1088]\n"
+            "   [[Node: clone_0/InceptionResnetV2/Repeat_1/block17_17/Conv2d_1x1/BiasAdd = "
+            "BiasAdd[T=DT_FLOAT, data_format=\"NHWC\", _device=\"/job:localhost/replica:0/task:0/"
+            "gpu:0\"](clone_0/InceptionResnetV2/Repeat_1/block17_17/Conv2d_1x1/convolution)]]\n",
+            &rep);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, MIB(24.38));
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+    /* SysCV/transfiner#16: the paste ends inside "Traceback (most recent call last):" */
+    scan_ok("The out of memory problem\n\nThe log:\n"
+            "ERROR [04/27 13:03:54 d2.engine.train_loop]: Exception during training:\n"
+            "Traceback (mo\n",
+            &rep);
+    assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+    oom_report_release(&rep);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -829,6 +971,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hard_wrap_every_width),
         cmocka_unit_test(test_plan_first_step),
         cmocka_unit_test(test_oom_mention),
+        cmocka_unit_test(test_mention_forms),
+        cmocka_unit_test(test_joined_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
