@@ -296,7 +296,7 @@ static const struct msg_rule rules[] = {
     {.kind = "setting",
      .framework = "pytorch",
      .need = {"expandable_segments:True"},
-     .unless = "try setting",
+     .unless = {"try setting"},
      .role = MSG_SETTING,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
@@ -566,6 +566,30 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* TensorFlow. */
+    /* NumPy's allocation failure ("MemoryError: Unable to allocate 184. MiB
+     * for an array with shape ...", also re-logged by TF as "Resource
+     * exhausted: MemoryError: ...", tensorflow/tensorflow#45238): host RAM,
+     * before TF's "Resource exhausted:" detail row can take it. */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"MemoryError: Unable to allocate", "_ArrayMemoryError"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
+    /* TF's CPU allocator ("... on /job:localhost/replica:0/task:0/device:CPU:0
+     * by allocator cpu", tensorflow/tensorflow#45238; MKL builds name it
+     * mklcpu): host memory ran out, not the GPU's. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"OOM when allocating"},
+     .any = {"by allocator cpu", "by allocator mklcpu"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_none},
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"OOM when allocating"},
@@ -831,7 +855,7 @@ static const struct msg_rule rules[] = {
     {.kind = "pytorch",
      .framework = "pytorch",
      .need = {"CUDA out of", "Tried to allocate"},
-     .unless = "Caught OutOfMemoryError",
+     .unless = {"Caught OutOfMemoryError"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -842,7 +866,7 @@ static const struct msg_rule rules[] = {
     {.kind = "pytorch",
      .framework = "pytorch",
      .need = {"CUDA out of"},
-     .unless = "CUDA out of ",
+     .unless = {"CUDA out of "},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -855,7 +879,7 @@ static const struct msg_rule rules[] = {
       * an except clause's "OutOfMemoryError:" or "OutOfMemoryError)") */
      .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
              "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
-     .unless = "Caught OutOfMemoryError",
+     .unless = {"Caught OutOfMemoryError"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -864,13 +888,14 @@ static const struct msg_rule rules[] = {
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when
-     * saving the state_dict()"). Not an event unless the log shows no OOM
+     * saving the state_dict()"); never a denial ("I guarantee that the GPU
+     * is not out of memory", open-mmlab/mmdetection3d#1495). Not an event unless the log shows no OOM
      * message and a traceback follows (scan_finish). */
     {.kind = "oom-mention",
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
-     .unless = "kill",
+     .unless = {"kill", "not out of", "n't out of", "not OOM"},
      .word = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
@@ -953,7 +978,7 @@ static const struct msg_rule rules[] = {
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
-     .unless = "OutOfMemoryError",
+     .unless = {"OutOfMemoryError"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -972,7 +997,7 @@ static const struct msg_rule rules[] = {
     {.kind = "host-sigkill",
      .framework = "host",
      .need = {"Killed"},
-     .unless = "Killed process",
+     .unless = {"Killed process"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -1072,7 +1097,8 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
                 ok = rule_has(r, text, len, r->any[i]);
             if (!ok) continue;
         }
-        if (r->unless && has(text, len, r->unless)) continue;
+        for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++) ok = !has(text, len, r->unless[i]);
+        if (!ok) continue;
         return r;
     }
     return NULL;

@@ -76,12 +76,13 @@ struct msg_near {
 
 #define MSG_ANY_MAX 12
 
+#define MSG_UNLESS_MAX 4
 struct msg_rule {
     const char *kind;      /* docs/diagnose.md lists them */
     const char *framework;
     const char *need[3];   /* all must occur */
     const char *any[MSG_ANY_MAX]; /* one must occur (when any[0]) */
-    const char *unless;    /* must not occur */
+    const char *unless[MSG_UNLESS_MAX]; /* none may occur */
     bool gpu_oom;
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */

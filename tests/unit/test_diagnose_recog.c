@@ -855,6 +855,40 @@ static void test_oom_mention(void **state)
 
 /* Prose forms of a GPU OOM above a traceback whose message the paste cut,
  * and a wrap's second half that reads as mere words. */
+/* Look-alikes that read like GPU OOMs: TF's CPU allocator running out
+ * (tensorflow/tensorflow#45238) is host memory; a reporter who denies an OOM
+ * above a traceback ("I guarantee that the GPU is not out of memory",
+ * open-mmlab/mmdetection3d#1495) names none. */
+static void test_host_and_denial(void **state)
+{
+    (void)state;
+    const char *tf =
+        "2020-11-28 09:40:14.792808: W tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at "
+        "image_resizer_state.h:142 : Resource exhausted: OOM when allocating tensor with shape[1,416,416,3] "
+        "and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n"
+        "2020-11-28 09:40:14.816077: W tensorflow/core/framework/op_kernel.cc:1751] Resource exhausted: "
+        "MemoryError: Unable to allocate 184. MiB for an array with shape (64, 26, 26, 3, 371) and data "
+        "type float32\nTraceback (\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(tf, strlen(tf), &rep, &err), 0);
+    assert_true(rep.n_events >= 1);
+    assert_int_equal(rep.primary, -1);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    for (size_t i = 0; i < rep.n_events; i++) assert_false(rep.events[i].gpu_oom);
+    oom_report_release(&rep);
+    const char *denial =
+        "   I guarantee that the GPU is not out of memory.\n**Describe the bug**\n"
+        "  File \"/home/mmdetection3d/mmdet3d/ops/spconv/ops.py\", line 116, in indice_conv\n"
+        "    return sparse_conv_ext.indice_conv_fp32(features, filters,\n"
+        "RuntimeError: mmdet3d/ops/spconv/src/reordering_cuda.cu 57\n"
+        "cuda execution failed with error 9\n";
+    assert_int_equal(scan_text(denial, strlen(denial), &rep, &err), 0);
+    assert_int_equal(rep.primary, -1);
+    for (size_t i = 0; i < rep.n_events; i++) assert_false(rep.events[i].gpu_oom);
+    oom_report_release(&rep);
+}
+
 static void test_mention_forms(void **state)
 {
     (void)state;
@@ -972,6 +1006,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_plan_first_step),
         cmocka_unit_test(test_oom_mention),
         cmocka_unit_test(test_mention_forms),
+        cmocka_unit_test(test_host_and_denial),
         cmocka_unit_test(test_joined_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
