@@ -69,6 +69,9 @@ static const struct stage_word frame_words[] = {
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
     {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
     {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
+    /* a loader's iterator outside torch, as Python 3.11 and IPython name
+     * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
+    {"DataLoader.__iter__", OOM_STAGE_DATA, false},
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
@@ -95,6 +98,8 @@ static const struct stage_word frame_words[] = {
     {"sd_samplers", OOM_STAGE_GENERATE, false}, {"k_diffusion/sampling", OOM_STAGE_GENERATE, false},
     {"k_diffusion\\sampling", OOM_STAGE_GENERATE, false},
     {"comfy/samplers.py", OOM_STAGE_GENERATE, false}, {"comfy\\samplers.py", OOM_STAGE_GENERATE, false},
+    /* ComfyUI's sampler node (nodes.py common_ksampler) */
+    {"common_ksampler", OOM_STAGE_GENERATE, false},
     {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
     /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
@@ -111,6 +116,8 @@ static const struct stage_word frame_words[] = {
     {"val_step", OOM_STAGE_EVAL, W}, {"eval_step", OOM_STAGE_EVAL, W},
     {", in test\n", OOM_STAGE_EVAL, false}, {" = test()", OOM_STAGE_EVAL, false},
     {", in validate", OOM_STAGE_EVAL, false}, {"_run_eval", OOM_STAGE_EVAL, false},
+    /* a function named for it ("in validation", "in validation_epoch") */
+    {", in validation", OOM_STAGE_EVAL, false},
     {"validation_loop", OOM_STAGE_EVAL, false}, {"predict_step", OOM_STAGE_EVAL, false},
     {"_evaluation_step", OOM_STAGE_EVAL, false},
     /* a validation loss computed in the training script: "val_loss = loss_fn(" */

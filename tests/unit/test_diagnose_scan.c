@@ -655,6 +655,45 @@ static void test_library_paths(void **state)
     oom_report_release(&rep);
 }
 
+/* Frame names that say the stage outside the libraries' own paths: a
+ * training script's validation() (Wizaron/instance-segmentation-pytorch#20),
+ * ComfyUI's sampler node (Comfy-Org/ComfyUI#5921), a loader's iterator as
+ * Python 3.11 / IPython name it (ultralytics/ultralytics#14367). */
+static void test_named_frames(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *log, *stage;
+    } cases[] = {
+        {"RuntimeError: CUDA out of memory\n\nTraceback (most recent call last):\n"
+         "  File \"/home/u/code/train_engine.py\", line 60, in main_worker\n"
+         "    worker.validation(epoch)\n"
+         "  File \"/home/u/code/train_worker.py\", line 219, in validation\n"
+         "    mb_out_metrics, loss, outputs = self.forward(\n"
+         "  File \"/home/u/code/train_worker.py\", line 399, in forward\n"
+         "    disc_cost = self.criterion_discriminative(\n",
+         "eval"},
+        {"  File \"/srv/www/vhosts/ComfyUI/nodes.py\", line 1467, in sample\n"
+         "    return common_ksampler(model, seed, steps, cfg, sampler_name, scheduler, positive, negative, "
+         "latent_image, denoise=denoise)\n\n"
+         "  File \"/srv/www/vhosts/ComfyUI/nodes.py\", line 1434, in common_ksampler\n"
+         "torch.OutOfMemoryError: Allocation on device\n",
+         "generate"},
+        {"File ~/anaconda3/lib/python3.11/site-packages/ultralytics/data/build.py:48, in "
+         "InfiniteDataLoader.__iter__(self)\n"
+         "---> 48     yield next(self.iterator)\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+         "data"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct oom_report rep = scan_str(cases[i].log);
+        assert_true(rep.n_events >= 1);
+        if (strcmp(oom_stage_name(rep.events[0].stage), cases[i].stage))
+            fail_msg("case %zu: stage %s, want %s", i, oom_stage_name(rep.events[0].stage), cases[i].stage);
+        oom_report_release(&rep);
+    }
+}
+
 /* transformers' notebook bar above the IPython header gives the step
  * (bitsandbytes-foundation/bitsandbytes#340). */
 static void test_notebook_bar_step(void **state)
@@ -1270,6 +1309,7 @@ int main(void)
         cmocka_unit_test(test_rich_traceback_boxes), cmocka_unit_test(test_unindented_code_under_frame),
         cmocka_unit_test(test_tf_caused_by_and_generic_op), cmocka_unit_test(test_after_message_spans),
         cmocka_unit_test(test_library_paths), cmocka_unit_test(test_notebook_bar_step),
+        cmocka_unit_test(test_named_frames),
         cmocka_unit_test(test_title_first_traceback), cmocka_unit_test(test_title_first_step_and_box),
         cmocka_unit_test(test_more_stage_words), cmocka_unit_test(test_fsdp_frames),
         cmocka_unit_test(test_model_library_frames), cmocka_unit_test(test_vllm_serving_frames),
