@@ -24,6 +24,15 @@
 
 enum lint_format { FMT_TEXT, FMT_JSON, FMT_SARIF };
 
+/* A per-directory answer, kept for the run (at most MAX_DIR_MEMO). */
+struct dir_memo {
+    struct dir_value {
+        char *dir;
+        int value;
+    } *v;
+    size_t n;
+};
+
 struct lint_cli {
     enum lint_format format;
     struct lint_opts opts;
@@ -36,16 +45,8 @@ struct lint_cli {
     size_t nerrors;
     int torch_given;   /* --torch-min was given: it wins over the project's files */
     bool json, sarif, list_rules; /* the options as given */
-    struct dir_torch { /* memo: directory -> the torch major its project allows */
-        char *dir;
-        int major;
-    } *dirs;
-    size_t ndirs;
-    struct dir_gpu { /* memo: directory -> how many Python files in it mention cuda */
-        char *dir;
-        int n;
-    } *gpu_dirs;
-    size_t ngpu_dirs;
+    struct dir_memo torch_dirs; /* directory -> the torch major its project allows */
+    struct dir_memo gpu_dirs;   /* directory -> how many Python files in it mention cuda */
 };
 
 #define MAX_DIR_MEMO 1024
@@ -261,13 +262,37 @@ static int dir_own_major(const char *dir, int *root)
     return best;
 }
 
+static const int *memo_find(const struct dir_memo *m, const char *dir)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->v[i].dir, dir)) return &m->v[i].value;
+    return NULL;
+}
+
+/* Remembers value for dir when there is room; a failed allocation only
+ * means it is worked out again. */
+static void memo_put(struct dir_memo *m, const char *dir, int value)
+{
+    if (m->n >= MAX_DIR_MEMO) return;
+    struct dir_value *v = m->n % 64 ? m->v : realloc(m->v, (m->n + 64) * sizeof *v);
+    char *copy = v ? strdup(dir) : NULL;
+    if (v) m->v = v;
+    if (copy) m->v[m->n++] = (struct dir_value){copy, value};
+}
+
+static void memo_release(struct dir_memo *m)
+{
+    for (size_t i = 0; i < m->n; i++) free(m->v[i].dir);
+    free(m->v);
+}
+
 /* The torch major the project around absolute directory dir allows: its
  * own files, else its parent's, up to the directory holding .git (the
  * project's root) or /. Memoised per directory. */
 static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
 {
-    for (size_t i = 0; i < c->ndirs; i++)
-        if (!strcmp(c->dirs[i].dir, dir)) return c->dirs[i].major;
+    const int *known = memo_find(&c->torch_dirs, dir);
+    if (known) return *known;
     int root = 0, major = dir_own_major(dir, &root);
     const char *slash = strrchr(dir, '/');
     if (major == 0 && !root && slash && slash != dir && level < MAX_UP_LEVELS) {
@@ -279,12 +304,7 @@ static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
             major = dir_torch_major(c, parent, level + 1);
         }
     }
-    if (c->ndirs < MAX_DIR_MEMO) {
-        struct dir_torch *v = c->ndirs % 64 ? c->dirs : realloc(c->dirs, (c->ndirs + 64) * sizeof *v);
-        char *copy = v ? strdup(dir) : NULL;
-        if (v) c->dirs = v;
-        if (copy) c->dirs[c->ndirs++] = (struct dir_torch){copy, major};
-    }
+    memo_put(&c->torch_dirs, dir, major);
     return major;
 }
 
@@ -294,8 +314,8 @@ static int dir_torch_major(struct lint_cli *c, const char *dir, int level)
  * (lint_report.asks_project_gpu). */
 static int dir_cuda_files(struct lint_cli *c, const char *dir)
 {
-    for (size_t i = 0; i < c->ngpu_dirs; i++)
-        if (!strcmp(c->gpu_dirs[i].dir, dir)) return c->gpu_dirs[i].n;
+    const int *known = memo_find(&c->gpu_dirs, dir);
+    if (known) return *known;
     int gpu = 0;
     DIR *d = opendir(dir);
     for (struct dirent *de; d && gpu < 2 && (de = readdir(d));) {
@@ -312,12 +332,7 @@ static int dir_cuda_files(struct lint_cli *c, const char *dir)
         free(data);
     }
     if (d) closedir(d);
-    if (c->ngpu_dirs < MAX_DIR_MEMO) {
-        struct dir_gpu *v = c->ngpu_dirs % 64 ? c->gpu_dirs : realloc(c->gpu_dirs, (c->ngpu_dirs + 64) * sizeof *v);
-        char *copy = v ? strdup(dir) : NULL;
-        if (v) c->gpu_dirs = v;
-        if (copy) c->gpu_dirs[c->ngpu_dirs++] = (struct dir_gpu){copy, gpu};
-    }
+    memo_put(&c->gpu_dirs, dir, gpu);
     return gpu;
 }
 
@@ -520,10 +535,8 @@ int cmd_lint(int argc, char **argv)
         else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
         else lint_file(&c, argv[i], LINT_NONE);
     }
-    for (size_t i = 0; i < c.ndirs; i++) free(c.dirs[i].dir);
-    free(c.dirs);
-    for (size_t i = 0; i < c.ngpu_dirs; i++) free(c.gpu_dirs[i].dir);
-    free(c.gpu_dirs);
+    memo_release(&c.torch_dirs);
+    memo_release(&c.gpu_dirs);
     if (finish(&c) < 0) {
         fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
         return EXIT_ERROR;
