@@ -2,6 +2,7 @@
  * the parse with the shared validators (see opt.h). */
 #include "lib/opt.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -266,6 +267,12 @@ int opt_duration(const struct opt_spec *o, const char *val, void *dst, size_t si
     if (size != sizeof(int64_t)) return oomlab_err_set(err, "%s: not an int64_t field (opt table)", flag);
     int64_t ms;
     if (units_duration_arg(flag, val ? val : "", o->min, o->max, &ms, err) < 0) return -1;
+    size_t n = strlen(val);
+    if (o->bare_max && ms > o->bare_max && n && (isdigit((unsigned char)val[n - 1]) || val[n - 1] == '.'))
+        return oomlab_err_set(err,
+                              "%s '%s': a bare number is seconds, so that is %s s between samples; "
+                              "write %sms for milliseconds, or %ss if seconds are meant",
+                              flag, val, val, val, val);
     memcpy(dst, &ms, sizeof ms);
     return 0;
 }

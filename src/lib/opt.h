@@ -66,6 +66,8 @@ struct opt_spec {
     bool optional;        /* the value only as --name=VALUE (--torch[=MODE]) */
     size_t offset, size;  /* OPT_FIELD: where in the command's struct */
     long long min, max;   /* the range for opt_int, opt_duration (ms) */
+    long long bare_max;   /* opt_duration: a bare number (seconds) above this many ms is
+                             refused as ambiguous (--interval 100: 100 s or 100 ms?); 0: none */
     int flag_value;       /* a flag whose field is an int stores this (--tied-embeddings 1,
                              --untied-embeddings 0 into one int: the last one given wins) */
     const char *group;    /* --help prints this line above the row ("workload:") */
@@ -126,6 +128,9 @@ opt_parse_fn opt_dir;      /* --dir DIR: a directory name short enough for DIR/l
 /* The shared limits of the duration options (DURATIONS in oomlab(1)). */
 #define OPT_INTERVAL_MIN_MS 10
 #define OPT_INTERVAL_MAX_MS 3600000
+/* A sampling interval written as a bare number above 10 (seconds) is more
+ * likely meant as milliseconds: ask for the unit. */
+#define OPT_INTERVAL_BARE_MAX_MS 10000
 #define OPT_GRACE_MIN_MS 1
 #define OPT_GRACE_MAX_MS 3600000
 
@@ -134,7 +139,7 @@ opt_parse_fn opt_dir;      /* --dir DIR: a directory name short enough for DIR/l
     {.name = "gpu", .metavar = "N", .help = helptext, .parse = opt_gpu, field}
 #define OPT_INTERVAL_SPEC(helptext, field)                                                   \
     {.name = "interval", .metavar = "DUR", .help = helptext, .parse = opt_duration, field,   \
-     .min = OPT_INTERVAL_MIN_MS, .max = OPT_INTERVAL_MAX_MS}
+     .min = OPT_INTERVAL_MIN_MS, .max = OPT_INTERVAL_MAX_MS, .bare_max = OPT_INTERVAL_BARE_MAX_MS}
 #define OPT_TIMEOUT_SPEC(helptext, field)                                                    \
     {.name = "timeout", .metavar = "DUR", .help = helptext, .parse = opt_duration, field,    \
      .min = 1, .max = UNITS_DURATION_MAX_MS}

@@ -464,6 +464,9 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
     }
     if (verdict_has(v, VERDICT_SHORTFALL))
         verdict_explain(v, VERDICT_SHORTFALL, x->reason, sizeof x->reason);
+    else if (e->stage == OOM_STAGE_UNKNOWN)
+        snprintf(x->reason, sizeof x->reason, "the GPU ran out%s (the log does not show in which stage)",
+                 x->at_step);
     else
         snprintf(x->reason, sizeof x->reason, "the GPU ran out in %s%s",
                  oom_stage_name(e->stage), x->at_step);

@@ -138,6 +138,10 @@ static void test_shared_messages(void **state)
     expect_failure((const char *const[]){"t", "--interval", "5min", NULL},
                    "--interval '5min': expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is "
                    "seconds; see DURATIONS in oomlab(1))");
+    /* a bare sampling interval above 10 (seconds) is refused as ambiguous; with a unit it is taken */
+    expect_failure((const char *const[]){"t", "--interval", "100", NULL},
+                   "--interval '100': a bare number is seconds, so that is 100 s between samples; write 100ms "
+                   "for milliseconds, or 100s if seconds are meant");
     expect_failure((const char *const[]){"t", "--steps", "0", NULL}, "--steps '0': expected a whole number from 1 to 100");
     expect_failure((const char *const[]){"t", "--set", "batch", NULL}, "--set expects key=value, got 'batch'");
     expect_failure((const char *const[]){"t", "--dir", "", NULL}, "--dir wants a directory, got ''");
