@@ -784,8 +784,9 @@ static void print_event(const struct out *o, const char *path, const struct oom_
 {
     bool col = o->col;
     char head[512];
-    snprintf(head, sizeof head, "%s (%s, %s)%s%s", e->gpu_oom ? "GPU out of memory" : "not a GPU OOM",
-             e->kind, e->framework, primary ? " <- root cause" : "",
+    bool same = strcmp(e->kind, e->framework) == 0; /* "(pytorch)", not "(pytorch, pytorch)" */
+    snprintf(head, sizeof head, "%s (%s%s%s)%s%s", e->gpu_oom ? "GPU out of memory" : "not a GPU OOM",
+             e->kind, same ? "" : ", ", same ? "" : e->framework, primary ? " <- root cause" : "",
              e->consequence ? " (consequence)" : "");
     /* The path whole (it cannot be broken), the rest wrapped after it. */
     fprintf(o->f, "%s%s%s: ", color_code(col, COLOR_BOLD), path, color_code(col, COLOR_RESET));
