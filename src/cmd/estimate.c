@@ -56,6 +56,7 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
+    {"use-cache", est_use_cache_parse}, {"layer-buffers", est_layer_buffers_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -181,6 +182,12 @@ static const struct opt_spec specs[] = {
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
      AT(wl.longest_first)},
+    {.name = "keep-outputs", .help = "the loop holds `outputs` (logits, K/V presents) through\nbackward into the next forward (optimum's benchmark)",
+     AT(wl.keep_outputs)},
+    CHOICE("use-cache", "auto|yes|no", wl.use_cache,
+           "training forward returns K/V presents (auto: HF\ndecoders without gradient checkpointing)"),
+    CHOICE("layer-buffers", "auto|none", wl.layer_buffers,
+           "per-layer causal-mask/rotary buffers (auto: HF\nGPT-NeoX, GPT-2)"),
     {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),
      .help = "activation checkpointing (selective = attn-core,\nfull = block)"},
     CHOICE("attention", "eager|sdpa|flash|sdpa-math", wl.attention,

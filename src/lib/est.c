@@ -30,10 +30,16 @@ struct fam {
     int ffn_mult;       /* default ffn = mult * hidden for plain MLPs */
     int window_half;    /* gemma2: sliding window on every other layer */
     int tied;           /* HF config class default for tie_word_embeddings */
-    int positions;      /* HF default max_position_embeddings (learned tables) */
+    int positions;      /* HF default max_position_embeddings (learned tables; GPT-NeoX's
+                         * GPTNeoXConfig default sizes its buffers) */
     int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
                          * new tensors from the rotary cat (fp32: fp32 cos/sin) */
     int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
+    int layer_bufs;     /* HF registers buffers in every attention module (persistent=False,
+                         * on the GPU beside the weights): 1 a bool N x N causal mask `bias`
+                         * (N = max positions); 2 that and the rotary cos/sin caches, fp32
+                         * N x rotary dims (GPT-NeoX) */
+    int rope_div;       /* rotary dims = head_dim / rope_div (GPT-NeoX rotary_pct 0.25) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -48,7 +54,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .attn_dropout = 1,
                       .ffn_mult = 4,
                       .tied = 1,
-                      .positions = 1024},
+                      .positions = 1024,
+                      .layer_bufs = 1},
     [EST_FAM_NEOX] = {.name = "gpt_neox",
                       .qkv_bias = 1,
                       .o_bias = 1,
@@ -58,7 +65,10 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .softmax_fp32 = 1,
                       .ffn_mult = 4,
                       .qkv_view = 1,
-                      .shared_ln_in = 1},
+                      .shared_ln_in = 1,
+                      .positions = 2048,
+                      .layer_bufs = 2,
+                      .rope_div = 4},
     [EST_FAM_OPT] = {.name = "opt",
                      .qkv_bias = 1,
                      .o_bias = 1,
@@ -331,6 +341,10 @@ static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
+static const char *const use_cache_names[] = {"auto", "yes", "no"};
+static const char *const layer_buffers_names[] = {"auto", "none"};
+int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 
 static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
 
@@ -1296,12 +1310,94 @@ static long double litgpt_carry(const struct calc *c)
     return carry + litgpt_prev_inputs(c);
 }
 
+/* ---- what the model object and the training loop keep (estvar) ------- */
+
+/* Buffers HF attention modules register beside the weights (est.h
+ * layer_buffers), bytes for the whole model. GPT-NeoX's GPTNeoXAttention
+ * ._init_bias registers `bias` = tril(ones(N, N, bool)) per layer, grown to
+ * the key length when a sequence is longer, and its GPTNeoXRotaryEmbedding
+ * caches cos and sin of N x rotary_ndims in fp32 (inv_freq is `.float()`)
+ * (huggingface/transformers:src/transformers/models/gpt_neox/
+ * modeling_gpt_neox.py@006bd23dd0ce18d54e1cf260b09b15fa943a731d);
+ * GPT2Attention registers the same bool `bias` of n_positions^2 (src/
+ * transformers/models/gpt2/modeling_gpt2.py@0010f60284ab4b9d14b7df9c6525b1a2ad44e640).
+ * N is config.max_position_embeddings (GPTNeoXConfig's default 2048). */
+static long double layer_buffers(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->layer_buffers == 1 || wl->trainer != EST_TRAINER_HF || !c->f->layer_bufs) return 0;
+    long double n = (long double)(c->m->max_positions > 0 ? c->m->max_positions : c->f->positions);
+    long double longest = (long double)(wl->mode == EST_MODE_INFER && wl->gen_len
+                                            ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
+                                            : wl->seq);
+    if (c->f->layer_bufs == 2 && longest > n) n = longest; /* _init_bias(key_length) */
+    long double per = n * n;
+    if (c->f->layer_bufs == 2 && c->f->rope_div)
+        per += 2 * 4 * n * (long double)c->m->head_dim / (long double)c->f->rope_div;
+    return (long double)c->m->layers * per;
+}
+
+/* Whether the training forward returns K/V presents: HF decoders take
+ * use_cache from config.use_cache (True in GPT-2, GPT-NeoX, Llama... configs)
+ * and turn it off only under their own gradient checkpointing
+ * (GPTNeoXModel.forward: `if self.gradient_checkpointing and self.training:
+ * use_cache = False`, modeling_gpt_neox.py@006bd23). */
+static bool presents_on(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->use_cache) return wl->use_cache == 1;
+    return wl->trainer == EST_TRAINER_HF && wl->head == EST_HEAD_LM && !c->f->encoder &&
+           (wl->ckpt == EST_CKPT_NONE || wl->ckpt == EST_CKPT_SELECTIVE);
+}
+
+/* Per token, all layers: what the presents hold once backward has freed the
+ * saved tensors. GPT-NeoX: `present = (key, value)` with key the fp32 cat of
+ * the rotary and pass parts and value a view of the fused qkv output, which
+ * keeps that whole output; GPT-2 (and the other fused q,k,v families): key
+ * and value are views of the one c_attn output; separate projections: K
+ * (new after rotary) and a view of the v_proj output. */
+static long double presents_kept(const struct calc *c)
+{
+    long double a = c->a;
+    if (c->f->qkv_view) return c->L * (4 * c->kvd + a * (c->qd + 2 * c->kvd));
+    if (fused_qkv(c)) return c->L * a * (c->qd + 2 * c->kvd);
+    return c->L * 2 * a * c->kvd;
+}
+
+/* Per token, all layers: present tensors autograd does not keep anyway,
+ * alive through the forward while the presents tuple is built. GPT-NeoX's
+ * fp32 key: SDPA and flash-attn save its 16-bit cast, eager's baddbmm the
+ * fp32 key itself (counted in act_layer). Elsewhere the presents are what
+ * attention saves. */
+static long double presents_extra(const struct calc *c)
+{
+    if (!presents_on(c) || !c->f->qkv_view || c->wl->attention == EST_ATTN_EAGER) return 0;
+    return c->L * 4 * c->kvd;
+}
+
+/* --keep-outputs: the bytes of the output object a loop such as
+ *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
+ *                        loss = outputs.logits.sum(); loss.backward()
+ * (huggingface/optimum:tests/benchmark/benchmark_bettertransformer_training_
+ * minimal.py@283555f99685a9876192c6c43a07d08e06121f8a, the script behind the
+ * SDPA training tables of transformers' model docs) holds: its logits and,
+ * with presents, every layer's K/V. They stay through backward (beside the
+ * whole gradient at its end) and the previous ones into the next forward
+ * until `outputs` is reassigned (beside that forward's activations). */
+static long double outputs_kept(const struct calc *c)
+{
+    if (!c->wl->keep_outputs) return 0;
+    long double out = c->wl->head == EST_HEAD_LM ? c->a * c->T * c->V : 0;
+    if (presents_on(c)) out += c->T * presents_kept(c);
+    return out;
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
+    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -1353,6 +1449,10 @@ static void train_acts(const struct calc *c, struct terms *t)
         carry = 0;
     }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
+    /* --keep-outputs: the previous output object beside this forward's end */
+    long double kept = outputs_kept(c);
+    if (kept > tmp) tmp = kept;
+    t->temp_step += kept; /* and the current one beside the whole gradient */
     t->temp_fwd = tmp + shard_temp(c);
     if (wl->longest_first) t->later += t->grads_fwd + t->copies + shard_temp(c);
 }
@@ -1715,6 +1815,41 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     }
 }
 
+/* Appends to a component's formula (bounded). */
+static void formula_append(struct est_result *r, enum est_comp i, const char *text)
+{
+    char *f = r->comp[i].formula;
+    size_t used = strlen(f);
+    if (used + 1 < sizeof r->comp[i].formula) snprintf(f + used, sizeof r->comp[i].formula - used, "%s", text);
+}
+
+/* What layer_buffers, the presents and --keep-outputs added, in words. */
+static void explain_kept(const struct calc *c, struct est_result *r)
+{
+    char b[32], line[200];
+    long double buf = layer_buffers(c);
+    if (buf > 0) {
+        fmt_gib(buf, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of buffers every layer registers (bool N x N causal mask%s)", b,
+                 c->f->layer_bufs == 2 ? ", fp32 rotary cos/sin" : "");
+        formula_append(r, EST_C_WEIGHTS, line);
+    }
+    if (c->wl->mode != EST_MODE_TRAIN) return;
+    long double extra = c->T * presents_extra(c);
+    if (extra > 0) {
+        fmt_gib(extra, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of K/V presents autograd does not keep (fp32 key)", b);
+        formula_append(r, EST_C_ACTS, line);
+    }
+    long double kept = outputs_kept(c);
+    if (kept > 0) {
+        fmt_gib(kept, b, sizeof b);
+        snprintf(line, sizeof line, "; the loop's output object (logits%s) = %s: the previous one at the end of "
+                 "forward, the current one at the end of backward", presents_on(c) ? " + K/V presents" : "", b);
+        formula_append(r, EST_C_TEMP, line);
+    }
+}
+
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
     char b[32], model[200];
@@ -1825,7 +1960,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                     : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
                     : init_peak ? "model init (nf4 quantization)"
-                    : step_peak ? "optimizer step"
+                    : step_peak ? (wl->optimizer == EST_OPT_NONE ? "end of backward" : "optimizer step")
                     : later_peak ? "a micro-batch after the longest"
                                  : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
@@ -1870,10 +2005,14 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
         t.init_tmp = torchao_nf4_temp(&c);
         if (wl->trainer == EST_TRAINER_LLMC) llmc_acts(&c, &t);
         else train_acts(&c, &t);
+        t.w += layer_buffers(&c);
         explain_train(&c, &t, r);
+        explain_kept(&c, r);
     } else {
         infer_terms(&c, &t);
+        t.w += layer_buffers(&c);
         explain_infer(&c, &t, r);
+        explain_kept(&c, r);
     }
     return finish(&c, &t, r, err);
 }

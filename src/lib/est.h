@@ -147,6 +147,13 @@ struct est_workload {
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
+    bool keep_outputs;           /* the loop holds the model's output object (logits, K/V
+                                    presents) through backward and into the next forward:
+                                    `outputs = model(**batch)` reassigned only after it returns */
+    int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
+                                    without gradient checkpointing: config.use_cache), 1 yes, 2 no */
+    int layer_buffers;           /* 0 auto (HF GPT-NeoX and GPT-2: a bool N x N causal-mask buffer
+                                    per attention module, GPT-NeoX's fp32 rotary caches), 1 none */
     enum est_ckpt ckpt;
     int64_t ckpt_every;          /* N of EST_CKPT_EVERY */
     enum est_attn attention;
@@ -187,7 +194,7 @@ struct est_component {
     const char *name;     /* "weights", "optimizer states", ... (static) */
     int64_t bytes;        /* 0 when the term does not apply */
     bool at_peak;         /* live at the moment of the peak */
-    char formula[320];    /* the term's formula with its numbers (--explain) */
+    char formula[480];    /* the term's formula with its numbers (--explain) */
 };
 
 struct est_result {
@@ -351,6 +358,8 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
+int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */
 const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);
