@@ -152,6 +152,12 @@ struct est_workload {
                                     `outputs = model(**batch)` reassigned only after it returns */
     int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
+    double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
+                                    sd (tokens), cut at seq, each micro-batch padded to its
+                                    longest; 0 = every micro-batch is seq long */
+    int len_order;               /* 0 random (HF RandomSampler), 1 sorted shortest first,
+                                    2 longest first */
+    int64_t len_samples;         /* samples in the epoch (default 1000) */
     int layer_buffers;           /* 0 auto (HF GPT-NeoX and GPT-2: a bool N x N causal-mask buffer
                                     per attention module, GPT-NeoX's fp32 rotary caches), 1 none */
     enum est_ckpt ckpt;
@@ -209,6 +215,9 @@ struct est_result {
     int64_t host_bytes;           /* model states offloaded to host memory (per process) */
     int64_t managed_bytes;        /* paged optimizer states: in device used, not in torch's peaks */
     const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
+    int64_t varlen_extra_bytes;   /* --var-len: reserved beyond a fixed-length run (in the slack) */
+    int varlen_records;           /* --var-len: micro-batches that set a new longest length */
+    int64_t varlen_longest;       /* --var-len: the epoch's longest micro-batch (tokens per sample) */
 };
 
 /* Defaults: train, batch 1, seq 512, bf16-mixed, adamw (foreach), no
@@ -350,6 +359,11 @@ const char *est_ckpt_keeps(enum est_ckpt c);
 const char *est_loss_path(const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);
+/* Which measured figure the estimate models and how (static, for --explain):
+ * the allocated peak is the tensors alive at the peak moment; the reserved
+ * one adds a fixed-share slack for one batch shape, no simulation of the
+ * caching allocator's segments or of an epoch of varying lengths. */
+const char *est_figures_model(const struct est_workload *wl);
 /* The whole cache model in words (cache, its length and layout, the mask,
  * the prefill logits), into buf; the same static text as est_cache_model
  * outside generation. */
@@ -360,6 +374,7 @@ const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */
+int est_len_order_parse(const char *s);      /* "random" 0, "sorted" 1, "longest-first" 2 */
 const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);

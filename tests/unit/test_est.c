@@ -1429,6 +1429,55 @@ static void test_keep_outputs(void **state)
                      kept.comp[EST_C_WEIGHTS].bytes + kept.comp[EST_C_GRADS].bytes + T * 2 * V);
 }
 
+/* --var-len: an epoch of varying lengths reserves more than a run at its
+ * longest length (the allocator's cached segments of shorter steps), only in
+ * the reserved figures; none when the longest comes first or every sample is
+ * cut to --seq; never past the card. */
+static void test_var_len(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result base, r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.seq = 4096;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.len_mean = 1500;
+    wl.len_sd = 1000;
+    wl.len_order = 1; /* shortest first: every micro-batch a new longest */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.peak_allocated_bytes, base.peak_allocated_bytes);
+    assert_true(r.varlen_extra_bytes > 0);
+    assert_true(r.varlen_records > 1);
+    assert_int_equal(r.peak_reserved_bytes - base.peak_reserved_bytes, r.varlen_extra_bytes);
+    assert_int_equal(r.comp[EST_C_SLACK].bytes - base.comp[EST_C_SLACK].bytes, r.varlen_extra_bytes);
+    int64_t sorted = r.varlen_extra_bytes;
+    wl.len_order = 0; /* random: fewer new longest micro-batches */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.varlen_extra_bytes > 0 && r.varlen_extra_bytes < sorted);
+    wl.len_order = 2; /* longest first: nothing later needs a bigger block */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.varlen_extra_bytes, 0);
+    assert_int_equal(r.peak_reserved_bytes, base.peak_reserved_bytes);
+    wl.len_order = 0;
+    wl.len_mean = 400000; /* every sample cut to --seq */
+    wl.len_sd = 10;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.varlen_extra_bytes, 0);
+    wl.len_mean = 1500;
+    wl.len_sd = 1000;
+    wl.len_order = 1;
+    wl.capacity_bytes = base.device_used_bytes + 1000; /* the cache is released before an OOM */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.device_used_bytes <= wl.capacity_bytes);
+    assert_int_equal(r.fits, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1466,6 +1515,7 @@ int main(void)
         cmocka_unit_test(test_layer_buffers),
         cmocka_unit_test(test_neox_presents),
         cmocka_unit_test(test_keep_outputs),
+        cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
