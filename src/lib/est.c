@@ -925,8 +925,15 @@ static long double act_layer(const struct calc *c, bool with_scores)
          * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
          * value.dtype)`), transformers:src/transformers/models/gpt_neox/
          * modeling_gpt_neox.py@006bd23 */
-        long double qk = with_scores && wl->attention == EST_ATTN_EAGER ? 4 : a;
-        sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
+        if (with_scores && wl->attention == EST_ATTN_EAGER)
+            /* eager: baddbmm keeps the fp32 q, k; matmul(attn_weights,
+             * value) reshapes the permuted value view into a copy, which bmm
+             * keeps, so the fused qkv output itself is kept only by the
+             * presents (presents_extra). Checked by bench/estimate-oracle's
+             * NeoX block. */
+            sum += 4 * (c->qd + c->kvd) + a * c->kvd;
+        else
+            sum += a * (c->qd + 2 * c->kvd) + a * (c->qd + c->kvd);
     } else {
         sum += a * (c->qd + 2 * kv_saved);
     }
@@ -1267,7 +1274,14 @@ static long double act_outside(const struct calc *c)
     long double out = c->hdrop ? c->h : 0;
     /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
      * head_dim) in the residual stream's dtype, and every block keeps them */
-    if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
+    if (c->f->qkv_view && c->wl->trainer == EST_TRAINER_HF && c->f->rope_div)
+        /* HF GPT-NeoX: every layer gathers cos[position_ids] and sin[...] from
+         * its fp32 caches, (1, T, rotary_ndims) each, which the rotary muls
+         * keep: per sequence position, not per sample (modeling_gpt_neox.py
+         * @006bd23 apply_rotary_pos_emb) */
+        out += c->L * 2 * 4 * (long double)c->m->head_dim / (long double)c->f->rope_div /
+               (long double)c->wl->batch;
+    else if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
         out += 2 * (long double)c->m->head_dim * c->r;
     if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
     out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
@@ -1394,7 +1408,11 @@ static long double presents_kept(const struct calc *c)
  * attention saves. */
 static long double presents_extra(const struct calc *c)
 {
-    if (!presents_on(c) || !c->f->qkv_view || c->wl->attention == EST_ATTN_EAGER) return 0;
+    if (!presents_on(c) || !c->f->qkv_view || c->wl->trainer != EST_TRAINER_HF) return 0;
+    /* eager: the value view's whole fused qkv output (attention keeps a copy) */
+    if (c->wl->attention == EST_ATTN_EAGER) return c->L * c->a * (c->qd + 2 * c->kvd);
+    /* in fp32 the cast is the key itself, which SDPA then saves */
+    if (c->wl->attention == EST_ATTN_SDPA_MATH || c->a >= 4) return 0;
     return c->L * 4 * c->kvd;
 }
 
