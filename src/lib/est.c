@@ -2226,8 +2226,9 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         fmt_gib(varlen, b, sizeof b);
         r->varlen_extra_bytes = (int64_t)(varlen + 0.5L);
         snprintf(line, sizeof line, " + %s: varying lengths, the allocator's high-water mark over %d micro-batches "
-                 "that each set a new longest (up to %lld tokens; random: the mean of 8 shuffles), beyond a run at that length", b,
-                 r->varlen_records, (long long)r->varlen_longest);
+                 "that each set a new longest (up to %lld tokens%s), beyond a run at that length", b,
+                 r->varlen_records, (long long)r->varlen_longest,
+                 wl->len_order == 0 ? "; the mean of 8 shuffles" : "");
         formula_append(r, EST_C_SLACK, line);
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
