@@ -56,6 +56,8 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
+    {"use-cache", est_use_cache_parse}, {"layer-buffers", est_layer_buffers_parse},
+    {"var-order", est_len_order_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -132,6 +134,25 @@ static int parse_cache_len(const struct opt_spec *o, const char *val, void *dst,
     return 0;
 }
 
+/* --var-len MEAN,SD: the samples' mean length and its standard deviation
+ * (tokens), into the workload. */
+static int parse_var_len(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    struct est_workload *w = dst;
+    char *end, *end2;
+    errno = 0;
+    double mean = strtod(val, &end), sd = 0;
+    if (!errno && end != val && *end == ',') {
+        sd = strtod(end + 1, &end2);
+        end = end2;
+    }
+    if (errno || end == val || *end || !(mean >= 1 && mean <= (1 << 24)) || !(sd >= 0 && sd <= (1 << 24)))
+        return oomlab_err_set(err, "--%s wants MEAN,SD in tokens (e.g. 3234,2548), got '%s'", o->name, val);
+    w->len_mean = mean;
+    w->len_sd = sd;
+    return 0;
+}
+
 /* --kv-layout grouped|expanded, into a bool. */
 static int parse_kv_layout(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
@@ -181,6 +202,16 @@ static const struct opt_spec specs[] = {
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
      AT(wl.longest_first)},
+    {.name = "keep-outputs", .help = "the loop holds `outputs` (logits, K/V presents) through\nbackward into the next forward (optimum's benchmark)",
+     AT(wl.keep_outputs)},
+    CHOICE("use-cache", "auto|yes|no", wl.use_cache,
+           "training forward returns K/V presents (auto: HF\ndecoders without gradient checkpointing)"),
+    {.name = "var-len", .metavar = "MEAN,SD", .parse = parse_var_len, AT(wl),
+     .help = "sample lengths vary (lognormal, cut at --seq, padded\nper micro-batch): reserved high-water mark"},
+    CHOICE("var-order", "random|sorted|longest-first", wl.len_order, "the sampler's order of lengths (default random)"),
+    COUNT("var-samples", "N", len_samples, 1, "samples in the epoch (default 1000)"),
+    CHOICE("layer-buffers", "auto|none", wl.layer_buffers,
+           "per-layer causal-mask/rotary buffers (auto: HF\nGPT-NeoX, GPT-2)"),
     {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),
      .help = "activation checkpointing (selective = attn-core,\nfull = block)"},
     CHOICE("attention", "eager|sdpa|flash|sdpa-math", wl.attention,
@@ -425,6 +456,7 @@ static void print_components(const struct opts *o, const struct findings *f)
                est_ckpt_keeps(o->wl.ckpt));
     printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
     printf("  %-22s %s\n", "KV cache", f->cache_model);
+    printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
 }
 
 static void print_figures(const struct est_result *r)

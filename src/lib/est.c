@@ -4,6 +4,9 @@
  * double and range-checked before they become int64_t byte counts. */
 #include "lib/est.h"
 #include "lib/units.h"
+#include "lib/allocsim.h"
+
+#include <stdlib.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -30,10 +33,16 @@ struct fam {
     int ffn_mult;       /* default ffn = mult * hidden for plain MLPs */
     int window_half;    /* gemma2: sliding window on every other layer */
     int tied;           /* HF config class default for tie_word_embeddings */
-    int positions;      /* HF default max_position_embeddings (learned tables) */
+    int positions;      /* HF default max_position_embeddings (learned tables; GPT-NeoX's
+                         * GPTNeoXConfig default sizes its buffers) */
     int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
                          * new tensors from the rotary cat (fp32: fp32 cos/sin) */
     int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
+    int layer_bufs;     /* HF registers buffers in every attention module (persistent=False,
+                         * on the GPU beside the weights): 1 a bool N x N causal mask `bias`
+                         * (N = max positions); 2 that and the rotary cos/sin caches, fp32
+                         * N x rotary dims (GPT-NeoX) */
+    int rope_div;       /* rotary dims = head_dim / rope_div (GPT-NeoX rotary_pct 0.25) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -48,7 +57,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .attn_dropout = 1,
                       .ffn_mult = 4,
                       .tied = 1,
-                      .positions = 1024},
+                      .positions = 1024,
+                      .layer_bufs = 1},
     [EST_FAM_NEOX] = {.name = "gpt_neox",
                       .qkv_bias = 1,
                       .o_bias = 1,
@@ -58,7 +68,10 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .softmax_fp32 = 1,
                       .ffn_mult = 4,
                       .qkv_view = 1,
-                      .shared_ln_in = 1},
+                      .shared_ln_in = 1,
+                      .positions = 2048,
+                      .layer_bufs = 2,
+                      .rope_div = 4},
     [EST_FAM_OPT] = {.name = "opt",
                      .qkv_bias = 1,
                      .o_bias = 1,
@@ -326,11 +339,33 @@ const char *est_cache_model(const struct est_workload *wl)
     return model[wl->cache];
 }
 const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
+
+const char *est_figures_model(const struct est_workload *wl)
+{
+    if (wl->trainer == EST_TRAINER_LLMC) return "allocated = reserved: llm.c allocates everything up front";
+    if (wl->longest_first)
+        return "allocated: tensors alive at the peak, the longest micro-batch first; reserved: allocated + "
+               "a fixed-share slack, not the allocator's segments (a run whose later batches set new "
+               "lengths reserves more: not modelled)";
+    if (wl->len_mean > 0 && wl->mode == EST_MODE_TRAIN)
+        return "allocated: tensors alive at the peak of the longest micro-batch (--seq); reserved: allocated + "
+               "a fixed-share slack + the caching allocator model's high-water mark over the epoch's "
+               "varying lengths (--var-len)";
+    return "allocated: tensors alive at the peak for batches all B x S; reserved: allocated + a fixed-share "
+           "slack, not the caching allocator's segments nor the high-water mark of an epoch of varying "
+           "lengths (--var-len models it: a reserved figure from variable-length data can be higher)";
+}
 static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
 static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
+static const char *const use_cache_names[] = {"auto", "yes", "no"};
+static const char *const layer_buffers_names[] = {"auto", "none"};
+int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
+static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
+int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }
 
 static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == EST_ATTN_SDPA_MATH; }
 
@@ -445,6 +480,7 @@ void est_workload_init(struct est_workload *wl)
     wl->context_bytes = -1;
     wl->headroom = 0.15;
     wl->lora_dropout = -1;
+    wl->len_samples = 1000;
 }
 
 /* ---- the model's shape -------------------------------------------- */
@@ -889,8 +925,15 @@ static long double act_layer(const struct calc *c, bool with_scores)
          * q, k; SDPA and flash-attn save the 16-bit casts (`query.to(
          * value.dtype)`), transformers:src/transformers/models/gpt_neox/
          * modeling_gpt_neox.py@006bd23 */
-        long double qk = with_scores && wl->attention == EST_ATTN_EAGER ? 4 : a;
-        sum += a * (c->qd + 2 * c->kvd) + qk * (c->qd + c->kvd);
+        if (with_scores && wl->attention == EST_ATTN_EAGER)
+            /* eager: baddbmm keeps the fp32 q, k; matmul(attn_weights,
+             * value) reshapes the permuted value view into a copy, which bmm
+             * keeps, so the fused qkv output itself is kept only by the
+             * presents (presents_extra). Checked by bench/estimate-oracle's
+             * NeoX block. */
+            sum += 4 * (c->qd + c->kvd) + a * c->kvd;
+        else
+            sum += a * (c->qd + 2 * c->kvd) + a * (c->qd + c->kvd);
     } else {
         sum += a * (c->qd + 2 * kv_saved);
     }
@@ -952,6 +995,7 @@ struct terms {
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
+    long double varlen;    /* --var-len: reserved beyond a fixed-length run (allocator model) */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -1230,7 +1274,14 @@ static long double act_outside(const struct calc *c)
     long double out = c->hdrop ? c->h : 0;
     /* rotary embeddings: HF builds cos and sin once per forward, (B, T,
      * head_dim) in the residual stream's dtype, and every block keeps them */
-    if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
+    if (c->f->qkv_view && c->wl->trainer == EST_TRAINER_HF && c->f->rope_div)
+        /* HF GPT-NeoX: every layer gathers cos[position_ids] and sin[...] from
+         * its fp32 caches, (1, T, rotary_ndims) each, which the rotary muls
+         * keep: per sequence position, not per sample (modeling_gpt_neox.py
+         * @006bd23 apply_rotary_pos_emb) */
+        out += c->L * 2 * 4 * (long double)c->m->head_dim / (long double)c->f->rope_div /
+               (long double)c->wl->batch;
+    else if (has_rope(c->m->family) && c->wl->trainer != EST_TRAINER_LITGPT) /* litgpt: slices of buffers */
         out += 2 * (long double)c->m->head_dim * c->r;
     if (!c->f->final_norm || c->f->encoder) return out + 2 * c->r * c->h;
     out += norm_bytes(c) + (c->full ? c->a * c->h : 0) + lora_head_acts(c);
@@ -1296,12 +1347,98 @@ static long double litgpt_carry(const struct calc *c)
     return carry + litgpt_prev_inputs(c);
 }
 
+/* ---- what the model object and the training loop keep (estvar) ------- */
+
+/* Buffers HF attention modules register beside the weights (est.h
+ * layer_buffers), bytes for the whole model. GPT-NeoX's GPTNeoXAttention
+ * ._init_bias registers `bias` = tril(ones(N, N, bool)) per layer, grown to
+ * the key length when a sequence is longer, and its GPTNeoXRotaryEmbedding
+ * caches cos and sin of N x rotary_ndims in fp32 (inv_freq is `.float()`)
+ * (huggingface/transformers:src/transformers/models/gpt_neox/
+ * modeling_gpt_neox.py@006bd23dd0ce18d54e1cf260b09b15fa943a731d);
+ * GPT2Attention registers the same bool `bias` of n_positions^2 (src/
+ * transformers/models/gpt2/modeling_gpt2.py@0010f60284ab4b9d14b7df9c6525b1a2ad44e640).
+ * N is config.max_position_embeddings (GPTNeoXConfig's default 2048). */
+static long double layer_buffers(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->layer_buffers == 1 || wl->trainer != EST_TRAINER_HF || !c->f->layer_bufs) return 0;
+    long double n = (long double)(c->m->max_positions > 0 ? c->m->max_positions : c->f->positions);
+    long double longest = (long double)(wl->mode == EST_MODE_INFER && wl->gen_len
+                                            ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
+                                            : wl->seq);
+    if (c->f->layer_bufs == 2 && longest > n) n = longest; /* _init_bias(key_length) */
+    long double per = n * n;
+    if (c->f->layer_bufs == 2 && c->f->rope_div)
+        per += 2 * 4 * n * (long double)c->m->head_dim / (long double)c->f->rope_div;
+    return (long double)c->m->layers * per;
+}
+
+/* Whether the training forward returns K/V presents: HF decoders take
+ * use_cache from config.use_cache (True in GPT-2, GPT-NeoX, Llama... configs)
+ * and turn it off only under their own gradient checkpointing
+ * (GPTNeoXModel.forward: `if self.gradient_checkpointing and self.training:
+ * use_cache = False`, modeling_gpt_neox.py@006bd23). */
+static bool presents_on(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->use_cache) return wl->use_cache == 1;
+    return wl->trainer == EST_TRAINER_HF && wl->head == EST_HEAD_LM && !c->f->encoder &&
+           (wl->ckpt == EST_CKPT_NONE || wl->ckpt == EST_CKPT_SELECTIVE);
+}
+
+/* Per token, all layers: what the presents hold once backward has freed the
+ * saved tensors. GPT-NeoX: `present = (key, value)` with key the fp32 cat of
+ * the rotary and pass parts and value a view of the fused qkv output, which
+ * keeps that whole output; GPT-2 (and the other fused q,k,v families): key
+ * and value are views of the one c_attn output; separate projections: K
+ * (new after rotary) and a view of the v_proj output. */
+static long double presents_kept(const struct calc *c)
+{
+    long double a = c->a;
+    if (c->f->qkv_view) return c->L * (4 * c->kvd + a * (c->qd + 2 * c->kvd));
+    if (fused_qkv(c)) return c->L * a * (c->qd + 2 * c->kvd);
+    return c->L * 2 * a * c->kvd;
+}
+
+/* Per token, all layers: present tensors autograd does not keep anyway,
+ * alive through the forward while the presents tuple is built. GPT-NeoX's
+ * fp32 key: SDPA and flash-attn save its 16-bit cast, eager's baddbmm the
+ * fp32 key itself (counted in act_layer). Elsewhere the presents are what
+ * attention saves. */
+static long double presents_extra(const struct calc *c)
+{
+    if (!presents_on(c) || !c->f->qkv_view || c->wl->trainer != EST_TRAINER_HF) return 0;
+    /* eager: the value view's whole fused qkv output (attention keeps a copy) */
+    if (c->wl->attention == EST_ATTN_EAGER) return c->L * c->a * (c->qd + 2 * c->kvd);
+    /* in fp32 the cast is the key itself, which SDPA then saves */
+    if (c->wl->attention == EST_ATTN_SDPA_MATH || c->a >= 4) return 0;
+    return c->L * 4 * c->kvd;
+}
+
+/* --keep-outputs: the bytes of the output object a loop such as
+ *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
+ *                        loss = outputs.logits.sum(); loss.backward()
+ * (huggingface/optimum:tests/benchmark/benchmark_bettertransformer_training_
+ * minimal.py@283555f99685a9876192c6c43a07d08e06121f8a, the script behind the
+ * SDPA training tables of transformers' model docs) holds: its logits and,
+ * with presents, every layer's K/V. They stay through backward (beside the
+ * whole gradient at its end) and the previous ones into the next forward
+ * until `outputs` is reassigned (beside that forward's activations). */
+static long double outputs_kept(const struct calc *c)
+{
+    if (!c->wl->keep_outputs) return 0;
+    long double out = c->wl->head == EST_HEAD_LM ? c->a * c->T * c->V : 0;
+    if (presents_on(c)) out += c->T * presents_kept(c);
+    return out;
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c);
+    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -1353,6 +1490,10 @@ static void train_acts(const struct calc *c, struct terms *t)
         carry = 0;
     }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
+    /* --keep-outputs: the previous output object beside this forward's end */
+    long double kept = outputs_kept(c);
+    if (kept > tmp) tmp = kept;
+    t->temp_step += kept; /* and the current one beside the whole gradient */
     t->temp_fwd = tmp + shard_temp(c);
     if (wl->longest_first) t->later += t->grads_fwd + t->copies + shard_temp(c);
 }
@@ -1564,6 +1705,219 @@ static void infer_terms(const struct calc *c, struct terms *t)
     t->temp_fwd += dequant_temp(c);
 }
 
+/* ---- variable-length batches and the caching allocator (estvar) ------ */
+
+/* One training step's tensors, in the order the step makes and frees them,
+ * fed to the allocator model (allocsim): each block's saved tensors (in
+ * pieces of one residual-stream tensor, a h T), the logits and the loss's
+ * buffers, the backward's per-block working set (the recomputed block under
+ * checkpointing, the MLP's gradient buffers), full fine-tuning's gradients
+ * (freed at the step's end unless kept). Sizes come from the same per-token
+ * terms as the estimate. Tensors are tagged by group so a group can be
+ * freed at once. */
+struct vl {
+    struct allocsim sim;
+    int h[4096], grp[4096];
+    int n;
+    bool over;
+};
+
+enum { VL_HEAD = 1 << 16, VL_LOSS, VL_GRADH, VL_WORK, VL_GRADS };
+
+static void vl_alloc(struct vl *v, long double bytes, int group)
+{
+    if (bytes < 1) return;
+    if (v->n >= (int)(sizeof v->h / sizeof v->h[0])) {
+        v->over = true;
+        return;
+    }
+    v->h[v->n] = allocsim_alloc(&v->sim, (int64_t)bytes);
+    v->grp[v->n++] = group;
+}
+
+static void vl_chunks(struct vl *v, long double total, long double piece, int group)
+{
+    for (int k = 0; total >= 1 && k < 64; k++) {
+        long double x = (total < 1.5L * piece || k == 63) ? total : piece;
+        vl_alloc(v, x, group);
+        total -= x;
+    }
+}
+
+static void vl_free_group(struct vl *v, int group)
+{
+    for (int i = v->n - 1; i >= 0; i--)
+        if (v->grp[i] == group && v->h[i] >= 0) {
+            allocsim_free(&v->sim, v->h[i]);
+            v->h[i] = -1;
+        }
+    while (v->n > 0 && v->h[v->n - 1] < 0) v->n--;
+}
+
+static bool vl_ckpt(const struct calc *c, int i)
+{
+    switch (c->wl->ckpt) {
+    case EST_CKPT_FULL: case EST_CKPT_OP: return true;
+    case EST_CKPT_EVERY: return c->wl->ckpt_every > 0 && (i + 1) % c->wl->ckpt_every == 0;
+    default: return false;
+    }
+}
+
+static void vl_step(const struct calc *c, const struct terms *t, struct vl *v, long double T)
+{
+    const struct est_workload *wl = c->wl;
+    long double a = c->a, h = c->h, piece = a * h * T;
+    bool eager = scores_kept(wl->attention);
+    long double per = act_layer(c, eager), keep = wl->ckpt == EST_CKPT_OP ? act_layer_op(c) : c->r * h;
+    long double recompute = per - (norm_keeps_input(c) ? c->r * h : 0);
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    int L = (int)c->L;
+    for (int i = 0; i < L; i++) vl_chunks(v, (vl_ckpt(c, i) ? keep : per) * T, piece, i);
+    long double scale = c->T > 0 ? T / c->T : 0; /* logits and loss terms are per c->T tokens */
+    if (wl->head == EST_HEAD_LM) {
+        vl_alloc(v, a * T * c->V, VL_HEAD);
+        vl_alloc(v, t->logits * scale - a * T * c->V, VL_HEAD);
+        long double lt = wl->loss == EST_LOSS_CE ? 8 * T * c->V : 0;
+        vl_alloc(v, lt / 2, VL_LOSS);
+        vl_alloc(v, lt / 2, VL_LOSS);
+        vl_free_group(v, VL_LOSS);
+    }
+    vl_free_group(v, VL_HEAD);
+    vl_alloc(v, piece, VL_GRADH);
+    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
+    long double lin[7] = {h * c->qd, h * c->kvd, h * c->kvd, c->qd * h, h * c->ffn * k, c->ffn * h * k, 0};
+    if (gated(c->m)) lin[6] = h * c->ffn * k;
+    for (int i = L - 1; i >= 0; i--) {
+        if (vl_ckpt(c, i)) vl_chunks(v, recompute * T, piece, VL_WORK);
+        vl_alloc(v, 3 * a * c->ffn * k * T, VL_WORK);
+        if (c->full && !(wl->grad_accum > 1 || wl->keep_grads))
+            for (int j = 0; j < 7; j++) vl_alloc(v, gb * lin[j], VL_GRADS);
+        vl_free_group(v, VL_WORK);
+        vl_free_group(v, i);
+    }
+    vl_free_group(v, VL_GRADH);
+    vl_free_group(v, VL_GRADS); /* zero_grad(set_to_none=True) */
+}
+
+/* The reserved high-water mark of steps at these lengths (tokens per sample). */
+static int64_t vl_reserved(const struct calc *c, const struct terms *t, const int64_t *len, int n, bool *ok)
+{
+    struct vl v;
+    v.n = 0;
+    v.over = false;
+    allocsim_init(&v.sim);
+    for (int i = 0; i < n; i++) vl_step(c, t, &v, (long double)c->wl->batch * (long double)len[i]);
+    int64_t r = v.sim.peak_reserved;
+    if (v.sim.failed || v.over) *ok = false;
+    allocsim_release(&v.sim);
+    return r;
+}
+
+/* A fixed-seed generator (xorshift64*), so the same workload gives the
+ * same estimate. */
+static double vl_uniform(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return ((double)((*x * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int cmp_len(const void *p, const void *q)
+{
+    int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+    return (a > b) - (a < b);
+}
+
+#define VL_MAX_SAMPLES 100000
+#define VL_MAX_RECORDS 16
+
+/* --var-len: the epoch's sample lengths (lognormal with the given mean and
+ * sd, cut at seq), in the sampler's order, grouped into micro-batches
+ * padded to their longest; each micro-batch longer than every one before it
+ * is a step whose length-sized tensors the cached blocks of the shorter steps
+ * cannot all hold, so the allocator reserves new segments while the old
+ * ones stay cached. Simulated on those record steps (at most 48, evenly
+ * picked, the last kept); the extra is that high-water mark less the one of
+ * steps at the epoch's longest length alone. Steps between records are not
+ * simulated (they reuse cached blocks; their splitting of large blocks is
+ * not modelled). */
+#define VL_ORDERS 8
+
+/* One epoch order (seed): its record steps' extra reserved bytes. */
+static long double varlen_order(const struct calc *c, const struct terms *t, int64_t *len, int64_t ns,
+                                uint64_t seed, int *records, int64_t *longest, bool *ok)
+{
+    const struct est_workload *wl = c->wl;
+    double m = wl->len_mean, sd = wl->len_sd > 0 ? wl->len_sd : 0;
+    double s2 = log(1 + (sd / m) * (sd / m)), mu = log(m) - s2 / 2, sg = sqrt(s2);
+    uint64_t x = seed;
+    for (int64_t i = 0; i < ns; i++) {
+        double u1 = vl_uniform(&x), u2 = vl_uniform(&x);
+        double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+        double l = exp(mu + sg * z);
+        if (l > (double)wl->seq) l = (double)wl->seq;
+        len[i] = l < 1 ? 1 : (int64_t)(l + 0.5);
+    }
+    if (wl->len_order != 0) qsort(len, (size_t)ns, sizeof *len, cmp_len);
+    if (wl->len_order == 2)
+        for (int64_t i = 0; i < ns / 2; i++) {
+            int64_t tmp = len[i];
+            len[i] = len[ns - 1 - i];
+            len[ns - 1 - i] = tmp;
+        }
+    /* micro-batches padded to their longest; keep the records in place */
+    int64_t best = 0, nrec = 0;
+    for (int64_t i = 0; i < ns; i += wl->batch) {
+        int64_t lb = 0;
+        for (int64_t j = i; j < ns && j < i + wl->batch; j++)
+            if (len[j] > lb) lb = len[j];
+        if (lb > best) len[nrec++] = best = lb;
+    }
+    int64_t rec[VL_MAX_RECORDS];
+    int n = 0;
+    for (int i = 0; i < VL_MAX_RECORDS && i < nrec; i++)
+        rec[n++] = len[nrec <= VL_MAX_RECORDS ? i : (int64_t)i * (nrec - 1) / (VL_MAX_RECORDS - 1)];
+    int64_t fixed[2] = {best, best};
+    int64_t var = vl_reserved(c, t, rec, n, ok), base = vl_reserved(c, t, fixed, 2, ok);
+    *records += (int)nrec;
+    if (best > *longest) *longest = best;
+    return var > base ? (long double)(var - base) : 0;
+}
+
+/* --var-len: the epoch's sample lengths (lognormal with the given mean and
+ * sd, cut at seq), in the sampler's order, grouped into micro-batches
+ * padded to their longest. Each micro-batch longer than every one before it
+ * needs length-sized blocks that the cached blocks of the shorter steps
+ * cannot hold whole, so the allocator cudaMallocs new segments while the old
+ * ones stay cached (they serve smaller requests, split). Simulated on those
+ * record steps (at most 16, evenly picked, the last kept); the extra is that
+ * high-water mark less the one of steps at the epoch's longest length alone,
+ * averaged over 8 shuffles for a random order (which records a run meets
+ * depends on its seed). Steps between records are not simulated: they reuse
+ * cached blocks (their splitting of large blocks is not modelled). */
+static void varlen_extra(const struct calc *c, const struct terms *t, struct est_result *r, long double *extra)
+{
+    const struct est_workload *wl = c->wl;
+    *extra = 0;
+    if (!(wl->len_mean > 0) || wl->mode != EST_MODE_TRAIN || wl->trainer == EST_TRAINER_LLMC) return;
+    int64_t ns = wl->len_samples > 0 ? wl->len_samples : 1000;
+    if (ns > VL_MAX_SAMPLES) ns = VL_MAX_SAMPLES;
+    int64_t *len = malloc((size_t)ns * sizeof *len);
+    if (!len) return;
+    int orders = wl->len_order == 0 ? VL_ORDERS : 1, records = 0;
+    int64_t longest = 0;
+    bool ok = true;
+    long double sum = 0;
+    for (int k = 0; k < orders; k++)
+        sum += varlen_order(c, t, len, ns, 0x9E3779B97F4A7C15ULL + 0xD1B54A32D192ED03ULL * (uint64_t)k,
+                            &records, &longest, &ok);
+    free(len);
+    r->varlen_records = (records + orders / 2) / orders;
+    r->varlen_longest = longest;
+    if (ok) *extra = sum / orders;
+}
+
 /* ---- assembling the result ---------------------------------------- */
 
 static const char *const comp_names[EST_C__COUNT] = {
@@ -1715,6 +2069,41 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     }
 }
 
+/* Appends to a component's formula (bounded). */
+static void formula_append(struct est_result *r, enum est_comp i, const char *text)
+{
+    char *f = r->comp[i].formula;
+    size_t used = strlen(f);
+    if (used + 1 < sizeof r->comp[i].formula) snprintf(f + used, sizeof r->comp[i].formula - used, "%s", text);
+}
+
+/* What layer_buffers, the presents and --keep-outputs added, in words. */
+static void explain_kept(const struct calc *c, struct est_result *r)
+{
+    char b[32], line[200];
+    long double buf = layer_buffers(c);
+    if (buf > 0) {
+        fmt_gib(buf, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of buffers every layer registers (bool N x N causal mask%s)", b,
+                 c->f->layer_bufs == 2 ? ", fp32 rotary cos/sin" : "");
+        formula_append(r, EST_C_WEIGHTS, line);
+    }
+    if (c->wl->mode != EST_MODE_TRAIN) return;
+    long double extra = c->T * presents_extra(c);
+    if (extra > 0) {
+        fmt_gib(extra, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of K/V presents autograd does not keep (fp32 key)", b);
+        formula_append(r, EST_C_ACTS, line);
+    }
+    long double kept = outputs_kept(c);
+    if (kept > 0) {
+        fmt_gib(kept, b, sizeof b);
+        snprintf(line, sizeof line, "; the loop's output object (logits%s) = %s: the previous one at the end of "
+                 "forward, the current one at the end of backward", presents_on(c) ? " + K/V presents" : "", b);
+        formula_append(r, EST_C_TEMP, line);
+    }
+}
+
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
     char b[32], model[200];
@@ -1789,6 +2178,17 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double slack = llmc ? 0
                         : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
                               SLACK_PERSIST * persist;
+    /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
+     * the allocator frees its cached unsplit segments and retries (header
+     * comment of CUDACachingAllocator.cpp), so cached blocks alone never
+     * take the reserved figure past the card. */
+    long double varlen = t->varlen;
+    if (varlen > 0 && wl->capacity_bytes > 0) {
+        long double c0 = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
+        long double room = (long double)wl->capacity_bytes - c0 - t->managed - alloc - slack;
+        if (varlen > room) varlen = room > 0 ? room : 0;
+    }
+    slack += varlen;
     /* model init (torchtune's nf4 quantization): the weights and the
      * transient before any gradient or optimizer state exists; the peak
      * counters keep it as their high-water mark */
@@ -1821,11 +2221,21 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);
+    if (wl->len_mean > 0 && wl->mode == EST_MODE_TRAIN) {
+        char b[32], line[320];
+        fmt_gib(varlen, b, sizeof b);
+        r->varlen_extra_bytes = (int64_t)(varlen + 0.5L);
+        snprintf(line, sizeof line, " + %s: varying lengths, the allocator's high-water mark over %d micro-batches "
+                 "that each set a new longest (up to %lld tokens%s), beyond a run at that length", b,
+                 r->varlen_records, (long long)r->varlen_longest,
+                 wl->len_order == 0 ? "; the mean of 8 shuffles" : "");
+        formula_append(r, EST_C_SLACK, line);
+    }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
                     : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
                     : init_peak ? "model init (nf4 quantization)"
-                    : step_peak ? "optimizer step"
+                    : step_peak ? (wl->optimizer == EST_OPT_NONE ? "end of backward" : "optimizer step")
                     : later_peak ? "a micro-batch after the longest"
                                  : "forward/backward";
     r->capacity_bytes = wl->capacity_bytes;
@@ -1870,10 +2280,15 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
         t.init_tmp = torchao_nf4_temp(&c);
         if (wl->trainer == EST_TRAINER_LLMC) llmc_acts(&c, &t);
         else train_acts(&c, &t);
+        t.w += layer_buffers(&c);
+        varlen_extra(&c, &t, r, &t.varlen);
         explain_train(&c, &t, r);
+        explain_kept(&c, r);
     } else {
         infer_terms(&c, &t);
+        t.w += layer_buffers(&c);
         explain_infer(&c, &t, r);
+        explain_kept(&c, r);
     }
     return finish(&c, &t, r, err);
 }
@@ -1917,6 +2332,9 @@ static int search(const struct est_model *m, const struct est_workload *wl, int6
 int est_max_batch(const struct est_model *m, const struct est_workload *wl, int64_t *batch,
                   struct oomlab_err *err)
 {
+    struct est_workload fixed_len = *wl; /* fixed-length figures: --var-len left out (its simulation is slow) */
+    fixed_len.len_mean = 0;
+    wl = &fixed_len;
     struct est_workload copy = *wl;
     return search(m, wl, &copy.batch, &copy, 1 << 24, batch, err);
 }
@@ -1924,6 +2342,9 @@ int est_max_batch(const struct est_model *m, const struct est_workload *wl, int6
 int est_max_seq(const struct est_model *m, const struct est_workload *wl, int64_t *seq,
                 struct oomlab_err *err)
 {
+    struct est_workload fixed_len = *wl; /* fixed-length figures: --var-len left out (its simulation is slow) */
+    fixed_len.len_mean = 0;
+    wl = &fixed_len;
     struct est_workload copy = *wl;
     if (wl->mode != EST_MODE_TRAIN && wl->prompt_len) return search(m, wl, &copy.prompt_len, &copy, 1 << 24, seq, err);
     return search(m, wl, &copy.seq, &copy, 1 << 24, seq, err);
@@ -1978,6 +2399,9 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,
                int max, int *n, struct oomlab_err *err)
 {
+    struct est_workload fixed_len = *wl; /* fixed-length figures: --var-len left out (its simulation is slow) */
+    fixed_len.len_mean = 0;
+    wl = &fixed_len;
     struct est_result r;
     struct est_workload a;
     *n = 0;
@@ -2045,6 +2469,9 @@ static bool combo_apply(const struct est_workload *wl, unsigned mask, struct est
 int est_fit_combo(const struct est_model *m, const struct est_workload *wl, struct est_combo *out,
                   struct oomlab_err *err)
 {
+    struct est_workload fixed_len = *wl; /* fixed-length figures: --var-len left out (its simulation is slow) */
+    fixed_len.len_mean = 0;
+    wl = &fixed_len;
     struct est_workload one = *wl, alt;
     struct est_result r;
     memset(out, 0, sizeof *out);

@@ -147,6 +147,19 @@ struct est_workload {
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
+    bool keep_outputs;           /* the loop holds the model's output object (logits, K/V
+                                    presents) through backward and into the next forward:
+                                    `outputs = model(**batch)` reassigned only after it returns */
+    int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
+                                    without gradient checkpointing: config.use_cache), 1 yes, 2 no */
+    double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
+                                    sd (tokens), cut at seq, each micro-batch padded to its
+                                    longest; 0 = every micro-batch is seq long */
+    int len_order;               /* 0 random (HF RandomSampler), 1 sorted shortest first,
+                                    2 longest first */
+    int64_t len_samples;         /* samples in the epoch (default 1000) */
+    int layer_buffers;           /* 0 auto (HF GPT-NeoX and GPT-2: a bool N x N causal-mask buffer
+                                    per attention module, GPT-NeoX's fp32 rotary caches), 1 none */
     enum est_ckpt ckpt;
     int64_t ckpt_every;          /* N of EST_CKPT_EVERY */
     enum est_attn attention;
@@ -187,7 +200,7 @@ struct est_component {
     const char *name;     /* "weights", "optimizer states", ... (static) */
     int64_t bytes;        /* 0 when the term does not apply */
     bool at_peak;         /* live at the moment of the peak */
-    char formula[320];    /* the term's formula with its numbers (--explain) */
+    char formula[480];    /* the term's formula with its numbers (--explain) */
 };
 
 struct est_result {
@@ -202,6 +215,9 @@ struct est_result {
     int64_t host_bytes;           /* model states offloaded to host memory (per process) */
     int64_t managed_bytes;        /* paged optimizer states: in device used, not in torch's peaks */
     const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
+    int64_t varlen_extra_bytes;   /* --var-len: reserved beyond a fixed-length run (in the slack) */
+    int varlen_records;           /* --var-len: micro-batches that set a new longest length */
+    int64_t varlen_longest;       /* --var-len: the epoch's longest micro-batch (tokens per sample) */
 };
 
 /* Defaults: train, batch 1, seq 512, bf16-mixed, adamw (foreach), no
@@ -343,6 +359,11 @@ const char *est_ckpt_keeps(enum est_ckpt c);
 const char *est_loss_path(const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);
+/* Which measured figure the estimate models and how (static, for --explain):
+ * the allocated peak is the tensors alive at the peak moment; the reserved
+ * one adds a fixed-share slack for one batch shape, no simulation of the
+ * caching allocator's segments or of an epoch of varying lengths. */
+const char *est_figures_model(const struct est_workload *wl);
 /* The whole cache model in words (cache, its length and layout, the mask,
  * the prefill logits), into buf; the same static text as est_cache_model
  * outside generation. */
@@ -351,6 +372,9 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
+int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */
+int est_len_order_parse(const char *s);      /* "random" 0, "sorted" 1, "longest-first" 2 */
 const char *est_trainer_name(enum est_trainer t);
 /* "q,v", "q,k,v,o", "all", "attn", "mlp", "head" -> EST_LORA_* bits; -1 on junk. */
 int est_lora_targets_parse(const char *s, unsigned *bits);

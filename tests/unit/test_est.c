@@ -1249,17 +1249,24 @@ static void test_neox_qkv_view(void **state)
     wl.batch = 1;
     wl.seq = 128;
     wl.attention = EST_ATTN_SDPA;
+    wl.use_cache = 2; /* the presents' fp32 key: test_neox_presents */
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
     wl.trainer = EST_TRAINER_TORCHTUNE; /* not HF's modeling code: plain accounting */
     assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
     int64_t h = 1024, L = 24, T = 128;
-    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 2 - h * 2));
+    /* outside the blocks HF's NeoX gathers fp32 cos/sin (T x rotary 16) per
+     * layer; the plain accounting builds (B, T, head_dim) once */
+    int64_t rope = T * (L * 2 * 4 * 16) - T * 2 * 64 * 2;
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 2 - h * 2) + rope);
     wl.attention = EST_ATTN_EAGER;
     wl.trainer = EST_TRAINER_HF;
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
     wl.trainer = EST_TRAINER_TORCHTUNE;
     assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
-    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 4 - h * 2));
+    /* eager: fp32 q, k (8h) and the copy of v matmul makes (2h), not the
+     * whole qkv output (the presents keep that: test_neox_presents), against
+     * 6h; less the shared LayerNorm input (2h) */
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 4 + 2 * h - 6 * h - h * 2) + rope);
 }
 
 static void test_offload(void **state)
@@ -1312,6 +1319,175 @@ static void test_offload(void **state)
     assert_int_equal(est_offload_parse("disk"), -1);
 }
 
+/* HF GPT-NeoX registers a bool N x N causal mask and fp32 rotary cos/sin
+ * caches (N x head_dim / 4) in every attention module (modeling_gpt_neox.py
+ * @006bd23): 24 x (2048^2 + 2 x 4 x 2048 x 16) B on pythia-410m, grown to
+ * the sequence when it is longer; GPT-2's bias is n_positions^2. */
+static void test_layer_buffers(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("pythia-410m")->m;
+    struct est_workload wl;
+    struct est_result r, none;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loss = EST_LOSS_SUM;
+    wl.seq = 128;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t n = 2048, L = 24;
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params + L * (n * n + 2 * 4 * n * 16));
+    wl.layer_buffers = 1;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_int_equal(none.comp[EST_C_WEIGHTS].bytes, 2 * r.params);
+    assert_int_equal(r.peak_allocated_bytes - none.peak_allocated_bytes, L * (n * n + 2 * 4 * n * 16));
+    wl.layer_buffers = 0;
+    wl.seq = 4096; /* _init_bias(key_length) */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params + L * (4096 * 4096 + 2 * 4 * 4096 * 16));
+    wl.trainer = EST_TRAINER_TORCHTUNE; /* not HF's modules */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params);
+    struct est_model g = models_find("gpt2")->m;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP16;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params + 12 * 1024 * 1024);
+}
+
+/* use_cache in training: GPT-NeoX's presents hold the fp32 key (the cat of
+ * the fp32 rotary part and the pass part) that SDPA does not save (it saves
+ * the 16-bit cast); eager's baddbmm saves that fp32 key itself, but its
+ * matmul copies v, so there the presents alone keep the qkv output. HF turns
+ * the presents off under its gradient checkpointing. (bench/estimate-oracle's
+ * NeoX block checks both on real torch.) */
+static void test_neox_presents(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("pythia-410m")->m;
+    struct est_workload wl;
+    struct est_result on, off;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loss = EST_LOSS_SUM;
+    wl.seq = 512;
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    int64_t h = 1024, L = 24, T = 512;
+    assert_int_equal(on.comp[EST_C_ACTS].bytes - off.comp[EST_C_ACTS].bytes, L * T * 4 * h);
+    wl.use_cache = 0;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    /* eager: matmul keeps a copy of v, so the fused qkv output (3h x 2 B) is
+     * kept by the presents alone */
+    assert_int_equal(on.comp[EST_C_ACTS].bytes - off.comp[EST_C_ACTS].bytes, L * T * 2 * 3 * h);
+    wl.use_cache = 0;
+    wl.attention = EST_ATTN_SDPA;
+    wl.ckpt = EST_CKPT_FULL; /* gradient_checkpointing_enable: use_cache = False */
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    assert_int_equal(on.comp[EST_C_ACTS].bytes, off.comp[EST_C_ACTS].bytes);
+}
+
+/* --keep-outputs (optimum's benchmark_training loop): the previous output
+ * object (fp16 logits T V x 2 B, presents: fp32 key 4h + the fused qkv
+ * output 6h per layer) beside the next forward's end; the current one beside
+ * the whole gradient at the end of backward, the peak at short sequences. */
+static void test_keep_outputs(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("pythia-410m")->m;
+    struct est_workload wl;
+    struct est_result base, kept;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_FP16;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loss = EST_LOSS_SUM;
+    wl.seq = 2048;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.keep_outputs = true;
+    assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
+    int64_t h = 1024, L = 24, T = 2048, V = 50304;
+    int64_t out = T * (2 * V + L * (4 * h + 2 * 3 * h));
+    assert_string_equal(kept.peak_phase, "forward/backward");
+    /* at 2048 tokens the previous outputs outweigh the backward temporaries */
+    assert_int_equal(kept.comp[EST_C_TEMP].bytes, out);
+    assert_true(kept.peak_allocated_bytes - base.peak_allocated_bytes > out - base.comp[EST_C_TEMP].bytes - 2);
+    wl.seq = 128;
+    T = 128;
+    out = T * (2 * V + L * (4 * h + 2 * 3 * h));
+    assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
+    assert_string_equal(kept.peak_phase, "end of backward");
+    assert_int_equal(kept.peak_allocated_bytes,
+                     kept.comp[EST_C_WEIGHTS].bytes + kept.comp[EST_C_GRADS].bytes + out);
+    wl.use_cache = 2; /* logits only */
+    assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
+    assert_int_equal(kept.peak_allocated_bytes,
+                     kept.comp[EST_C_WEIGHTS].bytes + kept.comp[EST_C_GRADS].bytes + T * 2 * V);
+}
+
+/* --var-len: an epoch of varying lengths reserves more than a run at its
+ * longest length (the allocator's cached segments of shorter steps), only in
+ * the reserved figures; none when the longest comes first or every sample is
+ * cut to --seq; never past the card. */
+static void test_var_len(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result base, r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.seq = 4096;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.len_mean = 1500;
+    wl.len_sd = 1000;
+    wl.len_order = 1; /* shortest first: every micro-batch a new longest */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.peak_allocated_bytes, base.peak_allocated_bytes);
+    assert_true(r.varlen_extra_bytes > 0);
+    assert_true(r.varlen_records > 1);
+    assert_int_equal(r.peak_reserved_bytes - base.peak_reserved_bytes, r.varlen_extra_bytes);
+    assert_int_equal(r.comp[EST_C_SLACK].bytes - base.comp[EST_C_SLACK].bytes, r.varlen_extra_bytes);
+    int64_t sorted = r.varlen_extra_bytes;
+    wl.len_order = 0; /* random: fewer new longest micro-batches */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.varlen_extra_bytes > 0 && r.varlen_extra_bytes < sorted);
+    wl.len_order = 2; /* longest first: nothing later needs a bigger block */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.varlen_extra_bytes, 0);
+    assert_int_equal(r.peak_reserved_bytes, base.peak_reserved_bytes);
+    wl.len_order = 0;
+    wl.len_mean = 400000; /* every sample cut to --seq */
+    wl.len_sd = 10;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.varlen_extra_bytes, 0);
+    wl.len_mean = 1500;
+    wl.len_sd = 1000;
+    wl.len_order = 1;
+    wl.capacity_bytes = base.device_used_bytes + 1000; /* the cache is released before an OOM */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.device_used_bytes <= wl.capacity_bytes);
+    assert_int_equal(r.fits, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1346,6 +1522,10 @@ int main(void)
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
         cmocka_unit_test(test_neox_qkv_view),
+        cmocka_unit_test(test_layer_buffers),
+        cmocka_unit_test(test_neox_presents),
+        cmocka_unit_test(test_keep_outputs),
+        cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
