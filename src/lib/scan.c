@@ -424,11 +424,13 @@ struct evidence {
     size_t region;          /* relative start of the traceback region */
     size_t below;           /* relative start of a traceback found below the message, 0: none */
     bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
+    bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
     if (e->load_masked) bits &= ~(1u << OOM_STAGE_LOAD);
+    if (e->optimizer_masked) bits &= ~(1u << OOM_STAGE_OPTIMIZER);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
@@ -465,10 +467,25 @@ static bool ipython_context_line(const char *body, size_t n)
     return i > d && i - d <= 5 && (i == n || body[i] == ' ');
 }
 
+/* An optimizer running its closure: the optimizer frames that call it
+ * (outer ones: after it innermost-first, before it outermost-first) are
+ * not the stage; the closure's own forward and backward are. */
+static void mask_optimizer(struct evidence *e)
+{
+    const unsigned opt = 1u << OOM_STAGE_OPTIMIZER;
+    if (!e->inner_last) {
+        e->optimizer_masked = true;
+        return;
+    }
+    e->bits &= ~opt;
+    e->inner &= ~opt;
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
     if (stage_masks_load(body, n + 1)) mask_load(e);
+    if (stage_masks_optimizer(body, n + 1)) mask_optimizer(e);
     frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
 }
 
@@ -829,7 +846,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);

@@ -516,6 +516,23 @@ bool stage_masks_load(const char *text, size_t len)
     return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
 }
 
+/* An optimizer running its closure: the step has not begun, the closure's
+ * forward and backward run inside it (Lightning's automatic optimization:
+ * adam.py step "loss = closure()" -> precision _wrap_closure
+ * "closure_result = closure()" -> automatic.py closure -> _training_step ->
+ * training_step; torch.optim's LBFGS "loss = float(closure())"). */
+static const struct stage_word mask_optimizer_words[] = {
+    {"closure()", OOM_STAGE_OPTIMIZER, false}, {".closure(", OOM_STAGE_OPTIMIZER, false},
+    {"_wrap_closure", OOM_STAGE_OPTIMIZER, false}, {", in closure\n", OOM_STAGE_OPTIMIZER, false},
+    {", in _training_step", OOM_STAGE_OPTIMIZER, false},
+};
+
+bool stage_masks_optimizer(const char *text, size_t len)
+{
+    return words_bits(text, len, mask_optimizer_words,
+                      sizeof mask_optimizer_words / sizeof mask_optimizer_words[0]) != 0;
+}
+
 /* An IPython frame header ("/x/keras/engine/training.py in _fit_loop(self,
  * f, ..., validation_steps)") names its function, then the parameters:
  * those are no code that ran (validation_steps is no validation_step).

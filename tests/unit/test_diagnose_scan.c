@@ -1581,6 +1581,30 @@ static void test_paddle_cxx_stack(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* An optimizer running its closure has not begun its step: the frames that
+ * call the closure name no optimizer stage (Lightning's automatic
+ * optimization runs training_step and backward inside adam.step). Frames
+ * of Lightning-AI/pytorch-lightning#18831, the message line of
+ * modelscope/ms-swift#3399. */
+static void test_optimizer_closure_is_no_step(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"File ~/SFNO/.venv/lib/python3.11/site-packages/torch/optim/adam.py:143, in Adam.step(self, closure)\n"
+         "    141 if closure is not None:\n"
+         "    142     with torch.enable_grad():\n"
+         "--> 143         loss = closure()\n"
+         "    145 for group in self.param_groups:\n"
+         "    146     params_with_grad = []\n"
+         "\n"
+         "File ~/SFNO/.venv/lib/python3.11/site-packages/lightning/pytorch/plugins/precision/precision_plugin.py:104, "
+         "in PrecisionPlugin._wrap_closure(self, model, optimizer, closure)\n"
+         "torch.cuda.OutOfMemoryError: CUDA out of memory.\n",
+         "unknown", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1614,7 +1638,7 @@ int main(void)
         cmocka_unit_test(test_bar_glued_to_header_is_context),
         cmocka_unit_test(test_grad_reduction_master_grads_predict),
         cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
-        cmocka_unit_test(test_paddle_cxx_stack),
+        cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
