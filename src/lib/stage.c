@@ -134,6 +134,8 @@ static const struct stage_word frame_words[] = {
     {"val_step", OOM_STAGE_EVAL, W}, {"eval_step", OOM_STAGE_EVAL, W},
     {", in test\n", OOM_STAGE_EVAL, false}, {" = test()", OOM_STAGE_EVAL, false},
     {", in validate", OOM_STAGE_EVAL, false}, {"_run_eval", OOM_STAGE_EVAL, false},
+    /* detectron2's evaluator loop (Trainer.test, EvalHook) */
+    {"inference_on_dataset", OOM_STAGE_EVAL, false},
     /* a function named for it ("in validation", "in validation_epoch") */
     {", in validation", OOM_STAGE_EVAL, false},
     {"validation_loop", OOM_STAGE_EVAL, false}, {"predict_step", OOM_STAGE_EVAL, false},
@@ -554,6 +556,24 @@ unsigned stage_frame_bits(const char *text, size_t len)
     if (has(text, len, "\"<string>\", line ")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
+    /* IPython 8 and Python 3.11+ tools qualify the function with its class
+     * ("trainer.py:570, in BaseTrainer.validate(self)"): the cues written
+     * ", in validate" read the name after the last dot too. */
+    const char *in = memmem(text, len, ", in ", 5);
+    if (in) {
+        size_t i = (size_t)(in - text) + 5, dot = 0;
+        while (i < len && (ident(text[i]) || text[i] == '.')) {
+            if (text[i] == '.') dot = i;
+            i++;
+        }
+        char name[512];
+        size_t rest = dot ? len - dot - 1 : 0;
+        if (dot && rest + 5 <= sizeof name) {
+            memcpy(name, ", in ", 5);
+            memcpy(name + 5, text + dot + 1, rest);
+            bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
+        }
+    }
     return bits;
 }
 

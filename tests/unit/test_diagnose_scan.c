@@ -1605,6 +1605,26 @@ static void test_optimizer_closure_is_no_step(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* A qualified frame name (IPython 8: "trainer.py:570, in BaseTrainer.validate(self)",
+ * ultralytics/ultralytics#14367) reads as its method; detectron2's
+ * inference_on_dataset is the evaluation loop (facebookresearch/detectron2#1677,
+ * Trainer.test -> inference_on_dataset -> model(inputs)). Message line of
+ * ultralytics/ultralytics#14367's title form. */
+static void test_qualified_names_and_d2_evaluator(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"File ~/anaconda3/lib/python3.11/site-packages/ultralytics/engine/trainer.py:570, in BaseTrainer.validate(self)\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+         "eval", -1},
+        {"  File \"/home/hezhu/HeZhu/github_code/detectron2/detectron2/evaluation/evaluator.py\", line 141, in inference_on_dataset\n"
+         "    outputs = model(inputs)\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+         "eval", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1639,6 +1659,7 @@ int main(void)
         cmocka_unit_test(test_grad_reduction_master_grads_predict),
         cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
+        cmocka_unit_test(test_qualified_names_and_d2_evaluator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
