@@ -595,8 +595,22 @@ enum oom_stage stage_after_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* ComfyUI's error report names the node that failed ("- **Node Type:**
+ * KSampler", "WanVideoSampler", "UNETLoader", "VAEDecode"): samplers and
+ * decoders generate, loaders load. */
+static const struct stage_word comfy_node_words[] = {
+    {"Loader", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
+    {"Decode", OOM_STAGE_GENERATE, false},
+};
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    const char *node = memmem(text, len, "Node Type:", 10);
+    if (node) {
+        size_t off = (size_t)(node - text) + 10;
+        for (size_t i = 0; i < sizeof comfy_node_words / sizeof comfy_node_words[0]; i++)
+            if (has_cue(text + off, len - off, &comfy_node_words[i])) return comfy_node_words[i].stage;
+    }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
     return OOM_STAGE_UNKNOWN;

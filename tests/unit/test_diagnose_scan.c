@@ -1625,6 +1625,31 @@ static void test_qualified_names_and_d2_evaluator(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* ComfyUI's error report names the failed node above the message: samplers
+ * and decoders generate, loaders load (Comfy-Org/ComfyUI#7853 KSampler,
+ * #10246 WanVideoSampler, #6176 UNETLoader with its stack's first frames). */
+static void test_comfyui_report_node_type(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 54\n- **Node Type:** KSampler\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device\n",
+         "generate", -1},
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 27\n- **Node Type:** WanVideoSampler\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
+         "This error means you ran out of memory on your GPU.\n",
+         "generate", -1},
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 12\n- **Node Type:** UNETLoader\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
+         "## Stack Trace\n```\n"
+         "  File \"C:\\ComfyUI_windows_portable\\ComfyUI\\execution.py\", line 327, in execute\n"
+         "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all, "
+         "execution_block_cb=execution_block_cb, pre_execute_cb=pre_execute_cb)\n",
+         "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1659,7 +1684,7 @@ int main(void)
         cmocka_unit_test(test_grad_reduction_master_grads_predict),
         cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
-        cmocka_unit_test(test_qualified_names_and_d2_evaluator),
+        cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
