@@ -112,6 +112,8 @@ static const struct stage_word frame_words[] = {
     {"sd_samplers", OOM_STAGE_GENERATE, false}, {"k_diffusion/sampling", OOM_STAGE_GENERATE, false},
     {"k_diffusion\\sampling", OOM_STAGE_GENERATE, false},
     {"comfy/samplers.py", OOM_STAGE_GENERATE, false}, {"comfy\\samplers.py", OOM_STAGE_GENERATE, false},
+    /* Fooocus: default_pipeline.process_diffusion -> core.decode_vae */
+    {"process_diffusion", OOM_STAGE_GENERATE, false}, {"decode_vae", OOM_STAGE_GENERATE, false},
     /* ComfyUI's sampler node (nodes.py common_ksampler) */
     {"common_ksampler", OOM_STAGE_GENERATE, false},
     {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},

@@ -1650,6 +1650,25 @@ static void test_comfyui_report_node_type(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Fooocus's generation: process_diffusion -> core.decode_vae (frames of
+ * lllyasviel/Fooocus#700; the message line of Comfy-Org/ComfyUI#12906). */
+static void test_fooocus_frames(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"  File \"G:\\Games\\Foocus\\Fooocus\\modules\\async_worker.py\", line 517, in handler\n"
+         "    imgs = pipeline.process_diffusion(\n"
+         "  File \"G:\\Games\\Foocus\\python_embeded\\lib\\site-packages\\torch\\utils\\_contextlib.py\", "
+         "line 115, in decorate_context\n"
+         "    return func(*args, **kwargs)\n"
+         "  File \"G:\\Games\\Foocus\\Fooocus\\modules\\default_pipeline.py\", line 371, in process_diffusion\n"
+         "    decoded_latent = core.decode_vae(vae=final_vae, latent_image=sampled_latent, tiled=tiled)\n"
+         "torch.OutOfMemoryError: Allocation on device\n",
+         "generate", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1685,6 +1704,7 @@ int main(void)
         cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
+        cmocka_unit_test(test_fooocus_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
