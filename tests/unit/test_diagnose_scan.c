@@ -1669,6 +1669,17 @@ static void test_fooocus_frames(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* SGLang's KV-cache pool that does not fit at start-up is engine start-up
+ * (load), as vLLM's KV-cache sizing (sgl-project/sglang#4330). */
+static void test_sglang_pool_is_startup(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1704,7 +1715,7 @@ int main(void)
         cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
-        cmocka_unit_test(test_fooocus_frames),
+        cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
