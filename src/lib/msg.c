@@ -562,7 +562,7 @@ static const struct msg_rule rules[] = {
      .need = {"Not enough memory", "mem-fraction-static"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
-     .stage = OOM_STAGE_GENERATE,
+     .stage = OOM_STAGE_LOAD, /* engine start-up is load (stage.c ENGINE_WARMUP) */
      .clauses = clauses_none,
      .near = near_none},
     /* TensorFlow. */

@@ -424,11 +424,13 @@ struct evidence {
     size_t region;          /* relative start of the traceback region */
     size_t below;           /* relative start of a traceback found below the message, 0: none */
     bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
+    bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
     if (e->load_masked) bits &= ~(1u << OOM_STAGE_LOAD);
+    if (e->optimizer_masked) bits &= ~(1u << OOM_STAGE_OPTIMIZER);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
@@ -452,9 +454,38 @@ static void mask_load(struct evidence *e)
     if (e->inner & load) e->inner = 0;
 }
 
+/* IPython prints the lines around the one that ran, numbered ("     61
+ * kv_cache: List[torch.Tensor] = []" under "---> 64 torch.empty(...)"):
+ * context, not evidence, as Rich's are (stage_unbox). */
+static bool ipython_context_line(const char *body, size_t n)
+{
+    size_t i = 0;
+    while (i < n && body[i] == ' ') i++;
+    if (i < 2) return false;
+    size_t d = i;
+    while (i < n && isdigit((unsigned char)body[i])) i++;
+    return i > d && i - d <= 5 && (i == n || body[i] == ' ');
+}
+
+/* An optimizer running its closure: the optimizer frames that call it
+ * (outer ones: after it innermost-first, before it outermost-first) are
+ * not the stage; the closure's own forward and backward are. */
+static void mask_optimizer(struct evidence *e)
+{
+    const unsigned opt = 1u << OOM_STAGE_OPTIMIZER;
+    if (!e->inner_last) {
+        e->optimizer_masked = true;
+        return;
+    }
+    e->bits &= ~opt;
+    e->inner &= ~opt;
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
+    if (ipython_context_line(body, n)) return;
     if (stage_masks_load(body, n + 1)) mask_load(e);
+    if (stage_masks_optimizer(body, n + 1)) mask_optimizer(e);
     frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
 }
 
@@ -468,6 +499,16 @@ static bool under_frame(struct scan *s, const struct view *v, size_t a, const st
     if (!prev_line(v, &pa, &pb)) return false;
     read_cline(s, v, pa, pb, &up);
     return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
+}
+
+/* What the text glued in front of a traceback header says ("[>>>>  ] 308/3079,
+ * 31.0 task/s, elapsed: 10s, ETA: 89sTraceback (most recent call last):",
+ * "start transcribe processTraceback ..."): the last log line before the
+ * traceback, printed without its newline. */
+static enum oom_stage header_glued_context(const char *body, size_t n)
+{
+    const char *h = memmem(body, n, "Traceback (", 11);
+    return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
@@ -491,6 +532,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (c.kind == STAGE_LINE_HEADER) {
                 e->region = a;
                 in_tb = false;
+                if (e->context == OOM_STAGE_UNKNOWN) e->context = header_glued_context(c.body, c.n);
                 continue;
             }
             /* Unindented code a blank line above the frames is the user's
@@ -753,6 +795,10 @@ static enum oom_stage context_above(struct scan *s, const struct view *v, size_t
                                     const struct msg_prefix *src)
 {
     size_t a = below, b = below;
+    struct cline h;
+    read_cline(s, v, below, line_end(v, below), &h);
+    enum oom_stage glued = header_glued_context(h.body, h.n);
+    if (glued != OOM_STAGE_UNKNOWN) return glued;
     for (int ctx_lines = 0; ctx_lines < 3 && prev_line(v, &a, &b) && a > le;) {
         struct cline c;
         read_cline(s, v, a, b, &c);
@@ -764,7 +810,27 @@ static enum oom_stage context_above(struct scan *s, const struct view *v, size_t
     return OOM_STAGE_UNKNOWN;
 }
 
-#define GLUED_BYTES 96
+/* A message pasted first, with no traceback below it: the log lines that
+ * follow (the user pasted the error, then the log that led to it: "Val
+ * 99/5000 0/60 acc ...") say what ran, as lines above a traceback do. */
+static enum oom_stage context_after(struct scan *s, const struct view *v, size_t le,
+                                    const struct msg_prefix *src)
+{
+    size_t a = le, b = le;
+    for (int ctx_lines = 0; ctx_lines < 3 && next_line(v, &a, &b);) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        enum oom_stage st = stage_context_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        ctx_lines++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* The line's own text before the anchor, from its start or its last '\r'
+ * (a progress bar of a hundred columns and a logger's prefix fit). */
+#define GLUED_BYTES 256
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
     size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
@@ -780,7 +846,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -794,6 +860,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (!e.frames) e = f;
         else e.tf = f.tf;
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
+        else if (alone && !e.frames) e.context = context_after(s, v, le, src);
     }
     enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;

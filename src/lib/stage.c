@@ -9,10 +9,11 @@
 struct stage_word {
     const char *word;
     enum oom_stage stage;
-    bool word_start; /* must start a word: "model(" not in "capture_model(" */
+    unsigned char at; /* where it may occur: anywhere, at a word start, at the line's start */
 };
 
-#define W true /* a cue that must start a word */
+#define W 1 /* a cue that must start a word: "model(" not in "capture_model(" */
+#define L 2 /* a cue that must start the line (after blanks): "Val: 21%|" */
 
 /* An inference engine's start-up passes: vLLM's memory profiling and
  * CUDA-graph capture, sampler and TGI warm-up. Issue 12 counts engine
@@ -52,6 +53,9 @@ static const struct stage_word frame_words[] = {
     /* building a model (timm.create_model, Detectron's create_model) and
      * Caffe2's parameter initialisation net */
     {"create_model(", OOM_STAGE_LOAD, W}, {"param_init_net", OOM_STAGE_LOAD, false},
+    /* Paddle creating its CUDA device context (set-up; C++ stack frames
+     * "CUDADeviceContext::CUDADeviceContext", "EmplaceDeviceContext") */
+    {"CUDADeviceContext::CUDADeviceContext", OOM_STAGE_LOAD, false}, {"EmplaceDeviceContext", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk
@@ -76,8 +80,18 @@ static const struct stage_word frame_words[] = {
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
-    {"_dummy_sampler_run", ENGINE_WARMUP, false}, {"kv_cache", OOM_STAGE_GENERATE, W},
-    {"KV cache", OOM_STAGE_GENERATE, false}, {"initialize_cache", OOM_STAGE_GENERATE, false},
+    /* a KV cache updated while decoding; the bare noun "kv_cache" names no
+     * stage: engines allocate it at start-up (vLLM CacheEngine), samplers
+     * while generating (toto's generate_samples -> allocate_kv_cache) */
+    {"_dummy_sampler_run", ENGINE_WARMUP, false}, {"kv_cache.update(", OOM_STAGE_GENERATE, false},
+    {"update_kv_cache", OOM_STAGE_GENERATE, false}, {"KV cache", OOM_STAGE_GENERATE, false},
+    /* engine start-up sizing and allocating the KV cache (vLLM
+     * llm_engine._initialize_kv_caches -> worker.initialize_cache ->
+     * _init_cache_engine -> CacheEngine._allocate_kv_cache; SGLang's
+     * model_runner.init_memory_pool) */
+    {"initialize_cache", ENGINE_WARMUP, false}, {"_initialize_kv_caches", ENGINE_WARMUP, false},
+    {"init_cache_engine", ENGINE_WARMUP, false}, {"CacheEngine", ENGINE_WARMUP, false},
+    {"init_memory_pool", ENGINE_WARMUP, false},
     {"warming up sampler", ENGINE_WARMUP, false}, {", in warmup\n", ENGINE_WARMUP, false},
     {"capture_end()", ENGINE_WARMUP, false}, {"torch.cuda.graph(", ENGINE_WARMUP, false},
     {"capture_model(", ENGINE_WARMUP, false}, {"generate_token", OOM_STAGE_GENERATE, false},
@@ -98,6 +112,8 @@ static const struct stage_word frame_words[] = {
     {"sd_samplers", OOM_STAGE_GENERATE, false}, {"k_diffusion/sampling", OOM_STAGE_GENERATE, false},
     {"k_diffusion\\sampling", OOM_STAGE_GENERATE, false},
     {"comfy/samplers.py", OOM_STAGE_GENERATE, false}, {"comfy\\samplers.py", OOM_STAGE_GENERATE, false},
+    /* Fooocus: default_pipeline.process_diffusion -> core.decode_vae */
+    {"process_diffusion", OOM_STAGE_GENERATE, false}, {"decode_vae", OOM_STAGE_GENERATE, false},
     /* ComfyUI's sampler node (nodes.py common_ksampler) */
     {"common_ksampler", OOM_STAGE_GENERATE, false},
     {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
@@ -107,6 +123,10 @@ static const struct stage_word frame_words[] = {
     /* speech-to-text decoding (openai-whisper, faster-whisper) */
     {"whisper/transcribe.py", OOM_STAGE_GENERATE, false}, {"whisper\\transcribe.py", OOM_STAGE_GENERATE, false},
     {"whisper/decoding.py", OOM_STAGE_GENERATE, false}, {"whisper\\decoding.py", OOM_STAGE_GENERATE, false},
+    /* any transcription front end: a transcribe...() function or a
+     * transcribe.py (faster-whisper-GUI, Whisper-WebUI's transcribe_mic) */
+    {", in transcribe", OOM_STAGE_GENERATE, false}, {"/transcribe.py", OOM_STAGE_GENERATE, false},
+    {"\\transcribe.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
@@ -116,6 +136,8 @@ static const struct stage_word frame_words[] = {
     {"val_step", OOM_STAGE_EVAL, W}, {"eval_step", OOM_STAGE_EVAL, W},
     {", in test\n", OOM_STAGE_EVAL, false}, {" = test()", OOM_STAGE_EVAL, false},
     {", in validate", OOM_STAGE_EVAL, false}, {"_run_eval", OOM_STAGE_EVAL, false},
+    /* detectron2's evaluator loop (Trainer.test, EvalHook) */
+    {"inference_on_dataset", OOM_STAGE_EVAL, false},
     /* a function named for it ("in validation", "in validation_epoch") */
     {", in validation", OOM_STAGE_EVAL, false},
     {"validation_loop", OOM_STAGE_EVAL, false}, {"predict_step", OOM_STAGE_EVAL, false},
@@ -133,6 +155,9 @@ static const struct stage_word frame_words[] = {
     /* Keras/TF2 optimizers: keras/optimizer_v2/adam.py _resource_apply_sparse */
     {"optimizer_v2", OOM_STAGE_OPTIMIZER, false}, {"_resource_apply", OOM_STAGE_OPTIMIZER, false},
     {"apply_gradients", OOM_STAGE_OPTIMIZER, false},
+    /* an fp16 optimizer copying gradients to its fp32 master copies
+     * (apex/Megatron FP16_Optimizer.update_master_grads) */
+    {"master_grads", OOM_STAGE_OPTIMIZER, false},
     /* backward */
     {".backward(", OOM_STAGE_BACKWARD, false}, {", in backward", OOM_STAGE_BACKWARD, false},
     {"run_backward", OOM_STAGE_BACKWARD, false}, {"_execution_engine", OOM_STAGE_BACKWARD, false},
@@ -142,6 +167,14 @@ static const struct stage_word frame_words[] = {
     /* FSDP's hooks around the passes: unshard before forward, reshard and
      * reduce in backward (torch/distributed/fsdp, _composable/fsdp) */
     {"_pre_backward", OOM_STAGE_BACKWARD, false}, {"_post_backward", OOM_STAGE_BACKWARD, false},
+    /* DeepSpeed's gradient reduction, run by backward hooks (ZeRO stage
+     * 1-3 reduce_independent_p_g_buckets_and_remove_grads,
+     * __reduce_and_partition_ipg_grads, __avg_scatter_grads; the engine's
+     * allreduce_gradients) */
+    {"ipg_grads", OOM_STAGE_BACKWARD, false}, {"_and_remove_grads", OOM_STAGE_BACKWARD, false},
+    {"avg_scatter_grads", OOM_STAGE_BACKWARD, false}, {"allreduce_gradients", OOM_STAGE_BACKWARD, false},
+    /* Paddle's C++ stacks: eager autograd (egr::RunBackward, GradNode...) */
+    {"RunBackward", OOM_STAGE_BACKWARD, false}, {"GradNode", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
@@ -168,6 +201,10 @@ static const struct stage_word frame_words[] = {
     {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
     {"torchvision/ops/", OOM_STAGE_FORWARD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
+    /* a prediction function outside any evaluation loop is an inference
+     * forward ("in predict_instances(", Keras "in predict("); evaluation
+     * and generation cues outrank it */
+    {"in predict", OOM_STAGE_FORWARD, W}, {"_ad_func(", OOM_STAGE_FORWARD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };
 
@@ -207,11 +244,18 @@ static const struct stage_word context_words[] = {
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
     {"Loading checkpoint shards", OOM_STAGE_LOAD, false}, {"Loading model", OOM_STAGE_LOAD, false},
+    /* SGLang/vLLM shard loading ("Multi-thread loading shards: 100%"), a
+     * component failing while it is set up ("Failed to initialize lk_moe:") */
+    {"loading shards", OOM_STAGE_LOAD, false}, {"Loading safetensors", OOM_STAGE_LOAD, false},
+    {"ailed to initialize", OOM_STAGE_LOAD, false},
     {"loading model", OOM_STAGE_LOAD, false},
     {"Loading weights", OOM_STAGE_LOAD, false}, {"loading checkpoint", OOM_STAGE_LOAD, false},
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
     {"Running Evaluation", OOM_STAGE_EVAL, false}, {"Evaluating", OOM_STAGE_EVAL, false},
     {"Validation", OOM_STAGE_EVAL, false}, {"Validating", OOM_STAGE_EVAL, false},
+    /* a validation bar or counter line: ms-swift "Val:  21%|", MONAI
+     * tutorials "Val 99/5000 0/60 acc ...", catalyst "0/10 * Epoch (valid):" */
+    {"Val:", OOM_STAGE_EVAL, L}, {"Val ", OOM_STAGE_EVAL, L}, {"(valid)", OOM_STAGE_EVAL, false},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
@@ -221,6 +265,9 @@ static const struct stage_word context_words[] = {
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},
+    /* speech-to-text runs ("Transcribing Timeline 1", "start transcribe
+     * process", "Error transcribing mic:") decode: generation */
+    {"ranscrib", OOM_STAGE_GENERATE, false},
     /* koboldcpp / llama.cpp prompt evaluation of a generation request:
      * "Processing Prompt [BLAS] (3584 / 5525 tokens)" */
     {"Processing Prompt", OOM_STAGE_GENERATE, false},
@@ -243,7 +290,13 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
     for (size_t from = 0; from + k <= len;) {
         const char *p = memmem(text + from, len - from, cue->word, k);
         if (!p) return false;
-        if (!cue->word_start || p == text || !ident(p[-1])) return true;
+        if (cue->at == 0 || p == text) return true;
+        if (cue->at == W && !ident(p[-1])) return true;
+        if (cue->at == L) {
+            size_t i = 0;
+            while (text + i < p && (text[i] == ' ' || text[i] == '\t')) i++;
+            return text + i == p;
+        }
         from = (size_t)(p - text) + 1;
     }
     return false;
@@ -367,6 +420,32 @@ size_t stage_unbox(char *line, size_t len)
     return o;
 }
 
+/* A rule of dashes or equal signs (Paddle draws one under "C++ Traceback
+ * (most recent call last):" and "C++ Call Stacks (More useful to
+ * developers):"). */
+static bool rule_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (n < 8) return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '-' && s[i] != '=') return false;
+    return true;
+}
+
+/* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
+ * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
+ * a frame number, two blanks or more, then a name with a call. */
+static bool numbered_cxx_frame(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && i < 4 && isdigit((unsigned char)s[i])) i++;
+    if (i == 0 || i + 2 >= n || s[i] != ' ' || s[i + 1] != ' ') return false;
+    while (i < n && s[i] == ' ') i++;
+    if (i >= n || !(isalpha((unsigned char)s[i]) || s[i] == '_')) return false;
+    const char *paren = memchr(s + i, '(', n - i);
+    return paren && (memmem(s + i, (size_t)(paren - (s + i)), "::", 2) || has(s + i, (size_t)(paren - (s + i)), "_"));
+}
+
 /* A line of dots only (three or more, or the ellipsis character). */
 static bool elision_line(const char *s, size_t n)
 {
@@ -387,7 +466,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     size_t n = len - i;
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
         has(s, n, "(most recent call first)") ||
-        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)"))
+        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
+        /* Paddle 1.x, innermost first */
+        starts(s, n, "C++ Call Stacks"))
         return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
@@ -397,7 +478,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||
-        starts(s, n, "frame #") ||
+        starts(s, n, "frame #") || (i == 0 && numbered_cxx_frame(s, n)) ||
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
@@ -406,7 +487,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…" */
-    if (elision_line(s, n)) return STAGE_LINE_CODE;
+    if (elision_line(s, n) || rule_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -439,6 +520,23 @@ bool stage_masks_load(const char *text, size_t len)
     return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
 }
 
+/* An optimizer running its closure: the step has not begun, the closure's
+ * forward and backward run inside it (Lightning's automatic optimization:
+ * adam.py step "loss = closure()" -> precision _wrap_closure
+ * "closure_result = closure()" -> automatic.py closure -> _training_step ->
+ * training_step; torch.optim's LBFGS "loss = float(closure())"). */
+static const struct stage_word mask_optimizer_words[] = {
+    {"closure()", OOM_STAGE_OPTIMIZER, false}, {".closure(", OOM_STAGE_OPTIMIZER, false},
+    {"_wrap_closure", OOM_STAGE_OPTIMIZER, false}, {", in closure\n", OOM_STAGE_OPTIMIZER, false},
+    {", in _training_step", OOM_STAGE_OPTIMIZER, false},
+};
+
+bool stage_masks_optimizer(const char *text, size_t len)
+{
+    return words_bits(text, len, mask_optimizer_words,
+                      sizeof mask_optimizer_words / sizeof mask_optimizer_words[0]) != 0;
+}
+
 /* An IPython frame header ("/x/keras/engine/training.py in _fit_loop(self,
  * f, ..., validation_steps)") names its function, then the parameters:
  * those are no code that ran (validation_steps is no validation_step).
@@ -454,8 +552,30 @@ static size_t frame_name_len(const char *text, size_t len)
 
 unsigned stage_frame_bits(const char *text, size_t len)
 {
+    /* Generated code ("File \"<string>\", line 13, in __init__": a
+     * dataclass's or namedtuple's own __init__) builds a small object, no
+     * model: its name says nothing of the stage. */
+    if (has(text, len, "\"<string>\", line ")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
+    /* IPython 8 and Python 3.11+ tools qualify the function with its class
+     * ("trainer.py:570, in BaseTrainer.validate(self)"): the cues written
+     * ", in validate" read the name after the last dot too. */
+    const char *in = memmem(text, len, ", in ", 5);
+    if (in) {
+        size_t i = (size_t)(in - text) + 5, dot = 0;
+        while (i < len && (ident(text[i]) || text[i] == '.')) {
+            if (text[i] == '.') dot = i;
+            i++;
+        }
+        char name[512];
+        size_t rest = dot ? len - dot - 1 : 0;
+        if (dot && rest + 5 <= sizeof name) {
+            memcpy(name, ", in ", 5);
+            memcpy(name + 5, text + dot + 1, rest);
+            bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
+        }
+    }
     return bits;
 }
 
@@ -477,10 +597,24 @@ enum oom_stage stage_after_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* ComfyUI's error report names the node that failed ("- **Node Type:**
+ * KSampler", "WanVideoSampler", "UNETLoader", "VAEDecode"): samplers and
+ * decoders generate, loaders load. */
+static const struct stage_word comfy_node_words[] = {
+    {"Loader", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
+    {"Decode", OOM_STAGE_GENERATE, false},
+};
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    const char *node = memmem(text, len, "Node Type:", 10);
+    if (node) {
+        size_t off = (size_t)(node - text) + 10;
+        for (size_t i = 0; i < sizeof comfy_node_words / sizeof comfy_node_words[0]; i++)
+            if (has_cue(text + off, len - off, &comfy_node_words[i])) return comfy_node_words[i].stage;
+    }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
-        if (has(text, len, context_words[i].word)) return context_words[i].stage;
+        if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
     return OOM_STAGE_UNKNOWN;
 }
 

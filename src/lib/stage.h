@@ -33,6 +33,10 @@ size_t stage_unbox(char *line, size_t len);
  * FSDP2's unshard): load cues of the frames it calls do not count. */
 bool stage_masks_load(const char *text, size_t len);
 
+/* The frame runs an optimizer's closure (the forward and backward of the
+ * step to come): optimizer cues of the frames that call it do not count. */
+bool stage_masks_optimizer(const char *text, size_t len);
+
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
 

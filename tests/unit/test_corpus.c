@@ -137,6 +137,9 @@ static void score(enum col c, const char *name, size_t *passed_out, size_t *labe
         }
         labelled++;
         if (ok) passed++;
+        else if (c == C_STAGE && (!score_only || show_misses))
+            print_error("corpus %s %s: want '%s', got '%s'\n", r->col[C_ID], name, want,
+                        e ? oom_stage_name(e->stage) : "(no event)");
         else if (!score_only || show_misses)
             print_error("corpus %s %s: want '%s', got %lld\n", r->col[C_ID], name, want, got);
     }

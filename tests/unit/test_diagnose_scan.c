@@ -1293,6 +1293,393 @@ static void test_exception_line_above_message(void **state)
         "forward");
 }
 
+/* One log each: the first event's stage and step (-1: no step stated). */
+struct stage_case {
+    const char *log, *stage;
+    long step;
+};
+
+static void check_stage_cases(const struct stage_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct oom_report rep = scan_str(cases[i].log);
+        if (rep.n_events < 1) fail_msg("case %zu: no event", i);
+        if (strcmp(oom_stage_name(rep.events[0].stage), cases[i].stage))
+            fail_msg("case %zu: stage %s, want %s", i, oom_stage_name(rep.events[0].stage), cases[i].stage);
+        if (rep.events[0].step != cases[i].step)
+            fail_msg("case %zu: step %ld, want %ld", i, (long)rep.events[0].step, cases[i].step);
+        oom_report_release(&rep);
+    }
+}
+
+/* Validation bars and counters name evaluation: at a line's start ("Val:
+ * 21%|", "Val 99/5000 0/60 acc"), catalyst's "(valid)"; a validation bar is
+ * no training step; log lines pasted after a lone message count. */
+static void test_eval_counter_lines(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* modelscope/ms-swift#3399: the Train bar, then the Val bar right above the traceback (eval; the step is the Train bar's) */
+        {"torch.cuda.OutOfMemoryError: CUDA out of memory.\n"
+         "Train:   3%|█████                                                                                                                                                                                        | 600/22156 [3:14:25<82:43:44, 13.82s/it]\n"
+         "Val:  21%|█████████████████████████████████████████▊                                                                                                                                                             | 90/428 [01:53<04:33,  1.24it/s]\n"
+         "Traceback (most recent call last):                                                                                                                                                                                                                \n"
+         "  File \"/data/datasets/LLM/ms-swift-3.0/swift/cli/sft.py\", line 5, in <module>\n",
+         "eval", 600},
+        /* Project-MONAI/research-contributions#22: the error pasted first, the validation log lines below it */
+        {"    count_map = torch.zeros(output_shape, dtype=torch.float32, device=device)\n"
+         "RuntimeError: CUDA out of memory. Tried to allocate 1.57 GiB (GPU 0; 11.91 GiB total capacity; 9.01 GiB already allocated; 826.94 MiB free; 10.27 GiB reserved in total by PyTorch)\n"
+         "\n"
+         "Val 99/5000 0/60 acc 0.69666123 time 71.59s\n"
+         "Val 99/5000 1/60 acc 0.7665866 time 19.51s\n"
+         "Val 99/5000 2/60 acc 0.74568444 time 19.14s\n",
+         "eval", -1},
+        /* catalyst-team/catalyst#143 (heldout7 h7-52): catalyst's "Epoch (valid)" bar above the traceback */
+        {"0/10 * Epoch (train): 100% 32/32 [00:41<00:00,  2.39s/it, _fps=11.486, loss=0.898] \n"
+         "0/10 * Epoch (valid):   3% 1/32 [00:01<00:46,  1.50s/it, _fps=21.531, loss=1.656]\n"
+         "Traceback (most recent call last):\n"
+         "....\n"
+         "RuntimeError: CUDA error: out of memory\n",
+         "eval", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Transcription is decoding (generate), by a transcribe() function, a
+ * transcribe.py or a log line that says so; a component failing to
+ * initialise and shard loading are set-up (load); text glued before the
+ * anchor is read from the line's start (a bar and a logger prefix are longer
+ * than 96 bytes). */
+static void test_transcription_and_setup_context(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* CheshireCC/faster-whisper-GUI#48: "start transcribe process" glued to the header, the GUI's transcribe.py */
+        {"视频会因为作者在其他帖子里说的问题报错,但是我按指示把视频转换成音频后显示RuntimeError: CUDA failed with error out of memory\n"
+         "Transcribes options:    -audio : ['D:/提取音频/BUENA-143 ☆高画質DVD-ROM☆F●O＠ジャッ●・ザ・リッパー.wav']    -language : ja    -task : False    -beam_size : 5    -best_of : 1    -patience : 1.0    -length_penalty : 1.0    -temperature : [0.0]    -compression_ratio_threshold : 2.4    -log_prob_threshold : -1.0    -no_speech_threshold : 0.6    -condition_on_previous_text : False    -initial_prompt : None    -prefix : None    -suppress_blank : True    -suppress_tokens : [-1]    -without_timestamps : False    -max_initial_timestamp : 1.0    -word_timestamps : True    -prepend_punctuations : \"'“¿([{-    -append_punctuations : \"'.。,，!！?？:：”)]}、    -repetition_penalty : 1.0    -no_repeat_ngram_size : 0    -prompt_reset_on_temperature : 0.5create transcribe process with 1 workersstart transcribe processTraceback (most recent call last):\n"
+         "  File \"D:\\FASTER~1\\faster_whisper_GUI\\transcribe.py\", line 353, in run\n"
+         "  File \"D:\\FASTER~1\\concurrent\\futures\\_base.py\", line 621, in result_iterator\n",
+         "generate", -1},
+        /* jhj0517/Whisper-WebUI#560: "RuntimeError: Error transcribing mic: CUDA failed with error out of memory" */
+        {"             ^^^^^^^^^^^^^^^^^^^^^^^^\n"
+         "  File \"/Whisper-WebUI/venv/lib/python3.12/site-packages/gradio/utils.py\", line 889, in wrapper\n"
+         "    response = f(*args, **kwargs)\n"
+         "               ^^^^^^^^^^^^^^^^^^\n"
+         "  File \"/Whisper-WebUI/modules/whisper/base_transcription_pipeline.py\", line 380, in transcribe_mic\n"
+         "    raise RuntimeError(f\"Error transcribing mic: {e}\") from e\n"
+         "RuntimeError: Error transcribing mic: CUDA failed with error out of memory\n"
+         "Traceback (most recent call last):\n"
+         "  File \"/Whisper-WebUI/modules/whisper/base_transcription_pipeline.py\", line 357, in transcribe_mic\n"
+         "    transcribed_segments, time_for_task = self.run(\n"
+         "                                          ^^^^^^^^^\n"
+         "  File \"/Whisper-WebUI/modules/whisper/base_transcription_pipeline.py\", line 172, in run\n"
+         "    result, elapsed_time_transcription = self.transcribe(\n"
+         "                                         ^^^^^^^^^^^^^^^^\n"
+         "  File \"/Whisper-WebUI/modules/whisper/faster_whisper_inference.py\", line 107, in transcribe\n"
+         "    for segment in segments:\n"
+         "                   ^^^^^^^^\n"
+         "  File \"/Whisper-WebUI/venv/lib/python3.12/site-packages/faster_whisper/transcribe.py\", line 1148, in generate_segments\n",
+         "generate", -1},
+        /* guqiong96/Lsglang#7: shard loading done, then "Failed to initialize lk_moe: CUDA out of memory." */
+        {"Multi-thread loading shards: 100% Completed | 142/142 [00:25<00:00,  5.66it/s]\n"
+         "[2026-04-16 01:02:09 TP1] Failed to initialize lk_moe: CUDA out of memory. Tried to allocate 24.00 MiB. GPU 1 has a total capacity of 47.37 GiB of                              which 4.31 MiB is free. Including non-PyTorch memory, this process has 47.35 GiB memory in use. Of the allocated memory 45.63 GiB is allocated by P                             yTorch, with 24.00 MiB allocated in private pools (e.g., CUDA Graphs), and 1.10 GiB is reserved by PyTorch but unallocated. If reserved but unalloc                             ated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management                               (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n",
+         "load", -1},
+        /* zai-org/ChatGLM2-6B#520 (heldout7 h7-33, a look-alike): a "Loading checkpoint shards" bar glued 120 bytes before torchelastic's exitcode -9 */
+        {"错误信息：Loading checkpoint shards:  57% 4/7 [00:40<00:29,  9.96s/it]ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 31631) of binary: /usr/bin/python3\n"
+         "Traceback (most recent call last):\n"
+         "  File \"/usr/local/bin/torchrun\", line 8, in <module>\n"
+         "    sys.exit(main())\n",
+         "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* A title-first paste whose only log line is glued to the traceback header:
+ * the mmcv test ProgressBar in front of "Traceback (" is the context. */
+static void test_bar_glued_to_header_is_context(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* open-mmlab/mmdetection#5449: "[>>>>>   ] 308/3079, 31.0 task/s, elapsed: 10s, ETA: 89sTraceback ..." */
+        {"CUDA out of memory\n"
+         "During the training, the occupation of cuda is around 5.6G which is acceptable. But in testing phase, the occupation increases sharply and stops at the 208th testing of 3079 images in total.\n"
+         "\n"
+         "```\n"
+         "[>>>>>                                             ] 308/3079, 31.0 task/s, elapsed: 10s, ETA:    89sTraceback (most recent call last):\n"
+         "  File \"tools/train.py\", line 187, in <module>\n"
+         "    main()\n"
+         "  File \"tools/train.py\", line 183, in main\n"
+         "    meta=meta)\n"
+         "  File \"/home/jude/.conda/envs/class/lib/python3.7/site-packages/mmdet-2.11.0-py3.7.egg/mmdet/apis/train.py\", line 170, in train_detector\n"
+         "    runner.run(data_loaders, cfg.workflow)\n"
+         "  File \"/home/jude/.conda/envs/class/lib/python3.7/site-packages/mmcv/runner/epoch_based_runner.py\", line 125, in run\n"
+         "    epoch_runner(data_loaders[i], **kwargs)\n",
+         "eval", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Library frames: DeepSpeed ZeRO's gradient reduction runs in backward
+ * hooks; an fp16 optimizer copying gradients to master weights is the
+ * optimizer (innermost, over the caller "backward_step"); a predict
+ * function outside evaluation is an inference forward. */
+static void test_grad_reduction_master_grads_predict(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* EvolvingLMMs-Lab/open-r1-multimodal#4: [rank7] __reduce_and_partition_ipg_grads -> __avg_scatter_grads */
+        {"CUDA OOM?\n"
+         "[rank7]:     self.__reduce_and_partition_ipg_grads()\n"
+         "[rank7]:   File \"/inspire/hdd/ws-c6f77a66-a5f5-45dc-a4ce-1e856fe7a7b4/project/shaowenqi-shaowenqi/anaconda3/envs/multimodelr1/lib/python3.10/site-packages/deepspeed/utils/nvtx.py\", line 18, in wrapped_fn\n"
+         "[rank7]:     ret_val = func(*args, **kwargs)\n"
+         "[rank7]:   File \"/inspire/hdd/ws-c6f77a66-a5f5-45dc-a4ce-1e856fe7a7b4/project/shaowenqi-shaowenqi/anaconda3/envs/multimodelr1/lib/python3.10/site-packages/torch/utils/_contextlib.py\", line 116, in decorate_context\n"
+         "[rank7]:     return func(*args, **kwargs)\n"
+         "[rank7]:   File \"/inspire/hdd/ws-c6f77a66-a5f5-45dc-a4ce-1e856fe7a7b4/project/shaowenqi-shaowenqi/anaconda3/envs/multimodelr1/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 1315, in __reduce_and_partition_ipg_grads\n"
+         "[rank7]:     grad_partitions = self.__avg_scatter_grads(self.params_in_ipg_bucket)\n"
+         "[rank7]:   File \"/inspire/hdd/ws-c6f77a66-a5f5-45dc-a4ce-1e856fe7a7b4/project/shaowenqi-shaowenqi/anaconda3/envs/multimodelr1/lib/python3.10/site-packages/deepspeed/utils/nvtx.py\", line 18, in wrapped_fn\n"
+         "[rank7]:     ret_val = func(*args, **kwargs)\n",
+         "backward", -1},
+        /* deepspeedai/DeepSpeed#115: backward_step -> optimizer.update_master_grads -> model_grads_to_master_grads */
+        {"  File \"pretrain_bert_nccl.py\", line 607, in main\n"
+         "    timers, args)\n"
+         "  File \"pretrain_bert_nccl.py\", line 338, in train\n"
+         "    args, timers)\n"
+         "  File \"pretrain_bert_nccl.py\", line 297, in train_step\n"
+         "    nsp_loss, args)\n"
+         "  File \"pretrain_bert_nccl.py\", line 272, in backward_step\n"
+         "    optimizer.update_master_grads()\n"
+         "  File \"/autofs/nccs-svm1_proj/bif120/deepforce/scripts/deepspeed/DeepSpeedExamples/Megatron-LM/fp16/fp16.py\", line 566, in update_master_grads\n"
+         "    self._model_grads_to_master_grads()\n"
+         "  File \"/autofs/nccs-svm1_proj/bif120/deepforce/scripts/deepspeed/DeepSpeedExamples/Megatron-LM/fp16/fp16.py\", line 303, in _model_grads_to_master_grads\n"
+         "    model_grads_to_master_grads(fp16_group, fp32_from_fp16_group)\n"
+         "  File \"/autofs/nccs-svm1_proj/bif120/deepforce/scripts/deepspeed/DeepSpeedExamples/Megatron-LM/fp16/fp16util.py\", line 167, in model_grads_to_master_grads\n"
+         "    master.grad = Variable(master.data.new(*master.data.size()))\n"
+         "RuntimeError: CUDA out of memory. Tried to allocate 24.00 MiB (GPU 2; 15.75 GiB total capacity; 14.13 GiB already allocated; 586.94 MiB free; 188.72 MiB cached; 0 bytes inactive)\n",
+         "optimizer", -1},
+        /* stardist/stardist#119: IPython frames predict_instances -> predict -> predict_direct */
+        {"ResourceExhaustedError in predict_function\n"
+         "\n"
+         "ResourceExhaustedError                    Traceback (most recent call last)\n"
+         "<ipython-input-18-e81e8c0994d6> in <module>\n"
+         "      1 img = normalize(X[0], 1,99.8, axis=axis_norm)\n"
+         "----> 2 labels, details = model.predict_instances(img)\n"
+         "\n"
+         "~\\.conda\\envs\\staining\\lib\\site-packages\\stardist\\models\\base.py in predict_instances(self, img, axes, normalizer, prob_thresh, nms_thresh, n_tiles, show_tile_progress, verbose, predict_kwargs, nms_kwargs, overlap_label)\n"
+         "    417         _shape_inst   = tuple(s for s,a in zip(_permute_axes(img).shape, _axes_net) if a != 'C')\n"
+         "    418 \n"
+         "--> 419         prob, dist = self.predict(img, axes=axes, normalizer=normalizer, n_tiles=n_tiles, show_tile_progress=show_tile_progress, **predict_kwargs)\n"
+         "    420         return self._instances_from_prediction(_shape_inst, prob, dist, prob_thresh=prob_thresh, nms_thresh=nms_thresh, overlap_label=overlap_label, **nms_kwargs)\n"
+         "    421 \n"
+         "\n"
+         "~\\.conda\\envs\\staining\\lib\\site-packages\\stardist\\models\\base.py in predict(self, img, axes, normalizer, n_tiles, show_tile_progress, **predict_kwargs)\n"
+         "    348 \n",
+         "forward", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Allocating a KV cache names no stage by itself: an engine's cache set-up
+ * (vLLM CacheEngine) is start-up (load), a sampler allocating one inside
+ * generate_samples is generation; a dataclass's generated __init__
+ * ("<string>") is no model constructor. */
+static void test_kv_cache_allocation_stage(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* QwenLM/Qwen3#458: CacheEngine.__init__ -> _allocate_kv_cache -> torch.empty(kv_cache_shape, ...) */
+        {"File [~/miniconda3/envs/qwen_env/lib/python3.11/site-packages/vllm/worker/cache_engine.py:49](http://1xx.xx.xx.xx:xxx/lab/tree/llm/miniconda3/envs/qwen_env/lib/python3.11/site-packages/vllm/worker/cache_engine.py#line=48), in CacheEngine.__init__(self, cache_config, model_config, parallel_config)\n"
+         "     46 self.attn_backend = get_attn_backend(model_config.dtype)\n"
+         "     48 # Initialize the cache.\n"
+         "---> 49 self.gpu_cache = self._allocate_kv_cache(self.num_gpu_blocks, \"cuda\")\n"
+         "     50 self.cpu_cache = self._allocate_kv_cache(self.num_cpu_blocks, \"cpu\")\n"
+         "\n"
+         "File [~/miniconda3/envs/qwen_env/lib/python3.11/site-packages/vllm/worker/cache_engine.py:64](http://1xx.xx.xx.xx:xxx/lab/tree/llm/miniconda3/envs/qwen_env/lib/python3.11/site-packages/vllm/worker/cache_engine.py#line=63), in CacheEngine._allocate_kv_cache(self, num_blocks, device)\n"
+         "     61 kv_cache: List[torch.Tensor] = []\n"
+         "     62 for _ in range(self.num_layers):\n"
+         "     63     kv_cache.append(\n"
+         "---> 64         torch.empty(kv_cache_shape,\n"
+         "     65                     dtype=self.dtype,\n"
+         "     66                     pin_memory=pin_memory,\n"
+         "     67                     device=device))\n"
+         "     68 return kv_cache\n"
+         "\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 642.00 MiB. GPU\n",
+         "load", -1},
+        /* DataDog/toto#53 (heldout7 h7-39): forecaster generate_samples -> allocate_kv_cache -> KVCache "<string>" __init__ -> torch.zeros */
+        {"2025-08-06T18:45:39.846593152+09:00   File \"/prod_venv/lib/python3.11/site-packages/toto/inference/forecaster.py\", line 335, in generate_samples\n"
+         "2025-08-06T18:45:39.846620061+09:00     kv_cache = self.model.allocate_kv_cache(\n"
+         "2025-08-06T18:45:39.846645751+09:00                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+         "2025-08-06T18:45:39.846696816+09:00   File \"/prod_venv/lib/python3.11/site-packages/toto/model/backbone.py\", line 138, in allocate_kv_cache\n"
+         "2025-08-06T18:45:39.846718732+09:00     return KVCache(\n"
+         "2025-08-06T18:45:39.846745818+09:00            ^^^^^^^^\n"
+         "2025-08-06T18:45:39.846809590+09:00   File \"<string>\", line 13, in __init__\n"
+         "2025-08-06T18:45:39.846852818+09:00   File \"/prod_venv/lib/python3.11/site-packages/toto/model/util.py\", line 150, in __post_init__\n"
+         "2025-08-06T18:45:39.846866269+09:00     self._keys = torch.zeros(shape, device=self.device, dtype=self.dtype)\n"
+         "2025-08-06T18:45:39.846930910+09:00                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+         "2025-08-06T18:45:39.846992792+09:00 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 35.19 GiB. GPU 0 has a total capacity of 44.53 GiB of which 14.27 GiB is free. Process 141704 has 30.25 GiB memory in use. Of the allocated memory 1.18 GiB is allocated by PyTorch, and 28.58 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALL\n",
+         "generate", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* IPython's numbered context lines around the running one are no evidence
+ * ("213     def save_encoder(self, name): save_model(...)" is no checkpoint). */
+static void test_ipython_context_lines_no_evidence(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* fastai/fastai#765: learner.fit -> fit_gen; a context line of text.py defines save_encoder */
+        {"Out of memory Error running dl2/imdb on a paperspace P4000\n"
+         "I'm trying to learn the fastai imdb jupyter notebook on paperspace but I run into this error after just 2% of the fit of input 38:\n"
+         "\n"
+         "```\n"
+         "Epoch\n"
+         "0% 0/1 [00:00<?, ?it/s]\n"
+         "\n"
+         "  2%|▏         | 146/6867 [00:48<37:05,  3.02it/s, loss=5.52] \n"
+         "\n"
+         "---------------------------------------------------------------------------\n"
+         "RuntimeError                              Traceback (most recent call last)\n"
+         "<ipython-input-38-b544778ca021> in <module>()\n"
+         "----> 1 learner.fit(lrs/2, 1, wds=wd, use_clr=(32,2), cycle_len=1)\n"
+         "\n"
+         "~/fastai/courses/dl2/fastai/text.py in fit(self, *args, **kwargs)\n"
+         "    209 \n"
+         "    210     def _get_crit(self, data): return F.cross_entropy\n"
+         "--> 211     def fit(self, *args, **kwargs): return super().fit(*args, **kwargs, seq_first=True)\n"
+         "    212 \n"
+         "    213     def save_encoder(self, name): save_model(self.model[0], self.get_model_path(name))\n"
+         "\n"
+         "~/fastai/courses/dl2/fastai/learner.py in fit(self, lrs, n_cycle, wds, **kwargs)\n"
+         "    300         self.sched = None\n",
+         "unknown", 146},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Paddle's C++ stack: "C++ Call Stacks (More useful to developers):", a
+ * rule of dashes, numbered frames innermost first; creating the CUDA
+ * device context is set-up (load). */
+static void test_paddle_cxx_stack(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        /* PaddlePaddle/Paddle#23473 (heldout8 h8-73, Paddle 1.x): CUDADeviceContext::CUDADeviceContext */
+        {"all error stack information: out of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)\n"
+         "\n"
+         "using:   with fluid.dygraph.guard(place = fluid.CUDAPlace(0))\n"
+         "then error occured\n"
+         "--------------------------------------------\n"
+         "C++ Call Stacks (More useful to developers):\n"
+         "--------------------------------------------\n"
+         "0   std::string paddle::platform::GetTraceBackString<char const*>(char const*&&, char const*, int)\n"
+         "1   paddle::platform::EnforceNotMet::EnforceNotMet(std::__exception_ptr::exception_ptr, char const*, int)\n"
+         "2   paddle::platform::CUDADeviceContext::CUDADeviceContext(paddle::platform::CUDAPlace)\n"
+         "3   std::_Function_handler<std::unique_ptr<paddle::platform::DeviceContext, std::default_delete<paddle::platform::DeviceContext> > (), std::reference_wrapper<std::_Bind_simple<paddle::platform::EmplaceDeviceContext<paddle::platform::CUDADeviceContext, paddle::platform::CUDAPlace>(std::map<paddle::platform::Place, std::shared_future<std::unique_ptr<paddle::platform::DeviceContext, std::default_delete<paddle::platform::DeviceContext> > >, std::less<paddle::platform::Place>, std::allocator<std::pair<paddle::platform::Place const, std::shared_future<std::unique_ptr<paddle::platform::DeviceContext, std::default_delete<paddle::platform::DeviceContext> > > > > >*, paddle::platform::Place)::{lambda()#1} ()> > >::_M_invoke(std::_Any_data const&)\n",
+         "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* An optimizer running its closure has not begun its step: the frames that
+ * call the closure name no optimizer stage (Lightning's automatic
+ * optimization runs training_step and backward inside adam.step). Frames
+ * of Lightning-AI/pytorch-lightning#18831, the message line of
+ * modelscope/ms-swift#3399. */
+static void test_optimizer_closure_is_no_step(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"File ~/SFNO/.venv/lib/python3.11/site-packages/torch/optim/adam.py:143, in Adam.step(self, closure)\n"
+         "    141 if closure is not None:\n"
+         "    142     with torch.enable_grad():\n"
+         "--> 143         loss = closure()\n"
+         "    145 for group in self.param_groups:\n"
+         "    146     params_with_grad = []\n"
+         "\n"
+         "File ~/SFNO/.venv/lib/python3.11/site-packages/lightning/pytorch/plugins/precision/precision_plugin.py:104, "
+         "in PrecisionPlugin._wrap_closure(self, model, optimizer, closure)\n"
+         "torch.cuda.OutOfMemoryError: CUDA out of memory.\n",
+         "unknown", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* A qualified frame name (IPython 8: "trainer.py:570, in BaseTrainer.validate(self)",
+ * ultralytics/ultralytics#14367) reads as its method; detectron2's
+ * inference_on_dataset is the evaluation loop (facebookresearch/detectron2#1677,
+ * Trainer.test -> inference_on_dataset -> model(inputs)). Message line of
+ * ultralytics/ultralytics#14367's title form. */
+static void test_qualified_names_and_d2_evaluator(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"File ~/anaconda3/lib/python3.11/site-packages/ultralytics/engine/trainer.py:570, in BaseTrainer.validate(self)\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+         "eval", -1},
+        {"  File \"/home/hezhu/HeZhu/github_code/detectron2/detectron2/evaluation/evaluator.py\", line 141, in inference_on_dataset\n"
+         "    outputs = model(inputs)\n"
+         "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n",
+         "eval", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* ComfyUI's error report names the failed node above the message: samplers
+ * and decoders generate, loaders load (Comfy-Org/ComfyUI#7853 KSampler,
+ * #10246 WanVideoSampler, #6176 UNETLoader with its stack's first frames). */
+static void test_comfyui_report_node_type(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 54\n- **Node Type:** KSampler\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device\n",
+         "generate", -1},
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 27\n- **Node Type:** WanVideoSampler\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
+         "This error means you ran out of memory on your GPU.\n",
+         "generate", -1},
+        {"# ComfyUI Error Report\n## Error Details\n- **Node ID:** 12\n- **Node Type:** UNETLoader\n"
+         "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
+         "## Stack Trace\n```\n"
+         "  File \"C:\\ComfyUI_windows_portable\\ComfyUI\\execution.py\", line 327, in execute\n"
+         "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all, "
+         "execution_block_cb=execution_block_cb, pre_execute_cb=pre_execute_cb)\n",
+         "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Fooocus's generation: process_diffusion -> core.decode_vae (frames of
+ * lllyasviel/Fooocus#700; the message line of Comfy-Org/ComfyUI#12906). */
+static void test_fooocus_frames(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"  File \"G:\\Games\\Foocus\\Fooocus\\modules\\async_worker.py\", line 517, in handler\n"
+         "    imgs = pipeline.process_diffusion(\n"
+         "  File \"G:\\Games\\Foocus\\python_embeded\\lib\\site-packages\\torch\\utils\\_contextlib.py\", "
+         "line 115, in decorate_context\n"
+         "    return func(*args, **kwargs)\n"
+         "  File \"G:\\Games\\Foocus\\Fooocus\\modules\\default_pipeline.py\", line 371, in process_diffusion\n"
+         "    decoded_latent = core.decode_vae(vae=final_vae, latent_image=sampled_latent, tiled=tiled)\n"
+         "torch.OutOfMemoryError: Allocation on device\n",
+         "generate", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* SGLang's KV-cache pool that does not fit at start-up is engine start-up
+ * (load), as vLLM's KV-cache sizing (sgl-project/sglang#4330). */
+static void test_sglang_pool_is_startup(void **state)
+{
+    (void)state;
+    static const struct stage_case cases[] = {
+        {"RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n", "load", -1},
+    };
+    check_stage_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1322,6 +1709,13 @@ int main(void)
         cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
         cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
         cmocka_unit_test(test_exception_line_above_message),
+        cmocka_unit_test(test_eval_counter_lines), cmocka_unit_test(test_transcription_and_setup_context),
+        cmocka_unit_test(test_bar_glued_to_header_is_context),
+        cmocka_unit_test(test_grad_reduction_master_grads_predict),
+        cmocka_unit_test(test_kv_cache_allocation_stage), cmocka_unit_test(test_ipython_context_lines_no_evidence),
+        cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
+        cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
+        cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
