@@ -1018,6 +1018,47 @@ static long double quant_head_params(const struct calc *c)
     return c->Pbig;
 }
 
+/* The 4-bit quant state, bytes per quantized weight: nf4's fp32 absmax per
+ * 64 (compress_statistics off); nf4-dq's 8-bit absmax per 64 and an fp32
+ * scale per 256 blocks. */
+static long double quant_state_bytes(const struct calc *c)
+{
+    if (c->wl->quant == EST_QUANT_NF4) return 4.0L / 64;
+    if (c->wl->quant == EST_QUANT_NF4_DQ) return 1.0L / 64 + 4.0L / (64 * 256);
+    return 0;
+}
+
+/* Under ZeRO-3 / FSDP the 4-bit linears' quant state stays whole on every
+ * GPU: it is not a parameter but an attribute of bitsandbytes' Params4bit
+ * (Linear4bit keeps it on the module too, for FSDP), and FSDP and ZeRO
+ * shard, gather and offload parameters only. fsdp_qlora's loader says so
+ * ("FSDP only syncs parameters and buffers, so the quant_state isn't
+ * copied"), quantizes every weight on every rank's GPU to build its quant
+ * state and moves only the packed data to the CPU or meta device
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed, load_and_quantize). */
+static long double replicated_quant_state(const struct calc *c)
+{
+    bool z3 = c->wl->shard == EST_SHARD_ZERO3 || c->wl->shard == EST_SHARD_FSDP;
+    if (!z3 || c->N <= 1) return 0;
+    return quant_state_bytes(c) * (c->Plin + quant_head_params(c));
+}
+
+/* One block's parameters as FSDP all-gathers them: its flat parameter as
+ * stored. Under 4-bit that is bitsandbytes' packed data (two weights a
+ * byte, in `quant_storage` dtype so FSDP can flatten it with the 16-bit
+ * norms: bitsandbytes quantize_4bit allocates ((n + 1) // (2 x itemsize))
+ * elements of quant_storage, bitsandbytes-foundation/bitsandbytes:
+ * bitsandbytes/functional.py@0.43.0; fsdp_qlora: "The Linear4Bit
+ * quant_storage dtype should always match the FSDP param_dtype"), not 16-bit
+ * weights; the quant state is not gathered (replicated_quant_state). */
+static long double gathered_layer_bytes(const struct calc *c, long double layer)
+{
+    if (c->wl->quant != EST_QUANT_NF4 && c->wl->quant != EST_QUANT_NF4_DQ) return c->a * layer;
+    long double lin = c->Plin / (c->L > 0 ? c->L : 1);
+    if (lin > layer) lin = layer;
+    return 0.5L * lin + c->a * (layer - lin);
+}
+
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
@@ -1127,7 +1168,8 @@ static void train_states(const struct calc *c, struct terms *t)
     bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
-    t->w = weight_bytes(c) / (z3 ? N : 1);
+    long double qstate = replicated_quant_state(c);
+    t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
      * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
@@ -1155,9 +1197,9 @@ static void train_states(const struct calc *c, struct terms *t)
         t->host = t->optim + t->master + t->grads;
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
-        if (wl->offload == EST_OFFLOAD_PARAMS) {
-            t->host += t->w;
-            t->w = 0;
+        if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
+            t->host += t->w - qstate;
+            t->w = qstate;
         }
     }
 }
@@ -1177,7 +1219,7 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO2:
         return 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
     case EST_SHARD_ZERO3: return 2 * 2 * layer + 2 * 5.0e7L;
-    case EST_SHARD_FSDP: return 2 * c->a * layer + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
+    case EST_SHARD_FSDP: return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
     if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
@@ -1634,12 +1676,17 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     long double N = (long double)c->N;
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
-             "params %.0Lf x %s%s = %s", c->P,
+             "params %.0Lf x %s%s%s = %s", c->P,
              wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
              : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
              : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
-             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "", b);
+             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "",
+             replicated_quant_state(c) > 0 ? (wl->offload == EST_OFFLOAD_PARAMS
+                                                  ? " (offloaded), but the 4-bit quant state whole on each GPU"
+                                                  : ", the 4-bit quant state whole on each GPU")
+                                           : "",
+             b);
     fmt_gib(t->copies, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHT_COPIES].formula, sizeof r->comp[0].formula,
              "autocast keeps 2 B copies of the block linears: %.0Lf x 2 B = %s", c->Plin, b);

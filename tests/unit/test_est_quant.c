@@ -1,0 +1,115 @@
+/* Unit tests for lib/est's 4-bit / QLoRA / PEFT mechanisms (issue 13): how
+ * bitsandbytes' 4-bit weights are sharded, gathered and offloaded, checked
+ * on hand-worked Llama-2-7B figures. Each test fails on the estimator before
+ * the mechanism it names (commit messages say which). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/est.h"
+#include "lib/models.h"
+
+/* Llama-2-7B: 32 blocks of q, k, v, o (4096 x 4096) and gate, up, down
+ * (4096 x 11008); embedding and untied head 32000 x 4096 */
+#define L7_LIN (32.0 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008))
+#define L7_BIG (32000.0 * 4096)
+
+static void qlora_7b(struct est_model *m, struct est_workload *wl)
+{
+    struct oomlab_err err;
+    *m = models_find("llama-2-7b")->m;
+    assert_int_equal(est_model_finish(m, &err), 0);
+    est_workload_init(wl);
+    wl->precision = EST_BF16;
+    wl->quant = EST_QUANT_NF4_DQ;
+    wl->lora_r = 64;
+    wl->lora_targets = EST_LORA_ALL & ~EST_LORA_O & ~EST_LORA_HEAD;
+    wl->lora_dropout = 0.1;
+    wl->batch = 1;
+    wl->seq = 2048;
+    wl->ckpt = EST_CKPT_FULL;
+    wl->gpus = 2;
+    wl->shard = EST_SHARD_FSDP;
+}
+
+static void assert_near(double got, double want)
+{
+    if (fabs(got - want) > 2.0) fail_msg("got %.0f, want %.0f", got, want);
+}
+
+/* FSDP / ZeRO-3 shard parameters only: bitsandbytes' quant state (nf4-dq:
+ * an 8-bit absmax per 64 weights + an fp32 scale per 256 blocks) is an
+ * attribute of Params4bit and stays whole on every GPU, also when the
+ * parameters are offloaded (AnswerDotAI/fsdp_qlora train.py@50efa1efa0ed,
+ * load_and_quantize). Before: the whole 0.516 B per weight was divided by
+ * the GPU count, and params offload left 0 bytes of weights on the GPU. */
+static void test_quant_state_replicated(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    double P = (double)r.params, qs = L7_LIN * (1.0 / 64 + 4.0 / (64 * 256));
+    double packed = L7_LIN * (0.5 + 1.0 / 64 + 4.0 / (64 * 256)) + (P - L7_LIN) * 2;
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, (packed - qs) / 2 + qs);
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, qs);
+    /* host: the packed shards, AdamW's two 16-bit states and the gradients */
+    assert_near((double)r.host_bytes, (packed - qs) / 2 + 3.0 * (double)r.trainable_params);
+    /* one GPU, no sharding: the weights as they are */
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, packed);
+}
+
+/* FSDP all-gathers a block's flat parameter as stored: under 4-bit the
+ * packed data (two weights a byte, in quant_storage dtype) plus the 16-bit
+ * norms, not 16-bit linears. Two blocks are gathered at a time; the root
+ * unit (embedding and head, 16-bit) stays gathered. Before: 2 B per weight. */
+static void test_fsdp_gathers_packed_4bit(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result fsdp, z2;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    wl.shard = EST_SHARD_ZERO2; /* same fwd/bwd terms, its own bucket term */
+    assert_int_equal(est_compute(&m, &wl, &z2, &err), 0);
+    double P = (double)fsdp.params, Pt = (double)fsdp.trainable_params;
+    double layer = (P - 2 * L7_BIG) / 32, lin = L7_LIN / 32;
+    double gathered = 2 * (0.5 * lin + 2 * (layer - lin)) + 2 * 2 * L7_BIG;
+    double bucket = 2 * 2 * Pt;
+    assert_near((double)(fsdp.comp[EST_C_TEMP].bytes - z2.comp[EST_C_TEMP].bytes), gathered - bucket);
+    /* LoRA on 16-bit weights gathers 16-bit blocks */
+    wl.quant = EST_QUANT_NONE;
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&m, &wl, &z2, &err), 0);
+    assert_near((double)(fsdp.comp[EST_C_TEMP].bytes - z2.comp[EST_C_TEMP].bytes),
+                2 * 2 * layer + 2 * 2 * L7_BIG - bucket);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quant_state_replicated),
+        cmocka_unit_test(test_fsdp_gathers_packed_4bit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
