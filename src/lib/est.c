@@ -952,6 +952,7 @@ struct terms {
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
+    int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -1287,11 +1288,19 @@ static long double act_outside(const struct calc *c)
 /* Per token, all blocks, under the checkpointing policy. A block recomputed
  * in backward saves what it saves without checkpointing, less its input,
  * which is the checkpointed tensor itself. */
+/* What the block recomputed in backward saves, per token: all it saves
+ * without checkpointing, less its input when a norm keeps that (the
+ * checkpointed tensor itself). */
+static long double ckpt_recompute(const struct calc *c, long double per)
+{
+    return per - (norm_keeps_input(c) ? c->r * c->h : 0);
+}
+
 static long double act_policy(const struct calc *c, long double per, long double per_noscore)
 {
     const struct est_workload *wl = c->wl;
     long double keep_in = c->r * c->h;
-    long double recompute = per - (norm_keeps_input(c) ? keep_in : 0);
+    long double recompute = ckpt_recompute(c, per);
     switch (wl->ckpt) {
     case EST_CKPT_FULL: return c->L * keep_in + recompute;
     case EST_CKPT_EVERY: {
@@ -1338,6 +1347,43 @@ static long double litgpt_carry(const struct calc *c)
     return carry + litgpt_prev_inputs(c);
 }
 
+/* Whole-block checkpointing runs backward in two moments that are never
+ * alive together. First the loss: the fp32 log-softmax and cross-entropy's
+ * gradients, with every block's checkpointed input kept and no block's
+ * activations alive (a checkpointed block saved nothing in forward). Only
+ * when backward reaches the last block does it recompute that block
+ * (torch.utils.checkpoint: the reentrant CheckpointFunction.backward reruns
+ * the block's forward and then its backward; the non-reentrant unpack hook
+ * reruns it at the first saved tensor backward asks for), and by then the
+ * loss's buffers are freed: only the logits the caller still holds remain.
+ * fsdp_qlora's loop keeps `output` through loss.backward() and sets it to
+ * None after (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed); torchtune's
+ * recipe deletes the logits before backward. So the fwd/bwd peak is the
+ * larger of the two moments, not their sum. Returns the bytes the sum
+ * over-counts, and sets t->ckpt_phase; *tmp becomes that moment's
+ * temporaries. */
+static long double ckpt_moments(const struct calc *c, struct terms *t, long double rec,
+                                long double loss_tmp, long double block_tmp, long double *tmp)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ckpt != EST_CKPT_FULL || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM) return 0;
+    if (wl->trainer != EST_TRAINER_HF && wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
+    if (wl->longest_first) return 0;
+    long double held = wl->trainer == EST_TRAINER_HF ? c->T * c->V * c->a : 0;
+    long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
+    long double block_moment = rec + held + block_tmp;         /* + acts - rec */
+    if (loss_moment >= block_moment) {
+        t->ckpt_phase = 1;
+        t->acts -= rec;
+        *tmp = loss_tmp;
+    } else {
+        t->ckpt_phase = 2;
+        t->logits = held;
+        *tmp = block_tmp;
+    }
+    return rec;
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1376,9 +1422,9 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
                                         ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
-    long double tmp = lt;
-    if (mlp_tmp > tmp) tmp = mlp_tmp;
-    if (score_tmp > tmp) tmp = score_tmp;
+    long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
+    if (block_tmp > tmp) tmp = block_tmp;
+    ckpt_moments(c, t, c->T * ckpt_recompute(c, per), lt, block_tmp, &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into
      * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
@@ -1721,13 +1767,17 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
     bool eager = scores_kept(wl->attention);
+    long double per_layer = act_policy(c, act_layer(c, eager), act_layer(c, false));
+    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, act_layer(c, eager));
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
-             "%s attention%s) + %.0Lf B/token outside the blocks = %s",
-             c->T, c->L, act_policy(c, act_layer(c, eager), act_layer(c, false)) / c->L,
+             "%s attention%s) + %.0Lf B/token outside the blocks = %s%s",
+             c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             act_outside(c), b);
+             act_outside(c), b,
+             t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
+             : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
@@ -1738,6 +1788,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
+             : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];

@@ -105,11 +105,60 @@ static void test_fsdp_gathers_packed_4bit(void **state)
                 2 * 2 * layer + 2 * 2 * L7_BIG - bucket);
 }
 
+/* Whole-block checkpointing: the loss's backward (fp32 log-softmax and CE's
+ * gradients) runs before any block is recomputed, and a recomputed block's
+ * activations come after those buffers are freed, so the fwd/bwd peak is
+ * the larger moment, not the sum (torch.utils.checkpoint, reentrant and
+ * not). Before: acts (with one recomputed block) + logits + loss buffers. */
+static void test_ckpt_moments(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.batch = 4;
+    wl.seq = 2048;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t T = 4 * 2048, V = 32000;
+    /* the loss's moment: 32 block inputs (2 h) + outside the blocks (RoPE
+     * cos/sin 2 x 128 x 2, the final RMSNorm's fp32 copy and rsqrt 4 h + 4) */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes, T * (32 * 8192 + 512 + 16388));
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * V * 6);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * V * 8);
+    /* a small vocabulary: the recomputed block's moment wins; HF's caller
+     * still holds the logits, the loss buffers are gone */
+    struct est_model s = m;
+    s.vocab = 256;
+    assert_int_equal(est_model_finish(&s, &err), 0);
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_ACTS].bytes > T * (32 * 8192 + 512 + 16388));
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 256 * 2);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * 2 * 11008);
+    /* torchtune deletes the logits before backward: nothing held then */
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 0);
+    /* without checkpointing every block is alive at the loss: the sum */
+    wl.trainer = EST_TRAINER_HF;
+    wl.ckpt = EST_CKPT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * V * 6);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * V * 8);
+    assert_true(r.comp[EST_C_ACTS].bytes > T * 32 * 8192 * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quant_state_replicated),
         cmocka_unit_test(test_fsdp_gathers_packed_4bit),
+        cmocka_unit_test(test_ckpt_moments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
