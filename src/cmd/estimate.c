@@ -179,6 +179,8 @@ static const struct opt_spec specs[] = {
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
+    {.name = "keep-logits", .help = "the loop holds the logits through backward (torchtune\nbefore 2024-07-28, fsdp_qlora's output)",
+     AT(wl.keep_logits)},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
      AT(wl.longest_first)},
     {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),

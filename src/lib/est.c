@@ -299,6 +299,10 @@ const char *est_loss_path(const struct est_workload *wl)
     if (wl->head == EST_HEAD_NONE) return "no head";
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
+    if (wl->keep_logits && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return "torchtune before 8a98fbaa3 (--keep-logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
+    if (wl->keep_logits && wl->trainer == EST_TRAINER_HF)
+        return "HF, the loop holding the output through backward (--keep-logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
     case EST_TRAINER_TORCHTUNE:
         return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -1347,6 +1351,30 @@ static long double litgpt_carry(const struct calc *c)
     return carry + litgpt_prev_inputs(c);
 }
 
+static bool upcasts_logits(enum est_family f);
+
+/* The logits the training loop still holds through backward, per token and
+ * vocabulary entry, as the model returned them: HF's Llama-family heads and
+ * torchtune's decoder (`self.output(h).float()`, torchtune/modules/
+ * transformer.py@ff594c2311) return fp32; other HF heads the activation
+ * dtype. --keep-logits: the loop keeps them — torchtune's recipes before
+ * 8a98fbaa3 ("delete logits before bwd", 2024-07-28) hold `logits`, the fp32
+ * `[..., :-1, :].contiguous()` copy, through loss.backward()
+ * (recipes/lora_finetune_single_device.py@ff594c2311 and @0217d44c2,
+ * full_finetune_distributed.py and lora_finetune_distributed.py@0217d44c2);
+ * fsdp_qlora keeps `output` until after loss.backward()
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). Without it HF's path keeps
+ * its old assumption (the logits in the activation dtype, held by the
+ * caller) and torchtune's none (`del logits`). */
+static long double held_logits(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
+        return wl->keep_logits ? 4 : 0;
+    if (wl->trainer != EST_TRAINER_HF) return 0;
+    return wl->keep_logits && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
 /* Whole-block checkpointing runs backward in two moments that are never
  * alive together. First the loss: the fp32 log-softmax and cross-entropy's
  * gradients, with every block's checkpointed input kept and no block's
@@ -1369,7 +1397,7 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     if (wl->ckpt != EST_CKPT_FULL || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM) return 0;
     if (wl->trainer != EST_TRAINER_HF && wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
     if (wl->longest_first) return 0;
-    long double held = wl->trainer == EST_TRAINER_HF ? c->T * c->V * c->a : 0;
+    long double held = c->T * c->V * held_logits(c);
     long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
     long double block_moment = rec + held + block_tmp;         /* + acts - rec */
     if (loss_moment >= block_moment) {
@@ -1398,7 +1426,7 @@ static void train_acts(const struct calc *c, struct terms *t)
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
              * fp32 gradient and the log-softmax gradient at once. */
-            t->logits = VT * 4;
+            t->logits = VT * (4 + held_logits(c));
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
             /* Fabric's _FabricModule.forward hands the model's output to
@@ -1413,7 +1441,7 @@ static void train_acts(const struct calc *c, struct terms *t)
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
             carry = litgpt_carry(c);
         } else {
-            t->logits = VT * (c->a + 4);
+            t->logits = VT * (held_logits(c) + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         }
     }
@@ -1786,7 +1814,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              VT > 0 ? t->logits / VT : 0,
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
-             : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
+             : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
+                 ? (wl->keep_logits ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
+                                                          : "fp32 logits the loop holds + fp32 log-softmax")
+                                    : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
              : "logits + fp32 log-softmax", b);

@@ -153,12 +153,57 @@ static void test_ckpt_moments(void **state)
     assert_true(r.comp[EST_C_ACTS].bytes > T * 32 * 8192 * 4);
 }
 
+/* --keep-logits: the loop holds the logits as returned through backward —
+ * torchtune's recipes before 8a98fbaa3 (the fp32 shifted copy), fsdp_qlora's
+ * `output` (Llama's heads return fp32). Before: no such option; torchtune
+ * always deleted them, HF held them in the activation dtype. */
+static void test_keep_logits(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m, g = models_find("gpt2")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.batch = 2;
+    wl.seq = 512;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    wl.keep_logits = true;
+    const int64_t T = 2 * 512;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8); /* held fp32 + log-softmax */
+    assert_non_null(strstr(est_loss_path(&wl), "before 8a98fbaa3"));
+    wl.keep_logits = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 4);
+    /* HF: Llama's head returns fp32, GPT-2's the activation dtype */
+    wl.trainer = EST_TRAINER_HF;
+    wl.keep_logits = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8);
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 50257 * 6);
+    /* under block checkpointing a recomputed block's moment keeps them too */
+    struct est_model s = m;
+    s.vocab = 256;
+    assert_int_equal(est_model_finish(&s, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 256 * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quant_state_replicated),
         cmocka_unit_test(test_fsdp_gathers_packed_4bit),
         cmocka_unit_test(test_ckpt_moments),
+        cmocka_unit_test(test_keep_logits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
