@@ -56,6 +56,7 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
+    {"quant-storage", est_quant_storage_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -195,6 +196,8 @@ static const struct opt_spec specs[] = {
     {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
     CHOICE("quant", "none|int8|nf4", wl.quant, "base weights quantized (with --lora-r: QLoRA)"),
+    CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
+           "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
     {.name = "bnb-legacy", .help = "bitsandbytes < 0.43: 4-bit weights quantized from\nfp16 (a bf16 copy beside each dequantized one)",
      AT(wl.bnb_fp16_state)},
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),

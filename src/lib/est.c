@@ -330,6 +330,9 @@ const char *est_cache_model(const struct est_workload *wl)
     return model[wl->cache];
 }
 const char *est_cache_name(enum est_cache c) { return cache_names[c]; }
+static const char *const qstore_names[] = {"auto", "uint8", "model"};
+int est_quant_storage_parse(const char *s) { return lookup(qstore_names, 3, s); }
+const char *est_quant_storage_name(enum est_qstore q) { return q <= EST_QSTORE_MODEL ? qstore_names[q] : "?"; }
 static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
 static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
@@ -806,6 +809,31 @@ static bool fused_qkv(const struct calc *c)
            f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3;
 }
 
+/* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
+ * base layer's weight dtype only when that dtype is floating point
+ * (huggingface/peft:src/peft/tuners/lora/layer.py@v0.10.0, update_layer:
+ * `if weight.dtype.is_floating_point ...: self.to(weight.device,
+ * dtype=weight.dtype) else: self.to(weight.device)`). bitsandbytes stores
+ * 4-bit weights as uint8 unless `quant_storage` says otherwise
+ * (quantize_4bit's default, functional.py@0.43.0) and 8-bit ones as int8, so
+ * on a single GPU or under DDP/ZeRO-1/2 the adapters of a PEFT QLoRA model
+ * stay fp32: fp32 gradients and AdamW states, and, outside autocast, each
+ * adapted layer runs its adapter on `x.to(lora_A.weight.dtype)`, an fp32 copy
+ * (peft/tuners/lora/bnb.py@v0.10.0, Linear4bit/Linear8bitLt.forward). Under
+ * FSDP or ZeRO-3 the 4-bit data is stored in the model's dtype
+ * (bnb_4bit_quant_storage, which transformers asks for with FSDP/ZeRO-3;
+ * fsdp_qlora passes quant_storage=torch_dtype), so the adapters follow it.
+ * litgpt and torchtune build their adapters in the model's dtype. */
+static bool peft_fp32_adapters(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer != EST_TRAINER_HF || wl->lora_r <= 0 || wl->quant == EST_QUANT_NONE) return false;
+    if (wl->quant_storage == EST_QSTORE_MODEL && wl->quant != EST_QUANT_INT8) return false;
+    if (wl->quant_storage == EST_QSTORE_AUTO && (wl->shard == EST_SHARD_FSDP || wl->shard == EST_SHARD_ZERO3))
+        return false;
+    return is16(wl->precision); /* fp32: already; autocast: the adapters compute in 16-bit */
+}
+
 static long double lora_layer(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -831,10 +859,13 @@ static long double lora_layer(const struct calc *c)
                         : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
     long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
     long double n_o = (t & EST_LORA_O) ? 1 : 0, n_down = (t & EST_LORA_DOWN) ? 1 : 0;
-    if (p > 0) { /* one dropout output + mask per adapter */
-        sum += (a + 1) * (n_qkv * h + n_o * qd);
-        sum += (a + 1) * k * (n_up * h + n_down * f);
-    }
+    /* the adapters' own activation bytes: fp32 on PEFT's fp32 adapters */
+    long double la = peft_fp32_adapters(c) ? 4 : a;
+    long double widths = n_qkv * h + n_o * qd + k * (n_up * h + n_down * f);
+    if (p > 0) /* one dropout output + mask per adapter */
+        sum += (la + 1) * widths;
+    else if (la != a) /* each adapter's lora_A keeps its own fp32 copy of the input */
+        sum += la * widths;
     /* litgpt's LoRAQKVLinear (litgpt/lora.py@5895df10): lora_A is stacked for
      * the enabled q/k/v, so the grouped lora_B (conv1d) keeps r x n; zero_pad
      * then index_copy's the enabled parts into the fused width unless all
@@ -847,7 +878,7 @@ static long double lora_layer(const struct calc *c)
         if (qkv != (EST_LORA_Q | EST_LORA_K | EST_LORA_V))
             sum += a * ((t & EST_LORA_Q ? qd : 0) + (t & EST_LORA_K ? c->kvd : 0) + (t & EST_LORA_V ? c->kvd : 0));
     }
-    sum += a * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
+    sum += la * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
 
@@ -1078,7 +1109,7 @@ static long double weight_bytes(const struct calc *c)
 
 static long double state_elem(const struct calc *c)
 {
-    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights) ? 4 : 2;
+    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || peft_fp32_adapters(c)) ? 4 : 2;
 }
 
 /* Trainable parameters in tensors of 1e5 elements or more: what
@@ -1172,7 +1203,7 @@ static void train_states(const struct calc *c, struct terms *t)
     long double N = (long double)c->N;
     bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
-    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
+    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? 4 : 2;
     long double qstate = replicated_quant_state(c);
     t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
@@ -1773,13 +1804,15 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         fmt_gib(t->grads_fwd, u, sizeof u);
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
-                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
-                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s%s = %s",
-                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
-                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
     fmt_gib(t->optim, b, sizeof b);

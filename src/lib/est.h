@@ -122,6 +122,10 @@ enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
  *   max-positions   HF 4.38/4.39 Llama family: an int64 N x N buffer for the
  *                   model's max positions N from load on, and a (batch, 1, N, N)
  *                   copy in the model dtype built every forward */
+/* bitsandbytes' quant_storage: the dtype the packed 4-bit data is held in.
+ * auto: the model's dtype under FSDP/ZeRO-3 (transformers asks for
+ * bnb_4bit_quant_storage there), uint8 otherwise (bitsandbytes' default). */
+enum est_qstore { EST_QSTORE_AUTO, EST_QSTORE_UINT8, EST_QSTORE_MODEL };
 enum est_mask { EST_MASK_AUTO, EST_MASK_NONE, EST_MASK_4D, EST_MASK_SQUARE, EST_MASK_MAXPOS, EST_MASK_ROWS };
 /* Which prompt positions prefill computes logits for: auto (every position
  * for --cache legacy, the last one otherwise), last (HF >= 4.45
@@ -160,6 +164,7 @@ struct est_workload {
                                     generate's max_length), -1 = the model's max positions */
     bool kv_expanded;            /* K, V stored for every query head, not per KV head */
     enum est_mask mask;          /* generation's causal mask */
+    enum est_qstore quant_storage; /* 4-bit data's storage dtype: PEFT adapters follow a float one */
     enum est_prefill_logits prefill_logits;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
@@ -350,6 +355,8 @@ const char *est_cache_name(enum est_cache c);
  * outside generation. */
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf,
                                size_t n);
+int est_quant_storage_parse(const char *s); /* "auto", "uint8", "model" */
+const char *est_quant_storage_name(enum est_qstore q);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */

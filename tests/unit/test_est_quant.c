@@ -87,6 +87,7 @@ static void test_fsdp_gathers_packed_4bit(void **state)
     struct est_result fsdp, z2;
     struct oomlab_err err;
     qlora_7b(&m, &wl);
+    wl.quant_storage = EST_QSTORE_MODEL; /* 16-bit adapters under ZeRO-2 as under FSDP */
     assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
     wl.shard = EST_SHARD_ZERO2; /* same fwd/bwd terms, its own bucket term */
     assert_int_equal(est_compute(&m, &wl, &z2, &err), 0);
@@ -197,6 +198,53 @@ static void test_keep_logits(void **state)
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 256 * 4);
 }
 
+/* PEFT leaves an adapter in fp32 when its base weight is not floating point
+ * (peft lora/layer.py@v0.10.0 update_layer); bitsandbytes stores 4-bit data
+ * as uint8 by default, so on one GPU a PEFT QLoRA model's adapters, their
+ * gradients and AdamW states are fp32, and each adapter runs on an fp32 copy
+ * of its input (bnb.py: x.to(lora_A.weight.dtype)). quant_storage in the
+ * model's dtype (FSDP/ZeRO-3, fsdp_qlora) makes them 16-bit. Before: 16-bit
+ * everywhere. */
+static void test_peft_fp32_adapters(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result q, s;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.ckpt = EST_CKPT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    int64_t Pt = q.trainable_params;
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 4 * Pt);
+    assert_int_equal(q.comp[EST_C_OPTIM].bytes, 8 * Pt);
+    wl.quant_storage = EST_QSTORE_MODEL;
+    assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
+    assert_int_equal(s.comp[EST_C_GRADS].bytes, 2 * Pt);
+    assert_int_equal(s.comp[EST_C_OPTIM].bytes, 4 * Pt);
+    /* dropout 0.1 on q,k,v,gate,up,down: each adapter's dropout output 4 B
+     * not 2 (+ lora_B's r-wide input 4 B not 2), 32 blocks of 2048 tokens */
+    const int64_t T = 2048, widths = 5 * 4096 + 11008, r = 64;
+    assert_int_equal(q.comp[EST_C_ACTS].bytes - s.comp[EST_C_ACTS].bytes,
+                     32 * T * (2 * widths + 2 * r * 6));
+    /* under FSDP, auto means the model's dtype (transformers asks for it) */
+    wl.quant_storage = EST_QSTORE_AUTO;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 2 * Pt / 2);
+    /* litgpt and torchtune build adapters in the model's dtype */
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 2 * Pt);
+    assert_int_equal(est_quant_storage_parse("model"), EST_QSTORE_MODEL);
+    assert_int_equal(est_quant_storage_parse("int4"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_fsdp_gathers_packed_4bit),
         cmocka_unit_test(test_ckpt_moments),
         cmocka_unit_test(test_keep_logits),
+        cmocka_unit_test(test_peft_fp32_adapters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
