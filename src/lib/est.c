@@ -1003,11 +1003,10 @@ struct terms {
  * holds a second copy beside the fp16 one. int8 keeps the older rule: one
  * block's linears in 16-bit. */
 static long double quant_head_params(const struct calc *c);
-static long double dequant_temp(const struct calc *c)
+/* Elements of the largest linear the model quantizes. */
+static long double largest_quant_linear(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->quant == EST_QUANT_NONE) return 0;
-    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double h = c->h, f = c->ffn, big = 0;
     long double fused = c->qd + 2 * c->kvd;
     enum est_family fam = c->m->family;
@@ -1018,9 +1017,35 @@ static long double dequant_temp(const struct calc *c)
                          f * h, quant_head_params(c)};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++)
         if (lin[i] > big) big = lin[i];
+    return big;
+}
+
+static long double dequant_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->quant == EST_QUANT_NONE) return 0;
+    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
+    long double big = largest_quant_linear(c);
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
     return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+}
+
+/* Loading 4-bit weights: bitsandbytes quantizes one weight at a time on the
+ * GPU, from its 16-bit copy there (Params4bit.cuda, bitsandbytes 0.42.0:
+ * `w = self.data.contiguous().half().cuda(device)`; 0.43.0 _quantize keeps
+ * the dtype: `self.data.contiguous().cuda(device)`), then quantize_4bit
+ * writes the packed data and the absmax; with double quantization the fp32
+ * absmax (4 B per 64) is freed once it is quantized. So loading peaks at the
+ * weights + the largest quantized linear's 16-bit copy (+ its fp32 absmax
+ * under nf4-dq). transformers' loader (set_module_quantized_tensor_to_device)
+ * and Lightning's plugin both go through it, one parameter at a time. */
+static long double bnb_load_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer == EST_TRAINER_TORCHTUNE) return 0; /* torchao's to_nf4: torchao_nf4_temp */
+    if (wl->quant != EST_QUANT_NF4 && wl->quant != EST_QUANT_NF4_DQ) return 0;
+    return largest_quant_linear(c) * (2 + (wl->quant == EST_QUANT_NF4_DQ ? 4.0L / 64 : 0));
 }
 
 /* torchtune quantizes each LoRALinear's 16-bit base weight with torchao's
@@ -1681,7 +1706,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->w = c->P * 2; /* inference under autocast: load in 16-bit */
     }
     if (wl->mode == EST_MODE_LOAD) {
-        t->temp_fwd = torchao_nf4_temp(c);
+        t->temp_fwd = torchao_nf4_temp(c) + bnb_load_temp(c);
         return;
     }
     gen_plan(c, &g);
@@ -1886,7 +1911,14 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
              c->P, wl->quant ? "quantized block linears + 16-bit rest"
                    : wl->precision == EST_FP32 ? "4 B" : "2 B", b);
-    if (wl->mode == EST_MODE_LOAD) return;
+    if (wl->mode == EST_MODE_LOAD) {
+        fmt_gib(t->temp_fwd, b, sizeof b);
+        snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s = %s",
+                 torchao_nf4_temp(c) > 0 ? "torchao to_nf4 of the largest linear: 68 B x its elements"
+                                         : "bitsandbytes quantizing the largest linear: its 16-bit copy on the GPU"
+                                           " (+ the fp32 absmax under double quant)", b);
+        return;
+    }
     gen_plan(c, &g);
     est_cache_describe(c->m, wl, model, sizeof model);
     fmt_gib(t->kv, b, sizeof b);

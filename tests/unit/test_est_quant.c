@@ -245,6 +245,38 @@ static void test_peft_fp32_adapters(void **state)
     assert_int_equal(est_quant_storage_parse("int4"), -1);
 }
 
+/* Loading 4-bit weights: bitsandbytes quantizes one weight at a time from
+ * its 16-bit copy on the GPU (Params4bit.cuda / _quantize), so loading
+ * peaks at the weights + the largest linear's 16-bit copy (+ its fp32
+ * absmax under double quantization). Before: weights only. */
+static void test_bnb_load_transient(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_LOAD;
+    wl.precision = EST_BF16;
+    wl.quant = EST_QUANT_NF4_DQ;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const double big = 4096.0 * 11008; /* gate/up/down: HF keeps the head 16-bit */
+    assert_near((double)r.comp[EST_C_TEMP].bytes, big * (2 + 4.0 / 64));
+    assert_int_equal(r.peak_allocated_bytes, r.comp[EST_C_WEIGHTS].bytes + r.comp[EST_C_TEMP].bytes);
+    wl.quant = EST_QUANT_NF4; /* the fp32 absmax stays: it is the quant state */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_TEMP].bytes, big * 2);
+    /* litgpt's plugin quantizes the lm_head too: the largest */
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_TEMP].bytes, L7_BIG * 2);
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_ckpt_moments),
         cmocka_unit_test(test_keep_logits),
         cmocka_unit_test(test_peft_fp32_adapters),
+        cmocka_unit_test(test_bnb_load_transient),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
