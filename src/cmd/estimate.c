@@ -198,6 +198,8 @@ static const struct opt_spec specs[] = {
     CHOICE("quant", "none|int8|nf4", wl.quant, "base weights quantized (with --lora-r: QLoRA)"),
     CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
            "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
+    {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
+     AT(wl.kbit_prep)},
     {.name = "bnb-legacy", .help = "bitsandbytes < 0.43: 4-bit weights quantized from\nfp16 (a bf16 copy beside each dequantized one)",
      AT(wl.bnb_fp16_state)},
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),

@@ -708,6 +708,7 @@ struct calc {
     const struct fam *f;
     long double a, r;      /* activation bytes; residual-stream / norm-input bytes */
     bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
+    bool kbit;             /* prepare_model_for_kbit_training: fp32 outside the quantized linears */
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
     bool fsdp_mp; /* FSDP2 mixed precision (torchtitan): fp32 shards, bf16 gathers, no autocast */
@@ -746,6 +747,15 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * precision attributes") and the engine casts the module to 16-bit, so
      * the weights are 16-bit (weight_bytes) and so is the residual stream. */
     c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
+    /* PEFT's prepare_model_for_kbit_training casts every 16-bit parameter
+     * that is not Params4bit to fp32 (huggingface/peft:src/peft/utils/
+     * other.py@5d602fdbf; the same cast since 0.4): the embedding's output,
+     * the residual stream and the norms are fp32, and bitsandbytes'
+     * Linear4bit returns `out.to(inp_dtype)`, fp32 too, so every activation
+     * is fp32 but the 16-bit copies the quantized linears take of their
+     * inputs (lora_layer) */
+    c->kbit = wl->kbit_prep && wl->quant != EST_QUANT_NONE && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
+    if (c->kbit) c->a = c->r = 4;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
     c->h = (long double)m->hidden;
@@ -846,7 +856,13 @@ static long double lora_layer(const struct calc *c)
     long double sum = 0, p = (long double)est_lora_dropout(wl);
     /* MoE: the MLP linears see every token once per chosen expert */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+    if (c->kbit) {
+        /* fp32 inputs: each bitsandbytes linear keeps its own 16-bit copy,
+         * `x.to(self.compute_dtype)` (bitsandbytes nn/modules.py@0.43.0,
+         * Linear4bit.forward; MatMul4Bit keeps it on ctx) */
+        long double n_in = fused_qkv(c) ? 1 : 3, n_up = gated_mlp ? 2 : 1;
+        sum += 2 * (n_in * h + qd + k * (n_up * h + f));
+    } else if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
         /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
          * q/k/v and the MLP's first linears read the same tensor */
         bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
@@ -1028,7 +1044,7 @@ static long double dequant_temp(const struct calc *c)
     long double big = largest_quant_linear(c);
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
-    return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+    return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
 }
 
 /* Loading 4-bit weights: bitsandbytes quantizes one weight at a time on the
@@ -1123,10 +1139,12 @@ static long double gathered_layer_bytes(const struct calc *c, long double layer)
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
-    long double other = p == EST_FP32 ? 4 : 2;
+    long double other = (p == EST_FP32 || c->kbit) ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_bytes[c->wl->quant], nq = c->Plin + quant_head_params(c);
-        return nq * q + (c->P - nq) * other;
+        /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
+        long double lora = c->full ? 0 : c->Ptrain, lb = peft_fp32_adapters(c) ? 4 : other;
+        return nq * q + (c->P - nq - lora) * other + lora * lb;
     }
     if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
     return c->P * 2;
@@ -1807,7 +1825,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
              "params %.0Lf x %s%s%s = %s", c->P,
-             wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
+             c->kbit ? (wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + fp32 rest (prepare_model_for_kbit_training)"
+                          : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + fp32 rest (prepare_model_for_kbit_training)"
+                                                        : "1 B (int8 block linears) + fp32 rest (prepare_model_for_kbit_training)")
+             : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
              : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
              : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",

@@ -150,6 +150,8 @@ struct est_workload {
     bool foreach;                /* torch's multi-tensor optimizer step (default) */
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
+    bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
+                                    parameters cast to fp32 (with --quant) */
     bool keep_logits;            /* the loop holds the model's logits through backward
                                     (torchtune before 8a98fbaa3, fsdp_qlora's `output`) */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */

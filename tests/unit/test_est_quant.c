@@ -72,7 +72,8 @@ static void test_quant_state_replicated(void **state)
     wl.gpus = 1;
     wl.shard = EST_SHARD_NONE;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, packed);
+    /* (PEFT's adapters are fp32 on uint8 storage: 2 B more each) */
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, packed + 2.0 * (double)r.trainable_params);
 }
 
 /* FSDP all-gathers a block's flat parameter as stored: under 4-bit the
@@ -224,6 +225,7 @@ static void test_peft_fp32_adapters(void **state)
     assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
     assert_int_equal(s.comp[EST_C_GRADS].bytes, 2 * Pt);
     assert_int_equal(s.comp[EST_C_OPTIM].bytes, 4 * Pt);
+    assert_near((double)(q.comp[EST_C_WEIGHTS].bytes - s.comp[EST_C_WEIGHTS].bytes), 2.0 * (double)Pt);
     /* dropout 0.1 on q,k,v,gate,up,down: each adapter's dropout output 4 B
      * not 2 (+ lora_B's r-wide input 4 B not 2), 32 blocks of 2048 tokens */
     const int64_t T = 2048, widths = 5 * 4096 + 11008, r = 64;
@@ -277,6 +279,40 @@ static void test_bnb_load_transient(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 0);
 }
 
+/* --kbit-prep: PEFT's prepare_model_for_kbit_training casts every 16-bit
+ * parameter but Params4bit to fp32, so the rest of the weights are 4 B, the
+ * residual stream and every activation fp32 (Linear4bit returns
+ * out.to(inp_dtype)), and each quantized linear keeps its own 16-bit copy of
+ * its input (x.to(compute_dtype)). Before: no such option. */
+static void test_kbit_prep(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result base, prep;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.kbit_prep = true;
+    assert_int_equal(est_compute(&m, &wl, &prep, &err), 0);
+    double P = (double)prep.params - (double)prep.trainable_params;
+    double rest = P - L7_LIN; /* embedding, head, norms */
+    assert_near((double)(prep.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes), rest * 2);
+    /* block checkpointing: every block's input is fp32 now (4 h, not 2 h) */
+    assert_true(prep.comp[EST_C_ACTS].bytes - base.comp[EST_C_ACTS].bytes >= (int64_t)32 * 2048 * 2 * 4096);
+    /* the loss's logits come out of an fp32 lm_head */
+    assert_true(prep.comp[EST_C_LOGITS].bytes > base.comp[EST_C_LOGITS].bytes);
+    /* no effect without quantization or outside training */
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &prep, &err), 0);
+    wl.kbit_prep = false;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    assert_int_equal(prep.peak_allocated_bytes, base.peak_allocated_bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_keep_logits),
         cmocka_unit_test(test_peft_fp32_adapters),
         cmocka_unit_test(test_bnb_load_transient),
+        cmocka_unit_test(test_kbit_prep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
