@@ -58,6 +58,7 @@ static const struct {
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
     {"use-cache", est_use_cache_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
+    {"quant-storage", est_quant_storage_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -200,6 +201,8 @@ static const struct opt_spec specs[] = {
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
+    {.name = "keep-logits", .help = "the loop holds the logits through backward (torchtune\nbefore 2024-07-28, fsdp_qlora's output)",
+     AT(wl.keep_logits)},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
      AT(wl.longest_first)},
     {.name = "keep-outputs", .help = "the loop holds `outputs` (logits, K/V presents) through\nbackward into the next forward (optimum's benchmark)",
@@ -224,6 +227,10 @@ static const struct opt_spec specs[] = {
     {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
     CHOICE("quant", "none|int8|nf4", wl.quant, "base weights quantized (with --lora-r: QLoRA)"),
+    CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
+           "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
+    {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
+     AT(wl.kbit_prep)},
     {.name = "bnb-legacy", .help = "bitsandbytes < 0.43: 4-bit weights quantized from\nfp16 (a bf16 copy beside each dequantized one)",
      AT(wl.bnb_fp16_state)},
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),

@@ -312,6 +312,10 @@ const char *est_loss_path(const struct est_workload *wl)
     if (wl->head == EST_HEAD_NONE) return "no head";
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
+    if (wl->keep_logits && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return "torchtune before 8a98fbaa3 (--keep-logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
+    if (wl->keep_logits && wl->trainer == EST_TRAINER_HF)
+        return "HF, the loop holding the output through backward (--keep-logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
     case EST_TRAINER_TORCHTUNE:
         return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -355,6 +359,9 @@ const char *est_figures_model(const struct est_workload *wl)
            "slack, not the caching allocator's segments nor the high-water mark of an epoch of varying "
            "lengths (--var-len models it: a reserved figure from variable-length data can be higher)";
 }
+static const char *const qstore_names[] = {"auto", "uint8", "model"};
+int est_quant_storage_parse(const char *s) { return lookup(qstore_names, 3, s); }
+const char *est_quant_storage_name(enum est_qstore q) { return q <= EST_QSTORE_MODEL ? qstore_names[q] : "?"; }
 static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
 static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
@@ -737,6 +744,7 @@ struct calc {
     const struct fam *f;
     long double a, r;      /* activation bytes; residual-stream / norm-input bytes */
     bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
+    bool kbit;             /* prepare_model_for_kbit_training: fp32 outside the quantized linears */
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
     bool fsdp_mp; /* FSDP2 mixed precision (torchtitan): fp32 shards, bf16 gathers, no autocast */
@@ -775,6 +783,15 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * precision attributes") and the engine casts the module to 16-bit, so
      * the weights are 16-bit (weight_bytes) and so is the residual stream. */
     c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
+    /* PEFT's prepare_model_for_kbit_training casts every 16-bit parameter
+     * that is not Params4bit to fp32 (huggingface/peft:src/peft/utils/
+     * other.py@5d602fdbf; the same cast since 0.4): the embedding's output,
+     * the residual stream and the norms are fp32, and bitsandbytes'
+     * Linear4bit returns `out.to(inp_dtype)`, fp32 too, so every activation
+     * is fp32 but the 16-bit copies the quantized linears take of their
+     * inputs (lora_layer) */
+    c->kbit = wl->kbit_prep && wl->quant != EST_QUANT_NONE && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
+    if (c->kbit) c->a = c->r = 4;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
     c->h = (long double)m->hidden;
@@ -838,6 +855,31 @@ static bool fused_qkv(const struct calc *c)
            f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3;
 }
 
+/* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
+ * base layer's weight dtype only when that dtype is floating point
+ * (huggingface/peft:src/peft/tuners/lora/layer.py@v0.10.0, update_layer:
+ * `if weight.dtype.is_floating_point ...: self.to(weight.device,
+ * dtype=weight.dtype) else: self.to(weight.device)`). bitsandbytes stores
+ * 4-bit weights as uint8 unless `quant_storage` says otherwise
+ * (quantize_4bit's default, functional.py@0.43.0) and 8-bit ones as int8, so
+ * on a single GPU or under DDP/ZeRO-1/2 the adapters of a PEFT QLoRA model
+ * stay fp32: fp32 gradients and AdamW states, and, outside autocast, each
+ * adapted layer runs its adapter on `x.to(lora_A.weight.dtype)`, an fp32 copy
+ * (peft/tuners/lora/bnb.py@v0.10.0, Linear4bit/Linear8bitLt.forward). Under
+ * FSDP or ZeRO-3 the 4-bit data is stored in the model's dtype
+ * (bnb_4bit_quant_storage, which transformers asks for with FSDP/ZeRO-3;
+ * fsdp_qlora passes quant_storage=torch_dtype), so the adapters follow it.
+ * litgpt and torchtune build their adapters in the model's dtype. */
+static bool peft_fp32_adapters(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer != EST_TRAINER_HF || wl->lora_r <= 0 || wl->quant == EST_QUANT_NONE) return false;
+    if (wl->quant_storage == EST_QSTORE_MODEL && wl->quant != EST_QUANT_INT8) return false;
+    if (wl->quant_storage == EST_QSTORE_AUTO && (wl->shard == EST_SHARD_FSDP || wl->shard == EST_SHARD_ZERO3))
+        return false;
+    return is16(wl->precision); /* fp32: already; autocast: the adapters compute in 16-bit */
+}
+
 static long double lora_layer(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -850,7 +892,13 @@ static long double lora_layer(const struct calc *c)
     long double sum = 0, p = (long double)est_lora_dropout(wl);
     /* MoE: the MLP linears see every token once per chosen expert */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
-    if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+    if (c->kbit) {
+        /* fp32 inputs: each bitsandbytes linear keeps its own 16-bit copy,
+         * `x.to(self.compute_dtype)` (bitsandbytes nn/modules.py@0.43.0,
+         * Linear4bit.forward; MatMul4Bit keeps it on ctx) */
+        long double n_in = fused_qkv(c) ? 1 : 3, n_up = gated_mlp ? 2 : 1;
+        sum += 2 * (n_in * h + qd + k * (n_up * h + f));
+    } else if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
         /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
          * q/k/v and the MLP's first linears read the same tensor */
         bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
@@ -863,10 +911,13 @@ static long double lora_layer(const struct calc *c)
                         : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
     long double n_up = gated_mlp ? (long double)(!!(t & EST_LORA_GATE) + !!(t & EST_LORA_UP)) : (up ? 1 : 0);
     long double n_o = (t & EST_LORA_O) ? 1 : 0, n_down = (t & EST_LORA_DOWN) ? 1 : 0;
-    if (p > 0) { /* one dropout output + mask per adapter */
-        sum += (a + 1) * (n_qkv * h + n_o * qd);
-        sum += (a + 1) * k * (n_up * h + n_down * f);
-    }
+    /* the adapters' own activation bytes: fp32 on PEFT's fp32 adapters */
+    long double la = peft_fp32_adapters(c) ? 4 : a;
+    long double widths = n_qkv * h + n_o * qd + k * (n_up * h + n_down * f);
+    if (p > 0) /* one dropout output + mask per adapter */
+        sum += (la + 1) * widths;
+    else if (la != a) /* each adapter's lora_A keeps its own fp32 copy of the input */
+        sum += la * widths;
     /* litgpt's LoRAQKVLinear (litgpt/lora.py@5895df10): lora_A is stacked for
      * the enabled q/k/v, so the grouped lora_B (conv1d) keeps r x n; zero_pad
      * then index_copy's the enabled parts into the fused width unless all
@@ -879,7 +930,7 @@ static long double lora_layer(const struct calc *c)
         if (qkv != (EST_LORA_Q | EST_LORA_K | EST_LORA_V))
             sum += a * ((t & EST_LORA_Q ? qd : 0) + (t & EST_LORA_K ? c->kvd : 0) + (t & EST_LORA_V ? c->kvd : 0));
     }
-    sum += a * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
+    sum += la * (long double)wl->lora_r * (n_b + n_o + k * (n_up + n_down)); /* lora_B inputs */
     return sum;
 }
 
@@ -996,6 +1047,7 @@ struct terms {
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
     long double varlen;    /* --var-len: reserved beyond a fixed-length run (allocator model) */
+    int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -1011,11 +1063,10 @@ struct terms {
  * holds a second copy beside the fp16 one. int8 keeps the older rule: one
  * block's linears in 16-bit. */
 static long double quant_head_params(const struct calc *c);
-static long double dequant_temp(const struct calc *c)
+/* Elements of the largest linear the model quantizes. */
+static long double largest_quant_linear(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->quant == EST_QUANT_NONE) return 0;
-    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double h = c->h, f = c->ffn, big = 0;
     long double fused = c->qd + 2 * c->kvd;
     enum est_family fam = c->m->family;
@@ -1026,9 +1077,35 @@ static long double dequant_temp(const struct calc *c)
                          f * h, quant_head_params(c)};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++)
         if (lin[i] > big) big = lin[i];
+    return big;
+}
+
+static long double dequant_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->quant == EST_QUANT_NONE) return 0;
+    if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
+    long double big = largest_quant_linear(c);
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
-    return big * (2 + (fp16_state && !fp16_compute ? c->a : 0));
+    return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
+}
+
+/* Loading 4-bit weights: bitsandbytes quantizes one weight at a time on the
+ * GPU, from its 16-bit copy there (Params4bit.cuda, bitsandbytes 0.42.0:
+ * `w = self.data.contiguous().half().cuda(device)`; 0.43.0 _quantize keeps
+ * the dtype: `self.data.contiguous().cuda(device)`), then quantize_4bit
+ * writes the packed data and the absmax; with double quantization the fp32
+ * absmax (4 B per 64) is freed once it is quantized. So loading peaks at the
+ * weights + the largest quantized linear's 16-bit copy (+ its fp32 absmax
+ * under nf4-dq). transformers' loader (set_module_quantized_tensor_to_device)
+ * and Lightning's plugin both go through it, one parameter at a time. */
+static long double bnb_load_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer == EST_TRAINER_TORCHTUNE) return 0; /* torchao's to_nf4: torchao_nf4_temp */
+    if (wl->quant != EST_QUANT_NF4 && wl->quant != EST_QUANT_NF4_DQ) return 0;
+    return largest_quant_linear(c) * (2 + (wl->quant == EST_QUANT_NF4_DQ ? 4.0L / 64 : 0));
 }
 
 /* torchtune quantizes each LoRALinear's 16-bit base weight with torchao's
@@ -1062,13 +1139,56 @@ static long double quant_head_params(const struct calc *c)
     return c->Pbig;
 }
 
+/* The 4-bit quant state, bytes per quantized weight: nf4's fp32 absmax per
+ * 64 (compress_statistics off); nf4-dq's 8-bit absmax per 64 and an fp32
+ * scale per 256 blocks. */
+static long double quant_state_bytes(const struct calc *c)
+{
+    if (c->wl->quant == EST_QUANT_NF4) return 4.0L / 64;
+    if (c->wl->quant == EST_QUANT_NF4_DQ) return 1.0L / 64 + 4.0L / (64 * 256);
+    return 0;
+}
+
+/* Under ZeRO-3 / FSDP the 4-bit linears' quant state stays whole on every
+ * GPU: it is not a parameter but an attribute of bitsandbytes' Params4bit
+ * (Linear4bit keeps it on the module too, for FSDP), and FSDP and ZeRO
+ * shard, gather and offload parameters only. fsdp_qlora's loader says so
+ * ("FSDP only syncs parameters and buffers, so the quant_state isn't
+ * copied"), quantizes every weight on every rank's GPU to build its quant
+ * state and moves only the packed data to the CPU or meta device
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed, load_and_quantize). */
+static long double replicated_quant_state(const struct calc *c)
+{
+    bool z3 = c->wl->shard == EST_SHARD_ZERO3 || c->wl->shard == EST_SHARD_FSDP;
+    if (!z3 || c->N <= 1) return 0;
+    return quant_state_bytes(c) * (c->Plin + quant_head_params(c));
+}
+
+/* One block's parameters as FSDP all-gathers them: its flat parameter as
+ * stored. Under 4-bit that is bitsandbytes' packed data (two weights a
+ * byte, in `quant_storage` dtype so FSDP can flatten it with the 16-bit
+ * norms: bitsandbytes quantize_4bit allocates ((n + 1) // (2 x itemsize))
+ * elements of quant_storage, bitsandbytes-foundation/bitsandbytes:
+ * bitsandbytes/functional.py@0.43.0; fsdp_qlora: "The Linear4Bit
+ * quant_storage dtype should always match the FSDP param_dtype"), not 16-bit
+ * weights; the quant state is not gathered (replicated_quant_state). */
+static long double gathered_layer_bytes(const struct calc *c, long double layer)
+{
+    if (c->wl->quant != EST_QUANT_NF4 && c->wl->quant != EST_QUANT_NF4_DQ) return c->a * layer;
+    long double lin = c->Plin / (c->L > 0 ? c->L : 1);
+    if (lin > layer) lin = layer;
+    return 0.5L * lin + c->a * (layer - lin);
+}
+
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
-    long double other = p == EST_FP32 ? 4 : 2;
+    long double other = (p == EST_FP32 || c->kbit) ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_bytes[c->wl->quant], nq = c->Plin + quant_head_params(c);
-        return nq * q + (c->P - nq) * other;
+        /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
+        long double lora = c->full ? 0 : c->Ptrain, lb = peft_fp32_adapters(c) ? 4 : other;
+        return nq * q + (c->P - nq - lora) * other + lora * lb;
     }
     if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
     return c->P * 2;
@@ -1076,7 +1196,7 @@ static long double weight_bytes(const struct calc *c)
 
 static long double state_elem(const struct calc *c)
 {
-    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights) ? 4 : 2;
+    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || peft_fp32_adapters(c)) ? 4 : 2;
 }
 
 /* Trainable parameters in tensors of 1e5 elements or more: what
@@ -1170,8 +1290,9 @@ static void train_states(const struct calc *c, struct terms *t)
     long double N = (long double)c->N;
     bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
-    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? 4 : 2;
-    t->w = weight_bytes(c) / (z3 ? N : 1);
+    long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? 4 : 2;
+    long double qstate = replicated_quant_state(c);
+    t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
      * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
@@ -1199,9 +1320,9 @@ static void train_states(const struct calc *c, struct terms *t)
         t->host = t->optim + t->master + t->grads;
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
-        if (wl->offload == EST_OFFLOAD_PARAMS) {
-            t->host += t->w;
-            t->w = 0;
+        if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
+            t->host += t->w - qstate;
+            t->w = qstate;
         }
     }
 }
@@ -1221,7 +1342,7 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO2:
         return 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
     case EST_SHARD_ZERO3: return 2 * 2 * layer + 2 * 5.0e7L;
-    case EST_SHARD_FSDP: return 2 * c->a * layer + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
+    case EST_SHARD_FSDP: return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
     if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
@@ -1296,11 +1417,19 @@ static long double act_outside(const struct calc *c)
 /* Per token, all blocks, under the checkpointing policy. A block recomputed
  * in backward saves what it saves without checkpointing, less its input,
  * which is the checkpointed tensor itself. */
+/* What the block recomputed in backward saves, per token: all it saves
+ * without checkpointing, less its input when a norm keeps that (the
+ * checkpointed tensor itself). */
+static long double ckpt_recompute(const struct calc *c, long double per)
+{
+    return per - (norm_keeps_input(c) ? c->r * c->h : 0);
+}
+
 static long double act_policy(const struct calc *c, long double per, long double per_noscore)
 {
     const struct est_workload *wl = c->wl;
     long double keep_in = c->r * c->h;
-    long double recompute = per - (norm_keeps_input(c) ? keep_in : 0);
+    long double recompute = ckpt_recompute(c, per);
     switch (wl->ckpt) {
     case EST_CKPT_FULL: return c->L * keep_in + recompute;
     case EST_CKPT_EVERY: {
@@ -1433,6 +1562,67 @@ static long double outputs_kept(const struct calc *c)
     return out;
 }
 
+static bool upcasts_logits(enum est_family f);
+
+/* The logits the training loop still holds through backward, per token and
+ * vocabulary entry, as the model returned them: HF's Llama-family heads and
+ * torchtune's decoder (`self.output(h).float()`, torchtune/modules/
+ * transformer.py@ff594c2311) return fp32; other HF heads the activation
+ * dtype. --keep-logits: the loop keeps them — torchtune's recipes before
+ * 8a98fbaa3 ("delete logits before bwd", 2024-07-28) hold `logits`, the fp32
+ * `[..., :-1, :].contiguous()` copy, through loss.backward()
+ * (recipes/lora_finetune_single_device.py@ff594c2311 and @0217d44c2,
+ * full_finetune_distributed.py and lora_finetune_distributed.py@0217d44c2);
+ * fsdp_qlora keeps `output` until after loss.backward()
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). Without it HF's path keeps
+ * its old assumption (the logits in the activation dtype, held by the
+ * caller) and torchtune's none (`del logits`). */
+static long double held_logits(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
+        return wl->keep_logits ? 4 : 0;
+    if (wl->trainer != EST_TRAINER_HF) return 0;
+    return wl->keep_logits && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
+/* Whole-block checkpointing runs backward in two moments that are never
+ * alive together. First the loss: the fp32 log-softmax and cross-entropy's
+ * gradients, with every block's checkpointed input kept and no block's
+ * activations alive (a checkpointed block saved nothing in forward). Only
+ * when backward reaches the last block does it recompute that block
+ * (torch.utils.checkpoint: the reentrant CheckpointFunction.backward reruns
+ * the block's forward and then its backward; the non-reentrant unpack hook
+ * reruns it at the first saved tensor backward asks for), and by then the
+ * loss's buffers are freed: only the logits the caller still holds remain.
+ * fsdp_qlora's loop keeps `output` through loss.backward() and sets it to
+ * None after (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed); torchtune's
+ * recipe deletes the logits before backward. So the fwd/bwd peak is the
+ * larger of the two moments, not their sum. Returns the bytes the sum
+ * over-counts, and sets t->ckpt_phase; *tmp becomes that moment's
+ * temporaries. */
+static long double ckpt_moments(const struct calc *c, struct terms *t, long double rec,
+                                long double loss_tmp, long double block_tmp, long double *tmp)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ckpt != EST_CKPT_FULL || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM) return 0;
+    if (wl->trainer != EST_TRAINER_HF && wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
+    if (wl->longest_first) return 0;
+    long double held = c->T * c->V * held_logits(c);
+    long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
+    long double block_moment = rec + held + block_tmp;         /* + acts - rec */
+    if (loss_moment >= block_moment) {
+        t->ckpt_phase = 1;
+        t->acts -= rec;
+        *tmp = loss_tmp;
+    } else {
+        t->ckpt_phase = 2;
+        t->logits = held;
+        *tmp = block_tmp;
+    }
+    return rec;
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1447,7 +1637,7 @@ static void train_acts(const struct calc *c, struct terms *t)
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
              * fp32 gradient and the log-softmax gradient at once. */
-            t->logits = VT * 4;
+            t->logits = VT * (4 + held_logits(c));
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
             /* Fabric's _FabricModule.forward hands the model's output to
@@ -1462,7 +1652,7 @@ static void train_acts(const struct calc *c, struct terms *t)
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
             carry = litgpt_carry(c);
         } else {
-            t->logits = VT * (c->a + 4);
+            t->logits = VT * (held_logits(c) + 4);
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
         }
     }
@@ -1471,9 +1661,9 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
                                         ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
-    long double tmp = lt;
-    if (mlp_tmp > tmp) tmp = mlp_tmp;
-    if (score_tmp > tmp) tmp = score_tmp;
+    long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
+    if (block_tmp > tmp) tmp = block_tmp;
+    ckpt_moments(c, t, c->T * ckpt_recompute(c, per), lt, block_tmp, &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into
      * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
@@ -1675,7 +1865,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->w = c->P * 2; /* inference under autocast: load in 16-bit */
     }
     if (wl->mode == EST_MODE_LOAD) {
-        t->temp_fwd = torchao_nf4_temp(c);
+        t->temp_fwd = torchao_nf4_temp(c) + bnb_load_temp(c);
         return;
     }
     gen_plan(c, &g);
@@ -1988,12 +2178,20 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     long double N = (long double)c->N;
     fmt_gib(t->w, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
-             "params %.0Lf x %s%s = %s", c->P,
-             wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
+             "params %.0Lf x %s%s%s = %s", c->P,
+             c->kbit ? (wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + fp32 rest (prepare_model_for_kbit_training)"
+                          : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + fp32 rest (prepare_model_for_kbit_training)"
+                                                        : "1 B (int8 block linears) + fp32 rest (prepare_model_for_kbit_training)")
+             : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
              : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
              : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
-             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "", b);
+             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "",
+             replicated_quant_state(c) > 0 ? (wl->offload == EST_OFFLOAD_PARAMS
+                                                  ? " (offloaded), but the 4-bit quant state whole on each GPU"
+                                                  : ", the 4-bit quant state whole on each GPU")
+                                           : "",
+             b);
     fmt_gib(t->copies, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHT_COPIES].formula, sizeof r->comp[0].formula,
              "autocast keeps 2 B copies of the block linears: %.0Lf x 2 B = %s", c->Plin, b);
@@ -2006,13 +2204,15 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         fmt_gib(t->grads_fwd, u, sizeof u);
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
-                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
-                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B", u, b);
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s%s = %s",
-                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)" : "trainable",
-                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+                 fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
     fmt_gib(t->optim, b, sizeof b);
@@ -2028,13 +2228,17 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
     bool eager = scores_kept(wl->attention);
+    long double per_layer = act_policy(c, act_layer(c, eager), act_layer(c, false));
+    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, act_layer(c, eager));
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
-             "%s attention%s) + %.0Lf B/token outside the blocks = %s",
-             c->T, c->L, act_policy(c, act_layer(c, eager), act_layer(c, false)) / c->L,
+             "%s attention%s) + %.0Lf B/token outside the blocks = %s%s",
+             c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             act_outside(c), b);
+             act_outside(c), b,
+             t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
+             : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
@@ -2043,8 +2247,12 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              VT > 0 ? t->logits / VT : 0,
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
-             : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) ? "fp32 log-softmax; logits deleted before backward"
+             : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
+                 ? (wl->keep_logits ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
+                                                          : "fp32 logits the loop holds + fp32 log-softmax")
+                                    : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
+             : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
@@ -2113,7 +2321,14 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
              c->P, wl->quant ? "quantized block linears + 16-bit rest"
                    : wl->precision == EST_FP32 ? "4 B" : "2 B", b);
-    if (wl->mode == EST_MODE_LOAD) return;
+    if (wl->mode == EST_MODE_LOAD) {
+        fmt_gib(t->temp_fwd, b, sizeof b);
+        snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s = %s",
+                 torchao_nf4_temp(c) > 0 ? "torchao to_nf4 of the largest linear: 68 B x its elements"
+                                         : "bitsandbytes quantizing the largest linear: its 16-bit copy on the GPU"
+                                           " (+ the fp32 absmax under double quant)", b);
+        return;
+    }
     gen_plan(c, &g);
     est_cache_describe(c->m, wl, model, sizeof model);
     fmt_gib(t->kv, b, sizeof b);

@@ -122,6 +122,10 @@ enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
  *   max-positions   HF 4.38/4.39 Llama family: an int64 N x N buffer for the
  *                   model's max positions N from load on, and a (batch, 1, N, N)
  *                   copy in the model dtype built every forward */
+/* bitsandbytes' quant_storage: the dtype the packed 4-bit data is held in.
+ * auto: the model's dtype under FSDP/ZeRO-3 (transformers asks for
+ * bnb_4bit_quant_storage there), uint8 otherwise (bitsandbytes' default). */
+enum est_qstore { EST_QSTORE_AUTO, EST_QSTORE_UINT8, EST_QSTORE_MODEL };
 enum est_mask { EST_MASK_AUTO, EST_MASK_NONE, EST_MASK_4D, EST_MASK_SQUARE, EST_MASK_MAXPOS, EST_MASK_ROWS };
 /* Which prompt positions prefill computes logits for: auto (every position
  * for --cache legacy, the last one otherwise), last (HF >= 4.45
@@ -146,6 +150,10 @@ struct est_workload {
     bool foreach;                /* torch's multi-tensor optimizer step (default) */
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
+    bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
+                                    parameters cast to fp32 (with --quant) */
+    bool keep_logits;            /* the loop holds the model's logits through backward
+                                    (torchtune before 8a98fbaa3, fsdp_qlora's `output`) */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
     bool keep_outputs;           /* the loop holds the model's output object (logits, K/V
                                     presents) through backward and into the next forward:
@@ -171,6 +179,7 @@ struct est_workload {
                                     generate's max_length), -1 = the model's max positions */
     bool kv_expanded;            /* K, V stored for every query head, not per KV head */
     enum est_mask mask;          /* generation's causal mask */
+    enum est_qstore quant_storage; /* 4-bit data's storage dtype: PEFT adapters follow a float one */
     enum est_prefill_logits prefill_logits;
     int64_t lora_r;              /* 0 = no LoRA */
     unsigned lora_targets;       /* EST_LORA_* bits; 0 with lora_r > 0 = q,v */
@@ -369,6 +378,8 @@ const char *est_figures_model(const struct est_workload *wl);
  * outside generation. */
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf,
                                size_t n);
+int est_quant_storage_parse(const char *s); /* "auto", "uint8", "model" */
+const char *est_quant_storage_name(enum est_qstore q);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */

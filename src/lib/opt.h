@@ -47,7 +47,7 @@
 #include "lib/err.h"
 #include "lib/units.h" /* UNITS_DURATION_MAX_MS */
 
-#define OPT_SPECS_MAX 64      /* options per command (+ --help) */
+#define OPT_SPECS_MAX 96      /* options per command (+ --help) */
 #define OPT_LIST_MAX 64 /* values of a repeatable option (--set) */
 
 struct opt_spec;

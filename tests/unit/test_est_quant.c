@@ -1,0 +1,328 @@
+/* Unit tests for lib/est's 4-bit / QLoRA / PEFT mechanisms (issue 13): how
+ * bitsandbytes' 4-bit weights are sharded, gathered and offloaded, checked
+ * on hand-worked Llama-2-7B figures. Each test fails on the estimator before
+ * the mechanism it names (commit messages say which). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/est.h"
+#include "lib/models.h"
+
+/* Llama-2-7B: 32 blocks of q, k, v, o (4096 x 4096) and gate, up, down
+ * (4096 x 11008); embedding and untied head 32000 x 4096 */
+#define L7_LIN (32.0 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008))
+#define L7_BIG (32000.0 * 4096)
+
+static void qlora_7b(struct est_model *m, struct est_workload *wl)
+{
+    struct oomlab_err err;
+    *m = models_find("llama-2-7b")->m;
+    assert_int_equal(est_model_finish(m, &err), 0);
+    est_workload_init(wl);
+    wl->precision = EST_BF16;
+    wl->quant = EST_QUANT_NF4_DQ;
+    wl->lora_r = 64;
+    wl->lora_targets = EST_LORA_ALL & ~EST_LORA_O & ~EST_LORA_HEAD;
+    wl->lora_dropout = 0.1;
+    wl->batch = 1;
+    wl->seq = 2048;
+    wl->ckpt = EST_CKPT_FULL;
+    wl->gpus = 2;
+    wl->shard = EST_SHARD_FSDP;
+}
+
+static void assert_near(double got, double want)
+{
+    if (fabs(got - want) > 2.0) fail_msg("got %.0f, want %.0f", got, want);
+}
+
+/* FSDP / ZeRO-3 shard parameters only: bitsandbytes' quant state (nf4-dq:
+ * an 8-bit absmax per 64 weights + an fp32 scale per 256 blocks) is an
+ * attribute of Params4bit and stays whole on every GPU, also when the
+ * parameters are offloaded (AnswerDotAI/fsdp_qlora train.py@50efa1efa0ed,
+ * load_and_quantize). Before: the whole 0.516 B per weight was divided by
+ * the GPU count, and params offload left 0 bytes of weights on the GPU. */
+static void test_quant_state_replicated(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    double P = (double)r.params, qs = L7_LIN * (1.0 / 64 + 4.0 / (64 * 256));
+    double packed = L7_LIN * (0.5 + 1.0 / 64 + 4.0 / (64 * 256)) + (P - L7_LIN) * 2;
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, (packed - qs) / 2 + qs);
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, qs);
+    /* host: the packed shards, AdamW's two 16-bit states and the gradients */
+    assert_near((double)r.host_bytes, (packed - qs) / 2 + 3.0 * (double)r.trainable_params);
+    /* one GPU, no sharding: the weights as they are */
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    /* (PEFT's adapters are fp32 on uint8 storage: 2 B more each) */
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, packed + 2.0 * (double)r.trainable_params);
+}
+
+/* FSDP all-gathers a block's flat parameter as stored: under 4-bit the
+ * packed data (two weights a byte, in quant_storage dtype) plus the 16-bit
+ * norms, not 16-bit linears. Two blocks are gathered at a time; the root
+ * unit (embedding and head, 16-bit) stays gathered. Before: 2 B per weight. */
+static void test_fsdp_gathers_packed_4bit(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result fsdp, z2;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.quant_storage = EST_QSTORE_MODEL; /* 16-bit adapters under ZeRO-2 as under FSDP */
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    wl.shard = EST_SHARD_ZERO2; /* same fwd/bwd terms, its own bucket term */
+    assert_int_equal(est_compute(&m, &wl, &z2, &err), 0);
+    double P = (double)fsdp.params, Pt = (double)fsdp.trainable_params;
+    double layer = (P - 2 * L7_BIG) / 32, lin = L7_LIN / 32;
+    double gathered = 2 * (0.5 * lin + 2 * (layer - lin)) + 2 * 2 * L7_BIG;
+    double bucket = 2 * 2 * Pt;
+    assert_near((double)(fsdp.comp[EST_C_TEMP].bytes - z2.comp[EST_C_TEMP].bytes), gathered - bucket);
+    /* LoRA on 16-bit weights gathers 16-bit blocks */
+    wl.quant = EST_QUANT_NONE;
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &fsdp, &err), 0);
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&m, &wl, &z2, &err), 0);
+    assert_near((double)(fsdp.comp[EST_C_TEMP].bytes - z2.comp[EST_C_TEMP].bytes),
+                2 * 2 * layer + 2 * 2 * L7_BIG - bucket);
+}
+
+/* Whole-block checkpointing: the loss's backward (fp32 log-softmax and CE's
+ * gradients) runs before any block is recomputed, and a recomputed block's
+ * activations come after those buffers are freed, so the fwd/bwd peak is
+ * the larger moment, not the sum (torch.utils.checkpoint, reentrant and
+ * not). Before: acts (with one recomputed block) + logits + loss buffers. */
+static void test_ckpt_moments(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.batch = 4;
+    wl.seq = 2048;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t T = 4 * 2048, V = 32000;
+    /* the loss's moment: 32 block inputs (2 h) + outside the blocks (RoPE
+     * cos/sin 2 x 128 x 2, the final RMSNorm's fp32 copy and rsqrt 4 h + 4) */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes, T * (32 * 8192 + 512 + 16388));
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * V * 6);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * V * 8);
+    /* a small vocabulary: the recomputed block's moment wins; HF's caller
+     * still holds the logits, the loss buffers are gone */
+    struct est_model s = m;
+    s.vocab = 256;
+    assert_int_equal(est_model_finish(&s, &err), 0);
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_ACTS].bytes > T * (32 * 8192 + 512 + 16388));
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 256 * 2);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * 2 * 11008);
+    /* torchtune deletes the logits before backward: nothing held then */
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 0);
+    /* without checkpointing every block is alive at the loss: the sum */
+    wl.trainer = EST_TRAINER_HF;
+    wl.ckpt = EST_CKPT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * V * 6);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * V * 8);
+    assert_true(r.comp[EST_C_ACTS].bytes > T * 32 * 8192 * 4);
+}
+
+/* --keep-logits: the loop holds the logits as returned through backward —
+ * torchtune's recipes before 8a98fbaa3 (the fp32 shifted copy), fsdp_qlora's
+ * `output` (Llama's heads return fp32). Before: no such option; torchtune
+ * always deleted them, HF held them in the activation dtype. */
+static void test_keep_logits(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m, g = models_find("gpt2")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.batch = 2;
+    wl.seq = 512;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    wl.keep_logits = true;
+    const int64_t T = 2 * 512;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8); /* held fp32 + log-softmax */
+    assert_non_null(strstr(est_loss_path(&wl), "before 8a98fbaa3"));
+    wl.keep_logits = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 4);
+    /* HF: Llama's head returns fp32, GPT-2's the activation dtype */
+    wl.trainer = EST_TRAINER_HF;
+    wl.keep_logits = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8);
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 50257 * 6);
+    /* under block checkpointing a recomputed block's moment keeps them too */
+    struct est_model s = m;
+    s.vocab = 256;
+    assert_int_equal(est_model_finish(&s, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&s, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 256 * 4);
+}
+
+/* PEFT leaves an adapter in fp32 when its base weight is not floating point
+ * (peft lora/layer.py@v0.10.0 update_layer); bitsandbytes stores 4-bit data
+ * as uint8 by default, so on one GPU a PEFT QLoRA model's adapters, their
+ * gradients and AdamW states are fp32, and each adapter runs on an fp32 copy
+ * of its input (bnb.py: x.to(lora_A.weight.dtype)). quant_storage in the
+ * model's dtype (FSDP/ZeRO-3, fsdp_qlora) makes them 16-bit. Before: 16-bit
+ * everywhere. */
+static void test_peft_fp32_adapters(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result q, s;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.ckpt = EST_CKPT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    int64_t Pt = q.trainable_params;
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 4 * Pt);
+    assert_int_equal(q.comp[EST_C_OPTIM].bytes, 8 * Pt);
+    wl.quant_storage = EST_QSTORE_MODEL;
+    assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
+    assert_int_equal(s.comp[EST_C_GRADS].bytes, 2 * Pt);
+    assert_int_equal(s.comp[EST_C_OPTIM].bytes, 4 * Pt);
+    assert_near((double)(q.comp[EST_C_WEIGHTS].bytes - s.comp[EST_C_WEIGHTS].bytes), 2.0 * (double)Pt);
+    /* dropout 0.1 on q,k,v,gate,up,down: each adapter's dropout output 4 B
+     * not 2 (+ lora_B's r-wide input 4 B not 2), 32 blocks of 2048 tokens */
+    const int64_t T = 2048, widths = 5 * 4096 + 11008, r = 64;
+    assert_int_equal(q.comp[EST_C_ACTS].bytes - s.comp[EST_C_ACTS].bytes,
+                     32 * T * (2 * widths + 2 * r * 6));
+    /* under FSDP, auto means the model's dtype (transformers asks for it) */
+    wl.quant_storage = EST_QSTORE_AUTO;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 2 * Pt / 2);
+    /* litgpt and torchtune build adapters in the model's dtype */
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_int_equal(q.comp[EST_C_GRADS].bytes, 2 * Pt);
+    assert_int_equal(est_quant_storage_parse("model"), EST_QSTORE_MODEL);
+    assert_int_equal(est_quant_storage_parse("int4"), -1);
+}
+
+/* Loading 4-bit weights: bitsandbytes quantizes one weight at a time from
+ * its 16-bit copy on the GPU (Params4bit.cuda / _quantize), so loading
+ * peaks at the weights + the largest linear's 16-bit copy (+ its fp32
+ * absmax under double quantization). Before: weights only. */
+static void test_bnb_load_transient(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_LOAD;
+    wl.precision = EST_BF16;
+    wl.quant = EST_QUANT_NF4_DQ;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const double big = 4096.0 * 11008; /* gate/up/down: HF keeps the head 16-bit */
+    assert_near((double)r.comp[EST_C_TEMP].bytes, big * (2 + 4.0 / 64));
+    assert_int_equal(r.peak_allocated_bytes, r.comp[EST_C_WEIGHTS].bytes + r.comp[EST_C_TEMP].bytes);
+    wl.quant = EST_QUANT_NF4; /* the fp32 absmax stays: it is the quant state */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_TEMP].bytes, big * 2);
+    /* litgpt's plugin quantizes the lm_head too: the largest */
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_TEMP].bytes, L7_BIG * 2);
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 0);
+}
+
+/* --kbit-prep: PEFT's prepare_model_for_kbit_training casts every 16-bit
+ * parameter but Params4bit to fp32, so the rest of the weights are 4 B, the
+ * residual stream and every activation fp32 (Linear4bit returns
+ * out.to(inp_dtype)), and each quantized linear keeps its own 16-bit copy of
+ * its input (x.to(compute_dtype)). Before: no such option. */
+static void test_kbit_prep(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result base, prep;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.kbit_prep = true;
+    assert_int_equal(est_compute(&m, &wl, &prep, &err), 0);
+    double P = (double)prep.params - (double)prep.trainable_params;
+    double rest = P - L7_LIN; /* embedding, head, norms */
+    assert_near((double)(prep.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes), rest * 2);
+    /* block checkpointing: every block's input is fp32 now (4 h, not 2 h) */
+    assert_true(prep.comp[EST_C_ACTS].bytes - base.comp[EST_C_ACTS].bytes >= (int64_t)32 * 2048 * 2 * 4096);
+    /* the loss's logits come out of an fp32 lm_head */
+    assert_true(prep.comp[EST_C_LOGITS].bytes > base.comp[EST_C_LOGITS].bytes);
+    /* no effect without quantization or outside training */
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &prep, &err), 0);
+    wl.kbit_prep = false;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    assert_int_equal(prep.peak_allocated_bytes, base.peak_allocated_bytes);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quant_state_replicated),
+        cmocka_unit_test(test_fsdp_gathers_packed_4bit),
+        cmocka_unit_test(test_ckpt_moments),
+        cmocka_unit_test(test_keep_logits),
+        cmocka_unit_test(test_peft_fp32_adapters),
+        cmocka_unit_test(test_bnb_load_transient),
+        cmocka_unit_test(test_kbit_prep),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
