@@ -1653,6 +1653,9 @@ static void gen_plan(const struct calc *c, struct gen *g)
      * benchmark such as HF's PyTorchBenchmark runs the bare forward) */
     if (wl->cache == EST_CACHE_NONE || (c->f->encoder && !wl->gen_len)) g->per_tok = 0;
     g->mask = resolve_mask(wl);
+    /* an encoder's padding mask is (batch, 1, 1, seq) (HF
+     * get_extended_attention_mask outside is_decoder), not a causal square */
+    if (c->f->encoder && !wl->gen_len && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
     if (is_static) {
         g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
         g->kv_at = g->len; /* HF attends over the whole static cache */
@@ -1900,8 +1903,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  "fwd/bwd: largest of loss buffers, a block's backward, score grads + ZeRO's "
                  "reduce bucket(s) %.12s%s = %.12s; step: gradient partition cast to fp32, then "
                  "it + the %s step's copy = %.12s", b3,
-                 wl->shard == EST_SHARD_ZERO3 ? ", gradient buffer, gathered blocks"
-                 : wl->shard == EST_SHARD_ZERO2 ? ", gradient partition" : "",
+                 wl->shard == EST_SHARD_ZERO3 ? " + grad buffer, gathered blocks"
+                 : wl->shard == EST_SHARD_ZERO2 && c->Ptrain > (long double)est_ds_bucket(c->m, wl) ? " + grad partition" : "",
                  b, wl->fused ? "fused (none)" : wl->foreach ? "foreach" : "per-tensor", b2);
     }
     if (wl->trainer == EST_TRAINER_LLMC) {

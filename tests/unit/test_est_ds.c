@@ -187,6 +187,11 @@ static void test_encoder_forward_keeps_no_kv(void **state)
     assert_int_equal(est_compute(&bert, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 0);
     assert_non_null(strstr(est_cache_describe(&bert, &wl, buf, sizeof buf), "encoder"));
+    /* its padding mask is (batch, 1, 1, seq), no causal square, eager too */
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&bert, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 0);
+    wl.attention = EST_ATTN_SDPA;
     assert_int_equal(est_compute(&gpt2, &wl, &r, &err), 0);
     assert_true(r.comp[EST_C_KV].bytes > 0);
     wl.cache = EST_CACHE_NONE;
