@@ -2184,6 +2184,15 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
     if (wl->lora_r == 0) { a = *wl; a.lora_r = 16; a.lora_targets = EST_LORA_ALL; lever_try(m, &a, base, "LoRA r16 (all linears)", out, max, n); }
     if (wl->lora_r > 0 && wl->quant == EST_QUANT_NONE) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, base, "quant nf4 (QLoRA)", out, max, n); }
     if (wl->gpus > 1 && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP) { a = *wl; a.shard = EST_SHARD_FSDP; lever_try(m, &a, base, "shard fsdp", out, max, n); }
+    /* DeepSpeed's own: a smaller reduce bucket (transformers' "auto"), a fused step */
+    if (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3 && wl->ds_bucket != EST_DS_AUTO &&
+        est_ds_bucket(m, wl) > m->hidden * m->hidden) {
+        a = *wl; a.ds_bucket = EST_DS_AUTO; lever_try(m, &a, base, "ds-bucket auto (hidden^2)", out, max, n);
+    }
+    if (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3 && wl->offload == EST_OFFLOAD_NONE && !wl->fused &&
+        (wl->optimizer == EST_OPT_ADAMW || wl->optimizer == EST_OPT_LION || wl->optimizer == EST_OPT_SGDM)) {
+        a = *wl; a.fused = true; a.foreach = false; lever_try(m, &a, base, "fused optimizer (DeepSpeed FusedAdam)", out, max, n);
+    }
 }
 
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,

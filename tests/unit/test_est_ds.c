@@ -92,6 +92,13 @@ static void test_zero_ipg_bucket(void **state)
     wl.ds_bucket = 200000000; /* QwenLM/Qwen finetune/ds_config_zero2.json: 2e8 */
     assert_int_equal(est_compute(&m, &wl, &small, &err), 0);
     assert_int_equal(off.comp[EST_C_TEMP].bytes - small.comp[EST_C_TEMP].bytes, 600000000LL);
+    /* the levers offer transformers' "auto" bucket, saving the difference */
+    struct est_lever lv[16];
+    int nl = 0, found = 0;
+    assert_int_equal(est_levers(&m, &wl, lv, 16, &nl, &err), 0);
+    for (int i = 0; i < nl; i++)
+        if (!strcmp(lv[i].what, "ds-bucket auto (hidden^2)")) found = lv[i].saves_bytes >= (2e8 - 4096.0 * 4096) * 2 * 1.01;
+    assert_true(found);
     wl.ds_bucket = EST_DS_AUTO; /* transformers: hidden^2 */
     assert_int_equal(est_ds_bucket(&m, &wl), 4096LL * 4096);
     /* ZeRO-1 defaults to DeepSpeed's overlap_comm=False */
