@@ -230,7 +230,7 @@ static const struct opt_spec specs[] = {
     {.name = "ds-bucket", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_bucket),
      .help = "DeepSpeed reduce_bucket_size in elements (default\nzero1/2 5e8, zero3 auto = hidden^2)"},
     {.name = "ds-overlap-comm", .metavar = "on|off", .parse = parse_on_off, AT(wl.ds_overlap),
-     .help = "DeepSpeed overlap_comm: two reduce buckets (default\non for zero2/zero3, off for zero1)"},
+     .help = "DeepSpeed overlap_comm: two reduce buckets for\nzero1/zero2 (default off; zero3 on)"},
     {.name = "ds-prefetch", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_prefetch),
      .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),

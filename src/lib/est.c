@@ -1146,11 +1146,16 @@ static long double step_temp(const struct calc *c)
  *   0.9 hidden^2, stage3_param_persistence_threshold = 10 hidden
  *   (huggingface/transformers:src/transformers/integrations/deepspeed.py
  *   @02348331, trainer_config_finalize).
- * Defaults here follow the configs HF Trainer users run: transformers'
- * docs' ZeRO-2 example and QwenLM/Qwen's finetune/ds_config_zero2.json
- * (@af22d5e0) set overlap_comm true with a fixed reduce_bucket_size (5e8,
- * 2e8); their ZeRO-3 examples use "auto" for the buckets. zero1: DeepSpeed's
- * own defaults (5e8, overlap off). */
+ * Defaults: zero1/zero2 DeepSpeed's own (reduce_bucket_size 5e8,
+ * overlap_comm off), which is also what accelerate's DeepSpeedPlugin leaves
+ * them at (huggingface/accelerate:src/accelerate/utils/dataclasses.py
+ * @16cb6eb8 writes only stage, offload and the 16-bit save) and what
+ * LLaMA-Factory's examples/deepspeed/ds_z2_config.json (@1d6e8b21) sets;
+ * transformers' documented ZeRO-2 example and QwenLM/Qwen's
+ * finetune/ds_config_zero2.json (@af22d5e0, 2e8) turn overlap_comm on
+ * (--ds-overlap-comm on). zero3: "auto" buckets, as transformers' documented
+ * ZeRO-3 example and Qwen's finetune/ds_config_zero3.json have them, with
+ * DeepSpeed's overlap_comm default (on). */
 static bool zero_stage(const struct calc *c)
 {
     return c->wl->shard >= EST_SHARD_ZERO1 && c->wl->shard <= EST_SHARD_ZERO3;
@@ -1175,7 +1180,7 @@ int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl
 bool est_ds_overlap(const struct est_workload *wl)
 {
     if (wl->ds_overlap >= 0) return wl->ds_overlap == 1;
-    return wl->shard == EST_SHARD_ZERO2 || wl->shard == EST_SHARD_ZERO3;
+    return wl->shard == EST_SHARD_ZERO3; /* DeepSpeed's config.py overlap_comm_valid */
 }
 
 /* The gradient dtype's bytes (the model's dtype under DeepSpeed). */

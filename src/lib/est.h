@@ -178,8 +178,8 @@ struct est_workload {
      * reduce_bucket_size and stage3_prefetch_bucket_size in elements, 0 = the
      * default for the stage (zero1/zero2 5e8, zero3 transformers' "auto"),
      * EST_DS_AUTO = transformers' "auto" (hidden^2, 0.9 x hidden^2);
-     * overlap_comm -1 = the default for the stage (zero1 off, zero2 and zero3
-     * on), 0 off, 1 on. */
+     * overlap_comm -1 = DeepSpeed's default for the stage (zero3 on, zero1
+     * and zero2 off), 0 off, 1 on. */
     int64_t ds_bucket, ds_prefetch;
     int ds_overlap;
     bool fused;                  /* a fused optimizer step (DeepSpeed's FusedAdam, the DS config's

@@ -68,9 +68,9 @@ static void test_zero_master_any_dtype(void **state)
 }
 
 /* The ipg bucket is torch.empty(reduce_bucket_size) in the model dtype,
- * two with overlap_comm, whatever the trainable count: LoRA on ZeRO-2 holds
- * 2 x 5e8 x 2 B at the start of backward (the old rule capped it at the
- * trainable params). */
+ * two with overlap_comm, whatever the trainable count: LoRA on ZeRO-2 with
+ * overlap_comm holds 2 x 5e8 x 2 B at the start of backward (the old rule
+ * capped it at the trainable params). */
 static void test_zero_ipg_bucket(void **state)
 {
     (void)state;
@@ -83,6 +83,8 @@ static void test_zero_ipg_bucket(void **state)
     wl.lora_r = 8;
     wl.gpus = 2;
     wl.shard = EST_SHARD_ZERO2;
+    assert_false(est_ds_overlap(&wl)); /* DeepSpeed's default for stage 1/2 */
+    wl.ds_overlap = 1;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_true(r.comp[EST_C_TEMP].bytes >= 2000000000LL);
     assert_true(est_ds_overlap(&wl));
@@ -101,10 +103,10 @@ static void test_zero_ipg_bucket(void **state)
     assert_true(found);
     wl.ds_bucket = EST_DS_AUTO; /* transformers: hidden^2 */
     assert_int_equal(est_ds_bucket(&m, &wl), 4096LL * 4096);
-    /* ZeRO-1 defaults to DeepSpeed's overlap_comm=False */
-    wl.shard = EST_SHARD_ZERO1;
+    /* ZeRO-3 defaults to DeepSpeed's overlap_comm=True */
+    wl.shard = EST_SHARD_ZERO3;
     wl.ds_overlap = -1;
-    assert_false(est_ds_overlap(&wl));
+    assert_true(est_ds_overlap(&wl));
     /* plain DDP on one GPU keeps none of it */
     wl.shard = EST_SHARD_NONE;
     wl.gpus = 1;
