@@ -1328,6 +1328,19 @@ static void train_states(const struct calc *c, struct terms *t)
          * memory and the step runs there; with params, the weights too, and
          * only the gathered blocks (shard_temp) stay on the GPU. */
         t->host = t->optim + t->master + t->grads;
+        if (c->ds) {
+            /* DeepSpeed's host-side gradients: the fp32 gradient partition
+             * (stage 1/2: the master's pinned .grad made in
+             * initialize_optimizer_states and kept under cpu_offload; stage 3:
+             * subgroup_gradient_buffer), stage 3's grad_partitions_flat_buffer
+             * on self.device = cpu, and stage 1/2's accumulated_grads_in_cpu
+             * (the param dtype) under accumulation (stage_1_and_2.py,
+             * stage3.py @38327e07) */
+            long double p = c->Ptrain / (z1 ? N : 1), g16 = ds_grad_bytes(c);
+            bool s3 = wl->shard == EST_SHARD_ZERO3;
+            t->host = t->optim + t->master + 4 * p + (s3 ? g16 * p : 0) +
+                      (!s3 && wl->grad_accum > 1 ? g16 * p : 0);
+        }
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
         if (wl->offload == EST_OFFLOAD_PARAMS) {

@@ -147,6 +147,33 @@ static void test_zero_step_fp32_grad(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 6000000000LL + 2LL * 4096 * 4096);
 }
 
+/* ZeRO-Offload's host side: fp32 states and master, the fp32 gradient
+ * partition, stage 1/2's 16-bit accumulation buffers under accumulation,
+ * stage 3's gradient buffer on the CPU. */
+static void test_zero_offload_host(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    int64_t P = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.shard = EST_SHARD_ZERO2;
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 16 * P);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 18 * P);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 2;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 18 * P / 2);
+}
+
 /* ZeRO-3 on one GPU: NoGatherHandle points param.data at the partition, so
  * nothing is gathered or prefetched; it keeps its ipg bucket (hidden^2 by
  * "auto") and its gradient buffer from init. Against plain training in the
@@ -219,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_zero_ipg_bucket),
         cmocka_unit_test(test_zero_step_fp32_grad),
         cmocka_unit_test(test_zero3_one_gpu_gathers_nothing),
+        cmocka_unit_test(test_zero_offload_host),
         cmocka_unit_test(test_encoder_forward_keeps_no_kv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
