@@ -41,6 +41,7 @@ struct opts {
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
+    bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
     char card[192];
     char capacity_source[16]; /* "--capacity", "--gpu", "nvml"; "" unknown */
 };
@@ -154,6 +155,32 @@ static int parse_var_len(const struct opt_spec *o, const char *val, void *dst, s
     return 0;
 }
 
+/* --ds-bucket / --ds-prefetch N|auto: elements, or transformers' "auto"
+ * (EST_DS_AUTO: from the hidden size). */
+static int parse_ds_elems(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (!strcmp(val, "auto")) {
+        *(int64_t *)dst = EST_DS_AUTO;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end); /* DeepSpeed configs write 5e8, 2e8 */
+    if (errno || end == val || *end || !(v >= 1 && v <= 1099511627776.0) || v != floor(v))
+        return oomlab_err_set(err, "--%s wants elements (such as 5e8 or 200000000) or auto, got '%s'", o->name, val);
+    *(int64_t *)dst = (int64_t)v;
+    return 0;
+}
+
+/* --ds-overlap-comm on|off, into an int (-1 = the stage's default). */
+static int parse_on_off(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "true") && strcmp(val, "false"))
+        return oomlab_err_set(err, "--%s wants on or off, got '%s'", o->name, val);
+    *(int *)dst = !strcmp(val, "on") || !strcmp(val, "true");
+    return 0;
+}
+
 /* --kv-layout grouped|expanded, into a bool. */
 static int parse_kv_layout(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
@@ -197,7 +224,7 @@ static const struct opt_spec specs[] = {
     CHOICE("optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw", wl.optimizer,
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
-    {.name = "fused", .help = "fused optimizer step: no full-size working copy", AT(no_foreach)},
+    {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
@@ -236,11 +263,18 @@ static const struct opt_spec specs[] = {
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),
      .help = "adapters' dropout; default PEFT/torchtune 0,\nlitgpt 0.05"},
     COUNT("gpus", "N", gpus, 1, "GPUs the job is spread over (default 1)"),
-    CHOICE("shard", "none|zero1|zero2|zero3|fsdp", wl.shard, "how states are sharded over --gpus"),
+    CHOICE("shard", "none|zero1|zero2|zero3|fsdp", wl.shard,
+           "how states are sharded over --gpus (DeepSpeed's zero1-3\nalso on one GPU)"),
+    {.name = "ds-bucket", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_bucket),
+     .help = "DeepSpeed reduce_bucket_size in elements (default\nzero1/2 5e8, zero3 auto = hidden^2)"},
+    {.name = "ds-overlap-comm", .metavar = "on|off", .parse = parse_on_off, AT(wl.ds_overlap),
+     .help = "DeepSpeed overlap_comm: two reduce buckets for\nzero1/zero2 (default off; zero3 on)"},
+    {.name = "ds-prefetch", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_prefetch),
+     .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
-    CHOICE("cache", "dynamic|legacy|static", wl.cache,
-           "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache"),
+    CHOICE("cache", "dynamic|legacy|static|none", wl.cache,
+           "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache; none: a forward keeping no K, V\n(use_cache=False; BERT/RoBERTa's default)"),
     {.name = "cache-len", .metavar = "N|max", .parse = parse_cache_len, AT(wl.cache_len),
      .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
     {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),
@@ -277,7 +311,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
     o->have_capacity = o->wl.capacity_bytes >= 0;
     o->have_context = o->wl.context_bytes >= 0;
-    if (o->no_foreach) o->wl.foreach = false;
+    if (o->no_foreach || o->fused) o->wl.foreach = false;
+    o->wl.fused = o->fused;
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     return 0;
@@ -409,6 +444,7 @@ struct findings {
     int n_levers;
     struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
+    char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -464,6 +500,7 @@ static void print_components(const struct opts *o, const struct findings *f)
     printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
+    if (f->deepspeed[0]) printf("  %-22s %s\n", "DeepSpeed", f->deepspeed);
 }
 
 static void print_figures(const struct est_result *r)
@@ -647,6 +684,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
     json_key(&j, "loss_path"); json_str(&j, est_loss_path(&o->wl));
     json_key(&j, "cache_model"); json_str(&j, f->cache_model);
+    json_key(&j, "deepspeed");
+    if (f->deepspeed[0]) json_str(&j, f->deepspeed); else json_null(&j);
     json_obj_end(&j);
     json_key(&j, "components"); json_arr_begin(&j);
     for (int i = 0; i < EST_C__COUNT; i++) {
@@ -743,6 +782,7 @@ int cmd_estimate(int argc, char **argv)
         (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)) ||
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
+    est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);
     return f.r.fits == 0 ? EXIT_FOUND : EXIT_OK; /* main checks what reached stdout */

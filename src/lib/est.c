@@ -228,7 +228,7 @@ static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
 static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c", "torchtitan"};
-static const char *const cache_names[] = {"dynamic", "legacy", "static"};
+static const char *const cache_names[] = {"dynamic", "legacy", "static", "none"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -336,9 +336,11 @@ const char *est_cache_model(const struct est_workload *wl)
         "dynamic: HF DynamicCache, one layer's old K, V alive during its torch.cat; prefill logits for the last token",
         "legacy: HF tuple cache, the old tuple alive while a step builds the new one; prefill fp32 logits for every prompt token",
         "static: HF StaticCache, allocated once for prompt + generated tokens",
+        "none: a plain forward that keeps no K, V (use_cache=False)",
     };
     if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
     if (wl->mode == EST_MODE_LOAD) return "weights only";
+    if (wl->cache == EST_CACHE_NONE) return "plain forward over the prompt, no K, V kept (use_cache=False or an encoder), no generation";
     if (!wl->gen_len) return "plain forward over the prompt: its K, V, no generation";
     return model[wl->cache];
 }
@@ -397,8 +399,13 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
                                        "bool N x N mask_cache (litgpt)",
                                        "HF 4.38 max-positions mask (int64 buffer + a dtype copy per forward)",
                                        "bool (prompt + generated) x N mask (torchtune)"};
-    if (wl->mode != EST_MODE_INFER) {
+    if (wl->mode != EST_MODE_INFER || wl->cache == EST_CACHE_NONE) {
         snprintf(buf, n, "%s", est_cache_model(wl));
+        return buf;
+    }
+    if (!wl->gen_len && fams[m->family].encoder) {
+        snprintf(buf, n, "one encoder forward over the input (%s builds no KV cache), no generation",
+                 fams[m->family].name);
         return buf;
     }
     char len[64] = "";
@@ -488,6 +495,7 @@ void est_workload_init(struct est_workload *wl)
     wl->headroom = 0.15;
     wl->lora_dropout = -1;
     wl->len_samples = 1000;
+    wl->ds_overlap = -1;
 }
 
 /* ---- the model's shape -------------------------------------------- */
@@ -735,7 +743,6 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
 /* bytes per quantized weight, by est_quant */
 static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256)};
-#define ZERO_BUCKET 5.0e8L     /* DeepSpeed reduce/allgather bucket, elements */
 
 struct calc {
     bool hdrop, adrop;     /* hidden / attention-probability dropout in training */
@@ -1196,7 +1203,10 @@ static long double weight_bytes(const struct calc *c)
 
 static long double state_elem(const struct calc *c)
 {
-    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || peft_fp32_adapters(c)) ? 4 : 2;
+    /* DeepSpeed's optimizer steps its fp32 master partition, so its states
+     * are fp32 whatever the model dtype (ds_master) */
+    return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || c->ds ||
+            peft_fp32_adapters(c)) ? 4 : 2;
 }
 
 /* Trainable parameters in tensors of 1e5 elements or more: what
@@ -1259,6 +1269,163 @@ static long double step_temp(const struct calc *c)
     return se * c->Ptrain; /* foreach sqrt/update list: one copy of the states' size */
 }
 
+
+/* ---- DeepSpeed ZeRO's own buffers ------------------------------------
+ * Sources (microsoft/DeepSpeed@38327e07, Feb 2025; the same allocations in
+ * the 0.9-0.16 releases HF Trainer runs on), p = trainable / gpus:
+ * - runtime/zero/stage_1_and_2.py: the trainable params (requires_grad
+ *   only) are flattened per param group into a 16-bit buffer the model's
+ *   params become views of; `single_partition_of_fp32_groups` is this
+ *   rank's partition `.clone().float()`: an fp32 master even when the model
+ *   is fp32, and the optimizer (its states) runs on it. backward() allocates
+ *   the ipg bucket `torch.empty(reduce_bucket_size, dtype)` before
+ *   loss.backward(), a second one with overlap_comm, whatever the number of
+ *   trainable elements (LoRA too); the epilogue at the end of backward frees
+ *   them. ZeRO-2 copies the reduced gradients of its partition into
+ *   `grads_in_partition` (p elements, 16-bit), allocated at the first
+ *   bucket's reduction; under accumulation the previous micro-batches'
+ *   `averaged_gradients` stay beside it until added. step(): `single_grad_
+ *   partition = flatten(averaged_gradients).to(fp32)` (a 16-bit flat copy and
+ *   its fp32 cast while the 16-bit gradients are alive), then the 16-bit
+ *   gradients are freed and the optimizer steps the fp32 master with that
+ *   fp32 gradient, freed after. With offload_optimizer it also keeps
+ *   `temp_grad_buffer_for_gpu_offload`, the largest param's numel.
+ * - runtime/zero/stage3.py: one ipg bucket of reduce_bucket_size
+ *   (`__ipg_bucket_flat_buffer`) and `grad_partitions_flat_buffer` (p
+ *   elements, torch.zeros) allocated at init and kept for the run; the step
+ *   casts each sub-group's gradients to fp32 (`_prepare_fp32_grad_for_sub_
+ *   group`, sub_group_size 1e9 elements by default, config.py).
+ * - runtime/zero/partition_parameters.py: with one partition
+ *   (num_partitions == 1) all_gather_coalesced returns a NoGatherHandle
+ *   that points param.data at the partition itself: on one GPU nothing is
+ *   gathered and the prefetch bucket holds nothing. On several GPUs a block's
+ *   params are gathered into new buffers, stage3_prefetch_bucket_size ahead.
+ * - runtime/zero/config.py: reduce_bucket_size 5e8, overlap_comm defaults
+ *   to True for stage 3 only, contiguous_gradients True, prefetch 5e7.
+ * - runtime/engine.py get_data_types: under ZeRO the gradients accumulate in
+ *   the model dtype unless grad_accum_dtype says otherwise; the BF16_Optimizer
+ *   (fp32 gradient accumulation buffers) is used for bf16 without ZeRO or
+ *   with ZeRO-1 and an explicit fp32 grad_accum_dtype only.
+ * - transformers (HF Trainer) fills the config's "auto" values from the
+ *   model: reduce_bucket_size = hidden^2, stage3_prefetch_bucket_size =
+ *   0.9 hidden^2, stage3_param_persistence_threshold = 10 hidden
+ *   (huggingface/transformers:src/transformers/integrations/deepspeed.py
+ *   @02348331, trainer_config_finalize).
+ * Defaults: zero1/zero2 DeepSpeed's own (reduce_bucket_size 5e8,
+ * overlap_comm off), which is also what accelerate's DeepSpeedPlugin leaves
+ * them at (huggingface/accelerate:src/accelerate/utils/dataclasses.py
+ * @16cb6eb8 writes only stage, offload and the 16-bit save) and what
+ * LLaMA-Factory's examples/deepspeed/ds_z2_config.json (@1d6e8b21) sets;
+ * transformers' documented ZeRO-2 example and QwenLM/Qwen's
+ * finetune/ds_config_zero2.json (@af22d5e0, 2e8) turn overlap_comm on
+ * (--ds-overlap-comm on). zero3: "auto" buckets, as transformers' documented
+ * ZeRO-3 example and Qwen's finetune/ds_config_zero3.json have them, with
+ * DeepSpeed's overlap_comm default (on). */
+static bool zero_stage(const struct calc *c)
+{
+    return c->wl->shard >= EST_SHARD_ZERO1 && c->wl->shard <= EST_SHARD_ZERO3;
+}
+
+int64_t est_ds_bucket(const struct est_model *m, const struct est_workload *wl)
+{
+    int64_t h2 = m->hidden * m->hidden; /* hidden <= 2^40 is checked; the product is capped below */
+    if (m->hidden > (int64_t)1 << 30) h2 = (int64_t)1 << 60;
+    if (wl->ds_bucket == EST_DS_AUTO) return h2;
+    if (wl->ds_bucket > 0) return wl->ds_bucket;
+    return wl->shard == EST_SHARD_ZERO3 ? h2 : 500000000;
+}
+
+int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl)
+{
+    if (wl->ds_prefetch > 0) return wl->ds_prefetch;
+    if (m->hidden > (int64_t)1 << 30) return (int64_t)1 << 60;
+    return (int64_t)(0.9L * (long double)m->hidden * (long double)m->hidden);
+}
+
+bool est_ds_overlap(const struct est_workload *wl)
+{
+    if (wl->ds_overlap >= 0) return wl->ds_overlap == 1;
+    return wl->shard == EST_SHARD_ZERO3; /* DeepSpeed's config.py overlap_comm_valid */
+}
+
+/* The gradient dtype's bytes (the model's dtype under DeepSpeed). */
+static long double ds_grad_bytes(const struct calc *c) { return c->wl->precision == EST_FP32 ? 4 : 2; }
+
+/* The ipg bucket(s): stage 1/2 allocate them in backward (two with
+ * overlap_comm), stage 3 one at init. */
+static long double ds_ipg(const struct calc *c)
+{
+    long double n = (long double)est_ds_bucket(c->m, c->wl);
+    bool two = c->wl->shard != EST_SHARD_ZERO3 && est_ds_overlap(c->wl);
+    return n * ds_grad_bytes(c) * (two ? 2 : 1);
+}
+
+/* What the ZeRO step holds beyond the 16-bit gradient partition counted in
+ * `gradients`: the flatten + fp32 cast moment, then the fp32 gradient with
+ * the optimizer's working copy (stage 1/2 have freed the 16-bit gradients by
+ * then; stage 3 keeps its gradient buffer and its ipg bucket). */
+static long double ds_step_temp(const struct calc *c, long double opt_per_elem, long double opt_fixed)
+{
+    long double N = (long double)c->N, gb = ds_grad_bytes(c);
+    long double p = c->Ptrain / N;
+    bool z3 = c->wl->shard == EST_SHARD_ZERO3;
+    long double s = z3 && p > 1e9L ? 1e9L : p; /* stage 3 steps one sub-group at a time */
+    long double cast = gb == 4 ? 0 : 4 * s;    /* .to(fp32) of an fp32 tensor is the tensor */
+    long double flatten = gb * s + cast;
+    long double stepping = 4 * s + opt_per_elem * s + opt_fixed - (z3 ? 0 : gb * p);
+    long double t = flatten > stepping ? flatten : stepping;
+    return t + (z3 ? ds_ipg(c) : 0);
+}
+
+/* ZeRO's buffers alive at the forward/backward peak (the start of
+ * backward), beyond the gradients counted there under accumulation. */
+static long double ds_fwd_buffers(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    long double N = (long double)c->N, gb = ds_grad_bytes(c), p = c->Ptrain / N;
+    long double out = ds_ipg(c);
+    bool accum = wl->grad_accum > 1 || wl->keep_grads;
+    switch (wl->shard) {
+    case EST_SHARD_ZERO2:
+        /* grads_in_partition appears with the first reduced bucket, while
+         * backward runs, when the trainable elements fill a bucket */
+        if (c->Ptrain > (long double)est_ds_bucket(c->m, wl)) out += gb * p;
+        break;
+    case EST_SHARD_ZERO3:
+        if (!accum) out += gb * p; /* grad_partitions_flat_buffer, kept from init */
+        if (c->N > 1) {
+            long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
+            if (layer < 0) layer = 0;
+            out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
+        }
+        break;
+    default: break;
+    }
+    return out;
+}
+
+const char *est_ds_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
+{
+    if (wl->mode != EST_MODE_TRAIN || wl->shard < EST_SHARD_ZERO1 || wl->shard > EST_SHARD_ZERO3) {
+        snprintf(buf, n, "%s", "");
+        return buf;
+    }
+    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    int64_t b = est_ds_bucket(m, wl);
+    snprintf(buf, n,
+             "DeepSpeed ZeRO-%d on %lld GPU%s: fp32 master + fp32 optimizer states of the trainable "
+             "params%s; reduce bucket %lld elements%s (%s)%s; the step casts the gradient partition to "
+             "fp32%s%s",
+             (int)wl->shard, (long long)wl->gpus, wl->gpus > 1 ? "s" : "",
+             wl->gpus > 1 ? " / gpus" : " (one GPU: nothing partitioned)", (long long)b,
+             z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
+             wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
+             z3 ? "; ZeRO-3 gradient buffer kept from init" : "",
+             z3 && wl->gpus > 1 ? "; two gathered blocks + the prefetch bucket" : z3 ? "; nothing gathered" : "",
+             wl->fused ? "; fused optimizer step, no working copy" : "");
+    return buf;
+}
+
 /* Parameters that get a gradient. */
 static bool fsdp_mixed_units(const struct calc *c)
 {
@@ -1296,8 +1463,8 @@ static void train_states(const struct calc *c, struct terms *t)
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
      * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
-    if ((is16(wl->precision) && wl->master_weights) || (c->mixed && c->ds))
-        t->master = 4 * c->Ptrain / (z1 ? N : 1);
+    if ((is16(wl->precision) && wl->master_weights) || c->ds)
+        t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
     t->grads = gb * gparams / (z2 ? N : 1);
     /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
@@ -1308,6 +1475,15 @@ static void train_states(const struct calc *c, struct terms *t)
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
+    if (zero_stage(c) && wl->offload == EST_OFFLOAD_NONE) {
+        /* the optimizer sees one flat fp32 partition: a fused step keeps
+         * nothing, foreach one copy of it, a per-tensor loop two */
+        long double se = state_elem(c);
+        bool own = wl->optimizer == EST_OPT_ADAMW8 || wl->optimizer == EST_OPT_ADAFACTOR;
+        long double per = wl->fused || own || wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? 0
+                          : wl->foreach ? (wl->optimizer == EST_OPT_SGDM ? 0 : se) : 2 * se;
+        t->temp_step = ds_step_temp(c, per, own && !wl->fused ? t->temp_step : 0);
+    }
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
     long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
@@ -1318,6 +1494,19 @@ static void train_states(const struct calc *c, struct terms *t)
          * memory and the step runs there; with params, the weights too, and
          * only the gathered blocks (shard_temp) stay on the GPU. */
         t->host = t->optim + t->master + t->grads;
+        if (c->ds) {
+            /* DeepSpeed's host-side gradients: the fp32 gradient partition
+             * (stage 1/2: the master's pinned .grad made in
+             * initialize_optimizer_states and kept under cpu_offload; stage 3:
+             * subgroup_gradient_buffer), stage 3's grad_partitions_flat_buffer
+             * on self.device = cpu, and stage 1/2's accumulated_grads_in_cpu
+             * (the param dtype) under accumulation (stage_1_and_2.py,
+             * stage3.py @38327e07) */
+            long double p = c->Ptrain / (z1 ? N : 1), g16 = ds_grad_bytes(c);
+            bool s3 = wl->shard == EST_SHARD_ZERO3;
+            t->host = t->optim + t->master + 4 * p + (s3 ? g16 * p : 0) +
+                      (!s3 && wl->grad_accum > 1 ? g16 * p : 0);
+        }
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
         if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
@@ -1332,16 +1521,26 @@ static long double shard_temp(const struct calc *c)
     const struct est_workload *wl = c->wl;
     long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
     if (layer < 0) layer = 0;
-    /* gradients leave for the CPU through DeepSpeed's reduce buckets */
-    long double buckets = 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
-    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_ZERO2) {
-        if (wl->shard == EST_SHARD_ZERO3) return 2 * 2 * layer + 2 * 5.0e7L + buckets;
-        return buckets;
+    /* gradients leave for the CPU through DeepSpeed's ipg buckets (sized
+     * reduce_bucket_size whatever the trainable count); stage 1/2 offload
+     * also keeps temp_grad_buffer_for_gpu_offload, the largest trainable
+     * param's numel (stage_1_and_2.py@38327e07) */
+    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP) {
+        long double gb = ds_grad_bytes(c), out = ds_ipg(c);
+        if (wl->shard == EST_SHARD_ZERO3) {
+            /* with offload_param the NoGatherHandle's .to(device) copies
+             * even on one GPU */
+            if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS)
+                out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
+            return out;
+        }
+        long double big = c->full ? (c->Pbig > layer / 4 ? c->Pbig : layer / 4) : 0;
+        return out + gb * (big < c->Ptrain ? big : c->Ptrain);
     }
     switch (wl->shard) {
+    case EST_SHARD_ZERO1:
     case EST_SHARD_ZERO2:
-        return 2 * 2 * (c->Ptrain < ZERO_BUCKET ? c->Ptrain : ZERO_BUCKET);
-    case EST_SHARD_ZERO3: return 2 * 2 * layer + 2 * 5.0e7L;
+    case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
     case EST_SHARD_FSDP: return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
@@ -1796,7 +1995,17 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
+    /* no K, V kept: --cache none (a decoder called with use_cache=False), or
+     * an encoder's forward (BertModel/RobertaModel return past_key_values
+     * only when configured as a decoder: BertModel.forward sets use_cache =
+     * False unless config.is_decoder, huggingface/transformers:src/
+     * transformers/models/bert/modeling_bert.py@004ad5f5; an encoder-only
+     * benchmark such as HF's PyTorchBenchmark runs the bare forward) */
+    if (wl->cache == EST_CACHE_NONE || (c->f->encoder && !wl->gen_len)) g->per_tok = 0;
     g->mask = resolve_mask(wl);
+    /* an encoder's padding mask is (batch, 1, 1, seq) (HF
+     * get_extended_attention_mask outside is_decoder), not a causal square */
+    if (c->f->encoder && !wl->gen_len && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
     if (is_static) {
         g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
         g->kv_at = g->len; /* HF attends over the whole static cache */
@@ -2142,8 +2351,14 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->mode == EST_MODE_TRAIN && wl->quant != EST_QUANT_NONE && wl->lora_r == 0)
         return oomlab_err_set(err, "quantized (%s) weights are frozen: train them with LoRA "
                                    "(--lora-r), i.e. QLoRA", est_quant_name(wl->quant));
-    if (wl->gpus == 1 && wl->shard != EST_SHARD_NONE && wl->offload == EST_OFFLOAD_NONE)
-        return oomlab_err_set(err, "--shard %s needs --gpus N with N > 1", est_shard_name(wl->shard));
+    /* DeepSpeed runs ZeRO on one GPU (its buffers and fp32 master stay);
+     * FSDP is modelled for several */
+    if (wl->gpus == 1 && wl->shard == EST_SHARD_FSDP && wl->offload == EST_OFFLOAD_NONE)
+        return oomlab_err_set(err, "--shard fsdp needs --gpus N with N > 1 (one GPU: --shard none, "
+                                   "or DeepSpeed's zero1|zero2|zero3)");
+    if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
+        wl->ds_prefetch > ((int64_t)1 << 40))
+        return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
     if (wl->offload != EST_OFFLOAD_NONE && wl->mode != EST_MODE_TRAIN)
         return oomlab_err_set(err, "--offload moves training states (optimizer, gradients, weights) to "
                                    "the CPU: use it with --mode train");
@@ -2262,6 +2477,17 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+    if (zero_stage(c) && wl->offload == EST_OFFLOAD_NONE) {
+        char b3[32];
+        fmt_gib(ds_ipg(c), b3, sizeof b3);
+        snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
+                 "fwd/bwd: largest of loss buffers, a block's backward, score grads + ZeRO's "
+                 "reduce bucket(s) %.12s%s = %.12s; step: gradient partition cast to fp32, then "
+                 "it + the %s step's copy = %.12s", b3,
+                 wl->shard == EST_SHARD_ZERO3 ? " + grad buffer, gathered blocks"
+                 : wl->shard == EST_SHARD_ZERO2 && c->Ptrain > (long double)est_ds_bucket(c->m, wl) ? " + grad partition" : "",
+                 b, wl->fused ? "fused (none)" : wl->foreach ? "foreach" : "per-tensor", b2);
+    }
     if (wl->trainer == EST_TRAINER_LLMC) {
         fmt_gib(t->acts, b, sizeof b);
         snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
@@ -2389,7 +2615,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool step_peak = step > fwd;
     later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
-    bool sharded = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
+    /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
+    bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
     long double slack = llmc ? 0
                         : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
                               SLACK_PERSIST * persist;
@@ -2473,6 +2700,9 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)
         return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
                                    "(config.json's max_position_embeddings)");
+    if (wl->cache == EST_CACHE_NONE && wl->gen_len)
+        return oomlab_err_set(err, "--cache none is a plain forward that keeps no K, V: it cannot "
+                                   "generate (--gen-len); use dynamic, legacy or static");
     int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
     if (wl->mode == EST_MODE_INFER && len && len < prompt + wl->gen_len)
         return oomlab_err_set(err, "a cache of %lld positions cannot hold prompt %lld + %lld generated",
@@ -2609,6 +2839,15 @@ static void levers_train(const struct est_model *m, const struct est_workload *w
     if (wl->lora_r == 0) { a = *wl; a.lora_r = 16; a.lora_targets = EST_LORA_ALL; lever_try(m, &a, base, "LoRA r16 (all linears)", out, max, n); }
     if (wl->lora_r > 0 && wl->quant == EST_QUANT_NONE) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, base, "quant nf4 (QLoRA)", out, max, n); }
     if (wl->gpus > 1 && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP) { a = *wl; a.shard = EST_SHARD_FSDP; lever_try(m, &a, base, "shard fsdp", out, max, n); }
+    /* DeepSpeed's own: a smaller reduce bucket (transformers' "auto"), a fused step */
+    if (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3 && wl->ds_bucket != EST_DS_AUTO &&
+        est_ds_bucket(m, wl) > m->hidden * m->hidden) {
+        a = *wl; a.ds_bucket = EST_DS_AUTO; lever_try(m, &a, base, "ds-bucket auto (hidden^2)", out, max, n);
+    }
+    if (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3 && wl->offload == EST_OFFLOAD_NONE && !wl->fused &&
+        (wl->optimizer == EST_OPT_ADAMW || wl->optimizer == EST_OPT_LION || wl->optimizer == EST_OPT_SGDM)) {
+        a = *wl; a.fused = true; a.foreach = false; lever_try(m, &a, base, "fused optimizer (DeepSpeed FusedAdam)", out, max, n);
+    }
 }
 
 int est_levers(const struct est_model *m, const struct est_workload *wl, struct est_lever *out,

@@ -103,8 +103,11 @@ enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, ES
  *            all layers while the caller still holds the old one (twice the
  *            cache), and prefill computes fp32 logits for every prompt token
  *   static   StaticCache (cache_implementation="static"): K and V allocated
- *            once for prompt + generated tokens, written in place */
-enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC };
+ *            once for prompt + generated tokens, written in place
+ *   none     a plain forward that keeps no K/V: an encoder (BERT, RoBERTa:
+ *            the default for those families, which build no cache) or a
+ *            decoder called with use_cache=False; no generation */
+enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC, EST_CACHE_NONE };
 
 /* The causal mask of generation (docs/estimate.md, "Inference and generation"):
  *   auto            HF: eager attention, or any attention over a static cache,
@@ -193,10 +196,22 @@ struct est_workload {
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
     enum est_offload offload;
+    /* DeepSpeed ZeRO's own buffers (docs/estimate.md, "DeepSpeed ZeRO"):
+     * reduce_bucket_size and stage3_prefetch_bucket_size in elements, 0 = the
+     * default for the stage (zero1/zero2 5e8, zero3 transformers' "auto"),
+     * EST_DS_AUTO = transformers' "auto" (hidden^2, 0.9 x hidden^2);
+     * overlap_comm -1 = DeepSpeed's default for the stage (zero3 on, zero1
+     * and zero2 off), 0 off, 1 on. */
+    int64_t ds_bucket, ds_prefetch;
+    int ds_overlap;
+    bool fused;                  /* a fused optimizer step (DeepSpeed's FusedAdam, the DS config's
+                                    "optimizer" block; torch fused=True): no working copy */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
 };
+
+#define EST_DS_AUTO (-1) /* ds_bucket / ds_prefetch: transformers' "auto" (from the hidden size) */
 
 /* Result components, in table order. */
 enum est_comp {
@@ -360,7 +375,7 @@ const char *est_mode_name(enum est_mode m);
 int est_loss_parse(const char *s);
 int est_head_parse(const char *s);
 int est_trainer_parse(const char *s); /* "hf", "torchtune", "litgpt", "llm.c", "torchtitan" */
-int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static" */
+int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static", "none" */
 /* What the estimate assumed, in words (static strings, for --explain and
  * JSON "assumed"): what the checkpointing policy keeps, the loss path (what
  * the training code keeps of the logits), the KV cache model. */
@@ -380,6 +395,14 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
                                size_t n);
 int est_quant_storage_parse(const char *s); /* "auto", "uint8", "model" */
 const char *est_quant_storage_name(enum est_qstore q);
+/* DeepSpeed ZeRO's buffers as the estimate took them (stage, GPUs,
+ * reduce bucket, overlap_comm, ZeRO-3 prefetch, the step's fp32 gradient
+ * partition), into buf; "" when the workload is not DeepSpeed's. */
+const char *est_ds_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n);
+/* The elements of reduce_bucket_size / stage3_prefetch_bucket_size in effect. */
+int64_t est_ds_bucket(const struct est_model *m, const struct est_workload *wl);
+int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl);
+bool est_ds_overlap(const struct est_workload *wl);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */

@@ -830,7 +830,7 @@ static void test_quant_needs_lora(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
     assert_non_null(strstr(err.msg, "LoRA"));
     wl.quant = EST_QUANT_NONE;
-    wl.shard = EST_SHARD_ZERO3;
+    wl.shard = EST_SHARD_FSDP; /* FSDP needs several GPUs; DeepSpeed's ZeRO runs on one (test_est_ds) */
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
 }
 
@@ -1287,7 +1287,8 @@ static void test_offload(void **state)
     assert_int_equal(r.comp[EST_C_OPTIM].bytes, 0);
     assert_int_equal(r.comp[EST_C_MASTER].bytes, 0);
     assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
-    assert_int_equal(r.host_bytes, 8 * P + 4 * P + 2 * P);
+    /* DeepSpeed keeps the fp32 gradient partition on the host (test_est_ds) */
+    assert_int_equal(r.host_bytes, 8 * P + 4 * P + 4 * P);
     assert_string_equal(r.peak_phase, "forward/backward");
     assert_int_equal(est_kind_of(&wl), EST_KIND_OFFLOAD);
     assert_true(est_checked_for(EST_KIND_OFFLOAD)->rows > 0); /* heldout3 brought measured offload runs */

@@ -1,0 +1,253 @@
+/* Unit tests for lib/est's DeepSpeed ZeRO model (docs/estimate.md,
+ * "DeepSpeed ZeRO") and the encoder forward without a KV cache: each figure
+ * is worked by hand from what DeepSpeed's stage_1_and_2.py / stage3.py /
+ * partition_parameters.py allocate (microsoft/DeepSpeed@38327e07) and what
+ * BertModel.forward keeps (huggingface/transformers@004ad5f5). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/est.h"
+#include "lib/models.h"
+
+static struct est_model preset(const char *name)
+{
+    struct est_model m = models_find(name)->m;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    return m;
+}
+
+/* DeepSpeed runs ZeRO-1/2/3 on one GPU (HF Trainer with --deepspeed on a
+ * single card); FSDP on one GPU stays refused. */
+static void test_zero_on_one_gpu(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.lora_r = 8;
+    for (int s = EST_SHARD_ZERO1; s <= EST_SHARD_ZERO3; s++) {
+        wl.shard = (enum est_shard)s;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        assert_true(r.comp[EST_C_MASTER].bytes > 0);
+    }
+    wl.shard = EST_SHARD_FSDP;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+}
+
+/* ZeRO's master is `.clone().float()` of the partition and the optimizer
+ * steps it: fp32 master and fp32 Adam states even for a bf16 model
+ * (--precision bf16, HF bf16=True under DeepSpeed), divided by the GPUs
+ * from stage 1 on. */
+static void test_zero_master_any_dtype(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    int64_t P = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_MASTER].bytes, 4 * P / 2);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 8 * P / 2);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * P);
+}
+
+/* The ipg bucket is torch.empty(reduce_bucket_size) in the model dtype,
+ * two with overlap_comm, whatever the trainable count: LoRA on ZeRO-2 with
+ * overlap_comm holds 2 x 5e8 x 2 B at the start of backward (the old rule
+ * capped it at the trainable params). */
+static void test_zero_ipg_bucket(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r, off, small, none;
+    struct oomlab_err err;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_ZERO2;
+    assert_false(est_ds_overlap(&wl)); /* DeepSpeed's default for stage 1/2 */
+    wl.ds_overlap = 1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_TEMP].bytes >= 2000000000LL);
+    assert_true(est_ds_overlap(&wl));
+    wl.ds_overlap = 0;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes - off.comp[EST_C_TEMP].bytes, 1000000000LL);
+    wl.ds_bucket = 200000000; /* QwenLM/Qwen finetune/ds_config_zero2.json: 2e8 */
+    assert_int_equal(est_compute(&m, &wl, &small, &err), 0);
+    assert_int_equal(off.comp[EST_C_TEMP].bytes - small.comp[EST_C_TEMP].bytes, 600000000LL);
+    /* the levers offer transformers' "auto" bucket, saving the difference */
+    struct est_lever lv[16];
+    int nl = 0, found = 0;
+    assert_int_equal(est_levers(&m, &wl, lv, 16, &nl, &err), 0);
+    for (int i = 0; i < nl; i++)
+        if (!strcmp(lv[i].what, "ds-bucket auto (hidden^2)")) found = lv[i].saves_bytes >= (2e8 - 4096.0 * 4096) * 2 * 1.01;
+    assert_true(found);
+    wl.ds_bucket = EST_DS_AUTO; /* transformers: hidden^2 */
+    assert_int_equal(est_ds_bucket(&m, &wl), 4096LL * 4096);
+    /* ZeRO-3 defaults to DeepSpeed's overlap_comm=True */
+    wl.shard = EST_SHARD_ZERO3;
+    wl.ds_overlap = -1;
+    assert_true(est_ds_overlap(&wl));
+    /* plain DDP on one GPU keeps none of it */
+    wl.shard = EST_SHARD_NONE;
+    wl.gpus = 1;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_true(none.comp[EST_C_TEMP].bytes < off.comp[EST_C_TEMP].bytes - 900000000LL);
+}
+
+/* The ZeRO-1/2 step: flatten(averaged_gradients).to(fp32) while the 16-bit
+ * gradients are alive (2p + 4p beyond them), then the fp32 gradient with
+ * the foreach step's copy (4p + 4p, the 16-bit gradients freed): the step's
+ * temporaries are 6p beyond the 16-bit gradient partition. */
+static void test_zero_step_fp32_grad(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    int64_t P = 0;
+    est_workload_init(&wl);
+    wl.ckpt = EST_CKPT_FULL;
+    wl.shard = EST_SHARD_ZERO2;
+    wl.gpus = 1;
+    assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "optimizer step");
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 2 * P);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 6 * P);
+    /* ZeRO-3 steps sub-groups of 1e9 elements and keeps its gradient buffer
+     * and ipg bucket: max(2s + 4s, 4s + 4s foreach) + hidden^2 x 2 B */
+    wl.shard = EST_SHARD_ZERO3;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 8000000000LL + 2LL * 4096 * 4096);
+    /* a fused step (DeepSpeed's FusedAdam) keeps no working copy */
+    wl.fused = true;
+    wl.foreach = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 6000000000LL + 2LL * 4096 * 4096);
+}
+
+/* ZeRO-Offload's host side: fp32 states and master, the fp32 gradient
+ * partition, stage 1/2's 16-bit accumulation buffers under accumulation,
+ * stage 3's gradient buffer on the CPU. */
+static void test_zero_offload_host(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    int64_t P = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.shard = EST_SHARD_ZERO2;
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 16 * P);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 18 * P);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 2;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.host_bytes, 18 * P / 2);
+}
+
+/* ZeRO-3 on one GPU: NoGatherHandle points param.data at the partition, so
+ * nothing is gathered or prefetched; it keeps its ipg bucket (hidden^2 by
+ * "auto") and its gradient buffer from init. Against plain training in the
+ * same dtype the forward/backward moment differs by exactly those. */
+static void test_zero3_one_gpu_gathers_nothing(void **state)
+{
+    (void)state;
+    struct est_model m = preset("llama-2-7b");
+    struct est_workload wl;
+    struct est_result z3, plain;
+    struct oomlab_err err;
+    int64_t P = 0, T = 0;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 16;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.seq = 2048;
+    assert_int_equal(est_params(&m, &wl, &P, &T, &err), 0);
+    assert_int_equal(est_compute(&m, &wl, &plain, &err), 0);
+    wl.shard = EST_SHARD_ZERO3;
+    assert_int_equal(est_compute(&m, &wl, &z3, &err), 0);
+    assert_string_equal(z3.peak_phase, "forward/backward");
+    assert_int_equal(z3.comp[EST_C_ACTS].bytes, plain.comp[EST_C_ACTS].bytes);
+    assert_int_equal(z3.comp[EST_C_TEMP].bytes - plain.comp[EST_C_TEMP].bytes, 2LL * 4096 * 4096 + 2 * T);
+    /* on two GPUs two gathered blocks and the prefetch bucket come back */
+    wl.gpus = 2;
+    struct est_result two;
+    assert_int_equal(est_compute(&m, &wl, &two, &err), 0);
+    assert_true(two.comp[EST_C_TEMP].bytes > z3.comp[EST_C_TEMP].bytes + 2 * est_ds_prefetch(&m, &wl));
+}
+
+/* An encoder's forward keeps no K, V (BertModel sets use_cache = False
+ * unless config.is_decoder); a decoder does unless --cache none. */
+static void test_encoder_forward_keeps_no_kv(void **state)
+{
+    (void)state;
+    struct est_model bert = preset("bert-base-uncased"), gpt2 = preset("gpt2");
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    char buf[320];
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP32;
+    wl.batch = 8;
+    wl.head = EST_HEAD_NONE;
+    assert_int_equal(est_compute(&bert, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 0);
+    assert_non_null(strstr(est_cache_describe(&bert, &wl, buf, sizeof buf), "encoder"));
+    /* its padding mask is (batch, 1, 1, seq), no causal square, eager too */
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&bert, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 0);
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&gpt2, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_KV].bytes > 0);
+    wl.cache = EST_CACHE_NONE;
+    assert_int_equal(est_cache_parse("none"), EST_CACHE_NONE);
+    assert_int_equal(est_compute(&gpt2, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 0);
+    wl.gen_len = 16; /* generating needs a cache */
+    assert_int_equal(est_compute(&gpt2, &wl, &r, &err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_on_one_gpu),
+        cmocka_unit_test(test_zero_master_any_dtype),
+        cmocka_unit_test(test_zero_ipg_bucket),
+        cmocka_unit_test(test_zero_step_fp32_grad),
+        cmocka_unit_test(test_zero3_one_gpu_gathers_nothing),
+        cmocka_unit_test(test_zero_offload_host),
+        cmocka_unit_test(test_encoder_forward_keeps_no_kv),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
