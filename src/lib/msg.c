@@ -23,6 +23,7 @@ static const struct msg_clause clauses_common[] = {
 static const struct msg_clause clauses_pt_old[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"(GPU %d;", MSG_F_GPU},
+    {"(NPU %d;", MSG_F_GPU}, /* torch_npu (Ascend): "(NPU 3; 60.96 GiB total capacity; ..." */
     {"GPU %d; %z total capacity", MSG_F_GPU}, /* the parentheses lost */
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
@@ -168,6 +169,8 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"(%d bytes) from device", MSG_F_REQUESTED},
     {"failed to alloc %d bytes", MSG_F_REQUESTED}, /* also "... bytes on host" */
     {"failed to allocate %s (", MSG_F_REQUESTED},
+    {"failed to allocate %s from device", MSG_F_REQUESTED}, /* hipTF: no byte count */
+    {"allocate buffer: %d", MSG_F_REQUESTED}, /* MIOpen */
     {NULL, 0},
 };
 
@@ -681,13 +684,15 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt,
      .near = near_trt},
+    /* also CNTK's "cuDNN failure 2: CUDNN_STATUS_ALLOC_FAILED ; GPU=0 ;"
+     * (microsoft/CNTK#220) */
     {.kind = "cudnn",
      .framework = "cuda",
      .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_cuda_lib,
      .near = near_none},
     {.kind = "cuda-library",
      .framework = "cuda",
@@ -767,7 +772,11 @@ static const struct msg_rule rules[] = {
      .any = {"CUDA error: out of memory", "runtime error (2) : out of memory",
              "error=2 : out of memory", "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY",
              "hipErrorOutOfMemory", "cudaMalloc failed: out of memory",
-             "with error 2 out of memory", "Error 2, out of memory"},
+             "with error 2 out of memory", "Error 2, out of memory",
+             /* the case changed: Paddle 1.x "Cuda Error: out of memory"
+              * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
+              * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
+             "Cuda Error: out of memory", "GPUassert: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -805,6 +814,30 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* HIP's old runtime code 1002 is hipErrorMemoryAllocation: hipTF's
+     * "failed to allocate 8.00G from device: hipError_t(1002)"
+     * (ROCmSoftwarePlatform/hiptensorflow#62); MIOpen's "Memory not available
+     * to allocate buffer: 655360000" (ROCm/MIOpen#47). */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation",
+             "Memory not available to allocate buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
+    /* YOLOX's label assignment caught a CUDA OOM and retries the batch on
+     * the CPU: "OOM RuntimeError is raised due to the huge memory cost during
+     * label assignment. CPU mode is applied in this batch." (DDGRCF/YOLOX_OBB#31) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"OOM RuntimeError is raised due to the huge memory cost"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
@@ -891,12 +924,48 @@ static const struct msg_rule rules[] = {
      * saving the state_dict()"); never a denial ("I guarantee that the GPU
      * is not out of memory", open-mmlab/mmdetection3d#1495). Not an event unless the log shows no OOM
      * message and a traceback follows (scan_finish). */
+    /* Host memory said to have run out, in words: a prose mention of an OOM
+     * is then no GPU OOM ("I think you need an instance with more RAM (not
+     * GPU memory)", databrickslabs/dolly#38; "CPU OOM when resuming training
+     * from a given checkpoint", facebookresearch/vissl#470; "CPU RAM is
+     * getting out-of RAM", tensorflow/models#3497). */
+    {.kind = "host-words",
+     .framework = "host",
+     .any = {"more RAM", "out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
+             "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM killer"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A GPU OOM named in words with its device: a title or prose ("CUDA OOM
+     * after train several iters", Vision-CAIR/MiniGPT-4#168; "it throws a
+     * Cuda oom error", voice-cloning-app/Voice-Cloning-App#74; "CUDA
+     * out-of-memory when GPU memory is 11GB", edwardzhou130/PolarSeg#45;
+     * "Training CUDA OutOfMemoryError", zhengchen1999/RGT#19), also misspelt
+     * after "out of mem" ("cuda out of memoery", warchildmd/ihd#1). Needs no
+     * traceback, but never a denial and never over host words. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OOM", "oom", "out of mem", "Out of Mem", "Out of mem", "Out Of Mem", "OUT OF MEM",
+             "out-of-mem", "Out-of-Mem", "Out-of-mem", "OutOfMemory"},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "oom-mention",
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
-     .unless = {"kill", "not out of", "n't out of", "not OOM"},
+     .unless = {"kill"},
      .word = true,
+     .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1027,9 +1096,135 @@ static bool has_word(const char *text, size_t len, const char *lit, bool start)
     return false;
 }
 
+/* ---- qualifiers and denials, for words about an OOM -------------------- */
+
+/* A clause ends at these (ASCII), or at CJK punctuation (below). */
+static bool clause_mark(unsigned char c)
+{
+    return c == '\n' || c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' ||
+           c == '(' || c == ')' || c == '[' || c == ']' || c == '"' || c == '|';
+}
+
+/* "。" "、" "，" "；" "：" "！" "？" ending at text[i - 1]. */
+static bool cjk_mark_before(const char *text, size_t i)
+{
+    static const char *const marks[] = {"\xe3\x80\x82", "\xe3\x80\x81", "\xef\xbc\x8c",
+        "\xef\xbc\x9b", "\xef\xbc\x9a", "\xef\xbc\x81", "\xef\xbc\x9f", NULL};
+    for (size_t k = 0; i >= 3 && marks[k]; k++)
+        if (!memcmp(text + i - 3, marks[k], 3)) return true;
+    return false;
+}
+
+/* Words that deny what follows them in the same clause (any case; a word
+ * ending in "n't" too), words that may stand between ("not caused by a
+ * CUDA OOM"), and what denies an OOM named before it ("OOM is not the
+ * problem here", "OOMではない", "OOM이 아닙니다"). Chinese writes the
+ * negation right before, without a blank ("不是OOM"). */
+static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
+    "avoids", "avoiding", "prevent", "prevents", "preventing", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
+    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
+static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
+    "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
+    "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
+    "vram", "real", NULL};
+static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
+    "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
+    "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
+static const char *const deny_after[] = {"is not the", "isn't the", "was not the",
+    "wasn't the", "is not a", "isn't a", "is not an", "is not related", "isn't related",
+    "is not my", "isn't my", "is not why", "isn't why", "is not what", "isn't what",
+    "\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\xaa" /* ではな */,
+    "\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\x82\xe3\x82\x8a\xe3\x81\xbe\xe3\x81\x9b" /* ではありませ */,
+    "\xe3\x81\x98\xe3\x82\x83\xe3\x81\xaa" /* じゃな */,
+    "\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88" /* 이 아니 */,
+    "\xea\xb0\x80 \xec\x95\x84\xeb\x8b\x88" /* 가 아니 */,
+    "\xeb\x8a\x94 \xec\x95\x84\xeb\x8b\x88" /* 는 아니 */, NULL};
+static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
+    "here", NULL};
+
+static bool word_in(const char *w, size_t n, const char *const *set)
+{
+    for (size_t k = 0; set[k]; k++)
+        if (strlen(set[k]) == n && !strncasecmp(w, set[k], n)) return true;
+    return false;
+}
+
+static bool ends_with(const char *w, size_t n, const char *suffix)
+{
+    size_t m = strlen(suffix);
+    return n >= m && !memcmp(w + n - m, suffix, m);
+}
+
+static bool is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '*' || c == '`' || c == '_';
+}
+
+/* Is the OOM named at text[at, end) denied in its clause? */
+static bool denied(const char *text, size_t len, size_t at, size_t end)
+{
+    size_t i = at;
+    for (int words = 0; words < 6; words++) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) break;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]) && !cjk_mark_before(text, i))
+            i--;
+        const char *w = text + i;
+        size_t n = we - i;
+        if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
+            ends_with(w, n, "n\xe2\x80\x99t"))
+            return true;
+        for (size_t k = 0; deny_cjk_before[k]; k++)
+            if (ends_with(w, n, deny_cjk_before[k])) return true;
+        if (!word_in(w, n, deny_between)) break;
+    }
+    size_t j = end;
+    while (j < len && isalnum((unsigned char)text[j])) j++; /* the rest of "memmory" */
+    for (int words = 0; words < 3; words++) {
+        while (j < len && is_blank((unsigned char)text[j])) j++;
+        for (size_t k = 0; deny_after[k]; k++) {
+            size_t m = strlen(deny_after[k]);
+            if (len - j >= m && !strncasecmp(text + j, deny_after[k], m)) return true;
+        }
+        size_t ws = j;
+        while (j < len && isalpha((unsigned char)text[j])) j++;
+        if (j == ws || !word_in(text + ws, j - ws, deny_after_skip)) break;
+    }
+    return false;
+}
+
+/* One of the rule's qualifiers stands right before text[at] (see msg.h). */
+static bool qualified(const struct msg_rule *r, const char *text, size_t at)
+{
+    size_t i = at, gap = 0;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '-' || text[i - 1] == '_')) i--, gap++;
+    if (!gap) return false;
+    size_t we = i;
+    while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
+    if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
+    return word_in(text + i, we - i, r->qualifier);
+}
+
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
+    if (!r->qualifier[0] && !r->deny)
+        return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
+    size_t ll = strlen(lit);
+    for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
+        const char *hit = memmem(p, (size_t)(end - p), lit, ll);
+        if (!hit) return false;
+        p = hit + 1;
+        size_t at = (size_t)(hit - text);
+        if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
+        if (r->qualifier[0] && !qualified(r, text, at)) continue;
+        if (r->deny && denied(text, len, at, at + ll)) continue;
+        return true;
+    }
+    return false;
 }
 
 /* ---- anchors, derived from the rules ----------------------------------- */

@@ -325,6 +325,36 @@ static const struct want cases[] = {
     {"lllyasviel/Fooocus#1032",
      "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
      true, "vae-decode-oom", -1, -1, -1, -1, -1, -1},
+    /* Case changed: Paddle 1.x in a Chinese title; the gpuErrchk macro. */
+    {"PaddlePaddle/Paddle#13984", "\xe8\xae\xad\xe7\xbb\x83\xe5\xbc\x80\xe5\xa7\x8b\xe5\x87\xba"
+     "\xe7\x8e\xb0" "Cuda Error: out of memory\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"tromp/cuckoo#53", "GPUassert: out of memory mean.cu 377\n", true, "cuda-error", -1, -1, -1,
+     -1, -1, -1},
+    /* ROCm: HIP's old code 1002 (hipErrorMemoryAllocation), MIOpen's buffer. */
+    {"ROCmSoftwarePlatform/hiptensorflow#62",
+     "mnist.py: failed to allocate 8.00G from device: hipError_t(1002)\n",
+     true, "cuda-error", GIB(8), -1, -1, -1, -1, -1},
+    {"ROCm/MIOpen#47",
+     "MIOpen Error: /data/repo/MIOpen/src/hip/handlehip.cpp:70: Memory not available to allocate "
+     "buffer: 655360000\n",
+     true, "cuda-error", 655360000, -1, -1, -1, -1, -1},
+    /* YOLOX caught a CUDA OOM in label assignment and retries on the CPU. */
+    {"DDGRCF/YOLOX_OBB#31",
+     "OOM RuntimeError is raised due to the huge memory cost during label assignment.           "
+     "                 CPU mode is applied in this batch. If you want to avoid this issue,\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
+    /* torch_npu's old form names the card "NPU 3"; CNTK's "GPU=0". */
+    {"xingchensong/TouchNet#100",
+     "RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity; "
+     "49.47 GiB already allocated; 49.47 GiB current active; 1.32 GiB free; 57.55 GiB reserved in "
+     "total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to "
+     "avoid fragmentation.\n",
+     true, "pytorch-old", GIB(5.03), GIB(60.96), GIB(1.32), GIB(49.47), GIB(57.55), 3},
+    {"microsoft/CNTK#220",
+     "cuDNN failure 2: CUDNN_STATUS_ALLOC_FAILED ; GPU=0 ; hostname=PTNUWCL5099642 ; "
+     "expr=finder(calgo, algoPerf)\n",
+     true, "cudnn", -1, -1, -1, -1, -1, 0},
 };
 
 static void check_bytes(const char *src, const char *what, int64_t want, int64_t got)
@@ -889,6 +919,101 @@ static void test_host_and_denial(void **state)
     oom_report_release(&rep);
 }
 
+/* A GPU OOM named in words with its device ("CUDA OOM", "Cuda oom error",
+ * "cuda out of memoery") is called without a traceback (titles and prose
+ * from the threads named); the same words denied in their clause, a
+ * memory_summary() row, or host memory said to have run out are not. */
+static void test_device_words(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log;
+        bool oom;
+    } logs[] = {
+        {"Vision-CAIR/MiniGPT-4#168",
+         "CUDA OOM after train several iters\n\n"
+         "When set batch_size 8, oom error occurs like 50 iters, when batch_size 6,  occurs in 50 "
+         "iters\n", true},
+        {"voice-cloning-app/Voice-Cloning-App#74",
+         "My pc has 16 GB of RAM. If I try to use a batch size like 16 it starts training and after "
+         "10 iterations it throws a Cuda oom error.\n", true},
+        {"edwardzhou130/PolarSeg#45", "CUDA out-of-memory when GPU memory is 11GB\n", true},
+        {"warchildmd/ihd#1", "cuda out of memoery\n\nHi, \n", true},
+        {"zhengchen1999/RGT#19", "Training CUDA OutOfMemoryError\n", true},
+        {"LISTatSNU/FastMRI_challenge#197",
+         "Cuda Out of Memory \xea\xb4\x80\xeb\xa0\xa8 \xeb\xac\xb8\xec\x9d\x98\n", true},
+        /* a memory_summary() row, between eval batches */
+        {"Lightning-AI/pytorch-lightning#8453", "|            CUDA OOMs: 0            |\n", false},
+        /* an except clause names the class with "cuda." before it */
+        {"(the class in code)", "    except torch.cuda.OutOfMemoryError:\n", false},
+        /* host memory said in words outranks an OOM named above a traceback
+         * (the title and a log line from facebookresearch/vissl#470; the
+         * traceback's first line stands for the paste's) */
+        {"facebookresearch/vissl#470",
+         "CPU OOM when resuming training from a given checkpoint\n\n"
+         "INFO 2021-11-14 20:43:01,226 checkpoint.py: 662: Ignored layer:\t"
+         "_feature_blocks.layer4.2.bn2.num_batches_tracked\n"
+         "Traceback (most recent call last):\n  File \"tools/run_distributed_engines.py\", line 1, "
+         "in <module>\n", false},
+        {"databrickslabs/dolly#38",
+         "> You probably ran OOM. How are you running this?\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n"
+         "I think you need an instance with more RAM (not GPU memory). Not sure there is an easy way "
+         "around it.\n", false},
+        /* a denial in its clause; a "not" of another clause is none
+         * (open-mmlab/mmdetection3d#1495; PrefectHQ/prefect#15413) */
+        {"open-mmlab/mmdetection3d#1495",
+         "   I guarantee that the GPU is not out of memory.\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n", false},
+        {"PrefectHQ/prefect#15413",
+         "The server does not work due to OOM, however, the process is still running.\n"
+         "Traceback (most recent call last):\n  File \"server.py\", line 1, in <module>\n", true},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if ((rep.primary >= 0) != logs[i].oom)
+            fail_msg("%s: primary %ld", logs[i].source, rep.primary);
+        if (logs[i].oom) assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+        oom_report_release(&rep);
+    }
+}
+
+/* Denials scoped to the clause naming the OOM, in several languages: the
+ * words of the classifier on one line each. */
+static void test_denials(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        bool mention;
+    } lines[] = {
+        {"I guarantee that the GPU is not out of memory.", false},
+        {"there is no OOM here", false},
+        {"it is NOT an OOM", false},
+        {"this isn't a CUDA OOM", false},
+        {"The crash is not caused by an OOM", false},
+        {"OOM is not the problem here", false},
+        {"OOM error is not related to batch size", false},
+        {"\xe8\xbf\x99\xe4\xb8\x8d\xe6\x98\xafOOM", false},              /* 这不是OOM */
+        {"OOM\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\xaa\xe3\x81\x84", false},   /* OOMではない */
+        {"OOM\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88\xeb\x8b\xa4", false}, /* OOM이 아니다 */
+        {"n\xc3\xa3o \xc3\xa9 OOM", false},                                 /* não é OOM */
+        {"to avoid CUDA OOM, use a smaller batch", false},
+        /* the negation belongs to another clause or word */
+        {"The server does not work due to OOM", true},
+        {"I can't run it without getting CUDA OOM", true},
+        {"Not sure why, CUDA OOM at step 3", true},
+        {"CUDA OOM error is not fixed by a smaller batch", true},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        const struct msg_rule *r = msg_classify(lines[i].text, strlen(lines[i].text));
+        bool mention = r && r->role == MSG_MENTION;
+        if (mention != lines[i].mention) fail_msg("'%s': mention %d", lines[i].text, mention);
+    }
+}
+
 static void test_mention_forms(void **state)
 {
     (void)state;
@@ -1006,6 +1131,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_plan_first_step),
         cmocka_unit_test(test_oom_mention),
         cmocka_unit_test(test_mention_forms),
+        cmocka_unit_test(test_device_words),
+        cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
         cmocka_unit_test(test_joined_copies),
     };
