@@ -944,14 +944,30 @@ static const struct msg_rule rules[] = {
      * Cuda oom error", voice-cloning-app/Voice-Cloning-App#74; "CUDA
      * out-of-memory when GPU memory is 11GB", edwardzhou130/PolarSeg#45;
      * "Training CUDA OutOfMemoryError", zhengchen1999/RGT#19), also misspelt
-     * after "out of mem" ("cuda out of memoery", warchildmd/ihd#1). Needs no
-     * traceback, but never a denial and never over host words. */
+     * after "out of memo"/"out of memm" ("cuda out of memoery",
+     * warchildmd/ihd#1; "memmory"). Needs no traceback, but never a denial
+     * and never over host words. (Anchors end past "mem", which training
+     * logs print on every step.) */
     {.kind = "oom-mention",
      .framework = "unknown",
-     .any = {"OOM", "oom", "out of mem", "Out of Mem", "Out of mem", "Out Of Mem", "OUT OF MEM",
-             "out-of-mem", "Out-of-Mem", "Out-of-mem", "OutOfMemory"},
+     .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
+             "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
+             "OutOfMemory"},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... in lower case: the device word is part of the anchor, since "oom"
+     * alone is in too many words for the hot scan ("room", "zoom"). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"Cuda oom", "CUDA oom"},
+     .word = true,
      .deny = true,
      .standalone = true,
      .gpu_oom = LOOKALIKE,
@@ -1116,18 +1132,20 @@ static bool cjk_mark_before(const char *text, size_t i)
 }
 
 /* Words that deny what follows them in the same clause (any case; a word
- * ending in "n't" too), words that may stand between ("not caused by a
- * CUDA OOM"), and what denies an OOM named before it ("OOM is not the
+ * ending in "n't" too), also a past one ("before it was OOM, now ...",
+ * "fixed the OOM"), words that may stand between ("not caused by a CUDA
+ * OOM", "no longer OOM"), and what denies an OOM named before it ("OOM is not the
  * problem here", "OOMではない", "OOM이 아닙니다"). Chinese writes the
  * negation right before, without a blank ("不是OOM"). */
 static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
-    "avoids", "avoiding", "prevent", "prevents", "preventing", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
+    "formerly", "fixed", "solved", "resolved", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
     "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
-    "vram", "real", NULL};
+    "vram", "real", "longer", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};

@@ -1001,6 +1001,10 @@ static void test_denials(void **state)
         {"OOM\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88\xeb\x8b\xa4", false}, /* OOM이 아니다 */
         {"n\xc3\xa3o \xc3\xa9 OOM", false},                                 /* não é OOM */
         {"to avoid CUDA OOM, use a smaller batch", false},
+        /* an OOM that is over (constructed forms of the class) */
+        {"Before it was OOM, now it hangs", false},
+        {"no longer OOM after the fix", false},
+        {"fixed the CUDA OOM but now NaN", false},
         /* the negation belongs to another clause or word */
         {"The server does not work due to OOM", true},
         {"I can't run it without getting CUDA OOM", true},
