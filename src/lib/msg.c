@@ -962,6 +962,84 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* The exception's class named as what was raised, its message cut or
+     * translated: a ComfyUI error report machine-translated into Portuguese,
+     * "- **Tipo de exce\xc3\xa7\xc3\xa3o:** torch.OutOfMemoryError" (Comfy-Org/ComfyUI#8465); a title,
+     * "... on NVIDIA L40S torch.OutOfMemoryError despite large GPU VRAM"
+     * (huggingface/sentence-transformers#3214). Not an except clause
+     * ("except torch.cuda.OutOfMemoryError:", "(torch.OutOfMemoryError,"). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError"},
+     .unless = {"except"},
+     .end_not = ":),.",
+     .word_end = true,
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The same words translated or written in another language around an
+     * English paste: GPU memory named by itself (Chinese 显存 "video memory":
+     * "出现显存不足", zhengchen1999/RGT#19; "显存不够用",
+     * JIA-Lab-research/MASA-SR#9; Portuguese "Falta de memoria de video",
+     * Dpbm/dreambooth-tutorial#4; Japanese, Korean, Russian video-memory
+     * words) ... */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 显存不足 */,
+             "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 显存不够 */,
+             "\xe6\x98\xbe\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 显存溢出 */,
+             "\xe9\xa1\xaf\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 顯存不足 */,
+             "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
+             "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
+             "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
+},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"alta de memoria de v", "alta de mem\xc3\xb3ria de v" /* (f)alta de memória de v(í)deo */,
+             "de video insuficiente", "de v\xc3\xad" "deo insuficiente",
+             "\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* хватает видеопамяти */, "\xd0\xbd\xd0\xb5\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xba\xd0\xb0\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* нехватка видеопамяти */,
+             "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно видеопамяти */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... or memory running out, after its device ("CUDA sem memória", a
+     * machine translation of "CUDA out of memory"; "CUDA内存溢出",
+     * MVIG-SJTU/AlphaPose#223; "cuda memory가 부족하다",
+     * ndb796/Deep-Learning-Paper-Review-and-Practice#6). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"sem mem\xc3\xb3ria", "sem memoria", "falta de mem",
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 内存溢出 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 内存不够 */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリ不足 */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1" /* 메모리 부족 */,
+             "memory\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* memory가 부족 */,
+             "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
+             "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ... in lower case: the device word is part of the anchor, since "oom"
      * alone is in too many words for the hot scan ("room", "zoom"). */
     {.kind = "oom-mention",
@@ -1158,6 +1236,10 @@ static const char *const deny_after[] = {"is not the", "isn't the", "was not the
     "\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88" /* 이 아니 */,
     "\xea\xb0\x80 \xec\x95\x84\xeb\x8b\x88" /* 가 아니 */,
     "\xeb\x8a\x94 \xec\x95\x84\xeb\x8b\x88" /* 는 아니 */, NULL};
+/* Words that make the rest of their clause hypothetical, however far back
+ * ("If you get CUDA OOM, ...", "to avoid running into CUDA OOM"). */
+static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "avoids",
+    "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
 
@@ -1183,7 +1265,8 @@ static bool is_blank(unsigned char c)
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
     size_t i = at;
-    for (int words = 0; words < 6; words++) {
+    bool adjacent = true; /* only deny_between words so far */
+    for (int words = 0; words < 12; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
         if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) break;
         size_t we = i;
@@ -1192,12 +1275,14 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
             i--;
         const char *w = text + i;
         size_t n = we - i;
+        if (word_in(w, n, deny_clause)) return true;
+        if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
             ends_with(w, n, "n\xe2\x80\x99t"))
             return true;
         for (size_t k = 0; deny_cjk_before[k]; k++)
             if (ends_with(w, n, deny_cjk_before[k])) return true;
-        if (!word_in(w, n, deny_between)) break;
+        if (!word_in(w, n, deny_between)) adjacent = false;
     }
     size_t j = end;
     while (j < len && isalnum((unsigned char)text[j])) j++; /* the rest of "memmory" */
@@ -1214,12 +1299,13 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     return false;
 }
 
-/* One of the rule's qualifiers stands right before text[at] (see msg.h). */
+/* One of the rule's qualifiers stands right before text[at] (see msg.h);
+ * text after a CJK hit may be glued to it. */
 static bool qualified(const struct msg_rule *r, const char *text, size_t at)
 {
     size_t i = at, gap = 0;
     while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '-' || text[i - 1] == '_')) i--, gap++;
-    if (!gap) return false;
+    if (!gap && (unsigned char)text[at] < 0x80) return false; /* CJK glues: "CUDA内存不足" */
     size_t we = i;
     while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
     if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
@@ -1228,7 +1314,7 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny)
+    if (!r->qualifier[0] && !r->deny && !r->end_not)
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -1238,6 +1324,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         size_t at = (size_t)(hit - text);
         if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
+        if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
         if (r->qualifier[0] && !qualified(r, text, at)) continue;
         if (r->deny && denied(text, len, at, at + ll)) continue;
         return true;

@@ -101,6 +101,8 @@ struct msg_rule {
     bool deny;             /* a hit in a clause that denies it does not count ("the
                               GPU is not out of memory", "OOM is not the problem") */
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
+    const char *end_not;   /* bytes that may not follow the need/any string (an
+                              except clause's "OutOfMemoryError:" or ")") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;
