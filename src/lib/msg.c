@@ -363,6 +363,20 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* earlyoom, the user-space killer: "earlyoom[845]: low memory! at or below
+     * SIGTERM limits: mem  3.00%, swap 10.00%" / "earlyoom[845]: sending SIGTERM
+     * to process 322603 uid 1000 "python3.13": oom_score 1282, VmRSS 29931 MiB"
+     * (Comfy-Org/ComfyUI#15276). */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"earlyoom"},
+     .any = {"low memory!", "sending SIGTERM to process", "sending SIGKILL to process"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
     {.kind = "pytorch-async",
      .framework = "pytorch",
@@ -1135,6 +1149,21 @@ static const struct msg_rule rules[] = {
      .need = {"Failed to allocate CPU Memory"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* C++ operator new failing on the host: "terminate called after throwing
+     * an instance of 'std::bad_alloc'" (epfml/sent2vec#98,
+     * Determined22/zh-NER-TF#98). Device allocators that throw a bad_alloc
+     * say CUDA (thrust's "bad_alloc: cudaErrorMemoryAllocation", RMM's
+     * "out_of_memory: CUDA error"), matched earlier or excluded here. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"std::bad_alloc"},
+     .unless = {"CUDA", "cuda", "out_of_memory", "hip"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},

@@ -923,6 +923,47 @@ static void test_host_and_denial(void **state)
  * "cuda out of memoery") is called without a traceback (titles and prose
  * from the threads named); the same words denied in their clause, a
  * memory_summary() row, or host memory said to have run out are not. */
+/* Host memory failing in C++ and the user-space killer: look-alikes
+ * (before, no event at all). */
+static void test_host_families(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log;
+    } logs[] = {
+        {"Determined22/zh-NER-TF#98",
+         "train data: 299 terminate called after throwing an instance of 'std::bad_alloc' what(): "
+         "std::bad_alloc Aborted\n"},
+        {"epfml/sent2vec#98",
+         "terminate called after throwing an instance of 'std::bad_alloc' \nwhat():    "
+         "std::bad_alloc \nAborted\n"},
+        {"Comfy-Org/ComfyUI#15276",
+         "Aug 04 10:39:10 debian earlyoom[845]: low memory! at or below SIGTERM limits: mem  3.00%, "
+         "swap 10.00%\nAug 04 10:39:10 debian earlyoom[845]: sending SIGTERM to process 322603 uid "
+         "1000 \"python3.13\": oom_score 1282, VmRSS 29931 MiB, cmdline \"/home/x/miniconda3/envs/"
+         "comfy-env/bin/python3.13 main.py --listen 0.0.0.0 --reserve-vram=0.05\"\n"},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if (rep.n_events == 0) fail_msg("%s: no event", logs[i].source);
+        if (rep.primary >= 0) fail_msg("%s: a GPU OOM", logs[i].source);
+        if (strcmp(rep.events[0].framework, "host"))
+            fail_msg("%s: %s", logs[i].source, rep.events[0].kind);
+        oom_report_release(&rep);
+    }
+    /* a device allocator's bad_alloc is not the host's (constructed after RAPIDS RMM's wording) */
+    const char *rmm = "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: "
+                      "/usr/include/rmm/mr/device/cuda_memory_resource.hpp:70: "
+                      "cudaErrorMemoryAllocation out of memory\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(rmm, strlen(rmm), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
 static void test_device_words(void **state)
 {
     (void)state;
@@ -1165,6 +1206,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_oom_mention),
         cmocka_unit_test(test_mention_forms),
         cmocka_unit_test(test_device_words),
+        cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
         cmocka_unit_test(test_joined_copies),
