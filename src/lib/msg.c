@@ -1031,6 +1031,32 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ... Chinese GPU memory (显存) or graphics card (显卡) with overflow or
+     * shortage anywhere on the line, in either order ("溢出显存",
+     * jingyaogong/minimind#522; "显卡内存一直上涨...最终内存溢出",
+     * luopeixiang/im2latex#14). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .need = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .need = {"\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ... or memory running out, after its device ("CUDA sem memória", a
      * machine translation of "CUDA out of memory"; "CUDA内存溢出",
      * MVIG-SJTU/AlphaPose#223; "cuda memory가 부족하다",
@@ -1268,7 +1294,8 @@ static const char *const deny_after[] = {"is not the", "isn't the", "was not the
 /* Words that make the rest of their clause hypothetical, however far back
  * ("If you get CUDA OOM, ...", "to avoid running into CUDA OOM"). */
 static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "avoids",
-    "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", NULL};
+    "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
+    NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
 
@@ -1328,17 +1355,26 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     return false;
 }
 
-/* One of the rule's qualifiers stands right before text[at] (see msg.h);
- * text after a CJK hit may be glued to it. */
+/* One of the rule's qualifiers stands right before text[at] (see msg.h),
+ * or before the word "error" there, in any case and spacing ("CUDA Error:
+ * out of memory", "Cuda error - out of memory"); text after a CJK hit may
+ * be glued to it. */
 static bool qualified(const struct msg_rule *r, const char *text, size_t at)
 {
-    size_t i = at, gap = 0;
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '-' || text[i - 1] == '_')) i--, gap++;
-    if (!gap && (unsigned char)text[at] < 0x80) return false; /* CJK glues: "CUDA内存不足" */
-    size_t we = i;
-    while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
-    if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
-    return word_in(text + i, we - i, r->qualifier);
+    size_t i = at;
+    for (int round = 0; round < 2; round++) {
+        size_t gap = 0;
+        while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '-' || text[i - 1] == '_' ||
+                         (round == 0 && text[i - 1] == ':')))
+            i--, gap++;
+        if (!gap && (round > 0 || (unsigned char)text[at] < 0x80)) return false; /* "CUDA内存不足" */
+        size_t we = i;
+        while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
+        if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
+        if (word_in(text + i, we - i, r->qualifier)) return round > 0 || text[we] != ':';
+        if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
+    }
+    return false;
 }
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
