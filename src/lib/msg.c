@@ -23,6 +23,7 @@ static const struct msg_clause clauses_common[] = {
 static const struct msg_clause clauses_pt_old[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"(GPU %d;", MSG_F_GPU},
+    {"(NPU %d;", MSG_F_GPU}, /* torch_npu (Ascend): "(NPU 3; 60.96 GiB total capacity; ..." */
     {"GPU %d; %z total capacity", MSG_F_GPU}, /* the parentheses lost */
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
@@ -168,6 +169,8 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"(%d bytes) from device", MSG_F_REQUESTED},
     {"failed to alloc %d bytes", MSG_F_REQUESTED}, /* also "... bytes on host" */
     {"failed to allocate %s (", MSG_F_REQUESTED},
+    {"failed to allocate %s from device", MSG_F_REQUESTED}, /* hipTF: no byte count */
+    {"allocate buffer: %d", MSG_F_REQUESTED}, /* MIOpen */
     {NULL, 0},
 };
 
@@ -354,6 +357,20 @@ static const struct msg_rule rules[] = {
     {.kind = "host-oom-killer",
      .framework = "host",
      .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* earlyoom, the user-space killer: "earlyoom[845]: low memory! at or below
+     * SIGTERM limits: mem  3.00%, swap 10.00%" / "earlyoom[845]: sending SIGTERM
+     * to process 322603 uid 1000 "python3.13": oom_score 1282, VmRSS 29931 MiB"
+     * (Comfy-Org/ComfyUI#15276). */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"earlyoom"},
+     .any = {"low memory!", "sending SIGTERM to process", "sending SIGKILL to process"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -681,13 +698,15 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt,
      .near = near_trt},
+    /* also CNTK's "cuDNN failure 2: CUDNN_STATUS_ALLOC_FAILED ; GPU=0 ;"
+     * (microsoft/CNTK#220) */
     {.kind = "cudnn",
      .framework = "cuda",
      .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_cuda_lib,
      .near = near_none},
     {.kind = "cuda-library",
      .framework = "cuda",
@@ -767,7 +786,11 @@ static const struct msg_rule rules[] = {
      .any = {"CUDA error: out of memory", "runtime error (2) : out of memory",
              "error=2 : out of memory", "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY",
              "hipErrorOutOfMemory", "cudaMalloc failed: out of memory",
-             "with error 2 out of memory", "Error 2, out of memory"},
+             "with error 2 out of memory", "Error 2, out of memory",
+             /* the case changed: Paddle 1.x "Cuda Error: out of memory"
+              * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
+              * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
+             "Cuda Error: out of memory", "GPUassert: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -805,6 +828,30 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* HIP's old runtime code 1002 is hipErrorMemoryAllocation: hipTF's
+     * "failed to allocate 8.00G from device: hipError_t(1002)"
+     * (ROCmSoftwarePlatform/hiptensorflow#62); MIOpen's "Memory not available
+     * to allocate buffer: 655360000" (ROCm/MIOpen#47). */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation",
+             "Memory not available to allocate buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
+    /* YOLOX's label assignment caught a CUDA OOM and retries the batch on
+     * the CPU: "OOM RuntimeError is raised due to the huge memory cost during
+     * label assignment. CPU mode is applied in this batch." (DDGRCF/YOLOX_OBB#31) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"OOM RuntimeError is raised due to the huge memory cost"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
@@ -891,12 +938,168 @@ static const struct msg_rule rules[] = {
      * saving the state_dict()"); never a denial ("I guarantee that the GPU
      * is not out of memory", open-mmlab/mmdetection3d#1495). Not an event unless the log shows no OOM
      * message and a traceback follows (scan_finish). */
+    /* Host memory said to have run out, in words: a prose mention of an OOM
+     * is then no GPU OOM ("I think you need an instance with more RAM (not
+     * GPU memory)", databrickslabs/dolly#38; "CPU OOM when resuming training
+     * from a given checkpoint", facebookresearch/vissl#470; "CPU RAM is
+     * getting out-of RAM", tensorflow/models#3497). */
+    {.kind = "host-words",
+     .framework = "host",
+     .any = {"more RAM", "out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
+             "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM killer"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A GPU OOM named in words with its device: a title or prose ("CUDA OOM
+     * after train several iters", Vision-CAIR/MiniGPT-4#168; "it throws a
+     * Cuda oom error", voice-cloning-app/Voice-Cloning-App#74; "CUDA
+     * out-of-memory when GPU memory is 11GB", edwardzhou130/PolarSeg#45;
+     * "Training CUDA OutOfMemoryError", zhengchen1999/RGT#19), also misspelt
+     * after "out of memo"/"out of memm" ("cuda out of memoery",
+     * warchildmd/ihd#1; "memmory"). Needs no traceback, but never a denial
+     * and never over host words. (Anchors end past "mem", which training
+     * logs print on every step.) */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
+             "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
+             "OutOfMemory"},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The exception's class named as what was raised, its message cut or
+     * translated: a ComfyUI error report machine-translated into Portuguese,
+     * "- **Tipo de exce\xc3\xa7\xc3\xa3o:** torch.OutOfMemoryError" (Comfy-Org/ComfyUI#8465); a title,
+     * "... on NVIDIA L40S torch.OutOfMemoryError despite large GPU VRAM"
+     * (huggingface/sentence-transformers#3214). Not an except clause
+     * ("except torch.cuda.OutOfMemoryError:", "(torch.OutOfMemoryError,"). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError"},
+     .unless = {"except"},
+     .end_not = ":),",
+     .word_end = true,
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The same words translated or written in another language around an
+     * English paste: GPU memory named by itself (Chinese 显存 "video memory":
+     * "出现显存不足", zhengchen1999/RGT#19; "显存不够用",
+     * JIA-Lab-research/MASA-SR#9; Portuguese "Falta de memoria de video",
+     * Dpbm/dreambooth-tutorial#4; Japanese, Korean, Russian video-memory
+     * words) ... */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 显存不足 */,
+             "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 显存不够 */,
+             "\xe6\x98\xbe\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 显存溢出 */,
+             "\xe9\xa1\xaf\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 顯存不足 */,
+             "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
+             "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
+             "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
+},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"alta de memoria de v", "alta de mem\xc3\xb3ria de v" /* (f)alta de memória de v(í)deo */,
+             "de video insuficiente", "de v\xc3\xad" "deo insuficiente",
+             "\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* хватает видеопамяти */, "\xd0\xbd\xd0\xb5\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xba\xd0\xb0\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* нехватка видеопамяти */,
+             "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно видеопамяти */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... Chinese GPU memory (显存) or graphics card (显卡) with overflow or
+     * shortage anywhere on the line, in either order ("溢出显存",
+     * jingyaogong/minimind#522; "显卡内存一直上涨...最终内存溢出",
+     * luopeixiang/im2latex#14). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .need = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .need = {"\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... or memory running out, after its device ("CUDA sem memória", a
+     * machine translation of "CUDA out of memory"; "CUDA内存溢出",
+     * MVIG-SJTU/AlphaPose#223; "cuda memory가 부족하다",
+     * ndb796/Deep-Learning-Paper-Review-and-Practice#6). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"sem mem\xc3\xb3ria", "sem memoria", "falta de mem",
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 内存溢出 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 内存不够 */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリ不足 */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1" /* 메모리 부족 */,
+             "memory\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* memory가 부족 */,
+             "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
+             "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... in lower case: the device word is part of the anchor, since "oom"
+     * alone is in too many words for the hot scan ("room", "zoom"). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"Cuda oom", "CUDA oom"},
+     .word = true,
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "oom-mention",
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
-     .unless = {"kill", "not out of", "n't out of", "not OOM"},
+     .unless = {"kill"},
      .word = true,
+     .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
      .stage = OOM_STAGE_UNKNOWN,
@@ -975,6 +1178,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* C++ operator new failing on the host: "terminate called after throwing
+     * an instance of 'std::bad_alloc'" (epfml/sent2vec#98,
+     * Determined22/zh-NER-TF#98). Device allocators that throw a bad_alloc
+     * say CUDA (thrust's "bad_alloc: cudaErrorMemoryAllocation", RMM's
+     * "out_of_memory: CUDA error"), matched earlier or excluded here. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"std::bad_alloc"},
+     .unless = {"CUDA", "cuda", "out_of_memory", "hip"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
@@ -1027,9 +1245,156 @@ static bool has_word(const char *text, size_t len, const char *lit, bool start)
     return false;
 }
 
+/* ---- qualifiers and denials, for words about an OOM -------------------- */
+
+/* A clause ends at these (ASCII), or at CJK punctuation (below). */
+static bool clause_mark(unsigned char c)
+{
+    return c == '\n' || c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' ||
+           c == '(' || c == ')' || c == '[' || c == ']' || c == '"' || c == '|';
+}
+
+/* "。" "、" "，" "；" "：" "！" "？" ending at text[i - 1]. */
+static bool cjk_mark_before(const char *text, size_t i)
+{
+    static const char *const marks[] = {"\xe3\x80\x82", "\xe3\x80\x81", "\xef\xbc\x8c",
+        "\xef\xbc\x9b", "\xef\xbc\x9a", "\xef\xbc\x81", "\xef\xbc\x9f", NULL};
+    for (size_t k = 0; i >= 3 && marks[k]; k++)
+        if (!memcmp(text + i - 3, marks[k], 3)) return true;
+    return false;
+}
+
+/* Words that deny what follows them in the same clause (any case; a word
+ * ending in "n't" too), also a past one ("before it was OOM, now ...",
+ * "fixed the OOM"), words that may stand between ("not caused by a CUDA
+ * OOM", "no longer OOM"), and what denies an OOM named before it ("OOM is not the
+ * problem here", "OOMではない", "OOM이 아닙니다"). Chinese writes the
+ * negation right before, without a blank ("不是OOM"). */
+static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
+    "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
+    "formerly", "fixed", "solved", "resolved", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
+    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
+static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
+    "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
+    "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
+    "vram", "real", "longer", NULL};
+static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
+    "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
+    "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
+static const char *const deny_after[] = {"is not the", "isn't the", "was not the",
+    "wasn't the", "is not a", "isn't a", "is not an", "is not related", "isn't related",
+    "is not my", "isn't my", "is not why", "isn't why", "is not what", "isn't what",
+    "\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\xaa" /* ではな */,
+    "\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\x82\xe3\x82\x8a\xe3\x81\xbe\xe3\x81\x9b" /* ではありませ */,
+    "\xe3\x81\x98\xe3\x82\x83\xe3\x81\xaa" /* じゃな */,
+    "\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88" /* 이 아니 */,
+    "\xea\xb0\x80 \xec\x95\x84\xeb\x8b\x88" /* 가 아니 */,
+    "\xeb\x8a\x94 \xec\x95\x84\xeb\x8b\x88" /* 는 아니 */, NULL};
+/* Words that make the rest of their clause hypothetical, however far back
+ * ("If you get CUDA OOM, ...", "to avoid running into CUDA OOM"). */
+static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "avoids",
+    "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
+    NULL};
+static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
+    "here", NULL};
+
+static bool word_in(const char *w, size_t n, const char *const *set)
+{
+    for (size_t k = 0; set[k]; k++)
+        if (strlen(set[k]) == n && !strncasecmp(w, set[k], n)) return true;
+    return false;
+}
+
+static bool ends_with(const char *w, size_t n, const char *suffix)
+{
+    size_t m = strlen(suffix);
+    return n >= m && !memcmp(w + n - m, suffix, m);
+}
+
+static bool is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '*' || c == '`' || c == '_';
+}
+
+/* Is the OOM named at text[at, end) denied in its clause? */
+static bool denied(const char *text, size_t len, size_t at, size_t end)
+{
+    size_t i = at;
+    bool adjacent = true; /* only deny_between words so far */
+    for (int words = 0; words < 12; words++) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) break;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]) && !cjk_mark_before(text, i))
+            i--;
+        const char *w = text + i;
+        size_t n = we - i;
+        if (word_in(w, n, deny_clause)) return true;
+        if (!adjacent || words >= 6) continue;
+        if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
+            ends_with(w, n, "n\xe2\x80\x99t"))
+            return true;
+        for (size_t k = 0; deny_cjk_before[k]; k++)
+            if (ends_with(w, n, deny_cjk_before[k])) return true;
+        if (!word_in(w, n, deny_between)) adjacent = false;
+    }
+    size_t j = end;
+    while (j < len && isalnum((unsigned char)text[j])) j++; /* the rest of "memmory" */
+    for (int words = 0; words < 3; words++) {
+        while (j < len && is_blank((unsigned char)text[j])) j++;
+        for (size_t k = 0; deny_after[k]; k++) {
+            size_t m = strlen(deny_after[k]);
+            if (len - j >= m && !strncasecmp(text + j, deny_after[k], m)) return true;
+        }
+        size_t ws = j;
+        while (j < len && isalpha((unsigned char)text[j])) j++;
+        if (j == ws || !word_in(text + ws, j - ws, deny_after_skip)) break;
+    }
+    return false;
+}
+
+/* One of the rule's qualifiers stands right before text[at] (see msg.h),
+ * or before the word "error" there, in any case and spacing ("CUDA Error:
+ * out of memory", "Cuda error - out of memory"); text after a CJK hit may
+ * be glued to it. */
+static bool qualified(const struct msg_rule *r, const char *text, size_t at)
+{
+    size_t i = at;
+    for (int round = 0; round < 2; round++) {
+        size_t gap = 0;
+        while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '-' || text[i - 1] == '_' ||
+                         (round == 0 && text[i - 1] == ':')))
+            i--, gap++;
+        if (!gap && (round > 0 || (unsigned char)text[at] < 0x80)) return false; /* "CUDA内存不足" */
+        size_t we = i;
+        while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
+        if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
+        if (word_in(text + i, we - i, r->qualifier)) return round > 0 || text[we] != ':';
+        if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
+    }
+    return false;
+}
+
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
+    if (!r->qualifier[0] && !r->deny && !r->end_not)
+        return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
+    size_t ll = strlen(lit);
+    for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
+        const char *hit = memmem(p, (size_t)(end - p), lit, ll);
+        if (!hit) return false;
+        p = hit + 1;
+        size_t at = (size_t)(hit - text);
+        if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
+        if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
+        if (r->qualifier[0] && !qualified(r, text, at)) continue;
+        if (r->deny && denied(text, len, at, at + ll)) continue;
+        return true;
+    }
+    return false;
 }
 
 /* ---- anchors, derived from the rules ----------------------------------- */

@@ -39,7 +39,11 @@ enum msg_role {
     MSG_DETAIL,  /* detail of a neighbouring event (merged when one is near) */
     MSG_SETTING, /* not an event: a setting the log shows (expandable_segments) */
     MSG_MENTION, /* the log names a GPU OOM only in words ("OOM during backward()"): an
-                    event only when the log shows no OOM message and a traceback follows */
+                    event only when the log shows no OOM message and a traceback follows
+                    (or, for a rule with qualifiers, the words name the device) */
+    MSG_HOST_WORDS, /* the log says in words that host memory ran out ("you need an
+                       instance with more RAM (not GPU memory)"): no event, but a GPU
+                       OOM named only in words is not called then */
 };
 
 enum msg_field {
@@ -77,6 +81,7 @@ struct msg_near {
 #define MSG_ANY_MAX 12
 
 #define MSG_UNLESS_MAX 4
+#define MSG_QUALIFIER_MAX 10
 struct msg_rule {
     const char *kind;      /* docs/diagnose.md lists them */
     const char *framework;
@@ -89,6 +94,15 @@ struct msg_rule {
     bool consequence;      /* a symptom of another rank's failure */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
+    /* One of these words (any case) stands right before the need/any string,
+     * apart only by blanks, '-' or '_' ("CUDA OOM", "Cuda Out of Memory",
+     * "GPU-OOM"; not "torch.cuda.OutOfMemoryError", an except clause). */
+    const char *qualifier[MSG_QUALIFIER_MAX];
+    bool deny;             /* a hit in a clause that denies it does not count ("the
+                              GPU is not out of memory", "OOM is not the problem") */
+    bool standalone;       /* MSG_MENTION: an event without a traceback after it */
+    const char *end_not;   /* bytes that may not follow the need/any string (an
+                              except clause's "OutOfMemoryError:" or ")") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;

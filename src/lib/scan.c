@@ -1081,7 +1081,7 @@ static int known_figures(const struct oom_event *ev)
 /* A message of its own (an OOM only named in words is none). */
 static bool is_message(const struct msg_rule *r)
 {
-    return r && r->role != MSG_MENTION;
+    return r && r->role != MSG_MENTION && r->role != MSG_HOST_WORDS;
 }
 
 /* Extract from s->line[body_at, end) into a copy of ev: the rule that text
@@ -1318,7 +1318,7 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
 static void note_mention(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, size_t n)
 {
-    if (s->mention_set || !traceback_follows(s, v, le)) return;
+    if (s->mention_set || (!r->standalone && !traceback_follows(s, v, le))) return;
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
     struct oom_event *ev = &s->mention;
@@ -1349,6 +1349,10 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     if (r->role == MSG_MENTION) {
         note_mention(s, v, r, ls, le, n);
+        return le;
+    }
+    if (r->role == MSG_HOST_WORDS) {
+        s->host_words = true;
         return le;
     }
     struct msg_prefix px;
@@ -1456,13 +1460,14 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
-/* No GPU OOM message, but the log named one in words above a traceback:
- * that is the event, unless something else explains the failure (a host
- * look-alike, an NCCL error). */
+/* No GPU OOM message, but the log named one in words above a traceback (or
+ * with its device, "CUDA OOM"): that is the event, unless something else
+ * explains the failure (a host look-alike, an NCCL error, host memory said
+ * in words to have run out). */
 static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
-    if (!s->mention_set) return;
+    if (!s->mention_set || s->host_words) return;
     for (size_t i = 0; i < rep->n_events; i++)
         if (!rep->events[i].consequence) return;
     struct oom_event ev = s->mention;

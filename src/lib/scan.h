@@ -42,6 +42,7 @@ struct scan {
     bool nomem;
     struct oom_event mention; /* the first "OOM" named in words, with a traceback after */
     bool mention_set;
+    bool host_words; /* the log says in words that host memory ran out */
 };
 
 /* 0, or -1 with err set when memory runs out. */

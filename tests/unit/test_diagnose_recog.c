@@ -325,6 +325,36 @@ static const struct want cases[] = {
     {"lllyasviel/Fooocus#1032",
      "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
      true, "vae-decode-oom", -1, -1, -1, -1, -1, -1},
+    /* Case changed: Paddle 1.x in a Chinese title; the gpuErrchk macro. */
+    {"PaddlePaddle/Paddle#13984", "\xe8\xae\xad\xe7\xbb\x83\xe5\xbc\x80\xe5\xa7\x8b\xe5\x87\xba"
+     "\xe7\x8e\xb0" "Cuda Error: out of memory\n",
+     true, "cuda-error", -1, -1, -1, -1, -1, -1},
+    {"tromp/cuckoo#53", "GPUassert: out of memory mean.cu 377\n", true, "cuda-error", -1, -1, -1,
+     -1, -1, -1},
+    /* ROCm: HIP's old code 1002 (hipErrorMemoryAllocation), MIOpen's buffer. */
+    {"ROCmSoftwarePlatform/hiptensorflow#62",
+     "mnist.py: failed to allocate 8.00G from device: hipError_t(1002)\n",
+     true, "cuda-error", GIB(8), -1, -1, -1, -1, -1},
+    {"ROCm/MIOpen#47",
+     "MIOpen Error: /data/repo/MIOpen/src/hip/handlehip.cpp:70: Memory not available to allocate "
+     "buffer: 655360000\n",
+     true, "cuda-error", 655360000, -1, -1, -1, -1, -1},
+    /* YOLOX caught a CUDA OOM in label assignment and retries on the CPU. */
+    {"DDGRCF/YOLOX_OBB#31",
+     "OOM RuntimeError is raised due to the huge memory cost during label assignment.           "
+     "                 CPU mode is applied in this batch. If you want to avoid this issue,\n",
+     true, "pytorch", -1, -1, -1, -1, -1, -1},
+    /* torch_npu's old form names the card "NPU 3"; CNTK's "GPU=0". */
+    {"xingchensong/TouchNet#100",
+     "RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity; "
+     "49.47 GiB already allocated; 49.47 GiB current active; 1.32 GiB free; 57.55 GiB reserved in "
+     "total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to "
+     "avoid fragmentation.\n",
+     true, "pytorch-old", GIB(5.03), GIB(60.96), GIB(1.32), GIB(49.47), GIB(57.55), 3},
+    {"microsoft/CNTK#220",
+     "cuDNN failure 2: CUDNN_STATUS_ALLOC_FAILED ; GPU=0 ; hostname=PTNUWCL5099642 ; "
+     "expr=finder(calgo, algoPerf)\n",
+     true, "cudnn", -1, -1, -1, -1, -1, 0},
 };
 
 static void check_bytes(const char *src, const char *what, int64_t want, int64_t got)
@@ -889,6 +919,187 @@ static void test_host_and_denial(void **state)
     oom_report_release(&rep);
 }
 
+/* A GPU OOM named in words with its device ("CUDA OOM", "Cuda oom error",
+ * "cuda out of memoery") is called without a traceback (titles and prose
+ * from the threads named); the same words denied in their clause, a
+ * memory_summary() row, or host memory said to have run out are not. */
+/* Host memory failing in C++ and the user-space killer: look-alikes
+ * (before, no event at all). */
+static void test_host_families(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log;
+    } logs[] = {
+        {"Determined22/zh-NER-TF#98",
+         "train data: 299 terminate called after throwing an instance of 'std::bad_alloc' what(): "
+         "std::bad_alloc Aborted\n"},
+        {"epfml/sent2vec#98",
+         "terminate called after throwing an instance of 'std::bad_alloc' \nwhat():    "
+         "std::bad_alloc \nAborted\n"},
+        {"Comfy-Org/ComfyUI#15276",
+         "Aug 04 10:39:10 debian earlyoom[845]: low memory! at or below SIGTERM limits: mem  3.00%, "
+         "swap 10.00%\nAug 04 10:39:10 debian earlyoom[845]: sending SIGTERM to process 322603 uid "
+         "1000 \"python3.13\": oom_score 1282, VmRSS 29931 MiB, cmdline \"/home/x/miniconda3/envs/"
+         "comfy-env/bin/python3.13 main.py --listen 0.0.0.0 --reserve-vram=0.05\"\n"},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if (rep.n_events == 0) fail_msg("%s: no event", logs[i].source);
+        if (rep.primary >= 0) fail_msg("%s: a GPU OOM", logs[i].source);
+        if (strcmp(rep.events[0].framework, "host"))
+            fail_msg("%s: %s", logs[i].source, rep.events[0].kind);
+        oom_report_release(&rep);
+    }
+    /* a device allocator's bad_alloc is not the host's (constructed after RAPIDS RMM's wording) */
+    const char *rmm = "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: "
+                      "/usr/include/rmm/mr/device/cuda_memory_resource.hpp:70: "
+                      "cudaErrorMemoryAllocation out of memory\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(rmm, strlen(rmm), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
+static void test_device_words(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log;
+        bool oom;
+    } logs[] = {
+        {"Vision-CAIR/MiniGPT-4#168",
+         "CUDA OOM after train several iters\n\n"
+         "When set batch_size 8, oom error occurs like 50 iters, when batch_size 6,  occurs in 50 "
+         "iters\n", true},
+        {"voice-cloning-app/Voice-Cloning-App#74",
+         "My pc has 16 GB of RAM. If I try to use a batch size like 16 it starts training and after "
+         "10 iterations it throws a Cuda oom error.\n", true},
+        {"edwardzhou130/PolarSeg#45", "CUDA out-of-memory when GPU memory is 11GB\n", true},
+        {"warchildmd/ihd#1", "cuda out of memoery\n\nHi, \n", true},
+        {"zhengchen1999/RGT#19", "Training CUDA OutOfMemoryError\n", true},
+        {"LISTatSNU/FastMRI_challenge#197",
+         "Cuda Out of Memory \xea\xb4\x80\xeb\xa0\xa8 \xeb\xac\xb8\xec\x9d\x98\n", true},
+        /* the words in another language: GPU memory named by itself, or
+         * memory running out after its device (CJK glued to it) */
+        {"zhengchen1999/RGT#19",
+         "\xe6\x82\xa8\xe5\xa5\xbd\xef\xbc\x8c\xe6\x88\x91\xe5\x9c\xa8\xe8\xae\xad\xe7\xbb\x83\x52\x47\x54\x2d\x53\x5f\x58\x34\xe6\x97\xb6\xe4\xbd\xbf\xe7\x94\xa8\x38\x30\x47\xe6\x98\xbe\xe5\xad\x98\xe7\x9a\x84\x47\x50\x55\xe8\xbf\x9b\xe8\xa1\x8c\xe8\xae\xad\xe7\xbb\x83\xef\xbc\x8c\xe8\xbf\x90\xe8\xa1\x8c\xe5\x88\xb0\xe7\xac\xac\xe4\xb9\x9d\xe4\xb8\xaa\x65\x70\x6f\x63\x68\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xe5\x87\xba\xe7\x8e\xb0\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3\xef\xbc\x8c\xe5\xba\x94\xe8\xaf\xa5\xe6\x98\xaf\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe6\x9c\x89\xe5\x8f\x98\xe9\x87\x8f\xe7\xa9\xba\xe9\x97\xb4\xe6\x9c\xaa\xe9\x87\x8a\xe6\x94\xbe\n", true},
+        {"JIA-Lab-research/MASA-SR#9", "test\xe6\x97\xb6\x31\x32\x47\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xe7\x94\xa8\xef\xbc\x8c\xe6\x8a\xa5\xe9\x94\x99\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xef\xbc\x8c\xe8\xae\xad\xe7\xbb\x83\xe6\x89\x8d\xe5\x8d\xa0\x38\x47\xef\xbc\x8c\xe6\x98\xaf\xe4\xbb\x80\xe4\xb9\x88\xe5\x8e\x9f\xe5\x9b\xa0\n", true},
+        {"Dpbm/dreambooth-tutorial#4",
+         "Falta de memoria de video, la no ultimo codigo tem uma op\xc3\xa7\xc3\xa3\x6f de limpar a memoria\n", true},
+        {"MVIG-SJTU/AlphaPose#223", "\xe6\x96\xb0\xe6\x89\x8b\xe6\x8f\x90\xe9\x97\xae\xef\xbc\x8c\xe8\xae\xad\xe7\xbb\x83\xe7\x9b\xb8\xe5\x85\xb3\xef\xbc\x8c\x43\x55\x44\x41\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\n", true},
+        {"ndb796/Deep-Learning-Paper-Review-and-Practice#6",
+         "resnet 18\xec\x9d\x84\x20\xed\x99\x9c\xec\x9a\xa9\xed\x95\x98\xec\x97\xac custom dataset\xec\x9d\x84\x20\xeb\xa7\x8c\xeb\x93\xa4\xec\x96\xb4\x20\xec\x8b\xa4\xed\x96\x89\xec\xa4\x91\xec\x9d\xb8\xeb\x8d\xb0 cuda memory\xea\xb0\x80\x20\xeb\xb6\x80\xec\xa1\xb1\xed\x95\x98\xeb\x8b\xa4\x20\xeb\x9c\xa8\xeb\x8a\x94\xeb\x8d\xb0\x20\xea\xb7\xb8\xeb\x9e\x98\xed\x94\xbd\x20\xec\xb9\xb4\xeb\x93\x9c\x20\xeb\xac\xb8\xec\xa0\x9c\xec\x9d\xbc\xea\xb9\x8c\xec\x9a\x94\x3f\n", true},
+        /* the device, the word "error" in any case and spacing, then the words
+         * (heldout12, after its one measurement) */
+        {"ollama/ollama#3431",
+         "Getting a \"CUDA Error:  out of memory error\" with command-r after message is "
+         "returned.\n", true},
+        {"NoncerPro/noncerpro-nimiq-cuda#17", "GTX 770 Cuda error - out of memory\n", true},
+        /* Chinese GPU memory or card with overflow anywhere on the line */
+        {"jingyaogong/minimind#522", "\xe6\xb1\x82\xe9\x97\xae\xe4\xb8\xba\xe4\xbb\x80\xe4\xb9\x88\xe8\xae\xad\xe7\xbb\x83\xe4\xb8\x80\xe6\xae\xb5\xe6\x97\xb6\xe9\x97\xb4\xe5\x90\x8e\xe5\xb0\xb1\xe4\xbc\x9a\xe6\xba\xa2\xe5\x87\xba\xe6\x98\xbe\xe5\xad\x98\n", true},
+        {"luopeixiang/im2latex#14", "\xe5\x9c\xa8\xe8\xae\xad\xe7\xbb\x83\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xef\xbc\x8c\xe6\x98\xbe\xe5\x8d\xa1\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x80\xe7\x9b\xb4\xe4\xb8\x8a\xe6\xb6\xa8\xef\xbc\x8c\xe5\xa4\xa7\xe6\xa6\x82\xe8\xae\xad\xe7\xbb\x83\xe5\x87\xa0\xe5\x8d\x81\xe8\xbd\xae\xe5\x90\x8e\xef\xbc\x8c\xe6\x9c\x80\xe7\xbb\x88\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba\xe3\x80\x82\n", true},
+        /* memory without its device is not the GPU's (a part of MASA-SR#9's line) */
+        {"JIA-Lab-research/MASA-SR#9", "\xe6\x8a\xa5\xe9\x94\x99\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f\xef\xbc\x8c\xe8\xae\xad\xe7\xbb\x83\xe6\x89\x8d\xe5\x8d\xa0\x38\x47\n", false},
+        /* the exception's class as what was raised, the message cut or
+         * translated; not an except clause */
+        {"Comfy-Org/ComfyUI#8465",
+         "- **Tipo de exce\xc3\xa7\xc3\xa3o:** torch.OutOfMemoryError\n"
+         "- **Mensagem de exce\xc3\xa7\xc3\xa3o:** Aloca\xc3\xa7\xc3\xa3o no dispositivo\n", true},
+        {"huggingface/sentence-transformers#3214",
+         "HPO seems to load model 3 times to gpu: stella_en_1.5B_v5 on NVIDIA L40S "
+         "torch.OutOfMemoryError despite large GPU VRAM\n", true},
+        {"(an except clause)", "        except (torch.cuda.OutOfMemoryError, RuntimeError) as e:\n", false},
+        /* a memory_summary() row, between eval batches */
+        {"Lightning-AI/pytorch-lightning#8453", "|            CUDA OOMs: 0            |\n", false},
+        /* an except clause names the class with "cuda." before it */
+        {"(the class in code)", "    except torch.cuda.OutOfMemoryError:\n", false},
+        /* host memory said in words outranks an OOM named above a traceback
+         * (the title and a log line from facebookresearch/vissl#470; the
+         * traceback's first line stands for the paste's) */
+        {"facebookresearch/vissl#470",
+         "CPU OOM when resuming training from a given checkpoint\n\n"
+         "INFO 2021-11-14 20:43:01,226 checkpoint.py: 662: Ignored layer:\t"
+         "_feature_blocks.layer4.2.bn2.num_batches_tracked\n"
+         "Traceback (most recent call last):\n  File \"tools/run_distributed_engines.py\", line 1, "
+         "in <module>\n", false},
+        {"databrickslabs/dolly#38",
+         "> You probably ran OOM. How are you running this?\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n"
+         "I think you need an instance with more RAM (not GPU memory). Not sure there is an easy way "
+         "around it.\n", false},
+        /* a denial in its clause; a "not" of another clause is none
+         * (open-mmlab/mmdetection3d#1495; PrefectHQ/prefect#15413) */
+        {"open-mmlab/mmdetection3d#1495",
+         "   I guarantee that the GPU is not out of memory.\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n", false},
+        {"PrefectHQ/prefect#15413",
+         "The server does not work due to OOM, however, the process is still running.\n"
+         "Traceback (most recent call last):\n  File \"server.py\", line 1, in <module>\n", true},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if ((rep.primary >= 0) != logs[i].oom)
+            fail_msg("%s: primary %ld", logs[i].source, rep.primary);
+        if (logs[i].oom) assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+        oom_report_release(&rep);
+    }
+}
+
+/* Denials scoped to the clause naming the OOM, in several languages: the
+ * words of the classifier on one line each. */
+static void test_denials(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        bool mention;
+    } lines[] = {
+        {"I guarantee that the GPU is not out of memory.", false},
+        {"there is no OOM here", false},
+        {"it is NOT an OOM", false},
+        {"this isn't a CUDA OOM", false},
+        {"The crash is not caused by an OOM", false},
+        {"OOM is not the problem here", false},
+        {"OOM error is not related to batch size", false},
+        {"\xe8\xbf\x99\xe4\xb8\x8d\xe6\x98\xafOOM", false},              /* 这不是OOM */
+        {"OOM\xe3\x81\xa7\xe3\x81\xaf\xe3\x81\xaa\xe3\x81\x84", false},   /* OOMではない */
+        {"OOM\xec\x9d\xb4 \xec\x95\x84\xeb\x8b\x88\xeb\x8b\xa4", false}, /* OOM이 아니다 */
+        {"n\xc3\xa3o \xc3\xa9 OOM", false},                                 /* não é OOM */
+        {"to avoid CUDA OOM, use a smaller batch", false},
+        /* a hedge (3dlg-hcvc/multi3drefer#14) */
+        {"Please first make sure your GPU memory is enough, since this error could happen due to "
+         "the CUDA out-of-memory error.", false},
+        /* a hypothetical clause, however far back (constructed) */
+        {"If you run into a CUDA OOM, lower the batch size", false},
+        {"to avoid running into CUDA OOM", false},
+        {"It fails with CUDA OOM if the batch is 16", true},
+        /* a machine translation of "CUDA out of memory" (constructed, the
+         * class of a heldout7 miss) and its denial */
+        {"RuntimeError: CUDA sem mem\xc3\xb3ria.", true},
+        {"n\xc3\xa3o \xc3\xa9 CUDA sem mem\xc3\xb3ria", false},
+        /* an OOM that is over (constructed forms of the issue's class) */
+        {"Before it was OOM, now it hangs", false},
+        {"no longer OOM after the fix", false},
+        {"fixed the CUDA OOM but now NaN", false},
+        /* the negation belongs to another clause or word */
+        {"The server does not work due to OOM", true},
+        {"I can't run it without getting CUDA OOM", true},
+        {"Not sure why, CUDA OOM at step 3", true},
+        {"CUDA OOM error is not fixed by a smaller batch", true},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        const struct msg_rule *r = msg_classify(lines[i].text, strlen(lines[i].text));
+        bool mention = r && r->role == MSG_MENTION;
+        if (mention != lines[i].mention) fail_msg("'%s': mention %d", lines[i].text, mention);
+    }
+}
+
 static void test_mention_forms(void **state)
 {
     (void)state;
@@ -1006,6 +1217,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_plan_first_step),
         cmocka_unit_test(test_oom_mention),
         cmocka_unit_test(test_mention_forms),
+        cmocka_unit_test(test_device_words),
+        cmocka_unit_test(test_host_families),
+        cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
         cmocka_unit_test(test_joined_copies),
     };
