@@ -26,6 +26,12 @@ int __wrap_fstat(int fd, struct stat *st) { return old_fxstat(STAT_VER, fd, st);
 double old_pow(double x, double y);
 OLD(pow, old_pow);
 double __wrap_pow(double x, double y) { return old_pow(x, y); }
+double old_exp(double x);
+double old_log(double x);
+OLD(exp, old_exp);
+OLD(log, old_log);
+double __wrap_exp(double x) { return old_exp(x); }
+double __wrap_log(double x) { return old_log(x); }
 
 /* dl* moved from libdl.so.2 into libc at 2.34; the 2.2.5 versions are in
  * libdl.so.2 on old systems (linked with --no-as-needed) and kept in libc
