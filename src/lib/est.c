@@ -1851,8 +1851,13 @@ static void train_acts(const struct calc *c, struct terms *t)
             lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
             carry = litgpt_carry(c);
         } else {
-            t->logits = VT * (held_logits(c) + 4);
-            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+            /* cross-entropy runs in fp32 when the model upcasts its logits
+             * (`logits.float()`) or autocast is on (cross_entropy is on its
+             * fp32 list); a model that returns 16-bit logits trained without
+             * autocast (pure 16-bit, DeepSpeed's engine) computes it in 16-bit */
+            long double ce = upcasts_logits(c->m->family) || (c->mixed && !c->ds) ? 4 : c->a;
+            t->logits = VT * (held_logits(c) + ce);
+            lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         }
     }
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
