@@ -189,6 +189,19 @@ static const struct fam fams[EST_FAM__COUNT] = {
                          .ffn_mult = 4,
                          .tied = 1,
                          .positions = 512},
+    /* Qwen-1 (model_type "qwen", remote code modeling_qwen.py,
+     * undefdev/Qwen-7B-Chat@04df5dd5): one fused c_attn with bias, c_proj
+     * without; SwiGLU as w1, w2 (ffn_hidden_size / 2 each) and c_proj;
+     * RMSNorm; rotary; untied lm_head whose logits stay 16-bit (no
+     * .float(): shift_logits = lm_logits[..., :-1, :].contiguous()). */
+    [EST_FAM_QWEN] = {.name = "qwen",
+                      .gated = 1,
+                      .qkv_bias = 1,
+                      .rms = 1,
+                      .norms_per_layer = 2,
+                      .final_norm = 1,
+                      .softmax_fp32 = 1,
+                      .ffn_mult = 4},
     [EST_FAM_T5] = {.name = "t5",
                     .rms = 1,
                     .norms_per_layer = 2,
@@ -859,7 +872,7 @@ static bool fused_qkv(const struct calc *c)
 {
     enum est_family f = c->m->family;
     return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
-           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3;
+           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN;
 }
 
 /* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
@@ -1554,7 +1567,7 @@ static bool has_rope(enum est_family f)
     switch (f) {
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
-    case EST_FAM_NEOX: case EST_FAM_FALCON: return true;
+    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: return true;
     default: return false;
     }
 }

@@ -19,7 +19,7 @@ static const struct {
     {"phi", EST_FAM_PHI, 0},        {"phi3", EST_FAM_PHI3, 0},      {"falcon", EST_FAM_FALCON, 1},
     {"RefinedWebModel", EST_FAM_FALCON, 1}, {"bloom", EST_FAM_BLOOM, 1},
     {"bert", EST_FAM_BERT, 1},      {"roberta", EST_FAM_ROBERTA, 1}, {"t5", EST_FAM_T5, 1},
-    {"mt5", EST_FAM_T5, 0},
+    {"mt5", EST_FAM_T5, 0},         {"qwen", EST_FAM_QWEN, 0},
 };
 
 struct field {
@@ -212,6 +212,14 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_QWEN2 && !get_bool(root, "use_sliding_window", 0)) m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
+    /* Qwen-1: ffn_hidden_size counts both SwiGLU branches (w1, w2 of half
+     * that width each, QWenMLP in modeling_qwen.py) */
+    if (m->family == EST_FAM_QWEN && !m->ffn) {
+        json_object *v;
+        if (json_object_object_get_ex(root, "ffn_hidden_size", &v) && json_object_is_type(v, json_type_int) &&
+            json_object_get_int64(v) > 1 && json_object_get_int64(v) <= (1LL << 30))
+            m->ffn = json_object_get_int64(v) / 2;
+    }
     /* RoBERTa's config counts the padding offset in (514 = 512 + 2); the
      * family table adds the offset itself. */
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;

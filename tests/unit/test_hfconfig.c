@@ -175,6 +175,29 @@ static void test_unknown_model_type(void **state)
     assert_non_null(strstr(err.msg, "(missing)"));
 }
 
+/* Qwen-1 (model_type "qwen", remote code): config.json of Qwen-7B-Chat as
+ * published (undefdev/Qwen-7B-Chat:config.json@26fad652, keys that matter
+ * here). ffn_hidden_size counts both SwiGLU branches; c_attn has a bias,
+ * c_proj and the MLP none (no_bias). 7,721,324,544 parameters: the sum over
+ * modeling_qwen.py's modules (32 x 202,395,648 + two 151936 x 4096 tables +
+ * ln_f), Qwen-7B's "7.7B". Before, model_type "qwen" was refused. */
+static void test_qwen1(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"QWenLMHeadModel\"],\n  \"attn_pdrop\": 0.0,\n"
+                      "  \"embd_pdrop\": 0.1,\n  \"ffn_hidden_size\": 22016,\n  \"kv_channels\": 128,\n"
+                      "  \"model_type\": \"qwen\",\n  \"n_embd\": 4096,\n  \"n_head\": 32,\n  \"n_layer\": 32,\n"
+                      "  \"n_positions\": 6144,\n  \"no_bias\": true,\n  \"resid_pdrop\": 0.1,\n"
+                      "  \"seq_length\": 2048,\n  \"tie_word_embeddings\": false,\n  \"vocab_size\": 151936\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_QWEN);
+    assert_int_equal(m.ffn, 11008);
+    assert_false(m.tied_embeddings);
+    assert_int_equal(params_of(&m), 7721324544LL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_malformed_json_has_line_col),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_unknown_model_type),
+        cmocka_unit_test(test_qwen1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
