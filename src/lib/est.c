@@ -1866,9 +1866,12 @@ static void train_acts(const struct calc *c, struct terms *t)
         } else {
             /* cross-entropy runs in fp32 when the model upcasts its logits
              * (`logits.float()`) or autocast is on (cross_entropy is on its
-             * fp32 list); a model that returns 16-bit logits trained without
-             * autocast (pure 16-bit, DeepSpeed's engine) computes it in 16-bit */
-            long double ce = upcasts_logits(c->m->family) || (c->mixed && !c->ds) ? 4 : c->a;
+             * fp32 list). Under DeepSpeed's engine, which runs no autocast
+             * (accelerate leaves native_amp off, accelerator.py@02a8a9a3), a
+             * model that returns 16-bit logits computes it in 16-bit. A plain
+             * --precision bf16 run is taken as HF Trainer's --bf16 on 16-bit
+             * weights, which autocasts: fp32. */
+            long double ce = upcasts_logits(c->m->family) || !c->ds ? 4 : c->a;
             t->logits = VT * (held_logits(c) + ce);
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         }
