@@ -293,6 +293,13 @@ static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 #define OOM true
 #define LOOKALIKE false
 #define RULE_END {.kind = NULL}
+/* A GPU-OOM mention that stands without a traceback (a title, prose) and
+ * that a denying or conditional clause takes back: the fields every such
+ * row shares. */
+#define STANDALONE_MENTION                                                                      \
+    .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
+    .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_none, \
+    .near = near_none
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
@@ -962,47 +969,32 @@ static const struct msg_rule rules[] = {
      * warchildmd/ihd#1; "memmory"). Needs no traceback, but never a denial
      * and never over host words. (Anchors end past "mem", which training
      * logs print on every step.) */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
              "OutOfMemory"},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     /* The exception's class named as what was raised, its message cut or
      * translated: a ComfyUI error report machine-translated into Portuguese,
      * "- **Tipo de exce\xc3\xa7\xc3\xa3o:** torch.OutOfMemoryError" (Comfy-Org/ComfyUI#8465); a title,
      * "... on NVIDIA L40S torch.OutOfMemoryError despite large GPU VRAM"
      * (huggingface/sentence-transformers#3214). Not an except clause
      * ("except torch.cuda.OutOfMemoryError:", "(torch.OutOfMemoryError,"). */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError"},
      .unless = {"except"},
      .end_not = ":),",
      .word_end = true,
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     /* The same words translated or written in another language around an
      * English paste: GPU memory named by itself (Chinese 显存 "video memory":
      * "出现显存不足", zhengchen1999/RGT#19; "显存不够用",
      * JIA-Lab-research/MASA-SR#9; Portuguese "Falta de memoria de video",
      * Dpbm/dreambooth-tutorial#4; Japanese, Korean, Russian video-memory
      * words) ... */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .any = {"\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 显存不足 */,
              "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 显存不够 */,
              "\xe6\x98\xbe\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 显存溢出 */,
@@ -1010,59 +1002,31 @@ static const struct msg_rule rules[] = {
              "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
              "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
              "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
-},
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    },
+    },
+    {STANDALONE_MENTION,
      .any = {"alta de memoria de v", "alta de mem\xc3\xb3ria de v" /* (f)alta de memória de v(í)deo */,
              "de video insuficiente", "de v\xc3\xad" "deo insuficiente",
              "\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* хватает видеопамяти */, "\xd0\xbd\xd0\xb5\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xba\xd0\xb0\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* нехватка видеопамяти */,
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно видеопамяти */},
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     /* ... Chinese GPU memory (显存) or graphics card (显卡) with overflow or
      * shortage anywhere on the line, in either order ("溢出显存",
      * jingyaogong/minimind#522; "显卡内存一直上涨...最终内存溢出",
      * luopeixiang/im2latex#14). */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .need = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */},
      .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    },
+    {STANDALONE_MENTION,
      .need = {"\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
      .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     /* ... or memory running out, after its device ("CUDA sem memória", a
      * machine translation of "CUDA out of memory"; "CUDA内存溢出",
      * MVIG-SJTU/AlphaPose#223; "cuda memory가 부족하다",
      * ndb796/Deep-Learning-Paper-Review-and-Practice#6). */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .any = {"sem mem\xc3\xb3ria", "sem memoria", "falta de mem",
              "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */,
              "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 内存溢出 */,
@@ -1073,26 +1037,13 @@ static const struct msg_rule rules[] = {
              "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     /* ... in lower case: the device word is part of the anchor, since "oom"
      * alone is in too many words for the hot scan ("room", "zoom"). */
-    {.kind = "oom-mention",
-     .framework = "unknown",
+    {STANDALONE_MENTION,
      .any = {"Cuda oom", "CUDA oom"},
      .word = true,
-     .deny = true,
-     .standalone = true,
-     .gpu_oom = LOOKALIKE,
-     .role = MSG_MENTION,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+    },
     {.kind = "oom-mention",
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",

@@ -785,9 +785,23 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
     return progress_of_other_work(v->p + a, hit - a) ? -1 : pt.step;
 }
 
-/* What a line glued in front of the error says the program was doing
- * ("Processing Prompt [BLAS] (3584 / 5525 tokens)CUDA error: out of
- * memory"): the last GLUED_BYTES before the anchor, from the last '\r'. */
+/* Up to three log lines from the line [a, b) on, downward or upward (not
+ * above `stop`), skipping blank lines and other writers' lines: the stage
+ * the first one naming a stage says. */
+static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t a, size_t b, bool down,
+                                   size_t stop, const struct msg_prefix *src)
+{
+    for (int ctx_lines = 0; ctx_lines < 3 && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b) && a > stop);) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        enum oom_stage st = stage_context_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        ctx_lines++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* A title-first paste: the log lines right above the traceback found below
  * the message (a test progress bar, "Running Evaluation") say what ran,
  * as the lines above a traceback do. below is the header's start. */
@@ -799,15 +813,7 @@ static enum oom_stage context_above(struct scan *s, const struct view *v, size_t
     read_cline(s, v, below, line_end(v, below), &h);
     enum oom_stage glued = header_glued_context(h.body, h.n);
     if (glued != OOM_STAGE_UNKNOWN) return glued;
-    for (int ctx_lines = 0; ctx_lines < 3 && prev_line(v, &a, &b) && a > le;) {
-        struct cline c;
-        read_cline(s, v, a, b, &c);
-        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
-        enum oom_stage st = stage_context_line(c.body, c.n);
-        if (st != OOM_STAGE_UNKNOWN) return st;
-        ctx_lines++;
-    }
-    return OOM_STAGE_UNKNOWN;
+    return context_walk(s, v, a, b, false, le, src);
 }
 
 /* A message pasted first, with no traceback below it: the log lines that
@@ -816,16 +822,7 @@ static enum oom_stage context_above(struct scan *s, const struct view *v, size_t
 static enum oom_stage context_after(struct scan *s, const struct view *v, size_t le,
                                     const struct msg_prefix *src)
 {
-    size_t a = le, b = le;
-    for (int ctx_lines = 0; ctx_lines < 3 && next_line(v, &a, &b);) {
-        struct cline c;
-        read_cline(s, v, a, b, &c);
-        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
-        enum oom_stage st = stage_context_line(c.body, c.n);
-        if (st != OOM_STAGE_UNKNOWN) return st;
-        ctx_lines++;
-    }
-    return OOM_STAGE_UNKNOWN;
+    return context_walk(s, v, le, le, true, 0, src);
 }
 
 /* The line's own text before the anchor, from its start or its last '\r'
