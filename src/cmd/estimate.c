@@ -445,6 +445,7 @@ struct findings {
     struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
     char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
+    const char *loss_path;  /* est_loss_path */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -497,7 +498,7 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
                est_ckpt_keeps(o->wl.ckpt));
-    printf("  %-22s %s\n", "loss path", est_loss_path(&o->wl));
+    printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
     if (f->deepspeed[0]) printf("  %-22s %s\n", "DeepSpeed", f->deepspeed);
@@ -682,7 +683,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "assumed"); json_obj_begin(&j);
     json_key(&j, "checkpointing");
     if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
-    json_key(&j, "loss_path"); json_str(&j, est_loss_path(&o->wl));
+    json_key(&j, "loss_path"); json_str(&j, f->loss_path);
     json_key(&j, "cache_model"); json_str(&j, f->cache_model);
     json_key(&j, "deepspeed");
     if (f->deepspeed[0]) json_str(&j, f->deepspeed); else json_null(&j);
@@ -783,6 +784,7 @@ int cmd_estimate(int argc, char **argv)
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
+    f.loss_path = est_loss_path(&m, &o.wl);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);
     return f.r.fits == 0 ? EXIT_FOUND : EXIT_OK; /* main checks what reached stdout */

@@ -318,7 +318,24 @@ const char *est_trainer_name(enum est_trainer t) { return trainer_names[t]; }
 int est_cache_parse(const char *s) { return lookup(cache_names, N_OF(cache_names), s); }
 
 
-const char *est_loss_path(const struct est_workload *wl)
+static bool upcasts_logits(enum est_family f);
+/* DeepSpeed-style: 16-bit weights on the GPU, fp32 master with the
+ * optimizer (ZeRO, and CPU offload outside FSDP, which is DeepSpeed's) */
+static bool ds_engine(const struct est_workload *wl)
+{
+    return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
+           (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
+}
+
+/* HF cross-entropy in 16-bit: a family returning 16-bit logits under
+ * DeepSpeed's engine, which runs no autocast (train_acts). */
+static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
+{
+    return wl->trainer == EST_TRAINER_HF && wl->precision != EST_FP32 && !upcasts_logits(m->family) &&
+           ds_engine(wl);
+}
+
+const char *est_loss_path(const struct est_model *m, const struct est_workload *wl)
 {
     if (wl->mode != EST_MODE_TRAIN) return "no loss (inference)";
     if (wl->head == EST_HEAD_CLS) return "classification head: negligible";
@@ -338,6 +355,9 @@ const char *est_loss_path(const struct est_workload *wl)
     case EST_TRAINER_LITGPT:
         return "litgpt: lm_head chunks (128 tokens) made fp32 by Fabric's convert_output and kept through backward; CE keeps each chunk's fp32 log-softmax";
     default:
+        if (ce_16bit(m, wl))
+            return wl->loss == EST_LOSS_CE ? "HF under DeepSpeed's engine (no autocast), a family whose logits stay 16-bit: CE's 16-bit log-softmax kept, plain CE's 16-bit gradients in flight"
+                                           : "HF under DeepSpeed's engine (no autocast): chunked CE keeps a 16-bit log-softmax";
         return wl->loss == EST_LOSS_CE ? "HF: logits returned to the caller, the loss upcasts them to fp32; CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
                                        : "HF logits returned to the caller; chunked CE keeps its fp32 log-softmax, no full fp32 temporaries";
     }
@@ -790,10 +810,7 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
     c->mixed = is_mixed(wl->precision);
     c->full = wl->lora_r == 0;
-    /* DeepSpeed-style: 16-bit weights on the GPU, fp32 master with the
-     * optimizer (ZeRO, and CPU offload outside FSDP, which is DeepSpeed's) */
-    c->ds = (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
-            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
+    c->ds = ds_engine(wl);
     c->a = wl->precision == EST_FP32 ? 4 : 2;
     c->fsdp_mp = c->mixed && wl->shard == EST_SHARD_FSDP && wl->trainer == EST_TRAINER_TORCHTITAN;
     /* FSDP2's MixedPrecisionPolicy casts the gathered parameters to bf16 and
@@ -1871,7 +1888,7 @@ static void train_acts(const struct calc *c, struct terms *t)
              * model that returns 16-bit logits computes it in 16-bit. A plain
              * --precision bf16 run is taken as HF Trainer's --bf16 on 16-bit
              * weights, which autocasts: fp32. */
-            long double ce = upcasts_logits(c->m->family) || !c->ds ? 4 : c->a;
+            long double ce = ce_16bit(c->m, wl) ? c->a : 4;
             t->logits = VT * (held_logits(c) + ce);
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         }
@@ -2489,6 +2506,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                                     : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
+             : ce_16bit(c->m, wl) ? "logits + 16-bit log-softmax (DeepSpeed: no autocast)"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];

@@ -380,7 +380,7 @@ int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static", "none" *
  * JSON "assumed"): what the checkpointing policy keeps, the loss path (what
  * the training code keeps of the logits), the KV cache model. */
 const char *est_ckpt_keeps(enum est_ckpt c);
-const char *est_loss_path(const struct est_workload *wl);
+const char *est_loss_path(const struct est_model *m, const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);
 /* Which measured figure the estimate models and how (static, for --explain):
