@@ -24,6 +24,10 @@ static const struct msg_clause clauses_pt_old[] = {
     {"Tried to allocate %s", MSG_F_REQUESTED},
     {"(GPU %d;", MSG_F_GPU},
     {"GPU %d; %z total capacity", MSG_F_GPU}, /* the parentheses lost */
+    /* Ascend's torch_npu port of this form names its device "NPU":
+     * "Tried to allocate 9.05 GiB (NPU 0; 60.95 GiB total capacity; ...
+     * 42.32 GiB current active; ...)" (vllm-project/vllm-omni#2128) */
+    {"(NPU %d;", MSG_F_GPU},
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
@@ -227,6 +231,14 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
+
+/* torch-directml (AMD/Intel GPUs on Windows through DirectML): "Could not
+ * allocate tensor with 2025000000 bytes. There is not enough GPU video
+ * memory available!" (Comfy-Org/ComfyUI#5427) */
+static const struct msg_clause clauses_directml[] = {
+    {"allocate tensor with %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
 
 /* ---- nearby lines that complete a message ------------------------------ */
 
@@ -487,6 +499,16 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_GENERATE,
      .clauses = clauses_none,
+     .near = near_none},
+    /* torch-directml: the DirectML device (A1111's and ComfyUI's AMD
+     * builds on Windows) reports its allocation failure in its own words. */
+    {.kind = "directml",
+     .framework = "pytorch",
+     .need = {"not enough GPU video memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_directml,
      .near = near_none},
     /* llama.cpp / ggml backends. */
     {.kind = "ggml",
@@ -1713,6 +1735,20 @@ static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
     return i + 2;
 }
 
+/* A multi-stage server's stage tag: vllm-omni "[Stage-0] ERROR 03-23 ..."
+ * (vllm-project/vllm-omni#2128). A word, a dash, a number, "] ". */
+static size_t pfx_stage_tag(const char *s, size_t n, struct msg_prefix *px)
+{
+    (void)px;
+    size_t i = 1;
+    if (n < 5 || s[0] != '[' || !isalpha((unsigned char)s[1])) return 0;
+    while (i < n && i < 24 && isalpha((unsigned char)s[i])) i++;
+    if (i >= n || s[i] != '-' || i + 1 >= n || !isdigit((unsigned char)s[i + 1])) return 0;
+    i++;
+    while (i < n && isdigit((unsigned char)s[i])) i++;
+    return i + 1 < n && s[i] == ']' && s[i + 1] == ' ' ? i + 2 : 0;
+}
+
 /* A markdown quote: "> " (">>> " is a Python prompt, not a quote). */
 static size_t pfx_quote(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -1724,7 +1760,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_host,
+        pfx_host, pfx_stage_tag,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

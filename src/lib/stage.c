@@ -54,6 +54,14 @@ static const struct stage_word frame_words[] = {
     {"create_model(", OOM_STAGE_LOAD, W}, {"param_init_net", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
+    /* ---- inference and application start-up (diagload, issue 12) ----
+     * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
+     * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
+     * layers building their weights while the model is constructed:
+     * "self.quant_method.create_weights(self," (vllm-project/vllm#28143) */
+    {"pipeline.to(", OOM_STAGE_LOAD, W}, {"pipe.to(", OOM_STAGE_LOAD, W},
+    {"create_weights", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagload block ---- */
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -184,6 +192,13 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
+    /* ---- inference engines (diagload, issue 12) ----
+     * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
+     * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
+     * process dying at start-up: "EngineCore failed to start."
+     * (vllm-project/vllm#28143) */
+    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
     /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
@@ -207,6 +222,9 @@ static const struct stage_word context_words[] = {
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
     {"Loading checkpoint shards", OOM_STAGE_LOAD, false}, {"Loading model", OOM_STAGE_LOAD, false},
+    /* ComfyUI's model management moving a model to the GPU: "Requested to
+     * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
+    {"Requested to load", OOM_STAGE_LOAD, false},
     {"loading model", OOM_STAGE_LOAD, false},
     {"Loading weights", OOM_STAGE_LOAD, false}, {"loading checkpoint", OOM_STAGE_LOAD, false},
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
@@ -477,8 +495,52 @@ enum oom_stage stage_after_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* ComfyUI names the node that failed: "Error occurred when executing
+ * Echo_LoadModel:" (smthemex/ComfyUI_EchoMimic#48), "- **Node Type:**
+ * TangoFluxVAEDecodeAndPlay" (LucipherDev/ComfyUI-TangoFlux#18), or the
+ * node's name alone on the line above the message in its pop-up
+ * ("NunchakuQwenImageDiTLoader", Comfy-Org/ComfyUI#9812). Node classes are
+ * named for what they do: loaders load, samplers and VAE decoders generate.
+ * (diagload, issue 12) */
+static const struct stage_word node_words[] = {
+    {"DataLoader", OOM_STAGE_DATA, false}, /* not a ComfyUI loader */
+    {"Loader", OOM_STAGE_LOAD, false}, {"LoadModel", OOM_STAGE_LOAD, false},
+    {"Load_Model", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
+    {"VAEDecode", OOM_STAGE_GENERATE, false},
+};
+
+/* The node name a line carries, or NULL: after one of the report's
+ * headers, or the whole line when it is one CamelCase identifier. */
+static const char *node_name(const char *text, size_t len, size_t *n)
+{
+    static const char *const heads[] = {"Error occurred when executing ", "Node Type:** ",
+                                        "Node Type: "};
+    const char *p = NULL;
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0] && !p; h++) {
+        const char *at = memmem(text, len, heads[h], strlen(heads[h]));
+        if (at) p = at + strlen(heads[h]);
+    }
+    bool alone = !p;
+    if (alone) {
+        p = text;
+        while (len && (text[len - 1] == ' ' || text[len - 1] == '\r')) len--;
+    }
+    size_t k = 0, upper = 0, rest = len - (size_t)(p - text);
+    while (k < rest && ident(p[k])) upper += isupper((unsigned char)p[k]) != 0, k++;
+    /* alone, a CamelCase class name: "KSampler", not the word "Loader" */
+    if (alone && (k != rest || upper < 2 || !isupper((unsigned char)p[0]))) return NULL;
+    *n = k;
+    return k ? p : NULL;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    size_t nn;
+    const char *node = node_name(text, len, &nn);
+    if (node) {
+        unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
+        if (bits) return stage_pick(bits);
+    }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has(text, len, context_words[i].word)) return context_words[i].stage;
     return OOM_STAGE_UNKNOWN;

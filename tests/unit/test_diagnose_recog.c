@@ -325,6 +325,19 @@ static const struct want cases[] = {
     {"lllyasviel/Fooocus#1032",
      "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n",
      true, "vae-decode-oom", -1, -1, -1, -1, -1, -1},
+    /* Ascend torch_npu's port of the old form names the device "NPU N"
+     * (the vllm-omni prefix on the line, its "[Stage-0] " tag included). */
+    {"vllm-project/vllm-omni#2128",
+     "[Stage-0] ERROR 03-23 04:09:00 [diffusion_worker.py:430] Error processing RPC: NPU out of memory. "
+     "Tried to allocate 9.05 GiB (NPU 0; 60.95 GiB total capacity; 42.32 GiB already allocated; 42.32 GiB "
+     "current active; 2.10 GiB free; 52.58 GiB reserved in total by PyTorch) If reserved memory is >> "
+     "allocated memory try setting max_split_size_mb to avoid fragmentation.\n",
+     true, "pytorch-old", GIB(9.05), GIB(60.95), GIB(2.10), GIB(42.32), GIB(52.58), 0},
+    /* torch-directml's own words, in ComfyUI's logging format. */
+    {"Comfy-Org/ComfyUI#5427",
+     "2024-11-01 10:20:10,862 - root - ERROR - !!! Exception during processing !!! Could not allocate "
+     "tensor with 2025000000 bytes. There is not enough GPU video memory available!\n",
+     true, "directml", 2025000000, -1, -1, -1, -1, -1},
 };
 
 static void check_bytes(const char *src, const char *what, int64_t want, int64_t got)

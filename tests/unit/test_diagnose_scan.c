@@ -1293,6 +1293,105 @@ static void test_exception_line_above_message(void **state)
         "forward");
 }
 
+/* Inference and application logs (diagload, issue 12; corpus-heldout12).
+ * ComfyUI's console says which model it is moving to the GPU right before
+ * the error (Comfy-Org/ComfyUI#10566); its error reports name the node that
+ * failed, and node classes are named for what they do: a loader
+ * (smthemex/ComfyUI_EchoMimic#48, Comfy-Org/ComfyUI#9812), a VAE decoder
+ * (LucipherDev/ComfyUI-TangoFlux#18). */
+static void test_comfyui_load_and_node_names(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("got prompt\n"
+                 "Requested to load QwenImage\n"
+                 "loaded partially; 9178.35 MB usable, 9177.97 MB loaded, 3390.29 MB offloaded, lowvram patches: 0\n"
+                 "Attempting to release mmap (513)\n"
+                 "!!! Exception during processing !!! CUDA error: out of memory\n"
+                 "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace "
+                 "below might be incorrect.\n"),
+        "load");
+    assert_string_equal(
+        stage_of("Error occurred when executing Echo_LoadModel:\n"
+                 "\n"
+                 "CUDA out of memory. Tried to allocate 58.00 MiB. GPU 0 has a total capacity of 3.95 GiB of which "
+                 "54.88 MiB is free. Including non-PyTorch memory, this process has 3.89 GiB memory in use. Of the "
+                 "allocated memory 3.68 GiB is allocated by PyTorch, and 128.03 MiB is reserved by PyTorch but "
+                 "unallocated.\n"),
+        "load");
+    assert_string_equal(stage_of("NunchakuQwenImageDiTLoader\n"
+                                 "CUDA error: out of memory\n"
+                                 "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"),
+                        "load");
+    assert_string_equal(stage_of("## Error Details\n"
+                                 "- **Node ID:** 3\n"
+                                 "- **Node Type:** TangoFluxVAEDecodeAndPlay\n"
+                                 "- **Exception Type:** torch.OutOfMemoryError\n"
+                                 "- **Exception Message:** Allocation on device \n"),
+                        "generate");
+    /* a loader of data is no model loader; prose is no node name */
+    const char *dl = "torch.utils.data.DataLoader";
+    assert_int_not_equal(stage_context_line(dl, strlen(dl)), OOM_STAGE_LOAD);
+    const char *prose = "Loader";
+    assert_int_equal(stage_context_line(prose, strlen(prose)), OOM_STAGE_UNKNOWN);
+}
+
+/* Serving engines: vLLM v1 layers create their weights while the model is
+ * built, and the engine process says it failed to start
+ * (vllm-project/vllm#28143); vllm-omni's engine says its generation failed
+ * (vllm-project/vllm-omni#705); a stage tag in front of every line of a
+ * multi-stage server ("[Stage-0] ") is a prefix, so the frames below the
+ * message are read (vllm-project/vllm-omni#2128). */
+static void test_engine_start_and_generation(void **state)
+{
+    (void)state;
+#define V1 "(EngineCore_DP0 pid=12473) ERROR 11-05 12:19:32 [core.py:708] "
+    const char *msg = "(EngineCore_DP0 pid=12473) ERROR 11-05 12:19:32 [linear.py:210] Failed to create "
+                      "unquantized linear weights: CUDA out of memory. Tried to allocate 896.00 MiB. GPU 0 has a "
+                      "total capacity of 93.09 GiB of which 739.81 MiB is free.\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", msg, V1 "EngineCore failed to start.\n");
+    assert_string_equal(stage_of(log), "load");
+    snprintf(log, sizeof log, "%s%s", msg,
+             V1 "Traceback (most recent call last):\n"
+             V1 "  File \"/home/u/vllm/.venv/lib/python3.10/site-packages/vllm/model_executor/layers/linear.py\", "
+                "line 202, in create_weights\n"
+             V1 "    weight = ModelWeightParameter(data=torch.empty(\n");
+    assert_string_equal(stage_of(log), "load");
+#undef V1
+    assert_string_equal(
+        stage_of("> [Stage-0] ERROR 01-15 09:49:55 [diffusion_engine.py:169] Generation failed: NPU out of memory. "
+                 "Tried to allocate 20.00 MiB (NPU 0; 61.27 GiB total capacity; 0 bytes already allocated; 0 bytes "
+                 "current active; 48.36 MiB free; 0 bytes reserved in total by PyTorch)\n"),
+        "generate");
+#define S0 "[Stage-0] ERROR 03-23 04:09:00 [diffusion_worker.py:430] "
+    assert_string_equal(
+        stage_of(S0 "Error processing RPC: NPU out of memory. Tried to allocate 9.05 GiB (NPU 0; 60.95 GiB total "
+                    "capacity; 42.32 GiB already allocated; 42.32 GiB current active; 2.10 GiB free; 52.58 GiB "
+                    "reserved in total by PyTorch)\n"
+                 S0 "Traceback (most recent call last):\n"
+                 S0 "  File \"/workspace/vllm-omni/vllm_omni/diffusion/attention/backends/sdpa.py\", line 153, in "
+                    "forward_npu\n"
+                 S0 "    return self._forward_impl(query, key, value, attn_metadata, mask_mode=\"full_qk\")\n"),
+        "forward");
+#undef S0
+}
+
+/* A diffusers pipeline moved to the GPU whole, under a title-first paste
+ * quoted with "> " (SUDO-AI-3D/zero123plus#82). */
+static void test_pipeline_to_device(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("# CUDA out of memory. Tried to allocate error\n"
+                 "> Traceback (most recent call last):\n"
+                 ">   File \"/home/worker/zero123plus/gradio_app.py\", line 204, in <module>\n"
+                 ">     fire.Fire(run_demo)\n"
+                 ">   File \"/home/worker/zero123plus/gradio_app.py\", line 137, in run_demo\n"
+                 ">     pipeline.to(f'cuda:{_GPU\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1322,6 +1421,8 @@ int main(void)
         cmocka_unit_test(test_ray_task_call), cmocka_unit_test(test_title_first_context_above_traceback),
         cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
         cmocka_unit_test(test_exception_line_above_message),
+        cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
+        cmocka_unit_test(test_pipeline_to_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
