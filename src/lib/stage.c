@@ -225,6 +225,9 @@ static const struct stage_word context_words[] = {
     /* ComfyUI's model management moving a model to the GPU: "Requested to
      * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
     {"Requested to load", OOM_STAGE_LOAD, false},
+    /* diffusers' DiffusionPipeline.from_pretrained bar: "Loading pipeline
+     * components...: 100%| 8/8" is no training step (SUDO-AI-3D/zero123plus#82) */
+    {"Loading pipeline components", OOM_STAGE_LOAD, false},
     {"loading model", OOM_STAGE_LOAD, false},
     {"Loading weights", OOM_STAGE_LOAD, false}, {"loading checkpoint", OOM_STAGE_LOAD, false},
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},

@@ -1378,10 +1378,22 @@ static void test_engine_start_and_generation(void **state)
 }
 
 /* A diffusers pipeline moved to the GPU whole, under a title-first paste
- * quoted with "> " (SUDO-AI-3D/zero123plus#82). */
+ * quoted with "> " (SUDO-AI-3D/zero123plus#82); the pipeline's loading bar
+ * above the traceback ("8/8") is no step. */
 static void test_pipeline_to_device(void **state)
 {
     (void)state;
+    struct oom_report rep = scan_str(
+        "> text_encoder/model.safetensors not found\n"
+        "> Loading pipeline components...: 100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 8/8 "
+        "[00:03<00:00,  2.43it/s]\n"
+        "> Traceback (most recent call last):\n"
+        ">   File \"/home/worker/zero123plus/gradio_app.py\", line 137, in run_demo\n"
+        ">     pipeline.to(f'cuda:{_GPU\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].step, -1);
+    oom_report_release(&rep);
     assert_string_equal(
         stage_of("# CUDA out of memory. Tried to allocate error\n"
                  "> Traceback (most recent call last):\n"
