@@ -907,6 +907,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
+    /* The class name alone, its message left out: A1111's error line
+     * "loading stable diffusion model: OutOfMemoryError"
+     * (serpotapov/stable-diffusion-portable#5), an issue title "[Bug]:
+     * torch.OutOfMemoryError" (lshqqytiger/stable-diffusion-webui-amdgpu#630)
+     * above the traceback. Not code that catches it, not the JVM's.
+     * (diagload, issue 12) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError", ": OutOfMemoryError"},
+     .unless = {"except", "Caught OutOfMemoryError", "java", "isinstance"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .word_end = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when

@@ -61,6 +61,11 @@ static const struct stage_word frame_words[] = {
      * "self.quant_method.create_weights(self," (vllm-project/vllm#28143) */
     {"pipeline.to(", OOM_STAGE_LOAD, W}, {"pipe.to(", OOM_STAGE_LOAD, W},
     {"create_weights", OOM_STAGE_LOAD, false},
+    /* Module.to's per-tensor convert, the innermost frame of every model
+     * moved to the device, often the only code line pasted:
+     * "return t.to(device, dtype if t.is_floating_point() or
+     * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
+    {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
     /* ---- end of the diagload block ---- */
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */

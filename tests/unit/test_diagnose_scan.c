@@ -1377,6 +1377,29 @@ static void test_engine_start_and_generation(void **state)
 #undef S0
 }
 
+/* Module.to's convert line alone above the message is a model moved to
+ * the device (instantX-research/InstantID#72); an issue title naming only
+ * the class is the message, its traceback below says the stage
+ * (lshqqytiger/stable-diffusion-webui-amdgpu#630, A1111 VAE decoding). */
+static void test_module_to_line_and_class_title(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of(" return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\n"
+                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.00 MiB. GPU 0 has a total "
+                 "capacity of 4.00 GiB of which 0 bytes is free.\n"),
+        "load");
+    assert_string_equal(
+        stage_of("# [Bug]: torch.OutOfMemoryError\n"
+                 "    Traceback (most recent call last):\n"
+                 "      File \"E:\\stable-diffusion-webui-amdgpu\\modules\\txt2img.py\", line 109, in txt2img\n"
+                 "        processed = processing.process_images(p)\n"
+                 "      File \"E:\\stable-diffusion-webui-amdgpu\\modules\\processing.py\", line 633, in "
+                 "decode_latent_batch\n"
+                 "        sample = decode_first_stage(\n"),
+        "generate");
+}
+
 /* A diffusers pipeline moved to the GPU whole, under a title-first paste
  * quoted with "> " (SUDO-AI-3D/zero123plus#82); the pipeline's loading bar
  * above the traceback ("8/8") is no step. */
@@ -1434,7 +1457,7 @@ int main(void)
         cmocka_unit_test(test_title_first_bar_glued_to_header), cmocka_unit_test(test_create_model_frames),
         cmocka_unit_test(test_exception_line_above_message),
         cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
-        cmocka_unit_test(test_pipeline_to_device),
+        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
