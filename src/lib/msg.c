@@ -510,6 +510,17 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_directml,
      .near = near_none},
+    /* CTranslate2 (faster-whisper, WhisperX): its CUDA wrapper throws
+     * "CUDA failed with error out of memory" (the runtime's error string
+     * after "error"; Purfview/whisper-standalone-win#255). (diagload) */
+    {.kind = "ctranslate2",
+     .framework = "ctranslate2",
+     .need = {"CUDA failed with error out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* llama.cpp / ggml backends. */
     {.kind = "ggml",
      .framework = "llama.cpp",

@@ -338,6 +338,10 @@ static const struct want cases[] = {
      "2024-11-01 10:20:10,862 - root - ERROR - !!! Exception during processing !!! Could not allocate "
      "tensor with 2025000000 bytes. There is not enough GPU video memory available!\n",
      true, "directml", 2025000000, -1, -1, -1, -1, -1},
+    /* CTranslate2 (faster-whisper) glued to the user's prose. */
+    {"Purfview/whisper-standalone-win#255",
+     "Listen, it's appeared again:RuntimeError: CUDA failed with error out of memory error.\n",
+     true, "ctranslate2", -1, -1, -1, -1, -1, -1},
 };
 
 static void check_bytes(const char *src, const char *what, int64_t want, int64_t got)
