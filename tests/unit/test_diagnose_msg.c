@@ -168,7 +168,7 @@ static void test_other_frameworks(void **state)
     assert_null(msg_classify("Process finished with exit code 0", 33));
     /* The class name alone is the only OOM text of some real pastes (an
      * issue title "[Bug]: torch.OutOfMemoryError", A1111's "loading stable
-     * diffusion model: OutOfMemoryError"; corpus-heldout12 h12-56, h12-11):
+     * diffusion model: OutOfMemoryError"; corpus-heldout13 h13-56, h13-11):
      * a message since 2026-12-05 (diagload). Code that catches it is not. */
     static const char *const bare_class[] = {"torch.OutOfMemoryError",
                                              "loading stable diffusion model: OutOfMemoryError"};

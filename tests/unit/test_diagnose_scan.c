@@ -1293,7 +1293,7 @@ static void test_exception_line_above_message(void **state)
         "forward");
 }
 
-/* Inference and application logs (diagload, issue 12; corpus-heldout12).
+/* Inference and application logs (diagload, issue 12; corpus-heldout13).
  * ComfyUI's console says which model it is moving to the GPU right before
  * the error (Comfy-Org/ComfyUI#10566); its error reports name the node that
  * failed, and node classes are named for what they do: a loader
