@@ -25,6 +25,10 @@ static const struct msg_clause clauses_pt_old[] = {
     {"(GPU %d;", MSG_F_GPU},
     {"(NPU %d;", MSG_F_GPU}, /* torch_npu (Ascend): "(NPU 3; 60.96 GiB total capacity; ..." */
     {"GPU %d; %z total capacity", MSG_F_GPU}, /* the parentheses lost */
+    /* Ascend's torch_npu port of this form names its device "NPU":
+     * "Tried to allocate 9.05 GiB (NPU 0; 60.95 GiB total capacity; ...
+     * 42.32 GiB current active; ...)" (vllm-project/vllm-omni#2128) */
+    {"(NPU %d;", MSG_F_GPU},
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
@@ -230,6 +234,14 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
+
+/* torch-directml (AMD/Intel GPUs on Windows through DirectML): "Could not
+ * allocate tensor with 2025000000 bytes. There is not enough GPU video
+ * memory available!" (Comfy-Org/ComfyUI#5427) */
+static const struct msg_clause clauses_directml[] = {
+    {"allocate tensor with %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
 
 /* ---- nearby lines that complete a message ------------------------------ */
 
@@ -510,6 +522,27 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* torch-directml: the DirectML device (A1111's and ComfyUI's AMD
+     * builds on Windows) reports its allocation failure in its own words. */
+    {.kind = "directml",
+     .framework = "pytorch",
+     .need = {"not enough GPU video memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_directml,
+     .near = near_none},
+    /* CTranslate2 (faster-whisper, WhisperX): its CUDA wrapper throws
+     * "CUDA failed with error out of memory" (the runtime's error string
+     * after "error"; Purfview/whisper-standalone-win#255). (diagload) */
+    {.kind = "ctranslate2",
+     .framework = "ctranslate2",
+     .need = {"CUDA failed with error out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* llama.cpp / ggml backends. */
@@ -939,6 +972,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
+    /* The class name alone, its message left out: A1111's error line
+     * "loading stable diffusion model: OutOfMemoryError"
+     * (serpotapov/stable-diffusion-portable#5), an issue title "[Bug]:
+     * torch.OutOfMemoryError" (lshqqytiger/stable-diffusion-webui-amdgpu#630)
+     * above the traceback; the class named as what was raised in a
+     * translated ComfyUI report ("- **Tipo de exce\xc3\xa7\xc3\xa3o:**
+     * torch.OutOfMemoryError", Comfy-Org/ComfyUI#8465) or a title ("... on
+     * NVIDIA L40S torch.OutOfMemoryError despite large GPU VRAM",
+     * huggingface/sentence-transformers#3214). Not code that catches it
+     * ("except ...:", "(torch.OutOfMemoryError, ...)"), not the JVM's. */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError", ": OutOfMemoryError"},
+     .unless = {"except", "Caught OutOfMemoryError", "java", "isinstance"},
+     .end_not = ":),", /* not a tuple of caught classes, not the class heading its message */
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .word_end = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when
@@ -975,18 +1029,6 @@ static const struct msg_rule rules[] = {
              "OutOfMemory"},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
-    },
-    /* The exception's class named as what was raised, its message cut or
-     * translated: a ComfyUI error report machine-translated into Portuguese,
-     * "- **Tipo de exce\xc3\xa7\xc3\xa3o:** torch.OutOfMemoryError" (Comfy-Org/ComfyUI#8465); a title,
-     * "... on NVIDIA L40S torch.OutOfMemoryError despite large GPU VRAM"
-     * (huggingface/sentence-transformers#3214). Not an except clause
-     * ("except torch.cuda.OutOfMemoryError:", "(torch.OutOfMemoryError,"). */
-    {STANDALONE_MENTION,
-     .any = {"torch.OutOfMemoryError", "cuda.OutOfMemoryError"},
-     .unless = {"except"},
-     .end_not = ":),",
-     .word_end = true,
     },
     /* The same words translated or written in another language around an
      * English paste: GPU memory named by itself (Chinese 显存 "video memory":
@@ -2029,6 +2071,20 @@ static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
     return i + 2;
 }
 
+/* A multi-stage server's stage tag: vllm-omni "[Stage-0] ERROR 03-23 ..."
+ * (vllm-project/vllm-omni#2128). A word, a dash, a number, "] ". */
+static size_t pfx_stage_tag(const char *s, size_t n, struct msg_prefix *px)
+{
+    (void)px;
+    size_t i = 1;
+    if (n < 5 || s[0] != '[' || !isalpha((unsigned char)s[1])) return 0;
+    while (i < n && i < 24 && isalpha((unsigned char)s[i])) i++;
+    if (i >= n || s[i] != '-' || i + 1 >= n || !isdigit((unsigned char)s[i + 1])) return 0;
+    i++;
+    while (i < n && isdigit((unsigned char)s[i])) i++;
+    return i + 1 < n && s[i] == ']' && s[i + 1] == ' ' ? i + 2 : 0;
+}
+
 /* A markdown quote: "> " (">>> " is a Python prompt, not a quote). */
 static size_t pfx_quote(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -2040,7 +2096,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_host,
+        pfx_host, pfx_stage_tag,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

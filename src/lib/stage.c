@@ -58,6 +58,19 @@ static const struct stage_word frame_words[] = {
     {"CUDADeviceContext::CUDADeviceContext", OOM_STAGE_LOAD, false}, {"EmplaceDeviceContext", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
+    /* ---- inference and application start-up (diagload, issue 12) ----
+     * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
+     * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
+     * layers building their weights while the model is constructed:
+     * "self.quant_method.create_weights(self," (vllm-project/vllm#28143) */
+    {"pipeline.to(", OOM_STAGE_LOAD, W}, {"pipe.to(", OOM_STAGE_LOAD, W},
+    {"create_weights", OOM_STAGE_LOAD, false},
+    /* Module.to's per-tensor convert, the innermost frame of every model
+     * moved to the device, often the only code line pasted:
+     * "return t.to(device, dtype if t.is_floating_point() or
+     * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
+    {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagload block ---- */
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -221,6 +234,13 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
+    /* ---- inference engines (diagload, issue 12) ----
+     * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
+     * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
+     * process dying at start-up: "EngineCore failed to start."
+     * (vllm-project/vllm#28143) */
+    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
     /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
@@ -248,6 +268,12 @@ static const struct stage_word context_words[] = {
      * component failing while it is set up ("Failed to initialize lk_moe:") */
     {"loading shards", OOM_STAGE_LOAD, false}, {"Loading safetensors", OOM_STAGE_LOAD, false},
     {"ailed to initialize", OOM_STAGE_LOAD, false},
+    /* ComfyUI's model management moving a model to the GPU: "Requested to
+     * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
+    {"Requested to load", OOM_STAGE_LOAD, false},
+    /* diffusers' DiffusionPipeline.from_pretrained bar: "Loading pipeline
+     * components...: 100%| 8/8" is no training step (SUDO-AI-3D/zero123plus#82) */
+    {"Loading pipeline components", OOM_STAGE_LOAD, false},
     {"loading model", OOM_STAGE_LOAD, false},
     {"Loading weights", OOM_STAGE_LOAD, false}, {"loading checkpoint", OOM_STAGE_LOAD, false},
     {"Restoring", OOM_STAGE_LOAD, false}, {"Loading pretrained", OOM_STAGE_LOAD, false},
@@ -597,21 +623,51 @@ enum oom_stage stage_after_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* ComfyUI's error report names the node that failed ("- **Node Type:**
- * KSampler", "WanVideoSampler", "UNETLoader", "VAEDecode"): samplers and
- * decoders generate, loaders load. */
-static const struct stage_word comfy_node_words[] = {
-    {"Loader", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
-    {"Decode", OOM_STAGE_GENERATE, false},
+/* ComfyUI names the node that failed: "Error occurred when executing
+ * Echo_LoadModel:" (smthemex/ComfyUI_EchoMimic#48), "- **Node Type:**
+ * TangoFluxVAEDecodeAndPlay" (LucipherDev/ComfyUI-TangoFlux#18), or the
+ * node's name alone on the line above the message in its pop-up
+ * ("NunchakuQwenImageDiTLoader", Comfy-Org/ComfyUI#9812). Node classes are
+ * named for what they do: loaders load, samplers and VAE decoders generate.
+ * (diagload, issue 12) */
+static const struct stage_word node_words[] = {
+    {"DataLoader", OOM_STAGE_DATA, false}, /* not a ComfyUI loader */
+    {"Loader", OOM_STAGE_LOAD, false}, {"LoadModel", OOM_STAGE_LOAD, false},
+    {"Load_Model", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
+    {"VAEDecode", OOM_STAGE_GENERATE, false},
 };
+
+/* The node name a line carries, or NULL: after one of the report's
+ * headers, or the whole line when it is one CamelCase identifier. */
+static const char *node_name(const char *text, size_t len, size_t *n)
+{
+    static const char *const heads[] = {"Error occurred when executing ", "Node Type:** ",
+                                        "Node Type: "};
+    const char *p = NULL;
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0] && !p; h++) {
+        const char *at = memmem(text, len, heads[h], strlen(heads[h]));
+        if (at) p = at + strlen(heads[h]);
+    }
+    bool alone = !p;
+    if (alone) {
+        p = text;
+        while (len && (text[len - 1] == ' ' || text[len - 1] == '\r')) len--;
+    }
+    size_t k = 0, upper = 0, rest = len - (size_t)(p - text);
+    while (k < rest && ident(p[k])) upper += isupper((unsigned char)p[k]) != 0, k++;
+    /* alone, a CamelCase class name: "KSampler", not the word "Loader" */
+    if (alone && (k != rest || upper < 2 || !isupper((unsigned char)p[0]))) return NULL;
+    *n = k;
+    return k ? p : NULL;
+}
 
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
-    const char *node = memmem(text, len, "Node Type:", 10);
+    size_t nn;
+    const char *node = node_name(text, len, &nn);
     if (node) {
-        size_t off = (size_t)(node - text) + 10;
-        for (size_t i = 0; i < sizeof comfy_node_words / sizeof comfy_node_words[0]; i++)
-            if (has_cue(text + off, len - off, &comfy_node_words[i])) return comfy_node_words[i].stage;
+        unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
+        if (bits) return stage_pick(bits);
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;

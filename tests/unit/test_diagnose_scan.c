@@ -1680,6 +1680,140 @@ static void test_sglang_pool_is_startup(void **state)
     check_stage_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Inference and application logs (diagload, issue 12; corpus-heldout13).
+ * ComfyUI's console says which model it is moving to the GPU right before
+ * the error (Comfy-Org/ComfyUI#10566); its error reports name the node that
+ * failed, and node classes are named for what they do: a loader
+ * (smthemex/ComfyUI_EchoMimic#48, Comfy-Org/ComfyUI#9812), a VAE decoder
+ * (LucipherDev/ComfyUI-TangoFlux#18). */
+static void test_comfyui_load_and_node_names(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("got prompt\n"
+                 "Requested to load QwenImage\n"
+                 "loaded partially; 9178.35 MB usable, 9177.97 MB loaded, 3390.29 MB offloaded, lowvram patches: 0\n"
+                 "Attempting to release mmap (513)\n"
+                 "!!! Exception during processing !!! CUDA error: out of memory\n"
+                 "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace "
+                 "below might be incorrect.\n"),
+        "load");
+    assert_string_equal(
+        stage_of("Error occurred when executing Echo_LoadModel:\n"
+                 "\n"
+                 "CUDA out of memory. Tried to allocate 58.00 MiB. GPU 0 has a total capacity of 3.95 GiB of which "
+                 "54.88 MiB is free. Including non-PyTorch memory, this process has 3.89 GiB memory in use. Of the "
+                 "allocated memory 3.68 GiB is allocated by PyTorch, and 128.03 MiB is reserved by PyTorch but "
+                 "unallocated.\n"),
+        "load");
+    assert_string_equal(stage_of("NunchakuQwenImageDiTLoader\n"
+                                 "CUDA error: out of memory\n"
+                                 "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"),
+                        "load");
+    assert_string_equal(stage_of("## Error Details\n"
+                                 "- **Node ID:** 3\n"
+                                 "- **Node Type:** TangoFluxVAEDecodeAndPlay\n"
+                                 "- **Exception Type:** torch.OutOfMemoryError\n"
+                                 "- **Exception Message:** Allocation on device \n"),
+                        "generate");
+    /* a loader of data is no model loader; prose is no node name */
+    const char *dl = "torch.utils.data.DataLoader";
+    assert_int_not_equal(stage_context_line(dl, strlen(dl)), OOM_STAGE_LOAD);
+    const char *prose = "Loader";
+    assert_int_equal(stage_context_line(prose, strlen(prose)), OOM_STAGE_UNKNOWN);
+}
+
+/* Serving engines: vLLM v1 layers create their weights while the model is
+ * built, and the engine process says it failed to start
+ * (vllm-project/vllm#28143); vllm-omni's engine says its generation failed
+ * (vllm-project/vllm-omni#705); a stage tag in front of every line of a
+ * multi-stage server ("[Stage-0] ") is a prefix, so the frames below the
+ * message are read (vllm-project/vllm-omni#2128). */
+static void test_engine_start_and_generation(void **state)
+{
+    (void)state;
+#define V1 "(EngineCore_DP0 pid=12473) ERROR 11-05 12:19:32 [core.py:708] "
+    const char *msg = "(EngineCore_DP0 pid=12473) ERROR 11-05 12:19:32 [linear.py:210] Failed to create "
+                      "unquantized linear weights: CUDA out of memory. Tried to allocate 896.00 MiB. GPU 0 has a "
+                      "total capacity of 93.09 GiB of which 739.81 MiB is free.\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", msg, V1 "EngineCore failed to start.\n");
+    assert_string_equal(stage_of(log), "load");
+    snprintf(log, sizeof log, "%s%s", msg,
+             V1 "Traceback (most recent call last):\n"
+             V1 "  File \"/home/u/vllm/.venv/lib/python3.10/site-packages/vllm/model_executor/layers/linear.py\", "
+                "line 202, in create_weights\n"
+             V1 "    weight = ModelWeightParameter(data=torch.empty(\n");
+    assert_string_equal(stage_of(log), "load");
+#undef V1
+    assert_string_equal(
+        stage_of("> [Stage-0] ERROR 01-15 09:49:55 [diffusion_engine.py:169] Generation failed: NPU out of memory. "
+                 "Tried to allocate 20.00 MiB (NPU 0; 61.27 GiB total capacity; 0 bytes already allocated; 0 bytes "
+                 "current active; 48.36 MiB free; 0 bytes reserved in total by PyTorch)\n"),
+        "generate");
+#define S0 "[Stage-0] ERROR 03-23 04:09:00 [diffusion_worker.py:430] "
+    assert_string_equal(
+        stage_of(S0 "Error processing RPC: NPU out of memory. Tried to allocate 9.05 GiB (NPU 0; 60.95 GiB total "
+                    "capacity; 42.32 GiB already allocated; 42.32 GiB current active; 2.10 GiB free; 52.58 GiB "
+                    "reserved in total by PyTorch)\n"
+                 S0 "Traceback (most recent call last):\n"
+                 S0 "  File \"/workspace/vllm-omni/vllm_omni/diffusion/attention/backends/sdpa.py\", line 153, in "
+                    "forward_npu\n"
+                 S0 "    return self._forward_impl(query, key, value, attn_metadata, mask_mode=\"full_qk\")\n"),
+        "forward");
+#undef S0
+}
+
+/* Module.to's convert line alone above the message is a model moved to
+ * the device (instantX-research/InstantID#72); an issue title naming only
+ * the class is the message, its traceback below says the stage
+ * (lshqqytiger/stable-diffusion-webui-amdgpu#630, A1111 VAE decoding). */
+static void test_module_to_line_and_class_title(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of(" return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\n"
+                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 14.00 MiB. GPU 0 has a total "
+                 "capacity of 4.00 GiB of which 0 bytes is free.\n"),
+        "load");
+    assert_string_equal(
+        stage_of("# [Bug]: torch.OutOfMemoryError\n"
+                 "    Traceback (most recent call last):\n"
+                 "      File \"E:\\stable-diffusion-webui-amdgpu\\modules\\txt2img.py\", line 109, in txt2img\n"
+                 "        processed = processing.process_images(p)\n"
+                 "      File \"E:\\stable-diffusion-webui-amdgpu\\modules\\processing.py\", line 633, in "
+                 "decode_latent_batch\n"
+                 "        sample = decode_first_stage(\n"),
+        "generate");
+}
+
+/* A diffusers pipeline moved to the GPU whole, under a title-first paste
+ * quoted with "> " (SUDO-AI-3D/zero123plus#82); the pipeline's loading bar
+ * above the traceback ("8/8") is no step. */
+static void test_pipeline_to_device(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "> text_encoder/model.safetensors not found\n"
+        "> Loading pipeline components...: 100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 8/8 "
+        "[00:03<00:00,  2.43it/s]\n"
+        "> Traceback (most recent call last):\n"
+        ">   File \"/home/worker/zero123plus/gradio_app.py\", line 137, in run_demo\n"
+        ">     pipeline.to(f'cuda:{_GPU\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].step, -1);
+    oom_report_release(&rep);
+    assert_string_equal(
+        stage_of("# CUDA out of memory. Tried to allocate error\n"
+                 "> Traceback (most recent call last):\n"
+                 ">   File \"/home/worker/zero123plus/gradio_app.py\", line 204, in <module>\n"
+                 ">     fire.Fire(run_demo)\n"
+                 ">   File \"/home/worker/zero123plus/gradio_app.py\", line 137, in run_demo\n"
+                 ">     pipeline.to(f'cuda:{_GPU\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1716,6 +1850,8 @@ int main(void)
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
+        cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
+        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
