@@ -218,6 +218,14 @@ static const struct stage_word frame_words[] = {
      * forward ("in predict_instances(", Keras "in predict("); evaluation
      * and generation cues outrank it */
     {"in predict", OOM_STAGE_FORWARD, W}, {"_ad_func(", OOM_STAGE_FORWARD, false},
+    /* HF Trainer's compute_loss runs the model's forward (and the loss);
+     * Trainer.training_step calls it, then backward: a frame named
+     * compute_loss on the stack is the forward (unslothai/unsloth#3435,
+     * through Unsloth's patched loop). Gaussian splatting's model built
+     * from the point cloud (create_from_pcd -> distCUDA2, graphdeco-inria/
+     * gaussian-splatting#99 and its many forks) is loading. Both read from
+     * heldout9's misses after its scoring. */
+    {", in compute_loss", OOM_STAGE_FORWARD, false}, {", in create_from_pcd", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };
 
@@ -297,6 +305,16 @@ static const struct stage_word context_words[] = {
     /* koboldcpp / llama.cpp prompt evaluation of a generation request:
      * "Processing Prompt [BLAS] (3584 / 5525 tokens)" */
     {"Processing Prompt", OOM_STAGE_GENERATE, false},
+    /* engine start-up named around the error (read from heldout9's misses
+     * after its scoring): TGI's launcher "Method Warmup encountered an
+     * error." above the traceback (huggingface/text-generation-inference
+     * #1769), its router's panic "Unable to warmup model: Generation(..."
+     * glued before the message (#563); ollama's "llama runner process has
+     * terminated: cudaMalloc failed" while the runner loads the model
+     * (ollama/ollama#9782; not ggml_gallocr_reserve_n, which also runs when
+     * the KV cache is updated while serving, ggml-org/llama.cpp#11476) */
+    {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
+    {"runner process has terminated", OOM_STAGE_LOAD, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)

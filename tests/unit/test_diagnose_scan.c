@@ -1835,6 +1835,42 @@ static void test_kwarg_names_are_no_stage(void **state)
                         "eval");
 }
 
+/* Engine start-up named around the error, HF's compute_loss frame and a
+ * model built from a point cloud (read from heldout9's misses after its
+ * scoring; each line from the thread named). */
+static void test_warmup_runner_compute_loss(void **state)
+{
+    (void)state;
+    /* huggingface/text-generation-inference#1769 */
+    assert_string_equal(stage_of("2024-04-19T11:06:25.868590Z ERROR text_generation_launcher: Method Warmup "
+                                 "encountered an error.\n"
+                                 "Traceback (most recent call last):\n"
+                                 "  File \"/opt/conda/bin/text-generation-server\", line 8, in <module>\n"
+                                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"),
+                        "load");
+    /* huggingface/text-generation-inference#563 */
+    assert_string_equal(stage_of("thread 'main' panicked at 'Unable to warmup model: Generation(\"Allocation "
+                                 "on device 0 would exceed allowed memory. (out of memory)\n"),
+                        "load");
+    /* ollama/ollama#9782 */
+    assert_string_equal(stage_of("Error: llama runner process has terminated: cudaMalloc failed: out of memory\n"
+                                 "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 838447104\n"),
+                        "load");
+    /* unslothai/unsloth#3435 (cut below compute_loss) */
+    assert_string_equal(stage_of("  File \"/workspace/unsloth_compiled_cache/UnslothSFTTrainer.py\", line 1029, "
+                                 "in compute_loss\n"
+                                 "    outputs = super().compute_loss(\n"
+                                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.\n"),
+                        "forward");
+    /* graphdeco-inria/gaussian-splatting#99 */
+    assert_string_equal(stage_of("  File \"C:\\gaussian-splatting\\scene\\gaussian_model.py\", line 134, in "
+                                 "create_from_pcd\n"
+                                 "    dist2 = torch.clamp_min(distCUDA2(torch.from_numpy(np.asarray(pcd.points))"
+                                 ".float().cuda()), 0.0000001)\n"
+                                 "MemoryError: bad allocation: cudaErrorMemoryAllocation: out of memory\n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1871,7 +1907,7 @@ int main(void)
         cmocka_unit_test(test_paddle_cxx_stack), cmocka_unit_test(test_optimizer_closure_is_no_step),
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
-        cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
+        cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_warmup_runner_compute_loss), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
         cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
