@@ -226,6 +226,12 @@ static const struct stage_word frame_words[] = {
      * gaussian-splatting#99 and its many forks) is loading. Both read from
      * heldout9's misses after its scoring. */
     {", in compute_loss", OOM_STAGE_FORWARD, false}, {", in create_from_pcd", OOM_STAGE_LOAD, false},
+    /* SGLang's tensor-parallel worker running a batch for requests
+     * (tp_worker.forward_batch_generation, sgl-project/sglang#9646) is
+     * serving: generate. Flax creates a parameter with Module.param, which
+     * only initialisation allocates ("self.embedding = self.param(" in
+     * Embed.setup, huggingface/transformers#29328): load. */
+    {", in forward_batch_generation", OOM_STAGE_GENERATE, false}, {"= self.param(", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };
 

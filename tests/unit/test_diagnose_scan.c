@@ -1862,6 +1862,19 @@ static void test_warmup_runner_compute_loss(void **state)
                                  "    outputs = super().compute_loss(\n"
                                  "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.\n"),
                         "forward");
+    /* sgl-project/sglang#9646 */
+    assert_string_equal(stage_of("  File \"/usr/local/lib/python3.11/site-packages/sglang/srt/managers/tp_worker.py\", "
+                                 "line 238, in forward_batch_generation\n"
+                                 "    logits_output, can_run_cuda_graph = self.model_runner.forward(\n"
+                                 "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"),
+                        "generate");
+    /* huggingface/transformers#29328 (IPython frames) */
+    assert_string_equal(stage_of("File ~/flax/linen/linear.py:976, in Embed.setup(self)\n"
+                                 "    975 def setup(self):\n"
+                                 "--> 976   self.embedding = self.param(\n"
+                                 "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+                                 "939524096 bytes.\n"),
+                        "load");
     /* graphdeco-inria/gaussian-splatting#99 */
     assert_string_equal(stage_of("  File \"C:\\gaussian-splatting\\scene\\gaussian_model.py\", line 134, in "
                                  "create_from_pcd\n"
