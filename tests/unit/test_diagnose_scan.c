@@ -1875,6 +1875,23 @@ static void test_warmup_runner_compute_loss(void **state)
                                  "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
                                  "939524096 bytes.\n"),
                         "load");
+    /* vllm-project/vllm#8879 (traceback cut below) */
+    assert_string_equal(stage_of("[Usage]: OOM when using Llama-3.2-11B-Vision-Instruct\n"
+                                 "(VllmWorkerProcess pid=32286) ERROR 04-15 19:31:59 [multiproc_worker_utils.py:238] "
+                                 "Exception in worker VllmWorkerProcess while processing method "
+                                 "determine_num_available_blocks.\n"
+                                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"),
+                        "load");
+    /* vllm-project/vllm#9163 (Jupyter) */
+    assert_string_equal(stage_of("----> 1 llm = LLM(model=\"meta-llama/Llama-3.2-11B-Vision-Instruct\", "
+                                 "dtype=\"bfloat16\")\n"
+                                 "OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n"),
+                        "load");
+    /* open-mmlab/mmdetection3d#1057 */
+    assert_string_equal(stage_of("[W python_anomaly_mode.cpp:104] Warning: Error detected in ReluBackward0. "
+                                 "Traceback of forward call that caused the error:\n"
+                                 "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n"),
+                        "backward");
     /* graphdeco-inria/gaussian-splatting#99 */
     assert_string_equal(stage_of("  File \"C:\\gaussian-splatting\\scene\\gaussian_model.py\", line 134, in "
                                  "create_from_pcd\n"
