@@ -1026,7 +1026,7 @@ static const struct msg_rule rules[] = {
     {STANDALONE_MENTION,
      .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
-             "OutOfMemory"},
+             "OutOfMemory", "Out of mem ", "out of mem "},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
     },
@@ -1271,7 +1271,7 @@ static const char *const deny_words[] = {"not", "no", "never", "without", "nor",
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
-    "vram", "real", "longer", NULL};
+    "vram", "real", "longer", "run", "runs", "ran", "had", "have", "has", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
@@ -1370,6 +1370,31 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
     return false;
 }
 
+/* Or the device is named right after, in the same clause: the rest of the
+ * OOM word, then within six words "on", "in" or "with" and a qualifier
+ * within three more ("Out of mem on 6GB VRAM", johnman3032/simple-lora-
+ * dreambooth-trainer#2; "out of memory error on the GPU"). */
+static bool qualified_after(const struct msg_rule *r, const char *text, size_t len, size_t from)
+{
+    static const char *const preps[] = {"on", "in", "with", NULL};
+    size_t i = from;
+    while (i > 0 && i < len && isalpha((unsigned char)text[i - 1]) && isalpha((unsigned char)text[i]))
+        i++; /* the rest of the word: "out of memo|ry" */
+    int after_prep = -1;
+    for (int words = 0; words < 9 && i < len; words++) {
+        while (i < len && (text[i] == ' ' || text[i] == '"' || text[i] == '`' || text[i] == '\''))
+            i++;
+        size_t w = i;
+        while (i < len && isalnum((unsigned char)text[i])) i++;
+        if (i == w) return false; /* punctuation or the line's end: the clause ends */
+        if (after_prep >= 0 && word_in(text + w, i - w, r->qualifier)) return true;
+        if (after_prep >= 0 && ++after_prep > 3) return false;
+        if (after_prep < 0 && word_in(text + w, i - w, preps)) after_prep = 0;
+        if (after_prep < 0 && words >= 6) return false;
+    }
+    return false;
+}
+
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
     if (!r->qualifier[0] && !r->deny && !r->end_not)
@@ -1383,7 +1408,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
-        if (r->qualifier[0] && !qualified(r, text, at)) continue;
+        if (r->qualifier[0] && !qualified(r, text, at) && !qualified_after(r, text, len, at + ll)) continue;
         if (r->deny && denied(text, len, at, at + ll)) continue;
         return true;
     }

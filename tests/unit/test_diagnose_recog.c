@@ -1110,6 +1110,13 @@ static void test_denials(void **state)
         {"I can't run it without getting CUDA OOM", true},
         {"Not sure why, CUDA OOM at step 3", true},
         {"CUDA OOM error is not fixed by a smaller batch", true},
+        /* the device named after the OOM words, in the same clause
+         * (johnman3032/simple-lora-dreambooth-trainer#2, a heldout9 title read
+         * after its scoring; the others constructed), and their denials */
+        {"Out of mem on 6GB VRAM - last step?", true},
+        {"I keep getting out of memory error on the GPU when I train", true},
+        {"We do not run out of memory on the GPU", false},
+        {"We never had a CUDA OOM", false},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         const struct msg_rule *r = msg_classify(lines[i].text, strlen(lines[i].text));
