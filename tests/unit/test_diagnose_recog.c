@@ -1048,6 +1048,11 @@ static void test_device_words(void **state)
          "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n"
          "I think you need an instance with more RAM (not GPU memory). Not sure there is an easy way "
          "around it.\n", false},
+        /* host memory named after the OOM words (constructed, the class of
+         * the CPU-side prose the host list missed) */
+        {"(constructed)",
+         "the loader ran out of memory on the CPU side\n"
+         "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\n", false},
         /* a denial in its clause; a "not" of another clause is none
          * (open-mmlab/mmdetection3d#1495; PrefectHQ/prefect#15413) */
         {"open-mmlab/mmdetection3d#1495",
