@@ -4,6 +4,7 @@
 #include "lib/msg.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -1293,11 +1294,23 @@ static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "a
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
 
-static bool word_in(const char *w, size_t n, const char *const *set)
+/* w[0..n) is one of set's words, in any case; set ends at NULL or after cap
+ * entries (a rule's qualifier array may be full, with no NULL after it). */
+static bool word_in_n(const char *w, size_t n, const char *const *set, size_t cap)
 {
-    for (size_t k = 0; set[k]; k++)
+    for (size_t k = 0; k < cap && set[k]; k++)
         if (strlen(set[k]) == n && !strncasecmp(w, set[k], n)) return true;
     return false;
+}
+
+static bool word_in(const char *w, size_t n, const char *const *set)
+{
+    return word_in_n(w, n, set, SIZE_MAX);
+}
+
+static bool is_qualifier(const struct msg_rule *r, const char *w, size_t n)
+{
+    return word_in_n(w, n, r->qualifier, MSG_QUALIFIER_MAX);
 }
 
 static bool ends_with(const char *w, size_t n, const char *suffix)
@@ -1365,7 +1378,7 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
         size_t we = i;
         while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
         if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
-        if (word_in(text + i, we - i, r->qualifier)) return round > 0 || text[we] != ':';
+        if (is_qualifier(r, text + i, we - i)) return round > 0 || text[we] != ':';
         if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
     }
     return false;
@@ -1388,7 +1401,7 @@ static bool qualified_after(const struct msg_rule *r, const char *text, size_t l
         size_t w = i;
         while (i < len && isalnum((unsigned char)text[i])) i++;
         if (i == w) return false; /* punctuation or the line's end: the clause ends */
-        if (after_prep >= 0 && word_in(text + w, i - w, r->qualifier)) return true;
+        if (after_prep >= 0 && is_qualifier(r, text + w, i - w)) return true;
         if (after_prep >= 0 && ++after_prep > 3) return false;
         if (after_prep < 0 && word_in(text + w, i - w, preps)) after_prep = 0;
         if (after_prep < 0 && words >= 6) return false;
