@@ -234,7 +234,7 @@ static const char *const ckpt_keeps[] = {
     "block input + fused attention + every other matmul output (torchtitan selective op)",
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
-static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq"};
+static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
@@ -774,8 +774,22 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
 #define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
-/* bytes per quantized weight, by est_quant */
-static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256)};
+/* bytes per quantized weight, by est_quant. gptq and awq: 4 bits, and per
+ * group of 128 inputs an fp16 scale and a 4-bit zero for each output
+ * (AutoGPTQ/AutoGPTQ:auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py
+ * @179776bd, pack: qweight and qzeros int32-packed, scales .half()); GPTQ's
+ * int32 g_idx per input row adds 4 / out_features (< 0.1%), left out. */
+static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256),
+                                          0.5L + 2.5L / 128, 0.5L + 2.5L / 128};
+
+/* bitsandbytes' matmuls (int8, nf4) and AutoAWQ's GEMM function keep each
+ * quantized linear's input for backward (ctx.tensors / save_for_backward);
+ * a GPTQ linear is plain torch ops on its dequantized weight, whose matmul
+ * keeps that weight instead (gptq_saved_weights). */
+static bool quant_keeps_inputs(const struct est_workload *wl)
+{
+    return wl->quant != EST_QUANT_NONE && wl->quant != EST_QUANT_GPTQ;
+}
 
 struct calc {
     bool hdrop, adrop;     /* hidden / attention-probability dropout in training */
@@ -826,8 +840,9 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * the residual stream and the norms are fp32, and bitsandbytes'
      * Linear4bit returns `out.to(inp_dtype)`, fp32 too, so every activation
      * is fp32 but the 16-bit copies the quantized linears take of their
-     * inputs (lora_layer) */
-    c->kbit = wl->kbit_prep && wl->quant != EST_QUANT_NONE && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
+     * inputs (lora_layer). It skips GPTQ models (`if not is_gptq_quantized`):
+     * their activations stay 16-bit. */
+    c->kbit = wl->kbit_prep && quant_keeps_inputs(wl) && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
     if (c->kbit) c->a = c->r = 4;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
@@ -925,7 +940,7 @@ static long double lora_layer(const struct calc *c)
     bool gated_mlp = gated(c->m);
     /* distinct linear inputs: q/k/v (h), o (qd), gate/up (h), down (f) */
     unsigned qkv = t & (EST_LORA_Q | EST_LORA_K | EST_LORA_V), up = t & (EST_LORA_GATE | EST_LORA_UP);
-    unsigned keep = wl->quant != EST_QUANT_NONE ? EST_LORA_ALL : t;
+    unsigned keep = quant_keeps_inputs(wl) ? EST_LORA_ALL : t;
     long double sum = 0, p = (long double)est_lora_dropout(wl);
     /* MoE: the MLP linears see every token once per chosen expert */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
@@ -935,7 +950,7 @@ static long double lora_layer(const struct calc *c)
          * Linear4bit.forward; MatMul4Bit keeps it on ctx) */
         long double n_in = fused_qkv(c) ? 1 : 3, n_up = gated_mlp ? 2 : 1;
         sum += 2 * (n_in * h + qd + k * (n_up * h + f));
-    } else if (wl->quant != EST_QUANT_NONE || p == 0) { /* the inputs themselves, once each */
+    } else if (quant_keeps_inputs(wl) || p == 0) { /* the inputs themselves, once each */
         /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
          * q/k/v and the MLP's first linears read the same tensor */
         bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
@@ -1117,12 +1132,20 @@ static long double largest_quant_linear(const struct calc *c)
     return big;
 }
 
+/* GPTQ in training (transformers needs use_exllama=False; AutoGPTQ's
+ * trainable linears take the torch path, qlinear_cuda_old.py@179776bd
+ * forward): the int32 words shifted out per weight (4 B) and their int8
+ * copy (1 B) at once, then scales * (weight - zeros) in fp16; in inference
+ * the exllama kernels dequantize one linear into an fp16 scratch buffer.
+ * AutoAWQ's GEMM dequantizes to fp16 for long inputs. */
 static long double dequant_temp(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
     if (wl->quant == EST_QUANT_NONE) return 0;
     if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double big = largest_quant_linear(c);
+    if (wl->quant == EST_QUANT_GPTQ) return big * (wl->mode == EST_MODE_TRAIN ? 5 : 2);
+    if (wl->quant == EST_QUANT_AWQ) return big * 2;
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
     return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
@@ -1595,7 +1618,7 @@ static bool has_rope(enum est_family f)
 static long double first_block_masks(const struct calc *c)
 {
     unsigned t = lora_bits(c->wl) & (EST_LORA_Q | EST_LORA_K | EST_LORA_V);
-    if (est_lora_dropout(c->wl) <= 0 || c->wl->quant != EST_QUANT_NONE || !t) return 0;
+    if (est_lora_dropout(c->wl) <= 0 || quant_keeps_inputs(c->wl) || !t) return 0;
     long double n = fused_qkv(c) ? 1 : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
     return n * c->h;
 }
@@ -1852,12 +1875,35 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     return rec;
 }
 
+/* GPTQ training: each linear's matmul(x.half(), weight) keeps its fp16
+ * dequantized weight for the input's gradient (autograd saves the operand
+ * the other one's gradient needs), so every block whose graph is alive holds
+ * its linears in 16-bit; under block checkpointing only the recomputed one. */
+static long double gptq_saved_layers(const struct calc *c)
+{
+    if (c->wl->quant != EST_QUANT_GPTQ || c->wl->mode != EST_MODE_TRAIN) return 0;
+    switch (c->wl->ckpt) {
+    case EST_CKPT_FULL: return 1;
+    case EST_CKPT_EVERY: {
+        long double n = floorl(c->L / (long double)c->wl->ckpt_every);
+        return c->L - n + (n > 0 ? 1 : 0);
+    }
+    default: return c->L;
+    }
+}
+
+static long double gptq_saved_weights(const struct calc *c)
+{
+    return gptq_saved_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = scores_kept(wl->attention);
     long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
-    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c);
+    t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c) +
+              gptq_saved_weights(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -1900,7 +1946,9 @@ static void train_acts(const struct calc *c, struct terms *t)
                                   : 0;
     long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
     if (block_tmp > tmp) tmp = block_tmp;
-    ckpt_moments(c, t, c->T * ckpt_recompute(c, per), lt, block_tmp, &tmp);
+    /* the recomputed block holds its GPTQ weights too (gptq_saved_layers: 1) */
+    ckpt_moments(c, t, c->T * ckpt_recompute(c, per) + (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) : 0), lt,
+                 block_tmp, &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into
      * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
@@ -2434,7 +2482,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "params %.0Lf x %s%s%s = %s", c->P,
              c->kbit ? (wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + fp32 rest (prepare_model_for_kbit_training)"
                           : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + fp32 rest (prepare_model_for_kbit_training)"
+                          : wl->quant == EST_QUANT_AWQ ? "0.52 B (awq linears, group 128) + fp32 rest (prepare_model_for_kbit_training)"
                                                         : "1 B (int8 block linears) + fp32 rest (prepare_model_for_kbit_training)")
+             : wl->quant == EST_QUANT_GPTQ ? "0.52 B (gptq linears, group 128) + 16-bit rest"
+             : wl->quant == EST_QUANT_AWQ ? "0.52 B (awq linears, group 128) + 16-bit rest"
              : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
              : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
              : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
@@ -2458,13 +2509,13 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
-                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on integer-stored quantized weights)" : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s%s = %s",
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
-                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on uint8-stored quantized weights)" : "trainable",
+                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on integer-stored quantized weights)" : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
@@ -2483,13 +2534,19 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     bool eager = scores_kept(wl->attention);
     long double per_layer = act_policy(c, act_layer(c, eager), act_layer(c, false));
     if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, act_layer(c, eager));
+    char gq[160] = "", gb[32];
+    if (gptq_saved_weights(c) > 0) {
+        fmt_gib(gptq_saved_weights(c), gb, sizeof gb);
+        snprintf(gq, sizeof gq, " + the fp16 dequantized GPTQ linears their matmuls keep, %.0Lf block%s (%s)",
+                 gptq_saved_layers(c), gptq_saved_layers(c) == 1 ? "" : "s", gb);
+    }
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
-             "%s attention%s) + %.0Lf B/token outside the blocks = %s%s",
+             "%s attention%s) + %.0Lf B/token outside the blocks%s = %s%s",
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             act_outside(c), b,
+             act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
     fmt_gib(t->logits, b, sizeof b);

@@ -71,8 +71,12 @@ enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MAT
 /* bitsandbytes weights: int8 (LLM.int8), nf4 (4 bits + an fp32 absmax per
  * 64: 0.5625 B/param; HF BitsAndBytesConfig's and Lightning's default,
  * compress_statistics / bnb_4bit_use_double_quant off) and nf4-dq (double
- * quantization: absmax in 8 bits + fp32 per 256 blocks, ~0.516 B/param). */
-enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ };
+ * quantization: absmax in 8 bits + fp32 per 256 blocks, ~0.516 B/param).
+ * Pre-quantized checkpoints: gptq (AutoGPTQ / transformers GPTQConfig, 4 bits,
+ * group 128: int32-packed weights and zeros, fp16 scales, ~0.52 B/param) and
+ * awq (AutoAWQ GEMM, the same layout); both leave lm_head and embeddings
+ * 16-bit and load without a quantization transient. */
+enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU

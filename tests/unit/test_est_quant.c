@@ -316,6 +316,72 @@ static void test_kbit_prep(void **state)
     assert_int_equal(prep.peak_allocated_bytes, base.peak_allocated_bytes);
 }
 
+/* --quant gptq / awq: pre-quantized 4-bit checkpoints, group 128 (an fp16
+ * scale and a 4-bit zero per 128 weights: 0.5 + 2.5 / 128 B per weight;
+ * AutoGPTQ/AutoGPTQ:auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py@179776bd
+ * pack). Loading quantizes nothing. In training a GPTQ linear is plain torch
+ * ops: the int32 words shifted out and their int8 copy (5 B per weight of the
+ * largest linear) then matmul(x.half(), weight), which keeps the fp16 weight
+ * for the input's gradient (autograd saves the operand the other gradient
+ * needs: checked with torch 1.13's saved_tensors_hooks) and not the input;
+ * PEFT's prepare_model_for_kbit_training skips GPTQ models. AutoAWQ's GEMM
+ * function keeps its input, as bitsandbytes does. Before: no such values. */
+static void test_gptq_awq(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result q, none;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.mode = EST_MODE_LOAD;
+    wl.quant = EST_QUANT_GPTQ;
+    wl.lora_r = 0;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    wl.lora_r = 64;
+    double P = (double)q.params;
+    assert_near((double)q.comp[EST_C_WEIGHTS].bytes, L7_LIN * (0.5 + 2.5 / 128) + (P - L7_LIN) * 2);
+    assert_int_equal(q.comp[EST_C_TEMP].bytes, 0);
+    /* training, fp32 so that PEFT's adapters are fp32 either way */
+    wl.mode = EST_MODE_TRAIN;
+    wl.precision = EST_FP32;
+    wl.ckpt = EST_CKPT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    wl.quant = EST_QUANT_NONE;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_near((double)(q.comp[EST_C_ACTS].bytes - none.comp[EST_C_ACTS].bytes), 2 * L7_LIN);
+    assert_near((double)(q.comp[EST_C_TEMP].bytes - none.comp[EST_C_TEMP].bytes), 5 * 4096.0 * 11008);
+    /* block checkpointing: only the recomputed block's weights */
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    wl.quant = EST_QUANT_GPTQ;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_near((double)(q.comp[EST_C_ACTS].bytes - none.comp[EST_C_ACTS].bytes), 2 * L7_LIN / 32);
+    /* AWQ keeps every quantized linear's input, not its weight */
+    wl.ckpt = EST_CKPT_NONE;
+    wl.lora_dropout = 0;
+    wl.quant = EST_QUANT_AWQ;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    wl.quant = EST_QUANT_NONE;
+    wl.lora_targets = EST_LORA_ALL & ~EST_LORA_HEAD; /* every linear's input kept, as AWQ keeps them */
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_true(q.comp[EST_C_ACTS].bytes < none.comp[EST_C_ACTS].bytes);
+    /* bf16 with --kbit-prep: GPTQ's rest stays 16-bit, AWQ's is cast to fp32 */
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.quant = EST_QUANT_GPTQ;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    wl.kbit_prep = true;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_int_equal(q.peak_allocated_bytes, none.peak_allocated_bytes);
+    wl.quant = EST_QUANT_AWQ;
+    assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
+    assert_true(q.comp[EST_C_WEIGHTS].bytes > none.comp[EST_C_WEIGHTS].bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_peft_fp32_adapters),
         cmocka_unit_test(test_bnb_load_transient),
         cmocka_unit_test(test_kbit_prep),
+        cmocka_unit_test(test_gptq_awq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
