@@ -36,7 +36,9 @@ static const char usage_tail[] = "\nExit: 0 fits or capacity unknown, 1 does not
 struct opts {
     const char *model_arg;
     struct est_model over; /* explicit dimensions; 0 = not given */
-    int arch, tied, dropout; /* -1 not given */
+    int arch, tied, dropout, quant; /* -1 not given */
+    bool quant_from_config; /* --quant not given: config.json's quantization_config */
+    bool have_group;        /* --quant-group given */
     struct est_workload wl;
     const char *gpu_name;
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
@@ -253,8 +255,10 @@ static const struct opt_spec specs[] = {
     COUNT("lora-r", "R", lora_r, 0, "LoRA rank"),
     {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
-    CHOICE("quant", "none|int8|nf4|nf4-dq|gptq|awq", wl.quant,
+    CHOICE("quant", "none|int8|nf4|nf4-dq|gptq|awq", quant,
            "base weights quantized (with --lora-r: QLoRA);\ngptq, awq: pre-quantized 4-bit checkpoints"),
+    COUNT("quant-group", "N", quant_group, -1,
+          "gptq/awq inputs per scale (group_size; default the\nconfig's, else 128; -1 per channel)"),
     CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
            "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
     {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
@@ -306,12 +310,16 @@ CMD_OPTIONS(cmd_estimate_options, opt_table)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->arch = o->tied = o->dropout = -1;
+    o->arch = o->tied = o->dropout = o->quant = -1;
     est_workload_init(&o->wl);
+    o->wl.quant_group = -2; /* not given (the option's floor is -1) */
     int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
     o->have_capacity = o->wl.capacity_bytes >= 0;
     o->have_context = o->wl.context_bytes >= 0;
+    if (o->quant >= 0) o->wl.quant = (enum est_quant)o->quant;
+    o->have_group = o->wl.quant_group != -2;
+    if (!o->have_group) o->wl.quant_group = 0;
     if (o->no_foreach || o->fused) o->wl.foreach = false;
     o->wl.fused = o->fused;
     if (first < argc) o->model_arg = argv[first++];
@@ -334,14 +342,14 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
     if (o->dropout >= 0) m->dropout = o->dropout;
 }
 
-static int get_model(const struct opts *o, struct est_model *m, struct oomlab_err *err)
+static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_quant *q, struct oomlab_err *err)
 {
     bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
     memset(m, 0, sizeof *m);
     if (o->model_arg) {
         /* an unknown model_type is usable with --arch: the family's defaults
          * apply, as for explicit dimensions (tie_word_embeddings is not read) */
-        if (modelsrc_load(o->model_arg, "", o->arch >= 0, m, &from_arch, err)) return -1;
+        if (modelsrc_load(o->model_arg, "", o->arch >= 0, m, &from_arch, q, err)) return -1;
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
@@ -629,7 +637,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
                est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
-    if (w->quant) printf(", %s", est_quant_name(w->quant));
+    if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant_from_config ? " (config.json)" : "");
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
                                         est_shard_name(w->shard));
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
@@ -775,7 +783,16 @@ int cmd_estimate(int argc, char **argv)
     if (o.list_models || o.list_gpus) return list_tables(&o);
     if (o.gpu_name && !gpus_find(o.gpu_name))
         return cmd_usage_error(NAME, "--gpu: unknown card '%s' (see --list-gpus)", o.gpu_name);
-    if (get_model(&o, &m, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
+    struct hfconfig_quant q = {0};
+    if (get_model(&o, &m, &q, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
+    if (o.quant < 0 && q.quant < 0)
+        return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
+                                     "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);
+    if (o.quant < 0 && q.quant > 0) {
+        o.wl.quant = (enum est_quant)q.quant;
+        o.quant_from_config = true;
+    }
+    if (!o.have_group && q.group) o.wl.quant_group = q.group;
     get_card(&o, &err);
     memset(&f, 0, sizeof f);
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||

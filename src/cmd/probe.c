@@ -248,7 +248,7 @@ static int load_config(struct probe_cli *cli)
 static int load_model(const char *arg, struct est_model *m, struct oomlab_err *err)
 {
     bool unknown_type;
-    if (modelsrc_load(arg, "--model ", false, m, &unknown_type, err) == 0) return est_model_finish(m, err);
+    if (modelsrc_load(arg, "--model ", false, m, &unknown_type, NULL, err) == 0) return est_model_finish(m, err);
     if (unknown_type) oomlab_err_set(err, "%s: the estimator does not know this model_type", arg);
     return -1;
 }

@@ -774,13 +774,21 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
 #define SLACK_DYNAMIC 0.10L    /* reserved - allocated, share of churning bytes */
 #define SLACK_PERSIST 0.01L    /* block rounding of long-lived tensors */
 #define SLACK_SHARDED 0.25L    /* ZeRO-3/FSDP gather buffers fragment more */
-/* bytes per quantized weight, by est_quant. gptq and awq: 4 bits, and per
- * group of 128 inputs an fp16 scale and a 4-bit zero for each output
+/* bytes per quantized weight, by est_quant (gptq and awq: quant_weight_bytes) */
+static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256)};
+
+/* gptq and awq: 4 bits, and per group of quant_group inputs (default 128)
+ * an fp16 scale and a 4-bit zero for each output
  * (AutoGPTQ/AutoGPTQ:auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py
  * @179776bd, pack: qweight and qzeros int32-packed, scales .half()); GPTQ's
- * int32 g_idx per input row adds 4 / out_features (< 0.1%), left out. */
-static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L / 64 + 4.0L / (64 * 256),
-                                          0.5L + 2.5L / 128, 0.5L + 2.5L / 128};
+ * int32 g_idx per input row adds 4 / out_features (< 0.1%), left out, as
+ * are the per-channel scales of group -1. */
+static long double quant_weight_bytes(const struct est_workload *wl)
+{
+    if (wl->quant != EST_QUANT_GPTQ && wl->quant != EST_QUANT_AWQ) return quant_bytes[wl->quant];
+    long double g = wl->quant_group == 0 ? 128 : (long double)wl->quant_group;
+    return 0.5L + (g > 0 ? 2.5L / g : 0);
+}
 
 /* bitsandbytes' matmuls (int8, nf4) and AutoAWQ's GEMM function keep each
  * quantized linear's input for backward (ctx.tensors / save_for_backward);
@@ -1245,7 +1253,7 @@ static long double weight_bytes(const struct calc *c)
     enum est_precision p = c->wl->precision;
     long double other = (p == EST_FP32 || c->kbit) ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
-        long double q = quant_bytes[c->wl->quant], nq = c->Plin + quant_head_params(c);
+        long double q = quant_weight_bytes(c->wl), nq = c->Plin + quant_head_params(c);
         /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
         long double lora = c->full ? 0 : c->Ptrain, lb = peft_fp32_adapters(c) ? 4 : other;
         return nq * q + (c->P - nq - lora) * other + lora * lb;
@@ -2156,8 +2164,8 @@ static void infer_terms(const struct calc *c, struct terms *t)
          * requires grad until the context exits: the block linears and the
          * lm_head (embedding lookups and norms are not cast) */
         if (wl->mode != EST_MODE_LOAD) t->copies = 2 * (c->Plin + c->Pbig);
-    } else if (c->mixed) {
-        t->w = c->P * 2; /* inference under autocast: load in 16-bit */
+    } else if (c->mixed && wl->quant == EST_QUANT_NONE) {
+        t->w = c->P * 2; /* inference under autocast: load in 16-bit (quantized: weight_bytes) */
     }
     if (wl->mode == EST_MODE_LOAD) {
         t->temp_fwd = torchao_nf4_temp(c) + bnb_load_temp(c);
@@ -2430,6 +2438,8 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "llm.c recomputes with -r 0/1/2: --grad-ckpt none, selective or full");
     if (!(wl->lora_dropout < 1) || (wl->lora_dropout < 0 && wl->lora_dropout != -1))
         return oomlab_err_set(err, "lora-dropout must be between 0 and 1");
+    if (wl->quant_group < -1 || wl->quant_group > (1 << 20))
+        return oomlab_err_set(err, "quant-group must be -1 (per channel) or a group size up to 1048576");
     if (!(wl->headroom >= 0 && wl->headroom < 0.9))
         return oomlab_err_set(err, "headroom must be between 0%% and 90%%");
     if (wl->capacity_bytes == 0 || wl->capacity_bytes < -1)
@@ -2472,24 +2482,38 @@ static void fmt_gib(long double v, char *buf, size_t n)
     else units_format_bytes((int64_t)(v + 0.5L), buf, n);
 }
 
+/* What one weight costs, for the weights formula: "2 B", or the quantized
+ * linears' bytes (gptq/awq: by group) and the rest's dtype; fp32: unquantized
+ * weights are 4 B. */
+static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)
+{
+    const struct est_workload *wl = c->wl;
+    static const char *const qbytes[] = {"", "1", "0.5625", "0.516", "", ""};
+    static const char *const qlinears[] = {"", "int8 block", "nf4", "nf4 double-quant", "gptq", "awq"};
+    char qb[16], grp[40] = "";
+    snprintf(qb, sizeof qb, "%s", qbytes[wl->quant]);
+    if (wl->quant == EST_QUANT_GPTQ || wl->quant == EST_QUANT_AWQ) {
+        snprintf(qb, sizeof qb, "%.4Lg", quant_weight_bytes(wl));
+        if (wl->quant_group < 0) snprintf(grp, sizeof grp, ", per channel");
+        else snprintf(grp, sizeof grp, ", group %lld", (long long)(wl->quant_group ? wl->quant_group : 128));
+    }
+    if (wl->quant)
+        snprintf(buf, n, "%s B (%s linears%s) + %s", qb, qlinears[wl->quant], grp,
+                 c->kbit ? "fp32 rest (prepare_model_for_kbit_training)" : "16-bit rest");
+    else
+        snprintf(buf, n, "%s", fp32 ? "4 B" : "2 B");
+}
+
 static void explain_train(const struct calc *c, const struct terms *t, struct est_result *r)
 {
     const struct est_workload *wl = c->wl;
     char b[32];
     long double N = (long double)c->N;
     fmt_gib(t->w, b, sizeof b);
+    char wdesc[160];
+    weights_desc(c, wl->precision == EST_FP32 || (c->mixed && !c->ds), wdesc, sizeof wdesc);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
-             "params %.0Lf x %s%s%s = %s", c->P,
-             c->kbit ? (wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + fp32 rest (prepare_model_for_kbit_training)"
-                          : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + fp32 rest (prepare_model_for_kbit_training)"
-                          : wl->quant == EST_QUANT_AWQ ? "0.52 B (awq linears, group 128) + fp32 rest (prepare_model_for_kbit_training)"
-                                                        : "1 B (int8 block linears) + fp32 rest (prepare_model_for_kbit_training)")
-             : wl->quant == EST_QUANT_GPTQ ? "0.52 B (gptq linears, group 128) + 16-bit rest"
-             : wl->quant == EST_QUANT_AWQ ? "0.52 B (awq linears, group 128) + 16-bit rest"
-             : wl->quant == EST_QUANT_NF4 ? "0.5625 B (nf4 linears) + 16-bit rest"
-             : wl->quant == EST_QUANT_NF4_DQ ? "0.516 B (nf4 double-quant linears) + 16-bit rest"
-             : wl->quant == EST_QUANT_INT8 ? "1 B (int8 block linears) + 16-bit rest"
-             : (wl->precision == EST_FP32 || (c->mixed && !c->ds)) ? "4 B" : "2 B",
+             "params %.0Lf x %s%s%s = %s", c->P, wdesc,
              wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "",
              replicated_quant_state(c) > 0 ? (wl->offload == EST_OFFLOAD_PARAMS
                                                   ? " (offloaded), but the 4-bit quant state whole on each GPU"
@@ -2640,9 +2664,10 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     struct gen g;
     const struct est_workload *wl = c->wl;
     fmt_gib(t->w, b, sizeof b);
-    snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s",
-             c->P, wl->quant ? "quantized block linears + 16-bit rest"
-                   : wl->precision == EST_FP32 ? "4 B" : "2 B", b);
+    char wdesc[160];
+    /* lit-gpt under bf16-mixed builds the model in fp32 (infer_terms) */
+    weights_desc(c, wl->precision == EST_FP32 || (c->mixed && wl->trainer == EST_TRAINER_LITGPT), wdesc, sizeof wdesc);
+    snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula, "params %.0Lf x %s = %s", c->P, wdesc, b);
     if (wl->mode == EST_MODE_LOAD) {
         fmt_gib(t->temp_fwd, b, sizeof b);
         snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s = %s",

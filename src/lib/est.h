@@ -193,6 +193,8 @@ struct est_workload {
     double lora_dropout;         /* adapters' dropout p; < 0 = the trainer's default
                                     (PEFT and torchtune 0, litgpt 0.05) */
     enum est_quant quant;
+    int64_t quant_group;         /* gptq/awq inputs per scale and zero: 0 = 128 (the default of
+                                    both), -1 = one per output channel (GPTQ group_size -1) */
     bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
                                     Params4bit.cuda casts to half; Lightning's plugin always):
                                     each dequantization returns fp16, and computing in bf16

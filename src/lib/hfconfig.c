@@ -203,6 +203,38 @@ static int dropout_of(json_object *root, const char *file, int *out, struct ooml
     return 0;
 }
 
+/* A pre-quantized checkpoint says how in quantization_config (transformers'
+ * quantizers: quant_method "gptq"/"awq" with "bits" and "group_size" (AutoAWQ's
+ * own "w_bit", "q_group_size"), "bitsandbytes" with
+ * load_in_4bit / load_in_8bit and bnb_4bit_use_double_quant; older
+ * bitsandbytes configs have no quant_method). */
+static void quant_of(json_object *root, struct hfconfig_quant *q)
+{
+    json_object *qc, *v;
+    memset(q, 0, sizeof *q);
+    if (!json_object_object_get_ex(root, "quantization_config", &qc) || !json_object_is_type(qc, json_type_object))
+        return;
+    const char *method = get_str(qc, "quant_method");
+    bool bnb4 = get_bool(qc, "load_in_4bit", 0), bnb8 = get_bool(qc, "load_in_8bit", 0);
+    int64_t bits = 4;
+    if ((json_object_object_get_ex(qc, "bits", &v) || json_object_object_get_ex(qc, "w_bit", &v)) &&
+        json_object_is_type(v, json_type_int))
+        bits = json_object_get_int64(v);
+    if ((json_object_object_get_ex(qc, "group_size", &v) || json_object_object_get_ex(qc, "q_group_size", &v)) &&
+        json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= -1 && json_object_get_int64(v) <= (1 << 20))
+        q->group = json_object_get_int64(v);
+    if (!method) method = bnb4 || bnb8 ? "bitsandbytes" : "unnamed";
+    snprintf(q->desc, sizeof q->desc, "%.24s", method);
+    q->quant = -1;
+    if (strcmp(method, "bitsandbytes") == 0) {
+        if (bnb4) q->quant = get_bool(qc, "bnb_4bit_use_double_quant", 0) ? EST_QUANT_NF4_DQ : EST_QUANT_NF4;
+        else if (bnb8) q->quant = EST_QUANT_INT8;
+    } else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
+        if (bits == 4) q->quant = method[0] == 'g' ? EST_QUANT_GPTQ : EST_QUANT_AWQ;
+        else snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
+    }
+}
+
 /* Family quirks that live in config flags rather than in model_type. */
 static void family_flags(json_object *root, struct est_model *m)
 {
@@ -226,7 +258,7 @@ static void family_flags(json_object *root, struct est_model *m)
 }
 
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
-                   struct oomlab_err *err)
+                   struct hfconfig_quant *q, struct oomlab_err *err)
 {
     memset(m, 0, sizeof *m);
     json_object *root = parse_json(text, len, file, err);
@@ -254,6 +286,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
     }
+    if (q) quant_of(root, q);
     json_object_put(root);
     return rc;
 }

@@ -6,6 +6,7 @@
 #define OOMLAB_HFCONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/err.h"
 #include "lib/est.h"
@@ -17,9 +18,19 @@ enum {
                                    dimensions found are filled in, family is not */
 };
 
+/* A pre-quantized checkpoint's quantization_config: quant an enum est_quant
+ * (EST_QUANT_NONE when the config has none), or -1 for a method or width
+ * oomlab does not model, which desc names ("gptq, 8 bits", "fp8"). */
+struct hfconfig_quant {
+    int quant;
+    int64_t group; /* gptq/awq group_size (AutoAWQ q_group_size); 0 not stated, -1 per channel */
+    char desc[48];
+};
+
 /* Parse len bytes of text (no NUL needed); file names the source in messages.
- * Fields the config does not state stay 0 (est_model_finish fills defaults). */
+ * Fields the config does not state stay 0 (est_model_finish fills defaults).
+ * q (may be NULL) receives the quantization_config. */
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
-                   struct oomlab_err *err);
+                   struct hfconfig_quant *q, struct oomlab_err *err);
 
 #endif

@@ -24,13 +24,14 @@ static int not_found(const char *label, const char *arg, int e, struct oomlab_er
 }
 
 int modelsrc_load(const char *arg, const char *label, bool allow_unknown_type, struct est_model *m,
-                  bool *unknown_type, struct oomlab_err *err)
+                  bool *unknown_type, struct hfconfig_quant *q, struct oomlab_err *err)
 {
     const struct model_preset *p = models_find(arg);
     char path[4096];
     struct stat st;
     memset(m, 0, sizeof *m);
     *unknown_type = false;
+    if (q) memset(q, 0, sizeof *q);
     if (p) {
         *m = p->m;
         return 0;
@@ -45,7 +46,7 @@ int modelsrc_load(const char *arg, const char *label, bool allow_unknown_type, s
     char *text = NULL;
     size_t len = 0;
     if (fsutil_read(path, MODELSRC_CONFIG_MAX, &text, &len, NULL, err)) return -1;
-    int rc = hfconfig_parse(text, len, path, m, err);
+    int rc = hfconfig_parse(text, len, path, m, q, err);
     free(text);
     *unknown_type = rc == HFCONFIG_UNKNOWN_TYPE; /* err says so, and how to pass --arch */
     if (rc == HFCONFIG_UNKNOWN_TYPE && allow_unknown_type) return 0;

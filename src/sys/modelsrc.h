@@ -12,6 +12,7 @@
 
 #include "lib/err.h"
 #include "lib/est.h"
+#include "lib/hfconfig.h"
 
 #define MODELSRC_CONFIG_MAX (4 << 20) /* a config.json larger than this is not one */
 
@@ -19,8 +20,9 @@
  * est_model_finish). A config whose model_type the estimator does not know
  * sets *unknown_type; it is an error unless allow_unknown_type (then the
  * generic dimensions found are filled in). label prefixes the message when
- * arg is neither a preset nor a file ("--model " for probe). 0 or -1 with err. */
+ * arg is neither a preset nor a file ("--model " for probe). q (may be NULL)
+ * receives a config's quantization_config (none for a preset). 0 or -1 with err. */
 int modelsrc_load(const char *arg, const char *label, bool allow_unknown_type, struct est_model *m,
-                  bool *unknown_type, struct oomlab_err *err);
+                  bool *unknown_type, struct hfconfig_quant *q, struct oomlab_err *err);
 
 #endif

@@ -12,11 +12,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct est_model m;
     struct est_workload wl;
     struct est_result r;
+    struct hfconfig_quant q;
     struct oomlab_err err;
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
     if (!copy) return 0;
     memcpy(copy, data, size);
-    if (hfconfig_parse(copy, size, "fuzz.json", &m, &err) == HFCONFIG_OK &&
+    if (hfconfig_parse(copy, size, "fuzz.json", &m, &q, &err) == HFCONFIG_OK &&
         est_model_finish(&m, &err) == 0) {
         est_workload_init(&wl);
         wl.seq = 128;
@@ -26,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         est_max_batch(&m, &wl, &b, &err);
         wl.mode = EST_MODE_INFER;
         wl.gen_len = 64;
+        if (q.quant > 0) wl.quant = (enum est_quant)q.quant; /* the checkpoint's own */
         est_compute(&m, &wl, &r, &err);
     }
     free(copy);

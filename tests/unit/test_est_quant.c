@@ -382,6 +382,38 @@ static void test_gptq_awq(void **state)
     assert_true(q.comp[EST_C_WEIGHTS].bytes > none.comp[EST_C_WEIGHTS].bytes);
 }
 
+/* Inference under the default bf16-mixed precision loads the weights in
+ * 16-bit, but quantized ones stay quantized: before, --mode infer --quant nf4
+ * (or gptq) without --precision counted every weight at 2 B. --quant-group
+ * sets GPTQ/AWQ's scale and zero per group of inputs (0.5 + 2.5 / group). */
+static void test_quant_infer_mixed(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    qlora_7b(&m, &wl);
+    wl.gpus = 1;
+    wl.shard = EST_SHARD_NONE;
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16_MIXED;
+    wl.quant = EST_QUANT_NF4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    double P = (double)r.params;
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN * 0.5625 + (P - L7_LIN) * 2);
+    wl.quant = EST_QUANT_GPTQ;
+    wl.quant_group = 32;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN * (0.5 + 2.5 / 32) + (P - L7_LIN) * 2);
+    wl.quant_group = -1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN * 0.5 + (P - L7_LIN) * 2);
+    wl.quant_group = -2;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_bnb_load_transient),
         cmocka_unit_test(test_kbit_prep),
         cmocka_unit_test(test_gptq_awq),
+        cmocka_unit_test(test_quant_infer_mixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

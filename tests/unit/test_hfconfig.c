@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -13,7 +14,7 @@
 static int parse(const char *text, struct est_model *m, struct oomlab_err *err)
 {
     memset(err, 0, sizeof *err);
-    return hfconfig_parse(text, strlen(text), "cfg.json", m, err);
+    return hfconfig_parse(text, strlen(text), "cfg.json", m, NULL, err);
 }
 
 static int64_t params_of(struct est_model *m)
@@ -198,6 +199,55 @@ static void test_qwen1(void **state)
     assert_int_equal(params_of(&m), 7721324544LL);
 }
 
+/* quantization_config, as transformers' quantizers write it into a
+ * pre-quantized checkpoint's config.json (GPTQConfig / AwqConfig /
+ * BitsAndBytesConfig to_dict; AutoAWQ's own w_bit / q_group_size): the
+ * method, width and group come back; a method or width oomlab does not model
+ * is -1 and named, so estimate can refuse to guess. Before: ignored (a GPTQ
+ * checkpoint was estimated with 16-bit weights). */
+static void test_quantization_config(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *qc;
+        int quant;
+        int64_t group;
+        const char *desc;
+    } cases[] = {
+        {"{\"bits\": 4, \"group_size\": 128, \"desc_act\": false, \"quant_method\": \"gptq\", \"sym\": true}",
+         EST_QUANT_GPTQ, 128, "gptq"},
+        {"{\"bits\": 4, \"group_size\": -1, \"quant_method\": \"gptq\"}", EST_QUANT_GPTQ, -1, "gptq"},
+        {"{\"quant_method\": \"awq\", \"zero_point\": true, \"group_size\": 64, \"bits\": 4, \"version\": \"gemm\"}",
+         EST_QUANT_AWQ, 64, "awq"},
+        {"{\"quant_method\": \"awq\", \"w_bit\": 4, \"q_group_size\": 32}", EST_QUANT_AWQ, 32, "awq"},
+        {"{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true, \"bnb_4bit_quant_type\": \"nf4\","
+         " \"bnb_4bit_use_double_quant\": true}", EST_QUANT_NF4_DQ, 0, "bitsandbytes"},
+        {"{\"load_in_4bit\": true, \"bnb_4bit_quant_type\": \"nf4\"}", EST_QUANT_NF4, 0, "bitsandbytes"},
+        {"{\"load_in_8bit\": true, \"quant_method\": \"bitsandbytes\"}", EST_QUANT_INT8, 0, "bitsandbytes"},
+        {"{\"bits\": 8, \"group_size\": 128, \"quant_method\": \"gptq\"}", -1, 128, "gptq, 8 bits"},
+        {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\"}", -1, 0, "fp8"},
+        {"\"not an object\"", EST_QUANT_NONE, 0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"quantization_config\": %s}",
+                 cases[i].qc);
+        struct est_model m;
+        struct hfconfig_quant q;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(hfconfig_parse(cfg, strlen(cfg), "cfg.json", &m, &q, &err), HFCONFIG_OK);
+        assert_int_equal(q.quant, cases[i].quant);
+        assert_int_equal(q.group, cases[i].group);
+        assert_string_equal(q.desc, cases[i].desc);
+    }
+    struct est_model m;
+    struct hfconfig_quant q;
+    struct oomlab_err err = {{0}};
+    const char *plain = "{\"model_type\": \"llama\", \"hidden_size\": 4096}";
+    assert_int_equal(hfconfig_parse(plain, strlen(plain), "cfg.json", &m, &q, &err), HFCONFIG_OK);
+    assert_int_equal(q.quant, EST_QUANT_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_unknown_model_type),
         cmocka_unit_test(test_qwen1),
+        cmocka_unit_test(test_quantization_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
