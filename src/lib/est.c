@@ -327,6 +327,13 @@ static bool ds_engine(const struct est_workload *wl)
            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
 }
 
+/* --loop-holds logits or outputs: the loop keeps the logits it was handed
+ * through backward. */
+static bool holds_logits(const struct est_workload *wl)
+{
+    return wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS;
+}
+
 /* HF cross-entropy in 16-bit: a family returning 16-bit logits under
  * DeepSpeed's engine, which runs no autocast (train_acts). */
 static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
@@ -342,10 +349,17 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
     if (wl->head == EST_HEAD_NONE) return "no head";
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
-    if (wl->keep_logits && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
-        return "torchtune before 8a98fbaa3 (--keep-logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
-    if (wl->keep_logits && wl->trainer == EST_TRAINER_HF)
-        return "HF, the loop holding the output through backward (--keep-logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+    bool held = holds_logits(wl);
+    if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return wl->loop_holds == EST_KEEP_OUTPUTS
+                   ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
+                   : "torchtune before 8a98fbaa3 (--loop-holds logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
+    if (held && wl->trainer == EST_TRAINER_HF)
+        return wl->loop_holds == EST_KEEP_OUTPUTS
+                   ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                   : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+    if (wl->loop_holds == EST_KEEP_NONE && wl->trainer == EST_TRAINER_HF && !ce_16bit(m, wl))
+        return "the loop holds no logits through backward (--loop-holds none: HF Trainer's compute_loss returns the loss alone); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
     case EST_TRAINER_TORCHTUNE:
         return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -403,6 +417,9 @@ int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), 
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
 static const char *const use_cache_names[] = {"auto", "yes", "no"};
+static const char *const keep_names[] = {"auto", "none", "logits", "outputs"};
+int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), s); }
+const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
@@ -1774,7 +1791,7 @@ static long double presents_extra(const struct calc *c)
     return c->L * 4 * c->kvd;
 }
 
-/* --keep-outputs: the bytes of the output object a loop such as
+/* --loop-holds outputs: the bytes of the output object a loop such as
  *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
  *                        loss = outputs.logits.sum(); loss.backward()
  * (huggingface/optimum:tests/benchmark/benchmark_bettertransformer_training_
@@ -1783,10 +1800,12 @@ static long double presents_extra(const struct calc *c)
  * with presents, every layer's K/V. They stay through backward (beside the
  * whole gradient at its end) and the previous ones into the next forward
  * until `outputs` is reassigned (beside that forward's activations). */
+static long double returned_logits(const struct calc *c);
+
 static long double outputs_kept(const struct calc *c)
 {
-    if (!c->wl->keep_outputs) return 0;
-    long double out = c->wl->head == EST_HEAD_LM ? c->a * c->T * c->V : 0;
+    if (c->wl->loop_holds != EST_KEEP_OUTPUTS) return 0;
+    long double out = c->wl->head == EST_HEAD_LM ? returned_logits(c) * c->T * c->V : 0;
     if (presents_on(c)) out += c->T * presents_kept(c);
     return out;
 }
@@ -1797,22 +1816,31 @@ static bool upcasts_logits(enum est_family f);
  * vocabulary entry, as the model returned them: HF's Llama-family heads and
  * torchtune's decoder (`self.output(h).float()`, torchtune/modules/
  * transformer.py@ff594c2311) return fp32; other HF heads the activation
- * dtype. --keep-logits: the loop keeps them — torchtune's recipes before
+ * dtype. --loop-holds logits (or outputs): the loop keeps them — torchtune's recipes before
  * 8a98fbaa3 ("delete logits before bwd", 2024-07-28) hold `logits`, the fp32
  * `[..., :-1, :].contiguous()` copy, through loss.backward()
  * (recipes/lora_finetune_single_device.py@ff594c2311 and @0217d44c2,
  * full_finetune_distributed.py and lora_finetune_distributed.py@0217d44c2);
  * fsdp_qlora keeps `output` until after loss.backward()
- * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). Without it HF's path keeps
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). With auto HF's path keeps
  * its old assumption (the logits in the activation dtype, held by the
- * caller) and torchtune's none (`del logits`). */
+ * caller) and torchtune's none (`del logits`); none holds nothing (HF
+ * Trainer's compute_loss returns the loss alone). */
+static long double returned_logits(const struct calc *c)
+{
+    enum est_trainer tr = c->wl->trainer;
+    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
 static long double held_logits(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
+    if (wl->loop_holds == EST_KEEP_NONE) return 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-        return wl->keep_logits ? 4 : 0;
+        return holds_logits(wl) ? 4 : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
-    return wl->keep_logits && upcasts_logits(c->m->family) ? 4 : c->a;
+    return holds_logits(wl) ? returned_logits(c) : c->a;
 }
 
 /* Whole-block checkpointing runs backward in two moments that are never
@@ -1917,7 +1945,7 @@ static void train_acts(const struct calc *c, struct terms *t)
         carry = 0;
     }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
-    /* --keep-outputs: the previous output object beside this forward's end */
+    /* --loop-holds outputs: the previous output object beside this forward's end */
     long double kept = outputs_kept(c);
     if (kept > tmp) tmp = kept;
     t->temp_step += kept; /* and the current one beside the whole gradient */
@@ -2501,12 +2529,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-                 ? (wl->keep_logits ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
+                 ? (holds_logits(wl) ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
                                     : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
-             : ce_16bit(c->m, wl) ? "logits + 16-bit log-softmax (DeepSpeed: no autocast)"
+             : ce_16bit(c->m, wl) ? (wl->loop_holds == EST_KEEP_NONE ? "16-bit log-softmax (DeepSpeed: no autocast); no logits held"
+                                                                     : "logits + 16-bit log-softmax (DeepSpeed: no autocast)")
+             : wl->loop_holds == EST_KEEP_NONE ? "fp32 log-softmax; the loop holds no logits"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
@@ -2550,7 +2580,7 @@ static void formula_append(struct est_result *r, enum est_comp i, const char *te
     if (used + 1 < sizeof r->comp[i].formula) snprintf(f + used, sizeof r->comp[i].formula - used, "%s", text);
 }
 
-/* What layer_buffers, the presents and --keep-outputs added, in words. */
+/* What layer_buffers, the presents and --loop-holds outputs added, in words. */
 static void explain_kept(const struct calc *c, struct est_result *r)
 {
     char b[32], line[200];

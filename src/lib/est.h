@@ -143,6 +143,21 @@ enum {
     EST_LORA_HEAD = 128 /* the lm_head (litgpt lora_head) */
 };
 
+/* What the training loop holds of the model's output (--loop-holds):
+ *   auto     the trainer's own path: HF's caller holds the logits in the
+ *            activation dtype through backward, torchtune/torchtitan
+ *            `del logits` before it
+ *   none     nothing: the loss alone reaches backward (HF Trainer's
+ *            compute_loss returns only the loss)
+ *   logits   the logits as returned (fp32 from torchtune's decoder and HF's
+ *            Llama-family heads) through backward: torchtune recipes before
+ *            8a98fbaa3 (2024-07-28), fsdp_qlora's `output` (was --keep-logits)
+ *   outputs  the whole output object (logits as returned, K/V presents when
+ *            the forward returns them) through backward and, the previous
+ *            one, into the next forward until `outputs = model(...)`
+ *            rebinds it: optimum's benchmark loop (was --keep-outputs) */
+enum est_keep { EST_KEEP_AUTO, EST_KEEP_NONE, EST_KEEP_LOGITS, EST_KEEP_OUTPUTS };
+
 struct est_workload {
     enum est_mode mode;
     int64_t batch, seq;          /* micro-batch per GPU and sequence length */
@@ -155,12 +170,9 @@ struct est_workload {
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
                                     parameters cast to fp32 (with --quant) */
-    bool keep_logits;            /* the loop holds the model's logits through backward
-                                    (torchtune before 8a98fbaa3, fsdp_qlora's `output`) */
+    enum est_keep loop_holds;    /* what the training loop holds of the model's output
+                                    (--loop-holds): auto = the trainer's own path */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
-    bool keep_outputs;           /* the loop holds the model's output object (logits, K/V
-                                    presents) through backward and into the next forward:
-                                    `outputs = model(**batch)` reassigned only after it returns */
     int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
     double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
@@ -407,6 +419,8 @@ int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", 
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
+const char *est_keep_name(enum est_keep k);
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */
 int est_len_order_parse(const char *s);      /* "random" 0, "sorted" 1, "longest-first" 2 */
 const char *est_trainer_name(enum est_trainer t);

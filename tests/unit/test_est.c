@@ -1415,7 +1415,7 @@ static void test_neox_presents(void **state)
     assert_int_equal(on.comp[EST_C_ACTS].bytes, off.comp[EST_C_ACTS].bytes);
 }
 
-/* --keep-outputs (optimum's benchmark_training loop): the previous output
+/* --loop-holds outputs (was --keep-outputs; optimum's benchmark_training loop): the previous output
  * object (fp16 logits T V x 2 B, presents: fp32 key 4h + the fused qkv
  * output 6h per layer) beside the next forward's end; the current one beside
  * the whole gradient at the end of backward, the peak at short sequences. */
@@ -1433,7 +1433,7 @@ static void test_keep_outputs(void **state)
     wl.loss = EST_LOSS_SUM;
     wl.seq = 2048;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
-    wl.keep_outputs = true;
+    wl.loop_holds = EST_KEEP_OUTPUTS;
     assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
     int64_t h = 1024, L = 24, T = 2048, V = 50304;
     int64_t out = T * (2 * V + L * (4 * h + 2 * 3 * h));
@@ -1452,6 +1452,44 @@ static void test_keep_outputs(void **state)
     assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
     assert_int_equal(kept.peak_allocated_bytes,
                      kept.comp[EST_C_WEIGHTS].bytes + kept.comp[EST_C_GRADS].bytes + T * 2 * V);
+}
+
+/* --loop-holds, the one option for what the loop holds of the output: the
+ * output object's logits are counted as the model returned them (HF Llama's
+ * head: fp32), as --loop-holds logits counts them, where --keep-outputs
+ * took the activation dtype for every family; none holds no logits through
+ * backward (HF Trainer's compute_loss returns the loss alone), where HF's
+ * default holds them in the activation dtype. The names parse both ways. */
+static void test_loop_holds(void **state)
+{
+    (void)state;
+    struct est_model m = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result autor, none, outs;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.lora_r = 8;
+    wl.batch = 1;
+    wl.seq = 256;
+    wl.use_cache = 2; /* no presents: the output object is the logits alone */
+    const int64_t TV = 256 * (int64_t)32000;
+    assert_int_equal(est_compute(&m, &wl, &autor, &err), 0);
+    assert_int_equal(autor.comp[EST_C_LOGITS].bytes, TV * (2 + 4)); /* held 16-bit + fp32 log-softmax */
+    wl.loop_holds = EST_KEEP_NONE;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_int_equal(none.comp[EST_C_LOGITS].bytes, TV * 4);
+    assert_non_null(strstr(est_loss_path(&m, &wl), "holds no logits"));
+    wl.loop_holds = EST_KEEP_OUTPUTS;
+    assert_int_equal(est_compute(&m, &wl, &outs, &err), 0);
+    assert_int_equal(outs.comp[EST_C_LOGITS].bytes, TV * (4 + 4)); /* as returned: fp32 */
+    assert_true(outs.comp[EST_C_TEMP].bytes >= TV * 4);             /* the previous object, fp32 */
+    assert_int_equal(est_keep_parse("outputs"), EST_KEEP_OUTPUTS);
+    assert_int_equal(est_keep_parse("logits"), EST_KEEP_LOGITS);
+    assert_int_equal(est_keep_parse("none"), EST_KEEP_NONE);
+    assert_int_equal(est_keep_parse("all"), -1);
+    assert_string_equal(est_keep_name(EST_KEEP_AUTO), "auto");
 }
 
 /* --var-len: an epoch of varying lengths reserves more than a run at its
@@ -1540,6 +1578,7 @@ int main(void)
         cmocka_unit_test(test_layer_buffers),
         cmocka_unit_test(test_neox_presents),
         cmocka_unit_test(test_keep_outputs),
+        cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

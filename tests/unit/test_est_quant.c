@@ -158,7 +158,7 @@ static void test_ckpt_moments(void **state)
     assert_true(r.comp[EST_C_ACTS].bytes > T * 32 * 8192 * 4);
 }
 
-/* --keep-logits: the loop holds the logits as returned through backward —
+/* --loop-holds logits (was --keep-logits): the loop holds the logits as returned through backward —
  * torchtune's recipes before 8a98fbaa3 (the fp32 shifted copy), fsdp_qlora's
  * `output` (Llama's heads return fp32). Before: no such option; torchtune
  * always deleted them, HF held them in the activation dtype. */
@@ -177,17 +177,17 @@ static void test_keep_logits(void **state)
     wl.batch = 2;
     wl.seq = 512;
     wl.trainer = EST_TRAINER_TORCHTUNE;
-    wl.keep_logits = true;
+    wl.loop_holds = EST_KEEP_LOGITS;
     const int64_t T = 2 * 512;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8); /* held fp32 + log-softmax */
     assert_non_null(strstr(est_loss_path(&m, &wl), "before 8a98fbaa3"));
-    wl.keep_logits = false;
+    wl.loop_holds = EST_KEEP_AUTO;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 4);
     /* HF: Llama's head returns fp32, GPT-2's the activation dtype */
     wl.trainer = EST_TRAINER_HF;
-    wl.keep_logits = true;
+    wl.loop_holds = EST_KEEP_LOGITS;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8);
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
