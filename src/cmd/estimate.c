@@ -225,7 +225,8 @@ static const struct opt_spec specs[] = {
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
-    CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
+    CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
+           "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
     CHOICE("loop-holds", "auto|none|logits|outputs", wl.loop_holds,
@@ -448,6 +449,7 @@ struct findings {
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
     char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
     const char *loss_path;  /* est_loss_path */
+    const char *precision_model; /* est_precision_model */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -500,6 +502,8 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
                est_ckpt_keeps(o->wl.ckpt));
+    if (o->wl.mode == EST_MODE_TRAIN)
+        printf("  %-22s %s\n", "precision", f->precision_model);
     printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
@@ -787,6 +791,7 @@ int cmd_estimate(int argc, char **argv)
         return cmd_fail(NAME, &err, EXIT_USAGE);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
+    f.precision_model = est_precision_model(&m, &o.wl);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);
     return f.r.fits == 0 ? EXIT_FOUND : EXIT_OK; /* main checks what reached stdout */

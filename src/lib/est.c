@@ -221,7 +221,8 @@ static int lookup(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
+static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed", "fp16-autocast",
+                                               "bf16-autocast"};
 static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
                                               "adafactor", "lion", "none", "paged-adamw"};
 static const char *const ckpt_names[] = {"none", "attn-core", "block", "every", "op"};
@@ -253,7 +254,7 @@ int est_family_parse(const char *s)
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
-const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
+const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
 const char *est_optimizer_name(enum est_optimizer o) { return optimizer_names[o]; }
 int est_ckpt_parse(const char *s)
@@ -340,6 +341,45 @@ static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
 {
     return wl->trainer == EST_TRAINER_HF && wl->precision != EST_FP32 && !upcasts_logits(m->family) &&
            ds_engine(wl);
+}
+
+/* 16-bit weights: pure 16-bit, or 16-bit weights under autocast */
+static bool is16(enum est_precision p)
+{
+    return p == EST_FP16 || p == EST_BF16 || p == EST_FP16_AUTOCAST || p == EST_BF16_AUTOCAST;
+}
+static bool is_autocast16(enum est_precision p) { return p == EST_FP16_AUTOCAST || p == EST_BF16_AUTOCAST; }
+static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
+
+/* What each precision keeps in which dtype, for --explain. Autocast's fp32
+ * list (torch/csrc/autograd/autocast_mode.cpp, CUDA): softmax, log_softmax,
+ * layer_norm, group_norm, cross_entropy / nll_loss, pow, rsqrt, sum...;
+ * matmuls and linears run in 16-bit. HF Trainer --bf16/--fp16 turns on
+ * accelerate's autocast whatever dtype the model was loaded in (no
+ * DeepSpeed): with torch_dtype=torch.bfloat16 the weights, their gradients
+ * and torch AdamW's states (zeros_like the parameter) are 16-bit. */
+const char *est_precision_model(const struct est_model *m, const struct est_workload *wl)
+{
+    enum est_precision p = wl->precision;
+    bool ds = ds_engine(wl);
+    if (p == EST_FP32) return "fp32: weights, gradients, optimizer states and activations";
+    if (is_mixed(p))
+        return ds ? "DeepSpeed's engine: the model cast to 16-bit, no autocast; fp32 master and optimizer states"
+                  : "autocast on fp32 weights: fp32 weights, gradients and optimizer states, 16-bit casts of the "
+                    "linears' weights cached through forward, 16-bit matmul outputs, fp32 residual stream";
+    if (is_autocast16(p))
+        return m->family < EST_FAM__COUNT && fams[m->family].encoder
+                   ? "autocast on 16-bit weights (HF Trainer --bf16/--fp16 on a 16-bit model): 16-bit weights, "
+                     "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
+                     "softmax, layer_norm (a post-LN encoder's residual stream is its fp32 output), cross-entropy"
+                   : "autocast on 16-bit weights (HF Trainer --bf16/--fp16 on a 16-bit model): 16-bit weights, "
+                     "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
+                     "softmax (eager scores), layer_norm (an fp32 copy of its input), cross-entropy";
+    if (ds) return "DeepSpeed's engine: 16-bit model, no autocast; fp32 master and optimizer states";
+    return wl->master_weights
+               ? "pure 16-bit with an fp32 master copy and fp32 optimizer states; no autocast"
+               : "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
+                 "the model upcasts: RMSNorm's x.float(), Llama-family logits; HF's loss taken in fp32)";
 }
 
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl)
@@ -800,7 +840,8 @@ struct calc {
     const struct est_workload *wl;
     const struct fam *f;
     long double a, r;      /* activation bytes; residual-stream / norm-input bytes */
-    bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
+    bool mixed, full, ds;  /* autocast on fp32 weights; full fine-tune; DeepSpeed-style ZeRO */
+    bool ac16;             /* autocast on 16-bit weights (fp16-/bf16-autocast) */
     bool kbit;             /* prepare_model_for_kbit_training: fp32 outside the quantized linears */
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
@@ -808,8 +849,6 @@ struct calc {
     int64_t N;
 };
 
-static bool is16(enum est_precision p) { return p == EST_FP16 || p == EST_BF16; }
-static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
 
 static int calc_init(struct calc *c, const struct est_model *m, const struct est_workload *wl,
                      struct oomlab_err *err)
@@ -826,6 +865,7 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->Plin = (long double)block_linear_params(m, &a);
     c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
     c->mixed = is_mixed(wl->precision);
+    c->ac16 = is_autocast16(wl->precision);
     c->full = wl->lora_r == 0;
     c->ds = ds_engine(wl);
     c->a = wl->precision == EST_FP32 ? 4 : 2;
@@ -837,6 +877,10 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * precision attributes") and the engine casts the module to 16-bit, so
      * the weights are 16-bit (weight_bytes) and so is the residual stream. */
     c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
+    /* autocast on 16-bit weights: layer_norm is on autocast's fp32 list, so
+     * a post-LN encoder's (BERT) residual stream, the LayerNorm's output, is
+     * fp32; pre-LN models add 16-bit sublayer outputs to a 16-bit stream */
+    if (c->ac16 && c->f->encoder) c->r = 4;
     /* PEFT's prepare_model_for_kbit_training casts every 16-bit parameter
      * that is not Params4bit to fp32 (huggingface/peft:src/peft/utils/
      * other.py@5d602fdbf; the same cast since 0.4): the embedding's output,
@@ -877,7 +921,7 @@ static unsigned lora_bits(const struct est_workload *wl)
 static long double eager_elem(const struct calc *c)
 {
     if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
-    long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
+    long double sm = (c->a == 4 || c->mixed || c->ac16 || c->f->softmax_fp32) ? 4 : c->a;
     long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
     long double extra = c->f->eager_extra ? c->a : 0;
     long double drop = c->adrop ? 1 + sm : 0;
@@ -998,14 +1042,16 @@ static long double lora_layer(const struct calc *c)
 static long double norm_bytes(const struct calc *c)
 {
     long double h = c->h;
-    if (!c->f->rms) return c->r * h + 8;
+    /* autocast on 16-bit weights: layer_norm runs on an fp32 cast of its
+     * input (autocast's fp32 list), and that cast is what it keeps */
+    if (!c->f->rms) return (c->ac16 ? 4 : c->r) * h + 8;
     if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
     return c->r * h + 4 + (c->full ? c->a * h : 0);
 }
 
 /* Whether a norm keeps its input tensor itself (then a recomputed block's
  * first norm shares the checkpointed input's storage). */
-static bool norm_keeps_input(const struct calc *c) { return !c->f->rms || c->r == 4; }
+static bool norm_keeps_input(const struct calc *c) { return (!c->f->rms && !c->ac16) || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
 static long double act_layer(const struct calc *c, bool with_scores)
@@ -1141,7 +1187,8 @@ static long double dequant_temp(const struct calc *c)
     if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double big = largest_quant_linear(c);
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
-    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
+    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED ||
+                        wl->precision == EST_FP16_AUTOCAST;
     return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
 }
 
@@ -1716,7 +1763,8 @@ static long double litgpt_carry(const struct calc *c)
     /* the lm_head's own forward: every 128-token chunk dequantizes the whole
      * quantized head (fp16 + a compute copy) while the previous fp32 chunks
      * (4 T V) and the new 16-bit ones (2 T V) are alive */
-    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
+    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED ||
+                        c->wl->precision == EST_FP16_AUTOCAST;
     long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
     if (head > carry) carry = head;
     return carry + litgpt_prev_inputs(c);
@@ -1924,7 +1972,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
-                                        ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
+                                        ((c->mixed || c->ac16 || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
     long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
     if (block_tmp > tmp) tmp = block_tmp;
@@ -2435,6 +2483,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
     if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
         return oomlab_err_set(err, "llm.c has no CPU offload");
+    if (is_autocast16(wl->precision) && ds_engine(wl) && wl->mode == EST_MODE_TRAIN)
+        return oomlab_err_set(err, "DeepSpeed's engine runs no autocast (its bf16/fp16 casts the model): "
+                                   "use --precision bf16 or fp16 with --shard zero1|zero2|zero3");
     return 0;
 }
 

@@ -41,7 +41,15 @@ struct est_model {
 };
 
 enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };
-enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED };
+/* fp16/bf16: 16-bit weights, no autocast; fp16-mixed/bf16-mixed: fp32
+ * weights under autocast (16-bit casts of the linears' weights); fp16-
+ * autocast/bf16-autocast: 16-bit weights (a model loaded with torch_dtype
+ * or its own .bfloat16()) under autocast (HF Trainer --bf16/--fp16,
+ * accelerate mixed_precision): 16-bit gradients and optimizer states, no
+ * master and no weight casts, fp32 where autocast's fp32 list says
+ * (softmax, layer_norm, cross_entropy) */
+enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED, EST_FP16_AUTOCAST,
+                     EST_BF16_AUTOCAST };
 enum est_optimizer {
     EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
     EST_OPT_LION, EST_OPT_NONE,
@@ -364,6 +372,9 @@ const char *est_family_name(enum est_family f);
 bool est_family_tied_default(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
+/* What the precision keeps in which dtype (training), in words: --explain's
+ * "precision" line. */
+const char *est_precision_model(const struct est_model *m, const struct est_workload *wl);
 int est_optimizer_parse(const char *s);
 const char *est_optimizer_name(enum est_optimizer o);
 /* "none", "attn-core" (or "selective"), "block" (or "full"), "op"; -1 when

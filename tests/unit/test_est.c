@@ -1492,6 +1492,60 @@ static void test_loop_holds(void **state)
     assert_string_equal(est_keep_name(EST_KEEP_AUTO), "auto");
 }
 
+/* --precision bf16-autocast: HF Trainer --bf16 on a model loaded in bf16.
+ * The states are pure bf16's (16-bit weights, gradients and AdamW states, no
+ * master, no autocast weight copies); activations follow autocast's fp32
+ * list: GPT-2's LayerNorms keep an fp32 copy of their input and eager
+ * softmax is fp32, as under bf16-mixed (no checkpointing: the residual
+ * stream is not kept apart from the norms); Llama's RMSNorm upcasts itself,
+ * so with SDPA its activations are pure bf16's. DeepSpeed's engine runs no
+ * autocast: refused. Before: no such value. */
+static void test_autocast16(void **state)
+{
+    (void)state;
+    struct est_model g = models_find("gpt2")->m, l = models_find("llama-2-7b")->m;
+    struct est_workload wl;
+    struct est_result pure, ac, mixed;
+    struct oomlab_err err;
+    assert_int_equal(est_model_finish(&g, &err), 0);
+    assert_int_equal(est_model_finish(&l, &err), 0);
+    assert_int_equal(est_precision_parse("bf16-autocast"), EST_BF16_AUTOCAST);
+    assert_int_equal(est_precision_parse("fp16-autocast"), EST_FP16_AUTOCAST);
+    assert_string_equal(est_precision_name(EST_BF16_AUTOCAST), "bf16-autocast");
+    est_workload_init(&wl);
+    wl.batch = 2;
+    wl.seq = 512;
+    wl.attention = EST_ATTN_EAGER;
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&g, &wl, &pure, &err), 0);
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_int_equal(est_compute(&g, &wl, &ac, &err), 0);
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&g, &wl, &mixed, &err), 0);
+    assert_int_equal(ac.comp[EST_C_WEIGHTS].bytes, pure.comp[EST_C_WEIGHTS].bytes);
+    assert_int_equal(ac.comp[EST_C_GRADS].bytes, pure.comp[EST_C_GRADS].bytes);
+    assert_int_equal(ac.comp[EST_C_OPTIM].bytes, pure.comp[EST_C_OPTIM].bytes);
+    assert_int_equal(ac.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    assert_true(mixed.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+    assert_int_equal(ac.comp[EST_C_ACTS].bytes, mixed.comp[EST_C_ACTS].bytes);
+    assert_true(ac.comp[EST_C_ACTS].bytes > pure.comp[EST_C_ACTS].bytes);
+    /* Llama with SDPA: RMSNorm computes on x.float() either way */
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 8;
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_int_equal(est_compute(&l, &wl, &ac, &err), 0);
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&l, &wl, &pure, &err), 0);
+    assert_int_equal(ac.comp[EST_C_ACTS].bytes, pure.comp[EST_C_ACTS].bytes);
+    assert_int_equal(ac.peak_allocated_bytes, pure.peak_allocated_bytes);
+    assert_non_null(strstr(est_precision_model(&l, &wl), "pure 16-bit"));
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_non_null(strstr(est_precision_model(&l, &wl), "autocast on 16-bit weights"));
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&l, &wl, &ac, &err), -1);
+    assert_non_null(strstr(err.msg, "no autocast"));
+}
+
 /* --var-len: an epoch of varying lengths reserves more than a run at its
  * longest length (the allocator's cached segments of shorter steps), only in
  * the reserved figures; none when the longest comes first or every sample is
@@ -1579,6 +1633,7 @@ int main(void)
         cmocka_unit_test(test_neox_presents),
         cmocka_unit_test(test_keep_outputs),
         cmocka_unit_test(test_loop_holds),
+        cmocka_unit_test(test_autocast16),
         cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
