@@ -39,6 +39,7 @@ struct opts {
     int arch, tied, dropout; /* -1 not given */
     struct est_workload wl;
     const char *gpu_name;
+    const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
@@ -291,7 +292,11 @@ static const struct opt_spec specs[] = {
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML)"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
-     .help = "CUDA context (default: the card's)"},
+     .help = "CUDA context (default: the card's, or by --torch/--cuda)"},
+    {.name = "torch", .metavar = "VERSION", .parse = opt_string, AT(torch),
+     .help = "torch.__version__ (1.4, 1.7.1+cu110): before 1.13 every\nkernel loads at start, a larger CUDA context"},
+    {.name = "cuda", .metavar = "VERSION", .parse = opt_string, AT(cuda),
+     .help = "torch.version.cuda (10.1, 11.8): the context of an eager-\nloading build grows with it"},
     {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
     {.name = "explain", .help = "every term's formula", AT(explain), .group = "output:"},
     {.name = "json", .help = "schema oomlab.estimate.v1", AT(json)},
@@ -782,6 +787,11 @@ int cmd_estimate(int argc, char **argv)
         return cmd_usage_error(NAME, "--gpu: unknown card '%s' (see --list-gpus)", o.gpu_name);
     if (get_model(&o, &m, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
     get_card(&o, &err);
+    if ((o.torch || o.cuda) && !o.have_context) {
+        /* lazy loading keeps the card's figure (-1: the estimator's default) */
+        if (gpus_context(o.torch, o.cuda, o.wl.context_bytes, &o.wl.context_bytes, &o.wl.context_why, &err))
+            return cmd_fail(NAME, &err, EXIT_USAGE);
+    }
     memset(&f, 0, sizeof f);
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||

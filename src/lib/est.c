@@ -2778,8 +2778,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         to_bytes(alloc + slack + ctx + t->managed, &r->device_used_bytes, "device memory", err) ||
         to_bytes(t->managed, &r->managed_bytes, "the paged optimizer states", err))
         return -1;
-    snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
-             "CUDA context, kernels and library workspaces (card default or --context)");
+    if (wl->context_why)
+        snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula, "CUDA context by --torch/--cuda: %s",
+                 wl->context_why);
+    else
+        snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
+                 "CUDA context, kernels and library workspaces (card default or --context)");
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);

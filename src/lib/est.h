@@ -228,6 +228,8 @@ struct est_workload {
                                     "optimizer" block; torch fused=True): no working copy */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
+    const char *context_why;     /* where context_bytes came from when a torch/CUDA version
+                                    chose it (gpus_context); NULL: the card's or --context */
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
 };
 

@@ -1546,6 +1546,43 @@ static void test_autocast16(void **state)
     assert_non_null(strstr(err.msg, "no autocast"));
 }
 
+/* --torch / --cuda: the CUDA context of an eager-loading build (torch <
+ * 1.13, CUDA < 11.7) from published measurements by CUDA version; lazy
+ * builds keep the card's figure. Before: the card's default whatever the
+ * version (torch 1.4's BERT rows read 37% low). */
+static void test_context_by_version(void **state)
+{
+    (void)state;
+    struct oomlab_err err;
+    int64_t b = 0;
+    const char *why = NULL;
+    const int64_t MiB = 1024 * 1024, card = 420 * MiB;
+    assert_int_equal(gpus_context("1.4", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    assert_non_null(strstr(why, "pytorch/pytorch#49877"));
+    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    assert_int_equal(gpus_context("2.1.0", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, card);
+    assert_non_null(strstr(why, "LAZY"));
+    assert_int_equal(gpus_context(NULL, "11.8", -1, &b, &why, &err), 0);
+    assert_int_equal(b, -1); /* lazy without a card: the estimator's default */
+    assert_int_equal(gpus_context("1.13", "11.6", card, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context(NULL, "10.2", card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: the CUDA version is needed */
+    assert_int_equal(gpus_context("1.8", NULL, card, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "--cuda"));
+    assert_int_equal(gpus_context("1.4+cpu", NULL, card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("one", NULL, card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "11.x", card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "8.0", card, &b, &why, &err), -1);
+}
+
 /* --var-len: an epoch of varying lengths reserves more than a run at its
  * longest length (the allocator's cached segments of shorter steps), only in
  * the reserved figures; none when the longest comes first or every sample is
@@ -1634,6 +1671,7 @@ int main(void)
         cmocka_unit_test(test_keep_outputs),
         cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_autocast16),
+        cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
