@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "est_fixture.h"
 #include "lib/est.h"
 #include "lib/models.h"
 
@@ -23,17 +24,12 @@
 
 static void qlora_7b(struct est_model *m, struct est_workload *wl)
 {
-    struct oomlab_err err;
-    *m = models_find("llama-2-7b")->m;
-    assert_int_equal(est_model_finish(m, &err), 0);
-    est_workload_init(wl);
-    wl->precision = EST_BF16;
+    *m = fx_preset("llama-2-7b");
+    *wl = fx_workload(EST_BF16, 1, 2048);
     wl->quant = EST_QUANT_NF4_DQ;
     wl->lora_r = 64;
     wl->lora_targets = EST_LORA_ALL & ~EST_LORA_O & ~EST_LORA_HEAD;
     wl->lora_dropout = 0.1;
-    wl->batch = 1;
-    wl->seq = 2048;
     wl->ckpt = EST_CKPT_FULL;
     wl->gpus = 2;
     wl->shard = EST_SHARD_FSDP;
@@ -118,13 +114,10 @@ static void test_fsdp_gathers_packed_4bit(void **state)
 static void test_ckpt_moments(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.batch = 4;
     wl.seq = 2048;
@@ -165,14 +158,10 @@ static void test_ckpt_moments(void **state)
 static void test_keep_logits(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m, g = models_find("gpt2")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b"), g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    assert_int_equal(est_model_finish(&g, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.batch = 2;
     wl.seq = 512;
@@ -257,12 +246,10 @@ static void test_peft_fp32_adapters(void **state)
 static void test_bnb_load_transient(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
     wl.mode = EST_MODE_LOAD;
     wl.precision = EST_BF16;
     wl.quant = EST_QUANT_NF4_DQ;
