@@ -639,11 +639,10 @@ static void test_kv_cache(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_FP16;
     wl.prompt_len = 10;
     /* a plain forward: the prompt's K, V: 2 (K,V) x 2 layers x kv dim 8 x 2 B x 10 */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
@@ -683,11 +682,10 @@ static void test_gen_mechanisms(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
     struct est_result r;
     struct oomlab_err err = {{0}};
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_FP16;
     wl.prompt_len = 10;
     wl.gen_len = 1000;
     wl.cache = EST_CACHE_STATIC;
@@ -1020,12 +1018,10 @@ static void test_longest_first(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 1, 1304);
     struct est_result base, lf;
     struct oomlab_err err;
     wl.trainer = EST_TRAINER_LITGPT;
-    wl.batch = 1;
-    wl.seq = 1304;
     wl.grad_accum = 128;
     wl.lora_r = 8;
     wl.quant = EST_QUANT_NF4;
@@ -1067,7 +1063,6 @@ static void test_litgpt_mixed_inference(void **state)
     struct est_result hf, lit;
     struct oomlab_err err;
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_BF16_MIXED;
     wl.prompt_len = 6;
     wl.gen_len = 50;
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
@@ -1088,11 +1083,10 @@ static void test_torchao_nf4_init(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result ld, tr, hf;
     struct oomlab_err err;
     wl.mode = EST_MODE_LOAD;
-    wl.precision = EST_BF16;
     wl.quant = EST_QUANT_NF4_DQ;
     wl.lora_r = 8;
     wl.trainer = EST_TRAINER_TORCHTUNE;
@@ -1117,7 +1111,7 @@ static void test_deepspeed_no_autocast(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 2, 1024);
+    struct est_workload wl = fx_workload(EST_BF16, 2, 1024);
     struct est_result pure, mixed, fsdp;
     struct oomlab_err err;
     wl.gpus = 8;
@@ -1125,7 +1119,6 @@ static void test_deepspeed_no_autocast(void **state)
     wl.ckpt = EST_CKPT_FULL;
     wl.attention = EST_ATTN_FLASH;
     wl.lora_r = 8;
-    wl.precision = EST_BF16;
     assert_int_equal(est_compute(&m, &wl, &pure, &err), 0);
     wl.precision = EST_BF16_MIXED;
     assert_int_equal(est_compute(&m, &wl, &mixed, &err), 0);
@@ -1180,13 +1173,11 @@ static void test_neox_qkv_view(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("pythia-410m");
-    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
+    struct est_workload wl = fx_workload(EST_FP16, 1, 128);
     struct est_result hf, tt;
     struct oomlab_err err;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.batch = 1;
-    wl.seq = 128;
     wl.attention = EST_ATTN_SDPA;
     wl.use_cache = 2; /* the presents' fp32 key: test_neox_presents */
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
@@ -1265,12 +1256,11 @@ static void test_layer_buffers(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("pythia-410m");
-    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
+    struct est_workload wl = fx_workload(EST_FP16, 1, 128);
     struct est_result r, none;
     struct oomlab_err err;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 128;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     int64_t n = 2048, L = 24;
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params + L * (n * n + 2 * 4 * n * 16));
@@ -1308,7 +1298,6 @@ static void test_neox_presents(void **state)
     struct oomlab_err err;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 512;
     assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
     wl.use_cache = 2;
     assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
@@ -1339,12 +1328,11 @@ static void test_keep_outputs(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("pythia-410m");
-    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
+    struct est_workload wl = fx_workload(EST_FP16, 1, 2048);
     struct est_result base, kept;
     struct oomlab_err err;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 2048;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
     wl.loop_holds = EST_KEEP_OUTPUTS;
     assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
@@ -1377,12 +1365,10 @@ static void test_loop_holds(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 1, 256);
     struct est_result autor, none, outs;
     struct oomlab_err err;
     wl.lora_r = 8;
-    wl.batch = 1;
-    wl.seq = 256;
     wl.use_cache = 2; /* no presents: the output object is the logits alone */
     const int64_t TV = 256 * (int64_t)32000;
     assert_int_equal(est_compute(&m, &wl, &autor, &err), 0);
@@ -1496,12 +1482,11 @@ static void test_var_len(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 1, 4096);
     struct est_result base, r;
     struct oomlab_err err;
     wl.lora_r = 8;
     wl.ckpt = EST_CKPT_FULL;
-    wl.seq = 4096;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
     wl.len_mean = 1500;
     wl.len_sd = 1000;

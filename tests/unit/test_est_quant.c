@@ -115,12 +115,10 @@ static void test_ckpt_moments(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 4, 2048);
     struct est_result r;
     struct oomlab_err err;
     wl.lora_r = 8;
-    wl.batch = 4;
-    wl.seq = 2048;
     wl.ckpt = EST_CKPT_FULL;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     const int64_t T = 4 * 2048, V = 32000;
@@ -159,12 +157,10 @@ static void test_keep_logits(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b"), g = fx_preset("gpt2");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
     struct est_result r;
     struct oomlab_err err;
     wl.lora_r = 8;
-    wl.batch = 2;
-    wl.seq = 512;
     wl.trainer = EST_TRAINER_TORCHTUNE;
     wl.loop_holds = EST_KEEP_LOGITS;
     const int64_t T = 2 * 512;
@@ -247,11 +243,10 @@ static void test_bnb_load_transient(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     wl.mode = EST_MODE_LOAD;
-    wl.precision = EST_BF16;
     wl.quant = EST_QUANT_NF4_DQ;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     const double big = 4096.0 * 11008; /* gate/up/down: HF keeps the head 16-bit */
