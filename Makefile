@@ -63,7 +63,7 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c $(B)/liboomlab.a
+$(B)/tests/%: tests/unit/%.c $(B)/liboomlab.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/liboomlab.a $(LIBS) -lcmocka $(LDFLAGS)
 

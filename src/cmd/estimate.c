@@ -41,6 +41,7 @@ struct opts {
     bool have_group;        /* --quant-group given */
     struct est_workload wl;
     const char *gpu_name;
+    const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
@@ -59,7 +60,7 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
-    {"use-cache", est_use_cache_parse}, {"layer-buffers", est_layer_buffers_parse},
+    {"use-cache", est_use_cache_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
     {"quant-storage", est_quant_storage_parse},
 };
@@ -227,15 +228,18 @@ static const struct opt_spec specs[] = {
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
-    CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed", wl.precision, "the training precision (default bf16-mixed)"),
+    CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
+           "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
-    {.name = "keep-logits", .help = "the loop holds the logits through backward (torchtune\nbefore 2024-07-28, fsdp_qlora's output)",
-     AT(wl.keep_logits)},
+    CHOICE("loop-holds", "auto|none|logits|outputs", wl.loop_holds,
+           "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none)"),
+    {.name = "keep-logits", .help = "old spelling of --loop-holds logits", AT(wl.loop_holds),
+     .flag_value = EST_KEEP_LOGITS},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
      AT(wl.longest_first)},
-    {.name = "keep-outputs", .help = "the loop holds `outputs` (logits, K/V presents) through\nbackward into the next forward (optimum's benchmark)",
-     AT(wl.keep_outputs)},
+    {.name = "keep-outputs", .help = "old spelling of --loop-holds outputs", AT(wl.loop_holds),
+     .flag_value = EST_KEEP_OUTPUTS},
     CHOICE("use-cache", "auto|yes|no", wl.use_cache,
            "training forward returns K/V presents (auto: HF\ndecoders without gradient checkpointing)"),
     {.name = "var-len", .metavar = "MEAN,SD", .parse = parse_var_len, AT(wl),
@@ -293,7 +297,11 @@ static const struct opt_spec specs[] = {
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML)"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
-     .help = "CUDA context (default: the card's)"},
+     .help = "CUDA context (default: the card's, or by --torch/--cuda)"},
+    {.name = "torch", .metavar = "VERSION", .parse = opt_string, AT(torch),
+     .help = "torch.__version__ (1.4, 1.7.1+cu110): before 1.13 every\nkernel loads at start, a larger CUDA context"},
+    {.name = "cuda", .metavar = "VERSION", .parse = opt_string, AT(cuda),
+     .help = "torch.version.cuda (10.1, 11.8): the context of an eager-\nloading build grows with it"},
     {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
     {.name = "explain", .help = "every term's formula", AT(explain), .group = "output:"},
     {.name = "json", .help = "schema oomlab.estimate.v1", AT(json)},
@@ -455,6 +463,7 @@ struct findings {
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
     char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
     const char *loss_path;  /* est_loss_path */
+    const char *precision_model; /* est_precision_model */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -507,6 +516,8 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s: %s\n", "checkpointing", est_ckpt_describe(&o->wl, pol, sizeof pol),
                est_ckpt_keeps(o->wl.ckpt));
+    if (o->wl.mode == EST_MODE_TRAIN)
+        printf("  %-22s %s\n", "precision", f->precision_model);
     printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
@@ -794,6 +805,11 @@ int cmd_estimate(int argc, char **argv)
     }
     if (!o.have_group && q.group) o.wl.quant_group = q.group;
     get_card(&o, &err);
+    if ((o.torch || o.cuda) && !o.have_context) {
+        /* lazy loading keeps the card's figure (-1: the estimator's default) */
+        if (gpus_context(o.torch, o.cuda, o.wl.context_bytes, &o.wl.context_bytes, &o.wl.context_why, &err))
+            return cmd_fail(NAME, &err, EXIT_USAGE);
+    }
     memset(&f, 0, sizeof f);
     if (est_compute(&m, &o.wl, &f.r, &err) || est_max_batch(&m, &o.wl, &f.max_batch, &err) ||
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||
@@ -803,6 +819,7 @@ int cmd_estimate(int argc, char **argv)
         return cmd_fail(NAME, &err, EXIT_USAGE);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
+    f.precision_model = est_precision_model(&m, &o.wl);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);
     return f.r.fits == 0 ? EXIT_FOUND : EXIT_OK; /* main checks what reached stdout */

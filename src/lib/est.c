@@ -221,7 +221,8 @@ static int lookup(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed"};
+static const char *const precision_names[] = {"fp32", "fp16", "bf16", "fp16-mixed", "bf16-mixed", "fp16-autocast",
+                                               "bf16-autocast"};
 static const char *const optimizer_names[] = {"adamw", "adamw-8bit", "sgd", "sgd-momentum",
                                               "adafactor", "lion", "none", "paged-adamw"};
 static const char *const ckpt_names[] = {"none", "attn-core", "block", "every", "op"};
@@ -253,7 +254,7 @@ int est_family_parse(const char *s)
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
-const char *est_precision_name(enum est_precision p) { return precision_names[p]; }
+const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
 const char *est_optimizer_name(enum est_optimizer o) { return optimizer_names[o]; }
 int est_ckpt_parse(const char *s)
@@ -327,12 +328,58 @@ static bool ds_engine(const struct est_workload *wl)
            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
 }
 
+/* --loop-holds logits or outputs: the loop keeps the logits it was handed
+ * through backward. */
+static bool holds_logits(const struct est_workload *wl)
+{
+    return wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS;
+}
+
 /* HF cross-entropy in 16-bit: a family returning 16-bit logits under
  * DeepSpeed's engine, which runs no autocast (train_acts). */
 static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
 {
     return wl->trainer == EST_TRAINER_HF && wl->precision != EST_FP32 && !upcasts_logits(m->family) &&
            ds_engine(wl);
+}
+
+/* 16-bit weights: pure 16-bit, or 16-bit weights under autocast */
+static bool is16(enum est_precision p)
+{
+    return p == EST_FP16 || p == EST_BF16 || p == EST_FP16_AUTOCAST || p == EST_BF16_AUTOCAST;
+}
+static bool is_autocast16(enum est_precision p) { return p == EST_FP16_AUTOCAST || p == EST_BF16_AUTOCAST; }
+static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
+
+/* What each precision keeps in which dtype, for --explain. Autocast's fp32
+ * list (torch/csrc/autograd/autocast_mode.cpp, CUDA): softmax, log_softmax,
+ * layer_norm, group_norm, cross_entropy / nll_loss, pow, rsqrt, sum...;
+ * matmuls and linears run in 16-bit. HF Trainer --bf16/--fp16 turns on
+ * accelerate's autocast whatever dtype the model was loaded in (no
+ * DeepSpeed): with torch_dtype=torch.bfloat16 the weights, their gradients
+ * and torch AdamW's states (zeros_like the parameter) are 16-bit. */
+const char *est_precision_model(const struct est_model *m, const struct est_workload *wl)
+{
+    enum est_precision p = wl->precision;
+    bool ds = ds_engine(wl);
+    if (p == EST_FP32) return "fp32: weights, gradients, optimizer states and activations";
+    if (is_mixed(p))
+        return ds ? "DeepSpeed's engine: the model cast to 16-bit, no autocast; fp32 master and optimizer states"
+                  : "autocast on fp32 weights: fp32 weights, gradients and optimizer states, 16-bit casts of the "
+                    "linears' weights cached through forward, 16-bit matmul outputs, fp32 residual stream";
+    if (is_autocast16(p))
+        return m->family < EST_FAM__COUNT && fams[m->family].encoder
+                   ? "autocast on 16-bit weights (HF Trainer --bf16/--fp16 on a 16-bit model): 16-bit weights, "
+                     "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
+                     "softmax, layer_norm (a post-LN encoder's residual stream is its fp32 output), cross-entropy"
+                   : "autocast on 16-bit weights (HF Trainer --bf16/--fp16 on a 16-bit model): 16-bit weights, "
+                     "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
+                     "softmax (eager scores), layer_norm (an fp32 copy of its input), cross-entropy";
+    if (ds) return "DeepSpeed's engine: 16-bit model, no autocast; fp32 master and optimizer states";
+    return wl->master_weights
+               ? "pure 16-bit with an fp32 master copy and fp32 optimizer states; no autocast"
+               : "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
+                 "the model upcasts: RMSNorm's x.float(), Llama-family logits; HF's loss taken in fp32)";
 }
 
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl)
@@ -342,10 +389,17 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
     if (wl->head == EST_HEAD_NONE) return "no head";
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
-    if (wl->keep_logits && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
-        return "torchtune before 8a98fbaa3 (--keep-logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
-    if (wl->keep_logits && wl->trainer == EST_TRAINER_HF)
-        return "HF, the loop holding the output through backward (--keep-logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+    bool held = holds_logits(wl);
+    if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return wl->loop_holds == EST_KEEP_OUTPUTS
+                   ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
+                   : "torchtune before 8a98fbaa3 (--loop-holds logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
+    if (held && wl->trainer == EST_TRAINER_HF)
+        return wl->loop_holds == EST_KEEP_OUTPUTS
+                   ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                   : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+    if (wl->loop_holds == EST_KEEP_NONE && wl->trainer == EST_TRAINER_HF && !ce_16bit(m, wl))
+        return "the loop holds no logits through backward (--loop-holds none: HF Trainer's compute_loss returns the loss alone); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
     case EST_TRAINER_TORCHTUNE:
         return wl->loss == EST_LOSS_CE ? "torchtune: logits upcast to fp32 and deleted before backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -403,6 +457,9 @@ int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), 
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
 static const char *const use_cache_names[] = {"auto", "yes", "no"};
+static const char *const keep_names[] = {"auto", "none", "logits", "outputs"};
+int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), s); }
+const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
@@ -805,7 +862,8 @@ struct calc {
     const struct est_workload *wl;
     const struct fam *f;
     long double a, r;      /* activation bytes; residual-stream / norm-input bytes */
-    bool mixed, full, ds;  /* autocast; full fine-tune; DeepSpeed-style ZeRO */
+    bool mixed, full, ds;  /* autocast on fp32 weights; full fine-tune; DeepSpeed-style ZeRO */
+    bool ac16;             /* autocast on 16-bit weights (fp16-/bf16-autocast) */
     bool kbit;             /* prepare_model_for_kbit_training: fp32 outside the quantized linears */
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
@@ -813,8 +871,6 @@ struct calc {
     int64_t N;
 };
 
-static bool is16(enum est_precision p) { return p == EST_FP16 || p == EST_BF16; }
-static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
 
 static int calc_init(struct calc *c, const struct est_model *m, const struct est_workload *wl,
                      struct oomlab_err *err)
@@ -831,6 +887,7 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->Plin = (long double)block_linear_params(m, &a);
     c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
     c->mixed = is_mixed(wl->precision);
+    c->ac16 = is_autocast16(wl->precision);
     c->full = wl->lora_r == 0;
     c->ds = ds_engine(wl);
     c->a = wl->precision == EST_FP32 ? 4 : 2;
@@ -842,6 +899,10 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * precision attributes") and the engine casts the module to 16-bit, so
      * the weights are 16-bit (weight_bytes) and so is the residual stream. */
     c->r = (wl->precision == EST_FP32 || (c->mixed && !c->fsdp_mp && !c->ds)) ? 4 : 2;
+    /* autocast on 16-bit weights: layer_norm is on autocast's fp32 list, so
+     * a post-LN encoder's (BERT) residual stream, the LayerNorm's output, is
+     * fp32; pre-LN models add 16-bit sublayer outputs to a 16-bit stream */
+    if (c->ac16 && c->f->encoder) c->r = 4;
     /* PEFT's prepare_model_for_kbit_training casts every 16-bit parameter
      * that is not Params4bit to fp32 (huggingface/peft:src/peft/utils/
      * other.py@5d602fdbf; the same cast since 0.4): the embedding's output,
@@ -883,7 +944,7 @@ static unsigned lora_bits(const struct est_workload *wl)
 static long double eager_elem(const struct calc *c)
 {
     if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
-    long double sm = (c->a == 4 || c->mixed || c->f->softmax_fp32) ? 4 : c->a;
+    long double sm = (c->a == 4 || c->mixed || c->ac16 || c->f->softmax_fp32) ? 4 : c->a;
     long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
     long double extra = c->f->eager_extra ? c->a : 0;
     long double drop = c->adrop ? 1 + sm : 0;
@@ -1004,14 +1065,16 @@ static long double lora_layer(const struct calc *c)
 static long double norm_bytes(const struct calc *c)
 {
     long double h = c->h;
-    if (!c->f->rms) return c->r * h + 8;
+    /* autocast on 16-bit weights: layer_norm runs on an fp32 cast of its
+     * input (autocast's fp32 list), and that cast is what it keeps */
+    if (!c->f->rms) return (c->ac16 ? 4 : c->r) * h + 8;
     if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
     return c->r * h + 4 + (c->full ? c->a * h : 0);
 }
 
 /* Whether a norm keeps its input tensor itself (then a recomputed block's
  * first norm shares the checkpointed input's storage). */
-static bool norm_keeps_input(const struct calc *c) { return !c->f->rms || c->r == 4; }
+static bool norm_keeps_input(const struct calc *c) { return (!c->f->rms && !c->ac16) || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
 static long double act_layer(const struct calc *c, bool with_scores)
@@ -1155,7 +1218,8 @@ static long double dequant_temp(const struct calc *c)
     if (wl->quant == EST_QUANT_GPTQ) return big * (wl->mode == EST_MODE_TRAIN ? 5 : 2);
     if (wl->quant == EST_QUANT_AWQ) return big * 2;
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
-    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED;
+    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED ||
+                        wl->precision == EST_FP16_AUTOCAST;
     return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
 }
 
@@ -1730,7 +1794,8 @@ static long double litgpt_carry(const struct calc *c)
     /* the lm_head's own forward: every 128-token chunk dequantizes the whole
      * quantized head (fp16 + a compute copy) while the previous fp32 chunks
      * (4 T V) and the new 16-bit ones (2 T V) are alive */
-    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED;
+    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED ||
+                        c->wl->precision == EST_FP16_AUTOCAST;
     long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
     if (head > carry) carry = head;
     return carry + litgpt_prev_inputs(c);
@@ -1805,7 +1870,7 @@ static long double presents_extra(const struct calc *c)
     return c->L * 4 * c->kvd;
 }
 
-/* --keep-outputs: the bytes of the output object a loop such as
+/* --loop-holds outputs: the bytes of the output object a loop such as
  *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
  *                        loss = outputs.logits.sum(); loss.backward()
  * (huggingface/optimum:tests/benchmark/benchmark_bettertransformer_training_
@@ -1814,10 +1879,12 @@ static long double presents_extra(const struct calc *c)
  * with presents, every layer's K/V. They stay through backward (beside the
  * whole gradient at its end) and the previous ones into the next forward
  * until `outputs` is reassigned (beside that forward's activations). */
+static long double returned_logits(const struct calc *c);
+
 static long double outputs_kept(const struct calc *c)
 {
-    if (!c->wl->keep_outputs) return 0;
-    long double out = c->wl->head == EST_HEAD_LM ? c->a * c->T * c->V : 0;
+    if (c->wl->loop_holds != EST_KEEP_OUTPUTS) return 0;
+    long double out = c->wl->head == EST_HEAD_LM ? returned_logits(c) * c->T * c->V : 0;
     if (presents_on(c)) out += c->T * presents_kept(c);
     return out;
 }
@@ -1828,22 +1895,31 @@ static bool upcasts_logits(enum est_family f);
  * vocabulary entry, as the model returned them: HF's Llama-family heads and
  * torchtune's decoder (`self.output(h).float()`, torchtune/modules/
  * transformer.py@ff594c2311) return fp32; other HF heads the activation
- * dtype. --keep-logits: the loop keeps them — torchtune's recipes before
+ * dtype. --loop-holds logits (or outputs): the loop keeps them — torchtune's recipes before
  * 8a98fbaa3 ("delete logits before bwd", 2024-07-28) hold `logits`, the fp32
  * `[..., :-1, :].contiguous()` copy, through loss.backward()
  * (recipes/lora_finetune_single_device.py@ff594c2311 and @0217d44c2,
  * full_finetune_distributed.py and lora_finetune_distributed.py@0217d44c2);
  * fsdp_qlora keeps `output` until after loss.backward()
- * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). Without it HF's path keeps
+ * (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed). With auto HF's path keeps
  * its old assumption (the logits in the activation dtype, held by the
- * caller) and torchtune's none (`del logits`). */
+ * caller) and torchtune's none (`del logits`); none holds nothing (HF
+ * Trainer's compute_loss returns the loss alone). */
+static long double returned_logits(const struct calc *c)
+{
+    enum est_trainer tr = c->wl->trainer;
+    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
 static long double held_logits(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
+    if (wl->loop_holds == EST_KEEP_NONE) return 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-        return wl->keep_logits ? 4 : 0;
+        return holds_logits(wl) ? 4 : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
-    return wl->keep_logits && upcasts_logits(c->m->family) ? 4 : c->a;
+    return holds_logits(wl) ? returned_logits(c) : c->a;
 }
 
 /* Whole-block checkpointing runs backward in two moments that are never
@@ -1950,7 +2026,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
-                                        ((c->mixed || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
+                                        ((c->mixed || c->ac16 || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
                                   : 0;
     long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
     if (block_tmp > tmp) tmp = block_tmp;
@@ -1973,7 +2049,7 @@ static void train_acts(const struct calc *c, struct terms *t)
         carry = 0;
     }
     if (carry > tmp) tmp = carry; /* litgpt: the end of forward, not backward, is the larger moment */
-    /* --keep-outputs: the previous output object beside this forward's end */
+    /* --loop-holds outputs: the previous output object beside this forward's end */
     long double kept = outputs_kept(c);
     if (kept > tmp) tmp = kept;
     t->temp_step += kept; /* and the current one beside the whole gradient */
@@ -2465,6 +2541,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
     if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
         return oomlab_err_set(err, "llm.c has no CPU offload");
+    if (is_autocast16(wl->precision) && ds_engine(wl) && wl->mode == EST_MODE_TRAIN)
+        return oomlab_err_set(err, "DeepSpeed's engine runs no autocast (its bf16/fp16 casts the model): "
+                                   "use --precision bf16 or fp16 with --shard zero1|zero2|zero3");
     return 0;
 }
 
@@ -2582,12 +2661,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-                 ? (wl->keep_logits ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
+                 ? (holds_logits(wl) ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
                                     : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
              : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
-             : ce_16bit(c->m, wl) ? "logits + 16-bit log-softmax (DeepSpeed: no autocast)"
+             : ce_16bit(c->m, wl) ? (wl->loop_holds == EST_KEEP_NONE ? "16-bit log-softmax (DeepSpeed: no autocast); no logits held"
+                                                                     : "logits + 16-bit log-softmax (DeepSpeed: no autocast)")
+             : wl->loop_holds == EST_KEEP_NONE ? "fp32 log-softmax; the loop holds no logits"
              : "logits + fp32 log-softmax", b);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula, "training: no KV cache");
     char b2[32];
@@ -2631,7 +2712,7 @@ static void formula_append(struct est_result *r, enum est_comp i, const char *te
     if (used + 1 < sizeof r->comp[i].formula) snprintf(f + used, sizeof r->comp[i].formula - used, "%s", text);
 }
 
-/* What layer_buffers, the presents and --keep-outputs added, in words. */
+/* What layer_buffers, the presents and --loop-holds outputs added, in words. */
 static void explain_kept(const struct calc *c, struct est_result *r)
 {
     char b[32], line[200];
@@ -2779,8 +2860,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         to_bytes(alloc + slack + ctx + t->managed, &r->device_used_bytes, "device memory", err) ||
         to_bytes(t->managed, &r->managed_bytes, "the paged optimizer states", err))
         return -1;
-    snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
-             "CUDA context, kernels and library workspaces (card default or --context)");
+    if (wl->context_why)
+        snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula, "CUDA context by --torch/--cuda: %s",
+                 wl->context_why);
+    else
+        snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
+                 "CUDA context, kernels and library workspaces (card default or --context)");
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);

@@ -41,7 +41,15 @@ struct est_model {
 };
 
 enum est_mode { EST_MODE_TRAIN, EST_MODE_INFER, EST_MODE_LOAD };
-enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED };
+/* fp16/bf16: 16-bit weights, no autocast; fp16-mixed/bf16-mixed: fp32
+ * weights under autocast (16-bit casts of the linears' weights); fp16-
+ * autocast/bf16-autocast: 16-bit weights (a model loaded with torch_dtype
+ * or its own .bfloat16()) under autocast (HF Trainer --bf16/--fp16,
+ * accelerate mixed_precision): 16-bit gradients and optimizer states, no
+ * master and no weight casts, fp32 where autocast's fp32 list says
+ * (softmax, layer_norm, cross_entropy) */
+enum est_precision { EST_FP32, EST_FP16, EST_BF16, EST_FP16_MIXED, EST_BF16_MIXED, EST_FP16_AUTOCAST,
+                     EST_BF16_AUTOCAST };
 enum est_optimizer {
     EST_OPT_ADAMW, EST_OPT_ADAMW8, EST_OPT_SGD, EST_OPT_SGDM, EST_OPT_ADAFACTOR,
     EST_OPT_LION, EST_OPT_NONE,
@@ -147,6 +155,21 @@ enum {
     EST_LORA_HEAD = 128 /* the lm_head (litgpt lora_head) */
 };
 
+/* What the training loop holds of the model's output (--loop-holds):
+ *   auto     the trainer's own path: HF's caller holds the logits in the
+ *            activation dtype through backward, torchtune/torchtitan
+ *            `del logits` before it
+ *   none     nothing: the loss alone reaches backward (HF Trainer's
+ *            compute_loss returns only the loss)
+ *   logits   the logits as returned (fp32 from torchtune's decoder and HF's
+ *            Llama-family heads) through backward: torchtune recipes before
+ *            8a98fbaa3 (2024-07-28), fsdp_qlora's `output` (was --keep-logits)
+ *   outputs  the whole output object (logits as returned, K/V presents when
+ *            the forward returns them) through backward and, the previous
+ *            one, into the next forward until `outputs = model(...)`
+ *            rebinds it: optimum's benchmark loop (was --keep-outputs) */
+enum est_keep { EST_KEEP_AUTO, EST_KEEP_NONE, EST_KEEP_LOGITS, EST_KEEP_OUTPUTS };
+
 struct est_workload {
     enum est_mode mode;
     int64_t batch, seq;          /* micro-batch per GPU and sequence length */
@@ -159,12 +182,9 @@ struct est_workload {
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
                                     parameters cast to fp32 (with --quant) */
-    bool keep_logits;            /* the loop holds the model's logits through backward
-                                    (torchtune before 8a98fbaa3, fsdp_qlora's `output`) */
+    enum est_keep loop_holds;    /* what the training loop holds of the model's output
+                                    (--loop-holds): auto = the trainer's own path */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
-    bool keep_outputs;           /* the loop holds the model's output object (logits, K/V
-                                    presents) through backward and into the next forward:
-                                    `outputs = model(**batch)` reassigned only after it returns */
     int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
     double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
@@ -214,6 +234,8 @@ struct est_workload {
                                     "optimizer" block; torch fused=True): no working copy */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
+    const char *context_why;     /* where context_bytes came from when a torch/CUDA version
+                                    chose it (gpus_context); NULL: the card's or --context */
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
 };
 
@@ -358,6 +380,9 @@ const char *est_family_name(enum est_family f);
 bool est_family_tied_default(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
+/* What the precision keeps in which dtype (training), in words: --explain's
+ * "precision" line. */
+const char *est_precision_model(const struct est_model *m, const struct est_workload *wl);
 int est_optimizer_parse(const char *s);
 const char *est_optimizer_name(enum est_optimizer o);
 /* "none", "attn-core" (or "selective"), "block" (or "full"), "op"; -1 when
@@ -413,6 +438,8 @@ int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", 
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
+const char *est_keep_name(enum est_keep k);
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */
 int est_len_order_parse(const char *s);      /* "random" 0, "sorted" 1, "longest-first" 2 */
 const char *est_trainer_name(enum est_trainer t);

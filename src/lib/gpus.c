@@ -8,7 +8,11 @@
 #include "lib/gpus.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/err.h"
 
 #define MiB(x) ((int64_t)(x) * 1024 * 1024)
 
@@ -143,4 +147,114 @@ const struct gpu_card *gpus_find(const char *name)
             else if (s && s == best_score && best != &cards[i]) ties++;
         }
     return ties ? NULL : best;
+}
+
+/* ---- the CUDA context by torch / CUDA version ------------------------- */
+
+/* Eager module loading: the context nvidia-smi shows after the first CUDA
+ * call, less the caching allocator's one block the measurement held, by the
+ * CUDA version of the build. Each figure is the mean of the measurements
+ * its sentence names. */
+static const struct {
+    int cuda_lo, cuda_hi; /* major * 100 + minor, inclusive */
+    int mib;
+    const char *why;
+} eager[] = {
+    {900, 1099, 798,
+     "eager module loading (torch < 1.13 or CUDA < 11.7), CUDA 9-10 build: 798 MiB, the mean of torch "
+     "1.6.0+cu101 on an RTX 2080 Ti (1035 MiB with a 158 MiB block: 877; pytorch/pytorch#49877) and torch "
+     "1.8.2+cu101 on a GTX 1080 (721 MiB with a 2 MiB block: 719; pytorch/pytorch#55277)"},
+    {1100, 1106, 1404,
+     "eager module loading (torch < 1.13 or CUDA < 11.7), CUDA 11.0-11.6: 1404 MiB, the mean of torch "
+     "1.7.1+cu110 on an RTX 3090 (1644 - 158: 1486; pytorch/pytorch#49877), 1.8.2+cu111 on an RTX 3090 "
+     "(1687 - 2: 1685; #55277), 1.7.1+cu110 after empty_cache (1105; #60150), a V100, CUDA 11.2 "
+     "(1343 - 2: 1341; HF perf_train_gpu_one, row A01)"},
+    {1107, 9999, 616,
+     "eager module loading (torch < 1.13), CUDA >= 11.7 build: 616 MiB, torch 1.13/CUDA 11.7 with "
+     "CUDA_MODULE_LOADING=DEFAULT (666,632,192 B with a 20 MiB block; pytorch/pytorch#86509)"},
+};
+
+static const char lazy_why[] =
+    "lazy module loading (torch >= 1.13 sets CUDA_MODULE_LOADING=LAZY; CUDA >= 11.7): the card's default "
+    "(torch 1.13/CUDA 11.7 measured 287,047,680 B lazy against 666,632,192 B eager, pytorch/pytorch#86509)";
+
+/* "1.7.1" -> 107 (major * 100 + minor); -1 on junk. *rest points past the
+ * last digit read. */
+static int parse_ver(const char *s, const char **rest)
+{
+    char *end;
+    errno = 0;
+    long major = strtol(s, &end, 10);
+    if (errno || end == s || major < 0 || major > 99) return -1;
+    long minor = 0;
+    if (*end == '.') {
+        const char *m = end + 1;
+        minor = strtol(m, &end, 10);
+        if (errno || end == m || minor < 0 || minor > 99) return -1;
+        while (*end == '.' || isdigit((unsigned char)*end) || isalpha((unsigned char)*end)) end++;
+    }
+    *rest = end;
+    return (int)(major * 100 + minor);
+}
+
+/* "+cu110" -> 1100, "+cu92" -> 902; 0 without a tag; -1 on junk;
+ * -2 for a build without CUDA (+cpu, +rocm...). */
+static int parse_cu_tag(const char *s)
+{
+    if (!*s) return 0;
+    if (*s != '+') return -1;
+    if (strncmp(s + 1, "cu", 2)) return -2;
+    const char *d = s + 3;
+    size_t n = strlen(d);
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)d[i])) return -1;
+    if (n == 2) return (d[0] - '0') * 100 + (d[1] - '0');
+    if (n == 3) return ((d[0] - '0') * 10 + (d[1] - '0')) * 100 + (d[2] - '0');
+    return -1;
+}
+
+int gpus_context(const char *torch, const char *cuda, int64_t card_default, int64_t *bytes,
+                 const char **why, struct oomlab_err *err)
+{
+    int tv = 0, cv = 0;
+    const char *rest = "";
+    if (torch) {
+        tv = parse_ver(torch, &rest);
+        int tag = tv < 0 ? -1 : parse_cu_tag(rest);
+        if (tv < 0 || tag == -1)
+            return oomlab_err_set(err, "--torch wants a version such as 1.4, 2.1 or 1.7.1+cu110, got '%s'", torch);
+        if (tag == -2)
+            return oomlab_err_set(err, "--torch %s is not a CUDA build: give --context", torch);
+        cv = tag;
+    }
+    if (cuda) {
+        const char *r2;
+        int c = parse_ver(cuda, &r2);
+        if (c < 0 || *r2) return oomlab_err_set(err, "--cuda wants a version such as 10.1 or 11.8, got '%s'", cuda);
+        if (cv && c != cv)
+            return oomlab_err_set(err, "--cuda %s contradicts --torch %s", cuda, torch);
+        cv = c;
+    }
+    if (cv && cv < 900) return oomlab_err_set(err, "no CUDA context figure for CUDA before 9.0: give --context");
+    /* lazy: torch >= 1.13 on CUDA >= 11.7; CUDA 11.7+ builds of torch are
+     * 1.13 or later (1.12.1's newest was cu116, pytorch/pytorch#85917) */
+    if ((tv >= 113 && (cv == 0 || cv >= 1107)) || (tv == 0 && cv >= 1107)) {
+        *bytes = card_default;
+        *why = lazy_why;
+        return 0;
+    }
+    if (!cv) {
+        if (tv > 106)
+            return oomlab_err_set(err, "torch %s shipped CUDA 10.2 and 11.x builds: give --cuda (torch.version.cuda) "
+                                       "or the +cuXYZ of torch.__version__", torch);
+        cv = 1000; /* torch <= 1.6: CUDA 9.2-10.2 builds only; 1.7.0 was the first
+                    * with a CUDA 11.0 build (pytorch/pytorch#47109) */
+    }
+    for (size_t i = 0; i < sizeof eager / sizeof eager[0]; i++)
+        if (cv >= eager[i].cuda_lo && cv <= eager[i].cuda_hi) {
+            *bytes = (int64_t)eager[i].mib * 1024 * 1024;
+            *why = eager[i].why;
+            return 0;
+        }
+    return oomlab_err_set(err, "no CUDA context figure for CUDA %d.%d: give --context", cv / 100, cv % 100);
 }

@@ -28,4 +28,18 @@ const struct gpu_card *gpus_table(size_t *n);
  * "80"). The row with the most key tokens wins; NULL when none or a tie. */
 const struct gpu_card *gpus_find(const char *name);
 
+/* The CUDA context a PyTorch build loads. With lazy module loading (torch
+ * >= 1.13 sets CUDA_MODULE_LOADING=LAZY when unset; CUDA >= 11.7) kernels
+ * are loaded when first used and the card's default (card_default) holds;
+ * before, every kernel of every library is loaded at the first CUDA call,
+ * a figure that grows with the CUDA version. torch is "1.4", "1.7.1+cu110"
+ * (torch.__version__; the +cuXYZ tag names the CUDA build) or NULL; cuda is
+ * "10.1", "11.8" (torch.version.cuda) or NULL. Fills *bytes and *why (a
+ * static sentence naming the rule and its sources); 0, or -1 with a message
+ * (unparsable version, or a torch 1.7-1.12 without its CUDA version: those
+ * shipped CUDA 10.2 and 11.x builds). */
+struct oomlab_err;
+int gpus_context(const char *torch, const char *cuda, int64_t card_default, int64_t *bytes,
+                 const char **why, struct oomlab_err *err);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "est_fixture.h"
 #include "lib/est.h"
 #include "lib/gpus.h"
 #include "lib/models.h"
@@ -124,13 +125,9 @@ static void test_model_states_fp32_adamw(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_FP32, 1, 4);
     struct est_result r;
     struct oomlab_err err;
-    est_workload_init(&wl);
-    wl.precision = EST_FP32;
-    wl.batch = 1;
-    wl.seq = 4;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.params, 1480);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 4);
@@ -186,11 +183,7 @@ static int64_t block_bytes(const struct est_workload *wl, int64_t tokens)
 static void test_rmsnorm_keeps_the_fp32_copy(void **state)
 {
     (void)state;
-    struct est_workload wl;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
-    wl.batch = 2;
-    wl.seq = 4;
+    struct est_workload wl = fx_workload(EST_BF16, 2, 4);
     /* full: norms 2 x (32 + fp32 rsqrt 4 + 16) + qkv input 16 + q,k,v 48 +
      * sdpa out 16 and lse 8 + o input 16 + mlp input 16 + gate, up, act 96 +
      * down input 32 */
@@ -220,15 +213,11 @@ static void test_checkpoint_policies(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16, 2, 4);
     struct est_result none, block, ev1, ev2, ev3, op;
     struct oomlab_err err;
     enum est_ckpt c;
     int64_t every = 0;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
-    wl.batch = 2;
-    wl.seq = 4;
     assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
     wl.ckpt = EST_CKPT_FULL;
     assert_int_equal(est_compute(&m, &wl, &block, &err), 0);
@@ -276,12 +265,11 @@ static void test_checkpoint_policies(void **state)
 static void test_fit_combo(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-3-8b")->m;
+    struct est_model m = fx_preset("llama-3-8b");
     struct est_workload wl, alt;
     struct est_combo c;
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
     est_workload_init(&wl);
     wl.seq = 2048;
     wl.capacity_bytes = gpus_find("a10g")->capacity_bytes;
@@ -309,8 +297,7 @@ static void test_fit_combo(void **state)
     wl.capacity_bytes = (int64_t)1 << 42;
     assert_int_equal(est_fit_combo(&m, &wl, &c, &err), 0);
     assert_int_equal(c.n, 0);
-    struct est_model big = models_find("llama-3-70b")->m;
-    assert_int_equal(est_model_finish(&big, &err), 0);
+    struct est_model big = fx_preset("llama-3-70b");
     wl.capacity_bytes = gpus_find("t4")->capacity_bytes;
     assert_int_equal(est_fit_combo(&big, &wl, &c, &err), 0);
     assert_int_equal(c.n, -1);
@@ -323,13 +310,10 @@ static void test_fit_combo(void **state)
 static void test_paged_optimizer(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result plain, paged;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 32;
     wl.quant = EST_QUANT_NF4;
     wl.trainer = EST_TRAINER_LITGPT;
@@ -357,13 +341,9 @@ static void test_trainer_loss_buffers(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16, 2, 4);
     struct est_result r;
     struct oomlab_err err;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
-    wl.batch = 2;
-    wl.seq = 4;
     assert_int_equal(est_trainer_parse("torchtune"), EST_TRAINER_TORCHTUNE);
     assert_int_equal(est_trainer_parse("llmc"), EST_TRAINER_LLMC);
     assert_int_equal(est_trainer_parse("llm.c"), EST_TRAINER_LLMC);
@@ -407,13 +387,12 @@ static void test_trainer_loss_buffers(void **state)
 static void test_llmc_layout(void **state)
 {
     (void)state;
-    struct est_model m = models_find("gpt2")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     m.vocab = 50304;
     assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
     wl.trainer = EST_TRAINER_LLMC;
     wl.precision = EST_BF16;
     wl.master_weights = true;
@@ -448,12 +427,9 @@ static void test_eager_scores_only_in_eager(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_FP16, 1, 4);
     struct est_result eager, sdpa;
     struct oomlab_err err;
-    est_workload_init(&wl);
-    wl.precision = EST_FP16;
-    wl.seq = 4;
     wl.attention = EST_ATTN_EAGER;
     assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
     wl.attention = EST_ATTN_SDPA;
@@ -474,14 +450,11 @@ static void test_checkpointing_and_lora(void **state)
     (void)state;
     const struct model_preset *p = models_find("llama-2-7b");
     struct est_model m = p->m;
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 4, 2048);
     struct est_result none, full, lora;
     struct oomlab_err err;
     int64_t delta;
     assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.batch = 4;
-    wl.seq = 2048;
     assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
     struct est_workload ck = wl;
     ck.ckpt = EST_CKPT_FULL;
@@ -544,13 +517,10 @@ static void test_checkpointing_and_lora(void **state)
 static void test_litgpt_qlora_mechanisms(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result a, b;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.quant = EST_QUANT_NF4;
     assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
@@ -581,16 +551,14 @@ static void test_litgpt_qlora_mechanisms(void **state)
     assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes,
                      tok * 32 * 4 * 4096 - tok * 2 * 128 * 2);
     /* grouped KV heads are expanded and copied: no view, no extra */
-    struct est_model g = models_find("llama-3-8b")->m;
-    assert_int_equal(est_model_finish(&g, &err), 0);
+    struct est_model g = fx_preset("llama-3-8b");
     wl.trainer = EST_TRAINER_HF;
     assert_int_equal(est_compute(&g, &wl, &a, &err), 0);
     wl.trainer = EST_TRAINER_LITGPT;
     assert_int_equal(est_compute(&g, &wl, &b, &err), 0);
     assert_int_equal(b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes, -tok * 2 * 128 * 2);
     /* a tied preset (Falcon-7B) gets its own lm_head under litgpt */
-    struct est_model f = models_find("falcon-7b")->m;
-    assert_int_equal(est_model_finish(&f, &err), 0);
+    struct est_model f = fx_preset("falcon-7b");
     assert_true(f.tied_embeddings);
     assert_int_equal(est_compute(&f, &wl, &b, &err), 0);
     wl.trainer = EST_TRAINER_HF;
@@ -613,13 +581,10 @@ static void test_litgpt_qlora_mechanisms(void **state)
 static void test_litgpt_carry(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.quant = EST_QUANT_NF4;
     wl.trainer = EST_TRAINER_LITGPT;
@@ -636,8 +601,7 @@ static void test_litgpt_carry(void **state)
     int64_t mlp = 3 * 2 * f * T;
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * T * V > mlp ? 2 * T * V : mlp);
     wl.seq = 4096; /* V = 128256 (Llama-3): the conversion moment wins */
-    struct est_model g = models_find("llama-3-8b")->m;
-    assert_int_equal(est_model_finish(&g, &err), 0);
+    struct est_model g = fx_preset("llama-3-8b");
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_TEMP].bytes, (int64_t)2 * 4096 * 128256);
 }
@@ -645,14 +609,10 @@ static void test_litgpt_carry(void **state)
 static void test_sdpa_math(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 256);
     struct est_result e, s;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
-    wl.seq = 256;
     wl.attention = EST_ATTN_EAGER;
     assert_int_equal(est_compute(&m, &wl, &e, &err), 0);
     wl.attention = EST_ATTN_SDPA_MATH;
@@ -660,8 +620,7 @@ static void test_sdpa_math(void **state)
     int64_t tok = wl.batch * wl.seq;
     assert_int_equal(e.comp[EST_C_ACTS].bytes - s.comp[EST_C_ACTS].bytes, tok * 32 * 32 * 256 * (6 - 2));
     assert_int_equal(est_attn_parse("sdpa-math"), EST_ATTN_SDPA_MATH);
-    struct est_model g = models_find("gpt2")->m;
-    assert_int_equal(est_model_finish(&g, &err), 0);
+    struct est_model g = fx_preset("gpt2");
     wl.precision = EST_FP32;
     wl.attention = EST_ATTN_EAGER;
     assert_int_equal(est_compute(&g, &wl, &e, &err), 0);
@@ -680,12 +639,10 @@ static void test_kv_cache(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    est_workload_init(&wl);
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_FP16;
     wl.prompt_len = 10;
     /* a plain forward: the prompt's K, V: 2 (K,V) x 2 layers x kv dim 8 x 2 B x 10 */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
@@ -725,12 +682,10 @@ static void test_gen_mechanisms(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
     struct est_result r;
     struct oomlab_err err = {{0}};
-    est_workload_init(&wl);
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_FP16;
     wl.prompt_len = 10;
     wl.gen_len = 1000;
     wl.cache = EST_CACHE_STATIC;
@@ -797,11 +752,9 @@ static void test_absurd_sizes(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, (int64_t)1 << 40, 512);
     struct est_result r;
     struct oomlab_err err = {{0}};
-    est_workload_init(&wl);
-    wl.batch = (int64_t)1 << 40;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
     assert_non_null(strstr(err.msg, "batch 1099511627776 is out of range"));
     wl.batch = 0;
@@ -836,10 +789,9 @@ static void test_quant_needs_lora(void **state)
 {
     (void)state;
     struct est_model m = toy();
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    est_workload_init(&wl);
     wl.quant = EST_QUANT_NF4;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
     assert_non_null(strstr(err.msg, "LoRA"));
@@ -853,12 +805,10 @@ static void test_sharding_divides_states(void **state)
     (void)state;
     const struct model_preset *p = models_find("llama-2-13b");
     struct est_model m = p->m;
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result one, z3;
     struct oomlab_err err;
     assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
     wl.gpus = 8;
     wl.shard = EST_SHARD_FSDP;
@@ -886,13 +836,11 @@ static void test_max_batch_and_levers(void **state)
     (void)state;
     const struct model_preset *p = models_find("gpt2");
     struct est_model m = p->m;
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 1024);
     struct est_result r;
     struct oomlab_err err;
     int64_t b, s;
     assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.seq = 1024;
     est_max_batch(&m, &wl, &b, &err);
     assert_int_equal(b, -1); /* capacity unknown */
     wl.capacity_bytes = (int64_t)16 << 30;
@@ -992,8 +940,7 @@ static void test_every_card_resolves_from_its_device_name(void **state)
 static void test_kind_and_checked(void **state)
 {
     (void)state;
-    struct est_workload wl;
-    est_workload_init(&wl);
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     assert_int_equal(est_kind_of(&wl), EST_KIND_FULL);
     wl.lora_r = 8;
     assert_int_equal(est_kind_of(&wl), EST_KIND_LORA);
@@ -1042,15 +989,10 @@ static void test_kind_and_checked(void **state)
 static void test_fsdp_mixed_units(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result hf, lit, one;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
-    wl.batch = 1;
-    wl.seq = 512;
     wl.gpus = 2;
     wl.shard = EST_SHARD_FSDP;
     wl.grad_accum = 8;
@@ -1075,16 +1017,11 @@ static void test_fsdp_mixed_units(void **state)
 static void test_longest_first(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 1304);
     struct est_result base, lf;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.trainer = EST_TRAINER_LITGPT;
-    wl.batch = 1;
-    wl.seq = 1304;
     wl.grad_accum = 128;
     wl.lora_r = 8;
     wl.quant = EST_QUANT_NF4;
@@ -1121,14 +1058,11 @@ static void test_longest_first(void **state)
 static void test_litgpt_mixed_inference(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result hf, lit;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
     wl.mode = EST_MODE_INFER;
-    wl.precision = EST_BF16_MIXED;
     wl.prompt_len = 6;
     wl.gen_len = 50;
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
@@ -1148,14 +1082,11 @@ static void test_litgpt_mixed_inference(void **state)
 static void test_torchao_nf4_init(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result ld, tr, hf;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
     wl.mode = EST_MODE_LOAD;
-    wl.precision = EST_BF16;
     wl.quant = EST_QUANT_NF4_DQ;
     wl.lora_r = 8;
     wl.trainer = EST_TRAINER_TORCHTUNE;
@@ -1179,20 +1110,15 @@ static void test_torchao_nf4_init(void **state)
 static void test_deepspeed_no_autocast(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 1024);
     struct est_result pure, mixed, fsdp;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.batch = 2;
-    wl.seq = 1024;
     wl.gpus = 8;
     wl.shard = EST_SHARD_ZERO3;
     wl.ckpt = EST_CKPT_FULL;
     wl.attention = EST_ATTN_FLASH;
     wl.lora_r = 8;
-    wl.precision = EST_BF16;
     assert_int_equal(est_compute(&m, &wl, &pure, &err), 0);
     wl.precision = EST_BF16_MIXED;
     assert_int_equal(est_compute(&m, &wl, &mixed, &err), 0);
@@ -1206,15 +1132,10 @@ static void test_deepspeed_no_autocast(void **state)
 static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-3-8b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 1024);
     struct est_result hf, tt;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16_MIXED;
-    wl.batch = 1;
-    wl.seq = 1024;
     wl.gpus = 8;
     wl.shard = EST_SHARD_FSDP;
     wl.attention = EST_ATTN_FLASH;
@@ -1251,17 +1172,12 @@ static void test_torchtitan_fsdp2(void **state)
 static void test_neox_qkv_view(void **state)
 {
     (void)state;
-    struct est_model m = models_find("pythia-410m")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("pythia-410m");
+    struct est_workload wl = fx_workload(EST_FP16, 1, 128);
     struct est_result hf, tt;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_FP16;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.batch = 1;
-    wl.seq = 128;
     wl.attention = EST_ATTN_SDPA;
     wl.use_cache = 2; /* the presents' fp32 key: test_neox_presents */
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
@@ -1288,12 +1204,10 @@ static void test_offload(void **state)
     (void)state;
     const struct model_preset *p = models_find("llama-2-13b");
     struct est_model m = p->m;
-    struct est_workload wl;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r, z;
     struct oomlab_err err;
     assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16_MIXED;
     wl.offload = EST_OFFLOAD_OPTIMIZER;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     int64_t P = r.params;
@@ -1341,16 +1255,12 @@ static void test_offload(void **state)
 static void test_layer_buffers(void **state)
 {
     (void)state;
-    struct est_model m = models_find("pythia-410m")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("pythia-410m");
+    struct est_workload wl = fx_workload(EST_FP16, 1, 128);
     struct est_result r, none;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_FP16;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 128;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     int64_t n = 2048, L = 24;
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params + L * (n * n + 2 * 4 * n * 16));
@@ -1365,8 +1275,7 @@ static void test_layer_buffers(void **state)
     wl.trainer = EST_TRAINER_TORCHTUNE; /* not HF's modules */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * r.params);
-    struct est_model g = models_find("gpt2")->m;
-    assert_int_equal(est_model_finish(&g, &err), 0);
+    struct est_model g = fx_preset("gpt2");
     est_workload_init(&wl);
     wl.mode = EST_MODE_INFER;
     wl.precision = EST_FP16;
@@ -1383,16 +1292,12 @@ static void test_layer_buffers(void **state)
 static void test_neox_presents(void **state)
 {
     (void)state;
-    struct est_model m = models_find("pythia-410m")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("pythia-410m");
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
     struct est_result on, off;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_FP16;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 512;
     assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
     wl.use_cache = 2;
     assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
@@ -1415,25 +1320,21 @@ static void test_neox_presents(void **state)
     assert_int_equal(on.comp[EST_C_ACTS].bytes, off.comp[EST_C_ACTS].bytes);
 }
 
-/* --keep-outputs (optimum's benchmark_training loop): the previous output
+/* --loop-holds outputs (was --keep-outputs; optimum's benchmark_training loop): the previous output
  * object (fp16 logits T V x 2 B, presents: fp32 key 4h + the fused qkv
  * output 6h per layer) beside the next forward's end; the current one beside
  * the whole gradient at the end of backward, the peak at short sequences. */
 static void test_keep_outputs(void **state)
 {
     (void)state;
-    struct est_model m = models_find("pythia-410m")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("pythia-410m");
+    struct est_workload wl = fx_workload(EST_FP16, 1, 2048);
     struct est_result base, kept;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_FP16;
     wl.optimizer = EST_OPT_NONE;
     wl.loss = EST_LOSS_SUM;
-    wl.seq = 2048;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
-    wl.keep_outputs = true;
+    wl.loop_holds = EST_KEEP_OUTPUTS;
     assert_int_equal(est_compute(&m, &wl, &kept, &err), 0);
     int64_t h = 1024, L = 24, T = 2048, V = 50304;
     int64_t out = T * (2 * V + L * (4 * h + 2 * 3 * h));
@@ -1454,6 +1355,125 @@ static void test_keep_outputs(void **state)
                      kept.comp[EST_C_WEIGHTS].bytes + kept.comp[EST_C_GRADS].bytes + T * 2 * V);
 }
 
+/* --loop-holds, the one option for what the loop holds of the output: the
+ * output object's logits are counted as the model returned them (HF Llama's
+ * head: fp32), as --loop-holds logits counts them, where --keep-outputs
+ * took the activation dtype for every family; none holds no logits through
+ * backward (HF Trainer's compute_loss returns the loss alone), where HF's
+ * default holds them in the activation dtype. The names parse both ways. */
+static void test_loop_holds(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 256);
+    struct est_result autor, none, outs;
+    struct oomlab_err err;
+    wl.lora_r = 8;
+    wl.use_cache = 2; /* no presents: the output object is the logits alone */
+    const int64_t TV = 256 * (int64_t)32000;
+    assert_int_equal(est_compute(&m, &wl, &autor, &err), 0);
+    assert_int_equal(autor.comp[EST_C_LOGITS].bytes, TV * (2 + 4)); /* held 16-bit + fp32 log-softmax */
+    wl.loop_holds = EST_KEEP_NONE;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    assert_int_equal(none.comp[EST_C_LOGITS].bytes, TV * 4);
+    assert_non_null(strstr(est_loss_path(&m, &wl), "holds no logits"));
+    wl.loop_holds = EST_KEEP_OUTPUTS;
+    assert_int_equal(est_compute(&m, &wl, &outs, &err), 0);
+    assert_int_equal(outs.comp[EST_C_LOGITS].bytes, TV * (4 + 4)); /* as returned: fp32 */
+    assert_true(outs.comp[EST_C_TEMP].bytes >= TV * 4);             /* the previous object, fp32 */
+    assert_int_equal(est_keep_parse("outputs"), EST_KEEP_OUTPUTS);
+    assert_int_equal(est_keep_parse("logits"), EST_KEEP_LOGITS);
+    assert_int_equal(est_keep_parse("none"), EST_KEEP_NONE);
+    assert_int_equal(est_keep_parse("all"), -1);
+    assert_string_equal(est_keep_name(EST_KEEP_AUTO), "auto");
+}
+
+/* --precision bf16-autocast: HF Trainer --bf16 on a model loaded in bf16.
+ * The states are pure bf16's (16-bit weights, gradients and AdamW states, no
+ * master, no autocast weight copies); activations follow autocast's fp32
+ * list: GPT-2's LayerNorms keep an fp32 copy of their input and eager
+ * softmax is fp32, as under bf16-mixed (no checkpointing: the residual
+ * stream is not kept apart from the norms); Llama's RMSNorm upcasts itself,
+ * so with SDPA its activations are pure bf16's. DeepSpeed's engine runs no
+ * autocast: refused. Before: no such value. */
+static void test_autocast16(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2"), l = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 2, 512);
+    struct est_result pure, ac, mixed;
+    struct oomlab_err err;
+    assert_int_equal(est_precision_parse("bf16-autocast"), EST_BF16_AUTOCAST);
+    assert_int_equal(est_precision_parse("fp16-autocast"), EST_FP16_AUTOCAST);
+    assert_string_equal(est_precision_name(EST_BF16_AUTOCAST), "bf16-autocast");
+    wl.attention = EST_ATTN_EAGER;
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&g, &wl, &pure, &err), 0);
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_int_equal(est_compute(&g, &wl, &ac, &err), 0);
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&g, &wl, &mixed, &err), 0);
+    assert_int_equal(ac.comp[EST_C_WEIGHTS].bytes, pure.comp[EST_C_WEIGHTS].bytes);
+    assert_int_equal(ac.comp[EST_C_GRADS].bytes, pure.comp[EST_C_GRADS].bytes);
+    assert_int_equal(ac.comp[EST_C_OPTIM].bytes, pure.comp[EST_C_OPTIM].bytes);
+    assert_int_equal(ac.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    assert_true(mixed.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+    assert_int_equal(ac.comp[EST_C_ACTS].bytes, mixed.comp[EST_C_ACTS].bytes);
+    assert_true(ac.comp[EST_C_ACTS].bytes > pure.comp[EST_C_ACTS].bytes);
+    /* Llama with SDPA: RMSNorm computes on x.float() either way */
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 8;
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_int_equal(est_compute(&l, &wl, &ac, &err), 0);
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&l, &wl, &pure, &err), 0);
+    assert_int_equal(ac.comp[EST_C_ACTS].bytes, pure.comp[EST_C_ACTS].bytes);
+    assert_int_equal(ac.peak_allocated_bytes, pure.peak_allocated_bytes);
+    assert_non_null(strstr(est_precision_model(&l, &wl), "pure 16-bit"));
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_non_null(strstr(est_precision_model(&l, &wl), "autocast on 16-bit weights"));
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&l, &wl, &ac, &err), -1);
+    assert_non_null(strstr(err.msg, "no autocast"));
+}
+
+/* --torch / --cuda: the CUDA context of an eager-loading build (torch <
+ * 1.13, CUDA < 11.7) from published measurements by CUDA version; lazy
+ * builds keep the card's figure. Before: the card's default whatever the
+ * version (torch 1.4's BERT rows read 37% low). */
+static void test_context_by_version(void **state)
+{
+    (void)state;
+    struct oomlab_err err;
+    int64_t b = 0;
+    const char *why = NULL;
+    const int64_t MiB = 1024 * 1024, card = 420 * MiB;
+    assert_int_equal(gpus_context("1.4", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    assert_non_null(strstr(why, "pytorch/pytorch#49877"));
+    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    assert_int_equal(gpus_context("2.1.0", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(b, card);
+    assert_non_null(strstr(why, "LAZY"));
+    assert_int_equal(gpus_context(NULL, "11.8", -1, &b, &why, &err), 0);
+    assert_int_equal(b, -1); /* lazy without a card: the estimator's default */
+    assert_int_equal(gpus_context("1.13", "11.6", card, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context(NULL, "10.2", card, &b, &why, &err), 0);
+    assert_int_equal(b, 798 * MiB);
+    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: the CUDA version is needed */
+    assert_int_equal(gpus_context("1.8", NULL, card, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "--cuda"));
+    assert_int_equal(gpus_context("1.4+cpu", NULL, card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("one", NULL, card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "11.x", card, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "8.0", card, &b, &why, &err), -1);
+}
+
 /* --var-len: an epoch of varying lengths reserves more than a run at its
  * longest length (the allocator's cached segments of shorter steps), only in
  * the reserved figures; none when the longest comes first or every sample is
@@ -1461,16 +1481,12 @@ static void test_keep_outputs(void **state)
 static void test_var_len(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 4096);
     struct est_result base, r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.ckpt = EST_CKPT_FULL;
-    wl.seq = 4096;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
     wl.len_mean = 1500;
     wl.len_sd = 1000;
@@ -1540,6 +1556,9 @@ int main(void)
         cmocka_unit_test(test_layer_buffers),
         cmocka_unit_test(test_neox_presents),
         cmocka_unit_test(test_keep_outputs),
+        cmocka_unit_test(test_loop_holds),
+        cmocka_unit_test(test_autocast16),
+        cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,27 +13,19 @@
 
 #include <cmocka.h>
 
+#include "est_fixture.h"
 #include "lib/est.h"
 #include "lib/models.h"
-
-static struct est_model preset(const char *name)
-{
-    struct est_model m = models_find(name)->m;
-    struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    return m;
-}
 
 /* DeepSpeed runs ZeRO-1/2/3 on one GPU (HF Trainer with --deepspeed on a
  * single card); FSDP on one GPU stays refused. */
 static void test_zero_on_one_gpu(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    est_workload_init(&wl);
     wl.lora_r = 8;
     for (int s = EST_SHARD_ZERO1; s <= EST_SHARD_ZERO3; s++) {
         wl.shard = (enum est_shard)s;
@@ -51,13 +43,11 @@ static void test_zero_on_one_gpu(void **state)
 static void test_zero_master_any_dtype(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     int64_t P = 0;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.gpus = 2;
     wl.shard = EST_SHARD_ZERO2;
     assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
@@ -74,12 +64,10 @@ static void test_zero_master_any_dtype(void **state)
 static void test_zero_ipg_bucket(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r, off, small, none;
     struct oomlab_err err;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
     wl.gpus = 2;
     wl.shard = EST_SHARD_ZERO2;
@@ -121,12 +109,11 @@ static void test_zero_ipg_bucket(void **state)
 static void test_zero_step_fp32_grad(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     int64_t P = 0;
-    est_workload_init(&wl);
     wl.ckpt = EST_CKPT_FULL;
     wl.shard = EST_SHARD_ZERO2;
     wl.gpus = 1;
@@ -153,13 +140,11 @@ static void test_zero_step_fp32_grad(void **state)
 static void test_zero_offload_host(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     int64_t P = 0;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.shard = EST_SHARD_ZERO2;
     wl.offload = EST_OFFLOAD_OPTIMIZER;
     assert_int_equal(est_params(&m, &wl, &P, NULL, &err), 0);
@@ -181,16 +166,13 @@ static void test_zero_offload_host(void **state)
 static void test_zero3_one_gpu_gathers_nothing(void **state)
 {
     (void)state;
-    struct est_model m = preset("llama-2-7b");
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 2048);
     struct est_result z3, plain;
     struct oomlab_err err;
     int64_t P = 0, T = 0;
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 16;
     wl.ckpt = EST_CKPT_FULL;
-    wl.seq = 2048;
     assert_int_equal(est_params(&m, &wl, &P, &T, &err), 0);
     assert_int_equal(est_compute(&m, &wl, &plain, &err), 0);
     wl.shard = EST_SHARD_ZERO3;
@@ -210,12 +192,11 @@ static void test_zero3_one_gpu_gathers_nothing(void **state)
 static void test_encoder_forward_keeps_no_kv(void **state)
 {
     (void)state;
-    struct est_model bert = preset("bert-base-uncased"), gpt2 = preset("gpt2");
-    struct est_workload wl;
+    struct est_model bert = fx_preset("bert-base-uncased"), gpt2 = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
     struct est_result r;
     struct oomlab_err err;
     char buf[320];
-    est_workload_init(&wl);
     wl.mode = EST_MODE_INFER;
     wl.precision = EST_FP32;
     wl.batch = 8;

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "est_fixture.h"
 #include "lib/est.h"
 #include "lib/models.h"
 
@@ -23,17 +24,12 @@
 
 static void qlora_7b(struct est_model *m, struct est_workload *wl)
 {
-    struct oomlab_err err;
-    *m = models_find("llama-2-7b")->m;
-    assert_int_equal(est_model_finish(m, &err), 0);
-    est_workload_init(wl);
-    wl->precision = EST_BF16;
+    *m = fx_preset("llama-2-7b");
+    *wl = fx_workload(EST_BF16, 1, 2048);
     wl->quant = EST_QUANT_NF4_DQ;
     wl->lora_r = 64;
     wl->lora_targets = EST_LORA_ALL & ~EST_LORA_O & ~EST_LORA_HEAD;
     wl->lora_dropout = 0.1;
-    wl->batch = 1;
-    wl->seq = 2048;
     wl->ckpt = EST_CKPT_FULL;
     wl->gpus = 2;
     wl->shard = EST_SHARD_FSDP;
@@ -118,16 +114,11 @@ static void test_fsdp_gathers_packed_4bit(void **state)
 static void test_ckpt_moments(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 4, 2048);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
-    wl.batch = 4;
-    wl.seq = 2048;
     wl.ckpt = EST_CKPT_FULL;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     const int64_t T = 4 * 2048, V = 32000;
@@ -158,36 +149,30 @@ static void test_ckpt_moments(void **state)
     assert_true(r.comp[EST_C_ACTS].bytes > T * 32 * 8192 * 4);
 }
 
-/* --keep-logits: the loop holds the logits as returned through backward —
+/* --loop-holds logits (was --keep-logits): the loop holds the logits as returned through backward —
  * torchtune's recipes before 8a98fbaa3 (the fp32 shifted copy), fsdp_qlora's
  * `output` (Llama's heads return fp32). Before: no such option; torchtune
  * always deleted them, HF held them in the activation dtype. */
 static void test_keep_logits(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m, g = models_find("gpt2")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b"), g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    assert_int_equal(est_model_finish(&g, &err), 0);
-    est_workload_init(&wl);
-    wl.precision = EST_BF16;
     wl.lora_r = 8;
-    wl.batch = 2;
-    wl.seq = 512;
     wl.trainer = EST_TRAINER_TORCHTUNE;
-    wl.keep_logits = true;
+    wl.loop_holds = EST_KEEP_LOGITS;
     const int64_t T = 2 * 512;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8); /* held fp32 + log-softmax */
     assert_non_null(strstr(est_loss_path(&m, &wl), "before 8a98fbaa3"));
-    wl.keep_logits = false;
+    wl.loop_holds = EST_KEEP_AUTO;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 4);
     /* HF: Llama's head returns fp32, GPT-2's the activation dtype */
     wl.trainer = EST_TRAINER_HF;
-    wl.keep_logits = true;
+    wl.loop_holds = EST_KEEP_LOGITS;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8);
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
@@ -257,14 +242,11 @@ static void test_peft_fp32_adapters(void **state)
 static void test_bnb_load_transient(void **state)
 {
     (void)state;
-    struct est_model m = models_find("llama-2-7b")->m;
-    struct est_workload wl;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
     struct est_result r;
     struct oomlab_err err;
-    assert_int_equal(est_model_finish(&m, &err), 0);
-    est_workload_init(&wl);
     wl.mode = EST_MODE_LOAD;
-    wl.precision = EST_BF16;
     wl.quant = EST_QUANT_NF4_DQ;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     const double big = 4096.0 * 11008; /* gate/up/down: HF keeps the head 16-bit */
