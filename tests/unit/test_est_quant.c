@@ -35,6 +35,14 @@ static void qlora_7b(struct est_model *m, struct est_workload *wl)
     wl->shard = EST_SHARD_FSDP;
 }
 
+/* the same on one GPU, unsharded */
+static void qlora_7b_one_gpu(struct est_model *m, struct est_workload *wl)
+{
+    qlora_7b(m, wl);
+    wl->gpus = 1;
+    wl->shard = EST_SHARD_NONE;
+}
+
 static void assert_near(double got, double want)
 {
     if (fabs(got - want) > 2.0) fail_msg("got %.0f, want %.0f", got, want);
@@ -201,9 +209,7 @@ static void test_peft_fp32_adapters(void **state)
     struct est_workload wl;
     struct est_result q, s;
     struct oomlab_err err;
-    qlora_7b(&m, &wl);
-    wl.gpus = 1;
-    wl.shard = EST_SHARD_NONE;
+    qlora_7b_one_gpu(&m, &wl);
     wl.ckpt = EST_CKPT_NONE;
     assert_int_equal(est_compute(&m, &wl, &q, &err), 0);
     int64_t Pt = q.trainable_params;
@@ -276,9 +282,7 @@ static void test_kbit_prep(void **state)
     struct est_workload wl;
     struct est_result base, prep;
     struct oomlab_err err;
-    qlora_7b(&m, &wl);
-    wl.gpus = 1;
-    wl.shard = EST_SHARD_NONE;
+    qlora_7b_one_gpu(&m, &wl);
     wl.quant = EST_QUANT_NF4;
     assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
     wl.kbit_prep = true;
@@ -315,9 +319,7 @@ static void test_gptq_awq(void **state)
     struct est_workload wl;
     struct est_result q, none;
     struct oomlab_err err;
-    qlora_7b(&m, &wl);
-    wl.gpus = 1;
-    wl.shard = EST_SHARD_NONE;
+    qlora_7b_one_gpu(&m, &wl);
     wl.mode = EST_MODE_LOAD;
     wl.quant = EST_QUANT_GPTQ;
     wl.lora_r = 0;
@@ -351,9 +353,7 @@ static void test_gptq_awq(void **state)
     assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
     assert_true(q.comp[EST_C_ACTS].bytes < none.comp[EST_C_ACTS].bytes);
     /* bf16 with --kbit-prep: GPTQ's rest stays 16-bit, AWQ's is cast to fp32 */
-    qlora_7b(&m, &wl);
-    wl.gpus = 1;
-    wl.shard = EST_SHARD_NONE;
+    qlora_7b_one_gpu(&m, &wl);
     wl.quant = EST_QUANT_GPTQ;
     assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
     wl.kbit_prep = true;
@@ -375,9 +375,7 @@ static void test_quant_infer_mixed(void **state)
     struct est_workload wl;
     struct est_result r;
     struct oomlab_err err;
-    qlora_7b(&m, &wl);
-    wl.gpus = 1;
-    wl.shard = EST_SHARD_NONE;
+    qlora_7b_one_gpu(&m, &wl);
     wl.lora_r = 0;
     wl.mode = EST_MODE_INFER;
     wl.precision = EST_BF16_MIXED;
