@@ -596,6 +596,20 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_vllm,
      .near = near_vllm},
+    /* vLLM's block count after profiling, logged right before that error
+     * ("INFO ... executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681";
+     * older "# GPU blocks: 0, # CPU blocks: ..."): no KV-cache block fits on
+     * the device, also when the paste cut the error below it
+     * (vllm-project/vllm#13882, corpus-heldout17 h17-44). */
+    {.kind = "vllm-kv-cache",
+     .framework = "vllm",
+     .any = {"# cuda blocks: 0,", "# GPU blocks: 0,"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_vllm},
     {.kind = "vllm-kv-cache",
      .framework = "vllm",
      .need = {"No available memory for the cache blocks"},
@@ -1082,6 +1096,20 @@ static const struct msg_rule rules[] = {
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
     },
+    /* ... or the allocation said to fail, with the device named before or
+     * after in the clause ("Memory allocation problem on GPU",
+     * ultralytics/ultralytics#7076; "GPU memory allocation error"). */
+    {STANDALONE_MENTION,
+     .any = {"emory allocation problem", "emory allocation error", "emory allocation fail"},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+    },
+    /* ... or the device allocator's call named as failing with the OOM words
+     * in prose ("a call to `cudaMalloc` failed with an "out of memory"
+     * error", ggml-org/llama.cpp#7366 as heldout9's h9-10, seen). */
+    {STANDALONE_MENTION,
+     .need = {"out of memory"},
+     .any = {"cudaMalloc", "cuMemAlloc", "hipMalloc"},
+    },
     /* ... in lower case: the device word is part of the anchor, since "oom"
      * alone is in too many words for the hot scan ("room", "zoom"). */
     {STANDALONE_MENTION,
@@ -1378,7 +1406,7 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
         size_t we = i;
         while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
         if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
-        if (is_qualifier(r, text + i, we - i)) return round > 0 || text[we] != ':';
+        if (is_qualifier(r, text + i, we - i)) return true;
         if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
     }
     return false;
@@ -1420,10 +1448,14 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         p = hit + 1;
         size_t at = (size_t)(hit - text);
         if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        while (at > 0 && isalpha((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at]))
+            at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
-        if (r->qualifier[0] && !qualified(r, text, at) && !qualified_after(r, text, len, at + ll)) continue;
-        if (r->deny && denied(text, len, at, at + ll)) continue;
+        size_t hit_end = (size_t)(hit - text) + ll;
+        if (r->qualifier[0] && !qualified(r, text, at) && !qualified_after(r, text, len, hit_end))
+            continue;
+        if (r->deny && denied(text, len, at, hit_end)) continue;
         return true;
     }
     return false;
