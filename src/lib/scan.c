@@ -935,14 +935,28 @@ enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
 
 static int known_figures(const struct oom_event *ev);
 
-/* A message with no figure at all (an issue title quoting it: "RuntimeError:
- * CUDA out of memory occurred when testing"; a re-raise) and, further down,
- * the same framework's message with its figures: one event, the full one. */
+/* Every figure o states, ev states the same (bytes and GPU). */
+static bool figures_within(const struct oom_event *o, const struct oom_event *ev)
+{
+    const int64_t *a = &o->bytes.requested, *b = &ev->bytes.requested;
+    for (size_t i = 0; i < sizeof o->bytes / sizeof(int64_t); i++)
+        if (a[i] >= 0 && a[i] != b[i]) return false;
+    return o->gpu < 0 || o->gpu == ev->gpu;
+}
+
+/* A message with no figure at all, or only some of the figures (an issue
+ * title quoting it: "RuntimeError: CUDA out of memory occurred when
+ * testing", "CUDA out of memory. Tried to allocate 264.00 MiB" above the
+ * whole message, OPIXray-author/OPIXray#5; a re-raise; a host look-alike's
+ * bare class name above its message, "numpy.core._exceptions._ArrayMemory
+ * Error" over "...: Unable to allocate 58.0 GiB ...") and, further down, the
+ * same framework's message with more figures that agree: one event, the
+ * full one. */
 static bool figureless_then_full(const struct oom_event *o, const struct oom_event *ev, long dist)
 {
-    return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom && ev->gpu_oom &&
-           !strcmp(o->framework, ev->framework) && known_figures(o) == 0 &&
-           known_figures(ev) - (ev->gpu >= 0) > 0;
+    return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom == ev->gpu_oom &&
+           !strcmp(o->framework, ev->framework) && known_figures(ev) - (ev->gpu >= 0) > 0 &&
+           known_figures(ev) > known_figures(o) && figures_within(o, ev);
 }
 
 /* A message a wrap split into its words and its numbers ("CUDA out of" /

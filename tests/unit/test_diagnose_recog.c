@@ -1117,6 +1117,50 @@ static void test_wordings_rec4(void **state)
     }
 }
 
+/* A title that states some of the figures above the whole message (or a
+ * host look-alike's bare class name above its message): one event with
+ * every figure. */
+static void test_partial_then_full(void **state)
+{
+    (void)state;
+    /* OPIXray-author/OPIXray#5 (corpus-heldout17 h17-54) */
+    const char *gpu =
+        "CUDA out of memory. Tried to allocate 264.00 MiB\n"
+        "how to fix this\n"
+        "\" CUDA out of memory. Tried to allocate 264.00 MiB (GPU 0; 2.00 GiB total capacity; "
+        "788.51 MiB already allocated; 145.93 MiB free; 1.02 GiB reserved in total by PyTorch)\"\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(gpu, strlen(gpu), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, 276824064);
+    assert_int_equal(rep.events[rep.primary].bytes.capacity, 2147483648LL);
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+    /* ru1ven/KeypointFusion#3 (corpus-heldout14 h14-50, seen) */
+    const char *host =
+        "numpy.core._exceptions._ArrayMemoryError\n"
+        "Hello, when i testing on dexycb, i have some problem like\xef\xbc\x9a\n"
+        "File \"\", line 739, in getCrop\n"
+        "    cropped = (np.pad(cropped, ((abs(ystart) - max(ystart, 0),\n"
+        "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 58.0 GiB for an array with "
+        "shape (176351, 176460) and data type uint16\n";
+    assert_int_equal(scan_text(host, strlen(host), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_true(rep.primary < 0);
+    assert_int_equal(rep.events[0].bytes.requested, 62277025792LL);
+    oom_report_release(&rep);
+    /* figures that disagree stay two events (constructed) */
+    const char *two = "CUDA out of memory. Tried to allocate 20.00 MiB\n"
+                      "RuntimeError: CUDA out of memory. Tried to allocate 264.00 MiB (GPU 0; 2.00 GiB "
+                      "total capacity; 788.51 MiB already allocated; 145.93 MiB free; 1.02 GiB "
+                      "reserved in total by PyTorch)\n";
+    assert_int_equal(scan_text(two, strlen(two), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 2);
+    oom_report_release(&rep);
+}
+
 /* Denials scoped to the clause naming the OOM, in several languages: the
  * words of the classifier on one line each. */
 static void test_denials(void **state)
@@ -1292,6 +1336,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mention_forms),
         cmocka_unit_test(test_device_words),
         cmocka_unit_test(test_wordings_rec4),
+        cmocka_unit_test(test_partial_then_full),
         cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
