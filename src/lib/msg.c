@@ -1110,6 +1110,16 @@ static const struct msg_rule rules[] = {
      .need = {"out of memory"},
      .any = {"cudaMalloc", "cuMemAlloc", "hipMalloc"},
     },
+    /* ... or memory running out named with the device inside the words
+     * ("Running out of VRAM AMD 7900 xt", AUTOMATIC1111/stable-diffusion-
+     * webui#16461 as heldout13's h13-51; "It is out of GPU memory.",
+     * heldout12's h12-15; "ERROR: Out of GPU memory", CUDA.jl): needs no
+     * traceback; a denial or a hypothetical ("if you're running out of
+     * VRAM") takes it back. */
+    {STANDALONE_MENTION,
+     .any = {"out of VRAM", "Out of VRAM", "out of vram", "out of GPU memory", "Out of GPU memory",
+             "out of GPU RAM", "out of video memory", "Out of video memory"},
+    },
     /* ... in lower case: the device word is part of the anchor, since "oom"
      * alone is in too many words for the hot scan ("room", "zoom"). */
     {STANDALONE_MENTION,
@@ -1122,6 +1132,22 @@ static const struct msg_rule rules[] = {
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
      .unless = {"kill"},
      .word = true,
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... and the class's name alone, in words or as a title ("When trying to
+     * send API request for text generation I get OutOfMemory.",
+     * oobabooga/textgen#6430 as heldout14's h14-07; a title "OutOfMemoryError"
+     * above a [rank4]: traceback, heldout10's h10-51): like the words above,
+     * an event only when a traceback follows and the log shows no OOM
+     * message; never in code (an except clause, isinstance). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OutOfMemory"},
+     .unless = {"kill", "except", "isinstance", "pin memory"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,

@@ -1099,6 +1099,36 @@ static void test_wordings_rec4(void **state)
          "memory\" error, which is something outside the control of llama.cpp.\n", true},
         {"vllm-project/vllm#13882",
          "INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681\n", true},
+        /* memory running out with the device inside the words; the class's
+         * name alone above a traceback (heldout13, heldout12, heldout14;
+         * seen) */
+        {"AUTOMATIC1111/stable-diffusion-webui#16461", "# [Bug]: Running out of VRAM AMD 7900 xt
+",
+         true},
+        {"lltcggie/waifu2x-caffe#178", "It is out of GPU memory.
+", true},
+        {"oobabooga/textgen#6430 (the Cyrillic folder in the path left out)",
+         "API OutOfMemory Error
+"
+         "When trying to send API request for text generation I get OutOfMemory. At the same time "
+         "text generation in the browser goes smoothly and quietly.
+
+### Logs
+
+```shell
+"
+         "Traceback (most recent call last):
+"
+         "  File \"/home/kupert/AI_TOOLS/text-generation-webui/modules/callbacks.py\", line 61, in "
+         "gentask
+    ret = self.mfunc(callback=_callback, *args, **self.kwargs)
+", true},
+        /* advice, a hypothetical (ggml-org/llama.cpp#16725's last line) */
+        {"ggml-org/llama.cpp#16725",
+         "common_init_from_params: failed to create context with model 'models/large/Apertus-70B-"
+         "Instruct-2509-IQ4_XS.gguf', try reducing --n-gpu-layers if you're running out of VRAM
+",
+         false},
         /* a block count that is not zero; a denied allocation error
          * (constructed) */
         {"(constructed from vllm-project/vllm#13882)",
