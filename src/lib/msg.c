@@ -297,6 +297,12 @@ static const struct msg_near near_trt[] = {
  * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
 static const struct msg_near near_cuda_error[] = {
     {"current device: %d", MSG_F_GPU, 0, 2},
+    /* TF's stream executor names no device on its "failed to allocate ...
+     * from device: CUDA_ERROR_OUT_OF_MEMORY" lines; the BFC allocator lines
+     * around them do ("Allocator (GPU_0_bfc) ran out of memory trying to
+     * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
+     * h17-24; talmolab/sleap#2142 = h9-37). */
+    {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};

@@ -1191,6 +1191,28 @@ static void test_partial_then_full(void **state)
     oom_report_release(&rep);
 }
 
+/* TF's stream executor names no device on its failed device allocation;
+ * the BFC allocator's lines around it do (ika-rwth-aachen/Point-Cloud-
+ * Compression#2, corpus-heldout17 h17-24). */
+static void test_cuda_driver_gpu_from_bfc(void **state)
+{
+    (void)state;
+    const char *log =
+        "2023-11-06 13:58:30.645317: W tensorflow/core/common_runtime/bfc_allocator.cc:271] "
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.16GiB with freed_by_count=0. "
+        "The caller indicates that this is not a failure, but may mean that there could be "
+        "performance gains if more memory were available.\n"
+        "2023-11-06 13:58:30.661875: I tensorflow/stream_executor/cuda/cuda_driver.cc:789] failed to "
+        "allocate 2.46G (2637627392 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, 2637627392LL);
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+}
+
 /* Denials scoped to the clause naming the OOM, in several languages: the
  * words of the classifier on one line each. */
 static void test_denials(void **state)
@@ -1367,6 +1389,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_device_words),
         cmocka_unit_test(test_wordings_rec4),
         cmocka_unit_test(test_partial_then_full),
+        cmocka_unit_test(test_cuda_driver_gpu_from_bfc),
         cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
