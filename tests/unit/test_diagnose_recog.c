@@ -1102,32 +1102,20 @@ static void test_wordings_rec4(void **state)
         /* memory running out with the device inside the words; the class's
          * name alone above a traceback (heldout13, heldout12, heldout14;
          * seen) */
-        {"AUTOMATIC1111/stable-diffusion-webui#16461", "# [Bug]: Running out of VRAM AMD 7900 xt
-",
+        {"AUTOMATIC1111/stable-diffusion-webui#16461", "# [Bug]: Running out of VRAM AMD 7900 xt\n",
          true},
-        {"lltcggie/waifu2x-caffe#178", "It is out of GPU memory.
-", true},
+        {"lltcggie/waifu2x-caffe#178", "It is out of GPU memory.\n", true},
         {"oobabooga/textgen#6430 (the Cyrillic folder in the path left out)",
-         "API OutOfMemory Error
-"
+         "API OutOfMemory Error\n"
          "When trying to send API request for text generation I get OutOfMemory. At the same time "
-         "text generation in the browser goes smoothly and quietly.
-
-### Logs
-
-```shell
-"
-         "Traceback (most recent call last):
-"
+         "text generation in the browser goes smoothly and quietly.\n\n### Logs\n\n```shell\n"
+         "Traceback (most recent call last):\n"
          "  File \"/home/kupert/AI_TOOLS/text-generation-webui/modules/callbacks.py\", line 61, in "
-         "gentask
-    ret = self.mfunc(callback=_callback, *args, **self.kwargs)
-", true},
+         "gentask\n    ret = self.mfunc(callback=_callback, *args, **self.kwargs)\n", true},
         /* advice, a hypothetical (ggml-org/llama.cpp#16725's last line) */
         {"ggml-org/llama.cpp#16725",
          "common_init_from_params: failed to create context with model 'models/large/Apertus-70B-"
-         "Instruct-2509-IQ4_XS.gguf', try reducing --n-gpu-layers if you're running out of VRAM
-",
+         "Instruct-2509-IQ4_XS.gguf', try reducing --n-gpu-layers if you're running out of VRAM\n",
          false},
         /* a block count that is not zero; a denied allocation error
          * (constructed) */
