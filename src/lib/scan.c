@@ -1122,6 +1122,11 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
                                         const struct oom_event *ev, struct oom_event *best,
                                         size_t *len)
 {
+    /* A line ended by a backslash continues on the next one (a shell or
+     * markdown line continuation inside a word: "10.68 GiB alread\" / "y
+     * allocated", pytorch message pasted in backticks): the backslash goes. */
+    size_t drop = cur > body_at && s->line[cur - 1] == '\\' ? 1 : 0;
+    cur -= drop;
     char last = cur > body_at ? s->line[cur - 1] : ' ';
     bool as_is = ((isdigit((unsigned char)last) || last == '.') &&
                   (isdigit((unsigned char)c->body[0]) || c->body[0] == '.')) ||
@@ -1140,7 +1145,7 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
     s->line[cur] = ' ';
     memcpy(s->line + cur + best_gap, c->body, c->n);
     if (best_r != r) best->kind = best_r->kind, best->framework = best_r->framework;
-    *len = best_gap + c->n;
+    *len = best_gap + c->n - drop;
     return best_r;
 }
 

@@ -1201,6 +1201,26 @@ static void test_cuda_driver_gpu_from_bfc(void **state)
     oom_report_release(&rep);
 }
 
+/* A message pasted with a backslash line continuation inside a word
+ * ("alread\" / "y allocated"): the backslash goes (zoogzog/chexnet#19,
+ * corpus-heldout9 h9-68, seen). */
+static void test_backslash_continuation(void **state)
+{
+    (void)state;
+    const char *log =
+        "I am getting an error:\n"
+        "`RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 1; 11.17 GiB total "
+        "capacity; 10.68 GiB alread\\\n"
+        "y allocated; 64.00 KiB free; 188.49 MiB cached)`\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].bytes.allocated, 11467562680LL);
+    assert_int_equal(rep.events[rep.primary].bytes.free, 65536);
+    oom_report_release(&rep);
+}
+
 /* Denials scoped to the clause naming the OOM, in several languages: the
  * words of the classifier on one line each. */
 static void test_denials(void **state)
@@ -1378,6 +1398,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_wordings_rec4),
         cmocka_unit_test(test_partial_then_full),
         cmocka_unit_test(test_cuda_driver_gpu_from_bfc),
+        cmocka_unit_test(test_backslash_continuation),
         cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
