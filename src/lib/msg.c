@@ -909,11 +909,13 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     /* HIP's old runtime code 1002 is hipErrorMemoryAllocation: hipTF's
      * "failed to allocate 8.00G from device: hipError_t(1002)"
-     * (ROCmSoftwarePlatform/hiptensorflow#62); MIOpen's "Memory not available
+     * (ROCmSoftwarePlatform/hiptensorflow#62); tensorflow-rocm's "failed to
+     * allocate 890.06M (933298432 bytes) from device: HIP_ERROR_OutOfMemory"
+     * (keras-team/keras#13889); MIOpen's "Memory not available
      * to allocate buffer: 655360000" (ROCm/MIOpen#47). */
     {.kind = "cuda-error",
      .framework = "rocm",
-     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation",
+     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation", "HIP_ERROR_OutOfMemory",
              "Memory not available to allocate buffer"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,

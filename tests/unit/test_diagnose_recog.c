@@ -1248,6 +1248,21 @@ static void test_bfc_bare_line(void **state)
     oom_report_release(&rep);
 }
 
+/* tensorflow-rocm names its failed device allocation HIP_ERROR_OutOfMemory:
+ * a message row, with the request (keras-team/keras#13889). */
+static void test_tf_rocm_request(void **state)
+{
+    (void)state;
+    const char *log = "E tensorflow/stream_executor/rocm/rocm_driver.cc:600] failed to allocate "
+                      "890.06M (933298432 bytes) from device: HIP_ERROR_OutOfMemory\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_int_equal(rep.events[rep.primary].bytes.requested, 933298432LL);
+    oom_report_release(&rep);
+}
+
 /* Denials scoped to the clause naming the OOM, in several languages: the
  * words of the classifier on one line each. */
 static void test_denials(void **state)
@@ -1427,6 +1442,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cuda_driver_gpu_from_bfc),
         cmocka_unit_test(test_backslash_continuation),
         cmocka_unit_test(test_bfc_bare_line),
+        cmocka_unit_test(test_tf_rocm_request),
         cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
