@@ -955,7 +955,9 @@ static bool figures_within(const struct oom_event *o, const struct oom_event *ev
 static bool figureless_then_full(const struct oom_event *o, const struct oom_event *ev, long dist)
 {
     return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom == ev->gpu_oom &&
-           !strcmp(o->framework, ev->framework) && known_figures(ev) - (ev->gpu >= 0) > 0 &&
+           !strcmp(o->framework, ev->framework) &&
+           (o->gpu_oom || !strcmp(o->kind, ev->kind)) && /* look-alikes: the same one */
+           known_figures(ev) - (ev->gpu >= 0) > 0 &&
            known_figures(ev) > known_figures(o) && figures_within(o, ev);
 }
 
