@@ -1250,6 +1250,7 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
                             const struct msg_rule **r)
 {
     size_t a = *ls, b = *ls;
+    *r = NULL; /* no glue: the caller reads the line alone again */
     if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
         return 0;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);

@@ -1263,6 +1263,21 @@ static void test_tf_rocm_request(void **state)
     oom_report_release(&rep);
 }
 
+/* A mention on a log's first line keeps its text (the glue with a line
+ * before it, which there is not, used to leave it empty): Vision-CAIR/
+ * MiniGPT-4#168's title. */
+static void test_mention_keeps_text(void **state)
+{
+    (void)state;
+    const char *log = "CUDA OOM after train several iters\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].text, "CUDA OOM after train several iters");
+    oom_report_release(&rep);
+}
+
 /* Denials scoped to the clause naming the OOM, in several languages: the
  * words of the classifier on one line each. */
 static void test_denials(void **state)
@@ -1443,6 +1458,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_backslash_continuation),
         cmocka_unit_test(test_bfc_bare_line),
         cmocka_unit_test(test_tf_rocm_request),
+        cmocka_unit_test(test_mention_keeps_text),
         cmocka_unit_test(test_host_families),
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
