@@ -297,6 +297,12 @@ static const struct msg_near near_trt[] = {
  * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
 static const struct msg_near near_cuda_error[] = {
     {"current device: %d", MSG_F_GPU, 0, 2},
+    /* TF's stream executor names no device on its "failed to allocate ...
+     * from device: CUDA_ERROR_OUT_OF_MEMORY" lines; the BFC allocator lines
+     * around them do ("Allocator (GPU_0_bfc) ran out of memory trying to
+     * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
+     * h17-24; talmolab/sleap#2142 = h9-37). */
+    {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
@@ -362,6 +368,21 @@ static const struct msg_rule rules[] = {
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* The BFC line with neither the retry warning's words nor a failure's
+     * ("Current allocation summary follows.", TF 1.0's "See logs for memory
+     * state.", TF 2's "(rounded to N)requested by op"): the warning's
+     * shape, cut or quoted in prose ("`ran out of memory trying to allocate
+     * 975.59MiB  `", anishathalye/neural-style#86 = heldout9 h9-40):
+     * no GPU OOM by itself; an OOM message near it is the event. */
+    {.kind = "tf-not-a-failure",
+     .framework = "tensorflow",
+     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
+     .unless = {"allocation summary", "See logs for memory", "rounded to", "requested by op"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_bfc,
      .near = near_none},
     {.kind = "tf-bfc",
      .framework = "tensorflow",
@@ -595,6 +616,20 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_vllm,
+     .near = near_vllm},
+    /* vLLM's block count after profiling, logged right before that error
+     * ("INFO ... executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681";
+     * older "# GPU blocks: 0, # CPU blocks: ..."): no KV-cache block fits on
+     * the device, also when the paste cut the error below it
+     * (vllm-project/vllm#13882, corpus-heldout17 h17-44). */
+    {.kind = "vllm-kv-cache",
+     .framework = "vllm",
+     .any = {"# cuda blocks: 0,", "# GPU blocks: 0,"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
      .near = near_vllm},
     {.kind = "vllm-kv-cache",
      .framework = "vllm",
@@ -874,11 +909,13 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     /* HIP's old runtime code 1002 is hipErrorMemoryAllocation: hipTF's
      * "failed to allocate 8.00G from device: hipError_t(1002)"
-     * (ROCmSoftwarePlatform/hiptensorflow#62); MIOpen's "Memory not available
+     * (ROCmSoftwarePlatform/hiptensorflow#62); tensorflow-rocm's "failed to
+     * allocate 890.06M (933298432 bytes) from device: HIP_ERROR_OutOfMemory"
+     * (keras-team/keras#13889); MIOpen's "Memory not available
      * to allocate buffer: 655360000" (ROCm/MIOpen#47). */
     {.kind = "cuda-error",
      .framework = "rocm",
-     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation",
+     .any = {"hipError_t(1002)", "hipErrorMemoryAllocation", "HIP_ERROR_OutOfMemory",
              "Memory not available to allocate buffer"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
@@ -1082,6 +1119,30 @@ static const struct msg_rule rules[] = {
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
      .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
     },
+    /* ... or the allocation said to fail, with the device named before or
+     * after in the clause ("Memory allocation problem on GPU",
+     * ultralytics/ultralytics#7076; "GPU memory allocation error"). */
+    {STANDALONE_MENTION,
+     .any = {"emory allocation problem", "emory allocation error", "emory allocation fail"},
+     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+    },
+    /* ... or the device allocator's call named as failing with the OOM words
+     * in prose ("a call to `cudaMalloc` failed with an "out of memory"
+     * error", ggml-org/llama.cpp#7366 as heldout9's h9-10, seen). */
+    {STANDALONE_MENTION,
+     .need = {"out of memory"},
+     .any = {"cudaMalloc", "cuMemAlloc", "hipMalloc"},
+    },
+    /* ... or memory running out named with the device inside the words
+     * ("Running out of VRAM AMD 7900 xt", AUTOMATIC1111/stable-diffusion-
+     * webui#16461 as heldout13's h13-51; "It is out of GPU memory.",
+     * heldout12's h12-15; "ERROR: Out of GPU memory", CUDA.jl): needs no
+     * traceback; a denial or a hypothetical ("if you're running out of
+     * VRAM") takes it back. */
+    {STANDALONE_MENTION,
+     .any = {"out of VRAM", "Out of VRAM", "out of vram", "out of GPU memory", "Out of GPU memory",
+             "out of GPU RAM", "out of video memory", "Out of video memory"},
+    },
     /* ... in lower case: the device word is part of the anchor, since "oom"
      * alone is in too many words for the hot scan ("room", "zoom"). */
     {STANDALONE_MENTION,
@@ -1094,6 +1155,22 @@ static const struct msg_rule rules[] = {
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory"},
      .unless = {"kill"},
      .word = true,
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... and the class's name alone, in words or as a title ("When trying to
+     * send API request for text generation I get OutOfMemory.",
+     * oobabooga/textgen#6430 as heldout14's h14-07; a title "OutOfMemoryError"
+     * above a [rank4]: traceback, heldout10's h10-51): like the words above,
+     * an event only when a traceback follows and the log shows no OOM
+     * message; never in code (an except clause, isinstance). */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"OutOfMemory"},
+     .unless = {"kill", "except", "isinstance", "pin memory"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
@@ -1378,7 +1455,7 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
         size_t we = i;
         while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
         if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
-        if (is_qualifier(r, text + i, we - i)) return round > 0 || text[we] != ':';
+        if (is_qualifier(r, text + i, we - i)) return true;
         if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
     }
     return false;
@@ -1420,10 +1497,14 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         p = hit + 1;
         size_t at = (size_t)(hit - text);
         if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        while (at > 0 && isalpha((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at]))
+            at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
-        if (r->qualifier[0] && !qualified(r, text, at) && !qualified_after(r, text, len, at + ll)) continue;
-        if (r->deny && denied(text, len, at, at + ll)) continue;
+        size_t hit_end = (size_t)(hit - text) + ll;
+        if (r->qualifier[0] && !qualified(r, text, at) && !qualified_after(r, text, len, hit_end))
+            continue;
+        if (r->deny && denied(text, len, at, hit_end)) continue;
         return true;
     }
     return false;

@@ -935,14 +935,30 @@ enum add_action { ADD_APPEND, ADD_DONE, ADD_REPLACE };
 
 static int known_figures(const struct oom_event *ev);
 
-/* A message with no figure at all (an issue title quoting it: "RuntimeError:
- * CUDA out of memory occurred when testing"; a re-raise) and, further down,
- * the same framework's message with its figures: one event, the full one. */
+/* Every figure o states, ev states the same (bytes and GPU). */
+static bool figures_within(const struct oom_event *o, const struct oom_event *ev)
+{
+    const int64_t *a = &o->bytes.requested, *b = &ev->bytes.requested;
+    for (size_t i = 0; i < sizeof o->bytes / sizeof(int64_t); i++)
+        if (a[i] >= 0 && a[i] != b[i]) return false;
+    return o->gpu < 0 || o->gpu == ev->gpu;
+}
+
+/* A message with no figure at all, or only some of the figures (an issue
+ * title quoting it: "RuntimeError: CUDA out of memory occurred when
+ * testing", "CUDA out of memory. Tried to allocate 264.00 MiB" above the
+ * whole message, OPIXray-author/OPIXray#5; a re-raise; a host look-alike's
+ * bare class name above its message, "numpy.core._exceptions._ArrayMemory
+ * Error" over "...: Unable to allocate 58.0 GiB ...") and, further down, the
+ * same framework's message with more figures that agree: one event, the
+ * full one. */
 static bool figureless_then_full(const struct oom_event *o, const struct oom_event *ev, long dist)
 {
-    return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom && ev->gpu_oom &&
-           !strcmp(o->framework, ev->framework) && known_figures(o) == 0 &&
-           known_figures(ev) - (ev->gpu >= 0) > 0;
+    return dist <= FIGURELESS_JOIN_LINES && o->gpu_oom == ev->gpu_oom &&
+           !strcmp(o->framework, ev->framework) &&
+           (o->gpu_oom || !strcmp(o->kind, ev->kind)) && /* look-alikes: the same one */
+           known_figures(ev) - (ev->gpu >= 0) > 0 &&
+           known_figures(ev) > known_figures(o) && figures_within(o, ev);
 }
 
 /* A message a wrap split into its words and its numbers ("CUDA out of" /
@@ -1108,6 +1124,11 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
                                         const struct oom_event *ev, struct oom_event *best,
                                         size_t *len)
 {
+    /* A line ended by a backslash continues on the next one (a shell or
+     * markdown line continuation inside a word: "10.68 GiB alread\" / "y
+     * allocated", pytorch message pasted in backticks): the backslash goes. */
+    size_t drop = cur > body_at && s->line[cur - 1] == '\\' ? 1 : 0;
+    cur -= drop;
     char last = cur > body_at ? s->line[cur - 1] : ' ';
     bool as_is = ((isdigit((unsigned char)last) || last == '.') &&
                   (isdigit((unsigned char)c->body[0]) || c->body[0] == '.')) ||
@@ -1126,7 +1147,7 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
     s->line[cur] = ' ';
     memcpy(s->line + cur + best_gap, c->body, c->n);
     if (best_r != r) best->kind = best_r->kind, best->framework = best_r->framework;
-    *len = best_gap + c->n;
+    *len = best_gap + c->n - drop;
     return best_r;
 }
 
@@ -1229,6 +1250,7 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
                             const struct msg_rule **r)
 {
     size_t a = *ls, b = *ls;
+    *r = NULL; /* no glue: the caller reads the line alone again */
     if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
         return 0;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
