@@ -43,6 +43,14 @@ struct fam {
                          * (N = max positions); 2 that and the rotary cos/sin caches, fp32
                          * N x rotary dims (GPT-NeoX) */
     int rope_div;       /* rotary dims = head_dim / rope_div (GPT-NeoX rotary_pct 0.25) */
+    int act_saves;      /* training, HF modeling code: ffn-sized tensors the plain MLP's
+                         * activation keeps for backward; 0 = 1, a fused op (F.gelu, relu)
+                         * keeping its input. 4: NewGELUActivation ("gelu_new": GPT-2,
+                         * phi-1/2), 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 *
+                         * x^3))) in Python ops: pow keeps x, tanh its output, the last
+                         * mul both factors (0.5 x and 1 + tanh), transformers:src/
+                         * transformers/activations.py (NewGELUActivation); counted with
+                         * saved_tensors_hooks by bench/estimate-oracle's GPT-2 block */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -58,7 +66,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .ffn_mult = 4,
                       .tied = 1,
                       .positions = 1024,
-                      .layer_bufs = 1},
+                      .layer_bufs = 1,
+                      .act_saves = 4},
     [EST_FAM_NEOX] = {.name = "gpt_neox",
                       .qkv_bias = 1,
                       .o_bias = 1,
@@ -141,7 +150,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .hidden_dropout = 1,
                      .softmax_fp32 = 1,
                      .head_bias = 1,
-                     .ffn_mult = 4},
+                     .ffn_mult = 4,
+                     .act_saves = 4},
     [EST_FAM_PHI3] = {.name = "phi3",
                       .gated = 1,
                       .rms = 1,
@@ -1077,6 +1087,15 @@ static long double norm_bytes(const struct calc *c)
 static bool norm_keeps_input(const struct calc *c) { return (!c->f->rms && !c->ac16) || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
+/* ffn-sized tensors a plain MLP's activation keeps for backward: the family's
+ * HF modeling code (fams[].act_saves) under --trainer hf; litgpt, torchtune
+ * and torchtitan call fused F.gelu / silu (their own model code). */
+static long double act_saves(const struct calc *c)
+{
+    if (c->wl->trainer != EST_TRAINER_HF || c->f->act_saves <= 1) return 1;
+    return c->f->act_saves;
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1138,8 +1157,9 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * flash-attn, whose (B, T, H, D) output it views */
     if (lin && !(flash && !with_scores)) sum += a * c->qd;
     if (c->hdrop) sum += 2 * h;
-    /* gated: gate, up and act outputs; plain: the activation's input */
-    long double mlp = (gated(c->m) ? 3 : 1) * a * f + (lin ? a * (h + f) : 0);
+    /* gated: gate, up and act outputs; plain: the activation's input, or
+     * what an unfused activation keeps (act_saves) */
+    long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
 }
@@ -2645,10 +2665,11 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     }
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
-             "%s attention%s) + %.0Lf B/token outside the blocks%s = %s%s",
+             "%s attention%s%s) + %.0Lf B/token outside the blocks%s = %s%s",
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
+             act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");

@@ -1396,6 +1396,28 @@ static void test_loop_holds(void **state)
  * stream is not kept apart from the norms); Llama's RMSNorm upcasts itself,
  * so with SDPA its activations are pure bf16's. DeepSpeed's engine runs no
  * autocast: refused. Before: no such value. */
+/* HF's GPT-2 MLP activation is NewGELUActivation in Python ops ("gelu_new"):
+ * autograd keeps four ffn-sized tensors where a fused F.gelu (torchtune's,
+ * litgpt's own model code) keeps its input only; bench/estimate-oracle's
+ * GPT-2 block counts them with saved_tensors_hooks */
+static void test_gelu_new_keeps_four(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    g.dropout = 2;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&g, &wl, &tt, &err), 0);
+    /* 3 more ffn-sized bf16 tensors per token and layer */
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, (int64_t)3 * 3072 * 2 * 1024 * 12);
+    assert_non_null(strstr(hf.comp[EST_C_ACTS].formula, "gelu_new"));
+    assert_null(strstr(tt.comp[EST_C_ACTS].formula, "gelu_new"));
+}
+
 static void test_autocast16(void **state)
 {
     (void)state;
@@ -1558,6 +1580,7 @@ int main(void)
         cmocka_unit_test(test_keep_outputs),
         cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_autocast16),
+        cmocka_unit_test(test_gelu_new_keeps_four),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
