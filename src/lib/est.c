@@ -43,6 +43,14 @@ struct fam {
                          * (N = max positions); 2 that and the rotary cos/sin caches, fp32
                          * N x rotary dims (GPT-NeoX) */
     int rope_div;       /* rotary dims = head_dim / rope_div (GPT-NeoX rotary_pct 0.25) */
+    int act_saves;      /* training, HF modeling code: ffn-sized tensors the plain MLP's
+                         * activation keeps for backward; 0 = 1, a fused op (F.gelu, relu)
+                         * keeping its input. 4: NewGELUActivation ("gelu_new": GPT-2,
+                         * phi-1/2), 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 *
+                         * x^3))) in Python ops: pow keeps x, tanh its output, the last
+                         * mul both factors (0.5 x and 1 + tanh), transformers:src/
+                         * transformers/activations.py (NewGELUActivation); counted with
+                         * saved_tensors_hooks by bench/estimate-oracle's GPT-2 block */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -58,7 +66,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .ffn_mult = 4,
                       .tied = 1,
                       .positions = 1024,
-                      .layer_bufs = 1},
+                      .layer_bufs = 1,
+                      .act_saves = 4},
     [EST_FAM_NEOX] = {.name = "gpt_neox",
                       .qkv_bias = 1,
                       .o_bias = 1,
@@ -141,7 +150,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .hidden_dropout = 1,
                      .softmax_fp32 = 1,
                      .head_bias = 1,
-                     .ffn_mult = 4},
+                     .ffn_mult = 4,
+                     .act_saves = 4},
     [EST_FAM_PHI3] = {.name = "phi3",
                       .gated = 1,
                       .rms = 1,
@@ -1077,6 +1087,15 @@ static long double norm_bytes(const struct calc *c)
 static bool norm_keeps_input(const struct calc *c) { return (!c->f->rms && !c->ac16) || c->r == 4; }
 
 /* Activation bytes one block saves for backward, per token. */
+/* ffn-sized tensors a plain MLP's activation keeps for backward: the family's
+ * HF modeling code (fams[].act_saves) under --trainer hf; litgpt, torchtune
+ * and torchtitan call fused F.gelu / silu (their own model code). */
+static long double act_saves(const struct calc *c)
+{
+    if (c->wl->trainer != EST_TRAINER_HF || c->f->act_saves <= 1) return 1;
+    return c->f->act_saves;
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1138,8 +1157,9 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * flash-attn, whose (B, T, H, D) output it views */
     if (lin && !(flash && !with_scores)) sum += a * c->qd;
     if (c->hdrop) sum += 2 * h;
-    /* gated: gate, up and act outputs; plain: the activation's input */
-    long double mlp = (gated(c->m) ? 3 : 1) * a * f + (lin ? a * (h + f) : 0);
+    /* gated: gate, up and act outputs; plain: the activation's input, or
+     * what an unfused activation keeps (act_saves) */
+    long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
 }
@@ -1165,7 +1185,8 @@ struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
     long double host;      /* model states moved to host memory (--offload) */
-    bool decode;           /* inference: the peak is the last decode step, not prefill */
+    bool decode;           /* inference: the peak is a decode step, not prefill */
+    bool first_step;       /* inference: that step is the first, the prefill's output still held */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
@@ -2102,6 +2123,7 @@ struct gen {
     long double mask_keep, mask_build; /* the causal mask through a forward; extra while built */
     long double mask_keep_d, mask_build_d;
     long double acts_prefill, acts_decode, logits_prefill, logits_decode;
+    long double logits_held;       /* the prefill's returned logits, held through the first step */
     enum est_mask mask;            /* auto resolved */
     bool all_logits;               /* prefill logits for every prompt position */
 };
@@ -2216,6 +2238,8 @@ static void gen_plan(const struct calc *c, struct gen *g)
         else
             g->logits_prefill = b * c->V * (a + 4);
         g->logits_decode = b * c->V * (a + 4);
+        /* as returned: fp32 where the head upcasts, else the model's dtype */
+        g->logits_held = (g->all_logits ? Tp : b) * c->V * (g->all_logits && upcasts_logits(c->m->family) ? 4 : a);
     }
 }
 
@@ -2259,8 +2283,30 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double old = g.kv_old;
     if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
     long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
-    t->decode = wl->gen_len > 0 && decode > prefill;
-    if (t->decode) {
+    /* The first decode step: HF generate's loop rebinds `outputs = self(...)`
+     * only when the step's forward returns, so the prefill's output, its
+     * logits of every prompt position (or the last one's), is alive through
+     * the step beside the prompt's cache (the legacy caller's old tuple) and
+     * the one-longer new cache (transformers generation/utils.py, the
+     * greedy/sample loops of 4.36-4.44; gpt-fast and litgpt keep only the
+     * next token) */
+    long double step1 = 0;
+    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF) {
+        long double kv1 = g.kv_decode, old1 = 0;
+        if (wl->cache != EST_CACHE_STATIC) {
+            kv1 = g.per_tok * windowed(c, g.prompt + 1);
+            old1 = wl->cache == EST_CACHE_LEGACY ? g.kv_prefill : (old < g.kv_prefill ? old : g.kv_prefill);
+        }
+        step1 = kv1 + old1 + g.logits_held + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
+    }
+    t->decode = wl->gen_len > 0 && (decode > prefill || step1 > prefill);
+    t->first_step = t->decode && step1 > decode;
+    if (t->first_step) {
+        t->kv = step1 - g.logits_held - g.mask_keep_d - (g.mask_build_d > work_d ? g.mask_build_d : work_d);
+        t->logits = g.logits_held + g.logits_decode;
+        t->acts = work_d - g.logits_decode;
+        t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
+    } else if (t->decode) {
         t->kv = g.kv_decode + old;
         t->logits = g.logits_decode;
         t->acts = work_d - g.logits_decode;
@@ -2645,10 +2691,11 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     }
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
              "tokens %.0Lf x (layers %.1Lf x %.0Lf B/token/layer kept under checkpointing %s: %s; "
-             "%s attention%s) + %.0Lf B/token outside the blocks%s = %s%s",
+             "%s attention%s%s) + %.0Lf B/token outside the blocks%s = %s%s",
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
+             act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
@@ -2764,10 +2811,11 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
              "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld x %.0Lf B x batch x %.0Lf positions%s "
              "(window-capped)%s = %s",
              wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim, c->a,
-             t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)
+             t->first_step && wl->cache != EST_CACHE_STATIC ? g.prompt + 1
+             : t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)
                                                                         : g.prompt,
              wl->cache == EST_CACHE_STATIC && wl->gen_len ? " allocated" : "",
-             t->decode && g.kv_old > 0 ? (wl->cache == EST_CACHE_LEGACY ? " + the old tuple (one position fewer)"
+             t->decode && g.kv_old > 0 ? (wl->cache == EST_CACHE_LEGACY ? (t->first_step ? " + the old tuple (the prompt's)" : " + the old tuple (one position fewer)")
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
@@ -2781,6 +2829,8 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",
              !wl->gen_len ? "tokens"
+             : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
+                                             : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
              : "prompt tokens (prefill logits of every position, fp32 in forward for Llama-family heads)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
@@ -2880,7 +2930,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         formula_append(r, EST_C_SLACK, line);
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? (t->decode ? "decode (last generated token)"
+                    : wl->mode == EST_MODE_INFER ? (t->first_step ? "decode (first generated token, the prefill's output held)"
+                                                    : t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
                     : init_peak ? "model init (nf4 quantization)"
                     : step_peak ? (wl->optimizer == EST_OPT_NONE ? "end of backward" : "optimizer step")

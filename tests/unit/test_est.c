@@ -1396,6 +1396,57 @@ static void test_loop_holds(void **state)
  * stream is not kept apart from the norms); Llama's RMSNorm upcasts itself,
  * so with SDPA its activations are pure bf16's. DeepSpeed's engine runs no
  * autocast: refused. Before: no such value. */
+/* HF's GPT-2 MLP activation is NewGELUActivation in Python ops ("gelu_new"):
+ * autograd keeps four ffn-sized tensors where a fused F.gelu (torchtune's,
+ * litgpt's own model code) keeps its input only; bench/estimate-oracle's
+ * GPT-2 block counts them with saved_tensors_hooks */
+static void test_gelu_new_keeps_four(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    g.dropout = 2;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&g, &wl, &tt, &err), 0);
+    /* 3 more ffn-sized bf16 tensors per token and layer */
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, (int64_t)3 * 3072 * 2 * 1024 * 12);
+    assert_non_null(strstr(hf.comp[EST_C_ACTS].formula, "gelu_new"));
+    assert_null(strstr(tt.comp[EST_C_ACTS].formula, "gelu_new"));
+}
+
+/* HF generate holds the prefill's output (`outputs`, every position's logits
+ * with the tuple cache) until the first decode step's forward returns: that
+ * step, beside the prompt's cache and the new one, is the peak for a long
+ * prompt and a large vocabulary (bench/estimate-oracle-gen point 12) */
+static void test_first_decode_step_holds_prefill(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2-large");
+    struct est_workload wl = fx_workload(EST_FP16, 4, 768);
+    struct est_result r;
+    struct oomlab_err err;
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 768;
+    wl.gen_len = 100;
+    wl.cache = EST_CACHE_LEGACY;
+    wl.prefill_logits = EST_PLOGITS_ALL;
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "decode (first generated token, the prefill's output held)");
+    /* the held logits: 4 x 768 x 50257 fp16, + the step's own */
+    assert_true(r.comp[EST_C_LOGITS].bytes >= (int64_t)4 * 768 * 50257 * 2);
+    /* the cache: the prompt's (old tuple) + the one-longer new one, 36 layers x 1280 x 2 (K, V) x 2 B */
+    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)2 * 36 * 1280 * 2 * 4 * (768 + 769));
+    /* one generated token: no decode step, prefill is the peak */
+    wl.gen_len = 1;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "prefill");
+}
+
 static void test_autocast16(void **state)
 {
     (void)state;
@@ -1558,6 +1609,8 @@ int main(void)
         cmocka_unit_test(test_keep_outputs),
         cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_autocast16),
+        cmocka_unit_test(test_gelu_new_keeps_four),
+        cmocka_unit_test(test_first_decode_step_holds_prefill),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
