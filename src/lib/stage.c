@@ -4,6 +4,7 @@
 #include "lib/stage.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <string.h>
 
 struct stage_word {
@@ -14,6 +15,7 @@ struct stage_word {
 
 #define W 1 /* a cue that must start a word: "model(" not in "capture_model(" */
 #define L 2 /* a cue that must start the line (after blanks): "Val: 21%|" */
+#define I 3 /* a whole word or phrase in any case: "Error saving model", "External evaluation" */
 
 /* An inference engine's start-up passes: vLLM's memory profiling and
  * CUDA-graph capture, sampler and TGI warm-up. Issue 12 counts engine
@@ -308,6 +310,9 @@ static const struct stage_word context_words[] = {
      * multi_gpu_test drive over the test set (training logs iteration
      * lines instead): "[>>>>   ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   165s" */
     {" task/s, elapsed: ", OOM_STAGE_EVAL, false},
+    /* the same bar before its first task is done prints no rate: "[    ]
+     * 0/500, elapsed: 0s, ETA:" (lhoyer/HRDA#27; diagstage4) */
+    {", elapsed: ", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},
@@ -337,6 +342,20 @@ static const struct stage_word context_words[] = {
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
+    /* ---- diagstage4 (issue 12): what the program logged, in any case ----
+     * An application's own log line names its action in its own case:
+     * "| INFO | __main__:savemodel:34 - Error saving model: CUDA out of
+     * memory" (huggingface/peft#335), "### External evaluation, global step
+     * 0" (heldout14 h14-37). Whole words only, so "evaluation_strategy=" in
+     * a printed config is none. */
+    {"saving model", OOM_STAGE_CHECKPOINT, I}, {"saving the model", OOM_STAGE_CHECKPOINT, I},
+    {"saving checkpoint", OOM_STAGE_CHECKPOINT, I}, {"evaluation", OOM_STAGE_EVAL, I},
+    /* An OpenAI-compatible server's request line above the traceback: the
+     * request being served is a generation ("POST /v1/chat/completions
+     * HTTP/1.1\" 500", QwenLM/Qwen#1250; vLLM, FastChat, llama.cpp serve
+     * the same routes) */
+    {"/chat/completions", OOM_STAGE_GENERATE, false}, {"/v1/completions", OOM_STAGE_GENERATE, false},
+    /* ---- end of the diagstage4 block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -366,9 +385,46 @@ static bool kwarg_name(const char *text, size_t len, const char *p, size_t k)
            b[-2] != '<' && b[-2] != '>' && (e == end || *e != '('); /* key=NAME, not a call */
 }
 
+/* The first place at or after from where w (k bytes, lower case) occurs in
+ * any case; NULL when none. */
+static const char *find_nocase(const char *text, size_t len, size_t from, const char *w, size_t k)
+{
+    for (size_t i = from; i + k <= len; i++)
+        if (tolower((unsigned char)text[i]) == w[0] && strncasecmp(text + i, w, k) == 0) return text + i;
+    return NULL;
+}
+
+/* p starts a log line's message, or one or two words into it: a line
+ * start, or a logger's separator ("| ", " - ", "] ", ": ", "### ") with at
+ * most two words between. A sentence of prose ("encountered a problem
+ * during evaluation") is no log line's message. */
+static bool near_message_start(const char *text, const char *p)
+{
+    for (int words = 0; words <= 2; words++) {
+        while (p > text && (p[-1] == ' ' || p[-1] == '\t')) p--;
+        if (p == text) return true;
+        char c = p[-1];
+        if (c == '|' || c == ']' || c == '#' || c == ':' || c == '>' || c == '*' ||
+            (c == '-' && (p - 1 == text || p[-2] == ' ')))
+            return true;
+        while (p > text && p[-1] != ' ' && p[-1] != '\t') p--;
+    }
+    return false;
+}
+
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
+    if (cue->at == I) {
+        /* a whole word ("evaluation_strategy" is none) near the start of a
+         * logged message */
+        for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
+             p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k))
+            if ((p == text || !ident(p[-1])) && (p + k == text + len || !ident(p[k])) &&
+                near_message_start(text, p))
+                return true;
+        return false;
+    }
     for (size_t from = 0; from + k <= len;) {
         const char *p = memmem(text + from, len - from, cue->word, k);
         if (!p) return false;
