@@ -692,6 +692,122 @@ static size_t frame_name_len(const char *text, size_t len)
     return i < len && text[i] == '(' ? i + 1 : len;
 }
 
+/* ---- diagstage4 (issue 12): names by their word parts ----
+ * A frame names what runs twice: its function and its file. Both are
+ * identifiers made of word parts ("val_one_epoch", "BaseTrainer.validate",
+ * "eval_completion.py", "coco_eval.py", "train_dataset_group"), and a part
+ * names a stage in any trainer or app, where a literal cue names it in one.
+ * Parts are split at '_', '.', '-', digits and lower-to-upper case changes,
+ * and compared in lower case; P: the part may go on ("evaluat" in
+ * evaluate, evaluation, evaluator). Parts that name no stage on their own
+ * are left out: "checkpoint" (activation checkpointing runs forward and
+ * backward), "sample"/"sampler" (distributions and data samplers),
+ * "generator" (a GAN's model), "test" (test.py runs inference), nouns of
+ * what a function handles ("optimizer_state" while a checkpoint is dumped,
+ * "_configure_optimizer" at set-up; ignite's training loop
+ * "_run_once_on_dataset"). A file's name counts only for the program's own
+ * files: installed libraries are named by the cue table above (torch's
+ * "_dynamo/eval_frame.py" evaluates Python frames, no model). */
+#define P 4
+static const struct stage_word name_parts[] = {
+    {"eval", OOM_STAGE_EVAL, 0}, {"evaluat", OOM_STAGE_EVAL, P}, {"validat", OOM_STAGE_EVAL, P},
+    {"valid", OOM_STAGE_EVAL, 0}, {"val", OOM_STAGE_EVAL, 0}, {"metric", OOM_STAGE_EVAL, P},
+    {"save", OOM_STAGE_CHECKPOINT, P}, {"saving", OOM_STAGE_CHECKPOINT, 0},
+    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0}, {"restore", OOM_STAGE_LOAD, P},
+    {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
+    {"generate", OOM_STAGE_GENERATE, 0}, {"generation", OOM_STAGE_GENERATE, 0},
+    {"decode", OOM_STAGE_GENERATE, 0}, {"decoding", OOM_STAGE_GENERATE, 0},
+    {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
+};
+
+static unsigned part_bits(const char *part, size_t n)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < sizeof name_parts / sizeof name_parts[0]; i++) {
+        size_t k = strlen(name_parts[i].word);
+        if ((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0)
+            bits |= 1u << name_parts[i].stage;
+    }
+    return bits;
+}
+
+/* The stages the word parts of an identifier name. */
+unsigned stage_name_bits(const char *name, size_t n)
+{
+    unsigned bits = 0;
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        bool end = i == n || !isalpha((unsigned char)name[i]) ||
+                   (i > a && isupper((unsigned char)name[i]) && islower((unsigned char)name[i - 1]));
+        if (!end) continue;
+        if (i > a) bits |= part_bits(name + a, i - a);
+        a = i < n && isalpha((unsigned char)name[i]) ? i : i + 1;
+    }
+    return bits;
+}
+
+/* The function a frame line names, in any of the formats pasted: Python's
+ * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
+ * NULL when there is none. */
+static const char *frame_function(const char *text, size_t len, size_t *n)
+{
+    static const char *const heads[] = {", in ", ".py in ", "in function '"};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        const char *p = memmem(text, len, heads[h], strlen(heads[h]));
+        if (!p) continue;
+        p += strlen(heads[h]);
+        size_t k = 0, rest = len - (size_t)(p - text);
+        while (k < rest && (ident(p[k]) || p[k] == '.')) k++;
+        if (k) {
+            *n = k;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The file a frame line names, without its directory and extension
+ * ("/x/src/data/coco/coco_eval.py\", line 175" gives coco_eval). */
+static const char *frame_file(const char *text, size_t len, size_t *n)
+{
+    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:"};
+    for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
+        const char *x = memmem(text, len, exts[e], strlen(exts[e]));
+        if (!x) continue;
+        const char *b = x;
+        while (b > text && b[-1] != '/' && b[-1] != '\\' && b[-1] != '"' && b[-1] != ' ' && b[-1] != '[')
+            b--;
+        *n = (size_t)(x - b);
+        return *n ? b : NULL;
+    }
+    return NULL;
+}
+
+/* What a frame's names say: the cues written ", in NAME" read for any
+ * format (a Lua stack's "in function 'forward'"), and the word parts of the
+ * function and of the file. */
+static unsigned frame_name_bits(const char *text, size_t len)
+{
+    unsigned bits = 0;
+    size_t n;
+    const char *fn = frame_function(text, len, &n);
+    if (fn && !memmem(text, len, ", in ", 5)) {
+        char buf[256];
+        if (n + 6 <= sizeof buf) {
+            memcpy(buf, ", in ", 5);
+            memcpy(buf + 5, fn, n);
+            buf[n + 5] = '\n';
+            bits |= words_bits(buf, n + 6, frame_words, sizeof frame_words / sizeof frame_words[0]);
+        }
+    }
+    if (fn) bits |= stage_name_bits(fn, n);
+    const char *file = frame_file(text, len, &n);
+    if (file && !has(text, len, "-packages") && !has(text, len, "/lib/python") && !has(text, len, "\\lib\\"))
+        bits |= stage_name_bits(file, n);
+    return bits;
+}
+/* ---- end of the diagstage4 block ---- */
+
 unsigned stage_frame_bits(const char *text, size_t len)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -718,7 +834,7 @@ unsigned stage_frame_bits(const char *text, size_t len)
             bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
         }
     }
-    return bits;
+    return bits | frame_name_bits(text, len);
 }
 
 enum oom_stage stage_after_line(const char *text, size_t len)

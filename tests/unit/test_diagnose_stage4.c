@@ -81,12 +81,80 @@ static void test_test_bar_without_rate(void **state)
                         "eval");
 }
 
+/* A frame's names by their word parts: the program's own file
+ * ("eval_completion.py", "coco_eval.py") and any stack's function name (a
+ * Lua stack's "in function 'forward'"). Library files are named by the cue
+ * table, nouns name no action. */
+static void test_frame_names_by_word_parts(void **state)
+{
+    (void)state;
+    /* junzhezhang/shape-inversion#12 */
+    assert_string_equal(stage_of("Traceback (most recent call last):\n"
+                                 "  File \"eval_completion.py\", line 202, in <module>\n"
+                                 "    eval_completion_with_gt(args.saved_results_path)\n"
+                                 "  File \"eval_completion.py\", line 56, in compute_4_metrics\n"
+                                 "    dist1, dist2 , _, _ = distChamfer(pcn_gt, pcn_output)\n"
+                                 "  File \"/data2/xieyuqiu/shape-inversion/external/ChamferDistancePytorch/"
+                                 "chamfer_python.py\", line 35, in distChamfer\n"
+                                 "    zz = torch.bmm(x, y.transpose(2, 1))\n"
+                                 "RuntimeError: CUDA out of memory. Tried to allocate 4.69 GiB (GPU 0; 11.77 GiB "
+                                 "total capacity; 29.38 MiB already allocated; 3.85 GiB free; 40.00 MiB reserved in "
+                                 "total by PyTorch)\n"),
+                        "eval");
+    /* lyuwenyu/RT-DETR#86: two frames pasted under the mention */
+    assert_string_equal(stage_of("a CUDA OOM is thrown after training\n"
+                                 "\n"
+                                 " File \"/home/dev/RT-DETR/rtdetr_pytorch/tools/../src/data/coco/coco_eval.py\", "
+                                 "line 175, in merge\n"
+                                 "    all_eval_imgs = dist.all_gather(eval_imgs)\n"
+                                 " File \"/home/dev/RT-DETR/rtdetr_pytorch/tools/../src/misc/dist.py\", line 168, "
+                                 "in all_gather\n"
+                                 "    tdist.all_gather_object(data_list, data)\n"),
+                        "eval");
+    /* torch/torch7#853: a Lua stack */
+    assert_string_equal(stage_of("/home/jcc/torch/install/share/lua/5.1/torch/Tensor.lua:458: cuda runtime error (2) "
+                                 ": out of memory at /home/jcc/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:65\n"
+                                 "stack traceback:\n"
+                                 "\t[C]: in function 'set'\n"
+                                 "\t/home/jcc/torch/install/share/lua/5.1/torch/Tensor.lua:458: in function 'view'\n"
+                                 "\t/home/jcc/torch/install/share/lua/5.1/nn/Reshape.lua:46: in function 'func'\n"
+                                 "\t/home/jcc/torch/install/share/lua/5.1/nngraph/gmodule.lua:345: in function "
+                                 "'neteval'\n"
+                                 "\t/home/jcc/torch/install/share/lua/5.1/nngraph/gmodule.lua:380: in function "
+                                 "'forward'\n"),
+                        "forward");
+    /* a noun is no action: Lightning-AI/pytorch-lightning#11361 dumps a
+     * checkpoint, optimizer_state is what it dumps */
+    assert_string_not_equal(stage_of("CUDA Out of memory error during checkpoint saving when using DDPShardedPlugin\n"
+                                 "  File \"/miniconda3/envs/cenv-39/lib/python3.9/site-packages/pytorch_lightning/"
+                                 "trainer/connectors/checkpoint_connector.py\", line 385, in dump_checkpoint\n"
+                                 "    optimizer_state = self.trainer.accelerator.optimizer_state(optimizer)\n"
+                                 "  File \"/miniconda3/envs/cenv-39/lib/python3.9/site-packages/pytorch_lightning/"
+                                 "accelerators/accelerator.py\", line 390, in optimizer_state\n"),
+                            "optimizer");
+    /* a library file's name is no stage: torch's _dynamo/eval_frame.py under
+     * an FSDP2 forward (meta-pytorch/torchtune#2071) */
+    assert_string_equal(stage_of("[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/_dynamo/"
+                                 "eval_frame.py\", line 632, in _fn\n"
+                                 "[rank6]:     return fn(*args, **kwargs)\n"
+                                 "[rank6]:   File \"/usr/local/lib/python3.12/dist-packages/torch/distributed/"
+                                 "_composable/fsdp/_fsdp_state.py\", line 232, in _pre_forward\n"
+                                 "[rank6]:     args, kwargs = self._fsdp_param_group.pre_forward(module, args, "
+                                 "kwargs)\n"
+                                 "[rank6]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB.\n"),
+                        "forward");
+    assert_int_equal(stage_name_bits("val_one_epoch", 13), 1u << OOM_STAGE_EVAL);
+    assert_int_equal(stage_name_bits("BaseTrainer.validate", 20), 1u << OOM_STAGE_EVAL);
+    assert_int_equal(stage_name_bits("interval", 8), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_logged_action_any_case),
         cmocka_unit_test(test_served_route_is_generation),
         cmocka_unit_test(test_test_bar_without_rate),
+        cmocka_unit_test(test_frame_names_by_word_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
