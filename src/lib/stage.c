@@ -783,6 +783,127 @@ static const char *frame_file(const char *text, size_t len, size_t *n)
     return NULL;
 }
 
+/* Code that moves or fetches the program's data. An executing line
+ * names what its frame was doing when the allocation failed: a move of a
+ * data-named value to the device ("input_imgs = Variable(input_imgs.type(
+ * Tensor))", eriklindernoren/PyTorch-YOLOv3 via heldout9 h9-99; "net_in =
+ * torch.from_numpy(net_in)...to(device)", heldout14 h14-42), an iteration
+ * over a loader ("for i, batch in enumerate(train_loader):"), or a method
+ * of a dataset ("train_dataset_group.cache_latents(vae, ...)", bmaltais/
+ * kohya_ss#1887) is data. The value's name is read by its word parts: the
+ * first name of the expression, past "self.". Models, masks and token ids
+ * are left out (moved inside forward and generate), and so is a move on a
+ * line that names another stage: "model.generate(batch[\"input_ids\"].to(
+ * \"cuda\"), ...)" generates (heldout5 h5-25). Building a tensor from host
+ * data at set-up ("torch.from_numpy(np.asarray(pcd.points)).float().cuda()"
+ * in gaussian splatting's create_from_pcd, heldout9 h9-59) is no data move:
+ * the name decides. */
+static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "image", "images", "batch", "data",
+                                         "target", "targets", "label", "labels", "gt", "sample", "samples",
+                                         "frame", "frames", "audio"};
+static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
+
+static bool has_part(const char *name, size_t n, const char *const *parts, size_t count)
+{
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && isalnum((unsigned char)name[i]) && !(i > a && isupper((unsigned char)name[i]) &&
+                                                          islower((unsigned char)name[i - 1])))
+            continue;
+        for (size_t k = 0; i > a && k < count; k++)
+            if (strlen(parts[k]) == i - a && strncasecmp(name + a, parts[k], i - a) == 0) return true;
+        a = i < n && isalnum((unsigned char)name[i]) ? i : i + 1;
+    }
+    return false;
+}
+
+/* The first name of the expression that ends right before end ("batch" in
+ * "batch['image'].cuda", "inputs" in "self.inputs.to"); n = 0 if none. */
+static const char *expression_root(const char *text, const char *end, size_t *n)
+{
+    const char *p = end;
+    for (;;) {
+        while (p > text && (ident(p[-1]))) p--;
+        if (p > text && p[-1] == '.') {
+            p--;
+            continue;
+        }
+        if (p > text && (p[-1] == ')' || p[-1] == ']')) {
+            char open = p[-1] == ')' ? '(' : '[', close = p[-1];
+            int depth = 0;
+            while (p > text) {
+                p--;
+                if (*p == close) depth++;
+                else if (*p == open && --depth == 0) break;
+            }
+            if (depth) break;
+            continue;
+        }
+        break;
+    }
+    if (p + 5 <= end && memcmp(p, "self.", 5) == 0) p += 5;
+    size_t k = 0;
+    while (p + k < end && ident(p[k])) k++;
+    *n = k;
+    return p;
+}
+
+static unsigned data_code_bits(const char *text, size_t len)
+{
+    static const char *const moves[] = {".cuda(", ".to(", ".type("};
+    for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++) {
+        size_t k = strlen(moves[m]);
+        for (const char *p = memmem(text, len, moves[m], k); p;
+             p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
+            const char *arg = p + k, *end = text + len;
+            size_t rest = (size_t)(end - arg), an = 0;
+            while (an < rest && arg[an] != ')' && arg[an] != '\n') an++;
+            /* a device, not a dtype: ".to(device)", ".to('cuda')",
+             * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor */
+            bool device = m == 0 || has(arg, an, "device") || has(arg, an, "cuda") ||
+                          (m == 2 && has(arg, an, "Tensor"));
+            if (!device) continue;
+            size_t rn;
+            const char *root = expression_root(text, p, &rn);
+            if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
+                return 1u << OOM_STAGE_DATA;
+        }
+    }
+    /* "for x, y in enumerate(train_loader):" */
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    const char *in = len - i > 4 && memcmp(text + i, "for ", 4) == 0 ? memmem(text + i, len - i, " in ", 4) : NULL;
+    if (in) {
+        for (const char *q = in + 4; q < text + len; q++) {
+            if (!ident(*q) || (q > in + 4 && ident(q[-1]))) continue;
+            size_t k = 0;
+            while (q + k < text + len && ident(q[k])) k++;
+            if (has_part(q, k, loader_roots, sizeof loader_roots / sizeof loader_roots[0])) return 1u << OOM_STAGE_DATA;
+            q += k - 1;
+        }
+    }
+    /* a dataset's own method called by the statement itself, not as an
+     * argument of another call ("train_dataset_group.cache_latents(";
+     * not "current_model.train_model(dataloader.get_train_input_fn(), ...)") */
+    int depth = 0;
+    for (const char *q = text; q < text + len; q++) {
+        if (*q == '(' || *q == '[') depth++;
+        if ((*q == ')' || *q == ']') && depth > 0) depth--;
+        if (depth || !ident(*q) || (q > text && (ident(q[-1]) || q[-1] == '.'))) continue;
+        size_t k = 0;
+        while (q + k < text + len && ident(q[k])) k++;
+        if (q + k < text + len && q[k] == '.' &&
+            has_part(q, k, loader_roots, sizeof loader_roots / sizeof loader_roots[0])) {
+            const char *m = q + k + 1;
+            size_t mk = 0;
+            while (m + mk < text + len && ident(m[mk])) mk++;
+            if (mk && m + mk < text + len && m[mk] == '(') return 1u << OOM_STAGE_DATA;
+        }
+        q += k - 1;
+    }
+    return 0;
+}
+
 /* What a frame's names say: the cues written ", in NAME" read for any
  * format (a Lua stack's "in function 'forward'"), and the word parts of the
  * function and of the file. */
@@ -834,7 +955,9 @@ unsigned stage_frame_bits(const char *text, size_t len)
             bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
         }
     }
-    return bits | frame_name_bits(text, len);
+    bits |= frame_name_bits(text, len);
+    if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len);
+    return bits;
 }
 
 enum oom_stage stage_after_line(const char *text, size_t len)

