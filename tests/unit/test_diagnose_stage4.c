@@ -188,6 +188,26 @@ static void test_data_moves_and_loaders(void **state)
     assert_false(has_stage("        hidden_states = hidden_states.to(torch.float32)\n", OOM_STAGE_DATA));
 }
 
+/* A traceback flattened onto its header line (a paste that lost its line
+ * breaks): each "File \"" segment is still a frame with its code
+ * (unslothai/unsloth#1667, corpus-heldout9 h9-20: the issue title and the
+ * quoted paste, cut by the thread before the message). */
+static void test_flattened_traceback(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("OOM when using model.save_pretrained_merged\n"
+                 "\n"
+                 "> Traceback (most recent call last): File \"/mnt/c/Users/xxx/finetune/finetune.py\", line 128, in "
+                 "model.save_pretrained_merged(\"gemma-3\", tokenizer,) File \"/home/xxx/.conda/envs/finetune/lib/"
+                 "python3.11/site-packages/unsloth/save.py\", line 2357, in unsloth_generic_save_pretrained_merged "
+                 "unsloth_generic_save(**arguments) File \"/home/xxx/.conda/envs/finetune/lib/python3.11/"
+                 "site-packages/torch/utils/_contextlib.py\", line 116, in decorate_context return func(*args, "
+                 "**kwargs) ^^^^^^^^^^^^^^^^^^^^^ File \"/home/xxx/.conda/envs/finetune/lib/python3.11/"
+                 "site-packages/unsloth/save.py\", line 2304, in unsloth_generic_sav\n"),
+        "checkpoint");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_test_bar_without_rate),
         cmocka_unit_test(test_frame_names_by_word_parts),
         cmocka_unit_test(test_data_moves_and_loaders),
+        cmocka_unit_test(test_flattened_traceback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
