@@ -1042,6 +1042,20 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         {"/Adam", OOM_STAGE_OPTIMIZER, false}, {"Apply", OOM_STAGE_OPTIMIZER, false},
         {"Grad", OOM_STAGE_BACKWARD, false},
     };
+    /* diagstage4: a variable's own initialiser, "<variable>/Assign" (TF 1.x
+     * tf.Variable names its initial assignment so), runs when variables are
+     * initialised, before any step: load, though the variable is an Adam
+     * slot ("training/Adam/Variable_14/Assign", iperov/DeepFaceLab#518).
+     * Keras' update assignments inside an optimizer's own scope
+     * ("training/Adam/Assign_3") are no initialiser: the component before
+     * "Assign" must be a variable, "Variable[_N]" or a lower-case weight name
+     * (kernel, bias, weights). */
+    if (n > 7 && memcmp(name + n - 7, "/Assign", 7) == 0) {
+        size_t e = n - 7, b = e;
+        while (b && name[b - 1] != '/') b--;
+        if (e > b && ((e - b >= 8 && memcmp(name + b, "Variable", 8) == 0) || islower((unsigned char)name[b])))
+            return OOM_STAGE_LOAD;
+    }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;

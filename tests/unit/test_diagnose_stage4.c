@@ -208,6 +208,27 @@ static void test_flattened_traceback(void **state)
         "checkpoint");
 }
 
+/* A TF 1.x variable's own initialiser ("<variable>/Assign") runs when the
+ * variables are initialised: load, though the variable is an Adam slot
+ * (iperov/DeepFaceLab#518, corpus-heldout9 h9-85); Keras' update
+ * assignments in the optimizer's scope stay optimizer. */
+static void test_tf_variable_initialiser(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("ResourceExhaustedError (see above for traceback): OOM when allocating tensor with "
+                 "shape[3,3,512,2048] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by "
+                 "allocator GPU_0_bfc\n"
+                 "         [[node training/Adam/Variable_14/Assign (defined at C:\\Users\\jamie\\Desktop\\"
+                 "DeepFaceLab_CUDA_9.2_SSE\\_internal\\python-3.6.8\\lib\\site-packages\\keras\\backend\\"
+                 "tensorflow_backend.py:402)  = Assign[T=DT_FLOAT, _grappler_relax_allocator_constraints=true, "
+                 "use_locking=true, validate_shape=true, _device=\"/job:localhost/replica:0/task:0/device:GPU:0\"]"
+                 "(training/Adam/Variable_14, training/Adam/zeros_14)]]\n"),
+        "load");
+    /* a constructed guard, Keras K.update naming: no initialiser */
+    assert_int_equal(stage_tf("[[node training/Adam/Assign_3 (defined at x.py:1) ]]", 51), OOM_STAGE_OPTIMIZER);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_frame_names_by_word_parts),
         cmocka_unit_test(test_data_moves_and_loaders),
         cmocka_unit_test(test_flattened_traceback),
+        cmocka_unit_test(test_tf_variable_initialiser),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
