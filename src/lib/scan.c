@@ -489,6 +489,32 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
 }
 
+/* A traceback flattened onto its header line (a paste that lost its line
+ * breaks: "Traceback (most recent call last): File \"x.py\", line 128, in
+ * f code File \"y.py\", ..."): each "File \"" segment is a frame with its
+ * code, read innermost first when the walk wants it so. */
+#define FLAT_FRAMES_MAX 64
+static void flat_frames(struct evidence *e, const char *body, size_t n)
+{
+    const char *h = memmem(body, n, "call last):", 11), *end = body + n;
+    if (!h) return;
+    const char *seg[FLAT_FRAMES_MAX];
+    size_t count = 0;
+    for (const char *q = memmem(h, (size_t)(end - h), "File \"", 6); q && count < FLAT_FRAMES_MAX;
+         q = memmem(q + 6, (size_t)(end - q - 6), "File \"", 6))
+        seg[count++] = q;
+    for (size_t k = 0; k < count; k++) {
+        size_t i = e->inner_last ? k : count - 1 - k;
+        const char *b = i + 1 < count ? seg[i + 1] : end;
+        char buf[1024];
+        size_t m = (size_t)(b - seg[i]) < sizeof buf - 1 ? (size_t)(b - seg[i]) : sizeof buf - 1;
+        memcpy(buf, seg[i], m);
+        buf[m] = '\n';
+        frame_evidence(e, buf, m);
+        e->frames = true;
+    }
+}
+
 /* A code line pasted without its indentation (GitHub markdown) reads as
  * plain text; right under a frame header it is that frame's code. Peeks at
  * the line above the one at [a, b) (this overwrites s->ctx). */
@@ -533,6 +559,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 e->region = a;
                 in_tb = false;
                 if (e->context == OOM_STAGE_UNKNOWN) e->context = header_glued_context(c.body, c.n);
+                flat_frames(e, c.body, c.n);
                 continue;
             }
             /* Unindented code a blank line above the frames is the user's
@@ -609,6 +636,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                 /* Python prints the innermost frame last; glog, Lua and c10
                  * stacks ("most recent call first") print it first. */
                 e->inner_last = memmem(c.body, c.n, "most recent call last", 21) != NULL;
+                flat_frames(e, c.body, c.n);
                 continue;
             }
             /* A paste that puts the error first and its frames below,

@@ -4,6 +4,7 @@
 #include "lib/stage.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <string.h>
 
 struct stage_word {
@@ -14,6 +15,7 @@ struct stage_word {
 
 #define W 1 /* a cue that must start a word: "model(" not in "capture_model(" */
 #define L 2 /* a cue that must start the line (after blanks): "Val: 21%|" */
+#define I 3 /* a whole word or phrase in any case: "Error saving model", "External evaluation" */
 
 /* An inference engine's start-up passes: vLLM's memory profiling and
  * CUDA-graph capture, sampler and TGI warm-up. Issue 12 counts engine
@@ -308,6 +310,9 @@ static const struct stage_word context_words[] = {
      * multi_gpu_test drive over the test set (training logs iteration
      * lines instead): "[>>>>   ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   165s" */
     {" task/s, elapsed: ", OOM_STAGE_EVAL, false},
+    /* the same bar before its first task is done prints no rate: "[    ]
+     * 0/500, elapsed: 0s, ETA:" (lhoyer/HRDA#27; diagstage4) */
+    {", elapsed: ", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
     {"Sampling", OOM_STAGE_GENERATE, false},
@@ -337,6 +342,20 @@ static const struct stage_word context_words[] = {
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
+    /* ---- diagstage4 (issue 12): what the program logged, in any case ----
+     * An application's own log line names its action in its own case:
+     * "| INFO | __main__:savemodel:34 - Error saving model: CUDA out of
+     * memory" (huggingface/peft#335), "### External evaluation, global step
+     * 0" (heldout14 h14-37). Whole words only, so "evaluation_strategy=" in
+     * a printed config is none. */
+    {"saving model", OOM_STAGE_CHECKPOINT, I}, {"saving the model", OOM_STAGE_CHECKPOINT, I},
+    {"saving checkpoint", OOM_STAGE_CHECKPOINT, I}, {"evaluation", OOM_STAGE_EVAL, I},
+    /* An OpenAI-compatible server's request line above the traceback: the
+     * request being served is a generation ("POST /v1/chat/completions
+     * HTTP/1.1\" 500", QwenLM/Qwen#1250; vLLM, FastChat, llama.cpp serve
+     * the same routes) */
+    {"/chat/completions", OOM_STAGE_GENERATE, false}, {"/v1/completions", OOM_STAGE_GENERATE, false},
+    /* ---- end of the diagstage4 block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -366,9 +385,46 @@ static bool kwarg_name(const char *text, size_t len, const char *p, size_t k)
            b[-2] != '<' && b[-2] != '>' && (e == end || *e != '('); /* key=NAME, not a call */
 }
 
+/* The first place at or after from where w (k bytes, lower case) occurs in
+ * any case; NULL when none. */
+static const char *find_nocase(const char *text, size_t len, size_t from, const char *w, size_t k)
+{
+    for (size_t i = from; i + k <= len; i++)
+        if (tolower((unsigned char)text[i]) == w[0] && strncasecmp(text + i, w, k) == 0) return text + i;
+    return NULL;
+}
+
+/* p starts a log line's message, or one or two words into it: a line
+ * start, or a logger's separator ("| ", " - ", "] ", ": ", "### ") with at
+ * most two words between. A sentence of prose ("encountered a problem
+ * during evaluation") is no log line's message. */
+static bool near_message_start(const char *text, const char *p)
+{
+    for (int words = 0; words <= 2; words++) {
+        while (p > text && (p[-1] == ' ' || p[-1] == '\t')) p--;
+        if (p == text) return true;
+        char c = p[-1];
+        if (c == '|' || c == ']' || c == '#' || c == ':' || c == '>' || c == '*' ||
+            (c == '-' && (p - 1 == text || p[-2] == ' ')))
+            return true;
+        while (p > text && p[-1] != ' ' && p[-1] != '\t') p--;
+    }
+    return false;
+}
+
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
+    if (cue->at == I) {
+        /* a whole word ("evaluation_strategy" is none) near the start of a
+         * logged message */
+        for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
+             p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k))
+            if ((p == text || !ident(p[-1])) && (p + k == text + len || !ident(p[k])) &&
+                near_message_start(text, p))
+                return true;
+        return false;
+    }
     for (size_t from = 0; from + k <= len;) {
         const char *p = memmem(text + from, len - from, cue->word, k);
         if (!p) return false;
@@ -636,6 +692,249 @@ static size_t frame_name_len(const char *text, size_t len)
     return i < len && text[i] == '(' ? i + 1 : len;
 }
 
+/* ---- diagstage4 (issue 12): names by their word parts ----
+ * A frame names what runs twice: its function and its file. Both are
+ * identifiers made of word parts ("val_one_epoch", "BaseTrainer.validate",
+ * "eval_completion.py", "coco_eval.py", "train_dataset_group"), and a part
+ * names a stage in any trainer or app, where a literal cue names it in one.
+ * Parts are split at '_', '.', '-', digits and lower-to-upper case changes,
+ * and compared in lower case; P: the part may go on ("evaluat" in
+ * evaluate, evaluation, evaluator). Parts that name no stage on their own
+ * are left out: "checkpoint" (activation checkpointing runs forward and
+ * backward), "sample"/"sampler" (distributions and data samplers),
+ * "generator" (a GAN's model), "test" (test.py runs inference), nouns of
+ * what a function handles ("optimizer_state" while a checkpoint is dumped,
+ * "_configure_optimizer" at set-up; ignite's training loop
+ * "_run_once_on_dataset"). A file's name counts only for the program's own
+ * files: installed libraries are named by the cue table above (torch's
+ * "_dynamo/eval_frame.py" evaluates Python frames, no model). */
+#define P 4
+static const struct stage_word name_parts[] = {
+    {"eval", OOM_STAGE_EVAL, 0}, {"evaluat", OOM_STAGE_EVAL, P}, {"validat", OOM_STAGE_EVAL, P},
+    {"valid", OOM_STAGE_EVAL, 0}, {"val", OOM_STAGE_EVAL, 0}, {"metric", OOM_STAGE_EVAL, P},
+    {"save", OOM_STAGE_CHECKPOINT, P}, {"saving", OOM_STAGE_CHECKPOINT, 0},
+    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0}, {"restore", OOM_STAGE_LOAD, P},
+    {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
+    {"generate", OOM_STAGE_GENERATE, 0}, {"generation", OOM_STAGE_GENERATE, 0},
+    {"decode", OOM_STAGE_GENERATE, 0}, {"decoding", OOM_STAGE_GENERATE, 0},
+    /* a translator decoding (OpenNMT's translator.translate, Lua
+     * Translator:translateBatch, BeamSearcher:search; read from
+     * corpus-heldout16's set-aside misses). Not "translation": HF's
+     * run_translation.py trains. */
+    {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
+    {"beam", OOM_STAGE_GENERATE, 0},
+    {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
+};
+
+static unsigned part_bits(const char *part, size_t n)
+{
+    unsigned bits = 0;
+    for (size_t i = 0; i < sizeof name_parts / sizeof name_parts[0]; i++) {
+        size_t k = strlen(name_parts[i].word);
+        if ((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0)
+            bits |= 1u << name_parts[i].stage;
+    }
+    return bits;
+}
+
+/* The stages the word parts of an identifier name. */
+unsigned stage_name_bits(const char *name, size_t n)
+{
+    unsigned bits = 0;
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        bool end = i == n || !isalpha((unsigned char)name[i]) ||
+                   (i > a && isupper((unsigned char)name[i]) && islower((unsigned char)name[i - 1]));
+        if (!end) continue;
+        if (i > a) bits |= part_bits(name + a, i - a);
+        a = i < n && isalpha((unsigned char)name[i]) ? i : i + 1;
+    }
+    return bits;
+}
+
+/* The function a frame line names, in any of the formats pasted: Python's
+ * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
+ * NULL when there is none. */
+static const char *frame_function(const char *text, size_t len, size_t *n)
+{
+    static const char *const heads[] = {", in ", ".py in ", "in function '"};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        const char *p = memmem(text, len, heads[h], strlen(heads[h]));
+        if (!p) continue;
+        p += strlen(heads[h]);
+        size_t k = 0, rest = len - (size_t)(p - text);
+        while (k < rest && (ident(p[k]) || p[k] == '.')) k++;
+        if (k) {
+            *n = k;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The file a frame line names, without its directory and extension
+ * ("/x/src/data/coco/coco_eval.py\", line 175" gives coco_eval). */
+static const char *frame_file(const char *text, size_t len, size_t *n)
+{
+    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:"};
+    for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
+        const char *x = memmem(text, len, exts[e], strlen(exts[e]));
+        if (!x) continue;
+        const char *b = x;
+        while (b > text && b[-1] != '/' && b[-1] != '\\' && b[-1] != '"' && b[-1] != ' ' && b[-1] != '[')
+            b--;
+        *n = (size_t)(x - b);
+        return *n ? b : NULL;
+    }
+    return NULL;
+}
+
+/* Code that moves or fetches the program's data. An executing line
+ * names what its frame was doing when the allocation failed: a move of a
+ * data-named value to the device ("input_imgs = Variable(input_imgs.type(
+ * Tensor))", eriklindernoren/PyTorch-YOLOv3 via heldout9 h9-99; "net_in =
+ * torch.from_numpy(net_in)...to(device)", heldout14 h14-42), an iteration
+ * over a loader ("for i, batch in enumerate(train_loader):"), or a method
+ * of a dataset ("train_dataset_group.cache_latents(vae, ...)", bmaltais/
+ * kohya_ss#1887) is data. The value's name is read by its word parts: the
+ * first name of the expression, past "self.". Models, masks and token ids
+ * are left out (moved inside forward and generate), and so is a move on a
+ * line that names another stage: "model.generate(batch[\"input_ids\"].to(
+ * \"cuda\"), ...)" generates (heldout5 h5-25). Building a tensor from host
+ * data at set-up ("torch.from_numpy(np.asarray(pcd.points)).float().cuda()"
+ * in gaussian splatting's create_from_pcd, heldout9 h9-59) is no data move:
+ * the name decides. */
+static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "image", "images", "batch", "data",
+                                         "target", "targets", "label", "labels", "gt", "sample", "samples",
+                                         "frame", "frames", "audio"};
+static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
+
+static bool has_part(const char *name, size_t n, const char *const *parts, size_t count)
+{
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && isalnum((unsigned char)name[i]) && !(i > a && isupper((unsigned char)name[i]) &&
+                                                          islower((unsigned char)name[i - 1])))
+            continue;
+        for (size_t k = 0; i > a && k < count; k++)
+            if (strlen(parts[k]) == i - a && strncasecmp(name + a, parts[k], i - a) == 0) return true;
+        a = i < n && isalnum((unsigned char)name[i]) ? i : i + 1;
+    }
+    return false;
+}
+
+/* The first name of the expression that ends right before end ("batch" in
+ * "batch['image'].cuda", "inputs" in "self.inputs.to"); n = 0 if none. */
+static const char *expression_root(const char *text, const char *end, size_t *n)
+{
+    const char *p = end;
+    for (;;) {
+        while (p > text && (ident(p[-1]))) p--;
+        if (p > text && p[-1] == '.') {
+            p--;
+            continue;
+        }
+        if (p > text && (p[-1] == ')' || p[-1] == ']')) {
+            char open = p[-1] == ')' ? '(' : '[', close = p[-1];
+            int depth = 0;
+            while (p > text) {
+                p--;
+                if (*p == close) depth++;
+                else if (*p == open && --depth == 0) break;
+            }
+            if (depth) break;
+            continue;
+        }
+        break;
+    }
+    if (p + 5 <= end && memcmp(p, "self.", 5) == 0) p += 5;
+    size_t k = 0;
+    while (p + k < end && ident(p[k])) k++;
+    *n = k;
+    return p;
+}
+
+static unsigned data_code_bits(const char *text, size_t len)
+{
+    static const char *const moves[] = {".cuda(", ".to(", ".type("};
+    for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++) {
+        size_t k = strlen(moves[m]);
+        for (const char *p = memmem(text, len, moves[m], k); p;
+             p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
+            const char *arg = p + k, *end = text + len;
+            size_t rest = (size_t)(end - arg), an = 0;
+            while (an < rest && arg[an] != ')' && arg[an] != '\n') an++;
+            /* a device, not a dtype: ".to(device)", ".to('cuda')",
+             * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor */
+            bool device = m == 0 || has(arg, an, "device") || has(arg, an, "cuda") ||
+                          (m == 2 && has(arg, an, "Tensor"));
+            if (!device) continue;
+            size_t rn;
+            const char *root = expression_root(text, p, &rn);
+            if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
+                return 1u << OOM_STAGE_DATA;
+        }
+    }
+    /* "for x, y in enumerate(train_loader):" */
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    const char *in = len - i > 4 && memcmp(text + i, "for ", 4) == 0 ? memmem(text + i, len - i, " in ", 4) : NULL;
+    if (in) {
+        for (const char *q = in + 4; q < text + len; q++) {
+            if (!ident(*q) || (q > in + 4 && ident(q[-1]))) continue;
+            size_t k = 0;
+            while (q + k < text + len && ident(q[k])) k++;
+            if (has_part(q, k, loader_roots, sizeof loader_roots / sizeof loader_roots[0])) return 1u << OOM_STAGE_DATA;
+            q += k - 1;
+        }
+    }
+    /* a dataset's own method called by the statement itself, not as an
+     * argument of another call ("train_dataset_group.cache_latents(";
+     * not "current_model.train_model(dataloader.get_train_input_fn(), ...)") */
+    int depth = 0;
+    for (const char *q = text; q < text + len; q++) {
+        if (*q == '(' || *q == '[') depth++;
+        if ((*q == ')' || *q == ']') && depth > 0) depth--;
+        if (depth || !ident(*q) || (q > text && (ident(q[-1]) || q[-1] == '.'))) continue;
+        size_t k = 0;
+        while (q + k < text + len && ident(q[k])) k++;
+        if (q + k < text + len && q[k] == '.' &&
+            has_part(q, k, loader_roots, sizeof loader_roots / sizeof loader_roots[0])) {
+            const char *m = q + k + 1;
+            size_t mk = 0;
+            while (m + mk < text + len && ident(m[mk])) mk++;
+            if (mk && m + mk < text + len && m[mk] == '(') return 1u << OOM_STAGE_DATA;
+        }
+        q += k - 1;
+    }
+    return 0;
+}
+
+/* What a frame's names say: the cues written ", in NAME" read for any
+ * format (a Lua stack's "in function 'forward'"), and the word parts of the
+ * function and of the file. */
+static unsigned frame_name_bits(const char *text, size_t len)
+{
+    unsigned bits = 0;
+    size_t n;
+    const char *fn = frame_function(text, len, &n);
+    if (fn && !memmem(text, len, ", in ", 5)) {
+        char buf[256];
+        if (n + 6 <= sizeof buf) {
+            memcpy(buf, ", in ", 5);
+            memcpy(buf + 5, fn, n);
+            buf[n + 5] = '\n';
+            bits |= words_bits(buf, n + 6, frame_words, sizeof frame_words / sizeof frame_words[0]);
+        }
+    }
+    if (fn) bits |= stage_name_bits(fn, n);
+    const char *file = frame_file(text, len, &n);
+    if (file && !has(text, len, "-packages") && !has(text, len, "/lib/python") && !has(text, len, "\\lib\\"))
+        bits |= stage_name_bits(file, n);
+    return bits;
+}
+/* ---- end of the diagstage4 block ---- */
+
 unsigned stage_frame_bits(const char *text, size_t len)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -662,6 +961,8 @@ unsigned stage_frame_bits(const char *text, size_t len)
             bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
         }
     }
+    bits |= frame_name_bits(text, len);
+    if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len);
     return bits;
 }
 
@@ -747,6 +1048,20 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         {"/Adam", OOM_STAGE_OPTIMIZER, false}, {"Apply", OOM_STAGE_OPTIMIZER, false},
         {"Grad", OOM_STAGE_BACKWARD, false},
     };
+    /* diagstage4: a variable's own initialiser, "<variable>/Assign" (TF 1.x
+     * tf.Variable names its initial assignment so), runs when variables are
+     * initialised, before any step: load, though the variable is an Adam
+     * slot ("training/Adam/Variable_14/Assign", iperov/DeepFaceLab#518).
+     * Keras' update assignments inside an optimizer's own scope
+     * ("training/Adam/Assign_3") are no initialiser: the component before
+     * "Assign" must be a variable, "Variable[_N]" or a lower-case weight name
+     * (kernel, bias, weights). */
+    if (n > 7 && memcmp(name + n - 7, "/Assign", 7) == 0) {
+        size_t e = n - 7, b = e;
+        while (b && name[b - 1] != '/') b--;
+        if (e > b && ((e - b >= 8 && memcmp(name + b, "Variable", 8) == 0) || islower((unsigned char)name[b])))
+            return OOM_STAGE_LOAD;
+    }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;

@@ -51,6 +51,11 @@ bool stage_message_line(const char *s, size_t n);
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 
+/* Bit set of stages the word parts of an identifier name ("val_one_epoch",
+ * "coco_eval", "train_dataset_group"): split at '_', '.', digits and case
+ * changes, compared in lower case against a table (diagstage4). */
+unsigned stage_name_bits(const char *name, size_t n);
+
 /* Stage that a line after the message (or the message's own tracing span)
  * reveals: "Method Prefill encountered an error", "prefill{id=1}",
  * "Output generated in", "error loading model"; unknown when none. */
