@@ -875,12 +875,14 @@ static const struct msg_rule rules[] = {
     /* c10's driver API check (expandable segments), CuPy's runtime error,
      * OpenCV's CUDA module, llama.cpp's early "CUDA error 2 at
      * ggml-cuda.cu:359: out of memory", MXNet 1.6+'s "cudaMalloc retry
-     * failed". */
+     * failed", and the check PointNet++-style CUDA extensions print after
+     * a launch (`fprintf(stderr, "CUDA kernel failed : %s\n",
+     * cudaGetErrorString(err))`: pointnet2 ops, SoftGroup, OpenPCDet). */
     {.kind = "cuda-error",
      .framework = "cuda",
      .any = {"CUDA driver error: out of memory", "cudaErrorMemoryAllocation",
              "Gpu API call) out of memory", "CUDA error 2 at",
-             "cudaMalloc retry failed: out of memory"},
+             "cudaMalloc retry failed: out of memory", "CUDA kernel failed : out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

@@ -1099,6 +1099,11 @@ static void test_wordings_rec4(void **state)
          "memory\" error, which is something outside the control of llama.cpp.\n", true},
         {"vllm-project/vllm#13882",
          "INFO 02-26 09:54:05 executor_base.py:111] # cuda blocks: 0, # CPU blocks: 4681\n", true},
+        /* a CUDA extension's launch check (read from corpus-heldout15's
+         * misses, h15-81, seen) */
+        {"thangvubk/SoftGroup#146",
+         "INFO - 2022-10-09 12:36:55,533 - custom - Load test dataset: 14 scans\n"
+         "CUDA kernel failed : out of memory\n", true},
         /* memory running out with the device inside the words; the class's
          * name alone above a traceback (heldout13, heldout12, heldout14;
          * seen) */
