@@ -981,13 +981,30 @@ static void test_host_families(void **state)
     oom_report_release(&rep);
 }
 
+/* Real lines (source beside each) and whether each holds a GPU OOM: a
+ * mention, or the class named alone (a message row). */
+struct call_case {
+    const char *source, *log;
+    bool oom;
+};
+
+static void expect_calls(const struct call_case *logs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if ((rep.primary >= 0) != logs[i].oom)
+            fail_msg("%s: primary %ld", logs[i].source, rep.primary);
+        if (logs[i].oom) assert_true(rep.events[rep.primary].gpu_oom);
+        oom_report_release(&rep);
+    }
+}
+
 static void test_device_words(void **state)
 {
     (void)state;
-    static const struct {
-        const char *source, *log;
-        bool oom;
-    } logs[] = {
+    static const struct call_case logs[] = {
         {"Vision-CAIR/MiniGPT-4#168",
          "CUDA OOM after train several iters\n\n"
          "When set batch_size 8, oom error occurs like 50 iters, when batch_size 6,  occurs in 50 "
@@ -1062,16 +1079,7 @@ static void test_device_words(void **state)
          "The server does not work due to OOM, however, the process is still running.\n"
          "Traceback (most recent call last):\n  File \"server.py\", line 1, in <module>\n", true},
     };
-    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-        struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
-        if ((rep.primary >= 0) != logs[i].oom)
-            fail_msg("%s: primary %ld", logs[i].source, rep.primary);
-        /* a GPU OOM: a mention, or the class named alone (a message row) */
-        if (logs[i].oom) assert_true(rep.events[rep.primary].gpu_oom);
-        oom_report_release(&rep);
-    }
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
 /* Wordings read from diagrec4's development rows (corpus-heldout17) and
@@ -1082,10 +1090,7 @@ static void test_device_words(void **state)
 static void test_wordings_rec4(void **state)
 {
     (void)state;
-    static const struct {
-        const char *source, *log;
-        bool oom;
-    } logs[] = {
+    static const struct call_case logs[] = {
         {"pytorch/pytorch#20133",
          "But some of the case after she break current process, she need to logout first before "
          "running another model because of CUDA:OutOfMemory error.\n", true},
@@ -1129,15 +1134,7 @@ static void test_wordings_rec4(void **state)
          false},
         {"(constructed)", "There was no memory allocation error on the GPU.\n", false},
     };
-    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-        struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
-        if ((rep.primary >= 0) != logs[i].oom)
-            fail_msg("%s: primary %ld", logs[i].source, rep.primary);
-        if (logs[i].oom) assert_true(rep.events[rep.primary].gpu_oom);
-        oom_report_release(&rep);
-    }
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
 /* A title that states some of the figures above the whole message (or a
