@@ -37,8 +37,7 @@ struct opts {
     const char *model_arg;
     struct est_model over; /* explicit dimensions; 0 = not given */
     int arch, tied, dropout, quant; /* -1 not given */
-    bool quant_from_config; /* --quant not given: config.json's quantization_config */
-    bool have_group;        /* --quant-group given */
+    int64_t quant_group;            /* -2 not given (the option's floor is -1) */
     struct est_workload wl;
     const char *gpu_name;
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
@@ -261,8 +260,8 @@ static const struct opt_spec specs[] = {
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
     CHOICE("quant", "none|int8|nf4|nf4-dq|gptq|awq", quant,
            "base weights quantized (with --lora-r: QLoRA);\ngptq, awq: pre-quantized 4-bit checkpoints"),
-    COUNT("quant-group", "N", quant_group, -1,
-          "gptq/awq inputs per scale (group_size; default the\nconfig's, else 128; -1 per channel)"),
+    {.name = "quant-group", .metavar = "N", .parse = opt_int, AT(quant_group), .min = -1, .max = INT64_MAX,
+     .help = "gptq/awq inputs per scale (group_size; default the\nconfig's, else 128; -1 per channel)"},
     CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
            "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
     {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
@@ -320,14 +319,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     memset(o, 0, sizeof *o);
     o->arch = o->tied = o->dropout = o->quant = -1;
     est_workload_init(&o->wl);
-    o->wl.quant_group = -2; /* not given (the option's floor is -1) */
+    o->quant_group = -2;
     int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
     o->have_capacity = o->wl.capacity_bytes >= 0;
     o->have_context = o->wl.context_bytes >= 0;
     if (o->quant >= 0) o->wl.quant = (enum est_quant)o->quant;
-    o->have_group = o->wl.quant_group != -2;
-    if (!o->have_group) o->wl.quant_group = 0;
+    if (o->quant_group >= -1) o->wl.quant_group = o->quant_group;
     if (o->no_foreach || o->fused) o->wl.foreach = false;
     o->wl.fused = o->fused;
     if (first < argc) o->model_arg = argv[first++];
@@ -648,7 +646,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
                est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
-    if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant_from_config ? " (config.json)" : "");
+    if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant < 0 ? " (config.json)" : "");
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
                                         est_shard_name(w->shard));
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
@@ -799,11 +797,8 @@ int cmd_estimate(int argc, char **argv)
     if (o.quant < 0 && q.quant < 0)
         return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
                                      "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);
-    if (o.quant < 0 && q.quant > 0) {
-        o.wl.quant = (enum est_quant)q.quant;
-        o.quant_from_config = true;
-    }
-    if (!o.have_group && q.group) o.wl.quant_group = q.group;
+    if (o.quant < 0 && q.quant > 0) o.wl.quant = (enum est_quant)q.quant;
+    if (o.quant_group == -2 && q.group) o.wl.quant_group = q.group;
     get_card(&o, &err);
     if ((o.torch || o.cuda) && !o.have_context) {
         /* lazy loading keeps the card's figure (-1: the estimator's default) */

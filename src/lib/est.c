@@ -360,6 +360,11 @@ static bool is16(enum est_precision p)
 }
 static bool is_autocast16(enum est_precision p) { return p == EST_FP16_AUTOCAST || p == EST_BF16_AUTOCAST; }
 static bool is_mixed(enum est_precision p) { return p == EST_FP16_MIXED || p == EST_BF16_MIXED; }
+/* the matmuls run in fp16 (a dequantized weight needs no second copy) */
+static bool computes_fp16(enum est_precision p)
+{
+    return p == EST_FP16 || p == EST_FP16_MIXED || p == EST_FP16_AUTOCAST;
+}
 
 /* What each precision keeps in which dtype, for --explain. Autocast's fp32
  * list (torch/csrc/autograd/autocast_mode.cpp, CUDA): softmax, log_softmax,
@@ -1239,8 +1244,7 @@ static long double dequant_temp(const struct calc *c)
     if (wl->quant == EST_QUANT_GPTQ) return big * (wl->mode == EST_MODE_TRAIN ? 5 : 2);
     if (wl->quant == EST_QUANT_AWQ) return big * 2;
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
-    bool fp16_compute = wl->precision == EST_FP16 || wl->precision == EST_FP16_MIXED ||
-                        wl->precision == EST_FP16_AUTOCAST;
+    bool fp16_compute = computes_fp16(wl->precision);
     return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
 }
 
@@ -1815,8 +1819,7 @@ static long double litgpt_carry(const struct calc *c)
     /* the lm_head's own forward: every 128-token chunk dequantizes the whole
      * quantized head (fp16 + a compute copy) while the previous fp32 chunks
      * (4 T V) and the new 16-bit ones (2 T V) are alive */
-    bool fp16_compute = c->wl->precision == EST_FP16 || c->wl->precision == EST_FP16_MIXED ||
-                        c->wl->precision == EST_FP16_AUTOCAST;
+    bool fp16_compute = computes_fp16(c->wl->precision);
     long double head = quant_head_params(c) * (2 + (fp16_compute ? 0 : c->a)) - 2 * c->T * c->V;
     if (head > carry) carry = head;
     return carry + litgpt_prev_inputs(c);

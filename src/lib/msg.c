@@ -312,6 +312,9 @@ static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 #define OOM true
 #define LOOKALIKE false
 #define RULE_END {.kind = NULL}
+/* The device words that make an OOM mention a GPU one ("CUDA out of
+ * memory", "out of memory on the GPU"). */
+#define DEVICE_QUALIFIERS "CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"
 /* A GPU-OOM mention that stands without a traceback (a title, prose) and
  * that a denying or conditional clause takes back: the fields every such
  * row shares. */
@@ -1068,7 +1071,7 @@ static const struct msg_rule rules[] = {
      .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
              "OutOfMemory", "Out of mem ", "out of mem "},
-     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .qualifier = {DEVICE_QUALIFIERS},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
     },
     /* The same words translated or written in another language around an
@@ -1119,14 +1122,14 @@ static const struct msg_rule rules[] = {
              "memory\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* memory가 부족 */,
              "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
-     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .qualifier = {DEVICE_QUALIFIERS},
     },
     /* ... or the allocation said to fail, with the device named before or
      * after in the clause ("Memory allocation problem on GPU",
      * ultralytics/ultralytics#7076; "GPU memory allocation error"). */
     {STANDALONE_MENTION,
      .any = {"emory allocation problem", "emory allocation error", "emory allocation fail"},
-     .qualifier = {"CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"},
+     .qualifier = {DEVICE_QUALIFIERS},
     },
     /* ... or the device allocator's call named as failing with the OOM words
      * in prose ("a call to `cudaMalloc` failed with an "out of memory"

@@ -737,18 +737,30 @@ static unsigned part_bits(const char *part, size_t n)
     return bits;
 }
 
+/* The next word part of name from *pos on: a run of letters (and digits,
+ * when digits) ended by any other character or a lower-to-upper case
+ * change ("valOneEpoch": val, One, Epoch); its length, 0 at the end. */
+static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, const char **part)
+{
+    size_t i = *pos;
+#define IN_PART(c) (digits ? isalnum((unsigned char)(c)) : isalpha((unsigned char)(c)))
+    while (i < n && !IN_PART(name[i])) i++;
+    size_t a = i;
+    while (i < n && IN_PART(name[i]) &&
+           !(i > a && isupper((unsigned char)name[i]) && islower((unsigned char)name[i - 1])))
+        i++;
+#undef IN_PART
+    *pos = i;
+    *part = name + a;
+    return i - a;
+}
+
 /* The stages the word parts of an identifier name. */
 unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0;
-    size_t a = 0;
-    for (size_t i = 0; i <= n; i++) {
-        bool end = i == n || !isalpha((unsigned char)name[i]) ||
-                   (i > a && isupper((unsigned char)name[i]) && islower((unsigned char)name[i - 1]));
-        if (!end) continue;
-        if (i > a) bits |= part_bits(name + a, i - a);
-        a = i < n && isalpha((unsigned char)name[i]) ? i : i + 1;
-    }
+    const char *part;
+    for (size_t pos = 0, k; (k = next_part(name, n, &pos, false, &part));) bits |= part_bits(part, k);
     return bits;
 }
 
@@ -809,17 +821,13 @@ static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "imag
                                          "frame", "frames", "audio"};
 static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
 
+/* One of parts is a word part of name (letters and digits: "imgs2" is one). */
 static bool has_part(const char *name, size_t n, const char *const *parts, size_t count)
 {
-    size_t a = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && isalnum((unsigned char)name[i]) && !(i > a && isupper((unsigned char)name[i]) &&
-                                                          islower((unsigned char)name[i - 1])))
-            continue;
-        for (size_t k = 0; i > a && k < count; k++)
-            if (strlen(parts[k]) == i - a && strncasecmp(name + a, parts[k], i - a) == 0) return true;
-        a = i < n && isalnum((unsigned char)name[i]) ? i : i + 1;
-    }
+    const char *part;
+    for (size_t pos = 0, len; (len = next_part(name, n, &pos, true, &part));)
+        for (size_t k = 0; k < count; k++)
+            if (strlen(parts[k]) == len && strncasecmp(part, parts[k], len) == 0) return true;
     return false;
 }
 
