@@ -220,9 +220,12 @@ static void quant_of(json_object *root, struct hfconfig_quant *q)
     if ((json_object_object_get_ex(qc, "bits", &v) || json_object_object_get_ex(qc, "w_bit", &v)) &&
         json_object_is_type(v, json_type_int))
         bits = json_object_get_int64(v);
-    if ((json_object_object_get_ex(qc, "group_size", &v) || json_object_object_get_ex(qc, "q_group_size", &v)) &&
-        json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= -1 && json_object_get_int64(v) <= (1 << 20))
-        q->group = json_object_get_int64(v);
+    bool bad_group = false; /* stated but no group: not a width to guess */
+    if (json_object_object_get_ex(qc, "group_size", &v) || json_object_object_get_ex(qc, "q_group_size", &v)) {
+        int64_t g = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : 0;
+        if (g >= -1 && g != 0 && g <= (1 << 20)) q->group = g;
+        else bad_group = true;
+    }
     if (!method) method = bnb4 || bnb8 ? "bitsandbytes" : "unnamed";
     snprintf(q->desc, sizeof q->desc, "%.24s", method);
     q->quant = -1;
@@ -230,8 +233,9 @@ static void quant_of(json_object *root, struct hfconfig_quant *q)
         if (bnb4) q->quant = get_bool(qc, "bnb_4bit_use_double_quant", 0) ? EST_QUANT_NF4_DQ : EST_QUANT_NF4;
         else if (bnb8) q->quant = EST_QUANT_INT8;
     } else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
-        if (bits == 4) q->quant = method[0] == 'g' ? EST_QUANT_GPTQ : EST_QUANT_AWQ;
-        else snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
+        if (bits != 4) snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
+        else if (bad_group) snprintf(q->desc, sizeof q->desc, "%s, group_size %.16s", method, json_object_to_json_string(v));
+        else q->quant = method[0] == 'g' ? EST_QUANT_GPTQ : EST_QUANT_AWQ;
     }
 }
 
