@@ -442,7 +442,11 @@ const char *est_cache_model(const struct est_workload *wl)
     };
     if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
     if (wl->mode == EST_MODE_LOAD) return "weights only";
-    if (wl->cache == EST_CACHE_NONE) return "plain forward over the prompt, no K, V kept (use_cache=False or an encoder), no generation";
+    if (wl->cache == EST_CACHE_NONE)
+        return wl->gen_len ? "generation without a KV cache: every step reruns the whole sequence (no past_key_values: "
+                             "BertLMHeadModel on an encoder config, or use_cache=False); HF's loop holds the previous "
+                             "step's output"
+                           : "plain forward over the prompt, no K, V kept (use_cache=False or an encoder), no generation";
     if (!wl->gen_len) return "plain forward over the prompt: its K, V, no generation";
     return model[wl->cache];
 }
@@ -1192,6 +1196,7 @@ struct terms {
     long double host;      /* model states moved to host memory (--offload) */
     bool decode;           /* inference: the peak is a decode step, not prefill */
     bool first_step;       /* inference: that step is the first, the prefill's output still held */
+    bool nocache;          /* inference: generation without a KV cache, the last step's full rerun */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
@@ -2129,6 +2134,7 @@ struct gen {
     long double logits_held;       /* the prefill's returned logits, held through the first step */
     enum est_mask mask;            /* auto resolved */
     bool all_logits;               /* prefill logits for every prompt position */
+    bool nocache;                  /* generation without a KV cache: every step reruns the sequence */
 };
 
 /* HF's Llama-family CausalLM heads returned `logits.float()` for every
@@ -2176,6 +2182,40 @@ static void mask_bytes(const struct calc *c, const struct gen *g, long double q,
     }
 }
 
+/* Generation without a KV cache (--cache none --gen-len N): HF generate on a
+ * model that returns no past_key_values reruns the whole sequence at every
+ * step. BertLMHeadModel on an encoder checkpoint is one: BertModel.forward
+ * sets use_cache = False unless config.is_decoder (huggingface/transformers:
+ * src/transformers/models/bert/modeling_bert.py@004ad5f5), so
+ * prepare_inputs_for_generation passes the full input_ids each step; a
+ * decoder called with generate(use_cache=False) is another. The model's
+ * head computes logits for every position (no logits_to_keep before
+ * transformers 4.45), and the greedy/sample loop (generation/utils.py,
+ * 4.36-4.44) rebinds `outputs = self(...)` only when the step's forward
+ * returns, so the previous step's output, its logits of one position fewer,
+ * is alive beside the step's forward. The peak is the last step: a forward
+ * over prompt + generated - 1 positions beside the held output. */
+static bool nocache_gen(const struct est_workload *wl)
+{
+    return wl->mode == EST_MODE_INFER && wl->cache == EST_CACHE_NONE && wl->gen_len > 0;
+}
+
+/* gen_plan's prompt-side terms describe that last step's forward; the held
+ * output is the previous step's logits as the model returned them (HF's
+ * loop only; its positions: every one, or the last under --prefill-logits
+ * last). */
+static void nocache_plan(const struct calc *c, struct gen *g)
+{
+    long double b = (long double)c->wl->batch;
+    g->nocache = true;
+    g->kv_prefill = g->kv_decode = g->kv_old = g->acts_decode = g->logits_decode = 0;
+    g->mask_keep_d = g->mask_build_d = 0;
+    g->logits_held = 0;
+    if (c->wl->head != EST_HEAD_LM || c->wl->trainer != EST_TRAINER_HF || c->wl->gen_len < 2) return;
+    g->logits_held = (g->all_logits ? b * (g->prompt - 1) : b) * c->V *
+                     (g->all_logits && upcasts_logits(c->m->family) ? 4 : c->a);
+}
+
 static void gen_plan(const struct calc *c, struct gen *g)
 {
     const struct est_workload *wl = c->wl;
@@ -2183,6 +2223,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     long double layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
     memset(g, 0, sizeof *g);
     g->prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
+    if (nocache_gen(wl)) g->prompt += G - 1; /* the last step's forward (nocache_plan) */
     g->ctx = G > 0 ? g->prompt + G - 1 : g->prompt;
     bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
@@ -2200,7 +2241,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     g->mask = resolve_mask(wl);
     /* an encoder's padding mask is (batch, 1, 1, seq) (HF
      * get_extended_attention_mask outside is_decoder), not a causal square */
-    if (c->f->encoder && !wl->gen_len && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
+    if (c->f->encoder && (!wl->gen_len || nocache_gen(wl)) && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
     if (is_static) {
         g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
         g->kv_at = g->len; /* HF attends over the whole static cache */
@@ -2232,7 +2273,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
     }
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
-                    (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
+                    (wl->prefill_logits == EST_PLOGITS_AUTO && (wl->cache == EST_CACHE_LEGACY || nocache_gen(wl)));
     if (wl->head == EST_HEAD_LM) {
         long double Tp = b * g->prompt;
         if (!G) g->logits_prefill = Tp * c->V * a;
@@ -2244,6 +2285,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         /* as returned: fp32 where the head upcasts, else the model's dtype */
         g->logits_held = (g->all_logits ? Tp : b) * c->V * (g->all_logits && upcasts_logits(c->m->family) ? 4 : a);
     }
+    if (nocache_gen(wl)) nocache_plan(c, g);
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -2281,6 +2323,14 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double work_p = g.acts_prefill > head_p ? g.acts_prefill : head_p;
     long double work_d = g.acts_decode > g.logits_decode ? g.acts_decode : g.logits_decode;
     long double prefill = g.kv_prefill + g.mask_keep + (g.mask_build > work_p ? g.mask_build : work_p);
+    if (g.nocache) { /* the last step's forward beside the previous step's output */
+        t->nocache = true;
+        t->kv = 0;
+        t->logits = g.logits_prefill + g.logits_held;
+        t->acts = work_p - g.logits_prefill;
+        t->temp_fwd = g.mask_keep + (g.mask_build > work_p ? g.mask_build - work_p : 0) + dequant_temp(c);
+        return;
+    }
     /* DynamicCache's old tensor is freed inside its layer, before the head
      * runs; the legacy caller's old tuple lives through the whole step */
     long double old = g.kv_old;
@@ -2822,9 +2872,13 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
+    if (t->nocache)
+        snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
+                 "none: no past_key_values, every step reruns prompt + generated - 1 = %.0Lf positions = %s", g.prompt, b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             t->decode ? "decode step%s = %s"
+             t->nocache ? "one block's working set over the whole sequence at the last step (no autograd) beyond the head's input + logits%s = %s"
+             : t->decode ? "decode step%s = %s"
                        : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
              t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
              : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
@@ -2832,6 +2886,9 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",
              !wl->gen_len ? "tokens"
+             : t->nocache ? (g.logits_held > 0 ? (g.all_logits ? "positions of the last step (prompt + generated - 1) + of the previous step (held by the caller's `outputs`, as returned)"
+                                                               : "the last step's batch + the previous step's (held by the caller's `outputs`)")
+                                               : "positions of the last step (prompt + generated - 1)")
              : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
                                              : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
@@ -2933,7 +2990,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         formula_append(r, EST_C_SLACK, line);
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? (t->first_step ? "decode (first generated token, the prefill's output held)"
+                    : wl->mode == EST_MODE_INFER ? (t->nocache ? "decode without a KV cache (last generated token: the whole sequence rerun, the previous step's output held)"
+                                                    : t->first_step ? "decode (first generated token, the prefill's output held)"
                                                     : t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
                     : init_peak ? "model init (nf4 quantization)"
@@ -2960,9 +3018,6 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)
         return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
                                    "(config.json's max_position_embeddings)");
-    if (wl->cache == EST_CACHE_NONE && wl->gen_len)
-        return oomlab_err_set(err, "--cache none is a plain forward that keeps no K, V: it cannot "
-                                   "generate (--gen-len); use dynamic, legacy or static");
     int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
     if (wl->mode == EST_MODE_INFER && len && len < prompt + wl->gen_len)
         return oomlab_err_set(err, "a cache of %lld positions cannot hold prompt %lld + %lld generated",
