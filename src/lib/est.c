@@ -411,8 +411,12 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
                    : "torchtune before 8a98fbaa3 (--loop-holds logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
     if (held && wl->trainer == EST_TRAINER_HF)
         return wl->loop_holds == EST_KEEP_OUTPUTS
-                   ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
-                   : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+                   ? (is_mixed(wl->precision) || is_autocast16(wl->precision)) && !ds_engine(wl)
+                         ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned, fp32 (accelerate's mixed precision converts the outputs to fp32); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                         : "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                   : (is_mixed(wl->precision) || is_autocast16(wl->precision)) && !ds_engine(wl)
+                         ? "HF, the loop holding the output through backward (--loop-holds logits): logits as returned, fp32 (accelerate's mixed precision converts the outputs to fp32); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                         : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     if (wl->loop_holds == EST_KEEP_NONE && wl->trainer == EST_TRAINER_HF && !ce_16bit(m, wl))
         return "the loop holds no logits through backward (--loop-holds none: HF Trainer's compute_loss returns the loss alone); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
@@ -1934,11 +1938,35 @@ static bool upcasts_logits(enum est_family f);
  * its old assumption (the logits in the activation dtype, held by the
  * caller) and torchtune's none (`del logits`); none holds nothing (HF
  * Trainer's compute_loss returns the loss alone). */
+static bool accelerate_fp32_outputs(const struct calc *c);
+
 static long double returned_logits(const struct calc *c)
 {
     enum est_trainer tr = c->wl->trainer;
     if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    if (accelerate_fp32_outputs(c)) return 4;
     return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
+/* accelerate's native mixed precision (HF Trainer --bf16/--fp16 and any
+ * Accelerator(mixed_precision=...) loop): prepare_model replaces
+ * model.forward with convert_outputs_to_fp32(autocast(forward)), and
+ * ConvertOutputsToFp32 runs convert_to_fp32 on the whole output,
+ * `tensor.float()` for every fp16/bf16 tensor in it
+ * (huggingface/accelerate:src/accelerate/accelerator.py@16cb6eb8
+ * prepare_model l.1818-1829, utils/operations.py@16cb6eb8 l.889-946). So
+ * the logits the caller receives are an fp32 copy even where the head
+ * returns 16-bit (GPT-2, OPT, GPT-NeoX, BERT...); Llama-family heads that
+ * already return fp32 are untouched. native_amp is off under DeepSpeed
+ * (accelerator.py l.561-597), whose engine runs no autocast. Where the loop
+ * holds the output (--loop-holds logits or outputs) it holds that fp32
+ * copy; the 16-bit original and the copy exist together only at the end of
+ * forward, below the backward's moment (CE's fp32 log-softmax and its two
+ * fp32 gradients), so only the held dtype changes. */
+static bool accelerate_fp32_outputs(const struct calc *c)
+{
+    return c->wl->trainer == EST_TRAINER_HF && c->wl->mode == EST_MODE_TRAIN && (c->mixed || c->ac16) && !c->ds &&
+           c->wl->head == EST_HEAD_LM;
 }
 
 static long double held_logits(const struct calc *c)

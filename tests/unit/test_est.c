@@ -1486,6 +1486,35 @@ static void test_generate_without_cache(void **state)
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, (int64_t)66 * l.vocab * (2 + 4) + (int64_t)65 * l.vocab * 4);
 }
 
+/* accelerate's mixed precision (HF Trainer --bf16/--fp16) wraps forward in
+ * convert_outputs_to_fp32: a loop holding the output holds fp32 logits even
+ * from a head that returns 16-bit ones (GPT-2). The old code held them in the
+ * activation dtype. */
+static void test_accelerate_fp32_outputs(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_AUTOCAST, 2, 512);
+    struct est_result r;
+    struct oomlab_err err;
+    const int64_t VT = (int64_t)g.vocab * 2 * 512;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (4 + 4)); /* held fp32 copy + CE's fp32 log-softmax */
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (4 + 4));
+    /* pure bf16 (no accelerate autocast): the logits as the head returns them */
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (2 + 4));
+    /* auto keeps its old assumption (the activation dtype) */
+    wl.precision = EST_BF16_AUTOCAST;
+    wl.loop_holds = EST_KEEP_AUTO;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (2 + 4));
+}
+
 static void test_autocast16(void **state)
 {
     (void)state;
@@ -1651,6 +1680,7 @@ int main(void)
         cmocka_unit_test(test_gelu_new_keeps_four),
         cmocka_unit_test(test_first_decode_step_holds_prefill),
         cmocka_unit_test(test_generate_without_cache),
+        cmocka_unit_test(test_accelerate_fp32_outputs),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
