@@ -282,7 +282,7 @@ static const struct opt_spec specs[] = {
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
     CHOICE("cache", "dynamic|legacy|static|none", wl.cache,
-           "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache; none: a forward keeping no K, V\n(use_cache=False; BERT/RoBERTa's default)"),
+           "generation's KV cache: HF DynamicCache, old tuple\ncache, StaticCache; none: a forward keeping no K, V\n(use_cache=False; BERT/RoBERTa's default), with\n--gen-len every step rerunning the whole sequence"),
     {.name = "cache-len", .metavar = "N|max", .parse = parse_cache_len, AT(wl.cache_len),
      .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
     {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),

@@ -411,8 +411,12 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
                    : "torchtune before 8a98fbaa3 (--loop-holds logits): the fp32 logits (a shifted copy) held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight";
     if (held && wl->trainer == EST_TRAINER_HF)
         return wl->loop_holds == EST_KEEP_OUTPUTS
-                   ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
-                   : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
+                   ? (is_mixed(wl->precision) || is_autocast16(wl->precision)) && !ds_engine(wl)
+                         ? "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned, fp32 (accelerate's mixed precision converts the outputs to fp32); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                         : "HF, the loop holding `outputs` into the next forward (--loop-holds outputs): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                   : (is_mixed(wl->precision) || is_autocast16(wl->precision)) && !ds_engine(wl)
+                         ? "HF, the loop holding the output through backward (--loop-holds logits): logits as returned, fp32 (accelerate's mixed precision converts the outputs to fp32); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight"
+                         : "HF, the loop holding the output through backward (--loop-holds logits): logits as returned (fp32 from Llama-family heads); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     if (wl->loop_holds == EST_KEEP_NONE && wl->trainer == EST_TRAINER_HF && !ce_16bit(m, wl))
         return "the loop holds no logits through backward (--loop-holds none: HF Trainer's compute_loss returns the loss alone); CE's fp32 log-softmax kept, plain CE's fp32 gradients in flight";
     switch (wl->trainer) {
@@ -442,7 +446,11 @@ const char *est_cache_model(const struct est_workload *wl)
     };
     if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
     if (wl->mode == EST_MODE_LOAD) return "weights only";
-    if (wl->cache == EST_CACHE_NONE) return "plain forward over the prompt, no K, V kept (use_cache=False or an encoder), no generation";
+    if (wl->cache == EST_CACHE_NONE)
+        return wl->gen_len ? "generation without a KV cache: every step reruns the whole sequence (no past_key_values: "
+                             "BertLMHeadModel on an encoder config, or use_cache=False); HF's loop holds the previous "
+                             "step's output"
+                           : "plain forward over the prompt, no K, V kept (use_cache=False or an encoder), no generation";
     if (!wl->gen_len) return "plain forward over the prompt: its K, V, no generation";
     return model[wl->cache];
 }
@@ -1192,6 +1200,7 @@ struct terms {
     long double host;      /* model states moved to host memory (--offload) */
     bool decode;           /* inference: the peak is a decode step, not prefill */
     bool first_step;       /* inference: that step is the first, the prefill's output still held */
+    bool nocache;          /* inference: generation without a KV cache, the last step's full rerun */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
@@ -1929,11 +1938,35 @@ static bool upcasts_logits(enum est_family f);
  * its old assumption (the logits in the activation dtype, held by the
  * caller) and torchtune's none (`del logits`); none holds nothing (HF
  * Trainer's compute_loss returns the loss alone). */
+static bool accelerate_fp32_outputs(const struct calc *c);
+
 static long double returned_logits(const struct calc *c)
 {
     enum est_trainer tr = c->wl->trainer;
     if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    if (accelerate_fp32_outputs(c)) return 4;
     return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) ? 4 : c->a;
+}
+
+/* accelerate's native mixed precision (HF Trainer --bf16/--fp16 and any
+ * Accelerator(mixed_precision=...) loop): prepare_model replaces
+ * model.forward with convert_outputs_to_fp32(autocast(forward)), and
+ * ConvertOutputsToFp32 runs convert_to_fp32 on the whole output,
+ * `tensor.float()` for every fp16/bf16 tensor in it
+ * (huggingface/accelerate:src/accelerate/accelerator.py@16cb6eb8
+ * prepare_model l.1818-1829, utils/operations.py@16cb6eb8 l.889-946). So
+ * the logits the caller receives are an fp32 copy even where the head
+ * returns 16-bit (GPT-2, OPT, GPT-NeoX, BERT...); Llama-family heads that
+ * already return fp32 are untouched. native_amp is off under DeepSpeed
+ * (accelerator.py l.561-597), whose engine runs no autocast. Where the loop
+ * holds the output (--loop-holds logits or outputs) it holds that fp32
+ * copy; the 16-bit original and the copy exist together only at the end of
+ * forward, below the backward's moment (CE's fp32 log-softmax and its two
+ * fp32 gradients), so only the held dtype changes. */
+static bool accelerate_fp32_outputs(const struct calc *c)
+{
+    return c->wl->trainer == EST_TRAINER_HF && c->wl->mode == EST_MODE_TRAIN && (c->mixed || c->ac16) && !c->ds &&
+           c->wl->head == EST_HEAD_LM;
 }
 
 static long double held_logits(const struct calc *c)
@@ -2129,6 +2162,7 @@ struct gen {
     long double logits_held;       /* the prefill's returned logits, held through the first step */
     enum est_mask mask;            /* auto resolved */
     bool all_logits;               /* prefill logits for every prompt position */
+    bool nocache;                  /* generation without a KV cache: every step reruns the sequence */
 };
 
 /* HF's Llama-family CausalLM heads returned `logits.float()` for every
@@ -2176,6 +2210,40 @@ static void mask_bytes(const struct calc *c, const struct gen *g, long double q,
     }
 }
 
+/* Generation without a KV cache (--cache none --gen-len N): HF generate on a
+ * model that returns no past_key_values reruns the whole sequence at every
+ * step. BertLMHeadModel on an encoder checkpoint is one: BertModel.forward
+ * sets use_cache = False unless config.is_decoder (huggingface/transformers:
+ * src/transformers/models/bert/modeling_bert.py@004ad5f5), so
+ * prepare_inputs_for_generation passes the full input_ids each step; a
+ * decoder called with generate(use_cache=False) is another. The model's
+ * head computes logits for every position (no logits_to_keep before
+ * transformers 4.45), and the greedy/sample loop (generation/utils.py,
+ * 4.36-4.44) rebinds `outputs = self(...)` only when the step's forward
+ * returns, so the previous step's output, its logits of one position fewer,
+ * is alive beside the step's forward. The peak is the last step: a forward
+ * over prompt + generated - 1 positions beside the held output. */
+static bool nocache_gen(const struct est_workload *wl)
+{
+    return wl->mode == EST_MODE_INFER && wl->cache == EST_CACHE_NONE && wl->gen_len > 0;
+}
+
+/* gen_plan's prompt-side terms describe that last step's forward; the held
+ * output is the previous step's logits as the model returned them (HF's
+ * loop only; its positions: every one, or the last under --prefill-logits
+ * last). */
+static void nocache_plan(const struct calc *c, struct gen *g)
+{
+    long double b = (long double)c->wl->batch;
+    g->nocache = true;
+    g->kv_prefill = g->kv_decode = g->kv_old = g->acts_decode = g->logits_decode = 0;
+    g->mask_keep_d = g->mask_build_d = 0;
+    g->logits_held = 0;
+    if (c->wl->head != EST_HEAD_LM || c->wl->trainer != EST_TRAINER_HF || c->wl->gen_len < 2) return;
+    g->logits_held = (g->all_logits ? b * (g->prompt - 1) : b) * c->V *
+                     (g->all_logits && upcasts_logits(c->m->family) ? 4 : c->a);
+}
+
 static void gen_plan(const struct calc *c, struct gen *g)
 {
     const struct est_workload *wl = c->wl;
@@ -2183,6 +2251,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     long double layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
     memset(g, 0, sizeof *g);
     g->prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
+    if (nocache_gen(wl)) g->prompt += G - 1; /* the last step's forward (nocache_plan) */
     g->ctx = G > 0 ? g->prompt + G - 1 : g->prompt;
     bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
@@ -2200,7 +2269,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     g->mask = resolve_mask(wl);
     /* an encoder's padding mask is (batch, 1, 1, seq) (HF
      * get_extended_attention_mask outside is_decoder), not a causal square */
-    if (c->f->encoder && !wl->gen_len && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
+    if (c->f->encoder && (!wl->gen_len || nocache_gen(wl)) && wl->mask == EST_MASK_AUTO) g->mask = EST_MASK_NONE;
     if (is_static) {
         g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
         g->kv_at = g->len; /* HF attends over the whole static cache */
@@ -2232,7 +2301,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
     }
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
-                    (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
+                    (wl->prefill_logits == EST_PLOGITS_AUTO && (wl->cache == EST_CACHE_LEGACY || nocache_gen(wl)));
     if (wl->head == EST_HEAD_LM) {
         long double Tp = b * g->prompt;
         if (!G) g->logits_prefill = Tp * c->V * a;
@@ -2244,6 +2313,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         /* as returned: fp32 where the head upcasts, else the model's dtype */
         g->logits_held = (g->all_logits ? Tp : b) * c->V * (g->all_logits && upcasts_logits(c->m->family) ? 4 : a);
     }
+    if (nocache_gen(wl)) nocache_plan(c, g);
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -2281,6 +2351,14 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double work_p = g.acts_prefill > head_p ? g.acts_prefill : head_p;
     long double work_d = g.acts_decode > g.logits_decode ? g.acts_decode : g.logits_decode;
     long double prefill = g.kv_prefill + g.mask_keep + (g.mask_build > work_p ? g.mask_build : work_p);
+    if (g.nocache) { /* the last step's forward beside the previous step's output */
+        t->nocache = true;
+        t->kv = 0;
+        t->logits = g.logits_prefill + g.logits_held;
+        t->acts = work_p - g.logits_prefill;
+        t->temp_fwd = g.mask_keep + (g.mask_build > work_p ? g.mask_build - work_p : 0) + dequant_temp(c);
+        return;
+    }
     /* DynamicCache's old tensor is freed inside its layer, before the head
      * runs; the legacy caller's old tuple lives through the whole step */
     long double old = g.kv_old;
@@ -2822,9 +2900,13 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
+    if (t->nocache)
+        snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
+                 "none: no past_key_values, every step reruns prompt + generated - 1 = %.0Lf positions = %s", g.prompt, b);
     fmt_gib(t->acts, b, sizeof b);
     snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula,
-             t->decode ? "decode step%s = %s"
+             t->nocache ? "one block's working set over the whole sequence at the last step (no autograd) beyond the head's input + logits%s = %s"
+             : t->decode ? "decode step%s = %s"
                        : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
              t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
              : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
@@ -2832,6 +2914,9 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",
              !wl->gen_len ? "tokens"
+             : t->nocache ? (g.logits_held > 0 ? (g.all_logits ? "positions of the last step (prompt + generated - 1) + of the previous step (held by the caller's `outputs`, as returned)"
+                                                               : "the last step's batch + the previous step's (held by the caller's `outputs`)")
+                                               : "positions of the last step (prompt + generated - 1)")
              : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
                                              : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
@@ -2933,7 +3018,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         formula_append(r, EST_C_SLACK, line);
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? (t->first_step ? "decode (first generated token, the prefill's output held)"
+                    : wl->mode == EST_MODE_INFER ? (t->nocache ? "decode without a KV cache (last generated token: the whole sequence rerun, the previous step's output held)"
+                                                    : t->first_step ? "decode (first generated token, the prefill's output held)"
                                                     : t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
                     : init_peak ? "model init (nf4 quantization)"
@@ -2960,9 +3046,6 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)
         return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
                                    "(config.json's max_position_embeddings)");
-    if (wl->cache == EST_CACHE_NONE && wl->gen_len)
-        return oomlab_err_set(err, "--cache none is a plain forward that keeps no K, V: it cannot "
-                                   "generate (--gen-len); use dynamic, legacy or static");
     int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
     if (wl->mode == EST_MODE_INFER && len && len < prompt + wl->gen_len)
         return oomlab_err_set(err, "a cache of %lld positions cannot hold prompt %lld + %lld generated",

@@ -1447,6 +1447,74 @@ static void test_first_decode_step_holds_prefill(void **state)
     assert_string_equal(r.peak_phase, "prefill");
 }
 
+/* Generation without a KV cache (--cache none --gen-len N): every step
+ * reruns the whole sequence and HF's loop holds the previous step's output
+ * through the next forward (BertLMHeadModel on bert-base-uncased: the SDPA
+ * BERT inference table of transformers' docs). The old code refused
+ * --cache none with --gen-len. */
+static void test_generate_without_cache(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("bert-base-uncased"), l = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_FP16, 2, 128);
+    struct est_result r;
+    struct oomlab_err err;
+    const int64_t V = m.vocab;
+    wl.mode = EST_MODE_INFER;
+    wl.head = EST_HEAD_LM;
+    wl.prompt_len = 128;
+    wl.gen_len = 100;
+    wl.cache = EST_CACHE_NONE;
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "decode without a KV cache (last generated token: the whole sequence rerun, "
+                                      "the previous step's output held)");
+    assert_int_equal(r.comp[EST_C_KV].bytes, 0);
+    /* the last step's logits over 128 + 99 positions, the previous step's over 226, fp16 */
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, (int64_t)2 * (227 + 226) * V * 2);
+    /* one generated token: a single forward, nothing held */
+    wl.gen_len = 1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, (int64_t)2 * 128 * V * 2);
+    /* a Llama-family head upcasts in forward: the held output is fp32, the last step's bf16 + its fp32 copy */
+    wl = fx_workload(EST_BF16, 1, 64);
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 64;
+    wl.gen_len = 3;
+    wl.cache = EST_CACHE_NONE;
+    assert_int_equal(est_compute(&l, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, (int64_t)66 * l.vocab * (2 + 4) + (int64_t)65 * l.vocab * 4);
+}
+
+/* accelerate's mixed precision (HF Trainer --bf16/--fp16) wraps forward in
+ * convert_outputs_to_fp32: a loop holding the output holds fp32 logits even
+ * from a head that returns 16-bit ones (GPT-2). The old code held them in the
+ * activation dtype. */
+static void test_accelerate_fp32_outputs(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_AUTOCAST, 2, 512);
+    struct est_result r;
+    struct oomlab_err err;
+    const int64_t VT = (int64_t)g.vocab * 2 * 512;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (4 + 4)); /* held fp32 copy + CE's fp32 log-softmax */
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (4 + 4));
+    /* pure bf16 (no accelerate autocast): the logits as the head returns them */
+    wl.precision = EST_BF16;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (2 + 4));
+    /* auto keeps its old assumption (the activation dtype) */
+    wl.precision = EST_BF16_AUTOCAST;
+    wl.loop_holds = EST_KEEP_AUTO;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, VT * (2 + 4));
+}
+
 static void test_autocast16(void **state)
 {
     (void)state;
@@ -1611,6 +1679,8 @@ int main(void)
         cmocka_unit_test(test_autocast16),
         cmocka_unit_test(test_gelu_new_keeps_four),
         cmocka_unit_test(test_first_decode_step_holds_prefill),
+        cmocka_unit_test(test_generate_without_cache),
+        cmocka_unit_test(test_accelerate_fp32_outputs),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
