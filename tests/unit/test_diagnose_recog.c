@@ -1564,8 +1564,8 @@ static void test_not_memory_around(void **state)
         "If you get OSError: No space left on device, free some disk first.\n", /* constructed */
         "It is not a Disk quota exceeded problem.\n",                           /* constructed */
         /* skhu101/GauHuman#21's prose */
-        "Hi, I run the training code successfully, but after 30 iterations' training it crashes. "
-        "I have encountered an illegal memory access error\n",
+        ("Hi, I run the training code successfully, but after 30 iterations' training it "
+         "crashes. I have encountered an illegal memory access error\n"),
     };
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
         struct oom_report rep;
@@ -1575,7 +1575,8 @@ static void test_not_memory_around(void **state)
         oom_report_release(&rep);
     }
     struct oom_report rep;
-    /* multi3drefer-style CUDA error block (3dlg-hcvc/multi3drefer#14's hint lines) after an OOM */
+    /* PyTorch's hint lines under every CUDA error (as in kohya-ss/sd-scripts#1434), here
+     * under an OOM (constructed), then a kernel fault */
     scan_ok("RuntimeError: CUDA error: out of memory\n"
             "CUDA kernel errors might be asynchronously reported at some other API call, so the "
             "stacktrace below might be incorrect.\n"
