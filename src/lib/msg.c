@@ -1473,6 +1473,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_torchrun},
+    /* zsh's job report of a process the kernel killed, its column padded
+     * with blanks: "[1]    26478 killed     python test.py" (baichuan-inc/
+     * Baichuan2#138, heldout15 h15-56, glued after a loading bar), "zsh:
+     * killed     python train.py". */
+    {.kind = "host-sigkill",
+     .framework = "host",
+     .any = {"killed     "},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-sigkill",
      .framework = "host",
      .need = {"Killed"},

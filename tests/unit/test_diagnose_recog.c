@@ -1537,6 +1537,10 @@ static void test_not_memory_failures(void **state)
          "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
          "shared memory (shm).\n",
          "host-shm", OOM_STAGE_DATA},
+        {"baichuan-inc/Baichuan2#138", /* zsh's job report glued after a loading bar */
+         "Loading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s][1]    26478 killed     "
+         "python test.py\n",
+         "host-sigkill", OOM_STAGE_LOAD},
         {"jantic/DeOldify#124",
          "self.pid = os.fork()\nOSError: [Errno 12] Cannot allocate memory\n",
          "host-memory-error", OOM_STAGE_UNKNOWN},
