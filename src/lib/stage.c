@@ -299,6 +299,10 @@ static const struct stage_word context_words[] = {
      * component failing while it is set up ("Failed to initialize lk_moe:") */
     {"loading shards", OOM_STAGE_LOAD, false}, {"Loading safetensors", OOM_STAGE_LOAD, false},
     {"ailed to initialize", OOM_STAGE_LOAD, false},
+    /* TF creating a device's context: "failed initializing StreamExecutor
+     * for CUDA device ordinal 0: ..." (nagadit/DeepFaceLab_Linux#89, read
+     * from heldout21's set-aside misses after its measurement) */
+    {"ailed initializing", OOM_STAGE_LOAD, false},
     /* ComfyUI's model management moving a model to the GPU: "Requested to
      * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
     {"Requested to load", OOM_STAGE_LOAD, false},

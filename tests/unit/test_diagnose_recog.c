@@ -1526,6 +1526,12 @@ static void test_not_memory_failures(void **state)
          "training_args.py\", line 2268, in device\n"
          "[rank1]:     return self._setup_devices\n",
          "gpu-ecc-error", OOM_STAGE_LOAD},
+        {"nagadit/DeepFaceLab_Linux#89", /* TF setting up the device: load, GPU 0 */
+         "F tensorflow/stream_executor/lib/statusor.cc:34] Attempting to fetch value instead of "
+         "handling error Internal: failed initializing StreamExecutor for CUDA device ordinal 0: "
+         "Internal: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: "
+         "uncorrectable ECC error encountered\n",
+         "gpu-ecc-error", OOM_STAGE_LOAD},
         {"LLaVA-VL/LLaVA-NeXT#173", /* the title above an IPython traceback */
          "Storage size calculation overflowed when inferencing with LLaVA_OneVision Tutorials\n"
          "RuntimeError                              Traceback (most recent call last)\n"
@@ -1557,6 +1563,8 @@ static void test_not_memory_failures(void **state)
             fail_msg("%s: stage %s", logs[i].source, oom_stage_name(e->stage));
         if (!strcmp(logs[i].source, "huggingface/trl#4149") && e->rank != 1)
             fail_msg("%s: rank %d", logs[i].source, e->rank);
+        if (!strcmp(logs[i].source, "nagadit/DeepFaceLab_Linux#89") && e->gpu != 0)
+            fail_msg("%s: gpu %d", logs[i].source, e->gpu);
         struct verdicts v;
         verdict_compute(&rep, &v);
         if (!v.set) fail_msg("%s: no verdict", logs[i].source);
