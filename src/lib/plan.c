@@ -41,6 +41,7 @@ enum need {
     N_SGLANG_KV = 1 << 24, /* SGLang: the KV cache pool does not fit */
     N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
     N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
+    N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
 };
 
 #define V(k) (1u << (k))
@@ -60,6 +61,10 @@ struct plan_fix {
 
 static const struct plan_fix catalogue[] = {
     /* Look-alikes: not GPU memory. */
+    {"shared-memory", V(VERDICT_HOST_MEMORY), 0, N_SHM,
+     "Give the DataLoader workers more shared memory: `docker run --shm-size=16g` (or "
+     "--ipc=host; Kubernetes: an emptyDir of medium Memory on /dev/shm), or fewer num_workers",
+     "{text}: the workers hand batches over through /dev/shm, which is full"},
     {"host-memory", V(VERDICT_HOST_MEMORY), 0, 0,
      "Treat it as host RAM: lower DataLoader num_workers/prefetch_factor, check "
      "`dmesg | grep -i -E 'oom|killed'`, free RAM or add swap",
@@ -78,6 +83,31 @@ static const struct plan_fix catalogue[] = {
     {"nccl-not-memory", V(VERDICT_NCCL), 0, N_NOT_NCCL_TIMEOUT,
      "Rerun with NCCL_DEBUG=INFO and read the first failing rank's error",
      "{text}: {verdict}"},
+    /* Not memory at all: what failed, where, and the first thing to do. */
+    {"free-disk", V(VERDICT_DISK), 0, 0,
+     "Free disk space where the file is written (`df -h` and `quota -s` on that folder) or "
+     "write elsewhere: point the output/checkpoint directory at a larger volume and keep fewer "
+     "checkpoints (save_total_limit, max_keep_ckpts)",
+     "{text}{during}: {verdict}"},
+    {"locate-kernel-fault", V(VERDICT_KERNEL_FAULT), 0, 0,
+     "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the operation that faults, then under "
+     "`compute-sanitizer python ...` for the kernel; check the indices it is given and rebuild "
+     "custom CUDA extensions for this torch/CUDA version and GPU",
+     "{text}{during}: {verdict}"},
+    {"device-assert", V(VERDICT_DEVICE_ASSERT), 0, 0,
+     "Rerun with CUDA_LAUNCH_BLOCKING=1 (or the same batch on the CPU, which names the bad "
+     "value): check labels < num_classes, token ids < the embedding size "
+     "(resize_token_embeddings after adding tokens), and NaN/inf in logits before sampling",
+     "{text}{during}: {verdict}"},
+    {"gpu-hardware", V(VERDICT_GPU_HARDWARE), 0, 0,
+     "Check the card: `nvidia-smi -q -d ECC` and `dmesg | grep -i xid`; reset the GPU or reboot, "
+     "and move the job to another GPU or node if the error comes back",
+     "{text}{during}: {verdict}"},
+    {"size-overflow", V(VERDICT_SIZE_OVERFLOW), 0, 0,
+     "Find the size that overflowed: print the shapes and lengths going into the failing call "
+     "(a corrupt input or cache file, max_new_tokens, an image or sequence size); no memory "
+     "setting helps",
+     "{text}{during}: {verdict}"},
     /* The cause the numbers point at: a request no budget fits first. */
     {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "
@@ -304,7 +334,7 @@ struct vars {
     char gpu[16], requested[32], capacity[32], conf[32], text[160];
     char batch[24], batch2[24], accum[24], accum2[24], eff[24], seq[24], seq2[24];
     char at_step[48], reason[320], seq_reason[320], verdict[320], verdict_mid[320];
-    char dtype_note[64], ranks[96], trend[200], pids[160];
+    char dtype_note[64], ranks[96], trend[200], pids[160], during[48];
 };
 
 static const char *lookup(const struct vars *x, const char *name, size_t n)
@@ -313,7 +343,7 @@ static const char *lookup(const struct vars *x, const char *name, size_t n)
 #define K(f) {#f, offsetof(struct vars, f)}
         K(gpu), K(requested), K(capacity), K(conf), K(text), K(batch), K(batch2), K(accum),
         K(accum2), K(eff), K(seq), K(seq2), K(at_step), K(reason), K(seq_reason),
-        K(verdict), K(verdict_mid), K(dtype_note), K(ranks), K(trend), K(pids),
+        K(verdict), K(verdict_mid), K(dtype_note), K(ranks), K(trend), K(pids), K(during),
 #undef K
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -372,6 +402,9 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
     if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
+    if (!strcmp(e->kind, "host-shm") ||
+        (!strcmp(e->kind, "host-dataloader-killed") && strstr(e->text, "shared memory")))
+        m |= N_SHM;
     m |= !strcmp(e->kind, "nccl-timeout") ? N_NCCL_TIMEOUT : N_NOT_NCCL_TIMEOUT;
     m |= v->frag_from_snapshot ? N_FRAG_SNAPSHOT : N_NOT_FRAG_SNAPSHOT;
     if (v->ranks > 1) m |= N_MULTI;
@@ -420,6 +453,25 @@ static void fill_pids(const struct oom_event *e, char *out, size_t cap)
     }
 }
 
+/* ", while saving a checkpoint": the stage an event happened in, in words
+ * (empty when unknown). */
+static void fill_during(enum oom_stage stage, char *out, size_t cap)
+{
+    static const struct { enum oom_stage stage; const char *words; } during[] = {
+        {OOM_STAGE_DATA, "in data loading"},
+        {OOM_STAGE_LOAD, "while loading or setting up the model"},
+        {OOM_STAGE_FORWARD, "in the forward pass"},
+        {OOM_STAGE_BACKWARD, "in the backward pass"},
+        {OOM_STAGE_OPTIMIZER, "in the optimizer step"},
+        {OOM_STAGE_EVAL, "in evaluation"},
+        {OOM_STAGE_GENERATE, "in generation"},
+        {OOM_STAGE_CHECKPOINT, "while saving a checkpoint (or logging)"},
+    };
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof during / sizeof during[0]; i++)
+        if (during[i].stage == stage) snprintf(out, cap, ", %s", during[i].words);
+}
+
 /* How much of a log line a plan's "why" quotes: all of it up to max bytes,
  * else up to the last blank before max (never mid-word, never inside a
  * UTF-8 character). */
@@ -449,6 +501,7 @@ static void fill_vars(const struct oom_report *rep, const struct verdicts *v,
     int cut = excerpt_len(e->text, 100);
     snprintf(x->text, sizeof x->text, "line %ld: %.*s%s", e->line, cut, e->text, e->text[cut] ? " ..." : "");
     if (e->step >= 0) snprintf(x->at_step, sizeof x->at_step, " at step %ld", e->step);
+    fill_during(e->stage, x->during, sizeof x->during);
     fill_config(cfg, x);
     fill_pids(e, x->pids, sizeof x->pids);
     if (trend) plan_trend_explain(trend, x->trend, sizeof x->trend);

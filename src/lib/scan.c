@@ -1360,19 +1360,33 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
     return false;
 }
 
-/* Keep the first GPU OOM the log names only in words, if a traceback
- * follows it: the event scan_finish falls back on. */
+/* Keep the first GPU OOM (or, for MSG_HOST_WORDS, host memory) the log
+ * names only in words, if a traceback follows it: the event scan_finish
+ * falls back on. */
 static void note_mention(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, size_t n)
 {
-    if (s->mention_set || (!r->standalone && !traceback_follows(s, v, le))) return;
+    bool host = r->role == MSG_HOST_WORDS;
+    if ((host ? s->host_mention_set : s->mention_set) ||
+        (!r->standalone && !traceback_follows(s, v, le)))
+        return;
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
-    struct oom_event *ev = &s->mention;
+    struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
-    s->mention_set = true;
+    if (host) s->host_mention_set = true;
+    else s->mention_set = true;
+}
+
+/* A look-alike that is a process's own failure (a disk, a kernel fault,
+ * host memory): like a GPU OOM, it takes the rank of the launcher's
+ * traceback that follows it. NCCL errors and timeouts are the ranks'
+ * consequences and keep their own prefixes. */
+static bool lookalike_failure(const struct msg_rule *r)
+{
+    return !r->gpu_oom && r->role == MSG_PRIMARY && !r->consequence && strcmp(r->framework, "nccl");
 }
 
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
@@ -1400,6 +1414,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     if (r->role == MSG_HOST_WORDS) {
         s->host_words = true;
+        note_mention(s, v, r, ls, le, n);
         return le;
     }
     struct msg_prefix px;
@@ -1437,7 +1452,8 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         enum oom_stage kept_stage = ev.stage;
         long kept_step = ev.step;
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
-        if (ev.rank < 0 && ev.gpu_oom) ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
+        if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
+            ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
         if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
@@ -1509,14 +1525,15 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
 
 /* No GPU OOM message, but the log named one in words above a traceback (or
  * with its device, "CUDA OOM"): that is the event, unless something else
- * explains the failure (a host look-alike, an NCCL error, host memory said
- * in words to have run out). */
+ * explains the failure (a host look-alike, an NCCL error, a full disk, host
+ * memory said in words to have run out). A kernel fault does not: an OOM
+ * explains it (msg_rule.oom_symptom), and becomes its cause. */
 static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || s->host_words) return;
     for (size_t i = 0; i < rep->n_events; i++)
-        if (!rep->events[i].consequence) return;
+        if (!rep->events[i].consequence && !msg_kind_oom_symptom(rep->events[i].kind)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
@@ -1535,11 +1552,23 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             break;
         }
     if (rep->primary < 0) promote_mention(s);
+    /* Host memory named in words above a traceback, and no event at all:
+     * that is the event, a host look-alike with the traceback's stage ("FSDP
+     * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded
+     * save, pytorch/pytorch#104143 = heldout15 h15-26). */
+    if (rep->primary < 0 && !rep->n_events && s->host_mention_set)
+        store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
     if (rep->primary < 0) return;
-    /* Other ranks' NCCL failures after an OOM are its consequences. */
+    /* Other ranks' NCCL failures after an OOM are its consequences; so are
+     * the kernel faults it leaves behind (oom_symptom), in this log after
+     * it or with the OOM named only in words. */
+    const struct oom_event *root = &rep->events[rep->primary];
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *e = &rep->events[i];
-        if ((long)i != rep->primary && !e->gpu_oom && !strcmp(e->framework, "nccl"))
+        if ((long)i == rep->primary || e->gpu_oom) continue;
+        if (!strcmp(e->framework, "nccl") ||
+            (msg_kind_oom_symptom(e->kind) && (e->line >= root->line || root->line < 0 ||
+                                               !strcmp(root->kind, "oom-mention"))))
             e->consequence = true;
     }
 }

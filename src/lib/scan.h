@@ -43,6 +43,8 @@ struct scan {
     struct oom_event mention; /* the first "OOM" named in words, with a traceback after */
     bool mention_set;
     bool host_words; /* the log says in words that host memory ran out */
+    struct oom_event host_mention; /* those words, with a traceback after them */
+    bool host_mention_set;
 };
 
 /* 0, or -1 with err set when memory runs out. */

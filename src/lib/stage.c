@@ -39,6 +39,11 @@ static const struct stage_word frame_words[] = {
     {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
     {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
     {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},
+    /* torch.save's zip writer, whose constructor is the innermost frame
+     * when the file cannot be created: "super(_open_zipfile_writer_file,
+     * self).__init__(torch._C.PyTorchFileWriter(str(name)))" (Sachini/ronin#51,
+     * heldout18 h18-84): a save, not a load's constructor */
+    {"_open_zipfile_writer", OOM_STAGE_CHECKPOINT, false}, {"PyTorchFileWriter", OOM_STAGE_CHECKPOINT, false},
     /* model load, checkpoint restore */
     {"from_pretrained", OOM_STAGE_LOAD, false}, {"load_state_dict", OOM_STAGE_LOAD, false},
     {"torch.load(", OOM_STAGE_LOAD, false}, {", in load\n", OOM_STAGE_LOAD, false},
@@ -51,6 +56,10 @@ static const struct stage_word frame_words[] = {
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
     {"from_preset", OOM_STAGE_LOAD, false}, {"init_model", OOM_STAGE_LOAD, false},
+    /* transformers' TrainingArguments setting up the devices (and the
+     * process group) before anything runs: "return self._setup_devices"
+     * (huggingface/trl#4149) */
+    {"_setup_devices", OOM_STAGE_LOAD, false},
     {"variables_initializer", OOM_STAGE_LOAD, false},
     /* building a model (timm.create_model, Detectron's create_model) and
      * Caffe2's parameter initialisation net */
@@ -290,6 +299,10 @@ static const struct stage_word context_words[] = {
      * component failing while it is set up ("Failed to initialize lk_moe:") */
     {"loading shards", OOM_STAGE_LOAD, false}, {"Loading safetensors", OOM_STAGE_LOAD, false},
     {"ailed to initialize", OOM_STAGE_LOAD, false},
+    /* TF creating a device's context: "failed initializing StreamExecutor
+     * for CUDA device ordinal 0: ..." (nagadit/DeepFaceLab_Linux#89, read
+     * from heldout21's set-aside misses after its measurement) */
+    {"ailed initializing", OOM_STAGE_LOAD, false},
     /* ComfyUI's model management moving a model to the GPU: "Requested to
      * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
     {"Requested to load", OOM_STAGE_LOAD, false},
@@ -469,12 +482,14 @@ static size_t box_glyph(const char *s, size_t n)
     return 0;
 }
 
-/* '..py", line 173, in backward': a Python frame header without its start. */
+/* '..py", line 173, in backward': a Python frame header without its start;
+ * also cut right before its line number ("line 187, in forward" over the
+ * frame's code, JIA-Lab-research/Stratified-Transformer#45). */
 static bool cut_frame_line(const char *s, size_t n)
 {
     const char *p = memmem(s, n, "\", line ", 8);
-    if (!p) return false;
-    size_t i = (size_t)(p - s) + 8;
+    size_t i = p ? (size_t)(p - s) + 8 : 5;
+    if (!p && !(n > 5 && memcmp(s, "line ", 5) == 0)) return false;
     if (i >= n || !isdigit((unsigned char)s[i])) return false;
     while (i < n && isdigit((unsigned char)s[i])) i++;
     return n - i >= 5 && memcmp(s + i, ", in ", 5) == 0;
@@ -949,6 +964,11 @@ unsigned stage_frame_bits(const char *text, size_t len)
      * dataclass's or namedtuple's own __init__) builds a small object, no
      * model: its name says nothing of the stage. */
     if (has(text, len, "\"<string>\", line ")) return 0;
+    /* Python's process machinery (multiprocessing: a DataLoader's workers,
+     * mp.spawn) starts or joins processes: its constructors build no model
+     * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
+     * heldout9 h9-92); the frames that call it tell the stage. */
+    if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
     /* IPython 8 and Python 3.11+ tools qualify the function with its class

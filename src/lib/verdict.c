@@ -89,12 +89,32 @@ static void judge_numbers(const struct oom_event *e, struct verdicts *v)
     if (e->step >= 0) set(v, e->step <= EARLY_STEPS ? VERDICT_EARLY : VERDICT_MID_RUN);
 }
 
+/* What a look-alike is, by its framework or its kind (msg.c's rows): the
+ * first entry that matches. */
+static const struct {
+    const char *framework, *kind;
+    enum verdict_kind verdict;
+} lookalikes[] = {
+    {"host", NULL, VERDICT_HOST_MEMORY},
+    {"triton", NULL, VERDICT_TRITON},
+    {NULL, "tf-not-a-failure", VERDICT_TF_RETRY},
+    {"nccl", NULL, VERDICT_NCCL},
+    {"io", NULL, VERDICT_DISK},
+    {NULL, "cuda-illegal-address", VERDICT_KERNEL_FAULT},
+    {NULL, "cuda-launch-failure", VERDICT_KERNEL_FAULT},
+    {NULL, "cuda-device-assert", VERDICT_DEVICE_ASSERT},
+    {NULL, "gpu-ecc-error", VERDICT_GPU_HARDWARE},
+    {NULL, "size-overflow", VERDICT_SIZE_OVERFLOW},
+};
+
 static void judge_lookalike(const struct oom_event *e, struct verdicts *v)
 {
-    if (!strcmp(e->framework, "host")) set(v, VERDICT_HOST_MEMORY);
-    else if (!strcmp(e->framework, "triton")) set(v, VERDICT_TRITON);
-    else if (!strcmp(e->kind, "tf-not-a-failure")) set(v, VERDICT_TF_RETRY);
-    else if (!strcmp(e->framework, "nccl")) set(v, VERDICT_NCCL);
+    for (size_t i = 0; i < sizeof lookalikes / sizeof lookalikes[0]; i++) {
+        if (lookalikes[i].framework && strcmp(e->framework, lookalikes[i].framework)) continue;
+        if (lookalikes[i].kind && strcmp(e->kind, lookalikes[i].kind)) continue;
+        set(v, lookalikes[i].verdict);
+        return;
+    }
 }
 
 static int count_distinct(const struct oom_report *rep, bool oom_only)
@@ -132,6 +152,7 @@ const char *verdict_name(enum verdict_kind k)
         "shortfall", "fragmentation", "other-processes", "exceeds-card", "absurd-request",
         "per-process-cap", "free-but-failed", "attention", "early", "mid-run", "multi-rank",
         "host-memory", "triton-shared-memory", "tf-not-a-failure", "nccl-not-memory",
+        "disk-not-memory", "kernel-fault", "device-assert", "gpu-hardware", "size-overflow",
     };
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
 }
@@ -299,6 +320,33 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                      "this log does not show why");
         else
             snprintf(buf, cap, "NCCL failed for a reason other than memory");
+        break;
+    case VERDICT_DISK:
+        snprintf(buf, cap, !strcmp(e->kind, "disk-full")
+                 ? "the disk (or a quota) is full: a file could not be written; GPU memory is "
+                   "not the problem"
+                 : "writing a file failed (a full disk or quota, or a failing or network file "
+                   "system); GPU memory is not the problem");
+        break;
+    case VERDICT_KERNEL_FAULT:
+        snprintf(buf, cap, "a CUDA kernel %s: a bug in a kernel or an extension (or its build "
+                 "for this GPU), or an index out of range, not a shortage of memory; the line "
+                 "shown may come after the fault (CUDA reports errors asynchronously)",
+                 !strcmp(e->kind, "cuda-launch-failure") ? "failed while running"
+                                                         : "accessed memory outside its buffers");
+        break;
+    case VERDICT_DEVICE_ASSERT:
+        snprintf(buf, cap, "a CUDA kernel's own check failed (device-side assert): most often "
+                 "an index out of range (a label >= the number of classes, a token id >= the "
+                 "vocabulary) or NaN/inf probabilities when sampling; not memory");
+        break;
+    case VERDICT_GPU_HARDWARE:
+        snprintf(buf, cap, "the GPU reported an uncorrectable ECC error in its memory: a fault "
+                 "of the card, not a shortage of memory");
+        break;
+    case VERDICT_SIZE_OVERFLOW:
+        snprintf(buf, cap, "a tensor's size overflowed 64-bit arithmetic before anything was "
+                 "allocated: a corrupt or mis-set size (a shape, a length), not a memory budget");
         break;
     default:
         break;

@@ -28,6 +28,11 @@ enum verdict_kind {
     VERDICT_TRITON,          /* look-alike: Triton shared memory */
     VERDICT_TF_RETRY,        /* look-alike: TF "not a failure" */
     VERDICT_NCCL,            /* look-alike: NCCL error not caused by memory */
+    VERDICT_DISK,            /* look-alike: a write failed, the disk or a quota is full */
+    VERDICT_KERNEL_FAULT,    /* look-alike: a kernel accessed bad memory or failed to launch */
+    VERDICT_DEVICE_ASSERT,   /* look-alike: a kernel's own assert (an index out of range) */
+    VERDICT_GPU_HARDWARE,    /* look-alike: an uncorrectable ECC error of the card */
+    VERDICT_SIZE_OVERFLOW,   /* look-alike: a tensor size overflowed before allocation */
     VERDICT_COUNT
 };
 

@@ -1435,6 +1435,227 @@ static void test_joined_copies(void **state)
     oom_report_release(&rep);
 }
 
+/* Failures that are not memory (diagfail): each a look-alike of its own
+ * kind with the stage its frames give, on real lines (source beside each;
+ * before, no event at all). */
+static void test_not_memory_failures(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *source, *log, *kind;
+        enum oom_stage stage;
+    } logs[] = {
+        {"databrickslabs/dolly#139",
+         "Traceback (most recent call last):\n"
+         "  File \"/opt/conda/lib/python3.7/site-packages/torch/serialization.py\", line 379, in save\n"
+         "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)\n"
+         "  File \"/opt/conda/lib/python3.7/site-packages/torch/serialization.py\", line 604, in _save\n"
+         "    zip_file.write_record(name, storage.data_ptr(), num_bytes)\n"
+         "OSError: [Errno 28] No space left on device\n",
+         "disk-full", OOM_STAGE_CHECKPOINT},
+        {"open-mmlab/mmdetection#12069",
+         "When saving a checkpoint during model training, an OSError: [Errno 122] Disk quota "
+         "exceeded message appears, but there is still space left in the save directory.\n"
+         "12/09 06:49:23 - mmengine - INFO - Saving checkpoint at 14 epochs\n"
+         "Traceback (most recent call last):\n"
+         "  File \"/mnt/wzh/miniconda3/envs/openmmlab/lib/python3.8/site-packages/mmengine/hooks/"
+         "checkpoint_hook.py\", line 345, in after_train_epoch\n"
+         "    self._save_checkpoint(runner)\n",
+         "disk-full", OOM_STAGE_CHECKPOINT},
+        {"zai-org/ChatGLM-6B#1166",
+         "  File \"/environment/miniconda3/envs/py39/lib/python3.9/site-packages/torch/serialization.py\", "
+         "line 668, in _save\n"
+         "    zip_file.write_record(name, storage.data_ptr(), num_bytes)\n"
+         "RuntimeError: [enforce fail at inline_container.cc:471] . PytorchStreamWriter failed "
+         "writing file data/3: file wr\n",
+         "disk-write-error", OOM_STAGE_CHECKPOINT},
+        {"pytorch/pytorch#10577",
+         "    torch.save(best_model.state_dict(), join(OUTD, \"best_model.pt\"))\n"
+         "  File \"/home/user290/Venvs/pytorch.1.0.1/lib/python3.7/site-packages/torch/serialization.py\", "
+         "line 297, in _save\n"
+         "    serialized_storages[key]._write_file(f, _should_read_directly(f))\n"
+         "RuntimeError: write(): fd 29 failed with Input/output error\n",
+         "disk-write-error", OOM_STAGE_CHECKPOINT},
+        {"Sachini/ronin#51",
+         "  File \"/opt/anaconda3/envs/py397/lib/python3.9/site-packages/torch/serialization.py\", "
+         "line 287, in __init__\n"
+         "    super(_open_zipfile_writer_file, self).__init__(torch._C.PyTorchFileWriter(str(name)))\n"
+         "RuntimeError: File my_out/checkpoints/checkpoint_0.pt cannot be opened.\n",
+         "disk-write-error", OOM_STAGE_CHECKPOINT},
+        {"Tianxinhuang/ComPC#5",
+         "  File \"/home/xxx/ComPC/complete.py\", line 532, in train_step\n    loss.backward()\n"
+         "  File \"/home/xxx/miniconda3/envs/compc/lib/python3.10/site-packages/torch/_tensor.py\", "
+         "line 396, in backward\n"
+         "    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)\n"
+         "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+         "cuda-illegal-address", OOM_STAGE_BACKWARD},
+        {"JIA-Lab-research/Stratified-Transformer#45", /* a header cut before "line" */
+         "line 187, in forward\n    relative_position = xyz[index_0] - xyz[index_1]\n"
+         "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+         "cuda-illegal-address", OOM_STAGE_FORWARD},
+        {"pytorch/pytorch#32893",
+         "   File \"/home/nnir712/anaconda3/envs/zzhpy36/lib/python3.6/site-packages/torch/nn/modules/"
+         "batchnorm.py\", line 74, in forward\n"
+         "     self.num_batches_tracked + = 1\nRuntimeError: CUDA error: misaligned address`\n",
+         "cuda-illegal-address", OOM_STAGE_FORWARD},
+        {"pytorch/pytorch#21276",
+         "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCCachingHostAllocator.cpp line=271 "
+         "error=4 : unspecified launch failure       x\n"
+         "Traceback (most recent call last):                          x\n"
+         "  File \"model_run.py\", line 163, in train                   x\n"
+         "    loss.backward()                                           x\n",
+         "cuda-launch-failure", OOM_STAGE_BACKWARD},
+        {"microsoft/KBLaM#63",
+         "  File \"/home/ubisec/miniconda3/envs/swh-kblam/lib/python3.10/site-packages/transformers/"
+         "generation/utils.py\", line 3249, in _sample\n"
+         "    next_tokens = torch.multinomial(probs, num_samples=1).squeeze(1)\n"
+         "RuntimeError: CUDA error: device-side assert triggered\n"
+         "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n",
+         "cuda-device-assert", OOM_STAGE_GENERATE},
+        {"datawhalechina/self-llm#271", /* only the kernel's own assert line */
+         "C:\\cb\\pytorch_1000000000000\\work\\aten\\src\\ATen\\native\\cuda\\TensorCompare.cu:110: "
+         "block: [0,0,0], thread: [0,0,0] Assertion `input[0] != 0` failed.\n"
+         "Traceback (most recent call last):\n"
+         "  File \"P:\\prjs\\learn_transformers\\tmp.py\", line 28, in <module>\n"
+         "    outputs = model.generate(**inputs, **gen_kwargs)\n",
+         "cuda-device-assert", OOM_STAGE_GENERATE},
+        {"huggingface/trl#4149", /* the title, then the set-up frames */
+         "CUDA error: uncorrectable ECC error encountered\n"
+         "[rank1]: Traceback (most recent call last):\n"
+         "[rank1]:   File \"/home/whan/miniconda3/envs/lmc/lib/python3.9/site-packages/transformers/"
+         "training_args.py\", line 2268, in device\n"
+         "[rank1]:     return self._setup_devices\n",
+         "gpu-ecc-error", OOM_STAGE_LOAD},
+        {"nagadit/DeepFaceLab_Linux#89", /* TF setting up the device: load, GPU 0 */
+         "F tensorflow/stream_executor/lib/statusor.cc:34] Attempting to fetch value instead of "
+         "handling error Internal: failed initializing StreamExecutor for CUDA device ordinal 0: "
+         "Internal: failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_ECC_UNCORRECTABLE: "
+         "uncorrectable ECC error encountered\n",
+         "gpu-ecc-error", OOM_STAGE_LOAD},
+        {"LLaVA-VL/LLaVA-NeXT#173", /* the title above an IPython traceback */
+         "Storage size calculation overflowed when inferencing with LLaVA_OneVision Tutorials\n"
+         "RuntimeError                              Traceback (most recent call last)\n"
+         "Cell In[2], [line 39](vscode-notebook-cell:?execution_count=2&line=39)\n"
+         "---> [39](vscode-notebook-cell:?execution_count=2&line=39) cont = model.generate(\n",
+         "size-overflow", OOM_STAGE_GENERATE},
+        /* host memory the rows before did not know: a DataLoader's /dev/shm, ENOMEM at fork() */
+        {"DengpanFu/LUPerson#20",
+         "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+         "shared memory (shm).\n",
+         "host-shm", OOM_STAGE_DATA},
+        {"baichuan-inc/Baichuan2#138", /* zsh's job report glued after a loading bar */
+         "Loading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s][1]    26478 killed     "
+         "python test.py\n",
+         "host-sigkill", OOM_STAGE_LOAD},
+        {"jantic/DeOldify#124",
+         "self.pid = os.fork()\nOSError: [Errno 12] Cannot allocate memory\n",
+         "host-memory-error", OOM_STAGE_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        if (rep.n_events == 0) fail_msg("%s: no event", logs[i].source);
+        if (rep.primary >= 0) fail_msg("%s: a GPU OOM", logs[i].source);
+        const struct oom_event *e = &rep.events[0];
+        if (strcmp(e->kind, logs[i].kind)) fail_msg("%s: kind %s", logs[i].source, e->kind);
+        if (e->stage != logs[i].stage)
+            fail_msg("%s: stage %s", logs[i].source, oom_stage_name(e->stage));
+        if (!strcmp(logs[i].source, "huggingface/trl#4149") && e->rank != 1)
+            fail_msg("%s: rank %d", logs[i].source, e->rank);
+        if (!strcmp(logs[i].source, "nagadit/DeepFaceLab_Linux#89") && e->gpu != 0)
+            fail_msg("%s: gpu %d", logs[i].source, e->gpu);
+        struct verdicts v;
+        verdict_compute(&rep, &v);
+        if (!v.set) fail_msg("%s: no verdict", logs[i].source);
+        /* the first thing to do is the kind's own (shared memory before host RAM) */
+        struct plan plan;
+        plan_build(&rep, &v, NULL, &plan);
+        if (!plan.n) fail_msg("%s: no plan", logs[i].source);
+        if (!strcmp(logs[i].kind, "host-shm") && strcmp(plan.items[0].id, "shared-memory"))
+            fail_msg("%s: plan starts with %s", logs[i].source, plan.items[0].id);
+        if (!strcmp(logs[i].kind, "disk-full") && strcmp(plan.items[0].id, "free-disk"))
+            fail_msg("%s: plan starts with %s", logs[i].source, plan.items[0].id);
+        oom_report_release(&rep);
+    }
+}
+
+/* Around them: a failure named in a conditional or denied clause, or only
+ * in words, is no event; PyTorch's TORCH_USE_CUDA_DSA hint after a CUDA
+ * OOM is no assert; a GPU OOM in the same log stays the root cause; an OOM
+ * the log names in words explains a kernel fault after it, a recovered one
+ * does not. */
+static void test_not_memory_around(void **state)
+{
+    (void)state;
+    static const char *const none[] = {
+        "If you get OSError: No space left on device, free some disk first.\n", /* constructed */
+        "It is not a Disk quota exceeded problem.\n",                           /* constructed */
+        /* skhu101/GauHuman#21's prose */
+        ("Hi, I run the training code successfully, but after 30 iterations' training it "
+         "crashes. I have encountered an illegal memory access error\n"),
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(none[i], strlen(none[i]), &rep, &err), 0);
+        if (rep.n_events) fail_msg("an event (%s) in: %s", rep.events[0].kind, none[i]);
+        oom_report_release(&rep);
+    }
+    struct oom_report rep;
+    /* PyTorch's hint lines under every CUDA error (as in kohya-ss/sd-scripts#1434), here
+     * under an OOM (constructed), then a kernel fault */
+    scan_ok("RuntimeError: CUDA error: out of memory\n"
+            "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+            "stacktrace below might be incorrect.\n"
+            "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+            &rep);
+    assert_string_equal(rep.events[rep.primary].kind, "cuda-error");
+    assert_int_equal(rep.n_events, 2);
+    assert_true(rep.events[1].consequence);
+    oom_report_release(&rep);
+    /* leefige/radik#1 (heldout12 h12-13): the kernel fault, then the maintainer's "GPU OOM" */
+    scan_ok("  what():  cuda call failed (700) at topk_radixselect.h:150 : an illegal memory access "
+            "was encountered\n\nAborted (core dumped)\n\n"
+            "I believe this is due to GPU OOM. Please try with smaller batch sizes or smaller N.\n",
+            &rep);
+    assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+    oom_report_release(&rep);
+    /* pytorch/pytorch#104143 (heldout15 h15-26): host memory named in a title above the
+     * frames of a sharded save, the error line cut: a host look-alike with their stage;
+     * the same words with no traceback after them stay no event */
+    const char *fsdp =
+        "FSDP SHARDED_STATE_DICT Runs into CPU OOM\n```bash\n"
+        "  File \"/home/ubuntu/LLM_fine_tuning/llama_finetuning.py\", line 226, in main\n"
+        "    model_checkpointing.save_model_and_optimizer_sharded(model, rank, train_config)\n"
+        "  File \"/home/ubuntu/LLM_fine_tuning/model_checkpointing/checkpoint_handler.py\", line 111, "
+        "in save_model_and_optimizer_sharded\n"
+        "    dist_cp.save_state_dict(\n";
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(fsdp, strlen(fsdp), &rep, &err), 0);
+    assert_int_equal(rep.primary, -1);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].framework, "host");
+    assert_int_equal(rep.events[0].stage, OOM_STAGE_CHECKPOINT);
+    oom_report_release(&rep);
+    assert_int_equal(scan_text("FSDP SHARDED_STATE_DICT Runs into CPU OOM\n", 42, &rep, &err), 0);
+    assert_int_equal(rep.n_events, 0);
+    oom_report_release(&rep);
+    /* Rudrabha/Wav2Lip#234 (heldout18 h18-60): OOMs recovered from, then the fatal fault */
+    const char *wav2lip =
+        "  0% 0/136 [00:00<?, ?it/s]\nRecovering from OOM error; New batch size: 1\n\n"
+        "  0% 0/272 [00:00<?, ?it/s]\nTraceback (most recent call last):\n"
+        "  File \"/content/Wav2Lip/face_detection/detection/sfd/detect.py\", line 65, in batch_detect\n"
+        "    imgs = torch.from_numpy(imgs).float().to(device)\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    assert_int_equal(scan_text(wav2lip, strlen(wav2lip), &rep, &err), 0);
+    assert_int_equal(rep.primary, -1);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    oom_report_release(&rep);
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
@@ -1465,6 +1686,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_denials),
         cmocka_unit_test(test_host_and_denial),
         cmocka_unit_test(test_joined_copies),
+        cmocka_unit_test(test_not_memory_failures),
+        cmocka_unit_test(test_not_memory_around),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
