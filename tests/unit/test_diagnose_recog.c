@@ -1137,6 +1137,101 @@ static void test_wordings_rec4(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagrec5 (issue 12): the GPU OOM in other words, runtime families' own
+ * wordings, and what takes a guessed OOM back. Each line is real, from the
+ * thread named (the heldout rows say where it was seen). */
+static void test_wordings_rec5(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* device memory said to run short, device and memory around the words */
+        {"lllyasviel/Fooocus#1278 (h18-36)",
+         "Not enough gpu memory even though there is?\n"
+         "[Fooocus Model Management] Moving model(s) has taken 59.70 seconds\n", true},
+        {"WeChatCV/Stand-In#40 (h18-46)",
+         "Is 4090 video memory not enough for face swapping?\n", true},
+        {"vincentfung13/MINE#13 (h22-30)",
+         "Inference memory is insufficient\n"
+         "When using 1060-3g inference, the GPU memory is not enough, how should I modify it? "
+         "thanks\n", true},
+        /* ... a device memory error */
+        {"visionml/pytracking#132 (h22-33)",
+         "GPU memory error due to settings.print_stats\n"
+         "when I leave the print_stats empty while training, it runs without a problem but when I "
+         "add some stats to the list, I get not enough memory error. how is this possible?\n",
+         true},
+        {"bryanchrist/MathNeuro#3 (h18-63)", "CUDA Memory Errors\n", true},
+        /* ... capitals and a misspelling */
+        {"RosettaCommons/RFdiffusion#182 (h18-78)", "about cuda out of memery issue\n", true},
+        {"(h15-46's title)", "GPU-OUT of memory\n", true},
+        /* lower-case oom above a traceback */
+        {"(heldout16 h16-10)",
+         "using H200 with 140G memory, if cudagraph is not used, only 40% occupancy, but with "
+         "cudagraph, it always oom   in make_graphed_callables:\n\n"
+         "[rank9]: Traceback (most recent call last):\n"
+         "[rank9]:   File \"/mnt/workspace/Megatron-LM/pretrain_gpt.py\", line 260, in <module>\n"
+         "[rank9]:     pretrain(\n", true},
+        /* runtime families */
+        {"NVIDIA/DALI#2084 (h22-16)",
+         "    return self._pipe.ShareOutputs()\n"
+         "RuntimeError: Critical error in pipeline: CUDA allocation failed\n"
+         "Current pipeline object is no longer valid.\n", true},
+        {"n00mkrad/flowframes#12 (h22-35)", "vkAllocateMemory Faied -2\nI have three GPUs\n", true},
+        {"(heldout15 h15-10)",
+         "We are using RTX 4080 and we always face the same error \xe2\x80\x9c" "Failed to load "
+         "training data: Could not allocate memory: D:/a/instant-ngp/instant-ngp/dependencies/"
+         "tiny-cuda-nn/include\\tiny-cuda-nn/\xe2\x80\x9d.\n", true},
+        {"PaddlePaddle/Paddle#68079 (h18-67)",
+         "1. If yes, please stop them, or start PaddlePaddle on another GPU.\n"
+         "2. If no, please decrease the batch size of your model. \n"
+         " (at ../paddle/phi/core/memory/allocation/cuda_allocator.cc:84)\n", true},
+        /* look-alikes: not a memory failure, a hedge, a recovered OOM, not the GPUs */
+        {"C0untFloyd/roop-unleashed#820 (h22-21)",
+         "onnxruntime::CudaCall D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\"
+         "cuda_call.cc:114 onnxruntime::CudaCall CUDA failure 35: CUDA driver\n", false},
+        {"NVlabs/stylegan2-ada#9 (h22-32)",
+         "My first guess would be that you run out of GPU memory, so maybe tweak the config "
+         "(mini-batch size, etc.).\n"
+         "My crashes are not due to insufficient memory, even when running with lower batch size "
+         "where I'm only using 8/11 Gb train.py occasionally crashes silently...\n", false},
+        {"(heldout12 h12-12)",
+         "The problem may be that the GPU memory is not enough. Can you reduce the batch size and "
+         "try again?\n", false},
+        {"(heldout17 h17-41)",
+         "During inference all checkpoints are loaded to GPU. This can cause problems when "
+         "insufficient GPU memory is available.\n", false},
+        {"Rudrabha/Wav2Lip#234 (h18-60)",
+         "  0% 0/17 [00:04<?, ?it/s]\nRecovering from OOM error; New batch size: 8\n\n"
+         "Traceback (most recent call last):\n"
+         "  File \"inference.py\", line 78, in face_detect\n", false},
+        {"(constructed: a launcher's count, not memory)",
+         "ValueError: not enough GPUs available: 4 requested, 2 visible\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* CNTK's / ONNX Runtime's CudaCall names the device as "GPU=N". */
+static void test_cudacall_gpu(void **state)
+{
+    (void)state;
+    /* hacksider/Deep-Live-Cam#584 (heldout18 h18-17), the bar glued before it */
+    const char *log =
+        "Processing:  99%|\xe2\x96\x89| 1732/1744 [08:43<00:03,  3.79frame/s, execution_providers="
+        "['CUDAExecutionProvider'], execution_thre[ONNXRuntimeError] : 1 : FAIL : D:\\a\\_work\\1\\"
+        "s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall D:\\a\\_work"
+        "\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:114 onnxruntime::CudaCall CUDA "
+        "failure 2: out of memory ; GPU=0 ; hostname=DESKTOP-QUBEI ; file=D:\\a\\_work\\1\\s\\"
+        "onnxruntime\\core\\providers\\cuda\\cuda_stream_handle.cc ; line=175 ; expr="
+        "cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+}
+
 /* A title that states some of the figures above the whole message (or a
  * host look-alike's bare class name above its message): one event with
  * every figure. */
@@ -1455,6 +1550,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mention_forms),
         cmocka_unit_test(test_device_words),
         cmocka_unit_test(test_wordings_rec4),
+        cmocka_unit_test(test_wordings_rec5), cmocka_unit_test(test_cudacall_gpu),
         cmocka_unit_test(test_partial_then_full),
         cmocka_unit_test(test_cuda_driver_gpu_from_bfc),
         cmocka_unit_test(test_backslash_continuation),
