@@ -108,6 +108,9 @@ static struct scan_wm *wm_build(void)
         if (wm->alen[a] >= WM_MIN_LEN) continue;
         const char *key = NULL;
         for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(wm->anchor[a], *r);
+        /* else a byte of a multi-byte character ("oom错"): rare in English logs */
+        for (const char *c = wm->anchor[a]; *c && !key; c++)
+            if ((unsigned char)*c >= 0x80) key = c;
         if (!key) key = wm->anchor[a];
         wm->short_idx[wm->n_short] = (short)a;
         wm->short_off[wm->n_short] = (size_t)(key - wm->anchor[a]);

@@ -1164,13 +1164,14 @@ static void test_wordings_rec5(void **state)
         /* ... capitals and a misspelling */
         {"RosettaCommons/RFdiffusion#182 (h18-78)", "about cuda out of memery issue\n", true},
         {"(h15-46's title)", "GPU-OUT of memory\n", true},
-        /* lower-case oom above a traceback */
-        {"(heldout16 h16-10)",
-         "using H200 with 140G memory, if cudagraph is not used, only 40% occupancy, but with "
-         "cudagraph, it always oom   in make_graphed_callables:\n\n"
-         "[rank9]: Traceback (most recent call last):\n"
-         "[rank9]:   File \"/mnt/workspace/Megatron-LM/pretrain_gpt.py\", line 260, in <module>\n"
-         "[rank9]:     pretrain(\n", true},
+        /* lower-case oom glued to Chinese, above a traceback */
+        {"(heldout15 h15-23)",
+         "\xe8\x87\xaa\xe5\xae\x9a\xe4\xb9\x89loss\xe8\xbf\x9b\xe8\xa1\x8c\xe8\xae\xad"
+         "\xe7\xbb\x83\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xef\xbc\x8c\xe8\xae\xad\xe7\xbb"
+         "\x83\xe4\xb8\xad\xe9\x80\x94\xe6\x8a\xa5oom\xe9\x94\x99\xe8\xaf\xaf\xe3\x80\x82\n"
+         "[rank1]: Traceback (most recent call last):\n"
+         "[rank1]:   File \"/root/LLaMA-Factory-main/src/llamafactory/launcher.py\", line 23, in "
+         "<module>\n[rank1]:     launch()\n", true},
         /* runtime families */
         {"NVIDIA/DALI#2084 (h22-16)",
          "    return self._pipe.ShareOutputs()\n"
