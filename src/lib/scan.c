@@ -1376,6 +1376,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
     s->mention_set = true;
+    s->mention_standalone = r->standalone;
 }
 
 /* Handle the anchor at rel offset hit; returns the rel end of what it read. */
@@ -1518,8 +1519,16 @@ static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || s->host_words) return;
-    for (size_t i = 0; i < rep->n_events; i++)
-        if (!rep->events[i].consequence) return;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* TF's allocator retry warning (or its line quoted in prose) says no
+         * failure happened: a GPU OOM the log names with its device ("Randomly
+         * crash for GPU OOM error during training", tensorflow/models#3316)
+         * explains the failure better (diagrec5). */
+        if (s->mention_standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure"))
+            continue;
+        if (!e->consequence) return;
+    }
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;

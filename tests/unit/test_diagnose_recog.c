@@ -1186,6 +1186,13 @@ static void test_wordings_rec5(void **state)
          "1. If yes, please stop them, or start PaddlePaddle on another GPU.\n"
          "2. If no, please decrease the batch size of your model. \n"
          " (at ../paddle/phi/core/memory/allocation/cuda_allocator.cc:84)\n", true},
+        /* TF's retry warning quoted in prose under a title that names the
+         * GPU OOM: the title explains the crash */
+        {"tensorflow/models#3316 (h22-23)",
+         "Randomly crash for GPU OOM error during training for object detection, though use "
+         "small batch size.\n"
+         "I meet this issue today again, after training for 17825 steps. It says: ran out of "
+         "memory trying to allocate 4.42GiB\n", true},
         /* look-alikes: not a memory failure, a hedge, a recovered OOM, not the GPUs */
         {"C0untFloyd/roop-unleashed#820 (h22-21)",
          "onnxruntime::CudaCall D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\"
