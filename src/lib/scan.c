@@ -1359,6 +1359,9 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
         size_t t = a;
         while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
         if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
+        /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
+         * (heldout9 h9-63) (diagrec5) */
+        if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
     }
     return false;
 }

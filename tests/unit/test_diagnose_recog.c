@@ -1172,6 +1172,12 @@ static void test_wordings_rec5(void **state)
          "[rank1]: Traceback (most recent call last):\n"
          "[rank1]:   File \"/root/LLaMA-Factory-main/src/llamafactory/launcher.py\", line 23, in "
          "<module>\n[rank1]:     launch()\n", true},
+        /* a traceback header glued to a progress bar under the words */
+        {"unslothai/unsloth#1060 (h9-63; the bar's blanks shortened)",
+         "Unexpected OOM issue with LORA fine tune of LLama-3 (possibly perf hit as well)\n"
+         "wandb: WARNING The `run_name` is currently set to the same value as "
+         "`TrainingArguments.output_dir`. If this was not intended,   0%|      | 0/769 "
+         "[00:00<?, ?it/s]Traceback (most r\n", true},
         /* runtime families */
         {"NVIDIA/DALI#2084 (h22-16)",
          "    return self._pipe.ShareOutputs()\n"
