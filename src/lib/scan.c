@@ -1362,6 +1362,10 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
         /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
          * (heldout9 h9-63) (diagrec5) */
         if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
+        /* ... or rich's boxed traceback: "│ /home/.../deepspeed/runtime/engine.py:330  │"
+         * (heldout9 h9-80) (diagrec5) */
+        if (b - t >= 3 && !memcmp(v->p + t, "\xe2\x94\x82", 3) && memmem(v->p + t, b - t, ".py:", 4))
+            return true;
     }
     return false;
 }

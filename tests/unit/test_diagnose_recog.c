@@ -1178,6 +1178,17 @@ static void test_wordings_rec5(void **state)
          "wandb: WARNING The `run_name` is currently set to the same value as "
          "`TrainingArguments.output_dir`. If this was not intended,   0%|      | 0/769 "
          "[00:00<?, ?it/s]Traceback (most r\n", true},
+        /* ... or to rich's boxed traceback (its frame lines) */
+        {"deepspeedai/DeepSpeed#2676 (heldout9 h9-80, its first 9 lines)",
+         "[BUG] OOM error during setup, but the OS GPU memory monitor does not show an OOM condition\n"
+         "\n"
+         "```\n"
+         "│   126 │   │   │   │   │   │   │   │    model=model,                                              │\n"
+         "│   127 │   │   │   │   │   │   │   │    optimizer=optimizer,                                      │\n"
+         "│   128 │   │   │   │   │   │   │   │    model_parameters=model_parameters,                        │\n"
+         "│                                                                                                  │\n"
+         "│ /home/*****/anaconda3/envs/sd-gpu/lib/python3.10/site-packages/deepspeed/runtime/engine.py:330  │\n"
+         "│ in __init__                                                                                      │\n", true},
         /* runtime families */
         {"NVIDIA/DALI#2084 (h22-16)",
          "    return self._pipe.ShareOutputs()\n"
