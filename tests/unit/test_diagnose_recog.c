@@ -1189,6 +1189,26 @@ static void test_wordings_rec5(void **state)
          "│                                                                                                  │\n"
          "│ /home/*****/anaconda3/envs/sd-gpu/lib/python3.10/site-packages/deepspeed/runtime/engine.py:330  │\n"
          "│ in __init__                                                                                      │\n", true},
+        /* memory short without a device, above a traceback */
+        {"sgl-project/sglang#4895 (heldout17 h17-70, its first 12 lines)",
+         "[Bug] Not enough memory\n"
+         "### Describe the bug\n"
+         "\n"
+         "I have two questions:\n"
+         "1. Why does it take so long, more than ten minutes, to load the model?\n"
+         "2. I'm running a Gemma3 27b model with 4-bit quantization. Why isn't 24GB of Gpu memory sufficient?\n"
+         "The error message is as follows:\n"
+         "\n"
+         "[2025-03-29 18:18:34 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+         "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1999, in run_scheduler_process\n"
+         "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+         "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 249, in __init__\n", true},
+        /* ... not the CPU allocator's own words (a host look-alike) */
+        {"chaquo/chaquopy#249 (heldout15 h15-57, line 12)",
+         "    com.chaquo.python.PyException: RuntimeError: [enforce fail at CPUAllocator.cpp:72] "
+         "data. DefaultCPUAllocator: not enough memory: you tried to allocate 38400000 bytes. Buy "
+         "new RAM!\n"
+         "Traceback (most recent call last):\n", false},
         /* runtime families */
         {"NVIDIA/DALI#2084 (h22-16)",
          "    return self._pipe.ShareOutputs()\n"
