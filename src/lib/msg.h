@@ -101,6 +101,11 @@ struct msg_rule {
      * apart only by blanks, '-' or '_' ("CUDA OOM", "Cuda Out of Memory",
      * "GPU-OOM"; not "torch.cuda.OutOfMemoryError", an except clause). */
     const char *qualifier[MSG_QUALIFIER_MAX];
+    /* > 0: the qualifier may stand anywhere within this many words before or
+     * after the need/any string, in its clause ("video memory not enough",
+     * "not enough gpu memory"), and then one of also[] too (any case). */
+    int qualifier_span;
+    const char *also[4];
     bool deny;             /* a hit in a clause that denies it does not count ("the
                               GPU is not out of memory", "OOM is not the problem") */
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
@@ -119,7 +124,7 @@ size_t msg_anchors_build(const char **out, size_t cap);
 
 /* Room for the anchors (the scan's table size); the rules make fewer
  * (test_diagnose_msg checks that none is left out). */
-#define MSG_ANCHORS_MAX 160
+#define MSG_ANCHORS_MAX 192
 
 /* The rule table, for tests and tools: how many rules, and rule i. */
 size_t msg_rules_count(void);

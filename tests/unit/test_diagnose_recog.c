@@ -1137,6 +1137,150 @@ static void test_wordings_rec4(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagrec5 (issue 12): the GPU OOM in other words, runtime families' own
+ * wordings, and what takes a guessed OOM back. Each line is real, from the
+ * thread named (the heldout rows say where it was seen). */
+static void test_wordings_rec5(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* device memory said to run short, device and memory around the words */
+        {"lllyasviel/Fooocus#1278 (h18-36)",
+         "Not enough gpu memory even though there is?\n"
+         "[Fooocus Model Management] Moving model(s) has taken 59.70 seconds\n", true},
+        {"WeChatCV/Stand-In#40 (h18-46)",
+         "Is 4090 video memory not enough for face swapping?\n", true},
+        {"vincentfung13/MINE#13 (h22-30)",
+         "Inference memory is insufficient\n"
+         "When using 1060-3g inference, the GPU memory is not enough, how should I modify it? "
+         "thanks\n", true},
+        /* ... a device memory error */
+        {"visionml/pytracking#132 (h22-33)",
+         "GPU memory error due to settings.print_stats\n"
+         "when I leave the print_stats empty while training, it runs without a problem but when I "
+         "add some stats to the list, I get not enough memory error. how is this possible?\n",
+         true},
+        {"bryanchrist/MathNeuro#3 (h18-63)", "CUDA Memory Errors\n", true},
+        /* ... capitals and a misspelling */
+        {"RosettaCommons/RFdiffusion#182 (h18-78)", "about cuda out of memery issue\n", true},
+        {"(h15-46's title)", "GPU-OUT of memory\n", true},
+        /* lower-case oom glued to Chinese, above a traceback */
+        {"(heldout15 h15-23)",
+         "\xe8\x87\xaa\xe5\xae\x9a\xe4\xb9\x89loss\xe8\xbf\x9b\xe8\xa1\x8c\xe8\xae\xad"
+         "\xe7\xbb\x83\xe7\x9a\x84\xe6\x97\xb6\xe5\x80\x99\xef\xbc\x8c\xe8\xae\xad\xe7\xbb"
+         "\x83\xe4\xb8\xad\xe9\x80\x94\xe6\x8a\xa5oom\xe9\x94\x99\xe8\xaf\xaf\xe3\x80\x82\n"
+         "[rank1]: Traceback (most recent call last):\n"
+         "[rank1]:   File \"/root/LLaMA-Factory-main/src/llamafactory/launcher.py\", line 23, in "
+         "<module>\n[rank1]:     launch()\n", true},
+        /* a traceback header glued to a progress bar under the words */
+        {"unslothai/unsloth#1060 (h9-63; the bar's blanks shortened)",
+         "Unexpected OOM issue with LORA fine tune of LLama-3 (possibly perf hit as well)\n"
+         "wandb: WARNING The `run_name` is currently set to the same value as "
+         "`TrainingArguments.output_dir`. If this was not intended,   0%|      | 0/769 "
+         "[00:00<?, ?it/s]Traceback (most r\n", true},
+        /* ... or to rich's boxed traceback (its frame lines) */
+        {"deepspeedai/DeepSpeed#2676 (heldout9 h9-80, its first 9 lines)",
+         "[BUG] OOM error during setup, but the OS GPU memory monitor does not show an OOM condition\n"
+         "\n"
+         "```\n"
+         "│   126 │   │   │   │   │   │   │   │    model=model,                                              │\n"
+         "│   127 │   │   │   │   │   │   │   │    optimizer=optimizer,                                      │\n"
+         "│   128 │   │   │   │   │   │   │   │    model_parameters=model_parameters,                        │\n"
+         "│                                                                                                  │\n"
+         "│ /home/*****/anaconda3/envs/sd-gpu/lib/python3.10/site-packages/deepspeed/runtime/engine.py:330  │\n"
+         "│ in __init__                                                                                      │\n", true},
+        /* memory short without a device, above a traceback */
+        {"sgl-project/sglang#4895 (heldout17 h17-70, its first 12 lines)",
+         "[Bug] Not enough memory\n"
+         "### Describe the bug\n"
+         "\n"
+         "I have two questions:\n"
+         "1. Why does it take so long, more than ten minutes, to load the model?\n"
+         "2. I'm running a Gemma3 27b model with 4-bit quantization. Why isn't 24GB of Gpu memory sufficient?\n"
+         "The error message is as follows:\n"
+         "\n"
+         "[2025-03-29 18:18:34 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+         "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 1999, in run_scheduler_process\n"
+         "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+         "  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 249, in __init__\n", true},
+        /* ... not the CPU allocator's own words (a host look-alike) */
+        {"chaquo/chaquopy#249 (heldout15 h15-57, line 12)",
+         "    com.chaquo.python.PyException: RuntimeError: [enforce fail at CPUAllocator.cpp:72] "
+         "data. DefaultCPUAllocator: not enough memory: you tried to allocate 38400000 bytes. Buy "
+         "new RAM!\n"
+         "Traceback (most recent call last):\n", false},
+        /* OOM on a line of Chinese prose naming the GPU memory (read from the
+         * set-aside's misses after its measurement) */
+        {"bojone/sohu2021-baseline#3 (heldout22 h22-06, line 2)",
+         "\xe5\xb0\x9d\xe8\xaf\x95\xe4\xba\x86" "16G\xe5\x92\x8c" "32G\xe4\xb8\xa4\xe7\xa7\x8d\xe6\x98\xbe\xe5\x8d\xa1\xef\xbc\x8c\xe6\xa8\xa1\xe5\x9e\x8b\xe5\x8a\xa0\xe8\xbd\xbd\xe5\xae\x8c\xe6\x9c\xaa\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe5\x80\x99\xe9\x83\xbd\xe4\xbc\x9a\xe6\x8a\x8a\xe6\x98\xbe\xe5\xad\x98\xe5\x8d\xa0\xe6\xbb\xa1\xef\xbc\x8c\xe8\xae\xad\xe7\xbb\x83\xe5\xae\x8c\xe4\xb8\x80\xe4\xb8\xaa" "batch\xe5\x90\x8e\xe5\x9c\xa8" "evaluate\xe9\x98\xb6\xe6\xae\xb5\xe4\xbc\x9a\xe5\x87\xba\xe7\x8e\xb0OOM\n", true},
+        /* runtime families */
+        {"NVIDIA/DALI#2084 (h22-16)",
+         "    return self._pipe.ShareOutputs()\n"
+         "RuntimeError: Critical error in pipeline: CUDA allocation failed\n"
+         "Current pipeline object is no longer valid.\n", true},
+        {"n00mkrad/flowframes#12 (h22-35)", "vkAllocateMemory Faied -2\nI have three GPUs\n", true},
+        {"(heldout15 h15-10)",
+         "We are using RTX 4080 and we always face the same error \xe2\x80\x9c" "Failed to load "
+         "training data: Could not allocate memory: D:/a/instant-ngp/instant-ngp/dependencies/"
+         "tiny-cuda-nn/include\\tiny-cuda-nn/\xe2\x80\x9d.\n", true},
+        {"PaddlePaddle/Paddle#68079 (h18-67)",
+         "1. If yes, please stop them, or start PaddlePaddle on another GPU.\n"
+         "2. If no, please decrease the batch size of your model. \n"
+         " (at ../paddle/phi/core/memory/allocation/cuda_allocator.cc:84)\n", true},
+        /* TF's retry warning quoted in prose under a title that names the
+         * GPU OOM: the title explains the crash */
+        {"tensorflow/models#3316 (h22-23)",
+         "Randomly crash for GPU OOM error during training for object detection, though use "
+         "small batch size.\n"
+         "I meet this issue today again, after training for 17825 steps. It says: ran out of "
+         "memory trying to allocate 4.42GiB\n", true},
+        /* look-alikes: not a memory failure, a hedge, a recovered OOM, not the GPUs */
+        {"C0untFloyd/roop-unleashed#820 (h22-21)",
+         "onnxruntime::CudaCall D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\"
+         "cuda_call.cc:114 onnxruntime::CudaCall CUDA failure 35: CUDA driver\n", false},
+        {"NVlabs/stylegan2-ada#9 (h22-32)",
+         "My first guess would be that you run out of GPU memory, so maybe tweak the config "
+         "(mini-batch size, etc.).\n"
+         "My crashes are not due to insufficient memory, even when running with lower batch size "
+         "where I'm only using 8/11 Gb train.py occasionally crashes silently...\n", false},
+        {"(heldout12 h12-12)",
+         "The problem may be that the GPU memory is not enough. Can you reduce the batch size and "
+         "try again?\n", false},
+        {"(heldout17 h17-41)",
+         "During inference all checkpoints are loaded to GPU. This can cause problems when "
+         "insufficient GPU memory is available.\n", false},
+        {"Rudrabha/Wav2Lip#234 (h18-60)",
+         "  0% 0/17 [00:04<?, ?it/s]\nRecovering from OOM error; New batch size: 8\n\n"
+         "Traceback (most recent call last):\n"
+         "  File \"inference.py\", line 78, in face_detect\n", false},
+        {"(constructed: a launcher's count, not memory)",
+         "ValueError: not enough GPUs available: 4 requested, 2 visible\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* CNTK's / ONNX Runtime's CudaCall names the device as "GPU=N". */
+static void test_cudacall_gpu(void **state)
+{
+    (void)state;
+    /* hacksider/Deep-Live-Cam#584 (heldout18 h18-17), the bar glued before it */
+    const char *log =
+        "Processing:  99%|\xe2\x96\x89| 1732/1744 [08:43<00:03,  3.79frame/s, execution_providers="
+        "['CUDAExecutionProvider'], execution_thre[ONNXRuntimeError] : 1 : FAIL : D:\\a\\_work\\1\\"
+        "s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall D:\\a\\_work"
+        "\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:114 onnxruntime::CudaCall CUDA "
+        "failure 2: out of memory ; GPU=0 ; hostname=DESKTOP-QUBEI ; file=D:\\a\\_work\\1\\s\\"
+        "onnxruntime\\core\\providers\\cuda\\cuda_stream_handle.cc ; line=175 ; expr="
+        "cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_int_equal(rep.events[rep.primary].gpu, 0);
+    oom_report_release(&rep);
+}
+
 /* A title that states some of the figures above the whole message (or a
  * host look-alike's bare class name above its message): one event with
  * every figure. */
@@ -1676,6 +1820,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mention_forms),
         cmocka_unit_test(test_device_words),
         cmocka_unit_test(test_wordings_rec4),
+        cmocka_unit_test(test_wordings_rec5), cmocka_unit_test(test_cudacall_gpu),
         cmocka_unit_test(test_partial_then_full),
         cmocka_unit_test(test_cuda_driver_gpu_from_bfc),
         cmocka_unit_test(test_backslash_continuation),
