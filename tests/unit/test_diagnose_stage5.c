@@ -131,7 +131,7 @@ static void test_single_code_line(void **state)
     assert_string_equal(stage_of("I get the following message:\n\n"
                                  "training, momentum, eps, torch.backends.cudnn.enabled\n" OOM_LINE),
                         "forward");
-    assert_true(stage_code_shaped("training, momentum, eps, torch.backends.cudnn.enabled", 52));
+    assert_true(stage_code_shaped("training, momentum, eps, torch.backends.cudnn.enabled", 53));
     assert_false(stage_code_shaped("I get the following message:", 28));
 }
 
@@ -227,6 +227,38 @@ static void test_data_move_innermost_only(void **state)
                         "data");
 }
 
+/* Frames a paste folds or only its code line shows: Colab's "7 frames"
+ * (huggingface/diffusers#696, h15-67), a compiled extension op
+ * (hbb1/2d-gaussian-splatting#97, h9-53), torch7's serialization
+ * (facebookresearch/fairseq-lua#18, h16-33). */
+static void test_folded_and_extension_frames(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("CUDA out of memory when i want to train dreambooth\n"
+                 "RuntimeError                              Traceback (most recent call last)\n"
+                 "<ipython-input-2-c6e3ce5f5a40> in <module>\n"
+                 "----> 3 accelerate.notebook_launcher(training_function, args=(text_encoder, vae, unet))\n"
+                 "\n"
+                 "7 frames\n"
+                 "<ipython-input-1-d9553ec566fc> in training_function(text_encoder, vae, unet)\n"
+                 "--> 366                 accelerator.backward(loss)\n"),
+        "backward");
+    assert_string_equal(stage_of("num_rendered, color, depth, radii, geomBuffer, binningBuffer, imgBuffer = "
+                                 "_C.rasterize_gaussians(*args)\n"
+                                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 35.79 GiB "
+                                 "(GPU 0; 23.49 GiB total capacity; 990.78 MiB already allocated; 21.66 GiB free; "
+                                 "1.14 GiB reserved in total by PyTorch)\n"),
+                        "forward");
+    assert_string_equal(
+        stage_of("THCudaCheck FAIL file=/home/james/torch/extra/cutorch/lib/THC/generic/THCStorage.cu line=66 "
+                 "error=2 : out of memory\n"
+                 "stack traceback:\n"
+                 "\t/home/james/torch/install/share/lua/5.1/torch/File.lua:351: in function 'readObject'\n"
+                 "\t/home/james/torch/install/share/lua/5.1/nn/Module.lua:192: in function 'read'\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_inference_runs_forward),  cmocka_unit_test(test_single_code_line),
         cmocka_unit_test(test_tool_log_lines),          cmocka_unit_test(test_node_and_markdown_names),
         cmocka_unit_test(test_engine_operators),        cmocka_unit_test(test_data_move_innermost_only),
+        cmocka_unit_test(test_folded_and_extension_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
