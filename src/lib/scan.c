@@ -563,6 +563,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
     bool in_tb = true;
     char lower[512]; /* the Rich frame header line below this one */
     size_t lower_n = 0;
+    char name[128]; /* a Rich box line below holding one name only */
+    size_t name_n = 0;
     e->region = ls;
     while (lines++ < WALK_LINES && ls - a < WALK_BYTES && prev_line(v, &a, &b)) {
         struct cline c;
@@ -589,6 +591,22 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
                 lower_n = 0;
+                /* diagstage5: Rich wrapped the header after its "in" ("…/modeling_chatglm.py:202
+                 * in" over "│ forward │", unboxed to "…:202, in"): the name below completes it */
+                if (name_n && c.kind == STAGE_LINE_FRAME && c.n >= 4 && memcmp(c.body + c.n - 4, ", in", 4) == 0) {
+                    char joined[1024];
+                    if (c.n + name_n + 2 <= sizeof joined) {
+                        memcpy(joined, c.body, c.n);
+                        joined[c.n] = ' ';
+                        memcpy(joined + c.n + 1, name, name_n);
+                        joined[c.n + 1 + name_n] = '\n';
+                        frame_bits_evidence(e, stage_frame_bits(joined, c.n + name_n + 2), false);
+                    }
+                }
+                const char *word;
+                size_t wn = c.kind == STAGE_LINE_CODE ? stage_box_word(c.body, c.n, &word) : 0;
+                name_n = wn && wn < sizeof name ? wn : 0;
+                if (name_n) memcpy(name, word, name_n);
                 if (c.kind == STAGE_LINE_FRAME && stage_box_line(c.body, c.n) && c.n < sizeof lower) {
                     memcpy(lower, c.body, c.n);
                     lower_n = c.n;
@@ -598,6 +616,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 continue;
             }
             lower_n = 0;
+            name_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
                 if (++blanks > 2) in_tb = false;
                 continue;

@@ -556,6 +556,18 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
     return stage_frame_bits(joined, a + b + 1);
 }
 
+size_t stage_box_word(const char *s, size_t n, const char **word)
+{
+    size_t len;
+    const char *c = box_content(s, n, &len);
+    while (c && len && (c[len - 1] == ' ' || c[len - 1] == '\t')) len--;
+    if (!c || !len) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!ident(c[i]) && c[i] != '.' && c[i] != '<' && c[i] != '>') return 0;
+    *word = c;
+    return len;
+}
+
 bool stage_box_line(const char *s, size_t n)
 {
     size_t len;

@@ -49,6 +49,11 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
  * commas): a frame's code line pasted without its header. */
 bool stage_code_shaped(const char *s, size_t n);
 
+/* A Rich box line holding one name only ("│ forward │": a frame header's
+ * function wrapped below "…/x.py:202 in"): its length and *word; 0 when
+ * the line is anything else. */
+size_t stage_box_word(const char *s, size_t n, const char **word);
+
 /* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
 bool stage_message_line(const char *s, size_t n);
 

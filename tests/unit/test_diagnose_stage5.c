@@ -259,6 +259,22 @@ static void test_folded_and_extension_frames(void **state)
         "load");
 }
 
+/* Rich wraps a frame header after its "in": the name is the next box line
+ * (zai-org/ChatGLM-6B#790, corpus-heldout16 h16-03). */
+static void test_rich_header_wrapped_after_in(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        stage_of("\xe2\x94\x82 /home/shy/.cache/huggingface/modules/transformers_modules/ChatGLM-6B/modeling_chatglm.py:202 in  "
+                 "\xe2\x94\x82\n"
+                 "\xe2\x94\x82 forward                                                                                          "
+                 "\xe2\x94\x82\n"
+                 "\xe2\x94\x82 \xe2\x9d\xb1  202 \xe2\x94\x82   \xe2\x94\x82   \xe2\x94\x82   t = torch.arange(seq_len, "
+                 "device=x.device, dtype=self.inv_freq.dtype)         \xe2\x94\x82\n"
+                 "OutOfMemoryError: CUDA out of memory. Tried to allocate more than 1EB memory.\n"),
+        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,7 +282,7 @@ int main(void)
         cmocka_unit_test(test_inference_runs_forward),  cmocka_unit_test(test_single_code_line),
         cmocka_unit_test(test_tool_log_lines),          cmocka_unit_test(test_node_and_markdown_names),
         cmocka_unit_test(test_engine_operators),        cmocka_unit_test(test_data_move_innermost_only),
-        cmocka_unit_test(test_folded_and_extension_frames),
+        cmocka_unit_test(test_folded_and_extension_frames), cmocka_unit_test(test_rich_header_wrapped_after_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
