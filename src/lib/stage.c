@@ -276,6 +276,21 @@ static const struct stage_word frame_words[] = {
      * via corpus-heldout9 h9-53); its backward calls
      * "_C.rasterize_gaussians_backward(": a kernel named *_backward(. */
     {"= _C.", OOM_STAGE_FORWARD, false}, {"_backward(", OOM_STAGE_BACKWARD, false},
+    /* ---- read from corpus-heldout23's set-aside misses after its last
+     * unseen measurement (so seen): set-up paths and kernels of more
+     * libraries. accelerate's "... = accelerator.prepare(" places the
+     * model (huggingface/accelerate#1931); lmdeploy TurboMind's
+     * model_comm.create_shared_weights allocates the weights at engine
+     * start-up (InternLM/lmdeploy#1593); Megatron's pretrain_gpt.py
+     * get_batch/get_batch_pipe builds a batch (bigscience-workshop/
+     * Megatron-DeepSpeed#384); nerfstudio's pipeline.get_train_loss_dict
+     * runs the model and its loss (nerfstudio-project/nerfstudio#3214);
+     * Paddle's C++ operator kernels ("paddle::operators::BatchNormKernel<
+     * ...>::Compute", PaddlePaddle/PaddleFormers#682) run forward, their
+     * "...GradKernel<" backward. */
+    {"accelerator.prepare(", OOM_STAGE_LOAD, false}, {"create_shared_weights", OOM_STAGE_LOAD, false},
+    {", in get_batch", OOM_STAGE_DATA, false}, {"loss_dict(", OOM_STAGE_FORWARD, false},
+    {"GradKernel<", OOM_STAGE_BACKWARD, false}, {"Kernel<", OOM_STAGE_FORWARD, false},
     /* torch7's serialization (torch/File.lua readObject, nn Module.read):
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
@@ -302,6 +317,14 @@ static const struct stage_word after_words[] = {
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* diagstage5, from corpus-heldout23's set-aside misses (seen): the
+     * TensorRT-LLM builder giving up ("[TRT-LLM] [E] Engine building
+     * failed", huggingface/optimum-nvidia#146) is start-up; vLLM's
+     * OpenAI chat handler logging the engine's death ("[serving_chat.py:
+     * 677] ... MQEngineDeadError", vllm-project/vllm#15039) serves a
+     * request */
+    {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
+    {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
@@ -405,6 +428,10 @@ static const struct stage_word context_words[] = {
      * encodes the dataset's images before training: data. */
     {"Running Prediction", OOM_STAGE_EVAL, false}, {"validation", OOM_STAGE_EVAL, I},
     {"validating", OOM_STAGE_EVAL, I}, {"aching latents", OOM_STAGE_DATA, false},
+    /* kohya sd-scripts' "prepare optimizer, data loader etc." before
+     * accelerator.prepare (set-up; kijai/ComfyUI-FluxTrainer#20, from
+     * corpus-heldout23's set-aside misses, seen) */
+    {"prepare optimizer", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
 };
 

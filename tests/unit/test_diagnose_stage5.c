@@ -275,6 +275,77 @@ static void test_rich_header_wrapped_after_in(void **state)
         "forward");
 }
 
+/* Read from corpus-heldout23's set-aside misses after its last unseen
+ * measurement (seen): set-up paths and kernels of more libraries. */
+static void test_more_library_paths(void **state)
+{
+    (void)state;
+    /* huggingface/accelerate#1931 (h23-16) */
+    assert_string_equal(
+        stage_of("accelerate.prepare(model) gets CUDA OOM\n"
+                 "Traceback (most recent call last):\n"
+                 "  File \"train.py\", line 187, in <module>\n"
+                 "    model, optimizer, train_dataloader, scheduler = accelerator.prepare(\n"
+                 "  File \"/data_new/sjy98/polyglot-ko/data-parallel/deepspeed-venv/lib/python3.8/site-packages/"
+                 "accelerate/accelerator.py\", line 1202, in prepare\n"
+                 "    result = tuple(\n"),
+        "load");
+    /* InternLM/lmdeploy#1593 (h23-14) */
+    assert_string_equal(
+        stage_of("[Bug] llava, cuda out of memory\n"
+                 "  File \"/media/star/8T/20231130/eas_demo/llava-vllm/ENV/lib/python3.10/site-packages/lmdeploy/"
+                 "turbomind/turbomind.py\", line 199, in _create_weight_func\n"
+                 "    model_comm.create_shared_weights(device_id, rank)\n"
+                 "RuntimeError: [TM][ERROR] CUDA runtime error: out of memory "
+                 "/lmdeploy/src/turbomind/utils/memory_utils.cu:32 \n"),
+        "load");
+    /* bigscience-workshop/Megatron-DeepSpeed#384 (h23-09) */
+    assert_string_equal(
+        stage_of("File \"/mnt/Megatron-DeepSpeed/pretrain_gpt.py\", line 130, in get_batch_pipe\n"
+                 "attention_mask, loss_mask, position_ids = get_ltor_masks_and_position_ids(\n"
+                 "File \"/mnt/Megatron-DeepSpeed/megatron/utils.py\", line 180, in get_ltor_masks_and_position_ids\n"
+                 "attention_mask = torch.tril(torch.ones(\n"
+                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 37631.79 GiB (GPU 3; 79.21 "
+                 "GiB total capacity; 50.52 GiB already allocated; 24.67 GiB free; 52.32 GiB reserved in total by "
+                 "PyTorch)\n"),
+        "data");
+    /* nerfstudio-project/nerfstudio#3214 (h23-05) */
+    assert_string_equal(
+        stage_of("CUDA out of memory [nerfstudio 1.1.2, gsplat 1.0.0]\n"
+                 "Traceback (most recent call last):\n"
+                 "  File \"/home/ubuntu/nerfstudio-1.1.2/nerfstudio/engine/trainer.py\", line 496, in "
+                 "train_iteration\n"
+                 "    _, loss_dict, metrics_dict = self.pipeline.get_train_loss_dict(step=step)\n"),
+        "forward");
+    /* PaddlePaddle/PaddleFormers#682 (h23-17): a Paddle C++ operator kernel */
+    assert_string_equal(
+        stage_of("hub Out of memory in a simple programm!!\n"
+                 "C++ Call Stacks (More useful to developers):\n"
+                 "--------------------------------------------\n"
+                 "1   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n"
+                 "10  paddle::operators::BatchNormKernel<paddle::platform::CUDADeviceContext, float>::Compute("
+                 "paddle::framework::ExecutionContext const&) const\n"),
+        "forward");
+    /* huggingface/optimum-nvidia#146 (h23-11): the engine builder gives up */
+    assert_string_equal(stage_of("[08/11/2024-06:10:36] [TRT] [E] [globWriter.cpp::makeResizableGpuMemory::435] "
+                                 "Error Code 2: OutOfMemory (Requested size was 16654532608 bytes.)\n"
+                                 "[08/11/2024-06:10:36] [TRT-LLM] [E] Engine building failed, please check the "
+                                 "error log.\n"),
+                        "load");
+    /* vllm-project/vllm#15039 (h23-07): the chat handler serving a request */
+    assert_string_equal(
+        stage_of("ERROR 03-19 10:55:18 [serving_chat.py:677] vllm.engine.multiprocessing.MQEngineDeadError: Engine "
+                 "loop is not running. Inspect the stacktrace to find the original error: OutOfMemoryError('CUDA "
+                 "out of memory. Tried to allocate 128.00 MiB. GPU 0 has a total capacity of 79.33 GiB of which "
+                 "16.00 MiB is free.')\n"),
+        "generate");
+    /* kijai/ComfyUI-FluxTrainer#20 (h23-13): kohya's set-up line */
+    assert_string_equal(stage_of("torch.OutOfMemoryError: Allocation on device\n"
+                                 "FLUX: Gradient checkpointing enabled. CPU offload: False\n"
+                                 "prepare optimizer, data loader etc.\n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_tool_log_lines),          cmocka_unit_test(test_node_and_markdown_names),
         cmocka_unit_test(test_engine_operators),        cmocka_unit_test(test_data_move_innermost_only),
         cmocka_unit_test(test_folded_and_extension_frames), cmocka_unit_test(test_rich_header_wrapped_after_in),
+        cmocka_unit_test(test_more_library_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
