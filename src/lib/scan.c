@@ -428,6 +428,8 @@ struct evidence {
     size_t below;           /* relative start of a traceback found below the message, 0: none */
     bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
     bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
+    unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
+    bool data_closed;       /* innermost-first: past the innermost frame's header */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -489,7 +491,22 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     if (ipython_context_line(body, n)) return;
     if (stage_masks_load(body, n + 1)) mask_load(e);
     if (stage_masks_optimizer(body, n + 1)) mask_optimizer(e);
-    frame_bits_evidence(e, stage_frame_bits(body, n + 1), stage_attention_text(body, n));
+    /* diagstage5: code that moves data names the stage only where it ran
+     * last, in the innermost frame ("loss = compute_loss_ota(pred,
+     * targets.to(device), imgs)" moved its targets, then called into the
+     * loss, where the allocation failed: YOLOv7 via corpus-heldout15 h15-68).
+     * Innermost-last stacks keep the moves of the latest frame; innermost-
+     * first ones those read before the first frame header. */
+    unsigned all = stage_frame_bits(body, n + 1), moves = stage_data_move_bits(body, n + 1);
+    bool header = stage_line_kind(body, n) == STAGE_LINE_FRAME;
+    if (e->inner_last) {
+        if (header) e->data_move = 0;
+        e->data_move |= moves;
+    } else if (!e->data_closed) {
+        e->data_move |= moves;
+    }
+    if (header) e->data_closed = true;
+    frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
 
 /* A traceback flattened onto its header line (a paste that lost its line
@@ -549,6 +566,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
     bool in_tb = true;
     char lower[512]; /* the Rich frame header line below this one */
     size_t lower_n = 0;
+    char name[128]; /* a Rich box line below holding one name only */
+    size_t name_n = 0;
     e->region = ls;
     while (lines++ < WALK_LINES && ls - a < WALK_BYTES && prev_line(v, &a, &b)) {
         struct cline c;
@@ -575,6 +594,22 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
                 lower_n = 0;
+                /* diagstage5: Rich wrapped the header after its "in" ("…/modeling_chatglm.py:202
+                 * in" over "│ forward │", unboxed to "…:202, in"): the name below completes it */
+                if (name_n && c.kind == STAGE_LINE_FRAME && c.n >= 4 && memcmp(c.body + c.n - 4, ", in", 4) == 0) {
+                    char joined[1024];
+                    if (c.n + name_n + 2 <= sizeof joined) {
+                        memcpy(joined, c.body, c.n);
+                        joined[c.n] = ' ';
+                        memcpy(joined + c.n + 1, name, name_n);
+                        joined[c.n + 1 + name_n] = '\n';
+                        frame_bits_evidence(e, stage_frame_bits(joined, c.n + name_n + 2), false);
+                    }
+                }
+                const char *word;
+                size_t wn = c.kind == STAGE_LINE_CODE ? stage_box_word(c.body, c.n, &word) : 0;
+                name_n = wn && wn < sizeof name ? wn : 0;
+                if (name_n) memcpy(name, word, name_n);
                 if (c.kind == STAGE_LINE_FRAME && stage_box_line(c.body, c.n) && c.n < sizeof lower) {
                     memcpy(lower, c.body, c.n);
                     lower_n = c.n;
@@ -584,6 +619,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 continue;
             }
             lower_n = 0;
+            name_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
                 if (++blanks > 2) in_tb = false;
                 continue;
@@ -595,8 +631,15 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
-                if (under_frame(s, v, a, src)) {
-                    frame_bits_evidence(e, bits, att);
+                /* diagstage5: right above the message, a line shaped like
+                 * code that names a frame cue is the failing frame's code
+                 * line, its header lost ("training, momentum, eps,
+                 * torch.backends.cudnn.enabled"). Tested before the peek,
+                 * which reuses the buffer. */
+                if ((lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src)) {
+                    unsigned moves = stage_data_move_bits(c.body, c.n + 1);
+                    if (!e->data_closed) e->data_move |= moves;
+                    frame_bits_evidence(e, bits & ~moves, att);
                     e->region = a;
                     blanks = 0;
                     continue;
@@ -874,7 +917,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -889,6 +932,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         else e.tf = f.tf;
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
         else if (alone && !e.frames) e.context = context_after(s, v, le, src);
+    }
+    if (e.data_move) {
+        /* the innermost frame's own code moved data: the innermost specific stage */
+        e.bits |= e.data_move;
+        e.inner = e.data_move;
     }
     enum oom_stage frames = stage_pick(e.inner ? e.inner : e.bits);
     if (r->stage != OOM_STAGE_UNKNOWN) ev->stage = r->stage;

@@ -250,6 +250,61 @@ static const struct stage_word frame_words[] = {
      * (heldout9 h9-79). From heldout14's misses after its scorings. */
     {"= LLM(model=", ENGINE_WARMUP, false}, {"initialize_optimizer_states", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
+    /* ---- diagstage5 (issue 12): library code paths, read from the
+     * libraries' own files ----
+     * mmcv/mmdet/mmseg apis/test.py run the test set through
+     * single_gpu_test/multi_gpu_test; mmengine's ValLoop and TestLoop call
+     * model.val_step/test_step (runner/loops.py); Keras' evaluate and
+     * Lightning's test loop run test_step: evaluation. */
+    {"single_gpu_test", OOM_STAGE_EVAL, false}, {"multi_gpu_test", OOM_STAGE_EVAL, false},
+    {"ValLoop", OOM_STAGE_EVAL, false}, {"TestLoop", OOM_STAGE_EVAL, false},
+    {"test_step", OOM_STAGE_EVAL, W},
+    /* ComfyUI's comfy/samplers.py and its forks (Fooocus fcbh/, Forge's
+     * ldm_patched/) pick the sampler function with
+     * getattr(k_diffusion_sampling, "sample_{}".format(sampler_name)):
+     * diffusion sampling. */
+    {"k_diffusion_sampling", OOM_STAGE_GENERATE, false},
+    /* An inference predictor running its model: Paddle Inference's
+     * predictor.run() (PaddleOCR tools/infer/predict_*.py, PaddleDetection
+     * deploy), an object named predictor called ("pred = predictor(img)" on
+     * detectron2's DefaultPredictor, "predictor.set_image(img)" on SAM's
+     * SamPredictor); demucs' apply.py apply_model and ComfyUI's model_base
+     * apply_model run the network. Forward is the weakest stage: any other
+     * cue outranks it. */
+    {"predictor.run(", OOM_STAGE_FORWARD, false}, {"predictor(", OOM_STAGE_FORWARD, W},
+    {"predictor.", OOM_STAGE_FORWARD, W}, {", in apply_model", OOM_STAGE_FORWARD, false},
+    /* torch/nn/functional.py batch_norm, instance_norm and group_norm end
+     * their call with "torch.backends.cudnn.enabled)": often the only code
+     * line a paste keeps of a normalisation layer's forward */
+    {"torch.backends.cudnn.enabled", OOM_STAGE_FORWARD, false},
+    /* Markdown renders __init__ bold: "in init" (a constructor) */
+    {", in init\n", OOM_STAGE_LOAD, false},
+    /* A custom autograd Function calls its compiled extension:
+     * "num_rendered, color, ... = _C.rasterize_gaussians(*args)" in
+     * diff_gaussian_rasterization's forward (hbb1/2d-gaussian-splatting#97
+     * via corpus-heldout9 h9-53); its backward calls
+     * "_C.rasterize_gaussians_backward(": a kernel named *_backward(. */
+    {"= _C.", OOM_STAGE_FORWARD, false}, {"_backward(", OOM_STAGE_BACKWARD, false},
+    /* ---- read from corpus-heldout23's set-aside misses after its last
+     * unseen measurement (so seen): set-up paths and kernels of more
+     * libraries. accelerate's "... = accelerator.prepare(" places the
+     * model (huggingface/accelerate#1931); lmdeploy TurboMind's
+     * model_comm.create_shared_weights allocates the weights at engine
+     * start-up (InternLM/lmdeploy#1593); Megatron's pretrain_gpt.py
+     * get_batch/get_batch_pipe builds a batch (bigscience-workshop/
+     * Megatron-DeepSpeed#384); nerfstudio's pipeline.get_train_loss_dict
+     * runs the model and its loss (nerfstudio-project/nerfstudio#3214);
+     * Paddle's C++ operator kernels ("paddle::operators::BatchNormKernel<
+     * ...>::Compute", PaddlePaddle/PaddleFormers#682) run forward, their
+     * "...GradKernel<" backward. */
+    {"accelerator.prepare(", OOM_STAGE_LOAD, false}, {"create_shared_weights", OOM_STAGE_LOAD, false},
+    {", in get_batch", OOM_STAGE_DATA, false}, {"loss_dict(", OOM_STAGE_FORWARD, false},
+    {"GradKernel<", OOM_STAGE_BACKWARD, false}, {"Kernel<", OOM_STAGE_FORWARD, false},
+    /* torch7's serialization (torch/File.lua readObject, nn Module.read):
+     * Lua's torch.load reading a model onto the GPU (facebookresearch/
+     * fairseq-lua#18 via corpus-heldout16 h16-33) */
+    {"'readObject'", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagstage5 block ---- */
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -271,6 +326,14 @@ static const struct stage_word after_words[] = {
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* diagstage5, from corpus-heldout23's set-aside misses (seen): the
+     * TensorRT-LLM builder giving up ("[TRT-LLM] [E] Engine building
+     * failed", huggingface/optimum-nvidia#146) is start-up; vLLM's
+     * OpenAI chat handler logging the engine's death ("[serving_chat.py:
+     * 677] ... MQEngineDeadError", vllm-project/vllm#15039) serves a
+     * request */
+    {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
+    {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
@@ -369,6 +432,20 @@ static const struct stage_word context_words[] = {
      * the same routes) */
     {"/chat/completions", OOM_STAGE_GENERATE, false}, {"/v1/completions", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagstage4 block ---- */
+    /* ---- diagstage5 (issue 12) ----
+     * HF Trainer's banner "***** Running {description} *****" names its
+     * loop, "Evaluation" or "Prediction" (trainer.py evaluation_loop; both
+     * run a dataset through the model for metrics or outputs); a logged
+     * "Running validation on dev set" (mlcommons GNMT) in any case, whole
+     * word near the message start; kohya sd-scripts' "caching latents..."
+     * encodes the dataset's images before training: data. */
+    {"Running Prediction", OOM_STAGE_EVAL, false}, {"validation", OOM_STAGE_EVAL, I},
+    {"validating", OOM_STAGE_EVAL, I}, {"aching latents", OOM_STAGE_DATA, false},
+    /* kohya sd-scripts' "prepare optimizer, data loader etc." before
+     * accelerator.prepare (set-up; kijai/ComfyUI-FluxTrainer#20, from
+     * corpus-heldout23's set-aside misses, seen) */
+    {"prepare optimizer", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagstage5 block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -521,6 +598,18 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
     return stage_frame_bits(joined, a + b + 1);
 }
 
+size_t stage_box_word(const char *s, size_t n, const char **word)
+{
+    size_t len;
+    const char *c = box_content(s, n, &len);
+    while (c && len && (c[len - 1] == ' ' || c[len - 1] == '\t')) len--;
+    if (!c || !len) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!ident(c[i]) && c[i] != '.' && c[i] != '<' && c[i] != '>') return 0;
+    *word = c;
+    return len;
+}
+
 bool stage_box_line(const char *s, size_t n)
 {
     size_t len;
@@ -614,6 +703,15 @@ static bool elision_line(const char *s, size_t n)
     return true;
 }
 
+/* Colab folds a traceback's library frames into one line: "7 frames". */
+static bool folded_frames_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    size_t i = 0;
+    while (i < n && i < 4 && isdigit((unsigned char)s[i])) i++;
+    return i > 0 && n - i == 7 && memcmp(s + i, " frames", 7) == 0;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -643,8 +741,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")))
         return STAGE_LINE_FRAME;
-    /* Frames left out by the one who pasted: "...", "…" */
-    if (elision_line(s, n) || rule_line(s, n)) return STAGE_LINE_CODE;
+    /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
+     * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
+    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -739,6 +838,15 @@ static const struct stage_word name_parts[] = {
     {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
     {"beam", OOM_STAGE_GENERATE, 0},
     {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
+    /* diagstage5: a function or script named for inference runs the model
+     * forward ("in infer" in so-vits-svc's infer_tool, "in inference(" in a
+     * notebook, inference_realesrgan.py); a loss is computed in the forward
+     * of the step (TTS losses.py feature_loss, compute_loss_ota). Forward is
+     * the weakest stage: evaluation, generation and the rest outrank it.
+     * Not "predict": gradio's routes.py run_predict serves every web UI,
+     * generative ones included. */
+    {"infer", OOM_STAGE_FORWARD, 0}, {"inference", OOM_STAGE_FORWARD, 0},
+    {"loss", OOM_STAGE_FORWARD, 0}, {"losses", OOM_STAGE_FORWARD, 0},
 };
 
 static unsigned part_bits(const char *part, size_t n)
@@ -877,10 +985,10 @@ static const char *expression_root(const char *text, const char *end, size_t *n)
     return p;
 }
 
-static unsigned data_code_bits(const char *text, size_t len)
+static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
     static const char *const moves[] = {".cuda(", ".to(", ".type("};
-    for (size_t m = 0; m < sizeof moves / sizeof moves[0]; m++) {
+    for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
         size_t k = strlen(moves[m]);
         for (const char *p = memmem(text, len, moves[m], k); p;
              p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
@@ -958,7 +1066,19 @@ static unsigned frame_name_bits(const char *text, size_t len)
 }
 /* ---- end of the diagstage4 block ---- */
 
+static unsigned frame_bits(const char *text, size_t len, bool data_moves);
+
 unsigned stage_frame_bits(const char *text, size_t len)
+{
+    return frame_bits(text, len, true);
+}
+
+unsigned stage_data_move_bits(const char *text, size_t len)
+{
+    return frame_bits(text, len, true) & ~frame_bits(text, len, false);
+}
+
+static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
      * dataclass's or namedtuple's own __init__) builds a small object, no
@@ -990,12 +1110,67 @@ unsigned stage_frame_bits(const char *text, size_t len)
         }
     }
     bits |= frame_name_bits(text, len);
-    if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len);
+    if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     return bits;
 }
 
+/* ---- diagstage5 (issue 12): the operator an engine names ----
+ * Caffe2 prints the failing operator's definition after "Error from
+ * operator:" ('input: "gpu_0/res4_7_branch2b" ... type: "Conv" ...
+ * device_option { ... }', facebookresearch/Detectron#821); its gradient
+ * operators are typed "<Op>Gradient" (ConvGradient). Paddle's glog names
+ * the op that raised ("operator.cc:242] roi_align raises an exception
+ * paddle::memory::allocation::BadAlloc"); its gradient ops end in "_grad". */
+static enum oom_stage operator_stage(const char *text, size_t len)
+{
+    const char *t = memmem(text, len, "type: \"", 7);
+    if (t && (has(text, len, "device_option") || has(text, len, "input: \""))) {
+        const char *b = t + 7, *end = text + len, *e = b;
+        while (e < end && *e != '"') e++;
+        if (e == end || e == b) return OOM_STAGE_UNKNOWN;
+        return e - b > 8 && memcmp(e - 8, "Gradient", 8) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
+    }
+    const char *r = memmem(text, len, " raises an exception paddle::", 29);
+    if (r) {
+        const char *e = r, *b = r;
+        while (b > text && (ident(b[-1]))) b--;
+        if (b == e || b == text || b[-1] != ' ') return OOM_STAGE_UNKNOWN;
+        return e - b > 5 && memcmp(e - 5, "_grad", 5) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* A line shaped like code, not prose: identifiers joined by operators and
+ * commas, every blank next to one of them ("training, momentum, eps,
+ * torch.backends.cudnn.enabled", "lm_logits = self.lm_head(outputs[0]) +
+ * self.final_logits_bias"); not a message ("RuntimeError: ..."). */
+bool stage_code_shaped(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i < 8 || stage_message_line(s + i, n - i)) return false;
+    bool joint = false;
+    for (size_t k = i; k < n; k++) {
+        char c = s[k];
+        if (ident(c) || c == '.' || c == '\'' || c == '"') continue;
+        if (c == ' ') {
+            char before = s[k - 1], after = k + 1 < n ? s[k + 1] : ' ';
+            if ((ident(before) || before == ')' || before == ']') && (ident(after) || after == '(')) return false;
+            continue;
+        }
+        if (strchr(",=()[]+-*/<>%:", c) == NULL) return false;
+        if (c == ':' && k + 1 < n && s[k + 1] == ' ') return false; /* "name : text" */
+        joint = true;
+    }
+    return joint;
+}
+/* ---- end of the diagstage5 block ---- */
+
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
+    enum oom_stage op = operator_stage(text, len);
+    if (op != OOM_STAGE_UNKNOWN) return op;
     /* Ray re-raises a task's error naming the remote call that failed:
      * "RayTaskError(OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model()" */
     const char *ray = memmem(text, len, "ray::", 5);
@@ -1023,6 +1198,9 @@ static const struct stage_word node_words[] = {
     {"DataLoader", OOM_STAGE_DATA, false}, /* not a ComfyUI loader */
     {"Loader", OOM_STAGE_LOAD, false}, {"LoadModel", OOM_STAGE_LOAD, false},
     {"Load_Model", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
+    /* diagstage5: a sampling node named with the verb ("SUPIR_sample",
+     * kijai/ComfyUI-SUPIR; "KSample..." is covered above) */
+    {"_sample", OOM_STAGE_GENERATE, false},
     {"VAEDecode", OOM_STAGE_GENERATE, false},
 };
 
@@ -1050,6 +1228,31 @@ static const char *node_name(const char *text, size_t len, size_t *n)
     return k ? p : NULL;
 }
 
+/* diagstage5: the command that launched the program names its script
+ * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
+ * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
+ * script's name say what it does, as a frame's file does. */
+static enum oom_stage command_stage(const char *text, size_t len)
+{
+    static const char *const launchers[] = {"python", "launch ", "torchrun ", "deepspeed "};
+    const char *p = NULL;
+    for (size_t l = 0; l < sizeof launchers / sizeof launchers[0] && !p; l++) {
+        const char *q = memmem(text, len, launchers[l], strlen(launchers[l]));
+        if (q && (q == text || !ident(q[-1]))) p = q;
+    }
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *end = text + len;
+    for (const char *py = memmem(p, (size_t)(end - p), ".py", 3); py;
+         py = memmem(py + 3, (size_t)(end - py - 3), ".py", 3)) {
+        if (py + 3 < end && py[3] != ' ' && py[3] != '"' && py[3] != '\'' && py[3] != '\n' && py[3] != '\r')
+            continue;
+        const char *b = py;
+        while (b > p && b[-1] != '/' && b[-1] != '\\' && b[-1] != ' ' && b[-1] != '"' && b[-1] != '\'') b--;
+        return b < py ? stage_pick(stage_name_bits(b, (size_t)(py - b))) : OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     size_t nn;
@@ -1060,7 +1263,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
-    return OOM_STAGE_UNKNOWN;
+    return command_stage(text, len);
 }
 
 /* TF node / op names: gradients/ or ...Grad ops are backward, initializers

@@ -45,11 +45,26 @@ bool stage_box_line(const char *s, size_t n);
  * the upper line is no path fragment (one word, not a line number). */
 unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, size_t ln);
 
+/* A line shaped like code, not prose (identifiers joined by operators and
+ * commas): a frame's code line pasted without its header. */
+bool stage_code_shaped(const char *s, size_t n);
+
+/* A Rich box line holding one name only ("│ forward │": a frame header's
+ * function wrapped below "…/x.py:202 in"): its length and *word; 0 when
+ * the line is anything else. */
+size_t stage_box_word(const char *s, size_t n, const char **word);
+
 /* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
 bool stage_message_line(const char *s, size_t n);
 
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
+
+/* The data bit a line's code earns by moving or fetching data only
+ * ("targets.to(device)", "for batch in loader:"), not by a cue: such code
+ * names the stage only in the innermost frame, where it can still fail
+ * (an outer frame's argument moved before the call went deeper). */
+unsigned stage_data_move_bits(const char *text, size_t len);
 
 /* Bit set of stages the word parts of an identifier name ("val_one_epoch",
  * "coco_eval", "train_dataset_group"): split at '_', '.', digits and case
