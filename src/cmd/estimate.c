@@ -226,6 +226,7 @@ static const struct opt_spec specs[] = {
     CHOICE("optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw", wl.optimizer,
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
+    {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set", AT(wl.compiled)},
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
            "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),
@@ -516,6 +517,7 @@ static void print_components(const struct opts *o, const struct findings *f)
                est_ckpt_keeps(o->wl.ckpt));
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s\n", "precision", f->precision_model);
+    if (est_compile_model(&o->wl)) printf("  %-22s %s\n", "torch.compile", est_compile_model(&o->wl));
     printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));

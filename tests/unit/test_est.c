@@ -1418,6 +1418,61 @@ static void test_gelu_new_keeps_four(void **state)
     assert_null(strstr(tt.comp[EST_C_ACTS].formula, "gelu_new"));
 }
 
+/* The per-layer figure the activations formula states. */
+static double formula_per_layer(const struct est_result *r)
+{
+    double tokens = 0, layers = 0, per = 0;
+    assert_int_equal(sscanf(r->comp[EST_C_ACTS].formula, "tokens %lf x (layers %lf x %lf B/token/layer", &tokens,
+                            &layers, &per), 3);
+    return per;
+}
+
+/* --compile: each block keeps AOTAutograd's min-cut partitioner's saved set
+ * (bench/estimate-oracle compiles blocks with it on torch 1.13). Llama-3.2-3B
+ * in bf16 under SDPA (h 3072, q 3072, k/v 1024 each, ffn 8192, 24 heads):
+ * the input, norm 1's rstd and output, q and the grouped k, v, the kernel's
+ * output and fp32 logsumexp, o_proj's input copy, the residual, norm 2's
+ * rstd and output, gate, up and their product:
+ *   2 h + (4 + 2 h) + 2 (q + 2 kv) + 2 q + 4 x 24 + 2 q + 2 h + (4 + 2 h) + 3 x 2 f = 96360 B
+ * where eager keeps RMSNorm's fp32 x.float(), expanded K/V and SiLU's
+ * output too. flash-attn's output is o_proj's input (a view): 2 q less. */
+static void test_compile_partitioner_saved_set(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3.2-3b");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 4096);
+    struct est_result eager, comp, flash;
+    struct oomlab_err err;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_null(est_compile_model(&wl));
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    wl.compiled = true;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    assert_true(formula_per_layer(&comp) == 96360.0);
+    assert_true(formula_per_layer(&eager) > formula_per_layer(&comp));
+    assert_non_null(strstr(comp.comp[EST_C_ACTS].formula, "torch.compile"));
+    assert_non_null(strstr(est_compile_model(&wl), "min-cut partitioner"));
+    /* only the blocks change: the same bytes outside them, the same loss path */
+    assert_int_equal(eager.comp[EST_C_ACTS].bytes - comp.comp[EST_C_ACTS].bytes,
+                     (int64_t)(8192 * 28 * (formula_per_layer(&eager) - 96360.0)));
+    assert_int_equal(eager.comp[EST_C_LOGITS].bytes, comp.comp[EST_C_LOGITS].bytes);
+    wl.attention = EST_ATTN_FLASH;
+    assert_int_equal(est_compute(&m, &wl, &flash, &err), 0);
+    assert_int_equal(comp.comp[EST_C_ACTS].bytes - flash.comp[EST_C_ACTS].bytes, (int64_t)8192 * 28 * 2 * 3072);
+    /* LoRA and inference: nothing modelled, the eager figures */
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 16;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    wl.compiled = false;
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    assert_int_equal(comp.peak_allocated_bytes, eager.peak_allocated_bytes);
+    wl.compiled = true;
+    assert_non_null(strstr(est_compile_model(&wl), "not modelled"));
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_INFER;
+    assert_non_null(strstr(est_compile_model(&wl), "nothing saved for backward"));
+}
+
 /* HF generate holds the prefill's output (`outputs`, every position's logits
  * with the tuple cache) until the first decode step's forward returns: that
  * step, beside the prompt's cache and the new one, is the peak for a long
@@ -1610,6 +1665,7 @@ int main(void)
         cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_autocast16),
         cmocka_unit_test(test_gelu_new_keeps_four),
+        cmocka_unit_test(test_compile_partitioner_saved_set),
         cmocka_unit_test(test_first_decode_step_holds_prefill),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
