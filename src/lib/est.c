@@ -1202,8 +1202,8 @@ static long double act_layer_op(const struct calc *c)
  * (K/V grouped: repeat_kv recomputed), its output and fp32 logsumexp, the
  * output projection's input (a transposed copy, but flash-attn's view),
  * the MLP's matmul outputs and the down projection's input (gated: gate,
- * up, their product; plain: fc and the activation's output) and the
- * dropout masks. RMSNorm's fp32 x.float(), SiLU/GELU outputs and every
+ * up, their product; plain: fc's output, and the activation's when it is
+ * HF's Python gelu_new) and the dropout masks. RMSNorm's fp32 x.float(), SiLU/GELU outputs and every
  * intermediate of HF's Python gelu_new are recomputed. Eager attention
  * under compile keeps its score tensors as eager does, with q and the
  * expanded K and V as the score matmuls take them. LoRA and quantized
@@ -1233,7 +1233,11 @@ static long double act_layer_compiled(const struct calc *c, bool with_scores)
         sum += a * (qd + 2 * c->kvd) + a * qd + 4 * H + (c->wl->attention == EST_ATTN_FLASH ? 0 : a * qd);
     }
     if (c->hdrop) sum += 2 * h; /* two bool dropout masks */
-    long double mlp = (gated(c->m) ? 3 : 2) * a * c->ffn;
+    /* gated: gate, up and their product; plain: fc's output, and the
+     * activation's output only when it is a chain of Python ops (HF's
+     * gelu_new, act_saves): a fused F.gelu / relu is recomputed from fc's
+     * output (bench/estimate-oracle's BERT block check) */
+    long double mlp = (gated(c->m) ? 3 : act_saves(c) > 1 ? 2 : 1) * a * c->ffn;
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
 }
@@ -1249,9 +1253,9 @@ const char *est_compile_model(const struct est_workload *wl)
         return "not modelled for LoRA or quantized linears: eager activation terms";
     return "AOTAutograd's min-cut partitioner (torch 1.13 inductor rules, bench/estimate-oracle): each block "
            "keeps its input, norm stats and outputs, the residual, q/k/v as the attention kernel takes them "
-           "(K/V not expanded), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
-           "down projection's input, dropout masks; pointwise ops (SiLU/GELU, RMSNorm's fp32 cast) "
-           "recomputed; the loss path and temporaries as eager";
+           "(K/V not expanded), its output and logsumexp, o_proj's input, the MLP's matmul outputs (and "
+           "SwiGLU's product, HF gelu_new's output), dropout masks; pointwise ops (SiLU, a fused GELU, "
+           "RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */

@@ -1473,6 +1473,26 @@ static void test_compile_partitioner_saved_set(void **state)
     assert_non_null(strstr(est_compile_model(&wl), "nothing saved for backward"));
 }
 
+/* --compile, plain MLP: HF's Python gelu_new is a chain of pointwise ops
+ * whose output the partitioner keeps beside fc's; a fused F.gelu (the same
+ * GPT-2 under torchtune's or litgpt's own code) is recomputed from fc's
+ * output in backward: one ffn-sized tensor less per token and block
+ * (bench/estimate-oracle: the GPT-2 compile points and the BERT block check) */
+static void test_compile_plain_mlp(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    g.dropout = 2;
+    wl.compiled = true;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&g, &wl, &tt, &err), 0);
+    assert_true(formula_per_layer(&hf) - formula_per_layer(&tt) == 2.0 * 3072);
+}
+
 /* HF generate holds the prefill's output (`outputs`, every position's logits
  * with the tuple cache) until the first decode step's forward returns: that
  * step, beside the prompt's cache and the new one, is the peak for a long
@@ -1666,6 +1686,7 @@ int main(void)
         cmocka_unit_test(test_autocast16),
         cmocka_unit_test(test_gelu_new_keeps_four),
         cmocka_unit_test(test_compile_partitioner_saved_set),
+        cmocka_unit_test(test_compile_plain_mlp),
         cmocka_unit_test(test_first_decode_step_holds_prefill),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
