@@ -329,6 +329,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     if (o->quant_group >= -1) o->wl.quant_group = o->quant_group;
     if (o->no_foreach || o->fused) o->wl.foreach = false;
     o->wl.fused = o->fused;
+    o->wl.compile_torch1 = o->torch && strncmp(o->torch, "1.", 2) == 0; /* --compile: functorch 1.13's partitioner */
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     return 0;

@@ -1215,6 +1215,16 @@ static bool compiled_blocks(const struct calc *c)
            wl->trainer != EST_TRAINER_LLMC;
 }
 
+/* torch >= 2.0's partitioner (torch/_functorch/partitioners.py,
+ * should_ban_recomputation; config.ban_recompute_materialized_backward,
+ * True by default, read at pytorch/pytorch@00c07b93c9 and config.py
+ * @00a1abb4ef) never recomputes a value that a non-fusible backward op reads
+ * (a matmul's or SDPA's backward), since backward would materialize it
+ * anyway: the activation's output that the down projection's weight
+ * gradient reads, K/V expanded for SDPA. functorch 1.13 (--torch 1.x, what
+ * bench/estimate-oracle runs) has no such ban and recomputes both. */
+static bool compile_bans_materialized(const struct calc *c) { return !c->wl->compile_torch1; }
+
 static long double act_layer_compiled(const struct calc *c, bool with_scores)
 {
     long double a = c->a, h = c->h, qd = c->qd, H = (long double)c->m->heads;
@@ -1230,14 +1240,18 @@ static long double act_layer_compiled(const struct calc *c, bool with_scores)
         if (c->wl->attention == EST_ATTN_SDPA_MATH && c->m->family == EST_FAM_GPT2 && c->wl->batch == 1)
             sum += a * (qd + c->kvd);
     } else { /* kernel inputs, output, logsumexp; o_proj's input unless it views the output */
-        sum += a * (qd + 2 * c->kvd) + a * qd + 4 * H + (c->wl->attention == EST_ATTN_FLASH ? 0 : a * qd);
+        bool flash = c->wl->attention == EST_ATTN_FLASH;
+        /* torch 2: grouped K/V expanded for SDPA (HF repeat_kv, torchtune,
+         * litgpt) are SDPA backward's inputs, so kept expanded */
+        long double kv = (compile_bans_materialized(c) && !flash) ? qd : c->kvd;
+        sum += a * (qd + 2 * kv) + a * qd + 4 * H + (flash ? 0 : a * qd);
     }
     if (c->hdrop) sum += 2 * h; /* two bool dropout masks */
     /* gated: gate, up and their product; plain: fc's output, and the
      * activation's output only when it is a chain of Python ops (HF's
      * gelu_new, act_saves): a fused F.gelu / relu is recomputed from fc's
      * output (bench/estimate-oracle's BERT block check) */
-    long double mlp = (gated(c->m) ? 3 : act_saves(c) > 1 ? 2 : 1) * a * c->ffn;
+    long double mlp = (gated(c->m) ? 3 : act_saves(c) > 1 || compile_bans_materialized(c) ? 2 : 1) * a * c->ffn;
     if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
     return sum + mlp;
 }
@@ -1251,11 +1265,17 @@ const char *est_compile_model(const struct est_workload *wl)
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c runs no torch: ignored";
     if (wl->lora_r > 0 || wl->quant != EST_QUANT_NONE)
         return "not modelled for LoRA or quantized linears: eager activation terms";
-    return "AOTAutograd's min-cut partitioner (torch 1.13 inductor rules, bench/estimate-oracle): each block "
-           "keeps its input, norm stats and outputs, the residual, q/k/v as the attention kernel takes them "
-           "(K/V not expanded), its output and logsumexp, o_proj's input, the MLP's matmul outputs (and "
-           "SwiGLU's product, HF gelu_new's output), dropout masks; pointwise ops (SiLU, a fused GELU, "
-           "RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
+    if (wl->compile_torch1)
+        return "AOTAutograd's min-cut partitioner, functorch 1.13's rules (--torch 1.x; bench/estimate-oracle runs "
+               "them): each block keeps its input, norm stats and outputs, the residual, q/k/v as the attention "
+               "kernel takes them (K/V grouped), its output and logsumexp, o_proj's input, the MLP's matmul "
+               "outputs (and SwiGLU's product, HF gelu_new's output), dropout masks; pointwise ops (SiLU, a fused "
+               "GELU, RMSNorm's fp32 cast, repeat_kv) recomputed; the loss path and temporaries as eager";
+    return "AOTAutograd's min-cut partitioner, torch 2's rules: each block keeps its input, norm stats and "
+           "outputs, the residual, q/k/v as SDPA takes them (K/V expanded where the model expands them; "
+           "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
+           "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
+           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */

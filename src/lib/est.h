@@ -235,6 +235,9 @@ struct est_workload {
     bool compiled;               /* --compile: the model (or each block) under torch.compile:
                                     each block keeps what AOTAutograd's min-cut partitioner
                                     saves for backward (est_compile_model) */
+    bool compile_torch1;         /* --compile with --torch 1.x: functorch 1.13's partitioner,
+                                    which may recompute a value backward's matmuls or SDPA read
+                                    (torch >= 2.0 bans that: ban_recompute_materialized_backward) */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     const char *context_why;     /* where context_bytes came from when a torch/CUDA version

@@ -1427,15 +1427,18 @@ static double formula_per_layer(const struct est_result *r)
     return per;
 }
 
-/* --compile: each block keeps AOTAutograd's min-cut partitioner's saved set
- * (bench/estimate-oracle compiles blocks with it on torch 1.13). Llama-3.2-3B
- * in bf16 under SDPA (h 3072, q 3072, k/v 1024 each, ffn 8192, 24 heads):
- * the input, norm 1's rstd and output, q and the grouped k, v, the kernel's
- * output and fp32 logsumexp, o_proj's input copy, the residual, norm 2's
- * rstd and output, gate, up and their product:
+/* --compile: each block keeps AOTAutograd's min-cut partitioner's saved set.
+ * With --torch 1.x, functorch 1.13's rules (what bench/estimate-oracle
+ * compiles blocks with). Llama-3.2-3B in bf16 under SDPA (h 3072, q 3072,
+ * k/v 1024 each, ffn 8192, 24 heads): the input, norm 1's rstd and output, q
+ * and the grouped k, v, the kernel's output and fp32 logsumexp, o_proj's
+ * input copy, the residual, norm 2's rstd and output, gate, up and their
+ * product:
  *   2 h + (4 + 2 h) + 2 (q + 2 kv) + 2 q + 4 x 24 + 2 q + 2 h + (4 + 2 h) + 3 x 2 f = 96360 B
  * where eager keeps RMSNorm's fp32 x.float(), expanded K/V and SiLU's
- * output too. flash-attn's output is o_proj's input (a view): 2 q less. */
+ * output too. Torch 2 (the default) never recomputes what SDPA's backward
+ * reads: K and V expanded, 2 x 2 (3072 - 1024) B more = 104552. flash-attn
+ * takes them grouped, and its output is o_proj's input (a view): 2 q less. */
 static void test_compile_partitioner_saved_set(void **state)
 {
     (void)state;
@@ -1448,7 +1451,11 @@ static void test_compile_partitioner_saved_set(void **state)
     assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
     wl.compiled = true;
     assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    assert_true(formula_per_layer(&comp) == 104552.0);
+    wl.compile_torch1 = true;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
     assert_true(formula_per_layer(&comp) == 96360.0);
+    assert_non_null(strstr(est_compile_model(&wl), "functorch 1.13"));
     assert_true(formula_per_layer(&eager) > formula_per_layer(&comp));
     assert_non_null(strstr(comp.comp[EST_C_ACTS].formula, "torch.compile"));
     assert_non_null(strstr(est_compile_model(&wl), "min-cut partitioner"));
@@ -1473,11 +1480,13 @@ static void test_compile_partitioner_saved_set(void **state)
     assert_non_null(strstr(est_compile_model(&wl), "nothing saved for backward"));
 }
 
-/* --compile, plain MLP: HF's Python gelu_new is a chain of pointwise ops
- * whose output the partitioner keeps beside fc's; a fused F.gelu (the same
- * GPT-2 under torchtune's or litgpt's own code) is recomputed from fc's
- * output in backward: one ffn-sized tensor less per token and block
- * (bench/estimate-oracle: the GPT-2 compile points and the BERT block check) */
+/* --compile, plain MLP. functorch 1.13 (--torch 1.x): HF's Python gelu_new
+ * is a chain of pointwise ops whose output the partitioner keeps beside
+ * fc's; a fused F.gelu (the same GPT-2 under torchtune's or litgpt's own
+ * code) is recomputed from fc's output in backward, one ffn-sized tensor
+ * less per token and block (bench/estimate-oracle: the GPT-2 compile points
+ * and the BERT block check). Torch 2 keeps it either way: the down
+ * projection's weight gradient reads it (ban_recompute_materialized_backward). */
 static void test_compile_plain_mlp(void **state)
 {
     (void)state;
@@ -1487,10 +1496,14 @@ static void test_compile_plain_mlp(void **state)
     struct oomlab_err err;
     g.dropout = 2;
     wl.compiled = true;
+    wl.compile_torch1 = true;
     assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
     wl.trainer = EST_TRAINER_TORCHTUNE;
     assert_int_equal(est_compute(&g, &wl, &tt, &err), 0);
     assert_true(formula_per_layer(&hf) - formula_per_layer(&tt) == 2.0 * 3072);
+    wl.compile_torch1 = false;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    assert_true(formula_per_layer(&hf) == formula_per_layer(&tt) + 2.0 * 3072);
 }
 
 /* HF generate holds the prefill's output (`outputs`, every position's logits
