@@ -647,6 +647,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
+    if (w->compiled) printf(", torch.compile%s", w->compile_torch1 ? " (functorch 1.13 rules)" : "");
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant < 0 ? " (config.json)" : "");
