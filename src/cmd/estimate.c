@@ -226,7 +226,7 @@ static const struct opt_spec specs[] = {
     CHOICE("optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw", wl.optimizer,
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
-    {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set", AT(wl.compiled)},
+    {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set (torch 2's rules;\n--torch 1.x: functorch 1.13's)", AT(wl.compiled)},
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
            "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),

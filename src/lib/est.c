@@ -1198,16 +1198,17 @@ static long double act_layer_op(const struct calc *c)
  * measures it on torch 1.13 (each block compiled by aot_module with the
  * partitioner, as torchtitan and torchtune compile per block): the block's
  * input, each norm's statistics and output (the next matmul's input), the
- * residual after attention, q, k, v as the attention kernel takes them
- * (K/V grouped: repeat_kv recomputed), its output and fp32 logsumexp, the
- * output projection's input (a transposed copy, but flash-attn's view),
- * the MLP's matmul outputs and the down projection's input (gated: gate,
- * up, their product; plain: fc's output, and the activation's when it is
- * HF's Python gelu_new) and the dropout masks. RMSNorm's fp32 x.float(), SiLU/GELU outputs and every
- * intermediate of HF's Python gelu_new are recomputed. Eager attention
- * under compile keeps its score tensors as eager does, with q and the
- * expanded K and V as the score matmuls take them. LoRA and quantized
- * linears are not modelled (their eager terms stay). */
+ * residual after attention, q, k, v as the attention kernel takes them, its
+ * output and fp32 logsumexp, the output projection's input (a transposed
+ * copy, but flash-attn's view), the MLP's matmul outputs (gated: gate, up,
+ * their product; plain: fc's output) and the dropout masks. RMSNorm's fp32
+ * x.float(), SiLU's output and the intermediates of HF's Python gelu_new
+ * are recomputed. Torch 2 also keeps what backward's matmuls and SDPA read
+ * (compile_bans_materialized): the plain MLP's activation output and K/V
+ * expanded for SDPA, which 1.13 recomputes. Eager attention under compile
+ * keeps its score tensors as eager does, with q and the expanded K and V as
+ * the score matmuls take them. LoRA and quantized linears are not modelled
+ * (their eager terms stay). */
 static bool compiled_blocks(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
