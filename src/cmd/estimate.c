@@ -226,6 +226,7 @@ static const struct opt_spec specs[] = {
     CHOICE("optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor|lion|none|paged-adamw", wl.optimizer,
            "the optimizer (default adamw)"),
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
+    {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set (torch 2's rules;\n--torch 1.x: functorch 1.13's)", AT(wl.compiled)},
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
            "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),
@@ -328,6 +329,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     if (o->quant_group >= -1) o->wl.quant_group = o->quant_group;
     if (o->no_foreach || o->fused) o->wl.foreach = false;
     o->wl.fused = o->fused;
+    o->wl.compile_torch1 = o->torch && strncmp(o->torch, "1.", 2) == 0; /* --compile: functorch 1.13's partitioner */
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     return 0;
@@ -516,6 +518,7 @@ static void print_components(const struct opts *o, const struct findings *f)
                est_ckpt_keeps(o->wl.ckpt));
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s\n", "precision", f->precision_model);
+    if (est_compile_model(&o->wl)) printf("  %-22s %s\n", "torch.compile", est_compile_model(&o->wl));
     printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
@@ -644,6 +647,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
                est_ckpt_describe(w, pol, sizeof pol), est_attn_name(w->attention));
+    if (w->compiled) printf(", torch.compile%s", w->compile_torch1 ? " (functorch 1.13 rules)" : "");
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
     if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant < 0 ? " (config.json)" : "");

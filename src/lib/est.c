@@ -1194,6 +1194,105 @@ static long double act_layer_op(const struct calc *c)
     return sum;
 }
 
+/* ---- torch.compile (--compile) ---------------------------------------
+ * AOTAutograd traces forward and backward into one joint graph and
+ * min_cut_rematerialization_partition (torch 1.13 functorch/_src/
+ * partitioners.py; torch >= 2.0 torch/_functorch/partitioners.py, called by
+ * inductor with compiler="inductor") picks the forward values backward
+ * gets by a minimum cut: matmuls, the fused attention kernels and random
+ * ops are never recomputed, pointwise ops, casts, views and copies are, and
+ * a reduction whose output is 4x smaller than its input (a norm's mean,
+ * rstd) is saved. What that leaves per block, as bench/estimate-oracle
+ * measures it on torch 1.13 (each block compiled by aot_module with the
+ * partitioner, as torchtitan and torchtune compile per block): the block's
+ * input, each norm's statistics and output (the next matmul's input), the
+ * residual after attention, q, k, v as the attention kernel takes them, its
+ * output and fp32 logsumexp, the output projection's input (a transposed
+ * copy, but flash-attn's view), the MLP's matmul outputs (gated: gate, up,
+ * their product; plain: fc's output) and the dropout masks. RMSNorm's fp32
+ * x.float(), SiLU's output and the intermediates of HF's Python gelu_new
+ * are recomputed. Torch 2 also keeps what backward's matmuls and SDPA read
+ * (compile_bans_materialized): the plain MLP's activation output and K/V
+ * expanded for SDPA, which 1.13 recomputes. Eager attention under compile
+ * keeps its score tensors as eager does, with q and the expanded K and V as
+ * the score matmuls take them. LoRA and quantized linears are not modelled
+ * (their eager terms stay). */
+static bool compiled_blocks(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return wl->compiled && wl->mode == EST_MODE_TRAIN && c->full && wl->quant == EST_QUANT_NONE &&
+           wl->trainer != EST_TRAINER_LLMC;
+}
+
+/* torch >= 2.0's partitioner (torch/_functorch/partitioners.py,
+ * should_ban_recomputation; config.ban_recompute_materialized_backward,
+ * True by default, read at pytorch/pytorch@00c07b93c9 and config.py
+ * @00a1abb4ef) never recomputes a value that a non-fusible backward op reads
+ * (a matmul's or SDPA's backward), since backward would materialize it
+ * anyway: the activation's output that the down projection's weight
+ * gradient reads, K/V expanded for SDPA. functorch 1.13 (--torch 1.x, what
+ * bench/estimate-oracle runs) has no such ban and recomputes both. */
+static bool compile_bans_materialized(const struct calc *c) { return !c->wl->compile_torch1; }
+
+static long double act_layer_compiled(const struct calc *c, bool with_scores)
+{
+    long double a = c->a, h = c->h, qd = c->qd, H = (long double)c->m->heads;
+    long double norms = (long double)c->f->norms_per_layer, stats = c->f->rms ? 4 : 8;
+    long double sum = c->r * h + norms * (stats + a * h);
+    /* the second norm's input: the residual after attention (a parallel
+     * block, GPT-NeoX or one norm, has none) */
+    if (c->f->norms_per_layer >= 2 && !c->f->shared_ln_in) sum += c->r * h;
+    if (with_scores) { /* q, K and V expanded, the score bytes, the output projection's input */
+        sum += a * 3 * qd + eager_elem(c) * H * (long double)c->wl->seq + a * qd;
+        /* GPT-2's math SDPA at batch 1: the saved v is a view that keeps the
+         * whole fused c_attn output, compiled or not (act_layer) */
+        if (c->wl->attention == EST_ATTN_SDPA_MATH && c->m->family == EST_FAM_GPT2 && c->wl->batch == 1)
+            sum += a * (qd + c->kvd);
+    } else { /* kernel inputs, output, logsumexp; o_proj's input unless it views the output */
+        bool flash = c->wl->attention == EST_ATTN_FLASH;
+        /* torch 2: grouped K/V expanded for SDPA (HF repeat_kv, torchtune,
+         * litgpt) are SDPA backward's inputs, so kept expanded */
+        long double kv = (compile_bans_materialized(c) && !flash) ? qd : c->kvd;
+        sum += a * (qd + 2 * kv) + a * qd + 4 * H + (flash ? 0 : a * qd);
+    }
+    if (c->hdrop) sum += 2 * h; /* two bool dropout masks */
+    /* gated: gate, up and their product; plain: fc's output, and the
+     * activation's output only when it is a chain of Python ops (HF's
+     * gelu_new, act_saves): a fused F.gelu / relu is recomputed from fc's
+     * output (bench/estimate-oracle's BERT block check) */
+    long double mlp = (gated(c->m) ? 3 : act_saves(c) > 1 || compile_bans_materialized(c) ? 2 : 1) * a * c->ffn;
+    if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
+    return sum + mlp;
+}
+
+const char *est_compile_model(const struct est_workload *wl)
+{
+    if (!wl->compiled) return NULL;
+    if (wl->mode != EST_MODE_TRAIN)
+        return "nothing saved for backward: the estimate is the eager one (compiled decoding's CUDA-graph pool "
+               "and fused kernels not modelled)";
+    if (wl->trainer == EST_TRAINER_LLMC) return "llm.c runs no torch: ignored";
+    if (wl->lora_r > 0 || wl->quant != EST_QUANT_NONE)
+        return "not modelled for LoRA or quantized linears: eager activation terms";
+    if (wl->compile_torch1)
+        return "AOTAutograd's min-cut partitioner, functorch 1.13's rules (--torch 1.x; bench/estimate-oracle runs "
+               "them): each block keeps its input, norm stats and outputs, the residual, q/k/v as the attention "
+               "kernel takes them (K/V grouped), its output and logsumexp, o_proj's input, the MLP's matmul "
+               "outputs (and SwiGLU's product, HF gelu_new's output), dropout masks; pointwise ops (SiLU, a fused "
+               "GELU, RMSNorm's fp32 cast, repeat_kv) recomputed; the loss path and temporaries as eager";
+    return "AOTAutograd's min-cut partitioner, torch 2's rules: each block keeps its input, norm stats and "
+           "outputs, the residual, q/k/v as SDPA takes them (K/V expanded where the model expands them; "
+           "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
+           "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
+           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
+}
+
+/* The block's saved bytes per token, compiled or eager. */
+static long double block_acts(const struct calc *c, bool with_scores)
+{
+    return compiled_blocks(c) ? act_layer_compiled(c, with_scores) : act_layer(c, with_scores);
+}
+
 struct terms {
     long double w, copies, master, grads, optim, acts, logits, kv, temp_fwd, temp_step;
     long double grads_fwd; /* gradients alive through forward/backward (accumulation) */
@@ -1780,7 +1879,7 @@ static long double act_outside(const struct calc *c)
  * checkpointed tensor itself). */
 static long double ckpt_recompute(const struct calc *c, long double per)
 {
-    return per - (norm_keeps_input(c) ? c->r * c->h : 0);
+    return per - (norm_keeps_input(c) || compiled_blocks(c) ? c->r * c->h : 0);
 }
 
 static long double act_policy(const struct calc *c, long double per, long double per_noscore)
@@ -2042,7 +2141,7 @@ static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     bool eager = scores_kept(wl->attention);
-    long double per_noscore = act_layer(c, false), per = act_layer(c, eager);
+    long double per_noscore = block_acts(c, false), per = block_acts(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c) +
               gptq_saved_weights(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
@@ -2464,8 +2563,8 @@ static void vl_step(const struct calc *c, const struct terms *t, struct vl *v, l
     const struct est_workload *wl = c->wl;
     long double a = c->a, h = c->h, piece = a * h * T;
     bool eager = scores_kept(wl->attention);
-    long double per = act_layer(c, eager), keep = wl->ckpt == EST_CKPT_OP ? act_layer_op(c) : c->r * h;
-    long double recompute = per - (norm_keeps_input(c) ? c->r * h : 0);
+    long double per = block_acts(c, eager), keep = wl->ckpt == EST_CKPT_OP ? act_layer_op(c) : c->r * h;
+    long double recompute = ckpt_recompute(c, per);
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     int L = (int)c->L;
     for (int i = 0; i < L; i++) vl_chunks(v, (vl_ckpt(c, i) ? keep : per) * T, piece, i);
@@ -2762,8 +2861,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
     bool eager = scores_kept(wl->attention);
-    long double per_layer = act_policy(c, act_layer(c, eager), act_layer(c, false));
-    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, act_layer(c, eager));
+    long double per_layer = act_policy(c, block_acts(c, eager), block_acts(c, false));
+    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, block_acts(c, eager));
     char gq[160] = "", gb[32];
     if (gptq_saved_weights(c) > 0) {
         fmt_gib(gptq_saved_weights(c), gb, sizeof gb);
@@ -2776,7 +2875,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
+             compiled_blocks(c) ? "; torch.compile: the partitioner's saved set"
+             : act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");

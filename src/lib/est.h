@@ -232,6 +232,12 @@ struct est_workload {
     int ds_overlap;
     bool fused;                  /* a fused optimizer step (DeepSpeed's FusedAdam, the DS config's
                                     "optimizer" block; torch fused=True): no working copy */
+    bool compiled;               /* --compile: the model (or each block) under torch.compile:
+                                    each block keeps what AOTAutograd's min-cut partitioner
+                                    saves for backward (est_compile_model) */
+    bool compile_torch1;         /* --compile with --torch 1.x: functorch 1.13's partitioner,
+                                    which may recompute a value backward's matmuls or SDPA read
+                                    (torch >= 2.0 bans that: ban_recompute_materialized_backward) */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     const char *context_why;     /* where context_bytes came from when a torch/CUDA version
@@ -411,6 +417,10 @@ int est_cache_parse(const char *s);   /* "dynamic", "legacy", "static", "none" *
  * JSON "assumed"): what the checkpointing policy keeps, the loss path (what
  * the training code keeps of the logits), the KV cache model. */
 const char *est_ckpt_keeps(enum est_ckpt c);
+/* What --compile changes, in words (static): the partitioner's saved set
+ * per block, or why the eager terms stay (LoRA/quantized, llm.c,
+ * inference); NULL without --compile. */
+const char *est_compile_model(const struct est_workload *wl);
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);

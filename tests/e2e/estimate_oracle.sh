@@ -5,7 +5,8 @@
 # autograd saves for backward; every term must match `oomlab estimate` within
 # 1% (the small grid: eager/sdpa/flash attention, fp32/bf16, block and
 # every-N checkpointing, LoRA with and without dropout, the HF, torchtune and
-# litgpt loss paths). Needs Debian's python3-torch for /usr/bin/python3; skips
+# litgpt loss paths, blocks under torch.compile's min-cut partitioner when
+# python3-networkx is installed). Needs Debian's python3-torch for /usr/bin/python3; skips
 # with a clear line without it.
 set -u
 OOMLAB=${OOMLAB:-$PWD/build/oomlab}

@@ -1418,6 +1418,94 @@ static void test_gelu_new_keeps_four(void **state)
     assert_null(strstr(tt.comp[EST_C_ACTS].formula, "gelu_new"));
 }
 
+/* The per-layer figure the activations formula states. */
+static double formula_per_layer(const struct est_result *r)
+{
+    double tokens = 0, layers = 0, per = 0;
+    assert_int_equal(sscanf(r->comp[EST_C_ACTS].formula, "tokens %lf x (layers %lf x %lf B/token/layer", &tokens,
+                            &layers, &per), 3);
+    return per;
+}
+
+/* --compile: each block keeps AOTAutograd's min-cut partitioner's saved set.
+ * With --torch 1.x, functorch 1.13's rules (what bench/estimate-oracle
+ * compiles blocks with). Llama-3.2-3B in bf16 under SDPA (h 3072, q 3072,
+ * k/v 1024 each, ffn 8192, 24 heads): the input, norm 1's rstd and output, q
+ * and the grouped k, v, the kernel's output and fp32 logsumexp, o_proj's
+ * input copy, the residual, norm 2's rstd and output, gate, up and their
+ * product:
+ *   2 h + (4 + 2 h) + 2 (q + 2 kv) + 2 q + 4 x 24 + 2 q + 2 h + (4 + 2 h) + 3 x 2 f = 96360 B
+ * where eager keeps RMSNorm's fp32 x.float(), expanded K/V and SiLU's
+ * output too. Torch 2 (the default) never recomputes what SDPA's backward
+ * reads: K and V expanded, 2 x 2 (3072 - 1024) B more = 104552. flash-attn
+ * takes them grouped, and its output is o_proj's input (a view): 2 q less. */
+static void test_compile_partitioner_saved_set(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3.2-3b");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 4096);
+    struct est_result eager, comp, flash;
+    struct oomlab_err err;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_null(est_compile_model(&wl));
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    wl.compiled = true;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    assert_true(formula_per_layer(&comp) == 104552.0);
+    wl.compile_torch1 = true;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    assert_true(formula_per_layer(&comp) == 96360.0);
+    assert_non_null(strstr(est_compile_model(&wl), "functorch 1.13"));
+    assert_true(formula_per_layer(&eager) > formula_per_layer(&comp));
+    assert_non_null(strstr(comp.comp[EST_C_ACTS].formula, "torch.compile"));
+    assert_non_null(strstr(est_compile_model(&wl), "min-cut partitioner"));
+    /* only the blocks change: the same bytes outside them, the same loss path */
+    assert_int_equal(eager.comp[EST_C_ACTS].bytes - comp.comp[EST_C_ACTS].bytes,
+                     (int64_t)(8192 * 28 * (formula_per_layer(&eager) - 96360.0)));
+    assert_int_equal(eager.comp[EST_C_LOGITS].bytes, comp.comp[EST_C_LOGITS].bytes);
+    wl.attention = EST_ATTN_FLASH;
+    assert_int_equal(est_compute(&m, &wl, &flash, &err), 0);
+    assert_int_equal(comp.comp[EST_C_ACTS].bytes - flash.comp[EST_C_ACTS].bytes, (int64_t)8192 * 28 * 2 * 3072);
+    /* LoRA and inference: nothing modelled, the eager figures */
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 16;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    wl.compiled = false;
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    assert_int_equal(comp.peak_allocated_bytes, eager.peak_allocated_bytes);
+    wl.compiled = true;
+    assert_non_null(strstr(est_compile_model(&wl), "not modelled"));
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_INFER;
+    assert_non_null(strstr(est_compile_model(&wl), "nothing saved for backward"));
+}
+
+/* --compile, plain MLP. functorch 1.13 (--torch 1.x): HF's Python gelu_new
+ * is a chain of pointwise ops whose output the partitioner keeps beside
+ * fc's; a fused F.gelu (the same GPT-2 under torchtune's or litgpt's own
+ * code) is recomputed from fc's output in backward, one ffn-sized tensor
+ * less per token and block (bench/estimate-oracle: the GPT-2 compile points
+ * and the BERT block check). Torch 2 keeps it either way: the down
+ * projection's weight gradient reads it (ban_recompute_materialized_backward). */
+static void test_compile_plain_mlp(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result hf, tt;
+    struct oomlab_err err;
+    g.dropout = 2;
+    wl.compiled = true;
+    wl.compile_torch1 = true;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(&g, &wl, &tt, &err), 0);
+    assert_true(formula_per_layer(&hf) - formula_per_layer(&tt) == 2.0 * 3072);
+    wl.compile_torch1 = false;
+    assert_int_equal(est_compute(&g, &wl, &hf, &err), 0);
+    assert_true(formula_per_layer(&hf) == formula_per_layer(&tt) + 2.0 * 3072);
+}
+
 /* HF generate holds the prefill's output (`outputs`, every position's logits
  * with the tuple cache) until the first decode step's forward returns: that
  * step, beside the prompt's cache and the new one, is the peak for a long
@@ -1678,6 +1766,8 @@ int main(void)
         cmocka_unit_test(test_loop_holds),
         cmocka_unit_test(test_autocast16),
         cmocka_unit_test(test_gelu_new_keeps_four),
+        cmocka_unit_test(test_compile_partitioner_saved_set),
+        cmocka_unit_test(test_compile_plain_mlp),
         cmocka_unit_test(test_first_decode_step_holds_prefill),
         cmocka_unit_test(test_generate_without_cache),
         cmocka_unit_test(test_accelerate_fp32_outputs),
