@@ -107,11 +107,17 @@ static const struct msg_clause clauses_tf[] = {
     {"device:GPU:%d", MSG_F_GPU},
     {"/gpu:%d", MSG_F_GPU},
     {"GPU_%d_bfc", MSG_F_GPU},
+    /* tensorflow-directml: "... on /job:localhost/replica:0/task:0/device:DML:0
+     * by allocator DmlAllocator" (microsoft/DirectML#34) */
+    {"device:DML:%d", MSG_F_GPU},
     {NULL, 0},
 };
 
 static const struct msg_clause clauses_bfc[] = {
     {"trying to allocate %s", MSG_F_REQUESTED},
+    /* the exact figure beside the rounded one: XLA's "trying to allocate
+     * 1.25TiB (rounded to 1374521760000)requested by op" (jax-ml/jax#27354) */
+    {"(rounded to %d)", MSG_F_REQUESTED_EXACT},
     {"GPU_%d_bfc", MSG_F_GPU},
     {NULL, 0},
 };
@@ -244,6 +250,25 @@ static const struct msg_clause clauses_directml[] = {
     {NULL, 0},
 };
 
+/* ---- diagfam: clauses of non-PyTorch families (issue 12) ---------------- */
+
+/* flashlight over ArrayFire: "Unable to allocate memory with native alloc for
+ * size 3999880001355776 bytes with AF error 'ArrayFire Exception (Device out
+ * of memory:101)" (arrayfire/arrayfire#2895). */
+static const struct msg_clause clauses_arrayfire[] = {
+    {"native alloc for size %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* TensorRT's builder skipping a tactic: "Tactic Device request: 600MB
+ * Available: 302MB. Device memory is insufficient to use tactic." (the
+ * request in MiB; the "requested size of N" beside it is bytes in TensorRT
+ * 10 and MiB in TensorRT 8, so it is not read). */
+static const struct msg_clause clauses_trt_tactic[] = {
+    {"Tactic Device request: %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* ---- nearby lines that complete a message ------------------------------ */
 
 static const struct msg_near near_tf[] = {
@@ -306,6 +331,32 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+
+/* ---- diagfam: nearby lines of non-PyTorch families (issue 12) ----------- */
+
+/* TensorRT's runtime error, then the warning with the size, then the
+ * deserialiser's error: "[E] 1: [defaultAllocator.cpp::allocate::19] Error
+ * Code 1: Cuda Runtime (out of memory)" / "[W] Requested amount of GPU memory
+ * (1180463648 bytes) could not be allocated." (open-mmlab/Live2Diff#9). */
+static const struct msg_near near_trt_runtime[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {"amount of memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+/* The skipped tactic's line, then the request: "Skipping tactic 33 due to
+ * insufficient memory on requested size of 629145600 ..." / "Tactic Device
+ * request: 600MB Available: 302MB." (ultralytics/ultralytics#22271). */
+static const struct msg_near near_trt_tactic[] = {
+    {"Tactic Device request: %s", MSG_F_REQUESTED, 0, 2},
+    {NULL, 0, 0, 0},
+};
+/* A BFC allocator's memory dump names its allocator in the lines around it:
+ * the pinned host one is host RAM (tensorflow/tensorflow#11915 = corpus 269). */
+static const struct msg_near near_bfc_dump[] = {
+    {"Allocator (cuda_host_bfc)", MSG_F_HOST, 60, 20},
+    {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 60, 20},
+    {NULL, 0, 0, 0},
+};
 
 /* ---- rules, most specific first ---------------------------------------- */
 
@@ -852,6 +903,97 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ---- diagfam: GPU OOMs of frameworks other than PyTorch (issue 12) ---- */
+    /* TensorRT's runtime allocator: "Error Code 1: Cuda Runtime (out of
+     * memory)" (TensorRT 8.x/10, open-mmlab/Live2Diff#9; "cuda Runtime" in
+     * NVIDIA/TensorRT#4254), older "Cuda Error in allocate: 2 (out of
+     * memory)": the size is on the warning after it. Before the generic
+     * "(out of memory)" row. */
+    {.kind = "tensorrt",
+     .framework = "tensorrt",
+     .any = {"Cuda Runtime (out of memory)", "cuda Runtime (out of memory)",
+             "Cuda Error in allocate: 2 (out of memory)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt,
+     .near = near_trt_runtime},
+    /* TensorRT's builder skips a tactic that wants more memory and builds on
+     * without it: a warning, no failure ("Skipping tactic 4 due to
+     * insufficient memory on requested size of 66048", "Device memory is
+     * insufficient to use tactic.", TensorRT 8 spells it "insuficient";
+     * NVIDIA/TensorRT-LLM#493, ultralytics/yolov5#12248). */
+    {.kind = "tensorrt-tactic",
+     .framework = "tensorrt",
+     .any = {"Device memory is insufficient to use tactic",
+             "due to insufficient memory on requested size",
+             "due to insuficient memory on requested size"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt_tactic,
+     .near = near_trt_tactic},
+    /* Caffe's check without the dot or with blanks around the colon:
+     * "Syncedmem.cpp : Check failed : error == cudaSuccess (2 vs 0) out of
+     * memory" (BVLC/caffe#6821). */
+    {.kind = "cuda-error",
+     .framework = "caffe",
+     .any = {"cudaSuccess (2 vs 0)", "cudaSuccess(2 vs 0)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* RAPIDS RMM: "MemoryError: std::bad_alloc: RMM failure at:.../rmm/mr/
+     * device/pool_memory_resource.hpp:182: Maximum pool size exceeded" (the
+     * device pool is full, NVIDIA/cudf#9232), "RMM_ERROR_OUT_OF_MEMORY"
+     * (rapidsai/rmm#201), rmm::out_of_memory. Before the host row that
+     * takes a bare std::bad_alloc. */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .need = {"RMM failure", "Maximum pool size exceeded"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "rmm",
+     .framework = "rapids",
+     .any = {"RMM_ERROR_OUT_OF_MEMORY", "rmm::out_of_memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ArrayFire (and flashlight, wav2letter over it): "ArrayFire Exception
+     * (Device out of memory:101)" (arrayfire/arrayfire#3094), the error code
+     * AF_ERR_NO_MEM (arrayfire/arrayfire#2895). */
+    {.kind = "arrayfire",
+     .framework = "arrayfire",
+     .any = {"Device out of memory:101", "AF_ERR_NO_MEM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_arrayfire,
+     .near = near_none},
+    /* A BFC allocator's memory dump (TF, XLA/JAX, EXLA): "Sum Total of in-use
+     * chunks: 13.06GiB" is printed only when an allocation fails, so it stands
+     * for the failure when the paste is cut before the error line
+     * (elixir-nx/bumblebee#203, tensorflow/tensorflow#21831); the pinned host
+     * allocator's dump is host RAM. */
+    {.kind = "bfc-dump",
+     .framework = "tensorflow",
+     .need = {"Sum Total of in-use chunks"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_bfc_dump,
+     .merge_lines = 60},
+    /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
      .any = {"cudaSuccess (2 vs. 0)", "cudaSuccess(2 vs. 0)"},
