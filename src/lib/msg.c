@@ -264,6 +264,15 @@ static const struct msg_clause clauses_arrayfire[] = {
  * Available: 302MB. Device memory is insufficient to use tactic." (the
  * request in MiB; the "requested size of N" beside it is bytes in TensorRT
  * 10 and MiB in TensorRT 8, so it is not read). */
+/* Triton's CUDA memory pool: "Failed to allocate CUDA memory with byte size
+ * 102236160 on GPU 0: CNMEM_STATUS_OUT_OF_MEMORY, falling back to pinned
+ * system memory" (triton-inference-server/server#8177). */
+static const struct msg_clause clauses_triton_pool[] = {
+    {"with byte size %d", MSG_F_REQUESTED},
+    {"on GPU %d", MSG_F_GPU},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED},
     {NULL, 0},
@@ -285,6 +294,13 @@ static const struct msg_near near_tf[] = {
 };
 static const struct msg_near near_jax[] = {
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 0},
+    /* diagfam: PyTorch/XLA's TPU table under "Attempting to reserve 3.95G ...":
+     * "HBM capacity 8.00G:", "Program requirement:    3.95G (   4,237,689,856
+     * bytes)" (the exact request), "Currently allocated:    6.08G (
+     * 6,532,939,776 bytes)" (pytorch/xla#1735) */
+    {"HBM capacity %s", MSG_F_CAPACITY, 0, 4},
+    {"Program requirement: %z ( %n bytes)", MSG_F_REQUESTED_EXACT, 0, 8},
+    {"Currently allocated: %z ( %n bytes)", MSG_F_ALLOCATED, 0, 8},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_nccl[] = {
@@ -993,6 +1009,18 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_bfc_dump,
      .merge_lines = 60},
+    /* Triton's CUDA memory pool is full and the server falls back to pinned
+     * host memory and goes on: a warning, like TF's "not a failure"
+     * (triton-inference-server/server#1765, #8177). */
+    {.kind = "triton-pool-fallback",
+     .framework = "triton",
+     .need = {"falling back to pinned system memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_triton_pool,
+     .near = near_none},
     /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
@@ -1286,6 +1314,12 @@ static const struct msg_rule rules[] = {
      * heldout12's h12-15; "ERROR: Out of GPU memory", CUDA.jl): needs no
      * traceback; a denial or a hypothetical ("if you're running out of
      * VRAM") takes it back. */
+    /* diagfam: a TPU's memory named inside the words, "Getting out of hbm
+     * memory error on TPU" (tensorflow/tensor2tensor#1382): the accelerator's
+     * memory, as JAX's "memory space hbm" rows. */
+    {STANDALONE_MENTION,
+     .any = {"out of hbm memory", "out of HBM memory", "out of TPU memory"},
+    },
     {STANDALONE_MENTION,
      .any = {"out of VRAM", "Out of VRAM", "out of vram", "out of GPU memory", "Out of GPU memory",
              "out of GPU RAM", "out of video memory", "Out of video memory"},

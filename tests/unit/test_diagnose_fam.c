@@ -200,6 +200,60 @@ static void test_tf_directml_device(void **state)
     oom_report_release(&rep);
 }
 
+/* Batch 2 (h24-58..68, scored at first sight before these rows). */
+
+/* Triton's CUDA pool falling back to pinned host memory: a look-alike event
+ * with its request and GPU (triton-inference-server/server#8177). */
+static void test_triton_pool_fallback(void **state)
+{
+    (void)state;
+    const char *log =
+        "W0410 13:51:44.743979 1 memory.cc:212] Failed to allocate CUDA memory with byte size "
+        "102236160 on GPU 0: CNMEM_STATUS_OUT_OF_MEMORY, falling back to pinned system memory\n\n"
+        "E0410 13:51:44.772932 1 pb_stub.cc:402] An error occurred while trying to load GPU "
+        "buffers in the Python backend stub: failed to copy data: invalid argument\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "triton-pool-fallback");
+    assert_int_equal(rep.events[0].bytes.requested, 102236160LL);
+    assert_int_equal(rep.events[0].gpu, 0);
+    oom_report_release(&rep);
+}
+
+/* PyTorch/XLA's TPU reservation table: the exact request, the HBM capacity
+ * and what is allocated (pytorch/xla#1735). */
+static void test_xla_hbm_table(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "RuntimeError: Resource exhausted: From /job:tpu_worker/replica:0/task:0:\n"
+        "Attempting to reserve 3.95G at the bottom of memory. That was not possible. There are "
+        "1.92G free, 0B reserved, and 1.92G reservable.; \n"
+        "HBM capacity 8.00G:\n"
+        "       Top-of-Memory reserved:  529.00M (     554,696,704 bytes)\n"
+        "          Currently allocated:    6.08G (   6,532,939,776 bytes)\n"
+        "          Program requirement:    3.95G (   4,237,689,856 bytes)\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 4237689856LL);
+    assert_int_equal(e->bytes.capacity, 8589934592LL);
+    assert_int_equal(e->bytes.allocated, 6532939776LL);
+    oom_report_release(&rep);
+}
+
+/* The TPU's HBM named inside the words (tensorflow/tensor2tensor#1382's
+ * title) needs no traceback. */
+static void test_tpu_hbm_mention(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    scan_primary("Getting out of hbm memory error on TPU\n", &rep);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +265,9 @@ int main(void)
         cmocka_unit_test(test_bfc_dump),
         cmocka_unit_test(test_bfc_rounded_exact),
         cmocka_unit_test(test_tf_directml_device),
+        cmocka_unit_test(test_triton_pool_fallback),
+        cmocka_unit_test(test_xla_hbm_table),
+        cmocka_unit_test(test_tpu_hbm_mention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
