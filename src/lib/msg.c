@@ -280,6 +280,15 @@ static const struct msg_clause clauses_trt_tactic[] = {
 
 /* ---- nearby lines that complete a message ------------------------------ */
 
+/* diagfam: llama.cpp's Vulkan backend names the size on the line before:
+ * "ggml_vulkan: Device memory allocation of size 118497280 failed." /
+ * "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory"
+ * (ggml-org/llama.cpp#15256). */
+static const struct msg_near near_vulkan[] = {
+    {"memory allocation of size %d failed", MSG_F_REQUESTED, 2, 0},
+    {NULL, 0, 0, 0},
+};
+
 static const struct msg_near near_tf[] = {
     {"InUse: %d", MSG_F_ALLOCATED, 40, 0},
     {"GPU_%d_bfc", MSG_F_GPU, 10, 0},
@@ -1020,6 +1029,45 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_triton_pool,
+     .near = near_none},
+    /* Device-memory exhaustion as the GPU APIs name it. Vulkan (llama.cpp's
+     * ggml_vulkan, ncnn): "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"
+     * (ggml-org/llama.cpp#15256), VK_ERROR_OUT_OF_DEVICE_MEMORY, ncnn's
+     * "vkAllocateMemory failed -2" (-2 is that code; DaGooseYT/FrameGUI#12). */
+    {.kind = "vulkan",
+     .framework = "vulkan",
+     .any = {"ErrorOutOfDeviceMemory", "VK_ERROR_OUT_OF_DEVICE_MEMORY",
+             "vkAllocateMemory failed -2"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .word_end = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_vulkan},
+    /* Intel GPUs (XPU) through Level Zero / Unified Runtime: "USM device
+     * allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
+     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY. */
+    {.kind = "level-zero",
+     .framework = "xpu",
+     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* OpenCL's buffer allocation on the device: "OpenCL error at
+     * .../openclbackend.cpp, func err, line 1115, error
+     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166). */
+    {.kind = "opencl",
+     .framework = "opencl",
+     .need = {"CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",

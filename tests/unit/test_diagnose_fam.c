@@ -254,6 +254,34 @@ static void test_tpu_hbm_mention(void **state)
     oom_report_release(&rep);
 }
 
+/* Device-memory exhaustion named by the GPU APIs (Vulkan, Level Zero,
+ * OpenCL); llama.cpp's Vulkan backend gives the size on the line before. */
+static void test_gpu_api_codes(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "ggml_vulkan: Device memory allocation of size 118497280 failed.\n"
+        "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n"
+        "double free or corruption (out)\n",
+        &rep); /* ggml-org/llama.cpp#15256 */
+    assert_int_equal(e->bytes.requested, 118497280LL);
+    oom_report_release(&rep);
+    scan_primary("[GSD-12641] USM device allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY "
+                 "when Level Zero context spans 2 discrete Arc A770 GPUs (regression from 25.40 to "
+                 "26.09)\n",
+                 &rep); /* intel/compute-runtime#916 */
+    oom_report_release(&rep);
+    scan_primary("(what():  OpenCL error at /home/dwugcloud/data/kata/cpp/neuralnet/openclbackend.cpp, "
+                 "func err, line 1115, error CL_MEM_OBJECT_ALLOCATION_FAILURE)\n",
+                 &rep); /* lightvector/KataGo#166 */
+    oom_report_release(&rep);
+    scan_primary("Error: vkAllocateMemory failed -2\n", &rep); /* DaGooseYT/FrameGUI#12 */
+    oom_report_release(&rep);
+    /* -20 is not -2 */
+    expect_no_oom("constructed from DaGooseYT/FrameGUI#12", "Error: vkAllocateMemory failed -20\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_triton_pool_fallback),
         cmocka_unit_test(test_xla_hbm_table),
         cmocka_unit_test(test_tpu_hbm_mention),
+        cmocka_unit_test(test_gpu_api_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
