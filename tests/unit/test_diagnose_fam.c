@@ -168,6 +168,34 @@ static void test_bfc_dump(void **state)
         "allocation summary follows.\n");
 }
 
+/* A dump followed by its error line: the error is the event, with its own
+ * device (nshepperd/gpt-2#5 = corpus-heldout5 h5-40, seen; a first version
+ * of the dump row made the dump the event and lost GPU 0). */
+static void test_bfc_dump_then_error(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "2019-05-12 14:33:35.463612: I tensorflow/core/common_runtime/bfc_allocator.cc:645] Sum "
+        "Total of in-use chunks: 8.58GiB\n"
+        "2019-05-12 14:33:35.467832: I tensorflow/core/common_runtime/bfc_allocator.cc:647] Stats:\n"
+        "Limit:                  9218918974\n"
+        "InUse:                  9217796864\n"
+        "MaxInUse:               9217796864\n"
+        "NumAllocs:                    3470\n"
+        "MaxAllocSize:            329412864\n"
+        "\n"
+        "2019-05-12 14:33:35.475291: W tensorflow/core/common_runtime/bfc_allocator.cc:271] "
+        "****************************************************************************************************\n"
+        "2019-05-12 14:33:35.482129: W tensorflow/core/framework/op_kernel.cc:1401] OP_REQUIRES "
+        "failed at cast_op.cc:109 : Resource exhausted: OOM when allocating tensor with "
+        "shape[1,16,1024,1024] and type float on /job:localhost/replica:0/task:0/device:GPU:0\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    assert_string_equal(e->kind, "tensorflow");
+    oom_report_release(&rep);
+}
+
 /* XLA's BFC line: the exact figure in parentheses beats the rounded TiB one
  * (jax-ml/jax#27354). */
 static void test_bfc_rounded_exact(void **state)
@@ -291,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_rmm),
         cmocka_unit_test(test_arrayfire),
         cmocka_unit_test(test_bfc_dump),
+        cmocka_unit_test(test_bfc_dump_then_error),
         cmocka_unit_test(test_bfc_rounded_exact),
         cmocka_unit_test(test_tf_directml_device),
         cmocka_unit_test(test_triton_pool_fallback),
