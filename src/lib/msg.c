@@ -107,11 +107,17 @@ static const struct msg_clause clauses_tf[] = {
     {"device:GPU:%d", MSG_F_GPU},
     {"/gpu:%d", MSG_F_GPU},
     {"GPU_%d_bfc", MSG_F_GPU},
+    /* tensorflow-directml: "... on /job:localhost/replica:0/task:0/device:DML:0
+     * by allocator DmlAllocator" (microsoft/DirectML#34) */
+    {"device:DML:%d", MSG_F_GPU},
     {NULL, 0},
 };
 
 static const struct msg_clause clauses_bfc[] = {
     {"trying to allocate %s", MSG_F_REQUESTED},
+    /* the exact figure beside the rounded one: XLA's "trying to allocate
+     * 1.25TiB (rounded to 1374521760000)requested by op" (jax-ml/jax#27354) */
+    {"(rounded to %d)", MSG_F_REQUESTED_EXACT},
     {"GPU_%d_bfc", MSG_F_GPU},
     {NULL, 0},
 };
@@ -250,7 +256,44 @@ static const struct msg_clause clauses_directml[] = {
     {NULL, 0},
 };
 
+/* ---- diagfam: clauses of non-PyTorch families (issue 12) ---------------- */
+
+/* flashlight over ArrayFire: "Unable to allocate memory with native alloc for
+ * size 3999880001355776 bytes with AF error 'ArrayFire Exception (Device out
+ * of memory:101)" (arrayfire/arrayfire#2895). */
+static const struct msg_clause clauses_arrayfire[] = {
+    {"native alloc for size %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* TensorRT's builder skipping a tactic: "Tactic Device request: 600MB
+ * Available: 302MB. Device memory is insufficient to use tactic." (the
+ * request in MiB; the "requested size of N" beside it is bytes in TensorRT
+ * 10 and MiB in TensorRT 8, so it is not read). */
+/* Triton's CUDA memory pool: "Failed to allocate CUDA memory with byte size
+ * 102236160 on GPU 0: CNMEM_STATUS_OUT_OF_MEMORY, falling back to pinned
+ * system memory" (triton-inference-server/server#8177). */
+static const struct msg_clause clauses_triton_pool[] = {
+    {"with byte size %d", MSG_F_REQUESTED},
+    {"on GPU %d", MSG_F_GPU},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_trt_tactic[] = {
+    {"Tactic Device request: %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* ---- nearby lines that complete a message ------------------------------ */
+
+/* diagfam: llama.cpp's Vulkan backend names the size on the line before:
+ * "ggml_vulkan: Device memory allocation of size 118497280 failed." /
+ * "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory"
+ * (ggml-org/llama.cpp#15256). */
+static const struct msg_near near_vulkan[] = {
+    {"memory allocation of size %d failed", MSG_F_REQUESTED, 2, 0},
+    {NULL, 0, 0, 0},
+};
 
 static const struct msg_near near_tf[] = {
     {"InUse: %d", MSG_F_ALLOCATED, 40, 0},
@@ -266,6 +309,13 @@ static const struct msg_near near_tf[] = {
 };
 static const struct msg_near near_jax[] = {
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 0},
+    /* diagfam: PyTorch/XLA's TPU table under "Attempting to reserve 3.95G ...":
+     * "HBM capacity 8.00G:", "Program requirement:    3.95G (   4,237,689,856
+     * bytes)" (the exact request), "Currently allocated:    6.08G (
+     * 6,532,939,776 bytes)" (pytorch/xla#1735) */
+    {"HBM capacity %s", MSG_F_CAPACITY, 0, 4},
+    {"Program requirement: %z ( %n bytes)", MSG_F_REQUESTED_EXACT, 0, 8},
+    {"Currently allocated: %z ( %n bytes)", MSG_F_ALLOCATED, 0, 8},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_nccl[] = {
@@ -312,6 +362,32 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+
+/* ---- diagfam: nearby lines of non-PyTorch families (issue 12) ----------- */
+
+/* TensorRT's runtime error, then the warning with the size, then the
+ * deserialiser's error: "[E] 1: [defaultAllocator.cpp::allocate::19] Error
+ * Code 1: Cuda Runtime (out of memory)" / "[W] Requested amount of GPU memory
+ * (1180463648 bytes) could not be allocated." (open-mmlab/Live2Diff#9). */
+static const struct msg_near near_trt_runtime[] = {
+    {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {"amount of memory (%d bytes)", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+/* The skipped tactic's line, then the request: "Skipping tactic 33 due to
+ * insufficient memory on requested size of 629145600 ..." / "Tactic Device
+ * request: 600MB Available: 302MB." (ultralytics/ultralytics#22271). */
+static const struct msg_near near_trt_tactic[] = {
+    {"Tactic Device request: %s", MSG_F_REQUESTED, 0, 2},
+    {NULL, 0, 0, 0},
+};
+/* A BFC allocator's memory dump names its allocator in the lines around it:
+ * the pinned host one is host RAM (tensorflow/tensorflow#11915 = corpus 269). */
+static const struct msg_near near_bfc_dump[] = {
+    {"Allocator (cuda_host_bfc)", MSG_F_HOST, 60, 20},
+    {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 60, 20},
+    {NULL, 0, 0, 0},
+};
 
 /* ---- rules, most specific first ---------------------------------------- */
 
@@ -858,6 +934,150 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ---- diagfam: GPU OOMs of frameworks other than PyTorch (issue 12) ---- */
+    /* TensorRT's runtime allocator: "Error Code 1: Cuda Runtime (out of
+     * memory)" (TensorRT 8.x/10, open-mmlab/Live2Diff#9; "cuda Runtime" in
+     * NVIDIA/TensorRT#4254), older "Cuda Error in allocate: 2 (out of
+     * memory)": the size is on the warning after it. Before the generic
+     * "(out of memory)" row. */
+    {.kind = "tensorrt",
+     .framework = "tensorrt",
+     .any = {"Cuda Runtime (out of memory)", "cuda Runtime (out of memory)",
+             "Cuda Error in allocate: 2 (out of memory)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt,
+     .near = near_trt_runtime},
+    /* TensorRT's builder skips a tactic that wants more memory and builds on
+     * without it: a warning, no failure ("Skipping tactic 4 due to
+     * insufficient memory on requested size of 66048", "Device memory is
+     * insufficient to use tactic.", TensorRT 8 spells it "insuficient";
+     * NVIDIA/TensorRT-LLM#493, ultralytics/yolov5#12248). */
+    {.kind = "tensorrt-tactic",
+     .framework = "tensorrt",
+     .any = {"Device memory is insufficient to use tactic",
+             "due to insufficient memory on requested size",
+             "due to insuficient memory on requested size"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_trt_tactic,
+     .near = near_trt_tactic},
+    /* Caffe's check without the dot or with blanks around the colon:
+     * "Syncedmem.cpp : Check failed : error == cudaSuccess (2 vs 0) out of
+     * memory" (BVLC/caffe#6821). */
+    {.kind = "cuda-error",
+     .framework = "caffe",
+     .any = {"cudaSuccess (2 vs 0)", "cudaSuccess(2 vs 0)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* RAPIDS RMM: "MemoryError: std::bad_alloc: RMM failure at:.../rmm/mr/
+     * device/pool_memory_resource.hpp:182: Maximum pool size exceeded" (the
+     * device pool is full, NVIDIA/cudf#9232), "RMM_ERROR_OUT_OF_MEMORY"
+     * (rapidsai/rmm#201), rmm::out_of_memory. Before the host row that
+     * takes a bare std::bad_alloc. */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .need = {"RMM failure", "Maximum pool size exceeded"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "rmm",
+     .framework = "rapids",
+     .any = {"RMM_ERROR_OUT_OF_MEMORY", "rmm::out_of_memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ArrayFire (and flashlight, wav2letter over it): "ArrayFire Exception
+     * (Device out of memory:101)" (arrayfire/arrayfire#3094), the error code
+     * AF_ERR_NO_MEM (arrayfire/arrayfire#2895). */
+    {.kind = "arrayfire",
+     .framework = "arrayfire",
+     .any = {"Device out of memory:101", "AF_ERR_NO_MEM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_arrayfire,
+     .near = near_none},
+    /* A BFC allocator's memory dump (TF, XLA/JAX, EXLA): "Sum Total of in-use
+     * chunks: 13.06GiB" is printed only when an allocation fails, so it stands
+     * for the failure when the paste is cut before the error line
+     * (elixir-nx/bumblebee#203, tensorflow/tensorflow#21831): a fallback like
+     * a mention, the event only when the log shows no message (the error
+     * after a dump keeps its own figures and device, corpus-heldout5 h5-40);
+     * the pinned host allocator's dump is host RAM. */
+    {.kind = "bfc-dump",
+     .framework = "tensorflow",
+     .need = {"Sum Total of in-use chunks"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .standalone = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_bfc_dump},
+    /* Triton's CUDA memory pool is full and the server falls back to pinned
+     * host memory and goes on: a warning, like TF's "not a failure"
+     * (triton-inference-server/server#1765, #8177). */
+    {.kind = "triton-pool-fallback",
+     .framework = "triton",
+     .need = {"falling back to pinned system memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_triton_pool,
+     .near = near_none},
+    /* Device-memory exhaustion as the GPU APIs name it. Vulkan (llama.cpp's
+     * ggml_vulkan, ncnn): "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"
+     * (ggml-org/llama.cpp#15256), VK_ERROR_OUT_OF_DEVICE_MEMORY, ncnn's
+     * "vkAllocateMemory failed -2" (-2 is that code; DaGooseYT/FrameGUI#12). */
+    {.kind = "vulkan",
+     .framework = "vulkan",
+     .any = {"ErrorOutOfDeviceMemory", "VK_ERROR_OUT_OF_DEVICE_MEMORY",
+             "vkAllocateMemory failed -2"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .word_end = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_vulkan},
+    /* Intel GPUs (XPU) through Level Zero / Unified Runtime: "USM device
+     * allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
+     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY. */
+    {.kind = "level-zero",
+     .framework = "xpu",
+     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* OpenCL's buffer allocation on the device: "OpenCL error at
+     * .../openclbackend.cpp, func err, line 1115, error
+     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166). */
+    {.kind = "opencl",
+     .framework = "opencl",
+     .need = {"CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
      .any = {"cudaSuccess (2 vs. 0)", "cudaSuccess(2 vs. 0)"},
@@ -1287,6 +1507,12 @@ static const struct msg_rule rules[] = {
      * heldout12's h12-15; "ERROR: Out of GPU memory", CUDA.jl): needs no
      * traceback; a denial or a hypothetical ("if you're running out of
      * VRAM") takes it back. */
+    /* diagfam: a TPU's memory named inside the words, "Getting out of hbm
+     * memory error on TPU" (tensorflow/tensor2tensor#1382): the accelerator's
+     * memory, as JAX's "memory space hbm" rows. */
+    {STANDALONE_MENTION,
+     .any = {"out of hbm memory", "out of HBM memory", "out of TPU memory"},
+    },
     {STANDALONE_MENTION,
      .any = {"out of VRAM", "Out of VRAM", "out of vram", "out of GPU memory", "Out of GPU memory",
              "out of GPU RAM", "out of video memory", "Out of video memory"},
