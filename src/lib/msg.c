@@ -877,6 +877,45 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ---- lead (heldout19/20, read after their unseen measurements) ----
+     * cuFFT's CUFFT_ALLOC_FAILED (code 2) as Julia's CuArrays/CUDA.jl word
+     * it: "CUFFTError(code 2, cuFFT failed to allocate GPU or CPU memory)"
+     * (computational-imaging/ThreeDeconv.jl#2 = h20-07): a plan's workspace
+     * on the device, like the other libraries' _ALLOC_FAILED. */
+    {.kind = "cuda-library",
+     .framework = "cuda",
+     .need = {"cuFFT failed to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* DeepSpeed inference's kernels allocate one workspace on the device
+     * ("RuntimeError: Workspace can't be allocated, no enough memory.",
+     * csrc/transformer/inference/includes/inference_context.h;
+     * JarodMica/ai-voice-cloning#24 = h20-110). */
+    {.kind = "deepspeed-workspace",
+     .framework = "deepspeed",
+     .need = {"Workspace can't be allocated"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* CUDA.jl's pool caught a failed allocation and goes on after a GC
+     * ("WARNING: CUDA memory allocation failed; attempting to free up
+     * memory...", then the bar moves on: JuliaGPU/CUDA.jl#2197 = h20-05):
+     * no failure by itself; an OutOfGPUMemoryError after it is the event. */
+    {.kind = "julia-retry",
+     .framework = "julia",
+     .need = {"allocation failed; attempting to free up memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ---- end of the lead's block ---- */
     /* TF/XLA's pinned host allocator: "failed to alloc 782758144 bytes on
      * host: CUDA_ERROR_OUT_OF_MEMORY", "could not allocate pinned host
      * memory of size: N": host RAM, not the device. */
@@ -1413,7 +1452,8 @@ static const struct msg_rule rules[] = {
     {.kind = "host-words",
      .framework = "host",
      .any = {"more RAM", "out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
-             "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM killer", "on the CPU side",
+             "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
+             "OOM-kill", "on the CPU side",
              "CPU memory"},
      .deny = true,
      .gpu_oom = LOOKALIKE,

@@ -78,7 +78,7 @@ struct msg_near {
     int before, after; /* window in lines around the message */
 };
 
-#define MSG_ANY_MAX 14
+#define MSG_ANY_MAX 16
 
 #define MSG_UNLESS_MAX 4
 #define MSG_QUALIFIER_MAX 10

@@ -98,6 +98,7 @@ static const struct {
     {"host", NULL, VERDICT_HOST_MEMORY},
     {"triton", NULL, VERDICT_TRITON},
     {NULL, "tf-not-a-failure", VERDICT_TF_RETRY},
+    {NULL, "julia-retry", VERDICT_TF_RETRY},
     {"nccl", NULL, VERDICT_NCCL},
     {"io", NULL, VERDICT_DISK},
     {NULL, "cuda-illegal-address", VERDICT_KERNEL_FAULT},
@@ -311,7 +312,11 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  "has; device memory is not the problem");
         break;
     case VERDICT_TF_RETRY:
-        snprintf(buf, cap, "TensorFlow says this allocation retry is not a failure");
+        if (!strcmp(e->framework, "julia"))
+            snprintf(buf, cap, "CUDA.jl freed memory and retried the allocation, and the run "
+                     "went on: not a failure");
+        else
+            snprintf(buf, cap, "TensorFlow says this allocation retry is not a failure");
         break;
     case VERDICT_NCCL:
         if (!strcmp(e->kind, "nccl-timeout"))
