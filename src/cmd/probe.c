@@ -461,15 +461,22 @@ static int claim_probe_number(const struct probe_cli *cli, unsigned long *number
     return oomlab_err_set(err, "no free probe number in %s after probe%03lu", logs, first);
 }
 
-/* The card's capacity before any trial: the chosen GPU, or the smallest. */
-static int64_t nvml_capacity(int gpu)
+/* The card's capacity before any trial: the chosen GPU, or the smallest.
+ * *missing: NVML answers and has no GPU --gpu (every trial would sample
+ * nothing and the answer would silently fall back to 15% off the count). */
+static int64_t nvml_capacity(int gpu, unsigned *count_out, bool *missing)
 {
     struct nvml *nv;
     struct oomlab_err err;
+    *missing = false;
     if (nvml_open(&nv, &err) < 0) return -1;
     unsigned count = 0;
     int64_t cap = -1;
-    if (nvml_count(nv, &count, &err) == 0)
+    if (nvml_count(nv, &count, &err) == 0) {
+        *count_out = count;
+        *missing = gpu >= 0 && (unsigned)gpu >= count;
+    }
+    if (!*missing)
         for (unsigned i = 0; i < count; i++) {
             struct nvml_gpu g;
             if ((gpu >= 0 && (unsigned)gpu != i) || nvml_gpu(nv, i, &g, &err) < 0) continue;
@@ -752,7 +759,14 @@ int cmd_probe(int argc, char **argv)
         return rc;
     }
     struct oomlab_err err = {{0}};
-    struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu)};
+    unsigned gpus = 0;
+    bool gpu_missing;
+    struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu, &gpus, &gpu_missing)};
+    if (gpu_missing) {
+        free(cli.config_text);
+        return cmd_usage_error("probe", "--gpu %d: NVML sees %u GPU%s; the index is NVML's (nvidia-smi's)",
+                               cli.gpu, gpus, gpus == 1 ? "" : "s");
+    }
     if (claim_probe_number(&cli, &ctx.number, &err) < 0) {
         free(cli.config_text);
         return cmd_fail("probe", &err, EXIT_ERROR);

@@ -261,6 +261,14 @@ else
   echo "not ok probe-simtrain: simtrain or the fake NVML not built"
 fi
 
+# --gpu naming a GPU the card lacks: a usage error before any trial, not a
+# probe whose trials sample nothing and whose answer is 15% off the count.
+if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
+  probe -- --gpu 7 --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err"); $(ls "$D" | tr '\n' ' ')"
+  check probe-gpu-missing test "$rc" = 2 -a -n "$(grep -- '--gpu 7: NVML sees 1 GPU' "$D/err")" -a ! -e "$D/runs.csv"
+fi
+
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
 why="$bad"
