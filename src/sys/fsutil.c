@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,22 @@ int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
     return 0;
 }
 
+static bool is_device(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 /* Why we refuse, in words; errno is kept for the caller. */
 static int refuse(const char *path, int e, struct oomlab_err *err)
 {
     if (e == ELOOP)
         oomlab_err_set(err, "refusing to write %s: it is a symbolic link (oomlab never writes "
                             "through one, the data would land in its target); remove the link",
+                       path);
+    else if (e == EINVAL && is_device(path)) /* never advise removing /dev/full */
+        oomlab_err_set(err, "refusing to write %s: it is a device, not a regular file; name a "
+                            "regular file instead",
                        path);
     else if (e == EINVAL)
         oomlab_err_set(err, "refusing to write %s: not a regular file (a FIFO, device or "
