@@ -42,7 +42,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'oomlab <command> --help' for a command's options; man oomlab-<command>.\n"
                "Exit codes: 0 ok / nothing found, 1 found (OOM, does not fit), 2 usage or\n"
-               "input error, 3 runtime error, 4 no NVML; run/probe pass the child's code.\n");
+               "input error, 3 runtime error, 4 no NVML; run/probe pass the child's code;\n"
+               "guard 10-14 (over budget, edge, OOM, failed, unmeasured).\n");
 }
 
 int cmd_usage_error(const char *name, const char *fmt, ...)
