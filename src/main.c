@@ -111,14 +111,14 @@ int main(int argc, char **argv)
         if (argc > 2 && strcmp(name, "help") == 0) {
             char *help_argv[] = {argv[2], "--help", NULL};
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-                if (!strcmp(commands[i].name, argv[2])) return commands[i].run(2, help_argv);
+                if (!strcmp(commands[i].name, argv[2])) return finish(argv[2], commands[i].run(2, help_argv));
         }
         usage(stdout);
-        return EXIT_OK;
+        return finish(name, EXIT_OK); /* `oomlab --help > /dev/full` exited 0 */
     }
     if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
         printf("oomlab %s (commit %s, %s build)\n", OOMLAB_VERSION, OOMLAB_COMMIT, OOMLAB_BUILD_KIND);
-        return EXIT_OK;
+        return finish(name, EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, name)) return finish(name, commands[i].run(argc - 1, argv + 1));
