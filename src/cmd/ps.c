@@ -525,9 +525,11 @@ int cmd_ps(int argc, char **argv)
         rc = do_kill(nv, &s, &o);
     } else {
         rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;
+        int write_errno = errno;
         for (size_t i = 0; i < s.n; i++)
             if (!s.gpus[i].ok || !s.gpus[i].procs_ok) rc = EXIT_ERROR;
-        if (rc == EXIT_ERROR && ferror(stdout)) fprintf(stderr, "oomlab ps: cannot write output\n");
+        if (rc == EXIT_ERROR && ferror(stdout))
+            fprintf(stderr, "oomlab ps: cannot write the output: %s\n", strerror(write_errno));
     }
     gpusnap_release(&s);
     nvml_close(nv);
