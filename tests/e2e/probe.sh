@@ -257,6 +257,12 @@ if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --seq 512 --steps {steps} --config {config}
   why="exit $rc largest $(jget "$J" largest_fit), want $best; $(head -3 "$D/err")"
   check probe-simtrain-config test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$best"
+  # the text's trial count names blind bisection's bound as a reference, not
+  # as a bound on this search (it said "trials: 11 (at most 9 by ...)")
+  n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 24576
+  NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 128 -- "$SIM" --batch {batch} > "$D/out" 2> "$D/err"; rc=$?
+  why="exit $rc; $(grep '^trials' "$D/out")"
+  check probe-trials-line test "$rc" = 0 -a -n "$(grep -E '^trials: [0-9]+ \(blind bisection: at most 9\)$' "$D/out")"
 else
   echo "not ok probe-simtrain: simtrain or the fake NVML not built"
 fi
