@@ -21,3 +21,12 @@ while read -r cmd opts; do
   if [ -z "$miss_man$miss_help" ]; then ok "man-options.$cmd"
   else bad "man-options.$cmd" "not in the man page:${miss_man:- -}" "not in --help:${miss_help:- -}"; fi
 done < table.txt
+
+# oomlab-run(1)'s --set example records what it sets: its batch and
+# accumulation reach the ledger (the example set 'accum', which is no
+# alias: grad_accum stayed empty and the effective batch read 4).
+ex=$(sed 's/\\-/-/g' "$OOMLAB_ROOT/docs/man/oomlab-run.1" | grep -m1 '^oomlab run --set bs=4 ')
+cmd=${ex#oomlab run }; cmd=${cmd/python train.py/echo}
+mkdir -p setex && (cd setex && eval "\"\$OOMLAB\" run -q --id ex $cmd" >/dev/null 2>&1)
+check man-options.run-set-example-recorded test -n "$ex" -a "$(csv_field setex/runs.csv ex grad_accum)" = 2 \
+  -a "$(csv_field setex/runs.csv ex effective_batch)" = 8
