@@ -91,6 +91,9 @@ static int parse_size(const struct opt_spec *o, const char *val, void *dst, size
     bool cap = !strcmp(o->name, "capacity");
     if (units_parse_size_arg(val, dst) || (cap && *(int64_t *)dst <= 0))
         return oomlab_err_set(err, "--%s wants a size such as %s, got '%s'", o->name, cap ? "80GiB" : "500MiB", val);
+    if (units_size_arg_bare_small(val, *(int64_t *)dst))
+        return oomlab_err_set(err, "--%s '%s': a bare number is bytes (%s B); give a unit, e.g. %s%s", o->name,
+                              val, val, val, cap ? "GiB" : "MiB");
     return 0;
 }
 
