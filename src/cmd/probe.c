@@ -173,6 +173,11 @@ static int check_cli(struct probe_cli *cli)
                                cli->param, cli->param, cli->param);
     if (has_placeholder(cli, "steps") && cli->steps < 0)
         return cmd_usage_error("probe", "the command has {steps} but no --steps was given");
+    if (!has_placeholder(cli, "steps") && cli->steps >= 0) /* it was silently ignored */
+        return cmd_usage_error("probe", "--steps %ld: the command has no {steps}, so each trial would run "
+                                        "as long as the command does; write {steps} where the step count "
+                                        "goes (e.g. --max-steps={steps})",
+                               cli->steps);
     if (cli->search.max >= 0 && cli->search.max < cli->search.min)
         return cmd_usage_error("probe", "--max %ld is below --min %ld", cli->search.max,
                                cli->search.min);
