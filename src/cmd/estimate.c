@@ -333,6 +333,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->wl.fused = o->fused;
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
+    if (o->wl.mode != EST_MODE_INFER && (o->wl.prompt_len || o->wl.gen_len)) /* were ignored */
+        return cmd_usage_error(NAME, "--prompt-len and --gen-len describe generation: add --mode infer "
+                                     "(without it this is a %s estimate, which they do not change)",
+                               o->wl.mode == EST_MODE_LOAD ? "load" : "training");
     return 0;
 }
 
