@@ -42,7 +42,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'oomlab <command> --help' for a command's options; man oomlab-<command>.\n"
                "Exit codes: 0 ok / nothing found, 1 found (OOM, does not fit), 2 usage or\n"
-               "input error, 3 runtime error, 4 no NVML; run/probe pass the child's code.\n");
+               "input error, 3 runtime error, 4 no NVML; run/probe pass the child's code;\n"
+               "guard 10-14 (over budget, edge, OOM, failed, unmeasured).\n");
 }
 
 int cmd_usage_error(const char *name, const char *fmt, ...)
@@ -110,14 +111,14 @@ int main(int argc, char **argv)
         if (argc > 2 && strcmp(name, "help") == 0) {
             char *help_argv[] = {argv[2], "--help", NULL};
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-                if (!strcmp(commands[i].name, argv[2])) return commands[i].run(2, help_argv);
+                if (!strcmp(commands[i].name, argv[2])) return finish(argv[2], commands[i].run(2, help_argv));
         }
         usage(stdout);
-        return EXIT_OK;
+        return finish(name, EXIT_OK); /* `oomlab --help > /dev/full` exited 0 */
     }
     if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
         printf("oomlab %s (commit %s, %s build)\n", OOMLAB_VERSION, OOMLAB_COMMIT, OOMLAB_BUILD_KIND);
-        return EXIT_OK;
+        return finish(name, EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, name)) return finish(name, commands[i].run(argc - 1, argv + 1));

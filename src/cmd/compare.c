@@ -235,8 +235,8 @@ static void print_json(const struct diff *d)
     json_double(&j, d->peak_a);
     json_key(&j, "b");
     json_double(&j, d->peak_b);
-    json_key(&j, "delta");
-    json_double(&j, d->peak_b - d->peak_a);
+    json_key(&j, "delta"); /* to the ledger's 2 decimals: -7.4, not -7.400000000000002 */
+    json_double(&j, round((d->peak_b - d->peak_a) * 100.0) / 100.0);
     json_obj_end(&j);
     json_key(&j, "effective_batch");
     json_obj_begin(&j);

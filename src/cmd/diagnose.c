@@ -819,6 +819,13 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
                      logs[l].info.bom ? "byte-order mark" : "no byte-order mark: NUL pattern");
             para(o, "", "    ", line, "", "");
         }
+        if (logs[l].info.bytes == 0) { /* "no OOM found" alone reads as a clean run */
+            snprintf(line, sizeof line,
+                     "%s: empty (0 bytes): nothing to diagnose (a run that buffers its output "
+                     "writes nothing before it dies: python -u or PYTHONUNBUFFERED=1)",
+                     logs[l].path);
+            para(o, "", "    ", line, "", "");
+        }
         if (logs[l].info.binary) {
             snprintf(line, sizeof line,
                      "%s: binary data, not a text log? (%zu of its first %zu bytes are NUL or "

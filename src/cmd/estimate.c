@@ -91,6 +91,9 @@ static int parse_size(const struct opt_spec *o, const char *val, void *dst, size
     bool cap = !strcmp(o->name, "capacity");
     if (units_parse_size_arg(val, dst) || (cap && *(int64_t *)dst <= 0))
         return oomlab_err_set(err, "--%s wants a size such as %s, got '%s'", o->name, cap ? "80GiB" : "500MiB", val);
+    if (units_size_arg_bare_small(val, *(int64_t *)dst))
+        return oomlab_err_set(err, "--%s '%s': a bare number is bytes (%s B); give a unit, e.g. %s%s", o->name,
+                              val, val, val, cap ? "GiB" : "MiB");
     return 0;
 }
 
@@ -332,6 +335,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->wl.compile_torch1 = o->torch && strncmp(o->torch, "1.", 2) == 0; /* --compile: functorch 1.13's partitioner */
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
+    if (o->wl.mode != EST_MODE_INFER && (o->wl.prompt_len || o->wl.gen_len)) /* were ignored */
+        return cmd_usage_error(NAME, "--prompt-len and --gen-len describe generation: add --mode infer "
+                                     "(without it this is a %s estimate, which they do not change)",
+                               o->wl.mode == EST_MODE_LOAD ? "load" : "training");
     return 0;
 }
 
@@ -595,7 +602,28 @@ static void print_combo(const struct findings *f, long long seq)
            units_format_bytes(f->combo.peak_allocated_bytes, b, sizeof b));
 }
 
-static void print_verdict(const struct opts *o, const struct findings *f)
+/* A sequence past the model's positions: a learned table (GPT-2, OPT,
+ * BERT) cannot index it, a rotary model was not trained for it. The
+ * memory figures still hold; say so rather than let "fits" or "max seq
+ * 8653" (GPT-2: 1024 positions) read as a length the model can take. */
+static bool past_positions(const struct est_model *m, int64_t len)
+{
+    return m->max_positions > 0 && len > m->max_positions;
+}
+
+static void note_length(const struct opts *o, const struct est_model *m)
+{
+    bool infer = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len;
+    int64_t len = infer ? o->wl.prompt_len + o->wl.gen_len : o->wl.seq;
+    if (o->wl.mode == EST_MODE_LOAD || !past_positions(m, len)) return;
+    fprintf(stderr,
+            "oomlab %s: note: %s %lld is past the model's %lld positions (max_position_embeddings): a "
+            "learned position table (GPT-2, OPT, BERT) cannot index it; a rotary model was not "
+            "trained for it\n",
+            NAME, infer ? "prompt + generated" : "seq", (long long)len, (long long)m->max_positions);
+}
+
+static void print_verdict(const struct opts *o, const struct est_model *m, const struct findings *f)
 {
     char a[32], b[32];
     const struct est_result *r = &f->r;
@@ -622,6 +650,9 @@ static void print_verdict(const struct opts *o, const struct findings *f)
             printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch, at, hr);
         if (f->max_seq == 0)
             printf("max seq    none: seq 1 at batch %lld does not fit (%d%% headroom)\n", (long long)o->wl.batch, hr);
+        else if (past_positions(m, f->max_seq))
+            printf("max seq    %lld at batch %lld (%d%% headroom; memory only: the model has %lld positions)\n",
+                   (long long)f->max_seq, (long long)o->wl.batch, hr, (long long)m->max_positions);
         else
             printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
                    (long long)o->wl.batch, hr);
@@ -657,7 +688,7 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
     print_components(o, f);
     print_figures(&f->r);
-    print_verdict(o, f);
+    print_verdict(o, m, f);
 }
 
 static void json_opt_bytes(struct json *j, const char *key, int64_t v)
@@ -681,6 +712,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "layers"); json_int(&j, m->layers);
     json_key(&j, "hidden"); json_int(&j, m->hidden);
     json_key(&j, "vocab"); json_int(&j, m->vocab);
+    json_key(&j, "max_positions"); /* max_seq is by memory: the model may take fewer */
+    if (m->max_positions > 0) json_int(&j, m->max_positions); else json_null(&j);
     json_obj_end(&j);
     json_key(&j, "workload"); json_obj_begin(&j);
     json_key(&j, "mode"); json_str(&j, est_mode_name(o->wl.mode));
@@ -816,6 +849,7 @@ int cmd_estimate(int argc, char **argv)
         (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)) ||
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
+    note_length(&o, &m);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
     f.precision_model = est_precision_model(&m, &o.wl);

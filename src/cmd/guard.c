@@ -59,6 +59,9 @@ static int parse_budget(const struct opt_spec *o, const char *val, void *dst, si
 {
     if (units_parse_size_arg(val, dst) < 0 || *(int64_t *)dst <= 0)
         return oomlab_err_set(err, "--%s '%s': expected a size such as 70GiB or 24GB", o->name, val);
+    if (units_size_arg_bare_small(val, *(int64_t *)dst)) /* "--budget 70" is not 70 bytes */
+        return oomlab_err_set(err, "--%s '%s': a bare number is bytes (%s B); give a unit, e.g. %sGiB",
+                              o->name, val, val, val);
     return 0;
 }
 

@@ -173,6 +173,11 @@ static int check_cli(struct probe_cli *cli)
                                cli->param, cli->param, cli->param);
     if (has_placeholder(cli, "steps") && cli->steps < 0)
         return cmd_usage_error("probe", "the command has {steps} but no --steps was given");
+    if (!has_placeholder(cli, "steps") && cli->steps >= 0) /* it was silently ignored */
+        return cmd_usage_error("probe", "--steps %ld: the command has no {steps}, so each trial would run "
+                                        "as long as the command does; write {steps} where the step count "
+                                        "goes (e.g. --max-steps={steps})",
+                               cli->steps);
     if (cli->search.max >= 0 && cli->search.max < cli->search.min)
         return cmd_usage_error("probe", "--max %ld is below --min %ld", cli->search.max,
                                cli->search.min);
@@ -461,15 +466,22 @@ static int claim_probe_number(const struct probe_cli *cli, unsigned long *number
     return oomlab_err_set(err, "no free probe number in %s after probe%03lu", logs, first);
 }
 
-/* The card's capacity before any trial: the chosen GPU, or the smallest. */
-static int64_t nvml_capacity(int gpu)
+/* The card's capacity before any trial: the chosen GPU, or the smallest.
+ * *missing: NVML answers and has no GPU --gpu (every trial would sample
+ * nothing and the answer would silently fall back to 15% off the count). */
+static int64_t nvml_capacity(int gpu, unsigned *count_out, bool *missing)
 {
     struct nvml *nv;
     struct oomlab_err err;
+    *missing = false;
     if (nvml_open(&nv, &err) < 0) return -1;
     unsigned count = 0;
     int64_t cap = -1;
-    if (nvml_count(nv, &count, &err) == 0)
+    if (nvml_count(nv, &count, &err) == 0) {
+        *count_out = count;
+        *missing = gpu >= 0 && (unsigned)gpu >= count;
+    }
+    if (!*missing)
         for (unsigned i = 0; i < count; i++) {
             struct nvml_gpu g;
             if ((gpu >= 0 && (unsigned)gpu != i) || nvml_gpu(nv, i, &g, &err) < 0) continue;
@@ -616,7 +628,9 @@ static int render_text(const struct probe_cli *cli, const struct probe_result *r
     if (r->stop == PROBE_STOP_FOUND) print_recommended(cli, r);
     printf("trials: %zu", r->n_trials);
     if (cli->search.max >= 0)
-        printf(" (at most %d by doubling/bisection)", probe_trial_bound(cli->search.min, cli->search.max));
+        /* a reference, not a bound on this search: peaks that guess past a
+         * transient can cost more (11 against 9 on simtrain, --max 128) */
+        printf(" (blind bisection: at most %d)", probe_trial_bound(cli->search.min, cli->search.max));
     printf("\n");
     if (r->stop == PROBE_STOP_FAILED || r->stop == PROBE_STOP_INTERRUPTED) {
         const struct probe_trial *t = &r->trials[r->stop_trial];
@@ -752,7 +766,14 @@ int cmd_probe(int argc, char **argv)
         return rc;
     }
     struct oomlab_err err = {{0}};
-    struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu)};
+    unsigned gpus = 0;
+    bool gpu_missing;
+    struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu, &gpus, &gpu_missing)};
+    if (gpu_missing) {
+        free(cli.config_text);
+        return cmd_usage_error("probe", "--gpu %d: NVML sees %u GPU%s; the index is NVML's (nvidia-smi's)",
+                               cli.gpu, gpus, gpus == 1 ? "" : "s");
+    }
     if (claim_probe_number(&cli, &ctx.number, &err) < 0) {
         free(cli.config_text);
         return cmd_fail("probe", &err, EXIT_ERROR);

@@ -181,8 +181,9 @@ static void print_gpu(const struct gpusnap_gpu *g, bool color)
             printf(" (%s of it held by PIDs /proc cannot see)", bytes(g->hidden, hid, sizeof hid));
         printf("\n");
     } else if (g->unaccounted < 0) {
-        printf("  not accounted for by any visible process: unknown (NVML gives no per-process "
-               "figure for some)\n");
+        printf("  not accounted for by any visible process: unknown (%s)\n",
+               g->gpu.used < 0 ? "NVML reports no memory figures for this GPU"
+                               : "NVML gives no per-process figure for some");
     }
     for (size_t i = 0; i < g->n_procs; i++) {
         const struct gpusnap_proc *p = &g->procs[i];
@@ -524,9 +525,11 @@ int cmd_ps(int argc, char **argv)
         rc = do_kill(nv, &s, &o);
     } else {
         rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;
+        int write_errno = errno;
         for (size_t i = 0; i < s.n; i++)
             if (!s.gpus[i].ok || !s.gpus[i].procs_ok) rc = EXIT_ERROR;
-        if (rc == EXIT_ERROR && ferror(stdout)) fprintf(stderr, "oomlab ps: cannot write output\n");
+        if (rc == EXIT_ERROR && ferror(stdout))
+            fprintf(stderr, "oomlab ps: cannot write the output: %s\n", strerror(write_errno));
     }
     gpusnap_release(&s);
     nvml_close(nv);

@@ -154,6 +154,29 @@ static void set_substitutions(struct run_args *a)
     a->o.n_subst = a->n_sets;
 }
 
+/* A {NAME} in the command that no --set names reaches the command as
+ * written ("--bs {bacth}"): name the first few, so a typo is not found
+ * by the training script's argument parser. ${NAME} (shell) and braces
+ * around anything but a key name (JSON, format strings) are left alone. */
+static void unmatched_placeholders(const struct run_args *a)
+{
+    int said = 0;
+    for (size_t w = 0; a->o.argv[w] && said < 3; w++) {
+        for (const char *p = strchr(a->o.argv[w], '{'); p && said < 3; p = strchr(p + 1, '{')) {
+            size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+            if (n == 0 || n >= sizeof a->keys[0] || p[1 + n] != '}') continue;
+            if (p > a->o.argv[w] && p[-1] == '$') continue;
+            bool known = n == 6 && !strncmp(p + 1, "config", 6);
+            for (size_t i = 0; i < a->n_sets && !known; i++)
+                known = strlen(a->keys[i]) == n && !strncmp(p + 1, a->keys[i], n);
+            if (known) continue;
+            fprintf(stderr, "oomlab run: note: the command's {%.*s} matches no --set key: it is passed as written\n",
+                    (int)n, p + 1);
+            said++;
+        }
+    }
+}
+
 /* Unknown keys get a did-you-mean; and, once, whether --set reaches the
  * command at all. */
 static void set_warnings(const struct run_args *a)
@@ -174,6 +197,7 @@ static void set_warnings(const struct run_args *a)
         fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
                         "record (configs/ID.yaml, runs.csv), not what runs\n",
                 record_only < a->n_sets ? " and not every {KEY}" : " or {KEY}");
+    unmatched_placeholders(a);
 }
 
 /* Config file, then --set on top, in the file's own schema; the ledger's

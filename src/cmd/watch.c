@@ -486,7 +486,7 @@ static int run_loop(struct watch *w)
     while (!stop_signal) {
         if (tick(w, &err) < 0) {
             rc = w->reader_gone ? EXIT_OK : EXIT_ERROR;
-            if (rc) fprintf(stderr, "\noomlab watch: %s; stopping\n", err.msg);
+            if (rc) fprintf(stderr, "%soomlab watch: %s; stopping\n", w->tty ? "\n" : "", err.msg);
             break;
         }
         if (w->o.count && w->ticks >= w->o.count) break;

@@ -3,6 +3,9 @@
 #include "lib/opt.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -241,10 +244,30 @@ int opt_string(const struct opt_spec *o, const char *val, void *dst, size_t size
     return 0;
 }
 
+/* The largest value a field of size bytes with table maximum max holds. */
+static long long int_ceiling(long long max, size_t size)
+{
+    return size == sizeof(int) && max > INT_MAX ? INT_MAX : max;
+}
+
+/* A well-formed whole number above what the field takes: '--seq
+ * 99999999999999999999' is not "expected a whole number of at least 1". */
+static bool too_large(const char *val, long long max, size_t size)
+{
+    if (!val || !*val || *val == '-') return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (end == val || *end != '\0') return false;
+    return errno == ERANGE || v > int_ceiling(max, size);
+}
+
 int opt_int(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
     long long v;
     if (units_parse_int(val ? val : "", o->min, o->max, &v) == 0 && store_int(dst, size, v) == 0) return 0;
+    if (o->max >= LLONG_MAX / 8 && too_large(val, o->max, size))
+        return oomlab_err_set(err, "--%s '%s': too large a number", o->name, val);
     if (o->max >= LLONG_MAX / 8)
         return oomlab_err_set(err, "--%s '%s': expected a whole number of at least %lld", o->name,
                               val ? val : "", o->min);

@@ -104,6 +104,12 @@ int units_parse_size_arg(const char *s, int64_t *bytes)
     return 0;
 }
 
+bool units_size_arg_bare_small(const char *s, int64_t bytes)
+{
+    if (!s || !*s || bytes <= 0 || bytes >= ((int64_t)1 << 20)) return false;
+    return strspn(s, "0123456789.") == strlen(s);
+}
+
 /* Units a duration may carry, in milliseconds; "" is the bare number. */
 static const struct {
     const char *suffix;

@@ -28,6 +28,10 @@ size_t units_parse_size(const char *s, size_t len, enum units_base base, int64_t
 /* Whole string must be a size ("80GiB", "24 GB", "1024"); a bare number is
  * bytes. Returns 0 or -1. Decimal labels are 1000-based here (user input). */
 int units_parse_size_arg(const char *s, int64_t *bytes);
+/* A bare number (digits, no unit) under 1 MiB given as a memory size:
+ * "--capacity 24" is 24 GiB to the person who typed it and 24 bytes to
+ * units_parse_size_arg, so options refuse it and ask for a unit. */
+bool units_size_arg_bare_small(const char *s, int64_t bytes);
 
 /* Durations, one rule for every flag (oomlab(1), DURATIONS): digits with an
  * optional fraction ("0.5", ".5", "5.") and an optional unit, ms, s, m or h;

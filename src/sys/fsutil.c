@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,22 @@ int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
     return 0;
 }
 
+static bool is_device(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 /* Why we refuse, in words; errno is kept for the caller. */
 static int refuse(const char *path, int e, struct oomlab_err *err)
 {
     if (e == ELOOP)
         oomlab_err_set(err, "refusing to write %s: it is a symbolic link (oomlab never writes "
                             "through one, the data would land in its target); remove the link",
+                       path);
+    else if (e == EINVAL && is_device(path)) /* never advise removing /dev/full */
+        oomlab_err_set(err, "refusing to write %s: it is a device, not a regular file; name a "
+                            "regular file instead",
                        path);
     else if (e == EINVAL)
         oomlab_err_set(err, "refusing to write %s: not a regular file (a FIFO, device or "
@@ -145,8 +156,34 @@ static void fsync_parent(const char *path)
     }
 }
 
+/* rename(2) replaces whatever has the name: only a regular file, a symbolic
+ * link (the link itself, never its target) or a new name may be replaced,
+ * never a device, FIFO or socket (`report -o /dev/full` run as root turned
+ * the device into a file). */
+static int replaceable(const char *path, struct oomlab_err *err)
+{
+    static const struct {
+        mode_t type;
+        const char *words;
+    } kinds[] = {
+        {S_IFIFO, "a FIFO"},
+        {S_IFCHR, "a character device"},
+        {S_IFBLK, "a block device"},
+        {S_IFDIR, "a directory"},
+        {S_IFSOCK, "a socket"},
+    };
+    struct stat st;
+    if (lstat(path, &st) < 0) return errno == ENOENT ? 0 : oomlab_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return 0;
+    const char *words = "not a regular file";
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((st.st_mode & S_IFMT) == kinds[i].type) words = kinds[i].words;
+    return oomlab_err_set(err, "refusing to replace %s: it is %s; give a regular file or a new name", path, words);
+}
+
 int fsutil_write_atomic(const char *path, const void *data, size_t len, struct oomlab_err *err)
 {
+    if (replaceable(path, err) < 0) return -1;
     char tmp[PATH_MAX];
     int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     if (n < 0 || (size_t)n >= sizeof tmp) return oomlab_err_set(err, "%s: path too long", path);
@@ -156,6 +193,10 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     int e = 0;
     if (write_all(fd, data, len) < 0 || fsync(fd) < 0) e = errno;
     if (close(fd) < 0 && !e) e = errno;
+    if (!e && replaceable(path, err) < 0) { /* it changed while we wrote */
+        unlink(tmp);
+        return -1;
+    }
     if (!e && rename(tmp, path) < 0) e = errno;
     if (e) {
         unlink(tmp);

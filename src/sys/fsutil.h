@@ -20,7 +20,10 @@ int fsutil_mkdir_p(const char *path, struct oomlab_err *err);
 
 /* Replace path with data: write PATH.tmp.PID, fsync, rename over path,
  * fsync the directory. On failure the temp file is removed and path is
- * untouched (a full disk leaves the old file or no file, never half a file). */
+ * untouched (a full disk leaves the old file or no file, never half a file).
+ * Only a regular file, a symbolic link (the link, not its target) or a new
+ * name is replaced: a FIFO, device, socket or directory at path is refused
+ * (checked before writing and again before the rename) and left as it was. */
 int fsutil_write_atomic(const char *path, const void *data, size_t len, struct oomlab_err *err);
 
 /* Read up to size-1 bytes of a small kernel file (/proc, /sys: their size

@@ -339,13 +339,27 @@ static void notice(const struct runexec_opts *o, const char *what, const char *w
     if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
 }
 
+/* --gpu (or the launcher's local rank) naming a GPU NVML does not have would
+ * give a CSV of empty rows and a summary blaming the interval: say so. */
+static bool gpu_missing(struct nvml *nv, int gpu, struct oomlab_err *e)
+{
+    unsigned count = 0;
+    if (gpu < 0 || nvml_count(nv, &count, NULL) < 0 || (unsigned)gpu < count) return false;
+    char range[32] = "index 0";
+    if (count > 1) snprintf(range, sizeof range, "indices 0-%u", count - 1);
+    oomlab_err_set(e, "--gpu %d: NVML sees %u GPU%s (%s); the index is NVML's (nvidia-smi's), "
+                      "which CUDA_VISIBLE_DEVICES does not renumber",
+                   gpu, count, count == 1 ? "" : "s", range);
+    return true;
+}
+
 static void sampler_open(struct sampler *s, const struct runexec_opts *o, const struct paths *p,
                          pid_t pid, const char *command)
 {
     struct oomlab_err e = {{0}};
     unsigned gpu = o->gpu >= 0 ? (unsigned)o->gpu : 0;
     memset(s, 0, sizeof *s);
-    if (nvml_open(&s->nv, &e) < 0 ||
+    if (nvml_open(&s->nv, &e) < 0 || gpu_missing(s->nv, o->gpu, &e) ||
         memlog_open(&s->ml, s->nv, p->mem, &gpu, o->gpu >= 0 ? 1 : 0, pid, command, &e) < 0) {
         if (s->nv) nvml_close(s->nv);
         s->nv = NULL;

@@ -40,8 +40,13 @@ int snapfile_load(const char *path, size_t memory_limit, struct snapshot *s,
                   struct oomlab_err *err)
 {
     struct stat st;
+    if (!strcmp(path, "-")) /* diagnose and lint read '-': say why this does not */
+        return oomlab_err_set(err, "-: a snapshot is not read from standard input (the reader "
+                                   "passes over the file twice): give the file's name");
     if (stat(path, &st) != 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
     if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
+    if (st.st_size == 0) /* not "truncated": nothing was written (a dump that failed?) */
+        return oomlab_err_set(err, "%s: empty file (0 bytes), not a snapshot", path);
     struct gz_src g = {gzopen(path, "rb"), path};
     if (!g.gz) return oomlab_err_set(err, "%s: %s", path, strerror(errno ? errno : ENOMEM));
     struct pickle_opts o = {.read = gz_read, .rewind = gz_rewind, .src = &g,

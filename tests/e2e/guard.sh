@@ -97,6 +97,10 @@ ln -s /etc/passwd evil.xml
 "$OOMLAB" guard -q --budget 30GiB --junit evil.xml -- "$SIM" --steps 1 >out 2>err; rc=$?
 check guard.junit-symlink-refused test "$rc" -eq 2 -a ! -e runs.csv
 check guard.junit-symlink-untouched test "$(readlink evil.xml)" = /etc/passwd
+# a device: refused, and the message must not tell the user to remove it
+"$OOMLAB" guard -q --budget 30GiB --junit /dev/null -- "$SIM" --steps 1 >out 2>err; rc=$?
+check guard.junit-device-refused test "$rc" -eq 2 -a -c /dev/null -a ! -e runs.csv
+check guard.junit-device-no-remove-advice test -n "$(grep 'is a device' err)" -a -z "$(grep 'remove it' err)"
 
 # completion offers guard and its options
 "$OOMLAB" completion bash > comp.bash

@@ -257,8 +257,22 @@ if [ -x "$SIM" ] && [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   probe FT_CAP=16384 -- --max 4096 --steps 2 -- "$SIM" --seq 512 --steps {steps} --config {config}
   why="exit $rc largest $(jget "$J" largest_fit), want $best; $(head -3 "$D/err")"
   check probe-simtrain-config test "$rc" = 0 -a "$(jget "$J" largest_fit)" = "$best"
+  # the text's trial count names blind bisection's bound as a reference, not
+  # as a bound on this search (it said "trials: 11 (at most 9 by ...)")
+  n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 24576
+  NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 128 -- "$SIM" --batch {batch} > "$D/out" 2> "$D/err"; rc=$?
+  why="exit $rc; $(grep '^trials' "$D/out")"
+  check probe-trials-line test "$rc" = 0 -a -n "$(grep -E '^trials: [0-9]+ \(blind bisection: at most 9\)$' "$D/out")"
 else
   echo "not ok probe-simtrain: simtrain or the fake NVML not built"
+fi
+
+# --gpu naming a GPU the card lacks: a usage error before any trial, not a
+# probe whose trials sample nothing and whose answer is 15% off the count.
+if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
+  probe -- --gpu 7 --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err"); $(ls "$D" | tr '\n' ' ')"
+  check probe-gpu-missing test "$rc" = 2 -a -n "$(grep -- '--gpu 7: NVML sees 1 GPU' "$D/err")" -a ! -e "$D/runs.csv"
 fi
 
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.

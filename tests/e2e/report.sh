@@ -149,3 +149,10 @@ check report.unknown-run-exit2 test "$rc" -eq 2
 check report.unknown-run-says grep -q "no run 'nosuch'" err
 "$OOMLAB" report --svg pie > /dev/null 2>err; check report.bad-svg-exit2 test $? -eq 2
 "$OOMLAB" report -o /nonexistent/dir/r.html > /dev/null 2>err; check report.unwritable-exit3 test $? -eq 3
+# -o naming a FIFO or a directory: refused, left as it was (the rename
+# replaced them; as root, report -o /dev/full turned the device into a file)
+mkfifo fifo.html; mkdir dir.html
+"$OOMLAB" report -o fifo.html > /dev/null 2>err; rc=$?
+check report.fifo-refused-exit3 test "$rc" -eq 3 -a -p fifo.html -a -n "$(grep 'refusing to replace fifo.html: it is a FIFO' err)"
+"$OOMLAB" report -o dir.html > /dev/null 2>err; rc=$?
+check report.dir-refused-exit3 test "$rc" -eq 3 -a -d dir.html

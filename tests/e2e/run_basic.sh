@@ -188,3 +188,20 @@ fresh baddir
 : > afile
 "$OOMLAB" run -q --dir afile -- true 2>err.txt; rc=$?
 check run.dir-not-a-directory-2 test "$rc" -eq 2 -a -n "$(grep 'not a directory' err.txt)"
+
+# --- --gpu naming a GPU the card does not have: said, not blamed on the interval ---
+fresh gpu-missing
+mkdir -p card/procs; echo "0 25769803776 536870912 35 NVIDIA GeForce RTX 4090" > card/gpus
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card \
+  "$OOMLAB" run -q --id g7 --gpu 7 -- true 2>err.txt; rc=$?
+check run.gpu-missing-exit0 test "$rc" -eq 0
+check run.gpu-missing-said grep -q 'GPU memory not sampled: --gpu 7: NVML sees 1 GPU (index 0)' err.txt
+check run.gpu-missing-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
+check run.gpu-missing-notes test "$(csv_field runs.csv g7 notes)" = "memory not sampled"
+
+# --- a {NAME} that no --set names reaches the command as written: said ---
+fresh placeholder-typo
+"$OOMLAB" run -q --id t --set batch_size=4 -- echo --bs {batch_sise} '{"json": 1}' '${HOME}' {batch_size} 2>err.txt
+check run.placeholder-typo-said grep -q 'the command.s {batch_sise} matches no --set key: it is passed as written' err.txt
+check run.placeholder-typo-only-it test "$(grep -c 'matches no --set key' err.txt)" -eq 1
+check run.placeholder-typo-passed test "$(cat logs/t.log)" = '--bs {batch_sise} {"json": 1} ${HOME} 4'

@@ -143,7 +143,7 @@ for f in "$W/evil.pickle" "$W/evil2.pickle"; do
 done
 for f in truncated:truncated reduce:refused global:GLOBAL deep:'nested deeper' \
          huge-length:'memory limit' unknown-opcode:'unknown opcode' memo-unset:'before it is stored' \
-         not-a-snapshot:'not a memory snapshot' protocol0:'protocol 2 or later' empty:truncated; do
+         not-a-snapshot:'not a memory snapshot' protocol0:'protocol 2 or later' empty:'empty file (0 bytes)'; do
   name=${f%%:*} want=${f#*:}
   "$OOMLAB" snapshot "$S/$name.pickle" > "$W/h.out" 2> "$W/h.err"; rc=$?
   why="exit $rc; $(cat "$W/h.err")"

@@ -1,6 +1,7 @@
 /* Unit tests for lib/opt: a table becomes the getopt_long array, the --help
  * lines and a parse that stores each value where the table says; the
  * shared validators refuse with the one message every command prints. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +118,31 @@ static void test_parse_stores_values(void **state)
     assert_int_equal(parse(&c, &first, &err, help), OPT_HELP_ASKED);
 }
 
+/* A well-formed number over an unbounded field's range is "too large", not
+ * "expected a whole number of at least 1" (estimate --seq 99999999999999999999). */
+static void test_int_too_large(void **state)
+{
+    (void)state;
+    struct oomlab_err err;
+    long wide = 0;
+    int narrow = 0;
+    const struct opt_spec big = {.name = "max", .min = 1, .max = LLONG_MAX / 4};
+    assert_int_equal(opt_int(&big, "99999999999999999999", &wide, sizeof wide, &err), -1);
+    assert_string_equal(err.msg, "--max '99999999999999999999': too large a number");
+    assert_int_equal(opt_int(&big, "3000000000000000000", &wide, sizeof wide, &err), -1);
+    assert_string_equal(err.msg, "--max '3000000000000000000': too large a number");
+    assert_int_equal(opt_int(&big, "3000000000", &narrow, sizeof narrow, &err), -1); /* over INT_MAX */
+    assert_string_equal(err.msg, "--max '3000000000': too large a number");
+    assert_int_equal(opt_int(&big, "0", &wide, sizeof wide, &err), -1);
+    assert_string_equal(err.msg, "--max '0': expected a whole number of at least 1");
+    assert_int_equal(opt_int(&big, "-99999999999999999999", &wide, sizeof wide, &err), -1);
+    assert_string_equal(err.msg, "--max '-99999999999999999999': expected a whole number of at least 1");
+    assert_int_equal(opt_int(&big, "1e99", &wide, sizeof wide, &err), -1);
+    assert_string_equal(err.msg, "--max '1e99': expected a whole number of at least 1");
+    assert_int_equal(opt_int(&big, "12", &wide, sizeof wide, &err), 0);
+    assert_int_equal(wide, 12);
+}
+
 /* Each failure: one message, naming the option and the value. */
 static void expect_failure(const char *const *words, const char *msg)
 {
@@ -223,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_help_text),
         cmocka_unit_test(test_parse_stores_values),
         cmocka_unit_test(test_shared_messages),
+        cmocka_unit_test(test_int_too_large),
         cmocka_unit_test(test_set_list_is_capped),
         cmocka_unit_test(test_int_flags_and_groups),
     };

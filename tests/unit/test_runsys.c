@@ -403,6 +403,19 @@ static void test_fsutil_no_follow(void **state)
     assert_int_equal(fsutil_read(target, 100, &data, &len, NULL, &err), 0);
     assert_string_equal(data, "keep");
     free(data);
+    /* ... and never renames over a FIFO, a device or a directory
+     * (report -o /dev/full as root replaced the device with a file) */
+    struct stat st;
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(fsutil_write_atomic(fifo, "new", 3, &err), -1);
+    assert_non_null(strstr(err.msg, "a FIFO"));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    snprintf(fifo, sizeof fifo, "%s/a", dir);
+    assert_int_equal(fsutil_write_atomic(fifo, "new", 3, &err), -1);
+    assert_non_null(strstr(err.msg, "a directory"));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
 }
 
 int main(void)

@@ -55,6 +55,14 @@ static void test_args(void **state)
     assert_int_equal(units_parse_size_arg("80GiB", &b), 0);
     assert_int_equal(b, 85899345920);
     assert_int_equal(units_parse_size_arg("80 GiB x", &b), -1);
+    /* "--capacity 24" is 24 bytes to the parser: flagged for a unit */
+    assert_int_equal(units_parse_size_arg("24", &b), 0);
+    assert_true(units_size_arg_bare_small("24", b));
+    assert_true(units_size_arg_bare_small("0.5", 1));
+    assert_false(units_size_arg_bare_small("24GiB", (int64_t)24 << 30));
+    assert_false(units_size_arg_bare_small("512KiB", 512 << 10)); /* a unit: meant */
+    assert_false(units_size_arg_bare_small("85899345920", 85899345920)); /* bytes, plainly */
+    assert_false(units_size_arg_bare_small("0", 0));
     assert_int_equal(units_parse_duration_ms("500ms", &ms), 0);
     assert_int_equal(ms, 500);
     assert_int_equal(units_parse_duration_ms("10m", &ms), 0);
