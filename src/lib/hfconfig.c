@@ -20,28 +20,37 @@ static const struct {
     {"RefinedWebModel", EST_FAM_FALCON, 1}, {"bloom", EST_FAM_BLOOM, 1},
     {"bert", EST_FAM_BERT, 1},      {"roberta", EST_FAM_ROBERTA, 1}, {"t5", EST_FAM_T5, 1},
     {"mt5", EST_FAM_T5, 0},         {"qwen", EST_FAM_QWEN, 0},
+    /* Qwen3Config's default is untied; the 0.6B-4B configs state true */
+    {"qwen3", EST_FAM_QWEN3, 0},
+    /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
+     * from ...roberta"), a 250k vocabulary */
+    {"xlm-roberta", EST_FAM_ROBERTA, 1},
+    {"distilbert", EST_FAM_DISTILBERT, 1},
 };
 
+#define FIELD_KEYS 5
 struct field {
-    const char *keys[4];
+    const char *keys[FIELD_KEYS];
     size_t off;
 };
 
+/* The first key present wins; DistilBERT's own names (n_layers, dim,
+ * n_heads, hidden_dim: DistilBertConfig) come last. */
 #define OFF(f) offsetof(struct est_model, f)
 static const struct field fields[] = {
-    {{"num_hidden_layers", "n_layer", "num_layers", NULL}, OFF(layers)},
-    {{"num_decoder_layers", NULL, NULL, NULL}, OFF(decoder_layers)},
-    {{"hidden_size", "n_embd", "d_model", NULL}, OFF(hidden)},
-    {{"num_attention_heads", "n_head", "num_heads", NULL}, OFF(heads)},
-    {{"num_key_value_heads", "num_kv_heads", NULL, NULL}, OFF(kv_heads)},
-    {{"head_dim", "d_kv", NULL, NULL}, OFF(head_dim)},
-    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff"}, OFF(ffn)},
-    {{"vocab_size", NULL, NULL, NULL}, OFF(vocab)},
-    {{"max_position_embeddings", "n_positions", NULL, NULL}, OFF(max_positions)},
-    {{"num_local_experts", NULL, NULL, NULL}, OFF(experts)},
-    {{"num_experts_per_tok", NULL, NULL, NULL}, OFF(experts_per_token)},
-    {{"sliding_window", NULL, NULL, NULL}, OFF(sliding_window)},
-    {{"word_embed_proj_dim", NULL, NULL, NULL}, OFF(embed_proj)},
+    {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers)},
+    {{"num_decoder_layers", NULL}, OFF(decoder_layers)},
+    {{"hidden_size", "n_embd", "d_model", "dim", NULL}, OFF(hidden)},
+    {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads)},
+    {{"num_key_value_heads", "num_kv_heads", NULL}, OFF(kv_heads)},
+    {{"head_dim", "d_kv", NULL}, OFF(head_dim)},
+    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn)},
+    {{"vocab_size", NULL}, OFF(vocab)},
+    {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions)},
+    {{"num_local_experts", NULL}, OFF(experts)},
+    {{"num_experts_per_tok", NULL}, OFF(experts_per_token)},
+    {{"sliding_window", NULL}, OFF(sliding_window)},
+    {{"word_embed_proj_dim", NULL}, OFF(embed_proj)},
 };
 
 static void line_col(const char *text, size_t off, long *line, long *col)
@@ -87,7 +96,7 @@ static int get_dim(json_object *root, const struct field *f, const char *file, c
                    size_t len, int64_t *out, struct oomlab_err *err)
 {
     char lit[48];
-    for (int k = 0; k < 4 && f->keys[k]; k++) {
+    for (int k = 0; k < FIELD_KEYS && f->keys[k]; k++) {
         json_object *v;
         if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
         if (json_object_is_type(v, json_type_double)) {
@@ -245,7 +254,8 @@ static void family_flags(json_object *root, struct est_model *m)
     const char *ff = get_str(root, "feed_forward_proj");
     if (m->family == EST_FAM_T5 && ff) m->mlp_kind = strncmp(ff, "gated", 5) == 0 ? 2 : 1;
     if (m->family == EST_FAM_FALCON && !m->kv_heads && get_bool(root, "multi_query", 1)) m->kv_heads = 1;
-    if (m->family == EST_FAM_QWEN2 && !get_bool(root, "use_sliding_window", 0)) m->sliding_window = 0;
+    if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3) && !get_bool(root, "use_sliding_window", 0))
+        m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
     /* Qwen-1: ffn_hidden_size counts both SwiGLU branches (w1, w2 of half
