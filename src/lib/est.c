@@ -1175,6 +1175,16 @@ static long double qk_norm_bytes(const struct calc *c)
     return (4 + (c->full ? c->a : 0)) * (c->qd + c->kvd) + 4 * heads;
 }
 
+/* What the family's own modelling code adds to a block's saved set, in
+ * words (--explain's activations line). */
+static const char *family_act_note(const struct calc *c)
+{
+    if (act_saves(c) > 1) return "; HF's Python gelu_new keeps 4 ffn-sized tensors";
+    if (c->f->qk_norm) return "; q_norm/k_norm keep fp32 q, k (and the normalized ones when they train)";
+    if (c->f->hidden_drops == 1 && c->hdrop) return "; one hidden dropout per block (after the MLP)";
+    return "";
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -2853,7 +2863,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
+             family_act_note(c),
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
