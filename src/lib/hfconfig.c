@@ -22,6 +22,10 @@ static const struct {
     {"mt5", EST_FAM_T5, 0},         {"qwen", EST_FAM_QWEN, 0},
     /* Qwen3Config's default is untied; the 0.6B-4B configs state true */
     {"qwen3", EST_FAM_QWEN3, 0},
+    /* Qwen3's attention over Mixtral's sparse block (router without bias, no
+     * shared expert: modeling_qwen3_moe.py@00d4b3d2); moe_layout checks every
+     * block is sparse */
+    {"qwen3_moe", EST_FAM_QWEN3, 0},
     /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
@@ -47,7 +51,7 @@ static const struct field fields[] = {
     {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn)},
     {{"vocab_size", NULL}, OFF(vocab)},
     {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions)},
-    {{"num_local_experts", NULL}, OFF(experts)},
+    {{"num_local_experts", "num_experts", NULL}, OFF(experts)},
     {{"num_experts_per_tok", NULL}, OFF(experts_per_token)},
     {{"sliding_window", NULL}, OFF(sliding_window)},
     {{"word_embed_proj_dim", NULL}, OFF(embed_proj)},
@@ -271,6 +275,33 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
 }
 
+/* Qwen3-MoE: the experts are moe_intermediate_size wide (intermediate_size is
+ * the dense MLP's, used only by dense blocks). A block is sparse unless
+ * listed in mlp_only_layers or off decoder_sparse_step (Qwen3MoeDecoderLayer);
+ * oomlab models every block alike, so a config with dense blocks is refused
+ * (-1 with err), not estimated as all-sparse or all-dense. */
+static int moe_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                      struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "qwen3_moe") != 0) return 0;
+    int64_t step = 1, ffn = 0;
+    if (json_object_object_get_ex(root, "decoder_sparse_step", &v) && json_object_is_type(v, json_type_int))
+        step = json_object_get_int64(v);
+    bool dense_listed = json_object_object_get_ex(root, "mlp_only_layers", &v) &&
+                        json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0;
+    if (json_object_object_get_ex(root, "moe_intermediate_size", &v) && json_object_is_type(v, json_type_int))
+        ffn = json_object_get_int64(v);
+    if (!m->experts || step != 1 || dense_listed || ffn < 1 || ffn > (1LL << 22))
+        return oomlab_err_set(err, "%s: a qwen3_moe config with %s is not modelled (oomlab needs every block "
+                                   "sparse: num_experts, moe_intermediate_size, decoder_sparse_step 1, no "
+                                   "mlp_only_layers); pass --arch qwen3 and the dimensions",
+                              file, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
+                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size");
+    m->ffn = ffn;
+    return 0;
+}
+
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
                    struct hfconfig_quant *q, struct oomlab_err *err)
 {
@@ -299,6 +330,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
+        else if (moe_layout(root, file, type, m, err)) rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);
     json_object_put(root);

@@ -67,6 +67,12 @@ static const struct model_preset presets[] = {
     M("qwen3-8b", "Qwen3 8B", QWEN3, 36, 4096, 32, 8, 128, 12288, 151936, 0, false),
     M("qwen3-14b", "Qwen3 14B", QWEN3, 40, 5120, 40, 8, 128, 17408, 151936, 0, false),
     M("qwen3-32b", "Qwen3 32B (64 heads of 128 on 5120)", QWEN3, 64, 5120, 64, 8, 128, 25600, 151936, 0, false),
+    /* Qwen3-MoE: Lightning-AI/litgpt:litgpt/config.py@26857050 (its copy of
+     * Qwen/Qwen3-30B-A3B's config.json: 128 experts of 768, 8 per token);
+     * untied: 30,532,122,624 params, the "30.5B in total" of
+     * https://apxml.com/models/qwen3-30b-a3b (tied would be 30.2B) */
+    {"qwen3-30b-a3b", "Qwen3 30B-A3B (128 experts of 768, 8 per token)",
+     {"qwen3-30b-a3b", EST_FAM_QWEN3, 48, 0, 2048, 32, 4, 128, 768, 151936, 0, 0, 128, 8, 0, 0, false, 0}},
     M("gemma-2b", "Gemma 2B (MQA, 256k vocab)", GEMMA, 18, 2048, 8, 1, 256, 16384, 256000, 0, true),
     M("gemma-7b", "Gemma 7B", GEMMA, 28, 3072, 16, 16, 256, 24576, 256000, 0, true),
     {"gemma-2-9b", "Gemma 2 9B (alternating 4k sliding window)",

@@ -226,10 +226,46 @@ static void test_qwen3(void **state)
     assert_true(m.tied_embeddings);
     assert_int_equal(m.dropout, 2);
     assert_int_equal(params_of(&m), 596049920); /* the 0.6B preset's count */
-    /* the MoE sibling is another family: refused, not guessed as dense */
-    assert_int_equal(parse("{\"model_type\": \"qwen3_moe\", \"hidden_size\": 2048, \"num_experts\": 128}", &m, &err),
+    /* Qwen2-MoE (a shared expert beside the routed ones) is not modelled:
+     * refused, not guessed as a Qwen3 or a dense Qwen2 */
+    assert_int_equal(parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048, \"num_experts\": 60}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"qwen3_moe\" is not one oomlab knows"));
+    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not one oomlab knows"));
+}
+
+/* Qwen3-MoE (model_type "qwen3_moe"): Qwen3-30B-A3B's dimensions as
+ * Lightning-AI/litgpt:litgpt/config.py@26857050 copies them from its
+ * config.json, under the keys Qwen3MoeConfig reads (modeling_qwen3_moe.py
+ * @00d4b3d2: num_experts, num_experts_per_tok, moe_intermediate_size,
+ * decoder_sparse_step, mlp_only_layers; intermediate_size is the dense
+ * MLP's). Every block sparse: 30,532,122,624 params. A config with dense
+ * blocks is refused, not estimated as if every block were sparse. */
+static void test_qwen3_moe(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"Qwen3MoeForCausalLM\"],\n  \"decoder_sparse_step\": 1,\n"
+                      "  \"head_dim\": 128,\n  \"hidden_size\": 2048,\n  \"intermediate_size\": 6144,\n"
+                      "  \"mlp_only_layers\": [],\n  \"model_type\": \"qwen3_moe\",\n"
+                      "  \"moe_intermediate_size\": 768,\n  \"num_attention_heads\": 32,\n"
+                      "  \"num_experts\": 128,\n  \"num_experts_per_tok\": 8,\n  \"num_hidden_layers\": 48,\n"
+                      "  \"num_key_value_heads\": 4,\n  \"tie_word_embeddings\": false,\n"
+                      "  \"vocab_size\": 151936\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_QWEN3);
+    assert_int_equal(m.experts, 128);
+    assert_int_equal(m.experts_per_token, 8);
+    assert_int_equal(m.ffn, 768);
+    assert_int_equal(params_of(&m), 30532122624LL);
+    assert_int_equal(parse("{\"model_type\": \"qwen3_moe\", \"num_experts\": 128, \"moe_intermediate_size\": 768,"
+                           " \"mlp_only_layers\": [0, 1]}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "dense blocks (mlp_only_layers) is not modelled"));
+    assert_int_equal(parse("{\"model_type\": \"qwen3_moe\", \"num_experts\": 128, \"moe_intermediate_size\": 768,"
+                           " \"decoder_sparse_step\": 2}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "decoder_sparse_step"));
 }
 
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
@@ -344,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_unknown_model_type),
         cmocka_unit_test(test_qwen1),
         cmocka_unit_test(test_qwen3),
+        cmocka_unit_test(test_qwen3_moe),
         cmocka_unit_test(test_distilbert),
         cmocka_unit_test(test_xlm_roberta),
         cmocka_unit_test(test_quantization_config),
