@@ -373,10 +373,11 @@ double est_lora_dropout(const struct est_workload *wl);
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
- * bloom, bert, roberta, t5: tied; gpt_neox, llama, mistral, qwen2, mixtral,
- * phi, phi3: untied) — what explicit dimensions (--arch ...) start from.
- * est_model_finish likewise fills the family's default position-table rows
- * (gpt2 1024, opt 2048, bert/roberta 512). */
+ * bloom, bert, roberta, distilbert, t5: tied; gpt_neox, llama, mistral,
+ * qwen2, qwen3, mixtral, phi, phi3: untied) — what explicit dimensions
+ * (--arch ...) start from. est_model_finish likewise fills the family's
+ * default position-table rows (gpt2 1024, opt 2048, bert/roberta/distilbert
+ * 512). */
 bool est_family_tied_default(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
