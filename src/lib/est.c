@@ -267,6 +267,27 @@ static const struct fam fams[EST_FAM__COUNT] = {
                             .positions = 512,
                             .no_pooler = 1,
                             .hidden_drops = 1},
+    /* ELECTRA (model_type "electra", huggingface/transformers:src/
+     * transformers/models/electra/modeling_electra.py@014873b4): BERT's
+     * embeddings (token types included) and blocks ("Copied from ...bert"),
+     * no pooler; ElectraClassificationHead is dense h x h + out_proj, the
+     * generator's MLM head BERT's sizes. Only embedding_size == hidden_size
+     * (base, large): the small models' embeddings_project is not modelled
+     * and hfconfig refuses them. */
+    [EST_FAM_ELECTRA] = {.name = "electra",
+                         .qkv_bias = 1,
+                         .o_bias = 1,
+                         .mlp_bias = 1,
+                         .norms_per_layer = 2,
+                         .learned_pos = 1,
+                         .encoder = 1,
+                         .hidden_dropout = 1,
+                         .attn_dropout = 1,
+                         .ffn_mult = 4,
+                         .tied = 1,
+                         .positions = 512,
+                         .type_rows = 2,
+                         .no_pooler = 1},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -827,7 +848,7 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
         else if (wl && wl->head == EST_HEAD_CLS) {
             acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
-            if (f->no_pooler) /* DistilBERT's pre_classifier in the pooler's place */
+            if (f->no_pooler) /* DistilBERT's pre_classifier, ELECTRA's dense, in the pooler's place */
                 acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden);
         }
     }

@@ -30,6 +30,7 @@ static const struct {
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
     {"distilbert", EST_FAM_DISTILBERT, 1},
+    {"electra", EST_FAM_ELECTRA, 1},
 };
 
 #define FIELD_KEYS 5
@@ -302,6 +303,23 @@ static int moe_layout(json_object *root, const char *file, const char *type, str
     return 0;
 }
 
+/* ELECTRA: word, position and token-type tables are embedding_size wide
+ * (ElectraConfig's default 128) and projected to hidden_size when the two
+ * differ (embeddings_project): not modelled, so refused (-1 with err). */
+static int electra_layout(json_object *root, const char *file, const char *type, const struct est_model *m,
+                          struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "electra") != 0) return 0;
+    int64_t e = 128;
+    if (json_object_object_get_ex(root, "embedding_size", &v) && json_object_is_type(v, json_type_int))
+        e = json_object_get_int64(v);
+    if (e == m->hidden) return 0;
+    return oomlab_err_set(err, "%s: an electra config with embedding_size %lld != hidden_size %lld (embeddings_project) "
+                               "is not modelled; pass --arch electra and the dimensions",
+                          file, (long long)e, (long long)m->hidden);
+}
+
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
                    struct hfconfig_quant *q, struct oomlab_err *err)
 {
@@ -330,7 +348,8 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
-        else if (moe_layout(root, file, type, m, err)) rc = HFCONFIG_UNKNOWN_TYPE;
+        else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err))
+            rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);
     json_object_put(root);

@@ -102,6 +102,13 @@ static const struct model_preset presets[] = {
      * configuration_distilbert.py@06053b84) */
     M("distilbert-base-uncased", "DistilBERT base uncased (6 layers, no token types or pooler)", DISTILBERT, 6,
       768, 12, 0, 0, 3072, 30522, 512, true),
+    /* ELECTRA base discriminator: keras-team/keras-hub:keras_nlp/models/
+     * electra/electra_presets.py@04111518 states 12 layers and 109,482,240
+     * params for its backbone (which adds a pooler): BERT-base's shape
+     * (768 wide, 12 heads, 3072, 30522 tokens) is the one that counts that;
+     * HF's ElectraModel, without the pooler, 108,891,648 */
+    M("electra-base-discriminator", "ELECTRA base discriminator (BERT-base blocks, no pooler)", ELECTRA, 12, 768,
+      12, 0, 0, 3072, 30522, 512, true),
     {"t5-small", "T5 small (6+6 layers, ReLU MLP)",
      {"t5-small", EST_FAM_T5, 6, 6, 512, 8, 8, 64, 2048, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
     {"t5-base", "T5 base (12+12 layers)",

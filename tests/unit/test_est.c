@@ -74,6 +74,11 @@ static void test_new_family_param_counts(void **state)
     assert_int_equal(preset_params("distilbert-base-uncased", EST_HEAD_CLS), 66955010);
     assert_int_equal(preset_params("xlm-roberta-base", EST_HEAD_NONE), 278043648);
     assert_int_equal(277450752 + 590592 + 3 * 768, 278043648);
+    /* ELECTRA base: BERT-base without the pooler (keras-hub's backbone, with
+     * one, counts 109,482,240); its classification head is dense + out_proj */
+    assert_int_equal(preset_params("electra-base-discriminator", EST_HEAD_NONE), 108891648);
+    assert_int_equal(108891648 + 590592, 109482240);
+    assert_int_equal(preset_params("electra-base-discriminator", EST_HEAD_CLS), 108891648 + 590592 + 1538);
     /* models run as earlier families: Qwen2.5-7B (qwen2), SmolLM2-135M (llama) */
     assert_int_equal(preset_params("qwen2.5-7b", EST_HEAD_LM), 7615616512LL);
     assert_int_equal(preset_params("smollm2-135m", EST_HEAD_LM), 134515008);
@@ -144,6 +149,7 @@ static void test_explicit_dims_take_family_defaults(void **state)
         {"falcon-7b", true},    {"bloom-560m", true},     {"bert-base-uncased", true},
         {"roberta-base", true}, {"t5-small", true},       {"mixtral-8x7b", false},
         {"qwen3-8b", false},    {"distilbert-base-uncased", true}, {"xlm-roberta-base", true},
+        {"electra-base-discriminator", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct model_preset *p = models_find(cases[i].preset);

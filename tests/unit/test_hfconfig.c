@@ -296,6 +296,31 @@ static void test_distilbert(void **state)
     assert_int_equal(params_of(&m), 66362880);
 }
 
+/* ELECTRA (model_type "electra"): BERT's embeddings and blocks without a
+ * pooler (huggingface/transformers:src/transformers/models/electra/
+ * modeling_electra.py@014873b4). The keys ElectraConfig reads with the base
+ * discriminator's values (src/lib/models.c's preset and its source); its
+ * ElectraModel counts 108,891,648. A config whose embedding_size differs
+ * from hidden_size (the small models' embeddings_project) is refused, with
+ * the two sizes named. Before: refused as unknown. */
+static void test_electra(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"ElectraForPreTraining\"],\n  \"embedding_size\": 768,\n"
+                      "  \"hidden_size\": 768,\n  \"intermediate_size\": 3072,\n  \"max_position_embeddings\": 512,\n"
+                      "  \"model_type\": \"electra\",\n  \"num_attention_heads\": 12,\n  \"num_hidden_layers\": 12,\n"
+                      "  \"type_vocab_size\": 2,\n  \"vocab_size\": 30522\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_ELECTRA);
+    assert_int_equal(params_of(&m), 108891648);
+    assert_int_equal(parse("{\"model_type\": \"electra\", \"embedding_size\": 128, \"hidden_size\": 256,"
+                           " \"num_hidden_layers\": 12, \"num_attention_heads\": 4}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "embedding_size 128 != hidden_size 256"));
+}
+
 /* XLM-RoBERTa (model_type "xlm-roberta") is RoBERTa's code over a 250,002-
  * token vocabulary (keras-team/keras-hub:keras_nlp/models/xlm_roberta/
  * xlm_roberta_presets.py@0709f107: base 12 x 768, 12 heads, 3072); the
@@ -382,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_qwen3),
         cmocka_unit_test(test_qwen3_moe),
         cmocka_unit_test(test_distilbert),
+        cmocka_unit_test(test_electra),
         cmocka_unit_test(test_xlm_roberta),
         cmocka_unit_test(test_quantization_config),
     };
