@@ -58,6 +58,9 @@ struct fam {
                          * classifier has its own pre_classifier (h x h + h) instead */
     int hidden_drops;   /* hidden dropouts per block, each keeping a bool mask; 0 = 2 (after
                          * attention and after the MLP); DistilBERT 1 (after the MLP only) */
+    int norm_fp32_out;  /* Gemma 3's RMSNorm: (x.float() normalized) * (1 + w.float()), cast
+                         * after, so the normalized tensor a trained weight needs is fp32 */
+    int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -288,6 +291,24 @@ static const struct fam fams[EST_FAM__COUNT] = {
                          .positions = 512,
                          .type_rows = 2,
                          .no_pooler = 1},
+    /* Gemma 3 text (model_type "gemma3_text", huggingface/transformers:src/
+     * transformers/models/gemma3/modeling_gemma3.py@0018aa64): Gemma 2's four
+     * norms per block and GeGLU, q_norm/k_norm over head_dim (256), a
+     * sliding window on 5 layers of 6, tied head, logits in the model dtype.
+     * Gemma3RMSNorm keeps x.float(), the rsqrt and, for the weight's
+     * gradient, the fp32 normalized tensor (it multiplies by 1 + w in fp32
+     * and casts after: norm_fp32_out). */
+    [EST_FAM_GEMMA3] = {.name = "gemma3",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 4,
+                        .final_norm = 1,
+                        .softmax_fp32 = 1,
+                        .ffn_mult = 8,
+                        .tied = 1,
+                        .qk_norm = 1,
+                        .norm_fp32_out = 1,
+                        .window_every = 6},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1164,6 +1185,9 @@ static long double norm_bytes(const struct calc *c)
     /* autocast on 16-bit weights: layer_norm runs on an fp32 cast of its
      * input (autocast's fp32 list), and that cast is what it keeps */
     if (!c->f->rms) return (c->ac16 ? 4 : c->r) * h + 8;
+    /* Gemma 3: x.float() (the input itself when it is fp32), the rsqrt and
+     * the fp32 normalized tensor when the weight trains */
+    if (c->f->norm_fp32_out) return 4 * h + 4 + (c->full ? 4 * h : 0);
     if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
     return c->r * h + 4 + (c->full ? c->a * h : 0);
 }
@@ -1193,7 +1217,8 @@ static long double qk_norm_bytes(const struct calc *c)
 {
     if (!c->f->qk_norm) return 0;
     long double heads = (long double)c->m->heads + (long double)c->m->kv_heads;
-    return (4 + (c->full ? c->a : 0)) * (c->qd + c->kvd) + 4 * heads;
+    long double normed = c->full ? (c->f->norm_fp32_out ? 4 : c->a) : 0;
+    return (4 + normed) * (c->qd + c->kvd) + 4 * heads;
 }
 
 /* What the family's own modelling code adds to a block's saved set, in
@@ -1811,7 +1836,8 @@ static bool has_rope(enum est_family f)
     switch (f) {
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
-    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3: return true;
+    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
+    case EST_FAM_GEMMA3: return true;
     default: return false;
     }
 }
@@ -2290,6 +2316,8 @@ static long double windowed(const struct calc *c, long double pos)
 {
     long double win = (long double)c->m->sliding_window;
     if (win <= 0 || pos <= win) return pos;
+    if (c->f->window_every > 1) /* all layers but every N-th windowed */
+        return (pos + (c->f->window_every - 1) * win) / c->f->window_every;
     return c->f->window_half ? (pos + win) / 2 : win;
 }
 

@@ -31,6 +31,9 @@ static const struct {
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
     {"distilbert", EST_FAM_DISTILBERT, 1},
     {"electra", EST_FAM_ELECTRA, 1},
+    /* Gemma 3's text model alone (1B, 270M); the 4B+ checkpoints are
+     * "gemma3", a vision tower beside the text model, not modelled */
+    {"gemma3_text", EST_FAM_GEMMA3, 1},
 };
 
 #define FIELD_KEYS 5
@@ -320,6 +323,34 @@ static int electra_layout(json_object *root, const char *file, const char *type,
                           file, (long long)e, (long long)m->hidden);
 }
 
+/* Gemma 3: oomlab models its window pattern, full attention on every 6th
+ * layer and a sliding window on the others (Gemma3TextConfig's
+ * sliding_window_pattern 6; newer configs spell it out in layer_types).
+ * Another pattern is refused (-1 with err), not estimated as this one. */
+static int gemma3_layout(json_object *root, const char *file, const char *type, const struct est_model *m,
+                         struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "gemma3_text") != 0) return 0;
+    if (json_object_object_get_ex(root, "sliding_window_pattern", &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) != 6)
+        return oomlab_err_set(err, "%s: a gemma3_text config with sliding_window_pattern %lld is not modelled "
+                                   "(oomlab models 6: full attention on every 6th layer)",
+                              file, (long long)json_object_get_int64(v));
+    if (json_object_object_get_ex(root, "layer_types", &v) && json_object_is_type(v, json_type_array)) {
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n; i++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(v, i));
+            const char *want = (i + 1) % 6 == 0 ? "full_attention" : "sliding_attention";
+            if (!t || strcmp(t, want) != 0 || (m->layers && n != (size_t)m->layers))
+                return oomlab_err_set(err, "%s: a gemma3_text config whose layer_types are not full attention on "
+                                           "every 6th layer and sliding elsewhere is not modelled (layer %zu)",
+                                      file, i);
+        }
+    }
+    return 0;
+}
+
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
                    struct hfconfig_quant *q, struct oomlab_err *err)
 {
@@ -348,7 +379,8 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
-        else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err))
+        else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
+                 gemma3_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

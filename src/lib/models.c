@@ -77,6 +77,12 @@ static const struct model_preset presets[] = {
     M("gemma-7b", "Gemma 7B", GEMMA, 28, 3072, 16, 16, 256, 24576, 256000, 0, true),
     {"gemma-2-9b", "Gemma 2 9B (alternating 4k sliding window)",
      {"gemma-2-9b", EST_FAM_GEMMA2, 42, 0, 3584, 16, 8, 256, 14336, 256000, 0, 0, 0, 0, 4096, 0, true, 0}},
+    /* Gemma 3 1B (model_type gemma3_text): Lightning-AI/litgpt:litgpt/
+     * config.py@26857050 (its copy of google/gemma-3-1b-it's config.json:
+     * 26 x 1152, 4 heads of 256, 1 KV head, 6912, 262144 tokens, window 512
+     * on 5 layers of 6); tied (Gemma3TextConfig's default): 999,885,952 */
+    {"gemma-3-1b", "Gemma 3 1B (q/k norms, 5:1 sliding window 512, 262k vocab)",
+     {"gemma-3-1b", EST_FAM_GEMMA3, 26, 0, 1152, 4, 1, 256, 6912, 262144, 0, 0, 0, 0, 512, 0, true, 0}},
     M("phi-2", "Phi-2 2.7B", PHI, 32, 2560, 32, 32, 80, 10240, 51200, 0, false),
     M("phi-3-mini", "Phi-3 mini 3.8B", PHI3, 32, 3072, 32, 32, 96, 8192, 32064, 0, false),
     /* Phi-4 (model_type phi3): pytorch/torchtune:torchtune/models/phi4/

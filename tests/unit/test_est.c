@@ -136,6 +136,31 @@ static void test_distilbert_one_dropout_per_block(void **state)
     assert_int_equal(rb.comp[EST_C_ACTS].bytes, rd.comp[EST_C_ACTS].bytes);
 }
 
+/* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
+ * by 1 + w in fp32 and casts after, so each of the four block norms, the
+ * final norm and the q/k norms keeps the fp32 normalized tensor for the
+ * weight's gradient, not a 16-bit one (modeling_gemma3.py@0018aa64;
+ * bench/estimate-oracle's Gemma3 block measures it). Against a Gemma 2 of the
+ * same shape (four Llama-rule norms, no q/k norms), in bf16: per token and
+ * block 4 x 2h + (4 + 4)(qd + kvd) + 4(heads + kv_heads), and 2h for the
+ * final norm. Gemma 3 1B counts 999,885,952 parameters. */
+static void test_gemma3_norms_keep_fp32(void **state)
+{
+    (void)state;
+    assert_int_equal(preset_params("gemma-3-1b", EST_HEAD_LM), 999885952);
+    struct est_model g3 = fx_preset("gemma-3-1b"), g2 = g3;
+    g2.family = EST_FAM_GEMMA2;
+    struct est_workload wl = fx_workload(EST_BF16, 1, 1024);
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&g3, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&g2, &wl, &b, &err), 0);
+    int64_t T = 1024, L = 26, h = 1152, qd = 4 * 256, kvd = 256;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes,
+                     L * T * (4 * 2 * h + 8 * (qd + kvd) + 4 * (4 + 1)) + T * 2 * h);
+}
+
 /* Explicit dimensions (--arch F --layers ... --vocab ...) start from the
  * family's HF defaults — tied embeddings and position-table rows — and so
  * count exactly what the preset (the published config) counts. */
@@ -149,7 +174,7 @@ static void test_explicit_dims_take_family_defaults(void **state)
         {"falcon-7b", true},    {"bloom-560m", true},     {"bert-base-uncased", true},
         {"roberta-base", true}, {"t5-small", true},       {"mixtral-8x7b", false},
         {"qwen3-8b", false},    {"distilbert-base-uncased", true}, {"xlm-roberta-base", true},
-        {"electra-base-discriminator", true},
+        {"electra-base-discriminator", true}, {"gemma-3-1b", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct model_preset *p = models_find(cases[i].preset);
@@ -1734,6 +1759,7 @@ int main(void)
         cmocka_unit_test(test_new_family_param_counts),
         cmocka_unit_test(test_qwen3_qk_norm_saves),
         cmocka_unit_test(test_distilbert_one_dropout_per_block),
+        cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
         cmocka_unit_test(test_rmsnorm_keeps_the_fp32_copy),

@@ -268,6 +268,42 @@ static void test_qwen3_moe(void **state)
     assert_non_null(strstr(err.msg, "decoder_sparse_step"));
 }
 
+/* Gemma 3 text (model_type "gemma3_text"): google/gemma-3-1b-it's
+ * dimensions as Lightning-AI/litgpt:litgpt/config.py@26857050 copies them
+ * from its config.json, under Gemma3TextConfig's keys (modeling_gemma3.py
+ * @0018aa64 reads head_dim, sliding_window, layer_types). The window
+ * pattern oomlab models is full attention on every 6th layer; another is
+ * refused, and the multimodal "gemma3" (a vision tower beside the text
+ * model) stays unknown. Before: refused. */
+static void test_gemma3_text(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"Gemma3ForCausalLM\"],\n  \"head_dim\": 256,\n"
+                      "  \"hidden_activation\": \"gelu_pytorch_tanh\",\n  \"hidden_size\": 1152,\n"
+                      "  \"intermediate_size\": 6912,\n  \"model_type\": \"gemma3_text\",\n"
+                      "  \"num_attention_heads\": 4,\n  \"num_hidden_layers\": 26,\n  \"num_key_value_heads\": 1,\n"
+                      "  \"query_pre_attn_scalar\": 256,\n  \"sliding_window\": 512,\n"
+                      "  \"sliding_window_pattern\": 6,\n  \"vocab_size\": 262144\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_GEMMA3);
+    assert_int_equal(m.head_dim, 256);
+    assert_int_equal(m.sliding_window, 512);
+    assert_true(m.tied_embeddings);
+    assert_int_equal(params_of(&m), 999885952);
+    assert_int_equal(parse("{\"model_type\": \"gemma3_text\", \"hidden_size\": 1152, \"sliding_window_pattern\": 4}",
+                           &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "sliding_window_pattern 4 is not modelled"));
+    assert_int_equal(parse("{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 2,"
+                           " \"layer_types\": [\"full_attention\", \"full_attention\"]}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_int_equal(parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not one oomlab knows"));
+}
+
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
  * n_layers, n_heads, dim, hidden_dim (DistilBertConfig, huggingface/
  * transformers:src/transformers/models/distilbert/configuration_distilbert.py
@@ -406,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_qwen1),
         cmocka_unit_test(test_qwen3),
         cmocka_unit_test(test_qwen3_moe),
+        cmocka_unit_test(test_gemma3_text),
         cmocka_unit_test(test_distilbert),
         cmocka_unit_test(test_electra),
         cmocka_unit_test(test_xlm_roberta),
