@@ -307,8 +307,9 @@ static void test_gemma3_text(void **state)
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
  * n_layers, n_heads, dim, hidden_dim (DistilBertConfig, huggingface/
  * transformers:src/transformers/models/distilbert/configuration_distilbert.py
- * @06053b84; the values are its defaults, distilbert-base-uncased's shape,
- * with the checkpoint's "architectures" and "tie_weights_"). DistilBertModel
+ * @06053b84; the values are its defaults, distilbert-base-uncased's shape;
+ * "architectures" and "tie_weights_" as printed checkpoint configs show them,
+ * from search hits without a named repository). DistilBertModel
  * counts 66,362,880: no token types, no pooler. Before: refused. */
 static void test_distilbert(void **state)
 {
