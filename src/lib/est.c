@@ -51,6 +51,16 @@ struct fam {
                          * mul both factors (0.5 x and 1 + tanh), transformers:src/
                          * transformers/activations.py (NewGELUActivation); counted with
                          * saved_tensors_hooks by bench/estimate-oracle's GPT-2 block */
+    int qk_norm;        /* an RMSNorm over each head of q and of k (head_dim weights each),
+                         * before rotary: Qwen3 (qk_norm_bytes) */
+    int type_rows;      /* encoders: token-type embedding rows (BERT 2, RoBERTa 1, DistilBERT 0) */
+    int no_pooler;      /* encoders: no pooler in the bare model (DistilBERT); its sequence
+                         * classifier has its own pre_classifier (h x h + h) instead */
+    int hidden_drops;   /* hidden dropouts per block, each keeping a bool mask; 0 = 2 (after
+                         * attention and after the MLP); DistilBERT 1 (after the MLP only) */
+    int norm_fp32_out;  /* Gemma 3's RMSNorm: (x.float() normalized) * (1 + w.float()), cast
+                         * after, so the normalized tensor a trained weight needs is fp32 */
+    int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -185,7 +195,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .attn_dropout = 1,
                       .ffn_mult = 4,
                       .tied = 1,
-                      .positions = 512},
+                      .positions = 512,
+                      .type_rows = 2},
     [EST_FAM_ROBERTA] = {.name = "roberta",
                          .qkv_bias = 1,
                          .o_bias = 1,
@@ -198,7 +209,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                          .attn_dropout = 1,
                          .ffn_mult = 4,
                          .tied = 1,
-                         .positions = 512},
+                         .positions = 512,
+                         .type_rows = 1},
     /* Qwen-1 (model_type "qwen", remote code modeling_qwen.py,
      * undefdev/Qwen-7B-Chat@04df5dd5): one fused c_attn with bias, c_proj
      * without; SwiGLU as w1, w2 (ffn_hidden_size / 2 each) and c_proj;
@@ -220,6 +232,83 @@ static const struct fam fams[EST_FAM__COUNT] = {
                     .attn_dropout = 1,
                     .ffn_mult = 4,
                     .tied = 1},
+    /* Qwen3 (model_type "qwen3", huggingface/transformers:src/transformers/
+     * models/qwen3/modeling_qwen3.py@000c33fd): Qwen2's layout without the
+     * q/k/v biases (attention_bias false), plus q_norm and k_norm, RMSNorms of
+     * head_dim over every head of q and k before rotary; head_dim (128) is its
+     * own config key, not hidden / heads (Qwen3-0.6B: 16 x 128 = 2048 > 1024);
+     * the small models tie the head. Logits are returned in the model dtype
+     * (the loss function upcasts), so not in upcasts_logits. */
+    [EST_FAM_QWEN3] = {.name = "qwen3",
+                       .gated = 1,
+                       .rms = 1,
+                       .norms_per_layer = 2,
+                       .final_norm = 1,
+                       .softmax_fp32 = 1,
+                       .ffn_mult = 4,
+                       .qk_norm = 1},
+    /* DistilBERT (model_type "distilbert", huggingface/transformers:src/
+     * transformers/models/distilbert/modeling_distilbert.py): BERT's post-LN
+     * block (q_lin, k_lin, v_lin, out_lin, sa_layer_norm, lin1, lin2,
+     * output_layer_norm, all with biases) without token-type embeddings or a
+     * pooler, one hidden dropout per block (after lin2; the attention output
+     * goes to sa_layer_norm undropped), attention dropout on the probabilities;
+     * MLM head vocab_transform, vocab_layer_norm, vocab_projector (tied, its
+     * own bias): BERT's sizes. Positions: a 512-row table, learned or
+     * sinusoidal (filled, not trained: the same bytes). */
+    [EST_FAM_DISTILBERT] = {.name = "distilbert",
+                            .qkv_bias = 1,
+                            .o_bias = 1,
+                            .mlp_bias = 1,
+                            .norms_per_layer = 2,
+                            .learned_pos = 1,
+                            .encoder = 1,
+                            .hidden_dropout = 1,
+                            .attn_dropout = 1,
+                            .ffn_mult = 4,
+                            .tied = 1,
+                            .positions = 512,
+                            .no_pooler = 1,
+                            .hidden_drops = 1},
+    /* ELECTRA (model_type "electra", huggingface/transformers:src/
+     * transformers/models/electra/modeling_electra.py@014873b4): BERT's
+     * embeddings (token types included) and blocks ("Copied from ...bert"),
+     * no pooler; ElectraClassificationHead is dense h x h + out_proj, the
+     * generator's MLM head BERT's sizes. Only embedding_size == hidden_size
+     * (base, large): the small models' embeddings_project is not modelled
+     * and hfconfig refuses them. */
+    [EST_FAM_ELECTRA] = {.name = "electra",
+                         .qkv_bias = 1,
+                         .o_bias = 1,
+                         .mlp_bias = 1,
+                         .norms_per_layer = 2,
+                         .learned_pos = 1,
+                         .encoder = 1,
+                         .hidden_dropout = 1,
+                         .attn_dropout = 1,
+                         .ffn_mult = 4,
+                         .tied = 1,
+                         .positions = 512,
+                         .type_rows = 2,
+                         .no_pooler = 1},
+    /* Gemma 3 text (model_type "gemma3_text", huggingface/transformers:src/
+     * transformers/models/gemma3/modeling_gemma3.py@0018aa64): Gemma 2's four
+     * norms per block and GeGLU, q_norm/k_norm over head_dim (256), a
+     * sliding window on 5 layers of 6, tied head, logits in the model dtype.
+     * Gemma3RMSNorm keeps x.float(), the rsqrt and, for the weight's
+     * gradient, the fp32 normalized tensor (it multiplies by 1 + w in fp32
+     * and casts after: norm_fp32_out). */
+    [EST_FAM_GEMMA3] = {.name = "gemma3",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 4,
+                        .final_norm = 1,
+                        .softmax_fp32 = 1,
+                        .ffn_mult = 8,
+                        .tied = 1,
+                        .qk_norm = 1,
+                        .norm_fp32_out = 1,
+                        .window_every = 6},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -747,6 +836,7 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
         acc_add(&t, mlp);
     }
     acc_add(&t, mul2(a, fams[m->family].norms_per_layer, norm_params(m)));
+    if (fams[m->family].qk_norm) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm */
     a->bad |= t.bad;
     return t.v;
 }
@@ -771,13 +861,17 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
     if (f->learned_pos) acc_add(&t, mul2(a, m->max_positions + f->pos_offset, m->hidden));
     if (m->family == EST_FAM_BLOOM) acc_add(&t, 2 * m->hidden); /* word_embeddings_layernorm */
     if (f->encoder) {
-        /* token types (BERT 2 rows, RoBERTa type_vocab_size 1), embedding LayerNorm */
-        acc_add(&t, (m->family == EST_FAM_ROBERTA ? 1 : 2) * m->hidden + 2 * m->hidden);
-        acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
+        /* token types (BERT 2 rows, RoBERTa type_vocab_size 1, DistilBERT
+         * none), embedding LayerNorm */
+        acc_add(&t, (int64_t)f->type_rows * m->hidden + 2 * m->hidden);
+        if (!f->no_pooler) acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
-        else if (wl && wl->head == EST_HEAD_CLS)
+        else if (wl && wl->head == EST_HEAD_CLS) {
             acc_add(&t, 2 * m->hidden + 2); /* two-label classifier */
+            if (f->no_pooler) /* DistilBERT's pre_classifier, ELECTRA's dense, in the pooler's place */
+                acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden);
+        }
     }
     if (f->final_norm && !m->embed_proj) acc_add(&t, norm_params(m));
     if (!tied(m, wl) && !f->encoder && !(wl && wl->head == EST_HEAD_NONE)) {
@@ -1091,6 +1185,9 @@ static long double norm_bytes(const struct calc *c)
     /* autocast on 16-bit weights: layer_norm runs on an fp32 cast of its
      * input (autocast's fp32 list), and that cast is what it keeps */
     if (!c->f->rms) return (c->ac16 ? 4 : c->r) * h + 8;
+    /* Gemma 3: x.float() (the input itself when it is fp32), the rsqrt and
+     * the fp32 normalized tensor when the weight trains */
+    if (c->f->norm_fp32_out) return 4 * h + 4 + (c->full ? 4 * h : 0);
     if (c->a < 4) return 4 * h + 4 + (c->full ? c->r * h : 0);
     return c->r * h + 4 + (c->full ? c->a * h : 0);
 }
@@ -1107,6 +1204,31 @@ static long double act_saves(const struct calc *c)
 {
     if (c->wl->trainer != EST_TRAINER_HF || c->f->act_saves <= 1) return 1;
     return c->f->act_saves;
+}
+
+/* Qwen3's q_norm and k_norm, per token: each is an RMSNorm over every head
+ * of q (k) as HF writes it (Qwen3RMSNorm: x.to(float32), pow, mean, rsqrt,
+ * weight * x.to(input_dtype)): the fp32 copy of the projection's output (4
+ * B per element; the output itself in fp32), the fp32 rsqrt per head, and
+ * the normalized tensor in the projection's dtype when the norm's weight
+ * trains. Llama keeps none of the q, k projection outputs: rotary's muls
+ * keep cos and sin only. Checked by bench/estimate-oracle's Qwen3 block. */
+static long double qk_norm_bytes(const struct calc *c)
+{
+    if (!c->f->qk_norm) return 0;
+    long double heads = (long double)c->m->heads + (long double)c->m->kv_heads;
+    long double normed = c->full ? (c->f->norm_fp32_out ? 4 : c->a) : 0;
+    return (4 + normed) * (c->qd + c->kvd) + 4 * heads;
+}
+
+/* What the family's own modelling code adds to a block's saved set, in
+ * words (--explain's activations line). */
+static const char *family_act_note(const struct calc *c)
+{
+    if (act_saves(c) > 1) return "; HF's Python gelu_new keeps 4 ffn-sized tensors";
+    if (c->f->qk_norm) return "; q_norm/k_norm keep fp32 q, k (and the normalized ones when they train)";
+    if (c->f->hidden_drops == 1 && c->hdrop) return "; one hidden dropout per block (after the MLP)";
+    return "";
 }
 
 static long double act_layer(const struct calc *c, bool with_scores)
@@ -1169,7 +1291,8 @@ static long double act_layer(const struct calc *c, bool with_scores)
      * (transpose(1, 2).contiguous() of the (B, H, T, D) result), except under
      * flash-attn, whose (B, T, H, D) output it views */
     if (lin && !(flash && !with_scores)) sum += a * c->qd;
-    if (c->hdrop) sum += 2 * h;
+    if (c->hdrop) sum += (c->f->hidden_drops ? c->f->hidden_drops : 2) * h;
+    sum += qk_norm_bytes(c);
     /* gated: gate, up and act outputs; plain: the activation's input, or
      * what an unfused activation keeps (act_saves) */
     long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
@@ -1812,7 +1935,8 @@ static bool has_rope(enum est_family f)
     switch (f) {
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
-    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: return true;
+    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
+    case EST_FAM_GEMMA3: return true;
     default: return false;
     }
 }
@@ -1826,6 +1950,16 @@ static long double first_block_masks(const struct calc *c)
     if (est_lora_dropout(c->wl) <= 0 || quant_keeps_inputs(c->wl) || !t) return 0;
     long double n = fused_qkv(c) ? 1 : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
     return n * c->h;
+}
+
+/* LoRA, the first block (its input needs no grad): q_norm (k_norm) saves
+ * nothing unless an adapter on q_proj (k_proj) makes its input need one. */
+static long double first_block_qk_norm(const struct calc *c)
+{
+    if (!c->f->qk_norm) return 0;
+    unsigned t = lora_bits(c->wl);
+    return (t & EST_LORA_Q ? 0 : 4 * c->qd + 4 * (long double)c->m->heads) +
+           (t & EST_LORA_K ? 0 : 4 * c->kvd + 4 * (long double)c->m->kv_heads);
 }
 
 /* An adapter on the lm_head (litgpt lora_head): its dropout output and mask
@@ -1867,7 +2001,7 @@ static long double act_outside(const struct calc *c)
      * every:N with N > 1 (torchtitan's count checkpoints the N-th, 2N-th...) */
     bool first_plain = c->wl->ckpt == EST_CKPT_NONE || c->wl->ckpt == EST_CKPT_SELECTIVE ||
                        (c->wl->ckpt == EST_CKPT_EVERY && c->wl->ckpt_every > 1);
-    if (!c->full && first_plain) out -= norm_bytes(c) + first_block_masks(c);
+    if (!c->full && first_plain) out -= norm_bytes(c) + first_block_masks(c) + first_block_qk_norm(c);
     return out;
 }
 
@@ -2281,6 +2415,8 @@ static long double windowed(const struct calc *c, long double pos)
 {
     long double win = (long double)c->m->sliding_window;
     if (win <= 0 || pos <= win) return pos;
+    if (c->f->window_every > 1) /* all layers but every N-th windowed */
+        return (pos + (c->f->window_every - 1) * win) / c->f->window_every;
     return c->f->window_half ? (pos + win) / 2 : win;
 }
 
@@ -2875,8 +3011,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             compiled_blocks(c) ? "; torch.compile: the partitioner's saved set"
-             : act_saves(c) > 1 ? "; HF's Python gelu_new keeps 4 ffn-sized tensors" : "",
+             compiled_blocks(c) ? "; torch.compile: the partitioner's saved set" : family_act_note(c),
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");

@@ -20,7 +20,7 @@ enum est_family {
     EST_FAM_GPT2, EST_FAM_NEOX, EST_FAM_OPT, EST_FAM_LLAMA, EST_FAM_MISTRAL,
     EST_FAM_QWEN2, EST_FAM_GEMMA, EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI,
     EST_FAM_PHI3, EST_FAM_FALCON, EST_FAM_BLOOM, EST_FAM_BERT, EST_FAM_ROBERTA,
-    EST_FAM_T5, EST_FAM_QWEN, EST_FAM__COUNT
+    EST_FAM_T5, EST_FAM_QWEN, EST_FAM_QWEN3, EST_FAM_DISTILBERT, EST_FAM_ELECTRA, EST_FAM_GEMMA3, EST_FAM__COUNT
 };
 
 /* The model's shape. Zero means "not given"; est_model_finish fills derived
@@ -379,10 +379,11 @@ double est_lora_dropout(const struct est_workload *wl);
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
- * bloom, bert, roberta, t5: tied; gpt_neox, llama, mistral, qwen2, mixtral,
- * phi, phi3: untied) — what explicit dimensions (--arch ...) start from.
- * est_model_finish likewise fills the family's default position-table rows
- * (gpt2 1024, opt 2048, bert/roberta 512). */
+ * bloom, bert, roberta, distilbert, electra, gemma3, t5: tied; gpt_neox, llama, mistral,
+ * qwen2, qwen3, mixtral, phi, phi3: untied) — what explicit dimensions
+ * (--arch ...) start from. est_model_finish likewise fills the family's
+ * default position-table rows (gpt2 1024, opt 2048, bert/roberta/distilbert/electra
+ * 512). */
 bool est_family_tied_default(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);

@@ -20,28 +20,45 @@ static const struct {
     {"RefinedWebModel", EST_FAM_FALCON, 1}, {"bloom", EST_FAM_BLOOM, 1},
     {"bert", EST_FAM_BERT, 1},      {"roberta", EST_FAM_ROBERTA, 1}, {"t5", EST_FAM_T5, 1},
     {"mt5", EST_FAM_T5, 0},         {"qwen", EST_FAM_QWEN, 0},
+    /* Qwen3Config's default is untied; the 0.6B-4B configs state true */
+    {"qwen3", EST_FAM_QWEN3, 0},
+    /* Qwen3's attention over Mixtral's sparse block (router without bias, no
+     * shared expert: modeling_qwen3_moe.py@00d4b3d2); moe_layout checks every
+     * block is sparse */
+    {"qwen3_moe", EST_FAM_QWEN3, 0},
+    /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
+     * from ...roberta"), a 250k vocabulary */
+    {"xlm-roberta", EST_FAM_ROBERTA, 1},
+    {"distilbert", EST_FAM_DISTILBERT, 1},
+    {"electra", EST_FAM_ELECTRA, 1},
+    /* Gemma 3's text model alone (1B, 270M); the 4B+ checkpoints are
+     * "gemma3", a vision tower beside the text model, not modelled */
+    {"gemma3_text", EST_FAM_GEMMA3, 1},
 };
 
+#define FIELD_KEYS 5
 struct field {
-    const char *keys[4];
+    const char *keys[FIELD_KEYS];
     size_t off;
 };
 
+/* The first key present wins; DistilBERT's own names (n_layers, dim,
+ * n_heads, hidden_dim: DistilBertConfig) come last. */
 #define OFF(f) offsetof(struct est_model, f)
 static const struct field fields[] = {
-    {{"num_hidden_layers", "n_layer", "num_layers", NULL}, OFF(layers)},
-    {{"num_decoder_layers", NULL, NULL, NULL}, OFF(decoder_layers)},
-    {{"hidden_size", "n_embd", "d_model", NULL}, OFF(hidden)},
-    {{"num_attention_heads", "n_head", "num_heads", NULL}, OFF(heads)},
-    {{"num_key_value_heads", "num_kv_heads", NULL, NULL}, OFF(kv_heads)},
-    {{"head_dim", "d_kv", NULL, NULL}, OFF(head_dim)},
-    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff"}, OFF(ffn)},
-    {{"vocab_size", NULL, NULL, NULL}, OFF(vocab)},
-    {{"max_position_embeddings", "n_positions", NULL, NULL}, OFF(max_positions)},
-    {{"num_local_experts", NULL, NULL, NULL}, OFF(experts)},
-    {{"num_experts_per_tok", NULL, NULL, NULL}, OFF(experts_per_token)},
-    {{"sliding_window", NULL, NULL, NULL}, OFF(sliding_window)},
-    {{"word_embed_proj_dim", NULL, NULL, NULL}, OFF(embed_proj)},
+    {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers)},
+    {{"num_decoder_layers", NULL}, OFF(decoder_layers)},
+    {{"hidden_size", "n_embd", "d_model", "dim", NULL}, OFF(hidden)},
+    {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads)},
+    {{"num_key_value_heads", "num_kv_heads", NULL}, OFF(kv_heads)},
+    {{"head_dim", "d_kv", NULL}, OFF(head_dim)},
+    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn)},
+    {{"vocab_size", NULL}, OFF(vocab)},
+    {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions)},
+    {{"num_local_experts", "num_experts", NULL}, OFF(experts)},
+    {{"num_experts_per_tok", NULL}, OFF(experts_per_token)},
+    {{"sliding_window", NULL}, OFF(sliding_window)},
+    {{"word_embed_proj_dim", NULL}, OFF(embed_proj)},
 };
 
 static void line_col(const char *text, size_t off, long *line, long *col)
@@ -87,7 +104,7 @@ static int get_dim(json_object *root, const struct field *f, const char *file, c
                    size_t len, int64_t *out, struct oomlab_err *err)
 {
     char lit[48];
-    for (int k = 0; k < 4 && f->keys[k]; k++) {
+    for (int k = 0; k < FIELD_KEYS && f->keys[k]; k++) {
         json_object *v;
         if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
         if (json_object_is_type(v, json_type_double)) {
@@ -245,7 +262,8 @@ static void family_flags(json_object *root, struct est_model *m)
     const char *ff = get_str(root, "feed_forward_proj");
     if (m->family == EST_FAM_T5 && ff) m->mlp_kind = strncmp(ff, "gated", 5) == 0 ? 2 : 1;
     if (m->family == EST_FAM_FALCON && !m->kv_heads && get_bool(root, "multi_query", 1)) m->kv_heads = 1;
-    if (m->family == EST_FAM_QWEN2 && !get_bool(root, "use_sliding_window", 0)) m->sliding_window = 0;
+    if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3) && !get_bool(root, "use_sliding_window", 0))
+        m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
     /* Qwen-1: ffn_hidden_size counts both SwiGLU branches (w1, w2 of half
@@ -259,6 +277,78 @@ static void family_flags(json_object *root, struct est_model *m)
     /* RoBERTa's config counts the padding offset in (514 = 512 + 2); the
      * family table adds the offset itself. */
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
+}
+
+/* Qwen3-MoE: the experts are moe_intermediate_size wide (intermediate_size is
+ * the dense MLP's, used only by dense blocks). A block is sparse unless
+ * listed in mlp_only_layers or off decoder_sparse_step (Qwen3MoeDecoderLayer);
+ * oomlab models every block alike, so a config with dense blocks is refused
+ * (-1 with err), not estimated as all-sparse or all-dense. */
+static int moe_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                      struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "qwen3_moe") != 0) return 0;
+    int64_t step = 1, ffn = 0;
+    if (json_object_object_get_ex(root, "decoder_sparse_step", &v) && json_object_is_type(v, json_type_int))
+        step = json_object_get_int64(v);
+    bool dense_listed = json_object_object_get_ex(root, "mlp_only_layers", &v) &&
+                        json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0;
+    if (json_object_object_get_ex(root, "moe_intermediate_size", &v) && json_object_is_type(v, json_type_int))
+        ffn = json_object_get_int64(v);
+    if (!m->experts || step != 1 || dense_listed || ffn < 1 || ffn > (1LL << 22))
+        return oomlab_err_set(err, "%s: a qwen3_moe config with %s is not modelled (oomlab needs every block "
+                                   "sparse: num_experts, moe_intermediate_size, decoder_sparse_step 1, no "
+                                   "mlp_only_layers); pass --arch qwen3 and the dimensions",
+                              file, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
+                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size");
+    m->ffn = ffn;
+    return 0;
+}
+
+/* ELECTRA: word, position and token-type tables are embedding_size wide
+ * (ElectraConfig's default 128) and projected to hidden_size when the two
+ * differ (embeddings_project): not modelled, so refused (-1 with err). */
+static int electra_layout(json_object *root, const char *file, const char *type, const struct est_model *m,
+                          struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "electra") != 0) return 0;
+    int64_t e = 128;
+    if (json_object_object_get_ex(root, "embedding_size", &v) && json_object_is_type(v, json_type_int))
+        e = json_object_get_int64(v);
+    if (e == m->hidden) return 0;
+    return oomlab_err_set(err, "%s: an electra config with embedding_size %lld != hidden_size %lld (embeddings_project) "
+                               "is not modelled; pass --arch electra and the dimensions",
+                          file, (long long)e, (long long)m->hidden);
+}
+
+/* Gemma 3: oomlab models its window pattern, full attention on every 6th
+ * layer and a sliding window on the others (Gemma3TextConfig's
+ * sliding_window_pattern 6; newer configs spell it out in layer_types).
+ * Another pattern is refused (-1 with err), not estimated as this one. */
+static int gemma3_layout(json_object *root, const char *file, const char *type, const struct est_model *m,
+                         struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "gemma3_text") != 0) return 0;
+    if (json_object_object_get_ex(root, "sliding_window_pattern", &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) != 6)
+        return oomlab_err_set(err, "%s: a gemma3_text config with sliding_window_pattern %lld is not modelled "
+                                   "(oomlab models 6: full attention on every 6th layer)",
+                              file, (long long)json_object_get_int64(v));
+    if (json_object_object_get_ex(root, "layer_types", &v) && json_object_is_type(v, json_type_array)) {
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n; i++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(v, i));
+            const char *want = (i + 1) % 6 == 0 ? "full_attention" : "sliding_attention";
+            if (!t || strcmp(t, want) != 0 || (m->layers && n != (size_t)m->layers))
+                return oomlab_err_set(err, "%s: a gemma3_text config whose layer_types are not full attention on "
+                                           "every 6th layer and sliding elsewhere is not modelled (layer %zu)",
+                                      file, i);
+        }
+    }
+    return 0;
 }
 
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
@@ -289,6 +379,9 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
+        else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
+                 gemma3_layout(root, file, type, m, err))
+            rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);
     json_object_put(root);

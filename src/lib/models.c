@@ -38,6 +38,11 @@ static const struct model_preset presets[] = {
     M("llama-3.2-1b", "Llama 3.2 1B (tied)", LLAMA, 16, 2048, 32, 8, 64, 8192, 128256, 0, true),
     M("llama-3.2-3b", "Llama 3.2 3B (tied)", LLAMA, 28, 3072, 24, 8, 128, 8192, 128256, 0, true),
     M("tinyllama-1.1b", "TinyLlama 1.1B", LLAMA, 22, 2048, 32, 4, 64, 5632, 32000, 0, false),
+    /* SmolLM2 (model_type llama): pytorch/torchtune:torchtune/models/smol/
+     * _model_builders.py@bd2a0fc7 (vocab 49152, tied: the component's defaults) */
+    M("smollm2-135m", "SmolLM2 135M (Llama, tied)", LLAMA, 30, 576, 9, 3, 64, 1536, 49152, 0, true),
+    M("smollm2-360m", "SmolLM2 360M (Llama, tied)", LLAMA, 32, 960, 15, 5, 64, 2560, 49152, 0, true),
+    M("smollm2-1.7b", "SmolLM2 1.7B (Llama, tied)", LLAMA, 24, 2048, 32, 32, 64, 8192, 49152, 0, true),
     {"mistral-7b", "Mistral 7B v0.1 (GQA 8, 4k sliding window)",
      {"mistral-7b", EST_FAM_MISTRAL, 32, 0, 4096, 32, 8, 128, 14336, 32000, 0, 0, 0, 0, 4096, 0, false, 0}},
     {"mixtral-8x7b", "Mixtral 8x7B (8 experts, 2 per token)",
@@ -45,12 +50,44 @@ static const struct model_preset presets[] = {
     M("qwen2-0.5b", "Qwen2 0.5B", QWEN2, 24, 896, 14, 2, 64, 4864, 151936, 0, true),
     M("qwen2-1.5b", "Qwen2 1.5B", QWEN2, 28, 1536, 12, 2, 128, 8960, 151936, 0, true),
     M("qwen2-7b", "Qwen2 7B", QWEN2, 28, 3584, 28, 4, 128, 18944, 152064, 0, false),
+    /* Qwen2.5 (model_type qwen2): pytorch/torchtune:torchtune/models/qwen2_5/
+     * _model_builders.py@bd2a0fc7 (0.5B-3B tie_word_embeddings=True) */
+    M("qwen2.5-0.5b", "Qwen2.5 0.5B (tied)", QWEN2, 24, 896, 14, 2, 64, 4864, 151936, 0, true),
+    M("qwen2.5-1.5b", "Qwen2.5 1.5B (tied)", QWEN2, 28, 1536, 12, 2, 128, 8960, 151936, 0, true),
+    M("qwen2.5-3b", "Qwen2.5 3B (tied)", QWEN2, 36, 2048, 16, 2, 128, 11008, 151936, 0, true),
+    M("qwen2.5-7b", "Qwen2.5 7B", QWEN2, 28, 3584, 28, 4, 128, 18944, 152064, 0, false),
+    M("qwen2.5-14b", "Qwen2.5 14B", QWEN2, 48, 5120, 40, 8, 128, 13824, 152064, 0, false),
+    M("qwen2.5-32b", "Qwen2.5 32B", QWEN2, 64, 5120, 40, 8, 128, 27648, 152064, 0, false),
+    /* Qwen3 (q/k norms, head_dim 128 whatever the width):
+     * pytorch/torchtune:torchtune/models/qwen3/_model_builders.py@bd2a0fc7
+     * (0.6B-4B tie_word_embeddings=True, 8B up untied) */
+    M("qwen3-0.6b", "Qwen3 0.6B (q/k norm, head_dim 128, tied)", QWEN3, 28, 1024, 16, 8, 128, 3072, 151936, 0, true),
+    M("qwen3-1.7b", "Qwen3 1.7B (tied)", QWEN3, 28, 2048, 16, 8, 128, 6144, 151936, 0, true),
+    M("qwen3-4b", "Qwen3 4B (tied)", QWEN3, 36, 2560, 32, 8, 128, 9728, 151936, 0, true),
+    M("qwen3-8b", "Qwen3 8B", QWEN3, 36, 4096, 32, 8, 128, 12288, 151936, 0, false),
+    M("qwen3-14b", "Qwen3 14B", QWEN3, 40, 5120, 40, 8, 128, 17408, 151936, 0, false),
+    M("qwen3-32b", "Qwen3 32B (64 heads of 128 on 5120)", QWEN3, 64, 5120, 64, 8, 128, 25600, 151936, 0, false),
+    /* Qwen3-MoE: Lightning-AI/litgpt:litgpt/config.py@26857050 (its copy of
+     * Qwen/Qwen3-30B-A3B's config.json: 128 experts of 768, 8 per token);
+     * untied: 30,532,122,624 params, the "30.5B in total" of
+     * https://apxml.com/models/qwen3-30b-a3b (tied would be 30.2B) */
+    {"qwen3-30b-a3b", "Qwen3 30B-A3B (128 experts of 768, 8 per token)",
+     {"qwen3-30b-a3b", EST_FAM_QWEN3, 48, 0, 2048, 32, 4, 128, 768, 151936, 0, 0, 128, 8, 0, 0, false, 0}},
     M("gemma-2b", "Gemma 2B (MQA, 256k vocab)", GEMMA, 18, 2048, 8, 1, 256, 16384, 256000, 0, true),
     M("gemma-7b", "Gemma 7B", GEMMA, 28, 3072, 16, 16, 256, 24576, 256000, 0, true),
     {"gemma-2-9b", "Gemma 2 9B (alternating 4k sliding window)",
      {"gemma-2-9b", EST_FAM_GEMMA2, 42, 0, 3584, 16, 8, 256, 14336, 256000, 0, 0, 0, 0, 4096, 0, true, 0}},
+    /* Gemma 3 1B (model_type gemma3_text): Lightning-AI/litgpt:litgpt/
+     * config.py@26857050 (its copy of google/gemma-3-1b-it's config.json:
+     * 26 x 1152, 4 heads of 256, 1 KV head, 6912, 262144 tokens, window 512
+     * on 5 layers of 6); tied (Gemma3TextConfig's default): 999,885,952 */
+    {"gemma-3-1b", "Gemma 3 1B (q/k norms, 5:1 sliding window 512, 262k vocab)",
+     {"gemma-3-1b", EST_FAM_GEMMA3, 26, 0, 1152, 4, 1, 256, 6912, 262144, 0, 0, 0, 0, 512, 0, true, 0}},
     M("phi-2", "Phi-2 2.7B", PHI, 32, 2560, 32, 32, 80, 10240, 51200, 0, false),
     M("phi-3-mini", "Phi-3 mini 3.8B", PHI3, 32, 3072, 32, 32, 96, 8192, 32064, 0, false),
+    /* Phi-4 (model_type phi3): pytorch/torchtune:torchtune/models/phi4/
+     * _model_builders.py@bd2a0fc7 (phi3 builder: untied output) */
+    M("phi-4", "Phi-4 14B (Phi-3 layout, GQA 10)", PHI3, 40, 5120, 40, 10, 128, 17920, 100352, 0, false),
     M("falcon-7b", "Falcon 7B (MQA, parallel attention)", FALCON, 32, 4544, 71, 1, 64, 18176, 65024, 0, true),
     M("bloom-560m", "BLOOM 560M", BLOOM, 24, 1024, 16, 16, 64, 4096, 250880, 0, true),
     M("bloom-1b1", "BLOOM 1.1B", BLOOM, 24, 1536, 16, 16, 96, 6144, 250880, 0, true),
@@ -60,6 +97,24 @@ static const struct model_preset presets[] = {
     M("bert-large-uncased", "BERT large uncased", BERT, 24, 1024, 16, 0, 0, 4096, 30522, 512, true),
     M("roberta-base", "RoBERTa base", ROBERTA, 12, 768, 12, 0, 0, 3072, 50265, 512, true),
     M("roberta-large", "RoBERTa large", ROBERTA, 24, 1024, 16, 0, 0, 4096, 50265, 512, true),
+    /* XLM-RoBERTa (model_type xlm-roberta, RoBERTa's code, 250k vocab):
+     * keras-team/keras-hub:keras_nlp/models/xlm_roberta/xlm_roberta_presets.py
+     * @0709f107 (base: its backbone's 277,450,752 params = ours less the
+     * pooler, the token-type row and RoBERTa's 2 padding-offset positions) */
+    M("xlm-roberta-base", "XLM-RoBERTa base (250k vocab)", ROBERTA, 12, 768, 12, 0, 0, 3072, 250002, 512, true),
+    M("xlm-roberta-large", "XLM-RoBERTa large", ROBERTA, 24, 1024, 16, 0, 0, 4096, 250002, 512, true),
+    /* DistilBERT: DistilBertConfig's defaults, distilbert-base-uncased's shape
+     * (huggingface/transformers:src/transformers/models/distilbert/
+     * configuration_distilbert.py@06053b84) */
+    M("distilbert-base-uncased", "DistilBERT base uncased (6 layers, no token types or pooler)", DISTILBERT, 6,
+      768, 12, 0, 0, 3072, 30522, 512, true),
+    /* ELECTRA base discriminator: keras-team/keras-hub:keras_nlp/models/
+     * electra/electra_presets.py@04111518 states 12 layers and 109,482,240
+     * params for its backbone (which adds a pooler): BERT-base's shape
+     * (768 wide, 12 heads, 3072, 30522 tokens) is the one that counts that;
+     * HF's ElectraModel, without the pooler, 108,891,648 */
+    M("electra-base-discriminator", "ELECTRA base discriminator (BERT-base blocks, no pooler)", ELECTRA, 12, 768,
+      12, 0, 0, 3072, 30522, 512, true),
     {"t5-small", "T5 small (6+6 layers, ReLU MLP)",
      {"t5-small", EST_FAM_T5, 6, 6, 512, 8, 8, 64, 2048, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
     {"t5-base", "T5 base (12+12 layers)",

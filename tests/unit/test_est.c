@@ -49,6 +49,118 @@ static void test_published_param_counts(void **state)
     assert_int_equal(preset_params("GPT2", EST_HEAD_LM), 124439808); /* case-insensitive */
 }
 
+/* The families of issue 13's "models users run": every count is the sum
+ * over the modelling code's modules for the config (presets' sources in
+ * lib/models.c). Qwen3-0.6B: 28 x 15,730,944 (q 1024x2048, k and v 1024x1024,
+ * o 2048x1024, SwiGLU 3 x 1024x3072, two norms, q_norm and k_norm of 128) +
+ * the tied 151936 x 1024 table + the final norm = 596,049,920, of which
+ * 440,467,456 outside the embeddings (the model card's "0.6B", "0.44B
+ * non-embedding"); Qwen3-8B 8,190,735,360 ("8.2B", 6.95B non-embedding).
+ * DistilBERT base: DistilBertModel 66,362,880 (word + 512 positions +
+ * LayerNorm, six BERT blocks, no token types, no pooler); ForMaskedLM adds
+ * vocab_transform, vocab_layer_norm and the projector's bias (66,985,530);
+ * ForSequenceClassification pre_classifier and a 2-label classifier
+ * (66,955,010). XLM-RoBERTa base: RoBERTa's layout over 250,002 tokens,
+ * 278,043,648 = keras-hub's backbone count 277,450,752 + the pooler 590,592 +
+ * one token-type row + RoBERTa's two padding-offset positions (768 x 3).
+ * Before, none of the three families was known. */
+static void test_new_family_param_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(preset_params("qwen3-0.6b", EST_HEAD_LM), 596049920);
+    assert_int_equal(preset_params("qwen3-8b", EST_HEAD_LM), 8190735360LL);
+    assert_int_equal(preset_params("distilbert-base-uncased", EST_HEAD_NONE), 66362880);
+    assert_int_equal(preset_params("distilbert-base-uncased", EST_HEAD_LM), 66985530);
+    assert_int_equal(preset_params("distilbert-base-uncased", EST_HEAD_CLS), 66955010);
+    assert_int_equal(preset_params("xlm-roberta-base", EST_HEAD_NONE), 278043648);
+    assert_int_equal(277450752 + 590592 + 3 * 768, 278043648);
+    /* ELECTRA base: BERT-base without the pooler (keras-hub's backbone, with
+     * one, counts 109,482,240); its classification head is dense + out_proj */
+    assert_int_equal(preset_params("electra-base-discriminator", EST_HEAD_NONE), 108891648);
+    assert_int_equal(108891648 + 590592, 109482240);
+    assert_int_equal(preset_params("electra-base-discriminator", EST_HEAD_CLS), 108891648 + 590592 + 1538);
+    /* models run as earlier families: Qwen2.5-7B (qwen2), SmolLM2-135M (llama) */
+    assert_int_equal(preset_params("qwen2.5-7b", EST_HEAD_LM), 7615616512LL);
+    assert_int_equal(preset_params("smollm2-135m", EST_HEAD_LM), 134515008);
+}
+
+/* Qwen3's q_norm and k_norm keep, per token and block, the fp32 copy of the
+ * q and k projections, an fp32 rsqrt per head, and (the norms training) the
+ * normalized q and k in the activation dtype: a Qwen3 and a Llama of the same
+ * shape (head_dim given) differ by exactly that; with LoRA on q, v only the
+ * fp32 copies and rsqrt remain, and the first block's k_norm (its input needs
+ * no grad) keeps nothing. bench/estimate-oracle's Qwen3 block measures it. */
+static void test_qwen3_qk_norm_saves(void **state)
+{
+    (void)state;
+    struct est_model q3 = fx_preset("qwen3-0.6b"), ll = q3;
+    ll.family = EST_FAM_LLAMA;
+    struct est_workload wl = fx_workload(EST_BF16, 2, 256);
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&q3, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&ll, &wl, &b, &err), 0);
+    int64_t T = 2 * 256, L = 28, qd = 16 * 128, kvd = 8 * 128, heads = 16 + 8;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes,
+                     L * T * ((4 + 2) * (qd + kvd) + 4 * heads));
+    wl.lora_r = 8;
+    wl.lora_targets = EST_LORA_Q | EST_LORA_V;
+    assert_int_equal(est_compute(&q3, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&ll, &wl, &b, &err), 0);
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes,
+                     L * T * (4 * (qd + kvd) + 4 * heads) - T * (4 * kvd + 4 * 8));
+}
+
+/* DistilBERT's block drops out once (after lin2; the attention output goes
+ * to sa_layer_norm undropped), BERT's twice: with dropout on, one bool mask
+ * of h per token and block less than a BERT of the same shape; the same
+ * without dropout. */
+static void test_distilbert_one_dropout_per_block(void **state)
+{
+    (void)state;
+    struct est_model d = fx_preset("distilbert-base-uncased"), b = d;
+    b.family = EST_FAM_BERT;
+    struct est_workload wl = fx_workload(EST_FP32, 8, 128);
+    wl.head = EST_HEAD_CLS;
+    wl.attention = EST_ATTN_EAGER;
+    struct est_result rd, rb;
+    struct oomlab_err err;
+    d.dropout = b.dropout = 1;
+    assert_int_equal(est_compute(&d, &wl, &rd, &err), 0);
+    assert_int_equal(est_compute(&b, &wl, &rb, &err), 0);
+    assert_int_equal(rb.comp[EST_C_ACTS].bytes - rd.comp[EST_C_ACTS].bytes, 6 * 8 * 128 * 768);
+    d.dropout = b.dropout = 2;
+    assert_int_equal(est_compute(&d, &wl, &rd, &err), 0);
+    assert_int_equal(est_compute(&b, &wl, &rb, &err), 0);
+    assert_int_equal(rb.comp[EST_C_ACTS].bytes, rd.comp[EST_C_ACTS].bytes);
+}
+
+/* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
+ * by 1 + w in fp32 and casts after, so each of the four block norms, the
+ * final norm and the q/k norms keeps the fp32 normalized tensor for the
+ * weight's gradient, not a 16-bit one (modeling_gemma3.py@0018aa64;
+ * bench/estimate-oracle's Gemma3 block measures it). Against a Gemma 2 of the
+ * same shape (four Llama-rule norms, no q/k norms), in bf16: per token and
+ * block 4 x 2h + (4 + 4)(qd + kvd) + 4(heads + kv_heads), and 2h for the
+ * final norm. Gemma 3 1B counts 999,885,952 parameters. */
+static void test_gemma3_norms_keep_fp32(void **state)
+{
+    (void)state;
+    assert_int_equal(preset_params("gemma-3-1b", EST_HEAD_LM), 999885952);
+    struct est_model g3 = fx_preset("gemma-3-1b"), g2 = g3;
+    g2.family = EST_FAM_GEMMA2;
+    struct est_workload wl = fx_workload(EST_BF16, 1, 1024);
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&g3, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&g2, &wl, &b, &err), 0);
+    int64_t T = 1024, L = 26, h = 1152, qd = 4 * 256, kvd = 256;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes,
+                     L * T * (4 * 2 * h + 8 * (qd + kvd) + 4 * (4 + 1)) + T * 2 * h);
+}
+
 /* Explicit dimensions (--arch F --layers ... --vocab ...) start from the
  * family's HF defaults — tied embeddings and position-table rows — and so
  * count exactly what the preset (the published config) counts. */
@@ -61,6 +173,8 @@ static void test_explicit_dims_take_family_defaults(void **state)
         {"gemma-2b", true},     {"phi-2", false},         {"phi-3-mini", false},
         {"falcon-7b", true},    {"bloom-560m", true},     {"bert-base-uncased", true},
         {"roberta-base", true}, {"t5-small", true},       {"mixtral-8x7b", false},
+        {"qwen3-8b", false},    {"distilbert-base-uncased", true}, {"xlm-roberta-base", true},
+        {"electra-base-discriminator", true}, {"gemma-3-1b", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct model_preset *p = models_find(cases[i].preset);
@@ -1730,6 +1844,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_param_counts),
+        cmocka_unit_test(test_new_family_param_counts),
+        cmocka_unit_test(test_qwen3_qk_norm_saves),
+        cmocka_unit_test(test_distilbert_one_dropout_per_block),
+        cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
         cmocka_unit_test(test_rmsnorm_keeps_the_fp32_copy),

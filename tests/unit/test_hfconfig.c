@@ -199,6 +199,185 @@ static void test_qwen1(void **state)
     assert_int_equal(params_of(&m), 7721324544LL);
 }
 
+/* Qwen3 (model_type "qwen3"): Qwen3-0.6B's config. The keys from
+ * "architectures" to "hidden_size" as AutoConfig printed them on
+ * https://kiraa-blog.vercel.app/post/learning-qwen3-0.6b/index.md; the other
+ * dimensions and the tie as pytorch/torchtune:torchtune/models/qwen3/
+ * _model_builders.py@bd2a0fc7 (qwen3_0_6b_base) states them. head_dim 128 is
+ * not hidden / heads (1024 / 16 = 64): q_proj is 1024 x 2048. Before:
+ * refused. */
+static void test_qwen3(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"Qwen3ForCausalLM\"],\n  \"attention_bias\": false,\n"
+                      "  \"attention_dropout\": 0.0,\n  \"bos_token_id\": 151643,\n  \"dtype\": \"bfloat16\",\n"
+                      "  \"eos_token_id\": 151645,\n  \"head_dim\": 128,\n  \"hidden_act\": \"silu\",\n"
+                      "  \"hidden_size\": 1024,\n  \"intermediate_size\": 3072,\n  \"model_type\": \"qwen3\",\n"
+                      "  \"num_attention_heads\": 16,\n  \"num_hidden_layers\": 28,\n  \"num_key_value_heads\": 8,\n"
+                      "  \"sliding_window\": null,\n  \"tie_word_embeddings\": true,\n  \"use_sliding_window\": false,\n"
+                      "  \"vocab_size\": 151936\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_QWEN3);
+    assert_int_equal(m.head_dim, 128);
+    assert_int_equal(m.kv_heads, 8);
+    assert_int_equal(m.sliding_window, 0);
+    assert_true(m.tied_embeddings);
+    assert_int_equal(m.dropout, 2);
+    assert_int_equal(params_of(&m), 596049920); /* the 0.6B preset's count */
+    /* Qwen2-MoE (a shared expert beside the routed ones) is not modelled:
+     * refused, not guessed as a Qwen3 or a dense Qwen2 */
+    assert_int_equal(parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048, \"num_experts\": 60}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not one oomlab knows"));
+}
+
+/* Qwen3-MoE (model_type "qwen3_moe"): Qwen3-30B-A3B's dimensions as
+ * Lightning-AI/litgpt:litgpt/config.py@26857050 copies them from its
+ * config.json, under the keys Qwen3MoeConfig reads (modeling_qwen3_moe.py
+ * @00d4b3d2: num_experts, num_experts_per_tok, moe_intermediate_size,
+ * decoder_sparse_step, mlp_only_layers; intermediate_size is the dense
+ * MLP's). Every block sparse: 30,532,122,624 params. A config with dense
+ * blocks is refused, not estimated as if every block were sparse. */
+static void test_qwen3_moe(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"Qwen3MoeForCausalLM\"],\n  \"decoder_sparse_step\": 1,\n"
+                      "  \"head_dim\": 128,\n  \"hidden_size\": 2048,\n  \"intermediate_size\": 6144,\n"
+                      "  \"mlp_only_layers\": [],\n  \"model_type\": \"qwen3_moe\",\n"
+                      "  \"moe_intermediate_size\": 768,\n  \"num_attention_heads\": 32,\n"
+                      "  \"num_experts\": 128,\n  \"num_experts_per_tok\": 8,\n  \"num_hidden_layers\": 48,\n"
+                      "  \"num_key_value_heads\": 4,\n  \"tie_word_embeddings\": false,\n"
+                      "  \"vocab_size\": 151936\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_QWEN3);
+    assert_int_equal(m.experts, 128);
+    assert_int_equal(m.experts_per_token, 8);
+    assert_int_equal(m.ffn, 768);
+    assert_int_equal(params_of(&m), 30532122624LL);
+    assert_int_equal(parse("{\"model_type\": \"qwen3_moe\", \"num_experts\": 128, \"moe_intermediate_size\": 768,"
+                           " \"mlp_only_layers\": [0, 1]}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "dense blocks (mlp_only_layers) is not modelled"));
+    assert_int_equal(parse("{\"model_type\": \"qwen3_moe\", \"num_experts\": 128, \"moe_intermediate_size\": 768,"
+                           " \"decoder_sparse_step\": 2}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "decoder_sparse_step"));
+}
+
+/* Gemma 3 text (model_type "gemma3_text"): google/gemma-3-1b-it's
+ * dimensions as Lightning-AI/litgpt:litgpt/config.py@26857050 copies them
+ * from its config.json, under Gemma3TextConfig's keys (modeling_gemma3.py
+ * @0018aa64 reads head_dim, sliding_window, layer_types). The window
+ * pattern oomlab models is full attention on every 6th layer; another is
+ * refused, and the multimodal "gemma3" (a vision tower beside the text
+ * model) stays unknown. Before: refused. */
+static void test_gemma3_text(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"Gemma3ForCausalLM\"],\n  \"head_dim\": 256,\n"
+                      "  \"hidden_activation\": \"gelu_pytorch_tanh\",\n  \"hidden_size\": 1152,\n"
+                      "  \"intermediate_size\": 6912,\n  \"model_type\": \"gemma3_text\",\n"
+                      "  \"num_attention_heads\": 4,\n  \"num_hidden_layers\": 26,\n  \"num_key_value_heads\": 1,\n"
+                      "  \"query_pre_attn_scalar\": 256,\n  \"sliding_window\": 512,\n"
+                      "  \"sliding_window_pattern\": 6,\n  \"vocab_size\": 262144\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_GEMMA3);
+    assert_int_equal(m.head_dim, 256);
+    assert_int_equal(m.sliding_window, 512);
+    assert_true(m.tied_embeddings);
+    assert_int_equal(params_of(&m), 999885952);
+    assert_int_equal(parse("{\"model_type\": \"gemma3_text\", \"hidden_size\": 1152, \"sliding_window_pattern\": 4}",
+                           &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "sliding_window_pattern 4 is not modelled"));
+    assert_int_equal(parse("{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 2,"
+                           " \"layer_types\": [\"full_attention\", \"full_attention\"]}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_int_equal(parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not one oomlab knows"));
+}
+
+/* DistilBERT (model_type "distilbert") names its dimensions its own way:
+ * n_layers, n_heads, dim, hidden_dim (DistilBertConfig, huggingface/
+ * transformers:src/transformers/models/distilbert/configuration_distilbert.py
+ * @06053b84; the values are its defaults, distilbert-base-uncased's shape;
+ * "architectures" and "tie_weights_" as printed checkpoint configs show them,
+ * from search hits without a named repository). DistilBertModel
+ * counts 66,362,880: no token types, no pooler. Before: refused. */
+static void test_distilbert(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"activation\": \"gelu\",\n  \"architectures\": [\"DistilBertForMaskedLM\"],\n"
+                      "  \"attention_dropout\": 0.1,\n  \"dim\": 768,\n  \"dropout\": 0.1,\n  \"hidden_dim\": 3072,\n"
+                      "  \"initializer_range\": 0.02,\n  \"max_position_embeddings\": 512,\n"
+                      "  \"model_type\": \"distilbert\",\n  \"n_heads\": 12,\n  \"n_layers\": 6,\n"
+                      "  \"pad_token_id\": 0,\n  \"qa_dropout\": 0.1,\n  \"seq_classif_dropout\": 0.2,\n"
+                      "  \"sinusoidal_pos_embds\": false,\n  \"tie_weights_\": true,\n  \"vocab_size\": 30522\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_DISTILBERT);
+    assert_int_equal(m.layers, 6);
+    assert_int_equal(m.hidden, 768);
+    assert_int_equal(m.heads, 12);
+    assert_int_equal(m.ffn, 3072);
+    assert_int_equal(m.max_positions, 512);
+    assert_int_equal(m.dropout, 1);
+    assert_int_equal(params_of(&m), 66362880);
+}
+
+/* ELECTRA (model_type "electra"): BERT's embeddings and blocks without a
+ * pooler (huggingface/transformers:src/transformers/models/electra/
+ * modeling_electra.py@014873b4). The keys ElectraConfig reads with the base
+ * discriminator's values (src/lib/models.c's preset and its source); its
+ * ElectraModel counts 108,891,648. A config whose embedding_size differs
+ * from hidden_size (the small models' embeddings_project) is refused, with
+ * the two sizes named. Before: refused as unknown. */
+static void test_electra(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"ElectraForPreTraining\"],\n  \"embedding_size\": 768,\n"
+                      "  \"hidden_size\": 768,\n  \"intermediate_size\": 3072,\n  \"max_position_embeddings\": 512,\n"
+                      "  \"model_type\": \"electra\",\n  \"num_attention_heads\": 12,\n  \"num_hidden_layers\": 12,\n"
+                      "  \"type_vocab_size\": 2,\n  \"vocab_size\": 30522\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_ELECTRA);
+    assert_int_equal(params_of(&m), 108891648);
+    assert_int_equal(parse("{\"model_type\": \"electra\", \"embedding_size\": 128, \"hidden_size\": 256,"
+                           " \"num_hidden_layers\": 12, \"num_attention_heads\": 4}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "embedding_size 128 != hidden_size 256"));
+}
+
+/* XLM-RoBERTa (model_type "xlm-roberta") is RoBERTa's code over a 250,002-
+ * token vocabulary (keras-team/keras-hub:keras_nlp/models/xlm_roberta/
+ * xlm_roberta_presets.py@0709f107: base 12 x 768, 12 heads, 3072); the
+ * config counts RoBERTa's padding offset into max_position_embeddings
+ * (514) and has one token type, as RoBERTa's does. Before: refused. */
+static void test_xlm_roberta(void **state)
+{
+    (void)state;
+    const char *cfg = "{\n  \"architectures\": [\"XLMRobertaForMaskedLM\"],\n  \"hidden_size\": 768,\n"
+                      "  \"intermediate_size\": 3072,\n  \"max_position_embeddings\": 514,\n"
+                      "  \"model_type\": \"xlm-roberta\",\n  \"num_attention_heads\": 12,\n"
+                      "  \"num_hidden_layers\": 12,\n  \"type_vocab_size\": 1,\n  \"vocab_size\": 250002\n}\n";
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_ROBERTA);
+    assert_int_equal(m.max_positions, 512);
+    assert_int_equal(params_of(&m), 278043648);
+}
+
 /* quantization_config, as transformers' quantizers write it into a
  * pre-quantized checkpoint's config.json (GPTQConfig / AwqConfig /
  * BitsAndBytesConfig to_dict; AutoAWQ's own w_bit / q_group_size): the
@@ -262,6 +441,12 @@ int main(void)
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_unknown_model_type),
         cmocka_unit_test(test_qwen1),
+        cmocka_unit_test(test_qwen3),
+        cmocka_unit_test(test_qwen3_moe),
+        cmocka_unit_test(test_gemma3_text),
+        cmocka_unit_test(test_distilbert),
+        cmocka_unit_test(test_electra),
+        cmocka_unit_test(test_xlm_roberta),
         cmocka_unit_test(test_quantization_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
