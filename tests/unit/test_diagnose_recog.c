@@ -1047,6 +1047,10 @@ static void test_device_words(void **state)
          "My pc has 16 GB of RAM. If I try to use a batch size like 16 it starts training and after "
          "10 iterations it throws a Cuda oom error.\n", true},
         {"edwardzhou130/PolarSeg#45", "CUDA out-of-memory when GPU memory is 11GB\n", true},
+        /* a card's model number as the device (heldout17 h17-02, read after
+         * heldout19/20's measurements); not a word ending in one */
+        {"ComputationalRadiationPhysics/picongpu#3064", "taurus V100 out-of-memory error\n", true},
+        {"written here", "batch X3090 out-of-memory\n", false},
         {"warchildmd/ihd#1", "cuda out of memoery\n\nHi, \n", true},
         {"zhengchen1999/RGT#19", "Training CUDA OutOfMemoryError\n", true},
         {"LISTatSNU/FastMRI_challenge#197",
