@@ -1213,6 +1213,25 @@ static void test_titan_op_moments(void **state)
     assert_int_equal(r128.comp[EST_C_TEMP].bytes, r.comp[EST_C_TEMP].bytes);
 }
 
+/* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
+ * 32768 on 8 GPUs (its page's Table 2 FSDP row): the loss's backward holds
+ * each block's bf16 input and the final norm, no block recomputed */
+static void test_titan_full_moments(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 32768);
+    struct est_result full;
+    struct oomlab_err err;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &full, &err), 0);
+    assert_int_equal(full.comp[EST_C_ACTS].bytes, (int64_t)32768 * (32 * 2 * 4096 + 33284));
+}
+
 /* The op policy compiled (torchtitan compiles each checkpointed block):
  * eager SAC's cache keeps the down projection's output, which backward never
  * reads; the partitioner saves only what backward reads, so per token and
@@ -1845,6 +1864,7 @@ int main(void)
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
         cmocka_unit_test(test_titan_op_moments),
+        cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
         cmocka_unit_test(test_layer_buffers),
