@@ -1236,8 +1236,11 @@ static bool compiled_blocks(const struct calc *c)
  * op the policy marks MUST_SAVE, whether backward reads it or not:
  * _CachingTorchDispatchMode.__torch_dispatch__ appends each MUST_SAVE
  * output to its storage, which the recompute pops in backward
- * (torch/utils/checkpoint.py, pytorch/pytorch@1963fc8, the torch of
- * torchtitan's 2024-12 benchmark page). The block's last matmul, a gated
+ * (pytorch/pytorch:torch/utils/checkpoint.py as stored in the search
+ * index's torch 2.4+ copies, not read at 1963fc8, the benchmark page's
+ * torch; CheckpointPolicy's docstring: saving "additional tensors not
+ * limited to ones that are actually needed for gradient computation").
+ * The block's last matmul, a gated
  * MLP's down projection (the 7th mm, odd, so saved), only feeds the
  * residual add, whose backward reads nothing: eager keeps it anyway. With
  * the block compiled (torchtitan apply_compile after apply_ac,
