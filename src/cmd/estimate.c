@@ -526,6 +526,7 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s %s\n", "precision", f->precision_model);
     if (est_compile_model(&o->wl)) printf("  %-22s %s\n", "torch.compile", est_compile_model(&o->wl));
+    if (est_fsdp2_model(&o->wl)) printf("  %-22s %s\n", "FSDP2", est_fsdp2_model(&o->wl));
     printf("  %-22s %s\n", "loss path", f->loss_path);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));

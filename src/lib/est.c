@@ -467,6 +467,10 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
     enum est_precision p = wl->precision;
     bool ds = ds_engine(wl);
     if (p == EST_FP32) return "fp32: weights, gradients, optimizer states and activations";
+    if (is_mixed(p) && wl->shard == EST_SHARD_FSDP && wl->trainer == EST_TRAINER_TORCHTITAN)
+        return "FSDP2's MixedPrecisionPolicy (torchtitan: param bf16, reduce fp32), no autocast: fp32 sharded "
+               "weights, gradients and optimizer states; bf16 all-gathered parameters, bf16 activations and "
+               "residual stream";
     if (is_mixed(p))
         return ds ? "DeepSpeed's engine: the model cast to 16-bit, no autocast; fp32 master and optimizer states"
                   : "autocast on fp32 weights: fp32 weights, gradients and optimizer states, 16-bit casts of the "
@@ -1300,6 +1304,9 @@ static long double act_layer(const struct calc *c, bool with_scores)
     return sum + mlp;
 }
 
+static bool compiled_blocks(const struct calc *c);
+static bool op_sac_compiled_skips_last(const struct calc *c, int i, int n);
+
 /* torchtitan's op-level selective checkpointing, per token and block: the
  * block's input, the fused attention kernel's output and logsumexp, and the
  * outputs of the 1st, 3rd, 5th... matmul in forward order (q, k, v, o, then
@@ -1312,7 +1319,8 @@ static long double act_layer_op(const struct calc *c)
     else mm[n++] = c->ffn;
     mm[n++] = c->h;
     long double sum = c->r * c->h;
-    for (int i = 0; i < n; i += 2) sum += c->a * mm[i];
+    for (int i = 0; i < n; i += 2)
+        if (!op_sac_compiled_skips_last(c, i, n)) sum += c->a * mm[i];
     if (!scores_kept(c->wl->attention)) sum += c->a * c->qd + 4 * (long double)c->m->heads;
     return sum;
 }
@@ -1345,6 +1353,27 @@ static bool compiled_blocks(const struct calc *c)
     const struct est_workload *wl = c->wl;
     return wl->compiled && wl->mode == EST_MODE_TRAIN && c->full && wl->quant == EST_QUANT_NONE &&
            wl->trainer != EST_TRAINER_LLMC;
+}
+
+/* The op policy under torch.compile. Eager SAC keeps the output of every
+ * op the policy marks MUST_SAVE, whether backward reads it or not:
+ * _CachingTorchDispatchMode.__torch_dispatch__ appends each MUST_SAVE
+ * output to its storage, which the recompute pops in backward
+ * (pytorch/pytorch:torch/utils/checkpoint.py as stored in the search
+ * index's torch 2.4+ copies, not read at 1963fc8, the benchmark page's
+ * torch; CheckpointPolicy's docstring: saving "additional tensors not
+ * limited to ones that are actually needed for gradient computation").
+ * The block's last matmul, a gated
+ * MLP's down projection (the 7th mm, odd, so saved), only feeds the
+ * residual add, whose backward reads nothing: eager keeps it anyway. With
+ * the block compiled (torchtitan apply_compile after apply_ac,
+ * torchtitan/parallelisms/parallelize_llama.py@9dec370), the same policy
+ * tags the joint graph's nodes and the min-cut partitioner saves only the
+ * MUST_SAVE values backward reads, so that output is not saved. A plain
+ * MLP's last matmul (the 6th) is recomputed-tagged anyway. */
+static bool op_sac_compiled_skips_last(const struct calc *c, int i, int n)
+{
+    return i == n - 1 && c->wl->ckpt == EST_CKPT_OP && compiled_blocks(c);
 }
 
 /* torch >= 2.0's partitioner (torch/_functorch/partitioners.py,
@@ -1897,6 +1926,92 @@ static void train_states(const struct calc *c, struct terms *t)
     }
 }
 
+/* ---- torchtitan's FSDP2 ----------------------------------------------
+ * apply_fsdp (pytorch/torchtitan:torchtitan/parallelisms/
+ * parallelize_llama.py@9dec370) calls fully_shard on each TransformerBlock,
+ * reshard_after_forward = layer_id < n_layers - 1 (the last block stays
+ * gathered, "FSDP would prefetch it immediately"), then on the model: the
+ * root group holds tok_embeddings, the final norm and the output.
+ * MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32). torch's
+ * FSDPState._lazy_init sets the root group's post_forward_mesh_info = None
+ * ("For the root, do not reshard after forward"; torch/distributed/
+ * _composable/fsdp/_fsdp_state.py, pytorch/pytorch@005da465), so the
+ * embedding, norm and output stay all-gathered in bf16 from the root's
+ * pre-forward to the end of backward. */
+static bool fsdp2_titan(const struct calc *c)
+{
+    return c->fsdp_mp && c->wl->mode == EST_MODE_TRAIN && c->N > 1 && c->wl->offload == EST_OFFLOAD_NONE;
+}
+
+static long double fsdp2_root_params(const struct calc *c)
+{
+    return c->Pbig * (tied(c->m, c->wl) ? 1 : 2) + c->h; /* embedding, output, final norm */
+}
+
+static long double fsdp2_layer_params(const struct calc *c)
+{
+    long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
+    return layer > 0 ? layer : 0;
+}
+
+/* Gathered at the loss's backward: the root group and the last block, both
+ * left unsharded by forward; no block's pre-backward has run yet (it fires
+ * on the gradient of the block's output). */
+static long double fsdp2_loss_gathered(const struct calc *c)
+{
+    return c->a * (fsdp2_root_params(c) + fsdp2_layer_params(c));
+}
+
+/* While a block is recomputed and runs backward, beyond the loss moment's
+ * groups: the block prefetched behind it (pre_backward's _prefetch_unshard),
+ * the block's unsharded bf16 gradients, the previous block's fp32
+ * reduce-scatter input (comm_ctx.reduce_scatter_state keeps it until the
+ * next post_backward), and the output's unsharded bf16 gradient: the root's
+ * post_backward runs only in the final callback (its forward input, the
+ * token ids, needs no gradient). */
+static long double fsdp2_backward_extra(const struct calc *c)
+{
+    long double layer = fsdp2_layer_params(c);
+    long double head = tied(c->m, c->wl) ? 0 : c->Pbig;
+    return c->a * (layer + layer + head) + 4 * layer;
+}
+
+/* Pools of the collectives' own streams, reserved beside the default
+ * stream's: the caching allocator reuses a freed block only on the stream
+ * that allocated it (per-stream pools; expandable segments, which
+ * torchtitan's run_llama_train.sh@9dec370 turns on, are per stream too).
+ * foreach_reduce_scatter allocates the reduce-scatter output, which the
+ * sharded fp32 gradients are views of, under the reduce-scatter stream
+ * (torch/distributed/_composable/fsdp/_fsdp_collectives.py,
+ * pytorch/pytorch@01d66d21: "The RS output is allocated in the RS stream and
+ * used in the default stream (for optimizer)"), so a whole step's gradients
+ * stay reserved there, never reused by activations. foreach_all_gather
+ * allocates each all-gather output under the copy-in stream; the root's
+ * (embedding, output, norm) is held as all_gather_state until the first
+ * block's all-gather output exists beside it. */
+static long double fsdp2_stream_pools(const struct calc *c)
+{
+    if (!fsdp2_titan(c)) return 0;
+    long double grads = 4 * c->Ptrain / (long double)c->N;
+    return grads + c->a * (fsdp2_root_params(c) + fsdp2_layer_params(c));
+}
+
+static void formula_append(struct est_result *r, enum est_comp i, const char *text);
+
+const char *est_fsdp2_model(const struct est_workload *wl)
+{
+    if (wl->trainer != EST_TRAINER_TORCHTITAN || wl->shard != EST_SHARD_FSDP || !is_mixed(wl->precision) ||
+        wl->mode != EST_MODE_TRAIN || wl->gpus <= 1 || wl->offload != EST_OFFLOAD_NONE)
+        return NULL;
+    return "torchtitan's fully_shard per block + root, bf16 params / fp32 reduce: fp32 shards; at the loss's "
+           "backward only the root group (embedding, output, norm: the root never reshards after forward) and "
+           "the last block (reshard_after_forward False) are gathered; a recomputed block's moment adds the "
+           "prefetched block, its bf16 gradients, the previous fp32 reduce-scatter input and the output's bf16 "
+           "gradient; reserved adds the collectives' stream pools (the sharded fp32 gradients live in the "
+           "reduce-scatter stream's, the root's and a block's all-gather outputs in the copy-in stream's), "
+           "which the default stream never reuses";
+}
+
 static long double shard_temp(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -1922,7 +2037,9 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO1:
     case EST_SHARD_ZERO2:
     case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
-    case EST_SHARD_FSDP: return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
+    case EST_SHARD_FSDP:
+        if (fsdp2_titan(c)) return fsdp2_loss_gathered(c);
+        return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
     if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
@@ -2224,15 +2341,27 @@ static long double held_logits(const struct calc *c)
  * fsdp_qlora's loop keeps `output` through loss.backward() and sets it to
  * None after (AnswerDotAI/fsdp_qlora:train.py@50efa1efa0ed); torchtune's
  * recipe deletes the logits before backward. So the fwd/bwd peak is the
- * larger of the two moments, not their sum. Returns the bytes the sum
- * over-counts, and sets t->ckpt_phase; *tmp becomes that moment's
+ * larger of the two moments, not their sum. torchtitan's op-level
+ * selective policy runs the same way: ptd_checkpoint_wrapper is the
+ * non-reentrant checkpoint (preserve_rng_state=False, context_fn the SAC
+ * policy; torchtitan/parallelisms/parallelize_llama.py@9dec370), each
+ * block's SAC cache is alive at the loss's backward, and the first unpack
+ * in the last block's backward reruns it after the loss's buffers are
+ * freed (train.py@9dec370: `del pred` before loss.backward()); under
+ * torchtitan's FSDP2 that later moment also holds the gradient-side
+ * buffers (fsdp2_backward_extra, passed in block_tmp). Returns the bytes
+ * the sum over-counts, and sets t->ckpt_phase; *tmp becomes that moment's
  * temporaries. */
 static long double ckpt_moments(const struct calc *c, struct terms *t, long double rec,
                                 long double loss_tmp, long double block_tmp, long double *tmp)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->ckpt != EST_CKPT_FULL || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM) return 0;
-    if (wl->trainer != EST_TRAINER_HF && wl->trainer != EST_TRAINER_TORCHTUNE) return 0;
+    if ((wl->ckpt != EST_CKPT_FULL && wl->ckpt != EST_CKPT_OP) || wl->head != EST_HEAD_LM ||
+        wl->loss == EST_LOSS_SUM)
+        return 0;
+    if (wl->trainer != EST_TRAINER_HF && wl->trainer != EST_TRAINER_TORCHTUNE &&
+        wl->trainer != EST_TRAINER_TORCHTITAN)
+        return 0;
     if (wl->longest_first) return 0;
     long double held = c->T * c->V * held_logits(c);
     long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
@@ -2322,7 +2451,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (block_tmp > tmp) tmp = block_tmp;
     /* the recomputed block holds its GPTQ weights too (gptq_saved_layers: 1) */
     ckpt_moments(c, t, c->T * ckpt_recompute(c, per) + (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) : 0), lt,
-                 block_tmp, &tmp);
+                 block_tmp + (fsdp2_titan(c) ? fsdp2_backward_extra(c) : 0), &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into
      * iteration 0 only (finetune/lora.py@8641822: get_batch(fabric,
@@ -3011,7 +3140,11 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->T, c->L, per_layer / c->L,
              est_ckpt_describe(wl, pol, sizeof pol), ckpt_keeps[wl->ckpt],
              est_attn_name(wl->attention), eager ? " incl. heads x seq score bytes" : "",
-             compiled_blocks(c) ? "; torch.compile: the partitioner's saved set" : family_act_note(c),
+             compiled_blocks(c) && wl->ckpt == EST_CKPT_OP
+                 ? "; torch.compile under the op policy: the MUST_SAVE values backward reads (the down "
+                   "projection's output, which eager SAC's cache keeps, is not saved)"
+             : compiled_blocks(c) ? "; torch.compile: the partitioner's saved set"
+             : family_act_note(c),
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
@@ -3041,6 +3174,13 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+    if (fsdp2_titan(c)) {
+        char b3[32], line[300];
+        fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);
+        snprintf(line, sizeof line, "; FSDP2: root group + last block gathered (bf16) = %s%s", b3,
+                 t->ckpt_phase == 2 ? " + prefetched block, block grads, fp32 RS input, output grad" : "");
+        formula_append(r, EST_C_TEMP, line);
+    }
     if (zero_stage(c) && wl->offload == EST_OFFLOAD_NONE) {
         char b3[32];
         fmt_gib(ds_ipg(c), b3, sizeof b3);
@@ -3192,9 +3332,15 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double alloc = persist + (step_peak ? step : fwd);
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
-    long double slack = llmc ? 0
-                        : (sharded ? SLACK_SHARDED : SLACK_DYNAMIC) * (step_peak ? step : fwd) +
-                              SLACK_PERSIST * persist;
+    /* torchtitan's FSDP2: the collectives' stream pools are counted as they
+     * are (fsdp2_stream_pools), the default stream's churn takes the plain
+     * share; at a step peak the gradients in the reduce-scatter pool are
+     * allocated, already in alloc */
+    bool pools = fsdp2_titan(c);
+    long double share = (sharded && !pools) ? SLACK_SHARDED : SLACK_DYNAMIC;
+    long double slack = llmc ? 0 : share * (step_peak ? step : fwd) + SLACK_PERSIST * persist;
+    long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : 0) : 0;
+    if (pool_bytes > 0) slack += pool_bytes;
     /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
      * the allocator frees its cached unsplit segments and retries (header
      * comment of CUDACachingAllocator.cpp), so cached blocks alone never
@@ -3241,7 +3387,15 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                  "CUDA context, kernels and library workspaces (card default or --context)");
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
-             100 * (sharded ? SLACK_SHARDED : SLACK_DYNAMIC), 100 * SLACK_PERSIST);
+             100 * share, 100 * SLACK_PERSIST);
+    if (pool_bytes > 0) {
+        char b[32], line[300];
+        fmt_gib(pool_bytes, b, sizeof b);
+        snprintf(line, sizeof line, " + %s: FSDP2's stream pools, %sthe root's and a block's bf16 all-gather "
+                 "outputs (copy-in stream), which the default stream cannot reuse", b,
+                 step_peak ? "" : "the sharded fp32 gradients (reduce-scatter stream), ");
+        formula_append(r, EST_C_SLACK, line);
+    }
     if (wl->len_mean > 0 && wl->mode == EST_MODE_TRAIN) {
         char b[32], line[320];
         fmt_gib(varlen, b, sizeof b);

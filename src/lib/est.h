@@ -422,6 +422,10 @@ const char *est_ckpt_keeps(enum est_ckpt c);
  * per block, or why the eager terms stay (LoRA/quantized, llm.c,
  * inference); NULL without --compile. */
 const char *est_compile_model(const struct est_workload *wl);
+/* torchtitan's FSDP2 as modelled (what is gathered when, the stream pools
+ * in the reserved figure), or NULL outside --trainer torchtitan --shard fsdp
+ * training on several GPUs. */
+const char *est_fsdp2_model(const struct est_workload *wl);
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);

@@ -1247,7 +1247,10 @@ static void test_torchtitan_fsdp2(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-3-8b");
-    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 1024);
+    /* 8192 tokens: the loss's backward is the peak for both trainers (at
+     * short lengths torchtitan's FSDP2 backward buffers make the recomputed
+     * block's moment the larger, test_titan_op_moments) */
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 8192);
     struct est_result hf, tt;
     struct oomlab_err err;
     wl.gpus = 8;
@@ -1268,13 +1271,114 @@ static void test_torchtitan_fsdp2(void **state)
     /* 32 blocks x 1024 tokens x (4h - 2h) fewer bytes for the block inputs;
      * the recomputed block and the outside-the-blocks terms move too, so
      * compare the per-block part only: at least that much less */
-    assert_true(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes >= (int64_t)32 * 1024 * 2 * 4096);
-    assert_int_equal(tt.comp[EST_C_LOGITS].bytes, (int64_t)1024 * 128256 * 4);
+    assert_true(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes >= (int64_t)32 * 8192 * 2 * 4096);
+    assert_int_equal(tt.comp[EST_C_LOGITS].bytes, (int64_t)8192 * 128256 * 4);
     /* outside FSDP torchtitan's flag changes only the loss path */
     wl.gpus = 1;
     wl.shard = EST_SHARD_NONE;
     assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
     assert_true(tt.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+}
+
+/* torchtitan, Llama-3.1-8B, 8 GPUs, op SAC, 2 x 8192 (its benchmark page's
+ * FSDP row). The peak is the loss's backward: every block's SAC cache
+ * (input 2h, wq 2qd, wv 2kvd, flash out 2qd + fp32 lse, w1 2f, w2 2h =
+ * 63616 B/token) and the final norm outside, no block recomputed yet; the
+ * fp32 log-softmax and CE's two fp32 gradients; FSDP2 holds only the root
+ * group (embedding, output, norm: not resharded after forward) and the last
+ * block (reshard_after_forward False) in bf16. Reserved adds 10% of that
+ * churn, 1% of the shards and states, and the collectives' stream pools:
+ * the sharded fp32 gradients (reduce-scatter stream) and the root's and a
+ * block's all-gather outputs (copy-in stream). */
+static void test_titan_op_moments(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 2, 8192);
+    struct est_result r;
+    struct oomlab_err err;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_OP;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t T = 16384, V = 128256, h = 4096, P = 8030261248;
+    const int64_t big = V * h, layer = (P - 2 * big) / 32;
+    assert_int_equal(r.params, P);
+    assert_int_equal(layer, 218112128);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes, T * (32 * 63616 + 33284));
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * V * 4);
+    int64_t gathered = 2 * (2 * big + h + layer);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * V * 8 + gathered);
+    int64_t persist = 4 * P / 8 + 8 * P / 8;
+    int64_t churn = r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes + r.comp[EST_C_TEMP].bytes;
+    assert_int_equal(r.peak_allocated_bytes, persist + churn);
+    long double slack = 0.10L * (long double)churn + 0.01L * (long double)persist + 4.0L * (long double)P / 8 +
+                        (long double)gathered;
+    assert_true(llabs(r.peak_reserved_bytes - r.peak_allocated_bytes - (int64_t)(slack + 0.5L)) <= 1);
+    assert_non_null(strstr(r.comp[EST_C_SLACK].formula, "stream pools"));
+    assert_non_null(strstr(r.comp[EST_C_ACTS].formula, "before any block is recomputed"));
+    /* 128 GPUs: the shards, states and the gradient pool shrink, nothing else */
+    struct est_result r128;
+    wl.gpus = 128;
+    assert_int_equal(est_compute(&m, &wl, &r128, &err), 0);
+    assert_int_equal(r128.comp[EST_C_ACTS].bytes, r.comp[EST_C_ACTS].bytes);
+    assert_int_equal(r128.comp[EST_C_TEMP].bytes, r.comp[EST_C_TEMP].bytes);
+}
+
+/* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
+ * 32768 on 8 GPUs (its page's Table 2 FSDP row): the loss's backward holds
+ * each block's bf16 input and the final norm, no block recomputed */
+static void test_titan_full_moments(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 32768);
+    struct est_result full;
+    struct oomlab_err err;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &full, &err), 0);
+    assert_int_equal(full.comp[EST_C_ACTS].bytes, (int64_t)32768 * (32 * 2 * 4096 + 33284));
+}
+
+/* The op policy compiled (torchtitan compiles each checkpointed block):
+ * eager SAC's cache keeps the down projection's output, which backward never
+ * reads; the partitioner saves only what backward reads, so per token and
+ * block 2h fewer bytes at the loss's backward. */
+static void test_titan_op_compile(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 2, 8192);
+    struct est_result eager, comp;
+    struct oomlab_err err;
+    wl.gpus = 8;
+    wl.shard = EST_SHARD_FSDP;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_OP;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &eager, &err), 0);
+    wl.compiled = true;
+    assert_int_equal(est_compute(&m, &wl, &comp, &err), 0);
+    assert_int_equal(eager.comp[EST_C_ACTS].bytes - comp.comp[EST_C_ACTS].bytes, (int64_t)16384 * 32 * 2 * 4096);
+    /* a plain MLP's last matmul (the 6th) was never saved: nothing changes */
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload w2 = fx_workload(EST_BF16_MIXED, 2, 1024);
+    w2.attention = EST_ATTN_FLASH;
+    w2.ckpt = EST_CKPT_OP;
+    w2.trainer = EST_TRAINER_TORCHTITAN;
+    struct est_result ge, gc;
+    assert_int_equal(est_compute(&g, &w2, &ge, &err), 0);
+    w2.compiled = true;
+    assert_int_equal(est_compute(&g, &w2, &gc, &err), 0);
+    /* both peak at the loss's backward, no block recomputed: equal */
+    assert_non_null(strstr(gc.comp[EST_C_ACTS].formula, "before any block is recomputed"));
+    assert_int_equal(ge.comp[EST_C_ACTS].bytes, gc.comp[EST_C_ACTS].bytes);
 }
 
 /* HF GPT-NeoX: the saved value is a view of the fused qkv output (all 3h
@@ -1877,6 +1981,9 @@ int main(void)
         cmocka_unit_test(test_kind_and_checked),
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
+        cmocka_unit_test(test_titan_op_moments),
+        cmocka_unit_test(test_titan_full_moments),
+        cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
         cmocka_unit_test(test_layer_buffers),
         cmocka_unit_test(test_neox_presents),
