@@ -67,6 +67,7 @@ struct oom_event {
     const char *kind;      /* static string, see docs/diagnose.md */
     const char *framework; /* static string: "pytorch", "tensorflow", "jax", ... */
     long line;             /* 1-based line of the error text */
+    long last_line;        /* the line of its last folded repeat; 0 none */
     int gpu;               /* -1 unknown */
     int rank;              /* -1 unknown */
     long step;             /* last step seen before the error; -1 unknown */

@@ -1102,11 +1102,15 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         }
         /* The same error again (re-raised, re-logged, or a bare
          * "ResourceExhaustedError: Graph execution error:" line). */
+        /* Counted from its last repeat, so a message printed on every line
+         * (a loop catching the OOM and going on) stays one event. */
+        long since = ev->line - (o->last_line > o->line ? o->last_line : o->line);
         if (r->role == MSG_PRIMARY && ro == MSG_PRIMARY && !strcmp(o->kind, ev->kind) &&
-            dist <= 64 &&
+            since <= 64 &&
             (r->fold || same_numbers(o, ev) || same_tensor(o, ev) || ev->bytes.requested < 0)) {
             merge_into(o, ev);
             o->repeats++;
+            o->last_line = ev->line;
             *at = k;
             return ADD_DONE;
         }

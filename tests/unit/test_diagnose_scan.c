@@ -1901,6 +1901,30 @@ static void test_warmup_runner_compute_loss(void **state)
                         "load");
 }
 
+/* The same OOM printed on every line for a long stretch (a loop that
+ * catches it and goes on) is one event with its repeats, however long the
+ * stretch: repeats are counted from the last one, not from the first (the
+ * old rule started a new event every 65 lines: 20000 lines gave 308). */
+static void test_repeats_fold_from_the_last(void **state)
+{
+    (void)state;
+    static const char line[] = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; "
+                               "7.79 GiB total capacity; 6.90 GiB already allocated; 10.00 MiB free; "
+                               "7.00 GiB reserved in total by PyTorch)\n";
+    size_t n = 300, len = strlen(line);
+    char *text = malloc(n * len + 1);
+    assert_non_null(text);
+    for (size_t i = 0; i < n; i++) memcpy(text + i * len, line, len);
+    text[n * len] = '\0';
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(text, n * len, &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].repeats, (long)n - 1);
+    oom_report_release(&rep);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1938,7 +1962,7 @@ int main(void)
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
         cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_warmup_runner_compute_loss), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
-        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_module_to_line_and_class_title),
+        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_repeats_fold_from_the_last), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
