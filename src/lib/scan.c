@@ -1643,6 +1643,80 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     }
 }
 
+/* ---- diagverb: any failure, named ----------------------------------------- */
+
+#define FINAL_LINES 4000       /* lines read back from the end for the final error */
+#define FINAL_BYTES (1u << 20)
+
+/* The framework a failure's text names, by word (case as libraries print it). */
+static const char *framework_of(const char *t, size_t n)
+{
+    static const struct { const char *word, *framework; } words[] = {
+        {"paddle", "paddle"}, {"Paddle", "paddle"}, {"tensorflow", "tensorflow"},
+        {"jax", "jax"}, {"XLA", "jax"}, {"deepspeed", "deepspeed"}, {"DeepSpeed", "deepspeed"},
+        {"torch", "pytorch"}, {"Torch", "pytorch"}, {"triton", "triton"}, {"Triton", "triton"},
+        {"CUDA", "cuda"}, {"cuda", "cuda"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (memmem(t, n, words[i].word, strlen(words[i].word))) return words[i].framework;
+    return NULL;
+}
+
+/* A log with no event at all: its final error (the last line an exception's
+ * class starts, else the last line with an error word, read back from the
+ * end) is a look-alike "other-error" with the stage the engine reads around
+ * it. Frames, code and tracebacks' headers are no error lines. */
+static void final_error(struct scan *s, const struct view *v)
+{
+    size_t a = v->len, b = v->len, wa = 0, wb = 0;
+    bool weak = false, strong = false;
+    if (b > 0 && v->p[b - 1] == '\n') b--;
+    a = line_start(v, b);
+    for (int lines = 0; lines < FINAL_LINES && v->len - a < FINAL_BYTES; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_OTHER) {
+            int k = msg_error_line(c.body, c.n);
+            if (k == 2) {
+                wa = a, wb = b, strong = true;
+                break;
+            }
+            if (k == 1 && !weak) wa = a, wb = b, weak = true;
+        }
+        if (!prev_line(v, &a, &b)) break;
+    }
+    if (!strong && !weak) return;
+    const struct msg_rule *r = msg_other_error_rule();
+    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    struct msg_prefix px;
+    msg_prefix_parse(s->line, n, &px);
+    /* an error about memory that no row knows is no "other" failure */
+    if (msg_memory_words(s->line + px.body, n - px.body)) return;
+    struct oom_event ev;
+    event_from(s, r, &px, n, &ev);
+    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    const char *fw = framework_of(s->line + px.body, n - px.body);
+    read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
+    if (!fw) {
+        /* the frames above name it ("site-packages/torch/…") */
+        size_t fa = wa, fb = wa;
+        for (int i = 0; i < 40 && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    }
+    if (fw) ev.framework = fw;
+    if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
+}
+
+void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
+                      bool ends_with_newline)
+{
+    scan_finish(s, ends_with_newline);
+    /* the log names an OOM or host memory in words: not "no memory failure" */
+    if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
+    struct view v = {buf, len, base};
+    final_error(s, &v);
+}
+
 void scan_release(struct scan *s)
 {
     free(s->wm);
@@ -1659,7 +1733,7 @@ int scan_text(const char *text, size_t len, struct oom_report *rep, struct oomla
     struct scan s;
     if (scan_init(&s, rep, err) < 0) return -1;
     int rc = scan_block(&s, text, len, 0, 0, len);
-    scan_finish(&s, len == 0 || text[len - 1] == '\n');
+    scan_finish_view(&s, text, len, 0, len == 0 || text[len - 1] == '\n');
     scan_release(&s);
     if (rc < 0) {
         oom_report_release(rep);
