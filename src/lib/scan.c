@@ -913,6 +913,43 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
     return hit > a ? stage_context_line(v->p + a, hit - a) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagverb: the tool's own log lines above [from's line) (the traceback's
+ * header, or the message when none leads to it), not above `stop`: up to
+ * VERB_WINDOW lines, past blank lines, fences and progress bars (which
+ * count only when they name a stage), up to another traceback: the stage
+ * the nearest one names by its general words (stage_verb_line). */
+#define VERB_WINDOW 5
+#define VERB_LINES 40
+static bool bar_or_fence(const char *t, size_t n)
+{
+    return memmem(t, n, "it/s]", 5) || memmem(t, n, "s/it]", 5) || memmem(t, n, "%|", 2) ||
+           (n >= 3 && !memcmp(t, "```", 3));
+}
+
+static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t from, size_t stop,
+                                const struct msg_prefix *src)
+{
+    size_t a = from, b = from;
+    for (int lines = 0, counted = 0; lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) &&
+                                     (stop == 0 || a > stop);
+         lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (c.kind == STAGE_LINE_CODE || msg_memory_words(c.body, c.n)) {
+            counted++; /* code, or the error's own words: no narration */
+            continue;
+        }
+        bool done = false;
+        enum oom_stage st = stage_verb_line(c.body, c.n, &done);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        if (done) break;
+        if (!bar_or_fence(c.body, c.n)) counted++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
@@ -953,6 +990,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
         ev->stage = stage_combine(ev->stage, after);
     }
+    /* diagverb: nothing named a stage: the tool's own lines by general words */
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN)
+        ev->weak_stage =
+            alone && e.below > le ? verb_walk(s, v, e.below, le, src) : verb_walk(s, v, e.region, 0, src);
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -987,6 +1028,7 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     if (!dst->mem.present) dst->mem = src->mem;
     /* one event told in two parts: the stage and step either part saw */
     if (dst->stage == OOM_STAGE_UNKNOWN) dst->stage = src->stage;
+    if (dst->weak_stage == OOM_STAGE_UNKNOWN) dst->weak_stage = src->weak_stage;
     if (dst->step < 0) dst->step = src->step;
     if (src->gpu_oom && !dst->gpu_oom) {
         dst->gpu_oom = true;
@@ -1504,6 +1546,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
             o->repeats <= 3) {
             read_context(s, v, r, ls, le, s->line, n, &px, &ev);
             o->stage = ev.stage;
+            if (o->weak_stage == OOM_STAGE_UNKNOWN) o->weak_stage = ev.weak_stage;
             if (o->step < 0) o->step = ev.step;
             o->attention_frames |= ev.attention_frames;
         }
@@ -1606,6 +1649,7 @@ static void promote_mention(struct scan *s)
     }
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
     rep->primary = (long)(rep->n_events - 1);
 }
@@ -1616,6 +1660,9 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->lines = s->lines_before + (s->counted > 0 && !ends_with_newline ? 1 : 0);
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
+    /* diagverb: the weakest stage evidence, where nothing else named one */
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].gpu_oom && !rep->events[i].consequence) {
             rep->primary = (long)i;
@@ -1626,8 +1673,10 @@ void scan_finish(struct scan *s, bool ends_with_newline)
      * that is the event, a host look-alike with the traceback's stage ("FSDP
      * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded
      * save, pytorch/pytorch#104143 = heldout15 h15-26). */
-    if (rep->primary < 0 && !rep->n_events && s->host_mention_set)
+    if (rep->primary < 0 && !rep->n_events && s->host_mention_set) {
+        if (s->host_mention.stage == OOM_STAGE_UNKNOWN) s->host_mention.stage = s->host_mention.weak_stage;
         store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
+    }
     if (rep->primary < 0) return;
     /* Other ranks' NCCL failures after an OOM are its consequences; so are
      * the kernel faults it leaves behind (oom_symptom), in this log after
@@ -1704,6 +1753,7 @@ static void final_error(struct scan *s, const struct view *v)
     }
     if (fw) ev.framework = fw;
     if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 

@@ -170,12 +170,81 @@ static void test_error_line_words(void **state)
     assert_true(msg_memory_words("cuFFT failed to allocate GPU or CPU memory", 42));
 }
 
+static enum oom_stage verb(const char *line)
+{
+    bool done;
+    return stage_verb_line(line, strlen(line), &done);
+}
+
+/* A tool's own lines by general words, on their own. */
+static void test_verb_words(void **state)
+{
+    (void)state;
+    bool done = false;
+    /* xinntao/Real-ESRGAN#437 (h20-99) */
+    assert_int_equal(verb("Testing 0 Kermit_T_Soviet_young_queen_of_england_wearing_doom_slayers_sui_67055c84"),
+                     OOM_STAGE_FORWARD);
+    /* facebookresearch/esm#355 (h20-35): one item of several done, the next one runs */
+    assert_int_equal(verb("22/11/10 13:57:26 | INFO | root | Starting Predictions"), OOM_STAGE_FORWARD);
+    assert_int_equal(verb("22/11/10 13:59:12 | INFO | root | Predicted structure for hipAB-750 with length 765, "
+                          "pLDDT 51.2, pTM 0.264 in 105.6s. 1 / 5 completed."),
+                     OOM_STAGE_FORWARD);
+    /* DFKI-NLP/LLMCheckup#28 (h13-30) */
+    assert_int_equal(verb("INFO in core: About to decode"), OOM_STAGE_GENERATE);
+    /* EricLBuehler/mistral.rs#44 (h19-96): loading is over */
+    assert_int_equal(stage_verb_line("Model loaded.", 13, &done), OOM_STAGE_UNKNOWN);
+    assert_true(done);
+    assert_int_equal(verb("Loading model on Cuda(CudaDevice(DeviceId(1)))..."), OOM_STAGE_LOAD);
+    assert_int_equal(verb("[ Info: loading EfficientNetv2 model"), OOM_STAGE_LOAD); /* JuliaGPU/CUDA.jl#2197 */
+    /* not narration: an agent noun (djbielejeski/a-person-mask-generator#87, h17-49), a rate
+     * (TuSimple/mx-maskrcnn#98, h5-24), an exception's name (JuliaGPU/CUDA.jl#692, h24-68) */
+    assert_int_equal(verb("A Person Mask Generator"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(verb("INFO:root:Epoch[0] Batch [2260] Speed: 0.34 samples/sec Train-RCNNAcc=0.795092"),
+                     OOM_STAGE_UNKNOWN);
+    assert_int_equal(verb("ERROR: LoadError: TaskFailedException:"), OOM_STAGE_UNKNOWN);
+}
+
+/* In a log: the tool's line a few lines above a message nothing else
+ * stages (h20-99, and esm's lines above its failure, h20-35); a past
+ * "Model loaded." between stops the walk (h19-96); frames naming a stage
+ * win over the words. */
+static void test_verb_walk(void **state)
+{
+    (void)state;
+    struct got g = diagnose(
+        "Testing 0 Kermit_T_Soviet_young_queen_of_england_wearing_doom_slayers_sui_67055c84-d6f7-44de-9f9a-"
+        "a3844df09e95\n"
+        "Error CUDA out of memory. Tried to allocate 4.00 GiB (GPU 0; 16.00 GiB total capacity; 10.29 GiB "
+        "already allocated; 0 bytes free; 13.32 GiB reserved in total by PyTorch)\n");
+    assert_string_equal(g.stage, "forward");
+    g = diagnose("22/11/10 13:57:26 | INFO | root | Starting Predictions\n"
+                 "22/11/10 13:59:12 | INFO | root | Predicted structure for hipAB-750 with length 765, pLDDT 51.2, "
+                 "pTM 0.264 in 105.6s. 1 / 5 completed.\n"
+                 "22/11/10 13:59:15 | INFO | root | Failed (CUDA out of memory) on sequence hipAB-900 of length 918.\n");
+    assert_string_equal(g.stage, "forward");
+    /* "[ Info: loading EfficientNetv2 model" (JuliaGPU/CUDA.jl#2197, h20-05) then mistral.rs'
+     * "Model loaded." (h19-96), two real lines put together */
+    g = diagnose("[ Info: loading EfficientNetv2 model\n"
+                 "Model loaded.\n"
+                 "Error CUDA out of memory. Tried to allocate 4.00 GiB (GPU 0; 16.00 GiB total capacity; 10.29 GiB "
+                 "already allocated; 0 bytes free; 13.32 GiB reserved in total by PyTorch)\n");
+    assert_string_equal(g.stage, "unknown");
+    g = diagnose("Loading model on Cuda(CudaDevice(DeviceId(1)))...\n"
+                 "Traceback (most recent call last):\n"
+                 "  File \"/x/train.py\", line 10, in main\n"
+                 "    loss.backward()\n"
+                 "Error CUDA out of memory. Tried to allocate 4.00 GiB (GPU 0; 16.00 GiB total capacity; 10.29 GiB "
+                 "already allocated; 0 bytes free; 13.32 GiB reserved in total by PyTorch)\n");
+    assert_string_equal(g.stage, "backward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_final_exception_named), cmocka_unit_test(test_title_exception),
         cmocka_unit_test(test_known_rows),            cmocka_unit_test(test_not_other_errors),
-        cmocka_unit_test(test_error_line_words),
+        cmocka_unit_test(test_error_line_words),      cmocka_unit_test(test_verb_words),
+        cmocka_unit_test(test_verb_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
