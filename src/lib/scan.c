@@ -430,6 +430,8 @@ struct evidence {
     bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
     unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
     bool data_closed;       /* innermost-first: past the innermost frame's header */
+    bool code_seen;         /* the innermost code line was read (diagverb) */
+    bool math;              /* ... and it computes model math: forward, the weakest stage */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -590,6 +592,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             bool snippet = c.kind == STAGE_LINE_CODE && blanks > 0 && e->frames && c.n > 0 &&
                            c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
             if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
+                /* diagverb: the failing frame's own code line, by what it computes */
+                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n)) {
+                    e->code_seen = true;
+                    e->math = stage_model_math(c.body, c.n);
+                }
+                if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -636,6 +644,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                  * line, its header lost ("training, momentum, eps,
                  * torch.backends.cudnn.enabled"). Tested before the peek,
                  * which reuses the buffer. */
+                /* diagverb: a quoted code line right above the message, by what it computes */
+                if (lines == 1 && !e->code_seen && stage_code_shaped(c.body, c.n)) {
+                    e->code_seen = true;
+                    e->math = stage_model_math(c.body, c.n);
+                }
                 if ((lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src)) {
                     unsigned moves = stage_data_move_bits(c.body, c.n + 1);
                     if (!e->data_closed) e->data_move |= moves;
@@ -702,6 +715,12 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
+            /* diagverb: the innermost frame's code line (the last one printed
+             * innermost last, else the first), by what it computes */
+            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && (e->inner_last || !e->code_seen)) {
+                e->code_seen = true;
+                e->math = stage_model_math(c.body, c.n);
+            }
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
             if (upper_n && c.kind == STAGE_LINE_FRAME)
@@ -950,11 +969,22 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The text in front of the exception's class on the message line (the
+ * failing code line a paste glued to it) computes model math. */
+static bool glued_code_math(const char *text, size_t n)
+{
+    const char *x = memmem(text, n, "Error", 5);
+    if (!x) x = memmem(text, n, "Exception", 9);
+    if (!x) return false;
+    while (x > text && (isalnum((unsigned char)x[-1]) || x[-1] == '_' || x[-1] == '.')) x--;
+    return x > text && stage_model_math(text, (size_t)(x - text));
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false, false, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -994,6 +1024,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN)
         ev->weak_stage =
             alone && e.below > le ? verb_walk(s, v, e.below, le, src) : verb_walk(s, v, e.region, 0, src);
+    /* diagverb: weaker still, the failing code line computes model math, or
+     * the code glued in front of the error on its line ("h = (scores @
+     * v).transpose(1, 2).contiguous() RuntimeError: CUDA error: out of memory") */
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
+        (e.math || glued_code_math(text, n)))
+        ev->weak_stage = OOM_STAGE_FORWARD;
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);

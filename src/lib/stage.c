@@ -1448,3 +1448,68 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     }
     return OOM_STAGE_UNKNOWN;
 }
+
+/* ---- diagverb: a code line by what it computes ----------------------------
+ * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
+ * softmax, attention, logits, a loss function, torch.nn.functional ("F.")
+ * and torch's tensor ops. Word parts at a word's start (or after '.'/'_'),
+ * any case. */
+static const char *const math_parts[] = {
+    "matmul", "bmm", "einsum", "softmax", "log_softmax", "attention", "attn", "logits", "loss",
+    "cross_entropy", "linear", "conv", "baddbmm", "addmm", "layer_norm", "gelu", "silu", "relu",
+};
+static const char *const math_calls[] = {"F.", "torch.", "nn.functional."};
+
+bool stage_model_math(const char *code, size_t n)
+{
+    /* IPython's context lines: "---> 33 ", "     33 " before the code */
+    while (n > 0 && (*code == ' ' || *code == '\t' || *code == '-' || *code == '>' || isdigit((unsigned char)*code)))
+        code++, n--;
+    /* a statement that computes: not an import, a definition, a return of a call chain alone */
+    if (n == 0 || !strncmp(code, "import ", 7) || !strncmp(code, "from ", 5) || !strncmp(code, "def ", 4) ||
+        !strncmp(code, "class ", 6))
+        return false;
+    /* what it computes is right of an assignment ("sharded_state, loss, accuracy =
+     * self.sharded_train_step_fn(" names a loss it gets, computes none) */
+    const char *eq = memmem(code, n, " = ", 3);
+    /* a statement: an assignment, a call or a product ("loss: 1.8528e-05" in a
+     * Keras bar, "main/loss" in a table header are none) */
+    if (!eq && !memchr(code, '(', n) && !memmem(code, n, " @ ", 3)) return false;
+    /* ... nor a progress bar with a message glued to it */
+    if (memmem(code, n, "ETA", 3) || memmem(code, n, "it/s", 4) || memmem(code, n, "%|", 2)) return false;
+    if (eq) {
+        n -= (size_t)(eq + 3 - code);
+        code = eq + 3;
+    }
+    /* moving data is data's or load's evidence, not math ("torch.from_numpy(x).to(device)") */
+    if (memmem(code, n, ".to(", 4) || memmem(code, n, ".cuda(", 6)) return false;
+    /* a product of two operands ("(scores @ v)"), not an address ("[rawvideo @ 0x654c1c0]") */
+    for (size_t i = 1; i + 3 < n; i++)
+        if (code[i] == ' ' && code[i + 1] == '@' && code[i + 2] == ' ' &&
+            (isalnum((unsigned char)code[i - 1]) || code[i - 1] == ')' || code[i - 1] == ']') &&
+            (isalpha((unsigned char)code[i + 3]) || code[i + 3] == '(' || code[i + 3] == '_'))
+            return true;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && isalnum((unsigned char)code[i - 1])) continue;
+        for (size_t k = 0; k < sizeof math_parts / sizeof math_parts[0]; k++) {
+            size_t m = strlen(math_parts[k]);
+            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m)) return true;
+        }
+        for (size_t k = 0; k < sizeof math_calls / sizeof math_calls[0]; k++) {
+            size_t m = strlen(math_calls[k]);
+            /* a lower-case op (torch.gather), not a type (torch.FloatTensor) */
+            if (n - i > m && !strncmp(code + i, math_calls[k], m) && islower((unsigned char)code[i + m])) {
+                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed) */
+                static const char *const plumbing[] = {"cuda", "load", "save", "distributed", "device", "no_grad",
+                                                       "utils", "autograd", "backends", "set_", "manual_seed", "_C",
+                                                       "from_numpy", "tensor", "as_tensor", "zeros", "ones", "empty",
+                                                       "full", "rand", "arange", "stack", "cat"};
+                bool plumb = false;
+                for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
+                    plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));
+                if (!plumb) return true;
+            }
+        }
+    }
+    return false;
+}

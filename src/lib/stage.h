@@ -87,6 +87,11 @@ enum oom_stage stage_context_line(const char *text, size_t len);
  * Not prose (first person), warnings, or lines over VERB_LINE_MAX bytes.
  * The weakest evidence; the caller walks the lines before the error. */
 #define VERB_LINE_MAX 200
+
+/* diagverb: a code line computes model math (a matrix product `@`, matmul,
+ * softmax, attention, logits, a loss, `F.*`, torch's tensor ops): the
+ * failing frame's code line says forward when nothing stronger does. */
+bool stage_model_math(const char *code, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",

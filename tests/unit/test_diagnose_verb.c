@@ -238,13 +238,45 @@ static void test_verb_walk(void **state)
     assert_string_equal(g.stage, "backward");
 }
 
+/* A code line by what it computes: model math is forward, the weakest
+ * stage. Real lines: the failing frame's code (josStorer/selfhostedAI#5,
+ * h19-52; modelscope/ms-swift#2044, h19-41), code glued before the error
+ * (dhlee347/pytorchic-bert#5, h19-57). Not math: moving data
+ * (yzxing87/pytorch-deep-video-prior#4, h14-42), a loss named on the left
+ * (erfanzar/EasyDeL#78, h8-67), an address (KlingAIResearch/LivePortrait
+ * #438, h18-49), a Keras bar (tensorflow/tensorflow#23953, h14-66). */
+static void test_code_math(void **state)
+{
+    (void)state;
+#define M(s) stage_model_math(s, strlen(s))
+    assert_true(M("    attention_scores = attention_scores * query_key_layer_scaling_coeff"));
+    assert_true(M("    per_token_logps = torch.gather(logits.log_softmax(-1), dim=2, index=labels.unsqueeze(2)).squeeze(2)"));
+    assert_true(M("h = (scores @ v).transpose(1, 2).contiguous() "));
+    assert_false(M(" net_in = torch.from_numpy(net_in).permute(0,3,1,2).float().to(device)"));
+    assert_false(M("    sharded_state, loss, accuracy = self.sharded_train_step_fn("));
+    assert_false(M("0:01:34pipe:: corrupt input packet in stream 0 [rawvideo @ 0x654c1c0] Invalid buffer size"));
+    assert_false(M(" >  12/100 [==>...........................] - ETA: 3:59 - loss: 1.8528e-05 - binary_accuracy: 0.0661"));
+#undef M
+    struct got g = diagnose(
+        "OutOfMemoryError: CUDA out of memory\n"
+        "```\n"
+        "  File \"C:\\Users\\sicma/.cache\\huggingface\\modules\\transformers_modules\\local\\modeling_chatglm.py\", "
+        "line 277, in attention_fn\n"
+        "    attention_scores = attention_scores * query_key_layer_scaling_coeff\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 116.00 MiB (GPU 0; 6.00 GiB total "
+        "capacity; 5.07 GiB already allocated; 0 bytes free; 5.31 GiB reserved in total by PyTorch)\n");
+    assert_string_equal(g.stage, "forward");
+    g = diagnose("h = (scores @ v).transpose(1, 2).contiguous() RuntimeError: CUDA error: out of memory\n");
+    assert_string_equal(g.stage, "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_final_exception_named), cmocka_unit_test(test_title_exception),
         cmocka_unit_test(test_known_rows),            cmocka_unit_test(test_not_other_errors),
         cmocka_unit_test(test_error_line_words),      cmocka_unit_test(test_verb_words),
-        cmocka_unit_test(test_verb_walk),
+        cmocka_unit_test(test_verb_walk),             cmocka_unit_test(test_code_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
