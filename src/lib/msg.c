@@ -2978,6 +2978,12 @@ int msg_error_line(const char *t, size_t n)
     for (size_t k = 0; k < sizeof error_not / sizeof error_not[0]; k++)
         if (memmem(t, n, error_not[k], strlen(error_not[k]))) return 0;
     if (exception_head(t, n)) return 2;
+    /* a sentence about an error, not one: a condition, the writer, a denial
+     * ("If you get OSError: No space left on device, free some disk first.") */
+    static const char *const prose_starts[] = {"If ", "if ", "I ", "It ", "When ", "when ", "You ", "you "};
+    for (size_t k = 0; k < sizeof prose_starts / sizeof prose_starts[0]; k++)
+        if (n > strlen(prose_starts[k]) && !memcmp(t, prose_starts[k], strlen(prose_starts[k]))) return 0;
+    if (memmem(t, n, " not ", 5) || memmem(t, n, "n't ", 4)) return 0;
     /* a heading over the error, not the error: "**Error log**", "Another error:" */
     if (t[n - 1] == ':' || t[n - 1] == '*') {
         int words = 1;
