@@ -1711,7 +1711,10 @@ static const struct msg_rule rules[] = {
      .framework = "cuda",
      .oom_symptom = true,
      .any = {"illegal memory access was encountered", "cudaErrorIllegalAddress",
-             "CUDA error: misaligned address"},
+             "CUDA error: misaligned address",
+             /* diagverb: Triton's launcher wording, "RuntimeError: Triton Error [CUDA]:
+              * misaligned address" (fla-org/flash-linear-attention#913 = heldout19 h19-102) */
+             "[CUDA]: misaligned address"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -1880,7 +1883,11 @@ static const struct msg_rule rules[] = {
     {.kind = "host-sigkill",
      .framework = "host",
      .any = {"SIGKILL", "exitcode: -9", "exitcode : -9", "exit code 137", "exit status 137",
-             "exit code -9", "exit status -9"},
+             "exit code -9", "exit status -9",
+             /* diagverb: DeepSpeed's launcher, "[launch.py:324:sigkill_handler] [...] exits
+              * with return code = -9" (deepspeedai/DeepSpeed#3160 = heldout19 h19-46),
+              * "process exits with return code -9" (OpenRLHF/OpenRLHF#841 = h19-48) */
+             "return code = -9", "return code -9"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2926,4 +2933,116 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 bool msg_prefix_same_source(const struct msg_prefix *a, const struct msg_prefix *b)
 {
     return a->rank == b->rank && a->pid == b->pid && a->host == b->host;
+}
+
+/* ---- diagverb: any failure, named (issue 12) -------------------------------- */
+
+/* The look-alike for a log whose only failure is no memory event at all:
+ * the final error, named (scan_finish_view). Not in the rule table: no
+ * anchor finds it, the scan's tail does. */
+static const struct msg_rule other_error_rule = {
+    .kind = "other-error",
+    .framework = "unknown",
+    .gpu_oom = LOOKALIKE,
+    .role = MSG_PRIMARY,
+    .stage = OOM_STAGE_UNKNOWN,
+    .clauses = clauses_none,
+    .near = near_none,
+};
+
+const struct msg_rule *msg_other_error_rule(void)
+{
+    return &other_error_rule;
+}
+
+static bool ident_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* An exception's class at the start of the text ("RuntimeError: …",
+ * "_pickle.PicklingError while trying to save", "ray.exceptions.
+ * ActorDiedError: …", "safetensors_rust.SafetensorError: …"): a dotted name
+ * whose last part ends in Error/Exception/Failure/Interrupt/Exit and is
+ * longer than that word. */
+static bool exception_head(const char *t, size_t n)
+{
+    static const char *const ends[] = {"Error", "Exception", "Failure", "Interrupt", "Exit"};
+    size_t i = 0, part = 0;
+    while (i < n && (ident_byte(t[i]) || t[i] == '.')) {
+        if (t[i] == '.') part = i + 1;
+        i++;
+    }
+    if (i == 0 || i - part < 6 || (i < n && t[i] != ':' && t[i] != ' ' && t[i] != '\r')) return false;
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t m = strlen(ends[k]);
+        if (i - part > m && !memcmp(t + i - m, ends[k], m)) return true;
+    }
+    return false;
+}
+
+/* Words that say a line reports a failure, case as written. */
+static const char *const error_words[] = {
+    "Error", "ERROR", "error:", "error=", "Exception", "FAIL", "Assertion", "Failed",
+};
+/* ... unless it only warns or tells where an exception was handled. */
+static const char *const error_not[] = {
+    "Warning", "WARN", "warn(", "During handling", "above exception", "Traceback (",
+};
+/* Words of memory: a line that names memory or an allocation is no plain
+ * failure ("failed to allocate 10965.24 MiB of pinned memory", "CUFFTError(code
+ * 2, cuFFT failed to allocate GPU or CPU memory)"): naming it "not a memory
+ * failure" would mislead. */
+static const char *const memory_words[] = {
+    "memory", "Memory", "MEMORY", "OOM", "alloc", "Alloc", "ALLOC", "RAM",
+    "killed by", /* "DataLoader worker (pid 2978) is killed by" (signal: Killed, the host's) */
+};
+
+bool msg_memory_words(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof memory_words / sizeof memory_words[0]; k++) {
+        size_t m = strlen(memory_words[k]);
+        for (const char *w = memmem(t, n, memory_words[k], m); w;
+             w = memmem(w + 1, n - (size_t)(w + 1 - t), memory_words[k], m)) {
+            /* a kernel's bad access is a fault, not a shortage: "an illegal memory
+             * access was encountered", "CUDA Illegal Memory Access Error" */
+            size_t e = (size_t)(w - t) + m;
+            if (n - e >= 7 && !strncasecmp(t + e, " access", 7)) continue;
+            return true;
+        }
+    }
+    return false;
+}
+
+int msg_error_line(const char *t, size_t n)
+{
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\r' || t[n - 1] == '\n')) n--;
+    while (n > 0 && (*t == ' ' || *t == '\t' || *t == '>' || *t == '`' || *t == '*')) t++, n--;
+    if (n < 6) return 0;
+    for (size_t k = 0; k < sizeof error_not / sizeof error_not[0]; k++)
+        if (memmem(t, n, error_not[k], strlen(error_not[k]))) return 0;
+    if (exception_head(t, n)) return 2;
+    /* a sentence about an error, not one: a condition, the writer, a denial
+     * ("If you get OSError: No space left on device, free some disk first.") */
+    static const char *const prose_starts[] = {"If ", "if ", "I ", "It ", "When ", "when ", "You ", "you "};
+    for (size_t k = 0; k < sizeof prose_starts / sizeof prose_starts[0]; k++)
+        if (n > strlen(prose_starts[k]) && !memcmp(t, prose_starts[k], strlen(prose_starts[k]))) return 0;
+    if (memmem(t, n, " not ", 5) || memmem(t, n, "n't ", 4)) return 0;
+    /* a heading over the error, not the error: "**Error log**", "Another error:" */
+    if (t[n - 1] == ':' || t[n - 1] == '*') {
+        int words = 1;
+        for (size_t i = 0; i < n; i++) words += t[i] == ' ';
+        if (words <= 3) return 0;
+    }
+    for (size_t k = 0; k < sizeof error_words / sizeof error_words[0]; k++) {
+        const char *w = memmem(t, n, error_words[k], strlen(error_words[k]));
+        /* a whole word's end ("RuntimeError", "CUDA error:"), not "Errors" in a name */
+        if (w && (size_t)(w - t) + strlen(error_words[k]) <= n) {
+            size_t e = (size_t)(w - t) + strlen(error_words[k]);
+            if (e == n || !ident_byte(t[e]) || error_words[k][strlen(error_words[k]) - 1] == ':' ||
+                error_words[k][strlen(error_words[k]) - 1] == '=')
+                return 1;
+        }
+    }
+    return 0;
 }

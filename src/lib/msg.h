@@ -145,6 +145,16 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
                struct oom_event *ev);
 
+/* diagverb: the look-alike rule ("other-error") of a log whose final error
+ * is no memory event (scan_finish_view). */
+const struct msg_rule *msg_other_error_rule(void);
+/* How plainly a cleaned line (its prefix removed) states a failure: 2 an
+ * exception's class starts it ("RuntimeError: …", "_pickle.PicklingError
+ * while …"), 1 it carries an error word ("CUDA error:", "ERROR", "FAIL",
+ * "Assertion", "failed"), 0 none or it only warns. */
+int msg_error_line(const char *text, size_t len);
+/* Does the text name memory or an allocation ("memory", "OOM", "alloc")? */
+bool msg_memory_words(const char *text, size_t len);
 /* Bytes of a TF dtype ("float" 4, "half" 2, "double" 8 ...); 0 unknown. */
 int msg_dtype_size(const char *name, size_t len);
 

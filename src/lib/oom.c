@@ -16,6 +16,7 @@ void oom_event_init(struct oom_event *ev)
     ev->step = -1;
     ev->pid = -1;
     ev->stage = OOM_STAGE_UNKNOWN;
+    ev->weak_stage = OOM_STAGE_UNKNOWN;
     int64_t *b[] = {&ev->bytes.requested, &ev->bytes.capacity, &ev->bytes.free,
                     &ev->bytes.allocated, &ev->bytes.reserved, &ev->bytes.reserved_unallocated,
                     &ev->bytes.process_in_use, &ev->bytes.allowed, &ev->bytes.other_in_use,

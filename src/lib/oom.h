@@ -72,6 +72,8 @@ struct oom_event {
     int rank;              /* -1 unknown */
     long step;             /* last step seen before the error; -1 unknown */
     enum oom_stage stage;
+    enum oom_stage weak_stage; /* the tool's lines by general words (diagverb): the stage
+                                  only when nothing else names one, when the scan ends */
     struct oom_bytes bytes;
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];

@@ -108,6 +108,11 @@ static const struct plan_fix catalogue[] = {
      "(a corrupt input or cache file, max_new_tokens, an image or sequence size); no memory "
      "setting helps",
      "{text}{during}: {verdict}"},
+    {"read-traceback", V(VERDICT_NOT_MEMORY), 0, 0,
+     "Read the last frames of the traceback above this error (the failing call and what it "
+     "was given) and fix that; if a tool raised it for an OOM it caught, its own log names the "
+     "original error",
+     "{text}{during}: the log ends in this error and shows no memory failure"},
     /* The cause the numbers point at: a request no budget fits first. */
     {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "

@@ -430,6 +430,8 @@ struct evidence {
     bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
     unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
     bool data_closed;       /* innermost-first: past the innermost frame's header */
+    bool code_seen;         /* the innermost code line was read (diagverb) */
+    bool math;              /* ... and it computes model math: forward, the weakest stage */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -590,6 +592,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             bool snippet = c.kind == STAGE_LINE_CODE && blanks > 0 && e->frames && c.n > 0 &&
                            c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
             if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
+                /* diagverb: the failing frame's own code line, by what it computes */
+                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n)) {
+                    e->code_seen = true;
+                    e->math = stage_model_math(c.body, c.n);
+                }
+                if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -636,6 +644,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                  * line, its header lost ("training, momentum, eps,
                  * torch.backends.cudnn.enabled"). Tested before the peek,
                  * which reuses the buffer. */
+                /* diagverb: a quoted code line right above the message, by what it computes */
+                if (lines == 1 && !e->code_seen && stage_code_shaped(c.body, c.n)) {
+                    e->code_seen = true;
+                    e->math = stage_model_math(c.body, c.n);
+                }
                 if ((lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src)) {
                     unsigned moves = stage_data_move_bits(c.body, c.n + 1);
                     if (!e->data_closed) e->data_move |= moves;
@@ -702,6 +715,12 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
+            /* diagverb: the innermost frame's code line (the last one printed
+             * innermost last, else the first), by what it computes */
+            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && (e->inner_last || !e->code_seen)) {
+                e->code_seen = true;
+                e->math = stage_model_math(c.body, c.n);
+            }
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
             if (upper_n && c.kind == STAGE_LINE_FRAME)
@@ -913,11 +932,59 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
     return hit > a ? stage_context_line(v->p + a, hit - a) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagverb: the tool's own log lines above [from's line) (the traceback's
+ * header, or the message when none leads to it), not above `stop`: up to
+ * VERB_WINDOW lines, past blank lines, fences and progress bars (which
+ * count only when they name a stage), up to another traceback: the stage
+ * the nearest one names by its general words (stage_verb_line). */
+#define VERB_WINDOW 5
+#define VERB_LINES 40
+static bool bar_or_fence(const char *t, size_t n)
+{
+    return memmem(t, n, "it/s]", 5) || memmem(t, n, "s/it]", 5) || memmem(t, n, "%|", 2) ||
+           (n >= 3 && !memcmp(t, "```", 3));
+}
+
+static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t from, size_t stop,
+                                const struct msg_prefix *src)
+{
+    size_t a = from, b = from;
+    for (int lines = 0, counted = 0; lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) &&
+                                     (stop == 0 || a > stop);
+         lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (c.kind == STAGE_LINE_CODE || msg_memory_words(c.body, c.n)) {
+            counted++; /* code, or the error's own words: no narration */
+            continue;
+        }
+        bool done = false;
+        enum oom_stage st = stage_verb_line(c.body, c.n, &done);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        if (done) break;
+        if (!bar_or_fence(c.body, c.n)) counted++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* The text in front of the exception's class on the message line (the
+ * failing code line a paste glued to it) computes model math. */
+static bool glued_code_math(const char *text, size_t n)
+{
+    const char *x = memmem(text, n, "Error", 5);
+    if (!x) x = memmem(text, n, "Exception", 9);
+    if (!x) return false;
+    while (x > text && (isalnum((unsigned char)x[-1]) || x[-1] == '_' || x[-1] == '.')) x--;
+    return x > text && stage_model_math(text, (size_t)(x - text));
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false, false, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -953,6 +1020,16 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
         ev->stage = stage_combine(ev->stage, after);
     }
+    /* diagverb: nothing named a stage: the tool's own lines by general words */
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN)
+        ev->weak_stage =
+            alone && e.below > le ? verb_walk(s, v, e.below, le, src) : verb_walk(s, v, e.region, 0, src);
+    /* diagverb: weaker still, the failing code line computes model math, or
+     * the code glued in front of the error on its line ("h = (scores @
+     * v).transpose(1, 2).contiguous() RuntimeError: CUDA error: out of memory") */
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
+        (e.math || glued_code_math(text, n)))
+        ev->weak_stage = OOM_STAGE_FORWARD;
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -987,6 +1064,7 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     if (!dst->mem.present) dst->mem = src->mem;
     /* one event told in two parts: the stage and step either part saw */
     if (dst->stage == OOM_STAGE_UNKNOWN) dst->stage = src->stage;
+    if (dst->weak_stage == OOM_STAGE_UNKNOWN) dst->weak_stage = src->weak_stage;
     if (dst->step < 0) dst->step = src->step;
     if (src->gpu_oom && !dst->gpu_oom) {
         dst->gpu_oom = true;
@@ -1508,6 +1586,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
             o->repeats <= 3) {
             read_context(s, v, r, ls, le, s->line, n, &px, &ev);
             o->stage = ev.stage;
+            if (o->weak_stage == OOM_STAGE_UNKNOWN) o->weak_stage = ev.weak_stage;
             if (o->step < 0) o->step = ev.step;
             o->attention_frames |= ev.attention_frames;
         }
@@ -1610,6 +1689,7 @@ static void promote_mention(struct scan *s)
     }
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
     rep->primary = (long)(rep->n_events - 1);
 }
@@ -1620,6 +1700,9 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->lines = s->lines_before + (s->counted > 0 && !ends_with_newline ? 1 : 0);
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
+    /* diagverb: the weakest stage evidence, where nothing else named one */
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].gpu_oom && !rep->events[i].consequence) {
             rep->primary = (long)i;
@@ -1630,8 +1713,10 @@ void scan_finish(struct scan *s, bool ends_with_newline)
      * that is the event, a host look-alike with the traceback's stage ("FSDP
      * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded
      * save, pytorch/pytorch#104143 = heldout15 h15-26). */
-    if (rep->primary < 0 && !rep->n_events && s->host_mention_set)
+    if (rep->primary < 0 && !rep->n_events && s->host_mention_set) {
+        if (s->host_mention.stage == OOM_STAGE_UNKNOWN) s->host_mention.stage = s->host_mention.weak_stage;
         store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
+    }
     if (rep->primary < 0) return;
     /* Other ranks' NCCL failures after an OOM are its consequences; so are
      * the kernel faults it leaves behind (oom_symptom), in this log after
@@ -1645,6 +1730,81 @@ void scan_finish(struct scan *s, bool ends_with_newline)
                                                !strcmp(root->kind, "oom-mention"))))
             e->consequence = true;
     }
+}
+
+/* ---- diagverb: any failure, named ----------------------------------------- */
+
+#define FINAL_LINES 4000       /* lines read back from the end for the final error */
+#define FINAL_BYTES (1u << 20)
+
+/* The framework a failure's text names, by word (case as libraries print it). */
+static const char *framework_of(const char *t, size_t n)
+{
+    static const struct { const char *word, *framework; } words[] = {
+        {"paddle", "paddle"}, {"Paddle", "paddle"}, {"tensorflow", "tensorflow"},
+        {"jax", "jax"}, {"XLA", "jax"}, {"deepspeed", "deepspeed"}, {"DeepSpeed", "deepspeed"},
+        {"torch", "pytorch"}, {"Torch", "pytorch"}, {"triton", "triton"}, {"Triton", "triton"},
+        {"CUDA", "cuda"}, {"cuda", "cuda"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (memmem(t, n, words[i].word, strlen(words[i].word))) return words[i].framework;
+    return NULL;
+}
+
+/* A log with no event at all: its final error (the last line an exception's
+ * class starts, else the last line with an error word, read back from the
+ * end) is a look-alike "other-error" with the stage the engine reads around
+ * it. Frames, code and tracebacks' headers are no error lines. */
+static void final_error(struct scan *s, const struct view *v)
+{
+    size_t a = v->len, b = v->len, wa = 0, wb = 0;
+    bool weak = false, strong = false;
+    if (b > 0 && v->p[b - 1] == '\n') b--;
+    a = line_start(v, b);
+    for (int lines = 0; lines < FINAL_LINES && v->len - a < FINAL_BYTES; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_OTHER) {
+            int k = msg_error_line(c.body, c.n);
+            if (k == 2) {
+                wa = a, wb = b, strong = true;
+                break;
+            }
+            if (k == 1 && !weak) wa = a, wb = b, weak = true;
+        }
+        if (!prev_line(v, &a, &b)) break;
+    }
+    if (!strong && !weak) return;
+    const struct msg_rule *r = msg_other_error_rule();
+    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    struct msg_prefix px;
+    msg_prefix_parse(s->line, n, &px);
+    /* an error about memory that no row knows is no "other" failure */
+    if (msg_memory_words(s->line + px.body, n - px.body)) return;
+    struct oom_event ev;
+    event_from(s, r, &px, n, &ev);
+    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    const char *fw = framework_of(s->line + px.body, n - px.body);
+    read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
+    if (!fw) {
+        /* the frames above name it ("site-packages/torch/…") */
+        size_t fa = wa, fb = wa;
+        for (int i = 0; i < 40 && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    }
+    if (fw) ev.framework = fw;
+    if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
+}
+
+void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
+                      bool ends_with_newline)
+{
+    scan_finish(s, ends_with_newline);
+    /* the log names an OOM or host memory in words: not "no memory failure" */
+    if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
+    struct view v = {buf, len, base};
+    final_error(s, &v);
 }
 
 void scan_release(struct scan *s)
@@ -1663,7 +1823,7 @@ int scan_text(const char *text, size_t len, struct oom_report *rep, struct oomla
     struct scan s;
     if (scan_init(&s, rep, err) < 0) return -1;
     int rc = scan_block(&s, text, len, 0, 0, len);
-    scan_finish(&s, len == 0 || text[len - 1] == '\n');
+    scan_finish_view(&s, text, len, 0, len == 0 || text[len - 1] == '\n');
     scan_release(&s);
     if (rc < 0) {
         oom_report_release(rep);

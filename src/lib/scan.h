@@ -63,6 +63,13 @@ void scan_count_to(struct scan *s, const char *buf, size_t len, uint64_t base, u
  * consequences, line total. ends_with_newline: the input's last byte. */
 void scan_finish(struct scan *s, bool ends_with_newline);
 
+/* scan_finish, then, when the log has no event at all, its final error
+ * (the exception line that ends the last traceback, else the last clear
+ * error line) as an "other-error" look-alike with its stage. buf: the last
+ * view (the whole text, or a stream's window), as for scan_block. */
+void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
+                      bool ends_with_newline);
+
 void scan_release(struct scan *s);
 
 /* Whole text in memory: init, one block, finish, release. rep is

@@ -1352,3 +1352,164 @@ bool stage_attention_text(const char *text, size_t len)
         if (has(text, len, words[i])) return true;
     return false;
 }
+
+/* ---- diagverb (issue 12): a tool's own log line, by general words -------
+ * Whatever the library, a tool names what it is doing with a few verbs and
+ * nouns: "Loading model", "Saving checkpoint", "Evaluating:", "Starting
+ * Predictions", "Decoding started", "Generating autoregressive samples..".
+ * Word parts at a word's start, any case; the first in the line names the
+ * stage. The weakest evidence there is: only when nothing else names one. */
+static const struct {
+    const char *part;
+    enum oom_stage stage;
+} verb_parts[] = {
+    {"sav", OOM_STAGE_CHECKPOINT}, {"backup", OOM_STAGE_CHECKPOINT},
+    {"load", OOM_STAGE_LOAD}, {"restor", OOM_STAGE_LOAD}, {"initializ", OOM_STAGE_LOAD},
+    {"initialis", OOM_STAGE_LOAD}, {"construct", OOM_STAGE_LOAD}, {"build", OOM_STAGE_LOAD},
+    {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
+    {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
+    {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
+    {"synthes", OOM_STAGE_GENERATE}, {"transcri", OOM_STAGE_GENERATE},
+    {"predict", OOM_STAGE_FORWARD}, {"inferenc", OOM_STAGE_FORWARD}, {"infer", OOM_STAGE_FORWARD},
+    {"test", OOM_STAGE_FORWARD}, {"extracting", OOM_STAGE_FORWARD},
+};
+
+/* Prose (the user's sentence, not the tool's line), talk of an error or a
+ * crash (the failure, not what ran), warnings, markdown headings and rules,
+ * and code (an assignment, a box line) tell no stage. */
+static bool not_narration(const char *t, size_t n)
+{
+    static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " = ", "\xe2\x94\x82"};
+    static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
+                                        "bug", "cannot", "unable", "tried", "killed", " i ", "when ",
+                                        "while ", "hello"};
+    while (n > 0 && (*t == ' ' || *t == '\t')) t++, n--;
+    if (n == 0 || *t == '#' || *t == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
+    /* a sentence in Chinese, Japanese, Korean or Russian: the user's prose (a
+     * tool's lines are English); box and bar glyphs (0xE2) are not it */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
+    }
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (has(t, n, marks[i])) return true;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (find_nocase(t, n, 0, words[i], strlen(words[i]))) return true;
+    return false;
+}
+
+/* The word that starts at w (up to len) ends in "ed" or "ed." and is past:
+ * "Model loaded.", "checkpoint saved", "Initialized", "restored". */
+static bool past_word(const char *w, size_t rest)
+{
+    size_t e = 0;
+    while (e < rest && isalpha((unsigned char)w[e])) e++;
+    return e >= 4 && w[e - 2] == 'e' && w[e - 1] == 'd';
+}
+
+enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
+{
+    *done = false;
+    if (len > VERB_LINE_MAX || not_narration(text, len)) return OOM_STAGE_UNKNOWN;
+    for (size_t i = 0; i < len; i++) {
+        /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
+        if (!isalpha((unsigned char)text[i]) ||
+            (i > 0 && text[i - 1] != ' ' && text[i - 1] != '[' && text[i - 1] != '(' && text[i - 1] != ':' &&
+             text[i - 1] != '\'' && text[i - 1] != '"' && text[i - 1] != '|'))
+            continue;
+        for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+            size_t m = strlen(verb_parts[k].part);
+            if (len - i < m || strncasecmp(text + i, verb_parts[k].part, m)) continue;
+            /* a rate's unit ("0.34 samples/sec") */
+            size_t u = i + m;
+            while (u < len && isalpha((unsigned char)text[u])) u++;
+            if (u < len && text[u] == '/') break;
+            /* an agent noun names a thing, not an action ("Mask Generator",
+             * "huggingface generators", runner_id 'evaluator') */
+            if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
+                break;
+            /* an exception's name is no narration ("ERROR: LoadError: TaskFailedException") */
+            size_t e = i;
+            while (e < len && ident(text[e])) e++;
+            if ((e - i > 5 && !memcmp(text + e - 5, "Error", 5)) ||
+                (e - i > 9 && !memcmp(text + e - 9, "Exception", 9)))
+                break;
+            /* a one-time action the line says is over ("Model loaded.", "checkpoint
+             * saved") names no stage of what failed after it; a repeated one
+             * ("Predicted structure … 1 / 5 completed") goes on with the next item */
+            if (past_word(text + i, len - i) && (verb_parts[k].stage == OOM_STAGE_LOAD ||
+                                                 verb_parts[k].stage == OOM_STAGE_CHECKPOINT ||
+                                                 verb_parts[k].stage == OOM_STAGE_DATA)) {
+                *done = true;
+                return OOM_STAGE_UNKNOWN;
+            }
+            return verb_parts[k].stage;
+        }
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* ---- diagverb: a code line by what it computes ----------------------------
+ * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
+ * softmax, attention, logits, a loss function, torch.nn.functional ("F.")
+ * and torch's tensor ops. Word parts at a word's start (or after '.'/'_'),
+ * any case. */
+static const char *const math_parts[] = {
+    "matmul", "bmm", "einsum", "softmax", "log_softmax", "attention", "attn", "logits", "loss",
+    "cross_entropy", "linear", "conv", "baddbmm", "addmm", "layer_norm", "gelu", "silu", "relu",
+};
+static const char *const math_calls[] = {"F.", "torch.", "nn.functional."};
+
+bool stage_model_math(const char *code, size_t n)
+{
+    /* IPython's context lines: "---> 33 ", "     33 " before the code */
+    while (n > 0 && (*code == ' ' || *code == '\t' || *code == '-' || *code == '>' || isdigit((unsigned char)*code)))
+        code++, n--;
+    /* a statement that computes: not an import, a definition, a return of a call chain alone */
+    if (n == 0 || !strncmp(code, "import ", 7) || !strncmp(code, "from ", 5) || !strncmp(code, "def ", 4) ||
+        !strncmp(code, "class ", 6))
+        return false;
+    /* what it computes is right of an assignment ("sharded_state, loss, accuracy =
+     * self.sharded_train_step_fn(" names a loss it gets, computes none) */
+    const char *eq = memmem(code, n, " = ", 3);
+    /* a statement: an assignment, a call or a product ("loss: 1.8528e-05" in a
+     * Keras bar, "main/loss" in a table header are none) */
+    if (!eq && !memchr(code, '(', n) && !memmem(code, n, " @ ", 3)) return false;
+    /* ... nor a progress bar with a message glued to it */
+    if (memmem(code, n, "ETA", 3) || memmem(code, n, "it/s", 4) || memmem(code, n, "%|", 2)) return false;
+    if (eq) {
+        n -= (size_t)(eq + 3 - code);
+        code = eq + 3;
+    }
+    /* moving data is data's or load's evidence, not math ("torch.from_numpy(x).to(device)") */
+    if (memmem(code, n, ".to(", 4) || memmem(code, n, ".cuda(", 6)) return false;
+    /* a product of two operands ("(scores @ v)"), not an address ("[rawvideo @ 0x654c1c0]") */
+    for (size_t i = 1; i + 3 < n; i++)
+        if (code[i] == ' ' && code[i + 1] == '@' && code[i + 2] == ' ' &&
+            (isalnum((unsigned char)code[i - 1]) || code[i - 1] == ')' || code[i - 1] == ']') &&
+            (isalpha((unsigned char)code[i + 3]) || code[i + 3] == '(' || code[i + 3] == '_'))
+            return true;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && isalnum((unsigned char)code[i - 1])) continue;
+        for (size_t k = 0; k < sizeof math_parts / sizeof math_parts[0]; k++) {
+            size_t m = strlen(math_parts[k]);
+            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m)) return true;
+        }
+        for (size_t k = 0; k < sizeof math_calls / sizeof math_calls[0]; k++) {
+            size_t m = strlen(math_calls[k]);
+            /* a lower-case op (torch.gather), not a type (torch.FloatTensor) */
+            if (n - i > m && !strncmp(code + i, math_calls[k], m) && islower((unsigned char)code[i + m])) {
+                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed) */
+                static const char *const plumbing[] = {"cuda", "load", "save", "distributed", "device", "no_grad",
+                                                       "utils", "autograd", "backends", "set_", "manual_seed", "_C",
+                                                       "from_numpy", "tensor", "as_tensor", "zeros", "ones", "empty",
+                                                       "full", "rand", "arange", "stack", "cat"};
+                bool plumb = false;
+                for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
+                    plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));
+                if (!plumb) return true;
+            }
+        }
+    }
+    return false;
+}

@@ -79,6 +79,21 @@ enum oom_stage stage_after_line(const char *text, size_t len);
 /* Stage a plain log line announces ("Saving model checkpoint to ..."). */
 enum oom_stage stage_context_line(const char *text, size_t len);
 
+/* diagverb: the stage a tool's own log line names by a general verb or noun
+ * ("Loading …", "Saving …", "Evaluating", "Starting Predictions", "Decoding
+ * started"): word parts at a word's start, any case, the first one wins;
+ * *done when that word is past ("Model loaded."): the action is over, and
+ * lines further up name no stage of the failure.
+ * Not prose (first person), warnings, or lines over VERB_LINE_MAX bytes.
+ * The weakest evidence; the caller walks the lines before the error. */
+#define VERB_LINE_MAX 200
+
+/* diagverb: a code line computes model math (a matrix product `@`, matmul,
+ * softmax, attention, logits, a loss, `F.*`, torch's tensor ops): the
+ * failing frame's code line says forward when nothing stronger does. */
+bool stage_model_math(const char *code, size_t n);
+enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
+
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
  * unknown when there is none. */

@@ -95,6 +95,7 @@ static const struct {
     const char *framework, *kind;
     enum verdict_kind verdict;
 } lookalikes[] = {
+    {NULL, "other-error", VERDICT_NOT_MEMORY},
     {"host", NULL, VERDICT_HOST_MEMORY},
     {"triton", NULL, VERDICT_TRITON},
     {NULL, "tf-not-a-failure", VERDICT_TF_RETRY},
@@ -154,6 +155,7 @@ const char *verdict_name(enum verdict_kind k)
         "per-process-cap", "free-but-failed", "attention", "early", "mid-run", "multi-rank",
         "host-memory", "triton-shared-memory", "tf-not-a-failure", "nccl-not-memory",
         "disk-not-memory", "kernel-fault", "device-assert", "gpu-hardware", "size-overflow",
+        "not-memory",
     };
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
 }
@@ -348,6 +350,9 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
     case VERDICT_GPU_HARDWARE:
         snprintf(buf, cap, "the GPU reported an uncorrectable ECC error in its memory: a fault "
                  "of the card, not a shortage of memory");
+        break;
+    case VERDICT_NOT_MEMORY:
+        snprintf(buf, cap, "no memory failure found; the log ends in: %s", e->text);
         break;
     case VERDICT_SIZE_OVERFLOW:
         snprintf(buf, cap, "a tensor's size overflowed 64-bit arithmetic before anything was "

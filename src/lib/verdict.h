@@ -33,6 +33,7 @@ enum verdict_kind {
     VERDICT_DEVICE_ASSERT,   /* look-alike: a kernel's own assert (an index out of range) */
     VERDICT_GPU_HARDWARE,    /* look-alike: an uncorrectable ECC error of the card */
     VERDICT_SIZE_OVERFLOW,   /* look-alike: a tensor size overflowed before allocation */
+    VERDICT_NOT_MEMORY,      /* look-alike: a log's final error, no memory event at all */
     VERDICT_COUNT
 };
 

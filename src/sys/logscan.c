@@ -372,7 +372,7 @@ static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
         }
         if (eof) break;
     }
-    if (rc == 0) scan_finish(s, last_nl);
+    if (rc == 0) scan_finish_view(s, buf, len, base, last_nl);
     *total = base + len;
     free(buf);
     return rc;

@@ -603,12 +603,15 @@ static void oom_summarise(const struct oom_report *rep, struct runexec_result *r
     const struct oom_event *first_gpu = NULL, *other = NULL;
     for (size_t i = 0; i < rep->n_events; i++) {
         if (rep->events[i].gpu_oom && !first_gpu) first_gpu = &rep->events[i];
-        if (!rep->events[i].gpu_oom && !other) other = &rep->events[i];
+        /* a log's final error named by diagnose (other-error) is no diagnosed
+         * failure of the run: its exit status (a signal, a code) says more */
+        if (!rep->events[i].gpu_oom && !other && strcmp(rep->events[i].kind, "other-error"))
+            other = &rep->events[i];
     }
     if (rep->primary >= 0 && (size_t)rep->primary < rep->n_events) {
         const struct oom_event *p = &rep->events[rep->primary];
         if (p->gpu_oom) first_gpu = p;
-        else other = p;
+        else if (strcmp(p->kind, "other-error")) other = p;
     }
     const struct oom_event *ev = first_gpu ? first_gpu : other;
     if (ev) {
