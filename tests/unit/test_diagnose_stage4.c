@@ -14,18 +14,8 @@
 
 #include "lib/scan.h"
 #include "lib/stage.h"
+#include "stage_fixture.h"
 
-static const char *stage_of(const char *log)
-{
-    static char name[32];
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.primary >= 0);
-    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[rep.primary].stage));
-    oom_report_release(&rep);
-    return name;
-}
 
 /* What the application logged, in its own case: a whole word or phrase one
  * or two words into a logged message names the action; the same words in a
