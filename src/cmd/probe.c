@@ -479,7 +479,7 @@ static int64_t nvml_capacity(int gpu, unsigned *count_out, bool *missing)
     int64_t cap = -1;
     if (nvml_count(nv, &count, &err) == 0) {
         *count_out = count;
-        *missing = gpu >= 0 && (unsigned)gpu >= count;
+        *missing = nvml_gpu_missing(gpu, count, &err);
     }
     if (!*missing)
         for (unsigned i = 0; i < count; i++) {
@@ -771,8 +771,8 @@ int cmd_probe(int argc, char **argv)
     struct trial_ctx ctx = {.cli = &cli, .capacity = nvml_capacity(cli.gpu, &gpus, &gpu_missing)};
     if (gpu_missing) {
         free(cli.config_text);
-        return cmd_usage_error("probe", "--gpu %d: NVML sees %u GPU%s; the index is NVML's (nvidia-smi's)",
-                               cli.gpu, gpus, gpus == 1 ? "" : "s");
+        nvml_gpu_missing(cli.gpu, gpus, &err);
+        return cmd_usage_error("probe", "%s", err.msg);
     }
     if (claim_probe_number(&cli, &ctx.number, &err) < 0) {
         free(cli.config_text);

@@ -518,8 +518,7 @@ int cmd_ps(int argc, char **argv)
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
     }
-    if (o.kill_pid > 0 && o.gpu >= 0 && (size_t)o.gpu >= s.n) {
-        oomlab_err_set(&err, "there is no GPU %d (NVML sees %zu)", o.gpu, s.n);
+    if (o.kill_pid > 0 && nvml_gpu_missing(o.gpu, (unsigned)s.n, &err)) {
         rc = cmd_fail("ps", &err, EXIT_USAGE);
     } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);

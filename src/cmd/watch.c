@@ -526,10 +526,7 @@ int cmd_watch(int argc, char **argv)
     }
     unsigned count;
     rc = nvml_count(w.nv, &count, &err) < 0 ? EXIT_ERROR : EXIT_OK;
-    if (rc == EXIT_OK && w.o.gpu >= 0 && (unsigned)w.o.gpu >= count) {
-        oomlab_err_set(&err, "there is no GPU %d (NVML sees %u)", w.o.gpu, count);
-        rc = EXIT_USAGE;
-    }
+    if (rc == EXIT_OK && nvml_gpu_missing(w.o.gpu, count, &err)) rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
         nvml_close(w.nv);
         return cmd_fail("watch", &err, rc);

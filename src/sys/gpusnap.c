@@ -165,9 +165,7 @@ int gpusnap_take(struct nvml *nv, const struct gpusnap_opts *o, struct gpusnap *
     memset(out, 0, sizeof *out);
     unsigned count;
     if (nvml_count(nv, &count, err) < 0) return -1;
-    if (o->gpu >= 0 && (unsigned)o->gpu >= count)
-        return oomlab_err_set(err, "there is no GPU %d (NVML sees %u GPU%s: 0..%d)", o->gpu, count,
-                              count == 1 ? "" : "s", (int)count - 1);
+    if (nvml_gpu_missing(o->gpu, count, err)) return -1;
     size_t n = o->gpu >= 0 ? 1 : count;
     nvml_driver(nv, out->driver, sizeof out->driver);
     out->gpus = calloc(n ? n : 1, sizeof *out->gpus);

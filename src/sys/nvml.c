@@ -184,6 +184,18 @@ const char *nvml_library(const struct nvml *nv)
     return nv ? nv->path : "";
 }
 
+bool nvml_gpu_missing(int gpu, unsigned count, struct oomlab_err *err)
+{
+    if (gpu < 0 || (unsigned)gpu < count) return false;
+    char range[32] = "none";
+    if (count == 1) snprintf(range, sizeof range, "index 0");
+    else if (count > 1) snprintf(range, sizeof range, "indices 0-%u", count - 1);
+    oomlab_err_set(err, "--gpu %d: NVML sees %u GPU%s (%s), so there is no GPU %d; the index is "
+                        "NVML's (nvidia-smi's), which CUDA_VISIBLE_DEVICES does not renumber",
+                   gpu, count, count == 1 ? "" : "s", range, gpu);
+    return true;
+}
+
 int nvml_count(struct nvml *nv, unsigned *count, struct oomlab_err *err)
 {
     *count = 0;

@@ -35,6 +35,10 @@ int nvml_open(struct nvml **out, struct oomlab_err *err);
 void nvml_close(struct nvml *nv);
 
 int nvml_count(struct nvml *nv, unsigned *count, struct oomlab_err *err);
+/* gpu (an index from --gpu; < 0: none asked) is past the count NVML gave:
+ * true with the one message every command gives ("--gpu 7: NVML sees 1 GPU
+ * (index 0), so there is no GPU 7; ..."), false when it is there. */
+bool nvml_gpu_missing(int gpu, unsigned count, struct oomlab_err *err);
 /* Driver version into buf ("" when unknown). */
 void nvml_driver(struct nvml *nv, char *buf, size_t size);
 /* Name, memory and utilisation of GPU index. */

@@ -344,13 +344,7 @@ static void notice(const struct runexec_opts *o, const char *what, const char *w
 static bool gpu_missing(struct nvml *nv, int gpu, struct oomlab_err *e)
 {
     unsigned count = 0;
-    if (gpu < 0 || nvml_count(nv, &count, NULL) < 0 || (unsigned)gpu < count) return false;
-    char range[32] = "index 0";
-    if (count > 1) snprintf(range, sizeof range, "indices 0-%u", count - 1);
-    oomlab_err_set(e, "--gpu %d: NVML sees %u GPU%s (%s); the index is NVML's (nvidia-smi's), "
-                      "which CUDA_VISIBLE_DEVICES does not renumber",
-                   gpu, count, count == 1 ? "" : "s", range);
-    return true;
+    return gpu >= 0 && nvml_count(nv, &count, NULL) == 0 && nvml_gpu_missing(gpu, count, e);
 }
 
 static void sampler_open(struct sampler *s, const struct runexec_opts *o, const struct paths *p,

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 #include <dlfcn.h>
@@ -300,6 +301,21 @@ static void test_fake_checks_version_word(void **state)
     dlclose(lib);
 }
 
+/* --gpu past NVML's count: one message for run, probe, ps and watch. */
+static void test_gpu_missing_message(void **state)
+{
+    (void)state;
+    struct oomlab_err err = {{0}};
+    assert_false(nvml_gpu_missing(-1, 1, &err));
+    assert_false(nvml_gpu_missing(0, 1, &err));
+    assert_true(nvml_gpu_missing(7, 1, &err));
+    assert_non_null(strstr(err.msg, "--gpu 7: NVML sees 1 GPU (index 0), so there is no GPU 7"));
+    assert_true(nvml_gpu_missing(2, 2, &err));
+    assert_non_null(strstr(err.msg, "NVML sees 2 GPUs (indices 0-1)"));
+    assert_true(nvml_gpu_missing(0, 0, &err));
+    assert_non_null(strstr(err.msg, "NVML sees 0 GPUs (none)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +330,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_library, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsupported_memory_is_unknown, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fake_checks_version_word, setup, teardown),
+        cmocka_unit_test(test_gpu_missing_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
