@@ -36,10 +36,27 @@ static size_t parse_number(const char *s, size_t len, long double *val)
              (isdigit((unsigned char)s[n + 1]) || s[n + 1] == '+' || s[n + 1] == '-')) ||
             ((s[n] == '+' || s[n] == '-') && n > 0 && (s[n - 1] == 'e' || s[n - 1] == 'E'))))
         n++;
+    while (n > 0 && s[n - 1] == ',') n--; /* a trailing comma is punctuation */
     if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+    /* A comma is a thousands separator ("1,024") unless it is the number's
+     * only separator mark and one or two digits follow it: then it is a
+     * decimal comma, as printf writes under a German or French locale
+     * ("failed to allocate 1900,00 MiB of pinned memory",
+     * ggml-org/llama.cpp#9629). */
+    size_t dec = n, commas = 0;
+    bool dot = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '.') dot = true;
+        if (s[i] != ',') continue;
+        size_t d = 0;
+        while (i + 1 + d < n && isdigit((unsigned char)s[i + 1 + d])) d++;
+        if (d == 1 || d == 2) dec = i;
+        commas++;
+    }
+    if (dot || commas != 1) dec = n;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (s[i] != ',') tmp[k++] = s[i]; /* thousands separators: "1,024" */
+        if (s[i] != ',' || i == dec) tmp[k++] = i == dec ? '.' : s[i];
     tmp[k] = '\0';
     char *end = NULL;
     errno = 0;
@@ -49,7 +66,7 @@ static size_t parse_number(const char *s, size_t len, long double *val)
     size_t used = (size_t)(end - tmp), back = k - used;
     size_t consumed = n;
     while (back > 0 && consumed > 0) {
-        if (s[consumed - 1] != ',') back--;
+        if (s[consumed - 1] != ',' || consumed - 1 == dec) back--;
         consumed--;
     }
     return consumed;

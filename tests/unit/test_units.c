@@ -31,6 +31,23 @@ static void test_sizes_as_logs_print_them(void **state)
     assert_int_equal(size_of("GPU", UNITS_KB_IS_1024), -2);
 }
 
+/* A decimal comma (printf under a German/French locale: "failed to allocate
+ * 1900,00 MiB of pinned memory", ggml-org/llama.cpp#9629) against thousands
+ * separators ("1,024", "12,345,678 bytes"); the old parser read 1900,00 MiB
+ * as 190000 MiB. */
+static void test_decimal_comma(void **state)
+{
+    (void)state;
+    assert_int_equal(size_of("1900,00 MiB", UNITS_KB_IS_1024), 1992294400);
+    assert_int_equal(size_of("1,5 GiB", UNITS_KB_IS_1024), 1610612736);
+    assert_int_equal(size_of("1,024 MiB", UNITS_KB_IS_1024), 1073741824);
+    assert_int_equal(size_of("12,345,678 bytes", UNITS_KB_IS_1024), 12345678);
+    assert_int_equal(size_of("1,234.50 MiB", UNITS_KB_IS_1024), 1294467072);
+    int64_t b = -2;
+    assert_int_equal(units_parse_size("20,00, next", 11, UNITS_KB_IS_1024, &b, NULL), 5);
+    assert_int_equal(b, 20);
+}
+
 static void test_absurd_sizes_saturate(void **state)
 {
     (void)state;
@@ -189,6 +206,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes_as_logs_print_them),
+        cmocka_unit_test(test_decimal_comma),
         cmocka_unit_test(test_absurd_sizes_saturate),
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_durations),
