@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <signal.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "lib/runcfg.h"
 #include "lib/units.h"
 #include "sys/cfgfile.h"
+#include "sys/child.h"
 #include "sys/runexec.h"
 
 #define MAX_SETS 64
@@ -281,7 +283,12 @@ static void summary(const struct runexec_result *r, const char *dir)
     steps_memory_trend_format(&r->mem, mem, sizeof mem);
     bool nv = !strcmp(r->peak_source, "nvml");
     bool peak_from_steps = !strcmp(r->peak_source, "log") || !strcmp(r->peak_source, "torch");
-    fprintf(stderr, "oomlab run: %s: exit %d%s%s; OOM %s%s%s; peak %s", r->id, r->exit_code,
+    /* the signal a child died of, named where the exit code alone would hide
+     * it ("exit 139" is SIGSEGV); SIGKILL has its own line below */
+    char sig[32] = "", killed[48] = "";
+    if (r->term_signal > 0 && r->term_signal != SIGKILL && !r->interrupted && !r->timed_out)
+        snprintf(killed, sizeof killed, " (killed by %s)", child_signal_name(r->term_signal, sig, sizeof sig));
+    fprintf(stderr, "oomlab run: %s: exit %d%s%s%s; OOM %s%s%s; peak %s", r->id, r->exit_code, killed,
             r->interrupted ? ", interrupted" : "", r->timed_out ? ", timed out" : "",
             r->oom ? "yes, " : "no", r->oom ? "stage " : "", r->oom ? oom_stage_name(r->oom_stage) : "",
             peak);

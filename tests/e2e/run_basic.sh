@@ -205,3 +205,10 @@ fresh placeholder-typo
 check run.placeholder-typo-said grep -q 'the command.s {batch_sise} matches no --set key: it is passed as written' err.txt
 check run.placeholder-typo-only-it test "$(grep -c 'matches no --set key' err.txt)" -eq 1
 check run.placeholder-typo-passed test "$(cat logs/t.log)" = '--bs {batch_sise} {"json": 1} ${HOME} 4'
+
+# --- the summary names the signal a child died of (stranger: "exit 139" alone hid SIGSEGV) ---
+fresh signal-named
+"$OOMLAB" run --id s -- "$SIM" --steps 5 --sleep-ms 0 --crash-at 2 2>err.txt >/dev/null
+check run.summary-names-sigsegv grep -q 'oomlab run: s: exit 139 (killed by SIGSEGV); OOM no' err.txt
+"$OOMLAB" run --id e -- sh -c 'exit 3' 2>err.txt >/dev/null
+check run.summary-plain-exit grep -q 'oomlab run: e: exit 3; OOM no' err.txt
