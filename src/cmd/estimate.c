@@ -297,7 +297,7 @@ static const struct opt_spec specs[] = {
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
     {.name = "capacity", .metavar = "SIZE", .parse = parse_size, AT(wl.capacity_bytes), .group = "card:",
-     .help = "the card's memory (else --gpu, else the local card\nthrough NVML)"},
+     .help = "the card's memory (else --gpu, else the local card\nthrough NVML); GiB = 2^30 bytes, GB or G = 10^9"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
      .help = "CUDA context (default: the card's, or by --torch/--cuda)"},
