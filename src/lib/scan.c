@@ -1694,12 +1694,45 @@ static void promote_mention(struct scan *s)
     rep->primary = (long)(rep->n_events - 1);
 }
 
+static bool has_figures(const struct oom_event *e)
+{
+    const struct oom_bytes *b = &e->bytes;
+    return e->gpu >= 0 || b->requested >= 0 || b->capacity >= 0 || b->free >= 0 || b->allocated >= 0 ||
+           b->reserved >= 0 || b->reserved_unallocated >= 0 || b->process_in_use >= 0 || e->mem.present;
+}
+
+/* A GPU OOM named first without a figure (an issue title "Cuda out of memory
+ * error", a blog heading over the error it explains) and the message itself
+ * further down, with its figures ("[rank2]: torch.OutOfMemoryError: CUDA out
+ * of memory. Tried to allocate 32.00 MiB. GPU 2 has ...", h19-71): one
+ * failure, told twice. The message is the event; what the bare naming read
+ * around it (stage, step, rank) fills what the message lacks. */
+static void fold_bare_naming(struct oom_report *rep)
+{
+    size_t a = 0;
+    while (a < rep->n_events && !(rep->events[a].gpu_oom && !rep->events[a].consequence)) a++;
+    if (a >= rep->n_events || has_figures(&rep->events[a])) return;
+    for (size_t b = a + 1; b < rep->n_events; b++) {
+        struct oom_event *e = &rep->events[b];
+        if (!e->gpu_oom || e->consequence || !has_figures(e)) continue;
+        const struct oom_event *bare = &rep->events[a];
+        if (e->stage == OOM_STAGE_UNKNOWN) e->stage = bare->stage;
+        if (e->weak_stage == OOM_STAGE_UNKNOWN) e->weak_stage = bare->weak_stage;
+        if (e->step < 0) e->step = bare->step;
+        if (e->rank < 0) e->rank = bare->rank;
+        memmove(rep->events + a, rep->events + a + 1, (rep->n_events - a - 1) * sizeof *rep->events);
+        rep->n_events--;
+        return;
+    }
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
     rep->lines = s->lines_before + (s->counted > 0 && !ends_with_newline ? 1 : 0);
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
+    fold_bare_naming(rep);
     /* diagverb: the weakest stage evidence, where nothing else named one */
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;

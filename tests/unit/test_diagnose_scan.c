@@ -1925,6 +1925,37 @@ static void test_repeats_fold_from_the_last(void **state)
     free(text);
 }
 
+/* A title names the OOM without a figure; the paste below has the message
+ * with its figures (zd11024/NaviLLM#26, heldout19 h19-71, abridged): one
+ * failure told twice, so the message is the root cause and the title's
+ * words are no event of their own. Both orders of evidence: a bare "CUDA
+ * error: out of memory" alone stays the event. */
+static void test_bare_title_folds_into_message(void **state)
+{
+    (void)state;
+    struct oom_report rep = scan_str(
+        "Cuda out of memory error\n"
+        "However, we encounter Cuda out of Memory error. Following you can find the traceback:\n"
+        "[rank2]: Traceback (most recent call last):\n"
+        "[rank2]:   File \"/usr/local/lib/python3.8/dist-packages/torch/optim/adamw.py\", line 159, in _init_group\n"
+        "[rank2]:     state[\"exp_avg_sq\"] = torch.zeros_like(\n"
+        "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 MiB. GPU 2 has a "
+        "total capacity of 63.42 GiB of which 27.31 MiB is free.\n");
+    assert_true(rep.primary >= 0);
+    const struct oom_event *e = &rep.events[rep.primary];
+    assert_int_equal(e->line, 6);
+    assert_int_equal(e->gpu, 2);
+    assert_int_equal(e->rank, 2);
+    assert_int_equal(e->bytes.requested, 33554432);
+    assert_int_equal(e->stage, OOM_STAGE_OPTIMIZER);
+    assert_int_equal(rep.events[0].line, 6);
+    oom_report_release(&rep);
+    rep = scan_str("RuntimeError: CUDA error: out of memory\n");
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.primary, 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1962,7 +1993,7 @@ int main(void)
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
         cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_warmup_runner_compute_loss), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
-        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_repeats_fold_from_the_last), cmocka_unit_test(test_module_to_line_and_class_title),
+        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_repeats_fold_from_the_last), cmocka_unit_test(test_bare_title_folds_into_message), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
