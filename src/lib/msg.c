@@ -134,6 +134,15 @@ static const struct msg_clause clauses_host[] = {
     {NULL, 0},
 };
 
+/* Ollama's check before it loads a model: "model requires more system
+ * memory (164.8 GiB) than is available (13.4 GiB)" (ollama/ollama#10920 as
+ * heldout19's h19-44; the same JSON body relayed by a client, h19-45). */
+static const struct msg_clause clauses_ollama_host[] = {
+    {"more system memory (%s)", MSG_F_REQUESTED},
+    {"than is available (%s)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 /* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
  * available KV cache memory (4.85 GiB)". */
 static const struct msg_clause clauses_vllm[] = {
@@ -1835,6 +1844,17 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
+     .near = near_none},
+    /* Ollama refusing to load a model the host's RAM cannot hold (a check,
+     * not a device allocation: host memory). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"requires more system memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_ollama_host,
      .near = near_none},
     /* Caffe2's CPU allocator: "[enforce fail at allocator.h:48]
      * posix_memalign(&data, gCaffe2Alignment, nbytes) == 0. 12 vs 0" (12 is

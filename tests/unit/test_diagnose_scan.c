@@ -1956,6 +1956,23 @@ static void test_bare_title_folds_into_message(void **state)
     oom_report_release(&rep);
 }
 
+/* Ollama's host-RAM check before loading (ollama/ollama#10920, heldout19
+ * h19-44): a host look-alike with what it needs and what is free, at load. */
+static void test_ollama_system_memory_is_host(void **state)
+{
+    (void)state;
+    struct oom_report rep =
+        scan_str("Error: model requires more system memory (164.8 GiB) than is available (13.4 GiB)\n");
+    assert_int_equal(rep.n_events, 1);
+    const struct oom_event *e = &rep.events[0];
+    assert_false(e->gpu_oom);
+    assert_string_equal(e->framework, "host");
+    assert_int_equal(e->bytes.requested, 176952652595);
+    assert_int_equal(e->bytes.free, 14388140442);
+    assert_int_equal(e->stage, OOM_STAGE_LOAD);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1993,7 +2010,7 @@ int main(void)
         cmocka_unit_test(test_qualified_names_and_d2_evaluator), cmocka_unit_test(test_comfyui_report_node_type),
         cmocka_unit_test(test_fooocus_frames), cmocka_unit_test(test_sglang_pool_is_startup),
         cmocka_unit_test(test_kwarg_names_are_no_stage), cmocka_unit_test(test_warmup_runner_compute_loss), cmocka_unit_test(test_comfyui_load_and_node_names), cmocka_unit_test(test_engine_start_and_generation),
-        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_repeats_fold_from_the_last), cmocka_unit_test(test_bare_title_folds_into_message), cmocka_unit_test(test_module_to_line_and_class_title),
+        cmocka_unit_test(test_pipeline_to_device), cmocka_unit_test(test_repeats_fold_from_the_last), cmocka_unit_test(test_bare_title_folds_into_message), cmocka_unit_test(test_ollama_system_memory_is_host), cmocka_unit_test(test_module_to_line_and_class_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
