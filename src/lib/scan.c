@@ -1697,16 +1697,17 @@ static void promote_mention(struct scan *s)
 static bool has_figures(const struct oom_event *e)
 {
     const struct oom_bytes *b = &e->bytes;
-    return e->gpu >= 0 || b->requested >= 0 || b->capacity >= 0 || b->free >= 0 || b->allocated >= 0 ||
+    return b->requested >= 0 || b->capacity >= 0 || b->free >= 0 || b->allocated >= 0 ||
            b->reserved >= 0 || b->reserved_unallocated >= 0 || b->process_in_use >= 0 || e->mem.present;
 }
 
-/* A GPU OOM named first without a figure (an issue title "Cuda out of memory
+/* A GPU OOM named first without a size (an issue title "Cuda out of memory
  * error", a blog heading over the error it explains) and the message itself
  * further down, with its figures ("[rank2]: torch.OutOfMemoryError: CUDA out
  * of memory. Tried to allocate 32.00 MiB. GPU 2 has ...", h19-71): one
- * failure, told twice. The message is the event; what the bare naming read
- * around it (stage, step, rank) fills what the message lacks. */
+ * failure, told twice (unless they name different devices or ranks). The message is
+ * the event; what the bare naming read around it (device, stage, step, rank)
+ * fills what the message lacks. */
 static void fold_bare_naming(struct oom_report *rep)
 {
     size_t a = 0;
@@ -1714,8 +1715,13 @@ static void fold_bare_naming(struct oom_report *rep)
     if (a >= rep->n_events || has_figures(&rep->events[a])) return;
     for (size_t b = a + 1; b < rep->n_events; b++) {
         struct oom_event *e = &rep->events[b];
-        if (!e->gpu_oom || e->consequence || !has_figures(e)) continue;
         const struct oom_event *bare = &rep->events[a];
+        if (!e->gpu_oom || e->consequence || !has_figures(e)) continue;
+        /* two devices or two ranks: two failures */
+        if ((bare->gpu >= 0 && e->gpu >= 0 && bare->gpu != e->gpu) ||
+            (bare->rank >= 0 && e->rank >= 0 && bare->rank != e->rank))
+            return;
+        if (e->gpu < 0) e->gpu = bare->gpu;
         if (e->stage == OOM_STAGE_UNKNOWN) e->stage = bare->stage;
         if (e->weak_stage == OOM_STAGE_UNKNOWN) e->weak_stage = bare->weak_stage;
         if (e->step < 0) e->step = bare->step;
