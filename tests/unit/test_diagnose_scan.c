@@ -1954,6 +1954,13 @@ static void test_bare_title_folds_into_message(void **state)
     assert_int_equal(rep.n_events, 1);
     assert_int_equal(rep.primary, 0);
     oom_report_release(&rep);
+    /* two ranks: two failures, the first stays the root cause */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "[rank0]: RuntimeError: CUDA error: out of memory\n[rank1]: %s", OLD);
+    rep = scan_str(buf);
+    assert_int_equal(rep.n_events, 2);
+    assert_int_equal(rep.events[rep.primary].rank, 0);
+    oom_report_release(&rep);
 }
 
 /* Ollama's host-RAM check before loading (ollama/ollama#10920, heldout19
