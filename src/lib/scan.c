@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "lib/memsummary.h"
+#include "lib/mention.h"
 #include "lib/msg.h"
 #include "lib/stage.h"
 #include "lib/steps.h"
@@ -24,6 +25,7 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define PROSE_LINES 20000 /* lines the prose pass reads (prose_mention) */
 #define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
 #define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
 #define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
@@ -1668,6 +1670,26 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
+/* May a GPU OOM named only in words be the log's event? Not when the log
+ * says host memory ran out, nor beside an event that explains the failure
+ * otherwise (a host look-alike, an NCCL error, a full disk); a kernel fault
+ * may stand beside it (an OOM explains it, msg_rule.oom_symptom). */
+static bool mention_may_stand(const struct scan *s, bool standalone)
+{
+    const struct oom_report *rep = s->rep;
+    if (s->host_words) return false;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* TF's allocator retry warning (or its line quoted in prose) says no
+         * failure happened: a GPU OOM the log names with its device ("Randomly
+         * crash for GPU OOM error during training", tensorflow/models#3316)
+         * explains the failure better (diagrec5). */
+        if (standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure")) continue;
+        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return false;
+    }
+    return true;
+}
+
 /* No GPU OOM message, but the log named one in words above a traceback (or
  * with its device, "CUDA OOM"): that is the event, unless something else
  * explains the failure (a host look-alike, an NCCL error, a full disk, host
@@ -1676,23 +1698,15 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
 static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
-    if (!s->mention_set || s->host_words) return;
-    for (size_t i = 0; i < rep->n_events; i++) {
-        const struct oom_event *e = &rep->events[i];
-        /* TF's allocator retry warning (or its line quoted in prose) says no
-         * failure happened: a GPU OOM the log names with its device ("Randomly
-         * crash for GPU OOM error during training", tensorflow/models#3316)
-         * explains the failure better (diagrec5). */
-        if (s->mention_standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure"))
-            continue;
-        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return;
-    }
+    if (!s->mention_set || !mention_may_stand(s, s->mention_standalone)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) return;
     rep->primary = (long)(rep->n_events - 1);
 }
+
+static void mark_consequences(struct scan *s);
 
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
@@ -1717,10 +1731,16 @@ void scan_finish(struct scan *s, bool ends_with_newline)
         if (s->host_mention.stage == OOM_STAGE_UNKNOWN) s->host_mention.stage = s->host_mention.weak_stage;
         store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
     }
+    mark_consequences(s);
+}
+
+/* Other ranks' NCCL failures after an OOM are its consequences; so are
+ * the kernel faults it leaves behind (oom_symptom), in this log after it or
+ * with the OOM named only in words. */
+static void mark_consequences(struct scan *s)
+{
+    struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
-    /* Other ranks' NCCL failures after an OOM are its consequences; so are
-     * the kernel faults it leaves behind (oom_symptom), in this log after
-     * it or with the OOM named only in words. */
     const struct oom_event *root = &rep->events[rep->primary];
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *e = &rep->events[i];
@@ -1797,10 +1817,59 @@ static void final_error(struct scan *s, const struct view *v)
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
+/* diagprose: no GPU OOM found by the structural scan, none named in the
+ * words its rows know: read the log's prose lines (mention.c, by concept:
+ * OOM words and a device in one sentence, no guard, no denial) for a GPU
+ * OOM named only in words, an issue title or a sentence ("cuda running out
+ * of memory", "GPU run out of memory if 2 workers use the same GPU"). The
+ * first such line is the event, with the stage read around it. Runs only
+ * here, where no event was found, so the hot scan keeps its speed. */
+static void prose_mention(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    if (rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
+    size_t a = 0, b = line_end(v, 0);
+    for (long lines = 0; lines < PROSE_LINES; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        struct mention_hit hit;
+        const struct msg_rule *known;
+        size_t n;
+        struct msg_prefix px;
+        if (c.kind == STAGE_LINE_OTHER && mention_line(c.body, c.n, &hit) &&
+            /* a line a row reads as a message is that message (TF's "Allocator
+             * (GPU_0_bfc) ran out of memory ... not a failure") */
+            (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
+             msg_prefix_parse(s->line, n, &px),
+             known = msg_classify(s->line + px.body, n - px.body), !is_message(known))) {
+            const struct msg_rule *r = msg_prose_mention_rule();
+            struct oom_event ev;
+            event_from(s, r, &px, n, &ev);
+            ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+            read_context(s, v, r, a, b, s->line, n, &px, &ev);
+            if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
+            if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+            ev.gpu_oom = true;
+            if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) {
+                s->nomem = true;
+                return;
+            }
+            rep->primary = (long)(rep->n_events - 1);
+            mark_consequences(s);
+            return;
+        }
+        if (!next_line(v, &a, &b)) break;
+    }
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
     scan_finish(s, ends_with_newline);
+    if (len) {
+        struct view pv = {buf, len, base};
+        prose_mention(s, &pv);
+    }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
     struct view v = {buf, len, base};

@@ -1,0 +1,286 @@
+/* mention: a GPU OOM named only in words, by concept (see mention.h).
+ * The lexicon and the guards are the tables below; the code only reads a
+ * line as words and sentences and looks the words up. (diagprose, issue 12) */
+#include "lib/mention.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/msg.h"
+
+/* ---- the lexicon ------------------------------------------------------------ */
+
+/* Device concepts, one word (any case, a whole word after camelCase and
+ * '_'/'-' splitting): "cuda oom", "THCudaCheck ... out of memory", "OOM on
+ * an A100", "oom for 4 gpus". A card's name may carry a count, "2x3090",
+ * "8xL4". */
+static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip", "rocm", "mps",
+    "npu", "xpu", "cudnn", "cublas", "nvidia", "a100", "a800", "h100", "h200", "h800", "v100",
+    "p100", "p40", "k80", "t4", "l4", "a10", "a10g", "a40", "l40", "l40s", "a4000", "a5000",
+    "a6000", "rtx", "gtx", "titan", "1060", "1070", "1080", "1660", "2060", "2070", "2080",
+    "3050", "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5080", "5090",
+    NULL};
+/* ... or two words in a row ("video memory", "graphics card"). */
+static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
+    {"graphics", "card"}, {"graphics", "memory"}, {"graphic", "card"}, {"device", "memory"},
+    {NULL, NULL}};
+
+/* Words that may stand between "out of" and the memory word: "out of GPU
+ * memory", "out of (GPU) memory", "out of the video memory". */
+static const char *const out_of_between[] = {"the", "gpu", "cuda", "device", "video", "graphics",
+    "available", "vram", NULL};
+/* Words that make "memory allocation" a failure ("getting memory allocation
+ * errors", "Issue with GPU memory allocation"). */
+static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
+    "failure", "failures", "issue", "issues", "problem", "problems", NULL};
+
+/* Guards: a sentence with one of these words names no GPU OOM. Host memory
+ * and its killer ("Ram out of memory ... 64G RAM", "CPU OOM", "OOM killer",
+ * "out of shared memory", "Java heap"); an OOM caught and retried or
+ * handled ("OOM, retrying with a smaller batch", "skipping batch"); a
+ * hypothetical past what msg_denied reads ("otherwise you will see a CUDA
+ * OOM"); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
+static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap", "java",
+    "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk", "storage",
+    "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
+    "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
+    "should", "except", "isinstance", "elif", "lambda", NULL};
+/* ... two words in a row ("system memory", "shared memory"). */
+static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
+    {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
+/* ... or these bytes on the line (code). */
+static const char *const guard_code[] = {"==", "!=", "try:", "str(e)", "in str(", NULL};
+
+/* ---- a line as words ---------------------------------------------------------- */
+
+#define TOK_MAX 512
+
+struct tok {
+    size_t at, end;    /* the word in the line */
+    size_t run_at;     /* the alphanumeric run it was split from */
+    unsigned sentence;
+};
+
+struct words {
+    const char *text;
+    struct tok t[TOK_MAX];
+    size_t n;
+};
+
+static bool alnum(unsigned char c)
+{
+    return isalnum(c) != 0;
+}
+
+/* A sentence ends at '.', '!', '?', ';' before a blank or the end, at '|'
+ * (a table's cell), and at CJK full stops. */
+static bool sentence_mark(const char *p, size_t i, size_t len)
+{
+    unsigned char c = (unsigned char)p[i];
+    if (c == '|') return true;
+    if (c == '.' || c == '!' || c == '?' || c == ';')
+        return i + 1 >= len || isspace((unsigned char)p[i + 1]) || p[i + 1] == '"' ||
+               p[i + 1] == '\'' || p[i + 1] == '*' || p[i + 1] == '`';
+    static const char *const cjk[] = {"\xe3\x80\x82" /* 。 */, "\xef\xbc\x81" /* ！ */,
+        "\xef\xbc\x9f" /* ？ */, "\xef\xbc\x9b" /* ； */, NULL};
+    for (size_t k = 0; cjk[k]; k++)
+        if (i + 3 <= len && !memcmp(p + i, cjk[k], 3)) return true;
+    return false;
+}
+
+/* Split a run at camelCase: "OutOfMemory" -> Out|Of|Memory, "THCudaCheck"
+ * -> TH|Cuda|Check. Digits stay with their letters ("a100", "24gb"). */
+static bool camel_break(const char *p, size_t i, size_t run_end)
+{
+    unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
+    if (islower(a) && isupper(b)) return true;
+    return isupper(a) && isupper(b) && i + 1 < run_end && islower((unsigned char)p[i + 1]);
+}
+
+static void words_read(struct words *w, const char *text, size_t len)
+{
+    w->text = text;
+    w->n = 0;
+    unsigned sentence = 0;
+    size_t i = 0;
+    while (i < len && w->n < TOK_MAX) {
+        if (!alnum((unsigned char)text[i])) {
+            if (sentence_mark(text, i, len)) sentence++;
+            i++;
+            continue;
+        }
+        size_t ra = i;
+        while (i < len && alnum((unsigned char)text[i])) i++;
+        size_t a = ra;
+        for (size_t k = ra + 1; k <= i && w->n < TOK_MAX; k++) {
+            if (k < i && !camel_break(text, k, i)) continue;
+            w->t[w->n++] = (struct tok){a, k, ra, sentence};
+            a = k;
+        }
+    }
+}
+
+static bool is_word(const struct words *w, size_t k, const char *word)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && strlen(word) == n && !strncasecmp(w->text + w->t[k].at, word, n);
+}
+
+static bool in_set(const struct words *w, size_t k, const char *const *set)
+{
+    for (size_t j = 0; set[j]; j++)
+        if (is_word(w, k, set[j])) return true;
+    return false;
+}
+
+static bool pair_at(const struct words *w, size_t k, const char *const (*pairs)[2])
+{
+    for (size_t j = 0; pairs[j][0]; j++)
+        if (k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+            is_word(w, k, pairs[j][0]) && is_word(w, k + 1, pairs[j][1]))
+            return true;
+    return false;
+}
+
+/* A card's name with a count before it: "2x3090", "8xL4". */
+static bool counted_card(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at, i = 0;
+    while (i < n && isdigit((unsigned char)p[i])) i++;
+    if (i == 0 || i + 1 >= n || (p[i] != 'x' && p[i] != 'X')) return false;
+    i++;
+    for (size_t j = 0; device_words[j]; j++)
+        if (strlen(device_words[j]) == n - i && !strncasecmp(p + i, device_words[j], n - i))
+            return true;
+    return false;
+}
+
+static bool device_at(const struct words *w, size_t k)
+{
+    return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k);
+}
+
+/* A memory word: "mem", "memory", and its misspellings ("memery",
+ * "memroy", "memmory", "memoery"), not longer words ("memorize"). */
+static bool memory_word(const struct words *w, size_t k)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && n >= 3 && n <= 7 && !strncasecmp(w->text + w->t[k].at, "mem", 3);
+}
+
+/* Python's host MemoryError, a run of its own ("MemoryError:"). */
+static bool host_class(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].run_at;
+    return !strncasecmp(p, "MemoryError", 11) && !alnum((unsigned char)p[11]) &&
+           (w->t[k].run_at == 0 || !alnum((unsigned char)p[-1]));
+}
+
+static bool guard_at(const struct words *w, size_t k)
+{
+    if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
+        (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
+        return false; /* "GPU RAM", "video RAM" */
+    return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
+}
+
+/* Is an OOM concept at word k? Sets *last to its last word. */
+static bool oom_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+#define SAME(j) ((j) < w->n && w->t[j].sentence == s)
+    if (is_word(w, k, "oom") || is_word(w, k, "oomed")) {
+        *last = k;
+        return true;
+    }
+    /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
+    size_t j = 0;
+    if (is_word(w, k, "out") && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
+    else if (is_word(w, k, "outof")) j = k + 1;
+    else if (w->t[k].end - w->t[k].at >= 8 && !strncasecmp(w->text + w->t[k].at, "outofmem", 8)) {
+        *last = k;
+        return true;
+    }
+    if (j) {
+        for (size_t end = j + 3; j < end && SAME(j); j++) {
+            if (memory_word(w, j) || is_word(w, j, "vram")) {
+                *last = j;
+                return true;
+            }
+            if (!in_set(w, j, out_of_between)) break;
+        }
+        return false;
+    }
+    /* "insufficient [GPU] memory", "memory insufficient" */
+    if (is_word(w, k, "insufficient")) {
+        for (size_t d = 1; d <= 3; d++) {
+            if (SAME(k + d) && (memory_word(w, k + d) || is_word(w, k + d, "vram"))) {
+                *last = k + d;
+                return true;
+            }
+            if (k >= d && w->t[k - d].sentence == s &&
+                (memory_word(w, k - d) || is_word(w, k - d, "vram"))) {
+                *last = k;
+                return true;
+            }
+        }
+        return false;
+    }
+    /* "not enough [GPU] memory" */
+    if (is_word(w, k, "not") && SAME(k + 1) && is_word(w, k + 1, "enough")) {
+        for (size_t d = 2; d <= 4 && SAME(k + d); d++)
+            if (memory_word(w, k + d) || is_word(w, k + d, "vram")) {
+                *last = k + d;
+                return true;
+            }
+        return false;
+    }
+    /* "memory allocation" with trouble in the sentence */
+    if (memory_word(w, k) && SAME(k + 1) && is_word(w, k + 1, "allocation")) {
+        for (size_t i = 0; i < w->n; i++)
+            if (w->t[i].sentence == s && in_set(w, i, alloc_trouble)) {
+                *last = k + 1;
+                return true;
+            }
+    }
+    return false;
+#undef SAME
+}
+
+bool mention_line(const char *text, size_t len, struct mention_hit *hit)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    /* cheap: every concept holds "oom", "mem" or "vram"-free "out of mem" */
+    bool seed = false;
+    for (size_t i = 0; i + 3 <= len && !seed; i++) {
+        char a = (char)tolower((unsigned char)text[i]);
+        if (a != 'o' && a != 'm') continue;
+        char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
+        seed = (a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm');
+    }
+    if (!seed) return false;
+    for (size_t k = 0; guard_code[k]; k++)
+        if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return false;
+    struct words w;
+    words_read(&w, text, len);
+    for (size_t k = 0; k < w.n; k++) {
+        size_t last;
+        if (!oom_at(&w, k, &last)) continue;
+        unsigned s = w.t[k].sentence;
+        bool device = false, guard = false;
+        for (size_t i = 0; i < w.n; i++) {
+            if (w.t[i].sentence != s) continue;
+            if (device_at(&w, i)) device = true;
+            if (guard_at(&w, i)) guard = true;
+        }
+        if (!device || guard) continue;
+        size_t at = w.t[k].at, end = w.t[last].end;
+        if (msg_denied(text, len, at, end)) continue;
+        hit->at = at;
+        hit->end = end;
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,35 @@
+/* mention: a GPU OOM named only in words (an issue title, a sentence of
+ * prose), found by concept rather than by one wording at a time. A line is
+ * read as words: any case, '_' '-' '.' and other punctuation as blanks,
+ * camelCase split ("OutOfMemoryError", "THCudaCheck"), so that "cuda
+ * running out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "Cuda Out Of Memory"
+ * and "cuda outof memory" read alike. A sentence names a GPU OOM when it
+ * holds an OOM concept (the lexicon in mention.c: "out of ... memory",
+ * "oom", "insufficient memory", "memory allocation" with an error word)
+ * and a device concept (CUDA, GPU, VRAM, the cards' names, "video
+ * memory"), and no guard: host memory, a killer, a caught-and-retried OOM,
+ * a hypothetical, code; the clause that names the OOM must not deny it
+ * (msg_denied). All of it is data in mention.c.
+ *
+ * The scan calls this only where its structural pass found no event (see
+ * scan_finish_view), so the hot scan's speed does not depend on it.
+ * Pure functions on caller-owned strings; nothing allocates. */
+#ifndef OOMLAB_MENTION_H
+#define OOMLAB_MENTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where a line names the GPU OOM: its OOM words at text[at, end). */
+struct mention_hit {
+    size_t at, end;
+};
+
+/* Does the cleaned line (its launcher prefix removed) name a GPU OOM in
+ * words? Fills hit when it does. Lines longer than MENTION_LINE_MAX are
+ * read up to it. */
+bool mention_line(const char *text, size_t len, struct mention_hit *hit);
+
+#define MENTION_LINE_MAX 4096
+
+#endif
