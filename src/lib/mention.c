@@ -50,7 +50,7 @@ static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", 
 static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
 /* ... or these bytes on the line (code). */
-static const char *const guard_code[] = {"==", "!=", "try:", "str(e)", "in str(", NULL};
+static const char *const guard_code[] = {" == ", " != ", "try:", "str(e)", "in str(", NULL};
 
 /* ---- a line as words ---------------------------------------------------------- */
 
@@ -249,22 +249,34 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 #undef SAME
 }
 
-bool mention_line(const char *text, size_t len, struct mention_hit *hit)
+static bool seeded(const char *text, size_t len)
 {
-    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    /* cheap: every concept holds "oom", "mem" or "vram"-free "out of mem" */
-    bool seed = false;
-    for (size_t i = 0; i + 3 <= len && !seed; i++) {
+    /* cheap: every OOM concept holds "oom" or "mem" (any case) */
+    for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
-        seed = (a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm');
+        if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
     }
-    if (!seed) return false;
+    return false;
+}
+
+static bool code_line(const char *text, size_t len)
+{
     for (size_t k = 0; guard_code[k]; k++)
-        if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return false;
+        if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return true;
+    return false;
+}
+
+enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (!seeded(text, len) || code_line(text, len)) return MENTION_NONE;
     struct words w;
     words_read(&w, text, len);
+    enum mention_kind best = MENTION_NONE;
+    bool line_guard = false;
+    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = guard_at(&w, i);
     for (size_t k = 0; k < w.n; k++) {
         size_t last;
         if (!oom_at(&w, k, &last)) continue;
@@ -275,12 +287,38 @@ bool mention_line(const char *text, size_t len, struct mention_hit *hit)
             if (device_at(&w, i)) device = true;
             if (guard_at(&w, i)) guard = true;
         }
-        if (!device || guard) continue;
+        if (guard) continue;
         size_t at = w.t[k].at, end = w.t[last].end;
         if (msg_denied(text, len, at, end)) continue;
-        hit->at = at;
-        hit->end = end;
-        return true;
+        if (device) {
+            hit->at = at;
+            hit->end = end;
+            return MENTION_GPU;
+        }
+        if (best == MENTION_NONE && !line_guard) {
+            hit->at = at;
+            hit->end = end;
+            best = MENTION_WORDS;
+        }
     }
-    return false;
+    return best;
+}
+
+bool mention_line(const char *text, size_t len, struct mention_hit *hit)
+{
+    return mention_read(text, len, hit) == MENTION_GPU;
+}
+
+enum mention_device mention_device(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (code_line(text, len)) return MENTION_DEV_GUARD;
+    struct words w;
+    words_read(&w, text, len);
+    bool device = false;
+    for (size_t i = 0; i < w.n; i++) {
+        if (guard_at(&w, i)) return MENTION_DEV_GUARD;
+        if (device_at(&w, i)) device = true;
+    }
+    return device ? MENTION_DEV_NAMED : MENTION_DEV_NONE;
 }

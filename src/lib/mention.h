@@ -30,6 +30,18 @@ struct mention_hit {
  * read up to it. */
 bool mention_line(const char *text, size_t len, struct mention_hit *hit);
 
+/* The same, in two strengths: MENTION_GPU the OOM and its device in one
+ * sentence (what mention_line says yes to); MENTION_WORDS the OOM words
+ * with no device anywhere on the line, no guard, no denial (a title "Out of
+ * memory": a GPU OOM only when a device is named just below it). */
+enum mention_kind { MENTION_NONE, MENTION_WORDS, MENTION_GPU };
+enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit);
+
+/* Does a line name a device (MENTION_DEV_NAMED), or a guard's word: host
+ * memory, a killer, a retry, code (MENTION_DEV_GUARD)? */
+enum mention_device { MENTION_DEV_NONE, MENTION_DEV_NAMED, MENTION_DEV_GUARD };
+enum mention_device mention_device(const char *text, size_t len);
+
 #define MENTION_LINE_MAX 4096
 
 #endif

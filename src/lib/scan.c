@@ -25,6 +25,8 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define PROSE_DEVICE_LINES 4 /* lines below OOM words where their device may be named */
+#define PROSE_GUARD_LINES 30 /* ... and where no guard word may stand */
 #define PROSE_LINES 20000 /* lines the prose pass reads (prose_mention) */
 #define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
 #define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
@@ -1824,6 +1826,44 @@ static void final_error(struct scan *s, const struct view *v)
  * of memory", "GPU run out of memory if 2 workers use the same GPU"). The
  * first such line is the event, with the stage read around it. Runs only
  * here, where no event was found, so the hot scan keeps its speed. */
+/* A line with NUL or C0 control bytes (not tab, CR, ESC) is no prose: binary
+ * data that happens to hold the words (tests/cli/diagnose-binary). */
+static bool binary_bytes(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b) return true;
+    }
+    return false;
+}
+
+/* The line names a GPU OOM in words: with its device in the sentence, or
+ * (OOM words alone, "Out of memory" as a title) with a device named in the
+ * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
+ * paste's settings are no words about the OOM) and no guard's word (host
+ * memory, a killer, a retry) in the prose of the next PROSE_GUARD_LINES
+ * lines ("Run out of memory. Creating FAISS index" ... "My process is
+ * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
+static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
+                      struct mention_hit *hit)
+{
+    enum mention_kind k = mention_read(c->body, c->n, hit);
+    if (k != MENTION_WORDS) return k == MENTION_GPU;
+    size_t a2 = b, b2 = b;
+    bool device = false, prose = true;
+    for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
+        struct cline d;
+        read_cline(s, v, a2, b2, &d);
+        if (d.kind == STAGE_LINE_BLANK) continue;
+        if (d.kind != STAGE_LINE_OTHER || (d.n >= 3 && !memcmp(d.body, "```", 3))) prose = false;
+        if (d.kind != STAGE_LINE_OTHER || binary_bytes(v->p + a2, b2 - a2)) continue;
+        enum mention_device dv = mention_device(d.body, d.n);
+        if (dv == MENTION_DEV_GUARD) return false;
+        if (dv == MENTION_DEV_NAMED && prose && i < PROSE_DEVICE_LINES) device = true;
+    }
+    return device;
+}
+
 static void prose_mention(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;
@@ -1836,7 +1876,8 @@ static void prose_mention(struct scan *s, const struct view *v)
         const struct msg_rule *known;
         size_t n;
         struct msg_prefix px;
-        if (c.kind == STAGE_LINE_OTHER && mention_line(c.body, c.n, &hit) &&
+        if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
+            prose_hit(s, v, &c, b, &hit) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
