@@ -27,9 +27,10 @@ static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ra
     {NULL, NULL}};
 
 /* Words that may stand between "out of" and the memory word: "out of GPU
- * memory", "out of (GPU) memory", "out of the video memory". */
-static const char *const out_of_between[] = {"the", "gpu", "cuda", "device", "video", "graphics",
-    "available", "vram", NULL};
+ * memory", "out of (GPU) memory", "it run out of my cuda memory"
+ * (DeepInsight-PCALab/CompactBilinearPooling-Pytorch#5). */
+static const char *const out_of_between[] = {"the", "my", "our", "its", "their", "gpu", "cuda",
+    "device", "video", "graphics", "available", "vram", NULL};
 /* Words that make "memory allocation" a failure ("getting memory allocation
  * errors", "Issue with GPU memory allocation"). */
 static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
@@ -105,6 +106,14 @@ static void words_read(struct words *w, const char *text, size_t len)
     unsigned sentence = 0;
     size_t i = 0;
     while (i < len && w->n < TOK_MAX) {
+        /* a link's words are no prose ("[this](https://stackoverflow.com/
+         * questions/68106457/pytorch-cuda-error-...)", gpt-omni/mini-omni#65) */
+        if ((len - i >= 7 && !strncasecmp(text + i, "http://", 7)) ||
+            (len - i >= 8 && !strncasecmp(text + i, "https://", 8))) {
+            while (i < len && !isspace((unsigned char)text[i]) && text[i] != ')' && text[i] != '>')
+                i++;
+            continue;
+        }
         if (!alnum((unsigned char)text[i])) {
             if (sentence_mark(text, i, len)) sentence++;
             i++;

@@ -1838,19 +1838,20 @@ static bool binary_bytes(const char *p, size_t n)
 }
 
 /* The line names a GPU OOM in words: with its device in the sentence, or
- * (OOM words alone, "Out of memory" as a title) with a device named in the
- * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
+ * (OOM words alone, "Out of memory" as a title) with a device named in
+ * another sentence of the line or in the prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
  * paste's settings are no words about the OOM) and no guard's word (host
  * memory, a killer, a retry) in the prose of the next PROSE_GUARD_LINES
  * lines ("Run out of memory. Creating FAISS index" ... "My process is
  * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
 static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
-                      struct mention_hit *hit)
+                      bool weak, struct mention_hit *hit)
 {
     enum mention_kind k = mention_read(c->body, c->n, hit);
-    if (k != MENTION_WORDS) return k == MENTION_GPU;
+    if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
     size_t a2 = b, b2 = b;
-    bool device = false, prose = true;
+    /* the device in another sentence of the line counts as below it */
+    bool device = mention_device(c->body, c->n) == MENTION_DEV_NAMED, prose = true;
     for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
         struct cline d;
         read_cline(s, v, a2, b2, &d);
@@ -1864,10 +1865,12 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     return device;
 }
 
-static void prose_mention(struct scan *s, const struct view *v)
+/* One pass over the log's prose lines: the first line that names the OOM
+ * with its device in the sentence, or (weak) with its device nearby, is the
+ * event. True when one was stored. */
+static bool prose_pass(struct scan *s, const struct view *v, bool weak)
 {
     struct oom_report *rep = s->rep;
-    if (rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
     size_t a = 0, b = line_end(v, 0);
     for (long lines = 0; lines < PROSE_LINES; lines++) {
         struct cline c;
@@ -1877,7 +1880,7 @@ static void prose_mention(struct scan *s, const struct view *v)
         size_t n;
         struct msg_prefix px;
         if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
-            prose_hit(s, v, &c, b, &hit) &&
+            prose_hit(s, v, &c, b, weak, &hit) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
@@ -1893,14 +1896,24 @@ static void prose_mention(struct scan *s, const struct view *v)
             ev.gpu_oom = true;
             if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) {
                 s->nomem = true;
-                return;
+                return true;
             }
             rep->primary = (long)(rep->n_events - 1);
             mark_consequences(s);
-            return;
+            return true;
         }
         if (!next_line(v, &a, &b)) break;
     }
+    return false;
+}
+
+/* The OOM named with its device in one sentence anywhere in the log
+ * outranks OOM words whose device is only nearby (its sentence says more,
+ * and its stage is read around it). */
+static void prose_mention(struct scan *s, const struct view *v)
+{
+    if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
+    if (!prose_pass(s, v, false)) prose_pass(s, v, true);
 }
 
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
