@@ -1838,8 +1838,8 @@ static bool binary_bytes(const char *p, size_t n)
 }
 
 /* The line names a GPU OOM in words: with its device in the sentence, or
- * (OOM words alone, "Out of memory" as a title) with a device named in
- * another sentence of the line or in the prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
+ * (OOM words alone, "Out of memory" as a title) with a device named in the
+ * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
  * paste's settings are no words about the OOM) and no guard's word (host
  * memory, a killer, a retry) in the prose of the next PROSE_GUARD_LINES
  * lines ("Run out of memory. Creating FAISS index" ... "My process is
@@ -1850,8 +1850,7 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     enum mention_kind k = mention_read(c->body, c->n, hit);
     if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
     size_t a2 = b, b2 = b;
-    /* the device in another sentence of the line counts as below it */
-    bool device = mention_device(c->body, c->n) == MENTION_DEV_NAMED, prose = true;
+    bool device = false, prose = true;
     for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
         struct cline d;
         read_cline(s, v, a2, b2, &d);
