@@ -41,12 +41,14 @@ static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", 
  * "out of shared memory", "Java heap"); an OOM caught and retried or
  * handled ("OOM, retrying with a smaller batch", "skipping batch"); a
  * hypothetical past what msg_denied reads ("otherwise you will see a CUDA
- * OOM"); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
+ * OOM", "it would run out of GPU memory"; not "should", which a question in
+ * the same sentence uses: "the GPU memory is not enough, how should I
+ * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
 static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap", "java",
     "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk", "storage",
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
     "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
-    "should", "except", "isinstance", "elif", "lambda", NULL};
+    "except", "isinstance", "elif", "lambda", NULL};
 /* ... two words in a row ("system memory", "shared memory"). */
 static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
@@ -179,12 +181,14 @@ static bool memory_word(const struct words *w, size_t k)
     return k < w->n && n >= 3 && n <= 7 && !strncasecmp(w->text + w->t[k].at, "mem", 3);
 }
 
-/* Python's host MemoryError, a run of its own ("MemoryError:"). */
+/* Python's host MemoryError, a run of its own ("MemoryError:"), not a
+ * module's class of that name ("pycuda._driver.MemoryError: cuMemAlloc
+ * failed: out of memory", heldout18 h18-02). */
 static bool host_class(const struct words *w, size_t k)
 {
     const char *p = w->text + w->t[k].run_at;
     return !strncasecmp(p, "MemoryError", 11) && !alnum((unsigned char)p[11]) &&
-           (w->t[k].run_at == 0 || !alnum((unsigned char)p[-1]));
+           (w->t[k].run_at == 0 || (!alnum((unsigned char)p[-1]) && p[-1] != '.'));
 }
 
 static bool guard_at(const struct words *w, size_t k)
