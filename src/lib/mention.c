@@ -335,3 +335,13 @@ enum mention_device mention_device(const char *text, size_t len)
     }
     return device ? MENTION_DEV_NAMED : MENTION_DEV_NONE;
 }
+
+bool mention_question(const char *text, size_t len, size_t end)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    for (size_t i = end; i < len; i++) {
+        if (text[i] == '?' || (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x9f", 3))) return true;
+        if (sentence_mark(text, i, len)) return false;
+    }
+    return false;
+}

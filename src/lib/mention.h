@@ -42,6 +42,10 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
 enum mention_device { MENTION_DEV_NONE, MENTION_DEV_NAMED, MENTION_DEV_GUARD };
 enum mention_device mention_device(const char *text, size_t len);
 
+/* Does the sentence going on at text[end] end in a question mark ("?",
+ * "？")? */
+bool mention_question(const char *text, size_t len, size_t end);
+
 #define MENTION_LINE_MAX 4096
 
 #endif

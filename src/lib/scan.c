@@ -1850,7 +1850,14 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     enum mention_kind k = mention_read(c->body, c->n, hit);
     if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
     size_t a2 = b, b2 = b;
+    /* a GPU kernel's fault in the log (an oom_symptom event) names the
+     * device: "CUDA error: an illegal memory access was encountered" ...
+     * "An OOM error!" (DNMP/DNMP#13, h12-09); not a question ("是因为OOM么？",
+     * is it OOM?, gpt-omni/mini-omni#65, h12-11) */
     bool device = false, prose = true;
+    for (size_t i = 0; i < s->rep->n_events && !device; i++)
+        device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
+                 !mention_question(c->body, c->n, hit->end);
     for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
         struct cline d;
         read_cline(s, v, a2, b2, &d);

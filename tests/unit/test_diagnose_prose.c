@@ -97,6 +97,14 @@ static void test_prose_device_below(void **state)
          "Out of memory\n"
          "Hi, I encounter some out-of-memory errors when trying to run train_eval.py.\n"
          "Can you list the version of Tensorflow and the type of GPU you use?\n", true},
+        /* a GPU kernel's fault in the log names the device (heldout12 h12-09) */
+        {"DNMP/DNMP#13",
+         "CUDA error: an illegal memory access was encountered\n\n"
+         "I met this error \xe2\x80\x9c" "CUDA error: an illegal memory access was "
+         "encountered\xe2\x80\x9d every time when its iter times is 6300. Anyone has the same "
+         "error?\n\n"
+         "An OOM error!\n"
+         "I met this error because I used the data of scene0000.\n", true},
         /* host RAM and the killer below: not a GPU OOM (heldout19 h19-70) */
         {"stanford-futuredata/ColBERT#164",
          "Run out of memory. Creating FAISS index on ColBERTv1\n"
@@ -157,6 +165,9 @@ static void test_mention_read_forms(void **state)
         {"vllm-project/vllm#7593", "says cuda oom when capturing cuda graphs", MENTION_GPU},
         /* no device: words only */
         {"songyouwei/ABSA-PyTorch#4", "Out of memory", MENTION_WORDS},
+        /* a question */
+        {"gpt-omni/mini-omni#65", "\xe6\x98\xaf\xe5\x9b\xa0\xe4\xb8\xba" /* 是因为 */
+         "OOM\xe4\xb9\x88\xef\xbc\x9f" /* 么？ */, MENTION_WORDS},
         /* denied */
         {"minimaxir/gpt-2-simple#67", "Best way to not run out of memory?", MENTION_NONE},
         /* host */
@@ -172,6 +183,20 @@ static void test_mention_read_forms(void **state)
     }
 }
 
+/* A question does not report an OOM: "是因为OOM么？" (is it because of
+ * OOM?), gpt-omni/mini-omni#65; "An OOM error!" states one (DNMP/DNMP#13). */
+static void test_mention_question(void **state)
+{
+    (void)state;
+    const char *q = "\xe6\x98\xaf\xe5\x9b\xa0\xe4\xb8\xba" "OOM\xe4\xb9\x88\xef\xbc\x9f";
+    const char *a = "An OOM error!";
+    struct mention_hit hit;
+    assert_int_equal(mention_read(q, strlen(q), &hit), MENTION_WORDS);
+    assert_true(mention_question(q, strlen(q), hit.end));
+    assert_int_equal(mention_read(a, strlen(a), &hit), MENTION_WORDS);
+    assert_false(mention_question(a, strlen(a), hit.end));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_prose_device_below),
         cmocka_unit_test(test_prose_guards),
         cmocka_unit_test(test_mention_read_forms),
+        cmocka_unit_test(test_mention_question),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
