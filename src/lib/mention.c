@@ -250,6 +250,18 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
             }
         return false;
     }
+    /* the device's memory with trouble right beside it: "Problems with CUDA
+     * memory when validation" (MIC-DKFZ/nnUNet#1771, h10-48), "GPU memory
+     * issue" */
+    if (memory_word(w, k) && k > 0 && w->t[k - 1].sentence == s && device_at(w, k - 1)) {
+        bool before = k >= 3 && w->t[k - 3].sentence == s && in_set(w, k - 3, alloc_trouble) &&
+                      is_word(w, k - 2, "with");
+        bool after = SAME(k + 1) && in_set(w, k + 1, alloc_trouble);
+        if (before || after) {
+            *last = after ? k + 1 : k;
+            return true;
+        }
+    }
     /* "memory allocation" with trouble in the sentence */
     if (memory_word(w, k) && SAME(k + 1) && is_word(w, k + 1, "allocation")) {
         for (size_t i = 0; i < w->n; i++)
