@@ -49,6 +49,13 @@ static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", 
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
     "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
     "except", "isinstance", "elif", "lambda", NULL};
+/* The guard the rows' standalone mentions (msg.c) take as well: an OOM
+ * handled by a fallback ("There is not enough GPU memory available for your
+ * model, so it is falling back to using pinned system memory",
+ * triton-inference-server/server#3511 = h24-59). (The whole guard list on
+ * the rows lost 3 GPU OOMs on the seen sets: "to CPU due to CUDA OOM",
+ * detectron2's retry, h9-84.) */
+static const char *const row_guard_words[] = {"fallback", "falling", NULL};
 /* ... two words in a row ("system memory", "shared memory"). */
 static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
@@ -355,5 +362,20 @@ bool mention_question(const char *text, size_t len, size_t end)
         if (text[i] == '?' || (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x9f", 3))) return true;
         if (sentence_mark(text, i, len)) return false;
     }
+    return false;
+}
+
+bool mention_row_guarded(const char *text, size_t len, size_t at)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (at >= len) return false;
+    struct words w;
+    words_read(&w, text, len);
+    size_t k = 0;
+    while (k < w.n && w.t[k].end <= at) k++;
+    if (k == w.n) return false;
+    unsigned s = w.t[k].sentence;
+    for (size_t i = 0; i < w.n; i++)
+        if (w.t[i].sentence == s && in_set(&w, i, row_guard_words)) return true;
     return false;
 }

@@ -46,6 +46,11 @@ enum mention_device mention_device(const char *text, size_t len);
  * "？")? */
 bool mention_question(const char *text, size_t len, size_t end);
 
+/* Does the sentence holding text[at] say the OOM was handled by a fallback
+ * ("falling back to")? The rows' standalone mentions (msg.c) are not
+ * counted then. */
+bool mention_row_guarded(const char *text, size_t len, size_t at);
+
 #define MENTION_LINE_MAX 4096
 
 #endif

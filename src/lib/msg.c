@@ -2,6 +2,7 @@
  * line is; its clauses say where the numbers are. Adding a form is adding a
  * row here, never a branch in the scanner. */
 #include "lib/msg.h"
+#include "lib/mention.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -2201,6 +2202,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
                    !qualified_after(r, text, len, hit_end))
             continue;
         if (r->deny && denied(text, len, at, hit_end)) continue;
+        if (r->standalone && mention_row_guarded(text, len, at)) continue;
         return true;
     }
     return false;

@@ -138,6 +138,10 @@ static void test_prose_guards(void **state)
          "pytorch-cuda-error-an-illegal-memory-access-was-encountered)"
          "\xe5\x91\xa2\xef\xbc\x9f\xe6\x98\xaf\xe5\x9b\xa0\xe4\xb8\xba" /* 呢？是因为 */
          "OOM\xe4\xb9\x88\xef\xbc\x9f\n" /* 么？ */, false},
+        /* an OOM handled by a fallback, also for the rows' mentions (heldout24 h24-59) */
+        {"triton-inference-server/server#3511",
+         "There is not enough GPU memory available for your model, so it is falling back to "
+         "using pinned system memory.\n", false},
         /* the allocator's retry warning, then a copy cut short (heldout9 h9-39) */
         {"talmolab/sleap#2089",
          "2025-01-22 11:18:38.927063: W tensorflow/core/common_runtime/bfc_allocator.cc:275] "
