@@ -281,8 +281,9 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 #undef SAME
 }
 
-static bool seeded(const char *text, size_t len)
+bool mention_seeded(const char *text, size_t len)
 {
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
     /* cheap: every OOM concept holds "oom" or "mem" (any case) */
     for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
@@ -303,7 +304,7 @@ static bool code_line(const char *text, size_t len)
 enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    if (!seeded(text, len) || code_line(text, len)) return MENTION_NONE;
+    if (!mention_seeded(text, len) || code_line(text, len)) return MENTION_NONE;
     struct words w;
     words_read(&w, text, len);
     enum mention_kind best = MENTION_NONE;

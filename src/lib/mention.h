@@ -51,6 +51,10 @@ bool mention_question(const char *text, size_t len, size_t end);
  * counted then. */
 bool mention_row_guarded(const char *text, size_t len, size_t at);
 
+/* Cheap: could the raw line hold an OOM concept at all ("oom" or "mem" in
+ * any case)? mention_read says no to a line without. */
+bool mention_seeded(const char *text, size_t len);
+
 #define MENTION_LINE_MAX 4096
 
 #endif

@@ -1845,9 +1845,10 @@ static bool binary_bytes(const char *p, size_t n)
  * lines ("Run out of memory. Creating FAISS index" ... "My process is
  * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
 static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
-                      bool weak, struct mention_hit *hit)
+                      bool weak, bool *words, struct mention_hit *hit)
 {
     enum mention_kind k = mention_read(c->body, c->n, hit);
+    if (k == MENTION_WORDS) *words = true;
     if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
     size_t a2 = b, b2 = b;
     /* a GPU kernel's fault in the log (an oom_symptom event) names the
@@ -1874,11 +1875,15 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
-static bool prose_pass(struct scan *s, const struct view *v, bool weak)
+static bool prose_pass(struct scan *s, const struct view *v, bool weak, bool *words)
 {
     struct oom_report *rep = s->rep;
     size_t a = 0, b = line_end(v, 0);
     for (long lines = 0; lines < PROSE_LINES; lines++) {
+        if (!mention_seeded(v->p + a, b - a)) {
+            if (!next_line(v, &a, &b)) break;
+            continue;
+        }
         struct cline c;
         read_cline(s, v, a, b, &c);
         struct mention_hit hit;
@@ -1886,7 +1891,7 @@ static bool prose_pass(struct scan *s, const struct view *v, bool weak)
         size_t n;
         struct msg_prefix px;
         if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
-            prose_hit(s, v, &c, b, weak, &hit) &&
+            prose_hit(s, v, &c, b, weak, words, &hit) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
@@ -1919,7 +1924,8 @@ static bool prose_pass(struct scan *s, const struct view *v, bool weak)
 static void prose_mention(struct scan *s, const struct view *v)
 {
     if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
-    if (!prose_pass(s, v, false)) prose_pass(s, v, true);
+    bool words = false; /* OOM words without a device seen: the weak pass has work */
+    if (!prose_pass(s, v, false, &words) && words) prose_pass(s, v, true, &words);
 }
 
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
