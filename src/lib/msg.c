@@ -2,6 +2,7 @@
  * line is; its clauses say where the numbers are. Adding a form is adding a
  * row here, never a branch in the scanner. */
 #include "lib/msg.h"
+#include "lib/mention.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -2107,6 +2108,11 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     return false;
 }
 
+bool msg_denied(const char *text, size_t len, size_t at, size_t end)
+{
+    return denied(text, len, at, end);
+}
+
 /* One of the rule's qualifiers stands right before text[at] (see msg.h),
  * or before the word "error" there, in any case and spacing ("CUDA Error:
  * out of memory", "Cuda error - out of memory"); text after a CJK hit may
@@ -2216,6 +2222,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
                    !qualified_after(r, text, len, hit_end))
             continue;
         if (r->deny && denied(text, len, at, hit_end)) continue;
+        if (r->standalone && mention_row_guarded(text, len, at)) continue;
         return true;
     }
     return false;
@@ -2973,6 +2980,25 @@ static const struct msg_rule other_error_rule = {
 const struct msg_rule *msg_other_error_rule(void)
 {
     return &other_error_rule;
+}
+
+/* diagprose: a GPU OOM named only in words that no row knows, found by
+ * concept (mention.c, scan_finish_view's prose pass). Not in the rule
+ * table: no anchor finds it. */
+static const struct msg_rule prose_mention_rule = {
+    .kind = "oom-mention",
+    .framework = "unknown",
+    .gpu_oom = LOOKALIKE,
+    .role = MSG_MENTION,
+    .standalone = true,
+    .stage = OOM_STAGE_UNKNOWN,
+    .clauses = clauses_none,
+    .near = near_none,
+};
+
+const struct msg_rule *msg_prose_mention_rule(void)
+{
+    return &prose_mention_rule;
 }
 
 static bool ident_byte(char c)

@@ -148,6 +148,9 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
 /* diagverb: the look-alike rule ("other-error") of a log whose final error
  * is no memory event (scan_finish_view). */
 const struct msg_rule *msg_other_error_rule(void);
+/* diagprose: the rule of a GPU OOM named only in words that the prose pass
+ * finds by concept (lib/mention.h), "oom-mention". */
+const struct msg_rule *msg_prose_mention_rule(void);
 /* How plainly a cleaned line (its prefix removed) states a failure: 2 an
  * exception's class starts it ("RuntimeError: …", "_pickle.PicklingError
  * while …"), 1 it carries an error word ("CUDA error:", "ERROR", "FAIL",
@@ -155,6 +158,11 @@ const struct msg_rule *msg_other_error_rule(void);
 int msg_error_line(const char *text, size_t len);
 /* Does the text name memory or an allocation ("memory", "OOM", "alloc")? */
 bool msg_memory_words(const char *text, size_t len);
+/* Is the OOM named at text[at, end) denied in its clause: a negation
+ * before it ("not", "no longer", "without", "n't"), a hypothetical or
+ * hedged clause ("if", "unless", "could", "may"), or a denial after it
+ * ("is not the")? The rules' deny flag; mention.c reads it too. */
+bool msg_denied(const char *text, size_t len, size_t at, size_t end);
 /* Bytes of a TF dtype ("float" 4, "half" 2, "double" 8 ...); 0 unknown. */
 int msg_dtype_size(const char *name, size_t len);
 

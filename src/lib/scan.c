@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "lib/memsummary.h"
+#include "lib/mention.h"
 #include "lib/msg.h"
 #include "lib/stage.h"
 #include "lib/steps.h"
@@ -24,6 +25,9 @@
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
 #define MAX_STAGED_EVENTS 64
+#define PROSE_DEVICE_LINES 4 /* lines below OOM words where their device may be named */
+#define PROSE_GUARD_LINES 30 /* ... and where no guard word may stand */
+#define PROSE_LINES 20000 /* lines the prose pass reads (prose_mention) */
 #define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
 #define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
 #define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
@@ -1668,6 +1672,26 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
+/* May a GPU OOM named only in words be the log's event? Not when the log
+ * says host memory ran out, nor beside an event that explains the failure
+ * otherwise (a host look-alike, an NCCL error, a full disk); a kernel fault
+ * may stand beside it (an OOM explains it, msg_rule.oom_symptom). */
+static bool mention_may_stand(const struct scan *s, bool standalone)
+{
+    const struct oom_report *rep = s->rep;
+    if (s->host_words) return false;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* TF's allocator retry warning (or its line quoted in prose) says no
+         * failure happened: a GPU OOM the log names with its device ("Randomly
+         * crash for GPU OOM error during training", tensorflow/models#3316)
+         * explains the failure better (diagrec5). */
+        if (standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure")) continue;
+        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return false;
+    }
+    return true;
+}
+
 /* No GPU OOM message, but the log named one in words above a traceback (or
  * with its device, "CUDA OOM"): that is the event, unless something else
  * explains the failure (a host look-alike, an NCCL error, a full disk, host
@@ -1676,17 +1700,7 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
 static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
-    if (!s->mention_set || s->host_words) return;
-    for (size_t i = 0; i < rep->n_events; i++) {
-        const struct oom_event *e = &rep->events[i];
-        /* TF's allocator retry warning (or its line quoted in prose) says no
-         * failure happened: a GPU OOM the log names with its device ("Randomly
-         * crash for GPU OOM error during training", tensorflow/models#3316)
-         * explains the failure better (diagrec5). */
-        if (s->mention_standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure"))
-            continue;
-        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return;
-    }
+    if (!s->mention_set || !mention_may_stand(s, s->mention_standalone)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -1732,6 +1746,8 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
+static void mark_consequences(struct scan *s);
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1756,10 +1772,16 @@ void scan_finish(struct scan *s, bool ends_with_newline)
         if (s->host_mention.stage == OOM_STAGE_UNKNOWN) s->host_mention.stage = s->host_mention.weak_stage;
         store(s, &s->host_mention, ADD_APPEND, 0, MSG_PRIMARY, 0);
     }
+    mark_consequences(s);
+}
+
+/* Other ranks' NCCL failures after an OOM are its consequences; so are
+ * the kernel faults it leaves behind (oom_symptom), in this log after it or
+ * with the OOM named only in words. */
+static void mark_consequences(struct scan *s)
+{
+    struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
-    /* Other ranks' NCCL failures after an OOM are its consequences; so are
-     * the kernel faults it leaves behind (oom_symptom), in this log after
-     * it or with the OOM named only in words. */
     const struct oom_event *root = &rep->events[rep->primary];
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *e = &rep->events[i];
@@ -1836,10 +1858,123 @@ static void final_error(struct scan *s, const struct view *v)
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
+/* diagprose: no GPU OOM found by the structural scan, none named in the
+ * words its rows know: read the log's prose lines (mention.c, by concept:
+ * OOM words and a device in one sentence, no guard, no denial) for a GPU
+ * OOM named only in words, an issue title or a sentence ("cuda running out
+ * of memory", "GPU run out of memory if 2 workers use the same GPU"). The
+ * first such line is the event, with the stage read around it. Runs only
+ * here, where no event was found, so the hot scan keeps its speed. */
+/* A line with NUL or C0 control bytes (not tab, CR, ESC) is no prose: binary
+ * data that happens to hold the words (tests/cli/diagnose-binary). */
+static bool binary_bytes(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b) return true;
+    }
+    return false;
+}
+
+/* The line names a GPU OOM in words: with its device in the sentence, or
+ * (OOM words alone, "Out of memory" as a title) with a device named in the
+ * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
+ * paste's settings are no words about the OOM) and no guard's word (host
+ * memory, a killer, a retry) in the prose of the next PROSE_GUARD_LINES
+ * lines ("Run out of memory. Creating FAISS index" ... "My process is
+ * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
+static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
+                      bool weak, bool *words, struct mention_hit *hit)
+{
+    enum mention_kind k = mention_read(c->body, c->n, hit);
+    if (k == MENTION_WORDS) *words = true;
+    if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
+    size_t a2 = b, b2 = b;
+    /* a GPU kernel's fault in the log (an oom_symptom event) names the
+     * device: "CUDA error: an illegal memory access was encountered" ...
+     * "An OOM error!" (DNMP/DNMP#13, h12-09); not a question ("是因为OOM么？",
+     * is it OOM?, gpt-omni/mini-omni#65, h12-11) */
+    bool device = false, prose = true;
+    for (size_t i = 0; i < s->rep->n_events && !device; i++)
+        device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
+                 !mention_question(c->body, c->n, hit->end);
+    for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
+        struct cline d;
+        read_cline(s, v, a2, b2, &d);
+        if (d.kind == STAGE_LINE_BLANK) continue;
+        if (d.kind != STAGE_LINE_OTHER || (d.n >= 3 && !memcmp(d.body, "```", 3))) prose = false;
+        if (d.kind != STAGE_LINE_OTHER || binary_bytes(v->p + a2, b2 - a2)) continue;
+        enum mention_device dv = mention_device(d.body, d.n);
+        if (dv == MENTION_DEV_GUARD) return false;
+        if (dv == MENTION_DEV_NAMED && prose && i < PROSE_DEVICE_LINES) device = true;
+    }
+    return device;
+}
+
+/* One pass over the log's prose lines: the first line that names the OOM
+ * with its device in the sentence, or (weak) with its device nearby, is the
+ * event. True when one was stored. */
+static bool prose_pass(struct scan *s, const struct view *v, bool weak, bool *words)
+{
+    struct oom_report *rep = s->rep;
+    size_t a = 0, b = line_end(v, 0);
+    for (long lines = 0; lines < PROSE_LINES; lines++) {
+        if (!mention_seeded(v->p + a, b - a)) {
+            if (!next_line(v, &a, &b)) break;
+            continue;
+        }
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        struct mention_hit hit;
+        const struct msg_rule *known;
+        size_t n;
+        struct msg_prefix px;
+        if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
+            prose_hit(s, v, &c, b, weak, words, &hit) &&
+            /* a line a row reads as a message is that message (TF's "Allocator
+             * (GPU_0_bfc) ran out of memory ... not a failure") */
+            (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
+             msg_prefix_parse(s->line, n, &px),
+             known = msg_classify(s->line + px.body, n - px.body), !is_message(known))) {
+            const struct msg_rule *r = msg_prose_mention_rule();
+            struct oom_event ev;
+            event_from(s, r, &px, n, &ev);
+            ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+            read_context(s, v, r, a, b, s->line, n, &px, &ev);
+            if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
+            if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+            ev.gpu_oom = true;
+            if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) {
+                s->nomem = true;
+                return true;
+            }
+            rep->primary = (long)(rep->n_events - 1);
+            mark_consequences(s);
+            return true;
+        }
+        if (!next_line(v, &a, &b)) break;
+    }
+    return false;
+}
+
+/* The OOM named with its device in one sentence anywhere in the log
+ * outranks OOM words whose device is only nearby (its sentence says more,
+ * and its stage is read around it). */
+static void prose_mention(struct scan *s, const struct view *v)
+{
+    if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
+    bool words = false; /* OOM words without a device seen: the weak pass has work */
+    if (!prose_pass(s, v, false, &words) && words) prose_pass(s, v, true, &words);
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
     scan_finish(s, ends_with_newline);
+    if (len) {
+        struct view pv = {buf, len, base};
+        prose_mention(s, &pv);
+    }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
     struct view v = {buf, len, base};

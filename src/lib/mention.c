@@ -1,0 +1,382 @@
+/* mention: a GPU OOM named only in words, by concept (see mention.h).
+ * The lexicon and the guards are the tables below; the code only reads a
+ * line as words and sentences and looks the words up. (diagprose, issue 12) */
+#include "lib/mention.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/msg.h"
+
+/* ---- the lexicon ------------------------------------------------------------ */
+
+/* Device concepts, one word (any case, a whole word after camelCase and
+ * '_'/'-' splitting): "cuda oom", "THCudaCheck ... out of memory", "OOM on
+ * an A100", "oom for 4 gpus". A card's name may carry a count, "2x3090",
+ * "8xL4". */
+static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip", "rocm", "mps",
+    "npu", "xpu", "cudnn", "cublas", "nvidia", "a100", "a800", "h100", "h200", "h800", "v100",
+    "p100", "p40", "k80", "t4", "l4", "a10", "a10g", "a40", "l40", "l40s", "a4000", "a5000",
+    "a6000", "rtx", "gtx", "titan", "1060", "1070", "1080", "1660", "2060", "2070", "2080",
+    "3050", "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5080", "5090",
+    NULL};
+/* ... or two words in a row ("video memory", "graphics card"). */
+static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
+    {"graphics", "card"}, {"graphics", "memory"}, {"graphic", "card"}, {"device", "memory"},
+    {NULL, NULL}};
+
+/* Words that may stand between "out of" and the memory word: "out of GPU
+ * memory", "out of (GPU) memory", "it run out of my cuda memory"
+ * (DeepInsight-PCALab/CompactBilinearPooling-Pytorch#5). */
+static const char *const out_of_between[] = {"the", "my", "our", "its", "their", "gpu", "cuda",
+    "device", "video", "graphics", "available", "vram", NULL};
+/* Words that make "memory allocation" a failure ("getting memory allocation
+ * errors", "Issue with GPU memory allocation"). */
+static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
+    "failure", "failures", "issue", "issues", "problem", "problems", NULL};
+
+/* Guards: a sentence with one of these words names no GPU OOM. Host memory
+ * and its killer ("Ram out of memory ... 64G RAM", "CPU OOM", "OOM killer",
+ * "out of shared memory", "Java heap"); an OOM caught and retried or
+ * handled ("OOM, retrying with a smaller batch", "skipping batch"); a
+ * hypothetical past what msg_denied reads ("otherwise you will see a CUDA
+ * OOM", "it would run out of GPU memory"; not "should", which a question in
+ * the same sentence uses: "the GPU memory is not enough, how should I
+ * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
+static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap", "java",
+    "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk", "storage",
+    "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
+    "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
+    "except", "isinstance", "elif", "lambda", NULL};
+/* The guard the rows' standalone mentions (msg.c) take as well: an OOM
+ * handled by a fallback ("There is not enough GPU memory available for your
+ * model, so it is falling back to using pinned system memory",
+ * triton-inference-server/server#3511 = h24-59). (The whole guard list on
+ * the rows lost 3 GPU OOMs on the seen sets: "to CPU due to CUDA OOM",
+ * detectron2's retry, h9-84.) */
+static const char *const row_guard_words[] = {"fallback", "falling", NULL};
+/* ... two words in a row ("system memory", "shared memory"). */
+static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
+    {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
+/* ... or these bytes on the line (code). */
+static const char *const guard_code[] = {" == ", " != ", "try:", "str(e)", "in str(", NULL};
+
+/* ---- a line as words ---------------------------------------------------------- */
+
+#define TOK_MAX 512
+
+struct tok {
+    size_t at, end;    /* the word in the line */
+    size_t run_at;     /* the alphanumeric run it was split from */
+    unsigned sentence;
+};
+
+struct words {
+    const char *text;
+    struct tok t[TOK_MAX];
+    size_t n;
+};
+
+static bool alnum(unsigned char c)
+{
+    return isalnum(c) != 0;
+}
+
+/* A sentence ends at '.', '!', '?', ';' before a blank or the end, at '|'
+ * (a table's cell), and at CJK full stops. */
+static bool sentence_mark(const char *p, size_t i, size_t len)
+{
+    unsigned char c = (unsigned char)p[i];
+    if (c == '|') return true;
+    if (c == '.' || c == '!' || c == '?' || c == ';')
+        return i + 1 >= len || isspace((unsigned char)p[i + 1]) || p[i + 1] == '"' ||
+               p[i + 1] == '\'' || p[i + 1] == '*' || p[i + 1] == '`';
+    static const char *const cjk[] = {"\xe3\x80\x82" /* 。 */, "\xef\xbc\x81" /* ！ */,
+        "\xef\xbc\x9f" /* ？ */, "\xef\xbc\x9b" /* ； */, NULL};
+    for (size_t k = 0; cjk[k]; k++)
+        if (i + 3 <= len && !memcmp(p + i, cjk[k], 3)) return true;
+    return false;
+}
+
+/* Split a run at camelCase: "OutOfMemory" -> Out|Of|Memory, "THCudaCheck"
+ * -> TH|Cuda|Check. Digits stay with their letters ("a100", "24gb"). */
+static bool camel_break(const char *p, size_t i, size_t run_end)
+{
+    unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
+    if (islower(a) && isupper(b)) return true;
+    return isupper(a) && isupper(b) && i + 1 < run_end && islower((unsigned char)p[i + 1]);
+}
+
+static void words_read(struct words *w, const char *text, size_t len)
+{
+    w->text = text;
+    w->n = 0;
+    unsigned sentence = 0;
+    size_t i = 0;
+    while (i < len && w->n < TOK_MAX) {
+        /* a link's words are no prose ("[this](https://stackoverflow.com/
+         * questions/68106457/pytorch-cuda-error-...)", gpt-omni/mini-omni#65) */
+        if ((len - i >= 7 && !strncasecmp(text + i, "http://", 7)) ||
+            (len - i >= 8 && !strncasecmp(text + i, "https://", 8))) {
+            while (i < len && !isspace((unsigned char)text[i]) && text[i] != ')' && text[i] != '>')
+                i++;
+            continue;
+        }
+        if (!alnum((unsigned char)text[i])) {
+            if (sentence_mark(text, i, len)) sentence++;
+            i++;
+            continue;
+        }
+        size_t ra = i;
+        while (i < len && alnum((unsigned char)text[i])) i++;
+        size_t a = ra;
+        for (size_t k = ra + 1; k <= i && w->n < TOK_MAX; k++) {
+            if (k < i && !camel_break(text, k, i)) continue;
+            w->t[w->n++] = (struct tok){a, k, ra, sentence};
+            a = k;
+        }
+    }
+}
+
+static bool is_word(const struct words *w, size_t k, const char *word)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && strlen(word) == n && !strncasecmp(w->text + w->t[k].at, word, n);
+}
+
+static bool in_set(const struct words *w, size_t k, const char *const *set)
+{
+    for (size_t j = 0; set[j]; j++)
+        if (is_word(w, k, set[j])) return true;
+    return false;
+}
+
+static bool pair_at(const struct words *w, size_t k, const char *const (*pairs)[2])
+{
+    for (size_t j = 0; pairs[j][0]; j++)
+        if (k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+            is_word(w, k, pairs[j][0]) && is_word(w, k + 1, pairs[j][1]))
+            return true;
+    return false;
+}
+
+/* A card's name with a count before it: "2x3090", "8xL4". */
+static bool counted_card(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at, i = 0;
+    while (i < n && isdigit((unsigned char)p[i])) i++;
+    if (i == 0 || i + 1 >= n || (p[i] != 'x' && p[i] != 'X')) return false;
+    i++;
+    for (size_t j = 0; device_words[j]; j++)
+        if (strlen(device_words[j]) == n - i && !strncasecmp(p + i, device_words[j], n - i))
+            return true;
+    return false;
+}
+
+static bool device_at(const struct words *w, size_t k)
+{
+    return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k);
+}
+
+/* A memory word: "mem", "memory", and its misspellings ("memery",
+ * "memroy", "memmory", "memoery"), not longer words ("memorize"). */
+static bool memory_word(const struct words *w, size_t k)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && n >= 3 && n <= 7 && !strncasecmp(w->text + w->t[k].at, "mem", 3);
+}
+
+/* Python's host MemoryError, a run of its own ("MemoryError:"), not a
+ * module's class of that name ("pycuda._driver.MemoryError: cuMemAlloc
+ * failed: out of memory", heldout18 h18-02). */
+static bool host_class(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].run_at;
+    return !strncasecmp(p, "MemoryError", 11) && !alnum((unsigned char)p[11]) &&
+           (w->t[k].run_at == 0 || (!alnum((unsigned char)p[-1]) && p[-1] != '.'));
+}
+
+static bool guard_at(const struct words *w, size_t k)
+{
+    if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
+        (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
+        return false; /* "GPU RAM", "video RAM" */
+    return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
+}
+
+/* Is an OOM concept at word k? Sets *last to its last word. */
+static bool oom_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+#define SAME(j) ((j) < w->n && w->t[j].sentence == s)
+    if (is_word(w, k, "oom") || is_word(w, k, "oomed")) {
+        *last = k;
+        return true;
+    }
+    /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
+    size_t j = 0;
+    if (is_word(w, k, "out") && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
+    else if (is_word(w, k, "outof")) j = k + 1;
+    else if (w->t[k].end - w->t[k].at >= 8 && !strncasecmp(w->text + w->t[k].at, "outofmem", 8)) {
+        *last = k;
+        return true;
+    }
+    if (j) {
+        for (size_t end = j + 3; j < end && SAME(j); j++) {
+            if (memory_word(w, j) || is_word(w, j, "vram")) {
+                *last = j;
+                return true;
+            }
+            if (!in_set(w, j, out_of_between)) break;
+        }
+        return false;
+    }
+    /* "insufficient [GPU] memory", "memory insufficient" */
+    if (is_word(w, k, "insufficient")) {
+        for (size_t d = 1; d <= 3; d++) {
+            if (SAME(k + d) && (memory_word(w, k + d) || is_word(w, k + d, "vram"))) {
+                *last = k + d;
+                return true;
+            }
+            if (k >= d && w->t[k - d].sentence == s &&
+                (memory_word(w, k - d) || is_word(w, k - d, "vram"))) {
+                *last = k;
+                return true;
+            }
+        }
+        return false;
+    }
+    /* "not enough [GPU] memory" */
+    if (is_word(w, k, "not") && SAME(k + 1) && is_word(w, k + 1, "enough")) {
+        for (size_t d = 2; d <= 4 && SAME(k + d); d++)
+            if (memory_word(w, k + d) || is_word(w, k + d, "vram")) {
+                *last = k + d;
+                return true;
+            }
+        return false;
+    }
+    /* the device's memory with trouble right beside it: "Problems with CUDA
+     * memory when validation" (MIC-DKFZ/nnUNet#1771, h10-48), "GPU memory
+     * issue" */
+    if (memory_word(w, k) && k > 0 && w->t[k - 1].sentence == s && device_at(w, k - 1)) {
+        bool before = k >= 3 && w->t[k - 3].sentence == s && in_set(w, k - 3, alloc_trouble) &&
+                      is_word(w, k - 2, "with");
+        bool after = SAME(k + 1) && in_set(w, k + 1, alloc_trouble);
+        if (before || after) {
+            *last = after ? k + 1 : k;
+            return true;
+        }
+    }
+    /* "memory allocation" with trouble in the sentence */
+    if (memory_word(w, k) && SAME(k + 1) && is_word(w, k + 1, "allocation")) {
+        for (size_t i = 0; i < w->n; i++)
+            if (w->t[i].sentence == s && in_set(w, i, alloc_trouble)) {
+                *last = k + 1;
+                return true;
+            }
+    }
+    return false;
+#undef SAME
+}
+
+bool mention_seeded(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    /* cheap: every OOM concept holds "oom" or "mem" (any case) */
+    for (size_t i = 0; i + 3 <= len; i++) {
+        char a = (char)tolower((unsigned char)text[i]);
+        if (a != 'o' && a != 'm') continue;
+        char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
+        if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
+    }
+    return false;
+}
+
+static bool code_line(const char *text, size_t len)
+{
+    for (size_t k = 0; guard_code[k]; k++)
+        if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return true;
+    return false;
+}
+
+enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (!mention_seeded(text, len) || code_line(text, len)) return MENTION_NONE;
+    struct words w;
+    words_read(&w, text, len);
+    enum mention_kind best = MENTION_NONE;
+    bool line_guard = false;
+    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = guard_at(&w, i);
+    for (size_t k = 0; k < w.n; k++) {
+        size_t last;
+        if (!oom_at(&w, k, &last)) continue;
+        unsigned s = w.t[k].sentence;
+        bool device = false, guard = false;
+        for (size_t i = 0; i < w.n; i++) {
+            if (w.t[i].sentence != s) continue;
+            if (device_at(&w, i)) device = true;
+            if (guard_at(&w, i)) guard = true;
+        }
+        if (guard) continue;
+        size_t at = w.t[k].at, end = w.t[last].end;
+        if (msg_denied(text, len, at, end)) continue;
+        if (device) {
+            hit->at = at;
+            hit->end = end;
+            return MENTION_GPU;
+        }
+        if (best == MENTION_NONE && !line_guard) {
+            hit->at = at;
+            hit->end = end;
+            best = MENTION_WORDS;
+        }
+    }
+    return best;
+}
+
+bool mention_line(const char *text, size_t len, struct mention_hit *hit)
+{
+    return mention_read(text, len, hit) == MENTION_GPU;
+}
+
+enum mention_device mention_device(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (code_line(text, len)) return MENTION_DEV_GUARD;
+    struct words w;
+    words_read(&w, text, len);
+    bool device = false;
+    for (size_t i = 0; i < w.n; i++) {
+        if (guard_at(&w, i)) return MENTION_DEV_GUARD;
+        if (device_at(&w, i)) device = true;
+    }
+    return device ? MENTION_DEV_NAMED : MENTION_DEV_NONE;
+}
+
+bool mention_question(const char *text, size_t len, size_t end)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    for (size_t i = end; i < len; i++) {
+        if (text[i] == '?' || (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x9f", 3))) return true;
+        if (sentence_mark(text, i, len)) return false;
+    }
+    return false;
+}
+
+bool mention_row_guarded(const char *text, size_t len, size_t at)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (at >= len) return false;
+    struct words w;
+    words_read(&w, text, len);
+    size_t k = 0;
+    while (k < w.n && w.t[k].end <= at) k++;
+    if (k == w.n) return false;
+    unsigned s = w.t[k].sentence;
+    for (size_t i = 0; i < w.n; i++)
+        if (w.t[i].sentence == s && in_set(&w, i, row_guard_words)) return true;
+    return false;
+}

@@ -1,0 +1,60 @@
+/* mention: a GPU OOM named only in words (an issue title, a sentence of
+ * prose), found by concept rather than by one wording at a time. A line is
+ * read as words: any case, '_' '-' '.' and other punctuation as blanks,
+ * camelCase split ("OutOfMemoryError", "THCudaCheck"), so that "cuda
+ * running out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "Cuda Out Of Memory"
+ * and "cuda outof memory" read alike. A sentence names a GPU OOM when it
+ * holds an OOM concept (the lexicon in mention.c: "out of ... memory",
+ * "oom", "insufficient memory", "memory allocation" with an error word)
+ * and a device concept (CUDA, GPU, VRAM, the cards' names, "video
+ * memory"), and no guard: host memory, a killer, a caught-and-retried OOM,
+ * a hypothetical, code; the clause that names the OOM must not deny it
+ * (msg_denied). All of it is data in mention.c.
+ *
+ * The scan calls this only where its structural pass found no event (see
+ * scan_finish_view), so the hot scan's speed does not depend on it.
+ * Pure functions on caller-owned strings; nothing allocates. */
+#ifndef OOMLAB_MENTION_H
+#define OOMLAB_MENTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where a line names the GPU OOM: its OOM words at text[at, end). */
+struct mention_hit {
+    size_t at, end;
+};
+
+/* Does the cleaned line (its launcher prefix removed) name a GPU OOM in
+ * words? Fills hit when it does. Lines longer than MENTION_LINE_MAX are
+ * read up to it. */
+bool mention_line(const char *text, size_t len, struct mention_hit *hit);
+
+/* The same, in two strengths: MENTION_GPU the OOM and its device in one
+ * sentence (what mention_line says yes to); MENTION_WORDS the OOM words
+ * with no device anywhere on the line, no guard, no denial (a title "Out of
+ * memory": a GPU OOM only when a device is named just below it). */
+enum mention_kind { MENTION_NONE, MENTION_WORDS, MENTION_GPU };
+enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit);
+
+/* Does a line name a device (MENTION_DEV_NAMED), or a guard's word: host
+ * memory, a killer, a retry, code (MENTION_DEV_GUARD)? */
+enum mention_device { MENTION_DEV_NONE, MENTION_DEV_NAMED, MENTION_DEV_GUARD };
+enum mention_device mention_device(const char *text, size_t len);
+
+/* Does the sentence going on at text[end] end in a question mark ("?",
+ * "？")? */
+bool mention_question(const char *text, size_t len, size_t end);
+
+/* Does the sentence holding text[at] say the OOM was handled by a fallback
+ * ("falling back to")? The rows' standalone mentions (msg.c) are not
+ * counted then. */
+bool mention_row_guarded(const char *text, size_t len, size_t at);
+
+/* Cheap: could the raw line hold an OOM concept at all ("oom" or "mem" in
+ * any case)? mention_read says no to a line without. */
+bool mention_seeded(const char *text, size_t len);
+
+#define MENTION_LINE_MAX 4096
+
+#endif
