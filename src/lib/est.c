@@ -3014,11 +3014,19 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->mode == EST_MODE_TRAIN && wl->quant != EST_QUANT_NONE && wl->lora_r == 0)
         return oomlab_err_set(err, "quantized (%s) weights are frozen: train them with LoRA "
                                    "(--lora-r), i.e. QLoRA", est_quant_name(wl->quant));
-    /* DeepSpeed runs ZeRO on one GPU (its buffers and fp32 master stay);
-     * FSDP is modelled for several */
-    if (wl->gpus == 1 && wl->shard == EST_SHARD_FSDP && wl->offload == EST_OFFLOAD_NONE)
-        return oomlab_err_set(err, "--shard fsdp needs --gpus N with N > 1 (one GPU: --shard none, "
-                                   "or DeepSpeed's zero1|zero2|zero3)");
+    /* DeepSpeed runs ZeRO on one GPU (its buffers and fp32 master stay).
+     * FSDP1 (FullyShardedDataParallel) switches to NO_SHARD when the world
+     * size is 1 (torch/distributed/fsdp/_init_utils.py: "FSDP is switching to
+     * use `NO_SHARD` instead of ShardingStrategy.FULL_SHARD since the world
+     * size is 1"): that is --shard none. FSDP2's fully_shard has no such
+     * switch: on a one-rank mesh it still casts and gathers each block into
+     * an unsharded copy and frees it after use (prime-rl wraps its model so
+     * even on one GPU), which the torchtitan FSDP2 model covers with N = 1. */
+    if (wl->gpus == 1 && wl->shard == EST_SHARD_FSDP && wl->offload == EST_OFFLOAD_NONE &&
+        wl->trainer != EST_TRAINER_TORCHTITAN)
+        return oomlab_err_set(err, "--shard fsdp on one GPU: FSDP (FullyShardedDataParallel) switches to "
+                                   "NO_SHARD there, so use --shard none; FSDP2's fully_shard on one GPU "
+                                   "is --trainer torchtitan; or DeepSpeed's zero1|zero2|zero3");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");

@@ -18,7 +18,9 @@
 #include "lib/models.h"
 
 /* DeepSpeed runs ZeRO-1/2/3 on one GPU (HF Trainer with --deepspeed on a
- * single card); FSDP on one GPU stays refused. */
+ * single card); FSDP1 on one GPU switches to NO_SHARD (refused: --shard
+ * none), FSDP2's fully_shard does not (--trainer torchtitan: prime-rl wraps
+ * its model so on one GPU): its fp32 shard is the whole model there. */
 static void test_zero_on_one_gpu(void **state)
 {
     (void)state;
@@ -34,6 +36,16 @@ static void test_zero_on_one_gpu(void **state)
     }
     wl.shard = EST_SHARD_FSDP;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "NO_SHARD"));
+    wl.lora_r = 0;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    struct est_result none;
+    wl.shard = EST_SHARD_NONE;
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    /* nothing partitioned: the same fp32 weights and Adam states as unsharded */
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, none.comp[EST_C_WEIGHTS].bytes);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, none.comp[EST_C_OPTIM].bytes);
 }
 
 /* ZeRO's master is `.clone().float()` of the partition and the optimizer
