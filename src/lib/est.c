@@ -1861,6 +1861,32 @@ static long double grad_params(const struct calc *c)
     return c->P - c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
 }
 
+/* A tied embedding's two gradients meet in autograd's InputBuffer: the head's
+ * arrives first (the embedding lookup is the first op, its backward the last)
+ * and is kept until EmbeddingBackward's vocab x hidden zeros-and-scatter
+ * arrives; InputBuffer's accumulate adds in place into the first one only
+ * when can_accumulate_inplace(old_var) ("Both `.use_count` and
+ * `.storage().use_count()` are one"), else `buffer[pos] = old_var + var`
+ * (pytorch/pytorch: torch/csrc/autograd/input_buffer.cpp, the same in 1.13
+ * and 2.x). The head's weight gradient is a view: F.linear's addmm/mm takes
+ * weight.t(), mm_mat2_backward returns `grad.t().mm(mat1).t()` for that
+ * column-major operand and TBackward0 transposes it back, and the view
+ * keeps its base, so the storage has two users and the sum is a third
+ * vocab x hidden tensor beside both: the peak holds two beyond the
+ * gradients, not one. Measured with torch 1.13 on CPU by
+ * bench/estimate-oracle-tied (peak resident set over backward: gradients +
+ * 2.01 E tied in fp32, 2.02 E in bf16, 2.00 E under bf16 autocast on fp32
+ * weights, where the head's gradient comes through the cached cast's
+ * ToCopyBackward0 and why the add is not in place was not found; + 0.01 E
+ * untied). DeepSpeed and sharded runs keep the old count (their gradients
+ * are flattened or partitioned; not measured). */
+static bool tied_sum_out_of_place(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return tied(c->m, wl) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
+           wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1897,6 +1923,7 @@ static void train_states(const struct calc *c, struct terms *t)
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
     long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    if (tied_sum_out_of_place(c)) emb *= 2;
     if (emb > t->temp_step) t->temp_step = emb;
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
