@@ -1881,10 +1881,25 @@ static long double grad_params(const struct calc *c)
  * ToCopyBackward0 and why the add is not in place was not found; + 0.01 E
  * untied). DeepSpeed and sharded runs keep the old count (their gradients
  * are flattened or partitioned; not measured). */
+/* The embedding's weight also gets the output head's gradient: a tied model
+ * with its LM head (an encoder under --head cls or none has no decoder over
+ * the vocabulary, so its embedding gets one gradient) */
+static bool head_shares_embedding(const struct calc *c)
+{
+    return tied(c->m, c->wl) && c->wl->head == EST_HEAD_LM;
+}
+
 static bool tied_sum_out_of_place(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    return tied(c->m, wl) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
+    return head_shares_embedding(c) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
+           wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
+}
+
+static bool kept_grads_accumulate(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return (wl->grad_accum > 1 || wl->keep_grads) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
            wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
 }
 
@@ -1923,8 +1938,17 @@ static void train_states(const struct calc *c, struct terms *t)
     }
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
-    long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    long double emb = (head_shares_embedding(c) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
     if (tied_sum_out_of_place(c)) emb *= 2;
+    /* Gradients kept from the previous micro-batch (--grad-accum, --keep-grads):
+     * AccumulateGrad adds each new gradient into .grad in place
+     * (`variable_grad += new_grad`, torch/csrc/autograd/functions/
+     * accumulate_grad.h), so the new one is alive beside the kept one until
+     * then: + the largest gradient, the vocabulary matrix, untied; tied, the
+     * InputBuffer's three (above) beside the kept .grad. Measured by
+     * bench/estimate-oracle-tied's second backward: 3.00 E tied, 1.01 E
+     * untied beyond the kept gradients. */
+    if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients

@@ -1846,6 +1846,44 @@ static void test_tied_embedding_sum_out_of_place(void **state)
     assert_int_equal(r.peak_allocated_bytes - r.comp[EST_C_WEIGHTS].bytes - r.comp[EST_C_GRADS].bytes - r.comp[EST_C_BLAS].bytes, 0);
 }
 
+/* Gradients kept from the previous micro-batch: AccumulateGrad adds the new
+ * one in place, alive beside the kept one: + E untied, + 3 E tied (the
+ * InputBuffer's three); bench/estimate-oracle-tied measures 1.007 E and
+ * 3.000 E. A classifier head does not use the embedding: no tied sum. */
+static void test_kept_grads_accumulate_beside(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2"), b = fx_preset("bert-base-uncased");
+    struct est_workload wl = fx_workload(EST_FP32, 1, 8);
+    struct est_result r;
+    struct oomlab_err err;
+    const int64_t E = (int64_t)g.vocab * g.hidden * 4;
+    wl.optimizer = EST_OPT_NONE;
+    wl.loop_holds = EST_KEEP_NONE;
+    wl.keep_grads = true;
+#define EXTRA(res) ((res).peak_allocated_bytes - (res).comp[EST_C_WEIGHTS].bytes - (res).comp[EST_C_GRADS].bytes - \
+                    (res).comp[EST_C_BLAS].bytes)
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(EXTRA(r), 3 * E);
+    wl.keep_grads = false;
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(EXTRA(r), 3 * E);
+    g.tied_embeddings = false;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(EXTRA(r), E);
+    /* BERT: tied, with its MLM head two gradients meet; with a classifier one */
+    const int64_t Eb = (int64_t)b.vocab * b.hidden * 4;
+    wl.grad_accum = 1;
+    wl.seq = 1;
+    assert_int_equal(est_compute(&b, &wl, &r, &err), 0);
+    assert_int_equal(EXTRA(r), 2 * Eb);
+    wl.head = EST_HEAD_CLS;
+    assert_int_equal(est_compute(&b, &wl, &r, &err), 0);
+    assert_true(EXTRA(r) < Eb / 100);
+#undef EXTRA
+}
+
 /* torch >= 2.0 takes each cuBLAS handle's workspace from the caching
  * allocator, one per (handle, stream): training's forward thread and
  * autograd's backward thread hold two, inference one, --torch 1.x none
@@ -2056,6 +2094,7 @@ int main(void)
         cmocka_unit_test(test_accelerate_fp32_outputs),
         cmocka_unit_test(test_tied_embedding_sum_out_of_place),
         cmocka_unit_test(test_cublas_workspaces),
+        cmocka_unit_test(test_kept_grads_accumulate_beside),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
