@@ -333,6 +333,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     if (o->no_foreach || o->fused) o->wl.foreach = false;
     o->wl.fused = o->fused;
     o->wl.compile_torch1 = o->torch && strncmp(o->torch, "1.", 2) == 0; /* --compile: functorch 1.13's partitioner */
+    o->wl.torch1 = o->wl.compile_torch1; /* cuBLAS's own workspace, outside torch's counters */
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     if (o->wl.mode != EST_MODE_INFER && (o->wl.prompt_len || o->wl.gen_len)) /* were ignored */
@@ -390,6 +391,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
     if (card) {
         if (!o->have_capacity) o->wl.capacity_bytes = card->capacity_bytes;
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
+        if (gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
         if (o->have_capacity)
             snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
@@ -424,6 +426,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         o->wl.capacity_bytes = usable;
         card = gpus_find(g.name);
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
+        if (card && gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         units_format_bytes(usable, cap, sizeof cap);
         snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
                  cap, resv);
@@ -512,10 +515,11 @@ static void print_components(const struct opts *o, const struct findings *f)
     else if (o->wl.mode == EST_MODE_TRAIN)
         printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
                "activations + logits + temporaries, end of backward/step: gradients + its "
-               "temporaries)\n", "peak allocated",
+               "temporaries) + cuBLAS workspaces\n", "peak allocated",
                o->wl.grad_accum > 1 || o->wl.keep_grads ? "1 (kept)" : "0 (set to None)");
     else
-        printf("  %-22s weights + KV cache + activations + logits + temporaries\n", "peak allocated");
+        printf("  %-22s weights + KV cache + activations + logits + temporaries + cuBLAS workspaces\n",
+               "peak allocated");
     printf("  %-22s peak allocated + allocator slack\n", "peak reserved");
     printf("  %-22s peak reserved + CUDA context\n", "device used");
     char pol[24];

@@ -698,6 +698,7 @@ void est_workload_init(struct est_workload *wl)
     wl->gpus = 1;
     wl->capacity_bytes = -1;
     wl->context_bytes = -1;
+    wl->blas_workspace = EST_BLAS_WORKSPACE;
     wl->headroom = 0.15;
     wl->lora_dropout = -1;
     wl->len_samples = 1000;
@@ -1861,6 +1862,47 @@ static long double grad_params(const struct calc *c)
     return c->P - c->Pbig * (tied(c->m, c->wl) ? 1 : 2);
 }
 
+/* A tied embedding's two gradients meet in autograd's InputBuffer: the head's
+ * arrives first (the embedding lookup is the first op, its backward the last)
+ * and is kept until EmbeddingBackward's vocab x hidden zeros-and-scatter
+ * arrives; InputBuffer's accumulate adds in place into the first one only
+ * when can_accumulate_inplace(old_var) ("Both `.use_count` and
+ * `.storage().use_count()` are one"), else `buffer[pos] = old_var + var`
+ * (pytorch/pytorch: torch/csrc/autograd/input_buffer.cpp, the same in 1.13
+ * and 2.x). The head's weight gradient is a view: F.linear's addmm/mm takes
+ * weight.t(), mm_mat2_backward returns `grad.t().mm(mat1).t()` for that
+ * column-major operand and TBackward0 transposes it back, and the view
+ * keeps its base, so the storage has two users and the sum is a third
+ * vocab x hidden tensor beside both: the peak holds two beyond the
+ * gradients, not one. Measured with torch 1.13 on CPU by
+ * bench/estimate-oracle-tied (peak resident set over backward: gradients +
+ * 2.01 E tied in fp32, 2.02 E in bf16, 2.00 E under bf16 autocast on fp32
+ * weights, where the head's gradient comes through the cached cast's
+ * ToCopyBackward0 and why the add is not in place was not found; + 0.01 E
+ * untied). DeepSpeed and sharded runs keep the old count (their gradients
+ * are flattened or partitioned; not measured). */
+/* The embedding's weight also gets the output head's gradient: a tied model
+ * with its LM head (an encoder under --head cls or none has no decoder over
+ * the vocabulary, so its embedding gets one gradient) */
+static bool head_shares_embedding(const struct calc *c)
+{
+    return tied(c->m, c->wl) && c->wl->head == EST_HEAD_LM;
+}
+
+static bool tied_sum_out_of_place(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return head_shares_embedding(c) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
+           wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
+}
+
+static bool kept_grads_accumulate(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    return (wl->grad_accum > 1 || wl->keep_grads) && c->full && !c->ds && wl->shard == EST_SHARD_NONE &&
+           wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1896,7 +1938,17 @@ static void train_states(const struct calc *c, struct terms *t)
     }
     /* End of backward: a tied embedding's gradient arrives as a second
      * vocab x hidden tensor that is then added to the head's. */
-    long double emb = (tied(c->m, c->wl) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    long double emb = (head_shares_embedding(c) && c->full) ? gb * c->Pbig / (z2 ? N : 1) : 0;
+    if (tied_sum_out_of_place(c)) emb *= 2;
+    /* Gradients kept from the previous micro-batch (--grad-accum, --keep-grads):
+     * AccumulateGrad adds each new gradient into .grad in place
+     * (`variable_grad += new_grad`, torch/csrc/autograd/functions/
+     * accumulate_grad.h), so the new one is alive beside the kept one until
+     * then: + the largest gradient, the vocabulary matrix, untied; tied, the
+     * InputBuffer's three (above) beside the kept .grad. Measured by
+     * bench/estimate-oracle-tied's second backward: 3.00 E tied, 1.01 E
+     * untied beyond the kept gradients. */
+    if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
@@ -2982,7 +3034,8 @@ static void varlen_extra(const struct calc *c, const struct terms *t, struct est
 
 static const char *const comp_names[EST_C__COUNT] = {
     "weights", "16-bit weight copies", "fp32 master weights", "gradients", "optimizer states",
-    "activations", "logits + loss", "KV cache", "temporaries", "CUDA context", "allocator slack",
+    "activations", "logits + loss", "KV cache", "temporaries", "cuBLAS workspaces", "CUDA context",
+    "allocator slack",
 };
 
 struct wrange { const char *name; int64_t v, lo, hi; };
@@ -3323,6 +3376,27 @@ static int fill(struct est_result *r, enum est_comp i, long double v, bool at_pe
     return to_bytes(v, &r->comp[i].bytes, comp_names[i], err);
 }
 
+/* cuBLAS workspaces. From torch 2.0 every cuBLAS handle gets its workspace
+ * from the caching allocator, one per (handle, stream) pair, kept until
+ * torch._C._cuda_clearCublasWorkspaces() (getCurrentCUDABlasHandle: "workspace_it
+ * = cublas_handle_stream_to_workspace().insert(workspace_it, {key,
+ * getNewWorkspace()})", getNewWorkspace = CUDACachingAllocator::get()->allocate
+ * (getChosenWorkspaceSize()); pytorch/pytorch:aten/src/ATen/cuda/
+ * CublasHandlePool.cpp; pytorch/pytorch#95668: memory_allocated() is 8519680
+ * after one nn.Linear forward on 2.0, 0 on 1.13). Handles come from a
+ * per-thread pool (DeviceThreadHandlePool), and autograd runs a CUDA backward
+ * on its own device thread: training holds two workspaces (forward's and
+ * backward's), inference one. Measured: the 27 HF-SDPA-pythia410m rows
+ * (optimum's training loop, torch 2.2.1, RTX 3080 Ti) sit 16.25-18.3 MiB above
+ * the estimate without this term in both peak phases, 2 x 8519680 B = 16.25
+ * MiB. llm.c calls cuBLAS(Lt) with its own workspace; load runs no matmul. */
+static long double blas_workspaces(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->torch1 || wl->trainer == EST_TRAINER_LLMC || wl->mode == EST_MODE_LOAD) return 0;
+    return (long double)wl->blas_workspace * (wl->mode == EST_MODE_TRAIN ? 2 : 1);
+}
+
 static int finish(const struct calc *c, const struct terms *t, struct est_result *r,
                   struct oomlab_err *err)
 {
@@ -3338,6 +3412,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool step_peak = step > fwd;
     later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
+    long double blas = blas_workspaces(c);
+    alloc += blas;
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
     /* torchtitan's FSDP2: the collectives' stream pools are counted as they
@@ -3375,12 +3451,18 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     }
     bool run = !init_peak;
     long double ctx = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
+    /* the context figures (the cards', --torch's) count the workspaces cuBLAS
+     * used to allocate itself; from torch 2.0 they are in the allocator's
+     * figures instead, so the device total keeps one count of them */
+    if (init_peak) blas = 0; /* model init runs before any matmul */
+    long double ctx_blas = blas < ctx ? blas : ctx;
+    ctx -= ctx_blas;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, run && !step_peak, err) ||
         fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0), err) ||
         fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||
-        fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
+        fill(r, EST_C_BLAS, blas, true, err) || fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
         to_bytes(alloc + slack, &r->peak_reserved_bytes, "the reserved peak", err) ||
@@ -3393,6 +3475,17 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     else
         snprintf(r->comp[EST_C_CONTEXT].formula, sizeof r->comp[0].formula,
                  "CUDA context, kernels and library workspaces (card default or --context)");
+    if (blas > 0) {
+        char b[32];
+        fmt_gib(ctx_blas, b, sizeof b);
+        snprintf(r->comp[EST_C_BLAS].formula, sizeof r->comp[0].formula,
+                 "%d x %lld B: one per cuBLAS handle and stream, taken from the caching allocator (torch >= 2.0; "
+                 "%s; --torch 1.x: none), %s; %s of them moved out of the CUDA context's figure",
+                 wl->mode == EST_MODE_TRAIN ? 2 : 1, (long long)wl->blas_workspace,
+                 wl->blas_workspace == EST_BLAS_WORKSPACE_SM90 ? "32 MiB on Hopper" : "CUBLAS_WORKSPACE_CONFIG :4096:2:16:8",
+                 wl->mode == EST_MODE_TRAIN ? "forward's thread and autograd's backward thread" : "the one thread",
+                 b);
+    }
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * share, 100 * SLACK_PERSIST);

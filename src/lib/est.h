@@ -238,6 +238,11 @@ struct est_workload {
     bool compile_torch1;         /* --compile with --torch 1.x: functorch 1.13's partitioner,
                                     which may recompute a value backward's matmuls or SDPA read
                                     (torch >= 2.0 bans that: ban_recompute_materialized_backward) */
+    bool torch1;                 /* --torch 1.x: cuBLAS allocates its own workspace, outside
+                                    torch's counters (EST_C_BLAS is 0) */
+    int64_t blas_workspace;      /* bytes of one cuBLAS workspace (one per cuBLAS handle and
+                                    stream; torch >= 2.0 takes it from the caching allocator):
+                                    EST_BLAS_WORKSPACE, EST_BLAS_WORKSPACE_SM90 on Hopper */
     int64_t capacity_bytes;      /* -1 unknown */
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     const char *context_why;     /* where context_bytes came from when a torch/CUDA version
@@ -245,12 +250,19 @@ struct est_workload {
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
 };
 
+/* torch's default cuBLAS workspace (CUBLAS_WORKSPACE_CONFIG :4096:2:16:8),
+ * and 32 MiB on sm90 (pytorch/pytorch:aten/src/ATen/cuda/CublasHandlePool.cpp,
+ * parseChosenWorkspaceSize: `sm90 ? 4096 * 8 * 1024 : 4096 * 1024 * 2 + 16 * 1024 * 8`,
+ * since pytorch/pytorch#89027, torch 2.0) */
+#define EST_BLAS_WORKSPACE ((int64_t)4096 * 1024 * 2 + 16 * 1024 * 8)
+#define EST_BLAS_WORKSPACE_SM90 ((int64_t)4096 * 8 * 1024)
+
 #define EST_DS_AUTO (-1) /* ds_bucket / ds_prefetch: transformers' "auto" (from the hidden size) */
 
 /* Result components, in table order. */
 enum est_comp {
     EST_C_WEIGHTS, EST_C_WEIGHT_COPIES, EST_C_MASTER, EST_C_GRADS, EST_C_OPTIM,
-    EST_C_ACTS, EST_C_LOGITS, EST_C_KV, EST_C_TEMP, EST_C_CONTEXT, EST_C_SLACK,
+    EST_C_ACTS, EST_C_LOGITS, EST_C_KV, EST_C_TEMP, EST_C_BLAS, EST_C_CONTEXT, EST_C_SLACK,
     EST_C__COUNT
 };
 

@@ -62,6 +62,15 @@ const struct gpu_card *gpus_table(size_t *n)
     return cards;
 }
 
+/* the table's Hopper rows (compute capability 9.0), by name */
+bool gpus_sm90(const struct gpu_card *card)
+{
+    static const char *const sm90[] = {"h100", "h200"};
+    for (size_t i = 0; card && i < sizeof sm90 / sizeof sm90[0]; i++)
+        if (strcmp(card->name, sm90[i]) == 0) return true;
+    return false;
+}
+
 /* Lower-case alphanumerics only: "NVIDIA A100-SXM4-80GB" -> "nvidiaa100sxm480gb". */
 static void squash(const char *s, char *out, size_t n)
 {
