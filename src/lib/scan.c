@@ -1030,6 +1030,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         (e.math || glued_code_math(text, n)))
         ev->weak_stage = OOM_STAGE_FORWARD;
+    /* diagstage6: still nothing, and nothing leads to the message (an issue's
+     * title): the paste's last activity, read when the scan ends (tail_walk) */
+    if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
+        r->stage == OOM_STAGE_UNKNOWN)
+        s->tail_line = ev->line, s->tail_from = v->base + le;
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -1797,9 +1802,56 @@ static void final_error(struct scan *s, const struct view *v)
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
+/* diagstage6: the last activity of a paste cut before its error. Read up
+ * from the end of the log (from the header of the traceback it ends with,
+ * whose error line the paste lost): the nearest phase announcement
+ * (stage_phase_line: "Loading model modules ━━ 1/163" above a cut "ERROR:
+ * Traceback") among the last VERB_WINDOW lines that are not blank, fences,
+ * bars or table rows, up to a frame. */
+#define TAIL_LINES 12
+static enum oom_stage tail_walk(struct scan *s, const struct view *v)
+{
+    size_t a = v->len, b = v->len, from = v->len;
+    size_t stop = s->tail_from > v->base ? (size_t)(s->tail_from - v->base) : 0;
+    for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_HEADER) {
+            from = a;
+            break;
+        }
+    }
+    a = b = from;
+    for (int lines = 0, counted = 0;
+         lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) && a > stop; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_BLANK) continue;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        enum oom_stage st = stage_phase_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        if (!bar_or_fence(c.body, c.n) && c.body[0] != '|') counted++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+static void tail_stage(struct scan *s, const struct view *v)
+{
+    if (!s->tail_line || !v->len) return;
+    struct oom_event *ev = NULL;
+    struct oom_report *rep = s->rep;
+    if (rep->n_events) ev = &rep->events[rep->n_events - 1];
+    else if (s->mention_set) ev = &s->mention;
+    if (!ev || ev->line != s->tail_line || ev->stage != OOM_STAGE_UNKNOWN || ev->weak_stage != OOM_STAGE_UNKNOWN)
+        return;
+    ev->weak_stage = tail_walk(s, v);
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
+    struct view tv = {buf, len, base};
+    tail_stage(s, &tv);
     scan_finish(s, ends_with_newline);
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words) return;

@@ -1513,3 +1513,58 @@ bool stage_model_math(const char *code, size_t n)
     }
     return false;
 }
+
+/* ---- diagstage6: a phase announcement ------------------------------------
+ * A tool announces the phase it enters with a gerund as the first word of
+ * its message ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting
+ * embeddings for Diarization", "INFO: Loading model: …", "Generating
+ * autoregressive samples.."), after the logger's prefixes: bracketed or
+ * parenthesised groups, tokens with digits (timestamps, "I0419"), tokens
+ * ending in ':' and upper-case level words. The gerund's stem is read in the
+ * verb table. Stricter than stage_verb_line: for a paste whose error line is
+ * lost, where only the tool's last announcement is left. */
+static size_t skip_log_prefix(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int guard = 0; guard < 16 && i < n; guard++) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '-')) i++;
+        if (i >= n) break;
+        if (t[i] == '[' || t[i] == '(') {
+            char close = t[i] == '[' ? ']' : ')';
+            const char *q = memchr(t + i, close, n - i);
+            if (!q) break;
+            i = (size_t)(q - t) + 1;
+            continue;
+        }
+        size_t e = i;
+        bool digit = false, upper = true;
+        while (e < n && t[e] != ' ' && t[e] != '\t') {
+            if (isdigit((unsigned char)t[e])) digit = true;
+            if (islower((unsigned char)t[e])) upper = false;
+            e++;
+        }
+        if (digit || t[e - 1] == ':' || (upper && e - i >= 4 && e - i <= 8)) {
+            i = e;
+            continue;
+        }
+        break;
+    }
+    return i;
+}
+
+enum oom_stage stage_phase_line(const char *text, size_t len)
+{
+    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    /* the prefix's level letter is no first person ("[NeMo I 2023-08-13 …]") */
+    size_t i = skip_log_prefix(text, len), e = i;
+    if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;
+    while (e < len && isalpha((unsigned char)text[e])) e++;
+    /* a gerund of four letters or more before "ing", ending the word */
+    if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
+        return OOM_STAGE_UNKNOWN;
+    for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+        size_t m = strlen(verb_parts[k].part);
+        if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+    }
+    return OOM_STAGE_UNKNOWN;
+}

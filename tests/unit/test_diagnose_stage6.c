@@ -1,0 +1,159 @@
+/* diagnose's stage on logs nobody here wrote, helper diagstage6 (issue 12):
+ * the last activity of a paste cut before its error, and the other
+ * mechanisms of that round. Each case is real text from the public thread
+ * named beside it (the corpus row in brackets); each assertion failed on
+ * the code before its mechanism (main 704aea4). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+/* A phase announcement: a gerund of the verb table first in the message,
+ * after the logger's prefixes. */
+static void test_phase_line(void **state)
+{
+    (void)state;
+    /* turboderp-org/exllamav2#663 (h19-32): tabbyAPI's loading bar */
+    const char *bar = "Loading model modules \xe2\x94\x81\xe2\x94\x81\xe2\x94\x81   1%   1/163 -:--:--";
+    assert_int_equal(stage_phase_line(bar, strlen(bar)), OOM_STAGE_LOAD);
+    /* MahmoudAshraf97/whisper-diarization#76 (h20-91): NeMo's level letter is no "I" of prose */
+    const char *nemo = "[NeMo I 2023-08-13 18:24:02 clustering_diarizer:343] Extracting embeddings for Diarization";
+    assert_int_equal(stage_phase_line(nemo, strlen(nemo)), OOM_STAGE_FORWARD);
+    const char *info = "INFO:     Loading model: C:\\Users\\Joshua\\Downloads\\tabbyAPI\\models\\Llama-3.1";
+    assert_int_equal(stage_phase_line(info, strlen(info)), OOM_STAGE_LOAD);
+    /* the verb later in the line, or not a gerund: no announcement */
+    const char *later = "[NeMo I 2023-08-13 18:24:02 collections:298] Filtered duration for loading collection is";
+    assert_int_equal(stage_phase_line(later, strlen(later)), OOM_STAGE_UNKNOWN);
+    const char *past = "[NeMo I 2023-08-13 18:17:56 collections:299] Dataset loaded with 6287 items";
+    assert_int_equal(stage_phase_line(past, strlen(past)), OOM_STAGE_UNKNOWN);
+    /* prose of the user (first person) */
+    const char *prose = "Running out of memory when loading large model in dual GPU setup.";
+    assert_int_equal(stage_phase_line(prose, strlen(prose)), OOM_STAGE_UNKNOWN);
+}
+
+/* The paste names the OOM in its title only and is cut before the error
+ * line: the tool's last announcement at the end says what ran. */
+static void test_last_activity_of_a_cut_paste(void **state)
+{
+    (void)state;
+    /* turboderp-org/exllamav2#663 (h19-32, whole): the title, the issue
+     * template, then tabbyAPI's log, cut in the traceback's first frame */
+    assert_string_equal(
+        stage_of(
+                 "[BUG] Out of memory on dual 3090 setup\n"
+                 "### OS\n"
+                 "\n"
+                 "Windows\n"
+                 "\n"
+                 "### GPU Library\n"
+                 "\n"
+                 "CUDA 12.x\n"
+                 "\n"
+                 "### Python version\n"
+                 "\n"
+                 "3.11\n"
+                 "\n"
+                 "### Pytorch version\n"
+                 "\n"
+                 "2.4.1+cu121\n"
+                 "\n"
+                 "### Describe the bug\n"
+                 "\n"
+                 "Running out of memory when loading large model in dual GPU setup. Tried auto split as well as manual split [20,24]\n"
+                 "\n"
+                 "### Reproduction steps\n"
+                 "\n"
+                 "Load model\n"
+                 "\n"
+                 "### Expected behavior\n"
+                 "\n"
+                 "Model should have been offloaded across both GPUs with enough memory\n"
+                 "\n"
+                 "### Logs\n"
+                 "\n"
+                 "```INFO:     127.0.0.1:65376 - \"POST /v1/model/load HTTP/1.1\" 200\n"
+                 "INFO:     Unloading existing model.\n"
+                 "INFO:     Model unloaded.\n"
+                 "WARNING:  The given cache_size (4096) is less than 2 * max_seq_len and may be too small for requests using CFG.\n"
+                 "WARNING:  Ignore this warning if you do not plan on using CFG.\n"
+                 "INFO:     Attempting to load a prompt template if present.\n"
+                 "INFO:     Using template \"from_tokenizer_config\" for chat completions.\n"
+                 "INFO:     Loading draft model: C:\\Users\\Joshua\\Downloads\\tabbyAPI\\models\\Llama-3.1-Nemotron-70B-Instruct-HF-exl2-3.0\n"
+                 "INFO:     Loading model: C:\\Users\\Joshua\\Downloads\\tabbyAPI\\models\\Llama-3.1-Nemotron-70B-Instruct-HF-exl2-3.0\n"
+                 "INFO:     Loading with a manual GPU split (or a one GPU setup)\n"
+                 "Loading draft modules \xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81"" 100% 163/163 0:00:00\n"
+                 "Loading model modules \xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""\xe2\x94\x81""   1%   1/163 -:--:--\n"
+                 "ERROR:    Traceback (most recent call last):\n"
+                 "ERROR:      File \"C:\\Users\\Joshua\\\n"),
+        "load");
+    /* MahmoudAshraf97/whisper-diarization#76 (h20-91): the log ends mid-line */
+    assert_string_equal(
+        stage_of("NeMo OutOfMemoryError: CUDA out of memory.\n"
+                 "Great updates to the Colab - however, with the free version using the T4, the NeMo MSDD "
+                 "diarization model fails to cluster when I try both GPU fp16 and int8:\n\n"
+                 "[NeMo I 2023-08-13 18:24:02 clustering_diarizer:389] Saved embedding files to "
+                 "/content/temp_outputs/speaker_outputs/embeddings\n"
+                 "[NeMo I 2023-08-13 18:24:02 clustering_diarizer:343] Extracting embeddings for Diarization\n"
+                 "[NeMo I 2023-08-13 18:24:02 collections:298] Filtered duration for loading collection is"),
+        "forward");
+    /* neonbjb/tortoise-tts#439 (h20-111, whole): past a bar, another phase
+     * and the memory table the paste ends in */
+    assert_string_equal(
+        stage_of(
+                 "torch.cuda.OutOfMemoryError on older GPU\n"
+                 "Hi, I'm trying to run a samplg generation using `do_tts.py` and I ran into memory issues on my 11GB GTX 1080 Ti (old, I know). \n"
+                 "There seem to be enough memory to run the inference - wondering if the error might be caused by the lack of AMP support in my older GPU? Or would it be something else?\n"
+                 "\n"
+                 "```\n"
+                 "tortoise-tts \xe2\x9e\x9c"" python tortoise/do_tts.py --text \"I'm going to speak this\" --voice random --preset fast               \n"
+                 "Generating autoregressive samples..\n"
+                 "100%|\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""| 12/12 [00:29<00:00,  2.48s/it]\n"
+                 "Computing best candidates using CLVP\n"
+                 "|===========================================================================|\n"
+                 "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+                 "|---------------------------------------------------------------------------|\n"
+                 "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n"
+                 "|===========================================================================|\n"
+                 "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+                 "|---------------------------------------------------------------------------|\n"
+                 "| Allocated memory      |    972 MiB |   2160 MiB |   1358 GiB |   1358 GiB |\n"
+                 "|       from large pool |    970 MiB |   2125 MiB |   1217 GiB |   1216 GiB |\n"
+                 "|       from small pool |      2 MiB |\n"),
+        "generate");
+    /* chwilms/AttentionMask#5 (h20-114): the walk stays below the message;
+     * pycocotools' "loading annotations" above Caffe's glog line is no
+     * activity after it, the prose below names none */
+    assert_string_equal(
+        stage_of("GPU out of memory\n"
+                 "loading annotations into memory...\n"
+                 "Done (t=3.57s)\n"
+                 "creating index...\n"
+                 "index created!\n"
+                 "Progress:  |--------------------------------------------------| 0.0% CompleteF0226 "
+                 "17:52:22.489114  3020 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of "
+                 "memory\n"
+                 "*** Check failure stack trace: ***\n"
+                 "Aborted (core dumped)\n\n"
+                 "I am currently running the following: \n\n"
+                 "- Ubuntu 18.04\n"
+                 "- Open CV 3.2\n"),
+        "unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phase_line),
+        cmocka_unit_test(test_last_activity_of_a_cut_paste),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
