@@ -980,6 +980,28 @@ static bool glued_code_math(const char *text, size_t n)
     return x > text && stage_model_math(text, (size_t)(x - text));
 }
 
+/* diagstage6: the code quoted in the sentences around a message nothing
+ * leads to: up to PROSE_LINES lines above and below it that are not blank,
+ * up to a traceback (stage_prose_code). */
+#define PROSE_LINES 3
+static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size_t ls, size_t le,
+                                      const struct msg_prefix *src)
+{
+    for (int down = 0; down < 2; down++) {
+        size_t a = down ? le : ls, b = a;
+        for (int counted = 0; counted < PROSE_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b));) {
+            struct cline c;
+            read_cline(s, v, a, b, &c);
+            if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+            if (c.kind != STAGE_LINE_OTHER) break;
+            counted++;
+            enum oom_stage st = stage_prose_code(c.body, c.n);
+            if (st != OOM_STAGE_UNKNOWN) return st;
+        }
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
@@ -1030,6 +1052,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         (e.math || glued_code_math(text, n)))
         ev->weak_stage = OOM_STAGE_FORWARD;
+    /* diagstage6: nothing leads to the message and nothing staged it: code a
+     * sentence next to it quotes (the failing line, told in prose) */
+    if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
+        r->stage == OOM_STAGE_UNKNOWN)
+        ev->weak_stage = prose_code_walk(s, v, ls, le, src);
     /* diagstage6: still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
     if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&

@@ -1568,3 +1568,64 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     }
     return OOM_STAGE_UNKNOWN;
 }
+
+/* ---- diagstage6: code quoted in prose ------------------------------------
+ * A user quotes the failing line in a sentence: in backticks or quotes
+ * ("line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\")"),
+ * after a colon ("I used a unique name : lm_logits = self.lm_head(outputs[0])"),
+ * or leading a sentence in another script ("model, optimizer, epoch, loss =
+ * self.load_ckp(model, optimizer, checkpoint)这一行代码"). A span is code when
+ * it calls a name ("f(" with no blank before the parenthesis) and assigns or
+ * reaches through a '.'; it is read as a frame's code line: its cues, else
+ * model math (forward). */
+static enum oom_stage code_span_stage(const char *c, size_t n)
+{
+    while (n > 0 && (*c == ' ' || *c == '(')) c++, n--;
+    bool call = false;
+    for (size_t i = 1; i < n && !call; i++) call = c[i] == '(' && ident(c[i - 1]);
+    if (!call || n < 6 || (!memmem(c, n, " = ", 3) && !memchr(c, '.', n))) return OOM_STAGE_UNKNOWN;
+    /* a file name or a sentence in the span: prose, not code */
+    if (memmem(c, n, ". ", 2) || memmem(c, n, ", in ", 5)) return OOM_STAGE_UNKNOWN;
+    char line[VERB_LINE_MAX + 2];
+    if (n > VERB_LINE_MAX) n = VERB_LINE_MAX;
+    memcpy(line, c, n);
+    line[n] = '\n'; /* frame words may anchor on the end of a line */
+    line[n + 1] = '\0';
+    unsigned bits = stage_frame_bits(line, n);
+    if (bits) return stage_pick(bits);
+    /* the function the right side calls, by its word parts ("self.load_ckp(") */
+    const char *eq = memmem(c, n, " = ", 3), *r = eq ? eq + 3 : c;
+    const char *p = memchr(r, '(', n - (size_t)(r - c));
+    if (p) {
+        const char *f = p;
+        while (f > r && ident(f[-1])) f--;
+        bits = stage_name_bits(f, (size_t)(p - f));
+        if (bits) return stage_pick(bits);
+    }
+    return stage_model_math(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
+}
+
+enum oom_stage stage_prose_code(const char *text, size_t len)
+{
+    /* spans between backticks or double quotes */
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '`' && text[i] != '"') continue;
+        const char *q = memchr(text + i + 1, text[i], len - i - 1);
+        if (!q) break;
+        enum oom_stage st = code_span_stage(text + i + 1, (size_t)(q - text) - i - 1);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        i = (size_t)(q - text);
+    }
+    /* an assignment in the sentence: from its target (names, commas,
+     * dots, brackets) to the end of the ASCII run */
+    const char *eq = memmem(text, len, " = ", 3);
+    if (!eq) return OOM_STAGE_UNKNOWN;
+    const char *a = eq;
+    while (a > text && (ident(a[-1]) || a[-1] == '.' || a[-1] == ',' || a[-1] == ' ' || a[-1] == '[' ||
+                        a[-1] == ']'))
+        a--;
+    while (a < eq && *a == ' ') a++;
+    const char *e = eq;
+    while (e < text + len && (unsigned char)*e < 0x80 && *e != '`' && *e != '"') e++;
+    return code_span_stage(a, (size_t)(e - a));
+}

@@ -101,6 +101,12 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
  * in the line, a past tense). */
 enum oom_stage stage_phase_line(const char *text, size_t len);
 
+/* diagstage6: the stage of code a sentence quotes (in backticks or quotes,
+ * after a colon, or leading a sentence in another script): a span that
+ * calls a name and assigns or reaches through a '.', read as a frame's
+ * code line (its cues, else model math: forward); unknown when none. */
+enum oom_stage stage_prose_code(const char *text, size_t len);
+
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
  * unknown when there is none. */

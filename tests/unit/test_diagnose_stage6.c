@@ -149,11 +149,48 @@ static void test_last_activity_of_a_cut_paste(void **state)
         "unknown");
 }
 
+/* Code a sentence quotes next to a message nothing leads to: its cues, the
+ * function it calls by word parts, else model math (forward). */
+static void test_code_quoted_in_prose(void **state)
+{
+    (void)state;
+    /* huggingface/autotrain-advanced#376 (h15-24): after a colon, the line above */
+    assert_string_equal(stage_of(
+                         "How to a Autotrain Seq2Seq ?\n"
+                         "I used a unique name : lm_logits = self.lm_head(outputs[0]) + self.final_logits_bias\n"
+                         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.48 GiB. GPU 0 has a total capacty of 21.99 GiB of which 6.47 GiB is free. Process 43024 has 15.51 GiB memory in use. Of the allocated memory 13.89 GiB is allocated by PyTorch, and 1.31 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF , is it because I use a free GPU ?\n"),
+                        "forward");
+    /* WongKinYiu/yolov7#1354 (h20-104): in quotes in a paragraph two lines above */
+    assert_string_equal(stage_of(
+                         "Issues that may lead to CUDA out of memory after several epochs\n"
+                         "Hello,\n"
+                         "\n"
+                         "I am looking for input on factors that may lead to an out of memory error after several epochs of training. This, to me, is unusual as it suggests there isn't an issue with the batch size (the most likely culprit) and is instead triggered by a some other conditions. I seem to be having experiencing the issue between 15 and 50 epochs of operation and my error log indicates the issue is with the Loss computation, specifically line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\") called by the compute_loss_ota command (error below).\n"
+                         "\n"
+                         "RuntimeError: CUDA out of memory. Tried to allocate 334.00 MiB (GPU 0; 11.78 GiB total capacity; 9.41 GiB already allocated; 152.06 MiB free; 10.45 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n"),
+                        "forward");
+    /* taishan1994/pytorch_bert_multi_classification#2 (h19-58): leading a
+     * Chinese sentence below the title; the called name says load */
+    assert_string_equal(stage_of(
+                         "\xe6\xb5\x8b""\xe8\xaf\x95""\xe6\x97\xb6""\xe5\x80\x99""\xe5\x87\xba""\xe7\x8e\xb0""cuda out of memory\n"
+                         "\xe6\xa8\xa1""\xe5\x9e\x8b""\xe8\xae\xad""\xe7\xbb\x83""\xe7\xbb\x93""\xe6\x9d\x9f""\xe5\x90\x8e""\xef\xbc\x8c""\xe8\xbf\x9b""\xe8\xa1\x8c""\xe6\xb5\x8b""\xe8\xaf\x95""\xe6\x97\xb6""\xe5\x80\x99""\xe6\x8a\xa5""\xe4\xba\x86""cuda out of memory\n"
+                         "model, optimizer, epoch, loss = self.load_ckp(model, optimizer, checkpoint)\xe8\xbf\x99""\xe4\xb8\x80""\xe8\xa1\x8c""\xe4\xbb\xa3""\xe7\xa0\x81""\n"
+                         "\n"
+                         "\xe9\x82\xa3""\xe6\x98\xaf""\xe5\x9b\xa0""\xe4\xb8\xba""GPU\xe6\x98\xbe""\xe5\xad\x98""\xe4\xb8\x8d""\xe5\xa4\x9f""\xef\xbc\x8c""\xe8\xb0\x83""\xe5\xb0\x8f""\xe6\xb5\x8b""\xe8\xaf\x95""\xe6\x97\xb6""\xe7\x9a\x84""batch_size\n"),
+                        "load");
+    const char *quoted = "line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\")";
+    assert_int_equal(stage_prose_code(quoted, strlen(quoted)), OOM_STAGE_FORWARD);
+    /* a command in backticks, an error quoted: no code */
+    const char *cmd = "I run `python train.py --batch 8` and get \"CUDA out of memory (GPU 0)\"";
+    assert_int_equal(stage_prose_code(cmd, strlen(cmd)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phase_line),
         cmocka_unit_test(test_last_activity_of_a_cut_paste),
+        cmocka_unit_test(test_code_quoted_in_prose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
