@@ -153,7 +153,10 @@ static const struct stage_word frame_words[] = {
     {"\\transcribe.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
-    {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
+    {"torch.cat([past_key", OOM_STAGE_GENERATE, false},
+    /* diagstage6: any past cache grown by concatenation ("past = torch.cat([past,
+     * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
+    {"torch.cat([past", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
     {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
@@ -1167,10 +1170,30 @@ bool stage_code_shaped(const char *s, size_t n)
 }
 /* ---- end of the diagstage5 block ---- */
 
+/* diagstage6: Python (3.10 on) names the function a failed thread ran:
+ * "Exception in thread Thread-3 (generate):", "Thread-27 (load_model)",
+ * "Thread-272 (_pin_memory_loop)": its word parts name the stage, as a
+ * frame's function does. Before the traceback (context) or after the
+ * message it surfaced from (a CUDA kernel's assert). */
+static enum oom_stage thread_target_stage(const char *text, size_t len)
+{
+    static const char head[] = "Exception in thread ";
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *end = text + len, *o = memchr(p, '(', (size_t)(end - p));
+    if (!o) return OOM_STAGE_UNKNOWN;
+    const char *c = o + 1;
+    while (c < end && ident(*c)) c++;
+    if (c + 1 >= end || c[0] != ')' || c[1] != ':') return OOM_STAGE_UNKNOWN;
+    return stage_pick(stage_name_bits(o + 1, (size_t)(c - o - 1)));
+}
+
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
     enum oom_stage op = operator_stage(text, len);
     if (op != OOM_STAGE_UNKNOWN) return op;
+    enum oom_stage thread = thread_target_stage(text, len);
+    if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* Ray re-raises a task's error naming the remote call that failed:
      * "RayTaskError(OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model()" */
     const char *ray = memmem(text, len, "ray::", 5);
@@ -1255,6 +1278,8 @@ static enum oom_stage command_stage(const char *text, size_t len)
 
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    enum oom_stage thread = thread_target_stage(text, len);
+    if (thread != OOM_STAGE_UNKNOWN) return thread;
     size_t nn;
     const char *node = node_name(text, len, &nn);
     if (node) {

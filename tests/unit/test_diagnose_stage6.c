@@ -17,6 +17,19 @@
 #include "lib/stage.h"
 #include "stage_fixture.h"
 
+/* The stage of a log's first event, a look-alike included (stage_of wants a GPU OOM). */
+static const char *first_stage_of(const char *log)
+{
+    static char name[32];
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
+    oom_report_release(&rep);
+    return name;
+}
+
 /* A phase announcement: a gerund of the verb table first in the message,
  * after the logger's prefixes. */
 static void test_phase_line(void **state)
@@ -185,12 +198,54 @@ static void test_code_quoted_in_prose(void **state)
     assert_int_equal(stage_prose_code(cmd, strlen(cmd)), OOM_STAGE_UNKNOWN);
 }
 
+/* The function a failed thread ran, as Python 3.10+ names it; a past cache
+ * grown by concatenation. */
+static void test_thread_target_and_past_concat(void **state)
+{
+    (void)state;
+    /* haotian-liu/LLaVA#1568 (h19-82): a kernel assert, then the generation thread's traceback */
+    assert_string_equal(first_stage_of(
+                         "\"Assertion `srcIndex < srcSelectDimSize` failed\" in Docker on some systems\n"
+                         "In case this error log is more helpful (run with CUDA_LAUNCH_BLOCKING = 1)\n"
+                         "```\n"
+                         "` [...]\n"
+                         "llava_worker-1      | ../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [431,0,0], thread: [91,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "llava_worker-1      | ../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [431,0,0], thread: [92,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "llava_worker-1      | ../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [431,0,0], thread: [93,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "llava_worker-1      | ../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [431,0,0], thread: [94,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "llava_worker-1      | ../aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [431,0,0], thread: [95,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr | Exception in thread Thread-3 (generate):\n"
+                         "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr | Traceback (most recent call last):\n"
+                         "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr |   File \"/usr/lib/python3.10/threading.py\", line 1016, in _bootstrap_inner\n"
+                         "llava_worker-1      | 2024-06-19 13:11:02 | ERRO\n"),
+                        "generate");
+    /* jasonppy/VoiceCraft#157 (h20-52): the key/value cache grown while decoding */
+    assert_string_equal(stage_of(
+                         "How to troubleshoot CUDA memory issues\n"
+                         "I've been trying to get this to work on WSL via local install, Docker, as well as the VoiceCraft_API fork. In all cases, I get stuck at:\n"
+                         "```\n"
+                         "    concated_audio, gen_audio = inference_one_sample(model, Namespace(**config), phn2num, text_tokenizer, audio_tokenizer, audio_fn, target_transcript, device, decode_config, prompt_end_frame)\n"
+                         "  File \"/opt/conda/envs/voicecraft/lib/python3.9/site-packages/torch/utils/_contextlib.py\", line 115, in decorate_context\n"
+                         "    return func(*args, **kwargs)\n"
+                         "  File \"/home/adam/work/inference_tts_scale.py\", line 76, in inference_one_sample\n"
+                         "    concat_frames, gen_frames = model.inference_tts_batch(\n"
+                         "  File \"/home/adam/work/models/voicecraft.py\", line 1358, in inference_tts_batch\n"
+                         "    past = torch.cat([past, present.to(past.dtype)], dim=-2) if past.ndim > 3 else present.to(past.dtype)\n"
+                         "RuntimeError: CUDA error: out of memory\n"
+                         "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n"
+                         "For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+                         "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+                         "```\n"),
+                        "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phase_line),
         cmocka_unit_test(test_last_activity_of_a_cut_paste),
         cmocka_unit_test(test_code_quoted_in_prose),
+        cmocka_unit_test(test_thread_target_and_past_concat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
