@@ -993,7 +993,8 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
             struct cline c;
             read_cline(s, v, a, b, &c);
             if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
-            if (c.kind != STAGE_LINE_OTHER) break;
+            /* a code block is the user's script, not a sentence quoting the failing line */
+            if (c.kind != STAGE_LINE_OTHER || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
             counted++;
             enum oom_stage st = stage_prose_code(c.body, c.n);
             if (st != OOM_STAGE_UNKNOWN) return st;
@@ -1856,6 +1857,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
         enum oom_stage st = stage_phase_line(c.body, c.n);
+        if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (!bar_or_fence(c.body, c.n) && c.body[0] != '|') counted++;
     }

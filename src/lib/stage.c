@@ -1654,3 +1654,25 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
     while (e < text + len && (unsigned char)*e < 0x80 && *e != '`' && *e != '"') e++;
     return code_span_stage(a, (size_t)(e - a));
 }
+
+/* diagstage6: a logger that tags its lines with the place that logged them,
+ * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
+ * file:line:function format): the function, as a frame's, by its word
+ * parts; a constructor sets up (load). */
+enum oom_stage stage_log_tag(const char *text, size_t len)
+{
+    size_t m = len < 160 ? len : 160;
+    for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
+        const char *d = py + 4, *end = text + m;
+        while (d < end && isdigit((unsigned char)*d)) d++;
+        if (d == py + 4 || d >= end || *d != ':') continue;
+        const char *fn = d + 1, *fe = fn;
+        while (fe < end && ident(*fe)) fe++;
+        if (fe == fn || fe >= end || *fe != ']') continue;
+        size_t nl = (size_t)(fe - fn);
+        /* a constructor sets up (", in __init__" of the frame cues) */
+        if (nl == 8 && !memcmp(fn, "__init__", 8)) return OOM_STAGE_LOAD;
+        return stage_pick(stage_name_bits(fn, nl));
+    }
+    return OOM_STAGE_UNKNOWN;
+}

@@ -107,6 +107,11 @@ enum oom_stage stage_phase_line(const char *text, size_t len);
  * code line (its cues, else model math: forward); unknown when none. */
 enum oom_stage stage_prose_code(const char *text, size_t len);
 
+/* diagstage6: the stage of the place a logger tags its line with
+ * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
+ * read as a frame; unknown when the line has no such tag. */
+enum oom_stage stage_log_tag(const char *text, size_t len);
+
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
  * unknown when there is none. */

@@ -239,6 +239,65 @@ static void test_thread_target_and_past_concat(void **state)
                         "generate");
 }
 
+/* A logger's file:line:function tag is a frame: DeepSpeed's ZeRO optimizer
+ * being built ("[stage3.py:131:__init__]") at the end of a cut paste. */
+static void test_logger_place_tag(void **state)
+{
+    (void)state;
+    const char *tag = "[2024-10-28 17:59:22,067] [INFO] [stage3.py:130:__init__] Reduce bucket size 200000000";
+    assert_int_equal(stage_log_tag(tag, strlen(tag)), OOM_STAGE_LOAD);
+    const char *dist = "[2024-10-28 17:59:21,929] [INFO] [logging.py:96:log_dist] [Rank 0] Creating torch.float16 ZeRO";
+    assert_int_equal(stage_log_tag(dist, strlen(dist)), OOM_STAGE_UNKNOWN);
+    /* deepspeedai/DeepSpeed#6679 (h19-39, whole) */
+    assert_string_equal(stage_of(
+                         "gpu out of memory for lora model when using zero 3\n"
+                         "```text\n"
+                         "[2024-10-28 17:59:21,789] [INFO] [logging.py:96:log_dist] [Rank 0] Using DeepSpeed Optimizer param name adam as basic optimizer\n"
+                         "[2024-10-28 17:59:21,790] [INFO] [logging.py:96:log_dist] [Rank 0] Removing param_group that has no 'params' in the basic Optimizer\n"
+                         "[2024-10-28 17:59:21,928] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed Basic Optimizer = DeepSpeedCPUAdam\n"
+                         "[2024-10-28 17:59:21,928] [INFO] [utils.py:56:is_zero_supported_optimizer] Checking ZeRO support for optimizer=DeepSpeedCPUAdam type=<class 'deepspeed.ops.adam.cpu_adam.DeepSpeedCPUAdam'>\n"
+                         "[2024-10-28 17:59:21,929] [INFO] [logging.py:96:log_dist] [Rank 0] Creating fp16 ZeRO stage 3 optimizer, MiCS is enabled False, Hierarchical params gather False\n"
+                         "[2024-10-28 17:59:21,929] [INFO] [logging.py:96:log_dist] [Rank 0] Creating torch.float16 ZeRO stage 3 optimizer\n"
+                         "[2024-10-28 17:59:22,053] [INFO] [utils.py:800:see_memory_usage] Stage 3 initialize beginning\n"
+                         "[2024-10-28 17:59:22,056] [INFO] [utils.py:801:see_memory_usage] MA 0.0 GB         Max_MA 0.0 GB         CA 0.0 GB         Max_CA 0 GB \n"
+                         "[2024-10-28 17:59:22,057] [INFO] [utils.py:808:see_memory_usage] CPU Virtual Memory:  used = 22.38 GB, percent = 8.9%\n"
+                         "[2024-10-28 17:59:22,067] [INFO] [stage3.py:130:__init__] Reduce bucket size 200000000\n"
+                         "[2024-10-28 17:59:22,068] [INFO] [stage3.py:131:__init__] Prefetch bucket size 50,00\n"),
+                        "load");
+    /* OpenRLHF/OpenRLHF#841 (h19-48, whole): a host kill, the look-alike's stage */
+    assert_string_equal(first_stage_of(
+                         "Sigkill, process exits with return code -9\n"
+                         "```\n"
+                         "    \"train_micro_batch_size_per_gpu\": 2, \n"
+                         "    \"train_batch_size\": 32\n"
+                         "}\n"
+                         "[2025-03-07 23:55:15,357] [INFO] [logging.py:128:log_dist] [Rank 0] DeepSpeed info: version=0.16.3, git-hash=unknown, git-branch=unknown\n"
+                         "[2025-03-07 23:55:15,357] [INFO] [comm.py:677:init_distributed] Distributed backend already initialized\n"
+                         "[2025-03-07 23:55:15,357] [INFO] [config.py:733:__init__] Config mesh_device None world_size = 1\n"
+                         "[2025-03-07 23:55:16,871] [INFO] [logging.py:128:log_dist] [Rank 0] DeepSpeed Flops Profiler Enabled: False\n"
+                         "[2025-03-07 23:55:16,874] [INFO] [logging.py:128:log_dist] [Rank 0] Using client Optimizer as basic optimizer\n"
+                         "[2025-03-07 23:55:16,874] [INFO] [logging.py:128:log_dist] [Rank 0] Removing param_group that has no 'params' in the basic Optimizer\n"
+                         "[2025-03-07 23:55:16,883] [INFO] [logging.py:128:log_dist] [Rank 0] DeepSpeed Basic Optimizer = DeepSpeedCPUAdam\n"
+                         "[2025-03-07 23:55:16,883] [INFO] [utils.py:59:is_zero_supported_optimizer] Checking ZeRO support for optimizer=DeepSpeedCPUAdam type=<class 'deepspeed.ops.adam.cpu_adam.DeepSpeedCPUAdam'>\n"
+                         "[2025-03-07 23:55:16,883] [INFO] [logging.py:128:log_dist] [Rank 0] Creating torch.bfloat16 ZeRO stage 2 optimizer\n"
+                         "[2025-03-07 23:55:16,883] [INFO] [stage_1_and_2.py:149:__init__] Reduce bucket size 500000000\n"
+                         "[2025-03-07 23:55:16,883] [INFO] [stage_1_and_2.py:150:__init__] Allgather bucket size 500000000\n"
+                         "[2\n"),
+                        "load");
+    /* pytorch/pytorch#47497 (heldout5 h5-26): the DataLoader set-up in a code
+     * block below the quoted message is the user's script, no failing line */
+    assert_string_equal(stage_of(
+                         "This case return: `RuntimeError: CUDA out of memory. Tried to allocate 90.00 MiB (GPU 0; 24.00 GiB total capacity; 13.09 GiB already allocated; 5.75 GiB free; 13.28 GiB reserved in total by PyTorch)`\n"
+                         "\n"
+                         "```\n"
+                         "train_dataloader = DataLoader(dataset = train_dataset, \n"
+                         "                                  batch_size = 16, \\\n"
+                         "                                  shuffle = True,\n"
+                         "                                  num_workers= 8)\n"
+                         "```\n"),
+                        "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_last_activity_of_a_cut_paste),
         cmocka_unit_test(test_code_quoted_in_prose),
         cmocka_unit_test(test_thread_target_and_past_concat),
+        cmocka_unit_test(test_logger_place_tag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
