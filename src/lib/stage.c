@@ -347,6 +347,14 @@ static const struct stage_word after_words[] = {
     {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* diagstage6: the failure said to come while setting up or loading:
+     * ONNX Runtime's "Exception during initialization: ... BFCArena::
+     * AllocateRawInternal Failed to allocate memory" (creating the session,
+     * deepinsight/insightface-style apps; Triton's onnxruntime backend),
+     * Triton's "failed to load all models", instant-ngp's "Failed to load
+     * training data: Could not allocate memory" */
+    {"during initialization", OOM_STAGE_LOAD, false}, {"during initialisation", OOM_STAGE_LOAD, false},
+    {"failed to load", OOM_STAGE_LOAD, false}, {"Failed to load", OOM_STAGE_LOAD, false},
 };
 
 

@@ -298,6 +298,42 @@ static void test_logger_place_tag(void **state)
                         "unknown");
 }
 
+/* The failure said to come while setting up or loading. */
+static void test_failed_while_setting_up(void **state)
+{
+    (void)state;
+    /* C0untFloyd/roop-unleashed#659 (h20-106): ONNX Runtime creating its session */
+    assert_string_equal(stage_of(
+                         "RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION\n"
+                         "Running picture swap and got error alert as follow:\n"
+                         "\n"
+                         "RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Exception during initialization: D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:114 onnxruntime::CudaCall CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ;\n"
+                         "\n"
+                         "OS Win10 CPU 3.4GHz with 16G RAM, with Nvidia GTC 760 on Intel syetem\n"
+                         "\n"
+                         "Roop unleased 3.6.6\n"
+                         "\n"
+                         "Do I need to upgrade to 32G RAM? and higher tier GPU?\n"
+                         "\n"
+                         "Thanks for help!!\n"),
+                        "load");
+    /* iperov/DeepFaceLive#73 (h20-108) */
+    assert_string_equal(stage_of(
+                         "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Exception during initialization: D:\\a\\_work\\1\\s\\onnxruntime\\core\\framework\\bfc_arena.cc:342 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate m\n"
+                         "Any time I try to run the face swapper it shows this \n"
+                         " [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Exception during initialization: D:\\a\\_work\\1\\s\\onnxruntime\\core\\framework\\bfc_arena.cc:342 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 150994944\n"
+                         "\n"
+                         "Can anyone help?\n"),
+                        "load");
+    /* NVlabs/instant-ngp#1316 (h15-10) */
+    assert_string_equal(stage_of(
+                         "Error with \xe2\x80\x9c""Failed to load training data: Could not allocate memory\xe2\x80\x9d""\n"
+                         "We are using RTX 4080 and we always face the same error \xe2\x80\x9c""Failed to load training data: Could not allocate memory: D:/a/instant-ngp/instant-ngp/dependencies/tiny-cuda-nn/include\\tiny-cuda-nn/\xe2\x80\x9c"".\n"
+                         "\n"
+                         "The training data was prepared by \xe2\x80\x9c""Record 3d\xe2\x80\x9d"". \n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_code_quoted_in_prose),
         cmocka_unit_test(test_thread_target_and_past_concat),
         cmocka_unit_test(test_logger_place_tag),
+        cmocka_unit_test(test_failed_while_setting_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
