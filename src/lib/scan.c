@@ -1060,9 +1060,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         ev->weak_stage = prose_code_walk(s, v, ls, le, src);
     /* diagstage6: still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
-    if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
-        r->stage == OOM_STAGE_UNKNOWN)
-        s->tail_line = ev->line, s->tail_from = v->base + le;
+    ev->unled = alone && !e.frames;
+    if (v->base + le + 1 > s->last_end) s->last_end = v->base + le + 1;
+    if (ev->unled) s->tail_from = v->base + le + 1;
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -1840,7 +1840,7 @@ static void final_error(struct scan *s, const struct view *v)
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
     size_t a = v->len, b = v->len, from = v->len;
-    size_t stop = s->tail_from > v->base ? (size_t)(s->tail_from - v->base) : 0;
+    size_t stop = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
     for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
@@ -1858,22 +1858,36 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
         enum oom_stage st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
+        /* the lines after the message: what a serving engine was doing */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
+        /* a one-time action the tool says is over ("Loaded 2 images after 0s"):
+         * what failed came after it, and the paste does not show it */
+        bool done = false;
+        (void)stage_verb_line(c.body, c.n, &done);
+        if (done) break;
         if (!bar_or_fence(c.body, c.n) && c.body[0] != '|') counted++;
     }
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The tail's stage goes to every message nothing leads to and nothing
+ * staged (the title and the sentence that tell the same failure), when the
+ * last message of the log is one that nothing leads to: the tail below it
+ * is theirs. */
 static void tail_stage(struct scan *s, const struct view *v)
 {
-    if (!s->tail_line || !v->len) return;
-    struct oom_event *ev = NULL;
+    if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
+    enum oom_stage st = tail_walk(s, v);
+    if (st == OOM_STAGE_UNKNOWN) return;
     struct oom_report *rep = s->rep;
-    if (rep->n_events) ev = &rep->events[rep->n_events - 1];
-    else if (s->mention_set) ev = &s->mention;
-    if (!ev || ev->line != s->tail_line || ev->stage != OOM_STAGE_UNKNOWN || ev->weak_stage != OOM_STAGE_UNKNOWN)
-        return;
-    ev->weak_stage = tail_walk(s, v);
+    for (size_t i = 0; i < rep->n_events; i++) {
+        struct oom_event *ev = &rep->events[i];
+        if (ev->unled && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) ev->weak_stage = st;
+    }
+    if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
+        s->mention.weak_stage == OOM_STAGE_UNKNOWN)
+        s->mention.weak_stage = st;
 }
 
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,

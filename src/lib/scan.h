@@ -46,9 +46,10 @@ struct scan {
     bool host_words; /* the log says in words that host memory ran out */
     struct oom_event host_mention; /* those words, with a traceback after them */
     bool host_mention_set;
-    long tail_line; /* diagstage6: the line of the last message nothing leads to and
-                       nothing staged: the paste's last activity may name its stage */
-    uint64_t tail_from; /* ... and its line's end (absolute): the walk stays below it */
+    uint64_t tail_from; /* diagstage6: the line end (absolute, +1) of the last message
+                           nothing leads to: the paste's last activity below it
+                           may name the stage of such messages; 0 none */
+    uint64_t last_end;  /* the line end (+1) of the last message read for its context */
 };
 
 /* 0, or -1 with err set when memory runs out. */

@@ -337,6 +337,13 @@ static const struct stage_word after_words[] = {
      * request */
     {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
     {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
+    /* diagstage6: vLLM's AsyncLLMEngine logging its serving loop's death
+     * ("ERROR 03-31 15:19:44 [async_llm_engine.py:68] torch.OutOfMemoryError",
+     * xorbitsai/inference via vLLM); llama.cpp's server taking a request
+     * into a slot ("slot launch_slot_: id  0 |", "slot update_slots: id  2
+     * | task 10391 | prompt ...", ggml-org/llama.cpp server.cpp) */
+    {"[async_llm_engine.py:", OOM_STAGE_GENERATE, false},
+    {"launch_slot_", OOM_STAGE_GENERATE, false}, {"update_slots", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},

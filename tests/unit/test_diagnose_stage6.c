@@ -334,6 +334,84 @@ static void test_failed_while_setting_up(void **state)
                         "load");
 }
 
+/* A serving engine's phase: vLLM's AsyncLLMEngine loop, llama.cpp's server
+ * taking a request into a slot (after the message, or the paste's tail). */
+static void test_serving_engine_phase(void **state)
+{
+    (void)state;
+    /* langgenius/dify-official-plugins#599 (h16-30) */
+    assert_string_equal(stage_of(
+                         "ERROR 03-31 15:19:44 [async_llm_engine.py:68] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 318.00 MiB. GPU 0 has a total capacity of 23.53 GiB of which 315.44 MiB is free. Including non-PyTorch memory, this process has 23.20 GiB memory in use. Of the allocated memory 21.29 GiB is allocated by PyTorch, with 46.00 MiB allocated in private pools (e.g., CUDA Graphs), and 231.26 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n"
+                         "Exception in callback _log_task_completion(error_callback=<bound method...7ff3c4bcc5e0>>)(<Task finishe...-variables)')>) at /home/anaconda3/envs/xinference14/lib/python3.10/site-packages/vllm/engine/async_llm_engine.py:48\n"
+                         "handle: <Handle _log_task_completion(error_callback=<bound method...7ff3c4bcc5e0>>)(<Task finishe...-variables)')>) at /home/anaconda3/envs/xinference14/lib/python3.10/site-packages/vllm/engine/async_llm_engine.py:48>\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"/home/anaconda3/envs/xinference14/lib/python3.10/site-packages/vllm/engine/async\n"),
+                        "generate");
+    /* TheTom/llama-cpp-turboquant#72 (h19-22): the slot line ends the cut paste */
+    assert_string_equal(stage_of(
+                         "Eval bug: llma-server crashed (core dumped)\n"
+                         "`llama-server` should reject to serve rather than crash if `CUDA error: out of memory`\n"
+                         "\n"
+                         "### Name and Version\n"
+                         "\n"
+                         "swei@gz-a40 ~/llama-cpp % ~/llama-cpp-turboquant/build/bin/llama-server --version\n"
+                         "ggml_cuda_init: found 1 CUDA devices (Total VRAM: 45490 MiB):\n"
+                         "  Device 0: NVIDIA A40, compute capability 8.6, VMM: yes, VRAM: 45490 MiB\n"
+                         "version: 8659 (e43970099)\n"
+                         "built with GNU 13.3.0 for Linux x86_64\n"
+                         "\n"
+                         "### Relevant log output\n"
+                         "\n"
+                         "```text\n"
+                         "slot update_slots: id  2 | task 10391 | promp\n"),
+                        "generate");
+    /* ggml-org/llama.cpp#13085 (h19-73): title and sentence tell one failure; the tail is theirs */
+    assert_string_equal(stage_of(
+                         "Eval bug: llama-server stays in unresponsive state- CUDA error: out of memory -\n"
+                         "### Name and Version\n"
+                         "\n"
+                         "llama-server --version\n"
+                         "ggml_cuda_init: GGML_CUDA_FORCE_MMQ:    yes\n"
+                         "ggml_cuda_init: GGML_CUDA_FORCE_CUBLAS: no\n"
+                         "ggml_cuda_init: found 3 CUDA devices:\n"
+                         "  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+                         "  Device 1: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+                         "  Device 2: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n"
+                         "version: 5172 (eb1776b1)\n"
+                         "built with cc (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0 for x86_64-linux-gnu\n"
+                         "\n"
+                         "### Problem description & steps to reproduce\n"
+                         "\n"
+                         "Running the following command:\n"
+                         "`/models/llama.cpp/llama-server -m /models/Mistral-Small-3.1-24B-Instruct-2503-Q8_0.gguf \\\n"
+                         "-md /models/Mistral-Small-3.1-DRAFT-0.5B.Q8_0.gguf \\\n"
+                         "-fa -sm row --no-mmap \\\n"
+                         "-ngl 99 -ngld 99 --port 9009 -c 65536 \\\n"
+                         "--draft-max 16 --draft-min 5 --draft-p-min 0.5 \\\n"
+                         "--device CUDA2,CUDA1 --device-draft CUDA1 --tensor-split 0,1,1 \\\n"
+                         "--slots --metrics --numa distribute -t 40 --no-warmup`\n"
+                         "\n"
+                         "The models load fine. When the first request is received, a CUDA out of memory error occurs:\n"
+                         "`srv  params_from_: Chat format: Content-only\n"
+                         "slot launch_slot_: id  0 |\n"),
+                        "generate");
+    /* NVlabs/instant-ngp#1231 (heldout12 h12-16): the load the tail shows is
+     * over ("Loaded 2 images"): what failed after it is not shown */
+    assert_string_equal(stage_of(
+                         "Failed with CUDA_ERROR_OUT_OF_MEMORY\n"
+                         "\n"
+                         "Anything I try to run seems to cause the Error: \n"
+                         "\" Uncaught exception: C:\\ngp\\instant-ngp\\dependencies\\tiny-cuda-nn\\include\\tiny-cuda-nn/gpu_memory.h:592 cuMemSetAccess(m_base_address + m_size, n_bytes_to_allocate, &access_desc, 1) failed with error CUDA_ERROR_OUT_OF_MEMORY\"\n"
+                         "\n"
+                         "I have a NVIDIA GeForce MX250 GPU with 8GB RAM. I have tried to run the data/nerf/fox with only 2 images and I still get the error.\n"
+                         "\n"
+                         "13:25:54 SUCCESS  Initialized CUDA. Active GPU is #0: NVIDIA GeForce MX250 [61]\n"
+                         "13:25:54 INFO     Loading NeRF dataset from\n"
+                         "13:25:54 INFO       data\\nerf\\fox\\transforms.json\n"
+                         "13:25:54 SUCCESS  Loaded 2 images after 0s\n"),
+                        "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_thread_target_and_past_concat),
         cmocka_unit_test(test_logger_place_tag),
         cmocka_unit_test(test_failed_while_setting_up),
+        cmocka_unit_test(test_serving_engine_phase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
