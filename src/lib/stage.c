@@ -100,6 +100,27 @@ static const struct stage_word frame_words[] = {
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
+    /* ---- diagstage6 ----
+     * torch7's nn modules: updateOutput is the forward, updateGradInput and
+     * accGradParameters the backward ("THNN.lua:110: in function
+     * 'SpatialConvolutionMM_updateOutput'", nagadomi/waifu2x#326; torch7
+     * nn/Module.lua's method names) */
+    {"updateOutput", OOM_STAGE_FORWARD, false}, {"updateGradInput", OOM_STAGE_BACKWARD, false},
+    {"accGradParameters", OOM_STAGE_BACKWARD, false},
+    /* torch7's optim package, called by name ("./densecap/optim_updates.lua:69:
+     * in function 'adam'", torch/cutorch#838) */
+    {"in function 'adam'", OOM_STAGE_OPTIMIZER, false}, {"in function 'sgd'", OOM_STAGE_OPTIMIZER, false},
+    {"in function 'rmsprop'", OOM_STAGE_OPTIMIZER, false}, {"in function 'adagrad'", OOM_STAGE_OPTIMIZER, false},
+    /* an engine capturing CUDA graphs at start-up (SGLang's cuda_graph_runner
+     * capture -> capture_one_batch_size, parallel_state graph_capture;
+     * sgl-project/sglang#3633) */
+    {"cuda_graph_runner", ENGINE_WARMUP, false}, {"capture_one_batch_size", ENGINE_WARMUP, false},
+    {"in graph_capture", ENGINE_WARMUP, false},
+    /* ColossalAI materialising lazily initialised parameters while the
+     * model is built (colossalai/lazy/lazy_init.py _materialize_data;
+     * hpcaitech/ColossalAI#5068) */
+    {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},

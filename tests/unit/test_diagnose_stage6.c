@@ -412,6 +412,99 @@ static void test_serving_engine_phase(void **state)
                         "unknown");
 }
 
+/* Frames of libraries outside torch: torch7's nn and optim, an engine's
+ * CUDA-graph capture at start-up, ColossalAI's lazy initialisation. */
+static void test_library_frames(void **state)
+{
+    (void)state;
+    /* nagadomi/waifu2x#326 (h24-25): a module's updateOutput is its forward */
+    assert_string_equal(stage_of(
+                         "I have no idea how to fix this\n"
+                         "\n"
+                         "Trying to run `th waifu2x.lua`\n"
+                         "THCudaCheck FAIL file=/home/jhurd/torch/extra/cutorch/lib/THC/generic/THCStorage.cu line=66 error=2 : out of memory\n"
+                         "/home/jhurd/torch/install/bin/luajit: /home/jhurd/torch/install/share/lua/5.1/nn/Container.lua:67: \n"
+                         "In 2 module of nn.Sequential:\n"
+                         "In 1 module of nn.ConcatTable:\n"
+                         "In 5 module of nn.Sequential:\n"
+                         "/home/jhurd/torch/install/share/lua/5.1/nn/THNN.lua:110: cuda runtime error (2) : out of memory at /home/jhurd/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:66\n"
+                         "stack traceback:\n"
+                         "\t[C]: in function 'v'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/THNN.lua:110: in function 'SpatialConvolutionMM_updateOutput'\n"
+                         "\t.../torch/install/share/lua/5.1/nn/SpatialConvolutionMM.lua:63: in function <.../torch/install/share/lua/5.1/nn/SpatialConvolutionMM.lua:53>\n"
+                         "\t[C]: in function 'xpcall'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/Container.lua:63: in function 'rethrowErrors'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/Sequential.lua:44: in function </home/jhurd/torch/install/share/lua/5.1/nn/Sequential.lua:41>\n"
+                         "\t[C]: in function 'xpcall'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/Container.lua:63: in function 'rethrowErrors'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/ConcatTable.lua:11: in function </home/jhurd/torch/install/share/lua/5.1/nn/ConcatTable.lua:9>\n"
+                         "\t[C]: in function 'xpcall'\n"
+                         "\t/home/jhurd/torch/install/share/lua/5.1/nn/Container.lua:6\n"),
+                        "forward");
+    /* torch/cutorch#838 (h24-14): optim's adam */
+    assert_string_equal(stage_of(
+                         "out of memory\n"
+                         "\n"
+                         "THCudaCheck FAIL file=/tmp/luarocks_cutorch-scm-1-5292/cutorch/lib/THC/generic/THCStorage.cu line=66 error=2 : out of memory\n"
+                         "/home/alhabib/torch/install/bin/lua: ./densecap/optim_updates.lua:69: cuda runtime error (2) : out of memory at /tmp/luarocks_cutorch-scm-1-5292/cutorch/lib/THC/generic/THCStorage.cu:66\n"
+                         "stack traceback:\n"
+                         "\t[C]: in function 'new'\n"
+                         "\t./densecap/optim_updates.lua:69: in function 'adam'\n"
+                         "\ttrain.lua:123: in main chunk\n"
+                         "\t[C]: in function 'dofile'\n"
+                         "\t...abib/torch/install/lib/luarocks/rocks/trepl/scm-1/bin/th:150: in main chunk\n"
+                         "\t[C]: in ?\n"
+                         "I'm using Ubuntu 16.04 , Nvidia GTX 745, any idea how to solve, even when i tried to use CPU it gives me the same error....Thaks\n"),
+                        "optimizer");
+    /* sgl-project/sglang#3633 (h19-42): a forward run while capturing CUDA graphs is start-up */
+    assert_string_equal(stage_of(
+                         "[Bug] fused_moe OOM when run deepseek-r1 with --speculative-algo NEXTN\n"
+                         "I also occury this error using 8*H20 after merge [#3692](https://github.com/sgl-project/sglang/pull/3692) \n"
+                         "\n"
+                         "```\n"
+                         "[2025-02-21 10:35:12 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/distributed/device_communicators/custom_all_reduce.py\", line 313, in capture\n"
+                         "    yield\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/distributed/parallel_state.py\", line 352, in graph_capture\n"
+                         "    yield graph_capture_context\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/distributed/parallel_state.py\", line 944, in graph_capture\n"
+                         "    yield context\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/model_executor/cuda_graph_runner.py\", line 304, in capture\n"
+                         "    ) = self.capture_one_batch_size(bs, forward)\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/model_executor/cuda_graph_runner.py\", line 397, in capture_one_batch_size\n"
+                         "    out = run_once()\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/sglang/srt/model_executor/cuda_graph_runner.py\", line 380, in run_once\n"
+                         "    logits_output = forward(input_ids, forward_batch.positions, forward_batch)\n"
+                         "  File \"/opt/app/python3.10/lib/python3.10/site-packages/torch/utils/_contextlib.py\", line\n"),
+                        "load");
+    /* hpcaitech/ColossalAI#5068 (h19-99) */
+    assert_string_equal(stage_of(
+                         "[BUG]: Using HybridParallelPlugin/Gemini to train 70B llama-v2 on 32 A100 gpus get OOM error\n"
+                         "### \xf0\x9f\x90\x9b"" Describe the bug\n"
+                         "\n"
+                         "```\n"
+                         "python benchmark.py \\\n"
+                         "    -c 70b -g -b 2 \\\n"
+                         "    --max_length 1024 -p 3d -x --tp 4 --pp 1 --zero 1 \n"
+                         "\n"
+                         "```\n"
+                         "I tried `tp 8 pp 2 ` ,zero 0/1, and plugin gemini, they all get a report of OOM .\n"
+                         "\n"
+                         "Error shown as below:\n"
+                         "\n"
+                         "dp_size=8, args.batch_size=2, args.num_steps=5, max_length=1024\n"
+                         "Model params: 64.24 B\n"
+                         "\n"
+                         "  File \"/mnt/lustre/share_data//miniconda3/envs/llama2-env/lib/python3.10/site-packages/colossalai-0.3.4-py3.10-linux-x86_64.egg/colossalai/lazy/lazy_init.py\", line 240, in _materialize_data\n"
+                         "    target = self._materialize_data()\n"
+                         "  File \"/mnt/lustre/share_data//miniconda3/envs/llama2-env/lib/python3.10/site-packages/colossalai-0.3.4-py3.10-linux-x86_64.egg/colossalai/lazy/lazy_init.py\", line 240, in _materialize_data\n"
+                         "    init_val = func(\n"
+                         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB (GPU 4; 79.32 GiB total capacity; 77.24 GiB already allocated; 443.56 MiB free; 77.32 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n"
+                         "\n"
+                         "How can I train llama v2 70B ?\n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_logger_place_tag),
         cmocka_unit_test(test_failed_while_setting_up),
         cmocka_unit_test(test_serving_engine_phase),
+        cmocka_unit_test(test_library_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
