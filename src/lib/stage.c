@@ -120,6 +120,16 @@ static const struct stage_word frame_words[] = {
      * model is built (colossalai/lazy/lazy_init.py _materialize_data;
      * hpcaitech/ColossalAI#5068) */
     {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
+    /* a diffusion pipeline called to make its output ("video = pipe(",
+     * WeChatCV/Stand-In#40; "latent, _ = self.pipe(prompt=…)",
+     * ActiveVisionLab/gaussctrl#36): generation, as its sampler is;
+     * moving it ("pipe.to(") is load, above */
+    {"pipe(", OOM_STAGE_GENERATE, W},
+    /* a model's or runner's predict called for its output
+     * ("prediction_result = model_runner.predict(processed_feature_dict)",
+     * google-deepmind/alphafold#85): inference, forward, the weakest stage
+     * (gradio's run_predict is no call of .predict()) */
+    {".predict(", OOM_STAGE_FORWARD, false},
     /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},

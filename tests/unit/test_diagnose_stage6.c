@@ -534,6 +534,79 @@ static void test_bfc_requested_by_op(void **state)
     assert_int_equal(stage_tf(empty, strlen(empty)), OOM_STAGE_UNKNOWN);
 }
 
+/* A diffusion pipeline called for its output generates; a model's or
+ * runner's .predict() runs inference (forward). */
+static void test_pipeline_call_and_predict(void **state)
+{
+    (void)state;
+    /* WeChatCV/Stand-In#40 (h18-46): the denoiser's forward runs inside pipe() */
+    assert_string_equal(stage_of(
+                         "Is 4090 video memory not enough for face swapping?\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"/root/lanyun-tmp/Stand-In/infer_face_swap.py\", line 104, in <module>\n"
+                         "    video = pipe(\n"
+                         "            ^^^^^\n"
+                         "  File \"/root/miniconda/envs/Stand-In/lib/python3.11/site-packages/torch/utils/_contextlib.py\", line 116, in decorate_context\n"
+                         "    return func(*args, **kwargs)\n"
+                         "           ^^^^^^^^^^^^^^^^^^^^^\n"
+                         "  File \"/root/lanyun-tmp/Stand-In/pipelines/wan_video_face_swap.py\", line 598, in __call__\n"
+                         "    noise_pred_posi = self.model_fn(\n"
+                         "                      ^^^^^^^^^^^^^^\n"
+                         "  File \"/root/lanyun-tmp/Stand-In/pipelines/wan_video_face_swap.py\", line 1762, in model_fn_wan_video\n"
+                         "    x, x_ip = block(x, context, t_mod, freqs, x_\n"),
+                        "generate");
+    /* ActiveVisionLab/gaussctrl#36 (h20-34) */
+    assert_string_equal(stage_of(
+                         "OOM error during ns-train\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/bin/ns-train\", line 8, in <module>\n"
+                         "    sys.exit(entrypoint())\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.8/site-packages/nerfstudio/scripts/train.py\", line 262, in entrypoint\n"
+                         "    main(\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.8/site-packages/nerfstudio/scripts/train.py\", line 247, in main\n"
+                         "    launch(\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.8/site-packages/nerfstudio/scripts/train.py\", line 189, in launch\n"
+                         "    main_func(local_rank=0, world_size=world_size, config=config)\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.8/site-packages/nerfstudio/scripts/train.py\", line 99, in train_loop\n"
+                         "    trainer.setup()\n"
+                         "  File \"/home/forrealnew/repos/gpu-server-dev/scan-processor/gaussctrl/gaussctrl/gc_trainer.py\", line 76, in setup\n"
+                         "    self.pipeline.render_reverse()\n"
+                         "  File \"/home/forrealnew/repos/gpu-server-dev/scan-processor/gaussctrl/gaussctrl/gc_pipeline.py\", line 142, in render_reverse\n"
+                         "    latent, _ = self.pipe(prompt=self.positive_reverse_prompt, #  placeholder here, since cfg=0\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.8/site-packages/torch/utils/_contextlib.py\", line 116, in decorate_context\n"
+                         "    return func(*args, **kwargs)\n"
+                         "  File \"/home/forrealnew/miniconda3/envs/gaussctrl/lib/python3.\n"),
+                        "generate");
+    /* google-deepmind/alphafold#85 (h20-38) */
+    assert_string_equal(stage_of(
+                         "out of memory w/ colab notebook\n"
+                         "Hi, I'm running a 1.7k sequence with the colab notebook version, I'm using a colab pro account. Alphafold crashes every time after the genetic database search is done. I've also tried several truncated sequences (~1.4k aa), same thing happened. \n"
+                         "What is the maximal sequence length that Colab notebook version can handle?\n"
+                         "\n"
+                         "![image](https://user-images.githubusercontent.com/23733541/127745033-7fe7d118-6a8e-4896-be15-de2a5593f098.png)\n"
+                         "\n"
+                         "---------------------------------------------------------------------------\n"
+                         "UnfilteredStackTrace                      Traceback (most recent call last)\n"
+                         "<ipython-input-5-ae0b49d61c11> in <module>()\n"
+                         "     41                                                            random_seed=0)\n"
+                         "---> 42     prediction_result = model_runner.predict(processed_feature_dict)\n"
+                         "     43 \n"
+                         "\n"
+                         "11 frames\n"
+                         "UnfilteredStackTrace: RuntimeError: Resource exhausted: Out of memory while trying to allocate 13816236064 bytes.\n"
+                         "\n"
+                         "The stack trace below excludes JAX-internal frames.\n"
+                         "The preceding is the original exception that occurred, unmodified.\n"
+                         "\n"
+                         "--------------------\n"
+                         "\n"
+                         "The above exception was the direct cause of the following exception:\n"
+                         "\n"
+                         "RuntimeError                              Traceback (most recent call last)\n"
+                         "/usr/local/lib/python3.7/dist-packages/jax/interpreters/xla.py in _execute_compiled(compiled, avals, handlers, kept_var_idx, *arg\n"),
+                        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_serving_engine_phase),
         cmocka_unit_test(test_library_frames),
         cmocka_unit_test(test_bfc_requested_by_op),
+        cmocka_unit_test(test_pipeline_call_and_predict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
