@@ -962,6 +962,8 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         }
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
+        /* diagstage6: else the place a logger tags the line with */
+        if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (done) break;
         if (!bar_or_fence(c.body, c.n)) counted++;

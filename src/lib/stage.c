@@ -1711,22 +1711,32 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
 
 /* diagstage6: a logger that tags its lines with the place that logged them,
  * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
- * file:line:function format): the function, as a frame's, by its word
- * parts; a constructor sets up (load). */
+ * file:line:function format), "[evaluator.py:457] Running loglikelihood
+ * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
+ * by its word parts (a constructor sets up: load), else the file's. */
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
     size_t m = len < 160 ? len : 160;
     for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
         const char *d = py + 4, *end = text + m;
         while (d < end && isdigit((unsigned char)*d)) d++;
-        if (d == py + 4 || d >= end || *d != ':') continue;
-        const char *fn = d + 1, *fe = fn;
-        while (fe < end && ident(*fe)) fe++;
-        if (fe == fn || fe >= end || *fe != ']') continue;
-        size_t nl = (size_t)(fe - fn);
-        /* a constructor sets up (", in __init__" of the frame cues) */
-        if (nl == 8 && !memcmp(fn, "__init__", 8)) return OOM_STAGE_LOAD;
-        return stage_pick(stage_name_bits(fn, nl));
+        if (d == py + 4 || d >= end || (*d != ':' && *d != ']')) continue;
+        const char *f = py;
+        while (f > text && (ident(f[-1]) || f[-1] == '-')) f--;
+        if (f == py || f == text || f[-1] != '[') continue;
+        unsigned bits = 0;
+        if (*d == ':') {
+            const char *fn = d + 1, *fe = fn;
+            while (fe < end && ident(*fe)) fe++;
+            if (fe == fn || fe >= end || *fe != ']') continue;
+            size_t nl = (size_t)(fe - fn);
+            /* a constructor sets up (", in __init__" of the frame cues) */
+            if (nl == 8 && !memcmp(fn, "__init__", 8)) return OOM_STAGE_LOAD;
+            bits = stage_name_bits(fn, nl);
+        }
+        /* else the file's word parts, as a program's own file ("[evaluator.py:457]") */
+        if (!bits) bits = stage_name_bits(f, (size_t)(py - f));
+        return stage_pick(bits);
     }
     return OOM_STAGE_UNKNOWN;
 }

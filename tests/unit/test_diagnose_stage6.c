@@ -248,6 +248,8 @@ static void test_logger_place_tag(void **state)
     assert_int_equal(stage_log_tag(tag, strlen(tag)), OOM_STAGE_LOAD);
     const char *dist = "[2024-10-28 17:59:21,929] [INFO] [logging.py:96:log_dist] [Rank 0] Creating torch.float16 ZeRO";
     assert_int_equal(stage_log_tag(dist, strlen(dist)), OOM_STAGE_UNKNOWN);
+    const char *file = "2024-10-30:14:04:49,740 INFO     [evaluator.py:457] Running loglikelihood requests";
+    assert_int_equal(stage_log_tag(file, strlen(file)), OOM_STAGE_EVAL);
     /* deepspeedai/DeepSpeed#6679 (h19-39, whole) */
     assert_string_equal(stage_of(
                          "gpu out of memory for lora model when using zero 3\n"
@@ -284,6 +286,31 @@ static void test_logger_place_tag(void **state)
                          "[2025-03-07 23:55:16,883] [INFO] [stage_1_and_2.py:150:__init__] Allgather bucket size 500000000\n"
                          "[2\n"),
                         "load");
+    /* bryanchrist/MathNeuro#3 (h18-63): lm-evaluation-harness' tag above
+     * the notebook's traceback outranks "Building contexts" further up */
+    assert_string_equal(stage_of(
+                         "CUDA Memory Errors\n"
+                         "I am trying to work with the MathNeuro.py, using the suggested parameters (for an 8b LLaMA 3.1 model) with 144Gb vRAM (3x A40) but I keep running into CUDA errors. I just want to make sure that I am not doing something wrong before I try a more powerful system.\n"
+                         "\n"
+                         "I have been unsuccessful for a few hours now. No matter what I try, it always throws an error at the 'Running loglikelihood requests' line.\n"
+                         "\n"
+                         "100%|\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""| 165/165 [00:00<00:00, 519.83it/s]\n"
+                         "2024-10-30:14:04:49,179 INFO     [task.py:423] Building contexts for mmlu_formal_logic on rank 0...\n"
+                         "100%|\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""| 126/126 [00:00<00:00, 545.16it/s]\n"
+                         "2024-10-30:14:04:49,422 INFO     [task.py:423] Building contexts for race on rank 0...\n"
+                         "100%|\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""| 1045/1045 [00:00<00:00, 3655.71it/s]\n"
+                         "2024-10-30:14:04:49,740 INFO     [evaluator.py:457] Running loglikelihood requests\n"
+                         "Running loglikelihood requests:   0%|          | 0/60348 [00:00<?, ?it/s]\n"
+                         "\n"
+                         "Passed argument batch_size = auto:4.0. Detecting largest batch size\n"
+                         "\n"
+                         "---------------------------------------------------------------------------\n"
+                         "RuntimeError                              Traceback (most recent call last)\n"
+                         "File /workspace/MathNeuro/MathNeuro.py:185\n"
+                         "    182 with open(results_path, \"w\") as outfile: \n"
+                         "    183     json.dump(results['results'], outfile)\n"
+                         "--> 185 results = lm_eval.simple_eva\n"),
+                        "eval");
     /* pytorch/pytorch#47497 (heldout5 h5-26): the DataLoader set-up in a code
      * block below the quoted message is the user's script, no failing line */
     assert_string_equal(stage_of(
