@@ -559,6 +559,18 @@ static enum oom_stage header_glued_context(const char *body, size_t n)
     return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagstage6: Python 3.11's marker line under a frame's code ("   ^^^^^^^^",
+ * "~~~~^^^"): no code, so not the frame's code line. */
+static bool caret_line(const char *s, size_t n)
+{
+    bool mark = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '^' || s[i] == '~') mark = true;
+        else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') return false;
+    }
+    return mark;
+}
+
 /* Walk up from the message: the traceback it ends, then a few log lines. */
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
@@ -593,7 +605,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                            c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
             if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
                 /* diagverb: the failing frame's own code line, by what it computes */
-                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n)) {
+                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n) &&
+                    !caret_line(c.body, c.n)) {
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
                 }
@@ -717,7 +730,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
             /* diagverb: the innermost frame's code line (the last one printed
              * innermost last, else the first), by what it computes */
-            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && (e->inner_last || !e->code_seen)) {
+            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && !caret_line(c.body, c.n) &&
+                (e->inner_last || !e->code_seen)) {
                 e->code_seen = true;
                 e->math = stage_model_math(c.body, c.n);
             }

@@ -634,6 +634,24 @@ static void test_pipeline_call_and_predict(void **state)
                         "forward");
 }
 
+/* Python 3.11's caret line under the innermost code line is no code: the
+ * code line above it is read for model math. */
+static void test_caret_line_is_no_code(void **state)
+{
+    (void)state;
+    /* meta-pytorch/torchtune#2830 (h19-01): the loss step, cut before the error */
+    assert_string_equal(stage_of(
+                         "OOM handling and recovery\n"
+                         "We just hit OOM, revealing that by default torchtune does not use torch.compile and that it does not use fused linear cross entropy yet...\n"
+                         "\n"
+                         "```\n"
+                         "File \"/mnt/fs/venv_torchtune/lib/python3.12/site-packages/recipes/full_finetune_distributed.py\", line 919, in train                \n"
+                         "[rank6]:     current_loss = self._loss_step(batch) * current_num_tokens                                                                       \n"
+                         "[rank6]:                    ^^^^^^^^^^^^^^^^^^^^^^                                                                                            \n"
+                         "[rank6]:   File \"/mnt/fs/venv_torchtune/lib/python3.12/site-packages/recipes/full_finetune_distribu\n"),
+                        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_library_frames),
         cmocka_unit_test(test_bfc_requested_by_op),
         cmocka_unit_test(test_pipeline_call_and_predict),
+        cmocka_unit_test(test_caret_line_is_no_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
