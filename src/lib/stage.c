@@ -1606,7 +1606,7 @@ static size_t skip_log_prefix(const char *t, size_t n)
 {
     size_t i = 0;
     for (int guard = 0; guard < 16 && i < n; guard++) {
-        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '-')) i++;
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '-' || t[i] == '`')) i++;
         if (i >= n) break;
         if (t[i] == '[' || t[i] == '(') {
             char close = t[i] == '[' ? ']' : ')';
@@ -1633,7 +1633,10 @@ static size_t skip_log_prefix(const char *t, size_t n)
 
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {
-    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    /* the announcement is the line's start: a progress bar a launcher's
+     * lines were glued to runs long ("Loading checkpoint shards:   0%|…| 0/7
+     * [00:00<?, ?it/s][2023-09-10 …] [INFO] [launch.py:428:sigkill_handler]") */
+    if (len > VERB_LINE_MAX) len = VERB_LINE_MAX;
     /* the prefix's level letter is no first person ("[NeMo I 2023-08-13 …]") */
     size_t i = skip_log_prefix(text, len), e = i;
     if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;

@@ -142,6 +142,37 @@ static void test_last_activity_of_a_cut_paste(void **state)
                  "|       from large pool |    970 MiB |   2125 MiB |   1217 GiB |   1216 GiB |\n"
                  "|       from small pool |      2 MiB |\n"),
         "generate");
+    /* liucongg/ChatGLM-Finetuning#102 (h19-47): the loading bar the launcher's
+     * kill lines were glued to, in backticks, runs long */
+    assert_string_equal(first_stage_of(
+                         "\xe6\x89\xa7""\xe8\xa1\x8c"" train.py\xe8\xbf\x87""\xe7\xa8\x8b""\xe6\x8a\xa5""\xe9\x94\x99"" exits with return code = -9\n"
+                         "\xe5\xa4\xa7""\xe4\xbd\xac""\xe5\xa5\xbd""\xef\xbc\x8c""\xe5\xbd\x93""\xe6\x88\x91""\xe4\xbd\xbf""\xe7\x94\xa8""\xe6\x89\xa7""\xe8\xa1\x8c""\xe5\xa4\x9a""\xe5\x8d\xa1""\xe8\xae\xad""\xe7\xbb\x83""\xe6\x97\xb6""\xef\xbc\x8c""\xe6\x89\xa7""\xe8\xa1\x8c""\xe6\x8c\x87""\xe4\xbb\xa4""\n"
+                         "```\n"
+                         "CUDA_VISIBLE_DEVICES=0,1,2,3 deepspeed --master_port 520 train.py \\\n"
+                         "                --train_path data/spo_0.json \\\n"
+                         "                --model_name_or_path ChatGLM-6B/ \\\n"
+                         "                --per_device_train_batch_size 1 \\\n"
+                         "                --max_len 1560 \\\n"
+                         "                --max_src_len 1024 \\\n"
+                         "                --learning_rate 1e-4 \\\n"
+                         "                --weight_decay 0.1 \\\n"
+                         "                --num_train_epochs 2 \\\n"
+                         "                --gradient_accumulation_steps 4 \\\n"
+                         "                --warmup_ratio 0.1 \\\n"
+                         "                --mode glm \\\n"
+                         "                --train_type freeze \\\n"
+                         "                --freeze_module_name \"layers.27.,layers.26.,layers.25.,layers.24.\" \\\n"
+                         "                --seed 1234 \\\n"
+                         "                --ds_file ds_zero2_no_offload.json \\\n"
+                         "                --gradient_checkpointing \\\n"
+                         "                --show_loss_step 10 \\\n"
+                         "                --output_dir ./output-glm\n"
+                         "```\n"
+                         "\xe6\x8a\xa5""\xe9\x94\x99""\n"
+                         "`Loading checkpoint shards:   0%|                                                                                                                                                                                    | 0/7 [00:00<?, ?it/s][2023-09-10 11:45:59,207] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 6293\n"
+                         "[2023-09-10 11:45:59,501] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 6294\n"
+                         "[2023-09-10 11:45:59,754] [INFO] [launch.py:428:sigkill_handler] Killi\n"),
+                        "load");
     /* chwilms/AttentionMask#5 (h20-114): the walk stays below the message;
      * pycocotools' "loading annotations" above Caffe's glog line is no
      * activity after it, the prose below names none */
