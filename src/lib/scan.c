@@ -1850,8 +1850,10 @@ static void final_error(struct scan *s, const struct view *v)
  * from the end of the log (from the header of the traceback it ends with,
  * whose error line the paste lost): the nearest phase announcement
  * (stage_phase_line: "Loading model modules ━━ 1/163" above a cut "ERROR:
- * Traceback") among the last VERB_WINDOW lines that are not blank, fences,
- * bars or table rows, up to a frame. */
+ * Traceback"), logger tag, serving cue (stage_after_line) or context line
+ * (stage_context_line: a library's warning from ".../evaluation/…/seg_eval.py")
+ * among the last VERB_WINDOW lines that are not blank, fences, bars or table
+ * rows, up to a frame or a one-time action that is over. */
 #define TAIL_LINES 12
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
@@ -1876,6 +1878,8 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
+        /* ... and the lines that announce a stage above a traceback */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         /* a one-time action the tool says is over ("Loaded 2 images after 0s"):
          * what failed came after it, and the paste does not show it */

@@ -173,6 +173,18 @@ static void test_last_activity_of_a_cut_paste(void **state)
                          "[2023-09-10 11:45:59,501] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 6294\n"
                          "[2023-09-10 11:45:59,754] [INFO] [launch.py:428:sigkill_handler] Killi\n"),
                         "load");
+    /* filaPro/oneformer3d#7 (h20-123): the metric code's warnings end the paste */
+    assert_string_equal(first_stage_of(
+                         "Killed while validating\n"
+                         "12/26 14:04:12 - mmengine - INFO - 288  |       311     |       246     |       67      |1185    |       81      |       277     |       336     |       174     |       53      |100     |       38      |       99      |       42      |       25      |       25      |57      |       74      |       27      |       323     |       0\n"
+                         "False Positive: \n"
+                         "12/26 14:04:12 - mmengine - INFO - 20   |       1       |       137     |       8       |130     |       15      |       65      |       244     |       74      |       67      |65      |       26      |       46      |       9       |       5       |       11      |2       |       26      |       5       |       119     |       0\n"
+                         "False Negative: \n"
+                         "12/26 14:04:12 - mmengine - INFO - 17   |       1       |       126     |       14      |183     |       16      |       73      |       131     |       108     |       24      |122     |       14      |       28      |       25      |       32      |       3       |1       |       24      |       4       |       207     |       0\n"
+                         "/home/vcl/anaconda3/envs/1former1/lib/python3.8/site-packages/mmdet3d/evaluation/functional/seg_eval.py:39: RuntimeWarning: invalid value encountered in divide\n"
+                         "  return np.diag(hist) / (hist.sum(1) + hist.sum(0) - np.diag(hist))\n"
+                         "/home/vcl/anaconda3/envs/1former1/lib/python3.8/site-packages/mmdet3d/evaluation/functional/seg_eval.py:67: RuntimeWarning\n"),
+                        "eval");
     /* chwilms/AttentionMask#5 (h20-114): the walk stays below the message;
      * pycocotools' "loading annotations" above Caffe's glog line is no
      * activity after it, the prose below names none */
