@@ -559,6 +559,18 @@ static enum oom_stage header_glued_context(const char *body, size_t n)
     return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagstage6: a Rich box line holding the rest of a wrapped frame header,
+ * "│ in __init__" (the path and line number on the box line above). */
+static bool box_in_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == ' ') i++;
+    if (i == n || (unsigned char)s[i] < 0x80) return false;
+    while (i < n && (unsigned char)s[i] >= 0x80) i++;
+    while (i < n && s[i] == ' ') i++;
+    return n - i > 3 && !memcmp(s + i, "in ", 3) && (isalpha((unsigned char)s[i + 3]) || s[i + 3] == '_');
+}
+
 /* diagstage6: Python 3.11's marker line under a frame's code ("   ^^^^^^^^",
  * "~~~~^^^"): no code, so not the frame's code line. */
 static bool caret_line(const char *s, size_t n)
@@ -713,7 +725,11 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             }
             /* A paste that puts the error first and its frames below,
              * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
-            if (c.kind != STAGE_LINE_FRAME) {
+            /* diagstage6: a Rich box whose header wrapped before "in" ("│ /x/engine.py:330"
+             * above "│ in __init__"): the frames start here, their header cut */
+            bool wrapped = upper_n && c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n) &&
+                           stage_box_join_bits(upper, upper_n, c.body, c.n);
+            if (c.kind != STAGE_LINE_FRAME && !wrapped) {
                 upper_n = 0;
                 if (stage_box_line(c.body, c.n) && c.n < sizeof upper) {
                     memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
@@ -737,7 +753,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             }
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
-            if (upper_n && c.kind == STAGE_LINE_FRAME)
+            if (upper_n && (c.kind == STAGE_LINE_FRAME || (c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n))))
                 frame_bits_evidence(e, stage_box_join_bits(upper, upper_n, c.body, c.n), false);
             upper_n = 0;
             if (c.kind == STAGE_LINE_CODE && stage_box_line(c.body, c.n) && c.n < sizeof upper) {

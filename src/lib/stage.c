@@ -638,6 +638,21 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
 {
     size_t a, b;
     const char *u = box_content(upper, un, &a), *l = box_content(lower, ln, &b);
+    size_t ua = u ? a : 0;
+    while (ua > 0 && (u[ua - 1] == ' ' || u[ua - 1] == '\r')) ua--;
+    /* diagstage6: the header wrapped before "in": "│ /x/deepspeed/runtime/engine.py:330 │"
+     * above "│ in __init__ │" (deepspeedai/DeepSpeed#2676): joined as Python
+     * writes it, "…engine.py:330, in __init__" */
+    if (u && l && ua > 4 && b > 3 && !memcmp(l, "in ", 3) && isdigit((unsigned char)u[ua - 1]) &&
+        !memchr(u, ' ', ua) && memmem(u, ua, ".py:", 4)) {
+        char frame[1024];
+        if (ua + b + 3 > sizeof frame) return 0;
+        memcpy(frame, u, ua);
+        memcpy(frame + ua, ", ", 2);
+        memcpy(frame + ua + 2, l, b);
+        frame[ua + 2 + b] = '\n';
+        return stage_frame_bits(frame, ua + b + 3);
+    }
     if (!u || !l || a == 0 || isdigit((unsigned char)u[0]) || memchr(u, ' ', a)) return 0;
     char joined[1024];
     if (a + b + 1 > sizeof joined) return 0;

@@ -695,6 +695,32 @@ static void test_caret_line_is_no_code(void **state)
                         "forward");
 }
 
+/* A Rich frame header wrapped before "in": the path and line number on one
+ * box line, "in __init__" on the next; the paste has no header above. */
+static void test_rich_header_wrapped_before_in(void **state)
+{
+    (void)state;
+    /* deepspeedai/DeepSpeed#2676 (h9-80): DeepSpeedEngine.__init__ configuring the optimizer */
+    assert_string_equal(stage_of(
+                         "[BUG] OOM error during setup, but the OS GPU memory monitor does not show an OOM condition\n"
+                         "\n"
+                         "```\n"
+                         "\xe2\x94\x82""   126 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""    model=model,                                              \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""   127 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""    optimizer=optimizer,                                      \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""   128 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""    model_parameters=model_parameters,                        \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""                                                                                                  \xe2\x94\x82""\n"
+                         "\xe2\x94\x82"" /home/*****/anaconda3/envs/sd-gpu/lib/python3.10/site-packages/deepspeed/runtime/engine.py:330  \xe2\x94\x82""\n"
+                         "\xe2\x94\x82"" in __init__                                                                                      \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""                                                                                                  \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""    327 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   model_parameters = self.module.parameters()                                   \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""    328 \xe2\x94\x82""   \xe2\x94\x82""                                                                                     \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""    329 \xe2\x94\x82""   \xe2\x94\x82""   if has_optimizer:                                                                 \xe2\x94\x82""\n"
+                         "\xe2\x94\x82"" \xe2\x9d\xb1""  330 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   self._configure_optimizer(optimizer, model_parameters)                        \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""    331 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   self._configure_lr_scheduler(lr_scheduler)                                    \xe2\x94\x82""\n"
+                         "\xe2\x94\x82""    332 \xe2\x94\x82""   \xe2\x94\x82""   \xe2\x94\x82""   self._report_progress(0)\n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -709,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_bfc_requested_by_op),
         cmocka_unit_test(test_pipeline_call_and_predict),
         cmocka_unit_test(test_caret_line_is_no_code),
+        cmocka_unit_test(test_rich_header_wrapped_before_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
