@@ -1346,6 +1346,11 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     if (node) {
         unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
         if (bits) return stage_pick(bits);
+        /* diagstage6: any other node the report names runs in a generation
+         * graph ("**Error occurred when executing ApplyInstantID:**",
+         * cubiq/ComfyUI_InstantID#73; as the labelled KSampler
+         * and VAE decode nodes) */
+        if (node != text) return OOM_STAGE_GENERATE;
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;

@@ -721,6 +721,35 @@ static void test_rich_header_wrapped_before_in(void **state)
                         "load");
 }
 
+/* ComfyUI's report names the node that failed: a node no table knows runs
+ * in a generation graph. */
+static void test_comfyui_node_generates(void **state)
+{
+    (void)state;
+    /* cubiq/ComfyUI_InstantID#73 (h18-72) */
+    assert_string_equal(stage_of(
+                         "torch.cuda.OutOfMemoryError on InstantID\n"
+                         "**Error occurred when executing ApplyInstantID:**\n"
+                         "\n"
+                         "Allocation on device 0 would exceed allowed memory. (out of memory)\n"
+                         "Currently allocated : 830.23 MiB\n"
+                         "Requested : 1024.00 KiB\n"
+                         "Device limit : 79.15 GiB\n"
+                         "Free (according to CUDA): 25.75 MiB\n"
+                         "PyTorch limit (set by user-supplied memory fraction)\n"
+                         ": 17179869184.00 GiB\n"
+                         "\n"
+                         "File \"/home/christina/ComfyUI/execution.py\", line 152, in recursive_execute\n"
+                         "output_data, output_ui = get_output_data(obj, input_data_all)\n"
+                         "File \"/home/christina/ComfyUI/execution.py\", line 82, in get_output_data\n"
+                         "return_values = map_node_over_list(obj, input_data_all, obj.FUNCTION, allow_interrupt=True)\n"
+                         "File \"/home/christina/ComfyUI/execution.py\", line 75, in map_node_over_list\n"
+                         "results.append(getattr(obj, func)(**slice_dict(input_data_all, i)))\n"
+                         "File \"/home/christina/ComfyUI/custom_nodes/ComfyUI_InstantID/InstantID.py\", line 472, in apply_instantid\n"
+                         "image_prompt_embeds, uncond_image_prom\n"),
+                        "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -736,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_call_and_predict),
         cmocka_unit_test(test_caret_line_is_no_code),
         cmocka_unit_test(test_rich_header_wrapped_before_in),
+        cmocka_unit_test(test_comfyui_node_generates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
