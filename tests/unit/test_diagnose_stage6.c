@@ -547,6 +547,49 @@ static void test_library_frames(void **state)
                          "    logits_output = forward(input_ids, forward_batch.positions, forward_batch)\n"
                          "  File \"/opt/app/python3.10/lib/python3.10/site-packages/torch/utils/_contextlib.py\", line\n"),
                         "load");
+    /* NVIDIA/DALI#144 (h18-99): interleaved processes iterating DALI's pipeline */
+    assert_string_equal(stage_of(
+                         "RuntimeError: Critical error in pipeline\xef\xbc\x88""Data loading:-TensorFlow TFRecord\xef\xbc\x89""\n"
+                         "i meet this problem:\n"
+                         "\n"
+                         "> File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/plugin/pytorch.py\", line 150, in __next__\n"
+                         "    return self.__next__()\n"
+                         "    return self.__next__()\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/plugin/pytorch.py\", line 150, in __next__\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/plugin/pytorch.py\", line 150, in __next__\n"
+                         "    return self.__next__()\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/plugin/pytorch.py\", line 150, in __next__\n"
+                         "    outputs.append(p.share_outputs())\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/pipeline.py\", line 402, in share_outputs\n"
+                         "    outputs.append(p.share_outputs())\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/pipeline.py\", line 402, in share_outputs\n"
+                         "    outputs.append(p.share_outputs())\n"
+                         "    outputs.append(p.share_outputs())\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/pipeline.py\", line 402, in share_outputs\n"
+                         "  File \"/opt/conda/lib/python3.6/site-packages/nvidia/dali/pipeline.py\", line 402, in share_outputs\n"
+                         "    return self._pipe.ShareOutputs()\n"
+                         "    return self._pipe.ShareOutputs()\n"
+                         "RuntimeError: Critical error in pipeline: CUDA allocation failed\n"
+                         "Current pipeline object is no longer valid.\n"
+                         "    return self._pipe.ShareOutputs()\n"
+                         "    return self._pipe.ShareOutputs()\n"
+                         "RuntimeError: Criti\n"),
+                        "data");
+    /* RosettaCommons/RFdiffusion#182 (h18-78): a sampler's denoising step */
+    assert_string_equal(stage_of(
+                         "about cuda out of memery issue\n"
+                         "/dssg/home/acct-clswg/clswg/.conda/envs/SE3/lib/python3.9/site-packages/dgl/backend/pytorch/tensor.py:449: UserWarning: TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the only storage class. This should only matter to you if you are using storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()\n"
+                         "  assert input.numel() == input.storage().size(), (\n"
+                         "Error executing job with overrides: ['inference.output_prefix=example_outputs/design_ppi', 'inference.input_pdb=input.pdb', 'contigmap.contigs=[A414-588/0 20-60]', 'inference.num_designs=10000', 'denoiser.noise_scale_ca=0.5', 'denoiser.noise_scale_frame=0.5']\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"/dssg/home/acct-clswg/clswg/apps/RFdiffusion/scripts/run_inference.py\", line 94, in main\n"
+                         "    px0, x_t, seq_t, plddt = sampler.sample_step(\n"
+                         "  File \"/dssg/home/acct-clswg/clswg/apps/RFdiffusion/rfdiffusion/inference/model_runners.py\", line 664, in sample_step\n"
+                         "    msa_prev, pair_prev, px0, state_prev, alpha, logits, plddt = self.model(msa_masked,\n"
+                         "  File \"/dssg/home/acct-clswg/clswg/.conda/envs/SE3/lib/python3.9/site-packages/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+                         "    return forward_call(*args, **kwargs)\n"
+                         "  File \"/dssg/home/acct-cl\n"),
+                        "generate");
     /* hpcaitech/ColossalAI#5068 (h19-99) */
     assert_string_equal(stage_of(
                          "[BUG]: Using HybridParallelPlugin/Gemini to train 70B llama-v2 on 32 A100 gpus get OOM error\n"
