@@ -559,6 +559,17 @@ static enum oom_stage header_glued_context(const char *body, size_t n)
     return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagstage6: a line of a multi-line exception text above its last line:
+ * the exception's first line, or a line ending in ':' that reads as a
+ * sentence (no code, no box). */
+static bool message_part(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n < 8 || s[n - 1] != ':') return false;
+    if (stage_message_line(s, n)) return true;
+    return memmem(s, n, "rror", 4) && !memchr(s, '=', n) && !memchr(s, '(', n) && !stage_box_line(s, n);
+}
+
 /* diagstage6: a Rich box line holding the rest of a wrapped frame header,
  * "│ in __init__" (the path and line number on the box line above). */
 static bool box_in_line(const char *s, size_t n)
@@ -661,6 +672,14 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
             if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            /* diagstage6: ... or its lines that the exception's text continues
+             * over, each ending in ':' ("RuntimeError: Critical error in
+             * pipeline:" / "Error when executing Mixed operator ImageDecoder
+             * encountered:" / "CUDA allocation failed", NVIDIA DALI); not a
+             * line that names a stage ("Error occurred when executing SUPIR_sample:") */
+            if (lines <= 3 && !e->frames && !e->code_seen && message_part(c.body, c.n) &&
+                stage_context_line(c.body, c.n) == OOM_STAGE_UNKNOWN)
+                continue;
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);

@@ -793,6 +793,43 @@ static void test_comfyui_node_generates(void **state)
                         "generate");
 }
 
+/* An exception's text continued over lines ending in ':' leads back to the
+ * frames above it. */
+static void test_multi_line_exception_text(void **state)
+{
+    (void)state;
+    /* NVIDIA/DALI#2836 (h18-100) */
+    assert_string_equal(stage_of(
+                         "RuntimeError encountered\n"
+                         "I am trying to read data in tfrecord format. However, RuntimeError encountered. \n"
+                         "\n"
+                         "PyTorch Version\xef\xbc\x9a""1.6.0 with cuda 10.1\n"
+                         "DALI Version\xef\xbc\x9a""0.30.0 with cuda 10.0\n"
+                         "\n"
+                         "Codes were tested with another dataset two months ago. When I used a new dataset, problem happens.\n"
+                         "\n"
+                         "Any one knows the possible cause of the error below\xef\xbc\x9f""\n"
+                         "\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"main_tfrecord.py\", line 568, in <module>\n"
+                         "    main()\n"
+                         "  File \"main_tfrecord.py\", line 182, in main\n"
+                         "    train( model, criterion, optimizer, epoch,save_path)\n"
+                         "  File \"main_tfrecord.py\", line 252, in train\n"
+                         "    **for (i, in_var) in enumerate(train_loader):**\n"
+                         "  File \"/usr/local/lib/python3.6/dist-packages/nvidia/dali/plugin/pytorch.py\", line 181, in __next__\n"
+                         "    outputs = self._get_outputs()\n"
+                         "  File \"/usr/local/lib/python3.6/dist-packages/nvidia/dali/plugin/base_iterator.py\", line 246, in _get_outputs\n"
+                         "    outputs.append(p.share_outputs())\n"
+                         "  File \"/usr/local/lib/python3.6/dist-packages/nvidia/dali/pipeline.py\", line 682, in share_outputs\n"
+                         "    return self._pipe.ShareOutputs()\n"
+                         "RuntimeError: Critical error in pipeline:\n"
+                         "Error when executing Mixed operator ImageDecoder encountered:\n"
+                         "CUDA allocation failed\n"
+                         "Current pipeline object is no longer valid.\n"),
+                        "data");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_caret_line_is_no_code),
         cmocka_unit_test(test_rich_header_wrapped_before_in),
         cmocka_unit_test(test_comfyui_node_generates),
+        cmocka_unit_test(test_multi_line_exception_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
