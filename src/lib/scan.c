@@ -969,7 +969,7 @@ static enum oom_stage context_after(struct scan *s, const struct view *v, size_t
 
 /* The line's own text before the anchor, from its start or its last '\r'
  * (a progress bar of a hundred columns and a logger's prefix fit). */
-#define GLUED_BYTES 256
+#define GLUED_BYTES 512
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
     size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
@@ -1074,6 +1074,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
         else if (alone && !e.frames) e.context = context_after(s, v, le, src);
     }
+    /* diagstage6: what is glued in front of the message on its own line (a
+     * loading bar the kill message was glued to) is nearer than the lines
+     * above it: it names the context when no frames lead to the message */
+    if (!e.frames && s->glued != OOM_STAGE_UNKNOWN) e.context = (enum oom_stage)s->glued;
     if (e.data_move) {
         /* the innermost frame's own code moved data: the innermost specific stage */
         e.bits |= e.data_move;
@@ -1680,7 +1684,9 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         /* what the part it replaces saw (merge_into) stands when this one sees nothing */
         enum oom_stage kept_stage = ev.stage;
         long kept_step = ev.step;
+        s->glued = (int)glued_stage(v, ls, hit);
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+        s->glued = OOM_STAGE_UNKNOWN;
         if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
             ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
