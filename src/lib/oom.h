@@ -74,6 +74,8 @@ struct oom_event {
     enum oom_stage stage;
     enum oom_stage weak_stage; /* the tool's lines by general words (diagverb): the stage
                                   only when nothing else names one, when the scan ends */
+    bool unled;                /* nothing leads to its message (no frames, no context:
+                                  an issue's title, an error pasted first); diagstage6 */
     struct oom_bytes bytes;
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];

@@ -563,6 +563,41 @@ static enum oom_stage header_glued_context(const char *body, size_t n)
     return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
+/* diagstage6: a line of a multi-line exception text above its last line:
+ * the exception's first line, or a line ending in ':' that reads as a
+ * sentence (no code, no box). */
+static bool message_part(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n < 8 || s[n - 1] != ':') return false;
+    if (stage_message_line(s, n)) return true;
+    return memmem(s, n, "rror", 4) && !memchr(s, '=', n) && !memchr(s, '(', n) && !stage_box_line(s, n);
+}
+
+/* diagstage6: a Rich box line holding the rest of a wrapped frame header,
+ * "│ in __init__" (the path and line number on the box line above). */
+static bool box_in_line(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == ' ') i++;
+    if (i == n || (unsigned char)s[i] < 0x80) return false;
+    while (i < n && (unsigned char)s[i] >= 0x80) i++;
+    while (i < n && s[i] == ' ') i++;
+    return n - i > 3 && !memcmp(s + i, "in ", 3) && (isalpha((unsigned char)s[i + 3]) || s[i + 3] == '_');
+}
+
+/* diagstage6: Python 3.11's marker line under a frame's code ("   ^^^^^^^^",
+ * "~~~~^^^"): no code, so not the frame's code line. */
+static bool caret_line(const char *s, size_t n)
+{
+    bool mark = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '^' || s[i] == '~') mark = true;
+        else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n') return false;
+    }
+    return mark;
+}
+
 /* Walk up from the message: the traceback it ends, then a few log lines. */
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
@@ -597,7 +632,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                            c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
             if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
                 /* diagverb: the failing frame's own code line, by what it computes */
-                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n)) {
+                if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n) &&
+                    !caret_line(c.body, c.n)) {
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
                 }
@@ -640,6 +676,14 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
             if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            /* diagstage6: ... or its lines that the exception's text continues
+             * over, each ending in ':' ("RuntimeError: Critical error in
+             * pipeline:" / "Error when executing Mixed operator ImageDecoder
+             * encountered:" / "CUDA allocation failed", NVIDIA DALI); not a
+             * line that names a stage ("Error occurred when executing SUPIR_sample:") */
+            if (lines <= 3 && !e->frames && !e->code_seen && message_part(c.body, c.n) &&
+                stage_context_line(c.body, c.n) == OOM_STAGE_UNKNOWN)
+                continue;
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
@@ -704,7 +748,11 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             }
             /* A paste that puts the error first and its frames below,
              * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
-            if (c.kind != STAGE_LINE_FRAME) {
+            /* diagstage6: a Rich box whose header wrapped before "in" ("│ /x/engine.py:330"
+             * above "│ in __init__"): the frames start here, their header cut */
+            bool wrapped = upper_n && c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n) &&
+                           stage_box_join_bits(upper, upper_n, c.body, c.n);
+            if (c.kind != STAGE_LINE_FRAME && !wrapped) {
                 upper_n = 0;
                 if (stage_box_line(c.body, c.n) && c.n < sizeof upper) {
                     memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
@@ -721,13 +769,14 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
             /* diagverb: the innermost frame's code line (the last one printed
              * innermost last, else the first), by what it computes */
-            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && (e->inner_last || !e->code_seen)) {
+            if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && !caret_line(c.body, c.n) &&
+                (e->inner_last || !e->code_seen)) {
                 e->code_seen = true;
                 e->math = stage_model_math(c.body, c.n);
             }
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
-            if (upper_n && c.kind == STAGE_LINE_FRAME)
+            if (upper_n && (c.kind == STAGE_LINE_FRAME || (c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n))))
                 frame_bits_evidence(e, stage_box_join_bits(upper, upper_n, c.body, c.n), false);
             upper_n = 0;
             if (c.kind == STAGE_LINE_CODE && stage_box_line(c.body, c.n) && c.n < sizeof upper) {
@@ -924,7 +973,7 @@ static enum oom_stage context_after(struct scan *s, const struct view *v, size_t
 
 /* The line's own text before the anchor, from its start or its last '\r'
  * (a progress bar of a hundred columns and a logger's prefix fit). */
-#define GLUED_BYTES 256
+#define GLUED_BYTES 512
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
     size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
@@ -966,6 +1015,8 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         }
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
+        /* diagstage6: else the place a logger tags the line with */
+        if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (done) break;
         if (!bar_or_fence(c.body, c.n)) counted++;
@@ -982,6 +1033,29 @@ static bool glued_code_math(const char *text, size_t n)
     if (!x) return false;
     while (x > text && (isalnum((unsigned char)x[-1]) || x[-1] == '_' || x[-1] == '.')) x--;
     return x > text && stage_model_math(text, (size_t)(x - text));
+}
+
+/* diagstage6: the code quoted in the sentences around a message nothing
+ * leads to: up to PROSE_CODE_LINES lines above and below it that are not blank,
+ * up to a traceback (stage_prose_code). */
+#define PROSE_CODE_LINES 3
+static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size_t ls, size_t le,
+                                      const struct msg_prefix *src)
+{
+    for (int down = 0; down < 2; down++) {
+        size_t a = down ? le : ls, b = a;
+        for (int counted = 0; counted < PROSE_CODE_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b));) {
+            struct cline c;
+            read_cline(s, v, a, b, &c);
+            if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+            /* a code block is the user's script, not a sentence quoting the failing line */
+            if (c.kind != STAGE_LINE_OTHER || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
+            counted++;
+            enum oom_stage st = stage_prose_code(c.body, c.n);
+            if (st != OOM_STAGE_UNKNOWN) return st;
+        }
+    }
+    return OOM_STAGE_UNKNOWN;
 }
 
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
@@ -1004,6 +1078,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
         else if (alone && !e.frames) e.context = context_after(s, v, le, src);
     }
+    /* diagstage6: what is glued in front of the message on its own line (a
+     * loading bar the kill message was glued to) is nearer than the lines
+     * above it: it names the context when no frames lead to the message */
+    if (!e.frames && s->glued != OOM_STAGE_UNKNOWN) e.context = (enum oom_stage)s->glued;
     if (e.data_move) {
         /* the innermost frame's own code moved data: the innermost specific stage */
         e.bits |= e.data_move;
@@ -1034,6 +1112,16 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         (e.math || glued_code_math(text, n)))
         ev->weak_stage = OOM_STAGE_FORWARD;
+    /* diagstage6: nothing leads to the message and nothing staged it: code a
+     * sentence next to it quotes (the failing line, told in prose) */
+    if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
+        r->stage == OOM_STAGE_UNKNOWN)
+        ev->weak_stage = prose_code_walk(s, v, ls, le, src);
+    /* diagstage6: still nothing, and nothing leads to the message (an issue's
+     * title): the paste's last activity, read when the scan ends (tail_walk) */
+    ev->unled = alone && !e.frames;
+    if (v->base + le + 1 > s->last_end) s->last_end = v->base + le + 1;
+    if (ev->unled) s->tail_from = v->base + le + 1;
     ev->attention_frames = e.attention;
     if (ev->rank < 0) ev->rank = e.rank;
     ev->step = find_step(s, v, ls);
@@ -1600,7 +1688,9 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         /* what the part it replaces saw (merge_into) stands when this one sees nothing */
         enum oom_stage kept_stage = ev.stage;
         long kept_step = ev.step;
+        s->glued = (int)glued_stage(v, ls, hit);
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+        s->glued = OOM_STAGE_UNKNOWN;
         if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
             ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
@@ -1967,9 +2057,75 @@ static void prose_mention(struct scan *s, const struct view *v)
     if (!prose_pass(s, v, false, &words) && words) prose_pass(s, v, true, &words);
 }
 
+/* diagstage6: the last activity of a paste cut before its error. Read up
+ * from the end of the log (from the header of the traceback it ends with,
+ * whose error line the paste lost): the nearest phase announcement
+ * (stage_phase_line: "Loading model modules ━━ 1/163" above a cut "ERROR:
+ * Traceback"), logger tag, serving cue (stage_after_line) or context line
+ * (stage_context_line: a library's warning from ".../evaluation/…/seg_eval.py")
+ * among the last VERB_WINDOW lines that are not blank, fences, bars or table
+ * rows, up to a frame or a one-time action that is over. */
+#define TAIL_LINES 12
+static enum oom_stage tail_walk(struct scan *s, const struct view *v)
+{
+    size_t a = v->len, b = v->len, from = v->len;
+    size_t stop = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
+    for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_HEADER) {
+            from = a;
+            break;
+        }
+    }
+    a = b = from;
+    for (int lines = 0, counted = 0;
+         lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) && a > stop; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_BLANK) continue;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        enum oom_stage st = stage_phase_line(c.body, c.n);
+        if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
+        /* the lines after the message: what a serving engine was doing */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
+        /* ... and the lines that announce a stage above a traceback */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        /* a one-time action the tool says is over ("Loaded 2 images after 0s"):
+         * what failed came after it, and the paste does not show it */
+        bool done = false;
+        (void)stage_verb_line(c.body, c.n, &done);
+        if (done) break;
+        if (!bar_or_fence(c.body, c.n) && c.body[0] != '|') counted++;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* The tail's stage goes to every message nothing leads to and nothing
+ * staged (the title and the sentence that tell the same failure), when the
+ * last message of the log is one that nothing leads to: the tail below it
+ * is theirs. */
+static void tail_stage(struct scan *s, const struct view *v)
+{
+    if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
+    enum oom_stage st = tail_walk(s, v);
+    if (st == OOM_STAGE_UNKNOWN) return;
+    struct oom_report *rep = s->rep;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        struct oom_event *ev = &rep->events[i];
+        if (ev->unled && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) ev->weak_stage = st;
+    }
+    if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
+        s->mention.weak_stage == OOM_STAGE_UNKNOWN)
+        s->mention.weak_stage = st;
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
+    struct view tv = {buf, len, base};
+    tail_stage(s, &tv);
     scan_finish(s, ends_with_newline);
     if (len) {
         struct view pv = {buf, len, base};

@@ -100,6 +100,45 @@ static const struct stage_word frame_words[] = {
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
+    /* ---- diagstage6 ----
+     * torch7's nn modules: updateOutput is the forward, updateGradInput and
+     * accGradParameters the backward ("THNN.lua:110: in function
+     * 'SpatialConvolutionMM_updateOutput'", nagadomi/waifu2x#326; torch7
+     * nn/Module.lua's method names) */
+    {"updateOutput", OOM_STAGE_FORWARD, false}, {"updateGradInput", OOM_STAGE_BACKWARD, false},
+    {"accGradParameters", OOM_STAGE_BACKWARD, false},
+    /* torch7's optim package, called by name ("./densecap/optim_updates.lua:69:
+     * in function 'adam'", torch/cutorch#838) */
+    {"in function 'adam'", OOM_STAGE_OPTIMIZER, false}, {"in function 'sgd'", OOM_STAGE_OPTIMIZER, false},
+    {"in function 'rmsprop'", OOM_STAGE_OPTIMIZER, false}, {"in function 'adagrad'", OOM_STAGE_OPTIMIZER, false},
+    /* an engine capturing CUDA graphs at start-up (SGLang's cuda_graph_runner
+     * capture -> capture_one_batch_size, parallel_state graph_capture;
+     * sgl-project/sglang#3633) */
+    {"cuda_graph_runner", ENGINE_WARMUP, false}, {"capture_one_batch_size", ENGINE_WARMUP, false},
+    {"in graph_capture", ENGINE_WARMUP, false},
+    /* ColossalAI materialising lazily initialised parameters while the
+     * model is built (colossalai/lazy/lazy_init.py _materialize_data;
+     * hpcaitech/ColossalAI#5068) */
+    {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
+    /* a diffusion pipeline called to make its output ("video = pipe(",
+     * WeChatCV/Stand-In#40; "latent, _ = self.pipe(prompt=…)",
+     * ActiveVisionLab/gaussctrl#36): generation, as its sampler is;
+     * moving it ("pipe.to(") is load, above */
+    {"pipe(", OOM_STAGE_GENERATE, W},
+    /* a model's or runner's predict called for its output
+     * ("prediction_result = model_runner.predict(processed_feature_dict)",
+     * google-deepmind/alphafold#85): inference, forward, the weakest stage
+     * (gradio's run_predict is no call of .predict()) */
+    {".predict(", OOM_STAGE_FORWARD, false},
+    /* NVIDIA DALI is an input pipeline: its PyTorch plugin's iterator and
+     * pipeline outputs are data (nvidia/dali/plugin/pytorch.py __next__ ->
+     * pipeline.py share_outputs; NVIDIA/DALI#144 = heldout18 h18-99) */
+    {"nvidia/dali/", OOM_STAGE_DATA, false}, {"nvidia\\dali\\", OOM_STAGE_DATA, false},
+    /* a sampler object's sample call ("samples = sampler.sample(model_wrap,
+     * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
+     * RosettaCommons/RFdiffusion#182) */
+    {"sampler.sample", OOM_STAGE_GENERATE, false},
+    /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
@@ -153,7 +192,10 @@ static const struct stage_word frame_words[] = {
     {"\\transcribe.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
-    {"torch.cat([past_key", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
+    {"torch.cat([past_key", OOM_STAGE_GENERATE, false},
+    /* diagstage6: any past cache grown by concatenation ("past = torch.cat([past,
+     * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
+    {"torch.cat([past", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
     {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
@@ -334,6 +376,13 @@ static const struct stage_word after_words[] = {
      * request */
     {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
     {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
+    /* diagstage6: vLLM's AsyncLLMEngine logging its serving loop's death
+     * ("ERROR 03-31 15:19:44 [async_llm_engine.py:68] torch.OutOfMemoryError",
+     * xorbitsai/inference via vLLM); llama.cpp's server taking a request
+     * into a slot ("slot launch_slot_: id  0 |", "slot update_slots: id  2
+     * | task 10391 | prompt ...", ggml-org/llama.cpp server.cpp) */
+    {"[async_llm_engine.py:", OOM_STAGE_GENERATE, false},
+    {"launch_slot_", OOM_STAGE_GENERATE, false}, {"update_slots", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
@@ -344,6 +393,14 @@ static const struct stage_word after_words[] = {
     {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* diagstage6: the failure said to come while setting up or loading:
+     * ONNX Runtime's "Exception during initialization: ... BFCArena::
+     * AllocateRawInternal Failed to allocate memory" (creating the session,
+     * deepinsight/insightface-style apps; Triton's onnxruntime backend),
+     * Triton's "failed to load all models", instant-ngp's "Failed to load
+     * training data: Could not allocate memory" */
+    {"during initialization", OOM_STAGE_LOAD, false}, {"during initialisation", OOM_STAGE_LOAD, false},
+    {"failed to load", OOM_STAGE_LOAD, false}, {"Failed to load", OOM_STAGE_LOAD, false},
 };
 
 
@@ -589,6 +646,21 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
 {
     size_t a, b;
     const char *u = box_content(upper, un, &a), *l = box_content(lower, ln, &b);
+    size_t ua = u ? a : 0;
+    while (ua > 0 && (u[ua - 1] == ' ' || u[ua - 1] == '\r')) ua--;
+    /* diagstage6: the header wrapped before "in": "│ /x/deepspeed/runtime/engine.py:330 │"
+     * above "│ in __init__ │" (deepspeedai/DeepSpeed#2676): joined as Python
+     * writes it, "…engine.py:330, in __init__" */
+    if (u && l && ua > 4 && b > 3 && !memcmp(l, "in ", 3) && isdigit((unsigned char)u[ua - 1]) &&
+        !memchr(u, ' ', ua) && memmem(u, ua, ".py:", 4)) {
+        char frame[1024];
+        if (ua + b + 3 > sizeof frame) return 0;
+        memcpy(frame, u, ua);
+        memcpy(frame + ua, ", ", 2);
+        memcpy(frame + ua + 2, l, b);
+        frame[ua + 2 + b] = '\n';
+        return stage_frame_bits(frame, ua + b + 3);
+    }
     if (!u || !l || a == 0 || isdigit((unsigned char)u[0]) || memchr(u, ' ', a)) return 0;
     char joined[1024];
     if (a + b + 1 > sizeof joined) return 0;
@@ -1167,10 +1239,30 @@ bool stage_code_shaped(const char *s, size_t n)
 }
 /* ---- end of the diagstage5 block ---- */
 
+/* diagstage6: Python (3.10 on) names the function a failed thread ran:
+ * "Exception in thread Thread-3 (generate):", "Thread-27 (load_model)",
+ * "Thread-272 (_pin_memory_loop)": its word parts name the stage, as a
+ * frame's function does. Before the traceback (context) or after the
+ * message it surfaced from (a CUDA kernel's assert). */
+static enum oom_stage thread_target_stage(const char *text, size_t len)
+{
+    static const char head[] = "Exception in thread ";
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *end = text + len, *o = memchr(p, '(', (size_t)(end - p));
+    if (!o) return OOM_STAGE_UNKNOWN;
+    const char *c = o + 1;
+    while (c < end && ident(*c)) c++;
+    if (c + 1 >= end || c[0] != ')' || c[1] != ':') return OOM_STAGE_UNKNOWN;
+    return stage_pick(stage_name_bits(o + 1, (size_t)(c - o - 1)));
+}
+
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
     enum oom_stage op = operator_stage(text, len);
     if (op != OOM_STAGE_UNKNOWN) return op;
+    enum oom_stage thread = thread_target_stage(text, len);
+    if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* Ray re-raises a task's error naming the remote call that failed:
      * "RayTaskError(OutOfMemoryError): ray::FSDPPolicyWorkerBase.init_model()" */
     const char *ray = memmem(text, len, "ray::", 5);
@@ -1255,11 +1347,18 @@ static enum oom_stage command_stage(const char *text, size_t len)
 
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    enum oom_stage thread = thread_target_stage(text, len);
+    if (thread != OOM_STAGE_UNKNOWN) return thread;
     size_t nn;
     const char *node = node_name(text, len, &nn);
     if (node) {
         unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
         if (bits) return stage_pick(bits);
+        /* diagstage6: any other node the report names runs in a generation
+         * graph ("**Error occurred when executing ApplyInstantID:**",
+         * cubiq/ComfyUI_InstantID#73; as the labelled KSampler
+         * and VAE decode nodes) */
+        if (node != text) return OOM_STAGE_GENERATE;
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
@@ -1304,14 +1403,22 @@ enum oom_stage stage_tf(const char *text, size_t len)
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
                                         "Detected at node ", "[Op:", "{{function_node ",
                                         /* TF 1.x: "Caused by op u'gradients/concat', defined at:" */
-                                        "Caused by op u'", "Caused by op '"};
+                                        "Caused by op u'", "Caused by op '",
+                                        /* diagstage6: the BFC allocator naming the op that asked
+                                         * ("ran out of memory trying to allocate 4.42GiB (rounded to
+                                         * 4746649600)requested by op StatefulPartitionedCall/
+                                         * gradient_tape/…", TensorSpeech/TensorFlowASR#62) */
+                                        "requested by op "};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
         p += strlen(heads[h]);
         size_t rest = len - (size_t)(p - text), n = 0;
-        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']' && p[n] != '\'') n++;
-        if (!n) continue;
+        while (n < rest && p[n] != ' ' && p[n] != '}' && p[n] != ']' && p[n] != '\'' && p[n] != '\n' &&
+               p[n] != '\r')
+            n++;
+        /* a name, not what follows an empty one ("requested by op \n****x***") */
+        if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_' || p[0] == '{' || p[0] == '\'')) continue;
         const char *op = NULL;
         size_t opn = 0;
         if (n + 3 < rest && memcmp(p + n, " = ", 3) == 0) {
@@ -1512,4 +1619,155 @@ bool stage_model_math(const char *code, size_t n)
         }
     }
     return false;
+}
+
+/* ---- diagstage6: a phase announcement ------------------------------------
+ * A tool announces the phase it enters with a gerund as the first word of
+ * its message ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting
+ * embeddings for Diarization", "INFO: Loading model: …", "Generating
+ * autoregressive samples.."), after the logger's prefixes: bracketed or
+ * parenthesised groups, tokens with digits (timestamps, "I0419"), tokens
+ * ending in ':' and upper-case level words. The gerund's stem is read in the
+ * verb table. Stricter than stage_verb_line: for a paste whose error line is
+ * lost, where only the tool's last announcement is left. */
+static size_t skip_log_prefix(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int guard = 0; guard < 16 && i < n; guard++) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '-' || t[i] == '`')) i++;
+        if (i >= n) break;
+        if (t[i] == '[' || t[i] == '(') {
+            char close = t[i] == '[' ? ']' : ')';
+            const char *q = memchr(t + i, close, n - i);
+            if (!q) break;
+            i = (size_t)(q - t) + 1;
+            continue;
+        }
+        size_t e = i;
+        bool digit = false, upper = true;
+        while (e < n && t[e] != ' ' && t[e] != '\t') {
+            if (isdigit((unsigned char)t[e])) digit = true;
+            if (islower((unsigned char)t[e])) upper = false;
+            e++;
+        }
+        if (digit || t[e - 1] == ':' || (upper && e - i >= 4 && e - i <= 8)) {
+            i = e;
+            continue;
+        }
+        break;
+    }
+    return i;
+}
+
+enum oom_stage stage_phase_line(const char *text, size_t len)
+{
+    /* the announcement is the line's start: a progress bar a launcher's
+     * lines were glued to runs long ("Loading checkpoint shards:   0%|…| 0/7
+     * [00:00<?, ?it/s][2023-09-10 …] [INFO] [launch.py:428:sigkill_handler]") */
+    if (len > VERB_LINE_MAX) len = VERB_LINE_MAX;
+    /* the prefix's level letter is no first person ("[NeMo I 2023-08-13 …]") */
+    size_t i = skip_log_prefix(text, len), e = i;
+    if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;
+    while (e < len && isalpha((unsigned char)text[e])) e++;
+    /* a gerund of four letters or more before "ing", ending the word */
+    if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
+        return OOM_STAGE_UNKNOWN;
+    for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+        size_t m = strlen(verb_parts[k].part);
+        if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* ---- diagstage6: code quoted in prose ------------------------------------
+ * A user quotes the failing line in a sentence: in backticks or quotes
+ * ("line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\")"),
+ * after a colon ("I used a unique name : lm_logits = self.lm_head(outputs[0])"),
+ * or leading a sentence in another script ("model, optimizer, epoch, loss =
+ * self.load_ckp(model, optimizer, checkpoint)这一行代码"). A span is code when
+ * it calls a name ("f(" with no blank before the parenthesis) and assigns or
+ * reaches through a '.'; it is read as a frame's code line: its cues, else
+ * model math (forward). */
+static enum oom_stage code_span_stage(const char *c, size_t n)
+{
+    while (n > 0 && (*c == ' ' || *c == '(')) c++, n--;
+    bool call = false;
+    for (size_t i = 1; i < n && !call; i++) call = c[i] == '(' && ident(c[i - 1]);
+    if (!call || n < 6 || (!memmem(c, n, " = ", 3) && !memchr(c, '.', n))) return OOM_STAGE_UNKNOWN;
+    /* a file name or a sentence in the span: prose, not code */
+    if (memmem(c, n, ". ", 2) || memmem(c, n, ", in ", 5)) return OOM_STAGE_UNKNOWN;
+    char line[VERB_LINE_MAX + 2];
+    if (n > VERB_LINE_MAX) n = VERB_LINE_MAX;
+    memcpy(line, c, n);
+    line[n] = '\n'; /* frame words may anchor on the end of a line */
+    line[n + 1] = '\0';
+    unsigned bits = stage_frame_bits(line, n);
+    if (bits) return stage_pick(bits);
+    /* the function the right side calls, by its word parts ("self.load_ckp(") */
+    const char *eq = memmem(c, n, " = ", 3), *r = eq ? eq + 3 : c;
+    const char *p = memchr(r, '(', n - (size_t)(r - c));
+    if (p) {
+        const char *f = p;
+        while (f > r && ident(f[-1])) f--;
+        bits = stage_name_bits(f, (size_t)(p - f));
+        if (bits) return stage_pick(bits);
+    }
+    return stage_model_math(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
+}
+
+enum oom_stage stage_prose_code(const char *text, size_t len)
+{
+    /* spans between backticks or double quotes */
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '`' && text[i] != '"') continue;
+        const char *q = memchr(text + i + 1, text[i], len - i - 1);
+        if (!q) break;
+        enum oom_stage st = code_span_stage(text + i + 1, (size_t)(q - text) - i - 1);
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        i = (size_t)(q - text);
+    }
+    /* an assignment in the sentence: from its target (names, commas,
+     * dots, brackets) to the end of the ASCII run */
+    const char *eq = memmem(text, len, " = ", 3);
+    if (!eq) return OOM_STAGE_UNKNOWN;
+    const char *a = eq;
+    while (a > text && (ident(a[-1]) || a[-1] == '.' || a[-1] == ',' || a[-1] == ' ' || a[-1] == '[' ||
+                        a[-1] == ']'))
+        a--;
+    while (a < eq && *a == ' ') a++;
+    const char *e = eq;
+    while (e < text + len && (unsigned char)*e < 0x80 && *e != '`' && *e != '"') e++;
+    return code_span_stage(a, (size_t)(e - a));
+}
+
+/* diagstage6: a logger that tags its lines with the place that logged them,
+ * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
+ * file:line:function format), "[evaluator.py:457] Running loglikelihood
+ * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
+ * by its word parts (a constructor sets up: load), else the file's. */
+enum oom_stage stage_log_tag(const char *text, size_t len)
+{
+    size_t m = len < 160 ? len : 160;
+    for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
+        const char *d = py + 4, *end = text + m;
+        while (d < end && isdigit((unsigned char)*d)) d++;
+        if (d == py + 4 || d >= end || (*d != ':' && *d != ']')) continue;
+        const char *f = py;
+        while (f > text && (ident(f[-1]) || f[-1] == '-')) f--;
+        if (f == py || f == text || f[-1] != '[') continue;
+        unsigned bits = 0;
+        if (*d == ':') {
+            const char *fn = d + 1, *fe = fn;
+            while (fe < end && ident(*fe)) fe++;
+            if (fe == fn || fe >= end || *fe != ']') continue;
+            size_t nl = (size_t)(fe - fn);
+            /* a constructor sets up (", in __init__" of the frame cues) */
+            if (nl == 8 && !memcmp(fn, "__init__", 8)) return OOM_STAGE_LOAD;
+            bits = stage_name_bits(fn, nl);
+        }
+        /* else the file's word parts, as a program's own file ("[evaluator.py:457]") */
+        if (!bits) bits = stage_name_bits(f, (size_t)(py - f));
+        return stage_pick(bits);
+    }
+    return OOM_STAGE_UNKNOWN;
 }

@@ -94,6 +94,24 @@ enum oom_stage stage_context_line(const char *text, size_t len);
 bool stage_model_math(const char *code, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
+/* diagstage6: the stage a phase announcement names: the first word of the
+ * message after the logger's prefixes is a gerund of the verb table
+ * ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting embeddings",
+ * "INFO: Loading model: …"); unknown for any other line (prose, a verb later
+ * in the line, a past tense). */
+enum oom_stage stage_phase_line(const char *text, size_t len);
+
+/* diagstage6: the stage of code a sentence quotes (in backticks or quotes,
+ * after a colon, or leading a sentence in another script): a span that
+ * calls a name and assigns or reaches through a '.', read as a frame's
+ * code line (its cues, else model math: forward); unknown when none. */
+enum oom_stage stage_prose_code(const char *text, size_t len);
+
+/* diagstage6: the stage of the place a logger tags its line with
+ * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
+ * read as a frame; unknown when the line has no such tag. */
+enum oom_stage stage_log_tag(const char *text, size_t len);
+
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
  * unknown when there is none. */
