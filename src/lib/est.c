@@ -1922,8 +1922,16 @@ static void train_states(const struct calc *c, struct terms *t)
     /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
      * the accumulating micro-batches in no_sync(), and FSDP then keeps each
      * rank's gradients unsharded until the sync step reduce-scatters them.
-     * DeepSpeed ZeRO accumulates into its partitions. */
-    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * gparams : t->grads;
+     * DeepSpeed ZeRO accumulates into its partitions. FSDP2's fully_shard
+     * (--trainer torchtitan) reduce-scatters after every backward unless the
+     * trainer calls set_requires_gradient_sync(False) (FSDPModule's default
+     * is True; torch/distributed/fsdp/_fully_shard/_fully_shard.py): the
+     * micro-batches accumulate into the sharded fp32 .grad. Neither
+     * torchtitan (train.py: no such call around its micro-batches; only
+     * the chunked loss toggles the lm_head's, components/loss.py@b5bcd76c6)
+     * nor prime-rl (src/prime_rl/trainer/sft/train.py@d8f290ef0: plain
+     * `(loss / grad_accum_steps).backward()` per micro-step) turns it off. */
+    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1 && wl->trainer != EST_TRAINER_TORCHTITAN) ? gb * gparams : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);

@@ -943,6 +943,20 @@ static void test_sharding_divides_states(void **state)
     wl.shard = EST_SHARD_ZERO3;
     assert_int_equal(est_compute(&m, &wl, &ds, &err), 0);
     assert_int_equal(ds.comp[EST_C_GRADS].bytes, (full_grads + 4) / 8);
+    /* FSDP2's fully_shard (torchtitan, prime-rl) reduce-scatters after every
+     * backward (requires_gradient_sync defaults to True, and neither trainer
+     * turns it off): the micro-batches accumulate into the fp32 shards. */
+    struct est_result t2, t2acc;
+    wl.shard = EST_SHARD_FSDP;
+    wl.precision = EST_BF16_MIXED;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    wl.grad_accum = 1;
+    assert_int_equal(est_compute(&m, &wl, &t2, &err), 0);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &t2acc, &err), 0);
+    assert_int_equal(t2acc.comp[EST_C_GRADS].bytes, (4 * one.trainable_params + 4) / 8);
+    assert_int_equal(t2acc.comp[EST_C_GRADS].bytes, t2.comp[EST_C_GRADS].bytes);
+    assert_int_equal(t2acc.peak_allocated_bytes, t2.peak_allocated_bytes);
 }
 
 static void test_max_batch_and_levers(void **state)
