@@ -1033,7 +1033,17 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * is fp32 but the 16-bit copies the quantized linears take of their
      * inputs (lora_layer). It skips GPTQ models (`if not is_gptq_quantized`):
      * their activations stay 16-bit. */
-    c->kbit = wl->kbit_prep && quant_keeps_inputs(wl) && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
+    /* TRL's SFTTrainer (huggingface/trl:trl/trainer/sft_trainer.py@v0.13.0
+     * l.176-232) runs prepare_model_for_kbit_training on a 4-bit model that
+     * is not sharded-QLoRA, then, under bf16, peft_module_casting_to_bf16
+     * (trl/trainer/utils.py@v0.13.0 l.872): modules named "norm" to fp32,
+     * lm_head / embed_tokens back to bf16. The residual stream is still
+     * fp32: the fp32 RMSNorm weight times its bf16-cast input is fp32 (the
+     * multiply is no autocast op), Linear4bit returns `out.to(inp_dtype)`,
+     * so the MLP's down projection adds an fp32 output to the stream and
+     * every block after the first gets an fp32 input. Only the weights
+     * differ from --kbit-prep (weight_bytes). */
+    c->kbit = (wl->kbit_prep || wl->kbit_trl) && quant_keeps_inputs(wl) && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
     if (c->kbit) c->a = c->r = 4;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
@@ -1601,7 +1611,9 @@ static long double gathered_layer_bytes(const struct calc *c, long double layer)
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
-    long double other = (p == EST_FP32 || c->kbit) ? 4 : 2;
+    /* --kbit-prep-trl: embedding and lm_head 16-bit again, the fp32 norms
+     * (2 per layer + 1, hidden each: < 0.01% of a 7B model) not counted */
+    long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_weight_bytes(c->wl), nq = c->Plin + quant_head_params(c);
         /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
@@ -3138,7 +3150,8 @@ static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)
     }
     if (wl->quant)
         snprintf(buf, n, "%s B (%s linears%s) + %s", qb, qlinears[wl->quant], grp,
-                 c->kbit ? "fp32 rest (prepare_model_for_kbit_training)" : "16-bit rest");
+                 c->kbit && !wl->kbit_trl ? "fp32 rest (prepare_model_for_kbit_training)"
+                 : c->kbit ? "16-bit rest (TRL's peft_module_casting_to_bf16; fp32 norms)" : "16-bit rest");
     else
         snprintf(buf, n, "%s", fp32 ? "4 B" : "2 B");
 }
