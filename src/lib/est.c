@@ -3439,12 +3439,16 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
     /* torchtitan's FSDP2: the collectives' stream pools are counted as they
      * are (fsdp2_stream_pools), the default stream's churn takes the plain
-     * share; at a step peak the gradients in the reduce-scatter pool are
-     * allocated, already in alloc */
+     * share; the gradients alloc holds at the peak are the reduce-scatter
+     * pool's blocks (the sharded .grad is a view of the reduce-scatter
+     * output, _fsdp_collectives.py foreach_reduce), not bytes beside it: at
+     * a step peak all of them, at the fwd/bwd peak those kept from the
+     * earlier micro-batches (--grad-accum: FSDP2 accumulates into the
+     * shards, train_states), none otherwise (GRAD_OVERLAP 0) */
     bool pools = fsdp2_titan(c);
     long double share = (sharded && !pools) ? SLACK_SHARDED : SLACK_DYNAMIC;
     long double slack = llmc ? 0 : share * (step_peak ? step : fwd) + SLACK_PERSIST * persist;
-    long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : 0) : 0;
+    long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : t->grads_fwd * g) : 0;
     if (pool_bytes > 0) slack += pool_bytes;
     /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
      * the allocator frees its cached unsplit segments and retries (header
