@@ -270,6 +270,8 @@ static const struct opt_spec specs[] = {
            "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
     {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
      AT(wl.kbit_prep)},
+    {.name = "kbit-prep-trl", .help = "TRL SFTTrainer's QLoRA under bf16: --kbit-prep, then\nembedding and lm_head cast back to bf16, norms\nfp32 (fp32 residual stream; with --quant)",
+     AT(wl.kbit_trl)},
     {.name = "bnb-legacy", .help = "bitsandbytes < 0.43: 4-bit weights quantized from\nfp16 (a bf16 copy beside each dequantized one)",
      AT(wl.bnb_fp16_state)},
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),

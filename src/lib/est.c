@@ -1033,7 +1033,17 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
      * is fp32 but the 16-bit copies the quantized linears take of their
      * inputs (lora_layer). It skips GPTQ models (`if not is_gptq_quantized`):
      * their activations stay 16-bit. */
-    c->kbit = wl->kbit_prep && quant_keeps_inputs(wl) && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
+    /* TRL's SFTTrainer (huggingface/trl:trl/trainer/sft_trainer.py@v0.13.0
+     * l.176-232) runs prepare_model_for_kbit_training on a 4-bit model that
+     * is not sharded-QLoRA, then, under bf16, peft_module_casting_to_bf16
+     * (trl/trainer/utils.py@v0.13.0 l.872): modules named "norm" to fp32,
+     * lm_head / embed_tokens back to bf16. The residual stream is still
+     * fp32: the fp32 RMSNorm weight times its bf16-cast input is fp32 (the
+     * multiply is no autocast op), Linear4bit returns `out.to(inp_dtype)`,
+     * so the MLP's down projection adds an fp32 output to the stream and
+     * every block after the first gets an fp32 input. Only the weights
+     * differ from --kbit-prep (weight_bytes). */
+    c->kbit = (wl->kbit_prep || wl->kbit_trl) && quant_keeps_inputs(wl) && is16(wl->precision) && wl->mode == EST_MODE_TRAIN;
     if (c->kbit) c->a = c->r = 4;
     c->T = (long double)wl->batch * (long double)wl->seq;
     c->L = (long double)m->layers + 1.5L * (long double)m->decoder_layers;
@@ -1601,7 +1611,9 @@ static long double gathered_layer_bytes(const struct calc *c, long double layer)
 static long double weight_bytes(const struct calc *c)
 {
     enum est_precision p = c->wl->precision;
-    long double other = (p == EST_FP32 || c->kbit) ? 4 : 2;
+    /* --kbit-prep-trl: embedding and lm_head 16-bit again, the fp32 norms
+     * (2 per layer + 1, hidden each: < 0.01% of a 7B model) not counted */
+    long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_weight_bytes(c->wl), nq = c->Plin + quant_head_params(c);
         /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
@@ -1922,8 +1934,16 @@ static void train_states(const struct calc *c, struct terms *t)
     /* FSDP under gradient accumulation: Lightning/Fabric and Accelerate wrap
      * the accumulating micro-batches in no_sync(), and FSDP then keeps each
      * rank's gradients unsharded until the sync step reduce-scatters them.
-     * DeepSpeed ZeRO accumulates into its partitions. */
-    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1) ? gb * gparams : t->grads;
+     * DeepSpeed ZeRO accumulates into its partitions. FSDP2's fully_shard
+     * (--trainer torchtitan) reduce-scatters after every backward unless the
+     * trainer calls set_requires_gradient_sync(False) (FSDPModule's default
+     * is True; torch/distributed/fsdp/_fully_shard/_fully_shard.py): the
+     * micro-batches accumulate into the sharded fp32 .grad. Neither
+     * torchtitan (train.py: no such call around its micro-batches; only
+     * the chunked loss toggles the lm_head's, components/loss.py@b5bcd76c6)
+     * nor prime-rl (src/prime_rl/trainer/sft/train.py@d8f290ef0: plain
+     * `(loss / grad_accum_steps).backward()` per micro-step) turns it off. */
+    t->grads_fwd = (wl->shard == EST_SHARD_FSDP && wl->grad_accum > 1 && wl->trainer != EST_TRAINER_TORCHTITAN) ? gb * gparams : t->grads;
     t->optim = optim_bytes(c) / (z1 ? N : 1);
     if (wl->optimizer == EST_OPT_PAGED_ADAMW) t->managed = 8 * paged_params(c) / (z1 ? N : 1);
     t->temp_step = step_temp(c) / (z1 ? N : 1);
@@ -3130,7 +3150,8 @@ static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)
     }
     if (wl->quant)
         snprintf(buf, n, "%s B (%s linears%s) + %s", qb, qlinears[wl->quant], grp,
-                 c->kbit ? "fp32 rest (prepare_model_for_kbit_training)" : "16-bit rest");
+                 c->kbit && !wl->kbit_trl ? "fp32 rest (prepare_model_for_kbit_training)"
+                 : c->kbit ? "16-bit rest (TRL's peft_module_casting_to_bf16; fp32 norms)" : "16-bit rest");
     else
         snprintf(buf, n, "%s", fp32 ? "4 B" : "2 B");
 }
@@ -3418,12 +3439,16 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
     /* torchtitan's FSDP2: the collectives' stream pools are counted as they
      * are (fsdp2_stream_pools), the default stream's churn takes the plain
-     * share; at a step peak the gradients in the reduce-scatter pool are
-     * allocated, already in alloc */
+     * share; the gradients alloc holds at the peak are the reduce-scatter
+     * pool's blocks (the sharded .grad is a view of the reduce-scatter
+     * output, _fsdp_collectives.py foreach_reduce), not bytes beside it: at
+     * a step peak all of them, at the fwd/bwd peak those kept from the
+     * earlier micro-batches (--grad-accum: FSDP2 accumulates into the
+     * shards, train_states), none otherwise (GRAD_OVERLAP 0) */
     bool pools = fsdp2_titan(c);
     long double share = (sharded && !pools) ? SLACK_SHARDED : SLACK_DYNAMIC;
     long double slack = llmc ? 0 : share * (step_peak ? step : fwd) + SLACK_PERSIST * persist;
-    long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : 0) : 0;
+    long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : t->grads_fwd * g) : 0;
     if (pool_bytes > 0) slack += pool_bytes;
     /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
      * the allocator frees its cached unsplit segments and retries (header

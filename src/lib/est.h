@@ -182,6 +182,10 @@ struct est_workload {
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
     bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
                                     parameters cast to fp32 (with --quant) */
+    bool kbit_trl;               /* TRL's SFTTrainer: prepare_model_for_kbit_training,
+                                    then peft_module_casting_to_bf16 (bf16 4-bit
+                                    runs): embedding and lm_head back to bf16,
+                                    norms fp32 (--kbit-prep-trl) */
     enum est_keep loop_holds;    /* what the training loop holds of the model's output
                                     (--loop-holds): auto = the trainer's own path */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */

@@ -943,6 +943,35 @@ static void test_sharding_divides_states(void **state)
     wl.shard = EST_SHARD_ZERO3;
     assert_int_equal(est_compute(&m, &wl, &ds, &err), 0);
     assert_int_equal(ds.comp[EST_C_GRADS].bytes, (full_grads + 4) / 8);
+    /* FSDP2's fully_shard (torchtitan, prime-rl) reduce-scatters after every
+     * backward (requires_gradient_sync defaults to True, and neither trainer
+     * turns it off): the micro-batches accumulate into the fp32 shards. */
+    struct est_result t2, t2acc;
+    wl.shard = EST_SHARD_FSDP;
+    wl.precision = EST_BF16_MIXED;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    wl.grad_accum = 1;
+    assert_int_equal(est_compute(&m, &wl, &t2, &err), 0);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &t2acc, &err), 0);
+    assert_int_equal(t2acc.comp[EST_C_GRADS].bytes, (4 * one.trainable_params + 4) / 8);
+    assert_int_equal(t2acc.comp[EST_C_GRADS].bytes, t2.comp[EST_C_GRADS].bytes);
+    assert_int_equal(t2acc.peak_allocated_bytes, t2.peak_allocated_bytes);
+    /* at a fwd/bwd peak the kept shards are the reduce-scatter stream's
+     * blocks (the sharded .grad is a view of the reduce-scatter output):
+     * allocated grows by them, reserved only by the churn share */
+    wl.seq = 8192;
+    wl.batch = 4;
+    wl.attention = EST_ATTN_FLASH;
+    wl.grad_accum = 1;
+    assert_int_equal(est_compute(&m, &wl, &t2, &err), 0);
+    wl.grad_accum = 4;
+    assert_int_equal(est_compute(&m, &wl, &t2acc, &err), 0);
+    assert_string_equal(t2.peak_phase, "forward/backward");
+    assert_string_equal(t2acc.peak_phase, "forward/backward");
+    int64_t shards = t2acc.comp[EST_C_GRADS].bytes;
+    assert_true(t2acc.peak_allocated_bytes - t2.peak_allocated_bytes >= shards - 16);
+    assert_true(t2acc.peak_reserved_bytes - t2.peak_reserved_bytes < shards / 2);
 }
 
 static void test_max_batch_and_levers(void **state)

@@ -294,6 +294,19 @@ static void test_kbit_prep(void **state)
     assert_true(prep.comp[EST_C_ACTS].bytes - base.comp[EST_C_ACTS].bytes >= (int64_t)32 * 2048 * 2 * 4096);
     /* the loss's logits come out of an fp32 lm_head */
     assert_true(prep.comp[EST_C_LOGITS].bytes > base.comp[EST_C_LOGITS].bytes);
+    /* TRL's SFTTrainer under bf16 (--kbit-prep-trl): peft_module_casting_to_bf16
+     * puts the embedding and lm_head back to 16-bit, but the fp32 norms keep
+     * the residual stream fp32: the weights of the plain run, the
+     * activations of the prepared one */
+    struct est_result trl;
+    wl.kbit_prep = false;
+    wl.kbit_trl = true;
+    assert_int_equal(est_compute(&m, &wl, &trl, &err), 0);
+    assert_int_equal(trl.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+    assert_int_equal(trl.comp[EST_C_ACTS].bytes, prep.comp[EST_C_ACTS].bytes);
+    assert_true(trl.peak_allocated_bytes - base.peak_allocated_bytes >= (int64_t)32 * 2048 * 2 * 4096);
+    wl.kbit_trl = false;
+    wl.kbit_prep = true;
     /* no effect without quantization or outside training */
     wl.quant = EST_QUANT_NONE;
     assert_int_equal(est_compute(&m, &wl, &prep, &err), 0);
