@@ -296,6 +296,7 @@ bool mention_seeded(const char *text, size_t len)
 
 static bool code_line(const char *text, size_t len)
 {
+    if (msg_emitter_code(text, len)) return true;
     for (size_t k = 0; guard_code[k]; k++)
         if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return true;
     return false;

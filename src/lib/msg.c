@@ -2307,6 +2307,45 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
     return NULL;
 }
 
+/* ---- code that prints the words (diagcall, issue 12) ------------------- */
+
+static bool ident_byte(char c);
+
+/* The calls whose string argument is text a program would print, not what
+ * it printed: "logger.info(\"[OOM] CUDA out of memory. Waiting 10 seconds
+ * and trying again...\")" in a pull request's diff is OOM handling code
+ * (facebookresearch/seamless_communication#449, h25-106). The callee's last
+ * name, any module or object before it. */
+static const char *const emitter_calls[] = {"print", "info", "warning", "warn", "error", "debug",
+    "exception", "critical", "fatal", "log", "write", "echo", "printf", "fprintf", "puts",
+    NULL};
+
+bool msg_emitter_code(const char *text, size_t len)
+{
+    size_t i = 0;
+    /* a diff's or a quote's marker, then the code's indentation */
+    while (i < len && (text[i] == '+' || text[i] == '-' || text[i] == '>')) i++;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    /* a dotted callee: "logger.info", "self.log", "logging.warning", "print" */
+    size_t name = i;
+    while (i < len && (ident_byte(text[i]) || text[i] == '.')) {
+        if (text[i] == '.') name = i + 1;
+        i++;
+    }
+    if (i == name || i >= len || text[i] != '(') return false;
+    size_t nl = i - name;
+    bool emitter = false;
+    for (size_t k = 0; emitter_calls[k] && !emitter; k++)
+        emitter = strlen(emitter_calls[k]) == nl && !memcmp(text + name, emitter_calls[k], nl);
+    if (!emitter) return false;
+    i++;
+    /* its first argument a string literal: "...", f"...", r'...' */
+    while (i < len && (text[i] == 'f' || text[i] == 'r' || text[i] == 'b' || text[i] == 'F' ||
+                       text[i] == 'R'))
+        i++;
+    return i < len && (text[i] == '"' || text[i] == '\'');
+}
+
 /* ---- the clause pattern matcher ---------------------------------------- */
 
 struct pm_vals {

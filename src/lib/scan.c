@@ -1552,6 +1552,9 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         else if (mention) n = read_message(s, v, ls, hit, &le), r = mention;
     }
     if (!r) return le;
+    /* code that would print the words ("+ logger.info(\"[OOM] CUDA out of
+     * memory ...\")" in a diff) is no event of this log (diagcall) */
+    if (msg_emitter_code(s->line, n)) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;
