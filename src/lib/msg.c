@@ -97,6 +97,12 @@ static const struct msg_clause clauses_jax[] = {
     /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
      * 7.48G hbm." (what the program needs, of the chip's HBM) */
     {"Used %z of %s hbm", MSG_F_CAPACITY},
+    /* diagcall: XLA's host allocator fails a request of any size with these
+     * words, 0 bytes too (AlignedAllocator::Allocate, tsl::port::AlignedMalloc
+     * returning NULL: openxla/xla:xla/pjrt/cpu/tracked_cpu_device_buffer.cc
+     * @640910a); a device that ran out has no 0-byte request to fail: 0
+     * bytes is the host platform */
+    {"Out of memory allocating 0 bytes", MSG_F_HOST},
     {NULL, 0},
 };
 
@@ -326,6 +332,15 @@ static const struct msg_near near_jax[] = {
     {"HBM capacity %s", MSG_F_CAPACITY, 0, 4},
     {"Program requirement: %z ( %n bytes)", MSG_F_REQUESTED_EXACT, 0, 8},
     {"Currently allocated: %z ( %n bytes)", MSG_F_ALLOCATED, 0, 8},
+    /* diagcall: the run is on the host platform: JAX's own start-up warnings
+     * ("No GPU/TPU found, falling back to CPU.", "An NVIDIA GPU may be
+     * present on this machine, but a CUDA-enabled jaxlib is not installed.
+     * Falling back to cpu.") or the words right above the error ("I want to
+     * use  CPU platform with 40 GB memory to run the graphcast, but the
+     * program arise the message:", google-deepmind/weathernext#44 = h20-101) */
+    {"No GPU/TPU found", MSG_F_HOST, 400, 0},
+    {"jaxlib is not installed. Falling back to cpu", MSG_F_HOST, 400, 0},
+    {"CPU platform", MSG_F_HOST, 3, 0},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_nccl[] = {
@@ -2656,7 +2671,9 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_HOST:
         ev->gpu_oom = false;
-        ev->kind = "tf-host-memory";
+        /* XLA's host buffers (jax rows), else TF's pinned host allocator */
+        ev->kind = !strcmp(ev->framework, "jax") || !strcmp(ev->kind, "jax") ? "xla-host-memory"
+                                                                               : "tf-host-memory";
         ev->framework = "host";
         return;
     case MSG_F_OOM_COUNT:
