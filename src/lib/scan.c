@@ -1897,7 +1897,8 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
      * device: "CUDA error: an illegal memory access was encountered" ...
      * "An OOM error!" (DNMP/DNMP#13, h12-09); not a question ("是因为OOM么？",
      * is it OOM?, gpt-omni/mini-omni#65, h12-11) */
-    bool device = false, prose = true;
+    bool device = traceback_follows(s, v, b) && !mention_question(c->body, c->n, hit->end),
+         prose = true;
     for (size_t i = 0; i < s->rep->n_events && !device; i++)
         device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
                  !mention_question(c->body, c->n, hit->end);
