@@ -1969,6 +1969,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall: the same words in another language, no device named
+     * ("此图片每次OCR识别，必定内存溢出" above Paddle's C++ Traceback,
+     * heldout23 h23-12): like "Out of memory" without one, an event only
+     * above a traceback and when the log has no other event. The rows with
+     * a device before the words (above) come first. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 内存溢出 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 内存不够 */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリ不足 */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1" /* 메모리 부족 */},
+     .unless = {"kill"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     RULE_END,
 };
 

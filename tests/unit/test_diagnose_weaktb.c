@@ -46,10 +46,39 @@ static void test_words_above_traceback(void **state)
     oom_report_release(&rep);
 }
 
+/* PaddlePaddle/PaddleOCR#13911 (heldout23 h23-12): "memory overflow" in
+ * Chinese, no device, above Paddle's C++ Traceback; the title line alone is
+ * no event */
+static const char paddleocr13911[] =
+    "2.3M图片，每次识别必定内存溢出\n"
+    "此图片每次OCR识别，必定内存溢出\n"
+    "-------------------------------------- \n"
+    "C++ Traceback (most recent call last): \n"
+    "-------------------------------------- \n"
+    "paddle::AnalysisPredictor::ZeroCopyRun() \n"
+    "paddle::framework::NaiveExecutor::Run() \n"
+    "paddle::framework::OperatorBase::Run(paddle::framework::Scope const&, phi::Place const&) \n";
+static const char paddleocr13911_title[] = "2.3M图片，每次识别必定内存溢出\n";
+
+static void test_cjk_words_above_traceback(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(paddleocr13911, strlen(paddleocr13911), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    oom_report_release(&rep);
+    assert_int_equal(scan_text(paddleocr13911_title, strlen(paddleocr13911_title), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_words_above_traceback),
+        cmocka_unit_test(test_cjk_words_above_traceback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
