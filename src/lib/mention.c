@@ -31,6 +31,10 @@ static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ra
  * (DeepInsight-PCALab/CompactBilinearPooling-Pytorch#5). */
 static const char *const out_of_between[] = {"the", "my", "our", "its", "their", "gpu", "cuda",
     "device", "video", "graphics", "available", "vram", NULL};
+/* The word "out" of "out of memory" and its typos ("Cuda of of Memory when
+ * inpainting or img2img", Interpause/auto-sd-paint-ext#120 = h20-56; "ot",
+ * "our"): the memory word must follow within the "out of" window. */
+static const char *const out_words[] = {"out", "of", "ot", "our", NULL};
 /* Words that make "memory allocation" a failure ("getting memory allocation
  * errors", "Issue with GPU memory allocation"). */
 static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
@@ -217,7 +221,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
-    if (is_word(w, k, "out") && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
+    if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
     else if (is_word(w, k, "outof")) j = k + 1;
     else if (w->t[k].end - w->t[k].at >= 8 && !strncasecmp(w->text + w->t[k].at, "outofmem", 8)) {
         *last = k;
@@ -296,6 +300,7 @@ bool mention_seeded(const char *text, size_t len)
 
 static bool code_line(const char *text, size_t len)
 {
+    if (msg_emitter_code(text, len)) return true;
     for (size_t k = 0; guard_code[k]; k++)
         if (memmem(text, len, guard_code[k], strlen(guard_code[k]))) return true;
     return false;

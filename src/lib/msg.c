@@ -97,6 +97,12 @@ static const struct msg_clause clauses_jax[] = {
     /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
      * 7.48G hbm." (what the program needs, of the chip's HBM) */
     {"Used %z of %s hbm", MSG_F_CAPACITY},
+    /* diagcall: XLA's host allocator fails a request of any size with these
+     * words, 0 bytes too (AlignedAllocator::Allocate, tsl::port::AlignedMalloc
+     * returning NULL: openxla/xla:xla/pjrt/cpu/tracked_cpu_device_buffer.cc
+     * @640910a); a device that ran out has no 0-byte request to fail: 0
+     * bytes is the host platform */
+    {"Out of memory allocating 0 bytes", MSG_F_HOST},
     {NULL, 0},
 };
 
@@ -326,6 +332,15 @@ static const struct msg_near near_jax[] = {
     {"HBM capacity %s", MSG_F_CAPACITY, 0, 4},
     {"Program requirement: %z ( %n bytes)", MSG_F_REQUESTED_EXACT, 0, 8},
     {"Currently allocated: %z ( %n bytes)", MSG_F_ALLOCATED, 0, 8},
+    /* diagcall: the run is on the host platform: JAX's own start-up warnings
+     * ("No GPU/TPU found, falling back to CPU.", "An NVIDIA GPU may be
+     * present on this machine, but a CUDA-enabled jaxlib is not installed.
+     * Falling back to cpu.") or the words right above the error ("I want to
+     * use  CPU platform with 40 GB memory to run the graphcast, but the
+     * program arise the message:", google-deepmind/weathernext#44 = h20-101) */
+    {"No GPU/TPU found", MSG_F_HOST, 400, 0},
+    {"jaxlib is not installed. Falling back to cpu", MSG_F_HOST, 400, 0},
+    {"CPU platform", MSG_F_HOST, 3, 0},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_nccl[] = {
@@ -1954,6 +1969,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall: the same words in another language, no device named
+     * ("此图片每次OCR识别，必定内存溢出" above Paddle's C++ Traceback,
+     * heldout23 h23-12): like "Out of memory" without one, an event only
+     * above a traceback and when the log has no other event. The rows with
+     * a device before the words (above) come first. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe6\xba\xa2\xe5\x87\xba" /* 内存溢出 */,
+             "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe5\xa4\x9f" /* 内存不够 */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリ不足 */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac \xeb\xb6\x80\xec\xa1\xb1" /* 메모리 부족 */},
+     .unless = {"kill"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     RULE_END,
 };
 
@@ -2307,6 +2341,45 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
     return NULL;
 }
 
+/* ---- code that prints the words (diagcall, issue 12) ------------------- */
+
+static bool ident_byte(char c);
+
+/* The calls whose string argument is text a program would print, not what
+ * it printed: "logger.info(\"[OOM] CUDA out of memory. Waiting 10 seconds
+ * and trying again...\")" in a pull request's diff is OOM handling code
+ * (facebookresearch/seamless_communication#449, h25-106). The callee's last
+ * name, any module or object before it. */
+static const char *const emitter_calls[] = {"print", "info", "warning", "warn", "error", "debug",
+    "exception", "critical", "fatal", "log", "write", "echo", "printf", "fprintf", "puts",
+    NULL};
+
+bool msg_emitter_code(const char *text, size_t len)
+{
+    size_t i = 0;
+    /* a diff's or a quote's marker, then the code's indentation */
+    while (i < len && (text[i] == '+' || text[i] == '-' || text[i] == '>')) i++;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    /* a dotted callee: "logger.info", "self.log", "logging.warning", "print" */
+    size_t name = i;
+    while (i < len && (ident_byte(text[i]) || text[i] == '.')) {
+        if (text[i] == '.') name = i + 1;
+        i++;
+    }
+    if (i == name || i >= len || text[i] != '(') return false;
+    size_t nl = i - name;
+    bool emitter = false;
+    for (size_t k = 0; emitter_calls[k] && !emitter; k++)
+        emitter = strlen(emitter_calls[k]) == nl && !memcmp(text + name, emitter_calls[k], nl);
+    if (!emitter) return false;
+    i++;
+    /* its first argument a string literal: "...", f"...", r'...' */
+    while (i < len && (text[i] == 'f' || text[i] == 'r' || text[i] == 'b' || text[i] == 'F' ||
+                       text[i] == 'R'))
+        i++;
+    return i < len && (text[i] == '"' || text[i] == '\'');
+}
+
 /* ---- the clause pattern matcher ---------------------------------------- */
 
 struct pm_vals {
@@ -2617,7 +2690,9 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_HOST:
         ev->gpu_oom = false;
-        ev->kind = "tf-host-memory";
+        /* XLA's host buffers (jax rows), else TF's pinned host allocator */
+        ev->kind = !strcmp(ev->framework, "jax") || !strcmp(ev->kind, "jax") ? "xla-host-memory"
+                                                                               : "tf-host-memory";
         ev->framework = "host";
         return;
     case MSG_F_OOM_COUNT:

@@ -135,6 +135,10 @@ bool msg_kind_oom_symptom(const char *kind);
 
 /* The first (most specific) rule the cleaned text matches, or NULL. */
 const struct msg_rule *msg_classify(const char *text, size_t len);
+/* Is the cleaned line code that prints text: a print or logging call whose
+ * first argument is a string literal, in a diff or not ("+ logger.info(\"[OOM]
+ * CUDA out of memory ...\")")? Its words are no event (diagcall). */
+bool msg_emitter_code(const char *text, size_t len);
 
 /* Apply the rule's clauses to the text (fields only filled when unknown,
  * except where a later clause is more exact). */

@@ -1640,6 +1640,9 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         else if (mention) n = read_message(s, v, ls, hit, &le), r = mention;
     }
     if (!r) return le;
+    /* code that would print the words ("+ logger.info(\"[OOM] CUDA out of
+     * memory ...\")" in a diff) is no event of this log (diagcall) */
+    if (msg_emitter_code(s->line, n)) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;
@@ -1984,7 +1987,8 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
      * device: "CUDA error: an illegal memory access was encountered" ...
      * "An OOM error!" (DNMP/DNMP#13, h12-09); not a question ("是因为OOM么？",
      * is it OOM?, gpt-omni/mini-omni#65, h12-11) */
-    bool device = false, prose = true;
+    bool device = traceback_follows(s, v, b) && !mention_question(c->body, c->n, hit->end),
+         prose = true;
     for (size_t i = 0; i < s->rep->n_events && !device; i++)
         device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
                  !mention_question(c->body, c->n, hit->end);
@@ -2121,6 +2125,41 @@ static void tail_stage(struct scan *s, const struct view *v)
         s->mention.weak_stage = st;
 }
 
+/* The words a trainer prints when its run ended well (the log's last
+ * non-blank line, any case): "Finished train" (DeepSpeed's example trainer
+ * after its see_memory_usage lines, deepspeedai/DeepSpeed#2302 = h25-76). */
+static const char *const run_finished_words[] = {"finished train", "training finished",
+    "training complete", "training done", NULL};
+
+static bool run_finished(const struct view *v)
+{
+    size_t b = v->len;
+    while (b > 0 && (v->p[b - 1] == '\n' || v->p[b - 1] == '\r' || v->p[b - 1] == ' ' ||
+                     v->p[b - 1] == '\t'))
+        b--;
+    size_t a = line_start(v, b);
+    for (size_t k = 0; run_finished_words[k]; k++) {
+        size_t n = strlen(run_finished_words[k]);
+        for (size_t i = a; i + n <= b; i++)
+            if (!strncasecmp(v->p + i, run_finished_words[k], n)) return true;
+    }
+    return false;
+}
+
+/* A GPU OOM named only in words (a title, a sentence: an oom-mention) over a
+ * log whose run then finished is no failure of this log: the words name an
+ * OOM elsewhere ("DeepSpeed still gives CUDA-out-of-memory issue" over the
+ * memory bookkeeping of a run that ends "Finished train"). */
+static void drop_finished_mention(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    if (rep->primary < 0 || rep->n_events != 1 || strcmp(rep->events[0].kind, "oom-mention") ||
+        !run_finished(v))
+        return;
+    rep->n_events = 0;
+    rep->primary = -1;
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
@@ -2130,6 +2169,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
     if (len) {
         struct view pv = {buf, len, base};
         prose_mention(s, &pv);
+        drop_finished_mention(s, &pv);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
