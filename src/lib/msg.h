@@ -151,6 +151,9 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
 
 /* diagverb: the look-alike rule ("other-error") of a log whose final error
  * is no memory event (scan_finish_view). */
+/* The kind says no failure happened (a retry that went on, an autotuning
+ * candidate dropped): a GPU OOM named in words may stand beside it. */
+bool msg_kind_not_a_failure(const char *kind);
 const struct msg_rule *msg_other_error_rule(void);
 /* diagprose: the rule of a GPU OOM named only in words that the prose pass
  * finds by concept (lib/mention.h), "oom-mention". */

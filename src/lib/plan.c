@@ -72,6 +72,10 @@ static const struct plan_fix catalogue[] = {
     {"triton-shared-memory", V(VERDICT_TRITON), 0, 0,
      "Use smaller Triton block sizes or fewer num_stages (or another autotune config)",
      "{verdict}"},
+    {"autotune-choice", V(VERDICT_TF_RETRY), 0, 0,
+     "Ignore these lines: autotuning drops the kernels that do not fit and keeps the others; "
+     "look for the error that ended the run",
+     "{verdict}"},
     {"tf-not-a-failure", V(VERDICT_TF_RETRY), 0, 0,
      "Ignore these warnings unless a real OOM error follows them",
      "{verdict}; they only mean more memory could have been faster"},

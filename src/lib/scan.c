@@ -1779,7 +1779,7 @@ static bool mention_may_stand(const struct scan *s, bool standalone)
          * failure happened: a GPU OOM the log names with its device ("Randomly
          * crash for GPU OOM error during training", tensorflow/models#3316)
          * explains the failure better (diagrec5). */
-        if (standalone && !e->gpu_oom && !strcmp(e->kind, "tf-not-a-failure")) continue;
+        if (standalone && !e->gpu_oom && msg_kind_not_a_failure(e->kind)) continue;
         if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return false;
     }
     return true;

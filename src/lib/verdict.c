@@ -100,6 +100,7 @@ static const struct {
     {"triton", NULL, VERDICT_TRITON},
     {NULL, "tf-not-a-failure", VERDICT_TF_RETRY},
     {NULL, "julia-retry", VERDICT_TF_RETRY},
+    {NULL, "autotune-choice", VERDICT_TF_RETRY},
     {"nccl", NULL, VERDICT_NCCL},
     {"io", NULL, VERDICT_DISK},
     {NULL, "cuda-illegal-address", VERDICT_KERNEL_FAULT},
@@ -314,7 +315,11 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                  "has; device memory is not the problem");
         break;
     case VERDICT_TF_RETRY:
-        if (!strcmp(e->framework, "julia"))
+        if (!strcmp(e->kind, "autotune-choice"))
+            snprintf(buf, cap, "torch.compile's autotuning dropped a candidate kernel that failed "
+                     "to build or run (a Triton config needing more shared memory than the SM "
+                     "has) and went on with the others: not a failure");
+        else if (!strcmp(e->framework, "julia"))
             snprintf(buf, cap, "CUDA.jl freed memory and retried the allocation, and the run "
                      "went on: not a failure");
         else
