@@ -1541,12 +1541,17 @@ static long double bnb_load_temp(const struct calc *c)
  * (torchtune/modules/peft/lora.py@0914d5cf: to_nf4(linear.weight)) and again
  * for every weight load_state_dict copies in (_register_nf4_dispatch_ops.py:
  * copy_ -> to_nf4(src.to(device)) while the old data is still held). torchao
- * 0.1-0.5's NF4Tensor.quantize_tensor_nearest compares every element with
- * the 16 nf4 values: (value - nf4).abs() is numel x 16 bf16 twice at once
- * (the difference and its abs), beside the bf16 input and the scaled blocks
+ * 0.1's NF4Tensor.quantize_tensor_nearest compares every element with the
+ * 16 nf4 values: (value - nf4).abs() is numel x 16 bf16 twice at once (the
+ * difference and its abs), beside the bf16 input and the scaled blocks
  * (convert_to_norm_float_weight): 68 B per element of the weight being
  * quantized (torchao/dtypes/nf4tensor.py@v0.1). The largest one sets the
- * model-init peak. */
+ * model-init peak. Modelled as torchao 0.1 only: from v0.2.0 (pytorch/ao#196,
+ * 6081796bc, 2024-05-01) torchao quantizes in chunks of 2^20 elements, so the
+ * transient is about 5 B per element (input, scaled blocks, uint8 indices) +
+ * 72 MiB; torchtune pinned torchao 0.3.1 by 2024-08 (f9f75bb56), where this
+ * term over-counts (estimate-heldout10's TQ01: +46.5%). A torchao version
+ * flag is the open fix. */
 static long double torchao_nf4_temp(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
