@@ -17,27 +17,12 @@
 #include "lib/msg.h"
 #include "lib/scan.h"
 
+#include "call_fixture.h"
+
 /* facebookresearch/detectron2:detectron2/utils/memory.py@405ef0d4f466fb6fbc28fd219b6d03d5befb045a */
 #define D2_CODE                                                                                   \
     "        logger.info(\"Attempting to copy inputs of {} to CPU due to CUDA OOM\".format(str(func)))"
 
-struct call_case {
-    const char *source;
-    const char *log;
-    bool oom; /* the log's primary event is a GPU OOM */
-};
-
-static void expect_calls(const struct call_case *logs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
-        bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
-        if (oom != logs[i].oom) fail_msg("%s: primary %ld", logs[i].source, rep.primary);
-        oom_report_release(&rep);
-    }
-}
 
 /* The source line, pasted as it is or as a diff's added line, is no GPU OOM
  * (main called both one, through the rows' "CUDA OOM" mention). */

@@ -18,23 +18,8 @@
 #include "lib/mention.h"
 #include "lib/scan.h"
 
-struct call_case {
-    const char *source;
-    const char *log;
-    bool oom; /* the log's primary event is a GPU OOM */
-};
+#include "call_fixture.h"
 
-static void expect_calls(const struct call_case *logs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
-        bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
-        if (oom != logs[i].oom) fail_msg("%s: primary %ld", logs[i].source, rep.primary);
-        oom_report_release(&rep);
-    }
-}
 
 /* The OOM and its device in one sentence, in any case and wording. */
 static void test_prose_device_in_sentence(void **state)

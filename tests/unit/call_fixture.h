@@ -1,0 +1,31 @@
+/* call_fixture: whether diagnose calls each of a list of logs a GPU OOM, for
+ * the call tests (test_diagnose_prose.c, test_diagnose_emitter.c).
+ * Header-only (a static function: each test file is its own program);
+ * include after <cmocka.h>. */
+#ifndef OOMLAB_TEST_CALL_FIXTURE_H
+#define OOMLAB_TEST_CALL_FIXTURE_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "lib/scan.h"
+
+struct call_case {
+    const char *source;
+    const char *log;
+    bool oom; /* the log's primary event is a GPU OOM */
+};
+
+static void expect_calls(const struct call_case *logs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct oom_report rep;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
+        if (oom != logs[i].oom) fail_msg("%s: primary %ld", logs[i].source, rep.primary);
+        oom_report_release(&rep);
+    }
+}
+
+#endif
