@@ -41,6 +41,7 @@ struct opts {
     struct est_workload wl;
     const char *gpu_name;
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
+    const char *torchao;      /* --torchao: its to_nf4 transient by version */
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
@@ -305,6 +306,8 @@ static const struct opt_spec specs[] = {
      .help = "CUDA context (default: the card's, or by --torch/--cuda)"},
     {.name = "torch", .metavar = "VERSION", .parse = opt_string, AT(torch),
      .help = "torch.__version__ (1.4, 1.7.1+cu110): before 1.13 every\nkernel loads at start, a larger CUDA context"},
+    {.name = "torchao", .metavar = "VERSION", .parse = opt_string, AT(torchao),
+     .help = "torchao.__version__ under --trainer torchtune --quant\nnf4*: 0.1 quantizes a whole weight at once (68 B per\nelement), 0.2 on in chunks (default)"},
     {.name = "cuda", .metavar = "VERSION", .parse = opt_string, AT(cuda),
      .help = "torch.version.cuda (10.1, 11.8): the context of an eager-\nloading build grows with it"},
     {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
@@ -336,6 +339,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->wl.fused = o->fused;
     o->wl.compile_torch1 = o->torch && strncmp(o->torch, "1.", 2) == 0; /* --compile: functorch 1.13's partitioner */
     o->wl.torch1 = o->wl.compile_torch1; /* cuBLAS's own workspace, outside torch's counters */
+    if (o->torchao) {
+        unsigned major = 0, minor = 0;
+        if (sscanf(o->torchao, "%u.%u", &major, &minor) != 2)
+            return cmd_usage_error(NAME, "--torchao wants a version such as 0.1 or 0.3.1, got '%s'", o->torchao);
+        o->wl.torchao01 = major == 0 && minor < 2; /* pytorch/ao#196: chunks from v0.2.0 */
+    }
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
     if (o->wl.mode != EST_MODE_INFER && (o->wl.prompt_len || o->wl.gen_len)) /* were ignored */

@@ -1546,12 +1546,15 @@ static long double bnb_load_temp(const struct calc *c)
  * difference and its abs), beside the bf16 input and the scaled blocks
  * (convert_to_norm_float_weight): 68 B per element of the weight being
  * quantized (torchao/dtypes/nf4tensor.py@v0.1). The largest one sets the
- * model-init peak. Modelled as torchao 0.1 only: from v0.2.0 (pytorch/ao#196,
- * 6081796bc, 2024-05-01) torchao quantizes in chunks of 2^20 elements, so the
- * transient is about 5 B per element (input, scaled blocks, uint8 indices) +
- * 72 MiB; torchtune pinned torchao 0.3.1 by 2024-08 (f9f75bb56), where this
- * term over-counts (estimate-heldout10's TQ01: +46.5%). A torchao version
- * flag is the open fix. */
+ * model-init peak (--torchao 0.1: torchtune pinned torchao==0.1 when its
+ * QLoRA tutorial was written, ff594c231). From v0.2.0 (pytorch/ao#196,
+ * 6081796bc, 2024-05-01) convert_to_norm_float_weight quantizes in chunks of
+ * CHUNK_SIZE = 2^20 elements: beside the bf16 input (2 B per element) it
+ * holds the scaled blocks (2 B) and the uint8 indices (1 B), and per chunk
+ * the difference and its abs (2^20 x 16 x 2 B each) and the int64 indices
+ * of the minimum (8 MiB): 5 B per element + 72 MiB, the default (torchtune
+ * pinned torchao 0.3.1 by 2024-08, f9f75bb56). */
+#define TORCHAO_CHUNK_TEMP (72.0L * 1024 * 1024)
 static long double torchao_nf4_temp(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
@@ -1559,7 +1562,7 @@ static long double torchao_nf4_temp(const struct calc *c)
     if (wl->quant != EST_QUANT_NF4 && wl->quant != EST_QUANT_NF4_DQ) return 0;
     long double big = c->h * c->ffn;
     if (c->h * c->qd > big) big = c->h * c->qd;
-    return 68 * big;
+    return wl->torchao01 ? 68 * big : 5 * big + TORCHAO_CHUNK_TEMP;
 }
 
 /* Lightning's bitsandbytes plugin (litgpt) replaces every nn.Linear, the
@@ -3342,8 +3345,11 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     if (wl->mode == EST_MODE_LOAD) {
         fmt_gib(t->temp_fwd, b, sizeof b);
         snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s = %s",
-                 torchao_nf4_temp(c) > 0 ? "torchao to_nf4 of the largest linear: 68 B x its elements"
-                                         : "bitsandbytes quantizing the largest linear: its 16-bit copy on the GPU"
+                 torchao_nf4_temp(c) > 0 && c->wl->torchao01
+                     ? "torchao 0.1's to_nf4 of the largest linear: 68 B x its elements"
+                 : torchao_nf4_temp(c) > 0
+                     ? "torchao's chunked to_nf4 of the largest linear: 5 B x its elements + 72 MiB"
+                     : "bitsandbytes quantizing the largest linear: its 16-bit copy on the GPU"
                                            " (+ the fp32 absmax under double quant)", b);
         return;
     }

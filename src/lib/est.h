@@ -242,6 +242,8 @@ struct est_workload {
     bool compile_torch1;         /* --compile with --torch 1.x: functorch 1.13's partitioner,
                                     which may recompute a value backward's matmuls or SDPA read
                                     (torch >= 2.0 bans that: ban_recompute_materialized_backward) */
+    bool torchao01;              /* --torchao 0.1: to_nf4 compares the whole weight with the 16
+                                    nf4 values at once (68 B per element), not in chunks */
     bool torch1;                 /* --torch 1.x: cuBLAS allocates its own workspace, outside
                                     torch's counters (EST_C_BLAS is 0) */
     int64_t blas_workspace;      /* bytes of one cuBLAS workspace (one per cuBLAS handle and
