@@ -351,6 +351,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         return cmd_usage_error(NAME, "--prompt-len and --gen-len describe generation: add --mode infer "
                                      "(without it this is a %s estimate, which they do not change)",
                                o->wl.mode == EST_MODE_LOAD ? "load" : "training");
+    if (o->wl.mode != EST_MODE_TRAIN && o->wl.ckpt != EST_CKPT_NONE) /* was ignored */
+        return cmd_usage_error(NAME, "--grad-ckpt recomputes activations for a backward pass: it changes "
+                                     "only a training estimate (drop it, or use --mode train)");
     return 0;
 }
 
