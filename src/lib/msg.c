@@ -465,6 +465,7 @@ static const struct msg_rule rules[] = {
     /* TensorFlow BFC allocator: retries that are "not a failure", and the
      * warning that precedes a real OOM error. */
     {.kind = "tf-not-a-failure",
+     .not_failure = true,
      .framework = "tensorflow",
      .need = {"ran out of memory"},
      /* the retry warning's own words, also when the paste cut them: "with
@@ -491,6 +492,7 @@ static const struct msg_rule rules[] = {
      * 975.59MiB  `", anishathalye/neural-style#86 = heldout9 h9-40):
      * no GPU OOM by itself; an OOM message near it is the event. */
     {.kind = "tf-not-a-failure",
+     .not_failure = true,
      .framework = "tensorflow",
      .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
      .unless = {"allocation summary", "See logs for memory", "rounded to", "requested by op"},
@@ -1663,6 +1665,7 @@ static const struct msg_rule rules[] = {
      * ("CUDA OOM during compiled inference" over such lines, heldout26
      * h26-66, facebookresearch/sam2#592). */
     {.kind = "autotune-choice",
+     .not_failure = true,
      .framework = "inductor",
      .any = {"for benchmark choice"},
      .gpu_oom = LOOKALIKE,
@@ -2336,6 +2339,16 @@ bool msg_kind_oom_symptom(const char *kind)
 {
     for (const struct msg_rule *r = rules; r->kind; r++)
         if (r->oom_symptom && !strcmp(r->kind, kind)) return true;
+    return false;
+}
+
+/* The rows flagged not_failure (TF's allocator retry, a candidate kernel
+ * dropped by autotuning); not CUDA.jl's retry: a title over its recovered
+ * retries names those (heldout20 h20-05). */
+bool msg_kind_not_a_failure(const char *kind)
+{
+    for (const struct msg_rule *r = rules; r->kind; r++)
+        if (r->not_failure && !strcmp(r->kind, kind)) return true;
     return false;
 }
 
@@ -3068,18 +3081,6 @@ static const struct msg_rule other_error_rule = {
     .clauses = clauses_none,
     .near = near_none,
 };
-
-/* Look-alikes that say no failure happened (TF's allocator retry, a
- * candidate kernel dropped by autotuning): a GPU OOM the log names in words
- * explains the failure better. Not CUDA.jl's retry: a title over its
- * recovered retries names those (heldout20 h20-05). */
-bool msg_kind_not_a_failure(const char *kind)
-{
-    static const char *const kinds[] = {"tf-not-a-failure", "autotune-choice"};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(kind, kinds[i])) return true;
-    return false;
-}
 
 const struct msg_rule *msg_other_error_rule(void)
 {

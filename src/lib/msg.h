@@ -95,6 +95,8 @@ struct msg_rule {
     bool oom_symptom;      /* a look-alike that a GPU OOM the log names causes (a kernel
                               touching memory it never got): it neither hides an OOM named
                               in words nor stands beside one as a cause */
+    bool not_failure;      /* says no failure happened (an allocator retry, an autotuning
+                              candidate dropped): a GPU OOM named in words stands beside it */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     /* One of these words (any case) stands right before the need/any string,
