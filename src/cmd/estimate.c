@@ -42,6 +42,7 @@ struct opts {
     const char *gpu_name;
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     const char *torchao;      /* --torchao: its to_nf4 transient by version */
+    const char *peft;         /* --peft: LoRA adapters' dtype by version */
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
@@ -308,6 +309,8 @@ static const struct opt_spec specs[] = {
      .help = "torch.__version__ (1.4, 1.7.1+cu110): before 1.13 every\nkernel loads at start, a larger CUDA context"},
     {.name = "torchao", .metavar = "VERSION", .parse = opt_string, AT(torchao),
      .help = "torchao.__version__ under --trainer torchtune --quant\nnf4*: 0.1 quantizes a whole weight at once (68 B per\nelement), 0.2 on in chunks (default)"},
+    {.name = "peft", .metavar = "VERSION", .parse = opt_string, AT(peft),
+     .help = "peft.__version__ under --lora-r: from 0.12 (default)\nLoRA adapters on 16-bit weights are fp32, before it\nthe weights' dtype"},
     {.name = "cuda", .metavar = "VERSION", .parse = opt_string, AT(cuda),
      .help = "torch.version.cuda (10.1, 11.8): the context of an eager-\nloading build grows with it"},
     {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
@@ -344,6 +347,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         if (sscanf(o->torchao, "%u.%u", &major, &minor) != 2)
             return cmd_usage_error(NAME, "--torchao wants a version such as 0.1 or 0.3.1, got '%s'", o->torchao);
         o->wl.torchao01 = major == 0 && minor < 2; /* pytorch/ao#196: chunks from v0.2.0 */
+    }
+    if (o->peft) {
+        unsigned major = 0, minor = 0;
+        if (sscanf(o->peft, "%u.%u", &major, &minor) != 2)
+            return cmd_usage_error(NAME, "--peft wants a version such as 0.11.1 or 0.13.2, got '%s'", o->peft);
+        /* huggingface/peft#1706 (ae1ae20b7, first released in v0.12.0): autocast_adapter_dtype */
+        o->wl.peft_old = major == 0 && minor < 12;
     }
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);

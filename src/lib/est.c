@@ -1123,14 +1123,43 @@ static bool fused_qkv(const struct calc *c)
  * (bnb_4bit_quant_storage, which transformers asks for with FSDP/ZeRO-3;
  * fsdp_qlora passes quant_storage=torch_dtype), so the adapters follow it.
  * litgpt and torchtune build their adapters in the model's dtype. */
+/* PEFT from 0.12 also upcasts adapters built on a 16-bit floating base:
+ * get_peft_model(..., autocast_adapter_dtype=True) by default, and
+ * BaseTuner._cast_adapter_dtype turns every float16/bfloat16 adapter
+ * parameter into float32 (huggingface/peft#1706, ae1ae20b7, 2024-05-16, first
+ * in v0.12.0: mapping.py and tuners/tuners_utils.py@v0.12.0). Linear.forward
+ * still runs each adapter on `x = x.to(lora_A.weight.dtype)`
+ * (tuners/lora/layer.py@v0.13.0; `_cast_input_dtype` from v0.15.0), so each
+ * adapter gets its own copy of the input (lora_layer). --peft
+ * below 0.12 keeps the old rule. DeepSpeed's engine casts the whole module
+ * to its fp16/bf16 dtype at initialisation (ds_engine: its own fp32
+ * master), and sharded QLoRA asks for bf16 adapters (TRL passes
+ * autocast_adapter_dtype=False; the quant_storage rule below). */
 static bool peft_fp32_adapters(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->trainer != EST_TRAINER_HF || wl->lora_r <= 0 || wl->quant == EST_QUANT_NONE) return false;
+    if (wl->trainer != EST_TRAINER_HF || wl->lora_r <= 0) return false;
+    if (wl->quant == EST_QUANT_NONE)
+        return !wl->peft_old && is16(wl->precision) && !ds_engine(wl);
     if (wl->quant_storage == EST_QSTORE_MODEL && wl->quant != EST_QUANT_INT8) return false;
     if (wl->quant_storage == EST_QSTORE_AUTO && (wl->shard == EST_SHARD_FSDP || wl->shard == EST_SHARD_ZERO3))
         return false;
     return is16(wl->precision); /* fp32: already; autocast: the adapters compute in 16-bit */
+}
+
+/* --explain's name for fp32 PEFT adapters' gradients. */
+static const char *peft_adapters_why(const struct calc *c)
+{
+    return c->wl->quant == EST_QUANT_NONE
+               ? "trainable (PEFT >= 0.12's adapters: fp32 on a 16-bit base, autocast_adapter_dtype; --peft 0.11: 16-bit)"
+               : "trainable (PEFT's adapters: fp32 on integer-stored quantized weights)";
+}
+
+/* PEFT >= 0.12's fp32 adapters on a 16-bit float base (not quantized):
+ * every adapter works on its own x.to(fp32) (peft_fp32_adapters). */
+static bool own_input_copies(const struct calc *c)
+{
+    return c->wl->quant == EST_QUANT_NONE && peft_fp32_adapters(c);
 }
 
 static long double lora_layer(const struct calc *c)
@@ -1151,7 +1180,7 @@ static long double lora_layer(const struct calc *c)
          * Linear4bit.forward; MatMul4Bit keeps it on ctx) */
         long double n_in = fused_qkv(c) ? 1 : 3, n_up = gated_mlp ? 2 : 1;
         sum += 2 * (n_in * h + qd + k * (n_up * h + f));
-    } else if (quant_keeps_inputs(wl) || p == 0) { /* the inputs themselves, once each */
+    } else if ((quant_keeps_inputs(wl) || p == 0) && !own_input_copies(c)) { /* the inputs themselves, once each */
         /* one norm feeding attention and MLP in parallel (Falcon, Phi): the
          * q/k/v and the MLP's first linears read the same tensor */
         bool shared = c->f->norms_per_layer == 1 && !c->m->experts && (keep & (EST_LORA_Q | EST_LORA_K | EST_LORA_V));
@@ -1167,7 +1196,16 @@ static long double lora_layer(const struct calc *c)
     /* the adapters' own activation bytes: fp32 on PEFT's fp32 adapters */
     long double la = peft_fp32_adapters(c) ? 4 : a;
     long double widths = n_qkv * h + n_o * qd + k * (n_up * h + n_down * f);
-    if (p > 0) /* one dropout output + mask per adapter */
+    if (own_input_copies(c)) {
+        /* a 16-bit float base: the frozen base linears keep nothing, so the
+         * block's inputs above are not kept; each adapter's x.to(fp32) is
+         * its own. Outside autocast lora_A keeps that fp32 copy (or the
+         * dropout's fp32 output); under autocast lora_A keeps its own
+         * 16-bit cast of it, and dropout's output is that cast's input,
+         * not kept (checked on torch 1.13: bench/estimate-oracle's peft 0.13 points) */
+        la = c->ac16 ? a : 4;
+        sum += (p > 0 ? la + 1 : la) * widths;
+    } else if (p > 0) /* one dropout output + mask per adapter */
         sum += (la + 1) * widths;
     else if (la != a) /* each adapter's lora_A keeps its own fp32 copy of the input */
         sum += la * widths;
@@ -1629,6 +1667,7 @@ static long double weight_bytes(const struct calc *c)
         return nq * q + (c->P - nq - lora) * other + lora * lb;
     }
     if (p == EST_FP32 || (c->mixed && !c->ds)) return c->P * 4;
+    if (peft_fp32_adapters(c)) return (c->P - c->Ptrain) * 2 + c->Ptrain * 4; /* PEFT >= 0.12's adapters */
     return c->P * 2;
 }
 
@@ -1923,6 +1962,8 @@ static bool kept_grads_accumulate(const struct calc *c)
            wl->trainer != EST_TRAINER_LLMC && wl->offload == EST_OFFLOAD_NONE;
 }
 
+static long double first_block_uncast(const struct calc *c);
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -1935,6 +1976,11 @@ static void train_states(const struct calc *c, struct terms *t)
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
      * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
     if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
+    /* the same for PEFT >= 0.12's fp32 adapters under autocast on 16-bit
+     * weights: each adapter weight (a leaf that requires grad) is cast once
+     * per forward and cached, and its matmul keeps the cast for backward
+     * (measured by bench/estimate-oracle's peft 0.13 points) */
+    else if (c->ac16 && own_input_copies(c)) t->copies = 2 * (c->Ptrain - first_block_uncast(c)) / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || c->ds)
         t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
@@ -2147,6 +2193,17 @@ static long double first_block_masks(const struct calc *c)
     if (est_lora_dropout(c->wl) <= 0 || quant_keeps_inputs(c->wl) || !t) return 0;
     long double n = fused_qkv(c) ? 1 : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
     return n * c->h;
+}
+
+/* LoRA, first block: the q,k,v adapters' lora_A read a tensor that needs no
+ * grad, so their matmuls keep no cast of lora_A's weight (only the input, for
+ * the weight's gradient): the parameters whose autocast casts are not kept
+ * (PEFT >= 0.12's fp32 adapters under autocast; bench/estimate-oracle). */
+static long double first_block_uncast(const struct calc *c)
+{
+    unsigned t = lora_bits(c->wl) & (EST_LORA_Q | EST_LORA_K | EST_LORA_V);
+    long double n = fused_qkv(c) ? (t ? 1 : 0) : (long double)(!!(t & EST_LORA_Q) + !!(t & EST_LORA_K) + !!(t & EST_LORA_V));
+    return n * (long double)c->wl->lora_r * c->h;
 }
 
 /* LoRA, the first block (its input needs no grad): q_norm (k_norm) saves
@@ -3182,7 +3239,9 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              b);
     fmt_gib(t->copies, b, sizeof b);
     snprintf(r->comp[EST_C_WEIGHT_COPIES].formula, sizeof r->comp[0].formula,
-             "autocast keeps 2 B copies of the block linears: %.0Lf x 2 B = %s", c->Plin, b);
+             c->mixed ? "autocast keeps 2 B copies of the block linears: %.0Lf x 2 B = %s"
+                      : "autocast keeps 2 B copies of PEFT's fp32 adapters: %.0Lf x 2 B = %s",
+             c->mixed ? c->Plin : c->Ptrain, b);
     fmt_gib(t->master, b, sizeof b);
     snprintf(r->comp[EST_C_MASTER].formula, sizeof r->comp[0].formula,
              "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard ? " / gpus" : "", b);
@@ -3193,13 +3252,13 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s = %s unsharded while accumulating (FSDP no_sync), / gpus = %s at the step",
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
-                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on integer-stored quantized weights)" : "trainable",
+                 : peft_fp32_adapters(c) ? peft_adapters_why(c) : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B", u, b);
     } else {
         snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
                  "%s %.0Lf x %s%s = %s",
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
-                 : peft_fp32_adapters(c) ? "trainable (PEFT's adapters: fp32 on integer-stored quantized weights)" : "trainable",
+                 : peft_fp32_adapters(c) ? peft_adapters_why(c) : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }

@@ -244,6 +244,10 @@ struct est_workload {
                                     (torch >= 2.0 bans that: ban_recompute_materialized_backward) */
     bool torchao01;              /* --torchao 0.1: to_nf4 compares the whole weight with the 16
                                     nf4 values at once (68 B per element), not in chunks */
+    bool peft_old;               /* --peft < 0.12: PEFT's LoRA adapters take the base layer's
+                                    floating dtype; from 0.12 get_peft_model's default
+                                    autocast_adapter_dtype=True upcasts 16-bit ones to fp32
+                                    (peft_fp32_adapters in est.c) */
     bool torch1;                 /* --torch 1.x: cuBLAS allocates its own workspace, outside
                                     torch's counters (EST_C_BLAS is 0) */
     int64_t blas_workspace;      /* bytes of one cuBLAS workspace (one per cuBLAS handle and

@@ -307,9 +307,17 @@ static void test_rmsnorm_keeps_the_fp32_copy(void **state)
      * q/v input once (2h); with dropout each of the two adapters keeps its
      * dropout output and mask (3h each) instead */
     wl.lora_r = 4; /* + each lora_B keeps lora_A's output: 2 B x r 4 x 2 adapters */
+    wl.peft_old = true; /* PEFT < 0.12: the adapters in the base's bf16 */
     assert_int_equal(block_bytes(&wl, 8), 72 + 16 + 16 + 48 + 24 + 96);
     wl.lora_dropout = 0.1;
     assert_int_equal(block_bytes(&wl, 8), 72 + 48 + 16 + 48 + 24 + 96);
+    /* PEFT >= 0.12: fp32 adapters, each on its own x.to(fp32): lora_A keeps
+     * that copy (4h each, the bf16 input no longer kept) or the fp32 dropout
+     * output and mask (5h each); lora_B keeps an fp32 r-wide input */
+    wl.peft_old = false;
+    assert_int_equal(block_bytes(&wl, 8), 72 + 80 + 32 + 48 + 24 + 96);
+    wl.lora_dropout = 0;
+    assert_int_equal(block_bytes(&wl, 8), 72 + 64 + 32 + 48 + 24 + 96);
     wl.lora_dropout = -1;
     /* under autocast the residual is already fp32: the upcast is that tensor
      * (4h), the normalized one stays fp32 (4h) when the weight trains */
@@ -590,6 +598,7 @@ static void test_checkpointing_and_lora(void **state)
      * adapters under PEFT, one fused q,k,v adapter under litgpt. */
     struct est_result d0, d5, lit;
     lw.precision = EST_BF16;
+    lw.peft_old = true; /* adapters in bf16 (PEFT < 0.12; test_peft_fp32_adapters for >= 0.12) */
     lw.lora_dropout = 0;
     assert_int_equal(est_compute(&m, &lw, &d0, &err), 0);
     lw.lora_dropout = 0.05;
@@ -1141,8 +1150,12 @@ static void test_fsdp_mixed_units(void **state)
     wl.grad_accum = 8;
     wl.ckpt = EST_CKPT_FULL;
     wl.lora_r = 8;
+    wl.peft_old = true; /* bf16 adapters: PEFT >= 0.12's are fp32 */
     assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
     assert_int_equal(hf.comp[EST_C_GRADS].bytes, 2 * hf.trainable_params);
+    wl.peft_old = false;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    assert_int_equal(hf.comp[EST_C_GRADS].bytes, 4 * hf.trainable_params);
     wl.trainer = EST_TRAINER_LITGPT;
     assert_int_equal(est_compute(&m, &wl, &lit, &err), 0);
     int64_t blocks = lit.params - 2 * (int64_t)32000 * 4096; /* untied wte + lm_head in the root unit */
@@ -1979,6 +1992,7 @@ static void test_autocast16(void **state)
     /* Llama with SDPA: RMSNorm computes on x.float() either way */
     wl.attention = EST_ATTN_SDPA;
     wl.lora_r = 8;
+    wl.peft_old = true; /* bf16 adapters (PEFT < 0.12): test_peft_fp32_adapters */
     wl.precision = EST_BF16_AUTOCAST;
     assert_int_equal(est_compute(&l, &wl, &ac, &err), 0);
     wl.precision = EST_BF16;
@@ -1991,6 +2005,61 @@ static void test_autocast16(void **state)
     wl.shard = EST_SHARD_ZERO2;
     assert_int_equal(est_compute(&l, &wl, &ac, &err), -1);
     assert_non_null(strstr(err.msg, "no autocast"));
+}
+
+/* PEFT >= 0.12 (get_peft_model's autocast_adapter_dtype=True,
+ * huggingface/peft#1706) keeps LoRA adapters fp32 on a 16-bit float base:
+ * fp32 weights, gradients and AdamW states for the adapters, and each
+ * adapter runs on its own x.to(fp32) (lora/layer.py@v0.13.0). Outside
+ * autocast lora_A keeps that fp32 copy and lora_B an fp32 r-wide input;
+ * under autocast lora_A keeps its own 16-bit cast (the shared input is kept
+ * by nobody); with dropout under autocast nothing changes (mask + the
+ * cast's 16-bit copy either way). DeepSpeed's engine casts the module to
+ * 16-bit: no change. --peft below 0.12 keeps the base's dtype. */
+static void test_peft_fp32_adapters(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result nw, old;
+    struct oomlab_err err;
+    wl.lora_r = 8; /* q,v: two adapters on one input */
+    wl.lora_dropout = 0;
+    assert_int_equal(est_compute(&m, &wl, &nw, &err), 0);
+    wl.peft_old = true;
+    assert_int_equal(est_compute(&m, &wl, &old, &err), 0);
+    int64_t tr = nw.trainable_params, tok = 2 * 512, h = 4096, r = 8, L = 32;
+    assert_int_equal(nw.comp[EST_C_WEIGHTS].bytes - old.comp[EST_C_WEIGHTS].bytes, 2 * tr);
+    assert_int_equal(nw.comp[EST_C_GRADS].bytes, 4 * tr);
+    assert_int_equal(old.comp[EST_C_GRADS].bytes, 2 * tr);
+    assert_int_equal(nw.comp[EST_C_OPTIM].bytes, 8 * tr);
+    assert_int_equal(old.comp[EST_C_OPTIM].bytes, 4 * tr);
+    /* per token and block: 2 x 4h + 2 x 4r against 2h + 2 x 2r */
+    assert_int_equal(nw.comp[EST_C_ACTS].bytes - old.comp[EST_C_ACTS].bytes, tok * L * (6 * h + 4 * r));
+    /* under autocast: 2 x 2h (one cast per adapter) against 2h */
+    wl.precision = EST_BF16_AUTOCAST;
+    assert_int_equal(est_compute(&m, &wl, &old, &err), 0);
+    wl.peft_old = false;
+    assert_int_equal(est_compute(&m, &wl, &nw, &err), 0);
+    assert_int_equal(nw.comp[EST_C_ACTS].bytes - old.comp[EST_C_ACTS].bytes, tok * L * 2 * h);
+    assert_int_equal(nw.comp[EST_C_GRADS].bytes, 4 * tr);
+    /* autocast's cached casts of the adapter weights, less the first block's
+     * q,v lora_A (their input needs no grad); none for 16-bit adapters */
+    assert_int_equal(nw.comp[EST_C_WEIGHT_COPIES].bytes, 2 * (tr - 2 * r * h));
+    assert_int_equal(old.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    wl.lora_dropout = 0.1;
+    assert_int_equal(est_compute(&m, &wl, &nw, &err), 0);
+    wl.peft_old = true;
+    assert_int_equal(est_compute(&m, &wl, &old, &err), 0);
+    assert_int_equal(nw.comp[EST_C_ACTS].bytes, old.comp[EST_C_ACTS].bytes);
+    /* DeepSpeed: module.bfloat16() at engine init */
+    wl.precision = EST_BF16;
+    wl.gpus = 2;
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_equal(est_compute(&m, &wl, &old, &err), 0);
+    wl.peft_old = false;
+    assert_int_equal(est_compute(&m, &wl, &nw, &err), 0);
+    assert_int_equal(nw.peak_allocated_bytes, old.peak_allocated_bytes);
 }
 
 /* --torch / --cuda: the CUDA context of an eager-loading build (torch <
@@ -2130,6 +2199,7 @@ int main(void)
         cmocka_unit_test(test_tied_embedding_sum_out_of_place),
         cmocka_unit_test(test_cublas_workspaces),
         cmocka_unit_test(test_kept_grads_accumulate_beside),
+        cmocka_unit_test(test_peft_fp32_adapters),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };
