@@ -2017,10 +2017,18 @@ static void train_states(const struct calc *c, struct terms *t)
  * ("For the root, do not reshard after forward"; torch/distributed/
  * _composable/fsdp/_fsdp_state.py, pytorch/pytorch@005da465), so the
  * embedding, norm and output stay all-gathered in bf16 from the root's
- * pre-forward to the end of backward. */
+ * pre-forward to the end of backward.
+ * World size 1 (prime-rl wraps its model with fully_shard on one GPU too)
+ * runs the same collectives' code: foreach_reduce allocates the
+ * reduce-scatter input, and the output under the reduce-scatter stream,
+ * and copies one into the other ("For single GPU, just copy the input to
+ * output (no actual reduce-scatter needed)", pytorch/pytorch:torch/
+ * distributed/fsdp/_fully_shard/_fsdp_collectives.py, torch 2.9, which
+ * prime-rl@d8f290ef0's pyproject pins), so the moments and stream pools
+ * below hold with N = 1; FSDP1's 25% share (SLACK_SHARDED) does not apply. */
 static bool fsdp2_titan(const struct calc *c)
 {
-    return c->fsdp_mp && c->wl->mode == EST_MODE_TRAIN && c->N > 1 && c->wl->offload == EST_OFFLOAD_NONE;
+    return c->fsdp_mp && c->wl->mode == EST_MODE_TRAIN && c->wl->offload == EST_OFFLOAD_NONE;
 }
 
 static long double fsdp2_root_params(const struct calc *c)
@@ -2081,7 +2089,7 @@ static void formula_append(struct est_result *r, enum est_comp i, const char *te
 const char *est_fsdp2_model(const struct est_workload *wl)
 {
     if (wl->trainer != EST_TRAINER_TORCHTITAN || wl->shard != EST_SHARD_FSDP || !is_mixed(wl->precision) ||
-        wl->mode != EST_MODE_TRAIN || wl->gpus <= 1 || wl->offload != EST_OFFLOAD_NONE)
+        wl->mode != EST_MODE_TRAIN || wl->offload != EST_OFFLOAD_NONE)
         return NULL;
     return "torchtitan's fully_shard per block + root, bf16 params / fp32 reduce: fp32 shards; at the loss's "
            "backward only the root group (embedding, output, norm: the root never reshards after forward) and "

@@ -1360,6 +1360,23 @@ static void test_titan_op_moments(void **state)
     assert_int_equal(est_compute(&m, &wl, &r128, &err), 0);
     assert_int_equal(r128.comp[EST_C_ACTS].bytes, r.comp[EST_C_ACTS].bytes);
     assert_int_equal(r128.comp[EST_C_TEMP].bytes, r.comp[EST_C_TEMP].bytes);
+    /* one GPU (prime-rl wraps with fully_shard on one GPU too): foreach_reduce
+     * still allocates the reduce-scatter output in its stream and copies the
+     * input into it ("For single GPU, just copy the input to output"), and
+     * the all-gathers still run: the same pools with N = 1 and the plain 10%
+     * share of the churn, not FSDP1's 25%. Unsharded, the foreach step's
+     * working copy (4P) is the peak; the gradients there are the
+     * reduce-scatter pool's blocks, so the pools add only the gathers. */
+    struct est_result r1;
+    wl.gpus = 1;
+    assert_int_equal(est_compute(&m, &wl, &r1, &err), 0);
+    int64_t persist1 = 4 * P + 8 * P;
+    assert_int_equal(r1.comp[EST_C_GRADS].bytes, 4 * P);
+    assert_int_equal(r1.comp[EST_C_TEMP].bytes, 4 * P);
+    assert_int_equal(r1.peak_allocated_bytes, persist1 + 8 * P + r1.comp[EST_C_BLAS].bytes);
+    long double slack1 = 0.10L * 8.0L * (long double)P + 0.01L * (long double)persist1 + (long double)gathered;
+    assert_true(llabs(r1.peak_reserved_bytes - r1.peak_allocated_bytes - (int64_t)(slack1 + 0.5L)) <= 1);
+    assert_non_null(strstr(r1.comp[EST_C_SLACK].formula, "stream pools"));
 }
 
 /* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
