@@ -1246,6 +1246,33 @@ static const char *family_act_note(const struct calc *c)
     return "";
 }
 
+/* A sparse-MoE block's saved set per token, `expert` being what one dense
+ * expert MLP keeps for its routed tokens. transformers' loop
+ * (MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock; transformers:src/
+ * transformers/models/qwen3_moe/modeling_qwen3_moe.py@00d4b3d2, the loop
+ * bench/estimate-oracle-moe runs): the router Linear keeps its input (the
+ * post-attention norm's output) when it trains; softmax(dtype=float) keeps
+ * its fp32 output (4 E), topk its int64 indices (8 k), the in-place
+ * renormalisation its fp32 result and the sum (4 k + 4). Per routed
+ * (token, expert) pair: the expert's own set on the gathered copy
+ * `hidden_states[None, top_x]` (kept as the expert's input when its linears
+ * train); `expert(x) * routing_weights[top_x, idx, None]` keeps the
+ * expert's output (a h) and the gathered weight (a); index_add_ keeps its
+ * source, the product (a h: derivatives.yaml's index_add `source:
+ * grad.index_select(dim, index).expand_as(source)` saves it, torch 1.13 and
+ * current); top_x and idx are int64 (16). Real torch 1.13, fp32 and bf16,
+ * full and frozen experts, k 2 and 8: exact (bench/estimate-oracle-moe).
+ * torchtitan's (and prime-rl's) grouped-mm MoE routes differently (argsort,
+ * _grouped_mm, scatter_add) and keeps the older count k x expert + 4 E,
+ * not derived. */
+static long double moe_saved(const struct calc *c, long double expert, bool lin)
+{
+    long double k = (long double)c->m->experts_per_token, E = (long double)c->m->experts;
+    if (c->wl->trainer == EST_TRAINER_TORCHTITAN) return expert * k + 4 * E;
+    long double a = c->a, h = c->h;
+    return (lin ? a * h : 0) + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1311,7 +1338,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* gated: gate, up and act outputs; plain: the activation's input, or
      * what an unfused activation keeps (act_saves) */
     long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
-    if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
+    if (c->m->experts) mlp = moe_saved(c, mlp, lin);
     return sum + mlp;
 }
 

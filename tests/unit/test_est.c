@@ -1379,6 +1379,43 @@ static void test_titan_op_moments(void **state)
     assert_non_null(strstr(r1.comp[EST_C_SLACK].formula, "stream pools"));
 }
 
+/* transformers' sparse-MoE loop (Mixtral, Qwen3-MoE) keeps, per token and
+ * block, beyond what one expert MLP keeps for each routed token: the
+ * router's input (a h, when the linears train), its fp32 softmax (4 E), the
+ * int64 top-k indices and the fp32 renormalised weights (12 k + 4), and per
+ * routed token the gathered weight (a), the expert's output kept by the
+ * weight multiply and the product kept by index_add_ (2 a h), top_x and idx
+ * (16): bench/estimate-oracle-moe measures it exactly on torch 1.13. The
+ * old count, k x expert + 4 E, missed the router's input, the 2 a h and the
+ * indices. torchtitan's grouped-mm MoE keeps the old count. */
+static void test_moe_saved(void **state)
+{
+    (void)state;
+    struct est_model moe = fx_preset("mixtral-8x7b"), dense = moe;
+    dense.experts = dense.experts_per_token = 0;
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r, d;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    const int64_t T = 512, L = 32, a = 2, h = 4096, f = 14336, E = 8, k = 2;
+    assert_int_equal(moe.experts, E);
+    assert_int_equal(moe.experts_per_token, k);
+    /* full: the expert keeps 3 a f + a (h + f) */
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_int_equal(est_compute(&dense, &wl, &d, &err), 0);
+    int64_t expert = 3 * a * f + a * (h + f);
+    int64_t block = a * h + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+    /* frozen linears (LoRA on q, v): the expert keeps 3 a f, no router input */
+    wl.lora_r = 8;
+    wl.lora_targets = EST_LORA_Q | EST_LORA_V;
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_int_equal(est_compute(&dense, &wl, &d, &err), 0);
+    expert = 3 * a * f;
+    block = 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+}
+
 /* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
  * 32768 on 8 GPUs (its page's Table 2 FSDP row): the loss's backward holds
  * each block's bf16 input and the final norm, no block recomputed */
@@ -2130,6 +2167,7 @@ int main(void)
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
         cmocka_unit_test(test_titan_op_moments),
+        cmocka_unit_test(test_moe_saved),
         cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
