@@ -1960,8 +1960,17 @@ static void train_states(const struct calc *c, struct terms *t)
     long double qstate = replicated_quant_state(c);
     t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
-     * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
-    if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
+     * parameters are FSDP's own all-gathered blocks, counted in shard_temp.
+     * Under FSDP1 autocast caches none: it caches only a leaf fp32 tensor
+     * that requires grad and is not a view (`can_try_cache` in
+     * aten/src/ATen/autocast_mode.cpp's cached_cast: arg.requires_grad() &&
+     * arg.is_leaf() && !arg.is_view()), and FSDP1 hands forward each
+     * parameter as a view into the unsharded flat parameter; the per-use
+     * casts the matmuls keep are fsdp1_casts_kept. Checked on torch 1.13 CPU
+     * autocast: a leaf parameter's cast is one tensor for two uses, a view's
+     * two. */
+    if (c->mixed && !c->ds && !c->fsdp_mp && wl->shard != EST_SHARD_FSDP && wl->quant == EST_QUANT_NONE)
+        t->copies = 2 * c->Plin / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || c->ds)
         t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
@@ -2154,6 +2163,12 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
     case EST_SHARD_FSDP:
         if (fsdp2_titan(c)) return fsdp2_loss_gathered(c);
+        /* autocast on fp32 weights means FSDP1 without a MixedPrecision
+         * param_dtype (atorch's amp_native + fsdp passes none, dlrover
+         * atorch/auto/opt_lib/zero_optimization.py@3a442b728): the flat
+         * parameters are gathered as stored, fp32 */
+        if (c->mixed && !c->fsdp_mp && wl->quant == EST_QUANT_NONE)
+            return 2 * 4 * layer + 2 * 4 * c->Pbig * (c->full ? 2 : 1);
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
@@ -2493,13 +2508,10 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     return rec;
 }
 
-/* GPTQ training: each linear's matmul(x.half(), weight) keeps its fp16
- * dequantized weight for the input's gradient (autograd saves the operand
- * the other one's gradient needs), so every block whose graph is alive holds
- * its linears in 16-bit; under block checkpointing only the recomputed one. */
-static long double gptq_saved_layers(const struct calc *c)
+/* Blocks whose graph is alive at once: every block, under block
+ * checkpointing only the recomputed one, every N-th: the others and one. */
+static long double graph_alive_layers(const struct calc *c)
 {
-    if (c->wl->quant != EST_QUANT_GPTQ || c->wl->mode != EST_MODE_TRAIN) return 0;
     switch (c->wl->ckpt) {
     case EST_CKPT_FULL: return 1;
     case EST_CKPT_EVERY: {
@@ -2510,9 +2522,36 @@ static long double gptq_saved_layers(const struct calc *c)
     }
 }
 
+/* GPTQ training: each linear's matmul(x.half(), weight) keeps its fp16
+ * dequantized weight for the input's gradient (autograd saves the operand
+ * the other one's gradient needs), so every block whose graph is alive holds
+ * its linears in 16-bit; under block checkpointing only the recomputed one. */
+static long double gptq_saved_layers(const struct calc *c)
+{
+    if (c->wl->quant != EST_QUANT_GPTQ || c->wl->mode != EST_MODE_TRAIN) return 0;
+    return graph_alive_layers(c);
+}
+
 static long double gptq_saved_weights(const struct calc *c)
 {
     return gptq_saved_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
+}
+
+/* FSDP1 under autocast on fp32 weights (--shard fsdp, *-mixed, not
+ * torchtitan's FSDP2): nothing is cached (train_states), so each linear
+ * casts its unsharded weight view at every use, and the matmul keeps that
+ * 16-bit cast for the input's gradient as GPTQ's keeps its dequantized
+ * weight: the whole (unsharded) linears of every block whose graph is
+ * alive. */
+static long double fsdp1_casts_kept(const struct calc *c)
+{
+    if (!c->mixed || c->fsdp_mp || c->wl->shard != EST_SHARD_FSDP || c->wl->quant != EST_QUANT_NONE ||
+        c->wl->mode != EST_MODE_TRAIN)
+        return 0;
+    /* op-level selective checkpointing recomputes every op its policy does
+     * not save, the casts included */
+    if (c->wl->ckpt == EST_CKPT_OP) return 0;
+    return graph_alive_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
 }
 
 static void train_acts(const struct calc *c, struct terms *t)
@@ -2521,7 +2560,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     bool eager = scores_kept(wl->attention);
     long double per_noscore = block_acts(c, false), per = block_acts(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c) +
-              gptq_saved_weights(c);
+              gptq_saved_weights(c) + fsdp1_casts_kept(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -2565,7 +2604,8 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
     if (block_tmp > tmp) tmp = block_tmp;
     /* the recomputed block holds its GPTQ weights too (gptq_saved_layers: 1) */
-    ckpt_moments(c, t, c->T * ckpt_recompute(c, per) + (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) : 0), lt,
+    ckpt_moments(c, t, c->T * ckpt_recompute(c, per) +
+                 (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) + fsdp1_casts_kept(c) : 0), lt,
                  block_tmp + (fsdp2_titan(c) ? fsdp2_backward_extra(c) : 0), &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into

@@ -61,3 +61,13 @@ else
   echo "not ok estimate-oracle-moe: bench/estimate-oracle-moe exit $rc"
   sed 's/^/#   /' "$W/moe" | tail -10
 fi
+# autocast's cast cache (bench/estimate-oracle-autocast, ~1 s): a leaf
+# parameter's cast is cached, an FSDP1 flat-parameter view's is not
+"$py" "$root/bench/estimate-oracle-autocast" > "$W/ac" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+  echo "ok estimate-oracle-autocast: autocast caches leaf parameters' casts, not FSDP1's views ($(grep -c 'PASS' "$W/ac") cases)"
+else
+  echo "not ok estimate-oracle-autocast: bench/estimate-oracle-autocast exit $rc"
+  sed 's/^/#   /' "$W/ac" | tail -6
+fi

@@ -1301,7 +1301,9 @@ static void test_torchtitan_fsdp2(void **state)
     assert_int_equal(tt.comp[EST_C_WEIGHTS].bytes, 4 * P / 8);
     assert_int_equal(tt.comp[EST_C_GRADS].bytes, 4 * P / 8);
     assert_int_equal(tt.comp[EST_C_OPTIM].bytes, 8 * P / 8);
-    assert_true(hf.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+    /* FSDP1's parameters are views in forward: autocast caches no cast
+     * (test_fsdp1_autocast_casts); FSDP2's are its own bf16 gathers */
+    assert_int_equal(hf.comp[EST_C_WEIGHT_COPIES].bytes, 0);
     assert_int_equal(tt.comp[EST_C_WEIGHT_COPIES].bytes, 0);
     /* 32 blocks x 1024 tokens x (4h - 2h) fewer bytes for the block inputs;
      * the recomputed block and the outside-the-blocks terms move too, so
@@ -1414,6 +1416,39 @@ static void test_moe_saved(void **state)
     expert = 3 * a * f;
     block = 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
     assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+}
+
+/* FSDP1 under autocast on fp32 weights (--shard fsdp, bf16-mixed: atorch's
+ * amp_native + fsdp, no MixedPrecision param_dtype): autocast caches no
+ * cast (each parameter reaches forward as a view into the unsharded flat
+ * parameter, and cached_cast caches only leaf non-view tensors), so there
+ * are no "16-bit weight copies"; the matmuls keep each use's 16-bit cast of
+ * the whole (unsharded) linears of every block whose graph is alive; the
+ * two gathered blocks and the root's embedding and head are fp32 flat
+ * parameters. Llama-2-7B, 8 GPUs, no checkpointing, against the same run
+ * unsharded on one GPU. */
+static void test_fsdp1_autocast_casts(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_result r, n;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 8; /* LoRA on q, v: the fwd/bwd moment is the peak in both runs */
+    assert_int_equal(est_compute(&m, &wl, &n, &err), 0);
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 8;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t h = 4096, V = 32000, Pbig = V * h, L = 32, P = r.params;
+    const int64_t Plin = 6738415616 - 2 * Pbig - (2 * L + 1) * h, layer = (P - 2 * Pbig) / L;
+    assert_true(n.comp[EST_C_TEMP].at_peak && r.comp[EST_C_TEMP].at_peak);
+    assert_int_equal(n.comp[EST_C_WEIGHT_COPIES].bytes, 2 * Plin);
+    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    /* every block's graph alive: the casts are the whole linears, not 1/8 */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - n.comp[EST_C_ACTS].bytes, 2 * Plin);
+    /* two gathered blocks + the root's embedding and head (one under LoRA), fp32 */
+    assert_true(llabs(r.comp[EST_C_TEMP].bytes - n.comp[EST_C_TEMP].bytes - (2 * 4 * layer + 2 * 4 * Pbig)) <= 8);
 }
 
 /* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
@@ -2168,6 +2203,7 @@ int main(void)
         cmocka_unit_test(test_torchtitan_fsdp2),
         cmocka_unit_test(test_titan_op_moments),
         cmocka_unit_test(test_moe_saved),
+        cmocka_unit_test(test_fsdp1_autocast_casts),
         cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
