@@ -2596,7 +2596,13 @@ static void train_acts(const struct calc *c, struct terms *t)
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         }
     }
+    /* one block's backward in flight: the MLP's three f-wide gradients. A
+     * sparse-MoE block as transformers loops over it runs each expert on
+     * its own tokens, so only one expert's are in flight: k / E of the
+     * tokens with balanced routing (bench/estimate-oracle-moe's transient
+     * measurement); torchtitan's grouped-mm MoE runs all k T at once */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    if (c->m->experts && wl->trainer != EST_TRAINER_TORCHTITAN) k /= (long double)c->m->experts;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
                                         ((c->mixed || c->ac16 || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)

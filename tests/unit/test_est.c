@@ -1416,6 +1416,14 @@ static void test_moe_saved(void **state)
     expert = 3 * a * f;
     block = 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
     assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+    /* the block's backward runs one expert's tokens at a time (k / E of
+     * them, balanced): its three f-wide gradients, not k T tokens' worth
+     * (bench/estimate-oracle-moe --transient measures it); no LM loss here,
+     * so that is the fwd/bwd temporaries */
+    wl.head = EST_HEAD_NONE;
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_TEMP].at_peak);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * a * f * k / E);
 }
 
 /* FSDP1 under autocast on fp32 weights (--shard fsdp, bf16-mixed: atorch's
