@@ -1284,6 +1284,33 @@ static const char *family_act_note(const struct calc *c)
     return "";
 }
 
+/* A sparse-MoE block's saved set per token, `expert` being what one dense
+ * expert MLP keeps for its routed tokens. transformers' loop
+ * (MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock; transformers:src/
+ * transformers/models/qwen3_moe/modeling_qwen3_moe.py@00d4b3d2, the loop
+ * bench/estimate-oracle-moe runs): the router Linear keeps its input (the
+ * post-attention norm's output) when it trains; softmax(dtype=float) keeps
+ * its fp32 output (4 E), topk its int64 indices (8 k), the in-place
+ * renormalisation its fp32 result and the sum (4 k + 4). Per routed
+ * (token, expert) pair: the expert's own set on the gathered copy
+ * `hidden_states[None, top_x]` (kept as the expert's input when its linears
+ * train); `expert(x) * routing_weights[top_x, idx, None]` keeps the
+ * expert's output (a h) and the gathered weight (a); index_add_ keeps its
+ * source, the product (a h: derivatives.yaml's index_add `source:
+ * grad.index_select(dim, index).expand_as(source)` saves it, torch 1.13 and
+ * current); top_x and idx are int64 (16). Real torch 1.13, fp32 and bf16,
+ * full and frozen experts, k 2 and 8: exact (bench/estimate-oracle-moe).
+ * torchtitan's (and prime-rl's) grouped-mm MoE routes differently (argsort,
+ * _grouped_mm, scatter_add) and keeps the older count k x expert + 4 E,
+ * not derived. */
+static long double moe_saved(const struct calc *c, long double expert, bool lin)
+{
+    long double k = (long double)c->m->experts_per_token, E = (long double)c->m->experts;
+    if (c->wl->trainer == EST_TRAINER_TORCHTITAN) return expert * k + 4 * E;
+    long double a = c->a, h = c->h;
+    return (lin ? a * h : 0) + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1349,7 +1376,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* gated: gate, up and act outputs; plain: the activation's input, or
      * what an unfused activation keeps (act_saves) */
     long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
-    if (c->m->experts) mlp = mlp * (long double)c->m->experts_per_token + 4 * (long double)c->m->experts;
+    if (c->m->experts) mlp = moe_saved(c, mlp, lin);
     return sum + mlp;
 }
 
@@ -1974,13 +2001,24 @@ static void train_states(const struct calc *c, struct terms *t)
     long double qstate = replicated_quant_state(c);
     t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
-     * parameters are FSDP's own all-gathered blocks, counted in shard_temp */
-    if (c->mixed && !c->ds && !c->fsdp_mp && wl->quant == EST_QUANT_NONE) t->copies = 2 * c->Plin / (z3 ? N : 1);
+     * parameters are FSDP's own all-gathered blocks, counted in shard_temp.
+     * Under FSDP1 autocast caches none: it caches only a leaf fp32 tensor
+     * that requires grad and is not a view (`can_try_cache` in
+     * aten/src/ATen/autocast_mode.cpp's cached_cast: arg.requires_grad() &&
+     * arg.is_leaf() && !arg.is_view()), and FSDP1 hands forward each
+     * parameter as a view into the unsharded flat parameter; the per-use
+     * casts the matmuls keep are fsdp1_casts_kept. Checked on torch 1.13 CPU
+     * autocast: a leaf parameter's cast is one tensor for two uses, a view's
+     * two. */
+    bool cacheable = wl->shard != EST_SHARD_FSDP;
+    if (c->mixed && !c->ds && !c->fsdp_mp && cacheable && wl->quant == EST_QUANT_NONE)
+        t->copies = 2 * c->Plin / (z3 ? N : 1);
     /* the same for PEFT >= 0.12's fp32 adapters under autocast on 16-bit
      * weights: each adapter weight (a leaf that requires grad) is cast once
      * per forward and cached, and its matmul keeps the cast for backward
      * (measured by bench/estimate-oracle's peft 0.13 points) */
-    else if (c->ac16 && own_input_copies(c)) t->copies = 2 * (c->Ptrain - first_block_uncast(c)) / (z3 ? N : 1);
+    else if (c->ac16 && cacheable && own_input_copies(c))
+        t->copies = 2 * (c->Ptrain - first_block_uncast(c)) / (z3 ? N : 1);
     if ((is16(wl->precision) && wl->master_weights) || c->ds)
         t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
@@ -2063,10 +2101,18 @@ static void train_states(const struct calc *c, struct terms *t)
  * ("For the root, do not reshard after forward"; torch/distributed/
  * _composable/fsdp/_fsdp_state.py, pytorch/pytorch@005da465), so the
  * embedding, norm and output stay all-gathered in bf16 from the root's
- * pre-forward to the end of backward. */
+ * pre-forward to the end of backward.
+ * World size 1 (prime-rl wraps its model with fully_shard on one GPU too)
+ * runs the same collectives' code: foreach_reduce allocates the
+ * reduce-scatter input, and the output under the reduce-scatter stream,
+ * and copies one into the other ("For single GPU, just copy the input to
+ * output (no actual reduce-scatter needed)", pytorch/pytorch:torch/
+ * distributed/fsdp/_fully_shard/_fsdp_collectives.py, torch 2.9, which
+ * prime-rl@d8f290ef0's pyproject pins), so the moments and stream pools
+ * below hold with N = 1; FSDP1's 25% share (SLACK_SHARDED) does not apply. */
 static bool fsdp2_titan(const struct calc *c)
 {
-    return c->fsdp_mp && c->wl->mode == EST_MODE_TRAIN && c->N > 1 && c->wl->offload == EST_OFFLOAD_NONE;
+    return c->fsdp_mp && c->wl->mode == EST_MODE_TRAIN && c->wl->offload == EST_OFFLOAD_NONE;
 }
 
 static long double fsdp2_root_params(const struct calc *c)
@@ -2127,7 +2173,7 @@ static void formula_append(struct est_result *r, enum est_comp i, const char *te
 const char *est_fsdp2_model(const struct est_workload *wl)
 {
     if (wl->trainer != EST_TRAINER_TORCHTITAN || wl->shard != EST_SHARD_FSDP || !is_mixed(wl->precision) ||
-        wl->mode != EST_MODE_TRAIN || wl->gpus <= 1 || wl->offload != EST_OFFLOAD_NONE)
+        wl->mode != EST_MODE_TRAIN || wl->offload != EST_OFFLOAD_NONE)
         return NULL;
     return "torchtitan's fully_shard per block + root, bf16 params / fp32 reduce: fp32 shards; at the loss's "
            "backward only the root group (embedding, output, norm: the root never reshards after forward) and "
@@ -2165,6 +2211,12 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
     case EST_SHARD_FSDP:
         if (fsdp2_titan(c)) return fsdp2_loss_gathered(c);
+        /* autocast on fp32 weights means FSDP1 without a MixedPrecision
+         * param_dtype (atorch's amp_native + fsdp passes none, dlrover
+         * atorch/auto/opt_lib/zero_optimization.py@3a442b728): the flat
+         * parameters are gathered as stored, fp32 */
+        if (c->mixed && !c->fsdp_mp && wl->quant == EST_QUANT_NONE)
+            return 2 * 4 * layer + 2 * 4 * c->Pbig * (c->full ? 2 : 1);
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
@@ -2515,13 +2567,10 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     return rec;
 }
 
-/* GPTQ training: each linear's matmul(x.half(), weight) keeps its fp16
- * dequantized weight for the input's gradient (autograd saves the operand
- * the other one's gradient needs), so every block whose graph is alive holds
- * its linears in 16-bit; under block checkpointing only the recomputed one. */
-static long double gptq_saved_layers(const struct calc *c)
+/* Blocks whose graph is alive at once: every block, under block
+ * checkpointing only the recomputed one, every N-th: the others and one. */
+static long double graph_alive_layers(const struct calc *c)
 {
-    if (c->wl->quant != EST_QUANT_GPTQ || c->wl->mode != EST_MODE_TRAIN) return 0;
     switch (c->wl->ckpt) {
     case EST_CKPT_FULL: return 1;
     case EST_CKPT_EVERY: {
@@ -2532,9 +2581,36 @@ static long double gptq_saved_layers(const struct calc *c)
     }
 }
 
+/* GPTQ training: each linear's matmul(x.half(), weight) keeps its fp16
+ * dequantized weight for the input's gradient (autograd saves the operand
+ * the other one's gradient needs), so every block whose graph is alive holds
+ * its linears in 16-bit; under block checkpointing only the recomputed one. */
+static long double gptq_saved_layers(const struct calc *c)
+{
+    if (c->wl->quant != EST_QUANT_GPTQ || c->wl->mode != EST_MODE_TRAIN) return 0;
+    return graph_alive_layers(c);
+}
+
 static long double gptq_saved_weights(const struct calc *c)
 {
     return gptq_saved_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
+}
+
+/* FSDP1 under autocast on fp32 weights (--shard fsdp, *-mixed, not
+ * torchtitan's FSDP2): nothing is cached (train_states), so each linear
+ * casts its unsharded weight view at every use, and the matmul keeps that
+ * 16-bit cast for the input's gradient as GPTQ's keeps its dequantized
+ * weight: the whole (unsharded) linears of every block whose graph is
+ * alive. */
+static long double fsdp1_casts_kept(const struct calc *c)
+{
+    if (!c->mixed || c->fsdp_mp || c->wl->shard != EST_SHARD_FSDP || c->wl->quant != EST_QUANT_NONE ||
+        c->wl->mode != EST_MODE_TRAIN)
+        return 0;
+    /* op-level selective checkpointing recomputes every op its policy does
+     * not save, the casts included */
+    if (c->wl->ckpt == EST_CKPT_OP) return 0;
+    return graph_alive_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
 }
 
 static void train_acts(const struct calc *c, struct terms *t)
@@ -2543,7 +2619,7 @@ static void train_acts(const struct calc *c, struct terms *t)
     bool eager = scores_kept(wl->attention);
     long double per_noscore = block_acts(c, false), per = block_acts(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c) +
-              gptq_saved_weights(c);
+              gptq_saved_weights(c) + fsdp1_casts_kept(c);
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -2579,7 +2655,13 @@ static void train_acts(const struct calc *c, struct terms *t)
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         }
     }
+    /* one block's backward in flight: the MLP's three f-wide gradients. A
+     * sparse-MoE block as transformers loops over it runs each expert on
+     * its own tokens, so only one expert's are in flight: k / E of the
+     * tokens with balanced routing (bench/estimate-oracle-moe's transient
+     * measurement); torchtitan's grouped-mm MoE runs all k T at once */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    if (c->m->experts && wl->trainer != EST_TRAINER_TORCHTITAN) k /= (long double)c->m->experts;
     long double mlp_tmp = c->T * 3 * c->a * c->ffn * k;
     long double score_tmp = eager ? c->T * (long double)c->m->heads * (long double)wl->seq * 2 *
                                         ((c->mixed || c->ac16 || c->a == 4) && wl->attention == EST_ATTN_EAGER ? 4 : c->a)
@@ -2587,7 +2669,8 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double tmp = lt, block_tmp = mlp_tmp > score_tmp ? mlp_tmp : score_tmp;
     if (block_tmp > tmp) tmp = block_tmp;
     /* the recomputed block holds its GPTQ weights too (gptq_saved_layers: 1) */
-    ckpt_moments(c, t, c->T * ckpt_recompute(c, per) + (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) : 0), lt,
+    ckpt_moments(c, t, c->T * ckpt_recompute(c, per) +
+                 (wl->ckpt == EST_CKPT_FULL ? gptq_saved_weights(c) + fsdp1_casts_kept(c) : 0), lt,
                  block_tmp + (fsdp2_titan(c) ? fsdp2_backward_extra(c) : 0), &tmp);
     tmp += dequant_temp(c); /* one quantized linear dequantized */
     /* --longest-first: lit-gpt's get_batch puts the longest sample into

@@ -50,3 +50,24 @@ else
   echo "not ok estimate-oracle-tied: bench/estimate-oracle-tied exit $rc"
   sed 's/^/#   /' "$W/tied" | tail -10
 fi
+# HF's sparse MoE block (bench/estimate-oracle-moe, ~2 s): what the experts add
+# to a block's saved set (router, gathered tokens, the weighted expert outputs
+# index_add_ keeps), fp32 and bf16, full and frozen linears, within 1%
+OOMLAB=$OOMLAB timeout 300 "$py" "$root/bench/estimate-oracle-moe" > "$W/moe" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^worst |error|' "$W/moe"; then
+  echo "ok estimate-oracle-moe: the MoE term within 1% of real PyTorch ($(grep -c '^fp32\|^bf16' "$W/moe") points)"
+else
+  echo "not ok estimate-oracle-moe: bench/estimate-oracle-moe exit $rc"
+  sed 's/^/#   /' "$W/moe" | tail -10
+fi
+# autocast's cast cache (bench/estimate-oracle-autocast, ~1 s): a leaf
+# parameter's cast is cached, an FSDP1 flat-parameter view's is not
+"$py" "$root/bench/estimate-oracle-autocast" > "$W/ac" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+  echo "ok estimate-oracle-autocast: autocast caches leaf parameters' casts, not FSDP1's views ($(grep -c 'PASS' "$W/ac") cases)"
+else
+  echo "not ok estimate-oracle-autocast: bench/estimate-oracle-autocast exit $rc"
+  sed 's/^/#   /' "$W/ac" | tail -6
+fi

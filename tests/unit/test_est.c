@@ -1314,7 +1314,9 @@ static void test_torchtitan_fsdp2(void **state)
     assert_int_equal(tt.comp[EST_C_WEIGHTS].bytes, 4 * P / 8);
     assert_int_equal(tt.comp[EST_C_GRADS].bytes, 4 * P / 8);
     assert_int_equal(tt.comp[EST_C_OPTIM].bytes, 8 * P / 8);
-    assert_true(hf.comp[EST_C_WEIGHT_COPIES].bytes > 0);
+    /* FSDP1's parameters are views in forward: autocast caches no cast
+     * (test_fsdp1_autocast_casts); FSDP2's are its own bf16 gathers */
+    assert_int_equal(hf.comp[EST_C_WEIGHT_COPIES].bytes, 0);
     assert_int_equal(tt.comp[EST_C_WEIGHT_COPIES].bytes, 0);
     /* 32 blocks x 1024 tokens x (4h - 2h) fewer bytes for the block inputs;
      * the recomputed block and the outside-the-blocks terms move too, so
@@ -1373,6 +1375,101 @@ static void test_titan_op_moments(void **state)
     assert_int_equal(est_compute(&m, &wl, &r128, &err), 0);
     assert_int_equal(r128.comp[EST_C_ACTS].bytes, r.comp[EST_C_ACTS].bytes);
     assert_int_equal(r128.comp[EST_C_TEMP].bytes, r.comp[EST_C_TEMP].bytes);
+    /* one GPU (prime-rl wraps with fully_shard on one GPU too): foreach_reduce
+     * still allocates the reduce-scatter output in its stream and copies the
+     * input into it ("For single GPU, just copy the input to output"), and
+     * the all-gathers still run: the same pools with N = 1 and the plain 10%
+     * share of the churn, not FSDP1's 25%. Unsharded, the foreach step's
+     * working copy (4P) is the peak; the gradients there are the
+     * reduce-scatter pool's blocks, so the pools add only the gathers. */
+    struct est_result r1;
+    wl.gpus = 1;
+    assert_int_equal(est_compute(&m, &wl, &r1, &err), 0);
+    int64_t persist1 = 4 * P + 8 * P;
+    assert_int_equal(r1.comp[EST_C_GRADS].bytes, 4 * P);
+    assert_int_equal(r1.comp[EST_C_TEMP].bytes, 4 * P);
+    assert_int_equal(r1.peak_allocated_bytes, persist1 + 8 * P + r1.comp[EST_C_BLAS].bytes);
+    long double slack1 = 0.10L * 8.0L * (long double)P + 0.01L * (long double)persist1 + (long double)gathered;
+    assert_true(llabs(r1.peak_reserved_bytes - r1.peak_allocated_bytes - (int64_t)(slack1 + 0.5L)) <= 1);
+    assert_non_null(strstr(r1.comp[EST_C_SLACK].formula, "stream pools"));
+}
+
+/* transformers' sparse-MoE loop (Mixtral, Qwen3-MoE) keeps, per token and
+ * block, beyond what one expert MLP keeps for each routed token: the
+ * router's input (a h, when the linears train), its fp32 softmax (4 E), the
+ * int64 top-k indices and the fp32 renormalised weights (12 k + 4), and per
+ * routed token the gathered weight (a), the expert's output kept by the
+ * weight multiply and the product kept by index_add_ (2 a h), top_x and idx
+ * (16): bench/estimate-oracle-moe measures it exactly on torch 1.13. The
+ * old count, k x expert + 4 E, missed the router's input, the 2 a h and the
+ * indices. torchtitan's grouped-mm MoE keeps the old count. */
+static void test_moe_saved(void **state)
+{
+    (void)state;
+    struct est_model moe = fx_preset("mixtral-8x7b"), dense = moe;
+    dense.experts = dense.experts_per_token = 0;
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r, d;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    const int64_t T = 512, L = 32, a = 2, h = 4096, f = 14336, E = 8, k = 2;
+    assert_int_equal(moe.experts, E);
+    assert_int_equal(moe.experts_per_token, k);
+    /* full: the expert keeps 3 a f + a (h + f) */
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_int_equal(est_compute(&dense, &wl, &d, &err), 0);
+    int64_t expert = 3 * a * f + a * (h + f);
+    int64_t block = a * h + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+    /* frozen linears (LoRA on q, v): the expert keeps 3 a f, no router input */
+    wl.lora_r = 8;
+    wl.lora_targets = EST_LORA_Q | EST_LORA_V;
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_int_equal(est_compute(&dense, &wl, &d, &err), 0);
+    expert = 3 * a * f;
+    block = 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - d.comp[EST_C_ACTS].bytes, T * L * (block - expert));
+    /* the block's backward runs one expert's tokens at a time (k / E of
+     * them, balanced): its three f-wide gradients, not k T tokens' worth
+     * (bench/estimate-oracle-moe --transient measures it); no LM loss here,
+     * so that is the fwd/bwd temporaries */
+    wl.head = EST_HEAD_NONE;
+    assert_int_equal(est_compute(&moe, &wl, &r, &err), 0);
+    assert_true(r.comp[EST_C_TEMP].at_peak);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * a * f * k / E);
+}
+
+/* FSDP1 under autocast on fp32 weights (--shard fsdp, bf16-mixed: atorch's
+ * amp_native + fsdp, no MixedPrecision param_dtype): autocast caches no
+ * cast (each parameter reaches forward as a view into the unsharded flat
+ * parameter, and cached_cast caches only leaf non-view tensors), so there
+ * are no "16-bit weight copies"; the matmuls keep each use's 16-bit cast of
+ * the whole (unsharded) linears of every block whose graph is alive; the
+ * two gathered blocks and the root's embedding and head are fp32 flat
+ * parameters. Llama-2-7B, 8 GPUs, no checkpointing, against the same run
+ * unsharded on one GPU. */
+static void test_fsdp1_autocast_casts(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 512);
+    struct est_result r, n;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_SDPA;
+    wl.lora_r = 8; /* LoRA on q, v: the fwd/bwd moment is the peak in both runs */
+    assert_int_equal(est_compute(&m, &wl, &n, &err), 0);
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 8;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    const int64_t h = 4096, V = 32000, Pbig = V * h, L = 32, P = r.params;
+    const int64_t Plin = 6738415616 - 2 * Pbig - (2 * L + 1) * h, layer = (P - 2 * Pbig) / L;
+    assert_true(n.comp[EST_C_TEMP].at_peak && r.comp[EST_C_TEMP].at_peak);
+    assert_int_equal(n.comp[EST_C_WEIGHT_COPIES].bytes, 2 * Plin);
+    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 0);
+    /* every block's graph alive: the casts are the whole linears, not 1/8 */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes - n.comp[EST_C_ACTS].bytes, 2 * Plin);
+    /* two gathered blocks + the root's embedding and head (one under LoRA), fp32 */
+    assert_true(llabs(r.comp[EST_C_TEMP].bytes - n.comp[EST_C_TEMP].bytes - (2 * 4 * layer + 2 * 4 * Pbig)) <= 8);
 }
 
 /* torchtitan full AC (ptd_checkpoint_wrapper, non-reentrant too), 1 x
@@ -2182,6 +2279,8 @@ int main(void)
         cmocka_unit_test(test_offload),
         cmocka_unit_test(test_torchtitan_fsdp2),
         cmocka_unit_test(test_titan_op_moments),
+        cmocka_unit_test(test_moe_saved),
+        cmocka_unit_test(test_fsdp1_autocast_casts),
         cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
