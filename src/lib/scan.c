@@ -1614,6 +1614,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     } else {
         s->mention_set = true;
         s->mention_standalone = r->standalone;
+        s->mention_vague = r->vague;
     }
 }
 
@@ -1795,6 +1796,10 @@ static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || !mention_may_stand(s, s->mention_standalone)) return;
+    /* words that name a device memory error beside a kernel fault: the fault
+     * is that error (msg_rule.vague) */
+    for (size_t i = 0; s->mention_vague && i < rep->n_events; i++)
+        if (msg_kind_oom_symptom(rep->events[i].kind)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;

@@ -190,6 +190,38 @@ static void test_context_guards(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* Words that name a device memory error beside a kernel fault: the fault
+ * is that error, a look-alike; OOM words beside one stay the cause. */
+static void test_context_vague_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"intelpro/ELEDNet#9",
+         "about GPU memory error\n"
+         "\n"
+         "Traceback (most recent call last):\n"
+         "  File \"train.py\", line 95, in train\n"
+         "    loss.backward()\n"
+         "  File \"/home/lrz/anaconda3/envs/ELEDNet/lib/python3.7/site-packages/torch/_tensor.py\", "
+         "line 255, in backward\n"
+         "    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)\n"
+         "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+         "CUDA kernel errors might be asynchronously reported at some other API call,so the "
+         "stacktrace below might be incorrect.\n",
+         false},
+        /* the same words alone still name the GPU OOM (visionml/pytracking#132) */
+        {"visionml/pytracking#132", "GPU memory error due to settings.print_stats\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(logs[0].log, strlen(logs[0].log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    assert_false(rep.events[0].consequence);
+    oom_report_release(&rep);
+}
+
 /* The reading itself: classes, scores, evidence lines, the call. */
 static void test_context_read(void **state)
 {
@@ -284,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_context_change),
         cmocka_unit_test(test_context_gpu),
         cmocka_unit_test(test_context_guards),
+        cmocka_unit_test(test_context_vague_words),
         cmocka_unit_test(test_context_read),
         cmocka_unit_test(test_context_note),
         cmocka_unit_test(test_context_words),
