@@ -208,11 +208,25 @@ static bool host_class(const struct words *w, size_t k)
            (w->t[k].run_at == 0 || (!alnum((unsigned char)p[-1]) && p[-1] != '.'));
 }
 
+/* "a GPU with 24gb of ram" (huggingface/transformers#20348): the RAM the
+ * device has, not the host's: device, "with", a size ("24gb", "24 GB"),
+ * "of", the RAM word at k, in one sentence. */
+static bool device_with_ram(const struct words *w, size_t k)
+{
+    if (k < 4 || !is_word(w, k - 1, "of")) return false;
+    size_t j = k - 2;
+    if ((is_word(w, j, "gb") || is_word(w, j, "g") || is_word(w, j, "gib")) && j > 0) j--;
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !is_word(w, j - 1, "with"))
+        return false;
+    return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */
+    if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 

@@ -120,6 +120,14 @@ static void test_context_gpu(void **state)
          "    manifest_filepath: null\n"
          "    batch_size: 15\n",
          true},
+        /* the RAM a GPU has is no host memory ("a GPU with 24gb of ram") */
+        {"huggingface/transformers#20348",
+         "Ability to fine-tune whisper large on a GPU with 24 gb of ram\n"
+         "\n"
+         "I've been trying to fine-tune whisper large on a GPU with 24gb of ram (both single GPU "
+         "and multi GPU) and I run out of memory while training (with batch size set to 1 and "
+         "max-length of audio set to 2.5 seconds).\n",
+         true},
         /* a card named below the template's sections */
         {"fishaudio/fish-speech#41",
          "OutOfMemoryError\n"
