@@ -15,6 +15,7 @@ enum where {
     AT_LINE,     /* a line starts with it (after blanks and '>' quote marks) */
     ANYWHERE,    /* anywhere, starting a word when it starts with a letter */
     DEVICE_LINE, /* a line naming a GPU, CUDA or a card (mention.c's lexicon) */
+    ADDED_LINE,  /* a diff's added line: '+' then code ("+    except RuntimeError:") */
 };
 
 /* What must follow the text: anything, a word's end, a number. */
@@ -56,6 +57,7 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, AT_LINE, "@@ -", NUMBER, 3, 1, "a diff hunk"},
     {CONTEXT_CHANGE, AT_LINE, "```diff", ANY, 3, 1, "a diff hunk"},
     {CONTEXT_CHANGE, AT_LINE, "diff --git", ANY, 3, 1, "a diff hunk"},
+    {CONTEXT_CHANGE, ADDED_LINE, "+", ANY, 1, 2, "a diff's added line"},
     {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
     {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
@@ -145,6 +147,10 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
 {
     size_t t = strlen(r->text);
     if (r->where == DEVICE_LINE) return mention_device_named(p, n);
+    if (r->where == ADDED_LINE) /* not "++", a table's "+---+", a number "+1" */
+        return n >= 3 && p[0] == '+' && (p[1] == ' ' || p[1] == '\t' || isalpha((unsigned char)p[1])) &&
+               !memchr(p, '|', n) && (isalpha((unsigned char)p[1]) || isalnum((unsigned char)p[2]) ||
+                                      p[2] == ' ' || p[2] == '\t');
     if (r->where == AT_TITLE && !is_title) return false;
     if (r->where == AT_TITLE || r->where == AT_LINE) {
         /* past blanks, quote marks and (for words) markdown's '#', '*' */

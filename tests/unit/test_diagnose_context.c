@@ -258,6 +258,22 @@ static void test_context_read(void **state)
     /* "cpu" as a device choice is no host memory */
     assert_int_equal(r.score[CONTEXT_HOST], 0);
 
+    /* a diff's added lines, twice at most (facebookresearch/seamless_communication#449,
+     * heldout25 h25-106); a table's border and a number are none */
+    const char *diff = "```diff\n"
+                       "+                # Clear GPU memory for eval\n"
+                       "+                torch.cuda.empty_cache()\n"
+                       "+                try:\n"
+                       "```\n";
+    context_read(diff, strlen(diff), false, &r);
+    int added = 0;
+    for (size_t i = 0; i < r.n_hits; i++) added += !strcmp(r.hit[i].rule, "+");
+    assert_int_equal(added, 2);
+    assert_int_equal(r.score[CONTEXT_CHANGE], 3 + 2); /* the fence, two added lines */
+    const char *table = "+-----------+------+\n+1 more line\n";
+    context_read(table, strlen(table), false, &r);
+    assert_int_equal(r.score[CONTEXT_CHANGE], 0);
+
     /* "GPU RAM" is the device's memory; "64G RAM" the host's */
     const char *gpu_ram = "Out of memory\nI have 24 GB of GPU RAM\n";
     const char *host_ram = "Out of memory\nI have 64G RAM\n";
