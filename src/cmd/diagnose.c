@@ -798,6 +798,33 @@ static void print_event(const struct out *o, const char *path, const struct oom_
     para(o, "    ", "    ", e->text, color_code(col, COLOR_DIM), color_code(col, COLOR_RESET));
 }
 
+/* Where the paste's context decided the call on OOM words (lib/context):
+ * what it rests on, line by line, worded as the weak evidence it is. */
+static const char *context_call_name(enum oom_context_call call)
+{
+    return call == OOM_CONTEXT_ON_GPU ? "on-gpu" : call == OOM_CONTEXT_DISCUSSED ? "discussed" : NULL;
+}
+
+static void print_context(const struct out *o, const char *path, const struct oom_context *c)
+{
+    if (c->call == OOM_CONTEXT_NONE) return;
+    char line[600];
+    if (c->call == OOM_CONTEXT_ON_GPU) {
+        snprintf(line, sizeof line, "probably a GPU OOM: named only in words, without a device; "
+                 "the paste's context names the GPU or an ML run, and no host memory:");
+        para(o, "    ", "    ", line, "", "");
+    } else {
+        snprintf(line, sizeof line, "%s: an OOM discussed, not failed: named only in words, in a "
+                 "paste that reads as a change about OOMs:", path);
+        para(o, "", "    ", line, "", "");
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        snprintf(line, sizeof line, "line %ld, %s: %s", c->evidence[i].line, c->evidence[i].what,
+                 c->evidence[i].text);
+        para(o, "      ", "        ", line, color_code(o->col, COLOR_DIM), color_code(o->col, COLOR_RESET));
+    }
+}
+
 static void print_inputs(const struct out *o, const struct log_result *logs, size_t n)
 {
     for (size_t l = 0; l < n; l++) {
@@ -1091,6 +1118,7 @@ static void print_run(const struct out *o, const struct log_result *logs,
         }
         if (l->rep.n_dropped)
             fprintf(o->f, "%s: %zu more events not shown\n", l->path, l->rep.n_dropped);
+        print_context(o, l->path, &l->rep.context);
     }
     if (!any) fprintf(o->f, "no OOM found (%zu log%s)\n", r->n_logs, r->n_logs == 1 ? "" : "s");
     print_trend(o, &logs[r->trend_log], r->n_logs > 1);
@@ -1312,6 +1340,25 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "memory_trend"), json_trend(j, l);
     json_key(j, "torchelastic_root_cause"), json_elastic(j, &l->elastic.root);
     json_key(j, "launcher"), json_launcher(j, l);
+    json_key(j, "context");
+    const struct oom_context *c = &l->rep.context;
+    if (c->call == OOM_CONTEXT_NONE) {
+        json_null(j);
+    } else {
+        json_obj_begin(j);
+        json_key(j, "call"), json_str(j, context_call_name(c->call));
+        json_key(j, "evidence");
+        json_arr_begin(j);
+        for (size_t i = 0; i < c->n; i++) {
+            json_obj_begin(j);
+            json_key(j, "line"), json_int(j, c->evidence[i].line);
+            json_key(j, "what"), json_str(j, c->evidence[i].what);
+            json_key(j, "text"), json_str(j, c->evidence[i].text);
+            json_obj_end(j);
+        }
+        json_arr_end(j);
+        json_obj_end(j);
+    }
     json_obj_end(j);
 }
 

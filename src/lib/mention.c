@@ -45,13 +45,15 @@ static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", 
  * "out of shared memory", "Java heap"); an OOM caught and retried or
  * handled ("OOM, retrying with a smaller batch", "skipping batch"); a
  * hypothetical past what msg_denied reads ("otherwise you will see a CUDA
- * OOM", "it would run out of GPU memory"; not "should", which a question in
+ * OOM", "it would run out of GPU memory"; a guess, "My training process
+ * always output assuming OOM", swiseman/neighbor-splicing#2 = h11-27; not "should", which a question in
  * the same sentence uses: "the GPU memory is not enough, how should I
  * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
 static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap", "java",
     "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk", "storage",
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
     "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
+    "assume", "assumes", "assumed", "assuming",
     "except", "isinstance", "elif", "lambda", NULL};
 /* The guard the rows' standalone mentions (msg.c) take as well: an OOM
  * handled by a fallback ("There is not enough GPU memory available for your
@@ -65,6 +67,10 @@ static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "r
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
 /* ... or these bytes on the line (code). */
 static const char *const guard_code[] = {" == ", " != ", "try:", "str(e)", "in str(", NULL};
+
+/* Negations (mention_negated): a word of these, or one ending in "n't". */
+static const char *const negation_words[] = {"not", "no", "never", "without", "nor", "dont",
+    "doesnt", "didnt", "isnt", "wasnt", NULL};
 
 /* ---- a line as words ---------------------------------------------------------- */
 
@@ -202,11 +208,25 @@ static bool host_class(const struct words *w, size_t k)
            (w->t[k].run_at == 0 || (!alnum((unsigned char)p[-1]) && p[-1] != '.'));
 }
 
+/* "a GPU with 24gb of ram" (huggingface/transformers#20348): the RAM the
+ * device has, not the host's: device, "with", a size ("24gb", "24 GB"),
+ * "of", the RAM word at k, in one sentence. */
+static bool device_with_ram(const struct words *w, size_t k)
+{
+    if (k < 4 || !is_word(w, k - 1, "of")) return false;
+    size_t j = k - 2;
+    if ((is_word(w, j, "gb") || is_word(w, j, "g") || is_word(w, j, "gib")) && j > 0) j--;
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !is_word(w, j - 1, "with"))
+        return false;
+    return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */
+    if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
@@ -361,12 +381,49 @@ enum mention_device mention_device(const char *text, size_t len)
     return device ? MENTION_DEV_NAMED : MENTION_DEV_NONE;
 }
 
+bool mention_device_named(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    struct words w;
+    words_read(&w, text, len);
+    for (size_t i = 0; i < w.n; i++)
+        if (device_at(&w, i)) return true;
+    return false;
+}
+
 bool mention_question(const char *text, size_t len, size_t end)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
     for (size_t i = end; i < len; i++) {
         if (text[i] == '?' || (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x9f", 3))) return true;
         if (sentence_mark(text, i, len)) return false;
+        /* a clause of its own asks, not the OOM's: "OutOfMemoryError during
+         * diarization -> how to solve ?" (MahmoudAshraf97/whisper-diarization#242),
+         * "CUDA OOM, how to fix?" */
+        if (text[i] == ',' || text[i] == ':' || (text[i] == '-' && i + 1 < len && text[i + 1] == '>') ||
+            (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x8c", 3) /* ， */))
+            return false;
+    }
+    return false;
+}
+
+bool mention_negated(const char *text, size_t len, size_t at)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (at > len) at = len;
+    struct words w;
+    words_read(&w, text, len);
+    size_t k = 0;
+    while (k < w.n && w.t[k].end <= at) k++;
+    unsigned s = k < w.n ? w.t[k].sentence : (w.n ? w.t[w.n - 1].sentence : 0);
+    for (size_t i = 0; i < k; i++) {
+        if (w.t[i].sentence != s) continue;
+        if (in_set(&w, i, negation_words)) return true;
+        /* "don't", "doesn't": the word, then an apostrophe and "t" */
+        const char *e = text + w.t[i].end;
+        if (is_word(&w, i + 1, "t") && w.t[i].end > 1 && e[-1] == 'n' &&
+            (e[0] == '\'' || !strncmp(e, "\xe2\x80\x99", 3)))
+            return true;
     }
     return false;
 }

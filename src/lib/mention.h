@@ -42,9 +42,19 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
 enum mention_device { MENTION_DEV_NONE, MENTION_DEV_NAMED, MENTION_DEV_GUARD };
 enum mention_device mention_device(const char *text, size_t len);
 
+/* Does the line name a device at all (the lexicon's words only: no guard,
+ * no code check)? The paste's context counts such lines (context.c). */
+bool mention_device_named(const char *text, size_t len);
+
 /* Does the sentence going on at text[end] end in a question mark ("?",
  * "？")? */
 bool mention_question(const char *text, size_t len, size_t end);
+
+/* Does a negation stand in the sentence before text[at] ("I don't think
+ * that the problem is out of the memory", fixstars/libSGM#30)? The
+ * weakest placement of OOM words (by the paste's context, context.c)
+ * takes none. */
+bool mention_negated(const char *text, size_t len, size_t at);
 
 /* Does the sentence holding text[at] say the OOM was handled by a fallback
  * ("falling back to")? The rows' standalone mentions (msg.c) are not

@@ -1463,6 +1463,10 @@ static const struct msg_rule rules[] = {
     {STANDALONE_MENTION,
      .any = {"memory error", "Memory error", "Memory Error", "memory Error", "MEMORY ERROR"},
      .qualifier = {DEVICE_QUALIFIERS, "video", "graphics"},
+     /* "about GPU memory error" over "CUDA error: an illegal memory access
+      * was encountered" in loss.backward() (intelpro/ELEDNet#9, heldout26
+      * h26-118): the fault is the memory error */
+     .vague = true,
     },
     /* ... or the OOM words in capitals or misspelt beyond "memo"/"memm"
      * ("GPU-OUT of memory", heldout15 h15-46; "about cuda out of memery

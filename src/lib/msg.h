@@ -97,6 +97,10 @@ struct msg_rule {
                               in words nor stands beside one as a cause */
     bool not_failure;      /* says no failure happened (an allocator retry, an autotuning
                               candidate dropped): a GPU OOM named in words stands beside it */
+    bool vague;            /* MSG_MENTION: the words name a device memory *error*, not its
+                              exhaustion ("GPU memory error"): beside a kernel fault
+                              (oom_symptom: "an illegal memory access") the fault is what
+                              they name, and the mention does not stand (diagthread) */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     /* One of these words (any case) stands right before the need/any string,

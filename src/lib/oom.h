@@ -95,6 +95,26 @@ struct oom_event {
     char text[240];            /* the error line, cleaned (ANSI, prefixes, \r) */
 };
 
+/* Where the paste's context (lib/context) decided the call on an OOM named
+ * only in words (diagthread): the evidence it rests on, by line. */
+enum oom_context_call {
+    OOM_CONTEXT_NONE,
+    OOM_CONTEXT_ON_GPU,    /* device-less OOM words; the paste's context names the GPU */
+    OOM_CONTEXT_DISCUSSED, /* OOM words in a change or discussion: no failure of this log */
+};
+
+#define OOM_CONTEXT_EVIDENCE 6
+
+struct oom_context {
+    enum oom_context_call call;
+    size_t n;
+    struct {
+        long line;        /* 1-based */
+        const char *what; /* static: "a change's title", "a line naming the GPU" */
+        char text[80];    /* the line, cleaned and cut */
+    } evidence[OOM_CONTEXT_EVIDENCE];
+};
+
 struct oom_report {
     struct oom_event *events;
     size_t n_events;
@@ -105,6 +125,7 @@ struct oom_report {
     long lines;           /* lines read */
     bool expandable_set;  /* the log shows expandable_segments already set */
     bool truncated;       /* input ended inside a message or traceback */
+    struct oom_context context; /* call NONE unless the paste's context decided it */
 };
 
 /* Events kept per report; more are counted in n_dropped. */

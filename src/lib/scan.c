@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "lib/memsummary.h"
+#include "lib/context.h"
 #include "lib/mention.h"
 #include "lib/msg.h"
 #include "lib/stage.h"
@@ -1613,6 +1614,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
     } else {
         s->mention_set = true;
         s->mention_standalone = r->standalone;
+        s->mention_vague = r->vague;
     }
 }
 
@@ -1794,6 +1796,10 @@ static void promote_mention(struct scan *s)
 {
     struct oom_report *rep = s->rep;
     if (!s->mention_set || !mention_may_stand(s, s->mention_standalone)) return;
+    /* words that name a device memory error beside a kernel fault: the fault
+     * is that error (msg_rule.vague) */
+    for (size_t i = 0; s->mention_vague && i < rep->n_events; i++)
+        if (msg_kind_oom_symptom(rep->events[i].kind)) return;
     struct oom_event ev = s->mention;
     ev.gpu_oom = true;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -1969,6 +1975,10 @@ static bool binary_bytes(const char *p, size_t n)
     return false;
 }
 
+/* How a prose pass places OOM words: with their device in the sentence;
+ * (weak) with it nearby; (diagthread) with the paste's context naming it. */
+enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT };
+
 /* The line names a GPU OOM in words: with its device in the sentence, or
  * (OOM words alone, "Out of memory" as a title) with a device named in the
  * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
@@ -1977,11 +1987,15 @@ static bool binary_bytes(const char *p, size_t n)
  * lines ("Run out of memory. Creating FAISS index" ... "My process is
  * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
 static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
-                      bool weak, bool *words, struct mention_hit *hit)
+                      enum prose_mode mode, bool *words, struct mention_hit *hit)
 {
     enum mention_kind k = mention_read(c->body, c->n, hit);
     if (k == MENTION_WORDS) *words = true;
-    if (k != MENTION_WORDS || !weak) return k == MENTION_GPU;
+    if (k != MENTION_WORDS || mode == PROSE_DEVICE) return k == MENTION_GPU;
+    /* the paste's context named the device (context_mention): the words
+     * themselves, unless they ask ("is it OOM?") */
+    if (mode == PROSE_CONTEXT)
+        return !mention_question(c->body, c->n, hit->end) && !mention_negated(c->body, c->n, hit->at);
     size_t a2 = b, b2 = b;
     /* a GPU kernel's fault in the log (an oom_symptom event) names the
      * device: "CUDA error: an illegal memory access was encountered" ...
@@ -2008,7 +2022,7 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
-static bool prose_pass(struct scan *s, const struct view *v, bool weak, bool *words)
+static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mode, bool *words)
 {
     struct oom_report *rep = s->rep;
     size_t a = 0, b = line_end(v, 0);
@@ -2024,7 +2038,7 @@ static bool prose_pass(struct scan *s, const struct view *v, bool weak, bool *wo
         size_t n;
         struct msg_prefix px;
         if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
-            prose_hit(s, v, &c, b, weak, words, &hit) &&
+            prose_hit(s, v, &c, b, mode, words, &hit) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
@@ -2051,6 +2065,8 @@ static bool prose_pass(struct scan *s, const struct view *v, bool weak, bool *wo
     return false;
 }
 
+static void context_mention(struct scan *s, const struct view *v);
+
 /* The OOM named with its device in one sentence anywhere in the log
  * outranks OOM words whose device is only nearby (its sentence says more,
  * and its stage is read around it). */
@@ -2058,7 +2074,96 @@ static void prose_mention(struct scan *s, const struct view *v)
 {
     if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
     bool words = false; /* OOM words without a device seen: the weak pass has work */
-    if (!prose_pass(s, v, false, &words) && words) prose_pass(s, v, true, &words);
+    if (prose_pass(s, v, PROSE_DEVICE, &words) || !words || prose_pass(s, v, PROSE_NEAR, &words))
+        return;
+    context_mention(s, v);
+}
+
+/* ---- diagthread: the paste's context ----------------------------------- */
+
+/* The 1-based line of view offset at. */
+static long view_line(const struct scan *s, const struct view *v, size_t at)
+{
+    return s->lines_before - (long)scan_count_newlines(v->p + at, v->len - at) + 1;
+}
+
+/* One piece of evidence into the report: its line, what it is, its text
+ * (cleaned, blanks trimmed, cut at a character's start). */
+static void note_evidence(struct scan *s, const struct view *v, size_t at, size_t end,
+                          const char *what)
+{
+    struct oom_context *c = &s->rep->context;
+    if (c->n >= OOM_CONTEXT_EVIDENCE) return;
+    size_t n = msg_clean(v->p + at, end - at, SIZE_MAX, s->line, SCAN_LINE_MAX), i = 0;
+    while (i < n && (s->line[i] == ' ' || s->line[i] == '\t')) i++;
+    size_t k = n - i, cap = sizeof c->evidence[0].text - 1;
+    bool cut = k > cap;
+    if (cut) { /* "…" (3 bytes) after the last whole character that fits */
+        k = cap - 3;
+        while (k > 0 && ((unsigned char)s->line[i + k] & 0xC0) == 0x80) k--;
+    }
+    c->evidence[c->n].line = view_line(s, v, at);
+    c->evidence[c->n].what = what;
+    memcpy(c->evidence[c->n].text, s->line + i, k);
+    if (cut) memcpy(c->evidence[c->n].text + k, "\xe2\x80\xa6", 3), k += 3;
+    c->evidence[c->n].text[k] = '\0';
+    c->n++;
+}
+
+/* The report's context note: the call and the evidence of classes cls and
+ * also (CONTEXT_CLASSES: none), in that order. */
+static void note_context(struct scan *s, const struct view *v, const struct context_reading *cr,
+                         enum oom_context_call call, enum context_class cls, enum context_class also)
+{
+    s->rep->context.call = call;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < cr->n_hits; i++)
+            if (cr->hit[i].cls == (round ? also : cls))
+                note_evidence(s, v, cr->hit[i].at, cr->hit[i].end, cr->hit[i].what);
+}
+
+/* OOM words without a device ("Out of memory when training", "OOM Error
+ * when saving checkpoints") that no prose pass could place: the paste's
+ * context decides. Where it names the GPU (an environment block, a CUDA
+ * build) and no host memory, and the paste is no change, the first such
+ * line is the event, and the note says what the call rests on. */
+static void context_mention(struct scan *s, const struct view *v)
+{
+    struct context_reading cr;
+    context_read(v->p, v->len, v->base == 0, &cr);
+    if (context_call(&cr) != CONTEXT_ON_GPU) return;
+    bool words = false;
+    size_t before = s->rep->n_events;
+    if (!prose_pass(s, v, PROSE_CONTEXT, &words) || s->rep->n_events == before) return;
+    const struct oom_event *ev = &s->rep->events[s->rep->n_events - 1];
+    memset(&s->rep->context, 0, sizeof s->rep->context);
+    size_t a = 0, b = line_end(v, 0);
+    for (long l = view_line(s, v, 0); l < ev->line && next_line(v, &a, &b); l++) {}
+    note_evidence(s, v, a, b, "the OOM named in words, no device");
+    note_context(s, v, &cr, OOM_CONTEXT_ON_GPU, CONTEXT_GPU, CONTEXT_RUN);
+}
+
+/* A GPU OOM named only in words (every event an oom-mention: a title, a
+ * sentence) in a paste that reads as a change about OOMs ("fix: ... Add OOM
+ * retry logic that catches CUDA out-of-memory errors", "Closes #191") is
+ * discussed, not failed: no event of this log. */
+static void drop_discussed_mention(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    if (rep->primary < 0) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (strcmp(rep->events[i].kind, "oom-mention")) return;
+    struct context_reading cr;
+    context_read(v->p, v->len, v->base == 0, &cr);
+    if (context_call(&cr) != CONTEXT_DISCUSSED) return;
+    const struct oom_event *ev = &rep->events[rep->primary];
+    memset(&rep->context, 0, sizeof rep->context);
+    size_t a = 0, b = line_end(v, 0);
+    for (long l = view_line(s, v, 0); l < ev->line && next_line(v, &a, &b); l++) {}
+    note_evidence(s, v, a, b, "the OOM named in words");
+    note_context(s, v, &cr, OOM_CONTEXT_DISCUSSED, CONTEXT_CHANGE, CONTEXT_CLASSES);
+    rep->n_events = 0;
+    rep->primary = -1;
 }
 
 /* diagstage6: the last activity of a paste cut before its error. Read up
@@ -2170,9 +2275,12 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         struct view pv = {buf, len, base};
         prose_mention(s, &pv);
         drop_finished_mention(s, &pv);
+        drop_discussed_mention(s, &pv);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */
-    if (s->rep->n_events || !len || s->mention_set || s->host_words) return;
+    if (s->rep->n_events || !len || s->mention_set || s->host_words ||
+        s->rep->context.call == OOM_CONTEXT_DISCUSSED)
+        return;
     struct view v = {buf, len, base};
     final_error(s, &v);
 }

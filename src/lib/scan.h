@@ -43,6 +43,7 @@ struct scan {
     struct oom_event mention; /* the first "OOM" named in words, with a traceback after */
     bool mention_set;
     bool mention_standalone; /* ... named with its device ("GPU OOM error"): needs no traceback */
+    bool mention_vague;      /* ... as a device memory error, not an OOM (msg_rule.vague) */
     bool host_words; /* the log says in words that host memory ran out */
     struct oom_event host_mention; /* those words, with a traceback after them */
     bool host_mention_set;

@@ -1,0 +1,224 @@
+/* context: a paste's context as weighted evidence (see context.h). The
+ * evidence is the table below; the code only walks the paste's lines and
+ * matches each row. (diagthread, issue 12) */
+#include "lib/context.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/mention.h"
+
+/* Where a row's text must stand. */
+enum where {
+    AT_TITLE,    /* the title starts with it */
+    AT_LINE,     /* a line starts with it (after blanks and '>' quote marks) */
+    ANYWHERE,    /* anywhere, starting a word when it starts with a letter */
+    DEVICE_LINE, /* a line naming a GPU, CUDA or a card (mention.c's lexicon) */
+    ADDED_LINE,  /* a diff's added line: '+' then code ("+    except RuntimeError:") */
+};
+
+/* What must follow the text: anything, a word's end, a number. */
+enum then { ANY, WORD_END, NUMBER };
+
+struct rule {
+    enum context_class cls;
+    enum where where;
+    const char *text; /* any case */
+    enum then then;
+    int weight, most; /* counted at most `most` times per paste */
+    const char *what;
+};
+
+/* The evidence. Weights: CONTEXT_CHANGE_MIN (3) is what a change needs, so a
+ * row of weight 3 is a change by itself ("This PR", "Fixes #12", a diff
+ * hunk); a change title (2) needs one more word of a change. */
+static const struct rule rules[] = {
+    /* a change: a pull request's title, in the imperative ("Add OOM retry",
+     * "Catch CUDA Out-of-Mem Error", "Fixes for CUDA memory issues") or
+     * conventional-commit form ("fix: enable tiling ... to prevent CUDA OOM") */
+#define TITLE(t) {CONTEXT_CHANGE, AT_TITLE, t, WORD_END, 2, 1, "a change's title"}
+    TITLE("add"), TITLE("adds"), TITLE("adding"), TITLE("fix"), TITLE("fixes"), TITLE("fixed"),
+    TITLE("fixing"), TITLE("catch"), TITLE("handle"), TITLE("support"), TITLE("enable"),
+    TITLE("allow"), TITLE("implement"), TITLE("refactor"), TITLE("update"), TITLE("remove"),
+    TITLE("avoid"), TITLE("prevent"), TITLE("streamline"), TITLE("tell"), TITLE("raise"),
+    TITLE("throw"), TITLE("expose"), TITLE("introduce"), TITLE("document"), TITLE("revert"),
+    TITLE("feat"), TITLE("chore"), TITLE("docs"), TITLE("perf"), TITLE("[fix]"), TITLE("[feat]"),
+    TITLE("[feature]"), TITLE("[docs]"),
+#undef TITLE
+    /* ... its description and review */
+    {CONTEXT_CHANGE, ANYWHERE, "this pr", WORD_END, 3, 1, "a pull request's words"},
+    {CONTEXT_CHANGE, ANYWHERE, "this pull request", WORD_END, 3, 1, "a pull request's words"},
+    {CONTEXT_CHANGE, ANYWHERE, "fixes #", NUMBER, 3, 1, "a change's issue link"},
+    {CONTEXT_CHANGE, ANYWHERE, "closes #", NUMBER, 3, 1, "a change's issue link"},
+    {CONTEXT_CHANGE, ANYWHERE, "resolves #", NUMBER, 3, 1, "a change's issue link"},
+    {CONTEXT_CHANGE, AT_LINE, "fix https://github.com/", ANY, 3, 1, "a change's issue link"},
+    {CONTEXT_CHANGE, AT_LINE, "fixes https://github.com/", ANY, 3, 1, "a change's issue link"},
+    {CONTEXT_CHANGE, AT_LINE, "@@ -", NUMBER, 3, 1, "a diff hunk"},
+    {CONTEXT_CHANGE, AT_LINE, "```diff", ANY, 3, 1, "a diff hunk"},
+    {CONTEXT_CHANGE, AT_LINE, "diff --git", ANY, 3, 1, "a diff hunk"},
+    {CONTEXT_CHANGE, ADDED_LINE, "+", ANY, 1, 2, "a diff's added line"},
+    {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
+    {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
+    {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
+    {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
+    {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
+    /* a failure report: an issue template, a traceback */
+    {CONTEXT_REPORT, ANYWHERE, "describe the bug", ANY, 2, 1, "an issue template"},
+    {CONTEXT_REPORT, ANYWHERE, "to reproduce", WORD_END, 2, 1, "an issue template"},
+    {CONTEXT_REPORT, ANYWHERE, "expected behavior", ANY, 2, 1, "an issue template"},
+    {CONTEXT_REPORT, AT_TITLE, "[bug]", ANY, 2, 1, "an issue template"},
+    {CONTEXT_REPORT, ANYWHERE, "traceback (most recent call last)", ANY, 2, 1, "a traceback"},
+    /* the GPU: a line naming it (an environment block's "Graphics: RTX 3060
+     * Laptop", "Physics Device: cuda:0", nvidia-smi's table), a CUDA build */
+    {CONTEXT_GPU, DEVICE_LINE, "", ANY, 1, 3, "a line naming the GPU"},
+    {CONTEXT_GPU, ANYWHERE, "+cu", NUMBER, 1, 1, "a CUDA build"},
+    /* an ML run: training or inference named, a run's log lines */
+    {CONTEXT_RUN, ANYWHERE, "training", WORD_END, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "train", WORD_END, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "fine-tun", ANY, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "finetun", ANY, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "epoch", ANY, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "checkpoint", ANY, 1, 1, "a checkpoint named"},
+    {CONTEXT_RUN, ANYWHERE, "validation", WORD_END, 1, 1, "an evaluation named"},
+    {CONTEXT_RUN, ANYWHERE, "inference", WORD_END, 1, 1, "inference named"},
+    {CONTEXT_RUN, ANYWHERE, "batch size", ANY, 1, 1, "a batch size named"},
+    {CONTEXT_RUN, ANYWHERE, "batch_size", ANY, 1, 1, "a batch size named"},
+    {CONTEXT_RUN, ANYWHERE, "it/s]", ANY, 1, 1, "a run's progress bar"},
+    {CONTEXT_RUN, ANYWHERE, "s/it]", ANY, 1, 1, "a run's progress bar"},
+    {CONTEXT_RUN, ANYWHERE, "model", ANY, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "torch", ANY, 1, 1, "PyTorch named"},
+    /* host memory: its words, its killer, a CPU-only build */
+    {CONTEXT_HOST, ANYWHERE, "ram", WORD_END, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "swap", WORD_END, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "cpu memory", ANY, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "host memory", ANY, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "system memory", ANY, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "killed", WORD_END, 2, 1, "a process killed"},
+    {CONTEXT_HOST, ANYWHERE, "oom-killer", ANY, 2, 1, "the OOM killer"},
+    {CONTEXT_HOST, ANYWHERE, "oom killer", ANY, 2, 1, "the OOM killer"},
+    {CONTEXT_HOST, ANYWHERE, "dmesg", WORD_END, 2, 1, "the kernel's log"},
+    {CONTEXT_HOST, ANYWHERE, "memoryerror", WORD_END, 2, 1, "Python's host MemoryError"},
+    {CONTEXT_HOST, ANYWHERE, "defaultcpuallocator", ANY, 2, 1, "the host allocator"},
+    {CONTEXT_HOST, ANYWHERE, "sigkill", WORD_END, 2, 1, "a process killed"},
+    {CONTEXT_HOST, ANYWHERE, "oomkilled", WORD_END, 2, 1, "a process killed"},
+    {CONTEXT_HOST, ANYWHERE, "code 137", WORD_END, 2, 1, "a process killed"},
+    {CONTEXT_HOST, ANYWHERE, "status 137", WORD_END, 2, 1, "a process killed"},
+    {CONTEXT_HOST, ANYWHERE, "\xe5\x86\x85\xe5\xad\x98" /* 内存 */, ANY, 2, 1, "host memory named"},
+    {CONTEXT_HOST, ANYWHERE, "+cpu", WORD_END, 2, 1, "a CPU-only build"},
+    {CONTEXT_HOST, ANYWHERE, "cpu only", WORD_END, 2, 1, "a CPU-only run"},
+    {CONTEXT_HOST, ANYWHERE, "cpu-only", WORD_END, 2, 1, "a CPU-only run"},
+};
+#define N_RULES (sizeof rules / sizeof rules[0])
+
+/* "GPU RAM", "video RAM": the device's memory, not the host's */
+static const char *const device_before_ram[] = {"gpu", "video", "graphics", "vram", "cuda", NULL};
+
+static bool word_char(unsigned char c)
+{
+    return isalnum(c) || c == '_';
+}
+
+static bool then_ok(const char *p, size_t i, size_t n, enum then then)
+{
+    if (then == WORD_END) return i >= n || !word_char((unsigned char)p[i]);
+    if (then == NUMBER) {
+        while (i < n && p[i] == ' ') i++;
+        return i < n && isdigit((unsigned char)p[i]);
+    }
+    return true;
+}
+
+/* The word before p[i] (its last letters), any case, is one of set. */
+static bool word_before(const char *p, size_t i, const char *const *set)
+{
+    while (i > 0 && (p[i - 1] == ' ' || p[i - 1] == '-')) i--;
+    size_t e = i;
+    while (i > 0 && word_char((unsigned char)p[i - 1])) i--;
+    for (size_t k = 0; set[k]; k++)
+        if (strlen(set[k]) == e - i && !strncasecmp(p + i, set[k], e - i)) return true;
+    return false;
+}
+
+/* Does the row's text stand in p[0, n) where the row says? low is the line
+ * in lower case (the rows' texts are). */
+static bool rule_matches(const struct rule *r, const char *p, const char *low, size_t n,
+                         bool is_title)
+{
+    size_t t = strlen(r->text);
+    if (r->where == DEVICE_LINE) return mention_device_named(p, n);
+    if (r->where == ADDED_LINE) /* not "++", a table's "+---+", a number "+1" */
+        return n >= 3 && p[0] == '+' && (p[1] == ' ' || p[1] == '\t' || isalpha((unsigned char)p[1])) &&
+               !memchr(p, '|', n) && (isalpha((unsigned char)p[1]) || isalnum((unsigned char)p[2]) ||
+                                      p[2] == ' ' || p[2] == '\t');
+    if (r->where == AT_TITLE && !is_title) return false;
+    if (r->where == AT_TITLE || r->where == AT_LINE) {
+        /* past blanks, quote marks and (for words) markdown's '#', '*' */
+        bool word = isalnum((unsigned char)r->text[0]) || r->text[0] == '[';
+        size_t i = 0;
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '>' ||
+                         (word && (p[i] == '#' || p[i] == '*'))))
+            i++;
+        return n - i >= t && !strncasecmp(p + i, r->text, t) && then_ok(p, i + t, n, r->then);
+    }
+    bool starts_word = isalnum((unsigned char)r->text[0]);
+    for (const char *hit = memmem(low, n, r->text, t); hit;
+         hit = memmem(hit + 1, n - (size_t)(hit + 1 - low), r->text, t)) {
+        size_t i = (size_t)(hit - low);
+        if (starts_word && i > 0 && word_char((unsigned char)p[i - 1])) continue;
+        if (!then_ok(p, i + t, n, r->then)) continue;
+        if (!strcasecmp(r->text, "ram") && word_before(p, i, device_before_ram)) continue;
+        return true;
+    }
+    return false;
+}
+
+static void add_hit(struct context_reading *r, const struct rule *rule, size_t at, size_t end)
+{
+    r->score[rule->cls] += rule->weight;
+    if (r->n_hits < CONTEXT_HITS)
+        r->hit[r->n_hits++] = (struct context_hit){rule->cls, rule->what, rule->text, at, end, rule->weight};
+}
+
+void context_read(const char *text, size_t len, bool title, struct context_reading *r)
+{
+    memset(r, 0, sizeof *r);
+    unsigned char used[N_RULES] = {0};
+    char low[MENTION_LINE_MAX];
+    bool title_seen = !title;
+    size_t a = 0;
+    for (long lines = 0; a < len && lines < CONTEXT_LINES; lines++) {
+        const char *nl = memchr(text + a, '\n', len - a);
+        size_t b = nl ? (size_t)(nl - text) : len, n = b - a;
+        if (n > MENTION_LINE_MAX) n = MENTION_LINE_MAX;
+        bool blank = true;
+        for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
+        bool is_title = !blank && !title_seen;
+        if (!blank) title_seen = true;
+        for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
+        for (size_t k = 0; k < N_RULES && !blank; k++) {
+            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
+                continue;
+            used[k]++;
+            add_hit(r, &rules[k], a, b);
+        }
+        a = b + 1;
+    }
+}
+
+enum context_call context_call(const struct context_reading *r)
+{
+    const int *s = r->score;
+    if (s[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN && s[CONTEXT_CHANGE] > s[CONTEXT_REPORT])
+        return CONTEXT_DISCUSSED;
+    if (s[CONTEXT_GPU] + s[CONTEXT_RUN] >= CONTEXT_GPU_MIN && !s[CONTEXT_HOST] &&
+        s[CONTEXT_CHANGE] < CONTEXT_CHANGE_MIN)
+        return CONTEXT_ON_GPU;
+    return CONTEXT_UNDECIDED;
+}
+
+const char *context_class_name(enum context_class c)
+{
+    static const char *const names[CONTEXT_CLASSES] = {"change", "report", "GPU", "host", "run"};
+    return (unsigned)c < CONTEXT_CLASSES ? names[c] : "?";
+}

@@ -1,0 +1,62 @@
+/* context: what a whole paste is about, read as weighted evidence. A GPU
+ * OOM named only in words (an issue title "Out of memory when training",
+ * prose "OOM when saving checkpoints") is a failure report or a change
+ * about handling OOMs ("fix: ... Add OOM retry logic that catches CUDA
+ * out-of-memory errors", "Closes #191"); its device may be named nowhere
+ * near the words but in the paste's environment block ("Nvidia Driver:
+ * 470.82.00", "Pytorch: 1.10.0+cu113", "Physics Device: cuda:0"). Each
+ * piece of evidence is a row of the tables in context.c with its class and
+ * its weight: a change (imperative change title, "This PR", "Fixes #N",
+ * diff hunks, review words), a report (issue templates, a traceback), the
+ * GPU (a line naming CUDA or a card, a CUDA build), host memory (RAM, swap,
+ * the OOM killer, a CPU-only build). The scan reads a paste's context only
+ * where its structural pass found no error line (scan_finish_view), and
+ * context_call says what the evidence decides.
+ *
+ * Pure functions on caller-owned text; nothing allocates. (diagthread) */
+#ifndef OOMLAB_CONTEXT_H
+#define OOMLAB_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum context_class { CONTEXT_CHANGE, CONTEXT_REPORT, CONTEXT_GPU, CONTEXT_HOST, CONTEXT_RUN,
+    CONTEXT_CLASSES };
+
+/* One piece of evidence: a rule's description and the line it matched. */
+struct context_hit {
+    enum context_class cls;
+    const char *what; /* static: "a change title", "a line naming the GPU" */
+    const char *rule; /* static: the row's text ("this pr", "+cu") */
+    size_t at, end;   /* the line in the text */
+    int weight;
+};
+
+#define CONTEXT_HITS 24
+struct context_reading {
+    int score[CONTEXT_CLASSES];
+    struct context_hit hit[CONTEXT_HITS]; /* in the order found */
+    size_t n_hits;
+};
+
+/* Read text (a paste; `title`: its first non-blank line is an issue or
+ * pull request title) for every rule; each rule counts at most its rows'
+ * `most` times. Reads up to CONTEXT_LINES lines. */
+void context_read(const char *text, size_t len, bool title, struct context_reading *r);
+
+/* What the evidence decides for an OOM named only in words:
+ * CONTEXT_DISCUSSED the paste is a change or discussion about OOMs, not a
+ * failure (change evidence at CONTEXT_CHANGE_MIN and above the report's);
+ * CONTEXT_GPU its device is the GPU (GPU evidence at CONTEXT_GPU_MIN, no
+ * host evidence, not a change); CONTEXT_UNDECIDED otherwise. */
+enum context_call { CONTEXT_UNDECIDED, CONTEXT_DISCUSSED, CONTEXT_ON_GPU };
+enum context_call context_call(const struct context_reading *r);
+
+/* "change", "report", "GPU", "host". */
+const char *context_class_name(enum context_class c);
+
+#define CONTEXT_LINES 4000
+#define CONTEXT_CHANGE_MIN 3
+#define CONTEXT_GPU_MIN 1
+
+#endif

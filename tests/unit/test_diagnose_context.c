@@ -1,0 +1,349 @@
+/* Unit tests for the paste's context (lib/context, scan_finish_view): OOM
+ * words that no structural or prose pass could place are decided by what
+ * the whole paste is about. A change about OOMs (a pull request: change
+ * title, "Closes #N", a test plan) is discussed, not failed; device-less
+ * OOM words in a paste that names the GPU or an ML run and no host memory
+ * are a GPU OOM; host evidence (the killer, exit code 137, host memory in
+ * words), a negation, a guess and a question keep them out. Every line is
+ * real, from the public thread named beside it (diagthread, issue 12). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/context.h"
+#include "lib/mention.h"
+#include "lib/scan.h"
+
+#include "call_fixture.h"
+
+/* heldout26 h26-60: a pull request that adds OOM retry logic */
+static const char snapotter[] =
+    "fix: enable tiling in Real-ESRGAN to prevent CUDA OOM on 8GB GPUs\n"
+    "\n"
+    "## Summary\n"
+    "- Enable 512px tile-based processing in Real-ESRGAN instead of processing the entire image "
+    "at once, reducing peak VRAM from \"entire image\" to \"one tile + padding\"\n"
+    "- Add OOM retry logic that catches CUDA out-of-memory errors, clears the cache, and retries "
+    "with 256px tiles\n"
+    "- Covers both the main upscale path and the face enhancement (GFPGAN) path\n"
+    "\n"
+    "## Test plan\n"
+    "- [ ] Verify upscaling works on a GPU with 8GB VRAM (RTX 3070 or similar)\n"
+    "\n"
+    "Closes #191\n";
+
+/* heldout26 h26-08: a device-less title over an environment block */
+static const char legged_gym[] =
+    "Out of memory when training\n"
+    "\n"
+    "The training command does not work on my laptop if `--sim_device=cuda`. It works if I use "
+    "`--sim_device=cpu`.\n"
+    "I tried to only use 1 environment, but nothing seems to have changed.\n"
+    "\n"
+    "OS Version: Ubuntu 21.04\n"
+    "Nvidia Driver: 470.82.00\n"
+    "Graphics: RTX 3060 Laptop\n"
+    "Pytorch: 1.10.0+cu113\n";
+
+/* A change about OOMs is discussed, not failed: no event. */
+static void test_context_change(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"snapotter-hq/SnapOtter#200", snapotter, false},
+        /* a change title and the words of a change */
+        {"adriansahlman/stylegan2_pytorch#11",
+         "Fixes for CUDA memory issues\n"
+         "\n"
+         "Hi, apparently, the memory issues during loss.backwards() were due to saving the "
+         "computation graph for loss for each iteration. I changed some of the losses to return "
+         "only scalars, and it solved the memory problem I was facing.\n",
+         false},
+        /* reports under a change-like title stay GPU OOMs: the title alone is
+         * not a change (heldout26 h26-10, h26-84) */
+        {"isaac-sim/IsaacLab#5793",
+         "Update compute requirement bug 6199200\n"
+         "\n"
+         "Issue:\n"
+         "Running COMPASS residual RL training with --num_envs 64 causes CUDA out-of-memory "
+         "errors on an RTX 5090 (32 GB VRAM).\n",
+         true},
+        {"Wan-Video/Wan2.2#37",
+         "Fix TI2V-5B 24GB GPU OOM\n"
+         "\n"
+         "DonRichie \xc2\xb7 comment \xc2\xb7 2025-08-05\n"
+         "Also having oom problems, even when using --t5_cpu.\n"
+         "I am using a 4090 on CachyOS.\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* Device-less OOM words: a GPU OOM where the paste names the GPU or an ML
+ * run and no host memory. */
+static void test_context_gpu(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"leggedrobotics/legged_gym#5", legged_gym, true},
+        /* NNabla's error title over the CUDA functions of the graph */
+        {"sony/ai-research-code#54",
+         "Memory allocation failed\n"
+         "\n"
+         "  WeightNormalizationCuda\n"
+         "  ConvolutionCudaCudnn\n"
+         "  SliceCuda\n",
+         true},
+        /* an ML run named: a checkpoint */
+        {"Visual-Agent/DeepEyes#81",
+         "Out of Memory when saving checkpoint\n"
+         "\n"
+         "Hi, \n"
+         "\n"
+         "Thank you for opening such wonderful work.\n"
+         "\n"
+         "I'm facing a challenge that saving checkpoint\n",
+         true},
+        /* the question is a clause of its own: the OOM is stated */
+        {"MahmoudAshraf97/whisper-diarization#242",
+         "OutOfMemoryError during diarization -> how to solve ?\n"
+         "\n"
+         "```\n"
+         "    Train config :\n"
+         "    manifest_filepath: null\n"
+         "    batch_size: 15\n",
+         true},
+        /* the RAM a GPU has is no host memory ("a GPU with 24gb of ram") */
+        {"huggingface/transformers#20348",
+         "Ability to fine-tune whisper large on a GPU with 24 gb of ram\n"
+         "\n"
+         "I've been trying to fine-tune whisper large on a GPU with 24gb of ram (both single GPU "
+         "and multi GPU) and I run out of memory while training (with batch size set to 1 and "
+         "max-length of audio set to 2.5 seconds).\n",
+         true},
+        /* a card named below the template's sections */
+        {"fishaudio/fish-speech#41",
+         "OutOfMemoryError\n"
+         "\n"
+         "**Describe the bug**\n"
+         "I followed your steps for fine-tuning. During the last step of training, this error "
+         "occurred. \n"
+         "\n"
+         "**Screenshots / log**\n"
+         "\n"
+         "**Additional context**\n"
+         "My machine is a 32G V100.\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* ... and not where the paste names host memory, denies or guesses. */
+static void test_context_guards(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* host memory (内存), not GPU memory (显存), in the replies */
+        {"PaddlePaddle/Paddle#20784",
+         "Out of memory error when training bert on paddle cloud\n"
+         "\n"
+         "mapingshuo \xc2\xb7 comment \xc2\xb7 2019-10-28\n"
+         "\xe4\xba\x8b\xe5\xae\x9e\xe4\xb8\x8a\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80"
+         "\xe4\xb8\xaa\xe8\xb6\x85\xe5\x87\xba\xe5\x86\x85\xe5\xad\x98\xe7\x9a\x84"
+         "\xe9\x97\xae\xe9\xa2\x98\xef\xbc\x8c\xe8\x80\x8c\xe4\xb8\x8d\xe6\x98\xaf"
+         "\xe8\xb6\x85\xe5\x87\xba\xe6\x98\xbe\xe5\xad\x98\xef\xbc\x8c\xe8\xb0\x83"
+         "\xe5\xa4\xa7\xe5\x86\x85\xe5\xad\x98\xe9\x87\x8f\xe5\x90\x8e\xe9\x97\xae"
+         "\xe9\xa2\x98\xe6\xb6\x88\xe5\xa4\xb1\xe4\xba\x86\xef\xbc\x8c\xe6\x84\x9f"
+         "\xe8\xb0\xa2 @xymyeah"
+         "\n",
+         false},
+        /* a container's exit code 137 */
+        {"mozilla/bugbug#3906",
+         "[model:stepstoreproduce] Training task exit with status code 137\n"
+         "\n"
+         "Status code 137 indicates OOM error in the docker container. Currently, we train the "
+         "`stepstoreproduce` model on a `proj-bugbug/compute-smaller` worker.\n",
+         false},
+        /* the killer's signal */
+        {"tensorflow/models#5591",
+         "Google Cloud ML: The replica master 0 ran out-of-memory and exited with a non-zero "
+         "status of 9(SIGKILL)\n",
+         false},
+        /* a guess ("assuming OOM") */
+        {"swiseman/neighbor-splicing#2",
+         "My training process always output assuming OOM\n"
+         "\n"
+         "I don't know why. I have stuck in the step for two days. Could you help me?\n",
+         false},
+        /* a negation before the words */
+        {"fixstars/libSGM#30",
+         "Error with memory allocating using JetsonTX2\n"
+         "\n"
+         "```\n"
+         "OpenCV Error: Gpu API call (unknown error) in allocate, file "
+         "/home/nvidia/workspace/opencv/modules/core/src/cuda/gpu_mat.cu, line 116\n"
+         "```\n"
+         "\n"
+         "The size of the frame is 128 x 96, so I don't think that the problem is out of the "
+         "memory in global memory.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* Words that name a device memory error beside a kernel fault: the fault
+ * is that error, a look-alike; OOM words beside one stay the cause. */
+static void test_context_vague_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"intelpro/ELEDNet#9",
+         "about GPU memory error\n"
+         "\n"
+         "Traceback (most recent call last):\n"
+         "  File \"train.py\", line 95, in train\n"
+         "    loss.backward()\n"
+         "  File \"/home/lrz/anaconda3/envs/ELEDNet/lib/python3.7/site-packages/torch/_tensor.py\", "
+         "line 255, in backward\n"
+         "    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)\n"
+         "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+         "CUDA kernel errors might be asynchronously reported at some other API call,so the "
+         "stacktrace below might be incorrect.\n",
+         false},
+        /* the same words alone still name the GPU OOM (visionml/pytracking#132) */
+        {"visionml/pytracking#132", "GPU memory error due to settings.print_stats\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(logs[0].log, strlen(logs[0].log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    assert_false(rep.events[0].consequence);
+    oom_report_release(&rep);
+}
+
+/* The reading itself: classes, scores, evidence lines, the call. */
+static void test_context_read(void **state)
+{
+    (void)state;
+    struct context_reading r;
+    context_read(snapotter, strlen(snapotter), true, &r);
+    assert_int_equal(context_call(&r), CONTEXT_DISCUSSED);
+    assert_true(r.score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN);
+    assert_int_equal(r.score[CONTEXT_HOST], 0);
+    bool title = false, link = false;
+    for (size_t i = 0; i < r.n_hits; i++) {
+        const char *line = snapotter + r.hit[i].at;
+        if (r.hit[i].cls == CONTEXT_CHANGE && !strncmp(line, "fix:", 4)) title = true;
+        if (r.hit[i].cls == CONTEXT_CHANGE && !strncmp(line, "Closes #191", 11)) link = true;
+    }
+    assert_true(title && link);
+    /* not a title (a log's window that starts mid-log): its first line is
+     * no change title */
+    context_read(snapotter, strlen(snapotter), false, &r);
+    for (size_t i = 0; i < r.n_hits; i++)
+        assert_false(r.hit[i].cls == CONTEXT_CHANGE && r.hit[i].at == 0);
+
+    context_read(legged_gym, strlen(legged_gym), true, &r);
+    assert_int_equal(context_call(&r), CONTEXT_ON_GPU);
+    assert_true(r.score[CONTEXT_GPU] >= 2);
+    /* "cpu" as a device choice is no host memory */
+    assert_int_equal(r.score[CONTEXT_HOST], 0);
+
+    /* a diff's added lines, twice at most (facebookresearch/seamless_communication#449,
+     * heldout25 h25-106); a table's border and a number are none */
+    const char *diff = "```diff\n"
+                       "+                # Clear GPU memory for eval\n"
+                       "+                torch.cuda.empty_cache()\n"
+                       "+                try:\n"
+                       "```\n";
+    context_read(diff, strlen(diff), false, &r);
+    int added = 0;
+    for (size_t i = 0; i < r.n_hits; i++) added += !strcmp(r.hit[i].rule, "+");
+    assert_int_equal(added, 2);
+    assert_int_equal(r.score[CONTEXT_CHANGE], 3 + 2); /* the fence, two added lines */
+    const char *table = "+-----------+------+\n+1 more line\n";
+    context_read(table, strlen(table), false, &r);
+    assert_int_equal(r.score[CONTEXT_CHANGE], 0);
+
+    /* "GPU RAM" is the device's memory; "64G RAM" the host's */
+    const char *gpu_ram = "Out of memory\nI have 24 GB of GPU RAM\n";
+    const char *host_ram = "Out of memory\nI have 64G RAM\n";
+    context_read(gpu_ram, strlen(gpu_ram), true, &r);
+    assert_int_equal(r.score[CONTEXT_HOST], 0);
+    context_read(host_ram, strlen(host_ram), true, &r);
+    assert_true(r.score[CONTEXT_HOST] > 0);
+    assert_int_not_equal(context_call(&r), CONTEXT_ON_GPU);
+}
+
+/* The scan's note: the call and the lines it rests on. */
+static void test_context_note(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(legged_gym, strlen(legged_gym), &rep, &err), 0);
+    assert_int_equal(rep.context.call, OOM_CONTEXT_ON_GPU);
+    assert_true(rep.context.n >= 3);
+    assert_int_equal(rep.context.evidence[0].line, 1);
+    assert_string_equal(rep.context.evidence[0].text, "Out of memory when training");
+    bool driver = false;
+    for (size_t i = 0; i < rep.context.n; i++)
+        if (rep.context.evidence[i].line == 7) driver = !strcmp(rep.context.evidence[i].text,
+                                                                "Nvidia Driver: 470.82.00");
+    assert_true(driver);
+    oom_report_release(&rep);
+
+    assert_int_equal(scan_text(snapotter, strlen(snapotter), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 0);
+    assert_int_equal(rep.context.call, OOM_CONTEXT_DISCUSSED);
+    bool link = false;
+    for (size_t i = 0; i < rep.context.n; i++)
+        link |= !strcmp(rep.context.evidence[i].text, "Closes #191");
+    assert_true(link);
+    /* a long line is cut at a character's start, with an ellipsis */
+    for (size_t i = 0; i < rep.context.n; i++)
+        assert_true(strlen(rep.context.evidence[i].text) < sizeof rep.context.evidence[i].text);
+    oom_report_release(&rep);
+}
+
+/* mention_negated, and mention_question's clauses. */
+static void test_context_words(void **state)
+{
+    (void)state;
+    /* fixstars/libSGM#30 */
+    const char *neg = "so I don't think that the problem is out of the memory in global memory.";
+    struct mention_hit hit;
+    assert_int_equal(mention_read(neg, strlen(neg), &hit), MENTION_WORDS);
+    assert_true(mention_negated(neg, strlen(neg), hit.at));
+    /* heldout26 h26-08's title: nothing denies it */
+    const char *title = "Out of memory when training";
+    assert_int_equal(mention_read(title, strlen(title), &hit), MENTION_WORDS);
+    assert_false(mention_negated(title, strlen(title), hit.at));
+    /* MahmoudAshraf97/whisper-diarization#242: the question is its own clause */
+    const char *q = "OutOfMemoryError during diarization -> how to solve ?";
+    assert_int_equal(mention_read(q, strlen(q), &hit), MENTION_WORDS);
+    assert_false(mention_question(q, strlen(q), hit.end));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_context_change),
+        cmocka_unit_test(test_context_gpu),
+        cmocka_unit_test(test_context_guards),
+        cmocka_unit_test(test_context_vague_words),
+        cmocka_unit_test(test_context_read),
+        cmocka_unit_test(test_context_note),
+        cmocka_unit_test(test_context_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
