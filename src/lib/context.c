@@ -129,6 +129,17 @@ static bool then_ok(const char *p, size_t i, size_t n, enum then then)
     return true;
 }
 
+/* "RAM: 64GB", "RAM : 16GB", "RAM=128": an environment block's field
+ * naming the machine's memory says what the host has, not that it ran out
+ * (pinokiofactory/flux-webui#25, facebookresearch/demucs#46: GPU OOMs) */
+static bool spec_field(const char *p, size_t i, size_t n)
+{
+    while (i < n && p[i] == ' ') i++;
+    if (i >= n || (p[i] != ':' && p[i] != '=')) return false;
+    for (i++; i < n && p[i] == ' '; i++) {}
+    return i < n && isdigit((unsigned char)p[i]);
+}
+
 /* The word before p[i] (its last letters), any case, is one of set. */
 static bool word_before(const char *p, size_t i, const char *const *set)
 {
@@ -167,7 +178,8 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
         size_t i = (size_t)(hit - low);
         if (starts_word && i > 0 && word_char((unsigned char)p[i - 1])) continue;
         if (!then_ok(p, i + t, n, r->then)) continue;
-        if (!strcasecmp(r->text, "ram") && word_before(p, i, device_before_ram)) continue;
+        if (!strcasecmp(r->text, "ram") && (word_before(p, i, device_before_ram) || spec_field(p, i + t, n)))
+            continue;
         return true;
     }
     return false;

@@ -120,6 +120,20 @@ static void test_context_gpu(void **state)
          "    manifest_filepath: null\n"
          "    batch_size: 15\n",
          true},
+        /* an environment block's "RAM: 64GB" field says what the machine
+         * has, not that its memory ran out (the paste cut before its HIP
+         * OOM line, as a user's excerpt can be) */
+        {"pinokiofactory/flux-webui#25",
+         "I am trying to generate an image through flux-webui in pinokio on my machine, but run "
+         "into out of memory errors, happens regardless of chosen flux model:\n"
+         "\n"
+         "My machine:\n"
+         "\n"
+         "OS: Linux Nubara 40\n"
+         "GPU: AMD RX6950XT (16GB VRAM)\n"
+         "CPU: Ryzen 3600\n"
+         "RAM: 64GB\n",
+         true},
         /* the RAM a GPU has is no host memory ("a GPU with 24gb of ram") */
         {"huggingface/transformers#20348",
          "Ability to fine-tune whisper large on a GPU with 24 gb of ram\n"
