@@ -676,6 +676,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
             if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            /* diagstage7: ... or its class name alone on the line above its text
+             * ("RuntimeError" over "CUDA Runtime Error: an illegal memory access") */
+            if (lines == 1 && stage_exception_name(c.body, c.n)) continue;
             /* diagstage6: ... or its lines that the exception's text continues
              * over, each ending in ':' ("RuntimeError: Critical error in
              * pipeline:" / "Error when executing Mixed operator ImageDecoder
@@ -1044,15 +1047,26 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
 {
     for (int down = 0; down < 2; down++) {
         size_t a = down ? le : ls, b = a;
+        /* diagstage7: the sentence before says the next line is the failing
+         * one ("It happened at this line" over " net = net.to(device).") */
+        bool pointed = down && stage_points_at_code(v->p + ls, le - ls);
         for (int counted = 0; counted < PROSE_CODE_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b));) {
             struct cline c;
             read_cline(s, v, a, b, &c);
             if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+            /* diagstage7: a line that starts in another script is a sentence
+             * (code never does), whatever its shape: "我检索到占满内存的代码是
+             * loss = model(image, caption, alpha=alpha, idx=idx)" */
+            size_t lead = 0;
+            while (lead < c.n && (c.body[lead] == ' ' || c.body[lead] == '\t')) lead++;
+            bool script = c.kind == STAGE_LINE_CODE && lead < c.n && (unsigned char)c.body[lead] >= 0x80;
+            bool quoted = pointed && (c.kind == STAGE_LINE_CODE || c.kind == STAGE_LINE_OTHER);
             /* a code block is the user's script, not a sentence quoting the failing line */
-            if (c.kind != STAGE_LINE_OTHER || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
+            if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
             counted++;
-            enum oom_stage st = stage_prose_code(c.body, c.n);
+            enum oom_stage st = quoted ? stage_code_line_stage(c.body, c.n) : stage_prose_code(c.body, c.n);
             if (st != OOM_STAGE_UNKNOWN) return st;
+            pointed = down && stage_points_at_code(c.body, c.n);
         }
     }
     return OOM_STAGE_UNKNOWN;

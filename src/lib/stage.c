@@ -69,6 +69,9 @@ static const struct stage_word frame_words[] = {
     {"CUDADeviceContext::CUDADeviceContext", OOM_STAGE_LOAD, false}, {"EmplaceDeviceContext", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
+    /* diagstage7: the other conventional name of the network, moved whole:
+     * "net = net.to(device)." (kuangliu/pytorch-cifar#67 = h26-110) */
+    {"net.to(", OOM_STAGE_LOAD, W}, {"net.cuda(", OOM_STAGE_LOAD, W},
     /* ---- inference and application start-up (diagload, issue 12) ----
      * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
      * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
@@ -196,6 +199,15 @@ static const struct stage_word frame_words[] = {
     /* diagstage6: any past cache grown by concatenation ("past = torch.cat([past,
      * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
     {"torch.cat([past", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
+    /* diagstage7: a diffusion pipeline's denoising loop, by the names every
+     * diffusers-style pipeline gives it, in its own or a copied file: the
+     * call's num_inference_steps argument, the loop's latent_model_input
+     * ("File ~/…/clip_pipeline_attend_and_excite.py:779, in
+     * RelationalAttendAndExcitePipeline.__call__(self, prompt, …,
+     * num_inference_steps, …)" / "776 latent_model_input = torch.cat([latents]
+     * * 2) if do_classifier_free_guidance else latents", EPFL-IMOS/AnomalyAny#2 =
+     * h25-92): sampling, generate (training loops name theirs noisy_latents) */
+    {"num_inference_steps", OOM_STAGE_GENERATE, false}, {"latent_model_input", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
     {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
@@ -597,6 +609,21 @@ bool stage_message_line(const char *s, size_t n)
     size_t i = 0;
     while (i < n && (ident(s[i]) || s[i] == '.')) i++;
     return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
+}
+
+/* diagstage7: a line holding an exception's class name only ("RuntimeError",
+ * "torch.cuda.OutOfMemoryError:"), its text printed on the next line:
+ * "RuntimeError" over "CUDA Runtime Error: an illegal memory access was
+ * encountered at .../scene.cpp:1523" (BachiLi/diffvg#3). */
+bool stage_exception_name(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == ':')) n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t b = i;
+    while (i < n && (ident(s[i]) || s[i] == '.')) i++;
+    if (i != n || n - b < 5) return false;
+    return (n - b >= 5 && !memcmp(s + n - 5, "Error", 5)) || (n - b >= 9 && !memcmp(s + n - 9, "Exception", 9));
 }
 
 static bool starts(const char *s, size_t n, const char *w)
@@ -1738,6 +1765,32 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
     const char *e = eq;
     while (e < text + len && (unsigned char)*e < 0x80 && *e != '`' && *e != '"') e++;
     return code_span_stage(a, (size_t)(e - a));
+}
+
+/* ---- diagstage7: a sentence that points at the line below -------------
+ * "It happened at this line" / " net = net.to(device)." (kuangliu/
+ * pytorch-cifar#67): the sentence ends by naming a line or a place, and the
+ * next line is the failing code, whatever its shape. The endings, after
+ * trailing blanks (any case): */
+static const char *const points_at_code[] = {"this line", "that line", "the line", "following line",
+    "this line:", "that line:", "the line:", "following line:", "line:", "lines:", "code:", "at:", "here:"};
+
+bool stage_points_at_code(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
+    for (size_t k = 0; k < sizeof points_at_code / sizeof points_at_code[0]; k++) {
+        size_t m = strlen(points_at_code[k]);
+        if (m <= len && !strncasecmp(text + len - m, points_at_code[k], m) &&
+            (m == len || !ident(text[len - m - 1])))
+            return true;
+    }
+    return false;
+}
+
+enum oom_stage stage_code_line_stage(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '.' || text[len - 1] == '\r')) len--;
+    return code_span_stage(text, len);
 }
 
 /* diagstage6: a logger that tags its lines with the place that logged them,

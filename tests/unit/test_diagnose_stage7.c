@@ -1,0 +1,152 @@
+/* diagnose's stage on logs nobody here wrote, helper diagstage7 (issue 12).
+ * Each case is real text from the public thread named beside it (the corpus
+ * row in brackets, where the project carries it); each assertion failed on
+ * the code before its mechanism (main a87a273). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+/* The stage of a log's first event, a look-alike included (stage_of wants a GPU OOM). */
+static const char *first_stage_of(const char *log)
+{
+    static char name[32];
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
+    oom_report_release(&rep);
+    return name;
+}
+
+/* A sentence that points at the line below ("It happened at this line"):
+ * that line is the failing code, whatever its shape (indented by the
+ * paste). kuangliu/pytorch-cifar#67 (h26-110). */
+static void test_sentence_points_at_code(void **state)
+{
+    (void)state;
+    const char *log = "CUDA error: out of memory\n"
+                      "\n"
+                      "When I ran mobilenet (on cifar10) using this code, the error arose \n"
+                      "\"RuntimeError: CUDA error: out of memory\". It happened at this line\n"
+                      " net = net.to(device).\n"
+                      "Anyone has the same issue or the way to resolve it?\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *at = "\"RuntimeError: CUDA error: out of memory\". It happened at this line";
+    assert_true(stage_points_at_code(at, strlen(at)));
+    /* a sentence that ends otherwise points at nothing */
+    const char *other = "Anyone has the same issue or the way to resolve it?";
+    assert_false(stage_points_at_code(other, strlen(other)));
+    /* "line" as the end of a longer word ("pipeline") is no pointer */
+    const char *pipe = "I run the whole pipeline";
+    assert_false(stage_points_at_code(pipe, strlen(pipe)));
+    /* the guard: without the pointing sentence, an indented line under a
+     * title is the user's script, not read (no stage) */
+    const char *script = "CUDA error: out of memory\n"
+                         "\n"
+                         " net = net.to(device).\n";
+    assert_string_equal(stage_of(script), "unknown");
+}
+
+/* A line that starts in another script is a sentence, though the code it
+ * ends with gives it a code line's shape. sdc17/UPop#28 (h25-26). */
+static void test_sentence_in_another_script_ending_in_code(void **state)
+{
+    (void)state;
+    const char *log =
+        "\xe6\x82\xa8\xe5\xa5\xbd\xef\xbc\x8c\xe6\x8a\xa5\xe9\x94\x99\xe4\xbf\xa1\xe6\x81\xaf\xe5\xa6\x82\xe4\xb8\x8b\xef\xbc\x9a\n"
+        "\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 290.00 MiB (GPU 0; 31.75 GiB total capacity; 29.78 GiB "
+        "already allocated; 113.50 MiB free; 30.27 GiB reserved in total by PyTorch) If reserved memory is >> "
+        "allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory "
+        "Management and PYTORCH_CUDA_ALLOC_CONF\n"
+        "\n"
+        /* 我检索到占满内存的代码是 loss = model(...) */
+        "\xe6\x88\x91\xe6\xa3\x80\xe7\xb4\xa2\xe5\x88\xb0\xe5\x8d\xa0\xe6\xbb\xa1\xe5\x86\x85\xe5\xad\x98\xe7\x9a\x84"
+        "\xe4\xbb\xa3\xe7\xa0\x81\xe6\x98\xaf loss = model(image, caption, alpha=alpha, idx=idx)\n";
+    assert_string_equal(stage_of(log), "forward");
+}
+
+/* An exception's class name alone on the line above its text: the frames
+ * above lead to the message through it. BachiLi/diffvg#3 (h25-70). */
+static void test_exception_name_alone_above_its_text(void **state)
+{
+    (void)state;
+    const char *log =
+        "Forward pass, time: 0.00457 s\n"
+        "cuda:0 torch.float32 torch.float32 cuda:0\n"
+        "Traceback (most recent call last):\n"
+        "  File \"main.py\", line 217, in <module>\n"
+        "    loss.backward()\n"
+        "  File \"/root/anaconda3/envs/py37/lib/python3.7/site-packages/torch/tensor.py\", line 118, in backward\n"
+        "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+        "  File \"/root/anaconda3/envs/py37/lib/python3.7/site-packages/torch/autograd/__init__.py\", line 93, in backward\n"
+        "    allow_unreachable=True)  # allow_unreachable flag\n"
+        "  File \"/root/anaconda3/envs/py37/lib/python3.7/site-packages/torch/autograd/function.py\", line 77, in apply\n"
+        "    return self._forward_cls.backward(self, *args)\n"
+        "  File \"/home/myname/adobe/tmp/meshgrad/pydiffvg/render_pytorch.py\", line 556, in backward\n"
+        "    eval_positions.shape[0])\n"
+        "RuntimeError\n"
+        "CUDA Runtime Error: an illegal memory access was encountered at "
+        "/home/myname/adobe/tmp/meshgrad/scene.cpp:1523\n";
+    assert_string_equal(first_stage_of(log), "backward");
+    assert_true(stage_exception_name("RuntimeError", 12));
+    assert_true(stage_exception_name("torch.cuda.OutOfMemoryError:", 28));
+    /* a sentence, or a message with its text, is no class name alone */
+    assert_false(stage_exception_name("some Error", 10));
+    assert_false(stage_exception_name("RuntimeError: CUDA error", 24));
+}
+
+/* A diffusion pipeline's denoising loop by its own names (num_inference_steps
+ * in the call, latent_model_input in the loop): generate, though the failing
+ * line calls the UNet (forward). EPFL-IMOS/AnomalyAny#2 (h25-92), whole. */
+static void test_denoising_loop_names(void **state)
+{
+    (void)state;
+    const char *log =
+        "OutOfMemoryError: CUDA out of meMiB free; 37.20 GiB reserved in total by PyTorch\n"
+        "\n"
+        "```bash\n"
+        "File ~//test/AnomalyAny-main/clip_pipeline_attend_and_excite.py:779, in RelationalAttendAndExcitePipeline.__call__(self, prompt, attention_store, indices_to_alter, attention_res, height, width, num_inference_steps, guidance_scale, init_image, init_image_guidance_scale, mask_image, negative_prompt, num_images_per_prompt, eta, generator, latents, prompt_embeds, negative_prompt_embeds, output_type, return_dict, callback, callback_steps, cross_attention_kwargs, max_iter_to_alter, run_standard_sd, thresholds, scale_factor, scale_range, smooth_attentions, sigma, kernel_size, sd_2_1, img_prompt, normal_prompt, abnormal_img, original_prompt, detailed_prompt, clip_loss)\n"
+        "    776 latent_model_input = torch.cat([latents] * 2) if do_classifier_free_guidance else latents\n"
+        "    777 latent_model_input = self.scheduler.scale_model_input(latent_model_input, t)\n"
+        "--> 779 noise_pred = self.unet(\n"
+        "    780     latent_model_input,\n"
+        "    781     t,\n"
+        "    782     encoder_hidden_states=prompt_embeds,\n"
+        "    783     cross_attention_kwargs=cross_attention_kwargs,\n"
+        "    784 ).sample\n"
+        "    786 # perform guidance\n"
+        "    787 if do_classifier_free_guidance:\n"
+        "\n"
+        "File ~/miniconda3/envs/anomaly/lib/python3.10/site-packages/torch/nn/modules/module.py:1194, in Module._call_impl(self, *input, **kwargs)\n"
+        "   1190 # If we don't have any hooks, we want to skip\n";
+    assert_string_equal(stage_of(log), "generate");
+    const char *loop = "    776 latent_model_input = torch.cat([latents] * 2) if do_classifier_free_guidance else latents\n";
+    assert_int_equal(stage_pick(stage_frame_bits(loop, strlen(loop))), OOM_STAGE_GENERATE);
+    const char *call = "File ~//test/AnomalyAny-main/clip_pipeline_attend_and_excite.py:779, in "
+                       "RelationalAttendAndExcitePipeline.__call__(self, prompt, attention_store, indices_to_alter, "
+                       "attention_res, height, width, num_inference_steps, guidance_scale, init_image)\n";
+    assert_int_equal(stage_pick(stage_frame_bits(call, strlen(call))), OOM_STAGE_GENERATE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sentence_points_at_code),
+        cmocka_unit_test(test_sentence_in_another_script_ending_in_code),
+        cmocka_unit_test(test_exception_name_alone_above_its_text),
+        cmocka_unit_test(test_denoising_loop_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
