@@ -714,6 +714,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         }
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER) break;
+        /* diagstage7: a full progress bar counted an action that is over:
+         * what failed came after it, and lines further up are older still */
+        if (stage_bar_finished(c.body, c.n)) break;
         if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
         if (++ctx_lines >= 3) break;
     }

@@ -51,7 +51,16 @@ static const struct stage_word frame_words[] = {
     {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
     {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
     {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
-    {"_cuda_deserialize", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* diagstage7: TF's checkpoint restores by their call (tf.compat.v1 Saver,
+     * tf.train.Checkpoint), now that "restore" alone names no stage */
+    {"saver.restore(", OOM_STAGE_LOAD, false}, {"checkpoint.restore(", OOM_STAGE_LOAD, false},
+    {"ckpt.restore(", OOM_STAGE_LOAD, false},
+    {"_cuda_deserialize", OOM_STAGE_LOAD, false},
+    /* diagstage7: torch/serialization.py checking a stored tensor's device
+     * while deserialising ("line 135, in validate_cuda_device",
+     * ray-project/ray_lightning#38 = h20-57): a load, though its name starts
+     * like a validation loop's (", in validate" below) */
+    {"validate_cuda_device", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
     /* KerasNLP/KerasHub presets; a worker's or an API's model set-up
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
@@ -626,6 +635,15 @@ bool stage_exception_name(const char *s, size_t n)
     return (n - b >= 5 && !memcmp(s + n - 5, "Error", 5)) || (n - b >= 9 && !memcmp(s + n - 9, "Exception", 9));
 }
 
+/* diagstage7: the line's last progress bar is full ("Loading pipeline
+ * components...: 100%|████| 7/7 ["): the action it counted is over. */
+bool stage_bar_finished(const char *s, size_t n)
+{
+    const char *last = NULL;
+    for (const char *p = memmem(s, n, "%|", 2); p; p = memmem(p + 2, n - (size_t)(p + 2 - s), "%|", 2)) last = p;
+    return last && last - s >= 3 && !memcmp(last - 3, "100", 3) && (last - s == 3 || !isdigit((unsigned char)last[-4]));
+}
+
 static bool starts(const char *s, size_t n, const char *w)
 {
     size_t k = strlen(w);
@@ -922,13 +940,26 @@ static size_t frame_name_len(const char *text, size_t len)
  * files: installed libraries are named by the cue table above (torch's
  * "_dynamo/eval_frame.py" evaluates Python frames, no model). */
 #define P 4
+#define E 8 /* the part names its stage last in the name, or before a gen_objects part */
 static const struct stage_word name_parts[] = {
     {"eval", OOM_STAGE_EVAL, 0}, {"evaluat", OOM_STAGE_EVAL, P}, {"validat", OOM_STAGE_EVAL, P},
     {"valid", OOM_STAGE_EVAL, 0}, {"val", OOM_STAGE_EVAL, 0}, {"metric", OOM_STAGE_EVAL, P},
     {"save", OOM_STAGE_CHECKPOINT, P}, {"saving", OOM_STAGE_CHECKPOINT, 0},
-    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0}, {"restore", OOM_STAGE_LOAD, P},
+    /* diagstage7: not "restore": image apps restore faces and photos at
+     * inference (A1111 face_restoration.restore_faces -> codeformer_model
+     * restore, TheLastBen/fast-stable-diffusion#902 = h15-90, inside a
+     * txt2img generation); a checkpoint's restore is named by the cue table
+     * (restore_checkpoint, saver.restore(, checkpoint.restore() */
+    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
-    {"generate", OOM_STAGE_GENERATE, 0}, {"generation", OOM_STAGE_GENERATE, 0},
+    /* diagstage7: "generate" names generation as the name's verb alone
+     * ("generate", "model_generate") or with what a generator makes
+     * (generate_text, generate_images: gen_objects below), not with another
+     * object: "generate_emissions" aligns speech by a forward pass
+     * (MahmoudAshraf97/whisper-diarization#286 = h18-51),
+     * "_generate_master_params" builds an optimizer's fp32 copies at set-up
+     * (PaddlePaddle/Paddle#68079 = h18-67) */
+    {"generate", OOM_STAGE_GENERATE, E}, {"generation", OOM_STAGE_GENERATE, 0},
     {"decode", OOM_STAGE_GENERATE, 0}, {"decoding", OOM_STAGE_GENERATE, 0},
     /* a translator decoding (OpenNMT's translator.translate, Lua
      * Translator:translateBatch, BeamSearcher:search; read from
@@ -948,13 +979,27 @@ static const struct stage_word name_parts[] = {
     {"loss", OOM_STAGE_FORWARD, 0}, {"losses", OOM_STAGE_FORWARD, 0},
 };
 
-static unsigned part_bits(const char *part, size_t n)
+/* What a generator makes: the parts after "generate" that keep it a
+ * generation (E above). */
+static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
+    "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
+    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream"};
+
+/* next: the part after this one in the name (its length 0 at the end) */
+static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)
 {
     unsigned bits = 0;
     for (size_t i = 0; i < sizeof name_parts / sizeof name_parts[0]; i++) {
         size_t k = strlen(name_parts[i].word);
-        if ((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0)
-            bits |= 1u << name_parts[i].stage;
+        if (!((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0))
+            continue;
+        if (name_parts[i].at == E && nn) {
+            bool object = false;
+            for (size_t g = 0; g < sizeof gen_objects / sizeof gen_objects[0] && !object; g++)
+                object = strlen(gen_objects[g]) == nn && !strncasecmp(next, gen_objects[g], nn);
+            if (!object) continue;
+        }
+        bits |= 1u << name_parts[i].stage;
     }
     return bits;
 }
@@ -982,7 +1027,16 @@ unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0;
     const char *part;
-    for (size_t pos = 0, k; (k = next_part(name, n, &pos, false, &part));) bits |= part_bits(part, k);
+    size_t pos = 0, k = next_part(name, n, &pos, false, &part);
+    while (k) {
+        const char *next;
+        size_t nk = next_part(name, n, &pos, false, &next);
+        /* a '-' joins a variant, not an object ("generate-hf.py") */
+        bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
+        bits |= part_bits(part, k, next, variant ? 0 : nk);
+        part = next;
+        k = nk;
+    }
     return bits;
 }
 

@@ -61,6 +61,9 @@ bool stage_message_line(const char *s, size_t n);
  * "torch.cuda.OutOfMemoryError:"), its text on the next line. */
 bool stage_exception_name(const char *s, size_t n);
 
+/* diagstage7: the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
+bool stage_bar_finished(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 

@@ -140,6 +140,111 @@ static void test_denoising_loop_names(void **state)
     assert_int_equal(stage_pick(stage_frame_bits(call, strlen(call))), OOM_STAGE_GENERATE);
 }
 
+/* "restore" names no stage by itself: image apps restore faces at
+ * inference. A1111's face restoration inside a txt2img generation,
+ * TheLastBen/fast-stable-diffusion#902 (h15-90), whole (cut by the excerpt
+ * before the message, which the title names). */
+static void test_face_restoration_is_no_restore(void **state)
+{
+    (void)state;
+    const char *log =
+        "Automatic1111 Facial Restoration out of memory\n"
+        "Whenever I test my models it works until I tick the facial restoration box, at which point i get the following error:\n"
+        "\n"
+        "```\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/call_queue.py\", line 45, in f\n"
+        "    res = list(func(*args, **kwargs))\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/call_queue.py\", line 28, in f\n"
+        "    res = func(*args, **kwargs)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/txt2img.py\", line 49, in txt2img\n"
+        "    processed = process_images(p)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/processing.py\", line 430, in process_images\n"
+        "    res = process_images_inner(p)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/processing.py\", line 558, in process_images_inner\n"
+        "    x_sample = modules.face_restoration.restore_faces(x_sample)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/face_restoration.py\", line 19, in restore_faces\n"
+        "    return face_restorer.restore(np_image)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stable-diffusion-webui/modules/codeformer_model.py\", line 96, in restore\n"
+        "    self.face_helper.get_face_landmarks_5(only_center_face=False, resize=640, eye_dist_threshold=5)\n"
+        "  File \"/content/gdrive/MyDrive/sd/stablediffusion/src/codeformer/facelib/utils/face_restoration_helper.py\", lin\n";
+    assert_string_equal(stage_of(log), "generate");
+    /* a checkpoint's restore keeps its cue */
+    const char *tf = "    saver.restore(sess, ckpt.model_checkpoint_path)\n";
+    assert_int_equal(stage_pick(stage_frame_bits(tf, strlen(tf))), OOM_STAGE_LOAD);
+}
+
+/* A full progress bar counted an action that is over: the failure came
+ * after it. ComfyUI-MVAdapter: the pipeline's components loaded (7/7),
+ * the sampler's bar full, then the exception; huanngzh/ComfyUI-MVAdapter#26
+ * (h10-10), whole, then without its title (no stage: not load). */
+static void test_full_bar_is_over(void **state)
+{
+    (void)state;
+    const char *log =
+        "plz add vae decode tile or vae decode list in mv sampler\n"
+        "it is easy to out of memory after render all sampler\n"
+        "\n"
+        "Loading pipeline components...:  14%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8d                                            | 1/7 [00:00<00:00,  6.16it/s]Some weights of the model checkpoint were not used when initializing CLIPTextModel:\n"
+        " ['text_model.embeddings.position_ids']\n"
+        "Loading pipeline components...: 100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 7/7 [00:01<00:00,  5.24it/s]\n"
+        "100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 50/50 [01:05<00:00,  1.32s/it]\n"
+        "!!! Exception during processing !!! Allocation on device\n";
+    assert_string_equal(stage_of(log), "generate");
+    const char *untitled =
+        "Loading pipeline components...:  14%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x8d                                            | 1/7 [00:00<00:00,  6.16it/s]Some weights of the model checkpoint were not used when initializing CLIPTextModel:\n"
+        " ['text_model.embeddings.position_ids']\n"
+        "Loading pipeline components...: 100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 7/7 [00:01<00:00,  5.24it/s]\n"
+        "100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 50/50 [01:05<00:00,  1.32s/it]\n"
+        "!!! Exception during processing !!! Allocation on device\n";
+    assert_string_equal(stage_of(untitled), "unknown");
+    const char *full = "Loading pipeline components...: 100%|\xe2\x96\x88\xe2\x96\x88| 7/7 [";
+    assert_true(stage_bar_finished(full, strlen(full)));
+    const char *part = "Loading pipeline components...:  14%|\xe2\x96\x88  | 1/7 [00:00<00:00,  6.16it/s]";
+    assert_false(stage_bar_finished(part, strlen(part)));
+}
+
+/* torch/serialization.py checking a stored tensor's device is a load, not
+ * a validation loop. ray-project/ray_lightning#38 (h20-57). */
+static void test_validate_cuda_device_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "Checkpointing on CPU head node + gpu worker\n"
+        "```\n"
+        "(pid=None, ip=172.31.42.229)   File \"/home/ubuntu/anaconda3/envs/meshattn/lib/python3.6/site-packages/torch/serialization.py\", line 728, in persistent_load\n"
+        "(pid=None, ip=172.31.42.229)     deserialized_objects[root_key] = restore_location(obj, location)\n"
+        "(pid=None, ip=172.31.42.229)   File \"/home/ubuntu/anaconda3/envs/meshattn/lib/python3.6/site-packages/torch/serialization.py\", line 175, in default_restore_location\n"
+        "(pid=None, ip=172.31.42.229)     result = fn(storage, location)\n"
+        "(pid=None, ip=172.31.42.229)   File \"/home/ubuntu/anaconda3/envs/meshattn/lib/python3.6/site-packages/torch/serialization.py\", line 151, in _cuda_deserialize\n"
+        "(pid=None, ip=172.31.42.229)     device = validate_cuda_device(location)\n"
+        "(pid=None, ip=172.31.42.229)   File \"/home/ubuntu/anaconda3/envs/meshattn/lib/python3.6/site-packages/torch/serialization.py\", line 135, in validate_cuda_device\n"
+        "(pid=None, ip=172.31.42.229)     raise RuntimeError('Attempting to deserialize object on a CUDA '\n"
+        "(pid=None, ip=172.31.42.229) RuntimeError: Attempting to deserialize object on a CUDA device but "
+        "torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load "
+        "with map_location=torch.device('cpu') to map your storages to the CPU.\n";
+    assert_string_equal(first_stage_of(log), "load");
+}
+
+/* "generate" in a name: generation as the name's verb alone or with what a
+ * generator makes, not with another object. PaddlePaddle/Paddle#68079
+ * (h18-67): building an optimizer's fp32 master weights at set-up;
+ * bobchenyx/MoBE's "generate-hf.py" (h21-24, a variant after '-') and
+ * "generate_text" stay generation. */
+static void test_generate_with_an_object(void **state)
+{
+    (void)state;
+    const char *paddle =
+        "  File \"/home/aistudio/.local/lib/python3.8/site-packages/paddle/distributed/fleet/meta_parallel/sharding/"
+        "group_sharded_optimizer_stage2.py\", line 336, in _generate_master_params\n";
+    assert_int_equal(stage_frame_bits(paddle, strlen(paddle)) & (1u << OOM_STAGE_GENERATE), 0);
+    assert_int_equal(stage_name_bits("_generate_master_params", 23), 0);
+    assert_int_equal(stage_name_bits("generate_emissions", 18), 0);
+    assert_int_equal(stage_pick(stage_name_bits("generate-hf", 11)), OOM_STAGE_GENERATE);
+    assert_int_equal(stage_pick(stage_name_bits("generate_text", 13)), OOM_STAGE_GENERATE);
+    assert_int_equal(stage_pick(stage_name_bits("model_generate", 14)), OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +252,10 @@ int main(void)
         cmocka_unit_test(test_sentence_in_another_script_ending_in_code),
         cmocka_unit_test(test_exception_name_alone_above_its_text),
         cmocka_unit_test(test_denoising_loop_names),
+        cmocka_unit_test(test_face_restoration_is_no_restore),
+        cmocka_unit_test(test_full_bar_is_over),
+        cmocka_unit_test(test_validate_cuda_device_is_load),
+        cmocka_unit_test(test_generate_with_an_object),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
