@@ -2106,7 +2106,8 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
-        enum oom_stage st = stage_phase_line(c.body, c.n);
+        enum oom_stage st = stage_harness_line(c.body, c.n);
+        if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
@@ -2185,7 +2186,18 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
     scan_finish(s, ends_with_newline);
     if (len) {
         struct view pv = {buf, len, base};
+        size_t before = s->rep->n_events;
         prose_mention(s, &pv);
+        /* diagstage7: a sentence's event is stored after the tail was read:
+         * it takes the paste's last activity as the title's does (an issue
+         * whose prose names the OOM over lm-evaluation-harness's last line
+         * "[evaluator.py:359] Running loglikelihood requests",
+         * EleutherAI/lm-evaluation-harness#1538 = h18-66) */
+        if (s->rep->n_events > before) {
+            tail_stage(s, &pv);
+            for (size_t i = before; i < s->rep->n_events; i++)
+                if (s->rep->events[i].stage == OOM_STAGE_UNKNOWN) s->rep->events[i].stage = s->rep->events[i].weak_stage;
+        }
         drop_finished_mention(s, &pv);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */

@@ -1740,6 +1740,25 @@ static size_t skip_log_prefix(const char *t, size_t n)
     return i;
 }
 
+/* diagstage7: a benchmark harness logs only evaluation: whatever phase its
+ * lines announce ("12/22 19:46:21 - OpenCompass - INFO - Start inferencing
+ * [Phi-3-mini-128k-instruct_hf/tydiqa-goldp_korean]", open-compass/
+ * opencompass#1773 = h19-66; lm-evaluation-harness' "lm_eval" logger) is eval.
+ * Logger names, read in the line's first 160 bytes. */
+static const char *const harness_names[] = {" - OpenCompass - ", "[opencompass.", "lm_eval.", "lm-eval:",
+                                            "mteb.evaluation"};
+
+enum oom_stage stage_harness_line(const char *text, size_t len)
+{
+    if (len > 160) len = 160;
+    for (size_t k = 0; k < sizeof harness_names / sizeof harness_names[0]; k++)
+        if (memmem(text, len, harness_names[k], strlen(harness_names[k]))) return OOM_STAGE_EVAL;
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* diagstage7: verbs that start a phase named by the next word */
+static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering"};
+
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {
     /* the announcement is the line's start: a progress bar a launcher's
@@ -1750,6 +1769,23 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     size_t i = skip_log_prefix(text, len), e = i;
     if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;
     while (e < len && isalpha((unsigned char)text[e])) e++;
+    /* diagstage7: a verb that starts a phase, then the phase by its noun or
+     * gerund ("Starting inference for 1 steps (6h).", ecmwf-lab/ai-models#48
+     * = h20-102; "Running Evaluation") */
+    for (size_t k = 0; k < sizeof phase_starts / sizeof phase_starts[0]; k++) {
+        size_t m = strlen(phase_starts[k]);
+        if (e - i != m || strncasecmp(text + i, phase_starts[k], m)) continue;
+        size_t w = e;
+        while (w < len && text[w] == ' ') w++;
+        size_t we = w;
+        while (we < len && isalpha((unsigned char)text[we])) we++;
+        if (w == e || we - w < 4) return OOM_STAGE_UNKNOWN;
+        for (size_t q = 0; q < sizeof verb_parts / sizeof verb_parts[0]; q++) {
+            size_t vm = strlen(verb_parts[q].part);
+            if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
+        }
+        return OOM_STAGE_UNKNOWN;
+    }
     /* a gerund of four letters or more before "ing", ending the word */
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
         return OOM_STAGE_UNKNOWN;

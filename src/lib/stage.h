@@ -108,6 +108,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
  * in the line, a past tense). */
 enum oom_stage stage_phase_line(const char *text, size_t len);
 
+/* diagstage7: a benchmark harness's log line (OpenCompass, lm_eval, MTEB
+ * logger names): eval, whatever phase it announces; unknown otherwise. */
+enum oom_stage stage_harness_line(const char *text, size_t len);
+
 /* diagstage6: the stage of code a sentence quotes (in backticks or quotes,
  * after a colon, or leading a sentence in another script): a span that
  * calls a name and assigns or reaches through a '.', read as a frame's
