@@ -376,6 +376,10 @@ static const struct stage_word after_words[] = {
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
+    /* diagstage7: a generation script timing each generation ("Generation
+     * Time: 1.7503929138183594", gpt-neox's generate, EleutherAI/gpt-neox#631
+     * = h19-67): a run of generations */
+    {"Generation Time:", OOM_STAGE_GENERATE, false}, {"Generation time:", OOM_STAGE_GENERATE, false},
     {"Method Decode", OOM_STAGE_GENERATE, false}, {"Method Warmup", ENGINE_WARMUP, false},
     {":prefill", OOM_STAGE_GENERATE, false}, {"prefill{", OOM_STAGE_GENERATE, false},
     {":decode", OOM_STAGE_GENERATE, false}, {"decode{", OOM_STAGE_GENERATE, false},
@@ -458,6 +462,10 @@ static const struct stage_word context_words[] = {
     /* a validation bar or counter line: ms-swift "Val:  21%|", MONAI
      * tutorials "Val 99/5000 0/60 acc ...", catalyst "0/10 * Epoch (valid):" */
     {"Val:", OOM_STAGE_EVAL, L}, {"Val ", OOM_STAGE_EVAL, L}, {"(valid)", OOM_STAGE_EVAL, false},
+    /* diagstage7: the DETR family's MetricLogger over the test set, whose
+     * header is "Test:" as a validation bar's is "Val:" ("Test: Total time:
+     * 0:01:42 (0.2476 s / it)", ashkamath/mdetr#41 = h20-122) */
+    {"Test:", OOM_STAGE_EVAL, L},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and

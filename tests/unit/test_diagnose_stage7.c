@@ -324,6 +324,46 @@ static void test_benchmark_harness_is_eval(void **state)
     assert_string_equal(stage_of(log), "eval");
 }
 
+/* The tool's own lines at the end of a paste cut before its error: a
+ * generation script timing each generation ("Generation Time: 1.75…",
+ * EleutherAI/gpt-neox#631 = h19-67) and a MetricLogger's test-set summary
+ * ("Test: Total time: 0:01:42", ashkamath/mdetr#41 = h20-122), both whole. */
+static void test_tool_lines_of_a_cut_paste(void **state)
+{
+    (void)state;
+    const char *gen =
+        "OOM issues running inference with large contexts on 2x3090 system\n"
+        "```\n"
+        "Please give smaller context (e.g. half of the max sequence length)!\n"
+        "Generation Time: 1.8530433177947998\n"
+        "Memory Report, Device 0: After iter 1 memory (MB) | allocated: 19613.29443359375 | max allocated: 21296.517578125 | reserved: 22138.0 | max reserved: 22138.0Memory Report, Device 1: After iter 1 memory (MB) | allocated: 19613.29443359375 | max allocated: 21296.517578125 | reserved: 22138.0 | max reserved: 22138.0\n"
+        "\n"
+        "Memory Report, Device 1: Before iter 2 memory (MB) | allocated: 19613.29443359375 | max allocated: 21296.517578125 | reserved: 22138.0 | max reserved: 22138.0\n"
+        "Memory Report, Device 0: Before iter 2 memory (MB) | allocated: 19613.29443359375 | max allocated: 21296.517578125 | reserved: 22138.0 | max reserved: 22138.0\n"
+        "\n"
+        "Warning! Context length 2032 \n"
+        "Please give smaller context (e.g. half of the max sequence length)!\n"
+        "Generation Time: 1.7503929138183594\n"
+        "Memory Report, Device 1: After iter 2 memory (MB) | allocated: 19613.29443359375 | max allocated: 21297.0703125 | reserved: 22078.0 | max reserved: 22138.0\n"
+        "Memory Report, Device 0: After iter 2 memory (MB) | allocated: 19613.29443359375 | max allocated: 21297.0703125 | reserved: 22392.0 | max reserved: 22392.0\n"
+        "Memory Report, Device 0: Before iter 3 memory (MB) | allocated: 19613.29443359375 | max allocated: 21297.0703125 | reserved: 22392.0 | max reserved:\n";
+    assert_string_equal(stage_of(gen), "generate");
+    const char *test =
+        "CUDA error: out of memory when synchronize between processes on refexp at evaluation stage\n"
+        "Hi,\n"
+        "\n"
+        "Thanks for your great work.\n"
+        "\n"
+        "I met the OOM error at the evaluation stage after 1 epoch training. The log is\n"
+        "```\n"
+        "Test: Total time: 0:01:42 (0.2476 s / it)\n"
+        "Averaged stats: loss: 113.5333 (96.1866)  loss_bbox: 0.5625 (0.5173)  loss_bbox_0: 0.6505 (0.5977)  loss_bbox_1: 0.5762 (0.5255)  loss_bbox_2: 0.5703 (0.5273)  loss_bbox_3: 0.5712 (0.5109)  loss_bbox_4: 0.5651 (0.5138)  loss_ce: 11.5826 (9.1250)  loss_ce_0: 11.4480 (9.4460)  loss_ce_1: 11.7980 (9.5058)  loss_ce_2: 11.8104 (9.4749)  loss_ce_3: 11.6550 (9.2512)  loss_ce_4: 11.5774 (9.0949)  loss_contrastive_align: 6.1482 (5.6187)  loss_contrastive_align_0: 6.1950 (5.8909)  loss_contrastive_align_1: 6.1946 (5.7864)  loss_contrastive_align_2: 6.1133 (5.7674)  loss_contrastive_align_3: 6.1261 (5.6713)  loss_contrastive_align_4: 6.0199 (5.5644)  loss_giou: 0.4890 (0.4578)  loss_giou_0: 0.5642 (0.5090)  loss_giou_1: 0.5024 (0.4579)  loss_giou_2: 0.4965 (0.4619)  loss_giou_3: 0.5086 (0.4525)  loss_giou_4: 0.4900 (0.4579)  cardinality_error_unscaled: 8.3906 (4.8554)  cardinality_error_0_unscaled: 6.5000 (4.3573)  cardinality_error_1_unscaled: 9.4062 (5.9682)  cardinality_error_2_unscaled: 10.3125 (6.3725)  cardinality_error_3_unscaled: 9.2969 (5.2416)  cardinality_error_4_unscaled: 8.8281 (5.0047)  loss_bbox_unscaled: 0.1125 (0.1035)  loss_bbox_0_unscaled:\n";
+    assert_string_equal(stage_of(test), "eval");
+    /* "Test:" names the phase only at the line's start */
+    const char *mid = "Unit Test: passed";
+    assert_int_equal(stage_context_line(mid, strlen(mid)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_sentence_event_takes_the_last_activity),
         cmocka_unit_test(test_phase_started_by_a_verb),
         cmocka_unit_test(test_benchmark_harness_is_eval),
+        cmocka_unit_test(test_tool_lines_of_a_cut_paste),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
