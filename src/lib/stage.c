@@ -132,6 +132,11 @@ static const struct stage_word frame_words[] = {
      * model is built (colossalai/lazy/lazy_init.py _materialize_data;
      * hpcaitech/ColossalAI#5068) */
     {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
+    /* diagstage7: CUDA graphs captured before the steps run (Transformer
+     * Engine's make_graphed_callables from Megatron's cuda_graph_helper
+     * create_cudagraphs, NVIDIA/TransformerEngine#2543 = h16-10): start-up,
+     * as the engines' graph capture above */
+    {"make_graphed_callables", ENGINE_WARMUP, false}, {"create_cudagraphs", ENGINE_WARMUP, false},
     /* a diffusion pipeline called to make its output ("video = pipe(",
      * WeChatCV/Stand-In#40; "latent, _ = self.pipe(prompt=…)",
      * ActiveVisionLab/gaussctrl#36): generation, as its sampler is;
@@ -492,6 +497,12 @@ static const struct stage_word context_words[] = {
      * terminated: cudaMalloc failed" while the runner loads the model
      * (ollama/ollama#9782; not ggml_gallocr_reserve_n, which also runs when
      * the KV cache is updated while serving, ggml-org/llama.cpp#11476) */
+    /* diagstage7: llama.cpp's log while it allocates the KV cache at model
+     * load ("llama_kv_cache_init: CUDA0 KV buffer", mozilla-ai/llamafile#372
+     * = h25-48). Not llama_new_context_with_model: it also reports the
+     * context's graph after start-up, before a runner serves (ollama/ollama
+     * #5913 = h19-24, no stage) */
+    {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
     {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
     {"runner process has terminated", OOM_STAGE_LOAD, false},
     /* read from heldout14's misses after its two scorings: vLLM's worker

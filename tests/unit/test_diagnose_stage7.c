@@ -364,6 +364,72 @@ static void test_tool_lines_of_a_cut_paste(void **state)
     assert_int_equal(stage_context_line(mid, strlen(mid)), OOM_STAGE_UNKNOWN);
 }
 
+/* Start-up: CUDA graphs captured before the steps run (Megatron's
+ * create_cudagraphs -> Transformer Engine's make_graphed_callables,
+ * NVIDIA/TransformerEngine#2543 = h16-10) and llama.cpp allocating its KV
+ * cache at model load ("llama_kv_cache_init: CUDA0 KV buffe", cut;
+ * mozilla-ai/llamafile#372 = h25-48). Both whole. */
+static void test_start_up_of_graphs_and_kv_cache(void **state)
+{
+    (void)state;
+    const char *graphs =
+        "using cuda_graph memory increased a lot and oom at torch.autograd.grad\n"
+        "using H200 with 140G memory, if cudagraph is not used, only 40% occupancy, but with cudagraph, it always oom   in make_graphed_callables:\n"
+        "\n"
+        "transformer_engine         2.8.0.dev0+c47f329\n"
+        "torch                      2.8.0a0+5228986c39.nv25.6\n"
+        "Megatron-LM:     commit=4193f3aa9b7d8932d286a6753f0e62467404fbb8\n"
+        "\n"
+        "[rank9]: Traceback (most recent call last):\n"
+        "[rank9]:   File \"/mnt/workspace/Megatron-LM/pretrain_gpt.py\", line 260, in <module>\n"
+        "[rank9]:     pretrain(\n"
+        "[rank9]:   File \"/mnt/workspace/Megatron-LM/megatron/training/training.py\", line 787, in pretrain\n"
+        "[rank9]:     iteration, num_floating_point_operations_so_far = train(\n"
+        "[rank9]:                                                       ^^^^^^\n"
+        "[rank9]:   File \"/mnt/workspace/Megatron-LM/megatron/training/training.py\", line 2422, in train\n"
+        "[rank9]:     cuda_graph_helper.create_cudagraphs()\n"
+        "[rank9]:   File \"/mnt/workspace/Megatron-LM/megatron/core/transformer/cuda_graphs.py\", line 1839, in create_cudagraphs\n"
+        "[rank9]:     graphs = make_graphed_callables(tuple(self.flattened_callables), sample_args, **kwargs)\n"
+        "[rank9]:              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank9]:   File \"/usr/local/lib/python3.12/dist-packages/transformer_engine/pytorch/graph.py\", line 990, in make_graphed_callables\n"
+        "[rank9]:     gra\n";
+    assert_string_equal(stage_of(graphs), "load");
+    const char *kv =
+        "CudaMalloc failed: out of memory with TinyLlama-1.1B\n"
+        "\n"
+        "I am trying to make working with GPU Tinyllama with:\n"
+        "```bash\n"
+        "./TinyLlama-1.1B-Chat-v1.0.F32.llamafile -ngl 9999\n"
+        "```\n"
+        "But it seem not possible to allocate  66.50 MB of memory on my card, even if I just boot the machine without any use of the GPU before.\n"
+        "\n"
+        "Here the error:\n"
+        "```bash\n"
+        "[...]\n"
+        "link_cuda_dso: note: dynamically linking /home/yo/.llamafile/ggml-cuda.so\n"
+        "ggml_cuda_link: welcome to CUDA SDK with cuBLAS\n"
+        "link_cuda_dso: GPU support loaded\n"
+        "[...]\n"
+        "ggml_cuda_init: GGML_CUDA_FORCE_MMQ:   no\n"
+        "ggml_cuda_init: CUDA_USE_TENSOR_CORES: yes\n"
+        "ggml_cuda_init: found 1 CUDA devices:\n"
+        "  Device 0: NVIDIA GeForce GTX 1050 Ti, compute capability 6.1, VMM: yes\n"
+        "llm_load_tensors: ggml ctx size =    0.15 MiB\n"
+        "llm_load_tensors: offloading 22 repeating layers to GPU\n"
+        "llm_load_tensors: offloading non-repeating layers to GPU\n"
+        "llm_load_tensors: offloaded 23/23 layers to GPU\n"
+        "llm_load_tensors:        CPU buffer size =   250.00 MiB\n"
+        "llm_load_tensors:      CUDA0 buffer size =  3946.35 MiB\n"
+        "..........................................................................................\n"
+        "llama_new_context_with_model: n_ctx      = 512\n"
+        "llama_new_context_with_model: n_batch    = 512\n"
+        "llama_new_context_with_model: n_ubatch   = 512\n"
+        "llama_new_context_with_model: freq_base  = 10000.0\n"
+        "llama_new_context_with_model: freq_scale = 1\n"
+        "llama_kv_cache_init:      CUDA0 KV buffe\n";
+    assert_string_equal(stage_of(kv), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_phase_started_by_a_verb),
         cmocka_unit_test(test_benchmark_harness_is_eval),
         cmocka_unit_test(test_tool_lines_of_a_cut_paste),
+        cmocka_unit_test(test_start_up_of_graphs_and_kv_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
