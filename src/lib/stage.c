@@ -840,6 +840,26 @@ static bool elision_line(const char *s, size_t n)
 }
 
 /* Colab folds a traceback's library frames into one line: "7 frames". */
+/* diagstage7: a Julia stack frame, "conv! at /root/.julia/packages/CUDA/
+ * wTQsK/lib/cudnn/nnlib.jl:91 [inlined]" or "[3] applychain at …/basic.jl:37"
+ * (JuliaGPU/CUDA.jl#692 = h24-68): a name, " at ", a path ending in
+ * ".jl:" and a line number. */
+static bool julia_frame_line(const char *s, size_t n)
+{
+    const char *at = memmem(s, n, " at ", 4);
+    if (!at || at == s) return false;
+    const char *name = s;
+    /* "[3] name at …": the frame number before the name */
+    if (s[0] == '[') {
+        const char *close = memchr(s, ']', (size_t)(at - s));
+        if (!close || close + 2 > at || close[1] != ' ') return false;
+        name = close + 2;
+    }
+    if (name >= at || memchr(name, ' ', (size_t)(at - name))) return false;
+    const char *jl = memmem(at, n - (size_t)(at - s), ".jl:", 4);
+    return jl && jl + 4 < s + n && isdigit((unsigned char)jl[4]);
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -875,7 +895,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
-        (has(s, n, ".py in ") && !has(s, n, ": ")))
+        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */

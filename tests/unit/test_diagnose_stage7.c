@@ -430,6 +430,52 @@ static void test_start_up_of_graphs_and_kv_cache(void **state)
     assert_string_equal(stage_of(kv), "load");
 }
 
+/* Julia's stack frames ("conv! at …/cudnn/nnlib.jl:91 [inlined]", "Conv at
+ * …/Flux/…/layers/conv.jl:147") are frames: cuDNN's forward-algorithm
+ * search under a Flux layer's forward. JuliaGPU/CUDA.jl#692 (h24-68), whole. */
+static void test_julia_stack_frames(void **state)
+{
+    (void)state;
+    const char *log =
+        "GPU run out of memory if 2 workers use the same GPU\n"
+        "\n"
+        "**Describe the bug**\n"
+        "\n"
+        "If I create 2 workers, and use the same GPU.\n"
+        "then run Flux on them.\n"
+        "then 1 of the workers will allocate all the GPU memory quickly.  so there's no memory left, for the 2nd worker.\n"
+        "\n"
+        "this only happens in the ccall of CUDA libraries, or CUDNN.\n"
+        "\n"
+        "**log**\n"
+        "```\n"
+        "ERROR: LoadError: TaskFailedException:\n"
+        "On worker 3:\n"
+        "CUDNNError: CUDNN_STATUS_INTERNAL_ERROR (code 4)\n"
+        "throw_api_error at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/error.jl:19\n"
+        "cudnnCreate at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/base.jl:9\n"
+        "#614 at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/CUDNN.jl:59 [inlined]\n"
+        "get! at ./iddict.jl:152\n"
+        "handle at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/CUDNN.jl:58\n"
+        "macro expansion at /root/.julia/packages/CUDA/wTQsK/lib/utils/call.jl:121 [inlined]\n"
+        "cudnnGetConvolutionForwardAlgorithmMaxCount at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/conv.jl:62 [inlined]\n"
+        "#cudnnFindConvolutionForwardAlgorithmEx#528 at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/conv.jl:124\n"
+        "#conv!#577 at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/nnlib.jl:103\n"
+        "conv! at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/nnlib.jl:91 [inlined]\n"
+        "#conv#83 at /root/.julia/packages/NNlib/KxOwM/src/conv.jl:91\n"
+        "conv at /root/.julia/packages/NNlib/KxOwM/src/conv.jl:89\n"
+        "Conv at /root/.julia/packages/Flux/goUGu/src/layers/conv.jl:147\n"
+        "applychain at /root/.julia/packages/Flux/goUGu/src/layers/bas\n";
+    assert_string_equal(stage_of(log), "forward");
+    const char *frame = "conv! at /root/.julia/packages/CUDA/wTQsK/lib/cudnn/nnlib.jl:91 [inlined]";
+    assert_int_equal(stage_line_kind(frame, strlen(frame)), STAGE_LINE_FRAME);
+    const char *numbered = "[3] applychain at /root/.julia/packages/Flux/goUGu/src/layers/basic.jl:37";
+    assert_int_equal(stage_line_kind(numbered, strlen(numbered)), STAGE_LINE_FRAME);
+    /* a sentence that names a file is no frame */
+    const char *prose = "I looked at conv.jl:91 and it allocates";
+    assert_int_equal(stage_line_kind(prose, strlen(prose)), STAGE_LINE_OTHER);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_benchmark_harness_is_eval),
         cmocka_unit_test(test_tool_lines_of_a_cut_paste),
         cmocka_unit_test(test_start_up_of_graphs_and_kv_cache),
+        cmocka_unit_test(test_julia_stack_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
