@@ -1006,6 +1006,10 @@ static const struct stage_word name_parts[] = {
      * run_translation.py trains. */
     {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
     {"beam", OOM_STAGE_GENERATE, 0},
+    /* diagstage7: a program named for synthesis makes speech or images
+     * (wavenet_vocoder's synthesis.py -> wavegen, r9y9/wavenet_vocoder#37 =
+     * h15-98): generation, as the verb table's "synthes" */
+    {"synthes", OOM_STAGE_GENERATE, P},
     {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
     /* diagstage5: a function or script named for inference runs the model
      * forward ("in infer" in so-vits-svc's infer_tool, "in inference(" in a

@@ -476,6 +476,37 @@ static void test_julia_stack_frames(void **state)
     assert_int_equal(stage_line_kind(prose, strlen(prose)), STAGE_LINE_OTHER);
 }
 
+/* A program named for synthesis generates: wavenet_vocoder's synthesis.py
+ * (r9y9/wavenet_vocoder#37 = h15-98), whole (cut mid-name by the excerpt). */
+static void test_synthesis_program(void **state)
+{
+    (void)state;
+    const char *log =
+        "Out of Memory on Synthesis\n"
+        "When running `python synthesis.py <model_checkpoint_path> <output_dir> --conditional <mel_path>` , I consistently run out of GPU memory about 4 minutes into synthesis. I have a GTX 1080Ti (11GB memory), and when I watch `nvidia-smi` while synthesis is running, the memory usage continually increases until it runs out. How much GPU memory is generally required to synthesize a clip?\n"
+        "\n"
+        "For reference, here is the progress on `ljspeech-mel-00001.npy` before it failed most recently:\n"
+        "`33249/195328 [03:57<19:18, 139.90it/s`\n"
+        "\n"
+        "imdatsolak \xc2\xb7 comment \xc2\xb7 2018-03-14\n"
+        "@dyelax : are you getting OOM from NVIDIA Cuda or are you running out of main RAM? I can't see anything in r9y9's code where it would run OOM on GPU, but rather a place where it could run out of memory on main RAM if the audio to be generated is too long.\n"
+        "\n"
+        "I have just generated an audio of 240,000 frames (yours is 195,328) and I had no problems with GTX 1080 Ti (11GB). BUT: I have 128GB of RAM...\n"
+        "\n"
+        "dyelax \xc2\xb7 comment \xc2\xb7 2018-03-14\n"
+        "It's definitely a CUDA memory issue. Here's the error I'm getting:\n"
+        "\n"
+        "```\n"
+        "THCudaCheck FAIL file=/tmp/pip-yxt749na-build/aten/src/THC/generic/THCStorage.cu line=58 error=2 : out of memory\n"
+        "Traceback (most recent call last):\n"
+        "  File \"synthesis.py\", line 182, in <module>\n"
+        "    waveform = wavegen(model, length, c=c, g=speaker_id, initial_value=initial_value, fast=True)\n"
+        "  File \"synthesis.py\", line 124, in wav\n";
+    assert_string_equal(stage_of(log), "generate");
+    assert_int_equal(stage_pick(stage_name_bits("synthesis", 9)), OOM_STAGE_GENERATE);
+    assert_int_equal(stage_pick(stage_name_bits("synthesizer", 11)), OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -493,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_tool_lines_of_a_cut_paste),
         cmocka_unit_test(test_start_up_of_graphs_and_kv_cache),
         cmocka_unit_test(test_julia_stack_frames),
+        cmocka_unit_test(test_synthesis_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
