@@ -1799,8 +1799,10 @@ enum oom_stage stage_harness_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagstage7: verbs that start a phase named by the next word */
-static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering"};
+/* diagstage7: verbs that start a phase named by the next word; "Before"
+ * announces what comes next (DeepSpeed's see_memory_usage "Before
+ * initializing optimizer states", deepspeedai/DeepSpeed#3160 = h19-46) */
+static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before"};
 
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {

@@ -507,6 +507,27 @@ static void test_synthesis_program(void **state)
     assert_int_equal(stage_pick(stage_name_bits("synthesizer", 11)), OOM_STAGE_GENERATE);
 }
 
+/* "Before X" announces X: DeepSpeed's see_memory_usage "Before
+ * initializing optimizer states" at engine set-up, then the launcher
+ * killing the process (deepspeedai/DeepSpeed#3160 = h19-46), whole. */
+static void test_before_a_phase(void **state)
+{
+    (void)state;
+    const char *log =
+        "[BUG] exits with return code = -9\n"
+        "Loading extension module utils...\n"
+        "Time to load utils op: 16.887123346328735 seconds\n"
+        "Rank: 0 partition count [1] and sizes[(6049711186, False)]\n"
+        "[2023-04-07 13:08:55,468] [INFO] [utils.py:829:see_memory_usage] Before initializing optimizer states\n"
+        "[2023-04-07 13:08:55,469] [INFO] [utils.py:830:see_memory_usage] MA 11.76 GB         Max_MA 11.76 GB         CA 11.77 GB         Max_CA 12 GB\n"
+        "[2023-04-07 13:08:55,469] [INFO] [utils.py:838:see_memory_usage] CPU Virtual Memory:  used = 28.43 GB, percent = 22.6%\n"
+        "[2023-04-07 13:09:33,201] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n"
+        "[2023-04-07 13:09:33,220] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'run_clm.py', '--local_rank=0', '--deepspeed', 'ds_config_stage2_hf.json', '--model_name_or_path', 'EleutherAI/gpt-j-6B', '--train_file', 'train.csv', '--validation_file', 'validation.csv', '--do_train', '--do_eval', '--fp16', '--overwrite_cache', '--evaluation_strategy=steps', '--output_dir', 'finetuned', '--num_train_epochs', '12', '--eval_steps', '20', '--gradient_accumulation_steps', '1', '--per_device_train_batch_size', '4', '--use_fast_tokenizer', 'False', '--learning_rate', '5e-06', '--warmup_steps', '10', '--sav\n";
+    assert_string_equal(first_stage_of(log), "load");
+    const char *line = "[2023-04-07 13:08:55,468] [INFO] [utils.py:829:see_memory_usage] Before initializing optimizer states";
+    assert_int_equal(stage_phase_line(line, strlen(line)), OOM_STAGE_LOAD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_start_up_of_graphs_and_kv_cache),
         cmocka_unit_test(test_julia_stack_frames),
         cmocka_unit_test(test_synthesis_program),
+        cmocka_unit_test(test_before_a_phase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
