@@ -677,6 +677,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
             if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            /* diagstage7: ... or its class name alone on the line above its text
+             * ("RuntimeError" over "CUDA Runtime Error: an illegal memory access") */
+            if (lines == 1 && stage_exception_name(c.body, c.n)) continue;
             /* diagstage6: ... or its lines that the exception's text continues
              * over, each ending in ':' ("RuntimeError: Critical error in
              * pipeline:" / "Error when executing Mixed operator ImageDecoder
@@ -712,6 +715,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         }
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER) break;
+        /* diagstage7: a full progress bar counted an action that is over:
+         * what failed came after it, and lines further up are older still */
+        if (stage_bar_finished(c.body, c.n)) break;
         if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
         if (++ctx_lines >= 3) break;
     }
@@ -1045,15 +1051,26 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
 {
     for (int down = 0; down < 2; down++) {
         size_t a = down ? le : ls, b = a;
+        /* diagstage7: the sentence before says the next line is the failing
+         * one ("It happened at this line" over " net = net.to(device).") */
+        bool pointed = down && stage_points_at_code(v->p + ls, le - ls);
         for (int counted = 0; counted < PROSE_CODE_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b));) {
             struct cline c;
             read_cline(s, v, a, b, &c);
             if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+            /* diagstage7: a line that starts in another script is a sentence
+             * (code never does), whatever its shape: "我检索到占满内存的代码是
+             * loss = model(image, caption, alpha=alpha, idx=idx)" */
+            size_t lead = 0;
+            while (lead < c.n && (c.body[lead] == ' ' || c.body[lead] == '\t')) lead++;
+            bool script = c.kind == STAGE_LINE_CODE && lead < c.n && (unsigned char)c.body[lead] >= 0x80;
+            bool quoted = pointed && (c.kind == STAGE_LINE_CODE || c.kind == STAGE_LINE_OTHER);
             /* a code block is the user's script, not a sentence quoting the failing line */
-            if (c.kind != STAGE_LINE_OTHER || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
+            if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
             counted++;
-            enum oom_stage st = stage_prose_code(c.body, c.n);
+            enum oom_stage st = quoted ? stage_code_line_stage(c.body, c.n) : stage_prose_code(c.body, c.n);
             if (st != OOM_STAGE_UNKNOWN) return st;
+            pointed = down && stage_points_at_code(c.body, c.n);
         }
     }
     return OOM_STAGE_UNKNOWN;
@@ -2194,7 +2211,8 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
-        enum oom_stage st = stage_phase_line(c.body, c.n);
+        enum oom_stage st = stage_harness_line(c.body, c.n);
+        if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
@@ -2273,7 +2291,18 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
     scan_finish(s, ends_with_newline);
     if (len) {
         struct view pv = {buf, len, base};
+        size_t before = s->rep->n_events;
         prose_mention(s, &pv);
+        /* diagstage7: a sentence's event is stored after the tail was read:
+         * it takes the paste's last activity as the title's does (an issue
+         * whose prose names the OOM over lm-evaluation-harness's last line
+         * "[evaluator.py:359] Running loglikelihood requests",
+         * EleutherAI/lm-evaluation-harness#1538 = h18-66) */
+        if (s->rep->n_events > before) {
+            tail_stage(s, &pv);
+            for (size_t i = before; i < s->rep->n_events; i++)
+                if (s->rep->events[i].stage == OOM_STAGE_UNKNOWN) s->rep->events[i].stage = s->rep->events[i].weak_stage;
+        }
         drop_finished_mention(s, &pv);
         drop_discussed_mention(s, &pv);
     }

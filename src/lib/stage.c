@@ -51,7 +51,16 @@ static const struct stage_word frame_words[] = {
     {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
     {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
     {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
-    {"_cuda_deserialize", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* diagstage7: TF's checkpoint restores by their call (tf.compat.v1 Saver,
+     * tf.train.Checkpoint), now that "restore" alone names no stage */
+    {"saver.restore(", OOM_STAGE_LOAD, false}, {"checkpoint.restore(", OOM_STAGE_LOAD, false},
+    {"ckpt.restore(", OOM_STAGE_LOAD, false},
+    {"_cuda_deserialize", OOM_STAGE_LOAD, false},
+    /* diagstage7: torch/serialization.py checking a stored tensor's device
+     * while deserialising ("line 135, in validate_cuda_device",
+     * ray-project/ray_lightning#38 = h20-57): a load, though its name starts
+     * like a validation loop's (", in validate" below) */
+    {"validate_cuda_device", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
     /* KerasNLP/KerasHub presets; a worker's or an API's model set-up
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
@@ -69,6 +78,9 @@ static const struct stage_word frame_words[] = {
     {"CUDADeviceContext::CUDADeviceContext", OOM_STAGE_LOAD, false}, {"EmplaceDeviceContext", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
+    /* diagstage7: the other conventional name of the network, moved whole:
+     * "net = net.to(device)." (kuangliu/pytorch-cifar#67 = h26-110) */
+    {"net.to(", OOM_STAGE_LOAD, W}, {"net.cuda(", OOM_STAGE_LOAD, W},
     /* ---- inference and application start-up (diagload, issue 12) ----
      * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
      * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
@@ -120,6 +132,11 @@ static const struct stage_word frame_words[] = {
      * model is built (colossalai/lazy/lazy_init.py _materialize_data;
      * hpcaitech/ColossalAI#5068) */
     {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
+    /* diagstage7: CUDA graphs captured before the steps run (Transformer
+     * Engine's make_graphed_callables from Megatron's cuda_graph_helper
+     * create_cudagraphs, NVIDIA/TransformerEngine#2543 = h16-10): start-up,
+     * as the engines' graph capture above */
+    {"make_graphed_callables", ENGINE_WARMUP, false}, {"create_cudagraphs", ENGINE_WARMUP, false},
     /* a diffusion pipeline called to make its output ("video = pipe(",
      * WeChatCV/Stand-In#40; "latent, _ = self.pipe(prompt=…)",
      * ActiveVisionLab/gaussctrl#36): generation, as its sampler is;
@@ -196,6 +213,15 @@ static const struct stage_word frame_words[] = {
     /* diagstage6: any past cache grown by concatenation ("past = torch.cat([past,
      * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
     {"torch.cat([past", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
+    /* diagstage7: a diffusion pipeline's denoising loop, by the names every
+     * diffusers-style pipeline gives it, in its own or a copied file: the
+     * call's num_inference_steps argument, the loop's latent_model_input
+     * ("File ~/…/clip_pipeline_attend_and_excite.py:779, in
+     * RelationalAttendAndExcitePipeline.__call__(self, prompt, …,
+     * num_inference_steps, …)" / "776 latent_model_input = torch.cat([latents]
+     * * 2) if do_classifier_free_guidance else latents", EPFL-IMOS/AnomalyAny#2 =
+     * h25-92): sampling, generate (training loops name theirs noisy_latents) */
+    {"num_inference_steps", OOM_STAGE_GENERATE, false}, {"latent_model_input", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
     {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
@@ -355,6 +381,10 @@ static const struct stage_word after_words[] = {
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
+    /* diagstage7: a generation script timing each generation ("Generation
+     * Time: 1.7503929138183594", gpt-neox's generate, EleutherAI/gpt-neox#631
+     * = h19-67): a run of generations */
+    {"Generation Time:", OOM_STAGE_GENERATE, false}, {"Generation time:", OOM_STAGE_GENERATE, false},
     {"Method Decode", OOM_STAGE_GENERATE, false}, {"Method Warmup", ENGINE_WARMUP, false},
     {":prefill", OOM_STAGE_GENERATE, false}, {"prefill{", OOM_STAGE_GENERATE, false},
     {":decode", OOM_STAGE_GENERATE, false}, {"decode{", OOM_STAGE_GENERATE, false},
@@ -437,6 +467,10 @@ static const struct stage_word context_words[] = {
     /* a validation bar or counter line: ms-swift "Val:  21%|", MONAI
      * tutorials "Val 99/5000 0/60 acc ...", catalyst "0/10 * Epoch (valid):" */
     {"Val:", OOM_STAGE_EVAL, L}, {"Val ", OOM_STAGE_EVAL, L}, {"(valid)", OOM_STAGE_EVAL, false},
+    /* diagstage7: the DETR family's MetricLogger over the test set, whose
+     * header is "Test:" as a validation bar's is "Val:" ("Test: Total time:
+     * 0:01:42 (0.2476 s / it)", ashkamath/mdetr#41 = h20-122) */
+    {"Test:", OOM_STAGE_EVAL, L},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
@@ -463,6 +497,12 @@ static const struct stage_word context_words[] = {
      * terminated: cudaMalloc failed" while the runner loads the model
      * (ollama/ollama#9782; not ggml_gallocr_reserve_n, which also runs when
      * the KV cache is updated while serving, ggml-org/llama.cpp#11476) */
+    /* diagstage7: llama.cpp's log while it allocates the KV cache at model
+     * load ("llama_kv_cache_init: CUDA0 KV buffer", mozilla-ai/llamafile#372
+     * = h25-48). Not llama_new_context_with_model: it also reports the
+     * context's graph after start-up, before a runner serves (ollama/ollama
+     * #5913 = h19-24, no stage) */
+    {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
     {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
     {"runner process has terminated", OOM_STAGE_LOAD, false},
     /* read from heldout14's misses after its two scorings: vLLM's worker
@@ -597,6 +637,30 @@ bool stage_message_line(const char *s, size_t n)
     size_t i = 0;
     while (i < n && (ident(s[i]) || s[i] == '.')) i++;
     return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
+}
+
+/* diagstage7: a line holding an exception's class name only ("RuntimeError",
+ * "torch.cuda.OutOfMemoryError:"), its text printed on the next line:
+ * "RuntimeError" over "CUDA Runtime Error: an illegal memory access was
+ * encountered at .../scene.cpp:1523" (BachiLi/diffvg#3). */
+bool stage_exception_name(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == ':')) n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t b = i;
+    while (i < n && (ident(s[i]) || s[i] == '.')) i++;
+    if (i != n || n - b < 5) return false;
+    return (n - b >= 5 && !memcmp(s + n - 5, "Error", 5)) || (n - b >= 9 && !memcmp(s + n - 9, "Exception", 9));
+}
+
+/* diagstage7: the line's last progress bar is full ("Loading pipeline
+ * components...: 100%|████| 7/7 ["): the action it counted is over. */
+bool stage_bar_finished(const char *s, size_t n)
+{
+    const char *last = NULL;
+    for (const char *p = memmem(s, n, "%|", 2); p; p = memmem(p + 2, n - (size_t)(p + 2 - s), "%|", 2)) last = p;
+    return last && last - s >= 3 && !memcmp(last - 3, "100", 3) && (last - s == 3 || !isdigit((unsigned char)last[-4]));
 }
 
 static bool starts(const char *s, size_t n, const char *w)
@@ -776,6 +840,26 @@ static bool elision_line(const char *s, size_t n)
 }
 
 /* Colab folds a traceback's library frames into one line: "7 frames". */
+/* diagstage7: a Julia stack frame, "conv! at /root/.julia/packages/CUDA/
+ * wTQsK/lib/cudnn/nnlib.jl:91 [inlined]" or "[3] applychain at …/basic.jl:37"
+ * (JuliaGPU/CUDA.jl#692 = h24-68): a name, " at ", a path ending in
+ * ".jl:" and a line number. */
+static bool julia_frame_line(const char *s, size_t n)
+{
+    const char *at = memmem(s, n, " at ", 4);
+    if (!at || at == s) return false;
+    const char *name = s;
+    /* "[3] name at …": the frame number before the name */
+    if (s[0] == '[') {
+        const char *close = memchr(s, ']', (size_t)(at - s));
+        if (!close || close + 2 > at || close[1] != ' ') return false;
+        name = close + 2;
+    }
+    if (name >= at || memchr(name, ' ', (size_t)(at - name))) return false;
+    const char *jl = memmem(at, n - (size_t)(at - s), ".jl:", 4);
+    return jl && jl + 4 < s + n && isdigit((unsigned char)jl[4]);
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -811,7 +895,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
-        (has(s, n, ".py in ") && !has(s, n, ": ")))
+        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
@@ -895,13 +979,26 @@ static size_t frame_name_len(const char *text, size_t len)
  * files: installed libraries are named by the cue table above (torch's
  * "_dynamo/eval_frame.py" evaluates Python frames, no model). */
 #define P 4
+#define E 8 /* the part names its stage last in the name, or before a gen_objects part */
 static const struct stage_word name_parts[] = {
     {"eval", OOM_STAGE_EVAL, 0}, {"evaluat", OOM_STAGE_EVAL, P}, {"validat", OOM_STAGE_EVAL, P},
     {"valid", OOM_STAGE_EVAL, 0}, {"val", OOM_STAGE_EVAL, 0}, {"metric", OOM_STAGE_EVAL, P},
     {"save", OOM_STAGE_CHECKPOINT, P}, {"saving", OOM_STAGE_CHECKPOINT, 0},
-    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0}, {"restore", OOM_STAGE_LOAD, P},
+    /* diagstage7: not "restore": image apps restore faces and photos at
+     * inference (A1111 face_restoration.restore_faces -> codeformer_model
+     * restore, TheLastBen/fast-stable-diffusion#902 = h15-90, inside a
+     * txt2img generation); a checkpoint's restore is named by the cue table
+     * (restore_checkpoint, saver.restore(, checkpoint.restore() */
+    {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
-    {"generate", OOM_STAGE_GENERATE, 0}, {"generation", OOM_STAGE_GENERATE, 0},
+    /* diagstage7: "generate" names generation as the name's verb alone
+     * ("generate", "model_generate") or with what a generator makes
+     * (generate_text, generate_images: gen_objects below), not with another
+     * object: "generate_emissions" aligns speech by a forward pass
+     * (MahmoudAshraf97/whisper-diarization#286 = h18-51),
+     * "_generate_master_params" builds an optimizer's fp32 copies at set-up
+     * (PaddlePaddle/Paddle#68079 = h18-67) */
+    {"generate", OOM_STAGE_GENERATE, E}, {"generation", OOM_STAGE_GENERATE, 0},
     {"decode", OOM_STAGE_GENERATE, 0}, {"decoding", OOM_STAGE_GENERATE, 0},
     /* a translator decoding (OpenNMT's translator.translate, Lua
      * Translator:translateBatch, BeamSearcher:search; read from
@@ -909,6 +1006,10 @@ static const struct stage_word name_parts[] = {
      * run_translation.py trains. */
     {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
     {"beam", OOM_STAGE_GENERATE, 0},
+    /* diagstage7: a program named for synthesis makes speech or images
+     * (wavenet_vocoder's synthesis.py -> wavegen, r9y9/wavenet_vocoder#37 =
+     * h15-98): generation, as the verb table's "synthes" */
+    {"synthes", OOM_STAGE_GENERATE, P},
     {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
     /* diagstage5: a function or script named for inference runs the model
      * forward ("in infer" in so-vits-svc's infer_tool, "in inference(" in a
@@ -921,13 +1022,27 @@ static const struct stage_word name_parts[] = {
     {"loss", OOM_STAGE_FORWARD, 0}, {"losses", OOM_STAGE_FORWARD, 0},
 };
 
-static unsigned part_bits(const char *part, size_t n)
+/* What a generator makes: the parts after "generate" that keep it a
+ * generation (E above). */
+static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
+    "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
+    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream"};
+
+/* next: the part after this one in the name (its length 0 at the end) */
+static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)
 {
     unsigned bits = 0;
     for (size_t i = 0; i < sizeof name_parts / sizeof name_parts[0]; i++) {
         size_t k = strlen(name_parts[i].word);
-        if ((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0)
-            bits |= 1u << name_parts[i].stage;
+        if (!((n == k || (name_parts[i].at == P && n > k)) && strncasecmp(part, name_parts[i].word, k) == 0))
+            continue;
+        if (name_parts[i].at == E && nn) {
+            bool object = false;
+            for (size_t g = 0; g < sizeof gen_objects / sizeof gen_objects[0] && !object; g++)
+                object = strlen(gen_objects[g]) == nn && !strncasecmp(next, gen_objects[g], nn);
+            if (!object) continue;
+        }
+        bits |= 1u << name_parts[i].stage;
     }
     return bits;
 }
@@ -955,7 +1070,16 @@ unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0;
     const char *part;
-    for (size_t pos = 0, k; (k = next_part(name, n, &pos, false, &part));) bits |= part_bits(part, k);
+    size_t pos = 0, k = next_part(name, n, &pos, false, &part);
+    while (k) {
+        const char *next;
+        size_t nk = next_part(name, n, &pos, false, &next);
+        /* a '-' joins a variant, not an object ("generate-hf.py") */
+        bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
+        bits |= part_bits(part, k, next, variant ? 0 : nk);
+        part = next;
+        k = nk;
+    }
     return bits;
 }
 
@@ -1659,6 +1783,27 @@ static size_t skip_log_prefix(const char *t, size_t n)
     return i;
 }
 
+/* diagstage7: a benchmark harness logs only evaluation: whatever phase its
+ * lines announce ("12/22 19:46:21 - OpenCompass - INFO - Start inferencing
+ * [Phi-3-mini-128k-instruct_hf/tydiqa-goldp_korean]", open-compass/
+ * opencompass#1773 = h19-66; lm-evaluation-harness' "lm_eval" logger) is eval.
+ * Logger names, read in the line's first 160 bytes. */
+static const char *const harness_names[] = {" - OpenCompass - ", "[opencompass.", "lm_eval.", "lm-eval:",
+                                            "mteb.evaluation"};
+
+enum oom_stage stage_harness_line(const char *text, size_t len)
+{
+    if (len > 160) len = 160;
+    for (size_t k = 0; k < sizeof harness_names / sizeof harness_names[0]; k++)
+        if (memmem(text, len, harness_names[k], strlen(harness_names[k]))) return OOM_STAGE_EVAL;
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* diagstage7: verbs that start a phase named by the next word; "Before"
+ * announces what comes next (DeepSpeed's see_memory_usage "Before
+ * initializing optimizer states", deepspeedai/DeepSpeed#3160 = h19-46) */
+static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before"};
+
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {
     /* the announcement is the line's start: a progress bar a launcher's
@@ -1669,6 +1814,23 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     size_t i = skip_log_prefix(text, len), e = i;
     if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;
     while (e < len && isalpha((unsigned char)text[e])) e++;
+    /* diagstage7: a verb that starts a phase, then the phase by its noun or
+     * gerund ("Starting inference for 1 steps (6h).", ecmwf-lab/ai-models#48
+     * = h20-102; "Running Evaluation") */
+    for (size_t k = 0; k < sizeof phase_starts / sizeof phase_starts[0]; k++) {
+        size_t m = strlen(phase_starts[k]);
+        if (e - i != m || strncasecmp(text + i, phase_starts[k], m)) continue;
+        size_t w = e;
+        while (w < len && text[w] == ' ') w++;
+        size_t we = w;
+        while (we < len && isalpha((unsigned char)text[we])) we++;
+        if (w == e || we - w < 4) return OOM_STAGE_UNKNOWN;
+        for (size_t q = 0; q < sizeof verb_parts / sizeof verb_parts[0]; q++) {
+            size_t vm = strlen(verb_parts[q].part);
+            if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
+        }
+        return OOM_STAGE_UNKNOWN;
+    }
     /* a gerund of four letters or more before "ing", ending the word */
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
         return OOM_STAGE_UNKNOWN;
@@ -1738,6 +1900,32 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
     const char *e = eq;
     while (e < text + len && (unsigned char)*e < 0x80 && *e != '`' && *e != '"') e++;
     return code_span_stage(a, (size_t)(e - a));
+}
+
+/* ---- diagstage7: a sentence that points at the line below -------------
+ * "It happened at this line" / " net = net.to(device)." (kuangliu/
+ * pytorch-cifar#67): the sentence ends by naming a line or a place, and the
+ * next line is the failing code, whatever its shape. The endings, after
+ * trailing blanks (any case): */
+static const char *const points_at_code[] = {"this line", "that line", "the line", "following line",
+    "this line:", "that line:", "the line:", "following line:", "line:", "lines:", "code:", "at:", "here:"};
+
+bool stage_points_at_code(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
+    for (size_t k = 0; k < sizeof points_at_code / sizeof points_at_code[0]; k++) {
+        size_t m = strlen(points_at_code[k]);
+        if (m <= len && !strncasecmp(text + len - m, points_at_code[k], m) &&
+            (m == len || !ident(text[len - m - 1])))
+            return true;
+    }
+    return false;
+}
+
+enum oom_stage stage_code_line_stage(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '.' || text[len - 1] == '\r')) len--;
+    return code_span_stage(text, len);
 }
 
 /* diagstage6: a logger that tags its lines with the place that logged them,

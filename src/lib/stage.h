@@ -57,6 +57,13 @@ size_t stage_box_word(const char *s, size_t n, const char **word);
 /* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
 bool stage_message_line(const char *s, size_t n);
 
+/* diagstage7: the line is an exception's class name alone ("RuntimeError",
+ * "torch.cuda.OutOfMemoryError:"), its text on the next line. */
+bool stage_exception_name(const char *s, size_t n);
+
+/* diagstage7: the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
+bool stage_bar_finished(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 
@@ -101,11 +108,24 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
  * in the line, a past tense). */
 enum oom_stage stage_phase_line(const char *text, size_t len);
 
+/* diagstage7: a benchmark harness's log line (OpenCompass, lm_eval, MTEB
+ * logger names): eval, whatever phase it announces; unknown otherwise. */
+enum oom_stage stage_harness_line(const char *text, size_t len);
+
 /* diagstage6: the stage of code a sentence quotes (in backticks or quotes,
  * after a colon, or leading a sentence in another script): a span that
  * calls a name and assigns or reaches through a '.', read as a frame's
  * code line (its cues, else model math: forward); unknown when none. */
 enum oom_stage stage_prose_code(const char *text, size_t len);
+
+/* diagstage7: a sentence ends by pointing at the line below ("It happened
+ * at this line", "... occurs at:"): that line is the failing code. */
+bool stage_points_at_code(const char *text, size_t len);
+
+/* diagstage7: a whole line read as quoted code (code_span_stage: its cues,
+ * the called name's word parts, else model math); a trailing '.' ends the
+ * sentence. */
+enum oom_stage stage_code_line_stage(const char *text, size_t len);
 
 /* diagstage6: the stage of the place a logger tags its line with
  * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
