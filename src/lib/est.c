@@ -1506,6 +1506,7 @@ struct terms {
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
     long double varlen;    /* --var-len: reserved beyond a fixed-length run (allocator model) */
     int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block */
+    bool loss_fwd;         /* HF: the loss's forward moment outgrows its backward (hf_forward_loss) */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -2669,8 +2670,10 @@ static void train_acts(const struct calc *c, struct terms *t)
             t->logits = VT * (held_logits(c) + ce);
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
             /* the loss's forward moment can be the larger (hf_forward_loss) */
-            if (wl->loss == EST_LOSS_CE && hf_forward_loss(c, ce) - t->logits > lt)
+            if (wl->loss == EST_LOSS_CE && hf_forward_loss(c, ce) - t->logits > lt) {
                 lt = hf_forward_loss(c, ce) - t->logits;
+                t->loss_fwd = true;
+            }
         }
     }
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
@@ -3389,7 +3392,9 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : compiled_blocks(c) ? "; torch.compile: the partitioner's saved set"
              : family_act_note(c),
              act_outside(c), gq, b,
-             t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
+             t->ckpt_phase == 1 && t->loss_fwd
+                 ? "; peak at the end of the loss's forward (--transformers), before backward"
+             : t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
@@ -3414,9 +3419,12 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->temp_fwd, b, sizeof b);
     fmt_gib(t->temp_step, b2, sizeof b2);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
-             "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
+             "fwd/bwd: largest of %s, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
-             "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+             "copy or tied-embedding grad = %s",
+             t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
+                         : "fp32 loss buffers",
+             b, wl->foreach ? "foreach" : "per-tensor", b2);
     if (fsdp2_titan(c)) {
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);
