@@ -43,6 +43,7 @@ struct opts {
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     const char *torchao;      /* --torchao: its to_nf4 transient by version */
     const char *peft;         /* --peft: LoRA adapters' dtype by version */
+    const char *transformers; /* --transformers: the causal-LM loss path by version */
     bool list_models, list_gpus, explain, json, have_capacity, have_context;
     bool no_foreach; /* --no-foreach or --fused */
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
@@ -311,6 +312,8 @@ static const struct opt_spec specs[] = {
      .help = "torchao.__version__ under --trainer torchtune --quant\nnf4*: 0.1 quantizes a whole weight at once (68 B per\nelement), 0.2 on in chunks (default)"},
     {.name = "peft", .metavar = "VERSION", .parse = opt_string, AT(peft),
      .help = "peft.__version__ under --lora-r: from 0.12 (default)\nLoRA adapters on 16-bit weights are fp32, before it\nthe weights' dtype"},
+    {.name = "transformers", .metavar = "VERSION", .parse = opt_string, AT(transformers),
+     .help = "transformers.__version__ of an HF training run: the\ncausal-LM loss path (before 4.46 Llama-family heads\nupcast in forward; 4.46-4.48 the loss function copies\nthe shifted fp32 logits; 4.49 on, the default, it pads\nthe labels)"},
     {.name = "cuda", .metavar = "VERSION", .parse = opt_string, AT(cuda),
      .help = "torch.version.cuda (10.1, 11.8): the context of an eager-\nloading build grows with it"},
     {.name = "headroom", .metavar = "PCT", .parse = parse_headroom, AT(wl.headroom), .help = "headroom in percent of the card (default 15)"},
@@ -354,6 +357,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             return cmd_usage_error(NAME, "--peft wants a version such as 0.11.1 or 0.13.2, got '%s'", o->peft);
         /* huggingface/peft#1706 (ae1ae20b7, first released in v0.12.0): autocast_adapter_dtype */
         o->wl.peft_old = major == 0 && minor < 12;
+    }
+    if (o->transformers) {
+        unsigned major = 0, minor = 0;
+        if (sscanf(o->transformers, "%u.%u", &major, &minor) != 2 || major == 0 || major > 99 || minor > 999)
+            return cmd_usage_error(NAME, "--transformers wants a version such as 4.45.2 or 4.48.1, got '%s'",
+                                   o->transformers);
+        o->wl.transformers = major * 1000 + minor; /* read by hf_loss_era (src/lib/est.c) */
     }
     if (first < argc) o->model_arg = argv[first++];
     if (first < argc) return cmd_usage_error(NAME, "one MODEL at most, got '%s' too", argv[first]);
@@ -497,6 +507,7 @@ struct findings {
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
     char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
     const char *loss_path;  /* est_loss_path */
+    const char *hf_loss;    /* est_hf_loss, only under --transformers */
     const char *precision_model; /* est_precision_model */
 };
 
@@ -556,6 +567,7 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (est_compile_model(&o->wl)) printf("  %-22s %s\n", "torch.compile", est_compile_model(&o->wl));
     if (est_fsdp2_model(&o->wl)) printf("  %-22s %s\n", "FSDP2", est_fsdp2_model(&o->wl));
     printf("  %-22s %s\n", "loss path", f->loss_path);
+    if (f->hf_loss) printf("  %-22s %s\n", "transformers loss", f->hf_loss);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
     if (f->deepspeed[0]) printf("  %-22s %s\n", "DeepSpeed", f->deepspeed);
@@ -768,6 +780,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "checkpointing");
     if (o->wl.mode == EST_MODE_TRAIN) json_str(&j, est_ckpt_keeps(o->wl.ckpt)); else json_null(&j);
     json_key(&j, "loss_path"); json_str(&j, f->loss_path);
+    if (f->hf_loss) { json_key(&j, "transformers_loss"); json_str(&j, f->hf_loss); }
     json_key(&j, "cache_model"); json_str(&j, f->cache_model);
     json_key(&j, "deepspeed");
     if (f->deepspeed[0]) json_str(&j, f->deepspeed); else json_null(&j);
@@ -881,6 +894,7 @@ int cmd_estimate(int argc, char **argv)
     note_length(&o, &m);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
+    f.hf_loss = o.transformers ? est_hf_loss(&m, &o.wl) : NULL;
     f.precision_model = est_precision_model(&m, &o.wl);
     if (o.json) print_json(&o, &m, &f);
     else print_table(&o, &m, &f);

@@ -1533,6 +1533,7 @@ struct terms {
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
     long double varlen;    /* --var-len: reserved beyond a fixed-length run (allocator model) */
     int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block */
+    bool loss_fwd;         /* HF: the loss's forward moment outgrows its backward (hf_forward_loss) */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -2479,12 +2480,70 @@ static bool upcasts_logits(enum est_family f);
  * Trainer's compute_loss returns the loss alone). */
 static bool accelerate_fp32_outputs(const struct calc *c);
 
+/* transformers' causal-LM loss path, by version (--transformers; 0 = the
+ * current rule). HF_LOSS_OWN: the model's forward computes the loss itself.
+ * The Llama-family heads (upcasts_logits) run `logits = logits.float()`
+ * in forward, which rebinds the name and frees the 16-bit lm_head output,
+ * then `shift_logits = logits[..., :-1, :].contiguous()` (an fp32 copy) and
+ * CrossEntropyLoss on it (huggingface/transformers:src/transformers/models/
+ * llama/modeling_llama.py@002272831fba LlamaForCausalLM.forward); the
+ * model returns the fp32 logits. Other heads (GPT-2, OPT, GPT-NeoX...) copy
+ * the 16-bit shifted logits and cross_entropy runs on them (autocast casts
+ * them to fp32 first). HF_LOSS_FN_SHIFT: forward keeps the 16-bit lm_head
+ * output in `logits` and calls self.loss_function (loss_utils.py
+ * ForCausalLMLoss), which upcasts inside (`logits = logits.float()`) and then
+ * copies the shifted fp32 logits (.contiguous()). Llama from 4.46
+ * (huggingface/transformers#33902 "Remove logits.float()", for v4.46; issue
+ * #35066 on 4.46.1: Llama's shift gone, Mistral's still in forward at
+ * 329f5dbf, 2024-12-03); Mistral from 4.48 (modeling_mistral.py@93e0020c96f1,
+ * generated from modular_mistral.py, num_logits_to_keep: self.loss_function
+ * on the 16-bit logits); the other upcasting families ASSUMED with Mistral
+ * (not read at 4.46-4.47; no row in the tables tells them apart).
+ * HF_LOSS_FN_PAD: ForCausalLMLoss pads the labels and shifts them instead of
+ * the logits: `logits.float()` then a view, no copy (#35646, opened
+ * 2025-01-13, after v4.48.0 of 2025-01-10: first in v4.49.0, ASSUMED from the
+ * dates; loss_utils.py@0114da07ec0e). Other families keep their own path at
+ * every version (not read past 4.45). */
+enum hf_loss_era { HF_LOSS_OWN, HF_LOSS_FN_SHIFT, HF_LOSS_FN_PAD };
+
+static enum hf_loss_era hf_loss_era(const struct est_model *m, const struct est_workload *wl)
+{
+    if (!upcasts_logits(m->family)) return HF_LOSS_OWN;
+    unsigned v = wl->transformers;
+    if (v == 0 || v >= 4049) return HF_LOSS_FN_PAD;
+    return v >= (m->family == EST_FAM_LLAMA ? 4046u : 4048u) ? HF_LOSS_FN_SHIFT : HF_LOSS_OWN;
+}
+
+const char *est_hf_loss(const struct est_model *m, const struct est_workload *wl)
+{
+    if (wl->trainer != EST_TRAINER_HF || wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM) return NULL;
+    switch (hf_loss_era(m, wl)) {
+    case HF_LOSS_FN_PAD:
+        return "self.loss_function on the 16-bit logits (transformers >= 4.49): logits.float() and the labels "
+               "padded and shifted, no logits copy; forward holds the 16-bit and fp32 logits, the fp32 "
+               "log-softmax and the final hidden state";
+    case HF_LOSS_FN_SHIFT:
+        return "self.loss_function on the 16-bit logits (transformers 4.46-4.48; Mistral-family from 4.48): "
+               "logits.float() then a shifted fp32 .contiguous() copy; forward holds the 16-bit logits, two fp32 "
+               "copies, the fp32 log-softmax and the final hidden state";
+    default:
+        return upcasts_logits(m->family)
+                   ? "the model's own loss (transformers before 4.46; Mistral-family before 4.48): logits.float() in "
+                     "forward frees the 16-bit logits, a shifted fp32 copy, the fp32 log-softmax"
+                   : "the model's own loss: a shifted 16-bit copy of the logits, cast to fp32 for cross-entropy "
+                     "under autocast, the log-softmax";
+    }
+}
+
 static long double returned_logits(const struct calc *c)
 {
     enum est_trainer tr = c->wl->trainer;
     if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
     if (accelerate_fp32_outputs(c)) return 4;
-    return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) ? 4 : c->a;
+    /* the fp32 logits of a Llama-family head only while the model computes
+     * its own loss; the loss function leaves the returned ones 16-bit */
+    return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) && hf_loss_era(c->m, c->wl) == HF_LOSS_OWN ? 4
+                                                                                                           : c->a;
 }
 
 /* accelerate's native mixed precision (HF Trainer --bf16/--fp16 and any
@@ -2613,6 +2672,39 @@ static long double fsdp1_casts_kept(const struct calc *c)
     return graph_alive_layers(c) * 2 * c->Plin / (c->L > 0 ? c->L : 1);
 }
 
+/* HF: what is alive at the end of the loss's forward, beside every saved
+ * activation (per batch): the logits the model returns (R per token and
+ * vocabulary entry), the copies the loss code makes (C), cross-entropy's
+ * log-softmax (ce; nll_loss's output is a scalar), and the final norm's
+ * output, which the CausalLM forward still holds in `hidden_states` while
+ * the loss runs and which nothing saves when the lm_head is frozen (with a
+ * trained head, or a LoRA or quantized head, its input is kept anyway:
+ * act_outside). The loss's backward then holds the log-softmax, nll's
+ * gradient and log-softmax's gradient (12 B in fp32, plus the logits the
+ * loop holds); that is t->logits + lt in train_acts, and the larger of the
+ * two moments is the peak. Per era (hf_loss_era), 16-bit a:
+ *   own, Llama family   R 4 (`logits.float()` freed the 16-bit), C 4 (the
+ *                        shifted fp32 copy): 12 B + hidden
+ *   own, other heads    R a, C a (shifted copy) + 4 (autocast's fp32 cast
+ *                        for cross-entropy; none in 16-bit CE)
+ *   4.46-4.48           R a, C 4 + 4 (.float(), then the shifted copy):
+ *                        14 B + hidden, above backward's 12 B
+ *   4.49 on             R a, C 4 (.float(); a view, the labels shifted):
+ *                        10 B + hidden, below backward's
+ * In fp32 `.float()` returns the tensor itself. Checked on torch 1.13 CPU:
+ * bench/estimate-oracle hf_loss_moments_check. */
+static long double hf_forward_loss(const struct calc *c, long double ce)
+{
+    long double a = c->a, R = a, C;
+    enum hf_loss_era e = hf_loss_era(c->m, c->wl);
+    if (e == HF_LOSS_FN_SHIFT) C = (a < 4 ? 4 : 0) + 4;
+    else if (e == HF_LOSS_FN_PAD) C = a < 4 ? 4 : 0;
+    else if (upcasts_logits(c->m->family)) R = 4, C = 4;
+    else C = a + (ce > a ? ce : 0);
+    long double hid = c->full || lora_head_acts(c) > 0 ? 0 : c->r * c->h;
+    return c->T * c->V * (R + C + ce) + c->T * hid;
+}
+
 static void train_acts(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2653,6 +2745,11 @@ static void train_acts(const struct calc *c, struct terms *t)
             long double ce = ce_16bit(c->m, wl) ? c->a : 4;
             t->logits = VT * (held_logits(c) + ce);
             lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
+            /* the loss's forward moment can be the larger (hf_forward_loss) */
+            if (wl->loss == EST_LOSS_CE && hf_forward_loss(c, ce) - t->logits > lt) {
+                lt = hf_forward_loss(c, ce) - t->logits;
+                t->loss_fwd = true;
+            }
         }
     }
     /* one block's backward in flight: the MLP's three f-wide gradients. A
@@ -3378,7 +3475,9 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : compiled_blocks(c) ? "; torch.compile: the partitioner's saved set"
              : family_act_note(c),
              act_outside(c), gq, b,
-             t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
+             t->ckpt_phase == 1 && t->loss_fwd
+                 ? "; peak at the end of the loss's forward (--transformers), before backward"
+             : t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
@@ -3403,9 +3502,12 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     fmt_gib(t->temp_fwd, b, sizeof b);
     fmt_gib(t->temp_step, b2, sizeof b2);
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
-             "fwd/bwd: largest of fp32 loss buffers, one block's backward, eager score grads "
+             "fwd/bwd: largest of %s, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
-             "copy or tied-embedding grad = %s", b, wl->foreach ? "foreach" : "per-tensor", b2);
+             "copy or tied-embedding grad = %s",
+             t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
+                         : "fp32 loss buffers",
+             b, wl->foreach ? "foreach" : "per-tensor", b2);
     if (fsdp2_titan(c)) {
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);

@@ -248,6 +248,9 @@ struct est_workload {
                                     floating dtype; from 0.12 get_peft_model's default
                                     autocast_adapter_dtype=True upcasts 16-bit ones to fp32
                                     (peft_fp32_adapters in est.c) */
+    unsigned transformers;       /* --transformers: major * 1000 + minor (4.48.1 -> 4048); 0 =
+                                    transformers' current rule. Which causal-LM loss path the HF
+                                    trainer's model runs (hf_loss_era in est.c) */
     bool torch1;                 /* --torch 1.x: cuBLAS allocates its own workspace, outside
                                     torch's counters (EST_C_BLAS is 0) */
     int64_t blas_workspace;      /* bytes of one cuBLAS workspace (one per cuBLAS handle and
@@ -449,6 +452,9 @@ const char *est_compile_model(const struct est_workload *wl);
  * training on several GPUs. */
 const char *est_fsdp2_model(const struct est_workload *wl);
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl);
+/* transformers' causal-LM loss code for --transformers, for --explain; NULL
+ * when the workload has none (not HF training on an LM head) */
+const char *est_hf_loss(const struct est_model *m, const struct est_workload *wl);
 const char *est_cache_model(const struct est_workload *wl);
 const char *est_cache_name(enum est_cache c);
 /* Which measured figure the estimate models and how (static, for --explain):

@@ -1741,9 +1741,13 @@ static void test_loop_holds(void **state)
     assert_int_equal(none.comp[EST_C_LOGITS].bytes, TV * 4);
     assert_non_null(strstr(est_loss_path(&m, &wl), "holds no logits"));
     wl.loop_holds = EST_KEEP_OUTPUTS;
+    wl.transformers = 4045; /* before 4.46 Llama's forward returns `logits.float()` */
     assert_int_equal(est_compute(&m, &wl, &outs, &err), 0);
     assert_int_equal(outs.comp[EST_C_LOGITS].bytes, TV * (4 + 4)); /* as returned: fp32 */
     assert_true(outs.comp[EST_C_TEMP].bytes >= TV * 4);             /* the previous object, fp32 */
+    wl.transformers = 0; /* today's: the loss function upcasts, the returned logits stay 16-bit */
+    assert_int_equal(est_compute(&m, &wl, &outs, &err), 0);
+    assert_int_equal(outs.comp[EST_C_LOGITS].bytes, TV * (2 + 4));
     assert_int_equal(est_keep_parse("outputs"), EST_KEEP_OUTPUTS);
     assert_int_equal(est_keep_parse("logits"), EST_KEEP_LOGITS);
     assert_int_equal(est_keep_parse("none"), EST_KEEP_NONE);
@@ -2159,6 +2163,67 @@ static void test_peft_fp32_adapters(void **state)
     assert_int_equal(nw.peak_allocated_bytes, old.peak_allocated_bytes);
 }
 
+/* --transformers: the causal-LM loss path by version (hf_loss_era). Before
+ * 4.46 (Mistral 4.48) the Llama-family head upcasts in forward, frees the
+ * 16-bit logits and copies the shifted fp32 ones; 4.46-4.48 the loss
+ * function upcasts inside while forward holds the 16-bit logits (2 B x vocab
+ * more at the loss's forward moment); from 4.49 it pads the labels: no copy,
+ * and the loss's backward (12 B) is the larger moment. Before: one rule for
+ * every version, the backward's (fms-acceleration's Mistral LoRA rows,
+ * transformers 4.48.1, 4-11% low). */
+static void test_hf_loss_by_version(void **state)
+{
+    (void)state;
+    struct oomlab_err err;
+    struct est_model m = fx_preset("mistral-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 2, 512);
+    struct est_result own, shift, pad;
+    wl.lora_r = 8;
+    wl.lora_dropout = 0;
+    wl.loop_holds = EST_KEEP_NONE;
+    int64_t tok = 2 * 512, V = m.vocab, h = m.hidden;
+    wl.transformers = 4047; /* Mistral's own loss until 4.48 */
+    assert_int_equal(est_compute(&m, &wl, &own, &err), 0);
+    wl.transformers = 4048;
+    assert_int_equal(est_compute(&m, &wl, &shift, &err), 0);
+    wl.transformers = 0; /* the current rule: padded labels */
+    assert_int_equal(est_compute(&m, &wl, &pad, &err), 0);
+    /* forward: 16-bit logits + fp32 copy + shifted fp32 copy + log-softmax
+     * (14 B) against 4 + 4 + 4, the final hidden state in both */
+    assert_int_equal(shift.peak_allocated_bytes - own.peak_allocated_bytes, tok * 2 * V);
+    /* own: forward's 12 B + the hidden state; current: backward's 12 B */
+    assert_int_equal(own.peak_allocated_bytes - pad.peak_allocated_bytes, tok * 2 * h);
+    wl.transformers = 4049;
+    struct est_result v449;
+    assert_int_equal(est_compute(&m, &wl, &v449, &err), 0);
+    assert_int_equal(v449.peak_allocated_bytes, pad.peak_allocated_bytes);
+    /* Llama switched at 4.46 */
+    m = fx_preset("llama-2-7b");
+    V = m.vocab;
+    wl.transformers = 4045;
+    assert_int_equal(est_compute(&m, &wl, &own, &err), 0);
+    wl.transformers = 4046;
+    assert_int_equal(est_compute(&m, &wl, &shift, &err), 0);
+    assert_int_equal(shift.peak_allocated_bytes - own.peak_allocated_bytes, tok * 2 * V);
+    /* a loop holding the logits through backward: fp32 ones from the model's
+     * own loss, 16-bit ones from the loss function */
+    wl.loop_holds = EST_KEEP_LOGITS;
+    wl.transformers = 4045;
+    assert_int_equal(est_compute(&m, &wl, &own, &err), 0);
+    wl.transformers = 0;
+    assert_int_equal(est_compute(&m, &wl, &pad, &err), 0);
+    assert_int_equal(own.peak_allocated_bytes - pad.peak_allocated_bytes, tok * 2 * V);
+    /* GPT-2's head keeps its own path at every version */
+    m = fx_preset("gpt2-large");
+    wl.loop_holds = EST_KEEP_NONE;
+    wl.lora_r = 0;
+    wl.transformers = 4045;
+    assert_int_equal(est_compute(&m, &wl, &own, &err), 0);
+    wl.transformers = 0;
+    assert_int_equal(est_compute(&m, &wl, &pad, &err), 0);
+    assert_int_equal(own.peak_allocated_bytes, pad.peak_allocated_bytes);
+}
+
 /* --torch / --cuda: the CUDA context of an eager-loading build (torch <
  * 1.13, CUDA < 11.7) from published measurements by CUDA version; lazy
  * builds keep the card's figure. Before: the card's default whatever the
@@ -2299,6 +2364,7 @@ int main(void)
         cmocka_unit_test(test_cublas_workspaces),
         cmocka_unit_test(test_kept_grads_accumulate_beside),
         cmocka_unit_test(test_peft_fp32_adapters),
+        cmocka_unit_test(test_hf_loss_by_version),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
     };

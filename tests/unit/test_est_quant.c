@@ -178,11 +178,16 @@ static void test_keep_logits(void **state)
     wl.loop_holds = EST_KEEP_AUTO;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 4);
-    /* HF: Llama's head returns fp32, GPT-2's the activation dtype */
+    /* HF: Llama's head returns fp32 while it computes its own loss (before
+     * transformers 4.46, fsdp_qlora's era), GPT-2's the activation dtype */
     wl.trainer = EST_TRAINER_HF;
     wl.loop_holds = EST_KEEP_LOGITS;
+    wl.transformers = 4045;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 8);
+    wl.transformers = 0; /* today's: self.loss_function upcasts, the returned logits stay 16-bit */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 32000 * 6);
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_LOGITS].bytes, T * 50257 * 6);
     /* under block checkpointing a recomputed block's moment keeps them too */
