@@ -3139,6 +3139,10 @@ static bool exception_head(const char *t, size_t n)
 /* Words that say a line reports a failure, case as written. */
 static const char *const error_words[] = {
     "Error", "ERROR", "error:", "error=", "Exception", "FAIL", "Assertion", "Failed",
+    /* diagstage8: TensorFlow's kernel-failure log line, its status in lower case
+     * ("op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not
+     * found: No algorithm worked!", Sentdex/pygta5#161) */
+    "OP_REQUIRES failed at",
 };
 /* ... unless it only warns or tells where an exception was handled. */
 static const char *const error_not[] = {

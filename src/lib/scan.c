@@ -1110,7 +1110,15 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* A TF node or op names its stage; one with no stage word ("[Op:Mul]")
      * is forward only by default, so frames naming another stage win (not
      * a load: TF 1.x's "defined at" stack runs through constructors). */
-    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow"))
+    /* diagstage8: any failure TF's own log line reports (a kernel's
+     * "tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at
+     * conv_grad_filter_ops.cc:1095 : Not found: No algorithm worked!" over
+     * the stack of 'Momentum/gradients/Conv2D/Conv2D_grad/Conv2DBackpropFilter',
+     * Sentdex/pygta5#161) is the log's final error: its node names the
+     * stage as a TF OOM row's does */
+    else if (e.tf != OOM_STAGE_UNKNOWN &&
+             (!strcmp(r->framework, "tensorflow") ||
+              (r == msg_other_error_rule() && memmem(text, n, "tensorflow/", 11))))
         ev->stage = e.tf == OOM_STAGE_FORWARD && frames != OOM_STAGE_UNKNOWN && frames != OOM_STAGE_LOAD
                         ? frames
                         : e.tf;

@@ -1532,7 +1532,12 @@ enum oom_stage stage_tf(const char *text, size_t len)
                                          * ("ran out of memory trying to allocate 4.42GiB (rounded to
                                          * 4746649600)requested by op StatefulPartitionedCall/
                                          * gradient_tape/…", TensorSpeech/TensorFlowASR#62) */
-                                        "requested by op "};
+                                        "requested by op ",
+                                        /* diagstage8: TF 2.x's graph-mode stack of the failing
+                                         * node ("Original stack trace for 'gradients/pose/
+                                         * locref_pred/block4/conv2d_transpose_grad/Conv2D':",
+                                         * DeepLabCut/DeepLabCut#613) */
+                                        "Original stack trace for '"};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;

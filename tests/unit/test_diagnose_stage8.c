@@ -1,0 +1,92 @@
+/* diagnose's stage on logs nobody here wrote, helper diagstage8 (issue 12).
+ * Each case is real text from the public thread named beside it (the corpus
+ * row in brackets); each assertion failed on the code before its mechanism
+ * (main af2ba85). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/msg.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+/* The first event of a log (a look-alike included): its stage, and whether
+ * the log's call is a GPU OOM. */
+static const char *first_stage_of(const char *log, bool *gpu_oom)
+{
+    static char name[32];
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
+    if (gpu_oom) *gpu_oom = rep.primary >= 0;
+    oom_report_release(&rep);
+    return name;
+}
+
+/* TF 2.x graph mode names the failing node above its stack: "Original
+ * stack trace for 'gradients/…'" (DeepLabCut/DeepLabCut#613, h27-85). */
+static void test_tf_original_stack_trace_names_the_node(void **state)
+{
+    (void)state;
+    const char *log =
+        "Error in deeplabcut.train_network: Resource exhausted: OOM when allocating tensor with shape [1,2048,62,110].\n"
+        "\n"
+        "```\n"
+        " pose/locref_pred/block4/weights/read (defined at c:\\users\\deeplabcut2\\anaconda3\\envs\\dlc208_1\\lib\\site-packages\\deeplabcut\\pose_estimation_tensorflow\\nnet\\pose_net.py:30)\n"
+        "\n"
+        "Original stack trace for 'gradients/pose/locref_pred/block4/conv2d_transpose_grad/Conv2D':\n"
+        "  File \"c:\\users\\deeplabcut2\\anaconda3\\envs\\dlc208_1\\lib\\runpy.py\", line 193, in _run_module_as_main\n"
+        "    \"__main__\", mod_spec)\n"
+        "  File \"c:\\users\\deeplabcut2\\anaconda3\\envs\\dlc208_1\\lib\\runpy.py\", line 85, in _run_code\n"
+        "    exec(code, run_globals)\n";
+    assert_string_equal(stage_of(log), "backward");
+    const char *line = "Original stack trace for 'gradients/pose/locref_pred/block4/conv2d_transpose_grad/Conv2D':";
+    assert_int_equal(stage_tf(line, strlen(line)), OOM_STAGE_BACKWARD);
+    /* a node with no stage word is forward, as the other TF heads' */
+    const char *fwd = "Original stack trace for 'FirstStageFeatureExtractor/resnet_v1_101/resnet_v1_101/block3/unit_15/bottleneck_v1/conv3/Conv2D':";
+    assert_int_equal(stage_tf(fwd, strlen(fwd)), OOM_STAGE_FORWARD);
+}
+
+/* TF's kernel-failure log line is a log's final error (a look-alike: no
+ * memory words), and the node its stack names gives the stage, as for a TF
+ * OOM: cuDNN found no algorithm for a filter gradient (Sentdex/pygta5#161,
+ * h27-87). The call does not move: no GPU OOM. */
+static void test_tf_kernel_failure_is_the_final_error(void **state)
+{
+    (void)state;
+    const char *log =
+        "tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not found: No algorithm worked!\n"
+        "\n"
+        "Original stack trace for 'Momentum/gradients/Conv2D/Conv2D_grad/Conv2DBackpropFilter':\n"
+        "  File \"train_model.py\", line 10, in <module>\n"
+        "    model = alexnet(WIDTH, HEIGHT, LR)\n"
+        "  File \"C:\\Users\\anjan\\Anaconda3\\lib\\site-packages\\tflearn\\models\\dnn.py\", line 65, in __init__\n"
+        "    best_val_accuracy=best_val_accuracy)\n"
+        "  File \"C:\\Users\\anjan\\Anaconda3\\lib\\site-packages\\tflearn\\helpers\\trainer.py\", line 131, in __init__\n"
+        "    clip_gradients)\n"
+        "  File \"C:\\Users\\anjan\\Anaconda3\\lib\\site-packages\\tflearn\\helpers\\trainer.py\", line 707, in initialize_training_ops\n"
+        "    self.grad = tf.gradients(total_loss, self.train_vars)\n";
+    bool gpu_oom = true;
+    assert_string_equal(first_stage_of(log, &gpu_oom), "backward");
+    assert_false(gpu_oom);
+    const char *line = "tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not found: No algorithm worked!";
+    assert_int_equal(msg_error_line(line, strlen(line)), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tf_original_stack_trace_names_the_node),
+        cmocka_unit_test(test_tf_kernel_failure_is_the_final_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
