@@ -1630,6 +1630,11 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         return;
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
+    /* diagstage8: host words standing alone assert, they do not ask ("Is
+     * it CPU out of memory?") */
+    if (host && r->standalone && mention_question(s->line + px.body, n - px.body, 0) &&
+        !traceback_follows(s, v, le))
+        return;
     struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
@@ -2254,6 +2259,10 @@ static void tail_stage(struct scan *s, const struct view *v)
     if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
         s->mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->mention.weak_stage = st;
+    /* diagstage8: host memory said to have run out, in a title */
+    if (s->host_mention_set && s->host_mention.unled && s->host_mention.stage == OOM_STAGE_UNKNOWN &&
+        s->host_mention.weak_stage == OOM_STAGE_UNKNOWN)
+        s->host_mention.weak_stage = st;
 }
 
 /* The words a trainer prints when its run ended well (the log's last

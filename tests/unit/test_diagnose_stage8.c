@@ -82,11 +82,49 @@ static void test_tf_kernel_failure_is_the_final_error(void **state)
     assert_int_equal(msg_error_line(line, strlen(line)), 1);
 }
 
+/* Words that say host memory ran out, in a title over a paste cut before
+ * its error: the host look-alike (not "no OOM found"), staged by the
+ * paste's last activity (CVI-SZU/Linly#83, h27-49: DeepSpeed ZeRO-3's
+ * start-up, load). The call does not move: no GPU OOM. */
+static void test_host_oom_title_over_a_cut_paste(void **state)
+{
+    (void)state;
+    const char *log =
+        "CPU out of memory during initialization\n"
+        "\n"
+        "```\n"
+        "Loading extension module utils...\n"
+        "Time to load utils op: 0.2768416404724121 seconds\n"
+        "[2023-05-24 10:02:10,934] [INFO] [utils.py:829:see_memory_usage] DeepSpeedZeRoOffload initialize [begin]\n"
+        "[2023-05-24 10:02:10,935] [INFO] [utils.py:834:see_memory_usage] MA 0.0 GB         Max_MA 0.0 GB         CA 0.73 GB         Max_CA 1 GB \n"
+        "[2023-05-24 10:02:10,935] [INFO] [utils.py:839:see_memory_usage] CPU Virtual Memory:  used = 23.44 GB, percent = 24.8%\n"
+        "Parameter Offload: Total persistent parameters: 266240 in 65 params\n"
+        "[2023-05-24 10:02:10,993] [INFO] [utils.py:829:see_memory_usage] DeepSpeedZeRoOffload initialize [end]\n"
+        "[2023-05-24 10:02:11,033] [INFO] [utils.py:829:see_memory_usage] Before creating fp16 partitions\n"
+        "[2023-05-24 10:02:11,034] [INFO] [utils.py:834:see_memory_usage] MA 0.0 GB         Max_MA 0.0 GB         CA 0.73 GB         Max_CA 1 GB \n"
+        "[2023-05-24\n";
+    bool gpu_oom = true;
+    assert_string_equal(first_stage_of(log, &gpu_oom), "load");
+    assert_false(gpu_oom);
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].framework, "host");
+    oom_report_release(&rep);
+    /* the guard: the words asked, not asserted, stay no event */
+    const char *asked = "Is it CPU out of memory?\n";
+    assert_int_equal(scan_text(asked, strlen(asked), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tf_original_stack_trace_names_the_node),
         cmocka_unit_test(test_tf_kernel_failure_is_the_final_error),
+        cmocka_unit_test(test_host_oom_title_over_a_cut_paste),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
