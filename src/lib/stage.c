@@ -503,6 +503,11 @@ static const struct stage_word context_words[] = {
      * context's graph after start-up, before a runner serves (ollama/ollama
      * #5913 = h19-24, no stage) */
     {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
+    /* diagstage8: ollama's runner answering the server's load request, its
+     * operations fit/alloc/commit placing the model's layers ("source=
+     * runner.go:1271 msg=load request=\"{Operation:alloc ... GPULayers:37",
+     * ollama/ollama#13303 = h27-04) */
+    {"msg=load request=", OOM_STAGE_LOAD, false},
     {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
     {"runner process has terminated", OOM_STAGE_LOAD, false},
     /* read from heldout14's misses after its two scorings: vLLM's worker

@@ -119,12 +119,30 @@ static void test_host_oom_title_over_a_cut_paste(void **state)
     oom_report_release(&rep);
 }
 
+/* ollama's runner log line answering the server's load request (its
+ * fit/alloc/commit operations place the model's layers) is start-up: the
+ * compute buffer that failed was being reserved for the model being loaded
+ * (ollama/ollama#13303, h27-04). */
+static void test_ollama_load_request_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "failed to commit memory for model (ministral-3:14b)\n"
+        "\n"
+        "```shell\n"
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9220.57 MiB on device 0: cudaMalloc failed: out of memory\n"
+        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 9668469760\n"
+        "time=2025-12-02T17:06:47.184-05:00 level=INFO source=runner.go:1271 msg=load request=\"{Operation:alloc LoraPath:[] Parallel:1 BatchSize:512 FlashAttention:false KvSize:4096 KvCacheType: NumThreads:8 GPULayers:37[ID:GPU-f8657c39-1806-f26f-e294-a51dcd5da96b Layers:37(3..39) ] MultiUserCache:false}\"\n";
+    assert_string_equal(stage_of(log), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tf_original_stack_trace_names_the_node),
         cmocka_unit_test(test_tf_kernel_failure_is_the_final_error),
         cmocka_unit_test(test_host_oom_title_over_a_cut_paste),
+        cmocka_unit_test(test_ollama_load_request_is_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
