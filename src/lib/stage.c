@@ -1074,6 +1074,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
 unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0;
+    bool train = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -1082,9 +1083,15 @@ unsigned stage_name_bits(const char *name, size_t n)
         /* a '-' joins a variant, not an object ("generate-hf.py") */
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
         bits |= part_bits(part, k, next, variant ? 0 : nk);
+        train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
         part = next;
         k = nk;
     }
+    /* diagstage8: a name for the whole loop, training and evaluating
+     * ("train_and_evaluate", "train_val"), names no evaluation: the frames
+     * inside it say which of the two ran (a GAN's train -> netD forward,
+     * h26-125) */
+    if (train) bits &= ~(1u << OOM_STAGE_EVAL);
     return bits;
 }
 

@@ -136,6 +136,35 @@ static void test_ollama_load_request_is_load(void **state)
     assert_string_equal(stage_of(log), "load");
 }
 
+/* A name for the whole loop, training and evaluating, names no evaluation:
+ * the frames inside it say which ran. A GAN's train() under
+ * train_and_evaluate(), the discriminator's forward failing
+ * (alohaleonardo/Super_Resolution_with_CNNs_and_GANs#4, h26-125); TF's
+ * estimator train_and_evaluate over its train frames alone names nothing
+ * (tensorflow/tensor2tensor#1382, h24-63: no stage). */
+static void test_train_and_evaluate_names_no_eval(void **state)
+{
+    (void)state;
+    const char *log =
+        "RuntimeError: CUDA error: out of memory\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        "  File \"train_gan.py\", line 271, in <module>\n"
+        "    train_and_evaluate(netG, netD, train_dl, val_dl, optimG, optimD, loss_fn, metrics, params, opt.model_dir, opt.restore_file,cuda_id=cuda_id)\n"
+        "  File \"train_gan.py\", line 142, in train_and_evaluate\n"
+        "    train(netG, netD, optimG, optimD, loss_fn, train_dataloader, metrics, params, cuda_id)\n"
+        "  File \"train_gan.py\", line 75, in train\n"
+        "    fake_out = netD(fake_img).mean()\n"
+        "  File \"C:\\Users\\PC\\Anaconda3\\envs\\cgan\\lib\\site-packages\\torch\\nn\\modules\\module.py\", line 477, in __call__\n"
+        "    result = self.forward(*input, **kwargs)\n"
+        "  File \"F:\\ProgramTA\\CGAN_AinilMardiah\\program\\model\\cgan.py\", line 100, in forward\n"
+        "    return torch.sigmoid(self.net(x).view(batch_size))\n";
+    assert_string_equal(stage_of(log), "forward");
+    assert_int_equal(stage_name_bits("train_and_evaluate", 18), 0);
+    /* evaluation alone still names it */
+    assert_int_equal(stage_name_bits("evaluate", 8), 1u << OOM_STAGE_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_tf_kernel_failure_is_the_final_error),
         cmocka_unit_test(test_host_oom_title_over_a_cut_paste),
         cmocka_unit_test(test_ollama_load_request_is_load),
+        cmocka_unit_test(test_train_and_evaluate_names_no_eval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
