@@ -1485,10 +1485,27 @@ static const struct msg_rule rules[] = {
      .any = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */, "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
     },
     /* ---- end of diagrec5's mention block ---- */
+    /* diagstage8: words that say host memory ran out stand alone, as a GPU
+     * OOM's do: a title over a paste cut before its error ("CPU out of
+     * memory during initialization" over DeepSpeed's start-up lines,
+     * CVI-SZU/Linly#83 = h27-49) is the log's host look-alike, with the
+     * paste's last activity as its stage. Words that only name host memory
+     * ("more RAM", "CPU memory") need a traceback below them (the row after). */
     {.kind = "host-words",
      .framework = "host",
-     .any = {"more RAM", "out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
-             "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
+     .any = {"out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
+             "CPU out of memory", "CPU Out of Memory", "CPU Out Of Memory", "out of CPU memory",
+             "RAM out of memory"},
+     .deny = true,
+     .standalone = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-words",
+     .framework = "host",
+     .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
              "OOM-kill", "on the CPU side",
              "CPU memory"},
      .deny = true,
@@ -3139,6 +3156,10 @@ static bool exception_head(const char *t, size_t n)
 /* Words that say a line reports a failure, case as written. */
 static const char *const error_words[] = {
     "Error", "ERROR", "error:", "error=", "Exception", "FAIL", "Assertion", "Failed",
+    /* diagstage8: TensorFlow's kernel-failure log line, its status in lower case
+     * ("op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not
+     * found: No algorithm worked!", Sentdex/pygta5#161) */
+    "OP_REQUIRES failed at",
 };
 /* ... unless it only warns or tells where an exception was handled. */
 static const char *const error_not[] = {

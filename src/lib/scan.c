@@ -1110,7 +1110,15 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* A TF node or op names its stage; one with no stage word ("[Op:Mul]")
      * is forward only by default, so frames naming another stage win (not
      * a load: TF 1.x's "defined at" stack runs through constructors). */
-    else if (e.tf != OOM_STAGE_UNKNOWN && !strcmp(r->framework, "tensorflow"))
+    /* diagstage8: any failure TF's own log line reports (a kernel's
+     * "tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at
+     * conv_grad_filter_ops.cc:1095 : Not found: No algorithm worked!" over
+     * the stack of 'Momentum/gradients/Conv2D/Conv2D_grad/Conv2DBackpropFilter',
+     * Sentdex/pygta5#161) is the log's final error: its node names the
+     * stage as a TF OOM row's does */
+    else if (e.tf != OOM_STAGE_UNKNOWN &&
+             (!strcmp(r->framework, "tensorflow") ||
+              (r == msg_other_error_rule() && memmem(text, n, "tensorflow/", 11))))
         ev->stage = e.tf == OOM_STAGE_FORWARD && frames != OOM_STAGE_UNKNOWN && frames != OOM_STAGE_LOAD
                         ? frames
                         : e.tf;
@@ -1622,6 +1630,11 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         return;
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
+    /* diagstage8: host words standing alone assert, they do not ask ("Is
+     * it CPU out of memory?") */
+    if (host && r->standalone && mention_question(s->line + px.body, n - px.body, 0) &&
+        !traceback_follows(s, v, le))
+        return;
     struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
@@ -2246,6 +2259,10 @@ static void tail_stage(struct scan *s, const struct view *v)
     if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
         s->mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->mention.weak_stage = st;
+    /* diagstage8: host memory said to have run out, in a title */
+    if (s->host_mention_set && s->host_mention.unled && s->host_mention.stage == OOM_STAGE_UNKNOWN &&
+        s->host_mention.weak_stage == OOM_STAGE_UNKNOWN)
+        s->host_mention.weak_stage = st;
 }
 
 /* The words a trainer prints when its run ended well (the log's last

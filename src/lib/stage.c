@@ -503,6 +503,11 @@ static const struct stage_word context_words[] = {
      * context's graph after start-up, before a runner serves (ollama/ollama
      * #5913 = h19-24, no stage) */
     {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
+    /* diagstage8: ollama's runner answering the server's load request, its
+     * operations fit/alloc/commit placing the model's layers ("source=
+     * runner.go:1271 msg=load request=\"{Operation:alloc ... GPULayers:37",
+     * ollama/ollama#13303 = h27-04) */
+    {"msg=load request=", OOM_STAGE_LOAD, false},
     {"Method Warmup", ENGINE_WARMUP, false}, {"Unable to warmup", ENGINE_WARMUP, false},
     {"runner process has terminated", OOM_STAGE_LOAD, false},
     /* read from heldout14's misses after its two scorings: vLLM's worker
@@ -1069,6 +1074,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
 unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0;
+    bool train = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -1077,9 +1083,15 @@ unsigned stage_name_bits(const char *name, size_t n)
         /* a '-' joins a variant, not an object ("generate-hf.py") */
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
         bits |= part_bits(part, k, next, variant ? 0 : nk);
+        train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
         part = next;
         k = nk;
     }
+    /* diagstage8: a name for the whole loop, training and evaluating
+     * ("train_and_evaluate", "train_val"), names no evaluation: the frames
+     * inside it say which of the two ran (a GAN's train -> netD forward,
+     * h26-125) */
+    if (train) bits &= ~(1u << OOM_STAGE_EVAL);
     return bits;
 }
 
@@ -1532,7 +1544,12 @@ enum oom_stage stage_tf(const char *text, size_t len)
                                          * ("ran out of memory trying to allocate 4.42GiB (rounded to
                                          * 4746649600)requested by op StatefulPartitionedCall/
                                          * gradient_tape/…", TensorSpeech/TensorFlowASR#62) */
-                                        "requested by op "};
+                                        "requested by op ",
+                                        /* diagstage8: TF 2.x's graph-mode stack of the failing
+                                         * node ("Original stack trace for 'gradients/pose/
+                                         * locref_pred/block4/conv2d_transpose_grad/Conv2D':",
+                                         * DeepLabCut/DeepLabCut#613) */
+                                        "Original stack trace for '"};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         const char *p = memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
