@@ -2445,6 +2445,28 @@ static long double presents_extra(const struct calc *c)
     return c->L * 4 * c->kvd;
 }
 
+/* Per token, all layers: the presents a checkpointed training forward
+ * returns and nothing else keeps. HF's decoders turn use_cache off only
+ * under their own gradient checkpointing (LlamaModel.forward at 4.31: `if
+ * self.gradient_checkpointing and self.training: ... use_cache = False`);
+ * a trainer that wraps the blocks itself (FSDP's checkpoint_wrapper:
+ * llama-recipes' apply_fsdp_checkpointing, meta-llama/llama-cookbook:
+ * llama_finetuning.py@e5970e2e) leaves config.use_cache on, so every
+ * block returns its (key, value) and LlamaModel collects them in
+ * next_decoder_cache. The checkpointed block saved nothing, so they are
+ * bytes beside the block inputs (presents_kept: the rotary key and the
+ * v_proj output the value is a view of), alive until the output object is
+ * dropped: through the loss's forward always, through backward when the
+ * loop holds `outputs`. --use-cache yes says the trainer did this. */
+static long double presents_ckpt(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ckpt != EST_CKPT_FULL || wl->trainer != EST_TRAINER_HF || wl->head != EST_HEAD_LM ||
+        wl->mode != EST_MODE_TRAIN || !presents_on(c))
+        return 0;
+    return c->T * presents_kept(c);
+}
+
 /* --loop-holds outputs: the bytes of the output object a loop such as
  *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
  *                        loss = outputs.logits.sum(); loss.backward()
@@ -2600,7 +2622,27 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
     long double block_moment = rec + held + block_tmp + head_g; /* + acts - rec */
     long double first_moment = block_moment + later_g - freed;
-    if (loss_moment >= block_moment && loss_moment >= first_moment) {
+    /* presents returned under checkpointing, the loop not holding them
+     * (held through backward they are in acts): alive at the end of
+     * forward, while the loss is taken, and gone once the caller drops the
+     * output object with the logits it held */
+    /* presents returned under checkpointing (presents_ckpt) where the loop
+     * drops the output object (`loss = model(**batch).loss`): alive at the
+     * end of forward, while the loss is taken: the loss's buffers as at its
+     * backward less the logits the caller holds after it (the model's own
+     * fp32 logits are among those buffers). Where the loop holds `outputs`
+     * they stay through backward; that case keeps outputs_kept's count (see
+     * docs/estimate.md: the atorch rows' figures rule out this forward's
+     * presents and the previous output object alive together at the end of
+     * forward, and nothing in atorch's code says which one is gone). */
+    long double pres = c->wl->loop_holds == EST_KEEP_OUTPUTS ? 0 : presents_ckpt(c);
+    long double end_moment = pres > 0 ? loss_moment - held + pres : 0;
+    if (end_moment > loss_moment && end_moment >= block_moment && end_moment >= first_moment) {
+        t->ckpt_phase = 4;
+        t->acts += pres - rec;
+        t->logits -= held;
+        *tmp = loss_tmp;
+    } else if (loss_moment >= block_moment && loss_moment >= first_moment) {
         t->ckpt_phase = 1;
         t->acts -= rec;
         *tmp = loss_tmp;
@@ -3419,7 +3461,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     char pol[24];
     bool eager = scores_kept(wl->attention);
     long double per_layer = act_policy(c, block_acts(c, eager), block_acts(c, false));
-    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, block_acts(c, eager));
+    if (t->ckpt_phase == 1 || t->ckpt_phase == 4) per_layer -= ckpt_recompute(c, block_acts(c, eager));
     if (t->ckpt_phase == 3) per_layer -= (c->L - 1) * c->r * c->h;
     char gq[160] = "", gb[32];
     if (gptq_saved_weights(c) > 0) {
@@ -3441,8 +3483,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              act_outside(c), gq, b,
              t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed"
-             : t->ckpt_phase == 3 ? "; peak while the first block is recomputed: the later blocks' inputs freed, their "
-                                    "gradients alive (gradients)" : "");
+             : t->ckpt_phase == 3 ? "; peak at the first block's recompute: later inputs freed, their gradients alive"
+             : t->ckpt_phase == 4 ? "; peak at forward's end: + the K/V presents (use_cache) beside the loss" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
@@ -3452,11 +3494,11 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-                 ? (holds_logits(wl) ? (t->ckpt_phase >= 2 ? "fp32 logits the loop holds while a block is recomputed"
+                 ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
                                     : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
-             : t->ckpt_phase >= 2 ? "logits the caller holds while a block is recomputed"
+             : t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "logits the caller holds while a block is recomputed"
              : ce_16bit(c->m, wl) ? (wl->loop_holds == EST_KEEP_NONE ? "16-bit log-softmax (DeepSpeed: no autocast); no logits held"
                                                                      : "logits + 16-bit log-softmax (DeepSpeed: no autocast)")
              : wl->loop_holds == EST_KEEP_NONE ? "fp32 log-softmax; the loop holds no logits"
@@ -3473,7 +3515,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);
         snprintf(line, sizeof line, "; FSDP2: root group + last block gathered (bf16) = %s%s", b3,
-                 t->ckpt_phase >= 2 ? " + prefetched block, block grads, fp32 RS input, output grad" : "");
+                 t->ckpt_phase == 2 || t->ckpt_phase == 3 ? " + prefetched block, block grads, fp32 RS input, output grad" : "");
         formula_append(r, EST_C_TEMP, line);
     }
     if (zero_stage(c) && wl->offload == EST_OFFLOAD_NONE) {

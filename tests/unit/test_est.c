@@ -1444,6 +1444,41 @@ static void test_moe_saved(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * a * f * k / E);
 }
 
+/* llama-recipes' FSDP runs (LC06: 4 GPUs, pure bf16, 4 x 2048, flash):
+ * FSDP's checkpoint_wrapper leaves config.use_cache on (HF turns it off only
+ * under its own gradient checkpointing), so each checkpointed block returns
+ * its rotary key and the v_proj output (a view) as presents, which nothing
+ * else keeps: 32 x 2 x 4096 x 2 B per token beside the block inputs at the
+ * end of forward, while the loss is taken. The loop (`loss =
+ * model(**batch).loss`) drops them before backward. */
+static void test_ckpt_presents(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 4, 2048);
+    struct est_result on, off, held;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 4;
+    wl.loop_holds = EST_KEEP_NONE;
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    wl.use_cache = 1;
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    const int64_t pres = (int64_t)8192 * 32 * 2 * 4096 * 2;
+    assert_int_equal(on.comp[EST_C_ACTS].bytes - off.comp[EST_C_ACTS].bytes, pres);
+    assert_int_equal(on.comp[EST_C_LOGITS].bytes, off.comp[EST_C_LOGITS].bytes);
+    assert_int_equal(on.peak_allocated_bytes - off.peak_allocated_bytes, pres);
+    /* a loop holding `outputs` keeps its count (outputs_kept): no change here */
+    wl.loop_holds = EST_KEEP_OUTPUTS;
+    assert_int_equal(est_compute(&m, &wl, &held, &err), 0);
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    assert_int_equal(held.comp[EST_C_ACTS].bytes, off.comp[EST_C_ACTS].bytes);
+}
+
 /* Block checkpointing, no gradient kept from an earlier micro-batch: when
  * the first block is recomputed the gradients of blocks 1..L-1 are alive
  * and the other blocks' checkpointed inputs are freed (torch 1.13: a
@@ -2322,6 +2357,7 @@ int main(void)
         cmocka_unit_test(test_moe_saved),
         cmocka_unit_test(test_fsdp1_autocast_casts),
         cmocka_unit_test(test_ckpt_later_grads),
+        cmocka_unit_test(test_ckpt_presents),
         cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
