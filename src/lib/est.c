@@ -3442,8 +3442,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
         fmt_gib(t->grads_ckpt, u, sizeof u);
-        snprintf(line, sizeof line, "; at the fwd/bwd peak %s: the head's%s gradients, made before the %s block "
-                 "is recomputed", u, t->ckpt_phase == 3 ? " and blocks 1..L-1's" : "",
+        snprintf(line, sizeof line, "; at the fwd/bwd peak %s: %s, made before the %s block is recomputed", u,
+                 t->ckpt_phase == 3 ? (wl->shard == EST_SHARD_FSDP ? "blocks 1..L-1's gradient shards"
+                                                                    : "the head's and blocks 1..L-1's gradients")
+                                    : "the head's gradient",
                  t->ckpt_phase == 3 ? "first" : "last");
         formula_append(r, EST_C_GRADS, line);
     }
