@@ -3442,7 +3442,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
         fmt_gib(t->grads_ckpt, u, sizeof u);
-        snprintf(line, sizeof line, "; at the fwd/bwd peak %s: %s, made before the %s block is recomputed", u,
+        snprintf(line, sizeof line, "; at the fwd/bwd moment %s of them: %s, made before the %s block is recomputed", u,
                  t->ckpt_phase == 3 ? (wl->shard == EST_SHARD_FSDP ? "blocks 1..L-1's gradient shards"
                                                                     : "the head's and blocks 1..L-1's gradients")
                                     : "the head's gradient",
@@ -3743,7 +3743,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double ctx_blas = blas < ctx ? blas : ctx;
     ctx -= ctx_blas;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, run && !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_ckpt > 0 && !later_peak ? t->grads_ckpt : t->grads_fwd, run && (step_peak || later_peak || g > 0 || t->grads_ckpt > 0), err) ||
+        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0 || t->grads_ckpt > 0), err) ||
         fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||
