@@ -551,7 +551,11 @@ static void print_components(const struct opts *o, const struct findings *f)
         printf("  %-22s weights + master + optimizer + max(fwd/bwd: gradients x %s + copies + "
                "activations + logits + temporaries, end of backward/step: gradients + its "
                "temporaries) + cuBLAS workspaces\n", "peak allocated",
-               o->wl.grad_accum > 1 || o->wl.keep_grads ? "1 (kept)" : "0 (set to None)");
+               o->wl.grad_accum > 1 || o->wl.keep_grads ? "1 (kept)"
+               : f->r.comp[EST_C_GRADS].at_peak && f->r.comp[EST_C_GRADS].bytes > 0 &&
+                         strcmp(f->r.peak_phase, "forward/backward") == 0
+                   ? "0 (set to None) + those made before the recomputed block"
+                   : "0 (set to None)");
     else
         printf("  %-22s weights + KV cache + activations + logits + temporaries + cuBLAS workspaces\n",
                "peak allocated");

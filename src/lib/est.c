@@ -1532,7 +1532,10 @@ struct terms {
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
     long double varlen;    /* --var-len: reserved beyond a fixed-length run (allocator model) */
-    int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block */
+    int ckpt_phase;        /* block checkpointing: 1 the loss's backward is the peak, 2 a recomputed block,
+                              3 the first block recomputed, the later blocks' gradients alive */
+    long double grads_ckpt; /* block checkpointing, no gradient kept from earlier: the gradients alive
+                               at the recomputed block's moment (ckpt_later_grads) */
     bool loss_fwd;         /* HF: the loss's forward moment outgrows its backward (hf_forward_loss) */
 };
 
@@ -2443,6 +2446,28 @@ static long double presents_extra(const struct calc *c)
     return c->L * 4 * c->kvd;
 }
 
+/* Per token, all layers: the presents a checkpointed training forward
+ * returns and nothing else keeps. HF's decoders turn use_cache off only
+ * under their own gradient checkpointing (LlamaModel.forward at 4.31: `if
+ * self.gradient_checkpointing and self.training: ... use_cache = False`);
+ * a trainer that wraps the blocks itself (FSDP's checkpoint_wrapper:
+ * llama-recipes' apply_fsdp_checkpointing, meta-llama/llama-cookbook:
+ * llama_finetuning.py@e5970e2e) leaves config.use_cache on, so every
+ * block returns its (key, value) and LlamaModel collects them in
+ * next_decoder_cache. The checkpointed block saved nothing, so they are
+ * bytes beside the block inputs (presents_kept: the rotary key and the
+ * v_proj output the value is a view of), alive until the output object is
+ * dropped: through the loss's forward always, through backward when the
+ * loop holds `outputs`. --use-cache yes says the trainer did this. */
+static long double presents_ckpt(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ckpt != EST_CKPT_FULL || wl->trainer != EST_TRAINER_HF || wl->head != EST_HEAD_LM ||
+        wl->mode != EST_MODE_TRAIN || !presents_on(c))
+        return 0;
+    return c->T * presents_kept(c);
+}
+
 /* --loop-holds outputs: the bytes of the output object a loop such as
  *     for _ in range(n): model.zero_grad(); outputs = model(**inputs);
  *                        loss = outputs.logits.sum(); loss.backward()
@@ -2577,6 +2602,45 @@ static long double held_logits(const struct calc *c)
     return holds_logits(wl) ? returned_logits(c) : c->a;
 }
 
+/* Whole-block checkpointing with no gradient kept from an earlier
+ * micro-batch (zero_grad(set_to_none=True), no accumulation): backward
+ * makes each parameter's gradient as it passes it and keeps it to the
+ * step, so when block k is recomputed the gradients of the head and of
+ * blocks k+1..L-1 are alive, and the checkpointed inputs of blocks above k
+ * are freed. Checked on torch 1.13 (a pre-forward hook on each checkpointed
+ * block counting the .grad elements alive at its recompute: head, head +
+ * 1 block, ... head + L-1 blocks). The moment is linear in k, so the peak
+ * is the last block (the one ckpt_moments always counted) or the first,
+ * whichever is larger: the first when a block's gradients outweigh its
+ * checkpointed input, as under FSDP1 with few GPUs. FSDP1 reduce-scatters
+ * each flat parameter's gradient in its post-backward hook and keeps the
+ * shard (`flat_param._saved_grad_shard = sharded_grad`,
+ * pytorch/pytorch:torch/distributed/fsdp/_runtime_utils.py,
+ * _accumulate_sharded_grad), so there a block's gradient is its shard,
+ * t->grads' share; the root's (embeddings and head) unsharded gradient is
+ * already in shard_temp. Not for DeepSpeed (its own partitioned gradient
+ * buffers), torchtitan's FSDP2 (the reduce-scatter pool, counted in
+ * fsdp2_stream_pools) or offload. Returns blocks 1..L-1's gradients; *head
+ * the head's, alive at both moments (an untied or tied head weight's
+ * gradient is made at the first step of backward). */
+static long double ckpt_later_grads(const struct calc *c, long double grads, long double *head)
+{
+    const struct est_workload *wl = c->wl;
+    *head = 0;
+    if (wl->ckpt != EST_CKPT_FULL || wl->grad_accum > 1 || wl->keep_grads || c->ds ||
+        wl->trainer == EST_TRAINER_TORCHTITAN || wl->offload != EST_OFFLOAD_NONE ||
+        (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || c->L < 1)
+        return 0;
+    long double gp = grad_params(c);
+    if (gp <= 0 || grads <= 0) return 0;
+    long double per = grads / gp; /* bytes of gradient per trainable parameter, / gpus when sharded */
+    long double blocks = c->full ? c->P - 2 * c->Pbig : gp;
+    if (blocks < 0) blocks = 0;
+    if (blocks > gp) blocks = gp;
+    if (c->full && wl->shard != EST_SHARD_FSDP) *head = per * c->Pbig;
+    return per * blocks * (c->L - 1) / c->L;
+}
+
 /* Whole-block checkpointing runs backward in two moments that are never
  * alive together. First the loss: the fp32 log-softmax and cross-entropy's
  * gradients, with every block's checkpointed input kept and no block's
@@ -2612,15 +2676,41 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
         return 0;
     if (wl->longest_first) return 0;
     long double held = c->T * c->V * held_logits(c);
+    long double head_g = 0, later_g = ckpt_later_grads(c, t->grads, &head_g);
+    long double freed = (c->L - 1) * c->T * c->r * c->h; /* blocks 1..L-1's checkpointed inputs */
     long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
-    long double block_moment = rec + held + block_tmp;         /* + acts - rec */
-    if (loss_moment >= block_moment) {
+    long double block_moment = rec + held + block_tmp + head_g; /* + acts - rec */
+    long double first_moment = block_moment + later_g - freed;
+    /* presents returned under checkpointing (presents_ckpt) where the loop
+     * drops the output object (`loss = model(**batch).loss`): alive at the
+     * end of forward, while the loss is taken: the loss's buffers as at its
+     * backward less the logits the caller holds after it (the model's own
+     * fp32 logits are among those buffers). Where the loop holds `outputs`
+     * they stay through backward; that case keeps outputs_kept's count (see
+     * docs/estimate.md: the atorch rows' figures rule out this forward's
+     * presents and the previous output object alive together at the end of
+     * forward, and nothing in atorch's code says which one is gone). */
+    long double pres = c->wl->loop_holds == EST_KEEP_OUTPUTS ? 0 : presents_ckpt(c);
+    long double end_moment = pres > 0 ? loss_moment - held + pres : 0;
+    if (end_moment > loss_moment && end_moment >= block_moment && end_moment >= first_moment) {
+        t->ckpt_phase = 4;
+        t->acts += pres - rec;
+        t->logits -= held;
+        *tmp = loss_tmp;
+    } else if (loss_moment >= block_moment && loss_moment >= first_moment) {
         t->ckpt_phase = 1;
         t->acts -= rec;
         *tmp = loss_tmp;
-    } else {
+    } else if (block_moment >= first_moment) {
         t->ckpt_phase = 2;
         t->logits = held;
+        t->grads_ckpt = head_g;
+        *tmp = block_tmp;
+    } else {
+        t->ckpt_phase = 3;
+        t->logits = held;
+        t->acts -= freed;
+        t->grads_ckpt = head_g + later_g;
         *tmp = block_tmp;
     }
     return rec;
@@ -3442,6 +3532,16 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
     }
+    if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
+        char u[32], line[200];
+        fmt_gib(t->grads_ckpt, u, sizeof u);
+        snprintf(line, sizeof line, "; at the fwd/bwd moment %s of them: %s, made before the %s block is recomputed", u,
+                 t->ckpt_phase == 3 ? (wl->shard == EST_SHARD_FSDP ? "blocks 1..L-1's gradient shards"
+                                                                    : "the head's and blocks 1..L-1's gradients")
+                                    : "the head's gradient",
+                 t->ckpt_phase == 3 ? "first" : "last");
+        formula_append(r, EST_C_GRADS, line);
+    }
     fmt_gib(t->optim, b, sizeof b);
     snprintf(r->comp[EST_C_OPTIM].formula, sizeof r->comp[0].formula,
              "%s: trainable %.0Lf x %s%s = %s", est_optimizer_name(wl->optimizer), c->Ptrain,
@@ -3456,7 +3556,8 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     char pol[24];
     bool eager = scores_kept(wl->attention);
     long double per_layer = act_policy(c, block_acts(c, eager), block_acts(c, false));
-    if (t->ckpt_phase == 1) per_layer -= ckpt_recompute(c, block_acts(c, eager));
+    if (t->ckpt_phase == 1 || t->ckpt_phase == 4) per_layer -= ckpt_recompute(c, block_acts(c, eager));
+    if (t->ckpt_phase == 3) per_layer -= (c->L - 1) * c->r * c->h;
     char gq[160] = "", gb[32];
     if (gptq_saved_weights(c) > 0) {
         fmt_gib(gptq_saved_weights(c), gb, sizeof gb);
@@ -3478,7 +3579,9 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              t->ckpt_phase == 1 && t->loss_fwd
                  ? "; peak at the end of the loss's forward (--transformers), before backward"
              : t->ckpt_phase == 1 ? "; peak at the loss's backward, before any block is recomputed"
-             : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed" : "");
+             : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed"
+             : t->ckpt_phase == 3 ? "; peak at the first block's recompute: later inputs freed, their gradients alive"
+             : t->ckpt_phase == 4 ? "; peak at forward's end: + the K/V presents (use_cache) beside the loss" : "");
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,
@@ -3488,11 +3591,11 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-                 ? (holds_logits(wl) ? (t->ckpt_phase == 2 ? "fp32 logits the loop holds while a block is recomputed"
+                 ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
                                     : "fp32 log-softmax; logits deleted before backward")
              : wl->trainer == EST_TRAINER_LITGPT ? "logit chunks made fp32 by Fabric + fp32 log-softmax"
-             : t->ckpt_phase == 2 ? "logits the caller holds while a block is recomputed"
+             : t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "logits the caller holds while a block is recomputed"
              : ce_16bit(c->m, wl) ? (wl->loop_holds == EST_KEEP_NONE ? "16-bit log-softmax (DeepSpeed: no autocast); no logits held"
                                                                      : "logits + 16-bit log-softmax (DeepSpeed: no autocast)")
              : wl->loop_holds == EST_KEEP_NONE ? "fp32 log-softmax; the loop holds no logits"
@@ -3512,7 +3615,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);
         snprintf(line, sizeof line, "; FSDP2: root group + last block gathered (bf16) = %s%s", b3,
-                 t->ckpt_phase == 2 ? " + prefetched block, block grads, fp32 RS input, output grad" : "");
+                 t->ckpt_phase == 2 || t->ckpt_phase == 3 ? " + prefetched block, block grads, fp32 RS input, output grad" : "");
         formula_append(r, EST_C_TEMP, line);
     }
     if (zero_stage(c) && wl->offload == EST_OFFLOAD_NONE) {
@@ -3681,7 +3784,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double g = (wl->grad_accum > 1 || wl->keep_grads || llmc) ? 1 : GRAD_OVERLAP;
     long double persist = t->w + t->master + t->optim;
     if (wl->longest_first && wl->mode == EST_MODE_TRAIN) g = GRAD_OVERLAP; /* iteration 0: no gradient yet */
-    long double fwd = t->grads_fwd * g + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
+    long double fwd = t->grads_fwd * g + t->grads_ckpt + t->copies + t->acts + t->logits + t->kv + t->temp_fwd;
     bool later_peak = wl->longest_first && t->later > fwd;
     if (later_peak) fwd = t->later;
     long double step = t->grads + t->temp_step;
@@ -3738,7 +3841,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double ctx_blas = blas < ctx ? blas : ctx;
     ctx -= ctx_blas;
     if (fill(r, EST_C_WEIGHTS, t->w, true, err) || fill(r, EST_C_WEIGHT_COPIES, t->copies, run && !step_peak, err) ||
-        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0), err) ||
+        fill(r, EST_C_MASTER, t->master, run, err) || fill(r, EST_C_GRADS, step_peak ? t->grads : t->grads_fwd, run && (step_peak || later_peak || g > 0 || t->grads_ckpt > 0), err) ||
         fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||

@@ -71,3 +71,14 @@ else
   echo "not ok estimate-oracle-autocast: bench/estimate-oracle-autocast exit $rc"
   sed 's/^/#   /' "$W/ac" | tail -6
 fi
+# block checkpointing's backward (bench/estimate-oracle-ckptgrads, ~1 s): at
+# block k's recompute the head's and blocks k+1..L-1's gradients are alive
+# and the checkpointed inputs above k are freed (reentrant and not)
+"$py" "$root/bench/estimate-oracle-ckptgrads" > "$W/cg" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+  echo "ok estimate-oracle-ckptgrads: the later blocks' gradients alive, their inputs freed at each recompute ($(grep -c 'PASS' "$W/cg") blocks)"
+else
+  echo "not ok estimate-oracle-ckptgrads: bench/estimate-oracle-ckptgrads exit $rc"
+  sed 's/^/#   /' "$W/cg" | tail -6
+fi

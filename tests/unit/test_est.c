@@ -340,6 +340,11 @@ static void test_checkpoint_policies(void **state)
     struct oomlab_err err;
     enum est_ckpt c;
     int64_t every = 0;
+    /* gradients kept (zero_grad(set_to_none=False)): the toy's gradients
+     * outweigh its 8 tokens, and with none kept block checkpointing would
+     * peak at the first block's recompute (test_ckpt_later_grads); this test
+     * compares the policies' saved sets */
+    wl.keep_grads = true;
     assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
     wl.ckpt = EST_CKPT_FULL;
     assert_int_equal(est_compute(&m, &wl, &block, &err), 0);
@@ -1439,6 +1444,82 @@ static void test_moe_saved(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, T * 3 * a * f * k / E);
 }
 
+/* llama-recipes' FSDP runs (LC06: 4 GPUs, pure bf16, 4 x 2048, flash):
+ * FSDP's checkpoint_wrapper leaves config.use_cache on (HF turns it off only
+ * under its own gradient checkpointing), so each checkpointed block returns
+ * its rotary key and the v_proj output (a view) as presents, which nothing
+ * else keeps: 32 x 2 x 4096 x 2 B per token beside the block inputs at the
+ * end of forward, while the loss is taken. The loop (`loss =
+ * model(**batch).loss`) drops them before backward. */
+static void test_ckpt_presents(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 4, 2048);
+    struct est_result on, off, held;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_FLASH;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 4;
+    wl.loop_holds = EST_KEEP_NONE;
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    wl.use_cache = 1;
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    const int64_t pres = (int64_t)8192 * 32 * 2 * 4096 * 2;
+    assert_int_equal(on.comp[EST_C_ACTS].bytes - off.comp[EST_C_ACTS].bytes, pres);
+    assert_int_equal(on.comp[EST_C_LOGITS].bytes, off.comp[EST_C_LOGITS].bytes);
+    assert_int_equal(on.peak_allocated_bytes - off.peak_allocated_bytes, pres);
+    /* a loop holding `outputs` keeps its count (outputs_kept): no change here */
+    wl.loop_holds = EST_KEEP_OUTPUTS;
+    assert_int_equal(est_compute(&m, &wl, &held, &err), 0);
+    wl.use_cache = 2;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    assert_int_equal(held.comp[EST_C_ACTS].bytes, off.comp[EST_C_ACTS].bytes);
+}
+
+/* Block checkpointing, no gradient kept from an earlier micro-batch: when
+ * the first block is recomputed the gradients of blocks 1..L-1 are alive
+ * and the other blocks' checkpointed inputs are freed (torch 1.13: a
+ * pre-forward hook on each checkpointed block counts head + L-1 blocks of
+ * .grad at block 0's recompute). llama-recipes' full FSDP1 run (LC05: 4
+ * GPUs, pure bf16, 4 x 2048, eager): a block's bf16 gradient shard (101 MB)
+ * outweighs its checkpointed input (64 MiB), so that moment is the peak.
+ * On 16 GPUs the shard is 25 MB and the last block's moment stays. */
+static void test_ckpt_later_grads(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 4, 2048);
+    struct est_result r, w, a;
+    struct oomlab_err err;
+    wl.attention = EST_ATTN_EAGER;
+    wl.ckpt = EST_CKPT_FULL;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 4;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    wl.gpus = 16;
+    assert_int_equal(est_compute(&m, &wl, &w, &err), 0);
+    const int64_t T = 8192, h = 4096, L = 32, P = 6738415616, Pbig = (int64_t)32000 * h;
+    /* blocks 1..31's bf16 gradient shards are at the peak (FSDP1's root
+     * gradient is in the temporaries); the component keeps the whole */
+    assert_true(r.comp[EST_C_GRADS].at_peak);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, P * 2 / 4);
+    int64_t rest = 0;
+    for (int i = 0; i < EST_C__COUNT; i++)
+        if (i != EST_C_GRADS && i != EST_C_SLACK && i != EST_C_CONTEXT && r.comp[i].at_peak) rest += r.comp[i].bytes;
+    int64_t later = r.peak_allocated_bytes - rest, want = (P - 2 * Pbig) * 2 / 4 / L * (L - 1);
+    assert_true(later - want <= 16 && want - later <= 16); /* each term rounded to bytes */
+    assert_false(w.comp[EST_C_GRADS].at_peak);
+    assert_int_equal(w.comp[EST_C_ACTS].bytes - r.comp[EST_C_ACTS].bytes, (L - 1) * T * 2 * h);
+    /* gradients kept from earlier micro-batches are counted whole, as before */
+    wl.gpus = 4;
+    wl.grad_accum = 2;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_ACTS].bytes, w.comp[EST_C_ACTS].bytes);
+}
+
 /* FSDP1 under autocast on fp32 weights (--shard fsdp, bf16-mixed: atorch's
  * amp_native + fsdp, no MixedPrecision param_dtype): autocast caches no
  * cast (each parameter reaches forward as a view into the unsharded flat
@@ -2346,6 +2427,8 @@ int main(void)
         cmocka_unit_test(test_titan_op_moments),
         cmocka_unit_test(test_moe_saved),
         cmocka_unit_test(test_fsdp1_autocast_casts),
+        cmocka_unit_test(test_ckpt_later_grads),
+        cmocka_unit_test(test_ckpt_presents),
         cmocka_unit_test(test_titan_full_moments),
         cmocka_unit_test(test_titan_op_compile),
         cmocka_unit_test(test_neox_qkv_view),
