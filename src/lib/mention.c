@@ -84,6 +84,7 @@ struct tok {
 
 struct words {
     const char *text;
+    size_t len;
     struct tok t[TOK_MAX];
     size_t n;
 };
@@ -121,6 +122,7 @@ static bool camel_break(const char *p, size_t i, size_t run_end)
 static void words_read(struct words *w, const char *text, size_t len)
 {
     w->text = text;
+    w->len = len;
     w->n = 0;
     unsigned sentence = 0;
     size_t i = 0;
@@ -230,6 +232,32 @@ static bool guard_at(const struct words *w, size_t k)
     return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
+/* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3
+ * Offloading Runs", deepspeedai/DeepSpeed#3000; "the server OOMs during
+ * pipeline construction", vllm-project/vllm-omni#2738; camelCase splits
+ * "OOMs" as "OO|Ms", so the whole run is read), not a counter's name:
+ * memory_summary()'s "CUDA OOMs: 0", memory_stats()' "'num_ooms', 2" (a
+ * key: '_' before it, or ':', '=', a quote after it). Sets *last to the
+ * run's last word. */
+static bool ooms_verb(const struct words *w, size_t k, size_t *last)
+{
+    size_t at = w->t[k].at;
+    if (at != w->t[k].run_at) return false;
+    size_t end = at;
+    while (end < w->len && alnum((unsigned char)w->text[end])) end++;
+    size_t n = end - at;
+    if (!((n == 4 && !strncasecmp(w->text + at, "ooms", 4)) ||
+          (n == 6 && !strncasecmp(w->text + at, "ooming", 6))))
+        return false;
+    if (at > 0 && w->text[at - 1] == '_') return false;
+    char e = end < w->len ? w->text[end] : ' ';
+    if (e == ':' || e == '=' || e == '\'' || e == '"' || e == '_') return false;
+    size_t j = k;
+    while (j + 1 < w->n && w->t[j + 1].run_at == at) j++;
+    *last = j;
+    return true;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -239,6 +267,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         *last = k;
         return true;
     }
+    if (ooms_verb(w, k, last)) return true;
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
