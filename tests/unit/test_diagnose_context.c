@@ -416,6 +416,49 @@ static void test_context_ooms(void **state)
     assert_int_equal(mention_read(key, strlen(key), &hit), MENTION_NONE);
 }
 
+/* diagcall2: a model family's name is an ML run (the diffusion models and
+ * their latents); a device allocator's call failing is the GPU's OOM. */
+static void test_context_models(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"Sygil-Dev/sygil-webui#650",
+         "[Bug]: Stable Diffusion Last version, out of memory error. (Old ones works fine with "
+         "same settings).\xf0\x9f\x98\x92\n"
+         "\n"
+         "### What happened?\n"
+         "\n"
+         "A short video showing the problem:\n",
+         true},
+        {"huggingface/diffusers#7378",
+         "Decoding latents independently using AnimateDiffVideoToVideoPipeline takes more memory "
+         "than outputting images directly\n"
+         "\n"
+         "When I use the AnimateDiffVideoToVideo pipeline to output images, my server doesn't run "
+         "out of memory. However, if I output the latents, and then manually run "
+         "pipe.decode_latents, I somehow run out of memory.\n",
+         true},
+        {"ROCm/hip#3384",
+         "[Issue]: hipMalloc fails even though there is enough memory (I just freed it)\n"
+         "\n"
+         "```\n"
+         "      Accessible by all:       TRUE\n"
+         "    Pool 2\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    struct mention_hit hit;
+    const char *hip = "[Issue]: hipMalloc fails even though there is enough memory (I just freed it)";
+    assert_int_equal(mention_read(hip, strlen(hip), &hit), MENTION_GPU);
+    /* not the host's pinned allocator (ggml-org/llama.cpp#9629), not a
+     * system call's list (NVIDIA/Megatron-LM#71) */
+    const char *pinned =
+        "Bug: ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: invalid argument";
+    assert_int_not_equal(mention_read(pinned, strlen(pinned), &hit), MENTION_GPU);
+    const char *nccl = "ncclSystemError: System call (socket, malloc, munmap, etc) failed.";
+    assert_int_equal(mention_read(nccl, strlen(nccl), &hit), MENTION_NONE);
+}
+
 /* mention_negated, and mention_question's clauses. */
 static void test_context_words(void **state)
 {
@@ -448,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_context_title_alone),
         cmocka_unit_test(test_context_run_words),
         cmocka_unit_test(test_context_ooms),
+        cmocka_unit_test(test_context_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
