@@ -237,8 +237,8 @@ static bool guard_at(const struct words *w, size_t k)
  * pipeline construction", vllm-project/vllm-omni#2738; camelCase splits
  * "OOMs" as "OO|Ms", so the whole run is read), not a counter's name:
  * memory_summary()'s "CUDA OOMs: 0", memory_stats()' "'num_ooms', 2" (a
- * key: '_' before it, or ':', '=', a quote after it). Sets *last to the
- * run's last word. */
+ * key: '_' before it, or ':', '=', a quote after it), "the OOMs count".
+ * Sets *last to the run's last word. */
 static bool ooms_verb(const struct words *w, size_t k, size_t *last)
 {
     size_t at = w->t[k].at;
@@ -254,6 +254,7 @@ static bool ooms_verb(const struct words *w, size_t k, size_t *last)
     if (e == ':' || e == '=' || e == '\'' || e == '"' || e == '_') return false;
     size_t j = k;
     while (j + 1 < w->n && w->t[j + 1].run_at == at) j++;
+    if (is_word(w, j + 1, "count") || is_word(w, j + 1, "counter")) return false; /* "the OOMs count" */
     *last = j;
     return true;
 }
