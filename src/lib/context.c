@@ -4,6 +4,7 @@
 #include "lib/context.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -16,6 +17,8 @@ enum where {
     ANYWHERE,    /* anywhere, starting a word when it starts with a letter */
     DEVICE_LINE, /* a line naming a GPU, CUDA or a card (mention.c's lexicon) */
     ADDED_LINE,  /* a diff's added line: '+' then code ("+    except RuntimeError:") */
+    UNIT,        /* anywhere, a number's unit: after a digit or no word */
+    TITLE_ALONE, /* the title, with no other line in the paste (the row's text is "") */
 };
 
 /* What must follow the text: anything, a word's end, a number. */
@@ -63,6 +66,11 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
+    /* a title and nothing else: a pull request's title pasted alone ("Add
+     * fix for CUDA OOMs that were occuring despite grad_accum_steps",
+     * Ziems/arbor#60; "fix cuda out of memory", ltgoslo/norbench#24); a
+     * failure report shows more than its title */
+    {CONTEXT_CHANGE, TITLE_ALONE, "", ANY, 1, 1, "a title alone"},
     /* a failure report: an issue template, a traceback */
     {CONTEXT_REPORT, ANYWHERE, "describe the bug", ANY, 2, 1, "an issue template"},
     {CONTEXT_REPORT, ANYWHERE, "to reproduce", WORD_END, 2, 1, "an issue template"},
@@ -81,12 +89,30 @@ static const struct rule rules[] = {
     {CONTEXT_RUN, ANYWHERE, "epoch", ANY, 1, 1, "a training run named"},
     {CONTEXT_RUN, ANYWHERE, "checkpoint", ANY, 1, 1, "a checkpoint named"},
     {CONTEXT_RUN, ANYWHERE, "validation", WORD_END, 1, 1, "an evaluation named"},
+    /* "Trainer runs out of memory when computing eval score"
+     * (huggingface/transformers#8476), "Out of Memory Error: DPO Trainer"
+     * (huggingface/trl#2452), "Eval recipe produces OOM with Llama 3.1"
+     * (meta-pytorch/torchtune#1428) */
+    {CONTEXT_RUN, ANYWHERE, "trainer", WORD_END, 1, 1, "a training run named"},
+    {CONTEXT_RUN, ANYWHERE, "eval", WORD_END, 1, 1, "an evaluation named"},
+    {CONTEXT_RUN, ANYWHERE, "evaluat", ANY, 1, 1, "an evaluation named"},
     {CONTEXT_RUN, ANYWHERE, "inference", WORD_END, 1, 1, "inference named"},
     {CONTEXT_RUN, ANYWHERE, "batch size", ANY, 1, 1, "a batch size named"},
     {CONTEXT_RUN, ANYWHERE, "batch_size", ANY, 1, 1, "a batch size named"},
-    {CONTEXT_RUN, ANYWHERE, "it/s]", ANY, 1, 1, "a run's progress bar"},
-    {CONTEXT_RUN, ANYWHERE, "s/it]", ANY, 1, 1, "a run's progress bar"},
+    /* a bar's rate is a number's unit ("5/5 [2:41:31<00:00, 1938.34s/it]",
+     * kijai/ComfyUI-WanVideoWrapper#1826): it follows digits */
+    {CONTEXT_RUN, UNIT, "it/s]", ANY, 1, 1, "a run's progress bar"},
+    {CONTEXT_RUN, UNIT, "s/it]", ANY, 1, 1, "a run's progress bar"},
     {CONTEXT_RUN, ANYWHERE, "model", ANY, 1, 1, "a model named"},
+    /* a model family's name ("[Bug]: Stable Diffusion Last version, out of
+     * memory error.", Sygil-Dev/sygil-webui#650; "Decoding latents
+     * independently using AnimateDiffVideoToVideoPipeline",
+     * huggingface/diffusers in heldout25 h25-52) */
+    {CONTEXT_RUN, ANYWHERE, "diffusion", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "latents", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "lora", WORD_END, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "llama", ANY, 1, 1, "a model named"},
+    {CONTEXT_RUN, ANYWHERE, "sdxl", WORD_END, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "torch", ANY, 1, 1, "PyTorch named"},
     /* host memory: its words, its killer, a CPU-only build */
     {CONTEXT_HOST, ANYWHERE, "ram", WORD_END, 2, 1, "host memory named"},
@@ -157,6 +183,7 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
                          bool is_title)
 {
     size_t t = strlen(r->text);
+    if (r->where == TITLE_ALONE) return false; /* read at the paste's end */
     if (r->where == DEVICE_LINE) return mention_device_named(p, n);
     if (r->where == ADDED_LINE) /* not "++", a table's "+---+", a number "+1" */
         return n >= 3 && p[0] == '+' && (p[1] == ' ' || p[1] == '\t' || isalpha((unsigned char)p[1])) &&
@@ -172,11 +199,14 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
             i++;
         return n - i >= t && !strncasecmp(p + i, r->text, t) && then_ok(p, i + t, n, r->then);
     }
-    bool starts_word = isalnum((unsigned char)r->text[0]);
+    bool starts_word = isalnum((unsigned char)r->text[0]) && r->where != UNIT;
     for (const char *hit = memmem(low, n, r->text, t); hit;
          hit = memmem(hit + 1, n - (size_t)(hit + 1 - low), r->text, t)) {
         size_t i = (size_t)(hit - low);
         if (starts_word && i > 0 && word_char((unsigned char)p[i - 1])) continue;
+        if (r->where == UNIT && i > 0 && word_char((unsigned char)p[i - 1]) &&
+            !isdigit((unsigned char)p[i - 1]))
+            continue; /* "1938.34s/it]", "?it/s]", not "visit/s]" */
         if (!then_ok(p, i + t, n, r->then)) continue;
         if (!strcasecmp(r->text, "ram") && (word_before(p, i, device_before_ram) || spec_field(p, i + t, n)))
             continue;
@@ -198,7 +228,8 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
     unsigned char used[N_RULES] = {0};
     char low[MENTION_LINE_MAX];
     bool title_seen = !title;
-    size_t a = 0;
+    size_t a = 0, title_at = 0, title_end = 0, lines_seen = 0;
+    r->title_at = SIZE_MAX;
     for (long lines = 0; a < len && lines < CONTEXT_LINES; lines++) {
         const char *nl = memchr(text + a, '\n', len - a);
         size_t b = nl ? (size_t)(nl - text) : len, n = b - a;
@@ -206,16 +237,20 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         bool blank = true;
         for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
         bool is_title = !blank && !title_seen;
-        if (!blank) title_seen = true;
+        if (!blank) title_seen = true, lines_seen++;
+        if (is_title) title_at = a, title_end = b, r->title_at = a;
         for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
         for (size_t k = 0; k < N_RULES && !blank; k++) {
             if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
                 continue;
             used[k]++;
             add_hit(r, &rules[k], a, b);
+            if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE) r->change_title = true;
         }
         a = b + 1;
     }
+    for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && a >= len; k++)
+        if (rules[k].where == TITLE_ALONE) add_hit(r, &rules[k], title_at, title_end);
 }
 
 enum context_call context_call(const struct context_reading *r)

@@ -37,6 +37,8 @@ struct context_reading {
     int score[CONTEXT_CLASSES];
     struct context_hit hit[CONTEXT_HITS]; /* in the order found */
     size_t n_hits;
+    size_t title_at;   /* the title's line in the text; SIZE_MAX: none (diagcall2) */
+    bool change_title; /* the title reads as a change's ("Add ...", "fix: ...") */
 };
 
 /* Read text (a paste; `title`: its first non-blank line is an issue or

@@ -84,6 +84,7 @@ struct tok {
 
 struct words {
     const char *text;
+    size_t len;
     struct tok t[TOK_MAX];
     size_t n;
 };
@@ -121,6 +122,7 @@ static bool camel_break(const char *p, size_t i, size_t run_end)
 static void words_read(struct words *w, const char *text, size_t len)
 {
     w->text = text;
+    w->len = len;
     w->n = 0;
     unsigned sentence = 0;
     size_t i = 0;
@@ -230,6 +232,55 @@ static bool guard_at(const struct words *w, size_t k)
     return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
+/* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3
+ * Offloading Runs", deepspeedai/DeepSpeed#3000; "the server OOMs during
+ * pipeline construction", vllm-project/vllm-omni#2738; camelCase splits
+ * "OOMs" as "OO|Ms", so the whole run is read), not a counter's name:
+ * memory_summary()'s "CUDA OOMs: 0", memory_stats()' "'num_ooms', 2" (a
+ * key: '_' before it, or ':', '=', a quote after it), "the OOMs count".
+ * Sets *last to the run's last word. */
+static bool ooms_verb(const struct words *w, size_t k, size_t *last)
+{
+    size_t at = w->t[k].at;
+    if (at != w->t[k].run_at) return false;
+    size_t end = at;
+    while (end < w->len && alnum((unsigned char)w->text[end])) end++;
+    size_t n = end - at;
+    if (!((n == 4 && !strncasecmp(w->text + at, "ooms", 4)) ||
+          (n == 6 && !strncasecmp(w->text + at, "ooming", 6))))
+        return false;
+    if (at > 0 && w->text[at - 1] == '_') return false;
+    char e = end < w->len ? w->text[end] : ' ';
+    if (e == ':' || e == '=' || e == '\'' || e == '"' || e == '_') return false;
+    size_t j = k;
+    while (j + 1 < w->n && w->t[j + 1].run_at == at) j++;
+    if (is_word(w, j + 1, "count") || is_word(w, j + 1, "counter")) return false; /* "the OOMs count" */
+    *last = j;
+    return true;
+}
+
+/* A device allocator's call failing, in words: "hipMalloc fails even
+ * though there is enough memory" (ROCm/hip#3384), "cudaMalloc failed" -
+ * "Malloc" in a run that starts with "cuda" or "hip", then a word of
+ * trouble in the sentence within two words; not the call's own message
+ * ("cudaMalloc failed: out of memory", a row of msg.c; ':' after the
+ * trouble word names the error, which may be another). Sets *last. */
+static bool device_malloc_fails(const struct words *w, size_t k, size_t *last)
+{
+    if (!is_word(w, k, "malloc") || k == 0 || w->t[k - 1].run_at != w->t[k].run_at ||
+        w->t[k - 1].at != w->t[k].run_at || (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
+        return false;
+    for (size_t j = k + 1; j <= k + 2 && j < w->n && w->t[j].sentence == w->t[k].sentence; j++) {
+        if (!in_set(w, j, alloc_trouble)) continue;
+        size_t e = w->t[j].end;
+        while (e < w->len && w->text[e] == ' ') e++;
+        if (e < w->len && w->text[e] == ':') return false;
+        *last = j;
+        return true;
+    }
+    return false;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -239,6 +290,8 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         *last = k;
         return true;
     }
+    if (ooms_verb(w, k, last)) return true;
+    if (device_malloc_fails(w, k, last)) return true;
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
@@ -308,12 +361,16 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 bool mention_seeded(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    /* cheap: every OOM concept holds "oom" or "mem" (any case) */
+    /* cheap: every OOM concept holds "oom", "mem" or a device's "malloc" (any case) */
     for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
+        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len && !strncasecmp(text + i + 3, "loc", 3) &&
+            ((i >= 4 && !strncasecmp(text + i - 4, "cuda", 4)) ||
+             (i >= 3 && !strncasecmp(text + i - 3, "hip", 3))))
+            return true; /* "cudaMalloc", "hipMalloc" */
     }
     return false;
 }

@@ -2181,11 +2181,20 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
+    bool on_title = false; /* an event other than words: on the change's title */
     for (size_t i = 0; i < rep->n_events; i++)
-        if (strcmp(rep->events[i].kind, "oom-mention")) return;
+        if (strcmp(rep->events[i].kind, "oom-mention")) on_title = true;
     struct context_reading cr;
     context_read(v->p, v->len, v->base == 0, &cr);
     if (context_call(&cr) != CONTEXT_DISCUSSED) return;
+    /* diagcall2: a message's words in a change's title ("fix cuda out of
+     * memory", ltgoslo/norbench#24) are the change's, not a log's */
+    if (on_title) {
+        if (!cr.change_title || cr.title_at == SIZE_MAX) return;
+        long title = view_line(s, v, cr.title_at);
+        for (size_t i = 0; i < rep->n_events; i++)
+            if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != title) return;
+    }
     const struct oom_event *ev = &rep->events[rep->primary];
     memset(&rep->context, 0, sizeof rep->context);
     size_t a = 0, b = line_end(v, 0);

@@ -329,6 +329,136 @@ static void test_context_note(void **state)
     oom_report_release(&rep);
 }
 
+/* diagcall2: a pull request's title pasted alone is a change about OOMs,
+ * also where its words read as a message ("fix cuda out of memory"); a
+ * failure pasted alone (its error line) stays a GPU OOM. */
+static void test_context_title_alone(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"Ziems/arbor#60", "Add fix for CUDA OOMs that were occuring despite grad_accum_steps\n",
+         false},
+        {"ltgoslo/norbench#24", "fix cuda out of memory\n", false},
+        {"aravindr93/mjrl#40", "RuntimeError: CUDA out of memory.\n", true},
+        {"gangweix/IGEV#70", "RuntimeError: CUDA out of memory\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* diagcall2: device-less OOM words in a paste that names a run by its
+ * trainer, its evaluation or a bar's rate after its number; "OOMs" as a
+ * verb or plural. */
+static void test_context_run_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"huggingface/transformers#8476",
+         "Trainer runs out of memory when computing eval score\n"
+         "\n"
+         "sgugger \xc2\xb7 comment \xc2\xb7 2020-11-12\n"
+         "I guess you could write your custom loop to store the predictions after the argmax "
+         "together, this won't blow up memory the same way.\n",
+         true},
+        {"huggingface/trl#2452",
+         "Out of Memory Error: DPO Trainer\n"
+         "\n"
+         "[turn 5 by gp-1108, continued]\n"
+         "**SCRIPT:**\n",
+         true},
+        {"meta-pytorch/torchtune#1428",
+         "Eval recipe produces OOM with Llama 3.1\n"
+         "\n"
+         "SalmanMohammadi \xc2\xb7 comment \xc2\xb7 2024-08-28\n"
+         "Hey @mreso. Thanks for raising this. I have a re-haul of our generation utils in the "
+         "oven - should fix this issue.\n"
+         "#1424\n",
+         true},
+        {"kijai/ComfyUI-WanVideoWrapper#1826",
+         "generating 2 minute video infinitetalk wan 2.1 - crash at wanvideo decode node "
+         "wan_video_vae.py OOM error\n"
+         "\n"
+         "TeaCache: Using cache device: cpu\n"
+         "Input sequence length: 25200\n"
+         "Sampling 3497 frames at 480x640 with 5 steps\n"
+         "100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 5/5 [2:41:31<00:00, 1938.34s/it]\n"
+         "TeaCache skipped: 0 conditional steps: []\n",
+         true},
+        {"deepspeedai/DeepSpeed#3000",
+         "[BUG] NVMe Offloading OOMs While Zero Stage 3 Offloading Runs\n"
+         "\n"
+         "stanleyshly \xc2\xb7 comment \xc2\xb7 2023-03-15\n"
+         "I tried that, here is a new stack trace:\n"
+         "```\n"
+         "Loading extension module cpu_adam...\n"
+         "Time to load cpu_adam op: 2.801124334335327 seconds\n"
+         "[2023-03-14 16:56:21,644] [INFO] [logging.py:77:log_dist] [Rank 0] Creating "
+         "torch.float16 ZeRO stage 3 optimizer\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* diagcall2: "OOMs" is an OOM word; a counter's name is not. */
+static void test_context_ooms(void **state)
+{
+    (void)state;
+    struct mention_hit hit;
+    /* deepspeedai/DeepSpeed#3000 */
+    const char *t = "[BUG] NVMe Offloading OOMs While Zero Stage 3 Offloading Runs";
+    assert_int_equal(mention_read(t, strlen(t), &hit), MENTION_WORDS);
+    assert_int_equal(hit.end - hit.at, 4);
+    /* pytorch/pytorch#35901: memory_summary()'s row */
+    const char *row = "|            CUDA OOMs: 1            |        cudaMalloc retries: 1         |";
+    assert_int_equal(mention_read(row, strlen(row), &hit), MENTION_NONE);
+    /* NVIDIA/MinkowskiEngine#359: memory_stats()' key */
+    const char *key = " ('num_alloc_retries', 33), ('num_ooms', 2), ('reserved_bytes.all.allocated', "
+                      "181865021440),";
+    assert_int_equal(mention_read(key, strlen(key), &hit), MENTION_NONE);
+}
+
+/* diagcall2: a model family's name is an ML run (the diffusion models and
+ * their latents); a device allocator's call failing is the GPU's OOM. */
+static void test_context_models(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"Sygil-Dev/sygil-webui#650",
+         "[Bug]: Stable Diffusion Last version, out of memory error. (Old ones works fine with "
+         "same settings).\xf0\x9f\x98\x92\n"
+         "\n"
+         "### What happened?\n"
+         "\n"
+         "A short video showing the problem:\n",
+         true},
+        {"huggingface/diffusers#7378",
+         "Decoding latents independently using AnimateDiffVideoToVideoPipeline takes more memory "
+         "than outputting images directly\n"
+         "\n"
+         "When I use the AnimateDiffVideoToVideo pipeline to output images, my server doesn't run "
+         "out of memory. However, if I output the latents, and then manually run "
+         "pipe.decode_latents, I somehow run out of memory.\n",
+         true},
+        {"ROCm/hip#3384",
+         "[Issue]: hipMalloc fails even though there is enough memory (I just freed it)\n"
+         "\n"
+         "```\n"
+         "      Accessible by all:       TRUE\n"
+         "    Pool 2\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    struct mention_hit hit;
+    const char *hip = "[Issue]: hipMalloc fails even though there is enough memory (I just freed it)";
+    assert_int_equal(mention_read(hip, strlen(hip), &hit), MENTION_GPU);
+    /* not the host's pinned allocator (ggml-org/llama.cpp#9629), not a
+     * system call's list (NVIDIA/Megatron-LM#71) */
+    const char *pinned =
+        "Bug: ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: invalid argument";
+    assert_int_not_equal(mention_read(pinned, strlen(pinned), &hit), MENTION_GPU);
+    const char *nccl = "ncclSystemError: System call (socket, malloc, munmap, etc) failed.";
+    assert_int_equal(mention_read(nccl, strlen(nccl), &hit), MENTION_NONE);
+}
+
 /* mention_negated, and mention_question's clauses. */
 static void test_context_words(void **state)
 {
@@ -358,6 +488,10 @@ int main(void)
         cmocka_unit_test(test_context_read),
         cmocka_unit_test(test_context_note),
         cmocka_unit_test(test_context_words),
+        cmocka_unit_test(test_context_title_alone),
+        cmocka_unit_test(test_context_run_words),
+        cmocka_unit_test(test_context_ooms),
+        cmocka_unit_test(test_context_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

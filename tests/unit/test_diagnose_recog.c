@@ -854,8 +854,10 @@ static void test_oom_mention(void **state)
          "  File \"main.py\", line 211, in <module>\n    main()\n\n"
          "  File \"main.py\", line 182, in main\n    trainer.evaluate()\n",
          true, "oom-mention"},
-        /* the same title, no traceback after it: nothing to go on */
-        {"OOM Issue when evaluating with Trainer\n\nsome prose\n", false, NULL},
+        /* the same words, no traceback after them and no run named: nothing
+         * to go on (with "evaluating with Trainer" the paste's context names
+         * an ML run and calls it: test_diagnose_context, diagcall2) */
+        {"OOM Issue\n\nsome prose\n", false, NULL},
         /* the host's killer, named in prose (constructed) */
         {"OOM killer ended the job\nTraceback (most recent call last):\n"
          "  File \"main.py\", line 211, in <module>\n", false, NULL},
