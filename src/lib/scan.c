@@ -1945,7 +1945,7 @@ static const char *framework_of(const char *t, size_t n)
  * class starts, else the last line with an error word, read back from the
  * end) is a look-alike "other-error" with the stage the engine reads around
  * it. Frames, code and tracebacks' headers are no error lines. */
-static void final_error(struct scan *s, const struct view *v)
+static bool final_error_event(struct scan *s, const struct view *v, struct oom_event *out, bool *is_strong)
 {
     size_t a = v->len, b = v->len, wa = 0, wb = 0;
     bool weak = false, strong = false;
@@ -1964,13 +1964,13 @@ static void final_error(struct scan *s, const struct view *v)
         }
         if (!prev_line(v, &a, &b)) break;
     }
-    if (!strong && !weak) return;
+    if (!strong && !weak) return false;
     const struct msg_rule *r = msg_other_error_rule();
     size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
     msg_prefix_parse(s->line, n, &px);
     /* an error about memory that no row knows is no "other" failure */
-    if (msg_memory_words(s->line + px.body, n - px.body)) return;
+    if (msg_memory_words(s->line + px.body, n - px.body)) return false;
     struct oom_event ev;
     event_from(s, r, &px, n, &ev);
     ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
@@ -1984,7 +1984,16 @@ static void final_error(struct scan *s, const struct view *v)
     if (fw) ev.framework = fw;
     if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
-    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
+    *out = ev;
+    *is_strong = strong;
+    return true;
+}
+
+static void final_error(struct scan *s, const struct view *v)
+{
+    struct oom_event ev;
+    bool strong;
+    if (final_error_event(s, v, &ev, &strong) && store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
 /* diagprose: no GPU OOM found by the structural scan, none named in the
@@ -2309,6 +2318,31 @@ static void drop_finished_mention(struct scan *s, const struct view *v)
     rep->primary = -1;
 }
 
+/* An OOM named only in words (a prose or context event, stage unknown) just
+ * below the paste's last error line, whose traceback: the traceback is the
+ * failure's, and its frames give the stage the words lack (vllm-omni's
+ * "RuntimeError: Dummy run failed" from make_engine -> _dummy_run, then
+ * CANN's "Failed to allocate memory requested by GE module",
+ * PKU-YuanGroup/Helios#62). The stage is the error line's own, as
+ * final_error reads it; nothing is stored for that line. Only words right
+ * below the error line (TRACEBACK_WORDS_LINES) are taken as its failure. */
+#define TRACEBACK_WORDS_LINES 8
+static void words_take_traceback_stage(struct scan *s, const struct view *v, size_t from)
+{
+    struct oom_event fe;
+    bool read = false, have = false, strong = false;
+    for (size_t i = from; i < s->rep->n_events; i++) {
+        struct oom_event *ev = &s->rep->events[i];
+        if (ev->stage != OOM_STAGE_UNKNOWN) continue;
+        if (!read) have = final_error_event(s, v, &fe, &strong), read = true;
+        /* an exception's own line ("RuntimeError: ..."), not words that
+         * name one ("Meet RuntimeError in .../indice_cuda.cu") */
+        if (!have || !strong || fe.stage == OOM_STAGE_UNKNOWN) return;
+        /* the words right below that error line, explaining it */
+        if (fe.line < ev->line && ev->line - fe.line <= TRACEBACK_WORDS_LINES) ev->stage = fe.stage;
+    }
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
@@ -2328,6 +2362,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
             tail_stage(s, &pv);
             for (size_t i = before; i < s->rep->n_events; i++)
                 if (s->rep->events[i].stage == OOM_STAGE_UNKNOWN) s->rep->events[i].stage = s->rep->events[i].weak_stage;
+            words_take_traceback_stage(s, &pv, before);
         }
         drop_finished_mention(s, &pv);
         drop_discussed_mention(s, &pv);

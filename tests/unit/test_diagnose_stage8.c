@@ -165,6 +165,51 @@ static void test_train_and_evaluate_names_no_eval(void **state)
     assert_int_equal(stage_name_bits("evaluate", 8), 1u << OOM_STAGE_EVAL);
 }
 
+/* A GPU OOM named in words just below an exception's own line takes that
+ * line's traceback stage: vllm-omni's engine construction runs a dummy
+ * forward (make_engine -> __init__ -> _dummy_run: load), which fails with
+ * "RuntimeError: Dummy run failed", and CANN explains it below with
+ * "Memory_Allocation_Failure ... Failed to allocate memory" (lead, issue 12;
+ * PKU-YuanGroup/Helios#62 = h29-87, whose stage the context call had lost:
+ * before it, the RuntimeError line was the log's final error with stage
+ * load). Words that only name an exception ("Meet RuntimeError in
+ * .../indice_cuda.cu", a title) lend no stage. */
+static void test_words_below_an_exception_take_its_stage(void **state)
+{
+    (void)state;
+    const char *log =
+        "请问有Ascend npu的推理文档吗\n"
+        "\n"
+        "[turn 2 by OrangePure, continued]\n"
+        "```\n"
+        "  File \"/root/vllm-omni/vllm_omni/diffusion/diffusion_engine.py\", line 276, in make_engine\n"
+        "    return DiffusionEngine(config, scheduler=scheduler)\n"
+        "  File \"/root/vllm-omni/vllm_omni/diffusion/diffusion_engine.py\", line 84, in __init__\n"
+        "    raise e\n"
+        "  File \"/root/vllm-omni/vllm_omni/diffusion/diffusion_engine.py\", line 80, in __init__\n"
+        "    self._dummy_run()\n"
+        "  File \"/root/vllm-omni/vllm_omni/diffusion/diffusion_engine.py\", line 382, in _dummy_run\n"
+        "    raise RuntimeError(f\"Dummy run failed: {output.error}\")\n"
+        "RuntimeError: Dummy run failed: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is Conv2D.\n"
+        "Since the operator is called asynchronously, the stacktrace may be inaccurate. If you want to get the accurate stacktrace, please set the environment variable ASCEND_LAUNCH_BLOCKING=1.\n"
+        "Note: ASCEND_LAUNCH_BLOCKING=1 will force ops to run in synchronous mode, resulting in performance degradation. Please unset ASCEND_LAUNCH_BLOCKING in time after debugging.\n"
+        "[ERROR] 2026-04-09-21:56:46 (PID:210907, Device:0, RankID:0) ERR00100 PTA call acl api failed.\n"
+        "[PID: 210907] 2026-04-09-21:56:40.384.694 Memory_Allocation_Failure(EL0004): Failed to allocate memory requested by GE module.\n"
+        "        Possible Cause: Available memory is insufficient.\n"
+        "        Solution: Close applications not in use.\n"
+        "        TraceBack (most recent call las\n";
+    bool gpu_oom = false;
+    assert_string_equal(first_stage_of(log, &gpu_oom), "load");
+    assert_true(gpu_oom);
+    const char *named =
+        "Meet RuntimeError in mmdet3d/ops/spconv/src/indice_cuda.cu\n"
+        "\n"
+        "Tai-Wang \xc2\xb7 comment \xc2\xb7 2020-07-16\n"
+        "I briefly searched for some information about \"cuda runtime error 2\". It seems that it is a simple "
+        "\"out of memory\" error, but I don't know why the error traceback did not elaborate it.\n";
+    assert_string_equal(first_stage_of(named, &gpu_oom), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_host_oom_title_over_a_cut_paste),
         cmocka_unit_test(test_ollama_load_request_is_load),
         cmocka_unit_test(test_train_and_evaluate_names_no_eval),
+        cmocka_unit_test(test_words_below_an_exception_take_its_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
