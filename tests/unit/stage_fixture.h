@@ -1,10 +1,11 @@
 /* stage_fixture: the stage diagnose gives a log's GPU OOM, for the stage
- * tests (test_diagnose_stage4.c, test_diagnose_stage5.c). Header-only (a
+ * tests (test_diagnose_stage4.c .. test_diagnose_stage8.c). Header-only (a
  * static function: each test file is its own program); include after
  * <cmocka.h>. The name is kept in a static buffer until the next call. */
 #ifndef OOMLAB_TEST_STAGE_FIXTURE_H
 #define OOMLAB_TEST_STAGE_FIXTURE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,21 @@ static const char *stage_of(const char *log)
     assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
     assert_true(rep.primary >= 0);
     snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[rep.primary].stage));
+    oom_report_release(&rep);
+    return name;
+}
+
+/* The first event of a log (a look-alike included): its stage; *gpu_oom
+ * (when not NULL) says whether the log's call is a GPU OOM. */
+static inline const char *first_stage_of(const char *log, bool *gpu_oom)
+{
+    static char name[32];
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
+    if (gpu_oom) *gpu_oom = rep.primary >= 0;
     oom_report_release(&rep);
     return name;
 }

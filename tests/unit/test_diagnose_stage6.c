@@ -17,19 +17,6 @@
 #include "lib/stage.h"
 #include "stage_fixture.h"
 
-/* The stage of a log's first event, a look-alike included (stage_of wants a GPU OOM). */
-static const char *first_stage_of(const char *log)
-{
-    static char name[32];
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.n_events > 0);
-    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
-    oom_report_release(&rep);
-    return name;
-}
-
 /* A phase announcement: a gerund of the verb table first in the message,
  * after the logger's prefixes. */
 static void test_phase_line(void **state)
@@ -171,7 +158,7 @@ static void test_last_activity_of_a_cut_paste(void **state)
                          "\xe6\x8a\xa5""\xe9\x94\x99""\n"
                          "`Loading checkpoint shards:   0%|                                                                                                                                                                                    | 0/7 [00:00<?, ?it/s][2023-09-10 11:45:59,207] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 6293\n"
                          "[2023-09-10 11:45:59,501] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 6294\n"
-                         "[2023-09-10 11:45:59,754] [INFO] [launch.py:428:sigkill_handler] Killi\n"),
+                         "[2023-09-10 11:45:59,754] [INFO] [launch.py:428:sigkill_handler] Killi\n", NULL),
                         "load");
     /* filaPro/oneformer3d#7 (h20-123): the metric code's warnings end the paste */
     assert_string_equal(first_stage_of(
@@ -183,7 +170,7 @@ static void test_last_activity_of_a_cut_paste(void **state)
                          "12/26 14:04:12 - mmengine - INFO - 17   |       1       |       126     |       14      |183     |       16      |       73      |       131     |       108     |       24      |122     |       14      |       28      |       25      |       32      |       3       |1       |       24      |       4       |       207     |       0\n"
                          "/home/vcl/anaconda3/envs/1former1/lib/python3.8/site-packages/mmdet3d/evaluation/functional/seg_eval.py:39: RuntimeWarning: invalid value encountered in divide\n"
                          "  return np.diag(hist) / (hist.sum(1) + hist.sum(0) - np.diag(hist))\n"
-                         "/home/vcl/anaconda3/envs/1former1/lib/python3.8/site-packages/mmdet3d/evaluation/functional/seg_eval.py:67: RuntimeWarning\n"),
+                         "/home/vcl/anaconda3/envs/1former1/lib/python3.8/site-packages/mmdet3d/evaluation/functional/seg_eval.py:67: RuntimeWarning\n", NULL),
                         "eval");
     /* chwilms/AttentionMask#5 (h20-114): the walk stays below the message;
      * pycocotools' "loading annotations" above Caffe's glog line is no
@@ -260,7 +247,7 @@ static void test_thread_target_and_past_concat(void **state)
                          "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr | Exception in thread Thread-3 (generate):\n"
                          "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr | Traceback (most recent call last):\n"
                          "llava_worker-1      | 2024-06-19 13:11:02 | ERROR | stderr |   File \"/usr/lib/python3.10/threading.py\", line 1016, in _bootstrap_inner\n"
-                         "llava_worker-1      | 2024-06-19 13:11:02 | ERRO\n"),
+                         "llava_worker-1      | 2024-06-19 13:11:02 | ERRO\n", NULL),
                         "generate");
     /* jasonppy/VoiceCraft#157 (h20-52): the key/value cache grown while decoding */
     assert_string_equal(stage_of(
@@ -327,7 +314,7 @@ static void test_logger_place_tag(void **state)
                          "[2025-03-07 23:55:16,883] [INFO] [logging.py:128:log_dist] [Rank 0] Creating torch.bfloat16 ZeRO stage 2 optimizer\n"
                          "[2025-03-07 23:55:16,883] [INFO] [stage_1_and_2.py:149:__init__] Reduce bucket size 500000000\n"
                          "[2025-03-07 23:55:16,883] [INFO] [stage_1_and_2.py:150:__init__] Allgather bucket size 500000000\n"
-                         "[2\n"),
+                         "[2\n", NULL),
                         "load");
     /* bryanchrist/MathNeuro#3 (h18-63): lm-evaluation-harness' tag above
      * the notebook's traceback outranks "Building contexts" further up */
@@ -853,7 +840,7 @@ static void test_glued_bar_over_line_above(void **state)
                          "In [10]: model = ChatModel(args)\n"
                          "You are using the legacy behaviour of the <class 'transformers.models.llama.tokenization_llama.LlamaTokenizer'>. This means that tokens that come after special tokens will not be properly handled. We recommend you to read the related pull request available at https://github.com/huggingface/transformers/pull/24565\n"
                          "Loading checkpoint shards:  68%|\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x88""\xe2\x96\x8d""                                               | 19/28 [00:48<00:23,  2.59s/it]Killed\n"
-                         "```\n"),
+                         "```\n", NULL),
                         "load");
 }
 

@@ -17,21 +17,6 @@
 #include "lib/stage.h"
 #include "stage_fixture.h"
 
-/* The first event of a log (a look-alike included): its stage, and whether
- * the log's call is a GPU OOM. */
-static const char *first_stage_of(const char *log, bool *gpu_oom)
-{
-    static char name[32];
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.n_events > 0);
-    snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
-    if (gpu_oom) *gpu_oom = rep.primary >= 0;
-    oom_report_release(&rep);
-    return name;
-}
-
 /* TF 2.x graph mode names the failing node above its stack: "Original
  * stack trace for 'gradients/…'" (DeepLabCut/DeepLabCut#613, h27-85). */
 static void test_tf_original_stack_trace_names_the_node(void **state)
