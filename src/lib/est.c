@@ -27,6 +27,10 @@ struct fam {
     int final_norm;
     int encoder;        /* BERT-style: token types, embedding LN, pooler */
     int hidden_dropout, attn_dropout;
+    int attn_p0;        /* the config's attention-probability dropout is 0.0, so train mode
+                         * (--dropout) has none: OPT (OPTConfig attention_dropout=0.0,
+                         * transformers:src/transformers/models/opt/configuration_opt.py
+                         * @014674d3; only `dropout`, 0.1, is on) */
     int softmax_fp32;   /* eager softmax kept in fp32 under 16-bit weights */
     int eager_extra;    /* OPT clamps scores with torch.max: one more saved copy */
     int head_bias;      /* phi's lm_head has a bias */
@@ -100,6 +104,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .pos_offset = 2,
                      .final_norm = 1,
                      .hidden_dropout = 1,
+                     .attn_p0 = 1,
                      .softmax_fp32 = 1,
                      .eager_extra = 1,
                      .ffn_mult = 4,
@@ -1054,7 +1059,9 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->V = (long double)m->vocab;
     c->N = wl->gpus;
     c->hdrop = m->dropout ? m->dropout == 1 : c->f->hidden_dropout;
-    c->adrop = m->dropout ? m->dropout == 1 : c->f->attn_dropout;
+    /* --dropout is train mode with the config's probabilities: it cannot
+     * turn on a dropout whose p the family's config sets to 0 */
+    c->adrop = m->dropout ? m->dropout == 1 && !c->f->attn_p0 : c->f->attn_dropout;
     return 0;
 }
 
