@@ -2228,6 +2228,16 @@ static long double shard_temp(const struct calc *c)
          * parameters are gathered as stored, fp32 */
         if (c->mixed && !c->fsdp_mp && wl->quant == EST_QUANT_NONE)
             return 2 * 4 * layer + 2 * 4 * c->Pbig * (c->full ? 2 : 1);
+        /* --no-reshard: FSDP1 SHARD_GRAD_OP / FSDP2 reshard_after_forward=False
+         * free a block's unsharded parameters only after its backward, so at
+         * the start of backward every block is gathered (benchmark_litgpt.py
+         * @5fbeaa710: fully_shard(reshard_after_forward=(shard_mode == "zero3"))
+         * and ShardingStrategy.SHARD_GRAD_OP for "zero2"; torch's
+         * _fsdp_param_group.py post_forward reshards only when
+         * reshard_after_forward), beside the one block's unsharded gradients
+         * in backward: L + 1 blocks instead of the current and the prefetched */
+        if (wl->no_reshard)
+            return (c->L + 1) * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
@@ -3442,6 +3452,11 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--shard fsdp on one GPU: FSDP (FullyShardedDataParallel) switches to "
                                    "NO_SHARD there, so use --shard none; FSDP2's fully_shard on one GPU "
                                    "is --trainer torchtitan; or DeepSpeed's zero1|zero2|zero3");
+    if (wl->no_reshard && (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN ||
+                           wl->offload != EST_OFFLOAD_NONE))
+        return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
+                                   "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
+                                   "block but the last, nor --offload)");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
