@@ -238,6 +238,7 @@ static const struct opt_spec specs[] = {
            "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),
     {.name = "master-weights", .help = "fp32 master weights beside half-precision ones", AT(wl.master_weights)},
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
+    {.name = "no-reshard", .help = "with --shard fsdp: blocks stay gathered from forward\nto backward (FSDP SHARD_GRAD_OP, FSDP2\nreshard_after_forward=False)", AT(wl.no_reshard)},
     CHOICE("loop-holds", "auto|none|logits|outputs", wl.loop_holds,
            "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none)"),
     {.name = "keep-logits", .help = "old spelling of --loop-holds logits", AT(wl.loop_holds),

@@ -27,6 +27,10 @@ struct fam {
     int final_norm;
     int encoder;        /* BERT-style: token types, embedding LN, pooler */
     int hidden_dropout, attn_dropout;
+    int attn_p0;        /* the config's attention-probability dropout is 0.0, so train mode
+                         * (--dropout) has none: OPT (OPTConfig attention_dropout=0.0,
+                         * transformers:src/transformers/models/opt/configuration_opt.py
+                         * @014674d3; only `dropout`, 0.1, is on) */
     int softmax_fp32;   /* eager softmax kept in fp32 under 16-bit weights */
     int eager_extra;    /* OPT clamps scores with torch.max: one more saved copy */
     int head_bias;      /* phi's lm_head has a bias */
@@ -100,6 +104,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .pos_offset = 2,
                      .final_norm = 1,
                      .hidden_dropout = 1,
+                     .attn_p0 = 1,
                      .softmax_fp32 = 1,
                      .eager_extra = 1,
                      .ffn_mult = 4,
@@ -1054,7 +1059,9 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->V = (long double)m->vocab;
     c->N = wl->gpus;
     c->hdrop = m->dropout ? m->dropout == 1 : c->f->hidden_dropout;
-    c->adrop = m->dropout ? m->dropout == 1 : c->f->attn_dropout;
+    /* --dropout is train mode with the config's probabilities: it cannot
+     * turn on a dropout whose p the family's config sets to 0 */
+    c->adrop = m->dropout ? m->dropout == 1 && !c->f->attn_p0 : c->f->attn_dropout;
     return 0;
 }
 
@@ -2221,6 +2228,16 @@ static long double shard_temp(const struct calc *c)
          * parameters are gathered as stored, fp32 */
         if (c->mixed && !c->fsdp_mp && wl->quant == EST_QUANT_NONE)
             return 2 * 4 * layer + 2 * 4 * c->Pbig * (c->full ? 2 : 1);
+        /* --no-reshard: FSDP1 SHARD_GRAD_OP / FSDP2 reshard_after_forward=False
+         * free a block's unsharded parameters only after its backward, so at
+         * the start of backward every block is gathered (benchmark_litgpt.py
+         * @5fbeaa710: fully_shard(reshard_after_forward=(shard_mode == "zero3"))
+         * and ShardingStrategy.SHARD_GRAD_OP for "zero2"; torch's
+         * _fsdp_param_group.py post_forward reshards only when
+         * reshard_after_forward), beside the one block's unsharded gradients
+         * in backward: L + 1 blocks instead of the current and the prefetched */
+        if (wl->no_reshard)
+            return (c->L + 1) * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
@@ -3435,6 +3452,11 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--shard fsdp on one GPU: FSDP (FullyShardedDataParallel) switches to "
                                    "NO_SHARD there, so use --shard none; FSDP2's fully_shard on one GPU "
                                    "is --trainer torchtitan; or DeepSpeed's zero1|zero2|zero3");
+    if (wl->no_reshard && (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN ||
+                           wl->offload != EST_OFFLOAD_NONE))
+        return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
+                                   "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
+                                   "block but the last, nor --offload)");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");

@@ -180,6 +180,8 @@ struct est_workload {
     bool foreach;                /* torch's multi-tensor optimizer step (default) */
     bool master_weights;         /* pure 16-bit with an fp32 master copy + fp32 states */
     bool keep_grads;             /* zero_grad(set_to_none=False): PyTorch < 2.0 default */
+    bool no_reshard;             /* --shard fsdp: blocks stay gathered from their forward to their
+                                  * backward (FSDP1 SHARD_GRAD_OP, FSDP2 reshard_after_forward=False) */
     bool kbit_prep;              /* PEFT prepare_model_for_kbit_training: the 16-bit
                                     parameters cast to fp32 (with --quant) */
     bool kbit_trl;               /* TRL's SFTTrainer: prepare_model_for_kbit_training,

@@ -136,6 +136,59 @@ static void test_distilbert_one_dropout_per_block(void **state)
     assert_int_equal(rb.comp[EST_C_ACTS].bytes, rd.comp[EST_C_ACTS].bytes);
 }
 
+/* OPT's config sets attention_dropout 0.0 and dropout 0.1
+ * (transformers:src/transformers/models/opt/configuration_opt.py@014674d3;
+ * OPTAttention drops the probabilities with config.attention_dropout,
+ * modeling_opt.py@0184d208): train mode (--dropout, DeepSpeed-Chat without
+ * --disable_dropout) adds only the hidden dropouts' bool masks, two per block
+ * and the embedding's, no mask and copy of the heads x seq probabilities.
+ * The old rule turned attention dropout on with --dropout. */
+static void test_opt_dropout_keeps_attention_p0(void **state)
+{
+    (void)state;
+    struct est_model on = fx_preset("opt-1.3b"), off = on, dflt = on;
+    on.dropout = 1;
+    off.dropout = 2;
+    struct est_workload wl = fx_workload(EST_FP16, 8, 512);
+    wl.attention = EST_ATTN_EAGER;
+    struct est_result a, b, c;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&on, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&off, &wl, &b, &err), 0);
+    assert_int_equal(est_compute(&dflt, &wl, &c, &err), 0);
+    int64_t T = 8 * 512, L = 24, h = 2048;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes, T * (L * 2 * h + h));
+    assert_int_equal(a.comp[EST_C_ACTS].bytes, c.comp[EST_C_ACTS].bytes);
+}
+
+/* --no-reshard (FSDP1 SHARD_GRAD_OP, FSDP2 reshard_after_forward=False, as
+ * lightning-thunder's benchmark_litgpt.py@5fbeaa710 runs "zero2"): every
+ * block stays gathered from its forward to its backward, so at the start of
+ * backward the shard buffers hold L blocks plus one block's unsharded
+ * gradients, not the current and the prefetched block: (L + 1 - 2) more
+ * 16-bit blocks. States stay FSDP's (bf16 shards, bf16 AdamW states), and
+ * the flag is refused outside --shard fsdp. */
+static void test_fsdp_no_reshard_keeps_blocks_gathered(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 8192);
+    wl.attention = EST_ATTN_FLASH;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 8;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    wl.no_reshard = true;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    int64_t layer = (8030261248LL - 2LL * 128256 * 4096) / 32;
+    assert_int_equal(b.comp[EST_C_TEMP].bytes - a.comp[EST_C_TEMP].bytes, 31 * 2 * layer);
+    assert_int_equal(b.comp[EST_C_OPTIM].bytes, a.comp[EST_C_OPTIM].bytes);
+    assert_int_equal(b.comp[EST_C_MASTER].bytes, 0);
+    wl.shard = EST_SHARD_ZERO2;
+    assert_int_not_equal(est_compute(&m, &wl, &b, &err), 0);
+}
+
 /* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
  * by 1 + w in fp32 and casts after, so each of the four block norms, the
  * final norm and the q/k norms keeps the fp32 normalized tensor for the
@@ -2394,6 +2447,8 @@ int main(void)
         cmocka_unit_test(test_new_family_param_counts),
         cmocka_unit_test(test_qwen3_qk_norm_saves),
         cmocka_unit_test(test_distilbert_one_dropout_per_block),
+        cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
+        cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
