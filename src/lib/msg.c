@@ -135,6 +135,16 @@ static const struct msg_clause clauses_nccl[] = {
     {NULL, 0},
 };
 
+/* MindSpore's pool refusal (diagcall3, candle-org/MindAct#1761): "TotalUsedMemStatistics
+ * : A plus TotalUsedByEventMemStatistics : 0 and plus alloc size : B is more than
+ * total mem size : C." (bytes) */
+static const struct msg_clause clauses_mindspore[] = {
+    {"plus alloc size : %d", MSG_F_REQUESTED},
+    {"total mem size : %d", MSG_F_CAPACITY},
+    {"TotalUsedMemStatistics : %d", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %d bytes", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
@@ -968,6 +978,36 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall3: a page-locked (pinned) host buffer that CUDA could not give:
+     * "arena.cc:250] Init] cudaHostAlloc failed, ret[2], out of memory"
+     * (MindSpore's MindData device queue, mindspore-ai/mindspore#172 =
+     * heldout29 h29-107). cudaHostAlloc and cudaMallocHost allocate host
+     * RAM, not device memory; the "out of memory" they end in is the host's.
+     * Before the generic "out of memory" rows. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"cudaHostAlloc failed", "cudaMallocHost failed"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* diagcall3: MindSpore's device memory pool (Ascend NPU or GPU) refusing
+     * a block: "mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree]
+     * TotalUsedMemStatistics : 29356337664 plus TotalUsedByEventMemStatistics
+     * : 0 and plus alloc size : 301990400 is more than total mem size :
+     * 29464985600." (candle-org/MindAct#1761 = heldout29 h29-109): the
+     * request does not fit in the device's pool. */
+    {.kind = "mindspore",
+     .framework = "mindspore",
+     .need = {"is more than total mem size"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore,
+     .near = near_none},
     /* Non-caching CUDA/HIP runtime and driver errors. */
     /* Caffe2's CAFFE_ENFORCE_EQ on a CUDA call: "[enforce fail at
      * event_gpu.cc:17] error == cudaSuccess. 2 vs 0. Error at: ...: out of
@@ -1034,6 +1074,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
+     .answers_oom = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt_tactic,
      .near = near_trt_tactic},
@@ -2366,6 +2407,13 @@ bool msg_kind_oom_symptom(const char *kind)
 /* The rows flagged not_failure (TF's allocator retry, a candidate kernel
  * dropped by autotuning); not CUDA.jl's retry: a title over its recovered
  * retries names those (heldout20 h20-05). */
+bool msg_kind_answers_oom(const char *kind)
+{
+    for (const struct msg_rule *r = rules; r->kind; r++)
+        if (r->answers_oom && !strcmp(r->kind, kind)) return true;
+    return false;
+}
+
 bool msg_kind_not_a_failure(const char *kind)
 {
     for (const struct msg_rule *r = rules; r->kind; r++)

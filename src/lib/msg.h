@@ -97,6 +97,10 @@ struct msg_rule {
                               in words nor stands beside one as a cause */
     bool not_failure;      /* says no failure happened (an allocator retry, an autotuning
                               candidate dropped): a GPU OOM named in words stands beside it */
+    bool answers_oom;      /* says the GPU OOM just above it (same framework, within
+                              MSG_ANSWER_LINES lines) was caught and the work went on
+                              without it: TensorRT's builder skipping the tactic whose
+                              allocation failed (diagcall3): that OOM is no failure */
     bool vague;            /* MSG_MENTION: the words name a device memory *error*, not its
                               exhaustion ("GPU memory error"): beside a kernel fault
                               (oom_symptom: "an illegal memory access") the fault is what
@@ -160,6 +164,10 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
 /* The kind says no failure happened (a retry that went on, an autotuning
  * candidate dropped): a GPU OOM named in words may stand beside it. */
 bool msg_kind_not_a_failure(const char *kind);
+/* diagcall3: the kind says the GPU OOM just above it was caught and the work
+ * went on without it (msg_rule.answers_oom); how far above it may stand. */
+bool msg_kind_answers_oom(const char *kind);
+#define MSG_ANSWER_LINES 6
 const struct msg_rule *msg_other_error_rule(void);
 /* diagprose: the rule of a GPU OOM named only in words that the prose pass
  * finds by concept (lib/mention.h), "oom-mention". */

@@ -1877,6 +1877,28 @@ static void fold_bare_naming(struct oom_report *rep)
 
 static void mark_consequences(struct scan *s);
 
+/* diagcall3: a GPU OOM that a later line of its framework answers as caught
+ * (msg_rule.answers_oom: TensorRT's "Error Code 2: OutOfMemory" and its
+ * "Requested amount of GPU memory (17179869184 bytes) could not be
+ * allocated", then "Skipping tactic 8 due to insufficient memory on requested
+ * size of 17179869184", VoltaML/voltaML-fast-stable-diffusion#15): the
+ * builder dropped the tactic and went on, so that OOM is no failure. An OOM
+ * after the answer, or further above it, stays one. */
+static void drop_answered_ooms(struct oom_report *rep)
+{
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *a = &rep->events[i];
+        if (a->gpu_oom || a->line < 0 || !msg_kind_answers_oom(a->kind)) continue;
+        for (size_t j = 0; j < rep->n_events; j++) {
+            struct oom_event *e = &rep->events[j];
+            if (!e->gpu_oom || e->line < 0 || e->line > a->line ||
+                a->line - e->line > MSG_ANSWER_LINES || strcmp(e->framework, a->framework))
+                continue;
+            e->gpu_oom = false;
+        }
+    }
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1884,6 +1906,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
     fold_bare_naming(rep);
+    drop_answered_ooms(rep);
     /* diagverb: the weakest stage evidence, where nothing else named one */
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;

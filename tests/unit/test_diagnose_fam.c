@@ -310,6 +310,90 @@ static void test_gpu_api_codes(void **state)
     expect_no_oom("constructed from DaGooseYT/FrameGUI#12", "Error: vkAllocateMemory failed -20\n");
 }
 
+/* diagcall3: TensorRT's builder fails a tactic's allocation ("Error Code 2:
+ * OutOfMemory", the "Requested amount of GPU memory" warning), then skips
+ * that tactic and builds on (VoltaML/voltaML-fast-stable-diffusion#15, lines
+ * as pasted there): the OOM was caught, no failure. The same OOM lines after
+ * the skip (the order rearranged) stay a GPU OOM. */
+static void test_tensorrt_oom_answered_by_skip(void **state)
+{
+    (void)state;
+    const char *oom =
+        "[12/09/2022-20:25:24] [TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error "
+        "Code 2: OutOfMemory (no further information)\n"
+        "[12/09/2022-20:25:24] [TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error "
+        "Code 2: OutOfMemory (no further information)\n"
+        "[12/09/2022-20:25:24] [TRT] [W] Requested amount of GPU memory (17179869184 bytes) could "
+        "not be allocated. There may not be enough free memory for allocation to succeed.\n";
+    const char *skip =
+        "[12/09/2022-20:25:25] [TRT] [W] Skipping tactic 8 due to insufficient memory on requested "
+        "size of 17179869184 detected for tactic 0x000000000000003c.\n"
+        "Try decreasing the workspace size with IBuilderConfig::setMemoryPoolLimit().\n";
+    char log[2048];
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    snprintf(log, sizeof log, "Error on optimization step\n\n%s%s", oom, skip);
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 2);
+    assert_string_equal(rep.events[0].kind, "tensorrt");
+    assert_false(rep.events[0].gpu_oom);
+    oom_report_release(&rep);
+    snprintf(log, sizeof log, "Error on optimization step\n\n%s%s", skip, oom);
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].kind, "tensorrt");
+    oom_report_release(&rep);
+}
+
+/* diagcall3: cudaHostAlloc is pinned host memory: MindData's device queue
+ * (mindspore-ai/mindspore#172) fails it "out of memory", then its task says
+ * "Out of memory. Memory malloc failed." in words: a host look-alike, and
+ * the words beside it do not stand as a GPU OOM. */
+static void test_pinned_host_alloc_lookalike(void **state)
+{
+    (void)state;
+    const char *log =
+        "============== Starting Training ==============\n"
+        "[ERROR] MD(14433,7fea2effd700,python):2021-12-12-14:13:43.932.181 "
+        "[mindspore/ccsrc/minddata/dataset/util/arena.cc:250] Init] cudaHostAlloc failed, ret[2], "
+        "out of memory\n"
+        "[ERROR] MD(14433,7fea2effd700,python):2021-12-12-14:13:43.932.253 "
+        "[mindspore/ccsrc/minddata/dataset/util/task.cc:67] operator()] Task:  - "
+        "thread(140643787593472) is terminated with err msg: Out of memory. Memory malloc "
+        "failed.\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    assert_false(rep.events[0].gpu_oom);
+    oom_report_release(&rep);
+}
+
+/* diagcall3: MindSpore's device memory pool refusing a block
+ * (candle-org/MindAct#1761, an Ascend NPU): a device OOM, its figures read. */
+static void test_mindspore_pool_refusal(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "[ERROR] PRE_ACT(54175,fffdbcff91e0,python):2024-10-22-11:24:55.301.443 "
+        "[mindspore/ccsrc/backend/common/mem_reuse/mem_dynamic_allocator.cc:392] "
+        "AddMemBlockAndMemBufByEagerFree] TotalUsedMemStatistics : 29356337664 plus "
+        "TotalUsedByEventMemStatistics : 0 and plus alloc size : 301990400 is more than total mem "
+        "size : 29464985600.\n",
+        &rep);
+    assert_non_null(e);
+    assert_string_equal(e->kind, "mindspore");
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->bytes.requested, 301990400LL);
+    assert_int_equal(e->bytes.capacity, 29464985600LL);
+    assert_int_equal(e->bytes.allocated, 29356337664LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +410,9 @@ int main(void)
         cmocka_unit_test(test_xla_hbm_table),
         cmocka_unit_test(test_tpu_hbm_mention),
         cmocka_unit_test(test_gpu_api_codes),
+        cmocka_unit_test(test_tensorrt_oom_answered_by_skip),
+        cmocka_unit_test(test_pinned_host_alloc_lookalike),
+        cmocka_unit_test(test_mindspore_pool_refusal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
