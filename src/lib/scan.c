@@ -2221,11 +2221,21 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
     if (context_call(&cr) != CONTEXT_DISCUSSED) return;
     /* diagcall2: a message's words in a change's title ("fix cuda out of
      * memory", ltgoslo/norbench#24) are the change's, not a log's */
+    /* diagcall3: a change that quotes the failure it fixes shows the
+     * failure's figures (tensorflow/models' "OOM when allocating tensor with
+     * shape[10,100,3072]", h14-25, stays a GPU OOM); one that names the
+     * message in its prose ("Modified code to remove the CUDA out of memory
+     * error", pytorch/tutorials' PR = h29-95) or in a template ("out of memory
+     * to allocate XXXX bytes", cupy/cupy's PR = h26-40) shows none: its
+     * message rows are the change's words too. */
     if (on_title) {
-        if (!cr.change_title || cr.title_at == SIZE_MAX) return;
-        long title = view_line(s, v, cr.title_at);
+        bool figures = false;
         for (size_t i = 0; i < rep->n_events; i++)
-            if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != title) return;
+            if (rep->events[i].gpu_oom && has_figures(&rep->events[i])) figures = true;
+        long title = cr.change_title && cr.title_at != SIZE_MAX ? view_line(s, v, cr.title_at) : -2;
+        for (size_t i = 0; i < rep->n_events; i++)
+            if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != title && figures)
+                return;
     }
     const struct oom_event *ev = &rep->events[rep->primary];
     memset(&rep->context, 0, sizeof rep->context);

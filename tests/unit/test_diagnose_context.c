@@ -224,7 +224,8 @@ static void test_context_vague_words(void **state)
          "Traceback (most recent call last):\n"
          "  File \"train.py\", line 95, in train\n"
          "    loss.backward()\n"
-         "  File \"/home/lrz/anaconda3/envs/ELEDNet/lib/python3.7/site-packages/torch/_tensor.py\", "
+         "  File \"/home/lrz/anaconda3/envs/ELEDNet/lib/python3.7/site-packages/torch/_tensor.py\""
+         ", "
          "line 255, in backward\n"
          "    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)\n"
          "RuntimeError: CUDA error: an illegal memory access was encountered\n"
@@ -478,6 +479,46 @@ static void test_context_words(void **state)
     assert_false(mention_question(q, strlen(q), hit.end));
 }
 
+/* diagcall3: a change's pull request that names the message in its prose
+ * (pytorch/tutorials#2381 = heldout29 h29-95, its first 13 lines): the
+ * message row is the change's words, as an oom-mention would be. One that
+ * quotes the failure it fixes with its figures (IBM/low-resource-text-
+ * classification-framework#1 = heldout14 h14-25) stays a GPU OOM. */
+static void test_context_change_message_rows(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"pytorch/tutorials#2381",
+         "Update mario_rl_tutorial.py\n"
+         "\n"
+         "Fixes #1620 \n"
+         "\n"
+         "## Description\n"
+         "Modified code to remove the CUDA out of memory error\n"
+         "\n"
+         "## Checklist\n"
+         "\n"
+         "- [x] The issue that is being fixed is referred in the description (see above \"Fixes #1"
+         "620 \")\n"
+         "- [x] Only one issue is addressed in this pull request\n"
+         "- [x] Labels from the issue that this PR is fixing are added to this pull request\n"
+         "- [x] No unnessessary issues are included into this pull request.\n",
+         false},
+        {"IBM/low-resource-text-classification-framework#1",
+         "Fix GPU OOM errors upon evaluation\n"
+         "I was getting an OOM error with larger datasets even with a smaller batch size and model"
+         " (base with batch 10): \n"
+         "`tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating ten"
+         "sor with shape[10,100,3072] and type float on /job:localhost/replica:0/task:0/device:GPU"
+         ":0 by allocator GPU_0_bfc [Op:Erf]`\n"
+         "The lines that were causing it are those changed in the commit. I found that keeping a "
+         "list of the model calls was using uneccessary memory during evaluation and it works "
+         "after this change.\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_context_run_words),
         cmocka_unit_test(test_context_ooms),
         cmocka_unit_test(test_context_models),
+        cmocka_unit_test(test_context_change_message_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
