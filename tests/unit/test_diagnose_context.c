@@ -504,6 +504,32 @@ static void test_context_change_message_rows(void **state)
          "- [x] Labels from the issue that this PR is fixing are added to this pull request\n"
          "- [x] No unnessessary issues are included into this pull request.\n",
          false},
+        /* a pull request template's "## Motivation" under a change's title
+         * (sgl-project/sglang-omni#292 = heldout29 h29-22, its first 16 lines) */
+        {"sgl-project/sglang-omni#292",
+         "Add memory management guide for mem_fraction_static\n"
+         "\n"
+         "## Summary\n"
+         "\n"
+         "Add developer reference doc explaining `mem_fraction_static` and GPU memory management"
+         " in SGLang-Omni.\n"
+         "\n"
+         "- Explains the memory layout: model weights + KV cache vs activations + CUDA graph buf"
+         "fers\n"
+         "- Documents the KV cache allocation formula from `model_runner_kv_cache_mixin.py`\n"
+         "- Distinguishes two OOM scenarios with opposite tuning directions:\n"
+         "  - **Init OOM** (large model, KV cache allocation fails): increase `mem_fraction_stat"
+         "ic`\n"
+         "  - **Runtime OOM** (small model, activations overflow): decrease `mem_fraction_static"
+         "`\n"
+         "- Includes concrete examples for Qwen3-Omni on H100 80GB\n"
+         "\n"
+         "## Motivation\n"
+         "\n"
+         "The SGLang docs say \"set a smaller value of `--mem-fraction-static`\" for OOM, but fo"
+         "r large models like Qwen3-Omni (60GB weights on 80GB GPU), the fix is the opposite "
+         "\xe2\x80\x94 you need to *increase* it. This doc clarifies both cases.\n",
+         false},
         {"IBM/low-resource-text-classification-framework#1",
          "Fix GPU OOM errors upon evaluation\n"
          "I was getting an OOM error with larger datasets even with a smaller batch size and model"
