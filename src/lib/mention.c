@@ -20,6 +20,7 @@ static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip",
     "p100", "p40", "k80", "t4", "l4", "a10", "a10g", "a40", "l40", "l40s", "a4000", "a5000",
     "a6000", "rtx", "gtx", "titan", "1060", "1070", "1080", "1660", "2060", "2070", "2080",
     "3050", "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5080", "5090",
+    "1050", "1650", "5060", "5070", /* diagcall3 */
     NULL};
 /* ... or two words in a row ("video memory", "graphics card"). */
 static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
@@ -187,9 +188,32 @@ static bool counted_card(const struct words *w, size_t k)
     return false;
 }
 
+/* A card's number with its model suffix in one word: "3070ti", "2080Ti",
+ * "4090D" ("throws out of memory error - using 3070ti 8GB", pkuliyi2015/
+ * multidiffusion-upscaler-for-automatic1111#225 = heldout29 h29-48). Only the
+ * numbers of device_words (they start with a digit). (diagcall3) */
+static const char *const card_suffixes[] = {"ti", "super", "d", NULL};
+
+static bool suffixed_card(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at;
+    if (n < 5 || !isdigit((unsigned char)p[0])) return false;
+    for (size_t j = 0; device_words[j]; j++) {
+        size_t m = strlen(device_words[j]);
+        if (m >= n || !isdigit((unsigned char)device_words[j][0]) || strncmp(p, device_words[j], m))
+            continue;
+        for (size_t s = 0; card_suffixes[s]; s++)
+            if (strlen(card_suffixes[s]) == n - m && !strncasecmp(p + m, card_suffixes[s], n - m))
+                return true;
+    }
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
-    return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k);
+    return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
+           suffixed_card(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",

