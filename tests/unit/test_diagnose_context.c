@@ -561,6 +561,16 @@ static void test_context_card_suffix(void **state)
     assert_int_equal(mention_read(bare, strlen(bare), &hit), MENTION_WORDS);
 }
 
+/* diagcall3: "out" left out after a verb of running (vikrant7/mobile-vod-
+ * bottleneck-lstm#15's title = heldout29 h29-60). */
+static void test_context_run_of_memory(void **state)
+{
+    (void)state;
+    struct mention_hit hit;
+    const char *typo = "Cuda running of memory";
+    assert_int_equal(mention_read(typo, strlen(typo), &hit), MENTION_GPU);
+}
+
 /* diagcall3: a diffusion model's VAE is run evidence: device-less words over
  * a native stack dump (patientx/ComfyUI-Zluda#100 = heldout29 h29-47, its
  * first 3 lines). */
@@ -596,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_context_change_message_rows),
         cmocka_unit_test(test_context_card_suffix),
         cmocka_unit_test(test_context_vae),
+        cmocka_unit_test(test_context_run_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
