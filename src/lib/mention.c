@@ -481,9 +481,29 @@ bool mention_device_named(const char *text, size_t len)
     return false;
 }
 
+/* Question words that take the OOM as given: "Why did it run out of memory
+ * (OOM)?" asks for the cause of an OOM that happened (kijai/ComfyUI-
+ * HunyuanVideoWrapper#254 = heldout29 h29-77). (diagcall3) */
+static const char *const cause_questions[] = {"why", NULL};
+
+/* Does the sentence holding text[at] start with one of these words? */
+static bool sentence_starts_with(const char *text, size_t len, size_t at,
+                                 const char *const *set)
+{
+    size_t a = at < len ? at : len;
+    while (a > 0 && !sentence_mark(text, a - 1, len)) a--;
+    while (a < len && !alnum((unsigned char)text[a])) a++;
+    size_t e = a;
+    while (e < len && alnum((unsigned char)text[e])) e++;
+    for (size_t k = 0; set[k]; k++)
+        if (strlen(set[k]) == e - a && !strncasecmp(text + a, set[k], e - a)) return true;
+    return false;
+}
+
 bool mention_question(const char *text, size_t len, size_t end)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (end <= len && sentence_starts_with(text, len, end, cause_questions)) return false;
     for (size_t i = end; i < len; i++) {
         if (text[i] == '?' || (i + 3 <= len && !memcmp(text + i, "\xef\xbc\x9f", 3))) return true;
         if (sentence_mark(text, i, len)) return false;

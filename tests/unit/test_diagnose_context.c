@@ -571,6 +571,21 @@ static void test_context_run_of_memory(void **state)
     assert_int_equal(mention_read(typo, strlen(typo), &hit), MENTION_GPU);
 }
 
+/* diagcall3: a question for the OOM's cause takes the OOM as given
+ * (kijai/ComfyUI-HunyuanVideoWrapper#254 = heldout29 h29-77's title); a
+ * question whether it is one does not (the guard case of test_context_words
+ * stays). */
+static void test_context_why_question(void **state)
+{
+    (void)state;
+    const char *why = "Why did it run out of memory (OOM)?";
+    const char *at = strstr(why, "memory");
+    assert_false(mention_question(why, strlen(why), (size_t)(at - why) + 6));
+    const char *is = "Is it out of memory?";
+    at = strstr(is, "memory");
+    assert_true(mention_question(is, strlen(is), (size_t)(at - is) + 6));
+}
+
 /* diagcall3: a diffusion model's VAE is run evidence: device-less words over
  * a native stack dump (patientx/ComfyUI-Zluda#100 = heldout29 h29-47, its
  * first 3 lines). */
@@ -607,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_context_card_suffix),
         cmocka_unit_test(test_context_vae),
         cmocka_unit_test(test_context_run_of_memory),
+        cmocka_unit_test(test_context_why_question),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
