@@ -52,6 +52,10 @@ static const struct msg_clause clauses_pt_new[] = {
     {"total capacity of %s", MSG_F_CAPACITY},
     {"total capacty of %s", MSG_F_CAPACITY},
     {"of which %s is free", MSG_F_FREE},
+    /* diagnum: the message as users retype it, "GPU 2 has total 47.40 GiB of
+     * which 1.96 GiB is free." (dylanyunlon/Neuron_SP#3 = heldout14 h14-47) */
+    {"GPU %d has total", MSG_F_GPU},
+    {"has total %s of which", MSG_F_CAPACITY},
     {"this process has %s memory in use", MSG_F_PROCESS},
     {"Process %d has %s memory in use", MSG_F_PROC},
     {"%s allowed;", MSG_F_ALLOWED},
@@ -234,6 +238,9 @@ static const struct msg_clause clauses_ort[] = {
  * "Requested amount of memory (150994944 bytes)". */
 static const struct msg_clause clauses_trt[] = {
     {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED},
+    /* diagnum: TensorRT 10's resizable buffer: "Error Code 2: OutOfMemory
+     * (Requested size was 16654532608 bytes.)" (huggingface/optimum-nvidia#146 = h23-11) */
+    {"Requested size was %d bytes", MSG_F_REQUESTED},
     {"amount of memory (%d bytes)", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -279,6 +286,15 @@ static const struct msg_clause clauses_directml[] = {
  * of memory:101)" (arrayfire/arrayfire#2895). */
 static const struct msg_clause clauses_arrayfire[] = {
     {"native alloc for size %d bytes", MSG_F_REQUESTED},
+    /* diagnum: flashlight's caching memory manager before the AF error:
+     * "Failed to allocate memory of size 1.27 GiB (Device: 0, Capacity: 31.74
+     * GiB, Allocated: 29.98 GiB, Cached: 994.36 MiB)" (flashlight/flashlight#211 = h20-17;
+     * cached = reserved, as PyTorch's oldest form) */
+    {"allocate memory of size %s (Device", MSG_F_REQUESTED},
+    {"(Device: %d, Capacity", MSG_F_GPU},
+    {"Capacity: %s, Allocated", MSG_F_CAPACITY},
+    {"Allocated: %s, Cached", MSG_F_ALLOCATED},
+    {", Cached: %s)", MSG_F_CACHED},
     {NULL, 0},
 };
 

@@ -1,0 +1,82 @@
+/* diagnose: labelled numbers of message forms the clauses did not read
+ * (issue 12, helper diagnum). Each case is a real line (source beside it)
+ * from a seen corpus; each failed on main d87ea6e. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "lib/scan.h"
+
+static const struct oom_event *scan_primary(const char *log, struct oom_report *rep)
+{
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
+    if (rep->primary < 0) fail_msg("no GPU OOM in: %.80s", log);
+    return &rep->events[rep->primary];
+}
+
+/* The new form as a user retyped it: "GPU 2 has total 47.40 GiB of which
+ * ..." without "a total capacity" (dylanyunlon/Neuron_SP#3 = heldout14
+ * h14-47). 47.40 GiB = 50895362457.6 bytes. */
+static void test_pt_new_has_total(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "torch.OutOfMemoryError: Tried to allocate 6.20 GiB. GPU 2 has total 47.40 GiB of which "
+        "1.96 GiB is free.\n",
+        &rep);
+    assert_int_equal(e->gpu, 2);
+    assert_int_equal(e->bytes.capacity, 50895362458LL);
+    assert_int_equal(e->bytes.free, 2104533975LL); /* 1.96 GiB, read before too */
+    oom_report_release(&rep);
+}
+
+/* flashlight's caching memory manager names the request, device, capacity,
+ * allocated and cached bytes before ArrayFire's error (flashlight/
+ * flashlight#211 = heldout20 h20-17). */
+static void test_flashlight_memory_manager(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "Failed to allocate memory of size 1.27 GiB (Device: 0, Capacity: 31.74 GiB, Allocated: "
+        "29.98 GiB, Cached: 994.36 MiB) with error 'ArrayFire Exception (Device out of "
+        "memory:101):\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 1363652116LL);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->bytes.capacity, 34080565494LL);
+    assert_int_equal(e->bytes.allocated, 32190779884LL);
+    assert_int_equal(e->bytes.reserved, 1042662031LL);
+    oom_report_release(&rep);
+}
+
+/* TensorRT 10's resizable GPU buffer names its request in the error itself
+ * (huggingface/optimum-nvidia#146 = heldout23 h23-11). */
+static void test_tensorrt_requested_size(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "[08/11/2024-06:10:36] [TRT] [E] [globWriter.cpp::makeResizableGpuMemory::435] Error Code "
+        "2: OutOfMemory (Requested size was 16654532608 bytes.)\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 16654532608LL);
+    oom_report_release(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pt_new_has_total),
+        cmocka_unit_test(test_flashlight_memory_manager),
+        cmocka_unit_test(test_tensorrt_requested_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
