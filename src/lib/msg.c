@@ -403,6 +403,21 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+/* diagnum: Caffe2 prints the failing operator after "Error from operator:",
+ * its device in the proto's device_option (device_type 1 is CUDA; the id
+ * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
+ * 1 device_id: 0 }" (facebookresearch/Detectron#821 = h23-25), "device_option
+ * { device_type: 1 cuda_gpu_id: 0 }" (facebookresearch/Detectron#554 = h23-28). */
+static const struct msg_clause clauses_caffe2[] = { /* the operator joined to the message */
+    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU},
+    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU},
+    {NULL, 0},
+};
+static const struct msg_near near_caffe2[] = {
+    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU, 0, 3},
+    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU, 0, 3},
+    {NULL, 0, 0, 0},
+};
 
 /* ---- diagfam: nearby lines of non-PyTorch families (issue 12) ----------- */
 
@@ -997,8 +1012,8 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+     .clauses = clauses_caffe2,
+     .near = near_caffe2},
     /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
      * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
      * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";

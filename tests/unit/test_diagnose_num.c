@@ -71,12 +71,46 @@ static void test_tensorrt_requested_size(void **state)
     oom_report_release(&rep);
 }
 
+/* Caffe2's enforce on a CUDA call names the failing operator after "Error
+ * from operator:", its device in the proto's device_option: on the next
+ * line but one (facebookresearch/Detectron#821 = h23-25) or on the line
+ * right after, joined to the message (facebookresearch/Detectron#554 =
+ * h23-28: "cuda_gpu_id", the field's older name). */
+static void test_caffe2_device_option(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "RuntimeError: [enforce fail at context_gpu.cu:415] error == cudaSuccess. 2 vs 0. Error at: "
+        "/opt/conda/conda-bld/pytorch-nightly_1547287162138/work/caffe2/core/context_gpu.cu:415: out "
+        "of memory\n"
+        "Error from operator:\n"
+        "input: \"gpu_0/res4_7_branch2b\" input: \"gpu_0/res4_7_branch2c_w\" output: "
+        "\"gpu_0/res4_7_branch2c\" name: \"\" type: \"Conv\" arg { name: \"kernel\" i: 1 } "
+        "device_option { device_type: 1 device_id: 0 } engine: \"CUDNN\"frame #0: "
+        "c10::ThrowEnforceNotMet(char const*, int, char const*, std::string const&, void const*)\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+    e = scan_primary(
+        "RuntimeError: [enforce fail at context_gpu.cu:336] error == cudaSuccess. 2 vs 0. Error at: "
+        "/var/lib/jenkins/conda-bld/caffe2-cuda9.0-cudnn7_1526317478991/work/caffe2/core/"
+        "context_gpu.cu:336: out of memory Error from operator: \n"
+        "input: \"gpu_0/res4_4_branch2c\" input: \"gpu_0/res4_4_branch2c_bn_s\" input: "
+        "\"gpu_0/res4_4_branch2c_bn_b\" output: \"gpu_0/res4_4_branch2c_bn\" name: \"\" type: "
+        "\"AffineChannel\" device_option { device_type: 1 cuda_gpu_id: 0 }\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pt_new_has_total),
         cmocka_unit_test(test_flashlight_memory_manager),
         cmocka_unit_test(test_tensorrt_requested_size),
+        cmocka_unit_test(test_caffe2_device_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
