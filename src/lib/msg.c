@@ -17,6 +17,11 @@
 static const struct msg_clause clauses_common[] = {
     {"on rank %d", MSG_F_RANK},
     {"[rank%d]", MSG_F_RANK},
+    /* diagnum: DataParallel re-raises a replica's error as "Caught
+     * OutOfMemoryError in replica 0 on device 0." (torch/nn/parallel/
+     * parallel_apply.py's ExceptionWrapper; huggingface/trl#1169 = h19-40):
+     * the device is the GPU, the replica no rank */
+    {"in replica %i on device %d", MSG_F_GPU},
     {NULL, 0},
 };
 
@@ -33,6 +38,9 @@ static const struct msg_clause clauses_pt_old[] = {
     {"(NPU %d;", MSG_F_GPU},
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
+    /* diagnum: a paste cut mid-word, "20.68 GiB already allocate" at the
+     * end (fudan-zvg/4d-gaussian-splatting#16 = h9-51) */
+    {"%s already alloc", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},

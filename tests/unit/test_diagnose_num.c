@@ -104,6 +104,37 @@ static void test_caffe2_device_option(void **state)
     oom_report_release(&rep);
 }
 
+/* DataParallel re-raises a replica's error naming the device; here the
+ * traceback's line breaks were lost (huggingface/trl#1169 = h19-40). */
+static void test_dataparallel_replica_device(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "ErrorMessage \"torch.cuda.OutOfMemoryError: Caught OutOfMemoryError in replica 0 on device "
+        "0. Original Traceback (most recent call last) File \"/opt/conda/lib/python3.10/site-packages/"
+        "torch/nn/parallel/parallel_apply.py\", line 64, in _worker\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->rank, -1); /* a replica is no rank */
+    oom_report_release(&rep);
+}
+
+/* The old form cut by the paste mid-word after the allocated figure
+ * (fudan-zvg/4d-gaussian-splatting#16 = h9-51). 20.68 GiB = 22204980920.3. */
+static void test_already_allocated_cut(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 21.99 GiB total "
+        "capacity; 20.68 GiB already allocate\n",
+        &rep);
+    assert_int_equal(e->bytes.allocated, 22204980920LL);
+    assert_int_equal(e->bytes.requested, 67108864LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +142,8 @@ int main(void)
         cmocka_unit_test(test_flashlight_memory_manager),
         cmocka_unit_test(test_tensorrt_requested_size),
         cmocka_unit_test(test_caffe2_device_option),
+        cmocka_unit_test(test_dataparallel_replica_device),
+        cmocka_unit_test(test_already_allocated_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
