@@ -272,6 +272,16 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
+/* diagnum: an OOM named in words (a title, a log line) that states the
+ * failed allocation's exact size: ggml's "Device memory allocation of size
+ * 17368219904 failed." as an issue title (ikawrakow/ik_llama.cpp#1289 =
+ * h29-12), PaRSEC's "GPU[cuda(6)] Allocating 79855878144 bytes of memory on
+ * the GPU device failed" (ICLDisco/parsec#630 = h17-01). */
+static const struct msg_clause clauses_mention[] = {
+    {"memory allocation of size %d failed", MSG_F_REQUESTED},
+    {"Allocating %d bytes of memory on the GPU device failed", MSG_F_REQUESTED},
+    {NULL, 0},
+};
 /* TF names the device it failed to set up: "failed initializing
  * StreamExecutor for CUDA device ordinal 0: ..." */
 static const struct msg_clause clauses_device_ordinal[] = {
@@ -411,6 +421,14 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+/* diagnum: the size of an OOM named in words on the line after it:
+ * "... device_cuda_module.c:348 cudaMallocout of memory" / "W@00001
+ * GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device
+ * failed" (ICLDisco/parsec#630 = h17-01) */
+static const struct msg_near near_mention[] = {
+    {"Allocating %d bytes of memory on the GPU device failed", MSG_F_REQUESTED, 0, 2},
+    {NULL, 0, 0, 0},
+};
 /* diagnum: Caffe2 prints the failing operator after "Error from operator:",
  * its device in the proto's device_option (device_type 1 is CUDA; the id
  * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
@@ -471,8 +489,8 @@ static const struct msg_near near_bfc_dump[] = {
  * row shares. */
 #define STANDALONE_MENTION                                                                      \
     .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
-    .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_none, \
-    .near = near_none
+    .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_mention, \
+    .near = near_mention
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
@@ -3157,8 +3175,8 @@ static const struct msg_rule prose_mention_rule = {
     .role = MSG_MENTION,
     .standalone = true,
     .stage = OOM_STAGE_UNKNOWN,
-    .clauses = clauses_none,
-    .near = near_none,
+    .clauses = clauses_mention,
+    .near = near_mention,
 };
 
 const struct msg_rule *msg_prose_mention_rule(void)

@@ -1637,6 +1637,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         return;
     struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
+    apply_near(s, v, r, ls, le, &px, ev); /* the size on the line after (diagnum) */
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
     if (host) {
@@ -2086,6 +2087,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             const struct msg_rule *r = msg_prose_mention_rule();
             struct oom_event ev;
             event_from(s, r, &px, n, &ev);
+            apply_near(s, v, r, a, b, &px, &ev);
             ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
             read_context(s, v, r, a, b, s->line, n, &px, &ev);
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);

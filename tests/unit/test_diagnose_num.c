@@ -135,6 +135,27 @@ static void test_already_allocated_cut(void **state)
     oom_report_release(&rep);
 }
 
+/* An OOM named only in words states the failed allocation's exact size:
+ * on its own line (a ggml title, ikawrakow/ik_llama.cpp#1289 = h29-12) or
+ * on the line after (PaRSEC, ICLDisco/parsec#630 = h17-01). */
+static void test_mention_sizes(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e =
+        scan_primary("Bug: Device memory allocation of size 17368219904 failed.\n", &rep);
+    assert_int_equal(e->bytes.requested, 17368219904LL);
+    oom_report_release(&rep);
+    e = scan_primary(
+        "W@00001 /tmp/parsec/parsec/parsec/mca/device/cuda/device_cuda_module.c:348 cudaMallocout "
+        "of memory\n"
+        "W@00001 GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device failed\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 79855878144LL);
+    assert_int_equal(e->gpu, -1); /* cuda(6) is PaRSEC's device-table index */
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_caffe2_device_option),
         cmocka_unit_test(test_dataparallel_replica_device),
         cmocka_unit_test(test_already_allocated_cut),
+        cmocka_unit_test(test_mention_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
