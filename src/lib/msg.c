@@ -412,6 +412,13 @@ static const struct msg_near near_trt[] = {
  * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
 static const struct msg_near near_cuda_error[] = {
     {"current device: %d", MSG_F_GPU, 0, 2},
+    /* diagnum: ggml's graph allocator names the device buffer it failed to
+     * reserve on the next line: "Error: llama runner process has
+     * terminated: cudaMalloc failed: out of memory" / "ggml_gallocr_reserve_n:
+     * failed to allocate CUDA0 buffer of size 838447104" (ollama/ollama#9782
+     * = h9-27): CUDAn is device n, as in the rows of the ggml family */
+    {"failed to allocate CUDA%d buffer of size", MSG_F_GPU, 0, 2},
+    {"failed to allocate CUDA%i buffer of size %d", MSG_F_REQUESTED, 0, 2},
     /* TF's stream executor names no device on its "failed to allocate ...
      * from device: CUDA_ERROR_OUT_OF_MEMORY" lines; the BFC allocator lines
      * around them do ("Allocator (GPU_0_bfc) ran out of memory trying to

@@ -156,6 +156,21 @@ static void test_mention_sizes(void **state)
     oom_report_release(&rep);
 }
 
+/* ollama relays ggml's CUDA failure; the graph allocator's line after it
+ * names the device buffer and its exact size (ollama/ollama#9782 = h9-27). */
+static void test_ggml_buffer_after_cuda_error(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "Error: llama runner process has terminated: cudaMalloc failed: out of memory\n"
+        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 838447104\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->bytes.requested, 838447104LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_dataparallel_replica_device),
         cmocka_unit_test(test_already_allocated_cut),
         cmocka_unit_test(test_mention_sizes),
+        cmocka_unit_test(test_ggml_buffer_after_cuda_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
