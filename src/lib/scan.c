@@ -1583,13 +1583,27 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
  * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
  * (most recent call last):", torchrun re-printing the failure): the rank
  * of the first prefixed traceback line a few lines on, or -1. */
+/* A raw line of rich's boxed traceback (diagnum): its title "╭─── Traceback
+ * (most recent call last) ───╮", a frame "│ /path/trainer.py:2203 in … │"
+ * or the failing code line marked "│ ❱ 1859 │ return inner_training_loop( │"
+ * ("[rank1]: │ ..." boxes after an unprefixed message, zai-org/GLM-4#244 =
+ * heldout19 h19-61). */
+static bool rich_tb_line(const char *p, size_t n)
+{
+    if (memmem(p, n, "\xe2\x95\xad", 3)) /* ╭ */
+        return memmem(p, n, "Traceback", 9) != NULL;
+    return memmem(p, n, "\xe2\x94\x82", 3) && /* │ */
+           (memmem(p, n, ".py:", 4) || memmem(p, n, "\xe2\x9d\xb1", 3) /* ❱ */);
+}
+
 static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
 {
     size_t a = le, b = le;
     for (int i = 0; i < lines && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME))
+        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
+                               rich_tb_line(v->p + a, b - a)))
             return c.px.rank;
     }
     return -1;

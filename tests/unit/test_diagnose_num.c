@@ -171,6 +171,31 @@ static void test_ggml_buffer_after_cuda_error(void **state)
     oom_report_release(&rep);
 }
 
+/* The message above a rank's rich-boxed traceback takes the rank of its
+ * prefix, as above a plain "[rank1]: Traceback" (zai-org/GLM-4#244 =
+ * h19-61: a title cut at "GPU", then the box). */
+static void test_rank_from_rich_box(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "2\xe5\xbc\xa0" "4090 OutOfMemoryError: CUDA out of memory. Tried to allocate 214.00 MiB. GPU\n"
+        "[rank1]: \xe2\x94\x82                                        \xe2\x94\x82\n"
+        "[rank1]: \xe2\x94\x82   1856 \xe2\x94\x82   finally:          \xe2\x94\x82\n"
+        "[rank1]: \xe2\x94\x82 \xe2\x9d\xb1 1859 \xe2\x94\x82   return inner_training_loop(  "
+        "\xe2\x94\x82\n",
+        &rep);
+    assert_int_equal(e->rank, 1);
+    oom_report_release(&rep);
+    /* a rank-prefixed box that is no traceback (a table) gives no rank */
+    e = scan_primary("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 214.00 MiB.\n"
+                     "[rank1]: \xe2\x94\x82 Name \xe2\x94\x82 Type \xe2\x94\x82 Params "
+                     "\xe2\x94\x82\n",
+                     &rep);
+    assert_int_equal(e->rank, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_already_allocated_cut),
         cmocka_unit_test(test_mention_sizes),
         cmocka_unit_test(test_ggml_buffer_after_cuda_error),
+        cmocka_unit_test(test_rank_from_rich_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
