@@ -17,6 +17,11 @@
 static const struct msg_clause clauses_common[] = {
     {"on rank %d", MSG_F_RANK},
     {"[rank%d]", MSG_F_RANK},
+    /* diagnum: DataParallel re-raises a replica's error as "Caught
+     * OutOfMemoryError in replica 0 on device 0." (torch/nn/parallel/
+     * parallel_apply.py's ExceptionWrapper; huggingface/trl#1169 = h19-40):
+     * the device is the GPU, the replica no rank */
+    {"in replica %i on device %d", MSG_F_GPU},
     {NULL, 0},
 };
 
@@ -33,6 +38,9 @@ static const struct msg_clause clauses_pt_old[] = {
     {"(NPU %d;", MSG_F_GPU},
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
+    /* diagnum: a paste cut mid-word, "20.68 GiB already allocate" at the
+     * end (fudan-zvg/4d-gaussian-splatting#16 = h9-51) */
+    {"%s already alloc", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},
@@ -52,6 +60,10 @@ static const struct msg_clause clauses_pt_new[] = {
     {"total capacity of %s", MSG_F_CAPACITY},
     {"total capacty of %s", MSG_F_CAPACITY},
     {"of which %s is free", MSG_F_FREE},
+    /* diagnum: the message as users retype it, "GPU 2 has total 47.40 GiB of
+     * which 1.96 GiB is free." (dylanyunlon/Neuron_SP#3 = heldout14 h14-47) */
+    {"GPU %d has total", MSG_F_GPU},
+    {"has total %s of which", MSG_F_CAPACITY},
     {"this process has %s memory in use", MSG_F_PROCESS},
     {"Process %d has %s memory in use", MSG_F_PROC},
     {"%s allowed;", MSG_F_ALLOWED},
@@ -244,6 +256,9 @@ static const struct msg_clause clauses_ort[] = {
  * "Requested amount of memory (150994944 bytes)". */
 static const struct msg_clause clauses_trt[] = {
     {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED},
+    /* diagnum: TensorRT 10's resizable buffer: "Error Code 2: OutOfMemory
+     * (Requested size was 16654532608 bytes.)" (huggingface/optimum-nvidia#146 = h23-11) */
+    {"Requested size was %d bytes", MSG_F_REQUESTED},
     {"amount of memory (%d bytes)", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -267,6 +282,16 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
+/* diagnum: an OOM named in words (a title, a log line) that states the
+ * failed allocation's exact size: ggml's "Device memory allocation of size
+ * 17368219904 failed." as an issue title (ikawrakow/ik_llama.cpp#1289 =
+ * h29-12), PaRSEC's "GPU[cuda(6)] Allocating 79855878144 bytes of memory on
+ * the GPU device failed" (ICLDisco/parsec#630 = h17-01). */
+static const struct msg_clause clauses_mention[] = {
+    {"memory allocation of size %d failed", MSG_F_REQUESTED},
+    {"Allocating %d bytes of memory on the GPU device failed", MSG_F_REQUESTED},
+    {NULL, 0},
+};
 /* TF names the device it failed to set up: "failed initializing
  * StreamExecutor for CUDA device ordinal 0: ..." */
 static const struct msg_clause clauses_device_ordinal[] = {
@@ -289,6 +314,15 @@ static const struct msg_clause clauses_directml[] = {
  * of memory:101)" (arrayfire/arrayfire#2895). */
 static const struct msg_clause clauses_arrayfire[] = {
     {"native alloc for size %d bytes", MSG_F_REQUESTED},
+    /* diagnum: flashlight's caching memory manager before the AF error:
+     * "Failed to allocate memory of size 1.27 GiB (Device: 0, Capacity: 31.74
+     * GiB, Allocated: 29.98 GiB, Cached: 994.36 MiB)" (flashlight/flashlight#211 = h20-17;
+     * cached = reserved, as PyTorch's oldest form) */
+    {"allocate memory of size %s (Device", MSG_F_REQUESTED},
+    {"(Device: %d, Capacity", MSG_F_GPU},
+    {"Capacity: %s, Allocated", MSG_F_CAPACITY},
+    {"Allocated: %s, Cached", MSG_F_ALLOCATED},
+    {", Cached: %s)", MSG_F_CACHED},
     {NULL, 0},
 };
 
@@ -388,6 +422,13 @@ static const struct msg_near near_trt[] = {
  * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
 static const struct msg_near near_cuda_error[] = {
     {"current device: %d", MSG_F_GPU, 0, 2},
+    /* diagnum: ggml's graph allocator names the device buffer it failed to
+     * reserve on the next line: "Error: llama runner process has
+     * terminated: cudaMalloc failed: out of memory" / "ggml_gallocr_reserve_n:
+     * failed to allocate CUDA0 buffer of size 838447104" (ollama/ollama#9782
+     * = h9-27): CUDAn is device n, as in the rows of the ggml family */
+    {"failed to allocate CUDA%d buffer of size", MSG_F_GPU, 0, 2},
+    {"failed to allocate CUDA%i buffer of size %d", MSG_F_REQUESTED, 0, 2},
     /* TF's stream executor names no device on its "failed to allocate ...
      * from device: CUDA_ERROR_OUT_OF_MEMORY" lines; the BFC allocator lines
      * around them do ("Allocator (GPU_0_bfc) ran out of memory trying to
@@ -397,6 +438,29 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+/* diagnum: the size of an OOM named in words on the line after it:
+ * "... device_cuda_module.c:348 cudaMallocout of memory" / "W@00001
+ * GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device
+ * failed" (ICLDisco/parsec#630 = h17-01) */
+static const struct msg_near near_mention[] = {
+    {"Allocating %d bytes of memory on the GPU device failed", MSG_F_REQUESTED, 0, 2},
+    {NULL, 0, 0, 0},
+};
+/* diagnum: Caffe2 prints the failing operator after "Error from operator:",
+ * its device in the proto's device_option (device_type 1 is CUDA; the id
+ * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
+ * 1 device_id: 0 }" (facebookresearch/Detectron#821 = h23-25), "device_option
+ * { device_type: 1 cuda_gpu_id: 0 }" (facebookresearch/Detectron#554 = h23-28). */
+static const struct msg_clause clauses_caffe2[] = { /* the operator joined to the message */
+    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU},
+    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU},
+    {NULL, 0},
+};
+static const struct msg_near near_caffe2[] = {
+    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU, 0, 3},
+    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU, 0, 3},
+    {NULL, 0, 0, 0},
+};
 
 /* ---- diagfam: nearby lines of non-PyTorch families (issue 12) ----------- */
 
@@ -442,8 +506,8 @@ static const struct msg_near near_bfc_dump[] = {
  * row shares. */
 #define STANDALONE_MENTION                                                                      \
     .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
-    .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_none, \
-    .near = near_none
+    .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_mention, \
+    .near = near_mention
 
 static const struct msg_rule rules[] = {
     /* Settings the log shows, not events. */
@@ -1021,8 +1085,8 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
-     .near = near_none},
+     .clauses = clauses_caffe2,
+     .near = near_caffe2},
     /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
      * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
      * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";
@@ -3166,8 +3230,8 @@ static const struct msg_rule prose_mention_rule = {
     .role = MSG_MENTION,
     .standalone = true,
     .stage = OOM_STAGE_UNKNOWN,
-    .clauses = clauses_none,
-    .near = near_none,
+    .clauses = clauses_mention,
+    .near = near_mention,
 };
 
 const struct msg_rule *msg_prose_mention_rule(void)

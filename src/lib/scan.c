@@ -1583,13 +1583,27 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
  * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
  * (most recent call last):", torchrun re-printing the failure): the rank
  * of the first prefixed traceback line a few lines on, or -1. */
+/* A raw line of rich's boxed traceback (diagnum): its title "╭─── Traceback
+ * (most recent call last) ───╮", a frame "│ /path/trainer.py:2203 in … │"
+ * or the failing code line marked "│ ❱ 1859 │ return inner_training_loop( │"
+ * ("[rank1]: │ ..." boxes after an unprefixed message, zai-org/GLM-4#244 =
+ * heldout19 h19-61). */
+static bool rich_tb_line(const char *p, size_t n)
+{
+    if (memmem(p, n, "\xe2\x95\xad", 3)) /* ╭ */
+        return memmem(p, n, "Traceback", 9) != NULL;
+    return memmem(p, n, "\xe2\x94\x82", 3) && /* │ */
+           (memmem(p, n, ".py:", 4) || memmem(p, n, "\xe2\x9d\xb1", 3) /* ❱ */);
+}
+
 static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
 {
     size_t a = le, b = le;
     for (int i = 0; i < lines && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME))
+        if (c.px.rank >= 0 && (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
+                               rich_tb_line(v->p + a, b - a)))
             return c.px.rank;
     }
     return -1;
@@ -1637,6 +1651,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         return;
     struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
+    apply_near(s, v, r, ls, le, &px, ev); /* the size on the line after (diagnum) */
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
     if (host) {
@@ -2109,6 +2124,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             const struct msg_rule *r = msg_prose_mention_rule();
             struct oom_event ev;
             event_from(s, r, &px, n, &ev);
+            apply_near(s, v, r, a, b, &px, &ev);
             ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
             read_context(s, v, r, a, b, s->line, n, &px, &ev);
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);

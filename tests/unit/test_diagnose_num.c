@@ -1,0 +1,213 @@
+/* diagnose: labelled numbers of message forms the clauses did not read
+ * (issue 12, helper diagnum). Each case is a real line (source beside it)
+ * from a seen corpus; each failed on main d87ea6e. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "lib/scan.h"
+
+static const struct oom_event *scan_primary(const char *log, struct oom_report *rep)
+{
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
+    if (rep->primary < 0) fail_msg("no GPU OOM in: %.80s", log);
+    return &rep->events[rep->primary];
+}
+
+/* The new form as a user retyped it: "GPU 2 has total 47.40 GiB of which
+ * ..." without "a total capacity" (dylanyunlon/Neuron_SP#3 = heldout14
+ * h14-47). 47.40 GiB = 50895362457.6 bytes. */
+static void test_pt_new_has_total(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "torch.OutOfMemoryError: Tried to allocate 6.20 GiB. GPU 2 has total 47.40 GiB of which "
+        "1.96 GiB is free.\n",
+        &rep);
+    assert_int_equal(e->gpu, 2);
+    assert_int_equal(e->bytes.capacity, 50895362458LL);
+    assert_int_equal(e->bytes.free, 2104533975LL); /* 1.96 GiB, read before too */
+    oom_report_release(&rep);
+}
+
+/* flashlight's caching memory manager names the request, device, capacity,
+ * allocated and cached bytes before ArrayFire's error (flashlight/
+ * flashlight#211 = heldout20 h20-17). */
+static void test_flashlight_memory_manager(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "Failed to allocate memory of size 1.27 GiB (Device: 0, Capacity: 31.74 GiB, Allocated: "
+        "29.98 GiB, Cached: 994.36 MiB) with error 'ArrayFire Exception (Device out of "
+        "memory:101):\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 1363652116LL);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->bytes.capacity, 34080565494LL);
+    assert_int_equal(e->bytes.allocated, 32190779884LL);
+    assert_int_equal(e->bytes.reserved, 1042662031LL);
+    oom_report_release(&rep);
+}
+
+/* TensorRT 10's resizable GPU buffer names its request in the error itself
+ * (huggingface/optimum-nvidia#146 = heldout23 h23-11). */
+static void test_tensorrt_requested_size(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "[08/11/2024-06:10:36] [TRT] [E] [globWriter.cpp::makeResizableGpuMemory::435] Error Code "
+        "2: OutOfMemory (Requested size was 16654532608 bytes.)\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 16654532608LL);
+    oom_report_release(&rep);
+}
+
+/* Caffe2's enforce on a CUDA call names the failing operator after "Error
+ * from operator:", its device in the proto's device_option: on the next
+ * line but one (facebookresearch/Detectron#821 = h23-25) or on the line
+ * right after, joined to the message (facebookresearch/Detectron#554 =
+ * h23-28: "cuda_gpu_id", the field's older name). */
+static void test_caffe2_device_option(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "RuntimeError: [enforce fail at context_gpu.cu:415] error == cudaSuccess. 2 vs 0. Error at: "
+        "/opt/conda/conda-bld/pytorch-nightly_1547287162138/work/caffe2/core/context_gpu.cu:415: out "
+        "of memory\n"
+        "Error from operator:\n"
+        "input: \"gpu_0/res4_7_branch2b\" input: \"gpu_0/res4_7_branch2c_w\" output: "
+        "\"gpu_0/res4_7_branch2c\" name: \"\" type: \"Conv\" arg { name: \"kernel\" i: 1 } "
+        "device_option { device_type: 1 device_id: 0 } engine: \"CUDNN\"frame #0: "
+        "c10::ThrowEnforceNotMet(char const*, int, char const*, std::string const&, void const*)\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+    e = scan_primary(
+        "RuntimeError: [enforce fail at context_gpu.cu:336] error == cudaSuccess. 2 vs 0. Error at: "
+        "/var/lib/jenkins/conda-bld/caffe2-cuda9.0-cudnn7_1526317478991/work/caffe2/core/"
+        "context_gpu.cu:336: out of memory Error from operator: \n"
+        "input: \"gpu_0/res4_4_branch2c\" input: \"gpu_0/res4_4_branch2c_bn_s\" input: "
+        "\"gpu_0/res4_4_branch2c_bn_b\" output: \"gpu_0/res4_4_branch2c_bn\" name: \"\" type: "
+        "\"AffineChannel\" device_option { device_type: 1 cuda_gpu_id: 0 }\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+}
+
+/* DataParallel re-raises a replica's error naming the device; here the
+ * traceback's line breaks were lost (huggingface/trl#1169 = h19-40). */
+static void test_dataparallel_replica_device(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "ErrorMessage \"torch.cuda.OutOfMemoryError: Caught OutOfMemoryError in replica 0 on device "
+        "0. Original Traceback (most recent call last) File \"/opt/conda/lib/python3.10/site-packages/"
+        "torch/nn/parallel/parallel_apply.py\", line 64, in _worker\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->rank, -1); /* a replica is no rank */
+    oom_report_release(&rep);
+}
+
+/* The old form cut by the paste mid-word after the allocated figure
+ * (fudan-zvg/4d-gaussian-splatting#16 = h9-51). 20.68 GiB = 22204980920.3. */
+static void test_already_allocated_cut(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 21.99 GiB total "
+        "capacity; 20.68 GiB already allocate\n",
+        &rep);
+    assert_int_equal(e->bytes.allocated, 22204980920LL);
+    assert_int_equal(e->bytes.requested, 67108864LL);
+    oom_report_release(&rep);
+}
+
+/* An OOM named only in words states the failed allocation's exact size:
+ * on its own line (a ggml title, ikawrakow/ik_llama.cpp#1289 = h29-12) or
+ * on the line after (PaRSEC, ICLDisco/parsec#630 = h17-01). */
+static void test_mention_sizes(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e =
+        scan_primary("Bug: Device memory allocation of size 17368219904 failed.\n", &rep);
+    assert_int_equal(e->bytes.requested, 17368219904LL);
+    oom_report_release(&rep);
+    e = scan_primary(
+        "W@00001 /tmp/parsec/parsec/parsec/mca/device/cuda/device_cuda_module.c:348 cudaMallocout "
+        "of memory\n"
+        "W@00001 GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device failed\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 79855878144LL);
+    assert_int_equal(e->gpu, -1); /* cuda(6) is PaRSEC's device-table index */
+    oom_report_release(&rep);
+}
+
+/* ollama relays ggml's CUDA failure; the graph allocator's line after it
+ * names the device buffer and its exact size (ollama/ollama#9782 = h9-27). */
+static void test_ggml_buffer_after_cuda_error(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "Error: llama runner process has terminated: cudaMalloc failed: out of memory\n"
+        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 838447104\n",
+        &rep);
+    assert_int_equal(e->gpu, 0);
+    assert_int_equal(e->bytes.requested, 838447104LL);
+    oom_report_release(&rep);
+}
+
+/* The message above a rank's rich-boxed traceback takes the rank of its
+ * prefix, as above a plain "[rank1]: Traceback" (zai-org/GLM-4#244 =
+ * h19-61: a title cut at "GPU", then the box). */
+static void test_rank_from_rich_box(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "2\xe5\xbc\xa0" "4090 OutOfMemoryError: CUDA out of memory. Tried to allocate 214.00 MiB. GPU\n"
+        "[rank1]: \xe2\x94\x82                                        \xe2\x94\x82\n"
+        "[rank1]: \xe2\x94\x82   1856 \xe2\x94\x82   finally:          \xe2\x94\x82\n"
+        "[rank1]: \xe2\x94\x82 \xe2\x9d\xb1 1859 \xe2\x94\x82   return inner_training_loop(  "
+        "\xe2\x94\x82\n",
+        &rep);
+    assert_int_equal(e->rank, 1);
+    oom_report_release(&rep);
+    /* a rank-prefixed box that is no traceback (a table) gives no rank */
+    e = scan_primary("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 214.00 MiB.\n"
+                     "[rank1]: \xe2\x94\x82 Name \xe2\x94\x82 Type \xe2\x94\x82 Params "
+                     "\xe2\x94\x82\n",
+                     &rep);
+    assert_int_equal(e->rank, -1);
+    oom_report_release(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pt_new_has_total),
+        cmocka_unit_test(test_flashlight_memory_manager),
+        cmocka_unit_test(test_tensorrt_requested_size),
+        cmocka_unit_test(test_caffe2_device_option),
+        cmocka_unit_test(test_dataparallel_replica_device),
+        cmocka_unit_test(test_already_allocated_cut),
+        cmocka_unit_test(test_mention_sizes),
+        cmocka_unit_test(test_ggml_buffer_after_cuda_error),
+        cmocka_unit_test(test_rank_from_rich_box),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
