@@ -2221,6 +2221,16 @@ static void context_mention(struct scan *s, const struct view *v)
     note_context(s, v, &cr, OOM_CONTEXT_ON_GPU, CONTEXT_GPU, CONTEXT_RUN);
 }
 
+/* A line of blanks only (context_read's blank line: its first
+ * MENTION_LINE_MAX bytes) */
+static bool only_space(const char *p, size_t n)
+{
+    if (n > MENTION_LINE_MAX) n = MENTION_LINE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)p[i])) return false;
+    return true;
+}
+
 /* A GPU OOM named only in words (every event an oom-mention: a title, a
  * sentence) in a paste that reads as a change about OOMs ("fix: ... Add OOM
  * retry logic that catches CUDA out-of-memory errors", "Closes #191") is
@@ -2229,9 +2239,21 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
-    bool on_title = false; /* an event other than words: on the change's title */
-    for (size_t i = 0; i < rep->n_events; i++)
+    bool on_title = false, figures = false; /* an event other than words: on the change's title */
+    for (size_t i = 0; i < rep->n_events; i++) {
         if (strcmp(rep->events[i].kind, "oom-mention")) on_title = true;
+        if (rep->events[i].gpu_oom && has_figures(&rep->events[i])) figures = true;
+    }
+    /* a GPU OOM with figures and a message off the paste's first line (the
+     * title, if any) stays whatever the context says (below): the common
+     * log, whose paste is then not read again */
+    if (on_title && figures) {
+        size_t a = 0, b = line_end(v, 0);
+        while (only_space(v->p + a, b - a) && next_line(v, &a, &b)) {}
+        long first = view_line(s, v, a);
+        for (size_t i = 0; i < rep->n_events; i++)
+            if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != first) return;
+    }
     struct context_reading cr;
     context_read(v->p, v->len, v->base == 0, &cr);
     if (context_call(&cr) != CONTEXT_DISCUSSED) return;
@@ -2245,9 +2267,6 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
      * to allocate XXXX bytes", cupy/cupy's PR = h26-40) shows none: its
      * message rows are the change's words too. */
     if (on_title) {
-        bool figures = false;
-        for (size_t i = 0; i < rep->n_events; i++)
-            if (rep->events[i].gpu_oom && has_figures(&rep->events[i])) figures = true;
         long title = cr.change_title && cr.title_at != SIZE_MAX ? view_line(s, v, cr.title_at) : -2;
         for (size_t i = 0; i < rep->n_events; i++)
             if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != title && figures)
