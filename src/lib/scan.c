@@ -1248,6 +1248,20 @@ static bool split_message(const struct oom_event *o, const struct oom_event *ev,
            o_bytes == 0 && ev_bytes > 0;
 }
 
+/* o is a notebook's traceback header (IPython/Jupyter print the exception's
+ * class on the header line: "OutOfMemoryError    Traceback (most recent call
+ * last)") and ev, below it in the same traceback, is the same family's
+ * error line: the header only announced it. */
+static bool notebook_header_of(const struct oom_event *o, const struct oom_event *ev, long dist)
+{
+    size_t n = strnlen(o->text, sizeof o->text);
+    return dist > 0 && dist <= SAME_KIND_HEADER_LINES && o->gpu_oom == ev->gpu_oom &&
+           !strcmp(o->kind, ev->kind) && o->line != ev->line &&
+           memmem(o->text, n, "Traceback (most recent call last)", 33) &&
+           stage_line_kind(o->text, n) == STAGE_LINE_HEADER &&
+           stage_line_kind(ev->text, strnlen(ev->text, sizeof ev->text)) != STAGE_LINE_HEADER;
+}
+
 /* Decide how ev joins the events so far; *at is the event it touches. */
 static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
                                 uint32_t *src, bool anon, size_t *at)
@@ -1280,6 +1294,15 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         long header = !strcmp(o->kind, ev->kind) ? SAME_KIND_HEADER_LINES : 8;
         if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= header &&
             o->gpu_oom == ev->gpu_oom) {
+            merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
+        /* diagstage9: a notebook's traceback header names the error's class
+         * ("ResourceExhaustedError      Traceback (most recent call last)");
+         * the error's own line ends the same traceback: one event, the
+         * error line's (minimaxir/gpt-2-simple#282 = h29-27) */
+        if (notebook_header_of(o, ev, dist)) {
             merge_into(ev, o);
             *at = k;
             return ADD_REPLACE;
