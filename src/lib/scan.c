@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/activity.h"
 #include "lib/memsummary.h"
 #include "lib/context.h"
 #include "lib/mention.h"
@@ -2359,6 +2360,13 @@ static void tail_stage(struct scan *s, const struct view *v)
 {
     if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
     enum oom_stage st = tail_walk(s, v);
+    /* diagstage9: no phase line near the end: the paste's last log lines
+     * as weighted evidence (activity.c: vLLM's "GPU KV cache size", a
+     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
+    if (st == OOM_STAGE_UNKNOWN) {
+        size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
+        if (from < v->len) st = activity_tail(v->p + from, v->len - from, NULL);
+    }
     if (st == OOM_STAGE_UNKNOWN) return;
     struct oom_report *rep = s->rep;
     for (size_t i = 0; i < rep->n_events; i++) {

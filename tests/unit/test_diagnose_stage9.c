@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "lib/activity.h"
 #include "lib/msg.h"
 #include "lib/scan.h"
 #include "lib/stage.h"
@@ -67,11 +68,133 @@ static void test_notebook_header_alone_stays(void **state)
     oom_report_release(&rep);
 }
 
+/* A title over a paste of vLLM's start-up lines, cut before the error:
+ * the engine was being set up (gpustack/gpustack#1897, h25-09). */
+static void test_vllm_startup_lines_are_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "Deepseek 70b can't start with cuda error Out of Memory with vLLM V1 engine\n"
+        "\n"
+        "VllmWorker rank=4 pid=5432) INFO 04-25 10:23:30 [monitor.py:33] torch.compile takes 15.78 s in total\n"
+        "INFO 04-25 10:23:33 [kv_cache_utils.py:634] GPU KV cache size: 106,640 tokens\n"
+        "INFO 04-25 10:23:33 [kv_cache_utils.py:637] Maximum concurrency for 8,192 tokens per request: 13.02x\n"
+        "INFO 04-25 10:23:33 [kv_cache_utils.py:634] GPU KV cache size: 106,640 tokens\n"
+        "INFO 04-25 10:23:33 [kv_cache_utils.py:637] Maximum concurrency for 8,192 tokens per request: 13.02x\n";
+    assert_string_equal(stage_of(log), "load");
+}
+
+/* DeepSpeed creating its ZeRO-3 optimizer, in a comment's paste cut
+ * mid-line: load; the comment header above the paste ends the reading
+ * (deepspeedai/DeepSpeed#3000, h27-50). */
+static void test_deepspeed_zero_init_lines_are_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "[BUG] NVMe Offloading OOMs While Zero Stage 3 Offloading Runs\n"
+        "\n"
+        "stanleyshly · comment · 2023-03-15\n"
+        "I tried that, here is a new stack trace:\n"
+        "```\n"
+        "1/1] c++ cpu_adam_hip.o custom_hip_kernel.cuda.o -shared -L/home/workstation/.local/lib/python3.10/site-packages/torch/lib -lc10 -lc10_hip -ltorch_cpu -ltorch_hip -ltorch -ltorch_python -L/opt/rocm-5.4.2/lib -lamdhip64 -o cpu_adam.so\n"
+        "Loading extension module cpu_adam...\n"
+        "Time to load cpu_adam op: 2.801124334335327 seconds\n"
+        "Adam Optimizer #0 is created with AVX2 arithmetic capability.\n"
+        "Config: alpha=0.000050, betas=(0.900000, 0.999000), weight_decay=0.000000, adam_w=1\n"
+        "[2023-03-14 16:56:21,602] [INFO] [logging.py:77:log_dist] [Rank 0] Using DeepSpeed Optimizer param name adamw as basic optimizer\n"
+        "[2023-03-14 16:56:21,644] [INFO] [logging.py:77:log_dist] [Rank 0] DeepSpeed Basic Optimizer = DeepSpeedCPUAdam\n"
+        "[2023-03-14 16:56:21,644] [INFO] [utils.py:55:is_zero_supported_optimizer] Checking ZeRO support for optimizer=DeepSpeedCPUAdam type=<class 'deepspeed.ops.adam.cpu_adam.DeepSpeedCPUAdam'>\n"
+        "[2023-03-14 16:56:21,644] [INFO] [logging.py:77:log_dist] [Rank 0] Creating torch.float16 ZeRO stage 3 optimizer\n"
+        "[2023-03-14 16:56:21,724] [INFO] [utils.py:829:see_memory_usage] Stage 3 initialize beginning\n"
+        "[2023-03-14 16:56:21,724] [INFO] [utils.py:830:see_memory_usage] MA 0.12 GB         Max_MA 0.25 GB         CA 0.31 GB         Max_CA 0 GB \n"
+        "[2023-03-14 16:56:21,724] [INFO] [u\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *tail = strstr(log, "1/1] c++");
+    struct activity_reading r;
+    assert_int_equal(activity_tail(tail, strlen(tail), &r), OOM_STAGE_LOAD);
+    /* "ZeRO stage", "initialize beginning" 2 each, "Loading extension module" 1 */
+    assert_int_equal(r.score[OOM_STAGE_LOAD], 5);
+}
+
+/* A training script's "Running validation..." above the validation
+ * pipeline's loading lines: the validation pass (huggingface/diffusers#9546,
+ * h29-89). */
+static void test_running_validation_is_eval(void **state)
+{
+    (void)state;
+    const char *log =
+        "Flux Controlnet Train Example, will run out of memory on validation step\n"
+        "\n"
+        "### Describe the bug\n"
+        "\n"
+        "On default settings provided in flux train example readme, with 10 validation images training will error out with out of memory error during validation. on A100 80GB\n"
+        "\n"
+        "```\n"
+        "09/28/2024 00:34:14 - INFO - __main__ - Running validation... \n"
+        "Loaded vae as AutoencoderKL from `vae` subfolder of black-forest-labs/FLUX.1-dev.\n";
+    assert_string_equal(stage_of(log), "eval");
+}
+
+/* Guard: the user's sentence after the log ("running the following gives
+ * me an OOM:") says the failure came later; the start-up lines above it
+ * are not its stage (vllm-project/vllm#536, h29-69: labelled no stage). */
+static void test_narration_after_the_log_ends_the_reading(void **state)
+{
+    (void)state;
+    const char *log =
+        "OOM due to long context length with MPT-7B\n"
+        "\n"
+        "```\n"
+        "INFO 07-20 19:23:49 llm_engine.py:60] Initializing an LLM engine with config: model='/root/MPT-exps/MHS2.2.3_finetune/medmpt_coding2.2.3_ep4/', tokenizer='/root/MPT-exps/MHS2.2.3_finetune/medmpt_coding2.2.3_ep4/', tokenizer_mode=auto, dtype=torch.bfloat16, use_dummy_weights=False, download_dir=None, use_np_weights=False, tensor_parallel_size=8, seed=0)\n"
+        "INFO 07-20 19:27:06 llm_engine.py:131] # GPU blocks: 37085, # CPU blocks: 2048\n"
+        "```\n"
+        "\n"
+        "Then, running the following gives me an OOM:\n"
+        "```\n"
+        "sampling_params = SamplingParams(n=1,\n"
+        "                                 temperature=0.95, \n"
+        "                                 top_p=0.9, \n"
+        "                                 best_of=1, \n"
+        "                                 use_beam_search=False, \n"
+        "                                 stop=\"<|endoftext|>\"\n"
+        "\n";
+    assert_string_equal(stage_of(log), "unknown");
+}
+
+/* The reading itself, on real lines: a word other phases share is too weak
+ * alone (anveshane/Comfyui_turbodiffusion#37, h25-59); a ZeRO partition
+ * line weighs 1 (thu-coai/EVA#43, h18-91); two stages of equal weight name
+ * none (diffusers#9546's "Running validation..." over two of
+ * ChatGLM2-6B#520's shard-loading bars, h7-33: eval 3, load 4). */
+static void test_activity_weights(void **state)
+{
+    (void)state;
+    const char *weak = "[22:32:54] [  6.58s] [I2V-Inference] Running dual-expert rCM sampling...\n";
+    assert_int_equal(activity_tail(weak, strlen(weak), NULL), OOM_STAGE_UNKNOWN);
+    int w = 0;
+    const char *line = "[2022-05-16 15:54:51,331] [INFO] [stage1.py:369:get_data_parallel_sub_partitions] **** partition info:";
+    assert_int_equal(activity_line(line, strlen(line), &w), OOM_STAGE_LOAD);
+    assert_int_equal(w, 1);
+    const char *two = "09/28/2024 00:34:14 - INFO - __main__ - Running validation... \n"
+                      "Loading checkpoint shards:  57% 4/7 [00:40<00:29,  9.96s/it]\n"
+                      "Loading checkpoint shards:  57% 4/7 [00:40<00:29,  9.96s/it]\n";
+    struct activity_reading r;
+    assert_int_equal(activity_tail(two, strlen(two), &r), OOM_STAGE_LOAD);
+    assert_int_equal(r.score[OOM_STAGE_EVAL], 3);
+    assert_int_equal(r.score[OOM_STAGE_LOAD], 4);
+    assert_int_equal(activity_tail(two, strlen(two) - 59, &r), OOM_STAGE_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notebook_header_and_its_error_are_one_event),
         cmocka_unit_test(test_notebook_header_alone_stays),
+        cmocka_unit_test(test_vllm_startup_lines_are_load),
+        cmocka_unit_test(test_deepspeed_zero_init_lines_are_load),
+        cmocka_unit_test(test_running_validation_is_eval),
+        cmocka_unit_test(test_narration_after_the_log_ends_the_reading),
+        cmocka_unit_test(test_activity_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
