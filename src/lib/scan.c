@@ -1147,6 +1147,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* diagstage6: still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
     ev->unled = alone && !e.frames;
+    /* diagstage9: what the lines right below a title say (a restore line
+     * under "Out of memory after some iterations of validation") is the
+     * paste's start; its last activity, read when the scan ends, outranks it */
+    ev->stage_from_below = ev->unled && r->stage == OOM_STAGE_UNKNOWN && frames == OOM_STAGE_UNKNOWN &&
+                           e.tf == OOM_STAGE_UNKNOWN && ev->stage != OOM_STAGE_UNKNOWN && ev->stage == e.context;
     if (v->base + le + 1 > s->last_end) s->last_end = v->base + le + 1;
     if (ev->unled) s->tail_from = v->base + le + 1;
     ev->attention_frames = e.attention;
@@ -2372,10 +2377,12 @@ static void tail_stage(struct scan *s, const struct view *v)
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *ev = &rep->events[i];
         if (ev->unled && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) ev->weak_stage = st;
+        if (ev->stage_from_below) ev->stage = st;
     }
     if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
         s->mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->mention.weak_stage = st;
+    if (s->mention_set && s->mention.stage_from_below) s->mention.stage = st;
     /* diagstage8: host memory said to have run out, in a title */
     if (s->host_mention_set && s->host_mention.unled && s->host_mention.stage == OOM_STAGE_UNKNOWN &&
         s->host_mention.weak_stage == OOM_STAGE_UNKNOWN)

@@ -161,11 +161,48 @@ static void test_narration_after_the_log_ends_the_reading(void **state)
     assert_string_equal(stage_of(log), "unknown");
 }
 
+/* The lines right below a title are the paste's start; its last activity
+ * outranks them: Lightning's restore lines under "Out of memory after some
+ * iterations of validation", then the "Validating:" bar the paste ends in
+ * (taconite/arah-release#11, h7-50, was load); vLLM's "Initializing an LLM
+ * engine" line after the script's own log lines (vllm-project/vllm#7721,
+ * h25-07, was generate from the "llm_engine.py" tag's file). */
+static void test_last_activity_outranks_the_lines_below_a_title(void **state)
+{
+    (void)state;
+    const char *validation =
+        "Out of memory after some iterations of validation\n"
+        "\n"
+        "Restoring states from the checkpoint path at out/arah-zju/ZJUMOCAP-313_4gpus/checkpoints/last.ckpt\n"
+        "LOCAL_RANK: 2 - CUDA_VISIBLE_DEVICES: [0,1,2,3,4,5,6,7]\n"
+        "LOCAL_RANK: 1 - CUDA_VISIBLE_DEVICES: [0,1,2,3,4,5,6,7]\n"
+        "LOCAL_RANK: 3 - CUDA_VISIBLE_DEVICES: [0,1,2,3,4,5,6,7]\n"
+        "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1,2,3,4,5,6,7]\n"
+        "Loaded model weights from checkpoint at out/arah-zju/ZJUMOCAP-313_4gpus/checkpoints/last.ckpt\n"
+        "Validating:  15%|████████████████████▎                                                                                                                   | 513/3434 [2:04:33<16:18:51, 20.11s/it]\n";
+    assert_string_equal(stage_of(validation), "eval");
+    const char *engine =
+        "[Bug]: torch.OutOfMemoryError: CUDA out of memory\n"
+        "\n"
+        "```\n"
+        "\n"
+        "after Runing the code, i get an OOM error\n"
+        "\n"
+        "```text\n"
+        "2024-08-21 07:23:29,967 - root - INFO - I'm a message\n"
+        "2024-08-21 07:23:33,518 - datasets - INFO - PyTorch version 2.4.0 available.\n"
+        "2024-08-21 07:23:33,712 - root - INFO - app\n"
+        "2024-08-21 07:23:34,290 - transformers_modules.v1.configuration_minicpm - INFO - vision_config is None, using default vision config\n"
+        "INFO 08-21 07:23:34 llm_engine.py:174] Initializing an LLM engine (v0.5.4) with config: model='/opt/apps/models/miniCPM-v2.6/v1', speculative_config=None, tokenizer='/opt/apps/models/miniCPM-v2.6/v1', skip_tokenizer_init=False, t\n";
+    assert_string_equal(stage_of(engine), "load");
+}
+
 /* The reading itself, on real lines: a word other phases share is too weak
  * alone (anveshane/Comfyui_turbodiffusion#37, h25-59); a ZeRO partition
- * line weighs 1 (thu-coai/EVA#43, h18-91); two stages of equal weight name
- * none (diffusers#9546's "Running validation..." over two of
- * ChatGLM2-6B#520's shard-loading bars, h7-33: eval 3, load 4). */
+ * line weighs 1 (thu-coai/EVA#43, h18-91); of two stages the heavier names
+ * the activity (diffusers#9546's "Running validation..." over two of
+ * ChatGLM2-6B#520's shard-loading bars, h7-33: eval 3, load 4; over one
+ * of them: eval 3, load 2). */
 static void test_activity_weights(void **state)
 {
     (void)state;
@@ -195,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_running_validation_is_eval),
         cmocka_unit_test(test_narration_after_the_log_ends_the_reading),
         cmocka_unit_test(test_activity_weights),
+        cmocka_unit_test(test_last_activity_outranks_the_lines_below_a_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
