@@ -197,6 +197,33 @@ static void test_last_activity_outranks_the_lines_below_a_title(void **state)
     assert_string_equal(stage_of(engine), "load");
 }
 
+/* ComfyUI's error pop-up names the failing node alone above the message:
+ * a video model's decoder node decodes the sampled latents as VAEDecode
+ * does (kijai/ComfyUI-HunyuanVideoWrapper#503, h29-76). */
+static void test_comfyui_decode_node_is_generate(void **state)
+{
+    (void)state;
+    const char *log =
+        "Hunyuan Video Decode\n"
+        "\n"
+        "HyVideoDecode\n"
+        "Allocation on device\n"
+        "This error means you ran out of memory on your GPU.\n"
+        "TIPS: If the workflow worked before you might have accidentally set the batch_size to a large number.\n"
+        "\n"
+        "-------------------------------\n"
+        "Allocated memory: memory=6.429 GB\n"
+        "Max allocated memory: max_memory=7.217 GB\n"
+        "Max reserved memory: max_reserved=7.812 GB\n"
+        "-------------------------------\n"
+        "TeaCache skipped 15 cond steps\n"
+        "!!! Exception during processing !!! Allocation on device\n"
+        "Traceback (most recent call last):\n"
+        "  File \"C:\\Users\\Administrator\\Desktop\\ComfyUI_windows_portable\\ComfyUI\\execution.py\", line 516, in execute\n"
+        "    output_data, output_ui, has_subgraph, has_pending_tasks = await get_output_data(prompt_id, unique_id, obj, input_data_all, execution_block_cb=execution_block_cb, pre_execute_cb=pre_execute_cb, v3_data=v3_data)\n";
+    assert_string_equal(stage_of(log), "generate");
+}
+
 /* The reading itself, on real lines: a word other phases share is too weak
  * alone (anveshane/Comfyui_turbodiffusion#37, h25-59); a ZeRO partition
  * line weighs 1 (thu-coai/EVA#43, h18-91); of two stages the heavier names
@@ -232,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_running_validation_is_eval),
         cmocka_unit_test(test_narration_after_the_log_ends_the_reading),
         cmocka_unit_test(test_activity_weights),
+        cmocka_unit_test(test_comfyui_decode_node_is_generate),
         cmocka_unit_test(test_last_activity_outranks_the_lines_below_a_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
