@@ -76,6 +76,8 @@ struct oom_event {
                                   only when nothing else names one, when the scan ends */
     bool unled;                /* nothing leads to its message (no frames, no context:
                                   an issue's title, an error pasted first); diagstage6 */
+    bool stage_from_below;     /* unled, and its stage is the first lines below it only:
+                                  the paste's last activity outranks them; diagstage9 */
     struct oom_bytes bytes;
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/activity.h"
 #include "lib/memsummary.h"
 #include "lib/context.h"
 #include "lib/mention.h"
@@ -1146,6 +1147,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* diagstage6: still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
     ev->unled = alone && !e.frames;
+    /* diagstage9: what the lines right below a title say (a restore line
+     * under "Out of memory after some iterations of validation") is the
+     * paste's start; its last activity, read when the scan ends, outranks it */
+    ev->stage_from_below = ev->unled && r->stage == OOM_STAGE_UNKNOWN && frames == OOM_STAGE_UNKNOWN &&
+                           e.tf == OOM_STAGE_UNKNOWN && ev->stage != OOM_STAGE_UNKNOWN && ev->stage == e.context;
     if (v->base + le + 1 > s->last_end) s->last_end = v->base + le + 1;
     if (ev->unled) s->tail_from = v->base + le + 1;
     ev->attention_frames = e.attention;
@@ -1248,6 +1254,20 @@ static bool split_message(const struct oom_event *o, const struct oom_event *ev,
            o_bytes == 0 && ev_bytes > 0;
 }
 
+/* o is a notebook's traceback header (IPython/Jupyter print the exception's
+ * class on the header line: "OutOfMemoryError    Traceback (most recent call
+ * last)") and ev, below it in the same traceback, is the same family's
+ * error line: the header only announced it. */
+static bool notebook_header_of(const struct oom_event *o, const struct oom_event *ev, long dist)
+{
+    size_t n = strnlen(o->text, sizeof o->text);
+    return dist > 0 && dist <= SAME_KIND_HEADER_LINES && o->gpu_oom == ev->gpu_oom &&
+           !strcmp(o->kind, ev->kind) && o->line != ev->line &&
+           memmem(o->text, n, "Traceback (most recent call last)", 33) &&
+           stage_line_kind(o->text, n) == STAGE_LINE_HEADER &&
+           stage_line_kind(ev->text, strnlen(ev->text, sizeof ev->text)) != STAGE_LINE_HEADER;
+}
+
 /* Decide how ev joins the events so far; *at is the event it touches. */
 static enum add_action plan_add(struct scan *s, struct oom_event *ev, const struct msg_rule *r,
                                 uint32_t *src, bool anon, size_t *at)
@@ -1280,6 +1300,15 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         long header = !strcmp(o->kind, ev->kind) ? SAME_KIND_HEADER_LINES : 8;
         if (r->role == MSG_PRIMARY && ro == MSG_DETAIL && dist <= header &&
             o->gpu_oom == ev->gpu_oom) {
+            merge_into(ev, o);
+            *at = k;
+            return ADD_REPLACE;
+        }
+        /* diagstage9: a notebook's traceback header names the error's class
+         * ("ResourceExhaustedError      Traceback (most recent call last)");
+         * the error's own line ends the same traceback: one event, the
+         * error line's (minimaxir/gpt-2-simple#282 = h29-27) */
+        if (notebook_header_of(o, ev, dist)) {
             merge_into(ev, o);
             *at = k;
             return ADD_REPLACE;
@@ -2336,15 +2365,24 @@ static void tail_stage(struct scan *s, const struct view *v)
 {
     if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
     enum oom_stage st = tail_walk(s, v);
+    /* diagstage9: no phase line near the end: the paste's last log lines
+     * as weighted evidence (activity.c: vLLM's "GPU KV cache size", a
+     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
+    if (st == OOM_STAGE_UNKNOWN) {
+        size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
+        if (from < v->len) st = activity_tail(v->p + from, v->len - from, NULL);
+    }
     if (st == OOM_STAGE_UNKNOWN) return;
     struct oom_report *rep = s->rep;
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *ev = &rep->events[i];
         if (ev->unled && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) ev->weak_stage = st;
+        if (ev->stage_from_below) ev->stage = st;
     }
     if (s->mention_set && s->mention.unled && s->mention.stage == OOM_STAGE_UNKNOWN &&
         s->mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->mention.weak_stage = st;
+    if (s->mention_set && s->mention.stage_from_below) s->mention.stage = st;
     /* diagstage8: host memory said to have run out, in a title */
     if (s->host_mention_set && s->host_mention.unled && s->host_mention.stage == OOM_STAGE_UNKNOWN &&
         s->host_mention.weak_stage == OOM_STAGE_UNKNOWN)

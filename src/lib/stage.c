@@ -1430,6 +1430,10 @@ static const struct stage_word node_words[] = {
      * kijai/ComfyUI-SUPIR; "KSample..." is covered above) */
     {"_sample", OOM_STAGE_GENERATE, false},
     {"VAEDecode", OOM_STAGE_GENERATE, false},
+    /* diagstage9: a video model's own decoder node decodes the sampled
+     * latents as VAEDecode does ("HyVideoDecode" alone above "Allocation on
+     * device", kijai/ComfyUI-HunyuanVideoWrapper#503) */
+    {"Decode", OOM_STAGE_GENERATE, false},
 };
 
 /* The node name a line carries, or NULL: after one of the report's

@@ -1,0 +1,165 @@
+/* activity: the last activity a paste's own log lines show (see
+ * activity.h). The evidence is the table below; the code walks up from the
+ * paste's end and matches each row against a lower-cased copy of the line.
+ * (diagstage9, issue 12) */
+#include "lib/activity.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <string.h>
+
+struct row {
+    const char *text; /* lower case, anywhere in the line */
+    enum oom_stage stage;
+    int weight;
+};
+
+/* Each row's wording is a tool's own log line in a corpus paste (the
+ * source beside it); the weight says how surely it names the stage: 2 a
+ * phase only one stage has, 3 a phase announced as such, 1 a word other
+ * phases share. The first row that matches a line counts. */
+static const struct row rows[] = {
+    /* eval: a training script's or trainer's evaluation pass announced */
+    {"running validation", OOM_STAGE_EVAL, 3}, /* huggingface/diffusers#9546 (h29-89) */
+    {"validating", OOM_STAGE_EVAL, 3},         /* Lightning's bar (taconite/arah-release#11, h7-50) */
+    {"evaluating", OOM_STAGE_EVAL, 3},         /* "[ITER 7000] Evaluating train" (h9-52) */
+    /* load: a model or an engine being set up on the device */
+    {"loading checkpoint shards", OOM_STAGE_LOAD, 2}, /* transformers (h7-33) */
+    {"loading checkpoint", OOM_STAGE_LOAD, 2},
+    {"loading model", OOM_STAGE_LOAD, 2},
+    {"loading weights", OOM_STAGE_LOAD, 2},
+    {"model loading", OOM_STAGE_LOAD, 2},             /* h5-05 */
+    {"loading pipeline components", OOM_STAGE_LOAD, 2}, /* diffusers (h10-10) */
+    {"before loading", OOM_STAGE_LOAD, 2},  /* "VRAM cleanup before loading diffusion model" (anveshane/Comfyui_turbodiffusion#37, h25-59) */
+    {"load_tensors", OOM_STAGE_LOAD, 2},       /* llama.cpp (ollama/ollama#3711, h26-03) */
+    {"llama_model_loader", OOM_STAGE_LOAD, 2}, /* ggml-org/llama.cpp#7804 (h29-11) */
+    {"llama_kv_cache_init", OOM_STAGE_LOAD, 2}, /* h01 */
+    {"ggml_gallocr_reserve", OOM_STAGE_LOAD, 2}, /* compute buffers at context creation (h19-23) */
+    {"compute buffer size", OOM_STAGE_LOAD, 2}, /* h19-24 */
+    {"kv self size", OOM_STAGE_LOAD, 2},        /* h01 */
+    {"stored in buffer", OOM_STAGE_LOAD, 2},    /* "Computed blk.N... stored in buffer Vulkan0" (ikawrakow/ik_llama.cpp#1289, h29-12) */
+    {"initializing an llm engine", OOM_STAGE_LOAD, 2}, /* vLLM (vllm-project/vllm#7721, h25-07) */
+    {"kv cache size", OOM_STAGE_LOAD, 2},       /* vLLM "GPU KV cache size:" (gpustack/gpustack#1897, h25-09) */
+    {"maximum concurrency for", OOM_STAGE_LOAD, 2}, /* vLLM (h25-09) */
+    {"# gpu blocks", OOM_STAGE_LOAD, 2},        /* vLLM (h14-40) */
+    {"memory profiling", OOM_STAGE_LOAD, 2},    /* vLLM (h17-44) */
+    {"capturing cudagraph", OOM_STAGE_LOAD, 2}, /* vLLM (h6-28) */
+    {"capturing the model for cuda graph", OOM_STAGE_LOAD, 2}, /* vLLM (h19-43) */
+    {"capture cuda graph", OOM_STAGE_LOAD, 2},  /* SGLang (h27-84) */
+    {"torch.compile takes", OOM_STAGE_LOAD, 2}, /* vLLM (h25-09) */
+    {"load weight end", OOM_STAGE_LOAD, 2},     /* SGLang (h29-25) */
+    {"zero stage", OOM_STAGE_LOAD, 2},          /* DeepSpeed "Creating fp16 ZeRO stage 1 optimizer" (thu-coai/EVA#43, h18-91) */
+    {"initialize beginning", OOM_STAGE_LOAD, 2}, /* DeepSpeed "Stage 3 initialize beginning" (deepspeedai/DeepSpeed#3000, h27-50) */
+    {"loading extension module", OOM_STAGE_LOAD, 1}, /* DeepSpeed/torch extensions (h27-50) */
+    {"partition", OOM_STAGE_LOAD, 1},           /* DeepSpeed ZeRO "partition info" (h18-91) */
+    {"offloading", OOM_STAGE_LOAD, 1},          /* llama.cpp "offloading 32 repeating layers" (h19-24) */
+    {"offloaded", OOM_STAGE_LOAD, 1},
+    /* generate: words a sampler's lines share with other phases */
+    {"denoising", OOM_STAGE_GENERATE, 2},       /* h25-04 */
+    {"sampling", OOM_STAGE_GENERATE, 1},
+    {"generating", OOM_STAGE_GENERATE, 1},
+    {"decoding", OOM_STAGE_GENERATE, 1},
+};
+
+/* The user's narration, not a tool's line: first person, a sentence about
+ * the failure, a heading, or a line in Chinese, Japanese, Korean or Russian
+ * (a tool's lines are English; box and bar glyphs, 0xE2, are not it). */
+static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " me "};
+static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
+    "bug", "cannot", "unable", "tried", "killed", " i ", "when ", "while ", "hello", "oom",
+    "out of memory"};
+
+static bool narration(const char *t, size_t n, const char *low)
+{
+    if (t[0] == '#' || t[0] == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
+    }
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (memmem(t, n, marks[i], strlen(marks[i]))) return true;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (memmem(low, n, words[i], strlen(words[i]))) return true;
+    return false;
+}
+
+/* A thread's comment header as the corpus keeps it ("stanleyshly ·
+ * comment · 2023-03-15"): what is above it is another post. */
+static bool post_header(const char *t, size_t n)
+{
+    static const char *const heads[] = {"\xc2\xb7 comment \xc2\xb7", "\xc2\xb7 review \xc2\xb7",
+        "\xc2\xb7 answer \xc2\xb7"};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (memmem(t, n, heads[i], strlen(heads[i]))) return true;
+    return false;
+}
+
+#define LINE_MAX_READ 512
+
+static size_t lower_copy(const char *t, size_t n, char *out)
+{
+    if (n > LINE_MAX_READ) n = LINE_MAX_READ;
+    for (size_t i = 0; i < n; i++) out[i] = (char)tolower((unsigned char)t[i]);
+    out[n] = '\0';
+    return n;
+}
+
+static enum oom_stage match_row(const char *low, size_t n, int *weight)
+{
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
+        if (memmem(low, n, rows[k].text, strlen(rows[k].text))) {
+            if (weight) *weight = rows[k].weight;
+            return rows[k].stage;
+        }
+    return OOM_STAGE_UNKNOWN;
+}
+
+enum oom_stage activity_line(const char *line, size_t n, int *weight)
+{
+    char low[LINE_MAX_READ + 1];
+    n = lower_copy(line, n, low);
+    return match_row(low, n, weight);
+}
+
+enum oom_stage activity_tail(const char *text, size_t len, struct activity_reading *out)
+{
+    struct activity_reading r;
+    memset(&r, 0, sizeof r);
+    r.first_at = len;
+    size_t b = len;
+    while (b > 0 && r.lines < ACTIVITY_LINES) {
+        size_t e = b;
+        if (e > 0 && text[e - 1] == '\n') e--;
+        size_t a = e;
+        while (a > 0 && text[a - 1] != '\n') a--;
+        b = a;
+        size_t s = a, t = e;
+        while (s < t && (text[s] == ' ' || text[s] == '\t' || text[s] == '\r')) s++;
+        while (t > s && (text[t - 1] == ' ' || text[t - 1] == '\t' || text[t - 1] == '\r')) t--;
+        size_t n = t - s;
+        const char *p = text + s;
+        /* blank lines, fences and table rows (nvidia-smi, markdown) are no activity */
+        if (!n || (n >= 3 && (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3))) || p[0] == '|' ||
+            (n >= 2 && p[0] == '+' && p[1] == '-'))
+            continue;
+        if (post_header(p, n) || p[0] == '<') break;
+        char low[LINE_MAX_READ + 1];
+        size_t ln = lower_copy(p, n, low);
+        int w = 0;
+        enum oom_stage st = match_row(low, ln, &w);
+        if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
+        r.lines++;
+        r.first_at = a;
+        r.score[st] += w;
+    }
+    enum oom_stage best = OOM_STAGE_UNKNOWN;
+    bool tie = false;
+    for (int k = OOM_STAGE_UNKNOWN + 1; k < OOM_STAGE_COUNT; k++) {
+        if (!r.score[k]) continue;
+        if (best == OOM_STAGE_UNKNOWN || r.score[k] > r.score[best]) best = (enum oom_stage)k, tie = false;
+        else if (r.score[k] == r.score[best]) tie = true;
+    }
+    if (out) *out = r;
+    if (best == OOM_STAGE_UNKNOWN || tie || r.score[best] < ACTIVITY_MIN) return OOM_STAGE_UNKNOWN;
+    return best;
+}
