@@ -495,6 +495,32 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
                  "the model upcasts: RMSNorm's x.float(), Llama-family logits; HF's loss taken in fp32)";
 }
 
+/* torchtitan's loss under torch.compile. From pytorch/torchtitan bbb1b616e
+ * (2025-04-02, #1033) build_cross_entropy_loss returns
+ * torch.compile(cross_entropy_loss) when --training.compile is set
+ * (torchtitan/components/loss.py@bbb1b616e, @775a486ed, @2c8b59479; today
+ * --compile.components defaults to ["model", "loss"], config/configs.py@
+ * b5bcd76c6); before it (loss.py@0da8901b1, 2025-03-11) the loss ran eager.
+ * AOTAutograd decomposes pred.flatten(0, 1).float() -> log_softmax ->
+ * nll_loss into convert / amax / sub / exp / sum / log / gather, and
+ * Inductor's min-cut partitioner (convert_element_type and the pointwise
+ * ops recomputable, the row reductions banned as 4x smaller than their
+ * input) saves the 16-bit pred and two fp32 values per row, not the fp32
+ * log-softmax (checked on torch 1.13: functorch's
+ * min_cut_rematerialization_partition(compiler="inductor") on that
+ * function saves [pred view, amax, log]; bench/estimate-oracle-closs).
+ * The backward recomputes the log-softmax inside its fused kernels and
+ * writes pred's 16-bit gradient: 2 x 16-bit bytes per logit at the loss's
+ * backward instead of eager's fp32 log-softmax and two fp32 gradients
+ * (12 B). Auto: on for --trainer torchtitan with --compile. */
+bool est_loss_compiled(const struct est_workload *wl)
+{
+    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE ||
+        wl->trainer != EST_TRAINER_TORCHTITAN)
+        return false;
+    return wl->compile_loss ? wl->compile_loss == 1 : wl->compiled;
+}
+
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl)
 {
     if (wl->mode != EST_MODE_TRAIN) return "no loss (inference)";
@@ -503,6 +529,10 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
     bool held = holds_logits(wl);
+    if (est_loss_compiled(wl))
+        return "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
+               "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
+               "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
     if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
         return wl->loop_holds == EST_KEEP_OUTPUTS
                    ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -583,6 +613,7 @@ int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), 
 const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_compile_loss_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
 int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }
@@ -1519,7 +1550,8 @@ const char *est_compile_model(const struct est_workload *wl)
            "outputs, the residual, q/k/v as SDPA takes them (K/V expanded where the model expands them; "
            "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
            "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
-           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
+           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path as its line says "
+           "(compiled only with torchtitan's loss: --compile-loss), temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */
@@ -2613,6 +2645,8 @@ static long double held_logits(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
     if (wl->loop_holds == EST_KEEP_NONE) return 0;
+    /* a held pred is the 16-bit tensor the compiled loss saved anyway */
+    if (est_loss_compiled(wl)) return holds_logits(wl) ? c->a : 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
         return holds_logits(wl) ? 4 : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
@@ -2823,6 +2857,12 @@ static void train_acts(const struct calc *c, struct terms *t)
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
             t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
+        } else if (est_loss_compiled(wl)) {
+            /* the compiled loss (est_loss_compiled): the 16-bit pred it
+             * saved (the same tensor where the loop holds it), then its
+             * 16-bit gradient beside it at the loss's backward */
+            t->logits = VT * c->a;
+            lt = VT * c->a;
         } else if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) {
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
@@ -3457,6 +3497,10 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
                                    "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
                                    "block but the last, nor --offload)");
+    if (wl->compile_loss == 1 && (wl->trainer != EST_TRAINER_TORCHTITAN || wl->mode != EST_MODE_TRAIN ||
+                                  wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE))
+        return oomlab_err_set(err, "--compile-loss yes is modelled for torchtitan's loss (--trainer torchtitan, "
+                                   "--mode train, --head lm, --loss ce: cross-entropy on pred.float())");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");

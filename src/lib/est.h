@@ -193,6 +193,8 @@ struct est_workload {
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
     int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
+    int compile_loss;            /* --compile-loss: cross-entropy under torch.compile: 0 auto
+                                    (--trainer torchtitan with --compile), 1 yes, 2 no */
     double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
                                     sd (tokens), cut at seq, each micro-batch padded to its
                                     longest; 0 = every micro-batch is seq long */
@@ -483,6 +485,8 @@ int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", 
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_compile_loss_parse(const char *s);   /* "auto" 0, "yes" 1, "no" 2 */
+bool est_loss_compiled(const struct est_workload *wl);
 int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
 const char *est_keep_name(enum est_keep k);
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */

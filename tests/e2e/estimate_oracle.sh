@@ -68,3 +68,9 @@ gate estimate-oracle-autocast '' 'PASS' "autocast caches leaf parameters' casts,
 # are freed (reentrant and not)
 gate estimate-oracle-ckptgrads '' 'PASS' "the later blocks' gradients alive, their inputs freed at each recompute" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-ckptgrads"
+# torchtitan's cross-entropy (~2 s): eager keeps the fp32 log-softmax; under
+# torch.compile (AOTAutograd's decompositions, Inductor's min-cut partitioner
+# as torch 1.13's functorch runs it) the 16-bit pred and per-row values,
+# the gradient in pred's dtype; the "logits + loss" term within 1%
+gate estimate-oracle-closs '' 'PASS' "torchtitan's loss, eager and compiled, within 1% of real PyTorch's saved set" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-closs"

@@ -189,6 +189,44 @@ static void test_fsdp_no_reshard_keeps_blocks_gathered(void **state)
     assert_int_not_equal(est_compute(&m, &wl, &b, &err), 0);
 }
 
+/* torchtitan compiles its loss under --training.compile from bbb1b616e
+ * (2025-04-02; torchtitan/components/loss.py build_cross_entropy_loss):
+ * Inductor's partitioner saves the 16-bit pred, not the fp32 log-softmax
+ * (bench/estimate-oracle-closs), and backward writes a 16-bit gradient. At
+ * the loss's backward the logits term is 2 B per logit, not eager's 4, and
+ * the loss's temporaries 2 B, not 8. --compile-loss no is the eager loss
+ * (torchtitan before 2025-04-02, prime-rl); without --compile it is eager
+ * too; other trainers are refused. */
+static void test_torchtitan_compiled_loss(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 8192);
+    wl.attention = EST_ATTN_FLASH;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 8;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    wl.compiled = true;
+    int64_t VT = 8192LL * 128256;
+    struct est_result a, b, c;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_LOGITS].bytes, 2 * VT);
+    wl.compile_loss = 2;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_LOGITS].bytes, 4 * VT);
+    assert_true(b.peak_allocated_bytes - a.peak_allocated_bytes >= 2 * VT);
+    wl.compile_loss = 0;
+    wl.compiled = false;
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4 * VT);
+    wl.compile_loss = 1; /* the loss alone compiled */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 2 * VT);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
+}
+
 /* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
  * by 1 + w in fp32 and casts after, so each of the four block norms, the
  * final norm and the q/k norms keeps the fp32 normalized tensor for the
@@ -2449,6 +2487,7 @@ int main(void)
         cmocka_unit_test(test_distilbert_one_dropout_per_block),
         cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
+        cmocka_unit_test(test_torchtitan_compiled_loss),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
