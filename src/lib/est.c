@@ -55,6 +55,14 @@ struct fam {
                          * mul both factors (0.5 x and 1 + tanh), transformers:src/
                          * transformers/activations.py (NewGELUActivation); counted with
                          * saved_tensors_hooks by bench/estimate-oracle's GPT-2 block */
+    int act_out;        /* the plain MLP's activation is ReLU (OPTConfig activation_function
+                         * "relu", transformers:src/transformers/models/opt/
+                         * configuration_opt.py@014674d3): relu's backward reads its
+                         * result (threshold_backward(grad, result, 0), PyTorch's
+                         * tools/autograd/derivatives.yaml), the same tensor fc2 keeps as
+                         * its input, so the MLP keeps one ffn-sized tensor, not the
+                         * activation's input and fc2's input (torch 1.13: an OPT block
+                         * saves 8,200 B/token, bench/estimate-oracle's OPT block) */
     int qk_norm;        /* an RMSNorm over each head of q and of k (head_dim weights each),
                          * before rotary: Qwen3 (qk_norm_bytes) */
     int type_rows;      /* encoders: token-type embedding rows (BERT 2, RoBERTa 1, DistilBERT 0) */
@@ -105,6 +113,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .final_norm = 1,
                      .hidden_dropout = 1,
                      .attn_p0 = 1,
+                     .act_out = 1,
                      .softmax_fp32 = 1,
                      .eager_extra = 1,
                      .ffn_mult = 4,
@@ -1414,6 +1423,8 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* gated: gate, up and act outputs; plain: the activation's input, or
      * what an unfused activation keeps (act_saves) */
     long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
+    /* ReLU (fams[].act_out): its kept result is fc2's input */
+    if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
     return sum + mlp;
 }
@@ -2856,7 +2867,17 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
-            t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
+            /* the gradient of a sum is an expanded scalar (stride 0); the
+             * head's matmul backward cannot hand that to the BLAS (cuBLAS's
+             * prepare_matrix_for_cublas, the CPU gemm alike) and clones it
+             * contiguous, once for the input's gradient and once for the
+             * weight's, one at a time: a logits-sized temporary at the
+             * head's backward, beside the logits and every activation
+             * (torch 1.13 CPU, profile_memory: two aten::clone of T x V x
+             * 4 B in `F.linear(x, W).sum().backward()`; bench/estimate-
+             * oracle-relu) */
+            t->logits = VT * c->a;
+            lt = VT * c->a;
         } else if (est_loss_compiled(wl)) {
             /* the compiled loss (est_loss_compiled): the 16-bit pred it
              * saved (the same tensor where the loop holds it), then its

@@ -161,6 +161,48 @@ static void test_opt_dropout_keeps_attention_p0(void **state)
     assert_int_equal(a.comp[EST_C_ACTS].bytes, c.comp[EST_C_ACTS].bytes);
 }
 
+/* OPT's MLP is fc1 -> ReLU -> fc2 (OPTConfig activation_function "relu"):
+ * relu's backward reads its result, the tensor fc2 keeps as its input, so
+ * per token and block the MLP keeps one ffn-sized tensor; the old count took
+ * the activation's input and fc2's input (two). Halving ffn takes a x f, not
+ * 2 a x f, off every block (bench/estimate-oracle-relu measures both on
+ * torch 1.13). */
+static void test_opt_relu_keeps_one_ffn_tensor(void **state)
+{
+    (void)state;
+    struct est_model wide = fx_preset("opt-1.3b"), narrow = wide;
+    narrow.ffn = wide.ffn / 2;
+    struct est_workload wl = fx_workload(EST_FP16, 8, 512);
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&wide, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&narrow, &wl, &b, &err), 0);
+    int64_t T = 8 * 512, L = 24, df = wide.ffn - narrow.ffn;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes, T * L * 2 * df);
+}
+
+/* --loss sum: the gradient of logits.sum() is an expanded scalar, which the
+ * head's matmul backward clones contiguous (cuBLAS and the CPU gemm take no
+ * stride-0 operand): a T x V x a temporary at the head's backward, beside
+ * the held logits (torch 1.13: two aten::clone of T x V, one at a time). On
+ * OPT-350m at 8 x 1024 tokens it outweighs the block's MLP gradients. */
+static void test_sum_gradient_clone(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("opt-350m");
+    struct est_workload wl = fx_workload(EST_FP16, 8, 1024);
+    wl.attention = EST_ATTN_SDPA;
+    wl.loss = EST_LOSS_SUM;
+    wl.optimizer = EST_OPT_NONE;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t VT = 8LL * 1024 * 50272;
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 2 * VT);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * VT);
+}
+
 /* --no-reshard (FSDP1 SHARD_GRAD_OP, FSDP2 reshard_after_forward=False, as
  * lightning-thunder's benchmark_litgpt.py@5fbeaa710 runs "zero2"): every
  * block stays gathered from its forward to its backward, so at the start of
@@ -2486,6 +2528,8 @@ int main(void)
         cmocka_unit_test(test_qwen3_qk_norm_saves),
         cmocka_unit_test(test_distilbert_one_dropout_per_block),
         cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
+        cmocka_unit_test(test_opt_relu_keeps_one_ffn_tensor),
+        cmocka_unit_test(test_sum_gradient_clone),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
