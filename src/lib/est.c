@@ -349,7 +349,7 @@ static const char *const ckpt_keeps[] = {
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
-static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
+static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
@@ -437,7 +437,7 @@ static bool upcasts_logits(enum est_family f);
  * optimizer (ZeRO, and CPU offload outside FSDP, which is DeepSpeed's) */
 static bool ds_engine(const struct est_workload *wl)
 {
-    return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
+    return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || wl->shard == EST_SHARD_ZERO0 ||
            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
 }
 
@@ -1957,6 +1957,13 @@ static long double ds_fwd_buffers(const struct calc *c)
 
 const char *est_ds_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
 {
+    if (wl->shard == EST_SHARD_ZERO0 && wl->mode == EST_MODE_TRAIN) {
+        snprintf(buf, n, "DeepSpeed's engine at stage 0 on %lld GPU%s: 16-bit model, fp32 master and optimizer "
+                 "states, nothing partitioned; gradients all-reduced after backward in flat buckets of up to "
+                 "5e8 elements (no DDP bucket during backward)",
+                 (long long)wl->gpus, wl->gpus > 1 ? "s" : "");
+        return buf;
+    }
     if (wl->mode != EST_MODE_TRAIN || wl->shard < EST_SHARD_ZERO1 || wl->shard > EST_SHARD_ZERO3) {
         snprintf(buf, n, "%s", "");
         return buf;
@@ -2049,7 +2056,8 @@ static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     long double N = (long double)c->N;
-    bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
+    bool z1 = wl->shard != EST_SHARD_NONE && wl->shard != EST_SHARD_ZERO0;
+    bool z2 = wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0;
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? 4 : 2;
     long double qstate = replicated_quant_state(c);
@@ -2073,7 +2081,11 @@ static void train_states(const struct calc *c, struct terms *t)
      * (measured by bench/estimate-oracle's peft 0.13 points) */
     else if (c->ac16 && cacheable && own_input_copies(c))
         t->copies = 2 * (c->Ptrain - first_block_uncast(c)) / (z3 ? N : 1);
-    if ((is16(wl->precision) && wl->master_weights) || c->ds)
+    /* DeepSpeed's engine keeps an fp32 master of a 16-bit model (ZeRO's
+     * partition; at stage 0 FP16_Optimizer / BF16_Optimizer); an fp32 model
+     * at stage 0 runs the client optimizer on it directly */
+    bool ds_master = c->ds && !(wl->shard == EST_SHARD_ZERO0 && wl->precision == EST_FP32);
+    if ((is16(wl->precision) && wl->master_weights) || ds_master)
         t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
     t->grads = gb * gparams / (z2 ? N : 1);
@@ -2116,6 +2128,19 @@ static void train_states(const struct calc *c, struct terms *t)
      * untied beyond the kept gradients. */
     if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
+    /* DeepSpeed's engine at stage 0 (--shard zero0): backward() runs
+     * loss.backward() and only then allreduce_gradients() ->
+     * buffered_allreduce_fallback(elements_per_buffer=5e8), which flattens
+     * the gradients bucket by bucket into a new tensor (allreduce_bucket:
+     * self.flatten(bucket)) and copies the reduced values back
+     * (microsoft/DeepSpeed:deepspeed/runtime/engine.py@077e42e68 l.1756-1842,
+     * 2165-2215, 2271; MEMORY_OPT_ALLREDUCE_SIZE = 500000000): one bucket's
+     * flat copy at the end of backward, when the activations are gone, and
+     * no DDP bucket during backward (shard_temp). */
+    if (wl->shard == EST_SHARD_ZERO0 && c->N > 1 && wl->mode == EST_MODE_TRAIN) {
+        long double flat = gb * (c->Ptrain < 5e8L ? c->Ptrain : 5e8L);
+        if (flat > t->temp_step) t->temp_step = flat;
+    }
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
          * (streamed out through the reduce buckets, shard_temp) live in host
@@ -2284,7 +2309,9 @@ static long double shard_temp(const struct calc *c)
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
-    if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
+    /* DDP buckets: a second copy of the grads (not DeepSpeed's stage 0,
+     * which all-reduces after backward: train_states) */
+    if (c->N > 1 && wl->shard == EST_SHARD_NONE)
         return (wl->precision == EST_FP32 || c->mixed ? 4 : 2) * c->Ptrain;
     return 0;
 }
@@ -3533,6 +3560,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
                                    "gathered to the GPU block by block)");
     if (wl->offload == EST_OFFLOAD_OPTIMIZER && wl->shard == EST_SHARD_FSDP)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
+    if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
+        return oomlab_err_set(err, "--shard zero0 is DeepSpeed's training engine without ZeRO: no offload "
+                                   "(DeepSpeed offloads only under ZeRO stages), --mode train");
     if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
         return oomlab_err_set(err, "llm.c has no CPU offload");
     if (is_autocast16(wl->precision) && ds_engine(wl) && wl->mode == EST_MODE_TRAIN)
@@ -3588,7 +3618,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     weights_desc(c, wl->precision == EST_FP32 || (c->mixed && !c->ds), wdesc, sizeof wdesc);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
              "params %.0Lf x %s%s%s = %s", c->P, wdesc,
-             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "",
+             wl->shard >= EST_SHARD_ZERO3 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "",
              replicated_quant_state(c) > 0 ? (wl->offload == EST_OFFLOAD_PARAMS
                                                   ? " (offloaded), but the 4-bit quant state whole on each GPU"
                                                   : ", the 4-bit quant state whole on each GPU")
@@ -3601,7 +3631,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->mixed ? c->Plin : c->Ptrain, b);
     fmt_gib(t->master, b, sizeof b);
     snprintf(r->comp[EST_C_MASTER].formula, sizeof r->comp[0].formula,
-             "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard ? " / gpus" : "", b);
+             "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     fmt_gib(t->grads, b, sizeof b);
     if (t->grads_fwd > t->grads) {
         char u[32];
@@ -3617,7 +3647,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
                  : peft_fp32_adapters(c) ? peft_adapters_why(c) : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
-                 wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
+                 wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     }
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
@@ -3638,7 +3668,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : wl->optimizer == EST_OPT_ADAFACTOR ? "4 B over factored row+column stats"
              : wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? "0 B"
              : (state_elem(c) == 4 ? "4 B (one fp32 state)" : "2 B (one 16-bit state)"),
-             wl->shard && N > 1 ? " / gpus" : "", b);
+             wl->shard && wl->shard != EST_SHARD_ZERO0 && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
     bool eager = scores_kept(wl->attention);
@@ -3694,10 +3724,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "fwd/bwd: largest of %s, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
-             "copy or tied-embedding grad = %s",
+             "copy%s or tied-embedding grad = %s",
              t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
                          : "fp32 loss buffers",
-             b, wl->foreach ? "foreach" : "per-tensor", b2);
+             b, wl->foreach ? "foreach" : "per-tensor",
+             wl->shard == EST_SHARD_ZERO0 && c->N > 1
+                 ? ", DeepSpeed stage 0's flat all-reduce bucket (up to 5e8 gradient elements, after backward)"
+                 : "",
+             b2);
     if (fsdp2_titan(c)) {
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);

@@ -203,6 +203,38 @@ static void test_sum_gradient_clone(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * VT);
 }
 
+/* DeepSpeed's engine at stage 0 (--shard zero0, DeepSpeed-Chat's
+ * --zero_stage 0): loss.backward() first, then allreduce_gradients() ->
+ * buffered_allreduce_fallback, flat buckets of up to 5e8 elements
+ * (deepspeed/runtime/engine.py@077e42e68). So unlike DDP (--shard none) no
+ * bucket copy of the gradients is alive during backward; the flat copy
+ * comes after backward, in the end-of-backward moment. States are the
+ * engine's (fp32 master and AdamW states, nothing partitioned) whatever
+ * --master-weights says; offload is refused. */
+static void test_deepspeed_stage0(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("opt-350m");
+    struct est_workload wl = fx_workload(EST_FP16, 8, 512);
+    wl.attention = EST_ATTN_EAGER;
+    wl.head = EST_HEAD_NONE;
+    wl.gpus = 16;
+    wl.master_weights = true;
+    struct est_result ddp, z0;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &ddp, &err), 0);
+    wl.shard = EST_SHARD_ZERO0;
+    wl.master_weights = false;
+    assert_int_equal(est_compute(&m, &wl, &z0, &err), 0);
+    assert_int_equal(z0.comp[EST_C_MASTER].bytes, ddp.comp[EST_C_MASTER].bytes);
+    assert_int_equal(z0.comp[EST_C_OPTIM].bytes, ddp.comp[EST_C_OPTIM].bytes);
+    /* DDP's fp16 bucket copy (2 B per trainable parameter) is gone from the
+     * forward/backward peak */
+    assert_true(ddp.peak_allocated_bytes - z0.peak_allocated_bytes >= 2 * ddp.trainable_params - (64LL << 20));
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_not_equal(est_compute(&m, &wl, &z0, &err), 0);
+}
+
 /* --no-reshard (FSDP1 SHARD_GRAD_OP, FSDP2 reshard_after_forward=False, as
  * lightning-thunder's benchmark_litgpt.py@5fbeaa710 runs "zero2"): every
  * block stays gathered from its forward to its backward, so at the start of
@@ -2530,6 +2562,7 @@ int main(void)
         cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
         cmocka_unit_test(test_opt_relu_keeps_one_ffn_tensor),
         cmocka_unit_test(test_sum_gradient_clone),
+        cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
