@@ -55,6 +55,14 @@ struct fam {
                          * mul both factors (0.5 x and 1 + tanh), transformers:src/
                          * transformers/activations.py (NewGELUActivation); counted with
                          * saved_tensors_hooks by bench/estimate-oracle's GPT-2 block */
+    int act_out;        /* the plain MLP's activation is ReLU (OPTConfig activation_function
+                         * "relu", transformers:src/transformers/models/opt/
+                         * configuration_opt.py@014674d3): relu's backward reads its
+                         * result (threshold_backward(grad, result, 0), PyTorch's
+                         * tools/autograd/derivatives.yaml), the same tensor fc2 keeps as
+                         * its input, so the MLP keeps one ffn-sized tensor, not the
+                         * activation's input and fc2's input (torch 1.13: an OPT block
+                         * saves 8,200 B/token, bench/estimate-oracle's OPT block) */
     int qk_norm;        /* an RMSNorm over each head of q and of k (head_dim weights each),
                          * before rotary: Qwen3 (qk_norm_bytes) */
     int type_rows;      /* encoders: token-type embedding rows (BERT 2, RoBERTa 1, DistilBERT 0) */
@@ -105,6 +113,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .final_norm = 1,
                      .hidden_dropout = 1,
                      .attn_p0 = 1,
+                     .act_out = 1,
                      .softmax_fp32 = 1,
                      .eager_extra = 1,
                      .ffn_mult = 4,
@@ -340,7 +349,7 @@ static const char *const ckpt_keeps[] = {
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
-static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp"};
+static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
@@ -428,7 +437,7 @@ static bool upcasts_logits(enum est_family f);
  * optimizer (ZeRO, and CPU offload outside FSDP, which is DeepSpeed's) */
 static bool ds_engine(const struct est_workload *wl)
 {
-    return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) ||
+    return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || wl->shard == EST_SHARD_ZERO0 ||
            (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
 }
 
@@ -495,6 +504,32 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
                  "the model upcasts: RMSNorm's x.float(), Llama-family logits; HF's loss taken in fp32)";
 }
 
+/* torchtitan's loss under torch.compile. From pytorch/torchtitan bbb1b616e
+ * (2025-04-02, #1033) build_cross_entropy_loss returns
+ * torch.compile(cross_entropy_loss) when --training.compile is set
+ * (torchtitan/components/loss.py@bbb1b616e, @775a486ed, @2c8b59479; today
+ * --compile.components defaults to ["model", "loss"], config/configs.py@
+ * b5bcd76c6); before it (loss.py@0da8901b1, 2025-03-11) the loss ran eager.
+ * AOTAutograd decomposes pred.flatten(0, 1).float() -> log_softmax ->
+ * nll_loss into convert / amax / sub / exp / sum / log / gather, and
+ * Inductor's min-cut partitioner (convert_element_type and the pointwise
+ * ops recomputable, the row reductions banned as 4x smaller than their
+ * input) saves the 16-bit pred and two fp32 values per row, not the fp32
+ * log-softmax (checked on torch 1.13: functorch's
+ * min_cut_rematerialization_partition(compiler="inductor") on that
+ * function saves [pred view, amax, log]; bench/estimate-oracle-closs).
+ * The backward recomputes the log-softmax inside its fused kernels and
+ * writes pred's 16-bit gradient: 2 x 16-bit bytes per logit at the loss's
+ * backward instead of eager's fp32 log-softmax and two fp32 gradients
+ * (12 B). Auto: on for --trainer torchtitan with --compile. */
+bool est_loss_compiled(const struct est_workload *wl)
+{
+    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE ||
+        wl->trainer != EST_TRAINER_TORCHTITAN)
+        return false;
+    return wl->compile_loss ? wl->compile_loss == 1 : wl->compiled;
+}
+
 const char *est_loss_path(const struct est_model *m, const struct est_workload *wl)
 {
     if (wl->mode != EST_MODE_TRAIN) return "no loss (inference)";
@@ -503,6 +538,10 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
     if (wl->trainer == EST_TRAINER_LLMC) return "llm.c: one preallocated output buffer for the logits and their gradient";
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
     bool held = holds_logits(wl);
+    if (est_loss_compiled(wl))
+        return "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
+               "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
+               "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
     if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
         return wl->loop_holds == EST_KEEP_OUTPUTS
                    ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -583,6 +622,7 @@ int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), 
 const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_compile_loss_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
 int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }
@@ -1383,6 +1423,8 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* gated: gate, up and act outputs; plain: the activation's input, or
      * what an unfused activation keeps (act_saves) */
     long double mlp = (gated(c->m) ? 3 : act_saves(c)) * a * f + (lin ? a * (h + f) : 0);
+    /* ReLU (fams[].act_out): its kept result is fc2's input */
+    if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
     return sum + mlp;
 }
@@ -1519,7 +1561,8 @@ const char *est_compile_model(const struct est_workload *wl)
            "outputs, the residual, q/k/v as SDPA takes them (K/V expanded where the model expands them; "
            "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
            "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
-           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path and temporaries as eager";
+           "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path as its line says "
+           "(compiled only with torchtitan's loss: --compile-loss), temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */
@@ -1914,6 +1957,13 @@ static long double ds_fwd_buffers(const struct calc *c)
 
 const char *est_ds_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
 {
+    if (wl->shard == EST_SHARD_ZERO0 && wl->mode == EST_MODE_TRAIN) {
+        snprintf(buf, n, "DeepSpeed's engine at stage 0 on %lld GPU%s: 16-bit model, fp32 master and optimizer "
+                 "states, nothing partitioned; gradients all-reduced after backward in flat buckets of up to "
+                 "5e8 elements (no DDP bucket during backward)",
+                 (long long)wl->gpus, wl->gpus > 1 ? "s" : "");
+        return buf;
+    }
     if (wl->mode != EST_MODE_TRAIN || wl->shard < EST_SHARD_ZERO1 || wl->shard > EST_SHARD_ZERO3) {
         snprintf(buf, n, "%s", "");
         return buf;
@@ -2006,7 +2056,8 @@ static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
     long double N = (long double)c->N;
-    bool z1 = wl->shard != EST_SHARD_NONE, z2 = wl->shard >= EST_SHARD_ZERO2;
+    bool z1 = wl->shard != EST_SHARD_NONE && wl->shard != EST_SHARD_ZERO0;
+    bool z2 = wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0;
     bool z3 = wl->shard == EST_SHARD_ZERO3 || wl->shard == EST_SHARD_FSDP;
     long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? 4 : 2;
     long double qstate = replicated_quant_state(c);
@@ -2030,7 +2081,11 @@ static void train_states(const struct calc *c, struct terms *t)
      * (measured by bench/estimate-oracle's peft 0.13 points) */
     else if (c->ac16 && cacheable && own_input_copies(c))
         t->copies = 2 * (c->Ptrain - first_block_uncast(c)) / (z3 ? N : 1);
-    if ((is16(wl->precision) && wl->master_weights) || c->ds)
+    /* DeepSpeed's engine keeps an fp32 master of a 16-bit model (ZeRO's
+     * partition; at stage 0 FP16_Optimizer / BF16_Optimizer); an fp32 model
+     * at stage 0 runs the client optimizer on it directly */
+    bool ds_master = c->ds && !(wl->shard == EST_SHARD_ZERO0 && wl->precision == EST_FP32);
+    if ((is16(wl->precision) && wl->master_weights) || ds_master)
         t->master = 4 * c->Ptrain / (z1 ? N : 1); /* ZeRO: .clone().float() of the partition, any dtype */
     long double gparams = grad_params(c);
     t->grads = gb * gparams / (z2 ? N : 1);
@@ -2073,6 +2128,19 @@ static void train_states(const struct calc *c, struct terms *t)
      * untied beyond the kept gradients. */
     if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
+    /* DeepSpeed's engine at stage 0 (--shard zero0): backward() runs
+     * loss.backward() and only then allreduce_gradients() ->
+     * buffered_allreduce_fallback(elements_per_buffer=5e8), which flattens
+     * the gradients bucket by bucket into a new tensor (allreduce_bucket:
+     * self.flatten(bucket)) and copies the reduced values back
+     * (microsoft/DeepSpeed:deepspeed/runtime/engine.py@077e42e68 l.1756-1842,
+     * 2165-2215, 2271; MEMORY_OPT_ALLREDUCE_SIZE = 500000000): one bucket's
+     * flat copy at the end of backward, when the activations are gone, and
+     * no DDP bucket during backward (shard_temp). */
+    if (wl->shard == EST_SHARD_ZERO0 && c->N > 1 && wl->mode == EST_MODE_TRAIN) {
+        long double flat = gb * (c->Ptrain < 5e8L ? c->Ptrain : 5e8L);
+        if (flat > t->temp_step) t->temp_step = flat;
+    }
     if (wl->offload != EST_OFFLOAD_NONE) {
         /* CPU offload: the optimizer states, master weights and gradients
          * (streamed out through the reduce buckets, shard_temp) live in host
@@ -2241,7 +2309,9 @@ static long double shard_temp(const struct calc *c)
         return 2 * gathered_layer_bytes(c, layer) + 2 * c->a * c->Pbig * (c->full ? 2 : 1);
     default: break;
     }
-    if (c->N > 1 && wl->shard == EST_SHARD_NONE) /* DDP buckets: a second copy of the grads */
+    /* DDP buckets: a second copy of the grads (not DeepSpeed's stage 0,
+     * which all-reduces after backward: train_states) */
+    if (c->N > 1 && wl->shard == EST_SHARD_NONE)
         return (wl->precision == EST_FP32 || c->mixed ? 4 : 2) * c->Ptrain;
     return 0;
 }
@@ -2613,6 +2683,8 @@ static long double held_logits(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
     if (wl->loop_holds == EST_KEEP_NONE) return 0;
+    /* a held pred is the 16-bit tensor the compiled loss saved anyway */
+    if (est_loss_compiled(wl)) return holds_logits(wl) ? c->a : 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
         return holds_logits(wl) ? 4 : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
@@ -2822,7 +2894,23 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
-            t->logits = VT * c->a; /* the gradient of a sum is an expanded scalar */
+            /* the gradient of a sum is an expanded scalar (stride 0); the
+             * head's matmul backward cannot hand that to the BLAS (cuBLAS's
+             * prepare_matrix_for_cublas, the CPU gemm alike) and clones it
+             * contiguous, once for the input's gradient and once for the
+             * weight's, one at a time: a logits-sized temporary at the
+             * head's backward, beside the logits and every activation
+             * (torch 1.13 CPU, profile_memory: two aten::clone of T x V x
+             * 4 B in `F.linear(x, W).sum().backward()`; bench/estimate-
+             * oracle-relu) */
+            t->logits = VT * c->a;
+            lt = VT * c->a;
+        } else if (est_loss_compiled(wl)) {
+            /* the compiled loss (est_loss_compiled): the 16-bit pred it
+             * saved (the same tensor where the loop holds it), then its
+             * 16-bit gradient beside it at the loss's backward */
+            t->logits = VT * c->a;
+            lt = VT * c->a;
         } else if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) {
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
@@ -3457,6 +3545,10 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
                                    "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
                                    "block but the last, nor --offload)");
+    if (wl->compile_loss == 1 && (wl->trainer != EST_TRAINER_TORCHTITAN || wl->mode != EST_MODE_TRAIN ||
+                                  wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE))
+        return oomlab_err_set(err, "--compile-loss yes is modelled for torchtitan's loss (--trainer torchtitan, "
+                                   "--mode train, --head lm, --loss ce: cross-entropy on pred.float())");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
@@ -3468,6 +3560,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
                                    "gathered to the GPU block by block)");
     if (wl->offload == EST_OFFLOAD_OPTIMIZER && wl->shard == EST_SHARD_FSDP)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
+    if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
+        return oomlab_err_set(err, "--shard zero0 is DeepSpeed's training engine without ZeRO: no offload "
+                                   "(DeepSpeed offloads only under ZeRO stages), --mode train");
     if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
         return oomlab_err_set(err, "llm.c has no CPU offload");
     if (is_autocast16(wl->precision) && ds_engine(wl) && wl->mode == EST_MODE_TRAIN)
@@ -3523,7 +3618,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     weights_desc(c, wl->precision == EST_FP32 || (c->mixed && !c->ds), wdesc, sizeof wdesc);
     snprintf(r->comp[EST_C_WEIGHTS].formula, sizeof r->comp[0].formula,
              "params %.0Lf x %s%s%s = %s", c->P, wdesc,
-             wl->shard >= EST_SHARD_ZERO3 ? " / gpus" : "",
+             wl->shard >= EST_SHARD_ZERO3 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "",
              replicated_quant_state(c) > 0 ? (wl->offload == EST_OFFLOAD_PARAMS
                                                   ? " (offloaded), but the 4-bit quant state whole on each GPU"
                                                   : ", the 4-bit quant state whole on each GPU")
@@ -3536,7 +3631,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              c->mixed ? c->Plin : c->Ptrain, b);
     fmt_gib(t->master, b, sizeof b);
     snprintf(r->comp[EST_C_MASTER].formula, sizeof r->comp[0].formula,
-             "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard ? " / gpus" : "", b);
+             "trainable %.0Lf x 4 B%s = %s", c->Ptrain, wl->shard && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     fmt_gib(t->grads, b, sizeof b);
     if (t->grads_fwd > t->grads) {
         char u[32];
@@ -3552,7 +3647,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  fsdp_mixed_units(c) ? "params of the FSDP units holding LoRA (litgpt wraps each Block whole)"
                  : peft_fp32_adapters(c) ? peft_adapters_why(c) : "trainable",
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
-                 wl->shard >= EST_SHARD_ZERO2 ? " / gpus" : "", b);
+                 wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     }
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
@@ -3573,7 +3668,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : wl->optimizer == EST_OPT_ADAFACTOR ? "4 B over factored row+column stats"
              : wl->optimizer == EST_OPT_NONE || wl->optimizer == EST_OPT_SGD ? "0 B"
              : (state_elem(c) == 4 ? "4 B (one fp32 state)" : "2 B (one 16-bit state)"),
-             wl->shard && N > 1 ? " / gpus" : "", b);
+             wl->shard && wl->shard != EST_SHARD_ZERO0 && N > 1 ? " / gpus" : "", b);
     fmt_gib(t->acts, b, sizeof b);
     char pol[24];
     bool eager = scores_kept(wl->attention);
@@ -3629,10 +3724,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
              "fwd/bwd: largest of %s, one block's backward, eager score grads "
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
-             "copy or tied-embedding grad = %s",
+             "copy%s or tied-embedding grad = %s",
              t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
                          : "fp32 loss buffers",
-             b, wl->foreach ? "foreach" : "per-tensor", b2);
+             b, wl->foreach ? "foreach" : "per-tensor",
+             wl->shard == EST_SHARD_ZERO0 && c->N > 1
+                 ? ", DeepSpeed stage 0's flat all-reduce bucket (up to 5e8 gradient elements, after backward)"
+                 : "",
+             b2);
     if (fsdp2_titan(c)) {
         char b3[32], line[300];
         fmt_gib(fsdp2_loss_gathered(c), b3, sizeof b3);

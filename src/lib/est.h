@@ -85,7 +85,8 @@ enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MAT
  * awq (AutoAWQ GEMM, the same layout); both leave lm_head and embeddings
  * 16-bit and load without a quantization transient. */
 enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ };
-enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP };
+enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP,
+                 EST_SHARD_ZERO0 /* DeepSpeed's engine without ZeRO: nothing partitioned */ };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU
  * (DeepSpeed offload_optimizer, ZeRO-Offload); params = the weights too,
@@ -193,6 +194,8 @@ struct est_workload {
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
     int use_cache;               /* training forward returns K/V presents: 0 auto (HF decoders
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
+    int compile_loss;            /* --compile-loss: cross-entropy under torch.compile: 0 auto
+                                    (--trainer torchtitan with --compile), 1 yes, 2 no */
     double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
                                     sd (tokens), cut at seq, each micro-batch padded to its
                                     longest; 0 = every micro-batch is seq long */
@@ -483,6 +486,8 @@ int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", 
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
+int est_compile_loss_parse(const char *s);   /* "auto" 0, "yes" 1, "no" 2 */
+bool est_loss_compiled(const struct est_workload *wl);
 int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
 const char *est_keep_name(enum est_keep k);
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */

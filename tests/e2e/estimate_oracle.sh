@@ -68,3 +68,15 @@ gate estimate-oracle-autocast '' 'PASS' "autocast caches leaf parameters' casts,
 # are freed (reentrant and not)
 gate estimate-oracle-ckptgrads '' 'PASS' "the later blocks' gradients alive, their inputs freed at each recompute" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-ckptgrads"
+# torchtitan's cross-entropy (~2 s): eager keeps the fp32 log-softmax; under
+# torch.compile (AOTAutograd's decompositions, Inductor's min-cut partitioner
+# as torch 1.13's functorch runs it) the 16-bit pred and per-row values,
+# the gradient in pred's dtype; the "logits + loss" term within 1%
+gate estimate-oracle-closs '' 'PASS' "torchtitan's loss, eager and compiled, within 1% of real PyTorch's saved set" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-closs"
+# ReLU and a plain sum's gradient (~2 s): a ReLU MLP keeps one ffn-sized
+# tensor (its result, fc2's input), a fused GELU two; logits.sum()'s
+# stride-0 gradient is cloned for the head's matmul (a logits-sized
+# temporary); fp32 and bf16, within 1%
+gate estimate-oracle-relu '' 'PASS' "ReLU's one kept tensor and the head's clone of a sum's gradient, within 1% of real PyTorch" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-relu"

@@ -161,6 +161,80 @@ static void test_opt_dropout_keeps_attention_p0(void **state)
     assert_int_equal(a.comp[EST_C_ACTS].bytes, c.comp[EST_C_ACTS].bytes);
 }
 
+/* OPT's MLP is fc1 -> ReLU -> fc2 (OPTConfig activation_function "relu"):
+ * relu's backward reads its result, the tensor fc2 keeps as its input, so
+ * per token and block the MLP keeps one ffn-sized tensor; the old count took
+ * the activation's input and fc2's input (two). Halving ffn takes a x f, not
+ * 2 a x f, off every block (bench/estimate-oracle-relu measures both on
+ * torch 1.13). */
+static void test_opt_relu_keeps_one_ffn_tensor(void **state)
+{
+    (void)state;
+    struct est_model wide = fx_preset("opt-1.3b"), narrow = wide;
+    narrow.ffn = wide.ffn / 2;
+    struct est_workload wl = fx_workload(EST_FP16, 8, 512);
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&wide, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&narrow, &wl, &b, &err), 0);
+    int64_t T = 8 * 512, L = 24, df = wide.ffn - narrow.ffn;
+    assert_int_equal(a.comp[EST_C_ACTS].bytes - b.comp[EST_C_ACTS].bytes, T * L * 2 * df);
+}
+
+/* --loss sum: the gradient of logits.sum() is an expanded scalar, which the
+ * head's matmul backward clones contiguous (cuBLAS and the CPU gemm take no
+ * stride-0 operand): a T x V x a temporary at the head's backward, beside
+ * the held logits (torch 1.13: two aten::clone of T x V, one at a time). On
+ * OPT-350m at 8 x 1024 tokens it outweighs the block's MLP gradients. */
+static void test_sum_gradient_clone(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("opt-350m");
+    struct est_workload wl = fx_workload(EST_FP16, 8, 1024);
+    wl.attention = EST_ATTN_SDPA;
+    wl.loss = EST_LOSS_SUM;
+    wl.optimizer = EST_OPT_NONE;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    int64_t VT = 8LL * 1024 * 50272;
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 2 * VT);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * VT);
+}
+
+/* DeepSpeed's engine at stage 0 (--shard zero0, DeepSpeed-Chat's
+ * --zero_stage 0): loss.backward() first, then allreduce_gradients() ->
+ * buffered_allreduce_fallback, flat buckets of up to 5e8 elements
+ * (deepspeed/runtime/engine.py@077e42e68). So unlike DDP (--shard none) no
+ * bucket copy of the gradients is alive during backward; the flat copy
+ * comes after backward, in the end-of-backward moment. States are the
+ * engine's (fp32 master and AdamW states, nothing partitioned) whatever
+ * --master-weights says; offload is refused. */
+static void test_deepspeed_stage0(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("opt-350m");
+    struct est_workload wl = fx_workload(EST_FP16, 8, 512);
+    wl.attention = EST_ATTN_EAGER;
+    wl.head = EST_HEAD_NONE;
+    wl.gpus = 16;
+    wl.master_weights = true;
+    struct est_result ddp, z0;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &ddp, &err), 0);
+    wl.shard = EST_SHARD_ZERO0;
+    wl.master_weights = false;
+    assert_int_equal(est_compute(&m, &wl, &z0, &err), 0);
+    assert_int_equal(z0.comp[EST_C_MASTER].bytes, ddp.comp[EST_C_MASTER].bytes);
+    assert_int_equal(z0.comp[EST_C_OPTIM].bytes, ddp.comp[EST_C_OPTIM].bytes);
+    /* DDP's fp16 bucket copy (2 B per trainable parameter) is gone from the
+     * forward/backward peak */
+    assert_true(ddp.peak_allocated_bytes - z0.peak_allocated_bytes >= 2 * ddp.trainable_params - (64LL << 20));
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_not_equal(est_compute(&m, &wl, &z0, &err), 0);
+}
+
 /* --no-reshard (FSDP1 SHARD_GRAD_OP, FSDP2 reshard_after_forward=False, as
  * lightning-thunder's benchmark_litgpt.py@5fbeaa710 runs "zero2"): every
  * block stays gathered from its forward to its backward, so at the start of
@@ -187,6 +261,44 @@ static void test_fsdp_no_reshard_keeps_blocks_gathered(void **state)
     assert_int_equal(b.comp[EST_C_MASTER].bytes, 0);
     wl.shard = EST_SHARD_ZERO2;
     assert_int_not_equal(est_compute(&m, &wl, &b, &err), 0);
+}
+
+/* torchtitan compiles its loss under --training.compile from bbb1b616e
+ * (2025-04-02; torchtitan/components/loss.py build_cross_entropy_loss):
+ * Inductor's partitioner saves the 16-bit pred, not the fp32 log-softmax
+ * (bench/estimate-oracle-closs), and backward writes a 16-bit gradient. At
+ * the loss's backward the logits term is 2 B per logit, not eager's 4, and
+ * the loss's temporaries 2 B, not 8. --compile-loss no is the eager loss
+ * (torchtitan before 2025-04-02, prime-rl); without --compile it is eager
+ * too; other trainers are refused. */
+static void test_torchtitan_compiled_loss(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 8192);
+    wl.attention = EST_ATTN_FLASH;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 8;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    wl.compiled = true;
+    int64_t VT = 8192LL * 128256;
+    struct est_result a, b, c;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_LOGITS].bytes, 2 * VT);
+    wl.compile_loss = 2;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_LOGITS].bytes, 4 * VT);
+    assert_true(b.peak_allocated_bytes - a.peak_allocated_bytes >= 2 * VT);
+    wl.compile_loss = 0;
+    wl.compiled = false;
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4 * VT);
+    wl.compile_loss = 1; /* the loss alone compiled */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 2 * VT);
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
 }
 
 /* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
@@ -2448,7 +2560,11 @@ int main(void)
         cmocka_unit_test(test_qwen3_qk_norm_saves),
         cmocka_unit_test(test_distilbert_one_dropout_per_block),
         cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
+        cmocka_unit_test(test_opt_relu_keeps_one_ffn_tensor),
+        cmocka_unit_test(test_sum_gradient_clone),
+        cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
+        cmocka_unit_test(test_torchtitan_compiled_loss),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
