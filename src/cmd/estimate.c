@@ -198,6 +198,15 @@ static int parse_kv_layout(const struct opt_spec *o, const char *val, void *dst,
     return 0;
 }
 
+/* --gen-loop auto|gpt-fast, into a bool. */
+static int parse_gen_loop(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    if (strcmp(val, "auto") && strcmp(val, "gpt-fast"))
+        return oomlab_err_set(err, "--%s: unknown value '%s' (auto, gpt-fast)", o->name, val);
+    *(bool *)dst = !strcmp(val, "gpt-fast");
+    return 0;
+}
+
 #define AT(f) OPT_FIELD(struct opts, f)
 #define DIM(n, f, h) {.name = n, .metavar = "N", .parse = opt_int, AT(over.f), .min = 1, .max = (long long)1 << 40, .help = h}
 #define COUNT(n, mv, f, lo, h) {.name = n, .metavar = mv, .parse = opt_int, AT(wl.f), .min = lo, .max = INT64_MAX, .help = h}
@@ -297,6 +306,8 @@ static const struct opt_spec specs[] = {
      .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
     {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),
      .help = "K, V stored per KV head, or for every query head"},
+    {.name = "gen-loop", .metavar = "auto|gpt-fast", .parse = parse_gen_loop, AT(wl.gen_gptfast),
+     .help = "generation's loop: auto the trainer's (HF generate);\ngpt-fast: gpt-fast's / torchao's generate.py (with\n--cache static)"},
     CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
     CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
            "prompt positions prefill computes logits for"),

@@ -620,17 +620,21 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
         return buf;
     }
     char len[64] = "";
-    if (wl->gen_len && wl->cache == EST_CACHE_STATIC)
-        snprintf(len, sizeof len, " for %lld positions",
-                 (long long)(wl->cache_len > 0 ? wl->cache_len
-                             : wl->cache_len < 0 ? m->max_positions
-                             : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len));
+    if (wl->gen_len && wl->cache == EST_CACHE_STATIC) {
+        int64_t pos = wl->cache_len > 0 ? wl->cache_len
+                      : wl->cache_len < 0 ? m->max_positions
+                      : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+        if (wl->gen_gptfast) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
+        snprintf(len, sizeof len, " for %lld positions", (long long)pos);
+    }
     bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
                (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
-    snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s",
+    snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s%s",
              wl->gen_len ? cache[wl->cache] : "plain forward over the prompt, no generation", len,
              wl->kv_expanded ? "expanded to every query head" : "per KV head", mask[resolve_mask(wl)],
-             all ? "for every prompt position" : "for the last position");
+             all ? "for every prompt position" : "for the last position",
+             wl->gen_gptfast ? "; gpt-fast loop: the cache repeat_interleave'd to every head in each attention, "
+                               "every decode step's probabilities kept" : "");
     return buf;
 }
 
@@ -1544,6 +1548,8 @@ struct terms {
     long double grads_ckpt; /* block checkpointing, no gradient kept from earlier: the gradients alive
                                at the recomputed block's moment (ckpt_later_grads) */
     bool loss_fwd;         /* HF: the loss's forward moment outgrows its backward (hf_forward_loss) */
+    long double kept;      /* of logits: blocks that only accumulate (gpt-fast's probabilities list):
+                              the long-lived slack share, not the churning one */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -2946,6 +2952,7 @@ struct gen {
     long double mask_keep_d, mask_build_d;
     long double acts_prefill, acts_decode, logits_prefill, logits_decode;
     long double logits_held;       /* the prefill's returned logits, held through the first step */
+    long double probs_kept;        /* --gen-loop gpt-fast: the earlier decode steps' probabilities */
     enum est_mask mask;            /* auto resolved */
     bool all_logits;               /* prefill logits for every prompt position */
     bool nocache;                  /* generation without a KV cache: every step reruns the sequence */
@@ -3032,6 +3039,25 @@ static void nocache_plan(const struct calc *c, struct gen *g)
                      (g->all_logits && upcasts_logits(c->m->family) ? 4 : c->a);
 }
 
+/* gpt-fast's Attention.forward (pytorch/ao:torchao/_models/llama/model.py
+ * @b0758dcc4 and @86c7b0d1d): `k, v = self.kv_cache.update(input_pos, k, v)`
+ * returns the whole static buffers, then `k.repeat_interleave(n_head //
+ * n_local_heads, dim=1)` and the same for v copy them to every query head
+ * before SDPA, in prefill and in every decode step: one layer's K and V over
+ * the whole cache length, for every head, alive through the attention. At
+ * prefill that moment holds the block's input and its q beside them; the
+ * MLP's moment is the other candidate (the larger is the working set). */
+static void gptfast_plan(const struct calc *c, struct gen *g)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->kv_expanded || c->m->kv_heads >= c->m->heads) return;
+    long double b = (long double)wl->batch, a = c->a;
+    long double rep = 2 * b * (long double)c->m->heads * (long double)c->m->head_dim * a * g->len;
+    long double attn = b * g->prompt * a * (2 * c->h + c->qd) + rep;
+    if (attn > g->acts_prefill) g->acts_prefill = attn;
+    if (wl->attention != EST_ATTN_EAGER) g->acts_decode += rep; /* eager's repeat_kv term has it */
+}
+
 static void gen_plan(const struct calc *c, struct gen *g)
 {
     const struct est_workload *wl = c->wl;
@@ -3045,6 +3071,10 @@ static void gen_plan(const struct calc *c, struct gen *g)
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
              : wl->cache_len < 0 ? (long double)c->m->max_positions : g->prompt + G;
     if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
+    /* gpt-fast's setup_caches: max_seq_length = find_multiple(max_seq_length, 8)
+     * sizes the KVCache buffers and the causal mask (pytorch/ao:torchao/_models/
+     * llama/model.py@b0758dcc4 and @86c7b0d1d) */
+    if (wl->gen_gptfast) g->len = ceill(g->len / 8) * 8;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
@@ -3088,6 +3118,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         long double rep = !wl->kv_expanded && c->m->kv_heads < c->m->heads ? 2 * (long double)c->m->head_dim * a : 0;
         g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
     }
+    if (wl->gen_gptfast) gptfast_plan(c, g);
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
                     (wl->prefill_logits == EST_PLOGITS_AUTO && (wl->cache == EST_CACHE_LEGACY || nocache_gen(wl)));
     if (wl->head == EST_HEAD_LM) {
@@ -3102,6 +3133,17 @@ static void gen_plan(const struct calc *c, struct gen *g)
         g->logits_held = (g->all_logits ? Tp : b) * c->V * (g->all_logits && upcasts_logits(c->m->family) ? 4 : a);
     }
     if (nocache_gen(wl)) nocache_plan(c, g);
+    /* gpt-fast's decode_n_tokens appends every step's probs.clone() to
+     * new_probs, dropped only when the loop returns (generate: `generated_tokens,
+     * _ = decode_n_tokens(...)`): at the last step G - 2 earlier steps' and the
+     * step's own, (batch, vocab) in the logits' dtype (the model's: softmax keeps
+     * it). pytorch/ao:torchao/_models/llama/generate.py@b0758dcc4
+     * (logits_to_probs(logits[:, -1]), batch rows) and @86c7b0d1d;
+     * pytorch-labs/gpt-fast:generate.py@0055c42d (batch 1, logits[0, -1]). The
+     * prefill returns only the next token, so nothing of it is held (no HF
+     * first-step moment). */
+    if (wl->gen_gptfast && wl->head == EST_HEAD_LM && G > 1)
+        g->probs_kept = (G - 1) * b * c->V * a;
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -3151,7 +3193,8 @@ static void infer_terms(const struct calc *c, struct terms *t)
      * runs; the legacy caller's old tuple lives through the whole step */
     long double old = g.kv_old;
     if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
-    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
+    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d) +
+                         g.probs_kept;
     /* The first decode step: HF generate's loop rebinds `outputs = self(...)`
      * only when the step's forward returns, so the prefill's output, its
      * logits of every prompt position (or the last one's), is alive through
@@ -3160,7 +3203,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
      * greedy/sample loops of 4.36-4.44; gpt-fast and litgpt keep only the
      * next token) */
     long double step1 = 0;
-    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF) {
+    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF && !wl->gen_gptfast) {
         long double kv1 = g.kv_decode, old1 = 0;
         if (wl->cache != EST_CACHE_STATIC) {
             kv1 = g.per_tok * windowed(c, g.prompt + 1);
@@ -3177,7 +3220,8 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else if (t->decode) {
         t->kv = g.kv_decode + old;
-        t->logits = g.logits_decode;
+        t->logits = g.logits_decode + g.probs_kept;
+        t->kept = g.probs_kept;
         t->acts = work_d - g.logits_decode;
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else {
@@ -3457,6 +3501,10 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
                                    "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
                                    "block but the last, nor --offload)");
+    if (wl->gen_gptfast && (wl->mode != EST_MODE_INFER || !wl->gen_len || wl->cache != EST_CACHE_STATIC ||
+                            wl->trainer != EST_TRAINER_HF))
+        return oomlab_err_set(err, "--gen-loop gpt-fast is gpt-fast's (torchao's) generate.py: use it with --mode infer, "
+                                   "--gen-len N and --cache static (its KVCache is allocated once), without --trainer");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
@@ -3703,7 +3751,7 @@ static void explain_kept(const struct calc *c, struct est_result *r)
 
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
-    char b[32], model[200];
+    char b[32], model[320];
     struct gen g;
     const struct est_workload *wl = c->wl;
     fmt_gib(t->w, b, sizeof b);
@@ -3745,7 +3793,10 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
              t->nocache ? "one block's working set over the whole sequence at the last step (no autograd) beyond the head's input + logits%s = %s"
              : t->decode ? "decode step%s = %s"
                        : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
-             t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
+             t->decode ? (t->acts > 0 ? (wl->gen_gptfast && wl->attention != EST_ATTN_EAGER
+                                             ? ", gpt-fast: one layer's K, V repeat_interleave'd to every head over the cache"
+                                             : ", eager: repeat_kv's K, V of one layer + scores over the cache")
+                                       : ": one token (negligible)")
              : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
               : wl->attention == EST_ATTN_SDPA_MATH ? ", math-kernel scores + softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
@@ -3756,6 +3807,8 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                : "positions of the last step (prompt + generated - 1)")
              : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
                                              : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
+             : t->decode && g.probs_kept > 0 ? "batch (last token, + its fp32 copy) + every earlier step's sampling probabilities "
+                                                "(gpt-fast's new_probs list: generated - 1 steps x batch)"
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
              : "prompt tokens (prefill logits of every position, fp32 in forward for Llama-family heads)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
@@ -3827,7 +3880,11 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
      * shards, train_states), none otherwise (GRAD_OVERLAP 0) */
     bool pools = fsdp2_titan(c);
     long double share = (sharded && !pools) ? SLACK_SHARDED : SLACK_DYNAMIC;
-    long double slack = llmc ? 0 : share * (step_peak ? step : fwd) + SLACK_PERSIST * persist;
+    /* t->kept: equal blocks allocated once each and never freed during the
+     * run (gpt-fast's probabilities), so the allocator reuses nothing of them
+     * and splits nothing: the long-lived share */
+    long double kept = step_peak ? 0 : t->kept;
+    long double slack = llmc ? 0 : share * ((step_peak ? step : fwd) - kept) + SLACK_PERSIST * (persist + kept);
     long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : t->grads_fwd * g) : 0;
     if (pool_bytes > 0) slack += pool_bytes;
     /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
@@ -3894,6 +3951,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * share, 100 * SLACK_PERSIST);
+    if (kept > 0) {
+        char b[32], line[160];
+        fmt_gib(kept, b, sizeof b);
+        snprintf(line, sizeof line, "; the %s of gpt-fast's kept probabilities count as long-lived", b);
+        formula_append(r, EST_C_SLACK, line);
+    }
     if (pool_bytes > 0) {
         char b[32], line[300];
         fmt_gib(pool_bytes, b, sizeof b);

@@ -211,6 +211,11 @@ struct est_workload {
     int64_t cache_len;           /* static cache positions: 0 = prompt + generated (HF
                                     generate's max_length), -1 = the model's max positions */
     bool kv_expanded;            /* K, V stored for every query head, not per KV head */
+    bool gen_gptfast;            /* --gen-loop gpt-fast: gpt-fast's generate.py and its copies
+                                    (torchao/_models/llama): a static cache of a multiple of 8
+                                    positions, repeat_interleave'd to every query head in each
+                                    attention, every decode step's sampling probabilities kept
+                                    in a list, the prefill's logits not held (gptfast_* in est.c) */
     enum est_mask mask;          /* generation's causal mask */
     enum est_qstore quant_storage; /* 4-bit data's storage dtype: PEFT adapters follow a float one */
     enum est_prefill_logits prefill_logits;

@@ -857,6 +857,51 @@ static void test_kv_cache(void **state)
     assert_int_equal(est_cache_parse("paged"), -1);
 }
 
+/* --gen-loop gpt-fast (pytorch/ao:torchao/_models/llama/generate.py and
+ * model.py@b0758dcc4, pytorch-labs/gpt-fast:generate.py@0055c42d): the static
+ * cache rounded up to a multiple of 8 positions (find_multiple), one layer's
+ * whole K and V repeat_interleave'd to every query head in each attention,
+ * and every decode step's probabilities (batch x vocab, model dtype) kept in
+ * new_probs until the loop returns; refused outside a static-cache
+ * generation. */
+static void test_gen_loop_gptfast(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_FP16, 2, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    m.kv_heads = 1; /* grouped: 2 (K,V) x 2 layers x 1 head x 4 x 2 B x batch 2 = 64 B per position */
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 10;
+    wl.gen_len = 100;
+    wl.cache = EST_CACHE_STATIC;
+    wl.mask = EST_MASK_SQUARE; /* gpt-fast's tril(ones(N, N, bool)) */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 110); /* HF's StaticCache: prompt + generated */
+    wl.gen_gptfast = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 112); /* find_multiple(110, 8) */
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    /* the decode step: K and V of one layer for both heads over the 112
+     * positions (2 x 2 x 2 x 4 x 2 B x 112 = 7168) beside the step's logits
+     * (2 x 10 x (2 + 4) = 120), and 99 steps' probabilities, 2 x 10 x 2 B each */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, 7168 + 99 * 40);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 120 + 99 * 40);
+    m.kv_heads = 2; /* no grouping: nothing repeated, the prefill's MLP moment is the larger,
+                     * 2 x 10 x 2 B x (3 x 8 + 8 + 2 x 8 + 3 x 16) = 3840 */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "prefill");
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, 3840);
+    wl.cache = EST_CACHE_DYNAMIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--gen-loop gpt-fast"));
+    wl.cache = EST_CACHE_STATIC;
+    wl.mode = EST_MODE_TRAIN;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--mode infer"));
+}
+
 /* Generation's mechanisms beyond the cache model (docs/estimate.md): static
  * cache length, K/V expanded to every head, causal masks, prefill logits. */
 static void test_gen_mechanisms(void **state)
@@ -2505,6 +2550,7 @@ int main(void)
         cmocka_unit_test(test_hf_loss_by_version),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
+        cmocka_unit_test(test_gen_loop_gptfast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
