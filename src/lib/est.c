@@ -2970,6 +2970,39 @@ static bool upcasts_logits(enum est_family f)
     return false;
 }
 
+/* Eager attention's inference peak, bytes per score element (one head, one
+ * query, one key). HF's Llama attention (huggingface/transformers:src/
+ * transformers/models/llama/modeling_llama.py@002272831fba LlamaAttention.forward,
+ * and the "Copied from" Mistral, Mixtral, Qwen2, Gemma, Qwen3, Phi-3 ones) makes
+ * the scores C in the model's dtype (matmul / sqrt(d), + the mask) and then
+ * `softmax(C, dim=-1, dtype=torch.float32).to(query_states.dtype)`. ATen's
+ * softmax with a dtype runs the fused half-to-float kernel only for a CUDA
+ * Half input; any other input is first copied, `input_.toType(dtype)`
+ * (pytorch/pytorch:aten/src/ATen/native/SoftMax.cpp@52644650f0a9). So bf16
+ * holds C, its fp32 copy and the fp32 output at the softmax (a + 8 = 10 B:
+ * torch 1.13 CPU measures 10.00 B per score for that line in bf16, 8.00 in
+ * fp32), and the .to() holds C, the fp32 output and the 16-bit result
+ * (2a + 4 = 8 B), fp16's larger moment. Other families and autocast keep the
+ * old count: the fp32 softmax beside the scores (4 + a). */
+static bool llama_eager(enum est_family f)
+{
+    static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
+                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3};
+    for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
+        if (fams_[i] == f) return true;
+    return false;
+}
+
+static long double eager_infer_elem(const struct calc *c)
+{
+    long double a = c->a;
+    enum est_precision p = c->wl->precision;
+    if (!llama_eager(c->m->family) || (p != EST_BF16 && p != EST_FP16 && p != EST_FP32)) return 4 + a;
+    long double at_softmax = a + (p == EST_BF16 ? 4 : 0) + 4;
+    long double at_cast = p == EST_FP32 ? 0 : 2 * a + 4;
+    return at_softmax > at_cast ? at_softmax : at_cast;
+}
+
 /* Positions kept under a sliding window (Gemma-2: every other layer). */
 static long double windowed(const struct calc *c, long double pos)
 {
@@ -3108,15 +3141,15 @@ static void gen_plan(const struct calc *c, struct gen *g)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double nh = (long double)c->m->heads;
     g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax */
-        g->acts_prefill += b * nh * g->prompt * k_prefill * (4 + a);
+    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax (eager_infer_elem) */
+        g->acts_prefill += b * nh * g->prompt * k_prefill * eager_infer_elem(c);
     else if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
         g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
     /* decode, eager: HF's repeat_kv copies one layer's K and V to every
      * head (grouped layout only), and the scores over the cache */
     if (wl->attention == EST_ATTN_EAGER && G > 0) {
         long double rep = !wl->kv_expanded && c->m->kv_heads < c->m->heads ? 2 * (long double)c->m->head_dim * a : 0;
-        g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
+        g->acts_decode = b * nh * g->kv_at * (rep + eager_infer_elem(c));
     }
     if (wl->gen_gptfast) gptfast_plan(c, g);
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||

@@ -857,6 +857,46 @@ static void test_kv_cache(void **state)
     assert_int_equal(est_cache_parse("paged"), -1);
 }
 
+/* HF Llama's eager attention at inference, `softmax(scores, dim=-1,
+ * dtype=torch.float32).to(dtype)`: ATen copies a non-Half input to fp32 before
+ * the softmax, so bf16 holds the scores, their fp32 copy and the fp32 output
+ * (10 B per score; torch 1.13 measures 10.00); fp16 (CUDA's fused
+ * half-to-float softmax) peaks at the cast, scores + fp32 output + fp16
+ * result (8 B); fp32 8 B. Families outside Llama's code keep 4 + a. */
+static void test_llama_eager_softmax_copy(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 64;
+    wl.gen_len = 1;
+    wl.mask = EST_MASK_4D;
+    static const struct {
+        enum est_family fam;
+        enum est_precision p;
+        int64_t per_score;
+    } cases[] = {
+        {EST_FAM_LLAMA, EST_BF16, 10}, {EST_FAM_LLAMA, EST_FP16, 8}, {EST_FAM_LLAMA, EST_FP32, 8},
+        {EST_FAM_QWEN2, EST_BF16, 10}, {EST_FAM_GPT2, EST_BF16, 6}, {EST_FAM_GPT2, EST_FP16, 6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        m.family = cases[i].fam;
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.precision = cases[i].p;
+        wl.attention = EST_ATTN_SDPA;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        int64_t sdpa = r.comp[EST_C_ACTS].bytes;
+        wl.attention = EST_ATTN_EAGER;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        assert_string_equal(r.peak_phase, "prefill");
+        /* batch 1 x 2 heads x 64 x 64 scores */
+        assert_int_equal(r.comp[EST_C_ACTS].bytes - sdpa, 2 * 64 * 64 * cases[i].per_score);
+    }
+}
+
 /* --gen-loop gpt-fast (pytorch/ao:torchao/_models/llama/generate.py and
  * model.py@b0758dcc4, pytorch-labs/gpt-fast:generate.py@0055c42d): the static
  * cache rounded up to a multiple of 8 positions (find_multiple), one layer's
@@ -2551,6 +2591,7 @@ int main(void)
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
         cmocka_unit_test(test_gen_loop_gptfast),
+        cmocka_unit_test(test_llama_eager_softmax_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
