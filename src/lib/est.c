@@ -624,7 +624,7 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
         int64_t pos = wl->cache_len > 0 ? wl->cache_len
                       : wl->cache_len < 0 ? m->max_positions
                       : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
-        if (wl->gen_gptfast) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
+        if (wl->gen_loop == EST_GEN_GPTFAST) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
         snprintf(len, sizeof len, " for %lld positions", (long long)pos);
     }
     bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
@@ -633,8 +633,10 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
              wl->gen_len ? cache[wl->cache] : "plain forward over the prompt, no generation", len,
              wl->kv_expanded ? "expanded to every query head" : "per KV head", mask[resolve_mask(wl)],
              all ? "for every prompt position" : "for the last position",
-             wl->gen_gptfast ? "; gpt-fast loop: the cache repeat_interleave'd to every head in each attention, "
-                               "every decode step's probabilities kept" : "");
+             wl->gen_loop == EST_GEN_GPTFAST ? "; gpt-fast loop: the cache repeat_interleave'd to every head in each attention, "
+                                               "every decode step's probabilities kept"
+             : wl->gen_loop == EST_GEN_TORCHTUNE ? "; torchtune loop: every step's fp32 logits concatenated (generated_logits)"
+                                                 : "");
     return buf;
 }
 
@@ -3107,7 +3109,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     /* gpt-fast's setup_caches: max_seq_length = find_multiple(max_seq_length, 8)
      * sizes the KVCache buffers and the causal mask (pytorch/ao:torchao/_models/
      * llama/model.py@b0758dcc4 and @86c7b0d1d) */
-    if (wl->gen_gptfast) g->len = ceill(g->len / 8) * 8;
+    if (wl->gen_loop == EST_GEN_GPTFAST) g->len = ceill(g->len / 8) * 8;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
@@ -3151,7 +3153,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
         long double rep = !wl->kv_expanded && c->m->kv_heads < c->m->heads ? 2 * (long double)c->m->head_dim * a : 0;
         g->acts_decode = b * nh * g->kv_at * (rep + eager_infer_elem(c));
     }
-    if (wl->gen_gptfast) gptfast_plan(c, g);
+    if (wl->gen_loop == EST_GEN_GPTFAST) gptfast_plan(c, g);
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
                     (wl->prefill_logits == EST_PLOGITS_AUTO && (wl->cache == EST_CACHE_LEGACY || nocache_gen(wl)));
     if (wl->head == EST_HEAD_LM) {
@@ -3175,8 +3177,26 @@ static void gen_plan(const struct calc *c, struct gen *g)
      * pytorch-labs/gpt-fast:generate.py@0055c42d (batch 1, logits[0, -1]). The
      * prefill returns only the next token, so nothing of it is held (no HF
      * first-step moment). */
-    if (wl->gen_gptfast && wl->head == EST_HEAD_LM && G > 1)
+    if (wl->gen_loop == EST_GEN_GPTFAST && wl->head == EST_HEAD_LM && G > 1)
         g->probs_kept = (G - 1) * b * c->V * a;
+    /* torchtune's generate() (pytorch/torchtune:torchtune/generation/
+     * _generation.py@0f74070f4, from 726abb06a, 2024-09-16): generate_next_token
+     * returns the model's logits, fp32 (TransformerDecoder: `self.output(h).float()`,
+     * torchtune/modules/transformer.py@0f74070f4), and the loop keeps them:
+     * generated_logits starts as the prefill's (batch, prompt, vocab) and every
+     * step does `generated_logits = torch.cat([generated_logits, logits], dim=1)`.
+     * The last step's forward runs beside prompt + G - 2 rows; its cat holds
+     * those, the new prompt + G - 1 rows and the step's own row at once. A
+     * tensor re-made each step, not equal blocks: the churning slack share.
+     * (Later versions, e.g. @bd2a0fc7, start from the last position's row, a
+     * view of the prefill's logits until the first cat: fewer rows for a long
+     * prompt.) */
+    if (wl->gen_loop == EST_GEN_TORCHTUNE && wl->head == EST_HEAD_LM && G > 1) {
+        long double row = b * c->V * 4, old_rows = g->prompt + G - 2;
+        long double work = g->acts_decode > g->logits_decode ? g->acts_decode : g->logits_decode;
+        long double at_cat = (2 * old_rows + 2) * row, at_fwd = old_rows * row + work;
+        g->probs_kept = (at_cat > at_fwd ? at_cat : at_fwd) - work;
+    }
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -3236,7 +3256,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
      * greedy/sample loops of 4.36-4.44; gpt-fast and litgpt keep only the
      * next token) */
     long double step1 = 0;
-    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF && !wl->gen_gptfast) {
+    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF && wl->gen_loop != EST_GEN_GPTFAST) {
         long double kv1 = g.kv_decode, old1 = 0;
         if (wl->cache != EST_CACHE_STATIC) {
             kv1 = g.per_tok * windowed(c, g.prompt + 1);
@@ -3254,7 +3274,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
     } else if (t->decode) {
         t->kv = g.kv_decode + old;
         t->logits = g.logits_decode + g.probs_kept;
-        t->kept = g.probs_kept;
+        t->kept = wl->gen_loop == EST_GEN_GPTFAST ? g.probs_kept : 0;
         t->acts = work_d - g.logits_decode;
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else {
@@ -3534,10 +3554,13 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
                                    "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
                                    "block but the last, nor --offload)");
-    if (wl->gen_gptfast && (wl->mode != EST_MODE_INFER || !wl->gen_len || wl->cache != EST_CACHE_STATIC ||
-                            wl->trainer != EST_TRAINER_HF))
-        return oomlab_err_set(err, "--gen-loop gpt-fast is gpt-fast's (torchao's) generate.py: use it with --mode infer, "
-                                   "--gen-len N and --cache static (its KVCache is allocated once), without --trainer");
+    if (wl->gen_loop != EST_GEN_AUTO && (wl->mode != EST_MODE_INFER || !wl->gen_len || wl->cache != EST_CACHE_STATIC ||
+                                          wl->trainer != EST_TRAINER_HF))
+        return oomlab_err_set(err, "--gen-loop %s is %s: use it with --mode infer, --gen-len N and --cache static "
+                                   "(its KV cache is allocated once), without --trainer",
+                              wl->gen_loop == EST_GEN_GPTFAST ? "gpt-fast" : "torchtune",
+                              wl->gen_loop == EST_GEN_GPTFAST ? "gpt-fast's (torchao's) generate.py"
+                                                              : "torchtune's generate()");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
@@ -3826,7 +3849,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
              t->nocache ? "one block's working set over the whole sequence at the last step (no autograd) beyond the head's input + logits%s = %s"
              : t->decode ? "decode step%s = %s"
                        : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
-             t->decode ? (t->acts > 0 ? (wl->gen_gptfast && wl->attention != EST_ATTN_EAGER
+             t->decode ? (t->acts > 0 ? (wl->gen_loop == EST_GEN_GPTFAST && wl->attention != EST_ATTN_EAGER
                                              ? ", gpt-fast: one layer's K, V repeat_interleave'd to every head over the cache"
                                              : ", eager: repeat_kv's K, V of one layer + scores over the cache")
                                        : ": one token (negligible)")
@@ -3840,6 +3863,9 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                : "positions of the last step (prompt + generated - 1)")
              : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
                                              : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
+             : t->decode && g.probs_kept > 0 && wl->gen_loop == EST_GEN_TORCHTUNE
+                 ? "batch (last token, + its fp32 copy) + torchtune's generated_logits at the last torch.cat: the prefill's "
+                   "and every step's fp32 rows, old and new tensor"
              : t->decode && g.probs_kept > 0 ? "batch (last token, + its fp32 copy) + every earlier step's sampling probabilities "
                                                 "(gpt-fast's new_probs list: generated - 1 steps x batch)"
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"

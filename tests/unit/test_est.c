@@ -904,7 +904,7 @@ static void test_llama_eager_softmax_copy(void **state)
  * and every decode step's probabilities (batch x vocab, model dtype) kept in
  * new_probs until the loop returns; refused outside a static-cache
  * generation. */
-static void test_gen_loop_gptfast(void **state)
+static void test_gen_loops(void **state)
 {
     (void)state;
     struct est_model m = toy();
@@ -919,7 +919,7 @@ static void test_gen_loop_gptfast(void **state)
     wl.mask = EST_MASK_SQUARE; /* gpt-fast's tril(ones(N, N, bool)) */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 110); /* HF's StaticCache: prompt + generated */
-    wl.gen_gptfast = true;
+    wl.gen_loop = EST_GEN_GPTFAST;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 112); /* find_multiple(110, 8) */
     assert_string_equal(r.peak_phase, "decode (last generated token)");
@@ -940,6 +940,19 @@ static void test_gen_loop_gptfast(void **state)
     wl.mode = EST_MODE_TRAIN;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
     assert_non_null(strstr(err.msg, "--mode infer"));
+    /* torchtune's generate() (pytorch/torchtune:torchtune/generation/_generation.py
+     * @0f74070f4): the prefill's fp32 logits (10 rows) and every step's row
+     * concatenated; the last step's torch.cat holds the old 108 rows, the new 109
+     * and the step's own row, 2 x 10 x 4 B each; no rounding of the cache */
+    wl.mode = EST_MODE_INFER;
+    wl.gen_loop = EST_GEN_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 110);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, (108 + 109 + 1) * 80);
+    wl.trainer = EST_TRAINER_TORCHTUNE; /* the loop is said by --gen-loop, not --trainer */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--gen-loop torchtune"));
 }
 
 /* Generation's mechanisms beyond the cache model (docs/estimate.md): static
@@ -2590,7 +2603,7 @@ int main(void)
         cmocka_unit_test(test_hf_loss_by_version),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
-        cmocka_unit_test(test_gen_loop_gptfast),
+        cmocka_unit_test(test_gen_loops),
         cmocka_unit_test(test_llama_eager_softmax_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
