@@ -198,6 +198,18 @@ static int parse_kv_layout(const struct opt_spec *o, const char *val, void *dst,
     return 0;
 }
 
+/* --gen-loop auto|gpt-fast|torchtune, into an enum est_gen_loop. */
+static int parse_gen_loop(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    static const char *const names[] = {"auto", "gpt-fast", "torchtune"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(val, names[i])) {
+            *(int *)dst = i; /* enum est_gen_loop's order */
+            return 0;
+        }
+    return oomlab_err_set(err, "--%s: unknown value '%s' (auto, gpt-fast, torchtune)", o->name, val);
+}
+
 #define AT(f) OPT_FIELD(struct opts, f)
 #define DIM(n, f, h) {.name = n, .metavar = "N", .parse = opt_int, AT(over.f), .min = 1, .max = (long long)1 << 40, .help = h}
 #define COUNT(n, mv, f, lo, h) {.name = n, .metavar = mv, .parse = opt_int, AT(wl.f), .min = lo, .max = INT64_MAX, .help = h}
@@ -299,6 +311,8 @@ static const struct opt_spec specs[] = {
      .help = "static cache positions (default prompt + generated;\nmax: the model's max positions)"},
     {.name = "kv-layout", .metavar = "grouped|expanded", .parse = parse_kv_layout, AT(wl.kv_expanded),
      .help = "K, V stored per KV head, or for every query head"},
+    {.name = "gen-loop", .metavar = "auto|gpt-fast|torchtune", .parse = parse_gen_loop, AT(wl.gen_loop),
+     .help = "generation's loop: auto the trainer's (HF generate);\ngpt-fast: gpt-fast's / torchao's generate.py;\ntorchtune: torchtune's generate() (both with\n--cache static)"},
     CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
     CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
            "prompt positions prefill computes logits for"),

@@ -660,17 +660,23 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
         return buf;
     }
     char len[64] = "";
-    if (wl->gen_len && wl->cache == EST_CACHE_STATIC)
-        snprintf(len, sizeof len, " for %lld positions",
-                 (long long)(wl->cache_len > 0 ? wl->cache_len
-                             : wl->cache_len < 0 ? m->max_positions
-                             : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len));
+    if (wl->gen_len && wl->cache == EST_CACHE_STATIC) {
+        int64_t pos = wl->cache_len > 0 ? wl->cache_len
+                      : wl->cache_len < 0 ? m->max_positions
+                      : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+        if (wl->gen_loop == EST_GEN_GPTFAST) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
+        snprintf(len, sizeof len, " for %lld positions", (long long)pos);
+    }
     bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
                (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
-    snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s",
+    snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s%s",
              wl->gen_len ? cache[wl->cache] : "plain forward over the prompt, no generation", len,
              wl->kv_expanded ? "expanded to every query head" : "per KV head", mask[resolve_mask(wl)],
-             all ? "for every prompt position" : "for the last position");
+             all ? "for every prompt position" : "for the last position",
+             wl->gen_loop == EST_GEN_GPTFAST ? "; gpt-fast loop: the cache repeat_interleave'd to every head in each attention, "
+                                               "every decode step's probabilities kept"
+             : wl->gen_loop == EST_GEN_TORCHTUNE ? "; torchtune loop: every step's fp32 logits concatenated (generated_logits)"
+                                                 : "");
     return buf;
 }
 
@@ -1587,6 +1593,8 @@ struct terms {
     long double grads_ckpt; /* block checkpointing, no gradient kept from earlier: the gradients alive
                                at the recomputed block's moment (ckpt_later_grads) */
     bool loss_fwd;         /* HF: the loss's forward moment outgrows its backward (hf_forward_loss) */
+    long double kept;      /* of logits: blocks that only accumulate (gpt-fast's probabilities list):
+                              the long-lived slack share, not the churning one */
 };
 
 /* bitsandbytes' 4-bit matmul (MatMul4Bit.forward and .backward,
@@ -3034,6 +3042,7 @@ struct gen {
     long double mask_keep_d, mask_build_d;
     long double acts_prefill, acts_decode, logits_prefill, logits_decode;
     long double logits_held;       /* the prefill's returned logits, held through the first step */
+    long double probs_kept;        /* --gen-loop gpt-fast: the earlier decode steps' probabilities */
     enum est_mask mask;            /* auto resolved */
     bool all_logits;               /* prefill logits for every prompt position */
     bool nocache;                  /* generation without a KV cache: every step reruns the sequence */
@@ -3049,6 +3058,39 @@ static bool upcasts_logits(enum est_family f)
     for (size_t i = 0; i < sizeof fp32 / sizeof fp32[0]; i++)
         if (fp32[i] == f) return true;
     return false;
+}
+
+/* Eager attention's inference peak, bytes per score element (one head, one
+ * query, one key). HF's Llama attention (huggingface/transformers:src/
+ * transformers/models/llama/modeling_llama.py@002272831fba LlamaAttention.forward,
+ * and the "Copied from" Mistral, Mixtral, Qwen2, Gemma, Qwen3, Phi-3 ones) makes
+ * the scores C in the model's dtype (matmul / sqrt(d), + the mask) and then
+ * `softmax(C, dim=-1, dtype=torch.float32).to(query_states.dtype)`. ATen's
+ * softmax with a dtype runs the fused half-to-float kernel only for a CUDA
+ * Half input; any other input is first copied, `input_.toType(dtype)`
+ * (pytorch/pytorch:aten/src/ATen/native/SoftMax.cpp@52644650f0a9). So bf16
+ * holds C, its fp32 copy and the fp32 output at the softmax (a + 8 = 10 B:
+ * torch 1.13 CPU measures 10.00 B per score for that line in bf16, 8.00 in
+ * fp32), and the .to() holds C, the fp32 output and the 16-bit result
+ * (2a + 4 = 8 B), fp16's larger moment. Other families and autocast keep the
+ * old count: the fp32 softmax beside the scores (4 + a). */
+static bool llama_eager(enum est_family f)
+{
+    static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
+                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3};
+    for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
+        if (fams_[i] == f) return true;
+    return false;
+}
+
+static long double eager_infer_elem(const struct calc *c)
+{
+    long double a = c->a;
+    enum est_precision p = c->wl->precision;
+    if (!llama_eager(c->m->family) || (p != EST_BF16 && p != EST_FP16 && p != EST_FP32)) return 4 + a;
+    long double at_softmax = a + (p == EST_BF16 ? 4 : 0) + 4;
+    long double at_cast = p == EST_FP32 ? 0 : 2 * a + 4;
+    return at_softmax > at_cast ? at_softmax : at_cast;
 }
 
 /* Positions kept under a sliding window (Gemma-2: every other layer). */
@@ -3120,6 +3162,25 @@ static void nocache_plan(const struct calc *c, struct gen *g)
                      (g->all_logits && upcasts_logits(c->m->family) ? 4 : c->a);
 }
 
+/* gpt-fast's Attention.forward (pytorch/ao:torchao/_models/llama/model.py
+ * @b0758dcc4 and @86c7b0d1d): `k, v = self.kv_cache.update(input_pos, k, v)`
+ * returns the whole static buffers, then `k.repeat_interleave(n_head //
+ * n_local_heads, dim=1)` and the same for v copy them to every query head
+ * before SDPA, in prefill and in every decode step: one layer's K and V over
+ * the whole cache length, for every head, alive through the attention. At
+ * prefill that moment holds the block's input and its q beside them; the
+ * MLP's moment is the other candidate (the larger is the working set). */
+static void gptfast_plan(const struct calc *c, struct gen *g)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->kv_expanded || c->m->kv_heads >= c->m->heads) return;
+    long double b = (long double)wl->batch, a = c->a;
+    long double rep = 2 * b * (long double)c->m->heads * (long double)c->m->head_dim * a * g->len;
+    long double attn = b * g->prompt * a * (2 * c->h + c->qd) + rep;
+    if (attn > g->acts_prefill) g->acts_prefill = attn;
+    if (wl->attention != EST_ATTN_EAGER) g->acts_decode += rep; /* eager's repeat_kv term has it */
+}
+
 static void gen_plan(const struct calc *c, struct gen *g)
 {
     const struct est_workload *wl = c->wl;
@@ -3133,6 +3194,10 @@ static void gen_plan(const struct calc *c, struct gen *g)
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
              : wl->cache_len < 0 ? (long double)c->m->max_positions : g->prompt + G;
     if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
+    /* gpt-fast's setup_caches: max_seq_length = find_multiple(max_seq_length, 8)
+     * sizes the KVCache buffers and the causal mask (pytorch/ao:torchao/_models/
+     * llama/model.py@b0758dcc4 and @86c7b0d1d) */
+    if (wl->gen_loop == EST_GEN_GPTFAST) g->len = ceill(g->len / 8) * 8;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
@@ -3166,16 +3231,17 @@ static void gen_plan(const struct calc *c, struct gen *g)
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double nh = (long double)c->m->heads;
     g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax */
-        g->acts_prefill += b * nh * g->prompt * k_prefill * (4 + a);
+    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax (eager_infer_elem) */
+        g->acts_prefill += b * nh * g->prompt * k_prefill * eager_infer_elem(c);
     else if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
         g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
     /* decode, eager: HF's repeat_kv copies one layer's K and V to every
      * head (grouped layout only), and the scores over the cache */
     if (wl->attention == EST_ATTN_EAGER && G > 0) {
         long double rep = !wl->kv_expanded && c->m->kv_heads < c->m->heads ? 2 * (long double)c->m->head_dim * a : 0;
-        g->acts_decode = b * nh * g->kv_at * (rep + 4 + a);
+        g->acts_decode = b * nh * g->kv_at * (rep + eager_infer_elem(c));
     }
+    if (wl->gen_loop == EST_GEN_GPTFAST) gptfast_plan(c, g);
     g->all_logits = !G || wl->prefill_logits == EST_PLOGITS_ALL ||
                     (wl->prefill_logits == EST_PLOGITS_AUTO && (wl->cache == EST_CACHE_LEGACY || nocache_gen(wl)));
     if (wl->head == EST_HEAD_LM) {
@@ -3190,6 +3256,35 @@ static void gen_plan(const struct calc *c, struct gen *g)
         g->logits_held = (g->all_logits ? Tp : b) * c->V * (g->all_logits && upcasts_logits(c->m->family) ? 4 : a);
     }
     if (nocache_gen(wl)) nocache_plan(c, g);
+    /* gpt-fast's decode_n_tokens appends every step's probs.clone() to
+     * new_probs, dropped only when the loop returns (generate: `generated_tokens,
+     * _ = decode_n_tokens(...)`): at the last step G - 2 earlier steps' and the
+     * step's own, (batch, vocab) in the logits' dtype (the model's: softmax keeps
+     * it). pytorch/ao:torchao/_models/llama/generate.py@b0758dcc4
+     * (logits_to_probs(logits[:, -1]), batch rows) and @86c7b0d1d;
+     * pytorch-labs/gpt-fast:generate.py@0055c42d (batch 1, logits[0, -1]). The
+     * prefill returns only the next token, so nothing of it is held (no HF
+     * first-step moment). */
+    if (wl->gen_loop == EST_GEN_GPTFAST && wl->head == EST_HEAD_LM && G > 1)
+        g->probs_kept = (G - 1) * b * c->V * a;
+    /* torchtune's generate() (pytorch/torchtune:torchtune/generation/
+     * _generation.py@0f74070f4, from 726abb06a, 2024-09-16): generate_next_token
+     * returns the model's logits, fp32 (TransformerDecoder: `self.output(h).float()`,
+     * torchtune/modules/transformer.py@0f74070f4), and the loop keeps them:
+     * generated_logits starts as the prefill's (batch, prompt, vocab) and every
+     * step does `generated_logits = torch.cat([generated_logits, logits], dim=1)`.
+     * The last step's forward runs beside prompt + G - 2 rows; its cat holds
+     * those, the new prompt + G - 1 rows and the step's own row at once. A
+     * tensor re-made each step, not equal blocks: the churning slack share.
+     * (Later versions, e.g. @bd2a0fc7, start from the last position's row, a
+     * view of the prefill's logits until the first cat: fewer rows for a long
+     * prompt.) */
+    if (wl->gen_loop == EST_GEN_TORCHTUNE && wl->head == EST_HEAD_LM && G > 1) {
+        long double row = b * c->V * 4, old_rows = g->prompt + G - 2;
+        long double work = g->acts_decode > g->logits_decode ? g->acts_decode : g->logits_decode;
+        long double at_cat = (2 * old_rows + 2) * row, at_fwd = old_rows * row + work;
+        g->probs_kept = (at_cat > at_fwd ? at_cat : at_fwd) - work;
+    }
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -3239,7 +3334,8 @@ static void infer_terms(const struct calc *c, struct terms *t)
      * runs; the legacy caller's old tuple lives through the whole step */
     long double old = g.kv_old;
     if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
-    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d);
+    long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d) +
+                         g.probs_kept;
     /* The first decode step: HF generate's loop rebinds `outputs = self(...)`
      * only when the step's forward returns, so the prefill's output, its
      * logits of every prompt position (or the last one's), is alive through
@@ -3248,7 +3344,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
      * greedy/sample loops of 4.36-4.44; gpt-fast and litgpt keep only the
      * next token) */
     long double step1 = 0;
-    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF) {
+    if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF && wl->gen_loop != EST_GEN_GPTFAST) {
         long double kv1 = g.kv_decode, old1 = 0;
         if (wl->cache != EST_CACHE_STATIC) {
             kv1 = g.per_tok * windowed(c, g.prompt + 1);
@@ -3265,7 +3361,8 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else if (t->decode) {
         t->kv = g.kv_decode + old;
-        t->logits = g.logits_decode;
+        t->logits = g.logits_decode + g.probs_kept;
+        t->kept = wl->gen_loop == EST_GEN_GPTFAST ? g.probs_kept : 0;
         t->acts = work_d - g.logits_decode;
         t->temp_fwd = g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d - work_d : 0);
     } else {
@@ -3549,6 +3646,13 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
                                   wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE))
         return oomlab_err_set(err, "--compile-loss yes is modelled for torchtitan's loss (--trainer torchtitan, "
                                    "--mode train, --head lm, --loss ce: cross-entropy on pred.float())");
+    if (wl->gen_loop != EST_GEN_AUTO && (wl->mode != EST_MODE_INFER || !wl->gen_len || wl->cache != EST_CACHE_STATIC ||
+                                          wl->trainer != EST_TRAINER_HF))
+        return oomlab_err_set(err, "--gen-loop %s is %s: use it with --mode infer, --gen-len N and --cache static "
+                                   "(its KV cache is allocated once), without --trainer",
+                              wl->gen_loop == EST_GEN_GPTFAST ? "gpt-fast" : "torchtune",
+                              wl->gen_loop == EST_GEN_GPTFAST ? "gpt-fast's (torchao's) generate.py"
+                                                              : "torchtune's generate()");
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
@@ -3802,7 +3906,7 @@ static void explain_kept(const struct calc *c, struct est_result *r)
 
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
-    char b[32], model[200];
+    char b[32], model[320];
     struct gen g;
     const struct est_workload *wl = c->wl;
     fmt_gib(t->w, b, sizeof b);
@@ -3844,7 +3948,10 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
              t->nocache ? "one block's working set over the whole sequence at the last step (no autograd) beyond the head's input + logits%s = %s"
              : t->decode ? "decode step%s = %s"
                        : "one block's working set at prefill (no autograd) beyond the head's input + logits%s = %s",
-             t->decode ? (t->acts > 0 ? ", eager: repeat_kv's K, V of one layer + scores over the cache" : ": one token (negligible)")
+             t->decode ? (t->acts > 0 ? (wl->gen_loop == EST_GEN_GPTFAST && wl->attention != EST_ATTN_EAGER
+                                             ? ", gpt-fast: one layer's K, V repeat_interleave'd to every head over the cache"
+                                             : ", eager: repeat_kv's K, V of one layer + scores over the cache")
+                                       : ": one token (negligible)")
              : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
               : wl->attention == EST_ATTN_SDPA_MATH ? ", math-kernel scores + softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
@@ -3855,6 +3962,11 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                : "positions of the last step (prompt + generated - 1)")
              : t->first_step ? (g.all_logits ? "the prefill's logits of every prompt position, held by the caller's `outputs` through the first decode step, + the step's batch (last token, + its fp32 copy)"
                                              : "the prefill's last-token logits, held through the first decode step, + the step's batch (last token, + its fp32 copy)")
+             : t->decode && g.probs_kept > 0 && wl->gen_loop == EST_GEN_TORCHTUNE
+                 ? "batch (last token, + its fp32 copy) + torchtune's generated_logits at the last torch.cat: the prefill's "
+                   "and every step's fp32 rows, old and new tensor"
+             : t->decode && g.probs_kept > 0 ? "batch (last token, + its fp32 copy) + every earlier step's sampling probabilities "
+                                                "(gpt-fast's new_probs list: generated - 1 steps x batch)"
              : t->decode || !g.all_logits ? "batch (last token, + its fp32 copy)"
              : "prompt tokens (prefill logits of every position, fp32 in forward for Llama-family heads)", b);
     fmt_gib(t->temp_fwd, b, sizeof b);
@@ -3926,7 +4038,11 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
      * shards, train_states), none otherwise (GRAD_OVERLAP 0) */
     bool pools = fsdp2_titan(c);
     long double share = (sharded && !pools) ? SLACK_SHARDED : SLACK_DYNAMIC;
-    long double slack = llmc ? 0 : share * (step_peak ? step : fwd) + SLACK_PERSIST * persist;
+    /* t->kept: equal blocks allocated once each and never freed during the
+     * run (gpt-fast's probabilities), so the allocator reuses nothing of them
+     * and splits nothing: the long-lived share */
+    long double kept = step_peak ? 0 : t->kept;
+    long double slack = llmc ? 0 : share * ((step_peak ? step : fwd) - kept) + SLACK_PERSIST * (persist + kept);
     long double pool_bytes = pools ? fsdp2_stream_pools(c) - (step_peak ? t->grads : t->grads_fwd * g) : 0;
     if (pool_bytes > 0) slack += pool_bytes;
     /* --var-len: the epoch's reserved high-water mark. When cudaMalloc fails
@@ -3993,6 +4109,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * share, 100 * SLACK_PERSIST);
+    if (kept > 0) {
+        char b[32], line[160];
+        fmt_gib(kept, b, sizeof b);
+        snprintf(line, sizeof line, "; the %s of gpt-fast's kept probabilities count as long-lived", b);
+        formula_append(r, EST_C_SLACK, line);
+    }
     if (pool_bytes > 0) {
         char b[32], line[300];
         fmt_gib(pool_bytes, b, sizeof b);

@@ -106,6 +106,7 @@ enum est_head { EST_HEAD_LM, EST_HEAD_CLS, EST_HEAD_NONE };
  * torchtune (logits upcast to fp32 and deleted before backward), litgpt
  * (cross-entropy on the 16-bit lm_head chunks, which stay referenced), llm.c
  * (no autograd: one preallocated activation layout, no allocator slack). */
+enum est_gen_loop { EST_GEN_AUTO, EST_GEN_GPTFAST, EST_GEN_TORCHTUNE };
 enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, EST_TRAINER_LLMC, EST_TRAINER_TORCHTITAN };
 
 /* The KV cache of generation (inference with --gen-len):
@@ -214,6 +215,14 @@ struct est_workload {
     int64_t cache_len;           /* static cache positions: 0 = prompt + generated (HF
                                     generate's max_length), -1 = the model's max positions */
     bool kv_expanded;            /* K, V stored for every query head, not per KV head */
+    int gen_loop;                /* --gen-loop: EST_GEN_AUTO the trainer's (HF generate);
+                                    EST_GEN_GPTFAST gpt-fast's generate.py and its copies
+                                    (torchao/_models/llama): a static cache of a multiple of 8
+                                    positions, repeat_interleave'd to every query head in each
+                                    attention, every decode step's sampling probabilities kept
+                                    in a list, the prefill's logits not held (gptfast_* in est.c);
+                                    EST_GEN_TORCHTUNE torchtune's generate(): every step's fp32
+                                    logits concatenated into generated_logits (gen_plan) */
     enum est_mask mask;          /* generation's causal mask */
     enum est_qstore quant_storage; /* 4-bit data's storage dtype: PEFT adapters follow a float one */
     enum est_prefill_logits prefill_logits;

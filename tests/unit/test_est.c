@@ -969,6 +969,104 @@ static void test_kv_cache(void **state)
     assert_int_equal(est_cache_parse("paged"), -1);
 }
 
+/* HF Llama's eager attention at inference, `softmax(scores, dim=-1,
+ * dtype=torch.float32).to(dtype)`: ATen copies a non-Half input to fp32 before
+ * the softmax, so bf16 holds the scores, their fp32 copy and the fp32 output
+ * (10 B per score; torch 1.13 measures 10.00); fp16 (CUDA's fused
+ * half-to-float softmax) peaks at the cast, scores + fp32 output + fp16
+ * result (8 B); fp32 8 B. Families outside Llama's code keep 4 + a. */
+static void test_llama_eager_softmax_copy(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 64;
+    wl.gen_len = 1;
+    wl.mask = EST_MASK_4D;
+    static const struct {
+        enum est_family fam;
+        enum est_precision p;
+        int64_t per_score;
+    } cases[] = {
+        {EST_FAM_LLAMA, EST_BF16, 10}, {EST_FAM_LLAMA, EST_FP16, 8}, {EST_FAM_LLAMA, EST_FP32, 8},
+        {EST_FAM_QWEN2, EST_BF16, 10}, {EST_FAM_GPT2, EST_BF16, 6}, {EST_FAM_GPT2, EST_FP16, 6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        m.family = cases[i].fam;
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.precision = cases[i].p;
+        wl.attention = EST_ATTN_SDPA;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        int64_t sdpa = r.comp[EST_C_ACTS].bytes;
+        wl.attention = EST_ATTN_EAGER;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        assert_string_equal(r.peak_phase, "prefill");
+        /* batch 1 x 2 heads x 64 x 64 scores */
+        assert_int_equal(r.comp[EST_C_ACTS].bytes - sdpa, 2 * 64 * 64 * cases[i].per_score);
+    }
+}
+
+/* --gen-loop gpt-fast (pytorch/ao:torchao/_models/llama/generate.py and
+ * model.py@b0758dcc4, pytorch-labs/gpt-fast:generate.py@0055c42d): the static
+ * cache rounded up to a multiple of 8 positions (find_multiple), one layer's
+ * whole K and V repeat_interleave'd to every query head in each attention,
+ * and every decode step's probabilities (batch x vocab, model dtype) kept in
+ * new_probs until the loop returns; refused outside a static-cache
+ * generation. */
+static void test_gen_loops(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_FP16, 2, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    m.kv_heads = 1; /* grouped: 2 (K,V) x 2 layers x 1 head x 4 x 2 B x batch 2 = 64 B per position */
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 10;
+    wl.gen_len = 100;
+    wl.cache = EST_CACHE_STATIC;
+    wl.mask = EST_MASK_SQUARE; /* gpt-fast's tril(ones(N, N, bool)) */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 110); /* HF's StaticCache: prompt + generated */
+    wl.gen_loop = EST_GEN_GPTFAST;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 112); /* find_multiple(110, 8) */
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    /* the decode step: K and V of one layer for both heads over the 112
+     * positions (2 x 2 x 2 x 4 x 2 B x 112 = 7168) beside the step's logits
+     * (2 x 10 x (2 + 4) = 120), and 99 steps' probabilities, 2 x 10 x 2 B each */
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, 7168 + 99 * 40);
+    assert_int_equal(r.comp[EST_C_LOGITS].bytes, 120 + 99 * 40);
+    m.kv_heads = 2; /* no grouping: nothing repeated, the prefill's MLP moment is the larger,
+                     * 2 x 10 x 2 B x (3 x 8 + 8 + 2 x 8 + 3 x 16) = 3840 */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_string_equal(r.peak_phase, "prefill");
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, 3840);
+    wl.cache = EST_CACHE_DYNAMIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--gen-loop gpt-fast"));
+    wl.cache = EST_CACHE_STATIC;
+    wl.mode = EST_MODE_TRAIN;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--mode infer"));
+    /* torchtune's generate() (pytorch/torchtune:torchtune/generation/_generation.py
+     * @0f74070f4): the prefill's fp32 logits (10 rows) and every step's row
+     * concatenated; the last step's torch.cat holds the old 108 rows, the new 109
+     * and the step's own row, 2 x 10 x 4 B each; no rounding of the cache */
+    wl.mode = EST_MODE_INFER;
+    wl.gen_loop = EST_GEN_TORCHTUNE;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 110);
+    assert_string_equal(r.peak_phase, "decode (last generated token)");
+    assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes, (108 + 109 + 1) * 80);
+    wl.trainer = EST_TRAINER_TORCHTUNE; /* the loop is said by --gen-loop, not --trainer */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--gen-loop torchtune"));
+}
+
 /* Generation's mechanisms beyond the cache model (docs/estimate.md): static
  * cache length, K/V expanded to every head, causal masks, prefill logits. */
 static void test_gen_mechanisms(void **state)
@@ -2621,6 +2719,8 @@ int main(void)
         cmocka_unit_test(test_hf_loss_by_version),
         cmocka_unit_test(test_context_by_version),
         cmocka_unit_test(test_var_len),
+        cmocka_unit_test(test_gen_loops),
+        cmocka_unit_test(test_llama_eager_softmax_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
