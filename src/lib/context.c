@@ -230,6 +230,19 @@ static void add_hit(struct context_reading *r, const struct rule *rule, size_t a
         r->hit[r->n_hits++] = (struct context_hit){rule->cls, rule->what, rule->text, at, end, rule->weight};
 }
 
+/* A quoted line ("> ..."): a reply repeating a post, often in another
+ * language, whose host-memory words are the quote's reading, not the
+ * paste's evidence: "> ...如果正常解码过程遇到内存不足 (OOM) 错误..." (a
+ * machine translation of "encounters an out-of-memory (OOM) error" above
+ * it, LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45). The post it
+ * quotes counts where it stands. (diagctx2) */
+static bool quoted(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    return i < n && p[i] == '>';
+}
+
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
@@ -248,8 +261,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (!blank) title_seen = true, lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
+        bool quote = quoted(text + a, n);
         for (size_t k = 0; k < N_RULES && !blank; k++) {
-            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
+            if (used[k] >= rules[k].most || (quote && rules[k].cls == CONTEXT_HOST) ||
+                !rule_matches(&rules[k], text + a, low, n, is_title))
                 continue;
             used[k]++;
             add_hit(r, &rules[k], a, b);

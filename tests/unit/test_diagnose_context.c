@@ -604,6 +604,39 @@ static void test_context_vae(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagctx2: a quoted line ("> ...") repeats a post; its host-memory words
+ * (here a machine translation's 内存, "memory", of "out-of-memory (OOM)")
+ * are no evidence of the paste's (LucipherDev/ComfyUI-TangoFlux#8 =
+ * heldout29 h29-45, its lines 1-17 less the quote's second paragraph). */
+static void test_context_quote(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"LucipherDev/ComfyUI-TangoFlux#8",
+         "Out of Memory (OOM) Error During VAE Decoding - Add Fallback to Tiled Decoding\n\n"
+         "Display memory burst when vae is decoded\xef\xbc\x8c" "4050,6g\n\n"
+         "botnang \xc2\xb7 comment \xc2\xb7 2025-01-14\n"
+         "same here, 4070 12G\xe3\x80\x82seems need min. 16G.\n\n"
+         "TheLocalLab \xc2\xb7 comment \xc2\xb7 2025-01-14\n"
+         "Yup its ooms during the decoding process. Would it be possible to integrate a vae decode "
+         "tiled approach maybe...\n\n"
+         "huoxingzhake \xc2\xb7 comment \xc2\xb7 2025-01-16\n"
+         "> \xe5\xa6\x82\xe6\x9e\x9c\xe6\xad\xa3\xe5\xb8\xb8\xe8\xa7\xa3\xe7\xa0\x81"
+         "\xe8\xbf\x87\xe7\xa8\x8b\xe9\x81\x87\xe5\x88\xb0" /* 如果正常解码过程遇到 */
+         "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */
+         " (OOM) \xe9\x94\x99\xe8\xaf\xaf\n", /* 错误 */
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    /* the same words unquoted are host evidence */
+    struct context_reading r;
+    const char *q = "> \xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3 (OOM)\n";
+    context_read(q, strlen(q), false, &r);
+    assert_int_equal(r.score[CONTEXT_HOST], 0);
+    context_read(q + 2, strlen(q + 2), false, &r);
+    assert_int_equal(r.score[CONTEXT_HOST], 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_context_vae),
         cmocka_unit_test(test_context_run_of_memory),
         cmocka_unit_test(test_context_why_question),
+        cmocka_unit_test(test_context_quote),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
