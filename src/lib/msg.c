@@ -172,6 +172,37 @@ static const struct msg_clause clauses_ollama_host[] = {
     {NULL, 0},
 };
 
+/* The generic PyTorch rows (the message's words garbled or cut, the class
+ * named alone) do not know which form follows: the current form's clauses,
+ * then the "(GPU 0; ...; X reserved in total by PyTorch)" form's, which
+ * share no words ("OutOfMemoryError: CUDA out of meMiB free; 37.20 GiB
+ * reserved in total by PyTorch", a title mangled mid-message,
+ * EPFL-IMOS/AnomalyAny#2 = heldout25 h25-92). (diagctx2) */
+static const struct msg_clause clauses_pt_any[] = {
+    {"Tried to allocate %s", MSG_F_REQUESTED},
+    {"GPU %d has a total capac", MSG_F_GPU},
+    {"total capacity of %s", MSG_F_CAPACITY},
+    {"total capacty of %s", MSG_F_CAPACITY},
+    {"of which %s is free", MSG_F_FREE},
+    {"GPU %d has total", MSG_F_GPU},
+    {"has total %s of which", MSG_F_CAPACITY},
+    {"this process has %s memory in use", MSG_F_PROCESS},
+    {"Process %d has %s memory in use", MSG_F_PROC},
+    {"%s allowed;", MSG_F_ALLOWED},
+    {"%s is allocated by PyTorch", MSG_F_ALLOCATED},
+    {"%s allocated in private pools", MSG_F_POOLS},
+    {"%s is reserved by PyTorch but unallocated", MSG_F_RESERVED_UNALLOC},
+    /* the older form's */
+    {"(GPU %d;", MSG_F_GPU},
+    {"GPU %d; %z total capacity", MSG_F_GPU},
+    {"%s total capacity", MSG_F_CAPACITY},
+    {"%s already allocated", MSG_F_ALLOCATED},
+    {"%s free", MSG_F_FREE},
+    {"%s reserved in total", MSG_F_RESERVED},
+    {"%s cached", MSG_F_CACHED},
+    {NULL, 0},
+};
+
 /* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
  * available KV cache memory (4.85 GiB)". */
 static const struct msg_clause clauses_vllm[] = {
@@ -1471,7 +1502,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
      * in binary noise). */
@@ -1482,7 +1513,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new, /* a wrap there: its numbers on the lines after */
+     .clauses = clauses_pt_any, /* a wrap there: its numbers on the lines after */
      .near = near_none},
     {.kind = "pytorch",
      .framework = "pytorch",
@@ -1495,7 +1526,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The class name alone, its message left out: A1111's error line
      * "loading stable diffusion model: OutOfMemoryError"
@@ -1516,7 +1547,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .word_end = true,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during

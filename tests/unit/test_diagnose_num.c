@@ -196,6 +196,33 @@ static void test_rank_from_rich_box(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: the generic PyTorch rows read either form's clauses: a title
+ * mangled mid-message keeps the older form's "reserved in total" figure
+ * (EPFL-IMOS/AnomalyAny#2 = heldout25 h25-92); a paraphrase keeps its
+ * "X free" (NVIDIA-NeMo/RL#2871 = heldout29 h29-100). */
+static void test_pt_generic_either_form(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "OutOfMemoryError: CUDA out of meMiB free; 37.20 GiB reserved in total by PyTorch\n", &rep);
+    assert_int_equal(e->bytes.reserved, 39943195853LL);
+    oom_report_release(&rep);
+    e = scan_primary("torch.OutOfMemoryError: Tried to allocate 12.60 GiB. GPU had 12.44 GiB free "
+                     "of 79.19\n",
+                     &rep);
+    assert_int_equal(e->bytes.requested, 13529146982LL);
+    assert_int_equal(e->bytes.free, 13357348291LL);
+    oom_report_release(&rep);
+    /* the current form's figures as before: "of which X is free", not "X free" */
+    e = scan_primary("torch.OutOfMemoryError: Tried to allocate 6.20 GiB. GPU 2 has total 47.40 GiB "
+                     "of which 1.96 GiB is free.\n",
+                     &rep);
+    assert_int_equal(e->bytes.free, 2104533975LL);
+    assert_int_equal(e->bytes.reserved, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_mention_sizes),
         cmocka_unit_test(test_ggml_buffer_after_cuda_error),
         cmocka_unit_test(test_rank_from_rich_box),
+        cmocka_unit_test(test_pt_generic_either_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
