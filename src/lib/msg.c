@@ -205,6 +205,21 @@ static const struct msg_clause clauses_pt_any[] = {
 
 /* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
  * available KV cache memory (4.85 GiB)". */
+/* vLLM's start-up check of the device's free memory against its budget:
+ * "ValueError: Free memory on device (67.24/79.25 GiB) on startup is less
+ * than desired GPU memory utilization (0.9, 71.33 GiB). Decrease GPU memory
+ * utilization or reduce GPU memory used by other processes."
+ * (ovg-project/kvcached#110 = heldout27 h27-14); later versions name the
+ * device, "Free memory on device cuda:0 (...)". The budget (utilization x
+ * capacity) is no failed request. (diagctx2) */
+static const struct msg_clause clauses_vllm_startup[] = {
+    {"Free memory on device (%f", MSG_F_FREE},
+    {"Free memory on device cuda:%d (%f", MSG_F_FREE},
+    {"on device cuda:%d", MSG_F_GPU},
+    {"/%s) on startup", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_vllm[] = {
     {"(%s KV cache is needed", MSG_F_REQUESTED},
     {"available KV cache memory (%s)", MSG_F_FREE},
@@ -852,6 +867,14 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_none,
+     .near = near_vllm},
+    {.kind = "vllm-startup-memory",
+     .framework = "vllm",
+     .need = {"on startup is less than desired GPU memory utilization"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_vllm_startup,
      .near = near_vllm},
     {.kind = "vllm-kv-cache",
      .framework = "vllm",
@@ -2680,6 +2703,30 @@ static bool size_cut(const char *s, size_t n, size_t k)
     return j == n || isalpha((unsigned char)s[j]); /* "allocate 2" / "4.00 MiB" */
 }
 
+/* "%f": "67.24/79.25 GiB" -> 67.24 GiB; consumes the fraction up to its
+ * unit. Both numbers plain decimals, the unit read with the denominator. */
+static size_t pm_fraction(const char *s, size_t n, struct pm_vals *v)
+{
+    size_t a = 0;
+    while (a < n && a < 24 && (isdigit((unsigned char)s[a]) || s[a] == '.')) a++;
+    if (a == 0 || !isdigit((unsigned char)s[0]) || a >= n || s[a] != '/') return 0;
+    size_t j = a + 1;
+    while (j < n && j - a < 24 && (isdigit((unsigned char)s[j]) || s[j] == '.')) j++;
+    if (j == a + 1 || !isdigit((unsigned char)s[a + 1])) return 0;
+    int64_t whole;
+    bool sat = false;
+    size_t k = units_parse_size(s + a + 1, n - a - 1, UNITS_KB_IS_1024, &whole, &sat);
+    if (!k || a + 1 + k <= j || !isalpha((unsigned char)s[a + k])) return 0; /* no unit */
+    char buf[64];
+    size_t unit = a + 1 + k - j; /* the unit's text, blanks before it included */
+    if (a + unit >= sizeof buf) return 0;
+    memcpy(buf, s, a);
+    memcpy(buf + a, s + j, unit);
+    if (units_parse_size(buf, a + unit, UNITS_KB_IS_1024, &v->size, &sat) != a + unit) return 0;
+    v->has_size = true;
+    return a + 1 + k;
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
@@ -2693,6 +2740,9 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         if (k && size_cut(s, n, k)) return 0;
         v->has_size = k > 0;
         return k;
+    case 'f': /* a fraction's numerator, whose unit its denominator
+               * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
+        return pm_fraction(s, n, v);
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);

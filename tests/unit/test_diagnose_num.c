@@ -223,6 +223,47 @@ static void test_pt_generic_either_form(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: vLLM's start-up check of the free memory against its budget,
+ * a GPU OOM of the load (ovg-project/kvcached#110 = heldout27 h27-14): its
+ * fraction "(67.24/79.25 GiB)" gives free and capacity (the numerator's
+ * unit is the denominator's); the budget "(0.9, 71.33 GiB)" is no request.
+ * Later versions name the device: "on device cuda:1" (pytorch/pytorch#175666,
+ * vLLM's CI on a release candidate of torch). */
+static void test_vllm_startup_memory(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "ValueError: Free memory on device (67.24/79.25 GiB) on startup is less than desired GPU "
+        "memory utilization (0.9, 71.33 GiB). Decrease GPU memory utilization or reduce GPU "
+        "memory used by other processes.\n",
+        &rep);
+    assert_string_equal(e->kind, "vllm-startup-memory");
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->stage, OOM_STAGE_LOAD);
+    assert_int_equal(e->bytes.free, 72198400246LL);
+    assert_int_equal(e->bytes.capacity, 85094039552LL);
+    assert_int_equal(e->bytes.requested, -1);
+    assert_int_equal(e->gpu, -1);
+    oom_report_release(&rep);
+    e = scan_primary("[2026-02-24T20:21:58Z] (EngineCore_DP0 pid=6940) ValueError: Free memory on "
+                     "device cuda:1 (19.77/22.05 GiB) on startup is less than desired GPU memory "
+                     "utilization (0.9, 19.84 GiB). Decrease GPU memory utilization or reduce GPU "
+                     "memory used by other processes.\n",
+                     &rep);
+    assert_int_equal(e->gpu, 1);
+    assert_int_equal(e->bytes.free, 21227875860LL);
+    assert_int_equal(e->bytes.capacity, 23676007219LL);
+    oom_report_release(&rep);
+    /* no unit after the fraction: no figure (the line above, its unit cut) */
+    e = scan_primary("ValueError: Free memory on device (67.24/79.25) on startup is less than "
+                     "desired GPU memory utilization (0.9, 71.33 GiB).\n",
+                     &rep);
+    assert_int_equal(e->bytes.free, -1);
+    assert_int_equal(e->bytes.capacity, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_ggml_buffer_after_cuda_error),
         cmocka_unit_test(test_rank_from_rich_box),
         cmocka_unit_test(test_pt_generic_either_form),
+        cmocka_unit_test(test_vllm_startup_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
