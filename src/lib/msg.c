@@ -205,6 +205,11 @@ static const struct msg_clause clauses_pt_any[] = {
 
 /* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
  * available KV cache memory (4.85 GiB)". */
+static const struct msg_clause clauses_pinned[] = {
+    {"allocate %s of pinned memory", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* vLLM's start-up check of the device's free memory against its budget:
  * "ValueError: Free memory on device (67.24/79.25 GiB) on startup is less
  * than desired GPU memory utilization (0.9, 71.33 GiB). Decrease GPU memory
@@ -1110,6 +1115,22 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* diagctx2: llama.cpp/ggml's page-locked host buffer refused:
+     * "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory:
+     * invalid argument" (ggml-org/llama.cpp#9629 = heldout25 h25-47; a
+     * decimal comma), "failed to allocate 10965.24 MiB of pinned memory"
+     * (LostRuins/koboldcpp#1158 = heldout18 h18-90): host RAM, after which
+     * ggml goes on with ordinary host memory; the size is the request. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"of pinned memory"},
+     .any = {"failed to allocate", "Failed to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pinned,
      .near = near_none},
     /* diagcall3: MindSpore's device memory pool (Ascend NPU or GPU) refusing
      * a block: "mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree]

