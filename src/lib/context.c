@@ -64,6 +64,14 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
     {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
+    /* diagctx2: a code-review bot, which comments on pull requests only
+     * ("[turn 1 by coderabbitai[bot], continued]" over its walkthrough of a
+     * change: FLock-io/llm-loss-validator#82 = heldout27 h27-69); in no
+     * other seen log */
+    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "codecov", ANY, 2, 1, "a code-review bot"},
     /* diagcall3: a pull request template's "## Motivation" heading (sgl-project/
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */

@@ -637,6 +637,29 @@ static void test_context_quote(void **state)
     assert_int_equal(r.score[CONTEXT_HOST], 2);
 }
 
+/* diagctx2: a code-review bot's walkthrough under a change's title is a
+ * change's discussion: its OOM words failed nothing (FLock-io/
+ * llm-loss-validator#82 = heldout27 h27-69, its first 6 lines). */
+static void test_context_review_bot(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"FLock-io/llm-loss-validator#82",
+         "feat: added byte and target token calculations for evaluation datasets, improved "
+         "calculation logic for BPC/bPPL\n\n"
+         "[turn 1 by coderabbitai[bot], continued]\n"
+         "- This snippet shows the creation of a `Trainer` instance from HuggingFace Transformers "
+         "with the model, evaluation dataset, tokenizer, data collator, and training arguments "
+         "(`val_args`).\n"
+         "- The `trainer.evaluate()` call triggers evaluation, which by default accumulates all "
+         "model predictions (logits) unless configured otherwise.\n"
+         "- This is the likely place where the user comment about \"Trainer behavior of "
+         "accumulating all model predictions (logits)\" causing OOM is relevant.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -657,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_context_run_of_memory),
         cmocka_unit_test(test_context_why_question),
         cmocka_unit_test(test_context_quote),
+        cmocka_unit_test(test_context_review_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
