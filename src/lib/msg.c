@@ -988,6 +988,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
+    /* diagctx2: XLA's buffer report, which it prints with an allocation
+     * that failed for want of device memory ("Peak buffers:" / "Buffer 15:"
+     * / "Size: 506.25MiB" / "Operator: ..." / "XLA Label: custom-call" /
+     * "Shape: f32[1,64,1080,1920]"): a detail of the RESOURCE_EXHAUSTED
+     * error some lines above it (corpus 113, h20-04, h24-27), and the event
+     * itself where the paste cut that error (prs-eth/thera#10 = heldout10
+     * h10-25). Its buffers' sizes are no request. */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"XLA Label:"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none,
+     .merge_lines = 80},
     /* TF/XLA status "Resource exhausted: ..." whose words are cut or wrapped
      * ("Resource exhausted: Out" / "of memory while trying to allocate"). */
     {.kind = "tensorflow",

@@ -424,6 +424,53 @@ static void test_ggml_pinned_host_lookalike(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: XLA's buffer report ("Buffer 15:" / "Size:" / "Operator:" /
+ * "XLA Label:" / "Shape:") is printed with an allocation that failed for
+ * want of device memory: the event where the paste cut the error above it
+ * (prs-eth/thera#10 = heldout10 h10-25, its first 7 lines), a detail of the
+ * RESOURCE_EXHAUSTED error some lines above it otherwise
+ * (google-research/t5x#870 = corpus 113: one event, its figures kept). */
+static void test_xla_buffer_report(void **state)
+{
+    (void)state;
+    const char *cut =
+        "How much memory does it require?\n"
+        "    Buffer 15:\n"
+        "        Size: 506.25MiB\n"
+        "        Operator: op_name=\"jit(apply_encoder)/jit(main)/Hypernetwork.get_encoding/encoder/"
+        "RDB_0/Conv_0/conv_general_dilated[window_strides=(1, 1) padding=((0, 0), (0, 0))\"\n"
+        "        XLA Label: custom-call\n"
+        "        Shape: f32[1,64,1080,1920]\n"
+        "        ==========================\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "jax");
+    assert_int_equal(rep.events[rep.primary].bytes.requested, -1);
+    oom_report_release(&rep);
+    const char *whole = "2022-10-25 21:52:08.148530: E external/org_tensorflow/tensorflow/compiler/xla/pjrt/pjrt_stream_executor_client.cc:2153] Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 29995136128 bytes.\n"
+        "BufferAssignment OOM Debugging.\n"
+        "BufferAssignment stats:\n"
+        "             parameter allocation:  475.37MiB\n"
+        "              constant allocation:   512.0KiB\n"
+        "        maybe_live_out allocation:  474.37MiB\n"
+        "     preallocated temp allocation:   27.93GiB\n"
+        "  preallocated temp fragmentation:    34.0KiB (0.00%)\n"
+        "                 total allocation:   28.40GiB\n"
+        "              total fragmentation:   615.5KiB (0.00%)\n"
+        "Peak buffers:\n"
+        "        Buffer 1:\n"
+        "                Size: 1.96GiB\n"
+        "                Operator: op_name=\"pjit(train_step)/jit(main)/mul\" source_file=\"/data/t5x/t5x/losses.py\" source_line=139\n"
+        "\n";
+    assert_int_equal(scan_text(whole, strlen(whole), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].bytes.requested, 29995136128LL);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_pinned_host_alloc_lookalike),
         cmocka_unit_test(test_mindspore_pool_refusal),
         cmocka_unit_test(test_ggml_pinned_host_lookalike),
+        cmocka_unit_test(test_xla_buffer_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
