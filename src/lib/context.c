@@ -76,6 +76,18 @@ static const struct rule rules[] = {
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */
     {CONTEXT_CHANGE, AT_LINE, "## motivation", ANY, 1, 1, "a change's motivation"},
+    /* diagctx2: a documentation page about OOMs, which discusses them and
+     * fails nothing: PyTorch's FAQ ("Frequently Asked Questions" / "My model
+     * reports \"cuda runtime error(2): out of memory\"" / "Here are a few
+     * common things to check", http://pytorch.org/docs/master/notes/faq.html
+     * = heldout20 h20-44), a generated wiki page ("This page provides
+     * troubleshooting guidance for memory-related errors", deepwiki's
+     * ComfyUI page = h20-97). Measured on every seen log: these words stand
+     * in no GPU OOM's paste ("here are a few/some": 5 look-alikes). */
+    {CONTEXT_CHANGE, ANYWHERE, "frequently asked questions", ANY, 3, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add

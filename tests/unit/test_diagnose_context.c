@@ -660,6 +660,36 @@ static void test_context_review_bot(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagctx2: a documentation page about OOMs discusses them and fails
+ * nothing: PyTorch's FAQ (http://pytorch.org/docs/master/notes/faq.html =
+ * heldout20 h20-44, its first 6 lines) and a generated wiki page whose
+ * symptom table names the message (deepwiki's ComfyUI page = h20-97, its
+ * first 7 lines). */
+static void test_context_documentation(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"http://pytorch.org/docs/master/notes/faq.html",
+         "Frequently Asked Questions\n"
+         "\n"
+         "My model reports “cuda runtime error(2): out of memory”\n"
+         "\n"
+         "As the error message suggests, you have run out of memory on your GPU. Since we often deal with large amounts of data in PyTorch, small mistakes can rapidly cause your program to use up all of your GPU; fortunately, the fixes in these cases are often simple. Here are a few common things to check:\n"
+         "\n",
+         false},
+        {"https://deepwiki.com/suix-org-3/comfyui/17.1-memory-and-performance-issues",
+         "This page provides troubleshooting guidance for memory-related errors and performance problems in ComfyUI. It covers CUDA out-of-memory (OOM) errors, slow execution, model loading failures, and system-specific optimization strategies.\n"
+         "For information about configuring VRAM states and model management behavior, see Memory Management and VRAM States. For attention mechanism optimization, see Attention Optimization. For hardware-specific configurations, see Multi-Device Support.\n"
+         "Memory and performance issues in ComfyUI typically manifest as:\n"
+         "| Symptom | Likely Cause | Primary Solutions |\n"
+         "|---|---|---|\n"
+         "CUDA out of memory error | Insufficient VRAM for loaded models | Use --lowvram, --novram, reduce batch size |\n"
+         "RuntimeError: Not enough memory | Memory calculation exceeded available VRAM | Increase steps in split attention, clear cache |\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -681,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_context_why_question),
         cmocka_unit_test(test_context_quote),
         cmocka_unit_test(test_context_review_bot),
+        cmocka_unit_test(test_context_documentation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
