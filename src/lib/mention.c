@@ -61,7 +61,7 @@ static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "host", "sw
 static const char *const guard_words[] = {
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
     "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
-    "assume", "assumes", "assumed", "assuming", "thought",
+    "assume", "assumes", "assumed", "assuming",
     "except", "isinstance", "elif", "lambda", NULL};
 /* The guard the rows' standalone mentions (msg.c) take as well: an OOM
  * handled by a fallback ("There is not enough GPU memory available for your

@@ -2327,7 +2327,10 @@ static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "a
     "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
     "may", "maybe", "perhaps", "can" /* "The problem may be that the GPU memory is not
     enough" (heldout12 h12-12); "This can cause problems when insufficient GPU memory is
-    available" (heldout17 h17-41) (diagrec5) */, NULL};
+    available" (heldout17 h17-41) (diagrec5) */,
+    "thought" /* a guess, in its clause only: "Originally I thought it is due to out of
+    memory." (JialianW/TraDeS#32 = heldout25 h25-72), not "I thought ..., but it ran out
+    of memory" (diagctx2) */, NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
 

@@ -229,7 +229,8 @@ static void test_prose_words(void **state)
          "memory issue. \n", true},
         /* ... not so unquoted (VisualComputingInstitute/TrackR-CNN#86 above) */
         /* a guess refuted in the next sentence, beside a kernel fault: the
-         * guess is "thought" (heldout25 h25-72) */
+         * guess is "thought", a hedge of its clause (msg_denied) (heldout25
+         * h25-72) */
         {"JialianW/TraDeS#32",
          "RuntimeError: CUDA error: an illegal memory access was encountered\n"
          "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1573049301898/work/aten/src/THC/"
