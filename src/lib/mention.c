@@ -266,8 +266,10 @@ static bool device_with_ram(const struct words *w, size_t k)
 
 /* A word in quotes by itself is a value, not words about host memory: a
  * setting's value ("even though \"cpu\" is the device provided, we are
- * running into CUDA memory issue", dropbox/hqq#57 = heldout25 h25-83).
- * (diagctx2) */
+ * running into CUDA memory issue", dropbox/hqq#57 = heldout25 h25-83). It
+ * guards no sentence that names its device; OOM words without one it still
+ * guards (on their line: "device=\"cpu\" ... out of memory" may be the
+ * host's). (diagctx2) */
 static bool quoted_value(const struct words *w, size_t k)
 {
     size_t a = w->t[k].run_at, e = a;
@@ -284,7 +286,6 @@ static bool host_guard_at(const struct words *w, size_t k)
         return false; /* "GPU RAM", "video RAM" */
     if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
-    if (quoted_value(w, k)) return false;
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
@@ -478,7 +479,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         for (size_t i = 0; i < w.n; i++) {
             if (w.t[i].sentence != s) continue;
             if (device_at(&w, i)) device = true;
-            if (guard_at(&w, i)) guard = true;
+            if (guard_at(&w, i) && !quoted_value(&w, i)) guard = true;
         }
         if (guard) continue;
         size_t at = w.t[k].at, end = w.t[last].end;
