@@ -60,9 +60,16 @@ static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "host", "sw
     "storage", NULL};
 static const char *const guard_words[] = {
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
-    "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
-    "assume", "assumes", "assumed", "assuming",
+    "catching", "handled", "handling", "fallback", "falling", "reducing",
     "except", "isinstance", "elif", "lambda", NULL};
+/* ... and a hypothetical or a guess: these guard their own sentence only,
+ * also for OOM words without a device ("Yup its ooms during the decoding
+ * process. Would it be possible to integrate a vae decode tiled approach",
+ * LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45); the others above
+ * guard the words' whole line ("OOM. Retrying with a smaller batch").
+ * (diagctx2) */
+static const char *const hedge_guard_words[] = {"otherwise", "would", "assume", "assumes",
+    "assumed", "assuming", NULL};
 /* The guard the rows' standalone mentions (msg.c) take as well: an OOM
  * handled by a fallback ("There is not enough GPU memory available for your
  * model, so it is falling back to using pinned system memory",
@@ -289,9 +296,15 @@ static bool host_guard_at(const struct words *w, size_t k)
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
-static bool guard_at(const struct words *w, size_t k)
+/* A guard of the words' whole line (host memory, a handled OOM, code). */
+static bool line_guard_at(const struct words *w, size_t k)
 {
     return host_guard_at(w, k) || in_set(w, k, guard_words);
+}
+
+static bool guard_at(const struct words *w, size_t k)
+{
+    return line_guard_at(w, k) || in_set(w, k, hedge_guard_words);
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3
@@ -470,7 +483,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     words_read(&w, text, len);
     enum mention_kind best = MENTION_NONE;
     bool line_guard = false;
-    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = host_guard_at(&w, i);
+    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = line_guard_at(&w, i);
     for (size_t k = 0; k < w.n; k++) {
         size_t last;
         if (!oom_at(&w, k, &last)) continue;
