@@ -815,7 +815,7 @@ static void print_context(const struct out *o, const char *path, const struct oo
         para(o, "    ", "    ", line, "", "");
     } else {
         snprintf(line, sizeof line, "%s: an OOM discussed, not failed: named only in words, in a "
-                 "paste that reads as a change about OOMs:", path);
+                 "paste that reads as a change or documentation about OOMs:", path);
         para(o, "", "    ", line, "", "");
     }
     for (size_t i = 0; i < c->n; i++) {

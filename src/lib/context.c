@@ -64,10 +64,30 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
     {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
+    /* diagctx2: a code-review bot, which comments on pull requests only
+     * ("[turn 1 by coderabbitai[bot], continued]" over its walkthrough of a
+     * change: FLock-io/llm-loss-validator#82 = heldout27 h27-69); in no
+     * other seen log */
+    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "codecov", ANY, 2, 1, "a code-review bot"},
     /* diagcall3: a pull request template's "## Motivation" heading (sgl-project/
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */
     {CONTEXT_CHANGE, AT_LINE, "## motivation", ANY, 1, 1, "a change's motivation"},
+    /* diagctx2: a documentation page about OOMs, which discusses them and
+     * fails nothing: PyTorch's FAQ ("Frequently Asked Questions" / "My model
+     * reports \"cuda runtime error(2): out of memory\"" / "Here are a few
+     * common things to check", http://pytorch.org/docs/master/notes/faq.html
+     * = heldout20 h20-44), a generated wiki page ("This page provides
+     * troubleshooting guidance for memory-related errors", deepwiki's
+     * ComfyUI page = h20-97). Measured on every seen log: these words stand
+     * in no GPU OOM's paste ("here are a few/some": 5 look-alikes). */
+    {CONTEXT_CHANGE, ANYWHERE, "frequently asked questions", ANY, 3, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add
@@ -230,6 +250,19 @@ static void add_hit(struct context_reading *r, const struct rule *rule, size_t a
         r->hit[r->n_hits++] = (struct context_hit){rule->cls, rule->what, rule->text, at, end, rule->weight};
 }
 
+/* A quoted line ("> ..."): a reply repeating a post, often in another
+ * language, whose host-memory words are the quote's reading, not the
+ * paste's evidence: "> ...如果正常解码过程遇到内存不足 (OOM) 错误..." (a
+ * machine translation of "encounters an out-of-memory (OOM) error" above
+ * it, LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45). The post it
+ * quotes counts where it stands. (diagctx2) */
+static bool quoted(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    return i < n && p[i] == '>';
+}
+
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
@@ -248,8 +281,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (!blank) title_seen = true, lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
+        bool quote = quoted(text + a, n);
         for (size_t k = 0; k < N_RULES && !blank; k++) {
-            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
+            if (used[k] >= rules[k].most || (quote && rules[k].cls == CONTEXT_HOST) ||
+                !rule_matches(&rules[k], text + a, low, n, is_title))
                 continue;
             used[k]++;
             add_hit(r, &rules[k], a, b);

@@ -55,12 +55,21 @@ static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", 
  * always output assuming OOM", swiseman/neighbor-splicing#2 = h11-27; not "should", which a question in
  * the same sentence uses: "the GPU memory is not enough, how should I
  * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
-static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap", "java",
-    "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk", "storage",
+static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap",
+    "java", "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk",
+    "storage", NULL};
+static const char *const guard_words[] = {
     "retry", "retrying", "retried", "retries", "skip", "skipping", "skipped", "caught",
-    "catching", "handled", "handling", "fallback", "falling", "reducing", "otherwise", "would",
-    "assume", "assumes", "assumed", "assuming",
+    "catching", "handled", "handling", "fallback", "falling", "reducing",
     "except", "isinstance", "elif", "lambda", NULL};
+/* ... and a hypothetical or a guess: these guard their own sentence only,
+ * also for OOM words without a device ("Yup its ooms during the decoding
+ * process. Would it be possible to integrate a vae decode tiled approach",
+ * LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45); the others above
+ * guard the words' whole line ("OOM. Retrying with a smaller batch").
+ * (diagctx2) */
+static const char *const hedge_guard_words[] = {"otherwise", "would", "assume", "assumes",
+    "assumed", "assuming", NULL};
 /* The guard the rows' standalone mentions (msg.c) take as well: an OOM
  * handled by a fallback ("There is not enough GPU memory available for your
  * model, so it is falling back to using pinned system memory",
@@ -68,6 +77,12 @@ static const char *const guard_words[] = {"ram", "cpu", "cpus", "host", "swap", 
  * the rows lost 3 GPU OOMs on the seen sets: "to CPU due to CUDA OOM",
  * detectron2's retry, h9-84.) */
 static const char *const row_guard_words[] = {"fallback", "falling", NULL};
+/* "CPU offload" moves weights off the GPU to save its memory: no host
+ * memory named ("the CUDA execution device, even when
+ * `--enable-cpu-offload` is set. ... the server OOMs during pipeline
+ * construction", vllm-project/vllm-omni#2738 = heldout27 h27-126).
+ * (diagctx2) */
+static const char *const offload_words[] = {"offload", "offloading", "offloaded", NULL};
 /* ... two words in a row ("system memory", "shared memory"). */
 static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
@@ -122,6 +137,10 @@ static bool camel_break(const char *p, size_t i, size_t run_end)
 {
     unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
     if (islower(a) && isupper(b)) return true;
+    /* an acronym's plural is one word: "GPUs", "NPUs" (not GP|Us: "an out of
+     * memory error with GPUs", Wan-Video/Wan2.1#441 = heldout26 h26-81)
+     * (diagctx2) */
+    if (i + 2 == run_end && p[i + 1] == 's') return false;
     return isupper(a) && isupper(b) && i + 1 < run_end && islower((unsigned char)p[i + 1]);
 }
 
@@ -252,13 +271,40 @@ static bool device_with_ram(const struct words *w, size_t k)
     return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
 }
 
-static bool guard_at(const struct words *w, size_t k)
+/* A word in quotes by itself is a value, not words about host memory: a
+ * setting's value ("even though \"cpu\" is the device provided, we are
+ * running into CUDA memory issue", dropbox/hqq#57 = heldout25 h25-83). It
+ * guards no sentence that names its device; OOM words without one it still
+ * guards (on their line: "device=\"cpu\" ... out of memory" may be the
+ * host's). (diagctx2) */
+static bool quoted_value(const struct words *w, size_t k)
+{
+    size_t a = w->t[k].run_at, e = a;
+    while (e < w->len && alnum((unsigned char)w->text[e])) e++;
+    if (a == 0 || e >= w->len) return false;
+    char q = w->text[a - 1];
+    return (q == '"' || q == '\'' || q == '`') && w->text[e] == q;
+}
+
+static bool host_guard_at(const struct words *w, size_t k)
 {
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */
     if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
-    return in_set(w, k, guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
+    if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
+    return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
+}
+
+/* A guard of the words' whole line (host memory, a handled OOM, code). */
+static bool line_guard_at(const struct words *w, size_t k)
+{
+    return host_guard_at(w, k) || in_set(w, k, guard_words);
+}
+
+static bool guard_at(const struct words *w, size_t k)
+{
+    return line_guard_at(w, k) || in_set(w, k, hedge_guard_words);
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3
@@ -310,6 +356,18 @@ static bool device_malloc_fails(const struct words *w, size_t k, size_t *last)
     return false;
 }
 
+/* Is word k a possessive's "s" ("CUDA's", or with a typographic apostrophe): an apostrophe right
+ * before it, the word's end right after? "Error about running out of
+ * CUDA's memory always occur" (open-mmlab/mmpose#307 = heldout26 h26-27).
+ * (diagctx2) */
+static bool possessive(const struct words *w, size_t k)
+{
+    if (k >= w->n || !is_word(w, k, "s")) return false;
+    size_t at = w->t[k].at;
+    return (at >= 1 && w->text[at - 1] == '\'') ||
+           (at >= 3 && !memcmp(w->text + at - 3, "\xe2\x80\x99", 3));
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -340,6 +398,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
                 return true;
             }
             if (!in_set(w, j, out_of_between)) break;
+            if (possessive(w, j + 1)) j++, end++;
         }
         return false;
     }
@@ -424,7 +483,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     words_read(&w, text, len);
     enum mention_kind best = MENTION_NONE;
     bool line_guard = false;
-    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = guard_at(&w, i);
+    for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = line_guard_at(&w, i);
     for (size_t k = 0; k < w.n; k++) {
         size_t last;
         if (!oom_at(&w, k, &last)) continue;
@@ -433,7 +492,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         for (size_t i = 0; i < w.n; i++) {
             if (w.t[i].sentence != s) continue;
             if (device_at(&w, i)) device = true;
-            if (guard_at(&w, i)) guard = true;
+            if (guard_at(&w, i) && !quoted_value(&w, i)) guard = true;
         }
         if (guard) continue;
         size_t at = w.t[k].at, end = w.t[last].end;

@@ -45,6 +45,11 @@ static const struct msg_clause clauses_pt_old[] = {
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},
     {"%s allowed", MSG_F_ALLOWED},
+    /* diagctx2: the form reworded, as by a translator: "CUDA has run out of
+     * memory. Attempting to allocate 86.00 MiB (GPU 0; ...; 7.31 GiB total
+     * reserved by PyTorch)" (TEXTurePaper/TEXTurePaper#18 = heldout13 h13-55) */
+    {"Attempting to allocate %s", MSG_F_REQUESTED},
+    {"%s total reserved by PyTorch", MSG_F_RESERVED},
     {NULL, 0},
 };
 
@@ -172,8 +177,61 @@ static const struct msg_clause clauses_ollama_host[] = {
     {NULL, 0},
 };
 
+/* The generic PyTorch rows (the message's words garbled or cut, the class
+ * named alone) do not know which form follows: the current form's clauses,
+ * then the "(GPU 0; ...; X reserved in total by PyTorch)" form's, which
+ * share no words ("OutOfMemoryError: CUDA out of meMiB free; 37.20 GiB
+ * reserved in total by PyTorch", a title mangled mid-message,
+ * EPFL-IMOS/AnomalyAny#2 = heldout25 h25-92). (diagctx2) */
+static const struct msg_clause clauses_pt_any[] = {
+    {"Tried to allocate %s", MSG_F_REQUESTED},
+    {"GPU %d has a total capac", MSG_F_GPU},
+    {"total capacity of %s", MSG_F_CAPACITY},
+    {"total capacty of %s", MSG_F_CAPACITY},
+    {"of which %s is free", MSG_F_FREE},
+    {"GPU %d has total", MSG_F_GPU},
+    {"has total %s of which", MSG_F_CAPACITY},
+    {"this process has %s memory in use", MSG_F_PROCESS},
+    {"Process %d has %s memory in use", MSG_F_PROC},
+    {"%s allowed;", MSG_F_ALLOWED},
+    {"%s is allocated by PyTorch", MSG_F_ALLOCATED},
+    {"%s allocated in private pools", MSG_F_POOLS},
+    {"%s is reserved by PyTorch but unallocated", MSG_F_RESERVED_UNALLOC},
+    /* the older form's */
+    {"(GPU %d;", MSG_F_GPU},
+    {"GPU %d; %z total capacity", MSG_F_GPU},
+    {"%s total capacity", MSG_F_CAPACITY},
+    {"%s already allocated", MSG_F_ALLOCATED},
+    {"%s free", MSG_F_FREE},
+    {"%s reserved in total", MSG_F_RESERVED},
+    {"%s cached", MSG_F_CACHED},
+    {"Attempting to allocate %s", MSG_F_REQUESTED},
+    {"%s total reserved by PyTorch", MSG_F_RESERVED},
+    {NULL, 0},
+};
+
 /* vLLM V1: "(16.00 GiB KV cache is needed, which is larger than the
  * available KV cache memory (4.85 GiB)". */
+static const struct msg_clause clauses_pinned[] = {
+    {"allocate %s of pinned memory", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* vLLM's start-up check of the device's free memory against its budget:
+ * "ValueError: Free memory on device (67.24/79.25 GiB) on startup is less
+ * than desired GPU memory utilization (0.9, 71.33 GiB). Decrease GPU memory
+ * utilization or reduce GPU memory used by other processes."
+ * (ovg-project/kvcached#110 = heldout27 h27-14); later versions name the
+ * device, "Free memory on device cuda:0 (...)". The budget (utilization x
+ * capacity) is no failed request. (diagctx2) */
+static const struct msg_clause clauses_vllm_startup[] = {
+    {"Free memory on device (%f", MSG_F_FREE},
+    {"Free memory on device cuda:%d (%f", MSG_F_FREE},
+    {"on device cuda:%d", MSG_F_GPU},
+    {"/%s) on startup", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_vllm[] = {
     {"(%s KV cache is needed", MSG_F_REQUESTED},
     {"available KV cache memory (%s)", MSG_F_FREE},
@@ -683,6 +741,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
+    /* diagctx2: Paddle's C++ call stack thrown from its CUDA allocator
+     * ("0 std::string paddle::platform::GetTraceBackString<...>" / "1
+     * paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned
+     * long)"; it throws only its "Out of memory error on GPU N"), where the
+     * paste cut that message (PaddlePaddle/PaddleDetection#1198 = heldout26
+     * h26-04; under words that name the OOM, PaddlePaddle/PaddleFormers#682 =
+     * heldout23 h23-17): a fallback like bfc-dump, the event only when the
+     * log shows no message and no earlier words name the OOM. */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"paddle::memory::allocation::CUDAAllocator::AllocateImpl"},
+     .gpu_oom = OOM,
+     .role = MSG_MENTION,
+     .standalone = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},
@@ -822,6 +897,14 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_none,
      .near = near_vllm},
+    {.kind = "vllm-startup-memory",
+     .framework = "vllm",
+     .need = {"on startup is less than desired GPU memory utilization"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_vllm_startup,
+     .near = near_vllm},
     {.kind = "vllm-kv-cache",
      .framework = "vllm",
      .need = {"No available memory for the cache blocks"},
@@ -922,6 +1005,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
+    /* diagctx2: XLA's buffer report, which it prints with an allocation
+     * that failed for want of device memory ("Peak buffers:" / "Buffer 15:"
+     * / "Size: 506.25MiB" / "Operator: ..." / "XLA Label: custom-call" /
+     * "Shape: f32[1,64,1080,1920]"): a detail of the RESOURCE_EXHAUSTED
+     * error some lines above it (corpus 113, h20-04, h24-27), and the event
+     * itself where the paste cut that error (prs-eth/thera#10 = heldout10
+     * h10-25). Its buffers' sizes are no request. */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"XLA Label:"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none,
+     .merge_lines = 80},
     /* TF/XLA status "Resource exhausted: ..." whose words are cut or wrapped
      * ("Resource exhausted: Out" / "of memory while trying to allocate"). */
     {.kind = "tensorflow",
@@ -1056,6 +1156,22 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* diagctx2: llama.cpp/ggml's page-locked host buffer refused:
+     * "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory:
+     * invalid argument" (ggml-org/llama.cpp#9629 = heldout25 h25-47; a
+     * decimal comma), "failed to allocate 10965.24 MiB of pinned memory"
+     * (LostRuins/koboldcpp#1158 = heldout18 h18-90): host RAM, after which
+     * ggml goes on with ordinary host memory; the size is the request. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"of pinned memory"},
+     .any = {"failed to allocate", "Failed to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pinned,
      .near = near_none},
     /* diagcall3: MindSpore's device memory pool (Ascend NPU or GPU) refusing
      * a block: "mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree]
@@ -1471,7 +1587,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The message cut right after "CUDA out of" (not "CUDA out of  memory"
      * in binary noise). */
@@ -1482,7 +1598,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new, /* a wrap there: its numbers on the lines after */
+     .clauses = clauses_pt_any, /* a wrap there: its numbers on the lines after */
      .near = near_none},
     {.kind = "pytorch",
      .framework = "pytorch",
@@ -1495,7 +1611,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The class name alone, its message left out: A1111's error line
      * "loading stable diffusion model: OutOfMemoryError"
@@ -1516,7 +1632,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .word_end = true,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_pt_new,
+     .clauses = clauses_pt_any,
      .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
@@ -2211,7 +2327,10 @@ static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "a
     "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
     "may", "maybe", "perhaps", "can" /* "The problem may be that the GPU memory is not
     enough" (heldout12 h12-12); "This can cause problems when insufficient GPU memory is
-    available" (heldout17 h17-41) (diagrec5) */, NULL};
+    available" (heldout17 h17-41) (diagrec5) */,
+    "thought" /* a guess, in its clause only: "Originally I thought it is due to out of
+    memory." (JialianW/TraDeS#32 = heldout25 h25-72), not "I thought ..., but it ran out
+    of memory" (diagctx2) */, NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
 
@@ -2649,6 +2768,30 @@ static bool size_cut(const char *s, size_t n, size_t k)
     return j == n || isalpha((unsigned char)s[j]); /* "allocate 2" / "4.00 MiB" */
 }
 
+/* "%f": "67.24/79.25 GiB" -> 67.24 GiB; consumes the fraction up to its
+ * unit. Both numbers plain decimals, the unit read with the denominator. */
+static size_t pm_fraction(const char *s, size_t n, struct pm_vals *v)
+{
+    size_t a = 0;
+    while (a < n && a < 24 && (isdigit((unsigned char)s[a]) || s[a] == '.')) a++;
+    if (a == 0 || !isdigit((unsigned char)s[0]) || a >= n || s[a] != '/') return 0;
+    size_t j = a + 1;
+    while (j < n && j - a < 24 && (isdigit((unsigned char)s[j]) || s[j] == '.')) j++;
+    if (j == a + 1 || !isdigit((unsigned char)s[a + 1])) return 0;
+    int64_t whole;
+    bool sat = false;
+    size_t k = units_parse_size(s + a + 1, n - a - 1, UNITS_KB_IS_1024, &whole, &sat);
+    if (!k || a + 1 + k <= j || !isalpha((unsigned char)s[a + k])) return 0; /* no unit */
+    char buf[64];
+    size_t unit = a + 1 + k - j; /* the unit's text, blanks before it included */
+    if (a + unit >= sizeof buf) return 0;
+    memcpy(buf, s, a);
+    memcpy(buf + a, s + j, unit);
+    if (units_parse_size(buf, a + unit, UNITS_KB_IS_1024, &v->size, &sat) != a + unit) return 0;
+    v->has_size = true;
+    return a + 1 + k;
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
@@ -2662,6 +2805,9 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         if (k && size_cut(s, n, k)) return 0;
         v->has_size = k > 0;
         return k;
+    case 'f': /* a fraction's numerator, whose unit its denominator
+               * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
+        return pm_fraction(s, n, v);
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);

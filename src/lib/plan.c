@@ -42,6 +42,7 @@ enum need {
     N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
     N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
     N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
+    N_VLLM_STARTUP = 1 << 28, /* vLLM: less memory free at start-up than its budget */
 };
 
 #define V(k) (1u << (k))
@@ -156,6 +157,12 @@ static const struct plan_fix catalogue[] = {
     {"vllm-kv-cache", 0, 0, N_OOM | N_KV_CACHE,
      "Lower max_model_len (or max_num_seqs), or raise gpu_memory_utilization (e.g. 0.90 -> 0.95) "
      "when building the engine",
+     "{text}"},
+    /* vLLM's own words: "Decrease GPU memory utilization or reduce GPU
+     * memory used by other processes" (diagctx2) */
+    {"vllm-startup-memory", 0, 0, N_OOM | N_VLLM_STARTUP,
+     "Lower gpu_memory_utilization below the share of the card free at start-up (e.g. 0.90 -> "
+     "0.80), or free the card: `oomlab ps` shows what else holds it",
      "{text}"},
     {"vllm-warmup", 0, 0, N_OOM | N_WARMUP,
      "Lower max_num_seqs (e.g. halve it) or gpu_memory_utilization (e.g. 0.90 -> 0.80) so the "
@@ -407,6 +414,7 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!engine) m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
+    if (!strcmp(e->kind, "vllm-startup-memory")) m |= N_VLLM_STARTUP;
     if (!strcmp(e->kind, "tgi-warmup")) m |= N_TGI_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;

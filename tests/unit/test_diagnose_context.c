@@ -604,6 +604,92 @@ static void test_context_vae(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* diagctx2: a quoted line ("> ...") repeats a post; its host-memory words
+ * (here a machine translation's 内存, "memory", of "out-of-memory (OOM)")
+ * are no evidence of the paste's (LucipherDev/ComfyUI-TangoFlux#8 =
+ * heldout29 h29-45, its lines 1-17 less the quote's second paragraph). */
+static void test_context_quote(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"LucipherDev/ComfyUI-TangoFlux#8",
+         "Out of Memory (OOM) Error During VAE Decoding - Add Fallback to Tiled Decoding\n\n"
+         "Display memory burst when vae is decoded\xef\xbc\x8c" "4050,6g\n\n"
+         "botnang \xc2\xb7 comment \xc2\xb7 2025-01-14\n"
+         "same here, 4070 12G\xe3\x80\x82seems need min. 16G.\n\n"
+         "TheLocalLab \xc2\xb7 comment \xc2\xb7 2025-01-14\n"
+         "Yup its ooms during the decoding process. Would it be possible to integrate a vae decode "
+         "tiled approach maybe...\n\n"
+         "huoxingzhake \xc2\xb7 comment \xc2\xb7 2025-01-16\n"
+         "> \xe5\xa6\x82\xe6\x9e\x9c\xe6\xad\xa3\xe5\xb8\xb8\xe8\xa7\xa3\xe7\xa0\x81"
+         "\xe8\xbf\x87\xe7\xa8\x8b\xe9\x81\x87\xe5\x88\xb0" /* 如果正常解码过程遇到 */
+         "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3" /* 内存不足 */
+         " (OOM) \xe9\x94\x99\xe8\xaf\xaf\n", /* 错误 */
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    /* the same words unquoted are host evidence */
+    struct context_reading r;
+    const char *q = "> \xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3 (OOM)\n";
+    context_read(q, strlen(q), false, &r);
+    assert_int_equal(r.score[CONTEXT_HOST], 0);
+    context_read(q + 2, strlen(q + 2), false, &r);
+    assert_int_equal(r.score[CONTEXT_HOST], 2);
+}
+
+/* diagctx2: a code-review bot's walkthrough under a change's title is a
+ * change's discussion: its OOM words failed nothing (FLock-io/
+ * llm-loss-validator#82 = heldout27 h27-69, its first 6 lines). */
+static void test_context_review_bot(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"FLock-io/llm-loss-validator#82",
+         "feat: added byte and target token calculations for evaluation datasets, improved "
+         "calculation logic for BPC/bPPL\n\n"
+         "[turn 1 by coderabbitai[bot], continued]\n"
+         "- This snippet shows the creation of a `Trainer` instance from HuggingFace Transformers "
+         "with the model, evaluation dataset, tokenizer, data collator, and training arguments "
+         "(`val_args`).\n"
+         "- The `trainer.evaluate()` call triggers evaluation, which by default accumulates all "
+         "model predictions (logits) unless configured otherwise.\n"
+         "- This is the likely place where the user comment about \"Trainer behavior of "
+         "accumulating all model predictions (logits)\" causing OOM is relevant.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* diagctx2: a documentation page about OOMs discusses them and fails
+ * nothing: PyTorch's FAQ (http://pytorch.org/docs/master/notes/faq.html =
+ * heldout20 h20-44, its first 6 lines) and a generated wiki page whose
+ * symptom table names the message (deepwiki's ComfyUI page = h20-97, its
+ * first 7 lines). */
+static void test_context_documentation(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"http://pytorch.org/docs/master/notes/faq.html",
+         "Frequently Asked Questions\n"
+         "\n"
+         "My model reports “cuda runtime error(2): out of memory”\n"
+         "\n"
+         "As the error message suggests, you have run out of memory on your GPU. Since we often deal with large amounts of data in PyTorch, small mistakes can rapidly cause your program to use up all of your GPU; fortunately, the fixes in these cases are often simple. Here are a few common things to check:\n"
+         "\n",
+         false},
+        {"https://deepwiki.com/suix-org-3/comfyui/17.1-memory-and-performance-issues",
+         "This page provides troubleshooting guidance for memory-related errors and performance problems in ComfyUI. It covers CUDA out-of-memory (OOM) errors, slow execution, model loading failures, and system-specific optimization strategies.\n"
+         "For information about configuring VRAM states and model management behavior, see Memory Management and VRAM States. For attention mechanism optimization, see Attention Optimization. For hardware-specific configurations, see Multi-Device Support.\n"
+         "Memory and performance issues in ComfyUI typically manifest as:\n"
+         "| Symptom | Likely Cause | Primary Solutions |\n"
+         "|---|---|---|\n"
+         "CUDA out of memory error | Insufficient VRAM for loaded models | Use --lowvram, --novram, reduce batch size |\n"
+         "RuntimeError: Not enough memory | Memory calculation exceeded available VRAM | Increase steps in split attention, clear cache |\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +709,9 @@ int main(void)
         cmocka_unit_test(test_context_vae),
         cmocka_unit_test(test_context_run_of_memory),
         cmocka_unit_test(test_context_why_question),
+        cmocka_unit_test(test_context_quote),
+        cmocka_unit_test(test_context_review_bot),
+        cmocka_unit_test(test_context_documentation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,6 +394,138 @@ static void test_mindspore_pool_refusal(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: ggml's page-locked host buffer refused is a host look-alike
+ * with its request (a decimal comma read: ggml-org/llama.cpp#9629 =
+ * heldout25 h25-47); beside the CUDA OOM that follows, that OOM stays the
+ * root cause (SciSharp/LLamaSharp#337 = heldout27 h27-97, its lines 3 and
+ * 15). */
+static void test_ggml_pinned_host_lookalike(void **state)
+{
+    (void)state;
+    const char *log = "Bug: ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: "
+                      "invalid argument\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    assert_false(rep.events[0].gpu_oom);
+    assert_int_equal(rep.events[0].bytes.requested, 1992294400LL);
+    oom_report_release(&rep);
+    log = "I'm getting this error now on certain requests using several different models "
+          "randomly. I do see this warning before: WARNING: failed to allocate 16000.00 MiB of "
+          "pinned memory: out of memory\n"
+          "CUDA error 2 at D:\\a\\LLamaSharp\\LLamaSharp\\ggml-cuda.cu:6016: out of memory\n";
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "cuda-error");
+    oom_report_release(&rep);
+}
+
+/* diagctx2: XLA's buffer report ("Buffer 15:" / "Size:" / "Operator:" /
+ * "XLA Label:" / "Shape:") is printed with an allocation that failed for
+ * want of device memory: the event where the paste cut the error above it
+ * (prs-eth/thera#10 = heldout10 h10-25, its first 7 lines), a detail of the
+ * RESOURCE_EXHAUSTED error some lines above it otherwise
+ * (google-research/t5x#870 = corpus 113: one event, its figures kept). */
+static void test_xla_buffer_report(void **state)
+{
+    (void)state;
+    const char *cut =
+        "How much memory does it require?\n"
+        "    Buffer 15:\n"
+        "        Size: 506.25MiB\n"
+        "        Operator: op_name=\"jit(apply_encoder)/jit(main)/Hypernetwork.get_encoding/encoder/"
+        "RDB_0/Conv_0/conv_general_dilated[window_strides=(1, 1) padding=((0, 0), (0, 0))\"\n"
+        "        XLA Label: custom-call\n"
+        "        Shape: f32[1,64,1080,1920]\n"
+        "        ==========================\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "jax");
+    assert_int_equal(rep.events[rep.primary].bytes.requested, -1);
+    oom_report_release(&rep);
+    const char *whole = "2022-10-25 21:52:08.148530: E external/org_tensorflow/tensorflow/compiler/xla/pjrt/pjrt_stream_executor_client.cc:2153] Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 29995136128 bytes.\n"
+        "BufferAssignment OOM Debugging.\n"
+        "BufferAssignment stats:\n"
+        "             parameter allocation:  475.37MiB\n"
+        "              constant allocation:   512.0KiB\n"
+        "        maybe_live_out allocation:  474.37MiB\n"
+        "     preallocated temp allocation:   27.93GiB\n"
+        "  preallocated temp fragmentation:    34.0KiB (0.00%)\n"
+        "                 total allocation:   28.40GiB\n"
+        "              total fragmentation:   615.5KiB (0.00%)\n"
+        "Peak buffers:\n"
+        "        Buffer 1:\n"
+        "                Size: 1.96GiB\n"
+        "                Operator: op_name=\"pjit(train_step)/jit(main)/mul\" source_file=\"/data/t5x/t5x/losses.py\" source_line=139\n"
+        "\n";
+    assert_int_equal(scan_text(whole, strlen(whole), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].bytes.requested, 29995136128LL);
+    oom_report_release(&rep);
+}
+
+/* diagctx2: Paddle's C++ call stack thrown from its CUDA allocator (which
+ * throws only its out-of-memory error) stands for the message the paste
+ * cut (PaddlePaddle/PaddleDetection#1198 = heldout26 h26-04, its first 16
+ * lines); words above it that name the OOM stay the event
+ * (PaddlePaddle/PaddleFormers#682 = heldout23 h23-17, its first 17 lines). */
+static void test_paddle_allocator_stack(void **state)
+{
+    (void)state;
+    const char *cut = "Failed to run cascade_rcnn_cbr200_vd_fpn_dcnv2_nonlocal_softnms.yml\n"
+        "\n"
+        "[2020/08/12 11:44:22] --------------------------------------------\n"
+        "[2020/08/12 11:44:22] C++ Call Stacks (More useful to developers):\n"
+        "[2020/08/12 11:44:22] --------------------------------------------\n"
+        "[2020/08/12 11:44:22] 0 std::string paddle::platform::GetTraceBackString<std::string>(std::string&&, char const*, int)\n"
+        "[2020/08/12 11:44:22] 1 paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 2 paddle::memory::allocation::AlignedAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 3 paddle::memory::allocation::AutoGrowthBestFitAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 4 paddle::memory::allocation::Allocator::Allocate(unsigned long)\n"
+        "[2020/08/12 11:44:22] 5 paddle::memory::allocation::RetryAllocator::AllocateImpl(unsigned long)\n"
+        "[2020/08/12 11:44:22] 6 paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 7 paddle::memory::allocation::AllocatorFacade::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 8 paddle::memory::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "[2020/08/12 11:44:22] 9 paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
+        "[2020/08/12 11:44:22] 10 paddle\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_true(rep.events[rep.primary].gpu_oom);
+    assert_string_equal(rep.events[rep.primary].kind, "paddle");
+    oom_report_release(&rep);
+    const char *words = "hub Out of memory in a simple programm!!\n"
+        "我部署在server上的文字识别模型，也是经常 挂掉，显存报错如下：\n"
+        "--------------------------------------------\n"
+        "C++ Call Stacks (More useful to developers):\n"
+        "--------------------------------------------\n"
+        "0   std::string paddle::platform::GetTraceBackString<std::string>(std::string&&, char const*, int)\n"
+        "1   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n"
+        "2   paddle::memory::allocation::AlignedAllocator::AllocateImpl(unsigned long)\n"
+        "3   paddle::memory::allocation::AutoGrowthBestFitAllocator::AllocateImpl(unsigned long)\n"
+        "4   paddle::memory::allocation::Allocator::Allocate(unsigned long)\n"
+        "5   paddle::memory::allocation::RetryAllocator::AllocateImpl(unsigned long)\n"
+        "6   paddle::memory::allocation::AllocatorFacade::Alloc(paddle::platform::Place const&, unsigned long)\n"
+        "7   paddle::memory::allocation::AllocatorFacade::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "8   paddle::memory::AllocShared(paddle::platform::Place const&, unsigned long)\n"
+        "9   paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
+        "10  paddle::operators::BatchNormKernel<paddle::platform::CUDADeviceContext, float>::Compute(paddle::framework::ExecutionContext const&) const\n"
+        "11  std::_Function_handler<void (paddle::framework::ExecutionContext const&), paddle::framework::OpKernelRegistrarFunctor<paddle::platform::CUDAPl\n";
+    assert_int_equal(scan_text(words, strlen(words), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
+    assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_FORWARD);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +545,9 @@ int main(void)
         cmocka_unit_test(test_tensorrt_oom_answered_by_skip),
         cmocka_unit_test(test_pinned_host_alloc_lookalike),
         cmocka_unit_test(test_mindspore_pool_refusal),
+        cmocka_unit_test(test_ggml_pinned_host_lookalike),
+        cmocka_unit_test(test_xla_buffer_report),
+        cmocka_unit_test(test_paddle_allocator_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,6 +196,123 @@ static void test_rank_from_rich_box(void **state)
     oom_report_release(&rep);
 }
 
+/* diagctx2: the generic PyTorch rows read either form's clauses: a title
+ * mangled mid-message keeps the older form's "reserved in total" figure
+ * (EPFL-IMOS/AnomalyAny#2 = heldout25 h25-92); a paraphrase keeps its
+ * "X free" (NVIDIA-NeMo/RL#2871 = heldout29 h29-100). */
+static void test_pt_generic_either_form(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "OutOfMemoryError: CUDA out of meMiB free; 37.20 GiB reserved in total by PyTorch\n", &rep);
+    assert_int_equal(e->bytes.reserved, 39943195853LL);
+    oom_report_release(&rep);
+    e = scan_primary("torch.OutOfMemoryError: Tried to allocate 12.60 GiB. GPU had 12.44 GiB free "
+                     "of 79.19\n",
+                     &rep);
+    assert_int_equal(e->bytes.requested, 13529146982LL);
+    assert_int_equal(e->bytes.free, 13357348291LL);
+    oom_report_release(&rep);
+    /* the current form's figures as before: "of which X is free", not "X free" */
+    e = scan_primary("torch.OutOfMemoryError: Tried to allocate 6.20 GiB. GPU 2 has total 47.40 GiB "
+                     "of which 1.96 GiB is free.\n",
+                     &rep);
+    assert_int_equal(e->bytes.free, 2104533975LL);
+    assert_int_equal(e->bytes.reserved, -1);
+    oom_report_release(&rep);
+}
+
+/* diagctx2: vLLM's start-up check of the free memory against its budget,
+ * a GPU OOM of the load (ovg-project/kvcached#110 = heldout27 h27-14): its
+ * fraction "(67.24/79.25 GiB)" gives free and capacity (the numerator's
+ * unit is the denominator's); the budget "(0.9, 71.33 GiB)" is no request.
+ * Later versions name the device: "on device cuda:1" (pytorch/pytorch#175666,
+ * vLLM's CI on a release candidate of torch). */
+static void test_vllm_startup_memory(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "ValueError: Free memory on device (67.24/79.25 GiB) on startup is less than desired GPU "
+        "memory utilization (0.9, 71.33 GiB). Decrease GPU memory utilization or reduce GPU "
+        "memory used by other processes.\n",
+        &rep);
+    assert_string_equal(e->kind, "vllm-startup-memory");
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->stage, OOM_STAGE_LOAD);
+    assert_int_equal(e->bytes.free, 72198400246LL);
+    assert_int_equal(e->bytes.capacity, 85094039552LL);
+    assert_int_equal(e->bytes.requested, -1);
+    assert_int_equal(e->gpu, -1);
+    oom_report_release(&rep);
+    e = scan_primary("[2026-02-24T20:21:58Z] (EngineCore_DP0 pid=6940) ValueError: Free memory on "
+                     "device cuda:1 (19.77/22.05 GiB) on startup is less than desired GPU memory "
+                     "utilization (0.9, 19.84 GiB). Decrease GPU memory utilization or reduce GPU "
+                     "memory used by other processes.\n",
+                     &rep);
+    assert_int_equal(e->gpu, 1);
+    assert_int_equal(e->bytes.free, 21227875860LL);
+    assert_int_equal(e->bytes.capacity, 23676007219LL);
+    oom_report_release(&rep);
+    /* no unit after the fraction: no figure (the line above, its unit cut) */
+    e = scan_primary("ValueError: Free memory on device (67.24/79.25) on startup is less than "
+                     "desired GPU memory utilization (0.9, 71.33 GiB).\n",
+                     &rep);
+    assert_int_equal(e->bytes.free, -1);
+    assert_int_equal(e->bytes.capacity, -1);
+    oom_report_release(&rep);
+}
+
+/* diagctx2: the old form reworded as by a translator, quoted with "> "
+ * (TEXTurePaper/TEXTurePaper#18 = heldout13 h13-55): "Attempting to
+ * allocate" is the request, "total reserved by PyTorch" the reserved. */
+static void test_pt_old_reworded(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "> RuntimeError: CUDA has run out of memory. Attempting to allocate 86.00 MiB (GPU 0; 8.00 "
+        "GiB total capacity; 7.19 GiB already allocated; 0 bytes free; 7.31 GiB total reserved by "
+        "PyTorch) If reserved memory >> allocated memory, try setting max_split_size_mb to avoid "
+        "fragmentation.  See documentation for memory management and PYTORCH_CUDA_ALLOC_CONF.\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 90177536LL);
+    assert_int_equal(e->bytes.reserved, 7849052733LL);
+    assert_int_equal(e->bytes.capacity, 8589934592LL);
+    oom_report_release(&rep);
+}
+
+/* diagctx2: the rank of a look-alike named in a title, from the
+ * rank-prefixed traceback 10 lines below it, past the user's sentence and
+ * launch command (huggingface/trl#4149 = heldout21 h21-28, its first 14
+ * lines). */
+static void test_rank_after_title(void **state)
+{
+    (void)state;
+    const char *log = "CUDA error: uncorrectable ECC error encountered\n"
+        "I tried to train Llama8B using PPO and Deepspeed in the example codes, using 2x80GB A100, but encountered the following errors. Why is this happening and how can we solve it?\n"
+        "\n"
+        "```\n"
+        "accelerate launch --config_file ./deepspeed_zero2.yaml train_ppo.py\n"
+        "```\n"
+        "\n"
+        "outputs:\n"
+        "\n"
+        "```\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        "[rank1]:   File \"/home/whan/projects/LMCPO_hpc/train_ppo.py\", line 68, in <module>\n"
+        "[rank1]:     training_args = PPOConfig(\n"
+        "[rank1]:   File \"<string>\", line 163, in __init__\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "gpu-ecc-error");
+    assert_int_equal(rep.events[0].rank, 1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +325,10 @@ int main(void)
         cmocka_unit_test(test_mention_sizes),
         cmocka_unit_test(test_ggml_buffer_after_cuda_error),
         cmocka_unit_test(test_rank_from_rich_box),
+        cmocka_unit_test(test_pt_generic_either_form),
+        cmocka_unit_test(test_vllm_startup_memory),
+        cmocka_unit_test(test_pt_old_reworded),
+        cmocka_unit_test(test_rank_after_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

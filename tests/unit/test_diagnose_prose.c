@@ -189,9 +189,65 @@ static void test_mention_question(void **state)
     assert_false(mention_question(a, strlen(a), hit.end));
 }
 
+/* diagctx2: a line read as words. An acronym's plural is one word ("GPUs",
+ * not GP|Us); a possessive's "s" may stand inside "out of ... memory"
+ * ("out of CUDA's memory"); "CPU offload" and a quoted "cpu" name no host
+ * memory; a guard of
+ * a guess or a retry keeps to its own sentence, host memory to its line
+ * (the device named in the prose below places such words). */
+static void test_prose_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* heldout26 h26-81 */
+        {"Wan-Video/Wan2.1#441",
+         "Does \"offload_model\" work for image to video?\n\n"
+         "But I still get an out of memory error with GPUs, any idea why that happens?\n", true},
+        /* heldout26 h26-27 */
+        {"open-mmlab/mmpose#307",
+         "CUDA RuntimeError too often\n\n"
+         "Hi. I have downloaded MPII dataset and try training top-down model. However, I tried all "
+         "the model, and my computer can only train mobilenet and shufflenet. When training with "
+         "resnet/ seresnet50/ hrnet/ hourglass..., Error about running out of CUDA's memory always "
+         "occur.\n", true},
+        /* heldout27 h27-126: "--enable-cpu-offload" in the sentence before
+         * the OOM; the title names the GPU */
+        {"vllm-project/vllm-omni#2738",
+         "[Bug]: Flux2Pipeline.__init__ forces text_encoder/VAE onto GPU, ignoring "
+         "--enable-cpu-offload\n\n"
+         "### \xf0\x9f\x90\x9b Describe the bug\n\n"
+         "`Flux2Pipeline.__init__` unconditionally moves the Mistral3 text encoder and the VAE onto "
+         "the CUDA execution device, **even when `--enable-cpu-offload` is set**. On cards smaller "
+         "than ~30 GiB the Mistral3 encoder alone does not fit, and the server OOMs during "
+         "pipeline construction. First observed in Buildkite #6405 on a 2\xc3\x97L4 runner; "
+         "reproduced in #6479.\n\n"
+         "Upstream PR #2723 moved the affected CI tests from L4 to H100, w\n", true},
+        /* a host word in quotes is a setting's value (heldout25 h25-83) */
+        {"dropbox/hqq#57",
+         "## Problem:\n"
+         "We see that even though \"cpu\" is the device provided, we are running into CUDA "
+         "memory issue. \n", true},
+        /* ... not so unquoted (VisualComputingInstitute/TrackR-CNN#86 above) */
+        /* a guess refuted in the next sentence, beside a kernel fault: the
+         * guess is "thought", a hedge of its clause (msg_denied) (heldout25
+         * h25-72) */
+        {"JialianW/TraDeS#32",
+         "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+         "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1573049301898/work/aten/src/THC/"
+         "THCCachingHostAllocator.cpp line=278 error=77 : an illegal memory access was "
+         "encountered\n"
+         "```\n\n"
+         "Originally I thought it is due to out of memory. However, reducing the batch size "
+         "doesn't seem to fix this error. Any tips for the possible cause and fix for this? "
+         "Thanks!\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prose_words),
         cmocka_unit_test(test_prose_device_in_sentence),
         cmocka_unit_test(test_prose_device_below),
         cmocka_unit_test(test_prose_guards),

@@ -817,6 +817,11 @@ static void test_plan_first_step(void **state)
          "cudaMalloc failed: out of memory\n"
          "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n",
          "llama-cpp-offload"},
+        /* vLLM's start-up check names its own two knobs (ovg-project/kvcached#110) */
+        {"ValueError: Free memory on device (67.24/79.25 GiB) on startup is less than desired GPU "
+         "memory utilization (0.9, 71.33 GiB). Decrease GPU memory utilization or reduce GPU "
+         "memory used by other processes.\n",
+         "vllm-startup-memory"},
         {"|                  PyTorch CUDA memory summary, device ID 0                 |\n"
          "|            CUDA OOMs: 1            |        cudaMalloc retries: 1         |\n"
          "| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |\n"
