@@ -657,10 +657,19 @@ static bool past_positions(const struct est_model *m, int64_t len)
     return m->max_positions > 0 && len > m->max_positions;
 }
 
+/* Generation's prompt: --prompt-len, else --seq stands in for it (as the
+ * estimator takes it: `--mode infer --gen-len 1000` alone is a 512-token
+ * prompt + 1000 generated, and must say so). 0 outside a generation. */
+static int64_t gen_prompt(const struct est_workload *w)
+{
+    if (w->mode != EST_MODE_INFER || (!w->prompt_len && !w->gen_len)) return 0;
+    return w->prompt_len ? w->prompt_len : w->seq;
+}
+
 static void note_length(const struct opts *o, const struct est_model *m)
 {
-    bool infer = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len;
-    int64_t len = infer ? o->wl.prompt_len + o->wl.gen_len : o->wl.seq;
+    bool infer = gen_prompt(&o->wl) > 0;
+    int64_t len = infer ? gen_prompt(&o->wl) + o->wl.gen_len : o->wl.seq;
     if (o->wl.mode == EST_MODE_LOAD || !past_positions(m, len)) return;
     fprintf(stderr,
             "oomlab %s: note: %s %lld is past the model's %lld positions (max_position_embeddings): a "
@@ -689,7 +698,7 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
     }
     print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
-        long long at = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq;
+        long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
         if (f->max_batch == 0)
             printf("max batch  none: batch 1 at seq %lld does not fit (%d%% headroom)\n", at, hr);
         else
@@ -714,9 +723,10 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     const struct est_workload *w = &o->wl;
     printf("model      %s (%s): %lld params, %lld trainable\n", m->name, est_family_name(m->family),
            (long long)f->r.params, (long long)f->r.trainable_params);
-    if (w->mode == EST_MODE_INFER && w->prompt_len) /* the prompt, not --seq, is the length */
-        printf("workload   infer, batch %lld x prompt %lld + %lld generated, %s", (long long)w->batch,
-               (long long)w->prompt_len, (long long)w->gen_len, est_precision_name(w->precision));
+    if (gen_prompt(w)) /* the prompt, not --seq, is the length */
+        printf("workload   infer, batch %lld x prompt %lld%s + %lld generated, %s", (long long)w->batch,
+               (long long)gen_prompt(w), w->prompt_len ? "" : " (--seq)", (long long)w->gen_len,
+               est_precision_name(w->precision));
     else
         printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
                (long long)w->seq, est_precision_name(w->precision));
@@ -777,7 +787,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
-    json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
+    json_key(&j, "prompt_len"); json_int(&j, gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
     json_obj_end(&j);
