@@ -275,6 +275,30 @@ if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   check probe-gpu-missing test "$rc" = 2 -a -n "$(grep -- '--gpu 7: NVML sees 1 GPU' "$D/err")" -a ! -e "$D/runs.csv"
 fi
 
+# A GPU another process holds memory on: a probe drives the card to OOM on
+# purpose, so the other job could fail too (and the answer is for what it
+# leaves free). Refused before any trial (it ran 8 trials and recommended
+# "at most 20.40 GiB of 24.00 GiB usable" with 12 GiB held by another
+# process); --allow-busy probes anyway and says so.
+if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
+  mkdir -p "$W/nvml/procs"
+  sleep 60 & holder=$!
+  echo "0 12884901888" > "$W/nvml/procs/$holder"
+  probe -- --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err"); $(ls "$D" | tr '\n' ' ')"
+  check probe-busy-gpu-refused test "$rc" = 3 -a ! -e "$D/runs.csv" -a ! -e "$D/logs" \
+    -a -n "$(grep -F "GPU 0: 12.00 GiB held by 1 other process (PID $holder)" "$D/err")" \
+    -a -n "$(grep -F -- '--allow-busy' "$D/err")"
+  probe -- --allow-busy --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err")"
+  check probe-busy-gpu-allowed test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 64 \
+    -a -n "$(grep -F 'note: GPU 0: 12.00 GiB held by 1 other process' "$D/err")"
+  probe -- --gpu 0 --max 64 -- "$T" --bs={batch} # --gpu names the busy one: still refused
+  check probe-busy-gpu-named test "$rc" = 3
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+  rm -f "$W/nvml/procs/$holder"
+fi
+
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
 why="$bad"
