@@ -4,6 +4,7 @@
  * unknown), 1 does not fit, 2 bad input. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ struct opts {
     int64_t quant_group;            /* -2 not given (the option's floor is -1) */
     struct est_workload wl;
     const char *gpu_name;
+    const char *capacity_arg; /* --capacity as written (its unit: decimal GB is said) */
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     const char *torchao;      /* --torchao: its to_nf4 transient by version */
     const char *peft;         /* --peft: LoRA adapters' dtype by version */
@@ -98,6 +100,33 @@ static int parse_size(const struct opt_spec *o, const char *val, void *dst, size
         return oomlab_err_set(err, "--%s '%s': a bare number is bytes (%s B); give a unit, e.g. %s%s", o->name,
                               val, val, val, cap ? "GiB" : "MiB");
     return 0;
+}
+
+/* --capacity SIZE: checked as parse_size does, kept as written (capacity_arg). */
+static int parse_capacity(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    int64_t bytes;
+    if (parse_size(o, val, &bytes, sizeof bytes, err) < 0) return -1;
+    return opt_string(o, val, dst, size, err);
+}
+
+/* A decimal unit (GB, G, TB, MB...) in a card's size: 80GB is 74.51 GiB,
+ * while a card sold as "80GB" holds about 80 GiB (nvidia-smi's 81920MiB).
+ * The stated rule (GB = 10^9, 1000-based) stays; a note says what it gave. */
+static void note_decimal_capacity(const struct opts *o)
+{
+    const char *v = o->capacity_arg;
+    if (!v) return;
+    size_t len = strlen(v);
+    const char *unit = v + strspn(v, "0123456789. ");
+    if (!*unit || strchr(unit, 'i') || len < 2) return; /* bytes, or a binary unit */
+    char got[32], gib[64];
+    units_format_bytes(o->wl.capacity_bytes, got, sizeof got);
+    snprintf(gib, sizeof gib, "%.*s%ciB", (int)(unit - v), v, toupper((unsigned char)*unit));
+    fprintf(stderr,
+            "oomlab %s: note: --capacity %s is 1000-based: %s; a card sold as \"%s\" holds about %s "
+            "(write %s, or --gpu NAME)\n",
+            NAME, v, got, v, gib, gib);
 }
 
 static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -302,7 +331,7 @@ static const struct opt_spec specs[] = {
            "prompt positions prefill computes logits for"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
-    {.name = "capacity", .metavar = "SIZE", .parse = parse_size, AT(wl.capacity_bytes), .group = "card:",
+    {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML); GiB = 2^30 bytes, GB or G = 10^9"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
@@ -338,6 +367,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->quant_group = -2;
     int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
+    if (o->capacity_arg && units_parse_size_arg(o->capacity_arg, &o->wl.capacity_bytes) < 0)
+        return cmd_usage_error(NAME, "--capacity wants a size such as 80GiB, got '%s'", o->capacity_arg);
     o->have_capacity = o->wl.capacity_bytes >= 0;
     o->have_context = o->wl.context_bytes >= 0;
     if (o->quant >= 0) o->wl.quant = (enum est_quant)o->quant;
@@ -907,6 +938,7 @@ int cmd_estimate(int argc, char **argv)
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     note_length(&o, &m);
+    note_decimal_capacity(&o);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
     f.hf_loss = o.transformers ? est_hf_loss(&m, &o.wl) : NULL;
