@@ -761,6 +761,12 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     else
         printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
                (long long)w->seq, est_precision_name(w->precision));
+    const char *pname = est_precision_name(w->precision);
+    bool mixed = strstr(pname, "-mixed") != NULL, autocast = strstr(pname, "-autocast") != NULL;
+    if (w->mode == EST_MODE_INFER && (mixed || autocast)) /* "bf16-mixed" reads as fp32 weights: say */
+        printf(" (inference: %s)", mixed && w->trainer == EST_TRAINER_LITGPT ? "fp32 weights, lit-gpt"
+                                   : w->quant ? "16-bit unquantized parts"
+                                              : "16-bit weights");
     char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
