@@ -929,6 +929,12 @@ int cmd_estimate(int argc, char **argv)
         return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
                                      "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);
     if (o.quant < 0 && q.quant > 0) o.wl.quant = (enum est_quant)q.quant;
+    if (o.quant >= 0 && q.quant > 0 && o.quant != q.quant) /* was replaced without a word */
+        fprintf(stderr, "oomlab %s: note: --quant %s replaces %s's own quantization_config (%s): the figures are "
+                        "for %s weights, not the checkpoint's\n",
+                NAME, est_quant_name((enum est_quant)o.quant), o.model_arg,
+                q.desc[0] ? q.desc : est_quant_name((enum est_quant)q.quant),
+                o.quant ? est_quant_name((enum est_quant)o.quant) : "16-bit");
     if (o.quant_group == -2 && q.group) o.wl.quant_group = q.group;
     get_card(&o, &err);
     if ((o.torch || o.cuda) && !o.have_context) {
