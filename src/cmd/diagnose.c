@@ -200,9 +200,18 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
         return 0;
     }
     if (stat(l->resolved, &st) != 0 && has_ranks) return 1;
-    if (stat(l->resolved, &st) != 0)
+    if (stat(l->resolved, &st) != 0) {
+        /* "x.log" names a file: not "no run 'x.log' (./logs/x.log.log: ...)" */
+        static const char *const file_ends[] = {".log", ".txt", ".out", ".err", ".gz"};
+        size_t alen = strlen(arg);
+        for (size_t i = 0; i < sizeof file_ends / sizeof *file_ends; i++) {
+            size_t elen = strlen(file_ends[i]);
+            if (alen > elen && !strcmp(arg + alen - elen, file_ends[i]))
+                return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
+        }
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
                               dir, l->resolved, strerror(errno));
+    }
     l->path = l->resolved;
     l->run_id = arg;
     run_config(dir, arg, l);
