@@ -1484,18 +1484,44 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
 
 /* ---- recipe ---------------------------------------------------------------- */
 
-static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
-               const char *dir)
+static void log_init(struct log_result *l);
+
+/* Release what a log holds and leave it empty (releasing it again is a no-op). */
+static void log_clear(struct log_result *l)
 {
-    bool failed = false;
+    oom_report_release(&l->rep);
+    steps_series_release(&l->series);
+    if (l->config_path[0]) runcfg_release(&l->cfg);
+    memset(l, 0, sizeof *l);
+    log_init(l);
+}
+
+/* Logs that cannot be read are said and left out; the others are still
+ * diagnosed (as lint does, and grep), and the exit is then 2 (failed:
+ * some argument was already refused by prepare). */
+static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
+               const char *dir, bool failed)
+{
+    size_t kept = 0;
     for (size_t l = 0; l < n; l++) {
         struct oomlab_err err = {{0}};
         if (read_log(&logs[l], &err) < 0) {
             cmd_fail("diagnose", &err, EXIT_USAGE);
             failed = true;
+            log_clear(&logs[l]);
+            continue;
         }
+        if (kept != l) { /* move it down; path may point at its own resolved[] */
+            bool own = logs[l].path == logs[l].resolved;
+            memcpy(&logs[kept], &logs[l], sizeof *logs);
+            if (own) logs[kept].path = logs[kept].resolved;
+            memset(&logs[l], 0, sizeof *logs);
+            log_init(&logs[l]);
+        }
+        kept++;
     }
-    if (failed) return EXIT_USAGE;
+    if (kept == 0) return EXIT_USAGE;
+    n = kept;
     struct run_result *runs;
     long nr = build_runs(logs, n, cfg, dir, &runs);
     if (nr < 0) {
@@ -1514,6 +1540,11 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     if (fflush(stdout) != 0 || ferror(stdout) || wrc < 0) {
         fprintf(stderr, "oomlab diagnose: cannot write output: %s\n", strerror(errno));
         return EXIT_ERROR;
+    }
+    if (failed) {
+        fprintf(stderr, "oomlab diagnose: the %s covers the %zu log%s that could be read, not the ones "
+                        "named above (exit 2)\n", json ? "JSON" : "report", kept, kept == 1 ? "" : "s");
+        return EXIT_USAGE;
     }
     return found ? EXIT_FOUND : EXIT_OK;
 }
@@ -1551,6 +1582,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     char ***ranks = calloc(n, sizeof *ranks);
     size_t *n_ranks = calloc(n, sizeof *n_ranks), total = 0;
     int rc = 0;
+    bool failed = false; /* an argument could not be resolved */
     if (!ranks || !n_ranks) goto oom;
     for (size_t a = 0; a < n; a++) {
         ranks[a] = rank_logs(paths[a], dir, &n_ranks[a]);
@@ -1564,7 +1596,12 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         log_init(l);
         struct oomlab_err err = {{0}};
         int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
-        if (r < 0) rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+        if (r < 0) { /* said; the other arguments are still read */
+            cmd_fail("diagnose", &err, EXIT_USAGE);
+            failed = true;
+            log_clear(l);
+            continue;
+        }
         if (r == 0) nl++;
         if (r == 0 && l->run_id) { /* a wrapped launcher's run: its rank logs are copies of ID.log's lines */
             for (size_t k = 0; k < n_ranks[a]; k++) free(ranks[a][k]);
@@ -1580,7 +1617,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         }
     }
     if (!rc) ledger_jobs(logs, nl, dir);
-    if (!rc) rc = run(logs, nl, json, cfg, dir);
+    if (!rc) rc = nl ? run(logs, nl, json, cfg, dir, failed) : EXIT_USAGE;
     for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);
