@@ -855,7 +855,13 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
                      logs[l].info.bom ? "byte-order mark" : "no byte-order mark: NUL pattern");
             para(o, "", "    ", line, "", "");
         }
-        if (logs[l].info.bytes == 0) { /* "no OOM found" alone reads as a clean run */
+        if (logs[l].info.truncated) { /* was "corrupt or truncated compressed data", nothing read */
+            snprintf(line, sizeof line,
+                     "%s: the compressed data ends early (cut off while it was written?): read the %llu "
+                     "bytes that inflated; whatever came after them (often the error) is missing",
+                     logs[l].path, logs[l].info.bytes);
+            para(o, "", "    ", line, "", "");
+        } else if (logs[l].info.bytes == 0) { /* "no OOM found" alone reads as a clean run */
             snprintf(line, sizeof line,
                      "%s: empty (0 bytes): nothing to diagnose (a run that buffers its output "
                      "writes nothing before it dies: python -u or PYTHONUNBUFFERED=1)",
@@ -1341,6 +1347,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
     json_key(j, "binary"), json_bool(j, l->info.binary);
+    json_key(j, "truncated"), json_bool(j, l->info.truncated);
     json_key(j, "lines"), json_int(j, l->rep.lines);
     json_key(j, "events"), json_int(j, (long long)l->rep.n_events);
     json_key(j, "dropped"), json_int(j, (long long)l->rep.n_dropped);
