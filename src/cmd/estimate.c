@@ -110,6 +110,47 @@ static int parse_capacity(const struct opt_spec *o, const char *val, void *dst, 
     return opt_string(o, val, dst, size, err);
 }
 
+/* Training-only options under --mode infer|load changed nothing and said
+ * nothing (--grad-ckpt is refused in parse_opts; these are only named: an
+ * option set shared between a training and an inference call is common). */
+static void note_train_only(const struct opts *o)
+{
+    if (o->wl.mode == EST_MODE_TRAIN) return;
+    struct est_workload d;
+    est_workload_init(&d);
+    const struct est_workload *w = &o->wl;
+    const struct {
+        bool given;
+        const char *name;
+    } train_only[] = {
+        {w->optimizer != d.optimizer, "--optimizer"},
+        {w->grad_accum != d.grad_accum, "--grad-accum"},
+        {o->no_foreach && !o->fused, "--no-foreach"},
+        {o->fused, "--fused"},
+        {w->master_weights, "--master-weights"},
+        {w->keep_grads, "--keep-grads"},
+        {w->loss != d.loss, "--loss"},
+        {w->loop_holds != d.loop_holds, "--loop-holds"},
+        {w->longest_first, "--longest-first"},
+        {w->use_cache != d.use_cache, "--use-cache"},
+        {w->len_mean > 0, "--var-len"},
+        {w->compiled, "--compile"},
+        {w->shard == EST_SHARD_ZERO1 || w->shard == EST_SHARD_ZERO2,
+         w->shard == EST_SHARD_ZERO1 ? "--shard zero1" : "--shard zero2"},
+    };
+    char names[256] = "";
+    size_t used = 0, n = 0;
+    for (size_t i = 0; i < sizeof train_only / sizeof *train_only; i++) {
+        if (!train_only[i].given) continue;
+        int k = snprintf(names + used, sizeof names - used, "%s%s", n ? ", " : "", train_only[i].name);
+        if (k > 0 && (size_t)k < sizeof names - used) used += (size_t)k;
+        n++;
+    }
+    if (n)
+        fprintf(stderr, "oomlab %s: note: %s change%s only a training estimate: ignored under --mode %s\n", NAME,
+                names, n == 1 ? "s" : "", est_mode_name(w->mode));
+}
+
 /* A decimal unit (GB, G, TB, MB...) in a card's size: 80GB is 74.51 GiB,
  * while a card sold as "80GB" holds about 80 GiB (nvidia-smi's 81920MiB).
  * The stated rule (GB = 10^9, 1000-based) stays; a note says what it gave. */
@@ -951,6 +992,7 @@ int cmd_estimate(int argc, char **argv)
         return cmd_fail(NAME, &err, EXIT_USAGE);
     note_length(&o, &m);
     note_decimal_capacity(&o);
+    note_train_only(&o);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
     f.hf_loss = o.transformers ? est_hf_loss(&m, &o.wl) : NULL;
