@@ -110,6 +110,34 @@ static int parse_capacity(const struct opt_spec *o, const char *val, void *dst, 
     return opt_string(o, val, dst, size, err);
 }
 
+/* The built-in cards whose name holds what --gpu gave, lower-case letters
+ * and digits only ("A100" -> a100-40gb, a100-80gb), comma-separated into
+ * out ("" none). */
+static size_t gpu_candidates(const char *given, char *out, size_t size)
+{
+    char want[64];
+    size_t w = 0, used = 0, n = 0, found = 0;
+    for (const char *c = given; *c && w + 1 < sizeof want; c++)
+        if (isalnum((unsigned char)*c)) want[w++] = (char)tolower((unsigned char)*c);
+    want[w] = '\0';
+    out[0] = '\0';
+    if (w < 2) return 0;
+    const struct gpu_card *cards = gpus_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char have[64];
+        size_t h = 0;
+        for (const char *c = cards[i].name; *c && h + 1 < sizeof have; c++)
+            if (isalnum((unsigned char)*c)) have[h++] = (char)tolower((unsigned char)*c);
+        have[h] = '\0';
+        if (!strstr(have, want)) continue;
+        int k = snprintf(out + used, size - used, "%s%s", used ? ", " : "", cards[i].name);
+        if (k < 0 || (size_t)k >= size - used) break;
+        used += (size_t)k;
+        found++;
+    }
+    return found;
+}
+
 /* Training-only options under --mode infer|load changed nothing and said
  * nothing (--grad-ckpt is refused in parse_opts; these are only named: an
  * option set shared between a training and an inference call is common). */
@@ -962,8 +990,17 @@ int cmd_estimate(int argc, char **argv)
     if (rc == -2) return EXIT_OK;
     if (rc) return rc;
     if (o.list_models || o.list_gpus) return list_tables(&o);
-    if (o.gpu_name && !gpus_find(o.gpu_name))
+    if (o.gpu_name && !gpus_find(o.gpu_name)) {
+        char near[160];
+        size_t found = gpu_candidates(o.gpu_name, near, sizeof near);
+        if (found > 1) /* "a100": more than one card, not none */
+            return cmd_usage_error(NAME, "--gpu '%s' names more than one card: %s (see --list-gpus)", o.gpu_name,
+                                   near);
+        if (found == 1)
+            return cmd_usage_error(NAME, "--gpu: unknown card '%s'; did you mean %s? (see --list-gpus)", o.gpu_name,
+                                   near);
         return cmd_usage_error(NAME, "--gpu: unknown card '%s' (see --list-gpus)", o.gpu_name);
+    }
     struct hfconfig_quant q = {0};
     if (get_model(&o, &m, &q, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.quant < 0 && q.quant < 0)
