@@ -623,12 +623,13 @@ static void print_accum(const struct probe_cli *cli, const struct probe_result *
     if (r->grad_accum < 0) return;
     const char *p = cli->param;
     if (r->effective_achieved == r->effective_batch) {
-        printf("gradient accumulation: %ld steps of %s=%ld for the effective batch of %ld\n",
-               r->grad_accum, p, r->accum_batch, r->effective_batch);
+        printf("gradient accumulation: %ld step%s of %s=%ld for the effective batch of %ld\n",
+               r->grad_accum, r->grad_accum == 1 ? "" : "s", p, r->accum_batch, r->effective_batch);
         return;
     }
-    printf("gradient accumulation: %ld steps of %s=%ld = %ld, %ld short of the effective "
-           "batch %ld\n  (no %s from %ld to %ld divides it; ", r->grad_accum, p, r->accum_batch,
+    printf("gradient accumulation: %ld step%s of %s=%ld = %ld, %ld short of the effective "
+           "batch %ld\n  (no %s from %ld to %ld divides it; ", r->grad_accum, r->grad_accum == 1 ? "" : "s", p,
+           r->accum_batch,
            r->effective_achieved, r->effective_batch - r->effective_achieved, r->effective_batch,
            p, r->accum_low, r->recommended);
     if (r->exact_batch > 0)

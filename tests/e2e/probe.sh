@@ -200,6 +200,11 @@ FT_CAP=$((4096 + 50 * 100 + 25)) NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 256
 why="$(grep -A1 '^gradient' "$D/out")"
 check probe-accum-text test -n "$(grep -F 'gradient accumulation: 3 steps of batch=50 = 150, 1 short of the effective batch 151' "$D/out")" \
   -a -n "$(grep -F 'exactly 151: batch=1 x 151 steps' "$D/out")"
+# an effective batch at most the recommendation: one step, not "1 steps"
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 16 --effective-batch 7 -- "$T" --bs={batch} > "$D/out" 2> "$D/err"
+why="$(grep '^gradient' "$D/out")"
+check probe-accum-one-step test -n "$(grep -F 'gradient accumulation: 1 step of batch=7 for the effective batch of 7' "$D/out")"
 
 # 9c. An OOM trial's peak is the bound its OOM message gives ("this process
 #     has X in use"), marked as a bound, whether NVML is there (and saw
