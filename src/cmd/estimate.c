@@ -799,18 +799,26 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
     print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
         long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
+        /* generation: the search varies the prompt (est_max_seq), the generated
+         * tokens stay: say "prompt" and the tokens added, not "seq" */
+        bool gen = gen_prompt(&o->wl) > 0;
+        const char *len_word = gen ? "prompt" : "seq", *label = gen ? "max prompt" : "max seq   ";
+        char plus[48] = "";
+        if (gen && o->wl.gen_len)
+            snprintf(plus, sizeof plus, " + %lld generated", (long long)o->wl.gen_len);
         if (f->max_batch == 0)
-            printf("max batch  none: batch 1 at seq %lld does not fit (%d%% headroom)\n", at, hr);
+            printf("max batch  none: batch 1 at %s %lld%s does not fit (%d%% headroom)\n", len_word, at, plus, hr);
         else
-            printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch, at, hr);
+            printf("max batch  %lld at %s %lld%s (%d%% headroom)\n", (long long)f->max_batch, len_word, at, plus, hr);
         if (f->max_seq == 0)
-            printf("max seq    none: seq 1 at batch %lld does not fit (%d%% headroom)\n", (long long)o->wl.batch, hr);
-        else if (past_positions(m, f->max_seq))
-            printf("max seq    %lld at batch %lld (%d%% headroom; memory only: the model has %lld positions)\n",
-                   (long long)f->max_seq, (long long)o->wl.batch, hr, (long long)m->max_positions);
+            printf("%s none: %s 1 at batch %lld%s does not fit (%d%% headroom)\n", label, len_word,
+                   (long long)o->wl.batch, plus, hr);
+        else if (past_positions(m, f->max_seq + (gen ? o->wl.gen_len : 0)))
+            printf("%s %lld at batch %lld%s (%d%% headroom; memory only: the model has %lld positions)\n", label,
+                   (long long)f->max_seq, (long long)o->wl.batch, plus, hr, (long long)m->max_positions);
         else
-            printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
-                   (long long)o->wl.batch, hr);
+            printf("%s %lld at batch %lld%s (%d%% headroom)\n", label, (long long)f->max_seq,
+                   (long long)o->wl.batch, plus, hr);
         print_combo(f, at);
     }
     for (int i = 0; i < f->n_levers && i < 4; i++)
