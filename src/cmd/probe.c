@@ -517,13 +517,23 @@ static size_t busy_gpu(int gpu, char *what, size_t size)
             free(procs);
             continue;
         }
+        /* compute processes only: a desktop's Xorg / compositor (graphics
+         * list only) holds a little on every workstation card and is no job */
+        size_t k = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!procs[j].graphics) procs[k++] = procs[j];
+        n = k;
+        if (n == 0) {
+            free(procs);
+            continue;
+        }
         if (!busy) {
             char held[32] = "memory (NVML gives no figure)", pids[96] = "";
             int64_t sum = nvml_procs_sum(procs, n, NULL);
             if (sum >= 0) units_format_bytes(sum, held, sizeof held);
             size_t used = 0;
-            for (size_t k = 0; k < n && k < 4 && used < sizeof pids; k++) {
-                int w = snprintf(pids + used, sizeof pids - used, "%s%u", k ? ", " : "", procs[k].pid);
+            for (size_t j = 0; j < n && j < 4 && used < sizeof pids; j++) {
+                int w = snprintf(pids + used, sizeof pids - used, "%s%u", j ? ", " : "", procs[j].pid);
                 if (w > 0) used += (size_t)w;
             }
             snprintf(what, size, "GPU %u: %s held by %zu other process%s (PID %s%s)", i, held, n,
