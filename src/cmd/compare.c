@@ -135,8 +135,14 @@ static void print_peak(const struct diff *d)
     if (la && lb) {
         printf(" (both lower bounds: the change is not known)");
     } else if (!isnan(d->peak_a) && !isnan(d->peak_b)) {
-        /* a lower bound before means the true change is at most this; after, at least */
-        printf(" (%s%+.2f GB", la ? "at most " : lb ? "at least " : "", d->peak_b - d->peak_a);
+        /* a lower bound before means the true change is at most this; after, at least:
+         * said as a size ("at least 7.40 GB less", not "at most -7.40 GB") where the
+         * bound gives the direction */
+        double delta = d->peak_b - d->peak_a;
+        if ((la && delta < 0) || (lb && delta > 0))
+            printf(" (at least %.2f GB %s", fabs(delta), delta < 0 ? "less" : "more");
+        else
+            printf(" (%s%+.2f GB", la ? "at most " : lb ? "at least " : "", delta);
         if (d->peak_a > 0 && !lower) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
         printf(")");
     }

@@ -200,9 +200,18 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
         return 0;
     }
     if (stat(l->resolved, &st) != 0 && has_ranks) return 1;
-    if (stat(l->resolved, &st) != 0)
+    if (stat(l->resolved, &st) != 0) {
+        /* "x.log" names a file: not "no run 'x.log' (./logs/x.log.log: ...)" */
+        static const char *const file_ends[] = {".log", ".txt", ".out", ".err", ".gz"};
+        size_t alen = strlen(arg);
+        for (size_t i = 0; i < sizeof file_ends / sizeof *file_ends; i++) {
+            size_t elen = strlen(file_ends[i]);
+            if (alen > elen && !strcmp(arg + alen - elen, file_ends[i]))
+                return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
+        }
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
                               dir, l->resolved, strerror(errno));
+    }
     l->path = l->resolved;
     l->run_id = arg;
     run_config(dir, arg, l);
@@ -846,7 +855,13 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
                      logs[l].info.bom ? "byte-order mark" : "no byte-order mark: NUL pattern");
             para(o, "", "    ", line, "", "");
         }
-        if (logs[l].info.bytes == 0) { /* "no OOM found" alone reads as a clean run */
+        if (logs[l].info.truncated) { /* was "corrupt or truncated compressed data", nothing read */
+            snprintf(line, sizeof line,
+                     "%s: the compressed data ends early (cut off while it was written?): read the %llu "
+                     "bytes that inflated; whatever came after them (often the error) is missing",
+                     logs[l].path, logs[l].info.bytes);
+            para(o, "", "    ", line, "", "");
+        } else if (logs[l].info.bytes == 0) { /* "no OOM found" alone reads as a clean run */
             snprintf(line, sizeof line,
                      "%s: empty (0 bytes): nothing to diagnose (a run that buffers its output "
                      "writes nothing before it dies: python -u or PYTHONUNBUFFERED=1)",
@@ -1332,6 +1347,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
     json_key(j, "binary"), json_bool(j, l->info.binary);
+    json_key(j, "truncated"), json_bool(j, l->info.truncated);
     json_key(j, "lines"), json_int(j, l->rep.lines);
     json_key(j, "events"), json_int(j, (long long)l->rep.n_events);
     json_key(j, "dropped"), json_int(j, (long long)l->rep.n_dropped);
@@ -1475,18 +1491,44 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
 
 /* ---- recipe ---------------------------------------------------------------- */
 
-static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
-               const char *dir)
+static void log_init(struct log_result *l);
+
+/* Release what a log holds and leave it empty (releasing it again is a no-op). */
+static void log_clear(struct log_result *l)
 {
-    bool failed = false;
+    oom_report_release(&l->rep);
+    steps_series_release(&l->series);
+    if (l->config_path[0]) runcfg_release(&l->cfg);
+    memset(l, 0, sizeof *l);
+    log_init(l);
+}
+
+/* Logs that cannot be read are said and left out; the others are still
+ * diagnosed (as lint does, and grep), and the exit is then 2 (failed:
+ * some argument was already refused by prepare). */
+static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
+               const char *dir, bool failed)
+{
+    size_t kept = 0;
     for (size_t l = 0; l < n; l++) {
         struct oomlab_err err = {{0}};
         if (read_log(&logs[l], &err) < 0) {
             cmd_fail("diagnose", &err, EXIT_USAGE);
             failed = true;
+            log_clear(&logs[l]);
+            continue;
         }
+        if (kept != l) { /* move it down; path may point at its own resolved[] */
+            bool own = logs[l].path == logs[l].resolved;
+            memcpy(&logs[kept], &logs[l], sizeof *logs);
+            if (own) logs[kept].path = logs[kept].resolved;
+            memset(&logs[l], 0, sizeof *logs);
+            log_init(&logs[l]);
+        }
+        kept++;
     }
-    if (failed) return EXIT_USAGE;
+    if (kept == 0) return EXIT_USAGE;
+    n = kept;
     struct run_result *runs;
     long nr = build_runs(logs, n, cfg, dir, &runs);
     if (nr < 0) {
@@ -1505,6 +1547,11 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
     if (fflush(stdout) != 0 || ferror(stdout) || wrc < 0) {
         fprintf(stderr, "oomlab diagnose: cannot write output: %s\n", strerror(errno));
         return EXIT_ERROR;
+    }
+    if (failed) {
+        fprintf(stderr, "oomlab diagnose: the %s covers the %zu log%s that could be read, not the ones "
+                        "named above (exit 2)\n", json ? "JSON" : "report", kept, kept == 1 ? "" : "s");
+        return EXIT_USAGE;
     }
     return found ? EXIT_FOUND : EXIT_OK;
 }
@@ -1542,6 +1589,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     char ***ranks = calloc(n, sizeof *ranks);
     size_t *n_ranks = calloc(n, sizeof *n_ranks), total = 0;
     int rc = 0;
+    bool failed = false; /* an argument could not be resolved */
     if (!ranks || !n_ranks) goto oom;
     for (size_t a = 0; a < n; a++) {
         ranks[a] = rank_logs(paths[a], dir, &n_ranks[a]);
@@ -1555,7 +1603,12 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         log_init(l);
         struct oomlab_err err = {{0}};
         int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
-        if (r < 0) rc = cmd_fail("diagnose", &err, EXIT_USAGE);
+        if (r < 0) { /* said; the other arguments are still read */
+            cmd_fail("diagnose", &err, EXIT_USAGE);
+            failed = true;
+            log_clear(l);
+            continue;
+        }
         if (r == 0) nl++;
         if (r == 0 && l->run_id) { /* a wrapped launcher's run: its rank logs are copies of ID.log's lines */
             for (size_t k = 0; k < n_ranks[a]; k++) free(ranks[a][k]);
@@ -1571,7 +1624,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         }
     }
     if (!rc) ledger_jobs(logs, nl, dir);
-    if (!rc) rc = run(logs, nl, json, cfg, dir);
+    if (!rc) rc = nl ? run(logs, nl, json, cfg, dir, failed) : EXIT_USAGE;
     for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);

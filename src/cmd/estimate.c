@@ -4,6 +4,7 @@
  * unknown), 1 does not fit, 2 bad input. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ struct opts {
     int64_t quant_group;            /* -2 not given (the option's floor is -1) */
     struct est_workload wl;
     const char *gpu_name;
+    const char *capacity_arg; /* --capacity as written (its unit: decimal GB is said) */
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
     const char *torchao;      /* --torchao: its to_nf4 transient by version */
     const char *peft;         /* --peft: LoRA adapters' dtype by version */
@@ -98,6 +100,102 @@ static int parse_size(const struct opt_spec *o, const char *val, void *dst, size
         return oomlab_err_set(err, "--%s '%s': a bare number is bytes (%s B); give a unit, e.g. %s%s", o->name,
                               val, val, val, cap ? "GiB" : "MiB");
     return 0;
+}
+
+/* --capacity SIZE: checked as parse_size does, kept as written (capacity_arg). */
+static int parse_capacity(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
+{
+    int64_t bytes;
+    if (parse_size(o, val, &bytes, sizeof bytes, err) < 0) return -1;
+    return opt_string(o, val, dst, size, err);
+}
+
+/* The built-in cards whose name holds what --gpu gave, lower-case letters
+ * and digits only ("A100" -> a100-40gb, a100-80gb), comma-separated into
+ * out ("" none). */
+static size_t gpu_candidates(const char *given, char *out, size_t size)
+{
+    char want[64];
+    size_t w = 0, used = 0, n = 0, found = 0;
+    for (const char *c = given; *c && w + 1 < sizeof want; c++)
+        if (isalnum((unsigned char)*c)) want[w++] = (char)tolower((unsigned char)*c);
+    want[w] = '\0';
+    out[0] = '\0';
+    if (w < 2) return 0;
+    const struct gpu_card *cards = gpus_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        char have[64];
+        size_t h = 0;
+        for (const char *c = cards[i].name; *c && h + 1 < sizeof have; c++)
+            if (isalnum((unsigned char)*c)) have[h++] = (char)tolower((unsigned char)*c);
+        have[h] = '\0';
+        if (!strstr(have, want)) continue;
+        int k = snprintf(out + used, size - used, "%s%s", used ? ", " : "", cards[i].name);
+        if (k < 0 || (size_t)k >= size - used) break;
+        used += (size_t)k;
+        found++;
+    }
+    return found;
+}
+
+/* Training-only options under --mode infer|load changed nothing and said
+ * nothing (--grad-ckpt is refused in parse_opts; these are only named: an
+ * option set shared between a training and an inference call is common). */
+static void note_train_only(const struct opts *o)
+{
+    if (o->wl.mode == EST_MODE_TRAIN) return;
+    struct est_workload d;
+    est_workload_init(&d);
+    const struct est_workload *w = &o->wl;
+    const struct {
+        bool given;
+        const char *name;
+    } train_only[] = {
+        {w->optimizer != d.optimizer, "--optimizer"},
+        {w->grad_accum != d.grad_accum, "--grad-accum"},
+        {o->no_foreach && !o->fused, "--no-foreach"},
+        {o->fused, "--fused"},
+        {w->master_weights, "--master-weights"},
+        {w->keep_grads, "--keep-grads"},
+        {w->loss != d.loss, "--loss"},
+        {w->loop_holds != d.loop_holds, "--loop-holds"},
+        {w->longest_first, "--longest-first"},
+        {w->use_cache != d.use_cache, "--use-cache"},
+        {w->len_mean > 0, "--var-len"},
+        {w->compiled, "--compile"},
+        {w->shard == EST_SHARD_ZERO1 || w->shard == EST_SHARD_ZERO2,
+         w->shard == EST_SHARD_ZERO1 ? "--shard zero1" : "--shard zero2"},
+    };
+    char names[256] = "";
+    size_t used = 0, n = 0;
+    for (size_t i = 0; i < sizeof train_only / sizeof *train_only; i++) {
+        if (!train_only[i].given) continue;
+        int k = snprintf(names + used, sizeof names - used, "%s%s", n ? ", " : "", train_only[i].name);
+        if (k > 0 && (size_t)k < sizeof names - used) used += (size_t)k;
+        n++;
+    }
+    if (n)
+        fprintf(stderr, "oomlab %s: note: %s change%s only a training estimate: ignored under --mode %s\n", NAME,
+                names, n == 1 ? "s" : "", est_mode_name(w->mode));
+}
+
+/* A decimal unit (GB, G, TB, MB...) in a card's size: 80GB is 74.51 GiB,
+ * while a card sold as "80GB" holds about 80 GiB (nvidia-smi's 81920MiB).
+ * The stated rule (GB = 10^9, 1000-based) stays; a note says what it gave. */
+static void note_decimal_capacity(const struct opts *o)
+{
+    const char *v = o->capacity_arg;
+    if (!v) return;
+    size_t len = strlen(v);
+    const char *unit = v + strspn(v, "0123456789. ");
+    if (!*unit || strchr(unit, 'i') || len < 2) return; /* bytes, or a binary unit */
+    char got[32], gib[64];
+    units_format_bytes(o->wl.capacity_bytes, got, sizeof got);
+    snprintf(gib, sizeof gib, "%.*s%ciB", (int)(unit - v), v, toupper((unsigned char)*unit));
+    fprintf(stderr,
+            "oomlab %s: note: --capacity %s is 1000-based: %s; a card sold as \"%s\" holds about %s "
+            "(write %s, or --gpu NAME)\n",
+            NAME, v, got, v, gib, gib);
 }
 
 static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -318,7 +416,7 @@ static const struct opt_spec specs[] = {
            "prompt positions prefill computes logits for"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
-    {.name = "capacity", .metavar = "SIZE", .parse = parse_size, AT(wl.capacity_bytes), .group = "card:",
+    {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML); GiB = 2^30 bytes, GB or G = 10^9"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
@@ -354,6 +452,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->quant_group = -2;
     int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
+    if (o->capacity_arg && units_parse_size_arg(o->capacity_arg, &o->wl.capacity_bytes) < 0)
+        return cmd_usage_error(NAME, "--capacity wants a size such as 80GiB, got '%s'", o->capacity_arg);
     o->have_capacity = o->wl.capacity_bytes >= 0;
     o->have_context = o->wl.context_bytes >= 0;
     if (o->quant >= 0) o->wl.quant = (enum est_quant)o->quant;
@@ -673,10 +773,19 @@ static bool past_positions(const struct est_model *m, int64_t len)
     return m->max_positions > 0 && len > m->max_positions;
 }
 
+/* Generation's prompt: --prompt-len, else --seq stands in for it (as the
+ * estimator takes it: `--mode infer --gen-len 1000` alone is a 512-token
+ * prompt + 1000 generated, and must say so). 0 outside a generation. */
+static int64_t gen_prompt(const struct est_workload *w)
+{
+    if (w->mode != EST_MODE_INFER || (!w->prompt_len && !w->gen_len)) return 0;
+    return w->prompt_len ? w->prompt_len : w->seq;
+}
+
 static void note_length(const struct opts *o, const struct est_model *m)
 {
-    bool infer = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len;
-    int64_t len = infer ? o->wl.prompt_len + o->wl.gen_len : o->wl.seq;
+    bool infer = gen_prompt(&o->wl) > 0;
+    int64_t len = infer ? gen_prompt(&o->wl) + o->wl.gen_len : o->wl.seq;
     if (o->wl.mode == EST_MODE_LOAD || !past_positions(m, len)) return;
     fprintf(stderr,
             "oomlab %s: note: %s %lld is past the model's %lld positions (max_position_embeddings): a "
@@ -705,19 +814,27 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
     }
     print_checked(&o->wl);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
-        long long at = o->wl.mode == EST_MODE_INFER && o->wl.prompt_len ? o->wl.prompt_len : o->wl.seq;
+        long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
+        /* generation: the search varies the prompt (est_max_seq), the generated
+         * tokens stay: say "prompt" and the tokens added, not "seq" */
+        bool gen = gen_prompt(&o->wl) > 0;
+        const char *len_word = gen ? "prompt" : "seq", *label = gen ? "max prompt" : "max seq   ";
+        char plus[48] = "";
+        if (gen && o->wl.gen_len)
+            snprintf(plus, sizeof plus, " + %lld generated", (long long)o->wl.gen_len);
         if (f->max_batch == 0)
-            printf("max batch  none: batch 1 at seq %lld does not fit (%d%% headroom)\n", at, hr);
+            printf("max batch  none: batch 1 at %s %lld%s does not fit (%d%% headroom)\n", len_word, at, plus, hr);
         else
-            printf("max batch  %lld at seq %lld (%d%% headroom)\n", (long long)f->max_batch, at, hr);
+            printf("max batch  %lld at %s %lld%s (%d%% headroom)\n", (long long)f->max_batch, len_word, at, plus, hr);
         if (f->max_seq == 0)
-            printf("max seq    none: seq 1 at batch %lld does not fit (%d%% headroom)\n", (long long)o->wl.batch, hr);
-        else if (past_positions(m, f->max_seq))
-            printf("max seq    %lld at batch %lld (%d%% headroom; memory only: the model has %lld positions)\n",
-                   (long long)f->max_seq, (long long)o->wl.batch, hr, (long long)m->max_positions);
+            printf("%s none: %s 1 at batch %lld%s does not fit (%d%% headroom)\n", label, len_word,
+                   (long long)o->wl.batch, plus, hr);
+        else if (past_positions(m, f->max_seq + (gen ? o->wl.gen_len : 0)))
+            printf("%s %lld at batch %lld%s (%d%% headroom; memory only: the model has %lld positions)\n", label,
+                   (long long)f->max_seq, (long long)o->wl.batch, plus, hr, (long long)m->max_positions);
         else
-            printf("max seq    %lld at batch %lld (%d%% headroom)\n", (long long)f->max_seq,
-                   (long long)o->wl.batch, hr);
+            printf("%s %lld at batch %lld%s (%d%% headroom)\n", label, (long long)f->max_seq,
+                   (long long)o->wl.batch, plus, hr);
         print_combo(f, at);
     }
     for (int i = 0; i < f->n_levers && i < 4; i++)
@@ -730,12 +847,19 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     const struct est_workload *w = &o->wl;
     printf("model      %s (%s): %lld params, %lld trainable\n", m->name, est_family_name(m->family),
            (long long)f->r.params, (long long)f->r.trainable_params);
-    if (w->mode == EST_MODE_INFER && w->prompt_len) /* the prompt, not --seq, is the length */
-        printf("workload   infer, batch %lld x prompt %lld + %lld generated, %s", (long long)w->batch,
-               (long long)w->prompt_len, (long long)w->gen_len, est_precision_name(w->precision));
+    if (gen_prompt(w)) /* the prompt, not --seq, is the length */
+        printf("workload   infer, batch %lld x prompt %lld%s + %lld generated, %s", (long long)w->batch,
+               (long long)gen_prompt(w), w->prompt_len ? "" : " (--seq)", (long long)w->gen_len,
+               est_precision_name(w->precision));
     else
         printf("workload   %s, batch %lld x seq %lld, %s", est_mode_name(w->mode), (long long)w->batch,
                (long long)w->seq, est_precision_name(w->precision));
+    const char *pname = est_precision_name(w->precision);
+    bool mixed = strstr(pname, "-mixed") != NULL, autocast = strstr(pname, "-autocast") != NULL;
+    if (w->mode == EST_MODE_INFER && (mixed || autocast)) /* "bf16-mixed" reads as fp32 weights: say */
+        printf(" (inference: %s)", mixed && w->trainer == EST_TRAINER_LITGPT ? "fp32 weights, lit-gpt"
+                                   : w->quant ? "16-bit unquantized parts"
+                                              : "16-bit weights");
     char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
@@ -793,7 +917,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
-    json_key(&j, "prompt_len"); json_int(&j, o->wl.prompt_len);
+    json_key(&j, "prompt_len"); json_int(&j, gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
     json_obj_end(&j);
@@ -890,14 +1014,29 @@ int cmd_estimate(int argc, char **argv)
     if (rc == -2) return EXIT_OK;
     if (rc) return rc;
     if (o.list_models || o.list_gpus) return list_tables(&o);
-    if (o.gpu_name && !gpus_find(o.gpu_name))
+    if (o.gpu_name && !gpus_find(o.gpu_name)) {
+        char near[160];
+        size_t found = gpu_candidates(o.gpu_name, near, sizeof near);
+        if (found > 1) /* "a100": more than one card, not none */
+            return cmd_usage_error(NAME, "--gpu '%s' names more than one card: %s (see --list-gpus)", o.gpu_name,
+                                   near);
+        if (found == 1)
+            return cmd_usage_error(NAME, "--gpu: unknown card '%s'; did you mean %s? (see --list-gpus)", o.gpu_name,
+                                   near);
         return cmd_usage_error(NAME, "--gpu: unknown card '%s' (see --list-gpus)", o.gpu_name);
+    }
     struct hfconfig_quant q = {0};
     if (get_model(&o, &m, &q, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.quant < 0 && q.quant < 0)
         return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
                                      "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);
     if (o.quant < 0 && q.quant > 0) o.wl.quant = (enum est_quant)q.quant;
+    if (o.quant >= 0 && q.quant > 0 && o.quant != q.quant) /* was replaced without a word */
+        fprintf(stderr, "oomlab %s: note: --quant %s replaces %s's own quantization_config (%s): the figures are "
+                        "for %s weights, not the checkpoint's\n",
+                NAME, est_quant_name((enum est_quant)o.quant), o.model_arg,
+                q.desc[0] ? q.desc : est_quant_name((enum est_quant)q.quant),
+                o.quant ? est_quant_name((enum est_quant)o.quant) : "16-bit");
     if (o.quant_group == -2 && q.group) o.wl.quant_group = q.group;
     get_card(&o, &err);
     if ((o.torch || o.cuda) && !o.have_context) {
@@ -913,6 +1052,8 @@ int cmd_estimate(int argc, char **argv)
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     note_length(&o, &m);
+    note_decimal_capacity(&o);
+    note_train_only(&o);
     est_ds_describe(&m, &o.wl, f.deepspeed, sizeof f.deepspeed);
     f.loss_path = est_loss_path(&m, &o.wl);
     f.hf_loss = o.transformers ? est_hf_loss(&m, &o.wl) : NULL;

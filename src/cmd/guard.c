@@ -23,6 +23,7 @@
 #include "render/junit.h"
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
+#include "sys/nvml.h"
 #include "sys/runexec.h"
 
 static const char usage_head[] =
@@ -271,6 +272,15 @@ int cmd_guard(int argc, char **argv)
     char nbuf[32];
     smoke_length(&a, keys, vals, nbuf, sizeof nbuf);
     struct oomlab_err err = {{0}};
+    if (a.o.gpu >= 0) { /* a GPU NVML lacks: the smoke would run unsampled and end "unmeasured" (14) */
+        struct nvml *nv;
+        unsigned count = 0;
+        bool missing = nvml_open(&nv, &err) == 0 && nvml_count(nv, &count, &err) == 0 &&
+                       nvml_gpu_missing(a.o.gpu, count, &err);
+        nvml_close(nv);
+        if (missing) return cmd_usage_error("guard", "%s", err.msg);
+        memset(&err, 0, sizeof err); /* no NVML: the run says so, as before */
+    }
     a.live.who = "guard";
     if (live_init(&a.live, &err) < 0) return cmd_fail("guard", &err, EXIT_ERROR);
     if (a.junit && fsutil_check_own(a.junit, &err) < 0) {

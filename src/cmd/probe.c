@@ -53,8 +53,9 @@ static const char usage_tail[] =
     "out-of-memory error; anything else (a crash, the host OOM killer, the\n"
     "timeout) stops the probe with its diagnosis. Multi-GPU launchers such as\n"
     "torchrun exit 0 only when every rank finished, so a trial passes only then.\n"
-    "Exit: 0 found, 1 nothing fits, 2 usage, 3 stopped by a non-OOM failure,\n"
-    "130 interrupted.\n";
+    "A GPU other processes hold memory on is not probed without --allow-busy.\n"
+    "Exit: 0 found, 1 nothing fits, 2 usage, 3 stopped by a non-OOM failure\n"
+    "(or a busy GPU), 130 interrupted.\n";
 
 struct probe_cli {
     const char *param;
@@ -72,6 +73,7 @@ struct probe_cli {
     const char *model_arg; /* --model */
     enum torchhook_mode torch; /* --torch[=steps|snapshot] */
     bool no_confirm;
+    bool allow_busy; /* --allow-busy: probe a GPU other processes hold memory on */
     struct probe_opts search;
 };
 
@@ -137,6 +139,8 @@ static const struct opt_spec specs[] = {
     OPT_INTERVAL_SPEC("NVML sampling interval (100ms)", AT(interval_ms)),
     OPT_DIR_SPEC("where logs/, configs/ and runs.csv go (.)", AT(dir)),
     {.name = "no-confirm", .help = "do not re-run the largest fit", AT(no_confirm)},
+    {.name = "allow-busy", AT(allow_busy),
+     .help = "probe although other processes hold memory on the GPU\n(their jobs may OOM too)"},
     {.name = "json", .help = "print schema oomlab.probe.v1", AT(json)},
     CMD_TORCH_SPEC("each trial under oomlab's PyTorch hook (as run --torch):\nallocator peaks at every step, OOM evidence per trial",
                    AT(torch)),
@@ -491,6 +495,57 @@ static int64_t nvml_capacity(int gpu, unsigned *count_out, bool *missing)
     return cap;
 }
 
+/* Other processes holding memory on the GPU(s) the probe counts (--gpu N,
+ * else every GPU, as the capacity is the smallest of all), before any
+ * trial: a probe drives the card to OOM on purpose, so a job sharing it
+ * could fail too, and the boundary found would be for what it leaves free.
+ * The number of such processes (0: none, or NVML cannot say); the first
+ * GPU's figures go to what. */
+static size_t busy_gpu(int gpu, char *what, size_t size)
+{
+    struct nvml *nv;
+    struct oomlab_err err;
+    unsigned count = 0;
+    size_t busy = 0;
+    what[0] = '\0';
+    if (nvml_open(&nv, &err) < 0) return 0;
+    if (nvml_count(nv, &count, &err) < 0) count = 0;
+    for (unsigned i = 0; i < count; i++) {
+        struct nvml_proc *procs = NULL;
+        size_t n = 0;
+        if ((gpu >= 0 && (unsigned)gpu != i) || nvml_procs(nv, i, &procs, &n, &err) < 0 || n == 0) {
+            free(procs);
+            continue;
+        }
+        /* compute processes only: a desktop's Xorg / compositor (graphics
+         * list only) holds a little on every workstation card and is no job */
+        size_t k = 0;
+        for (size_t j = 0; j < n; j++)
+            if (!procs[j].graphics) procs[k++] = procs[j];
+        n = k;
+        if (n == 0) {
+            free(procs);
+            continue;
+        }
+        if (!busy) {
+            char held[32] = "memory (NVML gives no figure)", pids[96] = "";
+            int64_t sum = nvml_procs_sum(procs, n, NULL);
+            if (sum >= 0) units_format_bytes(sum, held, sizeof held);
+            size_t used = 0;
+            for (size_t j = 0; j < n && j < 4 && used < sizeof pids; j++) {
+                int w = snprintf(pids + used, sizeof pids - used, "%s%u", j ? ", " : "", procs[j].pid);
+                if (w > 0) used += (size_t)w;
+            }
+            snprintf(what, size, "GPU %u: %s held by %zu other process%s (PID %s%s)", i, held, n,
+                     n == 1 ? "" : "es", pids, n > 4 ? ", ..." : "");
+        }
+        busy += n;
+        free(procs);
+    }
+    nvml_close(nv);
+    return busy;
+}
+
 static const char *pct_of(const struct probe_trial *t, int64_t cap, char *buf, size_t size)
 {
     if (t->peak < 0 || cap <= 0) return NULL;
@@ -578,12 +633,13 @@ static void print_accum(const struct probe_cli *cli, const struct probe_result *
     if (r->grad_accum < 0) return;
     const char *p = cli->param;
     if (r->effective_achieved == r->effective_batch) {
-        printf("gradient accumulation: %ld steps of %s=%ld for the effective batch of %ld\n",
-               r->grad_accum, p, r->accum_batch, r->effective_batch);
+        printf("gradient accumulation: %ld step%s of %s=%ld for the effective batch of %ld\n",
+               r->grad_accum, r->grad_accum == 1 ? "" : "s", p, r->accum_batch, r->effective_batch);
         return;
     }
-    printf("gradient accumulation: %ld steps of %s=%ld = %ld, %ld short of the effective "
-           "batch %ld\n  (no %s from %ld to %ld divides it; ", r->grad_accum, p, r->accum_batch,
+    printf("gradient accumulation: %ld step%s of %s=%ld = %ld, %ld short of the effective "
+           "batch %ld\n  (no %s from %ld to %ld divides it; ", r->grad_accum, r->grad_accum == 1 ? "" : "s", p,
+           r->accum_batch,
            r->effective_achieved, r->effective_batch - r->effective_achieved, r->effective_batch,
            p, r->accum_low, r->recommended);
     if (r->exact_batch > 0)
@@ -773,6 +829,21 @@ int cmd_probe(int argc, char **argv)
         free(cli.config_text);
         nvml_gpu_missing(cli.gpu, gpus, &err);
         return cmd_usage_error("probe", "%s", err.msg);
+    }
+    char busy[256];
+    if (busy_gpu(cli.gpu, busy, sizeof busy) > 0) {
+        if (!cli.allow_busy) {
+            free(cli.config_text);
+            fprintf(stderr,
+                    "oomlab probe: %s: a probe drives the card to OOM on purpose, so their job could fail "
+                    "too, and the largest fit found would be for what they leave free; probe a free GPU "
+                    "(--gpu N, with CUDA_VISIBLE_DEVICES for the command), see who holds it with "
+                    "'oomlab ps', or pass --allow-busy\n",
+                    busy);
+            return EXIT_ERROR;
+        }
+        fprintf(stderr, "oomlab probe: note: %s (--allow-busy): the largest fit is for the memory they "
+                        "leave free, and their jobs may OOM during the trials\n", busy);
     }
     if (claim_probe_number(&cli, &ctx.number, &err) < 0) {
         free(cli.config_text);

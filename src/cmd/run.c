@@ -264,8 +264,13 @@ static void host_kill_text(const struct runexec_result *r)
                 "oomlab run: %s: the kernel's OOM killer killed %lld process(es) of this cgroup during the run: "
                 "host memory (RAM) ran out, not GPU memory; " CMD_HOST_RAM_FIXES " (SLURM --mem) are the fixes\n",
                 r->id, (long long)r->host_oom_kills);
-    else if (r->term_signal == SIGKILL && !r->timed_out && !r->interrupted && !r->stopped)
-        fprintf(stderr, "oomlab run: %s: killed by SIGKILL, %s\n", r->id,
+    else if ((r->term_signal == SIGKILL || (r->term_signal == 0 && r->exit_code == 128 + SIGKILL)) &&
+             !r->timed_out && !r->interrupted && !r->stopped)
+        /* exit 137 without a signal: a shell or launcher (bash, torchrun,
+         * srun) reporting that its child died of SIGKILL ("Killed") */
+        fprintf(stderr, "oomlab run: %s: %s, %s\n", r->id,
+                r->term_signal ? "killed by SIGKILL"
+                              : "exit 137, how shells and launchers report a child killed by SIGKILL",
                 r->host_oom_kills == 0
                     ? "not by the kernel's OOM killer (this cgroup's oom_kill count did not move): "
                       "a scheduler's limit, a watchdog or a user sent it"

@@ -184,16 +184,64 @@ static void print_wrapped(const char *text, size_t width)
 }
 
 /* What the short names mean, and the evidence for each growing memory. */
+/* A legend line folded at blanks to width (0, or under 20: 80), the
+ * continuation lines not indented (the legend's own style). */
+static void fold(const char *text, size_t width)
+{
+    size_t len = strlen(text), at = 0;
+    if (width < 20) width = 80;
+    while (len - at > width) {
+        size_t cut = at + width;
+        while (cut > at && text[cut] != ' ') cut--;
+        if (cut == at) break;
+        printf("%.*s\n", (int)(cut - at), text + at);
+        at = cut + 1;
+    }
+    printf("%s\n", text + at);
+}
+
+/* The short column names explained, for the columns printed (titled[k] for
+ * the k-th printed title; a hidden column is not explained), folded to width. */
+static void legend_names(const struct view *v, const char *const *titles, const bool *printed, size_t n)
+{
+    static const struct {
+        const char *title, *means;
+    } names[] = {
+        {"peak_GB", "reserved (or NVML) peak, else allocated"},
+        {"src", "log step lines, nvml samples or the oom message"},
+        {"eff", "effective batch"},
+        {"mem", "per-step memory"},
+    };
+    char line[512];
+    size_t used = 0;
+    line[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        for (size_t k = 0; k < n; k++) {
+            if (!printed[k] || strcmp(titles[k], names[i].title)) continue;
+            int w = snprintf(line + used, sizeof line - used, "%s%s: %s", used ? "; " : "", names[i].title,
+                             names[i].means);
+            if (w > 0 && (size_t)w < sizeof line - used) used += (size_t)w;
+        }
+    if (used) fold(line, v->width);
+}
+
 static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool killed)
 {
-    printf("peak_GB: reserved (or NVML) peak, else allocated; src: log step lines, nvml\n"
-           "samples or the oom message; eff: effective batch; mem: per-step memory\n");
-    if (lower) printf(">=: a lower bound: the OOM message's figures (the run wanted more)\n");
-    if (killed) printf("%s: oomlab itself died before the run ended (kill -9?)\n", LEDGER_IO_KILLED);
-    if (v->rank_cols)
-        printf("ranks: the job's ranks; worst: the rank with the highest peak (its peak is the job's)%s\n",
-               v->ranks ? "" : "; --ranks lists them");
-    if (dropped) printf("(%zu columns hidden to fit %zu columns; --wide shows all)\n", dropped, v->width);
+    char text[256];
+    if (lower) fold(">=: a lower bound: the OOM message's figures (the run wanted more)", v->width);
+    if (killed) {
+        snprintf(text, sizeof text, "%s: oomlab itself died before the run ended (kill -9?)", LEDGER_IO_KILLED);
+        fold(text, v->width);
+    }
+    if (v->rank_cols) {
+        snprintf(text, sizeof text, "ranks: the job's ranks; worst: the rank with the highest peak (its peak is "
+                 "the job's)%s", v->ranks ? "" : "; --ranks lists them");
+        fold(text, v->width);
+    }
+    if (dropped) {
+        snprintf(text, sizeof text, "(%zu columns hidden to fit %zu columns; --wide shows all)", dropped, v->width);
+        fold(text, v->width);
+    }
     for (size_t k = 0; k < ledger_n_edge_rules; k++) {
         if (!(any & (1u << k))) continue;
         char line[512], th[32] = "";
@@ -240,8 +288,10 @@ static int print_text(const struct view *v)
             return -1;
         }
     }
-    size_t dropped = table_print_fit(&t, stdout, v->width);
+    bool printed[N_SHOWN] = {false};
+    size_t dropped = table_print_fit_shown(&t, stdout, v->width, printed);
     table_release(&t);
+    legend_names(v, titles, printed, n);
     legend(v, any, dropped, lower, killed);
     return 0;
 }

@@ -80,6 +80,27 @@ static int unknown(const struct opt_table *t, size_t n, const char *word, int op
     return oomlab_err_set(err, "unknown option '%.*s'", (int)(len + 2), word);
 }
 
+/* word is "--NAME" or "--NAME=..." for an option of this table (or --help),
+ * or "-X" for one of its letters. */
+static bool is_option_word(const struct opt_table *t, size_t n, const char *word)
+{
+    if (word[0] != '-') return false;
+    if (word[1] != '-') {
+        if (!word[1] || word[2]) return false;
+        if (word[1] == 'h') return true;
+        for (size_t i = 0; i < n; i++)
+            if (t->spec[i].letter == word[1]) return true;
+        return false;
+    }
+    size_t len = strcspn(word + 2, "=");
+    if (len == 0) return false; /* "--" itself */
+    for (size_t i = 0; i <= n; i++) {
+        const char *name = i < n ? t->spec[i].name : "help";
+        if (strlen(name) == len && !strncmp(name, word + 2, len)) return true;
+    }
+    return false;
+}
+
 static int apply(const struct opt_spec *o, const char *val, void *cli, struct oomlab_err *err)
 {
     void *dst = (char *)cli + o->offset;
@@ -122,6 +143,14 @@ enum opt_result opt_parse(const struct opt_table *t, int argc, char **argv, void
         }
         if (!o) {
             unknown(t, n, word, 0, err);
+            return OPT_FAILED;
+        }
+        if (optarg && optarg == word && is_option_word(t, n, optarg)) {
+            /* `watch --csv --count 5`, `report -o --json`: the value forgotten
+             * and the next option taken as a file name (getopt's rule). The
+             * joined forms (--csv=--count, ./--count) still say so on purpose. */
+            oomlab_err_set(err, "--%s needs a value, got the option '%s' (for a value of that name: --%s=%s)",
+                           o->name, optarg, o->name, optarg);
             return OPT_FAILED;
         }
         if (apply(o, optarg, cli, err) < 0) return OPT_FAILED;

@@ -60,12 +60,13 @@ unsigned runcfg_distance(const char *a, const char *b)
     return row[lb] > 255 ? 255 : row[lb];
 }
 
-/* Keep the closest candidate within a third of the key's length (at least 2). */
+/* Keep the closest candidate within a third of the key's length (at least
+ * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs'). */
 static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
 {
     unsigned limit = (unsigned)(strlen(key) / 3 > 2 ? strlen(key) / 3 : 2);
     unsigned d = runcfg_distance(key, cand);
-    if (d > 0 && d <= limit && d < *best) {
+    if (d > 0 && d <= limit && d < strlen(key) && d < *best) {
         *best = d;
         snprintf(out, size, "%s", cand);
     }

@@ -142,6 +142,11 @@ static void print_row(const struct table *t, FILE *f, size_t r, const size_t *w,
 
 size_t table_print_fit(const struct table *t, FILE *f, size_t width)
 {
+    return table_print_fit_shown(t, f, width, NULL);
+}
+
+size_t table_print_fit_shown(const struct table *t, FILE *f, size_t width, bool *shown)
+{
     size_t w[TABLE_MAX_COLS] = {0};
     bool show[TABLE_MAX_COLS];
     for (size_t r = 0; r < t->nrows; r++)
@@ -151,6 +156,7 @@ size_t table_print_fit(const struct table *t, FILE *f, size_t width)
         }
     size_t dropped = choose_columns(t, w, width, show);
     for (size_t r = 0; r < t->nrows; r++) print_row(t, f, r, w, show);
+    if (shown) memcpy(shown, show, t->ncols * sizeof *shown);
     return dropped;
 }
 

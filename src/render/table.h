@@ -34,6 +34,8 @@ void table_color(struct table *t, size_t col, const char *escape, const char *re
  * width > 0, columns are dropped (highest drop rank first, then the
  * rightmost) until a line fits; returns how many were dropped. */
 size_t table_print_fit(const struct table *t, FILE *f, size_t width);
+/* The same; shown (ncols entries, may be NULL) says which columns printed. */
+size_t table_print_fit_shown(const struct table *t, FILE *f, size_t width, bool *shown);
 void table_print(const struct table *t, FILE *f);
 void table_release(struct table *t);
 /* s with C0/C1 control characters, DEL and bytes that are not UTF-8 as

@@ -189,7 +189,14 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     if (n < 0 || (size_t)n >= sizeof tmp) return oomlab_err_set(err, "%s: path too long", path);
     unlink(tmp); /* a stale temp file of a dead process with our pid */
     int fd = fsutil_open_write(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666, err);
-    if (fd < 0) return -1;
+    if (fd < 0) { /* name what the user asked for, not our temp name ("x.html.tmp.2539") */
+        int e = errno;
+        if (e != ELOOP && e != EINVAL)
+            oomlab_err_set(err, "cannot write %s: %s (in its directory: the file is written to a temp "
+                                "name there and renamed)", path, strerror(e));
+        errno = e;
+        return -1;
+    }
     int e = 0;
     if (write_all(fd, data, len) < 0 || fsync(fd) < 0) e = errno;
     if (close(fd) < 0 && !e) e = errno;

@@ -122,6 +122,7 @@ struct source {
     unsigned char *raw; /* RAW_CAP bytes not yet decoded */
     size_t raw_len;
     bool raw_eof;
+    bool truncated; /* gzip data that ends before its stream does: what inflated is read */
     unsigned high;           /* a high surrogate waiting for its pair; 0 none */
     unsigned char stage[4];  /* a decoded character that did not fit the caller's buffer */
     size_t stage_len, stage_off;
@@ -135,21 +136,28 @@ static int source_fail(const struct source *src, struct oomlab_err *err)
     if (code == Z_ERRNO) msg = strerror(errno);
     /* zlib prefixes "<fd:N>: " for gzdopen streams; the path says it better. */
     if (msg && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ")) msg = strstr(msg, ": ") + 2;
-    return oomlab_err_set(err, "%s: corrupt or truncated compressed data (%s)", src->path,
+    return oomlab_err_set(err, "%s: corrupt compressed data (%s)", src->path,
                           msg && *msg ? msg : "read error");
 }
 
 /* Up to want bytes of the input as stored (inflated): the count, 0 at the
  * end, -1 on error. */
-static long source_read_raw(const struct source *src, char *p, size_t want)
+static long source_read_raw(struct source *src, char *p, size_t want)
 {
     if (want > (1u << 30)) want = 1u << 30;
     if (src->gz) {
         int got = gzread(src->gz, p, (unsigned)want);
-        if (got == 0) {
+        if (got <= 0) {
             int code = 0;
             gzerror(src->gz, &code);
-            if (code != Z_OK) return -1; /* e.g. a cut-off stream */
+            /* a cut-off stream ("unexpected end of file": a job killed while
+             * gzip wrote): the end of what inflated, said by info->truncated;
+             * corrupt data stays an error */
+            if (code == Z_BUF_ERROR) {
+                src->truncated = true;
+                return 0;
+            }
+            if (code != Z_OK) return -1;
         }
         return got;
     }
@@ -395,6 +403,7 @@ static void source_info(const struct source *src, uint64_t total, struct logscan
     info->bytes = total;
     info->sniffed = src->sniffed;
     info->control = src->control;
+    info->truncated = src->truncated;
     /* One NUL-free control byte in 20 is more than any terminal log shows. */
     info->binary = src->control && src->control * 20 >= src->sniffed;
 }

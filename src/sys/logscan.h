@@ -62,6 +62,9 @@ struct logscan_info {
      * checkpoint, an archive, a program); it is read all the same. */
     size_t sniffed, control;
     bool binary;
+    /* gzip input that ends before its stream does (cut off while written):
+     * the part that inflated was read; the end of the log is missing. */
+    bool truncated;
 };
 
 /* logscan_path_lines with a choice of lines; info may be NULL. */

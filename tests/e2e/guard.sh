@@ -102,6 +102,13 @@ check guard.junit-symlink-untouched test "$(readlink evil.xml)" = /etc/passwd
 check guard.junit-device-refused test "$rc" -eq 2 -a -c /dev/null -a ! -e runs.csv
 check guard.junit-device-no-remove-advice test -n "$(grep 'is a device' err)" -a -z "$(grep 'remove it' err)"
 
+# --gpu naming a GPU the card lacks: a usage error before the smoke runs
+# (it ran unsampled and ended "unmeasured", exit 14, the cause only in a
+# "oomlab run:" line above)
+rm -f runs.csv
+"$OOMLAB" guard -q --gpu 7 --budget 30GiB -- "$SIM" --steps 1 >out 2>err; rc=$?
+check guard.gpu-missing-usage test "$rc" -eq 2 -a ! -e runs.csv -a -n "$(grep -- '--gpu 7: NVML sees 1 GPU' err)"
+
 # completion offers guard and its options
 "$OOMLAB" completion bash > comp.bash
 check guard.completion grep -q -- '--budget' comp.bash

@@ -200,6 +200,11 @@ FT_CAP=$((4096 + 50 * 100 + 25)) NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 256
 why="$(grep -A1 '^gradient' "$D/out")"
 check probe-accum-text test -n "$(grep -F 'gradient accumulation: 3 steps of batch=50 = 150, 1 short of the effective batch 151' "$D/out")" \
   -a -n "$(grep -F 'exactly 151: batch=1 x 151 steps' "$D/out")"
+# an effective batch at most the recommendation: one step, not "1 steps"
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+NO_COLOR=1 "$OOMLAB" probe --dir "$D" --max 16 --effective-batch 7 -- "$T" --bs={batch} > "$D/out" 2> "$D/err"
+why="$(grep '^gradient' "$D/out")"
+check probe-accum-one-step test -n "$(grep -F 'gradient accumulation: 1 step of batch=7 for the effective batch of 7' "$D/out")"
 
 # 9c. An OOM trial's peak is the bound its OOM message gives ("this process
 #     has X in use"), marked as a bound, whether NVML is there (and saw
@@ -273,6 +278,36 @@ if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   probe -- --gpu 7 --max 64 -- "$T" --bs={batch}
   why="exit $rc; $(head -2 "$D/err"); $(ls "$D" | tr '\n' ' ')"
   check probe-gpu-missing test "$rc" = 2 -a -n "$(grep -- '--gpu 7: NVML sees 1 GPU' "$D/err")" -a ! -e "$D/runs.csv"
+fi
+
+# A GPU another process holds memory on: a probe drives the card to OOM on
+# purpose, so the other job could fail too (and the answer is for what it
+# leaves free). Refused before any trial (it ran 8 trials and recommended
+# "at most 20.40 GiB of 24.00 GiB usable" with 12 GiB held by another
+# process); --allow-busy probes anyway and says so.
+if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
+  mkdir -p "$W/nvml/procs"
+  sleep 60 & holder=$!
+  echo "0 12884901888" > "$W/nvml/procs/$holder"
+  probe -- --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err"); $(ls "$D" | tr '\n' ' ')"
+  check probe-busy-gpu-refused test "$rc" = 3 -a ! -e "$D/runs.csv" -a ! -e "$D/logs" \
+    -a -n "$(grep -F "GPU 0: 12.00 GiB held by 1 other process (PID $holder)" "$D/err")" \
+    -a -n "$(grep -F -- '--allow-busy' "$D/err")"
+  probe -- --allow-busy --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err")"
+  check probe-busy-gpu-allowed test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 64 \
+    -a -n "$(grep -F 'note: GPU 0: 12.00 GiB held by 1 other process' "$D/err")"
+  probe -- --gpu 0 --max 64 -- "$T" --bs={batch} # --gpu names the busy one: still refused
+  check probe-busy-gpu-named test "$rc" = 3
+  # a desktop's Xorg (graphics list only) holds memory on every workstation
+  # card: it is no job, the probe runs
+  echo "0 314572800 graphics" > "$W/nvml/procs/$holder"
+  probe -- --max 64 -- "$T" --bs={batch}
+  why="exit $rc; $(head -2 "$D/err")"
+  check probe-busy-graphics-only-runs test "$rc" = 0 -a -z "$(grep -F 'other process' "$D/err")"
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+  rm -f "$W/nvml/procs/$holder"
 fi
 
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.

@@ -30,8 +30,17 @@ check host-oom.plain-exit test "$rc" -eq 137
 check host-oom.plain-said grep -q "killed by SIGKILL, not by the kernel's OOM killer" err.txt
 check host-oom.plain-no-kind test -z "$(csv_field runs.csv plain notes | grep -F host-oom-killer)"
 
+# --- a wrapper (bash, a launcher) reporting its child's SIGKILL as exit 137:
+#     the run summary said only "exit 137; OOM no" while `diagnose` on the
+#     log ("Killed") says host RAM; the counter's answer is given here too ---
+"$OOMLAB" run -q --id wrap -- bash -c 'sh -c "kill -9 \$\$"; exit 137' 2>err.txt; rc=$?
+check host-oom.wrapper-exit test "$rc" -eq 137
+check host-oom.wrapper-said grep -q "exit 137, how shells and launchers report a child killed by SIGKILL, not by the kernel's OOM killer" err.txt
+"$OOMLAB" run -q --id wrapk -- sh -c "printf 'low 0\nhigh 0\nmax 41\noom 5\noom_kill 5\n' > $ev; exit 137" 2>err.txt
+check host-oom.wrapper-counted grep -q "the kernel's OOM killer killed 1 process(es)" err.txt
+
 # --- a worker killed, the command exits 1 (a DataLoader worker): still said ---
-"$OOMLAB" run -q --id worker -- sh -c "printf 'oom 5\noom_kill 6\n' > $ev; exit 1" 2>err.txt; rc=$?
+"$OOMLAB" run -q --id worker -- sh -c "printf 'oom 6\noom_kill 7\n' > $ev; exit 1" 2>err.txt; rc=$?
 check host-oom.worker-exit test "$rc" -eq 1
 check host-oom.worker-said grep -q "killed 2 process(es)" err.txt
 check host-oom.worker-kind grep -q 'host-oom-killer' <(csv_field runs.csv worker notes)

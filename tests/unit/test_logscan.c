@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,47 @@ static void test_gz_lines(void **state)
     assert_int_equal(s.n, 3);
     assert_string_equal(s.line[0], "x\r");
     assert_string_equal(s.line[2], "last");
+}
+
+/* A .gz cut off while it was written: what inflated is read (its OOM kept)
+ * and info->truncated says the rest is missing; it was "corrupt or
+ * truncated compressed data", rc -1, nothing read. Corrupt data still fails. */
+static void test_gz_cut_off(void **state)
+{
+    (void)state;
+    static const char text[] = "step=1 loss=2.0\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                               "2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.00 GiB is free.\n";
+    char path[256];
+    snprintf(path, sizeof path, "%s/cut.log.gz", dir);
+    write_file(path, text, sizeof text - 1, true);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(truncate(path, st.st_size - 8), 0); /* the CRC and size trailer gone */
+    struct seen s = {0};
+    struct oom_report rep;
+    struct logscan_info info;
+    memset(&info, 0, sizeof info);
+    struct oomlab_err err = {{0}};
+    struct logscan_opts o = {.fn = collect, .ctx = &s};
+    assert_int_equal(logscan_path_opts(path, &rep, &o, &info, &err), 0);
+    assert_true(info.truncated);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(info.bytes, sizeof text - 1);
+    oom_report_release(&rep);
+    /* a bad block in the middle is corrupt, not cut off */
+    write_file(path, text, sizeof text - 1, true);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 12, SEEK_SET), 0);
+    assert_int_equal(fwrite("\xff\xff\xff\xff\xff\xff\xff\xff", 1, 8, f), 8);
+    fclose(f);
+    memset(&info, 0, sizeof info);
+    struct seen s2 = {0};
+    o.ctx = &s2;
+    assert_int_equal(logscan_path_opts(path, &rep, &o, &info, &err), -1);
+    assert_non_null(strstr(err.msg, "corrupt compressed data"));
+    oom_report_release(&rep);
+    unlink(path);
 }
 
 /* A line of `len` bytes: "step=1 loss=9.0 ", filler, then a '\r' redraw
@@ -559,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_utf16),
         cmocka_unit_test(test_utf16_stdin_and_not_utf16),
         cmocka_unit_test(test_head_and_tail),
+        cmocka_unit_test(test_gz_cut_off),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];

@@ -227,6 +227,37 @@ static int tied_of(const char *const *words)
     return c.tied;
 }
 
+/* `watch --csv --count 5`: getopt takes "--count" as the file name and the
+ * user gets a file named --count (report -o --json wrote one). An option of
+ * the table given as a separate value word is refused; the joined form stays
+ * possible, and a value that only starts with a dash still passes. */
+static void test_value_is_an_option(void **state)
+{
+    (void)state;
+    struct cli c;
+    int first;
+    struct oomlab_err err;
+    const char *const w[] = {"t", "--dir", "--json", "x", NULL};
+    assert_int_equal(parse(&c, &first, &err, w), OPT_FAILED);
+    assert_string_equal(err.msg, "--dir needs a value, got the option '--json' (for a value of that name: "
+                                 "--dir=--json)");
+    const char *const eq[] = {"t", "--dir", "--steps=3", NULL};
+    assert_int_equal(parse(&c, &first, &err, eq), OPT_FAILED);
+    const char *const letter[] = {"t", "--dir", "-q", NULL};
+    assert_int_equal(parse(&c, &first, &err, letter), OPT_FAILED);
+    const char *const help[] = {"t", "--dir", "--help", NULL};
+    assert_int_equal(parse(&c, &first, &err, help), OPT_FAILED);
+    const char *const joined[] = {"t", "--dir=--json", "x", NULL};
+    assert_int_equal(parse(&c, &first, &err, joined), OPT_PARSED);
+    assert_string_equal(c.dir, "--json");
+    const char *const other[] = {"t", "--dir", "--nope", "--torch=x", NULL}; /* not ours: a value */
+    assert_int_equal(parse(&c, &first, &err, other), OPT_PARSED);
+    assert_string_equal(c.dir, "--nope");
+    const char *const dash[] = {"t", "--dir", "-", NULL};
+    assert_int_equal(parse(&c, &first, &err, dash), OPT_PARSED);
+    assert_string_equal(c.dir, "-");
+}
+
 static void test_int_flags_and_groups(void **state)
 {
     (void)state;
@@ -252,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_int_too_large),
         cmocka_unit_test(test_set_list_is_capped),
         cmocka_unit_test(test_int_flags_and_groups),
+        cmocka_unit_test(test_value_is_an_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -503,6 +503,13 @@ static void test_render_alias_lands_on_the_configs_key(void **state)
     assert_non_null(strstr(text, "  learning_rate: 0.2\n"));
     assert_null(strstr(text, "device_batch_size: 2\n") == text ? text : NULL);
     runcfg_rendered_release(&r);
+    /* a key as short as the distance is no typo: 'x' got "did you mean 'bs'?" */
+    char *short_sets[] = {"x=1", "bz=2"};
+    render(orig, NULL, short_sets, 2, &r);
+    assert_true(r.unknown[0]);
+    assert_string_equal(r.suggestion[0], "");
+    assert_string_equal(r.suggestion[1], "bs"); /* one letter off a two-letter key still is */
+    runcfg_rendered_release(&r);
 }
 
 static void test_render_json_stays_json(void **state)

@@ -362,6 +362,14 @@ static void test_fsutil(void **state)
     assert_int_equal(fsutil_append_locked(path, 3, rec, "r3\n", &err), -1); /* file over max */
     char small[8];
     assert_int_equal(fsutil_join(small, sizeof small, "long-dir", "name", &err), -1);
+    /* a directory that cannot take the file: the message names the file asked
+     * for, not the temp name ("cannot write x.html.tmp.2539: ...") */
+    snprintf(path, sizeof path, "%s/nodir/report.html", dir);
+    assert_int_equal(fsutil_write_atomic(path, "x", 1, &err), -1);
+    char want[300];
+    snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
+    assert_non_null(strstr(err.msg, want));
+    assert_null(strstr(err.msg, ".tmp."));
 }
 
 /* Files oomlab writes are never reached through a symlink, and never a
