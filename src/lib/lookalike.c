@@ -98,6 +98,17 @@ static void add(struct context_reading *r, enum context_class cls, const char *w
     if (r->n_hits < CONTEXT_HITS) r->hit[r->n_hits++] = (struct context_hit){cls, what, rule, at, end, weight};
 }
 
+/* A tag's words: letters, blanks, '-', '_', '.', '/' ("Bugfix", "WiP",
+ * "Hardware", "Feature Request"); a log line's prefix has digits or signs
+ * ("19:45:05", "rank0", "pid=3959"). */
+static bool tag_word(const char *p, size_t n)
+{
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalpha((unsigned char)p[i]) && !strchr(" -_./", p[i])) return false;
+    return true;
+}
+
 /* The title p[0, n) at `at` in the text: its tags, then its first word. */
 static void read_title(const char *p, size_t n, size_t at, struct context_reading *r)
 {
@@ -111,6 +122,7 @@ static void read_title(const char *p, size_t n, size_t at, struct context_readin
         size_t a = i + 1, b = (size_t)(e - p);
         while (a < b && p[a] == ' ') a++;
         while (b > a && p[b - 1] == ' ') b--;
+        if (!tag_word(p + a, b - a)) break; /* "[19:45:05]", "[rank0]:", "(pid=3959)": a log line */
         if (in_set(p + a, b - a, report_tags)) return; /* a report's title */
         if (in_set(p + a, b - a, change_tags)) change_tag = true;
         tags = true;
