@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/lookalike.h"
 #include "lib/mention.h"
 
 /* Where a row's text must stand. */
@@ -243,6 +244,15 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
     return false;
 }
 
+bool context_title_change(const char *p, size_t n)
+{
+    for (size_t k = 0; k < N_RULES; k++)
+        if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE &&
+            rule_matches(&rules[k], p, p, n, true))
+            return true;
+    return false;
+}
+
 static void add_hit(struct context_reading *r, const struct rule *rule, size_t at, size_t end)
 {
     r->score[rule->cls] += rule->weight;
@@ -294,6 +304,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
     }
     for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && a >= len; k++)
         if (rules[k].where == TITLE_ALONE) add_hit(r, &rules[k], title_at, title_end);
+    lookalike_read(text, len, title, r); /* diagprec: lookalike.c's rows */
 }
 
 enum context_call context_call(const struct context_reading *r)

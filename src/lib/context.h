@@ -54,6 +54,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
 enum context_call { CONTEXT_UNDECIDED, CONTEXT_DISCUSSED, CONTEXT_ON_GPU };
 enum context_call context_call(const struct context_reading *r);
 
+/* Does the title p[0, n) start as a change's does ("Add ...", "fix: ...":
+ * the change-title rows)? (diagprec: lookalike.c reads it behind tags) */
+bool context_title_change(const char *p, size_t n);
+
 /* "change", "report", "GPU", "host". */
 const char *context_class_name(enum context_class c);
 

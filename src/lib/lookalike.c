@@ -1,0 +1,188 @@
+/* lookalike: more evidence that a paste's OOM words are no failure of this
+ * run, as rows of lib/context's classes (see lookalike.h). The evidence is
+ * the tables below; the code walks the paste's lines and matches each row.
+ * Weights as context.c's: a change needs CONTEXT_CHANGE_MIN (3), a title
+ * counts 2; host evidence (any) keeps device-less OOM words off the GPU.
+ * (diagprec, issue 12) */
+#include "lib/lookalike.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/mention.h"
+
+/* A title's leading tags ("[Bugfix]", "[Hardware][Ascend]", "(perf):").
+ * A tag that only a change carries is the change's title by itself; a
+ * report's tag ("[Bug]:", "[Usage]", "[Question]") makes the title a
+ * report's, whatever verb follows. Measured on the seen sets' titles (2035
+ * logs): [bugfix], [wip] and (perf) only over look-alikes (1 each; vLLM-Omni,
+ * pytorch/pytorch and diffusers pull requests), no GPU OOM. */
+static const char *const change_tags[] = {"bugfix", "hotfix", "wip", "perf", "refactor", "ci", NULL};
+static const char *const report_tags[] = {"bug", "bug report", "question", "usage", "issue", "help",
+    "support", "troubleshoot", "troubleshooting", "installation", "performance", "qst", NULL};
+
+/* A change's title in words that context.c's title rows do not hold: an
+ * imperative ("Set eval accumulation steps to avoid OOM",
+ * EuroEval/EuroEval#973 = heldout27 h27-70) or a change's noun phrase
+ * ("More hints on what to do with CUDA Out of memory errors",
+ * axolotl-ai-cloud/axolotl#925 = h26-01; "[Feature][MPS] Better memory
+ * management ..."). Measured: no seen log whose title starts with one of
+ * them is a GPU OOM (0 of 1578); look-alikes 3 (set, more, better). Words
+ * that start a report as often as a change ("Use of ...", "Free memory
+ * ...", "Move to GPU ...", "Make ...", "Limit ...", "Release ...") are not
+ * here, nor "Try", "Load" and "Run", which start seen GPU-OOM titles. A
+ * title counts 2; a change needs one more piece of change evidence (a
+ * title alone: 1). */
+static const char *const change_words[] = {"set", "improve", "improved", "improves", "reduce",
+    "reduces", "better", "more", "bump", "clean", "cleanup", "optimize", "optimise", "simplify",
+    "clarify", "rename", "replace", "rework", "guard", "defer", "unify", "disable", NULL};
+
+/* Where a row's text must stand. */
+enum where {
+    ANYWHERE, /* anywhere, starting a word when it starts with a letter */
+};
+
+struct row {
+    enum context_class cls;
+    enum where where;
+    const char *text; /* lower case */
+    int weight, most;
+    const char *what;
+};
+
+static const struct row rows[] = {
+    /* a review bot's turn: bots that review pull requests only ("[turn 1 by
+     * coderabbitai[bot], continued]" over its review of a change,
+     * FLock-io/llm-loss-validator#82 = h27-69). In the seen sets: 0 GPU
+     * OOMs, 1 look-alike. Issue bots (stale, triage) are not here. */
+    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", 2, 1, "a review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", 2, 1, "a review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", 2, 1, "a review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "sourcery-ai", 2, 1, "a review bot"},
+    /* a review's turn ("lintangsutawika · review · 2023-..."): the seen
+     * sets' threads with it are all changes (h26-40, h27-102, h27-120,
+     * h29-95: 4 look-alikes, 0 GPU OOMs) */
+    {CONTEXT_CHANGE, ANYWHERE, "\xc2\xb7 review \xc2\xb7", 2, 1, "review words"},
+    /* a change's expected effect ("Try to throw OutOfGPUMemoryError more
+     * often ... Should result in less confusing error messages",
+     * JuliaGPU/CUDA.jl#733 = h26-46; 0 GPU OOMs, 1 look-alike) */
+    {CONTEXT_CHANGE, ANYWHERE, "should result in", 1, 1, "a change's expected effect"},
+    /* Ray's OOM errors are its memory monitor's: host memory ("Batch size >
+     * 2: Immediate Ray OOM errors.", verl-project/verl#6449 = h27-79; the
+     * words "ray" then an OOM: 0 GPU OOMs, 2 look-alikes) */
+    {CONTEXT_HOST, ANYWHERE, "ray oom", 2, 1, "Ray's OOM (host memory)"},
+    {CONTEXT_HOST, ANYWHERE, "ray's oom", 2, 1, "Ray's OOM (host memory)"},
+    {CONTEXT_HOST, ANYWHERE, "ray out of memory", 2, 1, "Ray's OOM (host memory)"},
+    {CONTEXT_HOST, ANYWHERE, "ray.exceptions.outofmemoryerror", 2, 1, "Ray's OOM (host memory)"},
+};
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+static bool word_char(unsigned char c)
+{
+    return isalnum(c) || c == '_';
+}
+
+static bool in_set(const char *p, size_t n, const char *const *set)
+{
+    for (size_t k = 0; set[k]; k++)
+        if (strlen(set[k]) == n && !strncasecmp(p, set[k], n)) return true;
+    return false;
+}
+
+static void add(struct context_reading *r, enum context_class cls, const char *what, const char *rule,
+                size_t at, size_t end, int weight)
+{
+    r->score[cls] += weight;
+    if (r->n_hits < CONTEXT_HITS) r->hit[r->n_hits++] = (struct context_hit){cls, what, rule, at, end, weight};
+}
+
+/* A tag's words: letters, blanks, '-', '_', '.', '/' ("Bugfix", "WiP",
+ * "Hardware", "Feature Request"); a log line's prefix has digits or signs
+ * ("19:45:05", "rank0", "pid=3959"). */
+static bool tag_word(const char *p, size_t n)
+{
+    if (!n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalpha((unsigned char)p[i]) && !strchr(" -_./", p[i])) return false;
+    return true;
+}
+
+/* The title p[0, n) at `at` in the text: its tags, then its first word. */
+static void read_title(const char *p, size_t n, size_t at, struct context_reading *r)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '>' || p[i] == '#' || p[i] == '*')) i++;
+    bool tags = false, change_tag = false;
+    while (i < n && (p[i] == '[' || p[i] == '(')) {
+        char close = p[i] == '[' ? ']' : ')';
+        const char *e = memchr(p + i + 1, close, n - i - 1);
+        if (!e || e - (p + i) > 40) break;
+        size_t a = i + 1, b = (size_t)(e - p);
+        while (a < b && p[a] == ' ') a++;
+        while (b > a && p[b - 1] == ' ') b--;
+        if (!tag_word(p + a, b - a)) break; /* "[19:45:05]", "[rank0]:", "(pid=3959)": a log line */
+        if (in_set(p + a, b - a, report_tags)) return; /* a report's title */
+        if (in_set(p + a, b - a, change_tags)) change_tag = true;
+        tags = true;
+        for (i = (size_t)(e - p) + 1; i < n && (p[i] == ' ' || p[i] == ':'); i++) {}
+    }
+    if (change_tag) {
+        add(r, CONTEXT_CHANGE, "a change's title tag", "[tag]", at, at + n, 2);
+        r->change_title = true;
+        return;
+    }
+    /* the words behind the tags, by context.c's title rows */
+    if (tags && !r->change_title && context_title_change(p + i, n - i)) {
+        add(r, CONTEXT_CHANGE, "a change's title", "[tag] verb", at, at + n, 2);
+        r->change_title = true;
+        return;
+    }
+    size_t w = i;
+    while (w < n && isalpha((unsigned char)p[w])) w++;
+    if (!r->change_title && w > i && (w >= n || !word_char((unsigned char)p[w])) &&
+        in_set(p + i, w - i, change_words)) {
+        add(r, CONTEXT_CHANGE, "a change's title", "change word", at, at + n, 2);
+        r->change_title = true;
+    }
+}
+
+static bool row_in(const struct row *row, const char *p, const char *low, size_t n)
+{
+    size_t t = strlen(row->text);
+    bool starts_word = isalpha((unsigned char)row->text[0]);
+    for (const char *hit = memmem(low, n, row->text, t); hit;
+         hit = memmem(hit + 1, n - (size_t)(hit + 1 - low), row->text, t)) {
+        size_t i = (size_t)(hit - low);
+        if (starts_word && i > 0 && word_char((unsigned char)p[i - 1])) continue;
+        return true;
+    }
+    return false;
+}
+
+void lookalike_read(const char *text, size_t len, bool title, struct context_reading *r)
+{
+    unsigned char used[N_ROWS] = {0};
+    char low[MENTION_LINE_MAX];
+    bool title_seen = !title;
+    size_t a = 0;
+    for (long lines = 0; a < len && lines < CONTEXT_LINES; lines++) {
+        const char *nl = memchr(text + a, '\n', len - a);
+        size_t b = nl ? (size_t)(nl - text) : len, n = b - a;
+        if (n > MENTION_LINE_MAX) n = MENTION_LINE_MAX;
+        bool blank = true;
+        for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
+        if (!blank && !title_seen) {
+            title_seen = true;
+            read_title(text + a, n, a, r);
+        }
+        for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
+        for (size_t k = 0; k < N_ROWS && !blank; k++) {
+            if (used[k] >= rows[k].most || !row_in(&rows[k], text + a, low, n)) continue;
+            used[k]++;
+            add(r, rows[k].cls, rows[k].what, rows[k].text, a, b, rows[k].weight);
+        }
+        a = b + 1;
+    }
+}
