@@ -2315,6 +2315,45 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
     rep->primary = -1;
 }
 
+/* The paste names a host-memory failure as what failed: Ray's memory
+ * monitor, the OOM killer, a killed process, the host allocator
+ * (context.c's and lookalike.c's host rows of those kinds; "RAM"
+ * in an environment block is not one). */
+static bool host_failure_hit(const struct context_hit *h)
+{
+    /* not Python's MemoryError: pycuda names its device failure so
+     * ("pycuda._driver.MemoryError: cuMemAlloc failed: out of memory",
+     * h18-02) */
+    static const char *const failures[] = {"Ray's OOM (host memory)", "the OOM killer", "a process killed",
+                                           "the host allocator"};
+    if (h->cls != CONTEXT_HOST) return false;
+    for (size_t i = 0; i < sizeof failures / sizeof failures[0]; i++)
+        if (!strcmp(h->what, failures[i])) return true;
+    return false;
+}
+
+/* A GPU OOM named only in words (every event an oom-mention) in a paste
+ * that names a host-memory failure and no GPU message ("GRPO Training Fails
+ * with OOM Errors Despite 8x80GB GPUs" over "Immediate Ray OOM errors",
+ * verl-project/verl#6449 = h27-79): the words are the host failure's, a
+ * look-alike. The mention pass reads the title's "GPUs" as the device, so
+ * the context's host evidence decides here. */
+static void host_failure_mention(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    if (rep->primary < 0) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (strcmp(rep->events[i].kind, "oom-mention")) return;
+    struct context_reading cr;
+    context_read(v->p, v->len, v->base == 0, &cr);
+    bool host = false;
+    for (size_t i = 0; i < cr.n_hits && !host; i++) host = host_failure_hit(&cr.hit[i]);
+    if (!host || cr.score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
+    for (size_t i = 0; i < rep->n_events; i++) rep->events[i].gpu_oom = false;
+    rep->primary = -1;
+    note_context(s, v, &cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);
+}
+
 /* diagstage6: the last activity of a paste cut before its error. Read up
  * from the end of the log (from the header of the traceback it ends with,
  * whose error line the paste lost): the nearest phase announcement
@@ -2476,6 +2515,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         }
         drop_finished_mention(s, &pv);
         drop_discussed_mention(s, &pv);
+        host_failure_mention(s, &pv);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words ||

@@ -80,6 +80,16 @@ static void test_lookalike_ray_host(void **state)
          "ray.exceptions.RayTaskError(OutOfMemoryError): ray::MegatronTrainRayActor.train() "
          "(pid=2025282, ip=10.252.197.29, actor_id=309d7b083d3cc636332c9bcb02000000)\n",
          true},
+        /* pycuda's device failure is a MemoryError: not host memory
+         * (NervanaSystems/deepspeech#13 = h18-02) */
+        {"NervanaSystems/deepspeech#13",
+         "Memory Error\n"
+         "For any value of batch size I am getting the following error\n"
+         "\n"
+         "  pycuda._driver.MemoryError: cuMemAlloc failed: out of memory\n"
+         "\n"
+         "I am using a a core i7 laptop with 16 GB DDR4 and a NVIDIA GTX 960M GPU with 4 GB GDDR5.\n",
+         true},
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
