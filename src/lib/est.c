@@ -448,10 +448,31 @@ static bool holds_logits(const struct est_workload *wl)
     return wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS;
 }
 
-/* HF cross-entropy in 16-bit: a family returning 16-bit logits under
- * DeepSpeed's engine, which runs no autocast (train_acts). */
+/* Cross-entropy in 16-bit: F.cross_entropy on 16-bit logits runs
+ * log_softmax and nll_loss in the logits' dtype. Checked on torch 1.13
+ * (saved_tensors_hooks and profile_memory on F.cross_entropy of a bf16 T x V
+ * tensor, bench/estimate-oracle-ce16): autograd saves one bf16 T x V tensor,
+ * the log-softmax (log_softmax keeps its output, nll_loss the same tensor),
+ * and backward writes nll_loss's gradient and log_softmax's, both bf16: 3a
+ * per logit at the loss's backward where fp32 is 12. Nothing upcasts unless
+ * the code does: autocast puts cross_entropy/log_softmax/nll_loss on its
+ * fp32 list, HF Llama-family heads call logits.float() (before 4.46) and
+ * transformers' ForCausalLMLoss does (4.46 on), torchtune's decoder returns
+ * output(h).float(), torchtitan's loss takes pred.float(), Fabric's
+ * convert_output casts litgpt's chunks to fp32 (train_acts). Auto: HF under
+ * DeepSpeed's engine (no autocast) for a family whose head returns 16-bit
+ * logits. --loss-upcast no: a pure 16-bit loop that calls cross_entropy on
+ * the model's logits as they are, e.g. rasbt/LLMs-from-scratch:ch05/
+ * 10_llm-training-speed/01_opt_single_gpu.py@908dd2f (`model.to(device).
+ * to(torch.bfloat16)`, no autocast, calc_loss_batch: cross_entropy(
+ * logits.flatten(0, 1), ...)) and rasbt/reasoning-from-scratch:ch08/
+ * 04_train_with_distillation/distill.py@4c0c4cc (compute_example_loss on
+ * the bf16 out_head output of reasoning_from_scratch/qwen3.py);
+ * validate_workload refuses it where the code named upcasts. */
 static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
 {
+    if (wl->loss_upcast == 2) return true;
+    if (wl->loss_upcast == 1) return false;
     return wl->trainer == EST_TRAINER_HF && wl->precision != EST_FP32 && !upcasts_logits(m->family) &&
            ds_engine(wl);
 }
@@ -542,6 +563,14 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
         return "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
                "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
                "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
+    if (wl->loss_upcast == 2)
+        return held || (wl->trainer == EST_TRAINER_HF && wl->loop_holds != EST_KEEP_NONE)
+                   ? "cross-entropy on the model's 16-bit logits (--loss-upcast no: a pure 16-bit loop, no .float(), "
+                     "no autocast): the 16-bit logits the loop holds, CE's 16-bit log-softmax kept, plain CE's two "
+                     "16-bit gradients in flight"
+                   : "cross-entropy on the model's 16-bit logits (--loss-upcast no: a pure 16-bit loop, no .float(), "
+                     "no autocast), logits freed before backward: CE's 16-bit log-softmax kept, plain CE's two "
+                     "16-bit gradients in flight";
     if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
         return wl->loop_holds == EST_KEEP_OUTPUTS
                    ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -623,6 +652,7 @@ const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_compile_loss_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_loss_upcast_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
 int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }
@@ -2650,8 +2680,9 @@ const char *est_hf_loss(const struct est_model *m, const struct est_workload *wl
 static long double returned_logits(const struct calc *c)
 {
     enum est_trainer tr = c->wl->trainer;
-    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return ce_16bit(c->m, c->wl) ? c->a : 4;
     if (accelerate_fp32_outputs(c)) return 4;
+    if (c->wl->loss_upcast == 2) return c->a; /* nothing upcasts (ce_16bit) */
     /* the fp32 logits of a Llama-family head only while the model computes
      * its own loss; the loss function leaves the returned ones 16-bit */
     return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) && hf_loss_era(c->m, c->wl) == HF_LOSS_OWN ? 4
@@ -2686,7 +2717,7 @@ static long double held_logits(const struct calc *c)
     /* a held pred is the 16-bit tensor the compiled loss saved anyway */
     if (est_loss_compiled(wl)) return holds_logits(wl) ? c->a : 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-        return holds_logits(wl) ? 4 : 0;
+        return holds_logits(wl) ? returned_logits(c) : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
     return holds_logits(wl) ? returned_logits(c) : c->a;
 }
@@ -2876,7 +2907,9 @@ static long double hf_forward_loss(const struct calc *c, long double ce)
 {
     long double a = c->a, R = a, C;
     enum hf_loss_era e = hf_loss_era(c->m, c->wl);
-    if (e == HF_LOSS_FN_SHIFT) C = (a < 4 ? 4 : 0) + 4;
+    /* --loss-upcast no: nothing upcasts, the shifted copy is 16-bit */
+    if (c->wl->loss_upcast == 2) C = a;
+    else if (e == HF_LOSS_FN_SHIFT) C = (a < 4 ? 4 : 0) + 4;
     else if (e == HF_LOSS_FN_PAD) C = a < 4 ? 4 : 0;
     else if (upcasts_logits(c->m->family)) R = 4, C = 4;
     else C = a + (ce > a ? ce : 0);
@@ -2914,9 +2947,13 @@ static void train_acts(const struct calc *c, struct terms *t)
         } else if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) {
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
-             * fp32 gradient and the log-softmax gradient at once. */
-            t->logits = VT * (4 + held_logits(c));
-            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+             * fp32 gradient and the log-softmax gradient at once. A loop
+             * that borrows the model shape but feeds the 16-bit logits to
+             * cross_entropy (--loss-upcast no, ce_16bit): the same three
+             * tensors in 16-bit. */
+            long double ce = ce_16bit(c->m, wl) ? c->a : 4;
+            t->logits = VT * (ce + held_logits(c));
+            lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
             /* Fabric's _FabricModule.forward hands the model's output to
              * precision.convert_output, which casts every floating tensor to
@@ -3707,6 +3744,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              VT > 0 ? t->logits / VT : 0,
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
+             : wl->loss_upcast == 2
+                 ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "16-bit logits the loop holds while a block is recomputed"
+                    : held_logits(c) > 0 ? "16-bit logits the loop holds + 16-bit log-softmax (--loss-upcast no)"
+                                         : "16-bit log-softmax (--loss-upcast no); logits deleted before backward")
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
                  ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
@@ -3726,7 +3767,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy%s or tied-embedding grad = %s",
              t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
-                         : "fp32 loss buffers",
+                         : ce_16bit(c->m, wl) ? "16-bit loss buffers" : "fp32 loss buffers",
              b, wl->foreach ? "foreach" : "per-tensor",
              wl->shard == EST_SHARD_ZERO0 && c->N > 1
                  ? ", DeepSpeed stage 0's flat all-reduce bucket (up to 5e8 gradient elements, after backward)"
@@ -4047,6 +4088,31 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     return 0;
 }
 
+/* --loss-upcast no against the trainer and the model: 16-bit cross-entropy
+ * only where nothing upcasts (ce_16bit). */
+static int check_loss(const struct est_model *m, const struct est_workload *wl, struct oomlab_err *err)
+{
+    if (wl->loss_upcast != 2) return 0;
+    /* 16-bit cross-entropy only where nothing upcasts (ce_16bit) */
+    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM)
+        return oomlab_err_set(err, "--loss-upcast no is the dtype of a training cross-entropy: use it with "
+                                   "--mode train, --head lm, --loss ce|chunked");
+    if (wl->precision != EST_FP16 && wl->precision != EST_BF16)
+        return oomlab_err_set(err, "--loss-upcast no needs --precision fp16|bf16 (a pure 16-bit model): "
+                                   "autocast runs cross_entropy in fp32 (its fp32 list), and fp32 logits "
+                                   "have nothing to upcast");
+    if (wl->trainer == EST_TRAINER_LITGPT || wl->trainer == EST_TRAINER_LLMC)
+        return oomlab_err_set(err, "--loss-upcast no: litgpt's chunks are made fp32 by Fabric's "
+                                   "convert_output, llm.c has its own buffers; use --trainer torchtune "
+                                   "(own model code) or hf");
+    if (est_loss_compiled(wl))
+        return oomlab_err_set(err, "--loss-upcast no: the compiled loss (--compile-loss) already keeps "
+                                   "the 16-bit logits; say --compile-loss no for an eager 16-bit loss");
+    (void)m; /* an HF preset's shape on other model code (litgpt's GPT outside Fabric, the book's GPT)
+              * is allowed: transformers' own Llama-family heads and ForCausalLMLoss do upcast (auto) */
+    return 0;
+}
+
 int est_compute(const struct est_model *m, const struct est_workload *wl, struct est_result *r,
                 struct oomlab_err *err)
 {
@@ -4054,7 +4120,8 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     struct terms t;
     memset(r, 0, sizeof *r);
     memset(&t, 0, sizeof t);
-    if (check_workload(wl, err) || check_gen(m, wl, err) || calc_init(&c, m, wl, err)) return -1;
+    if (check_workload(wl, err) || check_gen(m, wl, err) || check_loss(m, wl, err) || calc_init(&c, m, wl, err))
+        return -1;
     r->params = (int64_t)c.P;
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {

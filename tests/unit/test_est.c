@@ -301,6 +301,56 @@ static void test_torchtitan_compiled_loss(void **state)
     assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
 }
 
+/* --loss-upcast no: a pure bf16 loop calling F.cross_entropy on the model's
+ * bf16 logits (rasbt/LLMs-from-scratch:ch05/10_llm-training-speed/
+ * 01_opt_single_gpu.py@908dd2f) keeps a bf16 log-softmax and holds two bf16
+ * gradients at the loss's backward (bench/estimate-oracle-ce16): 2 + 4 B per
+ * logit where the upcast path is 4 + 8. Autocast and litgpt (Fabric's fp32
+ * chunks) are refused; auto keeps the fp32 path. */
+static void test_loss_upcast_no(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 8, 1024);
+    wl.attention = EST_ATTN_FLASH;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    int64_t VT = 8192LL * 50257;
+    struct est_result a, b, c;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_LOGITS].bytes, 4 * VT);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, 8 * VT);
+    wl.loss_upcast = 2;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_LOGITS].bytes, 2 * VT);
+    assert_int_equal(b.comp[EST_C_TEMP].bytes, 4 * VT);
+    assert_true(a.peak_allocated_bytes - b.peak_allocated_bytes >= 6 * VT);
+    assert_non_null(strstr(est_loss_path(&m, &wl), "16-bit"));
+    wl.loop_holds = EST_KEEP_LOGITS; /* the loop holds the bf16 logits */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4 * VT);
+    wl.loop_holds = EST_KEEP_AUTO;
+    wl.trainer = EST_TRAINER_HF; /* GPT-2's head returns bf16 logits */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    wl.precision = EST_BF16_MIXED; /* autocast: cross_entropy on its fp32 list */
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
+    /* a Llama preset's shape on model code that does not upcast (litgpt's
+     * GPT in lightning-thunder's benchmark_litgpt.py: the bf16 logits held,
+     * cross_entropy on them): held 2 + log-softmax 2, not fp32 */
+    struct est_model ll = fx_preset("llama-3-8b");
+    wl.trainer = EST_TRAINER_HF;
+    wl.batch = 1;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&ll, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4LL * 1024 * 128256);
+    wl.loss_upcast = 0;
+    assert_int_equal(est_compute(&ll, &wl, &c, &err), 0);
+    assert_true(c.comp[EST_C_LOGITS].bytes > 4LL * 1024 * 128256);
+}
+
 /* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
  * by 1 + w in fp32 and casts after, so each of the four block norms, the
  * final norm and the q/k norms keeps the fp32 normalized tensor for the
@@ -2565,6 +2615,7 @@ int main(void)
         cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
+        cmocka_unit_test(test_loss_upcast_no),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
