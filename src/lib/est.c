@@ -519,6 +519,9 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
                      "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
                      "softmax (eager scores), layer_norm (an fp32 copy of its input), cross-entropy";
     if (ds) return "DeepSpeed's engine: 16-bit model, no autocast; fp32 master and optimizer states";
+    if (wl->loss_upcast == 2 && !wl->master_weights)
+        return "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
+               "the model upcasts: RMSNorm's x.float()); cross-entropy on the 16-bit logits (--loss-upcast no)";
     return wl->master_weights
                ? "pure 16-bit with an fp32 master copy and fp32 optimizer states; no autocast"
                : "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
