@@ -1157,10 +1157,42 @@ static long double eager_elem(const struct calc *c)
 {
     if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
     long double sm = (c->a == 4 || c->mixed || c->ac16 || c->f->softmax_fp32) ? 4 : c->a;
-    long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
+    bool cast = sm == 4 && c->a < 4;
     long double extra = c->f->eager_extra ? c->a : 0;
-    long double drop = c->adrop ? 1 + sm : 0;
-    return sm + cast + extra + drop;
+    /* what the probabilities' matmul keeps: the 16-bit cast of the fp32
+     * softmax (HF's .to(query.dtype) / .type(value.dtype), or autocast's
+     * own cast of its fp32 input), else the softmax output; a dropout
+     * between them keeps its bool mask, and its output is that tensor: the
+     * fp32 output of a dropout on the fp32 probabilities (an encoder under
+     * autocast) is not kept, the matmul keeps its 16-bit cast (checked on
+     * torch 1.13: bench/estimate-oracle's encoder_block_check, bf16-mixed,
+     * and the GPT-2 block under bf16-autocast with dropout) */
+    long double kept = cast ? c->a : (c->adrop ? sm : 0);
+    return sm + extra + (c->adrop ? 1 : 0) + kept;
+}
+
+/* Autocast casts an fp32 activation anew for every op that takes it:
+ * cached_cast caches only leaf tensors that require grad (the parameters;
+ * pytorch/pytorch:aten/src/ATen/autocast_mode.cpp, can_try_cache), so
+ * separate q, k and v linears on one fp32 input each keep their own 16-bit
+ * copy for the weight's gradient, as gate and up do (checked on torch 1.13:
+ * bench/estimate-oracle's encoder_block_check under bf16-mixed, a non-leaf
+ * fp32 block input: three casts). Linear inputs are fp32 under autocast on
+ * fp32 weights (-mixed, the fp32 residual stream and norm outputs; not
+ * DeepSpeed's engine nor FSDP2's mixed precision, which run no autocast)
+ * and, on 16-bit weights, after a LayerNorm (layer_norm is on autocast's
+ * fp32 list; an RMSNorm returns the input's 16-bit dtype). Fused q,k,v
+ * (fused_qkv) and Phi-3's gate_up_proj are one linear. Extra bytes per token
+ * and block over the one cast act_layer counts per input; full training. */
+static bool fused_qkv(const struct calc *c);
+static long double autocast_recasts(const struct calc *c)
+{
+    if (!c->full || c->wl->mode != EST_MODE_TRAIN || c->m->experts || c->wl->quant != EST_QUANT_NONE) return 0;
+    bool fp32_in = (c->mixed && !c->ds && !c->fsdp_mp) || (c->ac16 && !c->f->rms);
+    if (!fp32_in || c->a >= 4) return 0;
+    long double n = fused_qkv(c) ? 0 : 2;
+    if (gated(c->m) && c->m->family != EST_FAM_PHI3) n += 1;
+    return n * c->a * c->h;
 }
 
 double est_lora_dropout(const struct est_workload *wl)
@@ -1399,7 +1431,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
     if (!c->full) sum += lora_layer(c);
     sum += c->f->norms_per_layer * norm_bytes(c);
-    if (lin) sum += a * h;
+    if (lin) sum += a * h + autocast_recasts(c);
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
@@ -2106,8 +2138,13 @@ static void train_states(const struct calc *c, struct terms *t)
      * autocast: a leaf parameter's cast is one tensor for two uses, a view's
      * two. */
     bool cacheable = wl->shard != EST_SHARD_FSDP;
+    /* the LM head's weight is cast and cached the same way, and the head's
+     * matmul keeps that cast for the hidden state's gradient (tied or not:
+     * the embedding lookup itself casts nothing); bench/estimate-oracle's
+     * bf16-mixed points measure the block linears' casts + V x h x 2 */
     if (c->mixed && !c->ds && !c->fsdp_mp && cacheable && wl->quant == EST_QUANT_NONE)
-        t->copies = 2 * c->Plin / (z3 ? N : 1);
+        t->copies = 2 * (c->Plin + (wl->head == EST_HEAD_LM && wl->mode == EST_MODE_TRAIN ? c->Pbig : 0)) /
+                    (z3 ? N : 1);
     /* the same for PEFT >= 0.12's fp32 adapters under autocast on 16-bit
      * weights: each adapter weight (a leaf that requires grad) is cast once
      * per forward and cached, and its matmul keeps the cast for backward
