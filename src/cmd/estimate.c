@@ -64,7 +64,7 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
-    {"use-cache", est_use_cache_parse}, {"compile-loss", est_compile_loss_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
+    {"use-cache", est_use_cache_parse}, {"compile-loss", est_compile_loss_parse}, {"loss-upcast", est_loss_upcast_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
     {"quant-storage", est_quant_storage_parse},
 };
@@ -345,6 +345,8 @@ static const struct opt_spec specs[] = {
     {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set (torch 2's rules;\n--torch 1.x: functorch 1.13's)", AT(wl.compiled)},
     CHOICE("compile-loss", "auto|yes|no", wl.compile_loss,
            "cross-entropy under torch.compile (--trainer torchtitan:\nits loss_fn, compiled under --training.compile since\n2025-04-02; auto: yes with --compile): the 16-bit\nlogits kept, a 16-bit gradient, no fp32 buffers"),
+    CHOICE("loss-upcast", "auto|yes|no", wl.loss_upcast,
+           "cross-entropy's dtype: yes, fp32 logits (autocast, a\n.float() in the model or loss); no, the model's 16-bit\nlogits as returned (pure fp16/bf16, no autocast, no\n.float(): F.cross_entropy(model(x)...) on a model\n.to(bfloat16)); auto: the trainer's own (fp32; 16-bit\nfor HF under DeepSpeed where the head returns 16-bit)"),
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},
     CHOICE("precision", "fp32|fp16|bf16|fp16-mixed|bf16-mixed|fp16-autocast|bf16-autocast", wl.precision,
            "the training precision (default bf16-mixed): fp16/bf16\npure 16-bit; -mixed autocast on fp32 weights;\n-autocast autocast on 16-bit weights (HF Trainer\n--bf16 on a model loaded in bf16)"),

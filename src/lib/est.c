@@ -448,10 +448,31 @@ static bool holds_logits(const struct est_workload *wl)
     return wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS;
 }
 
-/* HF cross-entropy in 16-bit: a family returning 16-bit logits under
- * DeepSpeed's engine, which runs no autocast (train_acts). */
+/* Cross-entropy in 16-bit: F.cross_entropy on 16-bit logits runs
+ * log_softmax and nll_loss in the logits' dtype. Checked on torch 1.13
+ * (saved_tensors_hooks and profile_memory on F.cross_entropy of a bf16 T x V
+ * tensor, bench/estimate-oracle-ce16): autograd saves one bf16 T x V tensor,
+ * the log-softmax (log_softmax keeps its output, nll_loss the same tensor),
+ * and backward writes nll_loss's gradient and log_softmax's, both bf16: 3a
+ * per logit at the loss's backward where fp32 is 12. Nothing upcasts unless
+ * the code does: autocast puts cross_entropy/log_softmax/nll_loss on its
+ * fp32 list, HF Llama-family heads call logits.float() (before 4.46) and
+ * transformers' ForCausalLMLoss does (4.46 on), torchtune's decoder returns
+ * output(h).float(), torchtitan's loss takes pred.float(), Fabric's
+ * convert_output casts litgpt's chunks to fp32 (train_acts). Auto: HF under
+ * DeepSpeed's engine (no autocast) for a family whose head returns 16-bit
+ * logits. --loss-upcast no: a pure 16-bit loop that calls cross_entropy on
+ * the model's logits as they are, e.g. rasbt/LLMs-from-scratch:ch05/
+ * 10_llm-training-speed/01_opt_single_gpu.py@908dd2f (`model.to(device).
+ * to(torch.bfloat16)`, no autocast, calc_loss_batch: cross_entropy(
+ * logits.flatten(0, 1), ...)) and rasbt/reasoning-from-scratch:ch08/
+ * 04_train_with_distillation/distill.py@4c0c4cc (compute_example_loss on
+ * the bf16 out_head output of reasoning_from_scratch/qwen3.py);
+ * validate_workload refuses it where the code named upcasts. */
 static bool ce_16bit(const struct est_model *m, const struct est_workload *wl)
 {
+    if (wl->loss_upcast == 2) return true;
+    if (wl->loss_upcast == 1) return false;
     return wl->trainer == EST_TRAINER_HF && wl->precision != EST_FP32 && !upcasts_logits(m->family) &&
            ds_engine(wl);
 }
@@ -498,6 +519,9 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
                      "gradients and optimizer states, no master, no weight casts; fp32 where autocast's list says: "
                      "softmax (eager scores), layer_norm (an fp32 copy of its input), cross-entropy";
     if (ds) return "DeepSpeed's engine: 16-bit model, no autocast; fp32 master and optimizer states";
+    if (wl->loss_upcast == 2 && !wl->master_weights)
+        return "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
+               "the model upcasts: RMSNorm's x.float()); cross-entropy on the 16-bit logits (--loss-upcast no)";
     return wl->master_weights
                ? "pure 16-bit with an fp32 master copy and fp32 optimizer states; no autocast"
                : "pure 16-bit: weights, gradients, optimizer states and activations, no autocast (fp32 only where "
@@ -542,6 +566,14 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
         return "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
                "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
                "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
+    if (wl->loss_upcast == 2)
+        return held || (wl->trainer == EST_TRAINER_HF && wl->loop_holds != EST_KEEP_NONE)
+                   ? "cross-entropy on the model's 16-bit logits (--loss-upcast no: a pure 16-bit loop, no .float(), "
+                     "no autocast): the 16-bit logits the loop holds, CE's 16-bit log-softmax kept, plain CE's two "
+                     "16-bit gradients in flight"
+                   : "cross-entropy on the model's 16-bit logits (--loss-upcast no: a pure 16-bit loop, no .float(), "
+                     "no autocast), logits freed before backward: CE's 16-bit log-softmax kept, plain CE's two "
+                     "16-bit gradients in flight";
     if (held && (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN))
         return wl->loop_holds == EST_KEEP_OUTPUTS
                    ? "torchtune, the loop holding `logits` into the next forward (--loop-holds outputs): the fp32 logits held through backward; CE's fp32 log-softmax kept, plain CE's two fp32 gradients in flight"
@@ -623,6 +655,7 @@ const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep
 static const char *const layer_buffers_names[] = {"auto", "none"};
 int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_compile_loss_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+int est_loss_upcast_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
 int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }
@@ -1130,10 +1163,42 @@ static long double eager_elem(const struct calc *c)
 {
     if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
     long double sm = (c->a == 4 || c->mixed || c->ac16 || c->f->softmax_fp32) ? 4 : c->a;
-    long double cast = (sm == 4 && c->a < 4) ? c->a : 0;
+    bool cast = sm == 4 && c->a < 4;
     long double extra = c->f->eager_extra ? c->a : 0;
-    long double drop = c->adrop ? 1 + sm : 0;
-    return sm + cast + extra + drop;
+    /* what the probabilities' matmul keeps: the 16-bit cast of the fp32
+     * softmax (HF's .to(query.dtype) / .type(value.dtype), or autocast's
+     * own cast of its fp32 input), else the softmax output; a dropout
+     * between them keeps its bool mask, and its output is that tensor: the
+     * fp32 output of a dropout on the fp32 probabilities (an encoder under
+     * autocast) is not kept, the matmul keeps its 16-bit cast (checked on
+     * torch 1.13: bench/estimate-oracle's encoder_block_check, bf16-mixed,
+     * and the GPT-2 block under bf16-autocast with dropout) */
+    long double kept = cast ? c->a : (c->adrop ? sm : 0);
+    return sm + extra + (c->adrop ? 1 : 0) + kept;
+}
+
+/* Autocast casts an fp32 activation anew for every op that takes it:
+ * cached_cast caches only leaf tensors that require grad (the parameters;
+ * pytorch/pytorch:aten/src/ATen/autocast_mode.cpp, can_try_cache), so
+ * separate q, k and v linears on one fp32 input each keep their own 16-bit
+ * copy for the weight's gradient, as gate and up do (checked on torch 1.13:
+ * bench/estimate-oracle's encoder_block_check under bf16-mixed, a non-leaf
+ * fp32 block input: three casts). Linear inputs are fp32 under autocast on
+ * fp32 weights (-mixed, the fp32 residual stream and norm outputs; not
+ * DeepSpeed's engine nor FSDP2's mixed precision, which run no autocast)
+ * and, on 16-bit weights, after a LayerNorm (layer_norm is on autocast's
+ * fp32 list; an RMSNorm returns the input's 16-bit dtype). Fused q,k,v
+ * (fused_qkv) and Phi-3's gate_up_proj are one linear. Extra bytes per token
+ * and block over the one cast act_layer counts per input; full training. */
+static bool fused_qkv(const struct calc *c);
+static long double autocast_recasts(const struct calc *c)
+{
+    if (!c->full || c->wl->mode != EST_MODE_TRAIN || c->m->experts || c->wl->quant != EST_QUANT_NONE) return 0;
+    bool fp32_in = (c->mixed && !c->ds && !c->fsdp_mp) || (c->ac16 && !c->f->rms);
+    if (!fp32_in || c->a >= 4) return 0;
+    long double n = fused_qkv(c) ? 0 : 2;
+    if (gated(c->m) && c->m->family != EST_FAM_PHI3) n += 1;
+    return n * c->a * c->h;
 }
 
 double est_lora_dropout(const struct est_workload *wl)
@@ -1372,7 +1437,7 @@ static long double act_layer(const struct calc *c, bool with_scores)
     long double a = c->a, h = c->h, f = c->ffn, sum = 0;
     if (!c->full) sum += lora_layer(c);
     sum += c->f->norms_per_layer * norm_bytes(c);
-    if (lin) sum += a * h;
+    if (lin) sum += a * h + autocast_recasts(c);
     /* K and V as attention saves them: HF (repeat_kv), torchtune and litgpt
      * expand grouped KV heads to every query head before eager or SDPA
      * attention; flash-attn takes the groups as they are. */
@@ -2081,8 +2146,13 @@ static void train_states(const struct calc *c, struct terms *t)
      * autocast: a leaf parameter's cast is one tensor for two uses, a view's
      * two. */
     bool cacheable = wl->shard != EST_SHARD_FSDP;
+    /* the LM head's weight is cast and cached the same way, and the head's
+     * matmul keeps that cast for the hidden state's gradient (tied or not:
+     * the embedding lookup itself casts nothing); bench/estimate-oracle's
+     * bf16-mixed points measure the block linears' casts + V x h x 2 */
     if (c->mixed && !c->ds && !c->fsdp_mp && cacheable && wl->quant == EST_QUANT_NONE)
-        t->copies = 2 * c->Plin / (z3 ? N : 1);
+        t->copies = 2 * (c->Plin + (wl->head == EST_HEAD_LM && wl->mode == EST_MODE_TRAIN ? c->Pbig : 0)) /
+                    (z3 ? N : 1);
     /* the same for PEFT >= 0.12's fp32 adapters under autocast on 16-bit
      * weights: each adapter weight (a leaf that requires grad) is cast once
      * per forward and cached, and its matmul keeps the cast for backward
@@ -2658,8 +2728,9 @@ const char *est_hf_loss(const struct est_model *m, const struct est_workload *wl
 static long double returned_logits(const struct calc *c)
 {
     enum est_trainer tr = c->wl->trainer;
-    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return 4;
+    if (tr == EST_TRAINER_TORCHTUNE || tr == EST_TRAINER_TORCHTITAN) return ce_16bit(c->m, c->wl) ? c->a : 4;
     if (accelerate_fp32_outputs(c)) return 4;
+    if (c->wl->loss_upcast == 2) return c->a; /* nothing upcasts (ce_16bit) */
     /* the fp32 logits of a Llama-family head only while the model computes
      * its own loss; the loss function leaves the returned ones 16-bit */
     return tr == EST_TRAINER_HF && upcasts_logits(c->m->family) && hf_loss_era(c->m, c->wl) == HF_LOSS_OWN ? 4
@@ -2694,7 +2765,7 @@ static long double held_logits(const struct calc *c)
     /* a held pred is the 16-bit tensor the compiled loss saved anyway */
     if (est_loss_compiled(wl)) return holds_logits(wl) ? c->a : 0;
     if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
-        return holds_logits(wl) ? 4 : 0;
+        return holds_logits(wl) ? returned_logits(c) : 0;
     if (wl->trainer != EST_TRAINER_HF) return 0;
     return holds_logits(wl) ? returned_logits(c) : c->a;
 }
@@ -2884,7 +2955,9 @@ static long double hf_forward_loss(const struct calc *c, long double ce)
 {
     long double a = c->a, R = a, C;
     enum hf_loss_era e = hf_loss_era(c->m, c->wl);
-    if (e == HF_LOSS_FN_SHIFT) C = (a < 4 ? 4 : 0) + 4;
+    /* --loss-upcast no: nothing upcasts, the shifted copy is 16-bit */
+    if (c->wl->loss_upcast == 2) C = a;
+    else if (e == HF_LOSS_FN_SHIFT) C = (a < 4 ? 4 : 0) + 4;
     else if (e == HF_LOSS_FN_PAD) C = a < 4 ? 4 : 0;
     else if (upcasts_logits(c->m->family)) R = 4, C = 4;
     else C = a + (ce > a ? ce : 0);
@@ -2922,9 +2995,13 @@ static void train_acts(const struct calc *c, struct terms *t)
         } else if (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN) {
             /* logits.float(), then `del logits` before backward: only the
              * fp32 log-softmax the loss saves stays; plain CE then holds its
-             * fp32 gradient and the log-softmax gradient at once. */
-            t->logits = VT * (4 + held_logits(c));
-            lt = wl->loss == EST_LOSS_CE ? VT * 8 : 0;
+             * fp32 gradient and the log-softmax gradient at once. A loop
+             * that borrows the model shape but feeds the 16-bit logits to
+             * cross_entropy (--loss-upcast no, ce_16bit): the same three
+             * tensors in 16-bit. */
+            long double ce = ce_16bit(c->m, wl) ? c->a : 4;
+            t->logits = VT * (ce + held_logits(c));
+            lt = wl->loss == EST_LOSS_CE ? VT * 2 * ce : 0;
         } else if (wl->trainer == EST_TRAINER_LITGPT) {
             /* Fabric's _FabricModule.forward hands the model's output to
              * precision.convert_output, which casts every floating tensor to
@@ -3811,6 +3888,10 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              VT > 0 ? t->logits / VT : 0,
              wl->trainer == EST_TRAINER_LLMC ? "llm.c output buffer, B T max(3C, NH T, Vp)"
              : wl->loss == EST_LOSS_SUM ? "logits kept"
+             : wl->loss_upcast == 2
+                 ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "16-bit logits the loop holds while a block is recomputed"
+                    : held_logits(c) > 0 ? "16-bit logits the loop holds + 16-bit log-softmax (--loss-upcast no)"
+                                         : "16-bit log-softmax (--loss-upcast no); logits deleted before backward")
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
                  ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
@@ -3830,7 +3911,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              "(+ shard/bucket buffers, + the largest quantized linear dequantized) = %s; end of backward / optimizer step: %s working "
              "copy%s or tied-embedding grad = %s",
              t->loss_fwd ? "the loss's forward (the returned logits, the loss code's copies, the final hidden state)"
-                         : "fp32 loss buffers",
+                         : ce_16bit(c->m, wl) ? "16-bit loss buffers" : "fp32 loss buffers",
              b, wl->foreach ? "foreach" : "per-tensor",
              wl->shard == EST_SHARD_ZERO0 && c->N > 1
                  ? ", DeepSpeed stage 0's flat all-reduce bucket (up to 5e8 gradient elements, after backward)"
@@ -4169,6 +4250,31 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     return 0;
 }
 
+/* --loss-upcast no against the trainer and the model: 16-bit cross-entropy
+ * only where nothing upcasts (ce_16bit). */
+static int check_loss(const struct est_model *m, const struct est_workload *wl, struct oomlab_err *err)
+{
+    if (wl->loss_upcast != 2) return 0;
+    /* 16-bit cross-entropy only where nothing upcasts (ce_16bit) */
+    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss == EST_LOSS_SUM)
+        return oomlab_err_set(err, "--loss-upcast no is the dtype of a training cross-entropy: use it with "
+                                   "--mode train, --head lm, --loss ce|chunked");
+    if (wl->precision != EST_FP16 && wl->precision != EST_BF16)
+        return oomlab_err_set(err, "--loss-upcast no needs --precision fp16|bf16 (a pure 16-bit model): "
+                                   "autocast runs cross_entropy in fp32 (its fp32 list), and fp32 logits "
+                                   "have nothing to upcast");
+    if (wl->trainer == EST_TRAINER_LITGPT || wl->trainer == EST_TRAINER_LLMC)
+        return oomlab_err_set(err, "--loss-upcast no: litgpt's chunks are made fp32 by Fabric's "
+                                   "convert_output, llm.c has its own buffers; use --trainer torchtune "
+                                   "(own model code) or hf");
+    if (est_loss_compiled(wl))
+        return oomlab_err_set(err, "--loss-upcast no: the compiled loss (--compile-loss) already keeps "
+                                   "the 16-bit logits; say --compile-loss no for an eager 16-bit loss");
+    (void)m; /* an HF preset's shape on other model code (litgpt's GPT outside Fabric, the book's GPT)
+              * is allowed: transformers' own Llama-family heads and ForCausalLMLoss do upcast (auto) */
+    return 0;
+}
+
 int est_compute(const struct est_model *m, const struct est_workload *wl, struct est_result *r,
                 struct oomlab_err *err)
 {
@@ -4176,7 +4282,8 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     struct terms t;
     memset(r, 0, sizeof *r);
     memset(&t, 0, sizeof t);
-    if (check_workload(wl, err) || check_gen(m, wl, err) || calc_init(&c, m, wl, err)) return -1;
+    if (check_workload(wl, err) || check_gen(m, wl, err) || check_loss(m, wl, err) || calc_init(&c, m, wl, err))
+        return -1;
     r->params = (int64_t)c.P;
     r->trainable_params = wl->mode == EST_MODE_TRAIN ? (int64_t)c.Ptrain : 0;
     if (wl->mode == EST_MODE_TRAIN) {

@@ -197,6 +197,10 @@ struct est_workload {
                                     without gradient checkpointing: config.use_cache), 1 yes, 2 no */
     int compile_loss;            /* --compile-loss: cross-entropy under torch.compile: 0 auto
                                     (--trainer torchtitan with --compile), 1 yes, 2 no */
+    int loss_upcast;             /* --loss-upcast: the dtype cross-entropy runs in: 0 auto (the
+                                    trainer's own), 1 yes (fp32 logits), 2 no (the model's
+                                    16-bit logits: a pure 16-bit loop with no .float() and no
+                                    autocast) */
     double len_mean, len_sd;     /* --var-len: sample lengths vary, lognormal of this mean and
                                     sd (tokens), cut at seq, each micro-batch padded to its
                                     longest; 0 = every micro-batch is seq long */
@@ -496,6 +500,7 @@ const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
 int est_compile_loss_parse(const char *s);   /* "auto" 0, "yes" 1, "no" 2 */
+int est_loss_upcast_parse(const char *s);    /* "auto" 0, "yes" 1, "no" 2 */
 bool est_loss_compiled(const struct est_workload *wl);
 int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
 const char *est_keep_name(enum est_keep k);

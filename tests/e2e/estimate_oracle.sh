@@ -80,3 +80,9 @@ gate estimate-oracle-closs '' 'PASS' "torchtitan's loss, eager and compiled, wit
 # temporary); fp32 and bf16, within 1%
 gate estimate-oracle-relu '' 'PASS' "ReLU's one kept tensor and the head's clone of a sum's gradient, within 1% of real PyTorch" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-relu"
+# cross-entropy on the logits as returned (~2 s): on bf16 logits (a pure bf16
+# loop, --loss-upcast no) autograd keeps the bf16 log-softmax and backward
+# holds two bf16 gradients beside it, 2 + 4 B per logit; fp32 4 + 8; the
+# "logits + loss" term and it plus the temporaries within 1%
+gate estimate-oracle-ce16 '' 'PASS' "cross-entropy on 16-bit logits keeps and holds 16-bit tensors, within 1% of real PyTorch" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-ce16"

@@ -301,6 +301,89 @@ static void test_torchtitan_compiled_loss(void **state)
     assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
 }
 
+/* --loss-upcast no: a pure bf16 loop calling F.cross_entropy on the model's
+ * bf16 logits (rasbt/LLMs-from-scratch:ch05/10_llm-training-speed/
+ * 01_opt_single_gpu.py@908dd2f) keeps a bf16 log-softmax and holds two bf16
+ * gradients at the loss's backward (bench/estimate-oracle-ce16): 2 + 4 B per
+ * logit where the upcast path is 4 + 8. Autocast and litgpt (Fabric's fp32
+ * chunks) are refused; auto keeps the fp32 path. */
+static void test_loss_upcast_no(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16, 8, 1024);
+    wl.attention = EST_ATTN_FLASH;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    int64_t VT = 8192LL * 50257;
+    struct est_result a, b, c;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_LOGITS].bytes, 4 * VT);
+    assert_int_equal(a.comp[EST_C_TEMP].bytes, 8 * VT);
+    wl.loss_upcast = 2;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_LOGITS].bytes, 2 * VT);
+    assert_int_equal(b.comp[EST_C_TEMP].bytes, 4 * VT);
+    assert_true(a.peak_allocated_bytes - b.peak_allocated_bytes >= 6 * VT);
+    assert_non_null(strstr(est_loss_path(&m, &wl), "16-bit"));
+    wl.loop_holds = EST_KEEP_LOGITS; /* the loop holds the bf16 logits */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4 * VT);
+    wl.loop_holds = EST_KEEP_AUTO;
+    wl.trainer = EST_TRAINER_HF; /* GPT-2's head returns bf16 logits */
+    assert_int_equal(est_compute(&m, &wl, &c, &err), 0);
+    wl.precision = EST_BF16_MIXED; /* autocast: cross_entropy on its fp32 list */
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
+    wl.precision = EST_BF16;
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
+    /* a Llama preset's shape on model code that does not upcast (litgpt's
+     * GPT in lightning-thunder's benchmark_litgpt.py: the bf16 logits held,
+     * cross_entropy on them): held 2 + log-softmax 2, not fp32 */
+    struct est_model ll = fx_preset("llama-3-8b");
+    wl.trainer = EST_TRAINER_HF;
+    wl.batch = 1;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&ll, &wl, &c, &err), 0);
+    assert_int_equal(c.comp[EST_C_LOGITS].bytes, 4LL * 1024 * 128256);
+    wl.loss_upcast = 0;
+    assert_int_equal(est_compute(&ll, &wl, &c, &err), 0);
+    assert_true(c.comp[EST_C_LOGITS].bytes > 4LL * 1024 * 128256);
+}
+
+/* Autocast on fp32 weights (Fabric "16-mixed" / "bf16-mixed" on DistilBERT,
+ * rasbt/LLM-finetuning-scripts mixed-precision-experiment@a099246), one
+ * encoder block per token, as bench/estimate-oracle's encoder_block_check
+ * measures it on torch 1.13 (h 64, 4 heads, ffn 256, 2 x 24 tokens, eager,
+ * dropout 0.1: 158976 B / 48 tokens): q, k and v each keep their own 16-bit
+ * cast of the fp32 block input (6h; autocast caches no cast of a non-leaf
+ * tensor), q, k, v (6h), per score element the fp32 softmax, the dropout's
+ * mask and the 16-bit cast the matmul keeps (4 + 1 + 2: the dropout's fp32
+ * output is not kept), the output projection's input (2h), the fp32
+ * LayerNorm inputs (2 x (4h + 8)), fc1's cast input (2h), the GELU input
+ * and fc2's input (2 x 2f), the hidden dropout's mask (h). */
+static void test_autocast_encoder_block(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("distilbert-base-uncased");
+    m.hidden = 64, m.heads = 4, m.ffn = 256, m.vocab = 512, m.head_dim = 0, m.kv_heads = 0;
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 2, 24);
+    wl.attention = EST_ATTN_EAGER;
+    wl.head = EST_HEAD_CLS;
+    m.dropout = 1;
+    struct est_result a, b;
+    struct oomlab_err err;
+    struct est_model m2 = m, m4 = m;
+    m2.layers = 2, m4.layers = 4;
+    assert_int_equal(est_model_finish(&m2, &err), 0);
+    assert_int_equal(est_model_finish(&m4, &err), 0);
+    assert_int_equal(est_compute(&m2, &wl, &a, &err), 0);
+    assert_int_equal(est_compute(&m4, &wl, &b, &err), 0);
+    int64_t h = 64, f = 256, hs = 4 * 24;
+    int64_t want = 6 * h + 6 * h + 7 * hs + 2 * h + 2 * (4 * h + 8) + 2 * h + 2 * 2 * f + h;
+    assert_int_equal((b.comp[EST_C_ACTS].bytes - a.comp[EST_C_ACTS].bytes) / 2 / 48, want);
+}
+
 /* Gemma 3 (gemma3_text): Gemma3RMSNorm multiplies the fp32 normalized tensor
  * by 1 + w in fp32 and casts after, so each of the four block norms, the
  * final norm and the q/k norms keeps the fp32 normalized tensor for the
@@ -436,11 +519,13 @@ static void test_model_states_fp32_adamw(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 2);
     assert_int_equal(r.comp[EST_C_OPTIM].bytes, 1480 * 4);
-    /* bf16-mixed: fp32 weights + 16-bit copies of the block linears (2 x 256+384) */
+    /* bf16-mixed: fp32 weights + 16-bit copies of the block linears (2 x 256+384)
+     * and of the LM head, whose matmul keeps its cached cast (V x h = 80;
+     * bench/estimate-oracle's bf16-mixed points) */
     wl.precision = EST_BF16_MIXED;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 1480 * 4);
-    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 2 * 2 * 640);
+    assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 2 * (2 * 640 + 80));
 }
 
 /* Activation bytes per token of one block: the difference between the toy
@@ -485,10 +570,14 @@ static void test_rmsnorm_keeps_the_fp32_copy(void **state)
     assert_int_equal(block_bytes(&wl, 8), 72 + 64 + 32 + 48 + 24 + 96);
     wl.lora_dropout = -1;
     /* under autocast the residual is already fp32: the upcast is that tensor
-     * (4h), the normalized one stays fp32 (4h) when the weight trains */
+     * (4h), the normalized one stays fp32 (4h) when the weight trains; the
+     * normalized fp32 output is cast anew by each linear that takes it
+     * (autocast caches no non-leaf cast): q, k, v and gate, up keep 3 + 2
+     * 16-bit copies (2h each), not one per norm (bench/estimate-oracle's
+     * Llama bf16-mixed point) */
     wl.lora_r = 0;
     wl.precision = EST_BF16_MIXED;
-    assert_int_equal(block_bytes(&wl, 8), 136 + 16 + 48 + 24 + 16 + 16 + 96 + 32);
+    assert_int_equal(block_bytes(&wl, 8), 136 + 3 * 16 + 48 + 24 + 16 + 2 * 16 + 96 + 32);
 }
 
 /* Checkpointing policies, named by what they keep (toy: 2 layers, bf16,
@@ -1808,7 +1897,9 @@ static void test_fsdp1_autocast_casts(void **state)
     const int64_t h = 4096, V = 32000, Pbig = V * h, L = 32, P = r.params;
     const int64_t Plin = 6738415616 - 2 * Pbig - (2 * L + 1) * h, layer = (P - 2 * Pbig) / L;
     assert_true(n.comp[EST_C_TEMP].at_peak && r.comp[EST_C_TEMP].at_peak);
-    assert_int_equal(n.comp[EST_C_WEIGHT_COPIES].bytes, 2 * Plin);
+    /* the head's cast too: frozen under LoRA, not cached, but its matmul
+     * keeps it for the input's gradient */
+    assert_int_equal(n.comp[EST_C_WEIGHT_COPIES].bytes, 2 * (Plin + Pbig));
     assert_int_equal(r.comp[EST_C_WEIGHT_COPIES].bytes, 0);
     /* every block's graph alive: the casts are the whole linears, not 1/8 */
     assert_int_equal(r.comp[EST_C_ACTS].bytes - n.comp[EST_C_ACTS].bytes, 2 * Plin);
@@ -2663,6 +2754,8 @@ int main(void)
         cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
+        cmocka_unit_test(test_loss_upcast_no),
+        cmocka_unit_test(test_autocast_encoder_block),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
         cmocka_unit_test(test_explicit_dims_take_family_defaults),
         cmocka_unit_test(test_model_states_fp32_adamw),
