@@ -612,8 +612,8 @@ const char *est_cache_model(const struct est_workload *wl)
         "legacy: HF tuple cache, the old tuple alive while a step builds the new one; prefill fp32 logits for every prompt token",
         "static: HF StaticCache, allocated once for prompt + generated tokens",
         "none: a plain forward that keeps no K, V (use_cache=False)",
-        "rolling: a window of --cache-len positions allocated once per layer, rolled left (torch.roll, a new "
-        "tensor) when a step passes its end (AutoAWQ's fused WindowedCache); prefill logits for the last token",
+        ("rolling: a window of --cache-len positions allocated once per layer, rolled left (torch.roll, a new "
+         "tensor) when a step passes its end (AutoAWQ's fused WindowedCache); prefill logits for the last token"),
     };
     if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
     if (wl->mode == EST_MODE_LOAD) return "weights only";
