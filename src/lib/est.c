@@ -3403,8 +3403,11 @@ static void gen_plan(const struct calc *c, struct gen *g)
  * replaces it, so at the last layer the whole model's packed q, k, v exist
  * twice, every layer's cache is allocated and one cache tensor is held in
  * fp32 beside its fp16 copy. o_proj, the MLP linears, the norms' weights and
- * the embedding are reused, not copied. The peak is the larger of that load
- * moment and the run's. */
+ * the embedding are reused, not copied. No matmul has run yet, so no cuBLAS
+ * workspace is allocated. The peak is the larger of that load moment and
+ * the run's. */
+static long double blas_workspaces(const struct calc *c);
+
 static void fuse_load(const struct calc *c, const struct gen *g, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -3413,7 +3416,8 @@ static void fuse_load(const struct calc *c, const struct gen *g, struct terms *t
     long double qkv = layers * c->h * (c->qd + 2 * c->kvd) * quant_weight_bytes(wl);
     long double cache = g->kv_prefill;
     long double fp32 = layers > 0 ? cache / (2 * layers) * 2 : 0; /* one K (or V) in fp32: twice its fp16 bytes */
-    long double run = t->kv + t->acts + t->logits + t->temp_fwd;
+    /* the run's peak holds the cuBLAS workspace; the fusion precedes any matmul */
+    long double run = t->kv + t->acts + t->logits + t->temp_fwd + blas_workspaces(c);
     if (qkv + cache + fp32 <= run) return;
     t->fuse_load = true;
     t->decode = t->first_step = false;
@@ -4176,7 +4180,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool step_peak = step > fwd;
     later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
-    long double blas = blas_workspaces(c);
+    long double blas = t->fuse_load ? 0 : blas_workspaces(c); /* fusion runs before any matmul */
     alloc += blas;
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;

@@ -415,6 +415,7 @@ static void test_awq_fuse_layers(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, (int64_t)836763648 + 32 * 64 * 128 * 4);
     assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)2 * 32 * 32 * 128 * 2 * 64);
     assert_int_equal(r.comp[EST_C_ACTS].bytes, 0);
+    assert_int_equal(r.comp[EST_C_BLAS].bytes, 0); /* no matmul before the fusion */
     /* fused modules only exist for AWQ checkpoints, with their rolling cache */
     wl.cache = EST_CACHE_STATIC;
     wl.cache_len = 128;
