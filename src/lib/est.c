@@ -355,7 +355,7 @@ static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
 static const char *const head_names[] = {"lm", "cls", "none"};
 static const char *const trainer_names[] = {"hf", "torchtune", "litgpt", "llm.c", "torchtitan"};
-static const char *const cache_names[] = {"dynamic", "legacy", "static", "none"};
+static const char *const cache_names[] = {"dynamic", "legacy", "static", "none", "rolling"};
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int est_family_parse(const char *s)
@@ -612,6 +612,8 @@ const char *est_cache_model(const struct est_workload *wl)
         "legacy: HF tuple cache, the old tuple alive while a step builds the new one; prefill fp32 logits for every prompt token",
         "static: HF StaticCache, allocated once for prompt + generated tokens",
         "none: a plain forward that keeps no K, V (use_cache=False)",
+        ("rolling: a window of --cache-len positions allocated once per layer, rolled left (torch.roll, a new "
+         "tensor) when a step passes its end (AutoAWQ's fused WindowedCache); prefill logits for the last token"),
     };
     if (wl->mode == EST_MODE_TRAIN) return "training: no KV cache";
     if (wl->mode == EST_MODE_LOAD) return "weights only";
@@ -667,7 +669,8 @@ static bool scores_kept(enum est_attn a) { return a == EST_ATTN_EAGER || a == ES
 static enum est_mask resolve_mask(const struct est_workload *wl)
 {
     if (wl->mask != EST_MASK_AUTO) return wl->mask;
-    if (scores_kept(wl->attention) || (wl->cache == EST_CACHE_STATIC && wl->gen_len))
+    if (scores_kept(wl->attention) ||
+        ((wl->cache == EST_CACHE_STATIC || wl->cache == EST_CACHE_ROLLING) && wl->gen_len))
         return EST_MASK_4D; /* sdpa-math: the explicit mask is why the math kernel runs */
     return EST_MASK_NONE;
 }
@@ -678,6 +681,8 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
         "HF DynamicCache: one layer's old K (or V) alive during its torch.cat",
         "legacy tuple cache: the old tuple alive while a step builds the new one",
         "static: allocated once",
+        "",
+        "rolling window (AutoAWQ's WindowedCache): allocated once, torch.roll'ed left when a step passes its end",
     };
     static const char *const mask[] = {"", "no mask", "4-D mask in the model dtype",
                                        "bool N x N mask_cache (litgpt)",
@@ -699,6 +704,12 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
                       : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
         if (wl->gen_loop == EST_GEN_GPTFAST) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
         snprintf(len, sizeof len, " for %lld positions", (long long)pos);
+    }
+    if (wl->gen_len && wl->cache == EST_CACHE_ROLLING) {
+        int64_t pos = wl->cache_len > 0 ? wl->cache_len
+                      : wl->cache_len < 0 ? m->max_positions
+                      : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+        snprintf(len, sizeof len, "; a window of %lld positions", (long long)pos);
     }
     bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
                (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
@@ -1649,6 +1660,7 @@ struct terms {
     bool decode;           /* inference: the peak is a decode step, not prefill */
     bool first_step;       /* inference: that step is the first, the prefill's output still held */
     bool nocache;          /* inference: generation without a KV cache, the last step's full rerun */
+    bool fuse_load;        /* inference: the peak is AutoAWQ's fuse_layers at load (fuse_load) */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
     long double init_tmp;  /* training: the model-init transient beside the weights (torchao nf4) */
@@ -3268,9 +3280,10 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (nocache_gen(wl)) g->prompt += G - 1; /* the last step's forward (nocache_plan) */
     g->ctx = G > 0 ? g->prompt + G - 1 : g->prompt;
     bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
+    bool rolling = wl->cache == EST_CACHE_ROLLING && G > 0;
     g->len = wl->cache_len > 0 ? (long double)wl->cache_len
              : wl->cache_len < 0 ? (long double)c->m->max_positions : g->prompt + G;
-    if (!is_static && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
+    if (!is_static && !rolling && wl->mask != EST_MASK_SQUARE && wl->mask != EST_MASK_ROWS) g->len = g->ctx;
     /* gpt-fast's setup_caches: max_seq_length = find_multiple(max_seq_length, 8)
      * sizes the KVCache buffers and the causal mask (pytorch/ao:torchao/_models/
      * llama/model.py@b0758dcc4 and @86c7b0d1d) */
@@ -3291,6 +3304,19 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (is_static) {
         g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
         g->kv_at = g->len; /* HF attends over the whole static cache */
+    } else if (rolling) {
+        /* AutoAWQ's fused attention (casper-hansen/AutoAWQ:awq/modules/fused/
+         * cache.py and attn.py@5c7e3682d): WindowedCache allocates V (batch,
+         * kv heads, N, head_dim) and K (batch, kv heads, head_dim / 8, N, 8)
+         * in fp16 once per layer (N = max_seq_len = max_new_tokens) and writes
+         * each step in place; when start_pos + seqlen > N a decode step calls
+         * roll_kv_n_steps(n=100): `self.v = torch.roll(self.v, -n, 2)`, then
+         * the same for k - a new tensor while the old one is alive, freed on
+         * rebinding, one layer's V (then K) at a time. A decode step attends
+         * over the positions written so far, at most N. */
+        g->kv_prefill = g->kv_decode = g->per_tok * windowed(c, g->len);
+        g->kv_at = g->ctx < g->len ? g->ctx : g->len;
+        if (G > 1 && g->ctx > g->len) g->kv_old = g->kv_decode / (2 * (layers > 0 ? layers : 1));
     } else {
         g->kv_prefill = g->per_tok * windowed(c, g->prompt);
         g->kv_decode = g->per_tok * windowed(c, g->ctx);
@@ -3301,6 +3327,8 @@ static void gen_plan(const struct calc *c, struct gen *g)
         long double old = g->per_tok * windowed(c, g->ctx - 1);
         if (G > 1) g->kv_old = wl->cache == EST_CACHE_LEGACY ? old : old / (2 * (layers > 0 ? layers : 1));
     }
+    /* rolling: AutoAWQ's prefill attends over the prompt's own xk, xv (the
+     * cache is read back only when seqlen == 1, attn.py@5c7e3682d) */
     long double k_prefill = is_static ? g->len : g->prompt;
     mask_bytes(c, g, g->prompt, k_prefill, &g->mask_keep, &g->mask_build);
     mask_bytes(c, g, 1, g->kv_at, &g->mask_keep_d, &g->mask_build_d);
@@ -3364,6 +3392,40 @@ static void gen_plan(const struct calc *c, struct gen *g)
     }
 }
 
+/* AutoAWQ's fuse_layers=True (casper-hansen/AutoAWQ:awq/models/llama.py
+ * @5c7e3682d LlamaFuser.fuse_transformer, the same for Mistral): for each
+ * decoder layer in turn fuse_qkv builds a new WQLinear whose qweight, qzeros
+ * and scales are torch.cat of q_proj's, k_proj's and v_proj's
+ * (awq/utils/fused_utils.py), then a LlamaLikeBlock whose QuantAttentionFused
+ * allocates the layer's WindowedCache (`torch.zeros(shape).to(device).half()`:
+ * fp32 on the GPU, then its fp16 copy; awq/modules/fused/cache.py). The old
+ * layers stay in self.model.model until the loop ends and LlamaLikeModel
+ * replaces it, so at the last layer the whole model's packed q, k, v exist
+ * twice, every layer's cache is allocated and one cache tensor is held in
+ * fp32 beside its fp16 copy. o_proj, the MLP linears, the norms' weights and
+ * the embedding are reused, not copied. No matmul has run yet, so no cuBLAS
+ * workspace is allocated. The peak is the larger of that load moment and
+ * the run's. */
+static long double blas_workspaces(const struct calc *c);
+
+static void fuse_load(const struct calc *c, const struct gen *g, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    if (!wl->fuse_layers || wl->mode != EST_MODE_INFER) return;
+    long double layers = (long double)c->m->layers;
+    long double qkv = layers * c->h * (c->qd + 2 * c->kvd) * quant_weight_bytes(wl);
+    long double cache = g->kv_prefill;
+    long double fp32 = layers > 0 ? cache / (2 * layers) * 2 : 0; /* one K (or V) in fp32: twice its fp16 bytes */
+    /* the run's peak holds the cuBLAS workspace; the fusion precedes any matmul */
+    long double run = t->kv + t->acts + t->logits + t->temp_fwd + blas_workspaces(c);
+    if (qkv + cache + fp32 <= run) return;
+    t->fuse_load = true;
+    t->decode = t->first_step = false;
+    t->kv = cache;
+    t->acts = t->logits = 0;
+    t->temp_fwd = qkv + fp32;
+}
+
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
  * generation the peak is the larger of prefill (the prompt's cache, one
  * block's working set over the prompt, the causal mask, the prefill logits)
@@ -3410,7 +3472,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
     /* DynamicCache's old tensor is freed inside its layer, before the head
      * runs; the legacy caller's old tuple lives through the whole step */
     long double old = g.kv_old;
-    if (wl->cache == EST_CACHE_DYNAMIC) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
+    if (wl->cache == EST_CACHE_DYNAMIC || wl->cache == EST_CACHE_ROLLING) old = g.kv_old > work_d ? g.kv_old - work_d : 0;
     long double decode = g.kv_decode + old + g.mask_keep_d + (g.mask_build_d > work_d ? g.mask_build_d : work_d) +
                          g.probs_kept;
     /* The first decode step: HF generate's loop rebinds `outputs = self(...)`
@@ -3423,7 +3485,9 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double step1 = 0;
     if (wl->gen_len > 1 && wl->head == EST_HEAD_LM && wl->trainer == EST_TRAINER_HF && wl->gen_loop != EST_GEN_GPTFAST) {
         long double kv1 = g.kv_decode, old1 = 0;
-        if (wl->cache != EST_CACHE_STATIC) {
+        if (wl->cache == EST_CACHE_ROLLING) {
+            old1 = g.prompt + 1 > g.len ? old : 0; /* the first step rolls a full window */
+        } else if (wl->cache != EST_CACHE_STATIC) {
             kv1 = g.per_tok * windowed(c, g.prompt + 1);
             old1 = wl->cache == EST_CACHE_LEGACY ? g.kv_prefill : (old < g.kv_prefill ? old : g.kv_prefill);
         }
@@ -3449,6 +3513,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->temp_fwd = g.mask_keep + (g.mask_build > work_p ? g.mask_build - work_p : 0);
     }
     t->temp_fwd += dequant_temp(c);
+    fuse_load(c, &g, t);
 }
 
 /* ---- variable-length batches and the caching allocator (estvar) ------ */
@@ -4013,11 +4078,14 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
              "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld x %.0Lf B x batch x %.0Lf positions%s "
              "(window-capped)%s = %s",
              wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim, c->a,
-             t->first_step && wl->cache != EST_CACHE_STATIC ? g.prompt + 1
+             wl->cache == EST_CACHE_ROLLING && wl->gen_len ? g.len
+             : t->first_step && wl->cache != EST_CACHE_STATIC ? g.prompt + 1
              : t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)
                                                                         : g.prompt,
-             wl->cache == EST_CACHE_STATIC && wl->gen_len ? " allocated" : "",
+             wl->cache == EST_CACHE_STATIC && wl->gen_len ? " allocated"
+             : wl->cache == EST_CACHE_ROLLING && wl->gen_len ? " allocated, rolling" : "",
              t->decode && g.kv_old > 0 ? (wl->cache == EST_CACHE_LEGACY ? (t->first_step ? " + the old tuple (the prompt's)" : " + the old tuple (one position fewer)")
+                                          : wl->cache == EST_CACHE_ROLLING ? " + one layer's old V (or K) during its torch.roll, beyond the head's working set"
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
@@ -4059,6 +4127,13 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     };
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s%s = %s", mask_words[g.mask],
              wl->quant ? "; dequantized block" : "", b);
+    if (t->fuse_load) {
+        snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
+                 "fuse_layers at load: every layer's packed q, k, v twice (the unfused layers and the fused qkv "
+                 "torch.cat) + one cache tensor in fp32 while its fp16 copy is made = %s", b);
+        snprintf(r->comp[EST_C_ACTS].formula, sizeof r->comp[0].formula, "none at load");
+        snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "none at load");
+    }
 }
 
 static int fill(struct est_result *r, enum est_comp i, long double v, bool at_peak,
@@ -4105,7 +4180,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     bool step_peak = step > fwd;
     later_peak = later_peak && !step_peak;
     long double alloc = persist + (step_peak ? step : fwd);
-    long double blas = blas_workspaces(c);
+    long double blas = t->fuse_load ? 0 : blas_workspaces(c); /* fusion runs before any matmul */
     alloc += blas;
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
     bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
@@ -4215,7 +4290,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         formula_append(r, EST_C_SLACK, line);
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
-                    : wl->mode == EST_MODE_INFER ? (t->nocache ? "decode without a KV cache (last generated token: the whole sequence rerun, the previous step's output held)"
+                    : wl->mode == EST_MODE_INFER ? (t->fuse_load ? "load (AutoAWQ fuse_layers: the unfused and the fused q, k, v at once)"
+                                                    : t->nocache ? "decode without a KV cache (last generated token: the whole sequence rerun, the previous step's output held)"
                                                     : t->first_step ? "decode (first generated token, the prefill's output held)"
                                                     : t->decode ? "decode (last generated token)"
                                                     : wl->gen_len ? "prefill" : "inference")
@@ -4244,7 +4320,14 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
         return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
                                    "(config.json's max_position_embeddings)");
     int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
-    if (wl->mode == EST_MODE_INFER && len && len < prompt + wl->gen_len)
+    if (wl->fuse_layers && (wl->mode != EST_MODE_INFER || wl->quant != EST_QUANT_AWQ || wl->cache != EST_CACHE_ROLLING))
+        return oomlab_err_set(err, "--fuse-layers is AutoAWQ's from_quantized(fuse_layers=True): use it with "
+                                   "--mode infer, --quant awq and --cache rolling (its fused attention's cache)");
+    if (wl->mode == EST_MODE_INFER && wl->cache == EST_CACHE_ROLLING && len && len < prompt)
+        return oomlab_err_set(err, "a rolling cache of %lld positions cannot take a prompt of %lld (AutoAWQ's "
+                                   "WindowedCache writes the whole prompt into its window)",
+                              (long long)len, (long long)prompt);
+    if (wl->mode == EST_MODE_INFER && wl->cache != EST_CACHE_ROLLING && len && len < prompt + wl->gen_len)
         return oomlab_err_set(err, "a cache of %lld positions cannot hold prompt %lld + %lld generated",
                               (long long)len, (long long)prompt, (long long)wl->gen_len);
     return 0;

@@ -120,8 +120,12 @@ enum est_trainer { EST_TRAINER_HF, EST_TRAINER_TORCHTUNE, EST_TRAINER_LITGPT, ES
  *            once for prompt + generated tokens, written in place
  *   none     a plain forward that keeps no K/V: an encoder (BERT, RoBERTa:
  *            the default for those families, which build no cache) or a
- *            decoder called with use_cache=False; no generation */
-enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC, EST_CACHE_NONE };
+ *            decoder called with use_cache=False; no generation
+ *   rolling  a window of --cache-len N positions allocated once per layer and
+ *            rolled left when a step would pass its end (AutoAWQ's fused
+ *            modules: WindowedCache, N = max_new_tokens); the prompt must fit
+ *            the window, prompt + generated need not */
+enum est_cache { EST_CACHE_DYNAMIC, EST_CACHE_LEGACY, EST_CACHE_STATIC, EST_CACHE_NONE, EST_CACHE_ROLLING };
 
 /* The causal mask of generation (docs/estimate.md, "Inference and generation"):
  *   auto            HF: eager attention, or any attention over a static cache,
@@ -219,6 +223,9 @@ struct est_workload {
     int64_t cache_len;           /* static cache positions: 0 = prompt + generated (HF
                                     generate's max_length), -1 = the model's max positions */
     bool kv_expanded;            /* K, V stored for every query head, not per KV head */
+    bool fuse_layers;            /* --fuse-layers: AutoAWQ from_quantized(fuse_layers=True): every
+                                    layer's q, k, v concatenated into one packed qkv at load while
+                                    the unfused model is alive (est.c fuse_load) */
     int gen_loop;                /* --gen-loop: EST_GEN_AUTO the trainer's (HF generate);
                                     EST_GEN_GPTFAST gpt-fast's generate.py and its copies
                                     (torchao/_models/llama): a static cache of a multiple of 8

@@ -1156,6 +1156,51 @@ static void test_gen_loops(void **state)
     assert_non_null(strstr(err.msg, "--gen-loop torchtune"));
 }
 
+/* --cache rolling: AutoAWQ's WindowedCache (awq/modules/fused/cache.py
+ * @5c7e3682d) is a window of N positions allocated once per layer and
+ * torch.roll'ed left when a step passes its end, so prompt + generated may
+ * exceed N (before: refused as 'cannot hold'); a prompt longer than the
+ * window is refused (update_kv writes the whole prompt into it). The
+ * prefill attends over the prompt's own K, V; a roll holds one layer's old
+ * V (or K) beside its new copy. */
+static void test_rolling_cache(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_FP16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    char buf[512];
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 10;
+    wl.gen_len = 1000;
+    wl.cache = EST_CACHE_ROLLING;
+    wl.cache_len = 10;
+    m.kv_heads = 1; /* 32 B per position */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    /* the window (10 positions) + one layer's old V during its roll (80 B),
+     * less the step's head working set it outlives (the rule of DynamicCache) */
+    assert_true(r.comp[EST_C_KV].bytes >= 32 * 10 && r.comp[EST_C_KV].bytes <= 32 * 10 + 80);
+    assert_non_null(strstr(est_cache_describe(&m, &wl, buf, sizeof buf), "window of 10 positions"));
+    wl.cache = EST_CACHE_STATIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "cannot hold prompt 10 + 1000"));
+    wl.cache = EST_CACHE_ROLLING;
+    wl.cache_len = 5;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "cannot take a prompt of 10"));
+    /* a window no shorter than prompt + generated never rolls: the static cache */
+    wl.cache_len = 0;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    struct est_result s;
+    wl.cache = EST_CACHE_STATIC;
+    wl.attention = EST_ATTN_SDPA;
+    assert_int_equal(est_compute(&m, &wl, &s, &err), 0);
+    wl.cache = EST_CACHE_ROLLING;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, s.comp[EST_C_KV].bytes);
+}
+
 /* Generation's mechanisms beyond the cache model (docs/estimate.md): static
  * cache length, K/V expanded to every head, causal masks, prefill logits. */
 static void test_gen_mechanisms(void **state)
@@ -2768,6 +2813,7 @@ int main(void)
         cmocka_unit_test(test_fit_combo),
         cmocka_unit_test(test_paged_optimizer),
         cmocka_unit_test(test_kv_cache),
+        cmocka_unit_test(test_rolling_cache),
         cmocka_unit_test(test_gen_mechanisms),
         cmocka_unit_test(test_absurd_sizes),
         cmocka_unit_test(test_quant_needs_lora),

@@ -382,6 +382,47 @@ static void test_gptq_awq(void **state)
     assert_true(q.comp[EST_C_WEIGHTS].bytes > none.comp[EST_C_WEIGHTS].bytes);
 }
 
+/* AutoAWQ's fuse_layers=True (awq/models/llama.py@5c7e3682d LlamaFuser):
+ * every layer's fused qkv is a torch.cat of q, k, v while the unfused
+ * layers are alive, and each layer's WindowedCache is made in fp32 and then
+ * copied to fp16. At 64 + 64 tokens that load moment is the peak: the
+ * whole model's packed q, k, v once more (0.5 + 2.5 / 128 B per weight) and
+ * one cache tensor in fp32. Before, --cache-len 64 under 64 + 64 tokens was
+ * refused and nothing counted the fusion. */
+static void test_awq_fuse_layers(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err;
+    qlora_7b_one_gpu(&m, &wl);
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP16;
+    wl.quant = EST_QUANT_AWQ;
+    wl.batch = 1;
+    wl.prompt_len = 64;
+    wl.gen_len = 64;
+    wl.cache = EST_CACHE_ROLLING;
+    wl.cache_len = 64;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_null(strstr(r.peak_phase, "load"));
+    wl.fuse_layers = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_non_null(strstr(r.peak_phase, "fuse_layers"));
+    /* 32 layers x 4096 x (3 x 4096) x 0.51953125 B + one (1, 32, 64, 128) fp32 K */
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, (int64_t)836763648 + 32 * 64 * 128 * 4);
+    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)2 * 32 * 32 * 128 * 2 * 64);
+    assert_int_equal(r.comp[EST_C_ACTS].bytes, 0);
+    assert_int_equal(r.comp[EST_C_BLAS].bytes, 0); /* no matmul before the fusion */
+    /* fused modules only exist for AWQ checkpoints, with their rolling cache */
+    wl.cache = EST_CACHE_STATIC;
+    wl.cache_len = 128;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "--fuse-layers"));
+}
+
 /* Inference under the default bf16-mixed precision loads the weights in
  * 16-bit, but quantized ones stay quantized: before, --mode infer --quant nf4
  * (or gptq) without --precision counted every weight at 2 B. --quant-group
@@ -424,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_kbit_prep),
         cmocka_unit_test(test_gptq_awq),
         cmocka_unit_test(test_quant_infer_mixed),
+        cmocka_unit_test(test_awq_fuse_layers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
