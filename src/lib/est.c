@@ -1652,7 +1652,8 @@ const char *est_compile_model(const struct est_workload *wl)
            "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
            "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
            "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path as its line says "
-           "(compiled only with torchtitan's loss: --compile-loss), temporaries as eager";
+           "(compiled with torchtitan's loss, or own code whose compiled forward takes the loss: --compile-loss), "
+           "temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */
@@ -3915,6 +3916,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "16-bit logits the loop holds while a block is recomputed"
                     : held_logits(c) > 0 ? "16-bit logits the loop holds + 16-bit log-softmax (--loss-upcast no)"
                                          : "16-bit log-softmax (--loss-upcast no); logits deleted before backward")
+             : est_loss_compiled(wl) ? "16-bit logits the compiled loss saves (--compile-loss); no fp32 log-softmax"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
                  ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")
