@@ -344,7 +344,7 @@ static const struct opt_spec specs[] = {
     {.name = "no-foreach", .help = "per-tensor optimizer step: no full-size working copy", AT(no_foreach)},
     {.name = "compile", .help = "torch.compile'd training (torchtitan --training.compile,\nHF --torch_compile, torch.compile(model)): blocks keep\nthe min-cut partitioner's saved set (torch 2's rules;\n--torch 1.x: functorch 1.13's)", AT(wl.compiled)},
     CHOICE("compile-loss", "auto|yes|no", wl.compile_loss,
-           "cross-entropy under torch.compile (--trainer torchtitan:\nits loss_fn, compiled under --training.compile since\n2025-04-02; auto: yes with --compile): the 16-bit\nlogits kept, a 16-bit gradient, no fp32 buffers"),
+           "cross-entropy under torch.compile (--trainer torchtitan:\nits loss_fn, compiled under --training.compile since\n2025-04-02; auto: yes with --compile; yes with\n--trainer torchtune --compile: own model code whose\nforward takes the loss, torch.compile(model)): the\n16-bit logits kept, a 16-bit gradient, no fp32 buffers"),
     CHOICE("loss-upcast", "auto|yes|no", wl.loss_upcast,
            "cross-entropy's dtype: yes, fp32 logits (autocast, a\n.float() in the model or loss); no, the model's 16-bit\nlogits as returned (pure fp16/bf16, no autocast, no\n.float(): F.cross_entropy(model(x)...) on a model\n.to(bfloat16)); auto: the trainer's own (fp32; 16-bit\nfor HF under DeepSpeed where the head returns 16-bit)"),
     {.name = "fused", .help = "fused optimizer step (DeepSpeed's FusedAdam, torch\nfused=True): no working copy", AT(fused)},

@@ -546,11 +546,26 @@ const char *est_precision_model(const struct est_model *m, const struct est_work
  * writes pred's 16-bit gradient: 2 x 16-bit bytes per logit at the loss's
  * backward instead of eager's fp32 log-softmax and two fp32 gradients
  * (12 B). Auto: on for --trainer torchtitan with --compile. */
+/* Own model code whose forward takes the loss (--trainer torchtune, own
+ * code, with --compile --compile-loss yes): `model = torch.compile(model)`
+ * on a GPT whose forward ends in `logits = self.lm_head(x); loss =
+ * F.cross_entropy(logits.view(-1, V), targets.view(-1))` traces the loss
+ * into the model's one graph (Jjschwartz/gollem:gollem/models/gpt2/
+ * model.py@7af426c GPT.forward, train/core.py `_, loss = model(x, y,
+ * return_logits=False)`; karpathy/nanoGPT model.py and llm.c's
+ * train_gpt2.py alike), so the partitioner sees the same convert /
+ * log_softmax / nll_loss decomposition as torchtitan's compiled
+ * loss_fn: under autocast the head's matmul writes 16-bit logits and
+ * cross_entropy's fp32 cast is a pointwise op inside the graph. Only on
+ * request: torchtune's own recipe drops compile_loss's return for plain
+ * CE (estmech12), and a loop that calls the loss outside the compiled
+ * model (rasbt's calc_loss_batch) runs it eager. */
 bool est_loss_compiled(const struct est_workload *wl)
 {
-    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE ||
-        wl->trainer != EST_TRAINER_TORCHTITAN)
+    if (wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE)
         return false;
+    if (wl->trainer == EST_TRAINER_TORCHTUNE) return wl->compile_loss == 1 && wl->compiled;
+    if (wl->trainer != EST_TRAINER_TORCHTITAN) return false;
     return wl->compile_loss ? wl->compile_loss == 1 : wl->compiled;
 }
 
@@ -563,9 +578,13 @@ const char *est_loss_path(const struct est_model *m, const struct est_workload *
     if (wl->loss == EST_LOSS_SUM) return "a plain reduction of the logits: only the logits kept";
     bool held = holds_logits(wl);
     if (est_loss_compiled(wl))
-        return "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
-               "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
-               "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
+        return wl->trainer == EST_TRAINER_TORCHTUNE
+                   ? "own model code whose forward takes the loss, under torch.compile(model) (--compile-loss yes): "
+                     "the 16-bit logits and two fp32 values per row saved, the log-softmax recomputed in "
+                     "backward's fused kernel, which writes the logits' 16-bit gradient; no fp32 logits"
+                   : "torchtitan, the loss under torch.compile (--compile-loss; torchtitan from 2025-04-02 under "
+                     "--training.compile): the 16-bit pred and two fp32 values per row saved, the log-softmax "
+                     "recomputed in backward's fused kernel, which writes pred's 16-bit gradient; no fp32 logits";
     if (wl->loss_upcast == 2)
         return held || (wl->trainer == EST_TRAINER_HF && wl->loop_holds != EST_KEEP_NONE)
                    ? "cross-entropy on the model's 16-bit logits (--loss-upcast no: a pure 16-bit loop, no .float(), "
@@ -1644,7 +1663,8 @@ const char *est_compile_model(const struct est_workload *wl)
            "flash-attn grouped), its output and logsumexp, o_proj's input, the MLP's matmul outputs and the "
            "down projection's input (values a backward matmul or SDPA reads are never recomputed), dropout "
            "masks; pointwise ops (SiLU, RMSNorm's fp32 cast) recomputed; the loss path as its line says "
-           "(compiled only with torchtitan's loss: --compile-loss), temporaries as eager";
+           "(compiled with torchtitan's loss, or own code whose compiled forward takes the loss: --compile-loss), "
+           "temporaries as eager";
 }
 
 /* The block's saved bytes per token, compiled or eager. */
@@ -3784,10 +3804,14 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "--no-reshard is FSDP's SHARD_GRAD_OP / reshard_after_forward=False: use it "
                                    "with --shard fsdp (not --trainer torchtitan, whose FSDP2 reshards every "
                                    "block but the last, nor --offload)");
-    if (wl->compile_loss == 1 && (wl->trainer != EST_TRAINER_TORCHTITAN || wl->mode != EST_MODE_TRAIN ||
-                                  wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE))
-        return oomlab_err_set(err, "--compile-loss yes is modelled for torchtitan's loss (--trainer torchtitan, "
-                                   "--mode train, --head lm, --loss ce: cross-entropy on pred.float())");
+    if (wl->compile_loss == 1 && ((wl->trainer != EST_TRAINER_TORCHTITAN && wl->trainer != EST_TRAINER_TORCHTUNE) ||
+                                  wl->mode != EST_MODE_TRAIN || wl->head != EST_HEAD_LM || wl->loss != EST_LOSS_CE))
+        return oomlab_err_set(err, "--compile-loss yes is modelled for torchtitan's loss (--trainer torchtitan) "
+                                   "and own model code whose compiled forward takes the loss (--trainer torchtune "
+                                   "--compile), with --mode train, --head lm, --loss ce");
+    if (wl->compile_loss == 1 && wl->trainer == EST_TRAINER_TORCHTUNE && !wl->compiled)
+        return oomlab_err_set(err, "--compile-loss yes with --trainer torchtune is own model code whose forward "
+                                   "takes the loss under torch.compile(model): add --compile");
     if (wl->gen_loop != EST_GEN_AUTO && (wl->mode != EST_MODE_INFER || !wl->gen_len || wl->cache != EST_CACHE_STATIC ||
                                           wl->trainer != EST_TRAINER_HF))
         return oomlab_err_set(err, "--gen-loop %s is %s: use it with --mode infer, --gen-len N and --cache static "
@@ -3957,6 +3981,7 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "16-bit logits the loop holds while a block is recomputed"
                     : held_logits(c) > 0 ? "16-bit logits the loop holds + 16-bit log-softmax (--loss-upcast no)"
                                          : "16-bit log-softmax (--loss-upcast no); logits deleted before backward")
+             : est_loss_compiled(wl) ? "16-bit logits the compiled loss saves (--compile-loss); no fp32 log-softmax"
              : (wl->trainer == EST_TRAINER_TORCHTUNE || wl->trainer == EST_TRAINER_TORCHTITAN)
                  ? (holds_logits(wl) ? (t->ckpt_phase == 2 || t->ckpt_phase == 3 ? "fp32 logits the loop holds while a block is recomputed"
                                                           : "fp32 logits the loop holds + fp32 log-softmax")

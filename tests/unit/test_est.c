@@ -301,6 +301,40 @@ static void test_torchtitan_compiled_loss(void **state)
     assert_int_not_equal(est_compute(&m, &wl, &c, &err), 0);
 }
 
+/* Own GPT code under torch.compile(model) whose forward takes the loss
+ * (Jjschwartz/gollem:gollem/models/gpt2/model.py@7af426c GPT.forward,
+ * config.py l.89 `model = torch.compile(model)`): cross-entropy is in the
+ * compiled graph, so the partitioner (torch 2's rules, bench/estimate-
+ * oracle-closs "own-code") saves the 16-bit logits and backward writes a
+ * 16-bit gradient: 2 + 2 B per logit at the loss's backward where the
+ * eager upcast path holds 4 + 8. --trainer torchtune --compile
+ * --compile-loss yes says so; auto stays eager for torchtune (its recipe
+ * drops compile_loss's return for plain CE); without --compile refused. */
+static void test_own_code_compiled_loss(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 8, 1024);
+    wl.attention = EST_ATTN_SDPA;
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    wl.compiled = true;
+    int64_t VT = 8192LL * 50257;
+    struct est_result a, b;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &a, &err), 0);
+    assert_int_equal(a.comp[EST_C_LOGITS].bytes, 4 * VT);
+    wl.compile_loss = 1;
+    assert_int_equal(est_compute(&m, &wl, &b, &err), 0);
+    assert_int_equal(b.comp[EST_C_LOGITS].bytes, 2 * VT);
+    assert_true(a.peak_allocated_bytes - b.peak_allocated_bytes >= 8 * VT);
+    assert_non_null(strstr(est_loss_path(&m, &wl), "own model code"));
+    wl.compiled = false;
+    assert_int_not_equal(est_compute(&m, &wl, &b, &err), 0);
+    wl.compiled = true;
+    wl.trainer = EST_TRAINER_LITGPT;
+    assert_int_not_equal(est_compute(&m, &wl, &b, &err), 0);
+}
+
 /* --loss-upcast no: a pure bf16 loop calling F.cross_entropy on the model's
  * bf16 logits (rasbt/LLMs-from-scratch:ch05/10_llm-training-speed/
  * 01_opt_single_gpu.py@908dd2f) keeps a bf16 log-softmax and holds two bf16
@@ -2799,6 +2833,7 @@ int main(void)
         cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
+        cmocka_unit_test(test_own_code_compiled_loss),
         cmocka_unit_test(test_loss_upcast_no),
         cmocka_unit_test(test_autocast_encoder_block),
         cmocka_unit_test(test_gemma3_norms_keep_fp32),
