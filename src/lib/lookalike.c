@@ -47,9 +47,9 @@ static const char *const change_words[] = {"set", "improve", "improved", "improv
  * so; issues are not. Measured on the seen sets' first lines (2174 logs):
  * 10 such titles, 8 over look-alikes (h25-55, h26-60, h26-82, h27-69,
  * h30-13, -15, -31, -51) and 2 over GPU OOMs that a PR's text quotes in
- * full (h29-110 "docs:", h30-71 "feat:"). Counted over these two, every
- * type made a GPU OOM a change; "fix" (5 look-alikes, 0 GPU OOMs) stands
- * alone: a fix's title is a change by itself (CONTEXT_CHANGE_MIN). A GPU
+ * full (h29-110 "docs:", h30-71 "feat:"). Every type counted 2 made both
+ * of those changes; "fix" (5 look-alikes, 0 GPU OOMs) is kept, and a
+ * fix's title is a change by itself (CONTEXT_CHANGE_MIN). A GPU
  * OOM such a change quotes with its figures stays one (scan.c's
  * drop_discussed_mention). (diagcall4) */
 static const char *const commit_types[] = {"fix", "bugfix", "hotfix", NULL};

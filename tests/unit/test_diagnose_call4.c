@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lib/scan.h"
+#include "lib/verdict.h"
 
 #include "call_fixture.h"
 
@@ -141,6 +142,42 @@ static void test_call4_calls(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* The shortfall's text (a stranger's reading, stranger2): on a full card
+ * the failed request is only the last one, and the run is no 6 MiB from
+ * fitting; a request that a part-free card cannot take reads as before. */
+static void shortfall_text(const char *line, char *buf, size_t cap)
+{
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(line, strlen(line), &rep, &err), 0);
+    struct verdicts v;
+    verdict_compute(&rep, &v);
+    assert_true(verdict_has(&v, VERDICT_SHORTFALL));
+    verdict_explain(&v, VERDICT_SHORTFALL, buf, cap);
+    oom_report_release(&rep);
+}
+
+static void test_call4_full_card(void **state)
+{
+    (void)state;
+    char buf[512];
+    /* hiyouga/LlamaFactory#9510: 77.92 of 79.33 GiB allocated by PyTorch */
+    shortfall_text("[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 56.00 "
+                   "MiB. GPU 5 has a total capacity of 79.33 GiB of which 49.81 MiB is free. "
+                   "Process 415557 has 79.27 GiB memory in use. Of the allocated memory 77.92 GiB "
+                   "is allocated by PyTorch, and 150.18 MiB is reserved by PyTorch but "
+                   "unallocated.\n",
+                   buf, sizeof buf);
+    assert_string_equal(buf, "the card is full: 49.81 MiB free of 79.33 GiB, 77.92 GiB allocated "
+                             "by PyTorch; the 56.00 MiB request that failed is only the last one: "
+                             "at least 6.19 MiB short");
+    /* VectorSpaceLab/OmniGen#40 (corpus 031): 3.16 GiB of 31.73 GiB free */
+    shortfall_text("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.08 GiB. GPU 0 "
+                   "has a total capacity of 31.73 GiB of which 3.16 GiB is free.\n",
+                   buf, sizeof buf);
+    assert_string_equal(buf, "asked for 8.08 GiB with 3.16 GiB free: 4.92 GiB short");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_call4_tt_metal),
         cmocka_unit_test(test_call4_libfuzzer),
         cmocka_unit_test(test_call4_calls),
+        cmocka_unit_test(test_call4_full_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
