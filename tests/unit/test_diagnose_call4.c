@@ -138,6 +138,18 @@ static void test_call4_calls(void **state)
          "tensors in device memory, so resuming OOMs when a rollout engine already holds the "
          "card.\n",
          false},
+        /* a hardware inventory naming system RAM beside the card's VRAM is no
+         * host evidence (ostris/ai-toolkit#992 = h30-90) */
+        {"ostris/ai-toolkit#992",
+         "Out of Memory at \"Generating baseline samples before training\"\n"
+         "\n"
+         "## Describe the bug\n"
+         "I'm trying to train an LTX-2.3 LoRA, but it runs out of memory as soon as it gets to "
+         "\"Generating baseline samples before training\".\n"
+         "I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX 3090 24GB VRAM.\n"
+         "I'm pretty sure I left all of the options at their defaults, but the screenshots, log, "
+         "and config are attached.\n",
+         true},
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
