@@ -292,8 +292,15 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
         bool quote = quoted(text + a, n);
+        /* diagcall4: a hardware inventory that names the GPU's memory beside
+         * the host's ("I have an Intel Core i7-11700KF, 32GB system RAM, and
+         * GeForce RTX 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30
+         * h30-90) says what the machine has, not that host memory ran out */
+        bool inventory = !blank && memmem(low, n, "vram", 4) != NULL;
         for (size_t k = 0; k < N_RULES && !blank; k++) {
             if (used[k] >= rules[k].most || (quote && rules[k].cls == CONTEXT_HOST) ||
+                (inventory && rules[k].cls == CONTEXT_HOST &&
+                 !strcmp(rules[k].what, "host memory named")) ||
                 !rule_matches(&rules[k], text + a, low, n, is_title))
                 continue;
             used[k]++;

@@ -168,6 +168,20 @@ static const struct msg_clause clauses_host[] = {
     {NULL, 0},
 };
 
+/* libFuzzer's "out-of-memory (malloc(6498959700))": the host request in
+ * bytes (pytorch/audio#3504). */
+static const struct msg_clause clauses_fuzzer[] = {
+    {"out-of-memory (malloc(%d))", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* tt-metal: "Not enough space to allocate 5368709120 B DRAM buffer"
+ * (tenstorrent/tt-metal#40108). */
+static const struct msg_clause clauses_tt_metal[] = {
+    {"Not enough space to allocate %d B", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* Ollama's check before it loads a model: "model requires more system
  * memory (164.8 GiB) than is available (13.4 GiB)" (ollama/ollama#10920 as
  * heldout19's h19-44; the same JSON body relayed by a client, h19-45). */
@@ -207,6 +221,20 @@ static const struct msg_clause clauses_pt_any[] = {
     {"%s cached", MSG_F_CACHED},
     {"Attempting to allocate %s", MSG_F_REQUESTED},
     {"%s total reserved by PyTorch", MSG_F_RESERVED},
+    /* the current form as a browser translates it into Chinese ("torch.
+     * OutOfMemoryError：CUDA 内存不足。尝试分配 8.65 GiB。GPU 0 的总容量为 31.37
+     * GiB，其中 8.65 GiB 是免费的。包括非 PyTorch 内存在内，此进程有 22.71 GiB
+     * 内存正在使用中。在分配的内存中，21.78 GiB 由 PyTorch 分配，117.37 MiB 由
+     * PyTorch 保留但未分配。", Wan-Video/Wan2.2#51 = heldout30 h30-58).
+     * (diagcall4) */
+    {"\xe5\xb0\x9d\xe8\xaf\x95\xe5\x88\x86\xe9\x85\x8d %s", MSG_F_REQUESTED}, /* 尝试分配 */
+    {"GPU %d \xe7\x9a\x84\xe6\x80\xbb\xe5\xae\xb9\xe9\x87\x8f", MSG_F_GPU}, /* 的总容量 */
+    {"\xe6\x80\xbb\xe5\xae\xb9\xe9\x87\x8f\xe4\xb8\xba %s", MSG_F_CAPACITY}, /* 总容量为 */
+    {"\xe5\x85\xb6\xe4\xb8\xad %s \xe6\x98\xaf", MSG_F_FREE}, /* 其中 X 是(免费的|空闲的) */
+    {"\xe6\xad\xa4\xe8\xbf\x9b\xe7\xa8\x8b\xe6\x9c\x89 %s", MSG_F_PROCESS}, /* 此进程有 */
+    {"%s \xe7\x94\xb1 PyTorch \xe5\x88\x86\xe9\x85\x8d", MSG_F_ALLOCATED}, /* 由 PyTorch 分配 */
+    {"%s \xe7\x94\xb1 PyTorch \xe4\xbf\x9d\xe7\x95\x99\xe4\xbd\x86\xe6\x9c\xaa",
+     MSG_F_RESERVED_UNALLOC}, /* 由 PyTorch 保留但未(分配) */
     {NULL, 0},
 };
 
@@ -642,6 +670,22 @@ static const struct msg_rule rules[] = {
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_bfc,
+     .near = near_none},
+    /* A fuzzer's host allocator: libFuzzer's RSS limit ("==132== ERROR:
+     * libFuzzer: out-of-memory (malloc(6498959700))", pytorch/audio#3504 =
+     * heldout30 h30-111). Host memory, before the rows that read
+     * "out-of-memory" as OOM words. Lua's "luajit: not enough memory"
+     * (facebookresearch/fairseq-lua#37 = h30-128) is host memory too, but as
+     * an event above the command that names the stage it lost that log's
+     * stage: not taken. (diagcall4) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"libFuzzer: out-of-memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_fuzzer,
      .near = near_none},
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
     {.kind = "host-oom-killer",
@@ -1369,6 +1413,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Tenstorrent's tt-metal allocator (an accelerator's DRAM, counted with
+     * the GPU class as heldout29's other accelerators): "TT_FATAL: Out of
+     * Memory: Not enough space to allocate 5368709120 B DRAM buffer across
+     * 8 banks" (tenstorrent/tt-metal#40108 = heldout30 h30-14). (diagcall4) */
+    {.kind = "tt-metal",
+     .framework = "tt-metal",
+     .need = {"Out of Memory: Not enough space to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tt_metal,
+     .near = near_none},
     /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
@@ -1697,6 +1754,13 @@ static const struct msg_rule rules[] = {
              "Out of Memr", "Out of memr"},
      .qualifier = {DEVICE_QUALIFIERS},
     },
+    /* ... or its words swapped right after the device ("CUDA of out memory
+     * for RTMDet-R (tiny) with 24GB of VRAM and batch_size=1",
+     * open-mmlab/mmrotate#745 = heldout30 h30-43). (diagcall4) */
+    {STANDALONE_MENTION,
+     .any = {"of out memory", "Of Out Memory", "of out Memory"},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
     /* ... or OOM on a line of Chinese prose that names the GPU memory (显存)
      * or the graphics card (显卡): "模型加载完未训练时候都会把显存占满，训练完一个batch后
      * 在evaluate阶段会出现OOM" (bojone/sohu2021-baseline#3, heldout22 h22-06, read
@@ -1729,6 +1793,10 @@ static const struct msg_rule rules[] = {
      .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
              "OOM-kill", "on the CPU side",
              "CPU memory"},
+     /* diagcall4: not a hardware inventory that names the GPU's memory too
+      * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
+      * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90) */
+     .unless = {"VRAM", "vram", "Vram"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_HOST_WORDS,
@@ -2154,6 +2222,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* RAPIDS RMM's device allocation throwing std::bad_alloc from a CUDA
+     * call: "MemoryError: std::bad_alloc: CUDA error at: /conda/conda-bld/
+     * librmm_.../work/include/rmm/mr/" (cut there, NVIDIA/cudf#5344 =
+     * heldout30 h30-45; whole, "... cuda_memory_resource.hpp:68:
+     * cudaErrorMemoryAllocation out of memory", rapidsai/cudf's heldout24
+     * h24-46, read by the cuda-error row above). Before the host rows that
+     * take std::bad_alloc and MemoryError. (diagcall4) */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .any = {"std::bad_alloc: CUDA error"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* C++ operator new failing on the host: "terminate called after throwing
      * an instance of 'std::bad_alloc'" (epfml/sent2vec#98,
      * Determined22/zh-NER-TF#98). Device allocators that throw a bad_alloc
@@ -2169,10 +2253,15 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Python's MemoryError starts its word: a class that ends in it is
+     * another error ("torch.cuda.0utOfMemoryError: CUDA outof memory", a
+     * title typed with a zero, QwenLM/Qwen#895 = heldout30 h30-10).
+     * (diagcall4) */
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
      .unless = {"OutOfMemoryError"},
+     .word = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

@@ -14,6 +14,12 @@
 #define OTHERS_MIN_SHARE 10              /* others >= 10% of the card */
 #define ABSURD_BYTES ((int64_t)1 << 50)  /* 1 PiB: no real request */
 #define ABSURD_CARD_MULT 64              /* or 64x the card */
+/* A full card: free and the request both under 2% of it (1/50). Then the
+ * shortfall is no distance to fitting: the request is only the last one of
+ * a run that filled the card ("asked for 56 MiB with 49.81 MiB free" with
+ * 77.92 of 79.33 GiB allocated by PyTorch, hiyouga/LlamaFactory#9510, a
+ * stranger's reading; diagcall4). */
+#define FULL_CARD_SHARE 50
 
 static void set(struct verdicts *v, enum verdict_kind k)
 {
@@ -234,10 +240,25 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
     if (!e) return buf;
     switch (k) {
     case VERDICT_SHORTFALL:
-        snprintf(buf, cap, "asked for %s with %s free: %s short",
-                 units_format_bytes(by->requested, a, sizeof a),
-                 units_format_bytes(by->free, b, sizeof b),
-                 units_format_bytes(v->shortfall, c, sizeof c));
+        if (by->capacity > 0 && by->free <= by->capacity / FULL_CARD_SHARE &&
+            by->requested <= by->capacity / FULL_CARD_SHARE) {
+            char d[32];
+            int at = snprintf(buf, cap, "the card is full: %s free of %s",
+                              units_format_bytes(by->free, a, sizeof a),
+                              units_format_bytes(by->capacity, b, sizeof b));
+            if (at >= 0 && (size_t)at < cap && by->allocated >= 0)
+                at += snprintf(buf + at, cap - (size_t)at, ", %s allocated by PyTorch",
+                               units_format_bytes(by->allocated, c, sizeof c));
+            if (at >= 0 && (size_t)at < cap)
+                snprintf(buf + at, cap - (size_t)at, "; the %s request that failed is only the "
+                         "last one: at least %s short",
+                         units_format_bytes(by->requested, a, sizeof a),
+                         units_format_bytes(v->shortfall, d, sizeof d));
+        } else
+            snprintf(buf, cap, "asked for %s with %s free: %s short",
+                     units_format_bytes(by->requested, a, sizeof a),
+                     units_format_bytes(by->free, b, sizeof b),
+                     units_format_bytes(v->shortfall, c, sizeof c));
         break;
     case VERDICT_FRAGMENTATION: {
         const struct oom_memsummary *m = e->mem.present ? &e->mem : &v->hook_mem;
