@@ -1,0 +1,177 @@
+/* diagnose's stage on logs nobody here wrote, helper diagstage10 (issue 12):
+ * the paste's last activity (activity.c) read further. Each case is real
+ * text from the public thread named beside it (the corpus row in
+ * brackets); each assertion failed on the code before its mechanism (main
+ * 3e3c8cd) unless it says it guards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/activity.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+/* ComfyUI's model management placing the workflow's models ("Requested to
+ * load", "loaded completely", "VAE load device:"), the paste cut before its
+ * error under an OOM title: load
+ * (WhatDreamsCost/WhatDreamsCost-ComfyUI#173, h30-61). */
+static void test_comfyui_model_management_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "out of memory with RTX 5090 with the original simple workflow for gen 5 sec of video\n"
+        "\n"
+        "[INFO] To see the GUI go to: http://0.0.0.0:9999\n"
+        "[INFO] got prompt\n"
+        "[INFO] VAE load device: cuda:0, offload device: cpu, dtype: torch.float32\n"
+        "[INFO] CLIP/text encoder model load device: cuda:0, offload device: cpu, current: cpu, dtype: torch.float16\n"
+        "[INFO] VAE load device: cuda:0, offload device: cpu, dtype: torch.bfloat16\n"
+        "[INFO] Found quantization metadata version 1\n"
+        "[INFO] Detected mixed precision quantization\n"
+        "[INFO] Using mixed precision operations\n"
+        "[INFO] Native ops: float8_e5m2, mxfp8, int8_tensorwise, nvfp4, float8_e4m3fn \n"
+        "[INFO] model weight dtype torch.bfloat16, manual cast: torch.bfloat16\n"
+        "[INFO] model_type FLUX\n"
+        "[INFO] [LTXDirector] execute RECEIVED global_prompt: ''\n"
+        "[INFO] [PromptRelay] Auto-generated LTXV latent: 3296x5952, 121 pixel frames (16 latent frames)\n"
+        "[INFO] [PromptRelay] Global: tokens [0:1] (1 tokens)\n"
+        "[INFO] [PromptRelay] Segment 0: tokens [1:11] (10 tokens)\n"
+        "[INFO] [PromptRelay] Segment 1: tokens [11:19] (8 tokens)\n"
+        "[INFO] Requested to load LTXAVTEModel_\n"
+        "[INFO] Model LTXAVTEModel_ prepared for dynamic VRAM loading. 25440MB Staged. 0 patches attached. Force pre-loaded 400 weights: 1745 KB.\n"
+        "[INFO] [PromptRelay] Latent: 16 frames, 19158 tokens/frame, segments: [8, 8]\n"
+        "[INFO] Requested to load AudioVAE\n"
+        "[INFO] loaded completely;  693.46 MB loaded, full load: True\n"
+        "[INFO\n";
+    assert_string_equal(stage_of(log), "load");
+    int w = 0;
+    const char *line = "[INFO] Requested to load AudioVAE";
+    assert_int_equal(activity_line(line, strlen(line), &w), OOM_STAGE_LOAD);
+    assert_int_equal(w, 2);
+}
+
+/* A narration word inside an identifier ("MultiGPU_issue_13:", a node
+ * pack's debug prefix) no longer ends the reading, so the VAE's load-device
+ * line above it counts (pollockjj/ComfyUI-MultiGPU#13, h30-27). */
+static void test_word_inside_an_identifier_is_no_narration(void **state)
+{
+    (void)state;
+    const char *log =
+        "Having two GPUs with different amounts of VRAM leads to OOMs\n"
+        "\n"
+        "wsbagnsv1 \302\267 comment \302\267 2025-02-06\n"
+        "[ComfyUI-Manager] default cache updated: https://api.comfy.org/nodes\n"
+        "nightly_channel: https://raw.githubusercontent.com/ltdrdata/ComfyUI-Manager/main/remote\n"
+        "FETCH DATA from: https://raw.githubusercontent.com/ltdrdata/ComfyUI-Manager/main/custom-node-list.json [DONE]\n"
+        "[ComfyUI-Manager] All startup tasks have been completed.\n"
+        "got prompt\n"
+        "Using pytorch attention in VAE\n"
+        "Using pytorch attention in VAE\n"
+        "MultiGPU_issue_13: get_torch_device_patched - Entry point\n"
+        "MultiGPU_issue_13: get_torch_device_patched - Initial conditions: CUDA Available=True, CPU State=CPUState.GPU, Current Device='cuda:0'\n"
+        "MultiGPU_issue_13: get_torch_device_patched - Condition checks: no_cuda=False, cpu_state=False, device_is_cpu=False\n"
+        "MultiGPU_issue_13: get_torch_device_patched - Assigning current_device: cuda:0\n"
+        "MultiGPU_issue_13: get_torch_device_patched - Final device assignment: cuda:0\n"
+        "VAE load device: cuda:0, offload device: cpu, dtype: torch.bfloat16\n"
+        "MultiGPU_issue_13: text_encoder_device_patched - Entry point\n"
+        "MultiGPU_issue_13: text_encoder_device_patched - Initial conditions: CUDA Available=True, CPU State=CPUState.GPU, Current Device='cuda:0'\n"
+        "MultiGPU_issue_13: text_encoder_device_patched - Condition checks: no_cuda=False, cpu_state=False, device_is_cpu=False\n"
+        "MultiGPU_issue_13: text_encoder_device_patched - Assigning current_device: cuda:0\n"
+        "Mul\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *tail = strstr(log, "[ComfyUI-Manager] default");
+    struct activity_reading r;
+    assert_int_equal(activity_tail(tail, strlen(tail), &r), OOM_STAGE_LOAD);
+    assert_int_equal(r.score[OOM_STAGE_LOAD], 2);
+    assert_int_equal(r.lines, 12);
+}
+
+/* A trainer's own checkpoint-writing line is the run's last activity:
+ * checkpoint (karpathy/neuraltalk2#35, h30-20; lines 7-18 of the paste,
+ * the two train.lua commands and their rulers, left out here). */
+static void test_checkpoint_writing_line_is_checkpoint(void **state)
+{
+    (void)state;
+    const char *log =
+        "Out of memory error when finetuning is enabled\n"
+        "\n"
+        "Hello, \n"
+        "\n"
+        "I am experiencing an error when I try to train a model with finetuning either from a previously saved checkpoint or from scratch.\n"
+        "\n"
+        "Tried to enable finetuning and load the previously saved checkpoint, but what I got was:\n"
+        "\n"
+        "-----------------------------------------------------------------------------------------------------------\n"
+        "wrote json checkpoint to chkp/model_id.json\t\n"
+        "/hom\n";
+    assert_string_equal(stage_of(log), "checkpoint");
+    int w = 0;
+    /* fvcore's checkpointer (ShoufaChen/DiffusionDet#39, h18-85) */
+    const char *line = "[12/20 18:16:20 fvcore.common.checkpoint]: Saving checkpoint to ./output/model_0004999.pth";
+    assert_int_equal(activity_line(line, strlen(line), &w), OOM_STAGE_CHECKPOINT);
+    /* Guard: a checkpoint to load is no save (jkulhanek/tetra-nerf#12, h15-09) */
+    line = "No Nerfstudio checkpoint to load, so training from scratch.";
+    assert_int_equal(activity_line(line, strlen(line), &w), OOM_STAGE_UNKNOWN);
+}
+
+/* A tool's tagged warnings (codecarbon's "[codecarbon WARNING @ ...]",
+ * Python's "dpo_trainer.py:176: UserWarning:" and its "warnings.warn(")
+ * are the tool's lines, not the user's narration: the reading goes on to
+ * the two "Loading checkpoint shards" bars (huggingface/trl#1024, h30-104). */
+static void test_tagged_warnings_are_tool_lines(void **state)
+{
+    (void)state;
+    const char *log =
+        "Cuda OutOfMemory error for `DPO Finetuning`\n"
+        "\n"
+        "Hi, \n"
+        "I'm working on finetuning Zephyr7b with my own dataset with the DPO form-factor :\n"
+        "```python\n"
+        "{\n"
+        "   \"prompt\":[]str,\n"
+        "   \"chosen\":[]str,\n"
+        "   \"rejected\":[]str,\n"
+        "}\n"
+        "```\n"
+        "I have used the code you provide in your examples : `dpo.py` and i ran it on an H100 instance with 80Gigs of VRAM, but i have this error :\n"
+        "```bash\n"
+        "(venv) user@instance-h100-1:~/test/FT$ python dpo_finetuning.py --max_length=4096\n"
+        "Loading checkpoint shards: 100%|\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210| 8/8 [00:01<00:00,  6.27it/s]\n"
+        "Loading checkpoint shards: 100%|\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210| 8/8 [00:01<00:00,  6.41it/s]\n"
+        "/home/user/test/venv/lib/python3.10/site-packages/trl/trainer/dpo_trainer.py:176: UserWarning: When using DPODataCollatorWithPadding, you should set `max_prompt_length` in the DPOTrainer's init it will be set to `128` by default, but you should do it yourself in the future.\n"
+        "  warnings.warn(\n"
+        "[codecarbon INFO @ 15:57:46] [setup] RAM Tracking...\n"
+        "[codecarbon INFO @ 15:57:46] [setup] GPU Tracking...\n"
+        "[codecarbon INFO @ 15:57:46] Tracking Nvidia GPU via pynvml\n"
+        "[codecarbon INFO @ 15:57:46] [setup] CPU Tracking...\n"
+        "[codecarbon WARNING @ 15:57:46] No CPU tracking mode found. Falling back on CPU constant mode.\n"
+        "[codecarbon WARNING @ 15:57:47] We saw that yo\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *tail = strstr(log, "```bash");
+    struct activity_reading r;
+    assert_int_equal(activity_tail(tail, strlen(tail), &r), OOM_STAGE_LOAD);
+    assert_int_equal(r.score[OOM_STAGE_LOAD], 4);
+    /* Guard: the poster's sentence above the fence still ends the reading
+     * (11 log lines counted, the fence skipped) */
+    const char *all = strstr(log, "Hi, ");
+    assert_int_equal(activity_tail(all, strlen(all), &r), OOM_STAGE_LOAD);
+    assert_int_equal(r.lines, 11);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_comfyui_model_management_is_load),
+        cmocka_unit_test(test_word_inside_an_identifier_is_no_narration),
+        cmocka_unit_test(test_checkpoint_writing_line_is_checkpoint),
+        cmocka_unit_test(test_tagged_warnings_are_tool_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
