@@ -1947,6 +1947,28 @@ static void drop_answered_ooms(struct oom_report *rep)
     }
 }
 
+/* diagstage10: the root cause is a message nothing leads to (an issue's
+ * title, a sentence) and names no stage; a later GPU OOM of the same paste
+ * does: that is the failure the title names, shown where it happened (a
+ * title over ComfyUI's "Sampling 81 frames" and "!!! Exception during
+ * processing !!! CUDA error: out of memory", kijai/ComfyUI-WanVideoWrapper
+ * #93 = h30-95). The first later OOM that something leads to (frames,
+ * log lines) and that has a stage gives it; a sentence's own stage does
+ * not (an explainer page's prose under its one message, h20-96). */
+static void title_takes_later_stage(struct oom_report *rep)
+{
+    if (rep->primary < 0) return;
+    struct oom_event *root = &rep->events[rep->primary];
+    if (!root->unled || root->stage != OOM_STAGE_UNKNOWN) return;
+    for (size_t i = (size_t)rep->primary + 1; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* led to by its own frames or log lines, not words of its own */
+        if (!e->gpu_oom || e->unled || e->stage == OOM_STAGE_UNKNOWN) continue;
+        root->stage = e->stage;
+        return;
+    }
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1964,6 +1986,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             break;
         }
     if (rep->primary < 0) promote_mention(s);
+    title_takes_later_stage(rep);
     /* Host memory named in words above a traceback, and no event at all:
      * that is the event, a host look-alike with the traceback's stage ("FSDP
      * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded

@@ -165,6 +165,81 @@ static void test_tagged_warnings_are_tool_lines(void **state)
     assert_int_equal(r.lines, 11);
 }
 
+/* An issue's title names the OOM and nothing leads to it; the same paste's
+ * own error line below ("!!! Exception during processing !!! CUDA error:
+ * out of memory", under the sampler's "Sampling 81 frames" and its 0/25
+ * bar) has a stage: the title's failure is that one, generate
+ * (kijai/ComfyUI-WanVideoWrapper#93, h30-95). */
+static void test_title_takes_the_later_errors_stage(void **state)
+{
+    (void)state;
+    const char *log =
+        "Using Block Swap nodes always causes Cuda out of memory error with a 5080 with the 1.3B Model\n"
+        "\n"
+        "Without connecting the block swap node the 1.3b model works just fine but when I connect the block swap node it always gives Cuda out of memory error. I wanted to try the 14b models with block swapping but it kept saying Cuda out of memory. So I tried the 1.3b model and even that gave cuda out of memory error with block swapping.\n"
+        "\n"
+        "`Prompt executed in 5.00 seconds\n"
+        "got prompt\n"
+        "in_channels:  16\n"
+        "Model type: t2v, num_heads: 12, num_layers: 30\n"
+        "model_type FLOW\n"
+        "Using accelerate to load and assign model weights to device...\n"
+        "Seq len: 32760\n"
+        "Swapping 20 transformer blocks\n"
+        "Initializing block swap: 100%|\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210| 30/30 [00:00<00:00, 545.15it/s]\n"
+        "NUM_FRAMES: 21\n"
+        "Sampling 81 frames at 832x480 with 25 steps\n"
+        "  0%|                                                                                                                                                                                                                                                     | 0/25 [00:00<?, ?it/s]\n"
+        "!!! Exception during processing !!! CUDA error: out of memory\n"
+        "CUDA kernel errors might be asynchronously reported at some oth\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.n_events >= 2);
+    assert_int_equal(rep.primary, 0);
+    assert_int_equal(rep.events[0].line, 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "generate");
+    oom_report_release(&rep);
+}
+
+/* Guard: a later event that is only a sentence (nothing leads to it) gives
+ * no stage: an explainer page's prose under its one message stays unknown
+ * (https://theneuralbase.pages.dev/pytorch/errors/torch-cuda-out-of-memory-training-large-model/, h20-96; labelled no stage). */
+static void test_a_later_sentence_gives_no_stage(void **state)
+{
+    (void)state;
+    const char *log =
+        "RuntimeError\n"
+        "torch.cuda.OutOfMemoryError\n"
+        "Stack trace\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 8.00 GiB total capacity; 6.50 GiB already allocated; 256.00 MiB free; 6.70 GiB reserved in total by PyTorch)\n"
+        "Why it happens\n"
+        "This error occurs because the GPU does not have enough free memory to allocate the tensors required for the model or batch during training. Large models, big batch sizes, or memory fragmentation can cause this. PyTorch attempts to allocate memory but fails when the requested size exceeds available GPU memory.\n"
+        "Detection\n"
+        "Monitor GPU memory usage with tools like nvidia-smi during training and catch RuntimeError exceptions with 'CUDA out of memory' in the message to detect imminent failures.\n"
+        "Causes & fixes\n"
+        "Batch size is too large for the available GPU memory\n"
+        "Reduce the batch size to fit within the GPU memory limits.\n"
+        "Model architecture is too large or uses excessive memory\n"
+        "Use a smaller model or optimize the model architecture to reduce memory footprint.\n"
+        "GPU memory fragmentation from previous allocations\n"
+        "Restart the training process or clear GPU cache using torch.cuda.empty_cache() before training.\n"
+        "Not using mixed precision training to reduce memory usage\n"
+        "Enable mixed precision training with torch.cuda.amp to lower memory consumption.\n"
+        "Code: broken vs fixed\n"
+        "import torch\n"
+        "model = MyLargeModel().cuda()\n"
+        "optimizer = torch.optim.Adam(model.parameters())\n"
+        "batch_size = 128 # Too large for GPU memory\n"
+        "for data in dataloader:\n"
+        "inputs = data.to('cuda')\n"
+        "outputs = model(inputs) # RuntimeError: CUDA out of memory here\n"
+        "loss = loss_fn(outputs, targets)\n"
+        "loss.backward()\n"
+        "optimizer.step()\n";
+    assert_string_equal(stage_of(log), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +247,8 @@ int main(void)
         cmocka_unit_test(test_word_inside_an_identifier_is_no_narration),
         cmocka_unit_test(test_checkpoint_writing_line_is_checkpoint),
         cmocka_unit_test(test_tagged_warnings_are_tool_lines),
+        cmocka_unit_test(test_title_takes_the_later_errors_stage),
+        cmocka_unit_test(test_a_later_sentence_gives_no_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
