@@ -498,6 +498,18 @@ static void mask_optimizer(struct evidence *e)
     e->inner &= ~opt;
 }
 
+static unsigned call_name_bits(const char *body, size_t n)
+{
+    const char *open = memchr(body, '(', n);
+    if (!open) return 0;
+    const char *a = open;
+    while (a > body && (isalnum((unsigned char)a[-1]) || a[-1] == '_')) a--;
+    if (a == open) return 0;
+    /* a name that says only "infer"/"forward" says nothing a code line
+     * does not: the phases a name alone tells */
+    return stage_name_bits(a, (size_t)(open - a)) & ~(1u << OOM_STAGE_FORWARD);
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
@@ -518,6 +530,10 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         e->data_move |= moves;
     }
     if (header) e->data_closed = true;
+    /* diagstage10: a frame's code line calls the next frame: the called
+     * function's name read by its parts as a frame's name is
+     * ("self.generate_outputs(" when the next frame's header is cut) */
+    if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
 

@@ -240,6 +240,90 @@ static void test_a_later_sentence_gives_no_stage(void **state)
     assert_string_equal(stage_of(log), "unknown");
 }
 
+/* A frame's code line calls the next frame; the called function's name,
+ * read by its parts as a frame's name is, names the stage when the line
+ * says nothing else: "self._forward_generate(" under a sampler's __call__
+ * (LargeWorldModel/LWM#60, h24-65: JAX on TPU; the poster's "while loading
+ * model" is prose), "self.generate_outputs(" where the next frame's header
+ * is cut (if-ai/ComfyUI-IF_Trellis#61, h30-72; lines 3-20 of the paste, the
+ * node's sampler and mesh lines, left out here). */
+static void test_the_called_functions_name_names_the_stage(void **state)
+{
+    (void)state;
+    const char *lwm =
+        "RESOURCE_EXHAUSTED: XLA:TPU compile permanent\n"
+        "\n"
+        "Hi I m using v38 tpu in GCP and while loading model getting below error : \n"
+        "\n"
+        "he above exception was the direct cause of the following exception:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/home/deep_c/workspace/LWM/lwm/vision_chat.py\", line 254, in <module>\n"
+        "    run(main)\n"
+        "  File \"/home/deep_c/miniconda3/envs/large_vision_model/lib/python3.10/site-packages/absl/app.py\", line 308, in run\n"
+        "    _run_main(main, args)\n"
+        "  File \"/home/deep_c/miniconda3/envs/large_vision_model/lib/python3.10/site-packages/absl/app.py\", line 254, in _run_main\n"
+        "    sys.exit(main(argv))\n"
+        "  File \"/home/deep_c/workspace/LWM/lwm/vision_chat.py\", line 250, in main\n"
+        "    output = sampler(prompts, FLAGS.max_n_frames)[0]\n"
+        "  File \"/home/deep_c/workspace/LWM/lwm/vision_chat.py\", line 230, in __call__\n"
+        "    output, self.sharded_rng = self._forward_generate(\n"
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 21.95G of 15.48G hbm.\n"
+        " Exceeded hbm capacity by 6.47G.\n";
+    assert_string_equal(stage_of(lwm), "generate");
+    const char *trellis =
+        "Allocation on device\n"
+        "\n"
+        "Rendering: 0it [00:00, ?it/s]\n"
+        "Error in image_to_3d: Allocation on device \n"
+        "Traceback (most recent call last):\n"
+        "  File \"/home/utest/comfy/comfy/custom_nodes/ComfyUI-IF_Trellis/IF_Trellis.py\", line 331, in image_to_3d\n"
+        "    video_path, glb_path, _, _, texture_image, _ = self.generate_outputs(\n"
+        "  File \"/home/utest/comfy/comfy/custom_nodes/ComfyUI-IF_Trelli\n";
+    assert_string_equal(stage_of(trellis), "generate");
+}
+
+/* Guards: only a frame's code line is read so, and a called name that
+ * says only forward/infer adds nothing: TGI's Rust panic
+ * 'Unable to warmup model: Generation("Allocation on device ..."' stays a
+ * warm-up, load (huggingface/text-generation-inference#563, h9-82); a TTS
+ * UI's "output = tts.infer(" gives no forward (index-tts/index-tts#301,
+ * h20-53, labelled generate; unknown before and after). */
+static void test_called_name_guards(void **state)
+{
+    (void)state;
+    const char *tgi =
+        "```\n"
+        "thread 'main' panicked at 'Unable to warmup model: Generation(\"Allocation on device 0 would exceed allowed memory. (out of memory)\\nCurrently allocated     : 16.08 GiB\\nRequested               : 4.83 GiB\\nDevice limit            : 22.20 GiB\\nFree (according to CUDA): 11.12 MiB\\nPyTorch limit (set by user-supplied memory fraction)\\n                        : 22.20 GiB\")', router/src/main.rs:216:18\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+        "2023-07-07T17:55:43.805488Z ERROR text_generation_launcher: Webserver Crashed\n"
+        "2023-07-07T17:55:43.805514Z  INFO text_generation_launcher: Shutting down shards\n"
+        "2023-07-07T17:55:44.134207Z  INFO text_generation_launcher: Shard 0 terminated\n"
+        "Error: WebserverFailed\n"
+        "```\n";
+    assert_string_equal(stage_of(tgi), "load");
+    const char *tts =
+        "CUDA out of memory\n"
+        "```\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/gradio/route_utils.py\", line 349, in call_process_api\n"
+        "    output = await app.get_blocks().process_api(\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/gradio/blocks.py\", line 2274, in process_api\n"
+        "    result = await self.call_function(\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/gradio/blocks.py\", line 1781, in call_function\n"
+        "    prediction = await anyio.to_thread.run_sync(  # type: ignore\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/anyio/to_thread.py\", line 56, in run_sync\n"
+        "    return await get_async_backend().run_sync_in_worker_thread(\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/anyio/_backends/_asyncio.py\", line 2476, in run_sync_in_worker_thread\n"
+        "    return await future\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/anyio/_backends/_asyncio.py\", line 967, in run\n"
+        "    result = context.run(func, *args)\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/.venv/lib/python3.10/site-packages/gradio/utils.py\", line 915, in wrapper\n"
+        "    response = f(*args, **kwargs)\n"
+        "  File \"/home/workibear/Desktop/Python/index-tts/webui.py\", line 142, in gen_single\n"
+        "    output = tts.infer(spk_audio_prompt=prompt, text=text,\n";
+    assert_string_not_equal(stage_of(tts), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +333,8 @@ int main(void)
         cmocka_unit_test(test_tagged_warnings_are_tool_lines),
         cmocka_unit_test(test_title_takes_the_later_errors_stage),
         cmocka_unit_test(test_a_later_sentence_gives_no_stage),
+        cmocka_unit_test(test_the_called_functions_name_names_the_stage),
+        cmocka_unit_test(test_called_name_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
