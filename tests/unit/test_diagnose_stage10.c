@@ -324,6 +324,63 @@ static void test_called_name_guards(void **state)
     assert_string_not_equal(stage_of(tts), "forward");
 }
 
+/* A benchmark harness's own package runs only evaluation: MTEB's retrieval
+ * search encoding the corpus, the frames below the message
+ * (embeddings-benchmark/results#369, h30-115), and MTEB's own error line
+ * for a task, "Error while evaluating MSMARCO: CUDA out of memory", with no
+ * logger tag (embeddings-benchmark/mteb#726, h30-119: load before, from
+ * the script's SentenceTransformer line above). */
+static void test_mteb_harness_is_eval(void **state)
+{
+    (void)state;
+    const char *search =
+        "Yes, we should add. Even with `corpus_chunk_size=100` I've got \n"
+        "```\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 400.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 45.61 GiB is free. Including non-PyTorch memory, this process has 0 bytes memory in use. Of the allocated memory 31.07 GiB is allocated by PyTorch, and 2.08 GiB is reserved by PyTorch but unallocated.\n"
+        "```\n"
+        "on\n"
+        "```\n"
+        "  File \"/home/jovyan/shares/SR004.nfs2/risolomatin/mteb/mteb/models/search_wrappers.py\", line 169, in search\n"
+        "    result_heaps = self._full_corpus_search(\n"
+        "                   ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "  File \"/home/jovyan/shares/SR004.nfs2/risolomatin/mteb/mteb/models/search_wrappers.py\", line 233, in _full_corpus_search\n"
+        "    sub_corpus_embeddings = self.model.encode(\n"
+        "                            ^^^^^^^^^^^^^^^^^^\n"
+        "  File \"/home/jovyan/shares/SR004.nfs2/risolomatin/mteb/mteb/models/instruct_wrapper.py\", line 213, in encode\n"
+        "    embeddings = self.model.encode(\n"
+        "                 ^^^^^^^^^^^^^^^^^^\n"
+        "```\n";
+    assert_string_equal(stage_of(search), "eval");
+}
+
+static void test_mteb_error_line_is_eval(void **state)
+{
+    (void)state;
+    const char *task =
+        "OOM Error when evaluating on ms-marco\n"
+        "\n"
+        "The following is my code that tries to run one of the models on ms-marco retrieval task.\n"
+        "\n"
+        "```\n"
+        "from mteb import MTEB\n"
+        "from sentence_transformers import SentenceTransformer\n"
+        "\n"
+        "model_name = 'intfloat/e5-base'\n"
+        "model = SentenceTransformer(model_name)\n"
+        "evaluation = MTEB(tasks=[\"MSMARCO\"])\n"
+        "results = evaluation.run(model, output_folder=f\"results/{model_name}\", batch_size=16)\n"
+        "```\n"
+        "\n"
+        "I totally follow the evaluation pipeline in readme and further set the `batch_size` to avoid potential OOM error, but still encounter it.\n"
+        "\n"
+        "```\n"
+        "Batches: 100%|\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210| 31434/31434 [05:18<00:00, 98.73it/s] \n"
+        "Batches: 100%|\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210\342\226\210| 3125/3125 [03:27<00:00, 15.07it/s]\n"
+        "Error while evaluating MSMARCO: CUDA out of memory. Tried to allocate 93.68 GiB. ...\n"
+        "```\n";
+    assert_string_equal(stage_of(task), "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_a_later_sentence_gives_no_stage),
         cmocka_unit_test(test_the_called_functions_name_names_the_stage),
         cmocka_unit_test(test_called_name_guards),
+        cmocka_unit_test(test_mteb_harness_is_eval),
+        cmocka_unit_test(test_mteb_error_line_is_eval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
