@@ -1102,6 +1102,12 @@ unsigned stage_name_bits(const char *name, size_t n)
      * inside it say which of the two ran (a GAN's train -> netD forward,
      * h26-125) */
     if (train) bits &= ~(1u << OOM_STAGE_EVAL);
+    /* diagstage10: a name for both passes ("combined_forward_backward_step",
+     * Megatron's "forward_backward_no_pipelining") names the whole step,
+     * not backward: the frames inside it say which pass ran
+     * (NVIDIA-NeMo/Megatron-Bridge#4587 = h30-38: post_process.forward) */
+    const unsigned both = 1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_BACKWARD;
+    if ((bits & both) == both) bits &= ~both;
     return bits;
 }
 

@@ -381,6 +381,64 @@ static void test_mteb_error_line_is_eval(void **state)
     assert_string_equal(stage_of(task), "eval");
 }
 
+/* A name for both passes names the whole step, not backward; the frames
+ * inside it say which pass ran: Megatron's combined 1F1B step running the
+ * post-process forward (NVIDIA-NeMo/Megatron-Bridge#4587, h30-38, the
+ * paste cut before its error under the title) and Megatron's
+ * forward_backward_no_pipelining -> forward_step (laekov/fastmoe#209,
+ * h19-17): forward. */
+static void test_forward_backward_names_the_whole_step(void **state)
+{
+    (void)state;
+    const char *bridge =
+        "[bug] Qwen3-30B-A3B fp8_mx pretrain OOMs with official defaults on 8x B300, while bf16 and nvfp4 run successfully\n"
+        "\n"
+        "```shell\n"
+        "[rank7]:     forward_data_store, total_num_tokens = combined_1f1b_schedule_for_no_pipelining(\n"
+        "[rank7]:                                            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank7]:   File \"/opt/Megatron-Bridge/3rdparty/Megatron-LM/megatron/core/pipeline_parallel/combined_1f1b.py\", line 89, in combined_1f1b_schedule_for_no_pipelining\n"
+        "[rank7]:     output_tensor, num_tokens, _ = combined_forward_backward_step(\n"
+        "[rank7]:                                    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank7]:   File \"/opt/Megatron-Bridge/3rdparty/Megatron-LM/megatron/core/pipeline_parallel/combined_1f1b.py\", line 448, in combined_forward_backward_step\n"
+        "[rank7]:     output_tensor = type(f_schedule_plan or b_schedule_plan).run(\n"
+        "[rank7]:                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank7]:   File \"/opt/Megatron-Bridge/3rdparty/Megatron-LM/megatron/core/models/common/model_chunk_schedule_plan.py\", line 584, in run\n"
+        "[rank7]:     f_input = f_schedule_plan.post_process.forward(f_input)\n"
+        "[rank7]:               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "[rank7]:   File \"/opt/Megatron-Bridge/3rdparty/Megatron-LM/megatron/core/pipeline_parallel/utils.py\", line 203, in forward\n"
+        "[rank7]:     r\n";
+    assert_string_equal(stage_of(bridge), "forward");
+    const char *fastmoe =
+        "\345\234\250\345\257\271pretrain_gpt\344\273\243\347\240\201\350\277\233\350\241\214\344\277\256\346\224\271\344\271\213\345\220\216\357\274\210\345\272\224\347\224\250patch.py\357\274\232from fmoe.megatron.patch import patch_loss_func_v2_5, patch_forward_step\357\274\211\357\274\214\347\224\250\345\215\225gpu\350\256\255\347\273\203\346\227\266\346\230\276\347\244\272cuda out of memory\357\274\214\350\257\267\351\227\256\350\277\231\347\247\215\346\203\205\345\206\265\346\234\211\345\257\271\345\272\224\347\232\204\350\247\243\345\206\263\345\212\236\346\263\225\345\220\227\n"
+        "\n"
+        "[before the start of training step] datetime: 2024-09-08 19:33:33\n"
+        "Traceback (most recent call last):\n"
+        "  File \"pretrain_gpt.py\", line 128, in <module>\n"
+        "    pretrain(train_valid_test_datasets_provider, model_provider, forward_step,\n"
+        "  File \"/workspace/Megatron-LM/megatron/training.py\", line 157, in pretrain\n"
+        "    iteration = train(forward_step_func,\n"
+        "  File \"/workspace/Megatron-LM/megatron/training.py\", line 630, in train\n"
+        "    train_step(forward_step_func,\n"
+        "  File \"/workspace/Megatron-LM/megatron/training.py\", line 377, in train_step\n"
+        "    losses_reduced = forward_backward_func(\n"
+        "  File \"/workspace/Megatron-LM/megatron/schedules.py\", line 132, in forward_backward_no_pipelining\n"
+        "    output_tensor, bal_loss = forward_step(forward_step_func, data_iterator, model,\n"
+        "  File \"/workspace/Megatron-LM/megatron/schedules.py\", line 61, in forward_step\n"
+        "    output_tensor, loss_func, bal_loss = forward_step_func(data_iterator, model)\n"
+        "  File \"pretrain_gpt.py\", line 104, in forward_step\n"
+        "    return patched_forward_step(data_iterator, model)\n"
+        "  File \"pretrain_gpt.py\", line 104, in forward_step\n"
+        "    return patched_forward_step(data_iterator, model)\n"
+        "  File \"pretrain_gpt.py\", line 104, in forward_step\n"
+        "    return patched_forward_step(data_iterator, model)\n"
+        "  [Previous l\n";
+    assert_string_equal(stage_of(fastmoe), "forward");
+    const char *name = "combined_forward_backward_step";
+    assert_int_equal(stage_name_bits(name, strlen(name)), 0);
+    name = "backward_step"; /* guard: one pass named stays named */
+    assert_int_equal(stage_name_bits(name, strlen(name)), 1u << OOM_STAGE_BACKWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_called_name_guards),
         cmocka_unit_test(test_mteb_harness_is_eval),
         cmocka_unit_test(test_mteb_error_line_is_eval),
+        cmocka_unit_test(test_forward_backward_names_the_whole_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
