@@ -26,6 +26,7 @@ static const struct row rows[] = {
     /* load: a model or an engine being set up on the device */
     {"loading checkpoint shards", OOM_STAGE_LOAD, 2}, /* transformers (h7-33) */
     {"loading checkpoint", OOM_STAGE_LOAD, 2},
+    {"loading a checkpoint", OOM_STAGE_LOAD, 2}, /* meta-llama/llama-models#334 (h30-85) */
     {"loading model", OOM_STAGE_LOAD, 2},
     {"loading weights", OOM_STAGE_LOAD, 2},
     {"model loading", OOM_STAGE_LOAD, 2},             /* h5-05 */
@@ -147,6 +148,19 @@ static bool post_header(const char *t, size_t n)
     return false;
 }
 
+/* diagstage10: a JSON dump's lines (a model's printed arguments: '"dim":
+ * 5120,', '"vision_args": {', '},') are data the tool printed, no activity:
+ * they are skipped like table rows, so the line above the dump counts
+ * (meta-llama/llama-models#334 = h30-85: "Loading a checkpoint (shards=8,
+ * current-mp-size=1)" over the Llama 4 "Model args:" JSON) */
+static bool json_line(const char *p, size_t n)
+{
+    if (p[0] == '{' || p[0] == '}' || p[0] == ']') return n <= 3;
+    if (p[0] != '"') return false;
+    const char *q = memchr(p + 1, '"', n - 1);
+    return q && (size_t)(q - p) + 1 < n && q[1] == ':';
+}
+
 #define LINE_MAX_READ 512
 
 static size_t lower_copy(const char *t, size_t n, char *out)
@@ -193,7 +207,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         const char *p = text + s;
         /* blank lines, fences and table rows (nvidia-smi, markdown) are no activity */
         if (!n || (n >= 3 && (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3))) || p[0] == '|' ||
-            (n >= 2 && p[0] == '+' && p[1] == '-'))
+            (n >= 2 && p[0] == '+' && p[1] == '-') || json_line(p, n))
             continue;
         if (post_header(p, n) || p[0] == '<') break;
         char low[LINE_MAX_READ + 1];

@@ -439,6 +439,82 @@ static void test_forward_backward_names_the_whole_step(void **state)
     assert_int_equal(stage_name_bits(name, strlen(name)), 1u << OOM_STAGE_BACKWARD);
 }
 
+/* A JSON dump's lines (Llama 4's printed "Model args:") are data, skipped
+ * like table rows: the loader's "Loading a checkpoint (shards=8,
+ * current-mp-size=1)" above them is the last activity; the title names a
+ * SIGKILL, a host look-alike, staged load (meta-llama/llama-models#334,
+ * h30-85). */
+static void test_json_dump_lines_are_no_activity(void **state)
+{
+    (void)state;
+    const char *log =
+        "traceback : Signal 9 (SIGKILL) received by PID 2198\n"
+        "\n"
+        "torchrun --nproc_per_node=1 -m models.llama4.scripts.chat_completion $CHECKPOINT_DIR --world_size 1 --quantization-mode int4_mixed\n"
+        "\n"
+        "output of the program \n"
+        " cuda is available\n"
+        " CUDA available: True \n"
+        " Using device: 0 (NVIDIA A100 80GB PCIe MIG 7g.80gb) \n"
+        "\n"
+        "> initializing model parallel with size 1\n"
+        "> initializing ddp with size 1\n"
+        "> initializing pipeline with size 1\n"
+        "Loading a checkpoint (shards=8, current-mp-size=1)\n"
+        "Model args:\n"
+        " {\n"
+        "  \"dim\": 5120,\n"
+        "  \"n_layers\": 48,\n"
+        "  \"n_heads\": 40,\n"
+        "  \"n_kv_heads\": 8,\n"
+        "  \"head_dim\": null,\n"
+        "  \"vocab_size\": 202048,\n"
+        "  \"multiple_of\": 2048,\n"
+        "  \"ffn_dim_multiplier\": 1.2,\n"
+        "  \"ffn_exp\": 4.0,\n"
+        "  \"norm_eps\": 0.00001,\n"
+        "  \"attention_chunk_size\": 8192,\n"
+        "  \"rope_theta\": 500000.0,\n"
+        "  \"use_scaled_rope\": true,\n"
+        "  \"rope_scaling_factor\": 16.0,\n"
+        "  \"rope_high_freq_factor\": 1.0,\n"
+        "  \"nope_layer_interval\": 4,\n"
+        "  \"use_qk_norm\": true,\n"
+        "  \"attn_temperature_tuning\": false,\n"
+        "  \"floor_scale\": 8192.0,\n"
+        "  \"attn_scale\": 0.1,\n"
+        "  \"vision_args\": {\n"
+        "    \"image_size\": {\n"
+        "      \"height\": 336,\n"
+        "      \"width\": 336\n"
+        "    },\n"
+        "    \"patch_size\": {\n"
+        "      \"height\": 14,\n"
+        "      \"width\": 14\n"
+        "    },\n"
+        "    \"dim\": 1408,\n"
+        "    \"n_layers\": 34,\n"
+        "    \"n_heads\": 16,\n"
+        "    \"mlp_ratio\": 4.0,\n"
+        "    \"output_dim\": 4096,\n"
+        "    \"pixel_shuffle_ratio\": 0.5\n"
+        "  },\n"
+        "  \"moe_args\": {\n"
+        "    \"num_experts\": 16,\n"
+        "    \"capacity_factor\": 1.0,\n"
+        "    \"auto_scale_F\": true,\n"
+        "    \"top_k\": 1,\n"
+        "    \"interleave_moe_layer_step\": 1\n"
+        "  },\n";
+    bool gpu_oom = true;
+    assert_string_equal(first_stage_of(log, &gpu_oom), "load");
+    assert_false(gpu_oom);
+    const char *args = strstr(log, "Model args:");
+    struct activity_reading r;
+    assert_int_equal(activity_tail(args, strlen(args), &r), OOM_STAGE_UNKNOWN);
+    assert_int_equal(r.lines, 1); /* "Model args:" only */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_mteb_harness_is_eval),
         cmocka_unit_test(test_mteb_error_line_is_eval),
         cmocka_unit_test(test_forward_backward_names_the_whole_step),
+        cmocka_unit_test(test_json_dump_lines_are_no_activity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
