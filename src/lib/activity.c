@@ -26,6 +26,7 @@ static const struct row rows[] = {
     /* load: a model or an engine being set up on the device */
     {"loading checkpoint shards", OOM_STAGE_LOAD, 2}, /* transformers (h7-33) */
     {"loading checkpoint", OOM_STAGE_LOAD, 2},
+    {"loading a checkpoint", OOM_STAGE_LOAD, 2}, /* meta-llama/llama-models#334 (h30-85) */
     {"loading model", OOM_STAGE_LOAD, 2},
     {"loading weights", OOM_STAGE_LOAD, 2},
     {"model loading", OOM_STAGE_LOAD, 2},             /* h5-05 */
@@ -54,6 +55,22 @@ static const struct row rows[] = {
     {"partition", OOM_STAGE_LOAD, 1},           /* DeepSpeed ZeRO "partition info" (h18-91) */
     {"offloading", OOM_STAGE_LOAD, 1},          /* llama.cpp "offloading 32 repeating layers" (h19-24) */
     {"offloaded", OOM_STAGE_LOAD, 1},
+    /* diagstage10: ComfyUI's model management placing a workflow's models
+     * ("Requested to load AudioVAE", "loaded completely; 693.46 MB loaded",
+     * "VAE load device: cuda:0, offload device: cpu":
+     * WhatDreamsCost/WhatDreamsCost-ComfyUI#173 = h30-61,
+     * pollockjj/ComfyUI-MultiGPU#13 = h30-27; the same lines in h13-05,
+     * h13-06, h16-17, all labelled load) */
+    {"requested to load", OOM_STAGE_LOAD, 2},
+    {"loaded completely", OOM_STAGE_LOAD, 2},
+    {" load device:", OOM_STAGE_LOAD, 2},
+    /* checkpoint: a trainer writing its checkpoint ("wrote json checkpoint
+     * to chkp/model_id.json", karpathy/neuraltalk2#35 = h30-20; fvcore's
+     * "Saving checkpoint to" h18-85; DeepSpeed's "Saving model checkpoint:"
+     * h21-15) */
+    {"saving checkpoint", OOM_STAGE_CHECKPOINT, 2},
+    {"saving model checkpoint", OOM_STAGE_CHECKPOINT, 2},
+    {"wrote json checkpoint", OOM_STAGE_CHECKPOINT, 2},
     /* generate: words a sampler's lines share with other phases */
     {"denoising", OOM_STAGE_GENERATE, 2},       /* h25-04 */
     {"sampling", OOM_STAGE_GENERATE, 1},
@@ -69,8 +86,40 @@ static const char *const words[] = {"warn", "error", "fail", "crash", "exception
     "bug", "cannot", "unable", "tried", "killed", " i ", "when ", "while ", "hello", "oom",
     "out of memory"};
 
+/* diagstage10: a tool's own tagged line is no narration even when it
+ * says "warning": a logger tag with a level below error ("[codecarbon
+ * WARNING @ 15:57:47] ...", "INFO:root:", "[INFO] ..."), Python's warnings
+ * module ("/path/dpo_trainer.py:176: UserWarning: ...") and the source line
+ * it prints under it ("  warnings.warn(") (huggingface/trl#1024 = h30-104). */
+static const char *const tool_levels[] = {"info", "warning", "debug"};
+
+static bool tool_line(const char *low, size_t n)
+{
+    if (n >= 14 && !memcmp(low, "warnings.warn(", 14)) return true;
+    const char *w = memmem(low, n, "warning:", 8);
+    if (w && w > low) { /* "file.py:176: UserWarning:" */
+        const char *py = memmem(low, (size_t)(w - low), ".py:", 4);
+        if (py) return true;
+    }
+    /* a leading tag: "[name LEVEL ...]", "[LEVEL]", "LEVEL:" */
+    size_t head = n < 40 ? n : 40;
+    for (size_t i = 0; i < sizeof tool_levels / sizeof tool_levels[0]; i++) {
+        size_t k = strlen(tool_levels[i]);
+        if (n > k && !memcmp(low, tool_levels[i], k) && low[k] == ':') return true;
+        if (low[0] != '[') continue;
+        const char *close = memchr(low, ']', head);
+        if (!close) continue;
+        for (const char *q = low + 1; q + k <= close; q++)
+            if (!memcmp(q, tool_levels[i], k) && (q[-1] == '[' || q[-1] == ' ') &&
+                (q + k == close || q[k] == ' '))
+                return true;
+    }
+    return false;
+}
+
 static bool narration(const char *t, size_t n, const char *low)
 {
+    if (tool_line(low, n)) return false;
     if (t[0] == '#' || t[0] == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
     for (size_t i = 0; i < n; i++) {
         unsigned char b = (unsigned char)t[i];
@@ -78,8 +127,13 @@ static bool narration(const char *t, size_t n, const char *low)
     }
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (memmem(t, n, marks[i], strlen(marks[i]))) return true;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (memmem(low, n, words[i], strlen(words[i]))) return true;
+    /* diagstage10: a word inside an identifier is no narration
+     * ("MultiGPU_issue_13: get_torch_device_patched", pollockjj/ComfyUI-MultiGPU#13) */
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t k = strlen(words[i]);
+        for (const char *q = low; (q = memmem(q, n - (size_t)(q - low), words[i], k)); q++)
+            if (q == low || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) return true;
+    }
     return false;
 }
 
@@ -92,6 +146,19 @@ static bool post_header(const char *t, size_t n)
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
         if (memmem(t, n, heads[i], strlen(heads[i]))) return true;
     return false;
+}
+
+/* diagstage10: a JSON dump's lines (a model's printed arguments: '"dim":
+ * 5120,', '"vision_args": {', '},') are data the tool printed, no activity:
+ * they are skipped like table rows, so the line above the dump counts
+ * (meta-llama/llama-models#334 = h30-85: "Loading a checkpoint (shards=8,
+ * current-mp-size=1)" over the Llama 4 "Model args:" JSON) */
+static bool json_line(const char *p, size_t n)
+{
+    if (p[0] == '{' || p[0] == '}' || p[0] == ']') return n <= 3;
+    if (p[0] != '"') return false;
+    const char *q = memchr(p + 1, '"', n - 1);
+    return q && (size_t)(q - p) + 1 < n && q[1] == ':';
 }
 
 #define LINE_MAX_READ 512
@@ -140,7 +207,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         const char *p = text + s;
         /* blank lines, fences and table rows (nvidia-smi, markdown) are no activity */
         if (!n || (n >= 3 && (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3))) || p[0] == '|' ||
-            (n >= 2 && p[0] == '+' && p[1] == '-'))
+            (n >= 2 && p[0] == '+' && p[1] == '-') || json_line(p, n))
             continue;
         if (post_header(p, n) || p[0] == '<') break;
         char low[LINE_MAX_READ + 1];

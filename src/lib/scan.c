@@ -498,6 +498,18 @@ static void mask_optimizer(struct evidence *e)
     e->inner &= ~opt;
 }
 
+static unsigned call_name_bits(const char *body, size_t n)
+{
+    const char *open = memchr(body, '(', n);
+    if (!open) return 0;
+    const char *a = open;
+    while (a > body && (isalnum((unsigned char)a[-1]) || a[-1] == '_')) a--;
+    if (a == open) return 0;
+    /* a name that says only "infer"/"forward" says nothing a code line
+     * does not: the phases a name alone tells */
+    return stage_name_bits(a, (size_t)(open - a)) & ~(1u << OOM_STAGE_FORWARD);
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
@@ -518,6 +530,10 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         e->data_move |= moves;
     }
     if (header) e->data_closed = true;
+    /* diagstage10: a frame's code line calls the next frame: the called
+     * function's name read by its parts as a frame's name is
+     * ("self.generate_outputs(" when the next frame's header is cut) */
+    if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
 
@@ -1947,6 +1963,28 @@ static void drop_answered_ooms(struct oom_report *rep)
     }
 }
 
+/* diagstage10: the root cause is a message nothing leads to (an issue's
+ * title, a sentence) and names no stage; a later GPU OOM of the same paste
+ * does: that is the failure the title names, shown where it happened (a
+ * title over ComfyUI's "Sampling 81 frames" and "!!! Exception during
+ * processing !!! CUDA error: out of memory", kijai/ComfyUI-WanVideoWrapper
+ * #93 = h30-95). The first later OOM that something leads to (frames,
+ * log lines) and that has a stage gives it; a sentence's own stage does
+ * not (an explainer page's prose under its one message, h20-96). */
+static void title_takes_later_stage(struct oom_report *rep)
+{
+    if (rep->primary < 0) return;
+    struct oom_event *root = &rep->events[rep->primary];
+    if (!root->unled || root->stage != OOM_STAGE_UNKNOWN) return;
+    for (size_t i = (size_t)rep->primary + 1; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        /* led to by its own frames or log lines, not words of its own */
+        if (!e->gpu_oom || e->unled || e->stage == OOM_STAGE_UNKNOWN) continue;
+        root->stage = e->stage;
+        return;
+    }
+}
+
 void scan_finish(struct scan *s, bool ends_with_newline)
 {
     struct oom_report *rep = s->rep;
@@ -1964,6 +2002,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
             break;
         }
     if (rep->primary < 0) promote_mention(s);
+    title_takes_later_stage(rep);
     /* Host memory named in words above a traceback, and no event at all:
      * that is the event, a host look-alike with the traceback's stage ("FSDP
      * SHARDED_STATE_DICT Runs into CPU OOM" over the frames of a sharded

@@ -224,6 +224,12 @@ static const struct stage_word frame_words[] = {
     {"num_inference_steps", OOM_STAGE_GENERATE, false}, {"latent_model_input", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
+    /* diagstage10: a benchmark harness's own package runs only evaluation
+     * (MTEB's retrieval search encoding the corpus, ".../mteb/models/
+     * search_wrappers.py, line 233, in _full_corpus_search",
+     * embeddings-benchmark/results#369 = h30-115; its logger is a
+     * harness_names row) */
+    {"/mteb/", OOM_STAGE_EVAL, false},
     {"prediction_step", OOM_STAGE_EVAL, false}, {"validation_step", OOM_STAGE_EVAL, false},
     {"val_step", OOM_STAGE_EVAL, W}, {"eval_step", OOM_STAGE_EVAL, W},
     {", in test\n", OOM_STAGE_EVAL, false}, {" = test()", OOM_STAGE_EVAL, false},
@@ -398,6 +404,10 @@ static const struct stage_word after_words[] = {
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* diagstage10: MTEB's own error line for a task ("Error while
+     * evaluating MSMARCO: CUDA out of memory", embeddings-benchmark/mteb#726
+     * = h30-119, without the "mteb.evaluation" logger tag of h19-28) */
+    {"Error while evaluating", OOM_STAGE_EVAL, false},
     /* diagstage5, from corpus-heldout23's set-aside misses (seen): the
      * TensorRT-LLM builder giving up ("[TRT-LLM] [E] Engine building
      * failed", huggingface/optimum-nvidia#146) is start-up; vLLM's
@@ -1092,6 +1102,12 @@ unsigned stage_name_bits(const char *name, size_t n)
      * inside it say which of the two ran (a GAN's train -> netD forward,
      * h26-125) */
     if (train) bits &= ~(1u << OOM_STAGE_EVAL);
+    /* diagstage10: a name for both passes ("combined_forward_backward_step",
+     * Megatron's "forward_backward_no_pipelining") names the whole step,
+     * not backward: the frames inside it say which pass ran
+     * (NVIDIA-NeMo/Megatron-Bridge#4587 = h30-38: post_process.forward) */
+    const unsigned both = 1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_BACKWARD;
+    if ((bits & both) == both) bits &= ~both;
     return bits;
 }
 
