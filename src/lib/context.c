@@ -65,14 +65,19 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "review thread", ANY, 2, 1, "review words"},
     {CONTEXT_CHANGE, ANYWHERE, "lgtm", WORD_END, 2, 1, "review words"},
     {CONTEXT_CHANGE, AT_LINE, "## test plan", ANY, 2, 1, "a change's test plan"},
-    /* diagctx2: a code-review bot, which comments on pull requests only
-     * ("[turn 1 by coderabbitai[bot], continued]" over its walkthrough of a
-     * change: FLock-io/llm-loss-validator#82 = heldout27 h27-69); in no
-     * other seen log */
-    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", ANY, 2, 1, "a code-review bot"},
-    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", ANY, 2, 1, "a code-review bot"},
-    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", ANY, 2, 1, "a code-review bot"},
+    /* diagctx2, diagprec: a code-review bot, which comments on pull
+     * requests only ("[turn 1 by coderabbitai[bot], continued]" over its
+     * walkthrough of a change: FLock-io/llm-loss-validator#82 = heldout27
+     * h27-69; in the seen sets 0 GPU OOMs, 1 look-alike; issue bots such as
+     * stale or triage are not here). Both helpers wrote rows of weight 2 for
+     * the first three, in context.c and lookalike.c, and the merged code
+     * (measured on every set) counted them twice: one row each here, of
+     * that weight, 4. */
+    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", ANY, 4, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", ANY, 4, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", ANY, 4, 1, "a code-review bot"},
     {CONTEXT_CHANGE, ANYWHERE, "codecov", ANY, 2, 1, "a code-review bot"},
+    {CONTEXT_CHANGE, ANYWHERE, "sourcery-ai", ANY, 2, 1, "a code-review bot"},
     /* diagcall3: a pull request template's "## Motivation" heading (sgl-project/
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */
@@ -273,24 +278,44 @@ static bool quoted(const char *p, size_t n)
     return i < n && p[i] == '>';
 }
 
+void context_walk_start(struct context_walk *w, const char *text, size_t len, bool title)
+{
+    *w = (struct context_walk){text, len, 0, 0, !title};
+}
+
+bool context_walk_next(struct context_walk *w, char *low, size_t cap, struct context_line *l)
+{
+    if (w->at >= w->len || w->lines >= CONTEXT_LINES) return false;
+    const char *text = w->text;
+    size_t a = w->at;
+    const char *nl = memchr(text + a, '\n', w->len - a);
+    size_t b = nl ? (size_t)(nl - text) : w->len, n = b - a;
+    if (n > cap) n = cap;
+    bool blank = true;
+    for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
+    *l = (struct context_line){a, b, n, blank, !blank && !w->title_seen};
+    if (!blank) w->title_seen = true;
+    for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
+    w->at = b + 1;
+    w->lines++;
+    return true;
+}
+
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
     unsigned char used[N_RULES] = {0};
     char low[MENTION_LINE_MAX];
-    bool title_seen = !title;
-    size_t a = 0, title_at = 0, title_end = 0, lines_seen = 0;
+    size_t title_at = 0, title_end = 0, lines_seen = 0;
     r->title_at = SIZE_MAX;
-    for (long lines = 0; a < len && lines < CONTEXT_LINES; lines++) {
-        const char *nl = memchr(text + a, '\n', len - a);
-        size_t b = nl ? (size_t)(nl - text) : len, n = b - a;
-        if (n > MENTION_LINE_MAX) n = MENTION_LINE_MAX;
-        bool blank = true;
-        for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
-        bool is_title = !blank && !title_seen;
-        if (!blank) title_seen = true, lines_seen++;
+    struct context_walk w;
+    struct context_line ln;
+    context_walk_start(&w, text, len, title);
+    while (context_walk_next(&w, low, sizeof low, &ln)) {
+        size_t a = ln.at, b = ln.end, n = ln.n;
+        bool blank = ln.blank, is_title = ln.is_title;
+        if (!blank) lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
-        for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
         bool quote = quoted(text + a, n);
         /* diagcall4: a hardware inventory that names the GPU's memory beside
          * the host's ("I have an Intel Core i7-11700KF, 32GB system RAM, and
@@ -307,9 +332,8 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
             add_hit(r, &rules[k], a, b);
             if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE) r->change_title = true;
         }
-        a = b + 1;
     }
-    for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && a >= len; k++)
+    for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && w.at >= len; k++)
         if (rules[k].where == TITLE_ALONE) add_hit(r, &rules[k], title_at, title_end);
     lookalike_read(text, len, title, r); /* diagprec: lookalike.c's rows */
 }

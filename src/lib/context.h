@@ -58,6 +58,23 @@ enum context_call context_call(const struct context_reading *r);
  * the change-title rows)? (diagprec: lookalike.c reads it behind tags) */
 bool context_title_change(const char *p, size_t n);
 
+/* The walk context_read and lookalike_read share: the paste's first
+ * CONTEXT_LINES lines, each cut to its first `cap` bytes (low: at least
+ * that many), blank or not, the first non-blank one the title when the
+ * paste has one, and its lower-case copy in low (non-blank lines only). */
+struct context_line {
+    size_t at, end, n; /* the line text[at, end); n: the bytes read of it */
+    bool blank, is_title;
+};
+struct context_walk {
+    const char *text;
+    size_t len, at;
+    long lines;
+    bool title_seen;
+};
+void context_walk_start(struct context_walk *w, const char *text, size_t len, bool title);
+bool context_walk_next(struct context_walk *w, char *low, size_t cap, struct context_line *l);
+
 /* "change", "report", "GPU", "host". */
 const char *context_class_name(enum context_class c);
 

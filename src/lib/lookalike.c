@@ -85,14 +85,7 @@ struct row {
 };
 
 static const struct row rows[] = {
-    /* a review bot's turn: bots that review pull requests only ("[turn 1 by
-     * coderabbitai[bot], continued]" over its review of a change,
-     * FLock-io/llm-loss-validator#82 = h27-69). In the seen sets: 0 GPU
-     * OOMs, 1 look-alike. Issue bots (stale, triage) are not here. */
-    {CONTEXT_CHANGE, ANYWHERE, "coderabbitai", 2, 1, "a review bot"},
-    {CONTEXT_CHANGE, ANYWHERE, "gemini-code-assist", 2, 1, "a review bot"},
-    {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", 2, 1, "a review bot"},
-    {CONTEXT_CHANGE, ANYWHERE, "sourcery-ai", 2, 1, "a review bot"},
+    /* review bots: context.c's rows */
     /* a review's turn ("lintangsutawika · review · 2023-..."): the seen
      * sets' threads with it are all changes (h26-40, h27-102, h27-120,
      * h29-95: 4 look-alikes, 0 GPU OOMs) */
@@ -202,24 +195,16 @@ void lookalike_read(const char *text, size_t len, bool title, struct context_rea
 {
     unsigned char used[N_ROWS] = {0};
     char low[MENTION_LINE_MAX];
-    bool title_seen = !title;
-    size_t a = 0;
-    for (long lines = 0; a < len && lines < CONTEXT_LINES; lines++) {
-        const char *nl = memchr(text + a, '\n', len - a);
-        size_t b = nl ? (size_t)(nl - text) : len, n = b - a;
-        if (n > MENTION_LINE_MAX) n = MENTION_LINE_MAX;
-        bool blank = true;
-        for (size_t i = 0; i < n && blank; i++) blank = isspace((unsigned char)text[a + i]) != 0;
-        if (!blank && !title_seen) {
-            title_seen = true;
-            read_title(text + a, n, a, r);
-        }
-        for (size_t i = 0; i < n && !blank; i++) low[i] = (char)tolower((unsigned char)text[a + i]);
-        for (size_t k = 0; k < N_ROWS && !blank; k++) {
-            if (used[k] >= rows[k].most || !row_in(&rows[k], text + a, low, n)) continue;
+    struct context_walk w;
+    struct context_line ln;
+    context_walk_start(&w, text, len, title);
+    while (context_walk_next(&w, low, sizeof low, &ln)) {
+        if (ln.blank) continue;
+        if (ln.is_title) read_title(text + ln.at, ln.n, ln.at, r);
+        for (size_t k = 0; k < N_ROWS; k++) {
+            if (used[k] >= rows[k].most || !row_in(&rows[k], text + ln.at, low, ln.n)) continue;
             used[k]++;
-            add(r, rows[k].cls, rows[k].what, rows[k].text, a, b, rows[k].weight);
+            add(r, rows[k].cls, rows[k].what, rows[k].text, ln.at, ln.end, rows[k].weight);
         }
-        a = b + 1;
     }
 }

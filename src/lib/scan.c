@@ -2215,18 +2215,33 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
     return false;
 }
 
-static void context_mention(struct scan *s, const struct view *v);
+/* The paste's context (context_read), read once per view and only when a
+ * pass asks for it: context_mention, drop_discussed_mention and
+ * host_failure_mention read the same paste. */
+struct paste_context {
+    bool read;
+    struct context_reading r;
+};
+
+static const struct context_reading *paste_context(struct paste_context *pc, const struct view *v)
+{
+    if (!pc->read) context_read(v->p, v->len, v->base == 0, &pc->r);
+    pc->read = true;
+    return &pc->r;
+}
+
+static void context_mention(struct scan *s, const struct view *v, struct paste_context *pc);
 
 /* The OOM named with its device in one sentence anywhere in the log
  * outranks OOM words whose device is only nearby (its sentence says more,
  * and its stage is read around it). */
-static void prose_mention(struct scan *s, const struct view *v)
+static void prose_mention(struct scan *s, const struct view *v, struct paste_context *pc)
 {
     if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
     bool words = false; /* OOM words without a device seen: the weak pass has work */
     if (prose_pass(s, v, PROSE_DEVICE, &words) || !words || prose_pass(s, v, PROSE_NEAR, &words))
         return;
-    context_mention(s, v);
+    context_mention(s, v, pc);
 }
 
 /* ---- diagthread: the paste's context ----------------------------------- */
@@ -2277,11 +2292,10 @@ static void note_context(struct scan *s, const struct view *v, const struct cont
  * context decides. Where it names the GPU (an environment block, a CUDA
  * build) and no host memory, and the paste is no change, the first such
  * line is the event, and the note says what the call rests on. */
-static void context_mention(struct scan *s, const struct view *v)
+static void context_mention(struct scan *s, const struct view *v, struct paste_context *pc)
 {
-    struct context_reading cr;
-    context_read(v->p, v->len, v->base == 0, &cr);
-    if (context_call(&cr) != CONTEXT_ON_GPU) return;
+    const struct context_reading *cr = paste_context(pc, v);
+    if (context_call(cr) != CONTEXT_ON_GPU) return;
     bool words = false;
     size_t before = s->rep->n_events;
     if (!prose_pass(s, v, PROSE_CONTEXT, &words) || s->rep->n_events == before) return;
@@ -2290,7 +2304,7 @@ static void context_mention(struct scan *s, const struct view *v)
     size_t a = 0, b = line_end(v, 0);
     for (long l = view_line(s, v, 0); l < ev->line && next_line(v, &a, &b); l++) {}
     note_evidence(s, v, a, b, "the OOM named in words, no device");
-    note_context(s, v, &cr, OOM_CONTEXT_ON_GPU, CONTEXT_GPU, CONTEXT_RUN);
+    note_context(s, v, cr, OOM_CONTEXT_ON_GPU, CONTEXT_GPU, CONTEXT_RUN);
 }
 
 /* A line of blanks only (context_read's blank line: its first
@@ -2307,7 +2321,7 @@ static bool only_space(const char *p, size_t n)
  * sentence) in a paste that reads as a change about OOMs ("fix: ... Add OOM
  * retry logic that catches CUDA out-of-memory errors", "Closes #191") is
  * discussed, not failed: no event of this log. */
-static void drop_discussed_mention(struct scan *s, const struct view *v)
+static void drop_discussed_mention(struct scan *s, const struct view *v, struct paste_context *pc)
 {
     struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
@@ -2326,9 +2340,8 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
         for (size_t i = 0; i < rep->n_events; i++)
             if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != first) return;
     }
-    struct context_reading cr;
-    context_read(v->p, v->len, v->base == 0, &cr);
-    if (context_call(&cr) != CONTEXT_DISCUSSED) return;
+    const struct context_reading *cr = paste_context(pc, v);
+    if (context_call(cr) != CONTEXT_DISCUSSED) return;
     /* diagcall2: a message's words in a change's title ("fix cuda out of
      * memory", ltgoslo/norbench#24) are the change's, not a log's */
     /* diagcall3: a change that quotes the failure it fixes shows the
@@ -2339,7 +2352,7 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
      * to allocate XXXX bytes", cupy/cupy's PR = h26-40) shows none: its
      * message rows are the change's words too. */
     if (on_title) {
-        long title = cr.change_title && cr.title_at != SIZE_MAX ? view_line(s, v, cr.title_at) : -2;
+        long title = cr->change_title && cr->title_at != SIZE_MAX ? view_line(s, v, cr->title_at) : -2;
         for (size_t i = 0; i < rep->n_events; i++)
             if (strcmp(rep->events[i].kind, "oom-mention") && rep->events[i].line != title && figures)
                 return;
@@ -2349,7 +2362,7 @@ static void drop_discussed_mention(struct scan *s, const struct view *v)
     size_t a = 0, b = line_end(v, 0);
     for (long l = view_line(s, v, 0); l < ev->line && next_line(v, &a, &b); l++) {}
     note_evidence(s, v, a, b, "the OOM named in words");
-    note_context(s, v, &cr, OOM_CONTEXT_DISCUSSED, CONTEXT_CHANGE, CONTEXT_CLASSES);
+    note_context(s, v, cr, OOM_CONTEXT_DISCUSSED, CONTEXT_CHANGE, CONTEXT_CLASSES);
     rep->n_events = 0;
     rep->primary = -1;
 }
@@ -2377,20 +2390,19 @@ static bool host_failure_hit(const struct context_hit *h)
  * verl-project/verl#6449 = h27-79): the words are the host failure's, a
  * look-alike. The mention pass reads the title's "GPUs" as the device, so
  * the context's host evidence decides here. */
-static void host_failure_mention(struct scan *s, const struct view *v)
+static void host_failure_mention(struct scan *s, const struct view *v, struct paste_context *pc)
 {
     struct oom_report *rep = s->rep;
     if (rep->primary < 0) return;
     for (size_t i = 0; i < rep->n_events; i++)
         if (strcmp(rep->events[i].kind, "oom-mention")) return;
-    struct context_reading cr;
-    context_read(v->p, v->len, v->base == 0, &cr);
+    const struct context_reading *cr = paste_context(pc, v);
     bool host = false;
-    for (size_t i = 0; i < cr.n_hits && !host; i++) host = host_failure_hit(&cr.hit[i]);
-    if (!host || cr.score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
+    for (size_t i = 0; i < cr->n_hits && !host; i++) host = host_failure_hit(&cr->hit[i]);
+    if (!host || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
     for (size_t i = 0; i < rep->n_events; i++) rep->events[i].gpu_oom = false;
     rep->primary = -1;
-    note_context(s, v, &cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);
+    note_context(s, v, cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);
 }
 
 /* diagstage6: the last activity of a paste cut before its error. Read up
@@ -2539,8 +2551,10 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
     scan_finish(s, ends_with_newline);
     if (len) {
         struct view pv = {buf, len, base};
+        struct paste_context pc;
+        pc.read = false;
         size_t before = s->rep->n_events;
-        prose_mention(s, &pv);
+        prose_mention(s, &pv, &pc);
         /* diagstage7: a sentence's event is stored after the tail was read:
          * it takes the paste's last activity as the title's does (an issue
          * whose prose names the OOM over lm-evaluation-harness's last line
@@ -2553,8 +2567,8 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
             words_take_traceback_stage(s, &pv, before);
         }
         drop_finished_mention(s, &pv);
-        drop_discussed_mention(s, &pv);
-        host_failure_mention(s, &pv);
+        drop_discussed_mention(s, &pv, &pc);
+        host_failure_mention(s, &pv, &pc);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words ||

@@ -37,20 +37,9 @@ static void test_lookalike_change(void **state)
          "less confusing error messages as seen by @jonathan-laurent or in "
          "https://github.com/JuliaGPU/CUDA.jl/issues/706#issuecomment-778264044.\n",
          false},
-        /* a conventional-commit title and a review bot's turn */
-        {"FLock-io/llm-loss-validator#82",
-         "feat: added byte and target token calculations for evaluation datasets, improved "
-         "calculation logic for BPC/bPPL\n"
-         "\n"
-         "[turn 1 by coderabbitai[bot], continued]\n"
-         "- This snippet shows the creation of a `Trainer` instance from HuggingFace Transformers "
-         "with the model, evaluation dataset, tokenizer, data collator, and training arguments "
-         "(`val_args`).\n"
-         "- The `trainer.evaluate()` call triggers evaluation, which by default accumulates all "
-         "model predictions (logits) unless configured otherwise.\n"
-         "- This is the likely place where the user comment about \"Trainer behavior of "
-         "accumulating all model predictions (logits)\" causing OOM is relevant.\n",
-         false},
+        /* a conventional-commit title and a review bot's turn
+         * (FLock-io/llm-loss-validator#82): test_diagnose_context.c's
+         * test_context_review_bot */
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
