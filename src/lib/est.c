@@ -694,6 +694,16 @@ static enum est_mask resolve_mask(const struct est_workload *wl)
     return EST_MASK_NONE;
 }
 
+/* The positions a static or rolling cache holds: --cache-len N, "max" (the
+ * model's max positions), or by default the prompt and every generated
+ * token. */
+static int64_t cache_positions(const struct est_model *m, const struct est_workload *wl)
+{
+    if (wl->cache_len > 0) return wl->cache_len;
+    if (wl->cache_len < 0) return m->max_positions;
+    return (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+}
+
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
 {
     static const char *const cache[] = {
@@ -718,18 +728,12 @@ const char *est_cache_describe(const struct est_model *m, const struct est_workl
     }
     char len[64] = "";
     if (wl->gen_len && wl->cache == EST_CACHE_STATIC) {
-        int64_t pos = wl->cache_len > 0 ? wl->cache_len
-                      : wl->cache_len < 0 ? m->max_positions
-                      : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+        int64_t pos = cache_positions(m, wl);
         if (wl->gen_loop == EST_GEN_GPTFAST) pos = (pos + 7) / 8 * 8; /* find_multiple(max_seq_length, 8) (gen_plan) */
         snprintf(len, sizeof len, " for %lld positions", (long long)pos);
     }
-    if (wl->gen_len && wl->cache == EST_CACHE_ROLLING) {
-        int64_t pos = wl->cache_len > 0 ? wl->cache_len
-                      : wl->cache_len < 0 ? m->max_positions
-                      : (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
-        snprintf(len, sizeof len, "; a window of %lld positions", (long long)pos);
-    }
+    if (wl->gen_len && wl->cache == EST_CACHE_ROLLING)
+        snprintf(len, sizeof len, "; a window of %lld positions", (long long)cache_positions(m, wl));
     bool all = !wl->gen_len || wl->prefill_logits == EST_PLOGITS_ALL ||
                (wl->prefill_logits == EST_PLOGITS_AUTO && wl->cache == EST_CACHE_LEGACY);
     snprintf(buf, n, "%s%s; K, V %s; %s; prefill logits %s%s",
@@ -4344,7 +4348,7 @@ static int check_gen(const struct est_model *m, const struct est_workload *wl, s
     if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)
         return oomlab_err_set(err, "the model's max positions are not known: give --max-positions N "
                                    "(config.json's max_position_embeddings)");
-    int64_t len = wl->cache_len > 0 ? wl->cache_len : wl->cache_len < 0 ? m->max_positions : 0;
+    int64_t len = wl->cache_len ? cache_positions(m, wl) : 0;
     if (wl->fuse_layers && (wl->mode != EST_MODE_INFER || wl->quant != EST_QUANT_AWQ || wl->cache != EST_CACHE_ROLLING))
         return oomlab_err_set(err, "--fuse-layers is AutoAWQ's from_quantized(fuse_layers=True): use it with "
                                    "--mode infer, --quant awq and --cache rolling (its fused attention's cache)");
