@@ -64,7 +64,8 @@ static const struct {
     {"shard", est_shard_parse},       {"offload", est_offload_parse}, {"loss", est_loss_parse},
     {"head", est_head_parse},         {"trainer", est_trainer_parse}, {"cache", est_cache_parse},
     {"mask", est_mask_parse},         {"prefill-logits", est_prefill_logits_parse},
-    {"use-cache", est_use_cache_parse}, {"compile-loss", est_compile_loss_parse}, {"loss-upcast", est_loss_upcast_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
+    {"use-cache", est_auto_yes_no_parse}, {"compile-loss", est_auto_yes_no_parse},
+    {"loss-upcast", est_auto_yes_no_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
     {"quant-storage", est_quant_storage_parse},
 };

@@ -669,14 +669,13 @@ static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
 const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
-static const char *const use_cache_names[] = {"auto", "yes", "no"};
+static const char *const auto_yes_no_names[] = {"auto", "yes", "no"};
 static const char *const keep_names[] = {"auto", "none", "logits", "outputs"};
 int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), s); }
 const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
-int est_use_cache_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
-int est_compile_loss_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
-int est_loss_upcast_parse(const char *s) { return lookup(use_cache_names, N_OF(use_cache_names), s); }
+/* --use-cache, --compile-loss, --loss-upcast */
+int est_auto_yes_no_parse(const char *s) { return lookup(auto_yes_no_names, N_OF(auto_yes_no_names), s); }
 int est_layer_buffers_parse(const char *s) { return lookup(layer_buffers_names, N_OF(layer_buffers_names), s); }
 static const char *const len_order_names[] = {"random", "sorted", "longest-first"};
 int est_len_order_parse(const char *s) { return lookup(len_order_names, N_OF(len_order_names), s); }

@@ -505,9 +505,7 @@ bool est_ds_overlap(const struct est_workload *wl);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
-int est_use_cache_parse(const char *s);      /* "auto" 0, "yes" 1, "no" 2 */
-int est_compile_loss_parse(const char *s);   /* "auto" 0, "yes" 1, "no" 2 */
-int est_loss_upcast_parse(const char *s);    /* "auto" 0, "yes" 1, "no" 2 */
+int est_auto_yes_no_parse(const char *s);    /* "auto" 0, "yes" 1, "no" 2: --use-cache, --compile-loss, --loss-upcast */
 bool est_loss_compiled(const struct est_workload *wl);
 int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
 const char *est_keep_name(enum est_keep k);
