@@ -54,10 +54,11 @@ const char *runcfg_alias_key(size_t i);
  * runcfg_render keeps the --config's own keys, nesting and order (YAML
  * stays YAML, JSON stays JSON; comments are not kept) and applies each
  * "path=value": a dotted path (training.per_device_train_batch_size=4)
- * sets that key; a bare key sets the key of that name where the config
- * has it, else the config's key for the same ledger column (--set
- * device_batch_size=4 sets per_device_train_batch_size), else is added at
- * the top (nested for a dotted path). Without a --config the --set keys
+ * sets that key; a bare ledger column or alias sets the config's key for
+ * that column that runcfg_parse reads, the first in document order (--set
+ * device_batch_size=4 sets per_device_train_batch_size); any other bare key
+ * sets the key of that name where the config has it once; else the key is
+ * added at the top (nested for a dotted path). Without a --config the --set keys
  * form the document. YAML output starts with `# header` (cleaned to one
  * printable line). The caller frees with runcfg_rendered_release. */
 #define RUNCFG_MAX_SETS 64

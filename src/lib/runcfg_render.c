@@ -165,14 +165,34 @@ static int ymap_get(struct ydoc *d, int map, const char *key)
 
 /* Depth-first in document order (mappings only, as runcfg_parse reads):
  * the first scalar value whose key matches — by name (leaf != NULL) or by
- * ledger column (field >= 0). count gets the number of name matches. */
+ * ledger column (field >= 0). count gets the number of name matches. A node
+ * met again is an alias (*a), which runcfg_parse does not follow, and a node
+ * under a sequence or a non-scalar key is not read either: seen marks every
+ * node already passed, in the order the parser meets them. */
 struct yfind {
     const char *leaf;
     int field;
     int found;
     size_t count;
     char path[128];
+    unsigned char *seen; /* by node id - 1 */
 };
+
+/* Mark id and everything under it as passed (nodes runcfg_parse skips). */
+static void ymark(struct ydoc *d, int id, unsigned char *seen, int depth)
+{
+    yaml_node_t *n = ynode(d, id);
+    if (!n || seen[id - 1] || depth > MAX_PATH_DEPTH) return;
+    seen[id - 1] = 1;
+    if (n->type == YAML_SEQUENCE_NODE)
+        for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+            ymark(d, *it, seen, depth + 1);
+    if (n->type == YAML_MAPPING_NODE)
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+            ymark(d, p->key, seen, depth + 1);
+            ymark(d, p->value, seen, depth + 1);
+        }
+}
 
 static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *f, int depth)
 {
@@ -181,14 +201,19 @@ static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         const char *k = yscalar(d, p->key);
         yaml_node_t *v = ynode(d, p->value);
-        if (!k || !v) continue;
+        bool alias = v && f->seen[p->value - 1];
+        ymark(d, p->key, f->seen, depth + 1);
+        if (!k || !v || alias || v->type == YAML_SEQUENCE_NODE) {
+            ymark(d, p->value, f->seen, depth + 1);
+            continue;
+        }
+        f->seen[p->value - 1] = 1;
         char path[128];
         snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
         if (v->type == YAML_MAPPING_NODE) {
             yfind_in(d, p->value, path, f, depth + 1);
             continue;
         }
-        if (v->type != YAML_SCALAR_NODE) continue;
         bool hit = f->leaf ? !strcmp(k, f->leaf) : f->field >= 0 && runcfg_key_field(k) == f->field;
         if (!hit) continue;
         f->count++;
@@ -197,6 +222,19 @@ static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *
             snprintf(f->path, sizeof f->path, "%s", path);
         }
     }
+}
+
+/* yfind_in over the whole document; -1 when out of memory. */
+static int yfind(struct ydoc *d, struct yfind *f)
+{
+    size_t nodes = (size_t)(d->doc.nodes.top - d->doc.nodes.start);
+    f->seen = calloc(nodes ? nodes : 1, 1);
+    if (!f->seen) return -1;
+    f->seen[d->root - 1] = 1;
+    yfind_in(d, d->root, "", f, 0);
+    free(f->seen);
+    f->seen = NULL;
+    return 0;
 }
 
 static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *key, unsigned *best,
@@ -247,6 +285,14 @@ static int yapply(struct ydoc *d, const char *key, const char *value, struct run
 {
     struct split sp;
     if (split_path(key, &sp) < 0) return oomlab_err_set(err, "--set %s: not a key path", key);
+    if (sp.n == 1 && runcfg_key_field(key) >= 0) { /* a ledger column: the key the ledger reads */
+        struct yfind f = {.field = runcfg_key_field(key)};
+        if (yfind(d, &f) < 0) return oomlab_err_set(err, "out of memory");
+        if (f.found) {
+            snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
+            return yset_scalar(d, f.found, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+        }
+    }
     int map = d->root, at = 0;
     size_t depth = 0;
     for (; depth < sp.n; depth++) { /* the dotted path as far as it exists */
@@ -261,12 +307,10 @@ static int yapply(struct ydoc *d, const char *key, const char *value, struct run
         snprintf(out->target[i], sizeof out->target[i], "%s", key);
         return yset_scalar(d, at, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
     }
-    if (sp.n == 1) { /* a bare key: by name anywhere, then by ledger column */
+    if (sp.n == 1) { /* any other bare key: by name, when the config has it once */
         struct yfind f = {.leaf = key, .field = -1};
-        yfind_in(d, d->root, "", &f, 0);
-        if (f.count != 1) f = (struct yfind){.field = runcfg_key_field(key)};
-        if (f.field >= 0 || f.leaf) yfind_in(d, d->root, "", &f, 0);
-        if (f.found) {
+        if (yfind(d, &f) < 0) return oomlab_err_set(err, "out of memory");
+        if (f.count == 1) {
             snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
             return yset_scalar(d, f.found, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
         }
@@ -484,6 +528,14 @@ static int japply(struct json_object *root, const char *key, const char *value,
 {
     struct split sp;
     if (split_path(key, &sp) < 0) return oomlab_err_set(err, "--set %s: not a key path", key);
+    if (sp.n == 1 && runcfg_key_field(key) >= 0) { /* a ledger column: the key the ledger reads */
+        struct jfind f = {.field = runcfg_key_field(key)};
+        jfind_in(root, "", &f, 0);
+        if (f.count) {
+            snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
+            return jput(f.parent, f.key, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
+        }
+    }
     struct json_object *obj = root, *at = NULL;
     size_t depth = 0;
     for (; depth + 1 < sp.n && json_object_object_get_ex(obj, sp.part[depth], &at) &&
@@ -497,14 +549,10 @@ static int japply(struct json_object *root, const char *key, const char *value,
         snprintf(out->target[i], sizeof out->target[i], "%s", key);
         return jput(obj, sp.part[depth], value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
     }
-    if (sp.n == 1) {
+    if (sp.n == 1) { /* any other bare key: by name, when the config has it once */
         struct jfind f = {.leaf = key, .field = -1};
         jfind_in(root, "", &f, 0);
-        if (f.count != 1) {
-            f = (struct jfind){.field = runcfg_key_field(key)};
-            if (f.field >= 0) jfind_in(root, "", &f, 0);
-        }
-        if (f.count) {
+        if (f.count == 1) {
             snprintf(out->target[i], sizeof out->target[i], "%s", f.path);
             return jput(f.parent, f.key, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
         }

@@ -512,6 +512,32 @@ static void test_render_alias_lands_on_the_configs_key(void **state)
     runcfg_rendered_release(&r);
 }
 
+/* A ledger column set by a bare name lands on the key the ledger reads (the
+ * first in document order), whatever key spells it; a mapping reached
+ * through an alias (*a) or under a non-scalar key is not read, so not set. */
+static void test_render_sets_what_the_ledger_reads(void **state)
+{
+    (void)state;
+    const char *cases[][3] = {
+        {"bs: 3\ntrain:\n  device_batch_size: 5\n", "bs", "yaml"},
+        {"bs: 3\ndevice_batch_size: 5\n", "bs", "yaml"},
+        {"{\"bs\": 3, \"train\": {\"device_batch_size\": 5}}", "bs", "json"},
+        {"? {k: 1}\n: &a {bs: 3}\ny: *a\n", "device_batch_size", "alias"},
+        {"base: &a {bs: 3}\ny: *a\n", "base.bs", "anchor"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *sets[] = {"device_batch_size=4"};
+        struct runcfg_rendered r;
+        const char *text = render(cases[i][0], NULL, sets, 1, &r);
+        assert_string_equal(r.target[0], cases[i][1]);
+        struct runcfg cfg;
+        parses_back(text, &cfg);
+        assert_int_equal(cfg.device_batch_size, 4);
+        runcfg_release(&cfg);
+        runcfg_rendered_release(&r);
+    }
+}
+
 static void test_render_json_stays_json(void **state)
 {
     (void)state;
@@ -632,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_to_yaml_unicode),
         cmocka_unit_test(test_render_keeps_the_users_schema),
         cmocka_unit_test(test_render_alias_lands_on_the_configs_key),
+        cmocka_unit_test(test_render_sets_what_the_ledger_reads),
         cmocka_unit_test(test_render_json_stays_json),
         cmocka_unit_test(test_render_always_parses_back),
         cmocka_unit_test(test_render_without_config_and_errors),
