@@ -1192,10 +1192,30 @@ static unsigned lora_bits(const struct est_workload *wl)
  * added in place, softmax, matmul) runs below autocast in the inputs' dtype:
  * the softmax output, a B, which the last matmul keeps too; dropout adds its
  * mask and output. */
+/* Whether eager attention's softmax output is fp32. softmax is on
+ * autocast's fp32 list, and fp32 weights make fp32 scores; otherwise the
+ * code decides. HF's eager attention of the families marked softmax_fp32
+ * calls softmax(scores, dim=-1, dtype=torch.float32) (the Llama-family
+ * eager_attention_forward and its copies), and so does litgpt's one eager
+ * path, Gemma-2's logit softcapping (CausalSelfAttention.
+ * scaled_dot_product_attention: `F.softmax(scores, dim=-1,
+ * dtype=torch.float).to(dtype=q.dtype)`). Own model code (--trainer
+ * torchtune with --attention eager: torchtune's own modules call SDPA)
+ * calls softmax on the 16-bit scores as they are:
+ * rasbt/reasoning-from-scratch:reasoning_from_scratch/qwen3.py@4c0c4cc
+ * GroupedQueryAttention.forward (`torch.softmax(attn_scores /
+ * self.head_dim**0.5, dim=-1)` on the bf16 scores of a pure bf16 model),
+ * nanoGPT's `F.softmax(att, dim=-1)`. */
+static bool softmax_upcast(const struct calc *c)
+{
+    if (c->a == 4 || c->mixed || c->ac16) return true;
+    return c->f->softmax_fp32 && c->wl->trainer != EST_TRAINER_TORCHTUNE;
+}
+
 static long double eager_elem(const struct calc *c)
 {
     if (c->wl->attention == EST_ATTN_SDPA_MATH) return c->a + (c->adrop ? 1 + c->a : 0);
-    long double sm = (c->a == 4 || c->mixed || c->ac16 || c->f->softmax_fp32) ? 4 : c->a;
+    long double sm = softmax_upcast(c) ? 4 : c->a;
     bool cast = sm == 4 && c->a < 4;
     long double extra = c->f->eager_extra ? c->a : 0;
     /* what the probabilities' matmul keeps: the 16-bit cast of the fp32

@@ -203,6 +203,43 @@ static void test_sum_gradient_clone(void **state)
     assert_int_equal(r.comp[EST_C_TEMP].bytes, 2 * VT);
 }
 
+/* Eager attention's softmax dtype is the code's: HF's Llama-family eager
+ * attention calls softmax(dtype=torch.float32) and casts back, so its
+ * block keeps the fp32 probabilities and their 16-bit cast (6 B per score
+ * in bf16); own model code (--trainer torchtune with --attention eager,
+ * e.g. reasoning-from-scratch's qwen3.py) calls softmax on the bf16 scores
+ * and keeps that one bf16 tensor (2 B). Under autocast both are fp32. */
+static int64_t hf_less_own_acts(const struct est_model *m, struct est_workload wl)
+{
+    struct est_result hf, own;
+    struct oomlab_err err;
+    wl.trainer = EST_TRAINER_HF;
+    assert_int_equal(est_compute(m, &wl, &hf, &err), 0);
+    wl.trainer = EST_TRAINER_TORCHTUNE;
+    assert_int_equal(est_compute(m, &wl, &own, &err), 0);
+    return hf.comp[EST_C_ACTS].bytes - own.comp[EST_C_ACTS].bytes;
+}
+
+static void test_own_code_eager_softmax_dtype(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("qwen3-0.6b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    wl.optimizer = EST_OPT_NONE;
+    int64_t T = 512, L = m.layers, H = m.heads, S = 512;
+    /* what else differs between the two trainers, without scores */
+    wl.attention = EST_ATTN_SDPA;
+    int64_t rest = hf_less_own_acts(&m, wl);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(hf_less_own_acts(&m, wl) - rest, T * L * H * S * (6 - 2));
+    /* under autocast softmax is on the fp32 list whatever the code */
+    wl.precision = EST_BF16_AUTOCAST;
+    wl.attention = EST_ATTN_SDPA;
+    rest = hf_less_own_acts(&m, wl);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(hf_less_own_acts(&m, wl) - rest, 0);
+}
+
 /* DeepSpeed's engine at stage 0 (--shard zero0, DeepSpeed-Chat's
  * --zero_stage 0): loss.backward() first, then allreduce_gradients() ->
  * buffered_allreduce_fallback, flat buckets of up to 5e8 elements
@@ -2072,8 +2109,11 @@ static void test_neox_qkv_view(void **state)
     assert_int_equal(est_compute(&m, &wl, &tt, &err), 0);
     /* eager: fp32 q, k (8h) and the copy of v matmul makes (2h), not the
      * whole qkv output (the presents keep that: test_neox_presents), against
-     * 6h; less the shared LayerNorm input (2h) */
-    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes, L * T * (2 * h * 4 + 2 * h - 6 * h - h * 2) + rope);
+     * 6h; less the shared LayerNorm input (2h); and HF's softmax on the
+     * fp32 scores with its fp16 cast (4 + 2 B per score) against own code's
+     * fp16 softmax (2 B: test_own_code_eager_softmax_dtype), 16 heads */
+    assert_int_equal(hf.comp[EST_C_ACTS].bytes - tt.comp[EST_C_ACTS].bytes,
+                     L * T * (2 * h * 4 + 2 * h - 6 * h - h * 2) + rope + L * T * 16 * T * 4);
 }
 
 static void test_offload(void **state)
@@ -2830,6 +2870,7 @@ int main(void)
         cmocka_unit_test(test_opt_dropout_keeps_attention_p0),
         cmocka_unit_test(test_opt_relu_keeps_one_ffn_tensor),
         cmocka_unit_test(test_sum_gradient_clone),
+        cmocka_unit_test(test_own_code_eager_softmax_dtype),
         cmocka_unit_test(test_deepspeed_stage0),
         cmocka_unit_test(test_fsdp_no_reshard_keeps_blocks_gathered),
         cmocka_unit_test(test_torchtitan_compiled_loss),
