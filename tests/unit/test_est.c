@@ -2749,30 +2749,46 @@ static void test_context_by_version(void **state)
     int64_t b = 0;
     const char *why = NULL;
     const int64_t MiB = 1024 * 1024, card = 420 * MiB;
-    assert_int_equal(gpus_context("1.4", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.4", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
     assert_non_null(strstr(why, "pytorch/pytorch#49877"));
-    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 1404 * MiB);
-    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
-    assert_int_equal(gpus_context("2.1.0", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("2.1.0", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, card);
     assert_non_null(strstr(why, "LAZY"));
-    assert_int_equal(gpus_context(NULL, "11.8", -1, &b, &why, &err), 0);
+    assert_int_equal(gpus_context(NULL, "11.8", -1, 0, &b, &why, &err), 0);
     assert_int_equal(b, -1); /* lazy without a card: the estimator's default */
-    assert_int_equal(gpus_context("1.13", "11.6", card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.13", "11.6", card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 1404 * MiB);
-    assert_int_equal(gpus_context(NULL, "10.2", card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context(NULL, "10.2", card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
-    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: the CUDA version is needed */
-    assert_int_equal(gpus_context("1.8", NULL, card, &b, &why, &err), -1);
+    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: on a card that runs
+     * both (V100, sm_70) or an unknown one the CUDA version is needed, and
+     * the message says how to read it */
+    assert_int_equal(gpus_context("1.8", NULL, card, 0, &b, &why, &err), -1);
     assert_non_null(strstr(err.msg, "--cuda"));
-    assert_int_equal(gpus_context("1.4+cpu", NULL, card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context("one", NULL, card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context(NULL, "11.x", card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context(NULL, "8.0", card, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "--gpu"));
+    assert_int_equal(gpus_context("1.12.1", NULL, card, 70, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "10.2, 11.3 and 11.6"));
+    assert_non_null(strstr(err.msg, "torch.version.cuda"));
+    assert_non_null(strstr(err.msg, "1.12.1+cu113"));
+    /* ...but a CUDA 10.2 build carries no sm_80+ kernels: on an A100 or an
+     * RTX 3090 it was a CUDA 11.0-11.6 build (pytorch/pytorch#45028) */
+    assert_int_equal(gpus_context("1.12.1", NULL, card, 80, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_non_null(strstr(why, "#45028"));
+    assert_int_equal(gpus_context("1.9", NULL, card, 86, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context("1.9", "10.2", card, 86, &b, &why, &err), 0); /* --cuda still wins */
+    assert_int_equal(b, 798 * MiB);
+    assert_int_equal(gpus_context("1.4+cpu", NULL, card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("one", NULL, card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "11.x", card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "8.0", card, 0, &b, &why, &err), -1);
 }
 
 /* --var-len: an epoch of varying lengths reserves more than a run at its
