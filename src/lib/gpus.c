@@ -191,29 +191,33 @@ static const char cuda11_by_card_why[] =
 
 /* The CUDA builds each torch 1.9-1.12 release shipped for Linux, as
  * pytorch.org lists them (pytorch/pytorch.github.io:_get_started/
- * previous-versions.md@04862e37: wheels and conda together). */
-static const struct { int torch; const char *builds; } builds[] = {
-    {109, "10.2, 11.1 (pip) and 11.3 (conda)"},
-    {110, "10.2, 11.1 (pip) and 11.3 (conda)"},
-    {111, "10.2 and 11.3"},
-    {112, "10.2, 11.3 and 11.6"},
+ * previous-versions.md@04862e37: wheels and conda together; 1.7 and 1.8
+ * from the builds the threads of the eager[] rows ran), and a CUDA 11 tag
+ * of each for the message's example. */
+static const struct { int torch; const char *builds, *tag; } builds[] = {
+    {107, "10.x and 11.0", "cu110"},         /* 1.7.1+cu110: #49877, #47109 */
+    {108, "10.1, 10.2 and 11.1", "cu111"}, /* 1.8.2+cu101 and +cu111: #55277 */
+    {109, "10.2, 11.1 (pip) and 11.3 (conda)", "cu111"},
+    {110, "10.2, 11.1 (pip) and 11.3 (conda)", "cu111"},
+    {111, "10.2 and 11.3", "cu113"},
+    {112, "10.2, 11.3 and 11.6", "cu113"},
 };
 
 /* torch 1.7-1.12 without a CUDA version on a card that runs either build:
  * the two contexts differ by 600 MiB, so ask for the version, and say how. */
 static int refuse_unknown_build(const char *torch, int tv, int card_sm, struct oomlab_err *err)
 {
-    const char *which = "10.2 and 11.x";
+    const char *which = "10.2 and 11.x", *tag = "cu113";
     for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++)
-        if (builds[i].torch == tv) which = builds[i].builds;
-    char card[48] = "a card oomlab does not know (pass --gpu)";
-    if (card_sm) snprintf(card, sizeof card, "this card (sm_%d)", card_sm);
+        if (builds[i].torch == tv) which = builds[i].builds, tag = builds[i].tag;
+    char card[96] = "and the card is unknown (with --gpu, one of sm_80 or later runs only the CUDA 11 ones)";
+    if (card_sm) snprintf(card, sizeof card, "and this card (sm_%d) runs all of them", card_sm);
     return oomlab_err_set(err,
-                          "torch %s shipped CUDA %s builds, and %s runs a CUDA 10 build as well as a CUDA "
-                          "11 one (their contexts differ by about 600 MiB): add --cuda with what "
+                          "torch %s shipped CUDA %s builds, %s; their contexts differ by about 600 MiB: "
+                          "add --cuda with what "
                           "`python -c 'import torch; print(torch.version.cuda)'` prints (e.g. --cuda 10.2), "
-                          "or give --torch as torch.__version__ prints it (e.g. %.*s+cu113)",
-                          torch, which, card, (int)strcspn(torch, "+"), torch);
+                          "or give --torch as torch.__version__ prints it (e.g. %.*s+%s)",
+                          torch, which, card, (int)strcspn(torch, "+"), torch, tag);
 }
 
 static const char lazy_why[] =
