@@ -2625,16 +2625,18 @@ static long double layer_buffers(const struct calc *c)
  * previously it was used for sin and cos", huggingface/transformers#27931).
  * Llama before 4.34 is not read (its cache may be fp32) and is left out.
  * default_n: the config class's max_position_embeddings (Qwen2Config 32768,
- * MistralConfig and MixtralConfig 4096 * 32, LlamaConfig 2048) when neither
- * --max-positions nor a config.json gives N. */
+ * LlamaConfig 2048) when neither --max-positions nor a config.json gives N;
+ * 0 for Mistral and Mixtral, whose class default (4096 * 32) is not what
+ * their checkpoints ship and would count 2 GiB for a 7B: without N the
+ * term is left out there. */
 static const struct {
     enum est_family family;
     unsigned from, until; /* --transformers major * 1000 + minor, [from, until) */
     int64_t default_n;
 } rope_caches[] = {
     {EST_FAM_LLAMA, 4034, 4038, 2048},
-    {EST_FAM_MISTRAL, 4034, 4042, 4096 * 32},
-    {EST_FAM_MIXTRAL, 4036, 4042, 4096 * 32},
+    {EST_FAM_MISTRAL, 4034, 4042, 0},
+    {EST_FAM_MIXTRAL, 4036, 4042, 0},
     {EST_FAM_QWEN2, 4037, 4042, 32768},
 };
 
@@ -2652,6 +2654,7 @@ static long double rope_cache_bytes(const struct calc *c, int64_t *n)
                               ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
                               : wl->seq;
         *n = c->m->max_positions > 0 ? c->m->max_positions : rope_caches[i].default_n;
+        if (!*n) return 0;
         if (longest > *n) *n = longest; /* forward's _set_cos_sin_cache(seq_len) */
         long double elem = wl->precision == EST_FP32 || c->mixed ? 4 : 2;
         return (long double)c->m->layers * 2 * (long double)*n * (long double)c->m->head_dim * elem;

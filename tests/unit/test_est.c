@@ -1091,6 +1091,15 @@ static void test_rope_caches_by_version(void **state)
     wl.transformers = 4042; /* huggingface/transformers#30642: computed per forward */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+    struct est_model mi = fx_preset("mistral-7b"); /* no N given: Mistral's term is left out */
+    wl.transformers = 4042;
+    assert_int_equal(est_compute(&mi, &wl, &base, &err), 0);
+    wl.transformers = 4040;
+    assert_int_equal(est_compute(&mi, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+    mi.max_positions = 32768;
+    assert_int_equal(est_compute(&mi, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, 32LL * 2 * 128 * 2 * 32768);
     struct est_model ll = fx_preset("llama-2-7b"); /* Llama: until 4.38 */
     wl.transformers = 4038;
     assert_int_equal(est_compute(&ll, &wl, &base, &err), 0);
