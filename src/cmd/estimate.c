@@ -43,6 +43,7 @@ struct opts {
     const char *gpu_name;
     const char *capacity_arg; /* --capacity as written (its unit: decimal GB is said) */
     const char *torch, *cuda; /* --torch / --cuda: the CUDA context by version (gpus_context) */
+    int card_sm;              /* the table card's compute capability x 10 (gpus_context); 0 unknown */
     const char *torchao;      /* --torchao: its to_nf4 transient by version */
     const char *peft;         /* --peft: LoRA adapters' dtype by version */
     const char *transformers; /* --transformers: the causal-LM loss path by version */
@@ -547,6 +548,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         if (!o->have_capacity) o->wl.capacity_bytes = card->capacity_bytes;
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
         if (gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
+        o->card_sm = card->sm;
         units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
         if (o->have_capacity)
             snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
@@ -582,6 +584,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         card = gpus_find(g.name);
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
         if (card && gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
+        if (card) o->card_sm = card->sm;
         units_format_bytes(usable, cap, sizeof cap);
         snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
                  cap, resv);
@@ -1045,7 +1048,7 @@ int cmd_estimate(int argc, char **argv)
     get_card(&o, &err);
     if ((o.torch || o.cuda) && !o.have_context) {
         /* lazy loading keeps the card's figure (-1: the estimator's default) */
-        if (gpus_context(o.torch, o.cuda, o.wl.context_bytes, &o.wl.context_bytes, &o.wl.context_why, &err))
+        if (gpus_context(o.torch, o.cuda, o.wl.context_bytes, o.card_sm, &o.wl.context_bytes, &o.wl.context_why, &err))
             return cmd_fail(NAME, &err, EXIT_USAGE);
     }
     memset(&f, 0, sizeof f);

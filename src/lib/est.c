@@ -2609,10 +2609,14 @@ static long double litgpt_carry(const struct calc *c)
  * GPT2Attention registers the same bool `bias` of n_positions^2 (src/
  * transformers/models/gpt2/modeling_gpt2.py@0010f60284ab4b9d14b7df9c6525b1a2ad44e640).
  * N is config.max_position_embeddings (GPTNeoXConfig's default 2048). */
+static long double rope_cache_bytes(const struct calc *c, int64_t *n);
+
 static long double layer_buffers(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->layer_buffers == 1 || wl->trainer != EST_TRAINER_HF || !c->f->layer_bufs) return 0;
+    int64_t rope_n;
+    if (wl->layer_buffers == 1 || wl->trainer != EST_TRAINER_HF) return 0;
+    if (!c->f->layer_bufs) return rope_cache_bytes(c, &rope_n);
     long double n = (long double)(c->m->max_positions > 0 ? c->m->max_positions : c->f->positions);
     long double longest = (long double)(wl->mode == EST_MODE_INFER && wl->gen_len
                                             ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
@@ -2622,6 +2626,60 @@ static long double layer_buffers(const struct calc *c)
     if (c->f->layer_bufs == 2 && c->f->rope_div)
         per += 2 * 4 * n * (long double)c->m->head_dim / (long double)c->f->rope_div;
     return (long double)c->m->layers * per;
+}
+
+/* transformers versions whose attention modules each cache rotary cos and
+ * sin for the model's max positions N (config.max_position_embeddings, grown
+ * to a longer sequence), `register_buffer(..., persistent=False)` in torch's
+ * default dtype at load, which from_pretrained sets to torch_dtype: the
+ * model's 16-bit dtype, fp32 for an fp32 load. Qwen2 (jklj077/transformers:
+ * src/transformers/models/qwen2/modeling_qwen2.py@53dba62c: "Copied from
+ * ...MixtralRotaryEmbedding", `self.rotary_emb` in every Qwen2Attention,
+ * `_set_cos_sin_cache(seq_len=max_position_embeddings, ...,
+ * dtype=torch.get_default_dtype())`), Mistral and Mixtral (the same code)
+ * until huggingface/transformers#30642 reworked Mistral's for the static
+ * cache (merged after v4.41.0: ASSUMED first in 4.42 for all three: the
+ * Copied-from check keeps them equal); Llama's, which Mistral's was "Copied
+ * from" at Mistral's addition (4.34), until 4.38's static-cache rework
+ * ("max_position_embedding is only used for the causal_mask now, while
+ * previously it was used for sin and cos", huggingface/transformers#27931).
+ * Llama before 4.34 is not read (its cache may be fp32) and is left out.
+ * default_n: the config class's max_position_embeddings (Qwen2Config 32768,
+ * LlamaConfig 2048) when neither --max-positions nor a config.json gives N;
+ * 0 for Mistral and Mixtral, whose class default (4096 * 32) is not what
+ * their checkpoints ship and would count 2 GiB for a 7B: without N the
+ * term is left out there. */
+static const struct {
+    enum est_family family;
+    unsigned from, until; /* --transformers major * 1000 + minor, [from, until) */
+    int64_t default_n;
+} rope_caches[] = {
+    {EST_FAM_LLAMA, 4034, 4038, 2048},
+    {EST_FAM_MISTRAL, 4034, 4042, 0},
+    {EST_FAM_MIXTRAL, 4036, 4042, 0},
+    {EST_FAM_QWEN2, 4037, 4042, 32768},
+};
+
+/* Bytes of the per-layer rotary caches above for the whole model (0 where
+ * the version or family keeps none), and N through *n. */
+static long double rope_cache_bytes(const struct calc *c, int64_t *n)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->trainer != EST_TRAINER_HF || !wl->transformers) return 0;
+    for (size_t i = 0; i < N_OF(rope_caches); i++) {
+        if (rope_caches[i].family != c->m->family || wl->transformers < rope_caches[i].from ||
+            wl->transformers >= rope_caches[i].until)
+            continue;
+        int64_t longest = wl->mode == EST_MODE_INFER && wl->gen_len
+                              ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
+                              : wl->seq;
+        *n = c->m->max_positions > 0 ? c->m->max_positions : rope_caches[i].default_n;
+        if (!*n) return 0;
+        if (longest > *n) *n = longest; /* forward's _set_cos_sin_cache(seq_len) */
+        long double elem = wl->precision == EST_FP32 || c->mixed ? 4 : 2;
+        return (long double)c->m->layers * 2 * (long double)*n * (long double)c->m->head_dim * elem;
+    }
+    return 0;
 }
 
 /* Whether the training forward returns K/V presents: HF decoders take
@@ -4076,7 +4134,14 @@ static void explain_kept(const struct calc *c, struct est_result *r)
 {
     char b[32], line[200];
     long double buf = layer_buffers(c);
-    if (buf > 0) {
+    int64_t rope_n = 0;
+    if (buf > 0 && !c->f->layer_bufs && rope_cache_bytes(c, &rope_n) > 0) {
+        fmt_gib(buf, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of rotary cos/sin every layer caches for %lld positions "
+                 "(transformers < %s; --max-positions sets N)", b, (long long)rope_n,
+                 c->m->family == EST_FAM_LLAMA ? "4.38" : "4.42");
+        formula_append(r, EST_C_WEIGHTS, line);
+    } else if (buf > 0) {
         fmt_gib(buf, b, sizeof b);
         snprintf(line, sizeof line, "; incl. %s of buffers every layer registers (bool N x N causal mask%s)", b,
                  c->f->layer_bufs == 2 ? ", fp32 rotary cos/sin" : "");

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,39 +18,39 @@
 #define MiB(x) ((int64_t)(x) * 1024 * 1024)
 
 static const struct gpu_card cards[] = {
-    {"t4", "NVIDIA T4 16GB", MiB(15360), MiB(420), true, {"Tesla T4"}, {"t4"}},
+    {"t4", "NVIDIA T4 16GB", MiB(15360), MiB(420), true, {"Tesla T4"}, {"t4"}, 75},
     {"v100-16gb", "NVIDIA V100 16GB", MiB(16160), MiB(420), true,
-     {"Tesla V100-SXM2-16GB", "Tesla V100-PCIE-16GB"}, {"v100"}},
+     {"Tesla V100-SXM2-16GB", "Tesla V100-PCIE-16GB"}, {"v100"}, 70},
     {"v100-32gb", "NVIDIA V100 32GB", MiB(32510), MiB(420), true,
-     {"Tesla V100-SXM2-32GB", "Tesla V100-PCIE-32GB", "Tesla V100S-PCIE-32GB"}, {"v100 32", "v100s"}},
-    {"a10g", "NVIDIA A10G 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10G"}, {"a10g"}},
-    {"a10", "NVIDIA A10 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10"}, {"a10"}},
-    {"l4", "NVIDIA L4 24GB", MiB(23034), MiB(460), true, {"NVIDIA L4"}, {"l4"}},
+     {"Tesla V100-SXM2-32GB", "Tesla V100-PCIE-32GB", "Tesla V100S-PCIE-32GB"}, {"v100 32", "v100s"}, 70},
+    {"a10g", "NVIDIA A10G 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10G"}, {"a10g"}, 86},
+    {"a10", "NVIDIA A10 24GB", MiB(23028), MiB(460), true, {"NVIDIA A10"}, {"a10"}, 86},
+    {"l4", "NVIDIA L4 24GB", MiB(23034), MiB(460), true, {"NVIDIA L4"}, {"l4"}, 89},
     {"a100-40gb", "NVIDIA A100 40GB", MiB(40960), MiB(480), true,
-     {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB"}, {"a100 40"}},
+     {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB"}, {"a100 40"}, 80},
     {"a100-80gb", "NVIDIA A100 80GB", MiB(81920), MiB(480), true,
-     {"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe"}, {"a100 80"}},
+     {"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe"}, {"a100 80"}, 80},
     {"a800-80gb", "NVIDIA A800 80GB", MiB(81920), MiB(480), true,
-     {"NVIDIA A800-SXM4-80GB", "NVIDIA A800 80GB PCIe"}, {"a800"}},
-    {"a6000", "NVIDIA RTX A6000 48GB", MiB(49140), MiB(460), true, {"NVIDIA RTX A6000"}, {"a6000"}},
+     {"NVIDIA A800-SXM4-80GB", "NVIDIA A800 80GB PCIe"}, {"a800"}, 80},
+    {"a6000", "NVIDIA RTX A6000 48GB", MiB(49140), MiB(460), true, {"NVIDIA RTX A6000"}, {"a6000"}, 86},
     {"l40", "NVIDIA L40 48GB (L40S's 46068 MiB assumed)", MiB(46068), MiB(480), false,
-     {"NVIDIA L40"}, {"l40"}},
-    {"l40s", "NVIDIA L40S 48GB", MiB(46068), MiB(480), true, {"NVIDIA L40S"}, {"l40s"}},
+     {"NVIDIA L40"}, {"l40"}, 89},
+    {"l40s", "NVIDIA L40S 48GB", MiB(46068), MiB(480), true, {"NVIDIA L40S"}, {"l40s"}, 89},
     {"h100", "NVIDIA H100 80GB HBM3", MiB(81559), MiB(520), true,
-     {"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe"}, {"h100"}},
-    {"h200", "NVIDIA H200 141GB", MiB(143771), MiB(520), true, {"NVIDIA H200"}, {"h200"}},
+     {"NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe"}, {"h100"}, 90},
+    {"h200", "NVIDIA H200 141GB", MiB(143771), MiB(520), true, {"NVIDIA H200"}, {"h200"}, 90},
     {"rtx3090", "NVIDIA GeForce RTX 3090 24GB", MiB(24576), MiB(420), true,
-     {"NVIDIA GeForce RTX 3090"}, {"3090"}},
+     {"NVIDIA GeForce RTX 3090"}, {"3090"}, 86},
     {"rtx4090", "NVIDIA GeForce RTX 4090 24GB", MiB(24564), MiB(440), true,
-     {"NVIDIA GeForce RTX 4090"}, {"4090"}},
+     {"NVIDIA GeForce RTX 4090"}, {"4090"}, 89},
     {"titan-rtx", "NVIDIA TITAN RTX 24GB", MiB(24576), MiB(420), true, {"NVIDIA TITAN RTX"},
-     {"titan rtx"}},
+     {"titan rtx"}, 75},
     {"rtx6000", "NVIDIA Quadro RTX 6000 24GB", MiB(24576), MiB(420), true, {"Quadro RTX 6000"},
-     {"quadro rtx 6000"}},
+     {"quadro rtx 6000"}, 75},
     {"mi250", "AMD Instinct MI250 (one GCD, 64GB)", MiB(65536), MiB(400), false,
-     {"AMD Instinct MI250X", "AMD Instinct MI250"}, {"mi250", "mi250x"}},
+     {"AMD Instinct MI250X", "AMD Instinct MI250"}, {"mi250", "mi250x"}, 0},
     {"mi300x", "AMD Instinct MI300X 192GB", MiB(196608), MiB(400), false, {"AMD Instinct MI300X"},
-     {"mi300x"}},
+     {"mi300x"}, 0},
 };
 
 #define N_CARDS (sizeof cards / sizeof cards[0])
@@ -62,14 +63,7 @@ const struct gpu_card *gpus_table(size_t *n)
     return cards;
 }
 
-/* the table's Hopper rows (compute capability 9.0), by name */
-bool gpus_sm90(const struct gpu_card *card)
-{
-    static const char *const sm90[] = {"h100", "h200"};
-    for (size_t i = 0; card && i < sizeof sm90 / sizeof sm90[0]; i++)
-        if (strcmp(card->name, sm90[i]) == 0) return true;
-    return false;
-}
+bool gpus_sm90(const struct gpu_card *card) { return card && card->sm == 90; }
 
 /* Lower-case alphanumerics only: "NVIDIA A100-SXM4-80GB" -> "nvidiaa100sxm480gb". */
 static void squash(const char *s, char *out, size_t n)
@@ -164,6 +158,12 @@ const struct gpu_card *gpus_find(const char *name)
  * call, less the caching allocator's one block the measurement held, by the
  * CUDA version of the build. Each figure is the mean of the measurements
  * its sentence names. */
+#define EAGER_CUDA11                                                                                   \
+    "eager module loading (torch < 1.13 or CUDA < 11.7), CUDA 11.0-11.6: 1404 MiB, the mean of torch "  \
+    "1.7.1+cu110 on an RTX 3090 (1644 - 158: 1486; pytorch/pytorch#49877), 1.8.2+cu111 on an RTX 3090 " \
+    "(1687 - 2: 1685; #55277), 1.7.1+cu110 after empty_cache (1105; #60150), a V100, CUDA 11.2 "        \
+    "(1343 - 2: 1341; HF perf_train_gpu_one, row A01)"
+
 static const struct {
     int cuda_lo, cuda_hi; /* major * 100 + minor, inclusive */
     int mib;
@@ -173,15 +173,52 @@ static const struct {
      "eager module loading (torch < 1.13 or CUDA < 11.7), CUDA 9-10 build: 798 MiB, the mean of torch "
      "1.6.0+cu101 on an RTX 2080 Ti (1035 MiB with a 158 MiB block: 877; pytorch/pytorch#49877) and torch "
      "1.8.2+cu101 on a GTX 1080 (721 MiB with a 2 MiB block: 719; pytorch/pytorch#55277)"},
-    {1100, 1106, 1404,
-     "eager module loading (torch < 1.13 or CUDA < 11.7), CUDA 11.0-11.6: 1404 MiB, the mean of torch "
-     "1.7.1+cu110 on an RTX 3090 (1644 - 158: 1486; pytorch/pytorch#49877), 1.8.2+cu111 on an RTX 3090 "
-     "(1687 - 2: 1685; #55277), 1.7.1+cu110 after empty_cache (1105; #60150), a V100, CUDA 11.2 "
-     "(1343 - 2: 1341; HF perf_train_gpu_one, row A01)"},
+    {1100, 1106, 1404, EAGER_CUDA11},
     {1107, 9999, 616,
      "eager module loading (torch < 1.13), CUDA >= 11.7 build: 616 MiB, torch 1.13/CUDA 11.7 with "
      "CUDA_MODULE_LOADING=DEFAULT (666,632,192 B with a 20 MiB block; pytorch/pytorch#86509)"},
 };
+
+/* torch 1.7-1.12 without its CUDA version on a card of sm_80 or later: the
+ * CUDA 10.2 builds those versions shipped carry no kernels past sm_75 (an
+ * A100 on one: "sm_80 is not compatible with the current PyTorch
+ * installation ... supports CUDA capabilities sm_37 sm_50 sm_60 sm_70",
+ * pytorch/pytorch#45028), so the build that ran was a CUDA 11.x one (11.0-11.6:
+ * CUDA 11.7 came with torch 1.13). */
+static const char cuda11_by_card_why[] =
+    "torch 1.7-1.12 on a card of compute capability 8.0 or later runs only their CUDA 11.x builds (CUDA 10.2 "
+    "builds carry no sm_80 kernels, pytorch/pytorch#45028); " EAGER_CUDA11;
+
+/* The CUDA builds each torch 1.9-1.12 release shipped for Linux, as
+ * pytorch.org lists them (pytorch/pytorch.github.io:_get_started/
+ * previous-versions.md@04862e37: wheels and conda together; 1.7 and 1.8
+ * from the builds the threads of the eager[] rows ran), and a CUDA 11 tag
+ * of each for the message's example. */
+static const struct { int torch; const char *builds, *tag; } builds[] = {
+    {107, "10.x and 11.0", "cu110"},         /* 1.7.1+cu110: #49877, #47109 */
+    {108, "10.1, 10.2 and 11.1", "cu111"}, /* 1.8.2+cu101 and +cu111: #55277 */
+    {109, "10.2, 11.1 (pip) and 11.3 (conda)", "cu111"},
+    {110, "10.2, 11.1 (pip) and 11.3 (conda)", "cu111"},
+    {111, "10.2 and 11.3", "cu113"},
+    {112, "10.2, 11.3 and 11.6", "cu113"},
+};
+
+/* torch 1.7-1.12 without a CUDA version on a card that runs either build:
+ * the two contexts differ by 600 MiB, so ask for the version, and say how. */
+static int refuse_unknown_build(const char *torch, int tv, int card_sm, struct oomlab_err *err)
+{
+    const char *which = "10.2 and 11.x", *tag = "cu113";
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++)
+        if (builds[i].torch == tv) which = builds[i].builds, tag = builds[i].tag;
+    char card[96] = "and the card is unknown (with --gpu, one of sm_80 or later runs only the CUDA 11 ones)";
+    if (card_sm) snprintf(card, sizeof card, "and this card (sm_%d) runs all of them", card_sm);
+    return oomlab_err_set(err,
+                          "torch %s shipped CUDA %s builds, %s; their contexts differ by about 600 MiB: "
+                          "add --cuda with what "
+                          "`python -c 'import torch; print(torch.version.cuda)'` prints (e.g. --cuda 10.2), "
+                          "or give --torch as torch.__version__ prints it (e.g. %.*s+%s)",
+                          torch, which, card, (int)strcspn(torch, "+"), torch, tag);
+}
 
 static const char lazy_why[] =
     "lazy module loading (torch >= 1.13 sets CUDA_MODULE_LOADING=LAZY; CUDA >= 11.7): the card's default "
@@ -222,7 +259,7 @@ static int parse_cu_tag(const char *s)
     return -1;
 }
 
-int gpus_context(const char *torch, const char *cuda, int64_t card_default, int64_t *bytes,
+int gpus_context(const char *torch, const char *cuda, int64_t card_default, int card_sm, int64_t *bytes,
                  const char **why, struct oomlab_err *err)
 {
     int tv = 0, cv = 0;
@@ -252,17 +289,18 @@ int gpus_context(const char *torch, const char *cuda, int64_t card_default, int6
         *why = lazy_why;
         return 0;
     }
-    if (!cv) {
-        if (tv > 106)
-            return oomlab_err_set(err, "torch %s shipped CUDA 10.2 and 11.x builds: give --cuda (torch.version.cuda) "
-                                       "or the +cuXYZ of torch.__version__", torch);
-        cv = 1000; /* torch <= 1.6: CUDA 9.2-10.2 builds only; 1.7.0 was the first
-                    * with a CUDA 11.0 build (pytorch/pytorch#47109) */
+    const char *by_card = NULL;
+    if (!cv && tv > 106) {
+        if (card_sm < 80) return refuse_unknown_build(torch, tv, card_sm, err);
+        cv = 1100;
+        by_card = cuda11_by_card_why;
     }
+    if (!cv) cv = 1000; /* torch <= 1.6: CUDA 9.2-10.2 builds only; 1.7.0 was the first
+                         * with a CUDA 11.0 build (pytorch/pytorch#47109) */
     for (size_t i = 0; i < sizeof eager / sizeof eager[0]; i++)
         if (cv >= eager[i].cuda_lo && cv <= eager[i].cuda_hi) {
             *bytes = (int64_t)eager[i].mib * 1024 * 1024;
-            *why = eager[i].why;
+            *why = by_card ? by_card : eager[i].why;
             return 0;
         }
     return oomlab_err_set(err, "no CUDA context figure for CUDA %d.%d: give --context", cv / 100, cv % 100);

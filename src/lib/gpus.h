@@ -19,6 +19,7 @@ struct gpu_card {
     /* The whole tokens that identify the card inside a device name
      * ("a100 80"): every one must appear as a token; "l4" never matches "L40". */
     const char *keys[2];
+    int sm; /* compute capability x 10 (86: sm_86), which kernels a build must carry; 0: not CUDA */
 };
 
 const struct gpu_card *gpus_table(size_t *n);
@@ -39,10 +40,13 @@ const struct gpu_card *gpus_find(const char *name);
  * (torch.__version__; the +cuXYZ tag names the CUDA build) or NULL; cuda is
  * "10.1", "11.8" (torch.version.cuda) or NULL. Fills *bytes and *why (a
  * static sentence naming the rule and its sources); 0, or -1 with a message
- * (unparsable version, or a torch 1.7-1.12 without its CUDA version: those
- * shipped CUDA 10.2 and 11.x builds). */
+ * (unparsable version, or a torch 1.7-1.12 without its CUDA version on a card
+ * that runs both of the CUDA 10.2 and 11.x builds those versions shipped).
+ * card_sm is the card's compute capability x 10 (gpu_card.sm; 0 unknown): a
+ * card of sm_80 or later runs no CUDA 10 build, so torch 1.7-1.12 there is a
+ * CUDA 11.x build. */
 struct oomlab_err;
-int gpus_context(const char *torch, const char *cuda, int64_t card_default, int64_t *bytes,
+int gpus_context(const char *torch, const char *cuda, int64_t card_default, int card_sm, int64_t *bytes,
                  const char **why, struct oomlab_err *err);
 
 #endif

@@ -1088,6 +1088,69 @@ static void test_sdpa_math(void **state)
     assert_int_equal(s.comp[EST_C_ACTS].bytes, e.comp[EST_C_ACTS].bytes);
 }
 
+/* transformers before 4.42 (Qwen2, Mistral, Mixtral) and 4.34-4.37 (Llama):
+ * every attention module caches rotary cos and sin of N x head_dim in the
+ * model's dtype, N = max positions (the config class's default when
+ * unknown, grown to a longer sequence). The Qwen2 speed benchmark's prompt-1
+ * rows on transformers 4.38.2 read 15-19% low without them (heldout5 Q201,
+ * Q205); from 4.42, or with no --transformers (the current code), none. */
+static void test_rope_caches_by_version(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("qwen2-0.5b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 2048);
+    struct est_result base, r;
+    struct oomlab_err err;
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 1;
+    wl.gen_len = 2048;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    const int64_t per_n = 24LL * 2 * 64 * 2; /* layers x (cos, sin) x head_dim x bf16 */
+    wl.transformers = 4038;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, per_n * 32768);
+    assert_non_null(strstr(r.comp[EST_C_WEIGHTS].formula, "32768 positions"));
+    m.max_positions = 131072; /* --max-positions */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, per_n * 131072);
+    m.max_positions = 1024; /* a longer generation grows them to prompt + generated */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, per_n * 2049);
+    m.max_positions = 0;
+    wl.precision = EST_FP32; /* an fp32 load: torch's default dtype stays fp32 */
+    struct est_result b32;
+    wl.transformers = 0;
+    assert_int_equal(est_compute(&m, &wl, &b32, &err), 0);
+    wl.transformers = 4041;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - b32.comp[EST_C_WEIGHTS].bytes, 2 * per_n * 32768);
+    wl.precision = EST_BF16;
+    wl.transformers = 4042; /* huggingface/transformers#30642: computed per forward */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+    struct est_model mi = fx_preset("mistral-7b"); /* no N given: Mistral's term is left out */
+    wl.transformers = 4042;
+    assert_int_equal(est_compute(&mi, &wl, &base, &err), 0);
+    wl.transformers = 4040;
+    assert_int_equal(est_compute(&mi, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+    mi.max_positions = 32768;
+    assert_int_equal(est_compute(&mi, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, 32LL * 2 * 128 * 2 * 32768);
+    struct est_model ll = fx_preset("llama-2-7b"); /* Llama: until 4.38 */
+    wl.transformers = 4038;
+    assert_int_equal(est_compute(&ll, &wl, &base, &err), 0);
+    wl.transformers = 4035;
+    assert_int_equal(est_compute(&ll, &wl, &r, &err), 0);
+    /* LlamaConfig default 2048, grown to prompt 1 + 2048 generated */
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes - base.comp[EST_C_WEIGHTS].bytes, 32LL * 2 * 128 * 2 * 2049);
+    wl.trainer = EST_TRAINER_LITGPT; /* not HF's modeling code */
+    assert_int_equal(est_compute(&ll, &wl, &r, &err), 0);
+    wl.transformers = 4038;
+    assert_int_equal(est_compute(&ll, &wl, &base, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, base.comp[EST_C_WEIGHTS].bytes);
+}
+
 static void test_kv_cache(void **state)
 {
     (void)state;
@@ -2789,30 +2852,46 @@ static void test_context_by_version(void **state)
     int64_t b = 0;
     const char *why = NULL;
     const int64_t MiB = 1024 * 1024, card = 420 * MiB;
-    assert_int_equal(gpus_context("1.4", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.4", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
     assert_non_null(strstr(why, "pytorch/pytorch#49877"));
-    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.7.1+cu110", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 1404 * MiB);
-    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.8.2+cu101", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
-    assert_int_equal(gpus_context("2.1.0", NULL, card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("2.1.0", NULL, card, 0, &b, &why, &err), 0);
     assert_int_equal(b, card);
     assert_non_null(strstr(why, "LAZY"));
-    assert_int_equal(gpus_context(NULL, "11.8", -1, &b, &why, &err), 0);
+    assert_int_equal(gpus_context(NULL, "11.8", -1, 0, &b, &why, &err), 0);
     assert_int_equal(b, -1); /* lazy without a card: the estimator's default */
-    assert_int_equal(gpus_context("1.13", "11.6", card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context("1.13", "11.6", card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 1404 * MiB);
-    assert_int_equal(gpus_context(NULL, "10.2", card, &b, &why, &err), 0);
+    assert_int_equal(gpus_context(NULL, "10.2", card, 0, &b, &why, &err), 0);
     assert_int_equal(b, 798 * MiB);
-    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: the CUDA version is needed */
-    assert_int_equal(gpus_context("1.8", NULL, card, &b, &why, &err), -1);
+    /* torch 1.7-1.12 shipped CUDA 10.2 and 11.x builds: on a card that runs
+     * both (V100, sm_70) or an unknown one the CUDA version is needed, and
+     * the message says how to read it */
+    assert_int_equal(gpus_context("1.8", NULL, card, 0, &b, &why, &err), -1);
     assert_non_null(strstr(err.msg, "--cuda"));
-    assert_int_equal(gpus_context("1.4+cpu", NULL, card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context("one", NULL, card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context(NULL, "11.x", card, &b, &why, &err), -1);
-    assert_int_equal(gpus_context(NULL, "8.0", card, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "--gpu"));
+    assert_int_equal(gpus_context("1.12.1", NULL, card, 70, &b, &why, &err), -1);
+    assert_non_null(strstr(err.msg, "10.2, 11.3 and 11.6"));
+    assert_non_null(strstr(err.msg, "torch.version.cuda"));
+    assert_non_null(strstr(err.msg, "1.12.1+cu113"));
+    /* ...but a CUDA 10.2 build carries no sm_80+ kernels: on an A100 or an
+     * RTX 3090 it was a CUDA 11.0-11.6 build (pytorch/pytorch#45028) */
+    assert_int_equal(gpus_context("1.12.1", NULL, card, 80, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_non_null(strstr(why, "#45028"));
+    assert_int_equal(gpus_context("1.9", NULL, card, 86, &b, &why, &err), 0);
+    assert_int_equal(b, 1404 * MiB);
+    assert_int_equal(gpus_context("1.9", "10.2", card, 86, &b, &why, &err), 0); /* --cuda still wins */
+    assert_int_equal(b, 798 * MiB);
+    assert_int_equal(gpus_context("1.4+cpu", NULL, card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("1.7.1+cu110", "10.2", card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context("one", NULL, card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "11.x", card, 0, &b, &why, &err), -1);
+    assert_int_equal(gpus_context(NULL, "8.0", card, 0, &b, &why, &err), -1);
 }
 
 /* --var-len: an epoch of varying lengths reserves more than a run at its
@@ -2933,6 +3012,7 @@ int main(void)
         cmocka_unit_test(test_peft_fp32_adapters),
         cmocka_unit_test(test_hf_loss_by_version),
         cmocka_unit_test(test_context_by_version),
+        cmocka_unit_test(test_rope_caches_by_version),
         cmocka_unit_test(test_var_len),
         cmocka_unit_test(test_gen_loops),
         cmocka_unit_test(test_llama_eager_softmax_copy),
