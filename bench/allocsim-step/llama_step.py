@@ -33,6 +33,9 @@ ap.add_argument('--hidden', type=int, default=4096)
 ap.add_argument('--heads', type=int, default=32)
 ap.add_argument('--ffn', type=int, default=11008)
 ap.add_argument('--vocab', type=int, default=32000)
+ap.add_argument('--full', action='store_true',
+                help='full-parameter FSDP1 training: weight gradients, the flat gradient, AdamW states and the foreach step')
+ap.add_argument('--gpus', type=int, default=4)
 ap.add_argument('--lib', default=os.path.join('build', 'liballocsim.so'))
 o = ap.parse_args()
 
@@ -79,6 +82,8 @@ def rmsnorm(save):
 
 def lora_add(save):
     """result += lora_B(lora_A(dropout(x))) * scaling, in place"""
+    if o.full:
+        return []
     mask = A(E // 2); d = A(E); a = A(T * 8 * 2); b = A(E); bs = A(E); free(b, bs)
     if save:
         return [mask, d, a]
@@ -135,28 +140,42 @@ def block_forward(save):
     return out, presents, g
 
 
+def wgrad(numel):
+    return [(A(numel * 2), numel * 2)] if o.full else []
+
+
 def block_backward(g):
     """The recomputed block's backward; saved groups freed as their nodes run."""
     def rel(*names):
         for nm in names:
             free(*g.pop(nm, []))
-    gm = A(F); rel('m')
+    W = []
+    gm = A(F); W += wgrad(o.hidden * o.ffn); rel('m')
     ga = A(F); gu = A(F); rel('au'); free(gm)
     gg = A(F); rel('gate'); free(ga)
-    gnu = A(E); free(gu); gng = A(E); free(gg); gn = A(E); free(gnu, gng); rel('n2')
+    gnu = A(E); W += wgrad(o.hidden * o.ffn); free(gu); gng = A(E); W += wgrad(o.hidden * o.ffn); free(gg)
+    gn = A(E); free(gnu, gng); rel('n2')
     t1 = A(E32); t2 = A(E32); t3 = A(E32); gh = A(E); free(t1, t2, t3, gn); rel('norm2', 'h1')
-    gac = A(E); rel('acat'); gat = A(E); free(gac)
+    gac = A(E); W += wgrad(o.hidden * o.hidden); rel('acat'); gat = A(E); free(gac)
     gp = A(SC); gv = A(E); rel('pv'); free(gat)
     gp32 = A(2 * SC); free(gp); gs = A(SC); rel('p32'); free(gp32)
     gsd = A(SC); free(gs)
     gq = A(E); gk = A(E); rel('qk'); free(gsd)
     gq2 = rope(); free(gq); gk2 = rope(); free(gk)
     gx1 = A(E); gx2 = A(E); free(gq2, gk2); gx3 = A(E); free(gv)
+    W += wgrad(o.hidden * o.hidden) + wgrad(o.hidden * o.hidden) + wgrad(o.hidden * o.hidden)
     gl = A(E); free(gx1, gx2, gx3); rel('lin1')
     t1 = A(E32); t2 = A(E32); t3 = A(E32); gn1 = A(E); free(t1, t2, t3, gl); rel('norm1')
     gx = A(E); free(gn1, gh)
     for rest in list(g):
         rel(rest)
+    if o.full:
+        # the views' gradients meet in the unsharded flat parameter's gradient
+        # (split backward's cat); FSDP1's post-backward hook sets
+        # flat_param.grad = None after handing it to the post-backward stream
+        # (record_stream), and the reduce-scatter output lives in that
+        # stream's pool: counted outside this sequence
+        flat = A(sum(x[1] for x in W)); free(*[x[0] for x in W]); free(flat)
     return gx
 
 
@@ -192,6 +211,17 @@ for step in range(3):
         free(g, inputs[i + 1])
         g = gx
     free(g, inputs[0])
+    if o.full:
+        where[0] = f'step {step} optimizer'
+        # torch.optim.AdamW (foreach) on the bf16 flat shards: exp_avg and
+        # exp_avg_sq made at the first step, _foreach_sqrt(exp_avg_sqs) a
+        # working copy; the shards' gradients are in the post-backward pool
+        shards = [(o.hidden * o.hidden * 4 + o.hidden * o.ffn * 3) * 2 // o.gpus] * o.layers
+        shards.append((2 * o.vocab * o.hidden + o.hidden) * 2 // o.gpus)
+        if step == 0:
+            states = [A(b) for b in shards for _ in (0, 1)]
+        work = [A(b) for b in shards]
+        free(*work)
 
 GiB = 2 ** 30
 pr, pa = lib.sim_get(sim, 2), lib.sim_get(sim, 3)
