@@ -427,6 +427,11 @@ static const struct msg_clause clauses_triton_pool[] = {
 
 static const struct msg_clause clauses_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED},
+    /* TensorRT 8.0-8.4's form names the request in bytes: "Skipping tactic 0
+     * due to insufficient memory on requested size of 4430970880 detected
+     * for tactic 4" (ultralytics/yolov5#12248); a look-alike carries its
+     * request (diagcall5) */
+    {"on requested size of %d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -2928,6 +2933,16 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
  * clause's last words ("22.70 GiB reserved in tot" is "reserved in total"). */
 #define PM_CUT_MIN 4
 
+/* Does text byte c stand for the pattern's first byte p? A capital that
+ * starts a clause may be written in lower case: a message retyped by hand
+ * or glued after a comma, "cuda out of memory, tried to allocate
+ * 50MiB(GPU 0; ...)" (facebookresearch/detectron2 issues) is PyTorch's
+ * "Tried to allocate". (diagcall5) */
+static bool pm_first_byte(char p, char c)
+{
+    return c == p || (isupper((unsigned char)p) && c == (char)tolower((unsigned char)p));
+}
+
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
  * pattern's last literal words still matches once a value was read and
  * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
@@ -2948,7 +2963,7 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
             since_value = 0;
         } else {
             if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
-            if (i >= n || s[i] != *p) return 0;
+            if (i >= n || (s[i] != *p && !(p == pat && pm_first_byte(*p, s[i])))) return 0;
             i++;
             p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */
             since_value++;
@@ -2987,7 +3002,7 @@ static bool pm_start_ok(const char *pat, const char *s, size_t j)
      * an escaped newline or tab before it ("MiB.\nGPU 0 has", a message
      * logged as a JSON string) is a word boundary. */
     if (pat[0] != '%')
-        return c == pat[0] && (j == 0 || !isalnum((unsigned char)pat[0]) ||
+        return pm_first_byte(pat[0], c) && (j == 0 || !isalnum((unsigned char)pat[0]) ||
                                !isalnum((unsigned char)s[j - 1]) ||
                                (j >= 2 && s[j - 2] == '\\' && s[j - 1] && strchr("ntr", s[j - 1])));
     if (pat[1] == 'S') return c == '[';

@@ -1,0 +1,113 @@
+/* Unit tests for diagcall5's mechanisms (issue 12): words about a GPU OOM
+ * that a guard or a denial misread, message forms of other stacks and
+ * number forms. Each paste is synthetic, written in the style of the
+ * public threads named beside it; each case failed on 3468578f. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+
+#include "call_fixture.h"
+
+/* The log's primary event, or its first when it has none (a look-alike). */
+static struct oom_event primary(const char *text)
+{
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    struct oom_event e = rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
+    oom_report_release(&rep);
+    return e;
+}
+
+/* A machine's specification lists its RAM beside its VRAM: the RAM is no
+ * claim that host memory ran out (ostris/ai-toolkit#872, ollama/ollama#3711
+ * titles). Host memory said to have run out still guards. */
+static void test_call5_machine_spec(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"spec in parentheses", "Trainer OOM while quantising (24GB VRAM, 64GB RAM)\n\nloading...\n", true},
+        {"spec with 'and'", "Out of memory on a box with 48 GB VRAM and 256 GB RAM\n", true},
+        {"gpu memory sized", "OOM with 16GB GPU memory and 32GB RAM\n", true},
+        {"host RAM ran out", "The job ran out of memory: 64GB RAM is not enough to load it\n", false},
+        {"RAM alone", "OOM on my laptop with 16GB RAM\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* A device allocator's call written as two words: "Cuda malloc error",
+ * "CUDA malloc fails" (ollama/ollama#8825, #3711 titles), as "cudaMalloc
+ * failed" already was; an error of another kind after a colon is not. */
+static void test_call5_device_malloc_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"two words", "Cuda malloc error\n\nllama_model_loader: - type q4_K:  385 tensors\n", true},
+        {"fails", "HIP malloc fails when loading a 70B model on two cards\n", true},
+        {"colon names another error", "Cuda malloc error: invalid argument\n", false},
+        {"no device", "malloc error in the tokenizer\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* Block swap (musubi-tuner's --blocks_to_swap, WanVideoBlockSwap) moves
+ * blocks off the GPU: "swap" there is no host swap space. */
+static void test_call5_block_swap(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"swap blocks", "Getting OOM on the GPU server, so I tried to enable swap blocks 36\n", true},
+        {"block swap", "The GPU runs out of memory even with block swap at 40\n", true},
+        {"blocks to swap", "My 12GB GPU runs out of memory with 10 blocks to swap\n", true},
+        {"host swap", "The GPU server ran out of memory while the box was deep in swap\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* A message retyped in lower case, its request glued to the parenthesis
+ * (facebookresearch/detectron2-style paste): the request is read as with
+ * PyTorch's own capital. */
+static void test_call5_lowercase_clause(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("I got this problem `cuda out of memory, tried to allocate "
+                                 "30MiB(GPU 0; 3.82GiB totalcapacity;2.71GiB already allocated; "
+                                 "12.5MiB free;2.80 GiB reserved in total by Pytorch)`\n");
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.bytes.requested, 30LL << 20);
+    assert_int_equal(e.gpu, 0);
+    assert_int_equal(e.bytes.free, 13107200LL);
+}
+
+/* TensorRT 8.0's tactic warning names its request in bytes: a look-alike
+ * (the builder goes on) that carries it. */
+static void test_call5_trt_tactic_request(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("[W] [TRT] Skipping tactic 3 due to insufficient memory on "
+                                 "requested size of 4430970880 detected for tactic 4.\n");
+    assert_false(e.gpu_oom);
+    assert_int_equal(e.bytes.requested, 4430970880LL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_call5_machine_spec),
+        cmocka_unit_test(test_call5_device_malloc_words),
+        cmocka_unit_test(test_call5_block_swap),
+        cmocka_unit_test(test_call5_lowercase_clause),
+        cmocka_unit_test(test_call5_trt_tactic_request),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
