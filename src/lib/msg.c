@@ -2427,6 +2427,15 @@ static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "a
     of memory" (diagctx2) */, NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
+/* Words that put what follows them within DENY_NEAR_WORDS in its clause
+ * out of the facts, whatever stands between: what did not happen ("fails
+ * with a device lost error instead of gracefully raising an out-of-memory
+ * exception", "a hang rather than a CUDA OOM") and what might ("has a risk
+ * of out of memory", "risks running out of GPU memory"). Only before the
+ * OOM: "an OOM instead of the result" is an OOM. (diagcall5) */
+static const char *const deny_near_before[] = {"instead", "rather", "risk", "risks",
+    "risking", NULL};
+#define DENY_NEAR_WORDS 5
 
 /* w[0..n) is one of set's words, in any case; set ends at NULL or after cap
  * entries (a rule's qualifier array may be full, with no NULL after it). */
@@ -2478,6 +2487,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
         const char *w = text + i;
         size_t n = we - i;
         if (word_in(w, n, deny_clause)) return true;
+        if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
             ends_with(w, n, "n\xe2\x80\x99t"))

@@ -100,12 +100,32 @@ static void test_call5_trt_tactic_request(void **state)
     assert_int_equal(e.bytes.requested, 4430970880LL);
 }
 
+/* What did not happen ("instead of", "rather than") and what might ("a
+ * risk of") within a few words before the OOM words deny them; after them,
+ * or far before in the clause, they do not (learnables/learn2learn#432,
+ * intel/torch-xpu-ops#3155 in style). */
+static void test_call5_instead_and_risk(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"instead of", "On the GPU the driver dies with a device lost error instead of "
+                       "gracefully raising an out-of-memory exception.\n", false},
+        {"rather than", "The GPU hangs rather than reporting CUDA OOM\n", false},
+        {"risk of", "This GPU training loop has a risk of out of memory\n", false},
+        {"risks", "Keeping the graph risks running out of GPU memory\n", false},
+        {"OOM instead of a result", "I get a CUDA out of memory error instead of the result\n", true},
+        {"instead far before", "I used fp16 instead of fp32 and still get CUDA out of memory\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_call5_machine_spec),
         cmocka_unit_test(test_call5_device_malloc_words),
         cmocka_unit_test(test_call5_block_swap),
+        cmocka_unit_test(test_call5_instead_and_risk),
         cmocka_unit_test(test_call5_lowercase_clause),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
