@@ -679,10 +679,7 @@ static const struct msg_rule rules[] = {
     /* A fuzzer's host allocator: libFuzzer's RSS limit ("==132== ERROR:
      * libFuzzer: out-of-memory (malloc(6498959700))", pytorch/audio#3504 =
      * heldout30 h30-111). Host memory, before the rows that read
-     * "out-of-memory" as OOM words. Lua's "luajit: not enough memory"
-     * (facebookresearch/fairseq-lua#37 = h30-128) is host memory too, but as
-     * an event above the command that names the stage it lost that log's
-     * stage: not taken. (diagcall4) */
+     * "out-of-memory" as OOM words. (diagcall4) */
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .any = {"libFuzzer: out-of-memory"},
@@ -691,6 +688,25 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_fuzzer,
+     .near = near_none},
+    /* The Lua interpreter's own allocator: LUA_ERRMEM's message is "not
+     * enough memory" (LuaJIT: ERRDEF(ERRMEM, "not enough memory") in
+     * LuaJIT/LuaJIT:src/lj_errmsg.h; PUC Lua: MEMERRMSG), printed by the
+     * standalone interpreter after its name: "…/bin/luajit: not enough
+     * memory" (Torch7 programs, facebookresearch/fairseq-lua#37), or "PANIC:
+     * unprotected error in call to Lua API (not enough memory)". The VM's
+     * heap is host memory; a GPU's failure in Torch7 says cutorch's "THCudaCheck
+     * FAIL ... out of memory" instead. diagcall4 left it out for the stage it
+     * cost one log; the call is the question a user asks first. (diagcall5) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"luajit: not enough memory", "lua: not enough memory",
+             "Lua API (not enough memory)"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
     {.kind = "host-oom-killer",

@@ -119,6 +119,25 @@ static void test_call5_instead_and_risk(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* The Lua VM's allocator error (LuaJIT's ERRMEM, "not enough memory",
+ * after the interpreter's name) is host memory, even where the paste names
+ * a GPU elsewhere (facebookresearch/fairseq-lua#37 in style). */
+static void test_call5_lua_host(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"luajit", "| [en] Dictionary: 24000 types\n"
+                   "exec:fairseq stderr:/home/u/torch/install/bin/luajit: not enough memory\n"
+                   "On the 4GB GPU the same model does not fail.\n", false},
+        {"panic", "PANIC: unprotected error in call to Lua API (not enough memory)\n", false},
+        {"cutorch", "THCudaCheck FAIL file=/tmp/cutorch/lib/THC/THCStorage.cu line=66 "
+                    "error=2 : out of memory\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+    struct oom_event e = primary("/usr/local/bin/luajit: not enough memory\n");
+    assert_string_equal(e.kind, "host-cpu-alloc");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_call5_device_malloc_words),
         cmocka_unit_test(test_call5_block_swap),
         cmocka_unit_test(test_call5_instead_and_risk),
+        cmocka_unit_test(test_call5_lua_host),
         cmocka_unit_test(test_call5_lowercase_clause),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
