@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lib/scan.h"
+#include "lib/steps.h"
 
 #include "call_fixture.h"
 
@@ -138,6 +139,32 @@ static void test_call5_lua_host(void **state)
     assert_string_equal(e.kind, "host-cpu-alloc");
 }
 
+/* tqdm's bar behind a description word: "Iteration:  20% 989/5070 [...]"
+ * is step 989 (the count), not 20 (the percentage); a bar glued to the
+ * traceback gives the failing step. */
+static void test_call5_percent_is_no_step(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    const char *bar = "Iteration:  20% 989/5070 [00:13<08:41,  7.83it/s]";
+    assert_true(steps_parse_line(bar, strlen(bar), &pt) & STEPS_STEP);
+    assert_int_equal(pt.step, 989);
+    const char *bar2 = "Iteration:  47%|\xe2\x96\x88\xe2\x96\x88    | 70/150 [00:20<00:23]";
+    assert_true(steps_parse_line(bar2, strlen(bar2), &pt) & STEPS_STEP);
+    assert_int_equal(pt.step, 70);
+    const char *pct = "Iteration: 20% done";
+    assert_false(steps_parse_line(pct, strlen(pct), &pt) & STEPS_STEP);
+    struct oom_event e = primary(
+        "Iteration:  20% 989/5070 [00:13<08:41,  7.83it/s]Traceback (most recent call last):\n"
+        "  File \"run_lm_finetuning.py\", line 262, in train\n"
+        "    loss.backward()\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 194.00 MiB (GPU 0; 15.78 GiB total "
+        "capacity; 13.94 GiB already allocated; 154.75 MiB free; 14.47 GiB reserved in total by "
+        "PyTorch)\n");
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.step, 989);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_call5_instead_and_risk),
         cmocka_unit_test(test_call5_lua_host),
         cmocka_unit_test(test_call5_lowercase_clause),
+        cmocka_unit_test(test_call5_percent_is_no_step),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
