@@ -240,10 +240,24 @@ static bool suffixed_card(const struct words *w, size_t k)
     return false;
 }
 
+/* A card's family glued to its number: "GTX1060", "RTX4090", "rtx3060ti"
+ * (camelCase splitting keeps letters and digits together). (diagcall5) */
+static bool prefixed_card(const struct words *w, size_t k)
+{
+    static const char *const families[] = {"gtx", "rtx", NULL};
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at;
+    for (size_t j = 0; families[j]; j++)
+        if (n >= 7 && !strncasecmp(p, families[j], 3) && isdigit((unsigned char)p[3]) &&
+            isdigit((unsigned char)p[4]) && isdigit((unsigned char)p[5]))
+            return true;
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
-           suffixed_card(w, k);
+           suffixed_card(w, k) || prefixed_card(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",
@@ -347,9 +361,20 @@ static bool line_guard_at(const struct words *w, size_t k)
     return host_guard_at(w, k) || in_set(w, k, guard_words);
 }
 
+/* "otherwise" with the writer as its subject tells what the writer's runs
+ * do: "i can't go any higher than batch_size = 1, otherwise i'll get an out
+ * of memory error" (OpenNMT-style report), not advice ("otherwise you will
+ * see a CUDA OOM"). (diagcall5) */
+static bool own_experience(const struct words *w, size_t k)
+{
+    static const char *const first_person[] = {"i", "we", NULL};
+    return is_word(w, k, "otherwise") && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           in_set(w, k + 1, first_person);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
-    return line_guard_at(w, k) || in_set(w, k, hedge_guard_words);
+    return line_guard_at(w, k) || (in_set(w, k, hedge_guard_words) && !own_experience(w, k));
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3

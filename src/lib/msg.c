@@ -2483,6 +2483,19 @@ static bool is_blank(unsigned char c)
     return c == ' ' || c == '\t' || c == '*' || c == '`' || c == '_';
 }
 
+/* "can only" states a limit seen, not a possibility: "My GPU can only
+ * handle 10 images at once before running out of memory" reports the OOM
+ * past it (as "The problem can be that ..." does not). w[0..n) is a word of
+ * text. (diagcall5) */
+static bool limit_can(const char *text, size_t len, const char *w, size_t n)
+{
+    if (n != 3 || strncasecmp(w, "can", 3)) return false;
+    size_t i = (size_t)(w - text) + n;
+    while (i < len && text[i] == ' ') i++;
+    return len - i >= 4 && !strncasecmp(text + i, "only", 4) &&
+           (len - i == 4 || !isalnum((unsigned char)text[i + 4]));
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
@@ -2502,7 +2515,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
             i--;
         const char *w = text + i;
         size_t n = we - i;
-        if (word_in(w, n, deny_clause)) return true;
+        if (word_in(w, n, deny_clause) && !limit_can(text, len, w, n)) return true;
         if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||

@@ -165,6 +165,26 @@ static void test_call5_percent_is_no_step(void **state)
     assert_int_equal(e.step, 989);
 }
 
+/* Words that report what the writer's runs do: "can only ... before
+ * running out of memory" (a limit seen), "otherwise I get an out of memory
+ * error"; a card named "GTX1060" in one word. Advice ("otherwise you will")
+ * and a possibility ("can cause") stay hedges. */
+static void test_call5_reported_limits(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"can only", "My GPU can only handle 8 frames at once before running out of memory.\n", true},
+        {"can", "This GPU setting can cause out of memory errors on small cards.\n", false},
+        {"otherwise I", "On the GPU I must keep batch_size = 1, otherwise I get an out of memory "
+                        "error after a few batches.\n", true},
+        {"otherwise you", "Keep batch 1 on the GPU, otherwise you will get an out of memory error\n",
+         false},
+        {"GTX1060", "On my GTX1060 i get an out of memory error after a few batches.\n", true},
+        {"RTX3090ti", "Training OOMs on one RTX3090ti at 1024px\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_call5_lua_host),
         cmocka_unit_test(test_call5_lowercase_clause),
         cmocka_unit_test(test_call5_percent_is_no_step),
+        cmocka_unit_test(test_call5_reported_limits),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
