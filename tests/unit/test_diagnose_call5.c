@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lib/context.h"
 #include "lib/scan.h"
 #include "lib/steps.h"
 
@@ -185,6 +186,39 @@ static void test_call5_reported_limits(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* Host evidence carries its row's kind: a failure (the OOM killer, a killed
+ * process, the host allocator, Ray's monitor) or memory named in words; the
+ * caller asks context_host_failure, not the rows' descriptions. */
+static void test_call5_host_kinds(void **state)
+{
+    (void)state;
+    struct context_reading r;
+    static const char *const failures[] = {
+        "OOM during GRPO on 8 GPUs\nImmediate Ray OOM errors.\n",
+        "Out of memory\nThe worker was killed\n",
+        "Out of memory\n[12345.6] python invoked oom-killer: gfp_mask=0x100cca\n",
+        "Out of memory\nDefaultCPUAllocator: can't allocate memory\n",
+    };
+    for (size_t i = 0; i < sizeof failures / sizeof failures[0]; i++) {
+        context_read(failures[i], strlen(failures[i]), true, &r);
+        if (!context_host_failure(&r)) fail_msg("%s", failures[i]);
+    }
+    static const char *const words[] = {
+        "Out of memory\nI have 64G RAM\n",
+        "Out of memory\nThe box uses swap\n",
+        "Out of memory\ntorch 2.1.0+cpu\n",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        context_read(words[i], strlen(words[i]), true, &r);
+        if (context_host_failure(&r) || r.score[CONTEXT_HOST] == 0) fail_msg("%s", words[i]);
+    }
+    /* an inventory beside VRAM drops host memory words, not a failure */
+    const char *inv = "Out of memory\n32GB system RAM and a 24GB VRAM card; the job was killed\n";
+    context_read(inv, strlen(inv), true, &r);
+    assert_true(context_host_failure(&r));
+    for (size_t i = 0; i < r.n_hits; i++) assert_int_not_equal(r.hit[i].host, CONTEXT_HOST_MEMORY);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_call5_lowercase_clause),
         cmocka_unit_test(test_call5_percent_is_no_step),
         cmocka_unit_test(test_call5_reported_limits),
+        cmocka_unit_test(test_call5_host_kinds),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
