@@ -1603,6 +1603,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
      .near = near_none},
+    /* Wav2Lip's face detector (inference.py face_detect, copied into its many
+     * forks and wrappers) catches the RuntimeError of a CUDA OOM, halves the
+     * batch ("Recovering from OOM error; New batch size: 8") and at batch 1
+     * gives up with its own words: "RuntimeError: Image too big to run face
+     * detection on GPU. Please use the --resize_factor argument"
+     * (Rudrabha/Wav2Lip:inference.py). The GPU ran out even at batch 1: a
+     * GPU OOM, in the detector's forward. (diagcall5) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"Image too big to run face detection on GPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_FORWARD,
+     .clauses = clauses_none,
+     .near = near_none},
     /* YOLOX's label assignment caught a CUDA OOM and retries the batch on
      * the CPU: "OOM RuntimeError is raised due to the huge memory cost during
      * label assignment. CPU mode is applied in this batch." (DDGRCF/YOLOX_OBB#31) */

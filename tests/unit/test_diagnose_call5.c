@@ -219,6 +219,26 @@ static void test_call5_host_kinds(void **state)
     for (size_t i = 0; i < r.n_hits; i++) assert_int_not_equal(r.hit[i].host, CONTEXT_HOST_MEMORY);
 }
 
+/* Wav2Lip's face detector raises its own words once a CUDA OOM persists
+ * at batch 1 (Rudrabha/Wav2Lip inference.py): a GPU OOM in forward. */
+static void test_call5_wav2lip(void **state)
+{
+    (void)state;
+    struct oom_event e = primary(
+        "Recovering from OOM error; New batch size: 2\n"
+        "Recovering from OOM error; New batch size: 1\n"
+        "Traceback (most recent call last):\n"
+        "  File \"inference.py\", line 280, in <module>\n"
+        "    main()\n"
+        "  File \"inference.py\", line 100, in face_detect\n"
+        "    raise RuntimeError('Image too big to run face detection on GPU. Please use the "
+        "--resize_factor argument')\n"
+        "RuntimeError: Image too big to run face detection on GPU. Please use the "
+        "--resize_factor argument\n");
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_FORWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_call5_percent_is_no_step),
         cmocka_unit_test(test_call5_reported_limits),
         cmocka_unit_test(test_call5_host_kinds),
+        cmocka_unit_test(test_call5_wav2lip),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
