@@ -306,21 +306,25 @@ static bool quoted_value(const struct words *w, size_t k)
     return (q == '"' || q == '\'' || q == '`') && w->text[e] == q;
 }
 
-/* A size right before word k: "128GB RAM", "128 GB RAM", "32G VRAM". */
+/* A size right before word k: "128GB RAM", "128 GB RAM", "32G VRAM", a
+ * bare "64 RAM". */
+static const char *const size_units[] = {"gb", "g", "gib", "tb", NULL};
+
 static bool sized(const struct words *w, size_t k)
 {
     if (k == 0 || w->t[k - 1].sentence != w->t[k].sentence) return false;
     const char *p = w->text + w->t[k - 1].at;
     size_t n = w->t[k - 1].end - w->t[k - 1].at, i = 0;
     while (i < n && isdigit((unsigned char)p[i])) i++;
-    if (i == n) return i > 0; /* "128 GB": the unit is its own word, checked below */
-    if (i == 0) {
-        static const char *const units[] = {"gb", "g", "gib", "tb", NULL};
-        return in_set(w, k - 1, units) && k >= 2 && w->t[k - 2].sentence == w->t[k].sentence &&
+    if (i == n) return true; /* a bare number */
+    /* the unit its own word, the number before it */
+    if (i == 0)
+        return in_set(w, k - 1, size_units) && k >= 2 && w->t[k - 2].sentence == w->t[k].sentence &&
                isdigit((unsigned char)w->text[w->t[k - 2].at]);
-    }
-    return (n - i == 2 && !strncasecmp(p + i, "gb", 2)) || (n - i == 1 && tolower((unsigned char)p[i]) == 'g') ||
-           (n - i == 3 && !strncasecmp(p + i, "gib", 3)) || (n - i == 2 && !strncasecmp(p + i, "tb", 2));
+    for (size_t u = 0; size_units[u]; u++) /* "128GB" */
+        if (strlen(size_units[u]) == n - i && !strncasecmp(p + i, size_units[u], n - i))
+            return true;
+    return false;
 }
 
 /* The RAM of a machine's specification, listed with its GPU memory: "OOM on
@@ -347,9 +351,10 @@ static bool host_guard_at(const struct words *w, size_t k)
         return false; /* "GPU RAM", "video RAM" */
     if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
-    if (is_word(w, k, "swap") && ((k + 1 < w->n && in_set(w, k + 1, block_words)) ||
-                                  (k > 0 && in_set(w, k - 1, block_words)) ||
-                                  (k > 1 && is_word(w, k - 1, "to") && in_set(w, k - 2, block_words))))
+    if (is_word(w, k, "swap") &&
+        ((k + 1 < w->n && in_set(w, k + 1, block_words)) ||
+         (k > 0 && in_set(w, k - 1, block_words)) ||
+         (k > 1 && is_word(w, k - 1, "to") && in_set(w, k - 2, block_words))))
         return false;
     if (is_word(w, k, "ram") && machine_spec(w, k)) return false;
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
@@ -412,7 +417,8 @@ static bool ooms_verb(const struct words *w, size_t k, size_t *last)
  * trouble word names the error, which may be another). Sets *last. */
 static bool device_malloc_fails(const struct words *w, size_t k, size_t *last)
 {
-    if (!is_word(w, k, "malloc") || k == 0 || (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
+    if (!is_word(w, k, "malloc") || k == 0 ||
+        (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
         return false;
     /* one run ("cudaMalloc"), or two words with blanks between ("Cuda malloc
      * error", ollama/ollama#8825; "CUDA malloc fails", ollama/ollama#3711)
@@ -536,7 +542,8 @@ bool mention_seeded(const char *text, size_t len)
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
-        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len && !strncasecmp(text + i + 3, "loc", 3)) {
+        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len &&
+            !strncasecmp(text + i + 3, "loc", 3)) {
             size_t j = i;
             while (j > 0 && text[j - 1] == ' ') j--; /* "Cuda malloc" */
             if ((j >= 4 && !strncasecmp(text + j - 4, "cuda", 4)) ||
