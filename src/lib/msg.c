@@ -164,6 +164,9 @@ static const struct msg_clause clauses_mindspore[] = {
 
 static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %d bytes", MSG_F_REQUESTED},
+    /* TH's whole GiB, truncated: "you tried to allocate 1008GB. Buy new RAM!"
+     * (size/1073741824: 1024-based, as %s reads it) */
+    {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -2222,6 +2225,19 @@ static const struct msg_rule rules[] = {
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"DefaultCPUAllocator"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
+    /* The old TH/Torch7 host allocator, and THC's pinned host buffers for
+     * MAGMA: "$ Torch: not enough memory: you tried to allocate 1008GB. Buy
+     * new RAM!" (THError in pytorch/pytorch's aten/src/TH/THGeneral.cpp
+     * THAlloc, luaT_alloc in torch/torch7, th_magma_malloc_pinned in
+     * THCTensorMathMagma): host RAM, the request in whole GiB. (diagcall5) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Torch: not enough memory: you tried to allocate"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

@@ -239,6 +239,23 @@ static void test_call5_wav2lip(void **state)
     assert_int_equal(e.stage, OOM_STAGE_FORWARD);
 }
 
+/* The old TH allocator's host failure names its request in whole GiB
+ * (THAlloc's "%dGB", size / 2^30): a host look-alike with that request. */
+static void test_call5_th_host_request(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("RuntimeError: $ Torch: not enough memory: you tried to allocate "
+                                 "21GB. Buy new RAM! at /opt/conda/conda-bld/pytorch/work/torch/lib/"
+                                 "TH/THGeneral.c:270\n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "host-cpu-alloc");
+    assert_int_equal(e.bytes.requested, 21LL << 30);
+    e = primary("RuntimeError: [enforce fail at CPUAllocator.cpp:56] posix_memalign(&data, "
+                "gAlignment, nbytes) == 0. 12 vs 0\nDefaultCPUAllocator: not enough memory: you "
+                "tried to allocate 4294967296 bytes.\n");
+    assert_false(e.gpu_oom);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_call5_reported_limits),
         cmocka_unit_test(test_call5_host_kinds),
         cmocka_unit_test(test_call5_wav2lip),
+        cmocka_unit_test(test_call5_th_host_request),
         cmocka_unit_test(test_call5_trt_tactic_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
