@@ -148,28 +148,41 @@ static const struct rule rules[] = {
      * (diagcall3) */
     {CONTEXT_RUN, ANYWHERE, "vae", WORD_END, 1, 1, "a model named"},
     {CONTEXT_RUN, ANYWHERE, "torch", ANY, 1, 1, "PyTorch named"},
-    /* host memory: its words, its killer, a CPU-only build */
-    {CONTEXT_HOST, ANYWHERE, "ram", WORD_END, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "swap", WORD_END, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "cpu memory", ANY, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "host memory", ANY, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "system memory", ANY, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "killed", WORD_END, 2, 1, "a process killed"},
-    {CONTEXT_HOST, ANYWHERE, "oom-killer", ANY, 2, 1, "the OOM killer"},
-    {CONTEXT_HOST, ANYWHERE, "oom killer", ANY, 2, 1, "the OOM killer"},
-    {CONTEXT_HOST, ANYWHERE, "dmesg", WORD_END, 2, 1, "the kernel's log"},
-    {CONTEXT_HOST, ANYWHERE, "memoryerror", WORD_END, 2, 1, "Python's host MemoryError"},
-    {CONTEXT_HOST, ANYWHERE, "defaultcpuallocator", ANY, 2, 1, "the host allocator"},
-    {CONTEXT_HOST, ANYWHERE, "sigkill", WORD_END, 2, 1, "a process killed"},
-    {CONTEXT_HOST, ANYWHERE, "oomkilled", WORD_END, 2, 1, "a process killed"},
-    {CONTEXT_HOST, ANYWHERE, "code 137", WORD_END, 2, 1, "a process killed"},
-    {CONTEXT_HOST, ANYWHERE, "status 137", WORD_END, 2, 1, "a process killed"},
-    {CONTEXT_HOST, ANYWHERE, "\xe5\x86\x85\xe5\xad\x98" /* 内存 */, ANY, 2, 1, "host memory named"},
-    {CONTEXT_HOST, ANYWHERE, "+cpu", WORD_END, 2, 1, "a CPU-only build"},
-    {CONTEXT_HOST, ANYWHERE, "cpu only", WORD_END, 2, 1, "a CPU-only run"},
-    {CONTEXT_HOST, ANYWHERE, "cpu-only", WORD_END, 2, 1, "a CPU-only run"},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
+
+/* Host memory: its words, a failure of it, a CPU-only build. Each row says
+ * which (enum context_host), so a caller asks the kind, not the words
+ * (context_host_failure; the inventory below drops words only). */
+struct host_rule {
+    struct rule rule;
+    enum context_host kind;
+};
+#define HOST(t, then, what, kind)                                                                  \
+    {{CONTEXT_HOST, ANYWHERE, t, then, 2, 1, what}, CONTEXT_HOST_##kind}
+static const struct host_rule host_rules[] = {
+    HOST("ram", WORD_END, "host memory named", MEMORY),
+    HOST("swap", WORD_END, "host memory named", MEMORY),
+    HOST("cpu memory", ANY, "host memory named", MEMORY),
+    HOST("host memory", ANY, "host memory named", MEMORY),
+    HOST("system memory", ANY, "host memory named", MEMORY),
+    HOST("killed", WORD_END, "a process killed", FAILURE),
+    HOST("oom-killer", ANY, "the OOM killer", FAILURE),
+    HOST("oom killer", ANY, "the OOM killer", FAILURE),
+    HOST("dmesg", WORD_END, "the kernel's log", OTHER),
+    HOST("memoryerror", WORD_END, "Python's host MemoryError", OTHER),
+    HOST("defaultcpuallocator", ANY, "the host allocator", FAILURE),
+    HOST("sigkill", WORD_END, "a process killed", FAILURE),
+    HOST("oomkilled", WORD_END, "a process killed", FAILURE),
+    HOST("code 137", WORD_END, "a process killed", FAILURE),
+    HOST("status 137", WORD_END, "a process killed", FAILURE),
+    HOST("\xe5\x86\x85\xe5\xad\x98" /* 内存 */, ANY, "host memory named", MEMORY),
+    HOST("+cpu", WORD_END, "a CPU-only build", OTHER),
+    HOST("cpu only", WORD_END, "a CPU-only run", OTHER),
+    HOST("cpu-only", WORD_END, "a CPU-only run", OTHER),
+};
+#undef HOST
+#define N_HOST_RULES (sizeof host_rules / sizeof host_rules[0])
 
 /* "GPU RAM", "video RAM": the device's memory, not the host's */
 static const char *const device_before_ram[] = {"gpu", "video", "graphics", "vram", "cuda", NULL};
@@ -258,11 +271,13 @@ bool context_title_change(const char *p, size_t n)
     return false;
 }
 
-static void add_hit(struct context_reading *r, const struct rule *rule, size_t at, size_t end)
+static void add_hit(struct context_reading *r, const struct rule *rule, enum context_host host,
+                    size_t at, size_t end)
 {
     r->score[rule->cls] += rule->weight;
     if (r->n_hits < CONTEXT_HITS)
-        r->hit[r->n_hits++] = (struct context_hit){rule->cls, rule->what, rule->text, at, end, rule->weight};
+        r->hit[r->n_hits++] =
+            (struct context_hit){rule->cls, rule->what, rule->text, at, end, rule->weight, host};
 }
 
 /* A quoted line ("> ..."): a reply repeating a post, often in another
@@ -304,7 +319,7 @@ bool context_walk_next(struct context_walk *w, char *low, size_t cap, struct con
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
-    unsigned char used[N_RULES] = {0};
+    unsigned char used[N_RULES] = {0}, used_host[N_HOST_RULES] = {0};
     char low[MENTION_LINE_MAX];
     size_t title_at = 0, title_end = 0, lines_seen = 0;
     r->title_at = SIZE_MAX;
@@ -323,18 +338,26 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
          * h30-90) says what the machine has, not that host memory ran out */
         bool inventory = !blank && memmem(low, n, "vram", 4) != NULL;
         for (size_t k = 0; k < N_RULES && !blank; k++) {
-            if (used[k] >= rules[k].most || (quote && rules[k].cls == CONTEXT_HOST) ||
-                (inventory && rules[k].cls == CONTEXT_HOST &&
-                 !strcmp(rules[k].what, "host memory named")) ||
-                !rule_matches(&rules[k], text + a, low, n, is_title))
+            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
                 continue;
             used[k]++;
-            add_hit(r, &rules[k], a, b);
+            add_hit(r, &rules[k], CONTEXT_HOST_OTHER, a, b);
             if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE) r->change_title = true;
+        }
+        /* a quote's host words are its post's; an inventory's memory words
+         * say what the machine has */
+        for (size_t k = 0; k < N_HOST_RULES && !blank && !quote; k++) {
+            const struct host_rule *h = &host_rules[k];
+            if (used_host[k] >= h->rule.most || (inventory && h->kind == CONTEXT_HOST_MEMORY) ||
+                !rule_matches(&h->rule, text + a, low, n, is_title))
+                continue;
+            used_host[k]++;
+            add_hit(r, &h->rule, h->kind, a, b);
         }
     }
     for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && w.at >= len; k++)
-        if (rules[k].where == TITLE_ALONE) add_hit(r, &rules[k], title_at, title_end);
+        if (rules[k].where == TITLE_ALONE)
+            add_hit(r, &rules[k], CONTEXT_HOST_OTHER, title_at, title_end);
     lookalike_read(text, len, title, r); /* diagprec: lookalike.c's rows */
 }
 
@@ -347,6 +370,13 @@ enum context_call context_call(const struct context_reading *r)
         s[CONTEXT_CHANGE] < CONTEXT_CHANGE_MIN)
         return CONTEXT_ON_GPU;
     return CONTEXT_UNDECIDED;
+}
+
+bool context_host_failure(const struct context_reading *r)
+{
+    for (size_t i = 0; i < r->n_hits; i++)
+        if (r->hit[i].cls == CONTEXT_HOST && r->hit[i].host == CONTEXT_HOST_FAILURE) return true;
+    return false;
 }
 
 const char *context_class_name(enum context_class c)

@@ -23,6 +23,14 @@
 enum context_class { CONTEXT_CHANGE, CONTEXT_REPORT, CONTEXT_GPU, CONTEXT_HOST, CONTEXT_RUN,
     CONTEXT_CLASSES };
 
+/* What a host row names, decided in the rows (context.c, lookalike.c):
+ * host memory in words ("RAM", "swap", "system memory", 内存); a failure
+ * of it (the OOM killer, a killed process, the host allocator, Ray's
+ * memory monitor); or neither (a CPU-only build, the kernel's log, Python's
+ * MemoryError, which pycuda's device failure also carries:
+ * "pycuda._driver.MemoryError: cuMemAlloc failed: out of memory"). */
+enum context_host { CONTEXT_HOST_OTHER, CONTEXT_HOST_MEMORY, CONTEXT_HOST_FAILURE };
+
 /* One piece of evidence: a rule's description and the line it matched. */
 struct context_hit {
     enum context_class cls;
@@ -30,6 +38,7 @@ struct context_hit {
     const char *rule; /* static: the row's text ("this pr", "+cu") */
     size_t at, end;   /* the line in the text */
     int weight;
+    enum context_host host; /* a CONTEXT_HOST row's kind */
 };
 
 #define CONTEXT_HITS 24
@@ -53,6 +62,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
  * host evidence, not a change); CONTEXT_UNDECIDED otherwise. */
 enum context_call { CONTEXT_UNDECIDED, CONTEXT_DISCUSSED, CONTEXT_ON_GPU };
 enum context_call context_call(const struct context_reading *r);
+
+/* Does the paste name a host-memory failure as what failed (a hit of
+ * kind CONTEXT_HOST_FAILURE)? "RAM" in an environment block is none. */
+bool context_host_failure(const struct context_reading *r);
 
 /* Does the title p[0, n) start as a change's does ("Add ...", "fix: ...":
  * the change-title rows)? (diagprec: lookalike.c reads it behind tags) */

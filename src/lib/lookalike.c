@@ -82,6 +82,7 @@ struct row {
     const char *text; /* lower case */
     int weight, most;
     const char *what;
+    enum context_host host; /* CONTEXT_HOST rows: what they name */
 };
 
 static const struct row rows[] = {
@@ -89,18 +90,24 @@ static const struct row rows[] = {
     /* a review's turn ("lintangsutawika · review · 2023-..."): the seen
      * sets' threads with it are all changes (h26-40, h27-102, h27-120,
      * h29-95: 4 look-alikes, 0 GPU OOMs) */
-    {CONTEXT_CHANGE, ANYWHERE, "\xc2\xb7 review \xc2\xb7", 2, 1, "review words"},
+    {CONTEXT_CHANGE, ANYWHERE, "\xc2\xb7 review \xc2\xb7", 2, 1, "review words",
+     CONTEXT_HOST_OTHER},
     /* a change's expected effect ("Try to throw OutOfGPUMemoryError more
      * often ... Should result in less confusing error messages",
      * JuliaGPU/CUDA.jl#733 = h26-46; 0 GPU OOMs, 1 look-alike) */
-    {CONTEXT_CHANGE, ANYWHERE, "should result in", 1, 1, "a change's expected effect"},
+    {CONTEXT_CHANGE, ANYWHERE, "should result in", 1, 1, "a change's expected effect",
+     CONTEXT_HOST_OTHER},
     /* Ray's OOM errors are its memory monitor's: host memory ("Batch size >
      * 2: Immediate Ray OOM errors.", verl-project/verl#6449 = h27-79; the
      * words "ray" then an OOM: 0 GPU OOMs, 2 look-alikes) */
-    {CONTEXT_HOST, ANYWHERE, "ray oom", 2, 1, "Ray's OOM (host memory)"},
-    {CONTEXT_HOST, ANYWHERE, "ray's oom", 2, 1, "Ray's OOM (host memory)"},
-    {CONTEXT_HOST, ANYWHERE, "ray out of memory", 2, 1, "Ray's OOM (host memory)"},
-    {CONTEXT_HOST, ANYWHERE, "ray.exceptions.outofmemoryerror", 2, 1, "Ray's OOM (host memory)"},
+    {CONTEXT_HOST, ANYWHERE, "ray oom", 2, 1, "Ray's OOM (host memory)",
+     CONTEXT_HOST_FAILURE},
+    {CONTEXT_HOST, ANYWHERE, "ray's oom", 2, 1, "Ray's OOM (host memory)",
+     CONTEXT_HOST_FAILURE},
+    {CONTEXT_HOST, ANYWHERE, "ray out of memory", 2, 1, "Ray's OOM (host memory)",
+     CONTEXT_HOST_FAILURE},
+    {CONTEXT_HOST, ANYWHERE, "ray.exceptions.outofmemoryerror", 2, 1, "Ray's OOM (host memory)",
+     CONTEXT_HOST_FAILURE},
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
@@ -117,10 +124,11 @@ static bool in_set(const char *p, size_t n, const char *const *set)
 }
 
 static void add(struct context_reading *r, enum context_class cls, const char *what, const char *rule,
-                size_t at, size_t end, int weight)
+                size_t at, size_t end, int weight, enum context_host host)
 {
     r->score[cls] += weight;
-    if (r->n_hits < CONTEXT_HITS) r->hit[r->n_hits++] = (struct context_hit){cls, what, rule, at, end, weight};
+    if (r->n_hits < CONTEXT_HITS)
+        r->hit[r->n_hits++] = (struct context_hit){cls, what, rule, at, end, weight, host};
 }
 
 /* A tag's words: letters, blanks, '-', '_', '.', '/' ("Bugfix", "WiP",
@@ -154,18 +162,19 @@ static void read_title(const char *p, size_t n, size_t at, struct context_readin
         for (i = (size_t)(e - p) + 1; i < n && (p[i] == ' ' || p[i] == ':'); i++) {}
     }
     if (!change_tag && commit_type_title(p + i, n - i)) {
-        add(r, CONTEXT_CHANGE, "a fix's commit title", "fix:", at, at + n, CONTEXT_CHANGE_MIN);
+        add(r, CONTEXT_CHANGE, "a fix's commit title", "fix:", at, at + n, CONTEXT_CHANGE_MIN,
+            CONTEXT_HOST_OTHER);
         r->change_title = true;
         return;
     }
     if (change_tag) {
-        add(r, CONTEXT_CHANGE, "a change's title tag", "[tag]", at, at + n, 2);
+        add(r, CONTEXT_CHANGE, "a change's title tag", "[tag]", at, at + n, 2, CONTEXT_HOST_OTHER);
         r->change_title = true;
         return;
     }
     /* the words behind the tags, by context.c's title rows */
     if (tags && !r->change_title && context_title_change(p + i, n - i)) {
-        add(r, CONTEXT_CHANGE, "a change's title", "[tag] verb", at, at + n, 2);
+        add(r, CONTEXT_CHANGE, "a change's title", "[tag] verb", at, at + n, 2, CONTEXT_HOST_OTHER);
         r->change_title = true;
         return;
     }
@@ -173,7 +182,8 @@ static void read_title(const char *p, size_t n, size_t at, struct context_readin
     while (w < n && isalpha((unsigned char)p[w])) w++;
     if (!r->change_title && w > i && (w >= n || !word_char((unsigned char)p[w])) &&
         in_set(p + i, w - i, change_words)) {
-        add(r, CONTEXT_CHANGE, "a change's title", "change word", at, at + n, 2);
+        add(r, CONTEXT_CHANGE, "a change's title", "change word", at, at + n, 2,
+            CONTEXT_HOST_OTHER);
         r->change_title = true;
     }
 }
@@ -204,7 +214,8 @@ void lookalike_read(const char *text, size_t len, bool title, struct context_rea
         for (size_t k = 0; k < N_ROWS; k++) {
             if (used[k] >= rows[k].most || !row_in(&rows[k], text + ln.at, low, ln.n)) continue;
             used[k]++;
-            add(r, rows[k].cls, rows[k].what, rows[k].text, ln.at, ln.end, rows[k].weight);
+            add(r, rows[k].cls, rows[k].what, rows[k].text, ln.at, ln.end, rows[k].weight,
+                rows[k].host);
         }
     }
 }

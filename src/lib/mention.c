@@ -83,6 +83,12 @@ static const char *const row_guard_words[] = {"fallback", "falling", NULL};
  * construction", vllm-project/vllm-omni#2738 = heldout27 h27-126).
  * (diagctx2) */
 static const char *const offload_words[] = {"offload", "offloading", "offloaded", NULL};
+/* "Block swap" moves a model's blocks between the GPU and the host to save
+ * the GPU's memory, as offloading does: kohya-ss/musubi-tuner's
+ * --blocks_to_swap, ComfyUI-WanVideoWrapper's WanVideoBlockSwap node ("Getting
+ * OOM, so I tried to enable swap blocks"): "swap" next to "block(s)" names
+ * no host swap space. (diagcall5) */
+static const char *const block_words[] = {"block", "blocks", NULL};
 /* ... two words in a row ("system memory", "shared memory"). */
 static const char *const guard_pairs[][2] = {{"system", "memory"}, {"system", "ram"},
     {"shared", "memory"}, {"main", "memory"}, {NULL, NULL}};
@@ -234,10 +240,24 @@ static bool suffixed_card(const struct words *w, size_t k)
     return false;
 }
 
+/* A card's family glued to its number: "GTX1060", "RTX4090", "rtx3060ti"
+ * (camelCase splitting keeps letters and digits together). (diagcall5) */
+static bool prefixed_card(const struct words *w, size_t k)
+{
+    static const char *const families[] = {"gtx", "rtx", NULL};
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at;
+    for (size_t j = 0; families[j]; j++)
+        if (n >= 7 && !strncasecmp(p, families[j], 3) && isdigit((unsigned char)p[3]) &&
+            isdigit((unsigned char)p[4]) && isdigit((unsigned char)p[5]))
+            return true;
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
-           suffixed_card(w, k);
+           suffixed_card(w, k) || prefixed_card(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",
@@ -286,6 +306,44 @@ static bool quoted_value(const struct words *w, size_t k)
     return (q == '"' || q == '\'' || q == '`') && w->text[e] == q;
 }
 
+/* A size right before word k: "128GB RAM", "128 GB RAM", "32G VRAM", a
+ * bare "64 RAM". */
+static const char *const size_units[] = {"gb", "g", "gib", "tb", NULL};
+
+static bool sized(const struct words *w, size_t k)
+{
+    if (k == 0 || w->t[k - 1].sentence != w->t[k].sentence) return false;
+    const char *p = w->text + w->t[k - 1].at;
+    size_t n = w->t[k - 1].end - w->t[k - 1].at, i = 0;
+    while (i < n && isdigit((unsigned char)p[i])) i++;
+    if (i == n) return true; /* a bare number */
+    /* the unit its own word, the number before it */
+    if (i == 0)
+        return in_set(w, k - 1, size_units) && k >= 2 && w->t[k - 2].sentence == w->t[k].sentence &&
+               isdigit((unsigned char)w->text[w->t[k - 2].at]);
+    for (size_t u = 0; size_units[u]; u++) /* "128GB" */
+        if (strlen(size_units[u]) == n - i && !strncasecmp(p + i, size_units[u], n - i))
+            return true;
+    return false;
+}
+
+/* The RAM of a machine's specification, listed with its GPU memory: "OOM on
+ * mistral quantisation (32GB VRAM, 128GB RAM)" (ostris/ai-toolkit#872),
+ * "dual-GPU setup with 72GB VRAM and 128GB RAM" (ollama/ollama#3711). Both
+ * figures sized in one sentence: the RAM is what the machine has, not the
+ * memory that ran out, which the words beside VRAM name. (diagcall5) */
+static bool machine_spec(const struct words *w, size_t k)
+{
+    if (!sized(w, k)) return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (i != k && w->t[i].sentence == w->t[k].sentence &&
+            (is_word(w, i, "vram") || (is_word(w, i, "gpu") && i + 1 < w->n &&
+                                       memory_word(w, i + 1))) &&
+            sized(w, i))
+            return true;
+    return false;
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
@@ -293,6 +351,12 @@ static bool host_guard_at(const struct words *w, size_t k)
         return false; /* "GPU RAM", "video RAM" */
     if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
+    if (is_word(w, k, "swap") &&
+        ((k + 1 < w->n && in_set(w, k + 1, block_words)) ||
+         (k > 0 && in_set(w, k - 1, block_words)) ||
+         (k > 1 && is_word(w, k - 1, "to") && in_set(w, k - 2, block_words))))
+        return false;
+    if (is_word(w, k, "ram") && machine_spec(w, k)) return false;
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
@@ -302,9 +366,20 @@ static bool line_guard_at(const struct words *w, size_t k)
     return host_guard_at(w, k) || in_set(w, k, guard_words);
 }
 
+/* "otherwise" with the writer as its subject tells what the writer's runs
+ * do: "i can't go any higher than batch_size = 1, otherwise i'll get an out
+ * of memory error" (OpenNMT-style report), not advice ("otherwise you will
+ * see a CUDA OOM"). (diagcall5) */
+static bool own_experience(const struct words *w, size_t k)
+{
+    static const char *const first_person[] = {"i", "we", NULL};
+    return is_word(w, k, "otherwise") && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           in_set(w, k + 1, first_person);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
-    return line_guard_at(w, k) || in_set(w, k, hedge_guard_words);
+    return line_guard_at(w, k) || (in_set(w, k, hedge_guard_words) && !own_experience(w, k));
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3
@@ -342,9 +417,17 @@ static bool ooms_verb(const struct words *w, size_t k, size_t *last)
  * trouble word names the error, which may be another). Sets *last. */
 static bool device_malloc_fails(const struct words *w, size_t k, size_t *last)
 {
-    if (!is_word(w, k, "malloc") || k == 0 || w->t[k - 1].run_at != w->t[k].run_at ||
-        w->t[k - 1].at != w->t[k].run_at || (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
+    if (!is_word(w, k, "malloc") || k == 0 ||
+        (!is_word(w, k - 1, "cuda") && !is_word(w, k - 1, "hip")))
         return false;
+    /* one run ("cudaMalloc"), or two words with blanks between ("Cuda malloc
+     * error", ollama/ollama#8825; "CUDA malloc fails", ollama/ollama#3711)
+     * (diagcall5) */
+    bool one_run = w->t[k - 1].run_at == w->t[k].run_at && w->t[k - 1].at == w->t[k].run_at;
+    bool two_words = w->t[k - 1].sentence == w->t[k].sentence && w->t[k].at == w->t[k].run_at &&
+                     w->t[k - 1].end < w->t[k].at &&
+                     strspn(w->text + w->t[k - 1].end, " ") == w->t[k].at - w->t[k - 1].end;
+    if (!one_run && !two_words) return false;
     for (size_t j = k + 1; j <= k + 2 && j < w->n && w->t[j].sentence == w->t[k].sentence; j++) {
         if (!in_set(w, j, alloc_trouble)) continue;
         size_t e = w->t[j].end;
@@ -459,10 +542,14 @@ bool mention_seeded(const char *text, size_t len)
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
-        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len && !strncasecmp(text + i + 3, "loc", 3) &&
-            ((i >= 4 && !strncasecmp(text + i - 4, "cuda", 4)) ||
-             (i >= 3 && !strncasecmp(text + i - 3, "hip", 3))))
-            return true; /* "cudaMalloc", "hipMalloc" */
+        if (a == 'm' && b == 'a' && c == 'l' && i + 6 <= len &&
+            !strncasecmp(text + i + 3, "loc", 3)) {
+            size_t j = i;
+            while (j > 0 && text[j - 1] == ' ') j--; /* "Cuda malloc" */
+            if ((j >= 4 && !strncasecmp(text + j - 4, "cuda", 4)) ||
+                (j >= 3 && !strncasecmp(text + j - 3, "hip", 3)))
+                return true; /* "cudaMalloc", "hipMalloc" */
+        }
     }
     return false;
 }

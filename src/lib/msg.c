@@ -164,6 +164,9 @@ static const struct msg_clause clauses_mindspore[] = {
 
 static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %d bytes", MSG_F_REQUESTED},
+    /* TH's whole GiB, truncated: "you tried to allocate 1008GB. Buy new RAM!"
+     * (size/1073741824: 1024-based, as %s reads it) */
+    {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -427,6 +430,11 @@ static const struct msg_clause clauses_triton_pool[] = {
 
 static const struct msg_clause clauses_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED},
+    /* TensorRT 8.0-8.4's form names the request in bytes: "Skipping tactic 0
+     * due to insufficient memory on requested size of 4430970880 detected
+     * for tactic 4" (ultralytics/yolov5#12248); a look-alike carries its
+     * request (diagcall5) */
+    {"on requested size of %d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -674,10 +682,7 @@ static const struct msg_rule rules[] = {
     /* A fuzzer's host allocator: libFuzzer's RSS limit ("==132== ERROR:
      * libFuzzer: out-of-memory (malloc(6498959700))", pytorch/audio#3504 =
      * heldout30 h30-111). Host memory, before the rows that read
-     * "out-of-memory" as OOM words. Lua's "luajit: not enough memory"
-     * (facebookresearch/fairseq-lua#37 = h30-128) is host memory too, but as
-     * an event above the command that names the stage it lost that log's
-     * stage: not taken. (diagcall4) */
+     * "out-of-memory" as OOM words. (diagcall4) */
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .any = {"libFuzzer: out-of-memory"},
@@ -686,6 +691,25 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_fuzzer,
+     .near = near_none},
+    /* The Lua interpreter's own allocator: LUA_ERRMEM's message is "not
+     * enough memory" (LuaJIT: ERRDEF(ERRMEM, "not enough memory") in
+     * LuaJIT/LuaJIT:src/lj_errmsg.h; PUC Lua: MEMERRMSG), printed by the
+     * standalone interpreter after its name: "…/bin/luajit: not enough
+     * memory" (Torch7 programs, facebookresearch/fairseq-lua#37), or "PANIC:
+     * unprotected error in call to Lua API (not enough memory)". The VM's
+     * heap is host memory; a GPU's failure in Torch7 says cutorch's "THCudaCheck
+     * FAIL ... out of memory" instead. diagcall4 left it out for the stage it
+     * cost one log; the call is the question a user asks first. (diagcall5) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"luajit: not enough memory", "lua: not enough memory",
+             "Lua API (not enough memory)"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
     {.kind = "host-oom-killer",
@@ -1582,6 +1606,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
      .near = near_none},
+    /* Wav2Lip's face detector (inference.py face_detect, copied into its many
+     * forks and wrappers) catches the RuntimeError of a CUDA OOM, halves the
+     * batch ("Recovering from OOM error; New batch size: 8") and at batch 1
+     * gives up with its own words: "RuntimeError: Image too big to run face
+     * detection on GPU. Please use the --resize_factor argument"
+     * (Rudrabha/Wav2Lip:inference.py). The GPU ran out even at batch 1: a
+     * GPU OOM, in the detector's forward. (diagcall5) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"Image too big to run face detection on GPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_FORWARD,
+     .clauses = clauses_none,
+     .near = near_none},
     /* YOLOX's label assignment caught a CUDA OOM and retries the batch on
      * the CPU: "OOM RuntimeError is raised due to the huge memory cost during
      * label assignment. CPU mode is applied in this batch." (DDGRCF/YOLOX_OBB#31) */
@@ -2191,6 +2230,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
      .near = near_none},
+    /* The old TH/Torch7 host allocator, and THC's pinned host buffers for
+     * MAGMA: "$ Torch: not enough memory: you tried to allocate 1008GB. Buy
+     * new RAM!" (THError in pytorch/pytorch's aten/src/TH/THGeneral.cpp
+     * THAlloc, luaT_alloc in torch/torch7, th_magma_malloc_pinned in
+     * THCTensorMathMagma): host RAM, the request in whole GiB. (diagcall5) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Torch: not enough memory: you tried to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
     /* Ollama refusing to load a model the host's RAM cannot hold (a check,
      * not a device allocation: host memory). */
     {.kind = "host-cpu-alloc",
@@ -2422,6 +2474,15 @@ static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "a
     of memory" (diagctx2) */, NULL};
 static const char *const deny_after_skip[] = {"error", "errors", "issue", "issues", "problem",
     "here", NULL};
+/* Words that put what follows them within DENY_NEAR_WORDS in its clause
+ * out of the facts, whatever stands between: what did not happen ("fails
+ * with a device lost error instead of gracefully raising an out-of-memory
+ * exception", "a hang rather than a CUDA OOM") and what might ("has a risk
+ * of out of memory", "risks running out of GPU memory"). Only before the
+ * OOM: "an OOM instead of the result" is an OOM. (diagcall5) */
+static const char *const deny_near_before[] = {"instead", "rather", "risk", "risks",
+    "risking", NULL};
+#define DENY_NEAR_WORDS 5
 
 /* w[0..n) is one of set's words, in any case; set ends at NULL or after cap
  * entries (a rule's qualifier array may be full, with no NULL after it). */
@@ -2453,6 +2514,19 @@ static bool is_blank(unsigned char c)
     return c == ' ' || c == '\t' || c == '*' || c == '`' || c == '_';
 }
 
+/* "can only" states a limit seen, not a possibility: "My GPU can only
+ * handle 10 images at once before running out of memory" reports the OOM
+ * past it (as "The problem can be that ..." does not). w[0..n) is a word of
+ * text. (diagcall5) */
+static bool limit_can(const char *text, size_t len, const char *w, size_t n)
+{
+    if (n != 3 || strncasecmp(w, "can", 3)) return false;
+    size_t i = (size_t)(w - text) + n;
+    while (i < len && text[i] == ' ') i++;
+    return len - i >= 4 && !strncasecmp(text + i, "only", 4) &&
+           (len - i == 4 || !isalnum((unsigned char)text[i + 4]));
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
@@ -2472,7 +2546,8 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
             i--;
         const char *w = text + i;
         size_t n = we - i;
-        if (word_in(w, n, deny_clause)) return true;
+        if (word_in(w, n, deny_clause) && !limit_can(text, len, w, n)) return true;
+        if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
             ends_with(w, n, "n\xe2\x80\x99t"))
@@ -2928,6 +3003,16 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
  * clause's last words ("22.70 GiB reserved in tot" is "reserved in total"). */
 #define PM_CUT_MIN 4
 
+/* Does text byte c stand for the pattern's first byte p? A capital that
+ * starts a clause may be written in lower case: a message retyped by hand
+ * or glued after a comma, "cuda out of memory, tried to allocate
+ * 50MiB(GPU 0; ...)" (facebookresearch/detectron2 issues) is PyTorch's
+ * "Tried to allocate". (diagcall5) */
+static bool pm_first_byte(char p, char c)
+{
+    return c == p || (isupper((unsigned char)p) && c == (char)tolower((unsigned char)p));
+}
+
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
  * pattern's last literal words still matches once a value was read and
  * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
@@ -2948,7 +3033,7 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
             since_value = 0;
         } else {
             if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
-            if (i >= n || s[i] != *p) return 0;
+            if (i >= n || (s[i] != *p && !(p == pat && pm_first_byte(*p, s[i])))) return 0;
             i++;
             p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */
             since_value++;
@@ -2987,7 +3072,7 @@ static bool pm_start_ok(const char *pat, const char *s, size_t j)
      * an escaped newline or tab before it ("MiB.\nGPU 0 has", a message
      * logged as a JSON string) is a word boundary. */
     if (pat[0] != '%')
-        return c == pat[0] && (j == 0 || !isalnum((unsigned char)pat[0]) ||
+        return pm_first_byte(pat[0], c) && (j == 0 || !isalnum((unsigned char)pat[0]) ||
                                !isalnum((unsigned char)s[j - 1]) ||
                                (j >= 2 && s[j - 2] == '\\' && s[j - 1] && strchr("ntr", s[j - 1])));
     if (pat[1] == 'S') return c == '[';

@@ -2367,23 +2367,6 @@ static void drop_discussed_mention(struct scan *s, const struct view *v, struct 
     rep->primary = -1;
 }
 
-/* The paste names a host-memory failure as what failed: Ray's memory
- * monitor, the OOM killer, a killed process, the host allocator
- * (context.c's and lookalike.c's host rows of those kinds; "RAM"
- * in an environment block is not one). */
-static bool host_failure_hit(const struct context_hit *h)
-{
-    /* not Python's MemoryError: pycuda names its device failure so
-     * ("pycuda._driver.MemoryError: cuMemAlloc failed: out of memory",
-     * h18-02) */
-    static const char *const failures[] = {"Ray's OOM (host memory)", "the OOM killer", "a process killed",
-                                           "the host allocator"};
-    if (h->cls != CONTEXT_HOST) return false;
-    for (size_t i = 0; i < sizeof failures / sizeof failures[0]; i++)
-        if (!strcmp(h->what, failures[i])) return true;
-    return false;
-}
-
 /* A GPU OOM named only in words (every event an oom-mention) in a paste
  * that names a host-memory failure and no GPU message ("GRPO Training Fails
  * with OOM Errors Despite 8x80GB GPUs" over "Immediate Ray OOM errors",
@@ -2397,9 +2380,9 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
     for (size_t i = 0; i < rep->n_events; i++)
         if (strcmp(rep->events[i].kind, "oom-mention")) return;
     const struct context_reading *cr = paste_context(pc, v);
-    bool host = false;
-    for (size_t i = 0; i < cr->n_hits && !host; i++) host = host_failure_hit(&cr->hit[i]);
-    if (!host || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
+    /* Ray's memory monitor, the OOM killer, a killed process, the host
+     * allocator: the rows say which host evidence names a failure */
+    if (!context_host_failure(cr) || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
     for (size_t i = 0; i < rep->n_events; i++) rep->events[i].gpu_oom = false;
     rep->primary = -1;
     note_context(s, v, cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);

@@ -235,6 +235,17 @@ static void rule_iter(struct scan *sc, size_t i)
     if (k == 0) return;
     /* "after 5 iterations", "iter 3 of": the number must end the clause. */
     size_t j = i + k;
+    if (j < sc->n && sc->s[j] == '%') {
+        /* tqdm's bar with its description: "Iteration:  20% 989/5070 [00:13<08:41,
+         * 7.83it/s]" (huggingface/transformers' run_lm_finetuning.py), "20%|██ |
+         * 989/5070": 20 is the percentage; the step is the count before the
+         * total (diagcall5) */
+        j++;
+        while (j < sc->n && j - i < 256 && !is_digit((unsigned char)sc->s[j]) && sc->s[j] != '[') j++;
+        k = j < sc->n && is_digit((unsigned char)sc->s[j]) ? read_long(sc, j, &v) : 0;
+        if (k && j + k < sc->n && sc->s[j + k] == '/') set_step(sc, v);
+        return;
+    }
     if (j < sc->n && (isalpha((unsigned char)sc->s[j]) || sc->s[j] == '.')) return;
     set_step(sc, v);
 }
