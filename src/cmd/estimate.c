@@ -68,7 +68,7 @@ static const struct {
     {"use-cache", est_auto_yes_no_parse}, {"compile-loss", est_auto_yes_no_parse},
     {"loss-upcast", est_auto_yes_no_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
-    {"quant-storage", est_quant_storage_parse},
+    {"quant-storage", est_quant_storage_parse}, {"autograd", est_autograd_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -419,6 +419,8 @@ static const struct opt_spec specs[] = {
     CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
     CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
            "prompt positions prefill computes logits for"),
+    CHOICE("autograd", "off|on|train", wl.autograd,
+           "an inference forward with grad enabled (no\ntorch.no_grad / inference_mode): on, model.eval();\ntrain, model.train() (dropout); every op's saved\ntensors held with the output (default off; not with\n--gen-len: generate() runs under no_grad)"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
     {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
@@ -867,6 +869,8 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
         printf(" (inference: %s)", mixed && w->trainer == EST_TRAINER_LITGPT ? "fp32 weights, lit-gpt"
                                    : w->quant ? "16-bit unquantized parts"
                                               : "16-bit weights");
+    if (w->autograd) printf(", autograd %s (no torch.no_grad, model.%s())", est_autograd_name(w->autograd),
+                            w->autograd == EST_GRAD_TRAIN ? "train" : "eval");
     char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
