@@ -160,7 +160,7 @@ static void note_train_only(const struct opts *o)
         {w->master_weights, "--master-weights"},
         {w->keep_grads, "--keep-grads"},
         {w->loss != d.loss, "--loss"},
-        {w->loop_holds != d.loop_holds, "--loop-holds"},
+        {w->loop_holds != d.loop_holds && !w->autograd, "--loop-holds"}, /* --autograd: the eval loop's */
         {w->longest_first, "--longest-first"},
         {w->use_cache != d.use_cache, "--use-cache"},
         {w->len_mean > 0, "--var-len"},
@@ -356,7 +356,7 @@ static const struct opt_spec specs[] = {
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
     {.name = "no-reshard", .help = "with --shard fsdp: blocks stay gathered from forward\nto backward (FSDP SHARD_GRAD_OP, FSDP2\nreshard_after_forward=False)", AT(wl.no_reshard)},
     CHOICE("loop-holds", "auto|none|logits|outputs", wl.loop_holds,
-           "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none)"),
+           "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none);\nwith --autograd, logits|outputs: an eval loop's\nprevious output, its graph, alive through the next\nforward"),
     {.name = "keep-logits", .help = "old spelling of --loop-holds logits", AT(wl.loop_holds),
      .flag_value = EST_KEEP_LOGITS},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",

@@ -3576,6 +3576,15 @@ static void autograd_forward(const struct calc *c, const struct gen *g, struct t
     t->kv = tc.T * presents;
     t->logits = g->logits_prefill;
     t->temp_fwd = g->mask_keep + dequant_temp(c);
+    /* an evaluation loop that rebinds `logits = model(x)` (or `outputs`)
+     * holds the previous iteration's output, and through its grad_fn that
+     * forward's whole graph, until this forward returns: two graphs at once
+     * (--loop-holds logits; outputs: its presents too) */
+    if (wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS) {
+        t->acts *= 2;
+        t->logits *= 2;
+        if (wl->loop_holds == EST_KEEP_OUTPUTS) t->kv *= 2;
+    }
 }
 
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
@@ -4239,6 +4248,8 @@ static void explain_autograd(const struct calc *c, const struct terms *t, struct
              "is held: the training forward's activations of all layers, %s (model.%s()), no backward = %s",
              c->wl->autograd == EST_GRAD_EVAL ? "no dropout" : "with dropout",
              c->wl->autograd == EST_GRAD_EVAL ? "eval" : "train", b);
+    if (c->wl->loop_holds == EST_KEEP_LOGITS || c->wl->loop_holds == EST_KEEP_OUTPUTS)
+        formula_append(r, EST_C_ACTS, " (x 2: the loop's previous output holds its graph through this forward)");
     fmt_gib(t->kv, b, sizeof b);
     snprintf(r->comp[EST_C_KV].formula, n,
              t->kv > 0 ? "presents beyond what attention saved (repeat_kv's unexpanded K, V; GPT-NeoX's fp32 key) = %s"

@@ -1784,6 +1784,15 @@ static void test_autograd_infer(void **state)
     wl.autograd = EST_GRAD_TRAIN;
     assert_int_equal(est_compute(&m, &wl, &tm, &err), 0);
     assert_true(tm.comp[EST_C_ACTS].bytes > on.comp[EST_C_ACTS].bytes);
+    /* `logits = model(x)` in a loop: the previous graph alive through the next forward */
+    struct est_result loop;
+    wl.autograd = EST_GRAD_EVAL;
+    m.dropout = 2;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&m, &wl, &loop, &err), 0);
+    assert_int_equal(loop.comp[EST_C_ACTS].bytes, 2 * on.comp[EST_C_ACTS].bytes);
+    assert_int_equal(loop.comp[EST_C_LOGITS].bytes, 2 * on.comp[EST_C_LOGITS].bytes);
+    wl.loop_holds = EST_KEEP_AUTO;
     struct est_lever lv[8];
     int n = 0;
     assert_int_equal(est_levers(&m, &wl, lv, 8, &n, &err), 0);
