@@ -931,6 +931,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "prompt_len"); json_int(&j, gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
+    json_key(&j, "autograd"); json_str(&j, est_autograd_name(o->wl.autograd));
     json_obj_end(&j);
     json_key(&j, "assumed"); json_obj_begin(&j);
     json_key(&j, "checkpointing");
