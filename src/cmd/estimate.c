@@ -68,7 +68,7 @@ static const struct {
     {"use-cache", est_auto_yes_no_parse}, {"compile-loss", est_auto_yes_no_parse},
     {"loss-upcast", est_auto_yes_no_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
-    {"quant-storage", est_quant_storage_parse},
+    {"quant-storage", est_quant_storage_parse}, {"autograd", est_autograd_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -160,7 +160,7 @@ static void note_train_only(const struct opts *o)
         {w->master_weights, "--master-weights"},
         {w->keep_grads, "--keep-grads"},
         {w->loss != d.loss, "--loss"},
-        {w->loop_holds != d.loop_holds, "--loop-holds"},
+        {w->loop_holds != d.loop_holds && !w->autograd, "--loop-holds"}, /* --autograd: the eval loop's */
         {w->longest_first, "--longest-first"},
         {w->use_cache != d.use_cache, "--use-cache"},
         {w->len_mean > 0, "--var-len"},
@@ -356,7 +356,7 @@ static const struct opt_spec specs[] = {
     {.name = "keep-grads", .help = "zero_grad keeps gradients allocated: PyTorch < 2.0", AT(wl.keep_grads)},
     {.name = "no-reshard", .help = "with --shard fsdp: blocks stay gathered from forward\nto backward (FSDP SHARD_GRAD_OP, FSDP2\nreshard_after_forward=False)", AT(wl.no_reshard)},
     CHOICE("loop-holds", "auto|none|logits|outputs", wl.loop_holds,
-           "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none)"),
+           "what the training loop holds of the model's output:\nlogits through backward (torchtune before 2024-07-28,\nfsdp_qlora's output); outputs, logits + K/V presents,\nthrough backward into the next forward (optimum's\nbenchmark); none (HF Trainer's compute_loss); auto:\nthe trainer's own (HF logits held, torchtune none);\nwith --autograd, logits|outputs: an eval loop's\nprevious output, its graph, alive through the next\nforward"),
     {.name = "keep-logits", .help = "old spelling of --loop-holds logits", AT(wl.loop_holds),
      .flag_value = EST_KEEP_LOGITS},
     {.name = "longest-first", .help = "--seq is the first micro-batch only, later ones shorter\n(lit-gpt before 2024 forces the longest sample first)",
@@ -419,6 +419,8 @@ static const struct opt_spec specs[] = {
     CHOICE("mask", "auto|none|4d|square|rows|max-positions", wl.mask, "generation's causal mask (default auto: HF's)"),
     CHOICE("prefill-logits", "auto|last|all", wl.prefill_logits,
            "prompt positions prefill computes logits for"),
+    CHOICE("autograd", "off|on|train", wl.autograd,
+           "an inference forward with grad enabled (no\ntorch.no_grad / inference_mode): on, model.eval();\ntrain, model.train() (dropout); every op's saved\ntensors held with the output (default off; not with\n--gen-len: generate() runs under no_grad)"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
     {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
@@ -867,6 +869,8 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
         printf(" (inference: %s)", mixed && w->trainer == EST_TRAINER_LITGPT ? "fp32 weights, lit-gpt"
                                    : w->quant ? "16-bit unquantized parts"
                                               : "16-bit weights");
+    if (w->autograd) printf(", autograd %s (no torch.no_grad, model.%s())", est_autograd_name(w->autograd),
+                            w->autograd == EST_GRAD_TRAIN ? "train" : "eval");
     char pol[24];
     if (w->mode == EST_MODE_TRAIN)
         printf(", %s, grad-ckpt %s, attention %s", est_optimizer_name(w->optimizer),
@@ -927,6 +931,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "prompt_len"); json_int(&j, gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
+    json_key(&j, "autograd"); json_str(&j, est_autograd_name(o->wl.autograd));
     json_obj_end(&j);
     json_key(&j, "assumed"); json_obj_begin(&j);
     json_key(&j, "checkpointing");

@@ -671,6 +671,9 @@ const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
 static const char *const auto_yes_no_names[] = {"auto", "yes", "no"};
 static const char *const keep_names[] = {"auto", "none", "logits", "outputs"};
+static const char *const autograd_names[] = {"off", "on", "train"};
+int est_autograd_parse(const char *s) { return lookup(autograd_names, N_OF(autograd_names), s); }
+const char *est_autograd_name(enum est_autograd g) { return g <= EST_GRAD_TRAIN ? autograd_names[g] : "?"; }
 int est_keep_parse(const char *s) { return lookup(keep_names, N_OF(keep_names), s); }
 const char *est_keep_name(enum est_keep k) { return k <= EST_KEEP_OUTPUTS ? keep_names[k] : "?"; }
 static const char *const layer_buffers_names[] = {"auto", "none"};
@@ -1703,6 +1706,7 @@ struct terms {
     bool decode;           /* inference: the peak is a decode step, not prefill */
     bool first_step;       /* inference: that step is the first, the prefill's output still held */
     bool nocache;          /* inference: generation without a KV cache, the last step's full rerun */
+    bool autograd;         /* inference: a forward with grad enabled, its graph alive (autograd_forward) */
     bool fuse_load;        /* inference: the peak is AutoAWQ's fuse_layers at load (fuse_load) */
     long double managed;   /* paged optimizer states (managed memory) */
     long double later;     /* --longest-first: a later micro-batch's moment, beyond persist */
@@ -3527,6 +3531,62 @@ static void fuse_load(const struct calc *c, const struct gen *g, struct terms *t
     t->temp_fwd = qkv + fp32;
 }
 
+/* An inference forward with grad enabled (--autograd on|train: no
+ * torch.no_grad() / inference_mode() around `model(x)`). The parameters
+ * still require grad, so every op saves what it saves in training, and the
+ * output's grad_fn keeps all of it alive until the output is dropped; no
+ * backward, no gradients, no optimizer. The saved set is the training
+ * forward's (block_acts, act_outside: the same functions), taken on a
+ * training calc of the same shape without checkpointing or compile, with
+ * the dropout of the model's mode (eval: none; train: the family's or the
+ * config's) and, for *-mixed, the inference weights' dtype: infer loads
+ * 16-bit weights under autocast (infer_terms), i.e. the -autocast rule
+ * (litgpt keeps its fp32 model under autocast). The peak is the end of the
+ * forward: the saved tensors beside the returned logits. K and V returned as
+ * presents are the tensors attention saved, except the grouped K and V that
+ * HF's repeat_kv copies before eager/SDPA attention (the saved copies are
+ * expanded; the presents hold the unexpanded ones too) and GPT-NeoX's fp32
+ * key (presents_extra). */
+static void autograd_forward(const struct calc *c, const struct gen *g, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    struct est_model m = *c->m;
+    struct est_workload w = *wl;
+    struct calc tc;
+    struct oomlab_err err;
+    if (wl->autograd == EST_GRAD_EVAL) m.dropout = 2; /* model.eval(): every nn.Dropout is the identity */
+    w.mode = EST_MODE_TRAIN;
+    w.ckpt = EST_CKPT_NONE;
+    w.compiled = false;
+    w.seq = (int64_t)g->prompt;
+    w.use_cache = g->per_tok > 0 ? 1 : 2;
+    if (c->mixed && wl->trainer != EST_TRAINER_LITGPT)
+        w.precision = wl->precision == EST_BF16_MIXED ? EST_BF16_AUTOCAST : EST_FP16_AUTOCAST;
+    if (calc_init(&tc, &m, &w, &err)) return; /* the same shape est_compute's calc_init accepted */
+    long double per = block_acts(&tc, scores_kept(wl->attention));
+    long double presents = 0;
+    if (g->per_tok > 0) {
+        presents = presents_extra(&tc);
+        bool expanded = c->m->kv_heads < c->m->heads && wl->attention != EST_ATTN_FLASH && !fused_qkv(&tc) &&
+                        !c->f->qkv_view && wl->trainer == EST_TRAINER_HF;
+        if (expanded) presents += tc.L * 2 * tc.a * tc.kvd;
+    }
+    t->autograd = true;
+    t->acts = tc.T * (tc.L * per + act_outside(&tc));
+    t->kv = tc.T * presents;
+    t->logits = g->logits_prefill;
+    t->temp_fwd = g->mask_keep + dequant_temp(c);
+    /* an evaluation loop that rebinds `logits = model(x)` (or `outputs`)
+     * holds the previous iteration's output, and through its grad_fn that
+     * forward's whole graph, until this forward returns: two graphs at once
+     * (--loop-holds logits; outputs: its presents too) */
+    if (wl->loop_holds == EST_KEEP_LOGITS || wl->loop_holds == EST_KEEP_OUTPUTS) {
+        t->acts *= 2;
+        t->logits *= 2;
+        if (wl->loop_holds == EST_KEEP_OUTPUTS) t->kv *= 2;
+    }
+}
+
 /* Inference. A plain forward (no --gen-len) is the prefill alone. With
  * generation the peak is the larger of prefill (the prompt's cache, one
  * block's working set over the prompt, the causal mask, the prefill logits)
@@ -3562,6 +3622,10 @@ static void infer_terms(const struct calc *c, struct terms *t)
     long double work_p = g.acts_prefill > head_p ? g.acts_prefill : head_p;
     long double work_d = g.acts_decode > g.logits_decode ? g.acts_decode : g.logits_decode;
     long double prefill = g.kv_prefill + g.mask_keep + (g.mask_build > work_p ? g.mask_build : work_p);
+    if (wl->autograd != EST_GRAD_OFF) {
+        autograd_forward(c, &g, t);
+        return;
+    }
     if (g.nocache) { /* the last step's forward beside the previous step's output */
         t->nocache = true;
         t->kv = 0;
@@ -3903,6 +3967,16 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
+    if (wl->autograd != EST_GRAD_OFF && (wl->mode != EST_MODE_INFER || wl->gen_len))
+        return oomlab_err_set(err, wl->gen_len ? "--autograd is a forward run with grad enabled; HF generate() "
+                                                 "is decorated with torch.no_grad(), so generation keeps no graph: "
+                                                 "drop --autograd (a hand-written decode loop under grad is not "
+                                                 "modelled)"
+                                               : "--autograd is an inference forward with grad enabled: use it "
+                                                 "with --mode infer (training always records the graph)");
+    if (wl->autograd != EST_GRAD_OFF && (wl->quant != EST_QUANT_NONE || wl->lora_r || wl->trainer == EST_TRAINER_LLMC))
+        return oomlab_err_set(err, "--autograd is modelled for a model whose weights require grad (no --quant, "
+                                   "--lora-r or --trainer llm.c)");
     if (wl->offload != EST_OFFLOAD_NONE && wl->mode != EST_MODE_TRAIN)
         return oomlab_err_set(err, "--offload moves training states (optimizer, gradients, weights) to "
                                    "the CPU: use it with --mode train");
@@ -4163,6 +4237,27 @@ static void explain_kept(const struct calc *c, struct est_result *r)
     }
 }
 
+/* --autograd on|train: what the forward's graph keeps (autograd_forward). */
+static void explain_autograd(const struct calc *c, const struct terms *t, struct est_result *r)
+{
+    char b[32];
+    size_t n = sizeof r->comp[0].formula;
+    fmt_gib(t->acts, b, sizeof b);
+    snprintf(r->comp[EST_C_ACTS].formula, n,
+             "saved for backward by every op of the forward (grad enabled, no torch.no_grad), alive while the output "
+             "is held: the training forward's activations of all layers, %s (model.%s()), no backward = %s",
+             c->wl->autograd == EST_GRAD_EVAL ? "no dropout" : "with dropout",
+             c->wl->autograd == EST_GRAD_EVAL ? "eval" : "train", b);
+    if (c->wl->loop_holds == EST_KEEP_LOGITS || c->wl->loop_holds == EST_KEEP_OUTPUTS)
+        formula_append(r, EST_C_ACTS, " (x 2: the loop's previous output holds its graph through this forward)");
+    fmt_gib(t->kv, b, sizeof b);
+    snprintf(r->comp[EST_C_KV].formula, n,
+             t->kv > 0 ? "presents beyond what attention saved (repeat_kv's unexpanded K, V; GPT-NeoX's fp32 key) = %s"
+                       : "presents are the K, V attention saved (counted with the activations), or none = %s", b);
+    fmt_gib(t->logits, b, sizeof b);
+    snprintf(r->comp[EST_C_LOGITS].formula, n, "tokens x vocab x bytes: the returned logits, whose grad_fn holds the graph = %s", b);
+}
+
 static void explain_infer(const struct calc *c, const struct terms *t, struct est_result *r)
 {
     char b[32], model[320];
@@ -4240,6 +4335,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     };
     snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula, "%s%s = %s", mask_words[g.mask],
              wl->quant ? "; dequantized block" : "", b);
+    if (t->autograd) explain_autograd(c, t, r);
     if (t->fuse_load) {
         snprintf(r->comp[EST_C_TEMP].formula, sizeof r->comp[0].formula,
                  "fuse_layers at load: every layer's packed q, k, v twice (the unfused layers and the fused qkv "
@@ -4404,6 +4500,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     }
     r->peak_phase = wl->mode == EST_MODE_LOAD ? "weights loaded"
                     : wl->mode == EST_MODE_INFER ? (t->fuse_load ? "load (AutoAWQ fuse_layers: the unfused and the fused q, k, v at once)"
+                                                    : t->autograd ? "forward with grad enabled (no torch.no_grad: the graph's saved tensors held with the output)"
                                                     : t->nocache ? "decode without a KV cache (last generated token: the whole sequence rerun, the previous step's output held)"
                                                     : t->first_step ? "decode (first generated token, the prefill's output held)"
                                                     : t->decode ? "decode (last generated token)"
@@ -4628,6 +4725,7 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
         if (wl->quant != EST_QUANT_INT8 && wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_INT8; lever_try(m, &a, r.device_used_bytes, "quant int8", out, max, n); }
         if (wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, r.device_used_bytes, "quant nf4", out, max, n); }
         if (wl->batch > 1) { a = *wl; a.batch = wl->batch / 2; lever_try(m, &a, r.device_used_bytes, "halve the batch", out, max, n); }
+        if (wl->autograd) { a = *wl; a.autograd = EST_GRAD_OFF; lever_try(m, &a, r.device_used_bytes, "torch.no_grad()", out, max, n); }
     }
     for (int i = 1; i < *n; i++) /* insertion sort, best first */
         for (int j = i; j > 0 && out[j].saves_bytes > out[j - 1].saves_bytes; j--) {
@@ -4640,6 +4738,8 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
 
 /* ---- the smallest set of levers that fits -------------------------------- */
 
+static bool can_nograd(const struct est_workload *w) { return w->autograd != EST_GRAD_OFF; }
+static void do_nograd(struct est_workload *w) { w->autograd = EST_GRAD_OFF; }
 static bool can_ckpt(const struct est_workload *w) { return w->ckpt != EST_CKPT_FULL && w->mode == EST_MODE_TRAIN; }
 static void do_ckpt(struct est_workload *w) { w->ckpt = EST_CKPT_FULL; }
 static bool can_sdpa(const struct est_workload *w) { return scores_kept(w->attention) && w->trainer != EST_TRAINER_LLMC; }
@@ -4662,6 +4762,7 @@ static const struct combo_lever {
     bool (*can)(const struct est_workload *);
     void (*apply)(struct est_workload *);
 } combo_levers[] = {
+    {"torch.no_grad()", can_nograd, do_nograd},
     {"grad-ckpt block", can_ckpt, do_ckpt},         {"attention sdpa", can_sdpa, do_sdpa},
     {"optimizer adamw-8bit", can_adam8, do_adam8},  {"precision bf16-mixed", can_mixed, do_mixed},
     {"chunked cross-entropy", can_chunk, do_chunk}, {"LoRA r16 (all linears)", can_lora, do_lora},

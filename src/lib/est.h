@@ -174,6 +174,10 @@ enum {
  *            the forward returns them) through backward and, the previous
  *            one, into the next forward until `outputs = model(...)`
  *            rebinds it: optimum's benchmark loop (was --keep-outputs) */
+/* An inference forward run with grad enabled (--autograd): off, on (model.eval()),
+ * train (model.train(): dropout active). */
+enum est_autograd { EST_GRAD_OFF, EST_GRAD_EVAL, EST_GRAD_TRAIN };
+
 enum est_keep { EST_KEEP_AUTO, EST_KEEP_NONE, EST_KEEP_LOGITS, EST_KEEP_OUTPUTS };
 
 struct est_workload {
@@ -194,6 +198,13 @@ struct est_workload {
                                     then peft_module_casting_to_bf16 (bf16 4-bit
                                     runs): embedding and lm_head back to bf16,
                                     norms fp32 (--kbit-prep-trl) */
+    int autograd;                /* --autograd, inference without --gen-len: EST_GRAD_OFF the
+                                    forward under torch.no_grad()/inference_mode() (the
+                                    default); EST_GRAD_EVAL grad enabled on a model in eval
+                                    mode: every op's saved tensors (the training forward's,
+                                    no dropout) alive until the output is dropped;
+                                    EST_GRAD_TRAIN the same with the model left in train mode
+                                    (dropout masks and outputs kept) */
     enum est_keep loop_holds;    /* what the training loop holds of the model's output
                                     (--loop-holds): auto = the trainer's own path */
     bool longest_first;          /* seq is the first micro-batch's only; later ones shorter */
@@ -370,7 +381,7 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
                int max, int *n, struct oomlab_err *err);
 
 /* When even batch 1 does not fit: the smallest set of levers that, applied
- * together (in table order: checkpointing, sdpa, 8-bit AdamW, bf16-mixed,
+ * together (in table order: torch.no_grad() for --autograd, checkpointing, sdpa, 8-bit AdamW, bf16-mixed,
  * chunked cross-entropy, LoRA r16, nf4, FSDP; inference: int8 or nf4), makes
  * batch 1 at wl->seq fit within capacity * (1 - headroom), the fewest
  * changes first and the lowest peak among those. n = 0 when batch 1 already
@@ -507,6 +518,8 @@ const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_auto_yes_no_parse(const char *s);    /* "auto" 0, "yes" 1, "no" 2: --use-cache, --compile-loss, --loss-upcast */
 bool est_loss_compiled(const struct est_workload *wl);
+int est_autograd_parse(const char *s);       /* "off", "on", "train" */
+const char *est_autograd_name(enum est_autograd g);
 int est_keep_parse(const char *s);           /* "auto", "none", "logits", "outputs" */
 const char *est_keep_name(enum est_keep k);
 int est_layer_buffers_parse(const char *s);  /* "auto" 0, "none" 1 */

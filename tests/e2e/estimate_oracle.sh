@@ -88,3 +88,9 @@ gate estimate-oracle-relu '' 'PASS' "ReLU's one kept tensor and the head's clone
 # "logits + loss" term and it plus the temporaries within 1%
 gate estimate-oracle-ce16 '' 'PASS' "cross-entropy on 16-bit logits keeps and holds 16-bit tensors, within 1% of real PyTorch" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-ce16"
+# --mode infer --autograd on|train: a forward with grad enabled keeps the
+# training forward's saved tensors (eval mode: no dropout) beside the logits;
+# GPT-2 and Llama, batch and sequence sweeps: the saved bytes, the logits, the
+# graph's held bytes (grad less no_grad) and the forward's peak within 1%
+gate estimate-oracle-nograd '^PASS: 0 term' '^[0-9][0-9]* *activations' "a forward without torch.no_grad keeps the training forward's saved tensors, within 1% of real PyTorch" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-nograd"

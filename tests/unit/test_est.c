@@ -1747,6 +1747,73 @@ static void test_longest_first(void **state)
 /* lit-gpt inference under Fabric's bf16-mixed: fp32 weights, and autocast's
  * cache holds a 16-bit cast of every block linear and the lm_head during a
  * forward; HF-style mixed inference loads 16-bit weights. */
+/* --mode infer --autograd: a forward with grad enabled keeps what the
+ * training forward saves (the same accounting: with no dropout and no
+ * presents, the training estimate's activations exactly), the returned
+ * logits beside them; model.train() adds the dropout masks; grouped K, V
+ * returned as presents are beyond the expanded copies attention saved;
+ * generation (generate() runs under no_grad) and training are refused; the
+ * levers name torch.no_grad(). */
+static void test_autograd_infer(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("gpt2");
+    struct est_workload tr = fx_workload(EST_FP32, 2, 128), wl;
+    struct est_result rt, on, tm, off;
+    struct oomlab_err err;
+    m.dropout = 2;
+    tr.use_cache = 2;
+    assert_int_equal(est_compute(&m, &tr, &rt, &err), 0);
+    wl = tr;
+    wl.mode = EST_MODE_INFER;
+    wl.cache = EST_CACHE_NONE;
+    wl.autograd = EST_GRAD_EVAL;
+    assert_int_equal(est_compute(&m, &wl, &on, &err), 0);
+    assert_int_equal(on.comp[EST_C_ACTS].bytes, rt.comp[EST_C_ACTS].bytes);
+    assert_int_equal(on.comp[EST_C_LOGITS].bytes, (int64_t)2 * 128 * 50257 * 4);
+    assert_int_equal(on.comp[EST_C_GRADS].bytes, 0);
+    assert_int_equal(on.comp[EST_C_OPTIM].bytes, 0);
+    wl.autograd = EST_GRAD_OFF;
+    assert_int_equal(est_compute(&m, &wl, &off, &err), 0);
+    assert_true(off.comp[EST_C_ACTS].bytes * 10 < on.comp[EST_C_ACTS].bytes);
+    assert_int_equal(off.comp[EST_C_LOGITS].bytes, on.comp[EST_C_LOGITS].bytes);
+    m.dropout = 1; /* the config's dropout: only train mode runs it */
+    wl.autograd = EST_GRAD_EVAL;
+    assert_int_equal(est_compute(&m, &wl, &tm, &err), 0);
+    assert_int_equal(tm.comp[EST_C_ACTS].bytes, on.comp[EST_C_ACTS].bytes);
+    wl.autograd = EST_GRAD_TRAIN;
+    assert_int_equal(est_compute(&m, &wl, &tm, &err), 0);
+    assert_true(tm.comp[EST_C_ACTS].bytes > on.comp[EST_C_ACTS].bytes);
+    /* `logits = model(x)` in a loop: the previous graph alive through the next forward */
+    struct est_result loop;
+    wl.autograd = EST_GRAD_EVAL;
+    m.dropout = 2;
+    wl.loop_holds = EST_KEEP_LOGITS;
+    assert_int_equal(est_compute(&m, &wl, &loop, &err), 0);
+    assert_int_equal(loop.comp[EST_C_ACTS].bytes, 2 * on.comp[EST_C_ACTS].bytes);
+    assert_int_equal(loop.comp[EST_C_LOGITS].bytes, 2 * on.comp[EST_C_LOGITS].bytes);
+    wl.loop_holds = EST_KEEP_AUTO;
+    struct est_lever lv[8];
+    int n = 0;
+    assert_int_equal(est_levers(&m, &wl, lv, 8, &n, &err), 0);
+    bool named = false;
+    for (int i = 0; i < n; i++) named |= !strcmp(lv[i].what, "torch.no_grad()");
+    assert_true(named);
+    /* Llama-3-8B, bf16, a dynamic cache: the unexpanded K, V of 8 KV heads x 128 */
+    struct est_model l = fx_preset("llama-3-8b");
+    wl = fx_workload(EST_BF16, 1, 256);
+    wl.mode = EST_MODE_INFER;
+    wl.autograd = EST_GRAD_EVAL;
+    assert_int_equal(est_compute(&l, &wl, &on, &err), 0);
+    assert_int_equal(on.comp[EST_C_KV].bytes, (int64_t)256 * 32 * 2 * 2 * 8 * 128);
+    wl.gen_len = 10;
+    assert_int_equal(est_compute(&l, &wl, &on, &err), -1);
+    assert_non_null(strstr(err.msg, "no_grad"));
+    wl.gen_len = 0;
+    wl.mode = EST_MODE_TRAIN;
+    assert_int_equal(est_compute(&l, &wl, &on, &err), -1);
+}
+
 static void test_litgpt_mixed_inference(void **state)
 {
     (void)state;
@@ -2979,6 +3046,7 @@ int main(void)
         cmocka_unit_test(test_fsdp_mixed_units),
         cmocka_unit_test(test_longest_first),
         cmocka_unit_test(test_litgpt_mixed_inference),
+        cmocka_unit_test(test_autograd_infer),
         cmocka_unit_test(test_torchao_nf4_init),
         cmocka_unit_test(test_deepspeed_no_autocast),
         cmocka_unit_test(test_max_batch_and_levers),
