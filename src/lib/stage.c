@@ -288,6 +288,12 @@ static const struct stage_word frame_words[] = {
     {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
     {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
+    /* diagstage11: the layers of a library's nn package (torch_geometric/nn/
+     * conv/gat_conv.py "in message", pyg-team/pytorch_geometric#8263 =
+     * h15-46; dgl/nn/pytorch/, torch/nn/functional.py): a layer's forward,
+     * the lowest stage (torch/nn/utils' clip_grad_norm and Module._apply
+     * keep their own cues) */
+    {"-packages/torch_geometric/nn/", OOM_STAGE_FORWARD, false}, {"-packages/dgl/nn/", OOM_STAGE_FORWARD, false},
     /* model and op code of the model libraries: what runs there is a forward
      * pass (or the loss it computes); data, checkpoint and loops live
      * elsewhere in them */
@@ -558,6 +564,18 @@ static const struct stage_word context_words[] = {
      * corpus-heldout23's set-aside misses, seen) */
     {"prepare optimizer", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
+    /* ---- diagstage11 (issue 12): a server that said it serves ----
+     * A server prints that it listens only once its model is loaded (and
+     * warmed up): what fails after that line fails while it answers a
+     * request. mistral.rs "Serving on http://0.0.0.0:1234."
+     * (EricLBuehler/mistral.rs#43 = h19-96), uvicorn under vLLM's and
+     * SGLang's API servers "Uvicorn running on http://…" and "Application
+     * startup complete.", llama.cpp's server "main: server is listening on
+     * http://127.0.0.1:8080". A web UI's "Running on local URL" is left
+     * out: a training GUI (kohya_ss) prints it too. */
+    {"Serving on http", OOM_STAGE_GENERATE, false}, {"Uvicorn running on", OOM_STAGE_GENERATE, false},
+    {"Application startup complete", OOM_STAGE_GENERATE, false},
+    {"server is listening on http", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -883,6 +901,22 @@ static bool folded_frames_line(const char *s, size_t n)
     return i > 0 && n - i == 7 && memcmp(s + i, " frames", 7) == 0;
 }
 
+/* diagstage11: Google Colab renders an IPython frame header as a markdown
+ * link, and a paste keeps it: "[/content/sam2/utils/misc.py](https://
+ * localhost:8080/#) in load_video_frames(video_path, …)", "[<ipython-input-
+ * 10-…>](https://localhost:8080/#) in <cell line: 1>()" (facebookresearch/
+ * sam2#264 = h30-74). The position of " in " after the link's ')', else
+ * NULL. */
+static const char *colab_frame_in(const char *s, size_t n)
+{
+    if (n < 8 || s[0] != '[') return NULL;
+    const char *link = memmem(s, n, "](", 2);
+    if (!link) return NULL;
+    const char *close = memchr(link + 2, ')', n - (size_t)(link + 2 - s));
+    if (!close || (size_t)(close - s) + 5 > n || memcmp(close + 1, " in ", 4)) return NULL;
+    return close + 1;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -910,7 +944,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
-        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n))
+        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
@@ -970,7 +1004,10 @@ bool stage_masks_optimizer(const char *text, size_t len)
  * The length up to and with the '(' after the name; len otherwise. */
 static size_t frame_name_len(const char *text, size_t len)
 {
-    const char *p = memmem(text, len, ".py in ", 7);
+    size_t lead = 0;
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *colab = colab_frame_in(text + lead, len - lead);
+    const char *p = colab ? colab - 3 : memmem(text, len, ".py in ", 7); /* " in " ends 7 on */
     if (!p || memmem(text, (size_t)(p - text), ", line ", 7)) return len;
     size_t i = (size_t)(p - text) + 7;
     while (i < len && (ident(text[i]) || text[i] == '.' || text[i] == '<' || text[i] == '>')) i++;
@@ -1080,11 +1117,56 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
     return i - a;
 }
 
+/* ---- diagstage11 (issue 12): parts that name a stage together ----
+ * Some parts name a stage only beside another part: what a name loads or
+ * updates says which stage it is.
+ * - load + a data noun as the name's last part loads the program's data,
+ *   not a model: sam2's "load_video_frames" moving every frame of a video
+ *   to the GPU ("image = image.cuda()", facebookresearch/sam2#264 =
+ *   h30-74), "load_images", "load_data"; not "load_image_encoder" (a
+ *   model part).
+ * - update + param(s)/parameters applies the gradients: MXNet's
+ *   Module.update -> model._update_params_on_kvstore -> kvstore.push
+ *   (apache/mxnet model.py; deepinsight/insightface#258 = h28-69),
+ *   torch7-style "updateParameters".
+ * - optim/optimizer + step or update is an optimizer step by any name:
+ *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
+ *   sxyu/plenoxels#24 = h26-95), "optim_step". */
+enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32 };
+static const struct {
+    const char *part;
+    unsigned role;
+} role_parts[] = {
+    {"load", ROLE_LOAD}, {"data", ROLE_DATA}, {"dataset", ROLE_DATA}, {"batch", ROLE_DATA},
+    {"frame", ROLE_DATA}, {"frames", ROLE_DATA}, {"image", ROLE_DATA}, {"images", ROLE_DATA},
+    {"img", ROLE_DATA}, {"imgs", ROLE_DATA}, {"video", ROLE_DATA}, {"videos", ROLE_DATA},
+    {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
+    {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
+    {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
+};
+
+static unsigned part_roles(const char *part, size_t n)
+{
+    unsigned roles = 0;
+    for (size_t i = 0; i < sizeof role_parts / sizeof role_parts[0]; i++)
+        if (strlen(role_parts[i].part) == n && !strncasecmp(part, role_parts[i].part, n)) roles |= role_parts[i].role;
+    return roles;
+}
+
+static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
+{
+    if ((roles & ROLE_LOAD) && data_last) bits = (bits & ~(1u << OOM_STAGE_LOAD)) | 1u << OOM_STAGE_DATA;
+    if ((roles & (ROLE_UPDATE | ROLE_PARAMS)) == (ROLE_UPDATE | ROLE_PARAMS) ||
+        ((roles & ROLE_OPTIM) && (roles & (ROLE_UPDATE | ROLE_STEP))))
+        bits |= 1u << OOM_STAGE_OPTIMIZER;
+    return bits;
+}
+
 /* The stages the word parts of an identifier name. */
 unsigned stage_name_bits(const char *name, size_t n)
 {
-    unsigned bits = 0;
-    bool train = false;
+    unsigned bits = 0, roles = 0;
+    bool train = false, data_last = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -1094,9 +1176,12 @@ unsigned stage_name_bits(const char *name, size_t n)
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
         bits |= part_bits(part, k, next, variant ? 0 : nk);
         train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
+        roles |= part_roles(part, k);
+        data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
         part = next;
         k = nk;
     }
+    bits = role_bits(bits, roles, data_last);
     /* diagstage8: a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,
@@ -1116,9 +1201,13 @@ unsigned stage_name_bits(const char *name, size_t n)
  * NULL when there is none. */
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
-    static const char *const heads[] = {", in ", ".py in ", "in function '"};
+    static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
+    size_t lead = 0;
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *colab = colab_frame_in(text + lead, len - lead);
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
-        const char *p = memmem(text, len, heads[h], strlen(heads[h]));
+        /* " in " alone only after a Colab link (colab_frame_in) */
+        const char *p = h == 3 ? colab : memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
         p += strlen(heads[h]);
         size_t k = 0, rest = len - (size_t)(p - text);
@@ -1135,7 +1224,7 @@ static const char *frame_function(const char *text, size_t len, size_t *n)
  * ("/x/src/data/coco/coco_eval.py\", line 175" gives coco_eval). */
 static const char *frame_file(const char *text, size_t len, size_t *n)
 {
-    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:"};
+    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:", ".py]("};
     for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
         const char *x = memmem(text, len, exts[e], strlen(exts[e]));
         if (!x) continue;
