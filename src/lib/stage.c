@@ -196,7 +196,7 @@ static const struct stage_word frame_words[] = {
     {"process_diffusion", OOM_STAGE_GENERATE, false}, {"decode_vae", OOM_STAGE_GENERATE, false},
     /* ComfyUI's sampler node (nodes.py common_ksampler) */
     {"common_ksampler", OOM_STAGE_GENERATE, false},
-    {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
+    /* diffusers' pipelines: diffusers_pipeline_file below */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
     /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
      * modules/text_generation.py's generate_reply */
@@ -519,6 +519,14 @@ static const struct stage_word context_words[] = {
      * context's graph after start-up, before a runner serves (ollama/ollama
      * #5913 = h19-24, no stage) */
     {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
+    /* diagstage11: llama.cpp's context creation by its newer name,
+     * "llama_init_from_model: pipeline parallelism enabled (n_copies=4)"
+     * right above ggml_gallocr_reserve_n failing to allocate the compute
+     * buffer (ggml-org/llama.cpp src/llama-context.cpp; the PR thread of
+     * h19-23): the context is made while the model loads. Only as the
+     * nearest lines above the failure (the context walk reads three): a
+     * runner that started serving logs more lines after it (h19-24). */
+    {"llama_init_from_model:", OOM_STAGE_LOAD, false},
     /* diagstage8: ollama's runner answering the server's load request, its
      * operations fit/alloc/commit placing the model's layers ("source=
      * runner.go:1271 msg=load request=\"{Operation:alloc ... GPULayers:37",
@@ -917,6 +925,44 @@ static const char *colab_frame_in(const char *s, size_t n)
     return close + 1;
 }
 
+/* diagstage11: a Go program's stack (ollama's runner crashing in cgo:
+ * "goroutine 51 gp=0xc000602e00 m=5 mp=0xc000100008 [syscall]:" then
+ * "github.com/ollama/ollama/llama._Cfunc_llama_decode(0x78abc4a8ef00, {…})"
+ * over "\t_cgo_gotypes.go:557 +0x4a", innermost first; ollama/ollama#9568 =
+ * h30-28). A frame line is a package path's function with its arguments
+ * as Go prints them: hex words, "{…}" or "...". go_frame_name: the name after the package
+ * path ("llama.(*Context).Decode.func1"), its length in *n; NULL if the
+ * line is no Go frame. */
+static bool go_header_line(const char *s, size_t n)
+{
+    return n > 12 && !memcmp(s, "goroutine ", 10) && isdigit((unsigned char)s[10]) && s[n - 1] == ':' &&
+           s[n - 2] == ']';
+}
+
+static const char *go_frame_name(const char *s, size_t n, size_t *len)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    if (n < 8 || s[n - 1] != ')' || !isalpha((unsigned char)s[0])) return NULL;
+    const char *args = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] == '\t') return NULL;
+        if (s[i] == '(' && i + 1 < n &&
+            (!strncmp(s + i + 1, "0x", 2) || !strncmp(s + i + 1, "...)", 4) || s[i + 1] == '{' || s[i + 1] == ')')) {
+            args = s + i;
+            break;
+        }
+    }
+    if (!args) return NULL;
+    const char *name = s;
+    for (const char *p = s; p < args; p++)
+        if (*p == '/') name = p + 1;
+    /* a package path ("github.com/…") or Go's own packages */
+    if (name == s && strncmp(s, "runtime.", 8) && strncmp(s, "main.", 5)) return NULL;
+    if (!memchr(name, '.', (size_t)(args - name))) return NULL;
+    *len = (size_t)(args - name);
+    return name;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -928,7 +974,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
         /* Paddle 1.x, innermost first */
-        starts(s, n, "C++ Call Stacks"))
+        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
         return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
@@ -944,7 +990,8 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
-        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n))
+        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n) ||
+        (i == 0 && go_frame_name(s, n, &(size_t){0})))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
@@ -1187,6 +1234,11 @@ unsigned stage_name_bits(const char *name, size_t n)
      * inside it say which of the two ran (a GAN's train -> netD forward,
      * h26-125) */
     if (train) bits &= ~(1u << OOM_STAGE_EVAL);
+    /* diagstage11: nor a load: a training script named for what it starts
+     * from ("train_nsf_sim_cache_sid_load_pretrain.py", RVC's trainer,
+     * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
+     * frames run the discriminator's forward) trains */
+    if (train) bits &= ~(1u << OOM_STAGE_LOAD);
     /* diagstage10: a name for both passes ("combined_forward_backward_step",
      * Megatron's "forward_backward_no_pipelining") names the whole step,
      * not backward: the frames inside it say which pass ran
@@ -1204,6 +1256,8 @@ static const char *frame_function(const char *text, size_t len, size_t *n)
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
     size_t lead = 0;
     while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *go = lead == 0 ? go_frame_name(text, len, n) : NULL;
+    if (go) return go;
     const char *colab = colab_frame_in(text + lead, len - lead);
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         /* " in " alone only after a Colab link (colab_frame_in) */
@@ -1391,6 +1445,56 @@ unsigned stage_data_move_bits(const char *text, size_t len)
     return frame_bits(text, len, true) & ~frame_bits(text, len, false);
 }
 
+/* diffusers' pipelines live one folder down ("diffusers/pipelines/
+ * stable_diffusion/pipeline_stable_diffusion.py", their __call__ samples):
+ * generation. The package's own files are its plumbing: pipeline_utils.py
+ * (DiffusionPipeline.to, from_pretrained, the offload hooks) and
+ * pipeline_loading_utils.py move and load, so a frame there names no stage
+ * by its path: InstantID's node "load_model … ).to(device)" into
+ * "diffusers\pipelines\pipeline_utils.py" is a load (diagstage11,
+ * cubiq/ComfyUI_InstantID, h28-63). */
+static bool diffusers_pipeline_file(const char *text, size_t len)
+{
+    static const char *const dirs[] = {"diffusers/pipelines/", "diffusers\\pipelines\\"};
+    for (size_t d = 0; d < 2; d++) {
+        const char *p = memmem(text, len, dirs[d], strlen(dirs[d]));
+        if (!p) continue;
+        p += strlen(dirs[d]);
+        while (p < text + len && ident(*p)) p++;
+        if (p < text + len && (*p == '/' || *p == '\\')) return true;
+    }
+    return false;
+}
+
+/* A pipeline called for what it makes: "images = pipeline(" in
+ * MV-Adapter's ComfyUI node "sample" (huanngzh/ComfyUI-MVAdapter, h28-21),
+ * "video = pipeline(prompt=…)". The target names a generator's output
+ * (gen_objects, or latents and frames); "pipe = pipeline(\"text-
+ * generation\", …)" builds one (a set-up, no cue) and "pipe(" is a cue of
+ * its own. */
+static unsigned pipeline_output_bits(const char *text, size_t len)
+{
+    static const char call[] = "pipeline(";
+    static const char *const outputs[] = {"latents", "frames"};
+    for (const char *p = memmem(text, len, call, sizeof call - 1); p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), call, sizeof call - 1)) {
+        const char *q = p;
+        if (q > text && ident(q[-1])) continue;
+        if (q >= text + 5 && !memcmp(q - 5, "self.", 5)) q -= 5;
+        if (q < text + 3 || memcmp(q - 3, " = ", 3)) continue;
+        const char *e = q - 3, *b = e;
+        while (b > text && ident(b[-1])) b--;
+        size_t n = (size_t)(e - b);
+        bool out = false;
+        for (size_t g = 0; g < sizeof gen_objects / sizeof gen_objects[0] && !out; g++)
+            out = strlen(gen_objects[g]) == n && !strncmp(b, gen_objects[g], n);
+        for (size_t g = 0; g < sizeof outputs / sizeof outputs[0] && !out; g++)
+            out = strlen(outputs[g]) == n && !strncmp(b, outputs[g], n);
+        if (out) return 1u << OOM_STAGE_GENERATE;
+    }
+    return 0;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -1404,6 +1508,8 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
+    if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;
+    bits |= pipeline_output_bits(text, len);
     /* IPython 8 and Python 3.11+ tools qualify the function with its class
      * ("trainer.py:570, in BaseTrainer.validate(self)"): the cues written
      * ", in validate" read the name after the last dot too. */

@@ -113,6 +113,96 @@ static void test_colab_link_frame(void **state)
     assert_string_equal(stage_of(pyg), "forward");
 }
 
+/* diffusers' pipelines package: a pipeline's own file one folder down
+ * samples (generate); the package's plumbing (pipeline_utils.py: .to(),
+ * from_pretrained) does not, so a node's load_model moving a pipeline is a
+ * load (cubiq/ComfyUI_InstantID, h28-63). */
+static void test_diffusers_plumbing_is_no_generation(void **state)
+{
+    (void)state;
+    const char *plumb = "  File \"C:\\env\\Lib\\site-packages\\diffusers\\pipelines\\pipeline_utils.py\", line 418, in to";
+    assert_false(stage_frame_bits(plumb, strlen(plumb)) & (1u << OOM_STAGE_GENERATE));
+    /* guard: a pipeline's own file is generation */
+    const char *own = "  File \"/env/site-packages/diffusers/pipelines/flux/pipeline_flux.py\", line 889, in __call__";
+    assert_int_equal(stage_pick(stage_frame_bits(own, strlen(own))), OOM_STAGE_GENERATE);
+    const char *log =
+        "!!! Exception during processing !!! Allocation on device\n"
+        "Traceback (most recent call last):\n"
+        "  File \"D:\\ComfyUI\\execution.py\", line 327, in execute\n"
+        "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)\n"
+        "  File \"D:\\ComfyUI\\custom_nodes\\SomeNode\\nodes.py\", line 164, in load_model\n"
+        "    ).to(device)\n"
+        "  File \"D:\\env\\Lib\\site-packages\\diffusers\\pipelines\\pipeline_utils.py\", line 418, in to\n"
+        "    module.to(device, dtype)\n";
+    assert_string_equal(stage_of(log), "load");
+}
+
+/* A pipeline called for what it makes ("images = pipeline(" in a
+ * ComfyUI node, huanngzh/ComfyUI-MVAdapter, h28-21) generates; building
+ * one ("pipe = pipeline(\"text-generation\"") does not. */
+static void test_pipeline_called_for_output_is_generate(void **state)
+{
+    (void)state;
+    const char *gen = "    images = pipeline(";
+    assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
+    const char *build = "    pipe = pipeline(\"text-generation\", model=model_id)";
+    assert_int_equal(stage_pick(stage_frame_bits(build, strlen(build))), OOM_STAGE_UNKNOWN);
+}
+
+/* A Go stack after the message (ollama's runner in cgo, ollama/ollama#9568
+ * style, h30-28): "goroutine N … [syscall]:" heads frames printed
+ * innermost first; the function after the package path is read by its
+ * parts (llama_decode: generate). */
+static void test_go_stack_frames(void **state)
+{
+    (void)state;
+    const char *hdr = "goroutine 7 gp=0xc000602e00 m=5 mp=0xc000100008 [syscall]:";
+    assert_int_equal(stage_line_kind(hdr, strlen(hdr)), STAGE_LINE_HEADER);
+    const char *fr = "github.com/ollama/ollama/llama.(*Context).Decode(0xc0000c1dd0?, 0x0?)";
+    assert_int_equal(stage_line_kind(fr, strlen(fr)), STAGE_LINE_FRAME);
+    /* guard: an unindented Python call is no Go frame */
+    const char *py = "model.cuda()";
+    assert_int_not_equal(stage_line_kind(py, strlen(py)), STAGE_LINE_FRAME);
+    const char *log =
+        "time=2025-03-07T08:41:43.913Z level=DEBUG source=cache.go:104 msg=\"loading cache slot\" id=0\n"
+        "CUDA error: out of memory\n"
+        "  current device: 1, in function alloc at ggml/src/ggml-cuda/ggml-cuda.cu:445\n"
+        "  cuMemCreate(&handle, reserve_size, &prop, 0)\n"
+        "ggml/src/ggml-cuda/ggml-cuda.cu:73: CUDA error\n"
+        "SIGSEGV: segmentation violation\n"
+        "goroutine 51 gp=0xc000602e00 m=5 mp=0xc000100008 [syscall]:\n"
+        "runtime.cgocall(0x5dc31b3c8960, 0xc0000c1bc8)\n"
+        "\truntime/cgocall.go:167 +0x4b fp=0xc0000c1ba0 sp=0xc0000c1b68 pc=0x5dc31a77658b\n"
+        "github.com/ollama/ollama/llama._Cfunc_llama_decode(0x78abc4a8ef00, {0x200, 0x78abc4a9df80, 0x0})\n"
+        "\t_cgo_gotypes.go:557 +0x4a fp=0xc0000c1bc8 sp=0xc0000c1ba0 pc=0x5dc31aafc34a\n";
+    assert_string_equal(stage_of(log), "generate");
+}
+
+/* llama.cpp's context creation right above the compute buffer that failed
+ * (llama_init_from_model, the PR thread of h19-23): load. */
+static void test_llama_context_creation_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "Without those options it tried to allocate a huge buffer:\n"
+        "\n"
+        "```\n"
+        "llama_init_from_model: pipeline parallelism enabled (n_copies=4)\n"
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 9437184000\n";
+    assert_string_equal(stage_of(log), "load");
+}
+
+/* A training script named for what it starts from trains: its "load" part
+ * names no load (RVC's train_nsf_sim_cache_sid_load_pretrain.py, h29-75). */
+static void test_training_script_is_no_load(void **state)
+{
+    (void)state;
+    assert_int_equal(stage_pick(name_bits("train_nsf_sim_cache_sid_load_pretrain")), OOM_STAGE_UNKNOWN);
+    /* guard */
+    assert_int_equal(stage_pick(name_bits("load_pretrained")), OOM_STAGE_LOAD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +210,11 @@ int main(void)
         cmocka_unit_test(test_load_of_data_is_data),
         cmocka_unit_test(test_parameter_update_is_optimizer),
         cmocka_unit_test(test_colab_link_frame),
+        cmocka_unit_test(test_diffusers_plumbing_is_no_generation),
+        cmocka_unit_test(test_pipeline_called_for_output_is_generate),
+        cmocka_unit_test(test_go_stack_frames),
+        cmocka_unit_test(test_llama_context_creation_is_load),
+        cmocka_unit_test(test_training_script_is_no_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
