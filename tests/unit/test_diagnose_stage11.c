@@ -189,7 +189,9 @@ static void test_llama_context_creation_is_load(void **state)
         "```\n"
         "llama_init_from_model: pipeline parallelism enabled (n_copies=4)\n"
         "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory\n"
-        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 9437184000\n";
+        "ggml_gallocr_reserve_n: failed to allocate CUDA0 buffer of size 9437184000\n"
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4000.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+        "ggml_gallocr_rese\n";
     assert_string_equal(stage_of(log), "load");
 }
 
