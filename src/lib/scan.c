@@ -1086,6 +1086,12 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
             while (lead < c.n && (c.body[lead] == ' ' || c.body[lead] == '\t')) lead++;
             bool script = c.kind == STAGE_LINE_CODE && lead < c.n && (unsigned char)c.body[lead] >= 0x80;
             bool quoted = pointed && (c.kind == STAGE_LINE_CODE || c.kind == STAGE_LINE_OTHER);
+            /* diagstage11: the pointing sentence and its code on one line */
+            size_t at = c.kind != STAGE_LINE_FRAME ? stage_points_in_line(c.body, c.n) : 0;
+            if (at) {
+                enum oom_stage st = stage_code_line_stage(c.body + at, c.n - at);
+                if (st != OOM_STAGE_UNKNOWN) return st;
+            }
             /* a code block is the user's script, not a sentence quoting the failing line */
             if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
             counted++;

@@ -2082,6 +2082,40 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
  * it calls a name ("f(" with no blank before the parenthesis) and assigns or
  * reaches through a '.'; it is read as a frame's code line: its cues, else
  * model math (forward). */
+/* diagstage11: quoted code that runs the network: a call on the network
+ * object ("model.aggregator(images)", facebookresearch/vggt = h30-76) or a
+ * call whose result is named as a network's output ("logits = unet(batch)",
+ * h25-49). Read in quoted code only (a frame's line has its own cues). */
+static bool network_call(const char *c, size_t n)
+{
+    static const char *const nets[] = {"model", "net", "unet", "network", "transformer"};
+    static const char *const outs[] = {"logits", "output", "outputs", "out", "pred", "preds", "prediction",
+                                       "predictions", "y_hat"};
+    const char *eq = memmem(c, n, " = ", 3), *r = eq ? eq + 3 : c, *end = c + n;
+    while (r < end && *r == ' ') r++;
+    const char *paren = memchr(r, '(', (size_t)(end - r));
+    if (!paren) return false;
+    size_t rn = 0;
+    while (r + rn < paren && (ident(r[rn]) || r[rn] == '.')) rn++;
+    if (r + rn != paren) return false; /* one call of a name ("a.b.c(") */
+    const char *root = r;
+    if (rn > 5 && !memcmp(root, "self.", 5)) root += 5;
+    size_t k = 0;
+    while (root + k < paren && ident(root[k])) k++;
+    bool method = root + k < paren; /* "model.aggregator(" */
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++)
+        if (method && strlen(nets[i]) == k && !strncmp(root, nets[i], k)) return true;
+    if (!eq) return false;
+    /* the target: the first name of "logits = …", "logits, aux = …" */
+    const char *t = c;
+    while (t < eq && *t == ' ') t++;
+    size_t tn = 0;
+    while (t + tn < eq && ident(t[tn])) tn++;
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (strlen(outs[i]) == tn && !strncmp(t, outs[i], tn)) return true;
+    return false;
+}
+
 static enum oom_stage code_span_stage(const char *c, size_t n)
 {
     while (n > 0 && (*c == ' ' || *c == '(')) c++, n--;
@@ -2106,7 +2140,7 @@ static enum oom_stage code_span_stage(const char *c, size_t n)
         bits = stage_name_bits(f, (size_t)(p - f));
         if (bits) return stage_pick(bits);
     }
-    return stage_model_math(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
+    return stage_model_math(c, n) || network_call(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
 }
 
 enum oom_stage stage_prose_code(const char *text, size_t len)
@@ -2145,13 +2179,39 @@ static const char *const points_at_code[] = {"this line", "that line", "the line
 bool stage_points_at_code(const char *text, size_t len)
 {
     while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
+    /* diagstage11: "the code :" as "the code:" */
+    size_t gap = 0;
+    if (len > 1 && text[len - 1] == ':' && text[len - 2] == ' ') {
+        size_t k = len - 1;
+        while (k > 0 && text[k - 1] == ' ') k--;
+        gap = len - 1 - k;
+    }
     for (size_t k = 0; k < sizeof points_at_code / sizeof points_at_code[0]; k++) {
         size_t m = strlen(points_at_code[k]);
-        if (m <= len && !strncasecmp(text + len - m, points_at_code[k], m) &&
-            (m == len || !ident(text[len - m - 1])))
+        if (gap && points_at_code[k][m - 1] != ':') continue;
+        size_t stem = gap ? m - 1 : m, end = gap ? len - 1 - gap : len;
+        if (stem <= end && !strncasecmp(text + end - stem, points_at_code[k], stem) &&
+            (stem == end || !ident(text[end - stem - 1])))
             return true;
     }
     return false;
+}
+
+/* diagstage11: the sentence and the code it points at on one line:
+ * "results in the code :   result = self.forward(*input, **kwargs)"
+ * (a THC OOM report, h26-127): a ':' after a pointing phrase (the table
+ * above, a blank before the ':' allowed) and code after it. The offset of
+ * the code, 0 when none. */
+size_t stage_points_in_line(const char *text, size_t len)
+{
+    for (const char *c = memchr(text, ':', len); c; c = memchr(c + 1, ':', len - (size_t)(c + 1 - text))) {
+        size_t at = (size_t)(c - text) + 1;
+        while (at < len && (text[at] == ' ' || text[at] == '\t')) at++;
+        if (at >= len || at == (size_t)(c - text) + 1 || !stage_points_at_code(text, (size_t)(c - text) + 1))
+            continue;
+        return at;
+    }
+    return 0;
 }
 
 enum oom_stage stage_code_line_stage(const char *text, size_t len)

@@ -122,6 +122,11 @@ enum oom_stage stage_prose_code(const char *text, size_t len);
  * at this line", "... occurs at:"): that line is the failing code. */
 bool stage_points_at_code(const char *text, size_t len);
 
+/* diagstage11: a sentence that points at code on its own line ("results in
+ * the code :   result = self.forward(*input)"): the offset of the code
+ * after the ':', 0 when the line is none. */
+size_t stage_points_in_line(const char *text, size_t len);
+
 /* diagstage7: a whole line read as quoted code (code_span_stage: its cues,
  * the called name's word parts, else model math); a trailing '.' ends the
  * sentence. */

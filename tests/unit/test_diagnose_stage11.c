@@ -205,6 +205,35 @@ static void test_training_script_is_no_load(void **state)
     assert_int_equal(stage_pick(name_bits("load_pretrained")), OOM_STAGE_LOAD);
 }
 
+/* Code a sentence points at: on the line below ("… the following line:",
+ * a blank line, "logits = unet(batch)": a call named as the network's
+ * output, h25-49), or on the same line after the pointer ("results in the
+ * code :   result = self.forward(*input, **kwargs)", h26-127). */
+static void test_pointed_code_runs_the_network(void **state)
+{
+    (void)state;
+    const char *below =
+        "RuntimeError: CUDA out of memory.\n"
+        "\n"
+        "The error happens when running train.py and it reaches the following line:\n"
+        "\n"
+        "logits = unet(batch)\n";
+    assert_string_equal(stage_of(below), "forward");
+    const char *inline_code =
+        "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/torch/lib/THC/generic/THCStorage.cu:58\n"
+        "results in the code :   result = self.forward(*input, **kwargs)\n";
+    assert_string_equal(stage_of(inline_code), "forward");
+    const char *line = "results in the code :   out = x";
+    assert_true(stage_points_in_line(line, strlen(line)) > 0);
+    /* guards: no pointer, no code; a call on another object names nothing */
+    const char *plain = "Error: something failed";
+    assert_int_equal(stage_points_in_line(plain, strlen(plain)), 0);
+    const char *other = "`x = helper.compute(images)`";
+    assert_int_equal(stage_prose_code(other, strlen(other)), OOM_STAGE_UNKNOWN);
+    const char *net = "it runs out of memory in `tokens, idx = model.aggregator(images)`";
+    assert_int_equal(stage_prose_code(net, strlen(net)), OOM_STAGE_FORWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_go_stack_frames),
         cmocka_unit_test(test_llama_context_creation_is_load),
         cmocka_unit_test(test_training_script_is_no_load),
+        cmocka_unit_test(test_pointed_code_runs_the_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
