@@ -147,6 +147,11 @@ static const struct stage_word frame_words[] = {
      * google-deepmind/alphafold#85): inference, forward, the weakest stage
      * (gradio's run_predict is no call of .predict()) */
     {".predict(", OOM_STAGE_FORWARD, false},
+    /* diagstage11: the model encoding its inputs ("embeddings =
+     * model.encode(sentences, …)" in sentence_transformers' paraphrase_mining,
+     * UKPLab/sentence-transformers = h19-30; a VAE's encode in a training
+     * step): a forward, the weakest stage */
+    {"model.encode(", OOM_STAGE_FORWARD, W},
     /* NVIDIA DALI is an input pipeline: its PyTorch plugin's iterator and
      * pipeline outputs are data (nvidia/dali/plugin/pytorch.py __next__ ->
      * pipeline.py share_outputs; NVIDIA/DALI#144 = heldout18 h18-99) */
@@ -988,6 +993,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
+        /* diagstage11: IPython 8.0-8.5 wrote a blank before the cell number
+         * ("Cell In [7], line 1", UKPLab/sentence-transformers = h19-30) */
+        starts(s, n, "Cell In [") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n) ||
@@ -2103,6 +2111,15 @@ static bool network_call(const char *c, size_t n)
     size_t k = 0;
     while (root + k < paren && ident(root[k])) k++;
     bool method = root + k < paren; /* "model.aggregator(" */
+    /* methods that do not run the network: training loops, set-up, saving */
+    static const char *const not_run[] = {"fit", "train", "compile", "summary", "parameters", "eval", "to",
+                                          "cuda", "state_dict", "save", "load", "push"};
+    const char *m = root + k + 1;
+    size_t mn = (size_t)(paren - m);
+    for (size_t i = 0; method && i < sizeof not_run / sizeof not_run[0]; i++) {
+        size_t q = strlen(not_run[i]);
+        if (mn >= q && !strncmp(m, not_run[i], q) && (mn == q || m[q] == '_')) method = false;
+    }
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++)
         if (method && strlen(nets[i]) == k && !strncmp(root, nets[i], k)) return true;
     if (!eq) return false;

@@ -234,6 +234,28 @@ static void test_pointed_code_runs_the_network(void **state)
     assert_int_equal(stage_prose_code(net, strlen(net)), OOM_STAGE_FORWARD);
 }
 
+/* IPython 8.0-8.5's "Cell In [7], line 1" (a blank before the cell
+ * number) is a frame, so the traceback walk goes on to the library frame
+ * that ran the model ("--> 130 embeddings = model.encode(…)", h19-30). */
+static void test_ipython_cell_with_blank_is_frame(void **state)
+{
+    (void)state;
+    const char *cell = "Cell In [7], line 1";
+    assert_int_equal(stage_line_kind(cell, strlen(cell)), STAGE_LINE_FRAME);
+    const char *log =
+        "CUDA out of memory @ `util.paraphrase_mining`\n"
+        "\n"
+        "RuntimeError                              Traceback (most recent call last)\n"
+        "Cell In [7], line 1\n"
+        "----> 1 paraphrases = util.paraphrase_mining(\n"
+        "File ~/env/site-packages/sentence_transformers/util.py:130, in paraphrase_mining(model, sentences)\n"
+        "--> 130 embeddings = model.encode(sentences, batch_size=8)\n";
+    assert_string_equal(stage_of(log), "forward");
+    /* guard: a training loop or a save called on the model is no forward */
+    const char *fit = "`history = model.fit(x, y, epochs=5)`";
+    assert_int_equal(stage_prose_code(fit, strlen(fit)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_llama_context_creation_is_load),
         cmocka_unit_test(test_training_script_is_no_load),
         cmocka_unit_test(test_pointed_code_runs_the_network),
+        cmocka_unit_test(test_ipython_cell_with_blank_is_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
