@@ -1920,6 +1920,28 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     return OOM_STAGE_UNKNOWN;
 }
 
+enum oom_stage stage_failed_action(const char *text, size_t len)
+{
+    static const char *const phrases[] = {"could not ", "couldn't ", "failed to ", "unable to ",
+                                          "error while ", "error during ", "exception while ",
+                                          "exception during ", "failed while ", "failed during "};
+    if (len > VERB_LINE_MAX * 2) len = VERB_LINE_MAX * 2;
+    for (size_t k = 0; k < sizeof phrases / sizeof phrases[0]; k++) {
+        size_t m = strlen(phrases[k]);
+        for (const char *p = find_nocase(text, len, 0, phrases[k], m); p;
+             p = find_nocase(text, len, (size_t)(p - text) + 1, phrases[k], m)) {
+            if (p > text && ident(p[-1])) continue;
+            const char *w = p + m;
+            size_t rest = len - (size_t)(w - text);
+            for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+                size_t vm = strlen(verb_parts[v].part);
+                if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+            }
+        }
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* ---- diagverb: a code line by what it computes ----------------------------
  * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
  * softmax, attention, logits, a loss function, torch.nn.functional ("F.")

@@ -256,6 +256,53 @@ static void test_ipython_cell_with_blank_is_frame(void **state)
     assert_int_equal(stage_prose_code(fit, strlen(fit)), OOM_STAGE_UNKNOWN);
 }
 
+/* The message's own words before its error name what failed ("Could not
+ * predict X. Not Enough GPU memory? RESOURCE_EXHAUSTED", ColabFold's batch
+ * log, h29-39/-40): forward; a title's words do not. */
+static void test_failed_action_on_the_message_line(void **state)
+{
+    (void)state;
+    const char *log =
+        "Memory resources for large complexes\n"
+        "\n"
+        "2022-07-18 12:38:21,607 Could not predict complexA. Not Enough GPU memory? RESOURCE_EXHAUSTED: Failed "
+        "to allocate request for 36.06GiB (38718784536B) on device ordinal 0\n";
+    assert_string_equal(stage_of(log), "forward");
+    const char *t = "2023-03-20 17:54:52,116 Could not predict N_Repeat_C. ";
+    assert_int_equal(stage_failed_action(t, strlen(t)), OOM_STAGE_FORWARD);
+    const char *l = "Failed to load model: ";
+    assert_int_equal(stage_failed_action(l, strlen(l)), OOM_STAGE_LOAD);
+    /* guards: an allocation is no action of a stage */
+    const char *a = "Unable to allocate ";
+    assert_int_equal(stage_failed_action(a, strlen(a)), OOM_STAGE_UNKNOWN);
+}
+
+/* guard (passes on 3468578f; it failed in this branch before the fix): the
+ * phase on the message's own line ("Error while evaluating MSMARCO:") is no
+ * line below a title, so a later comment's lines at the paste's end do not
+ * outrank it (h30-119). */
+static void test_message_line_phase_is_not_from_below(void **state)
+{
+    (void)state;
+    const char *log =
+        "OOM Error when evaluating on ms-marco\n"
+        "\n"
+        "```\n"
+        "Batches: 100%|##########| 3125/3125 [03:27<00:00, 15.07it/s]\n"
+        "Error while evaluating MSMARCO: CUDA out of memory. Tried to allocate 93.68 GiB. ...\n"
+        "```\n"
+        "\n"
+        "someone · comment · 2024-05-15\n"
+        "A solution might be to ensure that the embeddings are offloaded to the CPU before moving on:\n"
+        "\n"
+        "```python\n"
+        "from sentence_transformers import SentenceTransformer\n"
+        "\n"
+        "class SentenceTransformerWithCPUOffloading(SentenceTransformer):\n"
+        "    de\n";
+    assert_string_equal(stage_of(log), "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +317,8 @@ int main(void)
         cmocka_unit_test(test_training_script_is_no_load),
         cmocka_unit_test(test_pointed_code_runs_the_network),
         cmocka_unit_test(test_ipython_cell_with_blank_is_frame),
+        cmocka_unit_test(test_failed_action_on_the_message_line),
+        cmocka_unit_test(test_message_line_phase_is_not_from_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
