@@ -1010,7 +1010,10 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
             a = i + 1;
             break;
         }
-    return hit > a ? stage_context_line(v->p + a, hit - a) : OOM_STAGE_UNKNOWN;
+    if (hit <= a) return OOM_STAGE_UNKNOWN;
+    enum oom_stage st = stage_context_line(v->p + a, hit - a);
+    /* diagstage11: the message's own words before its error say what failed */
+    return st != OOM_STAGE_UNKNOWN ? st : stage_failed_action(v->p + a, hit - a);
 }
 
 /* diagverb: the tool's own log lines above [from's line) (the traceback's
@@ -1086,6 +1089,12 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
             while (lead < c.n && (c.body[lead] == ' ' || c.body[lead] == '\t')) lead++;
             bool script = c.kind == STAGE_LINE_CODE && lead < c.n && (unsigned char)c.body[lead] >= 0x80;
             bool quoted = pointed && (c.kind == STAGE_LINE_CODE || c.kind == STAGE_LINE_OTHER);
+            /* diagstage11: the pointing sentence and its code on one line */
+            size_t at = c.kind != STAGE_LINE_FRAME ? stage_points_in_line(c.body, c.n) : 0;
+            if (at) {
+                enum oom_stage st = stage_code_line_stage(c.body + at, c.n - at);
+                if (st != OOM_STAGE_UNKNOWN) return st;
+            }
             /* a code block is the user's script, not a sentence quoting the failing line */
             if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
             counted++;
@@ -1120,7 +1129,8 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* diagstage6: what is glued in front of the message on its own line (a
      * loading bar the kill message was glued to) is nearer than the lines
      * above it: it names the context when no frames lead to the message */
-    if (!e.frames && s->glued != OOM_STAGE_UNKNOWN) e.context = (enum oom_stage)s->glued;
+    bool glued = !e.frames && s->glued != OOM_STAGE_UNKNOWN;
+    if (glued) e.context = (enum oom_stage)s->glued;
     if (e.data_move) {
         /* the innermost frame's own code moved data: the innermost specific stage */
         e.bits |= e.data_move;
@@ -1170,8 +1180,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* diagstage9: what the lines right below a title say (a restore line
      * under "Out of memory after some iterations of validation") is the
      * paste's start; its last activity, read when the scan ends, outranks it */
+    /* diagstage11: not what the message's own line says before its error
+     * ("Error while evaluating MSMARCO: CUDA out of memory", h30-119): that
+     * is the failure's own phase, no line below it */
     ev->stage_from_below = ev->unled && r->stage == OOM_STAGE_UNKNOWN && frames == OOM_STAGE_UNKNOWN &&
-                           e.tf == OOM_STAGE_UNKNOWN && ev->stage != OOM_STAGE_UNKNOWN && ev->stage == e.context;
+                           e.tf == OOM_STAGE_UNKNOWN && ev->stage != OOM_STAGE_UNKNOWN && ev->stage == e.context &&
+                           !glued;
     if (v->base + le + 1 > s->last_end) s->last_end = v->base + le + 1;
     if (ev->unled) s->tail_from = v->base + le + 1;
     ev->attention_frames = e.attention;

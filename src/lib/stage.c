@@ -147,6 +147,11 @@ static const struct stage_word frame_words[] = {
      * google-deepmind/alphafold#85): inference, forward, the weakest stage
      * (gradio's run_predict is no call of .predict()) */
     {".predict(", OOM_STAGE_FORWARD, false},
+    /* diagstage11: the model encoding its inputs ("embeddings =
+     * model.encode(sentences, …)" in sentence_transformers' paraphrase_mining,
+     * UKPLab/sentence-transformers = h19-30; a VAE's encode in a training
+     * step): a forward, the weakest stage */
+    {"model.encode(", OOM_STAGE_FORWARD, W},
     /* NVIDIA DALI is an input pipeline: its PyTorch plugin's iterator and
      * pipeline outputs are data (nvidia/dali/plugin/pytorch.py __next__ ->
      * pipeline.py share_outputs; NVIDIA/DALI#144 = heldout18 h18-99) */
@@ -196,7 +201,7 @@ static const struct stage_word frame_words[] = {
     {"process_diffusion", OOM_STAGE_GENERATE, false}, {"decode_vae", OOM_STAGE_GENERATE, false},
     /* ComfyUI's sampler node (nodes.py common_ksampler) */
     {"common_ksampler", OOM_STAGE_GENERATE, false},
-    {"diffusers/pipelines/", OOM_STAGE_GENERATE, false}, {"diffusers\\pipelines\\", OOM_STAGE_GENERATE, false},
+    /* diffusers' pipelines: diffusers_pipeline_file below */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
     /* text-generation-webui: modules/callbacks.py Iteratorize.gentask runs
      * modules/text_generation.py's generate_reply */
@@ -288,6 +293,12 @@ static const struct stage_word frame_words[] = {
     {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
     {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
+    /* diagstage11: the layers of a library's nn package (torch_geometric/nn/
+     * conv/gat_conv.py "in message", pyg-team/pytorch_geometric#8263 =
+     * h15-46; dgl/nn/pytorch/, torch/nn/functional.py): a layer's forward,
+     * the lowest stage (torch/nn/utils' clip_grad_norm and Module._apply
+     * keep their own cues) */
+    {"-packages/torch_geometric/nn/", OOM_STAGE_FORWARD, false}, {"-packages/dgl/nn/", OOM_STAGE_FORWARD, false},
     /* model and op code of the model libraries: what runs there is a forward
      * pass (or the loss it computes); data, checkpoint and loops live
      * elsewhere in them */
@@ -513,6 +524,14 @@ static const struct stage_word context_words[] = {
      * context's graph after start-up, before a runner serves (ollama/ollama
      * #5913 = h19-24, no stage) */
     {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
+    /* diagstage11: llama.cpp's context creation by its newer name,
+     * "llama_init_from_model: pipeline parallelism enabled (n_copies=4)"
+     * right above ggml_gallocr_reserve_n failing to allocate the compute
+     * buffer (ggml-org/llama.cpp src/llama-context.cpp; the PR thread of
+     * h19-23): the context is made while the model loads. Only as the
+     * nearest lines above the failure (the context walk reads three): a
+     * runner that started serving logs more lines after it (h19-24). */
+    {"llama_init_from_model:", OOM_STAGE_LOAD, false},
     /* diagstage8: ollama's runner answering the server's load request, its
      * operations fit/alloc/commit placing the model's layers ("source=
      * runner.go:1271 msg=load request=\"{Operation:alloc ... GPULayers:37",
@@ -558,6 +577,18 @@ static const struct stage_word context_words[] = {
      * corpus-heldout23's set-aside misses, seen) */
     {"prepare optimizer", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
+    /* ---- diagstage11 (issue 12): a server that said it serves ----
+     * A server prints that it listens only once its model is loaded (and
+     * warmed up): what fails after that line fails while it answers a
+     * request. mistral.rs "Serving on http://0.0.0.0:1234."
+     * (EricLBuehler/mistral.rs#43 = h19-96), uvicorn under vLLM's and
+     * SGLang's API servers "Uvicorn running on http://…" and "Application
+     * startup complete.", llama.cpp's server "main: server is listening on
+     * http://127.0.0.1:8080". A web UI's "Running on local URL" is left
+     * out: a training GUI (kohya_ss) prints it too. */
+    {"Serving on http", OOM_STAGE_GENERATE, false}, {"Uvicorn running on", OOM_STAGE_GENERATE, false},
+    {"Application startup complete", OOM_STAGE_GENERATE, false},
+    {"server is listening on http", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -883,6 +914,60 @@ static bool folded_frames_line(const char *s, size_t n)
     return i > 0 && n - i == 7 && memcmp(s + i, " frames", 7) == 0;
 }
 
+/* diagstage11: Google Colab renders an IPython frame header as a markdown
+ * link, and a paste keeps it: "[/content/sam2/utils/misc.py](https://
+ * localhost:8080/#) in load_video_frames(video_path, …)", "[<ipython-input-
+ * 10-…>](https://localhost:8080/#) in <cell line: 1>()" (facebookresearch/
+ * sam2#264 = h30-74). The position of " in " after the link's ')', else
+ * NULL. */
+static const char *colab_frame_in(const char *s, size_t n)
+{
+    if (n < 8 || s[0] != '[') return NULL;
+    const char *link = memmem(s, n, "](", 2);
+    if (!link) return NULL;
+    const char *close = memchr(link + 2, ')', n - (size_t)(link + 2 - s));
+    if (!close || (size_t)(close - s) + 5 > n || memcmp(close + 1, " in ", 4)) return NULL;
+    return close + 1;
+}
+
+/* diagstage11: a Go program's stack (ollama's runner crashing in cgo:
+ * "goroutine 51 gp=0xc000602e00 m=5 mp=0xc000100008 [syscall]:" then
+ * "github.com/ollama/ollama/llama._Cfunc_llama_decode(0x78abc4a8ef00, {…})"
+ * over "\t_cgo_gotypes.go:557 +0x4a", innermost first; ollama/ollama#9568 =
+ * h30-28). A frame line is a package path's function with its arguments
+ * as Go prints them: hex words, "{…}" or "...". go_frame_name: the name after the package
+ * path ("llama.(*Context).Decode.func1"), its length in *n; NULL if the
+ * line is no Go frame. */
+static bool go_header_line(const char *s, size_t n)
+{
+    return n > 12 && !memcmp(s, "goroutine ", 10) && isdigit((unsigned char)s[10]) && s[n - 1] == ':' &&
+           s[n - 2] == ']';
+}
+
+static const char *go_frame_name(const char *s, size_t n, size_t *len)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    if (n < 8 || s[n - 1] != ')' || !isalpha((unsigned char)s[0])) return NULL;
+    const char *args = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] == '\t') return NULL;
+        if (s[i] == '(' && i + 1 < n &&
+            (!strncmp(s + i + 1, "0x", 2) || !strncmp(s + i + 1, "...)", 4) || s[i + 1] == '{' || s[i + 1] == ')')) {
+            args = s + i;
+            break;
+        }
+    }
+    if (!args) return NULL;
+    const char *name = s;
+    for (const char *p = s; p < args; p++)
+        if (*p == '/') name = p + 1;
+    /* a package path ("github.com/…") or Go's own packages */
+    if (name == s && strncmp(s, "runtime.", 8) && strncmp(s, "main.", 5)) return NULL;
+    if (!memchr(name, '.', (size_t)(args - name))) return NULL;
+    *len = (size_t)(args - name);
+    return name;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -894,7 +979,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
         /* Paddle 1.x, innermost first */
-        starts(s, n, "C++ Call Stacks"))
+        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
         return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
@@ -908,9 +993,13 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
+        /* diagstage11: IPython 8.0-8.5 wrote a blank before the cell number
+         * ("Cell In [7], line 1", UKPLab/sentence-transformers = h19-30) */
+        starts(s, n, "Cell In [") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
-        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n))
+        (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n) ||
+        (i == 0 && go_frame_name(s, n, &(size_t){0})))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
@@ -970,7 +1059,10 @@ bool stage_masks_optimizer(const char *text, size_t len)
  * The length up to and with the '(' after the name; len otherwise. */
 static size_t frame_name_len(const char *text, size_t len)
 {
-    const char *p = memmem(text, len, ".py in ", 7);
+    size_t lead = 0;
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *colab = colab_frame_in(text + lead, len - lead);
+    const char *p = colab ? colab - 3 : memmem(text, len, ".py in ", 7); /* " in " ends 7 on */
     if (!p || memmem(text, (size_t)(p - text), ", line ", 7)) return len;
     size_t i = (size_t)(p - text) + 7;
     while (i < len && (ident(text[i]) || text[i] == '.' || text[i] == '<' || text[i] == '>')) i++;
@@ -1080,11 +1172,56 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
     return i - a;
 }
 
+/* ---- diagstage11 (issue 12): parts that name a stage together ----
+ * Some parts name a stage only beside another part: what a name loads or
+ * updates says which stage it is.
+ * - load + a data noun as the name's last part loads the program's data,
+ *   not a model: sam2's "load_video_frames" moving every frame of a video
+ *   to the GPU ("image = image.cuda()", facebookresearch/sam2#264 =
+ *   h30-74), "load_images", "load_data"; not "load_image_encoder" (a
+ *   model part).
+ * - update + param(s)/parameters applies the gradients: MXNet's
+ *   Module.update -> model._update_params_on_kvstore -> kvstore.push
+ *   (apache/mxnet model.py; deepinsight/insightface#258 = h28-69),
+ *   torch7-style "updateParameters".
+ * - optim/optimizer + step or update is an optimizer step by any name:
+ *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
+ *   sxyu/plenoxels#24 = h26-95), "optim_step". */
+enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32 };
+static const struct {
+    const char *part;
+    unsigned role;
+} role_parts[] = {
+    {"load", ROLE_LOAD}, {"data", ROLE_DATA}, {"dataset", ROLE_DATA}, {"batch", ROLE_DATA},
+    {"frame", ROLE_DATA}, {"frames", ROLE_DATA}, {"image", ROLE_DATA}, {"images", ROLE_DATA},
+    {"img", ROLE_DATA}, {"imgs", ROLE_DATA}, {"video", ROLE_DATA}, {"videos", ROLE_DATA},
+    {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
+    {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
+    {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
+};
+
+static unsigned part_roles(const char *part, size_t n)
+{
+    unsigned roles = 0;
+    for (size_t i = 0; i < sizeof role_parts / sizeof role_parts[0]; i++)
+        if (strlen(role_parts[i].part) == n && !strncasecmp(part, role_parts[i].part, n)) roles |= role_parts[i].role;
+    return roles;
+}
+
+static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
+{
+    if ((roles & ROLE_LOAD) && data_last) bits = (bits & ~(1u << OOM_STAGE_LOAD)) | 1u << OOM_STAGE_DATA;
+    if ((roles & (ROLE_UPDATE | ROLE_PARAMS)) == (ROLE_UPDATE | ROLE_PARAMS) ||
+        ((roles & ROLE_OPTIM) && (roles & (ROLE_UPDATE | ROLE_STEP))))
+        bits |= 1u << OOM_STAGE_OPTIMIZER;
+    return bits;
+}
+
 /* The stages the word parts of an identifier name. */
 unsigned stage_name_bits(const char *name, size_t n)
 {
-    unsigned bits = 0;
-    bool train = false;
+    unsigned bits = 0, roles = 0;
+    bool train = false, data_last = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -1094,14 +1231,22 @@ unsigned stage_name_bits(const char *name, size_t n)
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
         bits |= part_bits(part, k, next, variant ? 0 : nk);
         train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
+        roles |= part_roles(part, k);
+        data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
         part = next;
         k = nk;
     }
+    bits = role_bits(bits, roles, data_last);
     /* diagstage8: a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,
      * h26-125) */
     if (train) bits &= ~(1u << OOM_STAGE_EVAL);
+    /* diagstage11: nor a load: a training script named for what it starts
+     * from ("train_nsf_sim_cache_sid_load_pretrain.py", RVC's trainer,
+     * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
+     * frames run the discriminator's forward) trains */
+    if (train) bits &= ~(1u << OOM_STAGE_LOAD);
     /* diagstage10: a name for both passes ("combined_forward_backward_step",
      * Megatron's "forward_backward_no_pipelining") names the whole step,
      * not backward: the frames inside it say which pass ran
@@ -1116,9 +1261,15 @@ unsigned stage_name_bits(const char *name, size_t n)
  * NULL when there is none. */
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
-    static const char *const heads[] = {", in ", ".py in ", "in function '"};
+    static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
+    size_t lead = 0;
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *go = lead == 0 ? go_frame_name(text, len, n) : NULL;
+    if (go) return go;
+    const char *colab = colab_frame_in(text + lead, len - lead);
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
-        const char *p = memmem(text, len, heads[h], strlen(heads[h]));
+        /* " in " alone only after a Colab link (colab_frame_in) */
+        const char *p = h == 3 ? colab : memmem(text, len, heads[h], strlen(heads[h]));
         if (!p) continue;
         p += strlen(heads[h]);
         size_t k = 0, rest = len - (size_t)(p - text);
@@ -1135,7 +1286,7 @@ static const char *frame_function(const char *text, size_t len, size_t *n)
  * ("/x/src/data/coco/coco_eval.py\", line 175" gives coco_eval). */
 static const char *frame_file(const char *text, size_t len, size_t *n)
 {
-    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:"};
+    static const char *const exts[] = {".py\"", ".py:", ".py in ", ".py)", ".lua:", ".py]("};
     for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
         const char *x = memmem(text, len, exts[e], strlen(exts[e]));
         if (!x) continue;
@@ -1302,6 +1453,56 @@ unsigned stage_data_move_bits(const char *text, size_t len)
     return frame_bits(text, len, true) & ~frame_bits(text, len, false);
 }
 
+/* diffusers' pipelines live one folder down ("diffusers/pipelines/
+ * stable_diffusion/pipeline_stable_diffusion.py", their __call__ samples):
+ * generation. The package's own files are its plumbing: pipeline_utils.py
+ * (DiffusionPipeline.to, from_pretrained, the offload hooks) and
+ * pipeline_loading_utils.py move and load, so a frame there names no stage
+ * by its path: InstantID's node "load_model … ).to(device)" into
+ * "diffusers\pipelines\pipeline_utils.py" is a load (diagstage11,
+ * cubiq/ComfyUI_InstantID, h28-63). */
+static bool diffusers_pipeline_file(const char *text, size_t len)
+{
+    static const char *const dirs[] = {"diffusers/pipelines/", "diffusers\\pipelines\\"};
+    for (size_t d = 0; d < 2; d++) {
+        const char *p = memmem(text, len, dirs[d], strlen(dirs[d]));
+        if (!p) continue;
+        p += strlen(dirs[d]);
+        while (p < text + len && ident(*p)) p++;
+        if (p < text + len && (*p == '/' || *p == '\\')) return true;
+    }
+    return false;
+}
+
+/* A pipeline called for what it makes: "images = pipeline(" in
+ * MV-Adapter's ComfyUI node "sample" (huanngzh/ComfyUI-MVAdapter, h28-21),
+ * "video = pipeline(prompt=…)". The target names a generator's output
+ * (gen_objects, or latents and frames); "pipe = pipeline(\"text-
+ * generation\", …)" builds one (a set-up, no cue) and "pipe(" is a cue of
+ * its own. */
+static unsigned pipeline_output_bits(const char *text, size_t len)
+{
+    static const char call[] = "pipeline(";
+    static const char *const outputs[] = {"latents", "frames"};
+    for (const char *p = memmem(text, len, call, sizeof call - 1); p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), call, sizeof call - 1)) {
+        const char *q = p;
+        if (q > text && ident(q[-1])) continue;
+        if (q >= text + 5 && !memcmp(q - 5, "self.", 5)) q -= 5;
+        if (q < text + 3 || memcmp(q - 3, " = ", 3)) continue;
+        const char *e = q - 3, *b = e;
+        while (b > text && ident(b[-1])) b--;
+        size_t n = (size_t)(e - b);
+        bool out = false;
+        for (size_t g = 0; g < sizeof gen_objects / sizeof gen_objects[0] && !out; g++)
+            out = strlen(gen_objects[g]) == n && !strncmp(b, gen_objects[g], n);
+        for (size_t g = 0; g < sizeof outputs / sizeof outputs[0] && !out; g++)
+            out = strlen(outputs[g]) == n && !strncmp(b, outputs[g], n);
+        if (out) return 1u << OOM_STAGE_GENERATE;
+    }
+    return 0;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -1315,6 +1516,8 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
+    if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;
+    bits |= pipeline_output_bits(text, len);
     /* IPython 8 and Python 3.11+ tools qualify the function with its class
      * ("trainer.py:570, in BaseTrainer.validate(self)"): the cues written
      * ", in validate" read the name after the last dot too. */
@@ -1717,6 +1920,28 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     return OOM_STAGE_UNKNOWN;
 }
 
+enum oom_stage stage_failed_action(const char *text, size_t len)
+{
+    static const char *const phrases[] = {"could not ", "couldn't ", "failed to ", "unable to ",
+                                          "error while ", "error during ", "exception while ",
+                                          "exception during ", "failed while ", "failed during "};
+    if (len > VERB_LINE_MAX * 2) len = VERB_LINE_MAX * 2;
+    for (size_t k = 0; k < sizeof phrases / sizeof phrases[0]; k++) {
+        size_t m = strlen(phrases[k]);
+        for (const char *p = find_nocase(text, len, 0, phrases[k], m); p;
+             p = find_nocase(text, len, (size_t)(p - text) + 1, phrases[k], m)) {
+            if (p > text && ident(p[-1])) continue;
+            const char *w = p + m;
+            size_t rest = len - (size_t)(w - text);
+            for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+                size_t vm = strlen(verb_parts[v].part);
+                if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+            }
+        }
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* ---- diagverb: a code line by what it computes ----------------------------
  * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
  * softmax, attention, logits, a loss function, torch.nn.functional ("F.")
@@ -1887,6 +2112,49 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
  * it calls a name ("f(" with no blank before the parenthesis) and assigns or
  * reaches through a '.'; it is read as a frame's code line: its cues, else
  * model math (forward). */
+/* diagstage11: quoted code that runs the network: a call on the network
+ * object ("model.aggregator(images)", facebookresearch/vggt = h30-76) or a
+ * call whose result is named as a network's output ("logits = unet(batch)",
+ * h25-49). Read in quoted code only (a frame's line has its own cues). */
+static bool network_call(const char *c, size_t n)
+{
+    static const char *const nets[] = {"model", "net", "unet", "network", "transformer"};
+    static const char *const outs[] = {"logits", "output", "outputs", "out", "pred", "preds", "prediction",
+                                       "predictions", "y_hat"};
+    const char *eq = memmem(c, n, " = ", 3), *r = eq ? eq + 3 : c, *end = c + n;
+    while (r < end && *r == ' ') r++;
+    const char *paren = memchr(r, '(', (size_t)(end - r));
+    if (!paren) return false;
+    size_t rn = 0;
+    while (r + rn < paren && (ident(r[rn]) || r[rn] == '.')) rn++;
+    if (r + rn != paren) return false; /* one call of a name ("a.b.c(") */
+    const char *root = r;
+    if (rn > 5 && !memcmp(root, "self.", 5)) root += 5;
+    size_t k = 0;
+    while (root + k < paren && ident(root[k])) k++;
+    bool method = root + k < paren; /* "model.aggregator(" */
+    /* methods that do not run the network: training loops, set-up, saving */
+    static const char *const not_run[] = {"fit", "train", "compile", "summary", "parameters", "eval", "to",
+                                          "cuda", "state_dict", "save", "load", "push"};
+    const char *m = root + k + 1;
+    size_t mn = (size_t)(paren - m);
+    for (size_t i = 0; method && i < sizeof not_run / sizeof not_run[0]; i++) {
+        size_t q = strlen(not_run[i]);
+        if (mn >= q && !strncmp(m, not_run[i], q) && (mn == q || m[q] == '_')) method = false;
+    }
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++)
+        if (method && strlen(nets[i]) == k && !strncmp(root, nets[i], k)) return true;
+    if (!eq) return false;
+    /* the target: the first name of "logits = …", "logits, aux = …" */
+    const char *t = c;
+    while (t < eq && *t == ' ') t++;
+    size_t tn = 0;
+    while (t + tn < eq && ident(t[tn])) tn++;
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (strlen(outs[i]) == tn && !strncmp(t, outs[i], tn)) return true;
+    return false;
+}
+
 static enum oom_stage code_span_stage(const char *c, size_t n)
 {
     while (n > 0 && (*c == ' ' || *c == '(')) c++, n--;
@@ -1911,7 +2179,7 @@ static enum oom_stage code_span_stage(const char *c, size_t n)
         bits = stage_name_bits(f, (size_t)(p - f));
         if (bits) return stage_pick(bits);
     }
-    return stage_model_math(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
+    return stage_model_math(c, n) || network_call(c, n) ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
 }
 
 enum oom_stage stage_prose_code(const char *text, size_t len)
@@ -1950,13 +2218,39 @@ static const char *const points_at_code[] = {"this line", "that line", "the line
 bool stage_points_at_code(const char *text, size_t len)
 {
     while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
+    /* diagstage11: "the code :" as "the code:" */
+    size_t gap = 0;
+    if (len > 1 && text[len - 1] == ':' && text[len - 2] == ' ') {
+        size_t k = len - 1;
+        while (k > 0 && text[k - 1] == ' ') k--;
+        gap = len - 1 - k;
+    }
     for (size_t k = 0; k < sizeof points_at_code / sizeof points_at_code[0]; k++) {
         size_t m = strlen(points_at_code[k]);
-        if (m <= len && !strncasecmp(text + len - m, points_at_code[k], m) &&
-            (m == len || !ident(text[len - m - 1])))
+        if (gap && points_at_code[k][m - 1] != ':') continue;
+        size_t stem = gap ? m - 1 : m, end = gap ? len - 1 - gap : len;
+        if (stem <= end && !strncasecmp(text + end - stem, points_at_code[k], stem) &&
+            (stem == end || !ident(text[end - stem - 1])))
             return true;
     }
     return false;
+}
+
+/* diagstage11: the sentence and the code it points at on one line:
+ * "results in the code :   result = self.forward(*input, **kwargs)"
+ * (a THC OOM report, h26-127): a ':' after a pointing phrase (the table
+ * above, a blank before the ':' allowed) and code after it. The offset of
+ * the code, 0 when none. */
+size_t stage_points_in_line(const char *text, size_t len)
+{
+    for (const char *c = memchr(text, ':', len); c; c = memchr(c + 1, ':', len - (size_t)(c + 1 - text))) {
+        size_t at = (size_t)(c - text) + 1;
+        while (at < len && (text[at] == ' ' || text[at] == '\t')) at++;
+        if (at >= len || at == (size_t)(c - text) + 1 || !stage_points_at_code(text, (size_t)(c - text) + 1))
+            continue;
+        return at;
+    }
+    return 0;
 }
 
 enum oom_stage stage_code_line_stage(const char *text, size_t len)

@@ -122,6 +122,23 @@ enum oom_stage stage_prose_code(const char *text, size_t len);
  * at this line", "... occurs at:"): that line is the failing code. */
 bool stage_points_at_code(const char *text, size_t len);
 
+/* diagstage11: the text a message line holds before its error words names
+ * the action that failed: "Could not predict nifH2D2K2F2. Not Enough GPU
+ * memory? RESOURCE_EXHAUSTED: …" (ColabFold's batch log, sokrypton/
+ * ColabFold = h29-39, h29-40), "Failed to load model: …", "Error while
+ * decoding: …". The word after the phrase (could not, failed to, unable
+ * to, error/exception while|during) read by the verb table (predict
+ * forward, load, decod/generat generate, eval, sav checkpoint); allocate
+ * is no verb of it ("Unable to allocate"). Only the message's own line:
+ * a title or a sentence above ("inference error during predict_on_batch")
+ * tells no stage the paste shows. */
+enum oom_stage stage_failed_action(const char *text, size_t len);
+
+/* diagstage11: a sentence that points at code on its own line ("results in
+ * the code :   result = self.forward(*input)"): the offset of the code
+ * after the ':', 0 when the line is none. */
+size_t stage_points_in_line(const char *text, size_t len);
+
 /* diagstage7: a whole line read as quoted code (code_span_stage: its cues,
  * the called name's word parts, else model math); a trailing '.' ends the
  * sentence. */
