@@ -32,21 +32,27 @@ extern char **environ;
 #define CHILD_RESCAN_MS 50 /* how often the group is looked at while it winds down */
 #define CHILD_GRACE_MS 20000
 
-/* Signals we catch while a child runs: the first three interrupt the run
+/* Signals we catch while a child runs: the first four interrupt the run
  * (forwarded, ledger row "interrupted"); USR1/USR2 (SLURM --signal) are
- * forwarded as they are. */
+ * forwarded as they are. A signal marked keep_ignored that we were started
+ * with ignored stays ignored, for us and the child: `nohup oomlab run ...`
+ * must outlive the logout that sends SIGHUP. (SIGINT and SIGQUIT, which a
+ * script's `cmd &` ignores, are still caught: `kill -INT` is how such a
+ * script stops a run.) */
 static const struct {
     int sig;
     bool interrupts;
+    bool keep_ignored;
 } caught[] = {
-    {SIGINT, true},   {SIGTERM, true},  {SIGHUP, true},
-    {SIGQUIT, true},  {SIGUSR1, false}, {SIGUSR2, false},
+    {SIGINT, true, false},   {SIGTERM, true, false},  {SIGHUP, true, true},
+    {SIGQUIT, true, false},  {SIGUSR1, false, false}, {SIGUSR2, false, false},
 };
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
 static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t pending[N_CAUGHT];
 static struct sigaction saved[N_CAUGHT + 1]; /* + SIGCHLD */
+static bool left_ignored[N_CAUGHT];          /* keep_ignored and ignored when we started */
 static bool installed;                       /* ours are in place until child_end */
 
 static void on_signal(int sig)
@@ -98,7 +104,10 @@ static void install_handlers(void)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < N_CAUGHT; i++) {
         pending[i] = 0;
-        sigaction(caught[i].sig, &sa, &saved[i]);
+        sigaction(caught[i].sig, NULL, &saved[i]);
+        left_ignored[i] = caught[i].keep_ignored && !(saved[i].sa_flags & SA_SIGINFO) &&
+                          saved[i].sa_handler == SIG_IGN;
+        if (!left_ignored[i]) sigaction(caught[i].sig, &sa, NULL);
     }
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &sa, &saved[N_CAUGHT]);
@@ -150,7 +159,8 @@ static void default_signals(void)
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    for (size_t i = 0; i < N_CAUGHT; i++) sigaction(caught[i].sig, &dfl, NULL);
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        if (!left_ignored[i]) sigaction(caught[i].sig, &dfl, NULL);
     sigaction(SIGCHLD, &dfl, NULL);
     sigaction(SIGPIPE, &dfl, NULL); /* main() ignores these two; the child must not inherit that */
     sigaction(SIGXFSZ, &dfl, NULL);

@@ -67,6 +67,25 @@ wait_for logs/twice.log 'step=2'
 t0=$(date +%s%N); kill -TERM "$pid"; sleep 0.2; kill -INT "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
 check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -lt 5000
 
+# SIGHUP interrupts like SIGTERM; but under nohup (SIGHUP ignored when
+# oomlab starts) it stays ignored, for oomlab and the command: the logout
+# that sends it must not end a run started with `nohup oomlab run ... &`.
+fresh sighup
+hup_child() { sh -c 'echo ready; sleep 1; grep SigIgn /proc/self/status; echo finished'; }
+start hup -- bash -c "$(declare -f hup_child); hup_child"
+wait_for logs/hup.log ready
+kill -HUP "$pid"; wait "$pid"; rc=$?
+check run.sighup-129 test "$rc" -eq 129
+check run.sighup-row grep -q 'interrupted (SIGHUP)' <<<"$(csv_field runs.csv hup notes)"
+nohup "$OOMLAB" run -q --id nohup -- bash -c "$(declare -f hup_child); hup_child" >/dev/null 2>nohup.err & pid=$!
+wait_for logs/nohup.log ready
+kill -HUP "$pid"; wait "$pid"; rc=$?
+check run.nohup-sighup-ignored test "$rc" -eq 0
+check run.nohup-run-finished grep -q finished logs/nohup.log
+check run.nohup-row-not-interrupted test "$(csv_field runs.csv nohup exit_status)" = 0
+# the command inherits the ignored SIGHUP (bit 0 of SigIgn)
+check run.nohup-child-ignores-sighup grep -Eq 'SigIgn:.*[13579bdf]$' logs/nohup.log
+
 # --timeout: SIGTERM to the group, row says timeout.
 fresh timeout
 t0=$(date +%s%N)
