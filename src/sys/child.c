@@ -390,6 +390,18 @@ static void index_open(struct pump *p, int64_t start)
     p->idx_len = logidx_header(p->idx_buf, sizeof p->idx_buf, iso);
 }
 
+/* Said when it happens, not after hours of training: from here on the
+ * output reaches only the terminal. */
+static void log_failed(const struct pump *p)
+{
+    char msg[300];
+    if (!p->o->notice) return;
+    snprintf(msg, sizeof msg, "the log stops at %llu bytes: %s; the command goes on, its output %s",
+             (unsigned long long)p->res->log_bytes, strerror(p->res->log_errno),
+             p->o->echo ? "only on this terminal" : "no longer kept (-q)");
+    p->o->notice(msg, p->o->notice_ctx);
+}
+
 /* Read what is there (a bounded burst, no more than the echo takes without
  * dropping) and pass it on. EIO is how a terminal says no writer is left. */
 static void pump_output(struct pump *p, int fd, int64_t now)
@@ -410,8 +422,10 @@ static void pump_output(struct pump *p, int fd, int64_t now)
         }
         p->res->bytes += (uint64_t)n;
         index_note(p, p->res->log_bytes, now, false);
-        if (p->o->log_fd >= 0 && !p->res->log_errno)
+        if (p->o->log_fd >= 0 && !p->res->log_errno) {
             p->res->log_errno = write_all(p->o->log_fd, p->buf, (size_t)n, &p->res->log_bytes);
+            if (p->res->log_errno) log_failed(p);
+        }
         echo_add(&p->echo, p->buf, (size_t)n, now);
         if ((size_t)n < want) return;
     }

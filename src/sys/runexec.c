@@ -988,6 +988,9 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     ledger_row_set(&ctx.row, LEDGER_EXIT_STATUS, LEDGER_RUNNING);
     res->placeholder = append_row(o, p, &ctx, &e) == 0;
     ledger_row_release(&ctx.row);
+    if (!res->placeholder && !o->silent) /* now, not when the run ends */
+        fprintf(stderr, "oomlab run: %s: the 'running' row was not written (%s); the command goes on, "
+                        "the final row is tried when it ends\n", res->id, e.msg);
 }
 
 /* The exit code as `run` records one: a signal (torchelastic's -9) as 128+N. */
