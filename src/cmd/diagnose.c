@@ -1681,6 +1681,9 @@ int cmd_diagnose(int argc, char **argv)
         have_cfg = true;
     }
     static char *stdin_only[] = {"-"};
+    if (first >= argc && isatty(STDIN_FILENO)) /* else a bare `oomlab diagnose` looks hung */
+        fputs("oomlab diagnose: reading a log from the terminal: paste it, then Ctrl-D "
+              "(or give LOG or RUN_ID; --help)\n", stderr);
     char **paths = first < argc ? argv + first : stdin_only;
     size_t n = first < argc ? (size_t)(argc - first) : 1;
     rc = prepare(paths, n, cli.dir, cli.json, have_cfg ? &cfg : NULL);

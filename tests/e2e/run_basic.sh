@@ -212,3 +212,13 @@ fresh signal-named
 check run.summary-names-sigsegv grep -q 'oomlab run: s: exit 139 (killed by SIGSEGV); OOM no' err.txt
 "$OOMLAB" run --id e -- sh -c 'exit 3' 2>err.txt >/dev/null
 check run.summary-plain-exit grep -q 'oomlab run: e: exit 3; OOM no' err.txt
+
+# A bare `oomlab diagnose` on a terminal reads the terminal: it says so
+# instead of looking hung (script(1) gives it a terminal; /dev/null ends it).
+fresh diagnose-tty
+if command -v script >/dev/null; then
+  timeout 10 script -qec "$OOMLAB diagnose" /dev/null </dev/null >tty.txt 2>&1
+  check diagnose.tty-stdin-said grep -q 'reading a log from the terminal: paste it, then Ctrl-D' tty.txt
+  "$OOMLAB" diagnose </dev/null >/dev/null 2>notty.txt
+  check diagnose.pipe-stdin-quiet test ! -s notty.txt
+else skip diagnose.tty-stdin-said "no script(1)"; fi
