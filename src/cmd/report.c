@@ -89,6 +89,7 @@ struct run {
     struct pts sres, salloc, loss, tres, talloc;
     bool steps_from_hook;
     char log_path[4096];
+    char mem_note[700]; /* why the memory chart is empty, when it is */
 };
 
 /* ---- gathering ---- */
@@ -299,15 +300,40 @@ static int feed_memcsv(const char *data, size_t len, void *ctx, struct oomlab_er
     return memcsv_feed(ctx, data, len, err);
 }
 
+/* Why a run's memory chart is empty: the memory log's own reason, or what
+ * is wrong with the file (a corrupt one is not "not sampled"). */
+static void mem_note(struct run *r, int read_rc, bool missing, const struct oomlab_err *err)
+{
+    const struct memcsv *m = &r->mem;
+    char *b = r->mem_note;
+    size_t size = sizeof r->mem_note;
+    if (read_rc < 0 && missing)
+        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->id);
+    else if (read_rc < 0)
+        snprintf(b, size, "No memory chart: %s.", err->msg);
+    else if (m->said_not_sampled)
+        snprintf(b, size, "Device memory was not sampled for this run%s%s.", m->not_sampled_why[0] ? ": " : "",
+                 m->not_sampled_why);
+    else if (!m->in_rows)
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->id);
+    else if (m->bad_rows)
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->id,
+                 m->bad_rows);
+    else
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->id);
+}
+
 static void read_side_files(const char *dir, struct run *r)
 {
     char path[4096];
-    bool missing;
+    bool missing = false;
     struct oomlab_err err = {{0}};
     snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
     memcsv_init(&r->mem);
-    if (chunks_read(path, feed_memcsv, &r->mem, &missing, &err) == 0) memcsv_finish(&r->mem);
+    int mem_rc = chunks_read(path, feed_memcsv, &r->mem, &missing, &err);
+    if (mem_rc == 0) memcsv_finish(&r->mem);
     else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
+    mem_note(r, mem_rc, missing, &err);
     snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
     if (torchhook_read_file(path, &r->ts, &err) == 0) {
         r->have_ts = r->ts.rows > 0;
@@ -719,7 +745,7 @@ static int chart_html(FILE *f, const struct svg_chart *c, const char *empty_note
 }
 
 static const char *const empty_notes[] = {
-    "Device memory was not sampled for this run (no NVML when it ran).",
+    "Device memory was not sampled for these runs.",
     "No per-step peaks: the log has no step memory lines and the run had no --torch hook.",
     "No loss in this log.",
 };
@@ -738,7 +764,7 @@ static int run_section(FILE *f, struct run *r)
     static struct labels lb;
     for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
         chart_one(&c, &lb, r, (enum chart_kind)k);
-        if (chart_html(f, &c, empty_notes[k]) < 0) return -1;
+        if (chart_html(f, &c, k == CHART_MEMORY ? r->mem_note : empty_notes[k]) < 0) return -1;
     }
     excerpt_section(f, r);
     if (r->config) {

@@ -156,3 +156,18 @@ mkfifo fifo.html; mkdir dir.html
 check report.fifo-refused-exit3 test "$rc" -eq 3 -a -p fifo.html -a -n "$(grep 'refusing to replace fifo.html: it is a FIFO' err)"
 "$OOMLAB" report -o dir.html > /dev/null 2>err; rc=$?
 check report.dir-refused-exit3 test "$rc" -eq 3 -a -d dir.html
+
+# An empty memory chart says why in the memory log's own words; a memory
+# log that is corrupt is said to be so, not "not sampled" (it was).
+fresh memnote
+cp -r "$FIX"/. .
+printf '# oomlab memory log v1\n# GPU memory not sampled: cannot load NVML (x): no driver\n' > logs/run001_mem.csv
+"$OOMLAB" report run001 -o n.html >/dev/null 2>err
+check report.mem-not-sampled-why grep -q 'not sampled for this run: cannot load NVML (x): no driver' n.html
+head -c 4096 /dev/urandom | tr -d '\n' > logs/run001_mem.csv
+"$OOMLAB" report run001 -o c.html >/dev/null 2>err
+check report.mem-corrupt-said grep -q 'run001_mem.csv is not a memory log oomlab wrote' c.html
+check report.mem-corrupt-not-unsampled sh -c '! grep -q "was not sampled" c.html'
+rm logs/run001_mem.csv
+"$OOMLAB" report run001 -o m.html >/dev/null 2>err
+check report.mem-missing-said grep -q 'not sampled for this run (no logs/run001_mem.csv)' m.html
