@@ -179,6 +179,16 @@ static void unmatched_placeholders(const struct run_args *a)
     }
 }
 
+/* A --set of a dtype key (the last part of a dotted path) whose value
+ * names no precision: the ledger's dtype column stays empty. */
+static bool unknown_precision(const char *key, const char *value)
+{
+    const char *dot = strrchr(key, '.'), *leaf = dot ? dot + 1 : key;
+    if (runcfg_key_field(leaf) != 2 || !*value) return false;
+    if (!strcmp(value, "null") || !strcmp(value, "~")) return false;
+    return runcfg_dtype_name(value) == NULL;
+}
+
 /* Unknown keys get a did-you-mean; and, once, whether --set reaches the
  * command at all. */
 static void set_warnings(const struct run_args *a)
@@ -195,6 +205,11 @@ static void set_warnings(const struct run_args *a)
                 a->config_path ? "not a key of the config" : "not a key oomlab reads",
                 *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
     }
+    for (size_t i = 0; i < a->n_sets; i++) /* refused values were refused; an unknown precision is not */
+        if (unknown_precision(a->keys[i], a->val_ptr[i]))
+            fprintf(stderr, "oomlab run: warning: --set %s=%s: not a precision oomlab knows (fp32, bf16, fp16, "
+                            "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
+                    a->keys[i], a->val_ptr[i]);
     if (record_only)
         fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
                         "record (configs/ID.yaml, runs.csv), not what runs\n",

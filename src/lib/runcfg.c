@@ -182,6 +182,11 @@ static const char *canonical_dtype(const char *v)
     return NULL;
 }
 
+const char *runcfg_dtype_name(const char *spelling)
+{
+    return spelling ? canonical_dtype(spelling) : NULL;
+}
+
 static int extra_put(struct runcfg *cfg, const char *key, const char *value, bool replace)
 {
     if (replace)

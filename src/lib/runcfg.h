@@ -48,6 +48,9 @@ void runcfg_release(struct runcfg *cfg);
  * bf16/fp16 flags, whose value is not a dtype); and its i-th key (NULL
  * past the end). */
 int runcfg_key_field(const char *key);
+/* The dtype a precision name means ("bf16-mixed" -> "bfloat16", any case);
+ * NULL for a name the alias table does not know ("fp8", "auto", a typo). */
+const char *runcfg_dtype_name(const char *spelling);
 const char *runcfg_alias_key(size_t i);
 
 /* ---- the config as the user wrote it, with --set applied ---------------

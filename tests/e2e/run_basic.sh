@@ -145,6 +145,12 @@ check run.set-key-substituted grep -q '^batch=3$' logs/run003.log
 "$OOMLAB" run -q --config cfg.yaml --set learning_rat=1 -- true 2>err.txt
 check run.set-unknown-did-you-mean grep -q "\-\-set learning_rat: not a key of the config; did you mean 'learning_rate'?" err.txt
 check run.set-record-only-said-once test "$(grep -c 'changes only the record' err.txt)" -eq 1
+# a precision oomlab cannot name (a typo) is said: the ledger's dtype stays empty
+"$OOMLAB" run -q --id dt --set dtype=bf61 -- true 2>err.txt
+check run.set-unknown-precision-said grep -q -- '--set dtype=bf61: not a precision oomlab knows' err.txt
+"$OOMLAB" run -q --id dt2 --set dtype=BF16-mixed -- true 2>err.txt
+check run.set-known-precision-quiet sh -c '! grep -q "not a precision" err.txt'
+check run.set-known-precision-ledger test "$(csv_field runs.csv dt2 dtype)" = bfloat16
 "$OOMLAB" run -q -- cat {config} 2>err.txt; rc=$?
 check run.config-placeholder-without-config test "$rc" -eq 2
 printf '{"train": {"batch_size": 8}, "lr": 0.1}' > c.json
