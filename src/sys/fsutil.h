@@ -74,6 +74,11 @@ int fsutil_open_nofollow(const char *path, int flags, mode_t mode, struct oomlab
  * regular file, -1 with err (and errno ELOOP/EINVAL) otherwise. */
 int fsutil_check_own(const char *path, struct oomlab_err *err);
 
+/* Whether we may write path (access(2), so as the real user): the file
+ * when it exists, else the nearest existing directory above it. 0, or -1
+ * with err ("cannot write runs.csv: Permission denied"). */
+int fsutil_check_writable(const char *path, struct oomlab_err *err);
+
 /* Join dir and name into buf ("dir/name"); -1 with err when it does not fit. */
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
                 struct oomlab_err *err);

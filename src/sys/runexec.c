@@ -1090,14 +1090,19 @@ static void child_notice(const char *msg, void *ctx)
     if (!o->silent) fprintf(stderr, "oomlab run: %s\n", msg);
 }
 
-/* runs.csv is appended to only at the end: refuse a symlink or a FIFO
- * before the command runs, not after hours of training. */
+/* runs.csv gets the run's row only as it ends: refuse a symlink, a FIFO or
+ * a ledger we may not write before the command runs, not after hours of
+ * training. */
 static int refuse_foreign_ledger(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
 {
     char shard[PATH_MAX];
-    if (!ledgerfile_use_shards(p->dir, o->rank != NULL)) return fsutil_check_own(p->ledger, err);
-    if (ledgerfile_shard_path(p->dir, shard, sizeof shard, err) < 0) return -1;
-    return fsutil_check_own(shard, err);
+    const char *ledger = p->ledger;
+    if (ledgerfile_use_shards(p->dir, o->rank != NULL)) {
+        if (ledgerfile_shard_path(p->dir, shard, sizeof shard, err) < 0) return -1;
+        ledger = shard;
+    }
+    if (fsutil_check_own(ledger, err) < 0 || fsutil_check_writable(ledger, err) < 0) return -1;
+    return 0;
 }
 
 /* ---- the run ---- */
