@@ -229,6 +229,7 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
     if (!a->config_path && !a->n_sets) {
         if (argsubst_uses(a->o.argv, argc, "config"))
             return cmd_usage_error("run", "the command uses {config} but there is no --config or --set");
+        if (!a->warned) unmatched_placeholders(a); /* "--bs {batch}" with no --set at all */
         return 0;
     }
     if (a->config_path && (cfgfile_read(a->config_path, &a->orig, &len, &err) < 0 ||
@@ -245,6 +246,8 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
         if (runcfg_parse(cfg, a->rendered.text, a->rendered.len, "the generated config", &err) < 0)
             return cmd_fail("run", &err, EXIT_USAGE);
         if (!a->warned) set_warnings(a);
+    } else if (!a->warned) {
+        unmatched_placeholders(a);
     }
     a->o.config_text = a->n_sets ? a->rendered.text : a->orig; /* verbatim without --set */
     a->o.config_len = a->n_sets ? a->rendered.len : len;

@@ -211,6 +211,14 @@ fresh placeholder-typo
 check run.placeholder-typo-said grep -q 'the command.s {batch_sise} matches no --set key: it is passed as written' err.txt
 check run.placeholder-typo-only-it test "$(grep -c 'matches no --set key' err.txt)" -eq 1
 check run.placeholder-typo-passed test "$(cat logs/t.log)" = '--bs {batch_sise} {"json": 1} ${HOME} 4'
+# ...and so with no --set at all (a probe command line reused for run), or
+# with only a --config (whose values fill no {KEY})
+"$OOMLAB" run -q --id t2 -- echo --bs {batch} 2>err.txt
+check run.placeholder-no-set-said grep -q 'the command.s {batch} matches no --set key' err.txt
+printf 'batch_size: 4\n' > c.yaml
+"$OOMLAB" run -q --id t3 --config c.yaml -- echo --bs {batch_size} {config} 2>err.txt
+check run.placeholder-config-only-said grep -q 'the command.s {batch_size} matches no --set key' err.txt
+check run.placeholder-config-only-one test "$(grep -c 'matches no --set key' err.txt)" -eq 1
 
 # --- the summary names the signal a child died of (stranger: "exit 139" alone hid SIGSEGV) ---
 fresh signal-named
