@@ -204,6 +204,14 @@ check run.gpu-missing-exit0 test "$rc" -eq 0
 check run.gpu-missing-said grep -q 'GPU memory not sampled: --gpu 7: NVML sees 1 GPU (index 0)' err.txt
 check run.gpu-missing-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
 check run.gpu-missing-notes test "$(csv_field runs.csv g7 notes)" = "memory not sampled"
+# a GPU NVML cannot read (lost) gives rows of empty cells: that is no
+# sample, said when met, and no advice about the interval
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card OOMLAB_FAKE_NVML_FAIL=memory \
+  "$OOMLAB" run -q --id lost -- "$SIM" --steps 3 --batch 96 --seq 1024 2>err.txt; rc=$?
+check run.gpu-lost-said grep -q 'warning: GPU memory sampling: NVML: GPU 0: cannot read memory: GPU is lost' err.txt
+check run.gpu-lost-not-sampled grep -q '; nvml not sampled;' err.txt
+check run.gpu-lost-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
+check run.gpu-lost-notes grep -q 'memory not sampled' <<<"$(csv_field runs.csv lost notes)"
 
 # --- a {NAME} that no --set names reaches the command as written: said ---
 fresh placeholder-typo
