@@ -34,18 +34,22 @@ extern char **environ;
 
 /* Signals we catch while a child runs: the first four interrupt the run
  * (forwarded, ledger row "interrupted"); USR1/USR2 (SLURM --signal) are
- * forwarded as they are. A signal marked keep_ignored that we were started
- * with ignored stays ignored, for us and the child: `nohup oomlab run ...`
- * must outlive the logout that sends SIGHUP. (SIGINT and SIGQUIT, which a
- * script's `cmd &` ignores, are still caught: `kill -INT` is how such a
- * script stops a run.) */
+ * forwarded as they are; SIGTSTP (Ctrl-Z) stops the child's group and then
+ * us, and continues the group when we are continued (the child has a group
+ * of its own, so the terminal's Ctrl-Z reaches only us). A signal marked
+ * keep_ignored that we were started with ignored stays ignored, for us and
+ * the child: `nohup oomlab run ...` must outlive the logout that sends
+ * SIGHUP. (SIGINT and SIGQUIT, which a script's `cmd &` ignores, are still
+ * caught: `kill -INT` is how such a script stops a run.) */
 static const struct {
     int sig;
     bool interrupts;
     bool keep_ignored;
+    bool stops;
 } caught[] = {
-    {SIGINT, true, false},   {SIGTERM, true, false},  {SIGHUP, true, true},
-    {SIGQUIT, true, false},  {SIGUSR1, false, false}, {SIGUSR2, false, false},
+    {SIGINT, true, false, false},   {SIGTERM, true, false, false},  {SIGHUP, true, true, false},
+    {SIGQUIT, true, false, false},  {SIGUSR1, false, false, false}, {SIGUSR2, false, false, false},
+    {SIGTSTP, false, true, true},
 };
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
@@ -519,6 +523,21 @@ static void escalate(struct supervise *s, int sig, int64_t now)
     }
 }
 
+/* Ctrl-Z: the child's group stops (SIGSTOP: a group of another session,
+ * with --pty, would not get a SIGTSTP), then we do, as the shell expects of
+ * a job; once continued (fg, bg), so is the group. The time stopped does
+ * not count against --timeout or the grace period. */
+static void stop_job(struct supervise *s)
+{
+    if (!s->exited) kill(-s->c->pid, SIGSTOP);
+    int64_t before = now_ms();
+    raise(SIGSTOP);
+    int64_t stopped = now_ms() - before;
+    if (!s->exited) kill(-s->c->pid, SIGCONT);
+    if (s->deadline) s->deadline += stopped;
+    if (s->kill_at) s->kill_at += stopped;
+}
+
 /* Our own signals: the first interrupting one is forwarded, a second one
  * kills the group at once (the user means it). After the child's exit
  * they hurry the wind-down the same way. */
@@ -531,7 +550,9 @@ static void handle_signals(struct supervise *s, int64_t now)
         while (s->handled[i] < pending[i]) {
             s->handled[i]++;
             int sig = caught[i].sig;
-            if (!caught[i].interrupts) {
+            if (caught[i].stops) {
+                stop_job(s);
+            } else if (!caught[i].interrupts) {
                 if (!s->exited) kill(-s->c->pid, sig);
             } else if (!s->res->forwarded_signal) {
                 s->res->forwarded_signal = sig;
