@@ -300,6 +300,13 @@ static int feed_memcsv(const char *data, size_t len, void *ctx, struct oomlab_er
     return memcsv_feed(ctx, data, len, err);
 }
 
+static unsigned long long rows_of(const struct memcsv *m)
+{
+    unsigned long long n = 0;
+    for (size_t g = 0; g < m->n_gpus; g++) n += m->gpus[g].rows;
+    return n;
+}
+
 /* Why a run's memory chart is empty: the memory log's own reason, or what
  * is wrong with the file (a corrupt one is not "not sampled"). */
 static void mem_note(struct run *r, int read_rc, bool missing, const struct oomlab_err *err)
@@ -319,6 +326,9 @@ static void mem_note(struct run *r, int read_rc, bool missing, const struct ooml
     else if (m->bad_rows)
         snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->id,
                  m->bad_rows);
+    else if (rows_of(m))
+        snprintf(b, size, "No memory chart: the %llu rows of logs/%s_mem.csv hold no figure (NVML could not read "
+                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->id);
     else
         snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->id);
 }
@@ -731,11 +741,16 @@ static void head(FILE *f, struct run *runs, size_t n)
     fputs("</style></head><body>\n", f);
 }
 
+static bool chart_has_points(const struct svg_chart *c)
+{
+    for (size_t i = 0; i < c->n_series; i++)
+        if (c->series[i].n > 0) return true;
+    return false;
+}
+
 static int chart_html(FILE *f, const struct svg_chart *c, const char *empty_note)
 {
-    bool any = false;
-    for (size_t i = 0; i < c->n_series; i++) any |= c->series[i].n > 0;
-    if (!any) {
+    if (!chart_has_points(c)) {
         fprintf(f, "<p class=\"note\" data-chart=\"%s\">", c->id);
         html_escapes(f, empty_note);
         fputs("</p>\n", f);
@@ -920,6 +935,9 @@ int cmd_report(int argc, char **argv)
         if (o.svg) {
             enum chart_kind k = !strcmp(o.svg, "memory") ? CHART_MEMORY : !strcmp(o.svg, "steps") ? CHART_STEPS : CHART_LOSS;
             chart_one(&c, &lb, &runs[0], k);
+            if (!chart_has_points(&c)) /* a blank picture for an issue should not come as a surprise */
+                fprintf(stderr, "oomlab report: %s: the SVG is an empty chart: %s\n", runs[0].id,
+                        k == CHART_MEMORY ? runs[0].mem_note : empty_notes[k]);
             r = svg_chart_render(f, &c, true);
         } else {
             r = render_html(f, runs, n);
