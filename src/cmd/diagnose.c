@@ -32,6 +32,7 @@
 #include "sys/child.h"
 #include "sys/cfgfile.h"
 #include "sys/fsutil.h"
+#include "sys/ledgerfile.h"
 #include "sys/logscan.h"
 #include "sys/runexec.h"
 #include "sys/snapfile.h"
@@ -209,8 +210,12 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
             if (alen > elen && !strcmp(arg + alen - elen, file_ends[i]))
                 return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
         }
+        int e = errno;
+        char near[300];
+        ledgerfile_nearby(dir, arg, near, sizeof near);
+        if (near[0]) return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s; there is one with %s", arg, arg, dir, near);
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
-                              dir, l->resolved, strerror(errno));
+                              dir, l->resolved, strerror(e));
     }
     l->path = l->resolved;
     l->run_id = arg;
