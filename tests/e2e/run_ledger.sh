@@ -121,3 +121,5 @@ check run.nearby-table-names-dir grep -q 'no ledger at ./runs.csv; there is one 
 check run.nearby-diagnose-names-dir grep -q "no run 'r1' in .; there is one with --dir exp$" err.txt
 "$OOMLAB" diagnose r2 2>err.txt >/dev/null
 check run.nearby-diagnose-other-id-plain grep -q "no run 'r2' in . (./logs/r2.log: No such file or directory)" err.txt
+"$OOMLAB" doctor 2>&1 | grep ledger > doc.txt
+check run.nearby-doctor-names-dir grep -q 'no ledger in . yet (oomlab run creates ./runs.csv); there is one with --dir exp$' doc.txt
