@@ -296,7 +296,7 @@ static void host_kill_text(const struct runexec_result *r)
                       "\"Out of memory: Killed process\", host memory (RAM) ran out, not GPU memory");
 }
 
-static void summary(const struct runexec_result *r, const char *dir)
+static void summary(const struct runexec_result *r, const char *dir, enum torchhook_mode torch)
 {
     char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
     units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
@@ -341,6 +341,9 @@ static void summary(const struct runexec_result *r, const char *dir)
             fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks%s%s%s\n", r->id,
                     r->rank_logs ? "; logs/" : "", r->rank_logs ? r->id : "", r->rank_logs ? "_rankN.log" : "");
     }
+    if (torch != TORCHHOOK_OFF && r->torch_steps == 0) /* asked for, and silent: say why it may be */
+        fprintf(stderr, "oomlab run: %s: --torch: the hook recorded no optimizer step (torch not imported, "
+                        "no CUDA, python -I/-E/-S ignoring PYTHONPATH, or a command that is not python)\n", r->id);
     host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
@@ -467,7 +470,7 @@ static int attempt(struct run_args *a, struct runcfg *cfg, struct runexec_result
                                                       : EXIT_ERROR;
         return cmd_fail("run", &err, code);
     }
-    summary(res, a->o.dir);
+    summary(res, a->o.dir, a->o.torch);
     return 0;
 }
 
