@@ -52,6 +52,15 @@ if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
   check run.unwritable-dir-said grep -q 'cannot create ./runs.csv: Permission denied' ../err3.txt
 else skip run.unwritable-ledger "root without setpriv(1)"; fi
 
+# --- stdout or stderr closed (a daemon, `>&-`): the first file oomlab opened
+# took the number, so the echo doubled the log and our messages landed in it ---
+fresh closedfds
+"$OOMLAB" run --id out -- sh -c 'echo hello' >&- 2>/dev/null
+check run.closed-stdout-log-once test "$(cat logs/out.log)" = hello
+"$OOMLAB" run --id err -- sh -c 'echo hello' 2>&- >/dev/null
+check run.closed-stderr-log-clean test "$(cat logs/err.log)" = hello
+check run.closed-stderr-ledger-clean test "$(csv_rows runs.csv)" -eq 4
+
 # --- ulimit -f: SIGXFSZ ignored, the row written, partial writes counted ---
 fresh fsize
 ( ulimit -f 1000; exec "$OOMLAB" run -q --id big -- "$SIM" --flood $((8 << 20)) ) 2>err.txt; rc=$?
