@@ -244,3 +244,13 @@ if command -v script >/dev/null; then
   "$OOMLAB" diagnose </dev/null >/dev/null 2>notty.txt
   check diagnose.pipe-stdin-quiet test ! -s notty.txt
 else skip diagnose.tty-stdin-said "no script(1)"; fi
+
+# `oomlab diagnose logs/*` reads the logs, not run's own side files
+# (ID_mem.csv, ID.idx): they are skipped, and said so
+fresh diagnose-glob
+"$OOMLAB" run -q --id g1 -- "$SIM" --steps 2 2>/dev/null
+"$OOMLAB" diagnose logs/* > out.txt 2>err.txt
+check diagnose.glob-side-files-skipped grep -q "skipped 2 of oomlab run's own files" err.txt
+check diagnose.glob-one-run sh -c '! grep -q "== run" out.txt'
+"$OOMLAB" diagnose logs/g1_mem.csv > /dev/null 2>err.txt
+check diagnose.side-file-alone-read sh -c '! grep -q skipped err.txt'
