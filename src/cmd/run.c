@@ -179,16 +179,6 @@ static void unmatched_placeholders(const struct run_args *a)
     }
 }
 
-/* A --set of a dtype key (the last part of a dotted path) whose value
- * names no precision: the ledger's dtype column stays empty. */
-static bool unknown_precision(const char *key, const char *value)
-{
-    const char *dot = strrchr(key, '.'), *leaf = dot ? dot + 1 : key;
-    if (runcfg_key_field(leaf) != 2 || !*value) return false;
-    if (!strcmp(value, "null") || !strcmp(value, "~")) return false;
-    return runcfg_dtype_name(value) == NULL;
-}
-
 /* Unknown keys get a did-you-mean; and, once, whether --set reaches the
  * command at all. */
 static void set_warnings(const struct run_args *a)
@@ -206,7 +196,7 @@ static void set_warnings(const struct run_args *a)
                 *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
     }
     for (size_t i = 0; i < a->n_sets; i++) /* refused values were refused; an unknown precision is not */
-        if (unknown_precision(a->keys[i], a->val_ptr[i]))
+        if (runcfg_set_unknown_precision(a->sets[i]))
             fprintf(stderr, "oomlab run: warning: --set %s=%s: not a precision oomlab knows (fp32, bf16, fp16, "
                             "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
                     a->keys[i], a->val_ptr[i]);
