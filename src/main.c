@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sys/fsutil.h"
 #include "sys/torchhook.h"
 #include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
 
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
 {
     /* A closed pipe (`oomlab table | head`) must end us quietly, not kill
      * the child of `run`; writes then fail with EPIPE and are reported. */
+    fsutil_std_fds_open(); /* before any file is opened */
     signal(SIGPIPE, SIG_IGN);
     /* Past `ulimit -f` a write fails with EFBIG and is reported ("log
      * incomplete: File too large") instead of killing us before the row. */

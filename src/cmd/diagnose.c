@@ -32,6 +32,7 @@
 #include "sys/child.h"
 #include "sys/cfgfile.h"
 #include "sys/fsutil.h"
+#include "sys/ledgerfile.h"
 #include "sys/logscan.h"
 #include "sys/runexec.h"
 #include "sys/snapfile.h"
@@ -209,8 +210,12 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
             if (alen > elen && !strcmp(arg + alen - elen, file_ends[i]))
                 return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
         }
+        int e = errno;
+        char near[300];
+        ledgerfile_nearby(dir, arg, near, sizeof near);
+        if (near[0]) return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s; there is one with %s", arg, arg, dir, near);
         return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s (%s: %s)", arg, arg,
-                              dir, l->resolved, strerror(errno));
+                              dir, l->resolved, strerror(e));
     }
     l->path = l->resolved;
     l->run_id = arg;
@@ -1584,6 +1589,31 @@ static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
 
 /* The logs to read: each argument's, and for a RUN_ID also its per-rank
  * logs (one job: they join as "same-run"). */
+/* The files `run` writes beside a log (logs/ID_mem.csv, ID.idx,
+ * ID_steps.csv), by their first bytes: `diagnose logs/(star)` is not meant to
+ * read them as logs. Only regular files are looked at (a FIFO would be
+ * consumed). */
+static const char *const side_file_starts[] = {
+    "# oomlab memory log v1", "# GPU memory not sampled", "# oomlab log index v1",
+    "step,time,rank,local_rank,device,optimizer,",
+};
+
+static bool oomlab_side_file(const char *path)
+{
+    struct stat st;
+    char head[64];
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    ssize_t got = read(fd, head, sizeof head);
+    close(fd);
+    for (size_t i = 0; got > 0 && i < sizeof side_file_starts / sizeof *side_file_starts; i++) {
+        size_t len = strlen(side_file_starts[i]);
+        if ((size_t)got >= len && !memcmp(head, side_file_starts[i], len)) return true;
+    }
+    return false;
+}
+
 static int prepare(char **paths, size_t n, const char *dir, bool json, const struct runcfg *cfg)
 {
     char ***ranks = calloc(n, sizeof *ranks);
@@ -1597,11 +1627,15 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     }
     struct log_result *logs = calloc(total, sizeof *logs);
     if (!logs) goto oom;
-    size_t nl = 0;
+    size_t nl = 0, side_files = 0;
     for (size_t a = 0; a < n && !rc; a++) {
         struct log_result *l = &logs[nl];
         log_init(l);
         struct oomlab_err err = {{0}};
+        if (n > 1 && n_ranks[a] == 0 && oomlab_side_file(paths[a])) { /* one named alone is read */
+            side_files++;
+            continue;
+        }
         int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
         if (r < 0) { /* said; the other arguments are still read */
             cmd_fail("diagnose", &err, EXIT_USAGE);
@@ -1623,6 +1657,9 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
             if (r == 1 && k == 0) run_config(dir, paths[a], l); /* the run's config, once */
         }
     }
+    if (side_files)
+        fprintf(stderr, "oomlab diagnose: skipped %zu of oomlab run's own files (memory CSVs, log indexes, "
+                        "step files): they are not logs\n", side_files);
     if (!rc) ledger_jobs(logs, nl, dir);
     if (!rc) rc = nl ? run(logs, nl, json, cfg, dir, failed) : EXIT_USAGE;
     for (size_t l = 0; l < total; l++) {
@@ -1681,6 +1718,9 @@ int cmd_diagnose(int argc, char **argv)
         have_cfg = true;
     }
     static char *stdin_only[] = {"-"};
+    if (first >= argc && isatty(STDIN_FILENO)) /* else a bare `oomlab diagnose` looks hung */
+        fputs("oomlab diagnose: reading a log from the terminal: paste it, then Ctrl-D "
+              "(or give LOG or RUN_ID; --help)\n", stderr);
     char **paths = first < argc ? argv + first : stdin_only;
     size_t n = first < argc ? (size_t)(argc - first) : 1;
     rc = prepare(paths, n, cli.dir, cli.json, have_cfg ? &cfg : NULL);

@@ -22,6 +22,7 @@
 #include "cmd/ledger_io.h"
 #include "lib/units.h"
 #include "render/json.h"
+#include "sys/ledgerfile.h"
 #include "sys/nvml.h"
 #include "sys/share.h"
 
@@ -208,7 +209,10 @@ static void check_ledger(struct report *r, const char *dir)
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
     struct stat st;
     if (lstat(csv, &st) < 0) {
-        add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)", dir, csv);
+        char near[300];
+        ledgerfile_nearby(dir, NULL, near, sizeof near);
+        add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)%s%s", dir, csv,
+            near[0] ? "; there is one with " : "", near);
     } else if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) {
         struct finding *f = add(r, "ledger", FAIL, "%s", err.msg);
         snprintf(f->todo, sizeof f->todo, "table/compare/run cannot use it; move it aside or fix it");

@@ -249,6 +249,11 @@ static int load_config(struct probe_cli *cli)
     struct runcfg cfg;
     int rc = trial_config(cli, cli->search.min, &cfg, NULL, &err);
     runcfg_release(&cfg);
+    for (size_t i = 0; rc == 0 && i < cli->sets.n; i++) /* as run says it */
+        if (runcfg_set_unknown_precision(cli->sets.item[i]))
+            fprintf(stderr, "oomlab probe: warning: --set %s: not a precision oomlab knows (fp32, bf16, fp16, "
+                            "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
+                    cli->sets.item[i]);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
 

@@ -89,6 +89,7 @@ struct run {
     struct pts sres, salloc, loss, tres, talloc;
     bool steps_from_hook;
     char log_path[4096];
+    char mem_note[700]; /* why the memory chart is empty, when it is */
 };
 
 /* ---- gathering ---- */
@@ -299,15 +300,50 @@ static int feed_memcsv(const char *data, size_t len, void *ctx, struct oomlab_er
     return memcsv_feed(ctx, data, len, err);
 }
 
+static unsigned long long rows_of(const struct memcsv *m)
+{
+    unsigned long long n = 0;
+    for (size_t g = 0; g < m->n_gpus; g++) n += m->gpus[g].rows;
+    return n;
+}
+
+/* Why a run's memory chart is empty: the memory log's own reason, or what
+ * is wrong with the file (a corrupt one is not "not sampled"). */
+static void mem_note(struct run *r, int read_rc, bool missing, const struct oomlab_err *err)
+{
+    const struct memcsv *m = &r->mem;
+    char *b = r->mem_note;
+    size_t size = sizeof r->mem_note;
+    if (read_rc < 0 && missing)
+        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->id);
+    else if (read_rc < 0)
+        snprintf(b, size, "No memory chart: %s.", err->msg);
+    else if (m->said_not_sampled)
+        snprintf(b, size, "Device memory was not sampled for this run%s%s.", m->not_sampled_why[0] ? ": " : "",
+                 m->not_sampled_why);
+    else if (!m->in_rows)
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->id);
+    else if (m->bad_rows)
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->id,
+                 m->bad_rows);
+    else if (rows_of(m))
+        snprintf(b, size, "No memory chart: the %llu rows of logs/%s_mem.csv hold no figure (NVML could not read "
+                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->id);
+    else
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->id);
+}
+
 static void read_side_files(const char *dir, struct run *r)
 {
     char path[4096];
-    bool missing;
+    bool missing = false;
     struct oomlab_err err = {{0}};
     snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
     memcsv_init(&r->mem);
-    if (chunks_read(path, feed_memcsv, &r->mem, &missing, &err) == 0) memcsv_finish(&r->mem);
+    int mem_rc = chunks_read(path, feed_memcsv, &r->mem, &missing, &err);
+    if (mem_rc == 0) memcsv_finish(&r->mem);
     else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
+    mem_note(r, mem_rc, missing, &err);
     snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
     if (torchhook_read_file(path, &r->ts, &err) == 0) {
         r->have_ts = r->ts.rows > 0;
@@ -705,11 +741,16 @@ static void head(FILE *f, struct run *runs, size_t n)
     fputs("</style></head><body>\n", f);
 }
 
+static bool chart_has_points(const struct svg_chart *c)
+{
+    for (size_t i = 0; i < c->n_series; i++)
+        if (c->series[i].n > 0) return true;
+    return false;
+}
+
 static int chart_html(FILE *f, const struct svg_chart *c, const char *empty_note)
 {
-    bool any = false;
-    for (size_t i = 0; i < c->n_series; i++) any |= c->series[i].n > 0;
-    if (!any) {
+    if (!chart_has_points(c)) {
         fprintf(f, "<p class=\"note\" data-chart=\"%s\">", c->id);
         html_escapes(f, empty_note);
         fputs("</p>\n", f);
@@ -719,7 +760,7 @@ static int chart_html(FILE *f, const struct svg_chart *c, const char *empty_note
 }
 
 static const char *const empty_notes[] = {
-    "Device memory was not sampled for this run (no NVML when it ran).",
+    "Device memory was not sampled for these runs.",
     "No per-step peaks: the log has no step memory lines and the run had no --torch hook.",
     "No loss in this log.",
 };
@@ -738,7 +779,7 @@ static int run_section(FILE *f, struct run *r)
     static struct labels lb;
     for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
         chart_one(&c, &lb, r, (enum chart_kind)k);
-        if (chart_html(f, &c, empty_notes[k]) < 0) return -1;
+        if (chart_html(f, &c, k == CHART_MEMORY ? r->mem_note : empty_notes[k]) < 0) return -1;
     }
     excerpt_section(f, r);
     if (r->config) {
@@ -894,6 +935,9 @@ int cmd_report(int argc, char **argv)
         if (o.svg) {
             enum chart_kind k = !strcmp(o.svg, "memory") ? CHART_MEMORY : !strcmp(o.svg, "steps") ? CHART_STEPS : CHART_LOSS;
             chart_one(&c, &lb, &runs[0], k);
+            if (!chart_has_points(&c)) /* a blank picture for an issue should not come as a surprise */
+                fprintf(stderr, "oomlab report: %s: the SVG is an empty chart: %s\n", runs[0].id,
+                        k == CHART_MEMORY ? runs[0].mem_note : empty_notes[k]);
             r = svg_chart_render(f, &c, true);
         } else {
             r = render_html(f, runs, n);

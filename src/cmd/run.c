@@ -195,6 +195,11 @@ static void set_warnings(const struct run_args *a)
                 a->config_path ? "not a key of the config" : "not a key oomlab reads",
                 *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
     }
+    for (size_t i = 0; i < a->n_sets; i++) /* refused values were refused; an unknown precision is not */
+        if (runcfg_set_unknown_precision(a->sets[i]))
+            fprintf(stderr, "oomlab run: warning: --set %s=%s: not a precision oomlab knows (fp32, bf16, fp16, "
+                            "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
+                    a->keys[i], a->val_ptr[i]);
     if (record_only)
         fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
                         "record (configs/ID.yaml, runs.csv), not what runs\n",
@@ -214,6 +219,7 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
     if (!a->config_path && !a->n_sets) {
         if (argsubst_uses(a->o.argv, argc, "config"))
             return cmd_usage_error("run", "the command uses {config} but there is no --config or --set");
+        if (!a->warned) unmatched_placeholders(a); /* "--bs {batch}" with no --set at all */
         return 0;
     }
     if (a->config_path && (cfgfile_read(a->config_path, &a->orig, &len, &err) < 0 ||
@@ -230,6 +236,8 @@ static int load_config(struct run_args *a, struct runcfg *cfg)
         if (runcfg_parse(cfg, a->rendered.text, a->rendered.len, "the generated config", &err) < 0)
             return cmd_fail("run", &err, EXIT_USAGE);
         if (!a->warned) set_warnings(a);
+    } else if (!a->warned) {
+        unmatched_placeholders(a);
     }
     a->o.config_text = a->n_sets ? a->rendered.text : a->orig; /* verbatim without --set */
     a->o.config_len = a->n_sets ? a->rendered.len : len;
@@ -278,7 +286,7 @@ static void host_kill_text(const struct runexec_result *r)
                       "\"Out of memory: Killed process\", host memory (RAM) ran out, not GPU memory");
 }
 
-static void summary(const struct runexec_result *r, const char *dir)
+static void summary(const struct runexec_result *r, const char *dir, enum torchhook_mode torch)
 {
     char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
     units_format_bytes(r->peak_alloc, alloc, sizeof alloc);
@@ -323,6 +331,9 @@ static void summary(const struct runexec_result *r, const char *dir)
             fprintf(stderr, "oomlab run: %s: per rank: oomlab table --ranks%s%s%s\n", r->id,
                     r->rank_logs ? "; logs/" : "", r->rank_logs ? r->id : "", r->rank_logs ? "_rankN.log" : "");
     }
+    if (torch != TORCHHOOK_OFF && r->torch_steps == 0) /* asked for, and silent: say why it may be */
+        fprintf(stderr, "oomlab run: %s: --torch: the hook recorded no optimizer step (torch not imported, "
+                        "no CUDA, python -I/-E/-S ignoring PYTHONPATH, or a command that is not python)\n", r->id);
     host_kill_text(r);
     if (r->problem[0]) fprintf(stderr, "oomlab run: %s: %s\n", r->id, r->problem);
 }
@@ -449,7 +460,7 @@ static int attempt(struct run_args *a, struct runcfg *cfg, struct runexec_result
                                                       : EXIT_ERROR;
         return cmd_fail("run", &err, code);
     }
-    summary(res, a->o.dir);
+    summary(res, a->o.dir, a->o.torch);
     return 0;
 }
 

@@ -102,12 +102,25 @@ static int row(struct memcsv *m, const char *s, size_t len)
     return 0;
 }
 
+/* "# GPU memory not sampled: WHY": memlog's reason, kept for the reader. */
+static void not_sampled_said(struct memcsv *m, const char *rest, size_t n)
+{
+    m->not_sampled = 1;
+    m->said_not_sampled = true;
+    while (n && (*rest == ':' || *rest == ' ')) rest++, n--;
+    if (n >= sizeof m->not_sampled_why) n = sizeof m->not_sampled_why - 1;
+    for (size_t i = 0; i < n; i++)
+        m->not_sampled_why[i] = (unsigned char)rest[i] < 0x20 || rest[i] == 0x7f ? '?' : rest[i];
+    m->not_sampled_why[n] = '\0';
+}
+
 /* One whole line (no '\n'); complete says whether its newline was seen. */
 static int line(struct memcsv *m, const char *s, size_t n, bool complete)
 {
     if (n && s[n - 1] == '\r') n--;
     if (n && s[0] == '#') {
-        if (n >= 24 && memmem(s, n, "memory not sampled", 18)) m->not_sampled = 1;
+        const char *said = n >= 24 ? memmem(s, n, "memory not sampled", 18) : NULL;
+        if (said) not_sampled_said(m, said + 18, (size_t)(s + n - said - 18));
         return 0;
     }
     if (!m->in_rows) {

@@ -30,7 +30,9 @@ struct memcsv {
     struct memcsv_gpu gpus[MEMCSV_MAX_GPUS];
     size_t n_gpus;
     size_t bad_rows;  /* malformed rows skipped */
-    int not_sampled;  /* the file says memory was not sampled */
+    int not_sampled;  /* the file says memory was not sampled, or has no CSV header */
+    bool said_not_sampled;   /* the file says so itself ("# GPU memory not sampled: WHY") */
+    char not_sampled_why[160]; /* its WHY, control bytes as '?'; "" none */
     int64_t start_ms; /* wall clock (ms since the epoch) at elapsed 0, from the first row; -1 */
     /* reading state */
     bool in_rows, skipping, failed;

@@ -182,6 +182,27 @@ static const char *canonical_dtype(const char *v)
     return NULL;
 }
 
+const char *runcfg_dtype_name(const char *spelling)
+{
+    return spelling ? canonical_dtype(spelling) : NULL;
+}
+
+bool runcfg_set_unknown_precision(const char *assignment)
+{
+    const char *eq = assignment ? strchr(assignment, '=') : NULL;
+    if (!eq) return false;
+    char key[128];
+    size_t kl = (size_t)(eq - assignment);
+    while (kl && isspace((unsigned char)assignment[kl - 1])) kl--;
+    if (kl == 0 || kl >= sizeof key) return false;
+    memcpy(key, assignment, kl);
+    key[kl] = '\0';
+    const char *dot = strrchr(key, '.'), *leaf = dot ? dot + 1 : key, *v = eq + 1;
+    while (isspace((unsigned char)*v)) v++;
+    if (runcfg_key_field(leaf) != 2 || !*v || !strcmp(v, "null") || !strcmp(v, "~")) return false;
+    return canonical_dtype(v) == NULL;
+}
+
 static int extra_put(struct runcfg *cfg, const char *key, const char *value, bool replace)
 {
     if (replace)

@@ -48,6 +48,13 @@ void runcfg_release(struct runcfg *cfg);
  * bf16/fp16 flags, whose value is not a dtype); and its i-th key (NULL
  * past the end). */
 int runcfg_key_field(const char *key);
+/* The dtype a precision name means ("bf16-mixed" -> "bfloat16", any case);
+ * NULL for a name the alias table does not know ("fp8", "auto", a typo). */
+const char *runcfg_dtype_name(const char *spelling);
+/* "--set KEY=VALUE" whose KEY (the last part of a dotted path) is a dtype
+ * key and whose VALUE names no precision the table knows ("dtype=bf61"):
+ * the ledger's dtype would stay empty. null, ~ and "" are not unknown. */
+bool runcfg_set_unknown_precision(const char *assignment);
 const char *runcfg_alias_key(size_t i);
 
 /* ---- the config as the user wrote it, with --set applied ---------------

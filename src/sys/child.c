@@ -32,21 +32,31 @@ extern char **environ;
 #define CHILD_RESCAN_MS 50 /* how often the group is looked at while it winds down */
 #define CHILD_GRACE_MS 20000
 
-/* Signals we catch while a child runs: the first three interrupt the run
+/* Signals we catch while a child runs: the first four interrupt the run
  * (forwarded, ledger row "interrupted"); USR1/USR2 (SLURM --signal) are
- * forwarded as they are. */
+ * forwarded as they are; SIGTSTP (Ctrl-Z) stops the child's group and then
+ * us, and continues the group when we are continued (the child has a group
+ * of its own, so the terminal's Ctrl-Z reaches only us). A signal marked
+ * keep_ignored that we were started with ignored stays ignored, for us and
+ * the child: `nohup oomlab run ...` must outlive the logout that sends
+ * SIGHUP. (SIGINT and SIGQUIT, which a script's `cmd &` ignores, are still
+ * caught: `kill -INT` is how such a script stops a run.) */
 static const struct {
     int sig;
     bool interrupts;
+    bool keep_ignored;
+    bool stops;
 } caught[] = {
-    {SIGINT, true},   {SIGTERM, true},  {SIGHUP, true},
-    {SIGQUIT, true},  {SIGUSR1, false}, {SIGUSR2, false},
+    {SIGINT, true, false, false},   {SIGTERM, true, false, false},  {SIGHUP, true, true, false},
+    {SIGQUIT, true, false, false},  {SIGUSR1, false, false, false}, {SIGUSR2, false, false, false},
+    {SIGTSTP, false, true, true},
 };
 #define N_CAUGHT (sizeof caught / sizeof caught[0])
 
 static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t pending[N_CAUGHT];
 static struct sigaction saved[N_CAUGHT + 1]; /* + SIGCHLD */
+static bool left_ignored[N_CAUGHT];          /* keep_ignored and ignored when we started */
 static bool installed;                       /* ours are in place until child_end */
 
 static void on_signal(int sig)
@@ -98,7 +108,10 @@ static void install_handlers(void)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < N_CAUGHT; i++) {
         pending[i] = 0;
-        sigaction(caught[i].sig, &sa, &saved[i]);
+        sigaction(caught[i].sig, NULL, &saved[i]);
+        left_ignored[i] = caught[i].keep_ignored && !(saved[i].sa_flags & SA_SIGINFO) &&
+                          saved[i].sa_handler == SIG_IGN;
+        if (!left_ignored[i]) sigaction(caught[i].sig, &sa, NULL);
     }
     sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &sa, &saved[N_CAUGHT]);
@@ -150,7 +163,8 @@ static void default_signals(void)
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    for (size_t i = 0; i < N_CAUGHT; i++) sigaction(caught[i].sig, &dfl, NULL);
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        if (!left_ignored[i]) sigaction(caught[i].sig, &dfl, NULL);
     sigaction(SIGCHLD, &dfl, NULL);
     sigaction(SIGPIPE, &dfl, NULL); /* main() ignores these two; the child must not inherit that */
     sigaction(SIGXFSZ, &dfl, NULL);
@@ -380,6 +394,18 @@ static void index_open(struct pump *p, int64_t start)
     p->idx_len = logidx_header(p->idx_buf, sizeof p->idx_buf, iso);
 }
 
+/* Said when it happens, not after hours of training: from here on the
+ * output reaches only the terminal. */
+static void log_failed(const struct pump *p)
+{
+    char msg[300];
+    if (!p->o->notice) return;
+    snprintf(msg, sizeof msg, "the log stops at %llu bytes: %s; the command goes on, its output %s",
+             (unsigned long long)p->res->log_bytes, strerror(p->res->log_errno),
+             p->o->echo ? "only on this terminal" : "no longer kept (-q)");
+    p->o->notice(msg, p->o->notice_ctx);
+}
+
 /* Read what is there (a bounded burst, no more than the echo takes without
  * dropping) and pass it on. EIO is how a terminal says no writer is left. */
 static void pump_output(struct pump *p, int fd, int64_t now)
@@ -400,8 +426,10 @@ static void pump_output(struct pump *p, int fd, int64_t now)
         }
         p->res->bytes += (uint64_t)n;
         index_note(p, p->res->log_bytes, now, false);
-        if (p->o->log_fd >= 0 && !p->res->log_errno)
+        if (p->o->log_fd >= 0 && !p->res->log_errno) {
             p->res->log_errno = write_all(p->o->log_fd, p->buf, (size_t)n, &p->res->log_bytes);
+            if (p->res->log_errno) log_failed(p);
+        }
         echo_add(&p->echo, p->buf, (size_t)n, now);
         if ((size_t)n < want) return;
     }
@@ -495,6 +523,21 @@ static void escalate(struct supervise *s, int sig, int64_t now)
     }
 }
 
+/* Ctrl-Z: the child's group stops (SIGSTOP: a group of another session,
+ * with --pty, would not get a SIGTSTP), then we do, as the shell expects of
+ * a job; once continued (fg, bg), so is the group. The time stopped does
+ * not count against --timeout or the grace period. */
+static void stop_job(struct supervise *s)
+{
+    if (!s->exited) kill(-s->c->pid, SIGSTOP);
+    int64_t before = now_ms();
+    raise(SIGSTOP);
+    int64_t stopped = now_ms() - before;
+    if (!s->exited) kill(-s->c->pid, SIGCONT);
+    if (s->deadline) s->deadline += stopped;
+    if (s->kill_at) s->kill_at += stopped;
+}
+
 /* Our own signals: the first interrupting one is forwarded, a second one
  * kills the group at once (the user means it). After the child's exit
  * they hurry the wind-down the same way. */
@@ -507,7 +550,9 @@ static void handle_signals(struct supervise *s, int64_t now)
         while (s->handled[i] < pending[i]) {
             s->handled[i]++;
             int sig = caught[i].sig;
-            if (!caught[i].interrupts) {
+            if (caught[i].stops) {
+                stop_job(s);
+            } else if (!caught[i].interrupts) {
                 if (!s->exited) kill(-s->c->pid, sig);
             } else if (!s->res->forwarded_signal) {
                 s->res->forwarded_signal = sig;

@@ -5,7 +5,9 @@
  * them live to our stdout without ever blocking on it (sys/echo), call a
  * tick at start, at the sampling interval and once after the child exits,
  * forward SIGINT/SIGTERM/SIGHUP/SIGQUIT (and SIGUSR1/2) to the child's
- * group, enforce a timeout (SIGTERM, then SIGKILL after a grace period),
+ * group (a SIGHUP ignored when we start, as under nohup, stays ignored for
+ * us and the child; SIGTSTP stops the group, then us, and continues it
+ * when we are continued), enforce a timeout (SIGTERM, then SIGKILL after a grace period),
  * and reap it. The child dies with us (PR_SET_PDEATHSIG: SIGKILL), even
  * when we are killed with SIGKILL.
  * After the child exits, what is left of its group is not left running:

@@ -96,6 +96,35 @@ int fsutil_check_own(const char *path, struct oomlab_err *err)
     return S_ISREG(st.st_mode) ? 0 : refuse(path, EINVAL, err);
 }
 
+void fsutil_std_fds_open(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY); /* the lowest free fd: this one */
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
+int fsutil_check_writable(const char *path, struct oomlab_err *err)
+{
+    char dir[PATH_MAX];
+    if (access(path, F_OK) == 0)
+        return access(path, W_OK) == 0 ? 0 : oomlab_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) return oomlab_err_set(err, "%s: path too long", path);
+    for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) { /* the nearest directory there is */
+        *slash = '\0';
+        struct stat st;
+        const char *d = slash == dir ? "/" : dir;
+        if (stat(d, &st) < 0) continue;
+        if (access(d, W_OK | X_OK) == 0) return 0;
+        return oomlab_err_set(err, "cannot create %s: %s (in %s)", path, strerror(errno), d);
+    }
+    return access(".", W_OK | X_OK) == 0 ? 0 : oomlab_err_set(err, "cannot create %s: %s", path, strerror(errno));
+}
+
 static int mkdir_one(const char *path, struct oomlab_err *err)
 {
     struct stat st;

@@ -74,6 +74,17 @@ int fsutil_open_nofollow(const char *path, int flags, mode_t mode, struct oomlab
  * regular file, -1 with err (and errno ELOOP/EINVAL) otherwise. */
 int fsutil_check_own(const char *path, struct oomlab_err *err);
 
+/* Standard input, output and error that were closed (a daemon, `>&-`)
+ * are opened on /dev/null, as git does: else the first file we open takes
+ * the number, and the echo of `run` or our messages land in the log or the
+ * ledger. Call first thing in main. */
+void fsutil_std_fds_open(void);
+
+/* Whether we may write path (access(2), so as the real user): the file
+ * when it exists, else the nearest existing directory above it. 0, or -1
+ * with err ("cannot write runs.csv: Permission denied"). */
+int fsutil_check_writable(const char *path, struct oomlab_err *err);
+
 /* Join dir and name into buf ("dir/name"); -1 with err when it does not fit. */
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
                 struct oomlab_err *err);

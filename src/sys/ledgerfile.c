@@ -180,6 +180,55 @@ static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, s
     return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Does DIR/NAME hold a ledger (id NULL) or the log of run id? */
+static bool holds(const char *d, const char *name, const char *id)
+{
+    char p[4096];
+    struct stat st;
+    if (id) {
+        snprintf(p, sizeof p, "%s/%s/logs/%s.log", d, name, id);
+        return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    snprintf(p, sizeof p, "%s/%s/runs.csv", d, name);
+    if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) return true;
+    snprintf(p, sizeof p, "%s/%s/" LEDGERFILE_SHARDS, d, name);
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void ledgerfile_nearby(const char *dir, const char *id, char *buf, size_t size)
+{
+    enum { MAX_SEEN = 64, MAX_SAID = 3 };
+    const char *d = dir && *dir ? dir : ".";
+    char *found[MAX_SEEN];
+    size_t n = 0;
+    buf[0] = '\0';
+    DIR *dp = opendir(d);
+    if (!dp) return;
+    for (struct dirent *e; n < MAX_SEEN && (e = readdir(dp));)
+        if (e->d_name[0] != '.' && holds(d, e->d_name, id) && (found[n] = strdup(e->d_name))) n++;
+    closedir(dp);
+    qsort(found, n, sizeof *found, by_name);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i < MAX_SAID && len < size) {
+            int w = snprintf(buf + len, size - len, "%s--dir %s%s", i ? ", " : "",
+                             strcmp(d, ".") ? d : "", strcmp(d, ".") ? "/" : "");
+            len += w > 0 ? (size_t)w : 0;
+            if (len < size) {
+                w = snprintf(buf + len, size - len, "%s", found[i]);
+                len += w > 0 ? (size_t)w : 0;
+            }
+        }
+        free(found[i]);
+    }
+    if (n > MAX_SAID && len < size) snprintf(buf + len, size - len, ", ...");
+}
+
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
                     struct oomlab_err *err)
 {
@@ -202,7 +251,10 @@ int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size,
         return -1;
     }
     if (none && n_shards == 0) {
+        char near[300];
         *missing = true;
+        ledgerfile_nearby(d, NULL, near, sizeof near);
+        if (near[0]) return oomlab_err_set(err, "no ledger at %s; there is one with %s", path, near);
         return oomlab_err_set(err, "no ledger at %s (runs are recorded by 'oomlab run')", path);
     }
     if (n_shards) ledger_sort_by_start(lg);

@@ -25,6 +25,12 @@ int ledgerfile_host(char *buf, size_t size);
  * no leading '.'. -1 with err when it does not fit. */
 int ledgerfile_shard_path(const char *dir, char *buf, size_t size, struct oomlab_err *err);
 
+/* For a "not found" message: the subdirectories of dir (one level, names
+ * not starting with '.') that hold a ledger (runs.csv or runs.d/), or with
+ * id the log logs/ID.log, as "--dir exp, --dir b" (the first three by
+ * name, then ", ..."); "" when none. */
+void ledgerfile_nearby(const char *dir, const char *id, char *buf, size_t size);
+
 /* Shards are used by the ranks of a job and wherever DIR/runs.d exists. */
 bool ledgerfile_use_shards(const char *dir, bool ranks);
 

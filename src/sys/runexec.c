@@ -295,6 +295,7 @@ struct sampler {
     bool stop;
     struct memlog_rank_peak *rank_peaks; /* NVML's per-rank figures, kept at close */
     size_t n_rank_peaks;
+    bool nvml_said;                      /* memlog's first NVML failure was said */
 };
 
 /* ---- the live view (issue 16): after each tick, and once at the end ---- */
@@ -323,6 +324,11 @@ static void live_final(struct sampler *s, const struct runexec_result *res)
     if (s->o && s->o->live) s->o->live(&s->lv, s->o->live_ctx);
 }
 
+static void notice(const struct runexec_opts *o, const char *what, const char *why)
+{
+    if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
+}
+
 static void sampler_tick(void *ctx)
 {
     struct sampler *s = ctx;
@@ -331,12 +337,15 @@ static void sampler_tick(void *ctx)
         s->failed = true;
         snprintf(s->problem, sizeof s->problem, "memory sampling stopped: %s", e.msg);
     }
+    /* A GPU NVML cannot read (lost, no permission) leaves empty cells: said
+     * at the first tick that meets it, not left to a summary that blames
+     * the sampling interval. */
+    const char *nvml_failure = s->ml ? memlog_warning(s->ml) : NULL;
+    if (nvml_failure && !s->nvml_said && s->o) {
+        s->nvml_said = true;
+        notice(s->o, "warning: GPU memory sampling", nvml_failure);
+    }
     live_tick(s);
-}
-
-static void notice(const struct runexec_opts *o, const char *what, const char *why)
-{
-    if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
 }
 
 /* --gpu (or the launcher's local rank) naming a GPU NVML does not have would
@@ -373,7 +382,7 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
     size_t n = memlog_peaks(s->ml, peaks, 64);
     int64_t best_tree = -1, best_used = -1, cap_tree = -1, cap_used = -1;
     for (size_t i = 0; i < n; i++) {
-        res->sampled |= peaks[i].samples > 0;
+        res->sampled |= peaks[i].used_peak >= 0 || peaks[i].tree_peak >= 0; /* a figure, not just a row */
         if (peaks[i].tree_peak > best_tree) best_tree = peaks[i].tree_peak, cap_tree = peaks[i].total;
         if (peaks[i].used_peak > best_used) best_used = peaks[i].used_peak, cap_used = peaks[i].total;
     }
@@ -988,6 +997,9 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     ledger_row_set(&ctx.row, LEDGER_EXIT_STATUS, LEDGER_RUNNING);
     res->placeholder = append_row(o, p, &ctx, &e) == 0;
     ledger_row_release(&ctx.row);
+    if (!res->placeholder && !o->silent) /* now, not when the run ends */
+        fprintf(stderr, "oomlab run: %s: the 'running' row was not written (%s); the command goes on, "
+                        "the final row is tried when it ends\n", res->id, e.msg);
 }
 
 /* The exit code as `run` records one: a signal (torchelastic's -9) as 128+N. */
@@ -1087,14 +1099,19 @@ static void child_notice(const char *msg, void *ctx)
     if (!o->silent) fprintf(stderr, "oomlab run: %s\n", msg);
 }
 
-/* runs.csv is appended to only at the end: refuse a symlink or a FIFO
- * before the command runs, not after hours of training. */
+/* runs.csv gets the run's row only as it ends: refuse a symlink, a FIFO or
+ * a ledger we may not write before the command runs, not after hours of
+ * training. */
 static int refuse_foreign_ledger(const struct runexec_opts *o, const struct paths *p, struct oomlab_err *err)
 {
     char shard[PATH_MAX];
-    if (!ledgerfile_use_shards(p->dir, o->rank != NULL)) return fsutil_check_own(p->ledger, err);
-    if (ledgerfile_shard_path(p->dir, shard, sizeof shard, err) < 0) return -1;
-    return fsutil_check_own(shard, err);
+    const char *ledger = p->ledger;
+    if (ledgerfile_use_shards(p->dir, o->rank != NULL)) {
+        if (ledgerfile_shard_path(p->dir, shard, sizeof shard, err) < 0) return -1;
+        ledger = shard;
+    }
+    if (fsutil_check_own(ledger, err) < 0 || fsutil_check_writable(ledger, err) < 0) return -1;
+    return 0;
 }
 
 /* ---- the run ---- */

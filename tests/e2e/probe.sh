@@ -310,6 +310,11 @@ if [ -n "${OOMLAB_FAKE_NVML_DIR:-}" ]; then
   rm -f "$W/nvml/procs/$holder"
 fi
 
+# A --set precision oomlab cannot name is warned about, as run does.
+probe FT_CAP=$((4096 + 50 * 8 + 25)) -- --max 8 --set dtype=bf61 -- "$T" --bs={batch}
+why="exit $rc, $(head -3 "$D/err")"
+check probe-set-unknown-precision-said test "$rc" = 0 -a -n "$(grep -- '--set dtype=bf61: not a precision oomlab knows' "$D/err")"
+
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
 why="$bad"

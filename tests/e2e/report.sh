@@ -156,3 +156,27 @@ mkfifo fifo.html; mkdir dir.html
 check report.fifo-refused-exit3 test "$rc" -eq 3 -a -p fifo.html -a -n "$(grep 'refusing to replace fifo.html: it is a FIFO' err)"
 "$OOMLAB" report -o dir.html > /dev/null 2>err; rc=$?
 check report.dir-refused-exit3 test "$rc" -eq 3 -a -d dir.html
+
+# An empty memory chart says why in the memory log's own words; a memory
+# log that is corrupt is said to be so, not "not sampled" (it was).
+fresh memnote
+cp -r "$FIX"/. .
+printf '# oomlab memory log v1\n# GPU memory not sampled: cannot load NVML (x): no driver\n' > logs/run001_mem.csv
+"$OOMLAB" report run001 -o n.html >/dev/null 2>err
+check report.mem-not-sampled-why grep -q 'not sampled for this run: cannot load NVML (x): no driver' n.html
+head -c 4096 /dev/urandom | tr -d '\n' > logs/run001_mem.csv
+"$OOMLAB" report run001 -o c.html >/dev/null 2>err
+check report.mem-corrupt-said grep -q 'run001_mem.csv is not a memory log oomlab wrote' c.html
+check report.mem-corrupt-not-unsampled sh -c '! grep -q "was not sampled" c.html'
+rm logs/run001_mem.csv
+"$OOMLAB" report run001 -o m.html >/dev/null 2>err
+check report.mem-missing-said grep -q 'not sampled for this run (no logs/run001_mem.csv)' m.html
+# rows whose cells are all empty (NVML could not read the GPU) are not "no sample"
+printf '# oomlab memory log v1\n# gpu 0: NVML: GPU 0: cannot read memory: GPU is lost (15)\ntimestamp,elapsed_ms,gpu,used_mib,total_mib,free_mib,util_pct,tree_mib\n2026-12-05T21:55:29.663Z,0,0,,,,,\n2026-12-05T21:55:29.701Z,38,0,,,,,\n' > logs/run001_mem.csv
+"$OOMLAB" report run001 -o e.html >/dev/null 2>err
+check report.mem-empty-rows-said grep -q 'the 2 rows of logs/run001_mem.csv hold no figure' e.html
+# --svg of a chart with nothing to draw says so on stderr (still exit 0)
+"$OOMLAB" report --svg memory run001 -o e.svg >/dev/null 2>err; rc=$?
+check report.svg-empty-said test "$rc" -eq 0 -a -n "$(grep 'run001: the SVG is an empty chart: No memory chart' err)"
+"$OOMLAB" report --svg steps run001 -o s.svg >/dev/null 2>err
+check report.svg-with-data-quiet test ! -s err

@@ -145,6 +145,12 @@ check run.set-key-substituted grep -q '^batch=3$' logs/run003.log
 "$OOMLAB" run -q --config cfg.yaml --set learning_rat=1 -- true 2>err.txt
 check run.set-unknown-did-you-mean grep -q "\-\-set learning_rat: not a key of the config; did you mean 'learning_rate'?" err.txt
 check run.set-record-only-said-once test "$(grep -c 'changes only the record' err.txt)" -eq 1
+# a precision oomlab cannot name (a typo) is said: the ledger's dtype stays empty
+"$OOMLAB" run -q --id dt --set dtype=bf61 -- true 2>err.txt
+check run.set-unknown-precision-said grep -q -- '--set dtype=bf61: not a precision oomlab knows' err.txt
+"$OOMLAB" run -q --id dt2 --set dtype=BF16-mixed -- true 2>err.txt
+check run.set-known-precision-quiet sh -c '! grep -q "not a precision" err.txt'
+check run.set-known-precision-ledger test "$(csv_field runs.csv dt2 dtype)" = bfloat16
 "$OOMLAB" run -q -- cat {config} 2>err.txt; rc=$?
 check run.config-placeholder-without-config test "$rc" -eq 2
 printf '{"train": {"batch_size": 8}, "lr": 0.1}' > c.json
@@ -198,6 +204,14 @@ check run.gpu-missing-exit0 test "$rc" -eq 0
 check run.gpu-missing-said grep -q 'GPU memory not sampled: --gpu 7: NVML sees 1 GPU (index 0)' err.txt
 check run.gpu-missing-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
 check run.gpu-missing-notes test "$(csv_field runs.csv g7 notes)" = "memory not sampled"
+# a GPU NVML cannot read (lost) gives rows of empty cells: that is no
+# sample, said when met, and no advice about the interval
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card OOMLAB_FAKE_NVML_FAIL=memory \
+  "$OOMLAB" run -q --id lost -- "$SIM" --steps 3 --batch 96 --seq 1024 2>err.txt; rc=$?
+check run.gpu-lost-said grep -q 'warning: GPU memory sampling: NVML: GPU 0: cannot read memory: GPU is lost' err.txt
+check run.gpu-lost-not-sampled grep -q '; nvml not sampled;' err.txt
+check run.gpu-lost-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
+check run.gpu-lost-notes grep -q 'memory not sampled' <<<"$(csv_field runs.csv lost notes)"
 
 # --- a {NAME} that no --set names reaches the command as written: said ---
 fresh placeholder-typo
@@ -205,6 +219,14 @@ fresh placeholder-typo
 check run.placeholder-typo-said grep -q 'the command.s {batch_sise} matches no --set key: it is passed as written' err.txt
 check run.placeholder-typo-only-it test "$(grep -c 'matches no --set key' err.txt)" -eq 1
 check run.placeholder-typo-passed test "$(cat logs/t.log)" = '--bs {batch_sise} {"json": 1} ${HOME} 4'
+# ...and so with no --set at all (a probe command line reused for run), or
+# with only a --config (whose values fill no {KEY})
+"$OOMLAB" run -q --id t2 -- echo --bs {batch} 2>err.txt
+check run.placeholder-no-set-said grep -q 'the command.s {batch} matches no --set key' err.txt
+printf 'batch_size: 4\n' > c.yaml
+"$OOMLAB" run -q --id t3 --config c.yaml -- echo --bs {batch_size} {config} 2>err.txt
+check run.placeholder-config-only-said grep -q 'the command.s {batch_size} matches no --set key' err.txt
+check run.placeholder-config-only-one test "$(grep -c 'matches no --set key' err.txt)" -eq 1
 
 # --- the summary names the signal a child died of (stranger: "exit 139" alone hid SIGSEGV) ---
 fresh signal-named
@@ -212,3 +234,23 @@ fresh signal-named
 check run.summary-names-sigsegv grep -q 'oomlab run: s: exit 139 (killed by SIGSEGV); OOM no' err.txt
 "$OOMLAB" run --id e -- sh -c 'exit 3' 2>err.txt >/dev/null
 check run.summary-plain-exit grep -q 'oomlab run: e: exit 3; OOM no' err.txt
+
+# A bare `oomlab diagnose` on a terminal reads the terminal: it says so
+# instead of looking hung (script(1) gives it a terminal; /dev/null ends it).
+fresh diagnose-tty
+if command -v script >/dev/null; then
+  timeout 10 script -qec "$OOMLAB diagnose" /dev/null </dev/null >tty.txt 2>&1
+  check diagnose.tty-stdin-said grep -q 'reading a log from the terminal: paste it, then Ctrl-D' tty.txt
+  "$OOMLAB" diagnose </dev/null >/dev/null 2>notty.txt
+  check diagnose.pipe-stdin-quiet test ! -s notty.txt
+else skip diagnose.tty-stdin-said "no script(1)"; fi
+
+# `oomlab diagnose logs/*` reads the logs, not run's own side files
+# (ID_mem.csv, ID.idx): they are skipped, and said so
+fresh diagnose-glob
+"$OOMLAB" run -q --id g1 -- "$SIM" --steps 2 2>/dev/null
+"$OOMLAB" diagnose logs/* > out.txt 2>err.txt
+check diagnose.glob-side-files-skipped grep -q "skipped 2 of oomlab run's own files" err.txt
+check diagnose.glob-one-run sh -c '! grep -q "== run" out.txt'
+"$OOMLAB" diagnose logs/g1_mem.csv > /dev/null 2>err.txt
+check diagnose.side-file-alone-read sh -c '! grep -q skipped err.txt'

@@ -31,6 +31,36 @@ timeout 10 "$OOMLAB" run -q --force --id l2 -- true 2>err.txt; rc=$?
 check run.fifo-log-refused test "$rc" -ne 0 -a "$rc" -ne 124
 check run.fifo-log-said grep -q 'not a regular file' err.txt
 
+# --- a ledger we may not write: refused before the command runs, not
+# found out as it ends (root is checked as an unprivileged user) ---
+fresh unwritable
+"$OOMLAB" run -q --id first -- true 2>/dev/null
+chmod 444 runs.csv
+if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
+  as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
+  chmod 755 "$SCRATCH"; chmod 777 . logs configs
+  as_user "$OOMLAB" run -q --id second -- sh -c 'echo ran > ran.txt' 2>err.txt; rc=$?
+  check run.unwritable-ledger-refused test "$rc" -eq 3
+  check run.unwritable-ledger-not-run test ! -e ran.txt
+  check run.unwritable-ledger-said grep -q 'cannot write ./runs.csv: Permission denied' err.txt
+  check run.unwritable-ledger-id-free test ! -e logs/second.log
+  # no ledger yet, in a directory we may not create it in
+  rm -f runs.csv; chmod 555 .
+  as_user "$OOMLAB" run -q --id third -- true 2>../err3.txt; rc=$?
+  chmod 755 .
+  check run.unwritable-dir-refused test "$rc" -eq 3 -a ! -e logs/third.log
+  check run.unwritable-dir-said grep -q 'cannot create ./runs.csv: Permission denied' ../err3.txt
+else skip run.unwritable-ledger "root without setpriv(1)"; fi
+
+# --- stdout or stderr closed (a daemon, `>&-`): the first file oomlab opened
+# took the number, so the echo doubled the log and our messages landed in it ---
+fresh closedfds
+"$OOMLAB" run --id out -- sh -c 'echo hello' >&- 2>/dev/null
+check run.closed-stdout-log-once test "$(cat logs/out.log)" = hello
+"$OOMLAB" run --id err -- sh -c 'echo hello' 2>&- >/dev/null
+check run.closed-stderr-log-clean test "$(cat logs/err.log)" = hello
+check run.closed-stderr-ledger-clean test "$(csv_rows runs.csv)" -eq 4
+
 # --- ulimit -f: SIGXFSZ ignored, the row written, partial writes counted ---
 fresh fsize
 ( ulimit -f 1000; exec "$OOMLAB" run -q --id big -- "$SIM" --flood $((8 << 20)) ) 2>err.txt; rc=$?

@@ -109,3 +109,17 @@ if command -v script >/dev/null; then
   "$OOMLAB" table > pipe.txt
   check run.table-no-colour-in-pipe sh -c '! grep -q "$(printf "\033")" pipe.txt'
 else skip run.table-colour-on-tty "no script(1)"; fi
+
+# A ledger made with --dir is looked for where the user stands: the
+# message names the --dir that has it (and diagnose the one with the log).
+fresh nearby
+"$OOMLAB" run -q --dir exp --id r1 -- true 2>/dev/null
+"$OOMLAB" table 2>err.txt; rc=$?
+check run.nearby-table-exit2 test "$rc" -eq 2
+check run.nearby-table-names-dir grep -q 'no ledger at ./runs.csv; there is one with --dir exp$' err.txt
+"$OOMLAB" diagnose r1 2>err.txt >/dev/null
+check run.nearby-diagnose-names-dir grep -q "no run 'r1' in .; there is one with --dir exp$" err.txt
+"$OOMLAB" diagnose r2 2>err.txt >/dev/null
+check run.nearby-diagnose-other-id-plain grep -q "no run 'r2' in . (./logs/r2.log: No such file or directory)" err.txt
+"$OOMLAB" doctor 2>&1 | grep ledger > doc.txt
+check run.nearby-doctor-names-dir grep -q 'no ledger in . yet (oomlab run creates ./runs.csv); there is one with --dir exp$' doc.txt

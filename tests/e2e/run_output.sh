@@ -35,6 +35,14 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m tmpfs mnt 2>/dev/null; then
   if [ -f mnt/runs.csv ]; then
     check run.disk-full-ledger-whole python3 -c 'import csv; rows=list(csv.reader(open("mnt/runs.csv",newline=""))); assert all(len(r)==len(rows[0]) for r in rows), rows'
   else ok run.disk-full-ledger-whole; fi
+  # said while the command still runs, not when it ends: the log's failure
+  # at once, and the 'running' row that a full disk refuses before it starts
+  "$OOMLAB" run -q --dir mnt/new --id full3 -- sh -c 'head -c 3000000 /dev/zero; echo; sleep 3' 2>err3.txt & pid=$!
+  sleep 1.5
+  check run.disk-full-said-at-once grep -q 'the log stops at [0-9]* bytes: No space left on device' err3.txt
+  check run.disk-full-placeholder-said grep -q "full3: the 'running' row was not written" err3.txt
+  check run.disk-full-still-running kill -0 "$pid"
+  wait "$pid"
   # the child's own failure still wins over ours
   "$OOMLAB" run -q --dir mnt --id full2 -- sh -c 'exit 5' 2>/dev/null; rc=$?
   check run.disk-full-child-code test "$rc" -eq 5

@@ -67,6 +67,45 @@ wait_for logs/twice.log 'step=2'
 t0=$(date +%s%N); kill -TERM "$pid"; sleep 0.2; kill -INT "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
 check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -lt 5000
 
+# SIGHUP interrupts like SIGTERM; but under nohup (SIGHUP ignored when
+# oomlab starts) it stays ignored, for oomlab and the command: the logout
+# that sends it must not end a run started with `nohup oomlab run ... &`.
+fresh sighup
+hup_child() { sh -c 'echo ready; sleep 1; grep SigIgn /proc/self/status; echo finished'; }
+start hup -- bash -c "$(declare -f hup_child); hup_child"
+wait_for logs/hup.log ready
+kill -HUP "$pid"; wait "$pid"; rc=$?
+check run.sighup-129 test "$rc" -eq 129
+check run.sighup-row grep -q 'interrupted (SIGHUP)' <<<"$(csv_field runs.csv hup notes)"
+nohup "$OOMLAB" run -q --id nohup -- bash -c "$(declare -f hup_child); hup_child" >/dev/null 2>nohup.err & pid=$!
+wait_for logs/nohup.log ready
+kill -HUP "$pid"; wait "$pid"; rc=$?
+check run.nohup-sighup-ignored test "$rc" -eq 0
+check run.nohup-run-finished grep -q finished logs/nohup.log
+check run.nohup-row-not-interrupted test "$(csv_field runs.csv nohup exit_status)" = 0
+# the command inherits the ignored SIGHUP (bit 0 of SigIgn)
+check run.nohup-child-ignores-sighup grep -Eq 'SigIgn:.*[13579bdf]$' logs/nohup.log
+
+# Ctrl-Z (SIGTSTP) stops the job: the command's group (which the terminal's
+# Ctrl-Z does not reach: it has a group of its own) and then oomlab; when
+# oomlab is continued (fg, bg: SIGCONT), so is the group. Not an interruption.
+fresh sigtstp
+pstate() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+wait_state() { for _ in $(seq 30); do [ "$(pstate "$1")" = "$2" ] && return 0; sleep 0.1; done; return 1; }
+start tstp --timeout 20s -- sh -c 'echo pid=$$; i=0; while [ $i -lt 60 ]; do echo tick$i; echo tick$i >> ticks.txt; i=$((i+1)); sleep 0.1; done; echo finished'
+wait_for logs/tstp.log tick1
+cpid=$(sed -n 's/^pid=//p' logs/tstp.log)
+kill -TSTP "$pid"
+check run.sigtstp-oomlab-stopped wait_state "$pid" T
+check run.sigtstp-command-stopped wait_state "$cpid" T
+n1=$(grep -c tick ticks.txt); sleep 0.5; n2=$(grep -c tick ticks.txt)
+check run.sigtstp-command-paused test "$n1" -eq "$n2"
+kill -CONT "$pid"; wait "$pid"; rc=$?
+check run.sigtstp-continued-exit0 test "$rc" -eq 0
+check run.sigtstp-command-finished grep -q finished logs/tstp.log
+check run.sigtstp-not-interrupted test "$(csv_field runs.csv tstp exit_status)" = 0
+reap "$cpid"
+
 # --timeout: SIGTERM to the group, row says timeout.
 fresh timeout
 t0=$(date +%s%N)

@@ -120,6 +120,11 @@ check run-torch.oom-noted grep -q 'OOM evidence: 1 file in logs/ID_oom' runs.csv
 check run-torch.oom-in-ledger test "$(csv_field runs.csv run002 oom)" = yes
 "$OOMLAB" run -q --torch -- true > /dev/null 2>&1
 check run-torch.not-python-noted grep -q 'torch hook: no step recorded' runs.csv
+# python -I ignores PYTHONPATH, so the hook never loads: said on stderr too
+"$OOMLAB" run -q --id iso --torch -- "$PY" -I "$TRAIN" --steps 2 > /dev/null 2>err.txt
+check run-torch.isolated-said grep -q 'iso: --torch: the hook recorded no optimizer step' err.txt
+"$OOMLAB" run -q --id plain --torch -- "$PY" "$TRAIN" --steps 2 > /dev/null 2>err.txt
+check run-torch.recorded-quiet sh -c '! grep -q "recorded no optimizer step" err.txt'
 cat > launch.sh <<SH
 #!/bin/sh
 RANK=0 LOCAL_RANK=0 "$PY" "$TRAIN" --steps 3 & RANK=1 LOCAL_RANK=1 "$PY" "$TRAIN" --steps 3 & wait

@@ -82,7 +82,16 @@ static void test_memcsv(void **state)
     const char *none = "# GPU memory not sampled: no NVML\n";
     assert_int_equal(memcsv_parse(&m, none, strlen(none), &err), 0);
     assert_int_equal(m.not_sampled, 1);
+    assert_true(m.said_not_sampled);
+    assert_string_equal(m.not_sampled_why, "no NVML");
     assert_int_equal(m.n_gpus, 0);
+    memcsv_release(&m);
+    /* a file that is no memory log at all is not one that says so */
+    const char *junk = "\x01\x02 garbage\nmore,junk\n";
+    assert_int_equal(memcsv_parse(&m, junk, strlen(junk), &err), 0);
+    assert_int_equal(m.not_sampled, 1);
+    assert_false(m.said_not_sampled);
+    assert_false(m.in_rows);
     memcsv_release(&m);
 }
 
