@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -227,6 +228,29 @@ static int exec_status(int fd)
     return n == (ssize_t)sizeof e ? e : 0;
 }
 
+/* execvp's EACCES also means "a directory on PATH could not be searched",
+ * even when the command is in none of them (a non-root user whose PATH
+ * still names /root/..., after su or sudo): shells say "command not found"
+ * and exit 127 then. So do we, unless a file by that name is on PATH (one
+ * that is there but not executable is 126, as in the shell). */
+static int exec_errno_like_shell(const char *cmd, int e)
+{
+    if (e != EACCES || !cmd || !*cmd || strchr(cmd, '/')) return e;
+    const char *path = getenv("PATH");
+    if (!path) path = "/bin:/usr/bin"; /* glibc's default when PATH is unset */
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char file[4096];
+        struct stat st;
+        int n = len ? snprintf(file, sizeof file, "%.*s/%s", (int)len, p, cmd)
+                    : snprintf(file, sizeof file, "%s", cmd); /* empty: the current directory */
+        if (n > 0 && (size_t)n < sizeof file && stat(file, &st) == 0) return e;
+        if (!end) return ENOENT;
+        p = end;
+    }
+}
+
 static void fill_exec_failure(struct child *c, struct child_result *res, int e)
 {
     int status;
@@ -328,7 +352,7 @@ int child_start(struct child *c, char *const *argv, struct child_result *res,
     c->out_fd = out[0];
     int e = exec_status(ex[0]);
     close(ex[0]);
-    if (e) fill_exec_failure(c, res, e);
+    if (e) fill_exec_failure(c, res, exec_errno_like_shell(argv[0], e));
     return 0;
 }
 

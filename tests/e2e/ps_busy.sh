@@ -44,7 +44,7 @@ p={x['pid']:x for x in d['gpus'][0]['processes']}
 b,s=p[$BURN],p[$SLEEPER]
 assert not b['stale'] and not s['stale'], (b['flags'], s['flags'])
 assert b['activity']=='busy' and s['activity']=='busy'
-assert b['cpu_s'] is not None and b['cpu_s']>0.05, b['cpu_s']
+assert b['cpu_s'] is not None and b['cpu_s']>0, b['cpu_s']  # any CPU in the window is work; how much is the machine's load
 assert s['cpu_s']==0, s['cpu_s']
 assert 'reached 97%' in s['activity_evidence'], s['activity_evidence']
 if $INIT:
@@ -92,8 +92,10 @@ print('fine')" <<<"$json" 2>&1)
 t0=$(date +%s%N)
 out=$("$OOMLAB" ps --kill "$BURN" --yes 2>&1); rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ $rc -eq 3 ] && [ $ms -ge 5000 ] && has "$out" "over 5." && alive "$BURN"
-check "kill watches 5s by default before judging" $? "rc=$rc ${ms}ms" "$out"
+# the window it states is measured: 5.0s or more on a loaded machine, never less
+win=$(sed -n 's/.* over \([0-9.]*\)s GPU .*/\1/p' <<<"$out" | head -1)
+[ $rc -eq 3 ] && [ $ms -ge 5000 ] && [ -n "$win" ] && awk -v w="$win" 'BEGIN { exit !(w >= 5.0) }' && alive "$BURN"
+check "kill watches 5s by default before judging" $? "rc=$rc ${ms}ms window=${win:-none}" "$out"
 kill -9 "$BURN"; rm -f "$D/procs/$BURN" # done with it: stop burning a shared machine's CPU
 
 # --- utilisation unknown: no evidence, no kill -----------------------------------

@@ -87,8 +87,11 @@ check "ps flags a real orphan once the window shows no work" $? "$out"
 sleep 1 # HEALTHY is now older than --idle-after 1s
 gpus 0
 out=$("$OOMLAB" ps --gpu 0 --idle-after 1s)
-has "$out" "$HEALTHY idle: over 1.0s GPU 0 stayed at 0% utilisation (6 readings) and it used no CPU time, while it holds 3.00 GiB"
-check "ps flags an idle holder (0% and no CPU over a sampling window)" $? "$out"
+# the window is measured: 1.0s asked, more on a loaded machine (each of the
+# five 200ms sleeps wakes late), never less
+win=$(sed -n "s/^ *$HEALTHY idle: over \([0-9.]*\)s GPU 0 stayed at 0% utilisation (6 readings) and it used no CPU time, while it holds 3.00 GiB.*/\1/p" <<<"$out")
+[ -n "$win" ] && awk -v w="$win" 'BEGIN { exit !(w >= 1.0) }'
+check "ps flags an idle holder (0% and no CPU over a sampling window)" $? "window: ${win:-none}" "$out"
 gpus 0/40 # the first read says 0%, the window's later reads 40%: no race with a slow start
 out=$("$OOMLAB" ps --gpu 0 --idle-after 1s); gpus 0
 ! has "$out" "$HEALTHY idle"; check "ps: utilisation seen within the sampling window is not idle" $? "$out"
@@ -149,12 +152,31 @@ if [ "$(id -u)" -eq 0 ]; then
   [ $rc -eq 0 ] && ! kill -0 "$OTHER" 2>/dev/null; check "root may --force another user's process" $? "rc=$rc" "$out"
   rm -f "$D/procs/$OTHER"
 else
-  gpus 0; hold 1 0 $GIB
-  out=$("$OOMLAB" ps --kill 1 --yes --idle-after 0s $K 2>&1); rc=$?
-  [ $rc -eq 3 ] && has "$out" "not to you"; check "kill refuses another user's stale process" $? "rc=$rc" "$out"
-  out=$("$OOMLAB" ps --kill 1 --force $K 2>&1); rc=$?
-  [ $rc -eq 2 ] && has "$out" "root only"; check "kill --force is refused to non-root" $? "rc=$rc" "$out"
-  rm -f "$D/procs/1"; gpus 35
+  # Not root: another user's process that sleeps (PID 1 is refused as a
+  # usage error, and this branch used to leave the GPU at 35% for the kills
+  # below, so it failed 4 checks as non-root). An ancestor first (su, sudo,
+  # the CI runner), else any sleeping process of another user.
+  me=$(id -u) OTHER= p=$$
+  while [ -z "$OTHER" ] && p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) && [ "${p:-0}" -gt 1 ]; do
+    [ "$(stat -c %u "/proc/$p" 2>/dev/null)" != "$me" ] && OTHER=$p
+  done
+  if [ -z "$OTHER" ]; then
+    for f in /proc/[0-9]*; do
+      p=${f#/proc/}; [ "$p" -gt 1 ] && [ "$(stat -c %u "$f" 2>/dev/null)" != "$me" ] &&
+        [ "$(awk '{print $3}' "$f/stat" 2>/dev/null)" = S ] && { OTHER=$p; break; }
+    done
+  fi
+  if [ -n "$OTHER" ]; then
+    hold "$OTHER" 0 $GIB
+    out=$("$OOMLAB" ps --kill "$OTHER" --yes --idle-after 0s $K 2>&1); rc=$?
+    [ $rc -eq 3 ] && has "$out" "not to you" && [ -d "/proc/$OTHER" ]
+    check "kill refuses another user's stale process" $? "rc=$rc" "$out"
+    out=$("$OOMLAB" ps --kill "$OTHER" --force $K 2>&1); rc=$?
+    [ $rc -eq 2 ] && has "$out" "root only"; check "kill --force is refused to non-root" $? "rc=$rc" "$out"
+    rm -f "$D/procs/$OTHER"
+  else
+    echo "# note: no process of another user is visible: the not-yours refusals are not checked"
+  fi
 fi
 
 # --- --kill that works: SIGTERM, and SIGKILL after the grace period -----------
@@ -190,8 +212,17 @@ print('fine')" <<<"$out" 2>&1)
 [ "$res" = fine ]; check "watch --json: JSON Lines, oomlab.watch.v1" $? "$res"
 
 # peak: memory grows then shrinks while watch runs
+# (each change waits until watch has printed a sample that shows it: on a
+# loaded machine, or under ASan, fixed sleeps let watch miss the 25 GiB or
+# take Ctrl-C before its handler is set)
+seen_used() { # BYTES: the latest sample shows GPU 0 at BYTES used, within 30 s
+  for _ in $(seq 300); do
+    tail -n 1 "$T/peak.jsonl" 2>/dev/null | grep -q "\"used_bytes\": *$1[,}]" && return 0; sleep 0.1
+  done; return 1; }
 "$OOMLAB" watch --interval 20ms --json --gpu 0 > "$T/peak.jsonl" & W=$!
-sleep 0.3; hold "$HEALTHY" 0 $((20 * GIB)); sleep 0.5; hold "$HEALTHY" 0 $((3 * GIB)); sleep 0.5
+seen_used $((536870912 + 8 * GIB)); hold "$HEALTHY" 0 $((20 * GIB))
+seen_used $((536870912 + 25 * GIB)); hold "$HEALTHY" 0 $((3 * GIB))
+seen_used $((536870912 + 8 * GIB))
 kill -INT $W; wait $W; rc=$?
 res=$(python3 -c "
 import json,sys
@@ -238,7 +269,10 @@ tailrow=$(tail -1 "$T/small.csv")
 [ $rc -eq 3 ] && has "$out" "cannot write" && [ "$last" = '\n' ] && [ "$(awk -F, '{print NF}' <<<"$tailrow")" = 8 ]
 check "watch: a file that fills up stops it, no half row" $? "rc=$rc" "$out" "last: $tailrow"
 "$OOMLAB" watch --interval 10ms --csv "$T/term.csv" >/dev/null & W=$!
-sleep 0.3; kill -TERM $W; wait $W; rc=$?
+# a data row means it is sampling (its handlers are set): a fixed 0.3 s was
+# not always enough under ASan on a loaded machine
+for _ in $(seq 300); do grep -q '^20' "$T/term.csv" 2>/dev/null && break; sleep 0.1; done
+kill -TERM $W; wait $W; rc=$?
 [ $rc -eq 0 ] && grep -q '^# end: ' "$T/term.csv"; check "watch: SIGTERM finishes the CSV and exits 0" $? "rc=$rc"
 out=$("$OOMLAB" watch --interval 5ms 2>&1); rc=$?
 [ $rc -eq 2 ] && has "$out" "--interval '5ms': at least 10ms"; check "watch: --interval below 10ms is refused" $? "$out"

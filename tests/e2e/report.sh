@@ -121,16 +121,25 @@ check report.lower-bound-shown grep -q 'peak &#8805; 21.00 GiB &#8594; 12.00 GiB
 fresh timed
 mkdir -p nvml/procs; echo '0 25769803776 536870912 0 Fake RTX 24GB' > nvml/gpus
 OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/nvml \
-  "$OOMLAB" run -q --interval 50ms -- sh -c 'echo "step=1 loss=2.0 peak_alloc=1.00GB peak_reserved=2.00GB"; sleep 1.5
-    echo "step=2 loss=1.5 peak_alloc=1.50GB peak_reserved=2.50GB"; sleep 0.5
-    echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."; exit 1' >/dev/null 2>&1
+  "$OOMLAB" run -q --interval 50ms -- sh -c 't() { date +%s%N >> "$1"; }; t "$0"; echo "step=1 loss=2.0 peak_alloc=1.00GB peak_reserved=2.00GB"; sleep 1.5
+    t "$0"; echo "step=2 loss=1.5 peak_alloc=1.50GB peak_reserved=2.50GB"; sleep 0.5
+    t "$0"; echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."; exit 1' "$PWD/line.ns" >/dev/null 2>&1
 check report.index-written grep -qx '# oomlab log index v1' logs/run001.idx
 check report.index-ends-at-log-size test "$(tail -1 logs/run001.idx | cut -d' ' -f1)" -eq "$(stat -c %s logs/run001.log)"
 "$OOMLAB" report run001 -o t.html >/dev/null 2>err
 at() { sed -n "s/.*data-marker=\"$1\" data-x=\"\([0-9.e+-]*\)\".*/\1/p" t.html | sed -n "${2:-1}p"; }
 near() { awk -v v="${1:-x}" -v w="$2" 'BEGIN{exit !(v != "x" && v - w < 0.35 && w - v < 0.35)}'; }
-check report.step-at-arrival near "$(at step 2)" 1.5
-check report.oom-at-arrival near "$(at oom)" 2.0
+# where each line should sit: when the child wrote it (its own clock, just
+# before the echo), from the run's start. Not 1.5 s and 2.0 s: on a loaded
+# machine starting sh and each sleep can add tenths of a second, and the
+# tolerance (0.35 s) is for oomlab's own stamping, not for the machine.
+written() { python3 -c 'import sys,datetime
+s=[l.split(": ",1)[1].strip() for l in open(sys.argv[1]) if l.startswith("# start: ")][0]
+t0=datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+print("%.3f" % (int(open(sys.argv[2]).read().split()[int(sys.argv[3]) - 1]) / 1e9 - t0))' logs/run001.idx line.ns "$1" 2>/dev/null; }
+check report.step-at-arrival near "$(at step 2)" "$(written 2)"
+check report.oom-at-arrival near "$(at oom)" "$(written 3)"
+check report.steps-apart-as-written awk -v a="$(at step 1)" -v b="$(at step 2)" 'BEGIN{exit !(a != "" && b - a > 1.3)}'
 check report.step-dots grep -q 'data-series="peak reserved (step lines)" data-n="2"' t.html
 check report.index-said grep -q 'step lines at the time they reached the log (logs/run001.idx)' t.html
 rm logs/run001.idx   # a run from before the index: interpolation, said so

@@ -22,6 +22,24 @@
 static pid_t child, grandchild;
 static int pipefd[2];
 
+/* Until pid has exec'd comm (up to 10 s): a fixed 100 ms was not always
+ * enough on a loaded machine, and the tests then read the forked copy of
+ * this binary instead of sleep. */
+static int wait_exec(pid_t pid, const char *comm)
+{
+    char path[64], got[32] = "";
+    snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+    for (int i = 0; i < 1000; i++) {
+        FILE *f = fopen(path, "r");
+        if (f && !fgets(got, sizeof got, f)) got[0] = '\0';
+        if (f) fclose(f);
+        if (!strncmp(got, comm, strlen(comm)) && got[strlen(comm)] == '\n') return 0;
+        struct timespec t = {0, 10 * 1000000L};
+        nanosleep(&t, NULL);
+    }
+    return -1;
+}
+
 /* child: forks a grandchild that sleeps, reports its pid, then sleeps. */
 static int setup(void **state)
 {
@@ -45,9 +63,7 @@ static int setup(void **state)
         _exit(0);
     }
     if (read(pipefd[0], &grandchild, sizeof grandchild) != sizeof grandchild) return -1;
-    struct timespec t = {0, 100 * 1000000L}; /* let the grandchild exec */
-    nanosleep(&t, NULL);
-    return 0;
+    return wait_exec(grandchild, "sleep");
 }
 
 static int teardown(void **state)
@@ -121,12 +137,13 @@ static void test_cpu_time(void **state)
     double m0 = proc_cpu_s(getpid(), me.start_ticks);
     assert_true(s0 >= 0 && m0 >= 0);
     struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     volatile unsigned long spin = 0;
-    do { /* 100 ms of CPU: ten clock ticks at 100 Hz */
+    do { /* 100 ms of CPU: ten clock ticks at 100 Hz. CPU time, not wall
+          * time: on a loaded machine 100 ms of wall time can be a tick or less */
         for (int i = 0; i < 100000; i++)
             spin += (unsigned long)i;
-        clock_gettime(CLOCK_MONOTONIC, &t);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 100);
     assert_true(spin > 0);
     assert_true(proc_cpu_s(getpid(), me.start_ticks) > m0);
@@ -158,13 +175,19 @@ static pid_t spawn_env(char *const envp[])
         execle("/bin/sleep", "sleep", "5", (char *)NULL, envp);
         _exit(127);
     }
-    char path[64], comm[32] = "";
-    snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
-    for (int i = 0; i < 400 && strncmp(comm, "sleep", 5); i++) { /* until exec replaced the environment */
-        FILE *f = fopen(path, "r");
-        if (f && !fgets(comm, sizeof comm, f)) comm[0] = '\0';
-        if (f) fclose(f);
-        if (strncmp(comm, "sleep", 5)) usleep(5000);
+    /* Until exec replaced the environment: comm changes first, and
+     * /proc/PID/environ reads empty until the new stack is set up (the
+     * kernel sets env_start after the name), so wait for both: with comm
+     * alone a loaded machine read rank -1 here (1 run in 12 under nice 19). */
+    if (wait_exec(pid, "sleep") < 0) return pid;
+    char path[64], c;
+    snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
+    for (int i = 0; i < 1000; i++) {
+        int fd = open(path, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, &c, 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n == 1) break;
+        usleep(10000);
     }
     return pid;
 }

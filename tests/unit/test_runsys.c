@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -57,6 +59,47 @@ static void test_exec_failures(void **state)
     assert_int_equal(run_cmd(notexec, &res, NULL), 0);
     assert_true(res.exec_failed);
     assert_int_equal(res.exit_code, 126);
+}
+
+/* A directory on PATH that cannot be searched (a non-root user whose PATH
+ * still names /root/...): a missing command is still 127, not found, as in
+ * the shell; one that is there but not executable is still 126. Run as
+ * nobody in a child when we are root (root searches any directory). */
+static void test_exec_path_unsearchable(void **state)
+{
+    (void)state;
+    char locked[] = "/tmp/oomlab-unit-locked-XXXXXX", open_dir[] = "/tmp/oomlab-unit-open-XXXXXX";
+    assert_non_null(mkdtemp(locked));
+    assert_non_null(mkdtemp(open_dir));
+    char file[256], path[1024];
+    snprintf(file, sizeof file, "%s/oomlab-notexec", open_dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\n", f);
+    fclose(f);
+    assert_int_equal(chmod(open_dir, 0755), 0);
+    assert_int_equal(chmod(file, 0644), 0);
+    assert_int_equal(chmod(locked, 0), 0);
+    snprintf(path, sizeof path, "%s:%s:/usr/bin:/bin", locked, open_dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (getuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0)) _exit(10);
+        setenv("PATH", path, 1);
+        struct child_result res;
+        char *missing[] = {"oomlab-no-such-command", NULL}, *notexec[] = {"oomlab-notexec", NULL};
+        if (run_cmd(missing, &res, NULL) != 0 || !res.exec_failed) _exit(11);
+        if (res.exit_code != 127 || res.exec_errno != ENOENT) _exit(12);
+        if (run_cmd(notexec, &res, NULL) != 0 || res.exit_code != 126) _exit(13);
+        _exit(0);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    chmod(locked, 0700);
+    rmdir(locked);
+    unlink(file);
+    rmdir(open_dir);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 static void test_output_merged_and_codes(void **state)
@@ -170,11 +213,19 @@ static void test_ticks_at_interval(void **state)
     struct child_result res;
     struct oomlab_err err;
     char *cmd[] = {"sleep", "0.35", NULL};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     assert_int_equal(child_start(&c, cmd, &res, &err), 0);
     struct child_opts o2 = {.log_fd = -1, .interval_ms = 50, .tick = tick, .tick_ctx = &ticks};
     assert_int_equal(child_supervise(&c, &o2, &res, &err), 0);
     child_end();
-    assert_true(ticks >= 4 && ticks <= 10);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* first and last samples plus one per 50 ms the child lived: 0.35 s on
+     * an idle machine (at most 10), longer on a loaded one, where starting
+     * sleep alone can take tenths of a second */
+    long lived_ms = (long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    assert_true(ticks >= 4);
+    assert_true(ticks <= 3 + lived_ms / 50);
 }
 
 /* A child quicker than the interval is sampled at start and after exit. */
@@ -431,6 +482,7 @@ int main(void)
     if (!mkdtemp(dir)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exec_failures),
+        cmocka_unit_test(test_exec_path_unsearchable),
         cmocka_unit_test(test_output_merged_and_codes),
         cmocka_unit_test(test_signal_forwarded_and_redelivered),
         cmocka_unit_test(test_signals_held_until_end),
