@@ -4296,7 +4296,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                              ? ", gpt-fast: one layer's K, V repeat_interleave'd to every head over the cache"
                                              : ", eager: repeat_kv's K, V of one layer + scores over the cache")
                                        : ": one token (negligible)")
-             : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
+             : wl->attention == EST_ATTN_EAGER ? ", eager: the larger of the attention's moment (its inputs, q, the scores and their softmax) and the MLP's"
               : wl->attention == EST_ATTN_SDPA_MATH ? ", math-kernel scores + softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",
