@@ -39,6 +39,8 @@ struct fam {
     int tied;           /* HF config class default for tie_word_embeddings */
     int positions;      /* HF default max_position_embeddings (learned tables; GPT-NeoX's
                          * GPTNeoXConfig default sizes its buffers) */
+    int kv_views;       /* HF GPT-2: the prompt's presents are views of c_attn's whole output
+                         * (q's third included) until a decode step's torch.cat replaces them */
     int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
                          * new tensors from the rotary cat (fp32: fp32 cos/sin) */
     int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
@@ -77,6 +79,7 @@ struct fam {
 
 static const struct fam fams[EST_FAM__COUNT] = {
     [EST_FAM_GPT2] = {.name = "gpt2",
+                      .kv_views = 1,
                       .qkv_bias = 1,
                       .o_bias = 1,
                       .mlp_bias = 1,
@@ -3500,6 +3503,14 @@ static void gen_plan(const struct calc *c, struct gen *g)
         if (G > 1 && g->ctx > g->len) g->kv_old = g->kv_decode / (2 * (layers > 0 ? layers : 1));
     } else {
         g->kv_prefill = g->per_tok * windowed(c, g->prompt);
+        /* HF GPT-2's tuple cache (GPT2Attention.forward: `query, key, value =
+         * self.c_attn(hidden_states).split(self.split_size, dim=2)`, `present
+         * = (key, value)` of their _split_heads views): the prompt's presents
+         * keep c_attn's whole output, q's third too, until the first decode
+         * step's torch.cat makes new tensors (the legacy caller's old tuple
+         * through that step is those views) */
+        if (wl->cache == EST_CACHE_LEGACY && c->f->kv_views && wl->trainer == EST_TRAINER_HF && c->kvd > 0)
+            g->kv_prefill *= (c->qd + 2 * c->kvd) / (2 * c->kvd);
         g->kv_decode = g->per_tok * windowed(c, g->ctx);
         g->kv_at = g->ctx;
         /* legacy: the caller's old tuple (ctx - 1 positions) outlives the

@@ -1235,6 +1235,38 @@ static void test_llama_eager_softmax_copy(void **state)
     }
 }
 
+/* HF GPT-2's tuple cache: `present = (key, value)` are views of c_attn's
+ * split output, so the prompt's cache keeps q's third too (3 h per layer and
+ * token, not 2 h) until the first decode step's torch.cat; the legacy
+ * caller's old tuple through that step is those views (bench/estimate-
+ * oracle-gen point 12: -19.8% on the KV term before, +0.00% after).
+ * DynamicCache and other families keep 2 kvd. */
+static void test_gpt2_presents_keep_c_attn(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    m.family = EST_FAM_GPT2;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 64;
+    wl.gen_len = 1;
+    wl.cache = EST_CACHE_LEGACY;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    /* 2 layers x 64 tokens x (8 + 2 x 8) x 2 B */
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 24 * 2);
+    wl.cache = EST_CACHE_DYNAMIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 16 * 2);
+    m.family = EST_FAM_LLAMA;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    wl.cache = EST_CACHE_LEGACY;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 16 * 2);
+}
+
 /* --gen-loop gpt-fast (pytorch/ao:torchao/_models/llama/generate.py and
  * model.py@b0758dcc4, pytorch-labs/gpt-fast:generate.py@0055c42d): the static
  * cache rounded up to a multiple of 8 positions (find_multiple), one layer's
@@ -2514,8 +2546,9 @@ static void test_first_decode_step_holds_prefill(void **state)
     assert_string_equal(r.peak_phase, "decode (first generated token, the prefill's output held)");
     /* the held logits: 4 x 768 x 50257 fp16, + the step's own */
     assert_true(r.comp[EST_C_LOGITS].bytes >= (int64_t)4 * 768 * 50257 * 2);
-    /* the cache: the prompt's (old tuple) + the one-longer new one, 36 layers x 1280 x 2 (K, V) x 2 B */
-    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)2 * 36 * 1280 * 2 * 4 * (768 + 769));
+    /* the cache: the prompt's (old tuple: views of c_attn's output, q's third too, 3 x 1280) + the
+     * one-longer new one (K, V: 2 x 1280), 36 layers x 2 B */
+    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)36 * 1280 * 2 * 4 * (3 * 768 + 2 * 769));
     /* one generated token: no decode step, prefill is the peak */
     wl.gen_len = 1;
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
@@ -3019,6 +3052,7 @@ int main(void)
         cmocka_unit_test(test_var_len),
         cmocka_unit_test(test_gen_loops),
         cmocka_unit_test(test_llama_eager_softmax_copy),
+        cmocka_unit_test(test_gpt2_presents_keep_c_attn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
