@@ -3505,7 +3505,8 @@ static void gen_plan(const struct calc *c, struct gen *g)
         g->kv_prefill = g->per_tok * windowed(c, g->prompt);
         /* HF GPT-2's tuple cache (GPT2Attention.forward: `query, key, value =
          * self.c_attn(hidden_states).split(self.split_size, dim=2)`, `present
-         * = (key, value)` of their _split_heads views): the prompt's presents
+         * = (key, value)` of their _split_heads views, huggingface/transformers:
+         * src/transformers/models/gpt2/modeling_gpt2.py@0010f602): the prompt's presents
          * keep c_attn's whole output, q's third too, until the first decode
          * step's torch.cat makes new tensors (the legacy caller's old tuple
          * through that step is those views) */
