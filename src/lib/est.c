@@ -39,6 +39,8 @@ struct fam {
     int tied;           /* HF config class default for tie_word_embeddings */
     int positions;      /* HF default max_position_embeddings (learned tables; GPT-NeoX's
                          * GPTNeoXConfig default sizes its buffers) */
+    int kv_views;       /* HF GPT-2: the prompt's presents are views of c_attn's whole output
+                         * (q's third included) until a decode step's torch.cat replaces them */
     int qkv_view;       /* HF GPT-NeoX: v is a view of the fused qkv output, q and k
                          * new tensors from the rotary cat (fp32: fp32 cos/sin) */
     int shared_ln_in;   /* parallel residual: both LayerNorms read the same input */
@@ -77,6 +79,7 @@ struct fam {
 
 static const struct fam fams[EST_FAM__COUNT] = {
     [EST_FAM_GPT2] = {.name = "gpt2",
+                      .kv_views = 1,
                       .qkv_bias = 1,
                       .o_bias = 1,
                       .mlp_bias = 1,
@@ -3287,6 +3290,86 @@ static long double eager_infer_elem(const struct calc *c)
     return at_softmax > at_cast ? at_softmax : at_cast;
 }
 
+/* Eager attention's code paths at prefill, by what is alive at their
+ * largest moment (per token: h, q, K/V widths; per score element: bytes). */
+enum eager_path { EAGER_HF_LLAMA, EAGER_AWQ_FUSED, EAGER_ENCODER, EAGER_OTHER };
+
+static enum eager_path eager_path_of(const struct calc *c)
+{
+    if (c->wl->fuse_layers) return EAGER_AWQ_FUSED;
+    if (c->f->encoder) return EAGER_ENCODER;
+    return llama_eager(c->m->family) ? EAGER_HF_LLAMA : EAGER_OTHER;
+}
+
+/* One block's working set at an eager prefill (no autograd): the larger of
+ * the attention's moment and the MLP's, not their sum - the attention's
+ * tensors are freed when its forward returns, before the MLP runs.
+ *
+ * Attention, per path (S = batch x heads x prompt x positions scores):
+ * - HF Llama family (LlamaAttention / eager_attention_forward, transformers
+ *   4.35-4.5x): the layer input (the residual) and the normed input stay
+ *   bound in the decoder layer, q (after rotary), K and V (the cache's own
+ *   tensors; counted here only without a cache), repeat_kv's expanded K, V
+ *   where KV heads are grouped; at the softmax the scores' bytes of
+ *   eager_infer_elem; at the output, the 16-bit probabilities (the pre-
+ *   softmax tensor is rebound) + the attention output and its
+ *   transpose(1, 2).contiguous() copy.
+ * - AutoAWQ's fused QuantAttentionFused (casper-hansen/AutoAWQ:awq/modules/
+ *   fused/attn.py@5c7e3682d, prefill branch): the block input and norm_out,
+ *   the fused xqkv output (xq, xk, xv are views of it), the rotated xq, xk
+ *   (RoPE's `.type_as(xq)`: new tensors), repeat_interleave'd keys and
+ *   values (every query head), then `F.softmax(scores.float(), dim=-1)
+ *   .type_as(xq)`: the fp16 scores, their explicit fp32 copy and the fp32
+ *   output at once (a + 8); at the output the fp16 probabilities + the
+ *   output and its contiguous copy.
+ * - encoders (HF BertSelfAttention, DistilBERT's MultiHeadSelfAttention):
+ *   the layer input and q, k, v; `attention_scores` (scaled and masked) stays
+ *   bound while `attention_probs = softmax(attention_scores)` and the context
+ *   matmul run, then `context.permute(0, 2, 1, 3).contiguous()` copies:
+ *   scores + probabilities (a + a; 4 + a where the softmax is fp32, + a for
+ *   autocast's cast) + the context twice.
+ * - other families: the old count (the scores and an fp32 softmax, 4 + a)
+ *   beside the input, its norm, q, K and V; not measured here.
+ * MLP: the residual, the normed input and the activation tensors (gated:
+ * act(gate), up and their product; plain: fc's output and the activation's,
+ * four ffn-sized under HF's Python gelu_new). */
+static long double prefill_eager_block(const struct calc *c, const struct gen *g, long double k_prefill)
+{
+    const struct est_workload *wl = c->wl;
+    long double b = (long double)wl->batch, a = c->a, T = b * g->prompt;
+    long double S = b * (long double)c->m->heads * g->prompt * k_prefill;
+    long double h = c->h, qd = c->qd, kvd = c->kvd;
+    bool grouped = !wl->kv_expanded && c->m->kv_heads < c->m->heads;
+    bool own_kv = g->per_tok <= 0; /* no cache holds K and V */
+    long double base, at_softmax, at_out;
+    switch (eager_path_of(c)) {
+    case EAGER_HF_LLAMA:
+        base = 2 * h + qd + (own_kv ? 2 * kvd : 0) + (grouped ? 2 * qd : 0);
+        at_softmax = eager_infer_elem(c), at_out = a;
+        break;
+    case EAGER_AWQ_FUSED:
+        base = 2 * h + (qd + 2 * kvd) + (qd + kvd) + (c->m->kv_heads < c->m->heads ? 2 * qd : 0);
+        at_softmax = a + 8, at_out = a;
+        break;
+    case EAGER_ENCODER: {
+        long double sm = softmax_upcast(c) ? 4 : a;
+        base = h + qd + 2 * kvd;
+        at_softmax = a + sm, at_out = a + sm + (sm > a ? a : 0);
+        break;
+    }
+    default:
+        base = 2 * h + qd + 2 * kvd;
+        at_softmax = 4 + a, at_out = a;
+        break;
+    }
+    long double soft = T * a * base + S * at_softmax, out = T * a * (base + 2 * qd) + S * at_out;
+    long double attn = soft > out ? soft : out;
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    long double f = gated(c->m) ? 3 : (act_saves(c) > 1 ? 4 : 2);
+    long double mlp = T * a * (2 * h + f * c->ffn * k);
+    return attn > mlp ? attn : mlp;
+}
+
 /* Positions kept under a sliding window (Gemma-2: every other layer). */
 static long double windowed(const struct calc *c, long double pos)
 {
@@ -3424,6 +3507,15 @@ static void gen_plan(const struct calc *c, struct gen *g)
         if (G > 1 && g->ctx > g->len) g->kv_old = g->kv_decode / (2 * (layers > 0 ? layers : 1));
     } else {
         g->kv_prefill = g->per_tok * windowed(c, g->prompt);
+        /* HF GPT-2's tuple cache (GPT2Attention.forward: `query, key, value =
+         * self.c_attn(hidden_states).split(self.split_size, dim=2)`, `present
+         * = (key, value)` of their _split_heads views, huggingface/transformers:
+         * src/transformers/models/gpt2/modeling_gpt2.py@0010f602): the prompt's presents
+         * keep c_attn's whole output, q's third too, until the first decode
+         * step's torch.cat makes new tensors (the legacy caller's old tuple
+         * through that step is those views) */
+        if (wl->cache == EST_CACHE_LEGACY && c->f->kv_views && wl->trainer == EST_TRAINER_HF && c->kvd > 0)
+            g->kv_prefill *= (c->qd + 2 * c->kvd) / (2 * c->kvd);
         g->kv_decode = g->per_tok * windowed(c, g->ctx);
         g->kv_at = g->ctx;
         /* legacy: the caller's old tuple (ctx - 1 positions) outlives the
@@ -3440,11 +3532,13 @@ static void gen_plan(const struct calc *c, struct gen *g)
     /* one block's working set over the prompt (no autograd) */
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double nh = (long double)c->m->heads;
-    g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
-    if (wl->attention == EST_ATTN_EAGER) /* the scores and their fp32 softmax (eager_infer_elem) */
-        g->acts_prefill += b * nh * g->prompt * k_prefill * eager_infer_elem(c);
-    else if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
-        g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
+    if (wl->attention == EST_ATTN_EAGER) /* the larger of the attention's and the MLP's moment */
+        g->acts_prefill = prefill_eager_block(c, g, k_prefill);
+    else {
+        g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+        if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
+            g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
+    }
     /* decode, eager: HF's repeat_kv copies one layer's K and V to every
      * head (grouped layout only), and the scores over the cache */
     if (wl->attention == EST_ATTN_EAGER && G > 0) {
@@ -4309,7 +4403,7 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                              ? ", gpt-fast: one layer's K, V repeat_interleave'd to every head over the cache"
                                              : ", eager: repeat_kv's K, V of one layer + scores over the cache")
                                        : ": one token (negligible)")
-             : wl->attention == EST_ATTN_EAGER ? ", eager scores + fp32 softmax"
+             : wl->attention == EST_ATTN_EAGER ? ", eager: the larger of the attention's moment (its inputs, q, the scores and their softmax) and the MLP's"
               : wl->attention == EST_ATTN_SDPA_MATH ? ", math-kernel scores + softmax" : "", b);
     fmt_gib(t->logits, b, sizeof b);
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula, "%s x vocab x bytes = %s",

@@ -1197,7 +1197,11 @@ static void test_kv_cache(void **state)
  * the softmax, so bf16 holds the scores, their fp32 copy and the fp32 output
  * (10 B per score; torch 1.13 measures 10.00); fp16 (CUDA's fused
  * half-to-float softmax) peaks at the cast, scores + fp32 output + fp16
- * result (8 B); fp32 8 B. Families outside Llama's code keep 4 + a. */
+ * result (8 B); fp32 8 B. Families outside Llama's code keep 4 + a. The
+ * prefill's working set is that moment (the scores here are far larger than
+ * the MLP's tensors): the layer input and its norm, q (K and V are the
+ * cache's), 2 h + qd = 24 elements per token for the Llama family; the other
+ * families count K and V too (40). Before, the MLP's tensors were added. */
 static void test_llama_eager_softmax_copy(void **state)
 {
     (void)state;
@@ -1212,24 +1216,55 @@ static void test_llama_eager_softmax_copy(void **state)
     static const struct {
         enum est_family fam;
         enum est_precision p;
-        int64_t per_score;
+        int64_t per_score, per_token, a;
     } cases[] = {
-        {EST_FAM_LLAMA, EST_BF16, 10}, {EST_FAM_LLAMA, EST_FP16, 8}, {EST_FAM_LLAMA, EST_FP32, 8},
-        {EST_FAM_QWEN2, EST_BF16, 10}, {EST_FAM_GPT2, EST_BF16, 6}, {EST_FAM_GPT2, EST_FP16, 6},
+        {EST_FAM_LLAMA, EST_BF16, 10, 24, 2}, {EST_FAM_LLAMA, EST_FP16, 8, 24, 2}, {EST_FAM_LLAMA, EST_FP32, 8, 24, 4},
+        {EST_FAM_QWEN2, EST_BF16, 10, 24, 2}, {EST_FAM_GPT2, EST_BF16, 6, 40, 2}, {EST_FAM_GPT2, EST_FP16, 6, 40, 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         m.family = cases[i].fam;
         assert_int_equal(est_model_finish(&m, &err), 0);
         wl.precision = cases[i].p;
-        wl.attention = EST_ATTN_SDPA;
-        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
-        int64_t sdpa = r.comp[EST_C_ACTS].bytes;
         wl.attention = EST_ATTN_EAGER;
         assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
         assert_string_equal(r.peak_phase, "prefill");
-        /* batch 1 x 2 heads x 64 x 64 scores */
-        assert_int_equal(r.comp[EST_C_ACTS].bytes - sdpa, 2 * 64 * 64 * cases[i].per_score);
+        /* batch 1 x 2 heads x 64 x 64 scores beside 64 tokens' tensors (the working set is
+         * split between activations and the head's logits, which are not alive with it) */
+        assert_int_equal(r.comp[EST_C_ACTS].bytes + r.comp[EST_C_LOGITS].bytes,
+                         2 * 64 * 64 * cases[i].per_score + 64 * cases[i].a * cases[i].per_token);
     }
+}
+
+/* HF GPT-2's tuple cache: `present = (key, value)` are views of c_attn's
+ * split output, so the prompt's cache keeps q's third too (3 h per layer and
+ * token, not 2 h) until the first decode step's torch.cat; the legacy
+ * caller's old tuple through that step is those views (bench/estimate-
+ * oracle-gen point 12: -19.8% on the KV term before, +0.00% after).
+ * DynamicCache and other families keep 2 kvd. */
+static void test_gpt2_presents_keep_c_attn(void **state)
+{
+    (void)state;
+    struct est_model m = toy();
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    m.family = EST_FAM_GPT2;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    wl.mode = EST_MODE_INFER;
+    wl.prompt_len = 64;
+    wl.gen_len = 1;
+    wl.cache = EST_CACHE_LEGACY;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    /* 2 layers x 64 tokens x (8 + 2 x 8) x 2 B */
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 24 * 2);
+    wl.cache = EST_CACHE_DYNAMIC;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 16 * 2);
+    m.family = EST_FAM_LLAMA;
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    wl.cache = EST_CACHE_LEGACY;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 16 * 2);
 }
 
 /* --gen-loop gpt-fast (pytorch/ao:torchao/_models/llama/generate.py and
@@ -2578,8 +2613,9 @@ static void test_first_decode_step_holds_prefill(void **state)
     assert_string_equal(r.peak_phase, "decode (first generated token, the prefill's output held)");
     /* the held logits: 4 x 768 x 50257 fp16, + the step's own */
     assert_true(r.comp[EST_C_LOGITS].bytes >= (int64_t)4 * 768 * 50257 * 2);
-    /* the cache: the prompt's (old tuple) + the one-longer new one, 36 layers x 1280 x 2 (K, V) x 2 B */
-    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)2 * 36 * 1280 * 2 * 4 * (768 + 769));
+    /* the cache: the prompt's (old tuple: views of c_attn's output, q's third too, 3 x 1280) + the
+     * one-longer new one (K, V: 2 x 1280), 36 layers x 2 B */
+    assert_int_equal(r.comp[EST_C_KV].bytes, (int64_t)36 * 1280 * 2 * 4 * (3 * 768 + 2 * 769));
     /* one generated token: no decode step, prefill is the peak */
     wl.gen_len = 1;
     assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
@@ -3084,6 +3120,7 @@ int main(void)
         cmocka_unit_test(test_var_len),
         cmocka_unit_test(test_gen_loops),
         cmocka_unit_test(test_llama_eager_softmax_copy),
+        cmocka_unit_test(test_gpt2_presents_keep_c_attn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -423,6 +423,44 @@ static void test_awq_fuse_layers(void **state)
     assert_non_null(strstr(err.msg, "--fuse-layers"));
 }
 
+/* AutoAWQ's fused prefill attention (awq/modules/fused/attn.py@5c7e3682d)
+ * is not HF's: beside the block input and its norm it keeps the fused xqkv
+ * output, the rotated xq and xk (new tensors), K and V repeat_interleave'd
+ * to every query head, and `F.softmax(scores.float(), dim=-1)` holds the
+ * fp16 scores, their explicit fp32 copy and the fp32 output (10 B per score
+ * in fp16, where HF's softmax(dtype=float32) on a CUDA Half input runs the
+ * fused half-to-float kernel: 8 B at its .to()). Same workload, unfused
+ * (HF's Llama path: q, the grouped K, V expanded by repeat_kv) and fused:
+ * the attention's moment is the peak in both, and differs by
+ * T x 2 B x (qd + 3 kvd) + 2 B per score. */
+static void test_awq_fused_prefill_attention(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result hf, fused;
+    struct oomlab_err err;
+    qlora_7b_one_gpu(&m, &wl);
+    m.kv_heads = 8;
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_FP16;
+    wl.quant = EST_QUANT_AWQ;
+    wl.attention = EST_ATTN_EAGER;
+    wl.batch = 1;
+    wl.prompt_len = 2048;
+    wl.gen_len = 2;
+    wl.cache = EST_CACHE_ROLLING;
+    wl.cache_len = 2048;
+    assert_int_equal(est_compute(&m, &wl, &hf, &err), 0);
+    wl.fuse_layers = true;
+    assert_int_equal(est_compute(&m, &wl, &fused, &err), 0);
+    assert_non_null(strstr(hf.peak_phase, "prefill"));
+    assert_non_null(strstr(fused.peak_phase, "prefill"));
+    int64_t T = 2048, qd = 32 * 128, kvd = 8 * 128, scores = (int64_t)32 * 2048 * 2048;
+    assert_int_equal(fused.comp[EST_C_ACTS].bytes - hf.comp[EST_C_ACTS].bytes, T * 2 * (qd + 3 * kvd) + 2 * scores);
+}
+
 /* Inference under the default bf16-mixed precision loads the weights in
  * 16-bit, but quantized ones stay quantized: before, --mode infer --quant nf4
  * (or gptq) without --precision counted every weight at 2 B. --quant-group
@@ -466,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_gptq_awq),
         cmocka_unit_test(test_quant_infer_mixed),
         cmocka_unit_test(test_awq_fuse_layers),
+        cmocka_unit_test(test_awq_fused_prefill_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
