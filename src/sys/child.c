@@ -479,6 +479,9 @@ struct supervise {
     struct winddown w;
 };
 
+/* include/linux/sched.h: PF_EXITING, field 9 (flags) of /proc/PID/stat */
+#define PF_EXITING_FLAG 0x00000004UL
+
 /* Live members of process group pgid other than its leader (zombies hold
  * no pipe and cannot be signalled out of existence): how many, and the
  * first one's pid and name for messages. 0 when /proc cannot be read. */
@@ -499,11 +502,16 @@ static int group_members(pid_t pgid, pid_t *first, char *comm, size_t size)
         line[len] = '\0';
         char *open_paren = strchr(line, '('), *close_paren = strrchr(line, ')');
         long pid, ppid, pgrp;
+        unsigned long flags;
         char state;
         if (!open_paren || !close_paren || sscanf(line, "%ld", &pid) != 1 ||
-            sscanf(close_paren + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+            sscanf(close_paren + 1, " %c %ld %ld %*d %*d %*d %lu", &state, &ppid, &pgrp, &flags) != 4)
             continue;
-        if (pgrp != pgid || pid == pgid || state == 'Z' || state == 'X') continue;
+        /* a zombie, or a process already in exit (PF_EXITING: set before it
+         * closes its files, so one that just closed the pipe by exiting is
+         * not a leftover however long a loaded machine takes to reap it) */
+        if (pgrp != pgid || pid == pgid || state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG))
+            continue;
         if (n++ == 0) {
             *first = (pid_t)pid;
             int cl = (int)(close_paren - open_paren - 1);
