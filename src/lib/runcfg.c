@@ -93,7 +93,6 @@ static const struct {
 };
 
 #define RC_MAX_INT 2147483647L
-#define RC_MAX_DEPTH 64
 
 /* The guide's names, in the guide's order (runcfg_to_yaml). */
 static const char *const rc_field_names[F_COUNT] = {
@@ -302,7 +301,7 @@ struct yaml_frame {
 };
 
 struct yaml_state {
-    struct yaml_frame stack[RC_MAX_DEPTH];
+    struct yaml_frame stack[RUNCFG_MAX_DEPTH];
     int depth;
     int skip; /* > 0 inside a sequence or a collection used as a key */
 };
@@ -354,9 +353,9 @@ static int yaml_on_scalar(struct rc_walk *w, struct yaml_state *st, yaml_event_t
 static int yaml_on_start(struct rc_walk *w, struct yaml_state *st, yaml_event_t *ev, bool mapping)
 {
     long line = (long)ev->start_mark.line + 1, col = (long)ev->start_mark.column + 1;
-    if (st->depth >= RC_MAX_DEPTH)
+    if (st->depth >= RUNCFG_MAX_DEPTH)
         return oomlab_err_at(w->err, w->name, line, col, "nesting deeper than %d levels",
-                             RC_MAX_DEPTH);
+                             RUNCFG_MAX_DEPTH);
     struct yaml_frame *parent = yaml_top(st);
     if (!parent && !mapping)
         return oomlab_err_at(w->err, w->name, line, col,
@@ -512,9 +511,9 @@ static int json_walk_value(struct json_walk *jw, const char *path, const char *k
 static int json_walk_object(struct json_walk *jw, struct json_object *obj, const char *prefix,
                             int depth)
 {
-    if (depth > RC_MAX_DEPTH)
+    if (depth > RUNCFG_MAX_DEPTH)
         return oomlab_err_set(jw->w->err, "%s: nesting deeper than %d levels", jw->w->name,
-                              RC_MAX_DEPTH);
+                              RUNCFG_MAX_DEPTH);
     json_object_object_foreach(obj, key, val)
     {
         char *path = join_path(prefix, key);
@@ -529,7 +528,7 @@ static int json_walk_object(struct json_walk *jw, struct json_object *obj, const
 static int parse_json(struct rc_walk *w, const char *text, size_t len)
 {
     if (len > INT_MAX) return oomlab_err_set(w->err, "%s: config too large", w->name);
-    struct json_tokener *tok = json_tokener_new_ex(RC_MAX_DEPTH);
+    struct json_tokener *tok = json_tokener_new_ex(RUNCFG_MAX_DEPTH);
     if (!tok) return oomlab_err_set(w->err, "%s: out of memory", w->name);
     struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error jerr = json_tokener_get_error(tok);

@@ -28,6 +28,10 @@ struct runcfg {
 };
 
 void runcfg_init(struct runcfg *cfg);
+/* Mappings and lists nest at most this deep (the top mapping is level 1);
+ * runcfg_parse refuses deeper text, and runcfg_render walks every level a
+ * parsed config can have. */
+#define RUNCFG_MAX_DEPTH 64
 /* Parse YAML (JSON is YAML's subset, but JSON input is parsed as JSON so
  * NaN/Infinity and 64-bit ints behave). name is used in file:line:col errors.
  * Nested mappings are searched too (e.g. `training: {batch_size: 8}`). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -538,6 +539,71 @@ static void test_render_sets_what_the_ledger_reads(void **state)
     }
 }
 
+/* Found by fuzz_runcfg: render met keys the parser never reads, or missed
+ * one it does. A key that is an alias (*k) has a value the parser skips; a
+ * key nested past render's old 32 levels (the parser reads 64) was missed,
+ * and a mapping anchored that deep in a list was then met through its alias
+ * as if it were read. Each config's batch must come back 4. */
+static void test_render_deep_and_alias_keys(void **state)
+{
+    (void)state;
+    char deep_yaml[2048] = "", deep_json[1024] = "", deep_anchor[256] = "s: ", deep_path[512] = "";
+    for (int i = 0; i < 40; i++) {
+        size_t n = strlen(deep_yaml);
+        snprintf(deep_yaml + n, sizeof deep_yaml - n, "%*sk:\n", i, "");
+        n = strlen(deep_json);
+        snprintf(deep_json + n, sizeof deep_json - n, "{\"k\": ");
+        n = strlen(deep_path);
+        snprintf(deep_path + n, sizeof deep_path - n, "k.");
+    }
+    size_t n = strlen(deep_yaml);
+    snprintf(deep_yaml + n, sizeof deep_yaml - n, "%*sbs: 3\n", 40, "");
+    strcat(deep_json, "{\"bs\": 3}");
+    for (int i = 0; i < 40; i++) strcat(deep_json, "}");
+    strcat(deep_path, "bs");
+    for (int i = 0; i < 36; i++) strcat(deep_anchor, "[");
+    strcat(deep_anchor, "&a {bs: 3}");
+    for (int i = 0; i < 36; i++) strcat(deep_anchor, "]");
+    strcat(deep_anchor, "\nx: *a\n");
+    const char *cases[][2] = {
+        {"n: &k x\n*k : {bs: 3}\n", "device_batch_size"},
+        {deep_yaml, deep_path},
+        {deep_json, deep_path},
+        {deep_anchor, "device_batch_size"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *sets[] = {"device_batch_size=4"};
+        struct runcfg_rendered r;
+        const char *text = render(cases[i][0], NULL, sets, 1, &r);
+        assert_string_equal(r.target[0], cases[i][1]);
+        struct runcfg cfg;
+        parses_back(text, &cfg);
+        assert_int_equal(cfg.device_batch_size, 4);
+        runcfg_release(&cfg);
+        runcfg_rendered_release(&r);
+    }
+}
+
+/* Found by fuzz_runcfg: the did-you-mean for an unknown --set key walked
+ * every path through aliased mappings, 2^30 of them for 30 lines of
+ * "lN: &lN {aa: *lM, bb: *lM}"; each mapping is now visited once. */
+static void test_render_suggest_through_aliases_is_linear(void **state)
+{
+    (void)state;
+    char text[2048] = "l0: &l0 {aa: 1, bb: 2}\n";
+    for (int i = 1; i < 30; i++) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "l%d: &l%d {aa: *l%d, bb: *l%d}\n", i, i, i - 1, i - 1);
+    }
+    char *sets[] = {"a.b.c=1"};
+    struct runcfg_rendered r;
+    alarm(20); /* the old walk takes hours: fail instead of hanging */
+    render(text, NULL, sets, 1, &r);
+    alarm(0);
+    assert_true(r.unknown[0]);
+    runcfg_rendered_release(&r);
+}
+
 static void test_render_json_stays_json(void **state)
 {
     (void)state;
@@ -659,6 +725,8 @@ int main(void)
         cmocka_unit_test(test_render_keeps_the_users_schema),
         cmocka_unit_test(test_render_alias_lands_on_the_configs_key),
         cmocka_unit_test(test_render_sets_what_the_ledger_reads),
+        cmocka_unit_test(test_render_deep_and_alias_keys),
+        cmocka_unit_test(test_render_suggest_through_aliases_is_linear),
         cmocka_unit_test(test_render_json_stays_json),
         cmocka_unit_test(test_render_always_parses_back),
         cmocka_unit_test(test_render_without_config_and_errors),
