@@ -24,7 +24,7 @@ struct runcfg {
     long grad_accum;        /* grad_accum_steps, gradient_accumulation_steps... */
     int grad_ckpt;          /* gradient_checkpointing; 1 yes, 0 no, -1 unknown */
     struct runcfg_kv *extra;
-    size_t n_extra;
+    size_t n_extra, cap_extra; /* cap_extra: room in extra (grown by doubling) */
 };
 
 void runcfg_init(struct runcfg *cfg);

@@ -247,6 +247,35 @@ static void test_malformed_input(void **state)
     runcfg_release(&cfg);
 }
 
+/* Found by fuzz_runcfg (-timeout=10): JSON positions were found by
+ * searching every key from the last one and counting lines from the start,
+ * O(keys x bytes): 80 KiB of keys took a minute under ASan. Only alias-table
+ * keys are looked for now, as keys (a ':' follows), counting on. */
+static void test_json_positions_linear(void **state)
+{
+    (void)state;
+    /* the key's name as a value before it: the position is still the key's */
+    expect_error("{\"x\": \"bs\",\n \"bs\": 1.5}", "run.yaml:2:8: bs expects a whole number, got '1.5'");
+    /* an escaped spelling of a key is never found as text: no position */
+    expect_error("{\"b\\u0073\": 0}", "run.yaml: bs must be at least 1, got 0");
+    size_t keys = 100000, cap = keys * 24 + 64, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    text[n++] = '{';
+    for (size_t i = 0; i < keys; i++)
+        n += (size_t)snprintf(text + n, cap - n, "\"k%zu\": %zu,\n", i, i);
+    n += (size_t)snprintf(text + n, cap - n, "\"bs\": 0}");
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    alarm(20); /* the old search takes hours: fail instead of hanging */
+    assert_int_equal(runcfg_parse(&cfg, text, n, "run.yaml", &err), -1);
+    alarm(0);
+    assert_string_equal(err.msg, "run.yaml:100001:7: bs must be at least 1, got 0");
+    runcfg_release(&cfg);
+    free(text);
+}
+
 static void test_absurd_values(void **state)
 {
     (void)state;
@@ -717,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_nested_first_wins_and_extras),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_malformed_input),
+        cmocka_unit_test(test_json_positions_linear),
         cmocka_unit_test(test_absurd_values),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_effective_batch),
