@@ -649,8 +649,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
     struct rc_walk w = {.cfg = &tmp, .name = name, .err = err};
     int rc;
     int kind = looks_like_json(text ? text : "", len);
-    if (kind) {
-        rc = parse_json(&w, text, len);
+    if (kind) { /* past a UTF-8 BOM, as looks_like_json looked */
+        size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+        rc = parse_json(&w, text + bom, len - bom);
         if (rc != 0 && kind == 2) { /* a YAML flow mapping ("{a: 1}") is not JSON but fine */
             runcfg_release(&tmp);
             w.seen = 0;

@@ -636,7 +636,10 @@ static bool is_json(const char *text, size_t len)
     struct json_tokener *tok = json_tokener_new_ex(RUNCFG_MAX_DEPTH);
     if (!tok) return false;
     struct json_object *o = json_tokener_parse_ex(tok, text + i, (int)(len - i));
-    bool ok = o && json_tokener_get_error(tok) == json_tokener_success;
+    size_t end = i + json_tokener_get_parse_end(tok);
+    while (end < len && isspace((unsigned char)text[end])) end++;
+    /* as runcfg_parse decides: text after the object ("{'bs': 1} # c") is YAML */
+    bool ok = o && json_tokener_get_error(tok) == json_tokener_success && end >= len;
     json_object_put(o);
     json_tokener_free(tok);
     return ok;

@@ -633,6 +633,28 @@ static void test_render_suggest_through_aliases_is_linear(void **state)
     runcfg_rendered_release(&r);
 }
 
+/* A JSON config saved with a UTF-8 BOM (Windows editors) was refused
+ * ("1:1: invalid JSON") though render read it; and a YAML flow mapping
+ * with a comment after it was rendered as JSON. Both now decided as
+ * runcfg_parse decides. */
+static void test_bom_json_and_flow_yaml_with_comment(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, "\xef\xbb\xbf{\"bs\": 3}\n", &err), 0);
+    assert_int_equal(cfg.device_batch_size, 3);
+    runcfg_release(&cfg);
+    char *sets[] = {"device_batch_size=4"};
+    struct runcfg_rendered r;
+    const char *text = render("{'bs': 1} # note\n", NULL, sets, 1, &r);
+    assert_false(r.json);
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
 static void test_render_json_stays_json(void **state)
 {
     (void)state;
@@ -757,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_render_sets_what_the_ledger_reads),
         cmocka_unit_test(test_render_deep_and_alias_keys),
         cmocka_unit_test(test_render_suggest_through_aliases_is_linear),
+        cmocka_unit_test(test_bom_json_and_flow_yaml_with_comment),
         cmocka_unit_test(test_render_json_stays_json),
         cmocka_unit_test(test_render_always_parses_back),
         cmocka_unit_test(test_render_without_config_and_errors),
