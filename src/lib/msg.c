@@ -5,6 +5,7 @@
 #include "lib/mention.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
@@ -2714,7 +2715,7 @@ static size_t add_anchor(const char *a, const char **out, size_t n, size_t cap)
 /* A rule is found through one of its strings: every any[] string (any one
  * may be the only one present), else its longest need[] string. A string
  * that contains another anchor needs no anchor of its own. */
-size_t msg_anchors_build(const char **out, size_t cap)
+static size_t anchors_derive(const char **out, size_t cap)
 {
     size_t n = 0;
     for (const struct msg_rule *r = rules; r->kind; r++)
@@ -2729,6 +2730,25 @@ size_t msg_anchors_build(const char **out, size_t cap)
         }
         if (!done && best) n = add_anchor(best, out, n, cap);
     }
+    return n;
+}
+
+/* Derived once: the rules are constant, and the derivation (a strstr per
+ * rule string and anchor) cost more than scanning a short log. */
+static const char *anchors[MSG_ANCHORS_MAX];
+static size_t n_anchors;
+static pthread_once_t anchors_once = PTHREAD_ONCE_INIT;
+
+static void anchors_init(void)
+{
+    n_anchors = anchors_derive(anchors, MSG_ANCHORS_MAX);
+}
+
+size_t msg_anchors_build(const char **out, size_t cap)
+{
+    pthread_once(&anchors_once, anchors_init);
+    size_t n = n_anchors < cap ? n_anchors : cap;
+    memcpy(out, anchors, n * sizeof *out);
     return n;
 }
 

@@ -129,7 +129,8 @@ struct msg_rule {
 
 /* The anchors the hot scan looks for, derived from the rules (so a rule
  * cannot exist without one): fills out[0..cap) with static strings and
- * returns how many. Every message a rule matches contains one of them. */
+ * returns how many (derived once per process). Every message a rule
+ * matches contains one of them. */
 size_t msg_anchors_build(const char **out, size_t cap);
 
 /* Room for the anchors (the scan's table size); the rules make fewer

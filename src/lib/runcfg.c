@@ -93,7 +93,6 @@ static const struct {
 };
 
 #define RC_MAX_INT 2147483647L
-#define RC_MAX_DEPTH 64
 
 /* The guide's names, in the guide's order (runcfg_to_yaml). */
 static const char *const rc_field_names[F_COUNT] = {
@@ -214,9 +213,14 @@ static int extra_put(struct runcfg *cfg, const char *key, const char *value, boo
                 cfg->extra[i].value = v;
                 return 0;
             }
-    struct runcfg_kv *p = realloc(cfg->extra, (cfg->n_extra + 1) * sizeof *p);
-    if (!p) return -1;
-    cfg->extra = p;
+    if (cfg->n_extra == cfg->cap_extra) { /* doubling: a config of many keys stays linear */
+        size_t cap = cfg->cap_extra ? 2 * cfg->cap_extra : 16;
+        struct runcfg_kv *grown = realloc(cfg->extra, cap * sizeof *grown);
+        if (!grown) return -1;
+        cfg->extra = grown;
+        cfg->cap_extra = cap;
+    }
+    struct runcfg_kv *p = cfg->extra;
     char *k = strdup(key), *v = strdup(value);
     if (!k || !v) {
         free(k);
@@ -323,7 +327,7 @@ struct yaml_frame {
 };
 
 struct yaml_state {
-    struct yaml_frame stack[RC_MAX_DEPTH];
+    struct yaml_frame stack[RUNCFG_MAX_DEPTH];
     int depth;
     int skip; /* > 0 inside a sequence or a collection used as a key */
 };
@@ -375,9 +379,9 @@ static int yaml_on_scalar(struct rc_walk *w, struct yaml_state *st, yaml_event_t
 static int yaml_on_start(struct rc_walk *w, struct yaml_state *st, yaml_event_t *ev, bool mapping)
 {
     long line = (long)ev->start_mark.line + 1, col = (long)ev->start_mark.column + 1;
-    if (st->depth >= RC_MAX_DEPTH)
+    if (st->depth >= RUNCFG_MAX_DEPTH)
         return oomlab_err_at(w->err, w->name, line, col, "nesting deeper than %d levels",
-                             RC_MAX_DEPTH);
+                             RUNCFG_MAX_DEPTH);
     struct yaml_frame *parent = yaml_top(st);
     if (!parent && !mapping)
         return oomlab_err_at(w->err, w->name, line, col,
@@ -467,11 +471,10 @@ static int parse_yaml(struct rc_walk *w, const char *text, size_t len)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void offset_to_line_col(const char *text, size_t off, long *line, long *col)
+/* Advance line:col over text[from, to). */
+static void count_line_col(const char *text, size_t from, size_t to, long *line, long *col)
 {
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
+    for (size_t i = from; i < to; i++) {
         if (text[i] == '\n') {
             (*line)++;
             *col = 1;
@@ -481,27 +484,67 @@ static void offset_to_line_col(const char *text, size_t off, long *line, long *c
     }
 }
 
+static void offset_to_line_col(const char *text, size_t off, long *line, long *col)
+{
+    *line = 1;
+    *col = 1;
+    count_line_col(text, 0, off, line, col);
+}
+
+/* Positions for errors (json-c keeps none): only a key of the alias table
+ * can have a bad value, so only those are looked for, each from where the
+ * last one was found (document order), and line:col is counted on from
+ * the last position. Linear in the text, whatever its number of keys. */
+#define RC_NRULES (sizeof rc_rules / sizeof rc_rules[0])
 struct json_walk {
     struct rc_walk *w;
     const char *text;
-    size_t len, cursor; /* where the next key is searched (document order) */
+    size_t len, cursor;      /* where the next key is searched */
+    size_t counted;          /* text[counted] is at line:col */
+    long line, col;
+    bool missing[RC_NRULES]; /* not in the text past the cursor (an escaped key) */
 };
 
-/* Where a key's value starts: the key's next quoted occurrence from the
- * cursor, then past the ':' (json-c keeps no positions). 0 when not found. */
-static size_t json_value_offset(struct json_walk *jw, const char *key)
+/* The quoted key at text[i], followed by ':': the offset of its value. */
+static size_t json_key_at(const struct json_walk *jw, size_t i, const char *key, size_t kl)
 {
-    size_t kl = strlen(key);
+    if (jw->text[i] != '"' || memcmp(jw->text + i + 1, key, kl) != 0 || jw->text[i + 1 + kl] != '"')
+        return 0;
+    size_t j = i + kl + 2;
+    while (j < jw->len && isspace((unsigned char)jw->text[j])) j++;
+    if (j >= jw->len || jw->text[j] != ':') return 0;
+    for (j++; j < jw->len && isspace((unsigned char)jw->text[j]);) j++;
+    return j;
+}
+
+/* Where the value of an alias-table key starts: the key's next occurrence
+ * from the cursor. 0 when not found. */
+static size_t json_value_offset(struct json_walk *jw, const struct rc_rule *rule)
+{
+    size_t r = (size_t)(rule - rc_rules), kl = strlen(rule->key);
+    if (jw->missing[r]) return 0;
     for (size_t i = jw->cursor; i + kl + 2 <= jw->len; i++) {
-        if (jw->text[i] != '"' || memcmp(jw->text + i + 1, key, kl) != 0 ||
-            jw->text[i + 1 + kl] != '"')
-            continue;
-        size_t j = i + kl + 2;
-        while (j < jw->len && (isspace((unsigned char)jw->text[j]) || jw->text[j] == ':')) j++;
-        jw->cursor = j;
-        return j;
+        const char *q = memchr(jw->text + i, '"', jw->len - i);
+        if (!q || (size_t)(q - jw->text) + kl + 2 > jw->len) break;
+        i = (size_t)(q - jw->text);
+        size_t at = json_key_at(jw, i, rule->key, kl);
+        if (at) return jw->cursor = at;
     }
+    jw->missing[r] = true;
     return 0;
+}
+
+/* line:col of text[off], counted on from the last position asked for. */
+static void json_line_col(struct json_walk *jw, size_t off, long *line, long *col)
+{
+    if (off < jw->counted || !jw->line) {
+        jw->counted = 0;
+        jw->line = jw->col = 1;
+    }
+    count_line_col(jw->text, jw->counted, off, &jw->line, &jw->col);
+    jw->counted = off;
+    *line = jw->line;
+    *col = jw->col;
 }
 
 static int json_walk_object(struct json_walk *jw, struct json_object *obj, const char *prefix,
@@ -510,18 +553,19 @@ static int json_walk_object(struct json_walk *jw, struct json_object *obj, const
 static int json_walk_value(struct json_walk *jw, const char *path, const char *key,
                            struct json_object *v, int depth)
 {
-    size_t off = json_value_offset(jw, key);
-    long line = 0, col = 0;
-    if (off) offset_to_line_col(jw->text, off, &line, &col);
     enum json_type t = json_object_get_type(v);
     if (t == json_type_object) return json_walk_object(jw, v, path, depth + 1);
     if (t == json_type_array) return 0; /* sequences are not searched */
+    const struct rc_rule *rule = find_rule(key);
+    size_t off = rule ? json_value_offset(jw, rule) : 0;
+    long line = 0, col = 0;
+    if (off) json_line_col(jw, off, &line, &col);
     const char *text;
     if (t == json_type_null) text = "null";
     else if (t == json_type_string) text = json_object_get_string(v);
     else text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
     if (!text) text = "";
-    if (t == json_type_double && find_rule(key) && find_rule(key)->kind == K_POS_INT) {
+    if (t == json_type_double && rule && rule->kind == K_POS_INT) {
         char why[64];
         snprintf(why, sizeof why, "expects a whole number, got '%s'", text);
         if (line > 0) return oomlab_err_at(jw->w->err, jw->w->name, line, col, "%s %s", key, why);
@@ -533,9 +577,9 @@ static int json_walk_value(struct json_walk *jw, const char *path, const char *k
 static int json_walk_object(struct json_walk *jw, struct json_object *obj, const char *prefix,
                             int depth)
 {
-    if (depth > RC_MAX_DEPTH)
+    if (depth > RUNCFG_MAX_DEPTH)
         return oomlab_err_set(jw->w->err, "%s: nesting deeper than %d levels", jw->w->name,
-                              RC_MAX_DEPTH);
+                              RUNCFG_MAX_DEPTH);
     json_object_object_foreach(obj, key, val)
     {
         char *path = join_path(prefix, key);
@@ -550,7 +594,7 @@ static int json_walk_object(struct json_walk *jw, struct json_object *obj, const
 static int parse_json(struct rc_walk *w, const char *text, size_t len)
 {
     if (len > INT_MAX) return oomlab_err_set(w->err, "%s: config too large", w->name);
-    struct json_tokener *tok = json_tokener_new_ex(RC_MAX_DEPTH);
+    struct json_tokener *tok = json_tokener_new_ex(RUNCFG_MAX_DEPTH);
     if (!tok) return oomlab_err_set(w->err, "%s: out of memory", w->name);
     struct json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error jerr = json_tokener_get_error(tok);
@@ -626,8 +670,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
     struct rc_walk w = {.cfg = &tmp, .name = name, .err = err};
     int rc;
     int kind = looks_like_json(text ? text : "", len);
-    if (kind) {
-        rc = parse_json(&w, text, len);
+    if (kind) { /* past a UTF-8 BOM, as looks_like_json looked */
+        size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+        rc = parse_json(&w, text + bom, len - bom);
         if (rc != 0 && kind == 2) { /* a YAML flow mapping ("{a: 1}") is not JSON but fine */
             runcfg_release(&tmp);
             w.seen = 0;

@@ -24,10 +24,14 @@ struct runcfg {
     long grad_accum;        /* grad_accum_steps, gradient_accumulation_steps... */
     int grad_ckpt;          /* gradient_checkpointing; 1 yes, 0 no, -1 unknown */
     struct runcfg_kv *extra;
-    size_t n_extra;
+    size_t n_extra, cap_extra; /* cap_extra: room in extra (grown by doubling) */
 };
 
 void runcfg_init(struct runcfg *cfg);
+/* Mappings and lists nest at most this deep (the top mapping is level 1);
+ * runcfg_parse refuses deeper text, and runcfg_render walks every level a
+ * parsed config can have. */
+#define RUNCFG_MAX_DEPTH 64
 /* Parse YAML (JSON is YAML's subset, but JSON input is parsed as JSON so
  * NaN/Infinity and 64-bit ints behave). name is used in file:line:col errors.
  * Nested mappings are searched too (e.g. `training: {batch_size: 8}`). */

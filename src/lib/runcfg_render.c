@@ -16,7 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#define MAX_PATH_DEPTH 32
+#define MAX_PATH_DEPTH 32 /* parts of a --set key path */
 
 struct split {
     char buf[128];
@@ -166,9 +166,12 @@ static int ymap_get(struct ydoc *d, int map, const char *key)
 /* Depth-first in document order (mappings only, as runcfg_parse reads):
  * the first scalar value whose key matches — by name (leaf != NULL) or by
  * ledger column (field >= 0). count gets the number of name matches. A node
- * met again is an alias (*a), which runcfg_parse does not follow, and a node
- * under a sequence or a non-scalar key is not read either: seen marks every
- * node already passed, in the order the parser meets them. */
+ * met again is an alias (*a), which runcfg_parse does not follow — as a
+ * value, or as a key, whose value it then does not read — and a node under
+ * a sequence or a non-scalar key is not read either: seen marks every node
+ * already passed, in the order the parser meets them. Every level a parsed
+ * config can have is walked (RUNCFG_MAX_DEPTH), so no node the parser reads
+ * is missed and no node it skips is met first through an alias. */
 struct yfind {
     const char *leaf;
     int field;
@@ -182,7 +185,7 @@ struct yfind {
 static void ymark(struct ydoc *d, int id, unsigned char *seen, int depth)
 {
     yaml_node_t *n = ynode(d, id);
-    if (!n || seen[id - 1] || depth > MAX_PATH_DEPTH) return;
+    if (!n || seen[id - 1] || depth > RUNCFG_MAX_DEPTH) return;
     seen[id - 1] = 1;
     if (n->type == YAML_SEQUENCE_NODE)
         for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
@@ -197,11 +200,11 @@ static void ymark(struct ydoc *d, int id, unsigned char *seen, int depth)
 static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *f, int depth)
 {
     yaml_node_t *m = ynode(d, map);
-    if (!m || m->type != YAML_MAPPING_NODE || depth > MAX_PATH_DEPTH) return;
+    if (!m || m->type != YAML_MAPPING_NODE || depth > RUNCFG_MAX_DEPTH) return;
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         const char *k = yscalar(d, p->key);
         yaml_node_t *v = ynode(d, p->value);
-        bool alias = v && f->seen[p->value - 1];
+        bool alias = (v && f->seen[p->value - 1]) || (k && f->seen[p->key - 1]);
         ymark(d, p->key, f->seen, depth + 1);
         if (!k || !v || alias || v->type == YAML_SEQUENCE_NODE) {
             ymark(d, p->value, f->seen, depth + 1);
@@ -225,10 +228,16 @@ static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *
 }
 
 /* yfind_in over the whole document; -1 when out of memory. */
-static int yfind(struct ydoc *d, struct yfind *f)
+/* One mark per node of the document, all clear (NULL: no memory). */
+static unsigned char *yseen_new(struct ydoc *d)
 {
     size_t nodes = (size_t)(d->doc.nodes.top - d->doc.nodes.start);
-    f->seen = calloc(nodes ? nodes : 1, 1);
+    return calloc(nodes ? nodes : 1, 1);
+}
+
+static int yfind(struct ydoc *d, struct yfind *f)
+{
+    f->seen = yseen_new(d);
     if (!f->seen) return -1;
     f->seen[d->root - 1] = 1;
     yfind_in(d, d->root, "", f, 0);
@@ -237,11 +246,14 @@ static int yfind(struct ydoc *d, struct yfind *f)
     return 0;
 }
 
+/* Every key under map, each mapping once: aliases can share a mapping
+ * between many parents (and with it 2^n paths through n levels). */
 static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *key, unsigned *best,
-                     char *out, size_t size, int depth)
+                     char *out, size_t size, unsigned char *seen, int depth)
 {
     yaml_node_t *m = ynode(d, map);
-    if (!m || m->type != YAML_MAPPING_NODE || depth > MAX_PATH_DEPTH) return;
+    if (!m || m->type != YAML_MAPPING_NODE || seen[map - 1] || depth > RUNCFG_MAX_DEPTH) return;
+    seen[map - 1] = 1;
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         const char *k = yscalar(d, p->key);
         if (!k) continue;
@@ -249,7 +261,7 @@ static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *ke
         snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
         consider(key, path, best, out, size);
         consider(key, k, best, out, size);
-        ysuggest(d, p->value, path, key, best, out, size, depth + 1);
+        ysuggest(d, p->value, path, key, best, out, size, seen, depth + 1);
     }
 }
 
@@ -322,8 +334,11 @@ static int yapply(struct ydoc *d, const char *key, const char *value, struct run
     snprintf(out->target[i], sizeof out->target[i], "%s", key);
     if (runcfg_key_field(sp.part[sp.n - 1]) < 0) {
         unsigned best = 255;
+        unsigned char *seen = yseen_new(d);
+        if (!seen) return oomlab_err_set(err, "out of memory");
         out->unknown[i] = true;
-        ysuggest(d, d->root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], 0);
+        ysuggest(d, d->root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], seen, 0);
+        free(seen);
         suggest_alias(key, &best, out->suggestion[i], sizeof out->suggestion[i]);
     }
     return yadd_path(d, map, &sp, depth, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
@@ -482,7 +497,7 @@ struct jfind {
 
 static void jfind_in(struct json_object *obj, const char *prefix, struct jfind *f, int depth)
 {
-    if (depth > MAX_PATH_DEPTH) return;
+    if (depth > RUNCFG_MAX_DEPTH) return;
     json_object_object_foreach(obj, k, v)
     {
         char path[128];
@@ -505,7 +520,7 @@ static void jfind_in(struct json_object *obj, const char *prefix, struct jfind *
 static void jsuggest(struct json_object *obj, const char *prefix, const char *key, unsigned *best,
                      char *out, size_t size, int depth)
 {
-    if (depth > MAX_PATH_DEPTH || !json_object_is_type(obj, json_type_object)) return;
+    if (depth > RUNCFG_MAX_DEPTH || !json_object_is_type(obj, json_type_object)) return;
     json_object_object_foreach(obj, k, v)
     {
         char path[128];
@@ -577,7 +592,7 @@ static int japply(struct json_object *root, const char *key, const char *value,
 static int render_json(const char *orig, size_t len, const char *name, char *const *sets,
                        size_t n_sets, struct runcfg_rendered *out, struct oomlab_err *err)
 {
-    struct json_tokener *tok = json_tokener_new_ex(64);
+    struct json_tokener *tok = json_tokener_new_ex(RUNCFG_MAX_DEPTH);
     if (!tok) return oomlab_err_set(err, "out of memory");
     struct json_object *root = json_tokener_parse_ex(tok, orig, (int)len);
     json_tokener_free(tok);
@@ -618,10 +633,13 @@ static bool is_json(const char *text, size_t len)
     size_t i = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
     while (i < len && isspace((unsigned char)text[i])) i++;
     if (i >= len || text[i] != '{') return false;
-    struct json_tokener *tok = json_tokener_new_ex(64);
+    struct json_tokener *tok = json_tokener_new_ex(RUNCFG_MAX_DEPTH);
     if (!tok) return false;
     struct json_object *o = json_tokener_parse_ex(tok, text + i, (int)(len - i));
-    bool ok = o && json_tokener_get_error(tok) == json_tokener_success;
+    size_t end = i + json_tokener_get_parse_end(tok);
+    while (end < len && isspace((unsigned char)text[end])) end++;
+    /* as runcfg_parse decides: text after the object ("{'bs': 1} # c") is YAML */
+    bool ok = o && json_tokener_get_error(tok) == json_tokener_success && end >= len;
     json_object_put(o);
     json_tokener_free(tok);
     return ok;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -244,6 +245,35 @@ static void test_malformed_input(void **state)
     assert_int_equal(runcfg_parse(&cfg, "bs: 2\nlr: 1\0x\n", 12, "run.yaml", &err), -1);
     assert_string_equal(err.msg, "run.yaml:2:6: binary data (a NUL byte) in a config");
     runcfg_release(&cfg);
+}
+
+/* Found by fuzz_runcfg (-timeout=10): JSON positions were found by
+ * searching every key from the last one and counting lines from the start,
+ * O(keys x bytes): 80 KiB of keys took a minute under ASan. Only alias-table
+ * keys are looked for now, as keys (a ':' follows), counting on. */
+static void test_json_positions_linear(void **state)
+{
+    (void)state;
+    /* the key's name as a value before it: the position is still the key's */
+    expect_error("{\"x\": \"bs\",\n \"bs\": 1.5}", "run.yaml:2:8: bs expects a whole number, got '1.5'");
+    /* an escaped spelling of a key is never found as text: no position */
+    expect_error("{\"b\\u0073\": 0}", "run.yaml: bs must be at least 1, got 0");
+    size_t keys = 100000, cap = keys * 24 + 64, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    text[n++] = '{';
+    for (size_t i = 0; i < keys; i++)
+        n += (size_t)snprintf(text + n, cap - n, "\"k%zu\": %zu,\n", i, i);
+    n += (size_t)snprintf(text + n, cap - n, "\"bs\": 0}");
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    alarm(20); /* the old search takes hours: fail instead of hanging */
+    assert_int_equal(runcfg_parse(&cfg, text, n, "run.yaml", &err), -1);
+    alarm(0);
+    assert_string_equal(err.msg, "run.yaml:100001:7: bs must be at least 1, got 0");
+    runcfg_release(&cfg);
+    free(text);
 }
 
 static void test_absurd_values(void **state)
@@ -538,6 +568,93 @@ static void test_render_sets_what_the_ledger_reads(void **state)
     }
 }
 
+/* Found by fuzz_runcfg: render met keys the parser never reads, or missed
+ * one it does. A key that is an alias (*k) has a value the parser skips; a
+ * key nested past render's old 32 levels (the parser reads 64) was missed,
+ * and a mapping anchored that deep in a list was then met through its alias
+ * as if it were read. Each config's batch must come back 4. */
+static void test_render_deep_and_alias_keys(void **state)
+{
+    (void)state;
+    char deep_yaml[2048] = "", deep_json[1024] = "", deep_anchor[256] = "s: ", deep_path[512] = "";
+    for (int i = 0; i < 40; i++) {
+        size_t n = strlen(deep_yaml);
+        snprintf(deep_yaml + n, sizeof deep_yaml - n, "%*sk:\n", i, "");
+        n = strlen(deep_json);
+        snprintf(deep_json + n, sizeof deep_json - n, "{\"k\": ");
+        n = strlen(deep_path);
+        snprintf(deep_path + n, sizeof deep_path - n, "k.");
+    }
+    size_t n = strlen(deep_yaml);
+    snprintf(deep_yaml + n, sizeof deep_yaml - n, "%*sbs: 3\n", 40, "");
+    strcat(deep_json, "{\"bs\": 3}");
+    for (int i = 0; i < 40; i++) strcat(deep_json, "}");
+    strcat(deep_path, "bs");
+    for (int i = 0; i < 36; i++) strcat(deep_anchor, "[");
+    strcat(deep_anchor, "&a {bs: 3}");
+    for (int i = 0; i < 36; i++) strcat(deep_anchor, "]");
+    strcat(deep_anchor, "\nx: *a\n");
+    const char *cases[][2] = {
+        {"n: &k x\n*k : {bs: 3}\n", "device_batch_size"},
+        {deep_yaml, deep_path},
+        {deep_json, deep_path},
+        {deep_anchor, "device_batch_size"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *sets[] = {"device_batch_size=4"};
+        struct runcfg_rendered r;
+        const char *text = render(cases[i][0], NULL, sets, 1, &r);
+        assert_string_equal(r.target[0], cases[i][1]);
+        struct runcfg cfg;
+        parses_back(text, &cfg);
+        assert_int_equal(cfg.device_batch_size, 4);
+        runcfg_release(&cfg);
+        runcfg_rendered_release(&r);
+    }
+}
+
+/* Found by fuzz_runcfg: the did-you-mean for an unknown --set key walked
+ * every path through aliased mappings, 2^30 of them for 30 lines of
+ * "lN: &lN {aa: *lM, bb: *lM}"; each mapping is now visited once. */
+static void test_render_suggest_through_aliases_is_linear(void **state)
+{
+    (void)state;
+    char text[2048] = "l0: &l0 {aa: 1, bb: 2}\n";
+    for (int i = 1; i < 30; i++) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "l%d: &l%d {aa: *l%d, bb: *l%d}\n", i, i, i - 1, i - 1);
+    }
+    char *sets[] = {"a.b.c=1"};
+    struct runcfg_rendered r;
+    alarm(20); /* the old walk takes hours: fail instead of hanging */
+    render(text, NULL, sets, 1, &r);
+    alarm(0);
+    assert_true(r.unknown[0]);
+    runcfg_rendered_release(&r);
+}
+
+/* A JSON config saved with a UTF-8 BOM (Windows editors) was refused
+ * ("1:1: invalid JSON") though render read it; and a YAML flow mapping
+ * with a comment after it was rendered as JSON. Both now decided as
+ * runcfg_parse decides. */
+static void test_bom_json_and_flow_yaml_with_comment(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, "\xef\xbb\xbf{\"bs\": 3}\n", &err), 0);
+    assert_int_equal(cfg.device_batch_size, 3);
+    runcfg_release(&cfg);
+    char *sets[] = {"device_batch_size=4"};
+    struct runcfg_rendered r;
+    const char *text = render("{'bs': 1} # note\n", NULL, sets, 1, &r);
+    assert_false(r.json);
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
 static void test_render_json_stays_json(void **state)
 {
     (void)state;
@@ -671,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_nested_first_wins_and_extras),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_malformed_input),
+        cmocka_unit_test(test_json_positions_linear),
         cmocka_unit_test(test_absurd_values),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_effective_batch),
@@ -679,6 +797,9 @@ int main(void)
         cmocka_unit_test(test_render_keeps_the_users_schema),
         cmocka_unit_test(test_render_alias_lands_on_the_configs_key),
         cmocka_unit_test(test_render_sets_what_the_ledger_reads),
+        cmocka_unit_test(test_render_deep_and_alias_keys),
+        cmocka_unit_test(test_render_suggest_through_aliases_is_linear),
+        cmocka_unit_test(test_bom_json_and_flow_yaml_with_comment),
         cmocka_unit_test(test_render_json_stays_json),
         cmocka_unit_test(test_render_always_parses_back),
         cmocka_unit_test(test_render_without_config_and_errors),
