@@ -699,6 +699,19 @@ static enum est_mask resolve_mask(const struct est_workload *wl)
     return EST_MASK_NONE;
 }
 
+/* A generation's prompt: --prompt-len, else --seq stands in for it. */
+static int64_t prompt_of(const struct est_workload *wl)
+{
+    return wl->prompt_len ? wl->prompt_len : wl->seq;
+}
+
+/* The longest sequence one forward sees: a generation's prompt and every
+ * generated token, else --seq (what per-length buffers grow to). */
+static int64_t longest_sequence(const struct est_workload *wl)
+{
+    return wl->mode == EST_MODE_INFER && wl->gen_len ? prompt_of(wl) + wl->gen_len : wl->seq;
+}
+
 /* The positions a static or rolling cache holds: --cache-len N, "max" (the
  * model's max positions), or by default the prompt and every generated
  * token. */
@@ -706,7 +719,7 @@ static int64_t cache_positions(const struct est_model *m, const struct est_workl
 {
     if (wl->cache_len > 0) return wl->cache_len;
     if (wl->cache_len < 0) return m->max_positions;
-    return (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len;
+    return prompt_of(wl) + wl->gen_len;
 }
 
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
@@ -2625,9 +2638,7 @@ static long double layer_buffers(const struct calc *c)
     if (wl->layer_buffers == 1 || wl->trainer != EST_TRAINER_HF) return 0;
     if (!c->f->layer_bufs) return rope_cache_bytes(c, &rope_n);
     long double n = (long double)(c->m->max_positions > 0 ? c->m->max_positions : c->f->positions);
-    long double longest = (long double)(wl->mode == EST_MODE_INFER && wl->gen_len
-                                            ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
-                                            : wl->seq);
+    long double longest = (long double)longest_sequence(wl);
     if (c->f->layer_bufs == 2 && longest > n) n = longest; /* _init_bias(key_length) */
     long double per = n * n;
     if (c->f->layer_bufs == 2 && c->f->rope_div)
@@ -2677,9 +2688,7 @@ static long double rope_cache_bytes(const struct calc *c, int64_t *n)
         if (rope_caches[i].family != c->m->family || wl->transformers < rope_caches[i].from ||
             wl->transformers >= rope_caches[i].until)
             continue;
-        int64_t longest = wl->mode == EST_MODE_INFER && wl->gen_len
-                              ? (wl->prompt_len ? wl->prompt_len : wl->seq) + wl->gen_len
-                              : wl->seq;
+        int64_t longest = longest_sequence(wl);
         *n = c->m->max_positions > 0 ? c->m->max_positions : rope_caches[i].default_n;
         if (!*n) return 0;
         if (longest > *n) *n = longest; /* forward's _set_cos_sin_cache(seq_len) */
@@ -3464,7 +3473,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     long double b = (long double)wl->batch, a = c->a, G = (long double)wl->gen_len;
     long double layers = (long double)c->m->layers + (long double)c->m->decoder_layers;
     memset(g, 0, sizeof *g);
-    g->prompt = (long double)(wl->prompt_len ? wl->prompt_len : wl->seq);
+    g->prompt = (long double)prompt_of(wl);
     if (nocache_gen(wl)) g->prompt += G - 1; /* the last step's forward (nocache_plan) */
     g->ctx = G > 0 ? g->prompt + G - 1 : g->prompt;
     bool is_static = wl->cache == EST_CACHE_STATIC && G > 0;
@@ -4617,7 +4626,7 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
 /* Generation's options against the model and the lengths. */
 static int check_gen(const struct est_model *m, const struct est_workload *wl, struct oomlab_err *err)
 {
-    int64_t prompt = wl->prompt_len ? wl->prompt_len : wl->seq;
+    int64_t prompt = prompt_of(wl);
     if (wl->cache_len < -1 || wl->cache_len > (1 << 24))
         return oomlab_err_set(err, "cache-len %lld is out of range (1..%d)", (long long)wl->cache_len, 1 << 24);
     if ((wl->cache_len == -1 || wl->mask == EST_MASK_MAXPOS) && m->max_positions <= 0)

@@ -227,7 +227,6 @@ static void yfind_in(struct ydoc *d, int map, const char *prefix, struct yfind *
     }
 }
 
-/* yfind_in over the whole document; -1 when out of memory. */
 /* One mark per node of the document, all clear (NULL: no memory). */
 static unsigned char *yseen_new(struct ydoc *d)
 {
@@ -235,6 +234,7 @@ static unsigned char *yseen_new(struct ydoc *d)
     return calloc(nodes ? nodes : 1, 1);
 }
 
+/* yfind_in over the whole document; -1 when out of memory. */
 static int yfind(struct ydoc *d, struct yfind *f)
 {
     f->seen = yseen_new(d);
