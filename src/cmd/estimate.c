@@ -69,6 +69,7 @@ static const struct {
     {"loss-upcast", est_auto_yes_no_parse}, {"loop-holds", est_keep_parse}, {"layer-buffers", est_layer_buffers_parse},
     {"var-order", est_len_order_parse},
     {"quant-storage", est_quant_storage_parse}, {"autograd", est_autograd_parse},
+    {"quant-kernel", est_qkernel_parse},
 };
 
 static int parse_choice(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
@@ -386,6 +387,8 @@ static const struct opt_spec specs[] = {
            "base weights quantized (with --lora-r: QLoRA);\ngptq, awq: pre-quantized 4-bit checkpoints"),
     {.name = "quant-group", .metavar = "N", .parse = opt_int, AT(quant_group), .min = -1, .max = INT64_MAX,
      .help = "gptq/awq inputs per scale (group_size; default the\nconfig's, else 128; -1 per channel)"},
+    CHOICE("quant-kernel", "auto|gemm|exllama|exllama-v2", wl.quant_kernel,
+           "awq's kernels (AwqConfig version; default auto: the\nconfig's, else gemm): exllama-v2 (version \"exllama\")\nkeeps a scratch buffer; both exllama repack at load"),
     CHOICE("quant-storage", "auto|uint8|model", wl.quant_storage,
            "4-bit data's storage dtype (bnb_4bit_quant_storage);\nPEFT keeps adapters fp32 on uint8 (default auto:\nmodel under fsdp/zero3, else uint8)"),
     {.name = "kbit-prep", .help = "PEFT prepare_model_for_kbit_training: the 16-bit\nparameters cast to fp32, fp32 activations (with --quant)",
@@ -1050,6 +1053,8 @@ int cmd_estimate(int argc, char **argv)
                 q.desc[0] ? q.desc : est_quant_name((enum est_quant)q.quant),
                 o.quant ? est_quant_name((enum est_quant)o.quant) : "16-bit");
     if (o.quant_group == -2 && q.group) o.wl.quant_group = q.group;
+    if (o.wl.quant_kernel == EST_QKERNEL_AUTO && o.wl.quant == EST_QUANT_AWQ && q.quant == EST_QUANT_AWQ)
+        o.wl.quant_kernel = (enum est_qkernel)q.kernel;
     get_card(&o, &err);
     if ((o.torch || o.cuda) && !o.have_context) {
         /* lazy loading keeps the card's figure (-1: the estimator's default) */

@@ -352,6 +352,7 @@ static const char *const ckpt_keeps[] = {
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
+static const char *const qkernel_names[] = {"auto", "gemm", "exllama", "exllama-v2"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
@@ -418,6 +419,8 @@ int est_attn_parse(const char *s) { return lookup(attn_names, N_OF(attn_names), 
 const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
 const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
+int est_qkernel_parse(const char *s) { return lookup(qkernel_names, N_OF(qkernel_names), s); }
+const char *est_qkernel_name(enum est_qkernel k) { return k <= EST_QKERNEL_EXLLAMA_V2 ? qkernel_names[k] : "?"; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
 const char *est_shard_name(enum est_shard s) { return shard_names[s]; }
 int est_offload_parse(const char *s) { return lookup(offload_names, N_OF(offload_names), s); }
@@ -1750,21 +1753,81 @@ struct terms {
  * holds a second copy beside the fp16 one. int8 keeps the older rule: one
  * block's linears in 16-bit. */
 static long double quant_head_params(const struct calc *c);
-/* Elements of the largest linear the model quantizes. */
-static long double largest_quant_linear(const struct calc *c)
+/* One linear the model quantizes: its inputs and outputs. */
+struct qlinear {
+    long double in, out;
+};
+
+/* The distinct shapes of the linears the model quantizes (k and v, when
+ * separate, are narrower than q and left out), into lin; returns how many. */
+static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
 {
     const struct est_workload *wl = c->wl;
-    long double h = c->h, f = c->ffn, big = 0;
-    long double fused = c->qd + 2 * c->kvd;
+    long double h = c->h, f = c->ffn, head = quant_head_params(c);
     enum est_family fam = c->m->family;
     bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
                       fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
-    long double lin[] = {h * (fused_attn ? fused : c->qd), c->qd * h,
-                         h * f * (fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m) ? 2 : 1),
-                         f * h, quant_head_params(c)};
-    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++)
-        if (lin[i] > big) big = lin[i];
+    bool fused_up = fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
+    size_t n = 0;
+    lin[n++] = (struct qlinear){h, fused_attn ? c->qd + 2 * c->kvd : c->qd};
+    lin[n++] = (struct qlinear){c->qd, h};
+    lin[n++] = (struct qlinear){h, f * (fused_up ? 2 : 1)};
+    lin[n++] = (struct qlinear){f, h};
+    if (head > 0 && h > 0) lin[n++] = (struct qlinear){h, head / h};
+    return n;
+}
+
+/* Elements of the largest linear the model quantizes. */
+static long double largest_quant_linear(const struct calc *c)
+{
+    struct qlinear lin[5];
+    long double big = 0;
+    for (size_t i = 0, n = quant_linears(c, lin); i < n; i++)
+        if (lin[i].in * lin[i].out > big) big = lin[i].in * lin[i].out;
     return big;
+}
+
+/* AWQ on the ExLlama kernels (transformers' AwqConfig(version="exllama"),
+ * integrations/awq.py post_init_awq_exllama_modules): every linear's
+ * post_init first repacks its weights from AutoAWQ's GEMM layout,
+ * unpack_reorder_pack (casper-hansen/AutoAWQ:awq/utils/packing_utils.py
+ * @88e4c76). The shifts are an int64 arange, so `qweight >> shifts` is int64
+ * (8 B per weight) before its int8 copy; pack_exllama's `iweight << shifts`
+ * is int64 again beside the int8 weights and its int64 sum (1 B per weight):
+ * 10 B per weight of one linear at the moment, the old qweight still held
+ * (measured on torch 1.13's CPU allocator, bench/estimate-oracle-awqrepack:
+ * 10.0 x). The largest linear sets the load peak. */
+#define AWQ_REPACK_BYTES 10
+static long double awq_repack_temp(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    bool exllama = wl->quant_kernel == EST_QKERNEL_EXLLAMA || wl->quant_kernel == EST_QKERNEL_EXLLAMA_V2;
+    if (wl->quant != EST_QUANT_AWQ || !exllama) return 0;
+    return AWQ_REPACK_BYTES * largest_quant_linear(c);
+}
+
+/* ExLlama v2 (AwqConfig's default exllama_config {"version": 2,
+ * "max_input_len": 2048, "max_batch_size": 8},
+ * huggingface/transformers:src/transformers/utils/quantization_config.py
+ * @000e2231): exllamav2_post_init allocates one fp16 scratch buffer per
+ * device before the repacking, kept with the model, sized by the linear
+ * needing most: its dequantized fp16 weight (in x out x 2 + 128 B) and the
+ * forward's fp32 output rows (out x max_input_len x max_batch_size x 4 +
+ * 128 B) (awq/modules/linear/exllamav2.py@88e4c76, scratch_space_fixed).
+ * Its forward dequantizes into that buffer: no temporary of its own. */
+#define EXLLAMA_MAX_INPUT_LEN 2048
+#define EXLLAMA_MAX_BATCH 8
+static long double awq_exllama_scratch(const struct calc *c)
+{
+    if (c->wl->quant != EST_QUANT_AWQ || c->wl->quant_kernel != EST_QKERNEL_EXLLAMA_V2) return 0;
+    struct qlinear lin[5];
+    long double most = 0;
+    for (size_t i = 0, n = quant_linears(c, lin); i < n; i++) {
+        long double need = lin[i].in * lin[i].out * 2 + 128 +
+                           lin[i].out * EXLLAMA_MAX_INPUT_LEN * EXLLAMA_MAX_BATCH * 4 + 128;
+        if (need > most) most = need;
+    }
+    return most;
 }
 
 /* GPTQ in training (transformers needs use_exllama=False; AutoGPTQ's
@@ -1780,7 +1843,8 @@ static long double dequant_temp(const struct calc *c)
     if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double big = largest_quant_linear(c);
     if (wl->quant == EST_QUANT_GPTQ) return big * (wl->mode == EST_MODE_TRAIN ? 5 : 2);
-    if (wl->quant == EST_QUANT_AWQ) return big * 2;
+    /* ExLlama v1 without set_tuning_params never reconstructs; v2 dequantizes into its scratch */
+    if (wl->quant == EST_QUANT_AWQ) return wl->quant_kernel >= EST_QKERNEL_EXLLAMA ? 0 : big * 2;
     bool fp16_state = wl->bnb_fp16_state || wl->trainer == EST_TRAINER_LITGPT;
     bool fp16_compute = computes_fp16(wl->precision);
     return big * (2 + (fp16_state && !fp16_compute ? (c->kbit ? 2 : c->a) : 0));
@@ -3715,7 +3779,7 @@ static void infer_terms(const struct calc *c, struct terms *t)
         t->w = c->P * 2; /* inference under autocast: load in 16-bit (quantized: weight_bytes) */
     }
     if (wl->mode == EST_MODE_LOAD) {
-        t->temp_fwd = torchao_nf4_temp(c) + bnb_load_temp(c);
+        t->temp_fwd = torchao_nf4_temp(c) + bnb_load_temp(c) + awq_repack_temp(c);
         return;
     }
     gen_plan(c, &g);
@@ -4019,6 +4083,12 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         if (r[i].v < r[i].lo || r[i].v > r[i].hi)
             return oomlab_err_set(err, "%s %lld is out of range (%lld..%lld)", r[i].name,
                                   (long long)r[i].v, (long long)r[i].lo, (long long)r[i].hi);
+    if (wl->quant_kernel != EST_QKERNEL_AUTO && wl->quant != EST_QUANT_AWQ)
+        return oomlab_err_set(err, "--quant-kernel names an AWQ checkpoint's kernels: use it with --quant awq");
+    if (wl->quant_kernel >= EST_QKERNEL_EXLLAMA && (wl->mode == EST_MODE_TRAIN || wl->fuse_layers))
+        return oomlab_err_set(err, "--quant-kernel %s: AutoAWQ's ExLlama linears are inference-only and are not "
+                                   "fused (--mode infer or load, without --fuse-layers)",
+                              est_qkernel_name(wl->quant_kernel));
     if (wl->ckpt == EST_CKPT_EVERY && (wl->ckpt_every < 1 || wl->ckpt_every > 4096))
         return oomlab_err_set(err, "grad-ckpt every:N wants N in 1..4096");
     if (wl->trainer == EST_TRAINER_LLMC && wl->ckpt > EST_CKPT_FULL)
@@ -4324,6 +4394,13 @@ static void explain_kept(const struct calc *c, struct est_result *r)
                  c->f->layer_bufs == 2 ? ", fp32 rotary cos/sin" : "");
         formula_append(r, EST_C_WEIGHTS, line);
     }
+    long double scratch = awq_exllama_scratch(c);
+    if (scratch > 0) {
+        fmt_gib(scratch, b, sizeof b);
+        snprintf(line, sizeof line, "; incl. %s of ExLlama v2 scratch (the largest linear's fp16 weight + "
+                 "out x %d x %d fp32 rows)", b, EXLLAMA_MAX_INPUT_LEN, EXLLAMA_MAX_BATCH);
+        formula_append(r, EST_C_WEIGHTS, line);
+    }
     if (c->wl->mode != EST_MODE_TRAIN) return;
     long double extra = c->T * presents_extra(c);
     if (extra > 0) {
@@ -4378,6 +4455,9 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                      ? "torchao 0.1's to_nf4 of the largest linear: 68 B x its elements"
                  : torchao_nf4_temp(c) > 0
                      ? "torchao's chunked to_nf4 of the largest linear: 5 B x its elements + 72 MiB"
+                 : awq_repack_temp(c) > 0
+                     ? "AutoAWQ repacking the largest linear for ExLlama: its int64 shifted words, int8 "
+                       "weights and int64 sums, 10 B x its elements"
                      : "bitsandbytes quantizing the largest linear: its 16-bit copy on the GPU"
                                            " (+ the fp32 absmax under double quant)", b);
         return;
@@ -4693,7 +4773,7 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
         explain_kept(&c, r);
     } else {
         infer_terms(&c, &t);
-        t.w += layer_buffers(&c);
+        t.w += layer_buffers(&c) + awq_exllama_scratch(&c);
         explain_infer(&c, &t, r);
         explain_kept(&c, r);
     }

@@ -85,6 +85,13 @@ enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MAT
  * awq (AutoAWQ GEMM, the same layout); both leave lm_head and embeddings
  * 16-bit and load without a quantization transient. */
 enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ };
+/* The kernels an AWQ checkpoint runs on (transformers' AwqConfig "version"):
+ * auto and gemm AutoAWQ's GEMM; exllama the ExLlama v1 kernels
+ * (exllama_config {"version": 1}), exllama-v2 the ExLlama v2 ones (AwqConfig's
+ * default for version "exllama"). Both ExLlama kinds repack every linear at
+ * load; v2 also keeps one fp16 scratch buffer per device (est.c
+ * awq_exllama_scratch). */
+enum est_qkernel { EST_QKERNEL_AUTO, EST_QKERNEL_GEMM, EST_QKERNEL_EXLLAMA, EST_QKERNEL_EXLLAMA_V2 };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP,
                  EST_SHARD_ZERO0 /* DeepSpeed's engine without ZeRO: nothing partitioned */ };
 /* CPU offload of the model states (training): optimizer = optimizer states,
@@ -255,6 +262,7 @@ struct est_workload {
     enum est_quant quant;
     int64_t quant_group;         /* gptq/awq inputs per scale and zero: 0 = 128 (the default of
                                     both), -1 = one per output channel (GPTQ group_size -1) */
+    enum est_qkernel quant_kernel; /* awq: the kernels its linears run on (--quant-kernel) */
     bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
                                     Params4bit.cuda casts to half; Lightning's plugin always):
                                     each dequantization returns fp16, and computing in bf16
@@ -465,6 +473,8 @@ int est_attn_parse(const char *s);
 const char *est_attn_name(enum est_attn a);
 int est_quant_parse(const char *s);
 const char *est_quant_name(enum est_quant q);
+int est_qkernel_parse(const char *s); /* "auto", "gemm", "exllama", "exllama-v2" */
+const char *est_qkernel_name(enum est_qkernel k);
 int est_shard_parse(const char *s);
 const char *est_shard_name(enum est_shard s);
 int est_offload_parse(const char *s);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct {
     const char *model_type;
@@ -220,6 +221,25 @@ static int dropout_of(json_object *root, const char *file, int *out, struct ooml
     return 0;
 }
 
+/* An AWQ config's kernels: "version" gemm / exllama (AwqConfig; "gemv",
+ * "ipex" and others stay auto), and for exllama the exllama_config's
+ * version, 2 when none is given (AwqConfig.post_init's default,
+ * huggingface/transformers:src/transformers/utils/quantization_config.py
+ * @000e2231). */
+static int awq_kernel_of(json_object *qc)
+{
+    const char *version = get_str(qc, "version");
+    json_object *ex, *v;
+    if (!version) return EST_QKERNEL_AUTO;
+    if (strcasecmp(version, "gemm") == 0) return EST_QKERNEL_GEMM;
+    if (strcasecmp(version, "exllama") != 0) return EST_QKERNEL_AUTO;
+    if (json_object_object_get_ex(qc, "exllama_config", &ex) && json_object_is_type(ex, json_type_object) &&
+        json_object_object_get_ex(ex, "version", &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) == 1)
+        return EST_QKERNEL_EXLLAMA;
+    return EST_QKERNEL_EXLLAMA_V2;
+}
+
 /* A pre-quantized checkpoint says how in quantization_config (transformers'
  * quantizers: quant_method "gptq"/"awq" with "bits" and "group_size" (AutoAWQ's
  * own "w_bit", "q_group_size"), "bitsandbytes" with
@@ -253,6 +273,7 @@ static void quant_of(json_object *root, struct hfconfig_quant *q)
         if (bits != 4) snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
         else if (bad_group) snprintf(q->desc, sizeof q->desc, "%s, group_size %.16s", method, json_object_to_json_string(v));
         else q->quant = method[0] == 'g' ? EST_QUANT_GPTQ : EST_QUANT_AWQ;
+        if (q->quant == EST_QUANT_AWQ) q->kernel = awq_kernel_of(qc);
     }
 }
 

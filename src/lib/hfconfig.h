@@ -24,6 +24,7 @@ enum {
 struct hfconfig_quant {
     int quant;
     int64_t group; /* gptq/awq group_size (AutoAWQ q_group_size); 0 not stated, -1 per channel */
+    int kernel;    /* awq: enum est_qkernel from "version" and exllama_config; 0 not stated */
     char desc[48];
 };
 

@@ -55,6 +55,10 @@ gate estimate-oracle-gen '^PASS: 0 term' '^[0-9][0-9]* *kv ' 'KV cache and phase
 # untied, fp32, bf16 and bf16 autocast, within 0.05 E
 gate estimate-oracle-tied '!FAIL' 'PASS' "a tied embedding's end of backward within 0.05 E of real PyTorch" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-tied"
+# AutoAWQ's repacking for the ExLlama kernels (~5 s): the int64 shifts and sums
+# of unpack_reorder_pack, 10 B per weight of the largest linear, within 1%
+gate estimate-oracle-awqrepack '^PASS' '^ +[0-9]+ +[0-9]+ ' "AWQ's ExLlama repack at load within 1% of real PyTorch" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-awqrepack"
 # HF's sparse MoE block (~2 s): what the experts add to a block's saved set
 # (router, gathered tokens, the weighted expert outputs index_add_ keeps),
 # fp32 and bf16, full and frozen linears, within 1%

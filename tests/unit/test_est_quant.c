@@ -423,6 +423,62 @@ static void test_awq_fuse_layers(void **state)
     assert_non_null(strstr(err.msg, "--fuse-layers"));
 }
 
+/* AWQ on the ExLlama kernels (AwqConfig(version="exllama")): every linear
+ * is repacked at load by AutoAWQ's unpack_reorder_pack, whose int64 shifts
+ * hold 10 B per weight of the largest linear (gate/up, 4096 x 11008) beside
+ * the packed model; v2 (AwqConfig's default exllama_config) also keeps one
+ * fp16 scratch buffer sized by that linear: its fp16 weight and 11008 x 2048
+ * x 8 fp32 output rows (+ 128 B each). Its forward dequantizes into the
+ * scratch, so the GEMM path's fp16 dequantized weight is not counted. Before
+ * --quant-kernel the Llama-3.1-8B ExLlama rows (estimate-heldout17 JD04-06)
+ * ran 14-22% low. */
+static void test_awq_exllama(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct est_workload wl;
+    struct est_result gemm, v1, v2;
+    struct oomlab_err err;
+    const int64_t big = 4096LL * 11008;
+    const int64_t scratch = big * 2 + 128 + 11008LL * 2048 * 8 * 4 + 128;
+    qlora_7b_one_gpu(&m, &wl);
+    wl.lora_r = 0;
+    wl.mode = EST_MODE_LOAD;
+    wl.precision = EST_FP16;
+    wl.quant = EST_QUANT_AWQ;
+    assert_int_equal(est_compute(&m, &wl, &gemm, &err), 0);
+    wl.quant_kernel = EST_QKERNEL_EXLLAMA;
+    assert_int_equal(est_compute(&m, &wl, &v1, &err), 0);
+    wl.quant_kernel = EST_QKERNEL_EXLLAMA_V2;
+    assert_int_equal(est_compute(&m, &wl, &v2, &err), 0);
+    assert_int_equal(gemm.comp[EST_C_TEMP].bytes, 0); /* GEMM checkpoints load as stored */
+    assert_int_equal(v1.comp[EST_C_TEMP].bytes, 10 * big);
+    assert_int_equal(v1.comp[EST_C_WEIGHTS].bytes, gemm.comp[EST_C_WEIGHTS].bytes);
+    assert_int_equal(v2.comp[EST_C_TEMP].bytes, 10 * big);
+    assert_int_equal(v2.comp[EST_C_WEIGHTS].bytes, gemm.comp[EST_C_WEIGHTS].bytes + scratch);
+    assert_non_null(strstr(v2.comp[EST_C_WEIGHTS].formula, "ExLlama v2 scratch"));
+    /* a prefill: the scratch stays, the repack is over, no dequantized weight */
+    wl.mode = EST_MODE_INFER;
+    wl.batch = 1;
+    wl.prompt_len = 64;
+    wl.quant_kernel = EST_QKERNEL_GEMM;
+    assert_int_equal(est_compute(&m, &wl, &gemm, &err), 0);
+    wl.quant_kernel = EST_QKERNEL_EXLLAMA_V2;
+    assert_int_equal(est_compute(&m, &wl, &v2, &err), 0);
+    assert_int_equal(gemm.comp[EST_C_TEMP].bytes - v2.comp[EST_C_TEMP].bytes, 2 * big);
+    assert_int_equal(v2.comp[EST_C_WEIGHTS].bytes, gemm.comp[EST_C_WEIGHTS].bytes + scratch);
+    /* the ExLlama linears are inference-only; the flag names AWQ's kernels only */
+    wl.mode = EST_MODE_TRAIN;
+    wl.lora_r = 16;
+    assert_int_equal(est_compute(&m, &wl, &v2, &err), -1);
+    assert_non_null(strstr(err.msg, "--quant-kernel"));
+    wl.mode = EST_MODE_INFER;
+    wl.lora_r = 0;
+    wl.quant = EST_QUANT_GPTQ;
+    assert_int_equal(est_compute(&m, &wl, &v2, &err), -1);
+    assert_non_null(strstr(err.msg, "--quant awq"));
+}
+
 /* AutoAWQ's fused prefill attention (awq/modules/fused/attn.py@5c7e3682d)
  * is not HF's: beside the block input and its norm it keeps the fused xqkv
  * output, the rotated xq and xk (new tensors), K and V repeat_interleave'd
@@ -504,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_gptq_awq),
         cmocka_unit_test(test_quant_infer_mixed),
         cmocka_unit_test(test_awq_fuse_layers),
+        cmocka_unit_test(test_awq_exllama),
         cmocka_unit_test(test_awq_fused_prefill_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

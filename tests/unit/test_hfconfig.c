@@ -422,6 +422,30 @@ static void test_quantization_config(void **state)
         assert_int_equal(q.group, cases[i].group);
         assert_string_equal(q.desc, cases[i].desc);
     }
+    /* an AWQ config's kernels: AwqConfig's "version", and for exllama its
+     * exllama_config's version, 2 when none is given */
+    static const struct {
+        const char *qc;
+        int kernel;
+    } kernels[] = {
+        {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"exllama\"}", EST_QKERNEL_EXLLAMA_V2},
+        {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"exllama\", \"exllama_config\": {\"version\": 1}}",
+         EST_QKERNEL_EXLLAMA},
+        {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"GEMM\"}", EST_QKERNEL_GEMM},
+        {"{\"quant_method\": \"awq\", \"bits\": 4, \"version\": \"gemv\"}", EST_QKERNEL_AUTO},
+        {"{\"quant_method\": \"awq\", \"bits\": 4}", EST_QKERNEL_AUTO},
+        {"{\"quant_method\": \"gptq\", \"bits\": 4, \"version\": \"exllama\"}", EST_QKERNEL_AUTO},
+    };
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg, "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"quantization_config\": %s}",
+                 kernels[i].qc);
+        struct est_model km;
+        struct hfconfig_quant kq;
+        struct oomlab_err kerr = {{0}};
+        assert_int_equal(hfconfig_parse(cfg, strlen(cfg), "cfg.json", &km, &kq, &kerr), HFCONFIG_OK);
+        assert_int_equal(kq.kernel, kernels[i].kernel);
+    }
     struct est_model m;
     struct hfconfig_quant q;
     struct oomlab_err err = {{0}};
