@@ -83,7 +83,8 @@ enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MAT
  * Pre-quantized checkpoints: gptq (AutoGPTQ / transformers GPTQConfig, 4 bits,
  * group 128: int32-packed weights and zeros, fp16 scales, ~0.52 B/param) and
  * awq (AutoAWQ GEMM, the same layout); both leave lm_head and embeddings
- * 16-bit and load without a quantization transient. */
+ * 16-bit and load without a quantization transient (but AWQ on the ExLlama
+ * kernels repacks at load: est_qkernel). */
 enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ };
 /* The kernels an AWQ checkpoint runs on (transformers' AwqConfig "version"):
  * auto and gemm AutoAWQ's GEMM; exllama the ExLlama v1 kernels
