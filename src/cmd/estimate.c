@@ -881,7 +881,10 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->compiled) printf(", torch.compile%s", w->compile_torch1 ? " (functorch 1.13 rules)" : "");
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
-    if (w->quant) printf(", %s%s", est_quant_name(w->quant), o->quant < 0 ? " (config.json)" : "");
+    if (w->quant)
+        printf(", %s%s%s%s", est_quant_name(w->quant), w->quant_kernel >= EST_QKERNEL_EXLLAMA ? " on " : "",
+               w->quant_kernel >= EST_QKERNEL_EXLLAMA ? est_qkernel_name(w->quant_kernel) : "",
+               o->quant < 0 ? " (config.json)" : "");
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
                                         est_shard_name(w->shard));
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
