@@ -452,6 +452,15 @@ static const struct stage_word after_words[] = {
      * training data: Could not allocate memory" */
     {"during initialization", OOM_STAGE_LOAD, false}, {"during initialisation", OOM_STAGE_LOAD, false},
     {"failed to load", OOM_STAGE_LOAD, false}, {"Failed to load", OOM_STAGE_LOAD, false},
+    /* diagstage12: TensorRT names the function that failed in its tag
+     * ("[executionContext.cpp::nvinfer1::rt::ExecutionContext::
+     * ExecutionContext::470] Error Code 2: OutOfMemory", NVIDIA/TensorRT
+     * #3017): the execution context is made (its activation memory
+     * allocated) by ICudaEngine::createExecutionContext before the first
+     * inference, as a runtime deserialises an engine
+     * (IRuntime::deserializeCudaEngine): start-up. */
+    {"ExecutionContext::ExecutionContext", ENGINE_WARMUP, false},
+    {"createExecutionContext", ENGINE_WARMUP, false}, {"deserializeCudaEngine", ENGINE_WARMUP, false},
 };
 
 
@@ -589,6 +598,14 @@ static const struct stage_word context_words[] = {
     {"Serving on http", OOM_STAGE_GENERATE, false}, {"Uvicorn running on", OOM_STAGE_GENERATE, false},
     {"Application startup complete", OOM_STAGE_GENERATE, false},
     {"server is listening on http", OOM_STAGE_GENERATE, false},
+    /* diagstage12: a completion request the llama.cpp server logs
+     * ('"method":"POST","path":"/completion"', examples/server's
+     * log_server_request; its native route) is a generation being served
+     * (ollama/ollama#1585, under ollama's "llama runner started"). Not the
+     * runner's start alone (ollama/ollama#5913 fails after it with no
+     * request: no stage), nor ollama's own "/api/generate": ollama loads
+     * the model while it answers that request. */
+    {"\"path\":\"/completion\"", OOM_STAGE_GENERATE, false}, {"POST /completion ", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1548,6 +1565,29 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
  * operators are typed "<Op>Gradient" (ConvGradient). Paddle's glog names
  * the op that raised ("operator.cc:242] roi_align raises an exception
  * paddle::memory::allocation::BadAlloc"); its gradient ops end in "_grad". */
+/* diagstage12: ONNX Runtime's executor names the node whose kernel failed
+ * ("[E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel]
+ * Non-zero status code returned while running Add node. Name:'/image_
+ * encoder/blocks.7/attn/Add_3' Status Message: ...bfc_arena.cc:376 ...
+ * Failed to allocate memory for requested buffer of size 1073741824",
+ * dinglufe/segment-anything-cpp-wrapper#55; the same line from
+ * onnxruntime/core/framework/sequential_executor.cc in microsoft/
+ * onnxruntime#14477 and #14942, a CUDA-graph run): a session run executes
+ * the graph, an inference forward. ORT training's gradient graph names its
+ * ops "<Op>Grad" (SoftmaxCrossEntropyLossGrad, GatherGrad): backward. A
+ * session being created says "Exception during initialization" instead
+ * (after_words: load). */
+static enum oom_stage ort_node_stage(const char *text, size_t len)
+{
+    static const char head[] = "status code returned while running ";
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *b = p + sizeof head - 1, *end = text + len, *e = b;
+    while (e < end && ident(*e)) e++;
+    if (e == b || end - e < 6 || memcmp(e, " node", 5)) return OOM_STAGE_UNKNOWN;
+    return e - b > 4 && memcmp(e - 4, "Grad", 4) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
     const char *t = memmem(text, len, "type: \"", 7);
@@ -1557,6 +1597,8 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         if (e == end || e == b) return OOM_STAGE_UNKNOWN;
         return e - b > 8 && memcmp(e - 8, "Gradient", 8) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
     }
+    enum oom_stage ort = ort_node_stage(text, len);
+    if (ort != OOM_STAGE_UNKNOWN) return ort;
     const char *r = memmem(text, len, " raises an exception paddle::", 29);
     if (r) {
         const char *e = r, *b = r;

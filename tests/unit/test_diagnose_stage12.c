@@ -1,0 +1,98 @@
+/* diagnose's stage on logs nobody here wrote, helper diagstage12 (issue 12):
+ * mechanisms for what inference runtimes, servers and tools print, read
+ * from the stage misses of the newest seen sets (heldout25..32). Each case
+ * is a short synthetic paste in the style of the real thread named beside
+ * it (the corpus row in brackets); each assertion failed on the code
+ * before its mechanism (main 42eca62f) unless it says it guards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+/* ONNX Runtime's executor names the node whose kernel failed: a session
+ * run is an inference forward; ORT training's "<Op>Grad" nodes are the
+ * backward (microsoft/onnxruntime#14477, h31-31; #14942, h27-40). */
+static void test_ort_node_run_is_forward(void **state)
+{
+    (void)state;
+    const char *log =
+        "Session.Run() fails on the second image\n"
+        "\n"
+        "2024-03-01 10:00:01.123 [E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel] "
+        "Non-zero status code returned while running MatMul node. Name:'/encoder/layer.3/MatMul_1' "
+        "Status Message: /onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 "
+        "void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, "
+        "onnxruntime::WaitNotificationFn) Failed to allocate memory for requested buffer of size 268435456\n";
+    assert_string_equal(stage_of(log), "forward");
+    const char *grad =
+        "[E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel] Non-zero status code "
+        "returned while running SoftmaxCrossEntropyLossGrad node. Name:'loss_Grad/SCE_Grad' Status Message: "
+        "bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for "
+        "requested buffer of size 67108864\n";
+    assert_string_equal(stage_of(grad), "backward");
+    /* guard: a session being created is still the start-up's (after_words) */
+    const char *init =
+        "onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : "
+        "RUNTIME_EXCEPTION : Exception during initialization: bfc_arena.cc:376 "
+        "onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 268435456\n";
+    assert_string_equal(stage_of(init), "load");
+}
+
+/* TensorRT's tag names the function that failed: the execution context's
+ * constructor runs before the first inference (NVIDIA/TensorRT#3017, h31-34). */
+static void test_trt_execution_context_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "[I] engine creating...\n"
+        "[06/01/2024-10:00:00] [E] [TRT] 1: [defaultAllocator.cpp::nvinfer1::internal::DefaultAllocator::allocate::19] "
+        "Error Code 1: Cuda Runtime (out of memory)\n"
+        "[06/01/2024-10:00:00] [W] [TRT] Requested amount of GPU memory (4294967296 bytes) could not be allocated. "
+        "There may not be enough free memory for allocation to succeed.\n"
+        "[06/01/2024-10:00:00] [E] [TRT] 2: [executionContext.cpp::nvinfer1::rt::ExecutionContext::"
+        "ExecutionContext::470] Error Code 2: OutOfMemory (no further information)\n";
+    assert_string_equal(stage_of(log), "load");
+}
+
+/* A completion request the llama.cpp server logs (ollama's runner) is a
+ * generation being served; the runner's start alone names none
+ * (ollama/ollama#1585, h31-84; guard: ollama/ollama#5913, h19-24). */
+static void test_completion_request_is_generate(void **state)
+{
+    (void)state;
+    const char *log =
+        "CUDA error 2 out of memory with a small model\n"
+        "\n"
+        "llama_kv_cache_init: VRAM kv self = 1024.00 MB\n"
+        "llama_new_context_with_model: total VRAM used: 9000.00 MiB (model: 8000.00 MiB, context: 1000.00 MiB)\n"
+        "2024/01/02 10:00:00 llama.go:508: llama runner started in 9.5 seconds\n"
+        "2024/01/02 10:00:00 llama.go:577: loaded 0 images\n"
+        "{\"timestamp\":1704189600,\"level\":\"INFO\",\"function\":\"log_server_request\",\"line\":2596,"
+        "\"message\":\"request\",\"remote_addr\":\"127.0.0.1\",\"remote_port\":50000,\"status\":200,"
+        "\"method\":\"POST\",\"path\":\"/completion\",\"params\":{}}\n";
+    assert_string_equal(stage_of(log), "generate");
+    const char *req = "{\"level\":\"INFO\",\"message\":\"request\",\"method\":\"POST\",\"path\":\"/completion\"}";
+    assert_int_equal(stage_context_line(req, strlen(req)), OOM_STAGE_GENERATE);
+    /* guard: the runner's start without a request names nothing */
+    const char *started = "2024/01/02 10:00:00 llama.go:508: llama runner started in 9.5 seconds";
+    assert_int_equal(stage_context_line(started, strlen(started)), OOM_STAGE_UNKNOWN);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ort_node_run_is_forward),
+        cmocka_unit_test(test_trt_execution_context_is_load),
+        cmocka_unit_test(test_completion_request_is_generate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
