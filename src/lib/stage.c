@@ -109,6 +109,12 @@ static const struct stage_word frame_words[] = {
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
     {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
     {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
+    /* diagstage12: the other frameworks' loaders by their file and worker:
+     * MXNet Gluon's mxnet/gluon/data/dataloader.py and its worker function
+     * _worker_fn (wrapped by gluoncv/data/dataloader.py; apache/mxnet#15711),
+     * Paddle's paddle/io/dataloader/ package (dataloader_iter.py, worker.py) */
+    {"dataloader.py\"", OOM_STAGE_DATA, false}, {"/dataloader/", OOM_STAGE_DATA, false},
+    {"\\dataloader\\", OOM_STAGE_DATA, false}, {"_worker_fn", OOM_STAGE_DATA, false},
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
@@ -1879,6 +1885,10 @@ static const struct {
     {"sav", OOM_STAGE_CHECKPOINT}, {"backup", OOM_STAGE_CHECKPOINT},
     {"load", OOM_STAGE_LOAD}, {"restor", OOM_STAGE_LOAD}, {"initializ", OOM_STAGE_LOAD},
     {"initialis", OOM_STAGE_LOAD}, {"construct", OOM_STAGE_LOAD}, {"build", OOM_STAGE_LOAD},
+    /* diagstage12: a tool setting a part up before it runs ("Setting up
+     * style layer 2 : relu1_1", jcjohnson/neural-style's set-up of its loss
+     * modules after "Successfully loaded models/VGG...caffemodel") */
+    {"setting up ", OOM_STAGE_LOAD},
     {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
     {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
     {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
@@ -2140,7 +2150,9 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         return OOM_STAGE_UNKNOWN;
     for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
         size_t m = strlen(verb_parts[k].part);
-        if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        /* a part of two words ("setting up ") runs past the gerund */
+        size_t room = strchr(verb_parts[k].part, ' ') ? len - i : e - i;
+        if (m <= room && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

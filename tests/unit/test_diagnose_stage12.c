@@ -87,12 +87,56 @@ static void test_completion_request_is_generate(void **state)
     assert_int_equal(stage_context_line(started, strlen(started)), OOM_STAGE_UNKNOWN);
 }
 
+/* Loaders outside torch, by their file and worker function: MXNet Gluon's
+ * data worker (apache/mxnet#15711 via gluoncv, h31-14), Paddle's
+ * paddle/io/dataloader/ package. */
+static void test_other_loaders_are_data(void **state)
+{
+    (void)state;
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"/env/lib/python3.8/multiprocessing/pool.py\", line 119, in worker\n"
+        "    result = (True, func(*args, **kwds))\n"
+        "  File \"/env/lib/python3.8/site-packages/mxnet/gluon/data/dataloader.py\", line 450, in _worker_fn\n"
+        "    batch = batchify_fn([_worker_dataset[i] for i in samples])\n"
+        "  File \"/env/lib/python3.8/site-packages/mxnet/ndarray/ndarray.py\", line 205, in as_in_context\n"
+        "    return self.copyto(context)\n"
+        "mxnet.base.MXNetError: [10:00:00] src/storage/./pooled_storage_manager.h:157: cudaMalloc failed: out of memory\n";
+    assert_string_equal(stage_of(log), "data");
+    const char *paddle = "  File \"/env/lib/python3.9/site-packages/paddle/io/dataloader/dataloader_iter.py\", line 2, in __next__\n";
+    assert_int_equal(stage_pick(stage_frame_bits(paddle, strlen(paddle))), OOM_STAGE_DATA);
+}
+
+/* A tool setting its parts up announces a set-up phase: load
+ * (jcjohnson/neural-style#161, h31-91: "Setting up style layer" lines
+ * under a title, the paste cut at THCudaCheck's FAIL line). */
+static void test_setting_up_is_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "CUDNN_STATUS_ALLOC_FAILED with a small image\n"
+        "\n"
+        "Successfully loaded models/vgg.caffemodel\n"
+        "conv1_1: 64 3 3 3\n"
+        "Setting up style layer  \t2\t:\trelu1_1\n"
+        "Setting up style layer  \t7\t:\trelu2_1\n"
+        "THCudaCheck FAIL file=/tmp/luarocks_cutorch/lib/THC/THCGeneral.c\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *line = "Setting up content layer 23 : relu4_2";
+    assert_int_equal(stage_phase_line(line, strlen(line)), OOM_STAGE_LOAD);
+    /* guard: a gerund of one word is read as before */
+    const char *gen = "Generating samples for batch 3";
+    assert_int_equal(stage_phase_line(gen, strlen(gen)), OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ort_node_run_is_forward),
         cmocka_unit_test(test_trt_execution_context_is_load),
         cmocka_unit_test(test_completion_request_is_generate),
+        cmocka_unit_test(test_other_loaders_are_data),
+        cmocka_unit_test(test_setting_up_is_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
