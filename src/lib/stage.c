@@ -1731,6 +1731,34 @@ static const char *node_name(const char *text, size_t len, size_t *n)
  * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
  * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
  * script's name say what it does, as a frame's file does. */
+/* diagstage12: Python's warnings module writes "FILE:LINE: CATEGORY:
+ * MESSAGE" (warnings.formatwarning), FILE being the module that warned:
+ * the code the program was running, read as a frame's file is
+ * (".../torch/distributed/fsdp/_state_dict_utils.py:312: UserWarning: ..."
+ * while FSDP gathers the state dict to save it, huggingface/
+ * transformers#23386); the category may be cut ("UserWarnin"). */
+static enum oom_stage warning_file_stage(const char *text, size_t len)
+{
+    const char *end = text + len;
+    for (const char *py = memmem(text, len, ".py:", 4); py; py = memmem(py + 4, (size_t)(end - py - 4), ".py:", 4)) {
+        const char *d = py + 4;
+        while (d < end && isdigit((unsigned char)*d)) d++;
+        if (d == py + 4 || end - d < 3 || d[0] != ':' || d[1] != ' ' || !isupper((unsigned char)d[2])) continue;
+        const char *w = d + 2;
+        while (w < end && isalpha((unsigned char)*w)) w++;
+        if (!memmem(d + 2, (size_t)(w - d - 2), "Warn", 4)) continue; /* "UserWarning", cut "UserWarnin" */
+        const char *b = py;
+        while (b > text && b[-1] != ' ' && b[-1] != '`' && b[-1] != '"') b--;
+        enum oom_stage st = stage_pick(stage_frame_bits(b, (size_t)(py + 3 - b)));
+        /* a loader warns as it is made ("torch/utils/data/dataloader.py:474:
+         * UserWarning: This DataLoader will create 40 worker processes",
+         * facebookresearch/InterHand2.6M#58 = h5-27): its workers then run
+         * beside the step, which is what fails next */
+        return st == OOM_STAGE_DATA ? OOM_STAGE_UNKNOWN : st;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 static enum oom_stage command_stage(const char *text, size_t len)
 {
     static const char *const launchers[] = {"python", "launch ", "torchrun ", "deepspeed "};
@@ -1769,6 +1797,8 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
+    enum oom_stage warned = warning_file_stage(text, len);
+    if (warned != OOM_STAGE_UNKNOWN) return warned;
     return command_stage(text, len);
 }
 

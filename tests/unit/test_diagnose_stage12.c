@@ -129,6 +129,32 @@ static void test_setting_up_is_load(void **state)
     assert_int_equal(stage_phase_line(gen, strlen(gen)), OOM_STAGE_GENERATE);
 }
 
+/* Python's warnings module names the module that warned: the code the
+ * program was running (huggingface/transformers#23386, h32-39: FSDP's
+ * state-dict utility warning while the final checkpoint is gathered). */
+static void test_warning_file_is_a_frame(void **state)
+{
+    (void)state;
+    const char *log =
+        "CUDA out of memory when saving with FSDP\n"
+        "\n"
+        "Training runs fine, then this at the end:\n"
+        "\n"
+        "```\n"
+        "/env/lib/python3.10/site-packages/torch/distributed/fsdp/_state_dict_utils.py:312: UserWarnin\n";
+    assert_string_equal(stage_of(log), "checkpoint");
+    const char *w = "/env/lib/python3.10/site-packages/torch/distributed/fsdp/_state_dict_utils.py:312: "
+                    "UserWarning: Failed to clone() tensor with name _fsdp_wrapped_module.model.weight";
+    assert_int_equal(stage_context_line(w, strlen(w)), OOM_STAGE_CHECKPOINT);
+    /* guards: a loader warns as it is made (its workers run beside the
+     * step); a path with no warning category is no warning */
+    const char *dl = "/env/lib/python3.8/site-packages/torch/utils/data/dataloader.py:474: UserWarning: "
+                     "This DataLoader will create 40 worker processes in total.";
+    assert_int_equal(stage_context_line(dl, strlen(dl)), OOM_STAGE_UNKNOWN);
+    const char *nw = "/env/site-packages/torch/distributed/fsdp/_state_dict_utils.py:312: in _full_post_state_dict_hook";
+    assert_int_equal(stage_context_line(nw, strlen(nw)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_completion_request_is_generate),
         cmocka_unit_test(test_other_loaders_are_data),
         cmocka_unit_test(test_setting_up_is_load),
+        cmocka_unit_test(test_warning_file_is_a_frame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
