@@ -2002,6 +2002,39 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* diagstage12: EricLBuehler/mistral.rs#819's "Loading a simple quantized
+ * GGUF model with CUDA fails with:" over "Error: DriverError(CUDA_ERROR_
+ * OUT_OF_MEMORY, ...)". Only words that name an action in progress (a
+ * gerund or an "-ion" noun: loading, saving, evaluation, generation), so
+ * "Here is the log:" and "the loaded model fails:" name nothing. */
+static const char *const not_gerunds[] = {"during", "nothing", "something", "anything", "everything", "string"};
+
+enum oom_stage stage_intro_line(const char *text, size_t len)
+{
+    while (len > 0 && strchr(" \t\r*`", text[len - 1])) len--;
+    if (len < 8 || len > VERB_LINE_MAX || text[len - 1] != ':') return OOM_STAGE_UNKNOWN;
+    for (size_t i = 0; i < len; i++) {
+        if (!isalpha((unsigned char)text[i]) || (i > 0 && isalpha((unsigned char)text[i - 1]))) continue;
+        size_t e = i;
+        while (e < len && isalpha((unsigned char)text[e])) e++;
+        bool action = e - i >= 6 && (!strncasecmp(text + e - 3, "ing", 3) || !strncasecmp(text + e - 3, "ion", 3));
+        for (size_t k = 0; action && k < sizeof not_gerunds / sizeof not_gerunds[0]; k++)
+            if (strlen(not_gerunds[k]) == e - i && !strncasecmp(text + i, not_gerunds[k], e - i)) action = false;
+        if (!action) {
+            i = e;
+            continue;
+        }
+        /* the first action word decides: "the following error during
+         * running val.py with your testing dataset:" names none */
+        for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+            size_t m = strlen(verb_parts[k].part);
+            if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        }
+        return OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 enum oom_stage stage_failed_action(const char *text, size_t len)
 {
     static const char *const phrases[] = {"could not ", "couldn't ", "failed to ", "unable to ",

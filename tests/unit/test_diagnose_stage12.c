@@ -155,6 +155,31 @@ static void test_warning_file_is_a_frame(void **state)
     assert_int_equal(stage_context_line(nw, strlen(nw)), OOM_STAGE_UNKNOWN);
 }
 
+/* The sentence that introduces the error under it names the action that
+ * failed by its first action word, and the issue's title above takes it
+ * (EricLBuehler/mistral.rs#819, h31-110). */
+static void test_introducing_sentence_names_the_action(void **state)
+{
+    (void)state;
+    const char *log =
+        "Unexpected CUDA out of memory on a small card\n"
+        "\n"
+        "# Description\n"
+        "\n"
+        "Loading a small quantized model with CUDA fails with:\n"
+        "  **Error: DriverError(CUDA_ERROR_OUT_OF_MEMORY, \"out of memory\")**\n";
+    assert_string_equal(stage_of(log), "load");
+    const char *save = "I get this error when saving the checkpoint:";
+    assert_int_equal(stage_intro_line(save, strlen(save)), OOM_STAGE_CHECKPOINT);
+    const char *eval = "**Error during evaluation:**";
+    assert_int_equal(stage_intro_line(eval, strlen(eval)), OOM_STAGE_EVAL);
+    /* guards: the first action word decides; no colon, no introduction */
+    const char *follow = "i found the following error during running val.py with your testing dataset:";
+    assert_int_equal(stage_intro_line(follow, strlen(follow)), OOM_STAGE_UNKNOWN);
+    const char *nocolon = "Loading the model fails.";
+    assert_int_equal(stage_intro_line(nocolon, strlen(nocolon)), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_other_loaders_are_data),
         cmocka_unit_test(test_setting_up_is_load),
         cmocka_unit_test(test_warning_file_is_a_frame),
+        cmocka_unit_test(test_introducing_sentence_names_the_action),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
