@@ -34,6 +34,12 @@ static const struct row rows[] = {
     {"before loading", OOM_STAGE_LOAD, 2},  /* "VRAM cleanup before loading diffusion model" (anveshane/Comfyui_turbodiffusion#37, h25-59) */
     {"load_tensors", OOM_STAGE_LOAD, 2},       /* llama.cpp (ollama/ollama#3711, h26-03) */
     {"llama_model_loader", OOM_STAGE_LOAD, 2}, /* ggml-org/llama.cpp#7804 (h29-11) */
+    /* diagstage12: llama.cpp's loader functions tag their lines with their
+     * names ("llm_load_print_meta: n_head = 40", "llm_load_vocab:",
+     * "llm_load_tensors:", src/llama.cpp until 2025; h28-35), as whisper.cpp's
+     * do ("whisper_model_load: n_vocab = 51866", ggml-org/whisper.cpp#1915) */
+    {"llm_load_", OOM_STAGE_LOAD, 2},
+    {"whisper_model_load", OOM_STAGE_LOAD, 2},
     {"llama_kv_cache_init", OOM_STAGE_LOAD, 2}, /* h01 */
     {"ggml_gallocr_reserve", OOM_STAGE_LOAD, 2}, /* compute buffers at context creation (h19-23) */
     {"compute buffer size", OOM_STAGE_LOAD, 2}, /* h19-24 */

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "lib/activity.h"
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
@@ -180,6 +181,27 @@ static void test_introducing_sentence_names_the_action(void **state)
     assert_int_equal(stage_intro_line(nocolon, strlen(nocolon)), OOM_STAGE_UNKNOWN);
 }
 
+/* llama.cpp's and whisper.cpp's loader functions tag their lines with
+ * their names: a title over them, cut before the error, failed while the
+ * model loaded (h28-35; ggml-org/whisper.cpp#1915). */
+static void test_ggml_loader_lines_are_load(void **state)
+{
+    (void)state;
+    const char *log =
+        "cuda malloc error with a 14B model\n"
+        "\n"
+        "llm_load_vocab: special tokens cache size = 421\n"
+        "llm_load_print_meta: format           = GGUF V3 (latest)\n"
+        "llm_load_print_meta: n_head           = 40\n"
+        "llm_load_print_meta: n_head_kv        = 8\n"
+        "llm_load_print_meta: n_embd_k_g\n";
+    assert_string_equal(stage_of(log), "load");
+    int w = 0;
+    const char *wh = "whisper_model_load: n_vocab       = 51866";
+    assert_int_equal(activity_line(wh, strlen(wh), &w), OOM_STAGE_LOAD);
+    assert_int_equal(w, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_setting_up_is_load),
         cmocka_unit_test(test_warning_file_is_a_frame),
         cmocka_unit_test(test_introducing_sentence_names_the_action),
+        cmocka_unit_test(test_ggml_loader_lines_are_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
