@@ -886,6 +886,27 @@ static bool rule_line(const char *s, size_t n)
 /* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
  * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
  * a frame number, two blanks or more, then a name with a call. */
+/* diagstage12: the same frames with their numbers lost (a paste of
+ * Paddle's "C++ Traceback (most recent call last):" whose numbers the
+ * copy dropped: "paddle::AnalysisPredictor::ZeroCopyRun()", "void
+ * phi::HardSwishKernel<float, phi::GPUContext>(phi::GPUContext const&, …)",
+ * PaddlePaddle/PaddleOCR via heldout23 h23-12): a qualified name called at
+ * the line's start, a return type before it at most; no log text (": ",
+ * '=', quotes) before the call. */
+static bool bare_cxx_frame(const char *s, size_t n)
+{
+    if (n < 6 || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+    const char *paren = memchr(s, '(', n);
+    if (!paren || paren == s) return false;
+    size_t head = (size_t)(paren - s);
+    const char *q = memmem(s, head, "::", 2);
+    if (!q || has(s, head, ": ") || memchr(s, '=', head) || memchr(s, '"', head) || memchr(s, '\'', head))
+        return false;
+    /* at most one word (the return type) before the qualified name */
+    const char *blank = memchr(s, ' ', (size_t)(q - s));
+    return !blank || !memchr(blank + 1, ' ', (size_t)(q - blank - 1));
+}
+
 static bool numbered_cxx_frame(const char *s, size_t n)
 {
     size_t i = 0;
@@ -1012,7 +1033,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||
-        starts(s, n, "frame #") || (i == 0 && numbered_cxx_frame(s, n)) ||
+        starts(s, n, "frame #") || (i == 0 && (numbered_cxx_frame(s, n) || bare_cxx_frame(s, n))) ||
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||

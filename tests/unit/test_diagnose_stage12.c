@@ -202,6 +202,29 @@ static void test_ggml_loader_lines_are_load(void **state)
     assert_int_equal(w, 2);
 }
 
+/* A C++ stack whose frame numbers the paste lost is still a stack: the
+ * inference predictor's kernel runs the forward (PaddleOCR via h23-12). */
+static void test_unnumbered_cxx_frames(void **state)
+{
+    (void)state;
+    const char *log =
+        "OCR on a large image always runs out of GPU memory\n"
+        "--------------------------------------\n"
+        "C++ Traceback (most recent call last):\n"
+        "--------------------------------------\n"
+        "paddle::AnalysisPredictor::ZeroCopyRun()\n"
+        "paddle::framework::NaiveExecutor::Run()\n"
+        "void phi::ReluKernel<float, phi::GPUContext>(phi::GPUContext const&, phi::DenseTensor const&, phi::DenseTensor*)\n";
+    assert_string_equal(stage_of(log), "forward");
+    const char *f = "void phi::ReluKernel<float, phi::GPUContext>(phi::GPUContext const&)";
+    assert_int_equal(stage_line_kind(f, strlen(f)), STAGE_LINE_FRAME);
+    /* guards: log text before a qualified call is no frame */
+    const char *log1 = "INFO: paddle::framework::Run() took 3 ms";
+    assert_int_not_equal(stage_line_kind(log1, strlen(log1)), STAGE_LINE_FRAME);
+    const char *prose = "I think the problem is in paddle::Run() somewhere";
+    assert_int_not_equal(stage_line_kind(prose, strlen(prose)), STAGE_LINE_FRAME);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_warning_file_is_a_frame),
         cmocka_unit_test(test_introducing_sentence_names_the_action),
         cmocka_unit_test(test_ggml_loader_lines_are_load),
+        cmocka_unit_test(test_unnumbered_cxx_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
