@@ -315,6 +315,12 @@ static const struct stage_word frame_words[] = {
     {"transformers/models/", OOM_STAGE_FORWARD, false}, {"transformers\\models\\", OOM_STAGE_FORWARD, false},
     {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
     {"torchvision/ops/", OOM_STAGE_FORWARD, false},
+    /* diagstage12: the serving engines' model code (vLLM's and its forks'
+     * model_executor/models/, SGLang's srt/models/): the model's forward
+     * inside the engine; the engine's own cues (execute_model: generate,
+     * profile_run: start-up, create_weights: load) outrank it
+     * (vllm-project/vllm-omni CI via heldout30 h30-81) */
+    {"/model_executor/models/", OOM_STAGE_FORWARD, false}, {"/srt/models/", OOM_STAGE_FORWARD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     /* a prediction function outside any evaluation loop is an inference
      * forward ("in predict_instances(", Keras "in predict("); evaluation

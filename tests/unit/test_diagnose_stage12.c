@@ -225,6 +225,24 @@ static void test_unnumbered_cxx_frames(void **state)
     assert_int_not_equal(stage_line_kind(prose, strlen(prose)), STAGE_LINE_FRAME);
 }
 
+/* A serving engine's model code is the model's forward; the engine's own
+ * cues outrank it (vllm-omni CI, h30-81; guard: execute_model serves). */
+static void test_engine_model_code_is_forward(void **state)
+{
+    (void)state;
+    const char *f = "  File \"/ws/vllm/model_executor/models/qwen2.py\", line 476, in embed_multimodal\n";
+    assert_int_equal(stage_pick(stage_frame_bits(f, strlen(f))), OOM_STAGE_FORWARD);
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"/ws/vllm/worker/model_runner.py\", line 1700, in execute_model\n"
+        "    hidden_or_intermediate_states = model_executable(\n"
+        "  File \"/ws/vllm/model_executor/models/qwen2.py\", line 340, in forward\n"
+        "    hidden_states = self.model(input_ids, positions)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB "
+        "of which 1.00 GiB is free.\n";
+    assert_string_equal(stage_of(log), "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_introducing_sentence_names_the_action),
         cmocka_unit_test(test_ggml_loader_lines_are_load),
         cmocka_unit_test(test_unnumbered_cxx_frames),
+        cmocka_unit_test(test_engine_model_code_is_forward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
