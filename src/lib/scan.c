@@ -1000,8 +1000,12 @@ static enum oom_stage context_after(struct scan *s, const struct view *v, size_t
 }
 
 /* The line's own text before the anchor, from its start or its last '\r'
- * (a progress bar of a hundred columns and a logger's prefix fit). */
-#define GLUED_BYTES 512
+ * (a progress bar of a hundred columns and a logger's prefix fit).
+ * diagstage12: 1 KiB, not 512 bytes: a terminal that wrapped torchrun's
+ * records onto one padded line puts one "Sending process N closing signal
+ * SIGTERM" warning per worker (each padded to the terminal's width)
+ * between a loading bar and the agent's "failed (exitcode: -9)" (h30-84). */
+#define GLUED_BYTES 1024
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
     size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;

@@ -243,6 +243,28 @@ static void test_engine_model_code_is_forward(void **state)
     assert_string_equal(stage_of(log), "generate");
 }
 
+/* A terminal glued torchrun's records onto one padded line: the loading
+ * bar before the workers' SIGTERM warnings names what the killed worker
+ * was doing (heldout30 h30-84). */
+static void test_glued_bar_before_launcher_records(void **state)
+{
+    (void)state;
+    char log[4096];
+    size_t n = (size_t)snprintf(log, sizeof log, "%s",
+                                "Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]");
+    for (int w = 0; w < 6; w++)
+        n += (size_t)snprintf(log + n, sizeof log - n,
+                              "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process %d closing "
+                              "signal SIGTERM                                ",
+                              899505 + w);
+    snprintf(log + n, sizeof log - n, "%s",
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 4 "
+             "(pid: 899509) of binary: /usr/bin/python\n");
+    bool gpu = true;
+    assert_string_equal(first_stage_of(log, &gpu), "load");
+    assert_false(gpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_ggml_loader_lines_are_load),
         cmocka_unit_test(test_unnumbered_cxx_frames),
         cmocka_unit_test(test_engine_model_code_is_forward),
+        cmocka_unit_test(test_glued_bar_before_launcher_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
