@@ -473,6 +473,12 @@ static const struct stage_word after_words[] = {
      * (IRuntime::deserializeCudaEngine): start-up. */
     {"ExecutionContext::ExecutionContext", ENGINE_WARMUP, false},
     {"createExecutionContext", ENGINE_WARMUP, false}, {"deserializeCudaEngine", ENGINE_WARMUP, false},
+    /* ... and an inference run by its enqueue/execute call
+     * ("IExecutionContext::enqueueV3: Error Code 1: Cuda Runtime (...)",
+     * NVIDIA/TensorRT#4191; enqueueV2, executeV2 of TensorRT 8): forward.
+     * The builder ("IBuilder::buildSerializedNetwork", #4258) names no
+     * stage: it converts a model, it neither loads nor runs one. */
+    {"::enqueueV", OOM_STAGE_FORWARD, false}, {"::executeV2", OOM_STAGE_FORWARD, false},
 };
 
 

@@ -62,6 +62,15 @@ static void test_trt_execution_context_is_load(void **state)
         "[06/01/2024-10:00:00] [E] [TRT] 2: [executionContext.cpp::nvinfer1::rt::ExecutionContext::"
         "ExecutionContext::470] Error Code 2: OutOfMemory (no further information)\n";
     assert_string_equal(stage_of(log), "load");
+    /* an inference run by its enqueue call (NVIDIA/TensorRT#4191's tag) */
+    const char *run = "[E] [TRT] 1: [executionContext.cpp::enqueueInternal::795] Error Code 1: Cuda Runtime "
+                      "(out of memory)\n"
+                      "[E] [TRT] 1: IExecutionContext::enqueueV3: Error Code 1: Cuda Runtime (out of memory)\n";
+    assert_string_equal(stage_of(run), "forward");
+    /* guard: the builder converts a model, no stage */
+    const char *build = "[E] Error[1]: [defaultAllocator.cpp::allocate::31] Error Code 1: Cuda Runtime (out of memory)\n"
+                        "[E] Error[10]: IBuilder::buildSerializedNetwork: Error Code 10: Internal Error\n";
+    assert_string_equal(stage_of(build), "unknown");
 }
 
 /* A completion request the llama.cpp server logs (ollama's runner) is a
