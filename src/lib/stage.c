@@ -520,6 +520,18 @@ static const struct stage_word context_words[] = {
      * 0:01:42 (0.2476 s / it)", ashkamath/mdetr#41 = h20-122) */
     {"Test:", OOM_STAGE_EVAL, L},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
+    /* diagstage12: the trainers' own evaluation bars and headers, from their
+     * sources: Lightning's progress bars name the loop they count
+     * ("Sanity Checking DataLoader 0:" runs validation_step before the first
+     * epoch, "Testing DataLoader 0:"; callbacks/progress/tqdm_progress.py);
+     * mmengine's LogProcessor tags a validation or test iteration
+     * "Epoch(val) [1][ 50/313]" / "Epoch(test) [50/313]" (training lines
+     * read "Epoch(train)"); ultralytics' and YOLOv5's validator head their
+     * bar with the metric columns ("Class  Images  Instances  Box(P  R
+     * mAP50  mAP50-95)", older "mAP@.5:.95") */
+    {"Sanity Checking", OOM_STAGE_EVAL, false}, {"Testing DataLoader", OOM_STAGE_EVAL, false},
+    {"Epoch(val)", OOM_STAGE_EVAL, false}, {"Epoch(test)", OOM_STAGE_EVAL, false},
+    {"mAP50-95", OOM_STAGE_EVAL, false}, {"mAP@.5:.95", OOM_STAGE_EVAL, false},
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
      * multi_gpu_test drive over the test set (training logs iteration

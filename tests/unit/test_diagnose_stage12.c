@@ -274,6 +274,30 @@ static void test_glued_bar_before_launcher_records(void **state)
     assert_false(gpu);
 }
 
+/* The trainers' own evaluation bars and headers (Lightning's progress bar,
+ * mmengine's LogProcessor, the YOLO validators), from their sources. */
+static void test_trainer_eval_bars(void **state)
+{
+    (void)state;
+    const char *log =
+        "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]\n"
+        "Sanity Checking DataLoader 0:   0%|          | 0/2 [00:00<?, ?it/s]\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+        "23.65 GiB of which 1.00 GiB is free.\n";
+    assert_string_equal(stage_of(log), "eval");
+    static const char *const lines[] = {
+        "12/01 10:00:00 - mmengine - INFO - Epoch(val) [1][ 50/313]    eta: 0:01:02  time: 0.2  data_time: 0.01",
+        "12/01 10:00:00 - mmengine - INFO - Epoch(test) [ 50/313]    eta: 0:01:02",
+        "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95):  10%|#  | 3/30",
+        "Testing DataLoader 0:  40%|####      | 4/10 [00:01<00:02,  2.9it/s]",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        assert_int_equal(stage_context_line(lines[i], strlen(lines[i])), OOM_STAGE_EVAL);
+    /* guard: mmengine's training iteration is no evaluation */
+    const char *train = "12/01 10:00:00 - mmengine - INFO - Epoch(train)  [1][ 50/1250]  lr: 1.0e-02  loss: 1.2";
+    assert_int_not_equal(stage_context_line(train, strlen(train)), OOM_STAGE_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_unnumbered_cxx_frames),
         cmocka_unit_test(test_engine_model_code_is_forward),
         cmocka_unit_test(test_glued_bar_before_launcher_records),
+        cmocka_unit_test(test_trainer_eval_bars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
