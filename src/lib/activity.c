@@ -55,6 +55,14 @@ static const struct row rows[] = {
     {"capture cuda graph", OOM_STAGE_LOAD, 2},  /* SGLang (h27-84) */
     {"torch.compile takes", OOM_STAGE_LOAD, 2}, /* vLLM (h25-09) */
     {"load weight end", OOM_STAGE_LOAD, 2},     /* SGLang (h29-25) */
+    /* diagstage12: the same start-ups' other lines, as their model runners
+     * log them: SGLang "Load weight begin. avail mem=…", "KV Cache is
+     * allocated. #tokens: …" (sglang-derived log of h28-67), "Memory pool
+     * end. avail mem=…"; vLLM v1 "Starting to load model <name>…" */
+    {"load weight begin", OOM_STAGE_LOAD, 2},
+    {"kv cache is allocated", OOM_STAGE_LOAD, 2},
+    {"memory pool end", OOM_STAGE_LOAD, 2},
+    {"starting to load model", OOM_STAGE_LOAD, 2},
     {"zero stage", OOM_STAGE_LOAD, 2},          /* DeepSpeed "Creating fp16 ZeRO stage 1 optimizer" (thu-coai/EVA#43, h18-91) */
     {"initialize beginning", OOM_STAGE_LOAD, 2}, /* DeepSpeed "Stage 3 initialize beginning" (deepspeedai/DeepSpeed#3000, h27-50) */
     {"loading extension module", OOM_STAGE_LOAD, 1}, /* DeepSpeed/torch extensions (h27-50) */

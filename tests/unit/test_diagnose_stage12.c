@@ -206,6 +206,10 @@ static void test_ggml_loader_lines_are_load(void **state)
         "llm_load_print_meta: n_embd_k_g\n";
     assert_string_equal(stage_of(log), "load");
     int w = 0;
+    const char *sg = "[2025-10-16 09:06:22 TP5] KV Cache is allocated. #tokens: 2795207, K size: 53.31 GB";
+    assert_int_equal(activity_line(sg, strlen(sg), &w), OOM_STAGE_LOAD);
+    const char *vl = "INFO 05-01 10:00:00 [gpu_model_runner.py:1329] Starting to load model Qwen/Qwen3-8B...";
+    assert_int_equal(activity_line(vl, strlen(vl), &w), OOM_STAGE_LOAD);
     const char *wh = "whisper_model_load: n_vocab       = 51866";
     assert_int_equal(activity_line(wh, strlen(wh), &w), OOM_STAGE_LOAD);
     assert_int_equal(w, 2);
