@@ -321,6 +321,19 @@ static const struct stage_word frame_words[] = {
      * profile_run: start-up, create_weights: load) outrank it
      * (vllm-project/vllm-omni CI via heldout30 h30-81) */
     {"/model_executor/models/", OOM_STAGE_FORWARD, false}, {"/srt/models/", OOM_STAGE_FORWARD, false},
+    /* diagstage12: the inference runtimes' Python APIs, as their sources
+     * name them: ONNX Runtime's InferenceSession builds its session in
+     * _create_inference_session and runs it with "self._sess.run(" (python/
+     * onnxruntime_inference_collection.py); TensorRT's execute_v2/
+     * execute_async_v2/_v3 run an engine that deserialize_cuda_engine and
+     * create_execution_context made; TF Lite's interpreter allocates its
+     * tensors (allocate_tensors) once before invoke() runs it; OpenVINO's
+     * compile_model/read_model make what infer() runs */
+    {"_create_inference_session", OOM_STAGE_LOAD, false}, {"self._sess.run(", OOM_STAGE_FORWARD, false},
+    {".execute_v2(", OOM_STAGE_FORWARD, false}, {".execute_async_v", OOM_STAGE_FORWARD, false},
+    {"deserialize_cuda_engine(", OOM_STAGE_LOAD, false}, {"create_execution_context(", OOM_STAGE_LOAD, false},
+    {"allocate_tensors(", OOM_STAGE_LOAD, false}, {"interpreter.invoke(", OOM_STAGE_FORWARD, false},
+    {"compile_model(", OOM_STAGE_LOAD, false}, {"read_model(", OOM_STAGE_LOAD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     /* a prediction function outside any evaluation loop is an inference
      * forward ("in predict_instances(", Keras "in predict("); evaluation

@@ -302,6 +302,39 @@ static void test_trainer_eval_bars(void **state)
     assert_int_not_equal(stage_context_line(train, strlen(train)), OOM_STAGE_EVAL);
 }
 
+/* The inference runtimes' Python APIs: making a session or engine is
+ * start-up, running it is the forward (onnxruntime_inference_collection.py,
+ * TensorRT's and TF Lite's Python bindings). */
+static void test_runtime_python_apis(void **state)
+{
+    (void)state;
+    const char *mk =
+        "Traceback (most recent call last):\n"
+        "  File \"app.py\", line 10, in <module>\n"
+        "    sess = ort.InferenceSession(\"model.onnx\", providers=[\"CUDAExecutionProvider\"])\n"
+        "  File \"/env/site-packages/onnxruntime/capi/onnxruntime_inference_collection.py\", line 419, in __init__\n"
+        "    self._create_inference_session(providers, provider_options, disabled_optimizers)\n"
+        "  File \"/env/site-packages/onnxruntime/capi/onnxruntime_inference_collection.py\", line 483, in "
+        "_create_inference_session\n"
+        "    sess.initialize_session(providers, provider_options, disabled_optimizers)\n"
+        "onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : "
+        "bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested "
+        "buffer of size 268435456\n";
+    assert_string_equal(stage_of(mk), "load");
+    static const struct {
+        const char *line;
+        enum oom_stage stage;
+    } frames[] = {
+        {"    return self._sess.run(output_names, input_feed, run_options)\n", OOM_STAGE_FORWARD},
+        {"    context.execute_async_v3(stream_handle=stream.handle)\n", OOM_STAGE_FORWARD},
+        {"    engine = runtime.deserialize_cuda_engine(f.read())\n", OOM_STAGE_LOAD},
+        {"    interpreter.allocate_tensors()\n", OOM_STAGE_LOAD},
+        {"    compiled = core.compile_model(model, \"GPU\")\n", OOM_STAGE_LOAD},
+    };
+    for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++)
+        assert_int_equal(stage_pick(stage_frame_bits(frames[i].line, strlen(frames[i].line))), frames[i].stage);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_engine_model_code_is_forward),
         cmocka_unit_test(test_glued_bar_before_launcher_records),
         cmocka_unit_test(test_trainer_eval_bars),
+        cmocka_unit_test(test_runtime_python_apis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
