@@ -151,6 +151,23 @@ static bool narration(const char *t, size_t n, const char *low)
     return false;
 }
 
+/* A tool's error tag: an upper-case level or verdict word ("ERROR",
+ * "FAIL", "FATAL") at a word's start, and none of the narration's first
+ * person. */
+static bool error_tag_line(const char *t, size_t n)
+{
+    static const char *const tags[] = {"ERROR", "FAIL", "FATAL"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (memmem(t, n, marks[i], strlen(marks[i]))) return false;
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        size_t k = strlen(tags[i]);
+        for (const char *q = t; (q = memmem(q, n - (size_t)(q - t), tags[i], k)); q++)
+            if ((q == t || !isalpha((unsigned char)q[-1])) && (q + k == t + n || !islower((unsigned char)q[k])))
+                return true;
+    }
+    return false;
+}
+
 /* A thread's comment header as the corpus keeps it ("stanleyshly ·
  * comment · 2023-03-15"): what is above it is another post. */
 static bool post_header(const char *t, size_t n)
@@ -208,6 +225,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
     memset(&r, 0, sizeof r);
     r.first_at = len;
     size_t b = len;
+    bool cut_error = false;
     while (b > 0 && r.lines < ACTIVITY_LINES) {
         size_t e = b;
         if (e > 0 && text[e - 1] == '\n') e--;
@@ -228,6 +246,14 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         size_t ln = lower_copy(p, n, low);
         int w = 0;
         enum oom_stage st = match_row(low, ln, &w);
+        /* diagstage12: the paste's last line is often its error, cut before
+         * the words that make it a message ("THCudaCheck FAIL file=/tmp/
+         * luarocks_cutorch/…", jcjohnson/neural-style#161): a tool's error
+         * tag, not the user's narration; the lines above it are what ran */
+        if (st == OOM_STAGE_UNKNOWN && !r.lines && !cut_error && error_tag_line(p, n)) {
+            cut_error = true;
+            continue;
+        }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
         r.lines++;
         r.first_at = a;

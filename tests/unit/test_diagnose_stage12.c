@@ -335,6 +335,24 @@ static void test_runtime_python_apis(void **state)
         assert_int_equal(stage_pick(stage_frame_bits(frames[i].line, strlen(frames[i].line))), frames[i].stage);
 }
 
+/* The paste's last line is often its error cut before the words that make
+ * it a message: a tool's ERROR/FAIL tag there does not end the reading of
+ * the lines above it (vllm-project/vllm#15598, h6-28; neural-style#161). */
+static void test_cut_error_tag_is_skipped(void **state)
+{
+    (void)state;
+    const char *tail =
+        "INFO 03-27 10:29:01 [worker.py:267] Memory profiling takes 4.26 seconds\n"
+        "INFO 03-27 10:29:01 [worker.py:267] model weights take 20.64GiB; non_torch_memory takes 0.28GiB\n"
+        "ERROR 03-27 10:29:13 [worker_base.py:620] Error executing metho\n";
+    assert_int_equal(activity_tail(tail, strlen(tail), NULL), OOM_STAGE_LOAD);
+    /* guard: the user's own sentence still ends the reading */
+    const char *prose =
+        "INFO 03-27 10:29:01 [worker.py:267] Memory profiling takes 4.26 seconds\n"
+        "Then I get an ERROR and it stops\n";
+    assert_int_equal(activity_tail(prose, strlen(prose), NULL), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_glued_bar_before_launcher_records),
         cmocka_unit_test(test_trainer_eval_bars),
         cmocka_unit_test(test_runtime_python_apis),
+        cmocka_unit_test(test_cut_error_tag_is_skipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
