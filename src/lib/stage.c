@@ -1893,6 +1893,24 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
     return OOM_STAGE_FORWARD;
 }
 
+/* diagstage12: a TF 1.x node def lists its inputs after its attributes
+ * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
+ * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
+ * node outside the gradient scopes that takes a finished gradient as input
+ * is updating the weights with it (a Keras optimizer's unscoped
+ * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
+ * optimizer. */
+static bool consumes_gradient(const char *op, size_t n)
+{
+    const char *args = memmem(op, n, "](", 2);
+    if (!args) return false;
+    const char *end = memchr(args, ')', n - (size_t)(args - op));
+    size_t an = end ? (size_t)(end - args) : n - (size_t)(args - op);
+    for (const char *g = memmem(args, an, "gradients", 9); g; g = memmem(g + 1, an - (size_t)(g + 1 - args), "gradients", 9))
+        if ((g[-1] == '(' || g[-1] == ' ') && (g[9] == '/' || g[9] == '_')) return true;
+    return has(args, an, "gradient_tape/");
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -1920,13 +1938,17 @@ enum oom_stage stage_tf(const char *text, size_t len)
         /* a name, not what follows an empty one ("requested by op \n****x***") */
         if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_' || p[0] == '{' || p[0] == '\'')) continue;
         const char *op = NULL;
-        size_t opn = 0;
-        if (n + 3 < rest && memcmp(p + n, " = ", 3) == 0) {
-            op = p + n + 3;
-            while (opn < rest - n - 3 && (isalnum((unsigned char)op[opn]) || op[opn] == '_'))
+        size_t opn = 0, at = n;
+        /* TF 1.1x writes "[[{{node mul_23}} = Mul[...](...)]]" */
+        if (at + 2 < rest && p[at] == '}' && p[at + 1] == '}') at += 2;
+        if (at + 3 < rest && memcmp(p + at, " = ", 3) == 0) {
+            op = p + at + 3;
+            while (opn < rest - at - 3 && (isalnum((unsigned char)op[opn]) || op[opn] == '_'))
                 opn++;
         }
-        return tf_name_stage(p, n, op, opn);
+        enum oom_stage st = tf_name_stage(p, n, op, opn);
+        if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
+        return st;
     }
     return OOM_STAGE_UNKNOWN;
 }

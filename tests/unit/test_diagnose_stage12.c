@@ -353,6 +353,24 @@ static void test_cut_error_tag_is_skipped(void **state)
     assert_int_equal(activity_tail(prose, strlen(prose), NULL), OOM_STAGE_UNKNOWN);
 }
 
+/* A TF 1.x node outside the gradient scopes that takes a finished gradient
+ * as input updates the weights with it: the optimizer (a Keras optimizer's
+ * unscoped ops, iperov/DeepFaceLab#5588 = h31-80). */
+static void test_tf_node_consuming_a_gradient(void **state)
+{
+    (void)state;
+    const char *node = "\t [[{{node mul_23}} = Mul[T=DT_FLOAT, _device=\"/job:localhost/replica:0/task:0/device:GPU:0\"]"
+                       "(truediv_34, gradients/model_2/conv2d_6/convolution_grad/Conv2DBackpropFilter)]]";
+    assert_int_equal(stage_tf(node, strlen(node)), OOM_STAGE_OPTIMIZER);
+    /* guards: a node fed by forward tensors stays forward; a node inside
+     * the gradient scope stays backward */
+    const char *fwd = "\t [[{{node mul_23}} = Mul[T=DT_FLOAT, _device=\"/device:GPU:0\"](truediv_34, model_2/conv2d_6/Relu)]]";
+    assert_int_equal(stage_tf(fwd, strlen(fwd)), OOM_STAGE_FORWARD);
+    const char *bwd = "\t [[Node: gradients/model/conv/Conv2D_grad/Conv2DBackpropInput = Conv2DBackpropInput[T=DT_FLOAT]"
+                      "(gradients/model/conv/Conv2D_grad/ShapeN, conv/kernel/read)]]";
+    assert_int_equal(stage_tf(bwd, strlen(bwd)), OOM_STAGE_BACKWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_trainer_eval_bars),
         cmocka_unit_test(test_runtime_python_apis),
         cmocka_unit_test(test_cut_error_tag_is_skipped),
+        cmocka_unit_test(test_tf_node_consuming_a_gradient),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
