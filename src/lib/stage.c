@@ -257,6 +257,13 @@ static const struct stage_word frame_words[] = {
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
     /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
     {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
+    /* diagstage12: the step by its wrappers' names: AMP's GradScaler runs
+     * the optimizer's step inside "scaler.step(optimizer)" (torch/amp/
+     * grad_scaler.py); DeepSpeed's engine.step() takes it in
+     * _take_model_step (deepspeed/runtime/engine.py) and ZeRO-3 per
+     * sub-group in _optimizer_step (runtime/zero/stage3.py) */
+    {"scaler.step(", OOM_STAGE_OPTIMIZER, false}, {"_take_model_step", OOM_STAGE_OPTIMIZER, false},
+    {", in _optimizer_step", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},

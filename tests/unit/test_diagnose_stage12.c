@@ -372,6 +372,24 @@ static void test_tf_node_consuming_a_gradient(void **state)
     assert_int_equal(stage_tf(bwd, strlen(bwd)), OOM_STAGE_BACKWARD);
 }
 
+/* The optimizer step by its wrappers' names: AMP's GradScaler, DeepSpeed's
+ * engine and ZeRO-3 (torch/amp/grad_scaler.py, deepspeed/runtime). */
+static void test_step_wrappers_are_optimizer(void **state)
+{
+    (void)state;
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 90, in <module>\n"
+        "    model_engine.step()\n"
+        "  File \"/env/site-packages/deepspeed/runtime/engine.py\", line 2213, in step\n"
+        "    self._take_model_step(lr_kwargs)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of "
+        "79.10 GiB of which 100.00 MiB is free.\n";
+    assert_string_equal(stage_of(log), "optimizer");
+    const char *amp = "    scaler.step(optimizer)\n";
+    assert_int_equal(stage_pick(stage_frame_bits(amp, strlen(amp))), OOM_STAGE_OPTIMIZER);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_runtime_python_apis),
         cmocka_unit_test(test_cut_error_tag_is_skipped),
         cmocka_unit_test(test_tf_node_consuming_a_gradient),
+        cmocka_unit_test(test_step_wrappers_are_optimizer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
