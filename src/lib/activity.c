@@ -34,6 +34,12 @@ static const struct row rows[] = {
     {"before loading", OOM_STAGE_LOAD, 2},  /* "VRAM cleanup before loading diffusion model" (anveshane/Comfyui_turbodiffusion#37, h25-59) */
     {"load_tensors", OOM_STAGE_LOAD, 2},       /* llama.cpp (ollama/ollama#3711, h26-03) */
     {"llama_model_loader", OOM_STAGE_LOAD, 2}, /* ggml-org/llama.cpp#7804 (h29-11) */
+    /* diagstage12: llama.cpp's loader functions tag their lines with their
+     * names ("llm_load_print_meta: n_head = 40", "llm_load_vocab:",
+     * "llm_load_tensors:", src/llama.cpp until 2025; h28-35), as whisper.cpp's
+     * do ("whisper_model_load: n_vocab = 51866", ggml-org/whisper.cpp#1915) */
+    {"llm_load_", OOM_STAGE_LOAD, 2},
+    {"whisper_model_load", OOM_STAGE_LOAD, 2},
     {"llama_kv_cache_init", OOM_STAGE_LOAD, 2}, /* h01 */
     {"ggml_gallocr_reserve", OOM_STAGE_LOAD, 2}, /* compute buffers at context creation (h19-23) */
     {"compute buffer size", OOM_STAGE_LOAD, 2}, /* h19-24 */
@@ -49,6 +55,14 @@ static const struct row rows[] = {
     {"capture cuda graph", OOM_STAGE_LOAD, 2},  /* SGLang (h27-84) */
     {"torch.compile takes", OOM_STAGE_LOAD, 2}, /* vLLM (h25-09) */
     {"load weight end", OOM_STAGE_LOAD, 2},     /* SGLang (h29-25) */
+    /* diagstage12: the same start-ups' other lines, as their model runners
+     * log them: SGLang "Load weight begin. avail mem=…", "KV Cache is
+     * allocated. #tokens: …" (sglang-derived log of h28-67), "Memory pool
+     * end. avail mem=…"; vLLM v1 "Starting to load model <name>…" */
+    {"load weight begin", OOM_STAGE_LOAD, 2},
+    {"kv cache is allocated", OOM_STAGE_LOAD, 2},
+    {"memory pool end", OOM_STAGE_LOAD, 2},
+    {"starting to load model", OOM_STAGE_LOAD, 2},
     {"zero stage", OOM_STAGE_LOAD, 2},          /* DeepSpeed "Creating fp16 ZeRO stage 1 optimizer" (thu-coai/EVA#43, h18-91) */
     {"initialize beginning", OOM_STAGE_LOAD, 2}, /* DeepSpeed "Stage 3 initialize beginning" (deepspeedai/DeepSpeed#3000, h27-50) */
     {"loading extension module", OOM_STAGE_LOAD, 1}, /* DeepSpeed/torch extensions (h27-50) */
@@ -137,6 +151,23 @@ static bool narration(const char *t, size_t n, const char *low)
     return false;
 }
 
+/* A tool's error tag: an upper-case level or verdict word ("ERROR",
+ * "FAIL", "FATAL") at a word's start, and none of the narration's first
+ * person. */
+static bool error_tag_line(const char *t, size_t n)
+{
+    static const char *const tags[] = {"ERROR", "FAIL", "FATAL"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (memmem(t, n, marks[i], strlen(marks[i]))) return false;
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        size_t k = strlen(tags[i]);
+        for (const char *q = t; (q = memmem(q, n - (size_t)(q - t), tags[i], k)); q++)
+            if ((q == t || !isalpha((unsigned char)q[-1])) && (q + k == t + n || !islower((unsigned char)q[k])))
+                return true;
+    }
+    return false;
+}
+
 /* A thread's comment header as the corpus keeps it ("stanleyshly ·
  * comment · 2023-03-15"): what is above it is another post. */
 static bool post_header(const char *t, size_t n)
@@ -194,6 +225,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
     memset(&r, 0, sizeof r);
     r.first_at = len;
     size_t b = len;
+    bool cut_error = false;
     while (b > 0 && r.lines < ACTIVITY_LINES) {
         size_t e = b;
         if (e > 0 && text[e - 1] == '\n') e--;
@@ -214,6 +246,14 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         size_t ln = lower_copy(p, n, low);
         int w = 0;
         enum oom_stage st = match_row(low, ln, &w);
+        /* diagstage12: the paste's last line is often its error, cut before
+         * the words that make it a message ("THCudaCheck FAIL file=/tmp/
+         * luarocks_cutorch/…", jcjohnson/neural-style#161): a tool's error
+         * tag, not the user's narration; the lines above it are what ran */
+        if (st == OOM_STAGE_UNKNOWN && !r.lines && !cut_error && error_tag_line(p, n)) {
+            cut_error = true;
+            continue;
+        }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
         r.lines++;
         r.first_at = a;

@@ -1000,8 +1000,12 @@ static enum oom_stage context_after(struct scan *s, const struct view *v, size_t
 }
 
 /* The line's own text before the anchor, from its start or its last '\r'
- * (a progress bar of a hundred columns and a logger's prefix fit). */
-#define GLUED_BYTES 512
+ * (a progress bar of a hundred columns and a logger's prefix fit).
+ * diagstage12: 1 KiB, not 512 bytes: a terminal that wrapped torchrun's
+ * records onto one padded line puts one "Sending process N closing signal
+ * SIGTERM" warning per worker (each padded to the terminal's width)
+ * between a loading bar and the agent's "failed (exitcode: -9)" (h30-84). */
+#define GLUED_BYTES 1024
 static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
 {
     size_t a = hit - ls > GLUED_BYTES ? hit - GLUED_BYTES : ls;
@@ -1071,7 +1075,7 @@ static bool glued_code_math(const char *text, size_t n)
  * up to a traceback (stage_prose_code). */
 #define PROSE_CODE_LINES 3
 static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size_t ls, size_t le,
-                                      const struct msg_prefix *src)
+                                      const struct msg_prefix *src, bool *introduced)
 {
     for (int down = 0; down < 2; down++) {
         size_t a = down ? le : ls, b = a;
@@ -1097,8 +1101,15 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
             }
             /* a code block is the user's script, not a sentence quoting the failing line */
             if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
+            /* diagstage12: the sentence right above that introduces the
+             * error ("Loading a … model with CUDA fails with:") */
+            enum oom_stage intro = !down && !counted ? stage_intro_line(c.body, c.n) : OOM_STAGE_UNKNOWN;
             counted++;
             enum oom_stage st = quoted ? stage_code_line_stage(c.body, c.n) : stage_prose_code(c.body, c.n);
+            if (st == OOM_STAGE_UNKNOWN && intro != OOM_STAGE_UNKNOWN) {
+                *introduced = true;
+                return intro;
+            }
             if (st != OOM_STAGE_UNKNOWN) return st;
             pointed = down && stage_points_at_code(c.body, c.n);
         }
@@ -1114,7 +1125,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
-    bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN;
+    bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN, introduced = false;
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
         /* A message that nothing leads to (an issue's title line, the
@@ -1173,10 +1184,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * sentence next to it quotes (the failing line, told in prose) */
     if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         r->stage == OOM_STAGE_UNKNOWN)
-        ev->weak_stage = prose_code_walk(s, v, ls, le, src);
+        ev->weak_stage = prose_code_walk(s, v, ls, le, src, &introduced);
     /* diagstage6: still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
-    ev->unled = alone && !e.frames;
+    /* diagstage12: a message its own sentence introduces ("Loading … fails
+     * with:") is led to by it: an issue's title above takes its stage */
+    ev->unled = alone && !e.frames && !introduced;
     /* diagstage9: what the lines right below a title say (a restore line
      * under "Out of memory after some iterations of validation") is the
      * paste's start; its last activity, read when the scan ends, outranks it */

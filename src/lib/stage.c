@@ -109,6 +109,12 @@ static const struct stage_word frame_words[] = {
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
     {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
     {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
+    /* diagstage12: the other frameworks' loaders by their file and worker:
+     * MXNet Gluon's mxnet/gluon/data/dataloader.py and its worker function
+     * _worker_fn (wrapped by gluoncv/data/dataloader.py; apache/mxnet#15711),
+     * Paddle's paddle/io/dataloader/ package (dataloader_iter.py, worker.py) */
+    {"dataloader.py\"", OOM_STAGE_DATA, false}, {"/dataloader/", OOM_STAGE_DATA, false},
+    {"\\dataloader\\", OOM_STAGE_DATA, false}, {"_worker_fn", OOM_STAGE_DATA, false},
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
@@ -251,6 +257,13 @@ static const struct stage_word frame_words[] = {
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
     /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
     {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
+    /* diagstage12: the step by its wrappers' names: AMP's GradScaler runs
+     * the optimizer's step inside "scaler.step(optimizer)" (torch/amp/
+     * grad_scaler.py); DeepSpeed's engine.step() takes it in
+     * _take_model_step (deepspeed/runtime/engine.py) and ZeRO-3 per
+     * sub-group in _optimizer_step (runtime/zero/stage3.py) */
+    {"scaler.step(", OOM_STAGE_OPTIMIZER, false}, {"_take_model_step", OOM_STAGE_OPTIMIZER, false},
+    {", in _optimizer_step", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
@@ -309,6 +322,25 @@ static const struct stage_word frame_words[] = {
     {"transformers/models/", OOM_STAGE_FORWARD, false}, {"transformers\\models\\", OOM_STAGE_FORWARD, false},
     {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
     {"torchvision/ops/", OOM_STAGE_FORWARD, false},
+    /* diagstage12: the serving engines' model code (vLLM's and its forks'
+     * model_executor/models/, SGLang's srt/models/): the model's forward
+     * inside the engine; the engine's own cues (execute_model: generate,
+     * profile_run: start-up, create_weights: load) outrank it
+     * (vllm-project/vllm-omni CI via heldout30 h30-81) */
+    {"/model_executor/models/", OOM_STAGE_FORWARD, false}, {"/srt/models/", OOM_STAGE_FORWARD, false},
+    /* diagstage12: the inference runtimes' Python APIs, as their sources
+     * name them: ONNX Runtime's InferenceSession builds its session in
+     * _create_inference_session and runs it with "self._sess.run(" (python/
+     * onnxruntime_inference_collection.py); TensorRT's execute_v2/
+     * execute_async_v2/_v3 run an engine that deserialize_cuda_engine and
+     * create_execution_context made; TF Lite's interpreter allocates its
+     * tensors (allocate_tensors) once before invoke() runs it; OpenVINO's
+     * compile_model/read_model make what infer() runs */
+    {"_create_inference_session", OOM_STAGE_LOAD, false}, {"self._sess.run(", OOM_STAGE_FORWARD, false},
+    {".execute_v2(", OOM_STAGE_FORWARD, false}, {".execute_async_v", OOM_STAGE_FORWARD, false},
+    {"deserialize_cuda_engine(", OOM_STAGE_LOAD, false}, {"create_execution_context(", OOM_STAGE_LOAD, false},
+    {"allocate_tensors(", OOM_STAGE_LOAD, false}, {"interpreter.invoke(", OOM_STAGE_FORWARD, false},
+    {"compile_model(", OOM_STAGE_LOAD, false}, {"read_model(", OOM_STAGE_LOAD, false},
     {"model(", OOM_STAGE_FORWARD, W}, {"forward(", OOM_STAGE_FORWARD, W},
     /* a prediction function outside any evaluation loop is an inference
      * forward ("in predict_instances(", Keras "in predict("); evaluation
@@ -452,6 +484,21 @@ static const struct stage_word after_words[] = {
      * training data: Could not allocate memory" */
     {"during initialization", OOM_STAGE_LOAD, false}, {"during initialisation", OOM_STAGE_LOAD, false},
     {"failed to load", OOM_STAGE_LOAD, false}, {"Failed to load", OOM_STAGE_LOAD, false},
+    /* diagstage12: TensorRT names the function that failed in its tag
+     * ("[executionContext.cpp::nvinfer1::rt::ExecutionContext::
+     * ExecutionContext::470] Error Code 2: OutOfMemory", NVIDIA/TensorRT
+     * #3017): the execution context is made (its activation memory
+     * allocated) by ICudaEngine::createExecutionContext before the first
+     * inference, as a runtime deserialises an engine
+     * (IRuntime::deserializeCudaEngine): start-up. */
+    {"ExecutionContext::ExecutionContext", ENGINE_WARMUP, false},
+    {"createExecutionContext", ENGINE_WARMUP, false}, {"deserializeCudaEngine", ENGINE_WARMUP, false},
+    /* ... and an inference run by its enqueue/execute call
+     * ("IExecutionContext::enqueueV3: Error Code 1: Cuda Runtime (...)",
+     * NVIDIA/TensorRT#4191; enqueueV2, executeV2 of TensorRT 8): forward.
+     * The builder ("IBuilder::buildSerializedNetwork", #4258) names no
+     * stage: it converts a model, it neither loads nor runs one. */
+    {"::enqueueV", OOM_STAGE_FORWARD, false}, {"::executeV2", OOM_STAGE_FORWARD, false},
 };
 
 
@@ -493,6 +540,18 @@ static const struct stage_word context_words[] = {
      * 0:01:42 (0.2476 s / it)", ashkamath/mdetr#41 = h20-122) */
     {"Test:", OOM_STAGE_EVAL, L},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
+    /* diagstage12: the trainers' own evaluation bars and headers, from their
+     * sources: Lightning's progress bars name the loop they count
+     * ("Sanity Checking DataLoader 0:" runs validation_step before the first
+     * epoch, "Testing DataLoader 0:"; callbacks/progress/tqdm_progress.py);
+     * mmengine's LogProcessor tags a validation or test iteration
+     * "Epoch(val) [1][ 50/313]" / "Epoch(test) [50/313]" (training lines
+     * read "Epoch(train)"); ultralytics' and YOLOv5's validator head their
+     * bar with the metric columns ("Class  Images  Instances  Box(P  R
+     * mAP50  mAP50-95)", older "mAP@.5:.95") */
+    {"Sanity Checking", OOM_STAGE_EVAL, false}, {"Testing DataLoader", OOM_STAGE_EVAL, false},
+    {"Epoch(val)", OOM_STAGE_EVAL, false}, {"Epoch(test)", OOM_STAGE_EVAL, false},
+    {"mAP50-95", OOM_STAGE_EVAL, false}, {"mAP@.5:.95", OOM_STAGE_EVAL, false},
     {"Start evaluation", OOM_STAGE_EVAL, false}, {"running eval", OOM_STAGE_EVAL, false},
     /* mmcv's ProgressBar, which mmdet/mmseg single_gpu_test and
      * multi_gpu_test drive over the test set (training logs iteration
@@ -589,6 +648,14 @@ static const struct stage_word context_words[] = {
     {"Serving on http", OOM_STAGE_GENERATE, false}, {"Uvicorn running on", OOM_STAGE_GENERATE, false},
     {"Application startup complete", OOM_STAGE_GENERATE, false},
     {"server is listening on http", OOM_STAGE_GENERATE, false},
+    /* diagstage12: a completion request the llama.cpp server logs
+     * ('"method":"POST","path":"/completion"', examples/server's
+     * log_server_request; its native route) is a generation being served
+     * (ollama/ollama#1585, under ollama's "llama runner started"). Not the
+     * runner's start alone (ollama/ollama#5913 fails after it with no
+     * request: no stage), nor ollama's own "/api/generate": ollama loads
+     * the model while it answers that request. */
+    {"\"path\":\"/completion\"", OOM_STAGE_GENERATE, false}, {"POST /completion ", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -863,6 +930,27 @@ static bool rule_line(const char *s, size_t n)
 /* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
  * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
  * a frame number, two blanks or more, then a name with a call. */
+/* diagstage12: the same frames with their numbers lost (a paste of
+ * Paddle's "C++ Traceback (most recent call last):" whose numbers the
+ * copy dropped: "paddle::AnalysisPredictor::ZeroCopyRun()", "void
+ * phi::HardSwishKernel<float, phi::GPUContext>(phi::GPUContext const&, …)",
+ * PaddlePaddle/PaddleOCR via heldout23 h23-12): a qualified name called at
+ * the line's start, a return type before it at most; no log text (": ",
+ * '=', quotes) before the call. */
+static bool bare_cxx_frame(const char *s, size_t n)
+{
+    if (n < 6 || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+    const char *paren = memchr(s, '(', n);
+    if (!paren || paren == s) return false;
+    size_t head = (size_t)(paren - s);
+    const char *q = memmem(s, head, "::", 2);
+    if (!q || has(s, head, ": ") || memchr(s, '=', head) || memchr(s, '"', head) || memchr(s, '\'', head))
+        return false;
+    /* at most one word (the return type) before the qualified name */
+    const char *blank = memchr(s, ' ', (size_t)(q - s));
+    return !blank || !memchr(blank + 1, ' ', (size_t)(q - blank - 1));
+}
+
 static bool numbered_cxx_frame(const char *s, size_t n)
 {
     size_t i = 0;
@@ -989,7 +1077,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (starts(s, n, "File \"") || starts(s, n, "-->") || starts(s, n, "---->") ||
         /* a frame line whose start was cut: 'ch/autograd/__init__.py", line 173, in backward' */
         cut_frame_line(s, n) ||
-        starts(s, n, "frame #") || (i == 0 && numbered_cxx_frame(s, n)) ||
+        starts(s, n, "frame #") || (i == 0 && (numbered_cxx_frame(s, n) || bare_cxx_frame(s, n))) ||
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
@@ -1548,6 +1636,29 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
  * operators are typed "<Op>Gradient" (ConvGradient). Paddle's glog names
  * the op that raised ("operator.cc:242] roi_align raises an exception
  * paddle::memory::allocation::BadAlloc"); its gradient ops end in "_grad". */
+/* diagstage12: ONNX Runtime's executor names the node whose kernel failed
+ * ("[E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel]
+ * Non-zero status code returned while running Add node. Name:'/image_
+ * encoder/blocks.7/attn/Add_3' Status Message: ...bfc_arena.cc:376 ...
+ * Failed to allocate memory for requested buffer of size 1073741824",
+ * dinglufe/segment-anything-cpp-wrapper#55; the same line from
+ * onnxruntime/core/framework/sequential_executor.cc in microsoft/
+ * onnxruntime#14477 and #14942, a CUDA-graph run): a session run executes
+ * the graph, an inference forward. ORT training's gradient graph names its
+ * ops "<Op>Grad" (SoftmaxCrossEntropyLossGrad, GatherGrad): backward. A
+ * session being created says "Exception during initialization" instead
+ * (after_words: load). */
+static enum oom_stage ort_node_stage(const char *text, size_t len)
+{
+    static const char head[] = "status code returned while running ";
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *b = p + sizeof head - 1, *end = text + len, *e = b;
+    while (e < end && ident(*e)) e++;
+    if (e == b || end - e < 6 || memcmp(e, " node", 5)) return OOM_STAGE_UNKNOWN;
+    return e - b > 4 && memcmp(e - 4, "Grad", 4) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
     const char *t = memmem(text, len, "type: \"", 7);
@@ -1557,6 +1668,8 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         if (e == end || e == b) return OOM_STAGE_UNKNOWN;
         return e - b > 8 && memcmp(e - 8, "Gradient", 8) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
     }
+    enum oom_stage ort = ort_node_stage(text, len);
+    if (ort != OOM_STAGE_UNKNOWN) return ort;
     const char *r = memmem(text, len, " raises an exception paddle::", 29);
     if (r) {
         const char *e = r, *b = r;
@@ -1683,6 +1796,34 @@ static const char *node_name(const char *text, size_t len, size_t *n)
  * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
  * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
  * script's name say what it does, as a frame's file does. */
+/* diagstage12: Python's warnings module writes "FILE:LINE: CATEGORY:
+ * MESSAGE" (warnings.formatwarning), FILE being the module that warned:
+ * the code the program was running, read as a frame's file is
+ * (".../torch/distributed/fsdp/_state_dict_utils.py:312: UserWarning: ..."
+ * while FSDP gathers the state dict to save it, huggingface/
+ * transformers#23386); the category may be cut ("UserWarnin"). */
+static enum oom_stage warning_file_stage(const char *text, size_t len)
+{
+    const char *end = text + len;
+    for (const char *py = memmem(text, len, ".py:", 4); py; py = memmem(py + 4, (size_t)(end - py - 4), ".py:", 4)) {
+        const char *d = py + 4;
+        while (d < end && isdigit((unsigned char)*d)) d++;
+        if (d == py + 4 || end - d < 3 || d[0] != ':' || d[1] != ' ' || !isupper((unsigned char)d[2])) continue;
+        const char *w = d + 2;
+        while (w < end && isalpha((unsigned char)*w)) w++;
+        if (!memmem(d + 2, (size_t)(w - d - 2), "Warn", 4)) continue; /* "UserWarning", cut "UserWarnin" */
+        const char *b = py;
+        while (b > text && b[-1] != ' ' && b[-1] != '`' && b[-1] != '"') b--;
+        enum oom_stage st = stage_pick(stage_frame_bits(b, (size_t)(py + 3 - b)));
+        /* a loader warns as it is made ("torch/utils/data/dataloader.py:474:
+         * UserWarning: This DataLoader will create 40 worker processes",
+         * facebookresearch/InterHand2.6M#58 = h5-27): its workers then run
+         * beside the step, which is what fails next */
+        return st == OOM_STAGE_DATA ? OOM_STAGE_UNKNOWN : st;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 static enum oom_stage command_stage(const char *text, size_t len)
 {
     static const char *const launchers[] = {"python", "launch ", "torchrun ", "deepspeed "};
@@ -1721,6 +1862,8 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     }
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
+    enum oom_stage warned = warning_file_stage(text, len);
+    if (warned != OOM_STAGE_UNKNOWN) return warned;
     return command_stage(text, len);
 }
 
@@ -1757,6 +1900,24 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
     return OOM_STAGE_FORWARD;
 }
 
+/* diagstage12: a TF 1.x node def lists its inputs after its attributes
+ * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
+ * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
+ * node outside the gradient scopes that takes a finished gradient as input
+ * is updating the weights with it (a Keras optimizer's unscoped
+ * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
+ * optimizer. */
+static bool consumes_gradient(const char *op, size_t n)
+{
+    const char *args = memmem(op, n, "](", 2);
+    if (!args) return false;
+    const char *end = memchr(args, ')', n - (size_t)(args - op));
+    size_t an = end ? (size_t)(end - args) : n - (size_t)(args - op);
+    for (const char *g = memmem(args, an, "gradients", 9); g; g = memmem(g + 1, an - (size_t)(g + 1 - args), "gradients", 9))
+        if ((g[-1] == '(' || g[-1] == ' ') && (g[9] == '/' || g[9] == '_')) return true;
+    return has(args, an, "gradient_tape/");
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -1784,13 +1945,17 @@ enum oom_stage stage_tf(const char *text, size_t len)
         /* a name, not what follows an empty one ("requested by op \n****x***") */
         if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_' || p[0] == '{' || p[0] == '\'')) continue;
         const char *op = NULL;
-        size_t opn = 0;
-        if (n + 3 < rest && memcmp(p + n, " = ", 3) == 0) {
-            op = p + n + 3;
-            while (opn < rest - n - 3 && (isalnum((unsigned char)op[opn]) || op[opn] == '_'))
+        size_t opn = 0, at = n;
+        /* TF 1.1x writes "[[{{node mul_23}} = Mul[...](...)]]" */
+        if (at + 2 < rest && p[at] == '}' && p[at + 1] == '}') at += 2;
+        if (at + 3 < rest && memcmp(p + at, " = ", 3) == 0) {
+            op = p + at + 3;
+            while (opn < rest - at - 3 && (isalnum((unsigned char)op[opn]) || op[opn] == '_'))
                 opn++;
         }
-        return tf_name_stage(p, n, op, opn);
+        enum oom_stage st = tf_name_stage(p, n, op, opn);
+        if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
+        return st;
     }
     return OOM_STAGE_UNKNOWN;
 }
@@ -1837,6 +2002,10 @@ static const struct {
     {"sav", OOM_STAGE_CHECKPOINT}, {"backup", OOM_STAGE_CHECKPOINT},
     {"load", OOM_STAGE_LOAD}, {"restor", OOM_STAGE_LOAD}, {"initializ", OOM_STAGE_LOAD},
     {"initialis", OOM_STAGE_LOAD}, {"construct", OOM_STAGE_LOAD}, {"build", OOM_STAGE_LOAD},
+    /* diagstage12: a tool setting a part up before it runs ("Setting up
+     * style layer 2 : relu1_1", jcjohnson/neural-style's set-up of its loss
+     * modules after "Successfully loaded models/VGG...caffemodel") */
+    {"setting up ", OOM_STAGE_LOAD},
     {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
     {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
     {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
@@ -1916,6 +2085,39 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             }
             return verb_parts[k].stage;
         }
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* diagstage12: EricLBuehler/mistral.rs#819's "Loading a simple quantized
+ * GGUF model with CUDA fails with:" over "Error: DriverError(CUDA_ERROR_
+ * OUT_OF_MEMORY, ...)". Only words that name an action in progress (a
+ * gerund or an "-ion" noun: loading, saving, evaluation, generation), so
+ * "Here is the log:" and "the loaded model fails:" name nothing. */
+static const char *const not_gerunds[] = {"during", "nothing", "something", "anything", "everything", "string"};
+
+enum oom_stage stage_intro_line(const char *text, size_t len)
+{
+    while (len > 0 && strchr(" \t\r*`", text[len - 1])) len--;
+    if (len < 8 || len > VERB_LINE_MAX || text[len - 1] != ':') return OOM_STAGE_UNKNOWN;
+    for (size_t i = 0; i < len; i++) {
+        if (!isalpha((unsigned char)text[i]) || (i > 0 && isalpha((unsigned char)text[i - 1]))) continue;
+        size_t e = i;
+        while (e < len && isalpha((unsigned char)text[e])) e++;
+        bool action = e - i >= 6 && (!strncasecmp(text + e - 3, "ing", 3) || !strncasecmp(text + e - 3, "ion", 3));
+        for (size_t k = 0; action && k < sizeof not_gerunds / sizeof not_gerunds[0]; k++)
+            if (strlen(not_gerunds[k]) == e - i && !strncasecmp(text + i, not_gerunds[k], e - i)) action = false;
+        if (!action) {
+            i = e;
+            continue;
+        }
+        /* the first action word decides: "the following error during
+         * running val.py with your testing dataset:" names none */
+        for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+            size_t m = strlen(verb_parts[k].part);
+            if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        }
+        return OOM_STAGE_UNKNOWN;
     }
     return OOM_STAGE_UNKNOWN;
 }
@@ -2098,7 +2300,9 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         return OOM_STAGE_UNKNOWN;
     for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
         size_t m = strlen(verb_parts[k].part);
-        if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        /* a part of two words ("setting up ") runs past the gerund */
+        size_t room = strchr(verb_parts[k].part, ' ') ? len - i : e - i;
+        if (m <= room && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

@@ -122,6 +122,13 @@ enum oom_stage stage_prose_code(const char *text, size_t len);
  * at this line", "... occurs at:"): that line is the failing code. */
 bool stage_points_at_code(const char *text, size_t len);
 
+/* diagstage12: a sentence that introduces the error shown under it, ending
+ * in a colon, names the action that failed by its gerund or action noun
+ * ("Loading a simple quantized GGUF model with CUDA fails with:" load,
+ * "I get this when saving the checkpoint:" checkpoint, "Error during
+ * evaluation:" eval); unknown when it names none or is no such sentence. */
+enum oom_stage stage_intro_line(const char *text, size_t len);
+
 /* diagstage11: the text a message line holds before its error words names
  * the action that failed: "Could not predict nifH2D2K2F2. Not Enough GPU
  * memory? RESOURCE_EXHAUSTED: …" (ColabFold's batch log, sokrypton/
