@@ -128,6 +128,8 @@ static const struct msg_clause clauses_tf[] = {
     /* "shape[a,b]", older "shape [a,b]", TF 1.x "shape dim { size: 10 } dim { size: 10 }" */
     {"shape %S and type %t", MSG_F_SHAPE},
     {"shape %S", MSG_F_SHAPE},
+    /* a Cast node allocates its output, of type DstT (diagcall6) */
+    {"DstT=DT_%t", MSG_F_DTYPE},
     {"T=DT_%t", MSG_F_DTYPE},
     {"device:GPU:%d", MSG_F_GPU},
     {"/gpu:%d", MSG_F_GPU},
@@ -183,6 +185,18 @@ static const struct msg_clause clauses_fuzzer[] = {
  * (tenstorrent/tt-metal#40108). */
 static const struct msg_clause clauses_tt_metal[] = {
     {"Not enough space to allocate %d B", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* Jittor's memory check (display_memory_info in python/jittor/src/mem/
+ * mem_info.cc, Jittor/jittor@0e786ea): when its allocators hold more than
+ * 95% of the device's memory it logs "GPU memory is overflow, please reduce
+ * your batch_size or data size!" and, on the next line, "Total: 23.65GB
+ * Used: 47.36GB". Total is the card's memory (cudaMemGetInfo); Used is what
+ * Jittor's allocators hold, host-mapped blocks included, so it can exceed
+ * Total: not read. (diagcall6) */
+static const struct msg_clause clauses_jittor[] = {
+    {"Total: %s", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -455,9 +469,16 @@ static const struct msg_near near_tf[] = {
     {"GPU_%d_bfc", MSG_F_GPU, 10, 0},
     /* the node line after the message: "[[Node: x = Mul[T=DT_FLOAT,
      * _device="/job:localhost/replica:0/task:0/device:GPU:0"](...)]]" */
+    {"DstT=DT_%t", MSG_F_DTYPE, 0, 3},
     {"T=DT_%t", MSG_F_DTYPE, 0, 3},
     {"device:GPU:%d", MSG_F_GPU, 0, 3},
     {"/gpu:%d", MSG_F_GPU, 0, 3},
+    /* diagcall6: the failing node, on the line right after the message,
+     * placed on the CPU ("_device=\"/job:localhost/replica:0/task:0/
+     * device:CPU:0\"]]"): its output is host memory (the host-cpu-alloc row
+     * reads the same on one line). Only that line: the _Recv nodes TF lists
+     * after it run on the CPU for any device's OOM (corpus 228). */
+    {"/device:CPU:%i\"]", MSG_F_HOST, 0, 1},
     /* TF's pinned host allocator ran out: host RAM, not the device */
     {"Allocator (cuda_host_bfc)", MSG_F_HOST, 10, 3},
     {NULL, 0, 0, 0},
@@ -530,6 +551,15 @@ static const struct msg_near near_cuda_error[] = {
      * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
      * h17-24; talmolab/sleap#2142 = h9-37). */
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
+    /* diagcall6: XGBoost's dh::detail::ThrowOOMError (src/common/
+     * device_helpers.cu, dmlc/xgboost) puts the figures under its message,
+     * "Memory allocation error on worker 0: ... cudaErrorMemoryAllocation:
+     * out of memory" / "- Free memory: 8126464" / "- Requested memory:
+     * 33554432": bytes in older releases, HumanMemUnit's "1.5GB" in newer */
+    {"- Free memory: %s", MSG_F_FREE, 0, 3},
+    {"- Free memory: %d", MSG_F_FREE, 0, 3},
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 3},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 3},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
@@ -1026,6 +1056,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_none},
+    /* TF 1.x names the failing op's device in its node line, "[[Node:
+     * ToFloat = Cast[DstT=DT_FLOAT, SrcT=DT_UINT8, _device="/job:localhost/
+     * replica:0/task:0/device:CPU:0"](...)]]": the op's output is allocated
+     * on the device that runs it, so an op placed on the CPU ran out of host
+     * memory, whatever GPUs the machine has (tensorflow/core/framework/
+     * op_kernel.cc allocates through the op's device). A line that also
+     * names a GPU device or its BFC allocator is the GPU's. (diagcall6) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"OOM when allocating", "_device=", "/device:CPU:"},
+     .unless = {"device:GPU:", "_bfc", "/gpu:"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_none},
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"OOM when allocating"},
@@ -1451,6 +1497,52 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tt_metal,
      .near = near_none},
+    /* Jittor (clauses_jittor): the same check names "CPU" when the host's
+     * allocators are the ones over 95% of the machine's RAM. (diagcall6) */
+    {.kind = "jittor",
+     .framework = "jittor",
+     .need = {"GPU memory is overflow"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_jittor,
+     .near = near_none},
+    {.kind = "host-words",
+     .framework = "host",
+     .need = {"CPU memory is overflow"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* Blender Cycles' device allocator (GPUDevice::generic_alloc, intern/
+     * cycles/device/device.cpp; CUDADevice before it): a buffer that fits
+     * neither the card nor, where allowed, mapped host memory sets "System is
+     * out of GPU and shared host memory"; a device-only buffer "System is out
+     * of GPU memory". Both say the render's device memory ran out (the host
+     * memory is the fallback that failed too). Its cuda_assert prints the
+     * driver's error by name, "CUDA error: Out of memory in
+     * cuMemAlloc_v2(&device_pointer, size)", and HIP's likewise. (diagcall6) */
+    {.kind = "cycles",
+     .framework = "cycles",
+     .any = {"System is out of GPU and shared host memory", "System is out of GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "cycles",
+     .framework = "cycles",
+     .any = {"CUDA error: Out of memory in cu", "HIP error: Out of memory in hip"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
@@ -1470,6 +1562,10 @@ static const struct msg_rule rules[] = {
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
               * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
              "Cuda Error: out of memory", "GPUassert: out of memory"},
+     /* diagcall6: "(out of memory)" also glosses the abbreviation in prose
+      * about the host's killer, "the OOM (out of memory) killer killed it"
+      * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
+     .unless = {"killer"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
