@@ -22,9 +22,8 @@ enum where {
     TITLE_ALONE, /* the title, with no other line in the paste (the row's text is "") */
 };
 
-/* What must follow the text: anything, a word's end, a number, a
- * conventional commit's scope and colon ("(cuda_core):", "!:", ":"). */
-enum then { ANY, WORD_END, NUMBER, COMMIT_COLON };
+/* What must follow the text: anything, a word's end, a number. */
+enum then { ANY, WORD_END, NUMBER };
 
 struct rule {
     enum context_class cls;
@@ -51,15 +50,6 @@ static const struct rule rules[] = {
     TITLE("feat"), TITLE("chore"), TITLE("docs"), TITLE("perf"), TITLE("[fix]"), TITLE("[feat]"),
     TITLE("[feature]"), TITLE("[docs]"),
 #undef TITLE
-    /* diagcall6: the Conventional Commits header (conventionalcommits.org
-     * 1.0.0: "type(scope)!: description") with the types of its common
-     * convention (@commitlint/config-conventional) that are not words of a
-     * change above: "test(cuda_core): capture machine state on the first
-     * CUDA OOM" (a pull request over its review thread). Only with the
-     * colon: "test fails with OOM" is a report. */
-#define COMMIT(t) {CONTEXT_CHANGE, AT_TITLE, t, COMMIT_COLON, 2, 1, "a change's title"}
-    COMMIT("test"), COMMIT("build"), COMMIT("ci"), COMMIT("style"),
-#undef COMMIT
     /* ... its description and review */
     {CONTEXT_CHANGE, ANYWHERE, "this pr", WORD_END, 3, 1, "a pull request's words"},
     {CONTEXT_CHANGE, ANYWHERE, "this pull request", WORD_END, 3, 1, "a pull request's words"},
@@ -212,15 +202,6 @@ static bool then_ok(const char *p, size_t i, size_t n, enum then then)
     if (then == NUMBER) {
         while (i < n && p[i] == ' ') i++;
         return i < n && isdigit((unsigned char)p[i]);
-    }
-    if (then == COMMIT_COLON) {
-        if (i < n && p[i] == '(') {
-            const char *close = memchr(p + i, ')', n - i);
-            if (!close || memchr(p + i, ' ', (size_t)(close - (p + i)))) return false;
-            i = (size_t)(close - p) + 1;
-        }
-        if (i < n && p[i] == '!') i++;
-        return i + 1 < n && p[i] == ':' && p[i + 1] == ' ';
     }
     return true;
 }

@@ -305,6 +305,29 @@ static const struct msg_clause clauses_ggml[] = {
     {NULL, 0},
 };
 
+/* ggml's buffer allocations name the buffer type that failed
+ * (ggml_backend_buft_name): "alloc_tensor_range: failed to allocate CUDA0
+ * buffer of size 4412935168" (ggml-alloc.c), "ggml_gallocr_reserve_n: failed
+ * to allocate ROCm0 buffer of size N", llama.cpp's "unable to allocate
+ * Vulkan0 buffer" (src/llama-model.cpp); Metal's own "failed to allocate
+ * buffer, size = 12288.00 MiB" (ggml-metal). (diagcall6) */
+static const struct msg_clause clauses_ggml_buffer[] = {
+    {"allocate CUDA%d buffer", MSG_F_GPU},
+    {"allocate ROCm%d buffer", MSG_F_GPU},
+    {"allocate MUSA%d buffer", MSG_F_GPU},
+    {"allocate Vulkan%d buffer", MSG_F_GPU},
+    {"allocate SYCL%d buffer", MSG_F_GPU},
+    {"allocate CANN%d buffer", MSG_F_GPU},
+    {"buffer of size %d", MSG_F_REQUESTED},
+    {"failed to allocate buffer, size = %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_mlx[] = {
+    {"Attempting to allocate %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* PaddlePaddle 1.x: "enforce allocating <= available failed, 10513462067 >
  * 1369702144" (the request, then what the device had free) and "Cannot
  * malloc 49.0002 MB GPU memory. Please shrink FLAGS_fraction_of_gpu_memory...". */
@@ -745,7 +768,28 @@ static const struct msg_rule rules[] = {
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
     {.kind = "host-oom-killer",
      .framework = "host",
-     .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer"},
+     .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer",
+             /* diagcall6: Slurm's cgroup accounting of the kernel's kills,
+              * "slurmstepd: error: Detected 1 oom_kill event in StepId=123.0.
+              * Some of the step tasks have been OOM Killed.", older "Detected 1
+              * oom-kill event(s) in StepId=7.batch", and its memory-limit
+              * enforcement, "StepId=7.batch exceeded memory limit (734003200 >
+              * 52428800), being killed", "Exceeded job memory limit" (SchedMD/
+              * slurm src/plugins/task/cgroup, jobacct_gather) */
+             "oom_kill event in StepId", "oom-kill event(s) in StepId",
+             "exceeded memory limit (", "Exceeded job memory limit", "Exceeded step memory limit"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* srun's report of a task the step's OOM handler killed: "srun: error:
+     * node01: task 0: Out Of Memory" (after slurmstepd's oom_kill line
+     * above). (diagcall6) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"srun: error:", ": Out Of Memory"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -941,6 +985,59 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
+    /* ggml's buffer allocators by the buffer type they name
+     * (clauses_ggml_buffer): a host buffer first, "CPU", the pinned
+     * "CUDA_Host"/"Vulkan_Host", and the CPU backend's own malloc check
+     * (ggml_backend_cpu_buffer_type_alloc_buffer: "GGML_ASSERT: ggml-backend.c:
+     * 460: data != NULL && \"failed to allocate buffer\"", whisper.cpp and
+     * llama.cpp of early 2024; later "failed to allocate buffer of size N")
+     * is host memory; a device's buffer is its memory. (diagcall6) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"allocate CPU buffer", "allocate CUDA_Host buffer", "allocate Vulkan_Host buffer",
+             "allocate CPU_Mapped buffer", "data != NULL && \"failed to allocate buffer\"",
+             "cpu_buffer_type_alloc_buffer: failed to allocate buffer"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .any = {"failed to allocate CUDA", "failed to allocate ROCm", "failed to allocate MUSA",
+             "failed to allocate Vulkan", "failed to allocate Metal", "failed to allocate SYCL",
+             "failed to allocate CANN", "unable to allocate CUDA", "unable to allocate ROCm",
+             "unable to allocate Vulkan", "unable to allocate Metal", "unable to allocate SYCL"},
+     .unless = {"_Host"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .need = {"metal", "failed to allocate buffer, size ="},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    /* Apple MLX's Metal allocator refuses a buffer over the device's
+     * largest: "[metal::malloc] Attempting to allocate 137438953472 bytes
+     * which is greater than the maximum allowed buffer size of 77309411328
+     * bytes." (ml-explore/mlx mlx/backend/metal/allocator.cpp). (diagcall6) */
+    {.kind = "metal",
+     .framework = "mlx",
+     .need = {"[metal::malloc] Attempting to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mlx,
+     .near = near_none},
     /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. The
      * device word varies with the backend's port of the formatter ("NPU
      * OOMs: 0 | npuMalloc retries: 0", "MUSA OOMs", "MLU OOMs"). */
@@ -1184,7 +1281,11 @@ static const struct msg_rule rules[] = {
      * (microsoft/CNTK#220) */
     {.kind = "cudnn",
      .framework = "cuda",
-     .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
+     .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm",
+             /* diagcall6: ROCm's MIOpen, status miopenStatusAllocFailed (7,
+              * "MIOpen Error: ... miopenStatusAllocFailed"; ROCm/MIOpen
+              * include/miopen/miopen.h) */
+             "miopenStatusAllocFailed"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1373,6 +1474,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt_tactic,
      .near = near_trt_tactic},
+    /* Ultralytics' AutoBatch (ultralytics/utils/autobatch.py, and YOLOv5's
+     * utils/autobatch.py before it) profiles batch sizes under try/except
+     * and, when that fails, keeps a default: "AutoBatch: WARNING error
+     * detected: CUDA out of memory ...,  using default batch-size 16." The
+     * OOM it names (or printed just above) was caught; training goes on with
+     * the default batch, so that OOM is no failure. (diagcall6) */
+    {.kind = "autobatch-fallback",
+     .framework = "pytorch",
+     .need = {"AutoBatch", "using default batch-size"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .answers_oom = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Caffe's check without the dot or with blanks around the colon:
      * "Syncedmem.cpp : Check failed : error == cudaSuccess (2 vs 0) out of
      * memory" (BVLC/caffe#6821). */
@@ -2205,7 +2322,12 @@ static const struct msg_rule rules[] = {
              "CUDA error: misaligned address",
              /* diagverb: Triton's launcher wording, "RuntimeError: Triton Error [CUDA]:
               * misaligned address" (fla-org/flash-linear-attention#913 = heldout19 h19-102) */
-             "[CUDA]: misaligned address"},
+             "[CUDA]: misaligned address",
+             /* diagcall6: ROCm's runtime for the same fault, "Memory access
+              * fault by GPU node-1 (Agent handle: 0x...) on address 0x....
+              * Reason: Page not present or supervisor privilege." (ROCR-Runtime
+              * core/runtime/runtime.cc) */
+             "Memory access fault by GPU"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
