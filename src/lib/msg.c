@@ -2685,7 +2685,10 @@ static const char *const deny_after[] = {"is not the", "isn't the", "was not the
  * ("If you get CUDA OOM, ...", "to avoid running into CUDA OOM"). */
 static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "avoids",
     "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
-    "may", "maybe", "perhaps", "can" /* "The problem may be that the GPU memory is not
+    "may", "maybe", "perhaps",
+    "probably" /* a guess, like "perhaps": a maintainer's "You probably ran into OOM there"
+    over a paste that shows no OOM (diagcall6) */,
+    "can" /* "The problem may be that the GPU memory is not
     enough" (heldout12 h12-12); "This can cause problems when insufficient GPU memory is
     available" (heldout17 h17-41) (diagrec5) */,
     "thought" /* a guess, in its clause only: "Originally I thought it is due to out of

@@ -239,6 +239,12 @@ static void test_call6_context_words(void **state)
          "exception: CUDA_ERROR_OUT_OF_MEMORY: The API call failed because it was unable to "
          "allocate enough memory\n", false},
         {"test as a word", "Test fails with CUDA out of memory on the A100 runner\n", true},
+        {"a reply's guess",
+         "Negative loss when training step2\n\nmaintainer \xc2\xb7 comment \xc2\xb7 2021-03-02\n"
+         "That batch size is still too large for a 12GB 1080TI GPU. You probably ran into OOM there.\n",
+         false},
+        {"a fact beside the guess",
+         "My 12GB 1080TI GPU ran out of memory at batch 32. The batch is probably too large.\n", true},
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
     assert_true(event_count("test(cuda_core): capture machine state on the first CUDA OOM\n") <= 1);
