@@ -323,6 +323,16 @@ static const struct msg_clause clauses_ggml_buffer[] = {
     {NULL, 0},
 };
 
+/* Intel Gaudi (HPU): "RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_DEVMEM
+ * Allocation failed for size::939524096 (896)MB" (HabanaAI/vllm-fork's
+ * calibration docs; accelerate's utils/memory.py lists it as the HPU's OOM
+ * beside CUDA's). The bytes, then the rank of its own prefix. (diagcall6) */
+static const struct msg_clause clauses_hpu[] = {
+    {"Allocation failed for size::%d", MSG_F_REQUESTED},
+    {"[Rank:%d]", MSG_F_RANK},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_mlx[] = {
     {"Attempting to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
@@ -1024,6 +1034,17 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    /* Intel Gaudi's device memory (clauses_hpu), counted with the GPU class
+     * as other accelerators' own memory is. (diagcall6) */
+    {.kind = "hpu",
+     .framework = "habana",
+     .need = {"PT_DEVMEM Allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_hpu,
      .near = near_none},
     /* Apple MLX's Metal allocator refuses a buffer over the device's
      * largest: "[metal::malloc] Attempting to allocate 137438953472 bytes

@@ -171,6 +171,12 @@ static void test_call6_apple_rocm(void **state)
                                  "77309411328 bytes.\n");
     assert_true(e.gpu_oom);
     assert_int_equal(e.bytes.requested, 137438953472LL);
+    e = primary("RuntimeError: [Rank:3] FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for "
+                "size::939524096 (896)MB\n");
+    assert_true(e.gpu_oom);
+    assert_string_equal(e.kind, "hpu");
+    assert_int_equal(e.bytes.requested, 939524096);
+    assert_int_equal(e.rank, 3);
     e = primary("MIOpen Error: /MIOpen/src/ocl/convolutionocl.cpp:123: miopenStatusAllocFailed\n");
     assert_true(e.gpu_oom);
     e = primary("Memory access fault by GPU node-1 (Agent handle: 0x55d0) on address 0x7f00. "
