@@ -165,6 +165,23 @@ static const struct msg_clause clauses_mindspore[] = {
     {NULL, 0},
 };
 
+/* MindSpore's Ascend memory adapter (mindspore/ccsrc/plugin/device/ascend/
+ * hal/device/ascend_memory_adapter.cc): "Out of Memory!!! Request memory
+ * size: 33100113920B, Memory Statistic:" then "Device HBM memory size:
+ * 32768M" / "MindSpore Used memory size: 30684M" on the lines below.
+ * (diagcall6) */
+static const struct msg_clause clauses_mindspore_hbm[] = {
+    {"Request memory size: %d", MSG_F_REQUESTED},
+    {"Device HBM memory size: %s", MSG_F_CAPACITY},
+    {"MindSpore Used memory size: %s", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+static const struct msg_near near_mindspore_hbm[] = {
+    {"Device HBM memory size: %s", MSG_F_CAPACITY, 0, 3},
+    {"MindSpore Used memory size: %s", MSG_F_ALLOCATED, 0, 4},
+    {NULL, 0, 0, 0},
+};
+
 static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %d bytes", MSG_F_REQUESTED},
     /* TH's whole GiB, truncated: "you tried to allocate 1008GB. Buy new RAM!"
@@ -294,6 +311,22 @@ static const struct msg_clause clauses_paddle[] = {
     {"%s memory has been allocated", MSG_F_ALLOCATED},
     {"available memory is only %s", MSG_F_FREE},
     {"available memory is %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
+/* Paddle's other devices (the custom-device and XPU allocators): the
+ * device's index after its type, "npu:0", "npu 0", "XPU 0". (diagcall6) */
+static const struct msg_clause clauses_paddle_device[] = {
+    {"Cannot allocate %s", MSG_F_REQUESTED},
+    {"%s memory has been allocated", MSG_F_ALLOCATED},
+    {"available memory is only %s", MSG_F_FREE},
+    {"total memory is %s", MSG_F_CAPACITY},
+    {"error on XPU %d", MSG_F_GPU},
+    {"error on NPU %d", MSG_F_GPU},
+    {"error on npu:%d", MSG_F_GPU},
+    {"error on npu %d", MSG_F_GPU},
+    {"error on mlu:%d", MSG_F_GPU},
+    {"error on xpu:%d", MSG_F_GPU},
     {NULL, 0},
 };
 
@@ -885,6 +918,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
+    /* diagcall6: the same allocator on Paddle's other devices, which name
+     * their place by type: the custom-device allocator (NPU, MLU, plugin
+     * devices; paddle/phi/core/memory/allocation/custom_allocator.cc) "Out of
+     * memory error on npu:0. Cannot allocate 1.00GB memory on npu:0,
+     * available memory is only 50.00MB.", its older buddy allocator "Out of
+     * memory error on npu 0. total memory is 32.00GB, used memory is
+     * 31.95GB, available memory is only 50.00MB.", and XPU's "Out of memory
+     * error on XPU 0. Cannot allocate ...". Every form says "available
+     * memory is". */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Out of memory error on", "available memory is"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_device,
+     .near = near_none},
     /* Its second sentence alone: a wrap cut "Out of memory error on GPU". */
     {.kind = "paddle",
      .framework = "paddle",
@@ -1416,6 +1466,15 @@ static const struct msg_rule rules[] = {
      * : 0 and plus alloc size : 301990400 is more than total mem size :
      * 29464985600." (candle-org/MindAct#1761 = heldout29 h29-109): the
      * request does not fit in the device's pool. */
+    {.kind = "mindspore",
+     .framework = "mindspore",
+     .need = {"Out of Memory!!! Request memory size"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_hbm,
+     .near = near_mindspore_hbm},
     {.kind = "mindspore",
      .framework = "mindspore",
      .need = {"is more than total mem size"},

@@ -162,6 +162,31 @@ static void test_call6_ggml_buffers(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* Paddle's allocator on its other devices (custom devices, XPU), and
+ * MindSpore's Ascend memory adapter with its statistics below it. */
+static void test_call6_paddle_mindspore_devices(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("ResourceExhaustedError: \n\nOut of memory error on npu:1. Cannot "
+                                 "allocate 1.00GB memory on npu:1, available memory is only 50.00MB.\n");
+    assert_true(e.gpu_oom);
+    assert_string_equal(e.kind, "paddle");
+    assert_int_equal(e.gpu, 1);
+    assert_int_equal(e.bytes.requested, 1LL << 30);
+    assert_int_equal(e.bytes.free, 50LL << 20);
+    e = primary("Out of memory error on XPU 0. Cannot allocate 2.000000GB memory on XPU 0, "
+                "14.000000GB memory has been allocated and available memory is only 50.000000MB.\n");
+    assert_string_equal(e.kind, "paddle");
+    assert_int_equal(e.bytes.allocated, 14LL << 30);
+    e = primary("- Framework Error Message:\n"
+                "Out of Memory!!! Request memory size: 33100113920B, Memory Statistic:\n"
+                "Device HBM memory size: 32768M\nMindSpore Used memory size: 30684M\n");
+    assert_true(e.gpu_oom);
+    assert_string_equal(e.kind, "mindspore");
+    assert_int_equal(e.bytes.requested, 33100113920LL);
+    assert_int_equal(e.bytes.capacity, 32768LL << 20);
+}
+
 /* MLX's Metal allocator, MIOpen's allocation status, ROCm's access fault. */
 static void test_call6_apple_rocm(void **state)
 {
@@ -265,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_call6_tf_cpu_node),
         cmocka_unit_test(test_call6_xgboost),
         cmocka_unit_test(test_call6_ggml_buffers),
+        cmocka_unit_test(test_call6_paddle_mindspore_devices),
         cmocka_unit_test(test_call6_apple_rocm),
         cmocka_unit_test(test_call6_slurm),
         cmocka_unit_test(test_call6_autobatch),
