@@ -100,6 +100,7 @@ static void test_call6_tf_cpu_node(void **state)
         "device:CPU:0\"](image_tensor)]]\n");
     assert_false(e.gpu_oom);
     assert_int_equal(e.bytes.requested, 1LL * 720 * 1280 * 3 * 4);
+    assert_int_equal(e.stage, OOM_STAGE_FORWARD); /* the node's stage, as on a GPU row */
     e = primary("tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when "
                 "allocating tensor with shape[1,720,1280,3]\n"
                 "\t [[Node: ToFloat = Cast[DstT=DT_FLOAT, SrcT=DT_UINT8, _device=\"/job:localhost/"
