@@ -1444,6 +1444,20 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall6: OpenCV's cuda::HostMem (modules/core/src/cuda_host_mem.cpp,
+     * PinnedAllocator::allocate, a cudaHostAlloc) names its file in its
+     * error: "OpenCV(4.2.0) .../core/src/cuda_host_mem.cpp:95: error:
+     * (-217:Gpu API call) out of memory in function 'allocate'" is page-locked
+     * host memory; the device's GpuMat allocator is cuda_gpu_mat.cpp. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"cuda_host_mem.cpp", "out of memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* diagctx2: llama.cpp/ggml's page-locked host buffer refused:
      * "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory:
      * invalid argument" (ggml-org/llama.cpp#9629 = heldout25 h25-47; a

@@ -188,6 +188,21 @@ static void test_call6_paddle_mindspore_devices(void **state)
     assert_int_equal(e.bytes.capacity, 32768LL << 20);
 }
 
+/* OpenCV's pinned host allocator names its file; its GpuMat allocator is
+ * the device's. */
+static void test_call6_opencv_pinned(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"pinned", "terminate called after throwing an instance of 'cv::Exception'\n  what():  "
+                   "OpenCV(4.2.0) /opt/opencv/modules/core/src/cuda_host_mem.cpp:95: error: "
+                   "(-217:Gpu API call) out of memory in function 'allocate'\n", false},
+        {"device", "  what():  OpenCV(4.5.1) /opt/opencv/modules/core/src/cuda/gpu_mat.cu:116: "
+                   "error: (-217:Gpu API call) out of memory in function 'allocate'\n", true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 /* MLX's Metal allocator, MIOpen's allocation status, ROCm's access fault. */
 static void test_call6_apple_rocm(void **state)
 {
@@ -293,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_call6_ggml_buffers),
         cmocka_unit_test(test_call6_paddle_mindspore_devices),
         cmocka_unit_test(test_call6_apple_rocm),
+        cmocka_unit_test(test_call6_opencv_pinned),
         cmocka_unit_test(test_call6_slurm),
         cmocka_unit_test(test_call6_autobatch),
         cmocka_unit_test(test_call6_context_words),
