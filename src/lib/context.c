@@ -166,6 +166,10 @@ static const struct host_rule host_rules[] = {
     HOST("cpu memory", ANY, "host memory named", MEMORY),
     HOST("host memory", ANY, "host memory named", MEMORY),
     HOST("system memory", ANY, "host memory named", MEMORY),
+    /* the same words hyphenated, as in "out-of-CPU-memory error" (diagcall6) */
+    HOST("cpu-memory", ANY, "host memory named", MEMORY),
+    HOST("host-memory", ANY, "host memory named", MEMORY),
+    HOST("system-memory", ANY, "host memory named", MEMORY),
     HOST("killed", WORD_END, "a process killed", FAILURE),
     HOST("oom-killer", ANY, "the OOM killer", FAILURE),
     HOST("oom killer", ANY, "the OOM killer", FAILURE),

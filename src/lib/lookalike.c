@@ -53,15 +53,24 @@ static const char *const change_words[] = {"set", "improve", "improved", "improv
  * OOM such a change quotes with its figures stays one (scan.c's
  * drop_discussed_mention). (diagcall4) */
 static const char *const commit_types[] = {"fix", "bugfix", "hotfix", NULL};
+/* ... and the types of the convention's common set (@commitlint/
+ * config-conventional: build, chore, ci, docs, feat, fix, perf, refactor,
+ * revert, style, test) that context.c's title rows do not read as words of
+ * a change ("feat", "docs", "perf", "chore" are rows there): a change's
+ * title, 2, needing one more piece of change evidence, as those rows do
+ * ("test(cuda_core): capture machine state on the first CUDA OOM" over a
+ * review thread). (diagcall6) */
+static const char *const commit_other_types[] = {"test", "build", "ci", "style", NULL};
 
 static bool in_set(const char *p, size_t n, const char *const *set);
 
-/* Does p[0, n) start with a Conventional Commits type and its colon? */
-static bool commit_type_title(const char *p, size_t n)
+/* Does p[0, n) start with a Conventional Commits type of the set and its
+ * colon? */
+static bool commit_type_title(const char *p, size_t n, const char *const *types)
 {
     size_t w = 0;
     while (w < n && isalpha((unsigned char)p[w])) w++;
-    if (!w || !in_set(p, w, commit_types)) return false;
+    if (!w || !in_set(p, w, types)) return false;
     if (w < n && p[w] == '(') {
         const char *e = memchr(p + w, ')', n - w);
         if (!e || e - (p + w) > 40) return false;
@@ -161,9 +170,14 @@ static void read_title(const char *p, size_t n, size_t at, struct context_readin
         tags = true;
         for (i = (size_t)(e - p) + 1; i < n && (p[i] == ' ' || p[i] == ':'); i++) {}
     }
-    if (!change_tag && commit_type_title(p + i, n - i)) {
+    if (!change_tag && commit_type_title(p + i, n - i, commit_types)) {
         add(r, CONTEXT_CHANGE, "a fix's commit title", "fix:", at, at + n, CONTEXT_CHANGE_MIN,
             CONTEXT_HOST_OTHER);
+        r->change_title = true;
+        return;
+    }
+    if (!change_tag && commit_type_title(p + i, n - i, commit_other_types)) {
+        add(r, CONTEXT_CHANGE, "a change's commit title", "test:", at, at + n, 2, CONTEXT_HOST_OTHER);
         r->change_title = true;
         return;
     }

@@ -128,6 +128,8 @@ static const struct msg_clause clauses_tf[] = {
     /* "shape[a,b]", older "shape [a,b]", TF 1.x "shape dim { size: 10 } dim { size: 10 }" */
     {"shape %S and type %t", MSG_F_SHAPE},
     {"shape %S", MSG_F_SHAPE},
+    /* a Cast node allocates its output, of type DstT (diagcall6) */
+    {"DstT=DT_%t", MSG_F_DTYPE},
     {"T=DT_%t", MSG_F_DTYPE},
     {"device:GPU:%d", MSG_F_GPU},
     {"/gpu:%d", MSG_F_GPU},
@@ -163,6 +165,23 @@ static const struct msg_clause clauses_mindspore[] = {
     {NULL, 0},
 };
 
+/* MindSpore's Ascend memory adapter (mindspore/ccsrc/plugin/device/ascend/
+ * hal/device/ascend_memory_adapter.cc): "Out of Memory!!! Request memory
+ * size: 33100113920B, Memory Statistic:" then "Device HBM memory size:
+ * 32768M" / "MindSpore Used memory size: 30684M" on the lines below.
+ * (diagcall6) */
+static const struct msg_clause clauses_mindspore_hbm[] = {
+    {"Request memory size: %d", MSG_F_REQUESTED},
+    {"Device HBM memory size: %s", MSG_F_CAPACITY},
+    {"MindSpore Used memory size: %s", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+static const struct msg_near near_mindspore_hbm[] = {
+    {"Device HBM memory size: %s", MSG_F_CAPACITY, 0, 3},
+    {"MindSpore Used memory size: %s", MSG_F_ALLOCATED, 0, 4},
+    {NULL, 0, 0, 0},
+};
+
 static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %d bytes", MSG_F_REQUESTED},
     /* TH's whole GiB, truncated: "you tried to allocate 1008GB. Buy new RAM!"
@@ -183,6 +202,18 @@ static const struct msg_clause clauses_fuzzer[] = {
  * (tenstorrent/tt-metal#40108). */
 static const struct msg_clause clauses_tt_metal[] = {
     {"Not enough space to allocate %d B", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* Jittor's memory check (display_memory_info in python/jittor/src/mem/
+ * mem_info.cc, Jittor/jittor@0e786ea): when its allocators hold more than
+ * 95% of the device's memory it logs "GPU memory is overflow, please reduce
+ * your batch_size or data size!" and, on the next line, "Total: 23.65GB
+ * Used: 47.36GB". Total is the card's memory (cudaMemGetInfo); Used is what
+ * Jittor's allocators hold, host-mapped blocks included, so it can exceed
+ * Total: not read. (diagcall6) */
+static const struct msg_clause clauses_jittor[] = {
+    {"Total: %s", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -283,11 +314,60 @@ static const struct msg_clause clauses_paddle[] = {
     {NULL, 0},
 };
 
+/* Paddle's other devices (the custom-device and XPU allocators): the
+ * device's index after its type, "npu:0", "npu 0", "XPU 0". (diagcall6) */
+static const struct msg_clause clauses_paddle_device[] = {
+    {"Cannot allocate %s", MSG_F_REQUESTED},
+    {"%s memory has been allocated", MSG_F_ALLOCATED},
+    {"available memory is only %s", MSG_F_FREE},
+    {"total memory is %s", MSG_F_CAPACITY},
+    {"error on XPU %d", MSG_F_GPU},
+    {"error on NPU %d", MSG_F_GPU},
+    {"error on npu:%d", MSG_F_GPU},
+    {"error on npu %d", MSG_F_GPU},
+    {"error on mlu:%d", MSG_F_GPU},
+    {"error on xpu:%d", MSG_F_GPU},
+    {NULL, 0},
+};
+
 /* llama.cpp/ggml: "alloc_buffer: allocating 144817.04 MiB on device 0:
  * cudaMalloc failed: out of memory"; the exact size follows (near). */
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
+    {NULL, 0},
+};
+
+/* ggml's buffer allocations name the buffer type that failed
+ * (ggml_backend_buft_name): "alloc_tensor_range: failed to allocate CUDA0
+ * buffer of size 4412935168" (ggml-alloc.c), "ggml_gallocr_reserve_n: failed
+ * to allocate ROCm0 buffer of size N", llama.cpp's "unable to allocate
+ * Vulkan0 buffer" (src/llama-model.cpp); Metal's own "failed to allocate
+ * buffer, size = 12288.00 MiB" (ggml-metal). (diagcall6) */
+static const struct msg_clause clauses_ggml_buffer[] = {
+    {"allocate CUDA%d buffer", MSG_F_GPU},
+    {"allocate ROCm%d buffer", MSG_F_GPU},
+    {"allocate MUSA%d buffer", MSG_F_GPU},
+    {"allocate Vulkan%d buffer", MSG_F_GPU},
+    {"allocate SYCL%d buffer", MSG_F_GPU},
+    {"allocate CANN%d buffer", MSG_F_GPU},
+    {"buffer of size %d", MSG_F_REQUESTED},
+    {"failed to allocate buffer, size = %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* Intel Gaudi (HPU): "RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_DEVMEM
+ * Allocation failed for size::939524096 (896)MB" (HabanaAI/vllm-fork's
+ * calibration docs; accelerate's utils/memory.py lists it as the HPU's OOM
+ * beside CUDA's). The bytes, then the rank of its own prefix. (diagcall6) */
+static const struct msg_clause clauses_hpu[] = {
+    {"Allocation failed for size::%d", MSG_F_REQUESTED},
+    {"[Rank:%d]", MSG_F_RANK},
+    {NULL, 0},
+};
+
+static const struct msg_clause clauses_mlx[] = {
+    {"Attempting to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -455,9 +535,16 @@ static const struct msg_near near_tf[] = {
     {"GPU_%d_bfc", MSG_F_GPU, 10, 0},
     /* the node line after the message: "[[Node: x = Mul[T=DT_FLOAT,
      * _device="/job:localhost/replica:0/task:0/device:GPU:0"](...)]]" */
+    {"DstT=DT_%t", MSG_F_DTYPE, 0, 3},
     {"T=DT_%t", MSG_F_DTYPE, 0, 3},
     {"device:GPU:%d", MSG_F_GPU, 0, 3},
     {"/gpu:%d", MSG_F_GPU, 0, 3},
+    /* diagcall6: the failing node, on the line right after the message,
+     * placed on the CPU ("_device=\"/job:localhost/replica:0/task:0/
+     * device:CPU:0\"]]"): its output is host memory (the host-cpu-alloc row
+     * reads the same on one line). Only that line: the _Recv nodes TF lists
+     * after it run on the CPU for any device's OOM (corpus 228). */
+    {"/device:CPU:%i\"]", MSG_F_HOST, 0, 1},
     /* TF's pinned host allocator ran out: host RAM, not the device */
     {"Allocator (cuda_host_bfc)", MSG_F_HOST, 10, 3},
     {NULL, 0, 0, 0},
@@ -530,6 +617,15 @@ static const struct msg_near near_cuda_error[] = {
      * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
      * h17-24; talmolab/sleap#2142 = h9-37). */
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
+    /* diagcall6: XGBoost's dh::detail::ThrowOOMError (src/common/
+     * device_helpers.cu, dmlc/xgboost) puts the figures under its message,
+     * "Memory allocation error on worker 0: ... cudaErrorMemoryAllocation:
+     * out of memory" / "- Free memory: 8126464" / "- Requested memory:
+     * 33554432": bytes in older releases, HumanMemUnit's "1.5GB" in newer */
+    {"- Free memory: %s", MSG_F_FREE, 0, 3},
+    {"- Free memory: %d", MSG_F_FREE, 0, 3},
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 3},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 3},
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
@@ -715,7 +811,28 @@ static const struct msg_rule rules[] = {
     /* The Linux OOM killer (dmesg) before anything that says "Out of memory". */
     {.kind = "host-oom-killer",
      .framework = "host",
-     .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer"},
+     .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer",
+             /* diagcall6: Slurm's cgroup accounting of the kernel's kills,
+              * "slurmstepd: error: Detected 1 oom_kill event in StepId=123.0.
+              * Some of the step tasks have been OOM Killed.", older "Detected 1
+              * oom-kill event(s) in StepId=7.batch", and its memory-limit
+              * enforcement, "StepId=7.batch exceeded memory limit (734003200 >
+              * 52428800), being killed", "Exceeded job memory limit" (SchedMD/
+              * slurm src/plugins/task/cgroup, jobacct_gather) */
+             "oom_kill event in StepId", "oom-kill event(s) in StepId",
+             "exceeded memory limit (", "Exceeded job memory limit", "Exceeded step memory limit"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* srun's report of a task the step's OOM handler killed: "srun: error:
+     * node01: task 0: Out Of Memory" (after slurmstepd's oom_kill line
+     * above). (diagcall6) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"srun: error:", ": Out Of Memory"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -800,6 +917,23 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
+     .near = near_none},
+    /* diagcall6: the same allocator on Paddle's other devices, which name
+     * their place by type: the custom-device allocator (NPU, MLU, plugin
+     * devices; paddle/phi/core/memory/allocation/custom_allocator.cc) "Out of
+     * memory error on npu:0. Cannot allocate 1.00GB memory on npu:0,
+     * available memory is only 50.00MB.", its older buddy allocator "Out of
+     * memory error on npu 0. total memory is 32.00GB, used memory is
+     * 31.95GB, available memory is only 50.00MB.", and XPU's "Out of memory
+     * error on XPU 0. Cannot allocate ...". Every form says "available
+     * memory is". */
+    {.kind = "paddle",
+     .framework = "paddle",
+     .need = {"Out of memory error on", "available memory is"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_paddle_device,
      .near = near_none},
     /* Its second sentence alone: a wrap cut "Out of memory error on GPU". */
     {.kind = "paddle",
@@ -911,6 +1045,70 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
+    /* ggml's buffer allocators by the buffer type they name
+     * (clauses_ggml_buffer): a host buffer first, "CPU", the pinned
+     * "CUDA_Host"/"Vulkan_Host", and the CPU backend's own malloc check
+     * (ggml_backend_cpu_buffer_type_alloc_buffer: "GGML_ASSERT: ggml-backend.c:
+     * 460: data != NULL && \"failed to allocate buffer\"", whisper.cpp and
+     * llama.cpp of early 2024; later "failed to allocate buffer of size N")
+     * is host memory; a device's buffer is its memory. (diagcall6) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"allocate CPU buffer", "allocate CUDA_Host buffer", "allocate Vulkan_Host buffer",
+             "allocate CPU_Mapped buffer", "data != NULL && \"failed to allocate buffer\"",
+             "cpu_buffer_type_alloc_buffer: failed to allocate buffer"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .any = {"failed to allocate CUDA", "failed to allocate ROCm", "failed to allocate MUSA",
+             "failed to allocate Vulkan", "failed to allocate Metal", "failed to allocate SYCL",
+             "failed to allocate CANN", "unable to allocate CUDA", "unable to allocate ROCm",
+             "unable to allocate Vulkan", "unable to allocate Metal", "unable to allocate SYCL"},
+     .unless = {"_Host"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .need = {"metal", "failed to allocate buffer, size ="},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    /* Intel Gaudi's device memory (clauses_hpu), counted with the GPU class
+     * as other accelerators' own memory is. (diagcall6) */
+    {.kind = "hpu",
+     .framework = "habana",
+     .need = {"PT_DEVMEM Allocation failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_hpu,
+     .near = near_none},
+    /* Apple MLX's Metal allocator refuses a buffer over the device's
+     * largest: "[metal::malloc] Attempting to allocate 137438953472 bytes
+     * which is greater than the maximum allowed buffer size of 77309411328
+     * bytes." (ml-explore/mlx mlx/backend/metal/allocator.cpp). (diagcall6) */
+    {.kind = "metal",
+     .framework = "mlx",
+     .need = {"[metal::malloc] Attempting to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mlx,
+     .near = near_none},
     /* torch.cuda.memory_summary() tables; an OOM when "CUDA OOMs" > 0. The
      * device word varies with the backend's port of the formatter ("NPU
      * OOMs: 0 | npuMalloc retries: 0", "MUSA OOMs", "MLU OOMs"). */
@@ -1021,6 +1219,22 @@ static const struct msg_rule rules[] = {
      .framework = "host",
      .need = {"OOM when allocating"},
      .any = {"by allocator cpu", "by allocator mklcpu"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_none},
+    /* TF 1.x names the failing op's device in its node line, "[[Node:
+     * ToFloat = Cast[DstT=DT_FLOAT, SrcT=DT_UINT8, _device="/job:localhost/
+     * replica:0/task:0/device:CPU:0"](...)]]": the op's output is allocated
+     * on the device that runs it, so an op placed on the CPU ran out of host
+     * memory, whatever GPUs the machine has (tensorflow/core/framework/
+     * op_kernel.cc allocates through the op's device). A line that also
+     * names a GPU device or its BFC allocator is the GPU's. (diagcall6) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"OOM when allocating", "_device=", "/device:CPU:"},
+     .unless = {"device:GPU:", "_bfc", "/gpu:"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1138,7 +1352,11 @@ static const struct msg_rule rules[] = {
      * (microsoft/CNTK#220) */
     {.kind = "cudnn",
      .framework = "cuda",
-     .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm"},
+     .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm",
+             /* diagcall6: ROCm's MIOpen, status miopenStatusAllocFailed (7,
+              * "MIOpen Error: ... miopenStatusAllocFailed"; ROCm/MIOpen
+              * include/miopen/miopen.h) */
+             "miopenStatusAllocFailed"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1226,6 +1444,20 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall6: OpenCV's cuda::HostMem (modules/core/src/cuda_host_mem.cpp,
+     * PinnedAllocator::allocate, a cudaHostAlloc) names its file in its
+     * error: "OpenCV(4.2.0) .../core/src/cuda_host_mem.cpp:95: error:
+     * (-217:Gpu API call) out of memory in function 'allocate'" is page-locked
+     * host memory; the device's GpuMat allocator is cuda_gpu_mat.cpp. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"cuda_host_mem.cpp", "out of memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* diagctx2: llama.cpp/ggml's page-locked host buffer refused:
      * "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory:
      * invalid argument" (ggml-org/llama.cpp#9629 = heldout25 h25-47; a
@@ -1248,6 +1480,15 @@ static const struct msg_rule rules[] = {
      * : 0 and plus alloc size : 301990400 is more than total mem size :
      * 29464985600." (candle-org/MindAct#1761 = heldout29 h29-109): the
      * request does not fit in the device's pool. */
+    {.kind = "mindspore",
+     .framework = "mindspore",
+     .need = {"Out of Memory!!! Request memory size"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_hbm,
+     .near = near_mindspore_hbm},
     {.kind = "mindspore",
      .framework = "mindspore",
      .need = {"is more than total mem size"},
@@ -1327,6 +1568,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt_tactic,
      .near = near_trt_tactic},
+    /* Ultralytics' AutoBatch (ultralytics/utils/autobatch.py, and YOLOv5's
+     * utils/autobatch.py before it) profiles batch sizes under try/except
+     * and, when that fails, keeps a default: "AutoBatch: WARNING error
+     * detected: CUDA out of memory ...,  using default batch-size 16." The
+     * OOM it names (or printed just above) was caught; training goes on with
+     * the default batch, so that OOM is no failure. (diagcall6) */
+    {.kind = "autobatch-fallback",
+     .framework = "pytorch",
+     .need = {"AutoBatch", "using default batch-size"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .answers_oom = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Caffe's check without the dot or with blanks around the colon:
      * "Syncedmem.cpp : Check failed : error == cudaSuccess (2 vs 0) out of
      * memory" (BVLC/caffe#6821). */
@@ -1451,6 +1708,52 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tt_metal,
      .near = near_none},
+    /* Jittor (clauses_jittor): the same check names "CPU" when the host's
+     * allocators are the ones over 95% of the machine's RAM. (diagcall6) */
+    {.kind = "jittor",
+     .framework = "jittor",
+     .need = {"GPU memory is overflow"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_jittor,
+     .near = near_none},
+    {.kind = "host-words",
+     .framework = "host",
+     .need = {"CPU memory is overflow"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* Blender Cycles' device allocator (GPUDevice::generic_alloc, intern/
+     * cycles/device/device.cpp; CUDADevice before it): a buffer that fits
+     * neither the card nor, where allowed, mapped host memory sets "System is
+     * out of GPU and shared host memory"; a device-only buffer "System is out
+     * of GPU memory". Both say the render's device memory ran out (the host
+     * memory is the fallback that failed too). Its cuda_assert prints the
+     * driver's error by name, "CUDA error: Out of memory in
+     * cuMemAlloc_v2(&device_pointer, size)", and HIP's likewise. (diagcall6) */
+    {.kind = "cycles",
+     .framework = "cycles",
+     .any = {"System is out of GPU and shared host memory", "System is out of GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "cycles",
+     .framework = "cycles",
+     .any = {"CUDA error: Out of memory in cu", "HIP error: Out of memory in hip"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ---- end diagfam -------------------------------------------------------- */
     {.kind = "cuda-error",
      .framework = "caffe",
@@ -1470,6 +1773,10 @@ static const struct msg_rule rules[] = {
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
               * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
              "Cuda Error: out of memory", "GPUassert: out of memory"},
+     /* diagcall6: "(out of memory)" also glosses the abbreviation in prose
+      * about the host's killer, "the OOM (out of memory) killer killed it"
+      * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
+     .unless = {"killer"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2109,7 +2416,12 @@ static const struct msg_rule rules[] = {
              "CUDA error: misaligned address",
              /* diagverb: Triton's launcher wording, "RuntimeError: Triton Error [CUDA]:
               * misaligned address" (fla-org/flash-linear-attention#913 = heldout19 h19-102) */
-             "[CUDA]: misaligned address"},
+             "[CUDA]: misaligned address",
+             /* diagcall6: ROCm's runtime for the same fault, "Memory access
+              * fault by GPU node-1 (Agent handle: 0x...) on address 0x....
+              * Reason: Page not present or supervisor privilege." (ROCR-Runtime
+              * core/runtime/runtime.cc) */
+             "Memory access fault by GPU"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2467,7 +2779,10 @@ static const char *const deny_after[] = {"is not the", "isn't the", "was not the
  * ("If you get CUDA OOM, ...", "to avoid running into CUDA OOM"). */
 static const char *const deny_clause[] = {"if", "unless", "whether", "avoid", "avoids",
     "avoiding", "prevent", "prevents", "preventing", "se", "falls", "wenn", "could", "might",
-    "may", "maybe", "perhaps", "can" /* "The problem may be that the GPU memory is not
+    "may", "maybe", "perhaps",
+    "probably" /* a guess, like "perhaps": a maintainer's "You probably ran into OOM there"
+    over a paste that shows no OOM (diagcall6) */,
+    "can" /* "The problem may be that the GPU memory is not
     enough" (heldout12 h12-12); "This can cause problems when insufficient GPU memory is
     available" (heldout17 h17-41) (diagrec5) */,
     "thought" /* a guess, in its clause only: "Originally I thought it is due to out of

@@ -1158,9 +1158,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * the stack of 'Momentum/gradients/Conv2D/Conv2D_grad/Conv2DBackpropFilter',
      * Sentdex/pygta5#161) is the log's final error: its node names the
      * stage as a TF OOM row's does */
+    /* diagcall6: TF's own OOM message on a host row (the CPU allocator, a
+     * node placed on the CPU) names its node the same way */
     else if (e.tf != OOM_STAGE_UNKNOWN &&
              (!strcmp(r->framework, "tensorflow") ||
-              (r == msg_other_error_rule() && memmem(text, n, "tensorflow/", 11))))
+              (r == msg_other_error_rule() && memmem(text, n, "tensorflow/", 11)) ||
+              (!strcmp(r->framework, "host") && memmem(text, n, "OOM when allocating", 19))))
         ev->stage = e.tf == OOM_STAGE_FORWARD && frames != OOM_STAGE_UNKNOWN && frames != OOM_STAGE_LOAD
                         ? frames
                         : e.tf;
