@@ -403,6 +403,8 @@ static const struct opt_spec specs[] = {
      .help = "DeepSpeed reduce_bucket_size in elements (default\nzero1/2 5e8, zero3 auto = hidden^2)"},
     {.name = "ds-overlap-comm", .metavar = "on|off", .parse = parse_on_off, AT(wl.ds_overlap),
      .help = "DeepSpeed overlap_comm: two reduce buckets for\nzero1/zero2 (default off; zero3 on)"},
+    {.name = "ds-zero-init", .metavar = "on|off", .parse = parse_on_off, AT(wl.ds_zero_init),
+     .help = "ZeRO-3: the model was built under deepspeed.zero.Init\n(default on; off: loaded before DeepSpeed's config,\ne.g. from_pretrained before TrainingArguments: each\ngathered weight stays until its backward)"},
     {.name = "ds-prefetch", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_prefetch),
      .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),

@@ -839,6 +839,7 @@ void est_workload_init(struct est_workload *wl)
     wl->lora_dropout = -1;
     wl->len_samples = 1000;
     wl->ds_overlap = -1;
+    wl->ds_zero_init = -1;
 }
 
 /* ---- the model's shape -------------------------------------------- */
@@ -2076,6 +2077,34 @@ static long double ds_step_temp(const struct calc *c, long double opt_per_elem, 
     return t + (z3 ? ds_ipg(c) : 0);
 }
 
+/* ZeRO-3 on several GPUs releases a gathered parameter after its module's
+ * forward by swapping param.data for an empty tensor (free_param,
+ * deepspeed/runtime/zero/partition_parameters.py@v0.14.2). torch's F.linear
+ * saves weight.t() for the input's gradient, a view that still holds the
+ * gathered storage, so each linear's full 16-bit weight stays alive until
+ * its backward (deepspeedai/DeepSpeed#7670: gathered parameters "remain
+ * resident in GPU memory until the backward pass reaches that specific
+ * module"). DeepSpeed's own LinearFunctionForZeroStage3 saves the parameter
+ * itself and is installed as F.linear by entering zero.Init
+ * (patch_init_and_builtins, "This will persist unless manually reset"):
+ * HF's from_pretrained under an active ZeRO-3 config, accelerate's
+ * zero3_init_flag. A model built before that (from_pretrained, then
+ * TrainingArguments(deepspeed=...): DeepSpeed's engine partitions it with
+ * Init(module=...), which never enters the context) keeps torch's linear:
+ * at the start of backward every block whose forward kept its saved tensors
+ * (not checkpointed) and the head hold their gathered weights. Returns
+ * those bytes (0 under zero.Init). */
+static long double ds_linear_views(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ds_zero_init != 0 || wl->quant != EST_QUANT_NONE || c->L <= 0) return 0;
+    long double saved = c->L;
+    if (wl->ckpt == EST_CKPT_EVERY) saved = c->L - floorl(c->L / (long double)wl->ckpt_every);
+    else if (wl->ckpt != EST_CKPT_NONE) saved = 0;
+    long double head = wl->head == EST_HEAD_LM ? c->Pbig : 0;
+    return ds_grad_bytes(c) * (c->Plin * saved / c->L + head);
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2095,7 +2124,8 @@ static long double ds_fwd_buffers(const struct calc *c)
         if (c->N > 1) {
             long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
             if (layer < 0) layer = 0;
-            out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
+            long double views = ds_linear_views(c), blocks = 2 * 2 * layer;
+            out += (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, wl);
         }
         break;
     default: break;
@@ -2127,7 +2157,12 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
              z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
              wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
              z3 ? "; ZeRO-3 gradient buffer kept from init" : "",
-             z3 && wl->gpus > 1 ? "; two gathered blocks + the prefetch bucket" : z3 ? "; nothing gathered" : "",
+             z3 && wl->gpus > 1 ? (wl->ds_zero_init == 0
+                                       ? "; built outside zero.Init: torch's linear keeps each gathered weight "
+                                         "(a saved weight.t() view) from its forward to its backward, + the "
+                                         "prefetch bucket"
+                                       : "; two gathered blocks + the prefetch bucket")
+             : z3 ? "; nothing gathered" : "",
              wl->fused ? "; fused optimizer step, no working copy" : "");
     return buf;
 }
