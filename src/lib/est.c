@@ -2146,17 +2146,26 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
         snprintf(buf, n, "%s", "");
         return buf;
     }
-    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    bool z3 = wl->shard == EST_SHARD_ZERO3, off = wl->offload != EST_OFFLOAD_NONE;
     int64_t b = est_ds_bucket(m, wl);
+    /* offload_optimizer: the fp32 master, the states and the gradient
+     * partition (stage 3's grad_partitions_flat_buffer is allocated on
+     * self.device = "cpu") live in host memory and the step runs there;
+     * offload_param: the 16-bit partitions too (stage3.py@v0.14.2) */
+    const char *where = !off ? ""
+                        : wl->offload == EST_OFFLOAD_PARAMS
+                            ? " in host memory with the 16-bit param partitions (offload_param: only gathered "
+                              "modules on the GPU)"
+                            : " in host memory (offload_optimizer; the 16-bit params stay on the GPU)";
     snprintf(buf, n,
              "DeepSpeed ZeRO-%d on %lld GPU%s: fp32 master + fp32 optimizer states of the trainable "
-             "params%s; reduce bucket %lld elements%s (%s)%s; the step casts the gradient partition to "
-             "fp32%s%s",
+             "params%s%s; reduce bucket %lld elements%s (%s)%s; %s%s%s",
              (int)wl->shard, (long long)wl->gpus, wl->gpus > 1 ? "s" : "",
-             wl->gpus > 1 ? " / gpus" : " (one GPU: nothing partitioned)", (long long)b,
+             wl->gpus > 1 ? " / gpus" : " (one GPU: nothing partitioned)", where, (long long)b,
              z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
              wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
-             z3 ? "; ZeRO-3 gradient buffer kept from init" : "",
+             !z3 ? "" : off ? "; ZeRO-3 gradient partitions in host memory" : "; ZeRO-3 gradient buffer kept from init",
+             off ? "the step runs on the CPU (no GPU fp32 gradient)" : "the step casts the gradient partition to fp32",
              z3 && wl->gpus > 1 ? (wl->ds_zero_init == 0
                                        ? "; built outside zero.Init: torch's linear keeps each gathered weight "
                                          "(a saved weight.t() view) from its forward to its backward, + the "

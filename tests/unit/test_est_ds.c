@@ -279,6 +279,29 @@ static void test_zero3_torch_linear_keeps_gathered_weights(void **state)
     assert_int_equal(tl.peak_allocated_bytes, zi.peak_allocated_bytes);
 }
 
+/* --explain / JSON assumed.deepspeed say which states are offloaded: with
+ * offload_optimizer the fp32 master, the states and (stage 3) the gradient
+ * partitions are in host memory and the step runs on the CPU; offload_param
+ * moves the 16-bit partitions too. Without offload the old wording. */
+static void test_zero_offload_described(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    char buf[512];
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 4;
+    assert_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "host memory"));
+    assert_non_null(strstr(buf, "casts the gradient partition to fp32"));
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    est_ds_describe(&m, &wl, buf, sizeof buf);
+    assert_non_null(strstr(buf, "in host memory (offload_optimizer"));
+    assert_non_null(strstr(buf, "gradient partitions in host memory"));
+    assert_non_null(strstr(buf, "step runs on the CPU"));
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_non_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "16-bit param partitions"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_zero3_one_gpu_gathers_nothing),
         cmocka_unit_test(test_zero_offload_host),
         cmocka_unit_test(test_zero3_torch_linear_keeps_gathered_weights),
+        cmocka_unit_test(test_zero_offload_described),
         cmocka_unit_test(test_encoder_forward_keeps_no_kv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
