@@ -2105,6 +2105,26 @@ static long double ds_linear_views(const struct calc *c)
     return ds_grad_bytes(c) * (c->Plin * saved / c->L + head);
 }
 
+/* What ZeRO-3 keeps gathered across the forward/backward turn on several
+ * GPUs. release_sub_module does not release a module's parameters when the
+ * trace shows them used again within stage3_max_reuse_distance elements
+ * (1e9 by default; transformers' documented ZeRO-3 config states the same):
+ * __params_to_release walks the modules after the current step, adding each
+ * one's numel, and keeps what it meets before the sum reaches the distance
+ * (partitioned_param_coordinator.py@v0.14.2). After the head's forward its
+ * backward is next, so the head always stays; a module whose remaining
+ * forward (later modules and the head) and backward until its own reuse
+ * sum under the distance stays too: the last modules of about D / 2
+ * elements. In 16-bit: max(head, D / 2) elements, capped by the model. */
+static long double ds_reuse_kept(const struct calc *c)
+{
+    const long double dist = 1e9L; /* stage3_max_reuse_distance's default */
+    long double head = c->wl->head == EST_HEAD_LM ? c->Pbig : 0, kept = dist / 2;
+    if (head > kept) kept = head;
+    if (kept > c->P) kept = c->P;
+    return ds_grad_bytes(c) * kept;
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2124,7 +2144,8 @@ static long double ds_fwd_buffers(const struct calc *c)
         if (c->N > 1) {
             long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
             if (layer < 0) layer = 0;
-            long double views = ds_linear_views(c), blocks = 2 * 2 * layer;
+            long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
+            if (turn > blocks) blocks = turn;
             out += (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, wl);
         }
         break;
