@@ -2125,6 +2125,20 @@ static long double ds_reuse_kept(const struct calc *c)
     return ds_grad_bytes(c) * kept;
 }
 
+/* ZeRO-3's gathered 16-bit parameters at the start of backward: two
+ * blocks, or what the reuse distance keeps across the turn, or, outside
+ * zero.Init, every weight torch's linear saved; + the prefetch bucket. Only
+ * where gathering copies: several GPUs, or offload_param (its partitions are
+ * copied to the GPU even on one). */
+static long double ds_gathered(const struct calc *c)
+{
+    long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
+    if (layer < 0) layer = 0;
+    long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
+    if (turn > blocks) blocks = turn;
+    return (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, c->wl);
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2141,13 +2155,7 @@ static long double ds_fwd_buffers(const struct calc *c)
         break;
     case EST_SHARD_ZERO3:
         if (!accum) out += gb * p; /* grad_partitions_flat_buffer, kept from init */
-        if (c->N > 1) {
-            long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
-            if (layer < 0) layer = 0;
-            long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
-            if (turn > blocks) blocks = turn;
-            out += (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, wl);
-        }
+        if (c->N > 1) out += ds_gathered(c);
         break;
     default: break;
     }
@@ -2495,8 +2503,7 @@ static long double shard_temp(const struct calc *c)
         if (wl->shard == EST_SHARD_ZERO3) {
             /* with offload_param the NoGatherHandle's .to(device) copies
              * even on one GPU */
-            if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS)
-                out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
+            if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS) out += ds_gathered(c);
             return out;
         }
         long double big = c->full ? (c->Pbig > layer / 4 ? c->Pbig : layer / 4) : 0;

@@ -273,6 +273,20 @@ static void test_zero3_torch_linear_keeps_gathered_weights(void **state)
     wl.ds_zero_init = -1;
     assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
     assert_true(tl.comp[EST_C_TEMP].bytes - zi.comp[EST_C_TEMP].bytes < (256LL << 20));
+    /* offload_param copies each partition to the GPU to gather it, even on
+     * one GPU: torch's linear keeps those copies too (Llama-3-8B has no
+     * ckpt here; the turn keeps the head either way) */
+    wl.ckpt = EST_CKPT_NONE;
+    wl.gpus = 1;
+    wl.offload = EST_OFFLOAD_PARAMS;
+    wl.ds_zero_init = -1;
+    assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
+    wl.ds_zero_init = 0;
+    assert_int_equal(est_compute(&m, &wl, &tl, &err), 0);
+    got = (long double)(tl.comp[EST_C_TEMP].bytes - zi.comp[EST_C_TEMP].bytes);
+    assert_true(got > want - 1e6L && got < want + 1e6L);
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.ds_zero_init = -1;
     /* one GPU: NoGatherHandle, nothing gathered either way */
     wl.ckpt = EST_CKPT_NONE;
     wl.gpus = 1;
