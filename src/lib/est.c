@@ -842,6 +842,7 @@ void est_workload_init(struct est_workload *wl)
     wl->lora_dropout = -1;
     wl->len_samples = 1000;
     wl->ds_overlap = -1;
+    wl->ds_zero_init = -1;
 }
 
 /* ---- the model's shape -------------------------------------------- */
@@ -2140,6 +2141,68 @@ static long double ds_step_temp(const struct calc *c, long double opt_per_elem, 
     return t + (z3 ? ds_ipg(c) : 0);
 }
 
+/* ZeRO-3 on several GPUs releases a gathered parameter after its module's
+ * forward by swapping param.data for an empty tensor (free_param,
+ * deepspeed/runtime/zero/partition_parameters.py@v0.14.2). torch's F.linear
+ * saves weight.t() for the input's gradient, a view that still holds the
+ * gathered storage, so each linear's full 16-bit weight stays alive until
+ * its backward (deepspeedai/DeepSpeed#7670: gathered parameters "remain
+ * resident in GPU memory until the backward pass reaches that specific
+ * module"). DeepSpeed's own LinearFunctionForZeroStage3 saves the parameter
+ * itself and is installed as F.linear by entering zero.Init
+ * (patch_init_and_builtins, "This will persist unless manually reset"):
+ * HF's from_pretrained under an active ZeRO-3 config, accelerate's
+ * zero3_init_flag. A model built before that (from_pretrained, then
+ * TrainingArguments(deepspeed=...): DeepSpeed's engine partitions it with
+ * Init(module=...), which never enters the context) keeps torch's linear:
+ * at the start of backward every block whose forward kept its saved tensors
+ * (not checkpointed) and the head hold their gathered weights. Returns
+ * those bytes (0 under zero.Init). */
+static long double ds_linear_views(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (wl->ds_zero_init != 0 || wl->quant != EST_QUANT_NONE || c->L <= 0) return 0;
+    long double saved = c->L;
+    if (wl->ckpt == EST_CKPT_EVERY) saved = c->L - floorl(c->L / (long double)wl->ckpt_every);
+    else if (wl->ckpt != EST_CKPT_NONE) saved = 0;
+    long double head = wl->head == EST_HEAD_LM ? c->Pbig : 0;
+    return ds_grad_bytes(c) * (c->Plin * saved / c->L + head);
+}
+
+/* What ZeRO-3 keeps gathered across the forward/backward turn on several
+ * GPUs. release_sub_module does not release a module's parameters when the
+ * trace shows them used again within stage3_max_reuse_distance elements
+ * (1e9 by default; transformers' documented ZeRO-3 config states the same):
+ * __params_to_release walks the modules after the current step, adding each
+ * one's numel, and keeps what it meets before the sum reaches the distance
+ * (partitioned_param_coordinator.py@v0.14.2). After the head's forward its
+ * backward is next, so the head always stays; a module whose remaining
+ * forward (later modules and the head) and backward until its own reuse
+ * sum under the distance stays too: the last modules of about D / 2
+ * elements. In 16-bit: max(head, D / 2) elements, capped by the model. */
+static long double ds_reuse_kept(const struct calc *c)
+{
+    const long double dist = 1e9L; /* stage3_max_reuse_distance's default */
+    long double head = c->wl->head == EST_HEAD_LM ? c->Pbig : 0, kept = dist / 2;
+    if (head > kept) kept = head;
+    if (kept > c->P) kept = c->P;
+    return ds_grad_bytes(c) * kept;
+}
+
+/* ZeRO-3's gathered 16-bit parameters at the start of backward: two
+ * blocks, or what the reuse distance keeps across the turn, or, outside
+ * zero.Init, every weight torch's linear saved; + the prefetch bucket. Only
+ * where gathering copies: several GPUs, or offload_param (its partitions are
+ * copied to the GPU even on one). */
+static long double ds_gathered(const struct calc *c)
+{
+    long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
+    if (layer < 0) layer = 0;
+    long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
+    if (turn > blocks) blocks = turn;
+    return (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, c->wl);
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2156,11 +2219,7 @@ static long double ds_fwd_buffers(const struct calc *c)
         break;
     case EST_SHARD_ZERO3:
         if (!accum) out += gb * p; /* grad_partitions_flat_buffer, kept from init */
-        if (c->N > 1) {
-            long double layer = (c->P - 2 * c->Pbig) / (c->L > 0 ? c->L : 1);
-            if (layer < 0) layer = 0;
-            out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
-        }
+        if (c->N > 1) out += ds_gathered(c);
         break;
     default: break;
     }
@@ -2180,18 +2239,32 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
         snprintf(buf, n, "%s", "");
         return buf;
     }
-    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    bool z3 = wl->shard == EST_SHARD_ZERO3, off = wl->offload != EST_OFFLOAD_NONE;
     int64_t b = est_ds_bucket(m, wl);
+    /* offload_optimizer: the fp32 master, the states and the gradient
+     * partition (stage 3's grad_partitions_flat_buffer is allocated on
+     * self.device = "cpu") live in host memory and the step runs there;
+     * offload_param: the 16-bit partitions too (stage3.py@v0.14.2) */
+    const char *where = !off ? ""
+                        : wl->offload == EST_OFFLOAD_PARAMS
+                            ? " in host memory with the 16-bit param partitions (offload_param: only gathered "
+                              "modules on the GPU)"
+                            : " in host memory (offload_optimizer; the 16-bit params stay on the GPU)";
     snprintf(buf, n,
              "DeepSpeed ZeRO-%d on %lld GPU%s: fp32 master + fp32 optimizer states of the trainable "
-             "params%s; reduce bucket %lld elements%s (%s)%s; the step casts the gradient partition to "
-             "fp32%s%s",
+             "params%s%s; reduce bucket %lld elements%s (%s)%s; %s%s%s",
              (int)wl->shard, (long long)wl->gpus, wl->gpus > 1 ? "s" : "",
-             wl->gpus > 1 ? " / gpus" : " (one GPU: nothing partitioned)", (long long)b,
+             wl->gpus > 1 ? " / gpus" : " (one GPU: nothing partitioned)", where, (long long)b,
              z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
              wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
-             z3 ? "; ZeRO-3 gradient buffer kept from init" : "",
-             z3 && wl->gpus > 1 ? "; two gathered blocks + the prefetch bucket" : z3 ? "; nothing gathered" : "",
+             !z3 ? "" : off ? "; ZeRO-3 gradient partitions in host memory" : "; ZeRO-3 gradient buffer kept from init",
+             off ? "the step runs on the CPU (no GPU fp32 gradient)" : "the step casts the gradient partition to fp32",
+             z3 && wl->gpus > 1 ? (wl->ds_zero_init == 0
+                                       ? "; built outside zero.Init: torch's linear keeps each gathered weight "
+                                         "(a saved weight.t() view) from its forward to its backward, + the "
+                                         "prefetch bucket"
+                                       : "; two gathered blocks + the prefetch bucket")
+             : z3 ? "; nothing gathered" : "",
              wl->fused ? "; fused optimizer step, no working copy" : "");
     return buf;
 }
@@ -2494,8 +2567,7 @@ static long double shard_temp(const struct calc *c)
         if (wl->shard == EST_SHARD_ZERO3) {
             /* with offload_param the NoGatherHandle's .to(device) copies
              * even on one GPU */
-            if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS)
-                out += 2 * 2 * layer + 2 * (long double)est_ds_prefetch(c->m, wl);
+            if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS) out += ds_gathered(c);
             return out;
         }
         long double big = c->full ? (c->Pbig > layer / 4 ? c->Pbig : layer / 4) : 0;

@@ -279,6 +279,13 @@ struct est_workload {
      * and zero2 off), 0 off, 1 on. */
     int64_t ds_bucket, ds_prefetch;
     int ds_overlap;
+    /* ZeRO-3: the model was built under deepspeed.zero.Init (-1 default =
+     * yes, 1 yes, 0 no). Entering zero.Init replaces F.linear with
+     * DeepSpeed's LinearFunctionForZeroStage3 for the rest of the process;
+     * without it torch's linear saves weight.t(), a view that keeps each
+     * gathered 16-bit weight alive from its forward to its backward on
+     * several GPUs (est_ds_linear_views). */
+    int ds_zero_init;
     bool fused;                  /* a fused optimizer step (DeepSpeed's FusedAdam, the DS config's
                                     "optimizer" block; torch fused=True): no working copy */
     bool compiled;               /* --compile: the model (or each block) under torch.compile:

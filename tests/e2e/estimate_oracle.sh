@@ -99,3 +99,9 @@ gate estimate-oracle-ce16 '' 'PASS' "cross-entropy on 16-bit logits keeps and ho
 # graph's held bytes (grad less no_grad) and the forward's peak within 1%
 gate estimate-oracle-nograd '^PASS: 0 term' '^[0-9][0-9]* *activations' "a forward without torch.no_grad keeps the training forward's saved tensors, within 1% of real PyTorch" -- \
   timeout 300 "$py" "$root/bench/estimate-oracle-nograd"
+# ZeRO-3's release under torch's linear (~15 s): swapping param.data (what
+# DeepSpeed's free_param does) frees nothing that F.linear saved, since it
+# saved weight.t(), a view; a function saving the parameter itself (DeepSpeed's
+# zero.Init linear) lets it go: L x H x H x 4 B apart, within 2%
+gate estimate-oracle-zero3view '^PASS' ' ok$' "a saved weight.t() view keeps a released ZeRO-3 weight, within 2% of real PyTorch" -- \
+  timeout 300 "$py" "$root/bench/estimate-oracle-zero3view"

@@ -1019,7 +1019,7 @@ static void test_litgpt_qlora_mechanisms(void **state)
     assert_int_equal(b.params - a.params, f.vocab * f.hidden);
 }
 
-/* F.scaled_dot_product_attention with an explicit mask on torch <= 2.2 runs
+/* F.scaled_dot_product_attention with an explicit mask on torch 2.0 runs
  * the math kernel: the softmax output in the inputs' dtype (2 B per score in
  * bf16), not eager's fp32 softmax + 16-bit copy (6 B); GPT-2's fused c_attn
  * at batch 1: scaled q, k new, v a view keeping the fused output. */

@@ -233,6 +233,116 @@ static void test_encoder_forward_keeps_no_kv(void **state)
     assert_non_null(strstr(r.peak_phase, "without a KV cache"));
 }
 
+/* ZeRO-3 on several GPUs, model built outside deepspeed.zero.Init
+ * (--ds-zero-init off): torch's F.linear saves weight.t(), a view that keeps
+ * each gathered 16-bit weight alive from its forward to its backward after
+ * free_param swapped param.data out, so the start of backward holds every
+ * block's linear weights and the head in full (not two gathered blocks).
+ * Worked for Llama-3-8B fp16: 2 B x (32 blocks' linears + the 128256 x 4096
+ * head) against what zero.Init's run keeps at the turn (the head, which
+ * beats two blocks: test_zero3_reuse_distance_turn). Under zero.Init (the default) DeepSpeed's
+ * LinearFunctionForZeroStage3 saves the parameter itself: unchanged. One
+ * GPU gathers nothing, block checkpointing saves nothing in forward: no
+ * change either. */
+static void test_zero3_torch_linear_keeps_gathered_weights(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-3-8b");
+    struct est_workload wl = fx_workload(EST_FP16, 1, 2048);
+    wl.master_weights = true;
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 8;
+    struct est_result zi, tl;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
+    wl.ds_zero_init = 0;
+    assert_int_equal(est_compute(&m, &wl, &tl, &err), 0);
+    long double L = 32, h = 4096, f = 14336, kv = 1024, V = 128256;
+    long double lin = L * (h * h + 2 * h * kv + h * h + 3 * h * f);
+    long double layer = lin / L + 2 * h; /* + the two RMSNorm weights */
+    long double turn = 2 * 2 * layer; /* under zero.Init: two blocks, or what the reuse distance keeps */
+    if (2 * V * h > turn) turn = 2 * V * h;
+    long double want = 2 * (lin + V * h) - turn;
+    long double got = (long double)(tl.comp[EST_C_TEMP].bytes - zi.comp[EST_C_TEMP].bytes);
+    assert_true(got > want - 1e6L && got < want + 1e6L);
+    char buf[512];
+    assert_non_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "zero.Init"));
+    /* block checkpointing: only the head's view, barely more than two blocks */
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &tl, &err), 0);
+    wl.ds_zero_init = -1;
+    assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
+    assert_true(tl.comp[EST_C_TEMP].bytes - zi.comp[EST_C_TEMP].bytes < (256LL << 20));
+    /* offload_param copies each partition to the GPU to gather it, even on
+     * one GPU: torch's linear keeps those copies too (Llama-3-8B has no
+     * ckpt here; the turn keeps the head either way) */
+    wl.ckpt = EST_CKPT_NONE;
+    wl.gpus = 1;
+    wl.offload = EST_OFFLOAD_PARAMS;
+    wl.ds_zero_init = -1;
+    assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
+    wl.ds_zero_init = 0;
+    assert_int_equal(est_compute(&m, &wl, &tl, &err), 0);
+    got = (long double)(tl.comp[EST_C_TEMP].bytes - zi.comp[EST_C_TEMP].bytes);
+    assert_true(got > want - 1e6L && got < want + 1e6L);
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.ds_zero_init = -1;
+    /* one GPU: NoGatherHandle, nothing gathered either way */
+    wl.ckpt = EST_CKPT_NONE;
+    wl.gpus = 1;
+    assert_int_equal(est_compute(&m, &wl, &zi, &err), 0);
+    wl.ds_zero_init = 0;
+    assert_int_equal(est_compute(&m, &wl, &tl, &err), 0);
+    assert_int_equal(tl.peak_allocated_bytes, zi.peak_allocated_bytes);
+}
+
+/* --explain / JSON assumed.deepspeed say which states are offloaded: with
+ * offload_optimizer the fp32 master, the states and (stage 3) the gradient
+ * partitions are in host memory and the step runs on the CPU; offload_param
+ * moves the 16-bit partitions too. Without offload the old wording. */
+static void test_zero_offload_described(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    char buf[512];
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 4;
+    assert_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "host memory"));
+    assert_non_null(strstr(buf, "casts the gradient partition to fp32"));
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    est_ds_describe(&m, &wl, buf, sizeof buf);
+    assert_non_null(strstr(buf, "in host memory (offload_optimizer"));
+    assert_non_null(strstr(buf, "gradient partitions in host memory"));
+    assert_non_null(strstr(buf, "step runs on the CPU"));
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_non_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "16-bit param partitions"));
+}
+
+/* ZeRO-3's stage3_max_reuse_distance (1e9) keeps what the trace reuses
+ * soon gathered across the forward/backward turn: the head, and the last
+ * modules of about D / 2 elements; in 16-bit max(head, D / 2) elements where
+ * that beats two gathered blocks. Llama-2-7B (head 131M < 5e8): 1e9 B, not
+ * 2 x 2 x 202M. A LoRA run at 16 tokens on 8 GPUs, so the forward/backward
+ * moment's temporaries are these buffers: the ipg bucket (hidden^2 x 2 B),
+ * the prefetch bucket (0.9 hidden^2 x 2 B), the adapters' gradient buffer
+ * and a few MB of loss and block temporaries. */
+static void test_zero3_reuse_distance_turn(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 16);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 8;
+    wl.lora_r = 8;
+    struct est_result r;
+    struct oomlab_err err;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    long double h = 4096, want = 1e9L + 2 * h * h + 2 * 0.9L * h * h;
+    long double got = (long double)r.comp[EST_C_TEMP].bytes;
+    assert_true(got >= want && got < want + 16e6L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +352,9 @@ int main(void)
         cmocka_unit_test(test_zero_step_fp32_grad),
         cmocka_unit_test(test_zero3_one_gpu_gathers_nothing),
         cmocka_unit_test(test_zero_offload_host),
+        cmocka_unit_test(test_zero3_torch_linear_keeps_gathered_weights),
+        cmocka_unit_test(test_zero_offload_described),
+        cmocka_unit_test(test_zero3_reuse_distance_turn),
         cmocka_unit_test(test_encoder_forward_keeps_no_kv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
