@@ -69,32 +69,34 @@ const char *ledger_dtype_canonical(const char *dtype)
     return dtype;
 }
 
+_Static_assert(LEDGER_NCOLS <= 64, "struct ledger_row's own bits");
+
+/* Every empty cell points here; never written (cells are read-only). */
+static char empty_cell[1];
+
 int ledger_row_init(struct ledger_row *row)
 {
     memset(row, 0, sizeof *row);
-    for (size_t i = 0; i < LEDGER_NCOLS; i++) {
-        row->cell[i] = strdup("");
-        if (!row->cell[i]) {
-            ledger_row_release(row);
-            return -1;
-        }
-    }
+    for (size_t i = 0; i < LEDGER_NCOLS; i++) row->cell[i] = empty_cell;
     return 0;
 }
 
 int ledger_row_set(struct ledger_row *row, enum ledger_col col, const char *value)
 {
     if ((unsigned)col >= LEDGER_NCOLS) return -1;
-    char *copy = strdup(value ? value : "");
+    char *copy = value && *value ? strdup(value) : empty_cell;
     if (!copy) return -1;
-    free(row->cell[col]);
+    if (row->own & (UINT64_C(1) << col)) free(row->cell[col]);
     row->cell[col] = copy;
+    row->own = copy == empty_cell ? row->own & ~(UINT64_C(1) << col) : row->own | UINT64_C(1) << col;
     return 0;
 }
 
 void ledger_row_release(struct ledger_row *row)
 {
-    for (size_t i = 0; i < LEDGER_NCOLS; i++) free(row->cell[i]);
+    for (size_t i = 0; i < LEDGER_NCOLS; i++)
+        if (row->own & (UINT64_C(1) << i)) free(row->cell[i]);
+    free(row->block);
     memset(row, 0, sizeof *row);
 }
 
@@ -198,9 +200,12 @@ struct field {
     bool quoted;
 };
 
+/* One record being read: n fields in use of the made ones, whose buffers
+ * are kept from record to record (a field's malloc per cell was most of
+ * the time of reading a big ledger). */
 struct record {
     struct field *f;
-    size_t n, cap;
+    size_t n, made, cap;
     long line;
 };
 
@@ -220,22 +225,33 @@ static int field_put(struct field *f, char c)
 
 static int record_new_field(struct record *r)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 24;
-        struct field *f = realloc(r->f, cap * sizeof *f);
-        if (!f) return -1;
-        r->f = f;
-        r->cap = cap;
+    if (r->n == r->made) {
+        if (r->made == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 24;
+            struct field *f = realloc(r->f, cap * sizeof *f);
+            if (!f) return -1;
+            r->f = f;
+            r->cap = cap;
+        }
+        memset(&r->f[r->made++], 0, sizeof r->f[0]);
     }
-    memset(&r->f[r->n], 0, sizeof r->f[r->n]);
-    r->n++;
+    struct field *f = &r->f[r->n++];
+    f->len = 0;
+    f->quoted = false;
+    if (f->buf) f->buf[0] = '\0';
     return 0;
 }
 
 static void record_clear(struct record *r)
 {
-    for (size_t i = 0; i < r->n; i++) free(r->f[i].buf);
     r->n = 0;
+}
+
+static void record_release(struct record *r)
+{
+    for (size_t i = 0; i < r->made; i++) free(r->f[i].buf);
+    free(r->f);
+    memset(r, 0, sizeof *r);
 }
 
 /* A field as a string: unquoted ones trimmed; a neutralised formula
@@ -343,19 +359,23 @@ static int take_row(struct reader *rd, struct record *r)
         lg->cap = cap;
     }
     struct ledger_row *row = &lg->rows[lg->n];
-    if (ledger_row_init(row) < 0) return -1;
+    ledger_row_init(row);
     row->line = r->line;
+    size_t total = 0, used = 0, n;
+    for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++)
+        if (rd->map[i] >= 0 && (field_value(&r->f[i], &n), n)) total += n + 1;
+    if (total && !(row->block = malloc(total))) return -1;
     for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++) {
         if (rd->map[i] < 0) continue;
-        size_t n;
         const char *v = field_value(&r->f[i], &n);
-        char *copy = strndup(v, n);
-        if (!copy) {
-            ledger_row_release(row);
-            return -1;
+        if (!n) {
+            row->cell[rd->map[i]] = empty_cell;
+            continue;
         }
-        free(row->cell[rd->map[i]]);
-        row->cell[rd->map[i]] = copy;
+        memcpy(row->block + used, v, n);
+        row->block[used + n] = '\0';
+        row->cell[rd->map[i]] = row->block + used;
+        used += n + 1;
     }
     lg->n++;
     return 0;
@@ -448,13 +468,11 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
         }
     }
     if (rc == 0) rc = end_record(&rd, &r, err);
-    record_clear(&r);
-    free(r.f);
+    record_release(&r);
     if (rc < 0) ledger_release(lg);
     return rc;
 nomem:
-    record_clear(&r);
-    free(r.f);
+    record_release(&r);
     ledger_release(lg);
     return oomlab_err_set(err, "%s: out of memory", rd.name);
 }
@@ -713,7 +731,8 @@ static char *row_key(const struct ledger_row *r, int kind)
         strbuf_release(&sb);
         return nomem;
     }
-    return sb.s;
+    char *fit = realloc(sb.s, sb.n + 1); /* one key per row: not strbuf's 256 bytes each */
+    return fit ? fit : sb.s;
 }
 
 static char **row_keys(const struct ledger *lg, int kind)

@@ -4,8 +4,9 @@
  * tolerantly (hand-edited in a spreadsheet: BOM, CRLF, ';' or tab
  * delimiters, quoted fields, columns found by header name, rows cut short),
  * and the rules that flag a run "on the edge". Pure: strings in, strings
- * out. Cells are malloc'd strings ("" when empty, never NULL) owned by their
- * row; ledger_release / ledger_row_release free them. */
+ * out. Cells are strings ("" when empty, never NULL) owned by their row and
+ * read-only to callers: change one with ledger_row_set; ledger_release /
+ * ledger_row_release free them. */
 #ifndef OOMLAB_LEDGER_H
 #define OOMLAB_LEDGER_H
 
@@ -65,6 +66,12 @@ enum ledger_col {
 struct ledger_row {
     char *cell[LEDGER_NCOLS];
     long line; /* 1-based line where the record starts; 0 for a new row */
+    /* A parsed row's cells live in one allocation (block) and empty cells
+     * share one static "": a 300k-row ledger is 300k allocations, not 11M.
+     * Bit c of own: cell[c] is its own allocation (ledger_row_set). Rows
+     * move by value; only ledger_row_release frees. */
+    char *block;
+    uint64_t own;
 };
 
 #define LEDGER_MAX_FILE_COLS 256

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "lib/ledger.h"
 
@@ -506,6 +507,35 @@ static void test_peak_choice(void **state)
     assert_string_equal(o.source, "nvml");
 }
 
+/* A big ledger is held in proportion to its text: one allocation per row
+ * for its cells, empty cells shared. Before, every cell (38 a row, filled
+ * or not) was its own malloc: about 2 KiB of heap per 11-cell row. */
+static void test_big_ledger_heap_proportionate(void **state)
+{
+    (void)state;
+    enum { ROWS = 20000 };
+    size_t cap = (size_t)ROWS * 80 + 200, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text, cap, "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,"
+                                       "peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend\n");
+    for (int i = 0; i < ROWS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "r%d,32,1024,bfloat16,1,false,20.04,21.56,no,-,falling\n", i);
+    size_t before = mallinfo2().uordblks;
+    struct ledger lg;
+    struct oomlab_err err = {0};
+    assert_int_equal(ledger_parse(&lg, text, len, "big.csv", &err), 0);
+    assert_int_equal(lg.n, ROWS);
+    assert_int_equal(ledger_keep_latest(&lg, &err), 0);
+    size_t after = mallinfo2().uordblks; /* a sanitizer's allocator: glibc's figures do not move */
+    size_t per_row = after > before ? (after - before) / ROWS : 0;
+    assert_true(per_row < 3 * sizeof(struct ledger_row)); /* the row array's doubling, and the cells */
+    assert_string_equal(lg.rows[ROWS - 1].cell[LEDGER_RUN_ID], "r19999");
+    assert_string_equal(lg.rows[7].cell[LEDGER_NOTES], "");
+    ledger_release(&lg);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_peak_choice),
         cmocka_unit_test(test_first_fail_ties),
         cmocka_unit_test(test_hostile_ids_and_binary),
+        cmocka_unit_test(test_big_ledger_heap_proportionate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
