@@ -381,6 +381,54 @@ static int take_row(struct reader *rd, struct record *r)
     return 0;
 }
 
+/* Without a run_id header a ledger is the guide's table in its order: its
+ * batch and sequence cells numbers (or empty), its oom cell a flag (or
+ * empty). A file whose first record is not (JSON, a log, a CSV with other
+ * columns) is no ledger; reading it as one would print junk rows, and
+ * `run` would append to it. The column that says so, or -1. */
+static double text_number(const char *s);
+static int text_flag(const char *s);
+
+static int not_guide_row(const struct record *r)
+{
+    static const struct {
+        enum ledger_col col;
+        bool flag; /* else a number */
+    } expect[] = {{LEDGER_DEVICE_BATCH_SIZE, false}, {LEDGER_MAX_SEQ_LEN, false}, {LEDGER_OOM, true}};
+    if (r->n < 2 || r->n > LEDGER_NCOLS + 8) return LEDGER_NCOLS; /* "{", a list; a JSON line's keys */
+    for (size_t k = 0; k < sizeof expect / sizeof expect[0]; k++) {
+        size_t n, c = expect[k].col;
+        if (c >= r->n) continue;
+        const char *v = field_value(&r->f[c], &n);
+        char cell[32];
+        if (!n) continue;
+        if (n >= sizeof cell) return (int)c;
+        memcpy(cell, v, n);
+        cell[n] = '\0';
+        if (expect[k].flag ? text_flag(cell) < 0 : isnan(text_number(cell))) return (int)c;
+    }
+    return -1;
+}
+
+/* The refusal, quoting the cell that says so (printable ASCII, cut). */
+static int refuse_not_ledger(struct reader *rd, const struct record *r, int col, struct oomlab_err *err)
+{
+    static const char what[] = "runs.csv is written by 'oomlab run': move this file aside, or give --dir";
+    if (col >= LEDGER_NCOLS)
+        return oomlab_err_at(err, rd->name, r->line, 1,
+                             "not an oomlab ledger (no run_id header, and %zu column%s where the guide's table has %d); %s",
+                             r->n, r->n == 1 ? "" : "s", LEDGER_GUIDE_NCOLS, what);
+    size_t n;
+    const char *v = field_value(&r->f[col], &n);
+    char shown[28];
+    size_t k = 0;
+    for (; k < n && k + 1 < sizeof shown; k++) shown[k] = v[k] >= 0x20 && v[k] < 0x7F ? v[k] : '?';
+    shown[k] = '\0';
+    return oomlab_err_at(err, rd->name, r->line, 1,
+                         "not an oomlab ledger (no run_id header, and the guide's column %s would be '%s%s'); %s",
+                         ledger_col_name((enum ledger_col)col), shown, k < n ? "..." : "", what);
+}
+
 static int end_record(struct reader *rd, struct record *r, struct oomlab_err *err)
 {
     int rc = 0;
@@ -388,6 +436,12 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
         if (!rd->have_header && is_header(r)) {
             take_header(rd, r);
         } else {
+            int bad = rd->have_header ? -1 : not_guide_row(r);
+            if (bad >= 0) {
+                rc = refuse_not_ledger(rd, r, bad, err);
+                record_clear(r);
+                return rc;
+            }
             if (!rd->have_header) { /* headerless: the guide's order */
                 for (size_t i = 0; i < LEDGER_MAX_FILE_COLS; i++)
                     rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
@@ -533,9 +587,10 @@ long ledger_max_run_number(const struct ledger *lg)
 
 /* ---- typed reads ---- */
 
-double ledger_num(const struct ledger_row *row, enum ledger_col col)
+/* A cell's text as a number (NaN when empty or not one) or a flag (1, 0,
+ * -1 unknown): ledger_num and ledger_flag, and the headerless check. */
+static double text_number(const char *s)
 {
-    const char *s = (unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "";
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return NAN;
     char buf[64];
@@ -552,16 +607,25 @@ double ledger_num(const struct ledger_row *row, enum ledger_col col)
     return v;
 }
 
-int ledger_flag(const struct ledger_row *row, enum ledger_col col)
+static int text_flag(const char *s)
 {
     static const char *const yes[] = {"yes", "true", "1", "y", "on"};
     static const char *const no[] = {"no", "false", "0", "n", "off"};
-    const char *s = (unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "";
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         if (!strcasecmp(s, yes[i])) return 1;
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         if (!strcasecmp(s, no[i])) return 0;
     return -1;
+}
+
+double ledger_num(const struct ledger_row *row, enum ledger_col col)
+{
+    return text_number((unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "");
+}
+
+int ledger_flag(const struct ledger_row *row, enum ledger_col col)
+{
+    return text_flag((unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "");
 }
 
 double ledger_peak_gb(const struct ledger_row *row)

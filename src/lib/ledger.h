@@ -125,7 +125,11 @@ const char *ledger_tail_repair(const char *text, size_t len);
  * naming run_id is the header (columns by name, unknown ones ignored,
  * missing ones empty); otherwise the guide's order is assumed. Blank lines
  * are skipped, short rows padded, an unterminated quote ends at EOF.
- * Content never fails: -1 (with err) only when out of memory. */
+ * -1 with err ("FILE:LINE:1: not an oomlab ledger ...") for a file that is
+ * none: a NUL byte, or no header and a first record that is not the
+ * guide's columns (one cell, over LEDGER_NCOLS + 8, or a batch, sequence
+ * or oom cell that is neither empty nor a number / flag); and when out of
+ * memory. Anything else a person or a spreadsheet did to a ledger reads. */
 int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *name,
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
