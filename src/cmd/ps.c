@@ -523,12 +523,9 @@ int cmd_ps(int argc, char **argv)
     } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);
     } else {
-        rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;
-        int write_errno = errno;
+        rc = render(&s, &o) < 0 && !ferror(stdout) ? EXIT_ERROR : EXIT_OK; /* a failed stdout: main's to say */
         for (size_t i = 0; i < s.n; i++)
             if (!s.gpus[i].ok || !s.gpus[i].procs_ok) rc = EXIT_ERROR;
-        if (rc == EXIT_ERROR && ferror(stdout))
-            fprintf(stderr, "oomlab ps: cannot write the output: %s\n", strerror(write_errno));
     }
     gpusnap_release(&s);
     nvml_close(nv);

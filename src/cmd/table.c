@@ -461,8 +461,8 @@ int cmd_table(int argc, char **argv)
        : fmt == FMT_PLOT ? bars_ledger(stdout, &lg, v.ids, v.n_ids, out_width(), spark_utf8_locale())
                          : print_text(&v);
     ledger_release(&lg);
-    if (rc < 0) { /* what reached stdout is main's to check */
-        oomlab_err_set(&err, "cannot write the output");
+    if (rc < 0 && !ferror(stdout)) { /* a failed stdout is main's to say (or a closed pipe's to end) */
+        oomlab_err_set(&err, "out of memory");
         return cmd_fail("table", &err, EXIT_ERROR);
     }
     return EXIT_OK;
