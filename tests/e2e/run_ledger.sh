@@ -149,3 +149,17 @@ check run.notledger-pretty-json-exit2 test "$rc" -eq 2
 printf 'name,batch\nr1,8\n' > runs.csv
 "$OOMLAB" compare r1 r1 2>err.txt; rc=$?
 check run.notledger-other-csv-said grep -q "the guide's column device_batch_size would be 'batch'" err.txt
+
+# A ledger past the 64 MiB oomlab reads (a CI guard's after years) says
+# what to do, for run (before the command runs) and the readers. Before:
+# "./runs.csv: larger than 67108864 bytes".
+fresh toolarge
+printf 'run_id,oom\n' > runs.csv
+truncate -s 65M runs.csv
+"$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
+check run.toolarge-run-exit3 test "$rc" -eq 3
+check run.toolarge-run-did-not-run test ! -e ran
+check run.toolarge-run-says-what-next grep -q '^oomlab run: ./runs.csv is 65 MiB, more than the 64 MiB oomlab reads of a ledger: start a new one (mv ./runs.csv ./runs.csv.old' err.txt
+"$OOMLAB" table 2>err.txt >/dev/null; rc=$?
+check run.toolarge-table-exit2 test "$rc" -eq 2
+check run.toolarge-table-says-what-next grep -q 'start a new one' err.txt
