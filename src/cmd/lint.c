@@ -130,8 +130,10 @@ static const struct opt_spec specs[] = {
     {0},
 };
 #undef AT
+/* Options may follow the paths (`oomlab lint train.py --json`, as ruff and
+ * flake8 take them); `--` ends them for a file named like one. */
 static const struct opt_table opt_table = {.command = "lint", .usage = usage_head, .epilogue = usage_tail,
-                                           .spec = specs, .stop_at_arg = true};
+                                           .spec = specs};
 CMD_OPTIONS(cmd_lint_options, opt_table)
 
 /* Returns -1 to go on (the paths from optind), else an exit code. */
