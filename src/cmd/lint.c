@@ -539,9 +539,12 @@ int cmd_lint(int argc, char **argv)
     }
     memo_release(&c.torch_dirs);
     memo_release(&c.gpu_dirs);
-    if (finish(&c) < 0) {
+    if (finish(&c) < 0 && !ferror(stdout)) {
         fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
         return EXIT_ERROR;
-    }
+    } /* a failed stdout is main's to say (or a closed pipe's to end) */
+    if (c.files == 0 && !c.unreadable) /* "clean" would be a claim about nothing */
+        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.sh, *.slurm, "
+                        "*.sbatch and Dockerfiles)\n");
     return c.unreadable ? EXIT_USAGE : c.findings ? EXIT_FOUND : EXIT_OK;
 }
