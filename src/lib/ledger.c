@@ -628,6 +628,13 @@ int ledger_flag(const struct ledger_row *row, enum ledger_col col)
     return text_flag((unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "");
 }
 
+const char *ledger_figure_text(double v, int decimals, char *buf, size_t size)
+{
+    if (fabs(v) < 1e9) snprintf(buf, size, "%.*f", decimals, v);
+    else snprintf(buf, size, "%.3g", v);
+    return buf;
+}
+
 double ledger_peak_gb(const struct ledger_row *row)
 {
     double r = ledger_num(row, LEDGER_PEAK_RESERVED_GB);

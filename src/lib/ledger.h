@@ -196,6 +196,11 @@ double ledger_num(const struct ledger_row *row, enum ledger_col col);
 int ledger_flag(const struct ledger_row *row, enum ledger_col col);
 /* The peak that counts: reserved, else allocated (GiB); NaN when neither. */
 double ledger_peak_gb(const struct ledger_row *row);
+/* A GB figure or percentage as shown: "%.2f" (decimals digits after the
+ * point), or "%.3g" past 1e9, where a hand-edited 1e300 would print 300
+ * digits and a fixed-width cell would cut it into a plausible-looking
+ * number. Returns buf. */
+const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
 /* Canonical dtype name for comparisons ("bf16" -> "bfloat16"); the input
