@@ -257,6 +257,9 @@ static int load_config(struct probe_cli *cli)
         if (*warning) fprintf(stderr, "oomlab probe: warning: --set %s\n", warning);
     }
     runcfg_rendered_release(&rendered);
+    char note[256];
+    runcfg_record_only_note(cli->sets.n, used ? 0 : cli->sets.n, false, note, sizeof note);
+    if (rc == 0 && *note) fprintf(stderr, "oomlab probe: note: %s\n", note);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
 

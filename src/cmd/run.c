@@ -193,10 +193,9 @@ static void set_warnings(const struct run_args *a)
         runcfg_set_warning(&a->rendered, i, a->sets[i], a->config_path != NULL, used, warning, sizeof warning);
         if (*warning) fprintf(stderr, "oomlab run: warning: --set %s\n", warning);
     }
-    if (record_only)
-        fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
-                        "record (configs/ID.yaml, runs.csv), not what runs\n",
-                record_only < a->n_sets ? " and not every {KEY}" : " or {KEY}");
+    char note[256];
+    runcfg_record_only_note(a->n_sets, record_only, true, note, sizeof note);
+    if (*note) fprintf(stderr, "oomlab run: note: %s\n", note);
     unmatched_placeholders(a);
 }
 

@@ -220,6 +220,15 @@ void runcfg_set_warning(const struct runcfg_rendered *r, size_t i, const char *a
                             "docs/config.md): the ledger's dtype stays empty", kl, assignment, value);
 }
 
+void runcfg_record_only_note(size_t n_sets, size_t record_only, bool keys, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (record_only)
+        snprintf(buf, size, "the command has no {config}%s: --set changes only the record (configs/ID.yaml, "
+                            "runs.csv), not what runs",
+                 !keys ? "" : record_only < n_sets ? " and not every {KEY}" : " or {KEY}");
+}
+
 static int extra_put(struct runcfg *cfg, const char *key, const char *value, bool replace)
 {
     if (replace)

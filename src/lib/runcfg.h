@@ -96,6 +96,12 @@ void runcfg_rendered_release(struct runcfg_rendered *r);
  * text follows "warning: --set "; "" when nothing is to be said. */
 void runcfg_set_warning(const struct runcfg_rendered *r, size_t i, const char *assignment, bool has_config,
                         bool used, char *buf, size_t size);
+/* The note when record_only of n_sets --set values reach no placeholder
+ * of the command: "the command has no {config} ...: --set changes only the
+ * record (configs/ID.yaml, runs.csv), not what runs". keys: the command's
+ * {KEY} placeholders are substituted too (run; probe has only {config}).
+ * "" when every --set reaches the command. */
+void runcfg_record_only_note(size_t n_sets, size_t record_only, bool keys, char *buf, size_t size);
 /* Levenshtein distance, capped at 255 (for did-you-mean). */
 unsigned runcfg_distance(const char *a, const char *b);
 

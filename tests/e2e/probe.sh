@@ -321,6 +321,10 @@ why="exit $rc, $(head -3 "$D/err")"
 check probe-set-unknown-key-did-you-mean test "$rc" = 0 -a -n "$(grep -- "^oomlab probe: warning: --set grad_acum: not a key oomlab reads; did you mean 'grad_accum'?" "$D/err")"
 check probe-set-unknown-key-said test -n "$(grep -- '^oomlab probe: warning: --set lerning_rate: not a key oomlab reads (added as written)' "$D/err")"
 
+check probe-set-record-only-said test -n "$(grep -- '^oomlab probe: note: the command has no {config}: --set changes only the record' "$D/err")"
+probe FT_CAP=$((4096 + 50 * 8 + 25)) -- --max 8 --set grad_accum=2 -- "$T" --bs={batch} --cfg={config}
+check probe-set-with-config-no-note test "$rc" = 0 -a -z "$(grep -- 'changes only the record' "$D/err")"
+
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
 why="$bad"

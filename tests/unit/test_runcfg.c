@@ -805,7 +805,16 @@ static void test_set_warning_shared(void **state)
     assert_int_equal(runcfg_render(yaml, strlen(yaml), "c.yaml", "t", one, 1, &r, &err), 0);
     runcfg_set_warning(&r, 0, one[0], true, true, w, sizeof w);
     assert_string_equal(w, "lerning_rate: not a key of the config; did you mean 'learning_rate'?");
-    runcfg_rendered_release(&r);
+    runcfg_rendered_release(&r);    /* the note run and probe give when --set reaches nothing the command reads */
+    runcfg_record_only_note(2, 2, true, w, sizeof w);
+    assert_string_equal(w, "the command has no {config} or {KEY}: --set changes only the record "
+                           "(configs/ID.yaml, runs.csv), not what runs");
+    runcfg_record_only_note(2, 1, true, w, sizeof w);
+    assert_non_null(strstr(w, "no {config} and not every {KEY}:"));
+    runcfg_record_only_note(1, 1, false, w, sizeof w);
+    assert_non_null(strstr(w, "the command has no {config}: --set changes only the record"));
+    runcfg_record_only_note(1, 0, false, w, sizeof w);
+    assert_string_equal(w, "");
 }
 
 int main(void)
