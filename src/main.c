@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys/fsutil.h"
 #include "sys/torchhook.h"
@@ -88,17 +89,31 @@ int cmd_fail(const char *name, const struct oomlab_err *err, int code)
 
 /* The one check of what went to stdout (a full disk, a closed pipe): a
  * command that succeeded but whose output was lost exits 3, not 0. */
+/* Output that could not be written: said, exit 3. A reader that stopped
+ * reading (`oomlab table | head -1`) is no error: oomlab ends as coreutils
+ * and git do there, by SIGPIPE, silently (141 in a shell, which `set -o
+ * pipefail` scripts already expect of `git log | head`). Commands leave a
+ * failed stdout to this one place. */
 static int finish(const char *name, int rc)
 {
-    if ((fflush(stdout) == 0 && !ferror(stdout)) || (rc != EXIT_OK && rc != EXIT_FOUND)) return rc;
-    if (errno != EPIPE) fprintf(stderr, "oomlab %s: cannot write the output: %s\n", name, strerror(errno));
-    return EXIT_ERROR; /* (a failed command has said why already) */
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int write_errno = errno;
+    if (!failed) return rc;
+    if (fsutil_reader_gone(STDOUT_FILENO) || write_errno == EPIPE) {
+        fflush(NULL); /* any file a command left open: a signal would drop its buffer */
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+    }
+    if (rc != EXIT_OK && rc != EXIT_FOUND) return rc; /* a failed command has said why already */
+    fprintf(stderr, "oomlab %s: cannot write the output: %s\n", name, strerror(write_errno));
+    return EXIT_ERROR;
 }
 
 int main(int argc, char **argv)
 {
-    /* A closed pipe (`oomlab table | head`) must end us quietly, not kill
-     * the child of `run`; writes then fail with EPIPE and are reported. */
+    /* A closed pipe (`oomlab table | head`) must not kill us mid-command
+     * (the child of `run`, a row half-recorded); writes then fail with EPIPE
+     * and finish() ends us by SIGPIPE once the command is done. */
     fsutil_std_fds_open(); /* before any file is opened */
     signal(SIGPIPE, SIG_IGN);
     /* Past `ulimit -f` a write fails with EFBIG and is reported ("log

@@ -121,7 +121,10 @@ static void peak_of(const struct ledger_row *r, double peak, char *buf, size_t s
 {
     bool lower = ledger_flag(r, LEDGER_PEAK_LOWER_BOUND) == 1;
     if (isnan(peak)) snprintf(buf, size, "unknown");
-    else snprintf(buf, size, "%s%.2f GB%s", lower ? ">= " : "", peak, lower ? " (OOM message: a lower bound)" : "");
+    char f[32];
+    if (!isnan(peak))
+        snprintf(buf, size, "%s%s GB%s", lower ? ">= " : "", ledger_figure_text(peak, 2, f, sizeof f),
+                 lower ? " (OOM message: a lower bound)" : "");
 }
 
 static void print_peak(const struct diff *d)
@@ -139,11 +142,14 @@ static void print_peak(const struct diff *d)
          * said as a size ("at least 7.40 GB less", not "at most -7.40 GB") where the
          * bound gives the direction */
         double delta = d->peak_b - d->peak_a;
+        char f[32];
         if ((la && delta < 0) || (lb && delta > 0))
-            printf(" (at least %.2f GB %s", fabs(delta), delta < 0 ? "less" : "more");
+            printf(" (at least %s GB %s", ledger_figure_text(fabs(delta), 2, f, sizeof f), delta < 0 ? "less" : "more");
         else
-            printf(" (%s%+.2f GB", la ? "at most " : lb ? "at least " : "", delta);
-        if (d->peak_a > 0 && !lower) printf(", %+.1f%%", 100.0 * (d->peak_b - d->peak_a) / d->peak_a);
+            printf(" (%s%s%s GB", la ? "at most " : lb ? "at least " : "", delta >= 0 ? "+" : "",
+                   ledger_figure_text(delta, 2, f, sizeof f));
+        double pct = 100.0 * (d->peak_b - d->peak_a) / d->peak_a;
+        if (d->peak_a > 0 && !lower) printf(", %s%s%%", pct >= 0 ? "+" : "", ledger_figure_text(pct, 1, f, sizeof f));
         printf(")");
     }
     printf("\n");

@@ -1549,8 +1549,9 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
         run_release(&runs[i]);
     }
     free(runs);
-    if (fflush(stdout) != 0 || ferror(stdout) || wrc < 0) {
-        fprintf(stderr, "oomlab diagnose: cannot write output: %s\n", strerror(errno));
+    if (fflush(stdout) != 0 || ferror(stdout)) return EXIT_OK; /* main says it (or ends quietly on a closed pipe) */
+    if (wrc < 0) {
+        fprintf(stderr, "oomlab diagnose: cannot write output: out of memory\n");
         return EXIT_ERROR;
     }
     if (failed) {

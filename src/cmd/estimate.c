@@ -52,6 +52,7 @@ struct opts {
     bool fused;      /* --fused: no working copy at all (DeepSpeed FusedAdam, torch fused=True) */
     char card[192];
     char capacity_source[16]; /* "--capacity", "--gpu", "nvml"; "" unknown */
+    char capacity_unknown[sizeof ((struct oomlab_err *)0)->msg]; /* why NVML gave none: said once the input is known good */
 };
 
 /* --mode, --optimizer, ...: a name its lib/est parser knows, into an int
@@ -597,8 +598,8 @@ static void get_card(struct opts *o, struct oomlab_err *err)
                  cap, resv);
         snprintf(o->capacity_source, sizeof o->capacity_source, "nvml");
     } else {
-        fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME,
-                err->msg[0] ? err->msg : "NVML reports no memory total for GPU 0");
+        snprintf(o->capacity_unknown, sizeof o->capacity_unknown, "%s",
+                 err->msg[0] ? err->msg : "NVML reports no memory total for GPU 0");
     }
     if (nv) nvml_close(nv);
 }
@@ -1073,6 +1074,8 @@ int cmd_estimate(int argc, char **argv)
         (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)) ||
         !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
         return cmd_fail(NAME, &err, EXIT_USAGE);
+    if (o.capacity_unknown[0]) /* after the checks: a usage error is the one thing said */
+        fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME, o.capacity_unknown);
     note_length(&o, &m);
     note_decimal_capacity(&o);
     note_train_only(&o);

@@ -194,6 +194,21 @@ static void verdict_text(const struct guard_args *a, const struct runexec_result
     (void)a;
 }
 
+/* --junit's directory made (CI's `--junit test-results/guard.xml` names
+ * one that does not exist yet, as pytest --junitxml allows) and writable,
+ * before the command runs: else the run passed and then the job failed. */
+static int junit_dir_ready(const char *path, struct oomlab_err *err)
+{
+    char dir[PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) return oomlab_err_set(err, "--junit: path too long");
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (fsutil_mkdir_p(dir, err) < 0) return -1;
+    }
+    return fsutil_check_writable(path, err);
+}
+
 static int write_junit(const struct guard_args *a, const struct runexec_result *r, const struct gate_out *g,
                        const struct verdict_text *t, const char *command)
 {
@@ -283,7 +298,7 @@ int cmd_guard(int argc, char **argv)
     }
     a.live.who = "guard";
     if (live_init(&a.live, &err) < 0) return cmd_fail("guard", &err, EXIT_ERROR);
-    if (a.junit && fsutil_check_own(a.junit, &err) < 0) {
+    if (a.junit && (fsutil_check_own(a.junit, &err) < 0 || junit_dir_ready(a.junit, &err) < 0)) {
         live_release(&a.live);
         return cmd_fail("guard", &err, EXIT_USAGE);
     }

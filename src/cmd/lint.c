@@ -130,8 +130,10 @@ static const struct opt_spec specs[] = {
     {0},
 };
 #undef AT
+/* Options may follow the paths (`oomlab lint train.py --json`, as ruff and
+ * flake8 take them); `--` ends them for a file named like one. */
 static const struct opt_table opt_table = {.command = "lint", .usage = usage_head, .epilogue = usage_tail,
-                                           .spec = specs, .stop_at_arg = true};
+                                           .spec = specs};
 CMD_OPTIONS(cmd_lint_options, opt_table)
 
 /* Returns -1 to go on (the paths from optind), else an exit code. */
@@ -537,9 +539,12 @@ int cmd_lint(int argc, char **argv)
     }
     memo_release(&c.torch_dirs);
     memo_release(&c.gpu_dirs);
-    if (finish(&c) < 0) {
+    if (finish(&c) < 0 && !ferror(stdout)) {
         fprintf(stderr, "oomlab lint: cannot write the report: %s\n", strerror(errno));
         return EXIT_ERROR;
-    }
+    } /* a failed stdout is main's to say (or a closed pipe's to end) */
+    if (c.files == 0 && !c.unreadable) /* "clean" would be a claim about nothing */
+        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.sh, *.slurm, "
+                        "*.sbatch and Dockerfiles)\n");
     return c.unreadable ? EXIT_USAGE : c.findings ? EXIT_FOUND : EXIT_OK;
 }

@@ -247,13 +247,19 @@ static int load_config(struct probe_cli *cli)
         cfgfile_read(cli->config_path, &cli->config_text, &cli->config_len, &err) < 0)
         return cmd_usage_error("probe", "%s", err.msg); /* sys/cfgfile: shared with run, diagnose */
     struct runcfg cfg;
-    int rc = trial_config(cli, cli->search.min, &cfg, NULL, &err);
+    struct runcfg_rendered rendered = {0};
+    int rc = trial_config(cli, cli->search.min, &cfg, &rendered, &err);
     runcfg_release(&cfg);
-    for (size_t i = 0; rc == 0 && i < cli->sets.n; i++) /* as run says it */
-        if (runcfg_set_unknown_precision(cli->sets.item[i]))
-            fprintf(stderr, "oomlab probe: warning: --set %s: not a precision oomlab knows (fp32, bf16, fp16, "
-                            "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
-                    cli->sets.item[i]);
+    bool used = has_placeholder(cli, "config"); /* probe passes --set only through {config} */
+    for (size_t i = 0; rc == 0 && i < cli->sets.n; i++) { /* as run says it (lib/runcfg) */
+        char warning[512];
+        runcfg_set_warning(&rendered, i, cli->sets.item[i], cli->config_path != NULL, used, warning, sizeof warning);
+        if (*warning) fprintf(stderr, "oomlab probe: warning: --set %s\n", warning);
+    }
+    runcfg_rendered_release(&rendered);
+    char note[256];
+    runcfg_record_only_note(cli->sets.n, used ? 0 : cli->sets.n, false, note, sizeof note);
+    if (rc == 0 && *note) fprintf(stderr, "oomlab probe: note: %s\n", note);
     return rc < 0 ? cmd_usage_error("probe", "%s", err.msg) : 0;
 }
 

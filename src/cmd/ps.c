@@ -45,8 +45,10 @@ static const char usage_tail[] =
 static int parse_pid(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
     long long v;
-    if (units_parse_int(val, 2, 4194304, &v) < 0) /* PID_MAX_LIMIT; 1 is init */
-        return oomlab_err_set(err, "--kill wants a process id, not '%s'", val);
+    if (units_parse_int(val, 1, 1, &v) == 0) /* a process id, but the one whose end ends the machine */
+        return oomlab_err_set(err, "--kill 1: PID 1 is init (the container's first process): oomlab never kills it");
+    if (units_parse_int(val, 2, 4194304, &v) < 0) /* PID_MAX_LIMIT */
+        return oomlab_err_set(err, "--kill wants a process id (2 to 4194304), not '%s'", val);
     *(long *)dst = (long)v;
     return 0;
 }
@@ -523,12 +525,9 @@ int cmd_ps(int argc, char **argv)
     } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);
     } else {
-        rc = render(&s, &o) < 0 ? EXIT_ERROR : EXIT_OK;
-        int write_errno = errno;
+        rc = render(&s, &o) < 0 && !ferror(stdout) ? EXIT_ERROR : EXIT_OK; /* a failed stdout: main's to say */
         for (size_t i = 0; i < s.n; i++)
             if (!s.gpus[i].ok || !s.gpus[i].procs_ok) rc = EXIT_ERROR;
-        if (rc == EXIT_ERROR && ferror(stdout))
-            fprintf(stderr, "oomlab ps: cannot write the output: %s\n", strerror(write_errno));
     }
     gpusnap_release(&s);
     nvml_close(nv);

@@ -518,13 +518,13 @@ static void chart_one(struct svg_chart *c, struct labels *lb, const struct run *
     if (r->oom && isfinite(at)) c->markers[c->n_markers++] = (struct svg_line){at, oom_label(r, lb->oom, sizeof lb->oom), true, NULL};
     if (kind == CHART_STEPS) {
         c->title = r->steps_from_hook ? "Per-step peaks (torch hook)" : "Per-step peaks (step lines)";
-        c->x_label = "step", c->y_label = "GiB", c->y_from_zero = true;
+        c->x_label = "step", c->y_label = "GiB", c->y_from_zero = true, c->x_whole = true;
         c->series[c->n_series++] = series_of("peak reserved", &r->sres, 1, false);
         c->series[c->n_series++] = series_of("peak allocated", &r->salloc, 0, false);
         capacity_lines(c, capacity_gib(r), lb->l1, lb->l2, sizeof lb->l1);
         return;
     }
-    c->title = "Training loss", c->x_label = "step", c->y_label = "loss";
+    c->title = "Training loss", c->x_label = "step", c->y_label = "loss", c->x_whole = true;
     c->series[c->n_series++] = series_of("loss", &r->loss, 2, false);
 }
 
@@ -536,6 +536,7 @@ static void chart_overlay(struct svg_chart *c, struct labels *lb, struct run *ru
              : kind == CHART_STEPS  ? "Per-step peak reserved, by run"
                                     : "Training loss, by run";
     c->x_label = kind == CHART_MEMORY ? "seconds since start" : "step";
+    c->x_whole = kind != CHART_MEMORY;
     c->y_label = kind == CHART_LOSS ? "loss" : "GiB";
     static const struct pts none;
     for (size_t i = 0; i < n && c->n_series < SVG_MAX_SERIES; i++) {

@@ -189,21 +189,13 @@ static void set_warnings(const struct run_args *a)
     for (size_t i = 0; i < a->n_sets; i++) {
         bool used = uses_config || argsubst_uses(a->o.argv, argc, a->keys[i]);
         record_only += !used;
-        const char *sugg = a->rendered.suggestion[i];
-        if (!a->rendered.unknown[i] || (used && !*sugg && !a->config_path)) continue;
-        fprintf(stderr, "oomlab run: warning: --set %s: %s%s%s%s\n", a->keys[i],
-                a->config_path ? "not a key of the config" : "not a key oomlab reads",
-                *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
+        char warning[512];
+        runcfg_set_warning(&a->rendered, i, a->sets[i], a->config_path != NULL, used, warning, sizeof warning);
+        if (*warning) fprintf(stderr, "oomlab run: warning: --set %s\n", warning);
     }
-    for (size_t i = 0; i < a->n_sets; i++) /* refused values were refused; an unknown precision is not */
-        if (runcfg_set_unknown_precision(a->sets[i]))
-            fprintf(stderr, "oomlab run: warning: --set %s=%s: not a precision oomlab knows (fp32, bf16, fp16, "
-                            "fp64 and their spellings, docs/config.md): the ledger's dtype stays empty\n",
-                    a->keys[i], a->val_ptr[i]);
-    if (record_only)
-        fprintf(stderr, "oomlab run: note: the command has no {config}%s: --set changes only the "
-                        "record (configs/ID.yaml, runs.csv), not what runs\n",
-                record_only < a->n_sets ? " and not every {KEY}" : " or {KEY}");
+    char note[256];
+    runcfg_record_only_note(a->n_sets, record_only, true, note, sizeof note);
+    if (*note) fprintf(stderr, "oomlab run: note: %s\n", note);
     unmatched_placeholders(a);
 }
 

@@ -101,10 +101,11 @@ static void peak_cells(const struct ledger_row *row, char *peak, char *pct, size
 {
     double g = ledger_peak_gb(row), p = ledger_pct_capacity(row);
     const char *ge = lower_bound(row) ? ">=" : "";
+    char f[32];
     if (isnan(g)) peak[0] = '\0';
-    else snprintf(peak, size, "%s%.2f", ge, g);
+    else snprintf(peak, size, "%s%s", ge, ledger_figure_text(g, 2, f, sizeof f));
     if (isnan(p)) pct[0] = '\0';
-    else snprintf(pct, size, "%s%.1f", ge, p);
+    else snprintf(pct, size, "%s%s", ge, ledger_figure_text(p, 1, f, sizeof f));
 }
 
 static const char *cell_color(const struct view *v, int col, const char *value)
@@ -461,8 +462,8 @@ int cmd_table(int argc, char **argv)
        : fmt == FMT_PLOT ? bars_ledger(stdout, &lg, v.ids, v.n_ids, out_width(), spark_utf8_locale())
                          : print_text(&v);
     ledger_release(&lg);
-    if (rc < 0) { /* what reached stdout is main's to check */
-        oomlab_err_set(&err, "cannot write the output");
+    if (rc < 0 && !ferror(stdout)) { /* a failed stdout is main's to say (or a closed pipe's to end) */
+        oomlab_err_set(&err, "out of memory");
         return cmd_fail("table", &err, EXIT_ERROR);
     }
     return EXIT_OK;

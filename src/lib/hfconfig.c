@@ -2,6 +2,7 @@
  * d_model); one table of key aliases per field, walked in order. */
 #include "lib/hfconfig.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <json.h>
 #include <math.h>
@@ -76,56 +77,74 @@ static void line_col(const char *text, size_t off, long *line, long *col)
     }
 }
 
-/* The value of "key" as written in the text (json-c saturates integers past
- * INT64_MAX, so its own rendering would misquote them): the first
- * occurrence of the key followed by ':', up to the next ',', '}' or space. */
+/* The value v of "key" as the user wrote it, for a message (at most n - 1
+ * bytes, "..." when cut). json-c's rendering is the text as written
+ * (arrays spaced), except for an integer it saturated (past INT64_MIN or
+ * UINT64_MAX): that one is taken from the text, at the key's last
+ * occurrence, as json-c keeps the last of duplicate keys. */
 static const char *as_written(const char *text, size_t len, const char *key, json_object *v,
                               char *buf, size_t n)
 {
+    const char *shown = json_object_to_json_string(v);
+    size_t k = 0;
+    bool saturated = json_object_is_type(v, json_type_int) &&
+                     (json_object_get_int64(v) == INT64_MIN || json_object_get_uint64(v) == UINT64_MAX);
     char quoted[80];
     int q = snprintf(quoted, sizeof quoted, "\"%s\"", key);
-    for (size_t i = 0; text && q > 0 && i + (size_t)q < len; i++) {
+    for (size_t i = 0; saturated && text && q > 0 && i + (size_t)q < len; i++) {
         if (memcmp(text + i, quoted, (size_t)q) != 0) continue;
         size_t j = i + (size_t)q;
-        while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) j++;
+        while (j < len && strchr(" \t\r\n", text[j]) && text[j]) j++;
         if (j >= len || text[j] != ':') continue;
-        for (j++; j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'); j++) {}
-        size_t k = 0;
-        while (j + k < len && k + 1 < n && !strchr(",}] \t\r\n", text[j + k])) k++;
-        if (!k) break;
-        memcpy(buf, text + j, k);
-        buf[k] = '\0';
+        for (j++; j < len && text[j] && strchr(" \t\r\n", text[j]); j++) {}
+        size_t m = 0;
+        while (j + m < len && (isdigit((unsigned char)text[j + m]) || text[j + m] == '-')) m++;
+        if (m) shown = text + j, k = m; /* the last occurrence wins */
+    }
+    if (!k) k = strlen(shown);
+    if (k >= n) {
+        snprintf(buf, n, "%.*s...", (int)(n - 4), shown);
         return buf;
     }
-    return json_object_to_json_string(v);
+    memcpy(buf, shown, k);
+    buf[k] = '\0';
+    return buf;
+}
+
+/* "must be a positive integer", or, for a positive whole number too large
+ * to be a dimension, "is out of range". */
+static int bad_dim(const char *file, const char *key, bool positive_whole, const char *text, size_t len,
+                   json_object *v, struct oomlab_err *err)
+{
+    char lit[48];
+    if (positive_whole)
+        return oomlab_err_set(err, "%s: \"%s\" is out of range (a dimension is at most 2^53), got %s", file,
+                              key, as_written(text, len, key, v, lit, sizeof lit));
+    return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file, key,
+                          as_written(text, len, key, v, lit, sizeof lit));
 }
 
 /* A dimension: a positive integer, or null (unset). */
 static int get_dim(json_object *root, const struct field *f, const char *file, const char *text,
                    size_t len, int64_t *out, struct oomlab_err *err)
 {
-    char lit[48];
     for (int k = 0; k < FIELD_KEYS && f->keys[k]; k++) {
         json_object *v;
         if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
         if (json_object_is_type(v, json_type_double)) {
             double d = json_object_get_double(v);
             if (!isfinite(d) || d != floor(d) || d < 1 || d > 9.0e15)
-                return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                      f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
+                return bad_dim(file, f->keys[k], d == floor(d) && d > 9.0e15, text, len, v, err);
             *out = (int64_t)d;
             return 0;
         }
-        if (!json_object_is_type(v, json_type_int))
-            return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                  f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
+        if (!json_object_is_type(v, json_type_int)) return bad_dim(file, f->keys[k], false, text, len, v, err);
         /* json-c saturates out-of-range integers at INT64_MAX: anything past
          * 2^53 is not a dimension, and would overflow the arithmetic after. */
         errno = 0;
         int64_t n = json_object_get_int64(v);
         if (n < 1 || errno == ERANGE || n > ((int64_t)1 << 53))
-            return oomlab_err_set(err, "%s: \"%s\" must be a positive integer, got %s", file,
-                                  f->keys[k], as_written(text, len, f->keys[k], v, lit, sizeof lit));
+            return bad_dim(file, f->keys[k], n > 1, text, len, v, err);
         *out = n;
         return 0;
     }

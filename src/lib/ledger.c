@@ -69,32 +69,34 @@ const char *ledger_dtype_canonical(const char *dtype)
     return dtype;
 }
 
+_Static_assert(LEDGER_NCOLS <= 64, "struct ledger_row's own bits");
+
+/* Every empty cell points here; never written (cells are read-only). */
+static char empty_cell[1];
+
 int ledger_row_init(struct ledger_row *row)
 {
     memset(row, 0, sizeof *row);
-    for (size_t i = 0; i < LEDGER_NCOLS; i++) {
-        row->cell[i] = strdup("");
-        if (!row->cell[i]) {
-            ledger_row_release(row);
-            return -1;
-        }
-    }
+    for (size_t i = 0; i < LEDGER_NCOLS; i++) row->cell[i] = empty_cell;
     return 0;
 }
 
 int ledger_row_set(struct ledger_row *row, enum ledger_col col, const char *value)
 {
     if ((unsigned)col >= LEDGER_NCOLS) return -1;
-    char *copy = strdup(value ? value : "");
+    char *copy = value && *value ? strdup(value) : empty_cell;
     if (!copy) return -1;
-    free(row->cell[col]);
+    if (row->own & (UINT64_C(1) << col)) free(row->cell[col]);
     row->cell[col] = copy;
+    row->own = copy == empty_cell ? row->own & ~(UINT64_C(1) << col) : row->own | UINT64_C(1) << col;
     return 0;
 }
 
 void ledger_row_release(struct ledger_row *row)
 {
-    for (size_t i = 0; i < LEDGER_NCOLS; i++) free(row->cell[i]);
+    for (size_t i = 0; i < LEDGER_NCOLS; i++)
+        if (row->own & (UINT64_C(1) << i)) free(row->cell[i]);
+    free(row->block);
     memset(row, 0, sizeof *row);
 }
 
@@ -198,9 +200,12 @@ struct field {
     bool quoted;
 };
 
+/* One record being read: n fields in use of the made ones, whose buffers
+ * are kept from record to record (a field's malloc per cell was most of
+ * the time of reading a big ledger). */
 struct record {
     struct field *f;
-    size_t n, cap;
+    size_t n, made, cap;
     long line;
 };
 
@@ -220,22 +225,33 @@ static int field_put(struct field *f, char c)
 
 static int record_new_field(struct record *r)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 24;
-        struct field *f = realloc(r->f, cap * sizeof *f);
-        if (!f) return -1;
-        r->f = f;
-        r->cap = cap;
+    if (r->n == r->made) {
+        if (r->made == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 24;
+            struct field *f = realloc(r->f, cap * sizeof *f);
+            if (!f) return -1;
+            r->f = f;
+            r->cap = cap;
+        }
+        memset(&r->f[r->made++], 0, sizeof r->f[0]);
     }
-    memset(&r->f[r->n], 0, sizeof r->f[r->n]);
-    r->n++;
+    struct field *f = &r->f[r->n++];
+    f->len = 0;
+    f->quoted = false;
+    if (f->buf) f->buf[0] = '\0';
     return 0;
 }
 
 static void record_clear(struct record *r)
 {
-    for (size_t i = 0; i < r->n; i++) free(r->f[i].buf);
     r->n = 0;
+}
+
+static void record_release(struct record *r)
+{
+    for (size_t i = 0; i < r->made; i++) free(r->f[i].buf);
+    free(r->f);
+    memset(r, 0, sizeof *r);
 }
 
 /* A field as a string: unquoted ones trimmed; a neutralised formula
@@ -343,22 +359,74 @@ static int take_row(struct reader *rd, struct record *r)
         lg->cap = cap;
     }
     struct ledger_row *row = &lg->rows[lg->n];
-    if (ledger_row_init(row) < 0) return -1;
+    ledger_row_init(row);
     row->line = r->line;
+    size_t total = 0, used = 0, n;
+    for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++)
+        if (rd->map[i] >= 0 && (field_value(&r->f[i], &n), n)) total += n + 1;
+    if (total && !(row->block = malloc(total))) return -1;
     for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++) {
         if (rd->map[i] < 0) continue;
-        size_t n;
         const char *v = field_value(&r->f[i], &n);
-        char *copy = strndup(v, n);
-        if (!copy) {
-            ledger_row_release(row);
-            return -1;
+        if (!n) {
+            row->cell[rd->map[i]] = empty_cell;
+            continue;
         }
-        free(row->cell[rd->map[i]]);
-        row->cell[rd->map[i]] = copy;
+        memcpy(row->block + used, v, n);
+        row->block[used + n] = '\0';
+        row->cell[rd->map[i]] = row->block + used;
+        used += n + 1;
     }
     lg->n++;
     return 0;
+}
+
+/* Without a run_id header a ledger is the guide's table in its order: its
+ * batch and sequence cells numbers (or empty), its oom cell a flag (or
+ * empty). A file whose first record is not (JSON, a log, a CSV with other
+ * columns) is no ledger; reading it as one would print junk rows, and
+ * `run` would append to it. The column that says so, or -1. */
+static double text_number(const char *s);
+static int text_flag(const char *s);
+
+static int not_guide_row(const struct record *r)
+{
+    static const struct {
+        enum ledger_col col;
+        bool flag; /* else a number */
+    } expect[] = {{LEDGER_DEVICE_BATCH_SIZE, false}, {LEDGER_MAX_SEQ_LEN, false}, {LEDGER_OOM, true}};
+    if (r->n < 2 || r->n > LEDGER_NCOLS + 8) return LEDGER_NCOLS; /* "{", a list; a JSON line's keys */
+    for (size_t k = 0; k < sizeof expect / sizeof expect[0]; k++) {
+        size_t n, c = expect[k].col;
+        if (c >= r->n) continue;
+        const char *v = field_value(&r->f[c], &n);
+        char cell[32];
+        if (!n) continue;
+        if (n >= sizeof cell) return (int)c;
+        memcpy(cell, v, n);
+        cell[n] = '\0';
+        if (expect[k].flag ? text_flag(cell) < 0 : isnan(text_number(cell))) return (int)c;
+    }
+    return -1;
+}
+
+/* The refusal, quoting the cell that says so (printable ASCII, cut). */
+static int refuse_not_ledger(struct reader *rd, const struct record *r, int col, struct oomlab_err *err)
+{
+    static const char what[] = "runs.csv is written by 'oomlab run': move this file aside, or give --dir";
+    if (col >= LEDGER_NCOLS)
+        return oomlab_err_at(err, rd->name, r->line, 1,
+                             "not an oomlab ledger (no run_id header, and %zu column%s where the guide's table has %d); %s",
+                             r->n, r->n == 1 ? "" : "s", LEDGER_GUIDE_NCOLS, what);
+    size_t n;
+    const char *v = field_value(&r->f[col], &n);
+    char shown[28];
+    size_t k = 0;
+    for (; k < n && k + 1 < sizeof shown; k++) shown[k] = v[k] >= 0x20 && v[k] < 0x7F ? v[k] : '?';
+    shown[k] = '\0';
+    return oomlab_err_at(err, rd->name, r->line, 1,
+                         "not an oomlab ledger (no run_id header, and the guide's column %s would be '%s%s'); %s",
+                         ledger_col_name((enum ledger_col)col), shown, k < n ? "..." : "", what);
 }
 
 static int end_record(struct reader *rd, struct record *r, struct oomlab_err *err)
@@ -368,6 +436,12 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
         if (!rd->have_header && is_header(r)) {
             take_header(rd, r);
         } else {
+            int bad = rd->have_header ? -1 : not_guide_row(r);
+            if (bad >= 0) {
+                rc = refuse_not_ledger(rd, r, bad, err);
+                record_clear(r);
+                return rc;
+            }
             if (!rd->have_header) { /* headerless: the guide's order */
                 for (size_t i = 0; i < LEDGER_MAX_FILE_COLS; i++)
                     rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
@@ -448,13 +522,11 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
         }
     }
     if (rc == 0) rc = end_record(&rd, &r, err);
-    record_clear(&r);
-    free(r.f);
+    record_release(&r);
     if (rc < 0) ledger_release(lg);
     return rc;
 nomem:
-    record_clear(&r);
-    free(r.f);
+    record_release(&r);
     ledger_release(lg);
     return oomlab_err_set(err, "%s: out of memory", rd.name);
 }
@@ -515,9 +587,10 @@ long ledger_max_run_number(const struct ledger *lg)
 
 /* ---- typed reads ---- */
 
-double ledger_num(const struct ledger_row *row, enum ledger_col col)
+/* A cell's text as a number (NaN when empty or not one) or a flag (1, 0,
+ * -1 unknown): ledger_num and ledger_flag, and the headerless check. */
+static double text_number(const char *s)
 {
-    const char *s = (unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "";
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return NAN;
     char buf[64];
@@ -534,16 +607,32 @@ double ledger_num(const struct ledger_row *row, enum ledger_col col)
     return v;
 }
 
-int ledger_flag(const struct ledger_row *row, enum ledger_col col)
+static int text_flag(const char *s)
 {
     static const char *const yes[] = {"yes", "true", "1", "y", "on"};
     static const char *const no[] = {"no", "false", "0", "n", "off"};
-    const char *s = (unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "";
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         if (!strcasecmp(s, yes[i])) return 1;
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         if (!strcasecmp(s, no[i])) return 0;
     return -1;
+}
+
+double ledger_num(const struct ledger_row *row, enum ledger_col col)
+{
+    return text_number((unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "");
+}
+
+int ledger_flag(const struct ledger_row *row, enum ledger_col col)
+{
+    return text_flag((unsigned)col < LEDGER_NCOLS && row->cell[col] ? row->cell[col] : "");
+}
+
+const char *ledger_figure_text(double v, int decimals, char *buf, size_t size)
+{
+    if (fabs(v) < 1e9) snprintf(buf, size, "%.*f", decimals, v);
+    else snprintf(buf, size, "%.3g", v);
+    return buf;
 }
 
 double ledger_peak_gb(const struct ledger_row *row)
@@ -713,7 +802,8 @@ static char *row_key(const struct ledger_row *r, int kind)
         strbuf_release(&sb);
         return nomem;
     }
-    return sb.s;
+    char *fit = realloc(sb.s, sb.n + 1); /* one key per row: not strbuf's 256 bytes each */
+    return fit ? fit : sb.s;
 }
 
 static char **row_keys(const struct ledger *lg, int kind)

@@ -4,8 +4,9 @@
  * tolerantly (hand-edited in a spreadsheet: BOM, CRLF, ';' or tab
  * delimiters, quoted fields, columns found by header name, rows cut short),
  * and the rules that flag a run "on the edge". Pure: strings in, strings
- * out. Cells are malloc'd strings ("" when empty, never NULL) owned by their
- * row; ledger_release / ledger_row_release free them. */
+ * out. Cells are strings ("" when empty, never NULL) owned by their row and
+ * read-only to callers: change one with ledger_row_set; ledger_release /
+ * ledger_row_release free them. */
 #ifndef OOMLAB_LEDGER_H
 #define OOMLAB_LEDGER_H
 
@@ -65,6 +66,12 @@ enum ledger_col {
 struct ledger_row {
     char *cell[LEDGER_NCOLS];
     long line; /* 1-based line where the record starts; 0 for a new row */
+    /* A parsed row's cells live in one allocation (block) and empty cells
+     * share one static "": a 300k-row ledger is 300k allocations, not 11M.
+     * Bit c of own: cell[c] is its own allocation (ledger_row_set). Rows
+     * move by value; only ledger_row_release frees. */
+    char *block;
+    uint64_t own;
 };
 
 #define LEDGER_MAX_FILE_COLS 256
@@ -118,7 +125,11 @@ const char *ledger_tail_repair(const char *text, size_t len);
  * naming run_id is the header (columns by name, unknown ones ignored,
  * missing ones empty); otherwise the guide's order is assumed. Blank lines
  * are skipped, short rows padded, an unterminated quote ends at EOF.
- * Content never fails: -1 (with err) only when out of memory. */
+ * -1 with err ("FILE:LINE:1: not an oomlab ledger ...") for a file that is
+ * none: a NUL byte, or no header and a first record that is not the
+ * guide's columns (one cell, over LEDGER_NCOLS + 8, or a batch, sequence
+ * or oom cell that is neither empty nor a number / flag); and when out of
+ * memory. Anything else a person or a spreadsheet did to a ledger reads. */
 int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *name,
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
@@ -185,6 +196,11 @@ double ledger_num(const struct ledger_row *row, enum ledger_col col);
 int ledger_flag(const struct ledger_row *row, enum ledger_col col);
 /* The peak that counts: reserved, else allocated (GiB); NaN when neither. */
 double ledger_peak_gb(const struct ledger_row *row);
+/* A GB figure or percentage as shown: "%.2f" (decimals digits after the
+ * point), or "%.3g" past 1e9, where a hand-edited 1e300 would print 300
+ * digits and a fixed-width cell would cut it into a plausible-looking
+ * number. Returns buf. */
+const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
 /* Canonical dtype name for comparisons ("bf16" -> "bfloat16"); the input

@@ -202,6 +202,33 @@ bool runcfg_set_unknown_precision(const char *assignment)
     return canonical_dtype(v) == NULL;
 }
 
+void runcfg_set_warning(const struct runcfg_rendered *r, size_t i, const char *assignment, bool has_config,
+                        bool used, char *buf, size_t size)
+{
+    const char *eq = strchr(assignment, '='), *value = eq ? eq + 1 : "";
+    int kl = eq ? (int)(eq - assignment) : (int)strlen(assignment);
+    while (kl && assignment[kl - 1] == ' ') kl--;
+    while (*value == ' ') value++;
+    const char *sugg = i < RUNCFG_MAX_SETS ? r->suggestion[i] : "";
+    buf[0] = '\0';
+    if (i < RUNCFG_MAX_SETS && r->unknown[i] && !(used && !*sugg && !has_config))
+        snprintf(buf, size, "%.*s: %s%s%s%s", kl, assignment,
+                 has_config ? "not a key of the config" : "not a key oomlab reads",
+                 *sugg ? "; did you mean '" : " (added as written)", sugg, *sugg ? "'?" : "");
+    else if (runcfg_set_unknown_precision(assignment))
+        snprintf(buf, size, "%.*s=%s: not a precision oomlab knows (fp32, bf16, fp16, fp64 and their spellings, "
+                            "docs/config.md): the ledger's dtype stays empty", kl, assignment, value);
+}
+
+void runcfg_record_only_note(size_t n_sets, size_t record_only, bool keys, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (record_only)
+        snprintf(buf, size, "the command has no {config}%s: --set changes only the record (configs/ID.yaml, "
+                            "runs.csv), not what runs",
+                 !keys ? "" : record_only < n_sets ? " and not every {KEY}" : " or {KEY}");
+}
+
 static int extra_put(struct runcfg *cfg, const char *key, const char *value, bool replace)
 {
     if (replace)

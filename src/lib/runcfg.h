@@ -88,6 +88,20 @@ int runcfg_render(const char *orig, size_t orig_len, const char *name, const cha
                   char *const *sets, size_t n_sets, struct runcfg_rendered *out,
                   struct oomlab_err *err);
 void runcfg_rendered_release(struct runcfg_rendered *r);
+/* What `--set` i of a render deserves a warning for, shared by run and
+ * probe: a key neither in the config nor one oomlab reads ("not a key of
+ * the config; did you mean 'x'?"), unless it is the command's own (used:
+ * the command names {KEY} or {config}; no --config; nothing near it); or a
+ * precision the table does not know (runcfg_set_unknown_precision). The
+ * text follows "warning: --set "; "" when nothing is to be said. */
+void runcfg_set_warning(const struct runcfg_rendered *r, size_t i, const char *assignment, bool has_config,
+                        bool used, char *buf, size_t size);
+/* The note when record_only of n_sets --set values reach no placeholder
+ * of the command: "the command has no {config} ...: --set changes only the
+ * record (configs/ID.yaml, runs.csv), not what runs". keys: the command's
+ * {KEY} placeholders are substituted too (run; probe has only {config}).
+ * "" when every --set reaches the command. */
+void runcfg_record_only_note(size_t n_sets, size_t record_only, bool keys, char *buf, size_t size);
 /* Levenshtein distance, capped at 255 (for did-you-mean). */
 unsigned runcfg_distance(const char *a, const char *b);
 

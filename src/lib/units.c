@@ -182,11 +182,26 @@ const char *units_format_duration_ms(int64_t ms, char *buf, size_t size)
     return buf;
 }
 
+/* Written as a duration (digits, at most one '.', a unit) whatever its
+ * size: "99999999999h" is too long, not "not a duration". */
+static bool duration_shaped(const char *s)
+{
+    size_t n = strspn(s, "0123456789."), dots = 0, digits = 0;
+    for (size_t i = 0; i < n; i++) dots += s[i] == '.', digits += s[i] != '.';
+    for (size_t r = 0; digits && dots <= 1 && r < sizeof duration_units / sizeof duration_units[0]; r++)
+        if (!strcmp(s + n, duration_units[r].suffix)) return true;
+    return false;
+}
+
 int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms,
                        int64_t *ms, struct oomlab_err *err)
 {
     int64_t v;
     char lim[32];
+    if (units_parse_duration_ms(s, &v) < 0 && s && duration_shaped(s))
+        return oomlab_err_set(err, "%s '%s': at most %s", flag, s,
+                              units_format_duration_ms(max_ms < UNITS_DURATION_MAX_MS ? max_ms : UNITS_DURATION_MAX_MS,
+                                                       lim, sizeof lim));
     if (units_parse_duration_ms(s, &v) < 0)
         return oomlab_err_set(err,
                               "%s '%s': expected a duration such as 90, 500ms, 30s, 10m or 1.5h "

@@ -51,13 +51,18 @@ int bars_render(FILE *f, const struct bars_row *rows, size_t n, size_t width, bo
         const struct bars_row *r = &rows[i];
         fprintf(f, "%-*.*s ", (int)label_w, (int)label_w, r->label);
         bar(f, r, top, cols, utf8);
-        if (isfinite(r->peak_gib)) fprintf(f, " %s%.2f GiB", r->lower_bound ? ">=" : "", r->peak_gib);
+        char fig[32];
+        if (isfinite(r->peak_gib))
+            fprintf(f, " %s%s GiB", r->lower_bound ? ">=" : "", ledger_figure_text(r->peak_gib, 2, fig, sizeof fig));
         else fputs(" unknown", f);
         fputs(r->oom ? "  OOM\n" : "\n", f);
     }
     bool any_cap = false;
     for (size_t i = 0; i < n; i++) any_cap |= isfinite(rows[i].capacity_gib);
-    if (any_cap) fprintf(f, "%-*s | marks each run's card capacity; scale 0-%.2f GiB\n", (int)label_w, "", top);
+    char fig[32];
+    if (any_cap)
+        fprintf(f, "%-*s | marks each run's card capacity; scale 0-%s GiB\n", (int)label_w, "",
+                ledger_figure_text(top, 2, fig, sizeof fig));
     return ferror(f) ? -1 : 0;
 }
 

@@ -89,14 +89,12 @@ static void write_escaped(FILE *f, const char *s, size_t n)
             fprintf(f, "\\u%04x", c);
             i++;
         } else {
-            size_t l = utf8_len(p + i, n - i);
-            if (l == 0) {
-                fputs("\\ufffd", f);
-                i++;
-            } else {
-                fwrite(p + i, 1, l, f);
+            size_t start = i, l; /* one fwrite per run of text that needs no escape */
+            while (i < n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20 && p[i] != 0x7F &&
+                   (l = utf8_len(p + i, n - i)) > 0)
                 i += l;
-            }
+            if (i > start) fwrite(p + start, 1, i - start, f);
+            else fputs("\\ufffd", f), i++;
         }
     }
     fputc('"', f);

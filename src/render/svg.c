@@ -70,6 +70,7 @@ static void axes(FILE *f, const struct svg_chart *c, const struct range *r)
     fprintf(f, "<g class=\"axes\"><rect class=\"plot\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>\n",
             ML, MT, PW, PH);
     double ys = nice_step(r->y1 - r->y0, 5), xs = nice_step(r->x1 - r->x0, 6);
+    if (c->x_whole && xs < 1) xs = 1;
     for (double v = ceil(r->y0 / ys) * ys; v <= r->y1 + ys * 1e-9; v += ys)
         fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",

@@ -38,6 +38,7 @@ struct svg_chart {
     const char *id;      /* element id, e.g. "memory" */
     const char *title, *x_label, *y_label;
     bool y_from_zero;    /* memory: the axis starts at 0 */
+    bool x_whole;        /* steps: x ticks at whole numbers only (no "step 1.2") */
     struct svg_series series[SVG_MAX_SERIES];
     size_t n_series;
     struct svg_line hlines[SVG_MAX_LINES];

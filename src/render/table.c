@@ -39,11 +39,10 @@ static size_t utf8_ok(const unsigned char *s)
     return n;
 }
 
-char *table_clean(const char *s)
+/* Write s cleaned to out (room for strlen(s) + 1); returns its length. */
+static size_t clean_into(char *out, const char *s, size_t len)
 {
-    size_t len = strlen(s), o = 0;
-    char *out = malloc(len + 1);
-    if (!out) return NULL;
+    size_t o = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)s[i];
         size_t n = c < 0x80 ? 1 : utf8_ok((const unsigned char *)s + i);
@@ -57,29 +56,58 @@ char *table_clean(const char *s)
         i += n;
     }
     out[o] = '\0';
+    return o;
+}
+
+char *table_clean(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len + 1);
+    if (out) clean_into(out, s, len);
     return out;
+}
+
+static const char *cell_text(const struct table *t, size_t r, size_t c)
+{
+    return t->text + t->offset[r * t->ncols + c];
+}
+
+/* Room for need more bytes of text. */
+static int text_reserve(struct table *t, size_t need)
+{
+    if (t->text_len + need <= t->text_cap) return 0;
+    size_t cap = t->text_cap ? t->text_cap : 256;
+    while (cap < t->text_len + need) cap *= 2;
+    char *p = realloc(t->text, cap);
+    if (!p) return -1;
+    t->text = p;
+    t->text_cap = cap;
+    return 0;
 }
 
 int table_add(struct table *t, const char *const *cells)
 {
+    size_t rows_cap = t->cap, need = 0, len[TABLE_MAX_COLS];
+    for (size_t i = 0; i < t->ncols; i++) need += (len[i] = strlen(cells[i] ? cells[i] : "-")) + 1;
     if (t->nrows + 1 > t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 16;
-        char **c = realloc(t->cells, cap * t->ncols * sizeof *c);
-        if (!c) return -1;
-        t->cells = c;
-        const char **k = realloc(t->colors, cap * t->ncols * sizeof *k);
-        if (!k) return -1;
-        t->colors = k;
-        t->cap = cap;
-    }
-    char **row = t->cells + t->nrows * t->ncols;
-    for (size_t i = 0; i < t->ncols; i++) {
-        row[i] = table_clean(cells[i] ? cells[i] : "-");
-        t->colors[t->nrows * t->ncols + i] = NULL;
-        if (!row[i]) {
-            while (i-- > 0) free(row[i]);
-            return -1;
+        size_t *o = realloc(t->offset, cap * t->ncols * sizeof *o);
+        if (!o) return -1;
+        t->offset = o;
+        if (t->colors) {
+            const char **k = realloc(t->colors, cap * t->ncols * sizeof *k);
+            if (!k) return -1;
+            t->colors = k;
         }
+        rows_cap = cap;
+    }
+    if (text_reserve(t, need) < 0) return -1;
+    t->cap = rows_cap;
+    size_t *row = t->offset + t->nrows * t->ncols;
+    for (size_t i = 0; i < t->ncols; i++) {
+        row[i] = t->text_len;
+        t->text_len += clean_into(t->text + t->text_len, cells[i] ? cells[i] : "-", len[i]) + 1;
+        if (t->colors) t->colors[t->nrows * t->ncols + i] = NULL;
     }
     t->nrows++;
     return 0;
@@ -88,6 +116,7 @@ int table_add(struct table *t, const char *const *cells)
 void table_color(struct table *t, size_t col, const char *escape, const char *reset)
 {
     if (!t->nrows || col >= t->ncols || !escape || !*escape) return;
+    if (!t->colors && !(t->colors = calloc(t->cap * t->ncols, sizeof *t->colors))) return; /* uncoloured */
     t->colors[(t->nrows - 1) * t->ncols + col] = escape;
     t->reset = reset;
 }
@@ -125,8 +154,8 @@ static void print_row(const struct table *t, FILE *f, size_t r, const size_t *w,
     bool first = true;
     for (size_t c = 0; c < t->ncols; c++) {
         if (!show[c]) continue;
-        const char *s = t->cells[r * t->ncols + c];
-        const char *color = t->colors[r * t->ncols + c];
+        const char *s = cell_text(t, r, c);
+        const char *color = t->colors ? t->colors[r * t->ncols + c] : NULL;
         size_t pad = w[c] - table_text_width(s);
         if (!first) pending += 2;
         if (t->right[c]) pending += pad;
@@ -151,7 +180,7 @@ size_t table_print_fit_shown(const struct table *t, FILE *f, size_t width, bool 
     bool show[TABLE_MAX_COLS];
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
-            size_t x = table_text_width(t->cells[r * t->ncols + c]);
+            size_t x = table_text_width(cell_text(t, r, c));
             if (x > w[c]) w[c] = x;
         }
     size_t dropped = choose_columns(t, w, width, show);
@@ -167,8 +196,8 @@ void table_print(const struct table *t, FILE *f)
 
 void table_release(struct table *t)
 {
-    for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
-    free(t->cells);
+    free(t->text);
+    free(t->offset);
     free(t->colors);
     memset(t, 0, sizeof *t);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -366,4 +367,10 @@ ssize_t fsutil_read_small(const char *path, char *buf, size_t size)
     errno = saved;
     buf[n] = '\0';
     return (ssize_t)n;
+}
+
+bool fsutil_reader_gone(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }

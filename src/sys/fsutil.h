@@ -80,6 +80,11 @@ int fsutil_check_own(const char *path, struct oomlab_err *err);
  * ledger. Call first thing in main. */
 void fsutil_std_fds_open(void);
 
+/* Whether fd is a pipe or socket whose reader has gone (`oomlab table |
+ * head`): poll(2) answers POLLERR for the write end of a pipe nobody
+ * reads. A file, a terminal or /dev/full: false. */
+bool fsutil_reader_gone(int fd);
+
 /* Whether we may write path (access(2), so as the real user): the file
  * when it exists, else the nearest existing directory above it. 0, or -1
  * with err ("cannot write runs.csv: Permission denied"). */

@@ -15,7 +15,6 @@
 
 #include "sys/fsutil.h"
 
-#define LEDGER_FILE_MAX ((size_t)64 << 20)
 #define MAX_SHARDS 100000
 
 int ledgerfile_host(char *buf, size_t size)
@@ -146,11 +145,21 @@ static char **shard_names(const char *shards, size_t *n)
     return names;
 }
 
+int ledgerfile_size_check(const char *path, struct oomlab_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size <= LEDGERFILE_MAX) return 0;
+    return oomlab_err_set(err, "%s is %llu MiB, more than the %zu MiB oomlab reads of a ledger: start a new "
+                               "one (mv %s %s.old; the next run writes a fresh one), or keep its header and newest rows",
+                          path, (unsigned long long)st.st_size >> 20, LEDGERFILE_MAX >> 20, path, path);
+}
+
 static int read_one(const char *path, struct ledger *lg, bool *missing, struct oomlab_err *err)
 {
     char *text;
     size_t len;
-    if (fsutil_read(path, LEDGER_FILE_MAX, &text, &len, missing, err) < 0) return -1;
+    if (ledgerfile_size_check(path, err) < 0) return -1;
+    if (fsutil_read(path, LEDGERFILE_MAX, &text, &len, missing, err) < 0) return -1;
     int rc = ledger_parse(lg, text, len, path, err);
     free(text);
     return rc;

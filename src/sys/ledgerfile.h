@@ -15,6 +15,15 @@
 #include "lib/ledger.h"
 
 #define LEDGERFILE_SHARDS "runs.d"
+
+/* The most of a ledger file oomlab reads (or appends to, which reads it):
+ * some 280,000 runs as oomlab writes them. A ledger past it gets
+ * ledgerfile_size_check's message, which says what to do. */
+#define LEDGERFILE_MAX ((size_t)64 << 20)
+/* 0, or -1 with "PATH is N MiB, more than the 64 MiB oomlab reads of a
+ * ledger: ..." (how to start a new one) when path is larger than
+ * LEDGERFILE_MAX. A missing or unreadable path is 0: the read says why. */
+int ledgerfile_size_check(const char *path, struct oomlab_err *err);
 /* The host name the shard is named after and the host column holds:
  * $OOMLAB_HOST when set (a cluster whose nodes share a hostname inside
  * containers; the tests' simulated hosts), else gethostname(2). */

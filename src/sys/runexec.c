@@ -27,6 +27,7 @@
 #include "lib/verdict.h"
 #include "lib/steps.h"
 #include "lib/units.h"
+#include "sys/cfgfile.h"
 #include "sys/child.h"
 #include "sys/fsutil.h"
 #include "sys/logidx_file.h"
@@ -38,7 +39,6 @@
 
 extern char **environ;
 
-#define LEDGER_MAX ((size_t)64 << 20)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 struct paths {
@@ -255,7 +255,7 @@ static int write_config_once(const struct runexec_opts *o, struct paths *p, cons
     unlink(tmp);
     if (rc == 0) return 0;
     if (e != EEXIST) return oomlab_err_set(err, "cannot create %s: %s", p->config, strerror(e));
-    if (fsutil_read(p->config, LEDGER_MAX, &have, &have_len, NULL, NULL) == 0 && have_len == len &&
+    if (fsutil_read(p->config, CFGFILE_MAX, &have, &have_len, NULL, NULL) == 0 && have_len == len &&
         !memcmp(have, text, len)) {
         free(have);
         return 0;
@@ -968,7 +968,9 @@ static int append_row(const struct runexec_opts *o, const struct paths *p, struc
                       struct oomlab_err *err)
 {
     if (!ledgerfile_use_shards(p->dir, o->rank != NULL))
-        return fsutil_append_locked(p->ledger, LEDGER_MAX, make_record, ctx, err);
+        return ledgerfile_size_check(p->ledger, err) < 0
+                   ? -1
+                   : fsutil_append_locked(p->ledger, LEDGERFILE_MAX, make_record, ctx, err);
     char *rec = NULL;
     size_t len = 0;
     for (size_t i = 0; i <= ctx->n_extra; i++) { /* one write: the rows arrive together */

@@ -112,3 +112,14 @@ check guard.gpu-missing-usage test "$rc" -eq 2 -a ! -e runs.csv -a -n "$(grep --
 # completion offers guard and its options
 "$OOMLAB" completion bash > comp.bash
 check guard.completion grep -q -- '--budget' comp.bash
+
+# --junit into a directory that does not exist yet (CI's test-results/) is
+# made; one that cannot be made is refused before the command runs. Before:
+# the smoke run passed, then guard exited 3 "cannot write".
+fresh junitdir; card
+"$OOMLAB" guard -q --interval 50ms --budget 30GiB --junit test-results/sub/guard.xml -- "${SMOKE[@]}" >out 2>err; rc=$?
+check guard.junit-dir-made test "$rc" -eq 0 -a -f test-results/sub/guard.xml
+check guard.junit-dir-valid valid test-results/sub/guard.xml
+"$OOMLAB" guard -q --budget 30GiB --junit /proc/nonexistent/guard.xml -- touch ran >out 2>err; rc=$?
+check guard.junit-bad-dir-exit2 test "$rc" -eq 2
+check guard.junit-bad-dir-not-run test ! -e ran

@@ -315,6 +315,16 @@ probe FT_CAP=$((4096 + 50 * 8 + 25)) -- --max 8 --set dtype=bf61 -- "$T" --bs={b
 why="exit $rc, $(head -3 "$D/err")"
 check probe-set-unknown-precision-said test "$rc" = 0 -a -n "$(grep -- '--set dtype=bf61: not a precision oomlab knows' "$D/err")"
 
+# An unknown --set key gets run's warning and did-you-mean (probe had none).
+probe FT_CAP=$((4096 + 50 * 8 + 25)) -- --max 8 --set grad_acum=2 --set lerning_rate=1e-4 -- "$T" --bs={batch}
+why="exit $rc, $(head -3 "$D/err")"
+check probe-set-unknown-key-did-you-mean test "$rc" = 0 -a -n "$(grep -- "^oomlab probe: warning: --set grad_acum: not a key oomlab reads; did you mean 'grad_accum'?" "$D/err")"
+check probe-set-unknown-key-said test -n "$(grep -- '^oomlab probe: warning: --set lerning_rate: not a key oomlab reads (added as written)' "$D/err")"
+
+check probe-set-record-only-said test -n "$(grep -- '^oomlab probe: note: the command has no {config}: --set changes only the record' "$D/err")"
+probe FT_CAP=$((4096 + 50 * 8 + 25)) -- --max 8 --set grad_accum=2 -- "$T" --bs={batch} --cfg={config}
+check probe-set-with-config-no-note test "$rc" = 0 -a -z "$(grep -- 'changes only the record' "$D/err")"
+
 # Under ASan/UBSan (tests/run-all), no report in any probe's stderr.
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/p*/err 2>/dev/null | head -3)
 why="$bad"

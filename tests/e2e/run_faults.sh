@@ -190,3 +190,34 @@ check run.pty-flood-byte-identical test "$(md5sum < logs/tf.log | cut -d' ' -f1)
 check run.pty-exit-code test "$rc" -eq 7
 "$OOMLAB" run -q --pty --id ts --timeout 300ms -- sleep 30 2>/dev/null; rc=$?
 check run.pty-timeout test "$rc" -eq 143
+
+# --- a reader that stops reading (`| head -1`): no error, no message; every
+# verb ends as coreutils and git do, by SIGPIPE (141), after its work is
+# done. Before: exit 3 with nothing said (table, guard, watch), or "cannot
+# write the output" (table --json). run keeps the command's own code. ---
+fresh pipe
+printf 'run_id,oom\n' > runs.csv
+for i in $(seq 20000); do echo "r$i,no"; done >> runs.csv
+"$OOMLAB" table 2>err.txt | head -1 >/dev/null; rc=${PIPESTATUS[0]}
+check run.pipe-table-sigpipe test "$rc" -eq 141
+check run.pipe-table-silent test ! -s err.txt
+"$OOMLAB" table --json 2>err.txt | head -c 10 >/dev/null; rc=${PIPESTATUS[0]}
+check run.pipe-table-json-sigpipe test "$rc" -eq 141
+check run.pipe-table-json-silent test ! -s err.txt
+"$OOMLAB" table >/dev/full 2>err.txt; rc=$?
+check run.full-table-exit3 test "$rc" -eq 3
+check run.full-table-said grep -q 'cannot write the output: No space left on device' err.txt
+mkdir -p nv/procs; echo "0 25769803776 536870912 35 NVIDIA A10G" > nv/gpus
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/nv \
+  "$OOMLAB" watch --interval 10ms 2>err.txt | head -2 >/dev/null; rc=${PIPESTATUS[0]}
+check run.pipe-watch-sigpipe test "$rc" -eq 141
+check run.pipe-watch-silent test ! -s err.txt
+mkdir g && cd g
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/../nv \
+  "$OOMLAB" guard --interval 50ms --budget 30GiB -- "$SIM" --batch 8 --per-token-kb 2048 --steps 5 --sleep-ms 30 \
+  2>err.txt | head -1 >/dev/null; rc=${PIPESTATUS[0]}
+check run.pipe-guard-sigpipe test "$rc" -eq 141
+check run.pipe-guard-row-written test "$(csv_field runs.csv run001 exit_status)" = 0
+cd ..
+"$OOMLAB" run -q --id p5 -- sh -c 'seq 100000; exit 5' 2>/dev/null | head -1 >/dev/null; rc=${PIPESTATUS[0]}
+check run.pipe-run-keeps-child-code test "$rc" -eq 5

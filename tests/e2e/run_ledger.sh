@@ -123,3 +123,43 @@ check run.nearby-diagnose-names-dir grep -q "no run 'r1' in .; there is one with
 check run.nearby-diagnose-other-id-plain grep -q "no run 'r2' in . (./logs/r2.log: No such file or directory)" err.txt
 "$OOMLAB" doctor 2>&1 | grep ledger > doc.txt
 check run.nearby-doctor-names-dir grep -q 'no ledger in . yet (oomlab run creates ./runs.csv); there is one with --dir exp$' doc.txt
+
+# A runs.csv that is no ledger (a config.json saved under the wrong name,
+# one 10 MB JSON line): refused as "not an oomlab ledger" by the readers,
+# and `run` neither runs nor appends to it. Before, table printed junk rows
+# (exit 0), report wrote reports/{"hidden_size": 4096.html, run appended.
+fresh notledger
+python3 -c 'import json; print(json.dumps({"hidden_size": 4096, "num_layers": 32, "layers": list(range(1000000))}))' > runs.csv
+cp runs.csv orig.json
+"$OOMLAB" table >out.txt 2>err.txt; rc=$?
+check run.notledger-table-exit2 test "$rc" -eq 2
+check run.notledger-table-said grep -q '^oomlab table: ./runs.csv:1:1: not an oomlab ledger (no run_id header, and 1000002 columns' err.txt
+check run.notledger-table-no-rows test ! -s out.txt
+"$OOMLAB" report 2>err.txt; rc=$?
+check run.notledger-report-exit2 test "$rc" -eq 2
+check run.notledger-report-wrote-nothing test ! -e reports
+"$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
+check run.notledger-run-exit3 test "$rc" -eq 3
+check run.notledger-run-did-not-run test ! -e ran
+check run.notledger-run-left-it cmp -s runs.csv orig.json
+check run.notledger-run-says-what-next grep -q "move this file aside, or give --dir" err.txt
+printf '{\n  "hidden_size": 4096\n}\n' > runs.csv
+"$OOMLAB" table --json >out.txt 2>err.txt; rc=$?
+check run.notledger-pretty-json-exit2 test "$rc" -eq 2
+printf 'name,batch\nr1,8\n' > runs.csv
+"$OOMLAB" compare r1 r1 2>err.txt; rc=$?
+check run.notledger-other-csv-said grep -q "the guide's column device_batch_size would be 'batch'" err.txt
+
+# A ledger past the 64 MiB oomlab reads (a CI guard's after years) says
+# what to do, for run (before the command runs) and the readers. Before:
+# "./runs.csv: larger than 67108864 bytes".
+fresh toolarge
+printf 'run_id,oom\n' > runs.csv
+truncate -s 65M runs.csv
+"$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
+check run.toolarge-run-exit3 test "$rc" -eq 3
+check run.toolarge-run-did-not-run test ! -e ran
+check run.toolarge-run-says-what-next grep -q '^oomlab run: ./runs.csv is 65 MiB, more than the 64 MiB oomlab reads of a ledger: start a new one (mv ./runs.csv ./runs.csv.old' err.txt
+"$OOMLAB" table 2>err.txt >/dev/null; rc=$?
+check run.toolarge-table-exit2 test "$rc" -eq 2
+check run.toolarge-table-says-what-next grep -q 'start a new one' err.txt

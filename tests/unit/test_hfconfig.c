@@ -148,10 +148,26 @@ static void test_bad_values(void **state)
      * GPT-2's default ffn = 4 x n_embd overflowed) */
     assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 76888888888888888888888888888,"
                            "\"n_head\": 12, \"n_layer\": 12, \"vocab_size\": 50257}", &m, &err), HFCONFIG_BAD);
-    assert_non_null(strstr(err.msg, "\"n_embd\" must be a positive integer"));
+    assert_non_null(strstr(err.msg, "\"n_embd\" is out of range (a dimension is at most 2^53)"));
     /* issue 11: quoted as written, not as json-c's saturated INT64_MAX */
     assert_non_null(strstr(err.msg, "got 76888888888888888888888888888"));
     assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": 9223372036854775807}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"n_embd\" is out of range (a dimension is at most 2^53), got 9223372036854775807"));
+    assert_int_equal(parse("{\"model_type\": \"gpt2\", \"n_embd\": -99999999999999999999}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"n_embd\" must be a positive integer, got -99999999999999999999"));
+    /* a duplicate key: json-c keeps the last value, and so does the message
+     * (it quoted the first: "got 4096" for -1) */
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"hidden_size\": -1}", &m, &err),
+                     HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"hidden_size\" must be a positive integer, got -1"));
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": 1, \"hidden_size\": 99999999999999999999}",
+                           &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "got 99999999999999999999"));
+    /* a value that is no number is quoted whole, not cut at its bracket */
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": [4096]}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "\"hidden_size\" must be a positive integer, got [ 4096 ]"));
+    assert_int_equal(parse("{\"model_type\": \"llama\", \"hidden_size\": {\"a\": 1}}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "got { \"a\": 1 }"));
     /* issue 11: a dropout that is not a probability is refused, NaN included */
     assert_int_equal(parse("{\"model_type\": \"gpt2\", \"resid_pdrop\": NaN}", &m, &err), HFCONFIG_BAD);
     assert_non_null(strstr(err.msg, "\"resid_pdrop\" must be a probability in [0, 1], got NaN"));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <malloc.h>
 
 #include "lib/ledger.h"
 
@@ -129,11 +130,46 @@ static void test_headerless_guide_table(void **state)
 static void test_first_row_without_run_id_is_data(void **state)
 {
     (void)state;
-    const char *text = "x\n1\n";
+    const char *text = "x,1\n1,2\n";
     struct ledger lg;
     struct oomlab_err err;
     /* "x" is not a header (no run_id): read as a headerless row */
     assert_int_equal(ledger_parse(&lg, text, strlen(text), "t.csv", &err), 0);
+    assert_int_equal(lg.n, 2);
+    ledger_release(&lg);
+}
+
+/* A file that is no ledger (JSON, one line or pretty; a log; a CSV with
+ * other columns) is refused, not read as headerless rows: table printed
+ * junk, report named files after a JSON key, run appended rows to it. */
+static void test_not_a_ledger_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *said;
+    } cases[] = {
+        {"{\"hidden_size\": 4096, \"num_layers\": 32, \"vocab\": [0, 1, 2]}\n", "device_batch_size would be 'num_layers: 32'"},
+        {"{\n  \"hidden_size\": 4096,\n}\n", "1 column where"},
+        {"name,batch,seq\nr1,8,1024\n", "device_batch_size would be 'batch'"},
+        {"r1,8,1024,bf16,1,no,,,maybe\n", "oom would be 'maybe'"},
+        {"epoch 1, step 20, loss 0.5\n", "device_batch_size would be 'step 20'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ledger lg;
+        struct oomlab_err err = {0};
+        assert_int_equal(ledger_parse(&lg, cases[i].text, strlen(cases[i].text), "runs.csv", &err), -1);
+        assert_non_null(strstr(err.msg, "runs.csv:1:1: not an oomlab ledger"));
+        assert_non_null(strstr(err.msg, cases[i].said));
+    }
+    char wide[4096] = "";
+    for (int k = 0; k < 100; k++) strcat(wide, "\"k\": 1,");
+    struct ledger lg;
+    struct oomlab_err err = {0};
+    assert_int_equal(ledger_parse(&lg, wide, strlen(wide), "runs.csv", &err), -1);
+    assert_non_null(strstr(err.msg, "101 columns"));
+    /* the guide's own table, short rows and empty cells, still reads */
+    const char *guide = "run001,8,,bfloat16\nrun002,,2048,,,,,,yes\n";
+    assert_int_equal(ledger_parse(&lg, guide, strlen(guide), "runs.csv", &err), 0);
     assert_int_equal(lg.n, 2);
     ledger_release(&lg);
 }
@@ -506,6 +542,35 @@ static void test_peak_choice(void **state)
     assert_string_equal(o.source, "nvml");
 }
 
+/* A big ledger is held in proportion to its text: one allocation per row
+ * for its cells, empty cells shared. Before, every cell (38 a row, filled
+ * or not) was its own malloc: about 2 KiB of heap per 11-cell row. */
+static void test_big_ledger_heap_proportionate(void **state)
+{
+    (void)state;
+    enum { ROWS = 20000 };
+    size_t cap = (size_t)ROWS * 80 + 200, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text, cap, "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,"
+                                       "peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend\n");
+    for (int i = 0; i < ROWS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "r%d,32,1024,bfloat16,1,false,20.04,21.56,no,-,falling\n", i);
+    size_t before = mallinfo2().uordblks;
+    struct ledger lg;
+    struct oomlab_err err = {0};
+    assert_int_equal(ledger_parse(&lg, text, len, "big.csv", &err), 0);
+    assert_int_equal(lg.n, ROWS);
+    assert_int_equal(ledger_keep_latest(&lg, &err), 0);
+    size_t after = mallinfo2().uordblks; /* a sanitizer's allocator: glibc's figures do not move */
+    size_t per_row = after > before ? (after - before) / ROWS : 0;
+    assert_true(per_row < 3 * sizeof(struct ledger_row)); /* the row array's doubling, and the cells */
+    assert_string_equal(lg.rows[ROWS - 1].cell[LEDGER_RUN_ID], "r19999");
+    assert_string_equal(lg.rows[7].cell[LEDGER_NOTES], "");
+    ledger_release(&lg);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_spreadsheet_edited_ledger_reads),
         cmocka_unit_test(test_headerless_guide_table),
         cmocka_unit_test(test_first_row_without_run_id_is_data),
+        cmocka_unit_test(test_not_a_ledger_refused),
         cmocka_unit_test(test_cut_short_row_does_not_swallow_the_next),
         cmocka_unit_test(test_unterminated_quote_ends_at_eof),
         cmocka_unit_test(test_edge_rules),
@@ -529,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_peak_choice),
         cmocka_unit_test(test_first_fail_ties),
         cmocka_unit_test(test_hostile_ids_and_binary),
+        cmocka_unit_test(test_big_ledger_heap_proportionate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "lib/memcsv.h"
 #include "lib/reduce.h"
 #include "render/html.h"
+#include "render/svg.h"
 
 static void test_reduce_keeps_spike(void **state)
 {
@@ -247,9 +248,28 @@ static void test_html_escape(void **state)
     free(nul);
 }
 
+/* A chart over steps ticks whole steps: three steps drew "1, 1.2, 1.4, ..." */
+static void test_step_axis_whole(void **state)
+{
+    (void)state;
+    static const double x[] = {1, 2, 3}, y[] = {4, 4, 4};
+    struct svg_chart c = {.id = "steps", .title = "t", .x_label = "step", .y_label = "GiB", .x_whole = true};
+    c.series[c.n_series++] = (struct svg_series){.name = "peak", .x = x, .y = y, .n = 3};
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_int_equal(svg_chart_render(f, &c, false), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "text-anchor=\"middle\">2</text>"));
+    assert_null(strstr(buf, ">1.2</text>"));
+    assert_null(strstr(buf, ">2.5</text>"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_axis_whole),
         cmocka_unit_test(test_reduce_keeps_spike),
         cmocka_unit_test(test_reduce_small_copied),
         cmocka_unit_test(test_memcsv),

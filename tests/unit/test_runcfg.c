@@ -779,6 +779,44 @@ static void test_set_unknown_precision(void **state)
     assert_null(runcfg_dtype_name("fp8"));
 }
 
+/* run and probe say the same of a --set key (one function): probe had no
+ * unknown-key warning at all. */
+static void test_set_warning_shared(void **state)
+{
+    (void)state;
+    char *sets[] = {"grad_acum=2", "lerning_rate=1e-4", "dtype=bf61", "device_batch_size=8", "my_flag=1"};
+    struct runcfg_rendered r;
+    struct oomlab_err err;
+    assert_int_equal(runcfg_render(NULL, 0, NULL, "t", sets, 5, &r, &err), 0);
+    char w[512];
+    runcfg_set_warning(&r, 0, sets[0], false, false, w, sizeof w);
+    assert_string_equal(w, "grad_acum: not a key oomlab reads; did you mean 'grad_accum'?");
+    runcfg_set_warning(&r, 1, sets[1], false, false, w, sizeof w);
+    assert_string_equal(w, "lerning_rate: not a key oomlab reads (added as written)");
+    runcfg_set_warning(&r, 2, sets[2], false, false, w, sizeof w);
+    assert_non_null(strstr(w, "dtype=bf61: not a precision oomlab knows"));
+    runcfg_set_warning(&r, 3, sets[3], false, false, w, sizeof w);
+    assert_string_equal(w, "");
+    runcfg_set_warning(&r, 4, sets[4], false, true, w, sizeof w); /* the command's own {my_flag} */
+    assert_string_equal(w, "");
+    runcfg_rendered_release(&r);
+    const char *yaml = "training:\n  learning_rate: 0.1\n";
+    char *one[] = {"lerning_rate=1e-4"};
+    assert_int_equal(runcfg_render(yaml, strlen(yaml), "c.yaml", "t", one, 1, &r, &err), 0);
+    runcfg_set_warning(&r, 0, one[0], true, true, w, sizeof w);
+    assert_string_equal(w, "lerning_rate: not a key of the config; did you mean 'learning_rate'?");
+    runcfg_rendered_release(&r);    /* the note run and probe give when --set reaches nothing the command reads */
+    runcfg_record_only_note(2, 2, true, w, sizeof w);
+    assert_string_equal(w, "the command has no {config} or {KEY}: --set changes only the record "
+                           "(configs/ID.yaml, runs.csv), not what runs");
+    runcfg_record_only_note(2, 1, true, w, sizeof w);
+    assert_non_null(strstr(w, "no {config} and not every {KEY}:"));
+    runcfg_record_only_note(1, 1, false, w, sizeof w);
+    assert_non_null(strstr(w, "the command has no {config}: --set changes only the record"));
+    runcfg_record_only_note(1, 0, false, w, sizeof w);
+    assert_string_equal(w, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -805,6 +843,7 @@ int main(void)
         cmocka_unit_test(test_render_without_config_and_errors),
         cmocka_unit_test(test_deep_flow_yaml_says_depth),
         cmocka_unit_test(test_set_unknown_precision),
+        cmocka_unit_test(test_set_warning_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

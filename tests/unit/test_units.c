@@ -181,6 +181,11 @@ static void test_duration_args_and_format(void **state)
     assert_int_equal(ms, -7);
     assert_int_equal(units_duration_arg("--interval", "2h", 10, 3600000, &ms, &err), -1);
     assert_string_equal(err.msg, "--interval '2h': at most 1h");
+    /* a duration too long to hold is "at most", not "expected a duration" */
+    assert_int_equal(units_duration_arg("--timeout", "99999999999h", 1, INT64_MAX, &ms, &err), -1);
+    assert_string_equal(err.msg, "--timeout '99999999999h': at most 1000000000000s");
+    assert_int_equal(units_duration_arg("--interval", "99999999999999999999999999999999.5m", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '99999999999999999999999999999999.5m': at most 1h");
     assert_int_equal(units_duration_arg("--timeout", "1e3", 1, INT64_MAX, &ms, &err), -1);
     assert_non_null(strstr(err.msg, "--timeout '1e3': expected a duration"));
     assert_non_null(strstr(err.msg, "a bare number is seconds"));
