@@ -454,6 +454,18 @@ static const struct stage_word frame_words[] = {
     /* MONAI's evaluators run the validation set (monai/engines/evaluator.py
      * SupervisedEvaluator, EnsembleEvaluator) */
     {"monai/engines/evaluator.py", OOM_STAGE_EVAL, false}, {"Evaluator._iteration", OOM_STAGE_EVAL, false},
+    /* PEFT folding its adapters into the base weights before the merged
+     * model is used or saved (peft/tuners/lora/model.py merge_and_unload ->
+     * _unload_and_optionally_merge -> layer.merge): the model is being
+     * made, load. InvokeAI's diffusion backend (invokeai/backend/
+     * stable_diffusion/, run by the denoise_latents invocation): sampling,
+     * generate. diffusers' model code (diffusers/models/: unets,
+     * autoencoders, transformers) is a forward, as the model libraries'
+     * below; a UNet called ("noise_pred = unet(noisy_latents, …", the
+     * diffusers and kohya-ss/sd-scripts training scripts) too. */
+    {"merge_and_unload", OOM_STAGE_LOAD, false}, {"invokeai/backend/stable_diffusion/", OOM_STAGE_GENERATE, false},
+    {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
+    {"unet(", OOM_STAGE_FORWARD, W},
     /* ---- end of the diagstage13 block ---- */
 };
 

@@ -822,6 +822,90 @@ static const struct audit_row audit_rows[] = {
     {"monai", "forward", "sliding_window_inference in a script", "Project-MONAI/MONAI:monai/inferers/utils.py",
      "/w/infer.py | main | outputs = sliding_window_inference(inputs, roi_size, 4, model)"
      " @@ monai/inferers/utils.py | sliding_window_inference | seg_prob_out = predictor(win_data, *args, **kwargs)", NULL},
+    /* ---- second batch: trainers built on the ones above, optimizers' own packages, pipelines ---- */
+    {"hf-trainer", "load", "train(resume_from_checkpoint) -> _load_from_checkpoint", "huggingface/transformers:src/transformers/trainer.py",
+     "transformers/trainer.py | train | self._load_from_checkpoint(resume_from_checkpoint)"
+     " @@ transformers/trainer.py | _load_from_checkpoint | state_dict = torch.load(weights_file, map_location=\"cpu\", weights_only=True)"
+     " @@ torch/serialization.py | load | return _load(", NULL},
+    {"hf-trainer", "optimizer", "optimizer step in bitsandbytes' 8-bit AdamW", "bitsandbytes-foundation/bitsandbytes:bitsandbytes/optim/optimizer.py",
+     "transformers/trainer.py | _inner_training_loop | self.optimizer.step()"
+     " @@ accelerate/optimizer.py | step | self.optimizer.step(closure)"
+     " @@ bitsandbytes/optim/optimizer.py | step | self.init_state(group, p, gindex, pindex)"
+     " @@ bitsandbytes/optim/optimizer.py | init_state | state[\"state1\"] = self.get_state_buffer(p, dtype=torch.uint8)", NULL},
+    {"apex", "optimizer", "apex FusedAdam.step", "NVIDIA/apex:apex/optimizers/fused_adam.py",
+     "/w/train.py | train | optimizer.step()"
+     " @@ apex/optimizers/fused_adam.py | step | state['exp_avg'] = torch.zeros_like(p.data)", NULL},
+    {"deepspeed", "optimizer", "DeepSpeed FusedAdam / cpu_adam step", "deepspeedai/DeepSpeed:deepspeed/ops/adam/fused_adam.py",
+     "deepspeed/runtime/zero/stage_1_and_2.py | step | self._optimizer_step(i)"
+     " @@ deepspeed/runtime/zero/stage_1_and_2.py | _optimizer_step | self.optimizer.step()"
+     " @@ deepspeed/ops/adam/fused_adam.py | step | state['exp_avg'] = torch.zeros_like(p.data)", NULL},
+    {"deepspeed", "load", "deepspeed.init_inference", "deepspeedai/DeepSpeed:deepspeed/inference/engine.py",
+     "/w/infer.py | <module> | model = deepspeed.init_inference(model, tensor_parallel={\"tp_size\": 2}, dtype=torch.float16)"
+     " @@ deepspeed/__init__.py | init_inference | engine = InferenceEngine(model, config=ds_inference_config)"
+     " @@ deepspeed/inference/engine.py | __init__ | self.module.to(device)", NULL},
+    {"accelerate", "load", "load_checkpoint_and_dispatch", "huggingface/accelerate:src/accelerate/big_modeling.py",
+     "/w/infer.py | <module> | model = load_checkpoint_and_dispatch(model, checkpoint=ckpt, device_map=\"auto\")"
+     " @@ accelerate/big_modeling.py | load_checkpoint_and_dispatch | load_checkpoint_in_model("
+     " @@ accelerate/utils/modeling.py | load_checkpoint_in_model | set_module_tensor_to_device(", NULL},
+    {"hf-pipeline", "generate", "pipeline('text-generation') -> _forward -> generate", "huggingface/transformers:src/transformers/pipelines/text_generation.py",
+     "/w/app.py | <module> | out = pipe(prompt, max_new_tokens=256)"
+     " @@ transformers/pipelines/text_generation.py | __call__ | return super().__call__(text_inputs, **kwargs)"
+     " @@ transformers/pipelines/base.py | forward | model_outputs = self._forward(model_inputs, **forward_params)"
+     " @@ transformers/pipelines/text_generation.py | _forward | output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **generate_kwargs)", NULL},
+    {"hf-pipeline", "forward", "pipeline('image-classification') -> _forward", "huggingface/transformers:src/transformers/pipelines/base.py",
+     "/w/app.py | <module> | preds = classifier(images, batch_size=64)"
+     " @@ transformers/pipelines/base.py | run_single | model_outputs = self.forward(model_inputs, **forward_params)"
+     " @@ transformers/pipelines/base.py | forward | model_outputs = self._forward(model_inputs, **forward_params)"
+     " @@ transformers/pipelines/image_classification.py | _forward | model_outputs = self.model(**model_inputs)", NULL},
+    {"peft", "load", "PeftModel.from_pretrained -> load_adapter", "huggingface/peft:src/peft/peft_model.py",
+     "/w/infer.py | <module> | model = PeftModel.from_pretrained(base, adapter_dir)"
+     " @@ peft/peft_model.py | from_pretrained | load_result = model.load_adapter("
+     " @@ peft/utils/save_and_load.py | load_peft_weights | adapters_weights = safe_load_file(filename, device=device)", NULL},
+    {"peft", "load", "merge_and_unload", "huggingface/peft:src/peft/tuners/tuners_utils.py",
+     "/w/merge.py | <module> | model = model.merge_and_unload()"
+     " @@ peft/tuners/lora/model.py | merge_and_unload | return self._unload_and_optionally_merge("
+     " @@ peft/tuners/lora/layer.py | merge | delta_weight = self.get_delta_weight(active_adapter)", NULL},
+    {"unsloth", "forward", "unsloth's patched compute_loss", "unslothai/unsloth:unsloth/models/_utils.py",
+     "/w/train.py | <module> | trainer.train()"
+     " @@ unsloth_compiled_cache/UnslothSFTTrainer.py | compute_loss | outputs = super().compute_loss("
+     " @@ unsloth/models/_utils.py | _unsloth_pre_compute_loss | outputs = self._old_compute_loss(model, inputs, *args, **kwargs)"
+     " @@ transformers/trainer.py | compute_loss | outputs = model(**inputs)", NULL},
+    {"kohya-sd-scripts", "forward", "train_network.py -> unet call", "kohya-ss/sd-scripts:train_network.py",
+     "/w/sd-scripts/train_network.py | train | noise_pred = self.call_unet("
+     " @@ /w/sd-scripts/train_network.py | call_unet | noise_pred = unet(noisy_latents, timesteps, text_conds).sample", NULL},
+    {"kohya-sd-scripts", "generate", "sample_images during training", "kohya-ss/sd-scripts:library/train_util.py",
+     "/w/sd-scripts/train_network.py | train | self.sample_images(accelerator, args, None, global_step, accelerator.device, vae, tokenizer, text_encoder, unet)"
+     " @@ /w/sd-scripts/library/train_util.py | sample_images_common | sample_image_inference("
+     " @@ /w/sd-scripts/library/train_util.py | sample_image_inference | image = pipeline(prompt=prompt, height=height, width=width, num_inference_steps=sample_steps)", NULL},
+    {"torch.compile", "forward", "inductor autotune (max-autotune) during the first forward", "pytorch/pytorch:torch/_inductor/select_algorithm.py",
+     "/w/train.py | train | out = model(x)"
+     " @@ torch/_dynamo/eval_frame.py | _fn | return fn(*args, **kwargs)"
+     " @@ torch/_inductor/compile_fx.py | compile_fx_inner | compiled_graph = fx_codegen_and_compile(gm, example_inputs, **graph_kwargs)"
+     " @@ torch/_inductor/select_algorithm.py | autotune | timings = self.benchmark(choices)", NULL},
+    {"keras2", "optimizer", "TF2 Keras apply_gradients", "keras-team/tf-keras:tf_keras/optimizers/optimizer.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 50, in train_step\n    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+     "  File \"/usr/local/lib/python3.10/dist-packages/keras/optimizers/optimizer.py\", line 1174, in apply_gradients\n    return super().apply_gradients(grads_and_vars, name=name)\n"
+     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[4096,4096] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:AddV2]\n", NULL},
+    {"keras2", "backward", "GradientTape.gradient", "tensorflow/tensorflow:tensorflow/python/eager/backprop.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 48, in train_step\n    grads = tape.gradient(loss, model.trainable_variables)\n"
+     "  File \"/usr/local/lib/python3.10/dist-packages/tensorflow/python/eager/backprop.py\", line 1066, in gradient\n    flat_grad = imperative_grad.imperative_grad(\n"
+     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[64,256,56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:Conv2DBackpropFilter]\n", NULL},
+    {"invokeai", "generate", "denoise_latents invocation", "invoke-ai/InvokeAI:invokeai/app/invocations/denoise_latents.py",
+     "invokeai/app/services/session_processor/session_processor_default.py | _process | outputs = self._invocation.invoke_internal("
+     " @@ invokeai/app/invocations/denoise_latents.py | invoke | result_latents = pipeline.latents_from_embeddings("
+     " @@ invokeai/backend/stable_diffusion/diffusers_pipeline.py | latents_from_embeddings | step_output = self.step(", NULL},
+    {"fooocus", "generate", "process_diffusion -> ksampler", "lllyasviel/Fooocus:modules/default_pipeline.py",
+     "/w/Fooocus/modules/async_worker.py | handler | imgs = pipeline.process_diffusion("
+     " @@ /w/Fooocus/modules/default_pipeline.py | process_diffusion | sampled_latent = core.ksampler(", NULL},
+    {"axolotl", "forward", "axolotl trainer compute_loss", "axolotl-ai-cloud/axolotl:src/axolotl/core/trainers/base.py",
+     "transformers/trainer.py | training_step | loss = self.compute_loss(model, inputs, num_items_in_batch=num_items_in_batch)"
+     " @@ axolotl/core/trainers/base.py | compute_loss | return super().compute_loss("
+     " @@ transformers/trainer.py | compute_loss | outputs = model(**inputs)", NULL},
+    {"llamafactory", "generate", "CustomSeq2SeqTrainer.prediction_step (predict_with_generate)", "hiyouga/LLaMA-Factory:src/llamafactory/train/sft/trainer.py",
+     "llamafactory/train/sft/trainer.py | prediction_step | loss, generated_tokens, _ = super().prediction_step("
+     " @@ transformers/trainer_seq2seq.py | prediction_step | generated_tokens = self.model.generate(**generation_inputs, **gen_kwargs)", NULL},
 };
 
 #define SITE "/usr/local/lib/python3.10/dist-packages/"
