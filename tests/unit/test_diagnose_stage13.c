@@ -906,6 +906,14 @@ static const struct audit_row audit_rows[] = {
     {"llamafactory", "generate", "CustomSeq2SeqTrainer.prediction_step (predict_with_generate)", "hiyouga/LLaMA-Factory:src/llamafactory/train/sft/trainer.py",
      "llamafactory/train/sft/trainer.py | prediction_step | loss, generated_tokens, _ = super().prediction_step("
      " @@ transformers/trainer_seq2seq.py | prediction_step | generated_tokens = self.model.generate(**generation_inputs, **gen_kwargs)", NULL},
+    /* ---- guards of the mechanisms above (pass on main too) ---- */
+    {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
+     "transformers/trainer.py | evaluate | output = eval_loop("
+     " @@ transformers/trainer.py | evaluation_loop | metrics = self.compute_metrics("
+     " @@ /w/train.py | compute_metrics | logits = torch.cat(all_logits).float()", NULL},
+    {"custom", "eval", "guard: eval_loss_metrics stays evaluation (an evaluation word beside 'loss' and 'metric')", "this audit",
+     "/w/train.py | main | stats = eval_loss_metrics(model, val_loader)"
+     " @@ /w/train.py | eval_loss_metrics | out = model(x)", NULL},
 };
 
 #define SITE "/usr/local/lib/python3.10/dist-packages/"
