@@ -436,7 +436,7 @@ struct evidence {
     int rank;               /* rank named by the traceback's own prefix */
     size_t region;          /* relative start of the traceback region */
     size_t below;           /* relative start of a traceback found below the message, 0: none */
-    bool load_masked;       /* outermost-first: a forward-time hook frame was seen */
+    unsigned inner_masked;  /* outermost-first: stages a frame seen masks in the frames it calls */
     bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
     unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
     bool data_closed;       /* innermost-first: past the innermost frame's header */
@@ -446,7 +446,7 @@ struct evidence {
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
-    if (e->load_masked) bits &= ~(1u << OOM_STAGE_LOAD);
+    bits &= ~e->inner_masked;
     if (e->optimizer_masked) bits &= ~(1u << OOM_STAGE_OPTIMIZER);
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
@@ -457,18 +457,18 @@ static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attentio
     if (attention) e->attention = true;
 }
 
-/* A forward-time hook moving weights: the load cues of the frames it calls
- * (inner ones: seen before it innermost-first, after it outermost-first)
- * do not count. */
-static void mask_load(struct evidence *e)
+/* A frame that runs the frames it calls for a purpose of its own (a
+ * forward-time hook moving weights, an engine's warm-up): their cues for
+ * the masked stages (inner ones: seen before it innermost-first, after it
+ * outermost-first) do not count. */
+static void mask_inner(struct evidence *e, unsigned masked)
 {
-    const unsigned load = 1u << OOM_STAGE_LOAD;
     if (e->inner_last) {
-        e->load_masked = true;
+        e->inner_masked |= masked;
         return;
     }
-    e->bits &= ~load;
-    if (e->inner & load) e->inner = 0;
+    e->bits &= ~masked;
+    if (e->inner & masked) e->inner = 0;
 }
 
 /* IPython prints the lines around the one that ran, numbered ("     61
@@ -513,7 +513,8 @@ static unsigned call_name_bits(const char *body, size_t n)
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
-    if (stage_masks_load(body, n + 1)) mask_load(e);
+    unsigned masked = stage_masks_inner(body, n + 1);
+    if (masked) mask_inner(e, masked);
     if (stage_masks_optimizer(body, n + 1)) mask_optimizer(e);
     /* diagstage5: code that moves data names the stage only where it ran
      * last, in the innermost frame ("loss = compute_loss_ota(pred,

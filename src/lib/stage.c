@@ -415,13 +415,58 @@ static const struct stage_word frame_words[] = {
      * ...>::Compute", PaddlePaddle/PaddleFormers#682) run forward, their
      * "...GradKernel<" backward. */
     {"accelerator.prepare(", OOM_STAGE_LOAD, false}, {"create_shared_weights", OOM_STAGE_LOAD, false},
-    {", in get_batch", OOM_STAGE_DATA, false}, {"loss_dict(", OOM_STAGE_FORWARD, false},
+    {", in get_batch\n", OOM_STAGE_DATA, false}, {", in get_batch_pipe\n", OOM_STAGE_DATA, false},
+    {"loss_dict(", OOM_STAGE_FORWARD, false},
     {"GradKernel<", OOM_STAGE_BACKWARD, false}, {"Kernel<", OOM_STAGE_FORWARD, false},
     /* torch7's serialization (torch/File.lua readObject, nn Module.read):
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
+    /* ---- diagstage13 (issue 12): the coverage audit, each row from the
+     * framework's own source (tests/unit/test_diagnose_stage13.c holds a
+     * paste per framework and stage) ----
+     * Set-up: Megatron-LM's megatron/training/training.py builds the model
+     * in setup_model_and_optimizer -> get_model (vLLM's model loader names
+     * its builder get_model too); ColossalAI's booster.boost(model,
+     * optimizer, ...) wraps and places the model (colossalai/booster/
+     * booster.py); flax's model.init(rng, x) creates the parameters, in
+     * the examples' create_train_state; ultralytics sizes the batch at
+     * set-up by profiling the model (utils/autobatch.py autobatch, from
+     * trainer.auto_batch -> check_train_batch_size). */
+    {"setup_model_and_optimizer", OOM_STAGE_LOAD, false}, {", in get_model\n", OOM_STAGE_LOAD, false},
+    {"booster.boost(", OOM_STAGE_LOAD, false}, {"model.init(", OOM_STAGE_LOAD, W},
+    {", in create_train_state", OOM_STAGE_LOAD, false}, {"autobatch", OOM_STAGE_LOAD, W},
+    {"auto_batch(", OOM_STAGE_LOAD, W}, {"check_train_batch_size", OOM_STAGE_LOAD, false},
+    /* optax's transformations (optax/_src/transform.py, combine.py), run
+     * through the optimizer's update: "tx.update(grads, opt_state, params)" */
+    {"/optax/", OOM_STAGE_OPTIMIZER, false}, {"tx.update(", OOM_STAGE_OPTIMIZER, W},
+    {"optax.apply_updates(", OOM_STAGE_OPTIMIZER, false},
+    /* CTranslate2's Generator.generate_batch (translate_batch is read by its
+     * parts); batchgenerators' and nnU-Net's loaders make a batch in
+     * generate_train_batch (batchgenerators/dataloading/data_loader.py,
+     * nnunetv2/training/dataloading/): data, not generation.
+     * stable-baselines3 samples its replay buffer (common/buffers.py
+     * ReplayBuffer.sample, from the off-policy algorithms' train) and
+     * reads its rollout buffer (RolloutBuffer.get): data. */
+    {"generate_batch(", OOM_STAGE_GENERATE, W}, {"generate_train_batch", OOM_STAGE_DATA, false},
+    {"replay_buffer.sample(", OOM_STAGE_DATA, false}, {"rollout_buffer.get(", OOM_STAGE_DATA, false},
+    /* MONAI's evaluators run the validation set (monai/engines/evaluator.py
+     * SupervisedEvaluator, EnsembleEvaluator) */
+    {"monai/engines/evaluator.py", OOM_STAGE_EVAL, false}, {"Evaluator._iteration", OOM_STAGE_EVAL, false},
+    /* PEFT folding its adapters into the base weights before the merged
+     * model is used or saved (peft/tuners/lora/model.py merge_and_unload ->
+     * _unload_and_optionally_merge -> layer.merge): the model is being
+     * made, load. InvokeAI's diffusion backend (invokeai/backend/
+     * stable_diffusion/, run by the denoise_latents invocation): sampling,
+     * generate. diffusers' model code (diffusers/models/: unets,
+     * autoencoders, transformers) is a forward, as the model libraries'
+     * below; a UNet called ("noise_pred = unet(noisy_latents, …", the
+     * diffusers and kohya-ss/sd-scripts training scripts) too. */
+    {"merge_and_unload", OOM_STAGE_LOAD, false}, {"invokeai/backend/stable_diffusion/", OOM_STAGE_GENERATE, false},
+    {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
+    {"unet(", OOM_STAGE_FORWARD, W},
+    /* ---- end of the diagstage13 block ---- */
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -474,6 +519,10 @@ static const struct stage_word after_words[] = {
     {"unable to load model", OOM_STAGE_LOAD, false}, {"failed to create context", OOM_STAGE_LOAD, false},
     {"Failed to create llama_context", OOM_STAGE_LOAD, false}, {"llama_kv_cache_init: failed", OOM_STAGE_LOAD, false},
     {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
+    /* diagstage13: llama.cpp's context reserving its compute buffers
+     * ("llama_new_context_with_model: failed to allocate compute buffers",
+     * ggml-org/llama.cpp src/llama-context.cpp): made with the context */
+    {"failed to allocate compute buffers", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
     /* diagstage6: the failure said to come while setting up or loading:
@@ -1111,17 +1160,29 @@ static unsigned words_bits(const char *text, size_t len, const struct stage_word
     return bits;
 }
 
-/* Forward-time hooks: FSDP2's unshard and accelerate's offload hooks
- * (hooks.py pre_forward, new_forward) run before a module's forward; the
- * weights they move to the GPU (Module._apply, set_module_tensor_to_device)
- * are no load. */
-static const struct stage_word mask_load_words[] = {
-    {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
+/* Frames that run the frames they call for a purpose of their own: what
+ * those inner frames name for the masked stage (a row's stage) does not
+ * count.
+ * - Forward-time hooks: FSDP2's unshard and accelerate's offload hooks
+ *   (hooks.py pre_forward, new_forward) run before a module's forward; the
+ *   weights they move to the GPU (Module._apply,
+ *   set_module_tensor_to_device) are no load.
+ * - diagstage13: an engine's warm-up runs a generation step to size its
+ *   memory or capture its graphs (TGI flash_causal_lm.py warmup ->
+ *   self.generate_token(batch), huggingface/text-generation-inference;
+ *   vLLM's worker/model_runner.py profile_run -> _dummy_run ->
+ *   execute_model, vllm-project/vllm): start-up, nothing is generated yet,
+ *   so the generation cues below it are the warm-up's. */
+static const struct stage_word mask_inner_words[] = {
+    {"pre_forward", OOM_STAGE_LOAD, false}, {", in new_forward", OOM_STAGE_LOAD, false},
+    {", in warmup\n", OOM_STAGE_GENERATE, false}, {"profile_run", OOM_STAGE_GENERATE, false},
+    {"_dummy_run", OOM_STAGE_GENERATE, false}, {"_dummy_sampler_run", OOM_STAGE_GENERATE, false},
+    {"capture_model", OOM_STAGE_GENERATE, false}, {"compile_or_warm_up_model", OOM_STAGE_GENERATE, false},
 };
 
-bool stage_masks_load(const char *text, size_t len)
+unsigned stage_masks_inner(const char *text, size_t len)
 {
-    return words_bits(text, len, mask_load_words, sizeof mask_load_words / sizeof mask_load_words[0]) != 0;
+    return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
 }
 
 /* An optimizer running its closure: the step has not begun, the closure's
@@ -1309,7 +1370,7 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
 unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0, roles = 0;
-    bool train = false, data_last = false;
+    bool train = false, data_last = false, metric = false, loss = false, eval_word = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -1319,6 +1380,10 @@ unsigned stage_name_bits(const char *name, size_t n)
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
         bits |= part_bits(part, k, next, variant ? 0 : nk);
         train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
+        bool is_metric = k >= 6 && !strncasecmp(part, "metric", 6);
+        metric |= is_metric;
+        loss |= (k == 4 && !strncasecmp(part, "loss", 4)) || (k == 6 && !strncasecmp(part, "losses", 6));
+        eval_word |= !is_metric && (part_bits(part, k, next, 0) & 1u << OOM_STAGE_EVAL);
         roles |= part_roles(part, k);
         data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
         part = next;
@@ -1335,6 +1400,12 @@ unsigned stage_name_bits(const char *name, size_t n)
      * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
      * frames run the discriminator's forward) trains */
     if (train) bits &= ~(1u << OOM_STAGE_LOAD);
+    /* diagstage13: the loss with its metrics ("get_batch_loss_metrics", the
+     * step of TRL's DPO, CPO, ORPO and KTO trainers, called by compute_loss
+     * and prediction_step alike: huggingface/trl trl/trainer/dpo_trainer.py)
+     * is the step's forward, no evaluation: "metric" beside "loss" and no
+     * evaluation word ("eval_loss_metrics" stays) */
+    if (metric && loss && !eval_word) bits &= ~(1u << OOM_STAGE_EVAL);
     /* diagstage10: a name for both passes ("combined_forward_backward_step",
      * Megatron's "forward_backward_no_pipelining") names the whole step,
      * not backward: the frames inside it say which pass ran

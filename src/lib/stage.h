@@ -29,9 +29,11 @@ enum stage_line stage_line_kind(const char *body, size_t len);
  * length, never more than len. Other lines come back unchanged. */
 size_t stage_unbox(char *line, size_t len);
 
-/* The frame is a forward-time hook (accelerate's offload pre_forward,
- * FSDP2's unshard): load cues of the frames it calls do not count. */
-bool stage_masks_load(const char *text, size_t len);
+/* The stages whose cues in the frames this frame calls do not count, as
+ * bits (1u << stage): a forward-time hook (accelerate's offload
+ * pre_forward, FSDP2's unshard) masks load; an engine's warm-up (TGI's
+ * warmup, vLLM's profile_run) masks generate. */
+unsigned stage_masks_inner(const char *text, size_t len);
 
 /* The frame runs an optimizer's closure (the forward and backward of the
  * step to come): optimizer cues of the frames that call it do not count. */
