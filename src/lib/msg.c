@@ -108,6 +108,9 @@ static const struct msg_clause clauses_jax[] = {
     {"Attempting to reserve %s", MSG_F_REQUESTED},  /* PyTorch/XLA: "10.51G at the bottom" */
     {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
+    /* diagcall7: the same words with a unit, "Out of memory while trying to
+     * allocate 262.56GiB." (jax.errors.JaxRuntimeError, newer jaxlib) */
+    {"trying to allocate %s", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
     {"allocate request for %s", MSG_F_REQUESTED},
     {"device ordinal %d", MSG_F_GPU},
@@ -121,6 +124,12 @@ static const struct msg_clause clauses_jax[] = {
      * @640910a); a device that ran out has no 0-byte request to fail: 0
      * bytes is the host platform */
     {"Out of memory allocating 0 bytes", MSG_F_HOST},
+    /* diagcall7: the adapter over XLA's allocators says which memory ran
+     * out: "Out of host memory while trying to allocate N bytes. Please set
+     * the environment variable XLA_PJRT_GPU_HOST_MEMORY_LIMIT_GB ..." is the
+     * pinned host pool (MemoryAllocationError, openxla/xla:xla/
+     * stream_executor/integrations/tf_allocator_adapter.cc@370cfa8) */
+    {"Out of host memory", MSG_F_HOST},
     {NULL, 0},
 };
 
@@ -390,6 +399,15 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"failed to allocate %s (", MSG_F_REQUESTED},
     {"failed to allocate %s from device", MSG_F_REQUESTED}, /* hipTF: no byte count */
     {"allocate buffer: %d", MSG_F_REQUESTED}, /* MIOpen */
+    /* diagcall7: TF/XLA's cuda_malloc_async allocator (tensorflow/core/
+     * common_runtime/gpu/gpu_cudamallocasync_allocator.cc): "gpu_async_0
+     * cuMemAllocAsync failed to allocate 2147483648 bytes: CUDA error: out of
+     * memory ..." / " Reported by CUDA: Free memory/Total memory: F/T" (the
+     * first releases: "... allocate 2147483648: ..." / " Free memory/Total
+     * memory: F/T"): the request, then the card's free and total in bytes */
+    {"cuMemAllocAsync failed to allocate %d", MSG_F_REQUESTED},
+    {"Free memory/Total memory: %d", MSG_F_FREE},
+    {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -1673,10 +1691,16 @@ static const struct msg_rule rules[] = {
      .near = near_vulkan},
     /* Intel GPUs (XPU) through Level Zero / Unified Runtime: "USM device
      * allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
-     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY. */
+     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY.
+     * diagcall7: before Unified Runtime, SYCL's plugin interface reported
+     * the device's out-of-memory as PI_ERROR_OUT_OF_RESOURCES (-5): "Native
+     * API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)" (intel/llvm
+     * sycl/plugins/unified_runtime/pi2ur.hpp maps ..._OUT_OF_DEVICE_MEMORY
+     * to it; the host's has its own code, PI_ERROR_OUT_OF_HOST_MEMORY). */
     {.kind = "level-zero",
      .framework = "xpu",
-     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"},
+     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
+             "PI_ERROR_OUT_OF_RESOURCES"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
