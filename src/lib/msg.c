@@ -185,6 +185,32 @@ static const struct msg_clause clauses_mindspore_hbm[] = {
     {"MindSpore Used memory size: %s", MSG_F_ALLOCATED},
     {NULL, 0},
 };
+/* MindSpore's actors asking the device's memory manager (mindspore/ccsrc/
+ * runtime/graph_scheduler/actor/): "Device(id:0) memory isn't enough and
+ * alloc failed, kernel name: ..., alloc size: 1073741824B." (diagcall7) */
+static const struct msg_clause clauses_mindspore_device[] = {
+    {"Device(id:%d)", MSG_F_GPU},
+    {"alloc size: %d", MSG_F_REQUESTED},
+    {"alloc size:%d", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* OpenVINO's GPU plugin checks each allocation against the device
+ * (src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp, check_allocatable):
+ * "[GPU] Exceeded max size of memory object allocation: requested N bytes,
+ * but max alloc size supported by device is M bytes." (older: "Requested N
+ * bytes but max alloc size is M bytes") and "[GPU] Exceeded max size of
+ * memory allocation: Required N bytes, already occupied : U bytes, but
+ * available memory size is T bytes". (diagcall7) */
+static const struct msg_clause clauses_openvino[] = {
+    {"requested %d bytes", MSG_F_REQUESTED},
+    {"Requested %d bytes", MSG_F_REQUESTED},
+    {"Required %d bytes", MSG_F_REQUESTED},
+    {"already occupied : %d bytes", MSG_F_ALLOCATED},
+    {"available memory size is %d bytes", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
 static const struct msg_near near_mindspore_hbm[] = {
     {"Device HBM memory size: %s", MSG_F_CAPACITY, 0, 3},
     {"MindSpore Used memory size: %s", MSG_F_ALLOCATED, 0, 4},
@@ -197,6 +223,7 @@ static const struct msg_clause clauses_host[] = {
      * (size/1073741824: 1024-based, as %s reads it) */
     {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
+    {"Fail to alloc memory of %d size", MSG_F_REQUESTED}, /* Paddle's host allocators */
     {NULL, 0},
 };
 
@@ -807,6 +834,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_fuzzer,
      .near = near_none},
+    /* PaddlePaddle's host allocators (CPUAllocator, the pinned ones: a
+     * posix_memalign) say "(ResourceExhausted) Fail to alloc memory of N
+     * size, error code is 12." (paddle/phi/core/memory/allocation/
+     * cpu_allocator.cc); its GPU allocator says "Out of memory error on GPU
+     * N" instead. Host memory, before TF's "ResourceExhaustedError" row
+     * reads the class as a device OOM. (diagcall7) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"Fail to alloc memory of"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
     /* The Lua interpreter's own allocator: LUA_ERRMEM's message is "not
      * enough memory" (LuaJIT: ERRDEF(ERRMEM, "not enough memory") in
      * LuaJIT/LuaJIT:src/lj_errmsg.h; PUC Lua: MEMERRMSG), printed by the
@@ -1258,6 +1300,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_none},
+    /* diagcall7: a copy onto the GPU whose destination tensor TF could not
+     * allocate: "Failed copying input tensor from .../device:CPU:0 to
+     * .../device:GPU:0 in order to run _EagerConst: Dst tensor is not
+     * initialized." (tensorflow/core/common_runtime/gpu/gpu_util.cc,
+     * PrepareCopy: the destination's buffer is unset when its allocation
+     * failed); a copy to the CPU is the host's */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .need = {"Dst tensor is not initialized"},
+     .unless = {"to /job:localhost/replica:0/task:0/device:CPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"OOM when allocating"},
@@ -1507,6 +1565,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_hbm,
      .near = near_mindspore_hbm},
+    /* diagcall7: the runtime's actors, when the device's memory manager
+     * refuses a kernel's output: "Device(id:0) memory isn't enough and
+     * alloc failed, kernel name: ..., alloc size: 1073741824B.", "Device
+     * memory isn't enough and alloc failed, actor name: ..., alloc size:
+     * N" (mindspore/ccsrc/runtime/graph_scheduler/actor/); on the CPU
+     * device the same words start "Memory isn't enough" (host: no row) */
+    {.kind = "mindspore",
+     .framework = "mindspore",
+     .any = {"memory isn't enough and alloc failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_device,
+     .near = near_none},
     {.kind = "mindspore",
      .framework = "mindspore",
      .need = {"is more than total mem size"},
@@ -1706,6 +1779,20 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* OpenVINO's GPU plugin (clauses_openvino): an allocation over the
+     * device's largest buffer, or over its memory, and the OpenCL
+     * allocation failures it rethrows as "[GPU] out of GPU resources"
+     * (CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, ...).
+     * (diagcall7) */
+    {.kind = "openvino",
+     .framework = "openvino",
+     .any = {"[GPU] Exceeded max size of memory", "[GPU] out of GPU resources"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_openvino,
      .near = near_none},
     /* OpenCL's buffer allocation on the device: "OpenCL error at
      * .../openclbackend.cpp, func err, line 1115, error
