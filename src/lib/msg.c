@@ -3901,6 +3901,24 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     return i;
 }
 
+/* srun --label (-l): each task's lines start with its task number, padded
+ * to the width of the largest ("3: ", " 3: " among 16 tasks); under srun
+ * the task number is the rank (SLURM_PROCID). Not a clock ("12:30"): a
+ * blank follows the colon, and not a digit after it. (diagcall7) */
+static size_t pfx_srun_label(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = 0, k;
+    long long task;
+    while (i < n && i < 4 && s[i] == ' ') i++;
+    if (!(k = pm_int(s + i, n - i, &task)) || k > 5) return 0;
+    i += k;
+    if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]) ||
+        s[i + 2] == ' ')
+        return 0;
+    px->rank = (int)task;
+    return i + 2;
+}
+
 /* pdsh / deepspeed multi-node: "gpu-q-13: " (a host name, not an exception). */
 static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -3945,7 +3963,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_host, pfx_stage_tag,
+        pfx_srun_label, pfx_host, pfx_stage_tag,
     };
     px->rank = px->dev = -1;
     px->pid = -1;
