@@ -790,7 +790,7 @@ static const struct audit_row audit[] = {
          " GiB is allocated by PyTorch, and 1.20 GiB is reserved by Py\r\n"
          "Torch but unallocated.\r\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, NC, NC}},
-    /* jax-replica: JAX 0.4.x, Out of memory ... GiB.: while running replica (openxla/xla) */
+    /* jax-replica: JAX 0.4.x, Out of memory ... GiB.: while running replica (openxla/xla) (was: requested None) */
     {"jax-replica", "jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 2.1"
          "6GiB.: while running replica 0 and partition 3 of a replicated computation (other replicas"
          " may have failed as well).\n",
