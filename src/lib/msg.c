@@ -3901,15 +3901,17 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     return i;
 }
 
-/* srun --label (-l): each task's lines start with its task number, padded
- * to the width of the largest ("3: ", " 3: " among 16 tasks); under srun
- * the task number is the rank (SLURM_PROCID). Not a clock ("12:30"): a
- * blank follows the colon, and not a digit after it. (diagcall7) */
+/* srun --label (-l): each task's lines start with its task number ("3: ");
+ * under srun the task number is the rank (SLURM_PROCID). Only at the very
+ * start of the line: srun pads the number to the width of the largest
+ * (" 3: " among 16 tasks), but indented numbers are a backtrace's frames
+ * (TVM's "  0: tvm::runtime::...", Rust's "   0: rust_begin_unwind"). Not
+ * a clock ("12:30"): a blank follows the colon, and not a digit after it.
+ * (diagcall7) */
 static size_t pfx_srun_label(const char *s, size_t n, struct msg_prefix *px)
 {
     size_t i = 0, k;
     long long task;
-    while (i < n && i < 4 && s[i] == ' ') i++;
     if (!(k = pm_int(s + i, n - i, &task)) || k > 5) return 0;
     i += k;
     if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]) ||

@@ -171,7 +171,7 @@ static const struct audit_row audit[] = {
     {"xpu-ur", "RuntimeError: Native API failed. Native API returns: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEM"
          "ORY)\n",
      true, {NC, NC, NC, NC, NC, NC, NC, NC}},
-    /* xpu-pi: XPU oneAPI PI (older), PI_ERROR_OUT_OF_RESOURCES -5 (intel/llvm:sycl/include/sycl/detail/pi_error.def) (was: call False) */
+    /* xpu-pi: XPU oneAPI PI (older), PI_ERROR_OUT_OF_RESOURCES -5 (intel/llvm:sycl/include/sycl/detail/pi_error.def) (was: call look-alike) */
     {"xpu-pi", "RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 (PI"
          "_ERROR_OUT_OF_RESOURCES)\n",
      true, {NC, NC, NC, NC, NC, NC, NC, NC}},
@@ -204,7 +204,7 @@ static const struct audit_row audit[] = {
          "ica:0/task:0/device:GPU:1 by allocator GPU_1_bfc\n"
          "\t [[{{node model/conv2d/Conv2D}}]]\n",
      true, {268435456, NC, NC, NC, NC, 1, NC, NC}},
-    /* tf-cudamallocasync: TensorFlow 2.5+, cuda_malloc_async (tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_cudamallocasync_allocator.cc) (was: requested=None want 2147483648; capacity=None want 16945512448; free=None want 201326592) */
+    /* tf-cudamallocasync: TensorFlow 2.5+, cuda_malloc_async (tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_cudamallocasync_allocator.cc) (was: requested None; capacity None; free None) */
     {"tf-cudamallocasync", "2023-01-01 00:00:00.000000: E tensorflow/core/common_runtime/gpu/gpu_cudamallocasync_alloc"
          "ator.cc:288] gpu_async_0 cuMemAllocAsync failed to allocate 2147483648 bytes: CUDA error: "
          "out of memory (CUDA_ERROR_OUT_OF_MEMORY)\n"
@@ -503,7 +503,7 @@ static const struct audit_row audit[] = {
     {"jax-old", "RuntimeError: Resource exhausted: Out of memory while trying to allocate 4294967296 bytes."
          "\n",
      true, {4294967296, NC, NC, NC, NC, NC, NC, NC}},
-    /* jax-unit: JAX 0.4.2x, Out of memory while trying to allocate 6.00GiB. (openxla/xla) (was: requested=None want 6442450944) */
+    /* jax-unit: JAX 0.4.2x, Out of memory while trying to allocate 6.00GiB. (openxla/xla) (was: requested None) */
     {"jax-unit", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to al"
          "locate 6.00GiB.\n",
      true, {6442450944, NC, NC, NC, NC, NC, NC, NC}},
@@ -665,12 +665,12 @@ static const struct audit_row audit[] = {
     {"tf-cudnn-alloc", "2020-01-01 00:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not c"
          "reate cudnn handle: CUDNN_STATUS_ALLOC_FAILED\n",
      true, {NC, NC, NC, NC, NC, NC, NC, NC}},
-    /* tf-dsttensor: TensorFlow 2.x, Dst tensor is not initialized (tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_util.cc) (was: call False; gpu=None want 0) */
+    /* tf-dsttensor: TensorFlow 2.x, Dst tensor is not initialized (tensorflow/tensorflow:tensorflow/core/common_runtime/gpu/gpu_util.cc) (was: call look-alike; gpu None) */
     {"tf-dsttensor", "tensorflow.python.framework.errors_impl.InternalError: Failed copying input tensor from /j"
          "ob:localhost/replica:0/task:0/device:CPU:0 to /job:localhost/replica:0/task:0/device:GPU:0"
          " in order to run _EagerConst: Dst tensor is not initialized.\n",
      true, {NC, NC, NC, NC, NC, 0, NC, NC}},
-    /* openvino-gpu: OpenVINO 2023+, [GPU] Exceeded max size of memory object allocation (openvinotoolkit/openvino:src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp) (was: call False; requested=None want 4294967296) */
+    /* openvino-gpu: OpenVINO 2023+, [GPU] Exceeded max size of memory object allocation (openvinotoolkit/openvino:src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp) (was: call look-alike; requested None) */
     {"openvino-gpu", "RuntimeError: Exception from src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:185:\n"
          "[GPU] Exceeded max size of memory object allocation: requested 4294967296 bytes, but max a"
          "lloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use l"
@@ -680,7 +680,7 @@ static const struct audit_row audit[] = {
     {"directml", "RuntimeError: Could not allocate tensor with 1073741824 bytes. There is not enough GPU vid"
          "eo memory available!\n",
      true, {1073741824, NC, NC, NC, NC, NC, NC, NC}},
-    /* mindspore: MindSpore 2.x, Device(id:0) memory isn't enough and alloc failed (mindspore-ai/mindspore:mindspore/ccsrc/runtime) (was: call False; requested=None want 1073741824; gpu=None want 0) */
+    /* mindspore: MindSpore 2.x, Device(id:0) memory isn't enough and alloc failed (mindspore-ai/mindspore:mindspore/ccsrc/runtime) (was: call look-alike; requested None; gpu None) */
     {"mindspore", "RuntimeError: Device(id:0) memory isn't enough and alloc failed, kernel name: Default/netw"
          "ork/MatMul-op1, alloc size: 1073741824B.\n",
      true, {1073741824, NC, NC, NC, NC, 0, NC, NC}},
@@ -710,12 +710,12 @@ static const struct audit_row audit[] = {
     {"la-cublas-exec", "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle"
          ", opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`\n",
      false, {NC, NC, NC, NC, NC, NC, NC, NC}},
-    /* la-xla-host: JAX/XLA 0.4.3x, Out of host memory while trying to allocate (openxla/xla:xla/stream_executor/integrations/tf_allocator_adapter.cc@370cfa8) (was: call True) */
+    /* la-xla-host: JAX/XLA 0.4.3x, Out of host memory while trying to allocate (openxla/xla:xla/stream_executor/integrations/tf_allocator_adapter.cc@370cfa8) (was: call OOM) */
     {"la-xla-host", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of host memory while trying "
          "to allocate 68719476736 bytes. Please set the environment variable XLA_PJRT_GPU_HOST_MEMOR"
          "Y_LIMIT_GB to allocate larger host memory than the default 64 GB.\n",
      false, {NC, NC, NC, NC, NC, NC, NC, NC}},
-    /* la-paddle-cpu: PaddlePaddle 2.x-3.x, (ResourceExhausted) Fail to alloc memory of N size (CPUAllocator posix_memalign) (PaddlePaddle/Paddle:paddle/phi/core/memory/allocation/cpu_allocator.cc) (was: call True) */
+    /* la-paddle-cpu: PaddlePaddle 2.x-3.x, (ResourceExhausted) Fail to alloc memory of N size (CPUAllocator posix_memalign) (PaddlePaddle/Paddle:paddle/phi/core/memory/allocation/cpu_allocator.cc) (was: call OOM) */
     {"la-paddle-cpu", "ResourceExhaustedError: Fail to alloc memory of 46549499904 size, error code is 12.\n"
          "  [Hint: Expected error == 0, but received error:12 != 0:0.] (at /paddle/paddle/fluid/memo"
          "ry/allocation/cpu_allocator.cc:50)\n",
@@ -747,7 +747,7 @@ static const struct audit_row audit[] = {
          "ory 75.00 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated"
          ".\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, NC, NC}},
-    /* wrap-srun: PyTorch/Slurm 2.x, srun --label 'N: ' prefix (SchedMD/slurm srun --label) (was: rank=None want 3) */
+    /* wrap-srun: PyTorch/Slurm 2.x, srun --label 'N: ' prefix (SchedMD/slurm srun --label) (was: rank None) */
     {"wrap-srun", "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
          "al capacity of 79.14 GiB of which 1.50 GiB is free. Including non-PyTorch memory, this pro"
          "cess has 77.63 GiB memory in use. Of the allocated memory 75.00 GiB is allocated by PyTorc"
@@ -805,6 +805,26 @@ static const struct audit_row audit[] = {
     /* la-oom-question: prose -, a question that denies ('not OOM') (GitHub issue prose) */
     {"la-oom-question", "The job hangs at step 300. It is not OOM: nvidia-smi shows 20 GiB free.\n",
      false, {NC, NC, NC, NC, NC, NC, NC, NC}},
+    /* tvm-frames: TVM 0.1x, CUDAError: cudaMalloc failed with error: out of memory, under indented '  0: ' frames (apache/tvm:src/runtime/cuda/cuda_device_api.cc) */
+    {"tvm-frames", "TVMError: Traceback (most recent call last):\n"
+         "  1: tvm::runtime::NDArray::Empty(tvm::runtime::ShapeTuple, DLDataType, DLDevice, tvm::run"
+         "time::Optional<tvm::runtime::String>)\n"
+         "  0: tvm::runtime::CUDADeviceAPI::AllocDataSpace(DLDevice, unsigned long, unsigned long, D"
+         "LDataType)\n"
+         "  File \"/workspace/tvm/src/runtime/cuda/cuda_device_api.cc\", line 145\n"
+         "CUDAError: cudaMalloc(&ret, nbytes) failed with error: out of memory\n",
+     true, {NC, NC, NC, NC, NC, NC, -1, NC}},
+    /* candle-rust-bt: Candle (Rust) 0.x, DriverError(CUDA_ERROR_OUT_OF_MEMORY) then a Rust backtrace's '   0: ' frames (huggingface/candle (cudarc), Rust std backtrace format) */
+    {"candle-rust-bt", "Error: DriverError(CUDA_ERROR_OUT_OF_MEMORY, \"out of memory\")\n"
+         "\n"
+         "Stack backtrace:\n"
+         "   0: candle_core::cuda_backend::CudaDevice::alloc_zeros\n"
+         "   1: candle_core::tensor::Tensor::zeros\n",
+     true, {NC, NC, NC, NC, NC, NC, -1, NC}},
+    /* srun-16tasks: PyTorch/Slurm 2.x, srun --label padded ' 3: ' (16 tasks): rank not read (an indented number is a backtrace frame) (SchedMD/slurm srun --label) */
+    {"srun-16tasks", " 3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a to"
+         "tal capacity of 79.14 GiB of which 1.50 GiB is free.\n",
+     true, {2147483648, 84975927951, NC, 1610612736, NC, 3, NC, NC}},
 };
 
 /* The figure a row checks: "reserved" is the current PyTorch form's
