@@ -108,6 +108,9 @@ static const struct msg_clause clauses_jax[] = {
     {"Attempting to reserve %s", MSG_F_REQUESTED},  /* PyTorch/XLA: "10.51G at the bottom" */
     {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
+    /* diagcall7: the same words with a unit, "Out of memory while trying to
+     * allocate 262.56GiB." (jax.errors.JaxRuntimeError, newer jaxlib) */
+    {"trying to allocate %s", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
     {"allocate request for %s", MSG_F_REQUESTED},
     {"device ordinal %d", MSG_F_GPU},
@@ -121,6 +124,12 @@ static const struct msg_clause clauses_jax[] = {
      * @640910a); a device that ran out has no 0-byte request to fail: 0
      * bytes is the host platform */
     {"Out of memory allocating 0 bytes", MSG_F_HOST},
+    /* diagcall7: the adapter over XLA's allocators says which memory ran
+     * out: "Out of host memory while trying to allocate N bytes. Please set
+     * the environment variable XLA_PJRT_GPU_HOST_MEMORY_LIMIT_GB ..." is the
+     * pinned host pool (MemoryAllocationError, openxla/xla:xla/
+     * stream_executor/integrations/tf_allocator_adapter.cc@370cfa8) */
+    {"Out of host memory", MSG_F_HOST},
     {NULL, 0},
 };
 
@@ -176,6 +185,32 @@ static const struct msg_clause clauses_mindspore_hbm[] = {
     {"MindSpore Used memory size: %s", MSG_F_ALLOCATED},
     {NULL, 0},
 };
+/* MindSpore's actors asking the device's memory manager (mindspore/ccsrc/
+ * runtime/graph_scheduler/actor/): "Device(id:0) memory isn't enough and
+ * alloc failed, kernel name: ..., alloc size: 1073741824B." (diagcall7) */
+static const struct msg_clause clauses_mindspore_device[] = {
+    {"Device(id:%d)", MSG_F_GPU},
+    {"alloc size: %d", MSG_F_REQUESTED},
+    {"alloc size:%d", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* OpenVINO's GPU plugin checks each allocation against the device
+ * (src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp, check_allocatable):
+ * "[GPU] Exceeded max size of memory object allocation: requested N bytes,
+ * but max alloc size supported by device is M bytes." (older: "Requested N
+ * bytes but max alloc size is M bytes") and "[GPU] Exceeded max size of
+ * memory allocation: Required N bytes, already occupied : U bytes, but
+ * available memory size is T bytes". (diagcall7) */
+static const struct msg_clause clauses_openvino[] = {
+    {"requested %d bytes", MSG_F_REQUESTED},
+    {"Requested %d bytes", MSG_F_REQUESTED},
+    {"Required %d bytes", MSG_F_REQUESTED},
+    {"already occupied : %d bytes", MSG_F_ALLOCATED},
+    {"available memory size is %d bytes", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
 static const struct msg_near near_mindspore_hbm[] = {
     {"Device HBM memory size: %s", MSG_F_CAPACITY, 0, 3},
     {"MindSpore Used memory size: %s", MSG_F_ALLOCATED, 0, 4},
@@ -188,6 +223,7 @@ static const struct msg_clause clauses_host[] = {
      * (size/1073741824: 1024-based, as %s reads it) */
     {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
+    {"Fail to alloc memory of %d size", MSG_F_REQUESTED}, /* Paddle's host allocators */
     {NULL, 0},
 };
 
@@ -390,6 +426,15 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"failed to allocate %s (", MSG_F_REQUESTED},
     {"failed to allocate %s from device", MSG_F_REQUESTED}, /* hipTF: no byte count */
     {"allocate buffer: %d", MSG_F_REQUESTED}, /* MIOpen */
+    /* diagcall7: TF/XLA's cuda_malloc_async allocator (tensorflow/core/
+     * common_runtime/gpu/gpu_cudamallocasync_allocator.cc): "gpu_async_0
+     * cuMemAllocAsync failed to allocate 2147483648 bytes: CUDA error: out of
+     * memory ..." / " Reported by CUDA: Free memory/Total memory: F/T" (the
+     * first releases: "... allocate 2147483648: ..." / " Free memory/Total
+     * memory: F/T"): the request, then the card's free and total in bytes */
+    {"cuMemAllocAsync failed to allocate %d", MSG_F_REQUESTED},
+    {"Free memory/Total memory: %d", MSG_F_FREE},
+    {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -788,6 +833,21 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_fuzzer,
+     .near = near_none},
+    /* PaddlePaddle's host allocators (CPUAllocator, the pinned ones: a
+     * posix_memalign) say "(ResourceExhausted) Fail to alloc memory of N
+     * size, error code is 12." (paddle/phi/core/memory/allocation/
+     * cpu_allocator.cc); its GPU allocator says "Out of memory error on GPU
+     * N" instead. Host memory, before TF's "ResourceExhaustedError" row
+     * reads the class as a device OOM. (diagcall7) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"Fail to alloc memory of"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
      .near = near_none},
     /* The Lua interpreter's own allocator: LUA_ERRMEM's message is "not
      * enough memory" (LuaJIT: ERRDEF(ERRMEM, "not enough memory") in
@@ -1240,6 +1300,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_none},
+    /* diagcall7: a copy onto the GPU whose destination tensor TF could not
+     * allocate: "Failed copying input tensor from .../device:CPU:0 to
+     * .../device:GPU:0 in order to run _EagerConst: Dst tensor is not
+     * initialized." (tensorflow/core/common_runtime/gpu/gpu_util.cc,
+     * PrepareCopy: the destination's buffer is unset when its allocation
+     * failed); a copy to the CPU is the host's */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .need = {"Dst tensor is not initialized"},
+     .unless = {"to /job:localhost/replica:0/task:0/device:CPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"OOM when allocating"},
@@ -1489,6 +1565,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_hbm,
      .near = near_mindspore_hbm},
+    /* diagcall7: the runtime's actors, when the device's memory manager
+     * refuses a kernel's output: "Device(id:0) memory isn't enough and
+     * alloc failed, kernel name: ..., alloc size: 1073741824B.", "Device
+     * memory isn't enough and alloc failed, actor name: ..., alloc size:
+     * N" (mindspore/ccsrc/runtime/graph_scheduler/actor/); on the CPU
+     * device the same words start "Memory isn't enough" (host: no row) */
+    {.kind = "mindspore",
+     .framework = "mindspore",
+     .any = {"memory isn't enough and alloc failed"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_device,
+     .near = near_none},
     {.kind = "mindspore",
      .framework = "mindspore",
      .need = {"is more than total mem size"},
@@ -1673,15 +1764,35 @@ static const struct msg_rule rules[] = {
      .near = near_vulkan},
     /* Intel GPUs (XPU) through Level Zero / Unified Runtime: "USM device
      * allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
-     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY. */
+     * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY.
+     * diagcall7: before Unified Runtime, SYCL's plugin interface reported
+     * the device's out-of-memory as PI_ERROR_OUT_OF_RESOURCES (-5): "Native
+     * API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)" (intel/llvm
+     * sycl/plugins/unified_runtime/pi2ur.hpp maps ..._OUT_OF_DEVICE_MEMORY
+     * to it; the host's has its own code, PI_ERROR_OUT_OF_HOST_MEMORY). */
     {.kind = "level-zero",
      .framework = "xpu",
-     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"},
+     .any = {"UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY",
+             "PI_ERROR_OUT_OF_RESOURCES"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* OpenVINO's GPU plugin (clauses_openvino): an allocation over the
+     * device's largest buffer, or over its memory, and the OpenCL
+     * allocation failures it rethrows as "[GPU] out of GPU resources"
+     * (CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES, ...).
+     * (diagcall7) */
+    {.kind = "openvino",
+     .framework = "openvino",
+     .any = {"[GPU] Exceeded max size of memory", "[GPU] out of GPU resources"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_openvino,
      .near = near_none},
     /* OpenCL's buffer allocation on the device: "OpenCL error at
      * .../openclbackend.cpp, func err, line 1115, error
@@ -3790,6 +3901,26 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     return i;
 }
 
+/* srun --label (-l): each task's lines start with its task number ("3: ");
+ * under srun the task number is the rank (SLURM_PROCID). Only at the very
+ * start of the line: srun pads the number to the width of the largest
+ * (" 3: " among 16 tasks), but indented numbers are a backtrace's frames
+ * (TVM's "  0: tvm::runtime::...", Rust's "   0: rust_begin_unwind"). Not
+ * a clock ("12:30"): a blank follows the colon, and not a digit after it.
+ * (diagcall7) */
+static size_t pfx_srun_label(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = 0, k;
+    long long task;
+    if (!(k = pm_int(s + i, n - i, &task)) || k > 5) return 0;
+    i += k;
+    if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]) ||
+        s[i + 2] == ' ')
+        return 0;
+    px->rank = (int)task;
+    return i + 2;
+}
+
 /* pdsh / deepspeed multi-node: "gpu-q-13: " (a host name, not an exception). */
 static size_t pfx_host(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -3834,7 +3965,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_host, pfx_stage_tag,
+        pfx_srun_label, pfx_host, pfx_stage_tag,
     };
     px->rank = px->dev = -1;
     px->pid = -1;
