@@ -359,7 +359,13 @@ static void family_flags(json_object *root, struct est_model *m)
 {
     const char *ff = get_str(root, "feed_forward_proj");
     if (m->family == EST_FAM_T5 && ff) m->mlp_kind = strncmp(ff, "gated", 5) == 0 ? 2 : 1;
-    if (m->family == EST_FAM_FALCON && !m->kv_heads && get_bool(root, "multi_query", 1)) m->kv_heads = 1;
+    /* Falcon: num_kv_heads counts only under new_decoder_architecture
+     * (40B, 180B); before it, multi_query (FalconConfig's default true) means
+     * one K/V head, whatever num_kv_heads says (Falcon-7B states 71):
+     * FalconAttention's num_kv_heads = config.num_kv_heads if
+     * (new_decoder_architecture or not multi_query) else 1 */
+    if (m->family == EST_FAM_FALCON && !get_bool(root, "new_decoder_architecture", 0))
+        m->kv_heads = get_bool(root, "multi_query", 1) ? 1 : 0;
     if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3) && !get_bool(root, "use_sliding_window", 0))
         m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
