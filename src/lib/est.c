@@ -1008,7 +1008,12 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
         /* token types (BERT 2 rows, RoBERTa type_vocab_size 1, DistilBERT
          * none), embedding LayerNorm */
         acc_add(&t, (int64_t)f->type_rows * m->hidden + 2 * m->hidden);
-        if (!f->no_pooler) acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
+        /* pooler; the masked-LM models build their encoder without one
+         * (BertForMaskedLM: `BertModel(config, add_pooling_layer=False)`,
+         * huggingface/transformers:src/transformers/models/bert/
+         * modeling_bert.py@004ad5f5; RobertaForMaskedLM likewise) */
+        if (!f->no_pooler && !(wl && wl->head == EST_HEAD_LM))
+            acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden);
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
         else if (wl && wl->head == EST_HEAD_CLS) {
