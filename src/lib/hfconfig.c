@@ -110,6 +110,7 @@ static const struct {
     {"chatglm", "add_qkv_bias", 1, "q, k, v without bias"},
     {"chatglm", "add_bias_linear", 0, "biases on the other linears"},
     {"chatglm", "rmsnorm", 1, "LayerNorm"},
+    {"chatglm", "post_layer_norm", 1, "no final norm"},
     {"glm", "attention_bias", 1, "q, k, v without bias"},
 };
 
@@ -125,7 +126,8 @@ struct field {
 static const struct field fields[] = {
     {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers)},
     {{"num_decoder_layers", NULL}, OFF(decoder_layers)},
-    {{"hidden_size", "n_embd", "d_model", "dim", NULL}, OFF(hidden)},
+    /* n_embed: BLOOM's own (bigscience/bloom, bloomz-560m; BloomConfig pops it into hidden_size) */
+    {{"hidden_size", "n_embd", "d_model", "dim", "n_embed"}, OFF(hidden)},
     {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads)},
     {{"num_key_value_heads", "num_kv_heads", "multi_query_group_num", NULL}, OFF(kv_heads)},
     {{"head_dim", "d_kv", "kv_channels", NULL}, OFF(head_dim)},
