@@ -326,6 +326,20 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .qk_norm = 1,
                         .norm_fp32_out = 1,
                         .window_every = 6},
+    /* Cohere (model_type "cohere": Command-R, Aya 23; HF modeling_cohere.py,
+     * CohereDecoderLayer): one input_layernorm per block (CohereLayerNorm, a
+     * weight without bias) whose output feeds attention and the SwiGLU MLP in
+     * parallel (residual + attention + MLP, Phi's shape), no biases, a final
+     * norm, the head tied (CohereConfig's default) and scaled by logit_scale.
+     * Command R+'s use_qk_norm is refused by hfconfig. */
+    [EST_FAM_COHERE] = {.name = "cohere",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 1,
+                        .final_norm = 1,
+                        .softmax_fp32 = 1,
+                        .ffn_mult = 4,
+                        .tied = 1},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -2544,7 +2558,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: return true;
     default: return false;
     }
 }

@@ -50,6 +50,7 @@ static const struct {
      * same model in transformers (GlmForCausalLM, modeling_glm.py) */
     {"chatglm", EST_FAM_QWEN2, 0},
     {"glm", EST_FAM_QWEN2, 0},
+    {"cohere", EST_FAM_COHERE, 1},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -68,8 +69,7 @@ static const struct {
     {"olmo2", "q and k RMSNorms over the whole projection (not per head)"},
     {"olmoe", "q and k RMSNorms over the whole projection (not per head)"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
-    {"cohere", "one LayerNorm per block feeding attention and the MLP in parallel"},
-    {"cohere2", "one LayerNorm per block feeding attention and the MLP in parallel"},
+    {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
     {"starcoder2", "LayerNorms with biases and a plain MLP beside grouped-query attention"},
     {"stablelm", "partial rotary and LayerNorms with biases"},
     {"gpt_bigcode", "multi-query attention in GPT-2's fused c_attn"},
@@ -112,6 +112,8 @@ static const struct {
     {"chatglm", "rmsnorm", 1, "LayerNorm"},
     {"chatglm", "post_layer_norm", 1, "no final norm"},
     {"glm", "attention_bias", 1, "q, k, v without bias"},
+    {"cohere", "use_qk_norm", 0, "per-head q and k LayerNorms (Command R+)"},
+    {"cohere", "attention_bias", 0, "biases on q, k, v and o"},
 };
 
 #define FIELD_KEYS 5

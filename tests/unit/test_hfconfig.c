@@ -473,7 +473,7 @@ static const struct {
     int64_t window;      /* sliding window read (0: none) */
     const char *refusal; /* part of the message when refused */
 } real_configs[] = {
-    {"aya_23", 0, 0, 0, "model_type \"cohere\" is not"},
+    {"aya_23", 8028033024, 131072, 0, NULL},
     {"chatglm", 6243584000, 28672, 0, NULL},
     {"codellama_7b", 6738546688, 524288, 0, NULL},
     {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
@@ -574,6 +574,19 @@ static void test_real_configs(void **state)
 
 /* Every file in tests/data/hfconfigs is a case above: a config added without
  * its expected figures fails here. */
+/* Cohere: Command R+'s per-head q/k LayerNorms (use_qk_norm) are not the
+ * family's layout: refused, not counted as Command-R. */
+static void test_cohere_qk_norm_refused(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"cohere\", \"hidden_size\": 12288, \"num_hidden_layers\": 64,"
+                           " \"num_attention_heads\": 96, \"use_qk_norm\": true}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "\"use_qk_norm\": true (per-head q and k LayerNorms"));
+}
+
 static void test_real_configs_all_listed(void **state)
 {
     (void)state;
@@ -612,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_quantization_config),
         cmocka_unit_test(test_real_configs),
         cmocka_unit_test(test_real_configs_all_listed),
+        cmocka_unit_test(test_cohere_qk_norm_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
