@@ -340,6 +340,20 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .softmax_fp32 = 1,
                         .ffn_mult = 4,
                         .tied = 1},
+    /* StarCoder2 (model_type "starcoder2", HF modeling_starcoder2.py):
+     * q, k, v, o (grouped-query) and the plain MLP c_fc, c_proj all with
+     * biases (use_bias), two LayerNorms with bias per block and a final one,
+     * rotary, a sliding window on every layer, the head tied
+     * (Starcoder2Config's default). */
+    [EST_FAM_STARCODER2] = {.name = "starcoder2",
+                            .qkv_bias = 1,
+                            .o_bias = 1,
+                            .mlp_bias = 1,
+                            .norms_per_layer = 2,
+                            .final_norm = 1,
+                            .softmax_fp32 = 1,
+                            .ffn_mult = 4,
+                            .tied = 1},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -2558,7 +2572,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: case EST_FAM_COHERE: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: return true;
     default: return false;
     }
 }

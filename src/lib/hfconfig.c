@@ -51,6 +51,7 @@ static const struct {
     {"chatglm", EST_FAM_QWEN2, 0},
     {"glm", EST_FAM_QWEN2, 0},
     {"cohere", EST_FAM_COHERE, 1},
+    {"starcoder2", EST_FAM_STARCODER2, 1},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -70,7 +71,6 @@ static const struct {
     {"olmoe", "q and k RMSNorms over the whole projection (not per head)"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
     {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
-    {"starcoder2", "LayerNorms with biases and a plain MLP beside grouped-query attention"},
     {"stablelm", "partial rotary and LayerNorms with biases"},
     {"gpt_bigcode", "multi-query attention in GPT-2's fused c_attn"},
     {"gptj", "parallel attention and MLP under one LayerNorm"},
@@ -114,6 +114,7 @@ static const struct {
     {"glm", "attention_bias", 1, "q, k, v without bias"},
     {"cohere", "use_qk_norm", 0, "per-head q and k LayerNorms (Command R+)"},
     {"cohere", "attention_bias", 0, "biases on q, k, v and o"},
+    {"starcoder2", "use_bias", 1, "no biases"},
 };
 
 #define FIELD_KEYS 5

@@ -528,7 +528,7 @@ static const struct {
     {"smollm2_360m", 361821120, 40960, 0, NULL},
     {"snowflake_arctic_embed_m", 109482240, 36864, 0, NULL},
     {"stablelm", 0, 0, 0, "model_type \"stablelm\" is not"},
-    {"starcoder2", 0, 0, 0, "model_type \"starcoder2\" is not"},
+    {"starcoder2", 7173923840, 65536, 4096, NULL},
     {"tinyllama_1b_chat_v1_0", 1100048384, 22528, 0, NULL},
 };
 
