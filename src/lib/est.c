@@ -65,8 +65,9 @@ struct fam {
                          * its input, so the MLP keeps one ffn-sized tensor, not the
                          * activation's input and fc2's input (torch 1.13: an OPT block
                          * saves 8,200 B/token, bench/estimate-oracle's OPT block) */
-    int qk_norm;        /* an RMSNorm over each head of q and of k (head_dim weights each),
-                         * before rotary: Qwen3 (qk_norm_bytes) */
+    int qk_norm;        /* 1: an RMSNorm over each head of q and of k (head_dim weights each),
+                         * before rotary: Qwen3 (qk_norm_bytes); 2: one RMSNorm over the
+                         * whole q projection and one over k's (qd and kvd weights): OLMo 2 */
     int type_rows;      /* encoders: token-type embedding rows (BERT 2, RoBERTa 1, DistilBERT 0) */
     int no_pooler;      /* encoders: no pooler in the bare model (DistilBERT); its sequence
                          * classifier has its own pre_classifier (h x h + h) instead */
@@ -354,6 +355,20 @@ static const struct fam fams[EST_FAM__COUNT] = {
                             .softmax_fp32 = 1,
                             .ffn_mult = 4,
                             .tied = 1},
+    /* OLMo 2 (model_type "olmo2", HF modeling_olmo2.py) and OLMoE ("olmoe",
+     * modeling_olmoe.py): Llama's linears and SwiGLU (OLMoE: experts behind
+     * a router without bias), q_norm and k_norm RMSNorms over the whole q and
+     * k projections (heads x head_dim and kv_heads x head_dim weights), two
+     * norms per block (OLMo 2 after attention and after the MLP, OLMoE
+     * before), untied head. */
+    [EST_FAM_OLMO2] = {.name = "olmo2",
+                       .gated = 1,
+                       .rms = 1,
+                       .norms_per_layer = 2,
+                       .final_norm = 1,
+                       .softmax_fp32 = 1,
+                       .ffn_mult = 4,
+                       .qk_norm = 2},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1008,7 +1023,9 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
         acc_add(&t, mlp);
     }
     acc_add(&t, mul2(a, fams[m->family].norms_per_layer, norm_params(m)));
-    if (fams[m->family].qk_norm) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm */
+    if (fams[m->family].qk_norm == 1) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm per head */
+    if (fams[m->family].qk_norm == 2) /* over the whole projections */
+        acc_add(&t, mul2(a, m->heads + m->kv_heads, m->head_dim));
     a->bad |= t.bad;
     return t.v;
 }
@@ -1495,7 +1512,8 @@ static long double act_saves(const struct calc *c)
 static long double qk_norm_bytes(const struct calc *c)
 {
     if (!c->f->qk_norm) return 0;
-    long double heads = (long double)c->m->heads + (long double)c->m->kv_heads;
+    /* one rsqrt per head, or per token for a whole-projection norm */
+    long double heads = c->f->qk_norm == 2 ? 2 : (long double)c->m->heads + (long double)c->m->kv_heads;
     long double normed = c->full ? (c->f->norm_fp32_out ? 4 : c->a) : 0;
     return (4 + normed) * (c->qd + c->kvd) + 4 * heads;
 }
@@ -2572,7 +2590,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2: return true;
     default: return false;
     }
 }
@@ -2605,8 +2623,9 @@ static long double first_block_qk_norm(const struct calc *c)
 {
     if (!c->f->qk_norm) return 0;
     unsigned t = lora_bits(c->wl);
-    return (t & EST_LORA_Q ? 0 : 4 * c->qd + 4 * (long double)c->m->heads) +
-           (t & EST_LORA_K ? 0 : 4 * c->kvd + 4 * (long double)c->m->kv_heads);
+    long double qh = c->f->qk_norm == 2 ? 1 : (long double)c->m->heads;
+    long double kh = c->f->qk_norm == 2 ? 1 : (long double)c->m->kv_heads;
+    return (t & EST_LORA_Q ? 0 : 4 * c->qd + 4 * qh) + (t & EST_LORA_K ? 0 : 4 * c->kvd + 4 * kh);
 }
 
 /* An adapter on the lm_head (litgpt lora_head): its dropout output and mask

@@ -52,6 +52,8 @@ static const struct {
     {"glm", EST_FAM_QWEN2, 0},
     {"cohere", EST_FAM_COHERE, 1},
     {"starcoder2", EST_FAM_STARCODER2, 1},
+    {"olmo2", EST_FAM_OLMO2, 0},
+    {"olmoe", EST_FAM_OLMO2, 0},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -67,8 +69,6 @@ static const struct {
     {"deepseek", "shared experts and dense first layers (first_k_dense_replace)"},
     {"qwen2_moe", "a gated shared expert (shared_expert_intermediate_size) beside the routed experts"},
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
-    {"olmo2", "q and k RMSNorms over the whole projection (not per head)"},
-    {"olmoe", "q and k RMSNorms over the whole projection (not per head)"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
     {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
     {"stablelm", "partial rotary and LayerNorms with biases"},

@@ -508,7 +508,9 @@ static const struct {
     {"mistral_7b", 7241732096, 131072, 0, NULL},
     {"mistral_7b_v03", 7248023552, 131072, 0, NULL},
     {"mixtral_8x7b_v0_1", 46702792704, 131072, 0, NULL},
-    {"olmo2_7b", 0, 0, 0, "model_type \"olmo2\" is not"},
+    {"olmo2_7b", 7298617344, 524288, 0, NULL},
+    {"olmo2_13b", 13716198400, 819200, 0, NULL},
+    {"olmo2_32b", 32234279936, 262144, 0, NULL},
     {"phi_1_5", 1418270720, 196608, 0, NULL},
     {"phi_2", 2779683840, 327680, 0, NULL},
     {"phi_3_5", 3821079552, 393216, 262144, NULL},
@@ -587,6 +589,26 @@ static void test_cohere_qk_norm_refused(void **state)
     assert_non_null(strstr(err.msg, "\"use_qk_norm\": true (per-head q and k LayerNorms"));
 }
 
+/* OLMoE (model_type "olmoe"): OLMo 2's whole-projection q/k norms before
+ * the block (pre-norm) over 64 experts behind a router without bias.
+ * OLMoE-1B-7B's dimensions as a public test states them (find_string id
+ * 55885668762); 6,919,161,856 is bench/hfconfig-params' torch count of
+ * them, the card's "7B total". */
+static void test_olmoe(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"olmoe\", \"hidden_size\": 2048, \"intermediate_size\": 1024,"
+                           " \"num_hidden_layers\": 16, \"num_attention_heads\": 16, \"num_key_value_heads\": 16,"
+                           " \"num_experts\": 64, \"num_experts_per_tok\": 8, \"vocab_size\": 50304}", &m, &err),
+                     HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_OLMO2);
+    assert_false(m.tied_embeddings);
+    assert_int_equal(m.experts, 64);
+    assert_int_equal(params_of(&m), 6919161856);
+}
+
 static void test_real_configs_all_listed(void **state)
 {
     (void)state;
@@ -626,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_real_configs),
         cmocka_unit_test(test_real_configs_all_listed),
         cmocka_unit_test(test_cohere_qk_norm_refused),
+        cmocka_unit_test(test_olmoe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
