@@ -65,8 +65,9 @@ struct fam {
                          * its input, so the MLP keeps one ffn-sized tensor, not the
                          * activation's input and fc2's input (torch 1.13: an OPT block
                          * saves 8,200 B/token, bench/estimate-oracle's OPT block) */
-    int qk_norm;        /* an RMSNorm over each head of q and of k (head_dim weights each),
-                         * before rotary: Qwen3 (qk_norm_bytes) */
+    int qk_norm;        /* 1: an RMSNorm over each head of q and of k (head_dim weights each),
+                         * before rotary: Qwen3 (qk_norm_bytes); 2: one RMSNorm over the
+                         * whole q projection and one over k's (qd and kvd weights): OLMo 2 */
     int type_rows;      /* encoders: token-type embedding rows (BERT 2, RoBERTa 1, DistilBERT 0) */
     int no_pooler;      /* encoders: no pooler in the bare model (DistilBERT); its sequence
                          * classifier has its own pre_classifier (h x h + h) instead */
@@ -326,6 +327,48 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .qk_norm = 1,
                         .norm_fp32_out = 1,
                         .window_every = 6},
+    /* Cohere (model_type "cohere": Command-R, Aya 23; HF modeling_cohere.py,
+     * CohereDecoderLayer): one input_layernorm per block (CohereLayerNorm, a
+     * weight without bias) whose output feeds attention and the SwiGLU MLP in
+     * parallel (residual + attention + MLP, Phi's shape), no biases, a final
+     * norm, the head tied (CohereConfig's default) and scaled by logit_scale.
+     * Command R+'s use_qk_norm is refused by hfconfig. */
+    [EST_FAM_COHERE] = {.name = "cohere",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 1,
+                        .final_norm = 1,
+                        .softmax_fp32 = 1,
+                        .ffn_mult = 4,
+                        .tied = 1},
+    /* StarCoder2 (model_type "starcoder2", HF modeling_starcoder2.py):
+     * q, k, v, o (grouped-query) and the plain MLP c_fc, c_proj all with
+     * biases (use_bias), two LayerNorms with bias per block and a final one,
+     * rotary, a sliding window on every layer, the head tied
+     * (Starcoder2Config's default). */
+    [EST_FAM_STARCODER2] = {.name = "starcoder2",
+                            .qkv_bias = 1,
+                            .o_bias = 1,
+                            .mlp_bias = 1,
+                            .norms_per_layer = 2,
+                            .final_norm = 1,
+                            .softmax_fp32 = 1,
+                            .ffn_mult = 4,
+                            .tied = 1},
+    /* OLMo 2 (model_type "olmo2", HF modeling_olmo2.py) and OLMoE ("olmoe",
+     * modeling_olmoe.py): Llama's linears and SwiGLU (OLMoE: experts behind
+     * a router without bias), q_norm and k_norm RMSNorms over the whole q and
+     * k projections (heads x head_dim and kv_heads x head_dim weights), two
+     * norms per block (OLMo 2 after attention and after the MLP, OLMoE
+     * before), untied head. */
+    [EST_FAM_OLMO2] = {.name = "olmo2",
+                       .gated = 1,
+                       .rms = 1,
+                       .norms_per_layer = 2,
+                       .final_norm = 1,
+                       .softmax_fp32 = 1,
+                       .ffn_mult = 4,
+                       .qk_norm = 2},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -981,7 +1024,9 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
         acc_add(&t, mlp);
     }
     acc_add(&t, mul2(a, fams[m->family].norms_per_layer, norm_params(m)));
-    if (fams[m->family].qk_norm) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm */
+    if (fams[m->family].qk_norm == 1) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm per head */
+    if (fams[m->family].qk_norm == 2) /* over the whole projections */
+        acc_add(&t, mul2(a, m->heads + m->kv_heads, m->head_dim));
     a->bad |= t.bad;
     return t.v;
 }
@@ -1009,7 +1054,12 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
         /* token types (BERT 2 rows, RoBERTa type_vocab_size 1, DistilBERT
          * none), embedding LayerNorm */
         acc_add(&t, (int64_t)f->type_rows * m->hidden + 2 * m->hidden);
-        if (!f->no_pooler) acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden); /* pooler */
+        /* pooler; the masked-LM models build their encoder without one
+         * (BertForMaskedLM: `BertModel(config, add_pooling_layer=False)`,
+         * huggingface/transformers:src/transformers/models/bert/
+         * modeling_bert.py@004ad5f5; RobertaForMaskedLM likewise) */
+        if (!f->no_pooler && !(wl && wl->head == EST_HEAD_LM))
+            acc_add(&t, mul2(a, m->hidden, m->hidden) + m->hidden);
         if (wl && wl->head == EST_HEAD_LM) /* MLM transform + decoder bias; decoder tied */
             acc_add(&t, mul2(a, m->hidden, m->hidden) + 3 * m->hidden + m->vocab);
         else if (wl && wl->head == EST_HEAD_CLS) {
@@ -1463,7 +1513,8 @@ static long double act_saves(const struct calc *c)
 static long double qk_norm_bytes(const struct calc *c)
 {
     if (!c->f->qk_norm) return 0;
-    long double heads = (long double)c->m->heads + (long double)c->m->kv_heads;
+    /* one rsqrt per head, or per token for a whole-projection norm */
+    long double heads = c->f->qk_norm == 2 ? 2 : (long double)c->m->heads + (long double)c->m->kv_heads;
     long double normed = c->full ? (c->f->norm_fp32_out ? 4 : c->a) : 0;
     return (4 + normed) * (c->qd + c->kvd) + 4 * heads;
 }
@@ -2611,7 +2662,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2: return true;
     default: return false;
     }
 }
@@ -2644,8 +2695,9 @@ static long double first_block_qk_norm(const struct calc *c)
 {
     if (!c->f->qk_norm) return 0;
     unsigned t = lora_bits(c->wl);
-    return (t & EST_LORA_Q ? 0 : 4 * c->qd + 4 * (long double)c->m->heads) +
-           (t & EST_LORA_K ? 0 : 4 * c->kvd + 4 * (long double)c->m->kv_heads);
+    long double qh = c->f->qk_norm == 2 ? 1 : (long double)c->m->heads;
+    long double kh = c->f->qk_norm == 2 ? 1 : (long double)c->m->kv_heads;
+    return (t & EST_LORA_Q ? 0 : 4 * c->qd + 4 * qh) + (t & EST_LORA_K ? 0 : 4 * c->kvd + 4 * kh);
 }
 
 /* An adapter on the lm_head (litgpt lora_head): its dropout output and mask

@@ -36,6 +36,86 @@ static const struct {
     /* Gemma 3's text model alone (1B, 270M); the 4B+ checkpoints are
      * "gemma3", a vision tower beside the text model, not modelled */
     {"gemma3_text", EST_FAM_GEMMA3, 1},
+    /* InternLM2 (remote code modeling_internlm2.py): Llama's block with q, k,
+     * v fused in one wqkv (the same weights), no biases ("bias": false, which
+     * unmodelled_keys checks), untied output */
+    {"internlm2", EST_FAM_LLAMA, 0},
+    /* Phi-1.5 / Phi-2 as first published (remote code, "phi-msft"): PhiForCausalLM's
+     * parameters under older names (mixer.Wqkv, lm_head.ln + lm_head.linear with bias) */
+    {"phi-msft", EST_FAM_PHI, 0},
+    /* GLM: Qwen2's parameter layout (q, k, v with bias, o without; fused
+     * gate_up; RMSNorm; untied output). chatglm is ChatGLM2/3 and GLM-4's
+     * remote code (modeling_chatglm.py: query_key_value with add_qkv_bias,
+     * dense_h_to_4h 2 x ffn_hidden_size, output_layer), keys of its own
+     * (multi_query_group_num, kv_channels, padded_vocab_size); glm is the
+     * same model in transformers (GlmForCausalLM, modeling_glm.py) */
+    {"chatglm", EST_FAM_QWEN2, 0},
+    {"glm", EST_FAM_QWEN2, 0},
+    {"cohere", EST_FAM_COHERE, 1},
+    {"starcoder2", EST_FAM_STARCODER2, 1},
+    {"olmo2", EST_FAM_OLMO2, 0},
+    {"olmoe", EST_FAM_OLMO2, 0},
+};
+
+/* Architectures oomlab knows it cannot model, and why: refused with the
+ * reason instead of the generic "not one oomlab knows". */
+static const struct {
+    const char *model_type;
+    const char *why;
+} unmodelled[] = {
+    {"deepseek_v2", "multi-head latent attention (kv_lora_rank: a compressed KV cache), shared experts and dense first "
+                    "layers (first_k_dense_replace)"},
+    {"deepseek_v3", "multi-head latent attention (kv_lora_rank: a compressed KV cache), shared experts and dense first "
+                    "layers (first_k_dense_replace)"},
+    {"deepseek", "shared experts and dense first layers (first_k_dense_replace)"},
+    {"qwen2_moe", "a gated shared expert (shared_expert_intermediate_size) beside the routed experts"},
+    {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
+    {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
+    {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
+    {"stablelm", "partial rotary and LayerNorms with biases"},
+    {"gpt_bigcode", "multi-query attention in GPT-2's fused c_attn"},
+    {"gptj", "parallel attention and MLP under one LayerNorm"},
+    {"gemma3", "a vision tower beside the text model (text_config): give the text model's config (gemma3_text)"},
+    {"mistral3", "a vision tower beside the text model (text_config)"},
+    {"llava", "a vision tower beside the text model (text_config)"},
+    {"llava_next", "a vision tower beside the text model (text_config)"},
+    {"mllama", "a vision tower beside the text model (text_config)"},
+    {"llama4", "a vision tower and mixture-of-experts blocks (text_config)"},
+    {"qwen2_vl", "a vision tower beside the text model (vision_config)"},
+    {"qwen2_5_vl", "a vision tower beside the text model (vision_config)"},
+    {"mamba", "a state-space model: a recurrent state, no attention or KV cache"},
+    {"mamba2", "a state-space model: a recurrent state, no attention or KV cache"},
+    {"rwkv", "a recurrent state, no attention or KV cache"},
+    {"rwkv5", "a recurrent state, no attention or KV cache"},
+    {"jamba", "attention, Mamba and mixture-of-experts layers mixed"},
+};
+
+/* Config flags that change the parameter layout from the family's: a config
+ * stating value `off` for key (or the opposite of `on`) is refused, not
+ * estimated as the family's layout. type NULL: every model_type of the
+ * family fam. */
+static const struct {
+    const char *model_type;
+    const char *key;
+    int want; /* the value the family's layout has */
+    const char *what;
+} layout_flags[] = {
+    {"llama", "attention_bias", 0, "biases on q, k, v and o"},
+    {"llama", "mlp_bias", 0, "biases in the MLP"},
+    {"mistral", "attention_bias", 0, "biases on q, k, v and o"},
+    {"qwen3", "attention_bias", 0, "biases on q, k, v and o"},
+    {"phi3", "attention_bias", 0, "biases on q, k, v and o"},
+    {"internlm2", "bias", 0, "biases on wqkv, wo and the MLP"},
+    {"falcon", "bias", 0, "biases on the linears (Falcon-RW)"},
+    {"falcon", "alibi", 0, "ALiBi"},
+    {"chatglm", "add_qkv_bias", 1, "q, k, v without bias"},
+    {"chatglm", "add_bias_linear", 0, "biases on the other linears"},
+    {"chatglm", "rmsnorm", 1, "LayerNorm"},
+    {"chatglm", "post_layer_norm", 1, "no final norm"},
+    {"glm", "attention_bias", 1, "q, k, v without bias"},
+    {"cohere", "use_qk_norm", 0, "per-head q and k LayerNorms (Command R+)"},
+    {"cohere", "attention_bias", 0, "biases on q, k, v and o"},
+    {"starcoder2", "use_bias", 1, "no biases"},
 };
 
 #define FIELD_KEYS 5
@@ -50,12 +130,14 @@ struct field {
 static const struct field fields[] = {
     {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers)},
     {{"num_decoder_layers", NULL}, OFF(decoder_layers)},
-    {{"hidden_size", "n_embd", "d_model", "dim", NULL}, OFF(hidden)},
+    /* n_embed: BLOOM's own (bigscience/bloom, bloomz-560m; BloomConfig pops it into hidden_size) */
+    {{"hidden_size", "n_embd", "d_model", "dim", "n_embed"}, OFF(hidden)},
     {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads)},
-    {{"num_key_value_heads", "num_kv_heads", NULL}, OFF(kv_heads)},
-    {{"head_dim", "d_kv", NULL}, OFF(head_dim)},
+    {{"num_key_value_heads", "num_kv_heads", "multi_query_group_num", NULL}, OFF(kv_heads)},
+    {{"head_dim", "d_kv", "kv_channels", NULL}, OFF(head_dim)},
     {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn)},
-    {{"vocab_size", NULL}, OFF(vocab)},
+    /* ChatGLM's embedding and output_layer are padded_vocab_size rows */
+    {{"padded_vocab_size", "vocab_size", NULL}, OFF(vocab)},
     {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions)},
     {{"num_local_experts", "num_experts", NULL}, OFF(experts)},
     {{"num_experts_per_tok", NULL}, OFF(experts_per_token)},
@@ -301,17 +383,25 @@ static void family_flags(json_object *root, struct est_model *m)
 {
     const char *ff = get_str(root, "feed_forward_proj");
     if (m->family == EST_FAM_T5 && ff) m->mlp_kind = strncmp(ff, "gated", 5) == 0 ? 2 : 1;
-    if (m->family == EST_FAM_FALCON && !m->kv_heads && get_bool(root, "multi_query", 1)) m->kv_heads = 1;
+    /* Falcon: num_kv_heads counts only under new_decoder_architecture
+     * (40B, 180B); before it, multi_query (FalconConfig's default true) means
+     * one K/V head, whatever num_kv_heads says (Falcon-7B states 71):
+     * FalconAttention's num_kv_heads = config.num_kv_heads if
+     * (new_decoder_architecture or not multi_query) else 1 */
+    if (m->family == EST_FAM_FALCON && !get_bool(root, "new_decoder_architecture", 0))
+        m->kv_heads = get_bool(root, "multi_query", 1) ? 1 : 0;
     if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3) && !get_bool(root, "use_sliding_window", 0))
         m->sliding_window = 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
-    /* Qwen-1: ffn_hidden_size counts both SwiGLU branches (w1, w2 of half
-     * that width each, QWenMLP in modeling_qwen.py) */
-    if (m->family == EST_FAM_QWEN && !m->ffn) {
+    /* Qwen-1: intermediate_size (ffn_hidden_size in the first Qwen-7B-Chat
+     * config) counts both SwiGLU branches: w1, w2 and c_proj are
+     * intermediate_size // 2 wide (QWenMLP in modeling_qwen.py) */
+    if (m->family == EST_FAM_QWEN) {
         json_object *v;
-        if (json_object_object_get_ex(root, "ffn_hidden_size", &v) && json_object_is_type(v, json_type_int) &&
-            json_object_get_int64(v) > 1 && json_object_get_int64(v) <= (1LL << 30))
+        if (m->ffn) m->ffn /= 2;
+        else if (json_object_object_get_ex(root, "ffn_hidden_size", &v) && json_object_is_type(v, json_type_int) &&
+                 json_object_get_int64(v) > 1 && json_object_get_int64(v) <= (1LL << 30))
             m->ffn = json_object_get_int64(v) / 2;
     }
     /* RoBERTa's config counts the padding offset in (514 = 512 + 2); the
@@ -391,6 +481,51 @@ static int gemma3_layout(json_object *root, const char *file, const char *type, 
     return 0;
 }
 
+/* ChatGLM2/3 and GLM-4 (model_type "chatglm"): the MLP is ffn_hidden_size
+ * per branch (dense_h_to_4h is 2 x ffn_hidden_size), K and V have
+ * multi_query_group_num heads only under multi_query_attention. ChatGLM-6B
+ * (the first, with 2-D positions and GeLU) shares the model_type but has no
+ * padded_vocab_size: refused (-1 with err). */
+static int glm_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                      struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "chatglm") != 0) return 0;
+    if (!json_object_object_get_ex(root, "padded_vocab_size", &v))
+        return oomlab_err_set(err, "%s: a chatglm config without padded_vocab_size (ChatGLM-6B's first layout: 2-D "
+                                   "positions, GeLU MLP) is not modelled",
+                              file);
+    if (!get_bool(root, "multi_query_attention", 0)) m->kv_heads = 0;
+    m->ffn = 0;
+    if (json_object_object_get_ex(root, "ffn_hidden_size", &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) >= 1 && json_object_get_int64(v) <= (1LL << 22))
+        m->ffn = json_object_get_int64(v);
+    return 0;
+}
+
+/* A known architecture whose parameter layout oomlab cannot model (the
+ * unmodelled table), or a config flag that moves a family's layout
+ * (layout_flags): -1 with err saying which, 0 otherwise. */
+static int refuse_layout(json_object *root, const char *file, const char *type, struct oomlab_err *err)
+{
+    for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++)
+        if (strcmp(unmodelled[i].model_type, type) == 0)
+            return oomlab_err_set(err, "%s: model_type \"%s\" is not modelled: %s; pass --arch and the "
+                                       "dimensions (--layers --hidden --heads --ffn --vocab) to estimate the "
+                                       "closest family instead",
+                                  file, type, unmodelled[i].why);
+    for (size_t i = 0; i < sizeof layout_flags / sizeof layout_flags[0]; i++) {
+        json_object *v;
+        if (strcmp(layout_flags[i].model_type, type) != 0 ||
+            !json_object_object_get_ex(root, layout_flags[i].key, &v) || !json_object_is_type(v, json_type_boolean) ||
+            json_object_get_boolean(v) == layout_flags[i].want)
+            continue;
+        return oomlab_err_set(err, "%s: a %s config with \"%s\": %s (%s) is not modelled", file, type,
+                              layout_flags[i].key, layout_flags[i].want ? "false" : "true", layout_flags[i].what);
+    }
+    return 0;
+}
+
 int hfconfig_parse(const char *text, size_t len, const char *file, struct est_model *m,
                    struct hfconfig_quant *q, struct oomlab_err *err)
 {
@@ -409,7 +544,9 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
     size_t t = 0;
     for (; type && t < sizeof types / sizeof types[0]; t++)
         if (strcmp(types[t].model_type, type) == 0) break;
-    if (!type || t == sizeof types / sizeof types[0]) {
+    if (type && refuse_layout(root, file, type, err)) {
+        rc = HFCONFIG_UNKNOWN_TYPE;
+    } else if (!type || t == sizeof types / sizeof types[0]) {
         oomlab_err_set(err, "%s: model_type %s%s%s is not one oomlab knows; pass --arch and the "
                             "dimensions (--layers --hidden --heads --ffn --vocab)",
                        file, type ? "\"" : "", type ? type : "(missing)", type ? "\"" : "");
@@ -420,7 +557,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
         else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
-                 gemma3_layout(root, file, type, m, err))
+                 gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

@@ -1,6 +1,8 @@
 /* Unit tests for lib/hfconfig: real config.json shapes per family, and bad
  * input (malformed JSON with line:col, unknown model_type, bad values). */
+#include <dirent.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -185,9 +187,12 @@ static void test_unknown_model_type(void **state)
     struct oomlab_err err;
     assert_int_equal(parse("{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"mamba\" is not one oomlab knows"));
+    /* a known architecture oomlab cannot model says why */
+    assert_non_null(strstr(err.msg, "model_type \"mamba\" is not modelled: a state-space model"));
     assert_non_null(strstr(err.msg, "--arch"));
     assert_int_equal(m.hidden, 768); /* what was read is kept for --arch */
+    assert_int_equal(parse("{\"model_type\": \"xyzzy\", \"hidden_size\": 768}", &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "model_type \"xyzzy\" is not one oomlab knows"));
     assert_int_equal(parse("{\"hidden_size\": 768}", &m, &err), HFCONFIG_UNKNOWN_TYPE);
     assert_non_null(strstr(err.msg, "(missing)"));
 }
@@ -246,7 +251,7 @@ static void test_qwen3(void **state)
      * refused, not guessed as a Qwen3 or a dense Qwen2 */
     assert_int_equal(parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048, \"num_experts\": 60}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not one oomlab knows"));
+    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not modelled: a gated shared expert"));
 }
 
 /* Qwen3-MoE (model_type "qwen3_moe"): Qwen3-30B-A3B's dimensions as
@@ -317,7 +322,7 @@ static void test_gemma3_text(void **state)
                      HFCONFIG_UNKNOWN_TYPE);
     assert_int_equal(parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not one oomlab knows"));
+    assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not modelled: a vision tower"));
 }
 
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
@@ -470,6 +475,174 @@ static void test_quantization_config(void **state)
     assert_int_equal(q.quant, EST_QUANT_NONE);
 }
 
+/* Real config.json files (tests/data/hfconfigs/, SOURCES says where each is
+ * from): the parameter count against the exact count of the model's modules
+ * built with PyTorch in the HF modeling code's shapes (bench/hfconfig-params;
+ * the bare model, no workload: BERT's pooler included), K/V bytes per token
+ * in bf16 against the config's arithmetic 2 x layers x kv_heads x head_dim x
+ * 2 (head_dim as stated, else hidden / heads), the sliding window read; or,
+ * for an architecture oomlab does not model, the refusal. */
+static const struct {
+    const char *file;
+    int64_t params;      /* 0: refused */
+    int64_t kv_bytes;    /* per token, bf16 */
+    int64_t window;      /* sliding window read (0: none) */
+    const char *refusal; /* part of the message when refused */
+} real_configs[] = {
+    {"aya_23", 8028033024, 131072, 0, NULL},
+    {"chatglm", 6243584000, 28672, 0, NULL},
+    {"codellama_7b", 6738546688, 524288, 0, NULL},
+    {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
+    {"deepseek_v2_lite", 0, 0, 0, "model_type \"deepseek_v2\" is not"},
+    {"bloomz_560m", 559214592, 98304, 0, NULL},
+    {"glm_4_9b_chat_1m", 9483857920, 81920, 0, NULL},
+    {"qwen3_30b_a3b", 30532122624, 98304, 0, NULL},
+    {"falcon_7b", 6921720704, 8192, 0, NULL},
+    {"mt5_small", 300176768, 12288, 0, NULL},
+    {"opt_125m", 125239296, 36864, 0, NULL},
+    {"t5_v1_1_base", 247577856, 36864, 0, NULL},
+    {"gemma2_27b", 27227128320, 376832, 4096, NULL},
+    {"gemma2_2b", 2614341888, 106496, 4096, NULL},
+    {"gemma2_9b", 9241705984, 344064, 4096, NULL},
+    {"gemma3_1b_it", 999885952, 26624, 512, NULL},
+    {"gemma_2b", 2506172416, 18432, 0, NULL},
+    {"gpt2", 124439808, 36864, 0, NULL},
+    {"gpt2_medium", 354823168, 98304, 0, NULL},
+    {"gpt_bigcode", 0, 0, 0, "model_type \"gpt_bigcode\" is not"},
+    {"gpt_j", 0, 0, 0, "model_type \"gptj\" is not"},
+    {"internlm2_5_7b", 7737708544, 131072, 0, NULL},
+    {"llama2_13b", 13015864320, 819200, 0, NULL},
+    {"llama2_70b", 68976648192, 327680, 0, NULL},
+    {"llama2_7b", 6738415616, 524288, 0, NULL},
+    {"llama3_1_70b", 70553706496, 327680, 0, NULL},
+    {"llama3_1_8b", 8030261248, 131072, 0, NULL},
+    {"llama3_2_1b", 1235814400, 32768, 0, NULL},
+    {"llama3_2_3b", 3212749824, 114688, 0, NULL},
+    {"llava", 0, 0, 0, "model_type \"llava\" is not"},
+    {"minicpm_2b_sft_bf16", 0, 0, 0, "model_type \"minicpm\" is not"},
+    {"ministral3_3b_2512", 0, 0, 0, "model_type \"ministral3\" is not"},
+    {"mistral_7b", 7241732096, 131072, 0, NULL},
+    {"mistral_7b_v03", 7248023552, 131072, 0, NULL},
+    {"mixtral_8x7b_v0_1", 46702792704, 131072, 0, NULL},
+    {"olmo2_7b", 7298617344, 524288, 0, NULL},
+    {"olmo2_13b", 13716198400, 819200, 0, NULL},
+    {"olmo2_32b", 32234279936, 262144, 0, NULL},
+    {"phi_1_5", 1418270720, 196608, 0, NULL},
+    {"phi_2", 2779683840, 327680, 0, NULL},
+    {"phi_3_5", 3821079552, 393216, 262144, NULL},
+    {"phi_3_5_vision", 0, 0, 0, "model_type \"phi3_v\" is not"},
+    {"phi_4", 3836021760, 131072, 262144, NULL},
+    {"qwen", 1836828672, 196608, 0, NULL},
+    {"qwen2_0_5b", 494032768, 12288, 0, NULL},
+    {"qwen2_1_5b", 1543714304, 28672, 0, NULL},
+    {"qwen2_5_3b", 3085938688, 36864, 0, NULL},
+    {"qwen2_7b", 7615616512, 57344, 0, NULL},
+    {"qwen2moe", 0, 0, 0, "model_type \"qwen2_moe\" is not"},
+    {"qwen3_0_6b", 596049920, 114688, 0, NULL},
+    {"qwen3_1_7b", 1720574976, 114688, 0, NULL},
+    {"redpajama_3b_v1", 2775864320, 327680, 0, NULL},
+    {"rwkv5_3b", 0, 0, 0, "model_type \"rwkv5\" is not"},
+    {"smollm2_135m", 134515008, 23040, 0, NULL},
+    {"smollm2_360m", 361821120, 40960, 0, NULL},
+    {"snowflake_arctic_embed_m", 109482240, 36864, 0, NULL},
+    {"stablelm", 0, 0, 0, "model_type \"stablelm\" is not"},
+    {"starcoder2", 7173923840, 65536, 4096, NULL},
+    {"tinyllama_1b_chat_v1_0", 1100048384, 22528, 0, NULL},
+};
+
+#define HFCONFIGS "tests/data/hfconfigs"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[*len] = '\0';
+    return buf;
+}
+
+static void test_real_configs(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof real_configs / sizeof real_configs[0]; i++) {
+        char path[256];
+        size_t len;
+        struct est_model m;
+        struct oomlab_err err;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", real_configs[i].file);
+        const char *text = slurp(path, &len);
+        memset(&err, 0, sizeof err);
+        int rc = hfconfig_parse(text, len, path, &m, NULL, &err);
+        if (!real_configs[i].params) {
+            if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, real_configs[i].refusal))
+                fail_msg("%s: want a refusal with '%s', got rc %d '%s'", path, real_configs[i].refusal, rc, err.msg);
+            continue;
+        }
+        if (rc != HFCONFIG_OK) fail_msg("%s: rc %d %s", path, rc, err.msg);
+        int64_t params = params_of(&m), kv = 2 * m.layers * m.kv_heads * m.head_dim * 2;
+        if (params != real_configs[i].params || kv != real_configs[i].kv_bytes || m.sliding_window != real_configs[i].window)
+            fail_msg("%s: params %lld (torch %lld), KV %lld B/token (want %lld), window %lld (want %lld)", path,
+                     (long long)params, (long long)real_configs[i].params, (long long)kv,
+                     (long long)real_configs[i].kv_bytes, (long long)m.sliding_window,
+                     (long long)real_configs[i].window);
+    }
+}
+
+/* Every file in tests/data/hfconfigs is a case above: a config added without
+ * its expected figures fails here. */
+/* Cohere: Command R+'s per-head q/k LayerNorms (use_qk_norm) are not the
+ * family's layout: refused, not counted as Command-R. */
+static void test_cohere_qk_norm_refused(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"cohere\", \"hidden_size\": 12288, \"num_hidden_layers\": 64,"
+                           " \"num_attention_heads\": 96, \"use_qk_norm\": true}", &m, &err),
+                     HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "\"use_qk_norm\": true (per-head q and k LayerNorms"));
+}
+
+/* OLMoE (model_type "olmoe"): OLMo 2's whole-projection q/k norms before
+ * the block (pre-norm) over 64 experts behind a router without bias.
+ * OLMoE-1B-7B's dimensions as a public test states them (find_string id
+ * 55885668762); 6,919,161,856 is bench/hfconfig-params' torch count of
+ * them, the card's "7B total". */
+static void test_olmoe(void **state)
+{
+    (void)state;
+    struct est_model m;
+    struct oomlab_err err;
+    assert_int_equal(parse("{\"model_type\": \"olmoe\", \"hidden_size\": 2048, \"intermediate_size\": 1024,"
+                           " \"num_hidden_layers\": 16, \"num_attention_heads\": 16, \"num_key_value_heads\": 16,"
+                           " \"num_experts\": 64, \"num_experts_per_tok\": 8, \"vocab_size\": 50304}", &m, &err),
+                     HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_OLMO2);
+    assert_false(m.tied_embeddings);
+    assert_int_equal(m.experts, 64);
+    assert_int_equal(params_of(&m), 6919161856);
+}
+
+static void test_real_configs_all_listed(void **state)
+{
+    (void)state;
+    DIR *d = opendir(HFCONFIGS);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+        bool listed = false;
+        for (size_t i = 0; i < sizeof real_configs / sizeof real_configs[0]; i++)
+            if (strlen(real_configs[i].file) == n - 5 && strncmp(real_configs[i].file, e->d_name, n - 5) == 0)
+                listed = true;
+        if (!listed) fail_msg("%s/%s has no row in real_configs", HFCONFIGS, e->d_name);
+    }
+    closedir(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +661,10 @@ int main(void)
         cmocka_unit_test(test_electra),
         cmocka_unit_test(test_xlm_roberta),
         cmocka_unit_test(test_quantization_config),
+        cmocka_unit_test(test_real_configs),
+        cmocka_unit_test(test_real_configs_all_listed),
+        cmocka_unit_test(test_cohere_qk_norm_refused),
+        cmocka_unit_test(test_olmoe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
