@@ -163,6 +163,7 @@ static void note_train_only(const struct opts *o)
         {w->loss != d.loss, "--loss"},
         {w->loop_holds != d.loop_holds && !w->autograd, "--loop-holds"}, /* --autograd: the eval loop's */
         {w->longest_first, "--longest-first"},
+        {w->act_offload, "--act-offload"},
         {w->use_cache != d.use_cache, "--use-cache"},
         {w->len_mean > 0, "--var-len"},
         {w->compiled, "--compile"},
@@ -428,6 +429,8 @@ static const struct opt_spec specs[] = {
            "an inference forward with grad enabled (no\ntorch.no_grad / inference_mode): on, model.eval();\ntrain, model.train() (dropout); every op's saved\ntensors held with the output (default off; not with\n--gen-len: generate() runs under no_grad)"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
+    {.name = "act-offload", .help = "saved activations in host memory (torchtune\nenable_activation_offloading, save_on_cpu): one\nblock's (with --grad-ckpt block its input) on the GPU",
+     AT(wl.act_offload)},
     {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML); GiB = 2^30 bytes, GB or G = 10^9"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},

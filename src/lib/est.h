@@ -271,6 +271,12 @@ struct est_workload {
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
     enum est_offload offload;
+    /* saved activations copied to pinned host memory in forward and brought
+     * back in backward (torchtune enable_activation_offloading, its
+     * OffloadActivations saved_tensors_hooks; torch save_on_cpu): only the
+     * block whose backward runs keeps its saved tensors on the GPU, under
+     * block checkpointing its checkpointed input (--act-offload) */
+    bool act_offload;
     /* DeepSpeed ZeRO's own buffers (docs/estimate.md, "DeepSpeed ZeRO"):
      * reduce_bucket_size and stage3_prefetch_bucket_size in elements, 0 = the
      * default for the stage (zero1/zero2 5e8, zero3 transformers' "auto"),
