@@ -163,7 +163,6 @@ static void note_train_only(const struct opts *o)
         {w->loss != d.loss, "--loss"},
         {w->loop_holds != d.loop_holds && !w->autograd, "--loop-holds"}, /* --autograd: the eval loop's */
         {w->longest_first, "--longest-first"},
-        {w->act_offload, "--act-offload"},
         {w->use_cache != d.use_cache, "--use-cache"},
         {w->len_mean > 0, "--var-len"},
         {w->compiled, "--compile"},
