@@ -428,6 +428,8 @@ static const struct opt_spec specs[] = {
            "an inference forward with grad enabled (no\ntorch.no_grad / inference_mode): on, model.eval();\ntrain, model.train() (dropout); every op's saved\ntensors held with the output (default off; not with\n--gen-len: generate() runs under no_grad)"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
+    {.name = "optim-in-bwd", .help = "the optimizer step fused into backward, each gradient\nfreed at its hook (torchtune optimizer_in_bwd)",
+     AT(wl.optim_in_bwd)},
     {.name = "act-offload", .help = "saved activations in host memory (torchtune\nenable_activation_offloading, save_on_cpu): one\nblock's (with --grad-ckpt block its input) on the GPU",
      AT(wl.act_offload)},
     {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",

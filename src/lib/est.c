@@ -2337,6 +2337,24 @@ static bool kept_grads_accumulate(const struct calc *c)
 
 static long double first_block_uncast(const struct calc *c);
 
+/* torchtune's optimizer_in_bwd (--optim-in-bwd): one optimizer per
+ * parameter, stepped by a post-accumulate-grad hook that then calls
+ * zero_grad() (set_to_none), so each gradient is freed as soon as backward
+ * has made it (pytorch/torchtune:torchtune/training/memory.py@74e6e7b6,
+ * register_optim_in_bwd_hooks; the recipe refuses gradient accumulation and
+ * clipping with it). The step moment is the last hook's: the largest
+ * parameter, the embedding (the last AccumulateGrad; a tied one sums the
+ * head's contribution there, emb), its gradient and one parameter's share of
+ * the step's working copy. */
+static void optim_in_bwd_states(const struct calc *c, struct terms *t, long double gb, long double emb)
+{
+    long double gp = grad_params(c);
+    long double big = c->Pbig < gp ? c->Pbig : gp;
+    long double one = gp > 0 ? step_temp(c) * big / gp : 0;
+    t->grads = t->grads_fwd = gb * big;
+    t->temp_step = one > emb ? one : emb;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2418,6 +2436,7 @@ static void train_states(const struct calc *c, struct terms *t)
      * untied beyond the kept gradients. */
     if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
+    if (wl->optim_in_bwd) optim_in_bwd_states(c, t, gb, emb);
     /* DeepSpeed's engine at stage 0 (--shard zero0): backward() runs
      * loss.backward() and only then allreduce_gradients() ->
      * buffered_allreduce_fallback(elements_per_buffer=5e8), which flattens
@@ -3083,6 +3102,13 @@ static long double ckpt_later_grads(const struct calc *c, long double grads, lon
 {
     const struct est_workload *wl = c->wl;
     *head = 0;
+    /* --optim-in-bwd frees each gradient at its hook: only a tied head's
+     * contribution waits in the embedding's input buffer */
+    if (wl->optim_in_bwd) {
+        if (wl->ckpt == EST_CKPT_FULL && c->full && head_shares_embedding(c) && grad_params(c) > 0)
+            *head = grads;
+        return 0;
+    }
     if (wl->ckpt != EST_CKPT_FULL || wl->grad_accum > 1 || wl->keep_grads || c->ds ||
         wl->trainer == EST_TRAINER_TORCHTITAN || wl->offload != EST_OFFLOAD_NONE ||
         (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || c->L < 1)
@@ -4261,6 +4287,11 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
         return oomlab_err_set(err, "--shard zero0 is DeepSpeed's training engine without ZeRO: no offload "
                                    "(DeepSpeed offloads only under ZeRO stages), --mode train");
+    if (wl->optim_in_bwd && (wl->mode != EST_MODE_TRAIN || wl->grad_accum > 1 || wl->keep_grads || wl->gpus > 1 ||
+                             wl->shard != EST_SHARD_NONE || wl->offload != EST_OFFLOAD_NONE))
+        return oomlab_err_set(err, "--optim-in-bwd is torchtune's optimizer_in_bwd on one GPU: use it with --mode "
+                                   "train, no --grad-accum (the recipe refuses accumulation), --keep-grads, "
+                                   "--shard or --offload");
     if (wl->act_offload && (wl->mode != EST_MODE_TRAIN || (wl->ckpt != EST_CKPT_NONE && wl->ckpt != EST_CKPT_FULL) ||
                             wl->trainer == EST_TRAINER_LLMC))
         return oomlab_err_set(err, "--act-offload moves a training forward's saved activations to the CPU: "
@@ -4351,6 +4382,12 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     }
+    if (wl->optim_in_bwd)
+        snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
+                 "--optim-in-bwd: each of the %.0Lf trainable params' gradients is stepped and freed at its hook; "
+                 "the largest alive at once, the embedding's %.0Lf x %s = %s",
+                 grad_params(c), c->Pbig < grad_params(c) ? c->Pbig : grad_params(c),
+                 (wl->precision == EST_FP32 || c->mixed || peft_fp32_adapters(c)) ? "4 B" : "2 B", b);
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
         fmt_gib(t->grads_ckpt, u, sizeof u);

@@ -75,12 +75,36 @@ static void test_act_offload_refused(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
 }
 
+/* torchtune's optimizer_in_bwd: each gradient is freed at its hook, so the
+ * step moment (every gradient + the step's working copy) is gone; the
+ * gradients term is the largest parameter's, the embedding's. */
+static void test_optim_in_bwd(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r0, r1;
+    struct oomlab_err err;
+    wl.ckpt = EST_CKPT_FULL;
+    assert_int_equal(est_compute(&m, &wl, &r0, &err), 0);
+    assert_string_equal(r0.peak_phase, "optimizer step");
+    wl.optim_in_bwd = true;
+    assert_int_equal(est_compute(&m, &wl, &r1, &err), 0);
+    assert_int_equal(r1.comp[EST_C_GRADS].bytes, 2LL * m.vocab * m.hidden);
+    assert_true(r1.peak_allocated_bytes < r0.peak_allocated_bytes);
+    assert_int_equal(r1.comp[EST_C_OPTIM].bytes, r0.comp[EST_C_OPTIM].bytes);
+    /* the recipe refuses accumulation with it */
+    wl.grad_accum = 2;
+    assert_int_equal(est_compute(&m, &wl, &r1, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_act_offload_block_ckpt),
         cmocka_unit_test(test_act_offload_no_ckpt),
         cmocka_unit_test(test_act_offload_refused),
+        cmocka_unit_test(test_optim_in_bwd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
