@@ -894,6 +894,8 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
                                         est_shard_name(w->shard));
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
+    if (w->act_offload) printf(", activations offloaded to the CPU");
+    if (w->optim_in_bwd) printf(", optimizer step in backward");
     printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
     print_components(o, f);
     print_figures(&f->r);
@@ -937,6 +939,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
     json_key(&j, "offload"); json_str(&j, est_offload_name(o->wl.offload));
+    json_key(&j, "act_offload"); json_bool(&j, o->wl.act_offload);
+    json_key(&j, "optim_in_bwd"); json_bool(&j, o->wl.optim_in_bwd);
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
