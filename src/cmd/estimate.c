@@ -727,7 +727,7 @@ static void print_figures(const struct est_result *r)
     }
     printf("%-50s %s\n", "peak phase", r->peak_phase);
     if (r->host_bytes > 0)
-        printf("%-50s %12s\n", "host memory (offloaded states, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
+        printf("%-50s %12s\n", "host memory (offloaded to the CPU, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
     if (r->managed_bytes > 0)
         printf("%-50s %12s\n", "paged optimizer states (in device used only)", units_format_bytes(r->managed_bytes, b, sizeof b));
 }
