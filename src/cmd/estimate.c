@@ -429,6 +429,10 @@ static const struct opt_spec specs[] = {
            "an inference forward with grad enabled (no\ntorch.no_grad / inference_mode): on, model.eval();\ntrain, model.train() (dropout); every op's saved\ntensors held with the output (default off; not with\n--gen-len: generate() runs under no_grad)"),
     CHOICE("offload", "none|optimizer|params", wl.offload,
            "host memory: ZeRO-Offload, FSDP CPU offload"),
+    {.name = "optim-in-bwd", .help = "the optimizer step fused into backward, each gradient\nfreed at its hook (torchtune optimizer_in_bwd)",
+     AT(wl.optim_in_bwd)},
+    {.name = "act-offload", .help = "saved activations in host memory (torchtune\nenable_activation_offloading, save_on_cpu): one\nblock's (with --grad-ckpt block its input) on the GPU",
+     AT(wl.act_offload)},
     {.name = "capacity", .metavar = "SIZE", .parse = parse_capacity, AT(capacity_arg), .group = "card:",
      .help = "the card's memory (else --gpu, else the local card\nthrough NVML); GiB = 2^30 bytes, GB or G = 10^9"},
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
@@ -724,7 +728,7 @@ static void print_figures(const struct est_result *r)
     }
     printf("%-50s %s\n", "peak phase", r->peak_phase);
     if (r->host_bytes > 0)
-        printf("%-50s %12s\n", "host memory (offloaded states, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
+        printf("%-50s %12s\n", "host memory (offloaded to the CPU, per process)", units_format_bytes(r->host_bytes, b, sizeof b));
     if (r->managed_bytes > 0)
         printf("%-50s %12s\n", "paged optimizer states (in device used only)", units_format_bytes(r->managed_bytes, b, sizeof b));
 }
@@ -891,6 +895,8 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
                                         est_shard_name(w->shard));
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
+    if (w->act_offload) printf(", activations offloaded to the CPU");
+    if (w->optim_in_bwd) printf(", optimizer step in backward");
     printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
     print_components(o, f);
     print_figures(&f->r);
@@ -934,6 +940,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "gpus"); json_int(&j, o->wl.gpus);
     json_key(&j, "shard"); json_str(&j, est_shard_name(o->wl.shard));
     json_key(&j, "offload"); json_str(&j, est_offload_name(o->wl.offload));
+    json_key(&j, "act_offload"); json_bool(&j, o->wl.act_offload);
+    json_key(&j, "optim_in_bwd"); json_bool(&j, o->wl.optim_in_bwd);
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));

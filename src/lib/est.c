@@ -820,7 +820,7 @@ enum est_kind est_kind_of(const struct est_workload *wl)
     if (wl->mode == EST_MODE_LOAD) return EST_KIND_LOAD;
     if (wl->mode == EST_MODE_INFER) return EST_KIND_INFER;
     if (wl->trainer == EST_TRAINER_LLMC) return EST_KIND_LLMC;
-    if (wl->offload != EST_OFFLOAD_NONE) return EST_KIND_OFFLOAD;
+    if (wl->offload != EST_OFFLOAD_NONE || wl->act_offload) return EST_KIND_OFFLOAD;
     if (wl->gpus > 1) return EST_KIND_SHARDED;
     if (wl->quant != EST_QUANT_NONE) return EST_KIND_QLORA;
     if (wl->lora_r > 0) return EST_KIND_LORA;
@@ -2388,6 +2388,24 @@ static bool kept_grads_accumulate(const struct calc *c)
 
 static long double first_block_uncast(const struct calc *c);
 
+/* torchtune's optimizer_in_bwd (--optim-in-bwd): one optimizer per
+ * parameter, stepped by a post-accumulate-grad hook that then calls
+ * zero_grad() (set_to_none), so each gradient is freed as soon as backward
+ * has made it (pytorch/torchtune:torchtune/training/memory.py@74e6e7b6,
+ * register_optim_in_bwd_hooks; the recipe refuses gradient accumulation and
+ * clipping with it). The step moment is the last hook's: the largest
+ * parameter, the embedding (the last AccumulateGrad; a tied one sums the
+ * head's contribution there, emb), its gradient and one parameter's share of
+ * the step's working copy. */
+static void optim_in_bwd_states(const struct calc *c, struct terms *t, long double gb, long double emb)
+{
+    long double gp = grad_params(c);
+    long double big = c->Pbig < gp ? c->Pbig : gp;
+    long double one = gp > 0 ? step_temp(c) * big / gp : 0;
+    t->grads = t->grads_fwd = gb * big;
+    t->temp_step = one > emb ? one : emb;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2469,6 +2487,7 @@ static void train_states(const struct calc *c, struct terms *t)
      * untied beyond the kept gradients. */
     if (kept_grads_accumulate(c)) emb = gb * c->Pbig * (head_shares_embedding(c) ? 3 : 1);
     if (emb > t->temp_step) t->temp_step = emb;
+    if (wl->optim_in_bwd) optim_in_bwd_states(c, t, gb, emb);
     /* DeepSpeed's engine at stage 0 (--shard zero0): backward() runs
      * loss.backward() and only then allreduce_gradients() ->
      * buffered_allreduce_fallback(elements_per_buffer=5e8), which flattens
@@ -2769,6 +2788,29 @@ static long double act_policy(const struct calc *c, long double per, long double
     case EST_CKPT_SELECTIVE: return c->L * per_noscore;
     default: return c->L * per;
     }
+}
+
+/* Activation offloading (--act-offload): torchtune's OffloadActivations is
+ * a saved_tensors_hooks whose pack copies every saved CUDA tensor of at
+ * least min_offload_size (1024 B) that is not a parameter into a pinned
+ * `torch.empty_like(..., device="cpu")` and keeps the GPU tensor only in a
+ * forward stash of the last max_fwd_stash_size (5) tensor ids; unpack
+ * brings one back per autograd node and frees the previous node's. The
+ * output head runs under NoOpManager (its input stays on the GPU), and the
+ * recipe calls backward outside the context, so a checkpointed block's
+ * recomputation keeps its tensors on the GPU (pytorch/torchtune:
+ * torchtune/training/_activation_offloading.py@bd2a0fc7,
+ * get_act_offloading_ctx_manager). Under block checkpointing the saved
+ * tensors are the blocks' inputs (torch's non-reentrant checkpoint saves
+ * them with _NoopSaveInputs' save_for_backward, under the outer hook): all
+ * but the one in use go to the host. Without checkpointing, every block's
+ * saved tensors but those of the block in backward. Returns the bytes moved
+ * off the GPU (and onto the host). */
+static long double act_offloaded(const struct calc *c, long double per)
+{
+    if (!c->wl->act_offload || c->L < 2) return 0;
+    long double blocks = c->L - 1;
+    return c->T * blocks * (c->wl->ckpt == EST_CKPT_FULL ? c->r * c->h : per);
 }
 
 /* litgpt's fit loop (finetune/lora.py, full.py @5895df10) keeps `logits`
@@ -3112,6 +3154,13 @@ static long double ckpt_later_grads(const struct calc *c, long double grads, lon
 {
     const struct est_workload *wl = c->wl;
     *head = 0;
+    /* --optim-in-bwd frees each gradient at its hook: only a tied head's
+     * contribution waits in the embedding's input buffer */
+    if (wl->optim_in_bwd) {
+        if (wl->ckpt == EST_CKPT_FULL && c->full && head_shares_embedding(c) && grad_params(c) > 0)
+            *head = grads;
+        return 0;
+    }
     if (wl->ckpt != EST_CKPT_FULL || wl->grad_accum > 1 || wl->keep_grads || c->ds ||
         wl->trainer == EST_TRAINER_TORCHTITAN || wl->offload != EST_OFFLOAD_NONE ||
         (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || c->L < 1)
@@ -3162,7 +3211,9 @@ static long double ckpt_moments(const struct calc *c, struct terms *t, long doub
     if (wl->longest_first) return 0;
     long double held = c->T * c->V * held_logits(c);
     long double head_g = 0, later_g = ckpt_later_grads(c, t->grads, &head_g);
-    long double freed = (c->L - 1) * c->T * c->r * c->h; /* blocks 1..L-1's checkpointed inputs */
+    /* blocks 1..L-1's checkpointed inputs (already on the host under
+     * --act-offload: act_offloaded) */
+    long double freed = wl->act_offload ? 0 : (c->L - 1) * c->T * c->r * c->h;
     long double loss_moment = t->logits + loss_tmp;            /* + acts - rec */
     long double block_moment = rec + held + block_tmp + head_g; /* + acts - rec */
     long double first_moment = block_moment + later_g - freed;
@@ -3289,6 +3340,9 @@ static void train_acts(const struct calc *c, struct terms *t)
     long double per_noscore = block_acts(c, false), per = block_acts(c, eager);
     t->acts = c->T * act_policy(c, per, per_noscore) + c->T * act_outside(c) + c->T * presents_extra(c) +
               gptq_saved_weights(c) + fsdp1_casts_kept(c);
+    long double off = act_offloaded(c, per);
+    t->acts -= off;
+    t->host += off;
     long double VT = c->T * c->V, lt = 0, carry = 0;
     if (wl->head == EST_HEAD_LM) {
         if (wl->loss == EST_LOSS_SUM) {
@@ -4285,6 +4339,15 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
         return oomlab_err_set(err, "--shard zero0 is DeepSpeed's training engine without ZeRO: no offload "
                                    "(DeepSpeed offloads only under ZeRO stages), --mode train");
+    if (wl->optim_in_bwd && (wl->mode != EST_MODE_TRAIN || wl->grad_accum > 1 || wl->keep_grads || wl->gpus > 1 ||
+                             wl->shard != EST_SHARD_NONE || wl->offload != EST_OFFLOAD_NONE))
+        return oomlab_err_set(err, "--optim-in-bwd is torchtune's optimizer_in_bwd on one GPU: use it with --mode "
+                                   "train, no --grad-accum (the recipe refuses accumulation), --keep-grads, "
+                                   "--shard or --offload");
+    if (wl->act_offload && (wl->mode != EST_MODE_TRAIN || (wl->ckpt != EST_CKPT_NONE && wl->ckpt != EST_CKPT_FULL) ||
+                            wl->trainer == EST_TRAINER_LLMC))
+        return oomlab_err_set(err, "--act-offload moves a training forward's saved activations to the CPU: "
+                                   "use it with --mode train and --grad-ckpt none or block (not --trainer llm.c)");
     if (wl->offload != EST_OFFLOAD_NONE && wl->trainer == EST_TRAINER_LLMC)
         return oomlab_err_set(err, "llm.c has no CPU offload");
     if (is_autocast16(wl->precision) && ds_engine(wl) && wl->mode == EST_MODE_TRAIN)
@@ -4371,6 +4434,12 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
                  grad_params(c), (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? "4 B" : "2 B",
                  wl->shard >= EST_SHARD_ZERO2 && wl->shard != EST_SHARD_ZERO0 ? " / gpus" : "", b);
     }
+    if (wl->optim_in_bwd)
+        snprintf(r->comp[EST_C_GRADS].formula, sizeof r->comp[0].formula,
+                 "--optim-in-bwd: each of the %.0Lf trainable params' gradients is stepped and freed at its hook; "
+                 "the largest alive at once, the embedding's %.0Lf x %s = %s",
+                 grad_params(c), c->Pbig < grad_params(c) ? c->Pbig : grad_params(c),
+                 (wl->precision == EST_FP32 || c->mixed || peft_fp32_adapters(c)) ? "4 B" : "2 B", b);
     if (t->grads_ckpt > 0 && t->ckpt_phase >= 2) {
         char u[32], line[200];
         fmt_gib(t->grads_ckpt, u, sizeof u);
@@ -4396,7 +4465,9 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
     bool eager = scores_kept(wl->attention);
     long double per_layer = act_policy(c, block_acts(c, eager), block_acts(c, false));
     if (t->ckpt_phase == 1 || t->ckpt_phase == 4) per_layer -= ckpt_recompute(c, block_acts(c, eager));
-    if (t->ckpt_phase == 3) per_layer -= (c->L - 1) * c->r * c->h;
+    long double off = act_offloaded(c, block_acts(c, eager));
+    if (t->ckpt_phase == 3 && !wl->act_offload) per_layer -= (c->L - 1) * c->r * c->h;
+    per_layer -= c->T > 0 ? off / c->T : 0;
     char gq[160] = "", gb[32];
     if (gptq_saved_weights(c) > 0) {
         fmt_gib(gptq_saved_weights(c), gb, sizeof gb);
@@ -4421,6 +4492,14 @@ static void explain_train(const struct calc *c, const struct terms *t, struct es
              : t->ckpt_phase == 2 ? "; peak while a block is recomputed, the loss's buffers freed"
              : t->ckpt_phase == 3 ? "; peak at the first block's recompute: later inputs freed, their gradients alive"
              : t->ckpt_phase == 4 ? "; peak at forward's end: + the K/V presents (use_cache) beside the loss" : "");
+    if (off > 0) {
+        char line[200], ob[32];
+        fmt_gib(off, ob, sizeof ob);
+        snprintf(line, sizeof line,
+                 "; --act-offload: %.0Lf blocks' %s in pinned host memory (%s), the block in backward's on the GPU",
+                 c->L - 1, wl->ckpt == EST_CKPT_FULL ? "checkpointed inputs" : "saved tensors", ob);
+        formula_append(r, EST_C_ACTS, line);
+    }
     fmt_gib(t->logits, b, sizeof b);
     long double VT = c->T * c->V;
     snprintf(r->comp[EST_C_LOGITS].formula, sizeof r->comp[0].formula,

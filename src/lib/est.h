@@ -272,6 +272,17 @@ struct est_workload {
     int64_t gpus;                /* data-parallel world size */
     enum est_shard shard;
     enum est_offload offload;
+    /* saved activations copied to pinned host memory in forward and brought
+     * back in backward (torchtune enable_activation_offloading, its
+     * OffloadActivations saved_tensors_hooks; torch save_on_cpu): only the
+     * block whose backward runs keeps its saved tensors on the GPU, under
+     * block checkpointing its checkpointed input (--act-offload) */
+    bool act_offload;
+    /* the optimizer steps each parameter in its post-accumulate-grad hook
+     * and frees its gradient there (torchtune optimizer_in_bwd=True,
+     * register_optim_in_bwd_hooks): no moment holds every gradient
+     * (--optim-in-bwd) */
+    bool optim_in_bwd;
     /* DeepSpeed ZeRO's own buffers (docs/estimate.md, "DeepSpeed ZeRO"):
      * reduce_bucket_size and stage3_prefetch_bucket_size in elements, 0 = the
      * default for the stage (zero1/zero2 5e8, zero3 transformers' "auto"),
@@ -348,7 +359,7 @@ struct est_result {
     int64_t capacity_bytes;       /* -1 unknown */
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */
-    int64_t host_bytes;           /* model states offloaded to host memory (per process) */
+    int64_t host_bytes;           /* model states and activations offloaded to host memory (per process) */
     int64_t managed_bytes;        /* paged optimizer states: in device used, not in torch's peaks */
     const char *peak_phase;       /* "forward/backward", "optimizer step", "prefill", "decode"... */
     int64_t varlen_extra_bytes;   /* --var-len: reserved beyond a fixed-length run (in the slack) */
