@@ -82,6 +82,17 @@ static const struct rule rules[] = {
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */
     {CONTEXT_CHANGE, AT_LINE, "## motivation", ANY, 1, 1, "a change's motivation"},
+    /* diagcall8: a feature request's template (GitHub's issue forms: "###
+     * Feature request" / "### Motivation" / "### Your contribution",
+     * mmengine-style "### What is the feature?"): the paste asks for a
+     * feature, an OOM in its words is the reason given for it ("I've run into
+     * OOM issues ... I propose adding a batch_size parameter"). 2, not 3: a
+     * request may paste the failure it wants fixed, whose traceback (report,
+     * 2) then outweighs it. In the seen logs: 2 look-alikes, 1 GPU OOM with a
+     * traceback. The template's "### Motivation" has three '#'. */
+    {CONTEXT_CHANGE, AT_LINE, "### feature request", WORD_END, 2, 1, "a feature request's template"},
+    {CONTEXT_CHANGE, AT_LINE, "### what is the feature", WORD_END, 2, 1, "a feature request's template"},
+    {CONTEXT_CHANGE, AT_LINE, "### motivation", WORD_END, 1, 1, "a change's motivation"},
     /* diagctx2: a documentation page about OOMs, which discusses them and
      * fails nothing: PyTorch's FAQ ("Frequently Asked Questions" / "My model
      * reports \"cuda runtime error(2): out of memory\"" / "Here are a few

@@ -46,6 +46,14 @@ static const char *const run_verbs[] = {"run", "runs", "running", "ran", NULL};
 static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", "failed",
     "failure", "failures", "issue", "issues", "problem", "problems", NULL};
 
+/* An OOM concept that names no GPU by itself and counts only with a device
+ * in its sentence (never as device-less words, which a host's "resulting
+ * in memory overflow" also says): the memory said to overflow, "my server
+ * experienced memory or graphics memory overflow" (the Chinese-English
+ * rendering of 显存溢出). (diagcall8) */
+static const char *const overflow_words[] = {"overflow", "overflows", "overflowed",
+    "overflowing", NULL};
+
 /* Guards: a sentence with one of these words names no GPU OOM. Host memory
  * and its killer ("Ram out of memory ... 64G RAM", "CPU OOM", "OOM killer",
  * "out of shared memory", "Java heap"); an OOM caught and retried or
@@ -451,6 +459,18 @@ static bool possessive(const struct words *w, size_t k)
            (at >= 3 && !memcmp(w->text + at - 3, "\xe2\x80\x99", 3));
 }
 
+/* An OOM concept that needs its device in the sentence (overflow_words)
+ * at word k? Sets *last. A line must hold "mem" to be read at all
+ * (mention_seeded), so "VRAM overflow" alone is not read. */
+static bool device_only_oom_at(const struct words *w, size_t k, size_t *last)
+{
+    if (!memory_word(w, k) || k + 1 >= w->n || w->t[k + 1].sentence != w->t[k].sentence ||
+        !in_set(w, k + 1, overflow_words))
+        return false;
+    *last = k + 1;
+    return true;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -573,7 +593,8 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = line_guard_at(&w, i);
     for (size_t k = 0; k < w.n; k++) {
         size_t last;
-        if (!oom_at(&w, k, &last)) continue;
+        bool device_only = false;
+        if (!oom_at(&w, k, &last) && !(device_only = device_only_oom_at(&w, k, &last))) continue;
         unsigned s = w.t[k].sentence;
         bool device = false, guard = false;
         for (size_t i = 0; i < w.n; i++) {
@@ -589,7 +610,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
             hit->end = end;
             return MENTION_GPU;
         }
-        if (best == MENTION_NONE && !line_guard) {
+        if (best == MENTION_NONE && !line_guard && !device_only) {
             hit->at = at;
             hit->end = end;
             best = MENTION_WORDS;
