@@ -25,7 +25,7 @@ static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip",
 /* ... or two words in a row ("video memory", "graphics card"). */
 static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
     {"graphics", "card"}, {"graphics", "memory"}, {"graphic", "card"}, {"device", "memory"},
-    {NULL, NULL}};
+    {"video", "card"}, {"video", "cards"}, {NULL, NULL}};
 
 /* Words that may stand between "out of" and the memory word: "out of GPU
  * memory", "out of (GPU) memory", "it run out of my cuda memory"
@@ -262,10 +262,27 @@ static bool prefixed_card(const struct words *w, size_t k)
     return false;
 }
 
+static bool sized(const struct words *w, size_t k);
+
+/* A card sized in memory is a GPU: "on a 12GB card", "my 8 GB card" (the
+ * host's memory is no card). The size stands right before "card", so "32GB
+ * SD card" is none; a storage word before the size ("an SD 32GB card", "a
+ * memory 64 GB card") makes it none either. (diagcall8) */
+static const char *const storage_cards[] = {"sd", "microsd", "micro", "memory", "flash", NULL};
+
+static bool sized_card(const struct words *w, size_t k)
+{
+    if (!is_word(w, k, "card") && !is_word(w, k, "cards")) return false;
+    if (!sized(w, k)) return false;
+    size_t j = k - 1; /* the size: "12gb", or "gb" after "8" */
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) && j > 0) j--;
+    return !(j > 0 && in_set(w, j - 1, storage_cards));
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
-           suffixed_card(w, k) || prefixed_card(w, k);
+           suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",
