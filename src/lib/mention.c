@@ -54,6 +54,14 @@ static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", 
 static const char *const overflow_words[] = {"overflow", "overflows", "overflowed",
     "overflowing", NULL};
 
+/* Nouns that make the OOM words before them a kind of event, not one that
+ * happened: "makes it easier to see how things go wrong in OOM situations"
+ * (a pull request's list of changes), "for out-of-memory scenarios". Only
+ * right after the concept's last word, plural (a report says "an OOM
+ * situation" of its own run as often). (diagcall8) */
+static const char *const generic_nouns[] = {"situations", "scenarios", "cases", "conditions",
+    NULL};
+
 /* Guards: a sentence with one of these words names no GPU OOM. Host memory
  * and its killer ("Ram out of memory ... 64G RAM", "CPU OOM", "OOM killer",
  * "out of shared memory", "Java heap"); an OOM caught and retried or
@@ -613,6 +621,8 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         bool device_only = false;
         if (!oom_at(&w, k, &last) && !(device_only = device_only_oom_at(&w, k, &last))) continue;
         unsigned s = w.t[k].sentence;
+        if (last + 1 < w.n && w.t[last + 1].sentence == s && in_set(&w, last + 1, generic_nouns))
+            continue;
         bool device = false, guard = false;
         for (size_t i = 0; i < w.n; i++) {
             if (w.t[i].sentence != s) continue;
@@ -722,7 +732,7 @@ bool mention_negated(const char *text, size_t len, size_t at)
     return false;
 }
 
-bool mention_row_guarded(const char *text, size_t len, size_t at)
+bool mention_row_guarded(const char *text, size_t len, size_t at, size_t end)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
     if (at >= len) return false;
@@ -734,5 +744,10 @@ bool mention_row_guarded(const char *text, size_t len, size_t at)
     unsigned s = w.t[k].sentence;
     for (size_t i = 0; i < w.n; i++)
         if (w.t[i].sentence == s && in_set(&w, i, row_guard_words)) return true;
-    return false;
+    /* the word after the hit's own (the rest of "out of memo|ry" read past)
+     * is a generic noun: "GPU OOM situations" (diagcall8) */
+    size_t j = k;
+    while (j < w.n && w.t[j].at < end) j++;
+    if (j > 0 && j < w.n && w.t[j].run_at == w.t[j - 1].run_at) j++;
+    return j < w.n && w.t[j].sentence == s && in_set(&w, j, generic_nouns);
 }

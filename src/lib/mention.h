@@ -57,9 +57,11 @@ bool mention_question(const char *text, size_t len, size_t end);
 bool mention_negated(const char *text, size_t len, size_t at);
 
 /* Does the sentence holding text[at] say the OOM was handled by a fallback
- * ("falling back to")? The rows' standalone mentions (msg.c) are not
- * counted then. */
-bool mention_row_guarded(const char *text, size_t len, size_t at);
+ * ("falling back to"), or does a generic noun follow the words at
+ * text[at, end) ("OOM situations", "out of memory scenarios": a kind of
+ * event, not one that happened)? The rows' standalone mentions (msg.c) are
+ * not counted then, as the prose pass does not count them. */
+bool mention_row_guarded(const char *text, size_t len, size_t at, size_t end);
 
 /* Cheap: could the raw line hold an OOM concept at all ("oom" or "mem" in
  * any case)? mention_read says no to a line without. */

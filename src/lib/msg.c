@@ -3117,7 +3117,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
                    !qualified_after(r, text, len, hit_end))
             continue;
         if (r->deny && denied(text, len, at, hit_end)) continue;
-        if (r->standalone && mention_row_guarded(text, len, at)) continue;
+        if (r->standalone && mention_row_guarded(text, len, at, hit_end)) continue;
         return true;
     }
     return false;

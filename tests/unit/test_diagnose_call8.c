@@ -113,6 +113,26 @@ static void test_call8_cjk_allocation(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* A generic noun right after the OOM words makes them a kind of event
+ * ("OOM situations", "out of memory scenarios"), in the prose pass and in
+ * the rows' standalone mentions alike; the singular and other nouns stay a
+ * report. */
+static void test_call8_generic_nouns(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"row: GPU OOM situations",
+         "Print before each allocation, to see how things go wrong in GPU OOM situations.\n", false},
+        {"row: CUDA OOM cases", "Log the batch shape in CUDA OOM cases.\n", false},
+        {"prose: out of GPU memory scenarios",
+         "The allocator should report its pools in out of GPU memory scenarios.\n", false},
+        {"a report", "I get a GPU OOM on every run.\n", true},
+        {"a report, singular noun", "The run hits an out of GPU memory situation at step 30.\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_call8_memory_overflow),
         cmocka_unit_test(test_call8_sized_card),
         cmocka_unit_test(test_call8_cjk_allocation),
+        cmocka_unit_test(test_call8_generic_nouns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
