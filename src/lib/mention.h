@@ -5,10 +5,12 @@
  * running out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "Cuda Out Of Memory"
  * and "cuda outof memory" read alike. A sentence names a GPU OOM when it
  * holds an OOM concept (the lexicon in mention.c: "out of ... memory",
- * "oom", "insufficient memory", "memory allocation" with an error word)
- * and a device concept (CUDA, GPU, VRAM, the cards' names, "video
- * memory"), and no guard: host memory, a killer, a caught-and-retried OOM,
- * a hypothetical, code; the clause that names the OOM must not deny it
+ * "oom", "insufficient memory", "memory allocation" with an error word;
+ * "memory overflow" only with its device in the sentence) and a device
+ * concept (CUDA, GPU, VRAM, the cards' names, "video memory", "a 12GB
+ * card"), and no guard: host memory, a killer, a caught-and-retried OOM,
+ * a hypothetical, code, a generic noun after the words ("OOM
+ * situations"); the clause that names the OOM must not deny it
  * (msg_denied). All of it is data in mention.c.
  *
  * The scan calls this only where its structural pass found no event (see
