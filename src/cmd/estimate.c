@@ -411,6 +411,8 @@ static const struct opt_spec specs[] = {
      .help = "ZeRO-3: the model was built under deepspeed.zero.Init\n(default on; off: loaded before DeepSpeed's config,\ne.g. from_pretrained before TrainingArguments: each\ngathered weight stays until its backward)"},
     {.name = "ds-prefetch", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_prefetch),
      .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
+    {.name = "ds-max-live", .metavar = "N", .parse = parse_ds_elems, AT(wl.ds_max_live),
+     .help = "stage3_max_live_parameters (default 1e9): the\nprefetch stops where gathered elements reach it"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
     CHOICE("cache", "dynamic|legacy|static|none|rolling", wl.cache,

@@ -2157,6 +2157,11 @@ int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl
     return (int64_t)(0.9L * (long double)m->hidden * (long double)m->hidden);
 }
 
+int64_t est_ds_max_live(const struct est_workload *wl)
+{
+    return wl->ds_max_live > 0 ? wl->ds_max_live : 1000000000; /* stage3_max_live_parameters' default */
+}
+
 bool est_ds_overlap(const struct est_workload *wl)
 {
     if (wl->ds_overlap >= 0) return wl->ds_overlap == 1;
@@ -2240,6 +2245,22 @@ static long double ds_reuse_kept(const struct calc *c)
     return ds_grad_bytes(c) * kept;
 }
 
+/* The prefetch gathers the next modules' parameters up to
+ * stage3_prefetch_bucket_size elements, but never past
+ * stage3_max_live_parameters: fetch_sub_module takes
+ * min(max_n_available_params - n_available_params, prefetch_bucket_sz),
+ * n_available_params counting every gathered element
+ * (partitioned_param_coordinator.py@38327e07 l.380-382; the cap is used
+ * nowhere else: it never releases a gathered module). `gathered` is the
+ * elements already gathered at the moment. */
+static long double ds_prefetch_elems(const struct calc *c, long double gathered)
+{
+    long double room = (long double)est_ds_max_live(c->wl) - gathered;
+    long double pf = (long double)est_ds_prefetch(c->m, c->wl);
+    if (room < 0) room = 0;
+    return pf < room ? pf : room;
+}
+
 /* ZeRO-3's gathered 16-bit parameters at the start of backward: two
  * blocks, or what the reuse distance keeps across the turn, or, outside
  * zero.Init, every weight torch's linear saved; + the prefetch bucket. Only
@@ -2251,7 +2272,10 @@ static long double ds_gathered(const struct calc *c)
     if (layer < 0) layer = 0;
     long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
     if (turn > blocks) blocks = turn;
-    return (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, c->wl);
+    /* n_available_params counts what DeepSpeed has not released at the
+     * turn: what the reuse distance kept (the weights torch's linear keeps
+     * were released by free_param and do not count) */
+    return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c));
 }
 
 /* ZeRO's buffers alive at the forward/backward peak (the start of
@@ -4318,6 +4342,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
+    if (wl->ds_max_live < 0 || wl->ds_max_live > ((int64_t)1 << 40))
+        return oomlab_err_set(err, "--ds-max-live wants elements (1..2^40); DeepSpeed has no \"auto\" for "
+                                   "stage3_max_live_parameters");
     if (wl->autograd != EST_GRAD_OFF && (wl->mode != EST_MODE_INFER || wl->gen_len))
         return oomlab_err_set(err, wl->gen_len ? "--autograd is a forward run with grad enabled; HF generate() "
                                                  "is decorated with torch.no_grad(), so generation keeps no graph: "
