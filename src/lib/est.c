@@ -2252,6 +2252,8 @@ static long double ds_reuse_kept(const struct calc *c)
     return ds_grad_bytes(c) * kept;
 }
 
+static long double ds_persist_elems(const struct calc *c);
+
 /* The prefetch gathers the next modules' parameters up to
  * stage3_prefetch_bucket_size elements, but never past
  * stage3_max_live_parameters: fetch_sub_module takes
@@ -2280,9 +2282,10 @@ static long double ds_gathered(const struct calc *c)
     long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
     if (turn > blocks) blocks = turn;
     /* n_available_params counts what DeepSpeed has not released at the
-     * turn: what the reuse distance kept (the weights torch's linear keeps
-     * were released by free_param and do not count) */
-    return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c));
+     * turn: what the reuse distance kept and the persistent params (the
+     * weights torch's linear keeps were released by free_param and do not
+     * count) */
+    return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c) + ds_persist_elems(c));
 }
 
 /* ZeRO's buffers alive at the forward/backward peak (the start of
