@@ -411,6 +411,10 @@ static const struct opt_spec specs[] = {
      .help = "ZeRO-3: the model was built under deepspeed.zero.Init\n(default on; off: loaded before DeepSpeed's config,\ne.g. from_pretrained before TrainingArguments: each\ngathered weight stays until its backward)"},
     {.name = "ds-prefetch", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_prefetch),
      .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
+    {.name = "ds-max-live", .metavar = "N", .parse = parse_ds_elems, AT(wl.ds_max_live),
+     .help = "stage3_max_live_parameters (default 1e9): the\nprefetch stops where gathered elements reach it"},
+    {.name = "ds-persist", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_persist),
+     .help = "stage3_param_persistence_threshold (default 1e5,\nauto = 10 x hidden): params this small stay\ngathered on every GPU, also under --offload params"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),
     CHOICE("cache", "dynamic|legacy|static|none|rolling", wl.cache,
@@ -641,7 +645,7 @@ struct findings {
     int n_levers;
     struct est_combo combo; /* when batch 1 does not fit: what makes it fit */
     char cache_model[320];  /* est_cache_describe: the cache, its mask and logits */
-    char deepspeed[400];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
+    char deepspeed[768];    /* est_ds_describe: ZeRO's buffers; "" outside DeepSpeed */
     const char *loss_path;  /* est_loss_path */
     const char *hf_loss;    /* est_hf_loss, only under --transformers */
     const char *precision_model; /* est_precision_model */

@@ -2157,6 +2157,18 @@ int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl
     return (int64_t)(0.9L * (long double)m->hidden * (long double)m->hidden);
 }
 
+int64_t est_ds_max_live(const struct est_workload *wl)
+{
+    return wl->ds_max_live > 0 ? wl->ds_max_live : 1000000000; /* stage3_max_live_parameters' default */
+}
+
+int64_t est_ds_persist(const struct est_model *m, const struct est_workload *wl)
+{
+    if (wl->ds_persist > 0) return wl->ds_persist;
+    if (wl->ds_persist == EST_DS_AUTO) return m->hidden > (int64_t)1 << 40 ? (int64_t)1 << 44 : 10 * m->hidden;
+    return 100000; /* stage3_param_persistence_threshold's default */
+}
+
 bool est_ds_overlap(const struct est_workload *wl)
 {
     if (wl->ds_overlap >= 0) return wl->ds_overlap == 1;
@@ -2240,6 +2252,24 @@ static long double ds_reuse_kept(const struct calc *c)
     return ds_grad_bytes(c) * kept;
 }
 
+static long double ds_persist_elems(const struct calc *c);
+
+/* The prefetch gathers the next modules' parameters up to
+ * stage3_prefetch_bucket_size elements, but never past
+ * stage3_max_live_parameters: fetch_sub_module takes
+ * min(max_n_available_params - n_available_params, prefetch_bucket_sz),
+ * n_available_params counting every gathered element
+ * (partitioned_param_coordinator.py@38327e07 l.380-382; the cap is used
+ * nowhere else: it never releases a gathered module). `gathered` is the
+ * elements already gathered at the moment. */
+static long double ds_prefetch_elems(const struct calc *c, long double gathered)
+{
+    long double room = (long double)est_ds_max_live(c->wl) - gathered;
+    long double pf = (long double)est_ds_prefetch(c->m, c->wl);
+    if (room < 0) room = 0;
+    return pf < room ? pf : room;
+}
+
 /* ZeRO-3's gathered 16-bit parameters at the start of backward: two
  * blocks, or what the reuse distance keeps across the turn, or, outside
  * zero.Init, every weight torch's linear saved; + the prefetch bucket. Only
@@ -2251,7 +2281,11 @@ static long double ds_gathered(const struct calc *c)
     if (layer < 0) layer = 0;
     long double views = ds_linear_views(c), blocks = 2 * 2 * layer, turn = ds_reuse_kept(c);
     if (turn > blocks) blocks = turn;
-    return (views > blocks ? views : blocks) + 2 * (long double)est_ds_prefetch(c->m, c->wl);
+    /* n_available_params counts what DeepSpeed has not released at the
+     * turn: what the reuse distance kept and the persistent params (the
+     * weights torch's linear keeps were released by free_param and do not
+     * count) */
+    return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c) + ds_persist_elems(c));
 }
 
 /* ZeRO's buffers alive at the forward/backward peak (the start of
@@ -2317,6 +2351,13 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
                                        : "; two gathered blocks + the prefetch bucket")
              : z3 ? "; nothing gathered" : "",
              wl->fused ? "; fused optimizer step, no working copy" : "");
+    size_t used = strlen(buf);
+    if (z3 && used < n)
+        snprintf(buf + used, n - used,
+                 "; params of <= %lld elements persistent (stage3_param_persistence_threshold: gathered whole "
+                 "%s); prefetch capped at %lld live elements (stage3_max_live_parameters)",
+                 (long long)est_ds_persist(m, wl), off ? "and their partitions on the GPU" : "on every GPU",
+                 (long long)est_ds_max_live(wl));
     return buf;
 }
 
@@ -2406,6 +2447,40 @@ static void optim_in_bwd_states(const struct calc *c, struct terms *t, long doub
     t->temp_step = one > emb ? one : emb;
 }
 
+/* ZeRO-3 marks every parameter of at most stage3_param_persistence_threshold
+ * elements persistent (mark_persistent_parameters, parameter_offload.py
+ * @38327e07): __params_to_release never releases it, so once gathered it
+ * stays whole on every GPU beside its partition, and its partition is
+ * allocated on the GPU even under offload_param (_partition_param: `if
+ * param.ds_persist: device = self.local_device`, partition_parameters.py).
+ * Returns the persistent elements: the blocks' linears, biases and norm
+ * vectors at or under the threshold, and the final norm (the embedding,
+ * head and LoRA adapters are not counted; a quantized model gives 0). */
+static long double ds_persist_elems(const struct calc *c)
+{
+    const struct est_model *m = c->m;
+    const struct fam *f = c->f;
+    if (c->wl->shard != EST_SHARD_ZERO3 || !c->ds || c->wl->quant != EST_QUANT_NONE) return 0;
+    struct acc a = {0, false};
+    struct shape s = shape_of(m, &a);
+    long double x = m->experts ? (long double)m->experts : 1, lin = gated(m) ? 3 : 2;
+    const struct { long double numel, count; } per[] = {
+        {(long double)s.h * s.qd, 2},           /* q, o */
+        {(long double)s.h * s.kvd, 2},          /* k, v */
+        {(long double)s.h * s.f, lin * x},      /* the MLP's linears */
+        {(long double)s.qd, f->qkv_bias},       /* q bias */
+        {(long double)s.kvd, 2 * f->qkv_bias},  /* k, v biases */
+        {(long double)s.h, f->o_bias + f->mlp_bias * x + f->norms_per_layer * (f->rms ? 1 : 2)},
+        {(long double)s.f, f->mlp_bias * (gated(m) ? 2 : 1) * x},
+    };
+    long double th = (long double)est_ds_persist(m, c->wl), n = 0;
+    for (size_t i = 0; i < sizeof per / sizeof per[0]; i++)
+        if (per[i].numel > 0 && per[i].numel <= th) n += per[i].numel * per[i].count;
+    n *= (long double)(m->layers + m->decoder_layers);
+    if (f->final_norm && s.h <= th) n += (long double)s.h * (f->rms ? 1 : 2);
+    return n;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2416,6 +2491,9 @@ static void train_states(const struct calc *c, struct terms *t)
     long double gb = (wl->precision == EST_FP32 || (c->mixed && !c->ds) || peft_fp32_adapters(c)) ? 4 : 2;
     long double qstate = replicated_quant_state(c);
     t->w = (weight_bytes(c) - qstate) / (z3 ? N : 1) + qstate;
+    /* persistent params gathered whole beside their partitions */
+    long double persist = ds_persist_elems(c) * ds_grad_bytes(c);
+    if (c->N > 1) t->w += persist;
     /* autocast's cached 16-bit casts; under FSDP2 mixed precision the 16-bit
      * parameters are FSDP's own all-gathered blocks, counted in shard_temp.
      * Under FSDP1 autocast caches none: it caches only a leaf fp32 tensor
@@ -2523,8 +2601,9 @@ static void train_states(const struct calc *c, struct terms *t)
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
         if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
-            t->host += t->w - qstate;
-            t->w = qstate;
+            long double gpu = qstate + persist / N + (c->N > 1 ? persist : 0); /* persistent: on the GPU */
+            t->host += t->w - gpu;
+            t->w = gpu;
         }
     }
 }
@@ -4318,6 +4397,11 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
+    if (wl->ds_persist < -1 || wl->ds_persist > ((int64_t)1 << 40))
+        return oomlab_err_set(err, "--ds-persist wants elements (0..2^40) or auto");
+    if (wl->ds_max_live < 0 || wl->ds_max_live > ((int64_t)1 << 40))
+        return oomlab_err_set(err, "--ds-max-live wants elements (1..2^40); DeepSpeed has no \"auto\" for "
+                                   "stage3_max_live_parameters");
     if (wl->autograd != EST_GRAD_OFF && (wl->mode != EST_MODE_INFER || wl->gen_len))
         return oomlab_err_set(err, wl->gen_len ? "--autograd is a forward run with grad enabled; HF generate() "
                                                  "is decorated with torch.no_grad(), so generation keeps no graph: "

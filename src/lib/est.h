@@ -290,6 +290,14 @@ struct est_workload {
      * overlap_comm -1 = DeepSpeed's default for the stage (zero3 on, zero1
      * and zero2 off), 0 off, 1 on. */
     int64_t ds_bucket, ds_prefetch;
+    /* ZeRO-3's stage3_max_live_parameters in elements, 0 = DeepSpeed's
+     * default 1e9: the prefetch gathers at most this less what is already
+     * gathered (est_ds_max_live). */
+    int64_t ds_max_live;
+    /* ZeRO-3's stage3_param_persistence_threshold in elements, 0 =
+     * DeepSpeed's default 1e5, EST_DS_AUTO = transformers' "auto"
+     * (10 x hidden): smaller params stay gathered (est_ds_persist). */
+    int64_t ds_persist;
     int ds_overlap;
     /* ZeRO-3: the model was built under deepspeed.zero.Init (-1 default =
      * yes, 1 yes, 0 no). Entering zero.Init replaces F.linear with
@@ -542,6 +550,8 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
 /* The elements of reduce_bucket_size / stage3_prefetch_bucket_size in effect. */
 int64_t est_ds_bucket(const struct est_model *m, const struct est_workload *wl);
 int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl);
+int64_t est_ds_max_live(const struct est_workload *wl);
+int64_t est_ds_persist(const struct est_model *m, const struct est_workload *wl);
 bool est_ds_overlap(const struct est_workload *wl);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);

@@ -343,6 +343,77 @@ static void test_zero3_reuse_distance_turn(void **state)
     assert_true(got >= want && got < want + 16e6L);
 }
 
+/* stage3_max_live_parameters caps the prefetch, not what is gathered:
+ * fetch_sub_module prefetches min(max_live - n_available, prefetch bucket)
+ * elements (partitioned_param_coordinator.py@38327e07 l.380). At the turn
+ * the reuse distance keeps 5e8 elements of llama-2-7b gathered; a cap
+ * 1e6 above that leaves room for 1e6 prefetched elements, a cap below it
+ * for none, and the kept modules stay either way. */
+static void test_zero3_max_live_caps_prefetch(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 16);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 8;
+    wl.lora_r = 8;
+    struct est_result r;
+    struct oomlab_err err;
+    long double h = 4096, base = 1e9L + 2 * h * h;
+    wl.ds_max_live = 501000000;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    long double got = (long double)r.comp[EST_C_TEMP].bytes;
+    assert_true(got >= base + 2e6L && got < base + 2e6L + 16e6L);
+    wl.ds_max_live = 400000000;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    got = (long double)r.comp[EST_C_TEMP].bytes;
+    assert_true(got >= base && got < base + 16e6L);
+    wl.ds_max_live = EST_DS_AUTO; /* DeepSpeed has no "auto" for it */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+}
+
+/* stage3_param_persistence_threshold: params of at most that many
+ * elements are never released (__params_to_release skips ds_persist), so
+ * on several GPUs each stays gathered whole beside its partition, and
+ * under offload_param the partition is on the GPU too (_partition_param:
+ * ds_persist -> local_device). A threshold of 2e7 takes llama-2-7b's four
+ * 4096 x 4096 attention linears in all 32 blocks, not the 4096 x 11008
+ * MLP linears. */
+static void test_zero3_persistent_params(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 8;
+    wl.lora_r = 8;
+    struct est_result d, big;
+    struct oomlab_err err;
+    long double attn = 32.0L * 4 * 4096 * 4096 * 2;
+    assert_int_equal(est_compute(&m, &wl, &d, &err), 0);
+    wl.ds_persist = 20000000;
+    assert_int_equal(est_compute(&m, &wl, &big, &err), 0);
+    assert_true(llabs(big.comp[EST_C_WEIGHTS].bytes - d.comp[EST_C_WEIGHTS].bytes - (long long)attn) < 1024);
+    /* they count as gathered against stage3_max_live_parameters: 2.1e9
+     * persistent elements leave no room for the prefetch bucket */
+    assert_true(llabs(d.comp[EST_C_TEMP].bytes - big.comp[EST_C_TEMP].bytes - (long long)(2 * 0.9L * 4096 * 4096)) < 1024);
+    wl.offload = EST_OFFLOAD_PARAMS;
+    wl.ds_persist = 0;
+    assert_int_equal(est_compute(&m, &wl, &d, &err), 0);
+    wl.ds_persist = 20000000;
+    assert_int_equal(est_compute(&m, &wl, &big, &err), 0);
+    assert_true(llabs(big.comp[EST_C_WEIGHTS].bytes - d.comp[EST_C_WEIGHTS].bytes - (long long)(attn * 9 / 8)) < 1024);
+    assert_true(llabs(d.host_bytes - big.host_bytes - (long long)(attn / 8)) < 1024);
+    /* one GPU without offload: the partition is the parameter, nothing extra */
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.gpus = 1;
+    wl.ds_persist = 0;
+    assert_int_equal(est_compute(&m, &wl, &d, &err), 0);
+    wl.ds_persist = 20000000;
+    assert_int_equal(est_compute(&m, &wl, &big, &err), 0);
+    assert_int_equal(big.comp[EST_C_WEIGHTS].bytes, d.comp[EST_C_WEIGHTS].bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +426,8 @@ int main(void)
         cmocka_unit_test(test_zero3_torch_linear_keeps_gathered_weights),
         cmocka_unit_test(test_zero_offload_described),
         cmocka_unit_test(test_zero3_reuse_distance_turn),
+        cmocka_unit_test(test_zero3_max_live_caps_prefetch),
+        cmocka_unit_test(test_zero3_persistent_params),
         cmocka_unit_test(test_encoder_forward_keeps_no_kv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
