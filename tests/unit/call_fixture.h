@@ -1,5 +1,6 @@
-/* call_fixture: whether diagnose calls each of a list of logs a GPU OOM, for
- * the call tests (test_diagnose_prose.c, test_diagnose_emitter.c).
+/* call_fixture: whether diagnose calls each of a list of logs a GPU OOM, and
+ * the primary event of one log, for the call tests (test_diagnose_prose.c,
+ * test_diagnose_emitter.c, test_diagnose_call4..8.c).
  * Header-only (a static function: each test file is its own program);
  * include after <cmocka.h>. */
 #ifndef OOMLAB_TEST_CALL_FIXTURE_H
@@ -26,6 +27,19 @@ static void expect_calls(const struct call_case *logs, size_t n)
         if (oom != logs[i].oom) fail_msg("%s: primary %ld", logs[i].source, rep.primary);
         oom_report_release(&rep);
     }
+}
+
+/* The primary event of a log (the first event when none is primary); the
+ * log must give at least one. Inline: not every includer reads one event. */
+static inline struct oom_event primary(const char *text)
+{
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    assert_true(rep.n_events > 0);
+    struct oom_event e = rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
+    oom_report_release(&rep);
+    return e;
 }
 
 #endif

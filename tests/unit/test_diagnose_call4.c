@@ -18,18 +18,6 @@
 
 #include "call_fixture.h"
 
-/* The log's primary event, or its first when it has none (a look-alike). */
-static struct oom_event primary(const char *text)
-{
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
-    assert_true(rep.n_events > 0);
-    struct oom_event e = rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
-    oom_report_release(&rep);
-    return e;
-}
-
 /* PyTorch's current message as a browser translates it into Chinese:
  * every figure read (Wan-Video/Wan2.2#51 = heldout30 h30-58). */
 static void test_call4_pytorch_zh(void **state)

@@ -19,18 +19,6 @@
 
 #include "call_fixture.h"
 
-/* The log's primary event, or its first when it has none (a look-alike). */
-static struct oom_event primary(const char *text)
-{
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
-    assert_true(rep.n_events > 0);
-    struct oom_event e = rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
-    oom_report_release(&rep);
-    return e;
-}
-
 /* A machine's specification lists its RAM beside its VRAM: the RAM is no
  * claim that host memory ran out (ostris/ai-toolkit#872, ollama/ollama#3711
  * titles). Host memory said to have run out still guards. */

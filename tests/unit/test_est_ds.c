@@ -319,6 +319,17 @@ static void test_zero_offload_described(void **state)
     assert_non_null(strstr(est_ds_describe(&m, &wl, buf, sizeof buf), "16-bit param partitions"));
 }
 
+/* A LoRA (r 8) run of batch 1 under ZeRO-3 on 8 GPUs, in bf16: the
+ * workload of the stage3_* settings' tests below. */
+static struct est_workload zero3_lora8(int64_t seq)
+{
+    struct est_workload wl = fx_workload(EST_BF16, 1, seq);
+    wl.shard = EST_SHARD_ZERO3;
+    wl.gpus = 8;
+    wl.lora_r = 8;
+    return wl;
+}
+
 /* ZeRO-3's stage3_max_reuse_distance (1e9) keeps what the trace reuses
  * soon gathered across the forward/backward turn: the head, and the last
  * modules of about D / 2 elements; in 16-bit max(head, D / 2) elements where
@@ -331,10 +342,7 @@ static void test_zero3_reuse_distance_turn(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 16);
-    wl.shard = EST_SHARD_ZERO3;
-    wl.gpus = 8;
-    wl.lora_r = 8;
+    struct est_workload wl = zero3_lora8(16);
     struct est_result r;
     struct oomlab_err err;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
@@ -353,10 +361,7 @@ static void test_zero3_max_live_caps_prefetch(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 16);
-    wl.shard = EST_SHARD_ZERO3;
-    wl.gpus = 8;
-    wl.lora_r = 8;
+    struct est_workload wl = zero3_lora8(16);
     struct est_result r;
     struct oomlab_err err;
     long double h = 4096, base = 1e9L + 2 * h * h;
@@ -383,10 +388,7 @@ static void test_zero3_persistent_params(void **state)
 {
     (void)state;
     struct est_model m = fx_preset("llama-2-7b");
-    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
-    wl.shard = EST_SHARD_ZERO3;
-    wl.gpus = 8;
-    wl.lora_r = 8;
+    struct est_workload wl = zero3_lora8(512);
     struct est_result d, big;
     struct oomlab_err err;
     long double attn = 32.0L * 4 * 4096 * 4096 * 2;
