@@ -265,11 +265,14 @@ static int parse_var_len(const struct opt_spec *o, const char *val, void *dst, s
     return 0;
 }
 
-/* --ds-bucket / --ds-prefetch N|auto: elements, or transformers' "auto"
- * (EST_DS_AUTO: from the hidden size). */
+/* --ds-bucket / --ds-prefetch / --ds-persist N|auto, --ds-max-live N:
+ * elements, or transformers' "auto" (EST_DS_AUTO: from the hidden size)
+ * where the option's metavar offers it (DeepSpeed has none for
+ * stage3_max_live_parameters). */
 static int parse_ds_elems(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
-    if (!strcmp(val, "auto")) {
+    bool has_auto = strstr(o->metavar, "auto") != NULL;
+    if (has_auto && !strcmp(val, "auto")) {
         *(int64_t *)dst = EST_DS_AUTO;
         return 0;
     }
@@ -277,7 +280,8 @@ static int parse_ds_elems(const struct opt_spec *o, const char *val, void *dst, 
     errno = 0;
     double v = strtod(val, &end); /* DeepSpeed configs write 5e8, 2e8 */
     if (errno || end == val || *end || !(v >= 1 && v <= 1099511627776.0) || v != floor(v))
-        return oomlab_err_set(err, "--%s wants elements (such as 5e8 or 200000000) or auto, got '%s'", o->name, val);
+        return oomlab_err_set(err, "--%s wants elements (such as 5e8 or 200000000)%s, got '%s'", o->name,
+                              has_auto ? " or auto" : "", val);
     *(int64_t *)dst = (int64_t)v;
     return 0;
 }
