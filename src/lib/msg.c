@@ -3919,10 +3919,10 @@ static size_t pfx_srun_label(const char *s, size_t n, struct msg_prefix *px)
     long long task;
     if (!(k = pm_int(s + i, n - i, &task)) || k > 5) return 0;
     i += k;
-    if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]) ||
-        s[i + 2] == ' ')
+    if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]))
         return 0;
     px->rank = (int)task;
+    px->task_label = true;
     return i + 2;
 }
 
@@ -3975,6 +3975,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
     px->rank = px->dev = -1;
     px->pid = -1;
     px->host = 0;
+    px->task_label = false;
     size_t at = 0;
     for (int round = 0; round < 6; round++) {
         size_t used = 0;

@@ -21,6 +21,8 @@ struct msg_prefix {
     long pid;       /* NCCL host:pid:tid or pid=N; -1 */
     uint32_t host;  /* hash of a host name prefix (pdsh, NCCL); 0 none */
     size_t body;    /* offset of the text after all prefixes */
+    bool task_label; /* rank read from srun --label's "3: ": a rank only where the
+                        writer's neighbouring lines carry the same label (scan.c) */
 };
 
 /* Parse the prefixes at the start of a cleaned line. */

@@ -317,6 +317,32 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
     return true;
 }
 
+/* srun --label's "3: " is a task number, a rank, only in a labelled log:
+ * there a writer's lines come in runs (a traceback's frames and its
+ * message all "3: "). A user's numbered list ("1: works", "2: RuntimeError:
+ * CUDA out of memory ...") has each number once. So the label is the rank
+ * only when the line above or below carries the same one; else no rank. */
+static bool raw_task_label(const char *p, size_t n, int rank)
+{
+    long long t = 0;
+    size_t i = 0;
+    while (i < n && i < 5 && isdigit((unsigned char)p[i])) t = t * 10 + (p[i++] - '0');
+    return i > 0 && i + 1 < n && p[i] == ':' && p[i + 1] == ' ' && t == rank;
+}
+
+/* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes). */
+static void parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
+                         struct msg_prefix *px)
+{
+    msg_prefix_parse(clean, n, px);
+    if (!px->task_label) return;
+    size_t pa = a, pb = b, na = a, nb = b;
+    if ((prev_line(v, &pa, &pb) && raw_task_label(v->p + pa, pb - pa, px->rank)) ||
+        (next_line(v, &na, &nb) && raw_task_label(v->p + na, nb - na, px->rank)))
+        return;
+    px->rank = -1;
+}
+
 static void count_to(struct scan *s, const struct view *v, size_t rel)
 {
     uint64_t abs = v->base + rel;
@@ -344,7 +370,7 @@ struct cline {
 static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
-    msg_prefix_parse(s->ctx, n, &c->px);
+    parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
     n = c->px.body + c->n;
@@ -1616,7 +1642,7 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
     if (n == 0 || is_message(msg_classify(s->line, n))) return 0;
     size_t m = msg_clean(v->p + *ls, le - *ls, SIZE_MAX, s->ctx, CTX_MAX);
     struct msg_prefix px;
-    msg_prefix_parse(s->ctx, m, &px);
+    parse_prefix(v, *ls, le, s->ctx, m, &px);
     size_t bn = m - px.body;
     if (n + 1 + bn >= SCAN_LINE_MAX) return 0;
     /* gap 0 puts a separator no rule string holds: the rule the two lines
@@ -1723,7 +1749,7 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         (!r->standalone && !traceback_follows(s, v, le)))
         return;
     struct msg_prefix px;
-    msg_prefix_parse(s->line, n, &px);
+    parse_prefix(v, ls, le, s->line, n, &px);
     /* diagstage8: host words standing alone assert, they do not ask ("Is
      * it CPU out of memory?") */
     if (host && r->standalone && mention_question(s->line + px.body, n - px.body, 0) &&
@@ -1784,7 +1810,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         return le;
     }
     struct msg_prefix px;
-    msg_prefix_parse(s->line, n, &px);
+    parse_prefix(v, ls, le, s->line, n, &px);
     struct oom_event ev;
     event_from(s, r, &px, n, &ev);
     apply_near(s, v, r, ls, le, &px, &ev);
@@ -2109,7 +2135,7 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     const struct msg_rule *r = msg_other_error_rule();
     size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
-    msg_prefix_parse(s->line, n, &px);
+    parse_prefix(v, wa, wb, s->line, n, &px);
     /* an error about memory that no row knows is no "other" failure */
     if (msg_memory_words(s->line + px.body, n - px.body)) return false;
     struct oom_event ev;
@@ -2222,7 +2248,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),
-             msg_prefix_parse(s->line, n, &px),
+             parse_prefix(v, a, b, s->line, n, &px),
              known = msg_classify(s->line + px.body, n - px.body), !is_message(known))) {
             const struct msg_rule *r = msg_prose_mention_rule();
             struct oom_event ev;

@@ -747,12 +747,24 @@ static const struct audit_row audit[] = {
          "ory 75.00 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated"
          ".\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, NC, NC}},
-    /* wrap-srun: PyTorch/Slurm 2.x, srun --label 'N: ' prefix (SchedMD/slurm srun --label) (was: rank None) */
-    {"wrap-srun", "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
+    /* wrap-srun: PyTorch/Slurm 2.x, srun --label 'N: ' prefix (SchedMD/slurm srun --label) (was: rank None);
+     * the task's traceback above carries the same label, indented after it */
+    {"wrap-srun", "3: Traceback (most recent call last):\n"
+         "3:   File \"train.py\", line 10, in <module>\n"
+         "3:     loss.backward()\n"
+         "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
          "al capacity of 79.14 GiB of which 1.50 GiB is free. Including non-PyTorch memory, this pro"
          "cess has 77.63 GiB memory in use. Of the allocated memory 75.00 GiB is allocated by PyTorc"
          "h, and 1.20 GiB is reserved by PyTorch but unallocated.\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, 3, NC}},
+    /* wrap-numbered: a user's numbered list looks like srun's labels but has each number once:
+     * no rank (the review of 2026-12-06 found "2: RuntimeError ..." read as rank 2) */
+    {"wrap-numbered", "I tried these batch sizes:\n1: works\n"
+         "2: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
+         "al capacity of 79.14 GiB of which 1.50 GiB is free. Including non-PyTorch memory, this pro"
+         "cess has 77.63 GiB memory in use. Of the allocated memory 75.00 GiB is allocated by PyTorc"
+         "h, and 1.20 GiB is reserved by PyTorch but unallocated.\n",
+     true, {2147483648, NC, NC, NC, NC, 1, -1, NC}},
     /* wrap-loguru: PyTorch 2.x, loguru prefix (Delgan/loguru default format) */
     {"wrap-loguru", "2024-01-01 00:00:00.000 | ERROR    | __main__:train:42 - torch.OutOfMemoryError: CUDA out "
          "of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.14 GiB of which 1."

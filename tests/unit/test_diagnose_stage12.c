@@ -390,6 +390,22 @@ static void test_step_wrappers_are_optimizer(void **state)
     assert_int_equal(stage_pick(stage_frame_bits(amp, strlen(amp))), OOM_STAGE_OPTIMIZER);
 }
 
+/* srun --label prefixes every line of a task, its indented frames too
+ * ("3:     loss.backward()"): the frames are read after the label, as after
+ * "[rank3]:" (the review of 2026-12-06: labelled frames were not read and
+ * the stage was unknown). */
+static void test_srun_labelled_frames(void **state)
+{
+    (void)state;
+    const char *log = "0: step 12 loss 2.31\n"
+                      "3: Traceback (most recent call last):\n"
+                      "3:   File \"train.py\", line 10, in <module>\n"
+                      "3:     loss.backward()\n"
+                      "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+                      "GPU 3 has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    assert_string_equal(stage_of(log), "backward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_cut_error_tag_is_skipped),
         cmocka_unit_test(test_tf_node_consuming_a_gradient),
         cmocka_unit_test(test_step_wrappers_are_optimizer),
+        cmocka_unit_test(test_srun_labelled_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
