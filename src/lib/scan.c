@@ -318,10 +318,12 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
 }
 
 /* srun --label's "3: " is a task number, a rank, only in a labelled log:
- * there a writer's lines come in runs (a traceback's frames and its
- * message all "3: "). A user's numbered list ("1: works", "2: RuntimeError:
- * CUDA out of memory ...") has each number once. So the label is the rank
- * only when the line above or below carries the same one; else no rank. */
+ * there a writer's lines repeat its label (a traceback's frames and its
+ * message all "3: "), though other tasks' lines may fall between them. A
+ * user's numbered list ("1: works", "2: RuntimeError: CUDA out of memory
+ * ...") has each number once. So the label is the rank only when another
+ * line within TASK_LABEL_LINES above or below carries the same one. */
+#define TASK_LABEL_LINES 16
 static bool raw_task_label(const char *p, size_t n, int rank)
 {
     long long t = 0;
@@ -337,9 +339,12 @@ static void parse_prefix(const struct view *v, size_t a, size_t b, const char *c
     msg_prefix_parse(clean, n, px);
     if (!px->task_label) return;
     size_t pa = a, pb = b, na = a, nb = b;
-    if ((prev_line(v, &pa, &pb) && raw_task_label(v->p + pa, pb - pa, px->rank)) ||
-        (next_line(v, &na, &nb) && raw_task_label(v->p + na, nb - na, px->rank)))
-        return;
+    bool up = true, down = true;
+    for (int i = 0; i < TASK_LABEL_LINES && (up || down); i++) {
+        if (up && (up = prev_line(v, &pa, &pb)) && raw_task_label(v->p + pa, pb - pa, px->rank)) return;
+        if (down && (down = next_line(v, &na, &nb)) && raw_task_label(v->p + na, nb - na, px->rank))
+            return;
+    }
     px->rank = -1;
 }
 

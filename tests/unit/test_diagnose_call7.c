@@ -757,6 +757,13 @@ static const struct audit_row audit[] = {
          "cess has 77.63 GiB memory in use. Of the allocated memory 75.00 GiB is allocated by PyTorc"
          "h, and 1.20 GiB is reserved by PyTorch but unallocated.\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, 3, NC}},
+    /* wrap-srun-interleaved: srun -l output of several tasks interleaves; the OOM task's label
+     * recurs a few lines away, not on the next line (the clusters.md example under load) */
+    {"wrap-srun-interleaved", "0: step 1\n2: Traceback (most recent call last):\n3: step 2\n"
+         "2:   File \"train.py\", line 10, in <module>\n0: step 2\n3: step 3\n"
+         "2: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
+         "al capacity of 79.14 GiB of which 1.50 GiB is free.\n3: step 4\n",
+     true, {2147483648, NC, NC, NC, NC, 1, 2, NC}},
     /* wrap-numbered: a user's numbered list looks like srun's labels but has each number once:
      * no rank (the review of 2026-12-06 found "2: RuntimeError ..." read as rank 2) */
     {"wrap-numbered", "I tried these batch sizes:\n1: works\n"
