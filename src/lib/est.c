@@ -2288,6 +2288,84 @@ static long double ds_gathered(const struct calc *c)
     return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c) + ds_persist_elems(c));
 }
 
+/* DeepSpeed's offload_optimizer moves each reduced gradient to the host
+ * through the GPU. Stage 3 (partition_grads, runtime/zero/stage3.py
+ * @38327e07, the same since v0.6.0): `grad_buffer.to(grad_partition.
+ * device)` copies the partition's host buffer back to the GPU (the 16-bit
+ * partition), and `_constant_buffered_norm2` takes its norm through
+ * `part.data.double()` in chunks of 250,000,000 elements before the copy
+ * to the fp32 host gradient. Stage 1/2 (set_norm_for_param_grad_in_gpu,
+ * stage_1_and_2.py@38327e07): `accumulated_grad.data.double().norm(2)` of
+ * the param's slice in this rank's partition, whole, then a `.float()` copy
+ * of it (half the double's bytes, after it is freed). Returns the GPU bytes
+ * of that moment for a param of `numel` elements. */
+static long double ds_offload_norm(const struct calc *c, long double numel)
+{
+    long double N = (long double)c->N;
+    if (c->wl->shard == EST_SHARD_ZERO3) {
+        long double part = ceill(numel / N), chunk = part < 2.5e8L ? part : 2.5e8L;
+        return ds_grad_bytes(c) * part + 8 * chunk;
+    }
+    long double part = c->Ptrain / N;
+    return 8 * (numel < part ? numel : part);
+}
+
+int64_t est_ds_offload_norm(const struct est_model *m, const struct est_workload *wl, int64_t numel)
+{
+    struct calc c;
+    struct oomlab_err err;
+    if (calc_init(&c, m, wl, &err)) return -1;
+    return (int64_t)ds_offload_norm(&c, (long double)numel);
+}
+
+static bool head_shares_embedding(const struct calc *c);
+
+/* The block param with the most elements: the MLP's linear or the query
+ * projection (the gradients reduced while backward runs). */
+static long double block_linear_max(const struct calc *c)
+{
+    struct acc a = {0, false};
+    struct shape s = shape_of(c->m, &a);
+    long double mlp = (long double)s.h * (long double)s.f, q = (long double)s.h * (long double)s.qd;
+    return mlp > q ? mlp : q;
+}
+
+/* The offload gradient path while backward runs (full fine-tuning: the
+ * adapters of LoRA are too small to count). A bucket of several gradients
+ * is reduced by reduce_scatter_coalesced (runtime/comm/coalesced_
+ * collectives.py@38327e07), which torch.cat's every rank's chunk of every
+ * gradient into one flat buffer (the whole bucket) unless the bucket holds
+ * a single tensor; stage 3 then moves each partition through
+ * ds_offload_norm. A param larger than the bucket is not copied into it
+ * (__add_grad_to_ipg_bucket: `elements_in_ipg_bucket + numel <
+ * reduce_bucket_size`) and is reduced alone, its own 16-bit gradient alive
+ * meanwhile: an untied LM head's, at the start of backward. Stage 1/2 only
+ * the norm (their bucket is ds_ipg's). */
+static long double ds_offload_bwd(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (!c->full || !c->ds || !zero_stage(c) || wl->offload == EST_OFFLOAD_NONE) return 0;
+    long double gb = ds_grad_bytes(c), bucket = (long double)est_ds_bucket(c->m, wl);
+    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    long double cat = z3 ? gb * (bucket < c->Ptrain ? bucket : c->Ptrain) : 0;
+    long double blocks = cat + ds_offload_norm(c, block_linear_max(c)), head = 0;
+    if (wl->head == EST_HEAD_LM && !head_shares_embedding(c))
+        head = (z3 && c->Pbig > bucket ? gb * c->Pbig : 0) + ds_offload_norm(c, c->Pbig);
+    return blocks > head ? blocks : head;
+}
+
+/* The same at the end of backward: the input embedding's gradient is the
+ * last to arrive (tied or not), with stage 3's bucket kept from init beside
+ * it; the activations are gone. */
+static long double ds_offload_last(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (!c->full || !c->ds || !zero_stage(c) || wl->offload == EST_OFFLOAD_NONE) return 0;
+    long double gb = ds_grad_bytes(c), bucket = (long double)est_ds_bucket(c->m, wl);
+    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    return (z3 ? ds_ipg(c) : 0) + (z3 && c->Pbig > bucket ? gb * c->Pbig : 0) + ds_offload_norm(c, c->Pbig);
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2343,8 +2421,14 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
              z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
              wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
              !z3 ? "" : off ? "; ZeRO-3 gradient partitions in host memory" : "; ZeRO-3 gradient buffer kept from init",
-             off ? "the step runs on the CPU (no GPU fp32 gradient)" : "the step casts the gradient partition to fp32",
-             z3 && wl->gpus > 1 ? (wl->ds_zero_init == 0
+             !off ? "the step casts the gradient partition to fp32"
+             : wl->lora_r > 0 ? "the step runs on the CPU (no GPU fp32 gradient)"
+             : z3 ? "the step runs on the CPU; on its way out each gradient partition is copied back to the GPU "
+                    "and its norm taken in fp64 (8 B per element, 2.5e8 at a time), beside the bucket's flat "
+                    "reduce-scatter copy (largest: a block's linear in backward, the embedding's at its end)"
+                  : "the step runs on the CPU; on its way out the norm of each gradient's slice is taken in fp64 "
+                    "on the GPU (8 B per element; largest: the embedding's)",
+             z3 && (wl->gpus > 1 || wl->offload == EST_OFFLOAD_PARAMS) ? (wl->ds_zero_init == 0
                                        ? "; built outside zero.Init: torch's linear keeps each gathered weight "
                                          "(a saved weight.t() view) from its forward to its backward, + the "
                                          "prefetch bucket"
@@ -2600,6 +2684,8 @@ static void train_states(const struct calc *c, struct terms *t)
         }
         t->optim = t->master = t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
+        long double last = ds_offload_last(c); /* the embedding's gradient on its way out */
+        if (last > t->temp_step) t->temp_step = last;
         if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
             long double gpu = qstate + persist / N + (c->N > 1 ? persist : 0); /* persistent: on the GPU */
             t->host += t->w - gpu;
@@ -2717,10 +2803,10 @@ static long double shard_temp(const struct calc *c)
             /* with offload_param the NoGatherHandle's .to(device) copies
              * even on one GPU */
             if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS) out += ds_gathered(c);
-            return out;
+            return out + ds_offload_bwd(c);
         }
         long double big = c->full ? (c->Pbig > layer / 4 ? c->Pbig : layer / 4) : 0;
-        return out + gb * (big < c->Ptrain ? big : c->Ptrain);
+        return out + gb * (big < c->Ptrain ? big : c->Ptrain) + ds_offload_bwd(c);
     }
     switch (wl->shard) {
     case EST_SHARD_ZERO1:

@@ -553,6 +553,12 @@ int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl
 int64_t est_ds_max_live(const struct est_workload *wl);
 int64_t est_ds_persist(const struct est_model *m, const struct est_workload *wl);
 bool est_ds_overlap(const struct est_workload *wl);
+/* DeepSpeed offload_optimizer: the GPU bytes of moving one reduced gradient
+ * of `numel` elements to the host (stage 3: the partition copied back to the
+ * GPU + its fp64 norm in chunks of 2.5e8 elements; stage 1/2: the fp64 norm
+ * of the param's slice in this rank's partition); -1 if the workload does
+ * not describe a model. */
+int64_t est_ds_offload_norm(const struct est_model *m, const struct est_workload *wl, int64_t numel);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
