@@ -2682,7 +2682,22 @@ static void train_states(const struct calc *c, struct terms *t)
             t->host = t->optim + t->master + 4 * p + (s3 ? g16 * p : 0) +
                       (!s3 && wl->grad_accum > 1 ? g16 * p : 0);
         }
-        t->optim = t->master = t->grads = t->grads_fwd = 0;
+        t->optim = t->master = 0;
+        /* FSDP1 with CPUOffload(offload_params=True) copies each reduced
+         * shard to its pinned _cpu_grad but keeps the reduce-scatter output
+         * on the GPU as _saved_grad_shard (cast to the param dtype) until
+         * _finalize_params at the end of backward deletes it; under no_sync
+         * the unsharded flat gradient stays in .grad on the GPU exactly as
+         * without offload (torch/distributed/fsdp/fully_sharded_data_
+         * parallel.py@v1.13.1 _post_backward_hook: `if not
+         * self._sync_gradients: return`, then `param._saved_grad_shard =
+         * output` and `param._cpu_grad.copy_(grad.detach(), non_blocking=
+         * True)`; _runtime_utils.py _accumulate_sharded_grad / _offload_grad
+         * in torch 2.x). So both gradient terms stay as FSDP has them. FSDP2
+         * (fully_shard's CPUOffloadPolicy, --trainer torchtitan) moves the
+         * reduce-scatter output to the host in foreach_reduce and keeps nothing; DeepSpeed streams
+         * them out through its buckets (shard_temp). */
+        if (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN) t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
         long double last = ds_offload_last(c); /* the embedding's gradient on its way out */
         if (last > t->temp_step) t->temp_step = last;

@@ -194,6 +194,38 @@ static void test_ds_offload_embedding_last(void **state)
     assert_true(r.comp[EST_C_TEMP].bytes < 2LL * E);
 }
 
+/* FSDP1 with CPUOffload(offload_params=True) keeps the reduce-scatter
+ * output on the GPU as _saved_grad_shard until the end of backward, and
+ * under no_sync the unsharded flat gradient in .grad (torch/distributed/
+ * fsdp/fully_sharded_data_parallel.py@v1.13.1 _post_backward_hook). A bf16
+ * llama-2-7b on 4 GPUs: the gradient term is the shard, 2 P / 4 bytes;
+ * accumulating 2 micro-batches (accelerate's and Lightning's no_sync) adds
+ * the unsharded 2 P bytes to the forward/backward peak. FSDP2's
+ * CPUOffloadPolicy (--trainer torchtitan) moves the reduced shard to the
+ * host and keeps nothing. */
+static void test_fsdp1_offload_grad_shard(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result one, two;
+    struct oomlab_err err;
+    int64_t P = 6738415616LL;
+    wl.shard = EST_SHARD_FSDP;
+    wl.gpus = 4;
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
+    assert_int_equal(one.comp[EST_C_GRADS].bytes, 2 * P / 4);
+    wl.grad_accum = 2;
+    assert_int_equal(est_compute(&m, &wl, &two, &err), 0);
+    assert_string_equal(two.peak_phase, "forward/backward");
+    assert_int_equal(two.peak_allocated_bytes - one.peak_allocated_bytes, 2 * P);
+    wl.grad_accum = 1;
+    wl.trainer = EST_TRAINER_TORCHTITAN;
+    assert_int_equal(est_compute(&m, &wl, &one, &err), 0);
+    assert_int_equal(one.comp[EST_C_GRADS].bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_ds_offload_norm_bytes),
         cmocka_unit_test(test_ds_offload_bucket_copy),
         cmocka_unit_test(test_ds_offload_embedding_last),
+        cmocka_unit_test(test_fsdp1_offload_grad_shard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
