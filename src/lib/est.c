@@ -396,7 +396,7 @@ static const char *const ckpt_keeps[] = {
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
 static const char *const qkernel_names[] = {"auto", "gemm", "exllama", "exllama-v2"};
-static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0"};
+static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0", "gemini"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
@@ -487,7 +487,7 @@ static bool upcasts_logits(enum est_family f);
 static bool ds_engine(const struct est_workload *wl)
 {
     return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || wl->shard == EST_SHARD_ZERO0 ||
-           (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
+           (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_GEMINI);
 }
 
 /* --loop-holds logits or outputs: the loop keeps the logits it was handed
@@ -2018,10 +2018,11 @@ static long double weight_bytes(const struct calc *c)
 
 static long double state_elem(const struct calc *c)
 {
-    /* DeepSpeed's optimizer steps its fp32 master partition, so its states
-     * are fp32 whatever the model dtype (ds_master) */
+    /* DeepSpeed's optimizer steps its fp32 master partition, and Gemini's
+     * HybridAdam its fp32 chunks, so their states are fp32 whatever the
+     * model dtype (ds_master, gemini_states) */
     return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || c->ds ||
-            peft_fp32_adapters(c)) ? 4 : 2;
+            c->wl->shard == EST_SHARD_GEMINI || peft_fp32_adapters(c)) ? 4 : 2;
 }
 
 /* Trainable parameters in tensors of 1e5 elements or more: what
@@ -2398,6 +2399,21 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
                  (long long)wl->gpus, wl->gpus > 1 ? "s" : "");
         return buf;
     }
+    if (wl->shard == EST_SHARD_GEMINI && wl->mode == EST_MODE_TRAIN) {
+        snprintf(buf, n, "ColossalAI Gemini, static placement, on %lld GPU%s: 16-bit params in chunks sharded "
+                 "over the GPUs (frozen params whole on each), the gradient written into its 16-bit chunk and "
+                 "reduce-scattered (no gradient buffer%s); fp32 master chunks and HybridAdam's fp32 states %s; "
+                 "the chunk in use and the one being reduced gathered whole (a chunk: the largest param, at "
+                 "least 32 Mi elements); placement \"auto\" not modelled",
+                 (long long)wl->gpus, wl->gpus > 1 ? "s" : "",
+                 wl->grad_accum > 1 || wl->keep_grads ? "; with accumulation a 16-bit gradient chunk" : "",
+                 wl->offload == EST_OFFLOAD_PARAMS ? "and the 16-bit shards on the CPU (offload_optim_frac and "
+                                                     "offload_param_frac 1.0: placement \"cpu\")"
+                 : wl->offload == EST_OFFLOAD_OPTIMIZER ? "on the CPU with the fp32 gradient shard "
+                                                         "(offload_optim_frac 1.0)"
+                                                       : "on the GPU (offload fractions 0: placement \"cuda\")");
+        return buf;
+    }
     if (wl->mode != EST_MODE_TRAIN || wl->shard < EST_SHARD_ZERO1 || wl->shard > EST_SHARD_ZERO3) {
         snprintf(buf, n, "%s", "");
         return buf;
@@ -2565,6 +2581,61 @@ static long double ds_persist_elems(const struct calc *c)
     return n;
 }
 
+/* ---- ColossalAI Gemini (--shard gemini) -------------------------------
+ * GeminiDDP (hpcaitech/ColossalAI:colossalai/zero/gemini/gemini_ddp.py
+ * @4f9953be, _preprocess_param / _init_chunks) casts every trainable param
+ * to the 16-bit mixed_precision and registers it in an "fp16_param" chunk,
+ * and a `.float()` clone in an "fp32_param" chunk (master_weights, the
+ * default); chunks are sharded over the ranks (shard_param_frac 1.0), and
+ * a param that does not require grad is ignored: moved to the GPU whole in
+ * 16-bit. The gradient is written into the fp16 chunk itself
+ * (reuse_fp16_chunk = master_weights without gradient accumulation;
+ * grad_handle copy_tensor_to_chunk_slice) and reduce-scattered into its
+ * shard, so no gradient buffer exists beside the params; with accumulation
+ * a separate 16-bit grad chunk does. HybridAdam keeps its fp32 states with
+ * the fp32 chunk and steps it in place. StaticPlacementPolicy
+ * (placement_policy.py@4f9953be): offload_optim_frac of the chunks keep
+ * their fp32 master, states and gradient shard on the CPU (--offload
+ * optimizer: 1.0), offload_param_frac (allowed only with offload_optim_frac
+ * 1.0) moves the 16-bit shards there too (--offload params). The forward
+ * and backward gather the chunk in use and the one being reduced
+ * (shard_temp). The old API's placement_policy="cuda" / "cpu"
+ * (pytorch-lightning 1.7's ColossalAIStrategy) are these two statics;
+ * "auto" moves chunks by the memory it measures and is not modelled. */
+static void gemini_states(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    long double N = (long double)c->N, trainable = c->Ptrain / N;
+    long double frozen = 2 * (c->P - c->Ptrain), shards = 2 * trainable;
+    t->copies = 0;
+    t->master = 4 * trainable;
+    t->optim = optim_bytes(c) / N;
+    t->grads = t->grads_fwd = wl->grad_accum > 1 || wl->keep_grads ? 2 * trainable : 0;
+    t->temp_step = 0; /* HybridAdam: one fused kernel per chunk, in place */
+    t->host = 0;
+    if (wl->offload != EST_OFFLOAD_NONE) {
+        t->host = t->master + t->optim + 4 * trainable; /* + the fp32 gradient shard on the CPU */
+        t->master = t->optim = 0;
+    }
+    if (wl->offload == EST_OFFLOAD_PARAMS) {
+        t->host += shards;
+        shards = 0;
+    }
+    t->w = frozen + shards;
+}
+
+/* The largest chunk Gemini gathers: search_chunk_config looks for a size
+ * from max(the largest param, min_chunk_size_m = 32 Mi elements) up to
+ * search_range_m more (chunk/search_utils.py@4f9953be); counted at its
+ * lower end, in 16-bit. */
+static long double gemini_chunk(const struct calc *c)
+{
+    long double big = c->full ? block_linear_max(c) : 0; /* only trainable params are chunked */
+    if (c->full && c->Pbig > big) big = c->Pbig;
+    if (big < 33554432.0L) big = 33554432.0L;
+    return 2 * big;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2695,8 +2766,9 @@ static void train_states(const struct calc *c, struct terms *t)
          * True)`; _runtime_utils.py _accumulate_sharded_grad / _offload_grad
          * in torch 2.x). So both gradient terms stay as FSDP has them. FSDP2
          * (fully_shard's CPUOffloadPolicy, --trainer torchtitan) moves the
-         * reduce-scatter output to the host in foreach_reduce and keeps nothing; DeepSpeed streams
-         * them out through its buckets (shard_temp). */
+         * reduce-scatter output to the host in foreach_reduce and keeps
+         * nothing; DeepSpeed streams them out through its buckets
+         * (shard_temp). */
         if (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN) t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
         long double last = ds_offload_last(c); /* the embedding's gradient on its way out */
@@ -2707,6 +2779,7 @@ static void train_states(const struct calc *c, struct terms *t)
             t->w = gpu;
         }
     }
+    if (wl->shard == EST_SHARD_GEMINI) gemini_states(c, t);
 }
 
 /* ---- torchtitan's FSDP2 ----------------------------------------------
@@ -2812,7 +2885,7 @@ static long double shard_temp(const struct calc *c)
      * reduce_bucket_size whatever the trainable count); stage 1/2 offload
      * also keeps temp_grad_buffer_for_gpu_offload, the largest trainable
      * param's numel (stage_1_and_2.py@38327e07) */
-    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP) {
+    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_GEMINI) {
         long double gb = ds_grad_bytes(c), out = ds_ipg(c);
         if (wl->shard == EST_SHARD_ZERO3) {
             /* with offload_param the NoGatherHandle's .to(device) copies
@@ -2827,6 +2900,7 @@ static long double shard_temp(const struct calc *c)
     case EST_SHARD_ZERO1:
     case EST_SHARD_ZERO2:
     case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
+    case EST_SHARD_GEMINI: return 2 * gemini_chunk(c); /* the chunk in use and the one being reduced */
     case EST_SHARD_FSDP:
         if (fsdp2_titan(c)) return fsdp2_loss_gathered(c);
         /* autocast on fp32 weights means FSDP1 without a MixedPrecision
@@ -4516,9 +4590,16 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->offload != EST_OFFLOAD_NONE && wl->mode != EST_MODE_TRAIN)
         return oomlab_err_set(err, "--offload moves training states (optimizer, gradients, weights) to "
                                    "the CPU: use it with --mode train");
-    if (wl->offload == EST_OFFLOAD_PARAMS && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP)
-        return oomlab_err_set(err, "--offload params needs --shard zero3 or fsdp (the weights are "
+    if (wl->offload == EST_OFFLOAD_PARAMS && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP &&
+        wl->shard != EST_SHARD_GEMINI)
+        return oomlab_err_set(err, "--offload params needs --shard zero3, fsdp or gemini (the weights are "
                                    "gathered to the GPU block by block)");
+    if (wl->shard == EST_SHARD_GEMINI &&
+        (wl->mode != EST_MODE_TRAIN || (wl->precision != EST_FP16 && wl->precision != EST_BF16) ||
+         wl->quant != EST_QUANT_NONE || wl->trainer == EST_TRAINER_LLMC || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return oomlab_err_set(err, "--shard gemini is ColossalAI's GeminiDDP in training: a 16-bit model with "
+                                   "fp32 master chunks and no autocast (--precision fp16 or bf16), unquantized, "
+                                   "outside llm.c and torchtitan");
     if (wl->offload == EST_OFFLOAD_OPTIMIZER && wl->shard == EST_SHARD_FSDP)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
     if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
@@ -4963,7 +5044,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double blas = t->fuse_load ? 0 : blas_workspaces(c); /* fusion runs before any matmul */
     alloc += blas;
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
-    bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
+    bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP ||
+                   wl->shard == EST_SHARD_GEMINI; /* chunks gathered and released */
     /* torchtitan's FSDP2: the collectives' stream pools are counted as they
      * are (fsdp2_stream_pools), the default stream's churn takes the plain
      * share; the gradients alloc holds at the peak are the reduce-scatter

@@ -95,7 +95,8 @@ enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ
  * awq_exllama_scratch). */
 enum est_qkernel { EST_QKERNEL_AUTO, EST_QKERNEL_GEMM, EST_QKERNEL_EXLLAMA, EST_QKERNEL_EXLLAMA_V2 };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP,
-                 EST_SHARD_ZERO0 /* DeepSpeed's engine without ZeRO: nothing partitioned */ };
+                 EST_SHARD_ZERO0, /* DeepSpeed's engine without ZeRO: nothing partitioned */
+                 EST_SHARD_GEMINI /* ColossalAI Gemini, static placement: chunked 16-bit params, fp32 master */ };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU
  * (DeepSpeed offload_optimizer, ZeRO-Offload); params = the weights too,

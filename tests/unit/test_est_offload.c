@@ -226,6 +226,54 @@ static void test_fsdp1_offload_grad_shard(void **state)
     assert_int_equal(one.comp[EST_C_GRADS].bytes, 0);
 }
 
+/* ColossalAI Gemini, static placement (hpcaitech/ColossalAI:colossalai/
+ * zero/gemini/gemini_ddp.py, placement_policy.py @4f9953be): a bf16
+ * llama-2-7b (P = 6,738,415,616) over 8 GPUs keeps 2P/8 of 16-bit chunk
+ * shards, 4P/8 of fp32 master chunks and 8P/8 of HybridAdam's fp32 states,
+ * no gradient buffer (the gradient is written into the 16-bit chunk). Two
+ * chunks are gathered at a time, each the largest param (the 32000 x 4096
+ * head, 131,072,000 elements) in 16-bit; LoRA chunks only its adapters, so
+ * its chunks fall to the 32 Mi-element minimum and its frozen weights stay
+ * whole. --offload optimizer (offload_optim_frac 1.0) moves master, states
+ * and an fp32 gradient shard to the host, --offload params the 16-bit
+ * shards too. */
+static void test_gemini_static(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r, lora;
+    struct oomlab_err err;
+    int64_t P = 6738415616LL, head = 32000LL * 4096, adapters = 32LL * 2 * (4096 * 8 + 8 * 4096);
+    wl.shard = EST_SHARD_GEMINI;
+    wl.gpus = 8;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * P / 8);
+    assert_int_equal(r.comp[EST_C_MASTER].bytes, 4 * P / 8);
+    assert_int_equal(r.comp[EST_C_OPTIM].bytes, 8 * P / 8);
+    assert_int_equal(r.comp[EST_C_GRADS].bytes, 0);
+    assert_int_equal(est_kind_of(&wl), EST_KIND_SHARDED);
+    wl.lora_r = 8;
+    assert_int_equal(est_compute(&m, &wl, &lora, &err), 0);
+    assert_int_equal(lora.comp[EST_C_WEIGHTS].bytes, 2 * P + 2 * adapters / 8);
+    assert_int_equal(r.comp[EST_C_TEMP].bytes - lora.comp[EST_C_TEMP].bytes, 2 * 2 * (head - 33554432LL));
+    wl.lora_r = 0;
+    wl.offload = EST_OFFLOAD_OPTIMIZER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_MASTER].bytes + r.comp[EST_C_OPTIM].bytes, 0);
+    assert_int_equal(r.host_bytes, (4 + 8 + 4) * P / 8);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 2 * P / 8);
+    assert_int_equal(est_kind_of(&wl), EST_KIND_OFFLOAD);
+    wl.offload = EST_OFFLOAD_PARAMS;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 0);
+    assert_int_equal(r.host_bytes, (4 + 8 + 4 + 2) * P / 8);
+    /* no autocast under Gemini: mixed precision is refused */
+    wl.offload = EST_OFFLOAD_NONE;
+    wl.precision = EST_BF16_MIXED;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_ds_offload_bucket_copy),
         cmocka_unit_test(test_ds_offload_embedding_last),
         cmocka_unit_test(test_fsdp1_offload_grad_shard),
+        cmocka_unit_test(test_gemini_static),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
