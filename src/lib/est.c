@@ -2767,7 +2767,8 @@ static void train_states(const struct calc *c, struct terms *t)
          * in torch 2.x). So both gradient terms stay as FSDP has them. FSDP2
          * (fully_shard's CPUOffloadPolicy, --trainer torchtitan) moves the
          * reduce-scatter output to the host in foreach_reduce and keeps
-         * nothing; DeepSpeed streams them out through its buckets
+         * nothing (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py
+         * @010ae4a8); DeepSpeed streams them out through its buckets
          * (shard_temp). */
         if (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN) t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
