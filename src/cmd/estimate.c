@@ -405,8 +405,8 @@ static const struct opt_spec specs[] = {
     {.name = "lora-dropout", .metavar = "P", .parse = parse_probability, AT(wl.lora_dropout),
      .help = "adapters' dropout; default PEFT/torchtune 0,\nlitgpt 0.05"},
     COUNT("gpus", "N", gpus, 1, "GPUs the job is spread over (default 1)"),
-    CHOICE("shard", "none|zero0|zero1|zero2|zero3|fsdp", wl.shard,
-           "how states are sharded over --gpus (DeepSpeed's zero1-3\nalso on one GPU; zero0: DeepSpeed's engine at stage 0,\nall-reduce after backward)"),
+    CHOICE("shard", "none|zero0|zero1|zero2|zero3|fsdp|gemini", wl.shard,
+           "how states are sharded over --gpus (DeepSpeed's zero1-3\nalso on one GPU; zero0: DeepSpeed's engine at stage 0,\nall-reduce after backward; gemini: ColossalAI's chunks,\nstatic placement, --offload for its offload fractions)"),
     {.name = "ds-bucket", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_bucket),
      .help = "DeepSpeed reduce_bucket_size in elements (default\nzero1/2 5e8, zero3 auto = hidden^2)"},
     {.name = "ds-overlap-comm", .metavar = "on|off", .parse = parse_on_off, AT(wl.ds_overlap),
@@ -718,7 +718,8 @@ static void print_components(const struct opts *o, const struct findings *f)
     if (f->hf_loss) printf("  %-22s %s\n", "transformers loss", f->hf_loss);
     printf("  %-22s %s\n", "KV cache", f->cache_model);
     printf("  %-22s %s\n", "figures", est_figures_model(&o->wl));
-    if (f->deepspeed[0]) printf("  %-22s %s\n", "DeepSpeed", f->deepspeed);
+    if (f->deepspeed[0])
+        printf("  %-22s %s\n", o->wl.shard == EST_SHARD_GEMINI ? "Gemini" : "DeepSpeed", f->deepspeed);
 }
 
 static void print_figures(const struct est_result *r)

@@ -396,7 +396,7 @@ static const char *const ckpt_keeps[] = {
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
 static const char *const qkernel_names[] = {"auto", "gemm", "exllama", "exllama-v2"};
-static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0"};
+static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0", "gemini"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
 static const char *const mode_names[] = {"train", "infer", "load"};
 static const char *const loss_names[] = {"ce", "chunked", "sum"};
@@ -487,7 +487,7 @@ static bool upcasts_logits(enum est_family f);
 static bool ds_engine(const struct est_workload *wl)
 {
     return (wl->shard >= EST_SHARD_ZERO1 && wl->shard <= EST_SHARD_ZERO3) || wl->shard == EST_SHARD_ZERO0 ||
-           (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP);
+           (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_GEMINI);
 }
 
 /* --loop-holds logits or outputs: the loop keeps the logits it was handed
@@ -2018,10 +2018,11 @@ static long double weight_bytes(const struct calc *c)
 
 static long double state_elem(const struct calc *c)
 {
-    /* DeepSpeed's optimizer steps its fp32 master partition, so its states
-     * are fp32 whatever the model dtype (ds_master) */
+    /* DeepSpeed's optimizer steps its fp32 master partition, and Gemini's
+     * HybridAdam its fp32 chunks, so their states are fp32 whatever the
+     * model dtype (ds_master, gemini_states) */
     return (c->wl->precision == EST_FP32 || c->mixed || c->wl->master_weights || c->ds ||
-            peft_fp32_adapters(c)) ? 4 : 2;
+            c->wl->shard == EST_SHARD_GEMINI || peft_fp32_adapters(c)) ? 4 : 2;
 }
 
 /* Trainable parameters in tensors of 1e5 elements or more: what
@@ -2288,6 +2289,84 @@ static long double ds_gathered(const struct calc *c)
     return (views > blocks ? views : blocks) + 2 * ds_prefetch_elems(c, turn / ds_grad_bytes(c) + ds_persist_elems(c));
 }
 
+/* DeepSpeed's offload_optimizer moves each reduced gradient to the host
+ * through the GPU. Stage 3 (partition_grads, runtime/zero/stage3.py
+ * @38327e07, the same since v0.6.0): `grad_buffer.to(grad_partition.
+ * device)` copies the partition's host buffer back to the GPU (the 16-bit
+ * partition), and `_constant_buffered_norm2` takes its norm through
+ * `part.data.double()` in chunks of 250,000,000 elements before the copy
+ * to the fp32 host gradient. Stage 1/2 (set_norm_for_param_grad_in_gpu,
+ * stage_1_and_2.py@38327e07): `accumulated_grad.data.double().norm(2)` of
+ * the param's slice in this rank's partition, whole, then a `.float()` copy
+ * of it (half the double's bytes, after it is freed). Returns the GPU bytes
+ * of that moment for a param of `numel` elements. */
+static long double ds_offload_norm(const struct calc *c, long double numel)
+{
+    long double N = (long double)c->N;
+    if (c->wl->shard == EST_SHARD_ZERO3) {
+        long double part = ceill(numel / N), chunk = part < 2.5e8L ? part : 2.5e8L;
+        return ds_grad_bytes(c) * part + 8 * chunk;
+    }
+    long double part = c->Ptrain / N;
+    return 8 * (numel < part ? numel : part);
+}
+
+int64_t est_ds_offload_norm(const struct est_model *m, const struct est_workload *wl, int64_t numel)
+{
+    struct calc c;
+    struct oomlab_err err;
+    if (calc_init(&c, m, wl, &err)) return -1;
+    return (int64_t)ds_offload_norm(&c, (long double)numel);
+}
+
+static bool head_shares_embedding(const struct calc *c);
+
+/* The block param with the most elements: the MLP's linear or the query
+ * projection (the gradients reduced while backward runs). */
+static long double block_linear_max(const struct calc *c)
+{
+    struct acc a = {0, false};
+    struct shape s = shape_of(c->m, &a);
+    long double mlp = (long double)s.h * (long double)s.f, q = (long double)s.h * (long double)s.qd;
+    return mlp > q ? mlp : q;
+}
+
+/* The offload gradient path while backward runs (full fine-tuning: the
+ * adapters of LoRA are too small to count). A bucket of several gradients
+ * is reduced by reduce_scatter_coalesced (runtime/comm/coalesced_
+ * collectives.py@38327e07), which torch.cat's every rank's chunk of every
+ * gradient into one flat buffer (the whole bucket) unless the bucket holds
+ * a single tensor; stage 3 then moves each partition through
+ * ds_offload_norm. A param larger than the bucket is not copied into it
+ * (__add_grad_to_ipg_bucket: `elements_in_ipg_bucket + numel <
+ * reduce_bucket_size`) and is reduced alone, its own 16-bit gradient alive
+ * meanwhile: an untied LM head's, at the start of backward. Stage 1/2 only
+ * the norm (their bucket is ds_ipg's). */
+static long double ds_offload_bwd(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (!c->full || !c->ds || !zero_stage(c) || wl->offload == EST_OFFLOAD_NONE) return 0;
+    long double gb = ds_grad_bytes(c), bucket = (long double)est_ds_bucket(c->m, wl);
+    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    long double cat = z3 ? gb * (bucket < c->Ptrain ? bucket : c->Ptrain) : 0;
+    long double blocks = cat + ds_offload_norm(c, block_linear_max(c)), head = 0;
+    if (wl->head == EST_HEAD_LM && !head_shares_embedding(c))
+        head = (z3 && c->Pbig > bucket ? gb * c->Pbig : 0) + ds_offload_norm(c, c->Pbig);
+    return blocks > head ? blocks : head;
+}
+
+/* The same at the end of backward: the input embedding's gradient is the
+ * last to arrive (tied or not), with stage 3's bucket kept from init beside
+ * it; the activations are gone. */
+static long double ds_offload_last(const struct calc *c)
+{
+    const struct est_workload *wl = c->wl;
+    if (!c->full || !c->ds || !zero_stage(c) || wl->offload == EST_OFFLOAD_NONE) return 0;
+    long double gb = ds_grad_bytes(c), bucket = (long double)est_ds_bucket(c->m, wl);
+    bool z3 = wl->shard == EST_SHARD_ZERO3;
+    return (z3 ? ds_ipg(c) : 0) + (z3 && c->Pbig > bucket ? gb * c->Pbig : 0) + ds_offload_norm(c, c->Pbig);
+}
+
 /* ZeRO's buffers alive at the forward/backward peak (the start of
  * backward), beyond the gradients counted there under accumulation. */
 static long double ds_fwd_buffers(const struct calc *c)
@@ -2320,6 +2399,21 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
                  (long long)wl->gpus, wl->gpus > 1 ? "s" : "");
         return buf;
     }
+    if (wl->shard == EST_SHARD_GEMINI && wl->mode == EST_MODE_TRAIN) {
+        snprintf(buf, n, "ColossalAI Gemini, static placement, on %lld GPU%s: 16-bit params in chunks sharded "
+                 "over the GPUs (frozen params whole on each), the gradient written into its 16-bit chunk and "
+                 "reduce-scattered (no gradient buffer%s); fp32 master chunks and HybridAdam's fp32 states %s; "
+                 "the chunk in use and the one being reduced gathered whole (a chunk: the largest param, at "
+                 "least 32 Mi elements); placement \"auto\" not modelled",
+                 (long long)wl->gpus, wl->gpus > 1 ? "s" : "",
+                 wl->grad_accum > 1 || wl->keep_grads ? "; with accumulation a 16-bit gradient chunk" : "",
+                 wl->offload == EST_OFFLOAD_PARAMS ? "and the 16-bit shards on the CPU (offload_optim_frac and "
+                                                     "offload_param_frac 1.0: placement \"cpu\")"
+                 : wl->offload == EST_OFFLOAD_OPTIMIZER ? "on the CPU with the fp32 gradient shard "
+                                                         "(offload_optim_frac 1.0)"
+                                                       : "on the GPU (offload fractions 0: placement \"cuda\")");
+        return buf;
+    }
     if (wl->mode != EST_MODE_TRAIN || wl->shard < EST_SHARD_ZERO1 || wl->shard > EST_SHARD_ZERO3) {
         snprintf(buf, n, "%s", "");
         return buf;
@@ -2343,8 +2437,14 @@ const char *est_ds_describe(const struct est_model *m, const struct est_workload
              z3 ? "" : (est_ds_overlap(wl) ? " x 2 (overlap_comm)" : " x 1 (no overlap_comm)"),
              wl->ds_bucket == EST_DS_AUTO || (!wl->ds_bucket && z3) ? "auto: hidden^2" : wl->ds_bucket ? "--ds-bucket" : "default 5e8",
              !z3 ? "" : off ? "; ZeRO-3 gradient partitions in host memory" : "; ZeRO-3 gradient buffer kept from init",
-             off ? "the step runs on the CPU (no GPU fp32 gradient)" : "the step casts the gradient partition to fp32",
-             z3 && wl->gpus > 1 ? (wl->ds_zero_init == 0
+             !off ? "the step casts the gradient partition to fp32"
+             : wl->lora_r > 0 ? "the step runs on the CPU (no GPU fp32 gradient)"
+             : z3 ? "the step runs on the CPU; on its way out each gradient partition is copied back to the GPU "
+                    "and its norm taken in fp64 (8 B per element, 2.5e8 at a time), beside the bucket's flat "
+                    "reduce-scatter copy (largest: a block's linear in backward, the embedding's at its end)"
+                  : "the step runs on the CPU; on its way out the norm of each gradient's slice is taken in fp64 "
+                    "on the GPU (8 B per element; largest: the embedding's)",
+             z3 && (wl->gpus > 1 || wl->offload == EST_OFFLOAD_PARAMS) ? (wl->ds_zero_init == 0
                                        ? "; built outside zero.Init: torch's linear keeps each gathered weight "
                                          "(a saved weight.t() view) from its forward to its backward, + the "
                                          "prefetch bucket"
@@ -2481,6 +2581,61 @@ static long double ds_persist_elems(const struct calc *c)
     return n;
 }
 
+/* ---- ColossalAI Gemini (--shard gemini) -------------------------------
+ * GeminiDDP (hpcaitech/ColossalAI:colossalai/zero/gemini/gemini_ddp.py
+ * @4f9953be, _preprocess_param / _init_chunks) casts every trainable param
+ * to the 16-bit mixed_precision and registers it in an "fp16_param" chunk,
+ * and a `.float()` clone in an "fp32_param" chunk (master_weights, the
+ * default); chunks are sharded over the ranks (shard_param_frac 1.0), and
+ * a param that does not require grad is ignored: moved to the GPU whole in
+ * 16-bit. The gradient is written into the fp16 chunk itself
+ * (reuse_fp16_chunk = master_weights without gradient accumulation;
+ * grad_handle copy_tensor_to_chunk_slice) and reduce-scattered into its
+ * shard, so no gradient buffer exists beside the params; with accumulation
+ * a separate 16-bit grad chunk does. HybridAdam keeps its fp32 states with
+ * the fp32 chunk and steps it in place. StaticPlacementPolicy
+ * (placement_policy.py@4f9953be): offload_optim_frac of the chunks keep
+ * their fp32 master, states and gradient shard on the CPU (--offload
+ * optimizer: 1.0), offload_param_frac (allowed only with offload_optim_frac
+ * 1.0) moves the 16-bit shards there too (--offload params). The forward
+ * and backward gather the chunk in use and the one being reduced
+ * (shard_temp). The old API's placement_policy="cuda" / "cpu"
+ * (pytorch-lightning 1.7's ColossalAIStrategy) are these two statics;
+ * "auto" moves chunks by the memory it measures and is not modelled. */
+static void gemini_states(const struct calc *c, struct terms *t)
+{
+    const struct est_workload *wl = c->wl;
+    long double N = (long double)c->N, trainable = c->Ptrain / N;
+    long double frozen = 2 * (c->P - c->Ptrain), shards = 2 * trainable;
+    t->copies = 0;
+    t->master = 4 * trainable;
+    t->optim = optim_bytes(c) / N;
+    t->grads = t->grads_fwd = wl->grad_accum > 1 || wl->keep_grads ? 2 * trainable : 0;
+    t->temp_step = 0; /* HybridAdam: one fused kernel per chunk, in place */
+    t->host = 0;
+    if (wl->offload != EST_OFFLOAD_NONE) {
+        t->host = t->master + t->optim + 4 * trainable; /* + the fp32 gradient shard on the CPU */
+        t->master = t->optim = 0;
+    }
+    if (wl->offload == EST_OFFLOAD_PARAMS) {
+        t->host += shards;
+        shards = 0;
+    }
+    t->w = frozen + shards;
+}
+
+/* The largest chunk Gemini gathers: search_chunk_config looks for a size
+ * from max(the largest param, min_chunk_size_m = 32 Mi elements) up to
+ * search_range_m more (chunk/search_utils.py@4f9953be); counted at its
+ * lower end, in 16-bit. */
+static long double gemini_chunk(const struct calc *c)
+{
+    long double big = c->full ? block_linear_max(c) : 0; /* only trainable params are chunked */
+    if (c->full && c->Pbig > big) big = c->Pbig;
+    if (big < 33554432.0L) big = 33554432.0L;
+    return 2 * big;
+}
+
 static void train_states(const struct calc *c, struct terms *t)
 {
     const struct est_workload *wl = c->wl;
@@ -2598,14 +2753,34 @@ static void train_states(const struct calc *c, struct terms *t)
             t->host = t->optim + t->master + 4 * p + (s3 ? g16 * p : 0) +
                       (!s3 && wl->grad_accum > 1 ? g16 * p : 0);
         }
-        t->optim = t->master = t->grads = t->grads_fwd = 0;
+        t->optim = t->master = 0;
+        /* FSDP1 with CPUOffload(offload_params=True) copies each reduced
+         * shard to its pinned _cpu_grad but keeps the reduce-scatter output
+         * on the GPU as _saved_grad_shard (cast to the param dtype) until
+         * _finalize_params at the end of backward deletes it; under no_sync
+         * the unsharded flat gradient stays in .grad on the GPU exactly as
+         * without offload (torch/distributed/fsdp/fully_sharded_data_
+         * parallel.py@v1.13.1 _post_backward_hook: `if not
+         * self._sync_gradients: return`, then `param._saved_grad_shard =
+         * output` and `param._cpu_grad.copy_(grad.detach(), non_blocking=
+         * True)`; _runtime_utils.py _accumulate_sharded_grad / _offload_grad
+         * in torch 2.x). So both gradient terms stay as FSDP has them. FSDP2
+         * (fully_shard's CPUOffloadPolicy, --trainer torchtitan) moves the
+         * reduce-scatter output to the host in foreach_reduce and keeps
+         * nothing (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py
+         * @010ae4a8); DeepSpeed streams them out through its buckets
+         * (shard_temp). */
+        if (wl->shard != EST_SHARD_FSDP || wl->trainer == EST_TRAINER_TORCHTITAN) t->grads = t->grads_fwd = 0;
         t->temp_step = emb;
+        long double last = ds_offload_last(c); /* the embedding's gradient on its way out */
+        if (last > t->temp_step) t->temp_step = last;
         if (wl->offload == EST_OFFLOAD_PARAMS) { /* the 4-bit quant state is no parameter: it stays */
             long double gpu = qstate + persist / N + (c->N > 1 ? persist : 0); /* persistent: on the GPU */
             t->host += t->w - gpu;
             t->w = gpu;
         }
     }
+    if (wl->shard == EST_SHARD_GEMINI) gemini_states(c, t);
 }
 
 /* ---- torchtitan's FSDP2 ----------------------------------------------
@@ -2711,21 +2886,22 @@ static long double shard_temp(const struct calc *c)
      * reduce_bucket_size whatever the trainable count); stage 1/2 offload
      * also keeps temp_grad_buffer_for_gpu_offload, the largest trainable
      * param's numel (stage_1_and_2.py@38327e07) */
-    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP) {
+    if (wl->offload != EST_OFFLOAD_NONE && wl->shard != EST_SHARD_FSDP && wl->shard != EST_SHARD_GEMINI) {
         long double gb = ds_grad_bytes(c), out = ds_ipg(c);
         if (wl->shard == EST_SHARD_ZERO3) {
             /* with offload_param the NoGatherHandle's .to(device) copies
              * even on one GPU */
             if (c->N > 1 || wl->offload == EST_OFFLOAD_PARAMS) out += ds_gathered(c);
-            return out;
+            return out + ds_offload_bwd(c);
         }
         long double big = c->full ? (c->Pbig > layer / 4 ? c->Pbig : layer / 4) : 0;
-        return out + gb * (big < c->Ptrain ? big : c->Ptrain);
+        return out + gb * (big < c->Ptrain ? big : c->Ptrain) + ds_offload_bwd(c);
     }
     switch (wl->shard) {
     case EST_SHARD_ZERO1:
     case EST_SHARD_ZERO2:
     case EST_SHARD_ZERO3: return ds_fwd_buffers(c);
+    case EST_SHARD_GEMINI: return 2 * gemini_chunk(c); /* the chunk in use and the one being reduced */
     case EST_SHARD_FSDP:
         if (fsdp2_titan(c)) return fsdp2_loss_gathered(c);
         /* autocast on fp32 weights means FSDP1 without a MixedPrecision
@@ -4415,9 +4591,16 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->offload != EST_OFFLOAD_NONE && wl->mode != EST_MODE_TRAIN)
         return oomlab_err_set(err, "--offload moves training states (optimizer, gradients, weights) to "
                                    "the CPU: use it with --mode train");
-    if (wl->offload == EST_OFFLOAD_PARAMS && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP)
-        return oomlab_err_set(err, "--offload params needs --shard zero3 or fsdp (the weights are "
+    if (wl->offload == EST_OFFLOAD_PARAMS && wl->shard != EST_SHARD_ZERO3 && wl->shard != EST_SHARD_FSDP &&
+        wl->shard != EST_SHARD_GEMINI)
+        return oomlab_err_set(err, "--offload params needs --shard zero3, fsdp or gemini (the weights are "
                                    "gathered to the GPU block by block)");
+    if (wl->shard == EST_SHARD_GEMINI &&
+        (wl->mode != EST_MODE_TRAIN || (wl->precision != EST_FP16 && wl->precision != EST_BF16) ||
+         wl->quant != EST_QUANT_NONE || wl->trainer == EST_TRAINER_LLMC || wl->trainer == EST_TRAINER_TORCHTITAN))
+        return oomlab_err_set(err, "--shard gemini is ColossalAI's GeminiDDP in training: a 16-bit model with "
+                                   "fp32 master chunks and no autocast (--precision fp16 or bf16), unquantized, "
+                                   "outside llm.c and torchtitan");
     if (wl->offload == EST_OFFLOAD_OPTIMIZER && wl->shard == EST_SHARD_FSDP)
         return oomlab_err_set(err, "FSDP offloads parameters and gradients together: use --offload params");
     if (wl->shard == EST_SHARD_ZERO0 && (wl->offload != EST_OFFLOAD_NONE || wl->mode != EST_MODE_TRAIN))
@@ -4862,7 +5045,8 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
     long double blas = t->fuse_load ? 0 : blas_workspaces(c); /* fusion runs before any matmul */
     alloc += blas;
     /* ZeRO-3 on one GPU gathers nothing (NoGatherHandle): no gather buffers to fragment */
-    bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP;
+    bool sharded = (wl->shard == EST_SHARD_ZERO3 && wl->gpus > 1) || wl->shard == EST_SHARD_FSDP ||
+                   wl->shard == EST_SHARD_GEMINI; /* chunks gathered and released */
     /* torchtitan's FSDP2: the collectives' stream pools are counted as they
      * are (fsdp2_stream_pools), the default stream's churn takes the plain
      * share; the gradients alloc holds at the peak are the reduce-scatter

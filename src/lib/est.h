@@ -95,7 +95,8 @@ enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ
  * awq_exllama_scratch). */
 enum est_qkernel { EST_QKERNEL_AUTO, EST_QKERNEL_GEMM, EST_QKERNEL_EXLLAMA, EST_QKERNEL_EXLLAMA_V2 };
 enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZERO3, EST_SHARD_FSDP,
-                 EST_SHARD_ZERO0 /* DeepSpeed's engine without ZeRO: nothing partitioned */ };
+                 EST_SHARD_ZERO0, /* DeepSpeed's engine without ZeRO: nothing partitioned */
+                 EST_SHARD_GEMINI /* ColossalAI Gemini, static placement: chunked 16-bit params, fp32 master */ };
 /* CPU offload of the model states (training): optimizer = optimizer states,
  * fp32 master weights and gradients in host memory, the step on the CPU
  * (DeepSpeed offload_optimizer, ZeRO-Offload); params = the weights too,
@@ -553,6 +554,12 @@ int64_t est_ds_prefetch(const struct est_model *m, const struct est_workload *wl
 int64_t est_ds_max_live(const struct est_workload *wl);
 int64_t est_ds_persist(const struct est_model *m, const struct est_workload *wl);
 bool est_ds_overlap(const struct est_workload *wl);
+/* DeepSpeed offload_optimizer: the GPU bytes of moving one reduced gradient
+ * of `numel` elements to the host (stage 3: the partition copied back to the
+ * GPU + its fp64 norm in chunks of 2.5e8 elements; stage 1/2: the fp64 norm
+ * of the param's slice in this rank's partition); -1 if the workload does
+ * not describe a model. */
+int64_t est_ds_offload_norm(const struct est_model *m, const struct est_workload *wl, int64_t numel);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
 const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */

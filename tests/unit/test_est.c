@@ -2316,7 +2316,7 @@ static void test_offload(void **state)
     /* refused: params without zero3/fsdp, optimizer-only under FSDP, inference */
     wl.shard = EST_SHARD_ZERO2;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
-    assert_non_null(strstr(err.msg, "zero3 or fsdp"));
+    assert_non_null(strstr(err.msg, "zero3, fsdp or gemini"));
     wl.shard = EST_SHARD_FSDP;
     wl.offload = EST_OFFLOAD_OPTIMIZER;
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
