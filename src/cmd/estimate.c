@@ -558,6 +558,14 @@ static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_
 
 /* ---- the card ---------------------------------------------------------- */
 
+/* The GPUs' link for NCCL's channel count: NVLink parts, PCIe ones, or
+ * unknown (no card in the table, or an AMD card: RCCL, not measured). */
+static enum est_link card_link(const struct gpu_card *card)
+{
+    if (!card || card->sm == 0) return EST_LINK_UNKNOWN;
+    return gpus_nvlink(card) ? EST_LINK_NVLINK : EST_LINK_PCIE;
+}
+
 /* Capacity and where it came from, for the `card` line and JSON:
  * "80.00 GiB (--capacity)", "NVIDIA A100 80GB, 80.00 GiB (--gpu a100-80)",
  * "NVIDIA H200, 139.80 GiB (NVML, GPU 0; 616.00 MiB reserved)". NVML's
@@ -571,7 +579,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
         if (gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         o->card_sm = card->sm;
-        o->wl.nccl_link = gpus_nvlink(card) ? EST_LINK_NVLINK : EST_LINK_PCIE;
+        o->wl.nccl_link = card_link(card);
         units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
         if (o->have_capacity)
             snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
@@ -608,7 +616,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
         if (card && gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         if (card) o->card_sm = card->sm;
-        if (card) o->wl.nccl_link = gpus_nvlink(card) ? EST_LINK_NVLINK : EST_LINK_PCIE;
+        o->wl.nccl_link = card_link(card);
         units_format_bytes(usable, cap, sizeof cap);
         snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
                  cap, resv);

@@ -4864,11 +4864,12 @@ static const struct nccl_rule {
      "544 MiB for 2 ranks on NVLink (4 x A100, PyTorch, one all-reduce: NVIDIA/nccl#964)"},
     {EST_LINK_NVLINK, 3, 688.0L * 1024 * 1024,
      "688 MiB for 3 ranks or more on NVLink (4 x A100, PyTorch, one all-reduce: NVIDIA/nccl#964)"},
-    /* no card named: the NVLink measurement, the larger count */
+    /* no card named, or an AMD one (RCCL, not measured): the NVLink
+     * measurement, the larger count */
     {EST_LINK_UNKNOWN, 2, 544.0L * 1024 * 1024,
-     "card not named: the NVLink figure, 544 MiB for 2 ranks (NVIDIA/nccl#964)"},
+     "card not named, or not NVIDIA's (RCCL): the NVLink figure, 544 MiB for 2 ranks (NVIDIA/nccl#964)"},
     {EST_LINK_UNKNOWN, 3, 688.0L * 1024 * 1024,
-     "card not named: the NVLink figure, 688 MiB for 3 ranks or more (NVIDIA/nccl#964)"},
+     "card not named, or not NVIDIA's (RCCL): the NVLink figure, 688 MiB for 3 ranks or more (NVIDIA/nccl#964)"},
     /* PCIe: 2 channels (as NCCL's init logs on PCIe pairs print, "Channel
      * 00/02", rwth-i6/returnn#1469), each with the ring's and the tree's
      * up and down connections, one buffer set each */
