@@ -446,6 +446,8 @@ static const struct opt_spec specs[] = {
     {.name = "gpu", .metavar = "NAME", .parse = opt_string, AT(gpu_name), .help = "a built-in card (--list-gpus)"},
     {.name = "context", .metavar = "SIZE", .parse = parse_size, AT(wl.context_bytes),
      .help = "CUDA context (default: the card's, or by --torch/--cuda)"},
+    {.name = "nccl", .metavar = "SIZE", .parse = parse_size, AT(wl.nccl_bytes),
+     .help = "NCCL buffers on each GPU of a --gpus run (default: by\nthe card's link, 544/688 MiB on NVLink; 0: none)"},
     {.name = "torch", .metavar = "VERSION", .parse = opt_string, AT(torch),
      .help = "torch.__version__ (1.4, 1.7.1+cu110): before 1.13 every\nkernel loads at start, a larger CUDA context"},
     {.name = "torchao", .metavar = "VERSION", .parse = opt_string, AT(torchao),
@@ -556,6 +558,14 @@ static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_
 
 /* ---- the card ---------------------------------------------------------- */
 
+/* The GPUs' link for NCCL's channel count: NVLink parts, PCIe ones, or
+ * unknown (no card in the table, or an AMD card: RCCL, not measured). */
+static enum est_link card_link(const struct gpu_card *card)
+{
+    if (!card || card->sm == 0) return EST_LINK_UNKNOWN;
+    return gpus_nvlink(card) ? EST_LINK_NVLINK : EST_LINK_PCIE;
+}
+
 /* Capacity and where it came from, for the `card` line and JSON:
  * "80.00 GiB (--capacity)", "NVIDIA A100 80GB, 80.00 GiB (--gpu a100-80)",
  * "NVIDIA H200, 139.80 GiB (NVML, GPU 0; 616.00 MiB reserved)". NVML's
@@ -569,6 +579,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         if (!o->have_context) o->wl.context_bytes = card->context_bytes;
         if (gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         o->card_sm = card->sm;
+        o->wl.nccl_link = card_link(card);
         units_format_bytes(o->wl.capacity_bytes, cap, sizeof cap);
         if (o->have_capacity)
             snprintf(o->card, sizeof o->card, "%s (--capacity); %.64s context (--gpu %.32s)", cap,
@@ -605,6 +616,7 @@ static void get_card(struct opts *o, struct oomlab_err *err)
         if (card && !o->have_context) o->wl.context_bytes = card->context_bytes;
         if (card && gpus_sm90(card)) o->wl.blas_workspace = EST_BLAS_WORKSPACE_SM90;
         if (card) o->card_sm = card->sm;
+        o->wl.nccl_link = card_link(card);
         units_format_bytes(usable, cap, sizeof cap);
         snprintf(o->card, sizeof o->card, "%.80s, %s (NVML, GPU 0%s)", g.name[0] ? g.name : "GPU 0",
                  cap, resv);
@@ -704,7 +716,8 @@ static void print_components(const struct opts *o, const struct findings *f)
         printf("  %-22s weights + KV cache + activations + logits + temporaries + cuBLAS workspaces\n",
                "peak allocated");
     printf("  %-22s peak allocated + allocator slack\n", "peak reserved");
-    printf("  %-22s peak reserved + CUDA context\n", "device used");
+    printf("  %-22s peak reserved + CUDA context%s\n", "device used",
+           f->r.comp[EST_C_NCCL].bytes > 0 ? " + NCCL buffers" : "");
     char pol[24];
     printf("\nassumed:\n");
     if (o->wl.mode == EST_MODE_TRAIN)

@@ -880,6 +880,7 @@ void est_workload_init(struct est_workload *wl)
     wl->gpus = 1;
     wl->capacity_bytes = -1;
     wl->context_bytes = -1;
+    wl->nccl_bytes = -1;
     wl->blas_workspace = EST_BLAS_WORKSPACE;
     wl->headroom = 0.15;
     wl->lora_dropout = -1;
@@ -4499,7 +4500,7 @@ static void varlen_extra(const struct calc *c, const struct terms *t, struct est
 static const char *const comp_names[EST_C__COUNT] = {
     "weights", "16-bit weight copies", "fp32 master weights", "gradients", "optimizer states",
     "activations", "logits + loss", "KV cache", "temporaries", "cuBLAS workspaces", "CUDA context",
-    "allocator slack",
+    "NCCL buffers", "allocator slack",
 };
 
 struct wrange { const char *name; int64_t v, lo, hi; };
@@ -5027,6 +5028,57 @@ static long double blas_workspaces(const struct calc *c)
     return (long double)wl->blas_workspace * (wl->mode == EST_MODE_TRAIN ? 2 : 1);
 }
 
+/* NCCL's communicator on each rank of a run over several GPUs (torch
+ * DDP/FSDP/DeepSpeed's default process group, llm.c's MPI + NCCL). NCCL
+ * cudaMallocs its per-channel, per-connection FIFOs itself, outside the
+ * caching allocator: nvidia-smi sees them, torch's counters do not. Each
+ * channel has its own buffers for collectives (NVIDIA/nccl#1450), and "the
+ * memory usage is linearly tied to the number of channels" — NVLink opens
+ * many more than PCIe (NVIDIA/nccl#986). Per rank and communicator: */
+static const struct nccl_rule {
+    enum est_link link;
+    int64_t ranks;    /* this many GPUs or more */
+    long double bytes;
+    const char *why;
+} nccl_rules[] = {
+    /* measured: 4 x A100 with NVLink, PyTorch, a 4 MB all-reduce in each
+     * process group: 544 MiB per group of 2 ranks, 688 MiB from 3 */
+    {EST_LINK_NVLINK, 2, 544.0L * 1024 * 1024,
+     "544 MiB for 2 ranks on NVLink (4 x A100, PyTorch, one all-reduce: NVIDIA/nccl#964)"},
+    {EST_LINK_NVLINK, 3, 688.0L * 1024 * 1024,
+     "688 MiB for 3 ranks or more on NVLink (4 x A100, PyTorch, one all-reduce: NVIDIA/nccl#964)"},
+    /* no card named, or an AMD one (RCCL, not measured): the NVLink
+     * measurement, the larger count */
+    {EST_LINK_UNKNOWN, 2, 544.0L * 1024 * 1024,
+     "card not named, or not NVIDIA's (RCCL): the NVLink figure, 544 MiB for 2 ranks (NVIDIA/nccl#964)"},
+    {EST_LINK_UNKNOWN, 3, 688.0L * 1024 * 1024,
+     "card not named, or not NVIDIA's (RCCL): the NVLink figure, 688 MiB for 3 ranks or more (NVIDIA/nccl#964)"},
+    /* PCIe: 2 channels (as NCCL's init logs on PCIe pairs print, "Channel
+     * 00/02", rwth-i6/returnn#1469), each with the ring's and the tree's
+     * up and down connections, one buffer set each */
+    {EST_LINK_PCIE, 2, 2.0L * 3 * EST_NCCL_CONN_BYTES,
+     "PCIe: 2 channels x 3 connections (ring, tree up, tree down) x 9,633,792 B (Simple 4 MiB + LL128 "
+     "4,915,200 + LL 524,288: NVIDIA/nccl src/init.cc DEFAULT_*BUFFSIZE)"},
+};
+
+/* The NCCL term of a workload and the sentence saying why (NULL: none). */
+static long double nccl_buffers(const struct est_workload *wl, const char **why)
+{
+    *why = NULL;
+    if (wl->gpus < 2) return 0;
+    if (wl->nccl_bytes >= 0) {
+        *why = "--nccl";
+        return (long double)wl->nccl_bytes;
+    }
+    long double bytes = 0;
+    for (size_t i = 0; i < sizeof nccl_rules / sizeof nccl_rules[0]; i++)
+        if (nccl_rules[i].link == wl->nccl_link && wl->gpus >= nccl_rules[i].ranks) {
+            bytes = nccl_rules[i].bytes;
+            *why = nccl_rules[i].why;
+        }
+    return bytes;
+}
+
 static int finish(const struct calc *c, const struct terms *t, struct est_result *r,
                   struct oomlab_err *err)
 {
@@ -5068,10 +5120,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
      * the allocator frees its cached unsplit segments and retries (header
      * comment of CUDACachingAllocator.cpp), so cached blocks alone never
      * take the reserved figure past the card. */
+    const char *nccl_why;
+    long double nccl = nccl_buffers(wl, &nccl_why);
     long double varlen = t->varlen;
     if (varlen > 0 && wl->capacity_bytes > 0) {
         long double c0 = wl->context_bytes >= 0 ? (long double)wl->context_bytes : (long double)EST_DEFAULT_CONTEXT;
-        long double room = (long double)wl->capacity_bytes - c0 - t->managed - alloc - slack;
+        long double room = (long double)wl->capacity_bytes - c0 - nccl - t->managed - alloc - slack;
         if (varlen > room) varlen = room > 0 ? room : 0;
     }
     slack += varlen;
@@ -5101,11 +5155,12 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
         fill(r, EST_C_OPTIM, t->optim, run, err) || fill(r, EST_C_ACTS, t->acts, run && !step_peak && !later_peak, err) ||
         fill(r, EST_C_LOGITS, t->logits, run && !step_peak && !later_peak, err) || fill(r, EST_C_KV, t->kv, true, err) ||
         fill(r, EST_C_TEMP, init_peak ? t->init_tmp : step_peak ? t->temp_step : t->temp_fwd, true, err) ||
-        fill(r, EST_C_BLAS, blas, true, err) || fill(r, EST_C_CONTEXT, ctx, true, err) || fill(r, EST_C_SLACK, slack, true, err))
+        fill(r, EST_C_BLAS, blas, true, err) || fill(r, EST_C_CONTEXT, ctx, true, err) ||
+        fill(r, EST_C_NCCL, nccl, true, err) || fill(r, EST_C_SLACK, slack, true, err))
         return -1;
     if (to_bytes(alloc, &r->peak_allocated_bytes, "the peak", err) ||
         to_bytes(alloc + slack, &r->peak_reserved_bytes, "the reserved peak", err) ||
-        to_bytes(alloc + slack + ctx + t->managed, &r->device_used_bytes, "device memory", err) ||
+        to_bytes(alloc + slack + ctx + nccl + t->managed, &r->device_used_bytes, "device memory", err) ||
         to_bytes(t->managed, &r->managed_bytes, "the paged optimizer states", err))
         return -1;
     if (wl->context_why)
@@ -5125,6 +5180,10 @@ static int finish(const struct calc *c, const struct terms *t, struct est_result
                  wl->mode == EST_MODE_TRAIN ? "forward's thread and autograd's backward thread" : "the one thread",
                  b);
     }
+    if (nccl_why)
+        snprintf(r->comp[EST_C_NCCL].formula, sizeof r->comp[0].formula,
+                 "one NCCL communicator per rank (%lld GPUs), cudaMalloc'd by NCCL outside torch's counters: "
+                 "device used only; %s", (long long)wl->gpus, nccl_why);
     snprintf(r->comp[EST_C_SLACK].formula, sizeof r->comp[0].formula,
              "reserved - allocated: %.0Lf%% of the churning bytes + %.0Lf%% of long-lived ones",
              100 * share, 100 * SLACK_PERSIST);

@@ -103,6 +103,9 @@ enum est_shard { EST_SHARD_NONE, EST_SHARD_ZERO1, EST_SHARD_ZERO2, EST_SHARD_ZER
  * only the gathered blocks on the GPU (DeepSpeed offload_param with zero3,
  * FSDP CPUOffload(offload_params=True)). */
 enum est_offload { EST_OFFLOAD_NONE, EST_OFFLOAD_OPTIMIZER, EST_OFFLOAD_PARAMS };
+/* The GPUs' link, which sets how many NCCL channels a communicator opens:
+ * unknown (no card named), NVLink/NVSwitch (the SXM data-centre parts), PCIe. */
+enum est_link { EST_LINK_UNKNOWN, EST_LINK_NVLINK, EST_LINK_PCIE };
 /* How the loss is taken: HF-style fp32 cross-entropy over the full logits,
  * chunked cross-entropy (torchtune/litgpt), or a plain reduction. */
 enum est_loss { EST_LOSS_CE, EST_LOSS_CHUNKED, EST_LOSS_SUM };
@@ -333,6 +336,10 @@ struct est_workload {
     int64_t context_bytes;       /* CUDA context + library workspaces; -1 = default */
     const char *context_why;     /* where context_bytes came from when a torch/CUDA version
                                     chose it (gpus_context); NULL: the card's or --context */
+    int64_t nccl_bytes;          /* --nccl: NCCL communicator buffers on each rank of a run
+                                    over several GPUs (cudaMalloc'd by NCCL, outside torch's
+                                    counters: device used only); -1 = by nccl_link (est_nccl) */
+    enum est_link nccl_link;     /* how the GPUs talk, from the card (gpus_nvlink) */
     double headroom;             /* fraction kept free when searching max batch/seq (0.15) */
 };
 
@@ -343,12 +350,19 @@ struct est_workload {
 #define EST_BLAS_WORKSPACE ((int64_t)4096 * 1024 * 2 + 16 * 1024 * 8)
 #define EST_BLAS_WORKSPACE_SM90 ((int64_t)4096 * 8 * 1024)
 
+/* NCCL's buffers for one connection of one channel, one per protocol: Simple
+ * DEFAULT_BUFFSIZE 1 << 22; LL128 NCCL_LL128_ELEMS_PER_THREAD 120 x
+ * NCCL_LL128_MAX_NTHREADS 640 x NCCL_STEPS 8 x 8 B = 4,915,200; LL
+ * NCCL_LL_LINES_PER_THREAD 8 x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16 B
+ * = 524,288 (NVIDIA/nccl:src/init.cc, src/include/device.h@80f6bda4) */
+#define EST_NCCL_CONN_BYTES ((int64_t)(1 << 22) + 120 * 640 * 8 * 8 + 8 * 512 * 8 * 16)
+
 #define EST_DS_AUTO (-1) /* ds_bucket / ds_prefetch: transformers' "auto" (from the hidden size) */
 
 /* Result components, in table order. */
 enum est_comp {
     EST_C_WEIGHTS, EST_C_WEIGHT_COPIES, EST_C_MASTER, EST_C_GRADS, EST_C_OPTIM,
-    EST_C_ACTS, EST_C_LOGITS, EST_C_KV, EST_C_TEMP, EST_C_BLAS, EST_C_CONTEXT, EST_C_SLACK,
+    EST_C_ACTS, EST_C_LOGITS, EST_C_KV, EST_C_TEMP, EST_C_BLAS, EST_C_CONTEXT, EST_C_NCCL, EST_C_SLACK,
     EST_C__COUNT
 };
 
@@ -364,7 +378,7 @@ struct est_result {
     struct est_component comp[EST_C__COUNT];
     int64_t peak_allocated_bytes; /* torch.cuda.max_memory_allocated */
     int64_t peak_reserved_bytes;  /* torch.cuda.max_memory_reserved */
-    int64_t device_used_bytes;    /* nvidia-smi: reserved + context */
+    int64_t device_used_bytes;    /* nvidia-smi: reserved + context + NCCL buffers */
     int64_t capacity_bytes;       /* -1 unknown */
     int fits;                     /* 1 fits, 0 over, -1 capacity unknown */
     int64_t over_bytes;           /* device_used - capacity when over, else 0 */

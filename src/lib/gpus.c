@@ -65,6 +65,14 @@ const struct gpu_card *gpus_table(size_t *n)
 
 bool gpus_sm90(const struct gpu_card *card) { return card && card->sm == 90; }
 
+bool gpus_nvlink(const struct gpu_card *card)
+{
+    static const int nvlink_sm[] = {70, 80, 90};
+    for (size_t i = 0; card && i < sizeof nvlink_sm / sizeof nvlink_sm[0]; i++)
+        if (card->sm == nvlink_sm[i]) return true;
+    return false;
+}
+
 /* Lower-case alphanumerics only: "NVIDIA A100-SXM4-80GB" -> "nvidiaa100sxm480gb". */
 static void squash(const char *s, char *out, size_t n)
 {

@@ -26,6 +26,11 @@ const struct gpu_card *gpus_table(size_t *n);
 /* A Hopper card (compute capability 9.0: H100, H200, H800, H20, GH200),
  * where torch's default cuBLAS workspace is 32 MiB. */
 bool gpus_sm90(const struct gpu_card *card);
+/* A data-centre card of a generation sold as SXM modules on NVLink/NVSwitch
+ * (compute capability 7.0 V100, 8.0 A100/A800, 9.0 H100/H200): NCCL opens
+ * many channels there. The PCIe versions share the rows and are counted the
+ * same way. */
+bool gpus_nvlink(const struct gpu_card *card);
 /* Case-insensitive; accepts the table name, the summary, a device name as
  * NVML/nvidia-smi prints it, or any name holding a row's key tokens as whole
  * tokens (letters and digits split on anything else; "80GB" is the token

@@ -2141,7 +2141,7 @@ static void test_ckpt_later_grads(void **state)
     assert_int_equal(r.comp[EST_C_GRADS].bytes, P * 2 / 4);
     int64_t rest = 0;
     for (int i = 0; i < EST_C__COUNT; i++)
-        if (i != EST_C_GRADS && i != EST_C_SLACK && i != EST_C_CONTEXT && r.comp[i].at_peak) rest += r.comp[i].bytes;
+        if (i != EST_C_GRADS && i != EST_C_SLACK && i != EST_C_CONTEXT && i != EST_C_NCCL && r.comp[i].at_peak) rest += r.comp[i].bytes;
     int64_t later = r.peak_allocated_bytes - rest, want = (P - 2 * Pbig) * 2 / 4 / L * (L - 1);
     assert_true(later - want <= 16 && want - later <= 16); /* each term rounded to bytes */
     assert_false(w.comp[EST_C_GRADS].at_peak);
@@ -2788,6 +2788,57 @@ static void test_cublas_workspaces(void **state)
     assert_int_equal(r.comp[EST_C_BLAS].bytes, 0);
 }
 
+/* NCCL's communicator buffers on each rank of a run over several GPUs:
+ * cudaMalloc'd by NCCL, so in device used and in neither of torch's peaks.
+ * NVLink: the per-group figures measured on 4 x A100 (NVIDIA/nccl#964);
+ * PCIe: 2 channels x 3 connections x one buffer set per protocol (Simple
+ * 1 << 22, LL128 120 x 640 x 8 x 8, LL 8 x 512 x 8 x 16: NVIDIA/nccl
+ * src/init.cc DEFAULT_*BUFFSIZE, src/include/device.h). */
+static void test_nccl_buffers(void **state)
+{
+    (void)state;
+    struct est_model g = fx_preset("gpt2");
+    struct est_workload wl = fx_workload(EST_BF16_MIXED, 1, 128);
+    struct est_result r, none;
+    struct oomlab_err err;
+    assert_int_equal(EST_NCCL_CONN_BYTES, 4194304 + 4915200 + 524288);
+    assert_true(gpus_nvlink(gpus_find("a100-80gb")));
+    assert_true(gpus_nvlink(gpus_find("h100")));
+    assert_true(gpus_nvlink(gpus_find("v100-32gb")));
+    assert_false(gpus_nvlink(gpus_find("rtx3090")));
+    assert_false(gpus_nvlink(gpus_find("l40s")));
+    assert_false(gpus_nvlink(NULL));
+    wl.context_bytes = 500LL << 20;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0); /* one GPU: no communicator */
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 0);
+    wl.gpus = 4;
+    wl.nccl_link = EST_LINK_NVLINK;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 688LL << 20);
+    assert_true(r.comp[EST_C_NCCL].at_peak);
+    assert_non_null(strstr(r.comp[EST_C_NCCL].formula, "nccl#964"));
+    wl.nccl_bytes = 0; /* --nccl 0 */
+    assert_int_equal(est_compute(&g, &wl, &none, &err), 0);
+    assert_int_equal(none.comp[EST_C_NCCL].bytes, 0);
+    assert_int_equal(r.peak_allocated_bytes, none.peak_allocated_bytes);
+    assert_int_equal(r.peak_reserved_bytes, none.peak_reserved_bytes);
+    assert_int_equal(r.device_used_bytes - none.device_used_bytes, 688LL << 20);
+    wl.nccl_bytes = 100LL << 20; /* --nccl 100MiB */
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 100LL << 20);
+    wl.nccl_bytes = -1;
+    wl.gpus = 2;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 544LL << 20);
+    wl.nccl_link = EST_LINK_UNKNOWN; /* no card named: the NVLink figure */
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 544LL << 20);
+    wl.nccl_link = EST_LINK_PCIE;
+    wl.gpus = 3;
+    assert_int_equal(est_compute(&g, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_NCCL].bytes, 2 * 3 * (4194304 + 4915200 + 524288));
+}
+
 static void test_autocast16(void **state)
 {
     (void)state;
@@ -3114,6 +3165,7 @@ int main(void)
         cmocka_unit_test(test_accelerate_fp32_outputs),
         cmocka_unit_test(test_tied_embedding_sum_out_of_place),
         cmocka_unit_test(test_cublas_workspaces),
+        cmocka_unit_test(test_nccl_buffers),
         cmocka_unit_test(test_kept_grads_accumulate_beside),
         cmocka_unit_test(test_peft_fp32_adapters),
         cmocka_unit_test(test_hf_loss_by_version),
