@@ -1580,7 +1580,7 @@ static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
     for (size_t l = 0; l < n; l++) {
         if (!logs[l].run_id) continue;
         struct oomlab_err err = {{0}};
-        if (!loaded && ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return;
+        if (!loaded && ledger_io_load(NULL, dir, &lg, path, sizeof path, &err) < 0) return;
         loaded = true;
         const struct ledger_row *row = ledger_find(&lg, logs[l].run_id);
         if (row) snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);

@@ -55,8 +55,11 @@ int ledgerfile_append_shard(const char *dir, const char *records, size_t len, st
  * caller's); with shards, rows in started_at order. lg's layout
  * (delimiter, columns) is runs.csv's. path receives DIR/runs.csv, or
  * DIR/runs.d when only shards exist. No ledger at all: -1 with *missing
- * set and err saying so. */
+ * set and err saying so. An entry of runs.d named *.csv that is no regular
+ * file (a directory, a FIFO) holds no runs and is left out: skipped
+ * receives a note naming it for the caller to say ("" when none); a
+ * shard that is a file but unreadable or not a ledger is an error. */
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
-                    struct oomlab_err *err);
+                    char *skipped, size_t skipped_size, struct oomlab_err *err);
 
 #endif

@@ -91,14 +91,16 @@ static int make_dirs(struct paths *p, const char *dir, struct oomlab_err *err)
 }
 
 /* runs.csv and the shards, one row per run (sys/ledgerfile, the one reader). */
-static int read_ledger(const struct paths *p, struct ledger *lg, struct oomlab_err *err)
+static int read_ledger(const struct runexec_opts *o, const struct paths *p, struct ledger *lg,
+                       struct oomlab_err *err)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], skipped[PATH_MAX + 100];
     bool missing;
-    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, err) < 0) {
+    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, skipped, sizeof skipped, err) < 0) {
         memset(lg, 0, sizeof *lg);
         return missing ? 0 : -1;
     }
+    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab run: note: %s\n", skipped);
     int rc = ledger_keep_latest(lg, err);
     if (rc < 0) ledger_release(lg);
     return rc;
@@ -154,7 +156,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
                     int *log_fd, struct oomlab_err *err)
 {
     struct ledger lg;
-    if (read_ledger(p, &lg, err) < 0) return -1;
+    if (read_ledger(o, p, &lg, err) < 0) return -1;
     if (o->id) {
         if (ledger_id_check(o->id, err) < 0) goto fail;
         snprintf(res->id, sizeof res->id, "%s", o->id);

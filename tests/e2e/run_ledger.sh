@@ -163,3 +163,31 @@ check run.toolarge-run-says-what-next grep -q '^oomlab run: ./runs.csv is 65 MiB
 "$OOMLAB" table 2>err.txt >/dev/null; rc=$?
 check run.toolarge-table-exit2 test "$rc" -eq 2
 check run.toolarge-table-says-what-next grep -q 'start a new one' err.txt
+
+# A directory or FIFO named *.csv in runs.d holds no runs: every reader and
+# run leave it out with a note and read the rest; never a hang on the FIFO.
+# Before: "./runs.d/x.csv: not a regular file", exit 2, for every reader,
+# and run refused the training (exit 3).
+fresh strayshard
+mkdir runs.d
+"$OOMLAB" run -q --id s1 -- true 2>/dev/null
+mkdir runs.d/old.csv
+mkfifo runs.d/pipe.csv
+for v in table report "compare s1 s1" doctor; do
+  timeout 10 "$OOMLAB" $v >out.txt 2>err.txt; rc=$?
+  set -- $v
+  check run.strayshard-$1-reads test "$rc" -eq 0
+  check run.strayshard-$1-note grep -q "^oomlab $1: note: ./runs.d/.*\.csv is a \(directory\|FIFO\), not a shard: left out (and 1 more such entry)" err.txt
+done
+check run.strayshard-table-lists-s1 grep -q '^s1 ' <(timeout 10 "$OOMLAB" table 2>/dev/null)
+timeout 10 "$OOMLAB" run -q --id s2 -- touch ran 2>err.txt; rc=$?
+check run.strayshard-run-runs test "$rc" -eq 0 -a -e ran
+check run.strayshard-run-note grep -q "^oomlab run: note: ./runs.d/.*\.csv is a" err.txt
+timeout 10 "$OOMLAB" doctor >out.txt 2>/dev/null
+check run.strayshard-doctor-counts grep -q '^ok   ledger     ./runs.d: 2 runs' out.txt
+timeout 10 "$OOMLAB" completion --values runids >out.txt 2>err.txt
+check run.strayshard-completion-silent test ! -s err.txt
+check run.strayshard-completion-ids grep -qx s2 out.txt
+rmdir runs.d/old.csv; rm runs.d/pipe.csv; mkdir runs.d/only.csv; rm -f runs.d/[!o]*.csv
+timeout 10 "$OOMLAB" table >/dev/null 2>err.txt; rc=$?
+check run.strayshard-nothing-else-no-ledger test "$rc" -eq 2
