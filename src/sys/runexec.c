@@ -499,6 +499,13 @@ static void unlink_rank_logs(const char *logs, const char *id)
     if (d) closedir(d);
 }
 
+/* rankstats' lines of a rank, in order, once their rank is decided. */
+static void split_rank_line(const char *line, size_t len, long e, void *ctx)
+{
+    struct scan_ctx *sc = ctx;
+    split_line(sc->split, &sc->rs->r[e], e, line, len);
+}
+
 /* Each line of the log pass goes to the step parser and the rank figures. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
@@ -506,8 +513,7 @@ static int steps_line(const char *line, size_t len, void *ctx)
     struct steps_point pt;
     bool step = steps_parse_line(line, len, &pt);
     int restarts = sc->rs->elastic.restarts;
-    long e = rankstats_line(sc->rs, line, len, step ? &pt : NULL);
-    if (e >= 0) split_line(sc->split, &sc->rs->r[e], e, line, len);
+    rankstats_line(sc->rs, line, len, step ? &pt : NULL); /* its rank's lines reach split_rank_line */
     if (sc->rs->elastic.restarts != restarts) { /* a new attempt: the row is the last one's */
         steps_series_release(sc->series);
         steps_series_init(sc->series);
@@ -658,7 +664,12 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct rankstat
     struct steps_series series;
     steps_series_init(&series);
     struct scan_ctx sc = {.series = &series, .rs = rs, .split = sp};
-    if (logscan_path_lines(path, &rep, steps_line, &sc, &e) == 0) {
+    rs->fn = split_rank_line;
+    rs->fn_ctx = &sc;
+    int rc = logscan_path_lines(path, &rep, steps_line, &sc, &e);
+    rankstats_flush(rs); /* the lines still held, to their rank logs */
+    rs->fn = NULL;
+    if (rc == 0) {
         struct oom_report last;
         rankstats_finish(rs, &rep);
         last_attempt(rs, &rep, &last);
