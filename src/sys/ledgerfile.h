@@ -16,9 +16,10 @@
 
 #define LEDGERFILE_SHARDS "runs.d"
 
-/* The most of a ledger file oomlab reads (or appends to, which reads it):
- * some 280,000 runs as oomlab writes them. A ledger past it gets
- * ledgerfile_size_check's message, which says what to do. */
+/* The most of a ledger file oomlab reads whole (table, compare, report,
+ * run's id check): some 280,000 runs as oomlab writes them. A ledger past
+ * it gets ledgerfile_size_check's message, which says what to do; run
+ * still appends to it (fsutil_append_locked holds only its head). */
 #define LEDGERFILE_MAX ((size_t)64 << 20)
 /* 0, or -1 with "PATH is N MiB, more than the 64 MiB oomlab reads of a
  * ledger: ..." (how to start a new one) when path is larger than
