@@ -165,7 +165,7 @@ static int values(const char *kind)
         struct ledger lg;
         char path[4096];
         struct oomlab_err err;
-        if (ledger_io_load(".", &lg, path, sizeof path, &err) < 0) return EXIT_OK; /* nothing to offer */
+        if (ledger_io_load(NULL, ".", &lg, path, sizeof path, &err) < 0) return EXIT_OK; /* nothing to offer */
         for (size_t i = 0; i < lg.n; i++)
             if (lg.rows[i].cell[LEDGER_RUN_ID][0] && ledger_find(&lg, lg.rows[i].cell[LEDGER_RUN_ID]) == &lg.rows[i])
                 if (ledger_id_check(lg.rows[i].cell[LEDGER_RUN_ID], NULL) == 0) /* one word each */

@@ -1343,6 +1343,7 @@ static void json_launcher(struct json *j, const struct log_result *l)
     json_obj_end(j);
 }
 
+/* A read log's keys; the caller adds "error" and ends the object. */
 static void json_log(struct json *j, const struct log_result *l)
 {
     json_obj_begin(j);
@@ -1380,7 +1381,6 @@ static void json_log(struct json *j, const struct log_result *l)
         json_arr_end(j);
         json_obj_end(j);
     }
-    json_obj_end(j);
 }
 
 /* primary, shortfall, verdicts, plan: of one run. */
@@ -1468,8 +1468,66 @@ static void json_run(struct json *j, const struct log_result *logs, const struct
     json_obj_end(j);
 }
 
+/* An input that could not be resolved or read: said on stderr, and in the
+ * JSON's logs[] where it was named, with its error (a script sees every
+ * input). before: how many diagnosed logs come before it. */
+struct log_failure {
+    size_t before;
+    char path[4096];
+    struct oomlab_err err;
+};
+struct log_failures {
+    struct log_failure *items;
+    size_t n;
+};
+
+static void log_failures_add(struct log_failures *fs, size_t before, const char *path,
+                             const struct oomlab_err *err)
+{
+    cmd_fail("diagnose", err, EXIT_USAGE);
+    struct log_failure *p = realloc(fs->items, (fs->n + 1) * sizeof *p);
+    if (!p) return; /* said on stderr all the same */
+    fs->items = p;
+    p[fs->n].before = before;
+    snprintf(p[fs->n].path, sizeof p[fs->n].path, "%s", path);
+    p[fs->n].err = *err;
+    fs->n++;
+}
+
+static int failure_cmp(const void *a, const void *b)
+{
+    const struct log_failure *x = a, *y = b;
+    return x->before < y->before ? -1 : x->before > y->before;
+}
+
+/* In before order; among equals as named (prepare's before run's is not
+ * kept by qsort, so an insertion sort: a handful of items). */
+static void sort_failures(struct log_failures *fs)
+{
+    for (size_t i = 1; i < fs->n; i++)
+        for (size_t k = i; k > 0 && failure_cmp(&fs->items[k - 1], &fs->items[k]) > 0; k--) {
+            struct log_failure t = fs->items[k];
+            fs->items[k] = fs->items[k - 1];
+            fs->items[k - 1] = t;
+        }
+}
+
+/* logs[]'s entry for an input that was not read: its path and error, every
+ * other key null. */
+static void json_failed_log(struct json *j, const struct log_failure *f)
+{
+    static const char *const unknown[] = {"run_id", "config", "encoding", "bom", "binary", "truncated", "lines",
+                                          "events", "dropped", "expandable_segments_set", "job_id",
+                                          "memory_trend", "torchelastic_root_cause", "launcher", "context"};
+    json_obj_begin(j);
+    json_key(j, "path"), json_str(j, f->path);
+    for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) json_key(j, unknown[i]), json_null(j);
+    json_key(j, "error"), json_str(j, f->err.msg);
+    json_obj_end(j);
+}
+
 static int print_json(FILE *f, const struct log_result *logs, size_t n,
-                      const struct run_result *runs, size_t nr)
+                      const struct run_result *runs, size_t nr, const struct log_failures *fs)
 {
     struct json j;
     json_init(&j, f, false);
@@ -1477,7 +1535,14 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
     json_key(&j, "schema"), json_str(&j, "oomlab.diagnose.v1");
     json_key(&j, "logs");
     json_arr_begin(&j);
-    for (size_t l = 0; l < n; l++) json_log(&j, &logs[l]);
+    size_t k = 0; /* the failures stay where they were named (fs is in before order) */
+    for (size_t l = 0; l < n; l++) {
+        for (; k < fs->n && fs->items[k].before <= l; k++) json_failed_log(&j, &fs->items[k]);
+        json_log(&j, &logs[l]);
+        json_key(&j, "error"), json_null(&j);
+        json_obj_end(&j);
+    }
+    for (; k < fs->n; k++) json_failed_log(&j, &fs->items[k]);
     json_arr_end(&j);
     json_key(&j, "events");
     json_arr_begin(&j);
@@ -1485,7 +1550,14 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
         for (size_t i = 0; i < logs[l].rep.n_events; i++)
             json_event(&j, &logs[l], &logs[l].rep.events[i]);
     json_arr_end(&j);
-    json_judgement(&j, &runs[root_run(runs, nr)]);
+    if (nr) {
+        json_judgement(&j, &runs[root_run(runs, nr)]);
+    } else { /* no log could be read */
+        json_key(&j, "primary"), json_null(&j);
+        json_key(&j, "shortfall"), json_null(&j);
+        json_key(&j, "verdicts"), json_arr_begin(&j), json_arr_end(&j);
+        json_key(&j, "plan"), json_arr_begin(&j), json_arr_end(&j);
+    }
     json_key(&j, "runs");
     json_arr_begin(&j);
     for (size_t i = 0; i < nr; i++) json_run(&j, logs, &runs[i]);
@@ -1508,18 +1580,19 @@ static void log_clear(struct log_result *l)
     log_init(l);
 }
 
-/* Logs that cannot be read are said and left out; the others are still
- * diagnosed (as lint does, and grep), and the exit is then 2 (failed:
- * some argument was already refused by prepare). */
+/* Logs that cannot be read are said and left out of the diagnosis; the
+ * others are still diagnosed (as lint does, and grep), the JSON lists the
+ * failures with their errors, and the exit is then 2. fs holds the
+ * arguments prepare could not resolve (before: an index into logs). */
 static int run(struct log_result *logs, size_t n, bool json, const struct runcfg *cfg,
-               const char *dir, bool failed)
+               const char *dir, struct log_failures *fs)
 {
-    size_t kept = 0;
+    size_t kept = 0, resolved_failures = fs->n, f = 0;
     for (size_t l = 0; l < n; l++) {
         struct oomlab_err err = {{0}};
+        for (; f < resolved_failures && fs->items[f].before <= l; f++) fs->items[f].before = kept;
         if (read_log(&logs[l], &err) < 0) {
-            cmd_fail("diagnose", &err, EXIT_USAGE);
-            failed = true;
+            log_failures_add(fs, kept, logs[l].path, &err);
             log_clear(&logs[l]);
             continue;
         }
@@ -1532,7 +1605,9 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
         }
         kept++;
     }
-    if (kept == 0) return EXIT_USAGE;
+    for (; f < resolved_failures; f++) fs->items[f].before = kept;
+    sort_failures(fs);
+    if (kept == 0) return json && print_json(stdout, logs, 0, NULL, 0, fs) < 0 ? EXIT_ERROR : EXIT_USAGE;
     n = kept;
     struct run_result *runs;
     long nr = build_runs(logs, n, cfg, dir, &runs);
@@ -1541,7 +1616,7 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
         return EXIT_ERROR;
     }
     int wrc = 0;
-    if (json) wrc = print_json(stdout, logs, n, runs, (size_t)nr);
+    if (json) wrc = print_json(stdout, logs, n, runs, (size_t)nr, fs);
     else print_text(stdout, logs, n, runs, (size_t)nr);
     bool found = false;
     for (long i = 0; i < nr; i++) {
@@ -1554,9 +1629,10 @@ static int run(struct log_result *logs, size_t n, bool json, const struct runcfg
         fprintf(stderr, "oomlab diagnose: cannot write output: out of memory\n");
         return EXIT_ERROR;
     }
-    if (failed) {
+    if (fs->n) {
         fprintf(stderr, "oomlab diagnose: the %s covers the %zu log%s that could be read, not the ones "
-                        "named above (exit 2)\n", json ? "JSON" : "report", kept, kept == 1 ? "" : "s");
+                        "named above (exit 2)%s\n", json ? "JSON" : "report", kept, kept == 1 ? "" : "s",
+                json ? "; they are in its logs[] with their error" : "");
         return EXIT_USAGE;
     }
     return found ? EXIT_FOUND : EXIT_OK;
@@ -1580,7 +1656,7 @@ static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
     for (size_t l = 0; l < n; l++) {
         if (!logs[l].run_id) continue;
         struct oomlab_err err = {{0}};
-        if (!loaded && ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return;
+        if (!loaded && ledger_io_load(NULL, dir, &lg, path, sizeof path, &err) < 0) return;
         loaded = true;
         const struct ledger_row *row = ledger_find(&lg, logs[l].run_id);
         if (row) snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
@@ -1620,7 +1696,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     char ***ranks = calloc(n, sizeof *ranks);
     size_t *n_ranks = calloc(n, sizeof *n_ranks), total = 0;
     int rc = 0;
-    bool failed = false; /* an argument could not be resolved */
+    struct log_failures fs = {0}; /* the arguments that could not be resolved */
     if (!ranks || !n_ranks) goto oom;
     for (size_t a = 0; a < n; a++) {
         ranks[a] = rank_logs(paths[a], dir, &n_ranks[a]);
@@ -1639,8 +1715,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         }
         int r = resolve(paths[a], dir, n_ranks[a] > 0, l, &err);
         if (r < 0) { /* said; the other arguments are still read */
-            cmd_fail("diagnose", &err, EXIT_USAGE);
-            failed = true;
+            log_failures_add(&fs, nl, paths[a], &err);
             log_clear(l);
             continue;
         }
@@ -1662,7 +1737,8 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
         fprintf(stderr, "oomlab diagnose: skipped %zu of oomlab run's own files (memory CSVs, log indexes, "
                         "step files): they are not logs\n", side_files);
     if (!rc) ledger_jobs(logs, nl, dir);
-    if (!rc) rc = nl ? run(logs, nl, json, cfg, dir, failed) : EXIT_USAGE;
+    if (!rc) rc = nl || fs.n ? run(logs, nl, json, cfg, dir, &fs) : EXIT_USAGE;
+    free(fs.items);
     for (size_t l = 0; l < total; l++) {
         oom_report_release(&logs[l].rep);
         steps_series_release(&logs[l].series);

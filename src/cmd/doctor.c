@@ -205,15 +205,16 @@ static void check_ledger(struct report *r, const char *dir)
     struct ledger lg;
     char path[PATH_MAX];
     struct oomlab_err err = {{0}};
-    char csv[PATH_MAX];
+    char csv[PATH_MAX], shards[PATH_MAX];
     snprintf(csv, sizeof csv, "%s/runs.csv", dir);
+    snprintf(shards, sizeof shards, "%s/" LEDGERFILE_SHARDS, dir);
     struct stat st;
-    if (lstat(csv, &st) < 0) {
+    if (lstat(csv, &st) < 0 && lstat(shards, &st) < 0) { /* a ledger of shards only is one too */
         char near[300];
         ledgerfile_nearby(dir, NULL, near, sizeof near);
         add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)%s%s", dir, csv,
             near[0] ? "; there is one with " : "", near);
-    } else if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) {
+    } else if (ledger_io_load("doctor", dir, &lg, path, sizeof path, &err) < 0) {
         struct finding *f = add(r, "ledger", FAIL, "%s", err.msg);
         snprintf(f->todo, sizeof f->todo, "table/compare/run cannot use it; move it aside or fix it");
     } else {

@@ -286,6 +286,21 @@ static int parse_ds_elems(const struct opt_spec *o, const char *val, void *dst, 
     return 0;
 }
 
+/* --ds-persist N|auto: also 0 (DeepSpeed's "persist nothing"), which the
+ * field holds as EST_DS_NONE since its 0 is "unset". */
+static int parse_ds_persist(const struct opt_spec *o, const char *val, void *dst, size_t size,
+                            struct oomlab_err *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (!errno && end != val && !*end && v == 0) {
+        *(int64_t *)dst = EST_DS_NONE;
+        return 0;
+    }
+    return parse_ds_elems(o, val, dst, size, err);
+}
+
 /* --ds-overlap-comm on|off, into an int (-1 = the stage's default). */
 static int parse_on_off(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
@@ -417,7 +432,7 @@ static const struct opt_spec specs[] = {
      .help = "stage3_prefetch_bucket_size (default auto = 0.9 x\nhidden^2; gathered only on several GPUs)"},
     {.name = "ds-max-live", .metavar = "N", .parse = parse_ds_elems, AT(wl.ds_max_live),
      .help = "stage3_max_live_parameters (default 1e9): the\nprefetch stops where gathered elements reach it"},
-    {.name = "ds-persist", .metavar = "N|auto", .parse = parse_ds_elems, AT(wl.ds_persist),
+    {.name = "ds-persist", .metavar = "N|auto", .parse = parse_ds_persist, AT(wl.ds_persist),
      .help = "stage3_param_persistence_threshold (default 1e5,\nauto = 10 x hidden): params this small stay\ngathered on every GPU, also under --offload params"},
     COUNT("prompt-len", "N", prompt_len, 0, "prompt tokens (generation)"),
     COUNT("gen-len", "N", gen_len, 0, "generated tokens"),

@@ -70,12 +70,14 @@ const char *ledger_io_state(const struct ledger_row *row)
     return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_KILLED) ? LEDGER_IO_KILLED : "done";
 }
 
-int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
+int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err)
 {
     bool missing;
     const char *d = dir && *dir ? dir : ".";
-    if (ledgerfile_load(d, lg, path, size, &missing, err) < 0) return -1;
+    char skipped[4200];
+    if (ledgerfile_load(d, lg, path, size, &missing, skipped, sizeof skipped, err) < 0) return -1;
+    if (who && skipped[0]) fprintf(stderr, "oomlab %s: note: %s\n", who, skipped);
     int rc = ledger_keep_latest_unfolded(lg, err);
     for (size_t i = 0; rc == 0 && i < lg->n; i++)
         if (ledger_is_running(&lg->rows[i]) && recorder_gone(d, &lg->rows[i]))

@@ -14,8 +14,10 @@
  * row per run id, the ranks of a job folded (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock
  * on DIR/logs/ID.log is free, or, on this host, its pid is gone) gets
  * exit_status LEDGER_IO_KILLED. 0, or -1 with err (missing ledger,
- * unreadable, bad header). */
-int ledger_io_load(const char *dir, struct ledger *lg, char *path, size_t size,
+ * unreadable, bad header). A runs.d entry that is no file (a directory or
+ * FIFO named *.csv) is left out with a note on stderr as "oomlab WHO:
+ * note: ..."; who NULL says nothing (completion). */
+int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err);
 #define LEDGER_IO_KILLED "oomlab killed"
 /* "done", "running" or "oomlab killed", from exit_status. */

@@ -917,7 +917,7 @@ int cmd_report(int argc, char **argv)
     struct ledger lg;
     char lpath[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load(o.dir, &lg, lpath, sizeof lpath, &err) < 0) return cmd_fail("report", &err, EXIT_USAGE);
+    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0) return cmd_fail("report", &err, EXIT_USAGE);
     if (lg.n == 0) {
         ledger_release(&lg);
         return cmd_fail("report", &(struct oomlab_err){"the ledger has no runs yet"}, EXIT_USAGE);

@@ -449,7 +449,7 @@ int cmd_table(int argc, char **argv)
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load(dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
+    if (ledger_io_load("table", dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
     v.lg = &lg;
     for (size_t r = 0; r < lg.n; r++) v.rank_cols |= wanted(&v, &lg.rows[r]) && *lg.rows[r].cell[LEDGER_RANKS];
     rc = missing_ids(&v, path);

@@ -2167,6 +2167,7 @@ int64_t est_ds_max_live(const struct est_workload *wl)
 int64_t est_ds_persist(const struct est_model *m, const struct est_workload *wl)
 {
     if (wl->ds_persist > 0) return wl->ds_persist;
+    if (wl->ds_persist == EST_DS_NONE) return 0; /* every param has numel >= 1: none persists */
     if (wl->ds_persist == EST_DS_AUTO) return m->hidden > (int64_t)1 << 40 ? (int64_t)1 << 44 : 10 * m->hidden;
     return 100000; /* stage3_param_persistence_threshold's default */
 }
@@ -4574,7 +4575,7 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
     if (wl->ds_bucket < -1 || wl->ds_bucket > ((int64_t)1 << 40) || wl->ds_prefetch < -1 ||
         wl->ds_prefetch > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-bucket / --ds-prefetch want elements (1..2^40) or auto");
-    if (wl->ds_persist < -1 || wl->ds_persist > ((int64_t)1 << 40))
+    if (wl->ds_persist < EST_DS_NONE || wl->ds_persist > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-persist wants elements (0..2^40) or auto");
     if (wl->ds_max_live < 0 || wl->ds_max_live > ((int64_t)1 << 40))
         return oomlab_err_set(err, "--ds-max-live wants elements (1..2^40); DeepSpeed has no \"auto\" for "

@@ -300,7 +300,8 @@ struct est_workload {
     int64_t ds_max_live;
     /* ZeRO-3's stage3_param_persistence_threshold in elements, 0 =
      * DeepSpeed's default 1e5, EST_DS_AUTO = transformers' "auto"
-     * (10 x hidden): smaller params stay gathered (est_ds_persist). */
+     * (10 x hidden), EST_DS_NONE = a threshold of 0 (no parameter
+     * persists): smaller params stay gathered (est_ds_persist). */
     int64_t ds_persist;
     int ds_overlap;
     /* ZeRO-3: the model was built under deepspeed.zero.Init (-1 default =
@@ -358,6 +359,7 @@ struct est_workload {
 #define EST_NCCL_CONN_BYTES ((int64_t)(1 << 22) + 120 * 640 * 8 * 8 + 8 * 512 * 8 * 16)
 
 #define EST_DS_AUTO (-1) /* ds_bucket / ds_prefetch: transformers' "auto" (from the hidden size) */
+#define EST_DS_NONE (-2) /* ds_persist: a threshold of 0, as written (0 in the field is "unset") */
 
 /* Result components, in table order. */
 enum est_comp {

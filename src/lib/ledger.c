@@ -456,6 +456,9 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
 }
 
 /* Offset of the line holding p from text. */
+#define LEDGER_NUL_MSG \
+    "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)"
+
 static long line_start_of(const char *text, const char *p)
 {
     const char *q = p;
@@ -474,7 +477,7 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
         long at = 1;
         for (const char *p = text; p < nul; p++) at += *p == '\n';
         return oomlab_err_at(err, rd.name, at, (long)(nul - text) + 1 - line_start_of(text, nul),
-                             "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)");
+                             "%s", LEDGER_NUL_MSG);
     }
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
     size_t skip;
@@ -540,29 +543,99 @@ void ledger_release(struct ledger *lg)
     memset(lg, 0, sizeof *lg);
 }
 
+void ledger_tail_init(struct ledger_tail *t, const char *head, size_t len)
+{
+    size_t skip;
+    memset(t, 0, sizeof *t);
+    t->delim = len ? file_delimiter(head, len, &skip) : ',';
+    t->start = true;
+    t->line = 1;
+}
+
+/* The first NUL byte's line and column (ledger_parse's numbers), counting
+ * newlines only until one is found. */
+static void tail_note_nul(struct ledger_tail *t, const char *text, size_t len)
+{
+    const char *nul = memchr(text, '\0', len), *end = nul ? nul : text + len, *line = text;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))); line = ++p) t->line++, t->col = 0;
+    t->col += end - line;
+    if (nul) t->nul_line = t->line, t->nul_col = t->col + 1;
+}
+
+/* The reader's own quote rule: only a quote at a field's start opens; a
+ * doubled quote inside is one quote (closed, then reopened at once).
+ * Between quotes only the last non-blank byte matters (is the next quote
+ * at a field's start?), so the scan jumps from quote to quote. */
+void ledger_tail_feed(struct ledger_tail *t, const char *text, size_t len)
+{
+    if (len == 0) return;
+    if (!t->nul_line) tail_note_nul(t, text, len);
+    size_t i = 0;
+    while (i < len) {
+        if (t->q) {
+            const char *p = memchr(text + i, '"', len - i);
+            if (!p) break;
+            i = (size_t)(p - text) + 1;
+            t->q = false, t->closed = true;
+            continue;
+        }
+        if (t->closed) {
+            t->closed = false;
+            if (text[i] == '"') { /* "" inside a quoted field */
+                t->q = true;
+                i++;
+                continue;
+            }
+        }
+        const char *p = memchr(text + i, '"', len - i);
+        size_t stop = p ? (size_t)(p - text) : len;
+        for (size_t k = stop; k > i; k--) {
+            char c = text[k - 1];
+            if (c == ' ') continue;
+            t->start = c == t->delim || c == '\n' || c == '\r';
+            break;
+        }
+        if (!p) break;
+        t->q = t->start; /* a quote opens only at a field's start; any other is a byte of it */
+        t->start = false;
+        i = stop + 1;
+    }
+    t->last = text[len - 1];
+    t->bytes += len;
+}
+
+const char *ledger_tail_end(const struct ledger_tail *t)
+{
+    if (t->bytes == 0) return "";
+    if (t->q) return "\"\n";
+    return t->last == '\n' || t->last == '\r' ? "" : "\n";
+}
+
+int ledger_tail_check(const struct ledger_tail *t, const char *name, struct oomlab_err *err)
+{
+    if (!t->nul_line) return 0;
+    return oomlab_err_at(err, name ? name : "runs.csv", t->nul_line, t->nul_col, "%s", LEDGER_NUL_MSG);
+}
+
 const char *ledger_tail_repair(const char *text, size_t len)
 {
-    if (len == 0) return "";
-    /* The reader's own quote rule: only a quote at a field's start opens. */
-    size_t skip;
-    char delim = file_delimiter(text, len, &skip);
-    bool q = false, start = true;
+    struct ledger_tail t;
+    ledger_tail_init(&t, text, len);
+    ledger_tail_feed(&t, text, len);
+    return ledger_tail_end(&t);
+}
+
+size_t ledger_layout_len(const char *text, size_t len)
+{
+    struct ledger_tail t;
+    ledger_tail_init(&t, text, len);
+    int records = 0;
     for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (q) {
-            if (c == '"' && i + 1 < len && text[i + 1] == '"') i++;
-            else if (c == '"') q = false;
-        } else if (c == '"' && start) {
-            q = true;
-            start = false;
-        } else if (c == delim || c == '\n' || c == '\r') {
-            start = true;
-        } else if (c != ' ') {
-            start = false;
-        }
+        if (!text[i]) return i;
+        ledger_tail_feed(&t, text + i, 1);
+        if (text[i] == '\n' && !t.q && ++records == 2) return i + 1;
     }
-    if (q) return "\"\n";
-    return text[len - 1] == '\n' || text[len - 1] == '\r' ? "" : "\n";
+    return len;
 }
 
 const struct ledger_row *ledger_find(const struct ledger *lg, const char *id)

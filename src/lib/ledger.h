@@ -120,6 +120,26 @@ char *ledger_format_row_like(const struct ledger *lg, const struct ledger_row *r
  * cleanly, "\n" when it lacks the final newline, "\"\n" when it ends
  * inside a quoted field. Empty text needs the header (see ledger_header). */
 const char *ledger_tail_repair(const char *text, size_t len);
+/* The same, for a file read in pieces (a writer need not hold it whole):
+ * init with its first bytes (for the delimiter), feed every byte in order,
+ * then ledger_tail_end says what to write first. The scan also notes the
+ * first NUL byte: ledger_tail_check refuses the file as ledger_parse does
+ * ("binary data ... cut the file before this line", FILE:LINE:COL), so
+ * nothing is appended after a crash's block of zeros. */
+struct ledger_tail {
+    char delim, last;
+    bool q, start, closed;
+    unsigned long long bytes;
+    long line, col, nul_line, nul_col;
+};
+void ledger_tail_init(struct ledger_tail *t, const char *head, size_t len);
+void ledger_tail_feed(struct ledger_tail *t, const char *text, size_t len);
+const char *ledger_tail_end(const struct ledger_tail *t);
+int ledger_tail_check(const struct ledger_tail *t, const char *name, struct oomlab_err *err);
+/* How much of text the layout needs (ledger_format_row_like: the header,
+ * and the first row, which says whether a headerless file is a ledger):
+ * the first two records, never past a NUL byte. */
+size_t ledger_layout_len(const char *text, size_t len);
 
 /* Parse a whole ledger. Empty text is an empty ledger. A first record
  * naming run_id is the header (columns by name, unknown ones ignored,

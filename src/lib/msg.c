@@ -3987,6 +3987,14 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
     px->body = at;
 }
 
+int msg_task_label(const char *line, size_t len)
+{
+    int t = 0;
+    size_t i = 0;
+    while (i < len && i < 5 && isdigit((unsigned char)line[i])) t = t * 10 + (line[i++] - '0');
+    return i > 0 && i + 1 < len && line[i] == ':' && line[i + 1] == ' ' ? t : -1;
+}
+
 bool msg_prefix_same_source(const struct msg_prefix *a, const struct msg_prefix *b)
 {
     return a->rank == b->rank && a->pid == b->pid && a->host == b->host;

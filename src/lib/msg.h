@@ -25,6 +25,20 @@ struct msg_prefix {
                         writer's neighbouring lines carry the same label (scan.c) */
 };
 
+/* srun --label's "3: " is a task number, a rank, only in a labelled log:
+ * there a writer's lines repeat its label (a traceback's frames and its
+ * message all "3: "), though other tasks' lines may fall between them. A
+ * user's numbered list ("1: works", "2: RuntimeError: CUDA out of memory
+ * ...") has each number once. So a line's task_label is its rank only when
+ * another line within MSG_TASK_LABEL_LINES above or below starts with the
+ * same label (msg_task_label). The one rule: diagnose's scan (scan.c
+ * parse_prefix, over the whole view) and run's per-rank figures
+ * (rankstats, which holds a line until a neighbour decides it) apply it. */
+#define MSG_TASK_LABEL_LINES 16
+/* The srun label a raw line starts with ("3: " -> 3; up to 5 digits, a
+ * colon, a blank), else -1. */
+int msg_task_label(const char *line, size_t len);
+
 /* Parse the prefixes at the start of a cleaned line. */
 void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px);
 /* Same writer (rank, pid and host agree)? */

@@ -3,6 +3,7 @@
  * slot per rank, so a line costs the same however many ranks there are. */
 #include "lib/rankstats.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,12 @@ void rankstats_init(struct rankstats *rs)
 {
     memset(rs, 0, sizeof *rs);
     elastic_init(&rs->elastic);
+    for (size_t i = 0; i < MSG_TASK_LABEL_LINES; i++) rs->recent[i] = -1;
 }
 
 void rankstats_release(struct rankstats *rs)
 {
+    for (size_t i = 0; i < rs->n_held; i++) free(rs->held[(rs->held_first + i) % RANKSTATS_HOLD].text);
     free(rs->r);
     free(rs->slot);
     free(rs->seen);
@@ -74,19 +77,92 @@ static long entry_of(struct rankstats *rs, int rank, int attempt)
     return e;
 }
 
-long rankstats_line(struct rankstats *rs, const char *line, size_t len, const struct steps_point *pt)
+/* A line's rank decided: its figures counted. */
+static long decide(struct rankstats *rs, struct rankstats_held *h, int rank)
 {
-    struct msg_prefix px;
-    elastic_line(&rs->elastic, line, len);
-    msg_prefix_parse(line, len < 512 ? len : 512, &px);
-    if (px.rank < 0) return -1;
-    long e = entry_of(rs, px.rank, rs->elastic.restarts);
+    long e = rank < 0 ? -1 : entry_of(rs, rank, h->attempt);
+    h->entry = e;
     if (e < 0) return -1;
     struct rankstats_rank *r = &rs->r[e];
     r->lines++;
-    if (pt && pt->peak_alloc > r->peak_alloc) r->peak_alloc = pt->peak_alloc;
-    if (pt && pt->peak_reserved > r->peak_reserved) r->peak_reserved = pt->peak_reserved;
+    if (h->peak_alloc > r->peak_alloc) r->peak_alloc = h->peak_alloc;
+    if (h->peak_reserved > r->peak_reserved) r->peak_reserved = h->peak_reserved;
     return e;
+}
+
+static void deliver(struct rankstats *rs, const struct rankstats_held *h, const char *line, size_t len)
+{
+    if (rs->fn && h->entry >= 0 && line) rs->fn(line, len, h->entry, rs->fn_ctx);
+}
+
+/* Deliver the decided lines at the front of the hold, in order. */
+static void drain(struct rankstats *rs)
+{
+    while (rs->n_held) {
+        struct rankstats_held *h = &rs->held[rs->held_first];
+        if (h->entry == RANKSTATS_UNDECIDED) return;
+        deliver(rs, h, h->text, h->len);
+        free(h->text);
+        h->text = NULL;
+        rs->held_first = (rs->held_first + 1) % RANKSTATS_HOLD;
+        rs->n_held--;
+    }
+}
+
+/* Held srun labels that no line can confirm any more (farther than
+ * MSG_TASK_LABEL_LINES above; all of them at a restart, whose workers are
+ * new writers, or at the end): no rank. */
+static void expire(struct rankstats *rs, long before)
+{
+    for (size_t i = 0; i < rs->n_held; i++) {
+        struct rankstats_held *h = &rs->held[(rs->held_first + i) % RANKSTATS_HOLD];
+        if (h->entry == RANKSTATS_UNDECIDED && h->line < before) h->entry = -1;
+    }
+}
+
+long rankstats_line(struct rankstats *rs, const char *line, size_t len, const struct steps_point *pt)
+{
+    struct msg_prefix px;
+    int restarts = rs->elastic.restarts;
+    elastic_line(&rs->elastic, line, len);
+    long at = ++rs->n_lines;
+    expire(rs, rs->elastic.restarts != restarts ? LONG_MAX : at - MSG_TASK_LABEL_LINES);
+    drain(rs);
+    msg_prefix_parse(line, len < 512 ? len : 512, &px);
+    /* an srun label is confirmed by a line above that starts with it; the
+     * held ones above are confirmed by this line's own label */
+    int label = msg_task_label(line, len), want = px.task_label ? px.rank : -1;
+    bool confirmed = false;
+    for (size_t i = 0; want >= 0 && i < MSG_TASK_LABEL_LINES; i++) confirmed |= rs->recent[i] == want;
+    rs->recent[at % MSG_TASK_LABEL_LINES] = label;
+    for (size_t i = 0; label >= 0 && i < rs->n_held; i++) {
+        struct rankstats_held *h = &rs->held[(rs->held_first + i) % RANKSTATS_HOLD];
+        if (h->entry == RANKSTATS_UNDECIDED && h->label == label) decide(rs, h, label);
+    }
+    struct rankstats_held now = {.entry = RANKSTATS_UNDECIDED, .line = at, .label = px.task_label ? px.rank : -1,
+                                 .attempt = rs->elastic.restarts, .peak_alloc = pt ? pt->peak_alloc : -1,
+                                 .peak_reserved = pt ? pt->peak_reserved : -1};
+    long e = px.task_label && !confirmed ? RANKSTATS_UNDECIDED : decide(rs, &now, px.rank);
+    drain(rs);
+    if (e != RANKSTATS_UNDECIDED && (rs->n_held == 0 || e < 0)) { /* nothing held before it that it could pass */
+        deliver(rs, &now, line, len);
+        return e;
+    }
+    if (rs->n_held == RANKSTATS_HOLD) { /* cannot happen: the oldest expires first; be safe */
+        rs->failed = true;
+        return e == RANKSTATS_UNDECIDED ? -1 : e;
+    }
+    if (rs->fn && !(now.text = malloc(len ? len : 1))) rs->failed = true; /* its figures still count */
+    if (now.text) memcpy(now.text, line, len);
+    now.len = len;
+    rs->held[(rs->held_first + rs->n_held++) % RANKSTATS_HOLD] = now;
+    return e == RANKSTATS_UNDECIDED ? -1 : e;
+}
+
+void rankstats_flush(struct rankstats *rs)
+{
+    expire(rs, LONG_MAX);
+    drain(rs);
 }
 
 /* The entry of (rank, attempt), -1 none. */
@@ -113,6 +189,7 @@ static void take_oom(struct rankstats_rank *r, const struct oom_event *ev)
 
 void rankstats_finish(struct rankstats *rs, const struct oom_report *rep)
 {
+    rankstats_flush(rs);
     for (size_t i = 0; rep && i < rep->n_events; i++) {
         const struct oom_event *ev = &rep->events[i];
         if (!ev->gpu_oom || ev->rank < 0) continue;

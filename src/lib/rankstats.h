@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "lib/elastic.h"
+#include "lib/msg.h"
 #include "lib/oom.h"
 #include "lib/steps.h"
 
@@ -34,31 +35,60 @@ struct rankstats_rank {
     long exitcode;                    /* as the table says: -9 is SIGKILL */
 };
 
+/* Each line that belongs to a rank, in the log's order, once its rank is
+ * decided (entry: its index in rs->r). */
+typedef void (*rankstats_line_fn)(const char *line, size_t len, long entry, void *ctx);
+
+/* A line held until its rank is decided (an srun label waits for a
+ * neighbour, msg.h), or behind one that is. */
+struct rankstats_held {
+    char *text; /* a copy, for fn; NULL without fn */
+    size_t len;
+    long entry;  /* RANKSTATS_UNDECIDED, -1 (no rank) or the entry */
+    long line;   /* its number, from 1 */
+    int label, attempt;
+    int64_t peak_alloc, peak_reserved; /* its step point's; -1 */
+};
+#define RANKSTATS_UNDECIDED (-2)
+#define RANKSTATS_HOLD (MSG_TASK_LABEL_LINES + 2)
+
 struct rankstats {
     struct rankstats_rank *r; /* in order of first appearance */
     size_t n, cap;
     int ranks;                /* distinct ranks seen */
     bool failed;              /* out of memory: some lines were not counted */
     struct elastic_state elastic; /* the agent's lines (restarts, table, SIGTERMs) */
+    rankstats_line_fn fn;     /* set after init when the lines are wanted (NULL: figures only) */
+    void *fn_ctx;
     /* internal: the entry of each rank in the current attempt, +1 (0 none) */
     size_t *slot;
     size_t n_slot;
     unsigned char *seen; /* ranks seen in any attempt */
     int slot_attempt;
+    long n_lines;
+    int recent[MSG_TASK_LABEL_LINES]; /* the srun labels of the last lines (msg_task_label) */
+    struct rankstats_held held[RANKSTATS_HOLD]; /* a ring, oldest at held_first */
+    size_t held_first, n_held;
 };
 
 void rankstats_init(struct rankstats *rs);
 void rankstats_release(struct rankstats *rs);
 
 /* One line of the log (every line, in order). Returns the index in rs->r
- * of the rank-attempt the line belongs to, or -1 (a line without a rank
- * prefix: the launcher's own). pt: the line's step point when the caller
- * parsed one (NULL: none). */
+ * of the rank-attempt the line belongs to when that is known at once, or
+ * -1 (a line without a rank prefix: the launcher's own; or an srun label
+ * not yet confirmed by a neighbour, which is decided within
+ * MSG_TASK_LABEL_LINES lines: a user's numbered list "1: ..." is no rank).
+ * A line's figures count once its rank is decided; rs->fn gets it then.
+ * pt: the line's step point when the caller parsed one (NULL: none). */
 long rankstats_line(struct rankstats *rs, const char *line, size_t len, const struct steps_point *pt);
 
-/* After the log: each rank's first GPU OOM per attempt from the log
- * engine's events (by their rank and line), and the exit codes the table
- * names (they belong to the last attempt). */
+/* At the log's end: decide and deliver the lines still held. */
+void rankstats_flush(struct rankstats *rs);
+
+/* After the log (flushes first): each rank's first GPU OOM per attempt
+ * from the log engine's events (by their rank and line), and the exit
+ * codes the table names (they belong to the last attempt). */
 void rankstats_finish(struct rankstats *rs, const struct oom_report *rep);
 
 /* NVML's highest figure for a rank's processes in an attempt (sys/memlog

@@ -317,22 +317,9 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
     return true;
 }
 
-/* srun --label's "3: " is a task number, a rank, only in a labelled log:
- * there a writer's lines repeat its label (a traceback's frames and its
- * message all "3: "), though other tasks' lines may fall between them. A
- * user's numbered list ("1: works", "2: RuntimeError: CUDA out of memory
- * ...") has each number once. So the label is the rank only when another
- * line within TASK_LABEL_LINES above or below carries the same one. */
-#define TASK_LABEL_LINES 16
-static bool raw_task_label(const char *p, size_t n, int rank)
-{
-    long long t = 0;
-    size_t i = 0;
-    while (i < n && i < 5 && isdigit((unsigned char)p[i])) t = t * 10 + (p[i++] - '0');
-    return i > 0 && i + 1 < n && p[i] == ':' && p[i + 1] == ' ' && t == rank;
-}
-
-/* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes). */
+/* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes); an
+ * srun label is a rank where a line within MSG_TASK_LABEL_LINES carries it
+ * too (msg.h says why). */
 static void parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
                          struct msg_prefix *px)
 {
@@ -340,9 +327,9 @@ static void parse_prefix(const struct view *v, size_t a, size_t b, const char *c
     if (!px->task_label) return;
     size_t pa = a, pb = b, na = a, nb = b;
     bool up = true, down = true;
-    for (int i = 0; i < TASK_LABEL_LINES && (up || down); i++) {
-        if (up && (up = prev_line(v, &pa, &pb)) && raw_task_label(v->p + pa, pb - pa, px->rank)) return;
-        if (down && (down = next_line(v, &na, &nb)) && raw_task_label(v->p + na, nb - na, px->rank))
+    for (int i = 0; i < MSG_TASK_LABEL_LINES && (up || down); i++) {
+        if (up && (up = prev_line(v, &pa, &pb)) && msg_task_label(v->p + pa, pb - pa) == px->rank) return;
+        if (down && (down = next_line(v, &na, &nb)) && msg_task_label(v->p + na, nb - na) == px->rank)
             return;
     }
     px->rank = -1;

@@ -312,8 +312,10 @@ static int flock_wait(int fd)
     return 0;
 }
 
-int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
-                         struct oomlab_err *err)
+#define APPEND_CHUNK ((size_t)1 << 20)
+
+int fsutil_append_locked(const char *path, size_t head_max, fsutil_scan_fn scan, fsutil_record_fn make_record,
+                         void *ctx, struct oomlab_err *err)
 {
     int fd = fsutil_open_write(path, O_RDWR | O_CREAT | O_APPEND, 0666, err);
     if (fd < 0) return -1;
@@ -322,11 +324,34 @@ int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_rec
         close(fd);
         return oomlab_err_set(err, "cannot lock %s: %s", path, strerror(e));
     }
-    char *cur = NULL, *rec = NULL;
-    size_t cur_len = 0, rec_len = 0;
+    char *head = malloc(head_max + 1), *chunk = malloc(APPEND_CHUNK), *rec = NULL;
+    size_t head_len = 0, rec_len = 0;
+    unsigned long long cur_len = 0;
     int rc = -1;
-    if (fsutil_read_fd(fd, path, max, &cur, &cur_len, err) < 0) goto out;
-    rec = make_record(cur, cur_len, &rec_len, ctx, err);
+    if (!head || !chunk) {
+        oomlab_err_set(err, "out of memory");
+        goto out;
+    }
+    for (;;) { /* the whole file once, in pieces: memory stays APPEND_CHUNK + head_max */
+        ssize_t n = pread(fd, chunk, APPEND_CHUNK, (off_t)cur_len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+            goto out;
+        }
+        if (n == 0) break;
+        size_t keep = head_len < head_max ? head_max - head_len : 0;
+        if (keep > (size_t)n) keep = (size_t)n;
+        memcpy(head + head_len, chunk, keep);
+        head_len += keep;
+        if (scan && scan(chunk, (size_t)n, ctx) < 0) {
+            oomlab_err_set(err, "out of memory");
+            goto out;
+        }
+        cur_len += (unsigned long long)n;
+    }
+    head[head_len] = '\0';
+    rec = make_record(head, head_len, cur_len, &rec_len, ctx, err);
     if (!rec) goto out;
     /* One write() for the whole record; a short one is rolled back. */
     ssize_t n;
@@ -345,7 +370,8 @@ int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_rec
     }
     rc = 0;
 out:
-    free(cur);
+    free(head);
+    free(chunk);
     free(rec);
     close(fd); /* releases the lock */
     return rc;

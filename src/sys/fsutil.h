@@ -41,20 +41,26 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *mi
 int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
                    struct oomlab_err *err);
 
-/* Called under the lock with the file's current contents (NUL-terminated;
- * len 0 for a new file); returns a malloc'd record to append (its length in
- * *out_len), or NULL with err filled to abort without writing. */
-typedef char *(*fsutil_record_fn)(const char *current, size_t len, size_t *out_len, void *ctx,
-                                  struct oomlab_err *err);
+/* Called under the lock with each piece of the file's current contents, in
+ * order; -1 (out of memory) aborts without writing. */
+typedef int (*fsutil_scan_fn)(const char *piece, size_t len, void *ctx);
+/* Called under the lock with the file's first bytes (head: at most
+ * head_max, NUL-terminated; head_len 0 for a new file) and its size;
+ * returns a malloc'd record to append (its length in *out_len), or NULL
+ * with err filled to abort without writing. */
+typedef char *(*fsutil_record_fn)(const char *head, size_t head_len, unsigned long long size, size_t *out_len,
+                                  void *ctx, struct oomlab_err *err);
 
 /* Append one record to path (created 0666 & ~umask): open O_APPEND, take
- * flock(LOCK_EX), read the contents (at most max bytes), ask make_record for
- * the bytes, write them with ONE write(). A short write (disk full) is undone
- * with ftruncate to the old size, so concurrent writers never see half a
- * record, and a crash mid-write leaves at most one cut-short tail that the
- * next record can step over. */
-int fsutil_append_locked(const char *path, size_t max, fsutil_record_fn make_record, void *ctx,
-                         struct oomlab_err *err);
+ * flock(LOCK_EX), read the contents once in 1 MiB pieces (scan, when not
+ * NULL, sees them all; only the first head_max bytes are kept, so a file of
+ * any size costs the same memory), ask make_record for the bytes, write them
+ * with ONE write(). A short write (disk full) is undone with ftruncate to
+ * the old size, so concurrent writers never see half a record, and a crash
+ * mid-write leaves at most one cut-short tail that the next record can
+ * step over. */
+int fsutil_append_locked(const char *path, size_t head_max, fsutil_scan_fn scan, fsutil_record_fn make_record,
+                         void *ctx, struct oomlab_err *err);
 
 /* Open path for writing as a file of ours: flags are O_WRONLY or O_RDWR
  * with any of O_CREAT, O_EXCL, O_APPEND, O_TRUNC (O_CLOEXEC is added).

@@ -121,17 +121,31 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The shard names in DIR/runs.d (NULL with *n 0 when none). */
-static char **shard_names(const char *shards, size_t *n)
+static const char *not_a_file(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "a device";
+}
+
+/* The shard names in DIR/runs.d (NULL with *n 0 when none). An entry that
+ * is no regular file (a directory, FIFO, socket or device named *.csv)
+ * holds no runs: it is left out, and the first is named in skipped. */
+static char **shard_names(const char *shards, size_t *n, char *skipped, size_t skipped_size)
 {
     DIR *d = opendir(shards);
     char **names = NULL;
-    size_t cap = 0;
+    size_t cap = 0, n_skipped = 0;
     *n = 0;
     if (!d) return NULL;
     for (struct dirent *e; (e = readdir(d)) && *n < MAX_SHARDS;) {
         size_t l = strlen(e->d_name);
         if (e->d_name[0] == '.' || l < 5 || strcmp(e->d_name + l - 4, ".csv")) continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode)) {
+            if (n_skipped++ == 0)
+                snprintf(skipped, skipped_size, "%s/%s is %s, not a shard: left out", shards, e->d_name,
+                         not_a_file(st.st_mode));
+            continue;
+        }
         if (*n == cap) {
             char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *p);
             if (!p) break;
@@ -141,6 +155,11 @@ static char **shard_names(const char *shards, size_t *n)
         (*n)++;
     }
     closedir(d);
+    if (n_skipped > 1 && skipped_size) {
+        size_t len = strlen(skipped);
+        snprintf(skipped + len, skipped_size - len, " (and %zu more such entr%s)", n_skipped - 1,
+                 n_skipped == 2 ? "y" : "ies");
+    }
     if (names) qsort(names, *n, sizeof *names, name_cmp);
     return names;
 }
@@ -165,10 +184,11 @@ static int read_one(const char *path, struct ledger *lg, bool *missing, struct o
     return rc;
 }
 
-static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, struct oomlab_err *err)
+static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, char *skipped, size_t skipped_size,
+                        struct oomlab_err *err)
 {
     size_t n;
-    char **names = shard_names(shards, &n);
+    char **names = shard_names(shards, &n, skipped, skipped_size);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         char path[4096];
@@ -239,13 +259,14 @@ void ledgerfile_nearby(const char *dir, const char *id, char *buf, size_t size)
 }
 
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
-                    struct oomlab_err *err)
+                    char *skipped, size_t skipped_size, struct oomlab_err *err)
 {
     const char *d = dir && *dir ? dir : ".";
     char shards[4096];
     bool none = false;
     memset(lg, 0, sizeof *lg);
     *missing = false;
+    if (skipped_size) skipped[0] = '\0';
     if (fsutil_join(path, size, d, "runs.csv", err) < 0 ||
         fsutil_join(shards, sizeof shards, d, LEDGERFILE_SHARDS, err) < 0)
         return -1;
@@ -255,7 +276,7 @@ int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size,
         memset(lg, 0, sizeof *lg);
     }
     size_t n_shards = 0;
-    if (merge_shards(shards, lg, &n_shards, err) < 0) {
+    if (merge_shards(shards, lg, &n_shards, skipped, skipped_size, err) < 0) {
         ledger_release(lg);
         return -1;
     }

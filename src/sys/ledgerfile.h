@@ -16,9 +16,10 @@
 
 #define LEDGERFILE_SHARDS "runs.d"
 
-/* The most of a ledger file oomlab reads (or appends to, which reads it):
- * some 280,000 runs as oomlab writes them. A ledger past it gets
- * ledgerfile_size_check's message, which says what to do. */
+/* The most of a ledger file oomlab reads whole (table, compare, report,
+ * run's id check): some 280,000 runs as oomlab writes them. A ledger past
+ * it gets ledgerfile_size_check's message, which says what to do; run
+ * still appends to it (fsutil_append_locked holds only its head). */
 #define LEDGERFILE_MAX ((size_t)64 << 20)
 /* 0, or -1 with "PATH is N MiB, more than the 64 MiB oomlab reads of a
  * ledger: ..." (how to start a new one) when path is larger than
@@ -55,8 +56,11 @@ int ledgerfile_append_shard(const char *dir, const char *records, size_t len, st
  * caller's); with shards, rows in started_at order. lg's layout
  * (delimiter, columns) is runs.csv's. path receives DIR/runs.csv, or
  * DIR/runs.d when only shards exist. No ledger at all: -1 with *missing
- * set and err saying so. */
+ * set and err saying so. An entry of runs.d named *.csv that is no regular
+ * file (a directory, a FIFO) holds no runs and is left out: skipped
+ * receives a note naming it for the caller to say ("" when none); a
+ * shard that is a file but unreadable or not a ledger is an error. */
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
-                    struct oomlab_err *err);
+                    char *skipped, size_t skipped_size, struct oomlab_err *err);
 
 #endif

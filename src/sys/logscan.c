@@ -464,7 +464,12 @@ int logscan_path_opts(const char *path, struct oom_report *rep, const struct log
     if (scan_init(&s, rep, err) < 0) return -1;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "(stdin)" : path;
-    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    /* non-blocking open: a FIFO with no writer (a stray logs/ID.log) would
+     * wait for one for ever; it reads as empty instead. A pipe that has its
+     * writer (diagnose <(zcat x.gz)) is read as it comes: blocking again. */
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    int flags = fd > 0 ? fcntl(fd, F_GETFL) : -1;
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     int rc;
     struct stat st;
     if (fd < 0) {

@@ -91,14 +91,24 @@ static int make_dirs(struct paths *p, const char *dir, struct oomlab_err *err)
 }
 
 /* runs.csv and the shards, one row per run (sys/ledgerfile, the one reader). */
-static int read_ledger(const struct paths *p, struct ledger *lg, struct oomlab_err *err)
+static int read_ledger(const struct runexec_opts *o, const struct paths *p, struct ledger *lg,
+                       struct oomlab_err *err)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], skipped[PATH_MAX + 100];
     bool missing;
-    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, err) < 0) {
+    struct oomlab_err big = {{0}};
+    if (ledgerfile_size_check(p->ledger, &big) < 0) { /* the run is recorded all the same: it appends */
+        if (!o->silent)
+            fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (oomlab run never reads "
+                            "a ledger whole to append; the id comes from %s)\n", big.msg, p->logs);
+        memset(lg, 0, sizeof *lg);
+        return 0;
+    }
+    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, skipped, sizeof skipped, err) < 0) {
         memset(lg, 0, sizeof *lg);
         return missing ? 0 : -1;
     }
+    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab run: note: %s\n", skipped);
     int rc = ledger_keep_latest(lg, err);
     if (rc < 0) ledger_release(lg);
     return rc;
@@ -154,7 +164,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
                     int *log_fd, struct oomlab_err *err)
 {
     struct ledger lg;
-    if (read_ledger(p, &lg, err) < 0) return -1;
+    if (read_ledger(o, p, &lg, err) < 0) return -1;
     if (o->id) {
         if (ledger_id_check(o->id, err) < 0) goto fail;
         snprintf(res->id, sizeof res->id, "%s", o->id);
@@ -497,6 +507,13 @@ static void unlink_rank_logs(const char *logs, const char *id)
     if (d) closedir(d);
 }
 
+/* rankstats' lines of a rank, in order, once their rank is decided. */
+static void split_rank_line(const char *line, size_t len, long e, void *ctx)
+{
+    struct scan_ctx *sc = ctx;
+    split_line(sc->split, &sc->rs->r[e], e, line, len);
+}
+
 /* Each line of the log pass goes to the step parser and the rank figures. */
 static int steps_line(const char *line, size_t len, void *ctx)
 {
@@ -504,8 +521,7 @@ static int steps_line(const char *line, size_t len, void *ctx)
     struct steps_point pt;
     bool step = steps_parse_line(line, len, &pt);
     int restarts = sc->rs->elastic.restarts;
-    long e = rankstats_line(sc->rs, line, len, step ? &pt : NULL);
-    if (e >= 0) split_line(sc->split, &sc->rs->r[e], e, line, len);
+    rankstats_line(sc->rs, line, len, step ? &pt : NULL); /* its rank's lines reach split_rank_line */
     if (sc->rs->elastic.restarts != restarts) { /* a new attempt: the row is the last one's */
         steps_series_release(sc->series);
         steps_series_init(sc->series);
@@ -656,7 +672,12 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct rankstat
     struct steps_series series;
     steps_series_init(&series);
     struct scan_ctx sc = {.series = &series, .rs = rs, .split = sp};
-    if (logscan_path_lines(path, &rep, steps_line, &sc, &e) == 0) {
+    rs->fn = split_rank_line;
+    rs->fn_ctx = &sc;
+    int rc = logscan_path_lines(path, &rep, steps_line, &sc, &e);
+    rankstats_flush(rs); /* the lines still held, to their rank logs */
+    rs->fn = NULL;
+    if (rc == 0) {
         struct oom_report last;
         rankstats_finish(rs, &rep);
         last_attempt(rs, &rep, &last);
@@ -830,20 +851,37 @@ struct row_ctx {
     struct ledger_row row;
     struct ledger_row *extra; /* after it, in the same write: a wrapped launcher's rank rows */
     size_t n_extra;
+    struct ledger_tail tail; /* the file's end, scanned under the lock */
+    bool scanned;
 };
 
-static char *make_record(const char *cur, size_t len, size_t *out_len, void *ctx,
+/* The ledger's first bytes the layout needs (ledger_layout_len: two records). */
+#define LAYOUT_HEAD ((size_t)64 << 10)
+
+static int scan_tail(const char *piece, size_t len, void *ctx)
+{
+    struct row_ctx *rc = ctx;
+    if (!rc->scanned) ledger_tail_init(&rc->tail, piece, len), rc->scanned = true;
+    ledger_tail_feed(&rc->tail, piece, len);
+    return 0;
+}
+
+/* The record: the repair of a cut-short tail, the header for a new file,
+ * the rows in the file's own layout (read from its head alone: appending
+ * costs the same whatever the ledger's size). */
+static char *make_record(const char *cur, size_t len, unsigned long long size, size_t *out_len, void *ctx,
                          struct oomlab_err *err)
 {
     struct row_ctx *rc = ctx;
     size_t row_len = 0, head_len = 0;
     struct ledger lg;
-    if (ledger_parse(&lg, cur, len, "runs.csv", err) < 0) return NULL;
-    char *head = len == 0 ? ledger_header(&head_len) : NULL;
-    const char *repair = ledger_tail_repair(cur, len);
+    if (rc->scanned && ledger_tail_check(&rc->tail, "runs.csv", err) < 0) return NULL;
+    if (ledger_parse(&lg, cur, ledger_layout_len(cur, len), "runs.csv", err) < 0) return NULL;
+    char *head = size == 0 ? ledger_header(&head_len) : NULL;
+    const char *repair = rc->scanned ? ledger_tail_end(&rc->tail) : "";
     char *out = NULL;
     size_t n = 0;
-    bool ok = (len > 0 || head) && appends(&out, &n, repair) == 0 &&
+    bool ok = (size > 0 || head) && appends(&out, &n, repair) == 0 &&
               (!head || append(&out, &n, head, head_len) == 0);
     for (size_t i = 0; ok && i <= rc->n_extra; i++) {
         char *row = ledger_format_row_like(&lg, i ? &rc->extra[i - 1] : &rc->row, &row_len);
@@ -967,10 +1005,10 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
 static int append_row(const struct runexec_opts *o, const struct paths *p, struct row_ctx *ctx,
                       struct oomlab_err *err)
 {
-    if (!ledgerfile_use_shards(p->dir, o->rank != NULL))
-        return ledgerfile_size_check(p->ledger, err) < 0
-                   ? -1
-                   : fsutil_append_locked(p->ledger, LEDGERFILE_MAX, make_record, ctx, err);
+    if (!ledgerfile_use_shards(p->dir, o->rank != NULL)) {
+        ctx->scanned = false;
+        return fsutil_append_locked(p->ledger, LAYOUT_HEAD, scan_tail, make_record, ctx, err);
+    }
     char *rec = NULL;
     size_t len = 0;
     for (size_t i = 0; i <= ctx->n_extra; i++) { /* one write: the rows arrive together */

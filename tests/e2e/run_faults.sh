@@ -30,6 +30,15 @@ rm logs/l2.log && mkfifo logs/l2.log
 timeout 10 "$OOMLAB" run -q --force --id l2 -- true 2>err.txt; rc=$?
 check run.fifo-log-refused test "$rc" -ne 0 -a "$rc" -ne 124
 check run.fifo-log-said grep -q 'not a regular file' err.txt
+# The readers of that run's log never wait for a writer the FIFO will not
+# get (before: diagnose l2 and report hung for ever); it reads as empty.
+timeout 10 "$OOMLAB" diagnose l2 >/dev/null 2>&1; rc=$?
+check run.fifo-log-diagnose-returns test "$rc" -ne 124
+timeout 10 "$OOMLAB" report -o r.html >/dev/null 2>&1; rc=$?
+check run.fifo-log-report-returns test "$rc" -eq 0
+timeout 10 "$OOMLAB" diagnose logs/l2.log >/dev/null 2>&1; rc=$?
+check run.fifo-path-diagnose-returns test "$rc" -eq 0
+check run.pipe-with-writer-still-read test "$(printf 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n' | "$OOMLAB" diagnose --json /dev/stdin | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["events"]))')" = 1
 
 # --- a ledger we may not write: refused before the command runs, not
 # found out as it ends (root is checked as an unprivileged user) ---

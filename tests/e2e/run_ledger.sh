@@ -150,16 +150,62 @@ printf 'name,batch\nr1,8\n' > runs.csv
 "$OOMLAB" compare r1 r1 2>err.txt; rc=$?
 check run.notledger-other-csv-said grep -q "the guide's column device_batch_size would be 'batch'" err.txt
 
-# A ledger past the 64 MiB oomlab reads (a CI guard's after years) says
-# what to do, for run (before the command runs) and the readers. Before:
-# "./runs.csv: larger than 67108864 bytes".
+# A ledger past the 64 MiB oomlab reads (a CI guard's after years): the
+# readers say what to do; run runs the command and appends its rows (it
+# reads the file in 1 MiB pieces, keeping only its head: no cap to append).
+# Before: run refused the training (exit 3, the command never ran).
 fresh toolarge
 printf 'run_id,oom\n' > runs.csv
-truncate -s 65M runs.csv
+yes 'old,no' | head -c $((65 << 20)) >> runs.csv   # cut mid-row: the tail repair still applies
 "$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
-check run.toolarge-run-exit3 test "$rc" -eq 3
-check run.toolarge-run-did-not-run test ! -e ran
-check run.toolarge-run-says-what-next grep -q '^oomlab run: ./runs.csv is 65 MiB, more than the 64 MiB oomlab reads of a ledger: start a new one (mv ./runs.csv ./runs.csv.old' err.txt
+check run.toolarge-run-exit0 test "$rc" -eq 0
+check run.toolarge-run-ran test -e ran
+check run.toolarge-run-note grep -q '^oomlab run: note: ./runs.csv is 65 MiB, more than the 64 MiB oomlab reads of a ledger: start a new one (mv ./runs.csv ./runs.csv.old.*the run goes on and appends its row' err.txt
+check run.toolarge-row-appended test "$(tail -n 1 runs.csv | cut -d, -f1)" = run001
+check run.toolarge-cut-row-repaired test "$(tail -n 3 runs.csv | head -n 1 | cut -d, -f1)" != run001
 "$OOMLAB" table 2>err.txt >/dev/null; rc=$?
 check run.toolarge-table-exit2 test "$rc" -eq 2
 check run.toolarge-table-says-what-next grep -q 'start a new one' err.txt
+mv runs.csv runs.csv.old
+"$OOMLAB" run -q -- true 2>/dev/null
+check run.toolarge-fresh-ledger-numbers-on test "$(csv_field runs.csv run002 exit_status)" = 0
+
+# A crash's block of zeros in the ledger: nothing is appended after it
+# (readers say to cut the file there); run says so before the command, as
+# for any ledger it cannot read, exit 3 (the appender's own check, which
+# scans in pieces, is unit test_ledger's test_tail_in_pieces).
+fresh zeros
+printf 'run_id,oom\nrun001,no\n' > runs.csv
+head -c 4096 /dev/zero >> runs.csv
+"$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
+check run.zeros-exit3 test "$rc" -eq 3
+check run.zeros-said grep -q 'runs.csv:3:1: binary data (a NUL byte)' err.txt
+check run.zeros-nothing-appended test "$(stat -c %s runs.csv)" -eq $((21 + 4096))
+
+# A directory or FIFO named *.csv in runs.d holds no runs: every reader and
+# run leave it out with a note and read the rest; never a hang on the FIFO.
+# Before: "./runs.d/x.csv: not a regular file", exit 2, for every reader,
+# and run refused the training (exit 3).
+fresh strayshard
+mkdir runs.d
+"$OOMLAB" run -q --id s1 -- true 2>/dev/null
+mkdir runs.d/old.csv
+mkfifo runs.d/pipe.csv
+for v in table report "compare s1 s1" doctor; do
+  timeout 10 "$OOMLAB" $v >out.txt 2>err.txt; rc=$?
+  set -- $v
+  check run.strayshard-$1-reads test "$rc" -eq 0
+  check run.strayshard-$1-note grep -q "^oomlab $1: note: ./runs.d/.*\.csv is a \(directory\|FIFO\), not a shard: left out (and 1 more such entry)" err.txt
+done
+check run.strayshard-table-lists-s1 grep -q '^s1 ' <(timeout 10 "$OOMLAB" table 2>/dev/null)
+timeout 10 "$OOMLAB" run -q --id s2 -- touch ran 2>err.txt; rc=$?
+check run.strayshard-run-runs test "$rc" -eq 0 -a -e ran
+check run.strayshard-run-note grep -q "^oomlab run: note: ./runs.d/.*\.csv is a" err.txt
+timeout 10 "$OOMLAB" doctor >out.txt 2>/dev/null
+check run.strayshard-doctor-counts grep -q '^ok   ledger     ./runs.d: 2 runs' out.txt
+timeout 10 "$OOMLAB" completion --values runids >out.txt 2>err.txt
+check run.strayshard-completion-silent test ! -s err.txt
+check run.strayshard-completion-ids grep -qx s2 out.txt
+rmdir runs.d/old.csv; rm runs.d/pipe.csv; mkdir runs.d/only.csv; rm -f runs.d/[!o]*.csv
+timeout 10 "$OOMLAB" table >/dev/null 2>err.txt; rc=$?
+check run.strayshard-nothing-else-no-ledger test "$rc" -eq 2

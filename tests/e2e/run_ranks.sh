@@ -197,3 +197,12 @@ check shards.completion-reads test "$(cd . && "$OOMLAB" completion --values runi
 check shards.dir-opts-in test "$(grep -c '^old,' runs.d/*.csv | awk -F: '{s+=$2} END {print s}')" -eq 2
 printf 'run_id,exit_status,started_at\nlegacy,0,2020-01-01T00:00:00Z\n' > runs.csv
 check shards.merge-legacy test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(*[r["run_id"] for r in json.load(sys.stdin)["runs"]])')" = "legacy big old"
+
+# A plain run whose output is a numbered list ("1: load the model") has no
+# ranks: srun --label's "N: " is a rank only where a line within 16
+# carries the same label (lib/msg.h, the rule diagnose applies too).
+# Before: rank logs nl_rank1..3.log and the row's rank 3.
+fresh numbered
+"$OOMLAB" run -q --id nl -- sh -c 'echo "Plan:"; echo "1: load the model"; echo "2: train"; echo "3: evaluate"' 2>/dev/null
+check numbered.no-rank-logs test -z "$(ls logs | grep _rank)"
+check numbered.no-rank-in-row test -z "$(csv_field runs.csv nl rank)"

@@ -1,16 +1,40 @@
 /* Fuzz the per-rank figures of a launcher's interleaved log (lib/rankstats):
  * lines fed in order, then the log engine's report of the same text; each
- * entry stays one rank of one attempt. */
+ * entry stays one rank of one attempt; the lines handed on (rs.fn, after
+ * an srun label is decided) are whole lines of the input, in its order. */
 #include <stdint.h>
 #include <string.h>
 
 #include "lib/rankstats.h"
 #include "lib/scan.h"
 
+struct handed {
+    const struct rankstats *rs;
+    const char *text;
+    size_t size, at; /* where the next handed line may start to be in order */
+};
+
+static void on_line(const char *line, size_t len, long entry, void *ctx)
+{
+    struct handed *h = ctx;
+    if (entry < 0 || (size_t)entry >= h->rs->n) __builtin_trap();
+    const char *p = h->text + h->at, *end = h->text + h->size;
+    while (p + len <= end && (memcmp(p, line, len) || (p + len < end && p[len] != '\n'))) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) __builtin_trap();
+        p = nl + 1;
+    }
+    if (p + len > end) __builtin_trap(); /* not a line of the input at or after the last one handed */
+    h->at = (size_t)(p - h->text) + len + (p + len < end);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct rankstats rs;
     rankstats_init(&rs);
+    struct handed h = {&rs, (const char *)data, size, 0};
+    rs.fn = on_line;
+    rs.fn_ctx = &h;
     const char *text = (const char *)data;
     for (size_t pos = 0; pos < size;) {
         const char *nl = memchr(text + pos, '\n', size - pos);
@@ -25,6 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (scan_text(text, size, &rep, NULL) == 0) {
         rankstats_finish(&rs, &rep);
         oom_report_release(&rep);
+    } else {
+        rankstats_flush(&rs);
     }
     if (rs.ranks < 0 || (size_t)rs.ranks > rs.n) __builtin_trap();
     for (size_t i = 0; i < rs.n; i++) {

@@ -416,6 +416,25 @@ static void test_zero3_persistent_params(void **state)
     assert_int_equal(big.comp[EST_C_WEIGHTS].bytes, d.comp[EST_C_WEIGHTS].bytes);
 }
 
+/* A threshold of 0 (EST_DS_NONE; 0 in the field is "unset", DeepSpeed's
+ * 1e5) persists nothing: the default's norm vectors (2 x 4096 per block
+ * and the final norm, 1e5 >= 4096) are no longer gathered whole. */
+static void test_zero3_persist_none(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = zero3_lora8(512);
+    struct est_result d, none;
+    struct oomlab_err err;
+    assert_int_equal(est_ds_persist(&m, &wl), 100000);
+    assert_int_equal(est_compute(&m, &wl, &d, &err), 0);
+    wl.ds_persist = EST_DS_NONE;
+    assert_int_equal(est_ds_persist(&m, &wl), 0);
+    assert_int_equal(est_compute(&m, &wl, &none, &err), 0);
+    long long norms = (32LL * 2 * 4096 + 4096) * 2; /* bf16 */
+    assert_true(llabs(d.comp[EST_C_WEIGHTS].bytes - none.comp[EST_C_WEIGHTS].bytes - norms) < 1024);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_zero3_reuse_distance_turn),
         cmocka_unit_test(test_zero3_max_live_caps_prefetch),
         cmocka_unit_test(test_zero3_persistent_params),
+        cmocka_unit_test(test_zero3_persist_none),
         cmocka_unit_test(test_encoder_forward_keeps_no_kv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -174,6 +174,98 @@ static void test_not_a_ledger_refused(void **state)
     ledger_release(&lg);
 }
 
+/* The writer scans the ledger in pieces (sys/fsutil's append, 1 MiB at a
+ * time), so it holds only the head however large the file: the state
+ * after every split equals the whole text's, doubled quotes split across
+ * two pieces included; a NUL byte is refused as ledger_parse refuses it;
+ * the layout needs only the first two records. */
+static void test_tail_in_pieces(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        "run_id,oom\nrun001,no\n", "run_id,oom\nrun001,n", "run_id,command\nrun001,\"python x.py --a",
+        "run_id,notes\nrun001,5\" screen\n", "run_id,notes\nrun001,\"say \"\"hi\"\"\"\n",
+        "run_id,notes\nrun001,\"say \"\"hi", "run_id;notes\r\nrun001;\"a;b\"\"\r\n",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        size_t len = strlen(texts[t]);
+        for (size_t cut = 0; cut <= len; cut++) {
+            struct ledger_tail tail;
+            ledger_tail_init(&tail, texts[t], len);
+            ledger_tail_feed(&tail, texts[t], cut);
+            ledger_tail_feed(&tail, texts[t] + cut, len - cut);
+            assert_string_equal(ledger_tail_end(&tail), ledger_tail_repair(texts[t], len));
+        }
+    }
+    assert_string_equal(ledger_tail_repair(texts[4], strlen(texts[4])), ""); /* closed after "" pairs */
+    assert_string_equal(ledger_tail_repair(texts[5], strlen(texts[5])), "\"\n");
+    const char zeros[] = "run_id,oom\nrun001,no\nru\0\0\0";
+    struct ledger_tail tail;
+    struct oomlab_err err, parse_err;
+    struct ledger lg;
+    ledger_tail_init(&tail, zeros, sizeof zeros - 1);
+    ledger_tail_feed(&tail, zeros, sizeof zeros - 1);
+    assert_int_equal(ledger_tail_check(&tail, "runs.csv", &err), -1);
+    assert_int_equal(ledger_parse(&lg, zeros, sizeof zeros - 1, "runs.csv", &parse_err), -1);
+    assert_string_equal(err.msg, parse_err.msg); /* runs.csv:3:3: binary data ... */
+    assert_non_null(strstr(err.msg, "runs.csv:3:3: binary data"));
+    const char *rows = "run_id,command\nrun001,\"a\nb\"\nrun002,c\n";
+    assert_int_equal(ledger_layout_len(rows, strlen(rows)), strlen("run_id,command\nrun001,\"a\nb\"\n"));
+    assert_int_equal(ledger_layout_len(zeros, sizeof zeros - 1), strlen("run_id,oom\nrun001,no\n"));
+    assert_int_equal(ledger_layout_len("run_id,oom\n\0\0", 13), 11);
+}
+
+/* The byte-at-a-time rule ledger_tail_repair had (the reader's), against
+ * the jumping scan, on random text in random pieces. */
+static const char *tail_reference(const char *text, size_t len)
+{
+    if (len == 0) return "";
+    bool q = false, start = true;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (q) {
+            if (c == '"' && i + 1 < len && text[i + 1] == '"') i++;
+            else if (c == '"') q = false;
+        } else if (c == '"' && start) {
+            q = true;
+            start = false;
+        } else if (c == ',' || c == '\n' || c == '\r') {
+            start = true;
+        } else if (c != ' ') {
+            start = false;
+        }
+    }
+    if (q) return "\"\n";
+    return text[len - 1] == '\n' || text[len - 1] == '\r' ? "" : "\n";
+}
+
+static void test_tail_random(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\",\n\r a";
+    char text[64];
+    unsigned seed = 12345;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t len = 11 + (seed >> 16) % 40;
+        memcpy(text, "run_id,oom\n", 11); /* the delimiter: ',' */
+        for (size_t i = 11; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            text[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+        }
+        struct ledger_tail t;
+        ledger_tail_init(&t, text, len);
+        for (size_t at = 0; at < len;) {
+            seed = seed * 1103515245u + 12345u;
+            size_t n = 1 + (seed >> 16) % 7;
+            if (n > len - at) n = len - at;
+            ledger_tail_feed(&t, text + at, n);
+            at += n;
+        }
+        assert_string_equal(ledger_tail_end(&t), tail_reference(text, len));
+    }
+}
+
 static void test_cut_short_row_does_not_swallow_the_next(void **state)
 {
     (void)state;
@@ -582,6 +674,8 @@ int main(void)
         cmocka_unit_test(test_first_row_without_run_id_is_data),
         cmocka_unit_test(test_not_a_ledger_refused),
         cmocka_unit_test(test_cut_short_row_does_not_swallow_the_next),
+        cmocka_unit_test(test_tail_in_pieces),
+        cmocka_unit_test(test_tail_random),
         cmocka_unit_test(test_unterminated_quote_ends_at_eof),
         cmocka_unit_test(test_edge_rules),
         cmocka_unit_test(test_one_variable_rule),

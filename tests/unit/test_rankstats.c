@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -95,11 +96,83 @@ static void test_hostile(void **state)
     rankstats_release(&rs);
 }
 
+/* srun --label's "N: " is a rank only where another line within
+ * MSG_TASK_LABEL_LINES carries the same label (msg.h, the rule diagnose's
+ * scan applies): a user's numbered list has each number once. */
+static void test_numbered_list_no_ranks(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    rankstats_init(&rs);
+    feed(&rs, "Things I tried:");
+    feed(&rs, "1: batch 8 works");
+    feed(&rs, "2: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB");
+    feed(&rs, "3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    for (int i = 0; i < 20; i++) feed(&rs, "plain text");
+    feed(&rs, "4: at the end, alone");
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 0);
+    assert_int_equal(rs.n, 0);
+    rankstats_release(&rs);
+}
+
+struct got {
+    char lines[16][80];
+    long entry[16];
+    size_t n;
+};
+
+static void collect(const char *line, size_t len, long entry, void *ctx)
+{
+    struct got *g = ctx;
+    if (g->n < 16) {
+        snprintf(g->lines[g->n], sizeof g->lines[0], "%.*s", (int)len, line);
+        g->entry[g->n++] = entry;
+    }
+}
+
+/* An srun-labelled log: a task's first line waits for the next of its own
+ * (below), lines behind a held one wait too, so a rank's lines reach the
+ * caller in the log's order; a label that no line within 16 repeats is
+ * dropped; the figures of a line count once it is decided. */
+static void test_srun_labels_decided_in_order(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    struct got g = {0};
+    rankstats_init(&rs);
+    rs.fn = collect;
+    rs.fn_ctx = &g;
+    assert_int_equal(feed(&rs, "0: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB"), -1); /* held */
+    assert_int_equal(feed(&rs, "[rank1]:step=1 loss=2.42 peak_alloc=6.00GiB peak_reserved=6.50GiB"), 0);
+    assert_int_equal(g.n, 0); /* behind the held line */
+    assert_int_equal(feed(&rs, "7: a numbered note"), -1);
+    assert_int_equal(feed(&rs, "0: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB"), 1); /* rank 0: entry 1 */
+    assert_int_equal(g.n, 2); /* line 1 confirmed: it and [rank1]: go; line 4 waits behind the held 7: */
+    assert_string_equal(g.lines[0], "0: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    assert_int_equal(g.entry[0], 1);
+    assert_int_equal(g.entry[1], 0);
+    for (int i = 0; i < 15; i++) feed(&rs, "srun: a launcher line"); /* lines 5..19 */
+    assert_int_equal(g.n, 2); /* line 19 = 3 + 16 could still have repeated 7: */
+    feed(&rs, "srun: a launcher line");
+    assert_int_equal(g.n, 3);
+    assert_string_equal(g.lines[2], "0: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 2);   /* 0 and 1; 7 was alone */
+    assert_int_equal(rs.r[1].rank, 0);
+    assert_int_equal(rs.r[1].lines, 2);
+    assert_true(rs.r[1].peak_reserved == GB(5.25));
+    assert_int_equal(g.n, 3);
+    rankstats_release(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranks_attempts_and_exits),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_numbered_list_no_ranks),
+        cmocka_unit_test(test_srun_labels_decided_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

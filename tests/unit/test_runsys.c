@@ -372,13 +372,39 @@ static void test_echo_unread_pipe(void **state)
     assert_int_equal(in_pipe + after + e.dropped, added + sizeof chunk);
 }
 
-static char *rec(const char *cur, size_t len, size_t *out_len, void *ctx, struct oomlab_err *err)
+static char *rec(const char *cur, size_t len, unsigned long long size, size_t *out_len, void *ctx,
+                 struct oomlab_err *err)
 {
     (void)cur;
     (void)len;
+    (void)size;
     (void)err;
     *out_len = strlen(ctx);
     return strdup(ctx);
+}
+
+struct seen_file {
+    char head[16];
+    size_t scanned;
+    unsigned long long size;
+};
+
+static int count_bytes(const char *piece, size_t len, void *ctx)
+{
+    (void)piece;
+    ((struct seen_file *)ctx)->scanned += len;
+    return 0;
+}
+
+static char *head_rec(const char *cur, size_t len, unsigned long long size, size_t *out_len, void *ctx,
+                      struct oomlab_err *err)
+{
+    struct seen_file *sf = ctx;
+    (void)err;
+    snprintf(sf->head, sizeof sf->head, "%.*s", (int)len, cur);
+    sf->size = size;
+    *out_len = 3;
+    return strdup("r3\n");
 }
 
 static void test_fsutil(void **state)
@@ -405,12 +431,20 @@ static void test_fsutil(void **state)
     assert_int_equal(fsutil_read(path, 100, &data, &len, &missing, &err), -1);
     assert_true(missing);
     snprintf(path, sizeof path, "%s/ledger", dir);
-    assert_int_equal(fsutil_append_locked(path, 1000, rec, "r1\n", &err), 0);
-    assert_int_equal(fsutil_append_locked(path, 1000, rec, "r2\n", &err), 0);
+    assert_int_equal(fsutil_append_locked(path, 1000, NULL, rec, "r1\n", &err), 0);
+    assert_int_equal(fsutil_append_locked(path, 1000, NULL, rec, "r2\n", &err), 0);
     assert_int_equal(fsutil_read(path, 100, &data, &len, &missing, &err), 0);
     assert_string_equal(data, "r1\nr2\n");
     free(data);
-    assert_int_equal(fsutil_append_locked(path, 3, rec, "r3\n", &err), -1); /* file over max */
+    /* a file past head_max: make_record gets its head, scan every byte */
+    struct seen_file sf = {0};
+    assert_int_equal(fsutil_append_locked(path, 3, count_bytes, head_rec, &sf, &err), 0);
+    assert_string_equal(sf.head, "r1\n");
+    assert_int_equal(sf.scanned, 6);
+    assert_int_equal(sf.size, 6);
+    assert_int_equal(fsutil_read(path, 100, &data, &len, &missing, &err), 0);
+    assert_string_equal(data, "r1\nr2\nr3\n");
+    free(data);
     char small[8];
     assert_int_equal(fsutil_join(small, sizeof small, "long-dir", "name", &err), -1);
     /* a directory that cannot take the file: the message names the file asked
@@ -437,7 +471,7 @@ static void test_fsutil_no_follow(void **state)
     assert_int_equal(fsutil_write_atomic(target, "keep", 4, &err), 0);
     assert_int_equal(symlink(target, link), 0);
     assert_int_equal(mkfifo(fifo, 0644), 0);
-    assert_int_equal(fsutil_append_locked(link, 1000, rec, "row\n", &err), -1);
+    assert_int_equal(fsutil_append_locked(link, 1000, NULL, rec, "row\n", &err), -1);
     assert_non_null(strstr(err.msg, "symbolic link"));
     assert_int_equal(fsutil_open_write(link, O_WRONLY | O_CREAT | O_TRUNC, 0644, &err), -1);
     assert_int_equal(errno, ELOOP);
