@@ -954,7 +954,7 @@ static bool elastic_whole(const struct log_result *l)
  * at the start of its line (under srun a task is a rank); -1 unknown. */
 static long event_rank(const struct oom_event *e)
 {
-    return e->rank >= 0 ? e->rank : elastic_srun_label(e->text, strnlen(e->text, sizeof e->text));
+    return e->rank >= 0 ? e->rank : msg_task_label(e->text, strnlen(e->text, sizeof e->text));
 }
 
 /* The first GPU OOM's rank (-1 unknown); *any: the log has one. */

@@ -278,15 +278,6 @@ int elastic_attempt_of_line(const struct elastic_state *s, long line)
     return a == ELASTIC_MAX_RESTARTS ? s->restarts : a;
 }
 
-long elastic_srun_label(const char *line, size_t len)
-{
-    const char *p = line, *end = line + len;
-    long task;
-    while (p < end && *p == ' ') p++; /* srun pads the number to the widest task's */
-    if (!read_long(&p, end, &task) || task < 0 || end - p < 2 || p[0] != ':' || p[1] != ' ') return -1;
-    return task;
-}
-
 const char *elastic_srun_end_name(const struct elastic_srun *t, char *buf, size_t size)
 {
     if (t->end != ELASTIC_SRUN_EXIT) return t->reason;

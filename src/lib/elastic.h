@@ -106,9 +106,6 @@ int elastic_signal(const struct elastic_root *r);
  * log belongs to: the restarts seen before it. */
 int elastic_attempt_of_line(const struct elastic_state *s, long line);
 
-/* The task number of srun --label's "N: " prefix (srun(1): "Prepend task
- * number to lines of stdout/err"), at the start of a line; -1 none. */
-long elastic_srun_label(const char *line, size_t len);
 
 /* "Out Of Memory", "exit code 1", ...: what an srun task line's end is, in
  * words (static text, or buf). */

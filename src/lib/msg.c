@@ -3907,22 +3907,28 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
 }
 
 /* srun --label (-l): each task's lines start with its task number ("3: ");
- * under srun the task number is the rank (SLURM_PROCID). Only at the very
- * start of the line: srun pads the number to the width of the largest
- * (" 3: " among 16 tasks), but indented numbers are a backtrace's frames
- * (TVM's "  0: tvm::runtime::...", Rust's "   0: rust_begin_unwind"). Not
- * a clock ("12:30"): a blank follows the colon, and not a digit after it.
- * (diagcall7) */
+ * under srun the task number is the rank (SLURM_PROCID). srun pads the
+ * number to the width of the largest task's (" 3: " among 16 tasks:
+ * SchedMD/slurm src/api/step_io.c _wid, the label width it passes to
+ * write_labelled_message), so up to 4 blanks may come first; such a padded
+ * label is also how backtraces number their frames (TVM's "  0:
+ * tvm::runtime::...", Rust's "   0: rust_begin_unwind"), which scan.c
+ * tells apart: a task repeats its label within MSG_TASK_LABEL_LINES, a
+ * frame number does not. Not a clock ("12:30"): a blank follows the colon,
+ * and not a digit after it. (diagcall7) */
 static size_t pfx_srun_label(const char *s, size_t n, struct msg_prefix *px)
 {
-    size_t i = 0, k;
+    size_t pad = 0, i, k;
     long long task;
-    if (!(k = pm_int(s + i, n - i, &task)) || k > 5) return 0;
+    while (pad < n && pad < 4 && s[pad] == ' ') pad++;
+    i = pad;
+    if (!(k = pm_int(s + i, n - i, &task)) || k + pad > 5) return 0;
     i += k;
     if (i + 2 >= n || s[i] != ':' || s[i + 1] != ' ' || isdigit((unsigned char)s[i + 2]))
         return 0;
     px->rank = (int)task;
     px->task_label = true;
+    px->task_label_padded = pad > 0;
     return i + 2;
 }
 
@@ -3975,7 +3981,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
     px->rank = px->dev = -1;
     px->pid = -1;
     px->host = 0;
-    px->task_label = false;
+    px->task_label = px->task_label_padded = false;
     size_t at = 0;
     for (int round = 0; round < 6; round++) {
         size_t used = 0;
@@ -3990,9 +3996,10 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 int msg_task_label(const char *line, size_t len)
 {
     int t = 0;
-    size_t i = 0;
-    while (i < len && i < 5 && isdigit((unsigned char)line[i])) t = t * 10 + (line[i++] - '0');
-    return i > 0 && i + 1 < len && line[i] == ':' && line[i + 1] == ' ' ? t : -1;
+    size_t pad = 0, i;
+    while (pad < len && pad < 4 && line[pad] == ' ') pad++;
+    for (i = pad; i < len && i < 5 && isdigit((unsigned char)line[i]); i++) t = t * 10 + (line[i] - '0');
+    return i > pad && i + 1 < len && line[i] == ':' && line[i + 1] == ' ' ? t : -1;
 }
 
 bool msg_prefix_same_source(const struct msg_prefix *a, const struct msg_prefix *b)

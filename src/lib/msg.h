@@ -23,6 +23,7 @@ struct msg_prefix {
     size_t body;    /* offset of the text after all prefixes */
     bool task_label; /* rank read from srun --label's "3: ": a rank only where the
                         writer's neighbouring lines carry the same label (scan.c) */
+    bool task_label_padded; /* the label had srun's padding (" 3: ") */
 };
 
 /* srun --label's "3: " is a task number, a rank, only in a labelled log:
@@ -35,8 +36,8 @@ struct msg_prefix {
  * parse_prefix, over the whole view) and run's per-rank figures
  * (rankstats, which holds a line until a neighbour decides it) apply it. */
 #define MSG_TASK_LABEL_LINES 16
-/* The srun label a raw line starts with ("3: " -> 3; up to 5 digits, a
- * colon, a blank), else -1. */
+/* The srun label a raw line starts with ("3: " or padded " 3: " -> 3; up
+ * to 5 columns of blanks and digits, a colon, a blank), else -1. */
 int msg_task_label(const char *line, size_t len);
 
 /* Parse the prefixes at the start of a cleaned line. */

@@ -332,6 +332,8 @@ static void parse_prefix(const struct view *v, size_t a, size_t b, const char *c
         if (down && (down = next_line(v, &na, &nb)) && msg_task_label(v->p + na, nb - na) == px->rank)
             return;
     }
+    if (px->task_label_padded) /* a backtrace's numbered frame: no prefix at all */
+        *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
     px->rank = -1;
 }
 

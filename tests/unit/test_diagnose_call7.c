@@ -764,6 +764,13 @@ static const struct audit_row audit[] = {
          "2: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
          "al capacity of 79.14 GiB of which 1.50 GiB is free.\n3: step 4\n",
      true, {2147483648, NC, NC, NC, NC, 1, 2, NC}},
+    /* wrap-srun-padded: srun -l pads the task number to the widest task's (SchedMD/slurm
+     * src/api/step_io.c _wid): among 16 tasks task 3 writes " 3: " (was: rank None) */
+    {"wrap-srun-padded", "12: step 1\n 3: Traceback (most recent call last):\n 3:   File \"train.py\", line 10, in <module>\n"
+         "12: step 2\n 3:     loss.backward()\n"
+         " 3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
+         "al capacity of 79.14 GiB of which 1.50 GiB is free.\n",
+     true, {2147483648, NC, NC, NC, NC, 1, 3, NC}},
     /* wrap-numbered: a user's numbered list looks like srun's labels but has each number once:
      * no rank (the review of 2026-12-06 found "2: RuntimeError ..." read as rank 2) */
     {"wrap-numbered", "I tried these batch sizes:\n1: works\n"

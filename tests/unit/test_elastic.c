@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "lib/elastic.h"
+#include "lib/msg.h"
 
 static void feed(struct elastic_state *s, const char *text)
 {
@@ -213,12 +214,15 @@ static void test_srun_task_lines(void **state)
     }
     assert_int_equal(s.n_srun, ELASTIC_MAX_SRUN);
     assert_int_equal(s.srun_dropped, 5);
-    /* srun --label's task number (srun(1) -l: "Prepend task number to lines of stdout/err") */
-    assert_int_equal(elastic_srun_label("2: torch.OutOfMemoryError", 26), 2);
-    assert_int_equal(elastic_srun_label(" 7: x", 5), 7);
-    assert_int_equal(elastic_srun_label("12:x", 4), -1);
-    assert_int_equal(elastic_srun_label("step=1 loss", 11), -1);
-    assert_int_equal(elastic_srun_label("3", 1), -1);
+    /* srun --label's task number (srun(1) -l: "Prepend task number to lines of stdout/err"),
+     * padded to the widest task's (SchedMD/slurm src/api/step_io.c _wid): msg.h's one reader */
+    assert_int_equal(msg_task_label("2: torch.OutOfMemoryError", 26), 2);
+    assert_int_equal(msg_task_label(" 7: x", 5), 7);
+    assert_int_equal(msg_task_label("   42: x", 8), 42);
+    assert_int_equal(msg_task_label("     7: x", 9), -1);
+    assert_int_equal(msg_task_label("12:x", 4), -1);
+    assert_int_equal(msg_task_label("step=1 loss", 11), -1);
+    assert_int_equal(msg_task_label("3", 1), -1);
 }
 
 int main(void)

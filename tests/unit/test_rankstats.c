@@ -116,6 +116,36 @@ static void test_numbered_list_no_ranks(void **state)
     rankstats_release(&rs);
 }
 
+/* srun pads labels to the widest task's (" 3: " among 16 tasks, SchedMD/slurm
+ * src/api/step_io.c _wid): task 3's padded lines are rank 3's; a backtrace's
+ * numbered frames ("  0: tvm::...", each number once) are no ranks. */
+static void test_padded_srun_labels(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    rankstats_init(&rs);
+    feed(&rs, " 3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    feed(&rs, "12: step=1 loss=2.40 peak_alloc=4.50GiB peak_reserved=4.75GiB");
+    feed(&rs, " 3: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
+    feed(&rs, "12: step=2 loss=2.31 peak_alloc=4.50GiB peak_reserved=4.75GiB");
+    feed(&rs, "Stack trace:");
+    feed(&rs, "  1: tvm::runtime::NDArray::Empty");
+    feed(&rs, "  0: tvm::runtime::CUDADeviceAPI::AllocDataSpace");
+    for (int i = 0; i < 20; i++) feed(&rs, "plain text");
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 2);
+    bool three = false;
+    for (size_t i = 0; i < rs.n; i++)
+        if (rs.r[i].rank == 3) {
+            three = true;
+            assert_int_equal(rs.r[i].lines, 2);
+            assert_true(rs.r[i].peak_reserved == GB(5.25));
+        } else
+            assert_int_equal(rs.r[i].rank, 12);
+    assert_true(three);
+    rankstats_release(&rs);
+}
+
 struct got {
     char lines[16][80];
     long entry[16];
@@ -172,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_ranks_attempts_and_exits),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_numbered_list_no_ranks),
+        cmocka_unit_test(test_padded_srun_labels),
         cmocka_unit_test(test_srun_labels_decided_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
