@@ -82,7 +82,8 @@ static const struct audit_row audit_rows[] = {
      "/w/nerf-pytorch/run_nerf.py | train | render_path(torch.Tensor(poses[i_test]).to(device), hwf, K, args.chunk, render_kwargs_test, gt_imgs=images[i_test], savedir=testsavedir)"
      " @@ /w/nerf-pytorch/run_nerf.py | render_path | rgb, disp, acc, _ = render(H, W, K, chunk=chunk, c2w=c2w[:3,:4], **render_kwargs)"
      " @@ /w/nerf-pytorch/run_nerf.py | render | all_ret = batchify_rays(rays, chunk, **kwargs)"
-     " @@ /w/nerf-pytorch/run_nerf.py | batchify_rays | all_ret = {k : torch.cat(all_ret[k], 0) for k in all_ret}", NULL},
+     " @@ /w/nerf-pytorch/run_nerf.py | batchify_rays | all_ret = {k : torch.cat(all_ret[k], 0) for k in all_ret}",
+     "the paste says test only in argument names (poses[i_test], render_kwargs_test, testsavedir); \"test\" is no name part (test.py runs inference) and the no_grad block around the call is not printed"},
     {"nerf-pytorch", "load", "create_nerf: NeRF(...).to(device)", "yenchenlin/nerf-pytorch:run_nerf.py@63a5a630",
      "/w/nerf-pytorch/run_nerf.py | train | render_kwargs_train, render_kwargs_test, start, grad_vars, optimizer = create_nerf(args)"
      " @@ /w/nerf-pytorch/run_nerf.py | create_nerf | input_ch_views=input_ch_views, use_viewdirs=args.use_viewdirs).to(device)"
@@ -95,7 +96,8 @@ static const struct audit_row audit_rows[] = {
      "/w/stylegan2-ada-pytorch/training/training_loop.py | training_loop | loss.accumulate_gradients(phase=phase.name, real_img=real_img, real_c=real_c, gen_z=gen_z, gen_c=gen_c, sync=sync, gain=gain)"
      " @@ /w/stylegan2-ada-pytorch/training/loss.py | accumulate_gradients | gen_img, _gen_ws = self.run_G(gen_z, gen_c, sync=(sync and not do_Gpl)) # May get synced by Gpl."
      " @@ /w/stylegan2-ada-pytorch/training/loss.py | run_G | img = self.G_synthesis(ws)" MOD
-     " @@ /w/stylegan2-ada-pytorch/training/networks.py | forward | img = block(x, img, cur_ws, **block_kwargs)", NULL},
+     " @@ /w/stylegan2-ada-pytorch/training/networks.py | forward | img = block(x, img, cur_ws, **block_kwargs)",
+     "the call name G_synthesis reads as synthesis (generate, as wavenet's synthesis.py): a GAN generator's synthesis network inside a training step; no mechanism tells it from a synthesis program without masking generation in every training step (TRL rollouts generate inside training_step)"},
     {"stylegan2-ada", "backward", "accumulate_gradients: loss_Gmain.mean().mul(gain).backward()", "NVlabs/stylegan2-ada-pytorch:training/loss.py@d72cc7d0",
      "/w/stylegan2-ada-pytorch/training/training_loop.py | training_loop | loss.accumulate_gradients(phase=phase.name, real_img=real_img, real_c=real_c, gen_z=gen_z, gen_c=gen_c, sync=sync, gain=gain)"
      " @@ /w/stylegan2-ada-pytorch/training/loss.py | accumulate_gradients | loss_Gmain.mean().mul(gain).backward()" BWD, NULL},
@@ -222,7 +224,8 @@ static const struct audit_row audit_rows[] = {
     {"monodepth2", "forward", "process_batch -> generate_images_pred -> F.grid_sample (view synthesis inside the loss)", "nianticlabs/monodepth2:trainer.py@b676244e",
      "/w/monodepth2/trainer.py | run_epoch | outputs, losses = self.process_batch(inputs)"
      " @@ /w/monodepth2/trainer.py | process_batch | self.generate_images_pred(inputs, outputs)"
-     " @@ /w/monodepth2/trainer.py | generate_images_pred | outputs[(\"color\", frame_id, scale)] = F.grid_sample(", NULL},
+     " @@ /w/monodepth2/trainer.py | generate_images_pred | outputs[(\"color\", frame_id, scale)] = F.grid_sample(",
+     "generate_images names generation by verb and object; the frames above (run_epoch -> process_batch) name no training step"},
     {"monodepth2", "eval", "run_epoch -> val -> process_batch", "nianticlabs/monodepth2:trainer.py@b676244e",
      "/w/monodepth2/trainer.py | run_epoch | self.val()"
      " @@ /w/monodepth2/trainer.py | val | outputs, losses = self.process_batch(inputs)"
@@ -242,7 +245,8 @@ static const struct audit_row audit_rows[] = {
     {"detr", "data", "train_one_epoch: samples = samples.to(device)", "facebookresearch/detr:engine.py@29901c51",
      "/w/detr/main.py | main | train_stats = train_one_epoch("
      " @@ /w/detr/engine.py | train_one_epoch | samples = samples.to(device)"
-     " @@ /w/detr/util/misc.py | to | cast_tensor = self.tensors.to(device)", NULL},
+     " @@ /w/detr/util/misc.py | to | cast_tensor = self.tensors.to(device)",
+     "the innermost frame is the user's NestedTensor.to (\"cast_tensor = self.tensors.to(device)\"): the data move is the caller's line, and \"tensors\" is no data name (a loader's state dict is tensors too)"},
     /* ---- milesial/Pytorch-UNet@21d7850f: train.py, evaluate.py, predict.py, utils/dice_score.py ---- */
     {"pytorch-unet", "forward", "train_model: loss += dice_loss(...)", "milesial/Pytorch-UNet:utils/dice_score.py@21d7850f",
      "/w/Pytorch-UNet/train.py | train_model | loss += dice_loss("
@@ -299,7 +303,8 @@ static const struct audit_row audit_rows[] = {
      " @@ /w/pytorch-a2c-ppo-acktr-gail/a2c_ppo_acktr/model.py | act | value, actor_features, rnn_hxs = self.base(inputs, rnn_hxs, masks)" MOD, NULL},
     {"a2c-ppo", "data", "ppo.update: for sample in data_generator -> feed_forward_generator (rollout minibatches)", "ikostrikov/pytorch-a2c-ppo-acktr-gail:a2c_ppo_acktr/storage.py@41332b78",
      "/w/pytorch-a2c-ppo-acktr-gail/a2c_ppo_acktr/algo/ppo.py | update | for sample in data_generator:"
-     " @@ /w/pytorch-a2c-ppo-acktr-gail/a2c_ppo_acktr/storage.py | feed_forward_generator | obs_batch = self.obs[:-1].view(-1, *self.obs.size()[2:])[indices]", NULL},
+     " @@ /w/pytorch-a2c-ppo-acktr-gail/a2c_ppo_acktr/storage.py | feed_forward_generator | obs_batch = self.obs[:-1].view(-1, *self.obs.size()[2:])[indices]",
+     "feed_forward_generator reads as forward by its name part; the code line indexes the rollout storage with no data word"},
     /* ---- jik876/hifi-gan@4769534d: train.py, models.py, inference.py ---- */
     {"hifi-gan", "forward", "train: y_g_hat = generator(x) -> ups", "jik876/hifi-gan:train.py@4769534d",
      "/w/hifi-gan/train.py | train | y_g_hat = generator(x)" MOD
@@ -324,7 +329,8 @@ static const struct audit_row audit_rows[] = {
      " @@ /w/tacotron2/model.py | forward | mel_outputs, gate_outputs, alignments = self.decoder(" MOD
      " @@ /w/tacotron2/model.py | forward | mel_output, gate_output, attention_weights = self.decode("
      " @@ /w/tacotron2/model.py | decode | self.attention_hidden, self.attention_cell = self.attention_rnn(" MOD
-     " @@ torch/nn/modules/rnn.py | forward | ret = _VF.lstm_cell(", NULL},
+     " @@ torch/nn/modules/rnn.py | forward | ret = _VF.lstm_cell(",
+     "decode names generation (whisper, translators); here it is a step of Decoder.forward in training. Masking generation under any forward would also mask KV-cache cues inside a generating model's forward"},
     {"tacotron2", "checkpoint", "train -> save_checkpoint -> torch.save", "NVIDIA/tacotron2:train.py@185cd24e",
      "/w/tacotron2/train.py | train | save_checkpoint(model, optimizer, learning_rate, iteration,"
      " @@ /w/tacotron2/train.py | save_checkpoint | torch.save({'iteration': iteration,", NULL},
