@@ -554,6 +554,154 @@ static const struct audit_row audit_rows[] = {
      "/w/stylegan2-pytorch/train.py | train | real_img = next(loader)"
      " @@ /w/stylegan2-pytorch/train.py | sample_data | for batch in loader:" DL, NULL},
     /* ---- set aside: written after the classifier changes, scored once ---- */
+    /* ---- jaywalnut310/vits:train.py, models.py@2e561ba5 ---- */
+    {"vits", "data", "train_and_evaluate: x.cuda(rank, non_blocking=True)", "jaywalnut310/vits:train.py@2e561ba5",
+     "/w/vits/train.py | run | train_and_evaluate(rank, epoch, hps, [net_g, net_d], [optim_g, optim_d], [scheduler_g, scheduler_d], scaler, [train_loader, eval_loader], logger, [writer, writer_eval])"
+     " @@ /w/vits/train.py | train_and_evaluate | x, x_lengths = x.cuda(rank, non_blocking=True), x_lengths.cuda(rank, non_blocking=True)", NULL},
+    {"vits", "forward", "train_and_evaluate: net_g(x, x_lengths, spec, spec_lengths) -> flow", "jaywalnut310/vits:models.py@2e561ba5",
+     "/w/vits/train.py | train_and_evaluate | (z, z_p, m_p, logs_p, m_q, logs_q) = net_g(x, x_lengths, spec, spec_lengths)" MOD
+     " @@ /w/vits/models.py | forward | z_p = self.flow(z, y_mask, g=g)" MOD, NULL},
+    {"vits", "backward", "scaler.scale(loss_gen_all).backward()", "jaywalnut310/vits:train.py@2e561ba5",
+     "/w/vits/train.py | train_and_evaluate | scaler.scale(loss_gen_all).backward()" BWD, NULL},
+    {"vits", "eval", "train_and_evaluate -> evaluate -> generator.module.infer", "jaywalnut310/vits:train.py@2e561ba5",
+     "/w/vits/train.py | train_and_evaluate | evaluate(hps, net_g, eval_loader, writer_eval)"
+     " @@ /w/vits/train.py | evaluate | y_hat, attn, mask, *_ = generator.module.infer(x, x_lengths, max_len=1000)"
+     " @@ /w/vits/models.py | infer | o = self.dec((z * y_mask)[:,:,:max_len], g=g)" MOD, NULL},
+    /* ---- zhouhaoyi/Informer2020:exp/exp_informer.py@29f2a739 ---- */
+    {"informer2020", "eval", "train -> vali -> _process_one_batch -> model", "zhouhaoyi/Informer2020:exp/exp_informer.py@29f2a739",
+     "/w/Informer2020/exp/exp_informer.py | train | vali_loss = self.vali(vali_data, vali_loader, criterion)"
+     " @@ /w/Informer2020/exp/exp_informer.py | vali | pred, true = self._process_one_batch("
+     " @@ /w/Informer2020/exp/exp_informer.py | _process_one_batch | outputs = self.model(batch_x, batch_x_mark, dec_inp, batch_y_mark)" MOD, NULL},
+    {"informer2020", "data", "train -> _process_one_batch: batch_x.float().to(self.device)", "zhouhaoyi/Informer2020:exp/exp_informer.py@29f2a739",
+     "/w/Informer2020/exp/exp_informer.py | train | pred, true = self._process_one_batch("
+     " @@ /w/Informer2020/exp/exp_informer.py | _process_one_batch | batch_x = batch_x.float().to(self.device)", NULL},
+    {"informer2020", "optimizer", "train: model_optim.step()", "zhouhaoyi/Informer2020:exp/exp_informer.py@29f2a739",
+     "/w/Informer2020/exp/exp_informer.py | train | model_optim.step()" ADAM, NULL},
+    {"informer2020", "forward", "predict -> _process_one_batch -> model", "zhouhaoyi/Informer2020:exp/exp_informer.py@29f2a739",
+     "/w/Informer2020/main_informer.py | <module> | exp.predict(setting, True)"
+     " @@ /w/Informer2020/exp/exp_informer.py | predict | pred, true = self._process_one_batch("
+     " @@ /w/Informer2020/exp/exp_informer.py | _process_one_batch | outputs = self.model(batch_x, batch_x_mark, dec_inp, batch_y_mark)" MOD, NULL},
+    /* ---- tkipf/pygcn:pygcn/train.py@1600b5b7 ---- */
+    {"pygcn", "load", "model.cuda()", "tkipf/pygcn:pygcn/train.py@1600b5b7",
+     "/w/pygcn/pygcn/train.py | <module> | model.cuda()"
+     " @@ torch/nn/modules/module.py | cuda | return self._apply(lambda t: t.cuda(device))", NULL},
+    {"pygcn", "eval", "test() -> model(features, adj)", "tkipf/pygcn:pygcn/train.py@1600b5b7",
+     "/w/pygcn/pygcn/train.py | <module> | test()"
+     " @@ /w/pygcn/pygcn/train.py | test | output = model(features, adj)" MOD, NULL},
+    {"pygcn", "data", "features = features.cuda()", "tkipf/pygcn:pygcn/train.py@1600b5b7",
+     "/w/pygcn/pygcn/train.py | <module> | features = features.cuda()",
+     "set-aside miss: the whole dataset moved at set-up under names the data-root table lacks (features, adj), no non_blocking copy"},
+    {"pygcn", "backward", "train: loss_train.backward()", "tkipf/pygcn:pygcn/train.py@1600b5b7",
+     "/w/pygcn/pygcn/train.py | <module> | train(epoch)"
+     " @@ /w/pygcn/pygcn/train.py | train | loss_train.backward()" BWD, NULL},
+    /* ---- facebookresearch/DiT@ed81ce22: train.py, sample.py, diffusion/gaussian_diffusion.py ---- */
+    {"dit", "generate", "sample.py -> diffusion.p_sample_loop", "facebookresearch/DiT:diffusion/gaussian_diffusion.py@ed81ce22",
+     "/w/DiT/sample.py | main | samples = diffusion.p_sample_loop("
+     " @@ /w/DiT/diffusion/gaussian_diffusion.py | p_sample_loop | for sample in self.p_sample_loop_progressive("
+     " @@ /w/DiT/diffusion/gaussian_diffusion.py | p_sample_loop_progressive | out = self.p_sample("
+     " @@ /w/DiT/diffusion/gaussian_diffusion.py | p_sample | out = self.p_mean_variance("
+     " @@ /w/DiT/diffusion/respace.py | p_mean_variance | return super().p_mean_variance(self._wrap_model(model), *args, **kwargs)"
+     " @@ /w/DiT/diffusion/gaussian_diffusion.py | p_mean_variance | model_output = model(x, t, **model_kwargs)" MOD, NULL},
+    {"dit", "generate", "sample.py: vae.decode(samples / 0.18215)", "facebookresearch/DiT:sample.py@ed81ce22",
+     "/w/DiT/sample.py | main | samples = vae.decode(samples / 0.18215).sample"
+     " @@ diffusers/models/autoencoders/autoencoder_kl.py | decode | decoded = self._decode(z).sample", NULL},
+    {"dit", "optimizer", "main -> update_ema (@torch.no_grad)", "facebookresearch/DiT:train.py@ed81ce22",
+     "/w/DiT/train.py | main | update_ema(ema, model.module)" CTX
+     " @@ /w/DiT/train.py | update_ema | ema_params[name].mul_(decay).add_(param.data, alpha=1 - decay)", NULL},
+    {"dit", "forward", "main -> diffusion.training_losses -> model", "facebookresearch/DiT:diffusion/gaussian_diffusion.py@ed81ce22",
+     "/w/DiT/train.py | main | loss_dict = diffusion.training_losses(model, x, t, model_kwargs)"
+     " @@ /w/DiT/diffusion/respace.py | training_losses | return super().training_losses(self._wrap_model(model), *args, **kwargs)"
+     " @@ /w/DiT/diffusion/gaussian_diffusion.py | training_losses | model_output = model(x_t, t, **model_kwargs)" MOD, NULL},
+    {"dit", "load", "main: AutoencoderKL.from_pretrained(...).to(device)", "facebookresearch/DiT:train.py@ed81ce22",
+     "/w/DiT/train.py | main | vae = AutoencoderKL.from_pretrained(f\"stabilityai/sd-vae-ft-{args.vae}\").to(device)", NULL},
+    /* ---- WongKinYiu/yolov7@a207844b: train.py, test.py, utils/torch_utils.py, utils/loss.py ---- */
+    {"yolov7", "data", "train: imgs.to(device, non_blocking=True).float() / 255.0", "WongKinYiu/yolov7:train.py@a207844b",
+     "/w/yolov7/train.py | <module> | train(hyp, opt, device, tb_writer)"
+     " @@ /w/yolov7/train.py | train | imgs = imgs.to(device, non_blocking=True).float() / 255.0  # uint8 to float32, 0-255 to 0.0-1.0", NULL},
+    {"yolov7", "forward", "train -> compute_loss_ota -> build_targets", "WongKinYiu/yolov7:utils/loss.py@a207844b",
+     "/w/yolov7/train.py | train | loss, loss_items = compute_loss_ota(pred, targets.to(device), imgs)  # loss scaled by batch_size"
+     " @@ /w/yolov7/utils/loss.py | __call__ | bs, as_, gjs, gis, targets, anchors = self.build_targets(p, targets, imgs)", NULL},
+    {"yolov7", "optimizer", "train: ema.update(model) -> ModelEMA.update", "WongKinYiu/yolov7:utils/torch_utils.py@a207844b",
+     "/w/yolov7/train.py | train | ema.update(model)"
+     " @@ /w/yolov7/utils/torch_utils.py | update | v += (1. - d) * msd[k].detach()", NULL},
+    {"yolov7", "eval", "train -> test.test -> model(img, augment=augment)", "WongKinYiu/yolov7:test.py@a207844b",
+     "/w/yolov7/train.py | train | results, maps, times = test.test(data_dict,"
+     " @@ /w/yolov7/test.py | test | out, train_out = model(img, augment=augment)  # inference and training outputs" MOD, NULL},
+    {"yolov7", "checkpoint", "train: torch.save(ckpt, last)", "WongKinYiu/yolov7:train.py@a207844b",
+     "/w/yolov7/train.py | train | torch.save(ckpt, last)", NULL},
+    /* ---- Beckschen/TransUNet@02ef0010: train.py, trainer.py, test.py, utils.py ---- */
+    {"transunet", "forward", "trainer_synapse -> model(image_batch) -> transformer", "Beckschen/TransUNet:trainer.py@02ef0010",
+     "/w/TransUNet/train.py | <module> | trainer[dataset_name](args, net, snapshot_path)"
+     " @@ /w/TransUNet/trainer.py | trainer_synapse | outputs = model(image_batch)" MOD
+     " @@ /w/TransUNet/networks/vit_seg_modeling.py | forward | x, attn_weights, features = self.transformer(x)  # (B, n_patch, hidden)", NULL},
+    {"transunet", "forward", "trainer_synapse: dice_loss(outputs, label_batch, softmax=True)", "Beckschen/TransUNet:trainer.py@02ef0010",
+     "/w/TransUNet/trainer.py | trainer_synapse | loss_dice = dice_loss(outputs, label_batch, softmax=True)" MOD
+     " @@ /w/TransUNet/utils.py | forward | inputs = torch.softmax(inputs, dim=1)", NULL},
+    {"transunet", "eval", "test.py inference -> test_single_volume -> net(input)", "Beckschen/TransUNet:utils.py@02ef0010",
+     "/w/TransUNet/test.py | <module> | inference(args, net, test_save_path)"
+     " @@ /w/TransUNet/test.py | inference | metric_i = test_single_volume(image, label, model, classes=args.num_classes, patch_size=[args.img_size, args.img_size],"
+     " @@ /w/TransUNet/utils.py | test_single_volume | outputs = net(input)" MOD,
+     "set-aside miss: the evaluation is named by inference (forward) and test_single_volume (\"test\" is no name part); only metric_i says evaluation"},
+    {"transunet", "data", "trainer_synapse: image_batch.cuda(), label_batch.cuda()", "Beckschen/TransUNet:trainer.py@02ef0010",
+     "/w/TransUNet/train.py | <module> | trainer[dataset_name](args, net, snapshot_path)"
+     " @@ /w/TransUNet/trainer.py | trainer_synapse | image_batch, label_batch = image_batch.cuda(), label_batch.cuda()", NULL},
+    /* ---- openai/spinningup:spinup/algos/pytorch/ppo/ppo.py, core.py@038665d6 ---- */
+    {"spinningup", "forward", "ppo update -> compute_loss_pi -> ac.pi -> _distribution", "openai/spinningup:spinup/algos/pytorch/ppo/ppo.py@038665d6",
+     "/w/spinningup/spinup/algos/pytorch/ppo/ppo.py | ppo | update()"
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/ppo.py | update | loss_pi, pi_info = compute_loss_pi(data)"
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/ppo.py | compute_loss_pi | pi, logp = ac.pi(obs, act)" MOD
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/core.py | forward | pi = self._distribution(obs)"
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/core.py | _distribution | logits = self.logits_net(obs)" MOD, NULL},
+    {"spinningup", "forward", "rollout: ac.step(obs) -> _distribution", "openai/spinningup:spinup/algos/pytorch/ppo/core.py@038665d6",
+     "/w/spinningup/spinup/algos/pytorch/ppo/ppo.py | ppo | a, v, logp = ac.step(torch.as_tensor(o, dtype=torch.float32))"
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/core.py | step | pi = self.pi._distribution(obs)"
+     " @@ /w/spinningup/spinup/algos/pytorch/ppo/core.py | _distribution | logits = self.logits_net(obs)" MOD, NULL},
+    {"spinningup", "backward", "update: loss_pi.backward()", "openai/spinningup:spinup/algos/pytorch/ppo/ppo.py@038665d6",
+     "/w/spinningup/spinup/algos/pytorch/ppo/ppo.py | update | loss_pi.backward()" BWD, NULL},
+    /* ---- sczhou/CodeFormer:inference_codeformer.py@b33cc7d6 ---- */
+    {"codeformer", "forward", "inference_codeformer.py: net(cropped_face_t, w=w, adain=True)", "sczhou/CodeFormer:inference_codeformer.py@b33cc7d6",
+     "/w/CodeFormer/inference_codeformer.py | <module> | output = net(cropped_face_t, w=w, adain=True)[0]" MOD
+     " @@ torch/nn/modules/conv.py | forward | return self._conv_forward(input, self.weight, self.bias)", NULL},
+    {"codeformer", "load", "inference_codeformer.py: ARCH_REGISTRY.get('CodeFormer')(...).to(device)", "sczhou/CodeFormer:inference_codeformer.py@b33cc7d6",
+     "/w/CodeFormer/inference_codeformer.py | <module> | connect_list=['32', '64', '128', '256']).to(device)"
+     " @@ torch/nn/modules/module.py | to | return self._apply(convert)"
+     " @@ torch/nn/modules/module.py | _apply | module._apply(fn)", NULL},
+    {"codeformer", "forward", "inference_codeformer.py: bg_upsampler.enhance -> process", "sczhou/CodeFormer:inference_codeformer.py@b33cc7d6",
+     "/w/CodeFormer/inference_codeformer.py | <module> | bg_img = bg_upsampler.enhance(img, outscale=args.upscale)[0]" CTX
+     " @@ /w/CodeFormer/basicsr/utils/realesrgan_utils.py | enhance | self.process()"
+     " @@ /w/CodeFormer/basicsr/utils/realesrgan_utils.py | process | self.output = self.model(self.img)" MOD, NULL},
+    /* ---- ashawkey/stable-dreamfusion@5550b918: nerf/utils.py, guidance/sd_utils.py ---- */
+    {"stable-dreamfusion", "forward", "train_step -> guidance['SD'].train_step -> unet (score distillation in training)", "ashawkey/stable-dreamfusion:guidance/sd_utils.py@5550b918",
+     "/w/stable-dreamfusion/nerf/utils.py | train_one_epoch | pred_rgbs, pred_depths, loss = self.train_step(data, save_guidance_path=save_guidance_path)"
+     " @@ /w/stable-dreamfusion/nerf/utils.py | train_step | loss = loss + self.guidance['SD'].train_step(text_z, pred_rgb, as_latent=as_latent, guidance_scale=self.opt.guidance_scale, grad_scale=self.opt.lambda_guidance,"
+     " @@ /w/stable-dreamfusion/guidance/sd_utils.py | train_step | noise_pred = self.unet(latent_model_input, tt, encoder_hidden_states=text_embeddings).sample" MOD,
+     "set-aside miss: latent_model_input is a diffusion-sampling cue (generate); score distillation runs the UNet inside a training step"},
+    {"stable-dreamfusion", "forward", "train_step -> model.render (staged=False)", "ashawkey/stable-dreamfusion:nerf/utils.py@5550b918",
+     "/w/stable-dreamfusion/nerf/utils.py | train_one_epoch | pred_rgbs, pred_depths, loss = self.train_step(data, save_guidance_path=save_guidance_path)"
+     " @@ /w/stable-dreamfusion/nerf/utils.py | train_step | outputs = self.model.render(rays_o, rays_d, mvp, H, W, staged=False, perturb=True, bg_color=bg_color, ambient_ratio=ambient_ratio, shading=shading, binarize=binarize)",
+     "set-aside miss: a renderer called as self.model.render( is no module call and render names no stage, so nothing names the forward"},
+    {"stable-dreamfusion", "eval", "evaluate_one_epoch -> eval_step -> model.render", "ashawkey/stable-dreamfusion:nerf/utils.py@5550b918",
+     "/w/stable-dreamfusion/nerf/utils.py | evaluate_one_epoch | preds, preds_depth, loss = self.eval_step(data)"
+     " @@ /w/stable-dreamfusion/nerf/utils.py | eval_step | outputs = self.model.render(rays_o, rays_d, mvp, H, W, staged=True, perturb=False, bg_color=None, light_d=light_d, ambient_ratio=ambient_ratio, shading=shading)", NULL},
+    {"stable-dreamfusion", "backward", "train_one_epoch: self.scaler.scale(loss).backward()", "ashawkey/stable-dreamfusion:nerf/utils.py@5550b918",
+     "/w/stable-dreamfusion/nerf/utils.py | train_one_epoch | self.scaler.scale(loss).backward()" BWD, NULL},
+    {"stable-dreamfusion", "checkpoint", "save_checkpoint: torch.save(state, ...)", "ashawkey/stable-dreamfusion:nerf/utils.py@5550b918",
+     "/w/stable-dreamfusion/nerf/utils.py | save_checkpoint | torch.save(state, os.path.join(self.ckpt_path, file_path))", NULL},
+    /* ---- Kaixhin/Rainbow@1745b184: main.py, agent.py, test.py, memory.py ---- */
+    {"rainbow", "forward", "dqn.learn -> online_net(states, log=True)", "Kaixhin/Rainbow:agent.py@1745b184",
+     "/w/Rainbow/main.py | <module> | dqn.learn(mem)  # Train with n-step distributional double-Q learning"
+     " @@ /w/Rainbow/agent.py | learn | log_ps = self.online_net(states, log=True)  # Log probabilities log p(s_t, \xc2\xb7; \xce\xb8online)" MOD, NULL},
+    {"rainbow", "backward", "learn: (weights * loss).mean().backward()", "Kaixhin/Rainbow:agent.py@1745b184",
+     "/w/Rainbow/agent.py | learn | (weights * loss).mean().backward()  # Backpropagate importance-weighted minibatch loss" BWD, NULL},
+    {"rainbow", "eval", "main -> test -> dqn.evaluate_q", "Kaixhin/Rainbow:test.py@1745b184",
+     "/w/Rainbow/main.py | <module> | avg_reward, avg_Q = test(args, T, dqn, val_mem, metrics, results_dir)  # Test"
+     " @@ /w/Rainbow/test.py | test | T_Qs.append(dqn.evaluate_q(state))"
+     " @@ /w/Rainbow/agent.py | evaluate_q | return (self.online_net(state.unsqueeze(0)) * self.support).sum(2).max(1)[0].item()" MOD, NULL},
+    {"rainbow", "data", "learn -> mem.sample -> replay batch to the device", "Kaixhin/Rainbow:memory.py@1745b184",
+     "/w/Rainbow/agent.py | learn | idxs, states, actions, returns, next_states, nonterminals, weights = mem.sample(self.batch_size)"
+     " @@ /w/Rainbow/memory.py | sample | probs, idxs, tree_idxs, states, actions, returns, next_states, nonterminals = self._get_samples_from_segments(batch_size, p_total)  # Get batch of valid samples"
+     " @@ /w/Rainbow/memory.py | _get_samples_from_segments | states = torch.tensor(all_states[:, :self.history], device=self.device, dtype=torch.float32).div_(255)",
+     "set-aside miss: the replay memory builds the batch with torch.tensor(..., device=self.device), no move the data table reads"},
 };
 
 #define SITE "/usr/local/lib/python3.10/dist-packages/"
