@@ -1526,6 +1526,11 @@ static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "imag
                                          "target", "targets", "label", "labels", "gt", "sample", "samples",
                                          "frame", "frames", "audio"};
 static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
+/* diagstage15: word parts that name a model's own state, not a batch */
+static const char *const state_parts[] = {"grad", "grads", "gradient", "gradients", "param", "params",
+                                          "parameter", "parameters", "weight", "weights", "buffer", "buffers",
+                                          "partition", "partitions", "shard", "shards", "master", "optimizer",
+                                          "model", "module"};
 
 /* One of parts is a word part of name (letters and digits: "imgs2" is one). */
 static bool has_part(const char *name, size_t n, const char *const *parts, size_t count)
@@ -1597,8 +1602,15 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
              * True: a library's cast passing its caller's flag on
              * ("tensor.to(device, copy=copy, non_blocking=non_blocking)",
              * ComfyUI's model_management.cast_to while a model loads,
-             * heldout5 h5-35) says nothing of what it moves. */
-            if (rn && has(arg, an, "non_blocking=True")) return 1u << OOM_STAGE_DATA;
+             * heldout5 h5-35) says nothing of what it moves, and a line
+             * that names the model's own state moves no batch (DeepSpeed's
+             * ZeRO offload "cuda_grad_buffer = grad_buffer.to(
+             * grad_partition.device, non_blocking=True)", "grad_norms.append(
+             * g.to(..., non_blocking=True).double().norm(2)", microsoft/
+             * DeepSpeed deepspeed/runtime/zero/) */
+            if (rn && has(arg, an, "non_blocking=True") &&
+                !has_part(text, len, state_parts, sizeof state_parts / sizeof state_parts[0]))
+                return 1u << OOM_STAGE_DATA;
         }
     }
     /* "for x, y in enumerate(train_loader):" */

@@ -553,6 +553,18 @@ static const struct audit_row audit_rows[] = {
     {"stylegan2-rosinality", "data", "train -> next(loader) -> sample_data", "rosinality/stylegan2-pytorch:train.py@bef283a1",
      "/w/stylegan2-pytorch/train.py | train | real_img = next(loader)"
      " @@ /w/stylegan2-pytorch/train.py | sample_data | for batch in loader:" DL, NULL},
+    /* ---- guards of the non_blocking rule: DeepSpeed ZeRO-3's own asynchronous copies
+     * (microsoft/DeepSpeed:deepspeed/runtime/zero/stage3.py@38327e07) move gradients, no batch ---- */
+    {"deepspeed-zero3", "backward", "guard: __reduce_and_partition_ipg_grads -> partition_grads: grad_buffer.to(..., non_blocking=True)", "microsoft/DeepSpeed:deepspeed/runtime/zero/stage3.py@38327e07",
+     "/w/train.py | train | model_engine.backward(loss)"
+     " @@ deepspeed/runtime/zero/stage3.py | __reduce_and_partition_ipg_grads | self.partition_grads(self.params_in_ipg_bucket, grad_partitions)"
+     " @@ deepspeed/runtime/zero/stage3.py | partition_grads | cuda_grad_buffer = grad_buffer.to(grad_partition.device, non_blocking=True)", NULL},
+    {"deepspeed-zero3", "optimizer", "guard: step -> _get_norm_groups -> get_grad_norm_direct: g.to(..., non_blocking=True)", "microsoft/DeepSpeed:deepspeed/runtime/zero/stage3.py@38327e07",
+     "/w/train.py | train | model_engine.step()"
+     " @@ deepspeed/runtime/engine.py | step | self._take_model_step(lr_kwargs)"
+     " @@ deepspeed/runtime/zero/stage3.py | step | norm_groups = self._get_norm_groups()"
+     " @@ deepspeed/runtime/zero/stage3.py | _get_norm_groups | norm_groups.append(self.get_grad_norm_direct(self.averaged_gradients[i], self.fp16_groups[i]))"
+     " @@ deepspeed/runtime/zero/stage3.py | get_grad_norm_direct | grad_norms.append(g.to(get_accelerator().device_name(), non_blocking=True).double().norm(2))", NULL},
     /* ---- set aside: written after the classifier changes, scored once ---- */
     /* ---- jaywalnut310/vits:train.py, models.py@2e561ba5 ---- */
     {"vits", "data", "train_and_evaluate: x.cuda(rank, non_blocking=True)", "jaywalnut310/vits:train.py@2e561ba5",
