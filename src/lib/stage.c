@@ -471,6 +471,10 @@ static const struct stage_word frame_words[] = {
      * after the step ("self.ema.update()", lucidrains/denoising-diffusion-
      * pytorch Trainer.train; "ema.update(model)"): optimizer */
     {"ema.update(", OOM_STAGE_OPTIMIZER, W},
+    /* the same as a model's EMA: timm's ModelEma called from the DeiT and
+     * ConvNeXt loops ("model_ema.update(model)", facebookresearch/deit and
+     * facebookresearch/ConvNeXt engine.py), and its file */
+    {"_ema.update(", OOM_STAGE_OPTIMIZER, false}, {"timm/utils/model_ema.py", OOM_STAGE_OPTIMIZER, false},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what

@@ -553,6 +553,13 @@ static const struct audit_row audit_rows[] = {
     {"stylegan2-rosinality", "data", "train -> next(loader) -> sample_data", "rosinality/stylegan2-pytorch:train.py@bef283a1",
      "/w/stylegan2-pytorch/train.py | train | real_img = next(loader)"
      " @@ /w/stylegan2-pytorch/train.py | sample_data | for batch in loader:" DL, NULL},
+    /* ---- late audit row (after the set-aside scoring): timm's ModelEma as DeiT and ConvNeXt
+     * call it (facebookresearch/deit:engine.py@7e160fe4 "model_ema.update(model)"; the same
+     * line in facebookresearch/ConvNeXt:engine.py@048efcea); ModelEma.update's copy as timm
+     * writes it (timm/utils/model_ema.py, copied in many forks) ---- */
+    {"deit", "optimizer", "train_one_epoch -> model_ema.update(model) -> ModelEma.update", "facebookresearch/deit:engine.py@7e160fe4",
+     "/w/deit/engine.py | train_one_epoch | model_ema.update(model)"
+     " @@ timm/utils/model_ema.py | update | ema_v.copy_(ema_v * self.decay + (1. - self.decay) * model_v)", NULL},
     /* ---- guards of the non_blocking rule: DeepSpeed ZeRO-3's own asynchronous copies
      * (microsoft/DeepSpeed:deepspeed/runtime/zero/stage3.py@38327e07) move gradients, no batch ---- */
     {"deepspeed-zero3", "backward", "guard: __reduce_and_partition_ipg_grads -> partition_grads: grad_buffer.to(..., non_blocking=True)", "microsoft/DeepSpeed:deepspeed/runtime/zero/stage3.py@38327e07",
