@@ -462,6 +462,8 @@ struct evidence {
     bool data_closed;       /* innermost-first: past the innermost frame's header */
     bool code_seen;         /* the innermost code line was read (diagverb) */
     bool math;              /* ... and it computes model math: forward, the weakest stage */
+    bool in_forward;        /* innermost-last: a module's forward frame was seen (diagstage15) */
+    bool ctor_inner;        /* innermost-first: a constructor's frame was seen (diagstage15) */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -555,6 +557,16 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
      * function's name read by its parts as a frame's name is
      * ("self.generate_outputs(" when the next frame's header is cut) */
     if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
+    /* diagstage15: a constructor run inside a module's forward builds part
+     * of the computation, no model (stage_constructor_frame): its load cue
+     * goes, whichever way the stack is read */
+    if (header && stage_forward_frame(body, n + 1)) {
+        if (e->inner_last) e->in_forward = true;
+        else if (e->ctor_inner) mask_inner(e, 1u << OOM_STAGE_LOAD);
+    } else if (header && stage_constructor_frame(body, n + 1)) {
+        if (e->inner_last && e->in_forward) all &= ~(1u << OOM_STAGE_LOAD);
+        else if (!e->inner_last) e->ctor_inner = true;
+    }
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
 
@@ -1142,7 +1154,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false, false, false};
+    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false, false, false, false, false};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);

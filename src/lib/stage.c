@@ -467,6 +467,14 @@ static const struct stage_word frame_words[] = {
     {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
     {"unet(", OOM_STAGE_FORWARD, W},
     /* ---- end of the diagstage13 block ---- */
+    /* diagstage15: an exponential moving average of the weights updated
+     * after the step ("self.ema.update()", lucidrains/denoising-diffusion-
+     * pytorch Trainer.train; "ema.update(model)"): optimizer */
+    {"ema.update(", OOM_STAGE_OPTIMIZER, W},
+    /* the same as a model's EMA: timm's ModelEma called from the DeiT and
+     * ConvNeXt loops ("model_ema.update(model)", facebookresearch/deit and
+     * facebookresearch/ConvNeXt engine.py), and its file */
+    {"_ema.update(", OOM_STAGE_OPTIMIZER, false}, {"timm/utils/model_ema.py", OOM_STAGE_OPTIMIZER, false},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -1180,6 +1188,21 @@ static const struct stage_word mask_inner_words[] = {
     {"capture_model", OOM_STAGE_GENERATE, false}, {"compile_or_warm_up_model", OOM_STAGE_GENERATE, false},
 };
 
+/* diagstage15: a module's forward frame, and a constructor's: an object
+ * built inside a forward computes, it loads nothing (RAFT's
+ * "corr_fn = CorrBlock(fmap1, fmap2, radius=...)" in RAFT.forward builds the
+ * correlation volume in CorrBlock.__init__, princeton-vl/RAFT core/raft.py
+ * and core/corr.py). */
+bool stage_forward_frame(const char *text, size_t len)
+{
+    return has(text, len, ", in forward\n");
+}
+
+bool stage_constructor_frame(const char *text, size_t len)
+{
+    return has(text, len, ", in __init__\n");
+}
+
 unsigned stage_masks_inner(const char *text, size_t len)
 {
     return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
@@ -1276,6 +1299,15 @@ static const struct stage_word name_parts[] = {
      * generative ones included. */
     {"infer", OOM_STAGE_FORWARD, 0}, {"inference", OOM_STAGE_FORWARD, 0},
     {"loss", OOM_STAGE_FORWARD, 0}, {"losses", OOM_STAGE_FORWARD, 0},
+    /* diagstage15 (user code): "vali" is the validation of the time-series
+     * experiment classes (thuml/Time-Series-Library exp/exp_long_term_
+     * forecasting.py "def vali(self, vali_data, vali_loader, criterion)",
+     * zhouhaoyi/Informer2020 exp/exp_informer.py, and their forks); DDIM
+     * and PLMS name diffusion samplers only (openai/improved-diffusion
+     * gaussian_diffusion.py ddim_sample_loop, CompVis/latent-diffusion
+     * ldm/models/diffusion/ddim.py and plms.py). Not "ddpm": that is the
+     * model and its training (latent-diffusion's ddpm.py p_losses). */
+    {"vali", OOM_STAGE_EVAL, 0}, {"ddim", OOM_STAGE_GENERATE, 0}, {"plms", OOM_STAGE_GENERATE, 0},
 };
 
 /* What a generator makes: the parts after "generate" that keep it a
@@ -1336,7 +1368,23 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * - optim/optimizer + step or update is an optimizer step by any name:
  *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
  *   sxyu/plenoxels#24 = h26-95), "optim_step". */
-enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32 };
+/* diagstage15, from research code's own loops:
+ * - sample + p (the reverse process p(x_t-1 | x_t)) or + loop is diffusion
+ *   sampling: "p_sample", "p_sample_loop", "p_sample_loop_progressive"
+ *   (openai/guided-diffusion and improved-diffusion gaussian_diffusion.py,
+ *   lucidrains/denoising-diffusion-pytorch, CompVis/latent-diffusion
+ *   ddpm.py), "sample_loop"; "sample" alone stays no stage (data samplers,
+ *   "q_sample" noising a training batch, "sample_and_group" in a point-cloud
+ *   forward, "sample_data" iterating a loader).
+ * - ema + update moves the averaged weights after the optimizer step:
+ *   "update_ema_variables" (HiLab-git/SSL4MIS train_*.py), guided-
+ *   diffusion's "_update_ema", "ema_update": the optimizer stage.
+ * - estimate + loss is nanoGPT's "estimate_loss" (karpathy/nanoGPT
+ *   train.py, @torch.no_grad(), the loss on the train and val splits; kept
+ *   in its forks): evaluation. */
+enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
+       ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
+       ROLE_LOSS = 2048 };
 static const struct {
     const char *part;
     unsigned role;
@@ -1347,6 +1395,8 @@ static const struct {
     {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
+    {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
+    {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
 };
 
 static unsigned part_roles(const char *part, size_t n)
@@ -1363,6 +1413,9 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & (ROLE_UPDATE | ROLE_PARAMS)) == (ROLE_UPDATE | ROLE_PARAMS) ||
         ((roles & ROLE_OPTIM) && (roles & (ROLE_UPDATE | ROLE_STEP))))
         bits |= 1u << OOM_STAGE_OPTIMIZER;
+    if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP))) bits |= 1u << OOM_STAGE_GENERATE;
+    if ((roles & (ROLE_EMA | ROLE_UPDATE)) == (ROLE_EMA | ROLE_UPDATE)) bits |= 1u << OOM_STAGE_OPTIMIZER;
+    if ((roles & (ROLE_ESTIMATE | ROLE_LOSS)) == (ROLE_ESTIMATE | ROLE_LOSS)) bits |= 1u << OOM_STAGE_EVAL;
     return bits;
 }
 
@@ -1477,6 +1530,11 @@ static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "imag
                                          "target", "targets", "label", "labels", "gt", "sample", "samples",
                                          "frame", "frames", "audio"};
 static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
+/* diagstage15: word parts that name a model's own state, not a batch */
+static const char *const state_parts[] = {"grad", "grads", "gradient", "gradients", "param", "params",
+                                          "parameter", "parameters", "weight", "weights", "buffer", "buffers",
+                                          "partition", "partitions", "shard", "shards", "master", "optimizer",
+                                          "model", "module"};
 
 /* One of parts is a word part of name (letters and digits: "imgs2" is one). */
 static bool has_part(const char *name, size_t n, const char *const *parts, size_t count)
@@ -1537,6 +1595,25 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
             size_t rn;
             const char *root = expression_root(text, p, &rn);
             if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
+                return 1u << OOM_STAGE_DATA;
+            /* diagstage15: an asynchronous copy from pinned memory moves a
+             * batch, whatever its name ("toks.to(device=\"cuda\",
+             * non_blocking=True)", facebookresearch/esm scripts/extract.py;
+             * "[im.cuda(non_blocking=True) for im in images]",
+             * facebookresearch/dino main_dino.py; "x.to(device,
+             * non_blocking=True)", jik876/hifi-gan train.py): a model moved
+             * so is named by its load cue, which outranks data. Written
+             * True: a library's cast passing its caller's flag on
+             * ("tensor.to(device, copy=copy, non_blocking=non_blocking)",
+             * ComfyUI's model_management.cast_to while a model loads,
+             * heldout5 h5-35) says nothing of what it moves, and a line
+             * that names the model's own state moves no batch (DeepSpeed's
+             * ZeRO offload "cuda_grad_buffer = grad_buffer.to(
+             * grad_partition.device, non_blocking=True)", "grad_norms.append(
+             * g.to(..., non_blocking=True).double().norm(2)", microsoft/
+             * DeepSpeed deepspeed/runtime/zero/) */
+            if (rn && has(arg, an, "non_blocking=True") &&
+                !has_part(text, len, state_parts, sizeof state_parts / sizeof state_parts[0]))
                 return 1u << OOM_STAGE_DATA;
         }
     }
@@ -1662,6 +1739,41 @@ static unsigned pipeline_output_bits(const char *text, size_t len)
     return 0;
 }
 
+/* diagstage15: names that hold a stage's cue but name another thing, with
+ * the stage they do name (UNKNOWN: none of their own; the frames inside
+ * say). A line that holds one as a whole word loses the cue's stage:
+ * - "evaluate_actions" scores the stored actions under the current policy
+ *   in the PPO/A2C update (DLR-RM/stable-baselines3 common/policies.py
+ *   ActorCriticPolicy.evaluate_actions; ikostrikov/pytorch-a2c-ppo-acktr-
+ *   gail a2c_ppo_acktr/model.py Policy.evaluate_actions, called from
+ *   algo/ppo.py update): the training step's forward, no evaluation.
+ * - "forward_backward" runs both passes (openai/guided-diffusion and
+ *   improved-diffusion train_util.py TrainLoop.forward_backward, Megatron's
+ *   forward_backward_func): its call "self.forward_backward(batch, cond)"
+ *   is no backward cue ("_backward("), as stage_name_bits reads the name. */
+static const struct {
+    const char *word;
+    enum oom_stage seems, names;
+} false_friends[] = {
+    {"evaluate_actions", OOM_STAGE_EVAL, OOM_STAGE_FORWARD},
+    {"forward_backward", OOM_STAGE_BACKWARD, OOM_STAGE_UNKNOWN},
+};
+
+static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
+{
+    for (size_t i = 0; i < sizeof false_friends / sizeof false_friends[0]; i++) {
+        size_t k = strlen(false_friends[i].word);
+        for (const char *p = memmem(text, len, false_friends[i].word, k); p;
+             p = memmem(p + 1, len - (size_t)(p + 1 - text), false_friends[i].word, k)) {
+            if (p > text && ident(p[-1])) continue;
+            bits &= ~(1u << false_friends[i].seems);
+            if (false_friends[i].names != OOM_STAGE_UNKNOWN) bits |= 1u << false_friends[i].names;
+            break;
+        }
+    }
+    return bits;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -1696,6 +1808,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
         }
     }
     bits |= frame_name_bits(text, len);
+    bits = false_friend_bits(text, len, bits);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     return bits;
 }

@@ -35,6 +35,12 @@ size_t stage_unbox(char *line, size_t len);
  * warmup, vLLM's profile_run) masks generate. */
 unsigned stage_masks_inner(const char *text, size_t len);
 
+/* diagstage15: the frame line is a module's forward ("…, in forward"), or
+ * a constructor ("…, in __init__"): a constructor called under a forward
+ * builds an object of the computation (RAFT's CorrBlock), no model load. */
+bool stage_forward_frame(const char *text, size_t len);
+bool stage_constructor_frame(const char *text, size_t len);
+
 /* The frame runs an optimizer's closure (the forward and backward of the
  * step to come): optimizer cues of the frames that call it do not count. */
 bool stage_masks_optimizer(const char *text, size_t len);

@@ -781,8 +781,10 @@ static const struct audit_row audit_rows[] = {
      "stable_baselines3/common/on_policy_algorithm.py | learn | self.train()"
      " @@ stable_baselines3/ppo/ppo.py | train | values, log_prob, entropy = self.policy.evaluate_actions(rollout_data.observations, actions)"
      " @@ stable_baselines3/common/policies.py | evaluate_actions | features = self.extract_features(obs)",
-     "evaluate_actions is the training forward (RL's policy evaluation), but 'evaluate' names evaluation "
-     "both as a frame cue and as a name part; evaluate_policy (sb3's real evaluation) shares the verb"},
+     /* a gap here until diagstage15's false_friends table (src/lib/stage.c):
+      * "evaluate_actions" names the PPO step's forward; evaluate_policy
+      * below stays evaluation */
+     NULL},
     {"sb3", "forward", "collect_rollouts -> policy(obs)", "DLR-RM/stable-baselines3:stable_baselines3/common/on_policy_algorithm.py",
      "stable_baselines3/common/on_policy_algorithm.py | learn | continue_training = self.collect_rollouts(self.env, callback, self.rollout_buffer, n_rollout_steps=self.n_steps)"
      " @@ stable_baselines3/common/on_policy_algorithm.py | collect_rollouts | actions, values, log_probs = self.policy(obs_tensor)"
