@@ -155,10 +155,23 @@ static bool sentence_mark(const char *p, size_t i, size_t len)
 
 /* Split a run at camelCase: "OutOfMemory" -> Out|Of|Memory, "THCudaCheck"
  * -> TH|Cuda|Check. Digits stay with their letters ("a100", "24gb"). */
-static bool camel_break(const char *p, size_t i, size_t run_end)
+/* A one-letter lowercase prefix before an all-capitals acronym is one word:
+ * "vRAM", "eGPU", "vGPU" (not v|RAM, which read as the host's RAM: "Facing
+ * the same vRAM OOM memory issue", huggingface/transformers#27834). An
+ * acronym's plural ("vGPUs") counts as capitals. (diagcall9) */
+static bool letter_acronym(const char *p, size_t i, size_t run_at, size_t run_end)
+{
+    if (i != run_at + 1 || run_end - i < 2) return false;
+    for (size_t k = i; k < run_end; k++)
+        if (!isupper((unsigned char)p[k]) && !(k + 1 == run_end && p[k] == 's' && k > i + 1))
+            return false;
+    return true;
+}
+
+static bool camel_break(const char *p, size_t i, size_t run_at, size_t run_end)
 {
     unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
-    if (islower(a) && isupper(b)) return true;
+    if (islower(a) && isupper(b)) return !letter_acronym(p, i, run_at, run_end);
     /* an acronym's plural is one word: "GPUs", "NPUs" (not GP|Us: "an out of
      * memory error with GPUs", Wan-Video/Wan2.1#441 = heldout26 h26-81)
      * (diagctx2) */
@@ -191,7 +204,7 @@ static void words_read(struct words *w, const char *text, size_t len)
         while (i < len && alnum((unsigned char)text[i])) i++;
         size_t a = ra;
         for (size_t k = ra + 1; k <= i && w->n < TOK_MAX; k++) {
-            if (k < i && !camel_break(text, k, i)) continue;
+            if (k < i && !camel_break(text, k, ra, i)) continue;
             w->t[w->n++] = (struct tok){a, k, ra, sentence};
             a = k;
         }
@@ -287,10 +300,50 @@ static bool sized_card(const struct words *w, size_t k)
     return !(j > 0 && in_set(w, j - 1, storage_cards));
 }
 
+/* The writer's (or reader's) own card is the GPU: "my card crashes with the
+ * OOM errors" (naver/mast3r#31), "your card runs out of memory". The
+ * possessive stands right before "card", so "my SD card", "my credit card"
+ * are none. (diagcall9) */
+static const char *const owner_words[] = {"my", "your", "our", "his", "her", "their", NULL};
+
+static bool owned_card(const struct words *w, size_t k)
+{
+    return (is_word(w, k, "card") || is_word(w, k, "cards")) && k > 0 &&
+           w->t[k - 1].sentence == w->t[k].sentence && in_set(w, k - 1, owner_words);
+}
+
+/* A setting that exists only for the device's memory names the device:
+ * SGLang's --mem-fraction-static (the GPU memory its static pool takes),
+ * JAX's XLA_PYTHON_CLIENT_MEM_FRACTION / _PREALLOCATE / _ALLOCATOR, TF's
+ * per_process_gpu_memory_fraction (its words hold "gpu"), PyTorch's
+ * max_split_size_mb; vLLM's gpu_memory_utilization holds "gpu" already.
+ * Words in a row ('-' and '_' split them); "reduce `--mem-fraction-static`"
+ * below an "OOM" title names the device the OOM is on. (diagcall9) */
+static const char *const device_knobs[][5] = {
+    {"mem", "fraction", "static", NULL},
+    {"python", "client", "mem", "fraction", NULL},
+    {"python", "client", "preallocate", NULL},
+    {"python", "client", "allocator", NULL},
+    {"max", "split", "size", "mb", NULL},
+    {NULL}};
+
+static bool knob_at(const struct words *w, size_t k)
+{
+    for (size_t j = 0; device_knobs[j][0]; j++) {
+        size_t i = 0;
+        while (device_knobs[j][i] && k + i < w->n && is_word(w, k + i, device_knobs[j][i]) &&
+               (i == 0 || w->t[k + i].sentence == w->t[k].sentence))
+            i++;
+        if (!device_knobs[j][i]) return true;
+    }
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
-           suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k);
+           suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k) || owned_card(w, k) ||
+           knob_at(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",
@@ -314,12 +367,16 @@ static bool host_class(const struct words *w, size_t k)
 /* "a GPU with 24gb of ram" (huggingface/transformers#20348): the RAM the
  * device has, not the host's: device, "with", a size ("24gb", "24 GB"),
  * "of", the RAM word at k, in one sentence. */
+/* ... or "has", "have": "Each GPU has 24gb of ram" (keras-team/keras-hub#1628)
+ * (diagcall9) */
+static const char *const ram_verbs[] = {"with", "has", "have", "having", NULL};
+
 static bool device_with_ram(const struct words *w, size_t k)
 {
     if (k < 4 || !is_word(w, k - 1, "of")) return false;
     size_t j = k - 2;
     if ((is_word(w, j, "gb") || is_word(w, j, "g") || is_word(w, j, "gib")) && j > 0) j--;
-    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !is_word(w, j - 1, "with"))
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !in_set(w, j - 1, ram_verbs))
         return false;
     return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
 }

@@ -2239,6 +2239,10 @@ static const struct msg_rule rules[] = {
      .any = {"out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
              "CPU out of memory", "CPU Out of Memory", "CPU Out Of Memory", "out of CPU memory",
              "RAM out of memory"},
+     /* diagcall9: the host's words start a word: "RAM OOM" inside "Facing the
+      * same vRAM OOM memory issue" (huggingface/transformers#27834) or "VRAM
+      * OOM" names the device's memory */
+     .word_start = true,
      .deny = true,
      .standalone = true,
      .gpu_oom = LOOKALIKE,
@@ -2255,6 +2259,7 @@ static const struct msg_rule rules[] = {
       * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
       * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90) */
      .unless = {"VRAM", "vram", "Vram"},
+     .word_start = true,
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_HOST_WORDS,
@@ -2874,11 +2879,19 @@ static const char *const deny_words[] = {"not", "no", "never", "without", "nor",
     "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
     "formerly", "fixed", "solved", "resolved", "recovering", "recovered", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
-    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
+    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7",
+    /* the contractions typed without their apostrophe ("it wouldnt run into
+     * OOM", sgl-project/sglang#2607) (diagcall9) */
+    "dont", "doesnt", "didnt", "wont", "wouldnt", "cant", "couldnt", "isnt", "wasnt", "arent",
+    "werent", "havent", "hasnt", "hadnt", "shouldnt", NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
-    "vram", "real", "longer", "run", "runs", "ran", "had", "have", "has", NULL};
+    "vram", "real", "longer", "run", "runs", "ran", "had", "have", "has",
+    /* the verbs of meeting one: "doesn't run into OOM", "I don't get OOM",
+     * "never hit an OOM", "did not see any CUDA OOM" (diagcall9) */
+    "into", "get", "gets", "got", "hit", "hits", "see", "saw", "seen",
+    "encounter", "encountered", "face", "faced", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
@@ -3105,7 +3118,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         if (!hit) return false;
         p = hit + 1;
         size_t at = (size_t)(hit - text);
-        if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        if ((r->word || r->word_start) && hit > text && isalnum((unsigned char)hit[-1])) continue;
         while (at > 0 && isalpha((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at]))
             at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;

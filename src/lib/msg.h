@@ -109,6 +109,8 @@ struct msg_rule {
                               they name, and the mention does not stand (diagthread) */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
+    bool word_start;       /* need/any strings start a word there, whatever follows ("RAM
+                              OOM", not inside "vRAM OOM" or "VRAM OOM") */
     /* One of these words (any case) stands right before the need/any string,
      * apart only by blanks, '-' or '_' ("CUDA OOM", "Cuda Out of Memory",
      * "GPU-OOM"; not "torch.cuda.OutOfMemoryError", an except clause). */
