@@ -21,6 +21,12 @@ static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip",
     "a6000", "rtx", "gtx", "titan", "1060", "1070", "1080", "1660", "2060", "2070", "2080",
     "3050", "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5080", "5090",
     "1050", "1650", "5060", "5070", /* diagcall3 */
+    /* the other stacks' devices and their memory: a TPU's HBM (XLA's
+     * "Ran out of memory in memory space hbm"), the Vulkan, DirectML,
+     * OpenCL and SYCL backends of llama.cpp/ggml, ONNX Runtime and oneAPI
+     * ("Vulkan backend unable to allocate memory when run across multiple
+     * GPUs", ggml-org/llama.cpp's issues) (diagcall9) */
+    "tpu", "tpus", "hbm", "vulkan", "directml", "opencl", "sycl",
     NULL};
 /* ... or two words in a row ("video memory", "graphics card"). */
 static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
@@ -251,13 +257,14 @@ static bool counted_card(const struct words *w, size_t k)
  * "4090D" ("throws out of memory error - using 3070ti 8GB", pkuliyi2015/
  * multidiffusion-upscaler-for-automatic1111#225 = heldout29 h29-48). Only the
  * numbers of device_words (they start with a digit). (diagcall3) */
-static const char *const card_suffixes[] = {"ti", "super", "d", NULL};
+/* ... or its plural ("using 4x 4090s", keras-team/keras-hub#1628) (diagcall9) */
+static const char *const card_suffixes[] = {"ti", "super", "d", "s", NULL};
 
 static bool suffixed_card(const struct words *w, size_t k)
 {
     const char *p = w->text + w->t[k].at;
     size_t n = w->t[k].end - w->t[k].at;
-    if (n < 5 || !isdigit((unsigned char)p[0])) return false;
+    if (n < 4 || !isdigit((unsigned char)p[0])) return false;
     for (size_t j = 0; device_words[j]; j++) {
         size_t m = strlen(device_words[j]);
         if (m >= n || !isdigit((unsigned char)device_words[j][0]) || strncmp(p, device_words[j], m))
@@ -541,16 +548,63 @@ static bool possessive(const struct words *w, size_t k)
            (at >= 3 && !memcmp(w->text + at - 3, "\xe2\x80\x99", 3));
 }
 
+static bool alloc_fails_at(const struct words *w, size_t k, size_t *last);
+
 /* An OOM concept that needs its device in the sentence (overflow_words)
  * at word k? Sets *last. A line must hold "mem" to be read at all
  * (mention_seeded), so "VRAM overflow" alone is not read. */
 static bool device_only_oom_at(const struct words *w, size_t k, size_t *last)
 {
+    if (alloc_fails_at(w, k, last)) return true;
     if (!memory_word(w, k) || k + 1 >= w->n || w->t[k + 1].sentence != w->t[k].sentence ||
         !in_set(w, k + 1, overflow_words))
         return false;
     *last = k + 1;
     return true;
+}
+
+/* An allocation said to fail, in words: "unable to allocate memory",
+ * "failed to allocate GPU memory", "could not allocate enough memory",
+ * "cannot allocate 2 GB of memory". The host's errno says the same
+ * ("OSError: [Errno 12] Cannot allocate memory"), so it counts only with
+ * its device in the sentence, as "memory overflow" does. Sets *last to the
+ * memory word. (diagcall9) */
+static const char *const cannot_words[] = {"unable", "failed", "fails", "fail", "failing",
+    "cannot", "cant", "couldnt", NULL};
+/* ... not as a condition before it ("It's also consistent with what happens
+ * when CUDA or the standard library fails to allocate memory", a pull
+ * request's design prose, microsoft/onnxruntime's BFCArena change = h26-07),
+ * nor a warning's words in its sentence (Triton's "Failed to allocate CUDA
+ * memory with byte size ..." warning, which falls back to pinned host
+ * memory, = h24-59): a failure the run recovers from, or no run. */
+static const char *const alloc_conditions[] = {"when", "whenever", "if", "unless", "happens",
+    NULL};
+static const char *const warning_words[] = {"warning", "warnings", "warnning", "warn", NULL};
+
+static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+    size_t j = k;
+    if ((is_word(w, k, "could") || is_word(w, k, "can")) && k + 1 < w->n &&
+        w->t[k + 1].sentence == s && is_word(w, k + 1, "not"))
+        j = k + 2; /* "could not allocate", "can not allocate": from "could", which a
+                      denial would read as a guess */
+    else if (in_set(w, k, cannot_words))
+        j = k + 1;
+    else
+        return false;
+    if (j < w->n && is_word(w, j, "to")) j++;
+    if (j >= w->n || w->t[j].sentence != s || !is_word(w, j, "allocate")) return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->t[i].sentence == s &&
+            ((i < k && in_set(w, i, alloc_conditions)) || in_set(w, i, warning_words)))
+            return false;
+    for (size_t i = j + 1; i <= j + 5 && i < w->n && w->t[i].sentence == s; i++)
+        if (memory_word(w, i) || is_word(w, i, "vram")) {
+            *last = i;
+            return true;
+        }
+    return false;
 }
 
 /* Is an OOM concept at word k? Sets *last to its last word. */
