@@ -692,9 +692,11 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 bool mention_seeded(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    /* cheap: every OOM concept holds "oom", "mem" or a device's "malloc" (any case) */
+    /* cheap: every OOM concept holds "oom", "mem", "vram" or a device's "malloc" (any case) */
     for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
+        /* "out of vRAM" (any case: the rows read "out of VRAM") (diagcall9) */
+        if (a == 'v' && i + 4 <= len && !strncasecmp(text + i + 1, "ram", 3)) return true;
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;
