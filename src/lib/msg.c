@@ -716,6 +716,13 @@ static const struct msg_near near_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED, 0, 2},
     {NULL, 0, 0, 0},
 };
+/* TensorRT-LLM's executor report lists the device's figures in GiB under
+ * its message (the row "trtllm-executor"). */
+static const struct msg_near near_trtllm_executor[] = {
+    {"Total GPU memory (GiB): %g", MSG_F_CAPACITY, 0, 4},
+    {"Free GPU memory before component creation attempt (GiB): %g", MSG_F_FREE, 0, 5},
+    {NULL, 0, 0, 0},
+};
 /* A BFC allocator's memory dump names its allocator in the lines around it:
  * the pinned host one is host RAM (tensorflow/tensorflow#11915 = corpus 269). */
 static const struct msg_near near_bfc_dump[] = {
@@ -1642,6 +1649,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt,
      .near = near_trt_runtime},
+    /* TensorRT-LLM's PyTorch executor catches an OOM while it creates a
+     * component (model engine, sampler, KV cache, ...) and raises its own
+     * report: "Executor creation failed due to insufficient GPU memory." (or,
+     * for NCCL's "unhandled cuda error", "... with an error which might
+     * indicate insufficient GPU memory."), then "The following component
+     * could not be created: KV cache" / "Total GPU memory (GiB): 140.06" /
+     * "Free GPU memory before component creation attempt (GiB): 108.86"
+     * (_ExecutorMemoryMonitor, tensorrt_llm/_torch/pyexecutor/
+     * py_executor_creator.py, NVIDIA/TensorRT-LLM; NVIDIA/TensorRT-LLM#5872 =
+     * heldout33 h33-08).
+     * The executor is created at start-up: load. (diagcall9) */
+    {.kind = "trtllm-executor",
+     .framework = "tensorrt",
+     .need = {"Executor creation failed"},
+     .any = {"due to insufficient GPU memory", "might indicate insufficient GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_trtllm_executor},
     /* TensorRT's builder skips a tactic that wants more memory and builds on
      * without it: a warning, no failure ("Skipping tactic 4 due to
      * insufficient memory on requested size of 66048", "Device memory is
@@ -3436,6 +3464,18 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 'f': /* a fraction's numerator, whose unit its denominator
                * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
         return pm_fraction(s, n, v);
+    case 'g': { /* a plain decimal in GiB, the unit the pattern names before
+                 * it: TensorRT-LLM's "Total GPU memory (GiB): 140.06" (diagcall9) */
+        while (k < n && k < 24 && (isdigit((unsigned char)s[k]) || s[k] == '.')) k++;
+        if (!k || !isdigit((unsigned char)s[0]) || (k < n && isalpha((unsigned char)s[k])))
+            return 0;
+        char buf[32];
+        memcpy(buf, s, k);
+        memcpy(buf + k, " GiB", 4);
+        if (units_parse_size(buf, k + 4, UNITS_KB_IS_1024, &v->size, &sat) != k + 4) return 0;
+        v->has_size = true;
+        return k;
+    }
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);

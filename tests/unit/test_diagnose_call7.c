@@ -528,6 +528,19 @@ static const struct audit_row audit[] = {
          "ime error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory (/home/jenkins/a"
          "gent/workspace/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)\n",
      true, {NC, NC, NC, NC, NC, NC, NC, NC}},
+    /* trtllm-executor: TensorRT-LLM 0.2x-1.x PyTorch backend, the executor's memory report
+     * (NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor_creator.py,
+     * _ExecutorMemoryMonitor); was: an oom-mention without figures (diagcall9) */
+    {"trtllm-executor", "[07/08/2025-10:02:11] [TRT-LLM] [RANK 0] [E] Failed to initialize executor on rank 0: "
+         "Executor creation failed due to insufficient GPU memory.\n"
+         "\n"
+         "The following component could not be created: KV cache\n"
+         "Total GPU memory (GiB): 79.11\n"
+         "Free GPU memory before component creation attempt (GiB): 3.52\n"
+         "\n"
+         "Previously created components and free GPU memory before/after creation (GiB):\n"
+         "Model: 78.52 / 3.90\n",
+     true, {NC, 84943715697, NC, 3779571220, NC, NC, 0, NC}},
     /* numba-cuda: numba-cuda 0.x, CudaAPIError: [CUresult.CUDA_ERROR_OUT_OF_MEMORY] (NVIDIA/numba-cuda:numba_cuda/numba/cuda/cudadrv/driver.py) */
     {"numba-cuda", "numba.cuda.cudadrv.driver.CudaAPIError: [CUresult.CUDA_ERROR_OUT_OF_MEMORY] Call to cuMemA"
          "lloc results in CUDA_ERROR_OUT_OF_MEMORY\n",
