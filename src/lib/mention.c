@@ -346,11 +346,28 @@ static bool knob_at(const struct words *w, size_t k)
     return false;
 }
 
+/* A device word with its index glued on: ggml's backend names ("CUDA0",
+ * "Vulkan1", "ROCm0", "SYCL0": "failed to allocate CUDA0 buffer", "OOM on
+ * CUDA1"), "gpu0", "npu3". Only the letters' words that name a device, the
+ * rest of the run digits. (diagcall9) */
+static bool indexed_device(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at, i = 0;
+    while (i < n && isalpha((unsigned char)p[i])) i++;
+    if (i < 3 || i == n) return false;
+    for (size_t j = i; j < n; j++)
+        if (!isdigit((unsigned char)p[j])) return false;
+    for (size_t j = 0; device_words[j]; j++)
+        if (strlen(device_words[j]) == i && !strncasecmp(p, device_words[j], i)) return true;
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
            suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k) || owned_card(w, k) ||
-           knob_at(w, k);
+           knob_at(w, k) || indexed_device(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",

@@ -132,6 +132,20 @@ static void test_call9_alloc_fails(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* A device word with its index glued on (ggml's backend names) is the
+ * device; other words with an index are not. */
+static void test_call9_indexed_device(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"CUDA1", "The job hits OOM on CUDA1.\n", true},
+        {"Vulkan0", "The job hits OOM on Vulkan0.\n", true},
+        {"sda1", "The job hits OOM on sda1.\n", false},
+        {"RAM0", "The job hits OOM on RAM0.\n", false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_call9_device_has_ram),
         cmocka_unit_test(test_call9_denials),
         cmocka_unit_test(test_call9_alloc_fails),
+        cmocka_unit_test(test_call9_indexed_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
