@@ -27,6 +27,9 @@ static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip",
      * ("Vulkan backend unable to allocate memory when run across multiple
      * GPUs", ggml-org/llama.cpp's issues) (diagcall9) */
     "tpu", "tpus", "hbm", "vulkan", "directml", "opencl", "sycl",
+    /* ... and the GPU words a one-letter prefix keeps whole (letter_acronym:
+     * an external, virtual or integrated GPU) */
+    "egpu", "egpus", "vgpu", "vgpus", "igpu",
     NULL};
 /* ... or two words in a row ("video memory", "graphics card"). */
 static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},

@@ -29,6 +29,9 @@ static void test_call9_acronym_words(void **state)
         {"vRAM OOM", "Facing the same vRAM OOM issue when I batch the audio files.\n", true},
         {"VRAM OOM", "Facing the same VRAM OOM issue when I batch the audio files.\n", true},
         {"out of vRAM", "The job runs out of vRAM when the batch grows.\n", true},
+        /* kept whole, still a GPU (passed on 3a0107b6 as e|GPU) */
+        {"eGPU", "My eGPU runs out of memory when the batch grows.\n", true},
+        {"vGPUs", "Our vGPUs run out of memory when the batch grows.\n", true},
         {"RAM OOM (host)", "Facing the same RAM OOM issue when I batch the audio files.\n", false},
         {"CPU OOM (host)", "The loader hits a CPU OOM when I batch the audio files.\n", false},
     };
