@@ -80,7 +80,8 @@ static const char *const generic_nouns[] = {"situations", "scenarios", "cases", 
  * always output assuming OOM", swiseman/neighbor-splicing#2 = h11-27; not "should", which a question in
  * the same sentence uses: "the GPU memory is not enough, how should I
  * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
-static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap",
+static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "vcpu", "vcpus", "host",
+    "swap", "heap",
     "java", "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk",
     "storage", NULL};
 static const char *const guard_words[] = {

@@ -34,6 +34,8 @@ static void test_call9_acronym_words(void **state)
         {"vGPUs", "Our vGPUs run out of memory when the batch grows.\n", true},
         {"RAM OOM (host)", "Facing the same RAM OOM issue when I batch the audio files.\n", false},
         {"CPU OOM (host)", "The loader hits a CPU OOM when I batch the audio files.\n", false},
+        /* a host word kept whole stays the host's (v|CPU before) */
+        {"vCPU (host)", "The GPU job ran out of memory on the 8 vCPU instance.\n", false},
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
