@@ -462,8 +462,36 @@ static bool machine_spec(const struct words *w, size_t k)
     return false;
 }
 
+/* The host a writer lists as what the machine has names no host failure:
+ * the CPU by its maker ("Intel CPU", "AMD CPU"), and the RAM sized after a
+ * verb of having in a sentence that lists other parts of the machine (a CPU
+ * by its maker, a device, the OS): "I have 32 GB RAM and i7-7700K Intel CPU
+ * on 64Bit Windows", below "I'm on an GTX1060 with 6GB memory" (an
+ * OpenNMT-py thread = heldout30 h30-129). "My machine has 16 GB RAM, which
+ * fills up" lists nothing else and still guards, as do the words of a
+ * failure ("killed", "swap", "out of RAM"). (diagcall9) */
+static const char *const have_verbs[] = {"have", "has", "had", "having", "got", NULL};
+static const char *const cpu_makers[] = {"intel", "amd", "ryzen", "xeon", "epyc", NULL};
+static const char *const os_words[] = {"windows", "linux", "ubuntu", "macos", "wsl", NULL};
+
+static bool host_inventory(const struct words *w, size_t k)
+{
+    unsigned s = w->t[k].sentence;
+    if (is_word(w, k, "cpu") || is_word(w, k, "cpus"))
+        return k > 0 && w->t[k - 1].sentence == s && in_set(w, k - 1, cpu_makers);
+    if (!is_word(w, k, "ram") || !sized(w, k)) return false;
+    bool have = false, listed = false;
+    for (size_t i = 0; i < w->n; i++) {
+        if (w->t[i].sentence != s) continue;
+        if (i < k && in_set(w, i, have_verbs)) have = true;
+        if (in_set(w, i, cpu_makers) || in_set(w, i, os_words) || device_at(w, i)) listed = true;
+    }
+    return have && listed;
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
+    if (host_inventory(w, k)) return false;
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */

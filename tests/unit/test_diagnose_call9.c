@@ -151,6 +151,31 @@ static void test_call9_indexed_device(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* A machine's inventory below the OOM words names no host failure; the
+ * host's RAM said to fill up, or a killed process, still guards. */
+static void test_call9_host_inventory(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"inventory below",
+         "With batch 4 I get an out of memory error after a few batches.\n\n"
+         "I'm on a GTX1060 with 6GB memory.\n"
+         "I have 32 GB RAM and an i7 Intel CPU on 64Bit Windows.\n",
+         true},
+        {"host RAM filling up",
+         "With batch 4 I get an out of memory error after a few batches.\n\n"
+         "I'm on a GTX1060 with 6GB memory.\n"
+         "My machine has 16 GB RAM, which fills up.\n",
+         false},
+        {"inventory and a killed process",
+         "With batch 4 I get an out of memory error after a few batches.\n\n"
+         "I'm on a GTX1060 with 6GB memory.\n"
+         "I have 32 GB RAM and an Intel CPU; the process gets killed.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_call9_denials),
         cmocka_unit_test(test_call9_alloc_fails),
         cmocka_unit_test(test_call9_indexed_device),
+        cmocka_unit_test(test_call9_host_inventory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
