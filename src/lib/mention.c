@@ -21,6 +21,15 @@ static const char *const device_words[] = {"cuda", "gpu", "gpus", "vram", "hip",
     "a6000", "rtx", "gtx", "titan", "1060", "1070", "1080", "1660", "2060", "2070", "2080",
     "3050", "3060", "3070", "3080", "3090", "4060", "4070", "4080", "4090", "5080", "5090",
     "1050", "1650", "5060", "5070", /* diagcall3 */
+    /* the other stacks' devices and their memory: a TPU's HBM (XLA's
+     * "Ran out of memory in memory space hbm"), the Vulkan, DirectML,
+     * OpenCL and SYCL backends of llama.cpp/ggml, ONNX Runtime and oneAPI
+     * ("Vulkan backend unable to allocate memory when run across multiple
+     * GPUs", ggml-org/llama.cpp's issues) (diagcall9) */
+    "tpu", "tpus", "hbm", "vulkan", "directml", "opencl", "sycl",
+    /* ... and the GPU words a one-letter prefix keeps whole (letter_acronym:
+     * an external, virtual or integrated GPU) */
+    "egpu", "egpus", "vgpu", "vgpus", "igpu",
     NULL};
 /* ... or two words in a row ("video memory", "graphics card"). */
 static const char *const device_pairs[][2] = {{"video", "memory"}, {"video", "ram"},
@@ -71,7 +80,8 @@ static const char *const generic_nouns[] = {"situations", "scenarios", "cases", 
  * always output assuming OOM", swiseman/neighbor-splicing#2 = h11-27; not "should", which a question in
  * the same sentence uses: "the GPU memory is not enough, how should I
  * modify it?", h22-30); code ("except torch.cuda.OutOfMemoryError", "isinstance(e, ...)"). */
-static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "host", "swap", "heap",
+static const char *const host_guard_words[] = {"ram", "cpu", "cpus", "vcpu", "vcpus", "host",
+    "swap", "heap",
     "java", "jvm", "kill", "killed", "killer", "killing", "kills", "shm", "pinned", "disk",
     "storage", NULL};
 static const char *const guard_words[] = {
@@ -155,10 +165,23 @@ static bool sentence_mark(const char *p, size_t i, size_t len)
 
 /* Split a run at camelCase: "OutOfMemory" -> Out|Of|Memory, "THCudaCheck"
  * -> TH|Cuda|Check. Digits stay with their letters ("a100", "24gb"). */
-static bool camel_break(const char *p, size_t i, size_t run_end)
+/* A one-letter lowercase prefix before an all-capitals acronym is one word:
+ * "vRAM", "eGPU", "vGPU" (not v|RAM, which read as the host's RAM: "Facing
+ * the same vRAM OOM memory issue", huggingface/transformers#27834). An
+ * acronym's plural ("vGPUs") counts as capitals. (diagcall9) */
+static bool letter_acronym(const char *p, size_t i, size_t run_at, size_t run_end)
+{
+    if (i != run_at + 1 || run_end - i < 2) return false;
+    for (size_t k = i; k < run_end; k++)
+        if (!isupper((unsigned char)p[k]) && !(k + 1 == run_end && p[k] == 's' && k > i + 1))
+            return false;
+    return true;
+}
+
+static bool camel_break(const char *p, size_t i, size_t run_at, size_t run_end)
 {
     unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
-    if (islower(a) && isupper(b)) return true;
+    if (islower(a) && isupper(b)) return !letter_acronym(p, i, run_at, run_end);
     /* an acronym's plural is one word: "GPUs", "NPUs" (not GP|Us: "an out of
      * memory error with GPUs", Wan-Video/Wan2.1#441 = heldout26 h26-81)
      * (diagctx2) */
@@ -191,7 +214,7 @@ static void words_read(struct words *w, const char *text, size_t len)
         while (i < len && alnum((unsigned char)text[i])) i++;
         size_t a = ra;
         for (size_t k = ra + 1; k <= i && w->n < TOK_MAX; k++) {
-            if (k < i && !camel_break(text, k, i)) continue;
+            if (k < i && !camel_break(text, k, ra, i)) continue;
             w->t[w->n++] = (struct tok){a, k, ra, sentence};
             a = k;
         }
@@ -238,13 +261,14 @@ static bool counted_card(const struct words *w, size_t k)
  * "4090D" ("throws out of memory error - using 3070ti 8GB", pkuliyi2015/
  * multidiffusion-upscaler-for-automatic1111#225 = heldout29 h29-48). Only the
  * numbers of device_words (they start with a digit). (diagcall3) */
-static const char *const card_suffixes[] = {"ti", "super", "d", NULL};
+/* ... or its plural ("using 4x 4090s", keras-team/keras-hub#1628) (diagcall9) */
+static const char *const card_suffixes[] = {"ti", "super", "d", "s", NULL};
 
 static bool suffixed_card(const struct words *w, size_t k)
 {
     const char *p = w->text + w->t[k].at;
     size_t n = w->t[k].end - w->t[k].at;
-    if (n < 5 || !isdigit((unsigned char)p[0])) return false;
+    if (n < 4 || !isdigit((unsigned char)p[0])) return false;
     for (size_t j = 0; device_words[j]; j++) {
         size_t m = strlen(device_words[j]);
         if (m >= n || !isdigit((unsigned char)device_words[j][0]) || strncmp(p, device_words[j], m))
@@ -287,10 +311,67 @@ static bool sized_card(const struct words *w, size_t k)
     return !(j > 0 && in_set(w, j - 1, storage_cards));
 }
 
+/* The writer's (or reader's) own card is the GPU: "my card crashes with the
+ * OOM errors" (naver/mast3r#31), "your card runs out of memory". The
+ * possessive stands right before "card", so "my SD card", "my credit card"
+ * are none. (diagcall9) */
+static const char *const owner_words[] = {"my", "your", "our", "his", "her", "their", NULL};
+
+static bool owned_card(const struct words *w, size_t k)
+{
+    return (is_word(w, k, "card") || is_word(w, k, "cards")) && k > 0 &&
+           w->t[k - 1].sentence == w->t[k].sentence && in_set(w, k - 1, owner_words);
+}
+
+/* A setting that exists only for the device's memory names the device:
+ * SGLang's --mem-fraction-static (the GPU memory its static pool takes),
+ * JAX's XLA_PYTHON_CLIENT_MEM_FRACTION / _PREALLOCATE / _ALLOCATOR, TF's
+ * per_process_gpu_memory_fraction (its words hold "gpu"), PyTorch's
+ * max_split_size_mb; vLLM's gpu_memory_utilization holds "gpu" already.
+ * Words in a row ('-' and '_' split them); "reduce `--mem-fraction-static`"
+ * below an "OOM" title names the device the OOM is on. (diagcall9) */
+static const char *const device_knobs[][5] = {
+    {"mem", "fraction", "static", NULL},
+    {"python", "client", "mem", "fraction", NULL},
+    {"python", "client", "preallocate", NULL},
+    {"python", "client", "allocator", NULL},
+    {"max", "split", "size", "mb", NULL},
+    {NULL}};
+
+static bool knob_at(const struct words *w, size_t k)
+{
+    for (size_t j = 0; device_knobs[j][0]; j++) {
+        size_t i = 0;
+        while (device_knobs[j][i] && k + i < w->n && is_word(w, k + i, device_knobs[j][i]) &&
+               (i == 0 || w->t[k + i].sentence == w->t[k].sentence))
+            i++;
+        if (!device_knobs[j][i]) return true;
+    }
+    return false;
+}
+
+/* A device word with its index glued on: ggml's backend names ("CUDA0",
+ * "Vulkan1", "ROCm0", "SYCL0": "failed to allocate CUDA0 buffer", "OOM on
+ * CUDA1"), "gpu0", "npu3". Only the letters' words that name a device, the
+ * rest of the run digits. (diagcall9) */
+static bool indexed_device(const struct words *w, size_t k)
+{
+    const char *p = w->text + w->t[k].at;
+    size_t n = w->t[k].end - w->t[k].at, i = 0;
+    while (i < n && isalpha((unsigned char)p[i])) i++;
+    if (i < 3 || i == n) return false;
+    for (size_t j = i; j < n; j++)
+        if (!isdigit((unsigned char)p[j])) return false;
+    for (size_t j = 0; device_words[j]; j++)
+        if (strlen(device_words[j]) == i && !strncasecmp(p, device_words[j], i)) return true;
+    return false;
+}
+
 static bool device_at(const struct words *w, size_t k)
 {
     return in_set(w, k, device_words) || pair_at(w, k, device_pairs) || counted_card(w, k) ||
-           suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k);
+           suffixed_card(w, k) || prefixed_card(w, k) || sized_card(w, k) || owned_card(w, k) ||
+           knob_at(w, k) || indexed_device(w, k);
 }
 
 /* A memory word: "mem", "memory", and its misspellings ("memery",
@@ -314,12 +395,16 @@ static bool host_class(const struct words *w, size_t k)
 /* "a GPU with 24gb of ram" (huggingface/transformers#20348): the RAM the
  * device has, not the host's: device, "with", a size ("24gb", "24 GB"),
  * "of", the RAM word at k, in one sentence. */
+/* ... or "has", "have": "Each GPU has 24gb of ram" (keras-team/keras-hub#1628)
+ * (diagcall9) */
+static const char *const ram_verbs[] = {"with", "has", "have", "having", NULL};
+
 static bool device_with_ram(const struct words *w, size_t k)
 {
     if (k < 4 || !is_word(w, k - 1, "of")) return false;
     size_t j = k - 2;
     if ((is_word(w, j, "gb") || is_word(w, j, "g") || is_word(w, j, "gib")) && j > 0) j--;
-    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !is_word(w, j - 1, "with"))
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) || j < 2 || !in_set(w, j - 1, ram_verbs))
         return false;
     return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
 }
@@ -377,8 +462,36 @@ static bool machine_spec(const struct words *w, size_t k)
     return false;
 }
 
+/* The host a writer lists as what the machine has names no host failure:
+ * the CPU by its maker ("Intel CPU", "AMD CPU"), and the RAM sized after a
+ * verb of having in a sentence that lists other parts of the machine (a CPU
+ * by its maker, a device, the OS): "I have 32 GB RAM and i7-7700K Intel CPU
+ * on 64Bit Windows", below "I'm on an GTX1060 with 6GB memory" (an
+ * OpenNMT-py thread = heldout30 h30-129). "My machine has 16 GB RAM, which
+ * fills up" lists nothing else and still guards, as do the words of a
+ * failure ("killed", "swap", "out of RAM"). (diagcall9) */
+static const char *const have_verbs[] = {"have", "has", "had", "having", "got", NULL};
+static const char *const cpu_makers[] = {"intel", "amd", "ryzen", "xeon", "epyc", NULL};
+static const char *const os_words[] = {"windows", "linux", "ubuntu", "macos", "wsl", NULL};
+
+static bool host_inventory(const struct words *w, size_t k)
+{
+    unsigned s = w->t[k].sentence;
+    if (is_word(w, k, "cpu") || is_word(w, k, "cpus"))
+        return k > 0 && w->t[k - 1].sentence == s && in_set(w, k - 1, cpu_makers);
+    if (!is_word(w, k, "ram") || !sized(w, k)) return false;
+    bool have = false, listed = false;
+    for (size_t i = 0; i < w->n; i++) {
+        if (w->t[i].sentence != s) continue;
+        if (i < k && in_set(w, i, have_verbs)) have = true;
+        if (in_set(w, i, cpu_makers) || in_set(w, i, os_words) || device_at(w, i)) listed = true;
+    }
+    return have && listed;
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
+    if (host_inventory(w, k)) return false;
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */
@@ -484,16 +597,63 @@ static bool possessive(const struct words *w, size_t k)
            (at >= 3 && !memcmp(w->text + at - 3, "\xe2\x80\x99", 3));
 }
 
+static bool alloc_fails_at(const struct words *w, size_t k, size_t *last);
+
 /* An OOM concept that needs its device in the sentence (overflow_words)
  * at word k? Sets *last. A line must hold "mem" to be read at all
  * (mention_seeded), so "VRAM overflow" alone is not read. */
 static bool device_only_oom_at(const struct words *w, size_t k, size_t *last)
 {
+    if (alloc_fails_at(w, k, last)) return true;
     if (!memory_word(w, k) || k + 1 >= w->n || w->t[k + 1].sentence != w->t[k].sentence ||
         !in_set(w, k + 1, overflow_words))
         return false;
     *last = k + 1;
     return true;
+}
+
+/* An allocation said to fail, in words: "unable to allocate memory",
+ * "failed to allocate GPU memory", "could not allocate enough memory",
+ * "cannot allocate 2 GB of memory". The host's errno says the same
+ * ("OSError: [Errno 12] Cannot allocate memory"), so it counts only with
+ * its device in the sentence, as "memory overflow" does. Sets *last to the
+ * memory word. (diagcall9) */
+static const char *const cannot_words[] = {"unable", "failed", "fails", "fail", "failing",
+    "cannot", "cant", "couldnt", NULL};
+/* ... not as a condition before it ("It's also consistent with what happens
+ * when CUDA or the standard library fails to allocate memory", a pull
+ * request's design prose, microsoft/onnxruntime's BFCArena change = h26-07),
+ * nor a warning's words in its sentence (Triton's "Failed to allocate CUDA
+ * memory with byte size ..." warning, which falls back to pinned host
+ * memory, = h24-59): a failure the run recovers from, or no run. */
+static const char *const alloc_conditions[] = {"when", "whenever", "if", "unless", "happens",
+    NULL};
+static const char *const warning_words[] = {"warning", "warnings", "warnning", "warn", NULL};
+
+static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+    size_t j = k;
+    if ((is_word(w, k, "could") || is_word(w, k, "can")) && k + 1 < w->n &&
+        w->t[k + 1].sentence == s && is_word(w, k + 1, "not"))
+        j = k + 2; /* "could not allocate", "can not allocate": from "could", which a
+                      denial would read as a guess */
+    else if (in_set(w, k, cannot_words))
+        j = k + 1;
+    else
+        return false;
+    if (j < w->n && is_word(w, j, "to")) j++;
+    if (j >= w->n || w->t[j].sentence != s || !is_word(w, j, "allocate")) return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->t[i].sentence == s &&
+            ((i < k && in_set(w, i, alloc_conditions)) || in_set(w, i, warning_words)))
+            return false;
+    for (size_t i = j + 1; i <= j + 5 && i < w->n && w->t[i].sentence == s; i++)
+        if (memory_word(w, i) || is_word(w, i, "vram")) {
+            *last = i;
+            return true;
+        }
+    return false;
 }
 
 /* Is an OOM concept at word k? Sets *last to its last word. */
@@ -581,9 +741,11 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 bool mention_seeded(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    /* cheap: every OOM concept holds "oom", "mem" or a device's "malloc" (any case) */
+    /* cheap: every OOM concept holds "oom", "mem", "vram" or a device's "malloc" (any case) */
     for (size_t i = 0; i + 3 <= len; i++) {
         char a = (char)tolower((unsigned char)text[i]);
+        /* "out of vRAM" (any case: the rows read "out of VRAM") (diagcall9) */
+        if (a == 'v' && i + 4 <= len && !strncasecmp(text + i + 1, "ram", 3)) return true;
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;

@@ -65,7 +65,7 @@ bool mention_negated(const char *text, size_t len, size_t at);
  * not counted then, as the prose pass does not count them. */
 bool mention_row_guarded(const char *text, size_t len, size_t at, size_t end);
 
-/* Cheap: could the raw line hold an OOM concept at all ("oom" or "mem" in
+/* Cheap: could the raw line hold an OOM concept at all ("oom", "mem" or "vram" in
  * any case)? mention_read says no to a line without. */
 bool mention_seeded(const char *text, size_t len);
 

@@ -464,6 +464,13 @@ static const struct msg_clause clauses_julia[] = {
  * to allocate memory for requested buffer of size 2830172160". */
 static const struct msg_clause clauses_ort[] = {
     {"requested buffer of size %d", MSG_F_REQUESTED},
+    /* the arena's cap (gpu_mem_limit, arena_extend_strategy): "Available
+     * memory of 34699008 is smaller than requested bytes of 945041920"
+     * (diagcall9) */
+    {"smaller than requested bytes of %d", MSG_F_REQUESTED},
+    /* "Failed to find a free memory block despite calling Extend.
+     * rounded_bytes=1048576" */
+    {"despite calling Extend. rounded_bytes=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -714,6 +721,13 @@ static const struct msg_near near_trt_runtime[] = {
  * request: 600MB Available: 302MB." (ultralytics/ultralytics#22271). */
 static const struct msg_near near_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED, 0, 2},
+    {NULL, 0, 0, 0},
+};
+/* TensorRT-LLM's executor report lists the device's figures in GiB under
+ * its message (the row "trtllm-executor"). */
+static const struct msg_near near_trtllm_executor[] = {
+    {"Total GPU memory (GiB): %g", MSG_F_CAPACITY, 0, 4},
+    {"Free GPU memory before component creation attempt (GiB): %g", MSG_F_FREE, 0, 5},
     {NULL, 0, 0, 0},
 };
 /* A BFC allocator's memory dump names its allocator in the lines around it:
@@ -1060,6 +1074,26 @@ static const struct msg_rule rules[] = {
     {.kind = "onnxruntime",
      .framework = "onnxruntime",
      .need = {"Failed to allocate memory for requested buffer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
+     .near = near_none},
+    /* ... its arena at its cap: "void* onnxruntime::BFCArena::
+     * AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool,
+     * onnxruntime::WaitNotificationFn) Available memory of 34699008 is
+     * smaller than requested bytes of 945041920" (the arena's throws in
+     * onnxruntime/core/framework/bfc_arena.cc, microsoft/onnxruntime, with
+     * "Failed to find a free memory block despite calling Extend.
+     * rounded_bytes=N" after an extension that did not help), or
+     * the message cut after the function's name by an issue title's length
+     * ("... AllocateRawInternal(...) Failed to alloc",
+     * poppanda/LLM_PDF_Translator#9 = heldout17 h17-10). (diagcall9) */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"AllocateRawInternal"},
+     .any = {"is smaller than requested bytes of", "Failed to alloc",
+             "Failed to find a free memory block despite calling Extend"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1642,6 +1676,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_trt,
      .near = near_trt_runtime},
+    /* TensorRT-LLM's PyTorch executor catches an OOM while it creates a
+     * component (model engine, sampler, KV cache, ...) and raises its own
+     * report: "Executor creation failed due to insufficient GPU memory." (or,
+     * for NCCL's "unhandled cuda error", "... with an error which might
+     * indicate insufficient GPU memory."), then "The following component
+     * could not be created: KV cache" / "Total GPU memory (GiB): 140.06" /
+     * "Free GPU memory before component creation attempt (GiB): 108.86"
+     * (_ExecutorMemoryMonitor, tensorrt_llm/_torch/pyexecutor/
+     * py_executor_creator.py, NVIDIA/TensorRT-LLM; NVIDIA/TensorRT-LLM#5872 =
+     * heldout33 h33-08).
+     * The executor is created at start-up: load. (diagcall9) */
+    {.kind = "trtllm-executor",
+     .framework = "tensorrt",
+     .need = {"Executor creation failed"},
+     .any = {"due to insufficient GPU memory", "might indicate insufficient GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_trtllm_executor},
     /* TensorRT's builder skips a tactic that wants more memory and builds on
      * without it: a warning, no failure ("Skipping tactic 4 due to
      * insufficient memory on requested size of 66048", "Device memory is
@@ -2239,6 +2294,10 @@ static const struct msg_rule rules[] = {
      .any = {"out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
              "CPU out of memory", "CPU Out of Memory", "CPU Out Of Memory", "out of CPU memory",
              "RAM out of memory"},
+     /* diagcall9: the host's words start a word: "RAM OOM" inside "Facing the
+      * same vRAM OOM memory issue" (huggingface/transformers#27834) or "VRAM
+      * OOM" names the device's memory */
+     .word_start = true,
      .deny = true,
      .standalone = true,
      .gpu_oom = LOOKALIKE,
@@ -2255,6 +2314,7 @@ static const struct msg_rule rules[] = {
       * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
       * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90) */
      .unless = {"VRAM", "vram", "Vram"},
+     .word_start = true,
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_HOST_WORDS,
@@ -2874,11 +2934,19 @@ static const char *const deny_words[] = {"not", "no", "never", "without", "nor",
     "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
     "formerly", "fixed", "solved", "resolved", "recovering", "recovered", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
-    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7", NULL};
+    "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7",
+    /* the contractions typed without their apostrophe ("it wouldnt run into
+     * OOM", sgl-project/sglang#2607) (diagcall9) */
+    "dont", "doesnt", "didnt", "wont", "wouldnt", "cant", "couldnt", "isnt", "wasnt", "arent",
+    "werent", "havent", "hasnt", "hadnt", "shouldnt", NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
-    "vram", "real", "longer", "run", "runs", "ran", "had", "have", "has", NULL};
+    "vram", "real", "longer", "run", "runs", "ran", "had", "have", "has",
+    /* the verbs of meeting one: "doesn't run into OOM", "I don't get OOM",
+     * "never hit an OOM", "did not see any CUDA OOM" (diagcall9) */
+    "into", "get", "gets", "got", "hit", "hits", "see", "saw", "seen",
+    "encounter", "encountered", "face", "faced", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
@@ -3105,7 +3173,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         if (!hit) return false;
         p = hit + 1;
         size_t at = (size_t)(hit - text);
-        if (r->word && hit > text && isalnum((unsigned char)hit[-1])) continue;
+        if ((r->word || r->word_start) && hit > text && isalnum((unsigned char)hit[-1])) continue;
         while (at > 0 && isalpha((unsigned char)text[at - 1]) && isalpha((unsigned char)text[at]))
             at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
@@ -3423,6 +3491,18 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 'f': /* a fraction's numerator, whose unit its denominator
                * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
         return pm_fraction(s, n, v);
+    case 'g': { /* a plain decimal in GiB, the unit the pattern names before
+                 * it: TensorRT-LLM's "Total GPU memory (GiB): 140.06" (diagcall9) */
+        while (k < n && k < 24 && (isdigit((unsigned char)s[k]) || s[k] == '.')) k++;
+        if (!k || !isdigit((unsigned char)s[0]) || (k < n && isalpha((unsigned char)s[k])))
+            return 0;
+        char buf[32];
+        memcpy(buf, s, k);
+        memcpy(buf + k, " GiB", 4);
+        if (units_parse_size(buf, k + 4, UNITS_KB_IS_1024, &v->size, &sat) != k + 4) return 0;
+        v->has_size = true;
+        return k;
+    }
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);

@@ -81,7 +81,8 @@ enum msg_field {
  * (including none) and placeholders read values: %s a size ("1.5 GiB",
  * "0 bytes", "45.53MiB"), %d a decimal integer, %n one that may have
  * thousands separators ("25,600,000"), %S a TF shape "[a,b,c]", %t a dtype
- * word; %i and %z read past an integer and a size without keeping them.
+ * word; %g a plain decimal in GiB (the unit named in the pattern before it);
+ * %i and %z read past an integer and a size without keeping them.
  * A text that ends within the pattern's last words, after its values, still
  * matches once four of their letters agree (a paste cut mid-word). */
 struct msg_clause {
@@ -124,6 +125,8 @@ struct msg_rule {
                               they name, and the mention does not stand (diagthread) */
     bool word_end;         /* need/any strings end a word there ("error 2", not "error 209") */
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
+    bool word_start;       /* need/any strings start a word there, whatever follows ("RAM
+                              OOM", not inside "vRAM OOM" or "VRAM OOM") */
     /* One of these words (any case) stands right before the need/any string,
      * apart only by blanks, '-' or '_' ("CUDA OOM", "Cuda Out of Memory",
      * "GPU-OOM"; not "torch.cuda.OutOfMemoryError", an except clause). */

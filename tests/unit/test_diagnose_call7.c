@@ -528,6 +528,42 @@ static const struct audit_row audit[] = {
          "ime error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory (/home/jenkins/a"
          "gent/workspace/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)\n",
      true, {NC, NC, NC, NC, NC, NC, NC, NC}},
+    /* trtllm-executor: TensorRT-LLM 0.2x-1.x PyTorch backend, the executor's memory report
+     * (NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor_creator.py,
+     * _ExecutorMemoryMonitor); was: an oom-mention without figures (diagcall9) */
+    {"trtllm-executor", "[07/08/2025-10:02:11] [TRT-LLM] [RANK 0] [E] Failed to initialize executor on rank 0: "
+         "Executor creation failed due to insufficient GPU memory.\n"
+         "\n"
+         "The following component could not be created: KV cache\n"
+         "Total GPU memory (GiB): 79.11\n"
+         "Free GPU memory before component creation attempt (GiB): 3.52\n"
+         "\n"
+         "Previously created components and free GPU memory before/after creation (GiB):\n"
+         "Model: 78.52 / 3.90\n",
+     true, {NC, 84943715697, NC, 3779571220, NC, NC, 0, NC}},
+    /* ort-arena-cap: ONNX Runtime 1.1x, the arena at its gpu_mem_limit
+     * (microsoft/onnxruntime:onnxruntime/core/framework/bfc_arena.cc); was: no event (diagcall9) */
+    {"ort-arena-cap", "onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException: [ONNXRuntimeError] : 6 : "
+         "RUNTIME_EXCEPTION : Non-zero status code returned while running Cast node. Name:'graph_outp"
+         "ut_cast0' Status Message: /onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:359 voi"
+         "d* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, onn"
+         "xruntime::WaitNotificationFn) Available memory of 34699008 is smaller than requested bytes "
+         "of 945041920\n",
+     true, {945041920, NC, NC, NC, NC, NC, NC, NC}},
+    /* ort-extend: ONNX Runtime 1.1x, no free block after the arena's extension
+     * (microsoft/onnxruntime:onnxruntime/core/framework/bfc_arena.cc); was: no event (diagcall9) */
+    {"ort-extend", "2024-05-02 10:11:12.345 [E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero s"
+         "tatus code returned while running MatMul node. Name:'/MatMul' Status Message: /onnxruntime_"
+         "src/onnxruntime/core/framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::AllocateRawIn"
+         "ternal(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) Failed t"
+         "o find a free memory block despite calling Extend. rounded_bytes=1073741824\n",
+     true, {1073741824, NC, NC, NC, NC, NC, NC, NC}},
+    /* ort-cut-title: an issue title that cut ONNX Runtime's arena message after
+     * "Failed to alloc" (poppanda/LLM_PDF_Translator#9); was: no event (diagcall9) */
+    {"ort-cut-title", "/onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::A"
+         "llocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationF"
+         "n) Failed to alloc\n",
+     true, {NC, NC, NC, NC, NC, NC, NC, NC}},
     /* numba-cuda: numba-cuda 0.x, CudaAPIError: [CUresult.CUDA_ERROR_OUT_OF_MEMORY] (NVIDIA/numba-cuda:numba_cuda/numba/cuda/cudadrv/driver.py) */
     {"numba-cuda", "numba.cuda.cudadrv.driver.CudaAPIError: [CUresult.CUDA_ERROR_OUT_OF_MEMORY] Call to cuMemA"
          "lloc results in CUDA_ERROR_OUT_OF_MEMORY\n",
