@@ -1048,6 +1048,10 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
         }
     if (hit <= a) return OOM_STAGE_UNKNOWN;
     enum oom_stage st = stage_context_line(v->p + a, hit - a);
+    /* diagstage14: the message's own span, as the message line is read
+     * (stage_after_line: "... when creating modelInstanceState: [TensorRT-
+     * LLM][ERROR] CUDA runtime error ...", the error glued after it) */
+    if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(v->p + a, hit - a);
     /* diagstage11: the message's own words before its error say what failed */
     return st != OOM_STAGE_UNKNOWN ? st : stage_failed_action(v->p + a, hit - a);
 }

@@ -492,6 +492,23 @@ static const struct stage_word after_words[] = {
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* diagstage14: vLLM v1's front end after its engine process died at
+     * start-up ("RuntimeError: Engine core initialization failed. See root
+     * cause above.", vllm/v1/engine/utils.py wait_for_engine_startup;
+     * vllm-project/vllm#19415); llama.cpp's decode of a batch failing
+     * ("llama_decode: failed to decode, ret = -3" under the backend's
+     * allocation error, koboldcpp/llama.cpp; heldout33 h33-35): the
+     * request's tokens were being evaluated, generation */
+    {"core initialization failed", ENGINE_WARMUP, false},
+    /* Triton's backends create a model instance's state when the model
+     * loads; the server reports "ERROR: Failed to create instance:
+     * unexpected error when creating modelInstanceState: [TensorRT-LLM]
+     * [ERROR] ..." (backend_model.cc, triton-inference-server/
+     * tensorrtllm_backend#328), or "Model 'tensorrt_llm' loading failed
+     * with error: ... when creating modelInstanceState: ... out of memory"
+     * (heldout33 h33-11): the message's own line, or glued before it */
+    {"modelInstanceState", OOM_STAGE_LOAD, false}, {"Failed to create instance", OOM_STAGE_LOAD, false},
+    {"llama_decode: failed to decode", OOM_STAGE_GENERATE, false}, {"failed to decode", OOM_STAGE_GENERATE, false},
     /* diagstage10: MTEB's own error line for a task ("Error while
      * evaluating MSMARCO: CUDA out of memory", embeddings-benchmark/mteb#726
      * = h30-119, without the "mteb.evaluation" logger tag of h19-28) */
@@ -705,6 +722,10 @@ static const struct stage_word context_words[] = {
      * request: no stage), nor ollama's own "/api/generate": ollama loads
      * the model while it answers that request. */
     {"\"path\":\"/completion\"", OOM_STAGE_GENERATE, false}, {"POST /completion ", OOM_STAGE_GENERATE, false},
+    /* diagstage14: TGI's shard logs "Error when initializing model" above
+     * the traceback of its model's construction (text_generation_server/
+     * server.py; huggingface/text-generation-inference#574, #1687) */
+    {"Error when initializing model", OOM_STAGE_LOAD, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1336,7 +1357,20 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * - optim/optimizer + step or update is an optimizer step by any name:
  *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
  *   sxyu/plenoxels#24 = h26-95), "optim_step". */
-enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32 };
+/* diagstage14: make + a served model's object names its set-up, load:
+ * an engine or server creates the model (instance, session, executor,
+ * runner) before it serves anything. lmdeploy TurboMind's
+ * "_create_model_instance" -> "model_comm.create_model_instance(" at
+ * engine start (InternLM/lmdeploy turbomind.py; heldout33 h33-37, -38),
+ * vLLM's "_init_executor" (vllm/executor/), TensorRT-LLM's PyTorch
+ * backend "create_py_executor" (tensorrt_llm/_torch/pyexecutor/
+ * py_executor_creator.py), ONNX Runtime's "_create_inference_session",
+ * TF 1.x "create_session", "init_engine", "setup_model"; build only with
+ * "model" (detectron2's build_model places the model at set-up; a
+ * TensorRT builder's build_engine converts a model, no stage). Not
+ * "pipeline": DALI creates its input pipeline (data). */
+enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
+       ROLE_MAKE = 64, ROLE_SERVED = 128, ROLE_BUILD = 256, ROLE_MODEL = 512 };
 static const struct {
     const char *part;
     unsigned role;
@@ -1347,6 +1381,10 @@ static const struct {
     {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
+    {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
+    {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
+    {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
+    {"session", ROLE_SERVED}, {"executor", ROLE_SERVED}, {"runner", ROLE_SERVED}, {"llm", ROLE_SERVED},
 };
 
 static unsigned part_roles(const char *part, size_t n)
@@ -1363,6 +1401,8 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & (ROLE_UPDATE | ROLE_PARAMS)) == (ROLE_UPDATE | ROLE_PARAMS) ||
         ((roles & ROLE_OPTIM) && (roles & (ROLE_UPDATE | ROLE_STEP))))
         bits |= 1u << OOM_STAGE_OPTIMIZER;
+    if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
+        bits |= 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
@@ -1519,21 +1559,56 @@ static const char *expression_root(const char *text, const char *end, size_t *n)
     return p;
 }
 
+/* The move to a device that starts at p (one of moves[m], k bytes): its
+ * argument names a device, not a dtype (".to(device)", ".to('cuda')",
+ * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor). */
+static const char *const moves[] = {".cuda(", ".to(", ".type("};
+
+static bool device_move(const char *text, size_t len, const char *p, size_t m)
+{
+    const char *arg = p + strlen(moves[m]), *end = text + len;
+    size_t rest = (size_t)(end - arg), an = 0;
+    while (an < rest && arg[an] != ')' && arg[an] != '\n') an++;
+    return m == 0 || has(arg, an, "device") || has(arg, an, "cuda") || (m == 2 && has(arg, an, "Tensor"));
+}
+
+/* diagstage14: a model moved whole under a name of its own: the moved
+ * name (a plain chain of names, no call: "model(x).cuda()" moves an
+ * output) has a model's part and no data part: "model_func =
+ * model_func.cuda()" (iworldtong/text_gcn.pytorch, heldout33 h33-103),
+ * "self.text_encoder.to(device)", "gen_net.cuda()", "vae_model.to(
+ * device)", "self.backbone.cuda()". The cue table knows only the
+ * conventional names (model.cuda(, _model.to(, net.to(). */
+static const char *const model_roots[] = {"model", "models", "net", "network", "unet", "vae", "encoder",
+                                          "decoder", "backbone", "transformer", "module", "classifier"};
+
+static unsigned model_move_bits(const char *text, size_t len)
+{
+    for (size_t m = 0; m < 2; m++) {
+        size_t k = strlen(moves[m]);
+        for (const char *p = memmem(text, len, moves[m], k); p;
+             p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
+            if (!device_move(text, len, p, m)) continue;
+            const char *b = p;
+            while (b > text && (ident(b[-1]) || b[-1] == '.')) b--;
+            if (b == p || (b > text && (b[-1] == ')' || b[-1] == ']'))) continue;
+            if (b + 5 <= p && !memcmp(b, "self.", 5)) b += 5;
+            size_t n = (size_t)(p - b);
+            if (has_part(b, n, model_roots, sizeof model_roots / sizeof model_roots[0]) &&
+                !has_part(b, n, data_roots, sizeof data_roots / sizeof data_roots[0]))
+                return 1u << OOM_STAGE_LOAD;
+        }
+    }
+    return 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
-    static const char *const moves[] = {".cuda(", ".to(", ".type("};
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
         size_t k = strlen(moves[m]);
         for (const char *p = memmem(text, len, moves[m], k); p;
              p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
-            const char *arg = p + k, *end = text + len;
-            size_t rest = (size_t)(end - arg), an = 0;
-            while (an < rest && arg[an] != ')' && arg[an] != '\n') an++;
-            /* a device, not a dtype: ".to(device)", ".to('cuda')",
-             * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor */
-            bool device = m == 0 || has(arg, an, "device") || has(arg, an, "cuda") ||
-                          (m == 2 && has(arg, an, "Tensor"));
-            if (!device) continue;
+            if (!device_move(text, len, p, m)) continue;
             size_t rn;
             const char *root = expression_root(text, p, &rn);
             if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
@@ -1696,6 +1771,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
         }
     }
     bits |= frame_name_bits(text, len);
+    if (!bits) bits |= model_move_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     return bits;
 }
