@@ -2615,8 +2615,36 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len)
  * file:line:function format), "[evaluator.py:457] Running loglikelihood
  * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
  * by its word parts (a constructor sets up: load), else the file's. */
+/* diagstage14: the C libraries of the ggml family start every log line
+ * with the function that prints it (__func__): "whisper_model_load: n_vocab
+ * = 51866" (whisper.cpp), "llm_load_tensors: offloading 32 repeating
+ * layers", "llama_model_load: error loading model", "llama_decode: failed
+ * to decode" (llama.cpp), "clip_model_load: ..." (llava). A name in lower
+ * snake case (one '_' at least) and ": " at the line's start, then a
+ * message of two words or more or a "key = value" (a config's "eval_steps:
+ * 500" or "save_strategy: steps" is a setting, no tag): the name's word
+ * parts, as a frame's function. */
+static enum oom_stage func_tag(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    size_t a = i;
+    bool under = false;
+    while (i < len && (islower((unsigned char)text[i]) || isdigit((unsigned char)text[i]) || text[i] == '_'))
+        under |= text[i++] == '_';
+    if (!under || i == a || i + 2 >= len || text[i] != ':' || text[i + 1] != ' ') return OOM_STAGE_UNKNOWN;
+    const char *msg = text + i + 2;
+    size_t mn = len - i - 2;
+    while (mn && (msg[mn - 1] == ' ' || msg[mn - 1] == '\r' || msg[mn - 1] == '\n')) mn--;
+    while (mn && *msg == ' ') msg++, mn--;
+    if (!mn || (!memchr(msg, ' ', mn) && !has(msg, mn, "="))) return OOM_STAGE_UNKNOWN;
+    return stage_pick(stage_name_bits(text + a, i - a));
+}
+
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
+    enum oom_stage tagged = func_tag(text, len);
+    if (tagged != OOM_STAGE_UNKNOWN) return tagged;
     size_t m = len < 160 ? len : 160;
     for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
         const char *d = py + 4, *end = text + m;
