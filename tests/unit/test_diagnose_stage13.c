@@ -906,6 +906,23 @@ static const struct audit_row audit_rows[] = {
     {"llamafactory", "generate", "CustomSeq2SeqTrainer.prediction_step (predict_with_generate)", "hiyouga/LLaMA-Factory:src/llamafactory/train/sft/trainer.py",
      "llamafactory/train/sft/trainer.py | prediction_step | loss, generated_tokens, _ = super().prediction_step("
      " @@ transformers/trainer_seq2seq.py | prediction_step | generated_tokens = self.model.generate(**generation_inputs, **gen_kwargs)", NULL},
+    /* ---- diagstage14: engines making their model, a model moved under its own name ---- */
+    {"lmdeploy", "load", "TurboMind _create_model_instance at engine start", "InternLM/lmdeploy:lmdeploy/turbomind/turbomind.py",
+     "/usr/lib/python3.10/threading.py | run | self._target(*self._args, **self._kwargs)"
+     " @@ lmdeploy/turbomind/turbomind.py | _create_model_instance | model_inst = self.tm_model.model_comm.create_model_instance(", NULL},
+    {"vllm", "load", "executor start-up: _init_executor -> init_device (paste cut below ExecutorBase.__init__)", "vllm-project/vllm:vllm/executor/uniproc_executor.py",
+     "vllm/executor/uniproc_executor.py | _init_executor | self.driver_worker.init_device()"
+     " @@ vllm/worker/worker.py | init_device | torch.cuda.set_device(self.device)", NULL},
+    {"tensorrt-llm", "load", "PyTorch backend create_py_executor (KV cache managers)", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor_creator.py",
+     "tensorrt_llm/executor/worker.py | _create_engine | return create_py_executor("
+     " @@ tensorrt_llm/_torch/pyexecutor/py_executor_creator.py | create_py_executor | kv_cache_creator.build_managers(resources)"
+     " @@ tensorrt_llm/_torch/pyexecutor/_util.py | build_managers | kv_cache_manager = self._create_kv_cache_manager(self._model_engine)", NULL},
+    {"detectron2", "load", "DefaultTrainer.build_model", "facebookresearch/detectron2:detectron2/engine/defaults.py",
+     "/w/tools/train_net.py | main | trainer = Trainer(cfg)"
+     " @@ detectron2/engine/defaults.py | build_model | model = build_model(cfg)", NULL},
+    {"custom", "load", "a model moved under its own name (text_encoder.to(device))", "this audit",
+     "/w/infer.py | <module> | pipe = setup(args)"
+     " @@ /w/infer.py | setup | text_encoder = text_encoder.to(device)", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
