@@ -1602,6 +1602,56 @@ static unsigned model_move_bits(const char *text, size_t len)
     return 0;
 }
 
+/* diagstage14: code that makes a model or engine object and names it for
+ * what it is: "NAME = Callee(" where NAME's last word part is a model's or
+ * an engine's noun and Callee is a class (its last name starts upper case)
+ * or a factory (from_*, pipeline): the object loads its weights or sizes
+ * its memory while it is made. faster-whisper's "model = WhisperModel(
+ * size, device=\"cuda\")", CTranslate2's "translator =
+ * ctranslate2.Translator(path, device=\"cuda\")" (a C++ constructor: no
+ * frame below it), llama-cpp-python's "llm = Llama(model_path=…)",
+ * SGLang's "llm = sgl.Engine(model_path=…)", MLC's "engine =
+ * MLCEngine(model)", transformers' and DeepSpeed-MII's and lmdeploy's
+ * "pipe = pipeline(…)", ONNX Runtime's "session = ort.InferenceSession(…)",
+ * vLLM's "engine = AsyncLLMEngine.from_engine_args(args)", detectron2's
+ * "predictor = DefaultPredictor(cfg)", ultralytics' "model = YOLO(…)".
+ * CTranslate2's "generator = ctranslate2.Generator(…)" too. Not an output
+ * named after the model ("model_output = ModelOutput(": its last part is
+ * output), nor a random-number generator ("generator =
+ * torch.Generator(device=…)"). */
+static const char *const made_objects[] = {"model", "models", "llm", "engine", "pipe", "pipeline", "session",
+                                           "translator", "generator", "runner", "predictor", "net", "network"};
+
+static unsigned constructor_bits(const char *text, size_t len)
+{
+    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
+    if (!eq) return 0;
+    const char *t = eq;
+    while (t > text && ident(t[-1])) t--;
+    if (t == eq) return 0;
+    /* the target's last word part */
+    const char *part = NULL, *p;
+    size_t pn = 0;
+    for (size_t pos = 0, k; (k = next_part(t, (size_t)(eq - t), &pos, false, &p));) part = p, pn = k;
+    bool made = false;
+    for (size_t i = 0; part && i < sizeof made_objects / sizeof made_objects[0] && !made; i++)
+        made = strlen(made_objects[i]) == pn && !strncasecmp(part, made_objects[i], pn);
+    if (!made) return 0;
+    const char *c = eq + 3, *last = c;
+    while (c < end && (ident(*c) || *c == '.')) {
+        if (*c == '.') last = c + 1;
+        c++;
+    }
+    if (c >= end || *c != '(' || last == c) return 0;
+    /* a random-number generator is no model (torch.Generator, numpy's) */
+    static const char *const rng[] = {"torch.", "np.", "numpy.", "random."};
+    for (size_t i = 0; i < sizeof rng / sizeof rng[0]; i++)
+        if ((size_t)(c - eq - 3) >= strlen(rng[i]) && !memcmp(eq + 3, rng[i], strlen(rng[i]))) return 0;
+    size_t cn = (size_t)(c - last);
+    bool factory = (cn > 5 && !memcmp(last, "from_", 5)) || (cn == 8 && !memcmp(last, "pipeline", 8));
+    return factory || isupper((unsigned char)last[0]) ? 1u << OOM_STAGE_LOAD : 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
@@ -1712,8 +1762,8 @@ static bool diffusers_pipeline_file(const char *text, size_t len)
  * MV-Adapter's ComfyUI node "sample" (huanngzh/ComfyUI-MVAdapter, h28-21),
  * "video = pipeline(prompt=…)". The target names a generator's output
  * (gen_objects, or latents and frames); "pipe = pipeline(\"text-
- * generation\", …)" builds one (a set-up, no cue) and "pipe(" is a cue of
- * its own. */
+ * generation\", …)" builds one (a set-up: constructor_bits, load) and
+ * "pipe(" is a cue of its own. */
 static unsigned pipeline_output_bits(const char *text, size_t len)
 {
     static const char call[] = "pipeline(";
@@ -1772,6 +1822,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     }
     bits |= frame_name_bits(text, len);
     if (!bits) bits |= model_move_bits(text, len);
+    bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     return bits;
 }

@@ -923,6 +923,20 @@ static const struct audit_row audit_rows[] = {
     {"custom", "load", "a model moved under its own name (text_encoder.to(device))", "this audit",
      "/w/infer.py | <module> | pipe = setup(args)"
      " @@ /w/infer.py | setup | text_encoder = text_encoder.to(device)", NULL},
+    {"ctranslate2", "load", "translator = ctranslate2.Translator(path, device='cuda') (C++ constructor, no frame below)", "OpenNMT/CTranslate2:python/cpp/translator.cc",
+     "/w/translate.py | <module> | translator = ctranslate2.Translator(model_dir, device=\"cuda\", compute_type=\"float16\")", NULL},
+    {"faster-whisper", "load", "model = WhisperModel(size, device='cuda')", "SYSTRAN/faster-whisper:faster_whisper/transcribe.py",
+     "/w/asr.py | <module> | model = WhisperModel(\"large-v3\", device=\"cuda\", compute_type=\"float16\")", NULL},
+    {"llama-cpp-python", "load", "llm = Llama(model_path=..., n_gpu_layers=-1)", "abetlen/llama-cpp-python:llama_cpp/llama.py",
+     "/w/chat.py | <module> | llm = Llama(model_path=\"./model.gguf\", n_gpu_layers=-1, n_ctx=32768)", NULL},
+    {"sglang", "load", "offline engine llm = sgl.Engine(model_path=...)", "sgl-project/sglang:python/sglang/srt/entrypoints/engine.py",
+     "/w/offline.py | main | llm = sgl.Engine(model_path=\"meta-llama/Llama-3.1-8B-Instruct\")", NULL},
+    {"mlc-llm", "load", "engine = MLCEngine(model)", "mlc-ai/mlc-llm:python/mlc_llm/serve/engine.py",
+     "/w/run.py | <module> | engine = MLCEngine(model)", NULL},
+    {"deepspeed-mii", "load", "pipe = mii.pipeline(model_name)", "deepspeedai/DeepSpeed-MII:mii/api.py",
+     "/w/serve.py | <module> | pipe = mii.pipeline(\"mistralai/Mistral-7B-v0.1\")", NULL},
+    {"onnxruntime", "load", "session = ort.InferenceSession(path, providers=[CUDA])", "microsoft/onnxruntime:onnxruntime/python/onnxruntime_inference_collection.py",
+     "/w/infer.py | <module> | session = ort.InferenceSession(\"model.onnx\", providers=[\"CUDAExecutionProvider\"])", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("

@@ -220,6 +220,37 @@ static void test_model_moved_under_own_name(void **state)
     assert_string_equal(stage_of(inputs), "data");
 }
 
+/* Code that makes a model or engine object, named for what it is: the
+ * object loads or sizes its memory while it is made (constructor_bits). */
+static void test_model_object_made_is_load(void **state)
+{
+    (void)state;
+    const char *const made[] = {
+        "    translator = ctranslate2.Translator(model_dir, device=\"cuda\")",
+        "    generator = ctranslate2.Generator(\"ct2_model\", device=\"cuda\")",
+        "    llm = Llama(model_path=\"./m.gguf\", n_gpu_layers=-1)",
+        "    engine = AsyncLLMEngine.from_engine_args(engine_args)",
+        "    predictor = DefaultPredictor(cfg)",
+        "    self.model = YOLO(weights)",
+    };
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        assert_int_equal(stage_pick(stage_frame_bits(made[i], strlen(made[i]))), OOM_STAGE_LOAD);
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/asr.py\", line 7, in <module>\n"
+        "    model = WhisperModel(\"large-v3\", device=\"cuda\", compute_type=\"float16\")\n"
+        "RuntimeError: CUDA failed with error out of memory\n";
+    assert_string_equal(stage_of(log), "load");
+    /* guards: an output named after the model, a random-number generator,
+     * a pipeline called for its output */
+    const char *out = "    model_output = ModelOutput(logits=logits)";
+    assert_int_not_equal(stage_pick(stage_frame_bits(out, strlen(out))), OOM_STAGE_LOAD);
+    const char *rng = "    generator = torch.Generator(device=\"cuda\").manual_seed(0)";
+    assert_int_equal(stage_pick(stage_frame_bits(rng, strlen(rng))), OOM_STAGE_UNKNOWN);
+    const char *gen = "    images = pipe(prompt, num_inference_steps=30).images";
+    assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
+}
+
 /* A paste cut during an inference server's start-up (an OOM title above
  * it): the server's own start-up lines are its last activity. */
 static void test_server_startup_tail(void **state)
@@ -271,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_llama_decode_is_generate),
         cmocka_unit_test(test_function_name_tag),
         cmocka_unit_test(test_model_moved_under_own_name),
+        cmocka_unit_test(test_model_object_made_is_load),
         cmocka_unit_test(test_server_startup_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
