@@ -726,6 +726,18 @@ static const struct stage_word context_words[] = {
      * the traceback of its model's construction (text_generation_server/
      * server.py; huggingface/text-generation-inference#574, #1687) */
     {"Error when initializing model", OOM_STAGE_LOAD, false},
+    /* diagstage14: an engine's start-up lines right above its error:
+     * TensorRT-LLM's executor after loading the engine and while it
+     * allocates the paged KV cache ("Loaded engine size: 3122 MiB",
+     * NVIDIA/TensorRT-LLM#2693; "[MemUsageChange] Allocated 0.10 GiB for
+     * max tokens in paged KV cache (2112).", #2398), Triton's backend
+     * initialising a model or its instance ("TRITONBACKEND_ModelInitialize:",
+     * triton-inference-server/server#6405); SGLang's scheduler logging the
+     * prefill of a batch of requests ("Prefill batch. #new-seq: 1, #new-token:
+     * 8192, ...", sgl-project/sglang python/sglang/srt/managers/scheduler.py
+     * log_prefill_stats; its "Decode batch." reads as generation already) */
+    {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
+    {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1126,6 +1138,27 @@ static const char *go_frame_name(const char *s, size_t n, size_t *len)
     return name;
 }
 
+/* diagstage14: a logger's level tag near the line's start ("[TensorRT-LLM]
+ * [INFO] [MemUsageChange] Allocated 20.10 GiB for max tokens in paged KV
+ * cache (2112).", "INFO 05-10 16:00:15 [gpu_worker.py:240] ...",
+ * "2024-05-01 10:00:00,123 - INFO - ..."): a log line, whatever cue its
+ * words hold (NVIDIA/TensorRT-LLM#2398's start-up lines) */
+static bool level_tagged(const char *s, size_t n)
+{
+    static const char *const levels[] = {"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "TRACE"};
+    size_t head = n < 48 ? n : 48;
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        size_t w = strlen(levels[k]);
+        for (const char *q = s; (q = memmem(q, head - (size_t)(q - s), levels[k], w)); q++) {
+            char before = q == s ? ' ' : q[-1], after = q + w < s + n ? q[w] : ' ';
+            if ((before == '[' || before == ' ' || before == '-' || q == s) &&
+                (after == ']' || after == ' ' || after == ':'))
+                return true;
+        }
+    }
+    return false;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1167,7 +1200,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
      * when it names a frame cue: "Variable._execution_engine.run_backward(". */
-    if (!stage_message_line(s, n) && memchr(s, '(', n) && stage_frame_bits(s, n))
+    if (!stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) && stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }

@@ -251,6 +251,52 @@ static void test_model_object_made_is_load(void **state)
     assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
 }
 
+/* A tool's log line right above the message, shaped like an exception's
+ * first line ("name: text"), is read for its stage: llama.cpp's
+ * "llama_kv_cache_init: CUDA0 KV buffer size" over its failed cudaMalloc,
+ * uvicorn's access line over a served request's OOM. A logger's level tag
+ * makes a line a log line, not code, whatever cue it holds (TensorRT-LLM's
+ * "[INFO] ... paged KV cache (2112)." is no KV-cache update while
+ * decoding). Engines' start-up and serving lines right above: TensorRT-LLM
+ * after loading its engine or allocating the KV cache (load), SGLang's
+ * "Prefill batch." (generate). */
+static void test_engine_lines_above_message(void **state)
+{
+    (void)state;
+    const char *kv =
+        "llama_new_context_with_model: n_ctx      = 131072\n"
+        "llama_kv_cache_init:      CUDA0 KV buffer size = 16384.00 MiB\n"
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 16384.00 MiB on device 0: cudaMalloc failed: "
+        "out of memory\n";
+    assert_string_equal(stage_of(kv), "load");
+    const char *route =
+        "INFO:     127.0.0.1:51234 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+    assert_string_equal(stage_of(route), "generate");
+    const char *tagged = "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 20.10 GiB for max tokens in paged KV cache (2112).";
+    assert_int_equal(stage_line_kind(tagged, strlen(tagged)), STAGE_LINE_OTHER);
+    const char *trt =
+        "[TensorRT-LLM][INFO] [MemUsageChange] Allocated 20.10 GiB for max tokens in paged KV cache (2112).\n"
+        "[TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory "
+        "(/app/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmBuffers.h:112)\n";
+    assert_string_equal(stage_of(trt), "load");
+    const char *engine =
+        "[TensorRT-LLM][INFO] Loaded engine size: 12890 MiB\n"
+        "[TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory "
+        "(/app/tensorrt_llm/cpp/tensorrt_llm/runtime/tllmBuffers.h:112)\n";
+    assert_string_equal(stage_of(engine), "load");
+    const char *prefill =
+        "[2024-10-01 10:00:00 TP0] Prefill batch. #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: "
+        "0.10, #running-req: 0, #queue-req: 0\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+    assert_string_equal(stage_of(prefill), "generate");
+    /* guard: an exception's own first line right above stays skipped */
+    const char *first =
+        "RuntimeError: /tmp/pip/indice_cuda.cu 124\n"
+        "cuda execution failed with error 2 out of memory\n";
+    assert_string_equal(stage_of(first), "unknown");
+}
+
 /* A paste cut during an inference server's start-up (an OOM title above
  * it): the server's own start-up lines are its last activity. */
 static void test_server_startup_tail(void **state)
@@ -303,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_function_name_tag),
         cmocka_unit_test(test_model_moved_under_own_name),
         cmocka_unit_test(test_model_object_made_is_load),
+        cmocka_unit_test(test_engine_lines_above_message),
         cmocka_unit_test(test_server_startup_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
