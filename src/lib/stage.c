@@ -575,6 +575,10 @@ static const struct stage_word context_words[] = {
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
     {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
     {"Filter:", OOM_STAGE_DATA, false}, {"collat", OOM_STAGE_DATA, false},
+    /* diagstage14: the datasets library's bars with worker processes:
+     * "Map (num_proc=8):  45%|" (arrow_dataset.py: the description plus
+     * " (num_proc=N)" when N > 1), "Filter (num_proc=8):" */
+    {"Map (num_proc=", OOM_STAGE_DATA, false}, {"Filter (num_proc=", OOM_STAGE_DATA, false},
     {"Saving model checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
@@ -2243,6 +2247,10 @@ static const struct {
     {"synthes", OOM_STAGE_GENERATE}, {"transcri", OOM_STAGE_GENERATE},
     {"predict", OOM_STAGE_FORWARD}, {"inferenc", OOM_STAGE_FORWARD}, {"infer", OOM_STAGE_FORWARD},
     {"test", OOM_STAGE_FORWARD}, {"extracting", OOM_STAGE_FORWARD},
+    /* diagstage14: a tool naming the pass it runs ("Running Gemma 3 forward
+     * pass (48 layers)...", an MLX video pipeline encoding its prompt,
+     * heldout33 h33-32; "forward pass took 1.2s") */
+    {"forward pass", OOM_STAGE_FORWARD},
 };
 
 /* Prose (the user's sentence, not the tool's line), talk of an error or a

@@ -297,6 +297,22 @@ static void test_engine_lines_above_message(void **state)
     assert_string_equal(stage_of(first), "unknown");
 }
 
+/* The datasets library's bars with worker processes ("Map (num_proc=8):")
+ * are data; a tool naming the pass it runs ("Running Gemma 3 forward pass
+ * (48 layers)...") is the forward, by the verb table. */
+static void test_data_bar_and_forward_pass(void **state)
+{
+    (void)state;
+    const char *log =
+        "Generating train split: 100%|##########| 1000/1000\n"
+        "Map (num_proc=8):  45%|####      | 450/1000\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+    assert_string_equal(stage_of(log), "data");
+    bool done = false;
+    const char *pass = "Running Gemma 3 forward pass (48 layers)...";
+    assert_int_equal(stage_verb_line(pass, strlen(pass), &done), OOM_STAGE_FORWARD);
+}
+
 /* A paste cut during an inference server's start-up (an OOM title above
  * it): the server's own start-up lines are its last activity. */
 static void test_server_startup_tail(void **state)
@@ -350,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_model_moved_under_own_name),
         cmocka_unit_test(test_model_object_made_is_load),
         cmocka_unit_test(test_engine_lines_above_message),
+        cmocka_unit_test(test_data_bar_and_forward_pass),
         cmocka_unit_test(test_server_startup_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
