@@ -579,6 +579,10 @@ static const struct stage_word context_words[] = {
      * "Map (num_proc=8):  45%|" (arrow_dataset.py: the description plus
      * " (num_proc=N)" when N > 1), "Filter (num_proc=8):" */
     {"Map (num_proc=", OOM_STAGE_DATA, false}, {"Filter (num_proc=", OOM_STAGE_DATA, false},
+    /* diagstage14: a tool announcing the pass it runs ("Running Gemma 3
+     * forward pass (48 layers)...", heldout33 h33-32), nearer than its
+     * "Tokenizing prompt..." above */
+    {"forward pass", OOM_STAGE_FORWARD, false}, {"Forward pass", OOM_STAGE_FORWARD, false},
     {"Saving model checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
@@ -1163,6 +1167,23 @@ static bool level_tagged(const char *s, size_t n)
     return false;
 }
 
+/* diagstage14: a tool's indented sub-step line, words ending in an
+ * ellipsis ("  Loading Gemma 3 model...", "  Running Gemma 3 forward pass
+ * (48 layers)...", "  Processing through connector...": LTX-2's MLX
+ * pipeline, heldout33 h33-32): narration, not a traceback's code line
+ * (code ending in "..." assigns or calls: "x = ...", "def f(): ...";
+ * a narration's parenthesis follows a blank). */
+static bool step_narration(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    bool dots = (n > 3 && !memcmp(s + n - 3, "...", 3)) || (n > 3 && !memcmp(s + n - 3, "\xe2\x80\xa6", 3));
+    if (!dots || !isalpha((unsigned char)s[0]) || !memchr(s, ' ', n)) return false;
+    if (memchr(s, '=', n)) return false;
+    for (size_t i = 1; i < n; i++)
+        if (s[i] == '(' && ident(s[i - 1])) return false; /* a call or a def: "forward(self, x): ..." */
+    return true;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1199,6 +1220,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
+    if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;

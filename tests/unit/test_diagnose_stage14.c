@@ -311,6 +311,23 @@ static void test_data_bar_and_forward_pass(void **state)
     bool done = false;
     const char *pass = "Running Gemma 3 forward pass (48 layers)...";
     assert_int_equal(stage_verb_line(pass, strlen(pass), &done), OOM_STAGE_FORWARD);
+    /* a tool's indented sub-step lines ending in "..." are its narration,
+     * not a traceback's code: the pass they name is read */
+    const char *steps =
+        "[1/4] Encoding prompt...\n"
+        "  Loading text encoder...\n"
+        "  Tokenizing prompt...\n"
+        "  Running text encoder forward pass (40 layers)...\n"
+        "  Projecting hidden states...\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB\n";
+    assert_string_equal(stage_of(steps), "forward");
+    const char *step = "  Processing through connector...";
+    assert_int_equal(stage_line_kind(step, strlen(step)), STAGE_LINE_OTHER);
+    /* guards: code that ends in an ellipsis stays code */
+    const char *code1 = "    x = ...";
+    assert_int_equal(stage_line_kind(code1, strlen(code1)), STAGE_LINE_CODE);
+    const char *code2 = "    def forward(self, x): ...";
+    assert_int_equal(stage_line_kind(code2, strlen(code2)), STAGE_LINE_CODE);
 }
 
 /* A paste cut during an inference server's start-up (an OOM title above
