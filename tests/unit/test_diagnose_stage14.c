@@ -330,6 +330,31 @@ static void test_data_bar_and_forward_pass(void **state)
     assert_int_equal(stage_line_kind(code2, strlen(code2)), STAGE_LINE_CODE);
 }
 
+/* Loading a count of data items is reading the data: sentencepiece's
+ * trainer reading its corpus ("trainer_interface.cc(137) LOG(INFO) Loaded
+ * 52000000 lines", a running count), a tool loading its images; a summary
+ * says the reading is over (guard, test_diagnose_stage6's instant-ngp). */
+static void test_loading_data_items_is_data(void **state)
+{
+    (void)state;
+    bool done = false;
+    const char *count = "trainer_interface.cc(137) LOG(INFO) Loaded 52000000 lines";
+    assert_int_equal(stage_verb_line(count, strlen(count), &done), OOM_STAGE_DATA);
+    const char *gerund = "Loading 5000 images from /data/train";
+    assert_int_equal(stage_verb_line(gerund, strlen(gerund), &done), OOM_STAGE_DATA);
+    const char *log =
+        "trainer_interface.cc(137) LOG(INFO) Loaded 51000000 lines\n"
+        "trainer_interface.cc(137) LOG(INFO) Loaded 52000000 lines\n"
+        "Killed\n";
+    assert_string_equal(shown_stage(log), "data");
+    /* guards: a summary is over; the model's load is no data */
+    const char *over = "13:25:54 SUCCESS  Loaded 2 images after 0s";
+    assert_int_equal(stage_verb_line(over, strlen(over), &done), OOM_STAGE_UNKNOWN);
+    assert_true(done);
+    const char *model = "Loading model weights from /ckpt";
+    assert_int_equal(stage_verb_line(model, strlen(model), &done), OOM_STAGE_LOAD);
+}
+
 /* A paste cut during an inference server's start-up (an OOM title above
  * it): the server's own start-up lines are its last activity. */
 static void test_server_startup_tail(void **state)
@@ -384,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_model_object_made_is_load),
         cmocka_unit_test(test_engine_lines_above_message),
         cmocka_unit_test(test_data_bar_and_forward_pass),
+        cmocka_unit_test(test_loading_data_items_is_data),
         cmocka_unit_test(test_server_startup_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
