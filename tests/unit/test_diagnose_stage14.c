@@ -355,6 +355,32 @@ static void test_loading_data_items_is_data(void **state)
     assert_int_equal(stage_verb_line(model, strlen(model), &done), OOM_STAGE_LOAD);
 }
 
+/* Decoding or reading input media is data, wherever it is called from: an
+ * evaluation harness's generate loop fetching a video (lmms-eval's
+ * generate_until -> qwen-vl-utils fetch_video -> torchvision.io
+ * read_video), decord's VideoReader, torchaudio's load. */
+static void test_reading_media_is_data(void **state)
+{
+    (void)state;
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/lmms_eval/models/llava_vid.py\", line 301, in generate_until\n"
+        "    visuals = [fetch_video(v) for v in doc_visuals]\n"
+        "  File \"" SITE "qwen_vl_utils/vision_process.py\", line 140, in fetch_video\n"
+        "    video, audio, info = io.read_video(\n"
+        "  File \"" SITE "torchvision/io/video.py\", line 320, in read_video\n"
+        "    frames = torch.as_tensor(np.stack(frames))\n" TORCH_OOM;
+    assert_string_equal(stage_of(log), "data");
+    assert_int_equal(stage_name_bits("fetch_video", 11), 1u << OOM_STAGE_DATA);
+    assert_int_equal(stage_name_bits("read_image", 10), 1u << OOM_STAGE_DATA);
+    const char *decord = "    vr = decord.VideoReader(path, ctx=decord.gpu(0))";
+    assert_int_equal(stage_pick(stage_frame_bits(decord, strlen(decord))), OOM_STAGE_DATA);
+    /* guards: reading a model is its load; a thread is no read */
+    const char *ov = "    model = core.read_model(xml_path)";
+    assert_int_equal(stage_pick(stage_frame_bits(ov, strlen(ov))), OOM_STAGE_LOAD);
+    assert_int_equal(stage_name_bits("thread_images", 13), 0);
+}
+
 /* A paste cut during an inference server's start-up (an OOM title above
  * it): the server's own start-up lines are its last activity. */
 static void test_server_startup_tail(void **state)
@@ -410,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_engine_lines_above_message),
         cmocka_unit_test(test_data_bar_and_forward_pass),
         cmocka_unit_test(test_loading_data_items_is_data),
+        cmocka_unit_test(test_reading_media_is_data),
         cmocka_unit_test(test_server_startup_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
