@@ -474,6 +474,17 @@ static const struct stage_word frame_words[] = {
     {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
     {"unet(", OOM_STAGE_FORWARD, W},
     /* ---- end of the diagstage13 block ---- */
+    /* diagstage14: serving loops and generators by their sources:
+     * exllamav2's generator package (exllamav2/generator/: base.py,
+     * streaming.py, dynamic.py iterate -> iterate_gen -> model.forward_chunk),
+     * lmdeploy's PyTorch engine loop (lmdeploy/pytorch/engine/model_agent.py
+     * _async_loop_background, its decoding steps), TensorRT-LLM's PyTorch
+     * executor (tensorrt_llm/_torch/pyexecutor/py_executor.py, its
+     * _executor_loop serving the scheduled batches; the engine's warm-up
+     * masks it), A1111's modules/processing.py process_images_inner (the
+     * web UI's generation of a batch of images) */
+    {"exllamav2/generator/", OOM_STAGE_GENERATE, false}, {"_async_loop_background", OOM_STAGE_GENERATE, false},
+    {"pyexecutor/py_executor.py", OOM_STAGE_GENERATE, false}, {"process_images_inner", OOM_STAGE_GENERATE, false},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what

@@ -937,6 +937,19 @@ static const struct audit_row audit_rows[] = {
      "/w/serve.py | <module> | pipe = mii.pipeline(\"mistralai/Mistral-7B-v0.1\")", NULL},
     {"onnxruntime", "load", "session = ort.InferenceSession(path, providers=[CUDA])", "microsoft/onnxruntime:onnxruntime/python/onnxruntime_inference_collection.py",
      "/w/infer.py | <module> | session = ort.InferenceSession(\"model.onnx\", providers=[\"CUDAExecutionProvider\"])", NULL},
+    {"exllamav2", "generate", "dynamic generator iterate -> model.forward_chunk", "turboderp/exllamav2:exllamav2/generator/dynamic.py",
+     "exllamav2/generator/dynamic.py | iterate | results = self.iterate_gen(results)"
+     " @@ exllamav2/generator/dynamic.py | iterate_gen | logits = self.model.forward_chunk("
+     " @@ exllamav2/model.py | forward_chunk | x = module.forward(x, cache = cache)", NULL},
+    {"lmdeploy", "generate", "PyTorch engine _async_loop_background -> model forward", "InternLM/lmdeploy:lmdeploy/pytorch/engine/model_agent.py",
+     "lmdeploy/pytorch/engine/model_agent.py | _async_loop_background | await self._async_step_background("
+     " @@ lmdeploy/pytorch/engine/model_agent.py | _async_model_forward | output = await self.async_forward("
+     " @@ lmdeploy/pytorch/models/llama.py | forward | hidden_states = self.model(", NULL},
+    {"tensorrt-llm", "generate", "PyExecutor _executor_loop -> model_engine.forward", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor.py",
+     "tensorrt_llm/_torch/pyexecutor/py_executor.py | _executor_loop | batch_outputs = self._forward_step(scheduled_batch)"
+     " @@ tensorrt_llm/_torch/pyexecutor/model_engine.py | forward | outputs = self._forward_step(inputs, gather_ids, gather_context_logits)", NULL},
+    {"a1111", "generate", "processing.process_images_inner -> p.sample", "AUTOMATIC1111/stable-diffusion-webui:modules/processing.py",
+     "/w/stable-diffusion-webui/modules/processing.py | process_images_inner | samples_ddim = p.sample(conditioning=p.c, unconditional_conditioning=p.uc, seeds=p.seeds)", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
