@@ -597,10 +597,6 @@ static const struct stage_word context_words[] = {
      * "Map (num_proc=8):  45%|" (arrow_dataset.py: the description plus
      * " (num_proc=N)" when N > 1), "Filter (num_proc=8):" */
     {"Map (num_proc=", OOM_STAGE_DATA, false}, {"Filter (num_proc=", OOM_STAGE_DATA, false},
-    /* diagstage14: a tool announcing the pass it runs ("Running Gemma 3
-     * forward pass (48 layers)...", heldout33 h33-32), nearer than its
-     * "Tokenizing prompt..." above */
-    {"forward pass", OOM_STAGE_FORWARD, false}, {"Forward pass", OOM_STAGE_FORWARD, false},
     {"Saving model checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
