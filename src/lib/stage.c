@@ -483,6 +483,15 @@ static const struct stage_word frame_words[] = {
      * _executor_loop serving the scheduled batches; the engine's warm-up
      * masks it), A1111's modules/processing.py process_images_inner (the
      * web UI's generation of a batch of images) */
+    /* TensorFlow creating its devices before anything runs: a TF 1.x
+     * session made ("sess = tf.Session(config=config)", "with
+     * tf.compat.v1.Session() as sess:"; tensorflow/python/client/session.py
+     * creates the device contexts and their memory pools), a distribution
+     * strategy made (tf.distribute.MirroredStrategy() initialises every
+     * GPU): set-up, load ("CUDA runtime implicit initialization on GPU:0
+     * failed. Status: out of memory" is said there) */
+    {"tf.Session(", OOM_STAGE_LOAD, false}, {"v1.Session(", OOM_STAGE_LOAD, false},
+    {"InteractiveSession(", OOM_STAGE_LOAD, false}, {"MirroredStrategy(", OOM_STAGE_LOAD, false},
     {"exllamav2/generator/", OOM_STAGE_GENERATE, false}, {"_async_loop_background", OOM_STAGE_GENERATE, false},
     {"pyexecutor/py_executor.py", OOM_STAGE_GENERATE, false}, {"process_images_inner", OOM_STAGE_GENERATE, false},
 };

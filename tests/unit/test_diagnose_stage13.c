@@ -950,6 +950,14 @@ static const struct audit_row audit_rows[] = {
      " @@ tensorrt_llm/_torch/pyexecutor/model_engine.py | forward | outputs = self._forward_step(inputs, gather_ids, gather_context_logits)", NULL},
     {"a1111", "generate", "processing.process_images_inner -> p.sample", "AUTOMATIC1111/stable-diffusion-webui:modules/processing.py",
      "/w/stable-diffusion-webui/modules/processing.py | process_images_inner | samples_ddim = p.sample(conditioning=p.c, unconditional_conditioning=p.uc, seeds=p.seeds)", NULL},
+    {"tf1", "load", "sess = tf.Session(config=config) creating the devices", "tensorflow/tensorflow:tensorflow/python/client/session.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 61, in <module>\n    sess = tf.Session(config=config)\n"
+     "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: out of memory\n", NULL},
+    {"tf-distribute", "load", "tf.distribute.MirroredStrategy() initialising the GPUs", "tensorflow/tensorflow:tensorflow/python/distribute/mirrored_strategy.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 20, in main\n    strategy = tf.distribute.MirroredStrategy()\n"
+     "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: out of memory\n", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
