@@ -78,6 +78,35 @@ static const struct row rows[] = {
     {"requested to load", OOM_STAGE_LOAD, 2},
     {"loaded completely", OOM_STAGE_LOAD, 2},
     {" load device:", OOM_STAGE_LOAD, 2},
+    /* diagstage14: inference servers' start-up, from their own log lines.
+     * TensorRT-LLM's executor prints its settings, loads the engine, then
+     * sizes and allocates the paged KV cache, all before it serves
+     * ("TRTGptModel maxInputLen: ...", "Loaded engine size: 3122 MiB",
+     * NVIDIA/TensorRT-LLM#2693; "[MemUsageChange] Allocated 0.10 GiB for
+     * max tokens in paged KV cache (2112)", "Max KV cache pages per
+     * sequence: 16", #2398; "Using 10718 tokens in paged KV cache", #224);
+     * Triton loads a model through its backend ("model_lifecycle.cc:461]
+     * loading: ensemble_rotation:1", "TRITONBACKEND_ModelInitialize: ...",
+     * "TRITONBACKEND_ModelInstanceInitialize: ...", triton-inference-server/
+     * server#6405); TGI's launcher starts its shards and waits while they
+     * load ("Starting shard 0", huggingface/text-generation-inference#574;
+     * "Waiting for shard to be ready... rank=0", #1687) */
+    {"trtgptmodel", OOM_STAGE_LOAD, 2},
+    {"loaded engine size", OOM_STAGE_LOAD, 2},
+    {"in paged kv cache", OOM_STAGE_LOAD, 2},
+    {"kv cache pages per sequence", OOM_STAGE_LOAD, 2},
+    {"] loading: ", OOM_STAGE_LOAD, 2},
+    {"tritonbackend_model", OOM_STAGE_LOAD, 2},
+    {"starting shard", OOM_STAGE_LOAD, 2},
+    {"waiting for shard to be ready", OOM_STAGE_LOAD, 2},
+    /* darknet parses its .cfg and builds the network layer by layer,
+     * printing each ("Shortcut Layer: 12", AlexeyAB/darknet
+     * src/shortcut_layer.c) after its net settings ("mini_batch = 1,
+     * batch = 1, time_steps = 1, train = 1", "net.optimized_memory = 0",
+     * src/parser.c): the network being made (heldout31 h31-05) */
+    {"optimized_memory", OOM_STAGE_LOAD, 2},
+    {"time_steps = ", OOM_STAGE_LOAD, 2},
+    {"shortcut layer:", OOM_STAGE_LOAD, 1},
     /* checkpoint: a trainer writing its checkpoint ("wrote json checkpoint
      * to chkp/model_id.json", karpathy/neuraltalk2#35 = h30-20; fvcore's
      * "Saving checkpoint to" h18-85; DeepSpeed's "Saving model checkpoint:"

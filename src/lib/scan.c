@@ -730,7 +730,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             /* The message's own first line ("RuntimeError: .../indice_cuda.cu
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
-            if (lines == 1 && stage_message_line(c.body, c.n)) continue;
+            /* diagstage14: not a tool's log line that names a stage, shaped
+             * like one ("llama_kv_cache_init:      CUDA0 KV buffer size =
+             * 16384.00 MiB" over llama.cpp's failed cudaMalloc; "INFO:
+             * 127.0.0.1:51234 - \"POST /v1/chat/completions HTTP/1.1\"") */
+            if (lines == 1 && stage_message_line(c.body, c.n) && stage_context_line(c.body, c.n) == OOM_STAGE_UNKNOWN)
+                continue;
             /* diagstage7: ... or its class name alone on the line above its text
              * ("RuntimeError" over "CUDA Runtime Error: an illegal memory access") */
             if (lines == 1 && stage_exception_name(c.body, c.n)) continue;
@@ -1049,6 +1054,10 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
         }
     if (hit <= a) return OOM_STAGE_UNKNOWN;
     enum oom_stage st = stage_context_line(v->p + a, hit - a);
+    /* diagstage14: the message's own span, as the message line is read
+     * (stage_after_line: "... when creating modelInstanceState: [TensorRT-
+     * LLM][ERROR] CUDA runtime error ...", the error glued after it) */
+    if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(v->p + a, hit - a);
     /* diagstage11: the message's own words before its error say what failed */
     return st != OOM_STAGE_UNKNOWN ? st : stage_failed_action(v->p + a, hit - a);
 }

@@ -118,6 +118,13 @@ static const struct stage_word frame_words[] = {
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
+    /* diagstage14: decoding input media, wherever it is called from:
+     * torchvision's io package (torchvision/io/video.py read_video,
+     * image.py decode_jpeg/read_image), decord's VideoReader, torchaudio's
+     * and librosa's load */
+    {"torchvision/io/", OOM_STAGE_DATA, false}, {"torchvision\\io\\", OOM_STAGE_DATA, false},
+    {"decord/", OOM_STAGE_DATA, false}, {"VideoReader(", OOM_STAGE_DATA, false},
+    {"torchaudio.load(", OOM_STAGE_DATA, false}, {"librosa.load(", OOM_STAGE_DATA, false},
     /* ---- diagstage6 ----
      * torch7's nn modules: updateOutput is the forward, updateGradInput and
      * accGradParameters the backward ("THNN.lua:110: in function
@@ -475,6 +482,26 @@ static const struct stage_word frame_words[] = {
      * ConvNeXt loops ("model_ema.update(model)", facebookresearch/deit and
      * facebookresearch/ConvNeXt engine.py), and its file */
     {"_ema.update(", OOM_STAGE_OPTIMIZER, false}, {"timm/utils/model_ema.py", OOM_STAGE_OPTIMIZER, false},
+    /* diagstage14: serving loops and generators by their sources:
+     * exllamav2's generator package (exllamav2/generator/: base.py,
+     * streaming.py, dynamic.py iterate -> iterate_gen -> model.forward_chunk),
+     * lmdeploy's PyTorch engine loop (lmdeploy/pytorch/engine/model_agent.py
+     * _async_loop_background, its decoding steps), TensorRT-LLM's PyTorch
+     * executor (tensorrt_llm/_torch/pyexecutor/py_executor.py, its
+     * _executor_loop serving the scheduled batches; the engine's warm-up
+     * masks it), A1111's modules/processing.py process_images_inner (the
+     * web UI's generation of a batch of images) */
+    /* TensorFlow creating its devices before anything runs: a TF 1.x
+     * session made ("sess = tf.Session(config=config)", "with
+     * tf.compat.v1.Session() as sess:"; tensorflow/python/client/session.py
+     * creates the device contexts and their memory pools), a distribution
+     * strategy made (tf.distribute.MirroredStrategy() initialises every
+     * GPU): set-up, load ("CUDA runtime implicit initialization on GPU:0
+     * failed. Status: out of memory" is said there) */
+    {"tf.Session(", OOM_STAGE_LOAD, false}, {"v1.Session(", OOM_STAGE_LOAD, false},
+    {"InteractiveSession(", OOM_STAGE_LOAD, false}, {"MirroredStrategy(", OOM_STAGE_LOAD, false},
+    {"exllamav2/generator/", OOM_STAGE_GENERATE, false}, {"_async_loop_background", OOM_STAGE_GENERATE, false},
+    {"pyexecutor/py_executor.py", OOM_STAGE_GENERATE, false}, {"process_images_inner", OOM_STAGE_GENERATE, false},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -500,6 +527,23 @@ static const struct stage_word after_words[] = {
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+    /* diagstage14: vLLM v1's front end after its engine process died at
+     * start-up ("RuntimeError: Engine core initialization failed. See root
+     * cause above.", vllm/v1/engine/utils.py wait_for_engine_startup;
+     * vllm-project/vllm#19415); llama.cpp's decode of a batch failing
+     * ("llama_decode: failed to decode, ret = -3" under the backend's
+     * allocation error, koboldcpp/llama.cpp; heldout33 h33-35): the
+     * request's tokens were being evaluated, generation */
+    {"core initialization failed", ENGINE_WARMUP, false},
+    /* Triton's backends create a model instance's state when the model
+     * loads; the server reports "ERROR: Failed to create instance:
+     * unexpected error when creating modelInstanceState: [TensorRT-LLM]
+     * [ERROR] ..." (backend_model.cc, triton-inference-server/
+     * tensorrtllm_backend#328), or "Model 'tensorrt_llm' loading failed
+     * with error: ... when creating modelInstanceState: ... out of memory"
+     * (heldout33 h33-11): the message's own line, or glued before it */
+    {"modelInstanceState", OOM_STAGE_LOAD, false}, {"Failed to create instance", OOM_STAGE_LOAD, false},
+    {"llama_decode: failed to decode", OOM_STAGE_GENERATE, false}, {"failed to decode", OOM_STAGE_GENERATE, false},
     /* diagstage10: MTEB's own error line for a task ("Error while
      * evaluating MSMARCO: CUDA out of memory", embeddings-benchmark/mteb#726
      * = h30-119, without the "mteb.evaluation" logger tag of h19-28) */
@@ -566,6 +610,10 @@ static const struct stage_word context_words[] = {
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
     {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
     {"Filter:", OOM_STAGE_DATA, false}, {"collat", OOM_STAGE_DATA, false},
+    /* diagstage14: the datasets library's bars with worker processes:
+     * "Map (num_proc=8):  45%|" (arrow_dataset.py: the description plus
+     * " (num_proc=N)" when N > 1), "Filter (num_proc=8):" */
+    {"Map (num_proc=", OOM_STAGE_DATA, false}, {"Filter (num_proc=", OOM_STAGE_DATA, false},
     {"Saving model checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Saving checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, false}, {"Summoning checkpoint", OOM_STAGE_CHECKPOINT, false},
     {"Saving model", OOM_STAGE_CHECKPOINT, false}, {"Saving the model", OOM_STAGE_CHECKPOINT, false},
@@ -713,6 +761,22 @@ static const struct stage_word context_words[] = {
      * request: no stage), nor ollama's own "/api/generate": ollama loads
      * the model while it answers that request. */
     {"\"path\":\"/completion\"", OOM_STAGE_GENERATE, false}, {"POST /completion ", OOM_STAGE_GENERATE, false},
+    /* diagstage14: TGI's shard logs "Error when initializing model" above
+     * the traceback of its model's construction (text_generation_server/
+     * server.py; huggingface/text-generation-inference#574, #1687) */
+    {"Error when initializing model", OOM_STAGE_LOAD, false},
+    /* diagstage14: an engine's start-up lines right above its error:
+     * TensorRT-LLM's executor after loading the engine and while it
+     * allocates the paged KV cache ("Loaded engine size: 3122 MiB",
+     * NVIDIA/TensorRT-LLM#2693; "[MemUsageChange] Allocated 0.10 GiB for
+     * max tokens in paged KV cache (2112).", #2398), Triton's backend
+     * initialising a model or its instance ("TRITONBACKEND_ModelInitialize:",
+     * triton-inference-server/server#6405); SGLang's scheduler logging the
+     * prefill of a batch of requests ("Prefill batch. #new-seq: 1, #new-token:
+     * 8192, ...", sgl-project/sglang python/sglang/srt/managers/scheduler.py
+     * log_prefill_stats; its "Decode batch." reads as generation already) */
+    {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
+    {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1113,6 +1177,44 @@ static const char *go_frame_name(const char *s, size_t n, size_t *len)
     return name;
 }
 
+/* diagstage14: a logger's level tag near the line's start ("[TensorRT-LLM]
+ * [INFO] [MemUsageChange] Allocated 20.10 GiB for max tokens in paged KV
+ * cache (2112).", "INFO 05-10 16:00:15 [gpu_worker.py:240] ...",
+ * "2024-05-01 10:00:00,123 - INFO - ..."): a log line, whatever cue its
+ * words hold (NVIDIA/TensorRT-LLM#2398's start-up lines) */
+static bool level_tagged(const char *s, size_t n)
+{
+    static const char *const levels[] = {"INFO", "WARNING", "WARN", "DEBUG", "ERROR", "TRACE"};
+    size_t head = n < 48 ? n : 48;
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        size_t w = strlen(levels[k]);
+        for (const char *q = s; (q = memmem(q, head - (size_t)(q - s), levels[k], w)); q++) {
+            char before = q == s ? ' ' : q[-1], after = q + w < s + n ? q[w] : ' ';
+            if ((before == '[' || before == ' ' || before == '-' || q == s) &&
+                (after == ']' || after == ' ' || after == ':'))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* diagstage14: a tool's indented sub-step line, words ending in an
+ * ellipsis ("  Loading Gemma 3 model...", "  Running Gemma 3 forward pass
+ * (48 layers)...", "  Processing through connector...": LTX-2's MLX
+ * pipeline, heldout33 h33-32): narration, not a traceback's code line
+ * (code ending in "..." assigns or calls: "x = ...", "def f(): ...";
+ * a narration's parenthesis follows a blank). */
+static bool step_narration(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    bool dots = (n > 3 && !memcmp(s + n - 3, "...", 3)) || (n > 3 && !memcmp(s + n - 3, "\xe2\x80\xa6", 3));
+    if (!dots || !isalpha((unsigned char)s[0]) || !memchr(s, ' ', n)) return false;
+    if (memchr(s, '=', n)) return false;
+    for (size_t i = 1; i < n; i++)
+        if (s[i] == '(' && ident(s[i - 1])) return false; /* a call or a def: "forward(self, x): ..." */
+    return true;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1149,12 +1251,13 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
+    if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
      * when it names a frame cue: "Variable._execution_engine.run_backward(". */
-    if (!stage_message_line(s, n) && memchr(s, '(', n) && stage_frame_bits(s, n))
+    if (!stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) && stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }
@@ -1382,9 +1485,21 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * - estimate + loss is nanoGPT's "estimate_loss" (karpathy/nanoGPT
  *   train.py, @torch.no_grad(), the loss on the train and val splits; kept
  *   in its forks): evaluation. */
+/* diagstage14: make + a served model's object names its set-up, load:
+ * an engine or server creates the model (instance, session, executor,
+ * runner) before it serves anything. lmdeploy TurboMind's
+ * "_create_model_instance" -> "model_comm.create_model_instance(" at
+ * engine start (InternLM/lmdeploy turbomind.py; heldout33 h33-37, -38),
+ * vLLM's "_init_executor" (vllm/executor/), TensorRT-LLM's PyTorch
+ * backend "create_py_executor" (tensorrt_llm/_torch/pyexecutor/
+ * py_executor_creator.py), ONNX Runtime's "_create_inference_session",
+ * TF 1.x "create_session", "init_engine", "setup_model"; build only with
+ * "model" (detectron2's build_model places the model at set-up; a
+ * TensorRT builder's build_engine converts a model, no stage). Not
+ * "pipeline": DALI creates its input pipeline (data). */
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
-       ROLE_LOSS = 2048 };
+       ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768 };
 static const struct {
     const char *part;
     unsigned role;
@@ -1393,10 +1508,19 @@ static const struct {
     {"frame", ROLE_DATA}, {"frames", ROLE_DATA}, {"image", ROLE_DATA}, {"images", ROLE_DATA},
     {"img", ROLE_DATA}, {"imgs", ROLE_DATA}, {"video", ROLE_DATA}, {"videos", ROLE_DATA},
     {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
+    /* diagstage14: reading or fetching media is loading the data too:
+     * torchvision.io's read_video/read_image, qwen-vl-utils' fetch_video/
+     * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
+     * lmms-eval's generate_until, heldout33 h33-88) */
+    {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
+    {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
+    {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
+    {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
+    {"session", ROLE_SERVED}, {"executor", ROLE_SERVED}, {"runner", ROLE_SERVED}, {"llm", ROLE_SERVED},
 };
 
 static unsigned part_roles(const char *part, size_t n)
@@ -1416,6 +1540,8 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP))) bits |= 1u << OOM_STAGE_GENERATE;
     if ((roles & (ROLE_EMA | ROLE_UPDATE)) == (ROLE_EMA | ROLE_UPDATE)) bits |= 1u << OOM_STAGE_OPTIMIZER;
     if ((roles & (ROLE_ESTIMATE | ROLE_LOSS)) == (ROLE_ESTIMATE | ROLE_LOSS)) bits |= 1u << OOM_STAGE_EVAL;
+    if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
+        bits |= 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
@@ -1577,21 +1703,115 @@ static const char *expression_root(const char *text, const char *end, size_t *n)
     return p;
 }
 
+/* The move to a device that starts at p (one of moves[m], k bytes): its
+ * argument names a device, not a dtype (".to(device)", ".to('cuda')",
+ * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor). */
+static const char *const moves[] = {".cuda(", ".to(", ".type("};
+
+/* The argument of the move at p, to its ')' or the line's end (*an bytes). */
+static const char *move_arg(const char *text, size_t len, const char *p, size_t m, size_t *an)
+{
+    const char *arg = p + strlen(moves[m]);
+    size_t rest = (size_t)(text + len - arg), n = 0;
+    while (n < rest && arg[n] != ')' && arg[n] != '\n') n++;
+    *an = n;
+    return arg;
+}
+
+static bool device_move(const char *text, size_t len, const char *p, size_t m)
+{
+    size_t an;
+    const char *arg = move_arg(text, len, p, m, &an);
+    return m == 0 || has(arg, an, "device") || has(arg, an, "cuda") || (m == 2 && has(arg, an, "Tensor"));
+}
+
+/* diagstage14: a model moved whole under a name of its own: the moved
+ * name (a plain chain of names, no call: "model(x).cuda()" moves an
+ * output) has a model's part and no data part: "model_func =
+ * model_func.cuda()" (iworldtong/text_gcn.pytorch, heldout33 h33-103),
+ * "self.text_encoder.to(device)", "gen_net.cuda()", "vae_model.to(
+ * device)", "self.backbone.cuda()". The cue table knows only the
+ * conventional names (model.cuda(, _model.to(, net.to(). */
+static const char *const model_roots[] = {"model", "models", "net", "network", "unet", "vae", "encoder",
+                                          "decoder", "backbone", "transformer", "module", "classifier"};
+
+static unsigned model_move_bits(const char *text, size_t len)
+{
+    for (size_t m = 0; m < 2; m++) {
+        size_t k = strlen(moves[m]);
+        for (const char *p = memmem(text, len, moves[m], k); p;
+             p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
+            if (!device_move(text, len, p, m)) continue;
+            const char *b = p;
+            while (b > text && (ident(b[-1]) || b[-1] == '.')) b--;
+            if (b == p || (b > text && (b[-1] == ')' || b[-1] == ']'))) continue;
+            if (b + 5 <= p && !memcmp(b, "self.", 5)) b += 5;
+            size_t n = (size_t)(p - b);
+            if (has_part(b, n, model_roots, sizeof model_roots / sizeof model_roots[0]) &&
+                !has_part(b, n, data_roots, sizeof data_roots / sizeof data_roots[0]))
+                return 1u << OOM_STAGE_LOAD;
+        }
+    }
+    return 0;
+}
+
+/* diagstage14: code that makes a model or engine object and names it for
+ * what it is: "NAME = Callee(" where NAME's last word part is a model's or
+ * an engine's noun and Callee is a class (its last name starts upper case)
+ * or a factory (from_*, pipeline): the object loads its weights or sizes
+ * its memory while it is made. faster-whisper's "model = WhisperModel(
+ * size, device=\"cuda\")", CTranslate2's "translator =
+ * ctranslate2.Translator(path, device=\"cuda\")" (a C++ constructor: no
+ * frame below it), llama-cpp-python's "llm = Llama(model_path=…)",
+ * SGLang's "llm = sgl.Engine(model_path=…)", MLC's "engine =
+ * MLCEngine(model)", transformers' and DeepSpeed-MII's and lmdeploy's
+ * "pipe = pipeline(…)", ONNX Runtime's "session = ort.InferenceSession(…)",
+ * vLLM's "engine = AsyncLLMEngine.from_engine_args(args)", detectron2's
+ * "predictor = DefaultPredictor(cfg)", ultralytics' "model = YOLO(…)".
+ * CTranslate2's "generator = ctranslate2.Generator(…)" too. Not an output
+ * named after the model ("model_output = ModelOutput(": its last part is
+ * output), nor a random-number generator ("generator =
+ * torch.Generator(device=…)"). */
+static const char *const made_objects[] = {"model", "models", "llm", "engine", "pipe", "pipeline", "session",
+                                           "translator", "generator", "runner", "predictor", "net", "network"};
+
+static unsigned constructor_bits(const char *text, size_t len)
+{
+    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
+    if (!eq) return 0;
+    const char *t = eq;
+    while (t > text && ident(t[-1])) t--;
+    if (t == eq) return 0;
+    /* the target's last word part */
+    const char *part = NULL, *p;
+    size_t pn = 0;
+    for (size_t pos = 0, k; (k = next_part(t, (size_t)(eq - t), &pos, false, &p));) part = p, pn = k;
+    bool made = false;
+    for (size_t i = 0; part && i < sizeof made_objects / sizeof made_objects[0] && !made; i++)
+        made = strlen(made_objects[i]) == pn && !strncasecmp(part, made_objects[i], pn);
+    if (!made) return 0;
+    const char *c = eq + 3, *last = c;
+    while (c < end && (ident(*c) || *c == '.')) {
+        if (*c == '.') last = c + 1;
+        c++;
+    }
+    if (c >= end || *c != '(' || last == c) return 0;
+    /* a random-number generator is no model (torch.Generator, numpy's) */
+    static const char *const rng[] = {"torch.", "np.", "numpy.", "random."};
+    for (size_t i = 0; i < sizeof rng / sizeof rng[0]; i++)
+        if ((size_t)(c - eq - 3) >= strlen(rng[i]) && !memcmp(eq + 3, rng[i], strlen(rng[i]))) return 0;
+    size_t cn = (size_t)(c - last);
+    bool factory = (cn > 5 && !memcmp(last, "from_", 5)) || (cn == 8 && !memcmp(last, "pipeline", 8));
+    return factory || isupper((unsigned char)last[0]) ? 1u << OOM_STAGE_LOAD : 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
-    static const char *const moves[] = {".cuda(", ".to(", ".type("};
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
         size_t k = strlen(moves[m]);
         for (const char *p = memmem(text, len, moves[m], k); p;
              p = memmem(p + 1, len - (size_t)(p + 1 - text), moves[m], k)) {
-            const char *arg = p + k, *end = text + len;
-            size_t rest = (size_t)(end - arg), an = 0;
-            while (an < rest && arg[an] != ')' && arg[an] != '\n') an++;
-            /* a device, not a dtype: ".to(device)", ".to('cuda')",
-             * ".type(Tensor)" with Tensor = torch.cuda.FloatTensor */
-            bool device = m == 0 || has(arg, an, "device") || has(arg, an, "cuda") ||
-                          (m == 2 && has(arg, an, "Tensor"));
-            if (!device) continue;
+            if (!device_move(text, len, p, m)) continue;
             size_t rn;
             const char *root = expression_root(text, p, &rn);
             if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
@@ -1612,6 +1832,8 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
              * grad_partition.device, non_blocking=True)", "grad_norms.append(
              * g.to(..., non_blocking=True).double().norm(2)", microsoft/
              * DeepSpeed deepspeed/runtime/zero/) */
+            size_t an;
+            const char *arg = move_arg(text, len, p, m, &an);
             if (rn && has(arg, an, "non_blocking=True") &&
                 !has_part(text, len, state_parts, sizeof state_parts / sizeof state_parts[0]))
                 return 1u << OOM_STAGE_DATA;
@@ -1714,8 +1936,8 @@ static bool diffusers_pipeline_file(const char *text, size_t len)
  * MV-Adapter's ComfyUI node "sample" (huanngzh/ComfyUI-MVAdapter, h28-21),
  * "video = pipeline(prompt=…)". The target names a generator's output
  * (gen_objects, or latents and frames); "pipe = pipeline(\"text-
- * generation\", …)" builds one (a set-up, no cue) and "pipe(" is a cue of
- * its own. */
+ * generation\", …)" builds one (a set-up: constructor_bits, load) and
+ * "pipe(" is a cue of its own. */
 static unsigned pipeline_output_bits(const char *text, size_t len)
 {
     static const char call[] = "pipeline(";
@@ -1809,6 +2031,8 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     }
     bits |= frame_name_bits(text, len);
     bits = false_friend_bits(text, len, bits);
+    if (!bits) bits |= model_move_bits(text, len);
+    bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     return bits;
 }
@@ -2196,6 +2420,10 @@ static const struct {
     {"synthes", OOM_STAGE_GENERATE}, {"transcri", OOM_STAGE_GENERATE},
     {"predict", OOM_STAGE_FORWARD}, {"inferenc", OOM_STAGE_FORWARD}, {"infer", OOM_STAGE_FORWARD},
     {"test", OOM_STAGE_FORWARD}, {"extracting", OOM_STAGE_FORWARD},
+    /* diagstage14: a tool naming the pass it runs ("Running Gemma 3 forward
+     * pass (48 layers)...", an MLX video pipeline encoding its prompt,
+     * heldout33 h33-32; "forward pass took 1.2s") */
+    {"forward pass", OOM_STAGE_FORWARD},
 };
 
 /* Prose (the user's sentence, not the tool's line), talk of an error or a
@@ -2231,6 +2459,32 @@ static bool past_word(const char *w, size_t rest)
     return e >= 4 && w[e - 2] == 'e' && w[e - 1] == 'd';
 }
 
+/* diagstage14: the verb's object, after a count, is data items: " 108000000
+ * lines", " 5000 images", " 1,024 samples" (a count is needed: "Loaded
+ * images from cache" names no amount being read). After a past tense only
+ * a bare running count, the line ending at the noun ("Loaded 108000000
+ * lines"); a summary says the reading is over ("Loaded 2 images after 0s",
+ * instant-ngp, heldout12 h12-16). */
+static bool data_object(const char *t, size_t n, bool progressive)
+{
+    static const char *const items[] = {"lines", "sentences", "samples", "examples", "images", "records",
+                                        "rows", "documents", "videos", "frames", "utterances", "items"};
+    size_t i = 0;
+    while (i < n && t[i] == ' ') i++;
+    size_t d = i;
+    while (i < n && (isdigit((unsigned char)t[i]) || t[i] == ',' || t[i] == '.')) i++;
+    if (i == d || i >= n || t[i] != ' ') return false;
+    i++;
+    size_t w = i;
+    while (i < n && isalpha((unsigned char)t[i])) i++;
+    size_t e = i;
+    while (e < n && (t[e] == ' ' || t[e] == '\r' || t[e] == '.')) e++;
+    if (!progressive && e < n) return false;
+    for (size_t k = 0; k < sizeof items / sizeof items[0]; k++)
+        if (strlen(items[k]) == i - w && !strncasecmp(t + w, items[k], i - w)) return true;
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -2258,6 +2512,12 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             if ((e - i > 5 && !memcmp(text + e - 5, "Error", 5)) ||
                 (e - i > 9 && !memcmp(text + e - 9, "Exception", 9)))
                 break;
+            /* diagstage14: loading a count of data items is reading the
+             * data, and a running count goes on ("trainer_interface.cc(137)
+             * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer
+             * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
+                return OOM_STAGE_DATA;
             /* a one-time action the line says is over ("Model loaded.", "checkpoint
              * saved") names no stage of what failed after it; a repeated one
              * ("Predicted structure … 1 / 5 completed") goes on with the next item */
@@ -2652,8 +2912,36 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len)
  * file:line:function format), "[evaluator.py:457] Running loglikelihood
  * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
  * by its word parts (a constructor sets up: load), else the file's. */
+/* diagstage14: the C libraries of the ggml family start every log line
+ * with the function that prints it (__func__): "whisper_model_load: n_vocab
+ * = 51866" (whisper.cpp), "llm_load_tensors: offloading 32 repeating
+ * layers", "llama_model_load: error loading model", "llama_decode: failed
+ * to decode" (llama.cpp), "clip_model_load: ..." (llava). A name in lower
+ * snake case (one '_' at least) and ": " at the line's start, then a
+ * message of two words or more or a "key = value" (a config's "eval_steps:
+ * 500" or "save_strategy: steps" is a setting, no tag): the name's word
+ * parts, as a frame's function. */
+static enum oom_stage func_tag(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    size_t a = i;
+    bool under = false;
+    while (i < len && (islower((unsigned char)text[i]) || isdigit((unsigned char)text[i]) || text[i] == '_'))
+        under |= text[i++] == '_';
+    if (!under || i == a || i + 2 >= len || text[i] != ':' || text[i + 1] != ' ') return OOM_STAGE_UNKNOWN;
+    const char *msg = text + i + 2;
+    size_t mn = len - i - 2;
+    while (mn && (msg[mn - 1] == ' ' || msg[mn - 1] == '\r' || msg[mn - 1] == '\n')) mn--;
+    while (mn && *msg == ' ') msg++, mn--;
+    if (!mn || (!memchr(msg, ' ', mn) && !has(msg, mn, "="))) return OOM_STAGE_UNKNOWN;
+    return stage_pick(stage_name_bits(text + a, i - a));
+}
+
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
+    enum oom_stage tagged = func_tag(text, len);
+    if (tagged != OOM_STAGE_UNKNOWN) return tagged;
     size_t m = len < 160 ? len : 160;
     for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
         const char *d = py + 4, *end = text + m;

@@ -19,7 +19,9 @@ enum stage_line {
     STAGE_LINE_OTHER,  /* ordinary log text (or an exception line) */
 };
 
-/* Classify one line's body (prefixes already stripped). */
+/* Classify one line's body (prefixes already stripped). A logger's line
+ * (a level tag near its start) and a tool's indented sub-step ending in
+ * "..." are OTHER, never CODE (diagstage14). */
 enum stage_line stage_line_kind(const char *body, size_t len);
 
 /* Rewrite a Rich traceback line ("│ ❱ 1448 │   module.state_dict(... │",
@@ -161,7 +163,9 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len);
 
 /* diagstage6: the stage of the place a logger tags its line with
  * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
- * read as a frame; unknown when the line has no such tag. */
+ * read as a frame; diagstage14: or the C function the ggml family prints
+ * first ("whisper_model_load: n_vocab = 51866", "llama_decode: failed to
+ * decode"), read by its word parts; unknown when the line has no such tag. */
 enum oom_stage stage_log_tag(const char *text, size_t len);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",

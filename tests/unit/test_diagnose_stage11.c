@@ -139,14 +139,17 @@ static void test_diffusers_plumbing_is_no_generation(void **state)
 
 /* A pipeline called for what it makes ("images = pipeline(" in a
  * ComfyUI node, huanngzh/ComfyUI-MVAdapter, h28-21) generates; building
- * one ("pipe = pipeline(\"text-generation\"") does not. */
+ * one ("pipe = pipeline(\"text-generation\"") does not (it loads). */
 static void test_pipeline_called_for_output_is_generate(void **state)
 {
     (void)state;
     const char *gen = "    images = pipeline(";
     assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
+    /* diagstage14: building one is no generation; it loads the model
+     * (transformers' pipeline() factory calls from_pretrained): load, as
+     * any model or engine object made and named so (constructor_bits) */
     const char *build = "    pipe = pipeline(\"text-generation\", model=model_id)";
-    assert_int_equal(stage_pick(stage_frame_bits(build, strlen(build))), OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_pick(stage_frame_bits(build, strlen(build))), OOM_STAGE_LOAD);
 }
 
 /* A Go stack after the message (ollama's runner in cgo, ollama/ollama#9568

@@ -908,6 +908,58 @@ static const struct audit_row audit_rows[] = {
     {"llamafactory", "generate", "CustomSeq2SeqTrainer.prediction_step (predict_with_generate)", "hiyouga/LLaMA-Factory:src/llamafactory/train/sft/trainer.py",
      "llamafactory/train/sft/trainer.py | prediction_step | loss, generated_tokens, _ = super().prediction_step("
      " @@ transformers/trainer_seq2seq.py | prediction_step | generated_tokens = self.model.generate(**generation_inputs, **gen_kwargs)", NULL},
+    /* ---- diagstage14: engines making their model, a model moved under its own name ---- */
+    {"lmdeploy", "load", "TurboMind _create_model_instance at engine start", "InternLM/lmdeploy:lmdeploy/turbomind/turbomind.py",
+     "/usr/lib/python3.10/threading.py | run | self._target(*self._args, **self._kwargs)"
+     " @@ lmdeploy/turbomind/turbomind.py | _create_model_instance | model_inst = self.tm_model.model_comm.create_model_instance(", NULL},
+    {"vllm", "load", "executor start-up: _init_executor -> init_device (paste cut below ExecutorBase.__init__)", "vllm-project/vllm:vllm/executor/uniproc_executor.py",
+     "vllm/executor/uniproc_executor.py | _init_executor | self.driver_worker.init_device()"
+     " @@ vllm/worker/worker.py | init_device | torch.cuda.set_device(self.device)", NULL},
+    {"tensorrt-llm", "load", "PyTorch backend create_py_executor (KV cache managers)", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor_creator.py",
+     "tensorrt_llm/executor/worker.py | _create_engine | return create_py_executor("
+     " @@ tensorrt_llm/_torch/pyexecutor/py_executor_creator.py | create_py_executor | kv_cache_creator.build_managers(resources)"
+     " @@ tensorrt_llm/_torch/pyexecutor/_util.py | build_managers | kv_cache_manager = self._create_kv_cache_manager(self._model_engine)", NULL},
+    {"detectron2", "load", "DefaultTrainer.build_model", "facebookresearch/detectron2:detectron2/engine/defaults.py",
+     "/w/tools/train_net.py | main | trainer = Trainer(cfg)"
+     " @@ detectron2/engine/defaults.py | build_model | model = build_model(cfg)", NULL},
+    {"custom", "load", "a model moved under its own name (text_encoder.to(device))", "this audit",
+     "/w/infer.py | <module> | pipe = setup(args)"
+     " @@ /w/infer.py | setup | text_encoder = text_encoder.to(device)", NULL},
+    {"ctranslate2", "load", "translator = ctranslate2.Translator(path, device='cuda') (C++ constructor, no frame below)", "OpenNMT/CTranslate2:python/cpp/translator.cc",
+     "/w/translate.py | <module> | translator = ctranslate2.Translator(model_dir, device=\"cuda\", compute_type=\"float16\")", NULL},
+    {"faster-whisper", "load", "model = WhisperModel(size, device='cuda')", "SYSTRAN/faster-whisper:faster_whisper/transcribe.py",
+     "/w/asr.py | <module> | model = WhisperModel(\"large-v3\", device=\"cuda\", compute_type=\"float16\")", NULL},
+    {"llama-cpp-python", "load", "llm = Llama(model_path=..., n_gpu_layers=-1)", "abetlen/llama-cpp-python:llama_cpp/llama.py",
+     "/w/chat.py | <module> | llm = Llama(model_path=\"./model.gguf\", n_gpu_layers=-1, n_ctx=32768)", NULL},
+    {"sglang", "load", "offline engine llm = sgl.Engine(model_path=...)", "sgl-project/sglang:python/sglang/srt/entrypoints/engine.py",
+     "/w/offline.py | main | llm = sgl.Engine(model_path=\"meta-llama/Llama-3.1-8B-Instruct\")", NULL},
+    {"mlc-llm", "load", "engine = MLCEngine(model)", "mlc-ai/mlc-llm:python/mlc_llm/serve/engine.py",
+     "/w/run.py | <module> | engine = MLCEngine(model)", NULL},
+    {"deepspeed-mii", "load", "pipe = mii.pipeline(model_name)", "deepspeedai/DeepSpeed-MII:mii/api.py",
+     "/w/serve.py | <module> | pipe = mii.pipeline(\"mistralai/Mistral-7B-v0.1\")", NULL},
+    {"onnxruntime", "load", "session = ort.InferenceSession(path, providers=[CUDA])", "microsoft/onnxruntime:onnxruntime/python/onnxruntime_inference_collection.py",
+     "/w/infer.py | <module> | session = ort.InferenceSession(\"model.onnx\", providers=[\"CUDAExecutionProvider\"])", NULL},
+    {"exllamav2", "generate", "dynamic generator iterate -> model.forward_chunk", "turboderp/exllamav2:exllamav2/generator/dynamic.py",
+     "exllamav2/generator/dynamic.py | iterate | results = self.iterate_gen(results)"
+     " @@ exllamav2/generator/dynamic.py | iterate_gen | logits = self.model.forward_chunk("
+     " @@ exllamav2/model.py | forward_chunk | x = module.forward(x, cache = cache)", NULL},
+    {"lmdeploy", "generate", "PyTorch engine _async_loop_background -> model forward", "InternLM/lmdeploy:lmdeploy/pytorch/engine/model_agent.py",
+     "lmdeploy/pytorch/engine/model_agent.py | _async_loop_background | await self._async_step_background("
+     " @@ lmdeploy/pytorch/engine/model_agent.py | _async_model_forward | output = await self.async_forward("
+     " @@ lmdeploy/pytorch/models/llama.py | forward | hidden_states = self.model(", NULL},
+    {"tensorrt-llm", "generate", "PyExecutor _executor_loop -> model_engine.forward", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/py_executor.py",
+     "tensorrt_llm/_torch/pyexecutor/py_executor.py | _executor_loop | batch_outputs = self._forward_step(scheduled_batch)"
+     " @@ tensorrt_llm/_torch/pyexecutor/model_engine.py | forward | outputs = self._forward_step(inputs, gather_ids, gather_context_logits)", NULL},
+    {"a1111", "generate", "processing.process_images_inner -> p.sample", "AUTOMATIC1111/stable-diffusion-webui:modules/processing.py",
+     "/w/stable-diffusion-webui/modules/processing.py | process_images_inner | samples_ddim = p.sample(conditioning=p.c, unconditional_conditioning=p.uc, seeds=p.seeds)", NULL},
+    {"tf1", "load", "sess = tf.Session(config=config) creating the devices", "tensorflow/tensorflow:tensorflow/python/client/session.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 61, in <module>\n    sess = tf.Session(config=config)\n"
+     "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: out of memory\n", NULL},
+    {"tf-distribute", "load", "tf.distribute.MirroredStrategy() initialising the GPUs", "tensorflow/tensorflow:tensorflow/python/distribute/mirrored_strategy.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 20, in main\n    strategy = tf.distribute.MirroredStrategy()\n"
+     "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: out of memory\n", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
