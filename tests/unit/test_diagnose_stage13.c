@@ -21,16 +21,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
-
-struct audit_row {
-    const char *framework, *stage, *cue, *source;
-    /* frames, outermost first, joined by " @@ ", each "FILE | FUNCTION |
-     * CODE" (FILE relative to site-packages unless it starts with '/');
-     * or, after a leading '!', the paste itself */
-    const char *frames;
-    /* a known gap: why diagnose misses the row (printed, not asserted) */
-    const char *gap;
-};
+#include "stage_audit.h"
 
 static const struct audit_row audit_rows[] = {
     /* ---- HF transformers Trainer / Seq2SeqTrainer (huggingface/transformers:src/transformers/trainer.py) ---- */
@@ -970,82 +961,24 @@ static const struct audit_row audit_rows[] = {
      " @@ /w/train.py | eval_loss_metrics | out = model(x)", NULL},
 };
 
-#define SITE "/usr/local/lib/python3.10/dist-packages/"
 static const char oom_message[] =
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
     "79.15 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.12 GiB memory in "
     "use. Of the allocated memory 76.50 GiB is allocated by PyTorch, and 1.10 GiB is reserved by PyTorch but "
     "unallocated.\n";
 
-/* The paste a row stands for, in buf (size n). */
-static const char *audit_paste(const struct audit_row *row, char *buf, size_t n)
-{
-    if (row->frames[0] == '!') return row->frames + 1;
-    size_t len = (size_t)snprintf(buf, n, "Traceback (most recent call last):\n");
-    const char *p = row->frames;
-    while (*p) {
-        const char *end = strstr(p, " @@ ");
-        size_t flen = end ? (size_t)(end - p) : strlen(p);
-        const char *bar1 = memchr(p, '|', flen);
-        assert_non_null(bar1);
-        const char *bar2 = memchr(bar1 + 1, '|', flen - (size_t)(bar1 + 1 - p));
-        assert_non_null(bar2);
-        int file_len = (int)(bar1 - 1 - p), fn_len = (int)(bar2 - 1 - (bar1 + 2));
-        int code_len = (int)(flen - (size_t)(bar2 + 2 - p));
-        len += (size_t)snprintf(buf + len, n - len, "  File \"%s%.*s\", line 123, in %.*s\n    %.*s\n",
-                                p[0] == '/' ? "" : SITE, file_len, p, fn_len, bar1 + 2, code_len, bar2 + 2);
-        assert_true(len < n);
-        p = end ? end + 4 : p + flen;
-    }
-    len += (size_t)snprintf(buf + len, n - len, "%s", oom_message);
-    assert_true(len < n);
-    return buf;
-}
-
-static int audit_misses(bool print)
-{
-    static char buf[16384];
-    int misses = 0;
-    for (size_t i = 0; i < sizeof audit_rows / sizeof audit_rows[0]; i++) {
-        const struct audit_row *row = &audit_rows[i];
-        const char *got = stage_of(audit_paste(row, buf, sizeof buf));
-        bool ok = strcmp(got, row->stage) == 0;
-        if (row->gap) {
-            if (print) printf("%zu\t%s\t%s\t%s\t%s\t%s\t%s\n", i + 1, row->framework, row->stage, row->cue,
-                              row->source, got, ok ? "ok" : "GAP");
-            continue;
-        }
-        if (print)
-            printf("%zu\t%s\t%s\t%s\t%s\t%s\t%s\n", i + 1, row->framework, row->stage, row->cue, row->source, got,
-                   ok ? "ok" : "MISS");
-        else if (!ok)
-            fprintf(stderr, "%s / %s (%s): diagnose says %s\n", row->framework, row->stage, row->cue, got);
-        misses += !ok;
-    }
-    return misses;
-}
+static const struct audit audit = {audit_rows, sizeof audit_rows / sizeof audit_rows[0], oom_message};
 
 static void test_framework_stages(void **state)
 {
     (void)state;
-    assert_int_equal(audit_misses(false), 0);
+    assert_int_equal(audit_misses(&audit, false), 0);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--table") == 0) {
-        int misses = audit_misses(true);
-        fprintf(stderr, "%d of %zu rows missed\n", misses, sizeof audit_rows / sizeof audit_rows[0]);
-        return 0;
-    }
-    if (argc > 2 && strcmp(argv[1], "--paste") == 0) {
-        /* one row's paste (1-based), for `oomlab diagnose -` */
-        static char buf[16384];
-        long i = strtol(argv[2], NULL, 10);
-        if (i < 1 || (size_t)i > sizeof audit_rows / sizeof audit_rows[0]) return 1;
-        fputs(audit_paste(&audit_rows[i - 1], buf, sizeof buf), stdout);
-        return 0;
-    }
+    int rc = audit_main(&audit, argc, argv);
+    if (rc >= 0) return rc;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_framework_stages)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
