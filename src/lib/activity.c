@@ -199,7 +199,7 @@ static bool error_tag_line(const char *t, size_t n)
 
 /* A thread's comment header as the corpus keeps it ("stanleyshly ·
  * comment · 2023-03-15"): what is above it is another post. */
-static bool post_header(const char *t, size_t n)
+bool activity_post_header(const char *t, size_t n)
 {
     static const char *const heads[] = {"\xc2\xb7 comment \xc2\xb7", "\xc2\xb7 review \xc2\xb7",
         "\xc2\xb7 answer \xc2\xb7"};
@@ -270,7 +270,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         if (!n || (n >= 3 && (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3))) || p[0] == '|' ||
             (n >= 2 && p[0] == '+' && p[1] == '-') || json_line(p, n))
             continue;
-        if (post_header(p, n) || p[0] == '<') break;
+        if (activity_post_header(p, n) || p[0] == '<') break;
         char low[LINE_MAX_READ + 1];
         size_t ln = lower_copy(p, n, low);
         int w = 0;

@@ -40,4 +40,8 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
  * *weight (may be NULL) receives the row's weight. */
 enum oom_stage activity_line(const char *line, size_t n, int *weight);
 
+/* Is the line a thread's post header ("user · comment · 2023-03-15", "· review ·",
+ * "· answer ·")? What follows it is another person's post. */
+bool activity_post_header(const char *line, size_t n);
+
 #endif

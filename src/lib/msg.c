@@ -224,6 +224,12 @@ static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
     {"Fail to alloc memory of %d size", MSG_F_REQUESTED}, /* Paddle's host allocators */
+    /* diagstudy34: cymem's Pool, under spaCy/preshed/thinc: raise MemoryError("Error
+     * assigning %d bytes" % ...) in Pool.alloc and Address.__init__, "Error reallocating
+     * to %d bytes" in Pool.realloc (explosion/cymem:cymem/cymem.pyx@1cb1cf0e;
+     * samtecspg/articulate#282 = h34-47) */
+    {"Error assigning %d bytes", MSG_F_REQUESTED},
+    {"Error reallocating to %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -2312,8 +2318,11 @@ static const struct msg_rule rules[] = {
              "CPU memory"},
      /* diagcall4: not a hardware inventory that names the GPU's memory too
       * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
-      * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90) */
-     .unless = {"VRAM", "vram", "Vram"},
+      * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90); nor the device
+      * said to use host memory ("the driver apparently allows CUDA to share system
+      * RAM", NVIDIA's CUDA sysmem fallback on Windows, daswer123/xtts-finetune-webui#70
+      * = h34-65: a remedy, not host memory running out) (diagstudy34) */
+     .unless = {"VRAM", "vram", "Vram", "CUDA", "cuda", "Cuda"},
      .word_start = true,
      .deny = true,
      .gpu_oom = LOOKALIKE,
@@ -3325,6 +3334,12 @@ bool msg_emitter_code(const char *text, size_t len)
     /* a diff's or a quote's marker, then the code's indentation */
     while (i < len && (text[i] == '+' || text[i] == '-' || text[i] == '>')) i++;
     while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    /* diagstudy34: a raise statement's exception class is an emitter too: a
+     * traceback shows the frame's source line 'raise MemoryError("Error assigning %d
+     * bytes" % ...)' (explosion/cymem's Pool.alloc, h34-47) above the exception it
+     * raised; the line below is the message, with its figures */
+    bool raise = len - i > 6 && !memcmp(text + i, "raise ", 6);
+    if (raise) i += 6;
     /* a dotted callee: "logger.info", "self.log", "logging.warning", "print" */
     size_t name = i;
     while (i < len && (ident_byte(text[i]) || text[i] == '.')) {
@@ -3333,7 +3348,7 @@ bool msg_emitter_code(const char *text, size_t len)
     }
     if (i == name || i >= len || text[i] != '(') return false;
     size_t nl = i - name;
-    bool emitter = false;
+    bool emitter = raise;
     for (size_t k = 0; emitter_calls[k] && !emitter; k++)
         emitter = strlen(emitter_calls[k]) == nl && !memcmp(text + name, emitter_calls[k], nl);
     if (!emitter) return false;
@@ -3342,7 +3357,11 @@ bool msg_emitter_code(const char *text, size_t len)
     while (i < len && (text[i] == 'f' || text[i] == 'r' || text[i] == 'b' || text[i] == 'F' ||
                        text[i] == 'R'))
         i++;
-    return i < len && (text[i] == '"' || text[i] == '\'');
+    if (i >= len || (text[i] != '"' && text[i] != '\'')) return false;
+    /* not a raise whose exception a flattened paste glued onto the same line
+     * ('raise ValueError("No available memory for the cache blocks. " ValueError:
+     * No available memory ...', QwenLM/Qwen3#12 = h17-42): that line is the message */
+    return !raise || (!memmem(text + i, len - i, "Error: ", 7) && !memmem(text + i, len - i, "Exception: ", 11));
 }
 
 /* ---- the clause pattern matcher ---------------------------------------- */
@@ -3966,6 +3985,18 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     if (bracket && i < n && s[i] == ']') i++;
     if (i < n && s[i] == ':') i++;
     i = skip_blanks(s, n, i);
+    /* diagstudy34: Twisted's classic log text, "{timeStamp} [{system}] {event}", the
+     * system "-" or "namespace#level" when unset (twisted/twisted
+     * src/twisted/logger/_format.py formatEventAsClassicLogText): "2018-07-26
+     * 21:11:36+0000 [-] MemoryError: ..." (a Rasa NLU server, h34-47) */
+    if (i + 3 < n && s[i] == '[') {
+        const char *rb = memchr(s + i, ']', n - i < 64 ? n - i : 64);
+        size_t e = rb ? (size_t)(rb - s) : 0;
+        bool system = rb && e + 1 < n && rb[1] == ' ' &&
+                      ((e == i + 2 && s[i + 1] == '-') || memchr(s + i, '#', e - i)) &&
+                      !memchr(s + i, ' ', e - i);
+        if (system) i = e + 2;
+    }
     /* "| LEVEL | name | " */
     for (int f = 0; f < 3 && i < n && s[i] == '|'; f++) {
         const char *bar = memchr(s + i + 1, '|', n - i - 1 < 64 ? n - i - 1 : 64);
@@ -3984,6 +4015,26 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     }
     (void)px;
     return i;
+}
+
+/* docker-compose's log prefix: the container's name, padded to the widest one,
+ * then " | " ("db_1  | Listening", docker/compose:compose/cli/log_printer.py@0263d3ec,
+ * LogPresenter.present; Compose v2 names replicas "db-1"). The name ends in its
+ * replica number, so a table's "loss  | 0.5" is none. The service is the writer:
+ * its name is the host identity. */
+static size_t pfx_compose(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = 0;
+    while (i < n && i < 96 && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+        i++;
+    size_t name = i, d = i;
+    while (d > 0 && isdigit((unsigned char)s[d - 1])) d--;
+    if (d == i || d < 2 || (s[d - 1] != '_' && s[d - 1] != '-')) return 0;
+    size_t k = skip_blanks(s, n, i);
+    if (k == i || !(k = lit(s, n, k, "|"))) return 0;
+    if (k < n && s[k] != ' ') return 0;
+    px->host = hash(s, name);
+    return skip_blanks(s, n, k);
 }
 
 /* srun --label (-l): each task's lines start with its task number ("3: ");
@@ -4056,7 +4107,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_srun_label, pfx_host, pfx_stage_tag,
+        pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

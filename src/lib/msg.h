@@ -98,7 +98,7 @@ struct msg_near {
 
 #define MSG_ANY_MAX 16
 
-#define MSG_UNLESS_MAX 4
+#define MSG_UNLESS_MAX 6
 #define MSG_QUALIFIER_MAX 30
 struct msg_rule {
     const char *kind;      /* docs/diagnose.md lists them */

@@ -653,6 +653,24 @@ static bool caret_line(const char *s, size_t n)
     return mark;
 }
 
+/* diagstudy34: a terminal that hard-wraps at a fixed width cuts every long line
+ * at the same column, the message's first line among them: a line at column 0
+ * under a traceback line exactly as long as the message's first line is that
+ * line's rest ("[rank1]:     return Variable._execution_engine.run_backward(  #
+ * Calls into the C++ engine to run th" / "e backward pass", 99 columns each,
+ * axolotl-ai-cloud/axolotl#1813 = h34-02), not a log line that ends the
+ * traceback. Peeks at the line above [a, b) (this overwrites s->ctx). */
+#define WRAP_MIN_WIDTH 60
+static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t ls,
+                         const struct msg_prefix *src)
+{
+    size_t width = line_end(v, ls) - ls, pa = a, pb = a;
+    if (width < WRAP_MIN_WIDTH || !prev_line(v, &pa, &pb) || pb - pa != width) return false;
+    struct cline up;
+    read_cline(s, v, pa, pb, &up);
+    return !other_writer(src, &up.px) && (up.kind == STAGE_LINE_CODE || up.kind == STAGE_LINE_FRAME);
+}
+
 /* Walk up from the message: the traceback it ends, then a few log lines. */
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
@@ -760,7 +778,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
                 }
-                if ((lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src)) {
+                bool joined = (lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src);
+                if (!joined && wrapped_rest(s, v, a, ls, src)) {
+                    joined = true;
+                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
+                }
+                if (joined) {
                     unsigned moves = stage_data_move_bits(c.body, c.n + 1);
                     if (!e->data_closed) e->data_move |= moves;
                     frame_bits_evidence(e, bits & ~moves, att);
@@ -1811,6 +1834,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     /* code that would print the words ("+ logger.info(\"[OOM] CUDA out of
      * memory ...\")" in a diff) is no event of this log (diagcall) */
     if (msg_emitter_code(s->line, n)) return le;
+    {
+        /* ... after a launcher's prefix too ("rasa_1 | 2018-07-26 21:11:36+0000 [-]
+         *     raise MemoryError(...)", h34-47) (diagstudy34) */
+        struct msg_prefix code_px;
+        msg_prefix_parse(s->line, n, &code_px);
+        if (code_px.body && msg_emitter_code(s->line + code_px.body, n - code_px.body)) return le;
+    }
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;
@@ -2218,11 +2248,18 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     if (mode == PROSE_CONTEXT)
         return !mention_question(c->body, c->n, hit->end) && !mention_negated(c->body, c->n, hit->at);
     size_t a2 = b, b2 = b;
+    /* diagstudy34: the device named in the same line, a sentence before the
+     * words ("Hello! I have 12 GB GPU and I want to train the network. But I am
+     * getting OOM.", lllyasviel/ControlNet#247 = h34-68): nearer than any line
+     * below; a guard's word on the line still takes it back */
+    enum mention_device own = mention_device(c->body, c->n);
+    if (own == MENTION_DEV_GUARD) return false;
     /* a GPU kernel's fault in the log (an oom_symptom event) names the
      * device: "CUDA error: an illegal memory access was encountered" ...
      * "An OOM error!" (DNMP/DNMP#13, h12-09); not a question ("是因为OOM么？",
      * is it OOM?, gpt-omni/mini-omni#65, h12-11) */
-    bool device = traceback_follows(s, v, b) && !mention_question(c->body, c->n, hit->end),
+    bool device = (own == MENTION_DEV_NAMED || traceback_follows(s, v, b)) &&
+                  !mention_question(c->body, c->n, hit->end),
          prose = true;
     for (size_t i = 0; i < s->rep->n_events && !device; i++)
         device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
@@ -2231,6 +2268,10 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
         struct cline d;
         read_cline(s, v, a2, b2, &d);
         if (d.kind == STAGE_LINE_BLANK) continue;
+        /* diagstudy34: another person's post below ("geroldmeisinger · comment ·
+         * 2023-09-17" over 'all duplicate concerning "RAM and out of memory
+         * exceptions (OOM)"', h34-68): its words are a reply's, not this post's */
+        if (activity_post_header(d.body, d.n)) break;
         if (d.kind != STAGE_LINE_OTHER || (d.n >= 3 && !memcmp(d.body, "```", 3))) prose = false;
         if (d.kind != STAGE_LINE_OTHER || binary_bytes(v->p + a2, b2 - a2)) continue;
         enum mention_device dv = mention_device(d.body, d.n);
@@ -2247,7 +2288,14 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
 {
     struct oom_report *rep = s->rep;
     size_t a = 0, b = line_end(v, 0);
+    bool title = v->base == 0; /* the paste's first line with text is yet to come */
     for (long lines = 0; lines < PROSE_LINES; lines++) {
+        bool is_title = false;
+        if (title) {
+            size_t i = a;
+            while (i < b && isspace((unsigned char)v->p[i])) i++;
+            if (i < b) is_title = true, title = false;
+        }
         if (!mention_seeded(v->p + a, b - a)) {
             if (!next_line(v, &a, &b)) break;
             continue;
@@ -2258,7 +2306,13 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
         const struct msg_rule *known;
         size_t n;
         struct msg_prefix px;
-        if (c.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a) &&
+        /* diagstudy34: an issue's title is prose even where it names a call
+         * ("loss.backward()时发生OOM现象", LijunRio/Xrays_CT#12 = h34-108; "CUDA OOM
+         * in model.generate()"), which stage_line_kind reads as code that lost its
+         * indentation */
+        bool title_call = is_title && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' &&
+                          c.body[0] != '\t';
+        if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
