@@ -41,7 +41,7 @@ bin/oomlab: $(B)/oomlab
 # The portable build (make portable): json-c, libyaml and zlib linked in
 # statically; glibc dynamic, every symbol newer than 2.28 redirected to its
 # 2.2.5 version by src/compat/glibc228.c (why: docs/install.md).
-PORTABLE_WRAP := __libc_start_main stat lstat fstat pow exp log dlopen dlclose dlerror dlsym pthread_once
+PORTABLE_WRAP := __libc_start_main stat lstat fstat fstatat pow exp log dlopen dlclose dlerror dlsym pthread_once
 ifeq ($(BUILD_KIND),portable)
 BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --libs $(PKGS)) -Wl,-Bdynamic -Wl,--no-as-needed \
             -l:libdl.so.2 -l:libpthread.so.0 -lm $(foreach s,$(PORTABLE_WRAP),-Wl,--wrap=$(s))

@@ -22,6 +22,14 @@ OLD(__fxstat, old_fxstat);
 int __wrap_stat(const char *path, struct stat *st) { return old_xstat(STAT_VER, path, st); }
 int __wrap_lstat(const char *path, struct stat *st) { return old_lxstat(STAT_VER, path, st); }
 int __wrap_fstat(int fd, struct stat *st) { return old_fxstat(STAT_VER, fd, st); }
+/* fstatat's old wrapper target, __fxstatat, is versioned 2.4 (the *at
+ * calls came with 2.4). */
+int old_fxstatat(int ver, int dirfd, const char *path, struct stat *st, int flags);
+__asm__(".symver old_fxstatat,__fxstatat@GLIBC_2.4");
+int __wrap_fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+    return old_fxstatat(STAT_VER, dirfd, path, st, flags);
+}
 
 double old_pow(double x, double y);
 OLD(pow, old_pow);
