@@ -2201,11 +2201,66 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     return true;
 }
 
+/* diaglookstage: a paste that ends inside a Python traceback, its
+ * exception line cut off (an issue excerpt, a truncated comment: torch.save
+ * frames ending mid-path, h25-63; a DataLoader pin-memory thread's frames
+ * ending "raise EO", h20-80). Python prints the exception after the frames
+ * ("most recent call last"), so frames that end the paste under such a
+ * header mean a failure whose message is not in the paste: walking back from
+ * the end over blanks and code fences, the last line is a frame or its code,
+ * and frames and code (CUT_TB_LINES at most) lead up to that header. Formats
+ * that print the error first (glog's check-failure stack, Julia, Lua, Go)
+ * are not cut when their frames end a paste. Sets *la, *lb to the last line. */
+#define CUT_TB_LINES 400
+static bool cut_traceback(struct scan *s, const struct view *v, size_t *la, size_t *lb)
+{
+    size_t a = v->len, b = v->len;
+    bool last = false, frame = false;
+    if (!prev_line(v, &a, &b)) return false;
+    for (int lines = 0; lines < CUT_TB_LINES; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        bool fence = c.n >= 3 && !memcmp(c.body, "```", 3);
+        if (c.kind == STAGE_LINE_HEADER)
+            return last && frame && memmem(c.body, c.n, "most recent call last", 21);
+        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+            if (!last) *la = a, *lb = b, last = true;
+            frame |= c.kind == STAGE_LINE_FRAME;
+        } else if (c.kind != STAGE_LINE_BLANK && !(fence && !last)) {
+            return false; /* log text between the frames and the end: not cut there */
+        }
+        if (!prev_line(v, &a, &b)) return false;
+    }
+    return false;
+}
+
+static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom_event *out)
+{
+    size_t wa = 0, wb = 0;
+    if (!cut_traceback(s, v, &wa, &wb)) return false;
+    const struct msg_rule *r = msg_cut_traceback_rule();
+    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    struct msg_prefix px;
+    parse_prefix(v, wa, wb, s->line, n, &px);
+    struct oom_event ev;
+    event_from(s, r, &px, n, &ev);
+    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
+    const char *fw = NULL;
+    size_t fa = wb, fb = wb;
+    for (int i = 0; i < CUT_TB_LINES && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    if (fw) ev.framework = fw;
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+    *out = ev;
+    return true;
+}
+
 static void final_error(struct scan *s, const struct view *v)
 {
     struct oom_event ev;
     bool strong;
-    if (final_error_event(s, v, &ev, &strong) && store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
+    if (!final_error_event(s, v, &ev, &strong) && !cut_traceback_event(s, v, &ev)) return;
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
 /* diagprose: no GPU OOM found by the structural scan, none named in the
