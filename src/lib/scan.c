@@ -2157,6 +2157,17 @@ static const char *framework_of(const char *t, size_t n)
  * class starts, else the last line with an error word, read back from the
  * end) is a look-alike "other-error" with the stage the engine reads around
  * it. Frames, code and tracebacks' headers are no error lines. */
+/* Where text glued after a progress bar's end ("10.71s/it]", "3.2it/s]")
+ * starts in the line; 0 if no bar ends inside it with text after it. */
+static size_t bar_end(const char *t, size_t n)
+{
+    size_t end = 0;
+    for (size_t i = 0; i + 5 <= n; i++)
+        if (!memcmp(t + i, "it/s]", 5) || !memcmp(t + i, "s/it]", 5)) end = i + 5;
+    while (end && end < n && (t[end] == ' ' || t[end] == '\r')) end++;
+    return end < n ? end : 0;
+}
+
 static bool final_error_event(struct scan *s, const struct view *v, struct oom_event *out, bool *is_strong)
 {
     size_t a = v->len, b = v->len, wa = 0, wb = 0;
@@ -2166,8 +2177,13 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     for (int lines = 0; lines < FINAL_LINES && v->len - a < FINAL_BYTES; lines++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        if (c.kind == STAGE_LINE_OTHER) {
-            int k = msg_error_line(c.body, c.n);
+        /* diaglookstage: an error glued behind a progress bar (" 26%|##5 |
+         * 10/39 [01:38<05:10, 10.71s/it]Exception in device=TPU:0: ...
+         * Failed to meet rendezvous", an evaluation bar): the bar's indent
+         * makes the line no code; the text after the bar is read */
+        size_t glue = c.kind == STAGE_LINE_OTHER ? 0 : bar_end(c.body, c.n);
+        if (c.kind == STAGE_LINE_OTHER || glue) {
+            int k = msg_error_line(c.body + glue, c.n - glue);
             if (k == 2) {
                 wa = a, wb = b, strong = true;
                 break;
@@ -2255,11 +2271,78 @@ static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom
     return true;
 }
 
+/* diaglookstage: a traceback whose line breaks were lost (a comment pasted
+ * flat: 'File ".../trainer.py", line 745, in train_step loss =
+ * self.train_batch(batch, True) ^^^^ ... RuntimeError: CUDA error: an illeg'),
+ * its exception's class inside the line after a frame; a terminal's hard
+ * wrap may cut it inside a word, the next line going on ("al memory access
+ * was encountered", h19-49). The last such class among the last FLAT_LINES
+ * lines, glued to the next line when the wrap cut a word, is the failure:
+ * the row that knows it (a kernel fault), else other-error; never a GPU OOM
+ * (the call is the scan's). Offset of the class in [p, p+n), or SIZE_MAX. */
+#define FLAT_LINES 8
+static size_t flat_head(const char *p, size_t n)
+{
+    const char *frame = memmem(p, n, "File \"", 6);
+    if (!frame || !memmem(frame, n - (size_t)(frame - p), "\", line ", 8)) return SIZE_MAX;
+    size_t best = SIZE_MAX;
+    static const char *const ends[] = {"Error: ", "Exception: "};
+    for (size_t k = 0; k < 2; k++) {
+        size_t m = strlen(ends[k]);
+        for (const char *w = memmem(frame, n - (size_t)(frame - p), ends[k], m); w;
+             w = memmem(w + 1, n - (size_t)(w + 1 - p), ends[k], m)) {
+            size_t at = (size_t)(w - p);
+            while (at > 0 && p[at - 1] != ' ' && p[at - 1] != '\t') at--;
+            if ((best == SIZE_MAX || at > best) && msg_error_line(p + at, n - at) == 2) best = at;
+        }
+    }
+    return best;
+}
+
+static bool flattened_error_event(struct scan *s, const struct view *v, struct oom_event *out)
+{
+    size_t a = v->len, b = v->len;
+    for (int lines = 0; lines < FLAT_LINES && prev_line(v, &a, &b); lines++) {
+        size_t n = b - a;
+        if (n > SCAN_LINE_MAX) continue;
+        size_t head = flat_head(v->p + a, n);
+        if (head == SIZE_MAX) continue;
+        size_t tn = msg_clean(v->p + a + head, n - head, SIZE_MAX, s->line, SCAN_LINE_MAX);
+        /* the wrap cut a word: the next line's start goes on with it */
+        size_t na = a, nb = b;
+        if (tn > 0 && isalpha((unsigned char)s->line[tn - 1]) && next_line(v, &na, &nb) && nb > na &&
+            islower((unsigned char)v->p[na]))
+            tn += msg_clean(v->p + na, nb - na, SIZE_MAX, s->line + tn, SCAN_LINE_MAX - tn);
+        const struct msg_rule *r = msg_classify(s->line, tn);
+        if (r && r->gpu_oom) return false;
+        if (!r || r->role != MSG_PRIMARY) r = msg_other_error_rule();
+        if (r == msg_other_error_rule() && msg_memory_words(s->line, tn)) return false;
+        struct msg_prefix px;
+        memset(&px, 0, sizeof px);
+        px.rank = px.dev = px.pid = -1;
+        struct oom_event ev;
+        event_from(s, r, &px, tn, &ev);
+        ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+        /* the frames before the class, on the same line, give the stage */
+        char *flat = malloc(n + 2);
+        if (!flat) return false;
+        size_t fn = msg_clean(v->p + a, n, SIZE_MAX, flat, n + 1);
+        read_context(s, v, r, a, b, flat, fn, &px, &ev);
+        free(flat);
+        if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+        *out = ev;
+        return true;
+    }
+    return false;
+}
+
 static void final_error(struct scan *s, const struct view *v)
 {
     struct oom_event ev;
     bool strong;
-    if (!final_error_event(s, v, &ev, &strong) && !cut_traceback_event(s, v, &ev)) return;
+    if (!final_error_event(s, v, &ev, &strong) && !flattened_error_event(s, v, &ev) &&
+        !cut_traceback_event(s, v, &ev))
+        return;
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 

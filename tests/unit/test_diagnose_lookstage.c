@@ -9,7 +9,9 @@
  *     event "traceback-cut" with the stage its frames show;
  *   - an error line the final-error fallback refused for a memory word that
  *     names no shortage (a source file's path, "access of peer GPU memory");
- *   - glog's fatal "Check failed:" line (Caffe, Paddle) and its stack.
+ *   - glog's fatal "Check failed:" line (Caffe) and its stack;
+ *   - an error glued behind a progress bar; a traceback whose line breaks
+ *     were lost, its error hard-wrapped inside a word.
  * And what must not move: a traceback that ends in its exception, formats
  * that print the error before their frames, errors that do name memory, a
  * question with no failure. */
@@ -213,6 +215,43 @@ static void test_lookstage_glog_check(void **state)
     expect_look(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* An error line glued behind a progress bar, and a traceback whose line
+ * breaks were lost with its error hard-wrapped inside a word. */
+static void test_lookstage_glued_flat(void **state)
+{
+    (void)state;
+    static const struct look_case cases[] = {
+        {"torch_xla: a rendezvous failure glued to the evaluation bar (transformers Trainer evaluate)",
+         "[INFO|trainer.py:1387] 2020-11-13 05:36:28,204 >> ***** Running Evaluation *****\n"
+         "[INFO|trainer.py:1388] 2020-11-13 05:36:28,205 >>   Num examples = 9815\n"
+         "  0%|          | 0/39 [00:00<?, ?it/s]\n"
+         " 21%|##        | 8/39 [01:16<05:20, 10.34s/it]Exception in device=TPU:0: "
+         "tensorflow/compiler/xla/xla_client/mesh_service.cc:364 : Failed to meet rendezvous 'eval_preds_1_0'\n",
+         "other-error", OOM_STAGE_EVAL},
+        {"a DataLoader worker's error glued to the epoch's bar (torch/utils/data/dataloader.py)",
+         "Epoch 3: 41%|####      | 410/1000 [02:11<03:09, 3.11it/s]RuntimeError: DataLoader worker (pid 4242) "
+         "exited unexpectedly with exit code 1. Details are lost due to multiprocessing.\n",
+         "other-error", OOM_STAGE_DATA},
+        {"a flattened PyTorch traceback, its illegal-address error hard-wrapped inside a word",
+         "Post-training fails with a CUDA error\n"
+         "metrics = self.train_step(batch) ^^^^^^^^ File \"/w/olmo/train/trainer.py\", line 745, in train_step "
+         "loss = self.train_batch(batch) ^^^^^^^^ File \"/w/olmo/train/trainer.py\", line 690, in train_batch "
+         "loss.backward() File \"/py/torch/_tensor.py\", line 581, in backward torch.autograd.backward( "
+         "RuntimeError: CUDA error: an illeg\n"
+         "al memory access was encountered Compile with TORCH_USE_CUDA_DSA to enable device-side assertions.\n",
+         "cuda-illegal-address", OOM_STAGE_BACKWARD},
+        {"a flattened traceback ending in a ValueError, no wrap (HF generate)",
+         "File \"/w/app.py\", line 30, in <module> out = model.generate(**inputs) File "
+         "\"/py/transformers/generation/utils.py\", line 1520, in generate self._validate_model_kwargs(model_kwargs) "
+         "ValueError: The following `model_kwargs` are not used by the model: ['token_type_ids']\n",
+         "other-error", OOM_STAGE_GENERATE},
+        {"prose that names an error is no flattened traceback",
+         "When I call trainer.train() I get RuntimeError: expected scalar type Half but found Float, any idea?\n",
+         NULL, OOM_STAGE_UNKNOWN},
+    };
+    expect_look(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_lookstage_cut_guards),
         cmocka_unit_test(test_lookstage_memory_words),
         cmocka_unit_test(test_lookstage_glog_check),
+        cmocka_unit_test(test_lookstage_glued_flat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
