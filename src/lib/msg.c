@@ -2803,6 +2803,38 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diaglookstage: host allocators' own failures that no row knew: Intel
+     * MKL's aligned host allocator, "mkl_malloc: failed to allocate memory"
+     * (SYSTRAN/faster-whisper model load and transcribe, a RuntimeError in
+     * whisperx); the MSVC runtime's std::bad_alloc, whose what() is "bad
+     * allocation" (ONNX Runtime's CPU provider: "Non-zero status code
+     * returned while running FusedMatMul node. ... Status Message: bad
+     * allocation"). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"mkl_malloc: failed to allocate", ": bad allocation"},
+     .unless = {"CUDA", "cuda", "hip"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* diaglookstage: Ray's memory monitor killing a worker because the node's
+     * host memory passed its threshold ("Memory on the node (IP: ..., ID: ...)
+     * where the task (...) was running was 445.48GB / 468.75GB (0.950365),
+     * which exceeds the memory usage threshold of 0.95. Ray killed this worker
+     * (ID: ...) because it was the most recently scheduled task"; the raylet
+     * watches the node's RAM, RAY_memory_usage_threshold) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .any = {"Ray killed this worker", "which exceeds the memory usage threshold"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Python's MemoryError starts its word: a class that ends in it is
      * another error ("torch.cuda.0utOfMemoryError: CUDA outof memory", a
      * title typed with a zero, QwenLM/Qwen#895 = heldout30 h30-10).

@@ -11,7 +11,9 @@
  *     names no shortage (a source file's path, "access of peer GPU memory");
  *   - glog's fatal "Check failed:" line (Caffe) and its stack;
  *   - an error glued behind a progress bar; a traceback whose line breaks
- *     were lost, its error hard-wrapped inside a word.
+ *     were lost, its error hard-wrapped inside a word;
+ *   - host allocators' own failures no row knew (Ray's memory monitor,
+ *     Intel MKL's mkl_malloc, the MSVC runtime's "bad allocation").
  * And what must not move: a traceback that ends in its exception, formats
  * that print the error before their frames, errors that do name memory, a
  * question with no failure. */
@@ -252,6 +254,32 @@ static void test_lookstage_glued_flat(void **state)
     expect_look(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Host allocators' failures told in their own words: host look-alikes. */
+static void test_lookstage_host_rows(void **state)
+{
+    (void)state;
+    static const struct look_case cases[] = {
+        {"Ray's memory monitor kills an actor being built (ray raylet, RAY_memory_usage_threshold)",
+         "(raylet) A worker died or was killed while executing a task by an unexpected system error.\n"
+         "Memory on the node (IP: 10.0.0.5, ID: 37f3bd9f) where the task (actor ID: 658f7608, "
+         "name=CriticModelRayActor.__init__, pid=5315, memory used=1.67GB) was running was 445.48GB / "
+         "468.75GB (0.950365), which exceeds the memory usage threshold of 0.95. Ray killed this worker "
+         "(ID: 384252cd) because it was the most recently scheduled task\n",
+         "host-oom-killer", OOM_STAGE_UNKNOWN},
+        {"Intel MKL's host allocator under faster-whisper's model load",
+         "Traceback (most recent call last):\n"
+         "  File \"C:\\app\\transcribe.py\", line 12, in <module>\n"
+         "    model = WhisperModel(\"large-v3\", device=\"cpu\", compute_type=\"int8\")\n"
+         "RuntimeError: mkl_malloc: failed to allocate memory\n",
+         "host-cpu-alloc", OOM_STAGE_LOAD},
+        {"the MSVC runtime's bad_alloc through ONNX Runtime's CPU provider",
+         "2024-01-10 10:00:00.000 [E:onnxruntime:, sequential_executor.cc:514 ExecuteKernel] Non-zero status "
+         "code returned while running MatMul node. Name:'/encoder/layer.0/MatMul' Status Message: bad allocation\n",
+         "host-cpu-alloc", OOM_STAGE_FORWARD},
+    };
+    expect_look(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_lookstage_memory_words),
         cmocka_unit_test(test_lookstage_glog_check),
         cmocka_unit_test(test_lookstage_glued_flat),
+        cmocka_unit_test(test_lookstage_host_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
