@@ -2153,10 +2153,6 @@ static const char *framework_of(const char *t, size_t n)
     return NULL;
 }
 
-/* A log with no event at all: its final error (the last line an exception's
- * class starts, else the last line with an error word, read back from the
- * end) is a look-alike "other-error" with the stage the engine reads around
- * it. Frames, code and tracebacks' headers are no error lines. */
 /* Where text glued after a progress bar's end ("10.71s/it]", "3.2it/s]")
  * starts in the line; 0 if no bar ends inside it with text after it. */
 static size_t bar_end(const char *t, size_t n)
@@ -2168,6 +2164,10 @@ static size_t bar_end(const char *t, size_t n)
     return end < n ? end : 0;
 }
 
+/* A log with no event at all: its final error (the last line an exception's
+ * class starts, else the last line with an error word, read back from the
+ * end) is a look-alike "other-error" with the stage the engine reads around
+ * it. Frames, code and tracebacks' headers are no error lines. */
 static bool final_error_event(struct scan *s, const struct view *v, struct oom_event *out, bool *is_strong)
 {
     size_t a = v->len, b = v->len, wa = 0, wb = 0;
@@ -2281,22 +2281,24 @@ static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom
  * the row that knows it (a kernel fault), else other-error; never a GPU OOM
  * (the call is the scan's). Offset of the class in [p, p+n), or SIZE_MAX. */
 #define FLAT_LINES 8
+#define FLAT_TRIES 16
 static size_t flat_head(const char *p, size_t n)
 {
     const char *frame = memmem(p, n, "File \"", 6);
     if (!frame || !memmem(frame, n - (size_t)(frame - p), "\", line ", 8)) return SIZE_MAX;
-    size_t best = SIZE_MAX;
-    static const char *const ends[] = {"Error: ", "Exception: "};
-    for (size_t k = 0; k < 2; k++) {
-        size_t m = strlen(ends[k]);
-        for (const char *w = memmem(frame, n - (size_t)(frame - p), ends[k], m); w;
-             w = memmem(w + 1, n - (size_t)(w + 1 - p), ends[k], m)) {
-            size_t at = (size_t)(w - p);
-            while (at > 0 && p[at - 1] != ' ' && p[at - 1] != '\t') at--;
-            if ((best == SIZE_MAX || at > best) && msg_error_line(p + at, n - at) == 2) best = at;
-        }
+    /* from the end: the last class wins; a bounded number of candidates */
+    size_t from = (size_t)(frame - p);
+    int tries = 0;
+    for (size_t i = n; i-- > from && tries < FLAT_TRIES;) {
+        bool err = i + 7 <= n && !memcmp(p + i, "Error: ", 7);
+        bool exc = i + 11 <= n && !memcmp(p + i, "Exception: ", 11);
+        if (!err && !exc) continue;
+        size_t at = i;
+        while (at > 0 && p[at - 1] != ' ' && p[at - 1] != '\t') at--;
+        tries++;
+        if (msg_error_line(p + at, n - at) == 2) return at;
     }
-    return best;
+    return SIZE_MAX;
 }
 
 static bool flattened_error_event(struct scan *s, const struct view *v, struct oom_event *out)
