@@ -2803,6 +2803,38 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diaglookstage: host allocators' own failures that no row knew: Intel
+     * MKL's aligned host allocator, "mkl_malloc: failed to allocate memory"
+     * (SYSTRAN/faster-whisper model load and transcribe, a RuntimeError in
+     * whisperx); the MSVC runtime's std::bad_alloc, whose what() is "bad
+     * allocation" (ONNX Runtime's CPU provider: "Non-zero status code
+     * returned while running FusedMatMul node. ... Status Message: bad
+     * allocation"). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"mkl_malloc: failed to allocate", ": bad allocation"},
+     .unless = {"CUDA", "cuda", "hip"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* diaglookstage: Ray's memory monitor killing a worker because the node's
+     * host memory passed its threshold ("Memory on the node (IP: ..., ID: ...)
+     * where the task (...) was running was 445.48GB / 468.75GB (0.950365),
+     * which exceeds the memory usage threshold of 0.95. Ray killed this worker
+     * (ID: ...) because it was the most recently scheduled task"; the raylet
+     * watches the node's RAM, RAY_memory_usage_threshold) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .any = {"Ray killed this worker", "which exceeds the memory usage threshold"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Python's MemoryError starts its word: a class that ends in it is
      * another error ("torch.cuda.0utOfMemoryError: CUDA outof memory", a
      * title typed with a zero, QwenLM/Qwen#895 = heldout30 h30-10).
@@ -4158,6 +4190,24 @@ const struct msg_rule *msg_other_error_rule(void)
     return &other_error_rule;
 }
 
+/* diaglookstage: a failure whose exception line the paste cuts off (its
+ * Python traceback's frames end the paste, scan.c cut_traceback). Not in
+ * the rule table: no anchor finds it, the scan's tail does. */
+static const struct msg_rule cut_traceback_rule = {
+    .kind = "traceback-cut",
+    .framework = "unknown",
+    .gpu_oom = LOOKALIKE,
+    .role = MSG_PRIMARY,
+    .stage = OOM_STAGE_UNKNOWN,
+    .clauses = clauses_none,
+    .near = near_none,
+};
+
+const struct msg_rule *msg_cut_traceback_rule(void)
+{
+    return &cut_traceback_rule;
+}
+
 /* diagprose: a GPU OOM named only in words that no row knows, found by
  * concept (mention.c, scan_finish_view's prose pass). Not in the rule
  * table: no anchor finds it. */
@@ -4210,6 +4260,10 @@ static const char *const error_words[] = {
      * ("op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not
      * found: No algorithm worked!", Sentdex/pygta5#161) */
     "OP_REQUIRES failed at",
+    /* diaglookstage: glog's fatal CHECK ("F0421 09:02:45.161278  7233
+     * math_functions.cu:52] Check failed: status == CUBLAS_STATUS_SUCCESS (13
+     * vs. 0)  CUBLAS_STATUS_EXECUTION_FAILED", Caffe, h33-27) */
+    "Check failed:",
 };
 /* ... unless it only warns or tells where an exception was handled. */
 static const char *const error_not[] = {
@@ -4224,6 +4278,24 @@ static const char *const memory_words[] = {
     "killed by", /* "DataLoader worker (pid 2978) is killed by" (signal: Killed, the host's) */
 };
 
+/* "access of" within the few words before at: "access of peer GPU memory". */
+static bool access_of_before(const char *t, size_t at)
+{
+    size_t from = at > 32 ? at - 32 : 0;
+    return memmem(t + from, at - from, "access of ", 10) != NULL;
+}
+
+/* The whitespace-delimited token holding at is a path (a '/' or '\\' in it). */
+static bool in_path_token(const char *t, size_t n, size_t at)
+{
+    size_t a = at, b = at;
+    while (a > 0 && t[a - 1] != ' ' && t[a - 1] != '\t') a--;
+    while (b < n && t[b] != ' ' && t[b] != '\t') b++;
+    for (size_t i = a; i < b; i++)
+        if (t[i] == '/' || t[i] == '\\') return true;
+    return false;
+}
+
 bool msg_memory_words(const char *t, size_t n)
 {
     for (size_t k = 0; k < sizeof memory_words / sizeof memory_words[0]; k++) {
@@ -4234,6 +4306,14 @@ bool msg_memory_words(const char *t, size_t n)
              * access was encountered", "CUDA Illegal Memory Access Error" */
             size_t e = (size_t)(w - t) + m;
             if (n - e >= 7 && !strncasecmp(t + e, " access", 7)) continue;
+            /* ... nor one told the other way round ("CUDA error: Invalid access of
+             * peer GPU memory over nvlink or a hardware error", h30-16) */
+            if (access_of_before(t, (size_t)(w - t))) continue;
+            /* a word inside a file's path names a source file, not the failure
+             * ("THCudaCheck FAIL file=/pytorch/aten/src/THC/THCCachingHostAllocator.cpp
+             * line=278 error=46 : all CUDA-capable devices are busy or unavailable",
+             * h20-81) */
+            if (in_path_token(t, n, (size_t)(w - t))) continue;
             return true;
         }
     }

@@ -190,6 +190,9 @@ bool msg_kind_not_a_failure(const char *kind);
 bool msg_kind_answers_oom(const char *kind);
 #define MSG_ANSWER_LINES 6
 const struct msg_rule *msg_other_error_rule(void);
+/* diaglookstage: the look-alike ("traceback-cut") of a log that ends inside
+ * a Python traceback whose exception line is cut off (scan_finish_view). */
+const struct msg_rule *msg_cut_traceback_rule(void);
 /* diagprose: the rule of a GPU OOM named only in words that the prose pass
  * finds by concept (lib/mention.h), "oom-mention". */
 const struct msg_rule *msg_prose_mention_rule(void);

@@ -118,6 +118,10 @@ static const struct plan_fix catalogue[] = {
      "was given) and fix that; if a tool raised it for an OOM it caught, its own log names the "
      "original error",
      "{text}{during}: the log ends in this error and shows no memory failure"},
+    {"paste-exception", V(VERDICT_CUT_OFF), 0, 0,
+     "Get the end of the log (the lines after the last frame shown: the exception's class and "
+     "message) and diagnose it again; the frames shown say where it failed, not why",
+     "{text}{during}: the traceback is cut off before its exception"},
     /* The cause the numbers point at: a request no budget fits first. */
     {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "

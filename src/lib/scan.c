@@ -2153,6 +2153,17 @@ static const char *framework_of(const char *t, size_t n)
     return NULL;
 }
 
+/* Where text glued after a progress bar's end ("10.71s/it]", "3.2it/s]")
+ * starts in the line; 0 if no bar ends inside it with text after it. */
+static size_t bar_end(const char *t, size_t n)
+{
+    size_t end = 0;
+    for (size_t i = 0; i + 5 <= n; i++)
+        if (!memcmp(t + i, "it/s]", 5) || !memcmp(t + i, "s/it]", 5)) end = i + 5;
+    while (end && end < n && (t[end] == ' ' || t[end] == '\r')) end++;
+    return end < n ? end : 0;
+}
+
 /* A log with no event at all: its final error (the last line an exception's
  * class starts, else the last line with an error word, read back from the
  * end) is a look-alike "other-error" with the stage the engine reads around
@@ -2166,8 +2177,13 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     for (int lines = 0; lines < FINAL_LINES && v->len - a < FINAL_BYTES; lines++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        if (c.kind == STAGE_LINE_OTHER) {
-            int k = msg_error_line(c.body, c.n);
+        /* diaglookstage: an error glued behind a progress bar (" 26%|##5 |
+         * 10/39 [01:38<05:10, 10.71s/it]Exception in device=TPU:0: ...
+         * Failed to meet rendezvous", an evaluation bar): the bar's indent
+         * makes the line no code; the text after the bar is read */
+        size_t glue = c.kind == STAGE_LINE_OTHER ? 0 : bar_end(c.body, c.n);
+        if (c.kind == STAGE_LINE_OTHER || glue) {
+            int k = msg_error_line(c.body + glue, c.n - glue);
             if (k == 2) {
                 wa = a, wb = b, strong = true;
                 break;
@@ -2201,11 +2217,135 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     return true;
 }
 
+/* diaglookstage: a paste that ends inside a Python traceback, its
+ * exception line cut off (an issue excerpt, a truncated comment: torch.save
+ * frames ending mid-path, h25-63; a DataLoader pin-memory thread's frames
+ * ending "raise EO", h20-80). Python prints the exception after the frames
+ * ("most recent call last"), so frames that end the paste under such a
+ * header mean a failure whose message is not in the paste: walking back from
+ * the end over blanks and code fences, the last line is a frame or its code,
+ * and frames and code (CUT_TB_LINES at most) lead up to that header. Formats
+ * that print the error first (glog's check-failure stack, Julia, Lua, Go)
+ * are not cut when their frames end a paste. Sets *la, *lb to the last line. */
+#define CUT_TB_LINES 400
+static bool cut_traceback(struct scan *s, const struct view *v, size_t *la, size_t *lb)
+{
+    size_t a = v->len, b = v->len;
+    bool last = false, frame = false;
+    if (!prev_line(v, &a, &b)) return false;
+    for (int lines = 0; lines < CUT_TB_LINES; lines++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        bool fence = c.n >= 3 && !memcmp(c.body, "```", 3);
+        if (c.kind == STAGE_LINE_HEADER)
+            return last && frame && memmem(c.body, c.n, "most recent call last", 21);
+        if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) {
+            if (!last) *la = a, *lb = b, last = true;
+            frame |= c.kind == STAGE_LINE_FRAME;
+        } else if (c.kind != STAGE_LINE_BLANK && !(fence && !last)) {
+            return false; /* log text between the frames and the end: not cut there */
+        }
+        if (!prev_line(v, &a, &b)) return false;
+    }
+    return false;
+}
+
+static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom_event *out)
+{
+    size_t wa = 0, wb = 0;
+    if (!cut_traceback(s, v, &wa, &wb)) return false;
+    const struct msg_rule *r = msg_cut_traceback_rule();
+    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    struct msg_prefix px;
+    parse_prefix(v, wa, wb, s->line, n, &px);
+    struct oom_event ev;
+    event_from(s, r, &px, n, &ev);
+    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
+    const char *fw = NULL;
+    size_t fa = wb, fb = wb;
+    for (int i = 0; i < CUT_TB_LINES && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    if (fw) ev.framework = fw;
+    if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+    *out = ev;
+    return true;
+}
+
+/* diaglookstage: a traceback whose line breaks were lost (a comment pasted
+ * flat: 'File ".../trainer.py", line 745, in train_step loss =
+ * self.train_batch(batch, True) ^^^^ ... RuntimeError: CUDA error: an illeg'),
+ * its exception's class inside the line after a frame; a terminal's hard
+ * wrap may cut it inside a word, the next line going on ("al memory access
+ * was encountered", h19-49). The last such class among the last FLAT_LINES
+ * lines, glued to the next line when the wrap cut a word, is the failure:
+ * the row that knows it (a kernel fault), else other-error; never a GPU OOM
+ * (the call is the scan's). Offset of the class in [p, p+n), or SIZE_MAX. */
+#define FLAT_LINES 8
+#define FLAT_TRIES 16
+static size_t flat_head(const char *p, size_t n)
+{
+    const char *frame = memmem(p, n, "File \"", 6);
+    if (!frame || !memmem(frame, n - (size_t)(frame - p), "\", line ", 8)) return SIZE_MAX;
+    /* from the end: the last class wins; a bounded number of candidates */
+    size_t from = (size_t)(frame - p);
+    int tries = 0;
+    for (size_t i = n; i-- > from && tries < FLAT_TRIES;) {
+        bool err = i + 7 <= n && !memcmp(p + i, "Error: ", 7);
+        bool exc = i + 11 <= n && !memcmp(p + i, "Exception: ", 11);
+        if (!err && !exc) continue;
+        size_t at = i;
+        while (at > 0 && p[at - 1] != ' ' && p[at - 1] != '\t') at--;
+        tries++;
+        if (msg_error_line(p + at, n - at) == 2) return at;
+    }
+    return SIZE_MAX;
+}
+
+static bool flattened_error_event(struct scan *s, const struct view *v, struct oom_event *out)
+{
+    size_t a = v->len, b = v->len;
+    for (int lines = 0; lines < FLAT_LINES && prev_line(v, &a, &b); lines++) {
+        size_t n = b - a;
+        if (n > SCAN_LINE_MAX) continue;
+        size_t head = flat_head(v->p + a, n);
+        if (head == SIZE_MAX) continue;
+        size_t tn = msg_clean(v->p + a + head, n - head, SIZE_MAX, s->line, SCAN_LINE_MAX);
+        /* the wrap cut a word: the next line's start goes on with it */
+        size_t na = a, nb = b;
+        if (tn > 0 && isalpha((unsigned char)s->line[tn - 1]) && next_line(v, &na, &nb) && nb > na &&
+            islower((unsigned char)v->p[na]))
+            tn += msg_clean(v->p + na, nb - na, SIZE_MAX, s->line + tn, SCAN_LINE_MAX - tn);
+        const struct msg_rule *r = msg_classify(s->line, tn);
+        if (r && r->gpu_oom) return false;
+        if (!r || r->role != MSG_PRIMARY) r = msg_other_error_rule();
+        if (r == msg_other_error_rule() && msg_memory_words(s->line, tn)) return false;
+        struct msg_prefix px;
+        memset(&px, 0, sizeof px);
+        px.rank = px.dev = px.pid = -1;
+        struct oom_event ev;
+        event_from(s, r, &px, tn, &ev);
+        ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+        /* the frames before the class, on the same line, give the stage */
+        char *flat = malloc(n + 2);
+        if (!flat) return false;
+        size_t fn = msg_clean(v->p + a, n, SIZE_MAX, flat, n + 1);
+        read_context(s, v, r, a, b, flat, fn, &px, &ev);
+        free(flat);
+        if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
+        *out = ev;
+        return true;
+    }
+    return false;
+}
+
 static void final_error(struct scan *s, const struct view *v)
 {
     struct oom_event ev;
     bool strong;
-    if (final_error_event(s, v, &ev, &strong) && store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
+    if (!final_error_event(s, v, &ev, &strong) && !flattened_error_event(s, v, &ev) &&
+        !cut_traceback_event(s, v, &ev))
+        return;
+    if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
 /* diagprose: no GPU OOM found by the structural scan, none named in the

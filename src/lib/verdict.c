@@ -102,6 +102,7 @@ static const struct {
     enum verdict_kind verdict;
 } lookalikes[] = {
     {NULL, "other-error", VERDICT_NOT_MEMORY},
+    {NULL, "traceback-cut", VERDICT_CUT_OFF},
     {"host", NULL, VERDICT_HOST_MEMORY},
     {"triton", NULL, VERDICT_TRITON},
     {NULL, "tf-not-a-failure", VERDICT_TF_RETRY},
@@ -162,7 +163,7 @@ const char *verdict_name(enum verdict_kind k)
         "per-process-cap", "free-but-failed", "attention", "early", "mid-run", "multi-rank",
         "host-memory", "triton-shared-memory", "tf-not-a-failure", "nccl-not-memory",
         "disk-not-memory", "kernel-fault", "device-assert", "gpu-hardware", "size-overflow",
-        "not-memory",
+        "not-memory", "cut-off",
     };
     return (unsigned)k < VERDICT_COUNT ? names[k] : "unknown";
 }
@@ -379,6 +380,10 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
         break;
     case VERDICT_NOT_MEMORY:
         snprintf(buf, cap, "no memory failure found; the log ends in: %s", e->text);
+        break;
+    case VERDICT_CUT_OFF:
+        snprintf(buf, cap, "the paste ends inside a traceback, before its exception line: what "
+                 "failed is cut off, and nothing shown is a memory failure");
         break;
     case VERDICT_SIZE_OVERFLOW:
         snprintf(buf, cap, "a tensor's size overflowed 64-bit arithmetic before anything was "

@@ -34,6 +34,7 @@ enum verdict_kind {
     VERDICT_GPU_HARDWARE,    /* look-alike: an uncorrectable ECC error of the card */
     VERDICT_SIZE_OVERFLOW,   /* look-alike: a tensor size overflowed before allocation */
     VERDICT_NOT_MEMORY,      /* look-alike: a log's final error, no memory event at all */
+    VERDICT_CUT_OFF,         /* look-alike: the paste ends in a traceback, its exception cut off */
     VERDICT_COUNT
 };
 
