@@ -793,14 +793,22 @@ static void print_where(const struct out *o, const struct oom_event *e)
     para(o, "    ", "    ", line, "", "");
 }
 
+/* What an event is, in its first line: a traceback cut before its
+ * exception may have been a GPU OOM too, so it is not called "not a GPU
+ * OOM" (its verdict says what is known). */
+static const char *event_head(const struct oom_event *e)
+{
+    if (e->gpu_oom) return "GPU out of memory";
+    return strcmp(e->kind, "traceback-cut") ? "not a GPU OOM" : "a failure cut off before its error";
+}
+
 static void print_event(const struct out *o, const char *path, const struct oom_event *e,
                         bool primary)
 {
     bool col = o->col;
     char head[512];
     bool same = strcmp(e->kind, e->framework) == 0; /* "(pytorch)", not "(pytorch, pytorch)" */
-    snprintf(head, sizeof head, "%s (%s%s%s)%s%s", e->gpu_oom ? "GPU out of memory" : "not a GPU OOM",
-             e->kind, same ? "" : ", ", same ? "" : e->framework, primary ? " <- root cause" : "",
+    snprintf(head, sizeof head, "%s (%s%s%s)%s%s", event_head(e), e->kind, same ? "" : ", ", same ? "" : e->framework, primary ? " <- root cause" : "",
              e->consequence ? " (consequence)" : "");
     /* The path whole (it cannot be broken), the rest wrapped after it. */
     fprintf(o->f, "%s%s%s: ", color_code(col, COLOR_BOLD), path, color_code(col, COLOR_RESET));
