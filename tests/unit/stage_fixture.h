@@ -39,4 +39,11 @@ static inline const char *first_stage_of(const char *log, bool *gpu_oom)
     return name;
 }
 
+/* The stage one frame or code line names by itself (stage_frame_bits,
+ * stage_pick): the unit the cue tables work on. */
+static inline enum oom_stage line_stage(const char *line)
+{
+    return stage_pick(stage_frame_bits(line, strlen(line)));
+}
+
 #endif

@@ -91,7 +91,7 @@ static void test_colab_link_frame(void **state)
     const char *hdr = "[/content/proj/utils/misc.py](https://localhost:8080/#) in load_video_frames(video_path, "
                       "image_size, offload_video_to_cpu)";
     assert_int_equal(stage_line_kind(hdr, strlen(hdr)), STAGE_LINE_FRAME);
-    assert_int_equal(stage_pick(stage_frame_bits(hdr, strlen(hdr))), OOM_STAGE_DATA);
+    assert_int_equal(line_stage(hdr), OOM_STAGE_DATA);
     const char *log =
         "OutOfMemoryError                          Traceback (most recent call last)\n"
         "[<ipython-input-4-0a1b2c>](https://localhost:8080/#) in <cell line: 1>()\n"
@@ -124,7 +124,7 @@ static void test_diffusers_plumbing_is_no_generation(void **state)
     assert_false(stage_frame_bits(plumb, strlen(plumb)) & (1u << OOM_STAGE_GENERATE));
     /* guard: a pipeline's own file is generation */
     const char *own = "  File \"/env/site-packages/diffusers/pipelines/flux/pipeline_flux.py\", line 889, in __call__";
-    assert_int_equal(stage_pick(stage_frame_bits(own, strlen(own))), OOM_STAGE_GENERATE);
+    assert_int_equal(line_stage(own), OOM_STAGE_GENERATE);
     const char *log =
         "!!! Exception during processing !!! Allocation on device\n"
         "Traceback (most recent call last):\n"
@@ -144,12 +144,12 @@ static void test_pipeline_called_for_output_is_generate(void **state)
 {
     (void)state;
     const char *gen = "    images = pipeline(";
-    assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
+    assert_int_equal(line_stage(gen), OOM_STAGE_GENERATE);
     /* diagstage14: building one is no generation; it loads the model
      * (transformers' pipeline() factory calls from_pretrained): load, as
      * any model or engine object made and named so (constructor_bits) */
     const char *build = "    pipe = pipeline(\"text-generation\", model=model_id)";
-    assert_int_equal(stage_pick(stage_frame_bits(build, strlen(build))), OOM_STAGE_LOAD);
+    assert_int_equal(line_stage(build), OOM_STAGE_LOAD);
 }
 
 /* A Go stack after the message (ollama's runner in cgo, ollama/ollama#9568

@@ -114,7 +114,7 @@ static void test_other_loaders_are_data(void **state)
         "mxnet.base.MXNetError: [10:00:00] src/storage/./pooled_storage_manager.h:157: cudaMalloc failed: out of memory\n";
     assert_string_equal(stage_of(log), "data");
     const char *paddle = "  File \"/env/lib/python3.9/site-packages/paddle/io/dataloader/dataloader_iter.py\", line 2, in __next__\n";
-    assert_int_equal(stage_pick(stage_frame_bits(paddle, strlen(paddle))), OOM_STAGE_DATA);
+    assert_int_equal(line_stage(paddle), OOM_STAGE_DATA);
 }
 
 /* A tool setting its parts up announces a set-up phase: load
@@ -244,7 +244,7 @@ static void test_engine_model_code_is_forward(void **state)
 {
     (void)state;
     const char *f = "  File \"/ws/vllm/model_executor/models/qwen2.py\", line 476, in embed_multimodal\n";
-    assert_int_equal(stage_pick(stage_frame_bits(f, strlen(f))), OOM_STAGE_FORWARD);
+    assert_int_equal(line_stage(f), OOM_STAGE_FORWARD);
     const char *log =
         "Traceback (most recent call last):\n"
         "  File \"/ws/vllm/worker/model_runner.py\", line 1700, in execute_model\n"
@@ -387,7 +387,7 @@ static void test_step_wrappers_are_optimizer(void **state)
         "79.10 GiB of which 100.00 MiB is free.\n";
     assert_string_equal(stage_of(log), "optimizer");
     const char *amp = "    scaler.step(optimizer)\n";
-    assert_int_equal(stage_pick(stage_frame_bits(amp, strlen(amp))), OOM_STAGE_OPTIMIZER);
+    assert_int_equal(line_stage(amp), OOM_STAGE_OPTIMIZER);
 }
 
 /* srun --label prefixes every line of a task, its indented frames too

@@ -244,11 +244,11 @@ static void test_model_object_made_is_load(void **state)
     /* guards: an output named after the model, a random-number generator,
      * a pipeline called for its output */
     const char *out = "    model_output = ModelOutput(logits=logits)";
-    assert_int_not_equal(stage_pick(stage_frame_bits(out, strlen(out))), OOM_STAGE_LOAD);
+    assert_int_not_equal(line_stage(out), OOM_STAGE_LOAD);
     const char *rng = "    generator = torch.Generator(device=\"cuda\").manual_seed(0)";
-    assert_int_equal(stage_pick(stage_frame_bits(rng, strlen(rng))), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage(rng), OOM_STAGE_UNKNOWN);
     const char *gen = "    images = pipe(prompt, num_inference_steps=30).images";
-    assert_int_equal(stage_pick(stage_frame_bits(gen, strlen(gen))), OOM_STAGE_GENERATE);
+    assert_int_equal(line_stage(gen), OOM_STAGE_GENERATE);
 }
 
 /* A tool's log line right above the message, shaped like an exception's
@@ -380,10 +380,10 @@ static void test_reading_media_is_data(void **state)
     assert_int_equal(stage_name_bits("fetch_video", 11), 1u << OOM_STAGE_DATA);
     assert_int_equal(stage_name_bits("read_image", 10), 1u << OOM_STAGE_DATA);
     const char *decord = "    vr = decord.VideoReader(path, ctx=decord.gpu(0))";
-    assert_int_equal(stage_pick(stage_frame_bits(decord, strlen(decord))), OOM_STAGE_DATA);
+    assert_int_equal(line_stage(decord), OOM_STAGE_DATA);
     /* guards: reading a model is its load; a thread is no read */
     const char *ov = "    model = core.read_model(xml_path)";
-    assert_int_equal(stage_pick(stage_frame_bits(ov, strlen(ov))), OOM_STAGE_LOAD);
+    assert_int_equal(line_stage(ov), OOM_STAGE_LOAD);
     assert_int_equal(stage_name_bits("thread_images", 13), 0);
 }
 

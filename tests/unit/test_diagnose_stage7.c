@@ -120,11 +120,11 @@ static void test_denoising_loop_names(void **state)
         "   1190 # If we don't have any hooks, we want to skip\n";
     assert_string_equal(stage_of(log), "generate");
     const char *loop = "    776 latent_model_input = torch.cat([latents] * 2) if do_classifier_free_guidance else latents\n";
-    assert_int_equal(stage_pick(stage_frame_bits(loop, strlen(loop))), OOM_STAGE_GENERATE);
+    assert_int_equal(line_stage(loop), OOM_STAGE_GENERATE);
     const char *call = "File ~//test/AnomalyAny-main/clip_pipeline_attend_and_excite.py:779, in "
                        "RelationalAttendAndExcitePipeline.__call__(self, prompt, attention_store, indices_to_alter, "
                        "attention_res, height, width, num_inference_steps, guidance_scale, init_image)\n";
-    assert_int_equal(stage_pick(stage_frame_bits(call, strlen(call))), OOM_STAGE_GENERATE);
+    assert_int_equal(line_stage(call), OOM_STAGE_GENERATE);
 }
 
 /* "restore" names no stage by itself: image apps restore faces at
@@ -158,7 +158,7 @@ static void test_face_restoration_is_no_restore(void **state)
     assert_string_equal(stage_of(log), "generate");
     /* a checkpoint's restore keeps its cue */
     const char *tf = "    saver.restore(sess, ckpt.model_checkpoint_path)\n";
-    assert_int_equal(stage_pick(stage_frame_bits(tf, strlen(tf))), OOM_STAGE_LOAD);
+    assert_int_equal(line_stage(tf), OOM_STAGE_LOAD);
 }
 
 /* A full progress bar counted an action that is over: the failure came
