@@ -191,6 +191,32 @@ static void call_by_doubt(void)
            l[0] ? 100.0 * p[0] / l[0] : 0.0, p[1], l[1]);
 }
 
+/* How the stage misses split, counts only (a held-out set's rows stay
+ * unread): diagnose said "unknown", named another stage, or found no event;
+ * and how often a stage it named was right where the label names one. */
+static void stage_split(void)
+{
+    size_t unk = 0, other = 0, none = 0, named = 0, right = 0, p[2] = {0, 0}, l[2] = {0, 0};
+    for (size_t i = 0; i < n_rows; i++) {
+        const char *want = rows[i].col[C_STAGE];
+        const struct oom_event *e = rows[i].ev;
+        if (!*want || !strcmp(want, "unknown")) continue;
+        const char *got = e ? oom_stage_name(e->stage) : NULL;
+        bool said = got && strcmp(got, "unknown");
+        int d = strcasestr(rows[i].col[C_NOTES], "doubtful stage") != NULL;
+        named += said;
+        right += said && !strcmp(got, want);
+        l[d]++;
+        p[d] += got && !strcmp(got, want);
+        if (!got) none++;
+        else if (!said) unk++;
+        else if (strcmp(got, want)) other++;
+    }
+    printf("  stage, rows not doubtful %zu/%zu; doubtful stage %zu/%zu\n", p[0], l[0], p[1], l[1]);
+    printf("  stage misses: said unknown %zu, another stage %zu, no event %zu;"
+           " named %zu, right %zu\n", unk, other, none, named, right);
+}
+
 /* --score DIR: the issue's three figures, no assertions (a held-out set is
  * measured, never tuned on). */
 static int score_main(void)
@@ -215,6 +241,7 @@ static int score_main(void)
     printf("labelled numbers         %zu/%zu  %.1f%%\n", np, nl, nl ? 100.0 * np / nl : 0.0);
     score(C_STAGE, "stage", &p, &l);
     printf("labelled stages          %zu/%zu  %.1f%%\n", p, l, l ? 100.0 * p / l : 0.0);
+    stage_split();
     unload(NULL);
     return 0;
 }
