@@ -799,7 +799,7 @@ static void print_where(const struct out *o, const struct oom_event *e)
 static const char *event_head(const struct oom_event *e)
 {
     if (e->gpu_oom) return "GPU out of memory";
-    return strcmp(e->kind, "traceback-cut") ? "not a GPU OOM" : "a failure cut off before its error";
+    return verdict_lookalike(e) == VERDICT_CUT_OFF ? "a failure cut off before its error" : "not a GPU OOM";
 }
 
 static void print_event(const struct out *o, const char *path, const struct oom_event *e,

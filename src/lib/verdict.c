@@ -117,14 +117,20 @@ static const struct {
     {NULL, "size-overflow", VERDICT_SIZE_OVERFLOW},
 };
 
-static void judge_lookalike(const struct oom_event *e, struct verdicts *v)
+enum verdict_kind verdict_lookalike(const struct oom_event *e)
 {
     for (size_t i = 0; i < sizeof lookalikes / sizeof lookalikes[0]; i++) {
         if (lookalikes[i].framework && strcmp(e->framework, lookalikes[i].framework)) continue;
         if (lookalikes[i].kind && strcmp(e->kind, lookalikes[i].kind)) continue;
-        set(v, lookalikes[i].verdict);
-        return;
+        return lookalikes[i].verdict;
     }
+    return VERDICT_COUNT;
+}
+
+static void judge_lookalike(const struct oom_event *e, struct verdicts *v)
+{
+    enum verdict_kind k = verdict_lookalike(e);
+    if (k != VERDICT_COUNT) set(v, k);
 }
 
 static int count_distinct(const struct oom_report *rep, bool oom_only)

@@ -60,6 +60,10 @@ struct verdicts {
 
 void verdict_compute(const struct oom_report *rep, struct verdicts *v);
 
+/* What a look-alike event is, by its framework or kind (the first row of
+ * verdict.c's look-alike table that matches); VERDICT_COUNT when none. */
+enum verdict_kind verdict_lookalike(const struct oom_event *e);
+
 /* The torch hook's evidence for the judged event (diagnose RUN_ID reads
  * logs/ID_oom/): its memory_summary() table (mem may be NULL) and, from a
  * snapshot, the largest free cached block and all free cached memory (-1
