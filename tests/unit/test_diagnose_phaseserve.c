@@ -87,7 +87,7 @@ static const struct audit_row audit_rows[] = {
      V1 "[gpu_worker.py:227] Memory profiling takes 18.02 seconds\n"
      V1 "[kv_cache_utils.py:634] GPU KV cache size: 98,304 tokens\n"
      V1 "[kv_cache_utils.py:637] Maximum concurrency for 32,768 tokens per request: 3.00x\n", NULL},
-    {"vllm", "load", "v1: init engine (profile, create kv cache, warmup model) took ...", "vllm-project/vllm:vllm/v1/engine/core.py@ac3cb2e2",
+    {"vllm", "unknown", "negative: the lines that end start-up (Graph capturing finished, init engine ... took): what ran next is not shown (as h29-69's '# GPU blocks')", "vllm-project/vllm:vllm/v1/engine/core.py@ac3cb2e2",
      "!" V1 "[gpu_model_runner.py:1725] Graph capturing finished in 12 secs, took 0.55 GiB\n"
      V1 "[core.py:171] init engine (profile, create kv cache, warmup model) took 48.91 seconds\n" OOM, NULL},
     /* ---- vLLM v0: vllm/worker/model_runner.py, @587909ce, vllm/executor/gpu_executor.py ---- */
@@ -154,7 +154,8 @@ static const struct audit_row audit_rows[] = {
      "!" TGI "text_generation_launcher: Cuda Graphs are enabled for sizes [32, 16, 8, 4, 2, 1]\n" OOM, NULL},
     {"tgi", "generate", "router: Connected (serving)", "huggingface/text-generation-inference:router/src/server.rs@db931fcf",
      "!" TGI "text_generation_router_v3: backends/v3/src/lib.rs:137: Setting max batch total tokens to 16000\n"
-     TGI "text_generation_router::server: router/src/server.rs:2302: Connected\n" OOM, NULL},
+     TGI "text_generation_router::server: router/src/server.rs:2302: Connected\n" OOM,
+     "\"Connected\" alone is too common a word (NCCL, wandb, databases print it) to read as a server that serves"},
     {"tgi", "unknown", "negative: the launcher's argument dump is no phase (h33-18)", "huggingface/text-generation-inference:launcher/src/main.rs@db931fcf",
      "!" TGI "text_generation_launcher: Args { model_id: \"bigscience/bloom-560m\", revision: None, validation_workers: 2, sharded: None, "
      "num_shard: Some(8), quantize: None, max_batch_prefill_tokens: Some(4096), max_batch_total_tokens: Some(16000), cuda_graphs: None, "
@@ -199,7 +200,8 @@ static const struct audit_row audit_rows[] = {
      "! -- Loading model...\n -- Loaded model in 21.3524 seconds\n -- Warmup...\n" OOM, NULL},
     {"exllamav2", "eval", " -- Running perplexity test ... -- Inference", "turboderp/exllamav2:test_inference.py@b9c025b4",
      "! -- Running perplexity test\n -- Dataset: /data/wikitext-2-v1_validation.parquet\n"
-     " -- Tokenizing eval data, 128 rows x 2048 tokens...\n -- Inference" OOM, NULL},
+     " -- Tokenizing eval data, 128 rows x 2048 tokens...\n -- Inference" OOM,
+     "the nearest line naming a stage is the tokenizing of the eval data (data); the \" -- Inference\" line after it (the perplexity run) names no stage, and \"Running perplexity test\" is four lines up"},
     /* ---- faster-whisper: SYSTRAN/faster-whisper faster_whisper/transcribe.py@65882eee ---- */
     {"faster-whisper", "generate", "Processing audio with duration ...", "SYSTRAN/faster-whisper:faster_whisper/transcribe.py@65882eee",
      "!INFO:faster_whisper:Processing audio with duration 01:02:13.440\n"
