@@ -248,6 +248,25 @@ static const struct audit_row audit_rows[] = {
      "max_prefill_token_num=8192, enable_prefix_caching=False).\n" OOM, NULL},
     {"lmdeploy", "load", "Warming up model.", "InternLM/lmdeploy:lmdeploy/pytorch/engine/executor/base.py@1263d5cd",
      "!" LMD "base.py:466 - Warming up model.\n" OOM, NULL},
+    /* ---- precision: a trainer's bare bar; an argument dump; start-up far above serving ---- */
+    {"transformers", "unknown", "negative: a trainer's bare step bar below its shard-loading bar is no sampler (the corpus gives it no stage: h34-10, h34-76)", "huggingface/transformers:src/transformers/trainer.py (tqdm bar, no description)",
+     "!Loading checkpoint shards: 100%|##########| 2/2 [00:04<00:00,  2.10s/it]\n"
+     "  3%|3         | 30/1000 [00:41<22:10,  1.37s/it]\n" OOM, NULL},
+    {"transformers", "unknown", "negative: the same bar below a load line that is no finished bar", "huggingface/transformers:src/transformers/modeling_utils.py (logger.info)",
+     "!loading weights file model.safetensors from cache at /root/.cache/huggingface/hub/models--meta-llama--Llama-2-7b-hf/model.safetensors\n"
+     "  3%|3         | 30/1000 [00:41<22:10,  1.37s/it]\n" OOM, NULL},
+    {"sglang", "unknown", "negative: the ServerArgs dump (cuda_graph_max_bs=, max_total_tokens=) is no phase (as h33-18's launcher dump)", "sgl-project/sglang:python/sglang/srt/entrypoints/http_server.py@9c0549b7",
+     "![2025-05-02 16:14:02] server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B-Instruct', tokenizer_mode='auto', load_format='auto', "
+     "mem_fraction_static=0.88, max_running_requests=None, max_total_tokens=None, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+     "cuda_graph_max_bs=160, disable_cuda_graph=False, enable_torch_compile=False, tp_size=1, log_level='info')\n" OOM, NULL},
+    {"sglang", "generate", "negative: graph capture far above, then the server up and batches served", "sgl-project/sglang:python/sglang/srt/managers/scheduler.py@d51c1c21",
+     "!" SG "Capture cuda graph begin. This can take up to several minutes. avail mem=13.75 GB\n"
+     SG "Capture cuda graph end. Time elapsed: 12.31 s. mem usage=1.21 GB. avail mem=12.54 GB.\n"
+     "[2025-05-02 16:15:01] INFO:     Uvicorn running on http://127.0.0.1:30000 (Press CTRL+C to quit)\n"
+     "[2025-05-02 16:15:02] The server is fired up and ready to roll!\n"
+     SG "Prefill batch. #new-seq: 1, #new-token: 8192, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0\n"
+     SG "Decode batch. #running-req: 64, #token: 88731, token usage: 0.91, cuda graph: True, gen throughput (token/s): 2204.31, #queue-req: 12\n"
+     OOM, NULL},
     /* ---- diffusers: huggingface/diffusers src/diffusers/pipelines/pipeline_utils.py@58eb52c0 ---- */
     {"diffusers", "generate", "negative: Loading pipeline components above, then the denoising bar", "huggingface/diffusers:src/diffusers/pipelines/pipeline_utils.py@58eb52c0",
      "!Loading pipeline components...: 100%|##########| 7/7 [00:03<00:00,  2.01it/s]\n"
