@@ -271,6 +271,41 @@ static const struct audit_row audit_rows[] = {
     {"diffusers", "generate", "negative: Loading pipeline components above, then the denoising bar", "huggingface/diffusers:src/diffusers/pipelines/pipeline_utils.py@58eb52c0",
      "!Loading pipeline components...: 100%|##########| 7/7 [00:03<00:00,  2.01it/s]\n"
      " 48%|####8     | 24/50 [00:12<00:13,  1.95it/s]\n" OOM, NULL},
+    /* ---- set aside: written after the classifier changes, scored once ---- */
+    /* ---- InvokeAI: invoke-ai/InvokeAI invokeai/backend/model_manager/load/model_cache/model_cache.py@8e71a8a5,
+     * invokeai/app/services/session_processor/session_processor_default.py@8e71a8a5 ---- */
+    {"invokeai", "generate", "a queue item, the UNet loaded onto the GPU, the denoising bar, the invocation's error line", "invoke-ai/InvokeAI:invokeai/backend/model_manager/load/model_cache/model_cache.py@8e71a8a5",
+     "![2025-03-01 10:00:00,101]::[InvokeAI]::INFO --> Executing queue item 12, session 5f0c2a9e-7a1d-4a8e-9a65-2f4c8d6a1b33\n"
+     "[2025-03-01 10:00:02,412]::[ModelManagerService]::INFO --> Loaded model 'b1c2d3e4-0000-4f00-9000-1a2b3c4d5e6f:unet' (UNet2DConditionModel) onto cuda device in 2.31s. Total model size: 4897.05MB, VRAM: 4897.05MB (100.0%)\n"
+     " 45%|####5     | 14/30 [00:06<00:07,  2.21it/s]\n"
+     "[2025-03-01 10:00:09,003]::[InvokeAI]::ERROR --> Error while invoking session 5f0c2a9e-7a1d-4a8e-9a65-2f4c8d6a1b33, invocation 3a9d (denoise_latents): CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 11.99 GiB of which 1.02 GiB is free.\n",
+     NULL},
+    {"invokeai", "load", "the model cache's Loaded model ... onto cuda device right above the error", "invoke-ai/InvokeAI:invokeai/backend/model_manager/load/model_cache/model_cache.py@8e71a8a5",
+     "![2025-03-01 10:00:00,101]::[InvokeAI]::INFO --> Executing queue item 13, session 77aa0c31-1b2c-4d3e-8f90-aabbccddeeff\n"
+     "[2025-03-01 10:00:09,412]::[ModelManagerService]::INFO --> Loaded model '0a1b2c3d-1111-4f00-9000-1a2b3c4d5e6f:text_encoder_2' (T5EncoderModel) onto cuda device in 8.12s. Total model size: 9083.39MB, VRAM: 9083.39MB (100.0%)\n"
+     OOM, "set-aside miss: the model cache's \"Loaded model ... onto cuda device\" is a finished action no table reads"},
+    /* ---- Fooocus: lllyasviel/Fooocus modules/async_worker.py@59f183ab, modules/patch.py@59f183ab,
+     * ldm_patched/modules/model_management.py@59f183ab, modules/default_pipeline.py@59f183ab ---- */
+    {"fooocus", "load", "[Fooocus] Loading models ...", "lllyasviel/Fooocus:modules/async_worker.py@59f183ab",
+     "![Fooocus] Loading control models ...\n[Parameters] Sampler = dpmpp_2m_sde_gpu - karras\n[Parameters] Steps = 30 - 15\n"
+     "[Fooocus] Initializing ...\n[Fooocus] Loading models ...\n" OOM, NULL},
+    {"fooocus", "generate", "the model moved, then the sampler's bare bar", "lllyasviel/Fooocus:modules/patch.py@59f183ab",
+     "![Sampler] refiner_swap_method = joint\n[Sampler] sigma_min = 0.0291675, sigma_max = 14.6146240\n"
+     "Requested to load SDXL\nLoading 1 new model\n"
+     "[Fooocus Model Management] Moving model(s) has taken 0.52 seconds\n"
+     " 30%|###       | 9/30 [00:05<00:12,  1.70it/s]\n" OOM,
+     "set-aside miss: \"Moving model(s) has taken\" reads as no load line, so the walk passes it and stops at \"Loading 1 new model\" (a load line no sampler list names): unknown (main read forward)"},
+    /* ---- MLC-LLM: mlc-ai/mlc-llm cpp/serve/config.cc@79d603f0, python/mlc_llm/interface/jit.py@79d603f0 ---- */
+    {"mlc-llm", "load", "the engine sizing its KV cache at start-up (glog lines), then TVM's CUDA allocation failure", "mlc-ai/mlc-llm:cpp/serve/config.cc@79d603f0",
+     "![2025-03-01 10:00:00] INFO jit.py:168: Using cached model lib: /root/.cache/mlc_llm/model_lib/4f1e2a.so\n"
+     "[10:00:01] /workspace/mlc-llm/cpp/serve/config.cc:885: The actual engine mode is \"local\". So max batch size is 4, max KV cache token capacity is 8192, prefill chunk size is 2048.\n"
+     "[10:00:01] /workspace/mlc-llm/cpp/serve/config.cc:890: Estimated total single GPU memory usage: 5932.33 MB (Parameters: 4308.13 MB. KVCache: 1072.25 MB. Temporary buffer: 551.95 MB). The actual usage might be slightly larger than the estimated number.\n"
+     "TVMError: Check failed: (e == cudaSuccess || e == cudaErrorCudartUnloading) is false: CUDA: out of memory\n",
+     "set-aside miss: MLC's engine-sizing lines (\"The actual engine mode is\", \"Estimated total single GPU memory usage\") are in no table"},
+    /* ---- llama-cpp-python: abetlen/llama-cpp-python llama_cpp/llama.py@3691546f ---- */
+    {"llama-cpp-python", "generate", "Llama.generate: N prefix-match hit, remaining M prompt tokens to eval", "abetlen/llama-cpp-python:llama_cpp/llama.py@3691546f",
+     "!Llama.generate: 12 prefix-match hit, remaining 1833 prompt tokens to eval\n" GGML_ERR,
+     "set-aside miss: the prompt's \"tokens to eval\" reads as evaluation; Llama.generate names the generation first"},
 };
 
 static const struct audit audit = {audit_rows, sizeof audit_rows / sizeof audit_rows[0], ""};
