@@ -2701,6 +2701,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         }
     }
     a = b = from;
+    bool bare_bar = false;
     for (int lines = 0, counted = 0;
          lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) && a > stop; lines++) {
         struct cline c;
@@ -2714,6 +2715,11 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         /* ... and the lines that announce a stage above a traceback */
         if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
+        /* diagphaseserve: a load line above the bare bar the paste ends in
+         * (stage_past_bare_bar) */
+        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+            break;
+        bare_bar |= stage_bar_bare(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         /* a one-time action the tool says is over ("Loaded 2 images after 0s"):
          * what failed came after it, and the paste does not show it */

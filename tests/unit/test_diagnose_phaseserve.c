@@ -237,6 +237,9 @@ static const struct audit_row audit_rows[] = {
     {"comfyui", "generate", "loaded partially, then the sampler bar mid-way", "comfyanonymous/ComfyUI:comfy/model_management.py@faad5f1c",
      "!Requested to load Flux\nloaded partially 10238.5 10237.9 0\n"
      " 35%|###5      | 7/20 [00:31<00:58,  4.50s/it]\n" COMFY_OOM, NULL},
+    {"comfyui", "generate", "title, then the workflow's log cut in the sampler bar (the tail walk)", "comfyanonymous/ComfyUI:comfy/model_management.py@faad5f1c",
+     "!CUDA out of memory with Flux dev on a 4090 in ComfyUI\n\n```\ngot prompt\nRequested to load Flux\n"
+     "loaded partially 10238.5 10237.9 0\n 35%|###5      | 7/20 [00:31<00:58,  4.50s/it]\n", NULL},
     /* ---- LMDeploy: InternLM/lmdeploy lmdeploy/pytorch/engine/executor/base.py@1263d5cd ---- */
     {"lmdeploy", "load", "Building Model.", "InternLM/lmdeploy:lmdeploy/pytorch/engine/executor/base.py@1263d5cd",
      "!" LMD "__init__.py:101 - Build <uni> executor.\n" LMD "base.py:450 - Building Model.\n" OOM, NULL},
