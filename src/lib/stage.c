@@ -827,6 +827,15 @@ static const struct stage_word context_words[] = {
     {"Warming up model", ENGINE_WARMUP, false}, {"-- Warmup...", ENGINE_WARMUP, false},
     {"[Memory Management]", OOM_STAGE_LOAD, false}, {"[Unload] Trying to free", OOM_STAGE_LOAD, false},
     {"loaded completely ", OOM_STAGE_LOAD, L}, {"loaded partially ", OOM_STAGE_LOAD, L},
+    /* TensorRT-LLM sizing its KV cache ("[TensorRT-LLM][INFO] Memory usage
+     * when calculating max tokens in paged kv cache: total: 79.10 GiB",
+     * "Number of blocks in KV cache primary pool: 4607",
+     * cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp) and its PyTorch
+     * backend warming CUDA graphs up ("[TRT-LLM] [I] Run generation only
+     * CUDA graph warmup for batch size=64", _torch/pyexecutor/
+     * model_engine.py: a warm-up that names generation is start-up) */
+    {"in paged kv cache", ENGINE_WARMUP, false}, {"blocks in KV cache", ENGINE_WARMUP, false},
+    {"CUDA graph warmup", ENGINE_WARMUP, false},
     /* ... and serving or generating: vLLM's LLM.generate bar ("Processed
      * prompts:  37%|", vllm/entrypoints/llm.py); SGLang's server after its
      * warm-up request ("The server is fired up and ready to roll!",

@@ -274,6 +274,22 @@ static const struct audit_row audit_rows[] = {
     {"diffusers", "generate", "negative: Loading pipeline components above, then the denoising bar", "huggingface/diffusers:src/diffusers/pipelines/pipeline_utils.py@58eb52c0",
      "!Loading pipeline components...: 100%|##########| 7/7 [00:03<00:00,  2.01it/s]\n"
      " 48%|####8     | 24/50 [00:12<00:13,  1.95it/s]\n" OOM, NULL},
+    /* ---- second batch, written after the first change and scored before the next ---- */
+    /* ---- TensorRT-LLM's PyTorch backend: NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/_util.py@d8ae02ca,
+     * model_engine.py@1a0dc5f7; the C++ KV-cache manager cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp@b35ac1b6 ---- */
+    {"tensorrt-llm", "load", "the executor's memory profiling after loading the weights", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/_util.py@d8ae02ca",
+     "![12/20/2025-04:21:50] [TRT-LLM] [I] Memory used after loading model weights (inside torch) in memory usage profiling: 63.52 GiB\n"
+     "[12/20/2025-04:21:50] [TRT-LLM] [I] Memory used after loading model weights (outside torch) in memory usage profiling: 3.21 GiB\n" OOM, NULL},
+    {"tensorrt-llm", "load", "CUDA-graph warm-up of the generation step at start-up", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/model_engine.py@1a0dc5f7",
+     "![12/20/2025-04:21:44] [TRT-LLM] [I] Run generation only CUDA graph warmup for batch size=64, draft_len=0\n" OOM, NULL},
+    {"tensorrt-llm", "load", "the KV-cache manager sizing its pools", "NVIDIA/TensorRT-LLM:cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp@b35ac1b6",
+     "![TensorRT-LLM][INFO] Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB, available: 63.62 GiB\n"
+     "[TensorRT-LLM][INFO] Number of blocks in KV cache primary pool: 4607\n" OOM, NULL},
+    /* ---- openai-whisper: openai/whisper whisper/transcribe.py@f572f216 ---- */
+    {"whisper", "generate", "Detecting language ... / Detected language: then the segments", "openai/whisper:whisper/transcribe.py@f572f216",
+     "!Detecting language using up to the first 30 seconds. Use `--language` to specify the language\n"
+     "Detected language: English\n[00:00.000 --> 00:05.240]  Welcome back to the show.\n"
+     "[00:05.240 --> 00:09.100]  Today we talk about memory.\n" OOM, NULL},
     /* ---- set aside: written after the classifier changes, scored once ---- */
     /* ---- InvokeAI: invoke-ai/InvokeAI invokeai/backend/model_manager/load/model_cache/model_cache.py@8e71a8a5,
      * invokeai/app/services/session_processor/session_processor_default.py@8e71a8a5 ---- */
