@@ -3,6 +3,7 @@
  * paste's end and matches each row against a lower-cased copy of the line.
  * (diagstage9, issue 12) */
 #include "lib/activity.h"
+#include "lib/stage.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -254,7 +255,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
     memset(&r, 0, sizeof r);
     r.first_at = len;
     size_t b = len;
-    bool cut_error = false;
+    bool cut_error = false, bare_bar = false;
     while (b > 0 && r.lines < ACTIVITY_LINES) {
         size_t e = b;
         if (e > 0 && text[e - 1] == '\n') e--;
@@ -284,6 +285,12 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
             continue;
         }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
+        /* diagphaseserve: a load line above a bare running bar is not what
+         * the bar counts (stage_past_bare_bar: an inference app's sampler,
+         * else no stage): a trainer's step bar under its loading lines */
+        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(p, n, st)) == OOM_STAGE_UNKNOWN)
+            break;
+        bare_bar |= stage_bar_bare(p, n);
         r.lines++;
         r.first_at = a;
         r.score[st] += w;

@@ -677,6 +677,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
 {
     size_t a = ls, b = ls;
     int lines = 0, blanks = 0, ctx_lines = 0;
+    bool bare_bar = false; /* a running bar with no description lies between */
     bool in_tb = true;
     char lower[512]; /* the Rich frame header line below this one */
     size_t lower_n = 0;
@@ -799,8 +800,24 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         if (c.kind == STAGE_LINE_HEADER) break;
         /* diagstage7: a full progress bar counted an action that is over:
          * what failed came after it, and lines further up are older still */
-        if (stage_bar_finished(c.body, c.n)) break;
-        if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
+        /* diagphaseserve: ... unless the bar counted generation (A1111's
+         * "Total progress: 100%|"): its output is decoded and saved next,
+         * and the corpus labels a failure after a completed sampling bar
+         * generate (heldout33 h33-40) */
+        if (stage_bar_finished(c.body, c.n)) {
+            if (e->context == OOM_STAGE_UNKNOWN && stage_context_line(c.body, c.n) == OOM_STAGE_GENERATE)
+                e->context = OOM_STAGE_GENERATE;
+            break;
+        }
+        /* diagphaseserve: a load line above a bare running bar tells what
+         * loaded before the loop, not the loop (stage_past_bare_bar) */
+        if (e->context == OOM_STAGE_UNKNOWN) {
+            enum oom_stage st = stage_context_line(c.body, c.n);
+            if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+                break; /* older lines tell still less about the loop */
+            e->context = st;
+        }
+        bare_bar |= stage_bar_bare(c.body, c.n);
         if (++ctx_lines >= 3) break;
     }
 }
@@ -1102,6 +1119,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
                                 const struct msg_prefix *src)
 {
     size_t a = from, b = from;
+    bool bare_bar = false;
     for (int lines = 0, counted = 0; lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) &&
                                      (stop == 0 || a > stop);
          lines++) {
@@ -1109,6 +1127,10 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (stage_bar_bare(c.body, c.n)) {
+            bare_bar = true; /* indented as tqdm pads it: no code */
+            continue;
+        }
         if (c.kind == STAGE_LINE_CODE || msg_memory_words(c.body, c.n)) {
             counted++; /* code, or the error's own words: no narration */
             continue;
@@ -1117,6 +1139,9 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* diagstage6: else the place a logger tags the line with */
         if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
+        /* diagphaseserve: a load line read past a bare running bar */
+        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+            break;
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (done) break;
         if (!bar_or_fence(c.body, c.n)) counted++;
@@ -2676,6 +2701,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         }
     }
     a = b = from;
+    bool bare_bar = false;
     for (int lines = 0, counted = 0;
          lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) && a > stop; lines++) {
         struct cline c;
@@ -2689,6 +2715,11 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         /* ... and the lines that announce a stage above a traceback */
         if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
+        /* diagphaseserve: a load line above the bare bar the paste ends in
+         * (stage_past_bare_bar) */
+        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+            break;
+        bare_bar |= stage_bar_bare(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         /* a one-time action the tool says is over ("Loaded 2 images after 0s"):
          * what failed came after it, and the paste does not show it */

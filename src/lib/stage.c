@@ -600,6 +600,14 @@ static const struct stage_word after_words[] = {
      * The builder ("IBuilder::buildSerializedNetwork", #4258) names no
      * stage: it converts a model, it neither loads nor runs one. */
     {"::enqueueV", OOM_STAGE_FORWARD, false}, {"::executeV2", OOM_STAGE_FORWARD, false},
+    /* ---- diagphaseserve (issue 12) ----
+     * TGI's router warming the shards up at start-up logs the shard's
+     * error in its warmup span ("ERROR warmup{max_input_length=Some(4095)
+     * ...}:warmup: text_generation_router_v3::client: ...: Server error:
+     * CUDA out of memory", backends/v3/src/lib.rs warmup; its serving spans
+     * read "}:generate" above) */
+    {"}:warmup", ENGINE_WARMUP, false},
+    /* ---- end of the diagphaseserve block ---- */
 };
 
 
@@ -777,6 +785,75 @@ static const struct stage_word context_words[] = {
      * log_prefill_stats; its "Decode batch." reads as generation already) */
     {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
     {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
+    /* ---- diagphaseserve (issue 12): serving engines' and inference apps' own phase lines ----
+     * Read from the sources (tests/unit/test_diagnose_phaseserve.c has a
+     * row for each). Engine start-up is load (ENGINE_WARMUP above):
+     * vLLM's worker profiling memory and sizing the KV cache ("Memory
+     * profiling takes 11.85 seconds", "Available KV cache memory: 51.46
+     * GiB", vllm/v1/worker/gpu_worker.py; "GPU KV cache size: 421,552
+     * tokens", "Maximum concurrency for 131,072 tokens per request",
+     * vllm/v1/core/kv_cache_utils.py: CUDA-graph capture follows),
+     * compiling ("torch.compile takes 22.31 s in total", "Compiling a graph
+     * for dynamic shape takes"); CUDA-graph capture in vLLM ("Capturing CUDA
+     * graphs (mixed prefill-decode, PIECEWISE):" bar, v0 "Capturing the
+     * model for CUDA graphs.", "Capturing cudagraphs for decoding"), SGLang ("Capture
+     * cuda graph begin.", "Capture cuda graph bs [...]", model_runner.py)
+     * and TGI ("Cuda Graphs are enabled for sizes [...]", flash_causal_lm.py);
+     * SGLang's scheduler sizing its pools ("max_total_num_tokens=397436,
+     * chunked_prefill_size=...", managers/scheduler.py: its own status
+     * line, not the ServerArgs dump, which has no such key); TGI's launcher
+     * starting a shard ("Starting shard rank=0", "Waiting for shard to be
+     * ready...", launcher/src/main.rs); a warm-up announced ("Warming up
+     * model", TGI backends/v3/src/lib.rs and LMDeploy executor/base.py;
+     * exllamav2's " -- Warmup...", test_inference.py); Forge's model
+     * manager placing a model ("[Memory Management] Target: KModel, Free
+     * GPU: ...", "[Unload] Trying to free 3051.58 MB for cuda:0",
+     * backend/memory_management.py); ComfyUI's after a model is moved
+     * ("loaded completely 9722.8 9319.2 True", "loaded partially ...",
+     * comfy/model_management.py; bare at the line start). Left out: the
+     * lines that end start-up (v0's "# GPU blocks: 37085, # CPU blocks:
+     * 2048", v1's "Graph capturing finished in 12 secs" and "init engine
+     * (profile, create kv cache, warmup model) took 48.91 seconds"): the
+     * program serves or generates next, and the corpus gives a failure
+     * after them no stage (h29-69, test_diagnose_stage9). */
+    {"Memory profiling takes", ENGINE_WARMUP, false}, {"KV cache memory:", ENGINE_WARMUP, false},
+    {"KV cache size:", ENGINE_WARMUP, false}, {"Maximum concurrency for", ENGINE_WARMUP, false},
+    {"torch.compile takes", ENGINE_WARMUP, false}, {"Compiling a graph for", ENGINE_WARMUP, false},
+    {"Capturing CUDA graph", ENGINE_WARMUP, false}, {"Capturing the model for CUDA graphs", ENGINE_WARMUP, false},
+    {"Capturing cudagraph", ENGINE_WARMUP, false},
+    {"Capture cuda graph", ENGINE_WARMUP, false}, {"Cuda Graphs are enabled", ENGINE_WARMUP, false},
+    {"max_total_num_tokens=", ENGINE_WARMUP, W},
+    {"Starting shard", OOM_STAGE_LOAD, false}, {"Waiting for shard", OOM_STAGE_LOAD, false},
+    {"Warming up model", ENGINE_WARMUP, false}, {"-- Warmup...", ENGINE_WARMUP, false},
+    {"[Memory Management]", OOM_STAGE_LOAD, false}, {"[Unload] Trying to free", OOM_STAGE_LOAD, false},
+    {"loaded completely ", OOM_STAGE_LOAD, L}, {"loaded partially ", OOM_STAGE_LOAD, L},
+    /* TensorRT-LLM sizing its KV cache ("[TensorRT-LLM][INFO] Memory usage
+     * when calculating max tokens in paged kv cache: total: 79.10 GiB",
+     * "Number of blocks in KV cache primary pool: 4607",
+     * cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp) and its PyTorch
+     * backend warming CUDA graphs up ("[TRT-LLM] [I] Run generation only
+     * CUDA graph warmup for batch size=64", _torch/pyexecutor/
+     * model_engine.py: a warm-up that names generation is start-up) */
+    {"in paged kv cache", ENGINE_WARMUP, false}, {"blocks in KV cache", ENGINE_WARMUP, false},
+    {"CUDA graph warmup", ENGINE_WARMUP, false},
+    /* ... and serving or generating: vLLM's LLM.generate bar ("Processed
+     * prompts:  37%|", vllm/entrypoints/llm.py); SGLang's server after its
+     * warm-up request ("The server is fired up and ready to roll!",
+     * entrypoints/http_server.py) and koboldcpp's ("Please connect to custom
+     * endpoint at http://localhost:5001", koboldcpp.py), as "Uvicorn running
+     * on" above; a chat request ollama's server answered (gin's access line
+     * '| 200 |  9.41s | 127.0.0.1 | POST "/api/chat"' is written when the
+     * request is done, so the runner had loaded the model and served);
+     * AUTOMATIC1111's and Forge's bar over all sampling steps ("Total
+     * progress:  45%|", modules/shared_total_tqdm.py); faster-whisper
+     * transcribing ("Processing audio with duration 01:02:13.440",
+     * "Detected language 'en' with probability 0.98",
+     * faster_whisper/transcribe.py) */
+    {"Processed prompts:", OOM_STAGE_GENERATE, false}, {"fired up and ready to roll", OOM_STAGE_GENERATE, false},
+    {"Please connect to custom endpoint", OOM_STAGE_GENERATE, false}, {"\"/api/chat\"", OOM_STAGE_GENERATE, false},
+    {"Total progress:", OOM_STAGE_GENERATE, false}, {"Processing audio with duration", OOM_STAGE_GENERATE, false},
+    {"Detected language", OOM_STAGE_GENERATE, false},
+    /* ---- end of the diagphaseserve block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -895,6 +972,42 @@ bool stage_bar_finished(const char *s, size_t n)
     const char *last = NULL;
     for (const char *p = memmem(s, n, "%|", 2); p; p = memmem(p + 2, n - (size_t)(p + 2 - s), "%|", 2)) last = p;
     return last && last - s >= 3 && !memcmp(last - 3, "100", 3) && (last - s == 3 || !isdigit((unsigned char)last[-4]));
+}
+
+/* a tqdm bar with no description, running or full: " 48%|####8 | 24/50 [" */
+static bool bar_without_description(const char *s, size_t n)
+{
+    size_t i = 0, d;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
+    for (d = i; i < n && i - d < 3 && isdigit((unsigned char)s[i]); i++) {}
+    return i > d && i + 1 < n && s[i] == '%' && s[i + 1] == '|';
+}
+
+bool stage_bar_bare(const char *s, size_t n)
+{
+    return bar_without_description(s, n) && !stage_bar_finished(s, n);
+}
+
+/* The load lines of inference apps whose next loop is their sampler:
+ * ComfyUI's model management moving a model to the GPU ("Requested to
+ * load Flux", "loaded partially 10238.5 10237.9 0",
+ * comfyanonymous/ComfyUI comfy/model_management.py), Forge's ("Moving
+ * model(s) has taken 0.62 seconds", lllyasviel/stable-diffusion-webui-forge
+ * backend/memory_management.py), a diffusers pipeline made ("Loading
+ * pipeline components...: 100%", huggingface/diffusers
+ * pipelines/pipeline_utils.py; its __call__ then shows the denoising bar,
+ * which has no description). A trainer's bar after its loading counts
+ * training steps (the corpus gives a failure under it no stage: h34-10,
+ * h34-76). */
+static const char *const sampler_loads[] = {"Requested to load", "loaded completely", "loaded partially",
+                                            "Moving model(s) has taken", "Loading pipeline components"};
+
+enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st)
+{
+    if (st != OOM_STAGE_LOAD) return st;
+    for (size_t k = 0; k < sizeof sampler_loads / sizeof sampler_loads[0]; k++)
+        if (memmem(s, n, sampler_loads[k], strlen(sampler_loads[k]))) return OOM_STAGE_GENERATE;
+    return OOM_STAGE_UNKNOWN;
 }
 
 static bool starts(const char *s, size_t n, const char *w)
@@ -1207,8 +1320,16 @@ static bool level_tagged(const char *s, size_t n)
 static bool step_narration(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    /* diagphaseserve: after a bullet of dashes (exllamav2's " -- Loading
+     * model...", " -- Warmup...", turboderp/exllamav2 exllamav2/model_init.py,
+     * test_inference.py), one word is narration too */
+    bool bullet = false;
+    if (n > 3 && s[0] == '-') {
+        size_t b = s[1] == '-' ? 2 : 1;
+        if (s[b] == ' ') s += b + 1, n -= b + 1, bullet = true;
+    }
     bool dots = (n > 3 && !memcmp(s + n - 3, "...", 3)) || (n > 3 && !memcmp(s + n - 3, "\xe2\x80\xa6", 3));
-    if (!dots || !isalpha((unsigned char)s[0]) || !memchr(s, ' ', n)) return false;
+    if (!dots || !isalpha((unsigned char)s[0]) || (!bullet && !memchr(s, ' ', n))) return false;
     if (memchr(s, '=', n)) return false;
     for (size_t i = 1; i < n; i++)
         if (s[i] == '(' && ident(s[i - 1])) return false; /* a call or a def: "forward(self, x): ..." */
@@ -1252,6 +1373,9 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
+    /* diagphaseserve: tqdm pads a bar with no description to the left
+     * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code */
+    if (i > 0 && bar_without_description(s, n)) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;

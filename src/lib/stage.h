@@ -74,6 +74,18 @@ bool stage_exception_name(const char *s, size_t n);
 /* diagstage7: the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
 bool stage_bar_finished(const char *s, size_t n);
 
+/* diagphaseserve: the line is a running progress bar with no description
+ * ("  35%|███▌      | 7/20 [00:31<00:58,  4.50s/it]"): a loop runs that
+ * the log does not name. */
+bool stage_bar_bare(const char *s, size_t n);
+
+/* diagphaseserve: the stage a line that names stage st (its own stage_*
+ * reading) tells when a bare running bar lies between it and the error:
+ * st, unless st is load. A model loaded, then a loop ran: an inference
+ * app's model placement is followed by its sampler (generate); after any
+ * other load line the loop is not named (unknown). */
+enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 
