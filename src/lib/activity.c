@@ -3,6 +3,7 @@
  * paste's end and matches each row against a lower-cased copy of the line.
  * (diagstage9, issue 12) */
 #include "lib/activity.h"
+#include "lib/stage.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -284,6 +285,9 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
             continue;
         }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
+        /* diagphasesci: a trainer's training line (stage_training_line): the
+         * activities above it are over, training was what ran */
+        if (st == OOM_STAGE_UNKNOWN && stage_training_line(p, n)) break;
         r.lines++;
         r.first_at = a;
         r.score[st] += w;

@@ -800,6 +800,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         /* diagstage7: a full progress bar counted an action that is over:
          * what failed came after it, and lines further up are older still */
         if (stage_bar_finished(c.body, c.n)) break;
+        /* diagphasesci: a trainer's training line: what is above it is over */
+        if (stage_training_line(c.body, c.n)) break;
         if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
         if (++ctx_lines >= 3) break;
     }
@@ -1032,6 +1034,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         enum oom_stage st = stage_context_line(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
+        if (stage_training_line(c.body, c.n)) break; /* diagphasesci */
         ctx_lines++;
     }
     return OOM_STAGE_UNKNOWN;
@@ -1109,6 +1112,9 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        /* diagphasesci: a trainer's training line, whatever figures it logs
+         * ("memory: 11211" in mmengine's): what is above it is over */
+        if (stage_training_line(c.body, c.n)) break;
         if (c.kind == STAGE_LINE_CODE || msg_memory_words(c.body, c.n)) {
             counted++; /* code, or the error's own words: no narration */
             continue;

@@ -115,7 +115,8 @@ static const struct audit_row audit_rows[] = {
 
     /* ---- timm train.py: huggingface/pytorch-image-models@aa4b5850 ---- */
     {"timm", "load", "train.py: 'Model resnet50 created, param count:' (the last lines are set-up)", "huggingface/pytorch-image-models:train.py@aa4b5850",
-     "!Training with a single process on 1 device (cuda:0).\nModel vit_huge_patch14_224 created, param count:632045800\n" OOM, NULL},
+     "!Training with a single process on 1 device (cuda:0).\nModel vit_huge_patch14_224 created, param count:632045800\n" OOM,
+     "set-up the log says is over: diagverb's done rule (a past one-time action names no stage of what failed after it) against the corpus's 'the last lines are the trainer's set-up: load' (h33-79, h30-104); not changed here"},
     {"timm", "unknown", "negative: train_one_epoch's 'Train: 0 [ 100/5004 (  2%)]' line (training, no frames)", "huggingface/pytorch-image-models:train.py@aa4b5850",
      "!Scheduled epochs: 300. LR stepped per epoch.\n"
      "Train: 0 [   0/5004 (  0%)]  Loss: 6.931 (6.93)  Time: 3.212s,   79.70/s  (3.212s,   79.70/s)  LR: 1.000e-06  Data: 2.101 (2.101)\n"
@@ -133,7 +134,8 @@ static const struct audit_row audit_rows[] = {
      NN "The split file contains 5 splits.\n" NN "Desired fold for training: 0\n"
      NN "This split has 104 training and 27 validation cases.\n" NN "\n" NN "Epoch 0\n" NN "Current learning rate: 0.01\n" OOM, NULL},
     {"nnunet", "eval", "perform_actual_validation: 'predicting case_00012' (the trainer's final validation)", "MIC-DKFZ/nnUNet:nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py@0e495086",
-     "!" NN "Training done.\n" NN "predicting liver_12\n" NN "liver_12, shape torch.Size([1, 489, 512, 512]), rank 0\n" OOM, NULL},
+     "!" NN "Training done.\n" NN "predicting liver_12\n" NN "liver_12, shape torch.Size([1, 489, 512, 512]), rank 0\n" OOM,
+     "the trainer's final validation prints 'predicting <case>' as its inference script does; only 'Training done.' above tells validation from inference, and diagverb reads predict as forward"},
     {"nnunet", "forward", "nnUNetPredictor: 'Predicting case:' (inference, as stage13's predict_from_files)", "MIC-DKFZ/nnUNet:nnunetv2/inference/predict_from_raw_data.py@0e495086",
      "!There are 27 cases in the source folder\nI am process 0 out of 1 (max process ID is 0, we start counting with 0!)\n"
      "There are 27 cases that I would like to predict\n\nPredicting liver_12:\nperform_everything_on_device: True\n" OOM, NULL},
@@ -166,7 +168,8 @@ static const struct audit_row audit_rows[] = {
     {"gsplat", "generate", "simple_trainer render_traj: 'Running trajectory rendering...' and its 'Rendering trajectory' bar", "nerfstudio-project/gsplat:examples/simple_trainer.py@90d7b4b3",
      "!Running trajectory rendering...\nRendering trajectory:  40%|####      | 48/120 [00:05<00:08,  8.41it/s]\n" OOM, NULL},
     {"gsplat", "load", "simple_trainer __init__: 'Model initialized. Number of GS:' (the last lines are set-up)", "nerfstudio-project/gsplat:examples/simple_trainer.py@90d7b4b3",
-     "!Scene scale: 1.1021\nModel initialized. Number of GS: 5412012\n" OOM, NULL},
+     "!Scene scale: 1.1021\nModel initialized. Number of GS: 5412012\n" OOM,
+     "as the timm row: 'initialized' is a one-time action the log says is over (diagverb's done rule)"},
 
     /* ---- ColabFold: sokrypton/ColabFold@3b808f0f ---- */
     {"colabfold", "forward", "predict_structure: '{tag} recycle=N pLDDT=' (structure prediction = the model's inference, as h20-35/h20-38)", "sokrypton/ColabFold:colabfold/batch.py@3b808f0f",
