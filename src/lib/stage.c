@@ -2551,14 +2551,19 @@ static bool data_object(const char *t, size_t n, bool progressive)
  * MetricLogger header reads the same); timm's "Train: 0 [ 100/5004 (
  * 2%)]" (huggingface/pytorch-image-models:train.py@aa4b5850); kohya
  * sd-scripts' "running training" (kohya-ss/sd-scripts:train_network.py
- * @48d368fa), as HF Trainer's "***** Running training *****". */
+ * @48d368fa), as HF Trainer's "***** Running training *****";
+ * PaddleOCR's "epoch: [3/500], iter: 2010, lr: ..." (PaddlePaddle/
+ * PaddleOCR:tools/program.py@006d84bf); ESPnet's "2/70epoch started."
+ * and its reporter's "2epoch:train:1-1000batch: ..." (espnet/espnet:
+ * espnet2/train/trainer.py@004a54cf, reporter.py@01d307c4). */
 static const struct stage_word train_words[] = {
     {"Epoch(train)", OOM_STAGE_UNKNOWN, false}, {"Iter(train)", OOM_STAGE_UNKNOWN, false},
     {"Starting training from iteration", OOM_STAGE_UNKNOWN, false},
     {"Starting training for ", OOM_STAGE_UNKNOWN, false}, {"Current learning rate:", OOM_STAGE_UNKNOWN, false},
     {"fps step:", OOM_STAGE_UNKNOWN, false}, {"Train Iter (time)", OOM_STAGE_UNKNOWN, false},
-    {"Epoch: [", OOM_STAGE_UNKNOWN, false}, {"Train: ", OOM_STAGE_UNKNOWN, L},
-    {"running training", OOM_STAGE_UNKNOWN, I},
+    {"Epoch: [", OOM_STAGE_UNKNOWN, false}, {"epoch: [", OOM_STAGE_UNKNOWN, false},
+    {"Train: ", OOM_STAGE_UNKNOWN, L}, {"running training", OOM_STAGE_UNKNOWN, I},
+    {"epoch:train:", OOM_STAGE_UNKNOWN, false}, {"epoch started", OOM_STAGE_UNKNOWN, false},
 };
 
 /* An epoch starting, alone on its line (after a logger's "...: " stamp):

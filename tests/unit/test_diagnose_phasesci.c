@@ -48,6 +48,11 @@
     "shape[64,256,56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator "     \
     "GPU_0_bfc\n"
 
+/* tiny-cuda-nn's device allocator under instant-ngp (include/tiny-cuda-nn/gpu_memory.h) */
+#define TCNNOOM                                                                                              \
+    "10:12:40 ERROR    Uncaught exception: Could not allocate memory: CUDA Error: cudaMalloc(&rawptr, "      \
+    "n_bytes+DEBUG_GUARD_SIZE*2) failed with error out of memory\n"
+
 #define MM "05/01 10:12:33 - mmengine - INFO - "
 #define D2(name) "[05/01 10:12:33 " name "]: "
 #define NN "2024-05-01 10:12:33.123456: "
@@ -242,6 +247,43 @@ static const struct audit_row audit_rows[] = {
      "!running training / \xe5\xad\xa6\xe7\xbf\x92\xe9\x96\x8b\xe5\xa7\x8b\n  num train images * repeats: 400\n  num batches per epoch: 400\n  num epochs: 4\n"
      "steps:   0%|          | 0/1600 [00:00<?, ?it/s]\nepoch 1/4\nsteps:   0%|          | 1/1600 [00:03<1:20:12,  3.01s/it, avr_loss=0.131]\n" OOM, NULL},
 
+    /* ---- orbax (JAX checkpointing): google/orbax@3ff7b24a ---- */
+    {"orbax", "checkpoint", "CheckpointManager.save: '[process=0] Saving checkpoint at step N'", "google/orbax:checkpoint/orbax/checkpoint/checkpoint_manager.py@3ff7b24a",
+     "!I0501 10:12:33.123456 140231 checkpoint_manager.py:1526] [process=0] Saving checkpoint at step 5000\n" JAXOOM, NULL},
+    {"orbax", "load", "Checkpointer.restore: 'Restoring checkpoint from %s.'", "google/orbax:checkpoint/orbax/checkpoint/_src/checkpointers/checkpointer.py@3ff7b24a",
+     "!I0501 10:12:33.123456 140231 checkpointer.py:323] Restoring checkpoint from /ckpt/5000/default.\n" JAXOOM, NULL},
+
+    /* ---- instant-ngp: NVlabs/instant-ngp@abe236e (tiny-cuda-nn's allocator error, as heldout32's h32-23/24 show it) ---- */
+    {"instant-ngp", "load", "Testbed: 'Loading network config from:' and the encoding it builds", "NVlabs/instant-ngp:src/testbed.cu@abe236e",
+     "!10:12:33 SUCCESS  Loaded 120 images after 1s\n10:12:33 INFO     Loading network config from: configs/nerf/base.json\n"
+     "10:12:33 INFO     GridEncoding:  Nmin=16 b=1.51572 F=2 T=2^19 L=16\n" TCNNOOM, NULL},
+    {"instant-ngp", "eval", "scripts/run.py: 'Evaluating test transforms from'", "NVlabs/instant-ngp:scripts/run.py@abe236e",
+     "!Evaluating test transforms from  data/nerf/fox/transforms_test.json\n" TCNNOOM, NULL},
+    {"instant-ngp", "generate", "scripts/run.py: 'Generating mesh via marching cubes and saving to' (an output made from the trained field)", "NVlabs/instant-ngp:scripts/run.py@abe236e",
+     "!Generating mesh via marching cubes and saving to fox.obj. Resolution=[1024,1024,1024], Density Threshold=2.5\n" TCNNOOM, NULL},
+
+    /* ---- ESPnet: espnet/espnet (trainer.py@004a54cf, reporter.py@01d307c4) ---- */
+    {"espnet", "unknown", "negative: 'The best model has been updated' then 'N/Mepoch started' and the reporter's 'Nepoch:train:a-bbatch:' lines (training, no frames)", "espnet/espnet:espnet2/train/trainer.py@004a54cf",
+     "![host] 2024-05-01 10:12:33,123 (trainer:355) INFO: The best model has been updated: valid.acc\n"
+     "[host] 2024-05-01 10:12:34,001 (trainer:290) INFO: 2/70epoch started. Estimated time to finish: 11 hours, 2 minutes and 3.1 seconds\n"
+     "[host] 2024-05-01 10:18:01,912 (trainer:752) INFO: 2epoch:train:1-1000batch: iter_time=1.2e-04, forward_time=0.212, loss_ctc=120.1, loss_att=60.2, acc=0.512, loss=78.1, backward_time=0.310, optim_step_time=0.041, lr_0=2.0e-04, train_time=0.612\n" OOM, NULL},
+    {"espnet", "unknown", "negative: an epoch's results line naming [valid] above the next epoch's training lines", "espnet/espnet:espnet2/train/reporter.py@01d307c4",
+     "![host] 2024-05-01 10:12:33,001 (trainer:340) INFO: 1epoch results: [train] iter_time=1.2e-04, loss=98.1, train_time=0.612, time=1 hour, 2 minutes and 3 seconds, total_count=10000, [valid] loss=80.1, acc=0.55, cer=0.31, time=2 minutes and 1.2 seconds, total_count=600\n"
+     "[host] 2024-05-01 10:12:34,001 (trainer:290) INFO: 2/70epoch started. Estimated time to finish: 11 hours, 2 minutes and 3.1 seconds\n" OOM, NULL},
+
+    /* ---- PaddleOCR: PaddlePaddle/PaddleOCR:tools/program.py@006d84bf ---- */
+    {"paddleocr", "eval", "program.eval: the tqdm bar 'eval model:'", "PaddlePaddle/PaddleOCR:tools/program.py@006d84bf",
+     "![2024/05/01 10:12:33] ppocr INFO: epoch: [3/500], iter: 2000, lr: 0.001000, loss: 1.912000, reader_cost: 0.01212 s, batch_cost: 0.41211 s, samples: 160, ips: 388.24351\n"
+     "eval model::  45%|####5     | 225/500 [00:41<00:50,  5.47it/s]\n" PADDLEOOM, NULL},
+    {"paddleocr", "unknown", "negative: 'cur metric' / 'best metric' lines (the evaluation is over) then training lines", "PaddlePaddle/PaddleOCR:tools/program.py@006d84bf",
+     "![2024/05/01 10:12:33] ppocr INFO: cur metric, precision: 0.7812, recall: 0.6512, hmean: 0.7103, fps: 31.2\n"
+     "[2024/05/01 10:12:33] ppocr INFO: best metric, hmean: 0.7103, precision: 0.7812, recall: 0.6512, fps: 31.2, best_epoch: 3\n"
+     "[2024/05/01 10:13:01] ppocr INFO: epoch: [3/500], iter: 2010, lr: 0.001000, loss: 1.902000, reader_cost: 0.01212 s, batch_cost: 0.41211 s, samples: 80, ips: 194.12\n" PADDLEOOM, NULL},
+
+    /* ---- Keras again: a checkpoint written, then the next epoch trains ---- */
+    {"keras", "unknown", "negative: ModelCheckpoint's line, then 'Epoch 2/10' and its bar (training, no frames)", "keras-team/keras:keras/src/callbacks/model_checkpoint.py@3422977a",
+     "!\nEpoch 1: saving model to ckpt/model.keras\n1875/1875 [==============================] - 61s 32ms/step - loss: 0.4012\nEpoch 2/10\n" TFOOM, NULL},
+
     /* ---- general negatives ---- */
     {"config", "unknown", "negative: a printed config with evaluation_strategy= and save_steps= is no phase", "huggingface/transformers:src/transformers/training_args.py (TrainingArguments repr)",
      "!TrainingArguments(\n_n_gpu=1,\nevaluation_strategy=steps,\neval_steps=500,\nsave_steps=500,\nsave_strategy=steps,\n"
@@ -256,10 +298,45 @@ static void test_phase_lines(void **state)
     assert_int_equal(audit_misses(&audit, false), 0);
 }
 
+/* The training-line reader on each trainer's wording, and lines that only
+ * look like one. */
+static void test_training_lines(void **state)
+{
+    (void)state;
+    static const char *const training[] = {
+        "05/01 10:12:33 - mmengine - INFO - Epoch(train)  [2][ 50/1833]  lr: 2.0000e-02",
+        "05/01 10:12:33 - mmengine - INFO - Iter(train) [8000/80000]  lr: 1.0000e-02",
+        "[05/01 10:12:33 d2.engine.train_loop]: Starting training from iteration 0",
+        "Starting training for 300 epochs...",
+        "2024-05-01 10:12:33.123456: Current learning rate: 0.01",
+        "fps step: 51234 fps step and policy inference: 48123 fps total: 40123 epoch: 12/5000 frames: 786432",
+        "Step (% Done)       Train Iter (time)    ETA (time)           Train Rays / Sec",
+        "[05/01 10:12:33] ppdet.engine INFO: Epoch: [0] [  20/7329] learning_rate: 0.000800",
+        "[2024/05/01 10:13:01] ppocr INFO: epoch: [3/500], iter: 2010, lr: 0.001000",
+        "Train: 0 [ 100/5004 (  2%)]  Loss: 6.912 (6.92)",
+        "running training / \xe5\xad\xa6\xe7\xbf\x92\xe9\x96\x8b\xe5\xa7\x8b",
+        "***** Running training *****",
+        "(trainer:752) INFO: 2epoch:train:1-1000batch: iter_time=1.2e-04",
+        "(trainer:290) INFO: 2/70epoch started. Estimated time to finish: 11 hours",
+        "Epoch 1/10", "2024-05-01 10:12:33.123456: Epoch 0", "epoch 1/4",
+    };
+    static const char *const not_training[] = {
+        "Epoch 3: val_loss improved from 0.51234 to 0.49876, saving model to ckpt/model.keras",
+        "Epoch 12: early stopping", "Epoch(val) [1][ 50/313]", "Iter(test) [100/5000]",
+        "num_train_epochs=3,", "Test: [   0/195]  Time: 1.712", "Epoch 1/", "Epochs: 10",
+        "The training was finished at 70 epochs",
+    };
+    for (size_t i = 0; i < sizeof training / sizeof training[0]; i++)
+        if (!stage_training_line(training[i], strlen(training[i]))) fail_msg("not read as training: %s", training[i]);
+    for (size_t i = 0; i < sizeof not_training / sizeof not_training[0]; i++)
+        if (stage_training_line(not_training[i], strlen(not_training[i])))
+            fail_msg("read as training: %s", not_training[i]);
+}
+
 int main(int argc, char **argv)
 {
     int rc = audit_main(&audit, argc, argv);
     if (rc >= 0) return rc;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_phase_lines)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_phase_lines), cmocka_unit_test(test_training_lines)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
