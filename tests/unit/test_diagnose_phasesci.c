@@ -288,6 +288,68 @@ static const struct audit_row audit_rows[] = {
     {"config", "unknown", "negative: a printed config with evaluation_strategy= and save_steps= is no phase", "huggingface/transformers:src/transformers/training_args.py (TrainingArguments repr)",
      "!TrainingArguments(\n_n_gpu=1,\nevaluation_strategy=steps,\neval_steps=500,\nsave_steps=500,\nsave_strategy=steps,\n"
      "load_best_model_at_end=True,\n)\n" OOM, NULL},
+    /* ---- set aside: the rows below were written after the classifier
+     * changes (commits 9349e9a2, 3f790a86) from libraries kept out of the
+     * fix (MONAI, SpeechBrain, OneTrainer, OpenFold, ESM) and scored once;
+     * their figure is reported apart and nothing was tuned on them ---- */
+    /* ---- MONAI: Project-MONAI/MONAI@d388d1c6 ---- */
+    {"monai", "unknown", "negative: CheckpointSaver's 'Saved checkpoint at epoch' then StatsHandler's iteration lines (training, no frames)", "Project-MONAI/MONAI:monai/handlers/stats_handler.py@d388d1c6",
+     "!2024-05-01 10:12:33,123 - INFO - Saved checkpoint at epoch: 2\n"
+     "2024-05-01 10:12:40,001 - INFO - Epoch: 3/100, Iter: 1/40 -- train_loss: 0.5123 \n"
+     "2024-05-01 10:12:41,101 - INFO - Epoch: 3/100, Iter: 2/40 -- train_loss: 0.5011 \n" OOM, NULL},
+    {"monai", "unknown", "negative: the evaluator's metrics summary (the validation is over) and 'Got new best metric'", "Project-MONAI/MONAI:monai/engines/workflow.py@d388d1c6",
+     "!2024-05-01 10:12:33,123 - INFO - Epoch[3] Metrics -- val_mean_dice: 0.8123 \n"
+     "2024-05-01 10:12:33,124 - INFO - Got new best metric of val_mean_dice: 0.8123\n"
+     "2024-05-01 10:12:33,125 - INFO - Key metric: val_mean_dice best value: 0.8123 at epoch: 3\n" OOM, NULL},
+    {"monai", "load", "CheckpointLoader: 'Restored all variables from' (the last line is the loader's)", "Project-MONAI/MONAI:monai/handlers/checkpoint_loader.py@d388d1c6",
+     "!2024-05-01 10:12:33,123 - INFO - Restored all variables from /w/runs/net_key_metric=0.8123.pt\n" OOM,
+     "set-aside miss: a one-time load the log says is over ('Restored'), diagverb's done rule (as the timm and gsplat rows)"},
+
+    /* ---- SpeechBrain: speechbrain/speechbrain@9c826ef3 ---- */
+    {"speechbrain", "load", "Checkpointer: 'Loading a checkpoint from'", "speechbrain/speechbrain:speechbrain/utils/checkpoints.py@9c826ef3",
+     "!speechbrain.utils.checkpoints - Loading a checkpoint from results/conformer/save/CKPT+2024-05-01+10-12-33+00\n" OOM, NULL},
+    {"speechbrain", "load", "Pretrainer: 'Loading pretrained files for:'", "speechbrain/speechbrain:speechbrain/utils/parameter_transfer.py@9c826ef3",
+     "!speechbrain.utils.fetching - Fetch hyperparams.yaml: Fetching from HuggingFace Hub 'speechbrain/asr-conformer-transformerlm-librispeech' if not cached\n"
+     "speechbrain.utils.parameter_transfer - Loading pretrained files for: normalizer, asr, lm, tokenizer\n" OOM, NULL},
+    {"speechbrain", "unknown", "negative: the epoch summary and 'Saved an end-of-epoch checkpoint', then the next epoch's training bar", "speechbrain/speechbrain:speechbrain/utils/checkpoints.py@9c826ef3",
+     "!speechbrain.utils.train_logger - epoch: 3, lr: 1.00e+00 - train loss: 1.12 - valid loss: 1.01, valid CER: 3.12, valid WER: 9.21\n"
+     "speechbrain.utils.checkpoints - Saved an end-of-epoch checkpoint in results/conformer/save/CKPT+2024-05-01+10-12-33+00\n"
+     "  3%|3         | 8/250 [00:03<01:30,  2.67it/s, train_loss=1.1]\n" OOM, NULL},
+
+    /* ---- OneTrainer: Nerogar/OneTrainer@23df3832 ---- */
+    {"onetrainer", "generate", "model sampler's tqdm 'sampling' (sample images during training)", "Nerogar/OneTrainer:modules/modelSampler/StableDiffusionXLSampler.py@23df3832",
+     "!step:  50%|#####     | 500/1000 [10:01<10:01,  1.20s/it, loss=0.0812, smooth loss=0.0911]\n"
+     "sampling:  40%|####      | 8/20 [00:02<00:03,  3.61it/s]\n" OOM, NULL},
+    {"onetrainer", "eval", "GenericTrainer validation: tqdm 'validation_step'", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
+     "!validation_step:  30%|###       | 3/10 [00:01<00:02,  2.91it/s]\n" OOM, NULL},
+    {"onetrainer", "load", "quantization_util: tqdm 'Quantizing model weights' while the model loads", "Nerogar/OneTrainer:modules/util/quantization_util.py@23df3832",
+     "!Quantizing model weights:  40%|####      | 200/500 [00:05<00:07, 40.12it/s]\n" OOM,
+     "set-aside miss: no table reads quantizing a model's weights as its load"},
+    {"onetrainer", "checkpoint", "GenericTrainer.save: 'Saving <path>'", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
+     "!Saving workspace/run/save/model-2024-05-01_10-12-33-save-1000-10-100\n" OOM, NULL},
+    {"onetrainer", "unknown", "negative: the 'epoch' and 'step' bars (training, no frames)", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
+     "!epoch:   0%|          | 0/100 [00:00<?, ?it/s]\n"
+     "step:  12%|#2        | 12/100 [00:13<01:35,  1.09s/it, loss=0.123, smooth loss=0.13]\n" OOM, NULL},
+    {"onetrainer", "load", "GenericTrainer: 'Continuing training from backup' (the backup is loaded)", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
+     "!Continuing training from backup 'workspace/run/backup/2024-05-01_10-12-33-backup-1000-10-100'...\n" OOM,
+     "set-aside miss: the verb table reads 'backup' as making one (checkpoint); this line restores one"},
+
+    /* ---- OpenFold: aqlaboratory/openfold@ce0029e1 ---- */
+    {"openfold", "forward", "run_model: 'Running inference for {tag}...' after the parameters loaded", "aqlaboratory/openfold:openfold/utils/script_utils.py@ce0029e1",
+     "!INFO:run_pretrained_openfold:Loaded OpenFold parameters at openfold/resources/openfold_params/finetuning_ptm_2.pt...\n"
+     "INFO:openfold.utils.script_utils:Running inference for T1050-1...\n" OOM, NULL},
+    {"openfold", "data", "precompute_alignments: 'Generating alignments for {tag}...' (MSA features, no generation)", "aqlaboratory/openfold:run_pretrained_openfold.py@ce0029e1",
+     "!INFO:run_pretrained_openfold:Generating alignments for T1050...\n" OOM,
+     "set-aside miss: 'Generating' is generation in context_words; an MSA search makes input features"},
+
+    /* ---- ESM: facebookresearch/esm@2b369911 ---- */
+    {"esm", "forward", "extract.py: 'Processing N of M batches' (embeddings from the model, as stage15's extract.py row)", "facebookresearch/esm:scripts/extract.py@2b369911",
+     "!Transferred model to GPU\nRead uniref_sample.fasta with 2000 sequences\nProcessing 1 of 120 batches (17 sequences)\n" OOM,
+     "set-aside miss: 'Processing N of M batches' names no verb the tables read"},
+    {"esm", "load", "fold.py: 'Loading model'", "facebookresearch/esm:scripts/fold.py@2b369911",
+     "!INFO:root:Reading sequences from seqs.fasta\nINFO:root:Loaded 20 sequences from seqs.fasta\nINFO:root:Loading model\n" OOM, NULL},
+    {"esm", "forward", "fold.py: 'Predicted structure for ... 1 / 20 completed.' (the next sequence is folded)", "facebookresearch/esm:scripts/fold.py@2b369911",
+     "!INFO:root:Starting Predictions\nINFO:root:Predicted structure for seq_1 with length 310, pLDDT 85.1, pTM 0.812 in 3.1s. 1 / 20 completed.\n" OOM, NULL},
 };
 
 static const struct audit audit = {audit_rows, sizeof audit_rows / sizeof audit_rows[0], ""};
