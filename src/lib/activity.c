@@ -285,6 +285,9 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
             continue;
         }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
+        /* diagphasesci: a trainer's training line (stage_training_line): the
+         * activities above it are over, training was what ran */
+        if (st == OOM_STAGE_UNKNOWN && stage_training_line(p, n)) break;
         /* diagphaseserve: a load line above a bare running bar is not what
          * the bar counts (stage_past_bare_bar: an inference app's sampler,
          * else no stage): a trainer's step bar under its loading lines */

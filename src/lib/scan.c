@@ -809,6 +809,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 e->context = OOM_STAGE_GENERATE;
             break;
         }
+        /* diagphasesci: a trainer's training line: what is above it is over */
+        if (stage_training_line(c.body, c.n)) break;
         /* diagphaseserve: a load line above a bare running bar tells what
          * loaded before the loop, not the loop (stage_past_bare_bar) */
         if (e->context == OOM_STAGE_UNKNOWN) {
@@ -1049,6 +1051,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         enum oom_stage st = stage_context_line(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
+        if (stage_training_line(c.body, c.n)) break; /* diagphasesci */
         ctx_lines++;
     }
     return OOM_STAGE_UNKNOWN;
@@ -1127,6 +1130,9 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        /* diagphasesci: a trainer's training line, whatever figures it logs
+         * ("memory: 11211" in mmengine's): what is above it is over */
+        if (stage_training_line(c.body, c.n)) break;
         if (stage_bar_bare(c.body, c.n)) {
             bare_bar = true; /* indented as tqdm pads it: no code */
             continue;

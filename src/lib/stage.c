@@ -749,6 +749,35 @@ static const struct stage_word context_words[] = {
      * corpus-heldout23's set-aside misses, seen) */
     {"prepare optimizer", OOM_STAGE_LOAD, false},
     /* ---- end of the diagstage5 block ---- */
+    /* ---- diagphasesci (issue 12) ----
+     * Vision, science and RL frameworks' own phase lines, from their
+     * sources (tests/unit/test_diagnose_phasesci.c has a row for each):
+     * mmengine's LogProcessor tags an iteration-based validation or test
+     * loop "Iter(val) [ 50/500]" / "Iter(test) [100/5000]" (training reads
+     * "Iter(train)"; open-mmlab/mmengine:mmengine/runner/log_processor.py
+     * @25434293); YOLOv5's dataset caching its images before training,
+     * "train: Caching images (12.3GB ram):  45%|" (ultralytics/yolov5:
+     * utils/dataloaders.py@5081342f), nerfstudio's datamanager "Caching /
+     * undistorting train images" (nerfstudio-project/nerfstudio:nerfstudio/
+     * data/datamanagers/full_images_datamanager.py@50e0e3c7): data;
+     * rendering a trained scene's novel views, ns-render's progress column
+     * ":movie_camera: Rendering :movie_camera:" as the terminal shows it
+     * (nerfstudio/scripts/render.py@50e0e3c7), gsplat's "Running trajectory
+     * rendering..." and its "Rendering trajectory" bar (nerfstudio-project/
+     * gsplat:examples/simple_trainer.py@90d7b4b3): generate, as a sampler
+     * produces outputs; ColabFold's structure prediction logging each
+     * recycle, "alphafold2_ptm_model_1_seed_000 recycle=0 pLDDT=41.2"
+     * (sokrypton/ColabFold:colabfold/batch.py@3b808f0f): the folding
+     * model's inference, forward (as heldout20's h20-35); stable-baselines3's
+     * constructor wrapping the env right before it builds the policy on the
+     * device, "Wrapping the env with a `Monitor` wrapper" (DLR-RM/
+     * stable-baselines3:stable_baselines3/common/base_class.py@e05d2dbe): load */
+    {"Iter(val)", OOM_STAGE_EVAL, false}, {"Iter(test)", OOM_STAGE_EVAL, false},
+    {"Caching images (", OOM_STAGE_DATA, false}, {"Caching / undistorting", OOM_STAGE_DATA, false},
+    {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
+    {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
+    {"Wrapping the env ", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagphasesci block ---- */
     /* ---- diagstage11 (issue 12): a server that said it serves ----
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
@@ -1311,6 +1340,13 @@ static bool level_tagged(const char *s, size_t n)
     return false;
 }
 
+/* A tqdm bar: its bar opens with "%|" and its rate closes it ("it/s]",
+ * "s/it]"). */
+static bool tqdm_bar(const char *s, size_t n)
+{
+    return has(s, n, "%|") && (has(s, n, "it/s]") || has(s, n, "s/it]"));
+}
+
 /* diagstage14: a tool's indented sub-step line, words ending in an
  * ellipsis ("  Loading Gemma 3 model...", "  Running Gemma 3 forward pass
  * (48 layers)...", "  Processing through connector...": LTX-2's MLX
@@ -1374,8 +1410,13 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
     /* diagphaseserve: tqdm pads a bar with no description to the left
-     * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code */
-    if (i > 0 && bar_without_description(s, n)) return STAGE_LINE_OTHER;
+     * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code.
+     * diagphasesci: an indented progress bar is the tool's line, not a
+     * traceback's code: YOLOv5's validator right-aligns its metric
+     * columns in front of its bar ("                 Class     Images ...
+     * mAP50-95:  35%|###4      | 55/157 [00:21<00:39,  2.58it/s]",
+     * ultralytics/yolov5:val.py@5081342f) */
+    if (i > 0 && (bar_without_description(s, n) || tqdm_bar(s, n))) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -2609,9 +2650,83 @@ static bool data_object(const char *t, size_t n, bool progressive)
     return false;
 }
 
+/* ---- diagphasesci (issue 12): a trainer's own training-progress line ----
+ * The corpus labels a failure under a trainer's training line with no
+ * frame as no stage (heldout31 h31-79, heldout30 h30-32: training was
+ * under way, which of forward, backward or optimizer failed is not
+ * shown), and a phase line above it (a checkpoint saved, weights loaded,
+ * "27 validation cases" counted) is over: the walks up from the failure
+ * stop at such a line. The trainers' own wordings, from their sources:
+ * mmengine's LogProcessor "Epoch(train)  [2][ 50/1833]", "Iter(train)
+ * [8000/80000]" (open-mmlab/mmengine:mmengine/runner/log_processor.py
+ * @25434293); detectron2's "Starting training from iteration 0"
+ * (facebookresearch/detectron2:detectron2/engine/train_loop.py@02b5c4e2);
+ * YOLOv5's "Starting training for 300 epochs..." (ultralytics/yolov5:
+ * train.py@5081342f); nnU-Net's per-epoch "Current learning rate: 0.01"
+ * (MIC-DKFZ/nnUNet:nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py
+ * @0e495086); rl_games' "fps step: 51234 fps step and policy inference:
+ * ..." (Denys88/rl_games:rl_games/common/a2c_common.py@262cf202: its
+ * "inference" is the rollout's, no forward pass of its own); nerfstudio's
+ * step table "Step (% Done)  Train Iter (time)" (nerfstudio-project/
+ * nerfstudio:nerfstudio/utils/writer.py@50e0e3c7); PaddleDetection's
+ * LogPrinter "Epoch: [0] [  20/7329] learning_rate:" (PaddlePaddle/
+ * PaddleDetection:ppdet/engine/callbacks.py@666f597f; DETR's
+ * MetricLogger header reads the same); timm's "Train: 0 [ 100/5004 (
+ * 2%)]" (huggingface/pytorch-image-models:train.py@aa4b5850); kohya
+ * sd-scripts' "running training" (kohya-ss/sd-scripts:train_network.py
+ * @48d368fa), as HF Trainer's "***** Running training *****";
+ * PaddleOCR's "epoch: [3/500], iter: 2010, lr: ..." (PaddlePaddle/
+ * PaddleOCR:tools/program.py@006d84bf); ESPnet's "2/70epoch started."
+ * and its reporter's "2epoch:train:1-1000batch: ..." (espnet/espnet:
+ * espnet2/train/trainer.py@004a54cf, reporter.py@01d307c4). */
+static const struct stage_word train_words[] = {
+    {"Epoch(train)", OOM_STAGE_UNKNOWN, false}, {"Iter(train)", OOM_STAGE_UNKNOWN, false},
+    {"Starting training from iteration", OOM_STAGE_UNKNOWN, false},
+    {"Starting training for ", OOM_STAGE_UNKNOWN, false}, {"Current learning rate:", OOM_STAGE_UNKNOWN, false},
+    {"fps step:", OOM_STAGE_UNKNOWN, false}, {"Train Iter (time)", OOM_STAGE_UNKNOWN, false},
+    {"Epoch: [", OOM_STAGE_UNKNOWN, false}, {"epoch: [", OOM_STAGE_UNKNOWN, false},
+    {"Train: ", OOM_STAGE_UNKNOWN, L}, {"running training", OOM_STAGE_UNKNOWN, I},
+    {"epoch:train:", OOM_STAGE_UNKNOWN, false}, {"epoch started", OOM_STAGE_UNKNOWN, false},
+};
+
+/* An epoch starting, alone on its line (after a logger's "...: " stamp):
+ * Keras' ProgbarLogger "Epoch 1/10" (keras-team/keras:keras/src/callbacks/
+ * progbar_logger.py@3422977a), nnU-Net's "Epoch 0", sd-scripts' "epoch 1/4". */
+static bool epoch_line(const char *t, size_t n)
+{
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\r')) n--;
+    const char *p = find_nocase(t, n, 0, "epoch ", 6);
+    if (!p) return false;
+    size_t lead = (size_t)(p - t);
+    bool starts_line = true;
+    for (size_t i = 0; i < lead; i++) starts_line &= t[i] == ' ' || t[i] == '\t';
+    if (!starts_line && !(lead >= 2 && t[lead - 2] == ':' && t[lead - 1] == ' ')) return false;
+    size_t i = lead + 6, d = i;
+    while (i < n && isdigit((unsigned char)t[i])) i++;
+    if (i == d) return false;
+    if (i < n && t[i] == '/') {
+        size_t e = ++i;
+        while (i < n && isdigit((unsigned char)t[i])) i++;
+        if (i == e) return false;
+    }
+    return i == n;
+}
+
+bool stage_training_line(const char *text, size_t len)
+{
+    for (size_t i = 0; i < sizeof train_words / sizeof train_words[0]; i++)
+        if (has_cue(text, len, &train_words[i])) return true;
+    return epoch_line(text, len);
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
+    /* diagphasesci: a trainer's training line: training under way, no stage */
+    if (stage_training_line(text, len)) {
+        *done = true;
+        return OOM_STAGE_UNKNOWN;
+    }
     if (len > VERB_LINE_MAX || not_narration(text, len)) return OOM_STAGE_UNKNOWN;
     for (size_t i = 0; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
@@ -2636,6 +2751,9 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             if ((e - i > 5 && !memcmp(text + e - 5, "Error", 5)) ||
                 (e - i > 9 && !memcmp(text + e - 9, "Exception", 9)))
                 break;
+            /* diagphasesci: a setting's key is no action ("load_best_model_at_end=True,",
+             * "evaluation_strategy=steps," in a printed TrainingArguments) */
+            if (e < len && text[e] == '=') break;
             /* diagstage14: loading a count of data items is reading the
              * data, and a running count goes on ("trainer_interface.cc(137)
              * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer

@@ -123,6 +123,12 @@ enum oom_stage stage_context_line(const char *text, size_t len);
 bool stage_model_math(const char *code, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
+/* diagphasesci: the line is a trainer's own training-progress line
+ * ("Epoch(train) [2][ 50/1833]", "Starting training from iteration 0",
+ * "Epoch 1/10" alone): training under way, which names no stage, and
+ * ends a walk up from the failure (stage_verb_line says done). */
+bool stage_training_line(const char *text, size_t len);
+
 /* diagstage6: the stage a phase announcement names: the first word of the
  * message after the logger's prefixes is a gerund of the verb table
  * ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting embeddings",
