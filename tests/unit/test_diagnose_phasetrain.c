@@ -1,0 +1,249 @@
+/* diagnose's stage from what training libraries print, helper
+ * diagphasetrain (issue 12): a phase-line coverage audit of LLM and general
+ * training frameworks (transformers Trainer, accelerate, DeepSpeed,
+ * Lightning, TRL, LLaMA-Factory, axolotl, ms-swift, unsloth, torchtune,
+ * fairseq, Megatron-LM, NeMo). Each row is a short synthetic paste with no
+ * useful traceback: the library's own log, banner or progress-bar lines as
+ * its source prints them (format strings filled with plausible values;
+ * owner/repo:path@commit beside each row), then PyTorch's OOM message, the
+ * library's own failure line, or a title over a paste cut before its error.
+ * The stage is the one a labeller following tests/corpus-heldout33/34's
+ * conventions gives: the last lines name what ran ("the last lines are the
+ * trainer's checkpoint writing: checkpoint"); a training progress bar or a
+ * training banner alone names no stage (h31-79, h33-69: unknown); a phase
+ * line far above later activity decides nothing. No row was read from a
+ * corpus log. `build/tests/test_diagnose_phasetrain --table` prints every
+ * row with diagnose's stage; `--paste N` prints row N's paste. Rows after
+ * the "set aside" marker were written after the classifier changes and
+ * scored once (/work/notes/diagphasetrain.md). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+#include "stage_audit.h"
+
+/* PyTorch's current OOM message (c10/cuda/CUDACachingAllocator.cpp) */
+#define OOM                                                                                                 \
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 0 has a total capacity of " \
+    "79.15 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.11 GiB memory in " \
+    "use. Of the allocated memory 75.40 GiB is allocated by PyTorch, and 1.90 GiB is reserved by PyTorch but " \
+    "unallocated.\n"
+#define RANK_OOM "[rank0]: " OOM
+/* a title over a paste the poster cut before its error (as heldout33's
+ * "the OOM rests on the title" rows): the stage is the paste's last lines */
+#define TITLE "CUDA out of memory on 8x A100 80GB\n"
+
+static const struct audit_row audit_rows[] = {
+    /* ---- HF transformers Trainer: huggingface/transformers:src/transformers/trainer.py@2cda12cb ---- */
+    {"hf-trainer", "eval", "evaluation_loop banner '***** Running Evaluation *****'", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!{'loss': 1.2034, 'grad_norm': 0.81, 'learning_rate': 1.8e-05, 'epoch': 0.5}\n"
+     " 50%|#####     | 500/1000 [21:03<21:03,  2.53s/it]***** Running Evaluation *****\n"
+     "  Num examples = 2000\n  Batch size = 8\n"
+     "  3%|3         | 8/250 [00:04<02:10,  1.85it/s]\n" OOM, NULL},
+    {"hf-trainer", "checkpoint", "_save: 'Saving model checkpoint to ...'", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!{'loss': 0.9431, 'grad_norm': 0.55, 'learning_rate': 1.2e-05, 'epoch': 1.0}\n"
+     "Saving model checkpoint to output/checkpoint-1000\n"
+     "Configuration saved in output/checkpoint-1000/config.json\n" OOM, NULL},
+    {"hf-trainer", "unknown", "training banner, then the training bar: no stage (h31-79)", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!***** Running training *****\n  Num examples = 52,002\n  Num Epochs = 3\n"
+     "  Instantaneous batch size per device = 4\n"
+     "  Total train batch size (w. parallel, distributed & accumulation) = 64\n"
+     "  Gradient Accumulation steps = 16\n  Total optimization steps = 2,436\n"
+     "  Number of trainable parameters = 6,738,415,616\n"
+     "  0%|          | 0/2436 [00:00<?, ?it/s]\n" OOM, NULL},
+    {"hf-trainer", "unknown", "a printed TrainingArguments (eval_strategy=, save_steps=) is no phase", "huggingface/transformers:src/transformers/training_args.py@2cda12cb",
+     "!TrainingArguments(\n_n_gpu=1,\neval_steps=500,\neval_strategy=IntervalStrategy.STEPS,\n"
+     "evaluation_strategy=steps,\nload_best_model_at_end=True,\nsave_steps=500,\nsave_strategy=SaveStrategy.STEPS,\n)\n"
+     "  0%|          | 1/1500 [00:03<1:15:00,  3.00s/it]\n" OOM, NULL},
+    {"hf-trainer", "load", "from_pretrained: 'Loading checkpoint shards' bar unfinished", "huggingface/transformers:src/transformers/modeling_utils.py@2cda12cb",
+     "!loading weights file model.safetensors from cache at /root/.cache/huggingface/hub/models--meta-llama--Llama-2-70b-hf/snapshots/abc/model.safetensors.index.json\n"
+     "Instantiating LlamaForCausalLM model under default dtype torch.bfloat16.\n"
+     "Loading checkpoint shards:  47%|####6     | 7/15 [00:41<00:47,  5.92s/it]\n" OOM, NULL},
+    {"hf-trainer", "eval", "a stage above, then the Prediction banner (do_predict)", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!Saving model checkpoint to output\nTraining completed. Do not forget to share your model on huggingface.co/models =)\n"
+     "***** Running Prediction *****\n  Num examples = 3000\n  Batch size = 16\n" OOM, NULL},
+    {"seq2seq-trainer", "eval", "predict_with_generate: evaluation bar under the banner", "huggingface/transformers:src/transformers/trainer_seq2seq.py@2cda12cb",
+     "!***** Running Evaluation *****\n  Num examples = 1000\n  Batch size = 32\n"
+     "Generate config GenerationConfig {\n  \"decoder_start_token_id\": 0,\n  \"eos_token_id\": 1,\n  \"pad_token_id\": 0\n}\n\n"
+     " 12%|#2        | 4/32 [00:31<03:40,  7.87s/it]\n" OOM, NULL},
+    {"hf-trainer", "load", "'Loading best model from ... (score: ...)' at the end of training", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!Training completed. Do not forget to share your model on huggingface.co/models =)\n\n"
+     "Loading best model from output/checkpoint-1500 (score: 0.4213).\n" OOM, NULL},
+    /* ---- datasets under the trainers: huggingface/trl:trl/trainer/sft_trainer.py, dpo_trainer.py@f2cd5771 (map desc), datasets' unit " examples" ---- */
+    {"trl-sft", "data", "SFTTrainer map desc 'Tokenizing train dataset' with datasets' ' examples/s' rate", "huggingface/trl:trl/trainer/sft_trainer.py@f2cd5771",
+     "!Adding EOS to train dataset: 100%|##########| 51760/51760 [00:02<00:00, 21843.11 examples/s]\n"
+     "Tokenizing train dataset:  38%|###8      | 19712/51760 [00:09<00:14, 2203.41 examples/s]\n" OOM, NULL},
+    {"trl-sft", "data", "'Packing train dataset' (num_proc)", "huggingface/trl:trl/trainer/sft_trainer.py@f2cd5771",
+     "!Tokenizing train dataset (num_proc=8): 100%|##########| 51760/51760 [00:11<00:00, 4581.02 examples/s]\n"
+     "Packing train dataset (num_proc=8):  12%|#2        | 6000/51760 [00:01<00:09, 4794.51 examples/s]\n" OOM, NULL},
+    {"trl-dpo", "data", "DPOTrainer 'Extracting prompt from train dataset' bar", "huggingface/trl:trl/trainer/dpo_trainer.py@f2cd5771",
+     "!Extracting prompt from train dataset:  61%|######    | 37000/60917 [00:03<00:02, 11230.40 examples/s]\n" OOM, NULL},
+    {"trl-dpo", "forward", "precompute_ref_log_probs: 'Computing reference log probs for train dataset' (the reference model's forward over the data)", "huggingface/trl:trl/trainer/dpo_trainer.py@f2cd5771",
+     "!Tokenizing train dataset: 100%|##########| 60917/60917 [00:38<00:00, 1590.52 examples/s]\n"
+     "Computing reference log probs for train dataset:   4%|3         | 30/762 [00:21<08:42,  1.40it/s]\n" OOM, NULL},
+    {"trl-sft", "unknown", "a finished map bar far above, then the training bar: no stage", "huggingface/trl:trl/trainer/sft_trainer.py@f2cd5771",
+     "!Tokenizing train dataset: 100%|##########| 51760/51760 [00:09<00:00, 5601.02 examples/s]\n"
+     "***** Running training *****\n  Num examples = 51,760\n  Num Epochs = 1\n"
+     "  Total optimization steps = 3,235\n"
+     "  0%|          | 2/3235 [00:09<4:12:00,  4.68s/it]\n" OOM, NULL},
+    /* ---- accelerate: huggingface/accelerate:src/accelerate/accelerator.py, checkpointing.py@16cb6eb8 ---- */
+    {"accelerate", "checkpoint", "save_state: 'Saving current state to ...', 'Saving FSDP model'", "huggingface/accelerate:src/accelerate/accelerator.py@16cb6eb8",
+     "!12/05/2026 10:22:01 - INFO - accelerate.accelerator - Saving current state to output/checkpoint-2000\n"
+     "12/05/2026 10:22:01 - INFO - accelerate.accelerator - Saving FSDP model\n" OOM, NULL},
+    {"accelerate", "load", "load_state: 'Loading states from ...', 'Loading DeepSpeed Model and Optimizer'", "huggingface/accelerate:src/accelerate/accelerator.py@16cb6eb8",
+     "!12/05/2026 10:22:01 - INFO - accelerate.accelerator - Loading states from output/checkpoint-2000\n"
+     "12/05/2026 10:22:01 - INFO - accelerate.accelerator - Loading DeepSpeed Model and Optimizer\n" OOM, NULL},
+    {"accelerate", "unknown", "'Model weights saved in ...' (a save that is over), then the training bar", "huggingface/accelerate:src/accelerate/checkpointing.py@16cb6eb8",
+     "!12/05/2026 10:22:01 - INFO - accelerate.checkpointing - Model weights saved in output/step_500/model.safetensors\n"
+     "12/05/2026 10:22:02 - INFO - accelerate.checkpointing - Optimizer state saved in output/step_500/optimizer.bin\n"
+     "Steps:  10%|#         | 501/5000 [20:11<3:01:22,  2.42s/it, loss=0.112, lr=1e-05]\n" OOM, NULL},
+    /* ---- DeepSpeed: deepspeedai/DeepSpeed:deepspeed/runtime/engine.py, zero/stage3.py, zero/stage_1_and_2.py@edaa7221 ---- */
+    {"deepspeed", "load", "ZeRO-3 init: 'Creating bf16 ZeRO stage 3 optimizer', 'Reduce bucket size'", "deepspeedai/DeepSpeed:deepspeed/runtime/engine.py@edaa7221",
+     "![2026-12-05 10:00:01,101] [INFO] [logging.py:107:log_dist] [Rank 0] DeepSpeed Basic Optimizer = FusedAdam\n"
+     "[2026-12-05 10:00:01,101] [INFO] [logging.py:107:log_dist] [Rank 0] Creating torch.bfloat16 ZeRO stage 3 optimizer\n"
+     "[2026-12-05 10:00:01,215] [INFO] [stage3.py:216:__init__] Reduce bucket size 500000000\n"
+     "[2026-12-05 10:00:01,215] [INFO] [stage3.py:217:__init__] Prefetch bucket size 50000000\n" RANK_OOM, NULL},
+    {"deepspeed", "load", "see_memory_usage 'After creating fp16 partitions: 1' (ZeRO-3 optimizer construction)", "deepspeedai/DeepSpeed:deepspeed/runtime/zero/stage3.py@edaa7221",
+     "![2026-12-05 10:00:02,512] [INFO] [utils.py:781:see_memory_usage] Stage 3 initialize beginning\n"
+     "[2026-12-05 10:00:02,512] [INFO] [utils.py:782:see_memory_usage] MA 12.6 GB         Max_MA 12.6 GB         CA 12.7 GB         Max_CA 13 GB \n"
+     "[2026-12-05 10:00:05,901] [INFO] [utils.py:781:see_memory_usage] Before creating fp32 partitions\n"
+     "[2026-12-05 10:00:05,902] [INFO] [utils.py:782:see_memory_usage] MA 12.6 GB         Max_MA 12.6 GB         CA 12.7 GB         Max_CA 13 GB \n" OOM, NULL},
+    {"deepspeed", "checkpoint", "save_checkpoint: 'Saving model checkpoint: .../mp_rank_00_model_states.pt'", "deepspeedai/DeepSpeed:deepspeed/runtime/engine.py@edaa7221",
+     "![2026-12-05 11:30:10,004] [INFO] [logging.py:107:log_dist] [Rank 0] [Torch] Checkpoint global_step500 is about to be saved!\n"
+     "[2026-12-05 11:30:10,010] [INFO] [logging.py:107:log_dist] [Rank 0] Saving model checkpoint: output/global_step500/mp_rank_00_model_states.pt\n"
+     "[2026-12-05 11:30:10,010] [INFO] [torch_checkpoint_engine.py:21:save] [Torch] Saving output/global_step500/mp_rank_00_model_states.pt...\n" OOM, NULL},
+    {"deepspeed", "unknown", "engine step log 'step=10, skipped=0, lr=...' then the bar: training, no stage", "deepspeedai/DeepSpeed:deepspeed/runtime/engine.py@edaa7221",
+     "![2026-12-05 10:05:00,000] [INFO] [logging.py:107:log_dist] [Rank 0] step=10, skipped=0, lr=[1.9e-05], mom=[(0.9, 0.95)]\n"
+     "[2026-12-05 10:05:00,001] [INFO] [timer.py:264:stop] epoch=0/micro_step=40/global_step=10, RunningAvgSamplesPerSec=11.2, CurrSamplesPerSec=11.5, MemAllocated=40.1GB, MaxMemAllocated=71.9GB\n"
+     "  1%|          | 11/1000 [02:01<3:01:00, 10.98s/it]\n" OOM, NULL},
+    /* ---- Lightning: Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py, model_checkpoint.py, checkpoint_connector.py@7f0c3436 ---- */
+    {"lightning", "eval", "'Validation DataLoader 0:' bar under the epoch bar", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+     "!Epoch 0:  100%|##########| 1250/1250 [10:01<00:00,  2.08it/s, v_num=3, train_loss=2.310]\n"
+     "Validation DataLoader 0:  23%|##3       | 37/157 [00:09<00:31,  3.80it/s]\x1b[A\n" OOM, NULL},
+    {"lightning", "eval", "'Sanity Checking DataLoader 0:' bar before the first epoch", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+     "!  | Name  | Type             | Params | Mode \n---------------------------------------------------\n0 | model | LlamaForCausalLM | 6.7 B  | train\n"
+     "Sanity Checking DataLoader 0:   0%|          | 0/2 [00:00<?, ?it/s]\n" OOM, NULL},
+    {"lightning", "eval", "'Predicting DataLoader 0:' (trainer.predict: the predict loop, as HF's Prediction banner)", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+     "!LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]\n"
+     "Predicting DataLoader 0:  41%|####1     | 52/126 [00:37<00:53,  1.39it/s]\n" OOM, NULL},
+    {"lightning", "checkpoint", "ModelCheckpoint: '... reached ... saving model to ... as top 1'", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/model_checkpoint.py@7f0c3436",
+     "!Epoch 2, global step 3750: 'val_loss' reached 1.84210 (best 1.84210), saving model to '/w/ckpt/epoch=2-step=3750.ckpt' as top 1\n" OOM, NULL},
+    {"lightning", "load", "'Restoring states from the checkpoint path at ...'", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/trainer/connectors/checkpoint_connector.py@7f0c3436",
+     "!GPU available: True (cuda), used: True\nTPU available: False, using: 0 TPU cores\n"
+     "Restoring states from the checkpoint path at /w/ckpt/last.ckpt\n" OOM, NULL},
+    {"lightning", "unknown", "'Epoch 3:' training bar alone: no stage", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+     "!Epoch 3:  45%|####5     | 563/1250 [04:31<05:31,  2.07it/s, v_num=3, train_loss=1.920]\n" OOM, NULL},
+    /* ---- LLaMA-Factory: hiyouga/LLaMA-Factory:src/llamafactory/data/loader.py, eval/evaluator.py@ff6d4d12 ---- */
+    {"llama-factory", "data", "'Running tokenizer on dataset' bar", "hiyouga/LLaMA-Factory:src/llamafactory/data/loader.py@ff6d4d12",
+     "![INFO|2026-12-05 10:00:00] llamafactory.data.loader:143 >> Loading dataset alpaca_en_demo.json...\n"
+     "Converting format of dataset (num_proc=16): 100%|##########| 1000/1000 [00:00<00:00, 4210.11 examples/s]\n"
+     "Running tokenizer on dataset (num_proc=16):  50%|#####     | 500/1000 [00:02<00:02, 201.51 examples/s]\n" OOM, NULL},
+    {"llama-factory", "eval", "llamafactory-cli eval: 'Predicting batches' under 'Processing subjects'", "hiyouga/LLaMA-Factory:src/llamafactory/eval/evaluator.py@ff6d4d12",
+     "!Processing subjects:   7%|7         | 4/57 [01:02<13:48, 15.63s/it]\n"
+     "Predicting batches:  25%|##5       | 1/4 [00:05<00:15,  5.12s/it]\n" OOM, NULL},
+    {"llama-factory", "load", "'Loading 4-bit BITSANDBYTES-quantized model.'", "hiyouga/LLaMA-Factory:src/llamafactory/model/model_utils/quantization.py@ff6d4d12",
+     "![INFO|2026-12-05 10:00:05] llamafactory.model.model_utils.quantization:143 >> Loading 4-bit BITSANDBYTES-quantized model.\n" OOM, NULL},
+    /* ---- axolotl: axolotl-ai-cloud/axolotl:src/axolotl/...@067b021c ---- */
+    {"axolotl", "data", "'Tokenizing Prompts' bar (datasets.py)", "axolotl-ai-cloud/axolotl:src/axolotl/datasets.py@067b021c",
+     "![2026-12-05 10:00:00,000] [INFO] [axolotl.utils.data.sft._load_raw_datasets:320] [PID:12] Loading raw datasets...\n"
+     "Tokenizing Prompts (num_proc=8):  30%|###       | 15000/50000 [00:11<00:25, 1363.64 examples/s]\n" OOM, NULL},
+    {"axolotl", "eval", "base trainer: 'Running evaluation step...'", "axolotl-ai-cloud/axolotl:src/axolotl/core/trainers/base.py@067b021c",
+     "![2026-12-05 10:30:00,000] [INFO] [axolotl.core.trainers.base.evaluate:464] [PID:12] Running evaluation step...\n" OOM, NULL},
+    {"axolotl", "unknown", "'Starting trainer...' then the training bar: no stage", "axolotl-ai-cloud/axolotl:src/axolotl/train.py@067b021c",
+     "![2026-12-05 10:00:09,000] [INFO] [axolotl.train.train:226] [PID:12] Starting trainer...\n"
+     "  0%|          | 0/1200 [00:00<?, ?it/s]\n" OOM, NULL},
+    {"axolotl", "checkpoint", "merge_lora: 'Saving merged model to: ...'", "axolotl-ai-cloud/axolotl:src/axolotl/cli/merge_lora.py@067b021c",
+     "![2026-12-05 12:00:00,000] [INFO] [axolotl.cli.merge_lora.do_merge_lora:44] [PID:12] Running merge of LoRA with base model...\n"
+     "[2026-12-05 12:00:40,000] [INFO] [axolotl.cli.merge_lora.do_merge_lora:57] [PID:12] Saving merged model to: out/merged...\n" OOM, NULL},
+    /* ---- ms-swift: modelscope/ms-swift:swift/megatron/callbacks/print.py, swift/megatron/init.py@3602360a ---- */
+    {"ms-swift", "eval", "Megatron-SWIFT 'Evaluate: ' bar", "modelscope/ms-swift:swift/megatron/callbacks/print.py@3602360a",
+     "!Train:  20%|##        | 200/1000 [10:00<40:00,  3.00s/it]\n"
+     "Evaluate:  40%|####      | 40/100 [00:20<00:30,  2.00it/s]\n" OOM, NULL},
+    {"ms-swift", "load", "Megatron-SWIFT 'Loading: ' bar (weights into the Megatron model)", "modelscope/ms-swift:swift/megatron/init.py@3602360a",
+     "!Loading:  33%|###3      | 97/291 [00:31<01:02,  3.10it/s]\n" OOM, NULL},
+    {"ms-swift", "unknown", "'Train: ' bar alone: no stage", "modelscope/ms-swift:swift/megatron/callbacks/print.py@3602360a",
+     "!Train:  20%|##        | 200/1000 [10:00<40:00,  3.00s/it]\n" OOM, NULL},
+    {"ms-swift", "checkpoint", "export merge_lora: 'Saving merged weights...'", "modelscope/ms-swift:swift/pipelines/export/merge_lora.py@3602360a",
+     "![INFO:swift] Saving merged weights...\n" OOM, NULL},
+    /* ---- unsloth: unslothai/unsloth:unsloth/save.py@d45997d9 ---- */
+    {"unsloth", "checkpoint", "save_pretrained_merged: 'Unsloth: Merging 4bit and LoRA weights to 16bit...'", "unslothai/unsloth:unsloth/save.py@d45997d9",
+     "!Unsloth: Merging 4bit and LoRA weights to 16bit...\nUnsloth: Will use up to 5.34 out of 12.67 RAM for saving.\n" OOM, NULL},
+    /* ---- torchtune: pytorch/torchtune:recipes/full_finetune_distributed.py, torchtune/training/checkpointing/_checkpoint_client.py@bd2a0fc7 ---- */
+    {"torchtune", "checkpoint", "'Saving checkpoint. This may take some time. Retrieving full model state dict...'", "pytorch/torchtune:torchtune/training/checkpointing/_checkpoint_client.py@bd2a0fc7",
+     "!1|500|Loss: 0.8812: 100%|##########| 500/500 [41:01<00:00,  4.92s/it]\n"
+     "INFO:torchtune.utils._logging:Saving checkpoint. This may take some time. Retrieving full model state dict...\n" OOM, NULL},
+    {"torchtune", "load", "'Instantiating model and loading checkpoint took ...' is over, 'Memory stats after model init:' then set-up lines", "pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7",
+     "!INFO:torchtune.utils._logging:Instantiating model and loading checkpoint took 41.22 secs\n"
+     "INFO:torchtune.utils._logging:Memory stats after model init:\n\tGPU peak memory allocation: 15.02 GiB\n"
+     "INFO:torchtune.utils._logging:Tokenizer is initialized from file.\n"
+     "INFO:torchtune.utils._logging:Optimizer is initialized.\n" OOM, NULL},
+    {"torchtune", "unknown", "training bar 'EPOCH|STEP|Loss: ...' alone: no stage", "pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7",
+     "!1|12|Loss: 1.5131:   1%|1         | 12/1000 [00:31<42:00,  2.55s/it]\n" OOM, NULL},
+    /* ---- fairseq: facebookresearch/fairseq:fairseq_cli/train.py, fairseq/trainer.py, fairseq/checkpoint_utils.py@3d262bb2 ---- */
+    {"fairseq", "eval", "'begin validation on \"valid\" subset'", "facebookresearch/fairseq:fairseq_cli/train.py@3d262bb2",
+     "!2026-12-05 10:00:00 | INFO | fairseq_cli.train | end of epoch 1 (average epoch stats below)\n"
+     "2026-12-05 10:00:00 | INFO | fairseq_cli.train | begin validation on \"valid\" subset\n" OOM, NULL},
+    {"fairseq", "checkpoint", "'Preparing to save checkpoint for epoch 1 @ 500 updates'", "facebookresearch/fairseq:fairseq/checkpoint_utils.py@3d262bb2",
+     "!2026-12-05 10:00:00 | INFO | fairseq.checkpoint_utils | Preparing to save checkpoint for epoch 1 @ 500 updates\n" OOM, NULL},
+    {"fairseq", "optimizer", "_log_oom then 'OOM during optimization, irrecoverable' (after the message)", "facebookresearch/fairseq:fairseq/trainer.py@3d262bb2",
+     "!2026-12-05 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.96 GiB (GPU 0; 79.15 GiB total capacity; 75.40 GiB already allocated; 1.02 GiB free; 77.30 GiB reserved in total by PyTorch)\n"
+     "2026-12-05 10:00:00 | ERROR | fairseq.trainer | OOM during optimization, irrecoverable\n", NULL},
+    {"fairseq", "eval", "'ran out of memory in validation step, retrying batch' (after the message)", "facebookresearch/fairseq:fairseq/trainer.py@3d262bb2",
+     "!2026-12-05 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.96 GiB (GPU 0; 79.15 GiB total capacity; 75.40 GiB already allocated; 1.02 GiB free; 77.30 GiB reserved in total by PyTorch)\n"
+     "2026-12-05 10:00:00 | WARNING | fairseq.trainer | ran out of memory in validation step, retrying batch\n", NULL},
+    {"fairseq", "unknown", "'begin training epoch 1' then 'Start iterating over samples': training, no stage", "facebookresearch/fairseq:fairseq_cli/train.py@3d262bb2",
+     "!2026-12-05 10:00:00 | INFO | fairseq.trainer | begin training epoch 1\n"
+     "2026-12-05 10:00:00 | INFO | fairseq_cli.train | Start iterating over samples\n" OOM, NULL},
+    /* ---- Megatron-LM: NVIDIA/Megatron-LM:megatron/training/training.py, checkpointing.py, pretrain_gpt.py@d98e8a64 ---- */
+    {"megatron-lm", "data", "'> building train, validation, and test datasets for GPT ...' (the word validation names the split)", "NVIDIA/Megatron-LM:pretrain_gpt.py@d98e8a64",
+     "![after model, optimizer, and learning rate scheduler are built] datetime: 2026-12-05 10:00:00.000000 \n"
+     "> building train, validation, and test datasets ...\n"
+     "> building train, validation, and test datasets for GPT ...\n" OOM, NULL},
+    {"megatron-lm", "checkpoint", "'saving checkpoint at iteration 1000 to ... in torch_dist format'", "NVIDIA/Megatron-LM:megatron/training/checkpointing.py@d98e8a64",
+     "! [2026-12-05 12:00:00] iteration     1000/  500000 | consumed samples:       512000 | elapsed time per iteration (ms): 3012.1 | lm loss: 2.812E+00 |\n"
+     "[2026-12-05 12:00:01.123456] saving checkpoint at iteration    1000 to /ckpt in torch_dist format\n" OOM, NULL},
+    {"megatron-lm", "eval", "'Evaluating iter 5/100'", "NVIDIA/Megatron-LM:megatron/training/training.py@d98e8a64",
+     "!Evaluating iter 1/100\nEvaluating iter 2/100\nEvaluating iter 3/100\n" OOM, NULL},
+    {"megatron-lm", "load", "' loading distributed checkpoint from /ckpt at iteration 1000'", "NVIDIA/Megatron-LM:megatron/training/checkpointing.py@d98e8a64",
+     "! loading distributed checkpoint from /ckpt at iteration 1000\n" OOM, NULL},
+    {"megatron-lm", "unknown", "'[before the start of training step]' then 'training ...': no stage", "NVIDIA/Megatron-LM:megatron/training/training.py@d98e8a64",
+     "![after dataloaders are built] datetime: 2026-12-05 10:00:40.000000 \ndone with setup ...\ntraining ...\n"
+     "[before the start of training step] datetime: 2026-12-05 10:00:41.000000 \n" OOM, NULL},
+    {"megatron-lm", "load", "a title over a paste cut after 'building GPT model ...' and the parameter count", "NVIDIA/Megatron-LM:megatron/post_training/model_builder.py@d98e8a64",
+     "!" TITLE "building GPT model ...\n > number of parameters on (tensor, pipeline) model parallel rank (0, 0): 6738415616\n", NULL},
+    {"deepspeed", "load", "a title over a paste cut in ZeRO-3 set-up ('Before initializing optimizer states')", "deepspeedai/DeepSpeed:deepspeed/runtime/zero/stage3.py@edaa7221",
+     "!" TITLE "[2026-12-05 10:00:05,901] [INFO] [utils.py:781:see_memory_usage] After creating fp32 partitions\n"
+     "[2026-12-05 10:00:05,950] [INFO] [utils.py:781:see_memory_usage] Before initializing optimizer states\n"
+     "[2026-12-05 10:00:05,951] [INFO] [utils.py:782:see_memory_usage] MA 12.6 GB         Max_MA 12.6 GB         CA 12.7 GB         Max_CA 13 GB \n", NULL},
+    /* ---- NeMo: NVIDIA/NeMo:nemo/lightning/pytorch/strategies/megatron_strategy.py, nemo/lightning/pytorch/callbacks/peft.py@8cfedd72 ---- */
+    {"nemo", "load", "'Restoring model weights from RestoreConfig(...)'", "NVIDIA/NeMo:nemo/lightning/pytorch/strategies/megatron_strategy.py@8cfedd72",
+     "![NeMo I 2026-12-05 10:00:00 megatron_strategy:1196] Restoring model weights from RestoreConfig(path='/ckpt/llama3_8b', adapter_path=None, load_model_state=True, load_optim_state=False)\n" OOM, NULL},
+    {"nemo", "load", "PEFT callback 'Loading adapters from ...'", "NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72",
+     "![NeMo I 2026-12-05 10:00:00 peft:238] Loading adapters from /ckpt/lora/weights\n" OOM, NULL},
+};
+
+static const struct audit audit = {audit_rows, sizeof audit_rows / sizeof audit_rows[0], ""};
+
+static void test_phase_lines(void **state)
+{
+    (void)state;
+    assert_int_equal(audit_misses(&audit, false), 0);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = audit_main(&audit, argc, argv);
+    if (rc >= 0) return rc;
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_phase_lines)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
