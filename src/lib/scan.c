@@ -800,8 +800,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         /* diagstage7: a full progress bar counted an action that is over:
          * what failed came after it, and lines further up are older still */
         if (stage_bar_finished(c.body, c.n)) break;
+        /* diagphasetrain: the training loop's announcement names no one
+         * stage and ends the walk; a banner's detail lines ("  Num examples
+         * = 2000") belong to the banner line above them */
+        if (stage_train_line(c.body, c.n)) break;
         if (e->context == OOM_STAGE_UNKNOWN) e->context = stage_context_line(c.body, c.n);
-        if (++ctx_lines >= 3) break;
+        if (!stage_banner_detail(c.body, c.n) && ++ctx_lines >= 3) break;
     }
 }
 
@@ -1108,7 +1112,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
-        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_train_line(c.body, c.n)) break;
         if (c.kind == STAGE_LINE_CODE || msg_memory_words(c.body, c.n)) {
             counted++; /* code, or the error's own words: no narration */
             continue;
@@ -2681,7 +2685,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
-        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_train_line(c.body, c.n)) break;
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);

@@ -74,6 +74,14 @@ bool stage_exception_name(const char *s, size_t n);
 /* diagstage7: the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
 bool stage_bar_finished(const char *s, size_t n);
 
+/* diagphasetrain: the line announces a trainer's training loop ("*****
+ * Running training *****", "begin training epoch 1"): it names no one
+ * stage, and lines above it ran before the failure. */
+bool stage_train_line(const char *s, size_t n);
+
+/* diagphasetrain: an indented banner detail, "  Num examples = 2000". */
+bool stage_banner_detail(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 

@@ -133,7 +133,7 @@ static const struct audit_row audit_rows[] = {
     {"lightning", "eval", "'Sanity Checking DataLoader 0:' bar before the first epoch", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
      "!  | Name  | Type             | Params | Mode \n---------------------------------------------------\n0 | model | LlamaForCausalLM | 6.7 B  | train\n"
      "Sanity Checking DataLoader 0:   0%|          | 0/2 [00:00<?, ?it/s]\n" OOM, NULL},
-    {"lightning", "eval", "'Predicting DataLoader 0:' (trainer.predict: the predict loop, as HF's Prediction banner)", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+    {"lightning", "forward", "'Predicting DataLoader 0:' (trainer.predict: inference over a dataloader; docs/diagnose.md: a predict outside an evaluation loop is forward)", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
      "!LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]\n"
      "Predicting DataLoader 0:  41%|####1     | 52/126 [00:37<00:53,  1.39it/s]\n" OOM, NULL},
     {"lightning", "checkpoint", "ModelCheckpoint: '... reached ... saving model to ... as top 1'", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/model_checkpoint.py@7f0c3436",
@@ -150,7 +150,8 @@ static const struct audit_row audit_rows[] = {
      "Running tokenizer on dataset (num_proc=16):  50%|#####     | 500/1000 [00:02<00:02, 201.51 examples/s]\n" OOM, NULL},
     {"llama-factory", "eval", "llamafactory-cli eval: 'Predicting batches' under 'Processing subjects'", "hiyouga/LLaMA-Factory:src/llamafactory/eval/evaluator.py@ff6d4d12",
      "!Processing subjects:   7%|7         | 4/57 [01:02<13:48, 15.63s/it]\n"
-     "Predicting batches:  25%|##5       | 1/4 [00:05<00:15,  5.12s/it]\n" OOM, NULL},
+     "Predicting batches:  25%|##5       | 1/4 [00:05<00:15,  5.12s/it]\n" OOM,
+     "doubtful: a benchmark's subject loop (MMLU/C-Eval) whose inner bar says 'Predicting': eval by what the tool is, forward by what the line says; no cue tells the evaluator's 'Processing subjects' from other tools' bars"},
     {"llama-factory", "load", "'Loading 4-bit BITSANDBYTES-quantized model.'", "hiyouga/LLaMA-Factory:src/llamafactory/model/model_utils/quantization.py@ff6d4d12",
      "![INFO|2026-12-05 10:00:05] llamafactory.model.model_utils.quantization:143 >> Loading 4-bit BITSANDBYTES-quantized model.\n" OOM, NULL},
     /* ---- axolotl: axolotl-ai-cloud/axolotl:src/axolotl/...@067b021c ---- */
