@@ -231,6 +231,57 @@ static const struct audit_row audit_rows[] = {
      "![NeMo I 2026-12-05 10:00:00 megatron_strategy:1196] Restoring model weights from RestoreConfig(path='/ckpt/llama3_8b', adapter_path=None, load_model_state=True, load_optim_state=False)\n" OOM, NULL},
     {"nemo", "load", "PEFT callback 'Loading adapters from ...'", "NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72",
      "![NeMo I 2026-12-05 10:00:00 peft:238] Loading adapters from /ckpt/lora/weights\n" OOM, NULL},
+    /* ---- set aside: written after the classifier changes, scored once ---- */
+    /* ---- torchtitan: pytorch/torchtitan:torchtitan/trainer.py, torchtitan/components/checkpointer/dcp.py@b5bcd76c ---- */
+    {"torchtitan", "checkpoint", "'Saving the checkpoint.' (dcp.py save)", "pytorch/torchtitan:torchtitan/components/checkpointer/dcp.py@b5bcd76c",
+     "![rank0]:[titan] 2026-12-05 10:30:00,101 - root - INFO - step: 1000  loss:  2.3120  grad_norm:  0.4100  memory: 60.21GiB(76.10%)  tps: 3,101  tflops: 181.20  mfu: 18.32%\n"
+     "[rank0]:[titan] 2026-12-05 10:30:00,102 - root - INFO - Saving the checkpoint.\n" RANK_OOM, NULL},
+    {"torchtitan", "load", "'Loading the checkpoint from ./outputs/checkpoint/step-1000.'", "pytorch/torchtitan:torchtitan/components/checkpointer/dcp.py@b5bcd76c",
+     "![rank0]:[titan] 2026-12-05 10:00:09,000 - root - INFO - Loading the checkpoint from ./outputs/checkpoint/step-1000.\n" RANK_OOM, NULL},
+    {"torchtitan", "unknown", "'Training starts at step 1' then step lines: training, no stage", "pytorch/torchtitan:torchtitan/trainer.py@b5bcd76c",
+     "![rank0]:[titan] 2026-12-05 10:00:10,000 - root - INFO - Trainer is initialized with 8192 tokens per DP rank, 65536 tokens per train step, gradient accumulation steps 1, maximum context length 8192, total steps 1000 (warmup 200)\n"
+     "[rank0]:[titan] 2026-12-05 10:00:10,001 - root - INFO - Training starts at step 1\n"
+     "[rank0]:[titan] 2026-12-05 10:00:20,000 - root - INFO - step:  1  loss: 12.2510  grad_norm: 10.1200  memory: 60.21GiB(76.10%)  tps: 1,234  tflops: 72.10  mfu: 7.29%\n" RANK_OOM,
+     "set-aside miss: torchtitan's 'Training starts at step 1' is no training-start line the table knows, and the ' is initialized' cue reads 'Trainer is initialized with ...' above it as set-up (load) though the step lines after it show training"},
+    {"torchtitan", "load", "'Building llama3 8B', 'Model llama3 8B size: ... total parameters' (the model is moved and initialised next)", "pytorch/torchtitan:torchtitan/trainer.py@b5bcd76c",
+     "![rank0]:[titan] 2026-12-05 10:00:01,000 - root - INFO - Building llama3 8B\n"
+     "[rank0]:[titan] 2026-12-05 10:00:02,000 - root - INFO - Model llama3 8B size: 8,030,261,248 total parameters\n" RANK_OOM, NULL},
+    /* ---- litgpt: Lightning-AI/litgpt:litgpt/finetune/lora.py, litgpt/pretrain.py@26857050 ---- */
+    {"litgpt", "eval", "'Validating ...'", "Lightning-AI/litgpt:litgpt/finetune/lora.py@26857050",
+     "!Epoch 1 | iter 200 step 50 | loss train: 1.204, val: n/a | iter time: 312.11 ms (step)\n"
+     "Validating ...\n" OOM, NULL},
+    {"litgpt", "checkpoint", "'Saving checkpoint to ...'", "Lightning-AI/litgpt:litgpt/pretrain.py@26857050",
+     "!Saving checkpoint to '/w/out/pretrain/step-00001000/lit_model.pth'\n" OOM, NULL},
+    {"litgpt", "load", "'Time to instantiate model: ...', 'Total parameters: ...' (fabric.setup moves the model next)", "Lightning-AI/litgpt:litgpt/pretrain.py@26857050",
+     "!Time to instantiate model: 0.12 seconds.\nTotal parameters: 6,738,415,616\n" OOM,
+    
+     "set-aside miss: 'Time to instantiate model: 0.12 seconds.' and 'Total parameters:' name no action a table or verb knows"},
+    {"litgpt", "unknown", "training iteration lines alone: no stage", "Lightning-AI/litgpt:litgpt/finetune/lora.py@26857050",
+     "!Epoch 1 | iter 10 step 2 | loss train: 1.890, val: n/a | iter time: 301.72 ms (step)\n"
+     "Epoch 1 | iter 11 step 2 | loss train: 1.851, val: n/a | iter time: 298.02 ms\n" OOM, NULL},
+    /* ---- OpenRLHF: OpenRLHF/OpenRLHF:openrlhf/trainer/sft_trainer.py, ppo_trainer.py, ppo_utils/experience_maker.py, ray/vllm_engine.py@3c3be623 ---- */
+    {"openrlhf", "eval", "SFT 'Eval stage of steps 200' bar", "OpenRLHF/OpenRLHF:openrlhf/trainer/sft_trainer.py@3c3be623",
+     "!Train step of epoch 0:  20%|##        | 200/1000 [10:00<40:00,  3.00s/it, gpt_loss=1.21, lr=9e-06]\n"
+     "Eval stage of steps 200:  35%|###5      | 7/20 [00:05<00:09,  1.40it/s]\n" OOM, NULL},
+    {"openrlhf", "unknown", "'Train step of epoch 0' bar alone: no stage", "OpenRLHF/OpenRLHF:openrlhf/trainer/sft_trainer.py@3c3be623",
+     "!Train step of epoch 0:  20%|##        | 200/1000 [10:00<40:00,  3.00s/it, gpt_loss=1.21, lr=9e-06]\n" OOM, NULL},
+    {"openrlhf", "eval", "PPO '\xe2\x8f\xb0 Evaluation start time: ...'", "OpenRLHF/OpenRLHF:openrlhf/trainer/ppo_trainer.py@3c3be623",
+     "!\xe2\x8f\xb0 Evaluation start time: 2026-12-05 10:00:00\n" OOM, NULL},
+    {"openrlhf", "forward", "'\xf0\x9f\x9a\x80 Starting experience making with 512 samples' (log probs and values of generated samples: forward)", "OpenRLHF/OpenRLHF:openrlhf/trainer/ppo_utils/experience_maker.py@3c3be623",
+     "!\xf0\x9f\x9a\x80 Starting experience making with 512 samples\n" OOM,
+     "set-aside miss: 'experience making' is no phase noun; 'samples' reads as sampling (generate)"},
+    {"openrlhf", "load", "vLLM engine actor 'creating LLM with bundle_indices=...'", "OpenRLHF/OpenRLHF:openrlhf/trainer/ray/vllm_engine.py@3c3be623",
+     "!(LLMRayActor pid=4211) creating LLM with bundle_indices=[0, 1]\n" OOM,
+     "set-aside miss: 'creating LLM' names no verb of the table ('creat' is none)"},
+    /* ---- verl: volcengine/verl:verl/trainer/ppo/ray_trainer.py@b178a3cd ---- */
+    {"verl", "load", "'Load from checkpoint folder: ...'", "volcengine/verl:verl/trainer/ppo/ray_trainer.py@b178a3cd",
+     "!(TaskRunner pid=1201) Load from checkpoint folder: /w/ckpt/global_step_100\n" OOM, NULL},
+    {"verl", "checkpoint", "'Force saving checkpoint: ESI instance expiration approaching.'", "volcengine/verl:verl/trainer/ppo/ray_trainer.py@b178a3cd",
+     "!(TaskRunner pid=1201) Force saving checkpoint: ESI instance expiration approaching.\n" OOM, NULL},
+    {"verl", "unknown", "'Training Progress' bar alone: no stage", "volcengine/verl:verl/trainer/ppo/ray_trainer.py@b178a3cd",
+     "!Training Progress:   3%|3         | 6/200 [10:11<5:29:00, 101.86s/it]\n" OOM, NULL},
+    {"verl", "eval", "'validation generation end' (validation scores the generated responses next)", "volcengine/verl:verl/trainer/ppo/ray_trainer.py@b178a3cd",
+     "!(TaskRunner pid=1201) validation generation end\n" OOM, NULL},
 };
 
 static const struct audit audit = {audit_rows, sizeof audit_rows / sizeof audit_rows[0], ""};
