@@ -231,6 +231,45 @@ static const struct audit_row audit_rows[] = {
      "![NeMo I 2026-12-05 10:00:00 megatron_strategy:1196] Restoring model weights from RestoreConfig(path='/ckpt/llama3_8b', adapter_path=None, load_model_state=True, load_optim_state=False)\n" OOM, NULL},
     {"nemo", "load", "PEFT callback 'Loading adapters from ...'", "NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72",
      "![NeMo I 2026-12-05 10:00:00 peft:238] Loading adapters from /ckpt/lora/weights\n" OOM, NULL},
+    /* ---- second round: written after the first fix, scored before the second ---- */
+    {"llama-factory", "generate", "scripts/vllm_infer.py: vLLM's 'Processed prompts' bar (llm.generate, vllm-project/vllm:vllm/entrypoints/llm.py@10fdb8f0)", "hiyouga/LLaMA-Factory:scripts/vllm_infer.py@ff6d4d12",
+     "!Adding requests: 100%|##########| 1000/1000 [00:01<00:00, 812.40it/s]\n"
+     "Processed prompts:  45%|####5     | 450/1000 [02:12<02:41,  3.41it/s, est. speed input: 1234.56 toks/s, output: 567.89 toks/s]\n" OOM, NULL},
+    {"hf-trainer", "load", "a finished 'Loading checkpoint shards' bar is the last line (from_pretrained moved the shards; h33-105)", "huggingface/transformers:src/transformers/modeling_utils.py@2cda12cb",
+     "!Loading checkpoint shards: 100%|##########| 4/4 [00:12<00:00,  3.02s/it]\n" OOM, NULL},
+    {"hf-trainer", "checkpoint", "_rotate_checkpoints: 'Deleting older checkpoint [...] due to args.save_total_limit' (while saving)", "huggingface/transformers:src/transformers/trainer.py@2cda12cb",
+     "!Saving model checkpoint to output/checkpoint-1500\n"
+     "Deleting older checkpoint [output/checkpoint-500] due to args.save_total_limit\n" OOM, NULL},
+    {"datasets", "data", "builder: 'Generating train split' bar (examples unit)", "huggingface/datasets:src/datasets/builder.py@28b5e243",
+     "!Generating train split: 340000 examples [00:21, 16102.11 examples/s]\n" OOM, NULL},
+    {"axolotl", "data", "'Loading raw datasets...' alone (reading datasets is data, not loading a model)", "axolotl-ai-cloud/axolotl:src/axolotl/utils/data/sft.py@067b021c",
+     "![2026-12-05 10:00:00,000] [INFO] [axolotl.utils.data.sft._load_raw_datasets:320] [PID:12] Loading raw datasets...\n" OOM, NULL},
+    {"peft", "unknown", "print_trainable_parameters, then the training bar: no stage", "huggingface/peft:src/peft/peft_model.py@91685f52",
+     "!trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622\n"
+     "  0%|          | 1/1000 [00:04<1:10:00,  4.20s/it]\n" OOM, NULL},
+    {"deepspeed", "load", "load_checkpoint: 'loading 8 zero partition checkpoints for rank 0'", "deepspeedai/DeepSpeed:deepspeed/runtime/engine.py@edaa7221",
+     "![2026-12-05 10:00:00,000] [INFO] [engine.py:4650:_load_zero_checkpoint] loading 8 zero partition checkpoints for rank 0\n" OOM, NULL},
+    {"deepspeed", "checkpoint", "'[Torch] Checkpoint global_step500 is about to be saved!' alone", "deepspeedai/DeepSpeed:deepspeed/runtime/checkpoint_engine/torch_checkpoint_engine.py@edaa7221",
+     "![2026-12-05 11:30:10,004] [INFO] [logging.py:107:log_dist] [Rank 0] [Torch] Checkpoint global_step500 is about to be saved!\n" OOM, NULL},
+    {"megatron-lm", "unknown", "'successfully saved checkpoint' (over), then iteration lines: no stage", "NVIDIA/Megatron-LM:megatron/training/checkpointing.py@d98e8a64",
+     "!  [2026-12-05 12:00:09.000000] successfully saved checkpoint from iteration    1000 to /ckpt [ t 1/1, p 1/1 ]\n"
+     " [2026-12-05 12:00:40] iteration     1010/  500000 | consumed samples:       517120 | elapsed time per iteration (ms): 3010.2 | lm loss: 2.809E+00 |\n" OOM, NULL},
+    {"lightning", "unknown", "'Restored all states from the checkpoint at ...' (over), then the epoch bar: no stage", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/trainer/connectors/checkpoint_connector.py@7f0c3436",
+     "!Restored all states from the checkpoint at /w/ckpt/last.ckpt\n"
+     "Epoch 3:   1%|1         | 12/1250 [00:06<10:31,  1.96it/s, v_num=4, train_loss=1.900]\n" OOM, NULL},
+    {"lightning", "eval", "'Testing DataLoader 0:' bar (trainer.test)", "Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/progress/tqdm_progress.py@7f0c3436",
+     "!Testing DataLoader 0:  12%|#2        | 19/157 [00:05<00:38,  3.61it/s]\n" OOM, NULL},
+    {"torchtune", "checkpoint", "'Saving checkpoint asynchronously. Retrieving full state dict...'", "pytorch/torchtune:torchtune/training/checkpointing/_checkpoint_client.py@bd2a0fc7",
+     "!INFO:torchtune.utils._logging:Saving checkpoint asynchronously. Retrieving full state dict...\n" OOM, NULL},
+    {"accelerate", "load", "load_state: 'Loading the state of AdamW from ...'", "huggingface/accelerate:src/accelerate/checkpointing.py@16cb6eb8",
+     "!12/05/2026 10:22:01 - INFO - accelerate.checkpointing - Loading the state of AdamW from output/step_500/optimizer.bin\n" OOM, NULL},
+    {"nemo", "data", "'Loading HF dataset from ...': reading a dataset is data", "NVIDIA/NeMo:nemo/collections/llm/gpt/data/hf_dataset.py@8cfedd72",
+     "![NeMo I 2026-12-05 10:00:00 hf_dataset:273] Loading HF dataset from squad, this may take a moment.\n" OOM, NULL},
+    {"ms-swift", "checkpoint", "'Saving model checkpoint to ...' (swift trainers' mixin)", "modelscope/ms-swift:swift/trainers/mixin.py@3602360a",
+     "![INFO:swift] Saving model checkpoint to /w/output/v0-20261205/checkpoint-500\n" OOM, NULL},
+    {"fairseq", "unknown", "'Saved checkpoint ... (writing took 3.1 seconds)' (over), then 'begin training epoch 2': no stage", "facebookresearch/fairseq:fairseq/checkpoint_utils.py@3d262bb2",
+     "!2026-12-05 10:00:00 | INFO | fairseq.checkpoint_utils | Saved checkpoint checkpoints/checkpoint1.pt (epoch 1 @ 500 updates, score 5.2) (writing took 3.1 seconds)\n"
+     "2026-12-05 10:00:01 | INFO | fairseq.trainer | begin training epoch 2\n" OOM, NULL},
     /* ---- set aside: written after the classifier changes, scored once ---- */
     /* ---- torchtitan: pytorch/torchtitan:torchtitan/trainer.py, torchtitan/components/checkpointer/dcp.py@b5bcd76c ---- */
     {"torchtitan", "checkpoint", "'Saving the checkpoint.' (dcp.py save)", "pytorch/torchtitan:torchtitan/components/checkpointer/dcp.py@b5bcd76c",
