@@ -668,6 +668,11 @@ static const struct stage_word context_words[] = {
      * weights to 16bit...", "Unsloth: Will use up to 5.34 out of 12.67 RAM
      * for saving." (unslothai/unsloth:unsloth/save.py@d45997d9) */
     {"Merging 4bit and LoRA weights", OOM_STAGE_CHECKPOINT, false}, {"RAM for saving", OOM_STAGE_CHECKPOINT, false},
+    /* vLLM's offline LLM.generate bar, "Processed prompts:  45%|…| 450/1000
+     * [02:12<02:41,  3.41it/s, est. speed input: … toks/s, output: … toks/s]"
+     * (vllm-project/vllm:vllm/entrypoints/llm.py@10fdb8f0), as LLaMA-Factory's
+     * scripts/vllm_infer.py@ff6d4d12 prints it: requests being generated */
+    {"Processed prompts", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagphasetrain block ---- */
     {"Map:", OOM_STAGE_DATA, false}, {"Tokeniz", OOM_STAGE_DATA, false}, {"tokenizing", OOM_STAGE_DATA, false},
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
@@ -975,6 +980,10 @@ bool stage_bar_finished(const char *s, size_t n)
 static const char *const train_start_words[] = {
     "***** Running training *****", "Starting trainer...", "begin training epoch ",
     "Start iterating over samples", "[before the start of training step]",
+    /* Megatron-LM's training_log record " [date] iteration 1010/ 500000 |
+     * consumed samples: 517120 | … | lm loss: 2.809E+00 |" (megatron/
+     * training/training.py@d98e8a64): a step of the loop ran */
+    "| consumed samples:",
 };
 
 bool stage_train_line(const char *s, size_t n)
@@ -1343,6 +1352,17 @@ static bool padded_bar(const char *s, size_t n)
     return d > 0 && d + 1 < n && s[d] == '%' && s[d + 1] == '|';
 }
 
+/* diagphasetrain: a logged metrics record, "key: value" fields between
+ * " | " ("iteration 1010/ 500000 | consumed samples: 517120 | lm loss:
+ * 2.809E+00 |", Megatron-LM's training_log, printed indented): a log line,
+ * not code, though it names a loss. */
+static bool metrics_record(const char *s, size_t n)
+{
+    int bars = 0;
+    for (const char *p = memmem(s, n, " | ", 3); p; p = memmem(p + 3, n - (size_t)(p + 3 - s), " | ", 3)) bars++;
+    return bars >= 2 && memmem(s, n, ": ", 2) != NULL;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1379,7 +1399,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
-    if (i > 0 && (step_narration(s, n) || padded_bar(s, n))) return STAGE_LINE_OTHER;
+    if (i > 0 && (step_narration(s, n) || padded_bar(s, n) || metrics_record(s, n))) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -2613,6 +2633,23 @@ static bool data_object(const char *t, size_t n, bool progressive)
     return false;
 }
 
+/* diagphasetrain: one of the next two words after a verb names a data set
+ * ("raw datasets...", "HF dataset from", "the corpus"). */
+static bool dataset_object(const char *t, size_t n)
+{
+    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora"};
+    size_t i = 0;
+    for (int w = 0; w < 2 && i < n; w++) {
+        while (i < n && t[i] == ' ') i++;
+        size_t b = i;
+        while (i < n && isalpha((unsigned char)t[i])) i++;
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            if (strlen(sets[k]) == i - b && !strncasecmp(t + b, sets[k], i - b)) return true;
+        if (i < n && t[i] != ' ') return false;
+    }
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -2666,10 +2703,21 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
             if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
                 return OOM_STAGE_DATA;
+            /* diagphasetrain: a past participle after "to be" is an action
+             * to come ("[Torch] Checkpoint global_step500 is about to be
+             * saved!", deepspeedai/DeepSpeed:deepspeed/runtime/
+             * checkpoint_engine/torch_checkpoint_engine.py@edaa7221) */
+            bool past = past_word(text + i, len - i) && !(i >= 6 && !strncasecmp(text + i - 6, "to be ", 6));
+            /* diagphasetrain: loading a dataset is reading the data ("Loading
+             * raw datasets...", axolotl-ai-cloud/axolotl:src/axolotl/utils/
+             * data/sft.py@067b021c; "Loading HF dataset from squad", NVIDIA/
+             * NeMo:nemo/collections/llm/gpt/data/hf_dataset.py@8cfedd72) */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && !past && dataset_object(text + u, len - u))
+                return OOM_STAGE_DATA;
             /* a one-time action the line says is over ("Model loaded.", "checkpoint
              * saved") names no stage of what failed after it; a repeated one
              * ("Predicted structure … 1 / 5 completed") goes on with the next item */
-            if (past_word(text + i, len - i) && (verb_parts[k].stage == OOM_STAGE_LOAD ||
+            if (past && (verb_parts[k].stage == OOM_STAGE_LOAD ||
                                                  verb_parts[k].stage == OOM_STAGE_CHECKPOINT ||
                                                  verb_parts[k].stage == OOM_STAGE_DATA)) {
                 *done = true;
