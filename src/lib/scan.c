@@ -820,7 +820,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             e->context = st;
         }
         bare_bar |= stage_bar_bare(c.body, c.n);
-        if (++ctx_lines >= 3) break;
+        if (!stage_banner_detail(c.body, c.n) && ++ctx_lines >= 3) break;
     }
 }
 
@@ -2713,7 +2713,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
-        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);

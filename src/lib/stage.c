@@ -28,6 +28,18 @@ struct stage_word {
 /* Frame keywords: function names, files and code as they appear in Python
  * tracebacks, IPython, glog C++ stacks and Lua stacks. */
 static const struct stage_word frame_words[] = {
+    /* ---- diagphasetrain (issue 12) ----
+     * Log lines a walk reads as a frame's code line (indented, or right
+     * above the message): Lightning's ModelCheckpoint "… 'val_loss' reached
+     * 1.84210 (best 1.84210), saving model to '…/epoch=2-step=3750.ckpt' as
+     * top 1" saves, whatever metric it names (Lightning-AI/pytorch-lightning:
+     * src/lightning/pytorch/callbacks/model_checkpoint.py@7f0c3436);
+     * Megatron-LM's " loading distributed checkpoint from /ckpt at iteration
+     * 1000", printed with a leading blank (NVIDIA/Megatron-LM:megatron/
+     * training/checkpointing.py@d98e8a64) */
+    {", saving model to ", OOM_STAGE_CHECKPOINT, false},
+    {"loading distributed checkpoint", OOM_STAGE_LOAD, false},
+    /* ---- end of the diagphasetrain block ---- */
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -507,6 +519,14 @@ static const struct stage_word frame_words[] = {
 /* Lines after the message (or the message's own span prefix) that say what
  * the program was doing when it failed. */
 static const struct stage_word after_words[] = {
+    /* ---- diagphasetrain (issue 12) ----
+     * fairseq's trainer logs the OOM it caught (_log_oom: "OOM: Ran out of
+     * memory with exception: …"), then where: "OOM during optimization,
+     * irrecoverable", "ran out of memory in validation step, retrying
+     * batch" (facebookresearch/fairseq:fairseq/trainer.py@3d262bb2) */
+    {"OOM during optimization", OOM_STAGE_OPTIMIZER, false},
+    {"out of memory in validation step", OOM_STAGE_EVAL, false},
+    /* ---- end of the diagphasetrain block ---- */
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
@@ -614,6 +634,54 @@ static const struct stage_word after_words[] = {
 /* Plain log lines that announce what the program is doing. Data first:
  * "Generating train split" is the datasets library, not generation. */
 static const struct stage_word context_words[] = {
+    /* ---- diagphasetrain (issue 12) ----
+     * Training libraries' own phase lines, from their sources (issue 12's
+     * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the
+     * older rows: "Tokenizer is initialized" is set-up, not tokenizing;
+     * "'val_loss' reached ..., saving model to" saves. */
+    /* torchtune's recipes announce each part they set up ("Tokenizer is
+     * initialized from file.", "Optimizer is initialized.", "Dataset and
+     * Sampler are initialized.", "In-backward optimizers are set up.";
+     * pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7) */
+    {" is initialized", OOM_STAGE_LOAD, false}, {" are initialized", OOM_STAGE_LOAD, false},
+    {" are set up.", OOM_STAGE_LOAD, false},
+    /* Lightning's ModelCheckpoint: "Epoch 2, global step 3750: 'val_loss'
+     * reached 1.84210 (best 1.84210), saving model to '…ckpt' as top 1"
+     * (Lightning-AI/pytorch-lightning:src/lightning/pytorch/callbacks/
+     * model_checkpoint.py@7f0c3436) */
+    {", saving model to ", OOM_STAGE_CHECKPOINT, false},
+    /* TRL's DPO/KTO/BCO trainers run the reference model over the dataset
+     * before training: "Computing reference log probs for train dataset:",
+     * "Caching reference log probs for …" (huggingface/trl:trl/trainer/
+     * dpo_trainer.py@f2cd5771): the reference model's forward */
+    {"reference log probs", OOM_STAGE_FORWARD, false},
+    /* the datasets library's map/filter bars count " examples" (hf_tqdm
+     * unit; "Extracting prompt from train dataset:  61%|…| 37000/60917
+     * [00:03<00:02, 11230.40 examples/s]", whatever the trainer's
+     * description says; TRL's map descs, huggingface/trl:trl/trainer/
+     * sft_trainer.py@f2cd5771); tqdm writes a slow rate "2.50s/ examples]" */
+    {" examples/s]", OOM_STAGE_DATA, false}, {"s/ examples]", OOM_STAGE_DATA, false},
+    /* DeepSpeed ZeRO-3 building its partitions ("Before creating fp32
+     * partitions", "After creating fp16 partitions: 1", see_memory_usage in
+     * deepspeedai/DeepSpeed:deepspeed/runtime/zero/stage3.py@edaa7221):
+     * optimizer construction at set-up (as h19-46) */
+    {"fp32 partitions", OOM_STAGE_LOAD, false}, {"fp16 partitions", OOM_STAGE_LOAD, false},
+    /* Megatron-LM: "> building train, validation, and test datasets ..."
+     * names the splits it builds (NVIDIA/Megatron-LM:pretrain_gpt.py@
+     * d98e8a64), " loading distributed checkpoint from /ckpt at iteration
+     * 1000" (megatron/training/checkpointing.py) */
+    {"train, validation, and test", OOM_STAGE_DATA, false},
+    {"loading distributed checkpoint", OOM_STAGE_LOAD, false},
+    /* unsloth's save_pretrained_merged: "Unsloth: Merging 4bit and LoRA
+     * weights to 16bit...", "Unsloth: Will use up to 5.34 out of 12.67 RAM
+     * for saving." (unslothai/unsloth:unsloth/save.py@d45997d9) */
+    {"Merging 4bit and LoRA weights", OOM_STAGE_CHECKPOINT, false}, {"RAM for saving", OOM_STAGE_CHECKPOINT, false},
+    /* vLLM's offline LLM.generate bar, "Processed prompts:  45%|…| 450/1000
+     * [02:12<02:41,  3.41it/s, est. speed input: … toks/s, output: … toks/s]"
+     * (vllm-project/vllm:vllm/entrypoints/llm.py@10fdb8f0), as LLaMA-Factory's
+     * scripts/vllm_infer.py@ff6d4d12 prints it: requests being generated */
+    {"Processed prompts", OOM_STAGE_GENERATE, false},
+    /* ---- end of the diagphasetrain block ---- */
     {"Map:", OOM_STAGE_DATA, false}, {"Tokeniz", OOM_STAGE_DATA, false}, {"tokenizing", OOM_STAGE_DATA, false},
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
     {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
@@ -1039,6 +1107,36 @@ enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* diagphasetrain: a banner's detail line, indented "Key words = value"
+ * ("  Num examples = 2000", "  Batch size = 8" under HF Trainer's "*****
+ * Running Evaluation *****"; "  Total optimization steps = 2,436"), or a
+ * line of a printed object ("  \"eos_token_id\": 1," and the closing "}"
+ * of transformers' "Generate config GenerationConfig {" dump,
+ * huggingface/transformers:src/transformers/generation/configuration_utils.py
+ * @2cda12cb): part of the banner or dump above it, not a line of its own. */
+bool stage_banner_detail(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    size_t b = 0;
+    while (b < n && s[b] == ' ') b++;
+    if (n - b == 1 && (s[b] == '}' || s[b] == ']')) return true;
+    if (b >= 2 && n - b > 3 && s[b] == '"') {
+        const char *q = memchr(s + b + 1, '"', n - b - 1);
+        if (q && q + 2 < s + n && q[1] == ':' && q[2] == ' ') return true;
+    }
+    if (n < 6 || s[0] != ' ' || s[1] != ' ') return false;
+    size_t i = 2;
+    while (i < n && s[i] == ' ') i++;
+    if (i >= n || !isupper((unsigned char)s[i])) return false;
+    const char *eq = memmem(s + i, n - i, " = ", 3);
+    if (!eq || eq + 3 >= s + n) return false;
+    for (const char *p = s + i; p < eq; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(" ()&.,-_/", *p)) return false;
+    for (const char *p = eq + 3; p < s + n; p++)
+        if (*p == ' ' || *p == '=') return false;
+    return true;
+}
+
 static bool starts(const char *s, size_t n, const char *w)
 {
     size_t k = strlen(w);
@@ -1372,6 +1470,17 @@ static bool step_narration(const char *s, size_t n)
     return true;
 }
 
+/* diagphasetrain: a logged metrics record, "key: value" fields between
+ * " | " ("iteration 1010/ 500000 | consumed samples: 517120 | lm loss:
+ * 2.809E+00 |", Megatron-LM's training_log, printed indented): a log line,
+ * not code, though it names a loss. */
+static bool metrics_record(const char *s, size_t n)
+{
+    int bars = 0;
+    for (const char *p = memmem(s, n, " | ", 3); p; p = memmem(p + 3, n - (size_t)(p + 3 - s), " | ", 3)) bars++;
+    return bars >= 2 && memmem(s, n, ": ", 2) != NULL;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1416,7 +1525,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * columns in front of its bar ("                 Class     Images ...
      * mAP50-95:  35%|###4      | 55/157 [00:21<00:39,  2.58it/s]",
      * ultralytics/yolov5:val.py@5081342f) */
-    if (i > 0 && (bar_without_description(s, n) || tqdm_bar(s, n))) return STAGE_LINE_OTHER;
+    if (i > 0 && (bar_without_description(s, n) || tqdm_bar(s, n) || metrics_record(s, n))) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -2687,6 +2796,21 @@ static const struct stage_word train_words[] = {
     {"Epoch: [", OOM_STAGE_UNKNOWN, false}, {"epoch: [", OOM_STAGE_UNKNOWN, false},
     {"Train: ", OOM_STAGE_UNKNOWN, L}, {"running training", OOM_STAGE_UNKNOWN, I},
     {"epoch:train:", OOM_STAGE_UNKNOWN, false}, {"epoch started", OOM_STAGE_UNKNOWN, false},
+    /* diagphasetrain: a trainer announcing its training loop names the
+     * step, no one stage of it, and what it printed before the loop ran
+     * before the failure: HF Trainer's "***** Running training *****" (read
+     * by "running training" above)
+     * (huggingface/transformers:src/transformers/trainer.py@2cda12cb),
+     * axolotl's "Starting trainer..." (axolotl-ai-cloud/axolotl:src/axolotl/
+     * train.py@067b021c), fairseq's "begin training epoch 1" and "Start
+     * iterating over samples" (facebookresearch/fairseq:fairseq/trainer.py,
+     * fairseq_cli/train.py@3d262bb2), Megatron-LM's "[before the start of
+     * training step]" and its training_log record " iteration 1010/ 500000 |
+     * consumed samples: 517120 | ..." (NVIDIA/Megatron-LM:megatron/training/
+     * training.py@d98e8a64) */
+    {"Starting trainer...", OOM_STAGE_UNKNOWN, false},
+    {"begin training epoch ", OOM_STAGE_UNKNOWN, false}, {"Start iterating over samples", OOM_STAGE_UNKNOWN, false},
+    {"[before the start of training step]", OOM_STAGE_UNKNOWN, false}, {"| consumed samples:", OOM_STAGE_UNKNOWN, false},
 };
 
 /* An epoch starting, alone on its line (after a logger's "...: " stamp):
@@ -2719,6 +2843,23 @@ bool stage_training_line(const char *text, size_t len)
     return epoch_line(text, len);
 }
 
+/* diagphasetrain: one of the next two words after a verb names a data set
+ * ("raw datasets...", "HF dataset from", "the corpus"). */
+static bool dataset_object(const char *t, size_t n)
+{
+    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora"};
+    size_t i = 0;
+    for (int w = 0; w < 2 && i < n; w++) {
+        while (i < n && t[i] == ' ') i++;
+        size_t b = i;
+        while (i < n && isalpha((unsigned char)t[i])) i++;
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            if (strlen(sets[k]) == i - b && !strncasecmp(t + b, sets[k], i - b)) return true;
+        if (i < n && t[i] != ' ') return false;
+    }
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -2727,7 +2868,20 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
         *done = true;
         return OOM_STAGE_UNKNOWN;
     }
-    if (len > VERB_LINE_MAX || not_narration(text, len)) return OOM_STAGE_UNKNOWN;
+    /* diagphasetrain: the narration test reads the message after a
+     * logger's prefix whose level is one capital letter, no first person
+     * ("[NeMo I 2026-12-05 10:00:00 peft:238] Loading adapters from …",
+     * NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72); a
+     * printed object that opens a block ("Generate config GenerationConfig
+     * {", "Model config LlamaConfig {") is a dump of settings, no action */
+    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    size_t pre = 0, last = len;
+    if (len > 8 && !memcmp(text, "[NeMo ", 6) && isupper((unsigned char)text[6]) && text[7] == ' ') {
+        const char *close = memchr(text, ']', len);
+        if (close) pre = (size_t)(close + 1 - text);
+    }
+    while (last > pre && (text[last - 1] == ' ' || text[last - 1] == '\r')) last--;
+    if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     for (size_t i = 0; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||
@@ -2741,6 +2895,13 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             size_t u = i + m;
             while (u < len && isalpha((unsigned char)text[u])) u++;
             if (u < len && text[u] == '/') break;
+            /* diagphasetrain: a setting's name, not an action: a printed
+             * config's "save_strategy=SaveStrategy.STEPS," or
+             * "load_best_model_at_end=True," (HF TrainingArguments' repr,
+             * huggingface/transformers:src/transformers/training_args.py@2cda12cb) */
+            size_t id = i;
+            while (id < len && ident(text[id])) id++;
+            if (id < len && text[id] == '=' && (id + 1 == len || text[id + 1] != '=')) break;
             /* an agent noun names a thing, not an action ("Mask Generator",
              * "huggingface generators", runner_id 'evaluator') */
             if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
@@ -2760,10 +2921,21 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
             if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
                 return OOM_STAGE_DATA;
+            /* diagphasetrain: a past participle after "to be" is an action
+             * to come ("[Torch] Checkpoint global_step500 is about to be
+             * saved!", deepspeedai/DeepSpeed:deepspeed/runtime/
+             * checkpoint_engine/torch_checkpoint_engine.py@edaa7221) */
+            bool past = past_word(text + i, len - i) && !(i >= 6 && !strncasecmp(text + i - 6, "to be ", 6));
+            /* diagphasetrain: loading a dataset is reading the data ("Loading
+             * raw datasets...", axolotl-ai-cloud/axolotl:src/axolotl/utils/
+             * data/sft.py@067b021c; "Loading HF dataset from squad", NVIDIA/
+             * NeMo:nemo/collections/llm/gpt/data/hf_dataset.py@8cfedd72) */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && !past && dataset_object(text + u, len - u))
+                return OOM_STAGE_DATA;
             /* a one-time action the line says is over ("Model loaded.", "checkpoint
              * saved") names no stage of what failed after it; a repeated one
              * ("Predicted structure … 1 / 5 completed") goes on with the next item */
-            if (past_word(text + i, len - i) && (verb_parts[k].stage == OOM_STAGE_LOAD ||
+            if (past && (verb_parts[k].stage == OOM_STAGE_LOAD ||
                                                  verb_parts[k].stage == OOM_STAGE_CHECKPOINT ||
                                                  verb_parts[k].stage == OOM_STAGE_DATA)) {
                 *done = true;

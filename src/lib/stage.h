@@ -86,6 +86,9 @@ bool stage_bar_bare(const char *s, size_t n);
  * other load line the loop is not named (unknown). */
 enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st);
 
+/* diagphasetrain: an indented banner detail, "  Num examples = 2000". */
+bool stage_banner_detail(const char *s, size_t n);
+
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
 unsigned stage_frame_bits(const char *text, size_t len);
 
