@@ -43,9 +43,12 @@ unsigned stage_masks_inner(const char *text, size_t len);
 bool stage_forward_frame(const char *text, size_t len);
 bool stage_constructor_frame(const char *text, size_t len);
 
-/* The frame runs an optimizer's closure (the forward and backward of the
- * step to come): optimizer cues of the frames that call it do not count. */
-bool stage_masks_optimizer(const char *text, size_t len);
+/* The stages whose cues in the frames that CALL this one do not count: an
+ * optimizer's closure (the forward and backward of the step to come) masks
+ * optimizer; a generation encoding its prompt (encode_prompt,
+ * self.text_encoder(...)) masks generate, the encoder's forward being the
+ * stage. */
+unsigned stage_masks_outer(const char *text, size_t len);
 
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
