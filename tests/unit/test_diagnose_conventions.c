@@ -349,6 +349,88 @@ static const struct conv_row rows[] = {
      "This PR catches torch.cuda.OutOfMemoryError in evaluate(), halves the batch size and retries.\n",
      NULL},
     /* ---- set aside: written after the scan changes, scored once ---- */
+    {"encoder-in-generation-forward", "forward",
+     "SD3 medium OOM on 8 GB\n" TB
+     FR("/home/me/run_sd3.py", "<module>", "image = pipe(prompt, negative_prompt=\"\", num_inference_steps=28, guidance_scale=7.0).images[0]")
+     FR(SP "diffusers/pipelines/stable_diffusion_3/pipeline_stable_diffusion_3.py", "__call__", ") = self.encode_prompt(")
+     FR(SP "diffusers/pipelines/stable_diffusion_3/pipeline_stable_diffusion_3.py", "encode_prompt", "t5_prompt_embed = self._get_t5_prompt_embeds(")
+     FR(SP "diffusers/pipelines/stable_diffusion_3/pipeline_stable_diffusion_3.py", "_get_t5_prompt_embeds", "prompt_embeds = self.text_encoder_3(text_input_ids.to(device))[0]")
+     MODCALL OOM,
+     NULL},
+    {"encoder-in-generation-forward", "forward",
+     "Error completing request\n" TB
+     FR("/sd/modules/txt2img.py", "txt2img", "processed = processing.process_images(p)")
+     FR("/sd/modules/processing.py", "process_images_inner", "c = get_conds_with_caching(prompt_parser.get_multicond_learned_conditioning, prompts, p.steps, cached_c)")
+     FR("/sd/modules/prompt_parser.py", "get_learned_conditioning", "conds = model.get_learned_conditioning(texts)")
+     FR("/sd/repositories/stable-diffusion-stability-ai/ldm/models/diffusion/ddpm.py", "get_learned_conditioning", "c = self.cond_stage_model(c)")
+     MODCALL OOM,
+     NULL},
+    {"encoder-in-generation-forward", "generate",
+     "img2img OOM at 2048px\n" TB
+     FR("/app/run.py", "<module>", "out = pipe(prompt=p, image=init, strength=0.6).images[0]")
+     FR(SP "diffusers/pipelines/stable_diffusion/pipeline_stable_diffusion_img2img.py", "__call__", "latents = self.prepare_latents(")
+     FR(SP "diffusers/pipelines/stable_diffusion/pipeline_stable_diffusion_img2img.py", "prepare_latents", "init_latents = retrieve_latents(self.vae.encode(image), generator=generator)")
+     FR(SP "diffusers/models/autoencoders/autoencoder_kl.py", "encode", "h = self.encoder(x)")
+     MODCALL OOM,
+     NULL},
+    {"library-function", "forward",
+     "ERROR: LoadError: CUDNNError: CUDNN_STATUS_ALLOC_FAILED (code 2)\n"
+     "Stacktrace:\n"
+     "  [1] throw_api_error(res::cuDNN.cudnnStatus_t)\n"
+     "    @ cuDNN ~/.julia/packages/cuDNN/YkZhm/src/libcudnn.jl:11\n"
+     "  [2] cudnnBatchNormalizationForwardTraining(handle::Ptr{cuDNN.cudnnContext}, mode::cuDNN.cudnnBatchNormMode_t)\n"
+     "    @ cuDNN ~/.julia/packages/cuDNN/YkZhm/src/libcudnn.jl:1920\n",
+     NULL},
+    {"library-function", "backward",
+     "RuntimeError: miopenStatusAllocFailed in miopenConvolutionBackwardWeights\n", NULL},
+    {"caught-and-recovered", "look-alike",
+     "got prompt\n"
+     "100%|##########| 20/20 [00:41<00:00,  2.05s/it]\n"
+     "Requested to load AutoencoderKL\n"
+     "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n"
+     "Prompt executed in 58.12 seconds\n",
+     NULL},
+    {"caught-then-fatal", "gpu-oom",
+     "100%|##########| 25/25 [01:10<00:00,  2.80s/it]\n"
+     "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\n"
+     "!!! Exception during processing !!! CUDA out of memory. Tried to allocate 1.12 GiB. GPU 0 has a total "
+     "capacity of 7.66 GiB of which 312.00 MiB is free. Of the allocated memory 6.80 GiB is allocated by PyTorch, "
+     "and 120.41 MiB is reserved by PyTorch but unallocated.\n",
+     NULL},
+    {"title-only", "gpu-oom",
+     "Getting OOM on 4 V100s with deepspeed zero2\n"
+     "Same config worked last week. Nothing else changed.\n",
+     NULL},
+    {"loader-last-lines", "load",
+     "GPU out of memory loading Mixtral\n"
+     "llama_model_loader: loaded meta data with 26 key-value pairs and 995 tensors from mixtral-8x7b.Q5_K_M.gguf (version GGUF V3 (latest))\n"
+     "llm_load_tensors: ggml ctx size =    0.76 MiB\n"
+     "llm_load_tensors: offloading 32 repeating layers to GPU\n",
+     NULL},
+    {"eval-last-line", "eval",
+     "OOM in the middle of training (3090)\n"
+     "[Epoch 4] train loss: 0.231\n"
+     "Evaluating on dev set ...\n",
+     NULL},
+    {"structure-prediction-forward", "forward",
+     "OOM running the tracker on 4K video\n" TB
+     FR("/opt/tracker/demo.py", "main", "tracks = tracker.update(detections, frame)")
+     FR("/opt/tracker/tracker/byte_tracker.py", "update", "feats = self.reid(crops)")
+     MODCALL
+     FR("/opt/tracker/reid/osnet.py", "forward", "x = self.conv1(x)")
+     MODCALL OOM,
+     NULL},
+    {"non-memory-status", "look-alike",
+     "RuntimeError: CUDA error: unspecified launch failure\n"
+     "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n",
+     NULL},
+    {"engine-startup-load", "load",
+     "sglang server OOM at start\n" TB
+     FR(SP "sglang/srt/model_executor/model_runner.py", "init_cuda_graphs", "self.cuda_graph_runner = CudaGraphRunner(self)")
+     FR(SP "sglang/srt/model_executor/cuda_graph_runner.py", "__init__", "self.capture()")
+     FR(SP "sglang/srt/model_executor/cuda_graph_runner.py", "capture", ") = self.capture_one_batch_size(bs, forward)")
+     OOM,
+     NULL},
 };
 
 /* What diagnose gives a row: the call, or the stage of the primary event
