@@ -2695,6 +2695,8 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
+        /* diagconv: the glog header names the file that logs (Caffe's net.cpp) */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_glog_tag(s->ctx, c.px.body + c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         /* ... and the lines that announce a stage above a traceback */

@@ -170,6 +170,10 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len);
  * first ("whisper_model_load: n_vocab = 51866", "llama_decode: failed to
  * decode"), read by its word parts; unknown when the line has no such tag. */
 enum oom_stage stage_log_tag(const char *text, size_t len);
+/* diagconv: a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
+ * whole line with its header) logged by a C++ source file that logs only
+ * while a network is built (Caffe's net.cpp): load; else unknown. */
+enum oom_stage stage_glog_tag(const char *text, size_t len);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;

@@ -68,6 +68,16 @@ static const struct conv_row rows[] = {
      "not followed for a bare layer table: darknet prints its table while it builds the network, "
      "Keras' summary and a module's repr after; the rows alone do not say load (darknet's own "
      "set-up lines above the table do, heldout31 h31-05)"},
+    /* written with the glog fix: a C++ framework's network-building log */
+    {"loader-last-lines", "load",
+     "Check failed: error == cudaSuccess (2 vs. 0)  out of memory, when training SSD on a 2080\n"
+     "I1102 08:01:12.118420 30112 layer_factory.hpp:77] Creating layer mbox_loss\n"
+     "I1102 08:01:12.118450 30112 net.cpp:84] Creating Layer mbox_loss\n"
+     "I1102 08:01:12.118456 30112 net.cpp:406] mbox_loss <- mbox_loc\n"
+     "I1102 08:01:12.118501 30112 net.cpp:122] Setting up mbox_loss\n"
+     "I1102 08:01:12.118520 30112 net.cpp:129] Top shape: (1)\n"
+     "I1102 08:01:12.118530 30112 net.cpp:200] conv4_3_norm needs backward computation.\n",
+     NULL},
     {"startup-lines-no-stage", "unknown",
      "CUDA OOM with batch size 2 on a V100\n"
      "2024-05-01 12:00:01 | INFO | Namespace(batch_size=2, lr=0.0001, epochs=100, amp=True)\n"
