@@ -2823,8 +2823,9 @@ static void drop_recovered_ooms(struct scan *s, const struct view *v)
         for (size_t j = 0; j < rep->n_events && !failed; j++)
             failed = j != i && rep->events[j].line > e->line;
         size_t a = 0, b = line_end(v, 0);
-        for (bool more = v->len > 0; more && !failed; more = next_line(v, &a, &b)) {
-            if (view_line(s, v, a) <= e->line) continue;
+        long l = v->len ? view_line(s, v, 0) : 0;
+        for (bool more = v->len > 0; more && !failed; more = next_line(v, &a, &b), l++) {
+            if (l <= e->line) continue;
             struct cline c;
             read_cline(s, v, a, b, &c);
             failed = c.kind == STAGE_LINE_HEADER;
