@@ -264,10 +264,13 @@ static bool counted_card(const struct words *w, size_t k)
 /* ... or its plural ("using 4x 4090s", keras-team/keras-hub#1628) (diagcall9) */
 static const char *const card_suffixes[] = {"ti", "super", "d", "s", NULL};
 
+static bool plural_card(const char *p, size_t n);
+
 static bool suffixed_card(const struct words *w, size_t k)
 {
     const char *p = w->text + w->t[k].at;
     size_t n = w->t[k].end - w->t[k].at;
+    if (plural_card(p, n)) return true;
     if (n < 4 || !isdigit((unsigned char)p[0])) return false;
     for (size_t j = 0; device_words[j]; j++) {
         size_t m = strlen(device_words[j]);
@@ -276,6 +279,19 @@ static bool suffixed_card(const struct words *w, size_t k)
         for (size_t s = 0; card_suffixes[s]; s++)
             if (strlen(card_suffixes[s]) == n - m && !strncasecmp(p + m, card_suffixes[s], n - m))
                 return true;
+    }
+    return false;
+}
+
+/* diagconv (issue 12): the plural of a data-centre or workstation card
+ * whose name holds its number ("OOM on two A6000s", "8 H100s", "A100s"):
+ * the device words with a letter first and a digit in them, plus "s". */
+static bool plural_card(const char *p, size_t n)
+{
+    if (n < 3 || (p[n - 1] != 's' && p[n - 1] != 'S') || isdigit((unsigned char)p[0])) return false;
+    for (size_t j = 0; device_words[j]; j++) {
+        const char *d = device_words[j];
+        if (strlen(d) == n - 1 && strpbrk(d, "0123456789") && !strncasecmp(p, d, n - 1)) return true;
     }
     return false;
 }

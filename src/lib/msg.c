@@ -1106,11 +1106,16 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_ort,
      .near = near_none},
     /* Image-generation UIs (ComfyUI, Fooocus) that catch the CUDA OOM of a
-     * VAE decode and retry it in tiles. */
+     * VAE decode and retry it in tiles (comfyanonymous/ComfyUI: comfy/sd.py
+     * VAE.decode, "except model_management.OOM_EXCEPTION: logging.warning(
+     * \"Warning: Ran out of memory when regular VAE decoding, retrying with
+     * tiled VAE decoding.\")" then decode_tiled_). ComfyUI drops "VAE" in
+     * some versions. A GPU OOM only where a failure follows (recovers). */
     {.kind = "vae-decode-oom",
      .framework = "pytorch",
-     .need = {"Ran out of memory when regular VAE"},
+     .any = {"Ran out of memory when regular VAE", "Ran out of memory when regular decoding"},
      .gpu_oom = OOM,
+     .recovers = true,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_GENERATE,
      .clauses = clauses_none,
@@ -3318,6 +3323,13 @@ bool msg_kind_answers_oom(const char *kind)
 {
     for (const struct msg_rule *r = rules; r->kind; r++)
         if (r->answers_oom && !strcmp(r->kind, kind)) return true;
+    return false;
+}
+
+bool msg_kind_recovers(const char *kind)
+{
+    for (const struct msg_rule *r = rules; r->kind; r++)
+        if (r->recovers && !strcmp(r->kind, kind)) return true;
     return false;
 }
 

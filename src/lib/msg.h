@@ -119,6 +119,9 @@ struct msg_rule {
                               MSG_ANSWER_LINES lines) was caught and the work went on
                               without it: TensorRT's builder skipping the tactic whose
                               allocation failed (diagcall3): that OOM is no failure */
+    bool recovers;         /* says the GPU OOM it reports was caught and the work retried
+                              another way ("retrying with tiled VAE decoding"): a GPU OOM
+                              only where a failure follows it in the paste (diagconv) */
     bool vague;            /* MSG_MENTION: the words name a device memory *error*, not its
                               exhaustion ("GPU memory error"): beside a kernel fault
                               (oom_symptom: "an illegal memory access") the fault is what
@@ -188,6 +191,9 @@ bool msg_kind_not_a_failure(const char *kind);
 /* diagcall3: the kind says the GPU OOM just above it was caught and the work
  * went on without it (msg_rule.answers_oom); how far above it may stand. */
 bool msg_kind_answers_oom(const char *kind);
+/* diagconv: the kind reports a GPU OOM the program caught and retried
+ * another way (msg_rule.recovers). */
+bool msg_kind_recovers(const char *kind);
 #define MSG_ANSWER_LINES 6
 const struct msg_rule *msg_other_error_rule(void);
 /* diaglookstage: the look-alike ("traceback-cut") of a log that ends inside

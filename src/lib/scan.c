@@ -457,7 +457,8 @@ struct evidence {
     size_t region;          /* relative start of the traceback region */
     size_t below;           /* relative start of a traceback found below the message, 0: none */
     unsigned inner_masked;  /* outermost-first: stages a frame seen masks in the frames it calls */
-    bool optimizer_masked;  /* innermost-first: an optimizer's closure was seen */
+    unsigned outer_masked;  /* innermost-first: stages masked in the frames still to come (outer) */
+    unsigned outer_seen;    /* stages some frame masks in its callers (the lines above them too) */
     unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
     bool data_closed;       /* innermost-first: past the innermost frame's header */
     bool code_seen;         /* the innermost code line was read (diagverb) */
@@ -469,7 +470,7 @@ struct evidence {
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
 {
     bits &= ~e->inner_masked;
-    if (e->optimizer_masked) bits &= ~(1u << OOM_STAGE_OPTIMIZER);
+    bits &= ~e->outer_masked;
     e->bits |= bits;
     /* Innermost specific frame: module forwards wrap everything, so a frame
      * counts when it names another stage; the one nearest the allocation
@@ -506,18 +507,20 @@ static bool ipython_context_line(const char *body, size_t n)
     return i > d && i - d <= 5 && (i == n || body[i] == ' ');
 }
 
-/* An optimizer running its closure: the optimizer frames that call it
- * (outer ones: after it innermost-first, before it outermost-first) are
- * not the stage; the closure's own forward and backward are. */
-static void mask_optimizer(struct evidence *e)
+/* A frame whose callers' stage does not hold inside it (stage_masks_outer:
+ * an optimizer running its closure, a generation encoding its prompt): the
+ * cues of the frames that call it (outer ones: after it innermost-first,
+ * before it outermost-first) for the masked stages are not the stage, nor
+ * are the log lines above the traceback (read_context). */
+static void mask_outer(struct evidence *e, unsigned masked)
 {
-    const unsigned opt = 1u << OOM_STAGE_OPTIMIZER;
+    e->outer_seen |= masked;
     if (!e->inner_last) {
-        e->optimizer_masked = true;
+        e->outer_masked |= masked;
         return;
     }
-    e->bits &= ~opt;
-    e->inner &= ~opt;
+    e->bits &= ~masked;
+    e->inner &= ~masked;
 }
 
 static unsigned call_name_bits(const char *body, size_t n)
@@ -537,7 +540,8 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     if (ipython_context_line(body, n)) return;
     unsigned masked = stage_masks_inner(body, n + 1);
     if (masked) mask_inner(e, masked);
-    if (stage_masks_optimizer(body, n + 1)) mask_optimizer(e);
+    unsigned outer = stage_masks_outer(body, n + 1);
+    if (outer) mask_outer(e, outer);
     /* diagstage5: code that moves data names the stage only where it ran
      * last, in the innermost frame ("loss = compute_loss_ota(pred,
      * targets.to(device), imgs)" moved its targets, then called into the
@@ -567,6 +571,8 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         if (e->inner_last && e->in_forward) all &= ~(1u << OOM_STAGE_LOAD);
         else if (!e->inner_last) e->ctor_inner = true;
     }
+    /* diagconv: a frame encoding a generation's prompt runs the encoder's forward */
+    if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
 
@@ -1217,7 +1223,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
-    struct evidence e = {0, 0, false, OOM_STAGE_UNKNOWN, OOM_STAGE_UNKNOWN, false, false, -1, ls, 0, false, false, 0, false, false, false, false, false};
+    struct evidence e = {.context = OOM_STAGE_UNKNOWN, .tf = OOM_STAGE_UNKNOWN, .rank = -1, .region = ls};
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -1238,6 +1244,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * above it: it names the context when no frames lead to the message */
     bool glued = !e.frames && s->glued != OOM_STAGE_UNKNOWN;
     if (glued) e.context = (enum oom_stage)s->glued;
+    /* diagconv: a frame that masks its callers' stage masks the lines above
+     * them too ("Generating video ..." over a text encoder's forward) */
+    if (e.outer_seen & (1u << e.context)) e.context = OOM_STAGE_UNKNOWN;
     if (e.data_move) {
         /* the innermost frame's own code moved data: the innermost specific stage */
         e.bits |= e.data_move;
@@ -1267,6 +1276,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (r->stage == OOM_STAGE_UNKNOWN) {
         enum oom_stage after = stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
+        if (e.outer_seen & (1u << after)) after = OOM_STAGE_UNKNOWN;
         ev->stage = stage_combine(ev->stage, after);
     }
     /* diagverb: nothing named a stage: the tool's own lines by general words */
@@ -2717,6 +2727,8 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
+        /* diagconv: the glog header names the file that logs (Caffe's net.cpp) */
+        if (st == OOM_STAGE_UNKNOWN) st = stage_glog_tag(s->ctx, c.px.body + c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         /* ... and the lines that announce a stage above a traceback */
@@ -2829,11 +2841,42 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
     }
 }
 
+/* diagconv (issue 12): a GPU OOM the program caught and retried another
+ * way (msg_kind_recovers: ComfyUI's "Ran out of memory when regular VAE
+ * decoding, retrying with tiled VAE decoding.") is a failure only where one
+ * follows it in the paste: another event (the tiled retry's own OOM, "!!!
+ * Exception during processing !!! HIP out of memory ...") or a traceback.
+ * Otherwise the retry went on and the log shows no failure: a look-alike,
+ * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
+ * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
+ * traceback follows the warning, stays a GPU OOM). */
+static void drop_recovered_ooms(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    for (size_t i = 0; i < rep->n_events; i++) {
+        struct oom_event *e = &rep->events[i];
+        if (!e->gpu_oom || e->line < 0 || !msg_kind_recovers(e->kind)) continue;
+        bool failed = false;
+        for (size_t j = 0; j < rep->n_events && !failed; j++)
+            failed = j != i && rep->events[j].line > e->line;
+        size_t a = 0, b = line_end(v, 0);
+        long l = v->len ? view_line(s, v, 0) : 0;
+        for (bool more = v->len > 0; more && !failed; more = next_line(v, &a, &b), l++) {
+            if (l <= e->line) continue;
+            struct cline c;
+            read_cline(s, v, a, b, &c);
+            failed = c.kind == STAGE_LINE_HEADER;
+        }
+        if (!failed) e->gpu_oom = false;
+    }
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
     struct view tv = {buf, len, base};
     tail_stage(s, &tv);
+    drop_recovered_ooms(s, &tv);
     scan_finish(s, ends_with_newline);
     if (len) {
         struct view pv = {buf, len, base};

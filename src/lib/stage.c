@@ -485,6 +485,20 @@ static const struct stage_word frame_words[] = {
     {"merge_and_unload", OOM_STAGE_LOAD, false}, {"invokeai/backend/stable_diffusion/", OOM_STAGE_GENERATE, false},
     {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
     {"unet(", OOM_STAGE_FORWARD, W},
+    /* ---- diagconv (issue 12) ---- */
+    /* A GPU library's failing function named in the error is stage evidence
+     * like a frame (the labellers' "library function" convention, h31-87's
+     * BackwardFilter). cuDNN and MIOpen name the pass in their entry points:
+     * cudnnConvolutionForward, cudnnBatchNormalizationForwardTraining /
+     * ForwardInference, cudnnPoolingForward, cudnnActivationForward,
+     * cudnnSoftmaxForward, cudnnRNNForward, cudnnMultiHeadAttnForward
+     * (NVIDIA's cuDNN API reference; miopenConvolutionForward likewise);
+     * their backward entry points already read "Backward". */
+    {"ConvolutionForward", OOM_STAGE_FORWARD, false}, {"NormalizationForward", OOM_STAGE_FORWARD, false},
+    {"PoolingForward", OOM_STAGE_FORWARD, false}, {"ActivationForward", OOM_STAGE_FORWARD, false},
+    {"SoftmaxForward", OOM_STAGE_FORWARD, false}, {"RNNForward", OOM_STAGE_FORWARD, false},
+    {"AttnForward", OOM_STAGE_FORWARD, false},
+    /* ---- end of the diagconv block ---- */
     /* ---- end of the diagstage13 block ---- */
     /* diagstage15: an exponential moving average of the weights updated
      * after the step ("self.ema.update()", lucidrains/denoising-diffusion-
@@ -1585,21 +1599,42 @@ unsigned stage_masks_inner(const char *text, size_t len)
     return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
 }
 
-/* An optimizer running its closure: the step has not begun, the closure's
- * forward and backward run inside it (Lightning's automatic optimization:
- * adam.py step "loss = closure()" -> precision _wrap_closure
- * "closure_result = closure()" -> automatic.py closure -> _training_step ->
- * training_step; torch.optim's LBFGS "loss = float(closure())"). */
-static const struct stage_word mask_optimizer_words[] = {
+/* Frames that run the frames they call for a purpose of their own, whose
+ * CALLERS' stage does not hold inside them (the outer frames' cues for the
+ * row's stage do not count; stage_masks_outer):
+ * - An optimizer running its closure: the step has not begun, the closure's
+ *   forward and backward run inside it (Lightning's automatic optimization:
+ *   adam.py step "loss = closure()" -> precision _wrap_closure
+ *   "closure_result = closure()" -> automatic.py closure -> _training_step ->
+ *   training_step; torch.optim's LBFGS "loss = float(closure())").
+ * - diagconv (issue 12): a generation encoding its prompt. The text encoder
+ *   runs one forward pass over the prompt before any sampling step, so the
+ *   generate call around it is not the stage; the encoder's forward is (the
+ *   labellers' "encoders inside generation are forward", h27-83, h29-09,
+ *   h30-108). Diffusers pipelines call self.encode_prompt( ->
+ *   _get_t5_prompt_embeds / _get_clip_prompt_embeds -> self.text_encoder(
+ *   (huggingface/diffusers: pipelines/flux/pipeline_flux.py,
+ *   pipelines/stable_diffusion_3/pipeline_stable_diffusion_3.py); Wan's
+ *   generate calls "context = self.text_encoder([input_prompt], self.device)"
+ *   (Wan-Video/Wan2.1: wan/text2video.py); ldm and the A1111 web UI
+ *   model.get_learned_conditioning(prompts); CLIP model.encode_text(;
+ *   ComfyUI clip.encode_from_tokens(. Encoding an init image with the VAE
+ *   is the sampler's own work (inpaint, img2img: generate, h31-44) and
+ *   stays out. */
+static const struct stage_word mask_outer_words[] = {
     {"closure()", OOM_STAGE_OPTIMIZER, false}, {".closure(", OOM_STAGE_OPTIMIZER, false},
     {"_wrap_closure", OOM_STAGE_OPTIMIZER, false}, {", in closure\n", OOM_STAGE_OPTIMIZER, false},
     {", in _training_step", OOM_STAGE_OPTIMIZER, false},
+    {"encode_prompt", OOM_STAGE_GENERATE, false}, {"get_t5_prompt_embeds", OOM_STAGE_GENERATE, false},
+    {"get_clip_prompt_embeds", OOM_STAGE_GENERATE, false}, {"get_qwen_prompt_embeds", OOM_STAGE_GENERATE, false},
+    {"text_encoder(", OOM_STAGE_GENERATE, W}, {"text_encoder_2(", OOM_STAGE_GENERATE, W},
+    {"text_encoder_3(", OOM_STAGE_GENERATE, W}, {"get_learned_conditioning(", OOM_STAGE_GENERATE, false},
+    {"encode_text(", OOM_STAGE_GENERATE, false}, {"encode_from_tokens(", OOM_STAGE_GENERATE, false},
 };
 
-bool stage_masks_optimizer(const char *text, size_t len)
+unsigned stage_masks_outer(const char *text, size_t len)
 {
-    return words_bits(text, len, mask_optimizer_words,
-                      sizeof mask_optimizer_words / sizeof mask_optimizer_words[0]) != 0;
+    return words_bits(text, len, mask_outer_words, sizeof mask_outer_words / sizeof mask_outer_words[0]);
 }
 
 /* An IPython frame header ("/x/keras/engine/training.py in _fit_loop(self,
@@ -3350,6 +3385,32 @@ static enum oom_stage func_tag(const char *text, size_t len)
     while (mn && *msg == ' ') msg++, mn--;
     if (!mn || (!memchr(msg, ' ', mn) && !has(msg, mn, "="))) return OOM_STAGE_UNKNOWN;
     return stage_pick(stage_name_bits(text + a, i - a));
+}
+
+/* diagconv (issue 12): a glog line names the C++ source file that logs it
+ * ("I0601 10:12:32.332201  6292 net.cpp:219] conv1_2 does not need
+ * backward computation."). Caffe's net.cpp logs only while Net::Init builds
+ * the network ("Creating layer", "Setting up", "Top shape", "Memory required
+ * for data", "... does not need backward computation", "Network
+ * initialization done"; BVLC/caffe: src/caffe/net.cpp), as its
+ * layer_factory.hpp does ("Creating layer") and upgrade_proto.cpp while it
+ * reads the net's prototxt: the labellers' network-building lines before an
+ * unshown failure, load (heldout34 h34-16, -17). Read on the whole line:
+ * the line's prefix parser takes the glog header off the body. */
+static const char *const glog_setup_files[] = {"net.cpp:", "layer_factory.hpp:", "upgrade_proto.cpp:"};
+
+enum oom_stage stage_glog_tag(const char *text, size_t len)
+{
+    size_t m = len < 80 ? len : 80;
+    for (size_t k = 0; k < sizeof glog_setup_files / sizeof glog_setup_files[0]; k++) {
+        size_t fl = strlen(glog_setup_files[k]);
+        const char *f = memmem(text, m, glog_setup_files[k], fl);
+        if (!f || (f > text && f[-1] != ' ' && f[-1] != '/')) continue;
+        const char *d = f + fl, *end = text + len;
+        while (d < end && isdigit((unsigned char)*d)) d++;
+        if (d > f + fl && d < end && *d == ']') return OOM_STAGE_LOAD;
+    }
+    return OOM_STAGE_UNKNOWN;
 }
 
 enum oom_stage stage_log_tag(const char *text, size_t len)

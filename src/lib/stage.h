@@ -43,9 +43,12 @@ unsigned stage_masks_inner(const char *text, size_t len);
 bool stage_forward_frame(const char *text, size_t len);
 bool stage_constructor_frame(const char *text, size_t len);
 
-/* The frame runs an optimizer's closure (the forward and backward of the
- * step to come): optimizer cues of the frames that call it do not count. */
-bool stage_masks_optimizer(const char *text, size_t len);
+/* The stages whose cues in the frames that CALL this one do not count: an
+ * optimizer's closure (the forward and backward of the step to come) masks
+ * optimizer; a generation encoding its prompt (encode_prompt,
+ * self.text_encoder(...)) masks generate, the encoder's forward being the
+ * stage. */
+unsigned stage_masks_outer(const char *text, size_t len);
 
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
@@ -188,6 +191,10 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len);
  * first ("whisper_model_load: n_vocab = 51866", "llama_decode: failed to
  * decode"), read by its word parts; unknown when the line has no such tag. */
 enum oom_stage stage_log_tag(const char *text, size_t len);
+/* diagconv: a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
+ * whole line with its header) logged by a C++ source file that logs only
+ * while a network is built (Caffe's net.cpp): load; else unknown. */
+enum oom_stage stage_glog_tag(const char *text, size_t len);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",
  * "[[{{node ...}}]]") or op tag ("[Op:StridedSliceGrad]") in the text;
