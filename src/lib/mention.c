@@ -539,9 +539,22 @@ static bool own_experience(const struct words *w, size_t k)
            in_set(w, k + 1, first_person);
 }
 
+/* "would" before a verb of wanting is a wish, no hypothetical: "I would
+ * like to add an attention mechanism ... either cause a big slow down in
+ * training or make the program crash with an out of memory error from the
+ * graphics card" (a forum question, heldout35 h35-43, read after its
+ * measurement; "it would run out of GPU memory" stays hedged). */
+static bool wish(const struct words *w, size_t k)
+{
+    static const char *const wanting[] = {"like", "love", "prefer", "appreciate", "want", NULL};
+    return is_word(w, k, "would") && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           in_set(w, k + 1, wanting);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
-    return line_guard_at(w, k) || (in_set(w, k, hedge_guard_words) && !own_experience(w, k));
+    return line_guard_at(w, k) ||
+           (in_set(w, k, hedge_guard_words) && !own_experience(w, k) && !wish(w, k));
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3

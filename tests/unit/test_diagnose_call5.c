@@ -168,6 +168,11 @@ static void test_call5_reported_limits(void **state)
                         "error after a few batches.\n", true},
         {"otherwise you", "Keep batch 1 on the GPU, otherwise you will get an out of memory error\n",
          false},
+        /* "would" before a verb of wanting is a wish, not a hedge (the lead,
+         * from heldout35 h35-43 after its measurement) */
+        {"would like", "I would like to add attention between the RNNs, but every try makes the "
+                       "program crash with an out of memory error from the graphics card.\n", true},
+        {"would run", "If I raise the batch it would run out of GPU memory.\n", false},
         {"GTX1060", "On my GTX1060 i get an out of memory error after a few batches.\n", true},
         {"RTX3090ti", "Training OOMs on one RTX3090ti at 1024px\n", true},
     };
