@@ -648,6 +648,17 @@ static const struct stage_word after_words[] = {
 /* Plain log lines that announce what the program is doing. Data first:
  * "Generating train split" is the datasets library, not generation. */
 static const struct stage_word context_words[] = {
+    /* torch's ExceptionWrapper names the thread an error was caught in and
+     * re-raised from: DataParallel's replica running the module's forward
+     * ("Caught RuntimeError in replica 0 on device 0.", torch/nn/parallel/
+     * parallel_apply.py _worker: module(*input) in a try), a DataLoader
+     * worker or the pin-memory thread fetching a batch ("Caught
+     * RuntimeError in DataLoader worker process 0.", torch/utils/data/
+     * _utils/worker.py; "in pin memory thread for device 0",
+     * _utils/pin_memory.py); read by the lead from heldout35 h35-41 after
+     * the set was opened */
+    {" in replica ", OOM_STAGE_FORWARD, false}, {"in DataLoader worker process", OOM_STAGE_DATA, false},
+    {"in pin memory thread", OOM_STAGE_DATA, false},
     /* ---- diagphasetrain (issue 12) ----
      * Training libraries' own phase lines, from their sources (issue 12's
      * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the

@@ -951,6 +951,16 @@ static const struct audit_row audit_rows[] = {
      "!Traceback (most recent call last):\n"
      "  File \"/w/train.py\", line 20, in main\n    strategy = tf.distribute.MirroredStrategy()\n"
      "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: out of memory\n", NULL},
+    /* torch's ExceptionWrapper line above the re-raised message, no inner
+     * frames pasted (the lead, from heldout35 h35-41 after it was opened) */
+    {"torch-dataparallel", "forward", "'Caught RuntimeError in replica 0 on device 0.' above the message", "pytorch/pytorch:torch/nn/parallel/parallel_apply.py",
+     "!RuntimeError: Caught RuntimeError in replica 0 on device 0.\n\n"
+     "RuntimeError: CUDA out of memory. Tried to allocate 4.01 GiB (GPU 0; 11.91 GiB total capacity; 4.89 GiB already allocated; 2.38 GiB free; 4.02 GiB cached)\n", NULL},
+    {"torch-dataloader", "data", "'Caught RuntimeError in DataLoader worker process 3.' above the message", "pytorch/pytorch:torch/utils/data/_utils/worker.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 88, in <module>\n    main(cfg)\n"
+     "RuntimeError: Caught RuntimeError in DataLoader worker process 3.\n"
+     "RuntimeError: CUDA error: out of memory\n", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
