@@ -233,7 +233,10 @@ static void test_a_later_sentence_gives_no_stage(void **state)
         "batch_size = 128 # Too large for GPU memory\n"
         "for data in dataloader:\n"
         "inputs = data.to('cuda')\n"
-        "outputs = model(inputs) # RuntimeError: CUDA out of memory here\n"
+        /* the page marks this line "# RuntimeError: CUDA out of memory
+         * here"; a marked line names its stage (test_diagnose_open35), so
+         * the mark is left out to keep this guard on the sentences */
+        "outputs = model(inputs)\n"
         "loss = loss_fn(outputs, targets)\n"
         "loss.backward()\n"
         "optimizer.step()\n";
