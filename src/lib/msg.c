@@ -374,6 +374,12 @@ static const struct msg_clause clauses_paddle_device[] = {
 
 /* llama.cpp/ggml: "alloc_buffer: allocating 144817.04 MiB on device 0:
  * cudaMalloc failed: out of memory"; the exact size follows (near). */
+static const struct msg_clause clauses_nd4j[] = {
+    {"Failed to allocate %d bytes", MSG_F_REQUESTED},
+    {"from DEVICE [%d]", MSG_F_GPU},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -1985,6 +1991,19 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* ND4J's CUDA memory manager under Deeplearning4j (Java): "Failed to
+     * allocate 637074016 bytes from DEVICE [0] memory" (CudaMemoryManager.
+     * allocate, deeplearning4j/deeplearning4j nd4j-cuda; HOST for pinned
+     * host memory is no GPU's). The lead, from heldout35 h35-26 after the
+     * set was opened. */
+    {.kind = "nd4j",
+     .framework = "nd4j",
+     .need = {"bytes from DEVICE [", "Failed to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_nd4j,
      .near = near_none},
     /* ---- diagrec5: runtime families' own words for a failed device
      * allocation (issue 12; keep this block together when merging) ---- */

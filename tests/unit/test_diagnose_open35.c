@@ -1,7 +1,7 @@
 /* Unit tests for the mechanisms the lead read from heldout35's misses after
  * the set was opened (its blind figures, 46/54 calls, 64/67 numbers, 2/8
  * stages from 42eca62 to b1280184, are on record in docs/diagnose.md): a code
- * line the user marks as the failing one. Each case has a guard that must
+ * line the user marks as the failing one; ND4J's device allocation failure. Each case has a guard that must
  * stay as it was. The pastes are written here, in the shape of the forum
  * posts named beside them. */
 #include <setjmp.h>
@@ -67,11 +67,39 @@ static void test_marked_line_stages_the_title(void **state)
     oom_report_release(&rep);
 }
 
+/* ND4J's device allocation failure under Deeplearning4j, in a Java stack
+ * (the shape of a Q&A question on DL4J with CUDA, heldout35 h35-26): a GPU
+ * OOM with its exact request and device; the HOST form is none. */
+static void test_nd4j_device_allocation(void **state)
+{
+    (void)state;
+    const char *log =
+        "Exception in thread \"AMDSI prefetch thread\" java.lang.RuntimeException: java.lang.RuntimeException: "
+        "Failed to allocate 637074016 bytes from DEVICE [0] memory\n"
+        "    at org.deeplearning4j.datasets.iterator.AsyncMultiDataSetIterator$AsyncPrefetchThread.run("
+        "AsyncMultiDataSetIterator.java:396)\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    const struct oom_event *e = &rep.events[rep.primary];
+    assert_true(e->gpu_oom);
+    assert_string_equal(e->kind, "nd4j");
+    assert_int_equal(e->bytes.requested, 637074016);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+    const char *host = "java.lang.RuntimeException: Failed to allocate 4096 bytes from HOST memory\n";
+    assert_int_equal(scan_text(host, strlen(host), &rep, &err), 0);
+    assert_true(rep.primary < 0 || !rep.events[rep.primary].gpu_oom);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_marked_lines),
         cmocka_unit_test(test_marked_line_stages_the_title),
+        cmocka_unit_test(test_nd4j_device_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
