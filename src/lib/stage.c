@@ -2781,8 +2781,15 @@ static bool not_narration(const char *t, size_t n)
     }
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (has(t, n, marks[i])) return true;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (find_nocase(t, n, 0, words[i], strlen(words[i]))) return true;
+    /* at a word's start: "bug" is no narration inside "DEBUG" (a logger's
+     * level, diagphasetrain), "issue" none inside "tissue" (as activity.c's
+     * narration reads them) */
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t k = strlen(words[i]);
+        for (const char *q = find_nocase(t, n, 0, words[i], k); q;
+             q = find_nocase(t, n, (size_t)(q - t) + 1, words[i], k))
+            if (words[i][0] == ' ' || q == t || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) return true;
+    }
     return false;
 }
 
@@ -2922,6 +2929,22 @@ static bool dataset_object(const char *t, size_t n)
     return false;
 }
 
+/* A printed record's key: the word at text + i..e opens the message (the
+ * line's start, or after a logger's separator) and ": " and a quoted value
+ * follow ('prediction: ""', 'reference: "..."'). A count after the colon
+ * stays readable ("sample_steps: 30" under a sampling header, "running
+ * prediction: 240 steps"). */
+static bool record_key(const char *text, size_t len, size_t i, size_t e)
+{
+    size_t b = i;
+    while (b > 0 && text[b - 1] == ' ') b--;
+    if (b > 0 && !strchr("-|]:", text[b - 1])) return false;
+    if (e + 3 > len || text[e] != ':' || text[e + 1] != ' ') return false;
+    size_t v = e + 2;
+    while (v < len && text[v] == ' ') v++;
+    return v < len && (text[v] == '"' || text[v] == '\'');
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -2977,6 +3000,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             /* diagphasesci: a setting's key is no action ("load_best_model_at_end=True,",
              * "evaluation_strategy=steps," in a printed TrainingArguments) */
             if (e < len && text[e] == '=') break;
+            /* a printed record's key names a value, no action: a script's
+             * DEBUG lines 'prediction: ""' / 'reference: "..."' printed
+             * while it evaluates (h32-05) */
+            if (record_key(text, len, i, e)) break;
             /* diagstage14: loading a count of data items is reading the
              * data, and a running count goes on ("trainer_interface.cc(137)
              * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer

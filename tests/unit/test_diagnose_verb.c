@@ -205,6 +205,14 @@ static void test_verb_words(void **state)
     assert_int_equal(verb("INFO:root:Epoch[0] Batch [2260] Speed: 0.34 samples/sec Train-RCNNAcc=0.795092"),
                      OOM_STAGE_UNKNOWN);
     assert_int_equal(verb("ERROR: LoadError: TaskFailedException:"), OOM_STAGE_UNKNOWN);
+    /* a logger's DEBUG level is no talk of a bug (the word at a word's
+     * start only); a printed record's key names a value, no action
+     * (huggingface/transformers' wav2vec2 example's DEBUG lines, h32-05) */
+    assert_int_equal(verb("03/12/2021 12:07:54 - DEBUG - __main__ -   Loading model from ./ckpt"), OOM_STAGE_LOAD);
+    assert_int_equal(verb("03/12/2021 12:07:54 - DEBUG - __main__ -   prediction: \"\""), OOM_STAGE_UNKNOWN);
+    assert_int_equal(verb("reference: \"wayumkinuka\""), OOM_STAGE_UNKNOWN);
+    assert_int_equal(verb("running prediction: 240 steps"), OOM_STAGE_FORWARD);
+    assert_int_equal(verb("a bug report: loading model"), OOM_STAGE_UNKNOWN);
 }
 
 /* In a log: the tool's line a few lines above a message nothing else
