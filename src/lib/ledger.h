@@ -154,6 +154,23 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
                  struct oomlab_err *err);
 void ledger_release(struct ledger *lg);
 
+/* The same reader fed in pieces, for a ledger too big to hold (run's id
+ * check): each row is handed to fn as it is made and released after it
+ * returns (fn copies what it keeps; its -1 with err stops the read). The
+ * first piece must hold the first line (BOM, sep=, delimiter, header);
+ * pieces may cut anywhere else, and line numbers in errors are the file's.
+ * fn NULL keeps the rows (ledger_parse is new + feed + end). -1 with err as
+ * ledger_parse says; a NUL byte stops the read where it is. The caller
+ * frees the stream with ledger_stream_free. */
+typedef int (*ledger_row_fn)(const struct ledger_row *row, void *ctx, struct oomlab_err *err);
+struct ledger_stream;
+struct ledger_stream *ledger_stream_new(const char *name, ledger_row_fn fn, void *ctx);
+int ledger_stream_feed(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err);
+int ledger_stream_end(struct ledger_stream *s, struct oomlab_err *err);
+/* The file's layout as read so far (delimiter, columns); rows stay empty with fn. */
+const struct ledger *ledger_stream_layout(const struct ledger_stream *s);
+void ledger_stream_free(struct ledger_stream *s);
+
 /* Keep one row per run id (rows without an id are all kept), the last one written: the final row of a run
  * takes the place of its `running` placeholder (so runs stay in the order
  * they started); a newer run of the same id (--force) drops the older row.

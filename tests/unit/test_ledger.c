@@ -215,6 +215,79 @@ static void test_tail_in_pieces(void **state)
     assert_int_equal(ledger_layout_len("run_id,oom\n\0\0", 13), 11);
 }
 
+/* Rows as "line|cell|cell|...\n" for the stream test. */
+struct rows_text {
+    char buf[8192];
+    size_t len;
+};
+
+static int rows_text_add(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
+{
+    (void)err;
+    struct rows_text *t = ctx;
+    int w = snprintf(t->buf + t->len, sizeof t->buf - t->len, "%ld", row->line);
+    t->len += (size_t)w;
+    for (int c = 0; c < LEDGER_NCOLS && t->len < sizeof t->buf; c++) {
+        w = snprintf(t->buf + t->len, sizeof t->buf - t->len, "|%s", row->cell[c]);
+        t->len += (size_t)w;
+    }
+    if (t->len + 1 < sizeof t->buf) t->buf[t->len++] = '\n', t->buf[t->len] = '\0';
+    return 0;
+}
+
+/* Fed in random pieces (the first holding the header line), the reader
+ * makes the rows, line numbers, layout and errors of one whole parse: a
+ * "" pair, a CRLF or a quoted newline cut between pieces included. */
+static void test_stream_in_pieces(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\",\n\r a1;\0";
+    static const char *const heads[] = {"run_id,notes,oom\n", "run_id,notes,oom\r\n", "sep=,\nrun_id,notes\n",
+                                        "\xEF\xBB\xBFrun_id,command\n"};
+    char text[96];
+    unsigned seed = 777;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        const char *head = heads[(seed >> 16) % 4];
+        size_t hl = strlen(head);
+        seed = seed * 1103515245u + 12345u;
+        size_t len = hl + (seed >> 16) % 60;
+        memcpy(text, head, hl);
+        for (size_t i = hl; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned k = (seed >> 16) % (sizeof alphabet - 1);
+            text[i] = k == sizeof alphabet - 2 && (seed >> 8) % 8 ? 'b' : alphabet[k]; /* NUL now and then */
+        }
+        struct ledger whole;
+        struct oomlab_err e1 = {{0}}, e2 = {{0}};
+        int rc1 = ledger_parse(&whole, text, len, "runs.csv", &e1);
+        struct rows_text want = {.len = 0}, got = {.len = 0};
+        want.buf[0] = got.buf[0] = '\0';
+        for (size_t i = 0; rc1 == 0 && i < whole.n; i++) rows_text_add(&whole.rows[i], &want, NULL);
+        struct ledger_stream *st = ledger_stream_new("runs.csv", rows_text_add, &got);
+        assert_non_null(st);
+        int rc2 = 0;
+        for (size_t at = 0; at < len && rc2 == 0;) {
+            seed = seed * 1103515245u + 12345u;
+            size_t n = at == 0 ? hl + (seed >> 16) % 3 : 1 + (seed >> 16) % 5;
+            if (n > len - at) n = len - at;
+            rc2 = ledger_stream_feed(st, text + at, n, &e2);
+            at += n;
+        }
+        if (rc2 == 0) rc2 = ledger_stream_end(st, &e2);
+        assert_int_equal(rc2, rc1);
+        if (rc1 < 0) {
+            assert_string_equal(e2.msg, e1.msg);
+        } else {
+            assert_string_equal(got.buf, want.buf);
+            assert_int_equal(ledger_stream_layout(st)->crlf, whole.crlf);
+            assert_int_equal(ledger_stream_layout(st)->delimiter, whole.delimiter);
+            ledger_release(&whole);
+        }
+        ledger_stream_free(st);
+    }
+}
+
 /* The byte-at-a-time rule ledger_tail_repair had (the reader's), against
  * the jumping scan, on random text in random pieces. */
 static const char *tail_reference(const char *text, size_t len)
@@ -676,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_cut_short_row_does_not_swallow_the_next),
         cmocka_unit_test(test_tail_in_pieces),
         cmocka_unit_test(test_tail_random),
+        cmocka_unit_test(test_stream_in_pieces),
         cmocka_unit_test(test_unterminated_quote_ends_at_eof),
         cmocka_unit_test(test_edge_rules),
         cmocka_unit_test(test_one_variable_rule),
