@@ -985,10 +985,106 @@ static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_
     return 0;
 }
 
+static int eval_call_at(const struct py *p, size_t i, size_t e);
+
+/* x.eval() set on purpose for training: in a function that trains, before
+ * its first backward()/step() and outside its loops, with no evaluation in
+ * between (no no_grad block, no evaluation call). Each run of that function
+ * trains in eval mode by choice: the linear-probe protocol keeps a frozen
+ * backbone's BatchNorm statistics (facebookresearch/simsiam main_lincls.py
+ * train(): "Switch to eval mode"). A baseline evaluation before training
+ * (no_grad or an evaluate() call between) is not this. */
+static int eval_for_training(const struct py *p, size_t i)
+{
+    long s = stmt_at(p, i);
+    if (s < 0) return 0;
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (st->func < 0 || st->loop >= 0) return 0;
+    size_t to = p->t->stmts[st->func].body_end;
+    if (scope_trains(p, st->func, (size_t)st->func + 1, (size_t)s)) return 0;
+    for (size_t k = (size_t)s + 1; k < to; k = p->t->stmts[k].body_end) { /* s's siblings, whole */
+        const struct lint_stmt *b = &p->t->stmts[k];
+        if (b->parent != st->parent) return 0;
+        if (scope_trains(p, st->func, k, b->body_end)) return 1;
+        for (size_t m = k; m < b->body_end; m++) {
+            if (p->t->stmts[m].no_grad) return 0;
+            for (size_t j = p->t->stmts[m].first; j < p->t->stmts[m].end; j++)
+                if (eval_call_at(p, j, p->t->stmts[m].end)) return 0;
+        }
+    }
+    return 0;
+}
+
+/* The parameter of def d named like token r: its position (self counted),
+ * or -1. */
+static long param_index(const struct py *p, size_t d, size_t r)
+{
+    long name = linttree_def_name(p->t, d);
+    if (name < 0 || !is_op(p, (size_t)name + 1, "(")) return -1;
+    size_t e = p->t->stmts[d].end, close = close_of(p, (size_t)name + 1, e);
+    long k = 0;
+    int at_start = 1;
+    for (size_t i = (size_t)name + 2; i < close; i++) {
+        if (is_op(p, i, "(") || is_op(p, i, "[") || is_op(p, i, "{")) {
+            i = close_of(p, i, close);
+            continue;
+        }
+        if (is_op(p, i, ",")) k++, at_start = 1;
+        else if (at_start && is_name(p, i)) {
+            if (text_eq(p, i, r)) return k;
+            at_start = 0;
+        } else if (!is_op(p, i, "*") && !is_op(p, i, "**")) at_start = 0;
+    }
+    return -1;
+}
+
+/* The argument given for parameter k (named pname) of a call whose name is
+ * at c: its last name token when it is a name or a dotted chain, else -1.
+ * shift 1: a method called as x.f(...) (self is parameter 0). */
+static long call_arg(const struct py *p, size_t c, long k, size_t pname, long shift)
+{
+    size_t close = close_of(p, c + 1, p->lx->ntoks);
+    long pos = 0;
+    for (size_t a = c + 2; a < close;) {
+        size_t e = a;
+        while (e < close && !is_op(p, e, ",")) e = is_op(p, e, "(") || is_op(p, e, "[") || is_op(p, e, "{") ? close_of(p, e, close) + 1 : e + 1;
+        size_t v = a;
+        int keyword = e > a + 2 && is_name(p, a) && is_op(p, a + 1, "=");
+        if (keyword) v = a + 2;
+        int chain = v < e && is_name(p, v);
+        for (size_t j = v + 1; j < e && chain; j += 2) chain = is_op(p, j, ".") && j + 1 < e && is_name(p, j + 1);
+        if (keyword ? text_eq(p, a, pname) : pos + shift == k) return chain ? (long)e - 1 : -1;
+        if (!keyword) pos++;
+        a = e + 1;
+    }
+    return -1;
+}
+
+/* x.train() on a parameter of its function switches back what the callers
+ * pass there: train(model, reglog, ...) with reglog.train() inside, called
+ * as train(model, linear_classifier, ...) (facebookresearch/swav
+ * eval_linear.py). Adds those arguments to trained. */
+static void trained_through_param(const struct py *p, size_t r, size_t *trained, size_t *nt)
+{
+    int32_t d = enclosing_def(p, r);
+    long k = chain_start(p, r) == r && d >= 0 ? param_index(p, (size_t)d, r) : -1;
+    long name = k >= 0 ? linttree_def_name(p->t, (size_t)d) : -1;
+    if (name < 0) return;
+    long self = is(p, (size_t)name + 2, "self");
+    for (size_t c = 0; c + 1 < p->lx->ntoks && *nt < MAX_RECEIVERS; c++) {
+        if ((long)c == name || !is_name(p, c) || !text_eq(p, c, (size_t)name) || !is_op(p, c + 1, "(")) continue;
+        if (c > 0 && is(p, c - 1, "def")) continue;
+        long arg = call_arg(p, c, k, r, c > 0 && is_op(p, c - 1, ".") && self ? 1 : 0);
+        if (arg >= 0) trained[(*nt)++] = (size_t)arg;
+    }
+}
+
 /* x.eval() in a file that trains, with no x.train() anywhere: reported at
  * the first x.eval(). Receivers compare by their last name (self.model and
  * model are both `model`; x.to(d).train() is x's). Not reported for a model
- * the file does not train (trained_model) or once training has finished. */
+ * the file does not train (trained_model), once training has finished, for
+ * one switched back through a function's parameter (trained_through_param)
+ * or set to eval mode for training on purpose (eval_for_training). */
 static void rule_eval_never_train(struct py *p)
 {
     size_t trained[MAX_RECEIVERS], evaled[MAX_RECEIVERS], nt = 0, ne = 0;
@@ -996,6 +1092,10 @@ static void rule_eval_never_train(struct py *p)
     for (size_t i = 2; i < p->lx->ntoks && nt < MAX_RECEIVERS; i++) {
         long r = is_train_call(p, i) ? receiver_of(p, i) : -1;
         if (r >= 0) trained[nt++] = (size_t)r;
+        if (r >= 0) trained_through_param(p, (size_t)r, trained, &nt);
+        if (nt < MAX_RECEIVERS && method_at(p, i, "eval") && is_op(p, i + 2, ")") && is_name(p, i - 2) &&
+            eval_for_training(p, i))
+            trained[nt++] = i - 2;
     }
     for (size_t i = 2; i < p->lx->ntoks && ne < MAX_RECEIVERS; i++) {
         if (!method_at(p, i, "eval") || !is_op(p, i + 2, ")") || !is_name(p, i - 2)) continue;
