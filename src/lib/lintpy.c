@@ -430,6 +430,34 @@ static int accumulator_intended(const struct py *p, size_t s, size_t name, int r
 
 /* ---- loop contents, memoised per loop statement ---- */
 
+static long def_named(const struct py *p, size_t i);
+static int function_trains(const struct py *p, int32_t func);
+
+/* f(loss, optimizer, ...): a helper handed the step's loss (not its
+ * .item()) and the optimizer itself (a bare argument whose name says opt)
+ * runs backward, step and zeroing (microsoft/LoRA examples/NLG/src/gpt2_ft.py:
+ * optimizer_step(_lm_loss / grad_acc, optimizer, model, ...)). A function
+ * of this file must call backward() or step() itself; an imported one is
+ * taken at its arguments' word. */
+static int is_step_helper_call(const struct py *p, size_t i, size_t e)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(") || (i > 0 && (is(p, i - 1, "def") || is_op(p, i - 1, "."))))
+        return 0;
+    size_t close = close_of(p, i + 1, e);
+    int loss = 0, opt = 0;
+    char buf[64];
+    for (size_t k = i + 2; k < close; k++) {
+        if (!is_name(p, k) || is_op(p, k - 1, ".")) continue;
+        if (is_loss_name(p, k) && !is_op(p, k + 1, ".") && !is_op(p, k + 1, "(")) loss = 1;
+        if ((is_op(p, k + 1, ",") || k + 1 == close) && (is_op(p, k - 1, ",") || k == i + 2) &&
+            (lower_name(p, k, buf, sizeof buf), strstr(buf, "opt")))
+            opt = 1;
+    }
+    if (!loss || !opt) return 0;
+    long d = def_named(p, i);
+    return d < 0 || function_trains(p, (int32_t)d);
+}
+
 enum { HAS_BACKWARD = 1, HAS_STEP = 2, HAS_ZERO = 4, HAS_MODEL = 8, HAS_LOOP = 16, HAS_CHILD_TRAIN = 32 };
 
 static int loop_contents(struct py *p, size_t loop)
@@ -448,6 +476,7 @@ static int loop_contents(struct py *p, size_t loop)
         for (size_t i = st->first; i < st->end; i++) {
             if (is_backward_call(p, i)) f |= HAS_BACKWARD;
             if (is_optimizer_step(p, i, st->end)) f |= HAS_STEP;
+            if (is_step_helper_call(p, i, st->end)) f |= HAS_BACKWARD | HAS_STEP | HAS_ZERO;
             if (is_zero_grad(p, i) || is(p, i, "set_to_none")) f |= HAS_ZERO;
             if (is_model_call(p, i)) f |= HAS_MODEL;
         }
