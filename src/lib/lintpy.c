@@ -368,8 +368,36 @@ static long graph_loss_in(const struct py *p, size_t s, size_t a, size_t e)
 
 struct accum {
     size_t ta, te, ea, ee;
-    int append;
+    int append; /* 1: .append/.extend; 2: x = torch.cat((x, E)) */
 };
+
+/* x = torch.cat((x, E), 0): an append that copies (torch.cat, concat,
+ * concatenate, vstack, hstack, stack with x among the joined tensors; the
+ * tensor grows on the device every iteration, dispink/xpt
+ * src/inference/inference.py). The accumulator is [ta, eq), E the call's
+ * arguments. */
+static int concat_accum(const struct py *p, size_t ta, size_t eq, size_t e, struct accum *ac)
+{
+    static const char *const joins[] = {"cat", "concat", "concatenate", "vstack", "hstack", "stack"};
+    size_t n = eq - ta, c = eq + 3;
+    if (c + 1 >= e || !is(p, eq + 1, "torch") || !is_op(p, eq + 2, ".") || !is_op(p, c + 1, "(") ||
+        close_of(p, c + 1, e) != e - 1)
+        return 0;
+    int join = 0;
+    for (size_t k = 0; k < N_OF(joins); k++) join |= is(p, c, joins[k]);
+    if (!join || !(is_op(p, c + 2, "(") || is_op(p, c + 2, "["))) return 0;
+    size_t list_end = close_of(p, c + 2, e);
+    for (size_t i = c + 3; i + n <= list_end; i++) {
+        if (!(is_op(p, i - 1, "(") || is_op(p, i - 1, "[") || is_op(p, i - 1, ","))) continue;
+        size_t k = 0;
+        while (k < n && text_eq(p, ta + k, i + k)) k++;
+        if (k == n && (is_op(p, i + n, ",") || i + n == list_end)) {
+            *ac = (struct accum){ta, eq, c + 2, e - 1, 2};
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static int parse_accum(const struct py *p, const struct lint_stmt *st, struct accum *ac)
 {
@@ -389,7 +417,7 @@ static int parse_accum(const struct py *p, const struct lint_stmt *st, struct ac
             *ac = (struct accum){st->first, eq, eq + 2 + n, e, 0};
             return 1;
         }
-        return 0;
+        return concat_accum(p, st->first, eq, e, ac);
     }
     if (e < st->first + 4 || !is_op(p, e - 1, ")")) return 0;
     for (size_t i = st->first + 1; i + 1 < e; i++) {
@@ -519,12 +547,34 @@ static int is_output_name(const struct py *p, size_t s, size_t i)
     return 0;
 }
 
+/* Was the accumulator [ta, te) of a torch.cat last set, before loop, to a
+ * tensor on a device (.to(...), .cuda(), device=...)? torch.cat keeps one
+ * device, so one made on the CPU holds outputs taken off the GPU. */
+static int concat_starts_on_device(const struct py *p, size_t loop, size_t ta, size_t te)
+{
+    int32_t func = p->t->stmts[loop].func;
+    size_t from = func < 0 ? 0 : (size_t)func + 1;
+    int on = 0;
+    for (size_t k = from; k < loop; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        size_t eq = st->func == func && st->kind == LST_SIMPLE ? assign_op(p, st->first, st->end) : st->end;
+        if (eq != st->first + (te - ta) || eq == st->end) continue;
+        size_t m = 0;
+        while (m < te - ta && text_eq(p, st->first + m, ta + m)) m++;
+        if (m < te - ta) continue;
+        on = find_method(p, eq, st->end, "to") >= 0 || find_method(p, eq, st->end, "cuda") >= 0 ||
+             has_name(p, eq, st->end, "device");
+    }
+    return on;
+}
+
 static void rule_outputs_on_gpu(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     struct accum ac;
     if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
         return;
+    if (ac.append == 2 && !concat_starts_on_device(p, (size_t)st->loop, ac.ta, ac.te)) return;
     /* a loop that runs the model, or trains (the forward may sit in a helper:
      * loss, outputs = run_batch(model, x)) */
     if (!(loop_contents(p, (size_t)st->loop) & (HAS_MODEL | HAS_BACKWARD))) return;
