@@ -43,9 +43,9 @@ static const char usage_head[] =
     "\n"
     "One self-contained HTML file (inline SVG, no network, no script) with the runs'\n"
     "device memory over time, per-step peaks, loss, the OOM with its diagnosis and\n"
-    "first fixes, ledger row, config and the log around the OOM. Several ids: the\n"
-    "runs overlaid and side by side, with what changed between them. No id: the\n"
-    "last run in the ledger.\n"
+    "first fixes, ledger row, config and the log around the OOM. Several ids (up to\n"
+    "8): the runs overlaid and side by side, with what changed between them. No id:\n"
+    "the last run in the ledger.\n"
     "\n";
 static const char usage_tail[] =
     "\n"

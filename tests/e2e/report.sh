@@ -208,3 +208,7 @@ PY
 "$OOMLAB" report run001 run002 -o a.html >/dev/null 2>err; rc=$?
 check report.absurd-exit0 test "$rc" -eq 0
 check report.absurd-peak-whole grep -q 'peak 22.80 GiB &#8594; 1e+308 GiB (+1e+308 GiB)' a.html
+# The limit on ids is said in --help (it was only in the refusal).
+"$OOMLAB" report r1 r2 r3 r4 r5 r6 r7 r8 r9 >/dev/null 2>err; rc=$?
+check report.nine-ids-refused test "$rc" -eq 2 -a -n "$(grep -F 'at most 8 runs in one report' err)"
+check report.help-says-limit sh -c '"$OOMLAB" report --help | grep -q "Several ids (up to"'
