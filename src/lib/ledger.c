@@ -628,6 +628,8 @@ int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *na
 
 void ledger_release(struct ledger *lg)
 {
+    free(lg->prev_oom);
+    free(lg->rank_at);
     for (size_t i = 0; i < lg->n; i++) ledger_row_release(&lg->rows[i]);
     free(lg->rows);
     for (size_t i = 0; i < lg->n_detail; i++) ledger_row_release(&lg->detail[i]);
@@ -828,6 +830,11 @@ static bool near_capacity(const struct ledger *lg, size_t i, double near_pct)
     return fits(&lg->rows[i]) && !isnan(pct) && pct >= near_pct;
 }
 
+static bool prepared(const struct ledger *lg)
+{
+    return lg->prepared_rows == lg->rows && lg->prepared_n == lg->n && lg->prepared_n_detail == lg->n_detail;
+}
+
 /* The failing run a fix was meant for: the nearest earlier OOM row. */
 static bool peak_not_lower(const struct ledger *lg, size_t i, double near_pct)
 {
@@ -835,12 +842,47 @@ static bool peak_not_lower(const struct ledger *lg, size_t i, double near_pct)
     const struct ledger_row *row = &lg->rows[i];
     double peak = ledger_peak_gb(row);
     if (!fits(row) || isnan(peak)) return false;
+    if (prepared(lg) && lg->prev_oom) {
+        double failed = lg->prev_oom[i] < 0 ? NAN : ledger_peak_gb(&lg->rows[lg->prev_oom[i]]);
+        return !isnan(failed) && peak >= failed;
+    }
     for (size_t j = i; j-- > 0;) {
         if (ledger_flag(&lg->rows[j], LEDGER_OOM) != 1) continue;
         double failed = ledger_peak_gb(&lg->rows[j]);
         return !isnan(failed) && peak >= failed;
     }
     return false;
+}
+
+int ledger_prepare_reads(struct ledger *lg)
+{
+    free(lg->prev_oom);
+    free(lg->rank_at);
+    lg->rank_at = NULL;
+    lg->prev_oom = malloc((lg->n ? lg->n : 1) * sizeof *lg->prev_oom);
+    if (!lg->prev_oom) return -1;
+    long last = -1;
+    for (size_t i = 0; i < lg->n; i++) {
+        lg->prev_oom[i] = last;
+        if (ledger_flag(&lg->rows[i], LEDGER_OOM) == 1) last = (long)i;
+    }
+    /* fold_ranks appends each job's rank rows in the order of the rows */
+    size_t c = 0;
+    if ((lg->rank_at = malloc((lg->n ? lg->n : 1) * sizeof *lg->rank_at))) {
+        for (size_t i = 0; i < lg->n; i++) {
+            const char *id = lg->rows[i].cell[LEDGER_RUN_ID];
+            lg->rank_at[i] = -1;
+            if (c < lg->n_detail && *id && !strcmp(lg->detail[c].cell[LEDGER_RUN_ID], id)) {
+                lg->rank_at[i] = (long)c;
+                while (c < lg->n_detail && !strcmp(lg->detail[c].cell[LEDGER_RUN_ID], id)) c++;
+            }
+        }
+        if (c != lg->n_detail) free(lg->rank_at), lg->rank_at = NULL;
+    }
+    lg->prepared_rows = lg->rows;
+    lg->prepared_n = lg->n;
+    lg->prepared_n_detail = lg->n_detail;
+    return 0;
 }
 
 const struct ledger_edge_rule ledger_edge_rules[] = {
@@ -1325,6 +1367,16 @@ int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
 {
     if (ledger_keep_latest_unfolded(lg, err) < 0) return -1;
     return ledger_fold_ranks(lg, err);
+}
+
+size_t ledger_row_ranks(const struct ledger *lg, size_t r, const struct ledger_row **first)
+{
+    const char *id = lg->rows[r].cell[LEDGER_RUN_ID];
+    if (!prepared(lg) || !lg->rank_at) return ledger_rank_rows(lg, id, first);
+    size_t i = lg->rank_at[r] < 0 ? lg->n_detail : (size_t)lg->rank_at[r], n = 0;
+    while (i + n < lg->n_detail && !strcmp(lg->detail[i + n].cell[LEDGER_RUN_ID], id)) n++;
+    *first = n ? &lg->detail[i] : NULL;
+    return n;
 }
 
 size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first)

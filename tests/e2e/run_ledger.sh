@@ -176,6 +176,23 @@ mv runs.csv runs.csv.old
 "$OOMLAB" run -q -- true 2>/dev/null
 check run.toolarge-fresh-ledger-numbers-on test "$(csv_field runs.csv run043 exit_status)" = 0
 
+# Reads that scanned per row were quadratic: `table` on a ledger without an
+# OOM (each row looked back for the failing run before it: 37 s for 20,000
+# jobs), `--json`/`--ranks` (each job's rank rows searched from the start),
+# and `completion --values runids` (a lookup per id: minutes at a TAB on
+# 250,000 runs). Each must now finish well inside its timeout.
+fresh quadratic
+awk 'BEGIN { print "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status";
+             for (j = 0; j < 12000; j++) for (r = 0; r < 2; r++)
+               printf "job%05d,slurm:%d,%d,no,%d.00,80.00,2026-12-01T00:00:00Z,0\n", j, j, r, 10 + r }' > runs.csv
+timeout 8 "$OOMLAB" table > t.txt 2>&1; rc=$?
+check run.quadratic-table-fast test "$rc" -eq 0 -a "$(grep -c '^job[0-9]' t.txt)" -eq 12000
+timeout 8 "$OOMLAB" table --json > t.json 2>&1; rc=$?
+check run.quadratic-table-json-fast test "$rc" -eq 0 -a "$(grep -c '"rank_rows"' t.json)" -ge 1
+awk 'BEGIN { print "run_id,oom"; for (i = 0; i < 60000; i++) printf "run%06d,no\n", i }' > runs.csv
+timeout 8 "$OOMLAB" completion --values runids > ids.txt 2>&1; rc=$?
+check run.quadratic-completion-fast test "$rc" -eq 0 -a "$(wc -l < ids.txt)" -eq 60000
+
 # A crash's block of zeros in the ledger: nothing is appended after it
 # (readers say to cut the file there); run says so before the command, as
 # for any ledger it cannot read, exit 3 (the appender's own check, which

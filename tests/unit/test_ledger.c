@@ -459,6 +459,47 @@ static void test_sep_line_is_the_delimiter(void **state)
     assert_string_equal(ledger_tail_repair(text, strlen(text)), "");
 }
 
+/* ledger_prepare_reads's one pass gives every row the edges and rank rows
+ * the per-row scans give: jobs with ranks, plain runs, OOM rows between. */
+static void test_prepared_reads_same(void **state)
+{
+    (void)state;
+    char text[16384];
+    size_t len = (size_t)snprintf(text, sizeof text,
+                                  "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status\n");
+    for (int j = 0; j < 60; j++) {
+        int ranks = j % 3 == 0 ? 0 : 1 + j % 4;
+        const char *oom = j % 7 == 3 ? "yes" : "no";
+        if (!ranks)
+            len += (size_t)snprintf(text + len, sizeof text - len, "run%03d,,,%s,%d.00,24.00,2026-12-01T00:00:%02dZ,0\n",
+                                    j, oom, 10 + j % 13, j % 60);
+        for (int r = 0; r < ranks; r++)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "job%03d,slurm:%d,%d,%s,%d.00,24.00,2026-12-01T00:00:%02dZ,0\n", j, j, r, oom,
+                                    10 + (j + r) % 13, j % 60);
+    }
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, len, "runs.csv", NULL), 0);
+    assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
+    assert_true(lg.n_detail > 0);
+    unsigned want[128];
+    assert_true(lg.n <= 128);
+    for (size_t i = 0; i < lg.n; i++) want[i] = ledger_edges(&lg, i, 90);
+    assert_int_equal(ledger_prepare_reads(&lg), 0);
+    assert_non_null(lg.rank_at);
+    int any_edge = 0;
+    for (size_t i = 0; i < lg.n; i++) {
+        const struct ledger_row *a, *b;
+        assert_int_equal(ledger_edges(&lg, i, 90), want[i]);
+        any_edge |= want[i] != 0;
+        size_t na = ledger_rank_rows(&lg, lg.rows[i].cell[LEDGER_RUN_ID], &a), nb = ledger_row_ranks(&lg, i, &b);
+        assert_int_equal(na, nb);
+        assert_ptr_equal(a, b);
+    }
+    assert_true(any_edge);
+    ledger_release(&lg);
+}
+
 /* issue 10: a placeholder row is replaced in place by its final row; a
  * forced re-run replaces the older row. */
 static void test_keep_latest_row_per_run(void **state)
@@ -756,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_column_lookup),
         cmocka_unit_test(test_sep_line_is_the_delimiter),
         cmocka_unit_test(test_keep_latest_row_per_run),
+        cmocka_unit_test(test_prepared_reads_same),
         cmocka_unit_test(test_fold_ranks),
         cmocka_unit_test(test_merge_shards),
         cmocka_unit_test(test_env_capture_and_compare),
