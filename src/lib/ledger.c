@@ -482,6 +482,8 @@ struct ledger_stream {
     long line, first_line;
     long nl_lines;          /* physical lines ('\n') before this piece, for a NUL's place */
     long long col0;         /* bytes of the current physical line before this piece */
+    char *head;             /* the first record until it is whole (stream_head) */
+    size_t head_len, head_cap;
 };
 
 struct ledger_stream *ledger_stream_new(const char *name, ledger_row_fn fn, void *ctx)
@@ -502,6 +504,7 @@ const struct ledger *ledger_stream_layout(const struct ledger_stream *s)
 void ledger_stream_free(struct ledger_stream *s)
 {
     if (!s) return;
+    free(s->head);
     record_release(&s->r);
     ledger_release(&s->lg);
     free(s);
@@ -544,10 +547,50 @@ static int stream_end_line(struct ledger_stream *s, struct oomlab_err *err)
     return rc;
 }
 
+static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err);
+
+/* Does the first record end within text (a line break outside quotes, as
+ * detect_delimiter reads it)? */
+static bool first_record_ends(const char *text, size_t len)
+{
+    bool q = false;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '"') q = !q;
+        else if (!q && (text[i] == '\n' || text[i] == '\r')) return true;
+    }
+    return false;
+}
+
+/* The first record is held until it is whole (the delimiter, a BOM and a
+ * sep= line are read from it), then parsed with what came with it. */
+static int stream_head(struct ledger_stream *s, const char *text, size_t len, bool last, struct oomlab_err *err)
+{
+    if (s->head_len + len + 1 > s->head_cap) {
+        size_t cap = (s->head_len + len + 1) * 2;
+        char *h = realloc(s->head, cap);
+        if (!h) return oomlab_err_set(err, "%s: out of memory", s->rd.name);
+        s->head = h, s->head_cap = cap;
+    }
+    memcpy(s->head + s->head_len, text, len);
+    s->head_len += len;
+    if (!last && !first_record_ends(s->head, s->head_len)) return 0;
+    const char *h = s->head;
+    size_t hl = s->head_len;
+    stream_start(s, &h, &hl);
+    int rc = stream_bytes(s, h, hl, err);
+    free(s->head);
+    s->head = NULL, s->head_len = s->head_cap = 0;
+    return rc;
+}
+
 int ledger_stream_feed(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
 {
     if (check_nul(s, text, len, err) < 0) return -1;
-    if (!s->started) stream_start(s, &text, &len);
+    return s->started ? stream_bytes(s, text, len, err) : stream_head(s, text, len, false, err);
+}
+
+static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
+{
     size_t i = 0;
     if (len && s->cr_pending && text[0] == '\n') {
         s->lg.crlf = s->lg.crlf || s->cr_first;
@@ -609,7 +652,7 @@ nomem:
 
 int ledger_stream_end(struct ledger_stream *s, struct oomlab_err *err)
 {
-    if (!s->started) stream_start(s, &(const char *){""}, &(size_t){0});
+    if (!s->started && stream_head(s, "", 0, true, err) < 0) return -1;
     s->quote_pending = s->cr_pending = false;
     return end_record(&s->rd, &s->r, err);
 }
@@ -832,7 +875,16 @@ static bool near_capacity(const struct ledger *lg, size_t i, double near_pct)
 
 static bool prepared(const struct ledger *lg)
 {
-    return lg->prepared_rows == lg->rows && lg->prepared_n == lg->n && lg->prepared_n_detail == lg->n_detail;
+    return (lg->prev_oom || lg->rank_at) && lg->prepared_rows == lg->rows && lg->prepared_n == lg->n &&
+           lg->prepared_n_detail == lg->n_detail;
+}
+
+/* Rows moved or went: ledger_prepare_reads's index no longer holds. */
+static void unprepare(struct ledger *lg)
+{
+    free(lg->prev_oom);
+    free(lg->rank_at);
+    lg->prev_oom = lg->rank_at = NULL;
 }
 
 /* The failing run a fix was meant for: the nearest earlier OOM row. */
@@ -1036,6 +1088,7 @@ static void free_keys(char **keys, size_t n)
 
 static void compact(struct ledger *lg, const bool *dropped)
 {
+    unprepare(lg);
     size_t n = 0;
     for (size_t i = 0; i < lg->n; i++) {
         if (dropped[i]) ledger_row_release(&lg->rows[i]);
@@ -1312,6 +1365,7 @@ static struct rank_ref *collect_ranks(const struct ledger *lg, size_t *n_refs, s
 
 int ledger_fold_ranks(struct ledger *lg, struct oomlab_err *err)
 {
+    unprepare(lg);
     size_t n_refs, *head;
     struct rank_ref *refs = collect_ranks(lg, &n_refs, &head);
     if (!refs) return oomlab_err_set(err, "out of memory");
@@ -1390,6 +1444,8 @@ size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct le
 
 int ledger_take_rows(struct ledger *dst, struct ledger *src, struct oomlab_err *err)
 {
+    unprepare(dst);
+    unprepare(src);
     for (size_t i = 0; i < src->n; i++) {
         if (dst->n == dst->cap) {
             size_t c = dst->cap ? dst->cap * 2 : 16;
@@ -1426,6 +1482,7 @@ static void sort_rows(struct ledger_row *a, struct ledger_row *tmp, size_t n)
 
 void ledger_sort_by_start(struct ledger *lg)
 {
+    unprepare(lg);
     struct ledger_row *tmp = malloc((lg->n ? lg->n : 1) * sizeof *tmp);
     if (!tmp) return; /* file order: still every row */
     sort_rows(lg->rows, tmp, lg->n);

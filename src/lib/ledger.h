@@ -163,9 +163,10 @@ void ledger_release(struct ledger *lg);
 
 /* The same reader fed in pieces, for a ledger too big to hold (run's id
  * check): each row is handed to fn as it is made and released after it
- * returns (fn copies what it keeps; its -1 with err stops the read). The
- * first piece must hold the first line (BOM, sep=, delimiter, header);
- * pieces may cut anywhere else, and line numbers in errors are the file's.
+ * returns (fn copies what it keeps; its -1 with err stops the read).
+ * Pieces may cut anywhere (the first record is held until it is whole: the
+ * delimiter, BOM and sep= line come from it), and line numbers in errors
+ * are the file's.
  * fn NULL keeps the rows (ledger_parse is new + feed + end). -1 with err as
  * ledger_parse says; a NUL byte stops the read where it is. The caller
  * frees the stream with ledger_stream_free. */
@@ -268,6 +269,9 @@ unsigned ledger_edges(const struct ledger *lg, size_t i, double near_pct);
  * ledger of 20,000 jobs without an OOM took 37 s (`table`), 80,000 rank
  * rows 18 s more (`--json`). 0, or -1 when out of memory (reads then scan). */
 int ledger_prepare_reads(struct ledger *lg);
+/* The index holds until rows move: ledger_sort_by_start, keep_latest,
+ * fold_ranks and take_rows drop it; a caller that edits a row's oom cell
+ * after preparing prepares again. */
 /* ledger_rank_rows of row r (its id), through ledger_prepare_reads's index. */
 size_t ledger_row_ranks(const struct ledger *lg, size_t r, const struct ledger_row **first);
 
