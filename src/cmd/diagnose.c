@@ -1570,6 +1570,15 @@ static int print_json(FILE *f, const struct log_result *logs, size_t n,
     json_arr_begin(&j);
     for (size_t i = 0; i < nr; i++) json_run(&j, logs, &runs[i]);
     json_arr_end(&j);
+    json_key(&j, "input_errors"); /* lint --json's shape: {"path", "error"} per input not read */
+    json_arr_begin(&j);
+    for (size_t i = 0; i < fs->n; i++) {
+        json_obj_begin(&j);
+        json_key(&j, "path"), json_str(&j, fs->items[i].path);
+        json_key(&j, "error"), json_str(&j, fs->items[i].err.msg);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
     json_obj_end(&j);
     return json_finish(&j);
 }

@@ -41,7 +41,9 @@ struct lint_cli {
     struct json j;
     size_t files, findings, suppressed;
     int unreadable;
-    char **errors; /* "path: why", kept for the JSON/SARIF tail */
+    struct lint_input_error { /* kept for the JSON/SARIF tail */
+        char *path, *msg;     /* the input as named; "path: why" */
+    } *errors;
     size_t nerrors;
     int torch_given;   /* --torch-min was given: it wins over the project's files */
     bool json, sarif, list_rules; /* the options as given */
@@ -155,29 +157,28 @@ static int parse(int argc, char **argv, struct lint_cli *c)
     return -1;
 }
 
-/* One line naming the file once: path NULL when why names it already (the
+/* One line naming the file once: named when why names it already (the
  * messages of fsutil_read do). */
-static void keep_error(struct lint_cli *c, const char *path, const char *why)
+static void keep_error(struct lint_cli *c, const char *path, const char *why, bool named)
 {
     c->unreadable = 1;
-    const char *sep = path ? ": " : "";
-    if (!path) path = "";
+    const char *sep = named ? "" : ": ", *shown = named ? "" : path;
     if (c->format == FMT_TEXT) {
-        fprintf(stderr, "oomlab lint: %s%s%s\n", path, sep, why);
+        fprintf(stderr, "oomlab lint: %s%s%s\n", shown, sep, why);
         return;
     }
-    char **v = realloc(c->errors, (c->nerrors + 1) * sizeof *v);
-    size_t n = strlen(path) + strlen(why) + 3;
-    char *msg = malloc(n);
-    if (!v || !msg) {
-        free(msg);
+    struct lint_input_error *v = realloc(c->errors, (c->nerrors + 1) * sizeof *v);
+    size_t n = strlen(shown) + strlen(why) + 3;
+    char *msg = malloc(n), *p = strdup(path);
+    if (!v || !msg || !p) {
+        free(msg), free(p);
         if (v) c->errors = v;
-        fprintf(stderr, "oomlab lint: %s%s%s\n", path, sep, why);
+        fprintf(stderr, "oomlab lint: %s%s%s\n", shown, sep, why);
         return;
     }
-    snprintf(msg, n, "%s%s%s", path, sep, why);
+    snprintf(msg, n, "%s%s%s", shown, sep, why);
     c->errors = v;
-    c->errors[c->nerrors++] = msg;
+    c->errors[c->nerrors++] = (struct lint_input_error){p, msg};
 }
 
 static void emit_json(struct lint_cli *c, const char *path, const struct lint_finding *f)
@@ -368,7 +369,7 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     struct lint_opts o = lang == LINT_PYTHON ? file_opts(c, file) : c->opts;
     c->files++;
     if (lint_source(lang, data, len, &o, &r, &err) < 0) {
-        keep_error(c, path, err.msg);
+        keep_error(c, path, err.msg, false);
         return;
     }
     /* the neighbours, not the file itself (a "# on cuda" comment is no use of it) */
@@ -380,7 +381,7 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
         r = (struct lint_report){0};
         o.project_gpu = 1;
         if (lint_source(lang, data, len, &o, &r, &err) < 0) {
-            keep_error(c, path, err.msg);
+            keep_error(c, path, err.msg, false);
             return;
         }
     }
@@ -395,7 +396,7 @@ static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
     size_t len = 0;
     struct oomlab_err err = {{0}};
     if (fsutil_read(path, PYLEX_MAX_BYTES, &data, &len, NULL, &err) < 0) {
-        keep_error(c, NULL, err.msg);
+        keep_error(c, path, err.msg, true);
         return;
     }
     if (lang == LINT_NONE) lang = lint_lang_of(path, data, len);
@@ -414,7 +415,7 @@ static void walk(struct lint_cli *c, const char *dir, int depth)
     struct dirent **names;
     int n = scandir(dir, &names, NULL, by_name);
     if (n < 0) {
-        keep_error(c, dir, strerror(errno));
+        keep_error(c, dir, strerror(errno), false);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -451,7 +452,7 @@ static void lint_stdin(struct lint_cli *c)
         if (got == 0) break;
     }
     if (!buf || ferror(stdin) || len == cap) {
-        keep_error(c, name, !buf || ferror(stdin) ? "cannot read standard input" : "input too large");
+        keep_error(c, name, !buf || ferror(stdin) ? "cannot read standard input" : "input too large", false);
     } else {
         enum lint_lang lang = c->stdin_name ? lint_lang_of(name, buf, len) : LINT_PYTHON;
         lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len, c->stdin_name);
@@ -492,6 +493,20 @@ static void begin(struct lint_cli *c)
     json_key(&c->j, "results"), json_arr_begin(&c->j);
 }
 
+/* input_errors: each input that could not be read, as diagnose --json
+ * gives them too ({"path", "error"}; docs/lint.md). */
+static void json_input_errors(struct json *j, const struct lint_input_error *e, size_t n)
+{
+    json_key(j, "input_errors"), json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        json_obj_begin(j);
+        json_key(j, "path"), json_str(j, e[i].path);
+        json_key(j, "error"), json_str(j, e[i].msg);
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
 static int finish(struct lint_cli *c)
 {
     if (c->format == FMT_TEXT) return fflush(stdout) == 0 ? 0 : -1;
@@ -510,15 +525,16 @@ static int finish(struct lint_cli *c)
             json_obj_begin(&c->j);
             json_key(&c->j, "level"), json_str(&c->j, "error");
             json_key(&c->j, "message"), json_obj_begin(&c->j);
-            json_key(&c->j, "text"), json_str(&c->j, c->errors[i]);
+            json_key(&c->j, "text"), json_str(&c->j, c->errors[i].msg);
             json_obj_end(&c->j), json_obj_end(&c->j);
         } else {
-            json_str(&c->j, c->errors[i]);
+            json_str(&c->j, c->errors[i].msg);
         }
-        free(c->errors[i]);
     }
-    free(c->errors);
     json_arr_end(&c->j);
+    if (c->format == FMT_JSON) json_input_errors(&c->j, c->errors, c->nerrors);
+    for (size_t i = 0; i < c->nerrors; i++) free(c->errors[i].path), free(c->errors[i].msg);
+    free(c->errors);
     if (c->format == FMT_SARIF) json_obj_end(&c->j), json_arr_end(&c->j), json_obj_end(&c->j), json_arr_end(&c->j);
     json_obj_end(&c->j);
     return json_finish(&c->j);
@@ -533,7 +549,7 @@ int cmd_lint(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         struct stat st;
         if (!strcmp(argv[i], "-")) lint_stdin(&c);
-        else if (stat(argv[i], &st) < 0) keep_error(&c, argv[i], strerror(errno));
+        else if (stat(argv[i], &st) < 0) keep_error(&c, argv[i], strerror(errno), false);
         else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
         else lint_file(&c, argv[i], LINT_NONE);
     }

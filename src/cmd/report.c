@@ -43,9 +43,9 @@ static const char usage_head[] =
     "\n"
     "One self-contained HTML file (inline SVG, no network, no script) with the runs'\n"
     "device memory over time, per-step peaks, loss, the OOM with its diagnosis and\n"
-    "first fixes, ledger row, config and the log around the OOM. Several ids: the\n"
-    "runs overlaid and side by side, with what changed between them. No id: the\n"
-    "last run in the ledger.\n"
+    "first fixes, ledger row, config and the log around the OOM. Several ids (up to\n"
+    "8): the runs overlaid and side by side, with what changed between them. No id:\n"
+    "the last run in the ledger.\n"
     "\n";
 static const char usage_tail[] =
     "\n"
@@ -428,8 +428,9 @@ static double capacity_gib(const struct run *r)
 static void capacity_lines(struct svg_chart *c, double cap, char *l1, char *l2, size_t size)
 {
     if (!isfinite(cap)) return;
-    snprintf(l1, size, "capacity %.2f GiB", cap);
-    snprintf(l2, size, "85%% edge %.2f GiB", cap * 0.85);
+    char a[32], b[32]; /* a hand-edited 1e308 must not overflow the label (%.3g past 1e9) */
+    snprintf(l1, size, "capacity %s GiB", ledger_figure_text(cap, 2, a, sizeof a));
+    snprintf(l2, size, "85%% edge %s GiB", ledger_figure_text(cap * 0.85, 2, b, sizeof b));
     c->hlines[c->n_hlines++] = (struct svg_line){cap, l1, false, NULL};
     c->hlines[c->n_hlines++] = (struct svg_line){cap * 0.85, l2, true, NULL};
 }
@@ -654,7 +655,9 @@ static bool lower_bound(const struct ledger_row *row)
 static void fmt_peak(char *buf, size_t size, const struct ledger_row *row)
 {
     double p = ledger_peak_gb(row);
-    if (isfinite(p)) snprintf(buf, size, "%s%.2f GiB", lower_bound(row) ? "&#8805; " : "", p);
+    char fig[32];
+    if (isfinite(p))
+        snprintf(buf, size, "%s%s GiB", lower_bound(row) ? "&#8805; " : "", ledger_figure_text(p, 2, fig, sizeof fig));
     else snprintf(buf, size, "unknown");
 }
 
@@ -696,9 +699,11 @@ static void changes(FILE *f, struct run *runs, size_t n)
         fmt_peak(pb, sizeof pb, b);
         double da = ledger_peak_gb(a), db = ledger_peak_gb(b);
         fprintf(f, "; peak %s &#8594; %s", pa, pb); /* our own text: no escaping needed */
-        if (isfinite(da) && isfinite(db) && !lower_bound(a) && !lower_bound(b)) fprintf(f, " (%+.2f GiB)", db - da);
+        char d[32];
+        if (isfinite(da) && isfinite(db) && !lower_bound(a) && !lower_bound(b))
+            fprintf(f, " (%s%s GiB)", db >= da ? "+" : "", ledger_figure_text(db - da, 2, d, sizeof d));
         else if (isfinite(da) && isfinite(db) && lower_bound(a) && !lower_bound(b))
-            fprintf(f, " (at least %.2f GiB less)", da - db);
+            fprintf(f, " (at least %s GiB less)", ledger_figure_text(da - db, 2, d, sizeof d));
         fputs("; OOM ", f);
         html_escapes(f, a->cell[LEDGER_OOM]);
         fputs(" &#8594; ", f);

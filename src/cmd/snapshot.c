@@ -287,7 +287,9 @@ static int render_text(const struct snap_cli *cli, const struct snapshot *s)
         if (s->dev[i].present || s->dev[i].has_trace) render_device(s, i, cli->top), shown++;
     if (!shown) printf("\nno segments and no trace: nothing was allocated when it was taken\n");
     if (s->settings) print_settings(s->settings);
-    if (s->bad_entries) printf("\n%ld entries lacked their fields and were skipped\n", s->bad_entries);
+    if (s->bad_entries)
+        printf("\n%ld entr%s lacked their fields and were skipped\n", s->bad_entries,
+               s->bad_entries == 1 ? "y" : "ies");
     return 0;
 }
 

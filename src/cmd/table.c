@@ -144,10 +144,10 @@ static int add_row(const struct view *v, struct table *t, size_t r, unsigned *an
 }
 
 /* --ranks: "  rank N" rows under the job's, their own peak and exit. */
-static int add_rank_rows(const struct view *v, struct table *t, const struct ledger_row *job)
+static int add_rank_rows(const struct view *v, struct table *t, size_t job)
 {
     const struct ledger_row *r;
-    size_t n = ledger_rank_rows(v->lg, job->cell[LEDGER_RUN_ID], &r);
+    size_t n = ledger_row_ranks(v->lg, job, &r);
     for (size_t j = 0; j < n; j++) {
         char name[96], peak[32], pct[32];
         const char *cells[N_SHOWN];
@@ -284,7 +284,7 @@ static int print_text(const struct view *v)
         if (!wanted(v, &v->lg->rows[r])) continue;
         lower |= lower_bound(&v->lg->rows[r]);
         killed |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_KILLED);
-        if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, &v->lg->rows[r]) < 0)) {
+        if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, r) < 0)) {
             table_release(&t);
             return -1;
         }
@@ -315,7 +315,7 @@ static int print_csv(const struct view *v)
         printf("%.*s,%s\n", (int)(len - 1), line, cell);
         free(line);
         const struct ledger_row *rr;
-        size_t nr = v->ranks ? ledger_rank_rows(lg, lg->rows[r].cell[LEDGER_RUN_ID], &rr) : 0;
+        size_t nr = v->ranks ? ledger_row_ranks(lg, r, &rr) : 0;
         for (size_t j = 0; j < nr; j++) {
             if (!(line = ledger_format_row(&rr[j], &len))) return -1;
             printf("%.*s,\n", (int)(len - 1), line);
@@ -357,7 +357,7 @@ static int print_json(const struct view *v, const char *path)
             if (bits & (1u << k)) json_str(&j, ledger_edge_rules[k].name);
         json_arr_end(&j);
         const struct ledger_row *rr;
-        size_t nr = ledger_rank_rows(lg, lg->rows[r].cell[LEDGER_RUN_ID], &rr);
+        size_t nr = ledger_row_ranks(lg, r, &rr);
         if (nr) {
             json_key(&j, "rank_rows");
             json_arr_begin(&j);
@@ -450,6 +450,7 @@ int cmd_table(int argc, char **argv)
     char path[4096];
     struct oomlab_err err = {{0}};
     if (ledger_io_load("table", dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
+    ledger_prepare_reads(&lg); /* every row's edge and ranks in one pass (else scanned per row) */
     v.lg = &lg;
     for (size_t r = 0; r < lg.n; r++) v.rank_cols |= wanted(&v, &lg.rows[r]) && *lg.rows[r].cell[LEDGER_RANKS];
     rc = missing_ids(&v, path);

@@ -313,6 +313,8 @@ struct reader {
     size_t ncols_mapped;
     bool have_header;
     const char *name;
+    ledger_row_fn fn; /* NULL: rows are kept in lg */
+    void *ctx;
 };
 
 static bool record_blank(const struct record *r)
@@ -429,6 +431,17 @@ static int refuse_not_ledger(struct reader *rd, const struct record *r, int col,
                          ledger_col_name((enum ledger_col)col), shown, k < n ? "..." : "", what);
 }
 
+/* A row made: kept in lg->rows, or handed to the stream's visitor and
+ * released (a ledger read in pieces never holds more than this row). */
+static int hand_on(struct reader *rd, struct oomlab_err *err)
+{
+    if (!rd->fn) return 0;
+    struct ledger_row *row = &rd->lg->rows[--rd->lg->n];
+    int rc = rd->fn(row, rd->ctx, err);
+    ledger_row_release(row);
+    return rc;
+}
+
 static int end_record(struct reader *rd, struct record *r, struct oomlab_err *err)
 {
     int rc = 0;
@@ -448,94 +461,218 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
                 rd->ncols_mapped = LEDGER_MAX_FILE_COLS;
                 rd->have_header = true;
             }
-            rc = take_row(rd, r) < 0 ? oomlab_err_set(err, "%s: out of memory", rd->name) : 0;
+            rc = take_row(rd, r) < 0 ? oomlab_err_set(err, "%s: out of memory", rd->name) : hand_on(rd, err);
         }
     }
     record_clear(r);
     return rc;
 }
 
-/* Offset of the line holding p from text. */
 #define LEDGER_NUL_MSG \
     "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)"
 
-static long line_start_of(const char *text, const char *p)
+/* The reader's whole state between pieces: a "" or a CRLF split by a
+ * piece's end waits in quote_pending / cr_pending for the next byte. */
+struct ledger_stream {
+    struct ledger lg;
+    struct reader rd;
+    struct record r;
+    char delim;
+    bool started, in_quotes, at_field_start, quote_pending, cr_pending, cr_first;
+    long line, first_line;
+    long nl_lines;          /* physical lines ('\n') before this piece, for a NUL's place */
+    long long col0;         /* bytes of the current physical line before this piece */
+    char *head;             /* the first record until it is whole (stream_head) */
+    size_t head_len, head_cap;
+};
+
+struct ledger_stream *ledger_stream_new(const char *name, ledger_row_fn fn, void *ctx)
 {
-    const char *q = p;
-    while (q > text && q[-1] != '\n') q--;
-    return (long)(q - text);
+    struct ledger_stream *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->rd = (struct reader){.lg = &s->lg, .name = name ? name : "runs.csv", .fn = fn, .ctx = ctx};
+    s->at_field_start = true;
+    s->nl_lines = 1;
+    return s;
+}
+
+const struct ledger *ledger_stream_layout(const struct ledger_stream *s)
+{
+    return &s->lg;
+}
+
+void ledger_stream_free(struct ledger_stream *s)
+{
+    if (!s) return;
+    free(s->head);
+    record_release(&s->r);
+    ledger_release(&s->lg);
+    free(s);
+}
+
+/* A NUL byte anywhere makes the file no ledger: its line and column. */
+static int check_nul(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
+{
+    const char *nul = memchr(text, '\0', len), *last_nl = NULL;
+    long lines = s->nl_lines;
+    for (const char *p = text, *end = nul ? nul : text + len; (p = memchr(p, '\n', (size_t)(end - p)));)
+        lines++, last_nl = p++;
+    if (nul) {
+        long long col = last_nl ? nul - last_nl : s->col0 + (nul - text) + 1;
+        return oomlab_err_at(err, s->rd.name, lines, (long)col, "%s", LEDGER_NUL_MSG);
+    }
+    s->nl_lines = lines;
+    s->col0 = last_nl ? (text + len) - (last_nl + 1) : s->col0 + (long long)len;
+    return 0;
+}
+
+/* The first piece: a BOM, Excel's sep= line, the delimiter. */
+static void stream_start(struct ledger_stream *s, const char **text, size_t *len)
+{
+    size_t skip;
+    if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) *text += 3, *len -= 3;
+    s->delim = s->lg.delimiter = file_delimiter(*text, *len, &skip);
+    s->line = s->first_line = skip ? 2 : 1;
+    *text += skip, *len -= skip;
+    s->r.line = s->line;
+    s->started = true;
+}
+
+static int stream_end_line(struct ledger_stream *s, struct oomlab_err *err)
+{
+    s->line++;
+    int rc = end_record(&s->rd, &s->r, err);
+    s->r.line = s->line;
+    s->at_field_start = true;
+    return rc;
+}
+
+static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err);
+
+/* Does the first record end within text (a line break outside quotes, as
+ * detect_delimiter reads it)? */
+static bool first_record_ends(const char *text, size_t len)
+{
+    bool q = false;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '"') q = !q;
+        else if (!q && (text[i] == '\n' || text[i] == '\r')) return true;
+    }
+    return false;
+}
+
+/* The first record is held until it is whole (the delimiter, a BOM and a
+ * sep= line are read from it), then parsed with what came with it. */
+static int stream_head(struct ledger_stream *s, const char *text, size_t len, bool last, struct oomlab_err *err)
+{
+    if (s->head_len + len + 1 > s->head_cap) {
+        size_t cap = (s->head_len + len + 1) * 2;
+        char *h = realloc(s->head, cap);
+        if (!h) return oomlab_err_set(err, "%s: out of memory", s->rd.name);
+        s->head = h, s->head_cap = cap;
+    }
+    memcpy(s->head + s->head_len, text, len);
+    s->head_len += len;
+    if (!last && !first_record_ends(s->head, s->head_len)) return 0;
+    const char *h = s->head;
+    size_t hl = s->head_len;
+    stream_start(s, &h, &hl);
+    int rc = stream_bytes(s, h, hl, err);
+    free(s->head);
+    s->head = NULL, s->head_len = s->head_cap = 0;
+    return rc;
+}
+
+int ledger_stream_feed(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
+{
+    if (check_nul(s, text, len, err) < 0) return -1;
+    return s->started ? stream_bytes(s, text, len, err) : stream_head(s, text, len, false, err);
+}
+
+static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
+{
+    size_t i = 0;
+    if (len && s->cr_pending && text[0] == '\n') {
+        s->lg.crlf = s->lg.crlf || s->cr_first;
+        i++;
+    }
+    if (len) s->cr_pending = false;
+    if (len && s->quote_pending) {
+        s->quote_pending = false;
+        if (text[0] == '"') {
+            if (field_put(&s->r.f[s->r.n - 1], '"') < 0) goto nomem;
+            i++;
+        } else {
+            s->in_quotes = false;
+        }
+    }
+    for (; i < len; i++) {
+        char c = text[i];
+        if (s->r.n == 0 && record_new_field(&s->r) < 0) goto nomem;
+        struct field *f = &s->r.f[s->r.n - 1];
+        if (s->in_quotes) {
+            if (c == '"' && i + 1 == len) {
+                s->quote_pending = true;
+            } else if (c == '"' && text[i + 1] == '"') {
+                i++;
+                if (field_put(f, '"') < 0) goto nomem;
+            } else if (c == '"') {
+                s->in_quotes = false;
+            } else {
+                if (c == '\n') s->line++;
+                if (field_put(f, c) < 0) goto nomem;
+            }
+            continue;
+        }
+        if (c == '"' && s->at_field_start) { /* blanks before an opening quote drop */
+            f->len = 0;
+            s->in_quotes = f->quoted = true;
+            s->at_field_start = false;
+        } else if (c == s->delim) {
+            if (record_new_field(&s->r) < 0) goto nomem;
+            s->at_field_start = true;
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 == len) {
+                s->cr_pending = true;
+                s->cr_first = s->line == s->first_line;
+            } else if (c == '\r' && text[i + 1] == '\n') {
+                if (s->line == s->first_line) s->lg.crlf = true;
+                i++;
+            }
+            if (stream_end_line(s, err) < 0) return -1;
+        } else {
+            if (c != ' ') s->at_field_start = false;
+            if (field_put(f, c) < 0) goto nomem;
+        }
+    }
+    return 0;
+nomem:
+    return oomlab_err_set(err, "%s: out of memory", s->rd.name);
+}
+
+int ledger_stream_end(struct ledger_stream *s, struct oomlab_err *err)
+{
+    if (!s->started && stream_head(s, "", 0, true, err) < 0) return -1;
+    s->quote_pending = s->cr_pending = false;
+    return end_record(&s->rd, &s->r, err);
 }
 
 int ledger_parse(struct ledger *lg, const char *text, size_t len, const char *name,
                  struct oomlab_err *err)
 {
     memset(lg, 0, sizeof *lg);
-    struct reader rd = {.lg = lg, .name = name ? name : "runs.csv"};
-    struct record r = {0};
-    const char *nul = memchr(text, '\0', len);
-    if (nul) { /* a binary file (or a disk block of zeros after a crash) is no ledger */
-        long at = 1;
-        for (const char *p = text; p < nul; p++) at += *p == '\n';
-        return oomlab_err_at(err, rd.name, at, (long)(nul - text) + 1 - line_start_of(text, nul),
-                             "%s", LEDGER_NUL_MSG);
-    }
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) text += 3, len -= 3;
-    size_t skip;
-    char delim = lg->delimiter = file_delimiter(text, len, &skip);
-    long line = skip ? 2 : 1;
-    text += skip, len -= skip;
-    bool in_quotes = false, at_field_start = true;
-    int rc = 0;
-    r.line = line;
-    for (size_t i = 0; i < len && rc == 0; i++) {
-        char c = text[i];
-        if (r.n == 0 && record_new_field(&r) < 0) goto nomem;
-        struct field *f = &r.f[r.n - 1];
-        if (in_quotes) {
-            if (c == '"' && i + 1 < len && text[i + 1] == '"') {
-                i++;
-                if (field_put(f, '"') < 0) goto nomem;
-            } else if (c == '"') {
-                in_quotes = false;
-            } else {
-                if (c == '\n') line++;
-                if (field_put(f, c) < 0) goto nomem;
-            }
-            continue;
-        }
-        if (c == '"' && at_field_start) { /* blanks before an opening quote drop */
-            f->len = 0;
-            in_quotes = f->quoted = true;
-            at_field_start = false;
-        } else if (c == delim) {
-            if (record_new_field(&r) < 0) goto nomem;
-            at_field_start = true;
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < len && text[i + 1] == '\n') {
-                if (line == (skip ? 2 : 1)) lg->crlf = true;
-                i++;
-            }
-            line++;
-            rc = end_record(&rd, &r, err);
-            r.line = line;
-            at_field_start = true;
-        } else {
-            if (c != ' ') at_field_start = false;
-            if (field_put(f, c) < 0) goto nomem;
-        }
-    }
-    if (rc == 0) rc = end_record(&rd, &r, err);
-    record_release(&r);
-    if (rc < 0) ledger_release(lg);
+    struct ledger_stream *s = ledger_stream_new(name, NULL, NULL);
+    if (!s) return oomlab_err_set(err, "%s: out of memory", name ? name : "runs.csv");
+    int rc = ledger_stream_feed(s, text, len, err) < 0 ? -1 : ledger_stream_end(s, err);
+    if (rc == 0) *lg = s->lg, memset(&s->lg, 0, sizeof s->lg);
+    ledger_stream_free(s);
     return rc;
-nomem:
-    record_release(&r);
-    ledger_release(lg);
-    return oomlab_err_set(err, "%s: out of memory", rd.name);
 }
 
 void ledger_release(struct ledger *lg)
 {
+    free(lg->prev_oom);
+    free(lg->rank_at);
     for (size_t i = 0; i < lg->n; i++) ledger_row_release(&lg->rows[i]);
     free(lg->rows);
     for (size_t i = 0; i < lg->n_detail; i++) ledger_row_release(&lg->detail[i]);
@@ -736,6 +873,20 @@ static bool near_capacity(const struct ledger *lg, size_t i, double near_pct)
     return fits(&lg->rows[i]) && !isnan(pct) && pct >= near_pct;
 }
 
+static bool prepared(const struct ledger *lg)
+{
+    return (lg->prev_oom || lg->rank_at) && lg->prepared_rows == lg->rows && lg->prepared_n == lg->n &&
+           lg->prepared_n_detail == lg->n_detail;
+}
+
+/* Rows moved or went: ledger_prepare_reads's index no longer holds. */
+static void unprepare(struct ledger *lg)
+{
+    free(lg->prev_oom);
+    free(lg->rank_at);
+    lg->prev_oom = lg->rank_at = NULL;
+}
+
 /* The failing run a fix was meant for: the nearest earlier OOM row. */
 static bool peak_not_lower(const struct ledger *lg, size_t i, double near_pct)
 {
@@ -743,12 +894,47 @@ static bool peak_not_lower(const struct ledger *lg, size_t i, double near_pct)
     const struct ledger_row *row = &lg->rows[i];
     double peak = ledger_peak_gb(row);
     if (!fits(row) || isnan(peak)) return false;
+    if (prepared(lg) && lg->prev_oom) {
+        double failed = lg->prev_oom[i] < 0 ? NAN : ledger_peak_gb(&lg->rows[lg->prev_oom[i]]);
+        return !isnan(failed) && peak >= failed;
+    }
     for (size_t j = i; j-- > 0;) {
         if (ledger_flag(&lg->rows[j], LEDGER_OOM) != 1) continue;
         double failed = ledger_peak_gb(&lg->rows[j]);
         return !isnan(failed) && peak >= failed;
     }
     return false;
+}
+
+int ledger_prepare_reads(struct ledger *lg)
+{
+    free(lg->prev_oom);
+    free(lg->rank_at);
+    lg->rank_at = NULL;
+    lg->prev_oom = malloc((lg->n ? lg->n : 1) * sizeof *lg->prev_oom);
+    if (!lg->prev_oom) return -1;
+    long last = -1;
+    for (size_t i = 0; i < lg->n; i++) {
+        lg->prev_oom[i] = last;
+        if (ledger_flag(&lg->rows[i], LEDGER_OOM) == 1) last = (long)i;
+    }
+    /* fold_ranks appends each job's rank rows in the order of the rows */
+    size_t c = 0;
+    if ((lg->rank_at = malloc((lg->n ? lg->n : 1) * sizeof *lg->rank_at))) {
+        for (size_t i = 0; i < lg->n; i++) {
+            const char *id = lg->rows[i].cell[LEDGER_RUN_ID];
+            lg->rank_at[i] = -1;
+            if (c < lg->n_detail && *id && !strcmp(lg->detail[c].cell[LEDGER_RUN_ID], id)) {
+                lg->rank_at[i] = (long)c;
+                while (c < lg->n_detail && !strcmp(lg->detail[c].cell[LEDGER_RUN_ID], id)) c++;
+            }
+        }
+        if (c != lg->n_detail) free(lg->rank_at), lg->rank_at = NULL;
+    }
+    lg->prepared_rows = lg->rows;
+    lg->prepared_n = lg->n;
+    lg->prepared_n_detail = lg->n_detail;
+    return 0;
 }
 
 const struct ledger_edge_rule ledger_edge_rules[] = {
@@ -902,6 +1088,7 @@ static void free_keys(char **keys, size_t n)
 
 static void compact(struct ledger *lg, const bool *dropped)
 {
+    unprepare(lg);
     size_t n = 0;
     for (size_t i = 0; i < lg->n; i++) {
         if (dropped[i]) ledger_row_release(&lg->rows[i]);
@@ -1178,6 +1365,7 @@ static struct rank_ref *collect_ranks(const struct ledger *lg, size_t *n_refs, s
 
 int ledger_fold_ranks(struct ledger *lg, struct oomlab_err *err)
 {
+    unprepare(lg);
     size_t n_refs, *head;
     struct rank_ref *refs = collect_ranks(lg, &n_refs, &head);
     if (!refs) return oomlab_err_set(err, "out of memory");
@@ -1235,6 +1423,16 @@ int ledger_keep_latest(struct ledger *lg, struct oomlab_err *err)
     return ledger_fold_ranks(lg, err);
 }
 
+size_t ledger_row_ranks(const struct ledger *lg, size_t r, const struct ledger_row **first)
+{
+    const char *id = lg->rows[r].cell[LEDGER_RUN_ID];
+    if (!prepared(lg) || !lg->rank_at) return ledger_rank_rows(lg, id, first);
+    size_t i = lg->rank_at[r] < 0 ? lg->n_detail : (size_t)lg->rank_at[r], n = 0;
+    while (i + n < lg->n_detail && !strcmp(lg->detail[i + n].cell[LEDGER_RUN_ID], id)) n++;
+    *first = n ? &lg->detail[i] : NULL;
+    return n;
+}
+
 size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first)
 {
     size_t i = 0, n = 0;
@@ -1246,6 +1444,8 @@ size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct le
 
 int ledger_take_rows(struct ledger *dst, struct ledger *src, struct oomlab_err *err)
 {
+    unprepare(dst);
+    unprepare(src);
     for (size_t i = 0; i < src->n; i++) {
         if (dst->n == dst->cap) {
             size_t c = dst->cap ? dst->cap * 2 : 16;
@@ -1282,6 +1482,7 @@ static void sort_rows(struct ledger_row *a, struct ledger_row *tmp, size_t n)
 
 void ledger_sort_by_start(struct ledger *lg)
 {
+    unprepare(lg);
     struct ledger_row *tmp = malloc((lg->n ? lg->n : 1) * sizeof *tmp);
     if (!tmp) return; /* file order: still every row */
     sort_rows(lg->rows, tmp, lg->n);

@@ -368,8 +368,36 @@ static long graph_loss_in(const struct py *p, size_t s, size_t a, size_t e)
 
 struct accum {
     size_t ta, te, ea, ee;
-    int append;
+    int append; /* 1: .append/.extend; 2: x = torch.cat((x, E)) */
 };
+
+/* x = torch.cat((x, E), 0): an append that copies (torch.cat, concat,
+ * concatenate, vstack, hstack, stack with x among the joined tensors; the
+ * tensor grows on the device every iteration, dispink/xpt
+ * src/inference/inference.py). The accumulator is [ta, eq), E the call's
+ * arguments. */
+static int concat_accum(const struct py *p, size_t ta, size_t eq, size_t e, struct accum *ac)
+{
+    static const char *const joins[] = {"cat", "concat", "concatenate", "vstack", "hstack", "stack"};
+    size_t n = eq - ta, c = eq + 3;
+    if (c + 1 >= e || !is(p, eq + 1, "torch") || !is_op(p, eq + 2, ".") || !is_op(p, c + 1, "(") ||
+        close_of(p, c + 1, e) != e - 1)
+        return 0;
+    int join = 0;
+    for (size_t k = 0; k < N_OF(joins); k++) join |= is(p, c, joins[k]);
+    if (!join || !(is_op(p, c + 2, "(") || is_op(p, c + 2, "["))) return 0;
+    size_t list_end = close_of(p, c + 2, e);
+    for (size_t i = c + 3; i + n <= list_end; i++) {
+        if (!(is_op(p, i - 1, "(") || is_op(p, i - 1, "[") || is_op(p, i - 1, ","))) continue;
+        size_t k = 0;
+        while (k < n && text_eq(p, ta + k, i + k)) k++;
+        if (k == n && (is_op(p, i + n, ",") || i + n == list_end)) {
+            *ac = (struct accum){ta, eq, c + 2, e - 1, 2};
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static int parse_accum(const struct py *p, const struct lint_stmt *st, struct accum *ac)
 {
@@ -389,7 +417,7 @@ static int parse_accum(const struct py *p, const struct lint_stmt *st, struct ac
             *ac = (struct accum){st->first, eq, eq + 2 + n, e, 0};
             return 1;
         }
-        return 0;
+        return concat_accum(p, st->first, eq, e, ac);
     }
     if (e < st->first + 4 || !is_op(p, e - 1, ")")) return 0;
     for (size_t i = st->first + 1; i + 1 < e; i++) {
@@ -430,6 +458,34 @@ static int accumulator_intended(const struct py *p, size_t s, size_t name, int r
 
 /* ---- loop contents, memoised per loop statement ---- */
 
+static long def_named(const struct py *p, size_t i);
+static int function_trains(const struct py *p, int32_t func);
+
+/* f(loss, optimizer, ...): a helper handed the step's loss (not its
+ * .item()) and the optimizer itself (a bare argument whose name says opt)
+ * runs backward, step and zeroing (microsoft/LoRA examples/NLG/src/gpt2_ft.py:
+ * optimizer_step(_lm_loss / grad_acc, optimizer, model, ...)). A function
+ * of this file must call backward() or step() itself; an imported one is
+ * taken at its arguments' word. */
+static int is_step_helper_call(const struct py *p, size_t i, size_t e)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(") || (i > 0 && (is(p, i - 1, "def") || is_op(p, i - 1, "."))))
+        return 0;
+    size_t close = close_of(p, i + 1, e);
+    int loss = 0, opt = 0;
+    char buf[64];
+    for (size_t k = i + 2; k < close; k++) {
+        if (!is_name(p, k) || is_op(p, k - 1, ".")) continue;
+        if (is_loss_name(p, k) && !is_op(p, k + 1, ".") && !is_op(p, k + 1, "(")) loss = 1;
+        if ((is_op(p, k + 1, ",") || k + 1 == close) && (is_op(p, k - 1, ",") || k == i + 2) &&
+            (lower_name(p, k, buf, sizeof buf), strstr(buf, "opt")))
+            opt = 1;
+    }
+    if (!loss || !opt) return 0;
+    long d = def_named(p, i);
+    return d < 0 || function_trains(p, (int32_t)d);
+}
+
 enum { HAS_BACKWARD = 1, HAS_STEP = 2, HAS_ZERO = 4, HAS_MODEL = 8, HAS_LOOP = 16, HAS_CHILD_TRAIN = 32 };
 
 static int loop_contents(struct py *p, size_t loop)
@@ -448,6 +504,7 @@ static int loop_contents(struct py *p, size_t loop)
         for (size_t i = st->first; i < st->end; i++) {
             if (is_backward_call(p, i)) f |= HAS_BACKWARD;
             if (is_optimizer_step(p, i, st->end)) f |= HAS_STEP;
+            if (is_step_helper_call(p, i, st->end)) f |= HAS_BACKWARD | HAS_STEP | HAS_ZERO;
             if (is_zero_grad(p, i) || is(p, i, "set_to_none")) f |= HAS_ZERO;
             if (is_model_call(p, i)) f |= HAS_MODEL;
         }
@@ -490,12 +547,34 @@ static int is_output_name(const struct py *p, size_t s, size_t i)
     return 0;
 }
 
+/* Was the accumulator [ta, te) of a torch.cat last set, before loop, to a
+ * tensor on a device (.to(...), .cuda(), device=...)? torch.cat keeps one
+ * device, so one made on the CPU holds outputs taken off the GPU. */
+static int concat_starts_on_device(const struct py *p, size_t loop, size_t ta, size_t te)
+{
+    int32_t func = p->t->stmts[loop].func;
+    size_t from = func < 0 ? 0 : (size_t)func + 1;
+    int on = 0;
+    for (size_t k = from; k < loop; k++) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        size_t eq = st->func == func && st->kind == LST_SIMPLE ? assign_op(p, st->first, st->end) : st->end;
+        if (eq != st->first + (te - ta) || eq == st->end) continue;
+        size_t m = 0;
+        while (m < te - ta && text_eq(p, st->first + m, ta + m)) m++;
+        if (m < te - ta) continue;
+        on = find_method(p, eq, st->end, "to") >= 0 || find_method(p, eq, st->end, "cuda") >= 0 ||
+             has_name(p, eq, st->end, "device");
+    }
+    return on;
+}
+
 static void rule_outputs_on_gpu(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     struct accum ac;
     if (!p->gpu || st->kind != LST_SIMPLE || st->loop < 0 || !parse_accum(p, st, &ac) || !ac.append)
         return;
+    if (ac.append == 2 && !concat_starts_on_device(p, (size_t)st->loop, ac.ta, ac.te)) return;
     /* a loop that runs the model, or trains (the forward may sit in a helper:
      * loss, outputs = run_batch(model, x)) */
     if (!(loop_contents(p, (size_t)st->loop) & (HAS_MODEL | HAS_BACKWARD))) return;
@@ -985,10 +1064,106 @@ static int seen_receiver(const struct py *p, const size_t *list, size_t n, size_
     return 0;
 }
 
+static int eval_call_at(const struct py *p, size_t i, size_t e);
+
+/* x.eval() set on purpose for training: in a function that trains, before
+ * its first backward()/step() and outside its loops, with no evaluation in
+ * between (no no_grad block, no evaluation call). Each run of that function
+ * trains in eval mode by choice: the linear-probe protocol keeps a frozen
+ * backbone's BatchNorm statistics (facebookresearch/simsiam main_lincls.py
+ * train(): "Switch to eval mode"). A baseline evaluation before training
+ * (no_grad or an evaluate() call between) is not this. */
+static int eval_for_training(const struct py *p, size_t i)
+{
+    long s = stmt_at(p, i);
+    if (s < 0) return 0;
+    const struct lint_stmt *st = &p->t->stmts[s];
+    if (st->func < 0 || st->loop >= 0) return 0;
+    size_t to = p->t->stmts[st->func].body_end;
+    if (scope_trains(p, st->func, (size_t)st->func + 1, (size_t)s)) return 0;
+    for (size_t k = (size_t)s + 1; k < to; k = p->t->stmts[k].body_end) { /* s's siblings, whole */
+        const struct lint_stmt *b = &p->t->stmts[k];
+        if (b->parent != st->parent) return 0;
+        if (scope_trains(p, st->func, k, b->body_end)) return 1;
+        for (size_t m = k; m < b->body_end; m++) {
+            if (p->t->stmts[m].no_grad) return 0;
+            for (size_t j = p->t->stmts[m].first; j < p->t->stmts[m].end; j++)
+                if (eval_call_at(p, j, p->t->stmts[m].end)) return 0;
+        }
+    }
+    return 0;
+}
+
+/* The parameter of def d named like token r: its position (self counted),
+ * or -1. */
+static long param_index(const struct py *p, size_t d, size_t r)
+{
+    long name = linttree_def_name(p->t, d);
+    if (name < 0 || !is_op(p, (size_t)name + 1, "(")) return -1;
+    size_t e = p->t->stmts[d].end, close = close_of(p, (size_t)name + 1, e);
+    long k = 0;
+    int at_start = 1;
+    for (size_t i = (size_t)name + 2; i < close; i++) {
+        if (is_op(p, i, "(") || is_op(p, i, "[") || is_op(p, i, "{")) {
+            i = close_of(p, i, close);
+            continue;
+        }
+        if (is_op(p, i, ",")) k++, at_start = 1;
+        else if (at_start && is_name(p, i)) {
+            if (text_eq(p, i, r)) return k;
+            at_start = 0;
+        } else if (!is_op(p, i, "*") && !is_op(p, i, "**")) at_start = 0;
+    }
+    return -1;
+}
+
+/* The argument given for parameter k (named pname) of a call whose name is
+ * at c: its last name token when it is a name or a dotted chain, else -1.
+ * shift 1: a method called as x.f(...) (self is parameter 0). */
+static long call_arg(const struct py *p, size_t c, long k, size_t pname, long shift)
+{
+    size_t close = close_of(p, c + 1, p->lx->ntoks);
+    long pos = 0;
+    for (size_t a = c + 2; a < close;) {
+        size_t e = a;
+        while (e < close && !is_op(p, e, ",")) e = is_op(p, e, "(") || is_op(p, e, "[") || is_op(p, e, "{") ? close_of(p, e, close) + 1 : e + 1;
+        size_t v = a;
+        int keyword = e > a + 2 && is_name(p, a) && is_op(p, a + 1, "=");
+        if (keyword) v = a + 2;
+        int chain = v < e && is_name(p, v);
+        for (size_t j = v + 1; j < e && chain; j += 2) chain = is_op(p, j, ".") && j + 1 < e && is_name(p, j + 1);
+        if (keyword ? text_eq(p, a, pname) : pos + shift == k) return chain ? (long)e - 1 : -1;
+        if (!keyword) pos++;
+        a = e + 1;
+    }
+    return -1;
+}
+
+/* x.train() on a parameter of its function switches back what the callers
+ * pass there: train(model, reglog, ...) with reglog.train() inside, called
+ * as train(model, linear_classifier, ...) (facebookresearch/swav
+ * eval_linear.py). Adds those arguments to trained. */
+static void trained_through_param(const struct py *p, size_t r, size_t *trained, size_t *nt)
+{
+    int32_t d = enclosing_def(p, r);
+    long k = chain_start(p, r) == r && d >= 0 ? param_index(p, (size_t)d, r) : -1;
+    long name = k >= 0 ? linttree_def_name(p->t, (size_t)d) : -1;
+    if (name < 0) return;
+    long self = is(p, (size_t)name + 2, "self");
+    for (size_t c = 0; c + 1 < p->lx->ntoks && *nt < MAX_RECEIVERS; c++) {
+        if ((long)c == name || !is_name(p, c) || !text_eq(p, c, (size_t)name) || !is_op(p, c + 1, "(")) continue;
+        if (c > 0 && is(p, c - 1, "def")) continue;
+        long arg = call_arg(p, c, k, r, c > 0 && is_op(p, c - 1, ".") && self ? 1 : 0);
+        if (arg >= 0) trained[(*nt)++] = (size_t)arg;
+    }
+}
+
 /* x.eval() in a file that trains, with no x.train() anywhere: reported at
  * the first x.eval(). Receivers compare by their last name (self.model and
  * model are both `model`; x.to(d).train() is x's). Not reported for a model
- * the file does not train (trained_model) or once training has finished. */
+ * the file does not train (trained_model), once training has finished, for
+ * one switched back through a function's parameter (trained_through_param)
+ * or set to eval mode for training on purpose (eval_for_training). */
 static void rule_eval_never_train(struct py *p)
 {
     size_t trained[MAX_RECEIVERS], evaled[MAX_RECEIVERS], nt = 0, ne = 0;
@@ -996,6 +1171,10 @@ static void rule_eval_never_train(struct py *p)
     for (size_t i = 2; i < p->lx->ntoks && nt < MAX_RECEIVERS; i++) {
         long r = is_train_call(p, i) ? receiver_of(p, i) : -1;
         if (r >= 0) trained[nt++] = (size_t)r;
+        if (r >= 0) trained_through_param(p, (size_t)r, trained, &nt);
+        if (nt < MAX_RECEIVERS && method_at(p, i, "eval") && is_op(p, i + 2, ")") && is_name(p, i - 2) &&
+            eval_for_training(p, i))
+            trained[nt++] = i - 2;
     }
     for (size_t i = 2; i < p->lx->ntoks && ne < MAX_RECEIVERS; i++) {
         if (!method_at(p, i, "eval") || !is_op(p, i + 2, ")") || !is_name(p, i - 2)) continue;

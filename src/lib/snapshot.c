@@ -623,6 +623,28 @@ static int on_item(void *ctx, const struct pk_obj *list, size_t index, const str
     return 0;
 }
 
+/* A snapshot's shape with nothing oomlab could read in it is no snapshot
+ * to report on: 'segments' or 'device_traces' that are not lists, or
+ * entries of which not one had the fields (the report would say "nothing
+ * was allocated", which the file does not say). -1 with err. */
+static int unreadable(const struct snapshot *s, const struct pk_obj *root, struct oomlab_err *err)
+{
+    static const char *const lists[] = {"segments", "device_traces"};
+    for (size_t k = 0; root->type == PK_DICT && k < sizeof lists / sizeof *lists; k++) {
+        const struct pk_obj *v = pk_get(root, lists[k]);
+        if (v && v->type != PK_LIST)
+            return oomlab_err_set(err, "a pickle, but not a memory snapshot: its '%s' is of type %s, not a list",
+                                  lists[k], pk_type_name(v->type));
+    }
+    for (int i = 0; i < SNAP_MAX_DEVICES; i++)
+        if (s->dev[i].present || s->dev[i].has_trace) return 0;
+    if (s->bad_entries == 0) return 0;
+    return oomlab_err_set(err, "a pickle, but not a memory snapshot oomlab can read: %ld segment%s or trace "
+                               "entr%s, and not one has the fields (a segment's device, total_size and "
+                               "allocated_size; a block's state and size; an entry's action and size, as integers)",
+                          s->bad_entries, s->bad_entries == 1 ? "" : "s", s->bad_entries == 1 ? "y" : "ies");
+}
+
 /* allocator_settings: scalar values as "key=value" lines. */
 static void read_settings(struct snapshot *s, const struct pk_obj *set)
 {
@@ -676,6 +698,11 @@ int snapshot_load(struct snapshot *s, const struct pickle_opts *base, struct oom
                             "with 'segments' or 'device_traces' nor a list of segments (write "
                             "one with torch.cuda.memory._dump_snapshot)",
                        pk_type_name(root->type));
+        pickle_doc_release(&doc);
+        snapshot_release(s);
+        return -1;
+    }
+    if (unreadable(s, root, err) < 0) {
         pickle_doc_release(&doc);
         snapshot_release(s);
         return -1;

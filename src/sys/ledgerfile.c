@@ -291,3 +291,82 @@ int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size,
     if (none) snprintf(path, size, "%s", shards);
     return 0;
 }
+
+/* ---- reading in pieces (run's id check: any size, bounded memory) ---- */
+
+#define PIECE ((size_t)1 << 20)
+
+/* Fill buf from fd (a short read is not the end); bytes read, -1 on error. */
+static ssize_t fill(int fd, char *buf, size_t size)
+{
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        if (n == 0) break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+static int each_in(const char *path, ledger_row_fn fn, void *ctx, bool *missing, struct oomlab_err *err)
+{
+    *missing = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); /* a FIFO must not wait */
+    if (fd < 0) {
+        *missing = errno == ENOENT;
+        return oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    }
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    char *buf = malloc(PIECE);
+    struct ledger_stream *ls = ledger_stream_new(path, fn, ctx);
+    int rc = 0;
+    if (fstat(fd, &st) < 0)
+        rc = oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = oomlab_err_set(err, "%s: not a regular file", path);
+    else if (!buf || !ls)
+        rc = oomlab_err_set(err, "%s: out of memory", path);
+    for (ssize_t n = PIECE; rc == 0 && n == (ssize_t)PIECE;) {
+        if ((n = fill(fd, buf, PIECE)) < 0) rc = oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+        else if (n > 0) rc = ledger_stream_feed(ls, buf, (size_t)n, err);
+    }
+    if (rc == 0) rc = ledger_stream_end(ls, err);
+    ledger_stream_free(ls);
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int ledgerfile_each(const char *dir, ledger_row_fn fn, void *ctx, bool *missing, char *skipped,
+                    size_t skipped_size, struct oomlab_err *err)
+{
+    const char *d = dir && *dir ? dir : ".";
+    char path[4096], shards[4096];
+    bool none = false, gone = false;
+    size_t n_read = 0, n;
+    *missing = false;
+    if (skipped_size) skipped[0] = '\0';
+    if (fsutil_join(path, sizeof path, d, "runs.csv", err) < 0 ||
+        fsutil_join(shards, sizeof shards, d, LEDGERFILE_SHARDS, err) < 0)
+        return -1;
+    if (each_in(path, fn, ctx, &none, err) < 0 && !none) return -1;
+    char **names = shard_names(shards, &n, skipped, skipped_size);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0 && fsutil_join(path, sizeof path, shards, names[i], err) == 0) {
+            if (each_in(path, fn, ctx, &gone, err) == 0) n_read++;
+            else if (!gone) rc = -1;
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (rc == 0 && none && n_read == 0) {
+        *missing = true;
+        return oomlab_err_set(err, "no ledger in %s", d);
+    }
+    return rc;
+}

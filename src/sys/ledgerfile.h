@@ -16,10 +16,11 @@
 
 #define LEDGERFILE_SHARDS "runs.d"
 
-/* The most of a ledger file oomlab reads whole (table, compare, report,
- * run's id check): some 280,000 runs as oomlab writes them. A ledger past
- * it gets ledgerfile_size_check's message, which says what to do; run
- * still appends to it (fsutil_append_locked holds only its head). */
+/* The most of a ledger file oomlab reads whole (table, compare, report):
+ * some 280,000 runs as oomlab writes them. A ledger past it gets
+ * ledgerfile_size_check's message, which says what to do; run still reads
+ * it (ledgerfile_each) and appends to it (fsutil_append_locked holds only
+ * its head). */
 #define LEDGERFILE_MAX ((size_t)64 << 20)
 /* 0, or -1 with "PATH is N MiB, more than the 64 MiB oomlab reads of a
  * ledger: ..." (how to start a new one) when path is larger than
@@ -62,5 +63,15 @@ int ledgerfile_append_shard(const char *dir, const char *records, size_t len, st
  * shard that is a file but unreadable or not a ledger is an error. */
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
                     char *skipped, size_t skipped_size, struct oomlab_err *err);
+
+/* Every row of DIR/runs.csv, then of each shard (in name order), handed to
+ * fn as it is read and released after (lib/ledger's stream), without a
+ * size cap and in 1 MiB of memory: for `run`, which must record a run
+ * whatever the size of its ledger. Rows come in file order, not merged by
+ * start time. missing and skipped as ledgerfile_load; a file that cannot
+ * be read, is no ledger or holds a NUL byte is -1 with err (fn's own -1
+ * stops the read too). */
+int ledgerfile_each(const char *dir, ledger_row_fn fn, void *ctx, bool *missing, char *skipped,
+                    size_t skipped_size, struct oomlab_err *err);
 
 #endif

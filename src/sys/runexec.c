@@ -7,6 +7,7 @@
 #include "sys/runexec.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -90,50 +91,91 @@ static int make_dirs(struct paths *p, const char *dir, struct oomlab_err *err)
     return 0;
 }
 
-/* runs.csv and the shards, one row per run (sys/ledgerfile, the one reader). */
-static int read_ledger(const struct runexec_opts *o, const struct paths *p, struct ledger *lg,
+/* What the id check needs of the ledger, gathered row by row as
+ * ledgerfile_each reads it (any size, 1 MiB of memory): the largest runNNN,
+ * and for the id asked for its latest run (ledger_keep_latest's choice:
+ * the newest start, ties to the later row; a row without a start keeps
+ * its neighbour's place): that run's job and whether it had ranks. */
+struct id_scan {
+    const char *id;  /* NULL: only the number */
+    long max_number;
+    bool found;      /* a row holds id */
+    bool ranked;     /* its latest run: a row with rank or ranks */
+    char job[128], group[256], start[64], prev_start[64];
+};
+
+/* run_group's key: the job, else the start, host and pid of its oomlab. */
+static void row_group(const struct ledger_row *r, char *buf, size_t size)
+{
+    if (*r->cell[LEDGER_JOB_ID]) snprintf(buf, size, "j%s", r->cell[LEDGER_JOB_ID]);
+    else snprintf(buf, size, "o%s\x1f%s\x1f%s", r->cell[LEDGER_STARTED_AT], r->cell[LEDGER_HOST],
+                  r->cell[LEDGER_OOMLAB_PID]);
+}
+
+static int id_scan_row(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
+{
+    struct id_scan *sc = ctx;
+    const char *id = row->cell[LEDGER_RUN_ID], *start = row->cell[LEDGER_STARTED_AT];
+    if (*start) snprintf(sc->prev_start, sizeof sc->prev_start, "%s", start);
+    else start = sc->prev_start;
+    if (!strncmp(id, "run", 3) && isdigit((unsigned char)id[3])) {
+        char *end;
+        long v = strtol(id + 3, &end, 10);
+        if (*end == '\0' && v > sc->max_number && v < 100000000) sc->max_number = v;
+    }
+    if (!sc->id || strcmp(id, sc->id)) return 0;
+    char group[sizeof sc->group];
+    row_group(row, group, sizeof group);
+    bool ranked = *row->cell[LEDGER_RANKS] || *row->cell[LEDGER_RANK];
+    if (sc->found && !strcmp(group, sc->group)) {
+        sc->ranked = sc->ranked || ranked;
+    } else if (!sc->found || strcmp(start, sc->start) >= 0) { /* a newer run of the id */
+        snprintf(sc->group, sizeof sc->group, "%s", group);
+        snprintf(sc->job, sizeof sc->job, "%s", row->cell[LEDGER_JOB_ID]);
+        snprintf(sc->start, sizeof sc->start, "%s", start);
+        sc->ranked = ranked;
+    }
+    sc->found = true;
+    return 0;
+}
+
+/* runs.csv and the shards (sys/ledgerfile), read in pieces. */
+static int scan_ledger(const struct runexec_opts *o, const struct paths *p, struct id_scan *sc,
                        struct oomlab_err *err)
 {
-    char path[PATH_MAX], skipped[PATH_MAX + 100];
+    char skipped[PATH_MAX + 100];
     bool missing;
     struct oomlab_err big = {{0}};
-    if (ledgerfile_size_check(p->ledger, &big) < 0) { /* the run is recorded all the same: it appends */
-        if (!o->silent)
-            fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (oomlab run never reads "
-                            "a ledger whole to append; the id comes from %s)\n", big.msg, p->logs);
-        memset(lg, 0, sizeof *lg);
-        return 0;
-    }
-    if (ledgerfile_load(p->dir, lg, path, sizeof path, &missing, skipped, sizeof skipped, err) < 0) {
-        memset(lg, 0, sizeof *lg);
-        return missing ? 0 : -1;
+    memset(sc, 0, sizeof *sc);
+    sc->id = o->id;
+    if (ledgerfile_size_check(p->ledger, &big) < 0 && !o->silent) /* it still appends and numbers on */
+        fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (table, compare and "
+                        "report refuse a ledger this size)\n", big.msg);
+    if (ledgerfile_each(p->dir, id_scan_row, sc, &missing, skipped, sizeof skipped, err) < 0) {
+        if (!missing) return -1;
+        memset(sc, 0, sizeof *sc);
+        sc->id = o->id;
     }
     if (skipped[0] && !o->silent) fprintf(stderr, "oomlab run: note: %s\n", skipped);
-    int rc = ledger_keep_latest(lg, err);
-    if (rc < 0) ledger_release(lg);
-    return rc;
+    return 0;
 }
 
 /* A rank may share its id with the other ranks of its job, never with
  * another job's rows or with a run that had no ranks. */
-static const char *rank_clash(const struct runexec_opts *o, const struct ledger *lg, const struct paths *p,
+static const char *rank_clash(const struct runexec_opts *o, const struct id_scan *sc, const struct paths *p,
                               char *why, size_t size)
 {
-    const struct ledger_row *row = ledger_find(lg, o->id);
     char plain[PATH_MAX + 8];
     snprintf(plain, sizeof plain, "%s/%s.log", p->logs, o->id);
     if (exists(plain)) return snprintf(why, size, "%s", plain), why;
-    if (!row) return NULL;
-    const char *job = row->cell[LEDGER_JOB_ID];
-    bool ranked = *row->cell[LEDGER_RANKS] || *row->cell[LEDGER_RANK];
-    if (!ranked) return snprintf(why, size, "%s: a run without ranks", p->ledger), why;
-    if (strcmp(job, o->rank->job_id))
-        return snprintf(why, size, "%s: job %s, this is %s", p->ledger, *job ? job : "(none)",
+    if (!sc->found) return NULL;
+    if (!sc->ranked) return snprintf(why, size, "%s: a run without ranks", p->ledger), why;
+    if (strcmp(sc->job, o->rank->job_id))
+        return snprintf(why, size, "%s: job %s, this is %s", p->ledger, *sc->job ? sc->job : "(none)",
                         *o->rank->job_id ? o->rank->job_id : "a job without an id"),
                why;
     return NULL;
 }
-
 
 /* "runNNN" numbers already used by files in a directory. */
 static long max_number_in(const char *dir)
@@ -163,15 +205,15 @@ static int open_log(const char *path, bool force, struct oomlab_err *err)
 static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexec_result *res,
                     int *log_fd, struct oomlab_err *err)
 {
-    struct ledger lg;
-    if (read_ledger(o, p, &lg, err) < 0) return -1;
+    struct id_scan sc;
+    if (scan_ledger(o, p, &sc, err) < 0) return -1;
     if (o->id) {
-        if (ledger_id_check(o->id, err) < 0) goto fail;
+        if (ledger_id_check(o->id, err) < 0) return -1;
         snprintf(res->id, sizeof res->id, "%s", o->id);
-        if (set_id_paths(p, o->id, o->rank, res, err) < 0) goto fail;
-        char why[PATH_MAX + 200];
-        const char *clash = o->rank                 ? rank_clash(o, &lg, p, why, sizeof why)
-                            : ledger_find(&lg, o->id) ? p->ledger
+        if (set_id_paths(p, o->id, o->rank, res, err) < 0) return -1;
+        char why[PATH_MAX + 512];
+        const char *clash = o->rank                 ? rank_clash(o, &sc, p, why, sizeof why)
+                            : sc.found              ? p->ledger
                             : exists(p->log)        ? p->log
                             : exists(p->config)     ? p->config
                             : exists(p->mem)        ? p->mem
@@ -180,7 +222,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
             res->id_taken = true;
             oomlab_err_set(err, "run id '%s' is taken (%s); choose another id or pass --force",
                            o->id, clash);
-            goto fail;
+            return -1;
         }
         *log_fd = open_log(p->log, o->force, err);
         if (*log_fd < 0) {
@@ -189,17 +231,15 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
                                     "pass --force to replace it", p->log, o->rank->rank);
             else if (errno == EEXIST)
                 oomlab_err_set(err, "cannot create %s: it exists (another run took this id)", p->log);
-            goto fail;
+            return -1;
         }
-        ledger_release(&lg);
         return 0;
     }
-    long n = ledger_max_run_number(&lg);
+    long n = sc.max_number;
     long m = max_number_in(p->logs);
     if (m > n) n = m;
     m = max_number_in(p->configs);
     if (m > n) n = m;
-    ledger_release(&lg);
     for (int tries = 0; tries < 10000; tries++) {
         snprintf(res->id, sizeof res->id, "run%03ld", n + 1 + tries);
         if (set_id_paths(p, res->id, NULL, res, err) < 0) return -1;
@@ -209,9 +249,6 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
         if (errno != EEXIST) return -1;
     }
     return oomlab_err_set(err, "no free run id after run%03ld", n);
-fail:
-    ledger_release(&lg);
-    return -1;
 }
 
 /* ---- configs/ID.yaml ---- */

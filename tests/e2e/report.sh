@@ -189,3 +189,26 @@ check report.mem-empty-rows-said grep -q 'the 2 rows of logs/run001_mem.csv hold
 check report.svg-empty-said test "$rc" -eq 0 -a -n "$(grep 'run001: the SVG is an empty chart: No memory chart' err)"
 "$OOMLAB" report --svg steps run001 -o s.svg >/dev/null 2>err
 check report.svg-with-data-quiet test ! -s err
+
+# A hand-edited ledger's absurd figures (1e308 GiB): the peak change and the
+# capacity line are written in full (%.3g past 1e9). Before: "%.2f" into a
+# 32-byte buffer cut the peak to 31 digits and dropped its unit.
+fresh absurd
+cp -r "$FIX"/. .
+/usr/bin/python3 - <<'PY'
+import csv
+rows = list(csv.reader(open("runs.csv")))
+h = rows[0]
+for r in rows[1:]:
+    if r[0] == "run002":
+        r[h.index("peak_reserved_GB")] = "1e308"
+        r[h.index("capacity_GB")] = "1e300"
+csv.writer(open("runs.csv", "w", newline="")).writerows(rows)
+PY
+"$OOMLAB" report run001 run002 -o a.html >/dev/null 2>err; rc=$?
+check report.absurd-exit0 test "$rc" -eq 0
+check report.absurd-peak-whole grep -q 'peak 22.80 GiB &#8594; 1e+308 GiB (+1e+308 GiB)' a.html
+# The limit on ids is said in --help (it was only in the refusal).
+"$OOMLAB" report r1 r2 r3 r4 r5 r6 r7 r8 r9 >/dev/null 2>err; rc=$?
+check report.nine-ids-refused test "$rc" -eq 2 -a -n "$(grep -F 'at most 8 runs in one report' err)"
+check report.help-says-limit sh -c '"$OOMLAB" report --help | grep -q "Several ids (up to"'

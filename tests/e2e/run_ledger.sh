@@ -151,24 +151,47 @@ printf 'name,batch\nr1,8\n' > runs.csv
 check run.notledger-other-csv-said grep -q "the guide's column device_batch_size would be 'batch'" err.txt
 
 # A ledger past the 64 MiB oomlab reads (a CI guard's after years): the
-# readers say what to do; run runs the command and appends its rows (it
-# reads the file in 1 MiB pieces, keeping only its head: no cap to append).
+# readers say what to do; run runs the command and appends its rows, and
+# its id check reads every row in 1 MiB pieces (no cap: ids number on).
 # Before: run refused the training (exit 3, the command never ran).
 fresh toolarge
 printf 'run_id,oom\n' > runs.csv
-yes 'old,no' | head -c $((65 << 20)) >> runs.csv   # cut mid-row: the tail repair still applies
+yes 'old,no' | head -c $((33 << 20)) >> runs.csv
+printf 'old,no\nrun041,no\nkeep,no\n' >> runs.csv   # ids deep inside: run reads them all, in pieces
+yes 'old,no' | head -c $((32 << 20)) >> runs.csv   # cut mid-row: the tail repair still applies
 "$OOMLAB" run -q -- touch ran 2>err.txt; rc=$?
 check run.toolarge-run-exit0 test "$rc" -eq 0
 check run.toolarge-run-ran test -e ran
 check run.toolarge-run-note grep -q '^oomlab run: note: ./runs.csv is 65 MiB, more than the 64 MiB oomlab reads of a ledger: start a new one (mv ./runs.csv ./runs.csv.old.*the run goes on and appends its row' err.txt
-check run.toolarge-row-appended test "$(tail -n 1 runs.csv | cut -d, -f1)" = run001
-check run.toolarge-cut-row-repaired test "$(tail -n 3 runs.csv | head -n 1 | cut -d, -f1)" != run001
+# Before: the id check skipped a ledger this size, and numbering restarted at run001.
+check run.toolarge-numbers-on-from-ledger test "$(tail -n 1 runs.csv | cut -d, -f1)" = run042
+"$OOMLAB" run -q --id keep -- true 2>err.txt; rc=$?
+check run.toolarge-id-taken-exit2 test "$rc" -eq 2
+check run.toolarge-id-taken-said grep -q "run id 'keep' is taken (./runs.csv)" err.txt
+check run.toolarge-cut-row-repaired test "$(tail -n 3 runs.csv | head -n 1 | cut -d, -f1)" != run042
 "$OOMLAB" table 2>err.txt >/dev/null; rc=$?
 check run.toolarge-table-exit2 test "$rc" -eq 2
 check run.toolarge-table-says-what-next grep -q 'start a new one' err.txt
 mv runs.csv runs.csv.old
 "$OOMLAB" run -q -- true 2>/dev/null
-check run.toolarge-fresh-ledger-numbers-on test "$(csv_field runs.csv run002 exit_status)" = 0
+check run.toolarge-fresh-ledger-numbers-on test "$(csv_field runs.csv run043 exit_status)" = 0
+
+# Reads that scanned per row were quadratic: `table` on a ledger without an
+# OOM (each row looked back for the failing run before it: 37 s for 20,000
+# jobs), `--json`/`--ranks` (each job's rank rows searched from the start),
+# and `completion --values runids` (a lookup per id: minutes at a TAB on
+# 250,000 runs). Each must now finish well inside its timeout.
+fresh quadratic
+awk 'BEGIN { print "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status";
+             for (j = 0; j < 12000; j++) for (r = 0; r < 2; r++)
+               printf "job%05d,slurm:%d,%d,no,%d.00,80.00,2026-12-01T00:00:00Z,0\n", j, j, r, 10 + r }' > runs.csv
+timeout 8 "$OOMLAB" table > t.txt 2>&1; rc=$?
+check run.quadratic-table-fast test "$rc" -eq 0 -a "$(grep -c '^job[0-9]' t.txt)" -eq 12000
+timeout 8 "$OOMLAB" table --json > t.json 2>&1; rc=$?
+check run.quadratic-table-json-fast test "$rc" -eq 0 -a "$(grep -c '"rank_rows"' t.json)" -ge 1
+awk 'BEGIN { print "run_id,oom"; for (i = 0; i < 60000; i++) printf "run%06d,no\n", i }' > runs.csv
+timeout 8 "$OOMLAB" completion --values runids > ids.txt 2>&1; rc=$?
+check run.quadratic-completion-fast test "$rc" -eq 0 -a "$(wc -l < ids.txt)" -eq 60000
 
 # A crash's block of zeros in the ledger: nothing is appended after it
 # (readers say to cut the file there); run says so before the command, as

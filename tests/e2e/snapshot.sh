@@ -183,6 +183,30 @@ check snapshot-streamed-20mb test "${got% *}" = "1 True True"
 why="exit $rc"
 check snapshot-memory-limit-streams test "$rc" = 1
 
+# Snapshot-shaped pickles with nothing readable in them: 'segments' not a
+# list, every segment without integer sizes. Before: exit 0 and "nothing was
+# allocated when it was taken", which the file does not say. A real empty
+# snapshot still reads (exit 0).
+$PY - "$W" <<'EOF'
+import pickle, sys
+w = sys.argv[1]
+seg = {"device": 0, "address": 0, "total_size": -5, "allocated_size": float("nan"), "blocks": []}
+pickle.dump({"segments": 5}, open(w + "/seg-int.pickle", "wb"), protocol=4)
+pickle.dump({"segments": [seg, seg]}, open(w + "/seg-nan.pickle", "wb"), protocol=4)
+pickle.dump([seg], open(w + "/list-nan.pickle", "wb"), protocol=4)
+pickle.dump({"segments": [], "device_traces": [[]]}, open(w + "/empty-ok.pickle", "wb"), protocol=4)
+EOF
+for f in seg-int seg-nan list-nan; do
+    "$OOMLAB" snapshot "$W/$f.pickle" > "$W/$f.out" 2> "$W/$f.err"; rc=$?
+    why="exit $rc: $(cat "$W/$f.err")"
+    check "snapshot-unreadable-$f" test "$rc" = 2 -a -n "$(grep -F 'not a memory snapshot' "$W/$f.err")"
+done
+why="$(cat "$W/seg-int.err")"
+check snapshot-unreadable-says-which grep -q "its 'segments' is of type int, not a list" "$W/seg-int.err"
+"$OOMLAB" snapshot "$W/empty-ok.pickle" > "$W/empty-ok.out" 2> "$W/empty-ok.err"; rc=$?
+why="exit $rc"
+check snapshot-empty-still-reads test "$rc" = 0 -a -n "$(grep -F 'nothing was allocated' "$W/empty-ok.out")"
+
 bad=$(grep -l -E 'Sanitizer|runtime error' "$W"/*.err 2>/dev/null | head -3)
 why="$bad"
 check snapshot-no-sanitizer-report test -z "$bad"

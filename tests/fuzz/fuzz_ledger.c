@@ -28,6 +28,31 @@ static void round_trip(const struct ledger_row *row)
     free(r);
 }
 
+/* The stream fed in pieces (run's id check) counts the rows and fails as
+ * one whole parse does, wherever the pieces cut. */
+static int count_row(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
+{
+    (void)row, (void)err;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_n)
+{
+    size_t first = size ? 1 + (size_t)(unsigned char)text[0] % 17 : 0, rows = 0;
+    struct ledger_stream *s = ledger_stream_new("fuzz", count_row, &rows);
+    struct oomlab_err err;
+    if (!s) return;
+    int rc = 0;
+    for (size_t at = 0, step = first; at < size && rc == 0; at += step, step = 1 + (at * 7) % 13) {
+        if (step > size - at) step = size - at;
+        rc = ledger_stream_feed(s, text + at, step, &err);
+    }
+    if (rc == 0) rc = ledger_stream_end(s, &err);
+    ledger_stream_free(s);
+    if (rc != whole_rc || (rc == 0 && rows != whole_n)) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
@@ -36,7 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ledger lg;
     struct oomlab_err err;
     ledger_tail_repair(copy, size);
-    if (ledger_parse(&lg, copy, size, "fuzz", &err) == 0) {
+    int rc = ledger_parse(&lg, copy, size, "fuzz", &err);
+    in_pieces(copy, size, rc, rc == 0 ? lg.n : 0);
+    if (rc == 0) {
+        ledger_prepare_reads(&lg);
         for (size_t i = 0; i < lg.n && i < 8; i++) {
             ledger_edges(&lg, i, 90.0);
             if (lg.rows[i].cell[LEDGER_RUN_ID][0]) round_trip(&lg.rows[i]);

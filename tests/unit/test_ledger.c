@@ -215,6 +215,79 @@ static void test_tail_in_pieces(void **state)
     assert_int_equal(ledger_layout_len("run_id,oom\n\0\0", 13), 11);
 }
 
+/* Rows as "line|cell|cell|...\n" for the stream test. */
+struct rows_text {
+    char buf[8192];
+    size_t len;
+};
+
+static int rows_text_add(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
+{
+    (void)err;
+    struct rows_text *t = ctx;
+    int w = snprintf(t->buf + t->len, sizeof t->buf - t->len, "%ld", row->line);
+    t->len += (size_t)w;
+    for (int c = 0; c < LEDGER_NCOLS && t->len < sizeof t->buf; c++) {
+        w = snprintf(t->buf + t->len, sizeof t->buf - t->len, "|%s", row->cell[c]);
+        t->len += (size_t)w;
+    }
+    if (t->len + 1 < sizeof t->buf) t->buf[t->len++] = '\n', t->buf[t->len] = '\0';
+    return 0;
+}
+
+/* Fed in random pieces, the reader makes the rows, line numbers, layout
+ * and errors of one whole parse: a "" pair, a CRLF, a quoted newline, a BOM,
+ * a sep= line or the header cut between pieces included. */
+static void test_stream_in_pieces(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\",\n\r a1;\0";
+    static const char *const heads[] = {"run_id,notes,oom\n", "run_id,notes,oom\r\n", "sep=,\nrun_id,notes\n",
+                                        "\xEF\xBB\xBFrun_id,command\n"};
+    char text[96];
+    unsigned seed = 777;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        const char *head = heads[(seed >> 16) % 4];
+        size_t hl = strlen(head);
+        seed = seed * 1103515245u + 12345u;
+        size_t len = hl + (seed >> 16) % 60;
+        memcpy(text, head, hl);
+        for (size_t i = hl; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned k = (seed >> 16) % (sizeof alphabet - 1);
+            text[i] = k == sizeof alphabet - 2 && (seed >> 8) % 8 ? 'b' : alphabet[k]; /* NUL now and then */
+        }
+        struct ledger whole;
+        struct oomlab_err e1 = {{0}}, e2 = {{0}};
+        int rc1 = ledger_parse(&whole, text, len, "runs.csv", &e1);
+        struct rows_text want = {.len = 0}, got = {.len = 0};
+        want.buf[0] = got.buf[0] = '\0';
+        for (size_t i = 0; rc1 == 0 && i < whole.n; i++) rows_text_add(&whole.rows[i], &want, NULL);
+        struct ledger_stream *st = ledger_stream_new("runs.csv", rows_text_add, &got);
+        assert_non_null(st);
+        int rc2 = 0;
+        for (size_t at = 0; at < len && rc2 == 0;) {
+            seed = seed * 1103515245u + 12345u;
+            size_t n = 1 + (seed >> 16) % 5; /* the header cut too: the stream holds it until whole */
+            if (n > len - at) n = len - at;
+            rc2 = ledger_stream_feed(st, text + at, n, &e2);
+            at += n;
+        }
+        if (rc2 == 0) rc2 = ledger_stream_end(st, &e2);
+        assert_int_equal(rc2, rc1);
+        if (rc1 < 0) {
+            assert_string_equal(e2.msg, e1.msg);
+        } else {
+            assert_string_equal(got.buf, want.buf);
+            assert_int_equal(ledger_stream_layout(st)->crlf, whole.crlf);
+            assert_int_equal(ledger_stream_layout(st)->delimiter, whole.delimiter);
+            ledger_release(&whole);
+        }
+        ledger_stream_free(st);
+    }
+}
+
 /* The byte-at-a-time rule ledger_tail_repair had (the reader's), against
  * the jumping scan, on random text in random pieces. */
 static const char *tail_reference(const char *text, size_t len)
@@ -384,6 +457,50 @@ static void test_sep_line_is_the_delimiter(void **state)
     assert_string_equal(lg.rows[0].cell[LEDGER_OOM], "no");
     ledger_release(&lg);
     assert_string_equal(ledger_tail_repair(text, strlen(text)), "");
+}
+
+/* ledger_prepare_reads's one pass gives every row the edges and rank rows
+ * the per-row scans give: jobs with ranks, plain runs, OOM rows between. */
+static void test_prepared_reads_same(void **state)
+{
+    (void)state;
+    char text[16384];
+    size_t len = (size_t)snprintf(text, sizeof text,
+                                  "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status\n");
+    for (int j = 0; j < 60; j++) {
+        int ranks = j % 3 == 0 ? 0 : 1 + j % 4;
+        const char *oom = j % 7 == 3 ? "yes" : "no";
+        if (!ranks)
+            len += (size_t)snprintf(text + len, sizeof text - len, "run%03d,,,%s,%d.00,24.00,2026-12-01T00:00:%02dZ,0\n",
+                                    j, oom, 10 + j % 13, j % 60);
+        for (int r = 0; r < ranks; r++)
+            len += (size_t)snprintf(text + len, sizeof text - len,
+                                    "job%03d,slurm:%d,%d,%s,%d.00,24.00,2026-12-01T00:00:%02dZ,0\n", j, j, r, oom,
+                                    10 + (j + r) % 13, j % 60);
+    }
+    struct ledger lg;
+    assert_int_equal(ledger_parse(&lg, text, len, "runs.csv", NULL), 0);
+    assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
+    assert_true(lg.n_detail > 0);
+    unsigned want[128];
+    assert_true(lg.n <= 128);
+    for (size_t i = 0; i < lg.n; i++) want[i] = ledger_edges(&lg, i, 90);
+    assert_int_equal(ledger_prepare_reads(&lg), 0);
+    assert_non_null(lg.rank_at);
+    int any_edge = 0;
+    for (size_t i = 0; i < lg.n; i++) {
+        const struct ledger_row *a, *b;
+        assert_int_equal(ledger_edges(&lg, i, 90), want[i]);
+        any_edge |= want[i] != 0;
+        size_t na = ledger_rank_rows(&lg, lg.rows[i].cell[LEDGER_RUN_ID], &a), nb = ledger_row_ranks(&lg, i, &b);
+        assert_int_equal(na, nb);
+        assert_ptr_equal(a, b);
+    }
+    assert_true(any_edge);
+    ledger_sort_by_start(&lg); /* rows moved in place: the index must go */
+    assert_null(lg.prev_oom);
+    assert_null(lg.rank_at);
+    ledger_release(&lg);
 }
 
 /* issue 10: a placeholder row is replaced in place by its final row; a
@@ -676,12 +793,14 @@ int main(void)
         cmocka_unit_test(test_cut_short_row_does_not_swallow_the_next),
         cmocka_unit_test(test_tail_in_pieces),
         cmocka_unit_test(test_tail_random),
+        cmocka_unit_test(test_stream_in_pieces),
         cmocka_unit_test(test_unterminated_quote_ends_at_eof),
         cmocka_unit_test(test_edge_rules),
         cmocka_unit_test(test_one_variable_rule),
         cmocka_unit_test(test_column_lookup),
         cmocka_unit_test(test_sep_line_is_the_delimiter),
         cmocka_unit_test(test_keep_latest_row_per_run),
+        cmocka_unit_test(test_prepared_reads_same),
         cmocka_unit_test(test_fold_ranks),
         cmocka_unit_test(test_merge_shards),
         cmocka_unit_test(test_env_capture_and_compare),
