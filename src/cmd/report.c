@@ -88,6 +88,7 @@ struct run {
     struct pts mem_used[MEMCSV_MAX_GPUS], mem_tree[MEMCSV_MAX_GPUS];
     struct pts sres, salloc, loss, tres, talloc;
     bool steps_from_hook;
+    long loss_nonfinite; /* step lines whose loss is nan or inf */
     char log_path[4096];
     char mem_note[700]; /* why the memory chart is empty, when it is */
 };
@@ -151,6 +152,8 @@ static void step_point(struct pass_ctx *p, const struct steps_point *pt, uint64_
         if (isfinite(gib_alloc)) reduce_stream_add(&r->step_alloc, (double)step, gib_alloc);
         if (pt->step >= 0 && (pt->fields & STEPS_LOSS) && isfinite(pt->loss))
             reduce_stream_add(&r->step_loss, (double)step, pt->loss);
+        else if (pt->step >= 0 && (pt->fields & STEPS_LOSS))
+            r->loss_nonfinite++;
     }
     if (r->time_src == TIME_NONE || (!isfinite(gib_res) && !isfinite(gib_alloc) && pt->step < 0)) return;
     double t = time_at(p, offset);
@@ -785,7 +788,11 @@ static int run_section(FILE *f, struct run *r)
     static struct labels lb;
     for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
         chart_one(&c, &lb, r, (enum chart_kind)k);
-        if (chart_html(f, &c, k == CHART_MEMORY ? r->mem_note : empty_notes[k]) < 0) return -1;
+        /* a loss logged as nan or inf at every step has nothing to plot,
+         * yet the log has a loss (the ledger's loss_trend says nan) */
+        const char *note = k == CHART_MEMORY ? r->mem_note : empty_notes[k];
+        if (k == CHART_LOSS && r->loss_nonfinite > 0) note = "The loss in this log is nan or inf at every step.";
+        if (chart_html(f, &c, note) < 0) return -1;
     }
     excerpt_section(f, r);
     if (r->config) {

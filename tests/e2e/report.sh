@@ -208,6 +208,14 @@ PY
 "$OOMLAB" report run001 run002 -o a.html >/dev/null 2>err; rc=$?
 check report.absurd-exit0 test "$rc" -eq 0
 check report.absurd-peak-whole grep -q 'peak 22.80 GiB &#8594; 1e+308 GiB (+1e+308 GiB)' a.html
+# A loss logged as nan at every step is said so, not "No loss in this log"
+# (the ledger's loss_trend for such a log is nan).
+fresh nanloss
+cp -r "$FIX"/. .
+sed -i 's/loss=[0-9.]*/loss=nan/' logs/run002.log
+"$OOMLAB" report run002 -o n.html >/dev/null 2>err; rc=$?
+check report.nan-loss-said test "$rc" -eq 0 -a -n "$(grep -F 'The loss in this log is nan or inf at every step.' n.html)"
+check report.nan-loss-not-missing test "$(grep -c 'No loss in this log' n.html)" -eq 0
 # The limit on ids is said in --help (it was only in the refusal).
 "$OOMLAB" report r1 r2 r3 r4 r5 r6 r7 r8 r9 >/dev/null 2>err; rc=$?
 check report.nine-ids-refused test "$rc" -eq 2 -a -n "$(grep -F 'at most 8 runs in one report' err)"
