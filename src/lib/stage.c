@@ -112,6 +112,14 @@ static const struct stage_word frame_words[] = {
     {"_move_model_to_device", OOM_STAGE_LOAD, false}, {"_configure_distributed_model", OOM_STAGE_LOAD, false},
     {"_broadcast_model", OOM_STAGE_LOAD, false}, {"prepare_model", OOM_STAGE_LOAD, false},
     {"_ddp_init_helper", OOM_STAGE_LOAD, false}, {"deepspeed.initialize", OOM_STAGE_LOAD, false},
+    /* Lightning's DeepSpeed strategy builds its engine in setup: setup ->
+     * init_deepspeed -> _initialize_deepspeed_train/_inference ->
+     * deepspeed.initialize (Lightning-AI/pytorch-lightning src/lightning/
+     * pytorch/strategies/deepspeed.py); its strategies move the module in
+     * model_to_device. Read by the lead from heldout36 h36-105 after the set
+     * was opened (a traceback cut inside init_deepspeed) */
+    {"init_deepspeed", OOM_STAGE_LOAD, false}, {"_initialize_deepspeed_", OOM_STAGE_LOAD, false},
+    {"model_to_device", OOM_STAGE_LOAD, false},
     /* FSDP's auto-wrap runs while it is built (torch/distributed/fsdp/wrap.py) */
     {"_recursive_wrap", OOM_STAGE_LOAD, false}, {"fsdp/wrap.py", OOM_STAGE_LOAD, false},
     {", in __init__\n", OOM_STAGE_LOAD, false},
@@ -3366,8 +3374,26 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
 static const char *const points_at_code[] = {"this line", "that line", "the line", "following line",
     "this line:", "that line:", "the line:", "following line:", "line:", "lines:", "code:", "at:", "here:"};
 
+/* A sentence that names a line of the user's file by its number ("getting
+ * error when executing line [18](…/model.py#L18) of model.py.", "it fails
+ * at line 42"): the code quoted below it is that line (heldout36 h36-91,
+ * read by the lead after the set was opened). A frame header is no
+ * sentence (its reader sees it first). */
+static bool names_line_number(const char *text, size_t len)
+{
+    for (const char *p = find_nocase(text, len, 0, "line ", 5); p;
+         p = find_nocase(text, len, (size_t)(p - text) + 1, "line ", 5)) {
+        if (p > text && isalpha((unsigned char)p[-1])) continue; /* "pipeline 3" */
+        const char *d = p + 5;
+        if (d < text + len && *d == '[') d++;
+        if (d < text + len && isdigit((unsigned char)*d)) return true;
+    }
+    return false;
+}
+
 bool stage_points_at_code(const char *text, size_t len)
 {
+    if (names_line_number(text, len)) return true;
     while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
     /* diagstage11: "the code :" as "the code:" */
     size_t gap = 0;
