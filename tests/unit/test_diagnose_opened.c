@@ -4,7 +4,7 @@
  * stages from 42eca62 to b1280184) and heldout36 (101/106, 139/140, 18/26
  * from 3a0107b6 to 1c0b961c). A code line the user marks as the failing
  * one; ND4J's device allocation failure; a sentence naming the line number
- * over the quoted line; Lightning's DeepSpeed set-up. Each case has a
+ * over the quoted line; Lightning's DeepSpeed set-up; Gaudi's DEVMEM. Each case has a
  * guard that must stay as it was. The pastes are written here, in the
  * shape of the posts named beside them. */
 #include <setjmp.h>
@@ -148,6 +148,21 @@ static void test_lightning_deepspeed_setup(void **state)
     oom_report_release(&rep);
 }
 
+/* Gaudi's older bridge names its module DEVMEM (optimum-habana's
+ * run_clm.py, heldout36 h36-38): the same HPU OOM as PT_DEVMEM. */
+static void test_hpu_devmem(void **state)
+{
+    (void)state;
+    const char *log = "RuntimeError: FATAL ERROR :: MODULE:DEVMEM Allocation failed for size::1646821376\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].kind, "hpu");
+    assert_int_equal(rep.events[rep.primary].bytes.requested, 1646821376);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_nd4j_device_allocation),
         cmocka_unit_test(test_sentence_names_line_number),
         cmocka_unit_test(test_lightning_deepspeed_setup),
+        cmocka_unit_test(test_hpu_devmem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
