@@ -2736,10 +2736,13 @@ static const struct msg_rule rules[] = {
     /* The kernel refused memory to a system call (ENOMEM), most often
      * fork() starting DataLoader workers: "OSError: [Errno 12] Cannot
      * allocate memory" (pytorch/pytorch#4387, heldout9 h9-92; h9-91, h15-65,
-     * h18-13). */
+     * h18-13). Arrow says it after its own words when mmap() fails
+     * ("OSError: Memory mapping file failed: Cannot allocate memory", the
+     * datasets library mapping its Arrow files; heldout36 h36-47, read by the
+     * lead after the set was opened). */
     {.kind = "host-memory-error",
      .framework = "host",
-     .any = {"[Errno 12] Cannot allocate memory"},
+     .any = {"[Errno 12] Cannot allocate memory", "Memory mapping file failed: Cannot allocate memory"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

@@ -125,6 +125,11 @@ static const struct stage_word frame_words[] = {
     {", in __init__\n", OOM_STAGE_LOAD, false},
     /* data loading, collate, pin_memory */
     {"torch/utils/data/", OOM_STAGE_DATA, false}, {"torch\\utils\\data\\", OOM_STAGE_DATA, false},
+    /* the HF datasets library and torchvision's datasets read, map and
+     * transform the data ("site-packages/datasets/table.py ... in
+     * _memory_mapped_record_batch_reader_from_file", heldout36 h36-47, read
+     * by the lead after the set was opened) */
+    {"-packages/datasets/", OOM_STAGE_DATA, false}, {"torchvision/datasets/", OOM_STAGE_DATA, false},
     {"collate", OOM_STAGE_DATA, false}, {"pin_memory", OOM_STAGE_DATA, false},
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
     {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},

@@ -4,7 +4,8 @@
  * stages from 42eca62 to b1280184) and heldout36 (101/106, 139/140, 18/26
  * from 3a0107b6 to 1c0b961c). A code line the user marks as the failing
  * one; ND4J's device allocation failure; a sentence naming the line number
- * over the quoted line; Lightning's DeepSpeed set-up; Gaudi's DEVMEM. Each case has a
+ * over the quoted line; Lightning's DeepSpeed set-up; Gaudi's DEVMEM;
+ * Arrow's memory map refused, in the datasets library's frames. Each case has a
  * guard that must stay as it was. The pastes are written here, in the
  * shape of the posts named beside them. */
 #include <setjmp.h>
@@ -163,6 +164,29 @@ static void test_hpu_devmem(void **state)
     oom_report_release(&rep);
 }
 
+/* Arrow's mmap() refused by the kernel while the datasets library maps its
+ * files (heldout36 h36-47): host memory, no GPU OOM; the library's frames
+ * are data. */
+static void test_arrow_memory_map(void **state)
+{
+    (void)state;
+    const char *log =
+        "Traceback (most recent call last):\n"
+        "  File \"/env/lib/python3.10/site-packages/datasets/table.py\", line 49, in _memory_mapped_record_batch_reader_from_file\n"
+        "    memory_mapped_stream = pa.memory_map(filename)\n"
+        "  File \"pyarrow/io.pxi\", line 1066, in pyarrow.lib.memory_map\n"
+        "  File \"pyarrow/error.pxi\", line 91, in pyarrow.lib.check_status\n"
+        "OSError: Memory mapping file failed: Cannot allocate memory\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_false(rep.events[0].gpu_oom);
+    assert_string_equal(rep.events[0].kind, "host-memory-error");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "data");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_sentence_names_line_number),
         cmocka_unit_test(test_lightning_deepspeed_setup),
         cmocka_unit_test(test_hpu_devmem),
+        cmocka_unit_test(test_arrow_memory_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
