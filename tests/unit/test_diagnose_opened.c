@@ -22,6 +22,7 @@
 #include "lib/oom.h"
 #include "lib/scan.h"
 #include "lib/stage.h"
+#include "stage_fixture.h"
 
 static const struct {
     const char *line;
@@ -63,12 +64,7 @@ static void test_marked_line_stages_the_title(void **state)
                       "...\n"
                       "optimizer.step() <-- OOM here\n"
                       "...\n";
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.primary >= 0);
-    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "optimizer");
-    oom_report_release(&rep);
+    assert_string_equal(stage_of(log), "optimizer");
 }
 
 /* ND4J's device allocation failure under Deeplearning4j, in a Java stack
@@ -111,16 +107,8 @@ static void test_sentence_names_line_number(void **state)
     const char *plain = "Getting torch.cuda.OutOfMemoryError: CUDA out of memory\n\n"
                         "With the 30B weights I get the error in model.py.\n\n"
                         "` model = PeftModel.from_pretrained(model, finetuned, device_map={'': 0})`\n";
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.primary >= 0);
-    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "load");
-    oom_report_release(&rep);
-    assert_int_equal(scan_text(plain, strlen(plain), &rep, &err), 0);
-    assert_true(rep.primary >= 0);
-    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "unknown");
-    oom_report_release(&rep);
+    assert_string_equal(stage_of(log), "load");
+    assert_string_equal(stage_of(plain), "unknown");
     assert_true(stage_points_at_code("it fails at line 42", 19));
     assert_false(stage_points_at_code("the pipeline 3 runs", 19));
 }
@@ -141,12 +129,7 @@ static void test_lightning_deepspeed_setup(void **state)
         "  File \"/env/lib/python3.8/site-packages/lightning/pytorch/strategies/deepspeed.py\", line 344, in setup\n"
         "    self.init_deepspeed()\n"
         "RuntimeError: CUDA out of memory.\n";
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    assert_true(rep.primary >= 0);
-    assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "load");
-    oom_report_release(&rep);
+    assert_string_equal(stage_of(log), "load");
 }
 
 /* Gaudi's older bridge names its module DEVMEM (optimum-habana's
