@@ -291,7 +291,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         /* diagphaseserve: a load line above a bare running bar is not what
          * the bar counts (stage_past_bare_bar: an inference app's sampler,
          * else no stage): a trainer's step bar under its loading lines */
-        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(p, n, st)) == OOM_STAGE_UNKNOWN)
+        if (stage_past_bare_bar(bare_bar, p, n, &st))
             break;
         bare_bar |= stage_bar_bare(p, n);
         r.lines++;

@@ -821,7 +821,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
          * loaded before the loop, not the loop (stage_past_bare_bar) */
         if (e->context == OOM_STAGE_UNKNOWN) {
             enum oom_stage st = stage_context_line(c.body, c.n);
-            if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+            if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
                 break; /* older lines tell still less about the loop */
             e->context = st;
         }
@@ -1152,7 +1152,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         /* diagstage6: else the place a logger tags the line with */
         if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
         /* diagphaseserve: a load line read past a bare running bar */
-        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+        if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (done) break;
@@ -2735,7 +2735,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
         /* diagphaseserve: a load line above the bare bar the paste ends in
          * (stage_past_bare_bar) */
-        if (bare_bar && st != OOM_STAGE_UNKNOWN && (st = stage_past_bare_bar(c.body, c.n, st)) == OOM_STAGE_UNKNOWN)
+        if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
         bare_bar |= stage_bar_bare(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;

@@ -1137,12 +1137,16 @@ bool stage_bar_bare(const char *s, size_t n)
 static const char *const sampler_loads[] = {"Requested to load", "loaded completely", "loaded partially",
                                             "Moving model(s) has taken", "Loading pipeline components"};
 
-enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st)
+bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st)
 {
-    if (st != OOM_STAGE_LOAD) return st;
+    if (!bare || *st != OOM_STAGE_LOAD) return false;
     for (size_t k = 0; k < sizeof sampler_loads / sizeof sampler_loads[0]; k++)
-        if (memmem(s, n, sampler_loads[k], strlen(sampler_loads[k]))) return OOM_STAGE_GENERATE;
-    return OOM_STAGE_UNKNOWN;
+        if (memmem(s, n, sampler_loads[k], strlen(sampler_loads[k]))) {
+            *st = OOM_STAGE_GENERATE;
+            return false;
+        }
+    *st = OOM_STAGE_UNKNOWN;
+    return true;
 }
 
 /* diagphasetrain: a banner's detail line, indented "Key words = value"

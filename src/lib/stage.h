@@ -82,12 +82,13 @@ bool stage_bar_finished(const char *s, size_t n);
  * the log does not name. */
 bool stage_bar_bare(const char *s, size_t n);
 
-/* diagphaseserve: the stage a line that names stage st (its own stage_*
- * reading) tells when a bare running bar lies between it and the error:
- * st, unless st is load. A model loaded, then a loop ran: an inference
- * app's model placement is followed by its sampler (generate); after any
- * other load line the loop is not named (unknown). */
-enum oom_stage stage_past_bare_bar(const char *s, size_t n, enum oom_stage st);
+/* diagphaseserve: a walk up the log read *st from line s, and a bare
+ * running bar lies between it and the error (bare): a load line tells what
+ * loaded before the loop, not the loop. An inference app's model placement
+ * is followed by its sampler (*st becomes generate); after any other load
+ * line the loop is not named: true, the walk stops (older lines tell still
+ * less). False, *st as it was, for any other line or with no bar between. */
+bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st);
 
 /* diagphasetrain: an indented banner detail, "  Num examples = 2000". */
 bool stage_banner_detail(const char *s, size_t n);
