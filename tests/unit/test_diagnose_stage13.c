@@ -961,6 +961,11 @@ static const struct audit_row audit_rows[] = {
      "  File \"/w/train.py\", line 88, in <module>\n    main(cfg)\n"
      "RuntimeError: Caught RuntimeError in DataLoader worker process 3.\n"
      "RuntimeError: CUDA error: out of memory\n", NULL},
+    {"torch-pin-memory", "data", "'Caught RuntimeError in pin memory thread for device 0.' above the message", "pytorch/pytorch:torch/utils/data/_utils/pin_memory.py",
+     "!Traceback (most recent call last):\n"
+     "  File \"/w/train.py\", line 88, in <module>\n    main(cfg)\n"
+     "RuntimeError: Caught RuntimeError in pin memory thread for device 0.\n"
+     "RuntimeError: CUDA error: out of memory\n", NULL},
     /* ---- guards of the mechanisms above (pass on main too) ---- */
     {"hf-trainer", "eval", "guard: compute_metrics stays evaluation ('metric' without 'loss')", "huggingface/transformers:src/transformers/trainer.py",
      "transformers/trainer.py | evaluate | output = eval_loop("
