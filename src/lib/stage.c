@@ -655,6 +655,16 @@ static const struct stage_word after_words[] = {
      * read "}:generate" above) */
     {"}:warmup", ENGINE_WARMUP, false},
     /* ---- end of the diagphaseserve block ---- */
+    /* diagopen37 (issue 12): diff-gaussian-rasterization in debug mode
+     * catches the CUDA rasterizer's error inside its autograd Function and
+     * prints which pass it was in before re-raising: "An error occured in
+     * forward. Please forward snapshot_fw.dump for debugging." /
+     * "An error occured in backward. Writing snapshot_bw.dump for
+     * debugging." (graphdeco-inria/diff-gaussian-rasterization:
+     * diff_gaussian_rasterization/__init__.py@59f5f77e; kept by its many
+     * forks; heldout37 h37-10, h37-11) */
+    {"An error occured in forward", OOM_STAGE_FORWARD, false},
+    {"An error occured in backward", OOM_STAGE_BACKWARD, false},
 };
 
 
@@ -1622,6 +1632,22 @@ bool stage_constructor_frame(const char *text, size_t len)
     return has(text, len, ", in __init__\n");
 }
 
+/* diagopen37: the CycleGAN/pix2pix family's backward_G and backward_D_basic
+ * compute their losses, running the networks forward ("self.idt_A =
+ * self.netG_A(self.real_B)"), then call loss.backward()
+ * (junyanz/pytorch-CycleGAN-and-pix2pix: models/cycle_gan_model.py; heldout37
+ * h37-59). The ", in backward" cue matches their names; only autograd's own
+ * frames make the forward under them part of a backward (activation
+ * checkpointing recomputing it inside torch/utils/checkpoint.py backward). */
+bool stage_autograd_frame(const char *text, size_t len)
+{
+    static const char *const autograd[] = {".backward(", ", in backward\n", "run_backward", "torch/autograd/",
+                                           "_execution_engine"};
+    for (size_t i = 0; i < sizeof autograd / sizeof autograd[0]; i++)
+        if (has(text, len, autograd[i])) return true;
+    return false;
+}
+
 unsigned stage_masks_inner(const char *text, size_t len)
 {
     return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
@@ -2211,6 +2237,38 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
     return 0;
 }
 
+/* diagopen37: a loop shared by training and validation, called with the
+ * validation loader: "result, is_best = iterate(\"val\", args, val_loader,
+ * model, None, logger, epoch)" (fangchangma/self-supervised-depth-completion
+ * main.py; heldout37 h37-107), "evaluate(model, valid_loader, device)". The
+ * call runs a validation pass when every loader it is handed is named for
+ * validation (val, valid, validation, eval + loader/dataloader): a call
+ * handed a training loader too ("fit(model, train_loader, val_loader)",
+ * "train_one_epoch(model, data_loader, ..., val_loader)") trains; a loop
+ * over the loader ("for batch in val_loader:") fetches data, read above. */
+static const char *const val_parts[] = {"val", "valid", "validation", "eval"};
+static const char *const loader_parts[] = {"loader", "dataloader"};
+
+static unsigned eval_loader_bits(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    const char *open = memchr(text, '(', len);
+    if (!open || (len - i > 4 && !memcmp(text + i, "for ", 4))) return 0;
+    bool val = false;
+    for (const char *q = open + 1; q < text + len; q++) {
+        if (!ident(*q) || ident(q[-1]) || q[-1] == '.') continue;
+        size_t k = 0;
+        while (q + k < text + len && ident(q[k])) k++;
+        if (has_part(q, k, loader_parts, sizeof loader_parts / sizeof loader_parts[0])) {
+            if (!has_part(q, k, val_parts, sizeof val_parts / sizeof val_parts[0])) return 0;
+            val = true;
+        }
+        q += k - 1;
+    }
+    return val ? 1u << OOM_STAGE_EVAL : 0;
+}
+
 /* What a frame's names say: the cues written ", in NAME" read for any
  * format (a Lua stack's "in function 'forward'"), and the word parts of the
  * function and of the file. */
@@ -2371,6 +2429,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
+    bits |= eval_loader_bits(text, len);
     return bits;
 }
 
@@ -2897,6 +2956,12 @@ static const struct stage_word train_words[] = {
     {"Starting trainer...", OOM_STAGE_UNKNOWN, false},
     {"begin training epoch ", OOM_STAGE_UNKNOWN, false}, {"Start iterating over samples", OOM_STAGE_UNKNOWN, false},
     {"[before the start of training step]", OOM_STAGE_UNKNOWN, false}, {"| consumed samples:", OOM_STAGE_UNKNOWN, false},
+    /* diagopen37: the Gaussian-splatting trainer's tqdm bar, "Training
+     * progress:   0%|  | 0/30000" (graphdeco-inria/gaussian-splatting:
+     * train.py, tqdm(..., desc="Training progress"), and the many trainers
+     * built on it; heldout37 h37-11): the camera and point-cloud loading
+     * logged above it is over */
+    {"Training progress:", OOM_STAGE_UNKNOWN, L},
 };
 
 /* An epoch starting, alone on its line (after a logger's "...: " stamp):

@@ -43,6 +43,12 @@ unsigned stage_masks_inner(const char *text, size_t len);
 bool stage_forward_frame(const char *text, size_t len);
 bool stage_constructor_frame(const char *text, size_t len);
 
+/* diagopen37: the frame line is autograd's own backward (".backward(",
+ * a frame "…, in backward", run_backward, torch/autograd/), not a user
+ * function merely named for it ("backward_G"): a module forward under a
+ * named routine with no autograd frame between runs a forward pass. */
+bool stage_autograd_frame(const char *text, size_t len);
+
 /* The stages whose cues in the frames that CALL this one do not count: an
  * optimizer's closure (the forward and backward of the step to come) masks
  * optimizer; a generation encoding its prompt (encode_prompt,
