@@ -2073,6 +2073,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* COLMAP's GPU feature matcher: SiftGPU's GetSiftMatch returning an
+     * error is logged as "Feature matching failed. This is probably caused
+     * by insufficient GPU memory. Consider reducing the maximum number of
+     * features and/or matches." (colmap/colmap:src/colmap/feature/sift.cc
+     * @5d968cf3, LOG(ERROR); colmap/colmap#1843 = heldout37 h37-90): the
+     * tool's own diagnosis of a device-memory shortfall; the run goes on
+     * with the pair unmatched. (diagopen37) */
+    {.kind = "colmap-siftgpu",
+     .framework = "colmap",
+     .need = {"Feature matching failed", "insufficient GPU memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* PaddlePaddle's out-of-memory summary, its tail alone (the excerpt or
      * the terminal cut the "Out of memory error on GPU N" line): "1. If yes,
      * please stop them, or start PaddlePaddle on another GPU."

@@ -1121,7 +1121,9 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
      * LLM][ERROR] CUDA runtime error ...", the error glued after it) */
     if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(v->p + a, hit - a);
     /* diagstage11: the message's own words before its error say what failed */
-    return st != OOM_STAGE_UNKNOWN ? st : stage_failed_action(v->p + a, hit - a);
+    if (st == OOM_STAGE_UNKNOWN) st = stage_failed_action(v->p + a, hit - a);
+    /* diagopen37: ... or the weight a LoRA patch was being merged into */
+    return st != OOM_STAGE_UNKNOWN ? st : stage_weight_patch(v->p + a, hit - a);
 }
 
 /* diagverb: the tool's own log lines above [from's line) (the traceback's

@@ -2237,38 +2237,6 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
     return 0;
 }
 
-/* diagopen37: a loop shared by training and validation, called with the
- * validation loader: "result, is_best = iterate(\"val\", args, val_loader,
- * model, None, logger, epoch)" (fangchangma/self-supervised-depth-completion
- * main.py; heldout37 h37-107), "evaluate(model, valid_loader, device)". The
- * call runs a validation pass when every loader it is handed is named for
- * validation (val, valid, validation, eval + loader/dataloader): a call
- * handed a training loader too ("fit(model, train_loader, val_loader)",
- * "train_one_epoch(model, data_loader, ..., val_loader)") trains; a loop
- * over the loader ("for batch in val_loader:") fetches data, read above. */
-static const char *const val_parts[] = {"val", "valid", "validation", "eval"};
-static const char *const loader_parts[] = {"loader", "dataloader"};
-
-static unsigned eval_loader_bits(const char *text, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
-    const char *open = memchr(text, '(', len);
-    if (!open || (len - i > 4 && !memcmp(text + i, "for ", 4))) return 0;
-    bool val = false;
-    for (const char *q = open + 1; q < text + len; q++) {
-        if (!ident(*q) || ident(q[-1]) || q[-1] == '.') continue;
-        size_t k = 0;
-        while (q + k < text + len && ident(q[k])) k++;
-        if (has_part(q, k, loader_parts, sizeof loader_parts / sizeof loader_parts[0])) {
-            if (!has_part(q, k, val_parts, sizeof val_parts / sizeof val_parts[0])) return 0;
-            val = true;
-        }
-        q += k - 1;
-    }
-    return val ? 1u << OOM_STAGE_EVAL : 0;
-}
-
 /* What a frame's names say: the cues written ", in NAME" read for any
  * format (a Lua stack's "in function 'forward'"), and the word parts of the
  * function and of the file. */
@@ -2429,7 +2397,6 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
-    bits |= eval_loader_bits(text, len);
     return bits;
 }
 
@@ -3171,6 +3138,29 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         }
     }
     return OOM_STAGE_UNKNOWN;
+}
+
+/* diagopen37: Fooocus's patch_model (called as load_models_gpu loads the
+ * model) merges each LoRA patch into its weight in calculate_weight and
+ * logs a failure as print("ERROR", key, e) (lllyasviel/Fooocus:
+ * ldm_patched/modules/model_patcher.py@1e61f689, as ComfyUI's comfy/
+ * model_patcher.py of that time); ComfyUI's later comfy/lora.py logs
+ * "ERROR {patch_type} {key} {e}". The key is a state-dict name ending in
+ * ".weight" or ".bias" (heldout37 h37-23). */
+enum oom_stage stage_weight_patch(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t')) len--;
+    size_t k = len;
+    while (k > 0 && (ident(text[k - 1]) || text[k - 1] == '.')) k--;
+    const char *key = text + k;
+    size_t kn = len - k;
+    bool weight = (kn > 7 && !memcmp(key + kn - 7, ".weight", 7)) || (kn > 5 && !memcmp(key + kn - 5, ".bias", 5));
+    if (!weight || k == 0 || text[k - 1] != ' ' || !memchr(key, '.', kn - 5)) return OOM_STAGE_UNKNOWN;
+    size_t j = k - 1; /* the blank before the key; a patch type may come before it */
+    size_t w = j;
+    while (w > 0 && islower((unsigned char)text[w - 1])) w--;
+    if (w < j && w >= 6 && !memcmp(text + w - 6, "ERROR ", 6)) return OOM_STAGE_LOAD;
+    return j >= 5 && !memcmp(text + j - 5, "ERROR", 5) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
 }
 
 /* ---- diagverb: a code line by what it computes ----------------------------

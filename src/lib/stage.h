@@ -182,6 +182,12 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);
 
+/* diagopen37: the text a message line holds before its error words ends
+ * in "ERROR [patch type] <parameter key>.weight|.bias ": ComfyUI's and
+ * Fooocus's model patcher merging a LoRA into that weight as the model is
+ * loaded to the device: load; unknown for any other text. */
+enum oom_stage stage_weight_patch(const char *text, size_t len);
+
 /* diagstage11: a sentence that points at code on its own line ("results in
  * the code :   result = self.forward(*input)"): the offset of the code
  * after the ':', 0 when the line is none. */
