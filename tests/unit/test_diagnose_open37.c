@@ -180,6 +180,48 @@ static void test_colmap_matcher_memory(void **state)
     oom_report_release(&rep);
 }
 
+/* TF's BFC allocator dumps its chunks (DumpMemoryLog: "Bin (256): Total
+ * Chunks: …", "Chunk at 0x… of size N", newer "InUse at 7f… of size N")
+ * only when an allocation failed; a paste cut to those lines (h37-84 shape)
+ * stands for the failure as the "Sum Total of in-use chunks" line does. */
+static void test_bfc_chunk_dump(void **state)
+{
+    (void)state;
+    const char *old =
+        "2018-03-02 09:12:01.000001: I C:\\tf_jenkins\\workspace\\tensorflow\\core\\common_runtime\\bfc_allocator.cc:671] "
+        "Chunk at 0000000702A40000 of size 1280\n"
+        "2018-03-02 09:12:01.000002: I C:\\tf_jenkins\\workspace\\tensorflow\\core\\common_runtime\\bfc_allocator.cc:671] "
+        "Chunk at 0000000702A40500 of size 33554432\n";
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(old, strlen(old), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    assert_string_equal(rep.events[rep.primary].kind, "bfc-dump");
+    oom_report_release(&rep);
+    const char *newer =
+        "2023-05-04 11:00:00.100000: I tensorflow/tsl/framework/bfc_allocator.cc:1083] InUse at 7f3a2c000000 of "
+        "size 256 next 1\n"
+        "2023-05-04 11:00:00.100001: I tensorflow/tsl/framework/bfc_allocator.cc:1083] InUse at 7f3a2c000100 of "
+        "size 1280 next 2\n";
+    assert_int_equal(scan_text(newer, strlen(newer), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+
+    /* guards: the pinned host allocator's dump is host RAM; a chunk line of
+     * another program is no BFC dump */
+    const char *host =
+        "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (cuda_host_bfc) ran out of memory "
+        "trying to allocate 1.00GiB.  Current allocation summary follows.\n"
+        "I tensorflow/core/common_runtime/bfc_allocator.cc:671] Chunk at 0x10205000000 of size 1073741824\n";
+    assert_int_equal(scan_text(host, strlen(host), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    oom_report_release(&rep);
+    const char *other = "uploader.cc:88] Chunk at 0x7f00 of size 4096 sent\n";
+    assert_int_equal(scan_text(other, strlen(other), &rep, &err), 0);
+    assert_true(rep.primary < 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_named_backward_runs_a_forward),
         cmocka_unit_test(test_lora_weight_patch_line),
         cmocka_unit_test(test_colmap_matcher_memory),
+        cmocka_unit_test(test_bfc_chunk_dump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
