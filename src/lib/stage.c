@@ -2237,6 +2237,62 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
     return 0;
 }
 
+/* diagopen37: a loop shared by training and validation, told its phase by
+ * a literal argument and handed the validation loader: "result, is_best =
+ * iterate(\"val\", args, val_loader, model, None, logger, epoch)"
+ * (fangchangma/self-supervised-depth-completion main.py; heldout37
+ * h37-107), "run_epoch(model, valid_loader, phase='valid')": a validation
+ * pass. Both are needed: a loader alone is no phase (Swin's
+ * "throughput(data_loader_val, model, logger)" times the model), a literal
+ * alone may build the split ("build_loader(\"val\", cfg)"), and a call
+ * handed a training loader too ("run(\"val\", model, train_loader,
+ * val_loader)") trains. The literal is an argument (after '(' or ',' or
+ * '='), not an index ("loaders['val']"); a loop over the loader ("for b in
+ * val_loader:") fetches data, read above. */
+static const char *const val_parts[] = {"val", "valid", "validation", "eval"};
+static const char *const loader_parts[] = {"loader", "dataloader"};
+
+static bool phase_literal(const char *text, const char *end, const char *q)
+{
+    static const char *const phases[] = {"val", "valid", "validation", "eval"};
+    const char *b = q;
+    while (b > text && b[-1] == ' ') b--;
+    if (b == text || (b[-1] != '(' && b[-1] != ',' && b[-1] != '=')) return false;
+    const char *close = memchr(q + 1, *q, (size_t)(end - q - 1));
+    if (!close) return false;
+    size_t n = (size_t)(close - q - 1);
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++)
+        if (strlen(phases[i]) == n && !memcmp(q + 1, phases[i], n)) return true;
+    return false;
+}
+
+static unsigned eval_phase_call_bits(const char *text, size_t len)
+{
+    const char *open = memchr(text, '(', len), *end = text + len;
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (!open || (len - i > 4 && !memcmp(text + i, "for ", 4))) return 0;
+    bool val_loader = false, phase = false;
+    for (const char *q = open + 1; q < end; q++) {
+        if (*q == '"' || *q == '\'') {
+            phase |= phase_literal(text, end, q);
+            const char *close = memchr(q + 1, *q, (size_t)(end - q - 1));
+            if (!close) break;
+            q = close;
+            continue;
+        }
+        if (!ident(*q) || ident(q[-1]) || q[-1] == '.') continue;
+        size_t k = 0;
+        while (q + k < end && ident(q[k])) k++;
+        if (has_part(q, k, loader_parts, sizeof loader_parts / sizeof loader_parts[0])) {
+            if (!has_part(q, k, val_parts, sizeof val_parts / sizeof val_parts[0])) return 0;
+            val_loader = true;
+        }
+        q += k - 1;
+    }
+    return val_loader && phase ? 1u << OOM_STAGE_EVAL : 0;
+}
+
 /* What a frame's names say: the cues written ", in NAME" read for any
  * format (a Lua stack's "in function 'forward'"), and the word parts of the
  * function and of the file. */
@@ -2397,6 +2453,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
+    bits |= eval_phase_call_bits(text, len);
     return bits;
 }
 

@@ -3,8 +3,9 @@
  * figures were recorded at dde05b75 (call 109/115, numbers 162/165, stages
  * 10/20). A Gaussian-splatting rasterizer's own line naming the pass that
  * failed; its trainer's "Training progress" bar ending a walk up; a GAN's
- * backward_G running a module forward; a LoRA patch's "ERROR <weight key>"
- * line; COLMAP's GPU matcher failure.
+ * backward_G running a module forward; a loop told the validation phase
+ * and handed the validation loader; a LoRA patch's "ERROR <weight key>"
+ * line; COLMAP's GPU matcher failure; TF's BFC chunk dump alone.
  * Each case has a guard that must stay as it was. The pastes are written
  * here, in the shape of the posts the notes name, not copied from them. */
 #include <setjmp.h>
@@ -127,6 +128,37 @@ static void test_named_backward_runs_a_forward(void **state)
     assert_string_equal(stage_of(ckpt), "backward");
 }
 
+/* A loop shared by training and validation, told its phase by a literal
+ * and handed the validation loader: "iterate('val', args, val_loader,
+ * model, ...)" (h37-107 shape). */
+static void test_validation_phase_call(void **state)
+{
+    (void)state;
+    const char *val =
+        "Traceback (most recent call last):\n"
+        "  File \"main.py\", line 210, in main\n"
+        "    metrics = run_epoch(\"val\", cfg, val_loader, net, epoch)\n"
+        "  File \"main.py\", line 95, in run_epoch\n"
+        "    out = net(batch)\n"
+        "  File \"/env/lib/python3.7/site-packages/torch/nn/modules/module.py\", line 489, in __call__\n"
+        "    result = self.forward(*input, **kwargs)\n"
+        "  File \"/w/model.py\", line 80, in forward\n"
+        "    x = self.enc(x)\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 52.00 MiB (GPU 0; 7.92 GiB total capacity; "
+        "6.70 GiB already allocated; 50.00 MiB free; 40.00 MiB cached)\n";
+    assert_string_equal(stage_of(val), "eval");
+    assert_int_equal(line_stage("    loss = one_pass(model, valid_loader, phase='valid')"), OOM_STAGE_EVAL);
+
+    /* guards: a timing pass over the validation loader is told no phase
+     * (Swin's throughput); a loader or dataset built for the split runs no
+     * pass; a call handed the training loader too trains; a literal that
+     * indexes ("loaders['val']") is no argument */
+    assert_int_equal(line_stage("    throughput(data_loader_val, model, logger)"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("    val_loader = build_loader(\"val\", cfg)"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("    run(\"val\", model, train_loader, val_loader)"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("    out = step(model, loaders['val'], val_loader)"), OOM_STAGE_UNKNOWN);
+}
+
 /* ComfyUI/Fooocus merging a LoRA into a weight as the model is loaded
  * prints "ERROR <state-dict key> <exception>" (h37-23 shape). */
 static void test_lora_weight_patch_line(void **state)
@@ -228,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_rasterizer_names_the_pass),
         cmocka_unit_test(test_training_progress_bar_ends_the_walk),
         cmocka_unit_test(test_named_backward_runs_a_forward),
+        cmocka_unit_test(test_validation_phase_call),
         cmocka_unit_test(test_lora_weight_patch_line),
         cmocka_unit_test(test_colmap_matcher_memory),
         cmocka_unit_test(test_bfc_chunk_dump),
