@@ -579,8 +579,12 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     const unsigned bwd = 1u << OOM_STAGE_BACKWARD;
     bool autograd = stage_autograd_frame(body, n + 1);
     if (header && stage_forward_frame(body, n + 1) && !e->autograd) {
-        if (e->inner_last) e->bits &= ~bwd, e->inner &= ~bwd;
-        else e->fwd_inner = true;
+        if (e->inner_last) {
+            e->bits &= ~bwd;
+            e->inner &= ~bwd;
+        } else {
+            e->fwd_inner = true;
+        }
     }
     if (!e->inner_last && e->fwd_inner && !e->autograd && !autograd) all &= ~bwd;
     e->autograd |= autograd;
