@@ -1830,6 +1830,24 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_bfc_dump},
+    /* diagopen37: the same dump cut before its sum, its chunk lines alone:
+     * DumpMemoryLog, called only from AllocateRawInternal's failure path,
+     * logs "Bin (256): \tTotal Chunks: …" and then each chunk, "Chunk at 0x…
+     * of size N" (tensorflow/tensorflow:tensorflow/core/common_runtime/
+     * bfc_allocator.cc@dc0b924e), "InUse at 7f… of size N next M" in later
+     * releases (tsl/framework/bfc_allocator.cc) (asingh33/
+     * CNNGestureRecognizer#37 = heldout37 h37-84: ten chunk lines under the
+     * title). Each from bfc_allocator.cc's own glog tag. */
+    {.kind = "bfc-dump",
+     .framework = "tensorflow",
+     .need = {"bfc_allocator.cc:"},
+     .any = {"] Chunk at ", "] InUse at ", "] Bin ("},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .standalone = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_bfc_dump},
     /* Triton's CUDA memory pool is full and the server falls back to pinned
      * host memory and goes on: a warning, like TF's "not a failure"
      * (triton-inference-server/server#1765, #8177). */
@@ -2117,6 +2135,22 @@ static const struct msg_rule rules[] = {
     {.kind = "cuda-error",
      .framework = "cuda",
      .need = {"Could not allocate memory", "tiny-cuda-nn"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* COLMAP's GPU feature matcher: SiftGPU's GetSiftMatch returning an
+     * error is logged as "Feature matching failed. This is probably caused
+     * by insufficient GPU memory. Consider reducing the maximum number of
+     * features and/or matches." (colmap/colmap:src/colmap/feature/sift.cc
+     * @5d968cf3, LOG(ERROR); colmap/colmap#1843 = heldout37 h37-90): the
+     * tool's own diagnosis of a device-memory shortfall; the run goes on
+     * with the pair unmatched. (diagopen37) */
+    {.kind = "colmap-siftgpu",
+     .framework = "colmap",
+     .need = {"Feature matching failed", "insufficient GPU memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,

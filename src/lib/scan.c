@@ -465,6 +465,8 @@ struct evidence {
     bool math;              /* ... and it computes model math: forward, the weakest stage */
     bool in_forward;        /* innermost-last: a module's forward frame was seen (diagstage15) */
     bool ctor_inner;        /* innermost-first: a constructor's frame was seen (diagstage15) */
+    bool autograd;          /* autograd's own backward frame was seen (diagopen37) */
+    bool fwd_inner;         /* innermost-first: a module's forward frame was seen (diagopen37) */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -571,6 +573,21 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         if (e->inner_last && e->in_forward) all &= ~(1u << OOM_STAGE_LOAD);
         else if (!e->inner_last) e->ctor_inner = true;
     }
+    /* diagopen37: a module forward called from a routine only named for the
+     * backward pass (backward_G), no autograd frame between: the forward's
+     * (stage_autograd_frame) */
+    const unsigned bwd = 1u << OOM_STAGE_BACKWARD;
+    bool autograd = stage_autograd_frame(body, n + 1);
+    if (header && stage_forward_frame(body, n + 1) && !e->autograd) {
+        if (e->inner_last) {
+            e->bits &= ~bwd;
+            e->inner &= ~bwd;
+        } else {
+            e->fwd_inner = true;
+        }
+    }
+    if (!e->inner_last && e->fwd_inner && !e->autograd && !autograd) all &= ~bwd;
+    e->autograd |= autograd;
     /* diagconv: a frame encoding a generation's prompt runs the encoder's forward */
     if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
@@ -1108,7 +1125,9 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
      * LLM][ERROR] CUDA runtime error ...", the error glued after it) */
     if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(v->p + a, hit - a);
     /* diagstage11: the message's own words before its error say what failed */
-    return st != OOM_STAGE_UNKNOWN ? st : stage_failed_action(v->p + a, hit - a);
+    if (st == OOM_STAGE_UNKNOWN) st = stage_failed_action(v->p + a, hit - a);
+    /* diagopen37: ... or the weight a LoRA patch was being merged into */
+    return st != OOM_STAGE_UNKNOWN ? st : stage_weight_patch(v->p + a, hit - a);
 }
 
 /* diagverb: the tool's own log lines above [from's line) (the traceback's

@@ -666,6 +666,16 @@ static const struct stage_word after_words[] = {
      * read "}:generate" above) */
     {"}:warmup", ENGINE_WARMUP, false},
     /* ---- end of the diagphaseserve block ---- */
+    /* diagopen37 (issue 12): diff-gaussian-rasterization in debug mode
+     * catches the CUDA rasterizer's error inside its autograd Function and
+     * prints which pass it was in before re-raising: "An error occured in
+     * forward. Please forward snapshot_fw.dump for debugging." /
+     * "An error occured in backward. Writing snapshot_bw.dump for
+     * debugging." (graphdeco-inria/diff-gaussian-rasterization:
+     * diff_gaussian_rasterization/__init__.py@59f5f77e; kept by its many
+     * forks; heldout37 h37-10, h37-11) */
+    {"An error occured in forward", OOM_STAGE_FORWARD, false},
+    {"An error occured in backward", OOM_STAGE_BACKWARD, false},
 };
 
 
@@ -1639,6 +1649,22 @@ bool stage_constructor_frame(const char *text, size_t len)
     return has(text, len, ", in __init__\n");
 }
 
+/* diagopen37: the CycleGAN/pix2pix family's backward_G and backward_D_basic
+ * compute their losses, running the networks forward ("self.idt_A =
+ * self.netG_A(self.real_B)"), then call loss.backward()
+ * (junyanz/pytorch-CycleGAN-and-pix2pix: models/cycle_gan_model.py; heldout37
+ * h37-59). The ", in backward" cue matches their names; only autograd's own
+ * frames make the forward under them part of a backward (activation
+ * checkpointing recomputing it inside torch/utils/checkpoint.py backward). */
+bool stage_autograd_frame(const char *text, size_t len)
+{
+    static const char *const autograd[] = {".backward(", ", in backward\n", "run_backward", "torch/autograd/",
+                                           "_execution_engine"};
+    for (size_t i = 0; i < sizeof autograd / sizeof autograd[0]; i++)
+        if (has(text, len, autograd[i])) return true;
+    return false;
+}
+
 unsigned stage_masks_inner(const char *text, size_t len)
 {
     return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
@@ -2228,6 +2254,62 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
     return 0;
 }
 
+/* diagopen37: a loop shared by training and validation, told its phase by
+ * a literal argument and handed the validation loader: "result, is_best =
+ * iterate(\"val\", args, val_loader, model, None, logger, epoch)"
+ * (fangchangma/self-supervised-depth-completion main.py; heldout37
+ * h37-107), "run_epoch(model, valid_loader, phase='valid')": a validation
+ * pass. Both are needed: a loader alone is no phase (Swin's
+ * "throughput(data_loader_val, model, logger)" times the model), a literal
+ * alone may build the split ("build_loader(\"val\", cfg)"), and a call
+ * handed a training loader too ("run(\"val\", model, train_loader,
+ * val_loader)") trains. The literal is an argument (after '(' or ',' or
+ * '='), not an index ("loaders['val']"); a loop over the loader ("for b in
+ * val_loader:") fetches data, read above. */
+static const char *const val_parts[] = {"val", "valid", "validation", "eval"};
+static const char *const loader_parts[] = {"loader", "dataloader"};
+
+static bool phase_literal(const char *text, const char *end, const char *q)
+{
+    static const char *const phases[] = {"val", "valid", "validation", "eval"};
+    const char *b = q;
+    while (b > text && b[-1] == ' ') b--;
+    if (b == text || (b[-1] != '(' && b[-1] != ',' && b[-1] != '=')) return false;
+    const char *close = memchr(q + 1, *q, (size_t)(end - q - 1));
+    if (!close) return false;
+    size_t n = (size_t)(close - q - 1);
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++)
+        if (strlen(phases[i]) == n && !memcmp(q + 1, phases[i], n)) return true;
+    return false;
+}
+
+static unsigned eval_phase_call_bits(const char *text, size_t len)
+{
+    const char *open = memchr(text, '(', len), *end = text + len;
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
+    if (!open || (len - i > 4 && !memcmp(text + i, "for ", 4))) return 0;
+    bool val_loader = false, phase = false;
+    for (const char *q = open + 1; q < end; q++) {
+        if (*q == '"' || *q == '\'') {
+            phase |= phase_literal(text, end, q);
+            const char *close = memchr(q + 1, *q, (size_t)(end - q - 1));
+            if (!close) break;
+            q = close;
+            continue;
+        }
+        if (!ident(*q) || ident(q[-1]) || q[-1] == '.') continue;
+        size_t k = 0;
+        while (q + k < end && ident(q[k])) k++;
+        if (has_part(q, k, loader_parts, sizeof loader_parts / sizeof loader_parts[0])) {
+            if (!has_part(q, k, val_parts, sizeof val_parts / sizeof val_parts[0])) return 0;
+            val_loader = true;
+        }
+        q += k - 1;
+    }
+    return val_loader && phase ? 1u << OOM_STAGE_EVAL : 0;
+}
+
 /* What a frame's names say: the cues written ", in NAME" read for any
  * format (a Lua stack's "in function 'forward'"), and the word parts of the
  * function and of the file. */
@@ -2388,6 +2470,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
+    bits |= eval_phase_call_bits(text, len);
     return bits;
 }
 
@@ -2925,6 +3008,12 @@ static const struct stage_word train_words[] = {
     {"Starting trainer...", OOM_STAGE_UNKNOWN, false},
     {"begin training epoch ", OOM_STAGE_UNKNOWN, false}, {"Start iterating over samples", OOM_STAGE_UNKNOWN, false},
     {"[before the start of training step]", OOM_STAGE_UNKNOWN, false}, {"| consumed samples:", OOM_STAGE_UNKNOWN, false},
+    /* diagopen37: the Gaussian-splatting trainer's tqdm bar, "Training
+     * progress:   0%|  | 0/30000" (graphdeco-inria/gaussian-splatting:
+     * train.py, tqdm(..., desc="Training progress"), and the many trainers
+     * built on it; heldout37 h37-11): the camera and point-cloud loading
+     * logged above it is over */
+    {"Training progress:", OOM_STAGE_UNKNOWN, L},
 };
 
 /* An epoch starting, alone on its line (after a logger's "...: " stamp):
@@ -3134,6 +3223,29 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         }
     }
     return OOM_STAGE_UNKNOWN;
+}
+
+/* diagopen37: Fooocus's patch_model (called as load_models_gpu loads the
+ * model) merges each LoRA patch into its weight in calculate_weight and
+ * logs a failure as print("ERROR", key, e) (lllyasviel/Fooocus:
+ * ldm_patched/modules/model_patcher.py@1e61f689, as ComfyUI's comfy/
+ * model_patcher.py of that time); ComfyUI's later comfy/lora.py logs
+ * "ERROR {patch_type} {key} {e}". The key is a state-dict name ending in
+ * ".weight" or ".bias" (heldout37 h37-23). */
+enum oom_stage stage_weight_patch(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t')) len--;
+    size_t k = len;
+    while (k > 0 && (ident(text[k - 1]) || text[k - 1] == '.')) k--;
+    const char *key = text + k;
+    size_t kn = len - k;
+    bool weight = (kn > 7 && !memcmp(key + kn - 7, ".weight", 7)) || (kn > 5 && !memcmp(key + kn - 5, ".bias", 5));
+    if (!weight || k == 0 || text[k - 1] != ' ' || !memchr(key, '.', kn - 5)) return OOM_STAGE_UNKNOWN;
+    size_t j = k - 1; /* the blank before the key; a patch type may come before it */
+    size_t w = j;
+    while (w > 0 && islower((unsigned char)text[w - 1])) w--;
+    if (w < j && w >= 6 && !memcmp(text + w - 6, "ERROR ", 6)) return OOM_STAGE_LOAD;
+    return j >= 5 && !memcmp(text + j - 5, "ERROR", 5) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
 }
 
 /* ---- diagverb: a code line by what it computes ----------------------------

@@ -43,6 +43,12 @@ unsigned stage_masks_inner(const char *text, size_t len);
 bool stage_forward_frame(const char *text, size_t len);
 bool stage_constructor_frame(const char *text, size_t len);
 
+/* diagopen37: the frame line is autograd's own backward (".backward(",
+ * a frame "…, in backward", run_backward, torch/autograd/), not a user
+ * function merely named for it ("backward_G"): a module forward under a
+ * named routine with no autograd frame between runs a forward pass. */
+bool stage_autograd_frame(const char *text, size_t len);
+
 /* The stages whose cues in the frames that CALL this one do not count: an
  * optimizer's closure (the forward and backward of the step to come) masks
  * optimizer; a generation encoding its prompt (encode_prompt,
@@ -175,6 +181,12 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * a title or a sentence above ("inference error during predict_on_batch")
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);
+
+/* diagopen37: the text a message line holds before its error words ends
+ * in "ERROR [patch type] <parameter key>.weight|.bias ": ComfyUI's and
+ * Fooocus's model patcher merging a LoRA into that weight as the model is
+ * loaded to the device: load; unknown for any other text. */
+enum oom_stage stage_weight_patch(const char *text, size_t len);
 
 /* diagstage11: a sentence that points at code on its own line ("results in
  * the code :   result = self.forward(*input)"): the offset of the code
