@@ -298,13 +298,38 @@ static void test_count_records(void **state)
     assert_string_equal(stage_of("iter: 2010, loss: 1.90, samples: 80, ips: 194.12\n" OOM), "unknown");
 }
 
+/* ---- 6. a sentence pointing at code several paragraphs away: no new
+ * mechanism. A line the user marks carries its own mark, read wherever it
+ * stands (stage_marked_line); "the training loop below" points at a loop
+ * that runs forward, backward and the optimizer, which names no one stage.
+ * Guards that must stay as they are. ---- */
+
+static void test_far_pointer(void **state)
+{
+    (void)state;
+    const char *marked = "OOM when resuming\n\n"
+                         "The error is raised at the line marked below.\n\n"
+                         "My setup: 2x RTX 3090, torch 2.1, batch size 8.\n\n"
+                         "I also tried a smaller batch, same thing.\n\n"
+                         "```\nmodel = Net().cuda()\nfor x, y in loader:\n"
+                         "    out = model(x)\n    loss = crit(out, y)\n"
+                         "    loss.backward()  # <- CUDA out of memory here\n    opt.step()\n```\n";
+    assert_string_equal(stage_of(marked), "backward");
+    const char *loop = "CUDA out of memory in the training loop\n\n"
+                       "The error happens in the training loop below.\n\n"
+                       "My setup: 2x RTX 3090, torch 2.1, batch size 8.\n\n"
+                       "```\nfor x, y in loader:\n    out = model(x)\n    loss = crit(out, y)\n"
+                       "    loss.backward()\n    opt.step()\n```\n";
+    assert_string_equal(stage_of(loop), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kaldi_line_kind),  cmocka_unit_test(test_kaldi_header_names_phase),
         cmocka_unit_test(test_kaldi_pastes),     cmocka_unit_test(test_java_frames),
         cmocka_unit_test(test_phase_gaps),       cmocka_unit_test(test_host_progress),
-        cmocka_unit_test(test_count_records),
+        cmocka_unit_test(test_count_records),    cmocka_unit_test(test_far_pointer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
