@@ -699,6 +699,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* diaggaps: the JVM prints a stack under its own exception: frames
+         * above this message are another exception's (the wrapper above a
+         * "Caused by:"), and the lines above them older still */
+        if (c.jvm) break;
         if (in_tb) {
             /* A logger prefixes only a message's first line ("rank: 3 | ...
              * Traceback"): the traceback's rank is the error's. */

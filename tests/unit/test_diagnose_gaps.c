@@ -174,6 +174,15 @@ static void test_java_frames(void **state)
               "\tat org.deeplearning4j.nn.multilayer.MultiLayerNetwork.calcBackpropGradients(MultiLayerNetwork.java:1950)\n"
               "\tat org.deeplearning4j.nn.multilayer.MultiLayerNetwork.fit(MultiLayerNetwork.java:1633)\n",
          "backward"},
+        {"a wrapper's frames above 'Caused by:', the cause's below",
+         "Exception in thread \"main\" java.lang.RuntimeException: Op [matmul] execution failed\n"
+         "\tat org.deeplearning4j.nn.updater.BaseMultiLayerUpdater.update(BaseMultiLayerUpdater.java:350)\n"
+         "\tat org.deeplearning4j.nn.multilayer.MultiLayerNetwork.fit(MultiLayerNetwork.java:1633)\n"
+         "Caused by: java.lang.RuntimeException: Failed to allocate 268435456 bytes from DEVICE [0] memory\n"
+         "\tat org.nd4j.jita.memory.CudaMemoryManager.allocate(CudaMemoryManager.java:76)\n"
+         "\tat org.deeplearning4j.nn.layers.convolution.ConvolutionLayer.backpropGradient(ConvolutionLayer.java:170)\n"
+         "\t... 4 more\n",
+         "backward"},
         /* guards: the controller alone (fit) names no stage (as Keras' fit,
          * Lightning's fit); Spark's job frames name none */
         {"guard: fit alone",
