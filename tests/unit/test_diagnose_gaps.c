@@ -134,6 +134,35 @@ static void test_kaldi_pastes(void **state)
     expect_rows(rows, sizeof rows / sizeof rows[0]);
 }
 
+/* Kaldi's own CUDA allocator failing (cu-allocator.cc's AllocateNewRegion):
+ * a GPU OOM with its request, free and capacity; the stage from the LOG
+ * lines above it (a decoder's function decodes; training statistics name
+ * none). */
+#define KALDI_OOM                                                                                             \
+    "ERROR (nnet3-latgen-faster[5.5.0~2-3b4c]:AllocateNewRegion():cu-allocator.cc:519) Failed to allocate a " \
+    "memory region of 41943040 bytes.  Possibly this is due to sharing the GPU.  Try switching the GPUs to "   \
+    "exclusive mode (nvidia-smi -c 3) and using the option --use-gpu=wait to scripts like "                   \
+    "steps/nnet3/chain/train.py.  Memory info: free:22M, used:7970M, total:7992M, free/total:0.0027\n"
+
+static void test_kaldi_gpu_oom(void **state)
+{
+    (void)state;
+    const char *log = "LOG (nnet3-latgen-faster[5.5.0~2-3b4c]:DecodeUtteranceLatticeFaster():decoder-wrappers.cc:375) "
+                      "Log-like per frame for utterance spk1-utt3 is -1.41 over 640 frames.\n" KALDI_OOM;
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    assert_true(rep.primary >= 0);
+    const struct oom_event *e = &rep.events[rep.primary];
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->bytes.requested, 41943040);
+    assert_string_equal(oom_stage_name(e->stage), "generate");
+    oom_report_release(&rep);
+    const char *train = "LOG (nnet3-chain-train[5.5]:PrintTotalStats():nnet-chain-training.cc:210) Overall average "
+                        "objective function for 'output' is -0.12 over 3000 frames.\n" KALDI_OOM;
+    assert_string_equal(stage_of(train), "unknown");
+}
+
 /* ---- 2. Java stack frames, innermost first: "\tat pkg.Class.method(File.java:N)"
  * (DL4J's MultiLayerNetwork: fit -> computeGradientAndScore ->
  * ffToLayerActivationsInWs -> layer.activate, calcBackpropGradients ->
@@ -353,7 +382,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kaldi_line_kind),  cmocka_unit_test(test_kaldi_header_names_phase),
-        cmocka_unit_test(test_kaldi_pastes),     cmocka_unit_test(test_java_frames),
+        cmocka_unit_test(test_kaldi_pastes),     cmocka_unit_test(test_kaldi_gpu_oom),
+        cmocka_unit_test(test_java_frames),
         cmocka_unit_test(test_phase_gaps),       cmocka_unit_test(test_host_progress),
         cmocka_unit_test(test_count_records),    cmocka_unit_test(test_far_pointer),
     };
