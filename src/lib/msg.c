@@ -383,6 +383,14 @@ static const struct msg_clause clauses_nd4j[] = {
     {NULL, 0},
 };
 
+/* diaggaps: Kaldi's CUDA allocator */
+static const struct msg_clause clauses_kaldi[] = {
+    {"memory region of %d bytes", MSG_F_REQUESTED},
+    {"Memory info: free:%s,", MSG_F_FREE},
+    {"total:%s,", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -2075,6 +2083,21 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nd4j,
+     .near = near_none},
+    /* diaggaps: Kaldi's CUDA allocator when cudaMalloc fails on a GPU not in
+     * compute-exclusive mode (CuMemoryAllocator::AllocateNewRegion, kaldi-asr/
+     * kaldi:src/cudamatrix/cu-allocator.cc@5ef3962a): "ERROR (nnet3-chain-
+     * train[5.5]:AllocateNewRegion():cu-allocator.cc:519) Failed to allocate
+     * a memory region of 82837504 bytes.  Possibly this is due to sharing the
+     * GPU. ...  Memory info: free:15M, used:11160M, total:11175M, free/total:
+     * 0.00138696" (N requested, free and capacity in MiB) */
+    {.kind = "cuda-error",
+     .framework = "kaldi",
+     .need = {"Failed to allocate a memory region of", "sharing the GPU"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_kaldi,
      .near = near_none},
     /* ---- diagrec5: runtime families' own words for a failed device
      * allocation (issue 12; keep this block together when merging) ---- */

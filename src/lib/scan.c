@@ -359,6 +359,7 @@ struct cline {
     size_t n;
     struct msg_prefix px;
     enum stage_line kind;
+    bool jvm; /* a JVM frame, rewritten as Python's header (stage_unjava) */
 };
 
 static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
@@ -367,6 +368,10 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
+    /* diaggaps: a JVM frame, read as Python's (innermost first) */
+    size_t boxed = c->n;
+    c->n = stage_unjava(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
+    c->jvm = c->n != boxed || stage_java_frame(c->body, c->n);
     n = c->px.body + c->n;
     s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
     s->ctx[n + 1] = '\0';
@@ -711,6 +716,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* diaggaps: the JVM prints a stack under its own exception: frames
+         * above this message are another exception's (the wrapper above a
+         * "Caused by:"), and the lines above them older still */
+        if (c.jvm) break;
         if (in_tb) {
             /* A logger prefixes only a message's first line ("rank: 3 | ...
              * Traceback"): the traceback's rank is the error's. */
@@ -892,7 +901,9 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                 if (++before > reach) break;
                 continue;
             }
-            started = e->inner_last = true;
+            started = true;
+            /* a JVM prints its frames innermost first, with no header */
+            e->inner_last = !c.jvm;
             e->below = a;
         }
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||

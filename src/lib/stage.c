@@ -40,6 +40,29 @@ static const struct stage_word frame_words[] = {
     {", saving model to ", OOM_STAGE_CHECKPOINT, false},
     {"loading distributed checkpoint", OOM_STAGE_LOAD, false},
     /* ---- end of the diagphasetrain block ---- */
+    /* ---- diaggaps (issue 12): Deeplearning4j's network methods in JVM
+     * frames, read as Python headers (stage_unjava: "in Class.method").
+     * Forward: MultiLayerNetwork/ComputationGraph ffToLayerActivationsInWs
+     * and ffToLayerActivationsInWS (the forward pass of fit's
+     * computeGradientAndScore), outputOfLayerDetached and output (inference),
+     * a layer's activate and preOutput; the updater's update and nd4j's
+     * GradientUpdater applyUpdater apply the step (deeplearning4j/
+     * deeplearning4j:deeplearning4j/deeplearning4j-nn/src/main/java/org/
+     * deeplearning4j/nn/multilayer/MultiLayerNetwork.java@54822941,
+     * .../nn/layers/BaseLayer.java, .../nn/updater/BaseMultiLayerUpdater.java).
+     * Backward: calcBackpropGradients and a layer's backpropGradient (not a
+     * name part "backprop": good_robot's trainer.backprop runs the forward,
+     * h16-53). fit and computeGradientAndScore run both passes and name
+     * none. Data: the async iterators' AsyncPrefetchThread fetches the next
+     * batches in a thread of its own ("ADSI prefetch thread",
+     * .../datasets/iterator/AsyncDataSetIterator.java and
+     * AsyncMultiDataSetIterator.java). */
+    {"ffToLayerActivations", OOM_STAGE_FORWARD, false}, {"outputOfLayerDetached", OOM_STAGE_FORWARD, false},
+    {"Network.output\n", OOM_STAGE_FORWARD, false}, {"Graph.output\n", OOM_STAGE_FORWARD, false},
+    {"Graph.outputSingle\n", OOM_STAGE_FORWARD, false}, {"Layer.activate\n", OOM_STAGE_FORWARD, false},
+    {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
+    {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
+    {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -1345,6 +1368,74 @@ size_t stage_unbox(char *line, size_t len)
     return o;
 }
 
+/* diaggaps (issue 12): a JVM stack frame, "at pkg.Class.method(File.java:N)",
+ * "(Native Method)" for a JNI call into a native library (ND4J's CUDA
+ * backend), "(Unknown Source)"; Scala and Kotlin frames alike (".scala:",
+ * ".kt:"). The JVM prints them innermost first under the exception
+ * (java.lang.Throwable.printStackTrace). *q and *qn: the qualified method,
+ * *loc and *ln: what the parentheses hold. */
+static bool java_frame_parts(const char *s, size_t n, const char **q, size_t *qn, const char **loc, size_t *ln)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (n - i < 8 || memcmp(s + i, "at ", 3)) return false;
+    size_t a = i + 3, e = a, dots = 0;
+    while (e < n && (ident(s[e]) || s[e] == '.' || s[e] == '$' || s[e] == '<' || s[e] == '>')) dots += s[e++] == '.';
+    if (dots == 0 || e >= n || s[e] != '(' || (!ident(s[e - 1]) && s[e - 1] != '>')) return false;
+    const char *close = memchr(s + e, ')', n - e);
+    if (!close) return false;
+    const char *l = s + e + 1;
+    size_t m = (size_t)(close - l);
+    bool native = (m == 13 && !memcmp(l, "Native Method", 13)) || (m == 14 && !memcmp(l, "Unknown Source", 14));
+    bool source = memmem(l, m, ".java", 5) || memmem(l, m, ".scala", 6) || memmem(l, m, ".kt", 3);
+    if (!native && !source) return false;
+    *q = s + a, *qn = e - a, *loc = l, *ln = m;
+    return true;
+}
+
+bool stage_java_frame(const char *s, size_t n)
+{
+    const char *q, *loc;
+    size_t qn, ln;
+    return java_frame_parts(s, n, &q, &qn, &loc, &ln);
+}
+
+/* A JVM frame rewritten as Python's frame header, 'File "Loc", line N, in
+ * Class.method' (a nested class's '$' read as a '.'), so the frame cues and
+ * the name's word parts read it as they read Python's; the new length, or
+ * len for any other line or when the header does not fit in cap. */
+size_t stage_unjava(char *line, size_t len, size_t cap)
+{
+    const char *q, *loc;
+    size_t qn, ln;
+    if (!java_frame_parts(line, len, &q, &qn, &loc, &ln)) return len;
+    /* the class and the method: the last two parts of the qualified name */
+    size_t c = qn;
+    for (int dots = 0; c > 0; c--)
+        if ((q[c - 1] == '.' || q[c - 1] == '$') && ++dots == 2) break;
+    const char *colon = memchr(loc, ':', ln);
+    size_t fl = colon ? (size_t)(colon - loc) : ln, dl = 0;
+    if (colon)
+        while (colon + 1 + dl < loc + ln && isdigit((unsigned char)colon[1 + dl])) dl++;
+    char out[600];
+    size_t w = 0;
+    if (fl + dl + (qn - c) + 24 > sizeof out) return len;
+#define PUT(p, k) (memcpy(out + w, (p), (k)), w += (k))
+    PUT("File \"", 6);
+    PUT(loc, fl);
+    PUT("\", line ", 8);
+    if (dl) PUT(colon + 1, dl);
+    else PUT("0", 1);
+    PUT(", in ", 5);
+    PUT(q + c, qn - c);
+#undef PUT
+    for (size_t k = w - (qn - c); k < w; k++)
+        if (out[k] == '$') out[k] = '.';
+    if (w + 2 > cap) return len;
+    memcpy(line, out, w);
+    return w;
+}
+
 /* A rule of dashes or equal signs (Paddle draws one under "C++ Traceback
  * (most recent call last):" and "C++ Call Stacks (More useful to
  * developers):"). */
@@ -1507,6 +1598,48 @@ static bool level_tagged(const char *s, size_t n)
     return false;
 }
 
+/* diaggaps (issue 12): Kaldi's log header, "LOG (nnet3-train[5.5.0~1]:Train():
+ * nnet-training.cc:68) text": a level (LOG, WARNING, ERROR, ASSERTION_FAILED,
+ * VLOG[n]), then in parentheses the program (with its version in brackets;
+ * Vosk's library names itself "VoskAPI"), the function (__func__) followed
+ * by "():", the source file and line (kaldi-asr/kaldi:src/base/
+ * kaldi-error.cc@5ef3962a, MessageLogger::LogMessage). A log line, never a
+ * traceback's code, and its function is read as a logger's tag. The length
+ * of the header with the blank after it, *func the function's name; 0 when
+ * the line has no such header. */
+static size_t kaldi_header(const char *s, size_t n, const char **func, size_t *fn)
+{
+    static const char *const levels[] = {"LOG (", "WARNING (", "ERROR (", "ASSERTION_FAILED ("};
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    size_t h = 0;
+    for (size_t k = 0; k < sizeof levels / sizeof levels[0] && !h; k++)
+        if (n - i > strlen(levels[k]) && !memcmp(s + i, levels[k], strlen(levels[k]))) h = i + strlen(levels[k]);
+    if (!h && n - i > 8 && !memcmp(s + i, "VLOG[", 5)) {
+        size_t d = i + 5;
+        while (d < n && isdigit((unsigned char)s[d])) d++;
+        if (d > i + 5 && d + 2 < n && s[d] == ']' && s[d + 1] == ' ' && s[d + 2] == '(') h = d + 3;
+    }
+    if (!h) return 0;
+    size_t m = n - h < 256 ? n - h : 256;
+    const char *open = s + h, *fe = memmem(open, m, "():", 3), *end = open + m;
+    if (!fe) return 0;
+    const char *fb = fe;
+    while (fb > open && ident(fb[-1])) fb--;
+    if (fb == fe || fb == open || fb[-1] != ':' || memchr(open, ' ', (size_t)(fb - open))) return 0;
+    const char *p = fe + 3;
+    while (p < end && *p != ':' && *p != ')' && *p != ' ') p++;
+    if (p == fe + 3 || p >= end || *p != ':') return 0;
+    const char *d = ++p;
+    while (p < end && isdigit((unsigned char)*p)) p++;
+    if (p == d || p >= end || *p != ')') return 0;
+    *func = fb;
+    *fn = (size_t)(fe - fb);
+    p++;
+    if (p < s + n && *p == ' ') p++;
+    return (size_t)(p - s);
+}
+
 /* A tqdm bar: its bar opens with "%|" and its rate closes it ("it/s]",
  * "s/it]"). */
 static bool tqdm_bar(const char *s, size_t n)
@@ -1557,6 +1690,8 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (i == len) return STAGE_LINE_BLANK;
     const char *s = body + i;
     size_t n = len - i;
+    /* diaggaps: Kaldi's own log line, however it was indented */
+    if (kaldi_header(s, n, &(const char *){0}, &(size_t){0})) return STAGE_LINE_OTHER;
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
@@ -1599,8 +1734,13 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
-     * when it names a frame cue: "Variable._execution_engine.run_backward(". */
-    if (!stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) && stage_frame_bits(s, n))
+     * when it names a frame cue: "Variable._execution_engine.run_backward(".
+     * diaggaps: not a line that starts in another script, a sentence
+     * quoting a call ("我曾经调用 net.evaluate(),但这给了我这个错误:", over a
+     * DL4J stack whose frames name the stage, heldout35 h35-26), as the
+     * prose walk reads such lines (diagstage7). */
+    if ((unsigned char)s[0] < 0x80 && !stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) &&
+        stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
     return STAGE_LINE_OTHER;
 }
@@ -2878,6 +3018,13 @@ static const struct {
      * style layer 2 : relu1_1", jcjohnson/neural-style's set-up of its loss
      * modules after "Successfully loaded models/VGG...caffemodel") */
     {"setting up ", OOM_STAGE_LOAD},
+    /* diaggaps: a model's weights quantized as it is made ready (OneTrainer's
+     * quantize_layers tqdm "Quantizing model weights", Nerogar/OneTrainer:
+     * modules/util/quantization_util.py@07b8f703): load. Only with the
+     * model or its weights as object: a quantizer's own calibration
+     * ("Quantizing layer 3/32") runs forward passes */
+    {"quantizing model", OOM_STAGE_LOAD}, {"quantizing weights", OOM_STAGE_LOAD},
+    {"quantizing the model", OOM_STAGE_LOAD},
     {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
     {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
     {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
@@ -2939,7 +3086,7 @@ static bool past_word(const char *w, size_t rest)
 static bool data_object(const char *t, size_t n, bool progressive)
 {
     static const char *const items[] = {"lines", "sentences", "samples", "examples", "images", "records",
-                                        "rows", "documents", "videos", "frames", "utterances", "items"};
+                                        "rows", "documents", "videos", "frames", "utterances", "items", "words"};
     size_t i = 0;
     while (i < n && t[i] == ' ') i++;
     size_t d = i;
@@ -3072,11 +3219,104 @@ static bool record_key(const char *text, size_t len, size_t i, size_t e)
 {
     size_t b = i;
     while (b > 0 && text[b - 1] == ' ') b--;
-    if (b > 0 && !strchr("-|]:", text[b - 1])) return false;
+    if (b > 0 && !strchr("-|]:,", text[b - 1])) return false;
     if (e + 3 > len || text[e] != ':' || text[e + 1] != ' ') return false;
     size_t v = e + 2;
     while (v < len && text[v] == ' ') v++;
-    return v < len && (text[v] == '"' || text[v] == '\'');
+    if (v < len && (text[v] == '"' || text[v] == '\'')) return true;
+    /* diaggaps: a count is a record's value too: a plural noun as the whole
+     * key, then a number ("samples: 80, ips: 194.12" in PaddleOCR's
+     * training line, PaddlePaddle/PaddleOCR:tools/program.py@006d84bf;
+     * "generations: 4 | loss: 0.12") counts items done.
+     * A compound key names a setting of the action, printed as the action
+     * starts ("sample_steps: 30" as sd-scripts begins each sample image,
+     * kohya-ss/sd-scripts:library/train_util.py@48d368fa), and a gerund
+     * announces its phase ("Evaluating: 12 batches"): both stay readable,
+     * as do a bar's share and a count of a total ("Validation: 35%|", "3/10"). */
+    if (e - i < 4 || memchr(text + i, '_', e - i) || (text[e - 1] != 's' && text[e - 1] != 'S')) return false;
+    size_t d = v;
+    if (d < len && (text[d] == '-' || text[d] == '+')) d++;
+    size_t digits = d;
+    while (d < len && (isdigit((unsigned char)text[d]) || text[d] == '.')) d++;
+    if (d == digits || !isdigit((unsigned char)text[digits])) return false;
+    if (d < len && (text[d] == 'e' || text[d] == 'E')) {
+        d++;
+        if (d < len && (text[d] == '-' || text[d] == '+')) d++;
+        while (d < len && isdigit((unsigned char)text[d])) d++;
+    }
+    return d == len || strchr(" ,;|\r\n", text[d]) != NULL;
+}
+
+static size_t skip_log_prefix(const char *t, size_t n);
+
+/* A whole word of t (any case) at or after from: its offset, or n. */
+static size_t word_at(const char *t, size_t n, size_t from, const char *w)
+{
+    size_t k = strlen(w);
+    for (const char *q = find_nocase(t, n, from, w, k); q; q = find_nocase(t, n, (size_t)(q - t) + 1, w, k))
+        if ((q == t || !isalnum((unsigned char)q[-1])) && (q + k == t + n || !isalnum((unsigned char)q[k])))
+            return (size_t)(q - t);
+    return n;
+}
+
+/* diaggaps (issue 12): llama.cpp's "eval" is the model run over tokens: its
+ * timings' "prompt eval time = 1234.56 ms / 512 tokens" (llama_perf_
+ * context_print; the server's print_timings, ggml-org/llama.cpp:tools/
+ * server/server.cpp@aa6192d3) and llama-cpp-python's "remaining 1833
+ * prompt tokens to eval" (abetlen/llama-cpp-python:llama_cpp/llama.py
+ * @3691546f) time the prompt's pass of a generation, no evaluation. Read
+ * before the narration test: the timings print "=" as an assignment does. */
+static bool prompt_eval(const char *t, size_t n)
+{
+    return word_at(t, n, 0, "prompt eval") < n || word_at(t, n, 0, "tokens to eval") < n;
+}
+
+/* diaggaps (issue 12): the log says the model was just built ("Model
+ * vit_huge_patch14_224 created, param count:632045800", timm's train.py,
+ * huggingface/pytorch-image-models:train.py@aa4b5850; "Model initialized.
+ * Number of GS: 1036245", gsplat's simple_trainer, nerfstudio-project/
+ * gsplat:examples/simple_trainer.py@90d7b4b3): the object exists, and the
+ * set-up goes on (weights placed, optimizer and loaders made) before any
+ * step: load, the labellers' "the last lines are the trainer's set-up"
+ * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
+ * is over. The subject starts the message; the participle follows within
+ * a few words. */
+static bool model_built(const char *t, size_t n)
+{
+    static const char *const subjects[] = {"model", "network", "net"};
+    static const char *const built[] = {"created", "initialized", "initialised", "built", "constructed",
+                                        "instantiated"};
+    size_t i = skip_log_prefix(t, n);
+    bool subject = false;
+    for (size_t k = 0; k < sizeof subjects / sizeof subjects[0] && !subject; k++)
+        subject = word_at(t, n, i, subjects[k]) == i;
+    if (!subject) return false;
+    size_t horizon = i + 48 < n ? i + 48 : n;
+    for (size_t k = 0; k < sizeof built / sizeof built[0]; k++)
+        if (word_at(t, horizon, i, built[k]) < horizon) return true;
+    return false;
+}
+
+/* diaggaps: a scan over a text corpus counting what it has read so far,
+ * "PROGRESS: at sentence #20000000, processed 401234567 words, keeping
+ * 8123456 word types" (gensim's Word2Vec/FastText scan_vocab and Phrases,
+ * piskvorky/gensim:gensim/models/word2vec.py@a94a3fd9, gensim/models/
+ * phrases.py): reading the data, whatever follows the count. Not gensim's
+ * training progress ("EPOCH 1 - PROGRESS: at 0.29% examples, 42940
+ * words/s"): no count of read words. */
+static bool corpus_scan(const char *t, size_t n)
+{
+    static const char *const units[] = {"words", "sentences", "documents"};
+    size_t p = word_at(t, n, 0, "processed");
+    if (p == n) return false;
+    size_t i = p + 9;
+    while (i < n && t[i] == ' ') i++;
+    size_t d = i;
+    while (i < n && (isdigit((unsigned char)t[i]) || t[i] == ',')) i++;
+    if (i == d || i >= n || t[i] != ' ') return false;
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+        if (word_at(t, n, i + 1, units[k]) == i + 1) return true;
+    return false;
 }
 
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
@@ -3100,7 +3340,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
         if (close) pre = (size_t)(close + 1 - text);
     }
     while (last > pre && (text[last - 1] == ' ' || text[last - 1] == '\r')) last--;
+    if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
+    if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
+    if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
     for (size_t i = 0; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||
@@ -3324,7 +3567,9 @@ bool stage_model_math(const char *code, size_t n)
  * lost, where only the tool's last announcement is left. */
 static size_t skip_log_prefix(const char *t, size_t n)
 {
-    size_t i = 0;
+    /* diaggaps: Kaldi's header, whose three-letter level and function's
+     * parentheses the loop below does not take */
+    size_t i = kaldi_header(t, n, &(const char *){0}, &(size_t){0});
     for (int guard = 0; guard < 16 && i < n; guard++) {
         while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '-' || t[i] == '`')) i++;
         if (i >= n) break;
@@ -3681,6 +3926,11 @@ enum oom_stage stage_log_tag(const char *text, size_t len)
 {
     enum oom_stage tagged = func_tag(text, len);
     if (tagged != OOM_STAGE_UNKNOWN) return tagged;
+    /* diaggaps: Kaldi's header names the function that logs, by its word
+     * parts as a frame's ("DecodeUtteranceLatticeFaster" decodes) */
+    const char *kf;
+    size_t kn;
+    if (kaldi_header(text, len, &kf, &kn)) return stage_pick(stage_name_bits(kf, kn));
     size_t m = len < 160 ? len : 160;
     for (const char *py = memmem(text, m, ".py:", 4); py; py = memmem(py + 4, m - (size_t)(py + 4 - text), ".py:", 4)) {
         const char *d = py + 4, *end = text + m;

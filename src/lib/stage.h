@@ -56,6 +56,17 @@ bool stage_autograd_frame(const char *text, size_t len);
  * stage. */
 unsigned stage_masks_outer(const char *text, size_t len);
 
+/* diaggaps: a Java/Scala/Kotlin stack frame ("\tat org.x.MultiLayerNetwork.fit(
+ * MultiLayerNetwork.java:1633)", "at x.Nd4jCuda$NativeOps.exec(Native Method)"),
+ * printed innermost first under its exception. */
+bool stage_java_frame(const char *s, size_t n);
+
+/* Rewrite a JVM frame line in place as Python's frame header ('File
+ * "MultiLayerNetwork.java", line 1633, in MultiLayerNetwork.fit'), when
+ * the header fits in cap bytes (with two to spare): the new length; len
+ * unchanged for any other line. */
+size_t stage_unjava(char *line, size_t len, size_t cap);
+
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
 

@@ -121,7 +121,7 @@ static const struct audit_row audit_rows[] = {
     /* ---- timm train.py: huggingface/pytorch-image-models@aa4b5850 ---- */
     {"timm", "load", "train.py: 'Model resnet50 created, param count:' (the last lines are set-up)", "huggingface/pytorch-image-models:train.py@aa4b5850",
      "!Training with a single process on 1 device (cuda:0).\nModel vit_huge_patch14_224 created, param count:632045800\n" OOM,
-     "set-up the log says is over: diagverb's done rule (a past one-time action names no stage of what failed after it) against the corpus's 'the last lines are the trainer's set-up: load' (h33-79, h30-104); not changed here"},
+     NULL /* diaggaps: fixed (test_diagnose_gaps.c) */},
     {"timm", "unknown", "negative: train_one_epoch's 'Train: 0 [ 100/5004 (  2%)]' line (training, no frames)", "huggingface/pytorch-image-models:train.py@aa4b5850",
      "!Scheduled epochs: 300. LR stepped per epoch.\n"
      "Train: 0 [   0/5004 (  0%)]  Loss: 6.931 (6.93)  Time: 3.212s,   79.70/s  (3.212s,   79.70/s)  LR: 1.000e-06  Data: 2.101 (2.101)\n"
@@ -174,7 +174,7 @@ static const struct audit_row audit_rows[] = {
      "!Running trajectory rendering...\nRendering trajectory:  40%|####      | 48/120 [00:05<00:08,  8.41it/s]\n" OOM, NULL},
     {"gsplat", "load", "simple_trainer __init__: 'Model initialized. Number of GS:' (the last lines are set-up)", "nerfstudio-project/gsplat:examples/simple_trainer.py@90d7b4b3",
      "!Scene scale: 1.1021\nModel initialized. Number of GS: 5412012\n" OOM,
-     "as the timm row: 'initialized' is a one-time action the log says is over (diagverb's done rule)"},
+     NULL /* diaggaps: fixed (test_diagnose_gaps.c) */},
 
     /* ---- ColabFold: sokrypton/ColabFold@3b808f0f ---- */
     {"colabfold", "forward", "predict_structure: '{tag} recycle=N pLDDT=' (structure prediction = the model's inference, as h20-35/h20-38)", "sokrypton/ColabFold:colabfold/batch.py@3b808f0f",
@@ -324,7 +324,7 @@ static const struct audit_row audit_rows[] = {
      "!validation_step:  30%|###       | 3/10 [00:01<00:02,  2.91it/s]\n" OOM, NULL},
     {"onetrainer", "load", "quantization_util: tqdm 'Quantizing model weights' while the model loads", "Nerogar/OneTrainer:modules/util/quantization_util.py@23df3832",
      "!Quantizing model weights:  40%|####      | 200/500 [00:05<00:07, 40.12it/s]\n" OOM,
-     "set-aside miss: no table reads quantizing a model's weights as its load"},
+     NULL /* diaggaps: fixed (test_diagnose_gaps.c) */},
     {"onetrainer", "checkpoint", "GenericTrainer.save: 'Saving <path>'", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
      "!Saving workspace/run/save/model-2024-05-01_10-12-33-save-1000-10-100\n" OOM, NULL},
     {"onetrainer", "unknown", "negative: the 'epoch' and 'step' bars (training, no frames)", "Nerogar/OneTrainer:modules/trainer/GenericTrainer.py@23df3832",
