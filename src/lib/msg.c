@@ -766,6 +766,14 @@ static const struct msg_near near_bfc_dump[] = {
 /* A GPU-OOM mention that stands without a traceback (a title, prose) and
  * that a denying or conditional clause takes back: the fields every such
  * row shares. */
+/* The words of a RESOURCE_EXHAUSTED status that is no memory: gRPC's
+ * message-size limit, a cloud API's quota or rate limit, gRPC's status line
+ * itself ("status = StatusCode.RESOURCE_EXHAUSTED", its details on the next
+ * line: a remote OOM's details hold TF's "OOM when allocating", a row of its
+ * own). (diagprose) */
+#define RESOURCE_NOT_MEMORY \
+    "larger than max", "quota", "Quota", "429 Resource", "rate limit", "StatusCode.RESOURCE"
+
 #define STANDALONE_MENTION                                                                      \
     .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
     .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_mention, \
@@ -1413,6 +1421,10 @@ static const struct msg_rule rules[] = {
      .any = {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
              "Out of memory allocating", "Failed to allocate request for",
              "Resource exhausted: Attempting to allocate", "Error allocating device buffer"},
+     /* diagprose: gRPC's RESOURCE_EXHAUSTED is also a message over the size
+      * limit ("Received message larger than max", TF Serving clients) and a
+      * cloud API's quota (HTTP 429): no memory of any device */
+     .unless = {RESOURCE_NOT_MEMORY},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1440,6 +1452,7 @@ static const struct msg_rule rules[] = {
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"Resource exhausted:"},
+     .unless = {RESOURCE_NOT_MEMORY},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2211,6 +2224,7 @@ static const struct msg_rule rules[] = {
      .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
              "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
      .unless = {"Caught OutOfMemoryError"},
+     .supposed = true, /* "If any CUDA out of memory error occurs, ..." (diagprose) */
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2387,6 +2401,11 @@ static const struct msg_rule rules[] = {
              "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
              "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
              "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
+             /* diagprose: with the particle between (Japanese が, Korean 이), the
+              * Japanese "not enough" (足りな), Russian's past "was not enough" */
+             "VRAM\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAMが不足 */, "VRAM\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* VRAMが足りな */,
+             "VRAM\xec\x9d\xb4 \xeb\xb6\x80\xec\xa1\xb1" /* VRAM이 부족 */,
+             "\xd0\xbd\xd0\xb5 \xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb8\xd0\xbb\xd0\xbe \xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватило видеопамяти */,
     },
     },
     {STANDALONE_MENTION,
@@ -2426,6 +2445,20 @@ static const struct msg_rule rules[] = {
              "\xe5\x86\x85\xe5\xad\x98\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xb1\xe8\xb4\xa5" /* 内存分配失败 */,
              "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
+    /* diagprose: the particle between memory and its shortage, as
+     * Japanese and Korean write it ("GPU 메모리가 부족합니다", the message
+     * Korean training tools raise on torch's OOM; "GPUのメモリが不足"),
+     * the Japanese "not enough" (足りない), Russian's past "was not
+     * enough" (не хватило памяти). The qualifier must stand right before
+     * the words, so the Japanese genitive の (GPUの) opens a form too. */
+    {STANDALONE_MENTION,
+     .any = {"\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリが不足 */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリが不足: "GPUのメモリが不足", the device before の */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* メモリが足りな */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* 메모리가 부족 */,
+             "\xd0\xbd\xd0\xb5 \xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb8\xd0\xbb\xd0\xbe \xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватило памяти */},
      .qualifier = {DEVICE_QUALIFIERS},
     },
     /* ... or the allocation said to fail, with the device named before or
@@ -3098,9 +3131,42 @@ static bool limit_can(const char *text, size_t len, const char *w, size_t n)
            (len - i == 4 || !isalnum((unsigned char)text[i + 4]));
 }
 
+/* A condition whose subject is the OOM itself supposes one: "If any CUDA
+ * out of memory error occurs on a small image, this might be the cause" (a
+ * report on a resize setting), "in case of CUDA OOM the worker restarts", "if
+ * there is insufficient VRAM" (design notes, advice). The words between the
+ * condition and the OOM are determiners and the device's only; a condition
+ * on the user's own action ("If I use 4 GPUs I get CUDA out of memory") is
+ * a report, and "when" tells what happened ("When I start training the GPU
+ * runs out of memory"). (diagprose) */
+static const char *const cond_words[] = {"if", "whenever", "unless", NULL};
+static const char *const cond_fillers[] = {"a", "an", "any", "the", "some", "there", "is",
+    "are", "of", "cuda", "gpu", "gpus", "hip", "xpu", "vram", "device", NULL};
+
+static bool cond_subject(const char *text, size_t at)
+{
+    size_t i = at;
+    for (int words = 0; words < 6; words++) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) return false;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]) && !cjk_mark_before(text, i))
+            i--;
+        const char *w = text + i;
+        size_t n = we - i;
+        if (word_in(w, n, cond_words)) return true;
+        if (n == 4 && !strncasecmp(w, "case", 4)) /* "in case of" */
+            return i >= 3 && !strncasecmp(text + i - 3, "in", 2) && is_blank((unsigned char)text[i - 1]);
+        if (!word_in(w, n, cond_fillers)) return false;
+    }
+    return false;
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
+    if (cond_subject(text, at)) return true;
     size_t i = at;
     bool adjacent = true; /* only deny_between words so far */
     for (int words = 0; words < 12; words++) {
@@ -3236,7 +3302,7 @@ static bool qualified_near(const struct msg_rule *r, const char *text, size_t le
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny && !r->end_not)
+    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed)
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -3256,6 +3322,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
                    !qualified_after(r, text, len, hit_end))
             continue;
         if (r->deny && denied(text, len, at, hit_end)) continue;
+        if (r->supposed && cond_subject(text, at)) continue;
         if (r->standalone && mention_row_guarded(text, len, at, hit_end)) continue;
         return true;
     }
