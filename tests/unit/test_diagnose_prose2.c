@@ -132,9 +132,16 @@ static void test_prose2_particles(void **state)
         {"Japanese ga tarinai", "VRAMが足りないのでバッチサイズを下げました\n", true},
         {"Korean ga bujok", "학습 중에 GPU 메모리가 부족합니다\n", true},
         {"Russian past", "При обучении на GPU не хватило видеопамяти\n", true},
+        /* the long-vowel spelling メモリー, with the device */
+        {"Japanese memorii", "GPUのメモリー不足で学習が止まります\n", true},
+        /* Chinese: VRAM "exploded" (显存炸了, as a web UI's FAQ words the CUDA
+         * OOM), and the traditional characters (顯存) */
+        {"Chinese zha", "显存炸了，生成 1024 的图就崩\n", true},
+        {"traditional", "訓練到一半顯存不夠了\n", true},
         /* guards: memory without a device */
         {"Japanese host", "メモリが不足しています\n", false},
         {"Korean host", "메모리가 부족합니다\n", false},
+        {"Japanese memorii host", "ビルド中にメモリー不足で止まります\n", false},
     };
     expect_all(logs, sizeof logs / sizeof logs[0]);
 }
@@ -165,6 +172,32 @@ static void test_prose2_conditional_subject(void **state)
     expect_all(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* Words that avoid or prevent an OOM, or suppose one, in Chinese, Japanese
+ * and Korean (为了避免显存溢出 "to avoid VRAM overflow", 防止显存爆炸, 如果显存不足
+ * "if VRAM runs short", OOMを避ける, OOM 방지) or guess at one (大概率是你显存炸了,
+ * "most likely your VRAM blew up") name none, as "to avoid OOM", "if you get
+ * CUDA OOM" and "probably" do; a report in the same words stays one. */
+static void test_prose2_cjk_avoid(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"Chinese avoid", "为了避免显存溢出，把 batch 调小到 4\n", false},
+        {"Chinese prevent", "防止显存爆炸，训练时关掉 use_cache\n", false},
+        {"Chinese if", "如果显存不足，请调小 batch_size\n", false},
+        {"Japanese avoid", "VRAM不足を避けるためにバッチを小さくする\n", false},
+        {"Korean prevent", "VRAM 부족 방지를 위해 배치를 줄입니다\n", false},
+        {"Chinese guess", "cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n\n总结：大概率是你显存炸了\n", false},
+        {"Chinese maybe", "可能是显存不足导致的吧\n", false},
+        /* reports */
+        {"Chinese report", "训练到一半显存爆了\n", true},
+        {"Chinese report, batch reduced", "把 batch 调小到 4 还是显存溢出\n", true},
+        {"Japanese report", "学習中にVRAM不足で止まりました\n", true},
+        /* 大概 before a size is "about", no guess */
+        {"Chinese about", "看报错，你请求了大概8GB的显存导致显存不足\n", true},
+    };
+    expect_all(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     (void)expect_calls; /* call_fixture.h's stop-at-first form; expect_all reads every row */
@@ -174,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_prose2_resource_exhausted),
         cmocka_unit_test(test_prose2_particles),
         cmocka_unit_test(test_prose2_conditional_subject),
+        cmocka_unit_test(test_prose2_cjk_avoid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
