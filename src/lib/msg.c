@@ -2464,10 +2464,13 @@ static const struct msg_rule rules[] = {
      * Japanese and Korean write it ("GPU 메모리가 부족합니다", the message
      * Korean training tools raise on torch's OOM; "GPUのメモリが不足"),
      * the Japanese "not enough" (足りない), Russian's past "was not
-     * enough" (не хватило памяти). The qualifier must stand right before
-     * the words, so the Japanese genitive の (GPUの) opens a form too. */
+     * enough" (не хватило памяти); memory "exploded" (GPU内存爆了, as 显存爆了),
+     * Taiwan's word for memory (GPU記憶體不足). The qualifier must stand right
+     * before the words, so the Japanese genitive の (CUDAの) opens a form too. */
     {STANDALONE_MENTION,
      .any = {"\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリが不足 */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリ不足 */, "\xe5\x86\x85\xe5\xad\x98\xe7\x88\x86" /* 内存爆 */, "\xe5\x86\x85\xe5\xad\x98\xe7\x82\xb8" /* 内存炸 */,
+             "\xe8\xa8\x98\xe6\x86\xb6\xe9\xab\x94\xe4\xb8\x8d\xe8\xb6\xb3" /* 記憶體不足 */,
              "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリが不足: "GPUのメモリが不足", the device before の */,
              "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* メモリが足りな */,
              "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* 메모리가 부족 */,

@@ -138,6 +138,11 @@ static void test_prose2_particles(void **state)
          * OOM), and the traditional characters (顯存) */
         {"Chinese zha", "显存炸了，生成 1024 的图就崩\n", true},
         {"traditional", "訓練到一半顯存不夠了\n", true},
+        /* memory (内存, Taiwan's 記憶體, Japanese メモリ after の) right after its device */
+        {"Chinese GPU memory exploded", "跑到第三个 epoch 时 GPU内存爆了\n", true},
+        {"Taiwan", "推論時 GPU記憶體不足，程式停止\n", true},
+        {"Japanese no memori", "CUDAのメモリ不足で推論が止まる\n", true},
+        {"Chinese host memory exploded", "加载数据集时内存爆了\n", false},
         /* guards: memory without a device */
         {"Japanese host", "メモリが不足しています\n", false},
         {"Korean host", "메모리가 부족합니다\n", false},
