@@ -64,20 +64,22 @@ static void test_prose2_memory_typos(void **state)
     expect_all(logs, sizeof logs / sizeof logs[0]);
 }
 
-/* "Memory blows up" (or "blow out", "blew up") is memory running out when
- * the device is in the sentence, as "memory overflow" is; alone, or about
- * the loss, or on the host, it is none. */
+/* "Memory blows up" (or "blow out", "blew up") with a failure's word is
+ * memory running out when the device is in the sentence, as "memory
+ * overflow" is; growth alone, no device, the loss or the host is none. */
 static void test_prose2_memory_blows_up(void **state)
 {
     (void)state;
     static const struct call_case logs[] = {
         {"blow out error", "I get a memory blow out error with this LSTM, it fills my 8gb gpu.\n",
          true},
-        {"blows up", "GPU memory blows up after the first validation epoch.\n", true},
-        {"VRAM blew up", "The VRAM blew up at 1024x1024 on the 3060.\n", true},
-        {"usage blows up", "With 4 workers the CUDA memory usage blows up and training stops.\n",
+        {"blows up, crash", "GPU memory blows up and the job crashes after the first epoch.\n",
          true},
-        /* guards */
+        {"VRAM blew up, error", "The VRAM blew up with an error at 1024x1024 on the 3060.\n", true},
+        {"usage blows up, fails", "With 4 workers the CUDA memory usage blows up and training fails.\n",
+         true},
+        /* guards: growth alone (a complaint, no failure), the loss, the host */
+        {"growth only", "GPU memory blows up after the first validation epoch.\n", false},
         {"loss blows up", "The loss blows up after epoch 3 on the GPU.\n", false},
         {"no device", "The memory blows up after the first epoch.\n", false},
         {"host", "CPU memory blows up when the dataset is cached on the GPU node.\n", false},
