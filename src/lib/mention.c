@@ -794,6 +794,12 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         *last = k + 2;
         return true;
     }
+    /* ... or "of" left out: "the GPU ran out memory at step 10" (diagprose) */
+    if (in_set(w, k, run_verbs) && SAME(k + 2) && is_word(w, k + 1, "out") &&
+        oom_memory_word(w, k + 2)) {
+        *last = k + 2;
+        return true;
+    }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;

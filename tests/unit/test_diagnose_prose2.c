@@ -45,7 +45,8 @@ static void expect_all(const struct call_case *logs, size_t n)
 }
 
 /* A memory word one letter off (swapped, dropped, doubled or wrong) inside
- * the OOM words still names the memory; a word that is no misspelling of
+ * the OOM words still names the memory, and "ran out memory" with its "of"
+ * left out is "ran out of memory"; a word that is no misspelling of
  * "memory" does not, and the host's guard still holds. */
 static void test_prose2_memory_typos(void **state)
 {
@@ -55,10 +56,12 @@ static void test_prose2_memory_typos(void **state)
         {"wrong letter", "The GPU runs out of menory after two epochs.\n", true},
         {"doubled letter", "Insufficient GPU mmeory while loading the checkpoint.\n", true},
         {"dropped letter", "Getting CUDA out of memry on my 3060 at 1024x1024.\n", true},
+        {"of left out", "The GPU ran out memory at step 10 of the first epoch.\n", true},
         /* guards: no memory word, the host's memory, a denial */
         {"out of money", "The GPU cluster ran out of money this month.\n", false},
         {"host RAM", "The loader runs out of meomry in RAM before the GPU starts.\n", false},
         {"denied", "The GPU does not run out of meomry anymore after the fix.\n", false},
+        {"of left out, host", "The loader ran out memory in RAM before the GPU started.\n", false},
         {"memcpy", "The CUDA memcpy error comes back after the driver update.\n", false},
     };
     expect_all(logs, sizeof logs / sizeof logs[0]);
