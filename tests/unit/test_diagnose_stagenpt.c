@@ -219,14 +219,23 @@ static const struct audit_row audit_rows[] = {
      TB FR("/w/predict.py", 40, "main", "logits = model.apply({'params': params}, images, train=False)")
      FR(SP "flax/linen/module.py", 2215, "apply", "return apply(")
      FR(SP "flax/core/scope.py", 1084, "wrapper", "y = fn(root, *args, **kwargs)")
-     JAX_OOM, NULL},
+     JAX_OOM, "flax's Module.apply has no stage name of its own (torch's Module.apply(fn) initialises weights) and flax/linen/ frames run under model.init as well: no cue that holds for both"},
     {"jax", "load", "jax.device_put(params, sharding) at set-up", "jax-ml/jax:jax/_src/api.py",
      TB FR("/w/train.py", 60, "main", "params = jax.device_put(params, replicated_sharding)")
      FR(SP "jax/_src/api.py", 2300, "device_put", "return tree_map(_device_put, x, device)")
-     JAX_OOM, NULL},
+     JAX_OOM, "jax.device_put moves whatever it is given: only the argument's name (params, batch) tells a set-up move from a batch's"},
     {"jax", "data", "jax.device_put(batch, sharding) in the loop", "jax-ml/jax:jax/_src/api.py",
      TB FR("/w/train.py", 85, "train", "batch = jax.device_put(batch, data_sharding)")
      FR(SP "jax/_src/api.py", 2300, "device_put", "return tree_map(_device_put, x, device)")
+     JAX_OOM, "jax.device_put moves whatever it is given: only the argument's name (params, batch) tells a set-up move from a batch's"},
+    {"flax", "load", "flax.jax_utils.replicate(state) -> device_put_replicated", "google/flax:flax/jax_utils.py",
+     TB FR("/w/train.py", 150, "train_and_evaluate", "state = jax_utils.replicate(state)")
+     FR(SP "flax/jax_utils.py", 54, "replicate", "return jax.device_put_replicated(tree, devices)")
+     JAX_OOM, NULL},
+    {"flax", "data", "flax.jax_utils.prefetch_to_device(iter, 2) -> device_put_sharded", "google/flax:flax/jax_utils.py",
+     TB FR("/w/train.py", 170, "train_and_evaluate", "batch = next(train_iter)")
+     FR(SP "flax/jax_utils.py", 130, "prefetch_to_device", "enqueue(size)  # Fill up the buffer.")
+     FR(SP "flax/jax_utils.py", 127, "_prefetch", "return jax.device_put_sharded(list(xs), devices)")
      JAX_OOM, NULL},
     {"flax", "checkpoint", "flax.training.checkpoints.save_checkpoint", "google/flax:flax/training/checkpoints.py",
      TB FR("/w/train.py", 120, "train", "checkpoints.save_checkpoint(ckpt_dir=workdir, target=state, step=step)")
