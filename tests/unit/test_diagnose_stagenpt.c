@@ -310,6 +310,8 @@ static const struct audit_row audit_rows[] = {
     {"paddle", "checkpoint", "paddle.save(model.state_dict(), path)", "PaddlePaddle/Paddle:python/paddle/framework/io.py",
      TB FR("/w/train.py", 100, "train", "paddle.save(model.state_dict(), 'ckpt/model.pdparams')")
      PD_OOM, NULL},
+    {"paddle", "unknown", "guard: the summary alone, no Python frames above it, names no stage", "PaddlePaddle/Paddle:paddle/fluid/platform/enforce.h",
+     "!" PD_OOM, NULL},
     {"paddle-inference", "forward", "Paddle Inference predictor.run()", "PaddlePaddle/PaddleOCR:tools/infer/predict_det.py",
      TB FR("/w/PaddleOCR/tools/infer/predict_det.py", 250, "__call__", "self.predictor.run()")
      PD_OOM, NULL},
