@@ -2477,12 +2477,15 @@ static enum oom_stage paddle_op_stage(const char *b, size_t n)
     return OOM_STAGE_FORWARD;
 }
 
-/* Paddle's executor appends the operator that failed to the message:
- * "  [operator < conv2d_grad > error]" (paddle/fluid/framework/operator.cc,
- * the op-type hint of OperatorBase::Run's catch). */
+/* Paddle appends the operator that failed to the message: "  [operator <
+ * conv2d_grad > error]" (static graph), "  [GradNode < Conv2dGradNodeFinal >
+ * error]" (a dygraph backward node, so backward whatever its op)
+ * (PaddlePaddle/Paddle:paddle/fluid/framework/op_call_stack.cc@0ab6998c
+ * InsertCallStackInfo, InsertCallStackInfoDygraph, AppendErrorOpHint). */
 static enum oom_stage paddle_operator_hint(const char *text, size_t len)
 {
     static const char head[] = "[operator < ";
+    if (memmem(text, len, "[GradNode < ", 12)) return OOM_STAGE_BACKWARD;
     const char *p = memmem(text, len, head, sizeof head - 1);
     if (!p) return OOM_STAGE_UNKNOWN;
     const char *b = p + sizeof head - 1, *end = text + len, *e = b;

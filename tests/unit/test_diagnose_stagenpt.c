@@ -51,8 +51,8 @@
 #define JAX_OOM "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.\n"
 /* Paddle's CUDA allocator (PaddlePaddle/Paddle:paddle/fluid/memory/
  * allocation/cuda_allocator.cc); the static executor appends the operator
- * that failed, "[operator < conv2d_grad > error]" (paddle/fluid/framework/
- * operator.cc; seen in Paddle's own docs, e.g. its custom-operator guide) */
+ * that failed, "[operator < conv2d_grad > error]", a dygraph backward node
+ * "[GradNode < X > error]" (paddle/fluid/framework/op_call_stack.cc@0ab6998c) */
 #define PD_OOM "MemoryError: \n\n--------------------------------------\nC++ Traceback (most recent call last):\n--------------------------------------\n0   paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned long)\n\n----------------------\nError Message Summary:\n----------------------\nResourceExhaustedError: \n\nOut of memory error on GPU 0. Cannot allocate 1.000000GB memory on GPU 0, 14.500000GB memory has been allocated and available memory is only 500.000000MB.\n\nPlease check whether there is any other process using GPU 0.\n1. If yes, please stop them, or start PaddlePaddle on another GPU.\n2. If no, please decrease the batch size of your model. \n (at /paddle/paddle/fluid/memory/allocation/cuda_allocator.cc:86)\n"
 #define PD_OP(op) PD_OOM "  [operator < " op " > error]\n"
 /* MXNet's pooled storage manager (apache/mxnet:src/storage/
@@ -86,15 +86,15 @@ static const struct audit_row audit_rows[] = {
     {"tf1", "load", "sess.run(tf.global_variables_initializer()): node .../Initializer/random_uniform", "tensorflow/tensorflow:tensorflow/python/ops/variables.py",
      TB FR("/w/train.py", 70, "<module>", "sess.run(tf.global_variables_initializer())") SESS
      TF_NODE("dense_1/kernel/Initializer/random_uniform/RandomUniform"), NULL},
-    {"tf1", "checkpoint", "saver.save(sess, path): node save/SaveV2", "tensorflow/tensorflow:tensorflow/python/training/saver.py",
+    {"tf1", "checkpoint", "saver.save(sess, path): node save/SaveV2", "tensorflow/tensorflow:tensorflow/python/training/saver.py@30507195",
      TB FR("/w/train.py", 95, "<module>", "saver.save(sess, os.path.join(ckpt_dir, 'model.ckpt'), global_step=step)")
      FR(SP "tensorflow/python/training/saver.py", 1175, "save", "{self.saver_def.filename_tensor_name: checkpoint_file})") SESS
      TF_NODE("save/SaveV2"), NULL},
-    {"tf1", "load", "saver.restore(sess, ckpt): node save/RestoreV2", "tensorflow/tensorflow:tensorflow/python/training/saver.py",
+    {"tf1", "load", "saver.restore(sess, ckpt): node save/RestoreV2", "tensorflow/tensorflow:tensorflow/python/training/saver.py@30507195",
      TB FR("/w/eval.py", 30, "<module>", "saver.restore(sess, tf.train.latest_checkpoint(ckpt_dir))")
      FR(SP "tensorflow/python/training/saver.py", 1290, "restore", "{self.saver_def.filename_tensor_name: save_path})") SESS
      TF_NODE("save/RestoreV2"), NULL},
-    {"tf1", "load", "saver.restore: node save/Assign_12 (no frames pasted)", "tensorflow/tensorflow:tensorflow/python/training/saver.py",
+    {"tf1", "load", "saver.restore: node save/Assign_12 (no frames pasted)", "tensorflow/tensorflow:tensorflow/python/training/saver.py@30507195",
      "!" TF_OOM "\t [[Node: save/Assign_12 = Assign[T=DT_FLOAT, _class=[\"loc:@conv5/kernel\"], use_locking=true, validate_shape=true, _device=\"/job:localhost/replica:0/task:0/device:GPU:0\"](conv5/kernel, save/RestoreV2:12)]]\n", NULL},
     {"tf1", "data", "tf.data iterator: node IteratorGetNext", "tensorflow/tensorflow:tensorflow/python/data/ops/iterator_ops.py",
      TB FR("/w/train.py", 88, "<module>", "_, l = sess.run([train_op, loss])") SESS TF_NODE("IteratorGetNext"), NULL},
@@ -149,7 +149,7 @@ static const struct audit_row audit_rows[] = {
      * give "__inference_<name>_<N>"; TF 2.0/2.1's training_v2.py ran every
      * mode through "distributed_function"; keras-team/keras:keras/src/
      * backend/tensorflow/trainer.py one_step_on_iterator/one_step_on_data) ---- */
-    {"tf2-keras", "forward", "fit -> train_function, a forward node", "keras-team/tf-keras:tf_keras/engine/training.py",
+    {"tf2-keras", "forward", "fit -> train_function, a forward node", "keras-team/tf-keras:tf_keras/engine/training.py@f458edc6",
      TB FR("/w/train.py", 38, "<module>", "model.fit(train_ds, epochs=10)")
      FR(SP "keras/utils/traceback_utils.py", 70, "error_handler", "raise e.with_traceback(filtered_tb) from None")
      FR(SP "tensorflow/python/eager/execute.py", 54, "quick_execute", "tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,")
@@ -159,9 +159,9 @@ static const struct audit_row audit_rows[] = {
      TB FR("/w/train.py", 38, "<module>", "model.fit(train_ds, epochs=10)")
      FR(SP "tensorflow/python/eager/execute.py", 54, "quick_execute", "tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,")
      TF_FN("Adam/Adam/update_4/ResourceApplyAdam", "__inference_train_function_9876"), NULL},
-    {"tf2-keras", "eval", "[Op:__inference_test_function_N] with a forward node, no frames", "keras-team/tf-keras:tf_keras/engine/training.py",
+    {"tf2-keras", "eval", "[Op:__inference_test_function_N] with a forward node, no frames", "keras-team/tf-keras:tf_keras/engine/training.py@f458edc6",
      "!" TF_FN("sequential/conv2d/Relu", "__inference_test_function_3161"), NULL},
-    {"tf2-keras", "forward", "[Op:__inference_predict_function_N], no frames", "keras-team/tf-keras:tf_keras/engine/training.py",
+    {"tf2-keras", "forward", "[Op:__inference_predict_function_N], no frames", "keras-team/tf-keras:tf_keras/engine/training.py@f458edc6",
      "!" TF_FN("model/dense/MatMul", "__inference_predict_function_2161"), NULL},
     {"tf2.1-keras", "eval", "evaluate -> training_v2 run_one_epoch -> distributed_function", "tensorflow/tensorflow:tensorflow/python/keras/engine/training_v2.py@v2.1.0",
      TB FR("/w/train.py", 52, "<module>", "model.evaluate(x_test, y_test, batch_size=64)")
@@ -204,7 +204,7 @@ static const struct audit_row audit_rows[] = {
      TB FR("/w/train.py", 70, "train", "loss = train_step(x, y)")
      TF_FN("gradient_tape/model/conv2d/Conv2D/Conv2DBackpropFilter", "__inference_train_step_1234"), NULL},
     /* ---- JAX / Flax / Optax / Orbax / T5X / MaxText ---- */
-    {"jax", "backward", "jax.grad outside jit: value_and_grad_f -> vjp -> ad.backward_pass", "jax-ml/jax:jax/_src/interpreters/ad.py",
+    {"jax", "backward", "jax.grad outside jit: value_and_grad_f -> vjp -> ad.backward_pass", "jax-ml/jax:jax/_src/interpreters/ad.py@319ab989 (backward_pass under transform_name_stack('transpose'))",
      TB FR("/w/train.py", 90, "train", "grads = jax.grad(loss_fn)(params, batch)")
      FR(SP "jax/_src/api.py", 740, "value_and_grad_f", "g = vjp_py(lax_internal._one(ans))")
      FR(SP "jax/_src/tree_util.py", 477, "__call__", "return self.fun(*args, **kw)")
@@ -228,11 +228,11 @@ static const struct audit_row audit_rows[] = {
      TB FR("/w/train.py", 85, "train", "batch = jax.device_put(batch, data_sharding)")
      FR(SP "jax/_src/api.py", 2300, "device_put", "return tree_map(_device_put, x, device)")
      JAX_OOM, "jax.device_put moves whatever it is given: only the argument's name (params, batch) tells a set-up move from a batch's"},
-    {"flax", "load", "flax.jax_utils.replicate(state) -> device_put_replicated", "google/flax:flax/jax_utils.py",
+    {"flax", "load", "flax.jax_utils.replicate(state) -> device_put_replicated", "google/flax:flax/jax_utils.py (replicate -> device_put_replicated in the 2022-23 releases; @160b7529 device_put_sharded, @00bd0764 device_put of a stack)",
      TB FR("/w/train.py", 150, "train_and_evaluate", "state = jax_utils.replicate(state)")
      FR(SP "flax/jax_utils.py", 54, "replicate", "return jax.device_put_replicated(tree, devices)")
      JAX_OOM, NULL},
-    {"flax", "data", "flax.jax_utils.prefetch_to_device(iter, 2) -> device_put_sharded", "google/flax:flax/jax_utils.py",
+    {"flax", "data", "flax.jax_utils.prefetch_to_device(iter, 2) -> device_put_sharded", "google/flax:flax/jax_utils.py (replicate -> device_put_replicated in the 2022-23 releases; @160b7529 device_put_sharded, @00bd0764 device_put of a stack)",
      TB FR("/w/train.py", 170, "train_and_evaluate", "batch = next(train_iter)")
      FR(SP "flax/jax_utils.py", 130, "prefetch_to_device", "enqueue(size)  # Fill up the buffer.")
      FR(SP "flax/jax_utils.py", 127, "_prefetch", "return jax.device_put_sharded(list(xs), devices)")
@@ -277,19 +277,21 @@ static const struct audit_row audit_rows[] = {
      FR(SP "paddle/optimizer/optimizer.py", 1270, "_apply_optimize", "optimize_ops = self._create_optimization_pass(")
      FR(SP "paddle/optimizer/adamw.py", 560, "_append_optimize_op", "_, _, _, _, _, _ = _C_ops.adamw_(")
      PD_OOM, NULL},
-    {"paddle", "backward", "static Executor.run: [operator < conv2d_grad > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py",
+    {"paddle", "backward", "static Executor.run: [operator < conv2d_grad > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py; hint from paddle/fluid/framework/op_call_stack.cc@0ab6998c",
      TB FR("/w/train.py", 90, "main", "loss_v, = exe.run(main_prog, feed={'x': xb, 'y': yb}, fetch_list=[loss])")
      FR(SP "paddle/base/executor.py", 1746, "run", "return self._run_impl(")
      FR(SP "paddle/base/executor.py", 1952, "_run_impl", "ret = new_exe.run(")
      PD_OP("conv2d_grad"), NULL},
-    {"paddle", "optimizer", "static Executor.run: [operator < adam > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py",
+    {"paddle", "optimizer", "static Executor.run: [operator < adam > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py; hint from paddle/fluid/framework/op_call_stack.cc@0ab6998c",
      TB FR("/w/train.py", 90, "main", "loss_v, = exe.run(main_prog, feed={'x': xb, 'y': yb}, fetch_list=[loss])")
      FR(SP "paddle/base/executor.py", 1746, "run", "return self._run_impl(")
      PD_OP("adam"), NULL},
-    {"paddle", "forward", "static Executor.run: [operator < conv2d > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py",
+    {"paddle", "forward", "static Executor.run: [operator < conv2d > error]", "PaddlePaddle/Paddle:python/paddle/base/executor.py; hint from paddle/fluid/framework/op_call_stack.cc@0ab6998c",
      TB FR("/w/infer.py", 50, "main", "out, = exe.run(infer_prog, feed={'x': xb}, fetch_list=fetch_targets)")
      FR(SP "paddle/base/executor.py", 1746, "run", "return self._run_impl(")
      PD_OP("conv2d"), NULL},
+    {"paddle", "backward", "dygraph backward node hint [GradNode < Conv2dGradNodeFinal > error], no frames (written with its cue)", "PaddlePaddle/Paddle:paddle/fluid/framework/op_call_stack.cc@0ab6998c",
+     "!" PD_OOM "  [GradNode < Conv2dGradNodeFinal > error]\n", NULL},
     {"paddle-hapi", "eval", "paddle.Model.fit -> evaluate -> eval_batch", "PaddlePaddle/Paddle:python/paddle/hapi/model.py",
      TB FR("/w/train.py", 60, "<module>", "model.fit(train_ds, eval_ds, epochs=10, batch_size=64)")
      FR(SP "paddle/hapi/model.py", 1890, "fit", "eval_logs = self._run_one_epoch(eval_loader, cbks, 'eval')")
@@ -324,7 +326,7 @@ static const struct audit_row audit_rows[] = {
      FR(SP "mxnet/ndarray/ndarray.py", 2216, "backward", "ctypes.c_void_p(0)))")
      FR(SP "mxnet/base.py", 253, "check_call", "raise MXNetError(py_str(_LIB.MXGetLastError()))")
      MX_OOM, NULL},
-    {"mxnet-gluon", "optimizer", "trainer.step -> _update -> updater -> optimizer.update_multi_precision", "apache/mxnet:python/mxnet/gluon/trainer.py",
+    {"mxnet-gluon", "optimizer", "trainer.step -> _update -> updater -> optimizer.update_multi_precision", "apache/mxnet:python/mxnet/gluon/trainer.py@8a3e1d11",
      TB FR("/w/train.py", 71, "train", "trainer.step(batch_size)")
      FR(SP "mxnet/gluon/trainer.py", 334, "step", "self._update(ignore_stale_grad)")
      FR(SP "mxnet/gluon/trainer.py", 416, "_update", "updater(i, w, g)")
