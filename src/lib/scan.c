@@ -700,13 +700,43 @@ static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t 
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
+/* diagstagenpt (issue 12): Paddle 2.x prints one error as its Python
+ * traceback, the exception's class line ("MemoryError: "), then, between
+ * rules of dashes, its "C++ Traceback (most recent call last):" frames (with
+ * FLAGS_call_stack_level=2) and an "Error Message Summary:" whose class line
+ * ("ResourceExhaustedError: ") heads the message (PaddlePaddle/Paddle:
+ * paddle/fluid/platform/enforce.h, GetCurrentTraceBackString and
+ * SimplifyErrorTypeFormat). The walk up from the message passes over the
+ * summary and the C++ half to the Python frames. */
+static bool paddle_summary_line(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    return (n >= 22 && memcmp(s, "Error Message Summary:", 22) == 0) ||
+           (n >= 38 && memcmp(s, "C++ Traceback (most recent call last):", 38) == 0);
+}
+
+/* The line above [a, ...) is a rule of dashes (Paddle's, under "Error
+ * Message Summary:"), blank lines skipped. */
+static bool rule_above(const struct view *v, size_t a)
+{
+    size_t b = a;
+    for (int i = 0; i < 3 && prev_line(v, &a, &b); i++) {
+        size_t n = b - a, dashes = 0;
+        while (n && (v->p[a + n - 1] == ' ' || v->p[a + n - 1] == '\r')) n--;
+        if (!n) continue;
+        while (dashes < n && v->p[a + dashes] == '-') dashes++;
+        return n >= 8 && dashes == n;
+    }
+    return false;
+}
+
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
     size_t a = ls, b = ls;
     int lines = 0, blanks = 0, ctx_lines = 0;
     bool bare_bar = false; /* a running bar with no description lies between */
-    bool in_tb = true;
+    bool in_tb = true, paddle = false;
     char lower[512]; /* the Rich frame header line below this one */
     size_t lower_n = 0;
     char name[128]; /* a Rich box line below holding one name only */
@@ -724,6 +754,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             /* A logger prefixes only a message's first line ("rank: 3 | ...
              * Traceback"): the traceback's rank is the error's. */
             if (e->rank < 0 && c.px.rank >= 0) e->rank = c.px.rank;
+            if (paddle_summary_line(c.body, c.n)) {
+                paddle = true;
+                blanks = 0;
+                continue;
+            }
             if (c.kind == STAGE_LINE_HEADER) {
                 e->region = a;
                 in_tb = false;
@@ -776,6 +811,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             name_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
                 if (++blanks > 2) in_tb = false;
+                continue;
+            }
+            /* Paddle's class lines: the summary's, under its rule, and the
+             * Python exception's above the C++ half */
+            if (stage_message_line(c.body, c.n) && (paddle || (!e->frames && rule_above(v, a)))) {
+                paddle = !paddle;
                 continue;
             }
             /* The message's own first line ("RuntimeError: .../indice_cuda.cu
@@ -875,7 +916,12 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
-        if ((lines <= 3 || !started) && e->tf == OOM_STAGE_UNKNOWN) e->tf = stage_tf(c.body, c.n);
+        /* diagstagenpt: Keras' evaluation function named under the node
+         * ("[Op:__inference_test_function_N]") encloses that node's forward */
+        if ((lines <= 3 || !started) && (e->tf == OOM_STAGE_UNKNOWN || e->tf == OOM_STAGE_FORWARD)) {
+            enum oom_stage st = stage_tf(c.body, c.n);
+            if (e->tf == OOM_STAGE_UNKNOWN || st == OOM_STAGE_EVAL) e->tf = st;
+        }
         if (!started) {
             if (c.kind == STAGE_LINE_HEADER) {
                 started = true;

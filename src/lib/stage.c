@@ -63,6 +63,39 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
+    /* ---- diagstagenpt (issue 12): the frameworks other than PyTorch, by
+     * their own API names (tests/unit/test_diagnose_stagenpt.c) ----
+     * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
+     * _apply_optimize -> _append_optimize_op), MXNet's python/mxnet/
+     * optimizer/ (Gluon trainer.step -> _update -> Updater.__call__);
+     * libtorch's C++ optimizers (torch/csrc/api/src/optim/, "torch::optim::
+     * Adam::step"). Backward and load in libtorch's C++ frames:
+     * "torch::autograd::backward", "torch::autograd::Engine::execute",
+     * "torch::jit::load", "torch::load(" (torch/csrc/autograd/autograd.cpp,
+     * engine.cpp, jit/serialization/import.cpp, api/include/torch/
+     * serialize.h). Paddle's Layer.set_state_dict and MXNet Gluon's
+     * Block.load_parameters restore weights (python/paddle/nn/layer/
+     * layers.py; python/mxnet/gluon/block.py); Orbax's CheckpointManager and
+     * Checkpointer restore (google/orbax: checkpoint/orbax/checkpoint/
+     * checkpoint_manager.py). Keras 2's validation loop, training_arrays.py
+     * test_loop (keras-team/keras 2.2); MXNet Module's score(eval_data, ...)
+     * in fit (python/mxnet/module/base_module.py). onnxruntime-genai's
+     * Generator.generate_next_token (microsoft/onnxruntime-genai). */
+    {"paddle/optimizer/", OOM_STAGE_OPTIMIZER, false}, {"mxnet/optimizer/", OOM_STAGE_OPTIMIZER, false},
+    {"trainer.step(", OOM_STAGE_OPTIMIZER, W}, {"torch::optim::", OOM_STAGE_OPTIMIZER, false},
+    {"torch::autograd::backward", OOM_STAGE_BACKWARD, false}, {"torch::autograd::Engine::execute", OOM_STAGE_BACKWARD, false},
+    {"torch::jit::load(", OOM_STAGE_LOAD, false}, {"torch::load(", OOM_STAGE_LOAD, false},
+    {"set_state_dict(", OOM_STAGE_LOAD, false}, {"load_parameters(", OOM_STAGE_LOAD, false},
+    {"_manager.restore(", OOM_STAGE_LOAD, false}, {"checkpointer.restore(", OOM_STAGE_LOAD, false},
+    {"test_loop", OOM_STAGE_EVAL, W}, {".score(eval_data", OOM_STAGE_EVAL, false},
+    {"generate_next_token", OOM_STAGE_GENERATE, false},
+    /* flax's jax_utils: replicate(state) copies the parameters to every
+     * device once at set-up (jax.device_put_replicated); prefetch_to_device
+     * shards each batch onto the devices ahead of the step (google/flax:
+     * flax/jax_utils.py; tf.data.experimental.prefetch_to_device likewise) */
+    {"jax_utils.replicate(", OOM_STAGE_LOAD, false}, {"device_put_replicated(", OOM_STAGE_LOAD, false},
+    {"prefetch_to_device", OOM_STAGE_DATA, false},
+    /* ---- end of the diagstagenpt block ---- */
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -2649,6 +2682,41 @@ static enum oom_stage ort_node_stage(const char *text, size_t len)
     return e - b > 4 && memcmp(e - 4, "Grad", 4) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
 }
 
+/* diagstagenpt (issue 12): a Paddle operator by its type. A gradient op is
+ * "<op>_grad" (or "_grad_grad"), made by the op's GradOpMaker; the
+ * optimizers' and AMP's update ops are typed by name (PaddlePaddle/Paddle:
+ * paddle/fluid/operators/optimizers/, paddle/phi/ops/yaml/ops.yaml: sgd_,
+ * momentum_, adam_, adamw_, lamb_, ... check_finite_and_unscale_,
+ * update_loss_scaling_); any other op runs forward. */
+static enum oom_stage paddle_op_stage(const char *b, size_t n)
+{
+    static const char *const optimizer_ops[] = {
+        "sgd", "momentum", "lars_momentum", "dgc_momentum", "merged_momentum", "adam", "adamw", "adamax",
+        "merged_adam", "fused_adam", "lamb", "adagrad", "decayed_adagrad", "adadelta", "rmsprop", "ftrl",
+        "dpsgd", "proximal_gd", "proximal_adagrad", "check_finite_and_unscale", "update_loss_scaling"};
+    if (n > 5 && memcmp(b + n - 5, "_grad", 5) == 0) return OOM_STAGE_BACKWARD;
+    for (size_t i = 0; i < sizeof optimizer_ops / sizeof optimizer_ops[0]; i++)
+        if (strlen(optimizer_ops[i]) == n && memcmp(optimizer_ops[i], b, n) == 0) return OOM_STAGE_OPTIMIZER;
+    return OOM_STAGE_FORWARD;
+}
+
+/* Paddle appends the operator that failed to the message: "  [operator <
+ * conv2d_grad > error]" (static graph), "  [GradNode < Conv2dGradNodeFinal >
+ * error]" (a dygraph backward node, so backward whatever its op)
+ * (PaddlePaddle/Paddle:paddle/fluid/framework/op_call_stack.cc@0ab6998c
+ * InsertCallStackInfo, InsertCallStackInfoDygraph, AppendErrorOpHint). */
+static enum oom_stage paddle_operator_hint(const char *text, size_t len)
+{
+    static const char head[] = "[operator < ";
+    if (memmem(text, len, "[GradNode < ", 12)) return OOM_STAGE_BACKWARD;
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    const char *b = p + sizeof head - 1, *end = text + len, *e = b;
+    while (e < end && ident(*e)) e++;
+    if (e == b || end - e < 8 || memcmp(e, " > error", 8)) return OOM_STAGE_UNKNOWN;
+    return paddle_op_stage(b, (size_t)(e - b));
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
     const char *t = memmem(text, len, "type: \"", 7);
@@ -2665,9 +2733,9 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         const char *e = r, *b = r;
         while (b > text && (ident(b[-1]))) b--;
         if (b == e || b == text || b[-1] != ' ') return OOM_STAGE_UNKNOWN;
-        return e - b > 5 && memcmp(e - 5, "_grad", 5) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
+        return paddle_op_stage(b, (size_t)(e - b));
     }
-    return OOM_STAGE_UNKNOWN;
+    return paddle_operator_hint(text, len);
 }
 
 /* A line shaped like code, not prose: identifiers joined by operators and
@@ -2868,6 +2936,19 @@ enum oom_stage stage_context_line(const char *text, size_t len)
 static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, size_t opn)
 {
     static const struct stage_word names[] = {
+        /* diagstagenpt: TF 1.x's Saver builds its restore under the save/
+         * scope too ("save/RestoreV2", "save/Assign_12" in
+         * "save/restore_all"; tensorflow/python/training/saver.py
+         * BaseSaverBuilder._AddRestoreOps); eager Checkpoint.restore runs
+         * RestoreV2 (tensorflow/python/checkpoint/functional_saver.py):
+         * load. tf.data's iterator op hands the next batch over
+         * (IteratorGetNext, MultiDeviceIteratorGetNextFromShard): data.
+         * Keras' evaluate runs its test_function ("[Op:__inference_
+         * test_function_N]", tf_keras/engine/training.py
+         * make_test_function): evaluation. */
+        {"RestoreV2", OOM_STAGE_LOAD, false}, {"save/Assign", OOM_STAGE_LOAD, false},
+        {"restore_all", OOM_STAGE_LOAD, false}, {"IteratorGetNext", OOM_STAGE_DATA, false},
+        {"_test_function_", OOM_STAGE_EVAL, false},
         {"gradients/", OOM_STAGE_BACKWARD, false}, {"_grad/", OOM_STAGE_BACKWARD, false},
         {"gradient_tape/", OOM_STAGE_BACKWARD, false}, {"training/adam/", OOM_STAGE_OPTIMIZER, false},
         {"Backprop", OOM_STAGE_BACKWARD, false}, /* Conv2DBackpropInput/Filter ops */
