@@ -161,6 +161,10 @@ static const struct msg_clause clauses_bfc[] = {
 static const struct msg_clause clauses_nccl[] = {
     {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED},
     {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED},
+    /* diagnumsrc: NCCL's stream-ordered allocation (NVIDIA/nccl
+     * src/include/alloc.h ncclCudaCallocAsync: "Failed to CUDA calloc async
+     * %ld bytes") */
+    {"Failed to CUDA calloc async %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -401,6 +405,9 @@ static const struct msg_clause clauses_ggml_buffer[] = {
     {"allocate CANN%d buffer", MSG_F_GPU},
     {"buffer of size %d", MSG_F_REQUESTED},
     {"failed to allocate buffer, size = %s", MSG_F_REQUESTED},
+    /* the SYCL backend's own words (ggml/src/ggml-sycl/ggml-sycl.cpp) */
+    {"can't allocate %d Bytes", MSG_F_REQUESTED},
+    {"can't malloc %d Bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -416,6 +423,7 @@ static const struct msg_clause clauses_hpu[] = {
 
 static const struct msg_clause clauses_mlx[] = {
     {"Attempting to allocate %d bytes", MSG_F_REQUESTED},
+    {"Unable to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -425,6 +433,11 @@ static const struct msg_clause clauses_mlx[] = {
 static const struct msg_clause clauses_paddle_old[] = {
     {"available failed, %d", MSG_F_REQUESTED},
     {"available failed, %i > %d", MSG_F_FREE},
+    /* 1.5's PADDLE_ENFORCE_LE words (paddle/fluid/platform/enforce.h):
+     * "Enforce failed. Expected allocating <= available, but received
+     * allocating:2147483648 > available:1073741824." (diagnumsrc) */
+    {"but received allocating:%d", MSG_F_REQUESTED},
+    {"> available:%d", MSG_F_FREE},
     {"Cannot malloc %s GPU memory", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -445,6 +458,8 @@ static const struct msg_clause clauses_cuda_error[] = {
      * first releases: "... allocate 2147483648: ..." / " Free memory/Total
      * memory: F/T"): the request, then the card's free and total in bytes */
     {"cuMemAllocAsync failed to allocate %d", MSG_F_REQUESTED},
+    /* the allocator's name, "gpu_async_" + the device id, as GPU_0_bfc's (diagnumsrc) */
+    {"gpu_async_%d cuMemAllocAsync", MSG_F_GPU},
     {"Free memory/Total memory: %d", MSG_F_FREE},
     {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
     {NULL, 0},
@@ -483,6 +498,7 @@ static const struct msg_clause clauses_ort[] = {
     /* "Failed to find a free memory block despite calling Extend.
      * rounded_bytes=1048576" */
     {"despite calling Extend. rounded_bytes=%d", MSG_F_REQUESTED},
+    {"BFC Arena ran out of memory trying to allocate %d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -790,9 +806,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nccl,
      .near = near_nccl},
+    /* ... and its device allocations by size (NVIDIA/nccl src/include/
+     * alloc.h: ncclCudaCalloc, ncclCudaCallocAsync, ncclCudaMalloc "Failed to
+     * CUDA malloc %ld bytes"; not "Failed to CUDA host alloc", pinned host
+     * memory) (diagnumsrc) */
     {.kind = "nccl-oom",
      .framework = "nccl",
-     .need = {"Failed to CUDA calloc"},
+     .any = {"Failed to CUDA calloc", "Failed to CUDA malloc"},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -827,6 +847,20 @@ static const struct msg_rule rules[] = {
      * shape, cut or quoted in prose ("`ran out of memory trying to allocate
      * 975.59MiB  `", anishathalye/neural-style#86 = heldout9 h9-40):
      * no GPU OOM by itself; an OOM message near it is the event. */
+    /* ONNX Runtime's arena logs its failure in TF's words with a raw byte
+     * count before it throws: "BFC Arena ran out of memory trying to
+     * allocate 4294967296.  Current allocation summary follows."
+     * (microsoft/onnxruntime onnxruntime/core/framework/bfc_arena.cc; the
+     * plugin arenas print no summary words). A detail of the throw that
+     * follows. (diagnumsrc) */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"BFC Arena ran out of memory trying to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
+     .near = near_none},
     {.kind = "tf-not-a-failure",
      .not_failure = true,
      .framework = "tensorflow",
@@ -1057,7 +1091,7 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
-     .need = {"allocating <= available failed"},
+     .any = {"allocating <= available failed", "Expected allocating <= available"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1075,7 +1109,8 @@ static const struct msg_rule rules[] = {
      * whose "OutOfMemoryError: " its class name contains. */
     {.kind = "cupy",
      .framework = "cupy",
-     .any = {"out of memory to allocate", "bytes (allocated so far:"},
+     .any = {"out of memory to allocate", "bytes (allocated so far:",
+             "memory.OutOfMemoryError: Out of memory allocating"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1187,6 +1222,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml_buffer,
      .near = near_none},
+    /* ggml's SYCL backend refusing a device buffer: "ggml_backend_sycl_
+     * buffer_type_alloc_buffer: can't allocate 3503030272 Bytes of memory on
+     * device" (2024: "can't malloc N Bytes memory on device", printed without
+     * a newline) (ggml-org/llama.cpp ggml/src/ggml-sycl/ggml-sycl.cpp,
+     * docs/backend/SYCL.md). (diagnumsrc) */
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .need = {"alloc_buffer: can't"},
+     .any = {"can't allocate", "can't malloc"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
     {.kind = "ggml",
      .framework = "llama.cpp",
      .need = {"metal", "failed to allocate buffer, size ="},
@@ -1217,6 +1267,19 @@ static const struct msg_rule rules[] = {
     {.kind = "metal",
      .framework = "mlx",
      .need = {"[metal::malloc] Attempting to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mlx,
+     .near = near_none},
+    /* ... and the device refusing a buffer of any size: "[malloc] Unable to
+     * allocate 34359738368 bytes." (ml-explore/mlx mlx/backend/metal/
+     * allocator.cpp and mlx/backend/cuda/allocator.cpp, the same words;
+     * "[metal::malloc]" before 2025). (diagnumsrc) */
+    {.kind = "metal",
+     .framework = "mlx",
+     .need = {"malloc] Unable to allocate"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
