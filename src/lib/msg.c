@@ -168,6 +168,28 @@ static const struct msg_clause clauses_nccl[] = {
     {NULL, 0},
 };
 
+/* Theano's CUDA backend (Theano/Theano theano/sandbox/cuda/cuda_ndarray.cu
+ * device_malloc): "Error allocating 402653184 bytes of device memory (out of
+ * memory). Driver report 184459264 bytes free and 4294770688 bytes total",
+ * with CNMeM "(CNMEM_STATUS_OUT_OF_MEMORY)." and no driver report.
+ * (diagnumsrc) */
+static const struct msg_clause clauses_theano[] = {
+    {"Error allocating %d bytes of device memory", MSG_F_REQUESTED},
+    {"Driver report %d bytes free", MSG_F_FREE},
+    {"bytes free and %d bytes total", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
+/* FAISS's GPU resources (facebookresearch/faiss faiss/gpu/
+ * StandardGpuResources.cpp allocMemory: "StandardGpuResources: alloc fail
+ * " + AllocRequest::toString() "type T dev N space S stream P size N bytes"
+ * + " (cudaMalloc error out of memory [2])"). (diagnumsrc) */
+static const struct msg_clause clauses_faiss[] = {
+    {"size %d bytes (cudaMalloc error", MSG_F_REQUESTED},
+    {"dev %d space", MSG_F_GPU},
+    {NULL, 0},
+};
+
 /* MindSpore's pool refusal (diagcall3, candle-org/MindAct#1761): "TotalUsedMemStatistics
  * : A plus TotalUsedByEventMemStatistics : 0 and plus alloc size : B is more than
  * total mem size : C." (bytes) */
@@ -482,6 +504,11 @@ static const struct msg_clause clauses_cupy[] = {
 static const struct msg_clause clauses_julia[] = {
     {"trying to allocate %s", MSG_F_REQUESTED},
     {"memory usage: %i.%i%% (%z/%s)", MSG_F_CAPACITY},
+    /* 2020-21: "binned usage: 7.313 GiB (7.313 GiB allocated, 0 bytes
+     * cached)", "Memory pool usage: X (A allocated, C cached)": X is A + C,
+     * the pool's whole; A what is in use (JuliaGPU/CUDA.jl src/pool.jl
+     * pool_status before 2022) (diagnumsrc) */
+    {"(%s allocated,", MSG_F_ALLOCATED},
     {"Memory pool usage: %s", MSG_F_ALLOCATED},
     {"(%s reserved)", MSG_F_RESERVED},
     {NULL, 0},
@@ -1080,6 +1107,26 @@ static const struct msg_rule rules[] = {
      .standalone = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* Theano and FAISS name device memory and their figures; before the
+     * rows that read "MemoryError" as host memory and "out of memory" as
+     * CUDA's words (diagnumsrc) */
+    {.kind = "theano",
+     .framework = "theano",
+     .need = {"Error allocating", "bytes of device memory ("},
+     .any = {"out of memory", "OUT_OF_MEMORY"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_theano,
+     .near = near_none},
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"StandardGpuResources: alloc fail", "out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
      .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",

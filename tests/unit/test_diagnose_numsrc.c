@@ -439,6 +439,43 @@ static const struct num_row rows[] = {
     {"mlx", "ml-explore/mlx:mlx/backend/cuda/allocator.cpp@846d1762 (the CUDA backend, same words)", NULL, true,
      W(8589934592, NA, NA, NA, NA, NA),
      "RuntimeError: [malloc] Unable to allocate 8589934592 bytes.\n", NULL},
+    /* ---- audit round 2: formats found after the first fixes, scored before their own fixes (base dde05b75) ---- */
+    {"julia", "JuliaGPU/CUDA.jl:src/pool.jl@7f8aae98 (2020-21: 'binned usage: X (A allocated, C cached)')", "julia", true,
+     W(2047625658, 8450348155, 7852273959, NA, NA, NA),
+     "ERROR: Out of GPU memory trying to allocate 1.907 GiB\n"
+     "Effective GPU memory usage: 96.19% (7.570 GiB/7.870 GiB)\n"
+     "CUDA allocator usage: 7.313 GiB\n"
+     "binned usage: 7.313 GiB (7.313 GiB allocated, 0 bytes cached)\n", NULL},
+    {"julia", "JuliaGPU/CUDA.jl:src/pool.jl@c3dbe3ba ('Memory pool usage: X (A allocated, C cached)': X = A + C)", "julia", true,
+     W(16388521460, 12652973654, 1027936879, NA, NA, NA),
+     "ERROR: Out of GPU memory trying to allocate 15.263 GiB\n"
+     "Effective GPU memory usage: 11.12% (1.311 GiB/11.784 GiB)\n"
+     "CUDA allocator usage: 980.317 MiB\n"
+     "Memory pool usage: 1.957 GiB (980.317 MiB allocated, 1.000 GiB cached)\n", NULL},
+    {"theano", "Theano/Theano:theano/sandbox/cuda/cuda_ndarray.cu (device_malloc: the driver's report)", "theano", true,
+     W(402653184, 4294770688, NA, 184459264, NA, NA),
+     "MemoryError: Error allocating 402653184 bytes of device memory (out of memory). Driver report 184459264 bytes "
+     "free and 4294770688 bytes total \n"
+     "Apply node that caused the error: GpuElemwise{add,no_inplace}(GpuDot22.0, GpuDimShuffle{x,0}.0)\n", NULL},
+    {"theano", "Theano/Theano:theano/sandbox/cuda/cuda_ndarray.cu (with CNMeM)", "theano", true,
+     W(1073741824, NA, NA, NA, NA, NA),
+     "MemoryError: Error allocating 1073741824 bytes of device memory (CNMEM_STATUS_OUT_OF_MEMORY).\n", NULL},
+    {"faiss", "facebookresearch/faiss:faiss/gpu/StandardGpuResources.cpp (allocMemory, AllocRequest::toString)", "faiss", true,
+     W(4513349632, NA, NA, NA, NA, NA),
+     "RuntimeError: Error in virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const "
+     "faiss::gpu::AllocRequest&) at /project/faiss/faiss/gpu/StandardGpuResources.cpp:452: Error: 'err == "
+     "cudaSuccess' failed: StandardGpuResources: alloc fail type TemporaryMemoryOverflow dev 0 space Device stream "
+     "0x7effcc5f47a0 size 4513349632 bytes (cudaMalloc error out of memory [2])\n", NULL},
+    {"xgboost", "dmlc/xgboost:src/common/device_helpers.cuh (ThrowOOMError: raw bytes, before HumanMemUnit)", NULL, true,
+     W(4294967296, NA, NA, 1073741824, NA, NA),
+     "xgboost.core.XGBoostError: [10:00:00] /workspace/src/c_api/../data/../common/device_helpers.cuh:428: Memory "
+     "allocation error on worker 0: std::bad_alloc: cudaErrorMemoryAllocation: out of memory\n"
+     "- Free memory: 1073741824\n- Requested memory: 4294967296\n", NULL},
+    {"xgboost", "dmlc/xgboost:src/common/device_helpers.cu (HumanMemUnit: GB/MB/KB 1024-based)", NULL, true,
+     W(1610612736, NA, NA, 536870912, NA, NA),
+     "xgboost.core.XGBoostError: [10:00:00] /workspace/src/common/device_helpers.cu:44: Memory allocation error on "
+     "worker 0: std::bad_alloc: cudaErrorMemoryAllocation: out of memory\n"
+     "- Free memory: 512MB\n- Requested memory: 1.5GB\n", NULL},
 };
 
 static void test_numbers(void **state)
