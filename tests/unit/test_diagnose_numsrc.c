@@ -476,6 +476,55 @@ static const struct num_row rows[] = {
      "xgboost.core.XGBoostError: [10:00:00] /workspace/src/common/device_helpers.cu:44: Memory allocation error on "
      "worker 0: std::bad_alloc: cudaErrorMemoryAllocation: out of memory\n"
      "- Free memory: 512MB\n- Requested memory: 1.5GB\n", NULL},
+    /* ==== set aside: libraries whose rows were written after the fixes and scored once (not tuned on) ==== */
+    {"tensorrt-llm", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/_util.py (executor creation report)", NULL, true,
+     W(NA, 150388279869, NA, 116887534961, NA, NA),
+     "RuntimeError: Executor creation failed due to insufficient GPU memory.\n\n"
+     "The following component could not be created: Model\n"
+     "Total GPU memory (GiB): 140.06\n"
+     "Free GPU memory before component creation attempt (GiB): 108.86\n\n"
+     "Previously created components and free GPU memory before/after creation (GiB):\n\n"
+     "Please refer to the TensorRT LLM documentation for information on how to control the memory usage through "
+     "TensorRT LLM configuration options. Possible options include:\n  Model: reduce max_num_tokens\n", NULL},
+    {"miopen", "ROCm/MIOpen:src/hip/handlehip.cpp ('Memory not available to allocate buffer: N')", NULL, true,
+     W(1073741824, NA, NA, NA, NA, NA),
+     "MIOpen Error: /long_pathname_so_that_rpms_can_package_the_debug_info/data/driver/MLOpen/src/hip/"
+     "handlehip.cpp:290: Memory not available to allocate buffer: 1073741824\n", NULL},
+    {"torch-directml", "microsoft/DirectML:PyTorch (torch-directml's allocator: 'Could not allocate tensor with N bytes.')", "directml", true,
+     W(1207959552, NA, NA, NA, NA, NA),
+     "RuntimeError: Could not allocate tensor with 1207959552 bytes. There is not enough GPU video memory available!\n",
+     NULL},
+    {"triton-server", "triton-inference-server/core:src/pinned_memory_manager.cc / cuda_memory_manager.cc (pool fallback, a look-alike)", NULL, false,
+     W(67108864, NA, NA, NA, NA, 0),
+     "W0101 10:00:00.000000 1 memory.cc:212] Failed to allocate CUDA memory with byte size 67108864 on GPU 0: "
+     "CNMEM_STATUS_OUT_OF_MEMORY, falling back to pinned system memory\n", NULL},
+    {"flashlight", "flashlight/flashlight:flashlight/fl/memory/managers/CachingMemoryManager.cpp (native alloc)", "arrayfire", true,
+     W(2147483648, NA, NA, NA, NA, NA),
+     "terminate called after throwing an instance of 'std::invalid_argument'\n"
+     "  what():  Unable to allocate memory with native alloc for size 2147483648 bytes with error 'ArrayFire Exception "
+     "(Device out of memory:101):\n", NULL},
+    {"kokkos", "kokkos/kokkos:core/src/impl/Kokkos_Error.cpp (human_memory_size: B/K/M/G, 1024-based, 4 digits)", NULL, true,
+     W(5000415674, NA, NA, NA, NA, NA),
+     "terminate called after throwing an instance of 'Kokkos::Experimental::CudaRawMemoryAllocationFailure'\n"
+     "  what():  Kokkos failed to allocate memory for label \"A\".  Allocation using MemorySpace named \"Cuda\" failed "
+     "with the following error:  Allocation of size 4.657 G failed, likely due to insufficient memory.  (The "
+     "allocation mechanism was cudaMalloc().  The Cuda allocation returned the error code "
+     "\"cudaErrorMemoryAllocation\".)\n",
+     "set-aside miss: Kokkos' 'Allocation of size X G failed' has no clause (its unit spaced off, 'G')"},
+    {"blender-cycles", "blender/blender:intern/cycles/device/cuda/device_impl.cpp (no figures)", "cycles", true,
+     W(NA, NA, NA, NA, NA, NA),
+     "Error: System is out of GPU memory\n", NULL},
+    {"pycuda", "inducer/pycuda:src/cpp/cuda.hpp ('cuMemAlloc failed: out of memory'; no figures)", NULL, true,
+     W(NA, NA, NA, NA, NA, NA),
+     "pycuda._driver.MemoryError: cuMemAlloc failed: out of memory\n", NULL},
+    {"thrust", "NVIDIA/cccl:thrust/thrust/system/cuda/detail/malloc_and_free.h (bad_alloc; no figures)", NULL, true,
+     W(NA, NA, NA, NA, NA, NA),
+     "terminate called after throwing an instance of 'thrust::system::detail::bad_alloc'\n"
+     "  what():  std::bad_alloc: cudaErrorMemoryAllocation: out of memory\n", NULL},
+    {"warp", "NVIDIA/warp:warp/native/warp.cu (no figures)", NULL, true,
+     W(NA, NA, NA, NA, NA, NA),
+     "Warp CUDA error 2: out of memory (in function wp_alloc_device_async, /builds/omniverse/warp/warp/native/"
+     "warp.cu:412)\n", NULL},
 };
 
 static void test_numbers(void **state)
