@@ -476,6 +476,19 @@ static const struct num_row rows[] = {
      "xgboost.core.XGBoostError: [10:00:00] /workspace/src/common/device_helpers.cu:44: Memory allocation error on "
      "worker 0: std::bad_alloc: cudaErrorMemoryAllocation: out of memory\n"
      "- Free memory: 512MB\n- Requested memory: 1.5GB\n", NULL},
+    /* ---- audit round 3: found after round 2's fixes, scored before their own fixes ---- */
+    {"kaldi", "kaldi-asr/kaldi:src/cudamatrix/cu-allocator.cc (AllocateNewRegion) and cu-device.cc (mem info: free/used/total in M = 2^20, truncated)", "kaldi", true,
+     W(82837504, 11717836800, NA, 15728640, NA, NA),
+     "ERROR (nnet3-chain-train[5.5.313~1-203c]:AllocateNewRegion():cu-allocator.cc:519) Failed to allocate a memory "
+     "region of 82837504 bytes.  Possibly this is due to sharing the GPU.  Try switching the GPUs to exclusive mode "
+     "(nvidia-smi -c 3) and using the option --use-gpu=wait to scripts like steps/nnet3/chain/train.py.  Memory info: "
+     "free:15M, used:11160M, total:11175M, free/total:0.00138696 CUDA error: 'out of memory'\n", "round 3, before its fix"},
+    {"relion", "3dem/relion:src/acc/cuda/custom_allocator.cuh (raiseOutOfMemoryError)", "relion", true,
+     W(1672740864, NA, NA, 1577153024, NA, NA),
+     "ERROR: CudaCustomAllocator out of memory\n"
+     " [requestedSpace:             1672740864 B]\n"
+     " [largestContinuousFreeSpace: 1409897472 B]\n"
+     " [totalFreeSpace:             1577153024 B]\n", "round 3, before its fix"},
     /* ==== set aside: libraries whose rows were written after the fixes and scored once (not tuned on) ==== */
     {"tensorrt-llm", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/_util.py (executor creation report)", NULL, true,
      W(NA, 150388279869, NA, 116887534961, NA, NA),
