@@ -180,6 +180,27 @@ static const struct msg_clause clauses_theano[] = {
     {NULL, 0},
 };
 
+/* Kaldi's CUDA allocator (kaldi-asr/kaldi src/cudamatrix/cu-allocator.cc
+ * AllocateNewRegion): "Failed to allocate a memory region of 82837504 bytes.
+ * ... Memory info: free:15M, used:11160M, total:11175M, free/total:0.0014"
+ * (cu-device.cc's device memory info: whole MiB). (diagnumsrc) */
+static const struct msg_clause clauses_kaldi[] = {
+    {"memory region of %d bytes", MSG_F_REQUESTED},
+    {"Memory info: free:%s", MSG_F_FREE},
+    {"used:%z, total:%s", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
+/* RELION's CUDA allocator (3dem/relion src/acc/cuda/custom_allocator.cuh
+ * raiseOutOfMemoryError): "ERROR: CudaCustomAllocator out of memory" with
+ * " [requestedSpace: N B]" / " [largestContinuousFreeSpace: N B]" /
+ * " [totalFreeSpace: N B]" on the next lines. (diagnumsrc) */
+static const struct msg_near near_relion[] = {
+    {"[requestedSpace: %d B]", MSG_F_REQUESTED, 0, 3},
+    {"[totalFreeSpace: %d B]", MSG_F_FREE, 0, 3},
+    {NULL, 0, 0, 0},
+};
+
 /* FAISS's GPU resources (facebookresearch/faiss faiss/gpu/
  * StandardGpuResources.cpp allocMemory: "StandardGpuResources: alloc fail
  * " + AllocRequest::toString() "type T dev N space S stream P size N bytes"
@@ -1120,6 +1141,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_theano,
      .near = near_none},
+    {.kind = "kaldi",
+     .framework = "kaldi",
+     .need = {"Failed to allocate a memory region of", "bytes."},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_kaldi,
+     .near = near_none},
+    {.kind = "relion",
+     .framework = "relion",
+     .need = {"CudaCustomAllocator out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_relion},
     {.kind = "faiss",
      .framework = "faiss",
      .need = {"StandardGpuResources: alloc fail", "out of memory"},

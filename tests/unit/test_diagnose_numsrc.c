@@ -482,13 +482,13 @@ static const struct num_row rows[] = {
      "ERROR (nnet3-chain-train[5.5.313~1-203c]:AllocateNewRegion():cu-allocator.cc:519) Failed to allocate a memory "
      "region of 82837504 bytes.  Possibly this is due to sharing the GPU.  Try switching the GPUs to exclusive mode "
      "(nvidia-smi -c 3) and using the option --use-gpu=wait to scripts like steps/nnet3/chain/train.py.  Memory info: "
-     "free:15M, used:11160M, total:11175M, free/total:0.00138696 CUDA error: 'out of memory'\n", "round 3, before its fix"},
+     "free:15M, used:11160M, total:11175M, free/total:0.00138696 CUDA error: 'out of memory'\n", NULL},
     {"relion", "3dem/relion:src/acc/cuda/custom_allocator.cuh (raiseOutOfMemoryError)", "relion", true,
      W(1672740864, NA, NA, 1577153024, NA, NA),
      "ERROR: CudaCustomAllocator out of memory\n"
      " [requestedSpace:             1672740864 B]\n"
      " [largestContinuousFreeSpace: 1409897472 B]\n"
-     " [totalFreeSpace:             1577153024 B]\n", "round 3, before its fix"},
+     " [totalFreeSpace:             1577153024 B]\n", NULL},
     /* ==== set aside: libraries whose rows were written after the fixes and scored once (not tuned on) ==== */
     {"tensorrt-llm", "NVIDIA/TensorRT-LLM:tensorrt_llm/_torch/pyexecutor/_util.py (executor creation report)", NULL, true,
      W(NA, 150388279869, NA, 116887534961, NA, NA),
