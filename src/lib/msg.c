@@ -161,6 +161,53 @@ static const struct msg_clause clauses_bfc[] = {
 static const struct msg_clause clauses_nccl[] = {
     {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED},
     {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED},
+    /* diagnumsrc: NCCL's stream-ordered allocation (NVIDIA/nccl
+     * src/include/alloc.h ncclCudaCallocAsync: "Failed to CUDA calloc async
+     * %ld bytes") */
+    {"Failed to CUDA calloc async %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* Theano's CUDA backend (Theano/Theano theano/sandbox/cuda/cuda_ndarray.cu
+ * device_malloc): "Error allocating 402653184 bytes of device memory (out of
+ * memory). Driver report 184459264 bytes free and 4294770688 bytes total",
+ * with CNMeM "(CNMEM_STATUS_OUT_OF_MEMORY)." and no driver report.
+ * (diagnumsrc) */
+static const struct msg_clause clauses_theano[] = {
+    {"Error allocating %d bytes of device memory", MSG_F_REQUESTED},
+    {"Driver report %d bytes free", MSG_F_FREE},
+    {"bytes free and %d bytes total", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
+/* Kaldi's CUDA allocator (kaldi-asr/kaldi src/cudamatrix/cu-allocator.cc
+ * AllocateNewRegion): "Failed to allocate a memory region of 82837504 bytes.
+ * ... Memory info: free:15M, used:11160M, total:11175M, free/total:0.0014"
+ * (cu-device.cc's device memory info: whole MiB). (diagnumsrc) */
+static const struct msg_clause clauses_kaldi[] = {
+    {"memory region of %d bytes", MSG_F_REQUESTED},
+    {"Memory info: free:%s", MSG_F_FREE},
+    {"used:%z, total:%s", MSG_F_CAPACITY},
+    {NULL, 0},
+};
+
+/* RELION's CUDA allocator (3dem/relion src/acc/cuda/custom_allocator.cuh
+ * raiseOutOfMemoryError): "ERROR: CudaCustomAllocator out of memory" with
+ * " [requestedSpace: N B]" / " [largestContinuousFreeSpace: N B]" /
+ * " [totalFreeSpace: N B]" on the next lines. (diagnumsrc) */
+static const struct msg_near near_relion[] = {
+    {"[requestedSpace: %d B]", MSG_F_REQUESTED, 0, 3},
+    {"[totalFreeSpace: %d B]", MSG_F_FREE, 0, 3},
+    {NULL, 0, 0, 0},
+};
+
+/* FAISS's GPU resources (facebookresearch/faiss faiss/gpu/
+ * StandardGpuResources.cpp allocMemory: "StandardGpuResources: alloc fail
+ * " + AllocRequest::toString() "type T dev N space S stream P size N bytes"
+ * + " (cudaMalloc error out of memory [2])"). (diagnumsrc) */
+static const struct msg_clause clauses_faiss[] = {
+    {"size %d bytes (cudaMalloc error", MSG_F_REQUESTED},
+    {"dev %d space", MSG_F_GPU},
     {NULL, 0},
 };
 
@@ -383,14 +430,6 @@ static const struct msg_clause clauses_nd4j[] = {
     {NULL, 0},
 };
 
-/* diaggaps: Kaldi's CUDA allocator */
-static const struct msg_clause clauses_kaldi[] = {
-    {"memory region of %d bytes", MSG_F_REQUESTED},
-    {"Memory info: free:%s,", MSG_F_FREE},
-    {"total:%s,", MSG_F_CAPACITY},
-    {NULL, 0},
-};
-
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -412,6 +451,9 @@ static const struct msg_clause clauses_ggml_buffer[] = {
     {"allocate CANN%d buffer", MSG_F_GPU},
     {"buffer of size %d", MSG_F_REQUESTED},
     {"failed to allocate buffer, size = %s", MSG_F_REQUESTED},
+    /* the SYCL backend's own words (ggml/src/ggml-sycl/ggml-sycl.cpp) */
+    {"can't allocate %d Bytes", MSG_F_REQUESTED},
+    {"can't malloc %d Bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -427,6 +469,7 @@ static const struct msg_clause clauses_hpu[] = {
 
 static const struct msg_clause clauses_mlx[] = {
     {"Attempting to allocate %d bytes", MSG_F_REQUESTED},
+    {"Unable to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -436,6 +479,11 @@ static const struct msg_clause clauses_mlx[] = {
 static const struct msg_clause clauses_paddle_old[] = {
     {"available failed, %d", MSG_F_REQUESTED},
     {"available failed, %i > %d", MSG_F_FREE},
+    /* 1.5's PADDLE_ENFORCE_LE words (paddle/fluid/platform/enforce.h):
+     * "Enforce failed. Expected allocating <= available, but received
+     * allocating:2147483648 > available:1073741824." (diagnumsrc) */
+    {"but received allocating:%d", MSG_F_REQUESTED},
+    {"> available:%d", MSG_F_FREE},
     {"Cannot malloc %s GPU memory", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -456,6 +504,8 @@ static const struct msg_clause clauses_cuda_error[] = {
      * first releases: "... allocate 2147483648: ..." / " Free memory/Total
      * memory: F/T"): the request, then the card's free and total in bytes */
     {"cuMemAllocAsync failed to allocate %d", MSG_F_REQUESTED},
+    /* the allocator's name, "gpu_async_" + the device id, as GPU_0_bfc's (diagnumsrc) */
+    {"gpu_async_%d cuMemAllocAsync", MSG_F_GPU},
     {"Free memory/Total memory: %d", MSG_F_FREE},
     {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
     {NULL, 0},
@@ -478,6 +528,11 @@ static const struct msg_clause clauses_cupy[] = {
 static const struct msg_clause clauses_julia[] = {
     {"trying to allocate %s", MSG_F_REQUESTED},
     {"memory usage: %i.%i%% (%z/%s)", MSG_F_CAPACITY},
+    /* 2020-21: "binned usage: 7.313 GiB (7.313 GiB allocated, 0 bytes
+     * cached)", "Memory pool usage: X (A allocated, C cached)": X is A + C,
+     * the pool's whole; A what is in use (JuliaGPU/CUDA.jl src/pool.jl
+     * pool_status before 2022) (diagnumsrc) */
+    {"(%s allocated,", MSG_F_ALLOCATED},
     {"Memory pool usage: %s", MSG_F_ALLOCATED},
     {"(%s reserved)", MSG_F_RESERVED},
     {NULL, 0},
@@ -494,6 +549,7 @@ static const struct msg_clause clauses_ort[] = {
     /* "Failed to find a free memory block despite calling Extend.
      * rounded_bytes=1048576" */
     {"despite calling Extend. rounded_bytes=%d", MSG_F_REQUESTED},
+    {"BFC Arena ran out of memory trying to allocate %d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -809,9 +865,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nccl,
      .near = near_nccl},
+    /* ... and its device allocations by size (NVIDIA/nccl src/include/
+     * alloc.h: ncclCudaCalloc, ncclCudaCallocAsync, ncclCudaMalloc "Failed to
+     * CUDA malloc %ld bytes"; not "Failed to CUDA host alloc", pinned host
+     * memory) (diagnumsrc) */
     {.kind = "nccl-oom",
      .framework = "nccl",
-     .need = {"Failed to CUDA calloc"},
+     .any = {"Failed to CUDA calloc", "Failed to CUDA malloc"},
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -846,6 +906,20 @@ static const struct msg_rule rules[] = {
      * shape, cut or quoted in prose ("`ran out of memory trying to allocate
      * 975.59MiB  `", anishathalye/neural-style#86 = heldout9 h9-40):
      * no GPU OOM by itself; an OOM message near it is the event. */
+    /* ONNX Runtime's arena logs its failure in TF's words with a raw byte
+     * count before it throws: "BFC Arena ran out of memory trying to
+     * allocate 4294967296.  Current allocation summary follows."
+     * (microsoft/onnxruntime onnxruntime/core/framework/bfc_arena.cc; the
+     * plugin arenas print no summary words). A detail of the throw that
+     * follows. (diagnumsrc) */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"BFC Arena ran out of memory trying to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ort,
+     .near = near_none},
     {.kind = "tf-not-a-failure",
      .not_failure = true,
      .framework = "tensorflow",
@@ -1066,6 +1140,42 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Theano and FAISS name device memory and their figures; before the
+     * rows that read "MemoryError" as host memory and "out of memory" as
+     * CUDA's words (diagnumsrc) */
+    {.kind = "theano",
+     .framework = "theano",
+     .need = {"Error allocating", "bytes of device memory ("},
+     .any = {"out of memory", "OUT_OF_MEMORY"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_theano,
+     .near = near_none},
+    {.kind = "kaldi",
+     .framework = "kaldi",
+     .need = {"Failed to allocate a memory region of", "bytes."},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_kaldi,
+     .near = near_none},
+    {.kind = "relion",
+     .framework = "relion",
+     .need = {"CudaCustomAllocator out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_relion},
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"StandardGpuResources: alloc fail", "out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},
@@ -1076,7 +1186,7 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
-     .need = {"allocating <= available failed"},
+     .any = {"allocating <= available failed", "Expected allocating <= available"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1094,7 +1204,8 @@ static const struct msg_rule rules[] = {
      * whose "OutOfMemoryError: " its class name contains. */
     {.kind = "cupy",
      .framework = "cupy",
-     .any = {"out of memory to allocate", "bytes (allocated so far:"},
+     .any = {"out of memory to allocate", "bytes (allocated so far:",
+             "memory.OutOfMemoryError: Out of memory allocating"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1206,6 +1317,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml_buffer,
      .near = near_none},
+    /* ggml's SYCL backend refusing a device buffer: "ggml_backend_sycl_
+     * buffer_type_alloc_buffer: can't allocate 3503030272 Bytes of memory on
+     * device" (2024: "can't malloc N Bytes memory on device", printed without
+     * a newline) (ggml-org/llama.cpp ggml/src/ggml-sycl/ggml-sycl.cpp,
+     * docs/backend/SYCL.md). (diagnumsrc) */
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .need = {"alloc_buffer: can't"},
+     .any = {"can't allocate", "can't malloc"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_buffer,
+     .near = near_none},
     {.kind = "ggml",
      .framework = "llama.cpp",
      .need = {"metal", "failed to allocate buffer, size ="},
@@ -1236,6 +1362,19 @@ static const struct msg_rule rules[] = {
     {.kind = "metal",
      .framework = "mlx",
      .need = {"[metal::malloc] Attempting to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mlx,
+     .near = near_none},
+    /* ... and the device refusing a buffer of any size: "[malloc] Unable to
+     * allocate 34359738368 bytes." (ml-explore/mlx mlx/backend/metal/
+     * allocator.cpp and mlx/backend/cuda/allocator.cpp, the same words;
+     * "[metal::malloc]" before 2025). (diagnumsrc) */
+    {.kind = "metal",
+     .framework = "mlx",
+     .need = {"malloc] Unable to allocate"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2096,21 +2235,6 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nd4j,
-     .near = near_none},
-    /* diaggaps: Kaldi's CUDA allocator when cudaMalloc fails on a GPU not in
-     * compute-exclusive mode (CuMemoryAllocator::AllocateNewRegion, kaldi-asr/
-     * kaldi:src/cudamatrix/cu-allocator.cc@5ef3962a): "ERROR (nnet3-chain-
-     * train[5.5]:AllocateNewRegion():cu-allocator.cc:519) Failed to allocate
-     * a memory region of 82837504 bytes.  Possibly this is due to sharing the
-     * GPU. ...  Memory info: free:15M, used:11160M, total:11175M, free/total:
-     * 0.00138696" (N requested, free and capacity in MiB) */
-    {.kind = "cuda-error",
-     .framework = "kaldi",
-     .need = {"Failed to allocate a memory region of", "sharing the GPU"},
-     .gpu_oom = OOM,
-     .role = MSG_PRIMARY,
-     .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_kaldi,
      .near = near_none},
     /* ---- diagrec5: runtime families' own words for a failed device
      * allocation (issue 12; keep this block together when merging) ---- */
@@ -3535,14 +3659,18 @@ static size_t anchors_derive(const char **out, size_t cap)
 }
 
 /* Derived once: the rules are constant, and the derivation (a strstr per
- * rule string and anchor) cost more than scanning a short log. */
-static const char *anchors[MSG_ANCHORS_MAX];
+ * rule string and anchor) cost more than scanning a short log. Derived with
+ * room to spare, so that a count past the scan's table shows in
+ * msg_anchors_build's answer (test_diagnose_msg) instead of being cut
+ * while shorter anchors are still to come (two branches each under 256
+ * made 259 together, and the cut one's rules no longer fired). */
+static const char *anchors[2 * MSG_ANCHORS_MAX];
 static size_t n_anchors;
 static pthread_once_t anchors_once = PTHREAD_ONCE_INIT;
 
 static void anchors_init(void)
 {
-    n_anchors = anchors_derive(anchors, MSG_ANCHORS_MAX);
+    n_anchors = anchors_derive(anchors, 2 * MSG_ANCHORS_MAX);
 }
 
 size_t msg_anchors_build(const char **out, size_t cap)

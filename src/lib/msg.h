@@ -160,7 +160,7 @@ size_t msg_anchors_build(const char **out, size_t cap);
 
 /* Room for the anchors (the scan's table size); the rules make fewer
  * (test_diagnose_msg checks that none is left out). */
-#define MSG_ANCHORS_MAX 256
+#define MSG_ANCHORS_MAX 512
 
 /* The rule table, for tests and tools: how many rules, and rule i. */
 size_t msg_rules_count(void);
