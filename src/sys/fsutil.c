@@ -152,6 +152,18 @@ int fsutil_mkdir_p(const char *path, struct oomlab_err *err)
     return mkdir_one(buf, err);
 }
 
+int fsutil_write_rest(int fd, const char *rest, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, rest, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : ENOSPC;
+        rest += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
     while (len > 0) {
@@ -424,8 +436,8 @@ int fsutil_append_locked(const char *path, size_t head_max, fsutil_scan_fn scan,
     ssize_t n;
     do n = write(fd, rec, rec_len);
     while (n < 0 && errno == EINTR);
-    if (n < 0 || (size_t)n != rec_len) {
-        int e = n < 0 ? errno : ENOSPC;
+    int e = n < 0 ? errno : (size_t)n == rec_len ? 0 : fsutil_write_rest(fd, rec + n, rec_len - (size_t)n);
+    if (e) {
         if (ftruncate(fd, (off_t)cur_len) < 0) { /* nothing more we can do */
         }
         oomlab_err_set(err, "cannot append to %s: %s", path, strerror(e));

@@ -41,6 +41,11 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *mi
 int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
                    struct oomlab_err *err);
 
+/* A write(2) that came up short says no reason: write the rest, whose
+ * failure does (ENOSPC, EFBIG past `ulimit -f`, EDQUOT). 0 when the rest
+ * went in after all, else that errno. */
+int fsutil_write_rest(int fd, const char *rest, size_t len);
+
 /* Open a file the user named on the command line (a log, a script) for
  * reading, as cat would but never waiting for ever: a regular file, a
  * pipe or a FIFO whose writer is there (diagnose <(zcat x.gz), /dev/stdin,

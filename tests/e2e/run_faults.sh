@@ -106,6 +106,22 @@ check run.fsize-note grep -q 'log incomplete (1024000 of 8388608 bytes): File to
 check run.fsize-log-size test "$(stat -c %s logs/big.log)" -eq 1024000
 check run.fsize-said grep -q 'File too large' err.txt
 
+# The ledger row past `ulimit -f`: the short write is rolled back and its
+# real reason said (it said "No space left on device", sending the user to
+# df); the rows already there are kept, byte for byte.
+"$OOMLAB" run -q --id small -- true 2>/dev/null
+# pad the ledger to 300 bytes short of a KiB boundary, the limit: the
+# `running` row (~130 bytes) fits, the final one (~850 with the note)
+# starts below the limit and crosses it: a short write, not a refused one
+size=$(stat -c %s runs.csv)
+printf 'pad,%0*d\n' $(( (2 * 1024 - 300 - size % 1024 - 5) % 1024 )) 0 >> runs.csv
+cp runs.csv before.csv
+( ulimit -f $(( ($(stat -c %s runs.csv) + 300) / 1024 )); exec "$OOMLAB" run -q --id long --note "$(printf '%0700d' 0)" -- true ) 2>err.txt; rc=$?
+check run.fsize-ledger-exit3 test "$rc" -eq 3
+check run.fsize-ledger-reason grep -q 'ledger row not written: cannot append to ./runs.csv: File too large' err.txt
+check run.fsize-ledger-kept cmp -s before.csv <(head -c "$(stat -c %s before.csv)" runs.csv)
+check run.fsize-ledger-parses sh -c '"$0" table --csv small >/dev/null' "$OOMLAB"
+
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9
 "$OOMLAB" run -q --id k9 -- sh -c 'echo pid=$$; exec sleep 60' 2>/dev/null & pid=$!
