@@ -1,4 +1,4 @@
-/* ledger_io: shared by table, compare, report, doctor, completion — read the ledger into a
+/* ledger_io: shared by table, compare, report, doctor, diagnose — read the ledger into a
  * struct ledger, and the per-column value types used for JSON. Not a
  * subcommand; a helper of src/cmd. The caller releases the ledger. */
 #ifndef OOMLAB_CMD_LEDGER_IO_H
@@ -16,7 +16,7 @@
  * exit_status LEDGER_IO_KILLED. 0, or -1 with err (missing ledger,
  * unreadable, bad header). A runs.d entry that is no file (a directory or
  * FIFO named *.csv) is left out with a note on stderr as "oomlab WHO:
- * note: ..."; who NULL says nothing (completion). */
+ * note: ..."; who NULL says nothing (diagnose's job lookup). */
 int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err);
 #define LEDGER_IO_KILLED "oomlab killed"

@@ -395,7 +395,7 @@ static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
     char *data = NULL;
     size_t len = 0;
     struct oomlab_err err = {{0}};
-    if (fsutil_read(path, PYLEX_MAX_BYTES, &data, &len, NULL, &err) < 0) {
+    if (fsutil_read_input(path, PYLEX_MAX_BYTES, &data, &len, &err) < 0) {
         keep_error(c, path, err.msg, true);
         return;
     }

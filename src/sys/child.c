@@ -32,6 +32,7 @@ extern char **environ;
 #define CHILD_DRAIN_MS 300 /* after a signal that must end them, how long heirs may hold the pipe */
 #define CHILD_RESCAN_MS 50 /* how often the group is looked at while it winds down */
 #define CHILD_GRACE_MS 20000
+#define CHILD_HINT_MS 1000 /* a command still running this long after Ctrl-C: say what comes next */
 
 /* Signals we catch while a child runs: the first four interrupt the run
  * (forwarded, ledger row "interrupted"); USR1/USR2 (SLURM --signal) are
@@ -474,6 +475,7 @@ struct supervise {
     const struct child_opts *o;
     struct child_result *res;
     int64_t start, next_tick, deadline, kill_at, exited_at, grace;
+    int64_t hint_at; /* the interrupted command is still running then: say so (0: said or not due) */
     bool exited;
     sig_atomic_t handled[N_CAUGHT];
     struct winddown w;
@@ -589,9 +591,11 @@ static void handle_signals(struct supervise *s, int64_t now)
             } else if (!s->res->forwarded_signal) {
                 s->res->forwarded_signal = sig;
                 escalate(s, sig, now);
+                if (!s->exited) s->hint_at = now + CHILD_HINT_MS;
                 if (s->exited && now < s->w.term_at) s->w.term_at = now;
                 if (s->exited && now + CHILD_DRAIN_MS < s->w.cut_at) s->w.cut_at = now + CHILD_DRAIN_MS;
             } else {
+                if (!s->exited && !s->res->escalated) s->res->killed_at_once = true;
                 escalate(s, SIGKILL, now);
                 if (s->exited && s->w.termed_at && !s->w.killed_at) s->w.termed_at = now - s->grace;
                 if (s->exited) s->w.term_at = now;
@@ -674,7 +678,13 @@ static bool wind_down(struct supervise *s, bool open, int64_t now)
             n, n > 1 ? "es" : "", n > 1 ? "" : "s", (long)first, comm,
             grace_text(s, grace, sizeof grace));
     }
-    if (!s->w.termed_at && (!open || now >= s->w.term_at)) {
+    if (s->res->escalated && !s->w.killed_at) {
+        /* the whole group had SIGKILL (a second Ctrl-C, the grace period):
+         * these are dying, not left over; only one that outlives the grace
+         * period is said */
+        kill(-s->c->pid, SIGKILL);
+        s->w.termed_at = s->w.killed_at = now;
+    } else if (!s->w.termed_at && (!open || now >= s->w.term_at)) {
         signal_leftovers(s, SIGTERM, n, first, comm, now);
     } else if (s->w.termed_at && !s->w.killed_at && now >= s->w.termed_at + s->grace) {
         signal_leftovers(s, SIGKILL, n, first, comm, now);
@@ -699,11 +709,29 @@ static int64_t next_mark(const struct supervise *s, int64_t now)
 static int poll_timeout(const struct supervise *s, const struct pump *p, int64_t now)
 {
     int64_t wait = 1000;
-    int64_t marks[5] = {next_mark(s, now), s->exited ? 0 : s->deadline, s->kill_at,
-                        s->exited && p->open ? s->w.cut_at : 0, echo_release_at(&p->echo)};
-    for (int i = 0; i < 5; i++)
+    int64_t marks[6] = {next_mark(s, now), s->exited ? 0 : s->deadline, s->kill_at,
+                        s->exited && p->open ? s->w.cut_at : 0, echo_release_at(&p->echo), s->hint_at};
+    for (int i = 0; i < 6; i++)
         if (marks[i] && marks[i] - now < wait) wait = marks[i] - now;
     return wait < 0 ? 0 : (int)wait;
+}
+
+/* A command that does not stop at once on the forwarded signal (one that
+ * ignores it, or a trainer saving or joining its workers) keeps printing
+ * as if nothing happened: say what comes next and how to hurry it, as
+ * docker compose does ("press Ctrl+C again to force"). */
+static void still_running_hint(struct supervise *s, int64_t now)
+{
+    s->hint_at = 0;
+    if (s->exited || !s->kill_at || s->res->escalated) return;
+    char name[32], left[32];
+    int sig = s->res->forwarded_signal;
+    child_signal_name(sig, name, sizeof name);
+    int64_t ms = s->kill_at - now;
+    if (ms % 1000 == 0 || ms >= 10000) snprintf(left, sizeof left, "%llds", (long long)((ms + 999) / 1000));
+    else snprintf(left, sizeof left, "%lldms", (long long)ms);
+    say(s, "the command is still running after %s: SIGKILL to its group in %s (%s again kills it now)", name,
+        left, sig == SIGINT ? "Ctrl-C" : name);
 }
 
 static void timers(struct supervise *s, int64_t now)
@@ -722,6 +750,7 @@ static void timers(struct supervise *s, int64_t now)
         escalate(s, SIGTERM, now);
     }
     if (s->kill_at && now >= s->kill_at) escalate(s, SIGKILL, now);
+    if (s->hint_at && now >= s->hint_at) still_running_hint(s, now);
 }
 
 /* Reap the child (its status was only peeked at) and read the status. */

@@ -63,6 +63,7 @@ struct child_result {
     bool timed_out;
     int forwarded_signal; /* the first SIGINT/SIGTERM/SIGHUP we received and passed on; 0 none */
     bool escalated;       /* we had to SIGKILL the group */
+    bool killed_at_once;  /* ... because a second signal asked for it (Ctrl-C twice) */
     uint64_t bytes;       /* bytes the child wrote */
     int log_errno;        /* first failed write to the log (ENOSPC...), 0 none */
     uint64_t log_bytes;   /* bytes that reached the log (partial writes counted) */

@@ -152,6 +152,18 @@ int fsutil_mkdir_p(const char *path, struct oomlab_err *err)
     return mkdir_one(buf, err);
 }
 
+int fsutil_write_rest(int fd, const char *rest, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, rest, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : ENOSPC;
+        rest += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 static int write_all(int fd, const char *p, size_t len)
 {
     while (len > 0) {
@@ -243,15 +255,16 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     return 0;
 }
 
-/* The one capped read of a whole file: a regular file only, read to its
- * end (st_size is a hint, not trusted: /proc reports 0, a log may grow),
- * at most max bytes. */
-int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
-                   struct oomlab_err *err)
+/* The one capped read of a whole file: a regular file (or, for
+ * fsutil_read_input, a pipe), read to its end (st_size is a hint, not
+ * trusted: /proc reports 0, a log may grow), at most max bytes. */
+static int read_capped(int fd, const char *path, size_t max, bool pipe_ok, char **data, size_t *len,
+                       struct oomlab_err *err)
 {
     struct stat st;
     if (fstat(fd, &st) < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return oomlab_err_set(err, "%s: not a regular file", path);
+    bool is_pipe = pipe_ok && S_ISFIFO(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !is_pipe) return oomlab_err_set(err, "%s: not a regular file", path);
     if ((unsigned long long)st.st_size > max)
         return oomlab_err_set(err, "%s: larger than %zu bytes", path, max);
     size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096, got = 0;
@@ -265,7 +278,7 @@ int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *le
             buf = grown;
             cap = next;
         }
-        ssize_t n = pread(fd, buf + got, cap - got, (off_t)got);
+        ssize_t n = is_pipe ? read(fd, buf + got, cap - got) : pread(fd, buf + got, cap - got, (off_t)got);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             int e = errno;
@@ -284,6 +297,72 @@ int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *le
     free(buf);
     if (too_large) return oomlab_err_set(err, "%s: larger than %zu bytes", path, max);
     return oomlab_err_set(err, "%s: out of memory", path);
+}
+
+int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+                   struct oomlab_err *err)
+{
+    return read_capped(fd, path, max, false, data, len, err);
+}
+
+/* Whether a FIFO opened O_NONBLOCK has a writer now, without taking a
+ * byte: tee(2) copies (never consumes) the pipe's contents and says EAGAIN
+ * when a writer is there with nothing written yet, 0 when there is none
+ * and nothing left. 1 has (or data waits), 0 has none. */
+static int fifo_has_writer(int fd)
+{
+    int probe[2];
+    if (pipe2(probe, O_CLOEXEC | O_NONBLOCK) < 0) return 1; /* cannot tell: read as cat would */
+    ssize_t n = tee(fd, probe[1], 1, SPLICE_F_NONBLOCK); /* -1 EAGAIN: a writer, nothing yet */
+    close(probe[0]);
+    close(probe[1]);
+    return n != 0;
+}
+
+/* A FIFO with no writer: wait a moment for one. poll(2) wakes when a
+ * writer writes or closes (a writer that came and went reads as empty at
+ * once: POLLHUP); a FIFO nobody opens stays silent. */
+static int fifo_wait_writer(int fd, const char *path, struct oomlab_err *err)
+{
+    if (fifo_has_writer(fd)) return 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r;
+    while ((r = poll(&p, 1, FSUTIL_FIFO_WAIT_MS)) < 0 && errno == EINTR) {}
+    if (r != 0) return 0;
+    return oomlab_err_set(err, "%s: a FIFO nobody writes (no writer came in %d s): start the command that "
+                               "writes it first, or pipe its output in (CMD | oomlab ... -)",
+                          path, FSUTIL_FIFO_WAIT_MS / 1000);
+}
+
+int fsutil_open_input(const char *path, struct oomlab_err *err)
+{
+    /* non-blocking: open(2) of a FIFO would wait for a writer for ever */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        oomlab_err_set(err, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISFIFO(st.st_mode) && fifo_wait_writer(fd, path, err) < 0) {
+        close(fd);
+        return -1;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+int fsutil_read_input(const char *path, size_t max, char **data, size_t *len, struct oomlab_err *err)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = fsutil_open_input(path, err);
+    if (fd < 0) return -1;
+    int rc = read_capped(fd, path, max, true, data, len, err);
+    close(fd);
+    return rc;
 }
 
 int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *missing,
@@ -357,8 +436,8 @@ int fsutil_append_locked(const char *path, size_t head_max, fsutil_scan_fn scan,
     ssize_t n;
     do n = write(fd, rec, rec_len);
     while (n < 0 && errno == EINTR);
-    if (n < 0 || (size_t)n != rec_len) {
-        int e = n < 0 ? errno : ENOSPC;
+    int e = n < 0 ? errno : (size_t)n == rec_len ? 0 : fsutil_write_rest(fd, rec + n, rec_len - (size_t)n);
+    if (e) {
         if (ftruncate(fd, (off_t)cur_len) < 0) { /* nothing more we can do */
         }
         oomlab_err_set(err, "cannot append to %s: %s", path, strerror(e));

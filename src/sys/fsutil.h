@@ -41,6 +41,24 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *mi
 int fsutil_read_fd(int fd, const char *path, size_t max, char **data, size_t *len,
                    struct oomlab_err *err);
 
+/* A write(2) that came up short says no reason: write the rest, whose
+ * failure does (ENOSPC, EFBIG past `ulimit -f`, EDQUOT). 0 when the rest
+ * went in after all, else that errno. */
+int fsutil_write_rest(int fd, const char *rest, size_t len);
+
+/* Open a file the user named on the command line (a log, a script) for
+ * reading, as cat would but never waiting for ever: a regular file, a
+ * pipe or a FIFO whose writer is there (diagnose <(zcat x.gz), /dev/stdin,
+ * a producer started beside oomlab), or one whose writer came and went
+ * (empty). A FIFO nobody has opened for writing gets FSUTIL_FIFO_WAIT_MS
+ * for a writer to come, then -1 with "PATH: a FIFO nobody writes ...".
+ * Returns the fd, blocking, or -1 with err (the caller closes the fd). */
+#define FSUTIL_FIFO_WAIT_MS 1000
+int fsutil_open_input(const char *path, struct oomlab_err *err);
+/* fsutil_read for such a file (fsutil_open_input's rules): a regular file,
+ * or a pipe read to its end, at most max bytes. */
+int fsutil_read_input(const char *path, size_t max, char **data, size_t *len, struct oomlab_err *err);
+
 /* Called under the lock with each piece of the file's current contents, in
  * order; -1 (out of memory) aborts without writing. */
 typedef int (*fsutil_scan_fn)(const char *piece, size_t len, void *ctx);

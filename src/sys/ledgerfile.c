@@ -108,11 +108,11 @@ int ledgerfile_append_shard(const char *dir, const char *records, size_t len, st
     ssize_t w;
     do w = write(fd, buf, n);
     while (w < 0 && errno == EINTR);
-    int e = errno;
+    /* short: the rest follows (a record cut here would be a broken row) or its write says why */
+    int e = w < 0 ? errno : (size_t)w == n ? 0 : fsutil_write_rest(fd, buf + w, n - (size_t)w);
     free(buf);
-    if (close(fd) < 0 && w == (ssize_t)n) w = -1, e = errno;
-    if (w != (ssize_t)n)
-        return oomlab_err_set(err, "cannot append to %s: %s", path, w < 0 ? strerror(e) : "short write");
+    if (close(fd) < 0 && !e) e = errno;
+    if (e) return oomlab_err_set(err, "cannot append to %s: %s", path, strerror(e));
     return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <zlib.h>
 
 #include "lib/scan.h"
+#include "sys/fsutil.h"
 
 #define STREAM_CHUNK (16u << 20) /* scanned between two slides of the window */
 #define READ_STEP (1u << 20)     /* read, then scan while it is still in cache */
@@ -464,16 +465,14 @@ int logscan_path_opts(const char *path, struct oom_report *rep, const struct log
     if (scan_init(&s, rep, err) < 0) return -1;
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "(stdin)" : path;
-    /* non-blocking open: a FIFO with no writer (a stray logs/ID.log) would
-     * wait for one for ever; it reads as empty instead. A pipe that has its
-     * writer (diagnose <(zcat x.gz)) is read as it comes: blocking again. */
-    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    int flags = fd > 0 ? fcntl(fd, F_GETFL) : -1;
-    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    /* a pipe that has its writer (diagnose <(zcat x.gz)) is read as it
+     * comes; a FIFO nobody writes (a stray logs/ID.log) is said, not waited
+     * on for ever (sys/fsutil, the rule lint's reads share) */
+    int fd = is_stdin ? 0 : fsutil_open_input(path, err);
     int rc;
     struct stat st;
     if (fd < 0) {
-        rc = oomlab_err_set(err, "%s: %s", name, strerror(errno));
+        rc = -1;
     } else if (fstat(fd, &st) < 0) {
         rc = oomlab_err_set(err, "%s: %s", name, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {

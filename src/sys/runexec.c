@@ -857,7 +857,9 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
         snprintf(buf, sizeof buf, "killed by %s", child_signal_name(res->term_signal, sig, sizeof sig));
         ledger_notes_add(notes, size, buf);
     }
-    if (cr->escalated) ledger_notes_add(notes, size, "group killed after the grace period");
+    if (cr->escalated)
+        ledger_notes_add(notes, size,
+                         cr->killed_at_once ? "group killed at once by a second signal" : "group killed after the grace period");
     ledger_notes_add(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
     if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
     if (res->host_oom_kills > 0) {

@@ -30,5 +30,12 @@ check completion.fish-has-options grep -q -- "-n '__fish_seen_subcommand_from ru
 check completion.zsh-uses-bashcompinit grep -q '^autoload -U +X bashcompinit && bashcompinit$' oomlab.zsh
 if command -v fish >/dev/null; then check completion.fish-syntax fish -n oomlab.fish; else skip completion.fish-syntax "fish not installed"; fi
 if command -v zsh >/dev/null; then check completion.zsh-syntax zsh -n oomlab.zsh; else skip completion.zsh-syntax "zsh not installed"; fi
+# In a zsh without compinit (Debian's zshrc loads none; Ubuntu's does),
+# sourcing the script registered nothing ("command not found: compdef")
+# and TAB completed file names: the script loads compinit when missing.
+if command -v zsh >/dev/null; then
+  mkdir -p zdot
+  check completion.zsh-registers-without-compinit test -n "$(ZDOTDIR=$PWD/zdot zsh -f -c 'source ./oomlab.zsh 2>/dev/null; print -r -- ${_comps[oomlab]}')"
+else skip completion.zsh-registers-without-compinit "zsh not installed"; fi
 "$OOMLAB" completion tcsh > /dev/null 2>err; check completion.unknown-shell-exit2 test $? -eq 2
 "$OOMLAB" completion --values nope > /dev/null 2>err; check completion.unknown-values-exit2 test $? -eq 2

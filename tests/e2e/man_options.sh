@@ -22,6 +22,17 @@ while read -r cmd opts; do
   else bad "man-options.$cmd" "not in the man page:${miss_man:- -}" "not in --help:${miss_help:- -}"; fi
 done < table.txt
 
+# A text line that starts with '.' or "'" is a request to troff: an
+# unknown one vanishes from the page (oomlab-diagnose(1) lost ".out, .err
+# or .gz is reported as a missing file, not looked up as a run"; lintian's
+# groff-message warned). groff -ww says so for each such line.
+if command -v groff >/dev/null; then
+  for man in "$OOMLAB_ROOT"/docs/man/*.1; do
+    LC_ALL=C groff -man -Tutf8 -ww -z "$man" 2>&1 | grep 'not defined' > groff.txt
+    check "man-pages.no-lost-lines.$(basename "$man")" test ! -s groff.txt
+  done
+fi
+
 # oomlab-run(1)'s --set example records what it sets: its batch and
 # accumulation reach the ledger (the example set 'accum', which is no
 # alias: grad_accum stayed empty and the effective batch read 4).

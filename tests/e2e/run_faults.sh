@@ -31,13 +31,39 @@ timeout 10 "$OOMLAB" run -q --force --id l2 -- true 2>err.txt; rc=$?
 check run.fifo-log-refused test "$rc" -ne 0 -a "$rc" -ne 124
 check run.fifo-log-said grep -q 'not a regular file' err.txt
 # The readers of that run's log never wait for a writer the FIFO will not
-# get (before: diagnose l2 and report hung for ever); it reads as empty.
+# get (before: diagnose l2 and report hung for ever); a FIFO nobody writes
+# is said as such (it read as an empty log: "no OOM found", exit 0).
 timeout 10 "$OOMLAB" diagnose l2 >/dev/null 2>&1; rc=$?
 check run.fifo-log-diagnose-returns test "$rc" -ne 124
 timeout 10 "$OOMLAB" report -o r.html >/dev/null 2>&1; rc=$?
 check run.fifo-log-report-returns test "$rc" -eq 0
-timeout 10 "$OOMLAB" diagnose logs/l2.log >/dev/null 2>&1; rc=$?
-check run.fifo-path-diagnose-returns test "$rc" -eq 0
+timeout 10 "$OOMLAB" diagnose logs/l2.log >/dev/null 2>err.txt; rc=$?
+check run.fifo-path-diagnose-returns test "$rc" -eq 2
+check run.fifo-path-diagnose-said grep -q '^oomlab diagnose: logs/l2.log: a FIFO nobody writes (no writer came in 1 s): start the command that writes it first' err.txt
+# lint and diagnose read a named file by one rule (sys/fsutil's
+# fsutil_open_input): the same FIFO gets the same words from both.
+timeout 10 "$OOMLAB" lint logs/l2.log >/dev/null 2>err2.txt; rc=$?
+check run.fifo-path-lint-agrees test "$rc" -eq 2 -a "$(sed 's/^oomlab [a-z]*: //' err.txt)" = "$(sed 's/^oomlab [a-z]*: //' err2.txt)"
+# A FIFO whose writer comes a moment after oomlab (`oomlab diagnose f &
+# train > f`) is read: before, it read as empty ("no OOM found", exit 0).
+(sleep 0.3; timeout 5 sh -c 'cat "$1" > logs/l2.log' sh "$OOMLAB_ROOT/examples/train-oom.log") &  # no reader: gives up
+timeout 10 "$OOMLAB" diagnose logs/l2.log >out.txt 2>&1; rc=$?
+wait
+check run.fifo-late-writer-diagnosed test "$rc" -eq 1
+(sleep 0.3; timeout 5 sh -c 'printf "import torch\\nx = torch.load(\\"a.pt\\")\\n" > logs/l2.log') &
+timeout 10 "$OOMLAB" lint logs/l2.log >out.txt 2>&1; rc=$?
+wait
+check run.fifo-late-writer-linted test "$rc" -eq 1
+# lint of a pipe with its writer (`lint <(git show HEAD:train.py)`,
+# /dev/stdin) reads it: before, "not a regular file", exit 2.
+timeout 10 "$OOMLAB" lint <(printf 'import torch\nx = torch.load("a.pt")\n') >out.txt 2>&1; rc=$?
+check run.lint-process-substitution-read test "$rc" -eq 1
+check run.lint-process-substitution-found grep -q 'load-without-map-location' out.txt
+printf 'import torch\nx = torch.load("a.pt")\n' | timeout 10 "$OOMLAB" lint /dev/stdin >out.txt 2>&1; rc=$?
+check run.lint-dev-stdin-read test "$rc" -eq 1
+timeout 10 "$OOMLAB" lint /dev/null >/dev/null 2>err.txt; rc=$?
+check run.lint-device-still-refused test "$rc" -eq 2
+check run.lint-device-still-said grep -q 'not a regular file' err.txt
 check run.pipe-with-writer-still-read test "$(printf 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n' | "$OOMLAB" diagnose --json /dev/stdin | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["events"]))')" = 1
 
 # --- a ledger we may not write: refused before the command runs, not
@@ -79,6 +105,22 @@ check run.fsize-row test "$(csv_field runs.csv big exit_status)" = 0
 check run.fsize-note grep -q 'log incomplete (1024000 of 8388608 bytes): File too large' runs.csv
 check run.fsize-log-size test "$(stat -c %s logs/big.log)" -eq 1024000
 check run.fsize-said grep -q 'File too large' err.txt
+
+# The ledger row past `ulimit -f`: the short write is rolled back and its
+# real reason said (it said "No space left on device", sending the user to
+# df); the rows already there are kept, byte for byte.
+"$OOMLAB" run -q --id small -- true 2>/dev/null
+# pad the ledger to 300 bytes short of a KiB boundary, the limit: the
+# `running` row (~130 bytes) fits, the final one (~850 with the note)
+# starts below the limit and crosses it: a short write, not a refused one
+size=$(stat -c %s runs.csv)
+printf 'pad,%0*d\n' $(( (2 * 1024 - 300 - size % 1024 - 5) % 1024 )) 0 >> runs.csv
+cp runs.csv before.csv
+( ulimit -f $(( ($(stat -c %s runs.csv) + 300) / 1024 )); exec "$OOMLAB" run -q --id long --note "$(printf '%0700d' 0)" -- true ) 2>err.txt; rc=$?
+check run.fsize-ledger-exit3 test "$rc" -eq 3
+check run.fsize-ledger-reason grep -q 'ledger row not written: cannot append to ./runs.csv: File too large' err.txt
+check run.fsize-ledger-kept cmp -s before.csv <(head -c "$(stat -c %s before.csv)" runs.csv)
+check run.fsize-ledger-parses sh -c '"$0" table --csv small >/dev/null' "$OOMLAB"
 
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9

@@ -67,6 +67,24 @@ wait_for logs/twice.log 'step=2'
 t0=$(date +%s%N); kill -TERM "$pid"; sleep 0.2; kill -INT "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
 check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -lt 5000
 
+# A command still running a second after Ctrl-C (it ignores SIGINT, or
+# takes long to wind down) kept printing with no word from oomlab for the
+# whole grace period: now it is said what comes next and how to hurry it.
+# The second Ctrl-C's SIGKILL is not then reported as leftovers getting
+# "SIGTERM, SIGKILL after 60s", and the row says the kill was asked for.
+start hint --grace 60s -- sh -c 'trap "" INT; (while :; do sleep 0.05; done) & echo ready; while :; do sleep 0.05; done'
+wait_for logs/hint.log ready
+kill -INT "$pid"; sleep 1.6; cp hint.err hint1.err; kill -INT "$pid"; wait "$pid"; rc=$?
+check run.sigint-still-running-said grep -q '^oomlab run: the command is still running after SIGINT: SIGKILL to its group in 59s (Ctrl-C again kills it now)$' hint1.err
+check run.sigint-twice-137 test "$rc" -eq 137
+check run.sigint-twice-no-leftover-talk sh -c '! grep -q "SIGTERM, SIGKILL after" hint.err'
+check run.sigint-twice-row grep -q '^hint,.*interrupted (SIGINT); killed by SIGKILL; group killed at once by a second signal' runs.csv
+# A command that stops at once hears nothing more.
+start quick -- "$SIM" --steps 100000 --sleep-ms 20
+wait_for logs/quick.log 'step=2'
+kill -INT "$pid"; wait "$pid"
+check run.sigint-quick-no-hint sh -c '! grep -q "still running after" quick.err'
+
 # SIGHUP interrupts like SIGTERM; but under nohup (SIGHUP ignored when
 # oomlab starts) it stays ignored, for oomlab and the command: the logout
 # that sends it must not end a run started with `nohup oomlab run ... &`.
