@@ -1098,6 +1098,13 @@ size_t steps_memory_trend_format(const struct steps_mem_trend *t, char *buf, siz
     int n;
     if (t->trend == STEPS_TREND_NONE || t->points == 0)
         n = snprintf(buf, size, "%s", name);
+    else if (t->trend == STEPS_TREND_FLAT && t->first_step >= 0 && t->last_step > t->first_step)
+        /* no slope: a warm-up climb or a one-off step over the run would
+         * read as growth ("flat: 6.00 -> 7.00 GB ... (+5.26 GB per 100
+         * steps)", stranger7) */
+        n = snprintf(buf, size, "%s: %.2f -> %.2f GB over steps %ld-%ld%s", name, (double)t->first_bytes / gib,
+                     (double)t->last_bytes / gib, t->first_step, t->last_step,
+                     t->last_bytes != t->first_bytes ? " (a one-off change; no climb in the last third)" : "");
     else if (t->first_step >= 0 && t->last_step > t->first_step)
         n = snprintf(buf, size, "%s: %.2f -> %.2f GB over steps %ld-%ld (%+.2f GB per 100 steps)",
                      name, (double)t->first_bytes / gib, (double)t->last_bytes / gib,

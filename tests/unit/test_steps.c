@@ -506,6 +506,30 @@ static void test_memory_trend_evidence(void **state)
     assert_int_equal(steps_memory_trend(&s), STEPS_TREND_RISING);
     steps_series_release(&s);
     steps_memory_trend_of(&s, &t); /* empty */
+    /* flat: no slope, which would read as growth after a one-off rise
+     * (6 GB for ten steps, then 7 GB for ten) */
+    for (int i = 1; i <= 20; i++) {
+        snprintf(line, sizeof line, "step=%d loss=1.0 peak_reserved=%s", i, i <= 10 ? "6.00GB" : "7.00GB");
+        struct steps_point pt;
+        steps_parse_line(line, strlen(line), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    steps_memory_trend_of(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_FLAT);
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "flat: 6.00 -> 7.00 GB over steps 1-20 (a one-off change; no climb in the last third)");
+    steps_series_release(&s);
+    for (int i = 1; i <= 20; i++) {
+        snprintf(line, sizeof line, "step=%d loss=1.0 peak_reserved=8.40GB", i);
+        struct steps_point pt;
+        steps_parse_line(line, strlen(line), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    steps_memory_trend_of(&s, &t);
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "flat: 8.40 -> 8.40 GB over steps 1-20");
+    steps_series_release(&s);
+    steps_memory_trend_of(&s, &t); /* empty */
     assert_int_equal(t.trend, STEPS_TREND_NONE);
     assert_int_equal(t.first_bytes, -1);
     assert_true(isnan(t.bytes_per_100_steps));
