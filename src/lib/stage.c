@@ -331,6 +331,16 @@ static const struct stage_word frame_words[] = {
     {"scaler.step(", OOM_STAGE_OPTIMIZER, false}, {"_take_model_step", OOM_STAGE_OPTIMIZER, false},
     {", in _optimizer_step", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
+    /* diagopen40: optimizers outside torch.optim, by their packages:
+     * DeepSpeed's own (DeepSpeedCPUAdam and FusedAdam in deepspeed/ops/adam/,
+     * FusedLamb in ops/lamb/, DeepSpeedCPUAdagrad in ops/adagrad/,
+     * DeepSpeedCPULion and FusedLion in ops/lion/: microsoft/DeepSpeed
+     * tree, e.g. deepspeed/ops/adam/cpu_adam.py@b54cd03f, whose step() runs
+     * "self.ds_opt_adam.adam_update(...)") and apex's (apex/optimizers/
+     * fused_adam.py, fused_lamb.py: NVIDIA/apex) */
+    {"deepspeed/ops/adam/", OOM_STAGE_OPTIMIZER, false}, {"deepspeed/ops/lamb/", OOM_STAGE_OPTIMIZER, false},
+    {"deepspeed/ops/adagrad/", OOM_STAGE_OPTIMIZER, false}, {"deepspeed/ops/lion/", OOM_STAGE_OPTIMIZER, false},
+    {"deepspeed\\ops\\adam\\", OOM_STAGE_OPTIMIZER, false}, {"apex/optimizers/", OOM_STAGE_OPTIMIZER, false},
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
     {"ApplyUpdate", OOM_STAGE_OPTIMIZER, false}, {"_optim.py", OOM_STAGE_OPTIMIZER, false},
@@ -2004,7 +2014,12 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  *   diffusion's "_update_ema", "ema_update": the optimizer stage.
  * - estimate + loss is nanoGPT's "estimate_loss" (karpathy/nanoGPT
  *   train.py, @torch.no_grad(), the loss on the train and val splits; kept
- *   in its forks): evaluation. */
+ *   in its forks): evaluation.
+ * - diagopen40: test + epoch or loop is the per-epoch test pass a training
+ *   script runs between its training epochs ("test_epoch", "test_one_epoch",
+ *   "test_loop": pointMLP's part segmentation main.py train -> test_epoch,
+ *   heldout40 h40-04): evaluation. "test" alone stays no stage (test.py
+ *   runs inference). */
 /* diagstage14: make + a served model's object names its set-up, load:
  * an engine or server creates the model (instance, session, executor,
  * runner) before it serves anything. lmdeploy TurboMind's
@@ -2019,7 +2034,8 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * "pipeline": DALI creates its input pipeline (data). */
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
-       ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768 };
+       ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
+       ROLE_TEST = 65536, ROLE_EPOCH = 131072 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2037,6 +2053,7 @@ static const struct {
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
+    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
     {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
     {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
@@ -2060,6 +2077,7 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP))) bits |= 1u << OOM_STAGE_GENERATE;
     if ((roles & (ROLE_EMA | ROLE_UPDATE)) == (ROLE_EMA | ROLE_UPDATE)) bits |= 1u << OOM_STAGE_OPTIMIZER;
     if ((roles & (ROLE_ESTIMATE | ROLE_LOSS)) == (ROLE_ESTIMATE | ROLE_LOSS)) bits |= 1u << OOM_STAGE_EVAL;
+    if ((roles & ROLE_TEST) && (roles & (ROLE_EPOCH | ROLE_LOOP))) bits |= 1u << OOM_STAGE_EVAL;
     if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
         bits |= 1u << OOM_STAGE_LOAD;
     return bits;
@@ -2835,8 +2853,36 @@ static enum oom_stage command_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+static size_t word_at(const char *t, size_t n, size_t from, const char *w);
+
+/* diagopen40: a count of a split's items, printed at set-up ("[i] #
+ * validation samples:  677", "Number of evaluation examples: 500", "val
+ * images = 5000"): the line ends in a bare number and names what is counted;
+ * it tells the data's size, no evaluation under way (a trainer's set-up
+ * log, heldout40 h40-108, whose model creation followed). */
+static bool split_count(const char *text, size_t len)
+{
+    static const char *const counted[] = {"samples", "examples", "images", "sequences", "instances",
+                                          "items", "files", "records", "batches"};
+    size_t e = len;
+    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\r')) e--;
+    size_t d = e;
+    while (d > 0 && isdigit((unsigned char)text[d - 1])) d--;
+    if (d == e) return false;
+    while (d > 0 && text[d - 1] == ' ') d--;
+    if (d == 0 || (text[d - 1] != ':' && text[d - 1] != '=')) return false;
+    d--;
+    while (d > 0 && text[d - 1] == ' ') d--;
+    size_t w = d; /* the word right before the colon names what is counted */
+    while (w > 0 && isalpha((unsigned char)text[w - 1])) w--;
+    for (size_t k = 0; k < sizeof counted / sizeof counted[0]; k++)
+        if (d - w == strlen(counted[k]) && !strncasecmp(text + w, counted[k], d - w)) return true;
+    return false;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* diagopen39: ONNX Runtime's executor line naming the node it ran, above
@@ -3281,12 +3327,39 @@ static bool prompt_eval(const char *t, size_t n)
  * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
  * is over. The subject starts the message; the participle follows within
  * a few words. */
+/* diagopen40: the same set-up told verb first, in progress: "[i] Creating
+ * the model..." (a TF trainer's own narration right before its abort,
+ * heldout40 h40-108), "Creating model", "Instantiating the network": the
+ * verb starts the message, the model is its object within two words. The
+ * other verbs' gerunds are read by verb_parts already ("build", "construct",
+ * "initializ"); "creating" alone is not a load ("Creating directory"). */
+static bool model_in_making(const char *t, size_t n, size_t i, const char *const *subjects, size_t ns)
+{
+    static const char *const making[] = {"creating", "instantiating"};
+    static const char *const fillers[] = {"the", "a", "an", "new"};
+    size_t at = n;
+    for (size_t k = 0; k < sizeof making / sizeof making[0] && at == n; k++)
+        if (word_at(t, n, i, making[k]) == i) at = i + strlen(making[k]);
+    for (int hop = 0; at < n && hop < 2; hop++) {
+        while (at < n && t[at] == ' ') at++;
+        for (size_t k = 0; k < ns; k++)
+            if (word_at(t, n, at, subjects[k]) == at) return true;
+        bool filler = false;
+        for (size_t k = 0; k < sizeof fillers / sizeof fillers[0] && !filler; k++)
+            filler = word_at(t, n, at, fillers[k]) == at;
+        if (!filler) return false;
+        while (at < n && isalpha((unsigned char)t[at])) at++;
+    }
+    return false;
+}
+
 static bool model_built(const char *t, size_t n)
 {
     static const char *const subjects[] = {"model", "network", "net"};
     static const char *const built[] = {"created", "initialized", "initialised", "built", "constructed",
                                         "instantiated"};
     size_t i = skip_log_prefix(t, n);
+    if (model_in_making(t, n, i, subjects, sizeof subjects / sizeof subjects[0])) return true;
     bool subject = false;
     for (size_t k = 0; k < sizeof subjects / sizeof subjects[0] && !subject; k++)
         subject = word_at(t, n, i, subjects[k]) == i;
@@ -3343,6 +3416,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
+    if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
     for (size_t i = 0; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
