@@ -1705,6 +1705,10 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
+        /* diagopen40: glog's failure signal handler, "*** SIGABRT (@0x3e8) received
+         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
+         * (google/glog src/signalhandler.cc DumpSignalInfo) */
+        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
         /* Paddle 1.x, innermost first */
         starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
         return STAGE_LINE_HEADER;
@@ -2135,6 +2139,30 @@ unsigned stage_name_bits(const char *name, size_t n)
 /* The function a frame line names, in any of the formats pasted: Python's
  * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
  * NULL when there is none. */
+/* diagopen40: a glog stack frame, "@     0x7f5fb86534d7 caffe::DetectionDataLayer<>::
+ * load_batch()" (glog's failure signal handler and check-failure stacks,
+ * innermost first; Caffe's prefetch thread allocating a batch, heldout40
+ * h40-109): the method, the last "::" part before the call's '(' (template
+ * arguments "<>" skipped). Only this form: c10's "frame #N:" stacks name
+ * autograd's Engine::evaluate_function, which is no evaluation. */
+static const char *glog_frame_function(const char *text, size_t len, size_t lead, size_t *n)
+{
+    const char *s = text + lead, *end = text + len;
+    if (end - s < 6 || s[0] != '@') return NULL;
+    s++;
+    while (s < end && *s == ' ') s++;
+    if (end - s < 3 || s[0] != '0' || s[1] != 'x') return NULL;
+    while (s < end && *s != ' ') s++;
+    while (s < end && *s == ' ') s++;
+    const char *paren = memchr(s, '(', (size_t)(end - s));
+    if (!paren || !memmem(s, (size_t)(paren - s), "::", 2)) return NULL;
+    const char *e = paren, *b = paren;
+    while (b > s && (ident(b[-1]))) b--;
+    if (b == e) return NULL;
+    *n = (size_t)(e - b);
+    return b;
+}
+
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
@@ -2142,6 +2170,8 @@ static const char *frame_function(const char *text, size_t len, size_t *n)
     while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
     const char *go = lead == 0 ? go_frame_name(text, len, n) : NULL;
     if (go) return go;
+    const char *glog = glog_frame_function(text, len, lead, n);
+    if (glog) return glog;
     const char *colab = colab_frame_in(text + lead, len - lead);
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         /* " in " alone only after a Colab link (colab_frame_in) */

@@ -4,7 +4,7 @@
  * allocator's failed request over the driver's region growth; optimizers
  * outside torch.optim (DeepSpeed's ops, apex); a per-epoch test pass; a
  * trainer creating its model; a split's item count; a tensor's .cpu() in
- * prose; the plural "memories". Each case has a guard that must stay as it
+ * prose; the plural "memories"; a glog signal stack's C++ frames. Each case has a guard that must stay as it
  * was. The pastes are written here, in the shape of the posts named. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +168,30 @@ static void test_memories_plural(void **state)
     assert_false(called("We have fond memories of the GPU.\n"));
 }
 
+/* A host abort's glog stack below its message (glog's failure signal
+ * handler; the shape of a Caffe SSD trainer's paste, heldout40 h40-109):
+ * the prefetch thread's load_batch is data. Guards: frames of no stage. */
+static void test_glog_signal_stack(void **state)
+{
+    (void)state;
+    const char *log = "terminate called after throwing an instance of 'std::bad_alloc'\n"
+                      "  what():  std::bad_alloc\n"
+                      "*** Aborted at 1544160602 (unix time) try \"date -d @1544160602\" if you are using GNU date ***\n"
+                      "PC: @     0x7f5fb6607428 gsignal\n"
+                      "*** SIGABRT (@0x3e8000049ff) received by PID 18943 (TID 0x7f5f837fe700) from PID 18943; "
+                      "stack trace: ***\n"
+                      "    @     0x7f5fb6607428 gsignal\n"
+                      "    @     0x7f5fb660902a abort\n"
+                      "    @     0x7f5fb7442082 std::__throw_bad_alloc()\n"
+                      "    @     0x7f5fb860ecf4 std::vector<>::vector()\n"
+                      "    @     0x7f5fb86534d7 caffe::AnnotatedDataLayer<>::load_batch()\n"
+                      "    @     0x7f5fb86e5112 caffe::BasePrefetchingDataLayer<>::InternalThreadEntry()\n"
+                      "Aborted (core dumped)\n";
+    assert_string_equal(first_stage_of(log, NULL), "data");
+    assert_int_equal(line_stage("    @     0x7f5fb850b6e5 caffe::InternalThread::entry()"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("    @     0x7f5fb6607428 gsignal"), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_model_creation_and_split_count),
         cmocka_unit_test(test_cpu_method_is_no_host),
         cmocka_unit_test(test_memories_plural),
+        cmocka_unit_test(test_glog_signal_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
