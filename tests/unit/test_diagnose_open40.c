@@ -94,6 +94,8 @@ static void test_optimizer_packages(void **state)
                      OOM_STAGE_OPTIMIZER);
     assert_int_equal(line_stage("  File \"/env/site-packages/apex/optimizers/fused_adam.py\", line 170, in step"),
                      OOM_STAGE_OPTIMIZER);
+    assert_int_equal(line_stage("    optim.step(closure=None)"), OOM_STAGE_OPTIMIZER);
+    assert_int_not_equal(line_stage("    optim_cfg = dict(step=10)"), OOM_STAGE_OPTIMIZER);
     assert_int_not_equal(
         line_stage("  File \"/env/site-packages/deepspeed/ops/transformer/inference/ds_attention.py\", line 9, in forward"),
         OOM_STAGE_OPTIMIZER);
