@@ -1530,6 +1530,36 @@ static bool julia_frame_line(const char *s, size_t n)
     return jl && jl + 4 < s + n && isdigit((unsigned char)jl[4]);
 }
 
+/* diagopen40: a MATLAB stack line, "Error in dagnn.Conv/forward (line 11)"
+ * or, its "Error in " dropped in a paste, "dagnn.Conv/forward (line 11)"
+ * (MATLAB prints the error first and its stack below, innermost first;
+ * MatConvNet's out-of-memory error in a convolution layer's forward,
+ * heldout40 h40-12): one name (package.Class/method, or a function) and
+ * its line. The function is the part after the last '/' (matlab_function). */
+static const char *matlab_function(const char *s, size_t n, size_t *fn)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    if (starts(s, n, "Error in ")) s += 9, n -= 9;
+    const char *tail = memmem(s, n, " (line ", 7);
+    if (!tail || tail == s || s[n - 1] != ')' || !isdigit((unsigned char)tail[7])) return NULL;
+    for (const char *d = tail + 7; d < s + n - 1; d++)
+        if (!isdigit((unsigned char)*d)) return NULL;
+    const char *b = s;
+    for (const char *q = s; q < tail; q++) {
+        if (*q == '/' || *q == '>') b = q + 1; /* a method; a file's local function "cnn_train>process_epoch" */
+        else if (!ident(*q) && *q != '.') return NULL;
+    }
+    if (b == tail || !(isalpha((unsigned char)*b) || *b == '_')) return NULL;
+    *fn = (size_t)(tail - b);
+    return b;
+}
+
+static bool matlab_frame_line(const char *s, size_t n)
+{
+    size_t fn;
+    return matlab_function(s, n, &fn) != NULL;
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -1735,6 +1765,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n) ||
+        matlab_frame_line(s, n) ||
         (i == 0 && go_frame_name(s, n, &(size_t){0})))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
@@ -2173,6 +2204,8 @@ static const char *frame_function(const char *text, size_t len, size_t *n)
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
     size_t lead = 0;
     while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *matlab = matlab_function(text + lead, len - lead, n);
+    if (matlab) return matlab;
     const char *go = lead == 0 ? go_frame_name(text, len, n) : NULL;
     if (go) return go;
     const char *glog = glog_frame_function(text, len, lead, n);
@@ -2608,6 +2641,13 @@ static const struct {
 } false_friends[] = {
     {"evaluate_actions", OOM_STAGE_EVAL, OOM_STAGE_FORWARD},
     {"forward_backward", OOM_STAGE_BACKWARD, OOM_STAGE_UNKNOWN},
+    /* diagopen40: MatConvNet's DagNN.eval runs the forward pass and, given
+     * the output derivatives, the backward: cnn_train_dag's processEpoch
+     * calls "net.eval(inputs, params.derOutputs, ...)" to train and
+     * "net.eval(inputs)" to test (vlfeat/matconvnet matlab/+dagnn/@DagNN/
+     * eval.m, examples/cnn_train_dag.m@aad35525): a MATLAB frame
+     * "Error in dagnn.DagNN/eval (line 91)" names no evaluation */
+    {"DagNN/eval", OOM_STAGE_EVAL, OOM_STAGE_UNKNOWN},
 };
 
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)

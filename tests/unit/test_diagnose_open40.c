@@ -4,7 +4,8 @@
  * allocator's failed request over the driver's region growth; optimizers
  * outside torch.optim (DeepSpeed's ops, apex); a per-epoch test pass; a
  * trainer creating its model; a split's item count; a tensor's .cpu() in
- * prose; the plural "memories"; a glog signal stack's C++ frames. Each case has a guard that must stay as it
+ * prose; the plural "memories"; a glog signal stack's C++ frames; MATLAB's
+ * stack lines. Each case has a guard that must stay as it
  * was. The pastes are written here, in the shape of the posts named. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -194,6 +195,28 @@ static void test_glog_signal_stack(void **state)
     assert_int_equal(line_stage("    @     0x7f5fb6607428 gsignal"), OOM_STAGE_UNKNOWN);
 }
 
+/* MATLAB prints its error first and its stack below, innermost first
+ * ("Error in dagnn.Conv/forward (line 11)", the prefix sometimes lost in a
+ * paste; the shape of a MatConvNet super-resolution thread, heldout40
+ * h40-12): the method's name parts. MatConvNet's DagNN.eval runs training
+ * steps too: no evaluation. Guard: prose ending in "(line 5)". */
+static void test_matlab_stack(void **state)
+{
+    (void)state;
+    const char *log = "Error using gpuArray/subsasgn\n"
+                      "Out of memory on device. To view more detail about available memory on the GPU, use "
+                      "'gpuDevice()'.\n"
+                      "Error in dagnn.Conv/forward (line 11)\n"
+                      "Error in dagnn.Layer/forwardAdvanced (line 85)\n"
+                      "Error in dagnn.DagNN/eval (line 91)\n"
+                      "Error in cnn_train_dag>processEpoch (line 223)\n";
+    assert_string_equal(stage_of(log), "forward");
+    assert_int_equal(line_stage("Error in cnn_train>load_batch (line 40)"), OOM_STAGE_DATA);
+    assert_int_equal(line_stage("dagnn.Conv/backward (line 20)"), OOM_STAGE_BACKWARD);
+    assert_int_equal(line_stage("see the config (line 5)"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("Error in dagnn.DagNN/eval (line 91)"), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_cpu_method_is_no_host),
         cmocka_unit_test(test_memories_plural),
         cmocka_unit_test(test_glog_signal_stack),
+        cmocka_unit_test(test_matlab_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
