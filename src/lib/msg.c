@@ -748,6 +748,20 @@ static const struct msg_near near_cuda_error[] = {
      * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
      * h17-24; talmolab/sleap#2142 = h9-37). */
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
+    /* diagopen40: ... and the request that failed. The driver's figure is
+     * the BFC allocator growing its region: BFCAllocator::Extend asks the
+     * sub-allocator for curr_region_allocation_bytes_ (doubled until the
+     * request fits, then backed off by 0.9 on failure), and each refusal is
+     * a stream-executor "failed to allocate" line; only when AllocateRawInternal
+     * gives up does the BFC print the request itself, "ran out of memory trying
+     * to allocate 16.0KiB.  Current allocation summary follows." (TF 2.3+:
+     * "... 4.42GiB (rounded to 4746649600)requested by op ...")
+     * (tensorflow/tensorflow:tensorflow/core/common_runtime/bfc_allocator.cc
+     * @010f3edc; hongzimao/pensieve#81 = heldout40 h40-25). Its retry warning
+     * ("... with freed_by_count=0. The caller indicates that this is not a
+     * failure") is no failed request and is not read. */
+    {"ran out of memory trying to allocate %z (rounded to %d)", MSG_F_REQUESTED_EXACT, 0, 10},
+    {"ran out of memory trying to allocate %s.  Current allocation summary", MSG_F_REQUESTED_EXACT, 0, 10},
     /* diagcall6: XGBoost's dh::detail::ThrowOOMError (src/common/
      * device_helpers.cu, dmlc/xgboost) puts the figures under its message,
      * "Memory allocation error on worker 0: ... cudaErrorMemoryAllocation:
@@ -4159,9 +4173,11 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     case MSG_F_OOM_COUNT:
         ev->gpu_oom = num > 0;
         return;
-    case MSG_F_REQUESTED_EXACT:
-        if (num >= 0) ev->bytes.requested = num, ev->requested_from_shape = false;
+    case MSG_F_REQUESTED_EXACT: { /* %d bytes, or a %s size (diagopen40) */
+        int64_t exact = v->has_size ? v->size : num;
+        if (exact >= 0) ev->bytes.requested = exact, ev->requested_from_shape = false;
         return;
+    }
     case MSG_F_DTYPE:
         if (v->dtype_size) {
             ev->dtype_size = v->dtype_size;

@@ -354,6 +354,11 @@ static const struct stage_word frame_words[] = {
     {"val_loss", OOM_STAGE_EVAL, W},
     /* optimizer step */
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
+    /* diagopen40: the optimizer held as "optim" ("optim.step(closure=None)",
+     * torch DCP's _init_optim_state making Adam's states with a dummy step,
+     * pytorch/pytorch torch/distributed/checkpoint/state_dict.py; "self.optim
+     * .step()" in ColossalAI's low-level ZeRO; heldout40 h40-56) */
+    {"optim.step(", OOM_STAGE_OPTIMIZER, false},
     /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
     {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
     /* diagstage12: the step by its wrappers' names: AMP's GradScaler runs
@@ -364,6 +369,16 @@ static const struct stage_word frame_words[] = {
     {"scaler.step(", OOM_STAGE_OPTIMIZER, false}, {"_take_model_step", OOM_STAGE_OPTIMIZER, false},
     {", in _optimizer_step", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
+    /* diagopen40: optimizers outside torch.optim, by their packages:
+     * DeepSpeed's own (DeepSpeedCPUAdam and FusedAdam in deepspeed/ops/adam/,
+     * FusedLamb in ops/lamb/, DeepSpeedCPUAdagrad in ops/adagrad/,
+     * DeepSpeedCPULion and FusedLion in ops/lion/: microsoft/DeepSpeed
+     * tree, e.g. deepspeed/ops/adam/cpu_adam.py@b54cd03f, whose step() runs
+     * "self.ds_opt_adam.adam_update(...)") and apex's (apex/optimizers/
+     * fused_adam.py, fused_lamb.py: NVIDIA/apex) */
+    {"deepspeed/ops/adam/", OOM_STAGE_OPTIMIZER, false}, {"deepspeed/ops/lamb/", OOM_STAGE_OPTIMIZER, false},
+    {"deepspeed/ops/adagrad/", OOM_STAGE_OPTIMIZER, false}, {"deepspeed/ops/lion/", OOM_STAGE_OPTIMIZER, false},
+    {"deepspeed\\ops\\adam\\", OOM_STAGE_OPTIMIZER, false}, {"apex/optimizers/", OOM_STAGE_OPTIMIZER, false},
     {"_single_tensor_adam", OOM_STAGE_OPTIMIZER, false}, {"_multi_tensor_adam", OOM_STAGE_OPTIMIZER, false},
     {"exp_avg", OOM_STAGE_OPTIMIZER, false}, {"clip_grad_norm", OOM_STAGE_OPTIMIZER, false},
     {"ApplyUpdate", OOM_STAGE_OPTIMIZER, false}, {"_optim.py", OOM_STAGE_OPTIMIZER, false},
@@ -1548,6 +1563,36 @@ static bool julia_frame_line(const char *s, size_t n)
     return jl && jl + 4 < s + n && isdigit((unsigned char)jl[4]);
 }
 
+/* diagopen40: a MATLAB stack line, "Error in dagnn.Conv/forward (line 11)"
+ * or, its "Error in " dropped in a paste, "dagnn.Conv/forward (line 11)"
+ * (MATLAB prints the error first and its stack below, innermost first;
+ * MatConvNet's out-of-memory error in a convolution layer's forward,
+ * heldout40 h40-12): one name (package.Class/method, or a function) and
+ * its line. The function is the part after the last '/' (matlab_function). */
+static const char *matlab_function(const char *s, size_t n, size_t *fn)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    if (starts(s, n, "Error in ")) s += 9, n -= 9;
+    const char *tail = memmem(s, n, " (line ", 7);
+    if (!tail || tail == s || s[n - 1] != ')' || !isdigit((unsigned char)tail[7])) return NULL;
+    for (const char *d = tail + 7; d < s + n - 1; d++)
+        if (!isdigit((unsigned char)*d)) return NULL;
+    const char *b = s;
+    for (const char *q = s; q < tail; q++) {
+        if (*q == '/' || *q == '>') b = q + 1; /* a method; a file's local function "cnn_train>process_epoch" */
+        else if (!ident(*q) && *q != '.') return NULL;
+    }
+    if (b == tail || !(isalpha((unsigned char)*b) || *b == '_')) return NULL;
+    *fn = (size_t)(tail - b);
+    return b;
+}
+
+static bool matlab_frame_line(const char *s, size_t n)
+{
+    size_t fn;
+    return matlab_function(s, n, &fn) != NULL;
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -1728,6 +1773,10 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
+        /* diagopen40: glog's failure signal handler, "*** SIGABRT (@0x3e8) received
+         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
+         * (google/glog src/signalhandler.cc DumpSignalInfo) */
+        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
         /* Paddle 1.x, innermost first */
         starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
         return STAGE_LINE_HEADER;
@@ -1749,6 +1798,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
         starts(s, n, "-> ") || starts(s, n, "@ ") || has(s, n, ": in function") ||
         (has(s, n, ".py in ") && !has(s, n, ": ")) || julia_frame_line(s, n) || colab_frame_in(s, n) ||
+        matlab_frame_line(s, n) ||
         (i == 0 && go_frame_name(s, n, &(size_t){0})))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
@@ -2037,7 +2087,12 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  *   diffusion's "_update_ema", "ema_update": the optimizer stage.
  * - estimate + loss is nanoGPT's "estimate_loss" (karpathy/nanoGPT
  *   train.py, @torch.no_grad(), the loss on the train and val splits; kept
- *   in its forks): evaluation. */
+ *   in its forks): evaluation.
+ * - diagopen40: test + epoch or loop is the per-epoch test pass a training
+ *   script runs between its training epochs ("test_epoch", "test_one_epoch",
+ *   "test_loop": pointMLP's part segmentation main.py train -> test_epoch,
+ *   heldout40 h40-04): evaluation. "test" alone stays no stage (test.py
+ *   runs inference). */
 /* diagstage14: make + a served model's object names its set-up, load:
  * an engine or server creates the model (instance, session, executor,
  * runner) before it serves anything. lmdeploy TurboMind's
@@ -2052,7 +2107,8 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * "pipeline": DALI creates its input pipeline (data). */
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
-       ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768 };
+       ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
+       ROLE_TEST = 65536, ROLE_EPOCH = 131072 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2070,6 +2126,7 @@ static const struct {
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
+    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
     {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
     {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
@@ -2093,6 +2150,7 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP))) bits |= 1u << OOM_STAGE_GENERATE;
     if ((roles & (ROLE_EMA | ROLE_UPDATE)) == (ROLE_EMA | ROLE_UPDATE)) bits |= 1u << OOM_STAGE_OPTIMIZER;
     if ((roles & (ROLE_ESTIMATE | ROLE_LOSS)) == (ROLE_ESTIMATE | ROLE_LOSS)) bits |= 1u << OOM_STAGE_EVAL;
+    if ((roles & ROLE_TEST) && (roles & (ROLE_EPOCH | ROLE_LOOP))) bits |= 1u << OOM_STAGE_EVAL;
     if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
         bits |= 1u << OOM_STAGE_LOAD;
     return bits;
@@ -2150,13 +2208,41 @@ unsigned stage_name_bits(const char *name, size_t n)
 /* The function a frame line names, in any of the formats pasted: Python's
  * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
  * NULL when there is none. */
+/* diagopen40: a glog stack frame, "@     0x7f5fb86534d7 caffe::DetectionDataLayer<>::
+ * load_batch()" (glog's failure signal handler and check-failure stacks,
+ * innermost first; Caffe's prefetch thread allocating a batch, heldout40
+ * h40-109): the method, the last "::" part before the call's '(' (template
+ * arguments "<>" skipped). Only this form: c10's "frame #N:" stacks name
+ * autograd's Engine::evaluate_function, which is no evaluation. */
+static const char *glog_frame_function(const char *text, size_t len, size_t lead, size_t *n)
+{
+    const char *s = text + lead, *end = text + len;
+    if (end - s < 6 || s[0] != '@') return NULL;
+    s++;
+    while (s < end && *s == ' ') s++;
+    if (end - s < 3 || s[0] != '0' || s[1] != 'x') return NULL;
+    while (s < end && *s != ' ') s++;
+    while (s < end && *s == ' ') s++;
+    const char *paren = memchr(s, '(', (size_t)(end - s));
+    if (!paren || !memmem(s, (size_t)(paren - s), "::", 2)) return NULL;
+    const char *e = paren, *b = paren;
+    while (b > s && (ident(b[-1]))) b--;
+    if (b == e) return NULL;
+    *n = (size_t)(e - b);
+    return b;
+}
+
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
     size_t lead = 0;
     while (lead < len && (text[lead] == ' ' || text[lead] == '\t')) lead++;
+    const char *matlab = matlab_function(text + lead, len - lead, n);
+    if (matlab) return matlab;
     const char *go = lead == 0 ? go_frame_name(text, len, n) : NULL;
     if (go) return go;
+    const char *glog = glog_frame_function(text, len, lead, n);
+    if (glog) return glog;
     const char *colab = colab_frame_in(text + lead, len - lead);
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         /* " in " alone only after a Colab link (colab_frame_in) */
@@ -2588,6 +2674,13 @@ static const struct {
 } false_friends[] = {
     {"evaluate_actions", OOM_STAGE_EVAL, OOM_STAGE_FORWARD},
     {"forward_backward", OOM_STAGE_BACKWARD, OOM_STAGE_UNKNOWN},
+    /* diagopen40: MatConvNet's DagNN.eval runs the forward pass and, given
+     * the output derivatives, the backward: cnn_train_dag's processEpoch
+     * calls "net.eval(inputs, params.derOutputs, ...)" to train and
+     * "net.eval(inputs)" to test (vlfeat/matconvnet matlab/+dagnn/@DagNN/
+     * eval.m, examples/cnn_train_dag.m@aad35525): a MATLAB frame
+     * "Error in dagnn.DagNN/eval (line 91)" names no evaluation */
+    {"DagNN/eval", OOM_STAGE_EVAL, OOM_STAGE_UNKNOWN},
 };
 
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
@@ -2903,8 +2996,36 @@ static enum oom_stage command_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+static size_t word_at(const char *t, size_t n, size_t from, const char *w);
+
+/* diagopen40: a count of a split's items, printed at set-up ("[i] #
+ * validation samples:  677", "Number of evaluation examples: 500", "val
+ * images = 5000"): the line ends in a bare number and names what is counted;
+ * it tells the data's size, no evaluation under way (a trainer's set-up
+ * log, heldout40 h40-108, whose model creation followed). */
+static bool split_count(const char *text, size_t len)
+{
+    static const char *const counted[] = {"samples", "examples", "images", "sequences", "instances",
+                                          "items", "files", "records", "batches"};
+    size_t e = len;
+    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\r')) e--;
+    size_t d = e;
+    while (d > 0 && isdigit((unsigned char)text[d - 1])) d--;
+    if (d == e) return false;
+    while (d > 0 && text[d - 1] == ' ') d--;
+    if (d == 0 || (text[d - 1] != ':' && text[d - 1] != '=')) return false;
+    d--;
+    while (d > 0 && text[d - 1] == ' ') d--;
+    size_t w = d; /* the word right before the colon names what is counted */
+    while (w > 0 && isalpha((unsigned char)text[w - 1])) w--;
+    for (size_t k = 0; k < sizeof counted / sizeof counted[0]; k++)
+        if (d - w == strlen(counted[k]) && !strncasecmp(text + w, counted[k], d - w)) return true;
+    return false;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
+    if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* diagopen39: ONNX Runtime's executor line naming the node it ran, above
@@ -3362,12 +3483,39 @@ static bool prompt_eval(const char *t, size_t n)
  * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
  * is over. The subject starts the message; the participle follows within
  * a few words. */
+/* diagopen40: the same set-up told verb first, in progress: "[i] Creating
+ * the model..." (a TF trainer's own narration right before its abort,
+ * heldout40 h40-108), "Creating model", "Instantiating the network": the
+ * verb starts the message, the model is its object within two words. The
+ * other verbs' gerunds are read by verb_parts already ("build", "construct",
+ * "initializ"); "creating" alone is not a load ("Creating directory"). */
+static bool model_in_making(const char *t, size_t n, size_t i, const char *const *subjects, size_t ns)
+{
+    static const char *const making[] = {"creating", "instantiating"};
+    static const char *const fillers[] = {"the", "a", "an", "new"};
+    size_t at = n;
+    for (size_t k = 0; k < sizeof making / sizeof making[0] && at == n; k++)
+        if (word_at(t, n, i, making[k]) == i) at = i + strlen(making[k]);
+    for (int hop = 0; at < n && hop < 2; hop++) {
+        while (at < n && t[at] == ' ') at++;
+        for (size_t k = 0; k < ns; k++)
+            if (word_at(t, n, at, subjects[k]) == at) return true;
+        bool filler = false;
+        for (size_t k = 0; k < sizeof fillers / sizeof fillers[0] && !filler; k++)
+            filler = word_at(t, n, at, fillers[k]) == at;
+        if (!filler) return false;
+        while (at < n && isalpha((unsigned char)t[at])) at++;
+    }
+    return false;
+}
+
 static bool model_built(const char *t, size_t n)
 {
     static const char *const subjects[] = {"model", "network", "net"};
     static const char *const built[] = {"created", "initialized", "initialised", "built", "constructed",
                                         "instantiated"};
     size_t i = skip_log_prefix(t, n);
+    if (model_in_making(t, n, i, subjects, sizeof subjects / sizeof subjects[0])) return true;
     bool subject = false;
     for (size_t k = 0; k < sizeof subjects / sizeof subjects[0] && !subject; k++)
         subject = word_at(t, n, i, subjects[k]) == i;
@@ -3424,6 +3572,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
+    if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
     for (size_t i = 0; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
