@@ -2681,6 +2681,11 @@ static const struct {
      * eval.m, examples/cnn_train_dag.m@aad35525): a MATLAB frame
      * "Error in dagnn.DagNN/eval (line 91)" names no evaluation */
     {"DagNN/eval", OOM_STAGE_EVAL, OOM_STAGE_UNKNOWN},
+    /* autograd's engine runs each backward node through
+     * Engine::evaluate_function (pytorch/pytorch torch/csrc/autograd/
+     * engine.cpp): a C++ frame "torch::autograd::Engine::evaluate_function(
+     * ...)" under an OOM is the backward pass, no evaluation (diagopen40) */
+    {"Engine::evaluate_function", OOM_STAGE_EVAL, OOM_STAGE_BACKWARD},
 };
 
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)

@@ -170,6 +170,24 @@ static void test_arrow_memory_map(void **state)
     oom_report_release(&rep);
 }
 
+/* autograd's engine evaluates each backward node in
+ * torch::autograd::Engine::evaluate_function: a c10 stack holding that frame
+ * (the message's own "(most recent call first)" frames, no Python above)
+ * is the backward pass, not evaluation (said eval before). */
+static void test_autograd_evaluate_function(void **state)
+{
+    (void)state;
+    const char *log =
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.50 GiB "
+        "already allocated; 3.44 MiB free; 6.62 GiB reserved in total by PyTorch)\n"
+        "Exception raised from malloc at ../c10/cuda/CUDACachingAllocator.cpp:513 (most recent call first):\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x42 (0x7f3a in libc10.so)\n"
+        "frame #5: torch::autograd::Engine::evaluate_function(std::shared_ptr<torch::autograd::GraphTask>&, "
+        "torch::autograd::Node*, torch::autograd::InputBuffer&, std::shared_ptr<torch::autograd::ReadyQueue> "
+        "const&) + 0x2 (0x7f3b in libtorch_cpu.so)\n";
+    assert_string_equal(stage_of(log), "backward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_lightning_deepspeed_setup),
         cmocka_unit_test(test_hpu_devmem),
         cmocka_unit_test(test_arrow_memory_map),
+        cmocka_unit_test(test_autograd_evaluate_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
