@@ -730,6 +730,23 @@ static bool rule_above(const struct view *v, size_t a)
     return false;
 }
 
+/* diagleft2 (issue 12): OpenVINO nests each rethrow's location above the
+ * message it wraps, "Exception from src/inference/src/cpp/core.cpp:107:",
+ * "Check 'false' failed at src/plugins/intel_gpu/.../ocl_engine.cpp:161:"
+ * (openvinotoolkit/openvino:src/core/src/except.cpp@0044167a
+ * Exception::make_what), the outermost after the Python class
+ * ("RuntimeError: Exception from ..."): lines of the message, between it
+ * and the frames. */
+static bool openvino_location_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n < 16 || s[n - 1] != ':') return false;
+    const char *colon = memmem(s, n, "Error: ", 7);
+    if (colon) n -= (size_t)(colon + 7 - s), s = colon + 7;
+    return (n > 15 && memcmp(s, "Exception from ", 15) == 0) ||
+           (n > 7 && memcmp(s, "Check '", 7) == 0 && memmem(s, n, "' failed at ", 12));
+}
+
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -756,6 +773,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (e->rank < 0 && c.px.rank >= 0) e->rank = c.px.rank;
             if (paddle_summary_line(c.body, c.n)) {
                 paddle = true;
+                blanks = 0;
+                continue;
+            }
+            if (!e->frames && openvino_location_line(c.body, c.n)) {
                 blanks = 0;
                 continue;
             }
@@ -895,6 +916,57 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         bare_bar |= stage_bar_bare(c.body, c.n);
         if (!stage_banner_detail(c.body, c.n) && ++ctx_lines >= 3) break;
     }
+}
+
+/* diagleft2 (issue 12): Julia prints its stack under the message, after a
+ * "Stacktrace:" line a few lines down (CUDA.jl's pool usage lines
+ * between), innermost first: the innermost frame that names a stage
+ * (stage_julia_frame, its "@ Module path" line joined) gives it. */
+#define JULIA_HEAD_REACH 6
+#define JULIA_FRAMES_MAX 64
+static enum oom_stage julia_stack(struct scan *s, const struct view *v, size_t le, const struct msg_prefix *src)
+{
+    size_t a = le, b = le;
+    int lines = 0;
+    bool started = false;
+    while (next_line(v, &a, &b)) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (!started) {
+            size_t n = c.n;
+            while (n && (c.body[n - 1] == ' ' || c.body[n - 1] == '\r')) n--;
+            started = n == 11 && memcmp(c.body, "Stacktrace:", 11) == 0;
+            if (!started && ++lines > JULIA_HEAD_REACH) return OOM_STAGE_UNKNOWN;
+            lines = started ? 0 : lines;
+            continue;
+        }
+        enum oom_stage st;
+        char frame[1024];
+        size_t fn = c.n < sizeof frame / 2 ? c.n : sizeof frame / 2;
+        memcpy(frame, c.body, fn);
+        if (!stage_julia_frame(frame, fn, &st)) {
+            size_t i = 0;
+            while (i < c.n && c.body[i] == ' ') i++;
+            if (i < c.n && c.body[i] == '@') continue; /* the frame's module line */
+            return OOM_STAGE_UNKNOWN;
+        }
+        size_t pa = a, pb = b;
+        if (next_line(v, &pa, &pb)) { /* 1.6+: "    @ Module path:line" under the frame */
+            struct cline m;
+            read_cline(s, v, pa, pb, &m);
+            size_t i = 0;
+            while (i < m.n && m.body[i] == ' ') i++;
+            if (i < m.n && m.body[i] == '@' && fn + 1 + m.n - i < sizeof frame) {
+                frame[fn] = ' ';
+                memcpy(frame + fn + 1, m.body + i, m.n - i);
+                stage_julia_frame(frame, fn + 1 + m.n - i, &st);
+            }
+        }
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        if (++lines > JULIA_FRAMES_MAX) break;
+    }
+    return OOM_STAGE_UNKNOWN;
 }
 
 /* When no frames lead to the message, the stack may follow it: a Python
@@ -1303,6 +1375,13 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
+    if (!e.frames) {
+        enum oom_stage jl = julia_stack(s, v, le, src);
+        if (jl != OOM_STAGE_UNKNOWN) {
+            e.frames = true;
+            e.bits = e.inner = 1u << jl;
+        }
+    }
     bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN, introduced = false;
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
