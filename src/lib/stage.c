@@ -3114,7 +3114,10 @@ static const char *const julia_machinery[] = {"Core.", "Base.", "Type{", "CUDA."
 static enum oom_stage julia_called_object(const char *t, size_t n)
 {
     size_t k = 0;
-    while (k < n && t[k] != '{' && t[k] != ')') k++;
+    while (k < n && (ident(t[k]) || t[k] == '.')) k++;
+    /* a type's name, "Chain{...}", "Flux.Dense)": not a closure Julia < 1.6
+     * printed as "getfield(CuArrays, Symbol(\"##17#18\"))" */
+    if (k == n || (t[k] != '{' && t[k] != ')')) return OOM_STAGE_UNKNOWN;
     if (has(t, k, "Pullback")) return OOM_STAGE_BACKWARD;
     for (size_t i = 0; i < sizeof julia_machinery / sizeof julia_machinery[0]; i++) {
         size_t m = strlen(julia_machinery[i]);
