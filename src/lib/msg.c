@@ -508,6 +508,12 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"gpu_async_%d cuMemAllocAsync", MSG_F_GPU},
     {"Free memory/Total memory: %d", MSG_F_FREE},
     {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
+    /* diagleft2: Kokkos' RawMemoryAllocationFailure, "Allocation of size
+     * 4.657 G failed, likely due to insufficient memory." above its
+     * "cudaErrorMemoryAllocation" (kokkos/kokkos:core/src/impl/
+     * Kokkos_Error.cpp, print_error_message; human_memory_size writes
+     * setprecision(4) and " B"/" K"/" M"/" G", 1024-based) */
+    {"Allocation of size %s failed", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -1255,6 +1261,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ort,
      .near = near_none},
+    /* diagleft2: ONNX Runtime's DirectML provider throws the HRESULT of a
+     * D3D12 allocation it could not make, E_OUTOFMEMORY, through WIL: "...
+     * onnxruntime/core/providers/dml/DmlExecutionProvider/src/
+     * BucketizedBufferAllocator.cpp(122)/onnxruntime_pybind11_state.pyd!...:
+     * (caller: ...) Exception(1) tid(4790) 8007000E Not enough memory
+     * resources are available to complete this operation." (Windows paths,
+     * backslashes; huggingface/diffusers#791, #552): the GPU's memory, for
+     * the provider's buffer. The HRESULT and its text alone are Windows'
+     * for any allocation (a host's MapViewOfFile): the provider must be
+     * named. */
+    {.kind = "onnxruntime",
+     .framework = "onnxruntime",
+     .need = {"8007000E"},
+     .any = {"DmlExecutionProvider", "DirectML"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Image-generation UIs (ComfyUI, Fooocus) that catch the CUDA OOM of a
      * VAE decode and retry it in tiles (comfyanonymous/ComfyUI: comfy/sd.py
      * VAE.decode, "except model_management.OOM_EXCEPTION: logging.warning(
@@ -1330,6 +1355,25 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml_buffer,
+     .near = near_none},
+    /* diagleft2: llama.cpp's KV cache could not get its buffer of the
+     * backend's buffer type (ggml_backend_alloc_ctx_tensors_from_buft
+     * returning null; ggml-org/llama.cpp:src/llama-kv-cache.cpp throws
+     * "failed to allocate buffer for kv cache", older llama.cpp logged it
+     * from llama_kv_cache_init). The backend's own line above names the
+     * buffer ("alloc_tensor_range: failed to allocate CUDA0 buffer of size
+     * N", or a CPU buffer: host memory): this line joins that event as it
+     * is. Alone (an issue's title, a server's one-line error), the cache of
+     * a model offloaded to a GPU backend: the device's memory. */
+    {.kind = "ggml",
+     .framework = "llama.cpp",
+     .need = {"failed to allocate buffer for kv cache"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .joins_as_is = true,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* ggml's SYCL backend refusing a device buffer: "ggml_backend_sycl_
      * buffer_type_alloc_buffer: can't allocate 3503030272 Bytes of memory on

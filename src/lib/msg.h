@@ -150,6 +150,9 @@ struct msg_rule {
     const struct msg_clause *clauses;
     const struct msg_near *near;
     int merge_lines;       /* a detail joins an event up to this many lines away (0: 8) */
+    bool joins_as_is;      /* a detail that says what the failure just above it was for:
+                              it joins that event, GPU or host, and leaves its call as it
+                              is; alone, its own call stands (diagleft2) */
 };
 
 /* The anchors the hot scan looks for, derived from the rules (so a rule

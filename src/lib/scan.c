@@ -730,6 +730,52 @@ static bool rule_above(const struct view *v, size_t a)
     return false;
 }
 
+/* diagleft2 (issue 12): OpenVINO nests each rethrow's location above the
+ * message it wraps, "Exception from src/inference/src/cpp/core.cpp:107:",
+ * "Check 'false' failed at src/plugins/intel_gpu/.../ocl_engine.cpp:161:"
+ * (openvinotoolkit/openvino:src/core/src/except.cpp@0044167a
+ * Exception::make_what), the outermost after the Python class
+ * ("RuntimeError: Exception from ..."): lines of the message, between it
+ * and the frames. */
+static bool openvino_location_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    if (n < 16 || s[n - 1] != ':') return false;
+    const char *colon = memmem(s, n, "Error: ", 7);
+    if (colon) n -= (size_t)(colon + 7 - s), s = colon + 7;
+    return (n > 15 && memcmp(s, "Exception from ", 15) == 0) ||
+           (n > 7 && memcmp(s, "Check '", 7) == 0 && memmem(s, n, "' failed at ", 12));
+}
+
+/* diagleft2 (issue 12): Paddle raises its ResourceExhaustedError as
+ * Python's MemoryError (PaddlePaddle/Paddle:paddle/fluid/pybind/
+ * exception.cc@2618b1a4 BindException), whose text, the enforce message,
+ * starts on a new line: "MemoryError: " alone, then under a rule of dashes
+ * the "C++ Traceback (most recent call last):" or "Error Message Summary:"
+ * that tells the failure, on the GPU or the host. The class line is that
+ * failure's head, no host failure of its own: the summary's event is it. */
+static bool paddle_class_head(struct scan *s, const struct view *v, const char *line, size_t n, size_t le)
+{
+    while (n && (line[n - 1] == ' ' || line[n - 1] == '\r')) n--;
+    if (n < 12 || memcmp(line + n - 12, "MemoryError:", 12) != 0) return false;
+    size_t a = le, b = le;
+    bool rule = false;
+    for (int i = 0; i < 4 && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        size_t m = c.n, dashes = 0;
+        while (m && (c.body[m - 1] == ' ' || c.body[m - 1] == '\r')) m--;
+        if (!m) continue;
+        while (dashes < m && c.body[dashes] == '-') dashes++;
+        if (!rule && m >= 8 && dashes == m) {
+            rule = true;
+            continue;
+        }
+        return rule && paddle_summary_line(c.body, c.n);
+    }
+    return false;
+}
+
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -756,6 +802,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (e->rank < 0 && c.px.rank >= 0) e->rank = c.px.rank;
             if (paddle_summary_line(c.body, c.n)) {
                 paddle = true;
+                blanks = 0;
+                continue;
+            }
+            if (!e->frames && openvino_location_line(c.body, c.n)) {
                 blanks = 0;
                 continue;
             }
@@ -895,6 +945,57 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         bare_bar |= stage_bar_bare(c.body, c.n);
         if (!stage_banner_detail(c.body, c.n) && ++ctx_lines >= 3) break;
     }
+}
+
+/* diagleft2 (issue 12): Julia prints its stack under the message, after a
+ * "Stacktrace:" line a few lines down (CUDA.jl's pool usage lines
+ * between), innermost first: the innermost frame that names a stage
+ * (stage_julia_frame, its "@ Module path" line joined) gives it. */
+#define JULIA_HEAD_REACH 6
+#define JULIA_FRAMES_MAX 64
+static enum oom_stage julia_stack(struct scan *s, const struct view *v, size_t le, const struct msg_prefix *src)
+{
+    size_t a = le, b = le;
+    int lines = 0;
+    bool started = false;
+    while (next_line(v, &a, &b)) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (!started) {
+            size_t n = c.n;
+            while (n && (c.body[n - 1] == ' ' || c.body[n - 1] == '\r')) n--;
+            started = n == 11 && memcmp(c.body, "Stacktrace:", 11) == 0;
+            if (!started && ++lines > JULIA_HEAD_REACH) return OOM_STAGE_UNKNOWN;
+            lines = started ? 0 : lines;
+            continue;
+        }
+        enum oom_stage st;
+        char frame[1024];
+        size_t fn = c.n < sizeof frame / 2 ? c.n : sizeof frame / 2;
+        memcpy(frame, c.body, fn);
+        if (!stage_julia_frame(frame, fn, &st)) {
+            size_t i = 0;
+            while (i < c.n && c.body[i] == ' ') i++;
+            if (i < c.n && c.body[i] == '@') continue; /* the frame's module line */
+            return OOM_STAGE_UNKNOWN;
+        }
+        size_t pa = a, pb = b;
+        if (next_line(v, &pa, &pb)) { /* 1.6+: "    @ Module path:line" under the frame */
+            struct cline m;
+            read_cline(s, v, pa, pb, &m);
+            size_t i = 0;
+            while (i < m.n && m.body[i] == ' ') i++;
+            if (i < m.n && m.body[i] == '@' && fn + 1 + m.n - i < sizeof frame) {
+                frame[fn] = ' ';
+                memcpy(frame + fn + 1, m.body + i, m.n - i);
+                stage_julia_frame(frame, fn + 1 + m.n - i, &st);
+            }
+        }
+        if (st != OOM_STAGE_UNKNOWN) return st;
+        if (++lines > JULIA_FRAMES_MAX) break;
+    }
+    return OOM_STAGE_UNKNOWN;
 }
 
 /* When no frames lead to the message, the stack may follow it: a Python
@@ -1303,6 +1404,13 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
+    if (!e.frames) {
+        enum oom_stage jl = julia_stack(s, v, le, src);
+        if (jl != OOM_STAGE_UNKNOWN) {
+            e.frames = true;
+            e.bits = e.inner = 1u << jl;
+        }
+    }
     bool alone = !e.frames && e.context == OOM_STAGE_UNKNOWN, introduced = false;
     if (!e.frames || e.tf == OOM_STAGE_UNKNOWN) {
         struct evidence f = e;
@@ -1522,9 +1630,12 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
         enum msg_role ro = (s->meta[k] & 1) ? MSG_DETAIL : MSG_PRIMARY;
         /* A table (memory_summary) belongs to the event it follows, OOM or not. */
         long within = r->merge_lines > 0 ? r->merge_lines : 8;
-        bool joins = o->gpu_oom == ev->gpu_oom || r->merge_lines > 0;
+        bool joins = o->gpu_oom == ev->gpu_oom || r->merge_lines > 0 || r->joins_as_is;
         if (r->role == MSG_DETAIL && ro == MSG_PRIMARY && dist <= within && joins) {
+            bool gpu_oom = o->gpu_oom;
+            const char *kind = o->kind;
             merge_into(o, ev);
+            if (r->joins_as_is) o->gpu_oom = gpu_oom, o->kind = kind;
             *at = k;
             return ADD_DONE;
         }
@@ -1693,6 +1804,23 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
     return best_r;
 }
 
+/* diagleft2: the joined line restates a figure exactly that the message
+ * gave rounded, and nothing else: TF's BFC allocator wrapped inside its
+ * parenthesis, "trying to allocate 1.17GiB (rounded to" / "1258291200).
+ * Current allocation summary follows." (the exact clause,
+ * MSG_F_REQUESTED_EXACT, replaces the rounded size). Within 1%: a
+ * rounding of it, not another figure. */
+static bool finer_figure(const struct oom_event *joined, const struct oom_event *ev)
+{
+    int64_t a = joined->bytes.requested, b = ev->bytes.requested;
+    if (a < 0 || b < 0 || a == b || known_figures(joined) != known_figures(ev)) return false;
+    struct oom_bytes same = joined->bytes;
+    same.requested = b;
+    if (memcmp(&same, &ev->bytes, sizeof same) != 0) return false;
+    int64_t d = a > b ? a - b : b - a;
+    return d <= b / 100;
+}
+
 /* A message broken over lines by its writer or a terminal ("Tried to
  * allocate 138.00 MiB.\nGPU 0 has a total capacity of ...\n14.12 GiB is
  * allocated by PyTorch, and 410.41 MiB is reserved\nby PyTorch but
@@ -1724,7 +1852,7 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
         size_t len;
         const struct msg_rule *best_r = join_line(s, rc, body_at, cur, &c, &evc, &best, &len);
         cur += len;
-        bool more = known_figures(&best) > known_figures(&evc);
+        bool more = known_figures(&best) > known_figures(&evc) || finer_figure(&best, &evc);
         evc = best, rc = best_r;
         if (!more) {
             if (++stalled > JOIN_STALL) break;
@@ -1960,6 +2088,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         msg_prefix_parse(s->line, n, &code_px);
         if (code_px.body && msg_emitter_code(s->line + code_px.body, n - code_px.body)) return le;
     }
+    if (!strcmp(r->kind, "host-memory-error") && paddle_class_head(s, v, s->line, n, le)) return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;

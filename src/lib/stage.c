@@ -2815,8 +2815,42 @@ static enum oom_stage paddle_operator_hint(const char *text, size_t len)
     return paddle_op_stage(b, (size_t)(e - b));
 }
 
+/* diagleft2 (issue 12): MindSpore names the kernel whose output it could
+ * not place by its full scope, "Device(id:0) memory isn't enough and alloc
+ * failed, kernel name: Gradients/Default/network-WithLossCell/...-op1520,
+ * alloc size: N B." (mindspore-ai/mindspore:mindspore/ccsrc/runtime/
+ * graph_scheduler/actor/actor_common.h@94bdab39
+ * SET_OPCONTEXT_MEMORY_ALLOC_FAIL_BY_STRATEGY, kernel_name from
+ * fullname_with_scope()). Autodiff puts the backward graph under
+ * "Gradients/", a Cell's optimizer under "Default/optimizer-<Class>/", the
+ * network's forward under "Default/"; other kernel names (actors such as
+ * "kernel_graph_@ HostDSActor", "Split tuple outputs") say nothing. */
+static enum oom_stage mindspore_kernel_stage(const char *text, size_t len)
+{
+    static const struct {
+        const char *scope;
+        enum oom_stage stage;
+    } scopes[] = {
+        {"Gradients/", OOM_STAGE_BACKWARD},
+        {"Default/optimizer-", OOM_STAGE_OPTIMIZER},
+        {"Default/", OOM_STAGE_FORWARD},
+    };
+    static const char head[] = "alloc failed, kernel name: ";
+    const char *p = memmem(text, len, head, sizeof head - 1);
+    if (!p) return OOM_STAGE_UNKNOWN;
+    p += sizeof head - 1;
+    size_t rest = len - (size_t)(p - text);
+    for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++) {
+        size_t k = strlen(scopes[i].scope);
+        if (rest > k && memcmp(p, scopes[i].scope, k) == 0) return scopes[i].stage;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
+    enum oom_stage ms = mindspore_kernel_stage(text, len);
+    if (ms != OOM_STAGE_UNKNOWN) return ms;
     const char *t = memmem(text, len, "type: \"", 7);
     if (t && (has(text, len, "device_option") || has(text, len, "input: \""))) {
         const char *b = t + 7, *end = text + len, *e = b;
@@ -3177,6 +3211,73 @@ enum oom_stage stage_tf(const char *text, size_t len)
         return st;
     }
     return OOM_STAGE_UNKNOWN;
+}
+
+/* diagleft2 (issue 12): Julia prints its stack below the error, after
+ * "Stacktrace:", innermost first, each frame " [n] f(args)" (1.6+: the
+ * module and file on an "@ Module path:line" line under it; before: " at
+ * path:line" on the same line). A function names the phase as a Python
+ * frame does: Zygote's gradient, withgradient and pullback (FluxML/
+ * Zygote.jl:src/compiler/interface.jl) and Flux's train! around them
+ * (FluxML/Flux.jl:src/optimise/train.jl) differentiate; NNlib's "∇"
+ * kernels (∇conv_data, ∇conv_filter, FluxML/NNlib.jl:src/conv.jl) and a
+ * called Zygote.Pullback run the backward; update!, apply! (Flux.Optimise,
+ * FluxML/Optimisers.jl:src/interface.jl) and Optimisers.update step the
+ * optimizer; a called model or layer ("(::Chain{...})(x)", "(::Dense{...})
+ * (x)") runs forward, read first innermost so it wins over the pullback
+ * that recorded it. CUDA.jl's allocator frames (alloc, CuArray) and gpu(x),
+ * which moves a model and a batch alike, name nothing. */
+static const struct stage_word julia_names[] = {
+    {"gradient", OOM_STAGE_BACKWARD, false}, {"withgradient", OOM_STAGE_BACKWARD, false},
+    {"pullback", OOM_STAGE_BACKWARD, false}, {"train!", OOM_STAGE_BACKWARD, false},
+    {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
+};
+
+/* a called object's type from these modules is machinery, not a model */
+static const char *const julia_machinery[] = {"Core.", "Base.", "Type{", "CUDA.", "GPUArrays.", "GPUCompiler.",
+                                              "LLVM.", "NNlib", "ChainRules", "Zygote.var", "var\"", "typeof"};
+
+static enum oom_stage julia_called_object(const char *t, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (ident(t[k]) || t[k] == '.')) k++;
+    /* a type's name, "Chain{...}", "Flux.Dense)": not a closure Julia < 1.6
+     * printed as "getfield(CuArrays, Symbol(\"##17#18\"))" */
+    if (k == n || (t[k] != '{' && t[k] != ')')) return OOM_STAGE_UNKNOWN;
+    if (has(t, k, "Pullback")) return OOM_STAGE_BACKWARD;
+    for (size_t i = 0; i < sizeof julia_machinery / sizeof julia_machinery[0]; i++) {
+        size_t m = strlen(julia_machinery[i]);
+        if (n >= m && memcmp(t, julia_machinery[i], m) == 0) return OOM_STAGE_UNKNOWN;
+    }
+    return k ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
+}
+
+int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
+{
+    size_t i = 0;
+    while (i < len && text[i] == ' ') i++;
+    if (i + 3 >= len || text[i] != '[' || !isdigit((unsigned char)text[i + 1])) return 0;
+    i++;
+    while (i < len && isdigit((unsigned char)text[i])) i++;
+    if (i + 2 >= len || text[i] != ']' || text[i + 1] != ' ') return 0;
+    const char *f = text + i + 2, *end = text + len;
+    *stage = OOM_STAGE_UNKNOWN;
+    if (end - f > 3 && memcmp(f, "(::", 3) == 0) {
+        *stage = julia_called_object(f + 3, (size_t)(end - f - 3));
+        return 1;
+    }
+    const char *open = memchr(f, '(', (size_t)(end - f));
+    if (!open) return 1; /* "macro expansion", "top-level scope" */
+    const char *b = open;
+    while (b > f && b[-1] != '.' && b[-1] != ' ') b--;
+    size_t nn = (size_t)(open - b);
+    if (nn >= 3 && memcmp(b, "\xe2\x88\x87", 3) == 0) *stage = OOM_STAGE_BACKWARD;
+    for (size_t k = 0; k < sizeof julia_names / sizeof julia_names[0]; k++)
+        if (strlen(julia_names[k].word) == nn && memcmp(julia_names[k].word, b, nn) == 0)
+            *stage = julia_names[k].stage;
+    /* Optimisers.update (FluxML/Optimisers.jl), by its module */
+    if (nn == 6 && memcmp(b, "update", 6) == 0 && has(text, len, "Optimisers")) *stage = OOM_STAGE_OPTIMIZER;
+    return 1;
 }
 
 enum oom_stage stage_pick(unsigned bits)

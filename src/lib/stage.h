@@ -230,6 +230,11 @@ enum oom_stage stage_glog_tag(const char *text, size_t len);
  * unknown when there is none. */
 enum oom_stage stage_tf(const char *text, size_t len);
 
+/* diagleft2: one frame of a Julia stack ("[12] gradient(f::Function, ...)",
+ * Julia 1.6+ with its "@ Module path:line" line joined after it): 1 and its
+ * stage (maybe unknown) in *stage when the text is such a frame, else 0. */
+int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage);
+
 /* The strongest stage in a bit set: save/load/data/generate/eval outrank
  * optimizer/backward, which outrank forward. */
 enum oom_stage stage_pick(unsigned bits);
