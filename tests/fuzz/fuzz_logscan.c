@@ -2,13 +2,16 @@
  * (surrogates, odd lengths, a BOM alone), head/tail line delivery — must
  * never misbehave, and every line handed out must lie in the delivered
  * window. The input is read from a memfd, as a file would be. The build
- * compiles lib/ and out/ only, so the module is included here. */
+ * compiles lib/ and render/ only, so the module is included here, with
+ * sys/fsutil.c, whose fsutil_open_input opens its input. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "sys/fsutil.c"
 #include "sys/logscan.c"
 #include "lib/steps.h"
 
