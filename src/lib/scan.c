@@ -3081,7 +3081,9 @@ static const struct {
 } recovery_words[] = {
     {"will try to embed", true},
     {"on the cpu instead", true},
-    {"retrying with", false},
+    /* not "retrying without": llama.cpp's "compute buffer allocation failed,
+     * retrying without pipeline parallelism" is labelled a GPU OOM (corpus 202) */
+    {"retrying with ", false},
     {"this oom is not an error", false},
     {"failed, trying batch size", false},
 };

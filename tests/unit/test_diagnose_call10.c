@@ -96,6 +96,11 @@ static void test_call10_guards(void **state)
          "RuntimeError: " TORCH_OOM "\n"
          "I will try to embed fewer sequences at once, or run on the CPU instead.\n",
          true},
+        {"retrying without a feature (llama.cpp's pipeline parallelism)",
+         "E ggml_gallocr_reserve_n_impl: failed to allocate CUDA1 buffer of size 54262464512\n"
+         "W sched_reserve: compute buffer allocation failed, retrying without pipeline "
+         "parallelism\n",
+         true},
         {"recovery words far below",
          "RuntimeError: " TORCH_OOM "\n"
          "a\nb\nc\nd\ne\nf\ng\nh\n"
