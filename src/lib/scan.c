@@ -3065,7 +3065,8 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
 /* diagcall10 (issue 12): the words a library logs when it has caught a GPU
  * OOM and goes on, on the OOM's own line (own_line) or within
  * MSG_ANSWER_LINES below it. Each is the library's own line, not a user's
- * plan ("I will try to ..." below a pasted error is not one of them):
+ * plan ("I will try to ..." below a pasted error is not one of them).
+ * Own-line words count on the OOM's line only, the others below it only:
  * - sacdallago/bio_embeddings embed/embedder_interfaces.py, embed_batch:
  *   "Error processing batch of N sequences: <OOM>. ... Will try to embed
  *   each sequence in the set individually on the GPU." and, per sequence,
@@ -3091,7 +3092,11 @@ static const struct {
 static bool line_says_recovered(const char *p, size_t n, bool own_line)
 {
     for (size_t k = 0; k < sizeof recovery_words / sizeof *recovery_words; k++) {
-        if (recovery_words[k].own_line && !own_line) continue;
+        /* the OOM's own line holds only its own-line words: a line that
+         * reads as the event's may be a retry warning the message below it
+         * was folded into ("... retrying with tiled VAE decoding." over
+         * "!!! Exception during processing !!! CUDA out of memory") */
+        if (recovery_words[k].own_line != own_line) continue;
         size_t w = strlen(recovery_words[k].words);
         for (size_t i = 0; i + w <= n; i++)
             if (!strncasecmp(p + i, recovery_words[k].words, w)) return true;
