@@ -3062,24 +3062,78 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
  * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
  * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
  * traceback follows the warning, stays a GPU OOM). */
+/* diagcall10 (issue 12): the words a library logs when it has caught a GPU
+ * OOM and goes on, on the OOM's own line (own_line) or within
+ * MSG_ANSWER_LINES below it. Each is the library's own line, not a user's
+ * plan ("I will try to ..." below a pasted error is not one of them).
+ * Own-line words count on the OOM's line only, the others below it only:
+ * - sacdallago/bio_embeddings embed/embedder_interfaces.py, embed_batch:
+ *   "Error processing batch of N sequences: <OOM>. ... Will try to embed
+ *   each sequence in the set individually on the GPU." and, per sequence,
+ *   "... Embedding on the CPU instead, which is very slow" (one logger line);
+ * - ComfyUI's tiled retry and the like: "..., retrying with tiled VAE";
+ * - k2-fsa/icefall icefall/decode.py: "This OOM is not an error. You can
+ *   ignore it." after the pruned search caught it and prunes harder;
+ * - Lightning's batch-size finder (tuner/batch_size_scaling.py,
+ *   _adjust_batch_size): "Batch size 16 failed, trying batch size 8". */
+static const struct {
+    const char *words;
+    bool own_line;
+} recovery_words[] = {
+    {"will try to embed", true},
+    {"on the cpu instead", true},
+    /* not "retrying without": llama.cpp's "compute buffer allocation failed,
+     * retrying without pipeline parallelism" is labelled a GPU OOM (corpus 202) */
+    {"retrying with ", false},
+    {"this oom is not an error", false},
+    {"failed, trying batch size", false},
+};
+
+static bool line_says_recovered(const char *p, size_t n, bool own_line)
+{
+    for (size_t k = 0; k < sizeof recovery_words / sizeof *recovery_words; k++) {
+        /* the OOM's own line holds only its own-line words: a line that
+         * reads as the event's may be a retry warning the message below it
+         * was folded into ("... retrying with tiled VAE decoding." over
+         * "!!! Exception during processing !!! CUDA out of memory") */
+        if (recovery_words[k].own_line != own_line) continue;
+        size_t w = strlen(recovery_words[k].words);
+        for (size_t i = 0; i + w <= n; i++)
+            if (!strncasecmp(p + i, recovery_words[k].words, w)) return true;
+    }
+    return false;
+}
+
+/* Whether the paste shows the OOM at line `at` caught (its kind says so, or
+ * a recovery line follows it) and nothing failing after it: another event
+ * (the retry's own OOM) or a traceback. */
+static bool oom_recovered(struct scan *s, const struct view *v, size_t i)
+{
+    const struct oom_event *e = &s->rep->events[i];
+    bool recovered = msg_kind_recovers(e->kind);
+    for (size_t j = 0; j < s->rep->n_events; j++)
+        if (j != i && s->rep->events[j].line > e->line) return false;
+    size_t a = 0, b = line_end(v, 0);
+    long l = v->len ? view_line(s, v, 0) : 0;
+    for (bool more = v->len > 0; more; more = next_line(v, &a, &b), l++) {
+        if (l < e->line) continue;
+        if (!recovered && l - e->line <= MSG_ANSWER_LINES)
+            recovered = line_says_recovered(v->p + a, b - a, l == e->line);
+        if (l == e->line) continue;
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (c.kind == STAGE_LINE_HEADER) return false;
+        if (!recovered && l - e->line > MSG_ANSWER_LINES) return false;
+    }
+    return recovered;
+}
+
 static void drop_recovered_ooms(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;
     for (size_t i = 0; i < rep->n_events; i++) {
         struct oom_event *e = &rep->events[i];
-        if (!e->gpu_oom || e->line < 0 || !msg_kind_recovers(e->kind)) continue;
-        bool failed = false;
-        for (size_t j = 0; j < rep->n_events && !failed; j++)
-            failed = j != i && rep->events[j].line > e->line;
-        size_t a = 0, b = line_end(v, 0);
-        long l = v->len ? view_line(s, v, 0) : 0;
-        for (bool more = v->len > 0; more && !failed; more = next_line(v, &a, &b), l++) {
-            if (l <= e->line) continue;
-            struct cline c;
-            read_cline(s, v, a, b, &c);
-            failed = c.kind == STAGE_LINE_HEADER;
-        }
-        if (!failed) e->gpu_oom = false;
+        if (e->gpu_oom && e->line >= 0 && oom_recovered(s, v, i)) e->gpu_oom = false;
     }
 }
 
