@@ -121,6 +121,11 @@ check run.fsize-ledger-exit3 test "$rc" -eq 3
 check run.fsize-ledger-reason grep -q 'ledger row not written: cannot append to ./runs.csv: File too large' err.txt
 check run.fsize-ledger-kept cmp -s before.csv <(head -c "$(stat -c %s before.csv)" runs.csv)
 check run.fsize-ledger-parses sh -c '"$0" table --csv small >/dev/null' "$OOMLAB"
+# its `running` row stays, its lock is free: not a crash, no final row,
+# and the legend names the failed write as a cause, not only kill -9
+"$OOMLAB" table >tbl.txt 2>&1
+check run.fsize-ledger-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print([r["state"] for r in json.load(sys.stdin)["runs"] if r["run_id"]=="long"][0])')" = "no final row"
+check run.fsize-ledger-legend grep -q 'could not write the row (full disk' tbl.txt
 
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9
