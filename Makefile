@@ -113,6 +113,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(B)/oomlab completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/oomlab
 	$(B)/oomlab completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/oomlab.fish
+	install -d $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	$(B)/oomlab completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_oomlab
 
 # One tarball for any x86-64 Linux with glibc >= 2.28: bin/, share/, man/.
 PORTABLE_TAR := build-portable/oomlab-$(VERSION)-linux-x86_64.tar.gz

@@ -67,7 +67,7 @@ static bool recorder_gone(const char *dir, const struct ledger_row *row)
 const char *ledger_io_state(const struct ledger_row *row)
 {
     const char *e = row->cell[LEDGER_EXIT_STATUS];
-    return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_KILLED) ? LEDGER_IO_KILLED : "done";
+    return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_NO_FINAL) ? LEDGER_IO_NO_FINAL : "done";
 }
 
 int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
@@ -81,7 +81,7 @@ int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *pa
     int rc = ledger_keep_latest_unfolded(lg, err);
     for (size_t i = 0; rc == 0 && i < lg->n; i++)
         if (ledger_is_running(&lg->rows[i]) && recorder_gone(d, &lg->rows[i]))
-            rc = ledger_row_set(&lg->rows[i], LEDGER_EXIT_STATUS, LEDGER_IO_KILLED) < 0
+            rc = ledger_row_set(&lg->rows[i], LEDGER_EXIT_STATUS, LEDGER_IO_NO_FINAL) < 0
                      ? oomlab_err_set(err, "out of memory")
                      : 0;
     if (rc == 0) rc = ledger_fold_ranks(lg, err);

@@ -13,14 +13,18 @@
  * the one reader every command uses); path receives the ledger's name. One
  * row per run id, the ranks of a job folded (ledger_keep_latest); a `running` row whose oomlab is gone (its run lock
  * on DIR/logs/ID.log is free, or, on this host, its pid is gone) gets
- * exit_status LEDGER_IO_KILLED. 0, or -1 with err (missing ledger,
+ * exit_status LEDGER_IO_NO_FINAL. 0, or -1 with err (missing ledger,
  * unreadable, bad header). A runs.d entry that is no file (a directory or
  * FIFO named *.csv) is left out with a note on stderr as "oomlab WHO:
  * note: ..."; who NULL says nothing (diagnose's job lookup). */
 int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err);
-#define LEDGER_IO_KILLED "oomlab killed"
-/* "done", "running" or "oomlab killed", from exit_status. */
+/* The state of a `running` row whose oomlab is gone: the run's final row
+ * never came, because oomlab was killed (kill -9, the kernel's OOM killer)
+ * or because writing it failed (full disk, quota). The ledger on disk
+ * holds `running`; this is only what readers say. */
+#define LEDGER_IO_NO_FINAL "no final row"
+/* "done", "running" or LEDGER_IO_NO_FINAL, from exit_status. */
 const char *ledger_io_state(const struct ledger_row *row);
 /* A cell as JSON: number, bool or string per column, null when empty or
  * not of the column's type. */

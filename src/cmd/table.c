@@ -111,7 +111,7 @@ static void peak_cells(const struct ledger_row *row, char *peak, char *pct, size
 static const char *cell_color(const struct view *v, int col, const char *value)
 {
     bool bad = (col == LEDGER_OOM && !strcmp(value, "yes")) ||
-               (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_KILLED));
+               (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_NO_FINAL));
     bool warn = (col == COL_EDGE && *value) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
                 (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_RUNNING));
     return bad ? color_code(v->color, COLOR_RED) : warn ? color_code(v->color, COLOR_YELLOW) : NULL;
@@ -226,12 +226,14 @@ static void legend_names(const struct view *v, const char *const *titles, const 
     if (used) fold(line, v->width);
 }
 
-static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool killed)
+static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool no_final)
 {
     char text[256];
     if (lower) fold(">=: a lower bound: the OOM message's figures (the run wanted more)", v->width);
-    if (killed) {
-        snprintf(text, sizeof text, "%s: oomlab itself died before the run ended (kill -9?)", LEDGER_IO_KILLED);
+    if (no_final) {
+        snprintf(text, sizeof text, "%s: the run's end was never recorded: oomlab was killed (kill -9?) "
+                 "or could not write the row (full disk? it said so on stderr)",
+                 LEDGER_IO_NO_FINAL);
         fold(text, v->width);
     }
     if (v->rank_cols) {
@@ -279,11 +281,11 @@ static int print_text(const struct view *v)
         table_drop_rank(&t, k++, shown[i].drop);
     }
     unsigned any = 0;
-    bool lower = false, killed = false;
+    bool lower = false, no_final = false;
     for (size_t r = 0; r < v->lg->n; r++) {
         if (!wanted(v, &v->lg->rows[r])) continue;
         lower |= lower_bound(&v->lg->rows[r]);
-        killed |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_KILLED);
+        no_final |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_NO_FINAL);
         if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, r) < 0)) {
             table_release(&t);
             return -1;
@@ -293,7 +295,7 @@ static int print_text(const struct view *v)
     size_t dropped = table_print_fit_shown(&t, stdout, v->width, printed);
     table_release(&t);
     legend_names(v, titles, printed, n);
-    legend(v, any, dropped, lower, killed);
+    legend(v, any, dropped, lower, no_final);
     return 0;
 }
 

@@ -12,7 +12,8 @@
  * same pass — the mapping made diagnose slower than grep.
  *
  * UTF-16 (PowerShell's `>` writes UTF-16LE with a BOM) is found in the
- * first bytes — a BOM, or NULs in every other byte of ASCII text — and
+ * first bytes — a BOM followed by UTF-16 text, or NULs in every other byte
+ * of ASCII text — and
  * decoded to UTF-8 as it is read, through a fixed raw buffer, so the
  * engine, the line numbers and the callback see the same text as for a
  * UTF-8 log. Plain UTF-8 pays one look at its first 4 KiB. */
@@ -276,12 +277,29 @@ static long source_read(struct source *src, char *p, size_t want)
     return (long)o;
 }
 
-/* UTF-16 from the first bytes: a BOM, or ASCII-looking text with a NUL in
- * (nearly) every other byte and none in the others. */
+/* After a BOM: does the text go on as UTF-16? A log's lines end in U+000A
+ * and hold ASCII, so some unit in U+0001..U+00FF (a NUL in its high byte,
+ * a non-NUL in its low byte) must follow; 8-bit text that merely starts with
+ * the bytes FF FE holds no NUL. A BOM with nothing after it is UTF-16. */
+static bool utf16_follows(const unsigned char *b, size_t n, bool le)
+{
+    if (n > SNIFF_BYTES) n = SNIFF_BYTES;
+    if (n <= 2) return true;
+    for (size_t i = 2; i + 1 < n; i += 2) {
+        unsigned char lo = le ? b[i] : b[i + 1], hi = le ? b[i + 1] : b[i];
+        if (!hi && lo) return true;
+    }
+    return false;
+}
+
+/* UTF-16 from the first bytes: a BOM followed by UTF-16 text, or
+ * ASCII-looking text with a NUL in (nearly) every other byte and none in
+ * the others. */
 static enum encoding sniff(const unsigned char *b, size_t n, bool *bom)
 {
-    *bom = n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF));
-    if (*bom) return b[0] == 0xFF ? ENC_UTF16LE : ENC_UTF16BE;
+    bool le = n >= 2 && b[0] == 0xFF && b[1] == 0xFE, be = n >= 2 && b[0] == 0xFE && b[1] == 0xFF;
+    *bom = (le || be) && utf16_follows(b, n, le);
+    if (*bom) return le ? ENC_UTF16LE : ENC_UTF16BE;
     if (n > SNIFF_BYTES) n = SNIFF_BYTES;
     n &= ~(size_t)1;
     if (n < 8) return ENC_BYTES;

@@ -37,5 +37,16 @@ if command -v zsh >/dev/null; then
   mkdir -p zdot
   check completion.zsh-registers-without-compinit test -n "$(ZDOTDIR=$PWD/zdot zsh -f -c 'source ./oomlab.zsh 2>/dev/null; print -r -- ${_comps[oomlab]}')"
 else skip completion.zsh-registers-without-compinit "zsh not installed"; fi
+# Installed as _oomlab in $fpath (the .deb's /usr/share/zsh/vendor-completions,
+# make install's PREFIX/share/zsh/site-functions), compinit autoloads it: a
+# real TAB in an interactive zsh offers the run ids and the commands. Before
+# it had no #compdef line: compinit ignored it and TAB gave file names.
+if command -v zsh >/dev/null; then
+  mkdir -p zfp; "$OOMLAB" completion zsh > zfp/_oomlab
+  check completion.zsh-compdef-line test "$(head -1 zfp/_oomlab)" = "#compdef oomlab"
+  PATH=$BIN:$PATH timeout 30 python3 "$OOMLAB_ROOT/tests/e2e/lib/ztab.py" "$PWD/zfp" "oomlab compare " "oomlab rep" >ztab.out 2>&1
+  check completion.zsh-autoload-runids grep -q 'base  *bigger' ztab.out
+  check completion.zsh-autoload-command grep -q 'oomlab report' ztab.out
+else skip completion.zsh-autoload "zsh not installed"; fi
 "$OOMLAB" completion tcsh > /dev/null 2>err; check completion.unknown-shell-exit2 test $? -eq 2
 "$OOMLAB" completion --values nope > /dev/null 2>err; check completion.unknown-values-exit2 test $? -eq 2

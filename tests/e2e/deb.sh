@@ -11,7 +11,7 @@ dpkg-deb -c "$deb" | awk '{print $6}' > contents
 for f in ./usr/bin/oomlab ./usr/share/oomlab/torch/sitecustomize.py ./usr/share/oomlab/torch/oomlab_torchhook.py \
          ./usr/share/man/man1/oomlab.1.gz ./usr/share/man/man1/oomlab-run.1.gz ./usr/share/doc/oomlab/copyright \
          ./usr/share/doc/oomlab/changelog.gz ./usr/share/bash-completion/completions/oomlab \
-         ./usr/share/fish/vendor_completions.d/oomlab.fish; do
+         ./usr/share/fish/vendor_completions.d/oomlab.fish ./usr/share/zsh/vendor-completions/_oomlab; do
   check "deb.contains[$f]" grep -qxF "$f" contents
 done
 check deb.every-man-page test "$(grep -c '^./usr/share/man/man1/.*\.1\.gz$' contents)" -eq "$(ls "$OOMLAB_ROOT"/docs/man/*.1 | wc -l)"

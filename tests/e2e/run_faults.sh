@@ -121,6 +121,11 @@ check run.fsize-ledger-exit3 test "$rc" -eq 3
 check run.fsize-ledger-reason grep -q 'ledger row not written: cannot append to ./runs.csv: File too large' err.txt
 check run.fsize-ledger-kept cmp -s before.csv <(head -c "$(stat -c %s before.csv)" runs.csv)
 check run.fsize-ledger-parses sh -c '"$0" table --csv small >/dev/null' "$OOMLAB"
+# its `running` row stays, its lock is free: not a crash, no final row,
+# and the legend names the failed write as a cause, not only kill -9
+"$OOMLAB" table >tbl.txt 2>&1
+check run.fsize-ledger-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print([r["state"] for r in json.load(sys.stdin)["runs"] if r["run_id"]=="long"][0])')" = "no final row"
+check run.fsize-ledger-legend grep -q 'could not write the row (full disk' tbl.txt
 
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9
@@ -272,3 +277,19 @@ check run.pipe-guard-row-written test "$(csv_field runs.csv run001 exit_status)"
 cd ..
 "$OOMLAB" run -q --id p5 -- sh -c 'seq 100000; exit 5' 2>/dev/null | head -1 >/dev/null; rc=${PIPESTATUS[0]}
 check run.pipe-run-keeps-child-code test "$rc" -eq 5
+
+# --- a log that starts with FF FE but is 8-bit text: not UTF-16 ---
+# run's summary and row, and diagnose of the run, read it alike (the one
+# reader, sys/logscan) and find the OOM; a real UTF-16LE log still decodes.
+fresh bom8
+OOMLINE='RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity; 70.00 GiB already allocated; 1.00 GiB free; 75.00 GiB reserved in total by PyTorch)'
+"$OOMLAB" run -q --id b8 -- bash -c "printf '\xff\xfestep 1\n%s\n' '$OOMLINE'" 2>err.txt
+check run.bom-8bit-row-oom test "$(csv_field runs.csv b8 oom)" = yes
+"$OOMLAB" diagnose b8 >diag.txt 2>&1
+check run.bom-8bit-diagnose-agrees grep -q 'GPU out of memory' diag.txt
+check run.bom-8bit-not-utf16 bash -c "! grep -q UTF-16 diag.txt"
+printf 'step 1\n%s\n' "$OOMLINE" | iconv -f UTF-8 -t UTF-16 >u16.log   # glibc writes LE with a BOM here
+"$OOMLAB" run -q --id u16 -- cat u16.log 2>/dev/null >/dev/null
+check run.bom-utf16-row-oom test "$(csv_field runs.csv u16 oom)" = yes
+"$OOMLAB" diagnose u16 >diag16.txt 2>&1
+check run.bom-utf16-decoded grep -q 'UTF-16LE text (byte-order mark)' diag16.txt

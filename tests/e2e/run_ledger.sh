@@ -52,7 +52,7 @@ check run.sheet-next-id test -f logs/run003.log
 check run.sheet-row-appended test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"] for r in json.load(sys.stdin)["runs"]))')" = "run001 run002 run003"
 
 # --- issue 10: a `running` row at the start; a run whose oomlab is killed
-#     still shows, as "oomlab killed" ---
+#     still shows, as "no final row" ---
 fresh killed
 "$OOMLAB" run -q --id long -- sh -c 'echo $$ > child.pid; exec sleep 30' 2>/dev/null &
 pid=$!
@@ -60,10 +60,10 @@ for _ in $(seq 50); do grep -q '^long,' runs.csv 2>/dev/null && break; sleep 0.1
 check run.placeholder-while-running test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"])')" = "1 running"
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 [ -s child.pid ] && kill -9 "$(cat child.pid)" 2>/dev/null # the child, by its own pid
-check run.killed-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"], r[0]["run_id"])')" = "1 oomlab killed long"
-check run.killed-text-cell sh -c '"$0" table | grep -q "^long .*oomlab killed"' "$OOMLAB"
+check run.killed-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"], r[0]["run_id"])')" = "1 no final row long"
+check run.killed-text-cell sh -c '"$0" table | grep -q "^long .*no final row"' "$OOMLAB"
 "$OOMLAB" run -q --id after -- true 2>/dev/null
-check run.final-row-replaces-placeholder test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"]+":"+r["state"] for r in json.load(sys.stdin)["runs"]))')" = "long:oomlab killed after:done"
+check run.final-row-replaces-placeholder test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"]+":"+r["state"] for r in json.load(sys.stdin)["runs"]))')" = "long:no final row after:done"
 
 # --- issue 11: a spreadsheet's `sep=;` line is the delimiter, not a run ---
 fresh sepline

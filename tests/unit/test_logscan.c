@@ -522,6 +522,34 @@ static void test_utf16_stdin_and_not_utf16(void **state)
     assert_false(info.bom);
 }
 
+/* A BOM alone does not make UTF-16: 8-bit text that starts with FF FE or
+ * FE FF is read as bytes (and its OOM found); real UTF-16 after a BOM,
+ * CJK text included, is still decoded. */
+static void test_bom_then_8bit(void **state)
+{
+    (void)state;
+    static const char *const marks[] = {"\xff\xfe", "\xfe\xff"};
+    for (size_t m = 0; m < 2; m++) {
+        char text[sizeof oom_text + 2];
+        memcpy(text, marks[m], 2);
+        memcpy(text + 2, oom_text, sizeof oom_text - 1);
+        struct seen s = {0};
+        struct oom_report rep;
+        struct logscan_info info;
+        assert_int_equal(scan_opts(text, sizeof text - 1, false, &s, &rep, &info), 0);
+        assert_string_equal(info.encoding, "utf-8");
+        assert_false(info.bom);
+        assert_int_equal(rep.n_events, 1);
+        oom_report_release(&rep);
+    }
+    /* CJK in UTF-16 (few NULs but its line ends), both byte orders. */
+    static const char cjk[] = "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3\n"
+                              "\xe4\xb8\x8a\xe4\xb8\x8b\xe6\x96\x87\n";
+    check_utf16(cjk, sizeof cjk - 1, false, true, false, "utf-16le");
+    check_utf16(cjk, sizeof cjk - 1, true, true, false, "utf-16be");
+    check_utf16(oom_text, sizeof oom_text - 1, false, true, false, "utf-16le");
+}
+
 /* ---- head and tail ---------------------------------------------------------- */
 
 struct joined {
@@ -600,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_same_report_and_stop),
         cmocka_unit_test(test_utf16),
         cmocka_unit_test(test_utf16_stdin_and_not_utf16),
+        cmocka_unit_test(test_bom_then_8bit),
         cmocka_unit_test(test_head_and_tail),
         cmocka_unit_test(test_gz_cut_off),
     };
