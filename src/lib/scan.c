@@ -646,12 +646,27 @@ static enum oom_stage header_glued_context(const char *body, size_t n)
     return h && h > body ? stage_context_line(body, (size_t)(h - body)) : OOM_STAGE_UNKNOWN;
 }
 
+/* The length of s[0, n) without its trailing blanks and CR. */
+static size_t trim_end(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    return n;
+}
+
+/* A rule of dashes: a trimmed line of 8 or more '-' and nothing else. */
+static bool dash_rule(const char *s, size_t n)
+{
+    size_t d = 0;
+    while (d < n && s[d] == '-') d++;
+    return n >= 8 && d == n;
+}
+
 /* diagstage6: a line of a multi-line exception text above its last line:
  * the exception's first line, or a line ending in ':' that reads as a
  * sentence (no code, no box). */
 static bool message_part(const char *s, size_t n)
 {
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    n = trim_end(s, n);
     if (n < 8 || s[n - 1] != ':') return false;
     if (stage_message_line(s, n)) return true;
     return memmem(s, n, "rror", 4) && !memchr(s, '=', n) && !memchr(s, '(', n) && !stage_box_line(s, n);
@@ -721,11 +736,9 @@ static bool rule_above(const struct view *v, size_t a)
 {
     size_t b = a;
     for (int i = 0; i < 3 && prev_line(v, &a, &b); i++) {
-        size_t n = b - a, dashes = 0;
-        while (n && (v->p[a + n - 1] == ' ' || v->p[a + n - 1] == '\r')) n--;
+        size_t n = trim_end(v->p + a, b - a);
         if (!n) continue;
-        while (dashes < n && v->p[a + dashes] == '-') dashes++;
-        return n >= 8 && dashes == n;
+        return dash_rule(v->p + a, n);
     }
     return false;
 }
@@ -739,7 +752,7 @@ static bool rule_above(const struct view *v, size_t a)
  * and the frames. */
 static bool openvino_location_line(const char *s, size_t n)
 {
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
+    n = trim_end(s, n);
     if (n < 16 || s[n - 1] != ':') return false;
     const char *colon = memmem(s, n, "Error: ", 7);
     if (colon) n -= (size_t)(colon + 7 - s), s = colon + 7;
@@ -756,18 +769,16 @@ static bool openvino_location_line(const char *s, size_t n)
  * failure's head, no host failure of its own: the summary's event is it. */
 static bool paddle_class_head(struct scan *s, const struct view *v, const char *line, size_t n, size_t le)
 {
-    while (n && (line[n - 1] == ' ' || line[n - 1] == '\r')) n--;
+    n = trim_end(line, n);
     if (n < 12 || memcmp(line + n - 12, "MemoryError:", 12) != 0) return false;
     size_t a = le, b = le;
     bool rule = false;
     for (int i = 0; i < 4 && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        size_t m = c.n, dashes = 0;
-        while (m && (c.body[m - 1] == ' ' || c.body[m - 1] == '\r')) m--;
+        size_t m = trim_end(c.body, c.n);
         if (!m) continue;
-        while (dashes < m && c.body[dashes] == '-') dashes++;
-        if (!rule && m >= 8 && dashes == m) {
+        if (!rule && dash_rule(c.body, m)) {
             rule = true;
             continue;
         }
@@ -963,8 +974,7 @@ static enum oom_stage julia_stack(struct scan *s, const struct view *v, size_t l
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
         if (!started) {
-            size_t n = c.n;
-            while (n && (c.body[n - 1] == ' ' || c.body[n - 1] == '\r')) n--;
+            size_t n = trim_end(c.body, c.n);
             started = n == 11 && memcmp(c.body, "Stacktrace:", 11) == 0;
             if (!started && ++lines > JULIA_HEAD_REACH) return OOM_STAGE_UNKNOWN;
             lines = started ? 0 : lines;
