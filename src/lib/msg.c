@@ -1071,6 +1071,24 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mps,
      .near = near_none},
+    /* diagopen42: ... known only by its closing advice, which no other
+     * message prints (pytorch/pytorch aten/src/ATen/mps/MPSAllocator.mm,
+     * both TORCH_CHECKs: "... pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0
+     * to disable upper limit for memory allocations (may cause system
+     * failure)."): an app that shortens the message keeps its tail
+     * ("Music generation failed: .....disable upper limit for memory
+     * allocations (may cause system failure).", ace-step/ACE-Step-1.5#1336 =
+     * h42-14). Not the advice copied into a script ("# Use ...", an export,
+     * os.environ). */
+    {.kind = "pytorch-mps",
+     .framework = "pytorch",
+     .need = {"upper limit for memory allocations"},
+     .unless = {"# Use", "#Use", "export ", "environ"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mps,
+     .near = near_none},
     {.kind = "pytorch-old",
      .framework = "pytorch",
      .need = {"out of memory", "(GPU "},
@@ -2469,6 +2487,36 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_julia,
+     .near = near_none},
+    /* diagopen42: Ray's own OutOfMemoryError is its memory monitor's: the
+     * raylet kills a worker when the node's host memory passes
+     * RAY_memory_usage_threshold, and ray.get raises
+     * "ray.exceptions.OutOfMemoryError: Task was killed due to the node
+     * running low on memory." (ray-project/ray doc/source/ray-core/
+     * scheduling/ray-oom-prevention.rst; hiyouga/EasyR1#59 = heldout42
+     * h42-12): host memory, before the PyTorch rows read its class name. */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .any = {"ray.exceptions.OutOfMemoryError", "node running low on memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ...while Ray re-raises an exception a task raised as a class named
+     * "RayTaskError(<the cause's class>)" (ray-project/ray python/ray/
+     * exceptions.py, RayTaskError.as_instanceof_cause: name =
+     * f"RayTaskError({cause_cls.__name__})"): "RayTaskError(OutOfMemoryError):
+     * ray::LLMActor.backload_to_gpu() (pid=...)" is the task's torch OOM
+     * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = h42-62; h19-83, h8-52). */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .need = {"RayTaskError(OutOfMemoryError)"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* "CUDA out of" alone: the message cut before its last word. */
     /* ...and the exception raised with another text ("torch.OutOfMemoryError:
@@ -4021,6 +4069,10 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 'd':
         if (v->nnum >= 2) return 0;
         k = pm_int(s, n, &v->num[v->nnum]);
+        /* diagopen42: a date glued after the words is no index ("Allocation
+         * on device 2025-03-24T17:01:07 -", ComfyUI's console running the
+         * next record's time on, h42-09) */
+        if (k && k + 1 < n && s[k] == '-' && isdigit((unsigned char)s[k + 1])) return 0;
         if (k) v->nnum++;
         return k;
     case 'S':

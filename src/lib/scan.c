@@ -1295,7 +1295,11 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
     /* diagstage11: the message's own words before its error say what failed */
     if (st == OOM_STAGE_UNKNOWN) st = stage_failed_action(v->p + a, hit - a);
     /* diagopen37: ... or the weight a LoRA patch was being merged into */
-    return st != OOM_STAGE_UNKNOWN ? st : stage_weight_patch(v->p + a, hit - a);
+    if (st == OOM_STAGE_UNKNOWN) st = stage_weight_patch(v->p + a, hit - a);
+    /* diagopen42: ... or the function a logger's tag on the message's own
+     * line names (loguru's "__main__:image_generation_worker:315 - Job ...
+     * failed: ... CUDA out of memory", h42-67) */
+    return st != OOM_STAGE_UNKNOWN ? st : stage_log_tag(v->p + a, hit - a);
 }
 
 /* diagverb: the tool's own log lines above [from's line) (the traceback's

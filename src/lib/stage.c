@@ -4258,8 +4258,53 @@ enum oom_stage stage_glog_tag(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* diagopen42: loguru's default format, "{time} | {level: <8} |
+ * {name}:{function}:{line} - {message}" (Delgan/loguru loguru/_defaults.py
+ * LOGURU_FORMAT; apps also end the field with " | "): the function that
+ * logs, as a frame's function, read where the field starts the text or
+ * follows a "| " ("... | ERROR | acestep.core.generation.handler.
+ * generate_music:generate_music:522 - [generate_music] Generation failed",
+ * ace-step/ACE-Step-1.5#1336 = h42-14; "__main__:image_generation_worker:315
+ * - Job ... failed: ... CUDA out of memory", h42-67). Top-level code
+ * ("<module>") names none. *found says the field was there. */
+#define LOGURU_SPAN 200
+static enum oom_stage loguru_tag(const char *text, size_t len, bool *found)
+{
+    size_t m = len < LOGURU_SPAN ? len : LOGURU_SPAN;
+    *found = false;
+    for (size_t at = 0; at < m; at++) {
+        size_t i = at;
+        if (at > 0) {
+            if (at < 2 || text[at - 1] != ' ' || text[at - 2] != '|') continue;
+        } else {
+            while (i < m && (text[i] == ' ' || text[i] == '\t')) i++;
+        }
+        if (i >= m || !(isalpha((unsigned char)text[i]) || text[i] == '_')) continue;
+        while (i < m && (ident(text[i]) || text[i] == '.')) i++; /* the module's dotted name */
+        if (i >= m || text[i] != ':') continue;
+        size_t fa = ++i;
+        while (i < m && (ident(text[i]) || text[i] == '<' || text[i] == '>')) i++;
+        size_t fe = i;
+        if (fe == fa || i >= m || text[i] != ':') continue;
+        size_t d = ++i;
+        while (i < m && isdigit((unsigned char)text[i])) i++;
+        if (i == d || i + 3 > len || text[i] != ' ' || (text[i + 1] != '-' && text[i + 1] != '|') ||
+            text[i + 2] != ' ')
+            continue;
+        *found = true;
+        if (text[fa] == '<') return OOM_STAGE_UNKNOWN;
+        /* a constructor sets up (as the "[file:line:__init__]" tag) */
+        if (fe - fa == 8 && !memcmp(text + fa, "__init__", 8)) return OOM_STAGE_LOAD;
+        return stage_pick(stage_name_bits(text + fa, fe - fa));
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
+    bool loguru;
+    enum oom_stage logged = loguru_tag(text, len, &loguru);
+    if (loguru) return logged;
     enum oom_stage tagged = func_tag(text, len);
     if (tagged != OOM_STAGE_UNKNOWN) return tagged;
     /* diaggaps: Kaldi's header names the function that logs, by its word
