@@ -95,6 +95,19 @@ static void test_sampler_bar_right_above_cut_traceback(void **state)
     assert_string_equal(stage_of(log), "generate");
 }
 
+/* A diffusers pipeline made (a wide bar), its sampler's bar with no
+ * description run to the end, then a web UI's error: the latents are
+ * decoded next, generate (sampling-bar-then-failure). */
+static void test_finished_sampler_bar(void **state)
+{
+    (void)state;
+    const char *sampled = "Out of VRAM right at the end of a 30-step render\n\n"
+                          "Loading pipeline components...: 100%|" BLOCKS60 "| 7/7 [00:01<00:00,  5.10it/s]\n"
+                          "100%|" BLOCKS60 "| 30/30 [00:20<00:00,  1.49it/s]\n"
+                          "!!! Exception during processing !!! Allocation on device\n";
+    assert_string_equal(stage_of(sampled), "generate");
+}
+
 /* A trainer's bare bar under its checkpoint-shard loading counts training
  * steps: a train step spans forward, backward and the optimizer, so no stage
  * (bar-without-frames; the corpus's h34-10, h34-76), not the load read
@@ -121,11 +134,8 @@ static void test_trainer_bar_past_load(void **state)
     assert_string_equal(stage_of(finished), "unknown");
 }
 
-/* Guards. A load line with no bar below it is what failed: load. A
- * training bar with a description names no stage. A diffusers pipeline
- * made (a wide bar), its sampler's bar run to the end, then a web UI's
- * error: the latents are decoded next, generate (sampling-bar-then-failure,
- * as before). */
+/* Guards (as on 78a0f76c). A load line with no bar below it is what
+ * failed: load. A training bar with a description names no stage. */
 static void test_guards(void **state)
 {
     (void)state;
@@ -141,11 +151,6 @@ static void test_guards(void **state)
                            "  File \"/home/u/run.py\", line 88, in <module>\n"
                            "    main()\n";
     assert_string_equal(stage_of(training), "unknown");
-    const char *sampled = "Out of VRAM right at the end of a 30-step render\n\n"
-                          "Loading pipeline components...: 100%|" BLOCKS60 "| 7/7 [00:01<00:00,  5.10it/s]\n"
-                          "100%|" BLOCKS60 "| 30/30 [00:20<00:00,  1.49it/s]\n"
-                          "!!! Exception during processing !!! Allocation on device\n";
-    assert_string_equal(stage_of(sampled), "generate");
 }
 
 int main(void)
@@ -154,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_wide_bar_read_by_its_description),
         cmocka_unit_test(test_sampler_bar_far_above_cut_traceback),
         cmocka_unit_test(test_sampler_bar_right_above_cut_traceback),
+        cmocka_unit_test(test_finished_sampler_bar),
         cmocka_unit_test(test_trainer_bar_past_load),
         cmocka_unit_test(test_guards),
     };
