@@ -1236,11 +1236,17 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
 static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t a, size_t b, bool down,
                                    size_t stop, const struct msg_prefix *src)
 {
+    bool bare_bar = false;
     for (int ctx_lines = 0; ctx_lines < 3 && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b) && a > stop);) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         enum oom_stage st = stage_context_line(c.body, c.n);
+        /* diagstageunk: read upward, a load line above a bare running bar
+         * is over; the bar is the next loop (stage_past_bare_bar, as the
+         * verb and tail walks read it) */
+        if (!down && stage_past_bare_bar(bare_bar, c.body, c.n, &st)) break;
+        bare_bar |= !down && stage_bar_undescribed(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
         if (stage_training_line(c.body, c.n)) break; /* diagphasesci */
         ctx_lines++;
@@ -1330,7 +1336,9 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         /* diagphasesci: a trainer's training line, whatever figures it logs
          * ("memory: 11211" in mmengine's): what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
-        if (stage_bar_bare(c.body, c.n)) {
+        /* diagstageunk: a full one too: the loop ran below the line above
+         * it (a sampler's finished bar under the pipeline's loading) */
+        if (stage_bar_undescribed(c.body, c.n)) {
             bare_bar = true; /* indented as tqdm pads it: no code */
             continue;
         }

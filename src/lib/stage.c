@@ -1221,6 +1221,11 @@ bool stage_bar_bare(const char *s, size_t n)
     return bar_without_description(s, n) && !stage_bar_finished(s, n);
 }
 
+bool stage_bar_undescribed(const char *s, size_t n)
+{
+    return bar_without_description(s, n);
+}
+
 /* The load lines of inference apps whose next loop is their sampler:
  * ComfyUI's model management moving a model to the GPU ("Requested to
  * load Flux", "loaded partially 10238.5 10237.9 0",
@@ -3654,6 +3659,19 @@ static bool corpus_scan(const char *t, size_t n)
     return false;
 }
 
+/* diagstageunk: tqdm draws "{desc}: {percentage:3.0f}%|{bar}| {n}/{total}
+ * [...]" with the bar filling what the terminal's width leaves, in
+ * three-byte block characters (tqdm/tqdm:tqdm/std.py@000ba6fa format_meter,
+ * Bar.UTF): a wide terminal's bar is hundreds of bytes of no words. The
+ * narration test measures a bar's line up to its percentage, the part a
+ * program wrote ("Loading pipeline components...: 100%|" drawn 200 columns
+ * wide is the same line as drawn 80). */
+static size_t narration_len(const char *text, size_t len)
+{
+    const char *pc = memmem(text, len, "%|", 2);
+    return pc && pc > text && isdigit((unsigned char)pc[-1]) ? (size_t)(pc - text) : len;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -3668,7 +3686,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
      * NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72); a
      * printed object that opens a block ("Generate config GenerationConfig
      * {", "Model config LlamaConfig {") is a dump of settings, no action */
-    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    if (narration_len(text, len) > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
     size_t pre = 0, last = len;
     if (len > 8 && !memcmp(text, "[NeMo ", 6) && isupper((unsigned char)text[6]) && text[7] == ' ') {
         const char *close = memchr(text, ']', len);

@@ -99,6 +99,10 @@ bool stage_bar_finished(const char *s, size_t n);
  * the log does not name. */
 bool stage_bar_bare(const char *s, size_t n);
 
+/* diagstageunk: a progress bar with no description, running or full (a
+ * loop the log does not name ran below whatever line is above it). */
+bool stage_bar_undescribed(const char *s, size_t n);
+
 /* diagphaseserve: a walk up the log read *st from line s, and a bare
  * running bar lies between it and the error (bare): a load line tells what
  * loaded before the loop, not the loop. An inference app's model placement
