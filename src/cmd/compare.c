@@ -160,6 +160,10 @@ static void mem_trend_of(const struct ledger_row *r, char *buf, size_t size)
     const char *t = r->cell[LEDGER_MEM_TREND];
     if (!*t) snprintf(buf, size, "unknown");
     else if (!*r->cell[LEDGER_MEM_FIRST_GB]) snprintf(buf, size, "%s", cell(r, LEDGER_MEM_TREND));
+    else if (strcmp(t, "growing") || !*r->cell[LEDGER_MEM_GB_PER_100_STEPS])
+        /* a level is not a slope (rows before it was left empty hold one) */
+        snprintf(buf, size, "%s (%s -> %s GB, steps %s)", cell(r, LEDGER_MEM_TREND),
+                 cell(r, LEDGER_MEM_FIRST_GB), cell(r, LEDGER_MEM_LAST_GB), cell(r, LEDGER_MEM_STEPS));
     else
         snprintf(buf, size, "%s (%s -> %s GB, steps %s, %s GB/100 steps)", cell(r, LEDGER_MEM_TREND),
                  cell(r, LEDGER_MEM_FIRST_GB), cell(r, LEDGER_MEM_LAST_GB), cell(r, LEDGER_MEM_STEPS),

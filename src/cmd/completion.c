@@ -157,8 +157,9 @@ static void fish_script(FILE *f)
 }
 
 /* The ids seen so far, to say each once: open addressing, grown at half
- * full. The ledger's rows are streamed past it, so a TAB costs the ids,
- * not the ledger (a whole load was 4 s and 210 MB on a 62 MiB ledger). */
+ * full. The ledger's rows are streamed past it with only run_id made, so a
+ * TAB costs the ids, not the ledger (a whole load was 4 s and 210 MB on a
+ * 62 MiB ledger; every cell streamed, 0.6 s CPU; the id alone, 0.2 s). */
 struct id_set {
     char **slot;
     size_t cap, n;
@@ -224,7 +225,8 @@ static void runids(void)
     struct oomlab_err err;
     bool missing;
     char skipped[64];
-    ledgerfile_each(".", runid_row, &set, &missing, skipped, sizeof skipped, &err);
+    static const enum ledger_col id_only[] = {LEDGER_RUN_ID};
+    ledgerfile_each(".", id_only, 1, runid_row, &set, &missing, skipped, sizeof skipped, &err);
     id_set_release(&set);
 }
 

@@ -55,6 +55,7 @@ struct log_result {
     struct steps_mem_trend trend; /* steps' memory trend, as run computes it */
     char job_id[JOBS_ID_MAX];     /* as the log says it ("" none) */
     char ledger_job[JOBS_ID_MAX]; /* a run id's, from its ledger row ("" none) */
+    const char *run_state;        /* a run id's ledger state (ledger_io_state), NULL none */
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
@@ -847,6 +848,21 @@ static void print_context(const struct out *o, const char *path, const struct oo
     }
 }
 
+/* A run id's ledger state other than done, said beside its log: the log
+ * alone cannot tell a finished run from one cut off. NULL: nothing to say. */
+static const char *run_state_why(const char *state)
+{
+    static const struct {
+        const char *state, *why;
+    } states[] = {
+        {LEDGER_IO_NO_FINAL, LEDGER_IO_NO_FINAL_WHY "; its log is read as far as it was written"},
+        {"running", "oomlab is still recording it; its log is read as far as it has come"},
+    };
+    for (size_t i = 0; state && i < sizeof states / sizeof *states; i++)
+        if (!strcmp(state, states[i].state)) return states[i].why;
+    return NULL;
+}
+
 static void print_inputs(const struct out *o, const struct log_result *logs, size_t n)
 {
     for (size_t l = 0; l < n; l++) {
@@ -859,6 +875,11 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
             if (first && logs[l].ledger_job[0]) {
                 snprintf(line, sizeof line, "run %s: job %s (its ledger row)", logs[l].run_id,
                          logs[l].ledger_job);
+                para(o, "", "    ", line, "", "");
+            }
+            const char *why = run_state_why(logs[l].run_state);
+            if (first && why) {
+                snprintf(line, sizeof line, "run %s: %s: %s", logs[l].run_id, logs[l].run_state, why);
                 para(o, "", "    ", line, "", "");
             }
         }
@@ -1357,6 +1378,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_obj_begin(j);
     json_key(j, "path"), json_str(j, l->path);
     json_key(j, "run_id"), json_str(j, l->run_id);
+    json_key(j, "run_state"), json_str(j, l->run_state);
     json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
@@ -1524,7 +1546,7 @@ static void sort_failures(struct log_failures *fs)
  * other key null. */
 static void json_failed_log(struct json *j, const struct log_failure *f)
 {
-    static const char *const unknown[] = {"run_id", "config", "encoding", "bom", "binary", "truncated", "lines",
+    static const char *const unknown[] = {"run_id", "run_state", "config", "encoding", "bom", "binary", "truncated", "lines",
                                           "events", "dropped", "expandable_segments_set", "job_id",
                                           "memory_trend", "torchelastic_root_cause", "launcher", "context"};
     json_obj_begin(j);
@@ -1663,9 +1685,10 @@ static void log_init(struct log_result *l)
     l->info.encoding = "utf-8";
 }
 
-/* Each run id's job id from its ledger row (DIR's, when it has one): the
- * launcher's, recorded at run time, for logs that do not say it. */
-static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
+/* Each run id's job id and state from its ledger row (DIR's, when it has
+ * one): the launcher's job, recorded at run time, for logs that do not say
+ * it; a run not done is said beside its log (table's words). */
+static void ledger_rows(struct log_result *logs, size_t n, const char *dir)
 {
     struct ledger lg;
     char path[4096];
@@ -1676,7 +1699,9 @@ static void ledger_jobs(struct log_result *logs, size_t n, const char *dir)
         if (!loaded && ledger_io_load(NULL, dir, &lg, path, sizeof path, &err) < 0) return;
         loaded = true;
         const struct ledger_row *row = ledger_find(&lg, logs[l].run_id);
-        if (row) snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
+        if (!row) continue;
+        snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
+        logs[l].run_state = ledger_io_state(row);
     }
     if (loaded) ledger_release(&lg);
 }
@@ -1753,7 +1778,7 @@ static int prepare(char **paths, size_t n, const char *dir, bool json, const str
     if (side_files)
         fprintf(stderr, "oomlab diagnose: skipped %zu of oomlab run's own files (memory CSVs, log indexes, "
                         "step files): they are not logs\n", side_files);
-    if (!rc) ledger_jobs(logs, nl, dir);
+    if (!rc) ledger_rows(logs, nl, dir);
     if (!rc) rc = nl || fs.n ? run(logs, nl, json, cfg, dir, &fs) : EXIT_USAGE;
     free(fs.items);
     for (size_t l = 0; l < total; l++) {

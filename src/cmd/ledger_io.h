@@ -24,6 +24,10 @@ int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *pa
  * or because writing it failed (full disk, quota). The ledger on disk
  * holds `running`; this is only what readers say. */
 #define LEDGER_IO_NO_FINAL "no final row"
+/* What it means, in the words table's legend and diagnose RUN_ID use. */
+#define LEDGER_IO_NO_FINAL_WHY                                                          \
+    "the run's end was never recorded: oomlab was killed (kill -9?) or could not write " \
+    "the row (full disk? it said so on stderr)"
 /* "done", "running" or LEDGER_IO_NO_FINAL, from exit_status. */
 const char *ledger_io_state(const struct ledger_row *row);
 /* A cell as JSON: number, bool or string per column, null when empty or

@@ -310,6 +310,14 @@ static unsigned long long rows_of(const struct memcsv *m)
     return n;
 }
 
+/* The full stop a sentence ending in msg needs: none after one that ends
+ * in its own ('... no NVIDIA driver on this machine?.' read as a typo). */
+static const char *full_stop(const char *msg)
+{
+    size_t n = strlen(msg);
+    return n && strchr(".?!", msg[n - 1]) ? "" : ".";
+}
+
 /* Why a run's memory chart is empty: the memory log's own reason, or what
  * is wrong with the file (a corrupt one is not "not sampled"). */
 static void mem_note(struct run *r, int read_rc, bool missing, const struct oomlab_err *err)
@@ -320,10 +328,10 @@ static void mem_note(struct run *r, int read_rc, bool missing, const struct ooml
     if (read_rc < 0 && missing)
         snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->id);
     else if (read_rc < 0)
-        snprintf(b, size, "No memory chart: %s.", err->msg);
+        snprintf(b, size, "No memory chart: %s%s", err->msg, full_stop(err->msg));
     else if (m->said_not_sampled)
-        snprintf(b, size, "Device memory was not sampled for this run%s%s.", m->not_sampled_why[0] ? ": " : "",
-                 m->not_sampled_why);
+        snprintf(b, size, "Device memory was not sampled for this run%s%s%s", m->not_sampled_why[0] ? ": " : "",
+                 m->not_sampled_why, full_stop(m->not_sampled_why));
     else if (!m->in_rows)
         snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->id);
     else if (m->bad_rows)

@@ -231,9 +231,7 @@ static void legend(const struct view *v, unsigned any, size_t dropped, bool lowe
     char text[256];
     if (lower) fold(">=: a lower bound: the OOM message's figures (the run wanted more)", v->width);
     if (no_final) {
-        snprintf(text, sizeof text, "%s: the run's end was never recorded: oomlab was killed (kill -9?) "
-                 "or could not write the row (full disk? it said so on stderr)",
-                 LEDGER_IO_NO_FINAL);
+        snprintf(text, sizeof text, "%s: %s", LEDGER_IO_NO_FINAL, LEDGER_IO_NO_FINAL_WHY);
         fold(text, v->width);
     }
     if (v->rank_cols) {

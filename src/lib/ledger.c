@@ -198,6 +198,7 @@ struct field {
     char *buf;
     size_t len, cap;
     bool quoted;
+    bool skip; /* a column not kept (ledger_stream_keep): read past, not stored */
 };
 
 /* One record being read: n fields in use of the made ones, whose buffers
@@ -209,18 +210,28 @@ struct record {
     long line;
 };
 
-static int field_put(struct field *f, char c)
+/* Append n bytes (a run of plain ones: the reader copies spans, not
+ * bytes, which was most of the time of reading a big ledger). */
+static int field_append(struct field *f, const char *p, size_t n)
 {
-    if (f->len + 2 > f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 32;
+    if (f->skip) return 0;
+    if (f->len + n + 1 >= f->cap) {
+        size_t cap = f->cap ? f->cap : 32;
+        while (f->len + n + 1 >= cap) cap *= 2;
         char *b = realloc(f->buf, cap);
         if (!b) return -1;
         f->buf = b;
         f->cap = cap;
     }
-    f->buf[f->len++] = c;
+    memcpy(f->buf + f->len, p, n);
+    f->len += n;
     f->buf[f->len] = '\0';
     return 0;
+}
+
+static int field_put(struct field *f, char c)
+{
+    return field_append(f, &c, 1);
 }
 
 static int record_new_field(struct record *r)
@@ -237,7 +248,7 @@ static int record_new_field(struct record *r)
     }
     struct field *f = &r->f[r->n++];
     f->len = 0;
-    f->quoted = false;
+    f->quoted = f->skip = false;
     if (f->buf) f->buf[0] = '\0';
     return 0;
 }
@@ -315,7 +326,27 @@ struct reader {
     const char *name;
     ledger_row_fn fn; /* NULL: rows are kept in lg */
     void *ctx;
+    bool some;                 /* only the columns in keep[] are made */
+    bool keep[LEDGER_NCOLS];
+    size_t kept_end;           /* with some: 1 + the last file column kept */
 };
+
+/* Is file column i made into a cell? Before the header is known, every
+ * field is (the header and the guide check read them). */
+static bool column_kept(const struct reader *rd, size_t i)
+{
+    if (!rd->have_header || !rd->some) return true;
+    return i < rd->ncols_mapped && rd->map[i] >= 0 && rd->keep[rd->map[i]];
+}
+
+/* The header is known (or the guide's order taken): where kept columns end. */
+static void reader_mapped(struct reader *rd)
+{
+    rd->have_header = true;
+    rd->kept_end = 0;
+    for (size_t i = 0; i < rd->ncols_mapped; i++)
+        if (column_kept(rd, i)) rd->kept_end = i + 1;
+}
 
 static bool record_blank(const struct record *r)
 {
@@ -337,7 +368,7 @@ static void take_header(struct reader *rd, struct record *r)
     }
     rd->ncols_mapped = r->n < LEDGER_MAX_FILE_COLS ? r->n : LEDGER_MAX_FILE_COLS;
     rd->lg->n_columns = rd->ncols_mapped;
-    rd->have_header = true;
+    reader_mapped(rd);
 }
 
 static bool is_header(const struct record *r)
@@ -365,10 +396,10 @@ static int take_row(struct reader *rd, struct record *r)
     row->line = r->line;
     size_t total = 0, used = 0, n;
     for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++)
-        if (rd->map[i] >= 0 && (field_value(&r->f[i], &n), n)) total += n + 1;
+        if (rd->map[i] >= 0 && column_kept(rd, i) && (field_value(&r->f[i], &n), n)) total += n + 1;
     if (total && !(row->block = malloc(total))) return -1;
     for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++) {
-        if (rd->map[i] < 0) continue;
+        if (rd->map[i] < 0 || !column_kept(rd, i)) continue;
         const char *v = field_value(&r->f[i], &n);
         if (!n) {
             row->cell[rd->map[i]] = empty_cell;
@@ -459,7 +490,7 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
                 for (size_t i = 0; i < LEDGER_MAX_FILE_COLS; i++)
                     rd->map[i] = i < LEDGER_NCOLS ? (int)i : -1;
                 rd->ncols_mapped = LEDGER_MAX_FILE_COLS;
-                rd->have_header = true;
+                reader_mapped(rd);
             }
             rc = take_row(rd, r) < 0 ? oomlab_err_set(err, "%s: out of memory", rd->name) : hand_on(rd, err);
         }
@@ -482,6 +513,9 @@ struct ledger_stream {
     long line, first_line;
     long nl_lines;          /* physical lines ('\n') before this piece, for a NUL's place */
     long long col0;         /* bytes of the current physical line before this piece */
+    unsigned char stop[256]; /* STOP_* per byte (stops_init) */
+    size_t beyond;          /* fields of this record past the kept ones: read into sink */
+    struct field sink;      /* skip: what they hold is not stored */
     char *head;             /* the first record until it is whole (stream_head) */
     size_t head_len, head_cap;
 };
@@ -491,6 +525,7 @@ struct ledger_stream *ledger_stream_new(const char *name, ledger_row_fn fn, void
     struct ledger_stream *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->rd = (struct reader){.lg = &s->lg, .name = name ? name : "runs.csv", .fn = fn, .ctx = ctx};
+    s->sink.skip = true;
     s->at_field_start = true;
     s->nl_lines = 1;
     return s;
@@ -499,6 +534,13 @@ struct ledger_stream *ledger_stream_new(const char *name, ledger_row_fn fn, void
 const struct ledger *ledger_stream_layout(const struct ledger_stream *s)
 {
     return &s->lg;
+}
+
+void ledger_stream_keep(struct ledger_stream *s, const enum ledger_col *cols, size_t n)
+{
+    s->rd.some = true;
+    for (size_t i = 0; i < n; i++)
+        if ((size_t)cols[i] < LEDGER_NCOLS) s->rd.keep[cols[i]] = true;
 }
 
 void ledger_stream_free(struct ledger_stream *s)
@@ -526,12 +568,26 @@ static int check_nul(struct ledger_stream *s, const char *text, size_t len, stru
     return 0;
 }
 
+/* The bytes that end a plain run: outside quotes the delimiter, a quote
+ * and line breaks; inside, a quote and '\n' (counted for line numbers). */
+enum { STOP_UNQUOTED = 1, STOP_QUOTED = 2 };
+
+static void stops_init(struct ledger_stream *s)
+{
+    memset(s->stop, 0, sizeof s->stop);
+    s->stop[(unsigned char)s->delim] |= STOP_UNQUOTED;
+    s->stop['\r'] |= STOP_UNQUOTED;
+    s->stop['"'] |= STOP_UNQUOTED | STOP_QUOTED;
+    s->stop['\n'] |= STOP_UNQUOTED | STOP_QUOTED;
+}
+
 /* The first piece: a BOM, Excel's sep= line, the delimiter. */
 static void stream_start(struct ledger_stream *s, const char **text, size_t *len)
 {
     size_t skip;
     if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) *text += 3, *len -= 3;
     s->delim = s->lg.delimiter = file_delimiter(*text, *len, &skip);
+    stops_init(s);
     s->line = s->first_line = skip ? 2 : 1;
     *text += skip, *len -= skip;
     s->r.line = s->line;
@@ -541,6 +597,7 @@ static void stream_start(struct ledger_stream *s, const char **text, size_t *len
 static int stream_end_line(struct ledger_stream *s, struct oomlab_err *err)
 {
     s->line++;
+    s->beyond = 0;
     int rc = end_record(&s->rd, &s->r, err);
     s->r.line = s->line;
     s->at_field_start = true;
@@ -548,6 +605,26 @@ static int stream_end_line(struct ledger_stream *s, struct oomlab_err *err)
 }
 
 static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err);
+
+static int stream_new_field(struct ledger_stream *s)
+{
+    if (s->rd.some && s->rd.have_header && s->r.n >= s->rd.kept_end && s->r.n) { /* not made at all */
+        s->beyond++;
+        return 0;
+    }
+    if (record_new_field(&s->r) < 0) return -1;
+    s->r.f[s->r.n - 1].skip = !column_kept(&s->rd, s->r.n - 1);
+    return 0;
+}
+
+/* How many bytes from text are plain: its first (the caller's) and those
+ * after it up to a stop byte of kind. At least 1. */
+static size_t plain_run(const struct ledger_stream *s, const char *text, size_t len, unsigned char kind)
+{
+    size_t j = 1;
+    while (j < len && !(s->stop[(unsigned char)text[j]] & kind)) j++;
+    return j;
+}
 
 /* Does the first record end within text (a line break outside quotes, as
  * detect_delimiter reads it)? */
@@ -600,7 +677,7 @@ static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, s
     if (len && s->quote_pending) {
         s->quote_pending = false;
         if (text[0] == '"') {
-            if (field_put(&s->r.f[s->r.n - 1], '"') < 0) goto nomem;
+            if (field_put(s->beyond ? &s->sink : &s->r.f[s->r.n - 1], '"') < 0) goto nomem;
             i++;
         } else {
             s->in_quotes = false;
@@ -608,8 +685,14 @@ static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, s
     }
     for (; i < len; i++) {
         char c = text[i];
-        if (s->r.n == 0 && record_new_field(&s->r) < 0) goto nomem;
-        struct field *f = &s->r.f[s->r.n - 1];
+        if (s->r.n == 0 && stream_new_field(s) < 0) goto nomem;
+        struct field *f = s->beyond ? &s->sink : &s->r.f[s->r.n - 1];
+        if (s->in_quotes && c != '"' && c != '\n') { /* a quoted run: as it is */
+            size_t n = plain_run(s, text + i, len - i, STOP_QUOTED);
+            if (field_append(f, text + i, n) < 0) goto nomem;
+            i += n - 1;
+            continue;
+        }
         if (s->in_quotes) {
             if (c == '"' && i + 1 == len) {
                 s->quote_pending = true;
@@ -629,7 +712,7 @@ static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, s
             s->in_quotes = f->quoted = true;
             s->at_field_start = false;
         } else if (c == s->delim) {
-            if (record_new_field(&s->r) < 0) goto nomem;
+            if (stream_new_field(s) < 0) goto nomem;
             s->at_field_start = true;
         } else if (c == '\n' || c == '\r') {
             if (c == '\r' && i + 1 == len) {
@@ -640,9 +723,11 @@ static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, s
                 i++;
             }
             if (stream_end_line(s, err) < 0) return -1;
-        } else {
-            if (c != ' ') s->at_field_start = false;
-            if (field_put(f, c) < 0) goto nomem;
+        } else { /* a plain run; a quote inside a field is a byte like any */
+            size_t n = c == '"' ? 1 : plain_run(s, text + i, len - i, STOP_UNQUOTED);
+            for (size_t k = 0; k < n && s->at_field_start; k++) s->at_field_start = text[i + k] == ' ';
+            if (field_append(f, text + i, n) < 0) goto nomem;
+            i += n - 1;
         }
     }
     return 0;

@@ -108,10 +108,12 @@ static void not_sampled_said(struct memcsv *m, const char *rest, size_t n)
     m->not_sampled = 1;
     m->said_not_sampled = true;
     while (n && (*rest == ':' || *rest == ' ')) rest++, n--;
-    if (n >= sizeof m->not_sampled_why) n = sizeof m->not_sampled_why - 1;
+    bool cut = n >= sizeof m->not_sampled_why;
+    if (cut) n = sizeof m->not_sampled_why - 4;
     for (size_t i = 0; i < n; i++)
         m->not_sampled_why[i] = (unsigned char)rest[i] < 0x20 || rest[i] == 0x7f ? '?' : rest[i];
     m->not_sampled_why[n] = '\0';
+    if (cut) memcpy(m->not_sampled_why + n, "...", 4);
 }
 
 /* One whole line (no '\n'); complete says whether its newline was seen. */

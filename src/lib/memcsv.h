@@ -32,7 +32,8 @@ struct memcsv {
     size_t bad_rows;  /* malformed rows skipped */
     int not_sampled;  /* the file says memory was not sampled, or has no CSV header */
     bool said_not_sampled;   /* the file says so itself ("# GPU memory not sampled: WHY") */
-    char not_sampled_why[160]; /* its WHY, control bytes as '?'; "" none */
+    char not_sampled_why[512]; /* its WHY, control bytes as '?', cut with "..." past
+                                  511 bytes (it names the library path twice); "" none */
     int64_t start_ms; /* wall clock (ms since the epoch) at elapsed 0, from the first row; -1 */
     /* reading state */
     bool in_rows, skipping, failed;

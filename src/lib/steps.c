@@ -1031,16 +1031,39 @@ static unsigned mem_kind(const struct steps_series *s)
 
 /* Memory grows when the last third's mean is above the highest value of the
  * middle third (all earlier values when there is no middle): a warm-up
- * climb, a one-off step or noisy per-step peaks stay "flat". */
-static enum steps_trend mem_growth(const double *v, size_t n)
+ * climb, a one-off step or noisy per-step peaks stay "flat". *level_at gets
+ * that highest value's index: a flat run's level. */
+static enum steps_trend mem_growth(const double *v, size_t n, size_t *level_at)
 {
+    *level_at = 0;
     if (n < 2) return STEPS_TREND_FLAT;
     size_t k = n / 3 ? n / 3 : 1;
     size_t from = n > 2 * k ? k : 0;
-    double ref = v[from];
-    for (size_t i = from; i < n - k; i++) ref = fmax(ref, v[i]);
-    double last = mean(v + n - k, k);
+    size_t at = from;
+    for (size_t i = from; i < n - k; i++)
+        if (v[i] > v[at]) at = i;
+    *level_at = at;
+    double ref = v[at], last = mean(v + n - k, k);
     return last > ref * (1 + MEM_GROWTH_REL) && last > ref ? STEPS_TREND_RISING : STEPS_TREND_FLAT;
+}
+
+/* A flat run's level and the step that first reached it (within the
+ * tolerance growth is judged by); no slope: one rise and a plateau would
+ * read as growth ("flat: 6.00 -> 7.00 GB ... (+5.26 GB per 100 steps)"). */
+static void mem_level(const struct steps_series *s, const double *v, size_t level_at,
+                      struct steps_mem_trend *t)
+{
+    t->bytes_per_100_steps = NAN;
+    t->level_bytes = (int64_t)v[level_at];
+    size_t j = 0;
+    while (j < level_at && v[j] < v[level_at] * (1 - MEM_GROWTH_REL)) j++;
+    for (size_t i = 0, seen = 0; i < s->n; i++) {
+        if (!(s->points[i].fields & t->kind)) continue;
+        if (seen++ == j) {
+            t->level_step = s->points[i].step;
+            return;
+        }
+    }
 }
 
 /* The evidence: first and last point, their steps, the slope per 100 steps. */
@@ -1069,18 +1092,23 @@ void steps_memory_trend_of(const struct steps_series *s, struct steps_mem_trend 
     t->first_bytes = t->last_bytes = -1;
     t->first_step = t->last_step = -1;
     t->bytes_per_100_steps = NAN;
+    t->level_bytes = -1;
+    t->level_step = -1;
     t->kind = mem_kind(s);
     if (!t->kind) return;
     mem_evidence(s, t->kind, t);
     double *v = malloc(t->points * sizeof *v);
-    if (!v) {
+    if (!v) { /* no level without the values: no figure either */
         t->trend = STEPS_TREND_FLAT;
+        t->bytes_per_100_steps = NAN;
         return;
     }
     size_t n = 0;
     for (size_t i = 0; i < s->n; i++)
         if (s->points[i].fields & t->kind) v[n++] = (double)mem_value(&s->points[i], t->kind);
-    t->trend = mem_growth(v, n);
+    size_t level_at;
+    t->trend = mem_growth(v, n, &level_at);
+    if (t->trend == STEPS_TREND_FLAT) mem_level(s, v, level_at, t);
     free(v);
 }
 
@@ -1098,13 +1126,17 @@ size_t steps_memory_trend_format(const struct steps_mem_trend *t, char *buf, siz
     int n;
     if (t->trend == STEPS_TREND_NONE || t->points == 0)
         n = snprintf(buf, size, "%s", name);
-    else if (t->trend == STEPS_TREND_FLAT && t->first_step >= 0 && t->last_step > t->first_step)
-        /* no slope: a warm-up climb or a one-off step over the run would
-         * read as growth ("flat: 6.00 -> 7.00 GB ... (+5.26 GB per 100
-         * steps)", stranger7) */
+    else if (t->trend == STEPS_TREND_FLAT && t->first_step >= 0 && t->last_step > t->first_step) {
+        char level[96] = "";
+        if (t->last_bytes != t->first_bytes && t->level_step >= 0)
+            snprintf(level, sizeof level, " (%.2f GB by step %ld, no climb past it in the last third)",
+                     (double)t->level_bytes / gib, t->level_step);
+        else if (t->last_bytes != t->first_bytes)
+            snprintf(level, sizeof level, " (no climb past %.2f GB in the last third)",
+                     (double)t->level_bytes / gib);
         n = snprintf(buf, size, "%s: %.2f -> %.2f GB over steps %ld-%ld%s", name, (double)t->first_bytes / gib,
-                     (double)t->last_bytes / gib, t->first_step, t->last_step,
-                     t->last_bytes != t->first_bytes ? " (a one-off change; no climb in the last third)" : "");
+                     (double)t->last_bytes / gib, t->first_step, t->last_step, level);
+    }
     else if (t->first_step >= 0 && t->last_step > t->first_step)
         n = snprintf(buf, size, "%s: %.2f -> %.2f GB over steps %ld-%ld (%+.2f GB per 100 steps)",
                      name, (double)t->first_bytes / gib, (double)t->last_bytes / gib,

@@ -104,12 +104,18 @@ struct steps_mem_trend {
     int64_t first_bytes;        /* the figure at the first / last such point; -1 none */
     int64_t last_bytes;
     long first_step, last_step; /* their steps; -1 when the log gave none */
-    double bytes_per_100_steps; /* (last - first) * 100 / (last_step - first_step);
-                                   NaN when the steps are unknown or equal */
+    double bytes_per_100_steps; /* growing: (last - first) * 100 / (last_step -
+                                   first_step); NaN when the steps are unknown or
+                                   equal, and when flat: a level is not a slope
+                                   (one rise, then a plateau, is not growth) */
+    int64_t level_bytes;        /* flat: the level the last third did not climb
+                                   past (the highest figure before it); -1 none */
+    long level_step;            /* the step that first reached it; -1 unknown */
 };
 void steps_memory_trend_of(const struct steps_series *s, struct steps_mem_trend *t);
 /* "growing: 13.70 -> 22.30 GB over steps 1-147 (+5.85 GB per 100 steps)",
- * "flat: ...", "none-shown" (GB = GiB, as the ledger's). snprintf-like:
+ * "flat: 6.00 -> 7.00 GB over steps 1-20 (7.00 GB by step 11, no climb past
+ * it in the last third)", "flat: 8.40 -> 8.40 GB over steps 1-20", "none-shown" (GB = GiB, as the ledger's). snprintf-like:
  * returns the length it needed. */
 size_t steps_memory_trend_format(const struct steps_mem_trend *t, char *buf, size_t size);
 /* Highest peak_alloc / peak_reserved seen, -1 when none. */

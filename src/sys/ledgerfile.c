@@ -310,7 +310,14 @@ static ssize_t fill(int fd, char *buf, size_t size)
     return (ssize_t)got;
 }
 
-static int each_in(const char *path, ledger_row_fn fn, void *ctx, bool *missing, struct oomlab_err *err)
+struct each_opts {
+    const enum ledger_col *keep;
+    size_t n_keep;
+    ledger_row_fn fn;
+    void *ctx;
+};
+
+static int each_in(const char *path, const struct each_opts *eo, bool *missing, struct oomlab_err *err)
 {
     *missing = false;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); /* a FIFO must not wait */
@@ -322,7 +329,8 @@ static int each_in(const char *path, ledger_row_fn fn, void *ctx, bool *missing,
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     char *buf = malloc(PIECE);
-    struct ledger_stream *ls = ledger_stream_new(path, fn, ctx);
+    struct ledger_stream *ls = ledger_stream_new(path, eo->fn, eo->ctx);
+    if (ls && eo->keep) ledger_stream_keep(ls, eo->keep, eo->n_keep);
     int rc = 0;
     if (fstat(fd, &st) < 0)
         rc = oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
@@ -341,9 +349,10 @@ static int each_in(const char *path, ledger_row_fn fn, void *ctx, bool *missing,
     return rc;
 }
 
-int ledgerfile_each(const char *dir, ledger_row_fn fn, void *ctx, bool *missing, char *skipped,
-                    size_t skipped_size, struct oomlab_err *err)
+int ledgerfile_each(const char *dir, const enum ledger_col *keep, size_t n_keep, ledger_row_fn fn,
+                    void *ctx, bool *missing, char *skipped, size_t skipped_size, struct oomlab_err *err)
 {
+    const struct each_opts eo = {keep, n_keep, fn, ctx};
     const char *d = dir && *dir ? dir : ".";
     char path[4096], shards[4096];
     bool none = false, gone = false;
@@ -353,12 +362,12 @@ int ledgerfile_each(const char *dir, ledger_row_fn fn, void *ctx, bool *missing,
     if (fsutil_join(path, sizeof path, d, "runs.csv", err) < 0 ||
         fsutil_join(shards, sizeof shards, d, LEDGERFILE_SHARDS, err) < 0)
         return -1;
-    if (each_in(path, fn, ctx, &none, err) < 0 && !none) return -1;
+    if (each_in(path, &eo, &none, err) < 0 && !none) return -1;
     char **names = shard_names(shards, &n, skipped, skipped_size);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         if (rc == 0 && fsutil_join(path, sizeof path, shards, names[i], err) == 0) {
-            if (each_in(path, fn, ctx, &gone, err) == 0) n_read++;
+            if (each_in(path, &eo, &gone, err) == 0) n_read++;
             else if (!gone) rc = -1;
         }
         free(names[i]);

@@ -70,8 +70,9 @@ int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size,
  * whatever the size of its ledger. Rows come in file order, not merged by
  * start time. missing and skipped as ledgerfile_load; a file that cannot
  * be read, is no ledger or holds a NUL byte is -1 with err (fn's own -1
- * stops the read too). */
-int ledgerfile_each(const char *dir, ledger_row_fn fn, void *ctx, bool *missing, char *skipped,
-                    size_t skipped_size, struct oomlab_err *err);
+ * stops the read too). keep names the n_keep columns fn reads (the others
+ * are read past, not stored: ledger_stream_keep); NULL, 0: every column. */
+int ledgerfile_each(const char *dir, const enum ledger_col *keep, size_t n_keep, ledger_row_fn fn,
+                    void *ctx, bool *missing, char *skipped, size_t skipped_size, struct oomlab_err *err);
 
 #endif

@@ -139,6 +139,10 @@ static int id_scan_row(const struct ledger_row *row, void *ctx, struct oomlab_er
     return 0;
 }
 
+/* The columns id_scan_row reads: only they are stored as the ledger streams by. */
+static const enum ledger_col id_scan_cols[] = {LEDGER_RUN_ID, LEDGER_STARTED_AT, LEDGER_JOB_ID, LEDGER_HOST,
+                                               LEDGER_OOMLAB_PID, LEDGER_RANKS, LEDGER_RANK};
+
 /* runs.csv and the shards (sys/ledgerfile), read in pieces. */
 static int scan_ledger(const struct runexec_opts *o, const struct paths *p, struct id_scan *sc,
                        struct oomlab_err *err)
@@ -151,7 +155,8 @@ static int scan_ledger(const struct runexec_opts *o, const struct paths *p, stru
     if (ledgerfile_size_check(p->ledger, &big) < 0 && !o->silent) /* it still appends and numbers on */
         fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (table, compare and "
                         "report refuse a ledger this size)\n", big.msg);
-    if (ledgerfile_each(p->dir, id_scan_row, sc, &missing, skipped, sizeof skipped, err) < 0) {
+    if (ledgerfile_each(p->dir, id_scan_cols, sizeof id_scan_cols / sizeof *id_scan_cols, id_scan_row, sc,
+                        &missing, skipped, sizeof skipped, err) < 0) {
         if (!missing) return -1;
         memset(sc, 0, sizeof *sc);
         sc->id = o->id;

@@ -220,3 +220,12 @@ check report.nan-loss-not-missing test "$(grep -c 'No loss in this log' n.html)"
 "$OOMLAB" report r1 r2 r3 r4 r5 r6 r7 r8 r9 >/dev/null 2>err; rc=$?
 check report.nine-ids-refused test "$rc" -eq 2 -a -n "$(grep -F 'at most 8 runs in one report' err)"
 check report.help-says-limit sh -c '"$OOMLAB" report --help | grep -q "Several ids (up to"'
+# A reason that ends in its own '?' gets no '.' after it (NVML missing:
+# "... no NVIDIA driver on this machine?." read as a typo).
+fresh nonvml
+OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" run -q --id nv -- true 2>/dev/null
+"$OOMLAB" report nv -o nv.html >/dev/null 2>err; rc=$?
+check report.not-sampled-said test "$rc" -eq 0 -a -n "$(grep -F 'Device memory was not sampled for this run: ' nv.html)"
+# ... and whole: it names the library's path twice (it was cut at 159 bytes)
+check report.not-sampled-whole grep -q 'no NVIDIA driver on this machine?</' nv.html
+check report.not-sampled-one-stop test "$(grep -c '?\.</' nv.html)" -eq 0

@@ -58,11 +58,17 @@ fresh killed
 pid=$!
 for _ in $(seq 50); do grep -q '^long,' runs.csv 2>/dev/null && break; sleep 0.1; done
 check run.placeholder-while-running test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"])')" = "1 running"
+# diagnose RUN_ID says a run is not done, in table's words (text and JSON)
+check run.running-diagnose-said sh -c '"$0" diagnose long | grep -q "^run long: running: oomlab is still recording it"' "$OOMLAB"
+check run.running-diagnose-json test "$("$OOMLAB" diagnose --json long | python3 -c 'import json,sys; print(json.load(sys.stdin)["logs"][0]["run_state"])')" = running
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 [ -s child.pid ] && kill -9 "$(cat child.pid)" 2>/dev/null # the child, by its own pid
 check run.killed-state test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"], r[0]["run_id"])')" = "1 no final row long"
 check run.killed-text-cell sh -c '"$0" table | grep -q "^long .*no final row"' "$OOMLAB"
+check run.killed-diagnose-said sh -c '"$0" diagnose long | grep -q "^run long: no final row: the run.s end was never recorded: oomlab was killed"' "$OOMLAB"
+check run.killed-diagnose-json test "$("$OOMLAB" diagnose --json long | python3 -c 'import json,sys; l=json.load(sys.stdin)["logs"]; print(l[0]["run_id"], "/", l[0]["run_state"])')" = "long / no final row"
 "$OOMLAB" run -q --id after -- true 2>/dev/null
+check run.done-diagnose-quiet sh -c '"$0" diagnose after | grep -q "^run after: \(no final row\|running\|done\)" && exit 1; "$0" diagnose --json after | grep -q "\"run_state\": *\"done\""' "$OOMLAB"
 check run.final-row-replaces-placeholder test "$("$OOMLAB" table --json | python3 -c 'import json,sys; print(" ".join(r["run_id"]+":"+r["state"] for r in json.load(sys.stdin)["runs"]))')" = "long:no final row after:done"
 
 # --- issue 11: a spreadsheet's `sep=;` line is the delimiter, not a run ---

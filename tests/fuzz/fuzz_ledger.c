@@ -37,12 +37,36 @@ static int count_row(const struct ledger_row *row, void *ctx, struct oomlab_err 
     return 0;
 }
 
-static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_n)
+/* With only run_id kept (completion's reader), the rows that have one:
+ * their ids hashed in order, which a whole parse must match. */
+struct ids {
+    size_t n;
+    unsigned long hash;
+};
+
+static int id_row(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
 {
+    (void)err;
+    struct ids *ids = ctx;
+    const char *id = row->cell[LEDGER_RUN_ID];
+    if (!id || !*id) return 0;
+    ids->n++;
+    for (; *id; id++) ids->hash = ids->hash * 31 + (unsigned char)*id;
+    ids->hash = ids->hash * 31 + (unsigned long)row->line;
+    return 0;
+}
+
+static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_n, bool keep_id,
+                      const struct ids *whole_ids)
+{
+    static const enum ledger_col id_only[] = {LEDGER_RUN_ID};
     size_t first = size ? 1 + (size_t)(unsigned char)text[0] % 17 : 0, rows = 0;
-    struct ledger_stream *s = ledger_stream_new("fuzz", count_row, &rows);
+    struct ids ids = {0, 0};
+    struct ledger_stream *s = keep_id ? ledger_stream_new("fuzz", id_row, &ids)
+                                      : ledger_stream_new("fuzz", count_row, &rows);
     struct oomlab_err err;
     if (!s) return;
+    if (keep_id) ledger_stream_keep(s, id_only, 1);
     int rc = 0;
     for (size_t at = 0, step = first; at < size && rc == 0; at += step, step = 1 + (at * 7) % 13) {
         if (step > size - at) step = size - at;
@@ -50,7 +74,9 @@ static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_
     }
     if (rc == 0) rc = ledger_stream_end(s, &err);
     ledger_stream_free(s);
-    if (rc != whole_rc || (rc == 0 && rows != whole_n)) abort();
+    if (rc != whole_rc) abort();
+    if (rc == 0 && !keep_id && rows != whole_n) abort();
+    if (rc == 0 && keep_id && (ids.n != whole_ids->n || ids.hash != whole_ids->hash)) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,7 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct oomlab_err err;
     ledger_tail_repair(copy, size);
     int rc = ledger_parse(&lg, copy, size, "fuzz", &err);
-    in_pieces(copy, size, rc, rc == 0 ? lg.n : 0);
+    struct ids whole_ids = {0, 0};
+    for (size_t i = 0; rc == 0 && i < lg.n; i++) id_row(&lg.rows[i], &whole_ids, &err);
+    in_pieces(copy, size, rc, rc == 0 ? lg.n : 0, false, NULL);
+    in_pieces(copy, size, rc, 0, true, &whole_ids);
     if (rc == 0) {
         ledger_prepare_reads(&lg);
         for (size_t i = 0; i < lg.n && i < 8; i++) {

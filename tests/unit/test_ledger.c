@@ -288,6 +288,67 @@ static void test_stream_in_pieces(void **state)
     }
 }
 
+/* "line|id" of each row with an id: what a reader keeping only run_id sees. */
+static int ids_text_add(const struct ledger_row *row, void *ctx, struct oomlab_err *err)
+{
+    (void)err;
+    struct rows_text *t = ctx;
+    const char *id = row->cell[LEDGER_RUN_ID];
+    if (!id || !*id) return 0;
+    int w = snprintf(t->buf + t->len, sizeof t->buf - t->len, "%ld|%s\n", row->line, id);
+    if (w > 0 && (size_t)w < sizeof t->buf - t->len) t->len += (size_t)w;
+    return 0;
+}
+
+/* ledger_stream_keep: only run_id made, the other cells read past (the
+ * fields after it not even made), in random pieces: the same ids, lines
+ * and errors as a whole parse, with run_id first, in the middle or last,
+ * quotes, "" pairs, CRLF and quoted line breaks in the cells skipped. */
+static void test_stream_keep_ids(void **state)
+{
+    (void)state;
+    static const char alphabet[] = "\",\n\r a1;x";
+    static const char *const heads[] = {"run_id,notes,oom\n", "notes,run_id,oom\r\n", "oom,notes,run_id\n",
+                                        "sep=,\nnotes,run_id\n", "run_id\n"};
+    static const enum ledger_col id_only[] = {LEDGER_RUN_ID};
+    char text[128];
+    unsigned seed = 4242;
+    for (int round = 0; round < 20000; round++) {
+        seed = seed * 1103515245u + 12345u;
+        const char *head = heads[(seed >> 16) % 5];
+        size_t hl = strlen(head);
+        seed = seed * 1103515245u + 12345u;
+        size_t len = hl + (seed >> 16) % 100;
+        memcpy(text, head, hl);
+        for (size_t i = hl; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            text[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+        }
+        struct ledger whole;
+        struct oomlab_err e1 = {{0}}, e2 = {{0}};
+        int rc1 = ledger_parse(&whole, text, len, "runs.csv", &e1);
+        struct rows_text want = {.len = 0}, got = {.len = 0};
+        want.buf[0] = got.buf[0] = '\0';
+        for (size_t i = 0; rc1 == 0 && i < whole.n; i++) ids_text_add(&whole.rows[i], &want, NULL);
+        struct ledger_stream *st = ledger_stream_new("runs.csv", ids_text_add, &got);
+        assert_non_null(st);
+        ledger_stream_keep(st, id_only, 1);
+        int rc2 = 0;
+        for (size_t at = 0; at < len && rc2 == 0;) {
+            seed = seed * 1103515245u + 12345u;
+            size_t n = 1 + (seed >> 16) % 7;
+            if (n > len - at) n = len - at;
+            rc2 = ledger_stream_feed(st, text + at, n, &e2);
+            at += n;
+        }
+        if (rc2 == 0) rc2 = ledger_stream_end(st, &e2);
+        assert_int_equal(rc2, rc1);
+        if (rc1 < 0) assert_string_equal(e2.msg, e1.msg);
+        else assert_string_equal(got.buf, want.buf), ledger_release(&whole);
+        ledger_stream_free(st);
+    }
+}
+
 /* The byte-at-a-time rule ledger_tail_repair had (the reader's), against
  * the jumping scan, on random text in random pieces. */
 static const char *tail_reference(const char *text, size_t len)
@@ -794,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_tail_in_pieces),
         cmocka_unit_test(test_tail_random),
         cmocka_unit_test(test_stream_in_pieces),
+        cmocka_unit_test(test_stream_keep_ids),
         cmocka_unit_test(test_unterminated_quote_ends_at_eof),
         cmocka_unit_test(test_edge_rules),
         cmocka_unit_test(test_one_variable_rule),

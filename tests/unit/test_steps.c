@@ -516,8 +516,39 @@ static void test_memory_trend_evidence(void **state)
     }
     steps_memory_trend_of(&s, &t);
     assert_int_equal(t.trend, STEPS_TREND_FLAT);
+    assert_true(isnan(t.bytes_per_100_steps)); /* a level is not a slope */
+    assert_int_equal(t.level_bytes, 7LL << 30);
+    assert_int_equal(t.level_step, 11);
     steps_memory_trend_format(&t, buf, sizeof buf);
-    assert_string_equal(buf, "flat: 6.00 -> 7.00 GB over steps 1-20 (a one-off change; no climb in the last third)");
+    assert_string_equal(buf, "flat: 6.00 -> 7.00 GB over steps 1-20 (7.00 GB by step 11, no climb past it in the last third)");
+    steps_series_release(&s);
+    /* a warm-up climb over the first steps, then a plateau with noise:
+     * the level is the highest before the last third, first reached
+     * (within 0.2%) at step 8 */
+    static const double warm[] = {4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 6.99, 7.0, 6.995, 7.0, 6.99, 6.995, 7.0, 6.99, 7.0};
+    for (int i = 0; i < 15; i++) {
+        snprintf(line, sizeof line, "step=%d peak_alloc=%.3fGB", i + 1, warm[i]);
+        struct steps_point pt;
+        steps_parse_line(line, strlen(line), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    steps_memory_trend_of(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_FLAT);
+    assert_true(isnan(t.bytes_per_100_steps));
+    assert_int_equal(t.level_step, 7);
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "flat: 4.00 -> 7.00 GB over steps 1-15 (7.00 GB by step 7, no climb past it in the last third)");
+    steps_series_release(&s);
+    /* a drop: the level is where it was, not where it ended */
+    for (int i = 1; i <= 20; i++) {
+        snprintf(line, sizeof line, "step=%d peak_reserved=%s", i, i <= 14 ? "8.00GB" : "7.00GB");
+        struct steps_point pt;
+        steps_parse_line(line, strlen(line), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    steps_memory_trend_of(&s, &t);
+    steps_memory_trend_format(&t, buf, sizeof buf);
+    assert_string_equal(buf, "flat: 8.00 -> 7.00 GB over steps 1-20 (8.00 GB by step 1, no climb past it in the last third)");
     steps_series_release(&s);
     for (int i = 1; i <= 20; i++) {
         snprintf(line, sizeof line, "step=%d loss=1.0 peak_reserved=8.40GB", i);
