@@ -1052,6 +1052,26 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall11: Ray's report of a worker that died without a word, the
+     * kernel's OOM killer first among its causes: "Worker exit type:
+     * SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a
+     * connection error code 2. End of file. There are some potential root
+     * causes. (1) The process is killed by SIGKILL by OOM killer due to high
+     * memory usage. (2) ray stop --force is called. (3) ..." Ray's docs give
+     * it as what ray.get raises when the Linux OOM killer killed the worker
+     * (ray-project/ray doc/source/ray-observability/user-guides/debug-apps/
+     * debug-memory.rst, code index id 37143870002). Before host-words, whose
+     * "OOM kill" would take the line and, with the traceback above it, make
+     * no event (verl threads, heldout19 h19-12/-13, heldout30 h30-106). */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .any = {"killed by SIGKILL by OOM killer"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
     {.kind = "pytorch-async",
      .framework = "pytorch",
@@ -2990,6 +3010,28 @@ static const struct msg_rule rules[] = {
      .framework = "cuda",
      .oom_symptom = true,
      .any = {"unspecified launch failure"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* diagcall11: a launch that asks for more registers, shared memory or
+     * threads per block than the SM has: the kernel's launch configuration,
+     * never device memory (no oom_symptom: an OOM does not cause it). The
+     * driver's CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701), the runtime's
+     * cudaErrorLaunchOutOfResources, "too many resources requested for
+     * launch" (NVIDIA's CUDA Runtime API error types); CUDA.jl prints the
+     * enum without its CUDA_ prefix, "(code 701,
+     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
+     * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
+     * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
+     * "out of resource: shared memory" (triton-shared-memory). */
+    {.kind = "cuda-launch-resources",
+     .framework = "cuda",
+     .any = {"LAUNCH_OUT_OF_RESOURCES", "LaunchOutOfResources",
+             "too many resources requested for launch"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

@@ -3233,6 +3233,13 @@ static const struct stage_word julia_names[] = {
     {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
 };
 
+/* diagcall11: Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
+ * src/back.jl) backpropagates with back!, which recurses through back and
+ * back_ over the recorded calls: backward, on a frame that names Tracker
+ * ("[39] back(::Flux.Tracker.Tracked{CuArray{Float32,4}}, ...) at
+ * .../tracker/back.jl:45", heldout32 h32-85). */
+static const char *const tracker_backs[] = {"back!", "back_", "back"};
+
 /* a called object's type from these modules is machinery, not a model */
 static const char *const julia_machinery[] = {"Core.", "Base.", "Type{", "CUDA.", "GPUArrays.", "GPUCompiler.",
                                               "LLVM.", "NNlib", "ChainRules", "Zygote.var", "var\"", "typeof"};
@@ -3275,6 +3282,9 @@ int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
     for (size_t k = 0; k < sizeof julia_names / sizeof julia_names[0]; k++)
         if (strlen(julia_names[k].word) == nn && memcmp(julia_names[k].word, b, nn) == 0)
             *stage = julia_names[k].stage;
+    for (size_t k = 0; k < sizeof tracker_backs / sizeof tracker_backs[0]; k++)
+        if (strlen(tracker_backs[k]) == nn && memcmp(tracker_backs[k], b, nn) == 0 && has(text, len, "Tracker"))
+            *stage = OOM_STAGE_BACKWARD;
     /* Optimisers.update (FluxML/Optimisers.jl), by its module */
     if (nn == 6 && memcmp(b, "update", 6) == 0 && has(text, len, "Optimisers")) *stage = OOM_STAGE_OPTIMIZER;
     return 1;
