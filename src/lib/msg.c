@@ -2177,10 +2177,15 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     /* OpenCL's buffer allocation on the device: "OpenCL error at
      * .../openclbackend.cpp, func err, line 1115, error
-     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166). */
+     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166).
+     * diagcall11: PyOpenCL names the status without its CL_ prefix,
+     * "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed:
+     * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
+     * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
+     * exception translator, code index id 105918794; src/cpp/cl.hpp). */
     {.kind = "opencl",
      .framework = "opencl",
-     .need = {"CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3255,7 +3260,9 @@ static const struct msg_rule rules[] = {
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
-     .unless = {"OutOfMemoryError"},
+     /* diagcall11: nor PyOpenCL's MemoryError, raised for the device's
+      * CL_MEM_OBJECT_ALLOCATION_FAILURE only (the opencl row) */
+     .unless = {"OutOfMemoryError", "MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
      .word = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,

@@ -191,6 +191,43 @@ static void test_cuda_launch_out_of_resources_guards(void **state)
     assert_string_equal(look(triton).kind, "triton-shared-memory");
 }
 
+/* ---- PyOpenCL: a buffer the device could not allocate ----
+ * PyOpenCL raises its own MemoryError (pyopencl._cl.MemoryError, not
+ * Python's) for CL_MEM_OBJECT_ALLOCATION_FAILURE only, its text "<routine>
+ * failed: MEM_OBJECT_ALLOCATION_FAILURE" (the status without its CL_
+ * prefix): inducer/pyopencl src/wrap_cl_part_1.cpp's exception translator
+ * (code index id 105918794); older releases spelt the status in words,
+ * "mem object allocation failure" (src/cpp/cl.hpp cl_error_to_str). */
+static void test_pyopencl_memory_error(void **state)
+{
+    (void)state;
+    const char *const rows[] = {
+        "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed: MEM_OBJECT_ALLOCATION_FAILURE\n",
+        "pyopencl._cl.MemoryError: create_buffer failed: MEM_OBJECT_ALLOCATION_FAILURE\n",
+        "pyopencl.MemoryError: clEnqueueNDRangeKernel failed: mem object allocation failure\n",
+        "OpenCL error at openclbackend.cpp, func err, line 1115, error CL_MEM_OBJECT_ALLOCATION_FAILURE\n",
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct seen s = look(rows[i]);
+        if (!s.gpu_oom) print_error("row %zu: kind '%s'\n", i, s.kind);
+        assert_true(s.gpu_oom);
+        assert_string_equal(s.kind, "opencl");
+    }
+}
+
+/* Guards: Python's own MemoryError stays host memory; PyOpenCL's other
+ * errors are no OOM. */
+static void test_pyopencl_memory_error_guards(void **state)
+{
+    (void)state;
+    struct seen s = look("numpy.core._exceptions.MemoryError: Unable to allocate 8.00 GiB for an array with "
+                         "shape (1024, 1024, 1024) and data type float64\n");
+    assert_false(s.gpu_oom);
+    assert_string_equal(s.kind, "host-memory-error");
+    s = look("pyopencl._cl.LogicError: clSetKernelArg failed: INVALID_ARG_SIZE\n");
+    assert_false(s.gpu_oom);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +236,8 @@ int main(void)
         cmocka_unit_test(test_cuda_launch_out_of_resources),
         cmocka_unit_test(test_cuda_launch_out_of_resources_guards),
         cmocka_unit_test(test_julia_stack_header_cut),
+        cmocka_unit_test(test_pyopencl_memory_error),
+        cmocka_unit_test(test_pyopencl_memory_error_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
