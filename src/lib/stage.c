@@ -924,6 +924,12 @@ static const struct stage_word context_words[] = {
      * built the node, the failure is in backward (open-mmlab/
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
+    /* diagcall11: verl's patched vLLM engine, right before it allocates the
+     * KV cache: "before init cache memory allocated: 5.96GB, reserved:
+     * 6.07GB" (volcengine/verl third_party/vllm llm_engine_sp.py
+     * _initialize_kv_caches; its "after init cache" line says it is built
+     * and names nothing). heldout19 h19-12. */
+    {"before init cache memory allocated", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
     /* ---- diagstage4 (issue 12): what the program logged, in any case ----
      * An application's own log line names its action in its own case:

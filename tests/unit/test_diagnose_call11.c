@@ -96,6 +96,31 @@ static void test_ray_worker_died(void **state)
     assert_string_equal(s.kind, "host-oom-killer");
 }
 
+/* verl's patched vLLM engine prints "before init cache memory allocated: X
+ * GB, reserved: Y GB" right before it allocates the KV cache
+ * (initialize_cache) and "after init cache ..." once it has: a worker that
+ * dies between the two died building the rollout engine, load (as any
+ * engine start-up). volcengine/verl third_party/vllm llm_engine_sp.py
+ * _initialize_kv_caches (code index id 665478703). Guard: once the cache
+ * is built and the trainer has logged its steps, the line is too far up
+ * to name the stage (the walk reads three log lines). */
+static void test_verl_init_cache_is_load(void **state)
+{
+    (void)state;
+    const char *log = "(WorkerDict pid=311) before init cache memory allocated: 5.96GB, reserved: 6.07GB\n"
+                      "(raylet) A worker died or was killed while executing a task by an "
+                      "unexpected system error. " RAY_DIED;
+    assert_string_equal(first_stage_of(log, NULL), "load");
+    const char *later = "(WorkerDict pid=311) before init cache memory allocated: 5.96GB, reserved: 6.07GB\n"
+                        "(WorkerDict pid=311) after init cache memory allocated: 29.5GB, reserved: 29.6GB\n"
+                        "(TaskRunner pid=30) Checkpoint tracker file does not exist\n"
+                        "(TaskRunner pid=30) step:1 - actor/pg_loss:0.012 - actor/lr:1e-06 - critic/score/mean:0.41\n"
+                        "(TaskRunner pid=30) step:2 - actor/pg_loss:0.010 - actor/lr:1e-06 - critic/score/mean:0.44\n"
+                        "(raylet) A worker died or was killed while executing a task by an "
+                        "unexpected system error. " RAY_DIED;
+    assert_string_not_equal(first_stage_of(later, NULL), "load");
+}
+
 /* Guards: a CUDA OOM in the worker above Ray's report stays the GPU OOM;
  * the OOM killer named in prose, with no traceback, stays no event; Ray's
  * list without its first cause is no OOM killer. */
@@ -233,6 +258,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ray_worker_died),
         cmocka_unit_test(test_ray_worker_died_guards),
+        cmocka_unit_test(test_verl_init_cache_is_load),
         cmocka_unit_test(test_cuda_launch_out_of_resources),
         cmocka_unit_test(test_cuda_launch_out_of_resources_guards),
         cmocka_unit_test(test_julia_stack_header_cut),
