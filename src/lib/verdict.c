@@ -112,6 +112,7 @@ static const struct {
     {"io", NULL, VERDICT_DISK},
     {NULL, "cuda-illegal-address", VERDICT_KERNEL_FAULT},
     {NULL, "cuda-launch-failure", VERDICT_KERNEL_FAULT},
+    {NULL, "cuda-launch-resources", VERDICT_KERNEL_FAULT},
     {NULL, "cuda-device-assert", VERDICT_DEVICE_ASSERT},
     {NULL, "gpu-ecc-error", VERDICT_GPU_HARDWARE},
     {NULL, "size-overflow", VERDICT_SIZE_OVERFLOW},
@@ -235,6 +236,33 @@ static void frag_table_text(const struct oom_memsummary *m, const char *src, cha
                        units_format_bytes(m->reserved_cur, b, sizeof b));
     if (at >= 0 && (size_t)at < cap)
         snprintf(buf + at, cap - (size_t)at, ": the cache is fragmented");
+}
+
+/* What a kernel-fault look-alike says, by its kind (msg.c's rows); the
+ * last entry, an illegal or misaligned access, is the default. */
+static const struct {
+    const char *kind, *text;
+} kernel_faults[] = {
+    {"cuda-launch-failure",
+     "a CUDA kernel failed while running: a bug in a kernel or an extension (or its build for "
+     "this GPU), or an index out of range, not a shortage of memory; the line shown may come "
+     "after the fault (CUDA reports errors asynchronously)"},
+    /* diagcall11: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, per-block limits */
+    {"cuda-launch-resources",
+     "a CUDA kernel was launched with more registers, shared memory or threads per block than "
+     "the GPU allows: its launch configuration (block size) or a build for another GPU, not a "
+     "shortage of device memory"},
+    {NULL,
+     "a CUDA kernel accessed memory outside its buffers: a bug in a kernel or an extension (or "
+     "its build for this GPU), or an index out of range, not a shortage of memory; the line "
+     "shown may come after the fault (CUDA reports errors asynchronously)"},
+};
+
+static const char *kernel_fault_text(const char *kind)
+{
+    size_t i = 0;
+    while (kernel_faults[i].kind && strcmp(kernel_faults[i].kind, kind)) i++;
+    return kernel_faults[i].text;
 }
 
 const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char *buf,
@@ -369,11 +397,7 @@ const char *verdict_explain(const struct verdicts *v, enum verdict_kind k, char 
                    "system); GPU memory is not the problem");
         break;
     case VERDICT_KERNEL_FAULT:
-        snprintf(buf, cap, "a CUDA kernel %s: a bug in a kernel or an extension (or its build "
-                 "for this GPU), or an index out of range, not a shortage of memory; the line "
-                 "shown may come after the fault (CUDA reports errors asynchronously)",
-                 !strcmp(e->kind, "cuda-launch-failure") ? "failed while running"
-                                                         : "accessed memory outside its buffers");
+        snprintf(buf, cap, "%s", kernel_fault_text(e->kind));
         break;
     case VERDICT_DEVICE_ASSERT:
         snprintf(buf, cap, "a CUDA kernel's own check failed (device-side assert): most often "
