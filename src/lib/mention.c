@@ -966,11 +966,6 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     return best;
 }
 
-bool mention_line(const char *text, size_t len, struct mention_hit *hit)
-{
-    return mention_read(text, len, hit) == MENTION_GPU;
-}
-
 enum mention_device mention_device(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
