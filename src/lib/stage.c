@@ -28,8 +28,7 @@ struct stage_word {
 /* Frame keywords: function names, files and code as they appear in Python
  * tracebacks, IPython, glog C++ stacks and Lua stacks. */
 static const struct stage_word frame_words[] = {
-    /* ---- diagphasetrain (issue 12) ----
-     * Log lines a walk reads as a frame's code line (indented, or right
+    /* Log lines a walk reads as a frame's code line (indented, or right
      * above the message): Lightning's ModelCheckpoint "… 'val_loss' reached
      * 1.84210 (best 1.84210), saving model to '…/epoch=2-step=3750.ckpt' as
      * top 1" saves, whatever metric it names (Lightning-AI/pytorch-lightning:
@@ -39,8 +38,7 @@ static const struct stage_word frame_words[] = {
      * training/checkpointing.py@d98e8a64) */
     {", saving model to ", OOM_STAGE_CHECKPOINT, false},
     {"loading distributed checkpoint", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagphasetrain block ---- */
-    /* ---- diaggaps (issue 12): Deeplearning4j's network methods in JVM
+    /* Deeplearning4j's network methods in JVM
      * frames, read as Python headers (stage_unjava: "in Class.method").
      * Forward: MultiLayerNetwork/ComputationGraph ffToLayerActivationsInWs
      * and ffToLayerActivationsInWS (the forward pass of fit's
@@ -63,8 +61,8 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
-    /* ---- diagstagenpt (issue 12): the frameworks other than PyTorch, by
-     * their own API names (tests/unit/test_diagnose_stagenpt.c) ----
+    /* the frameworks other than PyTorch, by
+     * their own API names (tests/unit/test_diagnose_stagenpt.c):
      * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
      * _apply_optimize -> _append_optimize_op), MXNet's python/mxnet/
      * optimizer/ (Gluon trainer.step -> _update -> Updater.__call__);
@@ -95,7 +93,6 @@ static const struct stage_word frame_words[] = {
      * flax/jax_utils.py; tf.data.experimental.prefetch_to_device likewise) */
     {"jax_utils.replicate(", OOM_STAGE_LOAD, false}, {"device_put_replicated(", OOM_STAGE_LOAD, false},
     {"prefetch_to_device", OOM_STAGE_DATA, false},
-    /* ---- end of the diagstagenpt block ---- */
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -149,7 +146,7 @@ static const struct stage_word frame_words[] = {
     /* diagstage7: the other conventional name of the network, moved whole:
      * "net = net.to(device)." (kuangliu/pytorch-cifar#67 = h26-110) */
     {"net.to(", OOM_STAGE_LOAD, W}, {"net.cuda(", OOM_STAGE_LOAD, W},
-    /* ---- inference and application start-up (diagload, issue 12) ----
+    /* inference and application start-up:
      * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
      * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
      * layers building their weights while the model is constructed:
@@ -161,7 +158,6 @@ static const struct stage_word frame_words[] = {
      * "return t.to(device, dtype if t.is_floating_point() or
      * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
     {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagload block ---- */
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -217,8 +213,7 @@ static const struct stage_word frame_words[] = {
     {", in preprocess\n", OOM_STAGE_DATA, false}, {", in preprocess_", OOM_STAGE_DATA, false},
     {"_preprocess\n", OOM_STAGE_DATA, false}, {", in preprocessing", OOM_STAGE_DATA, false},
     {"_preprocessing\n", OOM_STAGE_DATA, false},
-    /* ---- diagstage6 ----
-     * torch7's nn modules: updateOutput is the forward, updateGradInput and
+    /* torch7's nn modules: updateOutput is the forward, updateGradInput and
      * accGradParameters the backward ("THNN.lua:110: in function
      * 'SpatialConvolutionMM_updateOutput'", nagadomi/waifu2x#326; torch7
      * nn/Module.lua's method names) */
@@ -265,7 +260,6 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
@@ -481,8 +475,8 @@ static const struct stage_word frame_words[] = {
      * (heldout9 h9-79). From heldout14's misses after its scorings. */
     {"= LLM(model=", ENGINE_WARMUP, false}, {"initialize_optimizer_states", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
-    /* ---- diagstage5 (issue 12): library code paths, read from the
-     * libraries' own files ----
+    /* library code paths, read from the
+     * libraries' own files:
      * mmcv/mmdet/mmseg apis/test.py run the test set through
      * single_gpu_test/multi_gpu_test; mmengine's ValLoop and TestLoop call
      * model.val_step/test_step (runner/loops.py); Keras' evaluate and
@@ -516,7 +510,7 @@ static const struct stage_word frame_words[] = {
      * via corpus-heldout9 h9-53); its backward calls
      * "_C.rasterize_gaussians_backward(": a kernel named *_backward(. */
     {"= _C.", OOM_STAGE_FORWARD, false}, {"_backward(", OOM_STAGE_BACKWARD, false},
-    /* ---- read from corpus-heldout23's set-aside misses after its last
+    /* Read from corpus-heldout23's set-aside misses after its last
      * unseen measurement (so seen): set-up paths and kernels of more
      * libraries. accelerate's "... = accelerator.prepare(" places the
      * model (huggingface/accelerate#1931); lmdeploy TurboMind's
@@ -536,10 +530,9 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagstage5 block ---- */
-    /* ---- diagstage13 (issue 12): the coverage audit, each row from the
+    /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
-     * paste per framework and stage) ----
+     * paste per framework and stage):
      * Set-up: Megatron-LM's megatron/training/training.py builds the model
      * in setup_model_and_optimizer -> get_model (vLLM's model loader names
      * its builder get_model too); ColossalAI's booster.boost(model,
@@ -580,7 +573,6 @@ static const struct stage_word frame_words[] = {
     {"merge_and_unload", OOM_STAGE_LOAD, false}, {"invokeai/backend/stable_diffusion/", OOM_STAGE_GENERATE, false},
     {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
     {"unet(", OOM_STAGE_FORWARD, W},
-    /* ---- diagconv (issue 12) ---- */
     /* A GPU library's failing function named in the error is stage evidence
      * like a frame (the labellers' "library function" convention, h31-87's
      * BackwardFilter). cuDNN and MIOpen name the pass in their entry points:
@@ -593,8 +585,6 @@ static const struct stage_word frame_words[] = {
     {"PoolingForward", OOM_STAGE_FORWARD, false}, {"ActivationForward", OOM_STAGE_FORWARD, false},
     {"SoftmaxForward", OOM_STAGE_FORWARD, false}, {"RNNForward", OOM_STAGE_FORWARD, false},
     {"AttnForward", OOM_STAGE_FORWARD, false},
-    /* ---- end of the diagconv block ---- */
-    /* ---- end of the diagstage13 block ---- */
     /* diagstage15: an exponential moving average of the weights updated
      * after the step ("self.ema.update()", lucidrains/denoising-diffusion-
      * pytorch Trainer.train; "ema.update(model)"): optimizer */
@@ -628,14 +618,12 @@ static const struct stage_word frame_words[] = {
 /* Lines after the message (or the message's own span prefix) that say what
  * the program was doing when it failed. */
 static const struct stage_word after_words[] = {
-    /* ---- diagphasetrain (issue 12) ----
-     * fairseq's trainer logs the OOM it caught (_log_oom: "OOM: Ran out of
+    /* fairseq's trainer logs the OOM it caught (_log_oom: "OOM: Ran out of
      * memory with exception: …"), then where: "OOM during optimization,
      * irrecoverable", "ran out of memory in validation step, retrying
      * batch" (facebookresearch/fairseq:fairseq/trainer.py@3d262bb2) */
     {"OOM during optimization", OOM_STAGE_OPTIMIZER, false},
     {"out of memory in validation step", OOM_STAGE_EVAL, false},
-    /* ---- end of the diagphasetrain block ---- */
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
@@ -650,7 +638,7 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
-    /* ---- inference engines (diagload, issue 12) ----
+    /* inference engines:
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
      * process dying at start-up: "EngineCore failed to start."
@@ -692,7 +680,6 @@ static const struct stage_word after_words[] = {
      * | task 10391 | prompt ...", ggml-org/llama.cpp server.cpp) */
     {"[async_llm_engine.py:", OOM_STAGE_GENERATE, false},
     {"launch_slot_", OOM_STAGE_GENERATE, false}, {"update_slots", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
     /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
@@ -729,14 +716,12 @@ static const struct stage_word after_words[] = {
      * The builder ("IBuilder::buildSerializedNetwork", #4258) names no
      * stage: it converts a model, it neither loads nor runs one. */
     {"::enqueueV", OOM_STAGE_FORWARD, false}, {"::executeV2", OOM_STAGE_FORWARD, false},
-    /* ---- diagphaseserve (issue 12) ----
-     * TGI's router warming the shards up at start-up logs the shard's
+    /* TGI's router warming the shards up at start-up logs the shard's
      * error in its warmup span ("ERROR warmup{max_input_length=Some(4095)
      * ...}:warmup: text_generation_router_v3::client: ...: Server error:
      * CUDA out of memory", backends/v3/src/lib.rs warmup; its serving spans
      * read "}:generate" above) */
     {"}:warmup", ENGINE_WARMUP, false},
-    /* ---- end of the diagphaseserve block ---- */
     /* diagopen37 (issue 12): diff-gaussian-rasterization in debug mode
      * catches the CUDA rasterizer's error inside its autograd Function and
      * prints which pass it was in before re-raising: "An error occured in
@@ -764,8 +749,7 @@ static const struct stage_word context_words[] = {
      * the set was opened */
     {" in replica ", OOM_STAGE_FORWARD, false}, {"in DataLoader worker process", OOM_STAGE_DATA, false},
     {"in pin memory thread", OOM_STAGE_DATA, false},
-    /* ---- diagphasetrain (issue 12) ----
-     * Training libraries' own phase lines, from their sources (issue 12's
+    /* Training libraries' own phase lines, from their sources (issue 12's
      * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the
      * older rows: "Tokenizer is initialized" is set-up, not tokenizing;
      * "'val_loss' reached ..., saving model to" saves. */
@@ -811,7 +795,6 @@ static const struct stage_word context_words[] = {
      * (vllm-project/vllm:vllm/entrypoints/llm.py@10fdb8f0), as LLaMA-Factory's
      * scripts/vllm_infer.py@ff6d4d12 prints it: requests being generated */
     {"Processed prompts", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagphasetrain block ---- */
     /* diagopen39: transformers' generate() setting up its special tokens
      * logs "Setting `pad_token_id` to `eos_token_id`:2 for open-end
      * generation." before its first step (_prepare_special_tokens,
@@ -925,7 +908,7 @@ static const struct stage_word context_words[] = {
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
-    /* ---- diagstage4 (issue 12): what the program logged, in any case ----
+    /* what the program logged, in any case:
      * An application's own log line names its action in its own case:
      * "| INFO | __main__:savemodel:34 - Error saving model: CUDA out of
      * memory" (huggingface/peft#335), "### External evaluation, global step
@@ -938,9 +921,7 @@ static const struct stage_word context_words[] = {
      * HTTP/1.1\" 500", QwenLM/Qwen#1250; vLLM, FastChat, llama.cpp serve
      * the same routes) */
     {"/chat/completions", OOM_STAGE_GENERATE, false}, {"/v1/completions", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagstage4 block ---- */
-    /* ---- diagstage5 (issue 12) ----
-     * HF Trainer's banner "***** Running {description} *****" names its
+    /* HF Trainer's banner "***** Running {description} *****" names its
      * loop, "Evaluation" or "Prediction" (trainer.py evaluation_loop; both
      * run a dataset through the model for metrics or outputs); a logged
      * "Running validation on dev set" (mlcommons GNMT) in any case, whole
@@ -952,9 +933,7 @@ static const struct stage_word context_words[] = {
      * accelerator.prepare (set-up; kijai/ComfyUI-FluxTrainer#20, from
      * corpus-heldout23's set-aside misses, seen) */
     {"prepare optimizer", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagstage5 block ---- */
-    /* ---- diagphasesci (issue 12) ----
-     * Vision, science and RL frameworks' own phase lines, from their
+    /* Vision, science and RL frameworks' own phase lines, from their
      * sources (tests/unit/test_diagnose_phasesci.c has a row for each):
      * mmengine's LogProcessor tags an iteration-based validation or test
      * loop "Iter(val) [ 50/500]" / "Iter(test) [100/5000]" (training reads
@@ -981,8 +960,7 @@ static const struct stage_word context_words[] = {
     {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
     {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
     {"Wrapping the env ", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagphasesci block ---- */
-    /* ---- diagstage11 (issue 12): a server that said it serves ----
+    /* a server that said it serves:
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
      * request. mistral.rs "Serving on http://0.0.0.0:1234."
@@ -1018,7 +996,7 @@ static const struct stage_word context_words[] = {
      * log_prefill_stats; its "Decode batch." reads as generation already) */
     {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
     {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
-    /* ---- diagphaseserve (issue 12): serving engines' and inference apps' own phase lines ----
+    /* serving engines' and inference apps' own phase lines:
      * Read from the sources (tests/unit/test_diagnose_phaseserve.c has a
      * row for each). Engine start-up is load (ENGINE_WARMUP above):
      * vLLM's worker profiling memory and sizing the KV cache ("Memory
@@ -1086,7 +1064,6 @@ static const struct stage_word context_words[] = {
     {"Please connect to custom endpoint", OOM_STAGE_GENERATE, false}, {"\"/api/chat\"", OOM_STAGE_GENERATE, false},
     {"Total progress:", OOM_STAGE_GENERATE, false}, {"Processing audio with duration", OOM_STAGE_GENERATE, false},
     {"Detected language", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagphaseserve block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1947,7 +1924,7 @@ static size_t frame_name_len(const char *text, size_t len)
     return i < len && text[i] == '(' ? i + 1 : len;
 }
 
-/* ---- diagstage4 (issue 12): names by their word parts ----
+/* ---- names by their word parts ---------------------------
  * A frame names what runs twice: its function and its file. Both are
  * identifiers made of word parts ("val_one_epoch", "BaseTrainer.validate",
  * "eval_completion.py", "coco_eval.py", "train_dataset_group"), and a part
@@ -2059,7 +2036,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
     return i - a;
 }
 
-/* ---- diagstage11 (issue 12): parts that name a stage together ----
+/* ---- parts that name a stage together ----------------------------
  * Some parts name a stage only beside another part: what a name loads or
  * updates says which stage it is.
  * - load + a data noun as the name's last part loads the program's data,
@@ -2592,7 +2569,6 @@ static unsigned frame_name_bits(const char *text, size_t len)
         bits |= stage_name_bits(file, n);
     return bits;
 }
-/* ---- end of the diagstage4 block ---- */
 
 static unsigned frame_bits(const char *text, size_t len, bool data_moves);
 
@@ -2745,7 +2721,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     return bits;
 }
 
-/* ---- diagstage5 (issue 12): the operator an engine names ----
+/* ---- the operator an engine names ---------------------------
  * Caffe2 prints the failing operator's definition after "Error from
  * operator:" ('input: "gpu_0/res4_7_branch2b" ... type: "Conv" ...
  * device_option { ... }', facebookresearch/Detectron#821); its gradient
@@ -2895,7 +2871,6 @@ bool stage_code_shaped(const char *s, size_t n)
     }
     return joint;
 }
-/* ---- end of the diagstage5 block ---- */
 
 /* diagstage6: Python (3.10 on) names the function a failed thread ran:
  * "Exception in thread Thread-3 (generate):", "Thread-27 (load_model)",
@@ -3309,7 +3284,7 @@ bool stage_attention_text(const char *text, size_t len)
     return false;
 }
 
-/* ---- diagverb (issue 12): a tool's own log line, by general words -------
+/* ---- a tool's own log line, by general words ----------------------------
  * Whatever the library, a tool names what it is doing with a few verbs and
  * nouns: "Loading model", "Saving checkpoint", "Evaluating:", "Starting
  * Predictions", "Decoding started", "Generating autoregressive samples..".
@@ -3411,7 +3386,7 @@ static bool data_object(const char *t, size_t n, bool progressive)
     return false;
 }
 
-/* ---- diagphasesci (issue 12): a trainer's own training-progress line ----
+/* ---- a trainer's own training-progress line -----------------------------
  * The corpus labels a failure under a trainer's training line with no
  * frame as no stage (heldout31 h31-79, heldout30 h30-32: training was
  * under way, which of forward, backward or optimizer failed is not
@@ -3827,7 +3802,7 @@ enum oom_stage stage_weight_patch(const char *text, size_t len)
     return j >= 5 && !memcmp(text + j - 5, "ERROR", 5) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
 }
 
-/* ---- diagverb: a code line by what it computes ----------------------------
+/* ---- a code line by what it computes --------------------------------------
  * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
  * softmax, attention, logits, a loss function, torch.nn.functional ("F.")
  * and torch's tensor ops. Word parts at a word's start (or after '.'/'_'),
@@ -3892,7 +3867,7 @@ bool stage_model_math(const char *code, size_t n)
     return false;
 }
 
-/* ---- diagstage6: a phase announcement ------------------------------------
+/* ---- a phase announcement ------------------------------------------------
  * A tool announces the phase it enters with a gerund as the first word of
  * its message ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting
  * embeddings for Diarization", "INFO: Loading model: …", "Generating
@@ -3992,7 +3967,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* ---- diagstage6: code quoted in prose ------------------------------------
+/* ---- code quoted in prose ------------------------------------------------
  * A user quotes the failing line in a sentence: in backticks or quotes
  * ("line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\")"),
  * after a colon ("I used a unique name : lm_logits = self.lm_head(outputs[0])"),
@@ -4096,7 +4071,7 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
     return code_span_stage(a, (size_t)(e - a));
 }
 
-/* ---- diagstage7: a sentence that points at the line below -------------
+/* ---- a sentence that points at the line below -------------------------
  * "It happened at this line" / " net = net.to(device)." (kuangliu/
  * pytorch-cifar#67): the sentence ends by naming a line or a place, and the
  * next line is the failing code, whatever its shape. The endings, after
