@@ -2416,6 +2416,35 @@ static const char *framework_of(const char *t, size_t n)
     return NULL;
 }
 
+/* The 1-based line of view offset at. */
+static long view_line(const struct scan *s, const struct view *v, size_t at)
+{
+    return s->lines_before - (long)scan_count_newlines(v->p + at, v->len - at) + 1;
+}
+
+/* The framework the lines above offset at name (their frames:
+ * "site-packages/torch/…"), up to `lines` of them; NULL when none. */
+static const char *framework_above(const struct view *v, size_t at, int lines)
+{
+    const char *fw = NULL;
+    size_t a = at, b = at;
+    for (int i = 0; i < lines && !fw && prev_line(v, &a, &b); i++) fw = framework_of(v->p + a, b - a);
+    return fw;
+}
+
+/* The log line [a, b) read as a message of rule r, cleaned into s->line
+ * (its writer's prefix into *px): the event it states, on its own line.
+ * Returns the cleaned length. */
+static size_t line_event(struct scan *s, const struct view *v, const struct msg_rule *r, size_t a, size_t b,
+                         struct msg_prefix *px, struct oom_event *ev)
+{
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    parse_prefix(v, a, b, s->line, n, px);
+    event_from(s, r, px, n, ev);
+    ev->line = view_line(s, v, a);
+    return n;
+}
+
 /* Where text glued after a progress bar's end ("10.71s/it]", "3.2it/s]")
  * starts in the line; 0 if no bar ends inside it with text after it. */
 static size_t bar_end(const char *t, size_t n)
@@ -2457,21 +2486,14 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     }
     if (!strong && !weak) return false;
     const struct msg_rule *r = msg_other_error_rule();
-    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
-    parse_prefix(v, wa, wb, s->line, n, &px);
+    struct oom_event ev;
+    size_t n = line_event(s, v, r, wa, wb, &px, &ev);
     /* an error about memory that no row knows is no "other" failure */
     if (msg_memory_words(s->line + px.body, n - px.body)) return false;
-    struct oom_event ev;
-    event_from(s, r, &px, n, &ev);
-    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
     const char *fw = framework_of(s->line + px.body, n - px.body);
     read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
-    if (!fw) {
-        /* the frames above name it ("site-packages/torch/…") */
-        size_t fa = wa, fb = wa;
-        for (int i = 0; i < 40 && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
-    }
+    if (!fw) fw = framework_above(v, wa, 40);
     if (fw) ev.framework = fw;
     if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -2518,16 +2540,11 @@ static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom
     size_t wa = 0, wb = 0;
     if (!cut_traceback(s, v, &wa, &wb)) return false;
     const struct msg_rule *r = msg_cut_traceback_rule();
-    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
-    parse_prefix(v, wa, wb, s->line, n, &px);
     struct oom_event ev;
-    event_from(s, r, &px, n, &ev);
-    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    size_t n = line_event(s, v, r, wa, wb, &px, &ev);
     read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
-    const char *fw = NULL;
-    size_t fa = wb, fb = wb;
-    for (int i = 0; i < CUT_TB_LINES && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    const char *fw = framework_above(v, wb, CUT_TB_LINES);
     if (fw) ev.framework = fw;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     *out = ev;
@@ -2587,7 +2604,7 @@ static bool flattened_error_event(struct scan *s, const struct view *v, struct o
         px.rank = px.dev = px.pid = -1;
         struct oom_event ev;
         event_from(s, r, &px, tn, &ev);
-        ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+        ev.line = view_line(s, v, a);
         /* the frames before the class, on the same line, give the stage */
         char *flat = malloc(n + 2);
         if (!flat) return false;
@@ -2726,7 +2743,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             struct oom_event ev;
             event_from(s, r, &px, n, &ev);
             apply_near(s, v, r, a, b, &px, &ev);
-            ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+            ev.line = view_line(s, v, a);
             read_context(s, v, r, a, b, s->line, n, &px, &ev);
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
             if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -2774,12 +2791,6 @@ static void prose_mention(struct scan *s, const struct view *v, struct paste_con
 }
 
 /* ---- the paste's context ----------------------------------------------- */
-
-/* The 1-based line of view offset at. */
-static long view_line(const struct scan *s, const struct view *v, size_t at)
-{
-    return s->lines_before - (long)scan_count_newlines(v->p + at, v->len - at) + 1;
-}
 
 /* One piece of evidence into the report: its line, what it is, its text
  * (cleaned, blanks trimmed, cut at a character's start). */
