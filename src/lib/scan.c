@@ -714,7 +714,6 @@ static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t 
     return !other_writer(src, &up.px) && (up.kind == STAGE_LINE_CODE || up.kind == STAGE_LINE_FRAME);
 }
 
-/* Walk up from the message: the traceback it ends, then a few log lines. */
 /* Paddle 2.x prints one error as its Python
  * traceback, the exception's class line ("MemoryError: "), then, between
  * rules of dashes, its "C++ Traceback (most recent call last):" frames (with
@@ -787,6 +786,7 @@ static bool paddle_class_head(struct scan *s, const struct view *v, const char *
     return false;
 }
 
+/* Walk up from the message: the traceback it ends, then a few log lines. */
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -1980,10 +1980,6 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
     return !r || r->role != MSG_SETTING;
 }
 
-/* A message without a rank prefix followed by the traceback a launcher
- * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
- * (most recent call last):", torchrun re-printing the failure): the rank
- * of the first prefixed traceback line a few lines on, or -1. */
 /* A raw line of rich's boxed traceback: its title "╭─── Traceback
  * (most recent call last) ───╮", a frame "│ /path/trainer.py:2203 in … │"
  * or the failing code line marked "│ ❱ 1859 │ return inner_training_loop( │"
@@ -1997,6 +1993,10 @@ static bool rich_tb_line(const char *p, size_t n)
            (memmem(p, n, ".py:", 4) || memmem(p, n, "\xe2\x9d\xb1", 3) /* ❱ */);
 }
 
+/* A message without a rank prefix followed by the traceback a launcher
+ * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
+ * (most recent call last):", torchrun re-printing the failure): the rank
+ * of the first prefixed traceback line a few lines on, or -1. */
 static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
 {
     size_t a = le, b = le;
@@ -3074,15 +3074,6 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
     }
 }
 
-/* a GPU OOM the program caught and retried another
- * way (msg_kind_recovers: ComfyUI's "Ran out of memory when regular VAE
- * decoding, retrying with tiled VAE decoding.") is a failure only where one
- * follows it in the paste: another event (the tiled retry's own OOM, "!!!
- * Exception during processing !!! HIP out of memory ...") or a traceback.
- * Otherwise the retry went on and the log shows no failure: a look-alike,
- * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
- * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
- * traceback follows the warning, stays a GPU OOM). */
 /* the words a library logs when it has caught a GPU
  * OOM and goes on, on the OOM's own line (own_line) or within
  * MSG_ANSWER_LINES below it. Each is the library's own line, not a user's
@@ -3149,6 +3140,15 @@ static bool oom_recovered(struct scan *s, const struct view *v, size_t i)
     return recovered;
 }
 
+/* a GPU OOM the program caught and retried another
+ * way (msg_kind_recovers: ComfyUI's "Ran out of memory when regular VAE
+ * decoding, retrying with tiled VAE decoding.") is a failure only where one
+ * follows it in the paste: another event (the tiled retry's own OOM, "!!!
+ * Exception during processing !!! HIP out of memory ...") or a traceback.
+ * Otherwise the retry went on and the log shows no failure: a look-alike,
+ * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
+ * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
+ * traceback follows the warning, stays a GPU OOM). */
 static void drop_recovered_ooms(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;

@@ -1076,7 +1076,6 @@ static bool ident(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-/* The cue occurs in text (at a word start when it must). */
 /* The identifier a match at p (k bytes) is part of is a keyword argument's
  * name or plain-name value: `validation_steps=validation_steps)` in a Keras
  * fit call is a count handed over, not a validation loop running
@@ -1120,6 +1119,7 @@ static bool near_message_start(const char *text, const char *p)
     return false;
 }
 
+/* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
@@ -1473,9 +1473,6 @@ static bool rule_line(const char *s, size_t n)
     return true;
 }
 
-/* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
- * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
- * a frame number, two blanks or more, then a name with a call. */
 /* the same frames with their numbers lost (a paste of
  * Paddle's "C++ Traceback (most recent call last):" whose numbers the
  * copy dropped: "paddle::AnalysisPredictor::ZeroCopyRun()", "void
@@ -1497,6 +1494,9 @@ static bool bare_cxx_frame(const char *s, size_t n)
     return !blank || !memchr(blank + 1, ' ', (size_t)(q - blank - 1));
 }
 
+/* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
+ * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
+ * a frame number, two blanks or more, then a name with a call. */
 static bool numbered_cxx_frame(const char *s, size_t n)
 {
     size_t i = 0;
@@ -1519,7 +1519,6 @@ static bool elision_line(const char *s, size_t n)
     return true;
 }
 
-/* Colab folds a traceback's library frames into one line: "7 frames". */
 /* a Julia stack frame, "conv! at /root/.julia/packages/CUDA/
  * wTQsK/lib/cudnn/nnlib.jl:91 [inlined]" or "[3] applychain at …/basic.jl:37"
  * (JuliaGPU/CUDA.jl#692 = h24-68): a name, " at ", a path ending in
@@ -1570,6 +1569,7 @@ static bool matlab_frame_line(const char *s, size_t n)
     return matlab_function(s, n, &fn) != NULL;
 }
 
+/* Colab folds a traceback's library frames into one line: "7 frames". */
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -2182,9 +2182,6 @@ unsigned stage_name_bits(const char *name, size_t n)
     return bits;
 }
 
-/* The function a frame line names, in any of the formats pasted: Python's
- * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
- * NULL when there is none. */
 /* a glog stack frame, "@     0x7f5fb86534d7 caffe::DetectionDataLayer<>::
  * load_batch()" (glog's failure signal handler and check-failure stacks,
  * innermost first; Caffe's prefetch thread allocating a batch, heldout40
@@ -2209,6 +2206,9 @@ static const char *glog_frame_function(const char *text, size_t len, size_t lead
     return b;
 }
 
+/* The function a frame line names, in any of the formats pasted: Python's
+ * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
+ * NULL when there is none. */
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
@@ -2956,10 +2956,6 @@ static const char *node_name(const char *text, size_t len, size_t *n)
     return k ? p : NULL;
 }
 
-/* the command that launched the program names its script
- * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
- * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
- * script's name say what it does, as a frame's file does. */
 /* Python's warnings module writes "FILE:LINE: CATEGORY:
  * MESSAGE" (warnings.formatwarning), FILE being the module that warned:
  * the code the program was running, read as a frame's file is
@@ -2988,6 +2984,10 @@ static enum oom_stage warning_file_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* the command that launched the program names its script
+ * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
+ * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
+ * script's name say what it does, as a frame's file does. */
 static enum oom_stage command_stage(const char *text, size_t len)
 {
     static const char *const launchers[] = {"python", "launch ", "torchrun ", "deepspeed "};
@@ -3111,13 +3111,6 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
     return OOM_STAGE_FORWARD;
 }
 
-/* a TF 1.x node def lists its inputs after its attributes
- * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
- * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
- * node outside the gradient scopes that takes a finished gradient as input
- * is updating the weights with it (a Keras optimizer's unscoped
- * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
- * optimizer. */
 /* An input the grappler layout optimizer made ("gradients/conv1_1/
  * convolution_grad/Conv2DBackpropFilter-0-TransposeNHWCToNCHW-
  * LayoutOptimizer": input 0 of the node named first, transposed, kSuffix
@@ -3133,6 +3126,13 @@ static bool layout_transpose(const char *name, const char *end)
     return has(name, (size_t)(e - name), "-LayoutOptimizer");
 }
 
+/* a TF 1.x node def lists its inputs after its attributes
+ * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
+ * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
+ * node outside the gradient scopes that takes a finished gradient as input
+ * is updating the weights with it (a Keras optimizer's unscoped
+ * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
+ * optimizer. */
 static bool consumes_gradient(const char *op, size_t n)
 {
     const char *args = memmem(op, n, "](", 2);
@@ -3553,16 +3553,6 @@ static bool prompt_eval(const char *t, size_t n)
     return word_at(t, n, 0, "prompt eval") < n || word_at(t, n, 0, "tokens to eval") < n;
 }
 
-/* the log says the model was just built ("Model
- * vit_huge_patch14_224 created, param count:632045800", timm's train.py,
- * huggingface/pytorch-image-models:train.py@aa4b5850; "Model initialized.
- * Number of GS: 1036245", gsplat's simple_trainer, nerfstudio-project/
- * gsplat:examples/simple_trainer.py@90d7b4b3): the object exists, and the
- * set-up goes on (weights placed, optimizer and loaders made) before any
- * step: load, the labellers' "the last lines are the trainer's set-up"
- * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
- * is over. The subject starts the message; the participle follows within
- * a few words. */
 /* the same set-up told verb first, in progress: "[i] Creating
  * the model..." (a TF trainer's own narration right before its abort,
  * heldout40 h40-108), "Creating model", "Instantiating the network": the
@@ -3589,6 +3579,16 @@ static bool model_in_making(const char *t, size_t n, size_t i, const char *const
     return false;
 }
 
+/* the log says the model was just built ("Model
+ * vit_huge_patch14_224 created, param count:632045800", timm's train.py,
+ * huggingface/pytorch-image-models:train.py@aa4b5850; "Model initialized.
+ * Number of GS: 1036245", gsplat's simple_trainer, nerfstudio-project/
+ * gsplat:examples/simple_trainer.py@90d7b4b3): the object exists, and the
+ * set-up goes on (weights placed, optimizer and loaders made) before any
+ * step: load, the labellers' "the last lines are the trainer's set-up"
+ * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
+ * is over. The subject starts the message; the participle follows within
+ * a few words. */
 static bool model_built(const char *t, size_t n)
 {
     static const char *const subjects[] = {"model", "network", "net"};
@@ -4175,11 +4175,6 @@ enum oom_stage stage_marked_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* a logger that tags its lines with the place that logged them,
- * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
- * file:line:function format), "[evaluator.py:457] Running loglikelihood
- * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
- * by its word parts (a constructor sets up: load), else the file's. */
 /* the C libraries of the ggml family start every log line
  * with the function that prints it (__func__): "whisper_model_load: n_vocab
  * = 51866" (whisper.cpp), "llm_load_tensors: offloading 32 repeating
@@ -4232,6 +4227,11 @@ enum oom_stage stage_glog_tag(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* a logger that tags its lines with the place that logged them,
+ * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
+ * file:line:function format), "[evaluator.py:457] Running loglikelihood
+ * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
+ * by its word parts (a constructor sets up: load), else the file's. */
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
     enum oom_stage tagged = func_tag(text, len);
