@@ -23,4 +23,13 @@ static inline const struct oom_event *scan_primary(const char *log, struct oom_r
     return &rep->events[rep->primary];
 }
 
+/* The log holds no GPU OOM (no primary event). */
+static inline void expect_no_gpu_oom(const char *log)
+{
+    struct oom_report rep;
+    scan_log(log, &rep);
+    assert_true(rep.primary < 0);
+    oom_report_release(&rep);
+}
+
 #endif
