@@ -1254,12 +1254,11 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
 static enum oom_stage context_above(struct scan *s, const struct view *v, size_t le, size_t below,
                                     const struct msg_prefix *src)
 {
-    size_t a = below, b = below;
     struct cline h;
     read_cline(s, v, below, line_end(v, below), &h);
     enum oom_stage glued = header_glued_context(h.body, h.n);
     if (glued != OOM_STAGE_UNKNOWN) return glued;
-    return context_walk(s, v, a, b, false, le, src);
+    return context_walk(s, v, below, below, false, le, src);
 }
 
 /* A message pasted first, with no traceback below it: the log lines that
