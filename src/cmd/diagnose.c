@@ -1190,6 +1190,13 @@ static void print_text(FILE *f, const struct log_result *logs, size_t n,
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* key: v, or null when v is unknown (negative). */
+static void json_opt_long(struct json *j, const char *key, long v)
+{
+    json_key(j, key);
+    v >= 0 ? json_int(j, v) : json_null(j);
+}
+
 /* The torch.cuda.memory_summary() table printed with the event, or null. */
 static void json_memsummary(struct json *j, const struct oom_memsummary *m)
 {
@@ -1198,12 +1205,9 @@ static void json_memsummary(struct json *j, const struct oom_memsummary *m)
         return;
     }
     json_obj_begin(j);
-    json_key(j, "device");
-    m->device >= 0 ? json_int(j, m->device) : json_null(j);
-    json_key(j, "ooms");
-    m->ooms >= 0 ? json_int(j, m->ooms) : json_null(j);
-    json_key(j, "cudamalloc_retries");
-    m->retries >= 0 ? json_int(j, m->retries) : json_null(j);
+    json_opt_long(j, "device", m->device);
+    json_opt_long(j, "ooms", m->ooms);
+    json_opt_long(j, "cudamalloc_retries", m->retries);
     json_key(j, "allocated_current"), json_bytes(j, m->allocated_cur);
     json_key(j, "allocated_peak"), json_bytes(j, m->allocated_peak);
     json_key(j, "reserved_current"), json_bytes(j, m->reserved_cur);
@@ -1223,12 +1227,9 @@ static void json_event(struct json *j, const struct log_result *l, const struct 
     json_key(j, "kind"), json_str(j, e->kind);
     json_key(j, "framework"), json_str(j, e->framework);
     json_key(j, "line"), json_int(j, e->line);
-    json_key(j, "gpu");
-    e->gpu >= 0 ? json_int(j, e->gpu) : json_null(j);
-    json_key(j, "rank");
-    e->rank >= 0 ? json_int(j, e->rank) : json_null(j);
-    json_key(j, "step");
-    e->step >= 0 ? json_int(j, e->step) : json_null(j);
+    json_opt_long(j, "gpu", e->gpu);
+    json_opt_long(j, "rank", e->rank);
+    json_opt_long(j, "step", e->step);
     json_key(j, "stage"), json_str(j, oom_stage_name(e->stage));
     json_key(j, "consequence"), json_bool(j, e->consequence);
     json_key(j, "attempt"); /* torchelastic's: restarts before it; null when the log was read in part */
@@ -1269,12 +1270,6 @@ static void json_event(struct json *j, const struct log_result *l, const struct 
     json_memsummary(j, &e->mem);
     json_key(j, "text"), json_str(j, e->text);
     json_obj_end(j);
-}
-
-static void json_opt_long(struct json *j, const char *key, long v)
-{
-    json_key(j, key);
-    v >= 0 ? json_int(j, v) : json_null(j);
 }
 
 static void json_trend(struct json *j, const struct log_result *l)
@@ -1416,8 +1411,7 @@ static void json_log(struct json *j, const struct log_result *l)
 /* primary, shortfall, verdicts, plan: of one run. */
 static void json_judgement(struct json *j, const struct run_result *r)
 {
-    json_key(j, "primary");
-    r->primary >= 0 ? json_int(j, r->primary) : json_null(j);
+    json_opt_long(j, "primary", r->primary);
     json_key(j, "shortfall"), json_bytes(j, r->v.shortfall);
     json_key(j, "verdicts");
     json_arr_begin(j);

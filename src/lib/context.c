@@ -393,9 +393,3 @@ bool context_host_failure(const struct context_reading *r)
         if (r->hit[i].cls == CONTEXT_HOST && r->hit[i].host == CONTEXT_HOST_FAILURE) return true;
     return false;
 }
-
-const char *context_class_name(enum context_class c)
-{
-    static const char *const names[CONTEXT_CLASSES] = {"change", "report", "GPU", "host", "run"};
-    return (unsigned)c < CONTEXT_CLASSES ? names[c] : "?";
-}

@@ -88,9 +88,6 @@ struct context_walk {
 void context_walk_start(struct context_walk *w, const char *text, size_t len, bool title);
 bool context_walk_next(struct context_walk *w, char *low, size_t cap, struct context_line *l);
 
-/* "change", "report", "GPU", "host". */
-const char *context_class_name(enum context_class c);
-
 #define CONTEXT_LINES 4000
 #define CONTEXT_CHANGE_MIN 3
 #define CONTEXT_GPU_MIN 1

@@ -449,7 +449,6 @@ int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every)
     return 0;
 }
 
-const char *est_ckpt_name(enum est_ckpt c) { return ckpt_names[c]; }
 const char *est_ckpt_keeps(enum est_ckpt c) { return ckpt_keeps[c]; }
 
 const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n)
@@ -712,11 +711,9 @@ const char *est_figures_model(const struct est_workload *wl)
 }
 static const char *const qstore_names[] = {"auto", "uint8", "model"};
 int est_quant_storage_parse(const char *s) { return lookup(qstore_names, 3, s); }
-const char *est_quant_storage_name(enum est_qstore q) { return q <= EST_QSTORE_MODEL ? qstore_names[q] : "?"; }
 static const char *const mask_names[] = {"auto", "none", "4d", "square", "max-positions", "rows"};
 static const char *const plogits_names[] = {"auto", "last", "all"};
 int est_mask_parse(const char *s) { return lookup(mask_names, N_OF(mask_names), s); }
-const char *est_mask_name(enum est_mask k) { return mask_names[k]; }
 int est_prefill_logits_parse(const char *s) { return lookup(plogits_names, N_OF(plogits_names), s); }
 static const char *const auto_yes_no_names[] = {"auto", "yes", "no"};
 static const char *const keep_names[] = {"auto", "none", "logits", "outputs"};

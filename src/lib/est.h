@@ -511,7 +511,6 @@ const char *est_optimizer_name(enum est_optimizer o);
 int est_ckpt_parse(const char *s);
 /* Any policy name including "every:N" (N 1..4096): 0, or -1 on junk. */
 int est_ckpt_parse_arg(const char *s, enum est_ckpt *c, int64_t *every);
-const char *est_ckpt_name(enum est_ckpt c);
 /* The policy as the user would write it ("every:2"), into buf. */
 const char *est_ckpt_describe(const struct est_workload *wl, char *buf, size_t n);
 int est_attn_parse(const char *s);
@@ -559,7 +558,6 @@ const char *est_figures_model(const struct est_workload *wl);
 const char *est_cache_describe(const struct est_model *m, const struct est_workload *wl, char *buf,
                                size_t n);
 int est_quant_storage_parse(const char *s); /* "auto", "uint8", "model" */
-const char *est_quant_storage_name(enum est_qstore q);
 /* DeepSpeed ZeRO's buffers as the estimate took them (stage, GPUs,
  * reduce bucket, overlap_comm, ZeRO-3 prefetch, the step's fp32 gradient
  * partition), into buf; "" when the workload is not DeepSpeed's. */
@@ -577,7 +575,6 @@ bool est_ds_overlap(const struct est_workload *wl);
  * not describe a model. */
 int64_t est_ds_offload_norm(const struct est_model *m, const struct est_workload *wl, int64_t numel);
 int est_mask_parse(const char *s);           /* "auto", "none", "4d", "square", "max-positions", "rows" */
-const char *est_mask_name(enum est_mask k);
 int est_prefill_logits_parse(const char *s); /* "auto", "last", "all" */
 int est_auto_yes_no_parse(const char *s);    /* "auto" 0, "yes" 1, "no" 2: --use-cache, --compile-loss, --loss-upcast */
 bool est_loss_compiled(const struct est_workload *wl);

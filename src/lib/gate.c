@@ -17,11 +17,6 @@ static const struct {
     [GATE_UNMEASURED] = {14, "unmeasured", "error"},
 };
 
-int gate_exit_code(enum gate_verdict v)
-{
-    return verdicts[v].exit_code;
-}
-
 /* Which verdict, before the figures: failures of the command first (an
  * OOM wins over the exit code it caused), then the peak against the lines. */
 static enum gate_verdict classify(const struct gate_in *in, int64_t line)

@@ -42,7 +42,5 @@ struct gate_out {
 };
 
 void gate_judge(const struct gate_in *in, struct gate_out *out);
-/* The exit code of a verdict. */
-int gate_exit_code(enum gate_verdict v);
 
 #endif

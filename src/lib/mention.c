@@ -265,6 +265,14 @@ static bool pair_at(const struct words *w, size_t k, const char *const (*pairs)[
     return false;
 }
 
+/* p[0, n) is one of device_words, in any case. */
+static bool device_word(const char *p, size_t n)
+{
+    for (size_t j = 0; device_words[j]; j++)
+        if (strlen(device_words[j]) == n && !strncasecmp(p, device_words[j], n)) return true;
+    return false;
+}
+
 /* A card's name with a count before it: "2x3090", "8xL4". */
 static bool counted_card(const struct words *w, size_t k)
 {
@@ -272,11 +280,7 @@ static bool counted_card(const struct words *w, size_t k)
     size_t n = w->t[k].end - w->t[k].at, i = 0;
     while (i < n && isdigit((unsigned char)p[i])) i++;
     if (i == 0 || i + 1 >= n || (p[i] != 'x' && p[i] != 'X')) return false;
-    i++;
-    for (size_t j = 0; device_words[j]; j++)
-        if (strlen(device_words[j]) == n - i && !strncasecmp(p + i, device_words[j], n - i))
-            return true;
-    return false;
+    return device_word(p + i + 1, n - i - 1);
 }
 
 /* A card's number with its model suffix in one word: "3070ti", "2080Ti",
@@ -400,9 +404,7 @@ static bool indexed_device(const struct words *w, size_t k)
     if (i < 3 || i == n) return false;
     for (size_t j = i; j < n; j++)
         if (!isdigit((unsigned char)p[j])) return false;
-    for (size_t j = 0; device_words[j]; j++)
-        if (strlen(device_words[j]) == i && !strncasecmp(p, device_words[j], i)) return true;
-    return false;
+    return device_word(p, i);
 }
 
 static bool device_at(const struct words *w, size_t k)
@@ -964,11 +966,6 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         }
     }
     return best;
-}
-
-bool mention_line(const char *text, size_t len, struct mention_hit *hit)
-{
-    return mention_read(text, len, hit) == MENTION_GPU;
 }
 
 enum mention_device mention_device(const char *text, size_t len)

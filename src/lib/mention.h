@@ -28,14 +28,11 @@ struct mention_hit {
 };
 
 /* Does the cleaned line (its launcher prefix removed) name a GPU OOM in
- * words? Fills hit when it does. Lines longer than MENTION_LINE_MAX are
- * read up to it. */
-bool mention_line(const char *text, size_t len, struct mention_hit *hit);
-
-/* The same, in two strengths: MENTION_GPU the OOM and its device in one
- * sentence (what mention_line says yes to); MENTION_WORDS the OOM words
- * with no device anywhere on the line, no guard, no denial (a title "Out of
- * memory": a GPU OOM only when a device is named just below it). */
+ * words, and how strongly? MENTION_GPU the OOM and its device in one
+ * sentence; MENTION_WORDS the OOM words with no device anywhere on the
+ * line, no guard, no denial (a title "Out of memory": a GPU OOM only when a
+ * device is named just below it). Fills hit when it does. Lines longer than
+ * MENTION_LINE_MAX are read up to it. */
 enum mention_kind { MENTION_NONE, MENTION_WORDS, MENTION_GPU };
 enum mention_kind mention_read(const char *text, size_t len, struct mention_hit *hit);
 

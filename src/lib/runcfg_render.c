@@ -457,11 +457,8 @@ static int render_yaml(const char *orig, size_t len, const char *name, const cha
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        if (set_parse(sets[i], key, sizeof key, value, sizeof value, err) < 0) {
-            rc = -1;
-            break;
-        }
-        rc = yapply(&d, key, value, out, i, err);
+        rc = set_parse(sets[i], key, sizeof key, value, sizeof value, err);
+        if (rc == 0) rc = yapply(&d, key, value, out, i, err);
     }
     if (rc == 0) rc = ydump(&d, header, out, err); /* dump frees the nodes */
     else yaml_document_delete(&d.doc);
@@ -603,11 +600,8 @@ static int render_json(const char *orig, size_t len, const char *name, char *con
     int rc = 0;
     for (size_t i = 0; i < n_sets && rc == 0; i++) {
         char key[128], value[4096];
-        if (set_parse(sets[i], key, sizeof key, value, sizeof value, err) < 0) {
-            rc = -1;
-            break;
-        }
-        rc = japply(root, key, value, out, i, err);
+        rc = set_parse(sets[i], key, sizeof key, value, sizeof value, err);
+        if (rc == 0) rc = japply(root, key, value, out, i, err);
     }
     if (rc == 0) {
         const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);

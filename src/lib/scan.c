@@ -368,7 +368,7 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
-    /* diaggaps: a JVM frame, read as Python's (innermost first) */
+    /* a JVM frame, read as Python's (innermost first) */
     size_t boxed = c->n;
     c->n = stage_unjava(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
     c->jvm = c->n != boxed || stage_java_frame(c->body, c->n);
@@ -464,14 +464,14 @@ struct evidence {
     unsigned inner_masked;  /* outermost-first: stages a frame seen masks in the frames it calls */
     unsigned outer_masked;  /* innermost-first: stages masked in the frames still to come (outer) */
     unsigned outer_seen;    /* stages some frame masks in its callers (the lines above them too) */
-    unsigned data_move;     /* data moved by the innermost frame's code (diagstage5) */
+    unsigned data_move;     /* data moved by the innermost frame's code */
     bool data_closed;       /* innermost-first: past the innermost frame's header */
-    bool code_seen;         /* the innermost code line was read (diagverb) */
+    bool code_seen;         /* the innermost code line was read */
     bool math;              /* ... and it computes model math: forward, the weakest stage */
-    bool in_forward;        /* innermost-last: a module's forward frame was seen (diagstage15) */
-    bool ctor_inner;        /* innermost-first: a constructor's frame was seen (diagstage15) */
-    bool autograd;          /* autograd's own backward frame was seen (diagopen37) */
-    bool fwd_inner;         /* innermost-first: a module's forward frame was seen (diagopen37) */
+    bool in_forward;        /* innermost-last: a module's forward frame was seen */
+    bool ctor_inner;        /* innermost-first: a constructor's frame was seen */
+    bool autograd;          /* autograd's own backward frame was seen */
+    bool fwd_inner;         /* innermost-first: a module's forward frame was seen */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -549,7 +549,7 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     if (masked) mask_inner(e, masked);
     unsigned outer = stage_masks_outer(body, n + 1);
     if (outer) mask_outer(e, outer);
-    /* diagstage5: code that moves data names the stage only where it ran
+    /* code that moves data names the stage only where it ran
      * last, in the innermost frame ("loss = compute_loss_ota(pred,
      * targets.to(device), imgs)" moved its targets, then called into the
      * loss, where the allocation failed: YOLOv7 via corpus-heldout15 h15-68).
@@ -564,11 +564,11 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         e->data_move |= moves;
     }
     if (header) e->data_closed = true;
-    /* diagstage10: a frame's code line calls the next frame: the called
+    /* a frame's code line calls the next frame: the called
      * function's name read by its parts as a frame's name is
      * ("self.generate_outputs(" when the next frame's header is cut) */
     if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
-    /* diagstage15: a constructor run inside a module's forward builds part
+    /* a constructor run inside a module's forward builds part
      * of the computation, no model (stage_constructor_frame): its load cue
      * goes, whichever way the stack is read */
     if (header && stage_forward_frame(body, n + 1)) {
@@ -578,7 +578,7 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         if (e->inner_last && e->in_forward) all &= ~(1u << OOM_STAGE_LOAD);
         else if (!e->inner_last) e->ctor_inner = true;
     }
-    /* diagopen37: a module forward called from a routine only named for the
+    /* a module forward called from a routine only named for the
      * backward pass (backward_G), no autograd frame between: the forward's
      * (stage_autograd_frame) */
     const unsigned bwd = 1u << OOM_STAGE_BACKWARD;
@@ -593,7 +593,7 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     }
     if (!e->inner_last && e->fwd_inner && !e->autograd && !autograd) all &= ~bwd;
     e->autograd |= autograd;
-    /* diagconv: a frame encoding a generation's prompt runs the encoder's forward */
+    /* a frame encoding a generation's prompt runs the encoder's forward */
     if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
 }
@@ -661,7 +661,7 @@ static bool dash_rule(const char *s, size_t n)
     return n >= 8 && d == n;
 }
 
-/* diagstage6: a line of a multi-line exception text above its last line:
+/* a line of a multi-line exception text above its last line:
  * the exception's first line, or a line ending in ':' that reads as a
  * sentence (no code, no box). */
 static bool message_part(const char *s, size_t n)
@@ -672,7 +672,7 @@ static bool message_part(const char *s, size_t n)
     return memmem(s, n, "rror", 4) && !memchr(s, '=', n) && !memchr(s, '(', n) && !stage_box_line(s, n);
 }
 
-/* diagstage6: a Rich box line holding the rest of a wrapped frame header,
+/* a Rich box line holding the rest of a wrapped frame header,
  * "│ in __init__" (the path and line number on the box line above). */
 static bool box_in_line(const char *s, size_t n)
 {
@@ -684,7 +684,7 @@ static bool box_in_line(const char *s, size_t n)
     return n - i > 3 && !memcmp(s + i, "in ", 3) && (isalpha((unsigned char)s[i + 3]) || s[i + 3] == '_');
 }
 
-/* diagstage6: Python 3.11's marker line under a frame's code ("   ^^^^^^^^",
+/* Python 3.11's marker line under a frame's code ("   ^^^^^^^^",
  * "~~~~^^^"): no code, so not the frame's code line. */
 static bool caret_line(const char *s, size_t n)
 {
@@ -696,7 +696,7 @@ static bool caret_line(const char *s, size_t n)
     return mark;
 }
 
-/* diagstudy34: a terminal that hard-wraps at a fixed width cuts every long line
+/* a terminal that hard-wraps at a fixed width cuts every long line
  * at the same column, the message's first line among them: a line at column 0
  * under a traceback line exactly as long as the message's first line is that
  * line's rest ("[rank1]:     return Variable._execution_engine.run_backward(  #
@@ -714,8 +714,7 @@ static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t 
     return !other_writer(src, &up.px) && (up.kind == STAGE_LINE_CODE || up.kind == STAGE_LINE_FRAME);
 }
 
-/* Walk up from the message: the traceback it ends, then a few log lines. */
-/* diagstagenpt (issue 12): Paddle 2.x prints one error as its Python
+/* Paddle 2.x prints one error as its Python
  * traceback, the exception's class line ("MemoryError: "), then, between
  * rules of dashes, its "C++ Traceback (most recent call last):" frames (with
  * FLAGS_call_stack_level=2) and an "Error Message Summary:" whose class line
@@ -743,7 +742,7 @@ static bool rule_above(const struct view *v, size_t a)
     return false;
 }
 
-/* diagleft2 (issue 12): OpenVINO nests each rethrow's location above the
+/* OpenVINO nests each rethrow's location above the
  * message it wraps, "Exception from src/inference/src/cpp/core.cpp:107:",
  * "Check 'false' failed at src/plugins/intel_gpu/.../ocl_engine.cpp:161:"
  * (openvinotoolkit/openvino:src/core/src/except.cpp@0044167a
@@ -760,7 +759,7 @@ static bool openvino_location_line(const char *s, size_t n)
            (n > 7 && memcmp(s, "Check '", 7) == 0 && memmem(s, n, "' failed at ", 12));
 }
 
-/* diagleft2 (issue 12): Paddle raises its ResourceExhaustedError as
+/* Paddle raises its ResourceExhaustedError as
  * Python's MemoryError (PaddlePaddle/Paddle:paddle/fluid/pybind/
  * exception.cc@2618b1a4 BindException), whose text, the enforce message,
  * starts on a new line: "MemoryError: " alone, then under a rule of dashes
@@ -787,6 +786,7 @@ static bool paddle_class_head(struct scan *s, const struct view *v, const char *
     return false;
 }
 
+/* Walk up from the message: the traceback it ends, then a few log lines. */
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -803,7 +803,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
-        /* diaggaps: the JVM prints a stack under its own exception: frames
+        /* the JVM prints a stack under its own exception: frames
          * above this message are another exception's (the wrapper above a
          * "Caused by:"), and the lines above them older still */
         if (c.jvm) break;
@@ -833,7 +833,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             bool snippet = c.kind == STAGE_LINE_CODE && blanks > 0 && e->frames && c.n > 0 &&
                            c.body[0] != ' ' && c.body[0] != '\t' && !stage_box_line(c.body, c.n);
             if ((c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE) && !snippet) {
-                /* diagverb: the failing frame's own code line, by what it computes */
+                /* the failing frame's own code line, by what it computes */
                 if (c.kind == STAGE_LINE_CODE && !e->code_seen && !stage_box_line(c.body, c.n) &&
                     !caret_line(c.body, c.n)) {
                     e->code_seen = true;
@@ -844,7 +844,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 frame_evidence(e, c.body, c.n);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
                 lower_n = 0;
-                /* diagstage5: Rich wrapped the header after its "in" ("…/modeling_chatglm.py:202
+                /* Rich wrapped the header after its "in" ("…/modeling_chatglm.py:202
                  * in" over "│ forward │", unboxed to "…:202, in"): the name below completes it */
                 if (name_n && c.kind == STAGE_LINE_FRAME && c.n >= 4 && memcmp(c.body + c.n - 4, ", in", 4) == 0) {
                     char joined[1024];
@@ -883,16 +883,16 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             /* The message's own first line ("RuntimeError: .../indice_cuda.cu
              * 124" above "cuda execution failed with error 2"): the frames
              * lead to it. Only right above the message. */
-            /* diagstage14: not a tool's log line that names a stage, shaped
+            /* not a tool's log line that names a stage, shaped
              * like one ("llama_kv_cache_init:      CUDA0 KV buffer size =
              * 16384.00 MiB" over llama.cpp's failed cudaMalloc; "INFO:
              * 127.0.0.1:51234 - \"POST /v1/chat/completions HTTP/1.1\"") */
             if (lines == 1 && stage_message_line(c.body, c.n) && stage_context_line(c.body, c.n) == OOM_STAGE_UNKNOWN)
                 continue;
-            /* diagstage7: ... or its class name alone on the line above its text
+            /* ... or its class name alone on the line above its text
              * ("RuntimeError" over "CUDA Runtime Error: an illegal memory access") */
             if (lines == 1 && stage_exception_name(c.body, c.n)) continue;
-            /* diagstage6: ... or its lines that the exception's text continues
+            /* ... or its lines that the exception's text continues
              * over, each ending in ':' ("RuntimeError: Critical error in
              * pipeline:" / "Error when executing Mixed operator ImageDecoder
              * encountered:" / "CUDA allocation failed", NVIDIA DALI); not a
@@ -903,12 +903,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
-                /* diagstage5: right above the message, a line shaped like
+                /* right above the message, a line shaped like
                  * code that names a frame cue is the failing frame's code
                  * line, its header lost ("training, momentum, eps,
                  * torch.backends.cudnn.enabled"). Tested before the peek,
                  * which reuses the buffer. */
-                /* diagverb: a quoted code line right above the message, by what it computes */
+                /* a quoted code line right above the message, by what it computes */
                 if (lines == 1 && !e->code_seen && stage_code_shaped(c.body, c.n)) {
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
@@ -932,9 +932,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         }
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER) break;
-        /* diagstage7: a full progress bar counted an action that is over:
+        /* a full progress bar counted an action that is over:
          * what failed came after it, and lines further up are older still */
-        /* diagphaseserve: ... unless the bar counted generation (A1111's
+        /* ... unless the bar counted generation (A1111's
          * "Total progress: 100%|"): its output is decoded and saved next,
          * and the corpus labels a failure after a completed sampling bar
          * generate (heldout33 h33-40) */
@@ -943,9 +943,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 e->context = OOM_STAGE_GENERATE;
             break;
         }
-        /* diagphasesci: a trainer's training line: what is above it is over */
+        /* a trainer's training line: what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
-        /* diagphaseserve: a load line above a bare running bar tells what
+        /* a load line above a bare running bar tells what
          * loaded before the loop, not the loop (stage_past_bare_bar) */
         if (e->context == OOM_STAGE_UNKNOWN) {
             enum oom_stage st = stage_context_line(c.body, c.n);
@@ -958,7 +958,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
     }
 }
 
-/* diagleft2 (issue 12): Julia prints its stack under the message, after a
+/* Julia prints its stack under the message, after a
  * "Stacktrace:" line a few lines down (CUDA.jl's pool usage lines
  * between), innermost first: the innermost frame that names a stage
  * (stage_julia_frame, its "@ Module path" line joined) gives it. */
@@ -1032,7 +1032,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
-        /* diagstagenpt: Keras' evaluation function named under the node
+        /* Keras' evaluation function named under the node
          * ("[Op:__inference_test_function_N]") encloses that node's forward */
         if ((lines <= 3 || !started) && (e->tf == OOM_STAGE_UNKNOWN || e->tf == OOM_STAGE_FORWARD)) {
             enum oom_stage st = stage_tf(c.body, c.n);
@@ -1050,7 +1050,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             }
             /* A paste that puts the error first and its frames below,
              * without the header ("~/x/adam.py in _resource_apply_sparse(...)"). */
-            /* diagstage6: a Rich box whose header wrapped before "in" ("│ /x/engine.py:330"
+            /* a Rich box whose header wrapped before "in" ("│ /x/engine.py:330"
              * above "│ in __init__"): the frames start here, their header cut */
             bool wrapped = upper_n && c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n) &&
                            stage_box_join_bits(upper, upper_n, c.body, c.n);
@@ -1071,7 +1071,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
             (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
-            /* diagverb: the innermost frame's code line (the last one printed
+            /* the innermost frame's code line (the last one printed
              * innermost last, else the first), by what it computes */
             if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && !caret_line(c.body, c.n) &&
                 (e->inner_last || !e->code_seen)) {
@@ -1253,7 +1253,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         if (!down && stage_past_bare_bar(bare_bar, c.body, c.n, &st)) break;
         bare_bar |= !down && stage_bar_undescribed(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
-        if (stage_training_line(c.body, c.n)) break; /* diagphasesci */
+        if (stage_training_line(c.body, c.n)) break; /* a trainer's progress line: no stage */
         ctx_lines++;
     }
     return OOM_STAGE_UNKNOWN;
@@ -1265,12 +1265,11 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
 static enum oom_stage context_above(struct scan *s, const struct view *v, size_t le, size_t below,
                                     const struct msg_prefix *src)
 {
-    size_t a = below, b = below;
     struct cline h;
     read_cline(s, v, below, line_end(v, below), &h);
     enum oom_stage glued = header_glued_context(h.body, h.n);
     if (glued != OOM_STAGE_UNKNOWN) return glued;
-    return context_walk(s, v, a, b, false, le, src);
+    return context_walk(s, v, below, below, false, le, src);
 }
 
 /* A message pasted first, with no traceback below it: the log lines that
@@ -1284,7 +1283,7 @@ static enum oom_stage context_after(struct scan *s, const struct view *v, size_t
 
 /* The line's own text before the anchor, from its start or its last '\r'
  * (a progress bar of a hundred columns and a logger's prefix fit).
- * diagstage12: 1 KiB, not 512 bytes: a terminal that wrapped torchrun's
+ * 1 KiB, not 512 bytes: a terminal that wrapped torchrun's
  * records onto one padded line puts one "Sending process N closing signal
  * SIGTERM" warning per worker (each padded to the terminal's width)
  * between a loading bar and the agent's "failed (exitcode: -9)" (h30-84). */
@@ -1299,21 +1298,21 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
         }
     if (hit <= a) return OOM_STAGE_UNKNOWN;
     enum oom_stage st = stage_context_line(v->p + a, hit - a);
-    /* diagstage14: the message's own span, as the message line is read
+    /* the message's own span, as the message line is read
      * (stage_after_line: "... when creating modelInstanceState: [TensorRT-
      * LLM][ERROR] CUDA runtime error ...", the error glued after it) */
     if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(v->p + a, hit - a);
-    /* diagstage11: the message's own words before its error say what failed */
+    /* the message's own words before its error say what failed */
     if (st == OOM_STAGE_UNKNOWN) st = stage_failed_action(v->p + a, hit - a);
-    /* diagopen37: ... or the weight a LoRA patch was being merged into */
+    /* ... or the weight a LoRA patch was being merged into */
     if (st == OOM_STAGE_UNKNOWN) st = stage_weight_patch(v->p + a, hit - a);
-    /* diagopen42: ... or the function a logger's tag on the message's own
+    /* ... or the function a logger's tag on the message's own
      * line names (loguru's "__main__:image_generation_worker:315 - Job ...
      * failed: ... CUDA out of memory", h42-67) */
     return st != OOM_STAGE_UNKNOWN ? st : stage_log_tag(v->p + a, hit - a);
 }
 
-/* diagverb: the tool's own log lines above [from's line) (the traceback's
+/* the tool's own log lines above [from's line) (the traceback's
  * header, or the message when none leads to it), not above `stop`: up to
  * VERB_WINDOW lines, past blank lines, fences and progress bars (which
  * count only when they name a stage), up to another traceback: the stage
@@ -1338,7 +1337,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) break;
-        /* diagphasesci: a trainer's training line, whatever figures it logs
+        /* a trainer's training line, whatever figures it logs
          * ("memory: 11211" in mmengine's): what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
         /* diagstageunk: a full one too: the loop ran below the line above
@@ -1353,9 +1352,9 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         }
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
-        /* diagstage6: else the place a logger tags the line with */
+        /* else the place a logger tags the line with */
         if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
-        /* diagphaseserve: a load line read past a bare running bar */
+        /* a load line read past a bare running bar */
         if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
         if (st != OOM_STAGE_UNKNOWN) return st;
@@ -1376,7 +1375,7 @@ static bool glued_code_math(const char *text, size_t n)
     return x > text && stage_model_math(text, (size_t)(x - text));
 }
 
-/* diagstage6: the code quoted in the sentences around a message nothing
+/* the code quoted in the sentences around a message nothing
  * leads to: up to PROSE_CODE_LINES lines above and below it that are not blank,
  * up to a traceback (stage_prose_code). */
 #define PROSE_CODE_LINES 3
@@ -1385,21 +1384,21 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
 {
     for (int down = 0; down < 2; down++) {
         size_t a = down ? le : ls, b = a;
-        /* diagstage7: the sentence before says the next line is the failing
+        /* the sentence before says the next line is the failing
          * one ("It happened at this line" over " net = net.to(device).") */
         bool pointed = down && stage_points_at_code(v->p + ls, le - ls);
         for (int counted = 0; counted < PROSE_CODE_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b));) {
             struct cline c;
             read_cline(s, v, a, b, &c);
             if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
-            /* diagstage7: a line that starts in another script is a sentence
+            /* a line that starts in another script is a sentence
              * (code never does), whatever its shape: "我检索到占满内存的代码是
              * loss = model(image, caption, alpha=alpha, idx=idx)" */
             size_t lead = 0;
             while (lead < c.n && (c.body[lead] == ' ' || c.body[lead] == '\t')) lead++;
             bool script = c.kind == STAGE_LINE_CODE && lead < c.n && (unsigned char)c.body[lead] >= 0x80;
             bool quoted = pointed && (c.kind == STAGE_LINE_CODE || c.kind == STAGE_LINE_OTHER);
-            /* diagstage11: the pointing sentence and its code on one line */
+            /* the pointing sentence and its code on one line */
             size_t at = c.kind != STAGE_LINE_FRAME ? stage_points_in_line(c.body, c.n) : 0;
             if (at) {
                 enum oom_stage st = stage_code_line_stage(c.body + at, c.n - at);
@@ -1407,7 +1406,7 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
             }
             /* a code block is the user's script, not a sentence quoting the failing line */
             if ((c.kind != STAGE_LINE_OTHER && !script && !quoted) || (c.n >= 3 && !memcmp(c.body, "```", 3))) break;
-            /* diagstage12: the sentence right above that introduces the
+            /* the sentence right above that introduces the
              * error ("Loading a … model with CUDA fails with:") */
             enum oom_stage intro = !down && !counted ? stage_intro_line(c.body, c.n) : OOM_STAGE_UNKNOWN;
             counted++;
@@ -1450,12 +1449,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
         else if (alone && !e.frames) e.context = context_after(s, v, le, src);
     }
-    /* diagstage6: what is glued in front of the message on its own line (a
+    /* what is glued in front of the message on its own line (a
      * loading bar the kill message was glued to) is nearer than the lines
      * above it: it names the context when no frames lead to the message */
     bool glued = !e.frames && s->glued != OOM_STAGE_UNKNOWN;
     if (glued) e.context = (enum oom_stage)s->glued;
-    /* diagconv: a frame that masks its callers' stage masks the lines above
+    /* a frame that masks its callers' stage masks the lines above
      * them too ("Generating video ..." over a text encoder's forward) */
     if (e.outer_seen & (1u << e.context)) e.context = OOM_STAGE_UNKNOWN;
     if (e.data_move) {
@@ -1468,13 +1467,13 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     /* A TF node or op names its stage; one with no stage word ("[Op:Mul]")
      * is forward only by default, so frames naming another stage win (not
      * a load: TF 1.x's "defined at" stack runs through constructors). */
-    /* diagstage8: any failure TF's own log line reports (a kernel's
+    /* any failure TF's own log line reports (a kernel's
      * "tensorflow/core/framework/op_kernel.cc:1763] OP_REQUIRES failed at
      * conv_grad_filter_ops.cc:1095 : Not found: No algorithm worked!" over
      * the stack of 'Momentum/gradients/Conv2D/Conv2D_grad/Conv2DBackpropFilter',
      * Sentdex/pygta5#161) is the log's final error: its node names the
      * stage as a TF OOM row's does */
-    /* diagcall6: TF's own OOM message on a host row (the CPU allocator, a
+    /* TF's own OOM message on a host row (the CPU allocator, a
      * node placed on the CPU) names its node the same way */
     else if (e.tf != OOM_STAGE_UNKNOWN &&
              (!strcmp(r->framework, "tensorflow") ||
@@ -1490,32 +1489,32 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (e.outer_seen & (1u << after)) after = OOM_STAGE_UNKNOWN;
         ev->stage = stage_combine(ev->stage, after);
     }
-    /* diagverb: nothing named a stage: the tool's own lines by general words */
+    /* nothing named a stage: the tool's own lines by general words */
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) {
         bool above = !(alone && e.below > le);
         ev->weak_stage = above ? verb_walk(s, v, e.region, 0, src) : verb_walk(s, v, e.below, le, src);
         ev->weak_from_log = above && ev->weak_stage != OOM_STAGE_UNKNOWN;
     }
-    /* diagverb: weaker still, the failing code line computes model math, or
+    /* weaker still, the failing code line computes model math, or
      * the code glued in front of the error on its line ("h = (scores @
      * v).transpose(1, 2).contiguous() RuntimeError: CUDA error: out of memory") */
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         (e.math || glued_code_math(text, n)))
         ev->weak_stage = OOM_STAGE_FORWARD;
-    /* diagstage6: nothing leads to the message and nothing staged it: code a
+    /* nothing leads to the message and nothing staged it: code a
      * sentence next to it quotes (the failing line, told in prose) */
     if (alone && !e.frames && ev->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN &&
         r->stage == OOM_STAGE_UNKNOWN)
         ev->weak_stage = prose_code_walk(s, v, ls, le, src, &introduced);
-    /* diagstage6: still nothing, and nothing leads to the message (an issue's
+    /* still nothing, and nothing leads to the message (an issue's
      * title): the paste's last activity, read when the scan ends (tail_walk) */
-    /* diagstage12: a message its own sentence introduces ("Loading … fails
+    /* a message its own sentence introduces ("Loading … fails
      * with:") is led to by it: an issue's title above takes its stage */
     ev->unled = alone && !e.frames && !introduced;
-    /* diagstage9: what the lines right below a title say (a restore line
+    /* what the lines right below a title say (a restore line
      * under "Out of memory after some iterations of validation") is the
      * paste's start; its last activity, read when the scan ends, outranks it */
-    /* diagstage11: not what the message's own line says before its error
+    /* not what the message's own line says before its error
      * ("Error while evaluating MSMARCO: CUDA out of memory", h30-119): that
      * is the failure's own phase, no line below it */
     ev->stage_from_below = ev->unled && r->stage == OOM_STAGE_UNKNOWN && frames == OOM_STAGE_UNKNOWN &&
@@ -1676,7 +1675,7 @@ static enum add_action plan_add(struct scan *s, struct oom_event *ev, const stru
             *at = k;
             return ADD_REPLACE;
         }
-        /* diagstage9: a notebook's traceback header names the error's class
+        /* a notebook's traceback header names the error's class
          * ("ResourceExhaustedError      Traceback (most recent call last)");
          * the error's own line ends the same traceback: one event, the
          * error line's (minimaxir/gpt-2-simple#282 = h29-27) */
@@ -1831,7 +1830,7 @@ static const struct msg_rule *join_line(struct scan *s, const struct msg_rule *r
     return best_r;
 }
 
-/* diagleft2: the joined line restates a figure exactly that the message
+/* the joined line restates a figure exactly that the message
  * gave rounded, and nothing else: TF's BFC allocator wrapped inside its
  * parenthesis, "trying to allocate 1.17GiB (rounded to" / "1258291200).
  * Current allocation summary follows." (the exact clause,
@@ -1997,11 +1996,7 @@ static bool setting_in_advice(struct scan *s, const struct view *v, size_t ls, s
     return !r || r->role != MSG_SETTING;
 }
 
-/* A message without a rank prefix followed by the traceback a launcher
- * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
- * (most recent call last):", torchrun re-printing the failure): the rank
- * of the first prefixed traceback line a few lines on, or -1. */
-/* A raw line of rich's boxed traceback (diagnum): its title "╭─── Traceback
+/* A raw line of rich's boxed traceback: its title "╭─── Traceback
  * (most recent call last) ───╮", a frame "│ /path/trainer.py:2203 in … │"
  * or the failing code line marked "│ ❱ 1859 │ return inner_training_loop( │"
  * ("[rank1]: │ ..." boxes after an unprefixed message, zai-org/GLM-4#244 =
@@ -2014,6 +2009,10 @@ static bool rich_tb_line(const char *p, size_t n)
            (memmem(p, n, ".py:", 4) || memmem(p, n, "\xe2\x9d\xb1", 3) /* ❱ */);
 }
 
+/* A message without a rank prefix followed by the traceback a launcher
+ * printed with one ("torch.OutOfMemoryError: ..." then "[rank0]: Traceback
+ * (most recent call last):", torchrun re-printing the failure): the rank
+ * of the first prefixed traceback line a few lines on, or -1. */
 static int rank_after(struct scan *s, const struct view *v, size_t le, int lines)
 {
     size_t a = le, b = le;
@@ -2040,10 +2039,10 @@ static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
         while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
         if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
         /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
-         * (heldout9 h9-63) (diagrec5) */
+         * (heldout9 h9-63) */
         if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
         /* ... or rich's boxed traceback: "│ /home/.../deepspeed/runtime/engine.py:330  │"
-         * (heldout9 h9-80) (diagrec5) */
+         * (heldout9 h9-80) */
         if (b - t >= 3 && !memcmp(v->p + t, "\xe2\x94\x82", 3) && memmem(v->p + t, b - t, ".py:", 4))
             return true;
     }
@@ -2062,14 +2061,14 @@ static void note_mention(struct scan *s, const struct view *v, const struct msg_
         return;
     struct msg_prefix px;
     parse_prefix(v, ls, le, s->line, n, &px);
-    /* diagstage8: host words standing alone assert, they do not ask ("Is
+    /* host words standing alone assert, they do not ask ("Is
      * it CPU out of memory?") */
     if (host && r->standalone && mention_question(s->line + px.body, n - px.body, 0) &&
         !traceback_follows(s, v, le))
         return;
     struct oom_event *ev = host ? &s->host_mention : &s->mention;
     event_from(s, r, &px, n, ev);
-    apply_near(s, v, r, ls, le, &px, ev); /* the size on the line after (diagnum) */
+    apply_near(s, v, r, ls, le, &px, ev); /* the size on the line after */
     read_context(s, v, r, ls, le, s->line, n, &px, ev);
     if (ev->rank < 0) ev->rank = rank_after(s, v, le, MENTION_TB_LINES);
     if (host) {
@@ -2106,11 +2105,11 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     }
     if (!r) return le;
     /* code that would print the words ("+ logger.info(\"[OOM] CUDA out of
-     * memory ...\")" in a diff) is no event of this log (diagcall) */
+     * memory ...\")" in a diff) is no event of this log */
     if (msg_emitter_code(s->line, n)) return le;
     {
         /* ... after a launcher's prefix too ("rasa_1 | 2018-07-26 21:11:36+0000 [-]
-         *     raise MemoryError(...)", h34-47) (diagstudy34) */
+         *     raise MemoryError(...)", h34-47) */
         struct msg_prefix code_px;
         msg_prefix_parse(s->line, n, &code_px);
         if (code_px.body && msg_emitter_code(s->line + code_px.body, n - code_px.body)) return le;
@@ -2251,7 +2250,7 @@ static bool mention_may_stand(const struct scan *s, bool standalone)
         /* TF's allocator retry warning (or its line quoted in prose) says no
          * failure happened: a GPU OOM the log names with its device ("Randomly
          * crash for GPU OOM error during training", tensorflow/models#3316)
-         * explains the failure better (diagrec5). */
+         * explains the failure better. */
         if (standalone && !e->gpu_oom && msg_kind_not_a_failure(e->kind)) continue;
         if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return false;
     }
@@ -2318,7 +2317,7 @@ static void fold_bare_naming(struct oom_report *rep)
 
 static void mark_consequences(struct scan *s);
 
-/* diagcall3: a GPU OOM that a later line of its framework answers as caught
+/* a GPU OOM that a later line of its framework answers as caught
  * (msg_rule.answers_oom: TensorRT's "Error Code 2: OutOfMemory" and its
  * "Requested amount of GPU memory (17179869184 bytes) could not be
  * allocated", then "Skipping tactic 8 due to insufficient memory on requested
@@ -2340,7 +2339,7 @@ static void drop_answered_ooms(struct oom_report *rep)
     }
 }
 
-/* diagstage10: the root cause is a message nothing leads to (an issue's
+/* the root cause is a message nothing leads to (an issue's
  * title, a sentence) and names no stage; a later GPU OOM of the same paste
  * does: that is the failure the title names, shown where it happened (a
  * title over ComfyUI's "Sampling 81 frames" and "!!! Exception during
@@ -2356,7 +2355,7 @@ static void title_takes_later_stage(struct oom_report *rep)
     for (size_t i = (size_t)rep->primary + 1; i < rep->n_events; i++) {
         const struct oom_event *e = &rep->events[i];
         /* led to by its own frames or log lines, not words of its own;
-         * diagopen39: or a message nothing leads to whose stage the tool's
+         * or a message nothing leads to whose stage the tool's
          * own lines above it gave (a TensorRT build's "start building engine"
          * over "[E] [TRT] ... Cuda Error in allocate: 2 (out of memory)",
          * under the title "Cuda Error (out of memory)") */
@@ -2375,7 +2374,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->primary = -1;
     fold_bare_naming(rep);
     drop_answered_ooms(rep);
-    /* diagverb: the weakest stage evidence, where nothing else named one */
+    /* the weakest stage evidence, where nothing else named one */
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;
     for (size_t i = 0; i < rep->n_events; i++)
@@ -2414,7 +2413,7 @@ static void mark_consequences(struct scan *s)
     }
 }
 
-/* ---- diagverb: any failure, named ----------------------------------------- */
+/* ---- any failure, named --------------------------------------------------- */
 
 #define FINAL_LINES 4000       /* lines read back from the end for the final error */
 #define FINAL_BYTES (1u << 20)
@@ -2431,6 +2430,35 @@ static const char *framework_of(const char *t, size_t n)
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (memmem(t, n, words[i].word, strlen(words[i].word))) return words[i].framework;
     return NULL;
+}
+
+/* The 1-based line of view offset at. */
+static long view_line(const struct scan *s, const struct view *v, size_t at)
+{
+    return s->lines_before - (long)scan_count_newlines(v->p + at, v->len - at) + 1;
+}
+
+/* The framework the lines above offset at name (their frames:
+ * "site-packages/torch/…"), up to `lines` of them; NULL when none. */
+static const char *framework_above(const struct view *v, size_t at, int lines)
+{
+    const char *fw = NULL;
+    size_t a = at, b = at;
+    for (int i = 0; i < lines && !fw && prev_line(v, &a, &b); i++) fw = framework_of(v->p + a, b - a);
+    return fw;
+}
+
+/* The log line [a, b) read as a message of rule r, cleaned into s->line
+ * (its writer's prefix into *px): the event it states, on its own line.
+ * Returns the cleaned length. */
+static size_t line_event(struct scan *s, const struct view *v, const struct msg_rule *r, size_t a, size_t b,
+                         struct msg_prefix *px, struct oom_event *ev)
+{
+    size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+    parse_prefix(v, a, b, s->line, n, px);
+    event_from(s, r, px, n, ev);
+    ev->line = view_line(s, v, a);
+    return n;
 }
 
 /* Where text glued after a progress bar's end ("10.71s/it]", "3.2it/s]")
@@ -2457,7 +2485,7 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     for (int lines = 0; lines < FINAL_LINES && v->len - a < FINAL_BYTES; lines++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
-        /* diaglookstage: an error glued behind a progress bar (" 26%|##5 |
+        /* an error glued behind a progress bar (" 26%|##5 |
          * 10/39 [01:38<05:10, 10.71s/it]Exception in device=TPU:0: ...
          * Failed to meet rendezvous", an evaluation bar): the bar's indent
          * makes the line no code; the text after the bar is read */
@@ -2474,21 +2502,14 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     }
     if (!strong && !weak) return false;
     const struct msg_rule *r = msg_other_error_rule();
-    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
-    parse_prefix(v, wa, wb, s->line, n, &px);
+    struct oom_event ev;
+    size_t n = line_event(s, v, r, wa, wb, &px, &ev);
     /* an error about memory that no row knows is no "other" failure */
     if (msg_memory_words(s->line + px.body, n - px.body)) return false;
-    struct oom_event ev;
-    event_from(s, r, &px, n, &ev);
-    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
     const char *fw = framework_of(s->line + px.body, n - px.body);
     read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
-    if (!fw) {
-        /* the frames above name it ("site-packages/torch/…") */
-        size_t fa = wa, fb = wa;
-        for (int i = 0; i < 40 && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
-    }
+    if (!fw) fw = framework_above(v, wa, 40);
     if (fw) ev.framework = fw;
     if (ev.rank < 0) ev.rank = rank_after(s, v, wb, RANK_AFTER_LINES);
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -2497,7 +2518,7 @@ static bool final_error_event(struct scan *s, const struct view *v, struct oom_e
     return true;
 }
 
-/* diaglookstage: a paste that ends inside a Python traceback, its
+/* a paste that ends inside a Python traceback, its
  * exception line cut off (an issue excerpt, a truncated comment: torch.save
  * frames ending mid-path, h25-63; a DataLoader pin-memory thread's frames
  * ending "raise EO", h20-80). Python prints the exception after the frames
@@ -2535,23 +2556,18 @@ static bool cut_traceback_event(struct scan *s, const struct view *v, struct oom
     size_t wa = 0, wb = 0;
     if (!cut_traceback(s, v, &wa, &wb)) return false;
     const struct msg_rule *r = msg_cut_traceback_rule();
-    size_t n = msg_clean(v->p + wa, wb - wa, SIZE_MAX, s->line, SCAN_LINE_MAX);
     struct msg_prefix px;
-    parse_prefix(v, wa, wb, s->line, n, &px);
     struct oom_event ev;
-    event_from(s, r, &px, n, &ev);
-    ev.line = s->lines_before - (long)scan_count_newlines(v->p + wa, v->len - wa) + 1;
+    size_t n = line_event(s, v, r, wa, wb, &px, &ev);
     read_context(s, v, r, wa, wb, s->line, n, &px, &ev);
-    const char *fw = NULL;
-    size_t fa = wb, fb = wb;
-    for (int i = 0; i < CUT_TB_LINES && !fw && prev_line(v, &fa, &fb); i++) fw = framework_of(v->p + fa, fb - fa);
+    const char *fw = framework_above(v, wb, CUT_TB_LINES);
     if (fw) ev.framework = fw;
     if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
     *out = ev;
     return true;
 }
 
-/* diaglookstage: a traceback whose line breaks were lost (a comment pasted
+/* a traceback whose line breaks were lost (a comment pasted
  * flat: 'File ".../trainer.py", line 745, in train_step loss =
  * self.train_batch(batch, True) ^^^^ ... RuntimeError: CUDA error: an illeg'),
  * its exception's class inside the line after a frame; a terminal's hard
@@ -2604,7 +2620,7 @@ static bool flattened_error_event(struct scan *s, const struct view *v, struct o
         px.rank = px.dev = px.pid = -1;
         struct oom_event ev;
         event_from(s, r, &px, tn, &ev);
-        ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+        ev.line = view_line(s, v, a);
         /* the frames before the class, on the same line, give the stage */
         char *flat = malloc(n + 2);
         if (!flat) return false;
@@ -2628,7 +2644,7 @@ static void final_error(struct scan *s, const struct view *v)
     if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) s->nomem = true;
 }
 
-/* diagprose: no GPU OOM found by the structural scan, none named in the
+/* no GPU OOM found by the structural scan, none named in the
  * words its rows know: read the log's prose lines (mention.c, by concept:
  * OOM words and a device in one sentence, no guard, no denial) for a GPU
  * OOM named only in words, an issue title or a sentence ("cuda running out
@@ -2647,7 +2663,7 @@ static bool binary_bytes(const char *p, size_t n)
 }
 
 /* How a prose pass places OOM words: with their device in the sentence;
- * (weak) with it nearby; (diagthread) with the paste's context naming it. */
+ * (weak) with it nearby; (context) with the paste's context naming it. */
 enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT };
 
 /* The line names a GPU OOM in words: with its device in the sentence, or
@@ -2668,7 +2684,7 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     if (mode == PROSE_CONTEXT)
         return !mention_question(c->body, c->n, hit->end) && !mention_negated(c->body, c->n, hit->at);
     size_t a2 = b, b2 = b;
-    /* diagstudy34: the device named in the same line, a sentence before the
+    /* the device named in the same line, a sentence before the
      * words ("Hello! I have 12 GB GPU and I want to train the network. But I am
      * getting OOM.", lllyasviel/ControlNet#247 = h34-68): nearer than any line
      * below; a guard's word on the line still takes it back */
@@ -2688,7 +2704,7 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
         struct cline d;
         read_cline(s, v, a2, b2, &d);
         if (d.kind == STAGE_LINE_BLANK) continue;
-        /* diagstudy34: another person's post below ("geroldmeisinger · comment ·
+        /* another person's post below ("geroldmeisinger · comment ·
          * 2023-09-17" over 'all duplicate concerning "RAM and out of memory
          * exceptions (OOM)"', h34-68): its words are a reply's, not this post's */
         if (activity_post_header(d.body, d.n)) break;
@@ -2726,7 +2742,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
         const struct msg_rule *known;
         size_t n;
         struct msg_prefix px;
-        /* diagstudy34: an issue's title is prose even where it names a call
+        /* an issue's title is prose even where it names a call
          * ("loss.backward()时发生OOM现象", LijunRio/Xrays_CT#12 = h34-108; "CUDA OOM
          * in model.generate()"), which stage_line_kind reads as code that lost its
          * indentation */
@@ -2743,7 +2759,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             struct oom_event ev;
             event_from(s, r, &px, n, &ev);
             apply_near(s, v, r, a, b, &px, &ev);
-            ev.line = s->lines_before - (long)scan_count_newlines(v->p + a, v->len - a) + 1;
+            ev.line = view_line(s, v, a);
             read_context(s, v, r, a, b, s->line, n, &px, &ev);
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
             if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
@@ -2790,13 +2806,7 @@ static void prose_mention(struct scan *s, const struct view *v, struct paste_con
     context_mention(s, v, pc);
 }
 
-/* ---- diagthread: the paste's context ----------------------------------- */
-
-/* The 1-based line of view offset at. */
-static long view_line(const struct scan *s, const struct view *v, size_t at)
-{
-    return s->lines_before - (long)scan_count_newlines(v->p + at, v->len - at) + 1;
-}
+/* ---- the paste's context ----------------------------------------------- */
 
 /* One piece of evidence into the report: its line, what it is, its text
  * (cleaned, blanks trimmed, cut at a character's start). */
@@ -2888,9 +2898,9 @@ static void drop_discussed_mention(struct scan *s, const struct view *v, struct 
     }
     const struct context_reading *cr = paste_context(pc, v);
     if (context_call(cr) != CONTEXT_DISCUSSED) return;
-    /* diagcall2: a message's words in a change's title ("fix cuda out of
+    /* a message's words in a change's title ("fix cuda out of
      * memory", ltgoslo/norbench#24) are the change's, not a log's */
-    /* diagcall3: a change that quotes the failure it fixes shows the
+    /* a change that quotes the failure it fixes shows the
      * failure's figures (tensorflow/models' "OOM when allocating tensor with
      * shape[10,100,3072]", h14-25, stays a GPU OOM); one that names the
      * message in its prose ("Modified code to remove the CUDA out of memory
@@ -2934,7 +2944,7 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
     note_context(s, v, cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);
 }
 
-/* diagstage6: the last activity of a paste cut before its error. Read up
+/* the last activity of a paste cut before its error. Read up
  * from the end of the log (from the header of the traceback it ends with,
  * whose error line the paste lost): the nearest phase announcement
  * (stage_phase_line: "Loading model modules ━━ 1/163" above a cut "ERROR:
@@ -2966,13 +2976,13 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
-        /* diagconv: the glog header names the file that logs (Caffe's net.cpp) */
+        /* the glog header names the file that logs (Caffe's net.cpp) */
         if (st == OOM_STAGE_UNKNOWN) st = stage_glog_tag(s->ctx, c.px.body + c.n);
         /* the lines after the message: what a serving engine was doing */
         if (st == OOM_STAGE_UNKNOWN) st = stage_after_line(c.body, c.n);
         /* ... and the lines that announce a stage above a traceback */
         if (st == OOM_STAGE_UNKNOWN) st = stage_context_line(c.body, c.n);
-        /* diagphaseserve: a load line above the bare bar the paste ends in
+        /* a load line above the bare bar the paste ends in
          * (stage_past_bare_bar) */
         if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
@@ -2996,7 +3006,7 @@ static void tail_stage(struct scan *s, const struct view *v)
 {
     if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
     enum oom_stage st = tail_walk(s, v);
-    /* diagstage9: no phase line near the end: the paste's last log lines
+    /* no phase line near the end: the paste's last log lines
      * as weighted evidence (activity.c: vLLM's "GPU KV cache size", a
      * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
     if (st == OOM_STAGE_UNKNOWN) {
@@ -3014,7 +3024,7 @@ static void tail_stage(struct scan *s, const struct view *v)
         s->mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->mention.weak_stage = st;
     if (s->mention_set && s->mention.stage_from_below) s->mention.stage = st;
-    /* diagstage8: host memory said to have run out, in a title */
+    /* host memory said to have run out, in a title */
     if (s->host_mention_set && s->host_mention.unled && s->host_mention.stage == OOM_STAGE_UNKNOWN &&
         s->host_mention.weak_stage == OOM_STAGE_UNKNOWN)
         s->host_mention.weak_stage = st;
@@ -3080,16 +3090,7 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
     }
 }
 
-/* diagconv (issue 12): a GPU OOM the program caught and retried another
- * way (msg_kind_recovers: ComfyUI's "Ran out of memory when regular VAE
- * decoding, retrying with tiled VAE decoding.") is a failure only where one
- * follows it in the paste: another event (the tiled retry's own OOM, "!!!
- * Exception during processing !!! HIP out of memory ...") or a traceback.
- * Otherwise the retry went on and the log shows no failure: a look-alike,
- * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
- * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
- * traceback follows the warning, stays a GPU OOM). */
-/* diagcall10 (issue 12): the words a library logs when it has caught a GPU
+/* the words a library logs when it has caught a GPU
  * OOM and goes on, on the OOM's own line (own_line) or within
  * MSG_ANSWER_LINES below it. Each is the library's own line, not a user's
  * plan ("I will try to ..." below a pasted error is not one of them).
@@ -3155,6 +3156,15 @@ static bool oom_recovered(struct scan *s, const struct view *v, size_t i)
     return recovered;
 }
 
+/* a GPU OOM the program caught and retried another
+ * way (msg_kind_recovers: ComfyUI's "Ran out of memory when regular VAE
+ * decoding, retrying with tiled VAE decoding.") is a failure only where one
+ * follows it in the paste: another event (the tiled retry's own OOM, "!!!
+ * Exception during processing !!! HIP out of memory ...") or a traceback.
+ * Otherwise the retry went on and the log shows no failure: a look-alike,
+ * as the labellers' caught-and-retried convention has it (heldout29 h29-42,
+ * "Prompt generates, but seems a little slow"; heldout5 h5-37, whose
+ * traceback follows the warning, stays a GPU OOM). */
 static void drop_recovered_ooms(struct scan *s, const struct view *v)
 {
     struct oom_report *rep = s->rep;
@@ -3196,7 +3206,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         pc.read = false;
         size_t before = s->rep->n_events;
         prose_mention(s, &pv, &pc);
-        /* diagstage7: a sentence's event is stored after the tail was read:
+        /* a sentence's event is stored after the tail was read:
          * it takes the paste's last activity as the title's does (an issue
          * whose prose names the OOM over lm-evaluation-harness's last line
          * "[evaluator.py:359] Running loglikelihood requests",

@@ -28,8 +28,7 @@ struct stage_word {
 /* Frame keywords: function names, files and code as they appear in Python
  * tracebacks, IPython, glog C++ stacks and Lua stacks. */
 static const struct stage_word frame_words[] = {
-    /* ---- diagphasetrain (issue 12) ----
-     * Log lines a walk reads as a frame's code line (indented, or right
+    /* Log lines a walk reads as a frame's code line (indented, or right
      * above the message): Lightning's ModelCheckpoint "… 'val_loss' reached
      * 1.84210 (best 1.84210), saving model to '…/epoch=2-step=3750.ckpt' as
      * top 1" saves, whatever metric it names (Lightning-AI/pytorch-lightning:
@@ -39,8 +38,7 @@ static const struct stage_word frame_words[] = {
      * training/checkpointing.py@d98e8a64) */
     {", saving model to ", OOM_STAGE_CHECKPOINT, false},
     {"loading distributed checkpoint", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagphasetrain block ---- */
-    /* ---- diaggaps (issue 12): Deeplearning4j's network methods in JVM
+    /* Deeplearning4j's network methods in JVM
      * frames, read as Python headers (stage_unjava: "in Class.method").
      * Forward: MultiLayerNetwork/ComputationGraph ffToLayerActivationsInWs
      * and ffToLayerActivationsInWS (the forward pass of fit's
@@ -63,8 +61,8 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
-    /* ---- diagstagenpt (issue 12): the frameworks other than PyTorch, by
-     * their own API names (tests/unit/test_diagnose_stagenpt.c) ----
+    /* the frameworks other than PyTorch, by
+     * their own API names (tests/unit/test_diagnose_stagenpt.c):
      * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
      * _apply_optimize -> _append_optimize_op), MXNet's python/mxnet/
      * optimizer/ (Gluon trainer.step -> _update -> Updater.__call__);
@@ -95,7 +93,6 @@ static const struct stage_word frame_words[] = {
      * flax/jax_utils.py; tf.data.experimental.prefetch_to_device likewise) */
     {"jax_utils.replicate(", OOM_STAGE_LOAD, false}, {"device_put_replicated(", OOM_STAGE_LOAD, false},
     {"prefetch_to_device", OOM_STAGE_DATA, false},
-    /* ---- end of the diagstagenpt block ---- */
     /* checkpoint save, logging, metrics */
     {"torch.save(", OOM_STAGE_CHECKPOINT, false}, {", in save\n", OOM_STAGE_CHECKPOINT, false},
     {", in _save\n", OOM_STAGE_CHECKPOINT, false},
@@ -119,12 +116,12 @@ static const struct stage_word frame_words[] = {
     {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
     {"_load_pretrained_model", OOM_STAGE_LOAD, false}, {"model.to(", OOM_STAGE_LOAD, W},
     {"model.cuda(", OOM_STAGE_LOAD, W}, {"restore_checkpoint", OOM_STAGE_LOAD, false},
-    /* diagstage7: TF's checkpoint restores by their call (tf.compat.v1 Saver,
+    /* TF's checkpoint restores by their call (tf.compat.v1 Saver,
      * tf.train.Checkpoint), now that "restore" alone names no stage */
     {"saver.restore(", OOM_STAGE_LOAD, false}, {"checkpoint.restore(", OOM_STAGE_LOAD, false},
     {"ckpt.restore(", OOM_STAGE_LOAD, false},
     {"_cuda_deserialize", OOM_STAGE_LOAD, false},
-    /* diagstage7: torch/serialization.py checking a stored tensor's device
+    /* torch/serialization.py checking a stored tensor's device
      * while deserialising ("line 135, in validate_cuda_device",
      * ray-project/ray_lightning#38 = h20-57): a load, though its name starts
      * like a validation loop's (", in validate" below) */
@@ -146,10 +143,10 @@ static const struct stage_word frame_words[] = {
     {"CUDADeviceContext::CUDADeviceContext", OOM_STAGE_LOAD, false}, {"EmplaceDeviceContext", OOM_STAGE_LOAD, false},
     /* a named model moved whole: "self.llama_model.to(self.devices[0])" */
     {"_model.to(", OOM_STAGE_LOAD, false}, {"_model.cuda(", OOM_STAGE_LOAD, false},
-    /* diagstage7: the other conventional name of the network, moved whole:
+    /* the other conventional name of the network, moved whole:
      * "net = net.to(device)." (kuangliu/pytorch-cifar#67 = h26-110) */
     {"net.to(", OOM_STAGE_LOAD, W}, {"net.cuda(", OOM_STAGE_LOAD, W},
-    /* ---- inference and application start-up (diagload, issue 12) ----
+    /* inference and application start-up:
      * a diffusers pipeline moved whole: "pipeline.to(f'cuda:{_GPU_ID}')"
      * (SUDO-AI-3D/zero123plus#82), "pipe.to(\"cuda\")"; vLLM/SGLang
      * layers building their weights while the model is constructed:
@@ -161,7 +158,6 @@ static const struct stage_word frame_words[] = {
      * "return t.to(device, dtype if t.is_floating_point() or
      * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
     {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagload block ---- */
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -190,7 +186,7 @@ static const struct stage_word frame_words[] = {
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
     {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
     {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
-    /* diagstage12: the other frameworks' loaders by their file and worker:
+    /* the other frameworks' loaders by their file and worker:
      * MXNet Gluon's mxnet/gluon/data/dataloader.py and its worker function
      * _worker_fn (wrapped by gluoncv/data/dataloader.py; apache/mxnet#15711),
      * Paddle's paddle/io/dataloader/ package (dataloader_iter.py, worker.py) */
@@ -199,14 +195,14 @@ static const struct stage_word frame_words[] = {
     /* a loader's iterator outside torch, as Python 3.11 and IPython name
      * it ("in InfiniteDataLoader.__iter__", ultralytics/data/build.py) */
     {"DataLoader.__iter__", OOM_STAGE_DATA, false},
-    /* diagstage14: decoding input media, wherever it is called from:
+    /* decoding input media, wherever it is called from:
      * torchvision's io package (torchvision/io/video.py read_video,
      * image.py decode_jpeg/read_image), decord's VideoReader, torchaudio's
      * and librosa's load */
     {"torchvision/io/", OOM_STAGE_DATA, false}, {"torchvision\\io\\", OOM_STAGE_DATA, false},
     {"decord/", OOM_STAGE_DATA, false}, {"VideoReader(", OOM_STAGE_DATA, false},
     {"torchaudio.load(", OOM_STAGE_DATA, false}, {"librosa.load(", OOM_STAGE_DATA, false},
-    /* diagopen39: a function named for preprocessing the input ("in
+    /* a function named for preprocessing the input ("in
      * data_preprocess", "in preprocess_frames", transformers' Pipeline
      * "in preprocess"), as the verb table reads "preprocess" in a tool's
      * line: data. The function's name only: a script named for it
@@ -217,8 +213,7 @@ static const struct stage_word frame_words[] = {
     {", in preprocess\n", OOM_STAGE_DATA, false}, {", in preprocess_", OOM_STAGE_DATA, false},
     {"_preprocess\n", OOM_STAGE_DATA, false}, {", in preprocessing", OOM_STAGE_DATA, false},
     {"_preprocessing\n", OOM_STAGE_DATA, false},
-    /* ---- diagstage6 ----
-     * torch7's nn modules: updateOutput is the forward, updateGradInput and
+    /* torch7's nn modules: updateOutput is the forward, updateGradInput and
      * accGradParameters the backward ("THNN.lua:110: in function
      * 'SpatialConvolutionMM_updateOutput'", nagadomi/waifu2x#326; torch7
      * nn/Module.lua's method names) */
@@ -237,7 +232,7 @@ static const struct stage_word frame_words[] = {
      * model is built (colossalai/lazy/lazy_init.py _materialize_data;
      * hpcaitech/ColossalAI#5068) */
     {"lazy/lazy_init.py", OOM_STAGE_LOAD, false}, {"_materialize_data", OOM_STAGE_LOAD, false},
-    /* diagstage7: CUDA graphs captured before the steps run (Transformer
+    /* CUDA graphs captured before the steps run (Transformer
      * Engine's make_graphed_callables from Megatron's cuda_graph_helper
      * create_cudagraphs, NVIDIA/TransformerEngine#2543 = h16-10): start-up,
      * as the engines' graph capture above */
@@ -252,7 +247,7 @@ static const struct stage_word frame_words[] = {
      * google-deepmind/alphafold#85): inference, forward, the weakest stage
      * (gradio's run_predict is no call of .predict()) */
     {".predict(", OOM_STAGE_FORWARD, false},
-    /* diagstage11: the model encoding its inputs ("embeddings =
+    /* the model encoding its inputs ("embeddings =
      * model.encode(sentences, …)" in sentence_transformers' paraphrase_mining,
      * UKPLab/sentence-transformers = h19-30; a VAE's encode in a training
      * step): a forward, the weakest stage */
@@ -265,7 +260,6 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagstage6 block ---- */
     /* generation, KV cache */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
@@ -320,10 +314,10 @@ static const struct stage_word frame_words[] = {
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false},
-    /* diagstage6: any past cache grown by concatenation ("past = torch.cat([past,
+    /* any past cache grown by concatenation ("past = torch.cat([past,
      * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
     {"torch.cat([past", OOM_STAGE_GENERATE, false}, {"past_key_value[", OOM_STAGE_GENERATE, false},
-    /* diagstage7: a diffusion pipeline's denoising loop, by the names every
+    /* a diffusion pipeline's denoising loop, by the names every
      * diffusers-style pipeline gives it, in its own or a copied file: the
      * call's num_inference_steps argument, the loop's latent_model_input
      * ("File ~/…/clip_pipeline_attend_and_excite.py:779, in
@@ -334,7 +328,7 @@ static const struct stage_word frame_words[] = {
     {"num_inference_steps", OOM_STAGE_GENERATE, false}, {"latent_model_input", OOM_STAGE_GENERATE, false},
     /* evaluation */
     {"evaluate", OOM_STAGE_EVAL, W}, {"evaluation_loop", OOM_STAGE_EVAL, false},
-    /* diagstage10: a benchmark harness's own package runs only evaluation
+    /* a benchmark harness's own package runs only evaluation
      * (MTEB's retrieval search encoding the corpus, ".../mteb/models/
      * search_wrappers.py, line 233, in _full_corpus_search",
      * embeddings-benchmark/results#369 = h30-115; its logger is a
@@ -354,14 +348,14 @@ static const struct stage_word frame_words[] = {
     {"val_loss", OOM_STAGE_EVAL, W},
     /* optimizer step */
     {"optimizer.step", OOM_STAGE_OPTIMIZER, false}, {"optimizer_step", OOM_STAGE_OPTIMIZER, false},
-    /* diagopen40: the optimizer held as "optim" ("optim.step(closure=None)",
+    /* the optimizer held as "optim" ("optim.step(closure=None)",
      * torch DCP's _init_optim_state making Adam's states with a dummy step,
      * pytorch/pytorch torch/distributed/checkpoint/state_dict.py; "self.optim
      * .step()" in ColossalAI's low-level ZeRO; heldout40 h40-56) */
     {"optim.step(", OOM_STAGE_OPTIMIZER, false},
     /* an optimizer kept in a dict: "optimizer_state['optimizer'].step()" */
     {"optimizer'].step(", OOM_STAGE_OPTIMIZER, false}, {"optimizer\"].step(", OOM_STAGE_OPTIMIZER, false},
-    /* diagstage12: the step by its wrappers' names: AMP's GradScaler runs
+    /* the step by its wrappers' names: AMP's GradScaler runs
      * the optimizer's step inside "scaler.step(optimizer)" (torch/amp/
      * grad_scaler.py); DeepSpeed's engine.step() takes it in
      * _take_model_step (deepspeed/runtime/engine.py) and ZeRO-3 per
@@ -369,7 +363,7 @@ static const struct stage_word frame_words[] = {
     {"scaler.step(", OOM_STAGE_OPTIMIZER, false}, {"_take_model_step", OOM_STAGE_OPTIMIZER, false},
     {", in _optimizer_step", OOM_STAGE_OPTIMIZER, false},
     {"/optim/", OOM_STAGE_OPTIMIZER, false}, {"\\optim\\", OOM_STAGE_OPTIMIZER, false},
-    /* diagopen40: optimizers outside torch.optim, by their packages:
+    /* optimizers outside torch.optim, by their packages:
      * DeepSpeed's own (DeepSpeedCPUAdam and FusedAdam in deepspeed/ops/adam/,
      * FusedLamb in ops/lamb/, DeepSpeedCPUAdagrad in ops/adagrad/,
      * DeepSpeedCPULion and FusedLion in ops/lion/: microsoft/DeepSpeed
@@ -420,7 +414,7 @@ static const struct stage_word frame_words[] = {
     {"torch.group_norm(", OOM_STAGE_FORWARD, false}, {"torch.batch_norm(", OOM_STAGE_FORWARD, false},
     {"torch.instance_norm(", OOM_STAGE_FORWARD, false}, {"_VF.", OOM_STAGE_FORWARD, false},
     {"nn/modules/", OOM_STAGE_FORWARD, false}, {"nn\\modules\\", OOM_STAGE_FORWARD, false},
-    /* diagstage11: the layers of a library's nn package (torch_geometric/nn/
+    /* the layers of a library's nn package (torch_geometric/nn/
      * conv/gat_conv.py "in message", pyg-team/pytorch_geometric#8263 =
      * h15-46; dgl/nn/pytorch/, torch/nn/functional.py): a layer's forward,
      * the lowest stage (torch/nn/utils' clip_grad_norm and Module._apply
@@ -436,13 +430,13 @@ static const struct stage_word frame_words[] = {
     {"transformers/models/", OOM_STAGE_FORWARD, false}, {"transformers\\models\\", OOM_STAGE_FORWARD, false},
     {"timm/models/", OOM_STAGE_FORWARD, false}, {"torchvision/models/", OOM_STAGE_FORWARD, false},
     {"torchvision/ops/", OOM_STAGE_FORWARD, false},
-    /* diagstage12: the serving engines' model code (vLLM's and its forks'
+    /* the serving engines' model code (vLLM's and its forks'
      * model_executor/models/, SGLang's srt/models/): the model's forward
      * inside the engine; the engine's own cues (execute_model: generate,
      * profile_run: start-up, create_weights: load) outrank it
      * (vllm-project/vllm-omni CI via heldout30 h30-81) */
     {"/model_executor/models/", OOM_STAGE_FORWARD, false}, {"/srt/models/", OOM_STAGE_FORWARD, false},
-    /* diagstage12: the inference runtimes' Python APIs, as their sources
+    /* the inference runtimes' Python APIs, as their sources
      * name them: ONNX Runtime's InferenceSession builds its session in
      * _create_inference_session and runs it with "self._sess.run(" (python/
      * onnxruntime_inference_collection.py); TensorRT's execute_v2/
@@ -481,8 +475,8 @@ static const struct stage_word frame_words[] = {
      * (heldout9 h9-79). From heldout14's misses after its scorings. */
     {"= LLM(model=", ENGINE_WARMUP, false}, {"initialize_optimizer_states", OOM_STAGE_LOAD, false},
     {"_backward_out_cuda", OOM_STAGE_BACKWARD, false}, {"Backward", OOM_STAGE_BACKWARD, false},
-    /* ---- diagstage5 (issue 12): library code paths, read from the
-     * libraries' own files ----
+    /* library code paths, read from the
+     * libraries' own files:
      * mmcv/mmdet/mmseg apis/test.py run the test set through
      * single_gpu_test/multi_gpu_test; mmengine's ValLoop and TestLoop call
      * model.val_step/test_step (runner/loops.py); Keras' evaluate and
@@ -516,7 +510,7 @@ static const struct stage_word frame_words[] = {
      * via corpus-heldout9 h9-53); its backward calls
      * "_C.rasterize_gaussians_backward(": a kernel named *_backward(. */
     {"= _C.", OOM_STAGE_FORWARD, false}, {"_backward(", OOM_STAGE_BACKWARD, false},
-    /* ---- read from corpus-heldout23's set-aside misses after its last
+    /* Read from corpus-heldout23's set-aside misses after its last
      * unseen measurement (so seen): set-up paths and kernels of more
      * libraries. accelerate's "... = accelerator.prepare(" places the
      * model (huggingface/accelerate#1931); lmdeploy TurboMind's
@@ -536,10 +530,9 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagstage5 block ---- */
-    /* ---- diagstage13 (issue 12): the coverage audit, each row from the
+    /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
-     * paste per framework and stage) ----
+     * paste per framework and stage):
      * Set-up: Megatron-LM's megatron/training/training.py builds the model
      * in setup_model_and_optimizer -> get_model (vLLM's model loader names
      * its builder get_model too); ColossalAI's booster.boost(model,
@@ -580,7 +573,6 @@ static const struct stage_word frame_words[] = {
     {"merge_and_unload", OOM_STAGE_LOAD, false}, {"invokeai/backend/stable_diffusion/", OOM_STAGE_GENERATE, false},
     {"denoise_latents", OOM_STAGE_GENERATE, W}, {"diffusers/models/", OOM_STAGE_FORWARD, false},
     {"unet(", OOM_STAGE_FORWARD, W},
-    /* ---- diagconv (issue 12) ---- */
     /* A GPU library's failing function named in the error is stage evidence
      * like a frame (the labellers' "library function" convention, h31-87's
      * BackwardFilter). cuDNN and MIOpen name the pass in their entry points:
@@ -593,9 +585,7 @@ static const struct stage_word frame_words[] = {
     {"PoolingForward", OOM_STAGE_FORWARD, false}, {"ActivationForward", OOM_STAGE_FORWARD, false},
     {"SoftmaxForward", OOM_STAGE_FORWARD, false}, {"RNNForward", OOM_STAGE_FORWARD, false},
     {"AttnForward", OOM_STAGE_FORWARD, false},
-    /* ---- end of the diagconv block ---- */
-    /* ---- end of the diagstage13 block ---- */
-    /* diagstage15: an exponential moving average of the weights updated
+    /* an exponential moving average of the weights updated
      * after the step ("self.ema.update()", lucidrains/denoising-diffusion-
      * pytorch Trainer.train; "ema.update(model)"): optimizer */
     {"ema.update(", OOM_STAGE_OPTIMIZER, W},
@@ -603,7 +593,7 @@ static const struct stage_word frame_words[] = {
      * ConvNeXt loops ("model_ema.update(model)", facebookresearch/deit and
      * facebookresearch/ConvNeXt engine.py), and its file */
     {"_ema.update(", OOM_STAGE_OPTIMIZER, false}, {"timm/utils/model_ema.py", OOM_STAGE_OPTIMIZER, false},
-    /* diagstage14: serving loops and generators by their sources:
+    /* serving loops and generators by their sources:
      * exllamav2's generator package (exllamav2/generator/: base.py,
      * streaming.py, dynamic.py iterate -> iterate_gen -> model.forward_chunk),
      * lmdeploy's PyTorch engine loop (lmdeploy/pytorch/engine/model_agent.py
@@ -628,18 +618,16 @@ static const struct stage_word frame_words[] = {
 /* Lines after the message (or the message's own span prefix) that say what
  * the program was doing when it failed. */
 static const struct stage_word after_words[] = {
-    /* ---- diagphasetrain (issue 12) ----
-     * fairseq's trainer logs the OOM it caught (_log_oom: "OOM: Ran out of
+    /* fairseq's trainer logs the OOM it caught (_log_oom: "OOM: Ran out of
      * memory with exception: …"), then where: "OOM during optimization,
      * irrecoverable", "ran out of memory in validation step, retrying
      * batch" (facebookresearch/fairseq:fairseq/trainer.py@3d262bb2) */
     {"OOM during optimization", OOM_STAGE_OPTIMIZER, false},
     {"out of memory in validation step", OOM_STAGE_EVAL, false},
-    /* ---- end of the diagphasetrain block ---- */
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
-    /* diagstage7: a generation script timing each generation ("Generation
+    /* a generation script timing each generation ("Generation
      * Time: 1.7503929138183594", gpt-neox's generate, EleutherAI/gpt-neox#631
      * = h19-67): a run of generations */
     {"Generation Time:", OOM_STAGE_GENERATE, false}, {"Generation time:", OOM_STAGE_GENERATE, false},
@@ -650,13 +638,13 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
-    /* ---- inference engines (diagload, issue 12) ----
+    /* inference engines:
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
      * process dying at start-up: "EngineCore failed to start."
      * (vllm-project/vllm#28143) */
     {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
-    /* diagstage14: vLLM v1's front end after its engine process died at
+    /* vLLM v1's front end after its engine process died at
      * start-up ("RuntimeError: Engine core initialization failed. See root
      * cause above.", vllm/v1/engine/utils.py wait_for_engine_startup;
      * vllm-project/vllm#19415); llama.cpp's decode of a batch failing
@@ -673,11 +661,11 @@ static const struct stage_word after_words[] = {
      * (heldout33 h33-11): the message's own line, or glued before it */
     {"modelInstanceState", OOM_STAGE_LOAD, false}, {"Failed to create instance", OOM_STAGE_LOAD, false},
     {"llama_decode: failed to decode", OOM_STAGE_GENERATE, false}, {"failed to decode", OOM_STAGE_GENERATE, false},
-    /* diagstage10: MTEB's own error line for a task ("Error while
+    /* MTEB's own error line for a task ("Error while
      * evaluating MSMARCO: CUDA out of memory", embeddings-benchmark/mteb#726
      * = h30-119, without the "mteb.evaluation" logger tag of h19-28) */
     {"Error while evaluating", OOM_STAGE_EVAL, false},
-    /* diagstage5, from corpus-heldout23's set-aside misses (seen): the
+    /* From corpus-heldout23's set-aside misses (seen): the
      * TensorRT-LLM builder giving up ("[TRT-LLM] [E] Engine building
      * failed", huggingface/optimum-nvidia#146) is start-up; vLLM's
      * OpenAI chat handler logging the engine's death ("[serving_chat.py:
@@ -685,14 +673,13 @@ static const struct stage_word after_words[] = {
      * request */
     {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
     {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
-    /* diagstage6: vLLM's AsyncLLMEngine logging its serving loop's death
+    /* vLLM's AsyncLLMEngine logging its serving loop's death
      * ("ERROR 03-31 15:19:44 [async_llm_engine.py:68] torch.OutOfMemoryError",
      * xorbitsai/inference via vLLM); llama.cpp's server taking a request
      * into a slot ("slot launch_slot_: id  0 |", "slot update_slots: id  2
      * | task 10391 | prompt ...", ggml-org/llama.cpp server.cpp) */
     {"[async_llm_engine.py:", OOM_STAGE_GENERATE, false},
     {"launch_slot_", OOM_STAGE_GENERATE, false}, {"update_slots", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagload block ---- */
     /* llama.cpp: the KV cache updated while decoding a batch */
     {"kv_cache_update", OOM_STAGE_GENERATE, false},
     /* llama.cpp / ollama / llama-cpp-python: the context (KV cache, compute
@@ -700,13 +687,13 @@ static const struct stage_word after_words[] = {
     {"unable to load model", OOM_STAGE_LOAD, false}, {"failed to create context", OOM_STAGE_LOAD, false},
     {"Failed to create llama_context", OOM_STAGE_LOAD, false}, {"llama_kv_cache_init: failed", OOM_STAGE_LOAD, false},
     {"kv_cache_init() failed", OOM_STAGE_LOAD, false},
-    /* diagstage13: llama.cpp's context reserving its compute buffers
+    /* llama.cpp's context reserving its compute buffers
      * ("llama_new_context_with_model: failed to allocate compute buffers",
      * ggml-org/llama.cpp src/llama-context.cpp): made with the context */
     {"failed to allocate compute buffers", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
-    /* diagstage6: the failure said to come while setting up or loading:
+    /* the failure said to come while setting up or loading:
      * ONNX Runtime's "Exception during initialization: ... BFCArena::
      * AllocateRawInternal Failed to allocate memory" (creating the session,
      * deepinsight/insightface-style apps; Triton's onnxruntime backend),
@@ -714,7 +701,7 @@ static const struct stage_word after_words[] = {
      * training data: Could not allocate memory" */
     {"during initialization", OOM_STAGE_LOAD, false}, {"during initialisation", OOM_STAGE_LOAD, false},
     {"failed to load", OOM_STAGE_LOAD, false}, {"Failed to load", OOM_STAGE_LOAD, false},
-    /* diagstage12: TensorRT names the function that failed in its tag
+    /* TensorRT names the function that failed in its tag
      * ("[executionContext.cpp::nvinfer1::rt::ExecutionContext::
      * ExecutionContext::470] Error Code 2: OutOfMemory", NVIDIA/TensorRT
      * #3017): the execution context is made (its activation memory
@@ -729,15 +716,13 @@ static const struct stage_word after_words[] = {
      * The builder ("IBuilder::buildSerializedNetwork", #4258) names no
      * stage: it converts a model, it neither loads nor runs one. */
     {"::enqueueV", OOM_STAGE_FORWARD, false}, {"::executeV2", OOM_STAGE_FORWARD, false},
-    /* ---- diagphaseserve (issue 12) ----
-     * TGI's router warming the shards up at start-up logs the shard's
+    /* TGI's router warming the shards up at start-up logs the shard's
      * error in its warmup span ("ERROR warmup{max_input_length=Some(4095)
      * ...}:warmup: text_generation_router_v3::client: ...: Server error:
      * CUDA out of memory", backends/v3/src/lib.rs warmup; its serving spans
      * read "}:generate" above) */
     {"}:warmup", ENGINE_WARMUP, false},
-    /* ---- end of the diagphaseserve block ---- */
-    /* diagopen37 (issue 12): diff-gaussian-rasterization in debug mode
+    /* diff-gaussian-rasterization in debug mode
      * catches the CUDA rasterizer's error inside its autograd Function and
      * prints which pass it was in before re-raising: "An error occured in
      * forward. Please forward snapshot_fw.dump for debugging." /
@@ -764,8 +749,7 @@ static const struct stage_word context_words[] = {
      * the set was opened */
     {" in replica ", OOM_STAGE_FORWARD, false}, {"in DataLoader worker process", OOM_STAGE_DATA, false},
     {"in pin memory thread", OOM_STAGE_DATA, false},
-    /* ---- diagphasetrain (issue 12) ----
-     * Training libraries' own phase lines, from their sources (issue 12's
+    /* Training libraries' own phase lines, from their sources (issue 12's
      * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the
      * older rows: "Tokenizer is initialized" is set-up, not tokenizing;
      * "'val_loss' reached ..., saving model to" saves. */
@@ -811,8 +795,7 @@ static const struct stage_word context_words[] = {
      * (vllm-project/vllm:vllm/entrypoints/llm.py@10fdb8f0), as LLaMA-Factory's
      * scripts/vllm_infer.py@ff6d4d12 prints it: requests being generated */
     {"Processed prompts", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagphasetrain block ---- */
-    /* diagopen39: transformers' generate() setting up its special tokens
+    /* transformers' generate() setting up its special tokens
      * logs "Setting `pad_token_id` to `eos_token_id`:2 for open-end
      * generation." before its first step (_prepare_special_tokens,
      * huggingface/transformers:src/transformers/generation/utils.py
@@ -822,7 +805,7 @@ static const struct stage_word context_words[] = {
     {"Running tokenizer", OOM_STAGE_DATA, false}, {"Loading dataset", OOM_STAGE_DATA, false},
     {"train split", OOM_STAGE_DATA, false}, {"Preprocessing", OOM_STAGE_DATA, false},
     {"Filter:", OOM_STAGE_DATA, false}, {"collat", OOM_STAGE_DATA, false},
-    /* diagstage14: the datasets library's bars with worker processes:
+    /* the datasets library's bars with worker processes:
      * "Map (num_proc=8):  45%|" (arrow_dataset.py: the description plus
      * " (num_proc=N)" when N > 1), "Filter (num_proc=8):" */
     {"Map (num_proc=", OOM_STAGE_DATA, false}, {"Filter (num_proc=", OOM_STAGE_DATA, false},
@@ -839,7 +822,7 @@ static const struct stage_word context_words[] = {
      * from heldout21's set-aside misses after its measurement) */
     {"ailed initializing", OOM_STAGE_LOAD, false},
     /* ComfyUI's model management moving a model to the GPU: "Requested to
-     * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331; diagload) */
+     * load Flux2TEModel_" (Comfy-Org/ComfyUI#11331) */
     {"Requested to load", OOM_STAGE_LOAD, false},
     /* diffusers' DiffusionPipeline.from_pretrained bar: "Loading pipeline
      * components...: 100%| 8/8" is no training step (SUDO-AI-3D/zero123plus#82) */
@@ -852,12 +835,12 @@ static const struct stage_word context_words[] = {
     /* a validation bar or counter line: ms-swift "Val:  21%|", MONAI
      * tutorials "Val 99/5000 0/60 acc ...", catalyst "0/10 * Epoch (valid):" */
     {"Val:", OOM_STAGE_EVAL, L}, {"Val ", OOM_STAGE_EVAL, L}, {"(valid)", OOM_STAGE_EVAL, false},
-    /* diagstage7: the DETR family's MetricLogger over the test set, whose
+    /* the DETR family's MetricLogger over the test set, whose
      * header is "Test:" as a validation bar's is "Val:" ("Test: Total time:
      * 0:01:42 (0.2476 s / it)", ashkamath/mdetr#41 = h20-122) */
     {"Test:", OOM_STAGE_EVAL, L},
     {"Evaluation", OOM_STAGE_EVAL, false}, /* LAVIS/BLIP MetricLogger: "Evaluation  [2060/5000]  eta: ..." */
-    /* diagstage12: the trainers' own evaluation bars and headers, from their
+    /* the trainers' own evaluation bars and headers, from their
      * sources: Lightning's progress bars name the loop they count
      * ("Sanity Checking DataLoader 0:" runs validation_step before the first
      * epoch, "Testing DataLoader 0:"; callbacks/progress/tqdm_progress.py);
@@ -875,7 +858,7 @@ static const struct stage_word context_words[] = {
      * lines instead): "[>>>>   ] 20/76, 0.3 task/s, elapsed: 59s, ETA:   165s" */
     {" task/s, elapsed: ", OOM_STAGE_EVAL, false},
     /* the same bar before its first task is done prints no rate: "[    ]
-     * 0/500, elapsed: 0s, ETA:" (lhoyer/HRDA#27; diagstage4) */
+     * 0/500, elapsed: 0s, ETA:" (lhoyer/HRDA#27) */
     {", elapsed: ", OOM_STAGE_EVAL, false},
     {"testing...", OOM_STAGE_EVAL, false}, {"Testing...", OOM_STAGE_EVAL, false},
     {"Generating", OOM_STAGE_GENERATE, false}, {"generating", OOM_STAGE_GENERATE, false},
@@ -894,13 +877,13 @@ static const struct stage_word context_words[] = {
      * terminated: cudaMalloc failed" while the runner loads the model
      * (ollama/ollama#9782; not ggml_gallocr_reserve_n, which also runs when
      * the KV cache is updated while serving, ggml-org/llama.cpp#11476) */
-    /* diagstage7: llama.cpp's log while it allocates the KV cache at model
+    /* llama.cpp's log while it allocates the KV cache at model
      * load ("llama_kv_cache_init: CUDA0 KV buffer", mozilla-ai/llamafile#372
      * = h25-48). Not llama_new_context_with_model: it also reports the
      * context's graph after start-up, before a runner serves (ollama/ollama
      * #5913 = h19-24, no stage) */
     {"llama_kv_cache_init", OOM_STAGE_LOAD, false},
-    /* diagstage11: llama.cpp's context creation by its newer name,
+    /* llama.cpp's context creation by its newer name,
      * "llama_init_from_model: pipeline parallelism enabled (n_copies=4)"
      * right above ggml_gallocr_reserve_n failing to allocate the compute
      * buffer (ggml-org/llama.cpp src/llama-context.cpp; the PR thread of
@@ -908,7 +891,7 @@ static const struct stage_word context_words[] = {
      * nearest lines above the failure (the context walk reads three): a
      * runner that started serving logs more lines after it (h19-24). */
     {"llama_init_from_model:", OOM_STAGE_LOAD, false},
-    /* diagstage8: ollama's runner answering the server's load request, its
+    /* ollama's runner answering the server's load request, its
      * operations fit/alloc/commit placing the model's layers ("source=
      * runner.go:1271 msg=load request=\"{Operation:alloc ... GPULayers:37",
      * ollama/ollama#13303 = h27-04) */
@@ -931,7 +914,7 @@ static const struct stage_word context_words[] = {
      * and names nothing). heldout19 h19-12. */
     {"before init cache memory allocated", ENGINE_WARMUP, false},
     {"Traceback of forward call that caused the error", OOM_STAGE_BACKWARD, false},
-    /* ---- diagstage4 (issue 12): what the program logged, in any case ----
+    /* what the program logged, in any case:
      * An application's own log line names its action in its own case:
      * "| INFO | __main__:savemodel:34 - Error saving model: CUDA out of
      * memory" (huggingface/peft#335), "### External evaluation, global step
@@ -944,9 +927,7 @@ static const struct stage_word context_words[] = {
      * HTTP/1.1\" 500", QwenLM/Qwen#1250; vLLM, FastChat, llama.cpp serve
      * the same routes) */
     {"/chat/completions", OOM_STAGE_GENERATE, false}, {"/v1/completions", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagstage4 block ---- */
-    /* ---- diagstage5 (issue 12) ----
-     * HF Trainer's banner "***** Running {description} *****" names its
+    /* HF Trainer's banner "***** Running {description} *****" names its
      * loop, "Evaluation" or "Prediction" (trainer.py evaluation_loop; both
      * run a dataset through the model for metrics or outputs); a logged
      * "Running validation on dev set" (mlcommons GNMT) in any case, whole
@@ -958,9 +939,7 @@ static const struct stage_word context_words[] = {
      * accelerator.prepare (set-up; kijai/ComfyUI-FluxTrainer#20, from
      * corpus-heldout23's set-aside misses, seen) */
     {"prepare optimizer", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagstage5 block ---- */
-    /* ---- diagphasesci (issue 12) ----
-     * Vision, science and RL frameworks' own phase lines, from their
+    /* Vision, science and RL frameworks' own phase lines, from their
      * sources (tests/unit/test_diagnose_phasesci.c has a row for each):
      * mmengine's LogProcessor tags an iteration-based validation or test
      * loop "Iter(val) [ 50/500]" / "Iter(test) [100/5000]" (training reads
@@ -987,8 +966,7 @@ static const struct stage_word context_words[] = {
     {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
     {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
     {"Wrapping the env ", OOM_STAGE_LOAD, false},
-    /* ---- end of the diagphasesci block ---- */
-    /* ---- diagstage11 (issue 12): a server that said it serves ----
+    /* a server that said it serves:
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
      * request. mistral.rs "Serving on http://0.0.0.0:1234."
@@ -1000,7 +978,7 @@ static const struct stage_word context_words[] = {
     {"Serving on http", OOM_STAGE_GENERATE, false}, {"Uvicorn running on", OOM_STAGE_GENERATE, false},
     {"Application startup complete", OOM_STAGE_GENERATE, false},
     {"server is listening on http", OOM_STAGE_GENERATE, false},
-    /* diagstage12: a completion request the llama.cpp server logs
+    /* a completion request the llama.cpp server logs
      * ('"method":"POST","path":"/completion"', examples/server's
      * log_server_request; its native route) is a generation being served
      * (ollama/ollama#1585, under ollama's "llama runner started"). Not the
@@ -1008,11 +986,11 @@ static const struct stage_word context_words[] = {
      * request: no stage), nor ollama's own "/api/generate": ollama loads
      * the model while it answers that request. */
     {"\"path\":\"/completion\"", OOM_STAGE_GENERATE, false}, {"POST /completion ", OOM_STAGE_GENERATE, false},
-    /* diagstage14: TGI's shard logs "Error when initializing model" above
+    /* TGI's shard logs "Error when initializing model" above
      * the traceback of its model's construction (text_generation_server/
      * server.py; huggingface/text-generation-inference#574, #1687) */
     {"Error when initializing model", OOM_STAGE_LOAD, false},
-    /* diagstage14: an engine's start-up lines right above its error:
+    /* an engine's start-up lines right above its error:
      * TensorRT-LLM's executor after loading the engine and while it
      * allocates the paged KV cache ("Loaded engine size: 3122 MiB",
      * NVIDIA/TensorRT-LLM#2693; "[MemUsageChange] Allocated 0.10 GiB for
@@ -1024,7 +1002,7 @@ static const struct stage_word context_words[] = {
      * log_prefill_stats; its "Decode batch." reads as generation already) */
     {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
     {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
-    /* ---- diagphaseserve (issue 12): serving engines' and inference apps' own phase lines ----
+    /* serving engines' and inference apps' own phase lines:
      * Read from the sources (tests/unit/test_diagnose_phaseserve.c has a
      * row for each). Engine start-up is load (ENGINE_WARMUP above):
      * vLLM's worker profiling memory and sizing the KV cache ("Memory
@@ -1092,7 +1070,6 @@ static const struct stage_word context_words[] = {
     {"Please connect to custom endpoint", OOM_STAGE_GENERATE, false}, {"\"/api/chat\"", OOM_STAGE_GENERATE, false},
     {"Total progress:", OOM_STAGE_GENERATE, false}, {"Processing audio with duration", OOM_STAGE_GENERATE, false},
     {"Detected language", OOM_STAGE_GENERATE, false},
-    /* ---- end of the diagphaseserve block ---- */
 };
 
 static bool has(const char *text, size_t len, const char *w)
@@ -1105,7 +1082,6 @@ static bool ident(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
-/* The cue occurs in text (at a word start when it must). */
 /* The identifier a match at p (k bytes) is part of is a keyword argument's
  * name or plain-name value: `validation_steps=validation_steps)` in a Keras
  * fit call is a count handed over, not a validation loop running
@@ -1149,6 +1125,7 @@ static bool near_message_start(const char *text, const char *p)
     return false;
 }
 
+/* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
@@ -1189,7 +1166,7 @@ bool stage_message_line(const char *s, size_t n)
     return i > 0 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ';
 }
 
-/* diagstage7: a line holding an exception's class name only ("RuntimeError",
+/* a line holding an exception's class name only ("RuntimeError",
  * "torch.cuda.OutOfMemoryError:"), its text printed on the next line:
  * "RuntimeError" over "CUDA Runtime Error: an illegal memory access was
  * encountered at .../scene.cpp:1523" (BachiLi/diffvg#3). */
@@ -1204,7 +1181,7 @@ bool stage_exception_name(const char *s, size_t n)
     return (n - b >= 5 && !memcmp(s + n - 5, "Error", 5)) || (n - b >= 9 && !memcmp(s + n - 9, "Exception", 9));
 }
 
-/* diagstage7: the line's last progress bar is full ("Loading pipeline
+/* the line's last progress bar is full ("Loading pipeline
  * components...: 100%|████| 7/7 ["): the action it counted is over. */
 bool stage_bar_finished(const char *s, size_t n)
 {
@@ -1258,7 +1235,7 @@ bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st)
     return true;
 }
 
-/* diagphasetrain: a banner's detail line, indented "Key words = value"
+/* a banner's detail line, indented "Key words = value"
  * ("  Num examples = 2000", "  Batch size = 8" under HF Trainer's "*****
  * Running Evaluation *****"; "  Total optimization steps = 2,436"), or a
  * line of a printed object ("  \"eos_token_id\": 1," and the closing "}"
@@ -1337,7 +1314,7 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
     const char *u = box_content(upper, un, &a), *l = box_content(lower, ln, &b);
     size_t ua = u ? a : 0;
     while (ua > 0 && (u[ua - 1] == ' ' || u[ua - 1] == '\r')) ua--;
-    /* diagstage6: the header wrapped before "in": "│ /x/deepspeed/runtime/engine.py:330 │"
+    /* the header wrapped before "in": "│ /x/deepspeed/runtime/engine.py:330 │"
      * above "│ in __init__ │" (deepspeedai/DeepSpeed#2676): joined as Python
      * writes it, "…engine.py:330, in __init__" */
     if (u && l && ua > 4 && b > 3 && !memcmp(l, "in ", 3) && isdigit((unsigned char)u[ua - 1]) &&
@@ -1427,7 +1404,7 @@ size_t stage_unbox(char *line, size_t len)
     return o;
 }
 
-/* diaggaps (issue 12): a JVM stack frame, "at pkg.Class.method(File.java:N)",
+/* a JVM stack frame, "at pkg.Class.method(File.java:N)",
  * "(Native Method)" for a JNI call into a native library (ND4J's CUDA
  * backend), "(Unknown Source)"; Scala and Kotlin frames alike (".scala:",
  * ".kt:"). The JVM prints them innermost first under the exception
@@ -1507,10 +1484,7 @@ static bool rule_line(const char *s, size_t n)
     return true;
 }
 
-/* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
- * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
- * a frame number, two blanks or more, then a name with a call. */
-/* diagstage12: the same frames with their numbers lost (a paste of
+/* the same frames with their numbers lost (a paste of
  * Paddle's "C++ Traceback (most recent call last):" whose numbers the
  * copy dropped: "paddle::AnalysisPredictor::ZeroCopyRun()", "void
  * phi::HardSwishKernel<float, phi::GPUContext>(phi::GPUContext const&, …)",
@@ -1531,6 +1505,9 @@ static bool bare_cxx_frame(const char *s, size_t n)
     return !blank || !memchr(blank + 1, ' ', (size_t)(q - blank - 1));
 }
 
+/* A numbered C++ stack frame, Paddle's: "2   paddle::platform::CUDADeviceContext::
+ * CUDADeviceContext(paddle::platform::CUDAPlace)", "0   scale_ad_func(...)":
+ * a frame number, two blanks or more, then a name with a call. */
 static bool numbered_cxx_frame(const char *s, size_t n)
 {
     size_t i = 0;
@@ -1553,8 +1530,7 @@ static bool elision_line(const char *s, size_t n)
     return true;
 }
 
-/* Colab folds a traceback's library frames into one line: "7 frames". */
-/* diagstage7: a Julia stack frame, "conv! at /root/.julia/packages/CUDA/
+/* a Julia stack frame, "conv! at /root/.julia/packages/CUDA/
  * wTQsK/lib/cudnn/nnlib.jl:91 [inlined]" or "[3] applychain at …/basic.jl:37"
  * (JuliaGPU/CUDA.jl#692 = h24-68): a name, " at ", a path ending in
  * ".jl:" and a line number. */
@@ -1574,7 +1550,7 @@ static bool julia_frame_line(const char *s, size_t n)
     return jl && jl + 4 < s + n && isdigit((unsigned char)jl[4]);
 }
 
-/* diagopen40: a MATLAB stack line, "Error in dagnn.Conv/forward (line 11)"
+/* a MATLAB stack line, "Error in dagnn.Conv/forward (line 11)"
  * or, its "Error in " dropped in a paste, "dagnn.Conv/forward (line 11)"
  * (MATLAB prints the error first and its stack below, innermost first;
  * MatConvNet's out-of-memory error in a convolution layer's forward,
@@ -1604,6 +1580,7 @@ static bool matlab_frame_line(const char *s, size_t n)
     return matlab_function(s, n, &fn) != NULL;
 }
 
+/* Colab folds a traceback's library frames into one line: "7 frames". */
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -1612,7 +1589,7 @@ static bool folded_frames_line(const char *s, size_t n)
     return i > 0 && n - i == 7 && memcmp(s + i, " frames", 7) == 0;
 }
 
-/* diagstage11: Google Colab renders an IPython frame header as a markdown
+/* Google Colab renders an IPython frame header as a markdown
  * link, and a paste keeps it: "[/content/sam2/utils/misc.py](https://
  * localhost:8080/#) in load_video_frames(video_path, …)", "[<ipython-input-
  * 10-…>](https://localhost:8080/#) in <cell line: 1>()" (facebookresearch/
@@ -1628,7 +1605,7 @@ static const char *colab_frame_in(const char *s, size_t n)
     return close + 1;
 }
 
-/* diagstage11: a Go program's stack (ollama's runner crashing in cgo:
+/* a Go program's stack (ollama's runner crashing in cgo:
  * "goroutine 51 gp=0xc000602e00 m=5 mp=0xc000100008 [syscall]:" then
  * "github.com/ollama/ollama/llama._Cfunc_llama_decode(0x78abc4a8ef00, {…})"
  * over "\t_cgo_gotypes.go:557 +0x4a", innermost first; ollama/ollama#9568 =
@@ -1666,7 +1643,7 @@ static const char *go_frame_name(const char *s, size_t n, size_t *len)
     return name;
 }
 
-/* diagstage14: a logger's level tag near the line's start ("[TensorRT-LLM]
+/* a logger's level tag near the line's start ("[TensorRT-LLM]
  * [INFO] [MemUsageChange] Allocated 20.10 GiB for max tokens in paged KV
  * cache (2112).", "INFO 05-10 16:00:15 [gpu_worker.py:240] ...",
  * "2024-05-01 10:00:00,123 - INFO - ..."): a log line, whatever cue its
@@ -1687,7 +1664,7 @@ static bool level_tagged(const char *s, size_t n)
     return false;
 }
 
-/* diaggaps (issue 12): Kaldi's log header, "LOG (nnet3-train[5.5.0~1]:Train():
+/* Kaldi's log header, "LOG (nnet3-train[5.5.0~1]:Train():
  * nnet-training.cc:68) text": a level (LOG, WARNING, ERROR, ASSERTION_FAILED,
  * VLOG[n]), then in parentheses the program (with its version in brackets;
  * Vosk's library names itself "VoskAPI"), the function (__func__) followed
@@ -1736,7 +1713,7 @@ static bool tqdm_bar(const char *s, size_t n)
     return has(s, n, "%|") && (has(s, n, "it/s]") || has(s, n, "s/it]"));
 }
 
-/* diagstage14: a tool's indented sub-step line, words ending in an
+/* a tool's indented sub-step line, words ending in an
  * ellipsis ("  Loading Gemma 3 model...", "  Running Gemma 3 forward pass
  * (48 layers)...", "  Processing through connector...": LTX-2's MLX
  * pipeline, heldout33 h33-32): narration, not a traceback's code line
@@ -1745,7 +1722,7 @@ static bool tqdm_bar(const char *s, size_t n)
 static bool step_narration(const char *s, size_t n)
 {
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r')) n--;
-    /* diagphaseserve: after a bullet of dashes (exllamav2's " -- Loading
+    /* after a bullet of dashes (exllamav2's " -- Loading
      * model...", " -- Warmup...", turboderp/exllamav2 exllamav2/model_init.py,
      * test_inference.py), one word is narration too */
     bool bullet = false;
@@ -1761,7 +1738,7 @@ static bool step_narration(const char *s, size_t n)
     return true;
 }
 
-/* diagphasetrain: a logged metrics record, "key: value" fields between
+/* a logged metrics record, "key: value" fields between
  * " | " ("iteration 1010/ 500000 | consumed samples: 517120 | lm loss:
  * 2.809E+00 |", Megatron-LM's training_log, printed indented): a log line,
  * not code, though it names a loss. */
@@ -1779,12 +1756,12 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     if (i == len) return STAGE_LINE_BLANK;
     const char *s = body + i;
     size_t n = len - i;
-    /* diaggaps: Kaldi's own log line, however it was indented */
+    /* Kaldi's own log line, however it was indented */
     if (kaldi_header(s, n, &(const char *){0}, &(size_t){0})) return STAGE_LINE_OTHER;
     if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
         has(s, n, "(most recent call first)") ||
         has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
-        /* diagopen40: glog's failure signal handler, "*** SIGABRT (@0x3e8) received
+        /* glog's failure signal handler, "*** SIGABRT (@0x3e8) received
          * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
          * (google/glog src/signalhandler.cc DumpSignalInfo) */
         (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
@@ -1803,7 +1780,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         /* IPython 8: "Cell In[3], line 25", "---> 25 model.to(...)",
          * "File ~/x/models/m.py:210, in M.set_device_ids(self, ids)" */
         starts(s, n, "Cell In[") || starts(s, n, "---> ") || starts(s, n, "<ipython-input-") ||
-        /* diagstage11: IPython 8.0-8.5 wrote a blank before the cell number
+        /* IPython 8.0-8.5 wrote a blank before the cell number
          * ("Cell In [7], line 1", UKPLab/sentence-transformers = h19-30) */
         starts(s, n, "Cell In [") ||
         (starts(s, n, "File ") && has(s, n, ", in ")) ||
@@ -1813,12 +1790,12 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         (i == 0 && go_frame_name(s, n, &(size_t){0})))
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
-     * library frames, "7 frames" (corpus-heldout15 h15-67; diagstage5) */
+     * library frames, "7 frames" (corpus-heldout15 h15-67) */
     if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
     if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
-    /* diagphaseserve: tqdm pads a bar with no description to the left
+    /* tqdm pads a bar with no description to the left
      * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code.
-     * diagphasesci: an indented progress bar is the tool's line, not a
+     * an indented progress bar is the tool's line, not a
      * traceback's code: YOLOv5's validator right-aligns its metric
      * columns in front of its bar ("                 Class     Images ...
      * mAP50-95:  35%|###4      | 55/157 [00:21<00:39,  2.58it/s]",
@@ -1829,10 +1806,10 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_CODE;
     /* A code line that lost its indentation (markdown paste) is still code
      * when it names a frame cue: "Variable._execution_engine.run_backward(".
-     * diaggaps: not a line that starts in another script, a sentence
+     * not a line that starts in another script, a sentence
      * quoting a call ("我曾经调用 net.evaluate(),但这给了我这个错误:", over a
      * DL4J stack whose frames name the stage, heldout35 h35-26), as the
-     * prose walk reads such lines (diagstage7). */
+     * prose walk reads such lines. */
     if ((unsigned char)s[0] < 0x80 && !stage_message_line(s, n) && memchr(s, '(', n) && !level_tagged(s, n) &&
         stage_frame_bits(s, n))
         return STAGE_LINE_CODE;
@@ -1855,7 +1832,7 @@ static unsigned words_bits(const char *text, size_t len, const struct stage_word
  *   (hooks.py pre_forward, new_forward) run before a module's forward; the
  *   weights they move to the GPU (Module._apply,
  *   set_module_tensor_to_device) are no load.
- * - diagstage13: an engine's warm-up runs a generation step to size its
+ * - an engine's warm-up runs a generation step to size its
  *   memory or capture its graphs (TGI flash_causal_lm.py warmup ->
  *   self.generate_token(batch), huggingface/text-generation-inference;
  *   vLLM's worker/model_runner.py profile_run -> _dummy_run ->
@@ -1868,7 +1845,7 @@ static const struct stage_word mask_inner_words[] = {
     {"capture_model", OOM_STAGE_GENERATE, false}, {"compile_or_warm_up_model", OOM_STAGE_GENERATE, false},
 };
 
-/* diagstage15: a module's forward frame, and a constructor's: an object
+/* a module's forward frame, and a constructor's: an object
  * built inside a forward computes, it loads nothing (RAFT's
  * "corr_fn = CorrBlock(fmap1, fmap2, radius=...)" in RAFT.forward builds the
  * correlation volume in CorrBlock.__init__, princeton-vl/RAFT core/raft.py
@@ -1883,7 +1860,7 @@ bool stage_constructor_frame(const char *text, size_t len)
     return has(text, len, ", in __init__\n");
 }
 
-/* diagopen37: the CycleGAN/pix2pix family's backward_G and backward_D_basic
+/* the CycleGAN/pix2pix family's backward_G and backward_D_basic
  * compute their losses, running the networks forward ("self.idt_A =
  * self.netG_A(self.real_B)"), then call loss.backward()
  * (junyanz/pytorch-CycleGAN-and-pix2pix: models/cycle_gan_model.py; heldout37
@@ -1912,7 +1889,7 @@ unsigned stage_masks_inner(const char *text, size_t len)
  *   adam.py step "loss = closure()" -> precision _wrap_closure
  *   "closure_result = closure()" -> automatic.py closure -> _training_step ->
  *   training_step; torch.optim's LBFGS "loss = float(closure())").
- * - diagconv (issue 12): a generation encoding its prompt. The text encoder
+ * - a generation encoding its prompt. The text encoder
  *   runs one forward pass over the prompt before any sampling step, so the
  *   generate call around it is not the stage; the encoder's forward is (the
  *   labellers' "encoders inside generation are forward", h27-83, h29-09,
@@ -1958,7 +1935,7 @@ static size_t frame_name_len(const char *text, size_t len)
     return i < len && text[i] == '(' ? i + 1 : len;
 }
 
-/* ---- diagstage4 (issue 12): names by their word parts ----
+/* ---- names by their word parts ---------------------------
  * A frame names what runs twice: its function and its file. Both are
  * identifiers made of word parts ("val_one_epoch", "BaseTrainer.validate",
  * "eval_completion.py", "coco_eval.py", "train_dataset_group"), and a part
@@ -1980,14 +1957,14 @@ static const struct stage_word name_parts[] = {
     {"eval", OOM_STAGE_EVAL, 0}, {"evaluat", OOM_STAGE_EVAL, P}, {"validat", OOM_STAGE_EVAL, P},
     {"valid", OOM_STAGE_EVAL, 0}, {"val", OOM_STAGE_EVAL, 0}, {"metric", OOM_STAGE_EVAL, P},
     {"save", OOM_STAGE_CHECKPOINT, P}, {"saving", OOM_STAGE_CHECKPOINT, 0},
-    /* diagstage7: not "restore": image apps restore faces and photos at
+    /* not "restore": image apps restore faces and photos at
      * inference (A1111 face_restoration.restore_faces -> codeformer_model
      * restore, TheLastBen/fast-stable-diffusion#902 = h15-90, inside a
      * txt2img generation); a checkpoint's restore is named by the cue table
      * (restore_checkpoint, saver.restore(, checkpoint.restore() */
     {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
-    /* diagstage7: "generate" names generation as the name's verb alone
+    /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
      * (generate_text, generate_images: gen_objects below), not with another
      * object: "generate_emissions" aligns speech by a forward pass
@@ -2002,12 +1979,12 @@ static const struct stage_word name_parts[] = {
      * run_translation.py trains. */
     {"translate", OOM_STAGE_GENERATE, 0}, {"translator", OOM_STAGE_GENERATE, 0},
     {"beam", OOM_STAGE_GENERATE, 0},
-    /* diagstage7: a program named for synthesis makes speech or images
+    /* a program named for synthesis makes speech or images
      * (wavenet_vocoder's synthesis.py -> wavegen, r9y9/wavenet_vocoder#37 =
      * h15-98): generation, as the verb table's "synthes" */
     {"synthes", OOM_STAGE_GENERATE, P},
     {"backward", OOM_STAGE_BACKWARD, 0}, {"forward", OOM_STAGE_FORWARD, 0},
-    /* diagstage5: a function or script named for inference runs the model
+    /* a function or script named for inference runs the model
      * forward ("in infer" in so-vits-svc's infer_tool, "in inference(" in a
      * notebook, inference_realesrgan.py); a loss is computed in the forward
      * of the step (TTS losses.py feature_loss, compute_loss_ota). Forward is
@@ -2016,7 +1993,7 @@ static const struct stage_word name_parts[] = {
      * generative ones included. */
     {"infer", OOM_STAGE_FORWARD, 0}, {"inference", OOM_STAGE_FORWARD, 0},
     {"loss", OOM_STAGE_FORWARD, 0}, {"losses", OOM_STAGE_FORWARD, 0},
-    /* diagstage15 (user code): "vali" is the validation of the time-series
+    /* user code: "vali" is the validation of the time-series
      * experiment classes (thuml/Time-Series-Library exp/exp_long_term_
      * forecasting.py "def vali(self, vali_data, vali_loader, criterion)",
      * zhouhaoyi/Informer2020 exp/exp_informer.py, and their forks); DDIM
@@ -2070,7 +2047,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
     return i - a;
 }
 
-/* ---- diagstage11 (issue 12): parts that name a stage together ----
+/* ---- parts that name a stage together ----------------------------
  * Some parts name a stage only beside another part: what a name loads or
  * updates says which stage it is.
  * - load + a data noun as the name's last part loads the program's data,
@@ -2085,7 +2062,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * - optim/optimizer + step or update is an optimizer step by any name:
  *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
  *   sxyu/plenoxels#24 = h26-95), "optim_step". */
-/* diagstage15, from research code's own loops:
+/* From research code's own loops:
  * - sample + p (the reverse process p(x_t-1 | x_t)) or + loop is diffusion
  *   sampling: "p_sample", "p_sample_loop", "p_sample_loop_progressive"
  *   (openai/guided-diffusion and improved-diffusion gaussian_diffusion.py,
@@ -2099,12 +2076,12 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  * - estimate + loss is nanoGPT's "estimate_loss" (karpathy/nanoGPT
  *   train.py, @torch.no_grad(), the loss on the train and val splits; kept
  *   in its forks): evaluation.
- * - diagopen40: test + epoch or loop is the per-epoch test pass a training
+ * - test + epoch or loop is the per-epoch test pass a training
  *   script runs between its training epochs ("test_epoch", "test_one_epoch",
  *   "test_loop": pointMLP's part segmentation main.py train -> test_epoch,
  *   heldout40 h40-04): evaluation. "test" alone stays no stage (test.py
  *   runs inference). */
-/* diagstage14: make + a served model's object names its set-up, load:
+/* make + a served model's object names its set-up, load:
  * an engine or server creates the model (instance, session, executor,
  * runner) before it serves anything. lmdeploy TurboMind's
  * "_create_model_instance" -> "model_comm.create_model_instance(" at
@@ -2128,7 +2105,7 @@ static const struct {
     {"frame", ROLE_DATA}, {"frames", ROLE_DATA}, {"image", ROLE_DATA}, {"images", ROLE_DATA},
     {"img", ROLE_DATA}, {"imgs", ROLE_DATA}, {"video", ROLE_DATA}, {"videos", ROLE_DATA},
     {"audio", ROLE_DATA}, {"samples", ROLE_DATA}, {"inputs", ROLE_DATA},
-    /* diagstage14: reading or fetching media is loading the data too:
+    /* reading or fetching media is loading the data too:
      * torchvision.io's read_video/read_image, qwen-vl-utils' fetch_video/
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
@@ -2191,23 +2168,23 @@ unsigned stage_name_bits(const char *name, size_t n)
         k = nk;
     }
     bits = role_bits(bits, roles, data_last);
-    /* diagstage8: a name for the whole loop, training and evaluating
+    /* a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,
      * h26-125) */
     if (train) bits &= ~(1u << OOM_STAGE_EVAL);
-    /* diagstage11: nor a load: a training script named for what it starts
+    /* nor a load: a training script named for what it starts
      * from ("train_nsf_sim_cache_sid_load_pretrain.py", RVC's trainer,
      * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
      * frames run the discriminator's forward) trains */
     if (train) bits &= ~(1u << OOM_STAGE_LOAD);
-    /* diagstage13: the loss with its metrics ("get_batch_loss_metrics", the
+    /* the loss with its metrics ("get_batch_loss_metrics", the
      * step of TRL's DPO, CPO, ORPO and KTO trainers, called by compute_loss
      * and prediction_step alike: huggingface/trl trl/trainer/dpo_trainer.py)
      * is the step's forward, no evaluation: "metric" beside "loss" and no
      * evaluation word ("eval_loss_metrics" stays) */
     if (metric && loss && !eval_word) bits &= ~(1u << OOM_STAGE_EVAL);
-    /* diagstage10: a name for both passes ("combined_forward_backward_step",
+    /* a name for both passes ("combined_forward_backward_step",
      * Megatron's "forward_backward_no_pipelining") names the whole step,
      * not backward: the frames inside it say which pass ran
      * (NVIDIA-NeMo/Megatron-Bridge#4587 = h30-38: post_process.forward) */
@@ -2216,10 +2193,7 @@ unsigned stage_name_bits(const char *name, size_t n)
     return bits;
 }
 
-/* The function a frame line names, in any of the formats pasted: Python's
- * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
- * NULL when there is none. */
-/* diagopen40: a glog stack frame, "@     0x7f5fb86534d7 caffe::DetectionDataLayer<>::
+/* a glog stack frame, "@     0x7f5fb86534d7 caffe::DetectionDataLayer<>::
  * load_batch()" (glog's failure signal handler and check-failure stacks,
  * innermost first; Caffe's prefetch thread allocating a batch, heldout40
  * h40-109): the method, the last "::" part before the call's '(' (template
@@ -2243,6 +2217,9 @@ static const char *glog_frame_function(const char *text, size_t len, size_t lead
     return b;
 }
 
+/* The function a frame line names, in any of the formats pasted: Python's
+ * ", in NAME", IPython's "x.py in NAME(", Lua's "in function 'NAME'".
+ * NULL when there is none. */
 static const char *frame_function(const char *text, size_t len, size_t *n)
 {
     static const char *const heads[] = {", in ", ".py in ", "in function '", " in "};
@@ -2306,7 +2283,7 @@ static const char *const data_roots[] = {"input", "inputs", "img", "imgs", "imag
                                          "target", "targets", "label", "labels", "gt", "sample", "samples",
                                          "frame", "frames", "audio"};
 static const char *const loader_roots[] = {"dataset", "datasets", "dataloader", "loader", "collator"};
-/* diagstage15: word parts that name a model's own state, not a batch */
+/* word parts that name a model's own state, not a batch */
 static const char *const state_parts[] = {"grad", "grads", "gradient", "gradients", "param", "params",
                                           "parameter", "parameters", "weight", "weights", "buffer", "buffers",
                                           "partition", "partitions", "shard", "shards", "master", "optimizer",
@@ -2375,7 +2352,7 @@ static bool device_move(const char *text, size_t len, const char *p, size_t m)
     return m == 0 || has(arg, an, "device") || has(arg, an, "cuda") || (m == 2 && has(arg, an, "Tensor"));
 }
 
-/* diagstage14: a model moved whole under a name of its own: the moved
+/* a model moved whole under a name of its own: the moved
  * name (a plain chain of names, no call: "model(x).cuda()" moves an
  * output) has a model's part and no data part: "model_func =
  * model_func.cuda()" (iworldtong/text_gcn.pytorch, heldout33 h33-103),
@@ -2405,7 +2382,7 @@ static unsigned model_move_bits(const char *text, size_t len)
     return 0;
 }
 
-/* diagstage14: code that makes a model or engine object and names it for
+/* code that makes a model or engine object and names it for
  * what it is: "NAME = Callee(" where NAME's last word part is a model's or
  * an engine's noun and Callee is a class (its last name starts upper case)
  * or a factory (from_*, pipeline): the object loads its weights or sizes
@@ -2466,7 +2443,7 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
             const char *root = expression_root(text, p, &rn);
             if (rn && has_part(root, rn, data_roots, sizeof data_roots / sizeof data_roots[0]))
                 return 1u << OOM_STAGE_DATA;
-            /* diagstage15: an asynchronous copy from pinned memory moves a
+            /* an asynchronous copy from pinned memory moves a
              * batch, whatever its name ("toks.to(device=\"cuda\",
              * non_blocking=True)", facebookresearch/esm scripts/extract.py;
              * "[im.cuda(non_blocking=True) for im in images]",
@@ -2524,7 +2501,7 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
     return 0;
 }
 
-/* diagopen37: a loop shared by training and validation, told its phase by
+/* a loop shared by training and validation, told its phase by
  * a literal argument and handed the validation loader: "result, is_best =
  * iterate(\"val\", args, val_loader, model, None, logger, epoch)"
  * (fangchangma/self-supervised-depth-completion main.py; heldout37
@@ -2603,7 +2580,6 @@ static unsigned frame_name_bits(const char *text, size_t len)
         bits |= stage_name_bits(file, n);
     return bits;
 }
-/* ---- end of the diagstage4 block ---- */
 
 static unsigned frame_bits(const char *text, size_t len, bool data_moves);
 
@@ -2623,8 +2599,8 @@ unsigned stage_data_move_bits(const char *text, size_t len)
  * (DiffusionPipeline.to, from_pretrained, the offload hooks) and
  * pipeline_loading_utils.py move and load, so a frame there names no stage
  * by its path: InstantID's node "load_model … ).to(device)" into
- * "diffusers\pipelines\pipeline_utils.py" is a load (diagstage11,
- * cubiq/ComfyUI_InstantID, h28-63). */
+ * "diffusers\pipelines\pipeline_utils.py" is a load
+ * (cubiq/ComfyUI_InstantID, h28-63). */
 static bool diffusers_pipeline_file(const char *text, size_t len)
 {
     static const char *const dirs[] = {"diffusers/pipelines/", "diffusers\\pipelines\\"};
@@ -2667,7 +2643,7 @@ static unsigned pipeline_output_bits(const char *text, size_t len)
     return 0;
 }
 
-/* diagstage15: names that hold a stage's cue but name another thing, with
+/* names that hold a stage's cue but name another thing, with
  * the stage they do name (UNKNOWN: none of their own; the frames inside
  * say). A line that holds one as a whole word loses the cue's stage:
  * - "evaluate_actions" scores the stored actions under the current policy
@@ -2685,7 +2661,7 @@ static const struct {
 } false_friends[] = {
     {"evaluate_actions", OOM_STAGE_EVAL, OOM_STAGE_FORWARD},
     {"forward_backward", OOM_STAGE_BACKWARD, OOM_STAGE_UNKNOWN},
-    /* diagopen40: MatConvNet's DagNN.eval runs the forward pass and, given
+    /* MatConvNet's DagNN.eval runs the forward pass and, given
      * the output derivatives, the backward: cnn_train_dag's processEpoch
      * calls "net.eval(inputs, params.derOutputs, ...)" to train and
      * "net.eval(inputs)" to test (vlfeat/matconvnet matlab/+dagnn/@DagNN/
@@ -2695,7 +2671,7 @@ static const struct {
     /* autograd's engine runs each backward node through
      * Engine::evaluate_function (pytorch/pytorch torch/csrc/autograd/
      * engine.cpp): a C++ frame "torch::autograd::Engine::evaluate_function(
-     * ...)" under an OOM is the backward pass, no evaluation (diagopen40) */
+     * ...)" under an OOM is the backward pass, no evaluation */
     {"Engine::evaluate_function", OOM_STAGE_EVAL, OOM_STAGE_BACKWARD},
 };
 
@@ -2756,14 +2732,14 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     return bits;
 }
 
-/* ---- diagstage5 (issue 12): the operator an engine names ----
+/* ---- the operator an engine names ---------------------------
  * Caffe2 prints the failing operator's definition after "Error from
  * operator:" ('input: "gpu_0/res4_7_branch2b" ... type: "Conv" ...
  * device_option { ... }', facebookresearch/Detectron#821); its gradient
  * operators are typed "<Op>Gradient" (ConvGradient). Paddle's glog names
  * the op that raised ("operator.cc:242] roi_align raises an exception
  * paddle::memory::allocation::BadAlloc"); its gradient ops end in "_grad". */
-/* diagstage12: ONNX Runtime's executor names the node whose kernel failed
+/* ONNX Runtime's executor names the node whose kernel failed
  * ("[E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel]
  * Non-zero status code returned while running Add node. Name:'/image_
  * encoder/blocks.7/attn/Add_3' Status Message: ...bfc_arena.cc:376 ...
@@ -2781,7 +2757,7 @@ static enum oom_stage ort_node_stage(const char *text, size_t len)
     const char *p = memmem(text, len, head, sizeof head - 1);
     if (!p) return OOM_STAGE_UNKNOWN;
     const char *b = p + sizeof head - 1, *end = text + len, *e = b;
-    /* diagopen39: an execution provider's fused subgraph is typed by the
+    /* an execution provider's fused subgraph is typed by the
      * name the provider gives it, with dashes ("while running
      * OpenVINO-EP-subgraph_2 node": meta_def name "OpenVINO-EP-subgraph_" + N,
      * microsoft/onnxruntime:onnxruntime/core/providers/openvino/ov_versions/
@@ -2791,7 +2767,7 @@ static enum oom_stage ort_node_stage(const char *text, size_t len)
     return e - b > 4 && memcmp(e - 4, "Grad", 4) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
 }
 
-/* diagstagenpt (issue 12): a Paddle operator by its type. A gradient op is
+/* a Paddle operator by its type. A gradient op is
  * "<op>_grad" (or "_grad_grad"), made by the op's GradOpMaker; the
  * optimizers' and AMP's update ops are typed by name (PaddlePaddle/Paddle:
  * paddle/fluid/operators/optimizers/, paddle/phi/ops/yaml/ops.yaml: sgd_,
@@ -2826,7 +2802,7 @@ static enum oom_stage paddle_operator_hint(const char *text, size_t len)
     return paddle_op_stage(b, (size_t)(e - b));
 }
 
-/* diagleft2 (issue 12): MindSpore names the kernel whose output it could
+/* MindSpore names the kernel whose output it could
  * not place by its full scope, "Device(id:0) memory isn't enough and alloc
  * failed, kernel name: Gradients/Default/network-WithLossCell/...-op1520,
  * alloc size: N B." (mindspore-ai/mindspore:mindspore/ccsrc/runtime/
@@ -2906,9 +2882,8 @@ bool stage_code_shaped(const char *s, size_t n)
     }
     return joint;
 }
-/* ---- end of the diagstage5 block ---- */
 
-/* diagstage6: Python (3.10 on) names the function a failed thread ran:
+/* Python (3.10 on) names the function a failed thread ran:
  * "Exception in thread Thread-3 (generate):", "Thread-27 (load_model)",
  * "Thread-272 (_pin_memory_loop)": its word parts name the stage, as a
  * frame's function does. Before the traceback (context) or after the
@@ -2953,17 +2928,16 @@ enum oom_stage stage_after_line(const char *text, size_t len)
  * TangoFluxVAEDecodeAndPlay" (LucipherDev/ComfyUI-TangoFlux#18), or the
  * node's name alone on the line above the message in its pop-up
  * ("NunchakuQwenImageDiTLoader", Comfy-Org/ComfyUI#9812). Node classes are
- * named for what they do: loaders load, samplers and VAE decoders generate.
- * (diagload, issue 12) */
+ * named for what they do: loaders load, samplers and VAE decoders generate. */
 static const struct stage_word node_words[] = {
     {"DataLoader", OOM_STAGE_DATA, false}, /* not a ComfyUI loader */
     {"Loader", OOM_STAGE_LOAD, false}, {"LoadModel", OOM_STAGE_LOAD, false},
     {"Load_Model", OOM_STAGE_LOAD, false}, {"Sampler", OOM_STAGE_GENERATE, false},
-    /* diagstage5: a sampling node named with the verb ("SUPIR_sample",
+    /* a sampling node named with the verb ("SUPIR_sample",
      * kijai/ComfyUI-SUPIR; "KSample..." is covered above) */
     {"_sample", OOM_STAGE_GENERATE, false},
     {"VAEDecode", OOM_STAGE_GENERATE, false},
-    /* diagstage9: a video model's own decoder node decodes the sampled
+    /* a video model's own decoder node decodes the sampled
      * latents as VAEDecode does ("HyVideoDecode" alone above "Allocation on
      * device", kijai/ComfyUI-HunyuanVideoWrapper#503) */
     {"Decode", OOM_STAGE_GENERATE, false},
@@ -2993,11 +2967,7 @@ static const char *node_name(const char *text, size_t len, size_t *n)
     return k ? p : NULL;
 }
 
-/* diagstage5: the command that launched the program names its script
- * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
- * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
- * script's name say what it does, as a frame's file does. */
-/* diagstage12: Python's warnings module writes "FILE:LINE: CATEGORY:
+/* Python's warnings module writes "FILE:LINE: CATEGORY:
  * MESSAGE" (warnings.formatwarning), FILE being the module that warned:
  * the code the program was running, read as a frame's file is
  * (".../torch/distributed/fsdp/_state_dict_utils.py:312: UserWarning: ..."
@@ -3025,6 +2995,10 @@ static enum oom_stage warning_file_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* the command that launched the program names its script
+ * ("$ python inference_realesrgan.py -n RealESRGAN_x4plus", "accelerate
+ * launch train_dreambooth.py", "torchrun eval.py"): the word parts of the
+ * script's name say what it does, as a frame's file does. */
 static enum oom_stage command_stage(const char *text, size_t len)
 {
     static const char *const launchers[] = {"python", "launch ", "torchrun ", "deepspeed "};
@@ -3048,7 +3022,7 @@ static enum oom_stage command_stage(const char *text, size_t len)
 
 static size_t word_at(const char *t, size_t n, size_t from, const char *w);
 
-/* diagopen40: a count of a split's items, printed at set-up ("[i] #
+/* a count of a split's items, printed at set-up ("[i] #
  * validation samples:  677", "Number of evaluation examples: 500", "val
  * images = 5000"): the line ends in a bare number and names what is counted;
  * it tells the data's size, no evaluation under way (a trainer's set-up
@@ -3078,7 +3052,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
-    /* diagopen39: ONNX Runtime's executor line naming the node it ran, above
+    /* ONNX Runtime's executor line naming the node it ran, above
      * the provider's own error that continues it ("... while running
      * OpenVINO-EP-subgraph_2 node. ... Exception from .../infer_request.cpp:245:"
      * over "[GPU] out of GPU resources"), as on the message's own line */
@@ -3089,7 +3063,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     if (node) {
         unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
         if (bits) return stage_pick(bits);
-        /* diagstage6: any other node the report names runs in a generation
+        /* any other node the report names runs in a generation
          * graph ("**Error occurred when executing ApplyInstantID:**",
          * cubiq/ComfyUI_InstantID#73; as the labelled KSampler
          * and VAE decode nodes) */
@@ -3107,7 +3081,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
 static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, size_t opn)
 {
     static const struct stage_word names[] = {
-        /* diagstagenpt: TF 1.x's Saver builds its restore under the save/
+        /* TF 1.x's Saver builds its restore under the save/
          * scope too ("save/RestoreV2", "save/Assign_12" in
          * "save/restore_all"; tensorflow/python/training/saver.py
          * BaseSaverBuilder._AddRestoreOps); eager Checkpoint.restore runs
@@ -3128,7 +3102,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         {"/Adam", OOM_STAGE_OPTIMIZER, false}, {"Apply", OOM_STAGE_OPTIMIZER, false},
         {"Grad", OOM_STAGE_BACKWARD, false},
     };
-    /* diagstage4: a variable's own initialiser, "<variable>/Assign" (TF 1.x
+    /* a variable's own initialiser, "<variable>/Assign" (TF 1.x
      * tf.Variable names its initial assignment so), runs when variables are
      * initialised, before any step: load, though the variable is an Adam
      * slot ("training/Adam/Variable_14/Assign", iperov/DeepFaceLab#518).
@@ -3148,13 +3122,6 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
     return OOM_STAGE_FORWARD;
 }
 
-/* diagstage12: a TF 1.x node def lists its inputs after its attributes
- * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
- * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
- * node outside the gradient scopes that takes a finished gradient as input
- * is updating the weights with it (a Keras optimizer's unscoped
- * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
- * optimizer. */
 /* An input the grappler layout optimizer made ("gradients/conv1_1/
  * convolution_grad/Conv2DBackpropFilter-0-TransposeNHWCToNCHW-
  * LayoutOptimizer": input 0 of the node named first, transposed, kSuffix
@@ -3170,6 +3137,13 @@ static bool layout_transpose(const char *name, const char *end)
     return has(name, (size_t)(e - name), "-LayoutOptimizer");
 }
 
+/* a TF 1.x node def lists its inputs after its attributes
+ * ("mul_23 = Mul[T=DT_FLOAT, ...](truediv_34, gradients/model_2/conv2d_6/
+ * convolution_grad/Conv2DBackpropFilter)]]", iperov/DeepFaceLab#5588): a
+ * node outside the gradient scopes that takes a finished gradient as input
+ * is updating the weights with it (a Keras optimizer's unscoped
+ * m = beta_1 * m + (1 - beta_1) * g), or clipping it for that update: the
+ * optimizer. */
 static bool consumes_gradient(const char *op, size_t n)
 {
     const char *args = memmem(op, n, "](", 2);
@@ -3188,12 +3162,12 @@ enum oom_stage stage_tf(const char *text, size_t len)
                                         "Detected at node ", "[Op:", "{{function_node ",
                                         /* TF 1.x: "Caused by op u'gradients/concat', defined at:" */
                                         "Caused by op u'", "Caused by op '",
-                                        /* diagstage6: the BFC allocator naming the op that asked
+                                        /* the BFC allocator naming the op that asked
                                          * ("ran out of memory trying to allocate 4.42GiB (rounded to
                                          * 4746649600)requested by op StatefulPartitionedCall/
                                          * gradient_tape/…", TensorSpeech/TensorFlowASR#62) */
                                         "requested by op ",
-                                        /* diagstage8: TF 2.x's graph-mode stack of the failing
+                                        /* TF 2.x's graph-mode stack of the failing
                                          * node ("Original stack trace for 'gradients/pose/
                                          * locref_pred/block4/conv2d_transpose_grad/Conv2D':",
                                          * DeepLabCut/DeepLabCut#613) */
@@ -3224,7 +3198,7 @@ enum oom_stage stage_tf(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagleft2 (issue 12): Julia prints its stack below the error, after
+/* Julia prints its stack below the error, after
  * "Stacktrace:", innermost first, each frame " [n] f(args)" (1.6+: the
  * module and file on an "@ Module path:line" line under it; before: " at
  * path:line" on the same line). A function names the phase as a Python
@@ -3330,7 +3304,7 @@ bool stage_attention_text(const char *text, size_t len)
     return false;
 }
 
-/* ---- diagverb (issue 12): a tool's own log line, by general words -------
+/* ---- a tool's own log line, by general words ----------------------------
  * Whatever the library, a tool names what it is doing with a few verbs and
  * nouns: "Loading model", "Saving checkpoint", "Evaluating:", "Starting
  * Predictions", "Decoding started", "Generating autoregressive samples..".
@@ -3343,11 +3317,11 @@ static const struct {
     {"sav", OOM_STAGE_CHECKPOINT}, {"backup", OOM_STAGE_CHECKPOINT},
     {"load", OOM_STAGE_LOAD}, {"restor", OOM_STAGE_LOAD}, {"initializ", OOM_STAGE_LOAD},
     {"initialis", OOM_STAGE_LOAD}, {"construct", OOM_STAGE_LOAD}, {"build", OOM_STAGE_LOAD},
-    /* diagstage12: a tool setting a part up before it runs ("Setting up
+    /* a tool setting a part up before it runs ("Setting up
      * style layer 2 : relu1_1", jcjohnson/neural-style's set-up of its loss
      * modules after "Successfully loaded models/VGG...caffemodel") */
     {"setting up ", OOM_STAGE_LOAD},
-    /* diaggaps: a model's weights quantized as it is made ready (OneTrainer's
+    /* a model's weights quantized as it is made ready (OneTrainer's
      * quantize_layers tqdm "Quantizing model weights", Nerogar/OneTrainer:
      * modules/util/quantization_util.py@07b8f703): load. Only with the
      * model or its weights as object: a quantizer's own calibration
@@ -3360,7 +3334,7 @@ static const struct {
     {"synthes", OOM_STAGE_GENERATE}, {"transcri", OOM_STAGE_GENERATE},
     {"predict", OOM_STAGE_FORWARD}, {"inferenc", OOM_STAGE_FORWARD}, {"infer", OOM_STAGE_FORWARD},
     {"test", OOM_STAGE_FORWARD}, {"extracting", OOM_STAGE_FORWARD},
-    /* diagstage14: a tool naming the pass it runs ("Running Gemma 3 forward
+    /* a tool naming the pass it runs ("Running Gemma 3 forward
      * pass (48 layers)...", an MLX video pipeline encoding its prompt,
      * heldout33 h33-32; "forward pass took 1.2s") */
     {"forward pass", OOM_STAGE_FORWARD},
@@ -3386,7 +3360,7 @@ static bool not_narration(const char *t, size_t n)
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (has(t, n, marks[i])) return true;
     /* at a word's start: "bug" is no narration inside "DEBUG" (a logger's
-     * level, diagphasetrain), "issue" none inside "tissue" (as activity.c's
+     * level), "issue" none inside "tissue" (as activity.c's
      * narration reads them) */
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t k = strlen(words[i]);
@@ -3406,7 +3380,7 @@ static bool past_word(const char *w, size_t rest)
     return e >= 4 && w[e - 2] == 'e' && w[e - 1] == 'd';
 }
 
-/* diagstage14: the verb's object, after a count, is data items: " 108000000
+/* the verb's object, after a count, is data items: " 108000000
  * lines", " 5000 images", " 1,024 samples" (a count is needed: "Loaded
  * images from cache" names no amount being read). After a past tense only
  * a bare running count, the line ending at the noun ("Loaded 108000000
@@ -3432,7 +3406,7 @@ static bool data_object(const char *t, size_t n, bool progressive)
     return false;
 }
 
-/* ---- diagphasesci (issue 12): a trainer's own training-progress line ----
+/* ---- a trainer's own training-progress line -----------------------------
  * The corpus labels a failure under a trainer's training line with no
  * frame as no stage (heldout31 h31-79, heldout30 h30-32: training was
  * under way, which of forward, backward or optimizer failed is not
@@ -3469,7 +3443,7 @@ static const struct stage_word train_words[] = {
     {"Epoch: [", OOM_STAGE_UNKNOWN, false}, {"epoch: [", OOM_STAGE_UNKNOWN, false},
     {"Train: ", OOM_STAGE_UNKNOWN, L}, {"running training", OOM_STAGE_UNKNOWN, I},
     {"epoch:train:", OOM_STAGE_UNKNOWN, false}, {"epoch started", OOM_STAGE_UNKNOWN, false},
-    /* diagphasetrain: a trainer announcing its training loop names the
+    /* a trainer announcing its training loop names the
      * step, no one stage of it, and what it printed before the loop ran
      * before the failure: HF Trainer's "***** Running training *****" (read
      * by "running training" above)
@@ -3484,7 +3458,7 @@ static const struct stage_word train_words[] = {
     {"Starting trainer...", OOM_STAGE_UNKNOWN, false},
     {"begin training epoch ", OOM_STAGE_UNKNOWN, false}, {"Start iterating over samples", OOM_STAGE_UNKNOWN, false},
     {"[before the start of training step]", OOM_STAGE_UNKNOWN, false}, {"| consumed samples:", OOM_STAGE_UNKNOWN, false},
-    /* diagopen37: the Gaussian-splatting trainer's tqdm bar, "Training
+    /* the Gaussian-splatting trainer's tqdm bar, "Training
      * progress:   0%|  | 0/30000" (graphdeco-inria/gaussian-splatting:
      * train.py, tqdm(..., desc="Training progress"), and the many trainers
      * built on it; heldout37 h37-11): the camera and point-cloud loading
@@ -3522,7 +3496,7 @@ bool stage_training_line(const char *text, size_t len)
     return epoch_line(text, len);
 }
 
-/* diagphasetrain: one of the next two words after a verb names a data set
+/* one of the next two words after a verb names a data set
  * ("raw datasets...", "HF dataset from", "the corpus"). */
 static bool dataset_object(const char *t, size_t n)
 {
@@ -3553,7 +3527,7 @@ static bool record_key(const char *text, size_t len, size_t i, size_t e)
     size_t v = e + 2;
     while (v < len && text[v] == ' ') v++;
     if (v < len && (text[v] == '"' || text[v] == '\'')) return true;
-    /* diaggaps: a count is a record's value too: a plural noun as the whole
+    /* a count is a record's value too: a plural noun as the whole
      * key, then a number ("samples: 80, ips: 194.12" in PaddleOCR's
      * training line, PaddlePaddle/PaddleOCR:tools/program.py@006d84bf;
      * "generations: 4 | loss: 0.12") counts items done.
@@ -3588,7 +3562,7 @@ static size_t word_at(const char *t, size_t n, size_t from, const char *w)
     return n;
 }
 
-/* diaggaps (issue 12): llama.cpp's "eval" is the model run over tokens: its
+/* llama.cpp's "eval" is the model run over tokens: its
  * timings' "prompt eval time = 1234.56 ms / 512 tokens" (llama_perf_
  * context_print; the server's print_timings, ggml-org/llama.cpp:tools/
  * server/server.cpp@aa6192d3) and llama-cpp-python's "remaining 1833
@@ -3600,17 +3574,7 @@ static bool prompt_eval(const char *t, size_t n)
     return word_at(t, n, 0, "prompt eval") < n || word_at(t, n, 0, "tokens to eval") < n;
 }
 
-/* diaggaps (issue 12): the log says the model was just built ("Model
- * vit_huge_patch14_224 created, param count:632045800", timm's train.py,
- * huggingface/pytorch-image-models:train.py@aa4b5850; "Model initialized.
- * Number of GS: 1036245", gsplat's simple_trainer, nerfstudio-project/
- * gsplat:examples/simple_trainer.py@90d7b4b3): the object exists, and the
- * set-up goes on (weights placed, optimizer and loaders made) before any
- * step: load, the labellers' "the last lines are the trainer's set-up"
- * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
- * is over. The subject starts the message; the participle follows within
- * a few words. */
-/* diagopen40: the same set-up told verb first, in progress: "[i] Creating
+/* the same set-up told verb first, in progress: "[i] Creating
  * the model..." (a TF trainer's own narration right before its abort,
  * heldout40 h40-108), "Creating model", "Instantiating the network": the
  * verb starts the message, the model is its object within two words. The
@@ -3636,6 +3600,16 @@ static bool model_in_making(const char *t, size_t n, size_t i, const char *const
     return false;
 }
 
+/* the log says the model was just built ("Model
+ * vit_huge_patch14_224 created, param count:632045800", timm's train.py,
+ * huggingface/pytorch-image-models:train.py@aa4b5850; "Model initialized.
+ * Number of GS: 1036245", gsplat's simple_trainer, nerfstudio-project/
+ * gsplat:examples/simple_trainer.py@90d7b4b3): the object exists, and the
+ * set-up goes on (weights placed, optimizer and loaders made) before any
+ * step: load, the labellers' "the last lines are the trainer's set-up"
+ * (h33-79, h30-104). Loaded weights ("Model loaded.") stay an action that
+ * is over. The subject starts the message; the participle follows within
+ * a few words. */
 static bool model_built(const char *t, size_t n)
 {
     static const char *const subjects[] = {"model", "network", "net"};
@@ -3653,7 +3627,7 @@ static bool model_built(const char *t, size_t n)
     return false;
 }
 
-/* diaggaps: a scan over a text corpus counting what it has read so far,
+/* a scan over a text corpus counting what it has read so far,
  * "PROGRESS: at sentence #20000000, processed 401234567 words, keeping
  * 8123456 word types" (gensim's Word2Vec/FastText scan_vocab and Phrases,
  * piskvorky/gensim:gensim/models/word2vec.py@a94a3fd9, gensim/models/
@@ -3691,12 +3665,12 @@ static size_t narration_len(const char *text, size_t len)
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
-    /* diagphasesci: a trainer's training line: training under way, no stage */
+    /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;
         return OOM_STAGE_UNKNOWN;
     }
-    /* diagphasetrain: the narration test reads the message after a
+    /* the narration test reads the message after a
      * logger's prefix whose level is one capital letter, no first person
      * ("[NeMo I 2026-12-05 10:00:00 peft:238] Loading adapters from …",
      * NVIDIA/NeMo:nemo/lightning/pytorch/callbacks/peft.py@8cfedd72); a
@@ -3727,7 +3701,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             size_t u = i + m;
             while (u < len && isalpha((unsigned char)text[u])) u++;
             if (u < len && text[u] == '/') break;
-            /* diagphasetrain: a setting's name, not an action: a printed
+            /* a setting's name, not an action: a printed
              * config's "save_strategy=SaveStrategy.STEPS," or
              * "load_best_model_at_end=True," (HF TrainingArguments' repr,
              * huggingface/transformers:src/transformers/training_args.py@2cda12cb) */
@@ -3744,25 +3718,25 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             if ((e - i > 5 && !memcmp(text + e - 5, "Error", 5)) ||
                 (e - i > 9 && !memcmp(text + e - 9, "Exception", 9)))
                 break;
-            /* diagphasesci: a setting's key is no action ("load_best_model_at_end=True,",
+            /* a setting's key is no action ("load_best_model_at_end=True,",
              * "evaluation_strategy=steps," in a printed TrainingArguments) */
             if (e < len && text[e] == '=') break;
             /* a printed record's key names a value, no action: a script's
              * DEBUG lines 'prediction: ""' / 'reference: "..."' printed
              * while it evaluates (h32-05) */
             if (record_key(text, len, i, e)) break;
-            /* diagstage14: loading a count of data items is reading the
+            /* loading a count of data items is reading the
              * data, and a running count goes on ("trainer_interface.cc(137)
              * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer
              * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
             if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
                 return OOM_STAGE_DATA;
-            /* diagphasetrain: a past participle after "to be" is an action
+            /* a past participle after "to be" is an action
              * to come ("[Torch] Checkpoint global_step500 is about to be
              * saved!", deepspeedai/DeepSpeed:deepspeed/runtime/
              * checkpoint_engine/torch_checkpoint_engine.py@edaa7221) */
             bool past = past_word(text + i, len - i) && !(i >= 6 && !strncasecmp(text + i - 6, "to be ", 6));
-            /* diagphasetrain: loading a dataset is reading the data ("Loading
+            /* loading a dataset is reading the data ("Loading
              * raw datasets...", axolotl-ai-cloud/axolotl:src/axolotl/utils/
              * data/sft.py@067b021c; "Loading HF dataset from squad", NVIDIA/
              * NeMo:nemo/collections/llm/gpt/data/hf_dataset.py@8cfedd72) */
@@ -3783,7 +3757,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagstage12: EricLBuehler/mistral.rs#819's "Loading a simple quantized
+/* EricLBuehler/mistral.rs#819's "Loading a simple quantized
  * GGUF model with CUDA fails with:" over "Error: DriverError(CUDA_ERROR_
  * OUT_OF_MEMORY, ...)". Only words that name an action in progress (a
  * gerund or an "-ion" noun: loading, saving, evaluation, generation), so
@@ -3838,7 +3812,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagopen37: Fooocus's patch_model (called as load_models_gpu loads the
+/* Fooocus's patch_model (called as load_models_gpu loads the
  * model) merges each LoRA patch into its weight in calculate_weight and
  * logs a failure as print("ERROR", key, e) (lllyasviel/Fooocus:
  * ldm_patched/modules/model_patcher.py@1e61f689, as ComfyUI's comfy/
@@ -3861,7 +3835,7 @@ enum oom_stage stage_weight_patch(const char *text, size_t len)
     return j >= 5 && !memcmp(text + j - 5, "ERROR", 5) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
 }
 
-/* ---- diagverb: a code line by what it computes ----------------------------
+/* ---- a code line by what it computes --------------------------------------
  * Model math: a matrix product ("@", matmul, bmm, einsum, linear, conv),
  * softmax, attention, logits, a loss function, torch.nn.functional ("F.")
  * and torch's tensor ops. Word parts at a word's start (or after '.'/'_'),
@@ -3926,7 +3900,7 @@ bool stage_model_math(const char *code, size_t n)
     return false;
 }
 
-/* ---- diagstage6: a phase announcement ------------------------------------
+/* ---- a phase announcement ------------------------------------------------
  * A tool announces the phase it enters with a gerund as the first word of
  * its message ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting
  * embeddings for Diarization", "INFO: Loading model: …", "Generating
@@ -3937,7 +3911,7 @@ bool stage_model_math(const char *code, size_t n)
  * lost, where only the tool's last announcement is left. */
 static size_t skip_log_prefix(const char *t, size_t n)
 {
-    /* diaggaps: Kaldi's header, whose three-letter level and function's
+    /* Kaldi's header, whose three-letter level and function's
      * parentheses the loop below does not take */
     size_t i = kaldi_header(t, n, &(const char *){0}, &(size_t){0});
     for (int guard = 0; guard < 16 && i < n; guard++) {
@@ -3966,7 +3940,7 @@ static size_t skip_log_prefix(const char *t, size_t n)
     return i;
 }
 
-/* diagstage7: a benchmark harness logs only evaluation: whatever phase its
+/* a benchmark harness logs only evaluation: whatever phase its
  * lines announce ("12/22 19:46:21 - OpenCompass - INFO - Start inferencing
  * [Phi-3-mini-128k-instruct_hf/tydiqa-goldp_korean]", open-compass/
  * opencompass#1773 = h19-66; lm-evaluation-harness' "lm_eval" logger) is eval.
@@ -3982,7 +3956,7 @@ enum oom_stage stage_harness_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagstage7: verbs that start a phase named by the next word; "Before"
+/* verbs that start a phase named by the next word; "Before"
  * announces what comes next (DeepSpeed's see_memory_usage "Before
  * initializing optimizer states", deepspeedai/DeepSpeed#3160 = h19-46) */
 static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before"};
@@ -3997,7 +3971,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     size_t i = skip_log_prefix(text, len), e = i;
     if (not_narration(text + i, len - i)) return OOM_STAGE_UNKNOWN;
     while (e < len && isalpha((unsigned char)text[e])) e++;
-    /* diagstage7: a verb that starts a phase, then the phase by its noun or
+    /* a verb that starts a phase, then the phase by its noun or
      * gerund ("Starting inference for 1 steps (6h).", ecmwf-lab/ai-models#48
      * = h20-102; "Running Evaluation") */
     for (size_t k = 0; k < sizeof phase_starts / sizeof phase_starts[0]; k++) {
@@ -4026,7 +4000,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* ---- diagstage6: code quoted in prose ------------------------------------
+/* ---- code quoted in prose ------------------------------------------------
  * A user quotes the failing line in a sentence: in backticks or quotes
  * ("line 732 of loss.py (\"pair_wise_cls_loss = F.binary_cross_entropy_with_logits(...\")"),
  * after a colon ("I used a unique name : lm_logits = self.lm_head(outputs[0])"),
@@ -4035,7 +4009,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
  * it calls a name ("f(" with no blank before the parenthesis) and assigns or
  * reaches through a '.'; it is read as a frame's code line: its cues, else
  * model math (forward). */
-/* diagstage11: quoted code that runs the network: a call on the network
+/* quoted code that runs the network: a call on the network
  * object ("model.aggregator(images)", facebookresearch/vggt = h30-76) or a
  * call whose result is named as a network's output ("logits = unet(batch)",
  * h25-49). Read in quoted code only (a frame's line has its own cues). */
@@ -4130,7 +4104,7 @@ enum oom_stage stage_prose_code(const char *text, size_t len)
     return code_span_stage(a, (size_t)(e - a));
 }
 
-/* ---- diagstage7: a sentence that points at the line below -------------
+/* ---- a sentence that points at the line below -------------------------
  * "It happened at this line" / " net = net.to(device)." (kuangliu/
  * pytorch-cifar#67): the sentence ends by naming a line or a place, and the
  * next line is the failing code, whatever its shape. The endings, after
@@ -4159,7 +4133,7 @@ bool stage_points_at_code(const char *text, size_t len)
 {
     if (names_line_number(text, len)) return true;
     while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
-    /* diagstage11: "the code :" as "the code:" */
+    /* "the code :" as "the code:" */
     size_t gap = 0;
     if (len > 1 && text[len - 1] == ':' && text[len - 2] == ' ') {
         size_t k = len - 1;
@@ -4177,7 +4151,7 @@ bool stage_points_at_code(const char *text, size_t len)
     return false;
 }
 
-/* diagstage11: the sentence and the code it points at on one line:
+/* the sentence and the code it points at on one line:
  * "results in the code :   result = self.forward(*input, **kwargs)"
  * (a THC OOM report, h26-127): a ':' after a pointing phrase (the table
  * above, a blank before the ':' allowed) and code after it. The offset of
@@ -4235,12 +4209,7 @@ enum oom_stage stage_marked_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagstage6: a logger that tags its lines with the place that logged them,
- * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
- * file:line:function format), "[evaluator.py:457] Running loglikelihood
- * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
- * by its word parts (a constructor sets up: load), else the file's. */
-/* diagstage14: the C libraries of the ggml family start every log line
+/* the C libraries of the ggml family start every log line
  * with the function that prints it (__func__): "whisper_model_load: n_vocab
  * = 51866" (whisper.cpp), "llm_load_tensors: offloading 32 repeating
  * layers", "llama_model_load: error loading model", "llama_decode: failed
@@ -4266,7 +4235,7 @@ static enum oom_stage func_tag(const char *text, size_t len)
     return stage_pick(stage_name_bits(text + a, i - a));
 }
 
-/* diagconv (issue 12): a glog line names the C++ source file that logs it
+/* a glog line names the C++ source file that logs it
  * ("I0601 10:12:32.332201  6292 net.cpp:219] conv1_2 does not need
  * backward computation."). Caffe's net.cpp logs only while Net::Init builds
  * the network ("Creating layer", "Setting up", "Top shape", "Memory required
@@ -4292,7 +4261,7 @@ enum oom_stage stage_glog_tag(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
-/* diagopen42: loguru's default format, "{time} | {level: <8} |
+/* loguru's default format, "{time} | {level: <8} |
  * {name}:{function}:{line} - {message}" (Delgan/loguru loguru/_defaults.py
  * LOGURU_FORMAT; apps also end the field with " | "): the function that
  * logs, as a frame's function, read where the field starts the text or
@@ -4334,6 +4303,11 @@ static enum oom_stage loguru_tag(const char *text, size_t len, bool *found)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* a logger that tags its lines with the place that logged them,
+ * "[stage3.py:131:__init__] Reduce bucket size" (DeepSpeed's
+ * file:line:function format), "[evaluator.py:457] Running loglikelihood
+ * requests" (lm-evaluation-harness, file:line): the function, as a frame's,
+ * by its word parts (a constructor sets up: load), else the file's. */
 enum oom_stage stage_log_tag(const char *text, size_t len)
 {
     bool loguru;
@@ -4341,7 +4315,7 @@ enum oom_stage stage_log_tag(const char *text, size_t len)
     if (loguru) return logged;
     enum oom_stage tagged = func_tag(text, len);
     if (tagged != OOM_STAGE_UNKNOWN) return tagged;
-    /* diaggaps: Kaldi's header names the function that logs, by its word
+    /* Kaldi's header names the function that logs, by its word
      * parts as a frame's ("DecodeUtteranceLatticeFaster" decodes) */
     const char *kf;
     size_t kn;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/scan.h"
+#include "scan_fixture.h"
 
 struct call_case {
     const char *source;
@@ -21,8 +22,7 @@ static void expect_calls(const struct call_case *logs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        scan_log(logs[i].log, &rep);
         bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
         if (oom != logs[i].oom) fail_msg("%s: primary %ld", logs[i].source, rep.primary);
         oom_report_release(&rep);
@@ -34,8 +34,7 @@ static void expect_calls(const struct call_case *logs, size_t n)
 static inline struct oom_event primary(const char *text)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    scan_log(text, &rep);
     assert_true(rep.n_events > 0);
     struct oom_event e = rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
     oom_report_release(&rep);

@@ -11,13 +11,13 @@
 
 #include "lib/scan.h"
 #include "lib/stage.h"
+#include "scan_fixture.h"
 
 static const char *stage_of(const char *log)
 {
     static char name[32];
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[rep.primary].stage));
     oom_report_release(&rep);
@@ -30,8 +30,7 @@ static inline const char *first_stage_of(const char *log, bool *gpu_oom)
 {
     static char name[32];
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.n_events > 0);
     snprintf(name, sizeof name, "%s", oom_stage_name(rep.events[0].stage));
     if (gpu_oom) *gpu_oom = rep.primary >= 0;

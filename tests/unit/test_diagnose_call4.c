@@ -17,6 +17,7 @@
 #include "lib/verdict.h"
 
 #include "call_fixture.h"
+#include "scan_fixture.h"
 
 /* PyTorch's current message as a browser translates it into Chinese:
  * every figure read (Wan-Video/Wan2.2#51 = heldout30 h30-58). */
@@ -152,8 +153,7 @@ static void test_call4_calls(void **state)
 static void shortfall_text(const char *line, char *buf, size_t cap)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(line, strlen(line), &rep, &err), 0);
+    scan_log(line, &rep);
     struct verdicts v;
     verdict_compute(&rep, &v);
     assert_true(verdict_has(&v, VERDICT_SHORTFALL));

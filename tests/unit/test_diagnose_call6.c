@@ -19,12 +19,12 @@
 #include "lib/scan.h"
 
 #include "call_fixture.h"
+#include "scan_fixture.h"
 
 static size_t event_count(const char *text)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    scan_log(text, &rep);
     size_t n = rep.n_events;
     oom_report_release(&rep);
     return n;

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "lib/scan.h"
+#include "scan_fixture.h"
 
 #define NC INT64_MIN
 
@@ -917,8 +918,7 @@ static bool close_enough(int64_t got, int64_t want)
 static void check_row(const struct audit_row *row)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(row->log, strlen(row->log), &rep, &err), 0);
+    scan_log(row->log, &rep);
     bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
     if (oom != row->oom) {
         oom_report_release(&rep);

@@ -22,6 +22,7 @@
 #include "lib/scan.h"
 
 #include "call_fixture.h"
+#include "scan_fixture.h"
 
 /* heldout26 h26-60: a pull request that adds OOM retry logic */
 static const char snapotter[] =
@@ -237,8 +238,7 @@ static void test_context_vague_words(void **state)
     };
     expect_calls(logs, sizeof logs / sizeof logs[0]);
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(logs[0].log, strlen(logs[0].log), &rep, &err), 0);
+    scan_log(logs[0].log, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
     assert_false(rep.events[0].consequence);
@@ -304,8 +304,7 @@ static void test_context_note(void **state)
 {
     (void)state;
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(legged_gym, strlen(legged_gym), &rep, &err), 0);
+    scan_log(legged_gym, &rep);
     assert_int_equal(rep.context.call, OOM_CONTEXT_ON_GPU);
     assert_true(rep.context.n >= 3);
     assert_int_equal(rep.context.evidence[0].line, 1);
@@ -317,7 +316,7 @@ static void test_context_note(void **state)
     assert_true(driver);
     oom_report_release(&rep);
 
-    assert_int_equal(scan_text(snapotter, strlen(snapotter), &rep, &err), 0);
+    scan_log(snapotter, &rep);
     assert_int_equal(rep.n_events, 0);
     assert_int_equal(rep.context.call, OOM_CONTEXT_DISCUSSED);
     bool link = false;

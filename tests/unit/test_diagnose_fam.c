@@ -12,20 +12,12 @@
 #include <string.h>
 #include <cmocka.h>
 #include "lib/scan.h"
-
-static const struct oom_event *scan_primary(const char *log, struct oom_report *rep)
-{
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
-    if (rep->primary < 0) fail_msg("no GPU OOM in: %.80s", log);
-    return &rep->events[rep->primary];
-}
+#include "scan_fixture.h"
 
 static void expect_no_oom(const char *source, const char *log)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     if (rep.primary >= 0) fail_msg("%s: called a GPU OOM", source);
     oom_report_release(&rep);
 }
@@ -62,8 +54,7 @@ static void test_tensorrt_tactic_lookalike(void **state)
         "[10/01/2025-08:26:34] [TRT] [W] Tactic Device request: 600MB Available: 302MB. Device "
         "memory is insufficient to use tactic.\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_false(rep.events[0].gpu_oom);
@@ -76,7 +67,7 @@ static void test_tensorrt_tactic_lookalike(void **state)
         "Try decreasing the workspace size with IBuilderConfig::setMaxWorkspaceSize().\n"
         "[10/18/2023-20:27:01] [TRT] [W] Tactic Device request: 448MB Available: 425MB. Device "
         "memory is insufficient to use tactic.\n";
-    assert_int_equal(scan_text(trt8, strlen(trt8), &rep, &err), 0);
+    scan_log(trt8, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, "tensorrt-tactic");
@@ -241,8 +232,7 @@ static void test_triton_pool_fallback(void **state)
         "E0410 13:51:44.772932 1 pb_stub.cc:402] An error occurred while trying to load GPU "
         "buffers in the Python backend stub: failed to copy data: invalid argument\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, "triton-pool-fallback");
@@ -331,16 +321,15 @@ static void test_tensorrt_oom_answered_by_skip(void **state)
         "Try decreasing the workspace size with IBuilderConfig::setMemoryPoolLimit().\n";
     char log[2048];
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
     snprintf(log, sizeof log, "Error on optimization step\n\n%s%s", oom, skip);
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 2);
     assert_string_equal(rep.events[0].kind, "tensorrt");
     assert_false(rep.events[0].gpu_oom);
     oom_report_release(&rep);
     snprintf(log, sizeof log, "Error on optimization step\n\n%s%s", skip, oom);
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(rep.events[rep.primary].kind, "tensorrt");
     oom_report_release(&rep);
@@ -363,8 +352,7 @@ static void test_pinned_host_alloc_lookalike(void **state)
         "thread(140643787593472) is terminated with err msg: Out of memory. Memory malloc "
         "failed.\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
@@ -405,8 +393,7 @@ static void test_ggml_pinned_host_lookalike(void **state)
     const char *log = "Bug: ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory: "
                       "invalid argument\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_int_equal(rep.n_events, 1);
     assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
@@ -417,7 +404,7 @@ static void test_ggml_pinned_host_lookalike(void **state)
           "randomly. I do see this warning before: WARNING: failed to allocate 16000.00 MiB of "
           "pinned memory: out of memory\n"
           "CUDA error 2 at D:\\a\\LLamaSharp\\LLamaSharp\\ggml-cuda.cu:6016: out of memory\n";
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     assert_string_equal(rep.events[rep.primary].kind, "cuda-error");
@@ -443,8 +430,7 @@ static void test_xla_buffer_report(void **state)
         "        Shape: f32[1,64,1080,1920]\n"
         "        ==========================\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    scan_log(cut, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     assert_string_equal(rep.events[rep.primary].kind, "jax");
@@ -465,7 +451,7 @@ static void test_xla_buffer_report(void **state)
         "                Size: 1.96GiB\n"
         "                Operator: op_name=\"pjit(train_step)/jit(main)/mul\" source_file=\"/data/t5x/t5x/losses.py\" source_line=139\n"
         "\n";
-    assert_int_equal(scan_text(whole, strlen(whole), &rep, &err), 0);
+    scan_log(whole, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_int_equal(rep.events[0].bytes.requested, 29995136128LL);
     oom_report_release(&rep);
@@ -496,8 +482,7 @@ static void test_paddle_allocator_stack(void **state)
         "[2020/08/12 11:44:22] 9 paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
         "[2020/08/12 11:44:22] 10 paddle\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(cut, strlen(cut), &rep, &err), 0);
+    scan_log(cut, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     assert_string_equal(rep.events[rep.primary].kind, "paddle");
@@ -519,7 +504,7 @@ static void test_paddle_allocator_stack(void **state)
         "9   paddle::framework::Tensor::mutable_data(paddle::platform::Place const&, paddle::framework::proto::VarType_Type, unsigned long)\n"
         "10  paddle::operators::BatchNormKernel<paddle::platform::CUDADeviceContext, float>::Compute(paddle::framework::ExecutionContext const&) const\n"
         "11  std::_Function_handler<void (paddle::framework::ExecutionContext const&), paddle::framework::OpKernelRegistrarFunctor<paddle::platform::CUDAPl\n";
-    assert_int_equal(scan_text(words, strlen(words), &rep, &err), 0);
+    scan_log(words, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
     assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_FORWARD);

@@ -23,6 +23,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* PyTorch's caching allocator message, no traceback */
 #define OOM                                                                                                  \
@@ -150,8 +151,7 @@ static void test_kaldi_gpu_oom(void **state)
     const char *log = "LOG (nnet3-latgen-faster[5.5.0~2-3b4c]:DecodeUtteranceLatticeFaster():decoder-wrappers.cc:375) "
                       "Log-like per frame for utterance spk1-utt3 is -1.41 over 640 frames.\n" KALDI_OOM;
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     const struct oom_event *e = &rep.events[rep.primary];
     assert_true(e->gpu_oom);

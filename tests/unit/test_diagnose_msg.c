@@ -13,6 +13,7 @@
 
 #include "lib/msg.h"
 #include "lib/scan.h"
+#include "scan_fixture.h"
 
 static struct msg_prefix prefix_of(const char *line)
 {
@@ -291,8 +292,7 @@ static void test_issue10_rules_fire(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct oom_report rep;
-        struct oomlab_err err;
-        assert_int_equal(scan_text(cases[i].line, strlen(cases[i].line), &rep, &err), 0);
+        scan_log(cases[i].line, &rep);
         assert_int_equal(rep.n_events, 1);
         assert_string_equal(rep.events[0].kind, cases[i].kind);
         assert_int_equal(rep.events[0].gpu_oom, cases[i].oom);

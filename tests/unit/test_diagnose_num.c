@@ -11,14 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "lib/scan.h"
-
-static const struct oom_event *scan_primary(const char *log, struct oom_report *rep)
-{
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
-    if (rep->primary < 0) fail_msg("no GPU OOM in: %.80s", log);
-    return &rep->events[rep->primary];
-}
+#include "scan_fixture.h"
 
 /* The new form as a user retyped it: "GPU 2 has total 47.40 GiB of which
  * ..." without "a total capacity" (dylanyunlon/Neuron_SP#3 = heldout14
@@ -305,8 +298,7 @@ static void test_rank_after_title(void **state)
         "[rank1]:     training_args = PPOConfig(\n"
         "[rank1]:   File \"<string>\", line 163, in __init__\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, "gpu-ecc-error");
     assert_int_equal(rep.events[0].rank, 1);

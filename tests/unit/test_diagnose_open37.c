@@ -23,6 +23,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* diff-gaussian-rasterization in debug mode prints which autograd pass the
  * CUDA rasterizer failed in, after the error (h37-10, h37-11 shapes). */
@@ -199,17 +200,14 @@ static void test_colmap_matcher_memory(void **state)
         "E20240101 10:00:00.000000 1234 sift.cc:1466] Feature matching failed. This is probably caused by "
         "insufficient GPU memory. Consider reducing the maximum number of features and/or matches.\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     oom_report_release(&rep);
 
     /* guard: a matching failure for another reason is no GPU OOM */
     const char *other = "ERROR: Feature matching failed: database is locked\n";
-    assert_int_equal(scan_text(other, strlen(other), &rep, &err), 0);
-    assert_true(rep.primary < 0);
-    oom_report_release(&rep);
+    expect_no_gpu_oom(other);
 }
 
 /* TF's BFC allocator dumps its chunks (DumpMemoryLog: "Bin (256): Total
@@ -225,8 +223,7 @@ static void test_bfc_chunk_dump(void **state)
         "2018-03-02 09:12:01.000002: I C:\\tf_jenkins\\workspace\\tensorflow\\core\\common_runtime\\bfc_allocator.cc:671] "
         "Chunk at 0000000702A40500 of size 33554432\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(old, strlen(old), &rep, &err), 0);
+    scan_log(old, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(rep.events[rep.primary].kind, "bfc-dump");
     oom_report_release(&rep);
@@ -235,7 +232,7 @@ static void test_bfc_chunk_dump(void **state)
         "size 256 next 1\n"
         "2023-05-04 11:00:00.100001: I tensorflow/tsl/framework/bfc_allocator.cc:1083] InUse at 7f3a2c000100 of "
         "size 1280 next 2\n";
-    assert_int_equal(scan_text(newer, strlen(newer), &rep, &err), 0);
+    scan_log(newer, &rep);
     assert_true(rep.primary >= 0);
     oom_report_release(&rep);
 
@@ -245,13 +242,9 @@ static void test_bfc_chunk_dump(void **state)
         "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (cuda_host_bfc) ran out of memory "
         "trying to allocate 1.00GiB.  Current allocation summary follows.\n"
         "I tensorflow/core/common_runtime/bfc_allocator.cc:671] Chunk at 0x10205000000 of size 1073741824\n";
-    assert_int_equal(scan_text(host, strlen(host), &rep, &err), 0);
-    assert_true(rep.primary < 0);
-    oom_report_release(&rep);
+    expect_no_gpu_oom(host);
     const char *other = "uploader.cc:88] Chunk at 0x7f00 of size 4096 sent\n";
-    assert_int_equal(scan_text(other, strlen(other), &rep, &err), 0);
-    assert_true(rep.primary < 0);
-    oom_report_release(&rep);
+    expect_no_gpu_oom(other);
 }
 
 int main(void)

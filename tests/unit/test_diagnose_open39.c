@@ -21,6 +21,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* WebLLM logs one message when the WebGPU device is lost, which names
  * memory as the cause and asks for a smaller model (the shape of a web-llm
@@ -34,8 +35,7 @@ static void test_webllm_device_lost(void **state)
                          "or other GPU constraints. Detailed error: [object GPUDeviceLostInfo]. Please try to reload "
                          "WebLLM with a less resource-intensive model.\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(reload, strlen(reload), &rep, &err), 0);
+    scan_log(reload, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "load");
@@ -44,7 +44,7 @@ static void test_webllm_device_lost(void **state)
     const char *chat = "worker.js:8 Device was lost. This can happen due to insufficient memory or other GPU "
                        "constraints. Detailed error: [object GPUDeviceLostInfo]. Please try to reload WebLLM with "
                        "a less resource-intensive model.\n";
-    assert_int_equal(scan_text(chat, strlen(chat), &rep, &err), 0);
+    scan_log(chat, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     oom_report_release(&rep);
@@ -52,16 +52,14 @@ static void test_webllm_device_lost(void **state)
     const char *newer = "DeviceLostError: The WebGPU device was lost while loading the model. This issue often "
                         "occurs due to running out of memory (OOM). To resolve this, try reloading with a model "
                         "that has fewer parameters or uses a smaller context length.\n";
-    assert_int_equal(scan_text(newer, strlen(newer), &rep, &err), 0);
+    scan_log(newer, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(oom_stage_name(rep.events[rep.primary].stage), "load");
     oom_report_release(&rep);
 
     const char *hung = "Error: Device was lost. Detailed error: [object GPUDeviceLostInfo]\n"
                        "ID3D12Device::GetDeviceRemovedReason failed with DXGI_ERROR_DEVICE_HUNG (0x887A0006)\n";
-    assert_int_equal(scan_text(hung, strlen(hung), &rep, &err), 0);
-    assert_true(rep.primary < 0);
-    oom_report_release(&rep);
+    expect_no_gpu_oom(hung);
 }
 
 /* OpenCV's host allocator (cv::fastMalloc -> OutOfMemoryError, error code
@@ -78,8 +76,7 @@ static void test_opencv_host_alloc(void **state)
                       "(-4:Insufficient memory) Failed to allocate 81604378624 bytes in function "
                       "'OutOfMemoryError'\n\nAborted (core dumped)\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_false(rep.events[0].gpu_oom);
@@ -89,7 +86,7 @@ static void test_opencv_host_alloc(void **state)
 
     const char *old = "OpenCV Error: Insufficient memory (Failed to allocate 1244160 bytes) in "
                       "OutOfMemoryError, file /opencv/modules/core/src/alloc.cpp, line 52\n";
-    assert_int_equal(scan_text(old, strlen(old), &rep, &err), 0);
+    scan_log(old, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_int_equal(rep.events[0].bytes.requested, 1244160);
@@ -98,7 +95,7 @@ static void test_opencv_host_alloc(void **state)
     const char *gpu = "terminate called after throwing an instance of 'cv::Exception'\n"
                       "  what():  OpenCV(4.5.0) /src/opencv/modules/core/src/cuda/gpu_mat.cpp:116: error: "
                       "(-217:Gpu API call) out of memory in function 'allocate'\n";
-    assert_int_equal(scan_text(gpu, strlen(gpu), &rep, &err), 0);
+    scan_log(gpu, &rep);
     assert_true(rep.primary >= 0);
     assert_true(rep.events[rep.primary].gpu_oom);
     oom_report_release(&rep);

@@ -22,13 +22,13 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* The requested bytes of a log's GPU OOM (-1 when none is called). */
 static int64_t requested_of(const char *log)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     int64_t bytes = rep.primary >= 0 ? rep.events[rep.primary].bytes.requested : -1;
     oom_report_release(&rep);
     return bytes;
@@ -38,8 +38,7 @@ static int64_t requested_of(const char *log)
 static bool called(const char *log)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     bool yes = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
     oom_report_release(&rep);
     return yes;

@@ -23,6 +23,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 static const struct {
     const char *line;
@@ -79,8 +80,7 @@ static void test_nd4j_device_allocation(void **state)
         "    at org.deeplearning4j.datasets.iterator.AsyncMultiDataSetIterator$AsyncPrefetchThread.run("
         "AsyncMultiDataSetIterator.java:396)\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     const struct oom_event *e = &rep.events[rep.primary];
     assert_true(e->gpu_oom);
@@ -89,7 +89,7 @@ static void test_nd4j_device_allocation(void **state)
     assert_int_equal(e->gpu, 0);
     oom_report_release(&rep);
     const char *host = "java.lang.RuntimeException: Failed to allocate 4096 bytes from HOST memory\n";
-    assert_int_equal(scan_text(host, strlen(host), &rep, &err), 0);
+    scan_log(host, &rep);
     assert_true(rep.primary < 0 || !rep.events[rep.primary].gpu_oom);
     oom_report_release(&rep);
 }
@@ -139,8 +139,7 @@ static void test_hpu_devmem(void **state)
     (void)state;
     const char *log = "RuntimeError: FATAL ERROR :: MODULE:DEVMEM Allocation failed for size::1646821376\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(rep.events[rep.primary].kind, "hpu");
     assert_int_equal(rep.events[rep.primary].bytes.requested, 1646821376);
@@ -161,8 +160,7 @@ static void test_arrow_memory_map(void **state)
         "  File \"pyarrow/error.pxi\", line 91, in pyarrow.lib.check_status\n"
         "OSError: Memory mapping file failed: Cannot allocate memory\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_false(rep.events[0].gpu_oom);
     assert_string_equal(rep.events[0].kind, "host-memory-error");

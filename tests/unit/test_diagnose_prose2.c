@@ -23,6 +23,7 @@
 #include "lib/scan.h"
 
 #include "call_fixture.h"
+#include "scan_fixture.h"
 
 /* expect_calls, but every case is read and each wrong call printed before
  * the test fails (a table of rows reads better whole). */
@@ -31,8 +32,7 @@ static void expect_all(const struct call_case *logs, size_t n)
     int wrong = 0;
     for (size_t i = 0; i < n; i++) {
         struct oom_report rep;
-        struct oomlab_err err = {{0}};
-        assert_int_equal(scan_text(logs[i].log, strlen(logs[i].log), &rep, &err), 0);
+        scan_log(logs[i].log, &rep);
         bool oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
         if (oom != logs[i].oom) {
             print_error("%s: called %s, want %s\n", logs[i].source, oom ? "GPU OOM" : "none",

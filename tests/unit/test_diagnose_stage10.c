@@ -17,6 +17,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* ComfyUI's model management placing the workflow's models ("Requested to
  * load", "loaded completely", "VAE load device:"), the paste cut before its
@@ -193,8 +194,7 @@ static void test_title_takes_the_later_errors_stage(void **state)
         "!!! Exception during processing !!! CUDA error: out of memory\n"
         "CUDA kernel errors might be asynchronously reported at some oth\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.n_events >= 2);
     assert_int_equal(rep.primary, 0);
     assert_int_equal(rep.events[0].line, 1);

@@ -21,6 +21,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* The stage a log's first event shows: its stage, else its weaker reading
  * (the tail of a paste cut before its error), as the corpus scores it. */
@@ -28,8 +29,7 @@ static const char *shown_stage(const char *log)
 {
     static char name[32];
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_true(rep.n_events > 0);
     int at = rep.primary >= 0 ? rep.primary : 0;
     enum oom_stage st = rep.events[at].stage;

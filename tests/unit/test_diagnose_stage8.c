@@ -16,6 +16,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* TF 2.x graph mode names the failing node above its stack: "Original
  * stack trace for 'gradients/…'" (DeepLabCut/DeepLabCut#613, h27-85). */
@@ -92,14 +93,13 @@ static void test_host_oom_title_over_a_cut_paste(void **state)
     assert_string_equal(first_stage_of(log, &gpu_oom), "load");
     assert_false(gpu_oom);
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_string_equal(rep.events[0].framework, "host");
     oom_report_release(&rep);
     /* the guard: the words asked, not asserted, stay no event */
     const char *asked = "Is it CPU out of memory?\n";
-    assert_int_equal(scan_text(asked, strlen(asked), &rep, &err), 0);
+    scan_log(asked, &rep);
     assert_int_equal(rep.n_events, 0);
     oom_report_release(&rep);
 }

@@ -17,6 +17,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
+#include "scan_fixture.h"
 
 /* A notebook's traceback header names the error's class; the error line
  * that ends the same traceback is the one event, and the TF node below it
@@ -41,8 +42,7 @@ static void test_notebook_header_and_its_error_are_one_event(void **state)
         "\t [[{{node model/h18/ln_2/add_1}}]]\n"
         "Hint: If you want to see a list of allocated tensors when OOM happens, add report_tensor_allocations_upon_oom\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_true(rep.primary == 0);
     assert_int_equal(rep.events[0].line, 13);
@@ -61,8 +61,7 @@ static void test_notebook_header_alone_stays(void **state)
         "Cell In[48], line 1\n"
         "----> 1 train_stats = model.train(dataset=X_train)\n";
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_int_equal(rep.n_events, 1);
     assert_int_equal(rep.events[0].line, 1);
     oom_report_release(&rep);

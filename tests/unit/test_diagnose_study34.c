@@ -16,6 +16,7 @@
 
 #include "lib/msg.h"
 #include "lib/scan.h"
+#include "scan_fixture.h"
 
 /* samtecspg/articulate#282 = h34-47: a Rasa NLU trainer under docker-compose
  * and Twisted's log; cymem's Pool.alloc raises from the frame shown */
@@ -139,17 +140,11 @@ static const char axolotl1813[] =
     "RCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory \n"
     "Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
 
-static void scan(const char *log, struct oom_report *rep)
-{
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), rep, &err), 0);
-}
-
 /* A GPU OOM named in words is found (or not) */
 static void expect_mention(const char *log, bool found)
 {
     struct oom_report rep;
-    scan(log, &rep);
+    scan_log(log, &rep);
     assert_int_equal(rep.primary >= 0, found);
     if (found) assert_string_equal(rep.events[rep.primary].kind, "oom-mention");
     oom_report_release(&rep);
@@ -170,7 +165,7 @@ static void test_raise_line_is_code(void **state)
     assert_false(msg_emitter_code(qwen3_12, (size_t)(strchr(qwen3_12, '\n') - qwen3_12)));
 
     struct oom_report rep;
-    scan(articulate282, &rep);
+    scan_log(articulate282, &rep);
     assert_true(rep.primary < 0);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, "host-memory-error");
@@ -178,7 +173,7 @@ static void test_raise_line_is_code(void **state)
     assert_int_equal(rep.events[0].bytes.requested, 262144);
     oom_report_release(&rep);
 
-    scan(qwen3_12, &rep);
+    scan_log(qwen3_12, &rep);
     assert_true(rep.primary >= 0);
     assert_string_equal(rep.events[rep.primary].kind, "vllm-kv-cache");
     oom_report_release(&rep);
@@ -190,7 +185,7 @@ static void test_cymem_figures(void **state)
     /* constructed: Pool.realloc's wording (explosion/cymem:cymem/cymem.pyx@1cb1cf0e) */
     static const char realloc_log[] = "MemoryError: Error reallocating to 1048576 bytes\n";
     struct oom_report rep;
-    scan(realloc_log, &rep);
+    scan_log(realloc_log, &rep);
     assert_true(rep.primary < 0);
     assert_string_equal(rep.events[0].kind, "host-memory-error");
     assert_int_equal(rep.events[0].bytes.requested, 1048576);
@@ -267,14 +262,14 @@ static void test_hard_wrapped_traceback(void **state)
 {
     (void)state;
     struct oom_report rep;
-    scan(axolotl1813, &rep);
+    scan_log(axolotl1813, &rep);
     assert_true(rep.primary >= 0);
     assert_int_equal(rep.events[rep.primary].stage, OOM_STAGE_BACKWARD);
     assert_int_equal(rep.events[rep.primary].rank, 1);
     oom_report_release(&rep);
     /* constructed: a short line of another writer between the frames and the
      * message still ends the traceback */
-    scan("Traceback (most recent call last):\n  File \"train.py\", line 10, in <module>\n"
+    scan_log("Traceback (most recent call last):\n  File \"train.py\", line 10, in <module>\n"
          "    loss.backward()\nsome log line from another writer\n"
          "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n",
          &rep);

@@ -17,6 +17,7 @@
 #include "lib/scan.h"
 #include "lib/stage.h"
 #include "lib/verdict.h"
+#include "scan_fixture.h"
 
 struct got {
     char kind[32], stage[16], text[240], verdict[300];
@@ -31,8 +32,7 @@ static struct got diagnose(const char *log)
     struct got g;
     memset(&g, 0, sizeof g);
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     g.primary = rep.primary;
     g.n_events = rep.n_events;
     if (rep.n_events) {

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lib/scan.h"
+#include "scan_fixture.h"
 
 /* google-deepmind/weathernext#44 (heldout20 h20-101): the words right above
  * the error say where it runs */
@@ -42,8 +43,7 @@ static const char zero_bytes[] =
 static void expect(const char *log, bool gpu_oom, const char *kind)
 {
     struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
+    scan_log(log, &rep);
     assert_int_equal(rep.primary >= 0, gpu_oom);
     assert_true(rep.n_events >= 1);
     assert_string_equal(rep.events[0].kind, kind);

@@ -93,6 +93,18 @@ static void check_gpus_and_procs(struct nvml *nv, bool v2_memory)
     free(p);
 }
 
+/* Open the fake, check its GPUs and processes (v2_memory: memory read
+ * through nvmlDeviceGetMemoryInfo_v2), and the entry points nvml_api says
+ * were bound. */
+static void expect_api(bool v2_memory, const char *want)
+{
+    struct nvml *nv = open_ok();
+    check_gpus_and_procs(nv, v2_memory);
+    char api[128];
+    assert_string_equal(nvml_api(nv, api, sizeof api), want);
+    nvml_close(nv);
+}
+
 static void test_newest_api(void **state)
 {
     (void)state;
@@ -120,36 +132,21 @@ static void test_v1_answers(void **state)
 {
     (void)state;
     setenv("OOMLAB_FAKE_NVML_API", "v1", 1);
-    struct nvml *nv = open_ok();
-    check_gpus_and_procs(nv, false);
-    char api[128];
-    assert_string_equal(nvml_api(nv, api, sizeof api),
-                        "init_v1 count_v1 handle_v1 memory_v1 processes_v1");
-    nvml_close(nv);
+    expect_api(false, "init_v1 count_v1 handle_v1 memory_v1 processes_v1");
 }
 
 static void test_v2_processes(void **state)
 {
     (void)state;
     setenv("OOMLAB_FAKE_NVML_API", "v2", 1);
-    struct nvml *nv = open_ok();
-    check_gpus_and_procs(nv, true);
-    char api[128];
-    assert_string_equal(nvml_api(nv, api, sizeof api),
-                        "init_v2 count_v2 handle_v2 memory_v2 processes_v2");
-    nvml_close(nv);
+    expect_api(true, "init_v2 count_v2 handle_v2 memory_v2 processes_v2");
 }
 
 static void test_v1_symbols_only(void **state)
 {
     (void)state;
     fake_lib("libnvidia-ml-v1.so.1");
-    struct nvml *nv = open_ok();
-    check_gpus_and_procs(nv, false);
-    char api[128];
-    assert_string_equal(nvml_api(nv, api, sizeof api),
-                        "init_v1 count_v1 handle_v1 memory_v1 processes_v1");
-    nvml_close(nv);
+    expect_api(false, "init_v1 count_v1 handle_v1 memory_v1 processes_v1");
 }
 
 static void test_v1_used_includes_reserved(void **state)

@@ -542,6 +542,21 @@ static void test_render_alias_lands_on_the_configs_key(void **state)
     runcfg_rendered_release(&r);
 }
 
+/* --set device_batch_size=4 on text lands on target, and the rendered
+ * config parses back with a batch of 4. */
+static void expect_batch_set(const char *text, const char *target)
+{
+    char *sets[] = {"device_batch_size=4"};
+    struct runcfg_rendered r;
+    const char *out = render(text, NULL, sets, 1, &r);
+    assert_string_equal(r.target[0], target);
+    struct runcfg cfg;
+    parses_back(out, &cfg);
+    assert_int_equal(cfg.device_batch_size, 4);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
 /* A ledger column set by a bare name lands on the key the ledger reads (the
  * first in document order), whatever key spells it; a mapping reached
  * through an alias (*a) or under a non-scalar key is not read, so not set. */
@@ -555,17 +570,7 @@ static void test_render_sets_what_the_ledger_reads(void **state)
         {"? {k: 1}\n: &a {bs: 3}\ny: *a\n", "device_batch_size", "alias"},
         {"base: &a {bs: 3}\ny: *a\n", "base.bs", "anchor"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *sets[] = {"device_batch_size=4"};
-        struct runcfg_rendered r;
-        const char *text = render(cases[i][0], NULL, sets, 1, &r);
-        assert_string_equal(r.target[0], cases[i][1]);
-        struct runcfg cfg;
-        parses_back(text, &cfg);
-        assert_int_equal(cfg.device_batch_size, 4);
-        runcfg_release(&cfg);
-        runcfg_rendered_release(&r);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_batch_set(cases[i][0], cases[i][1]);
 }
 
 /* Found by fuzz_runcfg: render met keys the parser never reads, or missed
@@ -600,17 +605,7 @@ static void test_render_deep_and_alias_keys(void **state)
         {deep_json, deep_path},
         {deep_anchor, "device_batch_size"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *sets[] = {"device_batch_size=4"};
-        struct runcfg_rendered r;
-        const char *text = render(cases[i][0], NULL, sets, 1, &r);
-        assert_string_equal(r.target[0], cases[i][1]);
-        struct runcfg cfg;
-        parses_back(text, &cfg);
-        assert_int_equal(cfg.device_batch_size, 4);
-        runcfg_release(&cfg);
-        runcfg_rendered_release(&r);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_batch_set(cases[i][0], cases[i][1]);
 }
 
 /* Found by fuzz_runcfg: the did-you-mean for an unknown --set key walked
