@@ -211,10 +211,26 @@ static int learned_model(const struct py *p, size_t i)
     return 0;
 }
 
+static int model_name_at(const struct py *p, size_t i);
+
+/* x(...) for a model x; also x.encode(...) / x.decode(...): an autoencoder
+ * or an encoder-decoder run through its own halves (a VAE's
+ * vae.decode(latents), a transformer's model.encode(src, mask)). */
 static int is_model_call(const struct py *p, size_t i)
 {
     if (!is_name(p, i) || !is_op(p, i + 1, "(")) return 0;
     if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) return 0;
+    if (i >= 2 && is_op(p, i - 1, ".") && (is(p, i, "encode") || is(p, i, "decode"))) {
+        long r = receiver_of(p, i);
+        return r >= 0 && model_name_at(p, (size_t)r);
+    }
+    return model_name_at(p, i);
+}
+
+/* Does the name at i, called, run a model (model, netG, MODEL, G_AB whose
+ * parameters() the file takes), rather than build one (MyModel)? */
+static int model_name_at(const struct py *p, size_t i)
+{
     const char *w = p->lx->src + tk(p, i)->off;
     size_t len = tk(p, i)->len;
     /* MyModel(cfg) builds one; MODEL(x), a module-level constant holding
@@ -486,6 +502,9 @@ static int is_step_helper_call(const struct py *p, size_t i, size_t e)
     return d < 0 || function_trains(p, (int32_t)d);
 }
 
+/* HAS_LOOP: a loop inside that does work (runs the model or trains), so
+ * this one runs once per epoch or pass; a loop inside that only prepares
+ * prompts or saves images does not count. */
 enum { HAS_BACKWARD = 1, HAS_STEP = 2, HAS_ZERO = 4, HAS_MODEL = 8, HAS_LOOP = 16, HAS_CHILD_TRAIN = 32 };
 
 static int loop_contents(struct py *p, size_t loop)
@@ -497,9 +516,9 @@ static int loop_contents(struct py *p, size_t loop)
         const struct lint_stmt *st = &p->t->stmts[k];
         if (st->func != L->func) continue;
         if (st->kind == LST_FOR || st->kind == LST_WHILE) {
-            f |= HAS_LOOP;
-            if ((loop_contents(p, k) & (HAS_BACKWARD | HAS_STEP)) == (HAS_BACKWARD | HAS_STEP))
-                f |= HAS_CHILD_TRAIN;
+            int inner = loop_contents(p, k);
+            if (inner & (HAS_BACKWARD | HAS_STEP | HAS_MODEL)) f |= HAS_LOOP;
+            if ((inner & (HAS_BACKWARD | HAS_STEP)) == (HAS_BACKWARD | HAS_STEP)) f |= HAS_CHILD_TRAIN;
         }
         for (size_t i = st->first; i < st->end; i++) {
             if (is_backward_call(p, i)) f |= HAS_BACKWARD;

@@ -183,6 +183,14 @@ static const struct rule_case rule_cases[] = {
      "for b in d:\n    try:\n        model(b)\n    except RuntimeError:\n"
      "        torch.cuda.empty_cache()\n",
      "empty-cache-in-loop"},
+    /* a model run through its decode() half is a model call; a tokenizer's is not */
+    {"for b in d:\n    im = vae.decode(b)\n    torch.cuda.empty_cache()\n",
+     "for b in d:\n    s = tok.decode(b)\n    torch.cuda.empty_cache()\n",
+     "empty-cache-in-loop"},
+    /* a loop inside that saves images makes no epoch loop; one that runs the model does */
+    {"for b in d:\n    ims = model(b)\n    torch.cuda.empty_cache()\n    for im in ims:\n        save(im)\n",
+     "for e in r:\n    for b in d:\n        model(b)\n    torch.cuda.empty_cache()\n",
+     "empty-cache-in-loop"},
     {"x = torch.ones(1).cuda()\nos.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'a'\n",
      "os.environ['PYTORCH_CUDA_ALLOC_CONF'] = 'a'\nx = torch.ones(1).cuda()\n",
      "alloc-conf-after-cuda"},

@@ -18,3 +18,39 @@ class Trainer:
         torch.cuda.empty_cache()                    # expect: empty-cache-in-loop
         self.accelerator.backward(loss)
         return loss.detach()
+
+
+# source: restated (our own code) from PixArt-alpha/PixArt-alpha:scripts/inference.py@cac2fd3b4544cf7620d8fbbf8b19d97ffcb85892
+# (visualize(), a miss of held-out set 5): one batch of prompts per iteration, the model run
+# through a sampler and the VAE's decode(), the cache emptied after every batch; the loops
+# inside (preparing each prompt, saving each image) run no model and make it no epoch loop.
+@torch.inference_mode()
+def visualize(items, bs):
+    for chunk in get_chunks(items, bs):
+        prompts = []
+        for prompt in chunk:
+            prompts.append(prompt.strip())
+        z = torch.randn(len(prompts), 4, 64, 64, device=device)
+        latents = sampler.sample(z, prompts)
+        samples = vae.decode(latents / 0.18215).sample
+        torch.cuda.empty_cache()                    # expect: empty-cache-in-loop
+        for i, sample in enumerate(samples):
+            save_image(sample, f"{i}.png")
+
+
+# the same loop with the model called directly: the image-saving loop inside is not a step loop
+@torch.no_grad()
+def sample_all(model, batches):
+    for x in batches:
+        images = model(x.to(device))
+        torch.cuda.empty_cache()                    # expect: empty-cache-in-loop
+        for i, image in enumerate(images):
+            save_image(image, f"{i}.png")
+
+
+# an encoder-decoder run through its own methods (hkproj/pytorch-transformer's model.encode /
+# model.decode, a VAE's decode): a call of the model all the same
+def translate_all(model, batches):
+    for src, mask in batches:
+        memory = model.encode(src, mask)
+        torch.cuda.empty_cache()                    # expect: empty-cache-in-loop

@@ -33,3 +33,15 @@ class Trainer:
             torch.cuda.empty_cache()
         self.accelerator.backward(loss)
         return loss.detach()
+
+
+# an epoch loop around a loop that runs the model through its own method (model.decode): per
+# epoch, not per step; and a tokenizer's decode() is no model call
+for epoch in range(epochs):
+    for src in loader:
+        out = model.decode(src.to(device))
+        out.sum().backward()
+    torch.cuda.empty_cache()
+for ids in batches:
+    text = tokenizer.decode(ids)
+    torch.cuda.empty_cache()
