@@ -88,7 +88,78 @@ static const struct {
     {"rwkv", "a recurrent state, no attention or KV cache"},
     {"rwkv5", "a recurrent state, no attention or KV cache"},
     {"jamba", "attention, Mamba and mixture-of-experts layers mixed"},
+    /* 2025-2026 architectures (tests/data/hfconfigs/SOURCES names the real
+     * configs; bench/hfconfig-params counts gpt_oss and kimi_k2 exactly) */
+    {"gpt_oss", "attention sinks and biases, a router with bias, fused experts with biases, and a 128-token sliding "
+                "window on alternate layers (layer_types)"},
+    {"kimi_k2", "DeepSeek-V3's architecture (DeepseekV3ForCausalLM): multi-head latent attention (kv_lora_rank: a "
+                "compressed KV cache), shared experts and dense first layers (first_k_dense_replace)"},
+    {"deepseek_v32", "DeepSeek-V3's multi-head latent attention and shared experts, with a sparse-attention indexer "
+                     "(index_n_heads)"},
+    {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
+                    "sparse-attention indexer (index_n_heads)"},
+    {"llama4_text", "mixture-of-experts blocks with a shared expert, interleaved with dense ones "
+                    "(interleave_moe_layer_step), and chunked attention on 3 layers of 4"},
+    {"qwen3_next", "Gated DeltaNet (linear attention, a recurrent state) on 3 layers of 4 "
+                   "(full_attention_interval), gated attention, and a gated shared expert"},
+    {"qwen3_5", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
+                "attention) and full attention (layer_types)"},
+    {"qwen3_5_moe", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
+                    "attention) and full attention (layer_types), with shared experts"},
+    {"qwen3_vl", "a vision tower beside the text model (text_config)"},
+    {"qwen3_vl_moe", "a vision tower beside the text model (text_config)"},
+    {"gemma4", "a vision tower beside the text model (text_config)"},
+    {"nemotron_h", "Mamba-2, attention and MLP (or mixture-of-experts) layers mixed (hybrid_override_pattern)"},
+    {"nemotron-nas", "a different block per layer (block_configs: attention skipped or linear, MLP widths vary)"},
+    {"minimax_m2", "mixture-of-experts blocks with per-layer q/k norms and partial rotary (remote code)"},
+    {"mimo", "Qwen2's layers plus multi-token-prediction layers (num_nextn_predict_layers) built by its remote code"},
 };
+
+/* Keys that mark a parameter layout no family models, whatever model_type
+ * the config states (a fine-tune or conversion may keep a family's
+ * model_type): a config carrying one is refused with the reason, not counted
+ * as the family's layout. */
+enum layout_test {
+    LK_PRESENT,  /* any non-null value */
+    LK_POSITIVE, /* a number > 0 (Qwen3-Coder states shared_expert_intermediate_size 0) */
+    LK_OBJECT,   /* a JSON object */
+    LK_LAYERS,   /* an array holding an entry other than full_attention / sliding_attention */
+};
+static const struct {
+    const char *key;
+    enum layout_test test;
+    const char *what;
+} layout_keys[] = {
+    {"kv_lora_rank", LK_PRESENT, "multi-head latent attention (a compressed KV cache)"},
+    {"q_lora_rank", LK_PRESENT, "a low-rank query projection (multi-head latent attention)"},
+    {"n_shared_experts", LK_POSITIVE, "shared experts beside the routed ones"},
+    {"shared_expert_intermediate_size", LK_POSITIVE, "a shared expert beside the routed ones"},
+    {"first_k_dense_replace", LK_POSITIVE, "dense first layers before the sparse ones"},
+    {"text_config", LK_OBJECT, "a text model nested in a wrapper, beside a vision or audio tower"},
+    {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed"},
+    {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed"},
+    {"block_configs", LK_PRESENT, "a different block per layer"},
+    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)"},
+};
+
+static bool layout_key_hit(json_object *v, enum layout_test test)
+{
+    switch (test) {
+    case LK_PRESENT: return v != NULL;
+    case LK_POSITIVE:
+        return (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+               json_object_get_double(v) > 0;
+    case LK_OBJECT: return json_object_is_type(v, json_type_object);
+    case LK_LAYERS:
+        if (!json_object_is_type(v, json_type_array)) return false;
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(v, i));
+            if (!t || (strcmp(t, "full_attention") != 0 && strcmp(t, "sliding_attention") != 0)) return true;
+        }
+        return false;
+    }
+    return false;
+}
 
 /* Config flags that change the parameter layout from the family's: a config
  * stating value `off` for key (or the opposite of `on`) is refused, not
@@ -522,6 +593,14 @@ static int refuse_layout(json_object *root, const char *file, const char *type, 
             continue;
         return oomlab_err_set(err, "%s: a %s config with \"%s\": %s (%s) is not modelled", file, type,
                               layout_flags[i].key, layout_flags[i].want ? "false" : "true", layout_flags[i].what);
+    }
+    for (size_t i = 0; i < sizeof layout_keys / sizeof layout_keys[0]; i++) {
+        json_object *v;
+        if (!json_object_object_get_ex(root, layout_keys[i].key, &v) || !layout_key_hit(v, layout_keys[i].test))
+            continue;
+        return oomlab_err_set(err, "%s: a %s config with \"%s\" (%s) is not modelled; pass --arch and the "
+                                   "dimensions to estimate the closest family instead",
+                              file, type, layout_keys[i].key, layout_keys[i].what);
     }
     return 0;
 }

@@ -520,7 +520,7 @@ static const struct {
     {"llama3_2_3b", 3212749824, 114688, 0, NULL},
     {"llava", 0, 0, 0, "model_type \"llava\" is not"},
     {"minicpm_2b_sft_bf16", 0, 0, 0, "model_type \"minicpm\" is not"},
-    {"ministral3_3b_2512", 0, 0, 0, "model_type \"ministral3\" is not"},
+    {"ministral3_3b_2512", 0, 0, 0, "a ministral3 config with \"text_config\" (a text model nested"},
     {"mistral_7b", 7241732096, 131072, 0, NULL},
     {"mistral_7b_v03", 7248023552, 131072, 0, NULL},
     {"mixtral_8x7b_v0_1", 46702792704, 131072, 0, NULL},
@@ -548,6 +548,31 @@ static const struct {
     {"stablelm", 0, 0, 0, "model_type \"stablelm\" is not"},
     {"starcoder2", 7173923840, 65536, 4096, NULL},
     {"tinyllama_1b_chat_v1_0", 1100048384, 22528, 0, NULL},
+    /* 2025-2026 models (helper estcfg2; SOURCES: ai-dynamo/aiconfigurator's vendored configs) */
+    {"qwen3_8b", 8190735360, 147456, 0, NULL},
+    {"qwen3_32b", 32762123264, 262144, 0, NULL},
+    {"qwen3_32b_fp8", 32762123264, 262144, 0, NULL}, /* fp8 weights: refused by the cmd (quant), counted here */
+    {"qwen3_235b_a22b", 235093634560, 192512, 0, NULL},
+    {"qwen3_coder_480b_a35b", 480154875392, 253952, 0, NULL},
+    {"llama3_1_405b", 405853388800, 516096, 0, NULL},
+    {"mixtral_8x22b", 140620634112, 229376, 0, NULL},
+    {"gpt_oss_20b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
+    {"gpt_oss_120b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
+    {"deepseek_v3", 0, 0, 0, "model_type \"deepseek_v3\" is not modelled: multi-head latent attention"},
+    {"kimi_k2_instruct", 0, 0, 0, "model_type \"kimi_k2\" is not modelled: DeepSeek-V3's architecture"},
+    {"deepseek_v3_2", 0, 0, 0, "model_type \"deepseek_v32\" is not modelled: DeepSeek-V3's multi-head latent"},
+    {"glm5", 0, 0, 0, "model_type \"glm_moe_dsa\" is not modelled: multi-head latent attention"},
+    {"llama4_scout_17b_16e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
+    {"llama4_maverick_17b_128e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
+    {"qwen3_next_80b_a3b", 0, 0, 0, "model_type \"qwen3_next\" is not modelled: Gated DeltaNet"},
+    {"qwen3_5_27b", 0, 0, 0, "model_type \"qwen3_5\" is not modelled: a vision tower"},
+    {"qwen3_vl_8b", 0, 0, 0, "model_type \"qwen3_vl\" is not modelled: a vision tower"},
+    {"gemma4_26b_a4b", 0, 0, 0, "model_type \"gemma4\" is not modelled: a vision tower"},
+    {"nemotron_h_56b", 0, 0, 0, "model_type \"nemotron_h\" is not modelled: Mamba-2"},
+    {"nemotron3_nano_30b_a3b", 0, 0, 0, "model_type \"nemotron_h\" is not modelled: Mamba-2"},
+    {"llama3_3_nemotron_super_49b", 0, 0, 0, "model_type \"nemotron-nas\" is not modelled: a different block"},
+    {"minimax_m2_5", 0, 0, 0, "model_type \"minimax_m2\" is not modelled: mixture-of-experts"},
+    {"mimo_7b_base", 0, 0, 0, "model_type \"mimo\" is not modelled: Qwen2's layers plus multi-token"},
 };
 
 #define HFCONFIGS "tests/data/hfconfigs"
@@ -625,6 +650,46 @@ static void test_olmoe(void **state)
     assert_int_equal(params_of(&m), 6919161856);
 }
 
+/* A family's model_type over a layout no family models (a conversion or
+ * fine-tune that kept "llama" or "qwen2"): the key that marks the layout
+ * refuses it, whatever model_type says; the keys stated empty or 0 (as
+ * Qwen3-Coder-480B states shared_expert_intermediate_size 0, Qwen3 dense
+ * configs layer_types of full attention) are no such mark. */
+static void test_layout_keys_refused_under_any_type(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *extra, *want;
+    } cases[] = {
+        {"\"kv_lora_rank\": 512", "\"kv_lora_rank\" (multi-head latent attention"},
+        {"\"n_shared_experts\": 1", "\"n_shared_experts\" (shared experts"},
+        {"\"first_k_dense_replace\": 3", "\"first_k_dense_replace\" (dense first layers"},
+        {"\"text_config\": {\"hidden_size\": 8}", "\"text_config\" (a text model nested"},
+        {"\"hybrid_override_pattern\": \"M-M*\"", "\"hybrid_override_pattern\" (Mamba"},
+        {"\"block_configs\": []", "\"block_configs\" (a different block"},
+        {"\"layer_types\": [\"full_attention\", \"linear_attention\"]", "\"layer_types\" (layers other"},
+        {"\"shared_expert_intermediate_size\": 512", "\"shared_expert_intermediate_size\" (a shared expert"},
+        {"\"shared_expert_intermediate_size\": 0", NULL},
+        {"\"n_shared_experts\": null", NULL},
+        {"\"layer_types\": [\"full_attention\", \"sliding_attention\"]", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        struct est_model m;
+        struct oomlab_err err;
+        snprintf(text, sizeof text, "{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2,"
+                 " \"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, %s}", cases[i].extra);
+        memset(&err, 0, sizeof err);
+        int rc = parse(text, &m, &err);
+        if (!cases[i].want) {
+            if (rc != HFCONFIG_OK) fail_msg("%s: want it read, got rc %d '%s'", cases[i].extra, rc, err.msg);
+            continue;
+        }
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, cases[i].want) || !strstr(err.msg, "a llama config"))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", cases[i].extra, cases[i].want, rc, err.msg);
+    }
+}
+
 static void test_real_configs_all_listed(void **state)
 {
     (void)state;
@@ -663,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_quantization_config),
         cmocka_unit_test(test_real_configs),
         cmocka_unit_test(test_real_configs_all_listed),
+        cmocka_unit_test(test_layout_keys_refused_under_any_type),
         cmocka_unit_test(test_cohere_qk_norm_refused),
         cmocka_unit_test(test_olmoe),
     };
