@@ -5,7 +5,8 @@
  * largest in its 2024 wording (no "[metal::malloc]" prefix); MLX's Metal
  * allocator refusing a buffer when the count of live Metal buffers reaches
  * the device's resource limit; ND4J's HOST memory (the host side of its
- * CUDA backend) as a look-alike with its request. Each case has a guard
+ * CUDA backend) as a look-alike with its request; "the RAM of the GPU" in
+ * a report's words, the device's memory, not the host's. Each case has a guard
  * that must stay as it was. The pastes are written here, in the shape of
  * the posts the report names (/work/notes/diagopen43.md). */
 #include <setjmp.h>
@@ -84,12 +85,41 @@ static void test_nd4j_host_allocation(void **state)
     assert_int_equal(e.bytes.requested, 637074016);
 }
 
+/* "the RAM of the GPU" names the device's memory, as "GPU RAM" does; RAM
+ * of anything else stays the host's (its guard). */
+static const struct call_case ram_of_gpu_calls[] = {
+    {"RAM of the GPU",
+     "Error: out of memory while decoding\n\n"
+     "The decoder fails after a few minutes, once it exhausts the available RAM of the GPU.\n",
+     true},
+    {"RAM on a GPU",
+     "Error: out of memory in the decoder\n\n"
+     "After a few minutes it has used up all the available RAM on my GPU.\n",
+     true},
+    /* guards */
+    {"RAM of the machine",
+     "Error: out of memory while decoding\n\n"
+     "The decoder fails after a few minutes, once it exhausts the available RAM of the machine.\n",
+     false},
+    {"RAM of a size",
+     "Error: out of memory in the decoder\n\n"
+     "After a few minutes it has used up all the available RAM of 32GB on a box with a GPU.\n",
+     false},
+};
+
+static void test_ram_of_gpu(void **state)
+{
+    (void)state;
+    expect_calls(ram_of_gpu_calls, sizeof ram_of_gpu_calls / sizeof ram_of_gpu_calls[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mlx_max_buffer_unprefixed),
         cmocka_unit_test(test_mlx_resource_limit),
         cmocka_unit_test(test_nd4j_host_allocation),
+        cmocka_unit_test(test_ram_of_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
