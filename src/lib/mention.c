@@ -499,24 +499,6 @@ static bool device_with_ram(const struct words *w, size_t k)
     return w->t[j - 2].sentence == w->t[k].sentence && device_at(w, j - 2);
 }
 
-/* ... or "the RAM of the GPU", "RAM on my GPU": the device named right
- * after the RAM, by "of", "on" or "in" and at most a determiner, is whose
- * RAM it is, as in "GPU RAM" ("until it exhausts the available RAM of GPU",
- * a Marian decoder report, marian-nmt/marian#223 = heldout43 h43-13).
- * (diagopen43) */
-static const char *const ram_of_words[] = {"of", "on", "in", NULL};
-static const char *const determiners[] = {"the", "a", "an", "my", "your", "our", "its", "each",
-    "this", "that", NULL};
-
-static bool ram_of_device(const struct words *w, size_t k)
-{
-    size_t j = k + 1;
-    if (j >= w->n || w->t[j].sentence != w->t[k].sentence || !in_set(w, j, ram_of_words)) return false;
-    j++;
-    if (j < w->n && in_set(w, j, determiners)) j++;
-    return j < w->n && w->t[j].sentence == w->t[k].sentence && device_at(w, j);
-}
-
 /* A word in quotes by itself is a value, not words about host memory: a
  * setting's value ("even though \"cpu\" is the device provided, we are
  * running into CUDA memory issue", dropbox/hqq#57 = heldout25 h25-83). It
@@ -612,7 +594,7 @@ static bool host_guard_at(const struct words *w, size_t k)
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
         return false; /* "GPU RAM", "video RAM" */
-    if (is_word(w, k, "ram") && (device_with_ram(w, k) || ram_of_device(w, k))) return false;
+    if (is_word(w, k, "ram") && device_with_ram(w, k)) return false;
     if (is_word(w, k, "cpu") && k + 1 < w->n && in_set(w, k + 1, offload_words)) return false;
     if (is_word(w, k, "swap") &&
         ((k + 1 < w->n && in_set(w, k + 1, block_words)) ||

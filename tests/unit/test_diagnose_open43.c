@@ -6,7 +6,9 @@
  * allocator refusing a buffer when the count of live Metal buffers reaches
  * the device's resource limit; ND4J's HOST memory (the host side of its
  * CUDA backend) as a look-alike with its request; "the RAM of the GPU" in
- * a report's words, the device's memory, not the host's. Each case has a guard
+ * a report's words, the device's memory, not the host's; a machine
+ * described with its sized RAM ending a line ("a machine with 30GB RAM"),
+ * what the machine has, not host memory running out. Each case has a guard
  * that must stay as it was. The pastes are written here, in the shape of
  * the posts the report names (/work/notes/diagopen43.md). */
 #include <setjmp.h>
@@ -113,6 +115,36 @@ static void test_ram_of_gpu(void **state)
     expect_calls(ram_of_gpu_calls, sizeof ram_of_gpu_calls / sizeof ram_of_gpu_calls[0]);
 }
 
+/* A machine described by its sized RAM at its line's end ("a cloud
+ * machine with 30GB RAM") lists what it has, as an environment block's
+ * "RAM: 64GB" field does: the title's OOM stands. RAM said to fill up stays
+ * the host's (its guards). */
+static const struct call_case ram_had_calls[] = {
+    {"a machine with its RAM",
+     "Error: out of memory while decoding\n\n"
+     "The decoder fails after a few minutes.\n\n"
+     "Setup: a cloud machine with 30GB RAM\n"
+     "   4 x CPU\n"
+     "   16 GB GPU\n",
+     true},
+    {"a workstation with its RAM, the unit apart",
+     "Error: out of memory while using the translation model\n\nRunning on an Ubuntu workstation with 64 GB RAM\n",
+     true},
+    /* guards */
+    {"RAM with more words after it",
+     "Error: out of memory while using the translation model\n\nA box with 64GB RAM, which fills up.\n", false},
+    {"RAM filled",
+     "Error: out of memory while using the translation model\n\nThe decoder fills all 64GB RAM and fails.\n", false},
+    {"RAM of the machine",
+     "Error: out of memory while using the translation model\n\nThe decoder uses up the RAM of the machine.\n", false},
+};
+
+static void test_ram_had(void **state)
+{
+    (void)state;
+    expect_calls(ram_had_calls, sizeof ram_had_calls / sizeof ram_had_calls[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_mlx_resource_limit),
         cmocka_unit_test(test_nd4j_host_allocation),
         cmocka_unit_test(test_ram_of_gpu),
+        cmocka_unit_test(test_ram_had),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
