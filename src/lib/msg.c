@@ -1454,15 +1454,37 @@ static const struct msg_rule rules[] = {
     /* Apple MLX's Metal allocator refuses a buffer over the device's
      * largest: "[metal::malloc] Attempting to allocate 137438953472 bytes
      * which is greater than the maximum allowed buffer size of 77309411328
-     * bytes." (ml-explore/mlx mlx/backend/metal/allocator.cpp). (diagcall6) */
+     * bytes." (ml-explore/mlx mlx/backend/metal/allocator.cpp). (diagcall6)
+     * MLX of 2024 threw the same words without the prefix, printed after
+     * libc++abi's "terminating due to uncaught exception of type
+     * std::runtime_error: " (mwalker/blog:_posts/2024-10-01-mlx-vlm-
+     * uncaught-exception-attempting-to-allocate.md; riccardomusmeci/mlx-llm#22
+     * = heldout43 h43-24): both words, not the prefix, name it. (diagopen43) */
     {.kind = "metal",
      .framework = "mlx",
-     .need = {"[metal::malloc] Attempting to allocate"},
+     .need = {"Attempting to allocate", "greater than the maximum allowed buffer size"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mlx,
+     .near = near_none},
+    /* ... and refuses a new buffer when its count of live Metal buffers
+     * reaches the device's resource limit (mx.metal.device_info()
+     * ["resource_limit"], 499000 on Apple silicon), after releasing its
+     * cache did not bring the count down: "[metal::malloc] Resource limit
+     * (499000) exceeded." (ml-explore/mlx mlx/backend/metal/allocator.cpp,
+     * MetalAllocator::malloc; cubist38/mlx-openai-server#188 = heldout43
+     * h43-21). The GPU allocator's refusal under the same load as its byte
+     * limits (long prompts, a cache never cleared); no figure. (diagopen43) */
+    {.kind = "metal",
+     .framework = "mlx",
+     .need = {"malloc] Resource limit ("},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* ... and the device refusing a buffer of any size: "[malloc] Unable to
      * allocate 34359738368 bytes." (ml-explore/mlx mlx/backend/metal/
@@ -2333,6 +2355,18 @@ static const struct msg_rule rules[] = {
      .framework = "nd4j",
      .need = {"bytes from DEVICE [", "Failed to allocate"},
      .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_nd4j,
+     .near = near_none},
+    /* ... and its HOST form, "Failed to allocate 400 bytes from HOST
+     * memory" (the same CudaMemoryManager.allocate for the host buffers of
+     * the CUDA backend; deeplearning4j/nd4j#2140 = heldout43 h43-30): host
+     * memory, with its request. (diagopen43) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"bytes from HOST memory", "Failed to allocate"},
+     .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nd4j,
