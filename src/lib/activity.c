@@ -35,7 +35,7 @@ static const struct row rows[] = {
     {"before loading", OOM_STAGE_LOAD, 2},  /* "VRAM cleanup before loading diffusion model" (anveshane/Comfyui_turbodiffusion#37, h25-59) */
     {"load_tensors", OOM_STAGE_LOAD, 2},       /* llama.cpp (ollama/ollama#3711, h26-03) */
     {"llama_model_loader", OOM_STAGE_LOAD, 2}, /* ggml-org/llama.cpp#7804 (h29-11) */
-    /* diagstage12: llama.cpp's loader functions tag their lines with their
+    /* llama.cpp's loader functions tag their lines with their
      * names ("llm_load_print_meta: n_head = 40", "llm_load_vocab:",
      * "llm_load_tensors:", src/llama.cpp until 2025; h28-35), as whisper.cpp's
      * do ("whisper_model_load: n_vocab = 51866", ggml-org/whisper.cpp#1915) */
@@ -56,7 +56,7 @@ static const struct row rows[] = {
     {"capture cuda graph", OOM_STAGE_LOAD, 2},  /* SGLang (h27-84) */
     {"torch.compile takes", OOM_STAGE_LOAD, 2}, /* vLLM (h25-09) */
     {"load weight end", OOM_STAGE_LOAD, 2},     /* SGLang (h29-25) */
-    /* diagstage12: the same start-ups' other lines, as their model runners
+    /* the same start-ups' other lines, as their model runners
      * log them: SGLang "Load weight begin. avail mem=…", "KV Cache is
      * allocated. #tokens: …" (sglang-derived log of h28-67), "Memory pool
      * end. avail mem=…"; vLLM v1 "Starting to load model <name>…" */
@@ -70,7 +70,7 @@ static const struct row rows[] = {
     {"partition", OOM_STAGE_LOAD, 1},           /* DeepSpeed ZeRO "partition info" (h18-91) */
     {"offloading", OOM_STAGE_LOAD, 1},          /* llama.cpp "offloading 32 repeating layers" (h19-24) */
     {"offloaded", OOM_STAGE_LOAD, 1},
-    /* diagstage10: ComfyUI's model management placing a workflow's models
+    /* ComfyUI's model management placing a workflow's models
      * ("Requested to load AudioVAE", "loaded completely; 693.46 MB loaded",
      * "VAE load device: cuda:0, offload device: cpu":
      * WhatDreamsCost/WhatDreamsCost-ComfyUI#173 = h30-61,
@@ -79,7 +79,7 @@ static const struct row rows[] = {
     {"requested to load", OOM_STAGE_LOAD, 2},
     {"loaded completely", OOM_STAGE_LOAD, 2},
     {" load device:", OOM_STAGE_LOAD, 2},
-    /* diagstage14: inference servers' start-up, from their own log lines.
+    /* inference servers' start-up, from their own log lines.
      * TensorRT-LLM's executor prints its settings, loads the engine, then
      * sizes and allocates the paged KV cache, all before it serves
      * ("TRTGptModel maxInputLen: ...", "Loaded engine size: 3122 MiB",
@@ -130,7 +130,7 @@ static const char *const words[] = {"warn", "error", "fail", "crash", "exception
     "bug", "cannot", "unable", "tried", "killed", " i ", "when ", "while ", "hello", "oom",
     "out of memory"};
 
-/* diagstage10: a tool's own tagged line is no narration even when it
+/* a tool's own tagged line is no narration even when it
  * says "warning": a logger tag with a level below error ("[codecarbon
  * WARNING @ 15:57:47] ...", "INFO:root:", "[INFO] ..."), Python's warnings
  * module ("/path/dpo_trainer.py:176: UserWarning: ...") and the source line
@@ -171,7 +171,7 @@ static bool narration(const char *t, size_t n, const char *low)
     }
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (memmem(t, n, marks[i], strlen(marks[i]))) return true;
-    /* diagstage10: a word inside an identifier is no narration
+    /* a word inside an identifier is no narration
      * ("MultiGPU_issue_13: get_torch_device_patched", pollockjj/ComfyUI-MultiGPU#13) */
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t k = strlen(words[i]);
@@ -209,7 +209,7 @@ bool activity_post_header(const char *t, size_t n)
     return false;
 }
 
-/* diagstage10: a JSON dump's lines (a model's printed arguments: '"dim":
+/* a JSON dump's lines (a model's printed arguments: '"dim":
  * 5120,', '"vision_args": {', '},') are data the tool printed, no activity:
  * they are skipped like table rows, so the line above the dump counts
  * (meta-llama/llama-models#334 = h30-85: "Loading a checkpoint (shards=8,
@@ -276,7 +276,7 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         size_t ln = lower_copy(p, n, low);
         int w = 0;
         enum oom_stage st = match_row(low, ln, &w);
-        /* diagstage12: the paste's last line is often its error, cut before
+        /* the paste's last line is often its error, cut before
          * the words that make it a message ("THCudaCheck FAIL file=/tmp/
          * luarocks_cutorch/…", jcjohnson/neural-style#161): a tool's error
          * tag, not the user's narration; the lines above it are what ran */
@@ -285,10 +285,10 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
             continue;
         }
         if (st == OOM_STAGE_UNKNOWN && narration(p, ln, low)) break;
-        /* diagphasesci: a trainer's training line (stage_training_line): the
+        /* a trainer's training line (stage_training_line): the
          * activities above it are over, training was what ran */
         if (st == OOM_STAGE_UNKNOWN && stage_training_line(p, n)) break;
-        /* diagphaseserve: a load line above a bare running bar is not what
+        /* a load line above a bare running bar is not what
          * the bar counts (stage_past_bare_bar: an inference app's sampler,
          * else no stage): a trainer's step bar under its loading lines */
         if (stage_past_bare_bar(bare_bar, p, n, &st))

@@ -78,11 +78,11 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "copilot-pull-request-reviewer", ANY, 4, 1, "a code-review bot"},
     {CONTEXT_CHANGE, ANYWHERE, "codecov", ANY, 2, 1, "a code-review bot"},
     {CONTEXT_CHANGE, ANYWHERE, "sourcery-ai", ANY, 2, 1, "a code-review bot"},
-    /* diagcall3: a pull request template's "## Motivation" heading (sgl-project/
+    /* a pull request template's "## Motivation" heading (sgl-project/
      * sglang-omni's "Add memory management guide" PR = heldout29 h29-22; in the
      * seen logs only in 2 look-alikes, no GPU OOM) */
     {CONTEXT_CHANGE, AT_LINE, "## motivation", ANY, 1, 1, "a change's motivation"},
-    /* diagcall8: a feature request's template (GitHub's issue forms: "###
+    /* a feature request's template (GitHub's issue forms: "###
      * Feature request" / "### Motivation" / "### Your contribution",
      * mmengine-style "### What is the feature?"): the paste asks for a
      * feature, an OOM in its words is the reason given for it ("I've run into
@@ -93,7 +93,7 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, AT_LINE, "### feature request", WORD_END, 2, 1, "a feature request's template"},
     {CONTEXT_CHANGE, AT_LINE, "### what is the feature", WORD_END, 2, 1, "a feature request's template"},
     {CONTEXT_CHANGE, AT_LINE, "### motivation", WORD_END, 1, 1, "a change's motivation"},
-    /* diagctx2: a documentation page about OOMs, which discusses them and
+    /* a documentation page about OOMs, which discusses them and
      * fails nothing: PyTorch's FAQ ("Frequently Asked Questions" / "My model
      * reports \"cuda runtime error(2): out of memory\"" / "Here are a few
      * common things to check", http://pytorch.org/docs/master/notes/faq.html
@@ -426,7 +426,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (!blank) lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         bool quote = quoted(text + a, n);
-        /* diagcall4: a hardware inventory that names the GPU's memory beside
+        /* a hardware inventory that names the GPU's memory beside
          * the host's ("I have an Intel Core i7-11700KF, 32GB system RAM, and
          * GeForce RTX 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30
          * h30-90) says what the machine has, not that host memory ran out */
@@ -452,7 +452,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
     for (size_t k = 0; k < N_RULES && title && lines_seen == 1 && w.at >= len; k++)
         if (rules[k].where == TITLE_ALONE)
             add_hit(r, &rules[k], CONTEXT_HOST_OTHER, title_at, title_end);
-    lookalike_read(text, len, title, r); /* diagprec: lookalike.c's rows */
+    lookalike_read(text, len, title, r); /* lookalike.c's rows */
 }
 
 enum context_call context_call(const struct context_reading *r)

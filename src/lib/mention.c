@@ -458,7 +458,7 @@ static bool memory_typo(const struct words *w, size_t k)
     return k < w->n && n >= 5 && n <= 7 && one_edit(w->text + w->t[k].at, n, "memory");
 }
 
-/* diagopen40: the plural, as non-native writers put it ("it still out of
+/* the plural, as non-native writers put it ("it still out of
  * memories", "The CUDA is out of memeries.", heldout40 h40-114), and its
  * one-letter misspellings ("memeries", "memoris"). */
 static bool memories_word(const struct words *w, size_t k)
@@ -581,7 +581,7 @@ static bool host_inventory(const struct words *w, size_t k)
     return have && listed;
 }
 
-/* diagopen40: a tensor's method ".cpu()" (torch.Tensor.cpu, also .cpu()
+/* a tensor's method ".cpu()" (torch.Tensor.cpu, also .cpu()
  * in "loss.item().cpu()" quoted from advice in a report, heldout40 h40-69)
  * copies a tensor to the host: code, no host memory running short. */
 static bool cpu_method(const struct words *w, size_t k)

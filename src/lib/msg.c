@@ -18,7 +18,7 @@
 static const struct msg_clause clauses_common[] = {
     {"on rank %d", MSG_F_RANK},
     {"[rank%d]", MSG_F_RANK},
-    /* diagnum: DataParallel re-raises a replica's error as "Caught
+    /* DataParallel re-raises a replica's error as "Caught
      * OutOfMemoryError in replica 0 on device 0." (torch/nn/parallel/
      * parallel_apply.py's ExceptionWrapper; huggingface/trl#1169 = h19-40):
      * the device is the GPU, the replica no rank */
@@ -39,14 +39,14 @@ static const struct msg_clause clauses_pt_old[] = {
     {"(NPU %d;", MSG_F_GPU},
     {"%s total capacity", MSG_F_CAPACITY},
     {"%s already allocated", MSG_F_ALLOCATED},
-    /* diagnum: a paste cut mid-word, "20.68 GiB already allocate" at the
+    /* a paste cut mid-word, "20.68 GiB already allocate" at the
      * end (fudan-zvg/4d-gaussian-splatting#16 = h9-51) */
     {"%s already alloc", MSG_F_ALLOCATED},
     {"%s free", MSG_F_FREE},
     {"%s reserved in total", MSG_F_RESERVED},
     {"%s cached", MSG_F_CACHED},
     {"%s allowed", MSG_F_ALLOWED},
-    /* diagctx2: the form reworded, as by a translator: "CUDA has run out of
+    /* the form reworded, as by a translator: "CUDA has run out of
      * memory. Attempting to allocate 86.00 MiB (GPU 0; ...; 7.31 GiB total
      * reserved by PyTorch)" (TEXTurePaper/TEXTurePaper#18 = heldout13 h13-55) */
     {"Attempting to allocate %s", MSG_F_REQUESTED},
@@ -66,7 +66,7 @@ static const struct msg_clause clauses_pt_new[] = {
     {"total capacity of %s", MSG_F_CAPACITY},
     {"total capacty of %s", MSG_F_CAPACITY},
     {"of which %s is free", MSG_F_FREE},
-    /* diagnum: the message as users retype it, "GPU 2 has total 47.40 GiB of
+    /* the message as users retype it, "GPU 2 has total 47.40 GiB of
      * which 1.96 GiB is free." (dylanyunlon/Neuron_SP#3 = heldout14 h14-47) */
     {"GPU %d has total", MSG_F_GPU},
     {"has total %s of which", MSG_F_CAPACITY},
@@ -108,7 +108,7 @@ static const struct msg_clause clauses_jax[] = {
     {"Attempting to reserve %s", MSG_F_REQUESTED},  /* PyTorch/XLA: "10.51G at the bottom" */
     {"There are %s free", MSG_F_FREE},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},
-    /* diagcall7: the same words with a unit, "Out of memory while trying to
+    /* the same words with a unit, "Out of memory while trying to
      * allocate 262.56GiB." (jax.errors.JaxRuntimeError, newer jaxlib) */
     {"trying to allocate %s", MSG_F_REQUESTED},
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
@@ -118,13 +118,13 @@ static const struct msg_clause clauses_jax[] = {
     /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
      * 7.48G hbm." (what the program needs, of the chip's HBM) */
     {"Used %z of %s hbm", MSG_F_CAPACITY},
-    /* diagcall: XLA's host allocator fails a request of any size with these
+    /* XLA's host allocator fails a request of any size with these
      * words, 0 bytes too (AlignedAllocator::Allocate, tsl::port::AlignedMalloc
      * returning NULL: openxla/xla:xla/pjrt/cpu/tracked_cpu_device_buffer.cc
      * @640910a); a device that ran out has no 0-byte request to fail: 0
      * bytes is the host platform */
     {"Out of memory allocating 0 bytes", MSG_F_HOST},
-    /* diagcall7: the adapter over XLA's allocators says which memory ran
+    /* the adapter over XLA's allocators says which memory ran
      * out: "Out of host memory while trying to allocate N bytes. Please set
      * the environment variable XLA_PJRT_GPU_HOST_MEMORY_LIMIT_GB ..." is the
      * pinned host pool (MemoryAllocationError, openxla/xla:xla/
@@ -161,7 +161,7 @@ static const struct msg_clause clauses_bfc[] = {
 static const struct msg_clause clauses_nccl[] = {
     {"Failed to CUDA calloc %d bytes", MSG_F_REQUESTED},
     {"Failed to CUDA malloc %d bytes", MSG_F_REQUESTED},
-    /* diagnumsrc: NCCL's stream-ordered allocation (NVIDIA/nccl
+    /* NCCL's stream-ordered allocation (NVIDIA/nccl
      * src/include/alloc.h ncclCudaCallocAsync: "Failed to CUDA calloc async
      * %ld bytes") */
     {"Failed to CUDA calloc async %d bytes", MSG_F_REQUESTED},
@@ -271,13 +271,13 @@ static const struct msg_clause clauses_host[] = {
     {"you tried to allocate %s", MSG_F_REQUESTED},
     {"Unable to allocate %s", MSG_F_REQUESTED},
     {"Fail to alloc memory of %d size", MSG_F_REQUESTED}, /* Paddle's host allocators */
-    /* diagstudy34: cymem's Pool, under spaCy/preshed/thinc: raise MemoryError("Error
+    /* cymem's Pool, under spaCy/preshed/thinc: raise MemoryError("Error
      * assigning %d bytes" % ...) in Pool.alloc and Address.__init__, "Error reallocating
      * to %d bytes" in Pool.realloc (explosion/cymem:cymem/cymem.pyx@1cb1cf0e;
      * samtecspg/articulate#282 = h34-47) */
     {"Error assigning %d bytes", MSG_F_REQUESTED},
     {"Error reallocating to %d bytes", MSG_F_REQUESTED},
-    /* diagopen39: OpenCV's fastMalloc failing, CV_Error_(StsNoMem, ("Failed to
+    /* OpenCV's fastMalloc failing, CV_Error_(StsNoMem, ("Failed to
      * allocate %llu bytes", ...)) (opencv/opencv:modules/core/src/alloc.cpp@85456ef0) */
     {"Failed to allocate %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
@@ -497,7 +497,7 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"failed to allocate %s (", MSG_F_REQUESTED},
     {"failed to allocate %s from device", MSG_F_REQUESTED}, /* hipTF: no byte count */
     {"allocate buffer: %d", MSG_F_REQUESTED}, /* MIOpen */
-    /* diagcall7: TF/XLA's cuda_malloc_async allocator (tensorflow/core/
+    /* TF/XLA's cuda_malloc_async allocator (tensorflow/core/
      * common_runtime/gpu/gpu_cudamallocasync_allocator.cc): "gpu_async_0
      * cuMemAllocAsync failed to allocate 2147483648 bytes: CUDA error: out of
      * memory ..." / " Reported by CUDA: Free memory/Total memory: F/T" (the
@@ -508,7 +508,7 @@ static const struct msg_clause clauses_cuda_error[] = {
     {"gpu_async_%d cuMemAllocAsync", MSG_F_GPU},
     {"Free memory/Total memory: %d", MSG_F_FREE},
     {"Free memory/Total memory: %i/%d", MSG_F_CAPACITY},
-    /* diagleft2: Kokkos' RawMemoryAllocationFailure, "Allocation of size
+    /* Kokkos' RawMemoryAllocationFailure, "Allocation of size
      * 4.657 G failed, likely due to insufficient memory." above its
      * "cudaErrorMemoryAllocation" (kokkos/kokkos:core/src/impl/
      * Kokkos_Error.cpp, print_error_message; human_memory_size writes
@@ -563,7 +563,7 @@ static const struct msg_clause clauses_ort[] = {
  * "Requested amount of memory (150994944 bytes)". */
 static const struct msg_clause clauses_trt[] = {
     {"amount of GPU memory (%d bytes)", MSG_F_REQUESTED},
-    /* diagnum: TensorRT 10's resizable buffer: "Error Code 2: OutOfMemory
+    /* TensorRT 10's resizable buffer: "Error Code 2: OutOfMemory
      * (Requested size was 16654532608 bytes.)" (huggingface/optimum-nvidia#146 = h23-11) */
     {"Requested size was %d bytes", MSG_F_REQUESTED},
     {"amount of memory (%d bytes)", MSG_F_REQUESTED},
@@ -589,7 +589,7 @@ static const struct msg_clause clauses_gpu_hash[] = {
 };
 
 static const struct msg_clause clauses_none[] = {{NULL, 0}};
-/* diagnum: an OOM named in words (a title, a log line) that states the
+/* an OOM named in words (a title, a log line) that states the
  * failed allocation's exact size: ggml's "Device memory allocation of size
  * 17368219904 failed." as an issue title (ikawrakow/ik_llama.cpp#1289 =
  * h29-12), PaRSEC's "GPU[cuda(6)] Allocating 79855878144 bytes of memory on
@@ -621,7 +621,7 @@ static const struct msg_clause clauses_directml[] = {
  * of memory:101)" (arrayfire/arrayfire#2895). */
 static const struct msg_clause clauses_arrayfire[] = {
     {"native alloc for size %d bytes", MSG_F_REQUESTED},
-    /* diagnum: flashlight's caching memory manager before the AF error:
+    /* flashlight's caching memory manager before the AF error:
      * "Failed to allocate memory of size 1.27 GiB (Device: 0, Capacity: 31.74
      * GiB, Allocated: 29.98 GiB, Cached: 994.36 MiB)" (flashlight/flashlight#211 = h20-17;
      * cached = reserved, as PyTorch's oldest form) */
@@ -658,7 +658,7 @@ static const struct msg_clause clauses_trt_tactic[] = {
 
 /* ---- nearby lines that complete a message ------------------------------ */
 
-/* diagfam: llama.cpp's Vulkan backend names the size on the line before:
+/* llama.cpp's Vulkan backend names the size on the line before:
  * "ggml_vulkan: Device memory allocation of size 118497280 failed." /
  * "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory"
  * (ggml-org/llama.cpp#15256). */
@@ -676,7 +676,7 @@ static const struct msg_near near_tf[] = {
     {"T=DT_%t", MSG_F_DTYPE, 0, 3},
     {"device:GPU:%d", MSG_F_GPU, 0, 3},
     {"/gpu:%d", MSG_F_GPU, 0, 3},
-    /* diagcall6: the failing node, on the line right after the message,
+    /* the failing node, on the line right after the message,
      * placed on the CPU ("_device=\"/job:localhost/replica:0/task:0/
      * device:CPU:0\"]]"): its output is host memory (the host-cpu-alloc row
      * reads the same on one line). Only that line: the _Recv nodes TF lists
@@ -688,14 +688,14 @@ static const struct msg_near near_tf[] = {
 };
 static const struct msg_near near_jax[] = {
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 0},
-    /* diagfam: PyTorch/XLA's TPU table under "Attempting to reserve 3.95G ...":
+    /* PyTorch/XLA's TPU table under "Attempting to reserve 3.95G ...":
      * "HBM capacity 8.00G:", "Program requirement:    3.95G (   4,237,689,856
      * bytes)" (the exact request), "Currently allocated:    6.08G (
      * 6,532,939,776 bytes)" (pytorch/xla#1735) */
     {"HBM capacity %s", MSG_F_CAPACITY, 0, 4},
     {"Program requirement: %z ( %n bytes)", MSG_F_REQUESTED_EXACT, 0, 8},
     {"Currently allocated: %z ( %n bytes)", MSG_F_ALLOCATED, 0, 8},
-    /* diagcall: the run is on the host platform: JAX's own start-up warnings
+    /* the run is on the host platform: JAX's own start-up warnings
      * ("No GPU/TPU found, falling back to CPU.", "An NVIDIA GPU may be
      * present on this machine, but a CUDA-enabled jaxlib is not installed.
      * Falling back to cpu.") or the words right above the error ("I want to
@@ -741,7 +741,7 @@ static const struct msg_near near_trt[] = {
  * memory" / "  current device: 0, in function ggml_cuda_pool_malloc_vmm". */
 static const struct msg_near near_cuda_error[] = {
     {"current device: %d", MSG_F_GPU, 0, 2},
-    /* diagnum: ggml's graph allocator names the device buffer it failed to
+    /* ggml's graph allocator names the device buffer it failed to
      * reserve on the next line: "Error: llama runner process has
      * terminated: cudaMalloc failed: out of memory" / "ggml_gallocr_reserve_n:
      * failed to allocate CUDA0 buffer of size 838447104" (ollama/ollama#9782
@@ -754,7 +754,7 @@ static const struct msg_near near_cuda_error[] = {
      * allocate 2.16GiB ...", ika-rwth-aachen/Point-Cloud-Compression#2 =
      * h17-24; talmolab/sleap#2142 = h9-37). */
     {"Allocator (GPU_%d_bfc)", MSG_F_GPU, 10, 10},
-    /* diagopen40: ... and the request that failed. The driver's figure is
+    /* ... and the request that failed. The driver's figure is
      * the BFC allocator growing its region: BFCAllocator::Extend asks the
      * sub-allocator for curr_region_allocation_bytes_ (doubled until the
      * request fits, then backed off by 0.9 on failure), and each refusal is
@@ -768,7 +768,7 @@ static const struct msg_near near_cuda_error[] = {
      * failure") is no failed request and is not read. */
     {"ran out of memory trying to allocate %z (rounded to %d)", MSG_F_REQUESTED_EXACT, 0, 10},
     {"ran out of memory trying to allocate %s.  Current allocation summary", MSG_F_REQUESTED_EXACT, 0, 10},
-    /* diagcall6: XGBoost's dh::detail::ThrowOOMError (src/common/
+    /* XGBoost's dh::detail::ThrowOOMError (src/common/
      * device_helpers.cu, dmlc/xgboost) puts the figures under its message,
      * "Memory allocation error on worker 0: ... cudaErrorMemoryAllocation:
      * out of memory" / "- Free memory: 8126464" / "- Requested memory:
@@ -780,7 +780,7 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
-/* diagnum: the size of an OOM named in words on the line after it:
+/* the size of an OOM named in words on the line after it:
  * "... device_cuda_module.c:348 cudaMallocout of memory" / "W@00001
  * GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device
  * failed" (ICLDisco/parsec#630 = h17-01) */
@@ -788,7 +788,7 @@ static const struct msg_near near_mention[] = {
     {"Allocating %d bytes of memory on the GPU device failed", MSG_F_REQUESTED, 0, 2},
     {NULL, 0, 0, 0},
 };
-/* diagnum: Caffe2 prints the failing operator after "Error from operator:",
+/* Caffe2 prints the failing operator after "Error from operator:",
  * its device in the proto's device_option (device_type 1 is CUDA; the id
  * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
  * 1 device_id: 0 }" (facebookresearch/Detectron#821 = h23-25), "device_option
@@ -1011,7 +1011,7 @@ static const struct msg_rule rules[] = {
     {.kind = "host-oom-killer",
      .framework = "host",
      .any = {"Out of memory: Kill", "oom-kill:constraint", "oom_reaper", "invoked oom-killer",
-             /* diagcall6: Slurm's cgroup accounting of the kernel's kills,
+             /* Slurm's cgroup accounting of the kernel's kills,
               * "slurmstepd: error: Detected 1 oom_kill event in StepId=123.0.
               * Some of the step tasks have been OOM Killed.", older "Detected 1
               * oom-kill event(s) in StepId=7.batch", and its memory-limit
@@ -1052,7 +1052,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall11: Ray's report of a worker that died without a word, the
+    /* Ray's report of a worker that died without a word, the
      * kernel's OOM killer first among its causes: "Worker exit type:
      * SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a
      * connection error code 2. End of file. There are some potential root
@@ -1091,7 +1091,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mps,
      .near = near_none},
-    /* diagopen42: ... known only by its closing advice, which no other
+    /* ... known only by its closing advice, which no other
      * message prints (pytorch/pytorch aten/src/ATen/mps/MPSAllocator.mm,
      * both TORCH_CHECKs: "... pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0
      * to disable upper limit for memory allocations (may cause system
@@ -1155,7 +1155,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
-    /* diagcall6: the same allocator on Paddle's other devices, which name
+    /* the same allocator on Paddle's other devices, which name
      * their place by type: the custom-device allocator (NPU, MLU, plugin
      * devices; paddle/phi/core/memory/allocation/custom_allocator.cc) "Out of
      * memory error on npu:0. Cannot allocate 1.00GB memory on npu:0,
@@ -1181,7 +1181,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle,
      .near = near_none},
-    /* diagctx2: Paddle's C++ call stack thrown from its CUDA allocator
+    /* Paddle's C++ call stack thrown from its CUDA allocator
      * ("0 std::string paddle::platform::GetTraceBackString<...>" / "1
      * paddle::memory::allocation::CUDAAllocator::AllocateImpl(unsigned
      * long)"; it throws only its "Out of memory error on GPU N"), where the
@@ -1299,7 +1299,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ort,
      .near = near_none},
-    /* diagleft2: ONNX Runtime's DirectML provider throws the HRESULT of a
+    /* ONNX Runtime's DirectML provider throws the HRESULT of a
      * D3D12 allocation it could not make, E_OUTOFMEMORY, through WIL: "...
      * onnxruntime/core/providers/dml/DmlExecutionProvider/src/
      * BucketizedBufferAllocator.cpp(122)/onnxruntime_pybind11_state.pyd!...:
@@ -1394,7 +1394,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml_buffer,
      .near = near_none},
-    /* diagleft2: llama.cpp's KV cache could not get its buffer of the
+    /* llama.cpp's KV cache could not get its buffer of the
      * backend's buffer type (ggml_backend_alloc_ctx_tensors_from_buft
      * returning null; ggml-org/llama.cpp:src/llama-kv-cache.cpp throws
      * "failed to allocate buffer for kv cache", older llama.cpp logged it
@@ -1630,7 +1630,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_none},
-    /* diagcall7: a copy onto the GPU whose destination tensor TF could not
+    /* a copy onto the GPU whose destination tensor TF could not
      * allocate: "Failed copying input tensor from .../device:CPU:0 to
      * .../device:GPU:0 in order to run _EagerConst: Dst tensor is not
      * initialized." (tensorflow/core/common_runtime/gpu/gpu_util.cc,
@@ -1689,7 +1689,7 @@ static const struct msg_rule rules[] = {
      .any = {"RESOURCE_EXHAUSTED", "Out of memory while trying to allocate",
              "Out of memory allocating", "Failed to allocate request for",
              "Resource exhausted: Attempting to allocate", "Error allocating device buffer"},
-     /* diagprose: gRPC's RESOURCE_EXHAUSTED is also a message over the size
+     /* gRPC's RESOURCE_EXHAUSTED is also a message over the size
       * limit ("Received message larger than max", TF Serving clients) and a
       * cloud API's quota (HTTP 429): no memory of any device */
      .unless = {RESOURCE_NOT_MEMORY},
@@ -1698,7 +1698,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
-    /* diagctx2: XLA's buffer report, which it prints with an allocation
+    /* XLA's buffer report, which it prints with an allocation
      * that failed for want of device memory ("Peak buffers:" / "Buffer 15:"
      * / "Size: 506.25MiB" / "Operator: ..." / "XLA Label: custom-call" /
      * "Shape: f32[1,64,1080,1920]"): a detail of the RESOURCE_EXHAUSTED
@@ -1764,7 +1764,7 @@ static const struct msg_rule rules[] = {
     {.kind = "cudnn",
      .framework = "cuda",
      .any = {"CUDNN_STATUS_ALLOC_FAILED", "Unable to find a valid cuDNN algorithm",
-             /* diagcall6: ROCm's MIOpen, status miopenStatusAllocFailed (7,
+             /* ROCm's MIOpen, status miopenStatusAllocFailed (7,
               * "MIOpen Error: ... miopenStatusAllocFailed"; ROCm/MIOpen
               * include/miopen/miopen.h) */
              "miopenStatusAllocFailed"},
@@ -1840,7 +1840,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall3: a page-locked (pinned) host buffer that CUDA could not give:
+    /* a page-locked (pinned) host buffer that CUDA could not give:
      * "arena.cc:250] Init] cudaHostAlloc failed, ret[2], out of memory"
      * (MindSpore's MindData device queue, mindspore-ai/mindspore#172 =
      * heldout29 h29-107). cudaHostAlloc and cudaMallocHost allocate host
@@ -1855,12 +1855,12 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall6: OpenCV's cuda::HostMem (modules/core/src/cuda_host_mem.cpp,
+    /* OpenCV's cuda::HostMem (modules/core/src/cuda_host_mem.cpp,
      * PinnedAllocator::allocate, a cudaHostAlloc) names its file in its
      * error: "OpenCV(4.2.0) .../core/src/cuda_host_mem.cpp:95: error:
      * (-217:Gpu API call) out of memory in function 'allocate'" is page-locked
      * host memory; the device's GpuMat allocator is cuda_gpu_mat.cpp. */
-    /* diagopen39: OpenCV's own host allocator (cv::fastMalloc, behind every
+    /* OpenCV's own host allocator (cv::fastMalloc, behind every
      * Mat): "OpenCV(4.5.4) .../core/src/alloc.cpp:73: error: (-4:Insufficient
      * memory) Failed to allocate 512956604754240 bytes in function
      * 'OutOfMemoryError'", OpenCV 3's "OpenCV Error: Insufficient memory
@@ -1886,7 +1886,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagctx2: llama.cpp/ggml's page-locked host buffer refused:
+    /* llama.cpp/ggml's page-locked host buffer refused:
      * "ggml_cuda_host_malloc: failed to allocate 1900,00 MiB of pinned memory:
      * invalid argument" (ggml-org/llama.cpp#9629 = heldout25 h25-47; a
      * decimal comma), "failed to allocate 10965.24 MiB of pinned memory"
@@ -1902,7 +1902,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pinned,
      .near = near_none},
-    /* diagcall3: MindSpore's device memory pool (Ascend NPU or GPU) refusing
+    /* MindSpore's device memory pool (Ascend NPU or GPU) refusing
      * a block: "mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree]
      * TotalUsedMemStatistics : 29356337664 plus TotalUsedByEventMemStatistics
      * : 0 and plus alloc size : 301990400 is more than total mem size :
@@ -1917,7 +1917,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_hbm,
      .near = near_mindspore_hbm},
-    /* diagcall7: the runtime's actors, when the device's memory manager
+    /* the runtime's actors, when the device's memory manager
      * refuses a kernel's output: "Device(id:0) memory isn't enough and
      * alloc failed, kernel name: ..., alloc size: 1073741824B.", "Device
      * memory isn't enough and alloc failed, actor name: ..., alloc size:
@@ -2108,7 +2108,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_bfc_dump},
-    /* diagopen37: the same dump cut before its sum, its chunk lines alone:
+    /* the same dump cut before its sum, its chunk lines alone:
      * DumpMemoryLog, called only from AllocateRawInternal's failure path,
      * logs "Bin (256): \tTotal Chunks: …" and then each chunk, "Chunk at 0x…
      * of size N" (tensorflow/tensorflow:tensorflow/core/common_runtime/
@@ -2138,7 +2138,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_triton_pool,
      .near = near_none},
-    /* diagopen39: WebLLM (WebGPU in a browser) logs one message when the
+    /* WebLLM (WebGPU in a browser) logs one message when the
      * device is lost, naming memory as the likely cause and asking for a
      * smaller model: "Device was lost during reload. This can happen due to
      * insufficient memory or other GPU constraints. Detailed error: [object
@@ -2310,7 +2310,7 @@ static const struct msg_rule rules[] = {
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
               * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
              "Cuda Error: out of memory", "GPUassert: out of memory"},
-     /* diagcall6: "(out of memory)" also glosses the abbreviation in prose
+     /* "(out of memory)" also glosses the abbreviation in prose
       * about the host's killer, "the OOM (out of memory) killer killed it"
       * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
      .unless = {"killer"},
@@ -2547,7 +2547,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_julia,
      .near = near_none},
-    /* diagopen42: Ray's own OutOfMemoryError is its memory monitor's: the
+    /* Ray's own OutOfMemoryError is its memory monitor's: the
      * raylet kills a worker when the node's host memory passes
      * RAY_memory_usage_threshold, and ray.get raises
      * "ray.exceptions.OutOfMemoryError: Task was killed due to the node
@@ -2726,7 +2726,7 @@ static const struct msg_rule rules[] = {
      .any = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */, "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */},
     },
     /* ---- end of diagrec5's mention block ---- */
-    /* diagstage8: words that say host memory ran out stand alone, as a GPU
+    /* words that say host memory ran out stand alone, as a GPU
      * OOM's do: a title over a paste cut before its error ("CPU out of
      * memory during initialization" over DeepSpeed's start-up lines,
      * CVI-SZU/Linly#83 = h27-49) is the log's host look-alike, with the
@@ -2737,7 +2737,7 @@ static const struct msg_rule rules[] = {
      .any = {"out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
              "CPU out of memory", "CPU Out of Memory", "CPU Out Of Memory", "out of CPU memory",
              "RAM out of memory"},
-     /* diagcall9: the host's words start a word: "RAM OOM" inside "Facing the
+     /* the host's words start a word: "RAM OOM" inside "Facing the
       * same vRAM OOM memory issue" (huggingface/transformers#27834) or "VRAM
       * OOM" names the device's memory */
      .word_start = true,
@@ -2753,7 +2753,7 @@ static const struct msg_rule rules[] = {
      .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
              "OOM-kill", "on the CPU side",
              "CPU memory"},
-     /* diagcall4: not a hardware inventory that names the GPU's memory too
+     /* not a hardware inventory that names the GPU's memory too
       * ("I have an Intel Core i7-11700KF, 32GB system RAM, and GeForce RTX
       * 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30 h30-90); nor the device
       * said to use host memory ("the driver apparently allows CUDA to share system
@@ -2797,7 +2797,7 @@ static const struct msg_rule rules[] = {
              "VRAM\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAM不足 */,
              "\xe3\x83\x93\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe4\xb8\x8d\xe8\xb6\xb3" /* ビデオメモリ不足 */,
              "VRAM \xeb\xb6\x80\xec\xa1\xb1" /* VRAM 부족 */,
-             /* diagprose: with the particle between (Japanese が, Korean 이), the
+             /* with the particle between (Japanese が, Korean 이), the
               * Japanese "not enough" (足りな), Russian's past "was not enough" */
              "VRAM\xe3\x81\x8c\xe4\xb8\x8d\xe8\xb6\xb3" /* VRAMが不足 */, "VRAM\xe3\x81\x8c\xe8\xb6\xb3\xe3\x82\x8a\xe3\x81\xaa" /* VRAMが足りな */,
              "VRAM\xec\x9d\xb4 \xeb\xb6\x80\xec\xa1\xb1" /* VRAM이 부족 */,
@@ -2824,7 +2824,7 @@ static const struct msg_rule rules[] = {
      .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */,
              "\xe7\x82\xb8" /* 炸 (diagprose) */},
     },
-    /* diagprose: VRAM "exploded" (显存炸了: "CUDA Out Of Memory / 显存炸了，尝试启用
+    /* VRAM "exploded" (显存炸了: "CUDA Out Of Memory / 显存炸了，尝试启用
      * Tiled VAE", a Stable Diffusion web UI's FAQ), and the traditional
      * characters (顯存, 顯卡, 不夠) in the same two rows */
     {STANDALONE_MENTION,
@@ -2856,7 +2856,7 @@ static const struct msg_rule rules[] = {
              "\xd0\xbd\xd0\xb5\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd0\xb0\xd1\x82\xd0\xbe\xd1\x87\xd0\xbd\xd0\xbe\x20\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* недостаточно памяти */},
      .qualifier = {DEVICE_QUALIFIERS},
     },
-    /* diagprose: the particle between memory and its shortage, as
+    /* the particle between memory and its shortage, as
      * Japanese and Korean write it ("GPU 메모리가 부족합니다", the message
      * Korean training tools raise on torch's OOM; "GPUのメモリが不足"),
      * the Japanese "not enough" (足りない), Russian's past "was not
@@ -2896,7 +2896,7 @@ static const struct msg_rule rules[] = {
      * heldout12's h12-15; "ERROR: Out of GPU memory", CUDA.jl): needs no
      * traceback; a denial or a hypothetical ("if you're running out of
      * VRAM") takes it back. */
-    /* diagfam: a TPU's memory named inside the words, "Getting out of hbm
+    /* a TPU's memory named inside the words, "Getting out of hbm
      * memory error on TPU" (tensorflow/tensor2tensor#1382): the accelerator's
      * memory, as JAX's "memory space hbm" rows. */
     {STANDALONE_MENTION,
@@ -3074,10 +3074,10 @@ static const struct msg_rule rules[] = {
      .oom_symptom = true,
      .any = {"illegal memory access was encountered", "cudaErrorIllegalAddress",
              "CUDA error: misaligned address",
-             /* diagverb: Triton's launcher wording, "RuntimeError: Triton Error [CUDA]:
+             /* Triton's launcher wording, "RuntimeError: Triton Error [CUDA]:
               * misaligned address" (fla-org/flash-linear-attention#913 = heldout19 h19-102) */
              "[CUDA]: misaligned address",
-             /* diagcall6: ROCm's runtime for the same fault, "Memory access
+             /* ROCm's runtime for the same fault, "Memory access
               * fault by GPU node-1 (Agent handle: 0x...) on address 0x....
               * Reason: Page not present or supervisor privilege." (ROCR-Runtime
               * core/runtime/runtime.cc) */
@@ -3104,7 +3104,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall11: a launch that asks for more registers, shared memory or
+    /* a launch that asks for more registers, shared memory or
      * threads per block than the SM has: the kernel's launch configuration,
      * never device memory (no oom_symptom: an OOM does not cause it). The
      * driver's CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701), the runtime's
@@ -3303,7 +3303,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diaglookstage: host allocators' own failures that no row knew: Intel
+    /* host allocators' own failures that no row knew: Intel
      * MKL's aligned host allocator, "mkl_malloc: failed to allocate memory"
      * (SYSTRAN/faster-whisper model load and transcribe, a RuntimeError in
      * whisperx); the MSVC runtime's std::bad_alloc, whose what() is "bad
@@ -3320,7 +3320,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diaglookstage: Ray's memory monitor killing a worker because the node's
+    /* Ray's memory monitor killing a worker because the node's
      * host memory passed its threshold ("Memory on the node (IP: ..., ID: ...)
      * where the task (...) was running was 445.48GB / 468.75GB (0.950365),
      * which exceeds the memory usage threshold of 0.95. Ray killed this worker
@@ -3342,7 +3342,7 @@ static const struct msg_rule rules[] = {
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"MemoryError"},
-     /* diagcall11: nor PyOpenCL's MemoryError, raised for the device's
+     /* nor PyOpenCL's MemoryError, raised for the device's
       * CL_MEM_OBJECT_ALLOCATION_FAILURE only (the opencl row) */
      .unless = {"OutOfMemoryError", "MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
      .word = true,
@@ -3355,7 +3355,7 @@ static const struct msg_rule rules[] = {
      .framework = "host",
      .any = {"SIGKILL", "exitcode: -9", "exitcode : -9", "exit code 137", "exit status 137",
              "exit code -9", "exit status -9",
-             /* diagverb: DeepSpeed's launcher, "[launch.py:324:sigkill_handler] [...] exits
+             /* DeepSpeed's launcher, "[launch.py:324:sigkill_handler] [...] exits
               * with return code = -9" (deepspeedai/DeepSpeed#3160 = heldout19 h19-46),
               * "process exits with return code -9" (OpenRLHF/OpenRLHF#841 = h19-48) */
              "return code = -9", "return code -9"},
@@ -3388,7 +3388,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagrec5: memory said to run short without a device ("[Bug] Not
+    /* memory said to run short without a device ("[Bug] Not
      * enough memory" above SGLang's scheduler traceback, heldout17 h17-70):
      * like "Out of memory" without one, an event only above a traceback and
      * when the log has no other event. Last, so that every message that
@@ -3404,7 +3404,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall: the same words in another language, no device named
+    /* the same words in another language, no device named
      * ("此图片每次OCR识别，必定内存溢出" above Paddle's C++ Traceback,
      * heldout23 h23-12): like "Out of memory" without one, an event only
      * above a traceback and when the log has no other event. The rows with
@@ -3951,7 +3951,7 @@ bool msg_emitter_code(const char *text, size_t len)
     /* a diff's or a quote's marker, then the code's indentation */
     while (i < len && (text[i] == '+' || text[i] == '-' || text[i] == '>')) i++;
     while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
-    /* diagstudy34: a raise statement's exception class is an emitter too: a
+    /* a raise statement's exception class is an emitter too: a
      * traceback shows the frame's source line 'raise MemoryError("Error assigning %d
      * bytes" % ...)' (explosion/cymem's Pool.alloc, h34-47) above the exception it
      * raised; the line below is the message, with its figures */
@@ -4152,7 +4152,7 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 'd':
         if (v->nnum >= 2) return 0;
         k = pm_int(s, n, &v->num[v->nnum]);
-        /* diagopen42: a date glued after the words is no index ("Allocation
+        /* a date glued after the words is no index ("Allocation
          * on device 2025-03-24T17:01:07 -", ComfyUI's console running the
          * next record's time on, h42-09) */
         if (k && k + 1 < n && s[k] == '-' && isdigit((unsigned char)s[k + 1])) return 0;
@@ -4608,7 +4608,7 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     if (bracket && i < n && s[i] == ']') i++;
     if (i < n && s[i] == ':') i++;
     i = skip_blanks(s, n, i);
-    /* diagstudy34: Twisted's classic log text, "{timeStamp} [{system}] {event}", the
+    /* Twisted's classic log text, "{timeStamp} [{system}] {event}", the
      * system "-" or "namespace#level" when unset (twisted/twisted
      * src/twisted/logger/_format.py formatEventAsClassicLogText): "2018-07-26
      * 21:11:36+0000 [-] MemoryError: ..." (a Rasa NLU server, h34-47) */
@@ -4781,7 +4781,7 @@ const struct msg_rule *msg_other_error_rule(void)
     return &other_error_rule;
 }
 
-/* diaglookstage: a failure whose exception line the paste cuts off (its
+/* a failure whose exception line the paste cuts off (its
  * Python traceback's frames end the paste, scan.c cut_traceback). Not in
  * the rule table: no anchor finds it, the scan's tail does. */
 static const struct msg_rule cut_traceback_rule = {
@@ -4799,7 +4799,7 @@ const struct msg_rule *msg_cut_traceback_rule(void)
     return &cut_traceback_rule;
 }
 
-/* diagprose: a GPU OOM named only in words that no row knows, found by
+/* a GPU OOM named only in words that no row knows, found by
  * concept (mention.c, scan_finish_view's prose pass). Not in the rule
  * table: no anchor finds it. */
 static const struct msg_rule prose_mention_rule = {
@@ -4847,11 +4847,11 @@ static bool exception_head(const char *t, size_t n)
 /* Words that say a line reports a failure, case as written. */
 static const char *const error_words[] = {
     "Error", "ERROR", "error:", "error=", "Exception", "FAIL", "Assertion", "Failed",
-    /* diagstage8: TensorFlow's kernel-failure log line, its status in lower case
+    /* TensorFlow's kernel-failure log line, its status in lower case
      * ("op_kernel.cc:1763] OP_REQUIRES failed at conv_grad_filter_ops.cc:1095 : Not
      * found: No algorithm worked!", Sentdex/pygta5#161) */
     "OP_REQUIRES failed at",
-    /* diaglookstage: glog's fatal CHECK ("F0421 09:02:45.161278  7233
+    /* glog's fatal CHECK ("F0421 09:02:45.161278  7233
      * math_functions.cu:52] Check failed: status == CUBLAS_STATUS_SUCCESS (13
      * vs. 0)  CUBLAS_STATUS_EXECUTION_FAILED", Caffe, h33-27) */
     "Check failed:",

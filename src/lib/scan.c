@@ -977,7 +977,7 @@ static enum oom_stage julia_stack(struct scan *s, const struct view *v, size_t l
         if (!started) {
             size_t n = trim_end(c.body, c.n);
             started = n == 11 && memcmp(c.body, "Stacktrace:", 11) == 0;
-            /* diagcall11: or its first frame, the header cut by the paste
+            /* or its first frame, the header cut by the paste
              * ("[35] back_(::Flux.Tracker.Call{...}) at .../back.jl:35" under
              * a title, heldout32 h32-85): a frame that names its Julia file */
             bool frame = !started && memmem(c.body, c.n, ".jl:", 4) && stage_julia_frame(c.body, c.n, &st);
@@ -1247,7 +1247,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         enum oom_stage st = stage_context_line(c.body, c.n);
-        /* diagstageunk: read upward, a load line above a bare running bar
+        /* read upward, a load line above a bare running bar
          * is over; the bar is the next loop (stage_past_bare_bar, as the
          * verb and tail walks read it) */
         if (!down && stage_past_bare_bar(bare_bar, c.body, c.n, &st)) break;
@@ -1340,7 +1340,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         /* a trainer's training line, whatever figures it logs
          * ("memory: 11211" in mmengine's): what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
-        /* diagstageunk: a full one too: the loop ran below the line above
+        /* a full one too: the loop ran below the line above
          * it (a sampler's finished bar under the pipeline's loading) */
         if (stage_bar_undescribed(c.body, c.n)) {
             bare_bar = true; /* indented as tqdm pads it: no code */

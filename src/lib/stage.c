@@ -907,7 +907,7 @@ static const struct stage_word context_words[] = {
      * built the node, the failure is in backward (open-mmlab/
      * mmdetection3d#1057) */
     {"processing method determine_num_available_blocks", ENGINE_WARMUP, false},
-    /* diagcall11: verl's patched vLLM engine, right before it allocates the
+    /* verl's patched vLLM engine, right before it allocates the
      * KV cache: "before init cache memory allocated: 5.96GB, reserved:
      * 6.07GB" (volcengine/verl third_party/vllm llm_engine_sp.py
      * _initialize_kv_caches; its "after init cache" line says it is built
@@ -3218,7 +3218,7 @@ static const struct stage_word julia_names[] = {
     {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
 };
 
-/* diagcall11: Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
+/* Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
  * src/back.jl) backpropagates with back!, which recurses through back and
  * back_ over the recorded calls: backward, on a frame that names Tracker
  * ("[39] back(::Flux.Tracker.Tracked{CuArray{Float32,4}}, ...) at
@@ -3649,7 +3649,7 @@ static bool corpus_scan(const char *t, size_t n)
     return false;
 }
 
-/* diagstageunk: tqdm draws "{desc}: {percentage:3.0f}%|{bar}| {n}/{total}
+/* tqdm draws "{desc}: {percentage:3.0f}%|{bar}| {n}/{total}
  * [...]" with the bar filling what the terminal's width leaves, in
  * three-byte block characters (tqdm/tqdm:tqdm/std.py@000ba6fa format_meter,
  * Bar.UTF): a wide terminal's bar is hundreds of bytes of no words. The

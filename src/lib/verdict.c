@@ -247,7 +247,7 @@ static const struct {
      "a CUDA kernel failed while running: a bug in a kernel or an extension (or its build for "
      "this GPU), or an index out of range, not a shortage of memory; the line shown may come "
      "after the fault (CUDA reports errors asynchronously)"},
-    /* diagcall11: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, per-block limits */
+    /* CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, per-block limits */
     {"cuda-launch-resources",
      "a CUDA kernel was launched with more registers, shared memory or threads per block than "
      "the GPU allows: its launch configuration (block size) or a build for another GPU, not a "
