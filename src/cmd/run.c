@@ -344,7 +344,11 @@ static int rank_setup(struct run_args *a, struct launcher_info *info, char *id, 
 {
     const char *off = getenv("OOMLAB_RANKS");
     launcher_detect(env_lookup, NULL, info);
-    if ((off && !strcmp(off, "off")) || !launcher_is_rank(info)) return 0;
+    if (off && !strcmp(off, "off")) return 0;
+    if (!launcher_is_rank(info)) { /* an sbatch script's run: its job, for the row */
+        if (*info->job_id) a->o.job_id = info->job_id;
+        return 0;
+    }
     a->o.rank = info;
     if (!a->o.id) {
         if (launcher_default_id(info, id, size) < 0)
