@@ -56,6 +56,7 @@ struct log_result {
     char job_id[JOBS_ID_MAX];     /* as the log says it ("" none) */
     char ledger_job[JOBS_ID_MAX]; /* a run id's, from its ledger row ("" none) */
     const char *run_state;        /* a run id's ledger state (ledger_io_state), NULL none */
+    char run_end[64];             /* how oomlab ended it, from its row's notes ("timeout"...; "" none) */
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
@@ -972,6 +973,41 @@ static const char *run_state_why(const char *state)
     return NULL;
 }
 
+/* How oomlab ended a run that did not end by itself: the notes run
+ * writes (sys/runexec), said beside its log, which ends there and not
+ * where the job would have. */
+static const struct {
+    const char *note, *why;
+} run_ends[] = {
+    {"timeout", "--timeout stopped it (SIGTERM to its group): its log ends where the time ran out"},
+    {"interrupted (", "oomlab got this signal and passed it on (Ctrl-C, scancel, a cancelled CI job): its log "
+                      "ends where it was stopped"},
+    {"stopped by oomlab", "guard ended the smoke on purpose once its steps were seen"},
+};
+
+/* The first note of a row's notes ("a; b; c") that says how it ended */
+static void run_end_of(const char *notes, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (const char *p = notes; p && *p;) {
+        const char *end = strstr(p, "; ");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++)
+            if (!strncmp(p, run_ends[i].note, strlen(run_ends[i].note))) {
+                snprintf(buf, size, "%.*s", (int)len, p);
+                return;
+            }
+        p = end ? end + 2 : NULL;
+    }
+}
+
+static const char *run_end_why(const char *end)
+{
+    for (size_t i = 0; *end && i < sizeof run_ends / sizeof *run_ends; i++)
+        if (!strncmp(end, run_ends[i].note, strlen(run_ends[i].note))) return run_ends[i].why;
+    return NULL;
+}
+
 static void print_inputs(const struct out *o, const struct log_result *logs, size_t n)
 {
     for (size_t l = 0; l < n; l++) {
@@ -989,6 +1025,11 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
             const char *why = run_state_why(logs[l].run_state);
             if (first && why) {
                 snprintf(line, sizeof line, "run %s: %s: %s", logs[l].run_id, logs[l].run_state, why);
+                para(o, "", "    ", line, "", "");
+            }
+            const char *end_why = run_end_why(logs[l].run_end);
+            if (first && end_why) {
+                snprintf(line, sizeof line, "run %s: %s: %s", logs[l].run_id, logs[l].run_end, end_why);
                 para(o, "", "    ", line, "", "");
             }
         }
@@ -1488,6 +1529,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "path"), json_str(j, l->path);
     json_key(j, "run_id"), json_str(j, l->run_id);
     json_key(j, "run_state"), json_str(j, l->run_state);
+    json_key(j, "run_end"), json_str(j, l->run_end[0] ? l->run_end : NULL);
     json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
@@ -1655,7 +1697,7 @@ static void sort_failures(struct log_failures *fs)
  * other key null. */
 static void json_failed_log(struct json *j, const struct log_failure *f)
 {
-    static const char *const unknown[] = {"run_id", "run_state", "config", "encoding", "bom", "binary", "truncated", "lines",
+    static const char *const unknown[] = {"run_id", "run_state", "run_end", "config", "encoding", "bom", "binary", "truncated", "lines",
                                           "events", "dropped", "expandable_segments_set", "job_id",
                                           "memory_trend", "torchelastic_root_cause", "launcher", "context"};
     json_obj_begin(j);
@@ -1811,6 +1853,7 @@ static void ledger_rows(struct log_result *logs, size_t n, const char *dir)
         if (!row) continue;
         snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
         logs[l].run_state = ledger_io_state(row);
+        run_end_of(row->cell[LEDGER_NOTES], logs[l].run_end, sizeof logs[l].run_end);
     }
     if (loaded) ledger_release(&lg);
 }
