@@ -56,6 +56,7 @@ struct log_result {
     char job_id[JOBS_ID_MAX];     /* as the log says it ("" none) */
     char ledger_job[JOBS_ID_MAX]; /* a run id's, from its ledger row ("" none) */
     const char *run_state;        /* a run id's ledger state (ledger_io_state), NULL none */
+    char run_end[64];             /* how oomlab ended it, from its row's notes ("timeout"...; "" none) */
     unsigned long long delivered; /* bytes of lines seen by on_line */
     int ranks[OOM_MAX_EVENTS];
     size_t n_ranks;
@@ -178,6 +179,113 @@ static char **rank_logs(const char *arg, const char *dir, size_t *n)
     return out;
 }
 
+/* The endings a log file has: "x.log" is a file, not a run id; a directory's
+ * logs are counted by them. */
+static const char *const file_ends[] = {".log", ".txt", ".out", ".err", ".gz"};
+#define N_FILE_ENDS (sizeof file_ends / sizeof *file_ends)
+
+/* A directory named where a log was meant (slurm's output directory,
+ * torchrun's --log-dir, oomlab's own DIR): what in it can be read, counted
+ * by ending, in it (top) and up to DIR_HINT_DEPTH levels below (deep), at
+ * most DIR_HINT_ENTRIES entries looked at. */
+enum { DIR_HINT_DEPTH = 4, DIR_HINT_ENTRIES = 20000 };
+struct dir_count {
+    size_t top[N_FILE_ENDS], deep[N_FILE_ENDS], seen;
+};
+
+static size_t file_end(const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < N_FILE_ENDS; i++) {
+        size_t elen = strlen(file_ends[i]);
+        if (len > elen && !strcmp(name + len - elen, file_ends[i])) return i;
+    }
+    return N_FILE_ENDS;
+}
+
+static void dir_count(const char *path, int depth, struct dir_count *c)
+{
+    DIR *d = opendir(path);
+    if (!d) return;
+    for (struct dirent *e; c->seen < DIR_HINT_ENTRIES && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        c->seen++;
+        char p[4096];
+        struct stat st;
+        if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) >= (int)sizeof p || stat(p, &st) != 0) continue;
+        size_t k = file_end(e->d_name);
+        if (S_ISREG(st.st_mode) && k < N_FILE_ENDS) (depth ? c->deep : c->top)[k]++;
+        else if (S_ISDIR(st.st_mode) && depth < DIR_HINT_DEPTH) dir_count(p, depth + 1, c);
+    }
+    closedir(d);
+}
+
+/* arg as one shell word: as it is when plain, else in single quotes */
+static void sh_word(const char *arg, char *buf, size_t size)
+{
+    if (arg[strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+:,@%=-")] == '\0') {
+        snprintf(buf, size, "%s", arg);
+        return;
+    }
+    size_t o = 0;
+    buf[o++] = '\'';
+    for (const char *p = arg; *p && o + 6 < size; p++) {
+        if (*p == '\'') { memcpy(buf + o, "'\\''", 4); o += 4; }
+        else buf[o++] = *p;
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+}
+
+/* counts: "3 .log, 1 .out files"; cmd: what reads them, as one glob per
+ * ending under the directory's shell word w or, with find, as find's
+ * -name tests (several joined by -o). Returns how many endings were found. */
+static size_t ends_said(const size_t *n, const char *w, bool find, char *counts, size_t csize, char *cmd,
+                        size_t msize)
+{
+    size_t co = 0, mo = 0, said = 0, files = 0;
+    counts[0] = cmd[0] = '\0';
+    for (size_t i = 0; i < N_FILE_ENDS; i++) {
+        if (!n[i]) continue;
+        files += n[i];
+        co += (size_t)snprintf(counts + co, co < csize ? csize - co : 0, "%s%zu %s", said ? ", " : "", n[i],
+                               file_ends[i]);
+        if (find)
+            mo += (size_t)snprintf(cmd + mo, mo < msize ? msize - mo : 0, "%s-name '*%s'", said ? " -o " : "",
+                                   file_ends[i]);
+        else
+            mo += (size_t)snprintf(cmd + mo, mo < msize ? msize - mo : 0, "%s%s/*%s", said ? " " : "", w,
+                                   file_ends[i]);
+        said++;
+    }
+    if (co < csize) snprintf(counts + co, csize - co, " file%s", files == 1 ? "" : "s");
+    return said;
+}
+
+static int dir_hint(const char *arg, struct oomlab_err *err)
+{
+    char bare[1024], w[4200], counts[200], cmd[3000];
+    size_t len = strlen(arg);
+    while (len > 1 && arg[len - 1] == '/') len--; /* no doubled slash in the globs */
+    snprintf(bare, sizeof bare, "%.*s", (int)len, arg);
+    sh_word(bare, w, sizeof w);
+    if (ledgerfile_holds(arg))
+        return oomlab_err_set(err, "%s: a directory, not a log file: it holds oomlab's ledger; name a run in it: "
+                                   "oomlab diagnose --dir %s RUN_ID (oomlab table --dir %s lists them)", arg, w, w);
+    struct dir_count c = {0};
+    dir_count(arg, 0, &c);
+    if (ends_said(c.top, w, false, counts, sizeof counts, cmd, sizeof cmd))
+        return oomlab_err_set(err, "%s: a directory, not a log file: it holds %s; read them with: oomlab diagnose %s",
+                              arg, counts, cmd);
+    size_t k = ends_said(c.deep, w, true, counts, sizeof counts, cmd, sizeof cmd);
+    if (k)
+        return oomlab_err_set(err, "%s: a directory, not a log file: its subdirectories hold %s; read them with: "
+                                   "find %s %s%s%s -exec oomlab diagnose {} +", arg, counts, w,
+                              k > 1 ? "\\( " : "", cmd, k > 1 ? " \\)" : "");
+    return oomlab_err_set(err, "%s: a directory, not a log file, and it holds no .log, .txt, .out, .err or .gz "
+                               "file (nor do its subdirectories, %d levels down)", arg, (int)DIR_HINT_DEPTH);
+}
+
 /* A LOG argument: "-", an existing path (wins), or the id of a run in DIR.
  * With has_ranks, a run whose logs/ID.log is missing is not an error (its
  * rank logs are read): returns 1, nothing to read for l. */
@@ -186,10 +294,12 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
 {
     struct stat st;
     l->path = arg;
-    if (!strcmp(arg, "-") || strchr(arg, '/')) return 0;
-    bool is_file = stat(arg, &st) == 0;
+    if (!strcmp(arg, "-")) return 0;
+    bool exists = stat(arg, &st) == 0, is_dir = exists && S_ISDIR(st.st_mode), is_file = exists && !is_dir;
+    if (strchr(arg, '/')) return is_dir ? dir_hint(arg, err) : 0;
     struct oomlab_err id_err = {{0}};
-    if (ledger_id_check(arg, &id_err) < 0) return 0; /* not an id: the read says why */
+    if (ledger_id_check(arg, &id_err) < 0) /* not an id: the read says why */
+        return is_dir ? dir_hint(arg, err) : 0;
     char name[320], logs[4096];
     snprintf(name, sizeof name, "%s.log", arg);
     if (fsutil_join(logs, sizeof logs, dir, "logs", err) < 0 ||
@@ -203,10 +313,10 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
     }
     if (stat(l->resolved, &st) != 0 && has_ranks) return 1;
     if (stat(l->resolved, &st) != 0) {
+        if (is_dir) return dir_hint(arg, err);
         /* "x.log" names a file: not "no run 'x.log' (./logs/x.log.log: ...)" */
-        static const char *const file_ends[] = {".log", ".txt", ".out", ".err", ".gz"};
         size_t alen = strlen(arg);
-        for (size_t i = 0; i < sizeof file_ends / sizeof *file_ends; i++) {
+        for (size_t i = 0; i < N_FILE_ENDS; i++) {
             size_t elen = strlen(file_ends[i]);
             if (alen > elen && !strcmp(arg + alen - elen, file_ends[i]))
                 return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
@@ -863,6 +973,41 @@ static const char *run_state_why(const char *state)
     return NULL;
 }
 
+/* How oomlab ended a run that did not end by itself: the notes run
+ * writes (sys/runexec), said beside its log, which ends there and not
+ * where the job would have. */
+static const struct {
+    const char *note, *why;
+} run_ends[] = {
+    {"timeout", "--timeout stopped it (SIGTERM to its group): its log ends where the time ran out"},
+    {"interrupted (", "oomlab got this signal and passed it on (Ctrl-C, scancel, a cancelled CI job): its log "
+                      "ends where it was stopped"},
+    {"stopped by oomlab", "guard ended the smoke on purpose once its steps were seen"},
+};
+
+/* The first note of a row's notes ("a; b; c") that says how it ended */
+static void run_end_of(const char *notes, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (const char *p = notes; p && *p;) {
+        const char *end = strstr(p, "; ");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++)
+            if (!strncmp(p, run_ends[i].note, strlen(run_ends[i].note))) {
+                snprintf(buf, size, "%.*s", (int)len, p);
+                return;
+            }
+        p = end ? end + 2 : NULL;
+    }
+}
+
+static const char *run_end_why(const char *end)
+{
+    for (size_t i = 0; *end && i < sizeof run_ends / sizeof *run_ends; i++)
+        if (!strncmp(end, run_ends[i].note, strlen(run_ends[i].note))) return run_ends[i].why;
+    return NULL;
+}
+
 static void print_inputs(const struct out *o, const struct log_result *logs, size_t n)
 {
     for (size_t l = 0; l < n; l++) {
@@ -880,6 +1025,11 @@ static void print_inputs(const struct out *o, const struct log_result *logs, siz
             const char *why = run_state_why(logs[l].run_state);
             if (first && why) {
                 snprintf(line, sizeof line, "run %s: %s: %s", logs[l].run_id, logs[l].run_state, why);
+                para(o, "", "    ", line, "", "");
+            }
+            const char *end_why = run_end_why(logs[l].run_end);
+            if (first && end_why) {
+                snprintf(line, sizeof line, "run %s: %s: %s", logs[l].run_id, logs[l].run_end, end_why);
                 para(o, "", "    ", line, "", "");
             }
         }
@@ -1374,6 +1524,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "path"), json_str(j, l->path);
     json_key(j, "run_id"), json_str(j, l->run_id);
     json_key(j, "run_state"), json_str(j, l->run_state);
+    json_key(j, "run_end"), json_str(j, l->run_end[0] ? l->run_end : NULL);
     json_key(j, "config"), json_str(j, l->config_path[0] ? l->config_path : NULL);
     json_key(j, "encoding"), json_str(j, l->info.encoding);
     json_key(j, "bom"), json_bool(j, l->info.bom);
@@ -1540,7 +1691,7 @@ static void sort_failures(struct log_failures *fs)
  * other key null. */
 static void json_failed_log(struct json *j, const struct log_failure *f)
 {
-    static const char *const unknown[] = {"run_id", "run_state", "config", "encoding", "bom", "binary", "truncated", "lines",
+    static const char *const unknown[] = {"run_id", "run_state", "run_end", "config", "encoding", "bom", "binary", "truncated", "lines",
                                           "events", "dropped", "expandable_segments_set", "job_id",
                                           "memory_trend", "torchelastic_root_cause", "launcher", "context"};
     json_obj_begin(j);
@@ -1696,6 +1847,7 @@ static void ledger_rows(struct log_result *logs, size_t n, const char *dir)
         if (!row) continue;
         snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
         logs[l].run_state = ledger_io_state(row);
+        run_end_of(row->cell[LEDGER_NOTES], logs[l].run_end, sizeof logs[l].run_end);
     }
     if (loaded) ledger_release(&lg);
 }

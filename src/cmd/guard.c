@@ -42,7 +42,8 @@ static const char usage_tail[] =
     "\n"
     "Exit: 0 pass, 10 over the budget, 11 on the edge (over the headroom line),\n"
     "12 GPU out of memory, 13 the command failed otherwise, 14 no peak measured,\n"
-    "2 usage, 3 oomlab could not run or record it.\n";
+    "128+N oomlab interrupted by signal N (a cancelled CI job: 143), 2 usage,\n"
+    "3 oomlab could not run or record it.\n";
 
 struct guard_args {
     struct runexec_opts o;
@@ -314,6 +315,7 @@ int cmd_guard(int argc, char **argv)
     const char *source;
     struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom || r.oom_earlier, .exec_failed = r.exec_failed,
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
+                         .interrupted_by = r.interrupted ? r.forwarded_signal : 0,
                          .peak = gate_peak(&a, &r, &source), .peak_lower_bound = r.peak_lower_bound};
     if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
     struct gate_out g;

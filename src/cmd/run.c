@@ -344,7 +344,11 @@ static int rank_setup(struct run_args *a, struct launcher_info *info, char *id, 
 {
     const char *off = getenv("OOMLAB_RANKS");
     launcher_detect(env_lookup, NULL, info);
-    if ((off && !strcmp(off, "off")) || !launcher_is_rank(info)) return 0;
+    if (off && !strcmp(off, "off")) return 0;
+    if (!launcher_is_rank(info)) { /* an sbatch script's run: its job, for the row */
+        if (*info->job_id) a->o.job_id = info->job_id;
+        return 0;
+    }
     a->o.rank = info;
     if (!a->o.id) {
         if (launcher_default_id(info, id, size) < 0)
@@ -497,10 +501,18 @@ int cmd_run(int argc, char **argv)
         if (rc) break;
         rc = exit_of(&res);
         size_t tl = strlen(trail);
-        snprintf(trail + tl, sizeof trail - tl, "%s%s %s", tl ? " -> " : "", res.id,
-                 res.oom ? "OOM" : res.exit_code ? "failed" : "ok");
-        if (!a.on_oom || !res.oom || n >= max) {
-            if (a.on_oom && res.oom) fprintf(stderr, "oomlab run: on-oom: stopped after --max-attempts %ld\n", max);
+        snprintf(trail + tl, sizeof trail - tl, "%s%s %s%s", tl ? " -> " : "", res.id,
+                 res.oom ? "OOM" : res.exit_code ? "failed" : "ok", res.interrupted ? ", interrupted" : "");
+        /* Ctrl-C or scancel's SIGTERM while an attempt ran (its OOM already
+         * logged, the job hung on its peers): the user asked to stop, not
+         * for the next attempt */
+        if (!a.on_oom || !res.oom || n >= max || res.interrupted) {
+            char sig[32];
+            if (a.on_oom && res.oom && res.interrupted)
+                fprintf(stderr, "oomlab run: on-oom: no attempt %d: %s was interrupted (%s)\n", n + 1, res.id,
+                        child_signal_name(res.forwarded_signal, sig, sizeof sig));
+            else if (a.on_oom && res.oom)
+                fprintf(stderr, "oomlab run: on-oom: stopped after --max-attempts %ld\n", max);
             break;
         }
         struct onoom_step st;

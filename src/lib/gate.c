@@ -1,6 +1,7 @@
 /* gate: guard's verdict (see gate.h). */
 #include "lib/gate.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "lib/units.h"
@@ -15,13 +16,29 @@ static const struct {
     [GATE_OOM] = {12, "oom", "failure"},
     [GATE_FAILED] = {13, "failed", "error"},
     [GATE_UNMEASURED] = {14, "unmeasured", "error"},
+    [GATE_INTERRUPTED] = {130, "interrupted", "error"}, /* 128 + the signal, as run exits */
 };
+
+/* The signals run passes on to the command (sys/child), by name */
+static const struct {
+    int sig;
+    const char *name;
+} forwarded[] = {{SIGINT, "SIGINT: Ctrl-C"}, {SIGTERM, "SIGTERM: a cancelled CI job or scancel?"},
+                 {SIGHUP, "SIGHUP: the terminal closed"}, {SIGQUIT, "SIGQUIT"}};
+
+static const char *forwarded_name(int sig)
+{
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+        if (forwarded[i].sig == sig) return forwarded[i].name;
+    return "a signal";
+}
 
 /* Which verdict, before the figures: failures of the command first (an
  * OOM wins over the exit code it caused), then the peak against the lines. */
 static enum gate_verdict classify(const struct gate_in *in, int64_t line)
 {
     if (in->oom) return GATE_OOM;
+    if (in->interrupted_by > 0) return GATE_INTERRUPTED;
     if (in->exec_failed || in->timed_out || (in->exit_code != 0 && !in->stopped)) return GATE_FAILED;
     if (in->peak < 0) return GATE_UNMEASURED;
     if (in->peak > in->budget) return GATE_OVER_BUDGET;
@@ -34,7 +51,7 @@ void gate_judge(const struct gate_in *in, struct gate_out *out)
     double h = in->headroom >= 0 && in->headroom < 1 ? in->headroom : 0;
     out->line = (int64_t)((double)in->budget * (1.0 - h));
     out->verdict = classify(in, out->line);
-    out->exit_code = verdicts[out->verdict].exit_code;
+    out->exit_code = out->verdict == GATE_INTERRUPTED ? 128 + in->interrupted_by : verdicts[out->verdict].exit_code;
     out->name = verdicts[out->verdict].name;
     out->junit = verdicts[out->verdict].junit;
     char peak[32], budget[32], line[32];
@@ -62,6 +79,10 @@ void gate_judge(const struct gate_in *in, struct gate_out *out)
     case GATE_FAILED:
         if (in->timed_out) snprintf(out->message, sizeof out->message, "the command timed out (no GPU OOM found)");
         else snprintf(out->message, sizeof out->message, "the command failed with exit %d (no GPU OOM found)", in->exit_code);
+        break;
+    case GATE_INTERRUPTED:
+        snprintf(out->message, sizeof out->message, "oomlab was interrupted (%s) before the smoke ended: the "
+                                                    "budget %s was not judged", forwarded_name(in->interrupted_by), budget);
         break;
     case GATE_UNMEASURED:
         snprintf(out->message, sizeof out->message, "no peak was measured (no NVML sample of the command and no step line "

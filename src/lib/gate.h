@@ -18,6 +18,7 @@ enum gate_verdict {
     GATE_OOM,         /* 12: a GPU out-of-memory error */
     GATE_FAILED,      /* 13: the command failed otherwise (exit, signal, timeout, not found) */
     GATE_UNMEASURED,  /* 14: it ran, but no peak was measured: cannot judge */
+    GATE_INTERRUPTED, /* 128+N: oomlab got signal N (a cancelled CI job) before the end */
 };
 
 struct gate_in {
@@ -28,6 +29,8 @@ struct gate_in {
     bool timed_out;
     bool stopped;         /* guard stopped it after --steps N steps: a finished smoke */
     int exit_code;        /* as run exits */
+    int interrupted_by;   /* the signal oomlab got and passed on (Ctrl-C, a CI job's
+                             cancel), 0 none: not the command's failure */
     int64_t peak;         /* bytes, -1 unknown */
     bool peak_lower_bound;
 };
@@ -35,7 +38,8 @@ struct gate_in {
 struct gate_out {
     enum gate_verdict verdict;
     int exit_code;
-    const char *name;     /* "pass", "over-budget", "edge", "oom", "failed", "unmeasured" */
+    const char *name;     /* "pass", "over-budget", "edge", "oom", "failed", "unmeasured",
+                             "interrupted" */
     const char *junit;    /* NULL (passed), "failure" or "error" */
     int64_t line;         /* budget x (1 - headroom), bytes */
     char message[256];    /* one sentence with the figures */

@@ -1106,11 +1106,13 @@ static size_t *key_lookup(struct key_index *ix, const char *key)
     return &ix->slot[i];
 }
 
-/* Which run of its id a row belongs to: its job id, else its oomlab's
- * start, host and pid (one `oomlab run` and the rank rows it wrote). */
+/* Which run of its id a row belongs to: a rank row's job id (the job's
+ * ranks are one run), else its oomlab's start, host and pid (one `oomlab
+ * run` and the rank rows it wrote; a plain run's job id, an sbatch
+ * script's, may hold several runs of one id, --force). */
 static void run_group(const struct ledger_row *r, struct strbuf *sb)
 {
-    if (*r->cell[LEDGER_JOB_ID]) {
+    if (*r->cell[LEDGER_JOB_ID] && *r->cell[LEDGER_RANK]) {
         strbuf_adds(sb, "j");
         strbuf_adds(sb, r->cell[LEDGER_JOB_ID]);
         return;

@@ -131,7 +131,9 @@ bool units_size_arg_bare_small(const char *s, int64_t bytes)
 static const struct {
     const char *suffix;
     int64_t ms;
-} duration_units[] = {{"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}, {"", 1000}};
+} duration_units[] = {{"ms", 1}, {"s", 1000}, {"m", 60000}, {"h", 3600000}, {"d", 86400000}, {"", 1000}};
+/* (timeout(1) reads d for days too; a cluster job's limit is in days:
+ * sbatch --time=2-00:00:00) */
 
 /* Digits, at most one '.', at least one digit: the length read, or 0. */
 static size_t duration_number(const char *s, long double *v)
@@ -172,7 +174,7 @@ int units_parse_duration_ms(const char *s, int64_t *ms)
 
 const char *units_format_duration_ms(int64_t ms, char *buf, size_t size)
 {
-    for (size_t r = 3; ms > 0 && r > 0; r--) /* h, m, s: the largest exact one */
+    for (size_t r = 4; ms > 0 && r > 0; r--) /* d, h, m, s: the largest exact one */
         if (ms % duration_units[r].ms == 0) {
             snprintf(buf, size, "%lld%s", (long long)(ms / duration_units[r].ms),
                      duration_units[r].suffix);

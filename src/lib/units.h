@@ -34,7 +34,7 @@ int units_parse_size_arg(const char *s, int64_t *bytes);
 bool units_size_arg_bare_small(const char *s, int64_t bytes);
 
 /* Durations, one rule for every flag (oomlab(1), DURATIONS): digits with an
- * optional fraction ("0.5", ".5", "5.") and an optional unit, ms, s, m or h;
+ * optional fraction ("0.5", ".5", "5.") and an optional unit, ms, s, m, h or d;
  * a bare number is seconds, as sleep(1) and timeout(1) read it. No sign,
  * exponent, blank or other unit. Rounded to the nearest millisecond; at most
  * UNITS_DURATION_MAX_MS. 0, or -1 when s is not such a duration. */

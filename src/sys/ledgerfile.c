@@ -229,6 +229,11 @@ static bool holds(const char *d, const char *name, const char *id)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+bool ledgerfile_holds(const char *dir)
+{
+    return holds(dir && *dir ? dir : ".", ".", NULL);
+}
+
 void ledgerfile_nearby(const char *dir, const char *id, char *buf, size_t size)
 {
     enum { MAX_SEEN = 64, MAX_SAID = 3 };

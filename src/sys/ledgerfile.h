@@ -36,6 +36,9 @@ int ledgerfile_host(char *buf, size_t size);
  * no leading '.'. -1 with err when it does not fit. */
 int ledgerfile_shard_path(const char *dir, char *buf, size_t size, struct oomlab_err *err);
 
+/* Does dir itself hold a ledger (runs.csv or runs.d/)? */
+bool ledgerfile_holds(const char *dir);
+
 /* For a "not found" message: the subdirectories of dir (one level, names
  * not starting with '.') that hold a ledger (runs.csv or runs.d/), or with
  * id the log logs/ID.log, as "--dir exp, --dir b" (the first three by

@@ -993,6 +993,7 @@ static void fill_start(struct ledger_row *row, const struct runexec_opts *o, con
     ledger_row_set(row, LEDGER_OOMLAB_PID, b);
     if (ledgerfile_host(b, sizeof b) == 0) ledger_row_set(row, LEDGER_HOST, b);
     fill_rank(row, o->rank, o->gpu);
+    if (!o->rank && o->job_id) ledger_row_set(row, LEDGER_JOB_ID, o->job_id);
 }
 
 static void fill_mem_trend(struct ledger_row *row, const struct steps_mem_trend *t)

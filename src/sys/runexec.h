@@ -66,6 +66,10 @@ struct runexec_opts {
      * to this host's shard, and the id is shared with the job's other
      * ranks (refused when another job holds it). NULL: not a rank. */
     const struct launcher_info *rank;
+    /* a run that is not a rank, started inside a scheduler's job (oomlab
+     * run in an sbatch script): the job ("slurm:123") for its row's
+     * job_id, so the row leads to sacct and slurm-123.out. NULL: none. */
+    const char *job_id;
 };
 
 struct runexec_result {

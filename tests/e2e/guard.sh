@@ -123,3 +123,17 @@ check guard.junit-dir-valid valid test-results/sub/guard.xml
 "$OOMLAB" guard -q --budget 30GiB --junit /proc/nonexistent/guard.xml -- touch ran >out 2>err; rc=$?
 check guard.junit-bad-dir-exit2 test "$rc" -eq 2
 check guard.junit-bad-dir-not-run test ! -e ran
+
+# oomlab guard itself interrupted (GitHub Actions cancels a job with SIGINT,
+# then SIGTERM; scancel sends SIGTERM): not "the command failed", and no
+# verdict on a budget it did not finish measuring; exit 128+N as run's
+fresh cancelled; card
+"$OOMLAB" guard -q --interval 50ms --budget 30GiB --github --junit c.xml -- "$SIM" --batch 8 --steps 100 --sleep-ms 100 >out 2>err & pid=$!
+for _ in $(seq 100); do grep -q 'step=2' logs/run001.log 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check guard.cancelled-exit143 test "$rc" -eq 143
+check guard.cancelled-line grep -q '^oomlab guard: interrupted: oomlab was interrupted (SIGTERM: a cancelled CI job or scancel?) before the smoke ended: the budget 30.00 GiB was not judged; run run001' out
+check guard.cancelled-not-failed test "$(grep -c 'the command failed' out)" -eq 0
+check guard.cancelled-annotation grep -q '^::error title=oomlab guard%3A interrupted::oomlab was interrupted' out
+check guard.cancelled-junit-valid valid c.xml
+check guard.cancelled-junit-error test "$(xq c.xml '[e.get("type") for e in r.iter("error")]')" = "['interrupted']"

@@ -243,3 +243,17 @@ check run.strayshard-completion-ids grep -qx s2 out.txt
 rmdir runs.d/old.csv; rm runs.d/pipe.csv; mkdir runs.d/only.csv; rm -f runs.d/[!o]*.csv
 timeout 10 "$OOMLAB" table >/dev/null 2>err.txt; rc=$?
 check run.strayshard-nothing-else-no-ledger test "$rc" -eq 2
+
+# diagnose RUN_ID says how oomlab ended a run that did not end by itself
+# (its log ends there, not where the job would have): --timeout, a signal
+# passed on; nothing for a run that ended by itself
+fresh runend
+"$OOMLAB" run -q --id slow --timeout 1s -- sh -c 'echo start; sleep 10' >/dev/null 2>&1
+check run.timeout-diagnose-said grep -q '^run slow: timeout: --timeout stopped it' <("$OOMLAB" diagnose slow)
+check run.timeout-diagnose-json test "$("$OOMLAB" diagnose --json slow | python3 -c 'import json,sys; print(json.load(sys.stdin)["logs"][0]["run_end"])')" = timeout
+"$OOMLAB" run -q --id intr -- sh -c 'echo started; exec sleep 10' >/dev/null 2>&1 & pid=$!
+for _ in $(seq 100); do grep -q started logs/intr.log 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"; wait "$pid"
+check run.interrupted-diagnose-said grep -q '^run intr: interrupted (SIGTERM): oomlab got this signal' <("$OOMLAB" diagnose intr)
+"$OOMLAB" run -q --id self -- sh -c 'echo hi' >/dev/null 2>&1
+check run.self-ended-diagnose-quiet test "$("$OOMLAB" diagnose --json self | python3 -c 'import json,sys; print(json.load(sys.stdin)["logs"][0]["run_end"])')" = None

@@ -69,3 +69,27 @@ check onoom.needs-batch test "$rc" -eq 2
 check onoom.bad-policy test "$rc,$(grep -c 'expected halve-batch, halve-seq or ckpt' err)" = "2,1"
 "$OOMLAB" run -q --max-attempts 3 -- true 2>err; rc=$?
 check onoom.max-needs-on-oom test "$rc" -eq 2
+
+# an attempt interrupted after its OOM (a rank OOMs, the others hang on it;
+# the user presses Ctrl-C, or scancel sends SIGTERM): no next attempt, the
+# exit is the interrupted attempt's, and it is said why
+fresh interrupted
+cat > hang.sh <<'S'
+#!/bin/sh
+grep -h device_batch_size "$1"
+echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.68 GiB of which 1.00 GiB is free.'
+echo oom-said
+exec sleep 30
+S
+chmod +x hang.sh
+"$OOMLAB" run -q --set device_batch_size=16 --on-oom halve-batch -- ./hang.sh {config} >out 2>err & pid=$!
+for _ in $(seq 100); do grep -q oom-said logs/run001.log 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; sleep 0.2; }
+wait "$pid"; rc=$?
+check onoom.interrupted-exit143 test "$rc" -eq 143
+check onoom.interrupted-no-attempt2 test ! -e logs/run002.log
+check onoom.interrupted-said grep -q 'on-oom: no attempt 2: run001 was interrupted (SIGTERM)' err
+check onoom.interrupted-trail grep -q 'on-oom halve-batch: run001 OOM, interrupted$' err
+check onoom.interrupted-row test "$(row run001)" = "16,,16,,yes,143"

@@ -206,3 +206,18 @@ fresh numbered
 "$OOMLAB" run -q --id nl -- sh -c 'echo "Plan:"; echo "1: load the model"; echo "2: train"; echo "3: evaluate"' 2>/dev/null
 check numbered.no-rank-logs test -z "$(ls logs | grep _rank)"
 check numbered.no-rank-in-row test -z "$(csv_field runs.csv nl rank)"
+
+# --- oomlab run in an sbatch script (one task, not a rank): a plain run
+# whose row names its job, so table/diagnose lead to sacct and slurm-N.out;
+# two runs of one id (--force) in that job stay two runs, the latest shown ---
+fresh sbatch
+SLURM_JOB_ID=4242 SLURM_JOBID=4242 SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_NODEID=0 SLURM_LOCALID=0 \
+  "$OOMLAB" run -q --id sb -- "$SIM" --steps 2 >/dev/null 2>err; rc=$?
+check sbatch.exit0 test $rc -eq 0
+check sbatch.not-a-rank test ! -e logs/sb_rank0.log
+check sbatch.row-job-id test "$(csv_field runs.csv sb job_id),$(csv_field runs.csv sb rank)" = "slurm:4242,"
+check sbatch.diagnose-names-job grep -q '^run sb: job slurm:4242 (its ledger row)$' <("$OOMLAB" diagnose sb)
+SLURM_JOB_ID=4242 SLURM_PROCID=0 SLURM_NTASKS=1 "$OOMLAB" run -q --id sb --force -- "$SIM" --steps 3 >/dev/null 2>&1
+check sbatch.force-latest-shown test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["job_id"], r[0]["exit_status"])')" = "1 slurm:4242 0"
+OOMLAB_RANKS=off SLURM_JOB_ID=4243 SLURM_PROCID=0 SLURM_NTASKS=1 "$OOMLAB" run -q --id off -- "$SIM" --steps 1 >/dev/null 2>&1
+check sbatch.ranks-off-no-job test "$(csv_field runs.csv off job_id)" = ""

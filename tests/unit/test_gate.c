@@ -54,6 +54,18 @@ static void test_verdicts(void **state)
     assert_int_equal(judge(in).exit_code, 14);
     in = base, in.headroom = 0, in.peak = 20 * GIB;
     assert_int_equal(judge(in).exit_code, 0);
+    /* oomlab itself interrupted (a CI job cancelled: SIGTERM): not the
+     * command's failure, nor a pass on what it had measured so far */
+    in = base, in.interrupted_by = 15, in.exit_code = 143;
+    assert_string_equal(judge(in).name, "interrupted");
+    assert_int_equal(judge(in).exit_code, 143);
+    assert_string_equal(judge(in).junit, "error");
+    assert_string_equal(judge(in).message, "oomlab was interrupted (SIGTERM: a cancelled CI job or scancel?) before "
+                                           "the smoke ended: the budget 20.00 GiB was not judged");
+    in = base, in.interrupted_by = 2, in.exit_code = 0; /* the command caught it and exited 0 */
+    assert_int_equal(judge(in).exit_code, 130);
+    in = base, in.interrupted_by = 2, in.oom = true, in.exit_code = 130; /* an OOM found still wins */
+    assert_int_equal(judge(in).exit_code, 12);
 }
 
 static struct runcfg cfg_of(long batch, long accum, long seq, int ckpt)

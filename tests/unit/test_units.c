@@ -148,7 +148,10 @@ static void test_durations(void **state)
         {"5S", -1},
         {"5sec", -1},
         {"5min", -1},
-        {"5d", -1},
+        {"2d", 172800000},
+        {"0.5d", 43200000},
+        {"5D", -1},
+        {"5days", -1},
         {"1h30m", -1},
         {"1.2.3", -1},
         {"1,5s", -1},
@@ -197,6 +200,8 @@ static void test_duration_args_and_format(void **state)
     assert_string_equal(units_format_duration_ms(5000, buf, sizeof buf), "5s");
     assert_string_equal(units_format_duration_ms(600000, buf, sizeof buf), "10m");
     assert_string_equal(units_format_duration_ms(3600000, buf, sizeof buf), "1h");
+    assert_string_equal(units_format_duration_ms(90000000, buf, sizeof buf), "25h");
+    assert_string_equal(units_format_duration_ms(172800000, buf, sizeof buf), "2d");
     assert_string_equal(units_format_duration_ms(0, buf, sizeof buf), "0ms");
     /* what it prints, the parser reads back */
     static const int64_t round[] = {1, 10, 999, 1000, 1500, 59000, 60000, 90000, 3600000, 5400000};
