@@ -369,6 +369,20 @@ static const struct fam fams[EST_FAM__COUNT] = {
                        .softmax_fp32 = 1,
                        .ffn_mult = 4,
                        .qk_norm = 2},
+    /* DeepSeek-V3 / Kimi K2 (model_type deepseek_v3, kimi_k2: DeepseekV3ForCausalLM,
+     * huggingface/transformers:src/transformers/models/deepseek_v3/
+     * modeling_deepseek_v3.py@00b676f8): multi-head latent attention
+     * (q_a_proj, q_a_layernorm, q_b_proj or q_proj; kv_a_proj_with_mqa,
+     * kv_a_layernorm, kv_b_proj; o_proj: mla_attn_params), SwiGLU MLPs,
+     * two RMSNorms per block, untied head. Only a config.json gives the
+     * latent dimensions (est_model_finish refuses --arch deepseek_v3). */
+    [EST_FAM_DEEPSEEK3] = {.name = "deepseek_v3",
+                           .gated = 1,
+                           .rms = 1,
+                           .norms_per_layer = 2,
+                           .final_norm = 1,
+                           .softmax_fp32 = 1,
+                           .ffn_mult = 4},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -937,6 +951,24 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
         {"embed-proj", &m->embed_proj, 1, 1 << 20, false},
     };
     if (check_ranges(r2, sizeof r2 / sizeof r2[0], err)) return -1;
+    if (m->family == EST_FAM_DEEPSEEK3 && (!m->kv_lora_rank || !m->rope_dim || !m->v_head_dim || !m->experts))
+        return oomlab_err_set(err, "deepseek_v3 needs its config.json (kv_lora_rank, qk_rope_head_dim, v_head_dim, "
+                                   "n_routed_experts): multi-head latent attention is read from the config only");
+    if (m->family != EST_FAM_DEEPSEEK3 && (m->kv_lora_rank || m->dense_layers || m->shared_ffn))
+        return oomlab_err_set(err, "multi-head latent attention, dense first layers and shared experts are "
+                                   "modelled for deepseek_v3 only");
+    struct range r3[] = {
+        {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
+        {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
+        {"qk_rope_head_dim", &m->rope_dim, 1, m->head_dim, false},
+        {"v_head_dim", &m->v_head_dim, 1, 1 << 16, false},
+        {"first_k_dense_replace", &m->dense_layers, 1, m->layers, false},
+        {"intermediate_size", &m->dense_ffn, 1, 1 << 22, false},
+        {"shared experts' width", &m->shared_ffn, 1, 1 << 24, false},
+    };
+    if (check_ranges(r3, sizeof r3 / sizeof r3[0], err)) return -1;
+    if (m->dense_layers && !m->dense_ffn)
+        return oomlab_err_set(err, "dense first layers (first_k_dense_replace) need their width (intermediate_size)");
     if (m->heads % m->kv_heads)
         return oomlab_err_set(err, "heads (%lld) must be a multiple of kv-heads (%lld)",
                               (long long)m->heads, (long long)m->kv_heads);
@@ -983,9 +1015,29 @@ static struct shape shape_of(const struct est_model *m, struct acc *a)
     return s;
 }
 
+/* Multi-head latent attention as DeepseekV3Attention builds it: q through a
+ * q_lora_rank bottleneck with its RMSNorm (or one q_proj), K and V
+ * decompressed from a kv_lora_rank latent (kv_a_proj_with_mqa also gives
+ * the rope_dim key part shared by every head), o_proj from heads x
+ * v_head_dim; no biases (attention_bias, which hfconfig refuses).
+ * Without norms: the linear weights alone. */
+static int64_t mla_linear_params(const struct est_model *m, struct acc *a)
+{
+    struct acc t = {0, false};
+    int64_t qd = mul2(a, m->heads, m->head_dim);
+    if (m->q_lora_rank) acc_add(&t, mul2(a, m->q_lora_rank, m->hidden + qd));
+    else acc_add(&t, mul2(a, m->hidden, qd));
+    acc_add(&t, mul2(a, m->hidden, m->kv_lora_rank + m->rope_dim));
+    acc_add(&t, mul3(a, m->kv_lora_rank, m->heads, m->head_dim - m->rope_dim + m->v_head_dim));
+    acc_add(&t, mul3(a, m->heads, m->v_head_dim, m->hidden));
+    a->bad |= t.bad;
+    return t.v;
+}
+
 static int64_t attn_params(const struct est_model *m, struct acc *a)
 {
     const struct fam *f = &fams[m->family];
+    if (m->kv_lora_rank) return mla_linear_params(m, a) + m->q_lora_rank + m->kv_lora_rank;
     struct shape s = shape_of(m, a);
     struct acc t = {0, false};
     acc_add(&t, mul2(a, s.h, s.qd));
@@ -1009,6 +1061,16 @@ static int64_t mlp_params(const struct est_model *m, struct acc *a)
 
 static int64_t norm_params(const struct est_model *m) { return fams[m->family].rms ? m->hidden : 2 * m->hidden; }
 
+/* A dense first layer's MLP (dense_ffn wide) less the sparse block's
+ * experts, router and shared MLP it replaces. */
+static int64_t dense_mlp_delta(const struct est_model *m, struct acc *a)
+{
+    if (!m->dense_layers) return 0;
+    int64_t sparse = mul2(a, m->experts, mlp_params(m, a)) + mul2(a, m->hidden, m->experts) +
+                     mul3(a, 3, m->hidden, m->shared_ffn);
+    return mul3(a, 3, m->hidden, m->dense_ffn) - sparse;
+}
+
 /* One decoder block (T5 encoder blocks share it; decoder blocks add cross-attention). */
 static int64_t layer_params(const struct est_model *m, struct acc *a)
 {
@@ -1018,6 +1080,7 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     if (m->experts) {
         acc_add(&t, mul2(a, m->experts, mlp));
         acc_add(&t, mul2(a, m->hidden, m->experts));
+        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* DeepSeek's shared experts: one SwiGLU MLP */
     } else {
         acc_add(&t, mlp);
     }
@@ -1083,11 +1146,12 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
 static int64_t block_linear_params(const struct est_model *m, struct acc *a)
 {
     struct shape s = shape_of(m, a);
-    int64_t attn = mul2(a, s.h, 2 * s.qd + 2 * s.kvd);
+    int64_t attn = m->kv_lora_rank ? mla_linear_params(m, a) : mul2(a, s.h, 2 * s.qd + 2 * s.kvd);
     int64_t mlp = mul3(a, gated(m) ? 3 : 2, s.h, s.f);
-    if (m->experts) mlp = mul2(a, mlp, m->experts);
+    if (m->experts) mlp = mul2(a, mlp, m->experts) + mul3(a, 3, s.h, m->shared_ffn);
     int64_t per = attn + mlp;
     int64_t n = mul2(a, m->layers, per);
+    n += mul2(a, m->dense_layers, mul3(a, 3, s.h, m->dense_ffn) - mlp);
     if (m->decoder_layers) n += mul2(a, m->decoder_layers, per + attn);
     return n;
 }
@@ -1116,6 +1180,12 @@ static int64_t lora_params(const struct est_model *m, const struct est_workload 
     return blocks;
 }
 
+int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes)
+{
+    if (!m->kv_lora_rank) return 0;
+    return (m->layers) * (m->kv_lora_rank + m->rope_dim) * elem_bytes;
+}
+
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
                int64_t *trainable, struct oomlab_err *err)
 {
@@ -1123,6 +1193,8 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
     int64_t per = layer_params(m, &a);
     struct acc t = {0, false};
     acc_add(&t, mul2(&a, m->layers, per));
+    /* DeepSeek's first_k_dense_replace layers: a dense MLP in the sparse block's place */
+    acc_add(&t, mul2(&a, m->dense_layers, dense_mlp_delta(m, &a)));
     if (m->decoder_layers) /* T5 decoder block: + cross-attention and a third norm */
         acc_add(&t, mul2(&a, m->decoder_layers, per + attn_params(m, &a) + norm_params(m)));
     acc_add(&t, embed_params(m, wl, &a));
@@ -2935,7 +3007,8 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
+    case EST_FAM_DEEPSEEK3: return true;
     default: return false;
     }
 }
@@ -3983,6 +4056,12 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (wl->gen_loop == EST_GEN_GPTFAST) g->len = ceill(g->len / 8) * 8;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
+    /* MLA under HF: DeepseekV3Attention caches the decompressed key_states
+     * (heads x head_dim: nope + rope) and value_states (heads x v_head_dim)
+     * (modeling_deepseek_v3.py@00b676f8, past_key_value.update), not the
+     * latent vLLM/SGLang keep (est_mla_latent_per_token) */
+    if (c->m->kv_lora_rank)
+        g->per_tok = layers * (long double)c->m->heads * (long double)(c->m->head_dim + c->m->v_head_dim) * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
      * an encoder's forward (BertModel/RobertaModel return past_key_values
      * only when configured as a decoder: BertModel.forward sets use_cache =
@@ -4949,6 +5028,14 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
+    if (c->m->kv_lora_rank && g.per_tok > 0)
+        snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
+                 "MLA as HF caches it, decompressed: layers x heads %lld x (K %lld + V %lld) x %.0Lf B x batch x "
+                 "%.0Lf positions (vLLM/SGLang cache the latent instead: layers x (kv_lora_rank %lld + "
+                 "qk_rope_head_dim %lld) x B = %lld B/token) = %s",
+                 (long long)c->m->heads, (long long)c->m->head_dim, (long long)c->m->v_head_dim, c->a,
+                 t->kv / g.per_tok, (long long)c->m->kv_lora_rank, (long long)c->m->rope_dim,
+                 (long long)est_mla_latent_per_token(c->m, (int)c->a), b);
     if (t->nocache)
         snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
                  "none: no past_key_values, every step reruns prompt + generated - 1 = %.0Lf positions = %s", g.prompt, b);
