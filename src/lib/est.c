@@ -4059,7 +4059,7 @@ static void gen_plan(const struct calc *c, struct gen *g)
     /* MLA under HF: DeepseekV3Attention caches the decompressed key_states
      * (heads x head_dim: nope + rope) and value_states (heads x v_head_dim)
      * (modeling_deepseek_v3.py@00b676f8, past_key_value.update), not the
-     * latent vLLM/SGLang keep (est_mla_latent_per_token) */
+     * latent vLLM keeps (est_mla_latent_per_token) */
     if (c->m->kv_lora_rank)
         g->per_tok = layers * (long double)c->m->heads * (long double)(c->m->head_dim + c->m->v_head_dim) * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
@@ -5013,10 +5013,18 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     gen_plan(c, &g);
     est_cache_describe(c->m, wl, model, sizeof model);
     fmt_gib(t->kv, b, sizeof b);
+    char kv_shape[200];
+    if (c->m->kv_lora_rank) /* gen_plan: HF's decompressed K, V; vLLM's latent named beside it */
+        snprintf(kv_shape, sizeof kv_shape,
+                 "MLA as HF caches it (vLLM: the latent, layers x (kv_lora_rank + qk_rope_head_dim) x B = %lld "
+                 "B/token): layers x heads %lld x (K %lld + V %lld)",
+                 (long long)est_mla_latent_per_token(c->m, (int)c->a), (long long)c->m->heads,
+                 (long long)c->m->head_dim, (long long)c->m->v_head_dim);
+    else
+        snprintf(kv_shape, sizeof kv_shape, "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld",
+                 wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-             "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld x %.0Lf B x batch x %.0Lf positions%s "
-             "(window-capped)%s = %s",
-             wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim, c->a,
+             "%s x %.0Lf B x batch x %.0Lf positions%s (window-capped)%s = %s", kv_shape, c->a,
              wl->cache == EST_CACHE_ROLLING && wl->gen_len ? g.len
              : t->first_step && wl->cache != EST_CACHE_STATIC ? g.prompt + 1
              : t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)
@@ -5028,14 +5036,6 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
                                                                         : " + one layer's old K during its torch.cat, beyond the head's working set")
                                        : "",
              b);
-    if (c->m->kv_lora_rank && g.per_tok > 0)
-        snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-                 "MLA as HF caches it, decompressed: layers x heads %lld x (K %lld + V %lld) x %.0Lf B x batch x "
-                 "%.0Lf positions (vLLM/SGLang cache the latent instead: layers x (kv_lora_rank %lld + "
-                 "qk_rope_head_dim %lld) x B = %lld B/token) = %s",
-                 (long long)c->m->heads, (long long)c->m->head_dim, (long long)c->m->v_head_dim, c->a,
-                 t->kv / g.per_tok, (long long)c->m->kv_lora_rank, (long long)c->m->rope_dim,
-                 (long long)est_mla_latent_per_token(c->m, (int)c->a), b);
     if (t->nocache)
         snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
                  "none: no past_key_values, every step reruns prompt + generated - 1 = %.0Lf positions = %s", g.prompt, b);

@@ -409,10 +409,12 @@ void est_workload_init(struct est_workload *wl);
 int est_model_finish(struct est_model *m, struct oomlab_err *err);
 
 /* Parameter counts (total, and trainable under wl's LoRA setting), checked. */
-/* Multi-head latent attention's KV bytes per token as vLLM and SGLang cache
- * it, the compressed latent: layers x (kv_lora_rank + qk_rope_head_dim) x
- * elem_bytes (vllm-project/vllm:vllm/attention/backends/mla/common.py:
- * one kv_c_and_k_pe_cache entry per token and layer). 0 without MLA. The
+/* Multi-head latent attention's KV bytes per token as vLLM caches it, the
+ * compressed latent: layers x (kv_lora_rank + qk_rope_head_dim) x
+ * elem_bytes (vllm-project/vllm:vllm/attention/backends/mla/common.py
+ * @15daa36e: "a single latent vector to represent the per-token entry of the
+ * KV cache", get_kv_cache_shape (num_blocks, block_size, head_size), one
+ * head, head size 576 = 512 + 64 for DeepSeek-V3). 0 without MLA. The
  * estimate's own KV cache is HF's decompressed K and V (--mode infer
  * models transformers' generate). */
 int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes);
