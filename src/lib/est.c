@@ -1626,6 +1626,36 @@ static long double moe_saved(const struct calc *c, long double expert, bool lin)
     return (lin ? a * h : 0) + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
 }
 
+/* DeepSeek-V3's attention beyond the MHA terms act_layer counts with q and
+ * k heads x head_dim wide (DeepseekV3Attention, modeling_deepseek_v3.py
+ * @00b676f8): the latents q_a_proj and kv_a_proj_with_mqa output (q_lora_rank,
+ * kv_lora_rank + qk_rope_head_dim), kept by their RMSNorms, and the normed
+ * latents q_b_proj and kv_b_proj keep when they train; V and the output
+ * projection's input are heads x v_head_dim, not heads x head_dim. An
+ * estimate from the module's shapes, not checked against autograd (no
+ * DeepSeek block in bench/estimate-oracle). */
+static long double mla_saved(const struct calc *c, bool lin)
+{
+    const struct est_model *m = c->m;
+    long double a = c->a, lat = (long double)(m->q_lora_rank + m->kv_lora_rank + m->rope_dim);
+    long double narrow = (long double)m->heads * (long double)(m->head_dim - m->v_head_dim);
+    return a * lat * (lin ? 2 : 1) - a * narrow * (lin ? 2 : 1);
+}
+
+/* DeepSeek-V3's MLPs averaged over the layers: the shared expert (a gated
+ * MLP of shared_ffn on the same input as the router) beside the routed
+ * experts (moe, moe_saved's figure), and the first dense_layers dense gated
+ * MLPs of dense_ffn. */
+static long double deepseek_mlp_saved(const struct calc *c, long double moe, bool lin)
+{
+    const struct est_model *m = c->m;
+    long double a = c->a, h = c->h, sf = (long double)m->shared_ffn, df = (long double)m->dense_ffn;
+    long double L = (long double)m->layers, dl = (long double)m->dense_layers;
+    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0);
+    long double dense = 3 * a * df + (lin ? a * (h + df) : 0);
+    return (dl * dense + (L - dl) * sparse) / L;
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1694,6 +1724,10 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* ReLU (fams[].act_out): its kept result is fc2's input */
     if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
+    if (c->m->kv_lora_rank) {
+        sum += mla_saved(c, lin);
+        mlp = deepseek_mlp_saved(c, mlp, lin);
+    }
     return sum + mlp;
 }
 

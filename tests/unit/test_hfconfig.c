@@ -742,6 +742,26 @@ static void test_deepseek_v3_family(void **state)
         if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
             fail_msg("%s: want a refusal with '%s', got rc %d '%s'", bad[i].extra, bad[i].want, rc, err.msg);
     }
+    /* training activations: the shared experts (2 x 32 wide) add, on the one
+     * sparse layer of two, a gated MLP's gate, up and act outputs and the
+     * down projection's input, 4 x 2 B x 64 per token (deepseek_mlp_saved) */
+    struct est_model s2, s0;
+    snprintf(text, sizeof text, tiny_v3, "");
+    assert_int_equal(parse(text, &s2, &err), HFCONFIG_OK);
+    snprintf(text, sizeof text, tiny_v3, ", \"n_shared_experts\": 0");
+    assert_int_equal(parse(text, &s0, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&s2, &err), 0);
+    assert_int_equal(est_model_finish(&s0, &err), 0);
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 128;
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result r2, r0;
+    assert_int_equal(est_compute(&s2, &wl, &r2, &err), 0);
+    assert_int_equal(est_compute(&s0, &wl, &r0, &err), 0);
+    assert_int_equal(r2.comp[EST_C_ACTS].bytes - r0.comp[EST_C_ACTS].bytes, 2 * 128 * 4 * 2 * 64);
     /* --arch deepseek_v3 without the config's latent dimensions: refused */
     struct est_model a = {.family = EST_FAM_DEEPSEEK3, .layers = 2, .hidden = 64, .heads = 4, .ffn = 128, .vocab = 100};
     assert_int_not_equal(est_model_finish(&a, &err), 0);
