@@ -1189,6 +1189,9 @@ int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes)
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
                int64_t *trainable, struct oomlab_err *err)
 {
+    if (m->kv_lora_rank && wl && wl->lora_r > 0) /* lora_params' targets are q, k, v, o and the MLP */
+        return oomlab_err_set(err, "LoRA on deepseek_v3 (multi-head latent attention: q_a/q_b, kv_a/kv_b "
+                                   "projections, routed and shared experts) is not modelled");
     struct acc a = {0, false};
     int64_t per = layer_params(m, &a);
     struct acc t = {0, false};

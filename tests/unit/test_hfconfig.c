@@ -762,6 +762,10 @@ static void test_deepseek_v3_family(void **state)
     assert_int_equal(est_compute(&s2, &wl, &r2, &err), 0);
     assert_int_equal(est_compute(&s0, &wl, &r0, &err), 0);
     assert_int_equal(r2.comp[EST_C_ACTS].bytes - r0.comp[EST_C_ACTS].bytes, 2 * 128 * 4 * 2 * 64);
+    /* LoRA: its targets (q, k, v, o) are not MLA's projections: refused */
+    wl.lora_r = 8;
+    assert_int_not_equal(est_compute(&s2, &wl, &r2, &err), 0);
+    assert_non_null(strstr(err.msg, "LoRA on deepseek_v3"));
     /* --arch deepseek_v3 without the config's latent dimensions: refused */
     struct est_model a = {.family = EST_FAM_DEEPSEEK3, .layers = 2, .hidden = 64, .heads = 4, .ffn = 128, .vocab = 100};
     assert_int_not_equal(est_model_finish(&a, &err), 0);
