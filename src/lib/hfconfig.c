@@ -59,6 +59,12 @@ static const struct {
      * model_type): deepseek_layout reads the latent attention and MoE keys */
     {"deepseek_v3", EST_FAM_DEEPSEEK3, 0},
     {"kimi_k2", EST_FAM_DEEPSEEK3, 0},
+    /* DeepSeek-V2 / V2-Lite: the same modules (DeepseekV2Attention, DeepseekV2MoE
+     * with a router weight and no bias, dense MLPs before first_k_dense_replace,
+     * the same past_key_value.update of decompressed K and V: huggingface/
+     * transformers:src/transformers/models/deepseek_v2/modular_deepseek_v2.py
+     * @ecd75d53) */
+    {"deepseek_v2", EST_FAM_DEEPSEEK3, 0},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -67,8 +73,6 @@ static const struct {
     const char *model_type;
     const char *why;
 } unmodelled[] = {
-    {"deepseek_v2", "multi-head latent attention (kv_lora_rank: a compressed KV cache), shared experts and dense first "
-                    "layers (first_k_dense_replace)"},
     {"deepseek", "shared experts and dense first layers (first_k_dense_replace)"},
     {"qwen2_moe", "a gated shared expert (shared_expert_intermediate_size) beside the routed experts"},
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
@@ -190,6 +194,7 @@ static const struct {
     {"starcoder2", "use_bias", 1, "no biases"},
     {"deepseek_v3", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
     {"kimi_k2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
+    {"deepseek_v2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
 };
 
 #define FIELD_KEYS 5
@@ -579,7 +584,7 @@ static int glm_layout(json_object *root, const char *file, const char *type, str
 
 static bool is_deepseek3(const char *type)
 {
-    return strcmp(type, "deepseek_v3") == 0 || strcmp(type, "kimi_k2") == 0;
+    return strcmp(type, "deepseek_v3") == 0 || strcmp(type, "kimi_k2") == 0 || strcmp(type, "deepseek_v2") == 0;
 }
 
 /* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */

@@ -493,7 +493,7 @@ static const struct {
     {"chatglm", 6243584000, 28672, 0, NULL},
     {"codellama_7b", 6738546688, 524288, 0, NULL},
     {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
-    {"deepseek_v2_lite", 0, 0, 0, "model_type \"deepseek_v2\" is not"},
+    {"deepseek_v2_lite", 15706484224, 276480, 0, NULL}, /* MLA (q_lora_rank null: one q_proj), HF's K/V */
     {"bloomz_560m", 559214592, 98304, 0, NULL},
     {"glm_4_9b_chat_1m", 9483857920, 81920, 0, NULL},
     {"qwen3_30b_a3b", 30532122624, 98304, 0, NULL},
