@@ -369,6 +369,20 @@ static const struct fam fams[EST_FAM__COUNT] = {
                        .softmax_fp32 = 1,
                        .ffn_mult = 4,
                        .qk_norm = 2},
+    /* DeepSeek-V3 / Kimi K2 (model_type deepseek_v3, kimi_k2: DeepseekV3ForCausalLM,
+     * huggingface/transformers:src/transformers/models/deepseek_v3/
+     * modeling_deepseek_v3.py@00b676f8): multi-head latent attention
+     * (q_a_proj, q_a_layernorm, q_b_proj or q_proj; kv_a_proj_with_mqa,
+     * kv_a_layernorm, kv_b_proj; o_proj: mla_attn_params), SwiGLU MLPs,
+     * two RMSNorms per block, untied head. Only a config.json gives the
+     * latent dimensions (est_model_finish refuses --arch deepseek_v3). */
+    [EST_FAM_DEEPSEEK3] = {.name = "deepseek_v3",
+                           .gated = 1,
+                           .rms = 1,
+                           .norms_per_layer = 2,
+                           .final_norm = 1,
+                           .softmax_fp32 = 1,
+                           .ffn_mult = 4},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -937,6 +951,24 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
         {"embed-proj", &m->embed_proj, 1, 1 << 20, false},
     };
     if (check_ranges(r2, sizeof r2 / sizeof r2[0], err)) return -1;
+    if (m->family == EST_FAM_DEEPSEEK3 && (!m->kv_lora_rank || !m->rope_dim || !m->v_head_dim || !m->experts))
+        return oomlab_err_set(err, "deepseek_v3 needs its config.json (kv_lora_rank, qk_rope_head_dim, v_head_dim, "
+                                   "n_routed_experts): multi-head latent attention is read from the config only");
+    if (m->family != EST_FAM_DEEPSEEK3 && (m->kv_lora_rank || m->dense_layers || m->shared_ffn))
+        return oomlab_err_set(err, "multi-head latent attention, dense first layers and shared experts are "
+                                   "modelled for deepseek_v3 only");
+    struct range r3[] = {
+        {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
+        {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
+        {"qk_rope_head_dim", &m->rope_dim, 1, m->head_dim, false},
+        {"v_head_dim", &m->v_head_dim, 1, 1 << 16, false},
+        {"first_k_dense_replace", &m->dense_layers, 1, m->layers, false},
+        {"intermediate_size", &m->dense_ffn, 1, 1 << 22, false},
+        {"shared experts' width", &m->shared_ffn, 1, 1 << 24, false},
+    };
+    if (check_ranges(r3, sizeof r3 / sizeof r3[0], err)) return -1;
+    if (m->dense_layers && !m->dense_ffn)
+        return oomlab_err_set(err, "dense first layers (first_k_dense_replace) need their width (intermediate_size)");
     if (m->heads % m->kv_heads)
         return oomlab_err_set(err, "heads (%lld) must be a multiple of kv-heads (%lld)",
                               (long long)m->heads, (long long)m->kv_heads);
@@ -983,9 +1015,29 @@ static struct shape shape_of(const struct est_model *m, struct acc *a)
     return s;
 }
 
+/* Multi-head latent attention as DeepseekV3Attention builds it: q through a
+ * q_lora_rank bottleneck with its RMSNorm (or one q_proj), K and V
+ * decompressed from a kv_lora_rank latent (kv_a_proj_with_mqa also gives
+ * the rope_dim key part shared by every head), o_proj from heads x
+ * v_head_dim; no biases (attention_bias, which hfconfig refuses).
+ * Without norms: the linear weights alone. */
+static int64_t mla_linear_params(const struct est_model *m, struct acc *a)
+{
+    struct acc t = {0, false};
+    int64_t qd = mul2(a, m->heads, m->head_dim);
+    if (m->q_lora_rank) acc_add(&t, mul2(a, m->q_lora_rank, m->hidden + qd));
+    else acc_add(&t, mul2(a, m->hidden, qd));
+    acc_add(&t, mul2(a, m->hidden, m->kv_lora_rank + m->rope_dim));
+    acc_add(&t, mul3(a, m->kv_lora_rank, m->heads, m->head_dim - m->rope_dim + m->v_head_dim));
+    acc_add(&t, mul3(a, m->heads, m->v_head_dim, m->hidden));
+    a->bad |= t.bad;
+    return t.v;
+}
+
 static int64_t attn_params(const struct est_model *m, struct acc *a)
 {
     const struct fam *f = &fams[m->family];
+    if (m->kv_lora_rank) return mla_linear_params(m, a) + m->q_lora_rank + m->kv_lora_rank;
     struct shape s = shape_of(m, a);
     struct acc t = {0, false};
     acc_add(&t, mul2(a, s.h, s.qd));
@@ -1009,6 +1061,16 @@ static int64_t mlp_params(const struct est_model *m, struct acc *a)
 
 static int64_t norm_params(const struct est_model *m) { return fams[m->family].rms ? m->hidden : 2 * m->hidden; }
 
+/* A dense first layer's MLP (dense_ffn wide) less the sparse block's
+ * experts, router and shared MLP it replaces. */
+static int64_t dense_mlp_delta(const struct est_model *m, struct acc *a)
+{
+    if (!m->dense_layers) return 0;
+    int64_t sparse = mul2(a, m->experts, mlp_params(m, a)) + mul2(a, m->hidden, m->experts) +
+                     mul3(a, 3, m->hidden, m->shared_ffn);
+    return mul3(a, 3, m->hidden, m->dense_ffn) - sparse;
+}
+
 /* One decoder block (T5 encoder blocks share it; decoder blocks add cross-attention). */
 static int64_t layer_params(const struct est_model *m, struct acc *a)
 {
@@ -1018,6 +1080,7 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     if (m->experts) {
         acc_add(&t, mul2(a, m->experts, mlp));
         acc_add(&t, mul2(a, m->hidden, m->experts));
+        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* DeepSeek's shared experts: one SwiGLU MLP */
     } else {
         acc_add(&t, mlp);
     }
@@ -1083,11 +1146,12 @@ static int64_t embed_params(const struct est_model *m, const struct est_workload
 static int64_t block_linear_params(const struct est_model *m, struct acc *a)
 {
     struct shape s = shape_of(m, a);
-    int64_t attn = mul2(a, s.h, 2 * s.qd + 2 * s.kvd);
+    int64_t attn = m->kv_lora_rank ? mla_linear_params(m, a) : mul2(a, s.h, 2 * s.qd + 2 * s.kvd);
     int64_t mlp = mul3(a, gated(m) ? 3 : 2, s.h, s.f);
-    if (m->experts) mlp = mul2(a, mlp, m->experts);
+    if (m->experts) mlp = mul2(a, mlp, m->experts) + mul3(a, 3, s.h, m->shared_ffn);
     int64_t per = attn + mlp;
     int64_t n = mul2(a, m->layers, per);
+    n += mul2(a, m->dense_layers, mul3(a, 3, s.h, m->dense_ffn) - mlp);
     if (m->decoder_layers) n += mul2(a, m->decoder_layers, per + attn);
     return n;
 }
@@ -1116,13 +1180,24 @@ static int64_t lora_params(const struct est_model *m, const struct est_workload 
     return blocks;
 }
 
+int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes)
+{
+    if (!m->kv_lora_rank) return 0;
+    return (m->layers) * (m->kv_lora_rank + m->rope_dim) * elem_bytes;
+}
+
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
                int64_t *trainable, struct oomlab_err *err)
 {
+    if (m->kv_lora_rank && wl && wl->lora_r > 0) /* lora_params' targets are q, k, v, o and the MLP */
+        return oomlab_err_set(err, "LoRA on deepseek_v3 (multi-head latent attention: q_a/q_b, kv_a/kv_b "
+                                   "projections, routed and shared experts) is not modelled");
     struct acc a = {0, false};
     int64_t per = layer_params(m, &a);
     struct acc t = {0, false};
     acc_add(&t, mul2(&a, m->layers, per));
+    /* DeepSeek's first_k_dense_replace layers: a dense MLP in the sparse block's place */
+    acc_add(&t, mul2(&a, m->dense_layers, dense_mlp_delta(m, &a)));
     if (m->decoder_layers) /* T5 decoder block: + cross-attention and a third norm */
         acc_add(&t, mul2(&a, m->decoder_layers, per + attn_params(m, &a) + norm_params(m)));
     acc_add(&t, embed_params(m, wl, &a));
@@ -1554,6 +1629,36 @@ static long double moe_saved(const struct calc *c, long double expert, bool lin)
     return (lin ? a * h : 0) + 4 * E + 12 * k + 4 + k * (expert + 2 * a * h + a + 16);
 }
 
+/* DeepSeek-V3's attention beyond the MHA terms act_layer counts with q and
+ * k heads x head_dim wide (DeepseekV3Attention, modeling_deepseek_v3.py
+ * @00b676f8): the latents q_a_proj and kv_a_proj_with_mqa output (q_lora_rank,
+ * kv_lora_rank + qk_rope_head_dim), kept by their RMSNorms, and the normed
+ * latents q_b_proj and kv_b_proj keep when they train; V and the output
+ * projection's input are heads x v_head_dim, not heads x head_dim. An
+ * estimate from the module's shapes, not checked against autograd (no
+ * DeepSeek block in bench/estimate-oracle). */
+static long double mla_saved(const struct calc *c, bool lin)
+{
+    const struct est_model *m = c->m;
+    long double a = c->a, lat = (long double)(m->q_lora_rank + m->kv_lora_rank + m->rope_dim);
+    long double narrow = (long double)m->heads * (long double)(m->head_dim - m->v_head_dim);
+    return a * lat * (lin ? 2 : 1) - a * narrow * (lin ? 2 : 1);
+}
+
+/* DeepSeek-V3's MLPs averaged over the layers: the shared expert (a gated
+ * MLP of shared_ffn on the same input as the router) beside the routed
+ * experts (moe, moe_saved's figure), and the first dense_layers dense gated
+ * MLPs of dense_ffn. */
+static long double deepseek_mlp_saved(const struct calc *c, long double moe, bool lin)
+{
+    const struct est_model *m = c->m;
+    long double a = c->a, h = c->h, sf = (long double)m->shared_ffn, df = (long double)m->dense_ffn;
+    long double L = (long double)m->layers, dl = (long double)m->dense_layers;
+    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0);
+    long double dense = 3 * a * df + (lin ? a * (h + df) : 0);
+    return (dl * dense + (L - dl) * sparse) / L;
+}
+
 static long double act_layer(const struct calc *c, bool with_scores)
 {
     const struct est_workload *wl = c->wl;
@@ -1622,6 +1727,10 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* ReLU (fams[].act_out): its kept result is fc2's input */
     if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
+    if (c->m->kv_lora_rank) {
+        sum += mla_saved(c, lin);
+        mlp = deepseek_mlp_saved(c, mlp, lin);
+    }
     return sum + mlp;
 }
 
@@ -2935,7 +3044,8 @@ static bool has_rope(enum est_family f)
     case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2: return true;
+    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
+    case EST_FAM_DEEPSEEK3: return true;
     default: return false;
     }
 }
@@ -3983,6 +4093,12 @@ static void gen_plan(const struct calc *c, struct gen *g)
     if (wl->gen_loop == EST_GEN_GPTFAST) g->len = ceill(g->len / 8) * 8;
     g->heads_stored = wl->kv_expanded ? (long double)c->m->heads : (long double)c->m->kv_heads;
     g->per_tok = 2 * layers * g->heads_stored * (long double)c->m->head_dim * a * b;
+    /* MLA under HF: DeepseekV3Attention caches the decompressed key_states
+     * (heads x head_dim: nope + rope) and value_states (heads x v_head_dim)
+     * (modeling_deepseek_v3.py@00b676f8, past_key_value.update), not the
+     * latent vLLM keeps (est_mla_latent_per_token) */
+    if (c->m->kv_lora_rank)
+        g->per_tok = layers * (long double)c->m->heads * (long double)(c->m->head_dim + c->m->v_head_dim) * a * b;
     /* no K, V kept: --cache none (a decoder called with use_cache=False), or
      * an encoder's forward (BertModel/RobertaModel return past_key_values
      * only when configured as a decoder: BertModel.forward sets use_cache =
@@ -4934,10 +5050,18 @@ static void explain_infer(const struct calc *c, const struct terms *t, struct es
     gen_plan(c, &g);
     est_cache_describe(c->m, wl, model, sizeof model);
     fmt_gib(t->kv, b, sizeof b);
+    char kv_shape[200];
+    if (c->m->kv_lora_rank) /* gen_plan: HF's decompressed K, V; vLLM's latent named beside it */
+        snprintf(kv_shape, sizeof kv_shape,
+                 "MLA as HF caches it (vLLM: the latent, layers x (kv_lora_rank + qk_rope_head_dim) x B = %lld "
+                 "B/token): layers x heads %lld x (K %lld + V %lld)",
+                 (long long)est_mla_latent_per_token(c->m, (int)c->a), (long long)c->m->heads,
+                 (long long)c->m->head_dim, (long long)c->m->v_head_dim);
+    else
+        snprintf(kv_shape, sizeof kv_shape, "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld",
+                 wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim);
     snprintf(r->comp[EST_C_KV].formula, sizeof r->comp[0].formula,
-             "2 (K,V) x layers x %s heads %.0Lf x head-dim %lld x %.0Lf B x batch x %.0Lf positions%s "
-             "(window-capped)%s = %s",
-             wl->kv_expanded ? "query" : "kv", g.heads_stored, (long long)c->m->head_dim, c->a,
+             "%s x %.0Lf B x batch x %.0Lf positions%s (window-capped)%s = %s", kv_shape, c->a,
              wl->cache == EST_CACHE_ROLLING && wl->gen_len ? g.len
              : t->first_step && wl->cache != EST_CACHE_STATIC ? g.prompt + 1
              : t->decode || (wl->cache == EST_CACHE_STATIC && wl->gen_len) ? (wl->cache == EST_CACHE_STATIC ? g.len : g.ctx)

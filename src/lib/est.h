@@ -21,7 +21,7 @@ enum est_family {
     EST_FAM_QWEN2, EST_FAM_GEMMA, EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI,
     EST_FAM_PHI3, EST_FAM_FALCON, EST_FAM_BLOOM, EST_FAM_BERT, EST_FAM_ROBERTA,
     EST_FAM_T5, EST_FAM_QWEN, EST_FAM_QWEN3, EST_FAM_DISTILBERT, EST_FAM_ELECTRA, EST_FAM_GEMMA3,
-    EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM__COUNT
+    EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM_DEEPSEEK3, EST_FAM__COUNT
 };
 
 /* The model's shape. Zero means "not given"; est_model_finish fills derived
@@ -36,6 +36,14 @@ struct est_model {
     int64_t embed_proj;      /* OPT-350m word_embed_proj_dim; 0 = none */
     int64_t experts, experts_per_token; /* MoE; 0 = dense */
     int64_t sliding_window;  /* 0 = none */
+    /* DeepSeek-V3 (deepseek_v3 family, read only from a config.json):
+     * multi-head latent attention (head_dim is q's and k's per head,
+     * qk_nope_head_dim + qk_rope_head_dim; q_lora_rank 0 = a plain q_proj),
+     * dense_layers dense MLPs of dense_ffn first (first_k_dense_replace,
+     * intermediate_size), then routed experts of ffn (moe_intermediate_size)
+     * beside one shared MLP of shared_ffn (x n_shared_experts); 0 = none */
+    int64_t q_lora_rank, kv_lora_rank, rope_dim, v_head_dim;
+    int64_t dense_layers, dense_ffn, shared_ffn;
     int mlp_kind;            /* 0 = family default, 1 = plain (fc1, act, fc2), 2 = gated */
     bool tied_embeddings;
     int dropout;             /* 0 = family default, 1 = trained with dropout, 2 = without */
@@ -401,6 +409,16 @@ void est_workload_init(struct est_workload *wl);
 int est_model_finish(struct est_model *m, struct oomlab_err *err);
 
 /* Parameter counts (total, and trainable under wl's LoRA setting), checked. */
+/* Multi-head latent attention's KV bytes per token as vLLM caches it, the
+ * compressed latent: layers x (kv_lora_rank + qk_rope_head_dim) x
+ * elem_bytes (vllm-project/vllm:vllm/attention/backends/mla/common.py
+ * @15daa36e: "a single latent vector to represent the per-token entry of the
+ * KV cache", get_kv_cache_shape (num_blocks, block_size, head_size), one
+ * head, head size 576 = 512 + 64 for DeepSeek-V3). 0 without MLA. The
+ * estimate's own KV cache is HF's decompressed K and V (--mode infer
+ * models transformers' generate). */
+int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes);
+
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
                int64_t *trainable, struct oomlab_err *err);
 

@@ -55,6 +55,16 @@ static const struct {
     {"starcoder2", EST_FAM_STARCODER2, 1},
     {"olmo2", EST_FAM_OLMO2, 0},
     {"olmoe", EST_FAM_OLMO2, 0},
+    /* DeepSeek-V3/R1 and Kimi K2 (DeepseekV3ForCausalLM under its own
+     * model_type): deepseek_layout reads the latent attention and MoE keys */
+    {"deepseek_v3", EST_FAM_DEEPSEEK3, 0},
+    {"kimi_k2", EST_FAM_DEEPSEEK3, 0},
+    /* DeepSeek-V2 / V2-Lite: the same modules (DeepseekV2Attention, DeepseekV2MoE
+     * with a router weight and no bias, dense MLPs before first_k_dense_replace,
+     * the same past_key_value.update of decompressed K and V: huggingface/
+     * transformers:src/transformers/models/deepseek_v2/modular_deepseek_v2.py
+     * @ecd75d53) */
+    {"deepseek_v2", EST_FAM_DEEPSEEK3, 0},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -63,10 +73,6 @@ static const struct {
     const char *model_type;
     const char *why;
 } unmodelled[] = {
-    {"deepseek_v2", "multi-head latent attention (kv_lora_rank: a compressed KV cache), shared experts and dense first "
-                    "layers (first_k_dense_replace)"},
-    {"deepseek_v3", "multi-head latent attention (kv_lora_rank: a compressed KV cache), shared experts and dense first "
-                    "layers (first_k_dense_replace)"},
     {"deepseek", "shared experts and dense first layers (first_k_dense_replace)"},
     {"qwen2_moe", "a gated shared expert (shared_expert_intermediate_size) beside the routed experts"},
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
@@ -92,8 +98,6 @@ static const struct {
      * configs; bench/hfconfig-params counts gpt_oss and kimi_k2 exactly) */
     {"gpt_oss", "attention sinks and biases, a router with bias, fused experts with biases, and a 128-token sliding "
                 "window on alternate layers (layer_types)"},
-    {"kimi_k2", "DeepSeek-V3's architecture (DeepseekV3ForCausalLM): multi-head latent attention (kv_lora_rank: a "
-                "compressed KV cache), shared experts and dense first layers (first_k_dense_replace)"},
     {"deepseek_v32", "DeepSeek-V3's multi-head latent attention and shared experts, with a sparse-attention indexer "
                      "(index_n_heads)"},
     {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
@@ -129,17 +133,18 @@ static const struct {
     const char *key;
     enum layout_test test;
     const char *what;
+    bool deepseek; /* read by deepseek_layout: not refused under deepseek_v3 / kimi_k2 */
 } layout_keys[] = {
-    {"kv_lora_rank", LK_PRESENT, "multi-head latent attention (a compressed KV cache)"},
-    {"q_lora_rank", LK_PRESENT, "a low-rank query projection (multi-head latent attention)"},
-    {"n_shared_experts", LK_POSITIVE, "shared experts beside the routed ones"},
-    {"shared_expert_intermediate_size", LK_POSITIVE, "a shared expert beside the routed ones"},
-    {"first_k_dense_replace", LK_POSITIVE, "dense first layers before the sparse ones"},
-    {"text_config", LK_OBJECT, "a text model nested in a wrapper, beside a vision or audio tower"},
-    {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed"},
-    {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed"},
-    {"block_configs", LK_PRESENT, "a different block per layer"},
-    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)"},
+    {"kv_lora_rank", LK_PRESENT, "multi-head latent attention (a compressed KV cache)", true},
+    {"q_lora_rank", LK_PRESENT, "a low-rank query projection (multi-head latent attention)", true},
+    {"n_shared_experts", LK_POSITIVE, "shared experts beside the routed ones", true},
+    {"shared_expert_intermediate_size", LK_POSITIVE, "a shared expert beside the routed ones", false},
+    {"first_k_dense_replace", LK_POSITIVE, "dense first layers before the sparse ones", true},
+    {"text_config", LK_OBJECT, "a text model nested in a wrapper, beside a vision or audio tower", false},
+    {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed", false},
+    {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed", false},
+    {"block_configs", LK_PRESENT, "a different block per layer", false},
+    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)", false},
 };
 
 static bool layout_key_hit(json_object *v, enum layout_test test)
@@ -187,6 +192,9 @@ static const struct {
     {"cohere", "use_qk_norm", 0, "per-head q and k LayerNorms (Command R+)"},
     {"cohere", "attention_bias", 0, "biases on q, k, v and o"},
     {"starcoder2", "use_bias", 1, "no biases"},
+    {"deepseek_v3", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
+    {"kimi_k2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
+    {"deepseek_v2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
 };
 
 #define FIELD_KEYS 5
@@ -574,6 +582,65 @@ static int glm_layout(json_object *root, const char *file, const char *type, str
     return 0;
 }
 
+static bool is_deepseek3(const char *type)
+{
+    return strcmp(type, "deepseek_v3") == 0 || strcmp(type, "kimi_k2") == 0 || strcmp(type, "deepseek_v2") == 0;
+}
+
+/* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */
+static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t dflt)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
+    if (!json_object_is_type(v, json_type_int)) return -1;
+    int64_t n = json_object_get_int64(v);
+    return n >= lo && n <= (1LL << 30) ? n : -1;
+}
+
+/* DeepSeek-V3 (DeepseekV3Config, DeepseekV3ForCausalLM,
+ * huggingface/transformers:src/transformers/models/deepseek_v3/
+ * modeling_deepseek_v3.py@00b676f8): multi-head latent attention
+ * (q_lora_rank null: one q_proj; kv_lora_rank; q and k heads of
+ * qk_nope_head_dim + qk_rope_head_dim, v of v_head_dim), dense MLPs of
+ * intermediate_size on the first first_k_dense_replace layers, then
+ * DeepseekV3MoE: n_routed_experts MLPs of moe_intermediate_size and one
+ * shared MLP of moe_intermediate_size x n_shared_experts. HF builds that for
+ * every layer at or past first_k_dense_replace (moe_layer_freq is not read);
+ * the MTP layers (num_nextn_predict_layers) are in the checkpoint, not in
+ * the model. A key missing or not a positive integer is refused (-1 with
+ * err), not replaced by DeepseekV3Config's default. */
+static int deepseek_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                           struct oomlab_err *err)
+{
+    if (!is_deepseek3(type)) return 0;
+    static const struct { const char *key; int64_t lo; } need[] = {
+        {"kv_lora_rank", 1}, {"qk_nope_head_dim", 1}, {"qk_rope_head_dim", 1}, {"v_head_dim", 1},
+        {"n_routed_experts", 1}, {"num_experts_per_tok", 1}, {"moe_intermediate_size", 1},
+        {"n_shared_experts", 0}, {"first_k_dense_replace", 0},
+    };
+    int64_t v[sizeof need / sizeof need[0]];
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if ((v[i] = int_key(root, need[i].key, need[i].lo, -1)) < 0)
+            return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" (>= %lld) is not modelled", file,
+                                  type, need[i].key, (long long)need[i].lo);
+    int64_t q_lora = int_key(root, "q_lora_rank", 1, 0);
+    if (q_lora < 0)
+        return oomlab_err_set(err, "%s: a %s config's \"q_lora_rank\" must be a positive integer or null", file, type);
+    m->kv_lora_rank = v[0];
+    m->head_dim = v[1] + v[2];
+    m->rope_dim = v[2];
+    m->v_head_dim = v[3];
+    m->experts = v[4];
+    m->experts_per_token = v[5];
+    m->dense_ffn = m->ffn; /* intermediate_size: the dense layers' MLP */
+    m->ffn = v[6];
+    m->shared_ffn = v[6] * v[7];
+    m->dense_layers = v[8] < m->layers ? v[8] : m->layers;
+    m->q_lora_rank = q_lora;
+    m->kv_heads = m->heads; /* num_key_value_heads: every head has its own decompressed K, V */
+    return 0;
+}
+
 /* A known architecture whose parameter layout oomlab cannot model (the
  * unmodelled table), or a config flag that moves a family's layout
  * (layout_flags): -1 with err saying which, 0 otherwise. */
@@ -596,7 +663,8 @@ static int refuse_layout(json_object *root, const char *file, const char *type, 
     }
     for (size_t i = 0; i < sizeof layout_keys / sizeof layout_keys[0]; i++) {
         json_object *v;
-        if (!json_object_object_get_ex(root, layout_keys[i].key, &v) || !layout_key_hit(v, layout_keys[i].test))
+        if (!json_object_object_get_ex(root, layout_keys[i].key, &v) || !layout_key_hit(v, layout_keys[i].test) ||
+            (layout_keys[i].deepseek && is_deepseek3(type)))
             continue;
         return oomlab_err_set(err, "%s: a %s config with \"%s\" (%s) is not modelled; pass --arch and the "
                                    "dimensions to estimate the closest family instead",
@@ -636,7 +704,8 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         family_flags(root, m);
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
         else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
-                 gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err))
+                 gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err) ||
+                 deepseek_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

@@ -10,7 +10,8 @@
  * head_dim, ffn, vocab, max_positions, embed_proj, experts, experts_per_token,
  * sliding_window, mlp_kind, tied, dropout} */
 #define M(n, s, fam, L, h, nh, kv, hd, f, V, pos, tied) \
-    {n, s, {n, EST_FAM_##fam, L, 0, h, nh, kv, hd, f, V, pos, 0, 0, 0, 0, 0, tied, 0}}
+    {n, s, {.name = n, .family = EST_FAM_##fam, .layers = L, .hidden = h, .heads = nh, .kv_heads = kv, \
+            .head_dim = hd, .ffn = f, .vocab = V, .max_positions = pos, .tied_embeddings = tied}}
 
 static const struct model_preset presets[] = {
     M("gpt2", "GPT-2 124M", GPT2, 12, 768, 12, 0, 0, 3072, 50257, 1024, true),
@@ -27,7 +28,7 @@ static const struct model_preset presets[] = {
     M("stablelm-base-alpha-3b", "StableLM-Alpha 3B (GPT-NeoX)", NEOX, 16, 4096, 32, 0, 0, 16384, 50688, 0, false),
     M("opt-125m", "OPT 125M", OPT, 12, 768, 12, 0, 0, 3072, 50272, 2048, true),
     {"opt-350m", "OPT 350M (512-wide embeddings, post-LN)",
-     {"opt-350m", EST_FAM_OPT, 24, 0, 1024, 16, 0, 0, 4096, 50272, 2048, 512, 0, 0, 0, 0, true, 0}},
+     {.name = "opt-350m", .family = EST_FAM_OPT, .layers = 24, .hidden = 1024, .heads = 16, .ffn = 4096, .vocab = 50272, .max_positions = 2048, .embed_proj = 512, .tied_embeddings = true}},
     M("opt-1.3b", "OPT 1.3B", OPT, 24, 2048, 32, 0, 0, 8192, 50272, 2048, true),
     M("opt-6.7b", "OPT 6.7B", OPT, 32, 4096, 32, 0, 0, 16384, 50272, 2048, true),
     M("llama-2-7b", "Llama 2 7B", LLAMA, 32, 4096, 32, 32, 128, 11008, 32000, 0, false),
@@ -44,9 +45,9 @@ static const struct model_preset presets[] = {
     M("smollm2-360m", "SmolLM2 360M (Llama, tied)", LLAMA, 32, 960, 15, 5, 64, 2560, 49152, 0, true),
     M("smollm2-1.7b", "SmolLM2 1.7B (Llama, tied)", LLAMA, 24, 2048, 32, 32, 64, 8192, 49152, 0, true),
     {"mistral-7b", "Mistral 7B v0.1 (GQA 8, 4k sliding window)",
-     {"mistral-7b", EST_FAM_MISTRAL, 32, 0, 4096, 32, 8, 128, 14336, 32000, 0, 0, 0, 0, 4096, 0, false, 0}},
+     {.name = "mistral-7b", .family = EST_FAM_MISTRAL, .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128, .ffn = 14336, .vocab = 32000, .sliding_window = 4096}},
     {"mixtral-8x7b", "Mixtral 8x7B (8 experts, 2 per token)",
-     {"mixtral-8x7b", EST_FAM_MIXTRAL, 32, 0, 4096, 32, 8, 128, 14336, 32000, 0, 0, 8, 2, 0, 0, false, 0}},
+     {.name = "mixtral-8x7b", .family = EST_FAM_MIXTRAL, .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8, .head_dim = 128, .ffn = 14336, .vocab = 32000, .experts = 8, .experts_per_token = 2}},
     M("qwen2-0.5b", "Qwen2 0.5B", QWEN2, 24, 896, 14, 2, 64, 4864, 151936, 0, true),
     M("qwen2-1.5b", "Qwen2 1.5B", QWEN2, 28, 1536, 12, 2, 128, 8960, 151936, 0, true),
     M("qwen2-7b", "Qwen2 7B", QWEN2, 28, 3584, 28, 4, 128, 18944, 152064, 0, false),
@@ -72,17 +73,17 @@ static const struct model_preset presets[] = {
      * untied: 30,532,122,624 params, the "30.5B in total" of
      * https://apxml.com/models/qwen3-30b-a3b (tied would be 30.2B) */
     {"qwen3-30b-a3b", "Qwen3 30B-A3B (128 experts of 768, 8 per token)",
-     {"qwen3-30b-a3b", EST_FAM_QWEN3, 48, 0, 2048, 32, 4, 128, 768, 151936, 0, 0, 128, 8, 0, 0, false, 0}},
+     {.name = "qwen3-30b-a3b", .family = EST_FAM_QWEN3, .layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4, .head_dim = 128, .ffn = 768, .vocab = 151936, .experts = 128, .experts_per_token = 8}},
     M("gemma-2b", "Gemma 2B (MQA, 256k vocab)", GEMMA, 18, 2048, 8, 1, 256, 16384, 256000, 0, true),
     M("gemma-7b", "Gemma 7B", GEMMA, 28, 3072, 16, 16, 256, 24576, 256000, 0, true),
     {"gemma-2-9b", "Gemma 2 9B (alternating 4k sliding window)",
-     {"gemma-2-9b", EST_FAM_GEMMA2, 42, 0, 3584, 16, 8, 256, 14336, 256000, 0, 0, 0, 0, 4096, 0, true, 0}},
+     {.name = "gemma-2-9b", .family = EST_FAM_GEMMA2, .layers = 42, .hidden = 3584, .heads = 16, .kv_heads = 8, .head_dim = 256, .ffn = 14336, .vocab = 256000, .sliding_window = 4096, .tied_embeddings = true}},
     /* Gemma 3 1B (model_type gemma3_text): Lightning-AI/litgpt:litgpt/
      * config.py@26857050 (its copy of google/gemma-3-1b-it's config.json:
      * 26 x 1152, 4 heads of 256, 1 KV head, 6912, 262144 tokens, window 512
      * on 5 layers of 6); tied (Gemma3TextConfig's default): 999,885,952 */
     {"gemma-3-1b", "Gemma 3 1B (q/k norms, 5:1 sliding window 512, 262k vocab)",
-     {"gemma-3-1b", EST_FAM_GEMMA3, 26, 0, 1152, 4, 1, 256, 6912, 262144, 0, 0, 0, 0, 512, 0, true, 0}},
+     {.name = "gemma-3-1b", .family = EST_FAM_GEMMA3, .layers = 26, .hidden = 1152, .heads = 4, .kv_heads = 1, .head_dim = 256, .ffn = 6912, .vocab = 262144, .sliding_window = 512, .tied_embeddings = true}},
     M("phi-2", "Phi-2 2.7B", PHI, 32, 2560, 32, 32, 80, 10240, 51200, 0, false),
     M("phi-3-mini", "Phi-3 mini 3.8B", PHI3, 32, 3072, 32, 32, 96, 8192, 32064, 0, false),
     /* Phi-4 (model_type phi3): pytorch/torchtune:torchtune/models/phi4/
@@ -116,13 +117,13 @@ static const struct model_preset presets[] = {
     M("electra-base-discriminator", "ELECTRA base discriminator (BERT-base blocks, no pooler)", ELECTRA, 12, 768,
       12, 0, 0, 3072, 30522, 512, true),
     {"t5-small", "T5 small (6+6 layers, ReLU MLP)",
-     {"t5-small", EST_FAM_T5, 6, 6, 512, 8, 8, 64, 2048, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
+     {.name = "t5-small", .family = EST_FAM_T5, .layers = 6, .decoder_layers = 6, .hidden = 512, .heads = 8, .kv_heads = 8, .head_dim = 64, .ffn = 2048, .vocab = 32128, .mlp_kind = 1, .tied_embeddings = true}},
     {"t5-base", "T5 base (12+12 layers)",
-     {"t5-base", EST_FAM_T5, 12, 12, 768, 12, 12, 64, 3072, 32128, 0, 0, 0, 0, 0, 1, true, 0}},
+     {.name = "t5-base", .family = EST_FAM_T5, .layers = 12, .decoder_layers = 12, .hidden = 768, .heads = 12, .kv_heads = 12, .head_dim = 64, .ffn = 3072, .vocab = 32128, .mlp_kind = 1, .tied_embeddings = true}},
     {"t0-3b", "T0 3B (T5 v1.1 XL shape, gated-GELU)",
-     {"t0-3b", EST_FAM_T5, 24, 24, 2048, 32, 32, 64, 5120, 32128, 0, 0, 0, 0, 0, 2, false, 0}},
+     {.name = "t0-3b", .family = EST_FAM_T5, .layers = 24, .decoder_layers = 24, .hidden = 2048, .heads = 32, .kv_heads = 32, .head_dim = 64, .ffn = 5120, .vocab = 32128, .mlp_kind = 2}},
     {"mt0-xxl", "mT0 XXL 13B (mT5-XXL shape)",
-     {"mt0-xxl", EST_FAM_T5, 24, 24, 4096, 64, 64, 64, 10240, 250112, 0, 0, 0, 0, 0, 2, false, 0}},
+     {.name = "mt0-xxl", .family = EST_FAM_T5, .layers = 24, .decoder_layers = 24, .hidden = 4096, .heads = 64, .kv_heads = 64, .head_dim = 64, .ffn = 10240, .vocab = 250112, .mlp_kind = 2}},
 };
 
 const struct model_preset *models_table(size_t *n)

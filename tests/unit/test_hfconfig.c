@@ -493,7 +493,7 @@ static const struct {
     {"chatglm", 6243584000, 28672, 0, NULL},
     {"codellama_7b", 6738546688, 524288, 0, NULL},
     {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
-    {"deepseek_v2_lite", 0, 0, 0, "model_type \"deepseek_v2\" is not"},
+    {"deepseek_v2_lite", 15706484224, 276480, 0, NULL}, /* MLA (q_lora_rank null: one q_proj), HF's K/V */
     {"bloomz_560m", 559214592, 98304, 0, NULL},
     {"glm_4_9b_chat_1m", 9483857920, 81920, 0, NULL},
     {"qwen3_30b_a3b", 30532122624, 98304, 0, NULL},
@@ -558,8 +558,9 @@ static const struct {
     {"mixtral_8x22b", 140620634112, 229376, 0, NULL},
     {"gpt_oss_20b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
     {"gpt_oss_120b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
-    {"deepseek_v3", 0, 0, 0, "model_type \"deepseek_v3\" is not modelled: multi-head latent attention"},
-    {"kimi_k2_instruct", 0, 0, 0, "model_type \"kimi_k2\" is not modelled: DeepSeek-V3's architecture"},
+    /* MLA: K/V as HF caches them, decompressed (heads x (nope + rope) + heads x v_head_dim) */
+    {"deepseek_v3", 671026404352, 4997120, 0, NULL},
+    {"kimi_k2_instruct", 1026408209408, 2498560, 0, NULL},
     {"deepseek_v3_2", 0, 0, 0, "model_type \"deepseek_v32\" is not modelled: DeepSeek-V3's multi-head latent"},
     {"glm5", 0, 0, 0, "model_type \"glm_moe_dsa\" is not modelled: multi-head latent attention"},
     {"llama4_scout_17b_16e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
@@ -607,6 +608,7 @@ static void test_real_configs(void **state)
         }
         if (rc != HFCONFIG_OK) fail_msg("%s: rc %d %s", path, rc, err.msg);
         int64_t params = params_of(&m), kv = 2 * m.layers * m.kv_heads * m.head_dim * 2;
+        if (m.kv_lora_rank) kv = m.layers * m.heads * (m.head_dim + m.v_head_dim) * 2;
         if (params != real_configs[i].params || kv != real_configs[i].kv_bytes || m.sliding_window != real_configs[i].window)
             fail_msg("%s: params %lld (torch %lld), KV %lld B/token (want %lld), window %lld (want %lld)", path,
                      (long long)params, (long long)real_configs[i].params, (long long)kv,
@@ -690,6 +692,86 @@ static void test_layout_keys_refused_under_any_type(void **state)
     }
 }
 
+/* DeepSeek-V3's family reads the MLA and MoE keys under deepseek_v3 and
+ * kimi_k2 only; under another model_type they stay refused (above), and a
+ * deepseek_v3 config lacking one of them, or with attention biases, is
+ * refused rather than filled from DeepseekV3Config's defaults. A tiny V3
+ * counted by hand: embed 100x64 + head 100x64 + final norm 64; per layer
+ * q_a 64x16 + q norm 16 + q_b 16x(4x24) + kv_a 64x(32+8) + kv norm 32 +
+ * kv_b 32x(4x(16+16)) + o (4x16)x64 + 2 norms x 64 = 13,488; layer 0 dense
+ * 3x64x128 = 24,576; layer 1: 4 experts 3x64x32 + router 4x64 + shared
+ * 3x64x64 = 37,120. */
+static const char tiny_v3[] =
+    "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 4,"
+    " \"num_key_value_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, \"q_lora_rank\": 16,"
+    " \"kv_lora_rank\": 32, \"qk_nope_head_dim\": 16, \"qk_rope_head_dim\": 8, \"v_head_dim\": 16,"
+    " \"n_routed_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32,"
+    " \"n_shared_experts\": 2, \"first_k_dense_replace\": 1%s}";
+
+static void test_deepseek_v3_family(void **state)
+{
+    (void)state;
+    char text[1024];
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    snprintf(text, sizeof text, tiny_v3, "");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_DEEPSEEK3);
+    assert_int_equal(params_of(&m), 2 * 100 * 64 + 64 + 2 * 13488 + 24576 + 37120);
+    /* HF's cache: 2 layers x 4 heads x (24 + 16) x 2 B; vLLM's latent: 2 x (32 + 8) x 2 B */
+    assert_int_equal(m.layers * m.heads * (m.head_dim + m.v_head_dim) * 2, 640);
+    assert_int_equal(est_mla_latent_per_token(&m, 2), 160);
+    /* q_lora_rank null: one q_proj 64 x (4 x 24) instead of q_a, q norm, q_b */
+    char ext[64];
+    snprintf(ext, sizeof ext, ", \"q_lora_rank\": null");
+    snprintf(text, sizeof text, tiny_v3, ext);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 2 * 100 * 64 + 64 + 2 * (13488 - 64 * 16 - 16 - 16 * 96 + 64 * 96) + 24576 + 37120);
+    static const struct {
+        const char *extra, *want;
+    } bad[] = {
+        {", \"attention_bias\": true", "\"attention_bias\": true"},
+        {", \"kv_lora_rank\": null", "without an integer \"kv_lora_rank\""},
+        {", \"n_routed_experts\": 0", "without an integer \"n_routed_experts\""},
+        {", \"q_lora_rank\": 0", "\"q_lora_rank\" must be"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, tiny_v3, bad[i].extra);
+        memset(&err, 0, sizeof err);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", bad[i].extra, bad[i].want, rc, err.msg);
+    }
+    /* training activations: the shared experts (2 x 32 wide) add, on the one
+     * sparse layer of two, a gated MLP's gate, up and act outputs and the
+     * down projection's input, 4 x 2 B x 64 per token (deepseek_mlp_saved) */
+    struct est_model s2, s0;
+    snprintf(text, sizeof text, tiny_v3, "");
+    assert_int_equal(parse(text, &s2, &err), HFCONFIG_OK);
+    snprintf(text, sizeof text, tiny_v3, ", \"n_shared_experts\": 0");
+    assert_int_equal(parse(text, &s0, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&s2, &err), 0);
+    assert_int_equal(est_model_finish(&s0, &err), 0);
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.precision = EST_BF16;
+    wl.batch = 2;
+    wl.seq = 128;
+    wl.attention = EST_ATTN_SDPA;
+    struct est_result r2, r0;
+    assert_int_equal(est_compute(&s2, &wl, &r2, &err), 0);
+    assert_int_equal(est_compute(&s0, &wl, &r0, &err), 0);
+    assert_int_equal(r2.comp[EST_C_ACTS].bytes - r0.comp[EST_C_ACTS].bytes, 2 * 128 * 4 * 2 * 64);
+    /* LoRA: its targets (q, k, v, o) are not MLA's projections: refused */
+    wl.lora_r = 8;
+    assert_int_not_equal(est_compute(&s2, &wl, &r2, &err), 0);
+    assert_non_null(strstr(err.msg, "LoRA on deepseek_v3"));
+    /* --arch deepseek_v3 without the config's latent dimensions: refused */
+    struct est_model a = {.family = EST_FAM_DEEPSEEK3, .layers = 2, .hidden = 64, .heads = 4, .ffn = 128, .vocab = 100};
+    assert_int_not_equal(est_model_finish(&a, &err), 0);
+    assert_non_null(strstr(err.msg, "needs its config.json"));
+}
+
 static void test_real_configs_all_listed(void **state)
 {
     (void)state;
@@ -729,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_real_configs),
         cmocka_unit_test(test_real_configs_all_listed),
         cmocka_unit_test(test_layout_keys_refused_under_any_type),
+        cmocka_unit_test(test_deepseek_v3_family),
         cmocka_unit_test(test_cohere_qk_norm_refused),
         cmocka_unit_test(test_olmoe),
     };
