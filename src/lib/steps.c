@@ -1054,13 +1054,15 @@ static void mem_level(const struct steps_series *s, const double *v, size_t leve
                       struct steps_mem_trend *t)
 {
     t->bytes_per_100_steps = NAN;
-    t->level_bytes = (int64_t)v[level_at];
     size_t j = 0;
     while (j < level_at && v[j] < v[level_at] * (1 - MEM_GROWTH_REL)) j++;
+    /* the level's bytes from its point, not back from the double: a figure
+     * near INT64_MAX rounds up to 2^63, which no int64_t holds */
     for (size_t i = 0, seen = 0; i < s->n; i++) {
         if (!(s->points[i].fields & t->kind)) continue;
-        if (seen++ == j) {
-            t->level_step = s->points[i].step;
+        if (seen == j) t->level_step = s->points[i].step;
+        if (seen++ == level_at) {
+            t->level_bytes = mem_value(&s->points[i], t->kind);
             return;
         }
     }

@@ -568,6 +568,30 @@ static void test_memory_trend_evidence(void **state)
     assert_string_equal(buf, "none-shown");
 }
 
+/* fuzz13 (fuzz_steps): a flat run's level near INT64_MAX is the point's
+ * own figure; read back from a double it rounded up to 2^63, outside
+ * int64_t (UBSan: float-cast-overflow; here INT64_MIN). */
+static void test_memory_level_huge(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"step=1 peak_alloc=1GB", "step=2 peak_alloc=1GB",
+                                        "step=3 peak_alloc=9223372036854775500B", "step=4 peak_alloc=1GB",
+                                        "step=5 peak_alloc=1GB", "step=6 peak_alloc=1GB"};
+    struct steps_series s;
+    steps_series_init(&s);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        struct steps_point pt;
+        steps_parse_line(lines[i], strlen(lines[i]), &pt);
+        assert_int_equal(steps_series_add(&s, &pt), 0);
+    }
+    struct steps_mem_trend t;
+    steps_memory_trend_of(&s, &t);
+    assert_int_equal(t.trend, STEPS_TREND_FLAT);
+    assert_true(t.level_bytes == 9223372036854775500LL);
+    assert_int_equal(t.level_step, 3);
+    steps_series_release(&s);
+}
+
 static void test_series_merge_and_restart(void **state)
 {
     (void)state;
@@ -823,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_loss_trends),
         cmocka_unit_test(test_memory_trends),
         cmocka_unit_test(test_memory_trend_evidence),
+        cmocka_unit_test(test_memory_level_huge),
         cmocka_unit_test(test_series_merge_and_restart),
         cmocka_unit_test(test_series_epoch_lines),
         cmocka_unit_test(test_series_cap),
