@@ -93,7 +93,7 @@ static const struct opt_spec specs[] = {
              "shown N training steps, and that counts as a finished smoke"},
     {.name = "junit", .metavar = "FILE", .parse = opt_string, AT(junit),
      .help = "write a JUnit XML report (one test case) to FILE"},
-    {.name = "github", .help = "print GitHub Actions annotations (::error ...) on stdout", AT(github)},
+    {.name = "github", .help = "print GitHub Actions annotations (::error ...) on stdout\n(stderr with --json)", AT(github)},
     {.name = "id", .metavar = "ID", .parse = opt_string, AT(o.id),
      .help = "run id (default: the next free runNNN), as for `oomlab run`"},
     OPT_DIR_SPEC("where configs/, logs/ and runs.csv live (default .)", AT(o.dir)),

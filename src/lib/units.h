@@ -43,7 +43,7 @@ int units_parse_duration_ms(const char *s, int64_t *ms);
 /* The forms a duration takes, one of each unit, as every --help and error
  * says them (oomlab(1) DURATIONS says the same). */
 #define UNITS_DURATION_EXAMPLES "90, 500ms, 30s, 10m, 1.5h or 2d"
-#define UNITS_DURATION_HELP "DUR: " UNITS_DURATION_EXAMPLES " (a bare number is seconds; DURATIONS in oomlab(1)).\n"
+#define UNITS_DURATION_HELP "DUR: " UNITS_DURATION_EXAMPLES "; a bare number is\nseconds (DURATIONS in oomlab(1)).\n"
 
 /* A flag's duration within [min_ms, max_ms]: 0, or -1 with err saying what
  * was wrong, e.g. "--interval '5ms': at least 10ms" or "--timeout '1e3':

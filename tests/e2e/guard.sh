@@ -166,7 +166,7 @@ check guard.json-in-help sh -c "'$OOMLAB' guard --help | grep -q -- '--json'"
 # every --help that takes a DUR says the same forms, days included (d is
 # accepted). Before: run's and guard's said "500ms, 30s, 5m, 2h".
 for v in run guard probe ps; do
-  check "guard.durations-help-$v" sh -c "'$OOMLAB' $v --help | grep -qF 'DUR: 90, 500ms, 30s, 10m, 1.5h or 2d (a bare number is seconds'"
+  check "guard.durations-help-$v" sh -c "'$OOMLAB' $v --help | grep -qF 'DUR: 90, 500ms, 30s, 10m, 1.5h or 2d; a bare number is'"
 done
 "$OOMLAB" guard --budget 30GiB --timeout 1x -- true >out 2>err
 check guard.durations-error-says-days grep -qF '1.5h or 2d' err
