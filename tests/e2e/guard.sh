@@ -144,7 +144,7 @@ fresh json; card
 "$OOMLAB" guard --json --interval 50ms --budget 30GiB --github --junit j.xml -- "${SMOKE[@]}" >out 2>err; rc=$?
 jqv() { jq -r "$1" out 2>/dev/null; }
 check guard.json-exit0 test "$rc" -eq 0
-check guard.json-parses sh -c "jq -e . out >/dev/null"
+check guard.json-parses sh -c "test -s out && jq -e . out >/dev/null"
 check guard.json-schema test "$(jqv .schema)" = oomlab.guard.v1
 check guard.json-verdict test "$(jqv '[.verdict,.exit_code,.run_id,.peak_source,.budget_bytes,.headroom_line_bytes]|@tsv')" = "$(printf 'pass\t0\trun001\tnvml\t32212254720\t27380416512')"
 check guard.json-peak test "$(jqv '.peak_bytes > 20000000000 and .peak_bytes < 21000000000 and .peak_lower_bound == false')" = true
