@@ -20,16 +20,18 @@
 #include "lib/strbuf.h"
 #include "lib/units.h"
 #include "render/gha.h"
+#include "render/json.h"
 #include "render/junit.h"
 #include "sys/fsutil.h"
 #include "sys/logscan.h"
+#include "sys/child.h"
 #include "sys/nvml.h"
 #include "sys/runexec.h"
 
 static const char usage_head[] =
     "usage: oomlab guard --budget SIZE [--headroom P] [--steps N] [--junit FILE]\n"
     "                    [--github] [--id ID] [--dir DIR] [--timeout DUR] [--gpu N]\n"
-    "                    [--interval DUR] [--torch] [--quiet] -- CMD [ARGS...]\n"
+    "                    [--interval DUR] [--torch] [--quiet] [--json] -- CMD [ARGS...]\n"
     "\n"
     "Run a short smoke of CMD under `oomlab run` (its own run id, log and ledger\n"
     "row) and check its peak GPU memory against a budget. The peak is the highest\n"
@@ -38,7 +40,7 @@ static const char usage_head[] =
     "\n";
 static const char usage_tail[] =
     "\n"
-    "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
+    UNITS_DURATION_HELP
     "\n"
     "Exit: 0 pass, 10 over the budget, 11 on the edge (over the headroom line),\n"
     "12 GPU out of memory, 13 the command failed otherwise, 14 no peak measured,\n"
@@ -52,6 +54,7 @@ struct guard_args {
     long steps;           /* -1: not given */
     const char *junit;
     bool github;
+    bool json;
     struct live live;
     int64_t nvml_tree;    /* NVML's highest figure for the command's processes; -1 */
 };
@@ -90,7 +93,7 @@ static const struct opt_spec specs[] = {
              "shown N training steps, and that counts as a finished smoke"},
     {.name = "junit", .metavar = "FILE", .parse = opt_string, AT(junit),
      .help = "write a JUnit XML report (one test case) to FILE"},
-    {.name = "github", .help = "print GitHub Actions annotations (::error ...) on stdout", AT(github)},
+    {.name = "github", .help = "print GitHub Actions annotations (::error ...) on stdout\n(stderr with --json)", AT(github)},
     {.name = "id", .metavar = "ID", .parse = opt_string, AT(o.id),
      .help = "run id (default: the next free runNNN), as for `oomlab run`"},
     OPT_DIR_SPEC("where configs/, logs/ and runs.csv live (default .)", AT(o.dir)),
@@ -98,6 +101,9 @@ static const struct opt_spec specs[] = {
     OPT_GPU_SPEC("sample only GPU N (the child's environment is unchanged)", AT(o.gpu)),
     OPT_INTERVAL_SPEC("NVML sampling interval, >= 10ms (default 500ms)", AT(o.interval_ms)),
     CMD_TORCH_SPEC("the smoke under oomlab's PyTorch hook, as `oomlab run --torch`", AT(o.torch)),
+    {.name = "json", .help = "one JSON object on stdout, schema oomlab.guard.v1; the verdict\n"
+                             "line and --github's annotation go to stderr, the command's\n"
+                             "output only to its log (as -q)", AT(json)},
     {.name = "quiet", .letter = 'q', .help = "do not echo the command's output (the log still gets it)",
      AT(o.quiet)},
     {0},
@@ -244,14 +250,64 @@ static int write_junit(const struct guard_args *a, const struct runexec_result *
     return rc;
 }
 
-static void print_github(const struct runexec_result *r, const struct gate_out *g, const struct verdict_text *t)
+static void print_github(FILE *out, const struct runexec_result *r, const struct gate_out *g,
+                         const struct verdict_text *t)
 {
     struct strbuf b = {0};
     const char *level = g->verdict == GATE_PASS ? "notice" : g->verdict == GATE_EDGE ? "warning" : "error";
     long line = oom_line(r);
     gha_annotation(&b, level, line > 0 ? r->log_path : NULL, line, t->title, t->summary);
-    if (!b.failed) fwrite(b.s, 1, b.n, stdout);
+    if (!b.failed) fwrite(b.s, 1, b.n, out);
     strbuf_release(&b);
+}
+
+/* --json: the verdict and what it judged, schema oomlab.guard.v1 (docs/ci.md). */
+static int print_json(const struct guard_args *a, const struct runexec_result *r, const struct gate_out *g,
+                      int64_t peak, const char *source, const char *command)
+{
+    struct json j;
+    json_init(&j, stdout, true);
+    json_obj_begin(&j);
+    json_key(&j, "schema"), json_str(&j, "oomlab.guard.v1");
+    json_key(&j, "verdict"), json_str(&j, g->name);
+    json_key(&j, "exit_code"), json_int(&j, g->exit_code);
+    json_key(&j, "message"), json_str(&j, g->message);
+    json_key(&j, "budget_bytes"), json_bytes(&j, a->budget);
+    json_key(&j, "headroom_pct"), json_double(&j, a->headroom * 100);
+    json_key(&j, "headroom_line_bytes"), json_bytes(&j, g->line);
+    json_key(&j, "peak_bytes"), json_bytes(&j, peak);
+    json_key(&j, "peak_lower_bound"), json_bool(&j, source[0] && r->peak_lower_bound);
+    json_key(&j, "peak_source"), json_str(&j, source[0] ? source : NULL);
+    json_key(&j, "run_id"), json_str(&j, r->id[0] ? r->id : NULL);
+    json_key(&j, "command"), json_str(&j, command);
+    json_key(&j, "command_exit_code"), json_int(&j, r->exit_code);
+    json_key(&j, "stopped_after_steps"), json_bool(&j, r->stopped);
+    json_key(&j, "timed_out"), json_bool(&j, r->timed_out);
+    json_key(&j, "duration_s"), json_double(&j, (double)r->duration_ms / 1000.0);
+    json_key(&j, "oom");
+    if (r->oom || r->oom_earlier) {
+        long line = oom_line(r);
+        json_obj_begin(&j);
+        json_key(&j, "line");
+        if (line > 0) json_int(&j, line);
+        else json_null(&j);
+        json_key(&j, "first_fix"), json_str(&j, r->first_fix[0] ? r->first_fix : NULL);
+        json_key(&j, "earlier_attempt"), json_str(&j, r->oom_earlier ? r->attempts_note : NULL);
+        json_obj_end(&j);
+    } else {
+        json_null(&j);
+    }
+    json_key(&j, "interrupted_by");
+    if (g->verdict == GATE_INTERRUPTED && r->forwarded_signal > 0) {
+        char sig[32];
+        json_str(&j, child_signal_name(r->forwarded_signal, sig, sizeof sig));
+    } else {
+        json_null(&j);
+    }
+    json_key(&j, "log"), json_str(&j, r->exec_failed ? NULL : r->log_path);
+    json_key(&j, "junit"), json_str(&j, a->junit);
+    json_obj_end(&j);
+    return json_finish(&j);
 }
 
 static char *command_text(char *const *argv)
@@ -303,6 +359,7 @@ int cmd_guard(int argc, char **argv)
         live_release(&a.live);
         return cmd_fail("guard", &err, EXIT_USAGE);
     }
+    if (a.json) a.o.quiet = true; /* the command's output would break the JSON */
     a.o.tag = "guard";
     a.o.live = guard_live;
     a.o.live_ctx = &a;
@@ -313,19 +370,22 @@ int cmd_guard(int argc, char **argv)
         return cmd_fail("guard", &err, r.id_taken || r.dir_failed ? EXIT_USAGE : EXIT_ERROR);
     if (rc < 0) fprintf(stderr, "oomlab guard: %s\n", err.msg);
     const char *source;
+    int64_t peak = gate_peak(&a, &r, &source);
     struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom || r.oom_earlier, .exec_failed = r.exec_failed,
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
                          .interrupted_by = r.interrupted ? r.forwarded_signal : 0,
-                         .peak = gate_peak(&a, &r, &source), .peak_lower_bound = r.peak_lower_bound};
+                         .peak = peak, .peak_lower_bound = r.peak_lower_bound};
     if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
     struct gate_out g;
     gate_judge(&in, &g);
     struct verdict_text t;
     verdict_text(&a, &r, &g, source, &t);
     char *command = command_text(a.o.argv);
-    printf("oomlab guard: %s: %s\n", g.name, t.summary);
-    if (a.github) print_github(&r, &g, &t);
+    FILE *human = a.json ? stderr : stdout; /* stdout holds the JSON alone */
+    fprintf(human, "oomlab guard: %s: %s\n", g.name, t.summary);
+    if (a.github) print_github(human, &r, &g, &t); /* the runner reads workflow commands on both */
     int jrc = a.junit ? write_junit(&a, &r, &g, &t, command ? command : "") : 0;
+    if (a.json && print_json(&a, &r, &g, peak, source, command) < 0) jrc = -1;
     free(command);
     if (!r.exec_failed && (!r.recorded || r.problem[0]))
         fprintf(stderr, "oomlab guard: %s: %s\n", r.id, r.problem[0] ? r.problem : "ledger row not written");

@@ -47,7 +47,7 @@ static const char usage_head[] =
     "\n";
 
 static const char usage_tail[] =
-    "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n"
+    UNITS_DURATION_HELP
     "\n"
     "A trial fits when CMD exits 0; it does not fit when its log holds a GPU\n"
     "out-of-memory error; anything else (a crash, the host OOM killer, the\n"

@@ -38,7 +38,7 @@ static const char usage_head[] =
     "'idle' past --idle-after). A parent of PID 1 alone is not stale (nohup,\n"
     "setsid, containers): 'reparented'.\n\n";
 static const char usage_tail[] =
-    "DUR: 90 (seconds), 500ms, 30s, 10m, 1.5h (DURATIONS in oomlab(1)).\n\n"
+    UNITS_DURATION_HELP "\n"
     "Exit: 0 ok, 2 usage, 3 a GPU could not be read or --kill refused/failed,\n"
     "4 no NVML (no driver or GPU).\n";
 

@@ -27,6 +27,7 @@
 #include "render/svg.h"
 #include "sys/chunks.h"
 #include "sys/fsutil.h"
+#include "sys/ledgerfile.h"
 #include "sys/logidx_file.h"
 #include "sys/logscan.h"
 #include "sys/torchhook.h"
@@ -899,6 +900,27 @@ static int write_out(const char *path, const char *data, size_t len, struct ooml
     return fsutil_write_atomic(path, data, len, err);
 }
 
+/* A directory named where a run id was meant (oomlab's DIR, a log
+ * directory): what to type instead, on stderr. False: no id is one. */
+static bool dir_given(const struct opts *o)
+{
+    for (size_t i = 0; i < o->n_ids; i++) {
+        struct stat st;
+        const char *d = o->ids[i];
+        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        if (ledgerfile_holds(d))
+            fprintf(stderr, "oomlab report: %s: a directory, not a run id: it holds oomlab's ledger; report its last "
+                            "run with: oomlab report --dir %s (or name runs after it: oomlab table --dir %s lists them)\n",
+                    d, d, d);
+        else
+            fprintf(stderr, "oomlab report: %s: a directory, not a run id: report reads runs that 'oomlab run' "
+                            "recorded (runs.csv, logs/ in --dir DIR); for log files from elsewhere: oomlab diagnose %s\n",
+                    d, d);
+        return true;
+    }
+    return false;
+}
+
 static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, size_t *n)
 {
     const char *last = lg->n ? lg->rows[lg->n - 1].cell[LEDGER_RUN_ID] : NULL;
@@ -907,6 +929,7 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
         const char *id = o->n_ids ? o->ids[i] : last;
         const struct ledger_row *row = id ? ledger_find(lg, id) : NULL;
         if (!row) {
+            if (dir_given(o)) return -1;
             fprintf(stderr, "oomlab report: no run '%s' in %s/runs.csv ('oomlab table' lists them)\n", id ? id : "",
                     o->dir);
             return -1;
@@ -937,9 +960,11 @@ int cmd_report(int argc, char **argv)
     struct ledger lg;
     char lpath[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0) return cmd_fail("report", &err, EXIT_USAGE);
+    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0)
+        return dir_given(&o) ? EXIT_USAGE : cmd_fail("report", &err, EXIT_USAGE);
     if (lg.n == 0) {
         ledger_release(&lg);
+        if (dir_given(&o)) return EXIT_USAGE;
         return cmd_fail("report", &(struct oomlab_err){"the ledger has no runs yet"}, EXIT_USAGE);
     }
     static struct run runs[MAX_RUNS];

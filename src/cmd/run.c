@@ -38,7 +38,7 @@ static const char usage_head[] =
     "signal N, 127 not found, 126 not executable).\n"
     "\n";
 static const char usage_tail[] =
-    "DUR is a number of seconds, or with a unit: 500ms, 30s, 5m, 2h.\n"
+    UNITS_DURATION_HELP
     "\n"
     "In CMD's arguments {config} becomes DIR/configs/ID.yaml (the --config in its\n"
     "own schema with --set applied) and {KEY} the value of --set KEY=VALUE.\n";

@@ -206,8 +206,8 @@ int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t 
                                                        lim, sizeof lim));
     if (units_parse_duration_ms(s, &v) < 0)
         return oomlab_err_set(err,
-                              "%s '%s': expected a duration such as 90, 500ms, 30s, 10m or 1.5h "
-                              "(a bare number is seconds; see DURATIONS in oomlab(1))",
+                              "%s '%s': expected a duration such as " UNITS_DURATION_EXAMPLES
+                              " (a bare number is seconds; see DURATIONS in oomlab(1))",
                               flag, s ? s : "");
     if (v < min_ms)
         return oomlab_err_set(err, "%s '%s': at least %s", flag, s,

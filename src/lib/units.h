@@ -40,11 +40,15 @@ bool units_size_arg_bare_small(const char *s, int64_t bytes);
  * UNITS_DURATION_MAX_MS. 0, or -1 when s is not such a duration. */
 #define UNITS_DURATION_MAX_MS ((int64_t)1000000000000000) /* ~31,700 years */
 int units_parse_duration_ms(const char *s, int64_t *ms);
+/* The forms a duration takes, one of each unit, as every --help and error
+ * says them (oomlab(1) DURATIONS says the same). */
+#define UNITS_DURATION_EXAMPLES "90, 500ms, 30s, 10m, 1.5h or 2d"
+#define UNITS_DURATION_HELP "DUR: " UNITS_DURATION_EXAMPLES "; a bare number is\nseconds (DURATIONS in oomlab(1)).\n"
 
 /* A flag's duration within [min_ms, max_ms]: 0, or -1 with err saying what
  * was wrong, e.g. "--interval '5ms': at least 10ms" or "--timeout '1e3':
- * expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is
- * seconds)". flag is the option as typed ("--timeout"). */
+ * expected a duration such as 90, 500ms, 30s, 10m, 1.5h or 2d (a bare
+ * number is seconds)". flag is the option as typed ("--timeout"). */
 int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms, int64_t *ms,
                        struct oomlab_err *err);
 

@@ -137,3 +137,36 @@ check guard.cancelled-not-failed test "$(grep -c 'the command failed' out)" -eq 
 check guard.cancelled-annotation grep -q '^::error title=oomlab guard%3A interrupted::oomlab was interrupted' out
 check guard.cancelled-junit-valid valid c.xml
 check guard.cancelled-junit-error test "$(xq c.xml '[e.get("type") for e in r.iter("error")]')" = "['interrupted']"
+# guard --json: one JSON object on stdout (oomlab.guard.v1); the verdict
+# line and --github's annotation on stderr, --junit still written. Before:
+# "--json" was an unknown option (exit 2).
+fresh json; card
+"$OOMLAB" guard --json --interval 50ms --budget 30GiB --github --junit j.xml -- "${SMOKE[@]}" >out 2>err; rc=$?
+jqv() { jq -r "$1" out 2>/dev/null; }
+check guard.json-exit0 test "$rc" -eq 0
+check guard.json-parses sh -c "test -s out && jq -e . out >/dev/null"
+check guard.json-schema test "$(jqv .schema)" = oomlab.guard.v1
+check guard.json-verdict test "$(jqv '[.verdict,.exit_code,.run_id,.peak_source,.budget_bytes,.headroom_line_bytes]|@tsv')" = "$(printf 'pass\t0\trun001\tnvml\t32212254720\t27380416512')"
+check guard.json-peak test "$(jqv '.peak_bytes > 20000000000 and .peak_bytes < 21000000000 and .peak_lower_bound == false')" = true
+check guard.json-log-and-junit test "$(jqv '[.log,.junit,.oom,.interrupted_by]|@json')" = '["./logs/run001.log","j.xml",null,null]'
+check guard.json-line-on-stderr grep -q '^oomlab guard: pass: ' err
+check guard.json-annotation-on-stderr grep -q '^::notice title=oomlab guard%3A pass::' err
+check guard.json-no-child-output test "$(grep -c '^step=' out)" -eq 0
+check guard.json-junit-valid valid j.xml
+"$OOMLAB" guard --json --budget 30GiB -- "$SIM" --batch 16 --per-token-kb 2048 --steps 5 >out 2>err; rc=$?
+check guard.json-oom test "$rc,$(jqv '[.verdict,.exit_code]|@tsv')" = "12,$(printf 'oom\t12')"
+oomline=$(jqv .oom.line)
+check guard.json-oom-line-is-the-error sh -c "sed -n '${oomline}p' logs/run002.log | grep -q 'CUDA out of memory'"
+"$OOMLAB" guard --json --interval 50ms --budget 30GiB -- "$SIM" --batch 8 --steps 100 --sleep-ms 100 >out 2>err & pid=$!
+for _ in $(seq 100); do grep -q 'step=2' logs/run003.log 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"; wait "$pid"; rc=$?
+check guard.json-interrupted test "$rc,$(jqv '[.verdict,.exit_code,.interrupted_by]|@tsv')" = "143,$(printf 'interrupted\t143\tSIGTERM')"
+check guard.json-in-help sh -c "'$OOMLAB' guard --help | grep -q -- '--json'"
+
+# every --help that takes a DUR says the same forms, days included (d is
+# accepted). Before: run's and guard's said "500ms, 30s, 5m, 2h".
+for v in run guard probe ps; do
+  check "guard.durations-help-$v" sh -c "'$OOMLAB' $v --help | grep -qF 'DUR: 90, 500ms, 30s, 10m, 1.5h or 2d; a bare number is'"
+done
+"$OOMLAB" guard --budget 30GiB --timeout 1x -- true >out 2>err
+check guard.durations-error-says-days grep -qF '1.5h or 2d' err

@@ -162,7 +162,7 @@ static void test_shared_messages(void **state)
                    "--gpu 'x': expected a GPU index 0-63");
     expect_failure((const char *const[]){"t", "--interval", "5ms", NULL}, "--interval '5ms': at least 10ms");
     expect_failure((const char *const[]){"t", "--interval", "5min", NULL},
-                   "--interval '5min': expected a duration such as 90, 500ms, 30s, 10m or 1.5h (a bare number is "
+                   "--interval '5min': expected a duration such as 90, 500ms, 30s, 10m, 1.5h or 2d (a bare number is "
                    "seconds; see DURATIONS in oomlab(1))");
     /* a bare sampling interval above 10 (seconds) is refused as ambiguous; with a unit it is taken */
     expect_failure((const char *const[]){"t", "--interval", "100", NULL},
