@@ -402,7 +402,6 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .rms = 1,
                         .norms_per_layer = 2,
                         .final_norm = 1,
-                        .softmax_fp32 = 1,
                         .ffn_mult = 4,
                         .window_half = 1,
                         .sinks = 1,
