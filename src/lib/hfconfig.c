@@ -195,7 +195,6 @@ static const struct {
     {"deepseek_v3", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
     {"kimi_k2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
     {"deepseek_v2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
-    {"gpt_oss", "attention_bias", 1, "q, k, v and o without bias"},
 };
 
 #define FIELD_KEYS 5
@@ -589,8 +588,10 @@ static int glm_layout(json_object *root, const char *file, const char *type, str
 }
 
 /* gpt-oss: GptOssConfig's layer_types default is sliding_attention on even
- * layers and full_attention on odd ones (huggingface/transformers:src/
- * transformers/models/gpt_oss/configuration_gpt_oss.py@00d4b3d2); oomlab
+ * layers and full_attention on odd ones, and it sets attention_bias True
+ * whatever the config states (huggingface/transformers:src/transformers/
+ * models/gpt_oss/configuration_gpt_oss.py@828a27fd), so that key is not
+ * read; oomlab
  * models that pattern over an even number of layers with a stated
  * sliding_window (half the layers keep the window). Another pattern is
  * refused (-1 with err). */

@@ -799,6 +799,10 @@ static void test_gpt_oss_family(void **state)
     assert_int_equal(m.family, EST_FAM_GPTOSS);
     assert_int_equal(params_of(&m), 800 + 800 + 16 + 2 * (1616 + 4 + 68 + 2464 + 32));
     assert_int_equal(m.sliding_window, 4);
+    /* GptOssConfig sets attention_bias True whatever the config says: biases counted */
+    snprintf(text, sizeof text, tiny_gpt_oss, "\"sliding_attention\", \"full_attention\"", ", \"attention_bias\": false");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 9984);
     /* KV cache, static, bf16: a layer holds 2 (K, V) x 2 heads x 8 x 2 B = 64 B per
      * position; the full layer every position, the sliding one at most 4 */
     assert_int_equal(est_model_finish(&m, &err), 0);
@@ -822,7 +826,6 @@ static void test_gpt_oss_family(void **state)
         {"\"full_attention\", \"sliding_attention\"", "", "(layer 0)"},
         {"\"sliding_attention\", \"sliding_attention\"", "", "(layer 1)"},
         {"\"sliding_attention\"", "", "without layer_types for its 2 layers"},
-        {"\"sliding_attention\", \"full_attention\"", ", \"attention_bias\": false", "\"attention_bias\": false"},
         {"\"sliding_attention\", \"full_attention\"", ", \"sliding_window\": null", "without sliding_window"},
         {"\"sliding_attention\", \"full_attention\", \"sliding_attention\"", ", \"num_hidden_layers\": 3",
          "odd number of layers"},
