@@ -76,6 +76,8 @@ struct fam {
     int norm_fp32_out;  /* Gemma 3's RMSNorm: (x.float() normalized) * (1 + w.float()), cast
                          * after, so the normalized tensor a trained weight needs is fp32 */
     int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
+    int sinks;          /* a learned sink logit per head and layer (gpt-oss: self_attn.sinks) */
+    int router_bias;    /* the MoE router Linear has a bias (gpt-oss: GptOssTopKRouter.bias) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -383,6 +385,27 @@ static const struct fam fams[EST_FAM__COUNT] = {
                            .final_norm = 1,
                            .softmax_fp32 = 1,
                            .ffn_mult = 4},
+    /* gpt-oss (model_type gpt_oss, GptOssForCausalLM, huggingface/transformers:
+     * src/transformers/models/gpt_oss/modeling_gpt_oss.py@00d4b3d2): q, k, v, o
+     * with biases (attention_bias), a learned sink per head (self_attn.sinks),
+     * GptOssTopKRouter (weight experts x hidden and a bias of experts),
+     * GptOssExperts as fused tensors (gate_up_proj experts x hidden x 2 ffn with
+     * a bias of 2 ffn, down_proj experts x ffn x hidden with a bias of hidden:
+     * a gated MLP with biases per expert), two RMSNorms per block, untied head,
+     * a sliding window on every other layer from the first (layer_types,
+     * checked by hfconfig). */
+    [EST_FAM_GPTOSS] = {.name = "gpt_oss",
+                        .gated = 1,
+                        .qkv_bias = 1,
+                        .o_bias = 1,
+                        .mlp_bias = 1,
+                        .rms = 1,
+                        .norms_per_layer = 2,
+                        .final_norm = 1,
+                        .ffn_mult = 4,
+                        .window_half = 1,
+                        .sinks = 1,
+                        .router_bias = 1},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1079,13 +1102,14 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     acc_add(&t, attn_params(m, a));
     if (m->experts) {
         acc_add(&t, mul2(a, m->experts, mlp));
-        acc_add(&t, mul2(a, m->hidden, m->experts));
+        acc_add(&t, mul2(a, m->hidden + fams[m->family].router_bias, m->experts));
         acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* DeepSeek's shared experts: one SwiGLU MLP */
     } else {
         acc_add(&t, mlp);
     }
     acc_add(&t, mul2(a, fams[m->family].norms_per_layer, norm_params(m)));
     if (fams[m->family].qk_norm == 1) acc_add(&t, 2 * m->head_dim); /* q_norm, k_norm per head */
+    if (fams[m->family].sinks) acc_add(&t, m->heads);
     if (fams[m->family].qk_norm == 2) /* over the whole projections */
         acc_add(&t, mul2(a, m->heads + m->kv_heads, m->head_dim));
     a->bad |= t.bad;
@@ -3045,7 +3069,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
-    case EST_FAM_DEEPSEEK3: return true;
+    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: return true;
     default: return false;
     }
 }

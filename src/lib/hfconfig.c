@@ -65,6 +65,8 @@ static const struct {
      * transformers:src/transformers/models/deepseek_v2/modular_deepseek_v2.py
      * @ecd75d53) */
     {"deepseek_v2", EST_FAM_DEEPSEEK3, 0},
+    /* gpt-oss: gptoss_layout checks the window pattern */
+    {"gpt_oss", EST_FAM_GPTOSS, 0},
 };
 
 /* Architectures oomlab knows it cannot model, and why: refused with the
@@ -95,9 +97,7 @@ static const struct {
     {"rwkv5", "a recurrent state, no attention or KV cache"},
     {"jamba", "attention, Mamba and mixture-of-experts layers mixed"},
     /* 2025-2026 architectures (tests/data/hfconfigs/SOURCES names the real
-     * configs; bench/hfconfig-params counts gpt_oss and kimi_k2 exactly) */
-    {"gpt_oss", "attention sinks and biases, a router with bias, fused experts with biases, and a 128-token sliding "
-                "window on alternate layers (layer_types)"},
+     * configs) */
     {"deepseek_v32", "DeepSeek-V3's multi-head latent attention and shared experts, with a sparse-attention indexer "
                      "(index_n_heads)"},
     {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
@@ -449,6 +449,11 @@ static void quant_of(json_object *root, struct hfconfig_quant *q)
     if (strcmp(method, "bitsandbytes") == 0) {
         if (bnb4) q->quant = get_bool(qc, "bnb_4bit_use_double_quant", 0) ? EST_QUANT_NF4_DQ : EST_QUANT_NF4;
         else if (bnb8) q->quant = EST_QUANT_INT8;
+    } else if (strcmp(method, "mxfp4") == 0) {
+        /* gpt-oss's experts as MXFP4 blocks and scales: kept so where the
+         * GPU and kernels allow, dequantized to bf16 where not (transformers'
+         * Mxfp4HfQuantizer.validate_environment) */
+        snprintf(q->desc, sizeof q->desc, "mxfp4; HF loads bf16 without its kernels");
     } else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
         if (bits != 4) snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
         else if (bad_group) snprintf(q->desc, sizeof q->desc, "%s, group_size %.16s", method, json_object_to_json_string(v));
@@ -582,6 +587,37 @@ static int glm_layout(json_object *root, const char *file, const char *type, str
     return 0;
 }
 
+/* gpt-oss: GptOssConfig's layer_types default is sliding_attention on even
+ * layers and full_attention on odd ones, and it sets attention_bias True
+ * whatever the config states (huggingface/transformers:src/transformers/
+ * models/gpt_oss/configuration_gpt_oss.py@828a27fd), so that key is not
+ * read; oomlab
+ * models that pattern over an even number of layers with a stated
+ * sliding_window (half the layers keep the window). Another pattern is
+ * refused (-1 with err). */
+static int gptoss_layout(json_object *root, const char *file, const char *type, const struct est_model *m,
+                         struct oomlab_err *err)
+{
+    json_object *v;
+    if (strcmp(type, "gpt_oss") != 0) return 0;
+    if (!m->sliding_window || !m->experts || !m->experts_per_token || m->layers % 2)
+        return oomlab_err_set(err, "%s: a gpt_oss config without sliding_window, num_local_experts and "
+                                   "experts_per_token, or with an odd number of layers, is not modelled",
+                              file);
+    if (!json_object_object_get_ex(root, "layer_types", &v) || !json_object_is_type(v, json_type_array) ||
+        json_object_array_length(v) != (size_t)m->layers)
+        return oomlab_err_set(err, "%s: a gpt_oss config without layer_types for its %lld layers is not modelled",
+                              file, (long long)m->layers);
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        const char *t = json_object_get_string(json_object_array_get_idx(v, i));
+        if (!t || strcmp(t, i % 2 ? "full_attention" : "sliding_attention") != 0)
+            return oomlab_err_set(err, "%s: a gpt_oss config whose layer_types are not sliding and full attention "
+                                       "alternating (sliding first) is not modelled (layer %zu)",
+                                  file, i);
+    }
+    return 0;
+}
+
 static bool is_deepseek3(const char *type)
 {
     return strcmp(type, "deepseek_v3") == 0 || strcmp(type, "kimi_k2") == 0 || strcmp(type, "deepseek_v2") == 0;
@@ -705,7 +741,7 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
         else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
                  gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err) ||
-                 deepseek_layout(root, file, type, m, err))
+                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

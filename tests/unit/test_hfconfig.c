@@ -426,6 +426,9 @@ static void test_quantization_config(void **state)
         {"{\"load_in_8bit\": true, \"quant_method\": \"bitsandbytes\"}", EST_QUANT_INT8, 0, "bitsandbytes"},
         {"{\"bits\": 8, \"group_size\": 128, \"quant_method\": \"gptq\"}", -1, 128, "gptq, 8 bits"},
         {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\"}", -1, 0, "fp8"},
+        /* gpt-oss's experts: no MXFP4 weight type in oomlab; --quant must say how they are held */
+        {"{\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": [\"lm_head\"]}", -1, 0,
+         "mxfp4; HF loads bf16 without its kernels"},
         /* a group that is no group size: not guessed as 128 */
         {"{\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": -7}", -1, 0, "gptq, group_size -7"},
         {"{\"quant_method\": \"awq\", \"group_size\": \"x\"}", -1, 0, "awq, group_size \"x\""},
@@ -556,8 +559,9 @@ static const struct {
     {"qwen3_coder_480b_a35b", 480154875392, 253952, 0, NULL},
     {"llama3_1_405b", 405853388800, 516096, 0, NULL},
     {"mixtral_8x22b", 140620634112, 229376, 0, NULL},
-    {"gpt_oss_20b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
-    {"gpt_oss_120b", 0, 0, 0, "model_type \"gpt_oss\" is not modelled: attention sinks"},
+    /* gpt-oss: KV here is every layer's; the sliding half keeps 128 positions (test_gpt_oss_family) */
+    {"gpt_oss_20b", 20914757184, 49152, 128, NULL},
+    {"gpt_oss_120b", 116829156672, 73728, 128, NULL},
     /* MLA: K/V as HF caches them, decompressed (heads x (nope + rope) + heads x v_head_dim) */
     {"deepseek_v3", 671026404352, 4997120, 0, NULL},
     {"kimi_k2_instruct", 1026408209408, 2498560, 0, NULL},
@@ -772,6 +776,70 @@ static void test_deepseek_v3_family(void **state)
     assert_non_null(strstr(err.msg, "needs its config.json"));
 }
 
+/* gpt-oss (huggingface/transformers:src/transformers/models/gpt_oss/
+ * modeling_gpt_oss.py@00d4b3d2): a tiny config counted by hand, equal to
+ * bench/hfconfig-params' torch builder (9,984): embed 50 x 16 and lm_head
+ * 800 each, final norm 16; per layer q 16 x 32 + 32, k and v 16 x 16 + 16,
+ * o 32 x 16 + 16 (1,616), sinks 4, router 16 x 4 + 4, 4 experts of
+ * gate_up 16 x 24 + 24 and down 12 x 16 + 16 (2,464), two norms 32. */
+static const char tiny_gpt_oss[] =
+    "{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 2, \"hidden_size\": 16, \"num_attention_heads\": 4, "
+    "\"num_key_value_heads\": 2, \"head_dim\": 8, \"intermediate_size\": 12, \"num_local_experts\": 4, "
+    "\"num_experts_per_tok\": 2, \"vocab_size\": 50, \"sliding_window\": 4, \"tie_word_embeddings\": false, "
+    "\"layer_types\": [%s]%s}";
+
+static void test_gpt_oss_family(void **state)
+{
+    (void)state;
+    char text[1024];
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    snprintf(text, sizeof text, tiny_gpt_oss, "\"sliding_attention\", \"full_attention\"", ", \"attention_bias\": true");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.family, EST_FAM_GPTOSS);
+    assert_int_equal(params_of(&m), 800 + 800 + 16 + 2 * (1616 + 4 + 68 + 2464 + 32));
+    assert_int_equal(m.sliding_window, 4);
+    /* GptOssConfig sets attention_bias True whatever the config says: biases counted */
+    snprintf(text, sizeof text, tiny_gpt_oss, "\"sliding_attention\", \"full_attention\"", ", \"attention_bias\": false");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 9984);
+    /* KV cache, static, bf16: a layer holds 2 (K, V) x 2 heads x 8 x 2 B = 64 B per
+     * position; the full layer every position, the sliding one at most 4 */
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16;
+    wl.cache = EST_CACHE_STATIC;
+    wl.batch = 1;
+    wl.prompt_len = 100;
+    wl.gen_len = 1;
+    struct est_result r;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 64 * 101 + 64 * 4);
+    wl.prompt_len = 2; /* shorter than the window: both layers hold every position */
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 3);
+    static const struct {
+        const char *types, *extra, *want;
+    } bad[] = {
+        {"\"full_attention\", \"sliding_attention\"", "", "(layer 0)"},
+        {"\"sliding_attention\", \"sliding_attention\"", "", "(layer 1)"},
+        {"\"sliding_attention\"", "", "without layer_types for its 2 layers"},
+        {"\"sliding_attention\", \"full_attention\"", ", \"sliding_window\": null", "without sliding_window"},
+        {"\"sliding_attention\", \"full_attention\", \"sliding_attention\"", ", \"num_hidden_layers\": 3",
+         "odd number of layers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, tiny_gpt_oss, bad[i].types, bad[i].extra);
+        memset(&err, 0, sizeof err);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
+            fail_msg("%s%s: want a refusal with '%s', got rc %d '%s'", bad[i].types, bad[i].extra, bad[i].want, rc,
+                     err.msg);
+    }
+}
+
 static void test_real_configs_all_listed(void **state)
 {
     (void)state;
@@ -809,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_xlm_roberta),
         cmocka_unit_test(test_quantization_config),
         cmocka_unit_test(test_real_configs),
+        cmocka_unit_test(test_gpt_oss_family),
         cmocka_unit_test(test_real_configs_all_listed),
         cmocka_unit_test(test_layout_keys_refused_under_any_type),
         cmocka_unit_test(test_deepseek_v3_family),
