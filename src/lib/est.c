@@ -78,6 +78,8 @@ struct fam {
     int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
     int sinks;          /* a learned sink logit per head and layer (gpt-oss: self_attn.sinks) */
     int router_bias;    /* the MoE router Linear has a bias (gpt-oss: GptOssTopKRouter.bias) */
+    const char *limits; /* what the estimate leaves out for this family, said beside its
+                         * accuracy line (est_family_limits; docs/estimate.md) */
 };
 
 static const struct fam fams[EST_FAM__COUNT] = {
@@ -384,7 +386,11 @@ static const struct fam fams[EST_FAM__COUNT] = {
                            .norms_per_layer = 2,
                            .final_norm = 1,
                            .softmax_fp32 = 1,
-                           .ffn_mult = 4},
+                           .ffn_mult = 4,
+                           .limits = "fp8 weights are not modelled (--quant none is the 16-bit load); the KV cache is "
+                                     "transformers' generate(), full keys and values, while vLLM caches the latent "
+                                     "(--explain gives both); the latent attention's and shared experts' activations "
+                                     "are not checked against a measured run"},
     /* gpt-oss (model_type gpt_oss, GptOssForCausalLM, huggingface/transformers:
      * src/transformers/models/gpt_oss/modeling_gpt_oss.py@00d4b3d2): q, k, v, o
      * with biases (attention_bias), a learned sink per head (self_attn.sinks),
@@ -405,7 +411,12 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .ffn_mult = 4,
                         .window_half = 1,
                         .sinks = 1,
-                        .router_bias = 1},
+                        .router_bias = 1,
+                        .limits = "gpt-oss under transformers' own code reads low at long prompts: it runs eager "
+                                  "attention (pass --attention eager), and the sinks' copy of the scores and every "
+                                  "expert run on every token at inference are not counted; MXFP4 experts are not "
+                                  "modelled (--quant none is the bf16 load); the nf4/int8 levers overstate, the "
+                                  "fused experts are no Linear layers"},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -449,6 +460,7 @@ int est_family_parse(const char *s)
     return -1;
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+const char *est_family_limits(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].limits : NULL; }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }

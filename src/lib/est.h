@@ -510,6 +510,8 @@ double est_lora_dropout(const struct est_workload *wl);
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
+/* What the estimate leaves out for the family (a sentence), or NULL. */
+const char *est_family_limits(enum est_family f);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
  * bloom, bert, roberta, distilbert, electra, gemma3, t5: tied; gpt_neox, llama, mistral,
  * qwen2, qwen3, mixtral, phi, phi3: untied) — what explicit dimensions
