@@ -68,7 +68,7 @@ enum context_call context_call(const struct context_reading *r);
 bool context_host_failure(const struct context_reading *r);
 
 /* Does the title p[0, n) start as a change's does ("Add ...", "fix: ...":
- * the change-title rows)? (diagprec: lookalike.c reads it behind tags) */
+ * the change-title rows)? (lookalike.c reads it behind tags) */
 bool context_title_change(const char *p, size_t n);
 
 /* The walk context_read and lookalike_read share: the paste's first

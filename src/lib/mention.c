@@ -419,7 +419,7 @@ static bool one_edit(const char *p, size_t n, const char *word);
 /* A memory word: "mem", "memory", and its misspellings one letter off
  * ("memery", "memroy", "memmory", "memoery"), not other words that start
  * alike ("memorize", "memcpy", "member", "memoir": "a CUDA memcpy error" is
- * no memory running short). (diagprose: the misspellings by one_edit, not
+ * no memory running short). (the misspellings by one_edit, not
  * any "mem" word of up to seven letters) */
 static bool memory_word(const struct words *w, size_t k)
 {

@@ -2186,7 +2186,7 @@ static const struct msg_rule rules[] = {
     /* Intel GPUs (XPU) through Level Zero / Unified Runtime: "USM device
      * allocation fails with UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
      * (intel/compute-runtime#916), ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY.
-     * diagcall7: before Unified Runtime, SYCL's plugin interface reported
+     * before Unified Runtime, SYCL's plugin interface reported
      * the device's out-of-memory as PI_ERROR_OUT_OF_RESOURCES (-5): "Native
      * API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)" (intel/llvm
      * sycl/plugins/unified_runtime/pi2ur.hpp maps ..._OUT_OF_DEVICE_MEMORY
@@ -2218,7 +2218,7 @@ static const struct msg_rule rules[] = {
     /* OpenCL's buffer allocation on the device: "OpenCL error at
      * .../openclbackend.cpp, func err, line 1115, error
      * CL_MEM_OBJECT_ALLOCATION_FAILURE" (lightvector/KataGo#166).
-     * diagcall11: PyOpenCL names the status without its CL_ prefix,
+     * PyOpenCL names the status without its CL_ prefix,
      * "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed:
      * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
      * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's

@@ -188,23 +188,23 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
                struct oom_event *ev);
 
-/* diagverb: the look-alike rule ("other-error") of a log whose final error
+/* the look-alike rule ("other-error") of a log whose final error
  * is no memory event (scan_finish_view). */
 /* The kind says no failure happened (a retry that went on, an autotuning
  * candidate dropped): a GPU OOM named in words may stand beside it. */
 bool msg_kind_not_a_failure(const char *kind);
-/* diagcall3: the kind says the GPU OOM just above it was caught and the work
+/* the kind says the GPU OOM just above it was caught and the work
  * went on without it (msg_rule.answers_oom); how far above it may stand. */
 bool msg_kind_answers_oom(const char *kind);
-/* diagconv: the kind reports a GPU OOM the program caught and retried
+/* the kind reports a GPU OOM the program caught and retried
  * another way (msg_rule.recovers). */
 bool msg_kind_recovers(const char *kind);
 #define MSG_ANSWER_LINES 6
 const struct msg_rule *msg_other_error_rule(void);
-/* diaglookstage: the look-alike ("traceback-cut") of a log that ends inside
+/* the look-alike ("traceback-cut") of a log that ends inside
  * a Python traceback whose exception line is cut off (scan_finish_view). */
 const struct msg_rule *msg_cut_traceback_rule(void);
-/* diagprose: the rule of a GPU OOM named only in words that the prose pass
+/* the rule of a GPU OOM named only in words that the prose pass
  * finds by concept (lib/mention.h), "oom-mention". */
 const struct msg_rule *msg_prose_mention_rule(void);
 /* How plainly a cleaned line (its prefix removed) states a failure: 2 an

@@ -47,7 +47,7 @@ struct scan {
     bool host_words; /* the log says in words that host memory ran out */
     struct oom_event host_mention; /* those words, with a traceback after them */
     bool host_mention_set;
-    uint64_t tail_from; /* diagstage6: the line end (absolute, +1) of the last message
+    uint64_t tail_from; /* the line end (absolute, +1) of the last message
                            nothing leads to: the paste's last activity below it
                            may name the stage of such messages; 0 none */
     uint64_t last_end;  /* the line end (+1) of the last message read for its context */

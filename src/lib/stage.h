@@ -37,13 +37,13 @@ size_t stage_unbox(char *line, size_t len);
  * warmup, vLLM's profile_run) masks generate. */
 unsigned stage_masks_inner(const char *text, size_t len);
 
-/* diagstage15: the frame line is a module's forward ("…, in forward"), or
+/* the frame line is a module's forward ("…, in forward"), or
  * a constructor ("…, in __init__"): a constructor called under a forward
  * builds an object of the computation (RAFT's CorrBlock), no model load. */
 bool stage_forward_frame(const char *text, size_t len);
 bool stage_constructor_frame(const char *text, size_t len);
 
-/* diagopen37: the frame line is autograd's own backward (".backward(",
+/* the frame line is autograd's own backward (".backward(",
  * a frame "…, in backward", run_backward, torch/autograd/), not a user
  * function merely named for it ("backward_G"): a module forward under a
  * named routine with no autograd frame between runs a forward pass. */
@@ -56,7 +56,7 @@ bool stage_autograd_frame(const char *text, size_t len);
  * stage. */
 unsigned stage_masks_outer(const char *text, size_t len);
 
-/* diaggaps: a Java/Scala/Kotlin stack frame ("\tat org.x.MultiLayerNetwork.fit(
+/* a Java/Scala/Kotlin stack frame ("\tat org.x.MultiLayerNetwork.fit(
  * MultiLayerNetwork.java:1633)", "at x.Nd4jCuda$NativeOps.exec(Native Method)"),
  * printed innermost first under its exception. */
 bool stage_java_frame(const char *s, size_t n);
@@ -87,23 +87,23 @@ size_t stage_box_word(const char *s, size_t n, const char **word);
 /* An exception or log line ("RuntimeError: ...", "INFO: ..."): no code. */
 bool stage_message_line(const char *s, size_t n);
 
-/* diagstage7: the line is an exception's class name alone ("RuntimeError",
+/* the line is an exception's class name alone ("RuntimeError",
  * "torch.cuda.OutOfMemoryError:"), its text on the next line. */
 bool stage_exception_name(const char *s, size_t n);
 
-/* diagstage7: the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
+/* the line's last progress bar is full ("…: 100%|████| 7/7 ["). */
 bool stage_bar_finished(const char *s, size_t n);
 
-/* diagphaseserve: the line is a running progress bar with no description
+/* the line is a running progress bar with no description
  * ("  35%|███▌      | 7/20 [00:31<00:58,  4.50s/it]"): a loop runs that
  * the log does not name. */
 bool stage_bar_bare(const char *s, size_t n);
 
-/* diagstageunk: a progress bar with no description, running or full (a
+/* a progress bar with no description, running or full (a
  * loop the log does not name ran below whatever line is above it). */
 bool stage_bar_undescribed(const char *s, size_t n);
 
-/* diagphaseserve: a walk up the log read *st from line s, and a bare
+/* a walk up the log read *st from line s, and a bare
  * running bar lies between it and the error (bare): a load line tells what
  * loaded before the loop, not the loop. An inference app's model placement
  * is followed by its sampler (*st becomes generate); after any other load
@@ -111,7 +111,7 @@ bool stage_bar_undescribed(const char *s, size_t n);
  * less). False, *st as it was, for any other line or with no bar between. */
 bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st);
 
-/* diagphasetrain: an indented banner detail, "  Num examples = 2000". */
+/* an indented banner detail, "  Num examples = 2000". */
 bool stage_banner_detail(const char *s, size_t n);
 
 /* Bit set of stages whose frame keywords occur in the text (1u << stage). */
@@ -136,7 +136,7 @@ enum oom_stage stage_after_line(const char *text, size_t len);
 /* Stage a plain log line announces ("Saving model checkpoint to ..."). */
 enum oom_stage stage_context_line(const char *text, size_t len);
 
-/* diagverb: the stage a tool's own log line names by a general verb or noun
+/* the stage a tool's own log line names by a general verb or noun
  * ("Loading …", "Saving …", "Evaluating", "Starting Predictions", "Decoding
  * started"): word parts at a word's start, any case, the first one wins;
  * *done when that word is past ("Model loaded."): the action is over, and
@@ -145,47 +145,47 @@ enum oom_stage stage_context_line(const char *text, size_t len);
  * The weakest evidence; the caller walks the lines before the error. */
 #define VERB_LINE_MAX 200
 
-/* diagverb: a code line computes model math (a matrix product `@`, matmul,
+/* a code line computes model math (a matrix product `@`, matmul,
  * softmax, attention, logits, a loss, `F.*`, torch's tensor ops): the
  * failing frame's code line says forward when nothing stronger does. */
 bool stage_model_math(const char *code, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
-/* diagphasesci: the line is a trainer's own training-progress line
+/* the line is a trainer's own training-progress line
  * ("Epoch(train) [2][ 50/1833]", "Starting training from iteration 0",
  * "Epoch 1/10" alone): training under way, which names no stage, and
  * ends a walk up from the failure (stage_verb_line says done). */
 bool stage_training_line(const char *text, size_t len);
 
-/* diagstage6: the stage a phase announcement names: the first word of the
+/* the stage a phase announcement names: the first word of the
  * message after the logger's prefixes is a gerund of the verb table
  * ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting embeddings",
  * "INFO: Loading model: …"); unknown for any other line (prose, a verb later
  * in the line, a past tense). */
 enum oom_stage stage_phase_line(const char *text, size_t len);
 
-/* diagstage7: a benchmark harness's log line (OpenCompass, lm_eval, MTEB
+/* a benchmark harness's log line (OpenCompass, lm_eval, MTEB
  * logger names): eval, whatever phase it announces; unknown otherwise. */
 enum oom_stage stage_harness_line(const char *text, size_t len);
 
-/* diagstage6: the stage of code a sentence quotes (in backticks or quotes,
+/* the stage of code a sentence quotes (in backticks or quotes,
  * after a colon, or leading a sentence in another script): a span that
  * calls a name and assigns or reaches through a '.', read as a frame's
  * code line (its cues, else model math: forward); unknown when none. */
 enum oom_stage stage_prose_code(const char *text, size_t len);
 
-/* diagstage7: a sentence ends by pointing at the line below ("It happened
+/* a sentence ends by pointing at the line below ("It happened
  * at this line", "... occurs at:"): that line is the failing code. */
 bool stage_points_at_code(const char *text, size_t len);
 
-/* diagstage12: a sentence that introduces the error shown under it, ending
+/* a sentence that introduces the error shown under it, ending
  * in a colon, names the action that failed by its gerund or action noun
  * ("Loading a simple quantized GGUF model with CUDA fails with:" load,
  * "I get this when saving the checkpoint:" checkpoint, "Error during
  * evaluation:" eval); unknown when it names none or is no such sentence. */
 enum oom_stage stage_intro_line(const char *text, size_t len);
 
-/* diagstage11: the text a message line holds before its error words names
+/* the text a message line holds before its error words names
  * the action that failed: "Could not predict nifH2D2K2F2. Not Enough GPU
  * memory? RESOURCE_EXHAUSTED: …" (ColabFold's batch log, sokrypton/
  * ColabFold = h29-39, h29-40), "Failed to load model: …", "Error while
@@ -197,18 +197,18 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);
 
-/* diagopen37: the text a message line holds before its error words ends
+/* the text a message line holds before its error words ends
  * in "ERROR [patch type] <parameter key>.weight|.bias ": ComfyUI's and
  * Fooocus's model patcher merging a LoRA into that weight as the model is
  * loaded to the device: load; unknown for any other text. */
 enum oom_stage stage_weight_patch(const char *text, size_t len);
 
-/* diagstage11: a sentence that points at code on its own line ("results in
+/* a sentence that points at code on its own line ("results in
  * the code :   result = self.forward(*input)"): the offset of the code
  * after the ':', 0 when the line is none. */
 size_t stage_points_in_line(const char *text, size_t len);
 
-/* diagstage7: a whole line read as quoted code (code_span_stage: its cues,
+/* a whole line read as quoted code (code_span_stage: its cues,
  * the called name's word parts, else model math); a trailing '.' ends the
  * sentence. */
 enum oom_stage stage_code_line_stage(const char *text, size_t len);
@@ -218,13 +218,13 @@ enum oom_stage stage_code_line_stage(const char *text, size_t len);
  * for any other line. */
 enum oom_stage stage_marked_line(const char *text, size_t len);
 
-/* diagstage6: the stage of the place a logger tags its line with
+/* the stage of the place a logger tags its line with
  * ("[stage3.py:131:__init__] Reduce bucket size": file, line, function),
  * read as a frame; diagstage14: or the C function the ggml family prints
  * first ("whisper_model_load: n_vocab = 51866", "llama_decode: failed to
  * decode"), read by its word parts; unknown when the line has no such tag. */
 enum oom_stage stage_log_tag(const char *text, size_t len);
-/* diagconv: a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
+/* a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
  * whole line with its header) logged by a C++ source file that logs only
  * while a network is built (Caffe's net.cpp): load; else unknown. */
 enum oom_stage stage_glog_tag(const char *text, size_t len);
@@ -234,7 +234,7 @@ enum oom_stage stage_glog_tag(const char *text, size_t len);
  * unknown when there is none. */
 enum oom_stage stage_tf(const char *text, size_t len);
 
-/* diagleft2: one frame of a Julia stack ("[12] gradient(f::Function, ...)",
+/* one frame of a Julia stack ("[12] gradient(f::Function, ...)",
  * Julia 1.6+ with its "@ Module path:line" line joined after it): 1 and its
  * stage (maybe unknown) in *stage when the text is such a frame, else 0. */
 int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage);
