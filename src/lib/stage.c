@@ -1819,7 +1819,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
 
 /* The pairs of adjacent bytes a text holds, case folded, hashed into a
  * 4096-bit set: a cue whose first pair is not there is not in the text, in
- * any case, so it costs no search ( a walk reads each line for
+ * any case, so it costs no search (a walk reads each line for
  * every event above it, and a memmem per cue was 29 us a line). */
 #define PAIR_BITS 4096
 static unsigned pair_hash(unsigned char a, unsigned char b)
