@@ -887,7 +887,8 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
         printf(" needed, %s on the card)\n", units_format_bytes(r->capacity_bytes, a, sizeof a));
     }
     print_checked(&o->wl);
-    if (est_family_limits(m->family)) printf("limits     %s\n", est_family_limits(m->family));
+    char lim[640];
+    if (est_limits(m, &o->wl, lim, sizeof lim)) printf("limits     %s\n", lim);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
         long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
         /* generation: the search varies the prompt (est_max_seq), the generated
@@ -1098,7 +1099,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "max_seq");
     if (f->max_seq < 0) json_null(&j); else json_int(&j, f->max_seq);
     json_key(&j, "limits");
-    if (est_family_limits(m->family)) json_str(&j, est_family_limits(m->family)); else json_null(&j);
+    char lim[640];
+    json_str(&j, est_limits(m, &o->wl, lim, sizeof lim)); /* NULL -> null */
     const struct est_checked *chk = est_checked_for(est_kind_of(&o->wl));
     json_key(&j, "checked"); json_obj_begin(&j);
     json_key(&j, "kind"); json_str(&j, est_kind_name(est_kind_of(&o->wl)));

@@ -464,6 +464,18 @@ int est_family_parse(const char *s)
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
 const char *est_family_limits(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].limits : NULL; }
+
+const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
+{
+    const char *fam = est_family_limits(m->family);
+    const char *fp8 = wl->quant == EST_QUANT_FP8
+                          ? "fp8: no measured fp8 run checks the estimate, and the fp8 matmuls' temporaries "
+                            "(each linear's input quantized to fp8 with its scales) are not counted"
+                          : NULL;
+    if (!fam && !fp8) return NULL;
+    snprintf(buf, n, "%s%s%s", fam ? fam : "", fam && fp8 ? "; " : "", fp8 ? fp8 : "");
+    return buf;
+}
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }

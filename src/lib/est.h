@@ -535,6 +535,10 @@ int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
 /* What the estimate leaves out for the family (a sentence), or NULL. */
 const char *est_family_limits(enum est_family f);
+/* What the estimate leaves out for this model and workload: the family's
+ * sentence, and under --quant fp8 what fp8 leaves out, into buf; NULL when
+ * neither applies. */
+const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
  * bloom, bert, roberta, distilbert, electra, gemma3, t5: tied; gpt_neox, llama, mistral,
  * qwen2, qwen3, mixtral, phi, phi3: untied) — what explicit dimensions
