@@ -746,6 +746,73 @@ static void test_fp8_checkpoint_sizes(void **state)
     assert_true(rows >= 2);
 }
 
+/* The block linears fp8 holds, against counts written out by hand from
+ * each config's shapes (q, k, v, o; gate, up, down per expert; MLA's
+ * q_a/q_b/kv_a/kv_b/o, dense first layers, shared experts), and DeepSeek-
+ * V3's block scales summed linear by linear: a linear left out or counted
+ * twice moves them. The keep bits take exactly those linears out. */
+static void test_fp8_linear_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t fp8_params, scale_bytes; /* scale_bytes 0: not checked */
+    } cases[] = {
+        /* 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 3 x 4096 x 14336) */
+        {"llama3_8b_instruct_fp8", 6979321856, 0},
+        /* 64 x (5120 x 8192 x 2 + 5120 x 1024 x 2 + 3 x 5120 x 25600) */
+        {"qwen3_32b_fp8", 31205621760, 0},
+        /* 48 x (2048 x 4096 x 2 + 2048 x 512 x 2 + 128 x 3 x 2048 x 768) */
+        {"qwen3_30b_a3b", 29896998912, 0},
+        /* 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 8 x 3 x 4096 x 14336) */
+        {"mixtral_8x7b_v0_1", 46439333888, 0},
+        /* 61 layers of MLA, 3 dense MLPs of 18432, 58 x (256 experts + 1 shared) of 2048;
+         * scales: ceil(out / 128) x ceil(in / 128) x 4 B per linear */
+        {"deepseek_v3", 669065609216, 163352928},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", cases[i].file);
+        const char *text = slurp(path, &len);
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        if (hfconfig_parse(text, len, path, &m, NULL, &err) != HFCONFIG_OK || est_model_finish(&m, &err))
+            fail_msg("%s: %s", path, err.msg);
+        struct est_workload wl;
+        est_workload_init(&wl);
+        wl.mode = EST_MODE_LOAD;
+        wl.quant = EST_QUANT_FP8;
+        int64_t fp8, scales, kept;
+        assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+        if (fp8 != cases[i].fp8_params || (cases[i].scale_bytes && scales != cases[i].scale_bytes) || kept)
+            fail_msg("%s: fp8 %lld (want %lld), scales %lld B (want %lld), kept %lld", path, (long long)fp8,
+                     (long long)cases[i].fp8_params, (long long)scales, (long long)cases[i].scale_bytes,
+                     (long long)kept);
+        wl.fp8_keep = ~0u; /* every block linear kept: nothing fp8, no scales */
+        assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+        assert_int_equal(fp8, 0);
+        assert_int_equal(scales, 0);
+        assert_int_equal(kept, cases[i].fp8_params);
+    }
+    /* DeepSeek-V3 with q_a_proj and kv_a_proj_with_mqa kept (llm-compressor's
+     * Kimi-K2 ignore list): 61 x (7168 x 1536 + 7168 x 576) leave fp8 */
+    size_t len;
+    const char *text = slurp(HFCONFIGS "/deepseek_v3.json", &len);
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(hfconfig_parse(text, len, "deepseek_v3.json", &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.quant = EST_QUANT_FP8;
+    wl.fp8_keep = EST_LIN_Q_A | EST_LIN_KV_A;
+    int64_t fp8, scales, kept;
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(kept, 923467776);
+    assert_int_equal(fp8, 669065609216 - 923467776);
+}
+
 static void test_real_configs(void **state)
 {
     (void)state;
@@ -1034,6 +1101,7 @@ int main(void)
         cmocka_unit_test(test_real_configs_all_listed),
         cmocka_unit_test(test_fp8_quantization_config),
         cmocka_unit_test(test_fp8_checkpoint_sizes),
+        cmocka_unit_test(test_fp8_linear_counts),
         cmocka_unit_test(test_layout_keys_refused_under_any_type),
         cmocka_unit_test(test_deepseek_v3_family),
         cmocka_unit_test(test_cohere_qk_norm_refused),
