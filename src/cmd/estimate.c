@@ -563,7 +563,8 @@ static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
     o->wl.fp8_block_in = q->fp8_block_in;
     o->wl.fp8_static_act = q->fp8_static_act;
     o->wl.fp8_keep = q->fp8_keep;
-    if (q->fp8_unplaced)
+    o->wl.fp8_decompress = q->fp8_decompress;
+    if (q->fp8_unplaced && !(q->fp8_decompress && o->wl.mode != EST_MODE_LOAD)) /* moot once 16-bit */
         fprintf(stderr, "oomlab %s: note: %s keeps %d module%s 16-bit that oomlab cannot place (first: %s): "
                         "counted as fp8, so the weights may read low\n",
                 NAME, o->model_arg, q->fp8_unplaced, q->fp8_unplaced > 1 ? "s" : "", q->fp8_unplaced_first);
@@ -941,6 +942,9 @@ static void print_fp8(const struct est_model *m, const struct est_workload *w, c
            "norms, routers", (long long)fp8, sb, (long long)(r->params - fp8));
     if (kept) printf(", %lld in linears the checkpoint keeps", (long long)kept);
     printf(")\n");
+    if (w->fp8_decompress)
+        printf("           compressed-tensors: each linear decompressed to 16-bit at its first forward and kept "
+               "(CompressedLinear)%s\n", w->mode == EST_MODE_LOAD ? "; loaded, not yet run: fp8" : ": counted 16-bit");
 }
 
 static void json_fp8(struct json *j, const struct est_model *m, const struct est_workload *w)
@@ -960,6 +964,7 @@ static void json_fp8(struct json *j, const struct est_model *m, const struct est
         json_null(j);
     }
     json_key(j, "static_input_scales"); json_bool(j, w->fp8_static_act);
+    json_key(j, "decompressed_at_first_forward"); json_bool(j, w->fp8_decompress);
     json_key(j, "fp8_params"); json_bytes(j, fp8);
     json_key(j, "scale_bytes"); json_bytes(j, scales);
     json_key(j, "kept_linear_params"); json_bytes(j, kept);

@@ -2298,7 +2298,11 @@ static long double weight_bytes(const struct calc *c)
     long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
     /* fp8: the linears 1 B and their fp32 scales; the rest (embeddings,
      * lm_head, norms, routers, kept linears) in the model's dtype */
-    if (c->wl->quant == EST_QUANT_FP8) return c->fp8_params + c->fp8_scales + (c->P - c->fp8_params) * other;
+    if (c->wl->quant == EST_QUANT_FP8) {
+        /* compressed-tensors' CompressedLinear: 16-bit again after its first forward, scales kept */
+        long double lin = c->wl->fp8_decompress && c->wl->mode != EST_MODE_LOAD ? other : 1;
+        return c->fp8_params * lin + c->fp8_scales + (c->P - c->fp8_params) * other;
+    }
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_weight_bytes(c->wl), nq = c->Plin + quant_head_params(c);
         /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
@@ -4945,29 +4949,37 @@ static void fmt_gib(long double v, char *buf, size_t n)
 /* What one weight costs, for the weights formula: "2 B", or the quantized
  * linears' bytes (gptq/awq: by group) and the rest's dtype; fp32: unquantized
  * weights are 4 B. */
+/* fp8 linears for the weights formula: bytes each (2 once compressed-tensors
+ * has decompressed them), how many, their scales and layout. */
+static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_t gn)
+{
+    const struct est_workload *wl = c->wl;
+    char sb[32], per[48];
+    bool dec = wl->fp8_decompress && wl->mode != EST_MODE_LOAD;
+    fmt_gib(c->fp8_scales, sb, sizeof sb);
+    if (wl->fp8_scale == EST_FP8_BLOCK)
+        snprintf(per, sizeof per, "%lldx%lld", (long long)(wl->fp8_block_out > 0 ? wl->fp8_block_out : 128),
+                 (long long)(wl->fp8_block_in > 0 ? wl->fp8_block_in : 128));
+    else
+        snprintf(per, sizeof per, "%s", wl->fp8_scale == EST_FP8_CHANNEL ? "row" : "tensor");
+    snprintf(qb, qn, "%s", dec ? "2" : "1");
+    snprintf(grp, gn, " %.0Lf%s, %s fp32 scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
+             sb, per);
+}
+
 static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)
 {
     const struct est_workload *wl = c->wl;
     static const char *const qbytes[] = {"", "1", "0.5625", "0.516", "", "", "1"};
     static const char *const qlinears[] = {"", "int8 block", "nf4", "nf4 double-quant", "gptq", "awq", "fp8"};
-    char qb[16], grp[96] = "";
+    char qb[16], grp[160] = "";
     snprintf(qb, sizeof qb, "%s", qbytes[wl->quant]);
     if (wl->quant == EST_QUANT_GPTQ || wl->quant == EST_QUANT_AWQ) {
         snprintf(qb, sizeof qb, "%.4Lg", quant_weight_bytes(wl));
         if (wl->quant_group < 0) snprintf(grp, sizeof grp, ", per channel");
         else snprintf(grp, sizeof grp, ", group %lld", (long long)(wl->quant_group ? wl->quant_group : 128));
     }
-    if (wl->quant == EST_QUANT_FP8) {
-        char sb[32];
-        fmt_gib(c->fp8_scales, sb, sizeof sb);
-        if (wl->fp8_scale == EST_FP8_BLOCK)
-            snprintf(grp, sizeof grp, " %.0Lf, %s fp32 scales per %lldx%lld", c->fp8_params, sb,
-                     (long long)(wl->fp8_block_out > 0 ? wl->fp8_block_out : 128),
-                     (long long)(wl->fp8_block_in > 0 ? wl->fp8_block_in : 128));
-        else
-            snprintf(grp, sizeof grp, " %.0Lf, %s fp32 scales per %s", c->fp8_params, sb,
-                     wl->fp8_scale == EST_FP8_CHANNEL ? "row" : "tensor");
-    }
+    if (wl->quant == EST_QUANT_FP8) fp8_desc(c, qb, sizeof qb, grp, sizeof grp);
     if (wl->quant)
         snprintf(buf, n, "%s B (%s linears%s) + %s", qb, qlinears[wl->quant], grp,
                  c->kbit && !wl->kbit_trl ? "fp32 rest (prepare_model_for_kbit_training)"

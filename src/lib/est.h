@@ -300,6 +300,10 @@ struct est_workload {
     int64_t fp8_block_out, fp8_block_in; /* fp8 block scales: weights per block, 0 = 128 */
     bool fp8_static_act;         /* fp8 activation_scheme "static": one fp32 input_scale per linear */
     unsigned fp8_keep;           /* fp8: EST_LIN_* linears the checkpoint keeps 16-bit */
+    bool fp8_decompress;         /* fp8 from compressed-tensors under transformers: CompressedLinear
+                                    decompresses each weight to the model dtype at its first forward
+                                    and keeps it (neuralmagic/compressed-tensors#266, 0.9.3): fp8
+                                    while loaded, 16-bit linears (+ the scales) once run */
     bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
                                     Params4bit.cuda casts to half; Lightning's plugin always):
                                     each dequantization returns fp16, and computing in bf16

@@ -523,7 +523,14 @@ static void compressed_of(json_object *qc, struct hfconfig_quant *q)
         seen = 1;
     }
     if (!seen) return;
+    /* "frozen" and earlier statuses hold the weights uncompressed (16-bit) */
+    const char *status = get_str(qc, "quantization_status");
+    if (status && strcmp(status, "compressed") != 0) {
+        snprintf(q->desc, sizeof q->desc, "compressed-tensors, status %.16s", status);
+        return;
+    }
     if (json_object_object_get_ex(qc, "ignore", &v)) fp8_keep_of(v, q);
+    q->fp8_decompress = true;
     q->quant = EST_QUANT_FP8;
 }
 

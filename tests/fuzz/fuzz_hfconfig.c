@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             wl.fp8_block_in = q.fp8_block_in;
             wl.fp8_static_act = q.fp8_static_act;
             wl.fp8_keep = q.fp8_keep;
+            wl.fp8_decompress = q.fp8_decompress;
         }
         est_compute(&m, &wl, &r, &err);
     }

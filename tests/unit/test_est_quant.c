@@ -577,6 +577,16 @@ static void test_fp8_weights(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_near((double)r.comp[EST_C_WEIGHTS].bytes,
                 L7_LIN + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2.0 * ((double)r.params - L7_LIN));
+    /* compressed-tensors: fp8 while loaded, 16-bit linears + the scales once run */
+    wl.fp8_decompress = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, 2.0 * (double)r.params + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4);
+    wl.mode = EST_MODE_LOAD;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes,
+                L7_LIN + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2.0 * ((double)r.params - L7_LIN));
+    wl.mode = EST_MODE_INFER;
+    wl.fp8_decompress = false;
     struct est_lever levers[16];
     int n = 0;
     wl.capacity_bytes = (int64_t)8 << 30;

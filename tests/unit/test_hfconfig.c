@@ -636,8 +636,8 @@ static void test_fp8_quantization_config(void **state)
          "\"strategy\": \"block\", \"block_structure\": [128, 128], \"dynamic\": false}, \"input_activations\": "
          "{\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"group\", \"group_size\": 128, \"dynamic\": true}}}, "
          "\"ignore\": [\"re:.*gate$\", \"lm_head\", \"re:.*kv_a_proj_with_mqa$\", \"re:.*q_a_proj$\", "
-         "\"model.embed_tokens\"]}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 128, false, EST_LIN_KV_A | EST_LIN_Q_A, 0,
-         "compressed-tensors"},
+         "\"model.embed_tokens\"], \"quantization_status\": \"compressed\"}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 128, false,
+         EST_LIN_KV_A | EST_LIN_Q_A, 0, "compressed-tensors"},
         {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"group_0\": {\"targets\": [\"Linear\"], "
          "\"weights\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"channel\", \"dynamic\": false}, "
          "\"input_activations\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"token\", \"dynamic\": "
@@ -657,6 +657,10 @@ static void test_fp8_quantization_config(void **state)
         {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"a\": {\"weights\": {\"num_bits\": 8, "
          "\"type\": \"float\", \"strategy\": \"tensor\"}}, \"b\": {\"weights\": {\"num_bits\": 8, \"type\": "
          "\"float\", \"strategy\": \"channel\"}}}}", -1, 0, 0, 0, false, 0, 0, "compressed-tensors, mixed fp8 schemes"},
+        /* "frozen": the weights stored uncompressed, not fp8 */
+        {"{\"quant_method\": \"compressed-tensors\", \"quantization_status\": \"frozen\", \"config_groups\": {\"g\": "
+         "{\"weights\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"tensor\"}}}}", -1, 0, 0, 0, false, 0, 0,
+         "compressed-tensors, status frozen"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cfg[1536];
@@ -675,6 +679,8 @@ static void test_fp8_quantization_config(void **state)
         assert_int_equal(q.fp8_static_act, cases[i].static_act);
         assert_int_equal(q.fp8_keep, cases[i].keep);
         assert_int_equal(q.fp8_unplaced, cases[i].unplaced);
+        /* compressed-tensors' CompressedLinear decompresses at the first forward; FP8Linear does not */
+        assert_int_equal(q.fp8_decompress, strcmp(q.desc, "compressed-tensors") == 0);
     }
 }
 
