@@ -552,10 +552,11 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
     if (o->dropout >= 0) m->dropout = o->dropout;
 }
 
-/* An fp8 checkpoint's own scales and keep list (--quant fp8 alone takes
- * DeepSeek-V3's layout: 128x128 blocks, dynamic activations). Keep-list
- * entries oomlab cannot place are counted fp8: say so, the weights read
- * low by them. Cards before sm_89 have no fp8 matmuls. */
+/* An fp8 checkpoint's own scales, keep list and loader (--quant fp8 alone
+ * takes DeepSeek-V3's layout: 128x128 blocks, dynamic activations).
+ * Keep-list entries oomlab cannot place are counted fp8: say so, the
+ * weights read low by them (unless compressed-tensors has made them 16-bit
+ * anyway). */
 static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
 {
     o->wl.fp8_scale = (enum est_fp8_scale)q->fp8_scale;
