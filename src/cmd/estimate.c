@@ -403,8 +403,9 @@ static const struct opt_spec specs[] = {
     COUNT("lora-r", "R", lora_r, 0, "LoRA rank"),
     {.name = "lora-targets", .metavar = "q,k,v,o,gate,up,down|attn|mlp|all", .parse = parse_targets,
      AT(wl.lora_targets), .help = "the layers LoRA adapts (default q,v)"},
-    CHOICE("quant", "none|int8|nf4|nf4-dq|gptq|awq", quant,
-           "base weights quantized (with --lora-r: QLoRA);\ngptq, awq: pre-quantized 4-bit checkpoints"),
+    CHOICE("quant", "none|int8|nf4|nf4-dq|gptq|awq|fp8", quant,
+           "base weights quantized (with --lora-r: QLoRA);\ngptq, awq: pre-quantized 4-bit checkpoints;\nfp8: 1-byte "
+           "linears + fp32 scales (inference);\ndefault: the config.json's quantization_config"),
     {.name = "quant-group", .metavar = "N", .parse = opt_int, AT(quant_group), .min = -1, .max = INT64_MAX,
      .help = "gptq/awq inputs per scale (group_size; default the\nconfig's, else 128; -1 per channel)"},
     CHOICE("quant-kernel", "auto|gemm|exllama|exllama-v2", wl.quant_kernel,
@@ -549,6 +550,25 @@ static void apply_overrides(struct est_model *m, const struct opts *o)
     if (o->arch >= 0) m->family = (enum est_family)o->arch;
     if (o->tied >= 0) m->tied_embeddings = o->tied;
     if (o->dropout >= 0) m->dropout = o->dropout;
+}
+
+/* An fp8 checkpoint's own scales, keep list and loader (--quant fp8 alone
+ * takes DeepSeek-V3's layout: 128x128 blocks, dynamic activations).
+ * Keep-list entries oomlab cannot place are counted fp8: say so, the
+ * weights read low by them (unless compressed-tensors has made them 16-bit
+ * anyway). */
+static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
+{
+    o->wl.fp8_scale = (enum est_fp8_scale)q->fp8_scale;
+    o->wl.fp8_block_out = q->fp8_block_out;
+    o->wl.fp8_block_in = q->fp8_block_in;
+    o->wl.fp8_static_act = q->fp8_static_act;
+    o->wl.fp8_keep = q->fp8_keep;
+    o->wl.fp8_decompress = q->fp8_decompress;
+    if (q->fp8_unplaced && !(q->fp8_decompress && o->wl.mode != EST_MODE_LOAD)) /* moot once 16-bit */
+        fprintf(stderr, "oomlab %s: note: %s keeps %d module%s 16-bit that oomlab cannot place (first: %s): "
+                        "counted as fp8, so the weights may read low\n",
+                NAME, o->model_arg, q->fp8_unplaced, q->fp8_unplaced > 1 ? "s" : "", q->fp8_unplaced_first);
 }
 
 static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_quant *q, struct oomlab_err *err)
@@ -869,7 +889,8 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
         printf(" needed, %s on the card)\n", units_format_bytes(r->capacity_bytes, a, sizeof a));
     }
     print_checked(&o->wl);
-    if (est_family_limits(m->family)) printf("limits     %s\n", est_family_limits(m->family));
+    char lim[640];
+    if (est_limits(m, &o->wl, lim, sizeof lim)) printf("limits     %s\n", lim);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
         long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
         /* generation: the search varies the prompt (est_max_seq), the generated
@@ -899,6 +920,58 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
                units_format_bytes(f->levers[i].saves_bytes, a, sizeof a));
 }
 
+/* fp8 scales in a few words for the workload line: " block 128x128". */
+static void fp8_layout(const struct est_workload *w, char *buf, size_t n)
+{
+    if (w->fp8_scale == EST_FP8_BLOCK)
+        snprintf(buf, n, " block %lldx%lld", (long long)(w->fp8_block_out > 0 ? w->fp8_block_out : 128),
+                 (long long)(w->fp8_block_in > 0 ? w->fp8_block_in : 128));
+    else
+        snprintf(buf, n, " per %s", w->fp8_scale == EST_FP8_CHANNEL ? "channel" : "tensor");
+    if (w->fp8_static_act) snprintf(buf + strlen(buf), n - strlen(buf), ", static input scales");
+}
+
+/* The fp8 line: what is held in 1 byte, what its scales cost, what stays 16-bit. */
+static void print_fp8(const struct est_model *m, const struct est_workload *w, const struct est_result *r)
+{
+    int64_t fp8, scales, kept;
+    struct oomlab_err err;
+    char sb[32];
+    if (est_fp8_weights(m, w, &fp8, &scales, &kept, &err)) return;
+    units_format_bytes(scales, sb, sizeof sb);
+    printf("fp8        %lld linear weights x 1 B + %s fp32 scales; 16-bit: %lld params (embeddings, lm_head, "
+           "norms, routers", (long long)fp8, sb, (long long)(r->params - fp8));
+    if (kept) printf(", %lld in linears the checkpoint keeps", (long long)kept);
+    printf(")\n");
+    if (w->fp8_decompress)
+        printf("           compressed-tensors: each linear decompressed to 16-bit at its first forward and kept "
+               "(CompressedLinear)%s\n", w->mode == EST_MODE_LOAD ? "; loaded, not yet run: fp8" : ": counted 16-bit");
+}
+
+static void json_fp8(struct json *j, const struct est_model *m, const struct est_workload *w)
+{
+    int64_t fp8 = -1, scales = -1, kept = -1;
+    struct oomlab_err err;
+    if (est_fp8_weights(m, w, &fp8, &scales, &kept, &err)) fp8 = scales = kept = -1;
+    json_key(j, "fp8"); json_obj_begin(j);
+    json_key(j, "scales"); json_str(j, est_fp8_scale_name(w->fp8_scale));
+    json_key(j, "block");
+    if (w->fp8_scale == EST_FP8_BLOCK) {
+        json_arr_begin(j);
+        json_int(j, w->fp8_block_out > 0 ? w->fp8_block_out : 128);
+        json_int(j, w->fp8_block_in > 0 ? w->fp8_block_in : 128);
+        json_arr_end(j);
+    } else {
+        json_null(j);
+    }
+    json_key(j, "static_input_scales"); json_bool(j, w->fp8_static_act);
+    json_key(j, "decompressed_at_first_forward"); json_bool(j, w->fp8_decompress);
+    json_key(j, "fp8_params"); json_bytes(j, fp8);
+    json_key(j, "scale_bytes"); json_bytes(j, scales);
+    json_key(j, "kept_linear_params"); json_bytes(j, kept);
+    json_obj_end(j);
+}
+
 static void print_table(const struct opts *o, const struct est_model *m, const struct findings *f)
 {
     const struct est_workload *w = &o->wl;
@@ -926,8 +999,10 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->compiled) printf(", torch.compile%s", w->compile_torch1 ? " (functorch 1.13 rules)" : "");
     if (w->trainer != EST_TRAINER_HF) printf(", %s", est_trainer_name(w->trainer));
     if (w->lora_r) printf(", LoRA r%lld (dropout %g)", (long long)w->lora_r, est_lora_dropout(w));
+    char fp8[48] = "";
+    if (w->quant == EST_QUANT_FP8) fp8_layout(w, fp8, sizeof fp8);
     if (w->quant)
-        printf(", %s%s%s%s", est_quant_name(w->quant), w->quant_kernel >= EST_QKERNEL_EXLLAMA ? " on " : "",
+        printf(", %s%s%s%s%s", est_quant_name(w->quant), fp8, w->quant_kernel >= EST_QKERNEL_EXLLAMA ? " on " : "",
                w->quant_kernel >= EST_QKERNEL_EXLLAMA ? est_qkernel_name(w->quant_kernel) : "",
                o->quant < 0 ? " (config.json)" : "");
     if (w->gpus > 1 || w->shard) printf(", %lld GPU%s %s", (long long)w->gpus, w->gpus > 1 ? "s" : "",
@@ -935,7 +1010,9 @@ static void print_table(const struct opts *o, const struct est_model *m, const s
     if (w->offload) printf(", %s offloaded to the CPU", est_offload_name(w->offload));
     if (w->act_offload) printf(", activations offloaded to the CPU");
     if (w->optim_in_bwd) printf(", optimizer step in backward");
-    printf("\ncard       %s\n\n", o->card[0] ? o->card : "unknown");
+    printf("\n");
+    if (w->quant == EST_QUANT_FP8) print_fp8(m, w, &f->r);
+    printf("card       %s\n\n", o->card[0] ? o->card : "unknown");
     print_components(o, f);
     print_figures(&f->r);
     print_verdict(o, m, f);
@@ -983,6 +1060,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "lora_r"); json_int(&j, o->wl.lora_r);
     json_key(&j, "lora_dropout"); json_double(&j, est_lora_dropout(&o->wl));
     json_key(&j, "quant"); json_str(&j, est_quant_name(o->wl.quant));
+    if (o->wl.quant == EST_QUANT_FP8) json_fp8(&j, m, &o->wl);
     json_key(&j, "prompt_len"); json_int(&j, gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.prompt_len);
     json_key(&j, "gen_len"); json_int(&j, o->wl.gen_len);
     json_key(&j, "cache"); json_str(&j, est_cache_name(o->wl.cache));
@@ -1027,7 +1105,8 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "max_seq");
     if (f->max_seq < 0) json_null(&j); else json_int(&j, f->max_seq);
     json_key(&j, "limits");
-    if (est_family_limits(m->family)) json_str(&j, est_family_limits(m->family)); else json_null(&j);
+    char lim[640];
+    json_str(&j, est_limits(m, &o->wl, lim, sizeof lim)); /* NULL -> null */
     const struct est_checked *chk = est_checked_for(est_kind_of(&o->wl));
     json_key(&j, "checked"); json_obj_begin(&j);
     json_key(&j, "kind"); json_str(&j, est_kind_name(est_kind_of(&o->wl)));
@@ -1106,10 +1185,17 @@ int cmd_estimate(int argc, char **argv)
                 NAME, est_quant_name((enum est_quant)o.quant), o.model_arg,
                 q.desc[0] ? q.desc : est_quant_name((enum est_quant)q.quant),
                 o.quant ? est_quant_name((enum est_quant)o.quant) : "16-bit");
+    if (o.wl.quant == EST_QUANT_FP8 && q.quant == EST_QUANT_FP8) use_fp8_config(&o, &q);
     if (o.quant_group == -2 && q.group) o.wl.quant_group = q.group;
     if (o.wl.quant_kernel == EST_QKERNEL_AUTO && o.wl.quant == EST_QUANT_AWQ && q.quant == EST_QUANT_AWQ)
         o.wl.quant_kernel = (enum est_qkernel)q.kernel;
     get_card(&o, &err);
+    /* huggingface/transformers:src/transformers/quantizers/quantizer_finegrained_fp8.py,
+     * validate_environment: fp8 matmuls on CUDA need compute capability >= 8.9 */
+    if (o.wl.quant == EST_QUANT_FP8 && o.card_sm > 0 && o.card_sm < 89)
+        fprintf(stderr, "oomlab %s: note: the card is sm_%d: transformers' fine-grained fp8 quantizer asks for compute "
+                        "capability 8.9 or later; the figures are the fp8 weights (--quant none: the 16-bit load)\n",
+                NAME, o.card_sm);
     if ((o.torch || o.cuda) && !o.have_context) {
         /* lazy loading keeps the card's figure (-1: the estimator's default) */
         if (gpus_context(o.torch, o.cuda, o.wl.context_bytes, o.card_sm, &o.wl.context_bytes, &o.wl.context_why, &err))

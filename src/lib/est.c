@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -387,7 +388,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                            .final_norm = 1,
                            .softmax_fp32 = 1,
                            .ffn_mult = 4,
-                           .limits = "fp8 weights are not modelled (--quant none is the 16-bit load); the KV cache is "
+                           .limits = "the checkpoint's multi-token-prediction layer is not counted (transformers "
+                                     "does not load it); the KV cache is "
                                      "transformers' generate(), full keys and values, while vLLM caches the latent "
                                      "(--explain gives both); the latent attention's and shared experts' activations "
                                      "are not checked against a measured run"},
@@ -442,7 +444,8 @@ static const char *const ckpt_keeps[] = {
     "block input + fused attention + every other matmul output (torchtitan selective op)",
 };
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
-static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq"};
+static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq", "fp8"};
+static const char *const fp8_scale_names[] = {"block", "channel", "tensor"};
 static const char *const qkernel_names[] = {"auto", "gemm", "exllama", "exllama-v2"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0", "gemini"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
@@ -461,6 +464,18 @@ int est_family_parse(const char *s)
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
 const char *est_family_limits(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].limits : NULL; }
+
+const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
+{
+    const char *fam = est_family_limits(m->family);
+    const char *fp8 = wl->quant == EST_QUANT_FP8
+                          ? "fp8: no measured fp8 run checks the estimate, and the fp8 matmuls' temporaries "
+                            "(each linear's input quantized to fp8 with its scales) are not counted"
+                          : NULL;
+    if (!fam && !fp8) return NULL;
+    snprintf(buf, n, "%s%s%s", fam ? fam : "", fam && fp8 ? "; " : "", fp8 ? fp8 : "");
+    return buf;
+}
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
@@ -510,6 +525,7 @@ int est_attn_parse(const char *s) { return lookup(attn_names, N_OF(attn_names), 
 const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
 const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
+const char *est_fp8_scale_name(enum est_fp8_scale s) { return fp8_scale_names[s]; }
 int est_qkernel_parse(const char *s) { return lookup(qkernel_names, N_OF(qkernel_names), s); }
 const char *est_qkernel_name(enum est_qkernel k) { return k <= EST_QKERNEL_EXLLAMA_V2 ? qkernel_names[k] : "?"; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
@@ -1192,6 +1208,128 @@ static int64_t block_linear_params(const struct est_model *m, struct acc *a)
     return n;
 }
 
+/* The block linears one by one, as HF names them (the layout of the fp8
+ * checkpoints: separate q/k/v/o_proj and gate/up/down_proj; a family that
+ * fuses them is counted as its parts, which moves only the rounding of
+ * block scales): the same weights block_linear_params sums. */
+struct blin { unsigned bit; int64_t in, out, count; };
+
+static size_t block_linears(const struct est_model *m, struct blin *lin, struct acc *a)
+{
+    struct shape s = shape_of(m, a);
+    size_t n = 0;
+    int64_t attn = m->layers + 2 * m->decoder_layers; /* T5's decoder: self + cross attention */
+    int64_t sparse = m->experts ? m->layers - m->dense_layers : 0;
+    int64_t dense = m->experts ? m->dense_layers : m->layers + m->decoder_layers;
+    if (m->kv_lora_rank) {
+        int64_t qd = mul2(a, m->heads, m->head_dim);
+        if (m->q_lora_rank) {
+            lin[n++] = (struct blin){EST_LIN_Q_A, s.h, m->q_lora_rank, attn};
+            lin[n++] = (struct blin){EST_LIN_Q_B, m->q_lora_rank, qd, attn};
+        } else {
+            lin[n++] = (struct blin){EST_LIN_Q, s.h, qd, attn};
+        }
+        lin[n++] = (struct blin){EST_LIN_KV_A, s.h, m->kv_lora_rank + m->rope_dim, attn};
+        lin[n++] = (struct blin){EST_LIN_KV_B, m->kv_lora_rank,
+                                 mul2(a, m->heads, m->head_dim - m->rope_dim + m->v_head_dim), attn};
+        lin[n++] = (struct blin){EST_LIN_O, mul2(a, m->heads, m->v_head_dim), s.h, attn};
+    } else {
+        lin[n++] = (struct blin){EST_LIN_Q, s.h, s.qd, attn};
+        lin[n++] = (struct blin){EST_LIN_K, s.h, s.kvd, attn};
+        lin[n++] = (struct blin){EST_LIN_V, s.h, s.kvd, attn};
+        lin[n++] = (struct blin){EST_LIN_O, s.qd, s.h, attn};
+    }
+    int64_t dense_ffn = m->experts ? m->dense_ffn : s.f;
+    if (gated(m)) lin[n++] = (struct blin){EST_LIN_GATE, s.h, dense_ffn, dense};
+    lin[n++] = (struct blin){EST_LIN_UP, s.h, dense_ffn, dense};
+    lin[n++] = (struct blin){EST_LIN_DOWN, dense_ffn, s.h, dense};
+    if (m->experts) {
+        int64_t routed = mul2(a, sparse, m->experts);
+        if (gated(m)) lin[n++] = (struct blin){EST_LIN_GATE, s.h, s.f, routed};
+        lin[n++] = (struct blin){EST_LIN_UP, s.h, s.f, routed};
+        lin[n++] = (struct blin){EST_LIN_DOWN, s.f, s.h, routed};
+        if (m->shared_ffn) { /* DeepSeek's shared experts: one SwiGLU MLP */
+            lin[n++] = (struct blin){EST_LIN_SHARED, s.h, m->shared_ffn, sparse};
+            lin[n++] = (struct blin){EST_LIN_SHARED, s.h, m->shared_ffn, sparse};
+            lin[n++] = (struct blin){EST_LIN_SHARED, m->shared_ffn, s.h, sparse};
+        }
+    }
+    return n;
+}
+
+static int64_t ceil_div(int64_t x, int64_t d) { return x / d + (x % d != 0); }
+
+int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, int64_t *fp8_params,
+                    int64_t *scale_bytes, int64_t *kept_params, struct oomlab_err *err)
+{
+    struct blin lin[16];
+    struct acc a = {0, false}, fp8 = {0, false}, scales = {0, false}, kept = {0, false};
+    int64_t bo = wl->fp8_block_out > 0 ? wl->fp8_block_out : 128, bi = wl->fp8_block_in > 0 ? wl->fp8_block_in : 128;
+    size_t n = block_linears(m, lin, &a);
+    for (size_t i = 0; i < n; i++) {
+        int64_t w = mul3(&a, lin[i].in, lin[i].out, lin[i].count);
+        if (wl->fp8_keep & lin[i].bit) {
+            acc_add(&kept, w);
+            continue;
+        }
+        acc_add(&fp8, w);
+        int64_t per = wl->fp8_scale == EST_FP8_BLOCK     ? mul2(&a, ceil_div(lin[i].out, bo), ceil_div(lin[i].in, bi))
+                      : wl->fp8_scale == EST_FP8_CHANNEL ? lin[i].out
+                                                         : 1;
+        acc_add(&scales, mul3(&a, per + (wl->fp8_static_act ? 1 : 0), lin[i].count, 4));
+    }
+    if (a.bad || fp8.bad || scales.bad || kept.bad) return oomlab_err_set(err, "parameter count overflows: model too large");
+    *fp8_params = fp8.v;
+    *scale_bytes = scales.v;
+    *kept_params = kept.v;
+    return 0;
+}
+
+/* Module names an fp8 checkpoint's keep list uses (the last dotted part):
+ * those already 16-bit in every fp8 model oomlab counts, and the block
+ * linears. "gate" is the MoE router (DeepSeek-V3's MoEGate, MiniMax's
+ * gate; checkpoints keep it bf16), not gate_proj. */
+static const struct { const char *name; unsigned bits; } fp8_keep_names[] = {
+    {"lm_head", 0}, {"embed_tokens", 0}, {"gate", 0}, {"e_score_correction_bias", 0}, {"norm", 0},
+    {"input_layernorm", 0}, {"post_attention_layernorm", 0}, {"q_a_layernorm", 0}, {"kv_a_layernorm", 0},
+    {"q_proj", EST_LIN_Q}, {"k_proj", EST_LIN_K}, {"v_proj", EST_LIN_V}, {"o_proj", EST_LIN_O},
+    {"gate_proj", EST_LIN_GATE}, {"up_proj", EST_LIN_UP}, {"down_proj", EST_LIN_DOWN},
+    {"q_a_proj", EST_LIN_Q_A}, {"q_b_proj", EST_LIN_Q_B}, {"kv_a_proj_with_mqa", EST_LIN_KV_A},
+    {"kv_b_proj", EST_LIN_KV_B}, {"shared_experts", EST_LIN_SHARED},
+    {"self_attn", EST_LIN_Q | EST_LIN_K | EST_LIN_V | EST_LIN_O | EST_LIN_Q_A | EST_LIN_Q_B | EST_LIN_KV_A |
+                      EST_LIN_KV_B},
+};
+
+int est_fp8_keep_parse(const char *module, unsigned *bits)
+{
+    char name[128];
+    const char *p = module;
+    size_t len;
+    *bits = 0;
+    if (strncmp(p, "re:", 3) == 0) { /* only re:.*NAME$ (llm-compressor's ignore lists) */
+        p += 3;
+        if (strncmp(p, ".*", 2) == 0) p += 2;
+        len = strlen(p);
+        if (len && p[len - 1] == '$') len--;
+    } else {
+        len = strlen(p);
+    }
+    if (len == 0 || len >= sizeof name) return -1;
+    memcpy(name, p, len);
+    name[len] = '\0';
+    if (strpbrk(name, "*+?()[]|\\^$")) return -1;
+    const char *layers = strstr(name, "layers.");
+    if (layers && isdigit((unsigned char)layers[7])) return -1; /* one layer's module */
+    const char *last = strrchr(name, '.');
+    last = last ? last + 1 : name;
+    for (size_t i = 0; i < sizeof fp8_keep_names / sizeof fp8_keep_names[0]; i++)
+        if (strcmp(last, fp8_keep_names[i].name) == 0) {
+            *bits = fp8_keep_names[i].bits;
+            return 0;
+        }
+    return -1;
+}
+
 static int64_t lora_params(const struct est_model *m, const struct est_workload *wl, struct acc *a)
 {
     if (!wl || wl->lora_r <= 0) return 0;
@@ -1263,6 +1401,7 @@ static const long double quant_bytes[] = {2, 1.0L, 0.5L + 4.0L / 64, 0.5L + 1.0L
  * are the per-channel scales of group -1. */
 static long double quant_weight_bytes(const struct est_workload *wl)
 {
+    if (wl->quant == EST_QUANT_FP8) return 1; /* the scales: est_fp8_weights */
     if (wl->quant != EST_QUANT_GPTQ && wl->quant != EST_QUANT_AWQ) return quant_bytes[wl->quant];
     long double g = wl->quant_group == 0 ? 128 : (long double)wl->quant_group;
     return 0.5L + (g > 0 ? 2.5L / g : 0);
@@ -1289,6 +1428,7 @@ struct calc {
     long double P, Ptrain, Plin, Pbig;
     long double T, L, h, qd, kvd, ffn, V;
     bool fsdp_mp; /* FSDP2 mixed precision (torchtitan): fp32 shards, bf16 gathers, no autocast */
+    long double fp8_params, fp8_scales; /* quant fp8: the linears held in fp8, their scales' bytes */
     int64_t N;
 };
 
@@ -1306,6 +1446,12 @@ static int calc_init(struct calc *c, const struct est_model *m, const struct est
     c->P = (long double)total;
     c->Ptrain = (long double)train;
     c->Plin = (long double)block_linear_params(m, &a);
+    if (wl->quant == EST_QUANT_FP8) {
+        int64_t fp8, scales, kept;
+        if (est_fp8_weights(m, wl, &fp8, &scales, &kept, err)) return -1;
+        c->fp8_params = (long double)fp8;
+        c->fp8_scales = (long double)scales;
+    }
     c->Pbig = (long double)m->vocab * (long double)(m->embed_proj ? m->embed_proj : m->hidden);
     c->mixed = is_mixed(wl->precision);
     c->ac16 = is_autocast16(wl->precision);
@@ -2034,7 +2180,9 @@ static long double awq_exllama_scratch(const struct calc *c)
 static long double dequant_temp(const struct calc *c)
 {
     const struct est_workload *wl = c->wl;
-    if (wl->quant == EST_QUANT_NONE) return 0;
+    /* fp8 linears quantize their input per token group and multiply fp8 by
+     * fp8: no dequantized weight (transformers' FP8Linear, block scales) */
+    if (wl->quant == EST_QUANT_NONE || wl->quant == EST_QUANT_FP8) return 0;
     if (wl->quant == EST_QUANT_INT8) return 2 * c->Plin / c->L;
     long double big = largest_quant_linear(c);
     if (wl->quant == EST_QUANT_GPTQ) return big * (wl->mode == EST_MODE_TRAIN ? 5 : 2);
@@ -2148,6 +2296,13 @@ static long double weight_bytes(const struct calc *c)
     /* --kbit-prep-trl: embedding and lm_head 16-bit again, the fp32 norms
      * (2 per layer + 1, hidden each: < 0.01% of a 7B model) not counted */
     long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
+    /* fp8: the linears 1 B and their fp32 scales; the rest (embeddings,
+     * lm_head, norms, routers, kept linears) in the model's dtype */
+    if (c->wl->quant == EST_QUANT_FP8) {
+        /* compressed-tensors' CompressedLinear: 16-bit again after its first forward, scales kept */
+        long double lin = c->wl->fp8_decompress && c->wl->mode != EST_MODE_LOAD ? other : 1;
+        return c->fp8_params * lin + c->fp8_scales + (c->P - c->fp8_params) * other;
+    }
     if (c->wl->quant != EST_QUANT_NONE) {
         long double q = quant_weight_bytes(c->wl), nq = c->Plin + quant_head_params(c);
         /* PEFT's adapters on a uint8-stored base are fp32 (peft_fp32_adapters) */
@@ -4685,6 +4840,9 @@ static int check_workload(const struct est_workload *wl, struct oomlab_err *err)
         return oomlab_err_set(err, "headroom must be between 0%% and 90%%");
     if (wl->capacity_bytes == 0 || wl->capacity_bytes < -1)
         return oomlab_err_set(err, "capacity must be a positive size");
+    if (wl->mode == EST_MODE_TRAIN && wl->quant == EST_QUANT_FP8)
+        return oomlab_err_set(err, "fp8 weights: training on them is not modelled (--mode infer or load; "
+                                   "--quant none is the 16-bit model)");
     if (wl->mode == EST_MODE_TRAIN && wl->quant != EST_QUANT_NONE && wl->lora_r == 0)
         return oomlab_err_set(err, "quantized (%s) weights are frozen: train them with LoRA "
                                    "(--lora-r), i.e. QLoRA", est_quant_name(wl->quant));
@@ -4791,18 +4949,37 @@ static void fmt_gib(long double v, char *buf, size_t n)
 /* What one weight costs, for the weights formula: "2 B", or the quantized
  * linears' bytes (gptq/awq: by group) and the rest's dtype; fp32: unquantized
  * weights are 4 B. */
+/* fp8 linears for the weights formula: bytes each (2 once compressed-tensors
+ * has decompressed them), how many, their scales and layout. */
+static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_t gn)
+{
+    const struct est_workload *wl = c->wl;
+    char sb[32], per[48];
+    bool dec = wl->fp8_decompress && wl->mode != EST_MODE_LOAD;
+    fmt_gib(c->fp8_scales, sb, sizeof sb);
+    if (wl->fp8_scale == EST_FP8_BLOCK)
+        snprintf(per, sizeof per, "%lldx%lld", (long long)(wl->fp8_block_out > 0 ? wl->fp8_block_out : 128),
+                 (long long)(wl->fp8_block_in > 0 ? wl->fp8_block_in : 128));
+    else
+        snprintf(per, sizeof per, "%s", wl->fp8_scale == EST_FP8_CHANNEL ? "row" : "tensor");
+    snprintf(qb, qn, "%s", dec ? "2" : "1");
+    snprintf(grp, gn, " %.0Lf%s, %s fp32 scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
+             sb, per);
+}
+
 static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)
 {
     const struct est_workload *wl = c->wl;
-    static const char *const qbytes[] = {"", "1", "0.5625", "0.516", "", ""};
-    static const char *const qlinears[] = {"", "int8 block", "nf4", "nf4 double-quant", "gptq", "awq"};
-    char qb[16], grp[40] = "";
+    static const char *const qbytes[] = {"", "1", "0.5625", "0.516", "", "", "1"};
+    static const char *const qlinears[] = {"", "int8 block", "nf4", "nf4 double-quant", "gptq", "awq", "fp8"};
+    char qb[16], grp[160] = "";
     snprintf(qb, sizeof qb, "%s", qbytes[wl->quant]);
     if (wl->quant == EST_QUANT_GPTQ || wl->quant == EST_QUANT_AWQ) {
         snprintf(qb, sizeof qb, "%.4Lg", quant_weight_bytes(wl));
         if (wl->quant_group < 0) snprintf(grp, sizeof grp, ", per channel");
         else snprintf(grp, sizeof grp, ", group %lld", (long long)(wl->quant_group ? wl->quant_group : 128));
     }
+    if (wl->quant == EST_QUANT_FP8) fp8_desc(c, qb, sizeof qb, grp, sizeof grp);
     if (wl->quant)
         snprintf(buf, n, "%s B (%s linears%s) + %s", qb, qlinears[wl->quant], grp,
                  c->kbit && !wl->kbit_trl ? "fp32 rest (prepare_model_for_kbit_training)"
@@ -5593,8 +5770,10 @@ int est_levers(const struct est_model *m, const struct est_workload *wl, struct 
     if (wl->mode == EST_MODE_TRAIN) {
         levers_train(m, wl, r.device_used_bytes, out, max, n);
     } else if (wl->mode == EST_MODE_INFER) {
-        if (wl->quant != EST_QUANT_INT8 && wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_INT8; lever_try(m, &a, r.device_used_bytes, "quant int8", out, max, n); }
-        if (wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, r.device_used_bytes, "quant nf4", out, max, n); }
+        /* an fp8 checkpoint is already 1 B a weight: int8 or nf4 is another checkpoint, not a lever */
+        bool prequant = wl->quant == EST_QUANT_FP8;
+        if (!prequant && wl->quant != EST_QUANT_INT8 && wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_INT8; lever_try(m, &a, r.device_used_bytes, "quant int8", out, max, n); }
+        if (!prequant && wl->quant != EST_QUANT_NF4) { a = *wl; a.quant = EST_QUANT_NF4; lever_try(m, &a, r.device_used_bytes, "quant nf4", out, max, n); }
         if (wl->batch > 1) { a = *wl; a.batch = wl->batch / 2; lever_try(m, &a, r.device_used_bytes, "halve the batch", out, max, n); }
         if (wl->autograd) { a = *wl; a.autograd = EST_GRAD_OFF; lever_try(m, &a, r.device_used_bytes, "torch.no_grad()", out, max, n); }
     }

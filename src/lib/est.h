@@ -94,7 +94,26 @@ enum est_attn { EST_ATTN_EAGER, EST_ATTN_SDPA, EST_ATTN_FLASH, EST_ATTN_SDPA_MAT
  * awq (AutoAWQ GEMM, the same layout); both leave lm_head and embeddings
  * 16-bit and load without a quantization transient (but AWQ on the ExLlama
  * kernels repacks at load: est_qkernel). */
-enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ };
+enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ, EST_QUANT_GPTQ, EST_QUANT_AWQ,
+                 EST_QUANT_FP8 };
+/* fp8 checkpoints (quant fp8: DeepSeek-V3's quant_method "fp8", the
+ * compressed-tensors float8 schemes): every linear in the blocks 1 byte
+ * (float8_e4m3fn) plus fp32 scales laid out as one per block of
+ * fp8_block_out x fp8_block_in weights (block), one per output row
+ * (channel) or one per weight tensor (tensor); embeddings, lm_head, norms
+ * and routers stay 16-bit, and so do the block linears named in
+ * fp8_keep (EST_LIN_* bits: the checkpoint's modules_to_not_convert /
+ * ignore list). Inference and load only. */
+enum est_fp8_scale { EST_FP8_BLOCK, EST_FP8_CHANNEL, EST_FP8_TENSOR };
+/* The block linears by their HF module names (an fp8 checkpoint's keep
+ * list names them): attention q/k/v/o_proj, MLA's q_a_proj, q_b_proj,
+ * kv_a_proj_with_mqa, kv_b_proj, the MLP's gate/up/down_proj (routed
+ * experts and dense MLPs), the shared experts' MLP. */
+enum {
+    EST_LIN_Q = 1, EST_LIN_K = 2, EST_LIN_V = 4, EST_LIN_O = 8, EST_LIN_GATE = 16, EST_LIN_UP = 32,
+    EST_LIN_DOWN = 64, EST_LIN_Q_A = 128, EST_LIN_Q_B = 256, EST_LIN_KV_A = 512, EST_LIN_KV_B = 1024,
+    EST_LIN_SHARED = 2048
+};
 /* The kernels an AWQ checkpoint runs on (transformers' AwqConfig "version"):
  * auto and gemm AutoAWQ's GEMM; exllama the ExLlama v1 kernels
  * (exllama_config {"version": 1}), exllama-v2 the ExLlama v2 ones (AwqConfig's
@@ -277,6 +296,14 @@ struct est_workload {
     int64_t quant_group;         /* gptq/awq inputs per scale and zero: 0 = 128 (the default of
                                     both), -1 = one per output channel (GPTQ group_size -1) */
     enum est_qkernel quant_kernel; /* awq: the kernels its linears run on (--quant-kernel) */
+    enum est_fp8_scale fp8_scale; /* fp8: the scales' layout (block unless the checkpoint says) */
+    int64_t fp8_block_out, fp8_block_in; /* fp8 block scales: weights per block, 0 = 128 */
+    bool fp8_static_act;         /* fp8 activation_scheme "static": one fp32 input_scale per linear */
+    unsigned fp8_keep;           /* fp8: EST_LIN_* linears the checkpoint keeps 16-bit */
+    bool fp8_decompress;         /* fp8 from compressed-tensors under transformers: CompressedLinear
+                                    decompresses each weight to the model dtype at its first forward
+                                    and keeps it (neuralmagic/compressed-tensors#266, 0.9.3): fp8
+                                    while loaded, 16-bit linears (+ the scales) once run */
     bool bnb_fp16_state;         /* 4-bit weights quantized from fp16 (bitsandbytes < 0.43's
                                     Params4bit.cuda casts to half; Lightning's plugin always):
                                     each dequantization returns fp16, and computing in bf16
@@ -512,6 +539,10 @@ int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
 /* What the estimate leaves out for the family (a sentence), or NULL. */
 const char *est_family_limits(enum est_family f);
+/* What the estimate leaves out for this model and workload: the family's
+ * sentence, and under --quant fp8 what fp8 leaves out, into buf; NULL when
+ * neither applies. */
+const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,
  * bloom, bert, roberta, distilbert, electra, gemma3, t5: tied; gpt_neox, llama, mistral,
  * qwen2, qwen3, mixtral, phi, phi3: untied) — what explicit dimensions
@@ -537,6 +568,20 @@ int est_attn_parse(const char *s);
 const char *est_attn_name(enum est_attn a);
 int est_quant_parse(const char *s);
 const char *est_quant_name(enum est_quant q);
+/* An fp8 checkpoint's weights: *fp8_params the block linears held in fp8,
+ * *scale_bytes their fp32 scales (each linear's own ceil(out / block) x
+ * ceil(in / block) blocks, its rows, or one per tensor; + one input_scale
+ * per linear under fp8_static_act), *kept_params the block linears the
+ * keep list leaves 16-bit. -1 on overflow. */
+int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, int64_t *fp8_params,
+                    int64_t *scale_bytes, int64_t *kept_params, struct oomlab_err *err);
+/* One entry of a modules_to_not_convert / ignore list -> the EST_LIN_*
+ * bits it keeps 16-bit in every block (0 for modules that are 16-bit
+ * anyway: lm_head, embeddings, norms, the MoE router "gate"). -1 for an
+ * entry oomlab cannot place: one layer's module ("model.layers.3.mlp"),
+ * a regex other than re:.*NAME$, a module it does not know. */
+int est_fp8_keep_parse(const char *module, unsigned *bits);
+const char *est_fp8_scale_name(enum est_fp8_scale s); /* "block", "channel", "tensor" */
 int est_qkernel_parse(const char *s); /* "auto", "gemm", "exllama", "exllama-v2" */
 const char *est_qkernel_name(enum est_qkernel k);
 int est_shard_parse(const char *s);

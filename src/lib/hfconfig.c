@@ -420,6 +420,120 @@ static int awq_kernel_of(json_object *qc)
     return EST_QKERNEL_EXLLAMA_V2;
 }
 
+/* An fp8 checkpoint's keep list (modules_to_not_convert, compressed-tensors'
+ * ignore): the block linears it leaves 16-bit, and the entries no rule of
+ * est_fp8_keep_parse places (counted fp8; the cmd says so). */
+static void fp8_keep_of(json_object *list, struct hfconfig_quant *q)
+{
+    if (!list || !json_object_is_type(list, json_type_array)) return;
+    for (size_t i = 0, n = json_object_array_length(list); i < n; i++) {
+        json_object *e = json_object_array_get_idx(list, i);
+        unsigned bits = 0;
+        const char *name = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : NULL;
+        if (name && est_fp8_keep_parse(name, &bits) == 0) {
+            q->fp8_keep |= bits;
+            continue;
+        }
+        if (q->fp8_unplaced++ == 0)
+            snprintf(q->fp8_unplaced_first, sizeof q->fp8_unplaced_first, "%.60s",
+                     name ? name : json_object_to_json_string(e));
+    }
+}
+
+/* A [rows, cols] block size; 0 when the value is not two sane positive ints. */
+static int fp8_block_of(json_object *v, struct hfconfig_quant *q)
+{
+    if (!v || !json_object_is_type(v, json_type_array) || json_object_array_length(v) != 2) return 0;
+    int64_t d[2];
+    for (size_t i = 0; i < 2; i++) {
+        json_object *e = json_object_array_get_idx(v, i);
+        d[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : 0;
+        if (d[i] < 1 || d[i] > (1 << 20)) return 0;
+    }
+    q->fp8_scale = EST_FP8_BLOCK;
+    q->fp8_block_out = d[0];
+    q->fp8_block_in = d[1];
+    return 1;
+}
+
+/* quant_method "fp8": DeepSeek-V3's and Qwen3-FP8's block scales
+ * (weight_block_size [128, 128], activation_scheme "dynamic"; transformers'
+ * FineGrainedFP8Config), or without weight_block_size AutoFP8's per-tensor
+ * weight_scale, with an input_scale beside it under activation_scheme
+ * "static" (neuralmagic/Meta-Llama-3-8B-Instruct-FP8's config.json); a
+ * modules_to_not_convert list (MiniMax-M2.5's). */
+static void fp8_of(json_object *qc, struct hfconfig_quant *q)
+{
+    json_object *v;
+    const char *act = get_str(qc, "activation_scheme");
+    q->fp8_static_act = act && strcmp(act, "static") == 0;
+    q->fp8_scale = EST_FP8_TENSOR;
+    if (json_object_object_get_ex(qc, "weight_block_size", &v) && !json_object_is_type(v, json_type_null) &&
+        !fp8_block_of(v, q)) {
+        snprintf(q->desc, sizeof q->desc, "fp8, weight_block_size %.24s", json_object_to_json_string(v));
+        return;
+    }
+    if (json_object_object_get_ex(qc, "modules_to_not_convert", &v)) fp8_keep_of(v, q);
+    q->quant = EST_QUANT_FP8;
+}
+
+/* compressed-tensors (llm-compressor's checkpoints: RedHatAI's FP8 models):
+ * config_groups whose "weights" are 8-bit floats, by strategy "tensor",
+ * "channel" or "block" (block_structure), input_activations "dynamic":
+ * false meaning a static input_scale per linear, and an "ignore" list.
+ * Other weights (int, 4-bit, nvfp4 groups) are not fp8: desc says which. */
+static void compressed_of(json_object *qc, struct hfconfig_quant *q)
+{
+    json_object *groups, *v;
+    if (!json_object_object_get_ex(qc, "config_groups", &groups) || !json_object_is_type(groups, json_type_object))
+        return;
+    int seen = 0;
+    json_object_object_foreach(groups, gname, g) {
+        (void)gname;
+        json_object *w, *act;
+        if (!json_object_is_type(g, json_type_object) || !json_object_object_get_ex(g, "weights", &w) ||
+            !json_object_is_type(w, json_type_object))
+            continue;
+        const char *type = get_str(w, "type"), *strategy = get_str(w, "strategy");
+        int64_t bits = json_object_object_get_ex(w, "num_bits", &v) && json_object_is_type(v, json_type_int)
+                           ? json_object_get_int64(v) : 0;
+        struct hfconfig_quant one = *q;
+        if (!type || strcmp(type, "float") != 0 || bits != 8) {
+            snprintf(q->desc, sizeof q->desc, "compressed-tensors, %.8s %lld bits", type ? type : "?", (long long)bits);
+            return;
+        }
+        if (strategy && strcmp(strategy, "channel") == 0) one.fp8_scale = EST_FP8_CHANNEL;
+        else if (strategy && strcmp(strategy, "tensor") == 0) one.fp8_scale = EST_FP8_TENSOR;
+        else if (!(strategy && strcmp(strategy, "block") == 0 && json_object_object_get_ex(w, "block_structure", &v) &&
+                   fp8_block_of(v, &one))) {
+            snprintf(q->desc, sizeof q->desc, "compressed-tensors, fp8 %.16s scales", strategy ? strategy : "unnamed");
+            return;
+        }
+        one.fp8_static_act = json_object_object_get_ex(g, "input_activations", &act) &&
+                             json_object_is_type(act, json_type_object) && !get_bool(act, "dynamic", 1);
+        if (seen && (one.fp8_scale != q->fp8_scale || one.fp8_block_out != q->fp8_block_out ||
+                     one.fp8_block_in != q->fp8_block_in || one.fp8_static_act != q->fp8_static_act)) {
+            snprintf(q->desc, sizeof q->desc, "compressed-tensors, mixed fp8 schemes");
+            return;
+        }
+        q->fp8_scale = one.fp8_scale;
+        q->fp8_block_out = one.fp8_block_out;
+        q->fp8_block_in = one.fp8_block_in;
+        q->fp8_static_act = one.fp8_static_act;
+        seen = 1;
+    }
+    if (!seen) return;
+    /* "frozen" and earlier statuses hold the weights uncompressed (16-bit) */
+    const char *status = get_str(qc, "quantization_status");
+    if (status && strcmp(status, "compressed") != 0) {
+        snprintf(q->desc, sizeof q->desc, "compressed-tensors, status %.16s", status);
+        return;
+    }
+    if (json_object_object_get_ex(qc, "ignore", &v)) fp8_keep_of(v, q);
+    q->fp8_decompress = true;
+    q->quant = EST_QUANT_FP8;
+}
+
 /* A pre-quantized checkpoint says how in quantization_config (transformers'
  * quantizers: quant_method "gptq"/"awq" with "bits" and "group_size" (AutoAWQ's
  * own "w_bit", "q_group_size"), "bitsandbytes" with
@@ -454,6 +568,10 @@ static void quant_of(json_object *root, struct hfconfig_quant *q)
          * GPU and kernels allow, dequantized to bf16 where not (transformers'
          * Mxfp4HfQuantizer.validate_environment) */
         snprintf(q->desc, sizeof q->desc, "mxfp4; HF loads bf16 without its kernels");
+    } else if (strcmp(method, "fp8") == 0) {
+        fp8_of(qc, q);
+    } else if (strcmp(method, "compressed-tensors") == 0) {
+        compressed_of(qc, q);
     } else if (strcmp(method, "gptq") == 0 || strcmp(method, "awq") == 0) {
         if (bits != 4) snprintf(q->desc, sizeof q->desc, "%s, %lld bits", method, (long long)bits);
         else if (bad_group) snprintf(q->desc, sizeof q->desc, "%s, group_size %.16s", method, json_object_to_json_string(v));

@@ -7,6 +7,7 @@
 #ifndef OOMLAB_HFCONFIG_H
 #define OOMLAB_HFCONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,19 @@ struct hfconfig_quant {
     int quant;
     int64_t group; /* gptq/awq group_size (AutoAWQ q_group_size); 0 not stated, -1 per channel */
     int kernel;    /* awq: enum est_qkernel from "version" and exllama_config; 0 not stated */
+    /* fp8 (quant_method "fp8", or "compressed-tensors" with 8-bit float
+     * weights): the scales' layout (enum est_fp8_scale), the block
+     * (weight_block_size / block_structure), a static activation scheme
+     * (an input_scale per linear), the EST_LIN_* linears the keep list
+     * (modules_to_not_convert / ignore) leaves 16-bit, and how many of its
+     * entries oomlab cannot place (counted fp8), the first of them named */
+    int fp8_scale;
+    int64_t fp8_block_out, fp8_block_in;
+    bool fp8_static_act;
+    bool fp8_decompress; /* compressed-tensors: decompressed at the first forward (est.h) */
+    unsigned fp8_keep;
+    int fp8_unplaced;
+    char fp8_unplaced_first[64];
     char desc[48];
 };
 

@@ -28,6 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wl.mode = EST_MODE_INFER;
         wl.gen_len = 64;
         if (q.quant > 0) wl.quant = (enum est_quant)q.quant; /* the checkpoint's own */
+        if (q.quant == EST_QUANT_FP8) { /* its scales' layout and keep list, as estimate takes them */
+            wl.fp8_scale = (enum est_fp8_scale)q.fp8_scale;
+            wl.fp8_block_out = q.fp8_block_out;
+            wl.fp8_block_in = q.fp8_block_in;
+            wl.fp8_static_act = q.fp8_static_act;
+            wl.fp8_keep = q.fp8_keep;
+            wl.fp8_decompress = q.fp8_decompress;
+        }
         est_compute(&m, &wl, &r, &err);
     }
     free(copy);

@@ -547,6 +547,82 @@ static void test_quant_infer_mixed(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
 }
 
+/* fp8 weights (--quant fp8) on Llama-2-7B: the block linears 1 B plus an
+ * fp32 scale per 128 x 128 block of each (4096 x 4096: 1024 blocks, 4096 x
+ * 11008 and 11008 x 4096: 32 x 86 = 2752 each), the embedding, head and
+ * norms 2 B; no dequantization temporary; per-tensor: 4 B per linear, + 4 B
+ * for a static input scale. Training is refused, and inference offers no
+ * int8 / nf4 lever (another checkpoint, not a setting). Before: --quant fp8
+ * did not exist. */
+static void test_fp8_weights(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result base, r;
+    struct oomlab_err err = {{0}};
+    wl.mode = EST_MODE_INFER;
+    assert_int_equal(est_compute(&m, &wl, &base, &err), 0);
+    wl.quant = EST_QUANT_FP8;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    double scales = 32.0 * (4 * 1024 + 3 * 2752) * 4;
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN + scales + 2.0 * ((double)r.params - L7_LIN));
+    assert_int_equal(r.comp[EST_C_TEMP].bytes, base.comp[EST_C_TEMP].bytes);
+    wl.fp8_scale = EST_FP8_TENSOR;
+    wl.fp8_static_act = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN + 32.0 * 7 * 8 + 2.0 * ((double)r.params - L7_LIN));
+    wl.fp8_scale = EST_FP8_CHANNEL;
+    wl.fp8_static_act = false;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes,
+                L7_LIN + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2.0 * ((double)r.params - L7_LIN));
+    /* compressed-tensors: fp8 while loaded, 16-bit linears + the scales once run */
+    wl.fp8_decompress = true;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, 2.0 * (double)r.params + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4);
+    wl.mode = EST_MODE_LOAD;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes,
+                L7_LIN + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2.0 * ((double)r.params - L7_LIN));
+    wl.mode = EST_MODE_INFER;
+    wl.fp8_decompress = false;
+    struct est_lever levers[16];
+    int n = 0;
+    wl.capacity_bytes = (int64_t)8 << 30;
+    assert_int_equal(est_levers(&m, &wl, levers, 16, &n, &err), 0);
+    for (int i = 0; i < n; i++)
+        if (strstr(levers[i].what, "quant")) fail_msg("lever '%s' offered on fp8 weights", levers[i].what);
+    wl.mode = EST_MODE_TRAIN;
+    wl.lora_r = 16;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "fp8 weights: training on them is not modelled"));
+}
+
+/* Keep-list entries as fp8 checkpoints write them -> the linears kept
+ * 16-bit; modules already 16-bit give no bits; what cannot be placed is -1. */
+static void test_fp8_keep_parse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *entry;
+        int rc;
+        unsigned bits;
+    } cases[] = {
+        {"lm_head", 0, 0}, {"gate", 0, 0}, {"re:.*gate$", 0, 0}, {"model.embed_tokens", 0, 0},
+        {"e_score_correction_bias", 0, 0}, {"re:.*kv_a_proj_with_mqa$", 0, EST_LIN_KV_A},
+        {"re:.*q_a_proj$", 0, EST_LIN_Q_A}, {"down_proj", 0, EST_LIN_DOWN}, {"mlp.shared_experts", 0, EST_LIN_SHARED},
+        {"model.layers.3.mlp.down_proj", -1, 0}, {"re:.*mlp.(up|down)_proj$", -1, 0}, {"vision_tower", -1, 0},
+        {"", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned bits = 99;
+        int rc = est_fp8_keep_parse(cases[i].entry, &bits);
+        if (rc != cases[i].rc || (rc == 0 && bits != cases[i].bits))
+            fail_msg("'%s': rc %d bits %u, want %d %u", cases[i].entry, rc, bits, cases[i].rc, cases[i].bits);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +638,8 @@ int main(void)
         cmocka_unit_test(test_awq_fuse_layers),
         cmocka_unit_test(test_awq_exllama),
         cmocka_unit_test(test_awq_fused_prefill_attention),
+        cmocka_unit_test(test_fp8_weights),
+        cmocka_unit_test(test_fp8_keep_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -425,7 +425,7 @@ static void test_quantization_config(void **state)
         {"{\"load_in_4bit\": true, \"bnb_4bit_quant_type\": \"nf4\"}", EST_QUANT_NF4, 0, "bitsandbytes"},
         {"{\"load_in_8bit\": true, \"quant_method\": \"bitsandbytes\"}", EST_QUANT_INT8, 0, "bitsandbytes"},
         {"{\"bits\": 8, \"group_size\": 128, \"quant_method\": \"gptq\"}", -1, 128, "gptq, 8 bits"},
-        {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\"}", -1, 0, "fp8"},
+        {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"dynamic\"}", EST_QUANT_FP8, 0, "fp8"},
         /* gpt-oss's experts: no MXFP4 weight type in oomlab; --quant must say how they are held */
         {"{\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": [\"lm_head\"]}", -1, 0,
          "mxfp4; HF loads bf16 without its kernels"},
@@ -554,7 +554,9 @@ static const struct {
     /* 2025-2026 models (helper estcfg2; SOURCES: ai-dynamo/aiconfigurator's vendored configs) */
     {"qwen3_8b", 8190735360, 147456, 0, NULL},
     {"qwen3_32b", 32762123264, 262144, 0, NULL},
-    {"qwen3_32b_fp8", 32762123264, 262144, 0, NULL}, /* fp8 weights: refused by the cmd (quant), counted here */
+    {"qwen3_32b_fp8", 32762123264, 262144, 0, NULL},
+    /* neuralmagic/Meta-Llama-3-8B-Instruct-FP8: Llama-3.1-8B's shapes (AutoFP8 per-tensor fp8) */
+    {"llama3_8b_instruct_fp8", 8030261248, 131072, 0, NULL},
     {"qwen3_235b_a22b", 235093634560, 192512, 0, NULL},
     {"qwen3_coder_480b_a35b", 480154875392, 253952, 0, NULL},
     {"llama3_1_405b", 405853388800, 516096, 0, NULL},
@@ -591,6 +593,230 @@ static char *slurp(const char *path, size_t *len)
     fclose(f);
     buf[*len] = '\0';
     return buf;
+}
+
+/* fp8 checkpoints' quantization_config in every form oomlab reads: the
+ * scales' layout, block, static input scales and keep list come back.
+ * Before: quant_method "fp8" was -1 ("not a quantization oomlab models")
+ * and compressed-tensors was not read at all. The "fp8" forms are the real
+ * configs' (tests/data/hfconfigs: deepseek_v3, minimax_m2_5,
+ * llama3_8b_instruct_fp8); the compressed-tensors ones are written here in
+ * the fields llm-compressor saves (config_groups.*.weights num_bits / type /
+ * strategy / block_structure, input_activations.dynamic, ignore; ignore
+ * names as in vllm-project/llm-compressor:examples/model_free_ptq/
+ * kimi_k2_thinking_fp8_block.py). */
+static void test_fp8_quantization_config(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *qc;
+        int quant, scale;
+        int64_t bo, bi;
+        bool static_act;
+        unsigned keep;
+        int unplaced;
+        const char *desc;
+    } cases[] = {
+        {"{\"activation_scheme\": \"dynamic\", \"fmt\": \"e4m3\", \"quant_method\": \"fp8\", \"weight_block_size\": "
+         "[128, 128]}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 128, false, 0, 0, "fp8"},
+        {"{\"quant_method\": \"fp8\", \"fmt\": \"float8_e4m3fn\", \"activation_scheme\": \"dynamic\", "
+         "\"weight_block_size\": [128, 128], \"modules_to_not_convert\": [\"gate\", \"e_score_correction_bias\", "
+         "\"lm_head\"]}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 128, false, 0, 0, "fp8"},
+        {"{\"quant_method\": \"fp8\", \"activation_scheme\": \"static\"}", EST_QUANT_FP8, EST_FP8_TENSOR, 0, 0, true, 0,
+         0, "fp8"},
+        {"{\"quant_method\": \"fp8\", \"weight_block_size\": null}", EST_QUANT_FP8, EST_FP8_TENSOR, 0, 0, false, 0, 0,
+         "fp8"},
+        {"{\"quant_method\": \"fp8\", \"weight_block_size\": [128, 64], \"modules_to_not_convert\": "
+         "[\"kv_b_proj\", \"model.layers.3.mlp.down_proj\", \"q_a_proj\"]}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 64,
+         false, EST_LIN_KV_B | EST_LIN_Q_A, 1, "fp8"},
+        {"{\"quant_method\": \"fp8\", \"weight_block_size\": [128]}", -1, 0, 0, 0, false, 0, 0,
+         "fp8, weight_block_size [ 128 ]"},
+        {"{\"quant_method\": \"compressed-tensors\", \"format\": \"float-quantized\", \"config_groups\": "
+         "{\"group_0\": {\"targets\": [\"Linear\"], \"weights\": {\"num_bits\": 8, \"type\": \"float\", "
+         "\"strategy\": \"block\", \"block_structure\": [128, 128], \"dynamic\": false}, \"input_activations\": "
+         "{\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"group\", \"group_size\": 128, \"dynamic\": true}}}, "
+         "\"ignore\": [\"re:.*gate$\", \"lm_head\", \"re:.*kv_a_proj_with_mqa$\", \"re:.*q_a_proj$\", "
+         "\"model.embed_tokens\"], \"quantization_status\": \"compressed\"}", EST_QUANT_FP8, EST_FP8_BLOCK, 128, 128, false,
+         EST_LIN_KV_A | EST_LIN_Q_A, 0, "compressed-tensors"},
+        {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"group_0\": {\"targets\": [\"Linear\"], "
+         "\"weights\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"channel\", \"dynamic\": false}, "
+         "\"input_activations\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"token\", \"dynamic\": "
+         "true}}}, \"ignore\": [\"lm_head\"]}", EST_QUANT_FP8, EST_FP8_CHANNEL, 0, 0, false, 0, 0,
+         "compressed-tensors"},
+        {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"group_0\": {\"weights\": {\"num_bits\": 8, "
+         "\"type\": \"float\", \"strategy\": \"tensor\"}, \"input_activations\": {\"num_bits\": 8, \"type\": "
+         "\"float\", \"strategy\": \"tensor\", \"dynamic\": false}}}, \"ignore\": [\"lm_head\", \"re:.*mlp.(up|down)\"]}",
+         EST_QUANT_FP8, EST_FP8_TENSOR, 0, 0, true, 0, 1, "compressed-tensors"},
+        /* not fp8: said, not guessed */
+        {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"group_0\": {\"weights\": {\"num_bits\": 4, "
+         "\"type\": \"int\", \"strategy\": \"group\", \"group_size\": 128}}}}", -1, 0, 0, 0, false, 0, 0,
+         "compressed-tensors, int 4 bits"},
+        {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"group_0\": {\"weights\": {\"num_bits\": 8, "
+         "\"type\": \"float\", \"strategy\": \"tensor_group\"}}}}", -1, 0, 0, 0, false, 0, 0,
+         "compressed-tensors, fp8 tensor_group scales"},
+        {"{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"a\": {\"weights\": {\"num_bits\": 8, "
+         "\"type\": \"float\", \"strategy\": \"tensor\"}}, \"b\": {\"weights\": {\"num_bits\": 8, \"type\": "
+         "\"float\", \"strategy\": \"channel\"}}}}", -1, 0, 0, 0, false, 0, 0, "compressed-tensors, mixed fp8 schemes"},
+        /* "frozen": the weights stored uncompressed, not fp8 */
+        {"{\"quant_method\": \"compressed-tensors\", \"quantization_status\": \"frozen\", \"config_groups\": {\"g\": "
+         "{\"weights\": {\"num_bits\": 8, \"type\": \"float\", \"strategy\": \"tensor\"}}}}", -1, 0, 0, 0, false, 0, 0,
+         "compressed-tensors, status frozen"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cfg[1536];
+        snprintf(cfg, sizeof cfg, "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"quantization_config\": %s}",
+                 cases[i].qc);
+        struct est_model m;
+        struct hfconfig_quant q;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(hfconfig_parse(cfg, strlen(cfg), "cfg.json", &m, &q, &err), HFCONFIG_OK);
+        if (q.quant != cases[i].quant || strcmp(q.desc, cases[i].desc) != 0)
+            fail_msg("case %zu: quant %d '%s', want %d '%s'", i, q.quant, q.desc, cases[i].quant, cases[i].desc);
+        if (q.quant != EST_QUANT_FP8) continue;
+        assert_int_equal(q.fp8_scale, cases[i].scale);
+        assert_int_equal(q.fp8_block_out, cases[i].bo);
+        assert_int_equal(q.fp8_block_in, cases[i].bi);
+        assert_int_equal(q.fp8_static_act, cases[i].static_act);
+        assert_int_equal(q.fp8_keep, cases[i].keep);
+        assert_int_equal(q.fp8_unplaced, cases[i].unplaced);
+        /* compressed-tensors' CompressedLinear decompresses at the first forward; FP8Linear does not */
+        assert_int_equal(q.fp8_decompress, strcmp(q.desc, "compressed-tensors") == 0);
+    }
+}
+
+/* fp8 checkpoints' bytes against what their repositories publish: the
+ * safetensors total (model.safetensors.index.json metadata.total_size) in
+ * tests/data/fp8-checkpoints.tsv, each row with its source. The estimate's
+ * weights (--mode load) count what transformers loads; a checkpoint's
+ * multi-token-prediction layers (DeepSeek-V3's layer 61, which transformers
+ * skips) are added here by the same rules: one more MoE layer with its own
+ * embedding, head and norm (a one-layer copy of the model), enorm and hnorm,
+ * and eh_proj (2 x hidden -> hidden) in fp8 with its block scales. Before:
+ * fp8 weights were not modelled (refused, or 2 B each under --quant none). */
+static int64_t load_weights(const struct est_model *m, const struct hfconfig_quant *q)
+{
+    struct est_workload wl;
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_LOAD;
+    wl.quant = EST_QUANT_FP8;
+    wl.fp8_scale = (enum est_fp8_scale)q->fp8_scale;
+    wl.fp8_block_out = q->fp8_block_out;
+    wl.fp8_block_in = q->fp8_block_in;
+    wl.fp8_static_act = q->fp8_static_act;
+    wl.fp8_keep = q->fp8_keep;
+    if (est_compute(m, &wl, &r, &err)) fail_msg("est_compute: %s", err.msg);
+    return r.comp[EST_C_WEIGHTS].bytes;
+}
+
+static void test_fp8_checkpoint_sizes(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/data/fp8-checkpoints.tsv", "r");
+    assert_non_null(f);
+    char line[2048];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n' || strncmp(line, "file\t", 5) == 0) continue;
+        char file[64], id[128];
+        long long total, mtp, tol_ppm;
+        if (sscanf(line, "%63[^\t]\t%127[^\t]\t%lld\t%lld\t%lld", file, id, &total, &mtp, &tol_ppm) != 5)
+            fail_msg("bad row: %s", line);
+        char path[256];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s", file);
+        const char *text = slurp(path, &len);
+        struct est_model m;
+        struct hfconfig_quant q;
+        struct oomlab_err err = {{0}};
+        if (hfconfig_parse(text, len, path, &m, &q, &err) != HFCONFIG_OK || est_model_finish(&m, &err))
+            fail_msg("%s: %s", path, err.msg);
+        assert_int_equal(q.quant, EST_QUANT_FP8);
+        int64_t bytes = load_weights(&m, &q);
+        if (mtp) {
+            struct est_model one = m;
+            one.layers = mtp;
+            one.dense_layers = 0;
+            int64_t bo = q.fp8_block_out, bi = q.fp8_block_in;
+            int64_t eh = 2 * m.hidden * m.hidden + ((m.hidden + bo - 1) / bo) * ((2 * m.hidden + bi - 1) / bi) * 4;
+            bytes += load_weights(&one, &q) + mtp * (2 * 2 * m.hidden + eh);
+        }
+        long long diff = (long long)bytes - total, ppm = (diff < 0 ? -diff : diff) * 1000000 / total;
+        print_message("%s (%s): counted %lld B, published %lld B, %+lld B (%lld ppm, allowed %lld)\n", file, id,
+                      (long long)bytes, total, diff, ppm, tol_ppm);
+        if (ppm > tol_ppm) fail_msg("%s: %lld ppm off the published total", file, ppm);
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows >= 2);
+}
+
+/* The block linears fp8 holds, against counts written out by hand from
+ * each config's shapes (q, k, v, o; gate, up, down per expert; MLA's
+ * q_a/q_b/kv_a/kv_b/o, dense first layers, shared experts), and DeepSeek-
+ * V3's block scales summed linear by linear: a linear left out or counted
+ * twice moves them. The keep bits take exactly those linears out. */
+static void test_fp8_linear_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t fp8_params, scale_bytes; /* scale_bytes 0: not checked */
+    } cases[] = {
+        /* 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 3 x 4096 x 14336) */
+        {"llama3_8b_instruct_fp8", 6979321856, 0},
+        /* 64 x (5120 x 8192 x 2 + 5120 x 1024 x 2 + 3 x 5120 x 25600) */
+        {"qwen3_32b_fp8", 31205621760, 0},
+        /* 48 x (2048 x 4096 x 2 + 2048 x 512 x 2 + 128 x 3 x 2048 x 768) */
+        {"qwen3_30b_a3b", 29896998912, 0},
+        /* 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 8 x 3 x 4096 x 14336) */
+        {"mixtral_8x7b_v0_1", 46439333888, 0},
+        /* 61 layers of MLA, 3 dense MLPs of 18432, 58 x (256 experts + 1 shared) of 2048;
+         * scales: ceil(out / 128) x ceil(in / 128) x 4 B per linear */
+        {"deepseek_v3", 669065609216, 163352928},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", cases[i].file);
+        const char *text = slurp(path, &len);
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        if (hfconfig_parse(text, len, path, &m, NULL, &err) != HFCONFIG_OK || est_model_finish(&m, &err))
+            fail_msg("%s: %s", path, err.msg);
+        struct est_workload wl;
+        est_workload_init(&wl);
+        wl.mode = EST_MODE_LOAD;
+        wl.quant = EST_QUANT_FP8;
+        int64_t fp8, scales, kept;
+        assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+        if (fp8 != cases[i].fp8_params || (cases[i].scale_bytes && scales != cases[i].scale_bytes) || kept)
+            fail_msg("%s: fp8 %lld (want %lld), scales %lld B (want %lld), kept %lld", path, (long long)fp8,
+                     (long long)cases[i].fp8_params, (long long)scales, (long long)cases[i].scale_bytes,
+                     (long long)kept);
+        wl.fp8_keep = ~0u; /* every block linear kept: nothing fp8, no scales */
+        assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+        assert_int_equal(fp8, 0);
+        assert_int_equal(scales, 0);
+        assert_int_equal(kept, cases[i].fp8_params);
+    }
+    /* DeepSeek-V3 with q_a_proj and kv_a_proj_with_mqa kept (llm-compressor's
+     * Kimi-K2 ignore list): 61 x (7168 x 1536 + 7168 x 576) leave fp8 */
+    size_t len;
+    const char *text = slurp(HFCONFIGS "/deepseek_v3.json", &len);
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(hfconfig_parse(text, len, "deepseek_v3.json", &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    struct est_workload wl;
+    est_workload_init(&wl);
+    wl.quant = EST_QUANT_FP8;
+    wl.fp8_keep = EST_LIN_Q_A | EST_LIN_KV_A;
+    int64_t fp8, scales, kept;
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(kept, 923467776);
+    assert_int_equal(fp8, 669065609216 - 923467776);
 }
 
 static void test_real_configs(void **state)
@@ -879,6 +1105,9 @@ int main(void)
         cmocka_unit_test(test_real_configs),
         cmocka_unit_test(test_gpt_oss_family),
         cmocka_unit_test(test_real_configs_all_listed),
+        cmocka_unit_test(test_fp8_quantization_config),
+        cmocka_unit_test(test_fp8_checkpoint_sizes),
+        cmocka_unit_test(test_fp8_linear_counts),
         cmocka_unit_test(test_layout_keys_refused_under_any_type),
         cmocka_unit_test(test_deepseek_v3_family),
         cmocka_unit_test(test_cohere_qk_norm_refused),
