@@ -2116,10 +2116,15 @@ static const struct msg_rule rules[] = {
      * releases (tsl/framework/bfc_allocator.cc) (asingh33/
      * CNNGestureRecognizer#37 = heldout37 h37-84: ten chunk lines under the
      * title). Each from bfc_allocator.cc's own glog tag. */
+    /* ... and the same dump's summary of the chunks in use, one line per
+     * size, "N Chunks of size S totalling T", under "Summary of in-use
+     * Chunks by size" (DumpMemoryLog in tensorflow/tensorflow:tensorflow/
+     * core/common_runtime/bfc_allocator.cc@010f3edc): the paste cut before
+     * the sum (MPI-Dortmund/cryolo#7 = heldout45 h45-71). (diagopen45) */
     {.kind = "bfc-dump",
      .framework = "tensorflow",
      .need = {"bfc_allocator.cc:"},
-     .any = {"] Chunk at ", "] InUse at ", "] Bin ("},
+     .any = {"] Chunk at ", "] InUse at ", "] Bin (", " Chunks of size ", "Summary of in-use Chunks"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
      .standalone = true,
