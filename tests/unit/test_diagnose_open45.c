@@ -57,10 +57,32 @@ static void test_bfc_chunk_summary(void **state)
     assert_true(e.bytes.requested < 0);
 }
 
+/* "of" left out right after the device word: '"CUDA OUT MEMORY" error will
+ * occured' (mahmoodlab/TITAN#16 = heldout45 h45-23). Blanks only between
+ * the three words. */
+static const struct call_case device_out_memory_calls[] = {
+    {"device, out, memory",
+     "How to deal with a large WSI input\n\nWhen I input a large-size WSI, \"CUDA OUT MEMORY\" error will "
+     "occured.\n",
+     true},
+    {"a card's name", "Training stops with GPU out memory after the first epoch.\n", true},
+    /* guards: a comma between; host memory; no device before "out" */
+    {"comma between", "The GPU is out, memory is what the host lacks.\n", false},
+    {"host memory", "CPU out memory while building the index.\n", false},
+    {"no device", "Throughput dropped once we swapped out memory-heavy layers.\n", false},
+};
+
+static void test_device_out_memory(void **state)
+{
+    (void)state;
+    expect_calls(device_out_memory_calls, sizeof device_out_memory_calls / sizeof device_out_memory_calls[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfc_chunk_summary),
+        cmocka_unit_test(test_device_out_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
