@@ -165,6 +165,35 @@ static void test_logging_message_stage(void **state)
     assert_int_equal(stage_of(log), OOM_STAGE_EVAL);
 }
 
+/* A machine's memory named by its size, no device in the sentence, is the
+ * host's: "when trained on a machine with 120G memory, the memory is
+ * insufficient with 8 workers" under a title "Risk of insufficient memory
+ * when using huge training set" (chemprop/chemprop#75 = heldout45 h45-41):
+ * a look-alike. */
+static const struct call_case machine_memory_calls[] = {
+    {"a machine's memory",
+     "Risk of insufficient memory when using huge training set\n\n"
+     "generating a RDKit molecule object for each datapoint during data loading may use lots of memory. "
+     "I trained on 5M molecules, and when trained on a machine with 120G memory, the memory is "
+     "insufficient with 8 workers.\n",
+     false},
+    {"a server's memory, the unit apart",
+     "Out of memory when training\n\nOur server has 256 GB memory and it still runs out of memory.\n", false},
+    /* guards: a device in the sentence (its memory may be the card's); a
+     * machine named without its memory's size */
+    {"a device in the sentence",
+     "[Bug] CUDA: out of memory\n\nBy the way, using vulkan backend on this PC with 16G memory, out of "
+     "memory too.\n",
+     true},
+    {"no size", "Out of memory when training\n\nOn my machine with the GPU it runs out of memory.\n", true},
+};
+
+static void test_machine_memory(void **state)
+{
+    (void)state;
+    expect_calls(machine_memory_calls, sizeof machine_memory_calls / sizeof machine_memory_calls[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_cut_after_free_value),
         cmocka_unit_test(test_model_called_for_output),
         cmocka_unit_test(test_logging_message_stage),
+        cmocka_unit_test(test_machine_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
