@@ -3744,6 +3744,34 @@ static bool corpus_scan(const char *t, size_t n)
     return false;
 }
 
+/* a script announcing the data file it works through, "Processing
+ * ./cache/dips_residues_.../cv_0/label_frac_1.0_train.pkl" (EquiDock's
+ * preprocessing, octavian-ganea/equidock_public#7 = heldout45 h45-63, the
+ * OS killing it next): "Processing" opening the message, then a path whose
+ * file is a data container by its extension (tables, arrays, pickles);
+ * not a model's weights (".bin", ".pt", ".safetensors": a conversion
+ * script's), nor one input (an image, a clip, a sequence): an inference
+ * demo's "Processing demo_imgs/gallery-2.jpg" runs the model on it
+ * (heldout13 h13-63, labelled forward). (diagopen45) */
+static const char *const data_file_exts[] = {".pkl", ".pickle", ".h5", ".hdf5", ".h5ad", ".csv", ".tsv",
+    ".parquet", ".npy", ".npz", ".arrow", ".lmdb"};
+
+static bool data_file_processing(const char *t, size_t n)
+{
+    size_t i = skip_log_prefix(t, n);
+    if (n - i < 11 || strncmp(t + i, "Processing ", 11)) return false;
+    i += 11;
+    while (i < n && t[i] == ' ') i++;
+    size_t a = i;
+    while (i < n && !isspace((unsigned char)t[i])) i++;
+    if (i == a || (!memchr(t + a, '/', i - a) && !memchr(t + a, '\\', i - a))) return false;
+    for (size_t k = 0; k < sizeof data_file_exts / sizeof data_file_exts[0]; k++) {
+        size_t e = strlen(data_file_exts[k]);
+        if (i - a > e && !strncasecmp(t + i - e, data_file_exts[k], e)) return true;
+    }
+    return false;
+}
+
 /* tqdm draws "{desc}: {percentage:3.0f}%|{bar}| {n}/{total}
  * [...]" with the bar filling what the terminal's width leaves, in
  * three-byte block characters (tqdm/tqdm:tqdm/std.py@000ba6fa format_meter,
@@ -3784,7 +3812,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
-    if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
+    if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre)) return OOM_STAGE_DATA;
     for (size_t i = from; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||

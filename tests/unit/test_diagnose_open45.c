@@ -194,6 +194,26 @@ static void test_machine_memory(void **state)
     expect_calls(machine_memory_calls, sizeof machine_memory_calls / sizeof machine_memory_calls[0]);
 }
 
+/* A script announcing the data file it works through, the OS killing it
+ * next: data (octavian-ganea/equidock_public#7 = heldout45 h45-63, a
+ * host-RAM look-alike). Not one input of an inference demo. */
+static void test_data_file_processing(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("```\n"
+                                 "Processing  ./cache/dips_residues_maxneighbor_10/cv_0/label_frac_1.0_train.pkl\n"
+                                 "Num of pairs in  train  =  39901\n"
+                                 "Killed\n"
+                                 "```\n");
+    assert_false(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_DATA);
+    /* guards: an image an inference demo runs the model on; a model's weights */
+    e = primary("```\nProcessing demo_imgs/gallery-2.jpg\nKilled\n```\n");
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+    e = primary("```\nProcessing ./weights/pytorch_model.bin\nKilled\n```\n");
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_model_called_for_output),
         cmocka_unit_test(test_logging_message_stage),
         cmocka_unit_test(test_machine_memory),
+        cmocka_unit_test(test_data_file_processing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
