@@ -596,8 +596,9 @@ static bool cpu_method(const struct words *w, size_t k)
  * having), a size, the memory word at k, in a row. The
  * host's memory, where the sentence names no device ("a machine with 24GB
  * memory (RTX 3090)" may mean the card's). (diagopen45) */
-static const char *const machine_nouns[] = {"machine", "machines", "server", "servers", "node", "nodes",
-    "computer", "workstation", "laptop", "pc", "desktop", "instance", "vm", "cluster", NULL};
+static const char *const machine_nouns[] = {"machine", "machines", "server", "servers", "node",
+    "nodes", "computer", "workstation", "laptop", "pc", "desktop", "instance", "vm", "cluster",
+    NULL};
 
 static bool machine_memory(const struct words *w, size_t k)
 {

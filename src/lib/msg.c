@@ -2124,7 +2124,8 @@ static const struct msg_rule rules[] = {
     {.kind = "bfc-dump",
      .framework = "tensorflow",
      .need = {"bfc_allocator.cc:"},
-     .any = {"] Chunk at ", "] InUse at ", "] Bin (", " Chunks of size ", "Summary of in-use Chunks"},
+     .any = {"] Chunk at ", "] InUse at ", "] Bin (", " Chunks of size ",
+             "Summary of in-use Chunks"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
      .standalone = true,
@@ -4202,7 +4203,8 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
     size_t i = 0, since_value = 0;
     bool value = false;
     const char *first = strchr(pat, '%');
-    size_t anchor = first ? (size_t)(first - pat) : 0, cut_min = anchor >= PM_CUT_MIN ? 1 : PM_CUT_MIN;
+    size_t anchor = first ? (size_t)(first - pat) : 0;
+    size_t cut_min = anchor >= PM_CUT_MIN ? 1 : PM_CUT_MIN;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;

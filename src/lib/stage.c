@@ -2470,12 +2470,12 @@ static unsigned constructor_bits(const char *text, size_t len)
  * the weakest stage: any other cue outranks it. (diagopen45) */
 static const char *const output_parts[] = {"output", "outputs", "out", "logits", "pred", "preds",
                                            "prediction", "predictions"};
-static const char *const model_nouns[] = {"model", "net", "network", "encoder", "decoder", "backbone",
-                                          "unet", "transformer", "classifier"};
-static const char *const model_verbs[] = {"create", "load", "build", "get", "init", "initialize", "make",
-                                          "compile", "prepare", "setup", "wrap", "save", "export",
-                                          "capture", "read", "fit", "run", "eval", "evaluate", "test",
-                                          "train"};
+static const char *const model_nouns[] = {"model", "net", "network", "encoder", "decoder",
+                                          "backbone", "unet", "transformer", "classifier"};
+static const char *const model_verbs[] = {"create", "load", "build", "get", "init", "initialize",
+                                          "make", "compile", "prepare", "setup", "wrap", "save",
+                                          "export", "capture", "read", "fit", "run", "eval",
+                                          "evaluate", "test", "train"};
 
 static unsigned model_call_bits(const char *text, size_t len)
 {
@@ -2483,7 +2483,8 @@ static unsigned model_call_bits(const char *text, size_t len)
     if (!eq) return 0;
     const char *t = eq;
     while (t > text && ident(t[-1])) t--;
-    if (t == eq || !has_part(t, (size_t)(eq - t), output_parts, sizeof output_parts / sizeof output_parts[0]))
+    if (t == eq ||
+        !has_part(t, (size_t)(eq - t), output_parts, sizeof output_parts / sizeof output_parts[0]))
         return 0;
     const char *c = eq + 3;
     if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
@@ -3753,8 +3754,8 @@ static bool corpus_scan(const char *t, size_t n)
  * script's), nor one input (an image, a clip, a sequence): an inference
  * demo's "Processing demo_imgs/gallery-2.jpg" runs the model on it
  * (heldout13 h13-63, labelled forward). (diagopen45) */
-static const char *const data_file_exts[] = {".pkl", ".pickle", ".h5", ".hdf5", ".h5ad", ".csv", ".tsv",
-    ".parquet", ".npy", ".npz", ".arrow", ".lmdb"};
+static const char *const data_file_exts[] = {".pkl", ".pickle", ".h5", ".hdf5", ".h5ad", ".csv",
+    ".tsv", ".parquet", ".npy", ".npz", ".arrow", ".lmdb"};
 
 static bool data_file_processing(const char *t, size_t n)
 {
@@ -3812,7 +3813,8 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
-    if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre)) return OOM_STAGE_DATA;
+    if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre))
+        return OOM_STAGE_DATA;
     for (size_t i = from; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||
