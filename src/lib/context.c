@@ -20,6 +20,7 @@ enum where {
     ADDED_LINE,  /* a diff's added line: '+' then code ("+    except RuntimeError:") */
     UNIT,        /* anywhere, a number's unit: after a digit or no word */
     TITLE_ALONE, /* the title, with no other line in the paste (the row's text is "") */
+    MACHINE_LINE, /* a line naming a machine's sized memory (mention_machine_memory) */
 };
 
 /* What must follow the text: anything, a word's end, a number. */
@@ -192,6 +193,10 @@ static const struct host_rule host_rules[] = {
     HOST("code 137", WORD_END, "a process killed", FAILURE),
     HOST("status 137", WORD_END, "a process killed", FAILURE),
     HOST("\xe5\x86\x85\xe5\xad\x98" /* 内存 */, ANY, "host memory named", MEMORY),
+    /* a machine's memory by its size, no device in its sentence: "when
+     * trained on a machine with 120G memory, the memory is insufficient"
+     * (chemprop/chemprop#75 = heldout45 h45-41) (diagopen45) */
+    {{CONTEXT_HOST, MACHINE_LINE, "", ANY, 2, 1, "a machine's memory named"}, CONTEXT_HOST_MEMORY},
     HOST("+cpu", WORD_END, "a CPU-only build", OTHER),
     HOST("cpu only", WORD_END, "a CPU-only run", OTHER),
     HOST("cpu-only", WORD_END, "a CPU-only run", OTHER),
@@ -325,6 +330,7 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
     size_t t = strlen(r->text);
     if (r->where == TITLE_ALONE) return false; /* read at the paste's end */
     if (r->where == DEVICE_LINE) return mention_device_named(p, n);
+    if (r->where == MACHINE_LINE) return mention_machine_memory(p, n);
     if (r->where == ADDED_LINE) /* not "++", a table's "+---+", a number "+1" */
         return n >= 3 && p[0] == '+' && (p[1] == ' ' || p[1] == '\t' || isalpha((unsigned char)p[1])) &&
                !memchr(p, '|', n) && (isalpha((unsigned char)p[1]) || isalnum((unsigned char)p[2]) ||

@@ -590,8 +590,44 @@ static bool cpu_method(const struct words *w, size_t k)
     return is_word(w, k, "cpu") && at > 0 && w->text[at - 1] == '.' && end < w->len && w->text[end] == '(';
 }
 
+/* A machine's memory named by its size: "when trained on a machine with
+ * 120G memory, the memory is insufficient with 8 workers" (chemprop/
+ * chemprop#75 = heldout45 h45-41): a machine's noun, "with" (or a verb of
+ * having), a size, the memory word at k, in a row. The
+ * host's memory, where the sentence names no device ("a machine with 24GB
+ * memory (RTX 3090)" may mean the card's). (diagopen45) */
+static const char *const machine_nouns[] = {"machine", "machines", "server", "servers", "node",
+    "nodes", "computer", "workstation", "laptop", "pc", "desktop", "instance", "vm", "cluster",
+    NULL};
+
+static bool machine_memory(const struct words *w, size_t k)
+{
+    if (!memory_word(w, k) || !sized(w, k)) return false;
+    size_t j = k - 1; /* the size: "120g", or "gb" after "120" */
+    if (!isdigit((unsigned char)w->text[w->t[j].at]) && j > 0) j--;
+    unsigned s = w->t[k].sentence;
+    if (j < 3 || w->t[j - 1].sentence != s ||
+        !(is_word(w, j - 1, "with") || in_set(w, j - 1, have_verbs)))
+        return false;
+    if (w->t[j - 2].sentence != s || !in_set(w, j - 2, machine_nouns)) return false;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->t[i].sentence == s && device_at(w, i)) return false;
+    return true;
+}
+
+bool mention_machine_memory(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    struct words w;
+    words_read(&w, text, len);
+    for (size_t k = 0; k < w.n; k++)
+        if (machine_memory(&w, k)) return true;
+    return false;
+}
+
 static bool host_guard_at(const struct words *w, size_t k)
 {
+    if (machine_memory(w, k)) return true;
     if (host_inventory(w, k) || cpu_method(w, k)) return false;
     if (is_word(w, k, "ram") && k > 0 && w->t[k - 1].sentence == w->t[k].sentence &&
         (device_at(w, k - 1) || is_word(w, k - 1, "video") || is_word(w, k - 1, "graphics")))
@@ -800,6 +836,14 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
     return false;
 }
 
+/* Only blanks stand between words i and i + 1 (not a comma, a dash, a
+ * quote). */
+static bool blanks_between(const struct words *w, size_t i, size_t j)
+{
+    size_t a = w->t[i].end, b = w->t[j].at;
+    return a < b && strspn(w->text + a, " ") >= b - a;
+}
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -819,6 +863,16 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     if (in_set(w, k, run_verbs) && SAME(k + 2) && is_word(w, k + 1, "out") &&
         oom_memory_word(w, k + 2)) {
         *last = k + 2;
+        return true;
+    }
+    /* ... or "of" left out after the device itself: '"CUDA OUT MEMORY" error
+     * will occured' (mahmoodlab/TITAN#16 = heldout45 h45-23): the device
+     * word, "out", the memory word, with blanks only between (not "GPU out,
+     * memory ..."). (diagopen45) */
+    if (is_word(w, k, "out") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
+        device_at(w, k - 1) && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
+        blanks_between(w, k, k + 1)) {
+        *last = k + 1;
         return true;
     }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */

