@@ -3344,8 +3344,57 @@ static const struct {
 /* Prose (the user's sentence, not the tool's line), talk of an error or a
  * crash (the failure, not what ran), warnings, markdown headings and rules,
  * and code (an assignment, a box line) tell no stage. */
+/* A line a user typed or asked, not one the tool printed: a shell
+ * command ("$ python evaluate.py configs/...", "!python generate.py --task
+ * t2v-14B", "CUDA_LAUNCH_BLOCKING=1 python infer_finetuning.py", "sudo
+ * docker build ...") or a script a sentence runs ("and then generate
+ * following code that python sr.py -p train"), a question ("how to save a
+ * model with FSDP2 ?"), a numbered step of a bug template ("4. Press
+ * Generate"). Their words named a stage on 13 seen rows labelled unknown
+ * and on none labelled with one (diagover). */
+static const char *const shell_words[] = {"python", "python3", "pytest", "sudo", "docker", "bash", "cd",
+    "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup"};
+
+static size_t word_len(const char *t, size_t n)
+{
+    size_t k = 0;
+    while (k < n && t[k] != ' ' && t[k] != '\t') k++;
+    return k;
+}
+
+static bool typed_line(const char *t, size_t n)
+{
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\r' || t[n - 1] == '\n')) n--;
+    if (n > 0 && t[n - 1] == '?') return true;
+    size_t i = 0;
+    while (i < n && isdigit((unsigned char)t[i])) i++;
+    if (i > 0 && i + 2 < n && t[i] == '.' && t[i + 1] == ' ' && isupper((unsigned char)t[i + 2])) return true;
+    /* a prompt's mark, then VAR=value settings, then the command */
+    i = 0;
+    while (i < n && (t[i] == '$' || t[i] == '!' || t[i] == '>' || t[i] == '`' || t[i] == '*' || t[i] == ' ')) i++;
+    for (;;) {
+        size_t k = word_len(t + i, n - i);
+        const char *eq = memchr(t + i, '=', k);
+        if (!eq || eq == t + i || !isupper((unsigned char)t[i])) break;
+        i += k;
+        while (i < n && t[i] == ' ') i++;
+    }
+    size_t k = word_len(t + i, n - i);
+    for (size_t w = 0; w < sizeof shell_words / sizeof shell_words[0]; w++)
+        if (k == strlen(shell_words[w]) && !memcmp(t + i, shell_words[w], k)) return true;
+    /* "python X.py" anywhere in the line: a script run, quoted */
+    for (const char *q = find_nocase(t, n, 0, "python ", 7); q; q = find_nocase(t, n, (size_t)(q - t) + 1, "python ", 7)) {
+        if (q > t && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) continue;
+        const char *a = q + 7, *end = t + n;
+        size_t m = word_len(a, (size_t)(end - a));
+        if (m > 3 && !memcmp(a + m - 3, ".py", 3)) return true;
+    }
+    return false;
+}
+
 static bool not_narration(const char *t, size_t n)
 {
+    if (typed_line(t, n)) return true;
     static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " = ", "\xe2\x94\x82"};
     static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
                                         "bug", "cannot", "unable", "tried", "killed", " i ", "when ",

@@ -64,10 +64,64 @@ static void test_launch_command_names_no_stage(void **state)
                         "unknown");
 }
 
+/* The tool's own lines by general words (the weakest evidence) are
+ * lines the tool printed: not a command the user typed, a question, or a
+ * numbered step of a bug template. */
+static void test_typed_lines_are_no_tool_lines(void **state)
+{
+    (void)state;
+    /* mit-han-lab/spvnas#108 (corpus-heldout28 h28-97): the command run */
+    assert_string_equal(stage_of("evaluate.py running out of memory because there is no no_grad modifier\n"
+                                 "\n"
+                                 "When I run\n"
+                                 "```bash\n"
+                                 "python evaluate.py configs/semantic_kitti/default.yaml --name "
+                                 "SemanticKITTI_val_SPVCNN@119GMACs\n"
+                                 "```\n"
+                                 "\n"
+                                 "I get the distributed init error because it is not run using torchpack unlike the "
+                                 "train script\n"
+                                 "On fixing that, there is a CUDA out of memory error because there is not no_grad "
+                                 "decorator arround the inference script\n"),
+                        "unknown");
+    /* AUTOMATIC1111/stable-diffusion-webui#11960 (corpus-heldout25 h25-04): steps to reproduce */
+    assert_string_equal(stage_of("[Bug]: HiRes - CUDA out of memory (this is new - worked yesterday)\n"
+                                 "\n"
+                                 "### Steps to reproduce the problem\n"
+                                 "\n"
+                                 "1. Start WebUI\n"
+                                 "3. Batch size: 8, HiRes enabled, upscaler: R-ERSGAN 4x+, upscale by factor of 2\n"
+                                 "4. Press Generate\n"),
+                        "unknown");
+    /* evalplus/evalplus#33 (corpus-heldout36 h36-101): a question above the paste */
+    assert_string_equal(stage_of("Nondzu \xc2\xb7 comment \xc2\xb7 2023-10-21\n"
+                                 "@ganler  Anyway, is it possible run evalplus on multigpu machine ?\n"
+                                 "\n"
+                                 "Nondzu \xc2\xb7 comment \xc2\xb7 2023-10-21\n"
+                                 "```\n"
+                                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 688.00 MiB. GPU 0 "
+                                 "has a total capacty of 79.15 GiB of which 54.62 MiB is free.\n"
+                                 "```\n"),
+                        "unknown");
+    /* Janspiry/Image-Super-Resolution-via-Iterative-Refinement#25 (corpus-heldout40 h40-16) */
+    assert_string_equal(stage_of("cuda out of memory\n"
+                                 "\n"
+                                 "and then generate following code that python sr.py -p train -c "
+                                 "config/sr_sr3_64_512.json\n"
+                                 "\n"
+                                 "but i got this error code that cuda out of memory.\n"),
+                        "unknown");
+    /* the tool's own lines still count (as h23-31's "Testing 0 input") */
+    assert_string_equal(stage_of("INFO: Generating video ...\n"
+                                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"),
+                        "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_command_names_no_stage),
+        cmocka_unit_test(test_typed_lines_are_no_tool_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
