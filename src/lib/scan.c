@@ -1428,12 +1428,26 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The paste's first line with text (an issue's title where the paste has one). */
+static bool paste_title_line(const struct view *v, size_t ls)
+{
+    if (v->base != 0) return false;
+    for (size_t i = 0; i < ls; i++)
+        if (!isspace((unsigned char)v->p[i])) return false;
+    return true;
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
     struct evidence e = {.context = OOM_STAGE_UNKNOWN, .tf = OOM_STAGE_UNKNOWN, .rank = -1, .region = ls};
-    frame_evidence(&e, text, n);
+    /* an OOM named in words on the paste's title: the phase the title
+     * names ("OOM at VAE decode", "evaluate.py running out of memory",
+     * "accelerator.prepare() get OOM") is the reporter's summary, no frame
+     * or log line (the labellers' title-or-prose-phase-no-stage; diagover) */
+    bool title_words = r == msg_prose_mention_rule() && paste_title_line(v, ls);
+    if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
     if (!e.frames) {
@@ -1490,7 +1504,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                         : e.tf;
     else ev->stage = stage_combine(frames, e.context);
     if (r->stage == OOM_STAGE_UNKNOWN) {
-        enum oom_stage after = stage_after_line(text, n);
+        enum oom_stage after = title_words ? OOM_STAGE_UNKNOWN : stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
         if (e.outer_seen & (1u << after)) after = OOM_STAGE_UNKNOWN;
         ev->stage = stage_combine(ev->stage, after);

@@ -117,11 +117,41 @@ static void test_typed_lines_are_no_tool_lines(void **state)
                         "generate");
 }
 
+/* An OOM named in words on the paste's title: the phase the title names
+ * is the reporter's summary (title-or-prose-phase-no-stage). */
+static void test_title_words_name_no_stage(void **state)
+{
+    (void)state;
+    /* lllyasviel/FramePack#25 (corpus-heldout29 h29-41) */
+    assert_string_equal(stage_of("OOM at VAE decode\n"
+                                 "\n"
+                                 "Hey is there a way to enable tiled vae decode manually?\n"),
+                        "unknown");
+    /* huggingface/accelerate#3182 (corpus-heldout28 h28-96) */
+    assert_string_equal(stage_of("accelerator.prepare() get OOM,but available in single GPU\n"
+                                 "\n"
+                                 "### System Info\n"),
+                        "unknown");
+    /* mit-han-lab/spvnas#108 (corpus-heldout28 h28-97), cut after its command */
+    assert_string_equal(stage_of("evaluate.py running out of memory because there is no no_grad modifier\n"
+                                 "\n"
+                                 "When I run\n"
+                                 "```bash\n"
+                                 "python evaluate.py configs/semantic_kitti/default.yaml\n"
+                                 "```\n"),
+                        "unknown");
+    /* a message a log line states on the first line keeps its own words
+     * ("Error while evaluating MSMARCO: CUDA out of memory", h30-119) */
+    assert_string_equal(stage_of("Error while evaluating MSMARCO: CUDA out of memory. Tried to allocate 2.00 GiB\n"),
+                        "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_command_names_no_stage),
         cmocka_unit_test(test_typed_lines_are_no_tool_lines),
+        cmocka_unit_test(test_title_words_name_no_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
