@@ -1251,6 +1251,13 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        /* a person's sentence around the message (the reporter's "I
+         * encountered a OOM error adding the VAE decoder", a reply) says no
+         * more than a title does (stage_user_text; diagover) */
+        if (stage_user_text(c.body, c.n)) {
+            ctx_lines++;
+            continue;
+        }
         enum oom_stage st = stage_context_line(c.body, c.n);
         /* read upward, a load line above a bare running bar
          * is over; the bar is the next loop (stage_past_bare_bar, as the
@@ -2993,6 +3000,13 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
+        /* a person's line at the paste's end (a reply: "You can try to use
+         * google colab for generating the model", a curl command) is no
+         * activity of the run (stage_user_text; diagover) */
+        if (stage_user_text(c.body, c.n)) {
+            counted++;
+            continue;
+        }
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);

@@ -3392,6 +3392,32 @@ static bool typed_line(const char *t, size_t n)
     return false;
 }
 
+/* A line of a person's prose, not a tool's: typed (above), written in
+ * the first or second person ("I change max_new_tokens to 1024, then
+ * transcribe ...", "You can try to use google colab for generating the
+ * model"), or in a script other than Latin (a tool's lines are English). */
+bool stage_user_text(const char *t, size_t n)
+{
+    static const char *const starts[] = {"I ", "We ", "You ", "My ", "Your "};
+    static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
+    if (typed_line(t, n)) return true;
+    while (n > 0 && (*t == ' ' || *t == '\t')) t++, n--;
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (n >= strlen(starts[i]) && !memcmp(t, starts[i], strlen(starts[i]))) return true;
+    /* " I " before a date is a logger's level ("[NeMo I 2023-08-13
+     * 18:24:02 clustering_diarizer:343] Extracting embeddings", h20-91) */
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        size_t k = strlen(marks[i]);
+        for (const char *q = memmem(t, n, marks[i], k); q; q = memmem(q + 1, (size_t)(t + n - q - 1), marks[i], k))
+            if (!(i == 0 && q + k < t + n && isdigit((unsigned char)q[k]))) return true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
+    }
+    return false;
+}
+
 static bool not_narration(const char *t, size_t n)
 {
     if (typed_line(t, n)) return true;

@@ -146,12 +146,57 @@ static void test_title_words_name_no_stage(void **state)
                         "eval");
 }
 
+/* The paste's last activity (read when nothing leads to the message) is
+ * the run's: not a reply in the first or second person. */
+static void test_replies_are_no_last_activity(void **state)
+{
+    (void)state;
+    /* RuolinZheng08/twewy-discord-chatbot#16 (corpus-heldout36 h36-80) */
+    assert_string_equal(stage_of("Out of memory on CUDA\n"
+                                 "\n"
+                                 "I already tried to reduce my batch to 1, and I am looking for help on how to run it "
+                                 "better, my GPU has 6 GB of dedicated VRAM, and still is out of memory, maybe I need "
+                                 "to reduce my sample?\n"
+                                 "\n"
+                                 "jdakillah \xc2\xb7 comment \xc2\xb7 2023-01-16\n"
+                                 "You can try to use google colab for generating the model, then afterwards you can "
+                                 "copy the files to your server of Huggingface instance.\n"
+                                 "\n"
+                                 "Spit-fires \xc2\xb7 comment \xc2\xb7 2023-04-14\n"
+                                 "Use a lower batch size in args()\n"),
+                        "unknown");
+    /* antgroup/echomimic#139 (corpus-heldout39 h39-94): a reply's last line */
+    assert_string_equal(stage_of("CUDA out of memory\n"
+                                 "\n"
+                                 "nitinmukesh \xc2\xb7 comment \xc2\xb7 2024-09-07\n"
+                                 "Echomimic is guaranteed working fine with RTX 4060 with 8 GB VRAM + 8 GB shared RAM. "
+                                 "I am regularly generating between 30 - 55 seconds without any issues.\n"),
+                        "unknown");
+    /* rosinality/style-based-gan-pytorch#10 (corpus-heldout28 h28-08): the
+     * reporter's sentences right below the title */
+    assert_string_equal(stage_of("CUDA out of memory in generate, even with 1 image\n"
+                                 "\n"
+                                 "Before I start, Huge thank you for the pre trained models;\n"
+                                 "but generating is problematic. Each time I try to run the code this happens:"
+                                 "[output](https://pastebin.com/keRn13KQ)\n"
+                                 "Surprisingly enough, training works perfectly fine.\n"),
+                        "unknown");
+    /* a logger's level before a date is no first person: NeMo's own
+     * line stays the last activity (corpus-heldout20 h20-91's shape) */
+    assert_string_equal(stage_of("CUDA out of memory\n"
+                                 "\n"
+                                 "[NeMo I 2023-08-13 18:24:02 clustering_diarizer:343] Extracting embeddings for "
+                                 "Diarization\n"),
+                        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_command_names_no_stage),
         cmocka_unit_test(test_typed_lines_are_no_tool_lines),
         cmocka_unit_test(test_title_words_name_no_stage),
+        cmocka_unit_test(test_replies_are_no_last_activity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
