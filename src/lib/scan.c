@@ -1435,13 +1435,20 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
     return OOM_STAGE_UNKNOWN;
 }
 
-/* The paste's first line with text (an issue's title where the paste has one). */
+/* The paste's first line with text, standing over a blank line: an
+ * issue's title (a one-line paste, or a log whose second line has text,
+ * starts with its own error: "UserWarning: Failed to clone() tensor ...
+ * state_dict() call ... Error: CUDA out of memory", GanjinZero/RRHF#30). */
 static bool paste_title_line(const struct view *v, size_t ls)
 {
     if (v->base != 0) return false;
     for (size_t i = 0; i < ls; i++)
         if (!isspace((unsigned char)v->p[i])) return false;
-    return true;
+    size_t e = line_end(v, ls);
+    if (e >= v->len) return false;
+    size_t i = e + 1;
+    while (i < v->len && (v->p[i] == ' ' || v->p[i] == '\t' || v->p[i] == '\r')) i++;
+    return i < v->len && v->p[i] == '\n';
 }
 
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
@@ -1449,11 +1456,12 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                          const struct msg_prefix *src, struct oom_event *ev)
 {
     struct evidence e = {.context = OOM_STAGE_UNKNOWN, .tf = OOM_STAGE_UNKNOWN, .rank = -1, .region = ls};
-    /* an OOM named in words on the paste's title: the phase the title
-     * names ("OOM at VAE decode", "evaluate.py running out of memory",
-     * "accelerator.prepare() get OOM") is the reporter's summary, no frame
-     * or log line (the labellers' title-or-prose-phase-no-stage; diagover) */
-    bool title_words = r == msg_prose_mention_rule() && paste_title_line(v, ls);
+    /* an OOM named on the paste's title: the phase the title names ("OOM
+     * at VAE decode", "Out of memory after optimizer.step() with
+     * accelerate.", "accelerator.prepare() CUDA out of memory") is the
+     * reporter's summary, no frame or log line (the labellers'
+     * title-or-prose-phase-no-stage; diagover) */
+    bool title_words = paste_title_line(v, ls);
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);

@@ -140,6 +140,21 @@ static void test_title_words_name_no_stage(void **state)
                                  "python evaluate.py configs/semantic_kitti/default.yaml\n"
                                  "```\n"),
                         "unknown");
+    /* huggingface/transformers#7232 (corpus-heldout25 h25-86): a title a
+     * message rule reads (not only the prose pass) */
+    assert_string_equal(stage_of("trainer.evaluate() aggregates predictions on GPU and causes CUDA out of memory "
+                                 "issues for large datasets\n"
+                                 "\n"
+                                 "1. Use the Trainer for evaluation (`.evaluate()`, `.predict()`) on the GPU with "
+                                 "BERT with a large evaluation DataSet\n"),
+                        "unknown");
+    /* a log that starts with its own error (no blank line below it) is no
+     * title: GanjinZero/RRHF#30 (corpus-heldout4 k03) stays checkpoint */
+    assert_string_equal(stage_of("`UserWarning: Failed to clone() tensor with name lm_head.weight. This may mean "
+                                 "that this state_dict entry could point to invalid memory regions after returning "
+                                 "from state_dict() call if this parameter is managed by FSDP. Please check clone "
+                                 "implementation of lm_head.weight. Error: CUDA out of memory.\n"),
+                        "checkpoint");
     /* a message a log line states on the first line keeps its own words
      * ("Error while evaluating MSMARCO: CUDA out of memory", h30-119) */
     assert_string_equal(stage_of("Error while evaluating MSMARCO: CUDA out of memory. Tried to allocate 2.00 GiB\n"),
