@@ -3010,8 +3010,10 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
         /* a person's line at the paste's end (a reply: "You can try to use
          * google colab for generating the model", a curl command) is no
-         * activity of the run (stage_user_text; diagover) */
-        if (stage_user_text(c.body, c.n)) {
+         * activity of the run (stage_user_text; diagover), nor is code (the
+         * user's script: "# If transcript is not provided, it will be
+         * automatically transcribed using Whisper", h42-95) */
+        if (stage_user_text(c.body, c.n) || c.kind == STAGE_LINE_CODE) {
             counted++;
             continue;
         }

@@ -3347,13 +3347,14 @@ static const struct {
 /* A line a user typed or asked, not one the tool printed: a shell
  * command ("$ python evaluate.py configs/...", "!python generate.py --task
  * t2v-14B", "CUDA_LAUNCH_BLOCKING=1 python infer_finetuning.py", "sudo
- * docker build ...") or a script a sentence runs ("and then generate
+ * docker build ...", "curl -s http://localhost:8000/v1/chat/completions")
+ * or a script a sentence runs ("and then generate
  * following code that python sr.py -p train"), a question ("how to save a
  * model with FSDP2 ?"), a numbered step of a bug template ("4. Press
  * Generate"). Their words named a stage on 13 seen rows labelled unknown
  * and on none labelled with one (diagover). */
 static const char *const shell_words[] = {"python", "python3", "pytest", "sudo", "docker", "bash", "cd",
-    "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup"};
+    "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup", "curl", "wget"};
 
 static size_t word_len(const char *t, size_t n)
 {
