@@ -49,6 +49,8 @@ enum need {
 #define S(k) (1u << (k))
 /* Stage families: a fix lists the stages it follows from. */
 #define STEP_STAGES (S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_FORWARD) | S(OOM_STAGE_BACKWARD))
+/* A training step the log shows: levers for what only training holds. */
+#define TRAIN_STAGES (S(OOM_STAGE_FORWARD) | S(OOM_STAGE_BACKWARD))
 #define INFER_STAGES (S(OOM_STAGE_EVAL) | S(OOM_STAGE_GENERATE))
 
 struct plan_fix {
@@ -193,11 +195,13 @@ static const struct plan_fix catalogue[] = {
      "Find the stage first: print the phase (train step, eval, save) and step before each; "
      "CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) makes the traceback point at the "
      "failing operation",
-     "the log does not show the stage; the fixes below assume a training step"},
+     "the log does not show the stage: the fixes below hold in training and inference alike, "
+     "or say which one they are for"},
     {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH,
      "Find the stage first: print the phase (train step, eval, save) and step before each, "
      "and keep the full traceback",
-     "the log does not show the stage; the fixes below assume a training step"},
+     "the log does not show the stage: the fixes below hold in training and inference alike, "
+     "or say which one they are for"},
     /* Evaluation / prediction. */
     {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
      "Evaluate under torch.no_grad() or torch.inference_mode(), with model.eval()",
@@ -298,29 +302,54 @@ static const struct plan_fix catalogue[] = {
      "device_batch_size {batch} -> {batch2}, grad_accum {accum} -> {accum2} keeps the effective "
      "batch at {eff}",
      "peak memory scales about linearly with the per-device batch; {reason}"},
-    {"batch", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_BATCH | N_SCALES,
+    {"batch", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_BATCH | N_SCALES,
      "Halve the per-device batch size and double gradient accumulation to keep the effective "
      "batch (e.g. batch 8 -> 4, grad_accum 2 -> 4)",
      "peak memory scales about linearly with the per-device batch; {reason}"},
+    /* Stage unknown: what holds whether the run trains or infers, and
+     * the levers of each named as such (a paste whose stage is unknown is
+     * as often an inference script as a training step; diagover) */
+    {"batch", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_BATCH | N_SCALES,
+     "Halve the batch per device: in training double gradient accumulation to keep the "
+     "effective batch (e.g. batch 8 -> 4, grad_accum 2 -> 4); in inference pass fewer "
+     "prompts, images or samples per call",
+     "peak memory scales about linearly with the batch, in training and inference; {reason}"},
     {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_SEQ,
      "max_seq_len {seq} -> {seq2} (check data splitting and position encodings still hold)",
      "{seq_reason}"},
-    {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_SEQ,
+    {"sequence-length", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_SEQ,
      "Shorten the sequence length one step (e.g. 2048 -> 1024), checking data splitting and "
      "position encodings",
      "{seq_reason}"},
-    {"gradient-checkpointing", 0, STEP_STAGES, N_OOM | N_NO_CKPT,
+    {"sequence-length", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_SEQ,
+     "Shorten the inputs one step: the sequence length (e.g. 2048 -> 1024 tokens), or the "
+     "image, video or audio size",
+     "{seq_reason}"},
+    {"gradient-checkpointing", 0, TRAIN_STAGES, N_OOM | N_NO_CKPT,
      "Turn on gradient checkpointing: model.gradient_checkpointing_enable()",
      "activations usually drop by half or more, for about a third more compute"},
-    {"bf16-autocast", 0, STEP_STAGES, N_OOM | N_NO_LOWP,
+    {"bf16-autocast", 0, TRAIN_STAGES, N_OOM | N_NO_LOWP,
      "Train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16){dtype_note}",
      "bf16 activations take half the memory of fp32; no GradScaler needed with bf16"},
-    {"8bit-optimizer", 0, S(OOM_STAGE_UNKNOWN) | S(OOM_STAGE_BACKWARD), N_OOM,
+    {"low-precision", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_LOWP,
+     "Run in bf16: train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16), or "
+     "load the model in torch.bfloat16 for inference{dtype_note}",
+     "bf16 activations (and, for inference, weights) take half the memory of fp32"},
+    {"8bit-optimizer", 0, S(OOM_STAGE_BACKWARD), N_OOM,
      "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
      "Adam keeps two fp32 states per parameter; 8-bit states take a quarter of that"},
-    {"lora", 0, STEP_STAGES, N_OOM,
+    {"lora", 0, TRAIN_STAGES, N_OOM,
      "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
      "gradients and optimizer states then exist only for the adapters"},
+    {"training-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM,
+     "If it is a training step: gradient checkpointing (model.gradient_checkpointing_enable()), "
+     "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit), or LoRA adapters instead of all weights",
+     "each cuts what only training holds: stored activations, optimizer states, gradients"},
+    {"inference-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM,
+     "If it is inference: run under torch.inference_mode() with model.eval(), and bound what "
+     "is generated (max_new_tokens, num_beams)",
+     "without no_grad every call keeps its activations for a backward that never comes; the "
+     "KV cache grows with the generated length"},
     {"zero-fsdp", 0, STEP_STAGES, N_OOM | N_MULTI,
      "Shard instead of replicating: DeepSpeed ZeRO-2 (optimizer+gradients) or ZeRO-3/FSDP "
      "(parameters too)",

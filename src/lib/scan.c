@@ -1251,6 +1251,13 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
+        /* a person's sentence around the message (the reporter's "I
+         * encountered a OOM error adding the VAE decoder", a reply) says no
+         * more than a title does (stage_user_text; diagover) */
+        if (stage_user_text(c.body, c.n)) {
+            ctx_lines++;
+            continue;
+        }
         enum oom_stage st = stage_context_line(c.body, c.n);
         /* read upward, a load line above a bare running bar
          * is over; the bar is the next loop (stage_past_bare_bar, as the
@@ -1428,12 +1435,34 @@ static enum oom_stage prose_code_walk(struct scan *s, const struct view *v, size
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The paste's first line with text, standing over a blank line: an
+ * issue's title (a one-line paste, or a log whose second line has text,
+ * starts with its own error: "UserWarning: Failed to clone() tensor ...
+ * state_dict() call ... Error: CUDA out of memory", GanjinZero/RRHF#30). */
+static bool paste_title_line(const struct view *v, size_t ls)
+{
+    if (v->base != 0) return false;
+    for (size_t i = 0; i < ls; i++)
+        if (!isspace((unsigned char)v->p[i])) return false;
+    size_t e = line_end(v, ls);
+    if (e >= v->len) return false;
+    size_t i = e + 1;
+    while (i < v->len && (v->p[i] == ' ' || v->p[i] == '\t' || v->p[i] == '\r')) i++;
+    return i < v->len && v->p[i] == '\n';
+}
+
 static void read_context(struct scan *s, const struct view *v, const struct msg_rule *r,
                          size_t ls, size_t le, const char *text, size_t n,
                          const struct msg_prefix *src, struct oom_event *ev)
 {
     struct evidence e = {.context = OOM_STAGE_UNKNOWN, .tf = OOM_STAGE_UNKNOWN, .rank = -1, .region = ls};
-    frame_evidence(&e, text, n);
+    /* an OOM named on the paste's title: the phase the title names ("OOM
+     * at VAE decode", "Out of memory after optimizer.step() with
+     * accelerate.", "accelerator.prepare() CUDA out of memory") is the
+     * reporter's summary, no frame or log line (the labellers'
+     * title-or-prose-phase-no-stage; diagover) */
+    bool title_words = paste_title_line(v, ls);
+    if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
     if (!e.frames) {
@@ -1490,7 +1519,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                         : e.tf;
     else ev->stage = stage_combine(frames, e.context);
     if (r->stage == OOM_STAGE_UNKNOWN) {
-        enum oom_stage after = stage_after_line(text, n);
+        enum oom_stage after = title_words ? OOM_STAGE_UNKNOWN : stage_after_line(text, n);
         if (after == OOM_STAGE_UNKNOWN) after = after_stage(s, v, le, src);
         if (e.outer_seen & (1u << after)) after = OOM_STAGE_UNKNOWN;
         ev->stage = stage_combine(ev->stage, after);
@@ -2979,6 +3008,15 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
+        /* a person's line at the paste's end (a reply: "You can try to use
+         * google colab for generating the model", a curl command) is no
+         * activity of the run (stage_user_text; diagover), nor is code (the
+         * user's script: "# If transcript is not provided, it will be
+         * automatically transcribed using Whisper", h42-95) */
+        if (stage_user_text(c.body, c.n) || c.kind == STAGE_LINE_CODE) {
+            counted++;
+            continue;
+        }
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);

@@ -151,6 +151,11 @@ enum oom_stage stage_context_line(const char *text, size_t len);
 bool stage_model_math(const char *code, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
+/* the line is a person's, not a tool's: a command typed, a question, a
+ * numbered step, a sentence in the first or second person or in a script
+ * other than Latin (diagover). */
+bool stage_user_text(const char *text, size_t len);
+
 /* the line is a trainer's own training-progress line
  * ("Epoch(train) [2][ 50/1833]", "Starting training from iteration 0",
  * "Epoch 1/10" alone): training under way, which names no stage, and

@@ -225,7 +225,11 @@ static void stage_split(void)
         const struct oom_event *e = rows[i].ev;
         const char *got = e ? oom_stage_name(e->stage) : NULL;
         bool said = got && strcmp(got, "unknown");
-        if (!strcmp(want, "unknown")) over += said;
+        if (!strcmp(want, "unknown") && said) {
+            over++;
+            if (show_misses)
+                print_error("corpus %s stage: want 'unknown', named '%s'\n", rows[i].col[C_ID], got);
+        }
         if (!*want || !strcmp(want, "unknown")) continue;
         int d = strcasestr(rows[i].col[C_NOTES], "doubtful stage") != NULL;
         named += said;

@@ -216,10 +216,12 @@ static void test_plan_every_stage(void **state)
         bool multi;
         const char *ids;
     } golden[] = {
-        {OOM_STAGE_UNKNOWN, false, "locate-stage batch sequence-length gradient-checkpointing "
-                                   "bf16-autocast 8bit-optimizer lora fallbacks"},
-        {OOM_STAGE_UNKNOWN, true, "locate-stage batch sequence-length gradient-checkpointing "
-                                  "bf16-autocast 8bit-optimizer lora zero-fsdp fallbacks"},
+        /* unknown: no training step assumed (diagover): the levers of
+         * both, each lever of one named as such */
+        {OOM_STAGE_UNKNOWN, false, "locate-stage batch sequence-length low-precision "
+                                   "training-levers inference-levers fallbacks"},
+        {OOM_STAGE_UNKNOWN, true, "locate-stage batch sequence-length low-precision "
+                                  "training-levers inference-levers zero-fsdp fallbacks"},
         {OOM_STAGE_DATA, false, "data-on-cpu batch sequence-length fallbacks"},
         {OOM_STAGE_LOAD, false, "load-low-precision load-fallbacks"},
         {OOM_STAGE_LOAD, true, "load-low-precision load-sharded load-fallbacks"},
