@@ -16,6 +16,7 @@
 #include "cmd/live.h"
 #include "lib/argsubst.h"
 #include "lib/gate.h"
+#include "lib/killcause.h"
 #include "lib/ledger.h"
 #include "lib/strbuf.h"
 #include "lib/units.h"
@@ -177,7 +178,7 @@ static long oom_line(const struct runexec_result *r)
 }
 
 struct verdict_text {
-    char summary[900];  /* the run's one line */
+    char summary[1300];  /* the run's one line */
     char title[160];
 };
 
@@ -297,9 +298,18 @@ static int print_json(const struct guard_args *a, const struct runexec_result *r
     } else {
         json_null(&j);
     }
+    /* the signal the command died of, and what the cgroup's OOM-kill count
+     * says of a SIGKILL (lib/killcause): null where there is nothing to say */
+    char sig[32];
+    json_key(&j, "command_signal"), json_str(&j, r->term_signal ? child_signal_name(r->term_signal, sig, sizeof sig) : NULL);
+    json_key(&j, "host_oom_kills");
+    if (r->host_oom_kills >= 0) json_int(&j, r->host_oom_kills);
+    else json_null(&j);
+    bool own_stop = r->timed_out || r->stopped || r->interrupted;
+    enum killcause kc = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills);
+    json_key(&j, "kill_cause"), json_str(&j, kc == KILLCAUSE_HOST_OOM || !own_stop ? killcause_name(kc) : NULL);
     json_key(&j, "interrupted_by");
     if (g->verdict == GATE_INTERRUPTED && r->forwarded_signal > 0) {
-        char sig[32];
         json_str(&j, child_signal_name(r->forwarded_signal, sig, sizeof sig));
     } else {
         json_null(&j);
@@ -371,9 +381,13 @@ int cmd_guard(int argc, char **argv)
     if (rc < 0) fprintf(stderr, "oomlab guard: %s\n", err.msg);
     const char *source;
     int64_t peak = gate_peak(&a, &r, &source);
+    char signame[32] = "";
+    if (r.term_signal) child_signal_name(r.term_signal, signame, sizeof signame);
     struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom || r.oom_earlier, .exec_failed = r.exec_failed,
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
                          .interrupted_by = r.interrupted ? r.forwarded_signal : 0,
+                         .term_signal = r.term_signal, .signal_name = r.term_signal ? signame : NULL,
+                         .host_oom_kills = r.host_oom_kills,
                          .peak = peak, .peak_lower_bound = r.peak_lower_bound};
     if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
     struct gate_out g;

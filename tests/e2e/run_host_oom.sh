@@ -63,3 +63,23 @@ export OOMLAB_CGROUP_ROOT=$PWD/nonexistent
 check host-oom.unknown-said grep -q "cannot read this cgroup's OOM-kill count here: if .dmesg. shows" err.txt
 "$OOMLAB" run -q --id t --timeout 200ms --grace 100ms -- sh -c 'trap "" TERM; sleep 5' 2>err.txt
 check host-oom.timeout-not-blamed test -z "$(grep -F SIGKILL, err.txt)"
+
+# --- guard: the same evidence in the verdict and in --json. Before, guard
+#     said only "the command failed with exit 137 (no GPU OOM found)" and its
+#     JSON had neither the signal nor the count ---
+fresh guard
+cg "0::/job_3" job_3/memory.events 'oom 0\noom_kill 0\n'
+ev=$PWD/cg/job_3/memory.events
+"$OOMLAB" guard -q --budget 1GiB --id gk -- sh -c "printf 'oom 1\noom_kill 1\n' > $ev; kill -9 \$\$" >out.txt 2>err.txt; rc=$?
+check host-oom.guard-exit13 test "$rc" -eq 13
+check host-oom.guard-said grep -q "failed with exit 137 (no GPU OOM found): the kernel's OOM killer killed 1 process(es) of this cgroup during the run: host memory (RAM) ran out" out.txt
+"$OOMLAB" guard --json --budget 1GiB --id gp -- sh -c 'kill -9 $$' >out.json 2>err.txt; rc=$?
+check host-oom.guard-json-exit13 test "$rc" -eq 13
+check host-oom.guard-json-fields test "$(python3 -c 'import json,sys; j=json.load(open("out.json")); print(j["command_signal"], j["host_oom_kills"], j["kill_cause"])')" = "SIGKILL 0 not-oom-killer"
+check host-oom.guard-json-not-oom grep -q "killed by SIGKILL, not by the kernel's OOM killer" err.txt
+"$OOMLAB" guard --json --budget 1GiB --id gx -- sh -c 'exit 3' >out.json 2>err.txt
+check host-oom.guard-json-plain-exit test "$(python3 -c 'import json,sys; j=json.load(open("out.json")); print(j["command_signal"], j["host_oom_kills"], j["kill_cause"])')" = "None 0 None"
+export OOMLAB_CGROUP_ROOT=$PWD/nonexistent
+"$OOMLAB" guard --json --budget 1GiB --id gu -- sh -c 'kill -9 $$' >out.json 2>err.txt
+check host-oom.guard-json-unknown test "$(python3 -c 'import json,sys; j=json.load(open("out.json")); print(j["command_signal"], j["host_oom_kills"], j["kill_cause"])')" = "SIGKILL None unknown"
+check host-oom.guard-unknown-said grep -q "killed by SIGKILL: the kernel's OOM killer sends it when host memory (RAM) runs out, and so do a scheduler's limit" err.txt
