@@ -103,8 +103,8 @@ static const struct opt_spec specs[] = {
     OPT_INTERVAL_SPEC("NVML sampling interval, >= 10ms (default 500ms)", AT(o.interval_ms)),
     CMD_TORCH_SPEC("the smoke under oomlab's PyTorch hook, as `oomlab run --torch`", AT(o.torch)),
     {.name = "json", .help = "one JSON object on stdout, schema oomlab.guard.v1; the verdict\n"
-                             "line and --github's annotation go to stderr, the command's\n"
-                             "output only to its log (as -q)", AT(json)},
+                             "line, --github's annotation and the command's output go\n"
+                             "to stderr (its output to the log only with -q)", AT(json)},
     {.name = "quiet", .letter = 'q', .help = "do not echo the command's output (the log still gets it)",
      AT(o.quiet)},
     {0},
@@ -369,7 +369,9 @@ int cmd_guard(int argc, char **argv)
         live_release(&a.live);
         return cmd_fail("guard", &err, EXIT_USAGE);
     }
-    if (a.json) a.o.quiet = true; /* the command's output would break the JSON */
+    /* stdout is the JSON's alone: the command's output goes to stderr, with
+     * the verdict line, so a CI console still shows what failed (-q: log only) */
+    if (a.json) a.o.echo_stderr = true;
     a.o.tag = "guard";
     a.o.live = guard_live;
     a.o.live_ctx = &a;

@@ -835,7 +835,7 @@ int child_supervise(struct child *c, const struct child_opts *o, struct child_re
     struct pump p = {.o = o, .res = res, .open = true};
     p.buf = malloc(CHILD_BUF);
     if (!p.buf) return oomlab_err_set(err, "out of memory");
-    echo_open(&p.echo, o->echo);
+    echo_open(&p.echo, !o->echo ? -1 : o->echo_stderr ? 2 : 1);
     fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
     s.grace = o->grace_ms > 0 ? o->grace_ms : CHILD_GRACE_MS;
     s.start = now_ms();

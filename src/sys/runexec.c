@@ -1353,7 +1353,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char idx_path[sizeof p.log]; /* logs/ID.idx: when each part of the log arrived (lib/logidx) */
     int idx_fd = logidx_file_path(p.log, idx_path, sizeof idx_path)
                      ? fsutil_open_write(idx_path, O_WRONLY | O_CREAT | O_TRUNC, 0666, &(struct oomlab_err){{0}}) : -1;
-    struct child_opts co = {.log_fd = log_fd, .index = idx_fd >= 0, .index_fd = idx_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
+    struct child_opts co = {.log_fd = log_fd, .index = idx_fd >= 0, .index_fd = idx_fd, .echo = !o->quiet, .echo_stderr = o->echo_stderr, .interval_ms = o->interval_ms,
                             .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
                             .tick = sampler_tick, .tick_ctx = &s, .stop = o->live ? live_stop : NULL,
                             .notice = child_notice, .notice_ctx = (void *)o};

@@ -38,6 +38,7 @@ struct runexec_opts {
     int64_t interval_ms;      /* NVML sampling interval, >= 10 */
     int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
     bool quiet;               /* do not echo the child's output to our stdout */
+    bool echo_stderr;         /* echo it to our stderr instead (guard --json) */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
     /* added by the run engineer (zero-initialised = the behaviour above): */
     char *const *sets;        /* the "key=value" already applied to cfg and config_text */

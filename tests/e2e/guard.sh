@@ -152,6 +152,12 @@ check guard.json-log-and-junit test "$(jqv '[.log,.junit,.oom,.interrupted_by]|@
 check guard.json-line-on-stderr grep -q '^oomlab guard: pass: ' err
 check guard.json-annotation-on-stderr grep -q '^::notice title=oomlab guard%3A pass::' err
 check guard.json-no-child-output test "$(grep -c '^step=' out)" -eq 0
+# the command's output on stderr, so a CI console shows what the smoke did
+# (before: in the log only, as with -q); -q still keeps it to the log
+check guard.json-child-output-on-stderr test "$(grep -c '^step=' err)" -gt 0
+"$OOMLAB" guard -q --json --id quiet --interval 50ms --budget 30GiB -- "${SMOKE[@]}" >out 2>err
+check guard.json-quiet-no-child-output test "$(grep -c '^step=' err out)" = "$(printf 'err:0\nout:0')"
+check guard.json-quiet-parses sh -c "jq -e . out >/dev/null"
 check guard.json-junit-valid valid j.xml
 "$OOMLAB" guard --json --budget 30GiB -- "$SIM" --batch 16 --per-token-kb 2048 --steps 5 >out 2>err; rc=$?
 check guard.json-oom test "$rc,$(jqv '[.verdict,.exit_code]|@tsv')" = "12,$(printf 'oom\t12')"
