@@ -373,6 +373,7 @@ int cmd_guard(int argc, char **argv)
      * the verdict line, so a CI console still shows what failed (-q: log only) */
     if (a.json) a.o.echo_stderr = true;
     a.o.tag = "guard";
+    a.o.who = "guard";
     a.o.live = guard_live;
     a.o.live_ctx = &a;
     struct runexec_result r;

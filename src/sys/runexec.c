@@ -47,6 +47,12 @@ struct paths {
     char config[PATH_MAX], log[PATH_MAX], mem[PATH_MAX];
 };
 
+/* The command a notice names: guard runs the engine too. */
+static const char *who(const struct runexec_opts *o)
+{
+    return o->who ? o->who : "run";
+}
+
 static void result_init(struct runexec_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -153,15 +159,15 @@ static int scan_ledger(const struct runexec_opts *o, const struct paths *p, stru
     memset(sc, 0, sizeof *sc);
     sc->id = o->id;
     if (ledgerfile_size_check(p->ledger, &big) < 0 && !o->silent) /* it still appends and numbers on */
-        fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (table, compare and "
-                        "report refuse a ledger this size)\n", big.msg);
+        fprintf(stderr, "oomlab %s: note: %s; the run goes on and appends its row (table, compare and "
+                        "report refuse a ledger this size)\n", who(o), big.msg);
     if (ledgerfile_each(p->dir, id_scan_cols, sizeof id_scan_cols / sizeof *id_scan_cols, id_scan_row, sc,
                         &missing, skipped, sizeof skipped, err) < 0) {
         if (!missing) return -1;
         memset(sc, 0, sizeof *sc);
         sc->id = o->id;
     }
-    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab run: note: %s\n", skipped);
+    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab %s: note: %s\n", who(o), skipped);
     return 0;
 }
 
@@ -316,7 +322,7 @@ static int write_config_once(const struct runexec_opts *o, struct paths *p, cons
     char name[NAME_MAX];
     snprintf(name, sizeof name, "%.200s_rank%ld.yaml", o->id, o->rank->rank);
     if (fsutil_join(p->config, sizeof p->config, p->configs, name, err) < 0) return -1;
-    if (!o->silent) fprintf(stderr, "oomlab run: rank %ld: config differs from the job's: %s\n", o->rank->rank, p->config);
+    if (!o->silent) fprintf(stderr, "oomlab %s: rank %ld: config differs from the job's: %s\n", who(o), o->rank->rank, p->config);
     return fsutil_write_atomic(p->config, text, len, err);
 }
 
@@ -378,7 +384,7 @@ static void live_final(struct sampler *s, const struct runexec_result *res)
 
 static void notice(const struct runexec_opts *o, const char *what, const char *why)
 {
-    if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
+    if (!o->silent) fprintf(stderr, "oomlab %s: %s: %s\n", who(o), what, why);
 }
 
 static void sampler_tick(void *ctx)
@@ -1083,8 +1089,8 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     res->placeholder = append_row(o, p, &ctx, &e) == 0;
     ledger_row_release(&ctx.row);
     if (!res->placeholder && !o->silent) /* now, not when the run ends */
-        fprintf(stderr, "oomlab run: %s: the 'running' row was not written (%s); the command goes on, "
-                        "the final row is tried when it ends\n", res->id, e.msg);
+        fprintf(stderr, "oomlab %s: %s: the 'running' row was not written (%s); the command goes on, "
+                        "the final row is tried when it ends\n", who(o), res->id, e.msg);
 }
 
 /* The exit code as `run` records one: a signal (torchelastic's -9) as 128+N. */
@@ -1181,7 +1187,7 @@ static void record(const struct runexec_opts *o, const struct paths *p,
 static void child_notice(const char *msg, void *ctx)
 {
     const struct runexec_opts *o = ctx;
-    if (!o->silent) fprintf(stderr, "oomlab run: %s\n", msg);
+    if (!o->silent) fprintf(stderr, "oomlab %s: %s\n", who(o), msg);
 }
 
 /* runs.csv gets the run's row only as it ends: refuse a symlink, a FIFO or

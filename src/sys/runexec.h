@@ -40,6 +40,7 @@ struct runexec_opts {
     bool quiet;               /* do not echo the child's output to our stdout */
     bool echo_stderr;         /* echo it to our stderr instead (guard --json) */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
+    const char *who;          /* the command its notices name, "oomlab WHO: ..."; NULL: "run" */
     /* added by the run engineer (zero-initialised = the behaviour above): */
     char *const *sets;        /* the "key=value" already applied to cfg and config_text */
     size_t n_sets;

@@ -176,3 +176,10 @@ for v in run guard probe ps; do
 done
 "$OOMLAB" guard --budget 30GiB --timeout 1x -- true >out 2>err
 check guard.durations-error-says-days grep -qF '1.5h or 2d' err
+
+# guard's notices name guard: before, a smoke without NVML said "oomlab run:
+# GPU memory not sampled ..." from inside `oomlab guard`
+fresh who
+OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard -q --budget 1GiB --id who -- true >out 2>err
+check guard.notices-name-guard grep -q '^oomlab guard: GPU memory not sampled' err
+check guard.notices-not-run test -z "$(grep '^oomlab run:' err)"
