@@ -306,8 +306,8 @@ static int print_json(const struct guard_args *a, const struct runexec_result *r
     if (r->host_oom_kills >= 0) json_int(&j, r->host_oom_kills);
     else json_null(&j);
     bool own_stop = r->timed_out || r->stopped || r->interrupted;
-    enum killcause kc = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills);
-    json_key(&j, "kill_cause"), json_str(&j, kc == KILLCAUSE_HOST_OOM || !own_stop ? killcause_name(kc) : NULL);
+    enum killcause kc = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg);
+    json_key(&j, "kill_cause"), json_str(&j, kc == KILLCAUSE_HOST_OOM || kc == KILLCAUSE_HOST_OOM_LOGGED || !own_stop ? killcause_name(kc) : NULL);
     json_key(&j, "interrupted_by");
     if (g->verdict == GATE_INTERRUPTED && r->forwarded_signal > 0) {
         json_str(&j, child_signal_name(r->forwarded_signal, sig, sizeof sig));
@@ -390,7 +390,7 @@ int cmd_guard(int argc, char **argv)
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
                          .interrupted_by = r.interrupted ? r.forwarded_signal : 0,
                          .term_signal = r.term_signal, .signal_name = r.term_signal ? signame : NULL,
-                         .host_oom_kills = r.host_oom_kills,
+                         .host_oom_kills = r.host_oom_kills, .host_oom_logged = r.host_oom_kmsg,
                          .peak = peak, .peak_lower_bound = r.peak_lower_bound};
     if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
     struct gate_out g;

@@ -52,7 +52,7 @@ static enum gate_verdict classify(const struct gate_in *in, int64_t line)
 static void failed_text(const struct gate_in *in, struct gate_out *out)
 {
     char cause[400] = "";
-    enum killcause kc = killcause_of(in->term_signal, in->exit_code, in->host_oom_kills);
+    enum killcause kc = killcause_of(in->term_signal, in->exit_code, in->host_oom_kills, in->host_oom_logged);
     if (kc != KILLCAUSE_NONE) killcause_text(kc, in->term_signal, in->host_oom_kills, cause, sizeof cause);
     else if (in->term_signal > 0 && in->signal_name) snprintf(cause, sizeof cause, "killed by %s", in->signal_name);
     snprintf(out->message, sizeof out->message, "the command failed with exit %d (no GPU OOM found)%s%s",

@@ -33,6 +33,7 @@ struct gate_in {
     const char *signal_name; /* its name ("SIGSEGV"), NULL with term_signal 0 */
     int64_t host_oom_kills; /* the cgroup's OOM kills during the run (lib/killcause),
                                -1 unread; 0 (as zero-initialised): none */
+    bool host_oom_logged; /* the kernel's log: its OOM killer killed the command (count unread) */
     int interrupted_by;   /* the signal oomlab got and passed on (Ctrl-C, a CI job's
                              cancel), 0 none: not the command's failure */
     int64_t peak;         /* bytes, -1 unknown */

@@ -5,9 +5,10 @@
 #include <signal.h>
 #include <stdio.h>
 
-enum killcause killcause_of(int term_signal, int exit_code, int64_t host_oom_kills)
+enum killcause killcause_of(int term_signal, int exit_code, int64_t host_oom_kills, bool kernel_logged)
 {
     if (host_oom_kills > 0) return KILLCAUSE_HOST_OOM;
+    if (kernel_logged && host_oom_kills < 0) return KILLCAUSE_HOST_OOM_LOGGED;
     /* exit 137 without a signal: a shell or launcher (bash, torchrun, srun)
      * reporting that its child died of SIGKILL ("Killed") */
     if (term_signal != SIGKILL && !(term_signal == 0 && exit_code == 128 + SIGKILL)) return KILLCAUSE_NONE;
@@ -25,6 +26,12 @@ void killcause_text(enum killcause cause, int term_signal, int64_t host_oom_kill
                  "host memory (RAM) ran out, not GPU memory",
                  (long long)host_oom_kills);
         break;
+    case KILLCAUSE_HOST_OOM_LOGGED:
+        snprintf(buf, size,
+                 "%s, by the kernel's OOM killer (the kernel's log has its \"Killed process\" line for "
+                 "the command's process during the run): host memory (RAM) ran out, not GPU memory",
+                 how);
+        break;
     case KILLCAUSE_NOT_OOM:
         snprintf(buf, size,
                  "%s, not by the kernel's OOM killer (this cgroup's oom_kill count did not move): "
@@ -35,7 +42,7 @@ void killcause_text(enum killcause cause, int term_signal, int64_t host_oom_kill
         snprintf(buf, size,
                  "%s: the kernel's OOM killer sends it when host memory (RAM) runs out, and so do a "
                  "scheduler's limit, a watchdog or kill -9; oomlab cannot read this cgroup's OOM-kill "
-                 "count here: if `dmesg` shows \"Out of memory: Killed process\", host memory ran out, "
+                 "count here: if `dmesg` shows \"out of memory: Killed process\" for it, host memory ran out, "
                  "not GPU memory",
                  how);
         break;
@@ -51,6 +58,7 @@ const char *killcause_name(enum killcause cause)
     static const char *const names[] = {
         [KILLCAUSE_NONE] = NULL,
         [KILLCAUSE_HOST_OOM] = "host-oom-killer",
+        [KILLCAUSE_HOST_OOM_LOGGED] = "host-oom-killer",
         [KILLCAUSE_NOT_OOM] = "not-oom-killer",
         [KILLCAUSE_UNKNOWN] = "unknown",
     };

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -878,6 +879,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
                  (long long)res->host_oom_kills);
         ledger_notes_add(notes, size, buf);
     }
+    if (res->host_oom_kmsg) ledger_notes_add(notes, size, "the kernel's log: its OOM killer killed the command");
     ledger_notes_add(notes, size, problem);
     ledger_notes_add(user, sizeof user, o->note);
     ledger_notes_add(notes, size, user);
@@ -1252,11 +1254,19 @@ static void summarise(struct runexec_result *res, const struct child_result *cr,
 
 /* The kernel's OOM killer during the run (sys/hostoom): host memory ran
  * out, whatever the log says; a run that shows no other failure is that. */
-static void host_oom_summarise(struct runexec_result *res, int64_t kills_before)
+static void host_oom_summarise(struct runexec_result *res, int64_t kills_before, pid_t pid, const char *argv0,
+                               int64_t t0_ms)
 {
     int64_t after = kills_before >= 0 ? hostoom_kills() : -1;
     res->host_oom_kills = kills_before >= 0 && after >= kills_before ? after - kills_before : -1;
-    if (res->host_oom_kills > 0 && !res->oom && !res->failure_other) {
+    /* no count to read: the kernel's own line about the command's process,
+     * where this process may read the kernel's log. 2 s of slack: its clock
+     * and CLOCK_MONOTONIC drift apart by a little */
+    if (res->host_oom_kills < 0 && res->term_signal == SIGKILL) {
+        const char *slash = strrchr(argv0, '/');
+        res->host_oom_kmsg = hostoom_kmsg_killed((long)pid, slash ? slash + 1 : argv0, (t0_ms - 2000) * 1000) == 1;
+    }
+    if ((res->host_oom_kills > 0 || res->host_oom_kmsg) && !res->oom && !res->failure_other) {
         res->failure_other = true;
         snprintf(res->oom_kind, sizeof res->oom_kind, "host-oom-killer");
     }
@@ -1384,7 +1394,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     free(s.rank_peaks);
     if (sp.problem[0] && !problem[0]) snprintf(problem, sizeof problem, "%s", sp.problem);
     res->rank_logs = (int)sp.n_open;
-    host_oom_summarise(res, host_kills);
+    host_oom_summarise(res, host_kills, c.pid, argv[0], t0);
     read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem, o->rank || res->ranks_seen < 2 ? NULL : rs);

@@ -131,6 +131,8 @@ struct runexec_result {
     int rank_logs;             /* logs/ID_rankN.log files written from its [rankN]: lines */
     int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
                                   during the run (sys/hostoom); -1 unknown */
+    bool host_oom_kmsg;        /* that count unknown, the kernel's log says its OOM killer
+                                  killed the command's process during the run */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);

@@ -97,6 +97,14 @@ static void test_killed(void **state)
     assert_string_equal(judge(in).message, "the command failed with exit 139 (no GPU OOM found): killed by SIGSEGV");
     in = base, in.exit_code = 1, in.host_oom_kills = 2; /* a DataLoader worker killed, the command exits 1 */
     assert_non_null(strstr(judge(in).message, "exit 1 (no GPU OOM found): the kernel's OOM killer killed 2"));
+    /* no count, but the kernel's log names the command's process */
+    in = base, in.exit_code = 137, in.term_signal = 9, in.host_oom_kills = -1, in.host_oom_logged = true;
+    assert_string_equal(judge(in).message,
+                        "the command failed with exit 137 (no GPU OOM found): killed by SIGKILL, by the kernel's OOM "
+                        "killer (the kernel's log has its \"Killed process\" line for the command's process "
+                        "during the run): host memory (RAM) ran out, not GPU memory");
+    in.host_oom_kills = 0; /* a count that did not move is the cgroup's answer */
+    assert_non_null(strstr(judge(in).message, "not by the kernel's OOM killer"));
     in = base, in.exit_code = 3, in.host_oom_kills = -1;
     assert_string_equal(judge(in).message, "the command failed with exit 3 (no GPU OOM found)");
     in = base, in.timed_out = true, in.exit_code = 137, in.term_signal = 9, in.host_oom_kills = 0;
@@ -106,14 +114,16 @@ static void test_killed(void **state)
 static void test_killcause(void **state)
 {
     (void)state;
-    assert_int_equal(killcause_of(0, 0, 0), KILLCAUSE_NONE);
-    assert_int_equal(killcause_of(0, 1, -1), KILLCAUSE_NONE);
-    assert_int_equal(killcause_of(15, 143, 0), KILLCAUSE_NONE);
-    assert_int_equal(killcause_of(9, 137, 0), KILLCAUSE_NOT_OOM);
-    assert_int_equal(killcause_of(0, 137, 0), KILLCAUSE_NOT_OOM);
-    assert_int_equal(killcause_of(9, 137, -1), KILLCAUSE_UNKNOWN);
-    assert_int_equal(killcause_of(9, 137, 3), KILLCAUSE_HOST_OOM);
-    assert_int_equal(killcause_of(0, 0, 1), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_of(0, 0, 0, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(0, 1, -1, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(15, 143, 0, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(9, 137, 0, false), KILLCAUSE_NOT_OOM);
+    assert_int_equal(killcause_of(0, 137, 0, false), KILLCAUSE_NOT_OOM);
+    assert_int_equal(killcause_of(9, 137, -1, false), KILLCAUSE_UNKNOWN);
+    assert_int_equal(killcause_of(9, 137, 3, false), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_of(0, 0, 1, false), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_of(9, 137, -1, true), KILLCAUSE_HOST_OOM_LOGGED);
+    assert_string_equal(killcause_name(KILLCAUSE_HOST_OOM_LOGGED), "host-oom-killer");
     assert_string_equal(killcause_name(KILLCAUSE_HOST_OOM), "host-oom-killer");
     assert_string_equal(killcause_name(KILLCAUSE_NOT_OOM), "not-oom-killer");
     assert_string_equal(killcause_name(KILLCAUSE_UNKNOWN), "unknown");
