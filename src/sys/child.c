@@ -709,7 +709,7 @@ static int64_t next_mark(const struct supervise *s, int64_t now)
 static int poll_timeout(const struct supervise *s, const struct pump *p, int64_t now)
 {
     int64_t wait = 1000;
-    int64_t marks[6] = {next_mark(s, now), s->exited ? 0 : s->deadline, s->kill_at,
+    int64_t marks[6] = {next_mark(s, now), s->exited || s->res->timed_out ? 0 : s->deadline, s->kill_at,
                         s->exited && p->open ? s->w.cut_at : 0, echo_release_at(&p->echo), s->hint_at};
     for (int i = 0; i < 6; i++)
         if (marks[i] && marks[i] - now < wait) wait = marks[i] - now;
