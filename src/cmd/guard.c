@@ -188,7 +188,9 @@ static void verdict_text(const struct guard_args *a, const struct runexec_result
     char dur[32];
     snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000.0);
     snprintf(t->title, sizeof t->title, "oomlab guard: %s", g->name);
-    snprintf(t->summary, sizeof t->summary, "%s; run %s, exit %d%s, %s%s%s; log %.300s", g->message, r->id,
+    char run[160] = "no run recorded"; /* a command that did not start leaves no row, its id free */
+    if (r->id[0]) snprintf(run, sizeof run, "run %s", r->id);
+    snprintf(t->summary, sizeof t->summary, "%s; %s, exit %d%s, %s%s%s; log %.300s", g->message, run,
              r->exit_code, r->stopped ? " (stopped after the smoke's steps)" : "", dur,
              source[0] ? ", peak from " : "", source, r->log_path);
     if (r->oom && r->first_fix[0]) {
@@ -392,7 +394,10 @@ int cmd_guard(int argc, char **argv)
                          .term_signal = r.term_signal, .signal_name = r.term_signal ? signame : NULL,
                          .host_oom_kills = r.host_oom_kills, .host_oom_logged = r.host_oom_kmsg,
                          .peak = peak, .peak_lower_bound = r.peak_lower_bound};
-    if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
+    if (r.exec_failed) { /* as run: nothing recorded, the id stays free */
+        snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
+        r.id[0] = '\0';
+    }
     struct gate_out g;
     gate_judge(&in, &g);
     struct verdict_text t;

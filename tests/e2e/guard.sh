@@ -51,6 +51,11 @@ check guard.crash-exit13 test "$rc" -eq 13
 check guard.not-found-exit13 test "$rc" -eq 13
 check guard.not-found-said grep -q 'no-such-trainer: command not found' err
 check guard.not-found-junit valid nf.xml
+# a command that did not start leaves no row and its id free (as run): the
+# verdict named a run id the ledger never got
+check guard.not-found-no-run-id grep -q '; no run recorded, exit 127' out
+"$OOMLAB" guard --json --budget 30GiB -- ./no-such-trainer >out 2>err
+check guard.not-found-json-run-id-null test "$(jq -c '[.run_id,.log]' out)" = '[null,null]'
 "$OOMLAB" guard -q --budget 30GiB --timeout 1 -- "$SIM" --hang-at 2 >out 2>err; rc=$?
 check guard.timeout-exit13 test "$rc" -eq 13
 check guard.timeout-said grep -q 'timed out' out
