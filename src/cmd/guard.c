@@ -6,6 +6,7 @@
  * (render/gha): the guides' CI smoke test. */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,7 +408,12 @@ int cmd_guard(int argc, char **argv)
     fprintf(human, "oomlab guard: %s: %s\n", g.name, t.summary);
     if (a.github) print_github(human, &r, &g, &t); /* the runner reads workflow commands on both */
     int jrc = a.junit ? write_junit(&a, &r, &g, &t, command ? command : "") : 0;
-    if (a.json && print_json(&a, &r, &g, peak, source, command) < 0) jrc = -1;
+    if (a.json && print_json(&a, &r, &g, peak, source, command) < 0) {
+        /* exit 3 with the reason (a full disk); a reader that left is main's
+         * SIGPIPE, silently */
+        if (errno != EPIPE) fprintf(stderr, "oomlab guard: cannot write the JSON to stdout: %s\n", strerror(errno));
+        jrc = -1;
+    }
     free(command);
     if (!r.exec_failed && (!r.recorded || r.problem[0]))
         fprintf(stderr, "oomlab guard: %s: %s\n", r.id, r.problem[0] ? r.problem : "ledger row not written");

@@ -188,3 +188,9 @@ fresh who
 OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard -q --budget 1GiB --id who -- true >out 2>err
 check guard.notices-name-guard grep -q '^oomlab guard: GPU memory not sampled' err
 check guard.notices-not-run test -z "$(grep '^oomlab run:' err)"
+
+# --json to a full disk: exit 3 and why (before: exit 3 and no word of it)
+fresh fulljson
+OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard --json --budget 1GiB -- true >/dev/full 2>err; rc=$?
+check guard.json-full-exit3 test "$rc" -eq 3
+check guard.json-full-said grep -q '^oomlab guard: cannot write the JSON to stdout: No space left on device' err
