@@ -427,7 +427,7 @@ static void log_failed(const struct pump *p)
     if (!p->o->notice) return;
     snprintf(msg, sizeof msg, "the log stops at %llu bytes: %s; the command goes on, its output %s",
              (unsigned long long)p->res->log_bytes, strerror(p->res->log_errno),
-             p->o->echo ? "only on this terminal" : "no longer kept (-q)");
+             !p->o->echo ? "no longer kept (-q)" : p->o->echo_stderr ? "only on stderr" : "only on stdout");
     p->o->notice(msg, p->o->notice_ctx);
 }
 
