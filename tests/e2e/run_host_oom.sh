@@ -23,6 +23,10 @@ check host-oom.v2-said grep -q "the kernel's OOM killer killed 1 process(es) of 
 check host-oom.v2-not-gpu grep -q 'OOM no' err.txt
 check host-oom.v2-ledger-kind grep -q 'host-oom-killer' runs.csv
 check host-oom.v2-ledger-count test -n "$(csv_field runs.csv k notes | grep -F "killed 1 process(es)")"
+# diagnose RUN_ID says it from the row: the log (empty here) has no word of it,
+# and before, diagnose said only "no OOM found" after run had said host RAM
+"$OOMLAB" diagnose k >diag.txt 2>&1
+check host-oom.v2-diagnose-said grep -q "^run k: the kernel's OOM killer killed 1 process(es) of this cgroup (its ledger" diag.txt
 
 # --- a plain kill -9: the counter did not move, and that is said ---
 "$OOMLAB" run -q --id plain -- sh -c 'kill -9 $$' 2>err.txt; rc=$?
@@ -99,6 +103,10 @@ check host-oom.kmsg-said grep -q "killed by SIGKILL, by the kernel's OOM killer 
 check host-oom.kmsg-fixes grep -q "more RAM" err.txt
 check host-oom.kmsg-ledger grep -q "the kernel's log: its OOM killer killed the command" <(csv_field runs.csv km notes)
 check host-oom.kmsg-kind grep -q 'host-oom-killer' <(csv_field runs.csv km notes)
+"$OOMLAB" diagnose km >diag.txt 2>&1
+check host-oom.kmsg-diagnose-said grep -q "^run km: the kernel's log: its OOM killer killed the command (its ledger" diag.txt
+"$OOMLAB" diagnose kother >diag.txt 2>&1
+check host-oom.kmsg-diagnose-not-said test -z "$(grep "OOM killer killed" diag.txt)"
 : > kmsg
 "$OOMLAB" run -q --id kother -- sh -c "$(declare -f rec); rec 99999999999999 \$((\$\$ + 1)) sh; kill -9 \$\$" 2>err.txt
 check host-oom.kmsg-other-pid grep -q "cannot read this cgroup's OOM-kill count here" err.txt
