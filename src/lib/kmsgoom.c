@@ -8,7 +8,8 @@ static int64_t digits(const char **p, const char *end)
 {
     int64_t n = 0;
     int count = 0;
-    while (*p < end && **p >= '0' && **p <= '9' && count < 18) n = n * 10 + (*(*p)++ - '0'), count++;
+    while (*p < end && **p >= '0' && **p <= '9' && count < 18)
+        n = n * 10 + (*(*p)++ - '0'), count++;
     return count ? n : -1;
 }
 

@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 struct kmsgoom_kill {
-    int64_t usec;   /* the record's timestamp (CLOCK_MONOTONIC microseconds) */
+    int64_t usec; /* the record's timestamp (CLOCK_MONOTONIC microseconds) */
     long pid;
-    char comm[64];  /* the process's name as the kernel logged it (TASK_COMM_LEN 16) */
+    char comm[64]; /* the process's name as the kernel logged it (TASK_COMM_LEN 16) */
 };
 
 /* true when rec[0..len) is an OOM kill record; *out filled. */
