@@ -6,6 +6,7 @@
  * (render/gha): the guides' CI smoke test. */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "cmd/live.h"
 #include "lib/argsubst.h"
 #include "lib/gate.h"
+#include "lib/killcause.h"
 #include "lib/ledger.h"
 #include "lib/strbuf.h"
 #include "lib/units.h"
@@ -102,8 +104,8 @@ static const struct opt_spec specs[] = {
     OPT_INTERVAL_SPEC("NVML sampling interval, >= 10ms (default 500ms)", AT(o.interval_ms)),
     CMD_TORCH_SPEC("the smoke under oomlab's PyTorch hook, as `oomlab run --torch`", AT(o.torch)),
     {.name = "json", .help = "one JSON object on stdout, schema oomlab.guard.v1; the verdict\n"
-                             "line and --github's annotation go to stderr, the command's\n"
-                             "output only to its log (as -q)", AT(json)},
+                             "line, --github's annotation and the command's output go\n"
+                             "to stderr (its output to the log only with -q)", AT(json)},
     {.name = "quiet", .letter = 'q', .help = "do not echo the command's output (the log still gets it)",
      AT(o.quiet)},
     {0},
@@ -177,7 +179,7 @@ static long oom_line(const struct runexec_result *r)
 }
 
 struct verdict_text {
-    char summary[900];  /* the run's one line */
+    char summary[1300];  /* the run's one line */
     char title[160];
 };
 
@@ -187,7 +189,9 @@ static void verdict_text(const struct guard_args *a, const struct runexec_result
     char dur[32];
     snprintf(dur, sizeof dur, "%.1fs", (double)r->duration_ms / 1000.0);
     snprintf(t->title, sizeof t->title, "oomlab guard: %s", g->name);
-    snprintf(t->summary, sizeof t->summary, "%s; run %s, exit %d%s, %s%s%s; log %.300s", g->message, r->id,
+    char run[160] = "no run recorded"; /* a command that did not start leaves no row, its id free */
+    if (r->id[0]) snprintf(run, sizeof run, "run %s", r->id);
+    snprintf(t->summary, sizeof t->summary, "%s; %s, exit %d%s, %s%s%s; log %.300s", g->message, run,
              r->exit_code, r->stopped ? " (stopped after the smoke's steps)" : "", dur,
              source[0] ? ", peak from " : "", source, r->log_path);
     if (r->oom && r->first_fix[0]) {
@@ -297,9 +301,18 @@ static int print_json(const struct guard_args *a, const struct runexec_result *r
     } else {
         json_null(&j);
     }
+    /* the signal the command died of, and what the cgroup's OOM-kill count
+     * says of a SIGKILL (lib/killcause): null where there is nothing to say */
+    char sig[32];
+    json_key(&j, "command_signal"), json_str(&j, r->term_signal ? child_signal_name(r->term_signal, sig, sizeof sig) : NULL);
+    json_key(&j, "host_oom_kills");
+    if (r->host_oom_kills >= 0) json_int(&j, r->host_oom_kills);
+    else json_null(&j);
+    bool own_stop = r->timed_out || r->stopped || r->interrupted;
+    enum killcause kc = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg);
+    json_key(&j, "kill_cause"), json_str(&j, kc == KILLCAUSE_HOST_OOM || kc == KILLCAUSE_HOST_OOM_LOGGED || !own_stop ? killcause_name(kc) : NULL);
     json_key(&j, "interrupted_by");
     if (g->verdict == GATE_INTERRUPTED && r->forwarded_signal > 0) {
-        char sig[32];
         json_str(&j, child_signal_name(r->forwarded_signal, sig, sizeof sig));
     } else {
         json_null(&j);
@@ -359,8 +372,11 @@ int cmd_guard(int argc, char **argv)
         live_release(&a.live);
         return cmd_fail("guard", &err, EXIT_USAGE);
     }
-    if (a.json) a.o.quiet = true; /* the command's output would break the JSON */
+    /* stdout is the JSON's alone: the command's output goes to stderr, with
+     * the verdict line, so a CI console still shows what failed (-q: log only) */
+    if (a.json) a.o.echo_stderr = true;
     a.o.tag = "guard";
+    a.o.who = "guard";
     a.o.live = guard_live;
     a.o.live_ctx = &a;
     struct runexec_result r;
@@ -371,11 +387,18 @@ int cmd_guard(int argc, char **argv)
     if (rc < 0) fprintf(stderr, "oomlab guard: %s\n", err.msg);
     const char *source;
     int64_t peak = gate_peak(&a, &r, &source);
+    char signame[32] = "";
+    if (r.term_signal) child_signal_name(r.term_signal, signame, sizeof signame);
     struct gate_in in = {.budget = a.budget, .headroom = a.headroom, .oom = r.oom || r.oom_earlier, .exec_failed = r.exec_failed,
                          .timed_out = r.timed_out, .stopped = r.stopped, .exit_code = r.exit_code,
                          .interrupted_by = r.interrupted ? r.forwarded_signal : 0,
+                         .term_signal = r.term_signal, .signal_name = r.term_signal ? signame : NULL,
+                         .host_oom_kills = r.host_oom_kills, .host_oom_logged = r.host_oom_kmsg,
                          .peak = peak, .peak_lower_bound = r.peak_lower_bound};
-    if (r.exec_failed) snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
+    if (r.exec_failed) { /* as run: nothing recorded, the id stays free */
+        snprintf(r.log_path, sizeof r.log_path, "(none: the command did not start)");
+        r.id[0] = '\0';
+    }
     struct gate_out g;
     gate_judge(&in, &g);
     struct verdict_text t;
@@ -385,7 +408,12 @@ int cmd_guard(int argc, char **argv)
     fprintf(human, "oomlab guard: %s: %s\n", g.name, t.summary);
     if (a.github) print_github(human, &r, &g, &t); /* the runner reads workflow commands on both */
     int jrc = a.junit ? write_junit(&a, &r, &g, &t, command ? command : "") : 0;
-    if (a.json && print_json(&a, &r, &g, peak, source, command) < 0) jrc = -1;
+    if (a.json && print_json(&a, &r, &g, peak, source, command) < 0) {
+        /* exit 3 with the reason (a full disk); a reader that left is main's
+         * SIGPIPE, silently */
+        if (errno != EPIPE) fprintf(stderr, "oomlab guard: cannot write the JSON to stdout: %s\n", strerror(errno));
+        jrc = -1;
+    }
     free(command);
     if (!r.exec_failed && (!r.recorded || r.problem[0]))
         fprintf(stderr, "oomlab guard: %s: %s\n", r.id, r.problem[0] ? r.problem : "ledger row not written");

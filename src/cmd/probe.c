@@ -323,7 +323,8 @@ static enum probe_outcome judge(struct trial_ctx *c, const struct runexec_result
     struct probe_evidence ev = {
         .interrupted = rr->interrupted, .oom = rr->oom, .timed_out = rr->timed_out,
         .failure_other = rr->failure_other, .exit_code = rr->exit_code,
-        .term_signal = rr->term_signal, .oom_kind = rr->oom_kind, .run_id = rr->id,
+        .term_signal = rr->term_signal, .host_oom_kills = rr->host_oom_kills,
+        .host_oom_logged = rr->host_oom_kmsg, .oom_kind = rr->oom_kind, .run_id = rr->id,
         .command = c->cli->argv[0], .timeout_ms = c->cli->timeout_ms,
         .peak_alloc = rr->peak_alloc, .peak_reserved = rr->peak_reserved,
         .peak_nvml = rr->peak_nvml, .capacity = rr->capacity,

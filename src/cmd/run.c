@@ -14,6 +14,7 @@
 #include "lib/argsubst.h"
 #include "lib/onoom.h"
 #include "lib/launcher.h"
+#include "lib/killcause.h"
 #include "lib/ledger.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
@@ -256,26 +257,17 @@ static void peak_text(const struct runexec_result *r, char *buf, size_t size)
 }
 
 /* A SIGKILL, or the kernel's OOM killer counted during the run: host RAM
- * or someone else's kill, which the GPU fixes would not touch. */
+ * or someone else's kill, which the GPU fixes would not touch (lib/killcause). */
 static void host_kill_text(const struct runexec_result *r)
 {
-    if (r->host_oom_kills > 0)
-        fprintf(stderr,
-                "oomlab run: %s: the kernel's OOM killer killed %lld process(es) of this cgroup during the run: "
-                "host memory (RAM) ran out, not GPU memory; " CMD_HOST_RAM_FIXES " (SLURM --mem) are the fixes\n",
-                r->id, (long long)r->host_oom_kills);
-    else if ((r->term_signal == SIGKILL || (r->term_signal == 0 && r->exit_code == 128 + SIGKILL)) &&
-             !r->timed_out && !r->interrupted && !r->stopped)
-        /* exit 137 without a signal: a shell or launcher (bash, torchrun,
-         * srun) reporting that its child died of SIGKILL ("Killed") */
-        fprintf(stderr, "oomlab run: %s: %s, %s\n", r->id,
-                r->term_signal ? "killed by SIGKILL"
-                              : "exit 137, how shells and launchers report a child killed by SIGKILL",
-                r->host_oom_kills == 0
-                    ? "not by the kernel's OOM killer (this cgroup's oom_kill count did not move): "
-                      "a scheduler's limit, a watchdog or a user sent it"
-                    : "and oomlab cannot read this cgroup's OOM-kill count here: if `dmesg` shows "
-                      "\"Out of memory: Killed process\", host memory (RAM) ran out, not GPU memory");
+    enum killcause cause = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg);
+    bool host = cause == KILLCAUSE_HOST_OOM || cause == KILLCAUSE_HOST_OOM_LOGGED;
+    if (cause == KILLCAUSE_NONE || (!host && (r->timed_out || r->interrupted || r->stopped)))
+        return;
+    char text[400];
+    killcause_text(cause, r->term_signal, r->host_oom_kills, text, sizeof text);
+    fprintf(stderr, "oomlab run: %s: %s%s\n", r->id, text,
+            host ? "; " CMD_HOST_RAM_FIXES " (SLURM --mem) are the fixes" : "");
 }
 
 static void summary(const struct runexec_result *r, const char *dir, enum torchhook_mode torch)

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "lib/killcause.h"
 #include "lib/units.h"
 
 static const struct {
@@ -46,6 +47,18 @@ static enum gate_verdict classify(const struct gate_in *in, int64_t line)
     return GATE_PASS;
 }
 
+/* The exit code, and what a signal or the kernel's OOM killer says about
+ * it: SIGKILL is host RAM only where the cgroup's count moved. */
+static void failed_text(const struct gate_in *in, struct gate_out *out)
+{
+    char cause[400] = "";
+    enum killcause kc = killcause_of(in->term_signal, in->exit_code, in->host_oom_kills, in->host_oom_logged);
+    if (kc != KILLCAUSE_NONE) killcause_text(kc, in->term_signal, in->host_oom_kills, cause, sizeof cause);
+    else if (in->term_signal > 0 && in->signal_name) snprintf(cause, sizeof cause, "killed by %s", in->signal_name);
+    snprintf(out->message, sizeof out->message, "the command failed with exit %d (no GPU OOM found)%s%s",
+             in->exit_code, cause[0] ? ": " : "", cause);
+}
+
 void gate_judge(const struct gate_in *in, struct gate_out *out)
 {
     double h = in->headroom >= 0 && in->headroom < 1 ? in->headroom : 0;
@@ -78,7 +91,7 @@ void gate_judge(const struct gate_in *in, struct gate_out *out)
         break;
     case GATE_FAILED:
         if (in->timed_out) snprintf(out->message, sizeof out->message, "the command timed out (no GPU OOM found)");
-        else snprintf(out->message, sizeof out->message, "the command failed with exit %d (no GPU OOM found)", in->exit_code);
+        else failed_text(in, out);
         break;
     case GATE_INTERRUPTED:
         snprintf(out->message, sizeof out->message, "oomlab was interrupted (%s) before the smoke ended: the "

@@ -29,6 +29,11 @@ struct gate_in {
     bool timed_out;
     bool stopped;         /* guard stopped it after --steps N steps: a finished smoke */
     int exit_code;        /* as run exits */
+    int term_signal;      /* the signal the command died of, 0 it exited */
+    const char *signal_name; /* its name ("SIGSEGV"), NULL with term_signal 0 */
+    int64_t host_oom_kills; /* the cgroup's OOM kills during the run (lib/killcause),
+                               -1 unread; 0 (as zero-initialised): none */
+    bool host_oom_logged; /* the kernel's log: its OOM killer killed the command (count unread) */
     int interrupted_by;   /* the signal oomlab got and passed on (Ctrl-C, a CI job's
                              cancel), 0 none: not the command's failure */
     int64_t peak;         /* bytes, -1 unknown */
@@ -42,7 +47,7 @@ struct gate_out {
                              "interrupted" */
     const char *junit;    /* NULL (passed), "failure" or "error" */
     int64_t line;         /* budget x (1 - headroom), bytes */
-    char message[256];    /* one sentence with the figures */
+    char message[512];    /* one sentence with the figures */
 };
 
 void gate_judge(const struct gate_in *in, struct gate_out *out);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/killcause.h"
 #include "lib/units.h"
 
 /* After this many wrong guesses the curves are not trusted any more. */
@@ -638,10 +639,15 @@ static void format_timeout(int64_t ms, char *buf, size_t size)
 static void failed_diagnosis(const struct probe_evidence *ev, char *d, size_t size)
 {
     const char *id = ev->run_id ? ev->run_id : "";
+    enum killcause kc = killcause_of(ev->term_signal, ev->exit_code, ev->host_oom_kills, ev->host_oom_logged);
     if (ev->failure_other)
         snprintf(d, size, "%s (not a GPU OOM; see logs/%s.log)",
                  ev->oom_kind && ev->oom_kind[0] ? ev->oom_kind : "failure", id);
-    else if (ev->term_signal)
+    else if (kc != KILLCAUSE_NONE) { /* a SIGKILL: whose, as far as the evidence goes */
+        char why[400];
+        killcause_text(kc, ev->term_signal, ev->host_oom_kills, why, sizeof why);
+        snprintf(d, size, "%s; no GPU OOM in the log (see logs/%s.log)", why, id);
+    } else if (ev->term_signal)
         snprintf(d, size, "killed by signal %d, no GPU OOM in the log (see logs/%s.log)",
                  ev->term_signal, id);
     else if (ev->exit_code == 127 || ev->exit_code == 126)

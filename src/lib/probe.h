@@ -53,7 +53,7 @@ struct probe_trial {
                             "of card" figure, not the search's */
     int exit_code;       /* the command's, -1 unknown (filled by the callback) */
     char run_id[64];     /* "" when no run happened (filled by the callback) */
-    char diagnosis[160]; /* one line for FAILED/INTERRUPTED (filled by the callback) */
+    char diagnosis[480]; /* one line for FAILED/INTERRUPTED (filled by the callback) */
 };
 
 /* Runs the command at value. The search has set out->value and out->how and
@@ -155,6 +155,8 @@ struct probe_evidence {
     bool failure_other;     /* a non-GPU failure was diagnosed (host OOM killer...) */
     int exit_code;          /* as `oomlab run` exits (128+N, 126, 127) */
     int term_signal;        /* 0 when it exited */
+    int64_t host_oom_kills; /* the cgroup's OOM kills during the trial, -1 unread (lib/killcause) */
+    bool host_oom_logged;   /* the kernel's log: its OOM killer killed the command */
     const char *oom_kind;   /* the diagnosed failure's name; NULL or "" none */
     const char *run_id;     /* for "see logs/ID.log"; NULL none */
     const char *command;    /* argv[0], for "command not found" */

@@ -427,7 +427,7 @@ static void log_failed(const struct pump *p)
     if (!p->o->notice) return;
     snprintf(msg, sizeof msg, "the log stops at %llu bytes: %s; the command goes on, its output %s",
              (unsigned long long)p->res->log_bytes, strerror(p->res->log_errno),
-             p->o->echo ? "only on this terminal" : "no longer kept (-q)");
+             !p->o->echo ? "no longer kept (-q)" : p->o->echo_stderr ? "only on stderr" : "only on stdout");
     p->o->notice(msg, p->o->notice_ctx);
 }
 
@@ -709,7 +709,7 @@ static int64_t next_mark(const struct supervise *s, int64_t now)
 static int poll_timeout(const struct supervise *s, const struct pump *p, int64_t now)
 {
     int64_t wait = 1000;
-    int64_t marks[6] = {next_mark(s, now), s->exited ? 0 : s->deadline, s->kill_at,
+    int64_t marks[6] = {next_mark(s, now), s->exited || s->res->timed_out ? 0 : s->deadline, s->kill_at,
                         s->exited && p->open ? s->w.cut_at : 0, echo_release_at(&p->echo), s->hint_at};
     for (int i = 0; i < 6; i++)
         if (marks[i] && marks[i] - now < wait) wait = marks[i] - now;
@@ -835,7 +835,7 @@ int child_supervise(struct child *c, const struct child_opts *o, struct child_re
     struct pump p = {.o = o, .res = res, .open = true};
     p.buf = malloc(CHILD_BUF);
     if (!p.buf) return oomlab_err_set(err, "out of memory");
-    echo_open(&p.echo, o->echo);
+    echo_open(&p.echo, !o->echo ? -1 : o->echo_stderr ? 2 : 1);
     fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
     s.grace = o->grace_ms > 0 ? o->grace_ms : CHILD_GRACE_MS;
     s.start = now_ms();

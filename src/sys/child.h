@@ -41,6 +41,7 @@ struct child_opts {
     bool index;            /* also write when each part of the log arrived (lib/logidx) */
     int index_fd;          /* ... to this fd (logs/ID.idx); its failures never touch the run */
     bool echo;             /* also to our stdout (stops quietly on EPIPE) */
+    bool echo_stderr;      /* ... to our stderr instead (guard --json: stdout is the JSON's) */
     int64_t interval_ms;   /* tick period; <= 0: no ticks */
     int64_t timeout_ms;    /* 0: none */
     int64_t grace_ms;      /* after SIGTERM (timeout or ours), SIGKILL; 0: 5000 */

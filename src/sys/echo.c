@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -28,27 +29,29 @@ static void echo_off(struct echo *e)
     e->off = e->len = 0;
 }
 
-void echo_open(struct echo *e, bool enabled)
+void echo_open(struct echo *e, int fd)
 {
     struct stat st;
     memset(e, 0, sizeof *e);
     e->fd = -1;
-    if (!enabled || fstat(1, &st) < 0) return;
+    if (fd < 0 || fstat(fd, &st) < 0) return;
     if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
-        e->fd = 1, e->blocking = true; /* never stuck on a reader */
+        e->fd = fd, e->blocking = true; /* never stuck on a reader */
         return;
     }
     e->buf = malloc(ECHO_MAX);
     if (S_ISSOCK(st.st_mode)) {
-        e->fd = 1, e->sock = true;
+        e->fd = fd, e->sock = true;
     } else {
         /* A new file description of the same pipe or terminal: O_NONBLOCK on
-         * it does not leak to the shell or the other writers of fd 1. */
-        int fd = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0 && errno == ENXIO) return; /* a FIFO that nobody reads */
-        e->fd = fd >= 0 ? fd : 1;
-        e->own_fd = fd >= 0;
-        e->blocking = fd < 0; /* no /proc: write as before */
+         * it does not leak to the shell or the other writers of fd. */
+        char path[40];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        int own = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (own < 0 && errno == ENXIO) return; /* a FIFO that nobody reads */
+        e->fd = own >= 0 ? own : fd;
+        e->own_fd = own >= 0;
+        e->blocking = own < 0; /* no /proc: write as before */
     }
     if (!e->buf) e->blocking = true;
 }

@@ -1,4 +1,4 @@
-/* echo: the live copy of a child's output on our stdout, which must never
+/* echo: the live copy of a child's output on our stdout (or stderr), which must never
  * stop the run. Whoever reads our stdout may stop (a stopped pager, Ctrl-S,
  * `| sleep`): writes are non-blocking (a pipe or terminal is reopened
  * through /proc/self/fd/1 with O_NONBLOCK, so the shared file description
@@ -30,8 +30,9 @@ struct echo {
     uint64_t dropped;      /* bytes never echoed */
 };
 
-/* Echo to fd 1 when enabled; otherwise (or when fd 1 is closed) e->fd is -1. */
-void echo_open(struct echo *e, bool enabled);
+/* Echo to fd (1, or 2 for guard --json, whose stdout holds the JSON);
+ * fd -1, or a closed fd: no echo (e->fd is -1). */
+void echo_open(struct echo *e, int fd);
 /* Pass n bytes on: written now, buffered, or (buffer full past the stall)
  * dropped and counted. now: monotonic ms. */
 void echo_add(struct echo *e, const char *data, size_t n, int64_t now);

@@ -1,6 +1,8 @@
 #include "sys/hostoom.h"
 #include "sys/fsutil.h"
 
+#include "lib/kmsgoom.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -77,4 +79,48 @@ int64_t hostoom_kills(void)
     int64_t k = have_v1 ? kills_in(root, "/memory", v1, "memory.oom_control") : -1;
     if (k < 0 && have_v2) k = kills_in(root, "", v2, "memory.events");
     return k;
+}
+
+#define KMSG_MAX ((size_t)32 << 20) /* the ring buffer is a few MiB at most */
+
+/* Records from fd: /dev/kmsg gives one per read() (EAGAIN at the end,
+ * EPIPE where the ring overwrote what we were about to read); a test's
+ * file gives many per read, split at newlines (continuation lines, " KEY=",
+ * do not parse as records). */
+static int kmsg_scan(int fd, long pid, const char *comm, int64_t since_us)
+{
+    char buf[16384];
+    size_t have = 0, total = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EPIPE) continue;
+        if (n <= 0) return (n < 0 && errno != EAGAIN) ? (total ? 0 : -1) : 0;
+        total += (size_t)n;
+        have += (size_t)n;
+        size_t start = 0;
+        for (size_t i = 0; i < have; i++) {
+            if (buf[i] != '\n') continue;
+            struct kmsgoom_kill k;
+            if (kmsgoom_parse(buf + start, i - start, &k) && k.pid == pid && k.usec >= since_us &&
+                !strncmp(k.comm, comm, 15)) /* the kernel keeps 15 characters of a name */
+                return 1;
+            start = i + 1;
+        }
+        memmove(buf, buf + start, have - start);
+        have -= start;
+        if (have == sizeof buf - 1) have = 0; /* a line longer than any record: drop it */
+        if (total > KMSG_MAX) return 0;
+    }
+}
+
+int hostoom_kmsg_killed(long pid, const char *comm, int64_t since_us)
+{
+    const char *path = getenv("OOMLAB_KMSG");
+    if (!path || !*path) path = "/dev/kmsg";
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int rc = kmsg_scan(fd, pid, comm, since_us);
+    close(fd);
+    return rc;
 }

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The cgroup's OOM-kill count, or -1 when it cannot be read (no memory
  * controller, an old kernel, a hidden /sys). */
@@ -30,5 +31,15 @@ int64_t hostoom_kills(void);
 /* The N of the "oom_kill N" line in the text of memory.events or
  * memory.oom_control; -1 without one. */
 int64_t hostoom_parse(const char *text, size_t len);
+
+/* The kernel's log (/dev/kmsg, or $OOMLAB_KMSG: a file of records in its
+ * format, for tests): 1 when a record at or after since_us (CLOCK_MONOTONIC
+ * microseconds, the records' clock) says the OOM killer killed process pid
+ * named comm ("Out of memory: Killed process PID (COMM)", or the memory
+ * cgroup's and older kernels' forms, lib/kmsgoom); 0 when the log was read
+ * and has none; -1 when it cannot be read (not root, dmesg_restrict). The
+ * name guards against a pid namespace, whose pids the kernel does not log;
+ * no record is therefore never evidence that the OOM killer did not act. */
+int hostoom_kmsg_killed(long pid, const char *comm, int64_t since_us);
 
 #endif

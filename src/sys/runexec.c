@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,12 @@ struct paths {
     char dir[PATH_MAX], configs[PATH_MAX], logs[PATH_MAX], ledger[PATH_MAX];
     char config[PATH_MAX], log[PATH_MAX], mem[PATH_MAX];
 };
+
+/* The command a notice names: guard runs the engine too. */
+static const char *who(const struct runexec_opts *o)
+{
+    return o->who ? o->who : "run";
+}
 
 static void result_init(struct runexec_result *res)
 {
@@ -153,15 +160,15 @@ static int scan_ledger(const struct runexec_opts *o, const struct paths *p, stru
     memset(sc, 0, sizeof *sc);
     sc->id = o->id;
     if (ledgerfile_size_check(p->ledger, &big) < 0 && !o->silent) /* it still appends and numbers on */
-        fprintf(stderr, "oomlab run: note: %s; the run goes on and appends its row (table, compare and "
-                        "report refuse a ledger this size)\n", big.msg);
+        fprintf(stderr, "oomlab %s: note: %s; the run goes on and appends its row (table, compare and "
+                        "report refuse a ledger this size)\n", who(o), big.msg);
     if (ledgerfile_each(p->dir, id_scan_cols, sizeof id_scan_cols / sizeof *id_scan_cols, id_scan_row, sc,
                         &missing, skipped, sizeof skipped, err) < 0) {
         if (!missing) return -1;
         memset(sc, 0, sizeof *sc);
         sc->id = o->id;
     }
-    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab run: note: %s\n", skipped);
+    if (skipped[0] && !o->silent) fprintf(stderr, "oomlab %s: note: %s\n", who(o), skipped);
     return 0;
 }
 
@@ -316,7 +323,7 @@ static int write_config_once(const struct runexec_opts *o, struct paths *p, cons
     char name[NAME_MAX];
     snprintf(name, sizeof name, "%.200s_rank%ld.yaml", o->id, o->rank->rank);
     if (fsutil_join(p->config, sizeof p->config, p->configs, name, err) < 0) return -1;
-    if (!o->silent) fprintf(stderr, "oomlab run: rank %ld: config differs from the job's: %s\n", o->rank->rank, p->config);
+    if (!o->silent) fprintf(stderr, "oomlab %s: rank %ld: config differs from the job's: %s\n", who(o), o->rank->rank, p->config);
     return fsutil_write_atomic(p->config, text, len, err);
 }
 
@@ -378,7 +385,7 @@ static void live_final(struct sampler *s, const struct runexec_result *res)
 
 static void notice(const struct runexec_opts *o, const char *what, const char *why)
 {
-    if (!o->silent) fprintf(stderr, "oomlab run: %s: %s\n", what, why);
+    if (!o->silent) fprintf(stderr, "oomlab %s: %s: %s\n", who(o), what, why);
 }
 
 static void sampler_tick(void *ctx)
@@ -872,6 +879,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
                  (long long)res->host_oom_kills);
         ledger_notes_add(notes, size, buf);
     }
+    if (res->host_oom_kmsg) ledger_notes_add(notes, size, "the kernel's log: its OOM killer killed the command");
     ledger_notes_add(notes, size, problem);
     ledger_notes_add(user, sizeof user, o->note);
     ledger_notes_add(notes, size, user);
@@ -1083,8 +1091,8 @@ static void record_start(const struct runexec_opts *o, const struct paths *p,
     res->placeholder = append_row(o, p, &ctx, &e) == 0;
     ledger_row_release(&ctx.row);
     if (!res->placeholder && !o->silent) /* now, not when the run ends */
-        fprintf(stderr, "oomlab run: %s: the 'running' row was not written (%s); the command goes on, "
-                        "the final row is tried when it ends\n", res->id, e.msg);
+        fprintf(stderr, "oomlab %s: %s: the 'running' row was not written (%s); the command goes on, "
+                        "the final row is tried when it ends\n", who(o), res->id, e.msg);
 }
 
 /* The exit code as `run` records one: a signal (torchelastic's -9) as 128+N. */
@@ -1181,7 +1189,7 @@ static void record(const struct runexec_opts *o, const struct paths *p,
 static void child_notice(const char *msg, void *ctx)
 {
     const struct runexec_opts *o = ctx;
-    if (!o->silent) fprintf(stderr, "oomlab run: %s\n", msg);
+    if (!o->silent) fprintf(stderr, "oomlab %s: %s\n", who(o), msg);
 }
 
 /* runs.csv gets the run's row only as it ends: refuse a symlink, a FIFO or
@@ -1246,11 +1254,19 @@ static void summarise(struct runexec_result *res, const struct child_result *cr,
 
 /* The kernel's OOM killer during the run (sys/hostoom): host memory ran
  * out, whatever the log says; a run that shows no other failure is that. */
-static void host_oom_summarise(struct runexec_result *res, int64_t kills_before)
+static void host_oom_summarise(struct runexec_result *res, int64_t kills_before, pid_t pid, const char *argv0,
+                               int64_t t0_ms)
 {
     int64_t after = kills_before >= 0 ? hostoom_kills() : -1;
     res->host_oom_kills = kills_before >= 0 && after >= kills_before ? after - kills_before : -1;
-    if (res->host_oom_kills > 0 && !res->oom && !res->failure_other) {
+    /* no count to read: the kernel's own line about the command's process,
+     * where this process may read the kernel's log. 2 s of slack: its clock
+     * and CLOCK_MONOTONIC drift apart by a little */
+    if (res->host_oom_kills < 0 && res->term_signal == SIGKILL) {
+        const char *slash = strrchr(argv0, '/');
+        res->host_oom_kmsg = hostoom_kmsg_killed((long)pid, slash ? slash + 1 : argv0, (t0_ms - 2000) * 1000) == 1;
+    }
+    if ((res->host_oom_kills > 0 || res->host_oom_kmsg) && !res->oom && !res->failure_other) {
         res->failure_other = true;
         snprintf(res->oom_kind, sizeof res->oom_kind, "host-oom-killer");
     }
@@ -1353,7 +1369,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     char idx_path[sizeof p.log]; /* logs/ID.idx: when each part of the log arrived (lib/logidx) */
     int idx_fd = logidx_file_path(p.log, idx_path, sizeof idx_path)
                      ? fsutil_open_write(idx_path, O_WRONLY | O_CREAT | O_TRUNC, 0666, &(struct oomlab_err){{0}}) : -1;
-    struct child_opts co = {.log_fd = log_fd, .index = idx_fd >= 0, .index_fd = idx_fd, .echo = !o->quiet, .interval_ms = o->interval_ms,
+    struct child_opts co = {.log_fd = log_fd, .index = idx_fd >= 0, .index_fd = idx_fd, .echo = !o->quiet, .echo_stderr = o->echo_stderr, .interval_ms = o->interval_ms,
                             .timeout_ms = o->timeout_ms, .grace_ms = o->grace_ms,
                             .tick = sampler_tick, .tick_ctx = &s, .stop = o->live ? live_stop : NULL,
                             .notice = child_notice, .notice_ctx = (void *)o};
@@ -1378,7 +1394,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     free(s.rank_peaks);
     if (sp.problem[0] && !problem[0]) snprintf(problem, sizeof problem, "%s", sp.problem);
     res->rank_logs = (int)sp.n_open;
-    host_oom_summarise(res, host_kills);
+    host_oom_summarise(res, host_kills, c.pid, argv[0], t0);
     read_torch(&th, res);
     choose_peak(res);
     record(o, &p, res, &cr, &st, problem, o->rank || res->ranks_seen < 2 ? NULL : rs);

@@ -38,7 +38,9 @@ struct runexec_opts {
     int64_t interval_ms;      /* NVML sampling interval, >= 10 */
     int64_t timeout_ms;       /* 0: none; on expiry the group gets SIGTERM, then SIGKILL */
     bool quiet;               /* do not echo the child's output to our stdout */
+    bool echo_stderr;         /* echo it to our stderr instead (guard --json) */
     const char *tag;          /* ledger notes tag, e.g. "probe" (may be NULL) */
+    const char *who;          /* the command its notices name, "oomlab WHO: ..."; NULL: "run" */
     /* added by the run engineer (zero-initialised = the behaviour above): */
     char *const *sets;        /* the "key=value" already applied to cfg and config_text */
     size_t n_sets;
@@ -129,6 +131,8 @@ struct runexec_result {
     int rank_logs;             /* logs/ID_rankN.log files written from its [rankN]: lines */
     int64_t host_oom_kills;    /* processes of oomlab's cgroup the kernel's OOM killer killed
                                   during the run (sys/hostoom); -1 unknown */
+    bool host_oom_kmsg;        /* that count unknown, the kernel's log says its OOM killer
+                                  killed the command's process during the run */
 };
 
 /* 0 when the run happened (whatever the child did: read result.exit_code);

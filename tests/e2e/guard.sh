@@ -51,6 +51,11 @@ check guard.crash-exit13 test "$rc" -eq 13
 check guard.not-found-exit13 test "$rc" -eq 13
 check guard.not-found-said grep -q 'no-such-trainer: command not found' err
 check guard.not-found-junit valid nf.xml
+# a command that did not start leaves no row and its id free (as run): the
+# verdict named a run id the ledger never got
+check guard.not-found-no-run-id grep -q '; no run recorded, exit 127' out
+"$OOMLAB" guard --json --budget 30GiB -- ./no-such-trainer >out 2>err
+check guard.not-found-json-run-id-null test "$(jq -c '[.run_id,.log]' out)" = '[null,null]'
 "$OOMLAB" guard -q --budget 30GiB --timeout 1 -- "$SIM" --hang-at 2 >out 2>err; rc=$?
 check guard.timeout-exit13 test "$rc" -eq 13
 check guard.timeout-said grep -q 'timed out' out
@@ -152,6 +157,12 @@ check guard.json-log-and-junit test "$(jqv '[.log,.junit,.oom,.interrupted_by]|@
 check guard.json-line-on-stderr grep -q '^oomlab guard: pass: ' err
 check guard.json-annotation-on-stderr grep -q '^::notice title=oomlab guard%3A pass::' err
 check guard.json-no-child-output test "$(grep -c '^step=' out)" -eq 0
+# the command's output on stderr, so a CI console shows what the smoke did
+# (before: in the log only, as with -q); -q still keeps it to the log
+check guard.json-child-output-on-stderr test "$(grep -c '^step=' err)" -gt 0
+"$OOMLAB" guard -q --json --id quiet --interval 50ms --budget 30GiB -- "${SMOKE[@]}" >out 2>err
+check guard.json-quiet-no-child-output test "$(grep -c '^step=' err out)" = "$(printf 'err:0\nout:0')"
+check guard.json-quiet-parses sh -c "jq -e . out >/dev/null"
 check guard.json-junit-valid valid j.xml
 "$OOMLAB" guard --json --budget 30GiB -- "$SIM" --batch 16 --per-token-kb 2048 --steps 5 >out 2>err; rc=$?
 check guard.json-oom test "$rc,$(jqv '[.verdict,.exit_code]|@tsv')" = "12,$(printf 'oom\t12')"
@@ -170,3 +181,16 @@ for v in run guard probe ps; do
 done
 "$OOMLAB" guard --budget 30GiB --timeout 1x -- true >out 2>err
 check guard.durations-error-says-days grep -qF '1.5h or 2d' err
+
+# guard's notices name guard: before, a smoke without NVML said "oomlab run:
+# GPU memory not sampled ..." from inside `oomlab guard`
+fresh who
+OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard -q --budget 1GiB --id who -- true >out 2>err
+check guard.notices-name-guard grep -q '^oomlab guard: GPU memory not sampled' err
+check guard.notices-not-run test -z "$(grep '^oomlab run:' err)"
+
+# --json to a full disk: exit 3 and why (before: exit 3 and no word of it)
+fresh fulljson
+OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard --json --budget 1GiB -- true >/dev/full 2>err; rc=$?
+check guard.json-full-exit3 test "$rc" -eq 3
+check guard.json-full-said grep -q '^oomlab guard: cannot write the JSON to stdout: No space left on device' err

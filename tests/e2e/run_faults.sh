@@ -106,6 +106,13 @@ check run.fsize-note grep -q 'log incomplete (1024000 of 8388608 bytes): File to
 check run.fsize-log-size test "$(stat -c %s logs/big.log)" -eq 1024000
 check run.fsize-said grep -q 'File too large' err.txt
 
+# where the output still goes once the log stops: stdout (was "only on this
+# terminal", whatever stdout was), stderr for guard --json
+( ulimit -f 1000; exec "$OOMLAB" run --id bigecho -- "$SIM" --flood $((2 << 20)) ) >/dev/null 2>err.txt
+check run.ulimit-echo-where grep -q 'the log stops at [0-9]* bytes: File too large; the command goes on, its output only on stdout' err.txt
+( ulimit -f 1000; exec "$OOMLAB" guard --json --budget 1GiB --id gbig -- "$SIM" --flood $((2 << 20)) ) >/dev/null 2>err.txt
+check guard.ulimit-echo-where grep -q 'its output only on stderr' err.txt
+
 # The ledger row past `ulimit -f`: the short write is rolled back and its
 # real reason said (it said "No space left on device", sending the user to
 # df); the rows already there are kept, byte for byte.

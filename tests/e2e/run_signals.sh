@@ -134,6 +134,13 @@ check run.timeout-note grep -q '^slow,.*timeout' runs.csv
 check run.timeout-prompt test $(( (t1 - t0) / 1000000 )) -lt 3000
 "$OOMLAB" run -q --id hang --timeout 300ms --grace 200ms -- "$SIM" --hang-at 1 --ignore-term 2>/dev/null; rc=$?
 check run.timeout-hang-killed test "$rc" -eq 137
+# ... and the grace period after a timeout is a wait, not a spin: the passed
+# deadline stayed among poll's timers, so poll returned at once ~16,000
+# times a second (strace -c: 32,811 polls in a 2 s grace) and oomlab burnt
+# a third of a core until the SIGKILL. CPU seconds from bash's `times`.
+cpu=$( ( "$OOMLAB" run -q --id spin --timeout 200ms --grace 2s -- sh -c 'trap "" TERM; sleep 30' 2>/dev/null; times ) |
+  sed -n 2p | awk '{ split($1, u, "m"); split($2, s, "m"); printf "%d", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }')
+check run.timeout-grace-no-spin test "${cpu:-99999}" -lt 250
 
 # Heirs that keep the pipe open keep oomlab no longer than --grace: then
 # they get SIGTERM.

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "lib/gate.h"
+#include "lib/killcause.h"
 #include "lib/onoom.h"
 
 #define GIB 1073741824LL
@@ -68,6 +69,70 @@ static void test_verdicts(void **state)
     assert_int_equal(judge(in).exit_code, 12);
 }
 
+/* A command that died of a signal: the verdict names it, and a SIGKILL
+ * says what the cgroup's OOM-kill count says (never the OOM killer without
+ * it). Before, every one of these read "failed with exit 137". */
+static void test_killed(void **state)
+{
+    (void)state;
+    struct gate_in base = {.budget = 20 * GIB, .headroom = 0.15, .peak = 10 * GIB};
+    struct gate_in in = base;
+    in.exit_code = 137, in.term_signal = 9, in.signal_name = "SIGKILL", in.host_oom_kills = 0;
+    assert_int_equal(judge(in).exit_code, 13);
+    assert_string_equal(judge(in).message,
+                        "the command failed with exit 137 (no GPU OOM found): killed by SIGKILL, not by the "
+                        "kernel's OOM killer (this cgroup's oom_kill count did not move): a scheduler's limit, "
+                        "a watchdog or a user sent it");
+    in.host_oom_kills = 1;
+    assert_string_equal(judge(in).message,
+                        "the command failed with exit 137 (no GPU OOM found): the kernel's OOM killer killed 1 "
+                        "process(es) of this cgroup during the run: host memory (RAM) ran out, not GPU memory");
+    in.host_oom_kills = -1;
+    assert_non_null(strstr(judge(in).message, "killed by SIGKILL: the kernel's OOM killer sends it when host "
+                                              "memory (RAM) runs out, and so do a scheduler's limit"));
+    assert_null(strstr(judge(in).message, "process(es)"));
+    in = base, in.exit_code = 137, in.host_oom_kills = -1; /* bash's "Killed": exit 137, no signal */
+    assert_non_null(strstr(judge(in).message, "exit 137, how shells and launchers report a child killed by SIGKILL"));
+    in = base, in.exit_code = 139, in.term_signal = 11, in.signal_name = "SIGSEGV", in.host_oom_kills = -1;
+    assert_string_equal(judge(in).message, "the command failed with exit 139 (no GPU OOM found): killed by SIGSEGV");
+    in = base, in.exit_code = 1, in.host_oom_kills = 2; /* a DataLoader worker killed, the command exits 1 */
+    assert_non_null(strstr(judge(in).message, "exit 1 (no GPU OOM found): the kernel's OOM killer killed 2"));
+    /* no count, but the kernel's log names the command's process */
+    in = base, in.exit_code = 137, in.term_signal = 9, in.host_oom_kills = -1, in.host_oom_logged = true;
+    assert_string_equal(judge(in).message,
+                        "the command failed with exit 137 (no GPU OOM found): killed by SIGKILL, by the kernel's OOM "
+                        "killer (the kernel's log has its \"Killed process\" line for the command's process "
+                        "during the run): host memory (RAM) ran out, not GPU memory");
+    in.host_oom_kills = 0; /* a count that did not move is the cgroup's answer */
+    assert_non_null(strstr(judge(in).message, "not by the kernel's OOM killer"));
+    in = base, in.exit_code = 3, in.host_oom_kills = -1;
+    assert_string_equal(judge(in).message, "the command failed with exit 3 (no GPU OOM found)");
+    in = base, in.timed_out = true, in.exit_code = 137, in.term_signal = 9, in.host_oom_kills = 0;
+    assert_string_equal(judge(in).message, "the command timed out (no GPU OOM found)");
+}
+
+static void test_killcause(void **state)
+{
+    (void)state;
+    assert_int_equal(killcause_of(0, 0, 0, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(0, 1, -1, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(15, 143, 0, false), KILLCAUSE_NONE);
+    assert_int_equal(killcause_of(9, 137, 0, false), KILLCAUSE_NOT_OOM);
+    assert_int_equal(killcause_of(0, 137, 0, false), KILLCAUSE_NOT_OOM);
+    assert_int_equal(killcause_of(9, 137, -1, false), KILLCAUSE_UNKNOWN);
+    assert_int_equal(killcause_of(9, 137, 3, false), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_of(0, 0, 1, false), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_of(9, 137, -1, true), KILLCAUSE_HOST_OOM_LOGGED);
+    assert_string_equal(killcause_name(KILLCAUSE_HOST_OOM_LOGGED), "host-oom-killer");
+    assert_string_equal(killcause_name(KILLCAUSE_HOST_OOM), "host-oom-killer");
+    assert_string_equal(killcause_name(KILLCAUSE_NOT_OOM), "not-oom-killer");
+    assert_string_equal(killcause_name(KILLCAUSE_UNKNOWN), "unknown");
+    assert_null(killcause_name(KILLCAUSE_NONE));
+    char buf[400] = "x";
+    killcause_text(KILLCAUSE_NONE, 0, 0, buf, sizeof buf);
+    assert_string_equal(buf, "");
+}
+
 static struct runcfg cfg_of(long batch, long accum, long seq, int ckpt)
 {
     struct runcfg c;
@@ -123,6 +188,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_killed),
+        cmocka_unit_test(test_killcause),
         cmocka_unit_test(test_onoom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

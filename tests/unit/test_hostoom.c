@@ -3,11 +3,13 @@
  * print them). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "lib/kmsgoom.h"
 #include "sys/hostoom.h"
 
 static int64_t parse(const char *s) { return hostoom_parse(s, strlen(s)); }
@@ -34,11 +36,50 @@ static void test_hostile(void **state)
     assert_int_equal(hostoom_parse(nul, 10), 4);
 }
 
+/* The kernel's OOM-kill lines in /dev/kmsg's record format. The wording is
+ * mm/oom_kill.c's pr_err in __oom_kill_process (torvalds/linux; the
+ * "Kill process ... or sacrifice child" line is the one before 5.0). */
+static bool kparse(const char *rec, struct kmsgoom_kill *k)
+{
+    return kmsgoom_parse(rec, strlen(rec), k);
+}
+
+static void test_kmsg_records(void **state)
+{
+    (void)state;
+    struct kmsgoom_kill k;
+    assert_true(kparse("3,1234,987654321,-;Out of memory: Killed process 4242 (python3) total-vm:52428800kB, "
+                      "anon-rss:41943040kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:90000kB "
+                      "oom_score_adj:0\n", &k));
+    assert_int_equal(k.usec, 987654321);
+    assert_int_equal(k.pid, 4242);
+    assert_string_equal(k.comm, "python3");
+    assert_true(kparse("3,77,5000000,-;Memory cgroup out of memory: Killed process 17 (pt_main_thread) "
+                      "total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:1kB oom_score_adj:0", &k));
+    assert_string_equal(k.comm, "pt_main_thread");
+    assert_true(kparse("3,5,10,-;Killed process 99 (torchrun) total-vm:1kB, anon-rss:1kB, file-rss:0kB", &k));
+    assert_int_equal(k.pid, 99);
+    assert_true(kparse("3,4,9,-;Out of memory: Kill process 99 (torchrun) score 900 or sacrifice child", &k));
+    /* not OOM kills, or not records */
+    assert_false(kparse("6,5,10,-;Killed process 99 (torchrun)", &k));       /* no total-vm: not the OOM killer */
+    assert_false(kparse("6,5,10,-;Kill process 99 (x) score 1", &k));         /* no "Out of memory" */
+    assert_false(kparse(" SUBSYSTEM=memory", &k));                           /* a continuation line */
+    assert_false(kparse("Out of memory: Killed process 1 (x) total-vm:1kB", &k)); /* no record header */
+    assert_false(kparse("3,1,2,-;oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),task=python3,pid=4242", &k));
+    assert_false(kparse("3,1,-2,-;Out of memory: Killed process 1 (x) total-vm:1kB", &k));
+    assert_false(kparse("3,1,2,-;Out of memory: Killed process x (x) total-vm:1kB", &k));
+    assert_false(kparse("3,1,2,-;Out of memory: Killed process 5 (unterminated", &k));
+    /* 19 digits would overflow: libFuzzer found it (tests/fuzz/seeds/kmsgoom/long-number) */
+    assert_false(kparse("3,1,9999999999999999999,-;Out of memory: Killed process 1 (x) total-vm:1kB", &k));
+    assert_false(kparse("3,1,2,-;Out of memory: Killed process 99999999999999999999 (x) total-vm:1kB", &k));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_kmsg_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

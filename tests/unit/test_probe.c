@@ -509,7 +509,7 @@ static const struct probe_evidence no_evidence = {
 static void test_classify(void **state)
 {
     (void)state;
-    char d[160];
+    char d[480];
     struct probe_evidence ev = no_evidence;
     d[0] = '\0';
     assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FITS);
@@ -529,6 +529,20 @@ static void test_classify(void **state)
     ev.term_signal = 11;
     assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FAILED);
     assert_string_equal(d, "killed by signal 11, no GPU OOM in the log (see logs/probe001-b4.log)");
+    /* a SIGKILL says whose, as far as the evidence goes (before: "killed by
+     * signal 9", whether the OOM killer or a scheduler sent it) */
+    ev = no_evidence;
+    ev.exit_code = 137, ev.term_signal = 9, ev.host_oom_kills = 0;
+    assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_FAILED);
+    assert_string_equal(d, "killed by SIGKILL, not by the kernel's OOM killer (this cgroup's oom_kill count did "
+                           "not move): a scheduler's limit, a watchdog or a user sent it; no GPU OOM in the log "
+                           "(see logs/probe001-b4.log)");
+    ev.host_oom_kills = -1, ev.host_oom_logged = true;
+    probe_classify(&ev, d, sizeof d);
+    assert_non_null(strstr(d, "killed by SIGKILL, by the kernel's OOM killer (the kernel's log"));
+    ev.host_oom_logged = false;
+    probe_classify(&ev, d, sizeof d);
+    assert_non_null(strstr(d, "cannot read this cgroup's OOM-kill count here"));
     ev = no_evidence;
     ev.exit_code = 127;
     probe_classify(&ev, d, sizeof d);

@@ -341,7 +341,7 @@ static void test_echo_unread_pipe(void **state)
     assert_int_equal(pipe(p), 0);
     assert_true(dup2(p[1], 1) >= 0);
     struct echo e;
-    echo_open(&e, true);
+    echo_open(&e, 1);
     static char chunk[1 << 16];
     memset(chunk, 'x', sizeof chunk);
     int64_t t = 1000000;
