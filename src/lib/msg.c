@@ -525,7 +525,49 @@ static const struct msg_clause clauses_cupy[] = {
     {"(total %d bytes)", MSG_F_ALLOCATED},
     {"Out of memory allocating %n bytes", MSG_F_REQUESTED},
     {"allocated so far: %n bytes", MSG_F_ALLOCATED},
+    /* a pool under cupy.cuda.set_allocator's limit (MemoryPool.set_limit)
+     * adds it: "(allocated so far: N bytes, limit set to: L bytes)."
+     * (cupy/cupy:cupy/cuda/memory.pyx@0212ca8c OutOfMemoryError) */
+    {"limit set to: %n bytes", MSG_F_ALLOWED},
     {NULL, 0},
+};
+
+/* RAPIDS RMM's allocation failures (rapidsai/rmm:include/rmm/detail/
+ * error.hpp@04b6ca26 RMM_CUDA_TRY_ALLOC; later releases name the size):
+ * "std::bad_alloc: out_of_memory: CUDA error (failed to allocate N bytes)
+ * at: .../cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of
+ * memory". rmm::out_of_memory puts "out_of_memory: " before the text
+ * only for cudaErrorMemoryAllocation; rmm::bad_alloc's "std::bad_alloc: "
+ * stands before every failure. (diagopen47) */
+static const struct msg_clause clauses_rmm[] = {
+    {"CUDA error (failed to allocate %d bytes)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* CatBoost's GPU memory pool (catboost/catboost:catboost/cuda/cuda_lib/
+ * memory_pool/stack_like_memory_pool.h@0d257b83 TStackLikeMemoryPool::
+ * Create): "Error: Out of memory. Requested 8880 MB; Free 5902.061425 MB"
+ * (NCudaLib::TOutOfMemoryError; the sizes divided by MB, 1024 * 1024).
+ * (diagopen47) */
+static const struct msg_clause clauses_catboost[] = {
+    {"Out of memory. Requested %s;", MSG_F_REQUESTED},
+    {"; Free %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
+/* The NVIDIA HPC compilers' OpenACC runtime (nvc, nvfortran): "Out of
+ * memory allocating 4499256832 bytes of device memory" / "Failing in
+ * Thread:1" / "total/free CUDA memory: 85094825984/2894921728" (bytes;
+ * MFlowCode/MFC#989 = heldout47 h47-90). (diagopen47) */
+static const struct msg_clause clauses_openacc[] = {
+    {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+static const struct msg_near near_openacc[] = {
+    {"total/free CUDA memory: %d", MSG_F_CAPACITY, 0, 4},
+    {"total/free CUDA memory: %i/%d", MSG_F_FREE, 0, 4},
+    {NULL, 0, 0, 0},
 };
 
 /* CUDA.jl: "Out of GPU memory trying to allocate 1.896 GiB" / "Effective GPU
@@ -1234,6 +1276,45 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_faiss,
      .near = near_none},
+    /* FAISS's throw from the allocator itself, "RuntimeError: Error in
+     * virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const
+     * faiss::gpu::AllocRequest&) at .../StandardGpuResources.cpp:N: Error:
+     * 'err == cudaSuccess' failed: StandardGpuResources: alloc fail ...": the
+     * function throws only when cudaMalloc or cudaMallocManaged fails
+     * (facebookresearch/faiss:faiss/gpu/StandardGpuResources.cpp@0081ed9e),
+     * so the name stands for the failure where a paste cuts the rest
+     * (zhengxxn/adaptive-knn-mt#1 = heldout47 h47-19). A sticky error left
+     * by a faulting kernel is no want of memory. (diagopen47) */
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"Error in", "StandardGpuResourcesImpl::allocMemory("},
+     .unless = {"illegal memory access", "launch failure", "misaligned address",
+                "illegal instruction", "cudaErrorIllegal"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
+    /* CatBoost's GPU memory pool (clauses_catboost). (diagopen47) */
+    {.kind = "catboost",
+     .framework = "catboost",
+     .any = {"Error: Out of memory. Requested", "TOutOfMemoryError"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_catboost,
+     .near = near_none},
+    /* The NVIDIA HPC compilers' OpenACC runtime (clauses_openacc); before
+     * the JAX row, which reads "Out of memory allocating" too. (diagopen47) */
+    {.kind = "openacc",
+     .framework = "nvhpc",
+     .need = {"Out of memory allocating", "bytes of device memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_openacc,
+     .near = near_openacc},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},
@@ -1845,10 +1926,15 @@ static const struct msg_rule rules[] = {
      * (MindSpore's MindData device queue, mindspore-ai/mindspore#172 =
      * heldout29 h29-107). cudaHostAlloc and cudaMallocHost allocate host
      * RAM, not device memory; the "out of memory" they end in is the host's.
-     * Before the generic "out of memory" rows. */
+     * Before the generic "out of memory" rows. RMM's pinned host resources
+     * fail a cudaMallocHost with the device pools' words ("std::bad_alloc:
+     * out_of_memory: CUDA error at: .../rmm/mr/host/pinned_memory_resource.hpp
+     * :N: cudaErrorMemoryAllocation out of memory", rapidsai/rmm:include/rmm/
+     * detail/error.hpp@04b6ca26): their file names the host. (diagopen47) */
     {.kind = "host-cpu-alloc",
      .framework = "host",
-     .any = {"cudaHostAlloc failed", "cudaMallocHost failed"},
+     .any = {"cudaHostAlloc failed", "cudaMallocHost failed", "pinned_memory_resource.hpp",
+             "pinned_host_memory_resource.hpp"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2078,7 +2164,23 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_rmm,
+     .near = near_none},
+    /* rmm::out_of_memory's own words, "MemoryError: std::bad_alloc:
+     * out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at:
+     * ..." (scverse/rapids-singlecell#631 = heldout47 h47-13; without the
+     * size, MaartenGr/BERTopic#644 = h47-44): cudaErrorMemoryAllocation by
+     * RMM's own test (clauses_rmm). Before the host rows that take
+     * MemoryError and std::bad_alloc, which these words are not; after the
+     * row that reads RMM's pinned host resource. (diagopen47) */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .any = {"std::bad_alloc: out_of_memory:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_rmm,
      .near = near_none},
     /* ArrayFire (and flashlight, wav2letter over it): "ArrayFire Exception
      * (Device out of memory:101)" (arrayfire/arrayfire#3094), the error code
@@ -2225,7 +2327,15 @@ static const struct msg_rule rules[] = {
      * exception translator, code index id 105918794; src/cpp/cl.hpp). */
     {.kind = "opencl",
      .framework = "opencl",
-     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
+     /* the status in words as the C++ wrappers spell it: "Memory object
+      * allocation failure" (most error-string tables), Boost.Compute's
+      * opencl_error::to_string "Memory Object Allocation Failure" (LightGBM's
+      * GPU trainer: "terminate called after throwing an instance of
+      * 'boost::wrapexcept<boost::compute::opencl_error>' / what():  Memory
+      * Object Allocation Failure", lightgbm-org/LightGBM#4480 = heldout47
+      * h47-06). (diagopen47) */
+     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure",
+             "Memory object allocation failure", "Memory Object Allocation Failure"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
