@@ -18,7 +18,9 @@
 #include <cmocka.h>
 
 #include "lib/oom.h"
+#include "lib/plan.h"
 #include "lib/scan.h"
+#include "lib/verdict.h"
 #include "call_fixture.h"
 
 /* RMM's rmm::out_of_memory (cudaErrorMemoryAllocation) through cuDF/cuML's
@@ -200,6 +202,54 @@ static void test_reticulate_not_forward(void **state)
     assert_int_equal(e.stage, OOM_STAGE_FORWARD);
 }
 
+/* The plan of a log, and whether it holds the fix id. */
+static bool plan_has(const char *log, const char *id)
+{
+    struct oom_report rep;
+    scan_log(log, &rep);
+    struct verdicts v;
+    verdict_compute(&rep, &v);
+    struct plan p;
+    plan_build(&rep, &v, NULL, &p);
+    bool found = false;
+    for (size_t i = 0; i < p.n; i++) found |= !strcmp(p.items[i].id, id);
+    oom_report_release(&rep);
+    return found;
+}
+
+/* An array library's OOM has no batch, sequence or optimizer of a trainer:
+ * its plan is about the data each call holds (array-chunks,
+ * array-smaller-data, array-spill), and no stage-driven fix follows, even
+ * where a frame names a stage. A PyTorch OOM keeps the trainer's plan. */
+static void test_array_library_plan(void **state)
+{
+    (void)state;
+    static const char *const array_logs[] = {
+        "MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at: "
+        "/opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of memory\n",
+        "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 25,600,000 bytes "
+        "(allocated so far: 3,635,267,072 bytes).\n",
+        "(NCudaLib::TOutOfMemoryError) stack_like_memory_pool.h:303: Error: Out of memory. Requested 8880 MB; "
+        "Free 5902.061425 MB\n",
+        /* a frame that names a stage does not bring the trainer's fixes */
+        "  File \"/srv/app/model.py\", line 40, in forward\n"
+        "    d = cp.matmul(a, b)\n"
+        "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 1,073,741,824 bytes "
+        "(allocated so far: 0 bytes).\n",
+    };
+    for (size_t i = 0; i < sizeof array_logs / sizeof array_logs[0]; i++) {
+        assert_true(plan_has(array_logs[i], "array-chunks"));
+        assert_true(plan_has(array_logs[i], "array-spill"));
+        assert_false(plan_has(array_logs[i], "batch"));
+        assert_false(plan_has(array_logs[i], "gradient-checkpointing"));
+        assert_false(plan_has(array_logs[i], "locate-stage"));
+    }
+    const char *torch_log = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+                            "total capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    assert_true(plan_has(torch_log, "batch"));
+    assert_false(plan_has(torch_log, "array-chunks"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_faiss_alloc_memory),
         cmocka_unit_test(test_opencl_words),
         cmocka_unit_test(test_reticulate_not_forward),
+        cmocka_unit_test(test_array_library_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
