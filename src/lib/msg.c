@@ -3445,6 +3445,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* NumPy's array allocation failure as its own text, without the
+     * "MemoryError: " a traceback puts before it (a pipeline's error banner
+     * prints str(exc): "ERROR RUNNING STEP 'DarkPipeline':" / "Unable to
+     * allocate 4.35 GiB for an array with shape (200, 1458176)",
+     * spacetelescope/jwst#6154 = heldout47 h47-96): _ArrayMemoryError's
+     * "Unable to allocate {size} for an array with shape {shape} and data
+     * type {dtype}" (numpy/numpy:numpy/core/_exceptions.py@01c5c430), host
+     * memory. (diagopen47) */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .need = {"Unable to allocate", "for an array with shape"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
     /* Python's MemoryError starts its word: a class that ends in it is
      * another error ("torch.cuda.0utOfMemoryError: CUDA outof memory", a
      * title typed with a zero, QwenLM/Qwen#895 = heldout30 h30-10).

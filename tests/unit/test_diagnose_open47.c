@@ -180,6 +180,26 @@ static void test_opencl_words(void **state)
     expect_calls(opencl_calls, sizeof opencl_calls / sizeof opencl_calls[0]);
 }
 
+/* NumPy's host allocation failure printed without "MemoryError: " by a
+ * pipeline's error banner (spacetelescope/jwst#6154): host memory, with
+ * its request; the traceback form reads as before. */
+static void test_numpy_array_banner(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("---------------------------------------------------------------------- \n"
+                                 "ERROR RUNNING STEP 'DarkPipeline': \n"
+                                 "Unable to allocate 4.35 GiB for an array with shape (200, 1458176) \n"
+                                 "and data type complex128 \n"
+                                 "---------------------------------------------------------------------- \n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "host-memory-error");
+    assert_int_equal(e.bytes.requested, 4670776934LL);
+    e = primary("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.16 TiB for an array with shape "
+                "(400000, 400000) and data type float64\n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "host-memory-error");
+}
+
 /* R reticulate relays a Python error under "Error in py_call_impl(...)":
  * no nn.Module call, so no forward stage (scverse/rapids-singlecell#631).
  * torch's own _call_impl and _wrapped_call_impl frames stay forward. */
@@ -260,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_openacc_runtime),
         cmocka_unit_test(test_faiss_alloc_memory),
         cmocka_unit_test(test_opencl_words),
+        cmocka_unit_test(test_numpy_array_banner),
         cmocka_unit_test(test_reticulate_not_forward),
         cmocka_unit_test(test_array_library_plan),
     };
