@@ -567,6 +567,21 @@ static const struct msg_clause clauses_openacc[] = {
 static const struct msg_near near_openacc[] = {
     {"total/free CUDA memory: %d", MSG_F_CAPACITY, 0, 4},
     {"total/free CUDA memory: %i/%d", MSG_F_FREE, 0, 4},
+    /* its present-table dump names the CUDA device after OpenACC's own
+     * 1-based number: "Present table dump for device[1]: NVIDIA Tesla GPU 0,
+     * compute capability 8.0" (h47-90) */
+    {"Present table dump for device[%i]: NVIDIA Tesla GPU %d", MSG_F_GPU, 0, 6},
+    {NULL, 0, 0, 0},
+};
+
+/* TIGRE (tomographic reconstruction, CERN/TIGRE): its cudaCheckErrors(msg)
+ * prints msg, then raises the module's id with cudaGetErrorString: "Error
+ * pinning memory" / "CBCT:CUDA:Atb out of memory" (CERN/TIGRE:Common/CUDA/
+ * voxel_backprojection.cu; the Python build prints "file (line): " before
+ * each). The call that failed is the one msg names: after
+ * cudaHostRegister, page-locked host memory, not the card. (diagopen47) */
+static const struct msg_near near_tigre[] = {
+    {"Error pinning memory", MSG_F_HOST, 1, 0},
     {NULL, 0, 0, 0},
 };
 
@@ -2325,6 +2340,17 @@ static const struct msg_rule rules[] = {
      * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
      * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
      * exception translator, code index id 105918794; src/cpp/cl.hpp). */
+    /* TIGRE's CUDA errors (near_tigre): "CBCT:CUDA:Ax out of memory" is
+     * cudaErrorMemoryAllocation's string under the module's id. */
+    {.kind = "tigre",
+     .framework = "tigre",
+     .need = {"CBCT:CUDA:", " out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_tigre},
     {.kind = "opencl",
      .framework = "opencl",
      /* the status in words as the C++ wrappers spell it: "Memory object
@@ -4437,6 +4463,21 @@ static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
     apply_shape_bytes(ev);
 }
 
+/* The look-alike kind a host clause (MSG_F_HOST) makes of an event, by the
+ * family it was read as: XLA's host buffers, a page-locked buffer TIGRE
+ * could not register, else TF's pinned host allocator. */
+static const char *host_kind_of(const struct oom_event *ev)
+{
+    static const struct { const char *family, *host_kind; } host_kinds[] = {
+        {"jax", "xla-host-memory"},
+        {"tigre", "host-cpu-alloc"},
+    };
+    for (size_t i = 0; i < sizeof host_kinds / sizeof host_kinds[0]; i++)
+        if (!strcmp(ev->framework, host_kinds[i].family) || !strcmp(ev->kind, host_kinds[i].family))
+            return host_kinds[i].host_kind;
+    return "tf-host-memory";
+}
+
 static void apply_value(enum msg_field field, const struct pm_vals *v, struct oom_event *ev)
 {
     int64_t *slots[] = {
@@ -4470,9 +4511,7 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_HOST:
         ev->gpu_oom = false;
-        /* XLA's host buffers (jax rows), else TF's pinned host allocator */
-        ev->kind = !strcmp(ev->framework, "jax") || !strcmp(ev->kind, "jax") ? "xla-host-memory"
-                                                                               : "tf-host-memory";
+        ev->kind = host_kind_of(ev);
         ev->framework = "host";
         return;
     case MSG_F_OOM_COUNT:

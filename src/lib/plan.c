@@ -50,7 +50,7 @@ enum need {
 /* Frameworks whose OOMs come from array and data-science libraries, not a
  * training or inference loop: their programs have no batch, sequence or
  * optimizer to shrink, and the stage-driven fixes do not apply. */
-static const char *const array_frameworks[] = {"rapids", "cupy", "catboost", "faiss", "nvhpc",
+static const char *const array_frameworks[] = {"rapids", "cupy", "catboost", "faiss", "nvhpc", "tigre",
                                                "arrayfire"};
 
 #define V(k) (1u << (k))

@@ -126,6 +126,7 @@ static void test_openacc_runtime(void **state)
     assert_int_equal(e.bytes.requested, 4499256832LL);
     assert_int_equal(e.bytes.capacity, 85094825984LL);
     assert_int_equal(e.bytes.free, 2894921728LL);
+    assert_int_equal(e.gpu, 0);
     /* JAX's own words stay JAX's */
     e = primary("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating "
                 "1073741824 bytes.\n");
@@ -178,6 +179,30 @@ static void test_opencl_words(void **state)
 {
     (void)state;
     expect_calls(opencl_calls, sizeof opencl_calls / sizeof opencl_calls[0]);
+}
+
+/* TIGRE's CUDA errors: the module's id, then cudaGetErrorString. After
+ * its "Error pinning memory" line the failed call was cudaHostRegister,
+ * page-locked host memory (CERN/TIGRE#536, where the maintainer asks
+ * about the laptop's RAM); otherwise the card's memory. */
+static void test_tigre_errors(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("(1024, 2496, 3008)\n"
+                                 "../Common/CUDA/TIGRE_common.cpp (7): Error pinning memory \n"
+                                 "../Common/CUDA/TIGRE_common.cpp (14): CBCT:CUDA:Atb out of memory\n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "host-cpu-alloc");
+    e = primary("Ax Texture memory allocation fail \n"
+                "../Common/CUDA/TIGRE_common.cpp (14): CBCT:CUDA:Ax out of memory\n");
+    assert_true(e.gpu_oom);
+    assert_string_equal(e.kind, "tigre");
+    /* TF's pinned host allocator keeps its own kind */
+    e = primary("Allocator (cuda_host_bfc) ran out of memory trying to allocate 2.00GiB (rounded to 2147483648)\n"
+                "2018-03-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:277] *****\n"
+                "ResourceExhaustedError: OOM when allocating tensor with shape[512,1024,1024] and type float on "
+                "/job:localhost/replica:0/task:0/device:GPU:0 by allocator cuda_host_bfc\n");
+    assert_false(e.gpu_oom);
 }
 
 /* NumPy's host allocation failure printed without "MemoryError: " by a
@@ -280,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_openacc_runtime),
         cmocka_unit_test(test_faiss_alloc_memory),
         cmocka_unit_test(test_opencl_words),
+        cmocka_unit_test(test_tigre_errors),
         cmocka_unit_test(test_numpy_array_banner),
         cmocka_unit_test(test_reticulate_not_forward),
         cmocka_unit_test(test_array_library_plan),
