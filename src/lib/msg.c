@@ -207,6 +207,12 @@ static const struct msg_near near_relion[] = {
  * + " (cudaMalloc error out of memory [2])"). (diagnumsrc) */
 static const struct msg_clause clauses_faiss[] = {
     {"size %d bytes (cudaMalloc error", MSG_F_REQUESTED},
+    /* FAISS before GpuResources' allocator: allocMemorySpace's assert,
+     * "Faiss assertion 'cudaMalloc(p, size) == cudaSuccess' failed in void
+     * faiss::gpu::allocMemorySpace(...) at gpu/utils/MemorySpace.cpp:N;
+     * details: Failed to cudaMalloc N bytes" (facebookresearch/faiss:gpu/
+     * utils/MemorySpace.cpp@6880286e). (diagopen47) */
+    {"Failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
     {"dev %d space", MSG_F_GPU},
     {NULL, 0},
 };
@@ -1303,6 +1309,16 @@ static const struct msg_rule rules[] = {
     {.kind = "faiss",
      .framework = "faiss",
      .need = {"Error in", "StandardGpuResourcesImpl::allocMemory("},
+     .unless = {"illegal memory access", "launch failure", "misaligned address",
+                "illegal instruction", "cudaErrorIllegal"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"Failed to cudaMalloc", "allocMemorySpace"},
      .unless = {"illegal memory access", "launch failure", "misaligned address",
                 "illegal instruction", "cudaErrorIllegal"},
      .gpu_oom = OOM,

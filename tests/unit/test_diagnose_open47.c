@@ -159,6 +159,14 @@ static void test_faiss_alloc_memory(void **state)
     expect_calls(faiss_calls, sizeof faiss_calls / sizeof faiss_calls[0]);
     struct oom_event e = primary(faiss_calls[0].log);
     assert_string_equal(e.kind, "faiss");
+    /* the assert of FAISS's older allocMemorySpace (facebookresearch/faiss:
+     * gpu/utils/MemorySpace.cpp@6880286e), with its request */
+    e = primary("Faiss assertion 'cudaMalloc(p, size) == cudaSuccess' failed in void "
+                "faiss::gpu::allocMemorySpace(faiss::gpu::MemorySpace, void**, size_t) at "
+                "gpu/utils/MemorySpace.cpp:20; details: Failed to cudaMalloc 1610612736 bytes\n");
+    assert_true(e.gpu_oom);
+    assert_string_equal(e.kind, "faiss");
+    assert_int_equal(e.bytes.requested, 1610612736LL);
 }
 
 /* OpenCL's CL_MEM_OBJECT_ALLOCATION_FAILURE in the words of Boost.Compute,
