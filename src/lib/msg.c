@@ -1999,6 +1999,32 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* the driver API's page-locked allocation, cuMemHostAlloc (cuMemAllocHost),
+     * out of memory as Numba says it, "CudaAPIError: [2] Call to
+     * cuMemHostAlloc results in CUDA_ERROR_OUT_OF_MEMORY" (numba/numba:
+     * numba/cuda/cudadrv/driver.py _check_ctypes_error, "Call to %s results
+     * in %s"), and PyCUDA, "pycuda._driver.MemoryError: cuMemHostAlloc
+     * failed: out of memory": host RAM. (diagopen47) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"OUT_OF_MEMORY"},
+     .any = {"Call to cuMemHostAlloc results in", "Call to cuMemAllocHost results in"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"out of memory"},
+     .any = {"cuMemHostAlloc failed", "cuMemAllocHost failed"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* OpenCV's cuda::HostMem (modules/core/src/cuda_host_mem.cpp,
      * PinnedAllocator::allocate, a cudaHostAlloc) names its file in its
      * error: "OpenCV(4.2.0) .../core/src/cuda_host_mem.cpp:95: error:

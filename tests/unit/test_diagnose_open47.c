@@ -61,6 +61,31 @@ static const struct call_case rmm_guards[] = {
      false},
 };
 
+/* Page-locked host memory through the driver API (Numba, PyCUDA) is the
+ * host's; the device allocation in the same words stays a GPU OOM
+ * (numba/numba:numba/cuda/cudadrv/driver.py "Call to %s results in %s"). */
+static const struct call_case driver_host_calls[] = {
+    {"numba pinned host",
+     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemHostAlloc results in CUDA_ERROR_OUT_OF_MEMORY\n",
+     false},
+    {"pycuda pinned host", "pycuda._driver.MemoryError: cuMemHostAlloc failed: out of memory\n", false},
+    {"numba device",
+     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY\n", true},
+    {"numba pinned host, another error",
+     "numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuMemHostAlloc results in CUDA_ERROR_INVALID_VALUE\n",
+     false},
+};
+
+static void test_driver_pinned_host(void **state)
+{
+    (void)state;
+    expect_calls(driver_host_calls, sizeof driver_host_calls / sizeof driver_host_calls[0]);
+    struct oom_event e = primary(driver_host_calls[0].log);
+    assert_string_equal(e.kind, "host-cpu-alloc");
+    e = primary(driver_host_calls[1].log);
+    assert_string_equal(e.kind, "host-cpu-alloc");
+}
+
 static void test_rmm_guards(void **state)
 {
     (void)state;
@@ -340,6 +365,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rmm_out_of_memory),
         cmocka_unit_test(test_rmm_guards),
+        cmocka_unit_test(test_driver_pinned_host),
         cmocka_unit_test(test_cupy_limit),
         cmocka_unit_test(test_catboost_pool),
         cmocka_unit_test(test_openacc_runtime),
