@@ -30,19 +30,20 @@
 static void test_rmm_out_of_memory(void **state)
 {
     (void)state;
-    struct oom_event e =
-        primary("Error in py_call_impl(callable, call_args$unnamed, call_args$named) :\n"
-                "  MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate "
-                "88577278284 bytes) at: /opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:62: "
-                "cudaErrorMemoryAllocation out of memory\n");
+    struct oom_event e = primary(
+        "Error in py_call_impl(callable, call_args$unnamed, call_args$named) :\n"
+        "  MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate "
+        "88577278284 bytes) at: /opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:62: "
+        "cudaErrorMemoryAllocation out of memory\n");
     assert_true(e.gpu_oom);
     assert_string_equal(e.kind, "rmm");
     assert_int_equal(e.bytes.requested, 88577278284LL);
 
-    e = primary("  File \"cuml/manifold/umap.pyx\", line 704, in cuml.manifold.umap.UMAP.transform\n"
-                "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: "
-                "/home/me/miniconda3/envs/rapids/include/rmm/mr/device/cuda_memory_resource.hpp:70: "
-                "cudaErrorMemoryAllocation out of memory\n");
+    e = primary(
+        "  File \"cuml/manifold/umap.pyx\", line 704, in cuml.manifold.umap.UMAP.transform\n"
+        "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: "
+        "/home/me/miniconda3/envs/rapids/include/rmm/mr/device/cuda_memory_resource.hpp:70: "
+        "cudaErrorMemoryAllocation out of memory\n");
     assert_true(e.gpu_oom);
     assert_string_equal(e.kind, "rmm");
     assert_int_equal(e.bytes.requested, -1);
@@ -52,13 +53,15 @@ static const struct call_case rmm_guards[] = {
     /* RMM's pinned host resource throws the same class for cudaMallocHost */
     {"rmm pinned host",
      "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: "
-     "/opt/conda/include/rmm/mr/host/pinned_memory_resource.hpp:158: cudaErrorMemoryAllocation out of memory\n",
+     "/opt/conda/include/rmm/mr/host/pinned_memory_resource.hpp:158: cudaErrorMemoryAllocation out "
+     "of memory\n",
      false},
     /* a host operator new stays the host's */
     {"host bad_alloc",
-     "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n", false},
-    {"python host MemoryError", "MemoryError: Unable to allocate 4.35 GiB for an array with shape (200, 1458176)\n",
+     "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n",
      false},
+    {"python host MemoryError",
+     "MemoryError: Unable to allocate 4.35 GiB for an array with shape (200, 1458176)\n", false},
 };
 
 /* Page-locked host memory through the driver API (Numba, PyCUDA) is the
@@ -66,13 +69,18 @@ static const struct call_case rmm_guards[] = {
  * (numba/numba:numba/cuda/cudadrv/driver.py "Call to %s results in %s"). */
 static const struct call_case driver_host_calls[] = {
     {"numba pinned host",
-     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemHostAlloc results in CUDA_ERROR_OUT_OF_MEMORY\n",
+     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemHostAlloc results in "
+     "CUDA_ERROR_OUT_OF_MEMORY\n",
      false},
-    {"pycuda pinned host", "pycuda._driver.MemoryError: cuMemHostAlloc failed: out of memory\n", false},
+    {"pycuda pinned host", "pycuda._driver.MemoryError: cuMemHostAlloc failed: out of memory\n",
+     false},
     {"numba device",
-     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY\n", true},
+     "numba.cuda.cudadrv.driver.CudaAPIError: [2] Call to cuMemAlloc results in "
+     "CUDA_ERROR_OUT_OF_MEMORY\n",
+     true},
     {"numba pinned host, another error",
-     "numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuMemHostAlloc results in CUDA_ERROR_INVALID_VALUE\n",
+     "numba.cuda.cudadrv.driver.CudaAPIError: [1] Call to cuMemHostAlloc results in "
+     "CUDA_ERROR_INVALID_VALUE\n",
      false},
 };
 
@@ -120,7 +128,8 @@ static void test_catboost_pool(void **state)
     (void)state;
     struct oom_event e =
         primary("(NCudaLib::TOutOfMemoryError) /src/catboost/catboost/cuda/cuda_lib/memory_pool/"
-                "stack_like_memory_pool.h:303: Error: Out of memory. Requested 8880 MB; Free 5902.061425 MB\n");
+                "stack_like_memory_pool.h:303: Error: Out of memory. Requested 8880 MB; Free "
+                "5902.061425 MB\n");
     assert_true(e.gpu_oom);
     assert_string_equal(e.kind, "catboost");
     assert_int_equal(e.bytes.requested, 9311354880LL);
@@ -128,7 +137,8 @@ static void test_catboost_pool(void **state)
 
     e = primary("uncaught exception:\n"
                 "    address -> 0x7f2c4d6b1a40\n"
-                "    what() -> \"catboost/cuda/cuda_lib/memory_pool/stack_like_memory_pool.h:303: Error: Out of "
+                "    what() -> \"catboost/cuda/cuda_lib/memory_pool/stack_like_memory_pool.h:303: "
+                "Error: Out of "
                 "memory. Requested 27891.06152 MB; Free 7088.101953 MB\"\n"
                 "    type -> NCudaLib::TOutOfMemoryError\n");
     assert_true(e.gpu_oom);
@@ -141,11 +151,12 @@ static void test_catboost_pool(void **state)
 static void test_openacc_runtime(void **state)
 {
     (void)state;
-    struct oom_event e = primary("Out of memory allocating 4499256832 bytes of device memory\n"
-                                 "Failing in Thread:1\n"
-                                 "total/free CUDA memory: 85094825984/2894921728\n"
-                                 "Present table dump for device[1]: NVIDIA Tesla GPU 0, compute capability 8.0, "
-                                 "threadid=1\n");
+    struct oom_event e =
+        primary("Out of memory allocating 4499256832 bytes of device memory\n"
+                "Failing in Thread:1\n"
+                "total/free CUDA memory: 85094825984/2894921728\n"
+                "Present table dump for device[1]: NVIDIA Tesla GPU 0, compute capability 8.0, "
+                "threadid=1\n");
     assert_true(e.gpu_oom);
     assert_string_equal(e.kind, "openacc");
     assert_int_equal(e.bytes.requested, 4499256832LL);
@@ -153,8 +164,9 @@ static void test_openacc_runtime(void **state)
     assert_int_equal(e.bytes.free, 2894921728LL);
     assert_int_equal(e.gpu, 0);
     /* JAX's own words stay JAX's */
-    e = primary("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating "
-                "1073741824 bytes.\n");
+    e = primary(
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating "
+        "1073741824 bytes.\n");
     assert_string_equal(e.kind, "jax");
 }
 
@@ -162,20 +174,24 @@ static void test_openacc_runtime(void **state)
  * the function's signature still names it (zhengxxn/adaptive-knn-mt#1). */
 static const struct call_case faiss_calls[] = {
     {"faiss allocMemory, cut",
-     "  File \"/usr/local/python3/lib/python3.6/site-packages/faiss/swigfaiss.py\", line 5756, in add_with_ids\n"
+     "  File \"/usr/local/python3/lib/python3.6/site-packages/faiss/swigfaiss.py\", line 5756, in "
+     "add_with_ids\n"
      "    return _swigfaiss.GpuIndex_add_with_ids(self, n, x, ids)\n"
-     "RuntimeError: Error in virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const faiss::gpu::All\n",
+     "RuntimeError: Error in virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const "
+     "faiss::gpu::All\n",
      true},
     /* guard: a faulting kernel's sticky error surfacing in the allocator */
     {"faiss allocMemory, sticky fault",
      "RuntimeError: Error in virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const "
-     "faiss::gpu::AllocRequest&) at /faiss/gpu/StandardGpuResources.cpp:452: Error: 'err == cudaSuccess' "
-     "failed: StandardGpuResources: alloc fail type FlatData dev 0 space Device stream 0x55d0 size 4096 bytes "
+     "faiss::gpu::AllocRequest&) at /faiss/gpu/StandardGpuResources.cpp:452: Error: 'err == "
+     "cudaSuccess' "
+     "failed: StandardGpuResources: alloc fail type FlatData dev 0 space Device stream 0x55d0 size "
+     "4096 bytes "
      "(cudaMalloc error an illegal memory access was encountered [700])\n",
      false},
     /* guard: the function named in prose, no error */
-    {"faiss allocMemory in prose", "I read StandardGpuResourcesImpl::allocMemory( to see how temp memory works.\n",
-     false},
+    {"faiss allocMemory in prose",
+     "I read StandardGpuResourcesImpl::allocMemory( to see how temp memory works.\n", false},
 };
 
 static void test_faiss_alloc_memory(void **state)
@@ -198,13 +214,15 @@ static void test_faiss_alloc_memory(void **state)
  * under LightGBM's GPU trainer (lightgbm-org/LightGBM#4480). */
 static const struct call_case opencl_calls[] = {
     {"boost compute",
-     "terminate called after throwing an instance of 'boost::wrapexcept<boost::compute::opencl_error>'\n"
+     "terminate called after throwing an instance of "
+     "'boost::wrapexcept<boost::compute::opencl_error>'\n"
      "  what():  Memory Object Allocation Failure\n",
      true},
     {"error-string table", "clCreateBuffer failed: Memory object allocation failure\n", true},
     /* guard: the host's own OpenCL status stays no GPU OOM */
-    {"opencl host", "terminate called after throwing an instance of "
-                    "'boost::wrapexcept<boost::compute::opencl_error>'\n  what():  Out of Host Memory\n",
+    {"opencl host",
+     "terminate called after throwing an instance of "
+     "'boost::wrapexcept<boost::compute::opencl_error>'\n  what():  Out of Host Memory\n",
      false},
 };
 
@@ -220,19 +238,23 @@ static void test_opencl_words(void **state)
  * releases' SplitAndRetryOOM (NVIDIA/cudf-spark#8090) is the device's. */
 static const struct call_case spark_rapids_calls[] = {
     {"gpu retry",
-     "Caused by: com.nvidia.spark.rapids.jni.GpuSplitAndRetryOOM: GPU OutOfMemory: could not split inputs and "
+     "Caused by: com.nvidia.spark.rapids.jni.GpuSplitAndRetryOOM: GPU OutOfMemory: could not split "
+     "inputs and "
      "retry\n",
      true},
     {"old split and retry",
-     "Job aborted due to stage failure: Task 33 in stage 1303.0 failed 4 times, most recent failure: Lost task "
+     "Job aborted due to stage failure: Task 33 in stage 1303.0 failed 4 times, most recent "
+     "failure: Lost task "
      "33.3 in stage 1303.0 (TID 37289) (10.59.128.149 executor 2): "
-     "com.nvidia.spark.rapids.jni.SplitAndRetryOOM: Attempted to handle a split, but was not initialized with a "
+     "com.nvidia.spark.rapids.jni.SplitAndRetryOOM: Attempted to handle a split, but was not "
+     "initialized with a "
      "splitPolicy.\n",
      true},
     /* guards: the host's pair */
     {"cpu retry", "Caused by: com.nvidia.spark.rapids.jni.CpuRetryOOM: CPU OutOfMemory\n", false},
-    {"cpu split", "com.nvidia.spark.rapids.jni.CpuSplitAndRetryOOM: CPU OutOfMemory: could not split inputs and "
-                  "retry\n",
+    {"cpu split",
+     "com.nvidia.spark.rapids.jni.CpuSplitAndRetryOOM: CPU OutOfMemory: could not split inputs and "
+     "retry\n",
      false},
 };
 
@@ -253,9 +275,10 @@ static void test_spark_rapids_retry(void **state)
 static void test_tigre_errors(void **state)
 {
     (void)state;
-    struct oom_event e = primary("(1024, 2496, 3008)\n"
-                                 "../Common/CUDA/TIGRE_common.cpp (7): Error pinning memory \n"
-                                 "../Common/CUDA/TIGRE_common.cpp (14): CBCT:CUDA:Atb out of memory\n");
+    struct oom_event e =
+        primary("(1024, 2496, 3008)\n"
+                "../Common/CUDA/TIGRE_common.cpp (7): Error pinning memory \n"
+                "../Common/CUDA/TIGRE_common.cpp (14): CBCT:CUDA:Atb out of memory\n");
     assert_false(e.gpu_oom);
     assert_string_equal(e.kind, "host-cpu-alloc");
     e = primary("Ax Texture memory allocation fail \n"
@@ -263,10 +286,13 @@ static void test_tigre_errors(void **state)
     assert_true(e.gpu_oom);
     assert_string_equal(e.kind, "tigre");
     /* TF's pinned host allocator keeps its own kind */
-    e = primary("Allocator (cuda_host_bfc) ran out of memory trying to allocate 2.00GiB (rounded to 2147483648)\n"
-                "2018-03-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:277] *****\n"
-                "ResourceExhaustedError: OOM when allocating tensor with shape[512,1024,1024] and type float on "
-                "/job:localhost/replica:0/task:0/device:GPU:0 by allocator cuda_host_bfc\n");
+    e = primary(
+        "Allocator (cuda_host_bfc) ran out of memory trying to allocate 2.00GiB (rounded to "
+        "2147483648)\n"
+        "2018-03-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:277] *****\n"
+        "ResourceExhaustedError: OOM when allocating tensor with shape[512,1024,1024] and type "
+        "float on "
+        "/job:localhost/replica:0/task:0/device:GPU:0 by allocator cuda_host_bfc\n");
     assert_false(e.gpu_oom);
 }
 
@@ -276,15 +302,17 @@ static void test_tigre_errors(void **state)
 static void test_numpy_array_banner(void **state)
 {
     (void)state;
-    struct oom_event e = primary("---------------------------------------------------------------------- \n"
-                                 "ERROR RUNNING STEP 'DarkPipeline': \n"
-                                 "Unable to allocate 4.35 GiB for an array with shape (200, 1458176) \n"
-                                 "and data type complex128 \n"
-                                 "---------------------------------------------------------------------- \n");
+    struct oom_event e =
+        primary("---------------------------------------------------------------------- \n"
+                "ERROR RUNNING STEP 'DarkPipeline': \n"
+                "Unable to allocate 4.35 GiB for an array with shape (200, 1458176) \n"
+                "and data type complex128 \n"
+                "---------------------------------------------------------------------- \n");
     assert_false(e.gpu_oom);
     assert_string_equal(e.kind, "host-memory-error");
     assert_int_equal(e.bytes.requested, 4670776934LL);
-    e = primary("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.16 TiB for an array with shape "
+    e = primary("numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.16 TiB for an "
+                "array with shape "
                 "(400000, 400000) and data type float64\n");
     assert_false(e.gpu_oom);
     assert_string_equal(e.kind, "host-memory-error");
@@ -298,15 +326,18 @@ static void test_reticulate_not_forward(void **state)
     (void)state;
     struct oom_event e =
         primary("Error in py_call_impl(callable, call_args$unnamed, call_args$named) :\n"
-                "  MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 88577278284 bytes) "
+                "  MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate "
+                "88577278284 bytes) "
                 "at: C\n");
     assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
-    e = primary("  File \"/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py\", line 1501, in "
+    e = primary("  File \"/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py\", "
+                "line 1501, in "
                 "_call_impl\n"
                 "    return forward_call(*args, **kwargs)\n"
                 "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
     assert_int_equal(e.stage, OOM_STAGE_FORWARD);
-    e = primary("  File \"/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1736, in "
+    e = primary("  File \"/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py\", "
+                "line 1736, in "
                 "_wrapped_call_impl\n"
                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
     assert_int_equal(e.stage, OOM_STAGE_FORWARD);
@@ -322,7 +353,8 @@ static bool plan_has(const char *log, const char *id)
     struct plan p;
     plan_build(&rep, &v, NULL, &p);
     bool found = false;
-    for (size_t i = 0; i < p.n; i++) found |= !strcmp(p.items[i].id, id);
+    for (size_t i = 0; i < p.n; i++)
+        found |= !strcmp(p.items[i].id, id);
     oom_report_release(&rep);
     return found;
 }
@@ -335,11 +367,14 @@ static void test_array_library_plan(void **state)
 {
     (void)state;
     static const char *const array_logs[] = {
-        "MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at: "
-        "/opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of memory\n",
+        "MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 88577278284 "
+        "bytes) at: "
+        "/opt/conda/include/rmm/mr/device/cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation "
+        "out of memory\n",
         "cupy.cuda.memory.OutOfMemoryError: Out of memory allocating 25,600,000 bytes "
         "(allocated so far: 3,635,267,072 bytes).\n",
-        "(NCudaLib::TOutOfMemoryError) stack_like_memory_pool.h:303: Error: Out of memory. Requested 8880 MB; "
+        "(NCudaLib::TOutOfMemoryError) stack_like_memory_pool.h:303: Error: Out of memory. "
+        "Requested 8880 MB; "
         "Free 5902.061425 MB\n",
         /* a frame that names a stage does not bring the trainer's fixes */
         "  File \"/srv/app/model.py\", line 40, in forward\n"
@@ -354,8 +389,9 @@ static void test_array_library_plan(void **state)
         assert_false(plan_has(array_logs[i], "gradient-checkpointing"));
         assert_false(plan_has(array_logs[i], "locate-stage"));
     }
-    const char *torch_log = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
-                            "total capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    const char *torch_log =
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 79.15 GiB of which 1.02 GiB is free.\n";
     assert_true(plan_has(torch_log, "batch"));
     assert_false(plan_has(torch_log, "array-chunks"));
 }
@@ -363,18 +399,12 @@ static void test_array_library_plan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rmm_out_of_memory),
-        cmocka_unit_test(test_rmm_guards),
-        cmocka_unit_test(test_driver_pinned_host),
-        cmocka_unit_test(test_cupy_limit),
-        cmocka_unit_test(test_catboost_pool),
-        cmocka_unit_test(test_openacc_runtime),
-        cmocka_unit_test(test_faiss_alloc_memory),
-        cmocka_unit_test(test_opencl_words),
-        cmocka_unit_test(test_spark_rapids_retry),
-        cmocka_unit_test(test_tigre_errors),
-        cmocka_unit_test(test_numpy_array_banner),
-        cmocka_unit_test(test_reticulate_not_forward),
+        cmocka_unit_test(test_rmm_out_of_memory),  cmocka_unit_test(test_rmm_guards),
+        cmocka_unit_test(test_driver_pinned_host), cmocka_unit_test(test_cupy_limit),
+        cmocka_unit_test(test_catboost_pool),      cmocka_unit_test(test_openacc_runtime),
+        cmocka_unit_test(test_faiss_alloc_memory), cmocka_unit_test(test_opencl_words),
+        cmocka_unit_test(test_spark_rapids_retry), cmocka_unit_test(test_tigre_errors),
+        cmocka_unit_test(test_numpy_array_banner), cmocka_unit_test(test_reticulate_not_forward),
         cmocka_unit_test(test_array_library_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
