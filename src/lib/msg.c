@@ -207,6 +207,12 @@ static const struct msg_near near_relion[] = {
  * + " (cudaMalloc error out of memory [2])"). (diagnumsrc) */
 static const struct msg_clause clauses_faiss[] = {
     {"size %d bytes (cudaMalloc error", MSG_F_REQUESTED},
+    /* FAISS before GpuResources' allocator: allocMemorySpace's assert,
+     * "Faiss assertion 'cudaMalloc(p, size) == cudaSuccess' failed in void
+     * faiss::gpu::allocMemorySpace(...) at gpu/utils/MemorySpace.cpp:N;
+     * details: Failed to cudaMalloc N bytes" (facebookresearch/faiss:gpu/
+     * utils/MemorySpace.cpp@6880286e). (diagopen47) */
+    {"Failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
     {"dev %d space", MSG_F_GPU},
     {NULL, 0},
 };
@@ -525,7 +531,64 @@ static const struct msg_clause clauses_cupy[] = {
     {"(total %d bytes)", MSG_F_ALLOCATED},
     {"Out of memory allocating %n bytes", MSG_F_REQUESTED},
     {"allocated so far: %n bytes", MSG_F_ALLOCATED},
+    /* a pool under cupy.cuda.set_allocator's limit (MemoryPool.set_limit)
+     * adds it: "(allocated so far: N bytes, limit set to: L bytes)."
+     * (cupy/cupy:cupy/cuda/memory.pyx@0212ca8c OutOfMemoryError) */
+    {"limit set to: %n bytes", MSG_F_ALLOWED},
     {NULL, 0},
+};
+
+/* RAPIDS RMM's allocation failures (rapidsai/rmm:include/rmm/detail/
+ * error.hpp@04b6ca26 RMM_CUDA_TRY_ALLOC; later releases name the size):
+ * "std::bad_alloc: out_of_memory: CUDA error (failed to allocate N bytes)
+ * at: .../cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of
+ * memory". rmm::out_of_memory puts "out_of_memory: " before the text
+ * only for cudaErrorMemoryAllocation; rmm::bad_alloc's "std::bad_alloc: "
+ * stands before every failure. (diagopen47) */
+static const struct msg_clause clauses_rmm[] = {
+    {"CUDA error (failed to allocate %d bytes)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* CatBoost's GPU memory pool (catboost/catboost:catboost/cuda/cuda_lib/
+ * memory_pool/stack_like_memory_pool.h@0d257b83 TStackLikeMemoryPool::
+ * Create): "Error: Out of memory. Requested 8880 MB; Free 5902.061425 MB"
+ * (NCudaLib::TOutOfMemoryError; the sizes divided by MB, 1024 * 1024).
+ * (diagopen47) */
+static const struct msg_clause clauses_catboost[] = {
+    {"Out of memory. Requested %s;", MSG_F_REQUESTED},
+    {"; Free %s", MSG_F_FREE},
+    {NULL, 0},
+};
+
+/* The NVIDIA HPC compilers' OpenACC runtime (nvc, nvfortran): "Out of
+ * memory allocating 4499256832 bytes of device memory" / "Failing in
+ * Thread:1" / "total/free CUDA memory: 85094825984/2894921728" (bytes;
+ * MFlowCode/MFC#989 = heldout47 h47-90). (diagopen47) */
+static const struct msg_clause clauses_openacc[] = {
+    {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+static const struct msg_near near_openacc[] = {
+    {"total/free CUDA memory: %d", MSG_F_CAPACITY, 0, 4},
+    {"total/free CUDA memory: %i/%d", MSG_F_FREE, 0, 4},
+    /* its present-table dump names the CUDA device after OpenACC's own
+     * 1-based number: "Present table dump for device[1]: NVIDIA Tesla GPU 0,
+     * compute capability 8.0" (h47-90) */
+    {"Present table dump for device[%i]: NVIDIA Tesla GPU %d", MSG_F_GPU, 0, 6},
+    {NULL, 0, 0, 0},
+};
+
+/* TIGRE (tomographic reconstruction, CERN/TIGRE): its cudaCheckErrors(msg)
+ * prints msg, then raises the module's id with cudaGetErrorString: "Error
+ * pinning memory" / "CBCT:CUDA:Atb out of memory" (CERN/TIGRE:Common/CUDA/
+ * voxel_backprojection.cu; the Python build prints "file (line): " before
+ * each). The call that failed is the one msg names: after
+ * cudaHostRegister, page-locked host memory, not the card. (diagopen47) */
+static const struct msg_near near_tigre[] = {
+    {"Error pinning memory", MSG_F_HOST, 1, 0},
+    {NULL, 0, 0, 0},
 };
 
 /* CUDA.jl: "Out of GPU memory trying to allocate 1.896 GiB" / "Effective GPU
@@ -1026,6 +1089,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Dask's nanny restarting a worker whose process memory (RSS) passed the
+     * terminate fraction of its memory_limit: "distributed.nanny.memory -
+     * WARNING - Worker tcp://127.0.0.1:34349 (pid=342998) exceeded 95% memory
+     * budget. Restarting..." (older "Worker exceeded 95% memory budget.
+     * Restarting"; dask/distributed's nanny, logger.warning("Worker exceeded
+     * %d%% memory budget. Restarting", ...)): host RAM, also under dask-cuda,
+     * whose device memory has its own limit and spilling. (diagopen47) */
+    {.kind = "host-oom-killer",
+     .framework = "host",
+     .need = {"exceeded", "memory budget. Restarting"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* srun's report of a task the step's OOM handler killed: "srun: error:
      * node01: task 0: Out Of Memory" (after slurmstepd's oom_kill line
      * above). (diagcall6) */
@@ -1234,6 +1313,82 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_faiss,
      .near = near_none},
+    /* FAISS's throw from the allocator itself, "RuntimeError: Error in
+     * virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const
+     * faiss::gpu::AllocRequest&) at .../StandardGpuResources.cpp:N: Error:
+     * 'err == cudaSuccess' failed: StandardGpuResources: alloc fail ...": the
+     * function throws only when cudaMalloc or cudaMallocManaged fails
+     * (facebookresearch/faiss:faiss/gpu/StandardGpuResources.cpp@0081ed9e),
+     * so the name stands for the failure where a paste cuts the rest
+     * (zhengxxn/adaptive-knn-mt#1 = heldout47 h47-19). A sticky error left
+     * by a faulting kernel is no want of memory. (diagopen47) */
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"Error in", "StandardGpuResourcesImpl::allocMemory("},
+     .unless = {"illegal memory access", "launch failure", "misaligned address",
+                "illegal instruction", "cudaErrorIllegal"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"Failed to cudaMalloc", "allocMemorySpace"},
+     .unless = {"illegal memory access", "launch failure", "misaligned address",
+                "illegal instruction", "cudaErrorIllegal"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
+    /* The RAPIDS Accelerator for Apache Spark: its resource adaptor throws
+     * com.nvidia.spark.rapids.jni.GpuRetryOOM / GpuSplitAndRetryOOM when the
+     * device runs out and CpuRetryOOM / CpuSplitAndRetryOOM for host memory
+     * (NVIDIA/spark-rapids-jni:src/main/cpp/src/SparkResourceAdaptorJni.cpp
+     * @24e4deea); releases before the CPU pair named the GPU's RetryOOM and
+     * SplitAndRetryOOM. The plugin retries them itself; in a log they are
+     * the retries that ran out ("GPU OutOfMemory: could not split inputs and
+     * retry") or a task's failure (NVIDIA/cudf-spark#8090 = heldout47 h47-04).
+     * (diagopen47) */
+    {.kind = "spark-rapids",
+     .framework = "rapids",
+     .any = {"GpuRetryOOM", "GpuSplitAndRetryOOM", "jni.RetryOOM", "jni.SplitAndRetryOOM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"CpuRetryOOM", "CpuSplitAndRetryOOM"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* CatBoost's GPU memory pool (clauses_catboost). (diagopen47) */
+    {.kind = "catboost",
+     .framework = "catboost",
+     .any = {"Error: Out of memory. Requested", "TOutOfMemoryError"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_catboost,
+     .near = near_none},
+    /* The NVIDIA HPC compilers' OpenACC runtime (clauses_openacc); before
+     * the JAX row, which reads "Out of memory allocating" too. (diagopen47) */
+    {.kind = "openacc",
+     .framework = "nvhpc",
+     .need = {"Out of memory allocating", "bytes of device memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_openacc,
+     .near = near_openacc},
     {.kind = "paddle",
      .framework = "paddle",
      .need = {"memory::allocation::BadAlloc"},
@@ -1845,10 +2000,41 @@ static const struct msg_rule rules[] = {
      * (MindSpore's MindData device queue, mindspore-ai/mindspore#172 =
      * heldout29 h29-107). cudaHostAlloc and cudaMallocHost allocate host
      * RAM, not device memory; the "out of memory" they end in is the host's.
-     * Before the generic "out of memory" rows. */
+     * Before the generic "out of memory" rows. RMM's pinned host resources
+     * fail a cudaMallocHost with the device pools' words ("std::bad_alloc:
+     * out_of_memory: CUDA error at: .../rmm/mr/host/pinned_memory_resource.hpp
+     * :N: cudaErrorMemoryAllocation out of memory", rapidsai/rmm:include/rmm/
+     * detail/error.hpp@04b6ca26): their file names the host. (diagopen47) */
     {.kind = "host-cpu-alloc",
      .framework = "host",
-     .any = {"cudaHostAlloc failed", "cudaMallocHost failed"},
+     .any = {"cudaHostAlloc failed", "cudaMallocHost failed", "pinned_memory_resource.hpp",
+             "pinned_host_memory_resource.hpp"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* the driver API's page-locked allocation, cuMemHostAlloc (cuMemAllocHost),
+     * out of memory as Numba says it, "CudaAPIError: [2] Call to
+     * cuMemHostAlloc results in CUDA_ERROR_OUT_OF_MEMORY" (numba/numba:
+     * numba/cuda/cudadrv/driver.py _check_ctypes_error, "Call to %s results
+     * in %s"), and PyCUDA, "pycuda._driver.MemoryError: cuMemHostAlloc
+     * failed: out of memory": host RAM. (diagopen47) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"OUT_OF_MEMORY"},
+     .any = {"Call to cuMemHostAlloc results in", "Call to cuMemAllocHost results in"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"out of memory"},
+     .any = {"cuMemHostAlloc failed", "cuMemAllocHost failed"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2078,7 +2264,23 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_rmm,
+     .near = near_none},
+    /* rmm::out_of_memory's own words, "MemoryError: std::bad_alloc:
+     * out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at:
+     * ..." (scverse/rapids-singlecell#631 = heldout47 h47-13; without the
+     * size, MaartenGr/BERTopic#644 = h47-44): cudaErrorMemoryAllocation by
+     * RMM's own test (clauses_rmm). Before the host rows that take
+     * MemoryError and std::bad_alloc, which these words are not; after the
+     * row that reads RMM's pinned host resource. (diagopen47) */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .any = {"std::bad_alloc: out_of_memory:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_rmm,
      .near = near_none},
     /* ArrayFire (and flashlight, wav2letter over it): "ArrayFire Exception
      * (Device out of memory:101)" (arrayfire/arrayfire#3094), the error code
@@ -2229,9 +2431,28 @@ static const struct msg_rule rules[] = {
      * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
      * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
      * exception translator, code index id 105918794; src/cpp/cl.hpp). */
+    /* TIGRE's CUDA errors (near_tigre): "CBCT:CUDA:Ax out of memory" is
+     * cudaErrorMemoryAllocation's string under the module's id. */
+    {.kind = "tigre",
+     .framework = "tigre",
+     .need = {"CBCT:CUDA:", " out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_tigre},
     {.kind = "opencl",
      .framework = "opencl",
-     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure"},
+     /* the status in words as the C++ wrappers spell it: "Memory object
+      * allocation failure" (most error-string tables), Boost.Compute's
+      * opencl_error::to_string "Memory Object Allocation Failure" (LightGBM's
+      * GPU trainer: "terminate called after throwing an instance of
+      * 'boost::wrapexcept<boost::compute::opencl_error>' / what():  Memory
+      * Object Allocation Failure", lightgbm-org/LightGBM#4480 = heldout47
+      * h47-06). (diagopen47) */
+     .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure",
+             "Memory object allocation failure", "Memory Object Allocation Failure"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3341,6 +3562,22 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* NumPy's array allocation failure as its own text, without the
+     * "MemoryError: " a traceback puts before it (a pipeline's error banner
+     * prints str(exc): "ERROR RUNNING STEP 'DarkPipeline':" / "Unable to
+     * allocate 4.35 GiB for an array with shape (200, 1458176)",
+     * spacetelescope/jwst#6154 = heldout47 h47-96): _ArrayMemoryError's
+     * "Unable to allocate {size} for an array with shape {shape} and data
+     * type {dtype}" (numpy/numpy:numpy/core/_exceptions.py@01c5c430), host
+     * memory. (diagopen47) */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .need = {"Unable to allocate", "for an array with shape"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
     /* Python's MemoryError starts its word: a class that ends in it is
      * another error ("torch.cuda.0utOfMemoryError: CUDA outof memory", a
      * title typed with a zero, QwenLM/Qwen#895 = heldout30 h30-10).
@@ -4325,6 +4562,21 @@ static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
     apply_shape_bytes(ev);
 }
 
+/* The look-alike kind a host clause (MSG_F_HOST) makes of an event, by the
+ * family it was read as: XLA's host buffers, a page-locked buffer TIGRE
+ * could not register, else TF's pinned host allocator. */
+static const char *host_kind_of(const struct oom_event *ev)
+{
+    static const struct { const char *family, *host_kind; } host_kinds[] = {
+        {"jax", "xla-host-memory"},
+        {"tigre", "host-cpu-alloc"},
+    };
+    for (size_t i = 0; i < sizeof host_kinds / sizeof host_kinds[0]; i++)
+        if (!strcmp(ev->framework, host_kinds[i].family) || !strcmp(ev->kind, host_kinds[i].family))
+            return host_kinds[i].host_kind;
+    return "tf-host-memory";
+}
+
 static void apply_value(enum msg_field field, const struct pm_vals *v, struct oom_event *ev)
 {
     int64_t *slots[] = {
@@ -4358,9 +4610,7 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_HOST:
         ev->gpu_oom = false;
-        /* XLA's host buffers (jax rows), else TF's pinned host allocator */
-        ev->kind = !strcmp(ev->framework, "jax") || !strcmp(ev->kind, "jax") ? "xla-host-memory"
-                                                                               : "tf-host-memory";
+        ev->kind = host_kind_of(ev);
         ev->framework = "host";
         return;
     case MSG_F_OOM_COUNT:

