@@ -27,13 +27,22 @@ static int pipefd[2];
  * this binary instead of sleep. */
 static int wait_exec(pid_t pid, const char *comm)
 {
-    char path[64], got[32] = "";
+    char path[64], args[64], got[32] = "";
     snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
+    snprintf(args, sizeof args, "/proc/%ld/cmdline", (long)pid);
     for (int i = 0; i < 1000; i++) {
         FILE *f = fopen(path, "r");
         if (f && !fgets(got, sizeof got, f)) got[0] = '\0';
         if (f) fclose(f);
-        if (!strncmp(got, comm, strlen(comm)) && got[strlen(comm)] == '\n') return 0;
+        /* the kernel renames the process before the new program's
+         * arguments are in place: cmdline reads empty in between (seen
+         * under load: "[sleep]" for "sleep 30"), so wait for both */
+        f = fopen(args, "r");
+        int arg0 = f ? fgetc(f) : EOF;
+        if (f) fclose(f);
+        if (!strncmp(got, comm, strlen(comm)) && got[strlen(comm)] == '\n' && arg0 != EOF &&
+            arg0 != '\0')
+            return 0;
         struct timespec t = {0, 10 * 1000000L};
         nanosleep(&t, NULL);
     }
