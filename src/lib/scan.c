@@ -196,9 +196,9 @@ static size_t wm_verify(const struct scan_wm *wm, const struct view *v, size_t i
     return best;
 }
 
-/* Next short anchor starting in [from, upto); SIZE_MAX if none. */
-static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
-                         size_t upto)
+/* The first short anchor starting in [from, upto); SIZE_MAX if none. */
+static size_t short_in(const struct scan_wm *wm, const struct view *v, size_t from,
+                       size_t upto, uint64_t *work)
 {
     size_t best = SIZE_MAX;
     for (size_t k = 0; k < wm->n_short; k++) {
@@ -209,6 +209,7 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
         size_t q = from;
         while (q < limit && q < best) {
             const char *p = memchr(v->p + q, wm->short_key[k], limit - q);
+            *work += p ? (uint64_t)(p - (v->p + q)) + 1 : limit - q;
             if (!p) break;
             size_t at = (size_t)(p - v->p);
             for (size_t j = k; j < wm->n_short; j++) {
@@ -225,6 +226,23 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
         }
     }
     return best;
+}
+
+/* Next short anchor starting in [from, upto); SIZE_MAX if none. Searched
+ * in windows that double from SHORT_WINDOW bytes: a key byte absent from
+ * the slice was searched to the slice's end on every hit (256 KiB read per
+ * hit where every line hits), now only as far as the next hit, twice over. */
+#define SHORT_WINDOW 256
+static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
+                         size_t upto, uint64_t *work)
+{
+    size_t width = SHORT_WINDOW;
+    for (size_t lo = from; lo < upto; lo += width, width *= 2) {
+        size_t hi = upto - lo > width ? lo + width : upto;
+        size_t best = short_in(wm, v, lo, hi, work);
+        if (best != SIZE_MAX) return best;
+    }
+    return SIZE_MAX;
 }
 
 
@@ -366,8 +384,11 @@ struct cline {
     bool jvm; /* a JVM frame, rewritten as Python's header (stage_unjava) */
 };
 
-static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+/* The line as read_cline reads it, without its kind (stage_line_kind is
+ * the dearest part, and the near clauses do not need it). */
+static void read_cline_body(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
+    s->work.lines_read++;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
     parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
@@ -379,6 +400,12 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     n = c->px.body + c->n;
     s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
     s->ctx[n + 1] = '\0';
+    c->kind = STAGE_LINE_OTHER;
+}
+
+static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    read_cline_body(s, v, a, b, c);
     c->kind = stage_line_kind(c->body, c->n);
 }
 
@@ -434,20 +461,115 @@ static size_t read_message(struct scan *s, const struct view *v, size_t ls, size
 
 /* ---- near clauses, stage, step --------------------------------------------- */
 
+/* A wide window above the message ("No GPU/TPU found" 400 lines up) read
+ * for every message cost 400 lines a message: a log of nothing but
+ * messages took seconds a MiB. The memo reads each line once per such
+ * pattern, in file order, and keeps where the pattern matched (any
+ * writer); a message whose whole window holds no match reads nothing, and
+ * the walk below runs as before wherever a line in the window matched (or
+ * may have: a line cut at SCAN_LINE_MAX, a window reaching the view's
+ * start), so what it finds is unchanged. */
+#define NEAR_MEMO_MIN 32    /* windows this wide or wider are memoised */
+#define NEAR_MEMO_LINES 512 /* ... up to this wide (a ring of line starts) */
+#define NEAR_MEMO_SLOTS 8
+struct near_memo_slot {
+    const char *pattern;
+    uint64_t upto;       /* absolute start of the line after the last one read */
+    long lines;          /* lines read */
+    long last_match;     /* index of the last line that matched, -1 none */
+    uint64_t starts[NEAR_MEMO_LINES]; /* ring: absolute start of line i */
+};
+struct scan_near_memo {
+    struct near_memo_slot slot[NEAR_MEMO_SLOTS];
+};
+
+static struct near_memo_slot *near_memo_slot(struct scan *s, const char *pattern)
+{
+    for (int i = 0; i < NEAR_MEMO_SLOTS; i++) {
+        struct near_memo_slot *m = &s->near_memo->slot[i];
+        if (m->pattern == pattern) return m;
+        if (!m->pattern) {
+            m->pattern = pattern;
+            m->lines = 0;
+            m->upto = UINT64_MAX; /* nothing read yet */
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* Read the lines [from, ls) into the memo, in order. False when they do
+ * not fall into whole lines ending at ls. */
+static bool near_memo_read(struct scan *s, const struct view *v, struct near_memo_slot *m,
+                           size_t from, size_t ls)
+{
+    size_t a = from;
+    while (a < ls) {
+        size_t b = line_end(v, a);
+        if (b >= ls || v->p[b] != '\n') return false; /* cut, or past the message */
+        struct cline c;
+        read_cline_body(s, v, a, b, &c);
+        m->starts[m->lines % NEAR_MEMO_LINES] = v->base + a;
+        if (b - a >= SCAN_LINE_MAX || msg_matches(m->pattern, c.body, c.n)) m->last_match = m->lines;
+        m->lines++;
+        a = b + 1;
+    }
+    m->upto = v->base + a;
+    return a == ls;
+}
+
+/* May the walk of `before` lines above ls skip pattern: no line in its
+ * window matches it? */
+static bool near_memo_none(struct scan *s, const struct view *v, const char *pattern, int before,
+                           size_t ls)
+{
+    if (!s->near_memo || before < NEAR_MEMO_MIN || before >= NEAR_MEMO_LINES) return false;
+    struct near_memo_slot *m = near_memo_slot(s, pattern);
+    if (!m) return false;
+    uint64_t at = v->base + ls;
+    if (m->upto == UINT64_MAX || m->upto < v->base || m->upto > at) {
+        /* start (again) `before` lines above the message */
+        size_t a = ls, b = ls;
+        for (int i = 0; i < before && prev_line(v, &a, &b); i++) continue;
+        if (a != 0 && v->p[a - 1] != '\n') a = line_end(v, a) + 1; /* whole lines only */
+        m->lines = 0;
+        m->last_match = -1;
+        m->upto = v->base + a;
+        if (a > ls) {
+            m->upto = UINT64_MAX;
+            return false;
+        }
+    }
+    if (!near_memo_read(s, v, m, (size_t)(m->upto - v->base), ls)) {
+        m->upto = UINT64_MAX;
+        return false;
+    }
+    long first = m->lines - before; /* the window's first line */
+    if (first < 0) {
+        /* the memo starts inside the window: only where it starts at the view's start */
+        if (m->lines == 0 ? ls != 0 : m->starts[0 % NEAR_MEMO_LINES] != v->base) return false;
+        first = 0;
+    } else if (m->starts[first % NEAR_MEMO_LINES] < v->base) {
+        return false; /* the window reaches past the view's start: the walk reads a cut line */
+    }
+    return m->last_match < first;
+}
+
 static void apply_near(struct scan *s, const struct view *v, const struct msg_rule *r,
                        size_t ls, size_t le, const struct msg_prefix *src, struct oom_event *ev)
 {
     for (const struct msg_near *nc = r->near; nc && nc->pattern; nc++) {
         struct cline c;
         size_t a = ls, b = ls;
-        for (int i = 0; i < nc->before && prev_line(v, &a, &b); i++) {
-            read_cline(s, v, a, b, &c);
+        int before = near_memo_none(s, v, nc->pattern, nc->before, ls) ? 0 : nc->before;
+        for (int i = 0; i < before && prev_line(v, &a, &b); i++) {
+            read_cline_body(s, v, a, b, &c);
             if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
                 break;
         }
         a = le, b = le;
         for (int i = 0; i < nc->after && next_line(v, &a, &b); i++) {
-            read_cline(s, v, a, b, &c);
+            read_cline_body(s, v, a, b, &c);
             if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
                 break;
         }
@@ -2195,7 +2317,8 @@ int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
     if (s->wm) wm_tables(s->wm, NULL);
     s->line = malloc(SCAN_LINE_MAX + 2);
     s->ctx = malloc(CTX_MAX + 2);
-    if (!s->wm || !s->line || !s->ctx) {
+    s->near_memo = calloc(1, sizeof *s->near_memo);
+    if (!s->wm || !s->line || !s->ctx || !s->near_memo) {
         scan_release(s);
         return oomlab_err_set(err, "out of memory setting up the log scanner");
     }
@@ -2222,7 +2345,7 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
         size_t pos = lo;
         if (base + pos < s->skip_until) pos = (size_t)(s->skip_until - base);
         size_t next_long = pos < hi ? wm_next(s->wm, &v, pos, hi) : SIZE_MAX;
-        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi) : SIZE_MAX;
+        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi, &s->work.short_bytes) : SIZE_MAX;
         while (pos < hi) {
             size_t hit = next_long < next_short ? next_long : next_short;
             if (hit == SIZE_MAX) break;
@@ -2232,7 +2355,7 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
             if (s->nomem) return -1;
             if (pos >= hi) break;
             if (next_long < pos) next_long = wm_next(s->wm, &v, pos, hi);
-            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi);
+            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi, &s->work.short_bytes);
         }
         if (slice_lines >= 0 && s->counted == counted0) {
             s->lines_before += slice_lines;
@@ -3242,6 +3365,8 @@ void scan_release(struct scan *s)
     free(s->meta);
     free(s->line);
     free(s->ctx);
+    free(s->near_memo);
+    s->near_memo = NULL;
     s->wm = NULL;
     s->meta = NULL;
     s->line = s->ctx = NULL;
