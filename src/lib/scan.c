@@ -359,6 +359,14 @@ static void parse_prefix(const struct view *v, size_t a, size_t b, const char *c
     px->rank = -1;
 }
 
+/* Did parse_prefix read the lines around [a, b)? (An srun label.) */
+static bool prefix_reads_neighbours(const char *clean, size_t n)
+{
+    struct msg_prefix px;
+    msg_prefix_parse(clean, n, &px);
+    return px.task_label;
+}
+
 static void count_to(struct scan *s, const struct view *v, size_t rel)
 {
     uint64_t abs = v->base + rel;
@@ -382,6 +390,7 @@ struct cline {
     struct msg_prefix px;
     enum stage_line kind;
     bool jvm; /* a JVM frame, rewritten as Python's header (stage_unjava) */
+    bool labelled; /* its prefix is an srun label: read with the lines around it */
 };
 
 /* The line as read_cline reads it, without its kind (stage_line_kind is
@@ -391,6 +400,7 @@ static void read_cline_body(struct scan *s, const struct view *v, size_t a, size
     s->work.lines_read++;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
     parse_prefix(v, a, b, s->ctx, n, &c->px);
+    c->labelled = c->px.task_label || (c->px.body == 0 && prefix_reads_neighbours(s->ctx, n));
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
     /* a JVM frame, read as Python's (innermost first) */
@@ -403,10 +413,50 @@ static void read_cline_body(struct scan *s, const struct view *v, size_t a, size
     c->kind = STAGE_LINE_OTHER;
 }
 
+/* Lines read, kept by their place in the input: the walks around each
+ * event read the same lines (julia_stack, context_walk, walk_forward,
+ * after_stage ...) and the walks of the events around it read them again;
+ * 400 ranks' messages read each line ~40 times. A line's reading depends
+ * on its bytes only, except an srun label's (parse_prefix reads the lines
+ * around it): those, and lines too long to keep, are read every time. */
+#define CLINE_SLOTS 4096
+#define CLINE_TEXT 256
+struct cline_slot {
+    uint64_t a, b; /* absolute [a, b); b == 0: empty */
+    struct msg_prefix px;
+    size_t n;
+    enum stage_line kind;
+    bool jvm;
+    char text[CLINE_TEXT]; /* s->ctx as read_cline left it, through the NUL */
+};
+struct scan_clines {
+    struct cline_slot slot[CLINE_SLOTS];
+};
+
 static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
+    uint64_t A = v->base + a, B = v->base + b;
+    struct cline_slot *e = s->clines ? &s->clines->slot[(A * 0x9E3779B97F4A7C15ull) >> 52] : NULL;
+    if (e && e->b == B && e->a == A && B != 0) {
+        c->px = e->px;
+        c->n = e->n;
+        c->kind = e->kind;
+        c->jvm = e->jvm;
+        c->labelled = false;
+        memcpy(s->ctx, e->text, c->px.body + c->n + 2);
+        c->body = s->ctx + c->px.body;
+        return;
+    }
     read_cline_body(s, v, a, b, c);
     c->kind = stage_line_kind(c->body, c->n);
+    size_t len = c->px.body + c->n + 2;
+    if (!e || len > CLINE_TEXT || B == 0 || c->labelled) return;
+    e->a = A, e->b = B;
+    e->px = c->px;
+    e->n = c->n;
+    e->kind = c->kind;
+    e->jvm = c->jvm;
+    memcpy(e->text, s->ctx, len);
 }
 
 static bool has_identity(const struct msg_prefix *px)
@@ -2318,7 +2368,8 @@ int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
     s->line = malloc(SCAN_LINE_MAX + 2);
     s->ctx = malloc(CTX_MAX + 2);
     s->near_memo = calloc(1, sizeof *s->near_memo);
-    if (!s->wm || !s->line || !s->ctx || !s->near_memo) {
+    s->clines = calloc(1, sizeof *s->clines);
+    if (!s->wm || !s->line || !s->ctx || !s->near_memo || !s->clines) {
         scan_release(s);
         return oomlab_err_set(err, "out of memory setting up the log scanner");
     }
@@ -3366,7 +3417,9 @@ void scan_release(struct scan *s)
     free(s->line);
     free(s->ctx);
     free(s->near_memo);
+    free(s->clines);
     s->near_memo = NULL;
+    s->clines = NULL;
     s->wm = NULL;
     s->meta = NULL;
     s->line = s->ctx = NULL;

@@ -27,12 +27,14 @@
 
 struct scan_wm;
 struct scan_near_memo;
+struct scan_clines;
 struct scan {
     struct oom_report *rep;
     uint32_t *meta;       /* per event: writer tag << 1 | 1 when a detail */
     size_t cap;
     struct scan_wm *wm;
     struct scan_near_memo *near_memo; /* wide near windows: where their patterns match */
+    struct scan_clines *clines;       /* context lines read, by their place in the input */
     uint64_t counted;     /* absolute offset up to which newlines are counted */
     long lines_before;    /* newlines before `counted` */
     uint64_t skip_until;  /* absolute offset: rest of a line already handled */

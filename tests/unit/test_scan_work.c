@@ -6,7 +6,9 @@
  *   found", "rank %d nranks"): 800+ context lines read per line of a log of
  *   JAX messages (10 s a MiB of bench/hostile's anchor-dense);
  * - short_next searched a short anchor's key byte to the end of the 256 KiB
- *   slice after every hit when the byte was absent. */
+ *   slice after every hit when the byte was absent;
+ * - the walks around each event cleaned and classified every line they
+ *   passed, again for each walk and each event (read_cline keeps lines). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,12 +112,35 @@ static void test_short_anchor_search_linear(void **state)
     free(log);
 }
 
+static void test_ranks_lines_read_once(void **state)
+{
+    (void)state;
+    /* 400 ranks' messages over one other writer's lines (fuzz13's shape,
+     * 64 KiB): the walks around each event read the same lines; each is
+     * cleaned about once (before: 57 times a line) */
+    char *log = malloc(64 << 10), *p = log;
+    assert_non_null(log);
+    int lines = 0;
+    for (int r = 0; r < 400; r++, lines++)
+        p += snprintf(p, 128, "[rank%d]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n", r);
+    static const char other[] = "[rank0]: step 10 done\n";
+    while ((size_t)(p - log) + sizeof other < (64u << 10)) memcpy(p, other, sizeof other - 1), p += sizeof other - 1, lines++;
+    *p = '\0';
+    uint64_t lines_read, short_bytes;
+    int events;
+    scan_work(log, (size_t)(p - log), &lines_read, &short_bytes, &events);
+    assert_true(events >= 1);
+    assert_true(lines_read <= 8u * (uint64_t)lines);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jax_messages_read_few_lines),
         cmocka_unit_test(test_window_still_read_where_a_line_matches),
         cmocka_unit_test(test_short_anchor_search_linear),
+        cmocka_unit_test(test_ranks_lines_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
