@@ -341,30 +341,23 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
 
 /* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes); an
  * srun label is a rank where a line within MSG_TASK_LABEL_LINES carries it
- * too (msg.h says why). */
-static void parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
+ * too (msg.h says why). True when it read those lines. */
+static bool parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
                          struct msg_prefix *px)
 {
     msg_prefix_parse(clean, n, px);
-    if (!px->task_label) return;
+    if (!px->task_label) return false;
     size_t pa = a, pb = b, na = a, nb = b;
     bool up = true, down = true;
     for (int i = 0; i < MSG_TASK_LABEL_LINES && (up || down); i++) {
-        if (up && (up = prev_line(v, &pa, &pb)) && msg_task_label(v->p + pa, pb - pa) == px->rank) return;
+        if (up && (up = prev_line(v, &pa, &pb)) && msg_task_label(v->p + pa, pb - pa) == px->rank) return true;
         if (down && (down = next_line(v, &na, &nb)) && msg_task_label(v->p + na, nb - na) == px->rank)
-            return;
+            return true;
     }
     if (px->task_label_padded) /* a backtrace's numbered frame: no prefix at all */
         *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
     px->rank = -1;
-}
-
-/* Did parse_prefix read the lines around [a, b)? (An srun label.) */
-static bool prefix_reads_neighbours(const char *clean, size_t n)
-{
-    struct msg_prefix px;
-    msg_prefix_parse(clean, n, &px);
-    return px.task_label;
+    return true;
 }
 
 static void count_to(struct scan *s, const struct view *v, size_t rel)
@@ -393,14 +386,12 @@ struct cline {
     bool labelled; /* its prefix is an srun label: read with the lines around it */
 };
 
-/* The line as read_cline reads it, without its kind (stage_line_kind is
- * the dearest part, and the near clauses do not need it). */
-static void read_cline_body(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+/* The line [a, b) cleaned into s->ctx, its prefix parsed; no kind yet. */
+static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
     s->work.lines_read++;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
-    parse_prefix(v, a, b, s->ctx, n, &c->px);
-    c->labelled = c->px.task_label || (c->px.body == 0 && prefix_reads_neighbours(s->ctx, n));
+    c->labelled = parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
     /* a JVM frame, read as Python's (innermost first) */
@@ -415,10 +406,11 @@ static void read_cline_body(struct scan *s, const struct view *v, size_t a, size
 
 /* Lines read, kept by their place in the input: the walks around each
  * event read the same lines (julia_stack, context_walk, walk_forward,
- * after_stage ...) and the walks of the events around it read them again;
- * 400 ranks' messages read each line ~40 times. A line's reading depends
- * on its bytes only, except an srun label's (parse_prefix reads the lines
- * around it): those, and lines too long to keep, are read every time. */
+ * after_stage, the near clauses ...) and the walks of the events around
+ * it read them again; 400 ranks' messages read each line ~50 times. A
+ * line's reading depends on its bytes only, except an srun label's
+ * (parse_prefix reads the lines around it): those, and lines too long to
+ * keep, are read every time. */
 #define CLINE_SLOTS 4096
 #define CLINE_TEXT 256
 struct cline_slot {
@@ -426,37 +418,54 @@ struct cline_slot {
     struct msg_prefix px;
     size_t n;
     enum stage_line kind;
+    bool has_kind; /* kind read (read_cline), not only the text (read_cline_body) */
     bool jvm;
-    char text[CLINE_TEXT]; /* s->ctx as read_cline left it, through the NUL */
+    char text[CLINE_TEXT]; /* s->ctx as clean_cline left it, through the NUL */
 };
 struct scan_clines {
     struct cline_slot slot[CLINE_SLOTS];
 };
 
-static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+/* The line [a, b) read into s->ctx and c (kind too when with_kind). */
+static void read_cline_kept(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c,
+                            bool with_kind)
 {
     uint64_t A = v->base + a, B = v->base + b;
     struct cline_slot *e = s->clines ? &s->clines->slot[(A * 0x9E3779B97F4A7C15ull) >> 52] : NULL;
     if (e && e->b == B && e->a == A && B != 0) {
         c->px = e->px;
         c->n = e->n;
-        c->kind = e->kind;
         c->jvm = e->jvm;
         c->labelled = false;
         memcpy(s->ctx, e->text, c->px.body + c->n + 2);
         c->body = s->ctx + c->px.body;
+        if (with_kind && !e->has_kind) e->kind = stage_line_kind(c->body, c->n), e->has_kind = true;
+        c->kind = e->has_kind ? e->kind : STAGE_LINE_OTHER;
         return;
     }
-    read_cline_body(s, v, a, b, c);
-    c->kind = stage_line_kind(c->body, c->n);
+    clean_cline(s, v, a, b, c);
+    if (with_kind) c->kind = stage_line_kind(c->body, c->n);
     size_t len = c->px.body + c->n + 2;
     if (!e || len > CLINE_TEXT || B == 0 || c->labelled) return;
     e->a = A, e->b = B;
     e->px = c->px;
     e->n = c->n;
     e->kind = c->kind;
+    e->has_kind = with_kind;
     e->jvm = c->jvm;
     memcpy(e->text, s->ctx, len);
+}
+
+/* The line as read_cline reads it, without its kind (stage_line_kind is
+ * the dearest part, and the near clauses do not need it). */
+static void read_cline_body(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    read_cline_kept(s, v, a, b, c, false);
+}
+
+static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    read_cline_kept(s, v, a, b, c, true);
 }
 
 static bool has_identity(const struct msg_prefix *px)
