@@ -1372,7 +1372,7 @@ static long step_below(const struct view *v, size_t le, size_t upto, int reach)
     long result = -1;
     size_t a = le, b = le;
     for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
-        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) {
+        if (upto ? a >= upto : stage_line_is_header(v->p + a, b - a)) {
             /* a progress bar glued to the header: "19%|█▉ | 3237/16700 [3:34:12<38:35:22,
              * 10.32s/it]Traceback (most recent call last):" */
             const char *h = memmem(v->p + a, b - a, "Traceback (", 11);
@@ -1630,7 +1630,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         /* A message that nothing leads to (an issue's title line, the
          * error pasted first) is followed by its traceback, further down
          * past prose, headings and the launch command. */
-        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
+        walk_forward(s, v, le, src, stage_line_is_header(text, n), alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
@@ -1819,7 +1819,7 @@ static bool notebook_header_of(const struct oom_event *o, const struct oom_event
     return dist > 0 && dist <= SAME_KIND_HEADER_LINES && o->gpu_oom == ev->gpu_oom &&
            !strcmp(o->kind, ev->kind) && o->line != ev->line &&
            memmem(o->text, n, "Traceback (most recent call last)", 33) &&
-           stage_line_kind(o->text, n) == STAGE_LINE_HEADER &&
+           stage_line_is_header(o->text, n) &&
            stage_line_kind(ev->text, strnlen(ev->text, sizeof ev->text)) != STAGE_LINE_HEADER;
 }
 

@@ -1751,6 +1751,30 @@ static bool metrics_record(const char *s, size_t n)
     return bars >= 2 && memmem(s, n, ": ", 2) != NULL;
 }
 
+/* A traceback's header line: s (n bytes) after i blanks, no Kaldi line. */
+static bool header_line(const char *s, size_t n, size_t i)
+{
+    return has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
+        has(s, n, "(most recent call first)") ||
+        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
+        /* glog's failure signal handler, "*** SIGABRT (@0x3e8) received
+         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
+         * (google/glog src/signalhandler.cc DumpSignalInfo) */
+        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
+        /* Paddle 1.x, innermost first */
+        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n));
+}
+
+bool stage_line_is_header(const char *body, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\t')) i++;
+    if (i == len) return false;
+    const char *s = body + i;
+    size_t n = len - i;
+    return !kaldi_header(s, n, &(const char *){0}, &(size_t){0}) && header_line(s, n, i);
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1760,16 +1784,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     size_t n = len - i;
     /* Kaldi's own log line, however it was indented */
     if (kaldi_header(s, n, &(const char *){0}, &(size_t){0})) return STAGE_LINE_OTHER;
-    if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
-        has(s, n, "(most recent call first)") ||
-        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
-        /* glog's failure signal handler, "*** SIGABRT (@0x3e8) received
-         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
-         * (google/glog src/signalhandler.cc DumpSignalInfo) */
-        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
-        /* Paddle 1.x, innermost first */
-        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
-        return STAGE_LINE_HEADER;
+    if (header_line(s, n, i)) return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
     if (box_glyph(s, n))
