@@ -422,8 +422,25 @@ struct cline_slot {
     bool jvm;
     char text[CLINE_TEXT]; /* s->ctx as clean_cline left it, through the NUL */
 };
+/* The last message read (a log of one message repeated, on every line or
+ * every few): its rule (msg_classify) and its event as event_from made it
+ * (msg_extract), both pure functions of the text (and, for the event, the
+ * rule and the prefix's rank, device and pid), kept for the next one. */
+#define MEMO_TEXT 1024
+struct message_memo {
+    size_t class_n; /* 0: none */
+    char class_text[MEMO_TEXT];
+    const struct msg_rule *class_rule;
+    size_t event_n; /* 0: none */
+    char event_text[MEMO_TEXT];
+    const struct msg_rule *event_rule;
+    int rank, dev;
+    long pid;
+    struct oom_event event;
+};
 struct scan_clines {
     struct cline_slot slot[CLINE_SLOTS];
+    struct message_memo memo;
 };
 
 /* The line [a, b) read into s->ctx and c (kind too when with_kind). */
@@ -2105,11 +2122,33 @@ static size_t read_table(struct scan *s, const struct view *v, size_t ls, size_t
 
 /* The event a classified message line states: the rule's kind, the
  * writer's prefix (rank, NCCL device, pid), the clauses' figures. */
+/* msg_classify of the message in s->line (n bytes), through the memo. */
+static const struct msg_rule *classify_message(struct scan *s, size_t n)
+{
+    struct message_memo *m = s->clines ? &s->clines->memo : NULL;
+    if (m && m->class_n == n && memcmp(m->class_text, s->line, n) == 0) return m->class_rule;
+    const struct msg_rule *r = msg_classify(s->line, n);
+    s->work.classified++;
+    if (m && n > 0 && n <= MEMO_TEXT) {
+        memcpy(m->class_text, s->line, n);
+        m->class_n = n;
+        m->class_rule = r;
+    }
+    return r;
+}
+
 static void event_from(struct scan *s, const struct msg_rule *r, const struct msg_prefix *px,
                        size_t n, struct oom_event *ev)
 {
     const char *body = s->line + px->body;
     size_t bn = n - px->body;
+    struct message_memo *m = s->clines ? &s->clines->memo : NULL;
+    if (m && m->event_n == bn && m->event_rule == r && m->rank == px->rank && m->dev == px->dev &&
+        m->pid == px->pid && memcmp(m->event_text, body, bn) == 0) {
+        *ev = m->event;
+        ev->line = s->lines_before + 1;
+        return;
+    }
     oom_event_init(ev);
     ev->kind = r->kind;
     ev->framework = r->framework;
@@ -2121,6 +2160,14 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     ev->pid = px->pid;
     set_text(ev, body, bn);
     msg_extract(r, body, bn, ev);
+    s->work.extracted++;
+    if (m && bn > 0 && bn <= MEMO_TEXT) {
+        memcpy(m->event_text, body, bn);
+        m->event_n = bn;
+        m->event_rule = r;
+        m->rank = px->rank, m->dev = px->dev, m->pid = px->pid;
+        m->event = *ev;
+    }
 }
 
 /* A message a terminal hard-wrapped inside a word ("...pooled_storage_
@@ -2282,7 +2329,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     size_t ls = line_start(v, hit), le;
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
-    const struct msg_rule *r = msg_classify(s->line, n);
+    const struct msg_rule *r = classify_message(s, n);
     if (!r || r->role == MSG_MENTION) {
         /* a wrap's second half ("ed: out of memory") reads as mere words */
         const struct msg_rule *mention = r;

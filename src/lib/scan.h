@@ -58,6 +58,8 @@ struct scan {
     struct {
         uint64_t lines_read;   /* context lines cleaned and read (read_cline) */
         uint64_t short_bytes;  /* bytes the short-anchor search went through */
+        uint64_t classified;   /* messages classified (msg_classify) */
+        uint64_t extracted;    /* events whose numbers were read (msg_extract) */
     } work;                    /* what the scan read: the tests of its bounds count it */
     int glued;          /* the stage the text glued in front of the message names (a
                            bar: "Loading checkpoint shards: 68%|…| 19/28 […]Killed"), for

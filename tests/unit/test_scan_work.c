@@ -134,6 +134,30 @@ static void test_ranks_lines_read_once(void **state)
     free(log);
 }
 
+static void test_repeated_message_read_once(void **state)
+{
+    (void)state;
+    /* one message on every line (a retry loop): classified and its numbers
+     * read once, not once a line (each was a memmem per rule and clause) */
+    size_t len;
+    char *log = repeat("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
+                       "capacity; 74.31 GiB already allocated; 1.02 GiB free; 77.00 GiB reserved in total by PyTorch)\n",
+                       LINES, &len);
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    struct scan s;
+    assert_int_equal(scan_init(&s, &rep, &err), 0);
+    assert_int_equal(scan_block(&s, log, len, 0, 0, len), 0);
+    scan_finish_view(&s, log, len, 0, true);
+    assert_true(s.work.classified <= 16);
+    assert_true(s.work.extracted <= 16);
+    assert_true(rep.n_events == 1 && rep.events[0].repeats == LINES - 1);
+    assert_int_equal(rep.events[0].bytes.requested, 2147483648);
+    scan_release(&s);
+    oom_report_release(&rep);
+    free(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_window_still_read_where_a_line_matches),
         cmocka_unit_test(test_short_anchor_search_linear),
         cmocka_unit_test(test_ranks_lines_read_once),
+        cmocka_unit_test(test_repeated_message_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
