@@ -423,8 +423,9 @@ static int on_time_line(const char *line, size_t len, void *ctx)
     return t->next >= l->rep.n_events; /* nothing more to time: stop */
 }
 
-/* Times of a log's events: a second pass over it, made only for the logs of
- * a run with several OOMs (the common single-OOM case pays nothing). */
+/* Times of a log's events: a second pass over its lines (not a second
+ * scan: lines_only), made only for the logs of a run with several OOMs (the
+ * common single-OOM case pays nothing), ending at the last event's line. */
 static void read_times(struct log_result *l)
 {
     if (l->timed) return;
@@ -434,7 +435,7 @@ static void read_times(struct log_result *l)
     struct oom_report scratch;
     struct oomlab_err err = {{0}};
     oom_report_init(&scratch);
-    struct logscan_opts o = {.fn = on_time_line, .ctx = &t};
+    struct logscan_opts o = {.fn = on_time_line, .ctx = &t, .lines_only = true};
     if (logscan_path_opts(l->path, &scratch, &o, NULL, &err) < 0)
         for (size_t i = 0; i < OOM_MAX_EVENTS; i++) l->times[i] = -1; /* unknown, say nothing */
     oom_report_release(&scratch);

@@ -45,9 +45,11 @@ static int read_long(const char **p, const char *end, long *out)
 static const char *find(const char *s, const char *end, const char *needle)
 {
     size_t n = strlen(needle), at = 0;
+    /* a line shorter than the needle first: most lines of a log of short
+     * lines are, and picking the byte cost more than the search */
+    if (s >= end || (size_t)(end - s) < n) return NULL;
     while (at < n && !strchr("(;:ABCDEFGHIJKLMNOPQRSTUVWXYZ", needle[at])) at++;
     if (at == n) at = 0;
-    if (s >= end || (size_t)(end - s) < n) return NULL;
     for (const char *p = s + at, *last = end - (n - at); p < last + 1;) {
         const char *hit = memchr(p, needle[at], (size_t)(last + 1 - p));
         if (!hit) return NULL;

@@ -4657,6 +4657,13 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
     return any;
 }
 
+bool msg_matches(const char *pattern, const char *text, size_t len)
+{
+    size_t from = 0;
+    struct pm_vals v;
+    return pm_find(pattern, text, len, &from, &v);
+}
+
 void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
                  struct oom_event *ev)
 {

@@ -187,6 +187,8 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
 /* Apply one pattern to text; fills ev only where unknown. True if it matched. */
 bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
                struct oom_event *ev);
+/* Does the pattern match text? (msg_apply's answer, nothing filled.) */
+bool msg_matches(const char *pattern, const char *text, size_t len);
 
 /* the look-alike rule ("other-error") of a log whose final error
  * is no memory event (scan_finish_view). */

@@ -196,9 +196,9 @@ static size_t wm_verify(const struct scan_wm *wm, const struct view *v, size_t i
     return best;
 }
 
-/* Next short anchor starting in [from, upto); SIZE_MAX if none. */
-static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
-                         size_t upto)
+/* The first short anchor starting in [from, upto); SIZE_MAX if none. */
+static size_t short_in(const struct scan_wm *wm, const struct view *v, size_t from,
+                       size_t upto, uint64_t *work)
 {
     size_t best = SIZE_MAX;
     for (size_t k = 0; k < wm->n_short; k++) {
@@ -209,6 +209,7 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
         size_t q = from;
         while (q < limit && q < best) {
             const char *p = memchr(v->p + q, wm->short_key[k], limit - q);
+            *work += p ? (uint64_t)(p - (v->p + q)) + 1 : limit - q;
             if (!p) break;
             size_t at = (size_t)(p - v->p);
             for (size_t j = k; j < wm->n_short; j++) {
@@ -225,6 +226,23 @@ static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t 
         }
     }
     return best;
+}
+
+/* Next short anchor starting in [from, upto); SIZE_MAX if none. Searched
+ * in windows that double from SHORT_WINDOW bytes: a key byte absent from
+ * the slice was searched to the slice's end on every hit (256 KiB read per
+ * hit where every line hits), now only as far as the next hit, twice over. */
+#define SHORT_WINDOW 256
+static size_t short_next(const struct scan_wm *wm, const struct view *v, size_t from,
+                         size_t upto, uint64_t *work)
+{
+    size_t width = SHORT_WINDOW;
+    for (size_t lo = from; lo < upto; lo += width, width *= 2) {
+        size_t hi = upto - lo > width ? lo + width : upto;
+        size_t best = short_in(wm, v, lo, hi, work);
+        if (best != SIZE_MAX) return best;
+    }
+    return SIZE_MAX;
 }
 
 
@@ -323,22 +341,23 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
 
 /* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes); an
  * srun label is a rank where a line within MSG_TASK_LABEL_LINES carries it
- * too (msg.h says why). */
-static void parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
+ * too (msg.h says why). True when it read those lines. */
+static bool parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
                          struct msg_prefix *px)
 {
     msg_prefix_parse(clean, n, px);
-    if (!px->task_label) return;
+    if (!px->task_label) return false;
     size_t pa = a, pb = b, na = a, nb = b;
     bool up = true, down = true;
     for (int i = 0; i < MSG_TASK_LABEL_LINES && (up || down); i++) {
-        if (up && (up = prev_line(v, &pa, &pb)) && msg_task_label(v->p + pa, pb - pa) == px->rank) return;
+        if (up && (up = prev_line(v, &pa, &pb)) && msg_task_label(v->p + pa, pb - pa) == px->rank) return true;
         if (down && (down = next_line(v, &na, &nb)) && msg_task_label(v->p + na, nb - na) == px->rank)
-            return;
+            return true;
     }
     if (px->task_label_padded) /* a backtrace's numbered frame: no prefix at all */
         *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
     px->rank = -1;
+    return true;
 }
 
 static void count_to(struct scan *s, const struct view *v, size_t rel)
@@ -364,12 +383,15 @@ struct cline {
     struct msg_prefix px;
     enum stage_line kind;
     bool jvm; /* a JVM frame, rewritten as Python's header (stage_unjava) */
+    bool labelled; /* its prefix is an srun label: read with the lines around it */
 };
 
-static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+/* The line [a, b) cleaned into s->ctx, its prefix parsed; no kind yet. */
+static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
+    s->work.lines_read++;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
-    parse_prefix(v, a, b, s->ctx, n, &c->px);
+    c->labelled = parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
     /* a JVM frame, read as Python's (innermost first) */
@@ -379,7 +401,88 @@ static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b,
     n = c->px.body + c->n;
     s->ctx[n] = '\n'; /* frame words may anchor on the end of a line */
     s->ctx[n + 1] = '\0';
-    c->kind = stage_line_kind(c->body, c->n);
+    c->kind = STAGE_LINE_OTHER;
+}
+
+/* Lines read, kept by their place in the input: the walks around each
+ * event read the same lines (julia_stack, context_walk, walk_forward,
+ * after_stage, the near clauses ...) and the walks of the events around
+ * it read them again; 400 ranks' messages read each line ~50 times. A
+ * line's reading depends on its bytes only, except an srun label's
+ * (parse_prefix reads the lines around it): those, and lines too long to
+ * keep, are read every time. */
+#define CLINE_SLOTS 4096
+#define CLINE_TEXT 256
+struct cline_slot {
+    uint64_t a, b; /* absolute [a, b); b == 0: empty */
+    struct msg_prefix px;
+    size_t n;
+    enum stage_line kind;
+    bool has_kind; /* kind read (read_cline), not only the text (read_cline_body) */
+    bool jvm;
+    char text[CLINE_TEXT]; /* s->ctx as clean_cline left it, through the NUL */
+};
+/* The last message read (a log of one message repeated, on every line or
+ * every few): its rule (msg_classify) and its event as event_from made it
+ * (msg_extract), both pure functions of the text (and, for the event, the
+ * rule and the prefix's rank, device and pid), kept for the next one. */
+#define MEMO_TEXT 1024
+struct message_memo {
+    size_t class_n; /* 0: none */
+    char class_text[MEMO_TEXT];
+    const struct msg_rule *class_rule;
+    size_t event_n; /* 0: none */
+    char event_text[MEMO_TEXT];
+    const struct msg_rule *event_rule;
+    int rank, dev;
+    long pid;
+    struct oom_event event;
+};
+struct scan_clines {
+    struct cline_slot slot[CLINE_SLOTS];
+    struct message_memo memo;
+};
+
+/* The line [a, b) read into s->ctx and c (kind too when with_kind). */
+static void read_cline_kept(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c,
+                            bool with_kind)
+{
+    uint64_t A = v->base + a, B = v->base + b;
+    struct cline_slot *e = s->clines ? &s->clines->slot[(A * 0x9E3779B97F4A7C15ull) >> 52] : NULL;
+    if (e && e->b == B && e->a == A && B != 0) {
+        c->px = e->px;
+        c->n = e->n;
+        c->jvm = e->jvm;
+        c->labelled = false;
+        memcpy(s->ctx, e->text, c->px.body + c->n + 2);
+        c->body = s->ctx + c->px.body;
+        if (with_kind && !e->has_kind) e->kind = stage_line_kind(c->body, c->n), e->has_kind = true;
+        c->kind = e->has_kind ? e->kind : STAGE_LINE_OTHER;
+        return;
+    }
+    clean_cline(s, v, a, b, c);
+    if (with_kind) c->kind = stage_line_kind(c->body, c->n);
+    size_t len = c->px.body + c->n + 2;
+    if (!e || len > CLINE_TEXT || B == 0 || c->labelled) return;
+    e->a = A, e->b = B;
+    e->px = c->px;
+    e->n = c->n;
+    e->kind = c->kind;
+    e->has_kind = with_kind;
+    e->jvm = c->jvm;
+    memcpy(e->text, s->ctx, len);
+}
+
+/* The line as read_cline reads it, without its kind (stage_line_kind is
+ * the dearest part, and the near clauses do not need it). */
+static void read_cline_body(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    read_cline_kept(s, v, a, b, c, false);
+}
+
+static void read_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
+{
+    read_cline_kept(s, v, a, b, c, true);
 }
 
 static bool has_identity(const struct msg_prefix *px)
@@ -434,20 +537,115 @@ static size_t read_message(struct scan *s, const struct view *v, size_t ls, size
 
 /* ---- near clauses, stage, step --------------------------------------------- */
 
+/* A wide window above the message ("No GPU/TPU found" 400 lines up) read
+ * for every message cost 400 lines a message: a log of nothing but
+ * messages took seconds a MiB. The memo reads each line once per such
+ * pattern, in file order, and keeps where the pattern matched (any
+ * writer); a message whose whole window holds no match reads nothing, and
+ * the walk below runs as before wherever a line in the window matched (or
+ * may have: a line cut at SCAN_LINE_MAX, a window reaching the view's
+ * start), so what it finds is unchanged. */
+#define NEAR_MEMO_MIN 32    /* windows this wide or wider are memoised */
+#define NEAR_MEMO_LINES 512 /* ... up to this wide (a ring of line starts) */
+#define NEAR_MEMO_SLOTS 8
+struct near_memo_slot {
+    const char *pattern;
+    uint64_t upto;       /* absolute start of the line after the last one read */
+    long lines;          /* lines read */
+    long last_match;     /* index of the last line that matched, -1 none */
+    uint64_t starts[NEAR_MEMO_LINES]; /* ring: absolute start of line i */
+};
+struct scan_near_memo {
+    struct near_memo_slot slot[NEAR_MEMO_SLOTS];
+};
+
+static struct near_memo_slot *near_memo_slot(struct scan *s, const char *pattern)
+{
+    for (int i = 0; i < NEAR_MEMO_SLOTS; i++) {
+        struct near_memo_slot *m = &s->near_memo->slot[i];
+        if (m->pattern == pattern) return m;
+        if (!m->pattern) {
+            m->pattern = pattern;
+            m->lines = 0;
+            m->upto = UINT64_MAX; /* nothing read yet */
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* Read the lines [from, ls) into the memo, in order. False when they do
+ * not fall into whole lines ending at ls. */
+static bool near_memo_read(struct scan *s, const struct view *v, struct near_memo_slot *m,
+                           size_t from, size_t ls)
+{
+    size_t a = from;
+    while (a < ls) {
+        size_t b = line_end(v, a);
+        if (b >= ls || v->p[b] != '\n') return false; /* cut, or past the message */
+        struct cline c;
+        read_cline_body(s, v, a, b, &c);
+        m->starts[m->lines % NEAR_MEMO_LINES] = v->base + a;
+        if (b - a >= SCAN_LINE_MAX || msg_matches(m->pattern, c.body, c.n)) m->last_match = m->lines;
+        m->lines++;
+        a = b + 1;
+    }
+    m->upto = v->base + a;
+    return a == ls;
+}
+
+/* May the walk of `before` lines above ls skip pattern: no line in its
+ * window matches it? */
+static bool near_memo_none(struct scan *s, const struct view *v, const char *pattern, int before,
+                           size_t ls)
+{
+    if (!s->near_memo || before < NEAR_MEMO_MIN || before >= NEAR_MEMO_LINES) return false;
+    struct near_memo_slot *m = near_memo_slot(s, pattern);
+    if (!m) return false;
+    uint64_t at = v->base + ls;
+    if (m->upto == UINT64_MAX || m->upto < v->base || m->upto > at) {
+        /* start (again) `before` lines above the message */
+        size_t a = ls, b = ls;
+        for (int i = 0; i < before && prev_line(v, &a, &b); i++) continue;
+        if (a != 0 && v->p[a - 1] != '\n') a = line_end(v, a) + 1; /* whole lines only */
+        m->lines = 0;
+        m->last_match = -1;
+        m->upto = v->base + a;
+        if (a > ls) {
+            m->upto = UINT64_MAX;
+            return false;
+        }
+    }
+    if (!near_memo_read(s, v, m, (size_t)(m->upto - v->base), ls)) {
+        m->upto = UINT64_MAX;
+        return false;
+    }
+    long first = m->lines - before; /* the window's first line */
+    if (first < 0) {
+        /* the memo starts inside the window: only where it starts at the view's start */
+        if (m->lines == 0 ? ls != 0 : m->starts[0 % NEAR_MEMO_LINES] != v->base) return false;
+        first = 0;
+    } else if (m->starts[first % NEAR_MEMO_LINES] < v->base) {
+        return false; /* the window reaches past the view's start: the walk reads a cut line */
+    }
+    return m->last_match < first;
+}
+
 static void apply_near(struct scan *s, const struct view *v, const struct msg_rule *r,
                        size_t ls, size_t le, const struct msg_prefix *src, struct oom_event *ev)
 {
     for (const struct msg_near *nc = r->near; nc && nc->pattern; nc++) {
         struct cline c;
         size_t a = ls, b = ls;
-        for (int i = 0; i < nc->before && prev_line(v, &a, &b); i++) {
-            read_cline(s, v, a, b, &c);
+        int before = near_memo_none(s, v, nc->pattern, nc->before, ls) ? 0 : nc->before;
+        for (int i = 0; i < before && prev_line(v, &a, &b); i++) {
+            read_cline_body(s, v, a, b, &c);
             if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
                 break;
         }
         a = le, b = le;
         for (int i = 0; i < nc->after && next_line(v, &a, &b); i++) {
-            read_cline(s, v, a, b, &c);
+            read_cline_body(s, v, a, b, &c);
             if (!other_writer(src, &c.px) && msg_apply(nc->pattern, nc->field, c.body, c.n, ev))
                 break;
         }
@@ -1191,7 +1389,7 @@ static long step_below(const struct view *v, size_t le, size_t upto, int reach)
     long result = -1;
     size_t a = le, b = le;
     for (int i = 0; i < reach && next_line(v, &a, &b); i++) {
-        if (upto ? a >= upto : stage_line_kind(v->p + a, b - a) == STAGE_LINE_HEADER) {
+        if (upto ? a >= upto : stage_line_is_header(v->p + a, b - a)) {
             /* a progress bar glued to the header: "19%|█▉ | 3237/16700 [3:34:12<38:35:22,
              * 10.32s/it]Traceback (most recent call last):" */
             const char *h = memmem(v->p + a, b - a, "Traceback (", 11);
@@ -1478,7 +1676,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         /* A message that nothing leads to (an issue's title line, the
          * error pasted first) is followed by its traceback, further down
          * past prose, headings and the launch command. */
-        walk_forward(s, v, le, src, stage_line_kind(text, n) == STAGE_LINE_HEADER, alone ? WALK_AHEAD : 6, &f);
+        walk_forward(s, v, le, src, stage_line_is_header(text, n), alone ? WALK_AHEAD : 6, &f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);
@@ -1667,7 +1865,7 @@ static bool notebook_header_of(const struct oom_event *o, const struct oom_event
     return dist > 0 && dist <= SAME_KIND_HEADER_LINES && o->gpu_oom == ev->gpu_oom &&
            !strcmp(o->kind, ev->kind) && o->line != ev->line &&
            memmem(o->text, n, "Traceback (most recent call last)", 33) &&
-           stage_line_kind(o->text, n) == STAGE_LINE_HEADER &&
+           stage_line_is_header(o->text, n) &&
            stage_line_kind(ev->text, strnlen(ev->text, sizeof ev->text)) != STAGE_LINE_HEADER;
 }
 
@@ -1953,11 +2151,33 @@ static size_t read_table(struct scan *s, const struct view *v, size_t ls, size_t
 
 /* The event a classified message line states: the rule's kind, the
  * writer's prefix (rank, NCCL device, pid), the clauses' figures. */
+/* msg_classify of the message in s->line (n bytes), through the memo. */
+static const struct msg_rule *classify_message(struct scan *s, size_t n)
+{
+    struct message_memo *m = s->clines ? &s->clines->memo : NULL;
+    if (m && m->class_n == n && memcmp(m->class_text, s->line, n) == 0) return m->class_rule;
+    const struct msg_rule *r = msg_classify(s->line, n);
+    s->work.classified++;
+    if (m && n > 0 && n <= MEMO_TEXT) {
+        memcpy(m->class_text, s->line, n);
+        m->class_n = n;
+        m->class_rule = r;
+    }
+    return r;
+}
+
 static void event_from(struct scan *s, const struct msg_rule *r, const struct msg_prefix *px,
                        size_t n, struct oom_event *ev)
 {
     const char *body = s->line + px->body;
     size_t bn = n - px->body;
+    struct message_memo *m = s->clines ? &s->clines->memo : NULL;
+    if (m && m->event_n == bn && m->event_rule == r && m->rank == px->rank && m->dev == px->dev &&
+        m->pid == px->pid && memcmp(m->event_text, body, bn) == 0) {
+        *ev = m->event;
+        ev->line = s->lines_before + 1;
+        return;
+    }
     oom_event_init(ev);
     ev->kind = r->kind;
     ev->framework = r->framework;
@@ -1969,6 +2189,14 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     ev->pid = px->pid;
     set_text(ev, body, bn);
     msg_extract(r, body, bn, ev);
+    s->work.extracted++;
+    if (m && bn > 0 && bn <= MEMO_TEXT) {
+        memcpy(m->event_text, body, bn);
+        m->event_n = bn;
+        m->event_rule = r;
+        m->rank = px->rank, m->dev = px->dev, m->pid = px->pid;
+        m->event = *ev;
+    }
 }
 
 /* A message a terminal hard-wrapped inside a word ("...pooled_storage_
@@ -2130,7 +2358,7 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     size_t ls = line_start(v, hit), le;
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
-    const struct msg_rule *r = msg_classify(s->line, n);
+    const struct msg_rule *r = classify_message(s, n);
     if (!r || r->role == MSG_MENTION) {
         /* a wrap's second half ("ed: out of memory") reads as mere words */
         const struct msg_rule *mention = r;
@@ -2224,7 +2452,9 @@ int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
     if (s->wm) wm_tables(s->wm, NULL);
     s->line = malloc(SCAN_LINE_MAX + 2);
     s->ctx = malloc(CTX_MAX + 2);
-    if (!s->wm || !s->line || !s->ctx) {
+    s->near_memo = calloc(1, sizeof *s->near_memo);
+    s->clines = calloc(1, sizeof *s->clines);
+    if (!s->wm || !s->line || !s->ctx || !s->near_memo || !s->clines) {
         scan_release(s);
         return oomlab_err_set(err, "out of memory setting up the log scanner");
     }
@@ -2251,7 +2481,7 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
         size_t pos = lo;
         if (base + pos < s->skip_until) pos = (size_t)(s->skip_until - base);
         size_t next_long = pos < hi ? wm_next(s->wm, &v, pos, hi) : SIZE_MAX;
-        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi) : SIZE_MAX;
+        size_t next_short = pos < hi ? short_next(s->wm, &v, pos, hi, &s->work.short_bytes) : SIZE_MAX;
         while (pos < hi) {
             size_t hit = next_long < next_short ? next_long : next_short;
             if (hit == SIZE_MAX) break;
@@ -2261,7 +2491,7 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
             if (s->nomem) return -1;
             if (pos >= hi) break;
             if (next_long < pos) next_long = wm_next(s->wm, &v, pos, hi);
-            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi);
+            if (next_short < pos) next_short = short_next(s->wm, &v, pos, hi, &s->work.short_bytes);
         }
         if (slice_lines >= 0 && s->counted == counted0) {
             s->lines_before += slice_lines;
@@ -3280,6 +3510,10 @@ void scan_release(struct scan *s)
     free(s->meta);
     free(s->line);
     free(s->ctx);
+    free(s->near_memo);
+    free(s->clines);
+    s->near_memo = NULL;
+    s->clines = NULL;
     s->wm = NULL;
     s->meta = NULL;
     s->line = s->ctx = NULL;

@@ -26,11 +26,15 @@
 #define SCAN_LINE_MAX (64u << 10)    /* longest line examined in full */
 
 struct scan_wm;
+struct scan_near_memo;
+struct scan_clines;
 struct scan {
     struct oom_report *rep;
     uint32_t *meta;       /* per event: writer tag << 1 | 1 when a detail */
     size_t cap;
     struct scan_wm *wm;
+    struct scan_near_memo *near_memo; /* wide near windows: where their patterns match */
+    struct scan_clines *clines;       /* context lines read, by their place in the input */
     uint64_t counted;     /* absolute offset up to which newlines are counted */
     long lines_before;    /* newlines before `counted` */
     uint64_t skip_until;  /* absolute offset: rest of a line already handled */
@@ -51,6 +55,12 @@ struct scan {
                            nothing leads to: the paste's last activity below it
                            may name the stage of such messages; 0 none */
     uint64_t last_end;  /* the line end (+1) of the last message read for its context */
+    struct {
+        uint64_t lines_read;   /* context lines cleaned and read (read_cline) */
+        uint64_t short_bytes;  /* bytes the short-anchor search went through */
+        uint64_t classified;   /* messages classified (msg_classify) */
+        uint64_t extracted;    /* events whose numbers were read (msg_extract) */
+    } work;                    /* what the scan read: the tests of its bounds count it */
     int glued;          /* the stage the text glued in front of the message names (a
                            bar: "Loading checkpoint shards: 68%|…| 19/28 […]Killed"), for
                            read_context; OOM_STAGE_UNKNOWN (0) none */

@@ -4,6 +4,7 @@
 #include "lib/stage.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <strings.h>
 #include <string.h>
@@ -1755,6 +1756,30 @@ static bool metrics_record(const char *s, size_t n)
     return bars >= 2 && memmem(s, n, ": ", 2) != NULL;
 }
 
+/* A traceback's header line: s (n bytes) after i blanks, no Kaldi line. */
+static bool header_line(const char *s, size_t n, size_t i)
+{
+    return has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
+        has(s, n, "(most recent call first)") ||
+        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
+        /* glog's failure signal handler, "*** SIGABRT (@0x3e8) received
+         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
+         * (google/glog src/signalhandler.cc DumpSignalInfo) */
+        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
+        /* Paddle 1.x, innermost first */
+        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n));
+}
+
+bool stage_line_is_header(const char *body, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\t')) i++;
+    if (i == len) return false;
+    const char *s = body + i;
+    size_t n = len - i;
+    return !kaldi_header(s, n, &(const char *){0}, &(size_t){0}) && header_line(s, n, i);
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -1764,16 +1789,7 @@ enum stage_line stage_line_kind(const char *body, size_t len)
     size_t n = len - i;
     /* Kaldi's own log line, however it was indented */
     if (kaldi_header(s, n, &(const char *){0}, &(size_t){0})) return STAGE_LINE_OTHER;
-    if (has(s, n, "Traceback (most recent call last)") || starts(s, n, "stack traceback:") ||
-        has(s, n, "(most recent call first)") ||
-        has(s, n, "Check failure stack trace") || starts(s, n, "Stack (most recent call last)") ||
-        /* glog's failure signal handler, "*** SIGABRT (@0x3e8) received
-         * by PID 18943 (TID 0x7f5f) from PID 18943; stack trace: ***"
-         * (google/glog src/signalhandler.cc DumpSignalInfo) */
-        (starts(s, n, "*** SIG") && has(s, n, "; stack trace: ***")) ||
-        /* Paddle 1.x, innermost first */
-        starts(s, n, "C++ Call Stacks") || (i == 0 && go_header_line(s, n)))
-        return STAGE_LINE_HEADER;
+    if (header_line(s, n, i)) return STAGE_LINE_HEADER;
     /* A Rich traceback (accelerate, typer): every line sits in a box; its
      * frame header, unboxed, reads "path.py:1448, in state_dict". */
     if (box_glyph(s, n))
@@ -1825,29 +1841,80 @@ enum stage_line stage_line_kind(const char *body, size_t len)
 /* The pairs of adjacent bytes a text holds, case folded, hashed into a
  * 4096-bit set: a cue whose first pair is not there is not in the text, in
  * any case, so it costs no search (a walk reads each line for
- * every event above it, and a memmem per cue was 29 us a line). */
+ * every event above it, and a memmem per cue was 29 us a line). The cues'
+ * side is built once per program (words_index): each table's first pairs
+ * as a set and the cues by pair, so a call intersects two sets and tries
+ * only the cues whose pair the text holds; before, each call hashed every
+ * cue of the table (some 400 for frame_words) to test it. The fold is
+ * c | 0x20: it folds upper-case letters as tolower does (and some
+ * punctuation together), so the set may say "maybe" more often, never less. */
 #define PAIR_BITS 4096
+#define INDEXED_WORDS_MAX 1024
 static unsigned pair_hash(unsigned char a, unsigned char b)
 {
-    return ((unsigned)tolower(a) * 131u + (unsigned)tolower(b)) % PAIR_BITS;
+    return ((unsigned)(a | 0x20) * 131u + (unsigned)(b | 0x20)) % PAIR_BITS;
 }
 
-static unsigned words_bits(const char *text, size_t len, const struct stage_word *words, size_t count)
+struct words_index {
+    const struct stage_word *words;
+    size_t count;
+    uint64_t firsts[PAIR_BITS / 64];   /* the first pairs of the cues */
+    uint16_t start[PAIR_BITS + 1];     /* cues of pair h: order[start[h] .. start[h+1]) */
+    uint16_t order[INDEXED_WORDS_MAX];
+    uint16_t n_short, shorts[INDEXED_WORDS_MAX]; /* cues shorter than a pair: tried always */
+};
+
+static void words_index_build(struct words_index *ix, const struct stage_word *words, size_t count)
 {
+    ix->words = words;
+    ix->count = count;
+    uint16_t fill[PAIR_BITS + 1] = {0};
+    for (size_t i = 0; i < count; i++) {
+        const char *w = words[i].word;
+        if (!w[0] || !w[1]) {
+            ix->shorts[ix->n_short++] = (uint16_t)i;
+            continue;
+        }
+        unsigned h = pair_hash((unsigned char)w[0], (unsigned char)w[1]);
+        ix->firsts[h / 64] |= 1ull << (h % 64);
+        ix->start[h + 1]++;
+    }
+    for (size_t h = 0; h < PAIR_BITS; h++) ix->start[h + 1] += ix->start[h];
+    for (size_t i = 0; i < count; i++) {
+        const char *w = words[i].word;
+        if (!w[0] || !w[1]) continue;
+        unsigned h = pair_hash((unsigned char)w[0], (unsigned char)w[1]);
+        ix->order[ix->start[h] + fill[h]++] = (uint16_t)i;
+    }
+}
+
+static struct words_index frame_ix, mask_inner_ix, mask_outer_ix, node_ix;
+static void words_index_init(void);
+static pthread_once_t words_once = PTHREAD_ONCE_INIT;
+
+/* The stages whose cues occur in text (has_cue): the bits do not depend on
+ * the order the cues are tried in. */
+static unsigned words_bits(const char *text, size_t len, const struct words_index *ix)
+{
+    pthread_once(&words_once, words_index_init);
     uint64_t pairs[PAIR_BITS / 64] = {0};
     for (size_t i = 0; i + 1 < len; i++) {
         unsigned h = pair_hash((unsigned char)text[i], (unsigned char)text[i + 1]);
         pairs[h / 64] |= 1ull << (h % 64);
     }
     unsigned bits = 0;
-    for (size_t i = 0; i < count; i++) {
-        const char *w = words[i].word;
-        if (bits & (1u << words[i].stage)) continue;
-        if (w[0] && w[1]) {
-            unsigned h = pair_hash((unsigned char)w[0], (unsigned char)w[1]);
-            if (!(pairs[h / 64] >> (h % 64) & 1)) continue;
+    for (size_t k = 0; k < ix->n_short; k++) {
+        const struct stage_word *w = &ix->words[ix->shorts[k]];
+        if (!(bits & (1u << w->stage)) && has_cue(text, len, w)) bits |= 1u << w->stage;
+    }
+    for (size_t b = 0; b < PAIR_BITS / 64; b++) {
+        for (uint64_t m = pairs[b] & ix->firsts[b]; m; m &= m - 1) {
+            size_t h = b * 64 + (size_t)__builtin_ctzll(m);
+            for (size_t j = ix->start[h]; j < ix->start[h + 1]; j++) {
+                const struct stage_word *w = &ix->words[ix->order[j]];
+                if (!(bits & (1u << w->stage)) && has_cue(text, len, w)) bits |= 1u << w->stage;
+            }
         }
-        if (has_cue(text, len, &words[i])) bits |= 1u << words[i].stage;
     }
     return bits;
 }
@@ -1905,7 +1972,7 @@ bool stage_autograd_frame(const char *text, size_t len)
 
 unsigned stage_masks_inner(const char *text, size_t len)
 {
-    return words_bits(text, len, mask_inner_words, sizeof mask_inner_words / sizeof mask_inner_words[0]);
+    return words_bits(text, len, &mask_inner_ix);
 }
 
 /* Frames that run the frames they call for a purpose of their own, whose
@@ -1943,7 +2010,7 @@ static const struct stage_word mask_outer_words[] = {
 
 unsigned stage_masks_outer(const char *text, size_t len)
 {
-    return words_bits(text, len, mask_outer_words, sizeof mask_outer_words / sizeof mask_outer_words[0]);
+    return words_bits(text, len, &mask_outer_ix);
 }
 
 /* An IPython frame header ("/x/keras/engine/training.py in _fit_loop(self,
@@ -2650,7 +2717,7 @@ static unsigned frame_name_bits(const char *text, size_t len)
             memcpy(buf, ", in ", 5);
             memcpy(buf + 5, fn, n);
             buf[n + 5] = '\n';
-            bits |= words_bits(buf, n + 6, frame_words, sizeof frame_words / sizeof frame_words[0]);
+            bits |= words_bits(buf, n + 6, &frame_ix);
         }
     }
     if (fn) bits |= stage_name_bits(fn, n);
@@ -2781,7 +2848,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * heldout9 h9-92); the frames that call it tell the stage. */
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
     len = frame_name_len(text, len);
-    unsigned bits = words_bits(text, len, frame_words, sizeof frame_words / sizeof frame_words[0]);
+    unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;
     bits |= pipeline_output_bits(text, len);
     /* IPython 8 and Python 3.11+ tools qualify the function with its class
@@ -2799,7 +2866,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
         if (dot && rest + 5 <= sizeof name) {
             memcpy(name, ", in ", 5);
             memcpy(name + 5, text + dot + 1, rest);
-            bits |= words_bits(name, rest + 5, frame_words, sizeof frame_words / sizeof frame_words[0]);
+            bits |= words_bits(name, rest + 5, &frame_ix);
         }
     }
     bits |= frame_name_bits(text, len);
@@ -3135,7 +3202,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     size_t nn;
     const char *node = node_name(text, len, &nn);
     if (node) {
-        unsigned bits = words_bits(node, nn, node_words, sizeof node_words / sizeof node_words[0]);
+        unsigned bits = words_bits(node, nn, &node_ix);
         if (bits) return stage_pick(bits);
         /* any other node the report names runs in a generation
          * graph ("**Error occurred when executing ApplyInstantID:**",
@@ -4531,3 +4598,18 @@ enum oom_stage stage_log_tag(const char *text, size_t len)
     }
     return OOM_STAGE_UNKNOWN;
 }
+
+/* The cue tables' indexes (words_bits), built once. */
+static void words_index_init(void)
+{
+#define INDEX(ix, table) words_index_build(&(ix), (table), sizeof(table) / sizeof((table)[0]))
+    INDEX(frame_ix, frame_words);
+    INDEX(mask_inner_ix, mask_inner_words);
+    INDEX(mask_outer_ix, mask_outer_words);
+    INDEX(node_ix, node_words);
+#undef INDEX
+}
+_Static_assert(sizeof frame_words / sizeof frame_words[0] <= INDEXED_WORDS_MAX, "frame_words outgrew words_index");
+_Static_assert(sizeof mask_inner_words / sizeof mask_inner_words[0] <= INDEXED_WORDS_MAX, "mask_inner_words outgrew words_index");
+_Static_assert(sizeof mask_outer_words / sizeof mask_outer_words[0] <= INDEXED_WORDS_MAX, "mask_outer_words outgrew words_index");
+_Static_assert(sizeof node_words / sizeof node_words[0] <= INDEXED_WORDS_MAX, "node_words outgrew words_index");

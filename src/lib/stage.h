@@ -23,6 +23,9 @@ enum stage_line {
  * (a level tag near its start) and a tool's indented sub-step ending in
  * "..." are OTHER, never CODE (diagstage14). */
 enum stage_line stage_line_kind(const char *body, size_t len);
+/* stage_line_kind(body, len) == STAGE_LINE_HEADER, without reading the
+ * frame cues the other kinds need (a long line costs its length once). */
+bool stage_line_is_header(const char *body, size_t len);
 
 /* Rewrite a Rich traceback line ("│ ❱ 1448 │   module.state_dict(... │",
  * "│ /x/module.py:1448 in state_dict │") in place so frame cues read it as

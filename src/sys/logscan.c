@@ -54,6 +54,7 @@ struct line_feed {
     bool stopped;      /* fn asked for no more */
     uint64_t head, tail; /* 0, 0: every line; else head and tail lines only */
     bool skipping;       /* past the head: lines wait for the tail */
+    bool lines_only;     /* logscan_opts.lines_only */
 };
 
 /* The line [lf->start, stop) — its last LOGSCAN_LINE_MAX bytes. */
@@ -370,7 +371,7 @@ static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
         if (len == cap) { /* slide: keep SCAN_HISTORY bytes behind the scan */
             uint64_t keep = scanned > SCAN_HISTORY ? scanned - SCAN_HISTORY : 0;
             if (keep <= base) break; /* cannot happen: cap > history + lookahead */
-            scan_count_to(s, buf, len, base, keep);
+            if (!lf->lines_only) scan_count_to(s, buf, len, base, keep);
             size_t drop = (size_t)(keep - base);
             memmove(buf, buf + drop, len - drop);
             len -= drop;
@@ -388,10 +389,11 @@ static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
         len += (size_t)got;
         if (got > 0) last_nl = buf[len - 1] == '\n';
         feed_lines(lf, buf, len, base, eof);
+        if (lf->lines_only && lf->stopped) break;
         uint64_t end = base + len;
         uint64_t upto = eof ? end : (end > SCAN_LOOKAHEAD ? end - SCAN_LOOKAHEAD : base);
         if (upto > scanned) {
-            if (scan_block(s, buf, len, base, scanned, upto) < 0) {
+            if (!lf->lines_only && scan_block(s, buf, len, base, scanned, upto) < 0) {
                 rc = oomlab_err_set(err, "%s: out of memory while scanning", src->path);
                 break;
             }
@@ -399,7 +401,7 @@ static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
         }
         if (eof) break;
     }
-    if (rc == 0) scan_finish_view(s, buf, len, base, last_nl);
+    if (rc == 0 && !lf->lines_only) scan_finish_view(s, buf, len, base, last_nl);
     *total = base + len;
     free(buf);
     return rc;
@@ -477,6 +479,7 @@ int logscan_path_opts(const char *path, struct oom_report *rep, const struct log
         lf.head = opts->head_bytes;
         lf.tail = opts->tail_bytes < LOGSCAN_TAIL_MAX ? opts->tail_bytes : LOGSCAN_TAIL_MAX;
         if (!lf.head && lf.tail) lf.skipping = true; /* the tail only */
+        lf.lines_only = opts->lines_only;
     }
     if (info) *info = (struct logscan_info){.encoding = "utf-8"};
     struct scan s;

@@ -49,6 +49,8 @@ struct logscan_opts {
     logscan_line_fn fn; /* NULL: no lines */
     void *ctx;
     size_t head_bytes, tail_bytes;
+    bool lines_only; /* only the lines: no OOM report (rep stays empty), and
+                        reading stops where fn asks for no more */
 };
 
 /* How the input was read. */

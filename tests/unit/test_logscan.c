@@ -615,6 +615,41 @@ static void test_head_and_tail(void **state)
     check_head_tail((size_t)3 << 20, 256u << 10, 1u << 20);
 }
 
+/* lines_only: the lines and nothing else (diagnose's time pass): no OOM
+ * report, and reading stops where the callback says so. Before, the time
+ * pass scanned the whole log a second time for its lines (half of
+ * diagnose's time on a log of many OOMs). */
+static void test_lines_only(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/lines-only.log", dir);
+    static const char text[] = "step 1\n"
+                               "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                               "step 2\n"
+                               "RuntimeError: CUDA out of memory. Tried to allocate 4.00 GiB\n";
+    write_file(path, text, sizeof text - 1, false);
+    struct seen s;
+    memset(&s, 0, sizeof s);
+    s.stop_after = 2;
+    struct oom_report rep;
+    struct oomlab_err err = {{0}};
+    struct logscan_opts o = {.fn = collect, .ctx = &s, .lines_only = true};
+    assert_int_equal(logscan_path_opts(path, &rep, &o, NULL, &err), 0);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.line[1], "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB");
+    assert_int_equal(rep.n_events, 0);
+    oom_report_release(&rep);
+    /* without it, the same file is scanned */
+    memset(&s, 0, sizeof s);
+    o.lines_only = false;
+    assert_int_equal(logscan_path_opts(path, &rep, &o, NULL, &err), 0);
+    assert_int_equal(s.n, 4);
+    assert_true(rep.n_events > 0);
+    oom_report_release(&rep);
+    unlink(path);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return 1;
@@ -631,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_bom_then_8bit),
         cmocka_unit_test(test_head_and_tail),
         cmocka_unit_test(test_gz_cut_off),
+        cmocka_unit_test(test_lines_only),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
