@@ -195,7 +195,7 @@ static const struct host_rule host_rules[] = {
     HOST("\xe5\x86\x85\xe5\xad\x98" /* 内存 */, ANY, "host memory named", MEMORY),
     /* a machine's memory by its size, no device in its sentence: "when
      * trained on a machine with 120G memory, the memory is insufficient"
-     * (chemprop/chemprop#75 = heldout45 h45-41) (diagopen45) */
+     * (chemprop/chemprop#75 = heldout45 h45-41) */
     {{CONTEXT_HOST, MACHINE_LINE, "", ANY, 2, 1, "a machine's memory named"}, CONTEXT_HOST_MEMORY},
     HOST("+cpu", WORD_END, "a CPU-only build", OTHER),
     HOST("cpu only", WORD_END, "a CPU-only run", OTHER),

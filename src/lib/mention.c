@@ -595,7 +595,7 @@ static bool cpu_method(const struct words *w, size_t k)
  * chemprop#75 = heldout45 h45-41): a machine's noun, "with" (or a verb of
  * having), a size, the memory word at k, in a row. The
  * host's memory, where the sentence names no device ("a machine with 24GB
- * memory (RTX 3090)" may mean the card's). (diagopen45) */
+ * memory (RTX 3090)" may mean the card's). */
 static const char *const machine_nouns[] = {"machine", "machines", "server", "servers", "node",
     "nodes", "computer", "workstation", "laptop", "pc", "desktop", "instance", "vm", "cluster",
     NULL};
@@ -868,7 +868,7 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     /* ... or "of" left out after the device itself: '"CUDA OUT MEMORY" error
      * will occured' (mahmoodlab/TITAN#16 = heldout45 h45-23): the device
      * word, "out", the memory word, with blanks only between (not "GPU out,
-     * memory ..."). (diagopen45) */
+     * memory ..."). */
     if (is_word(w, k, "out") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
         device_at(w, k - 1) && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
         blanks_between(w, k, k + 1)) {

@@ -211,7 +211,7 @@ static const struct msg_clause clauses_faiss[] = {
      * "Faiss assertion 'cudaMalloc(p, size) == cudaSuccess' failed in void
      * faiss::gpu::allocMemorySpace(...) at gpu/utils/MemorySpace.cpp:N;
      * details: Failed to cudaMalloc N bytes" (facebookresearch/faiss:gpu/
-     * utils/MemorySpace.cpp@6880286e). (diagopen47) */
+     * utils/MemorySpace.cpp@6880286e). */
     {"Failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
     {"dev %d space", MSG_F_GPU},
     {NULL, 0},
@@ -544,7 +544,7 @@ static const struct msg_clause clauses_cupy[] = {
  * at: .../cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of
  * memory". rmm::out_of_memory puts "out_of_memory: " before the text
  * only for cudaErrorMemoryAllocation; rmm::bad_alloc's "std::bad_alloc: "
- * stands before every failure. (diagopen47) */
+ * stands before every failure. */
 static const struct msg_clause clauses_rmm[] = {
     {"CUDA error (failed to allocate %d bytes)", MSG_F_REQUESTED},
     {NULL, 0},
@@ -553,8 +553,7 @@ static const struct msg_clause clauses_rmm[] = {
 /* CatBoost's GPU memory pool (catboost/catboost:catboost/cuda/cuda_lib/
  * memory_pool/stack_like_memory_pool.h@0d257b83 TStackLikeMemoryPool::
  * Create): "Error: Out of memory. Requested 8880 MB; Free 5902.061425 MB"
- * (NCudaLib::TOutOfMemoryError; the sizes divided by MB, 1024 * 1024).
- * (diagopen47) */
+ * (NCudaLib::TOutOfMemoryError; the sizes divided by MB, 1024 * 1024). */
 static const struct msg_clause clauses_catboost[] = {
     {"Out of memory. Requested %s;", MSG_F_REQUESTED},
     {"; Free %s", MSG_F_FREE},
@@ -564,7 +563,7 @@ static const struct msg_clause clauses_catboost[] = {
 /* The NVIDIA HPC compilers' OpenACC runtime (nvc, nvfortran): "Out of
  * memory allocating 4499256832 bytes of device memory" / "Failing in
  * Thread:1" / "total/free CUDA memory: 85094825984/2894921728" (bytes;
- * MFlowCode/MFC#989 = heldout47 h47-90). (diagopen47) */
+ * MFlowCode/MFC#989 = heldout47 h47-90). */
 static const struct msg_clause clauses_openacc[] = {
     {"Out of memory allocating %d bytes", MSG_F_REQUESTED},
     {NULL, 0},
@@ -585,7 +584,7 @@ static const struct msg_near near_openacc[] = {
  * pinning memory" / "CBCT:CUDA:Atb out of memory" (CERN/TIGRE:Common/CUDA/
  * voxel_backprojection.cu; the Python build prints "file (line): " before
  * each). The call that failed is the one msg names: after
- * cudaHostRegister, page-locked host memory, not the card. (diagopen47) */
+ * cudaHostRegister, page-locked host memory, not the card. */
 static const struct msg_near near_tigre[] = {
     {"Error pinning memory", MSG_F_HOST, 1, 0},
     {NULL, 0, 0, 0},
@@ -1095,7 +1094,7 @@ static const struct msg_rule rules[] = {
      * budget. Restarting..." (older "Worker exceeded 95% memory budget.
      * Restarting"; dask/distributed's nanny, logger.warning("Worker exceeded
      * %d%% memory budget. Restarting", ...)): host RAM, also under dask-cuda,
-     * whose device memory has its own limit and spilling. (diagopen47) */
+     * whose device memory has its own limit and spilling. */
     {.kind = "host-oom-killer",
      .framework = "host",
      .need = {"exceeded", "memory budget. Restarting"},
@@ -1321,7 +1320,7 @@ static const struct msg_rule rules[] = {
      * (facebookresearch/faiss:faiss/gpu/StandardGpuResources.cpp@0081ed9e),
      * so the name stands for the failure where a paste cuts the rest
      * (zhengxxn/adaptive-knn-mt#1 = heldout47 h47-19). A sticky error left
-     * by a faulting kernel is no want of memory. (diagopen47) */
+     * by a faulting kernel is no want of memory. */
     {.kind = "faiss",
      .framework = "faiss",
      .need = {"Error in", "StandardGpuResourcesImpl::allocMemory("},
@@ -1349,8 +1348,7 @@ static const struct msg_rule rules[] = {
      * @24e4deea); releases before the CPU pair named the GPU's RetryOOM and
      * SplitAndRetryOOM. The plugin retries them itself; in a log they are
      * the retries that ran out ("GPU OutOfMemory: could not split inputs and
-     * retry") or a task's failure (NVIDIA/cudf-spark#8090 = heldout47 h47-04).
-     * (diagopen47) */
+     * retry") or a task's failure (NVIDIA/cudf-spark#8090 = heldout47 h47-04). */
     {.kind = "spark-rapids",
      .framework = "rapids",
      .any = {"GpuRetryOOM", "GpuSplitAndRetryOOM", "jni.RetryOOM", "jni.SplitAndRetryOOM"},
@@ -1369,7 +1367,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* CatBoost's GPU memory pool (clauses_catboost). (diagopen47) */
+    /* CatBoost's GPU memory pool (clauses_catboost). */
     {.kind = "catboost",
      .framework = "catboost",
      .any = {"Error: Out of memory. Requested", "TOutOfMemoryError"},
@@ -1380,7 +1378,7 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_catboost,
      .near = near_none},
     /* The NVIDIA HPC compilers' OpenACC runtime (clauses_openacc); before
-     * the JAX row, which reads "Out of memory allocating" too. (diagopen47) */
+     * the JAX row, which reads "Out of memory allocating" too. */
     {.kind = "openacc",
      .framework = "nvhpc",
      .need = {"Out of memory allocating", "bytes of device memory"},
@@ -2004,7 +2002,7 @@ static const struct msg_rule rules[] = {
      * fail a cudaMallocHost with the device pools' words ("std::bad_alloc:
      * out_of_memory: CUDA error at: .../rmm/mr/host/pinned_memory_resource.hpp
      * :N: cudaErrorMemoryAllocation out of memory", rapidsai/rmm:include/rmm/
-     * detail/error.hpp@04b6ca26): their file names the host. (diagopen47) */
+     * detail/error.hpp@04b6ca26): their file names the host. */
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .any = {"cudaHostAlloc failed", "cudaMallocHost failed", "pinned_memory_resource.hpp",
@@ -2020,7 +2018,7 @@ static const struct msg_rule rules[] = {
      * cuMemHostAlloc results in CUDA_ERROR_OUT_OF_MEMORY" (numba/numba:
      * numba/cuda/cudadrv/driver.py _check_ctypes_error, "Call to %s results
      * in %s"), and PyCUDA, "pycuda._driver.MemoryError: cuMemHostAlloc
-     * failed: out of memory": host RAM. (diagopen47) */
+     * failed: out of memory": host RAM. */
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"OUT_OF_MEMORY"},
@@ -2272,7 +2270,7 @@ static const struct msg_rule rules[] = {
      * size, MaartenGr/BERTopic#644 = h47-44): cudaErrorMemoryAllocation by
      * RMM's own test (clauses_rmm). Before the host rows that take
      * MemoryError and std::bad_alloc, which these words are not; after the
-     * row that reads RMM's pinned host resource. (diagopen47) */
+     * row that reads RMM's pinned host resource. */
     {.kind = "rmm",
      .framework = "rapids",
      .any = {"std::bad_alloc: out_of_memory:"},
@@ -2322,7 +2320,7 @@ static const struct msg_rule rules[] = {
      * size, "N Chunks of size S totalling T", under "Summary of in-use
      * Chunks by size" (DumpMemoryLog in tensorflow/tensorflow:tensorflow/
      * core/common_runtime/bfc_allocator.cc@010f3edc): the paste cut before
-     * the sum (MPI-Dortmund/cryolo#7 = heldout45 h45-71). (diagopen45) */
+     * the sum (MPI-Dortmund/cryolo#7 = heldout45 h45-71). */
     {.kind = "bfc-dump",
      .framework = "tensorflow",
      .need = {"bfc_allocator.cc:"},
@@ -2450,7 +2448,7 @@ static const struct msg_rule rules[] = {
       * GPU trainer: "terminate called after throwing an instance of
       * 'boost::wrapexcept<boost::compute::opencl_error>' / what():  Memory
       * Object Allocation Failure", lightgbm-org/LightGBM#4480 = heldout47
-      * h47-06). (diagopen47) */
+      * h47-06). */
      .any = {"MEM_OBJECT_ALLOCATION_FAILURE", "mem object allocation failure",
              "Memory object allocation failure", "Memory Object Allocation Failure"},
      .gpu_oom = OOM,
@@ -3569,7 +3567,7 @@ static const struct msg_rule rules[] = {
      * spacetelescope/jwst#6154 = heldout47 h47-96): _ArrayMemoryError's
      * "Unable to allocate {size} for an array with shape {shape} and data
      * type {dtype}" (numpy/numpy:numpy/core/_exceptions.py@01c5c430), host
-     * memory. (diagopen47) */
+     * memory. */
     {.kind = "host-memory-error",
      .framework = "host",
      .need = {"Unable to allocate", "for an array with shape"},
@@ -4434,7 +4432,7 @@ static bool pm_first_byte(char p, char c)
  * which ") placed it, one letter past the value will do ("... GPU 0 has a
  * total capacity of 79.14 GiB of which 3.79 GiB is" at a paste's cut,
  * allenai/olmocr#50 = heldout45 h45-32): the value was read
- * whole, and nothing else goes on there. (diagopen45) */
+ * whole, and nothing else goes on there. */
 static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals *v)
 {
     size_t i = 0, since_value = 0;

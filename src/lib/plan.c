@@ -336,7 +336,7 @@ static const struct plan_fix catalogue[] = {
      "peak memory scales about linearly with the per-device batch; {reason}"},
     /* Stage unknown: what holds whether the run trains or infers, and
      * the levers of each named as such (a paste whose stage is unknown is
-     * as often an inference script as a training step; diagover) */
+     * as often an inference script as a training step) */
     {"batch", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_BATCH | N_SCALES,
      "Halve the batch per device: in training double gradient accumulation to keep the "
      "effective batch (e.g. batch 8 -> 4, grad_accum 2 -> 4); in inference pass fewer "

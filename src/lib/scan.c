@@ -1451,7 +1451,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
         /* a person's sentence around the message (the reporter's "I
          * encountered a OOM error adding the VAE decoder", a reply) says no
-         * more than a title does (stage_user_text; diagover) */
+         * more than a title does (stage_user_text) */
         if (stage_user_text(c.body, c.n)) {
             ctx_lines++;
             continue;
@@ -1658,7 +1658,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * at VAE decode", "Out of memory after optimizer.step() with
      * accelerate.", "accelerator.prepare() CUDA out of memory") is the
      * reporter's summary, no frame or log line (the labellers'
-     * title-or-prose-phase-no-stage; diagover) */
+     * title-or-prose-phase-no-stage) */
     bool title_words = paste_title_line(v, ls);
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
@@ -3240,7 +3240,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
         /* a person's line at the paste's end (a reply: "You can try to use
          * google colab for generating the model", a curl command) is no
-         * activity of the run (stage_user_text; diagover), nor is code (the
+         * activity of the run (stage_user_text), nor is code (the
          * user's script: "# If transcript is not provided, it will be
          * automatically transcribed using Whisper", h42-95) */
         if (stage_user_text(c.body, c.n) || c.kind == STAGE_LINE_CODE) {

@@ -406,7 +406,7 @@ static const struct stage_word frame_words[] = {
     /* nn.Module's _call_impl (torch 2: _wrapped_call_impl) starts a word:
      * R reticulate's "Error in py_call_impl(callable, ...)", the line
      * above any Python error an R session relays, is no module call
-     * (scverse/rapids-singlecell#631 = heldout47 h47-13). (diagopen47) */
+     * (scverse/rapids-singlecell#631 = heldout47 h47-13). */
     {"_call_impl", OOM_STAGE_FORWARD, W}, {"_wrapped_call_impl", OOM_STAGE_FORWARD, W},
     {"Forward_gpu", OOM_STAGE_FORWARD, false},
     {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
@@ -2539,7 +2539,7 @@ static unsigned constructor_bits(const char *text, size_t len)
  * pass, test_diagnose_stagenpt); a method of another object
  * ("current_model.train_model(", "model.apply_model(") is that object's
  * own cue. The cue table's "model(" reads the bare name only. Forward,
- * the weakest stage: any other cue outranks it. (diagopen45) */
+ * the weakest stage: any other cue outranks it. */
 static const char *const output_parts[] = {"output", "outputs", "out", "logits", "pred", "preds",
                                            "prediction", "predictions"};
 static const char *const model_nouns[] = {"model", "net", "network", "encoder", "decoder",
@@ -3175,7 +3175,7 @@ static bool split_count(const char *text, size_t len)
  * 16:00:54,155 - Chronos Evaluation - INFO - Generating forecasts for ETTh",
  * kutaytire/Retrieval-Augmented-Time-Series-Forecasting#1 = heldout45
  * h45-37). Looked for in the line's first 160 bytes; 0 when
- * none. (diagopen45) */
+ * none. */
 static size_t logging_message_at(const char *text, size_t len)
 {
     static const char *const seps[] = {" - INFO - ", " - DEBUG - ", " - WARNING - ", " - ERROR - ",
@@ -3219,7 +3219,7 @@ enum oom_stage stage_context_line(const char *text, size_t len)
      * the whole run is for, not where it ran out (it loads its model
      * first). Read by its word parts it named a stage on 15 seen rows
      * labelled unknown (h28-44, h42-81, h33-46) and on no labelled row
-     * it got right (diagover) */
+     * it got right */
     return warning_file_stage(text, len);
 }
 
@@ -3498,7 +3498,7 @@ static const struct {
  * following code that python sr.py -p train"), a question ("how to save a
  * model with FSDP2 ?"), a numbered step of a bug template ("4. Press
  * Generate"). Their words named a stage on 13 seen rows labelled unknown
- * and on none labelled with one (diagover). */
+ * and on none labelled with one. */
 static const char *const shell_words[] = {"python", "python3", "pytest", "sudo", "docker", "bash", "cd",
     "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup", "curl", "wget"};
 
@@ -3880,7 +3880,7 @@ static bool corpus_scan(const char *t, size_t n)
  * not a model's weights (".bin", ".pt", ".safetensors": a conversion
  * script's), nor one input (an image, a clip, a sequence): an inference
  * demo's "Processing demo_imgs/gallery-2.jpg" runs the model on it
- * (heldout13 h13-63, labelled forward). (diagopen45) */
+ * (heldout13 h13-63, labelled forward). */
 static const char *const data_file_exts[] = {".pkl", ".pickle", ".h5", ".hdf5", ".h5ad", ".csv",
     ".tsv", ".parquet", ".npy", ".npz", ".arrow", ".lmdb"};
 

@@ -156,7 +156,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
 
 /* the line is a person's, not a tool's: a command typed, a question, a
  * numbered step, a sentence in the first or second person or in a script
- * other than Latin (diagover). */
+ * other than Latin. */
 bool stage_user_text(const char *text, size_t len);
 
 /* the line is a trainer's own training-progress line
