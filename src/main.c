@@ -87,19 +87,33 @@ int cmd_fail(const char *name, const struct oomlab_err *err, int code)
     return code;
 }
 
+/* Commands whose exit code is a verdict on a command they ran (CI steps
+ * read it): a reader of stdout that left does not take that code away. */
+static const char *const verdict_commands[] = {"run", "guard"};
+
+static bool keeps_verdict(const char *name)
+{
+    for (size_t i = 0; i < sizeof verdict_commands / sizeof verdict_commands[0]; i++)
+        if (!strcmp(verdict_commands[i], name)) return true;
+    return false;
+}
+
 /* The one check of what went to stdout (a full disk, a closed pipe): a
  * command that succeeded but whose output was lost exits 3, not 0. */
 /* Output that could not be written: said, exit 3. A reader that stopped
  * reading (`oomlab table | head -1`) is no error: oomlab ends as coreutils
  * and git do there, by SIGPIPE, silently (141 in a shell, which `set -o
- * pipefail` scripts already expect of `git log | head`). Commands leave a
- * failed stdout to this one place. */
+ * pipefail` scripts already expect of `git log | head`); run and guard
+ * instead exit with their verdict's code (`oomlab guard ... | head -1`
+ * in a CI step must still fail the step on an over-budget smoke). Commands
+ * leave a failed stdout to this one place. */
 static int finish(const char *name, int rc)
 {
     int failed = fflush(stdout) != 0 || ferror(stdout);
     int write_errno = errno;
     if (!failed) return rc;
     if (fsutil_reader_gone(STDOUT_FILENO) || write_errno == EPIPE) {
+        if (keeps_verdict(name)) return rc;
         fflush(NULL); /* any file a command left open: a signal would drop its buffer */
         signal(SIGPIPE, SIG_DFL);
         raise(SIGPIPE);
