@@ -15,7 +15,7 @@
 
 static const struct cmd_entry commands[] = {
     {"diagnose", cmd_diagnose, "find the OOM in a training log, explain it, plan the fix", cmd_diagnose_options},
-    {"run", cmd_run, "run a training command under one run id: log, GPU memory, ledger row", cmd_run_options},
+    {"run", cmd_run, "run a training command under a run id: log, GPU memory, ledger row", cmd_run_options},
     {"table", cmd_table, "show the run ledger, flagging runs on the edge", cmd_table_options},
     {"compare", cmd_compare, "compare two runs: what changed, peak memory, loss trend", cmd_compare_options},
     {"estimate", cmd_estimate, "memory budget of a model and workload against the card", cmd_estimate_options},
@@ -23,9 +23,9 @@ static const struct cmd_entry commands[] = {
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders", cmd_ps_options},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus", cmd_watch_options},
     {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM", cmd_report_options},
-    {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger", cmd_doctor_options},
+    {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, hook, ledger", cmd_doctor_options},
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack", cmd_snapshot_options},
-    {"guard", cmd_guard, "CI smoke test: a short run's peak against a memory budget; JUnit, annotations", cmd_guard_options},
+    {"guard", cmd_guard, "CI smoke: a short run's peak vs a memory budget; JUnit, annotations", cmd_guard_options},
     {"lint", cmd_lint, "check training code and launch scripts for memory mistakes", cmd_lint_options},
     {"completion", cmd_completion, "print a bash, zsh or fish completion script", cmd_completion_options},
 };

@@ -21,8 +21,8 @@
 #include "render/table.h"
 
 static const char usage_head[] =
-    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot] [--near PCT] [--wide]\n"
-    "                    [--ranks]\n"
+    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot]\n"
+    "                    [--near PCT] [--wide] [--ranks]\n"
     "\n"
     "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
     "runs named, or all), with the peak as % of the card's capacity and the\n"
