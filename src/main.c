@@ -15,7 +15,7 @@
 
 static const struct cmd_entry commands[] = {
     {"diagnose", cmd_diagnose, "find the OOM in a training log, explain it, plan the fix", cmd_diagnose_options},
-    {"run", cmd_run, "run a training command under one run id: log, GPU memory, ledger row", cmd_run_options},
+    {"run", cmd_run, "run a training command under a run id: log, GPU memory, ledger row", cmd_run_options},
     {"table", cmd_table, "show the run ledger, flagging runs on the edge", cmd_table_options},
     {"compare", cmd_compare, "compare two runs: what changed, peak memory, loss trend", cmd_compare_options},
     {"estimate", cmd_estimate, "memory budget of a model and workload against the card", cmd_estimate_options},
@@ -23,9 +23,9 @@ static const struct cmd_entry commands[] = {
     {"ps", cmd_ps, "who holds GPU memory right now; flag stale holders", cmd_ps_options},
     {"watch", cmd_watch, "live GPU memory with peaks; CSV, JSON Lines, Prometheus", cmd_watch_options},
     {"report", cmd_report, "the runs as one HTML page: memory, per-step peaks, loss, the OOM", cmd_report_options},
-    {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, the hook, the ledger", cmd_doctor_options},
+    {"doctor", cmd_doctor, "what this machine has for oomlab: NVML, GPUs, torch, hook, ledger", cmd_doctor_options},
     {"snapshot", cmd_snapshot, "read a PyTorch memory snapshot: what holds the memory, by stack", cmd_snapshot_options},
-    {"guard", cmd_guard, "CI smoke test: a short run's peak against a memory budget; JUnit, annotations", cmd_guard_options},
+    {"guard", cmd_guard, "CI smoke: a short run's peak vs a memory budget; JUnit, annotations", cmd_guard_options},
     {"lint", cmd_lint, "check training code and launch scripts for memory mistakes", cmd_lint_options},
     {"completion", cmd_completion, "print a bash, zsh or fish completion script", cmd_completion_options},
 };
@@ -87,19 +87,33 @@ int cmd_fail(const char *name, const struct oomlab_err *err, int code)
     return code;
 }
 
+/* Commands whose exit code is a verdict on a command they ran (CI steps
+ * read it): a reader of stdout that left does not take that code away. */
+static const char *const verdict_commands[] = {"run", "guard"};
+
+static bool keeps_verdict(const char *name)
+{
+    for (size_t i = 0; i < sizeof verdict_commands / sizeof verdict_commands[0]; i++)
+        if (!strcmp(verdict_commands[i], name)) return true;
+    return false;
+}
+
 /* The one check of what went to stdout (a full disk, a closed pipe): a
  * command that succeeded but whose output was lost exits 3, not 0. */
 /* Output that could not be written: said, exit 3. A reader that stopped
  * reading (`oomlab table | head -1`) is no error: oomlab ends as coreutils
  * and git do there, by SIGPIPE, silently (141 in a shell, which `set -o
- * pipefail` scripts already expect of `git log | head`). Commands leave a
- * failed stdout to this one place. */
+ * pipefail` scripts already expect of `git log | head`); run and guard
+ * instead exit with their verdict's code (`oomlab guard ... | head -1`
+ * in a CI step must still fail the step on an over-budget smoke). Commands
+ * leave a failed stdout to this one place. */
 static int finish(const char *name, int rc)
 {
     int failed = fflush(stdout) != 0 || ferror(stdout);
     int write_errno = errno;
     if (!failed) return rc;
     if (fsutil_reader_gone(STDOUT_FILENO) || write_errno == EPIPE) {
+        if (keeps_verdict(name)) return rc;
         fflush(NULL); /* any file a command left open: a signal would drop its buffer */
         signal(SIGPIPE, SIG_DFL);
         raise(SIGPIPE);

@@ -1003,29 +1003,6 @@ static void run_end_of(const char *notes, char *buf, size_t size)
     }
 }
 
-/* The notes run writes when the kernel's OOM killer acted during the run
- * (sys/runexec, lib/killcause): said beside its log, which may hold no
- * word of it (the process died mid-write, or printed nothing). */
-static const char *const host_oom_notes[] = {
-    "the kernel's OOM killer killed",
-    "the kernel's log: its OOM killer killed the command",
-};
-
-static void run_host_oom_of(const char *notes, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    for (const char *p = notes; p && *p;) {
-        const char *end = strstr(p, "; ");
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        for (size_t i = 0; i < sizeof host_oom_notes / sizeof *host_oom_notes; i++)
-            if (!strncmp(p, host_oom_notes[i], strlen(host_oom_notes[i]))) {
-                snprintf(buf, size, "%.*s", (int)len, p);
-                return;
-            }
-        p = end ? end + 2 : NULL;
-    }
-}
-
 static const char *run_end_why(const char *end)
 {
     for (size_t i = 0; *end && i < sizeof run_ends / sizeof *run_ends; i++)
@@ -1879,7 +1856,7 @@ static void ledger_rows(struct log_result *logs, size_t n, const char *dir)
         snprintf(logs[l].ledger_job, sizeof logs[l].ledger_job, "%s", row->cell[LEDGER_JOB_ID]);
         logs[l].run_state = ledger_io_state(row);
         run_end_of(row->cell[LEDGER_NOTES], logs[l].run_end, sizeof logs[l].run_end);
-        run_host_oom_of(row->cell[LEDGER_NOTES], logs[l].run_host_oom, sizeof logs[l].run_host_oom);
+        ledger_notes_host_oom(row->cell[LEDGER_NOTES], logs[l].run_host_oom, sizeof logs[l].run_host_oom);
     }
     if (loaded) ledger_release(&lg);
 }

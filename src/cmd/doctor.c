@@ -287,7 +287,8 @@ static const char usage_head[] =
     "files, the ledger in DIR (default .), memory-relevant environment variables.\n"
     "Each line: ok / warn / fail, the finding, and what to do.\n\n";
 static const char usage_tail[] =
-    "\nExit: 0 nothing stops a command here (warnings allowed), 1 something does, 2 usage.\n";
+    "\nExit: 0 nothing stops a command here (warnings allowed), 1 something does,\n"
+    "2 usage.\n";
 
 struct doctor_cli {
     bool json;

@@ -33,7 +33,8 @@
 static const char usage_head[] =
     "usage: oomlab guard --budget SIZE [--headroom P] [--steps N] [--junit FILE]\n"
     "                    [--github] [--id ID] [--dir DIR] [--timeout DUR] [--gpu N]\n"
-    "                    [--interval DUR] [--torch] [--quiet] [--json] -- CMD [ARGS...]\n"
+    "                    [--interval DUR] [--torch] [--quiet] [--json]\n"
+    "                    -- CMD [ARGS...]\n"
     "\n"
     "Run a short smoke of CMD under `oomlab run` (its own run id, log and ledger\n"
     "row) and check its peak GPU memory against a budget. The peak is the highest\n"

@@ -21,8 +21,8 @@
 #include "render/table.h"
 
 static const char usage_head[] =
-    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot] [--near PCT] [--wide]\n"
-    "                    [--ranks]\n"
+    "usage: oomlab table [RUN_ID...] [--dir DIR] [--csv | --json | --plot]\n"
+    "                    [--near PCT] [--wide] [--ranks]\n"
     "\n"
     "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
     "runs named, or all), with the peak as % of the card's capacity and the\n"
@@ -108,9 +108,18 @@ static void peak_cells(const struct ledger_row *row, char *peak, char *pct, size
     else snprintf(pct, size, "%s%s", ge, ledger_figure_text(p, 1, f, sizeof f));
 }
 
+/* The oom column: the row's GPU OOM cell, or "host" where no GPU OOM was
+ * found but the kernel's OOM killer killed the run (its notes). */
+#define OOM_HOST "host"
+static const char *oom_cell(const struct ledger_row *row)
+{
+    if (ledger_flag(row, LEDGER_OOM) != 1 && ledger_host_oom_killed(row)) return OOM_HOST;
+    return row->cell[LEDGER_OOM];
+}
+
 static const char *cell_color(const struct view *v, int col, const char *value)
 {
-    bool bad = (col == LEDGER_OOM && !strcmp(value, "yes")) ||
+    bool bad = (col == LEDGER_OOM && (!strcmp(value, "yes") || !strcmp(value, OOM_HOST))) ||
                (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_NO_FINAL));
     bool warn = (col == COL_EDGE && *value) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
                 (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_RUNNING));
@@ -133,6 +142,7 @@ static int add_row(const struct view *v, struct table *t, size_t r, unsigned *an
         const char *val = shown[i].col == COL_PCT    ? pct
                           : shown[i].col == COL_PEAK ? peak
                           : shown[i].col == COL_EDGE ? edge
+                          : shown[i].col == LEDGER_OOM ? oom_cell(row)
                                                      : row->cell[shown[i].col];
         cols[k] = shown[i].col;
         cells[k++] = *val ? val : NULL; /* NULL prints "-" */
@@ -226,10 +236,13 @@ static void legend_names(const struct view *v, const char *const *titles, const 
     if (used) fold(line, v->width);
 }
 
-static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool no_final)
+static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool no_final, bool host)
 {
     char text[256];
     if (lower) fold(">=: a lower bound: the OOM message's figures (the run wanted more)", v->width);
+    if (host)
+        fold("oom host: no GPU OOM, but the kernel's OOM killer killed the run or one of its processes: host "
+             "memory (RAM) ran out (oomlab diagnose RUN_ID)", v->width);
     if (no_final) {
         snprintf(text, sizeof text, "%s: %s", LEDGER_IO_NO_FINAL, LEDGER_IO_NO_FINAL_WHY);
         fold(text, v->width);
@@ -279,10 +292,11 @@ static int print_text(const struct view *v)
         table_drop_rank(&t, k++, shown[i].drop);
     }
     unsigned any = 0;
-    bool lower = false, no_final = false;
+    bool lower = false, no_final = false, host = false;
     for (size_t r = 0; r < v->lg->n; r++) {
         if (!wanted(v, &v->lg->rows[r])) continue;
         lower |= lower_bound(&v->lg->rows[r]);
+        host |= !strcmp(oom_cell(&v->lg->rows[r]), OOM_HOST);
         no_final |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_NO_FINAL);
         if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, r) < 0)) {
             table_release(&t);
@@ -293,7 +307,7 @@ static int print_text(const struct view *v)
     size_t dropped = table_print_fit_shown(&t, stdout, v->width, printed);
     table_release(&t);
     legend_names(v, titles, printed, n);
-    legend(v, any, dropped, lower, no_final);
+    legend(v, any, dropped, lower, no_final, host);
     return 0;
 }
 
@@ -348,6 +362,8 @@ static int print_json(const struct view *v, const char *path)
         json_str(&j, ledger_io_state(&lg->rows[r]));
         json_key(&j, "pct_capacity");
         json_double(&j, ledger_pct_capacity(&lg->rows[r]));
+        json_key(&j, "host_oom_killed");
+        json_bool(&j, ledger_host_oom_killed(&lg->rows[r]));
         json_key(&j, "line");
         json_int(&j, lg->rows[r].line);
         json_key(&j, "edge");

@@ -1796,6 +1796,31 @@ void ledger_notes_add(char *notes, size_t size, const char *tag)
     notes[n + sl + take] = '\0';
 }
 
+static const char *const host_oom_notes[] = {LEDGER_NOTE_HOST_OOM_COUNT, LEDGER_NOTE_HOST_OOM_KMSG};
+
+bool ledger_notes_host_oom(const char *notes, char *buf, size_t size)
+{
+    if (size) buf[0] = '\0';
+    for (const char *p = notes; p && *p;) {
+        const char *end = strstr(p, "; ");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (size_t i = 0; i < sizeof host_oom_notes / sizeof *host_oom_notes; i++)
+            if (!strncmp(p, host_oom_notes[i], strlen(host_oom_notes[i]))) {
+                if (size) snprintf(buf, size, "%.*s", (int)len, p);
+                return true;
+            }
+        p = end ? end + 2 : NULL;
+    }
+    return false;
+}
+
+bool ledger_host_oom_killed(const struct ledger_row *row)
+{
+    const char *status = row->cell[LEDGER_EXIT_STATUS];
+    if (!*status || !strcmp(status, "0") || !strcmp(status, LEDGER_RUNNING)) return false;
+    return ledger_notes_host_oom(row->cell[LEDGER_NOTES], NULL, 0);
+}
+
 /* ---- the peak ---- */
 
 static bool below(int64_t v, int64_t floor)

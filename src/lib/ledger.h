@@ -310,6 +310,21 @@ size_t ledger_utf8_invalid_at(const char *s, size_t len);
  * cutting a tag that does not fit on a UTF-8 character boundary. */
 void ledger_notes_add(char *notes, size_t size, const char *tag);
 
+/* The notes run writes when the kernel's OOM killer acted during the run
+ * (sys/runexec, lib/killcause): the cgroup's count ("... N process(es) of
+ * this cgroup"), or the kernel's log where the count was unreadable. */
+#define LEDGER_NOTE_HOST_OOM_COUNT "the kernel's OOM killer killed"
+#define LEDGER_NOTE_HOST_OOM_KMSG "the kernel's log: its OOM killer killed the command"
+
+/* The first of those notes in notes, copied whole into buf ("" none);
+ * returns whether there was one. */
+bool ledger_notes_host_oom(const char *notes, char *buf, size_t size);
+
+/* A finished row that failed (exit status neither 0 nor "running") and
+ * whose notes say the kernel's OOM killer acted during the run: host RAM
+ * ran out, whatever its oom (GPU) cell says. */
+bool ledger_host_oom_killed(const struct ledger_row *row);
+
 /* Which measurement a run's peak comes from. Each candidate is bytes, -1
  * unknown. A figure at or below 0, or below the OOM message's matching
  * figure (allocated vs allocated, reserved vs reserved, the process's use

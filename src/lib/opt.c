@@ -162,6 +162,7 @@ enum opt_result opt_parse(const struct opt_table *t, int argc, char **argv, void
 /* ---- --help ---------------------------------------------------------------- */
 
 #define HELP_COL_MAX 24 /* a wider left part puts its help on the next line */
+#define HELP_WIDTH 80   /* no line of --help is wider */
 
 /* "-q, --quiet", "--gpu N", "--torch[=MODE]" */
 static int left_part(const struct opt_spec *o, char *buf, size_t size)
@@ -206,6 +207,49 @@ static void pad(struct out *b, size_t n)
     }
 }
 
+/* Whether every line of help fits in width columns. */
+static bool help_fits(const char *h, size_t width)
+{
+    for (;;) {
+        size_t len = strcspn(h, "\n");
+        if (len > width) return false;
+        if (!h[len]) return true;
+        h += len + 1;
+    }
+}
+
+/* How many bytes of h's next words fit in width columns (the first word
+ * alone when it does not); a line break between them counts as a blank. */
+static size_t fill_len(const char *h, size_t width)
+{
+    size_t len = 0;
+    for (;;) {
+        size_t next = len + strspn(h + len, " \n");
+        if (!h[next]) return len;
+        next += strcspn(h + next, " \n");
+        if (next > width && len) return len;
+        len = next;
+    }
+}
+
+/* One option's help, its lines as written, each after indent spaces but the
+ * first (already placed); where a line would pass HELP_WIDTH, the whole help
+ * is refilled word by word to width columns instead. */
+static void help_lines(struct out *b, const char *h, size_t indent, size_t width)
+{
+    bool refill = !help_fits(h, width);
+    if (refill) h += strspn(h, " \n");
+    for (bool first = true; first || *h; first = false) {
+        size_t len = refill ? fill_len(h, width) : strcspn(h, "\n");
+        if (!first) pad(b, indent);
+        for (size_t i = 0; i < len; i++) put(b, h[i] == '\n' ? " " : h + i, 1);
+        put(b, "\n", 1);
+        h += len;
+        if (refill) h += strspn(h, " \n");
+        else if (*h) h++;
+    }
+}
+
 int opt_help(const struct opt_table *t, char *buf, size_t size)
 {
     if (!size) return -1;
@@ -234,15 +278,8 @@ int opt_help(const struct opt_table *t, char *buf, size_t size)
         } else {
             pad(&b, col - (size_t)w);
         }
-        for (bool first = true; first || *h; first = false) {
-            size_t len = strcspn(h, "\n");
-            if (!first) pad(&b, 2 + col);
-            pad(&b, 2);
-            put(&b, h, len);
-            put(&b, "\n", 1);
-            h += len;
-            if (*h) h++;
-        }
+        pad(&b, 2);
+        help_lines(&b, h, 4 + col, HELP_WIDTH > 4 + col ? HELP_WIDTH - 4 - col : 20);
     }
     puts_(&b, t->epilogue);
     return b.full ? -1 : 0;

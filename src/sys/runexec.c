@@ -875,11 +875,11 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, cr->note); /* leftovers signalled, output cut, echo dropped */
     if (res->failure_other) ledger_notes_add(notes, size, res->oom_kind);
     if (res->host_oom_kills > 0) {
-        snprintf(buf, sizeof buf, "the kernel's OOM killer killed %lld process(es) of this cgroup",
+        snprintf(buf, sizeof buf, LEDGER_NOTE_HOST_OOM_COUNT " %lld process(es) of this cgroup",
                  (long long)res->host_oom_kills);
         ledger_notes_add(notes, size, buf);
     }
-    if (res->host_oom_kmsg) ledger_notes_add(notes, size, "the kernel's log: its OOM killer killed the command");
+    if (res->host_oom_kmsg) ledger_notes_add(notes, size, LEDGER_NOTE_HOST_OOM_KMSG);
     ledger_notes_add(notes, size, problem);
     ledger_notes_add(user, sizeof user, o->note);
     ledger_notes_add(notes, size, user);

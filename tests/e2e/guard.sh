@@ -194,3 +194,21 @@ fresh fulljson
 OOMLAB_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 "$OOMLAB" guard --json --budget 1GiB -- true >/dev/full 2>err; rc=$?
 check guard.json-full-exit3 test "$rc" -eq 3
 check guard.json-full-said grep -q '^oomlab guard: cannot write the JSON to stdout: No space left on device' err
+
+# a reader of stdout that leaves (`oomlab guard ... | head -c1` in a CI step)
+# does not take the verdict away: before, oomlab died of SIGPIPE (141)
+fresh pipe; card
+LOTS='i=0; while [ $i -lt 20000 ]; do echo "line $i"; i=$((i+1)); done'
+"$OOMLAB" guard --budget 30GiB -- sh -c "$LOTS; exit 3" 2>err | head -c1 >/dev/null; rc=${PIPESTATUS[0]}
+check guard.reader-gone-keeps-exit13 test "$rc" -eq 13
+"$OOMLAB" guard --budget 30GiB -- sh -c 'exit 3' 2>err | head -c1 >/dev/null; rc=${PIPESTATUS[0]}
+check guard.reader-gone-verdict-line-exit13 test "$rc" -eq 13
+"$OOMLAB" guard --json --budget 30GiB -- sh -c 'exit 3' 2>err | head -c1 >/dev/null; rc=${PIPESTATUS[0]}
+check guard.reader-gone-json-exit13 test "$rc" -eq 13
+check guard.reader-gone-no-word test -z "$(grep -i 'cannot write\|broken pipe' err)"
+"$OOMLAB" run -- sh -c "$LOTS; exit 5" 2>err | head -c1 >/dev/null; rc=${PIPESTATUS[0]}
+check run.reader-gone-keeps-exit5 test "$rc" -eq 5
+check run.reader-gone-row test "$(csv_field runs.csv run004 exit_status)" = 5
+# the command itself still gets the default SIGPIPE (oomlab ignores it only for its own writes)
+"$OOMLAB" guard -q --budget 30GiB -- sh -c 'grep SigIgn /proc/self/status' >out 2>err
+check guard.child-sigpipe-default test "$(( 0x$(awk '/^SigIgn/{print $2}' logs/*005*.log) & 0x1000 ))" -eq 0

@@ -49,6 +49,17 @@ check host-oom.worker-exit test "$rc" -eq 1
 check host-oom.worker-said grep -q "killed 2 process(es)" err.txt
 check host-oom.worker-kind grep -q 'host-oom-killer' <(csv_field runs.csv worker notes)
 
+# table shows it at a glance: before, the oom column said only "no" (exit 137)
+COLUMNS=200 "$OOMLAB" table >table.txt 2>&1
+oomcol() { awk -v id="$1" 'NR==1{for(i=1;i<=NF;i++) if($i=="oom") c=i} $1==id{print $c}' table.txt; }
+check host-oom.table-k-host test "$(oomcol k)" = host
+check host-oom.table-worker-host test "$(oomcol worker)" = host
+check host-oom.table-plain-no test "$(oomcol plain)" = no
+check host-oom.table-wrap-no test "$(oomcol wrap)" = no
+check host-oom.table-legend grep -q "^oom host: no GPU OOM, but the kernel's OOM killer killed the run" table.txt
+"$OOMLAB" table --json >table.json
+check host-oom.table-json test "$(jq -c '[.runs[] | [.run_id, .host_oom_killed]]' table.json)" = '[["k",true],["plain",false],["wrap",false],["wrapk",true],["worker",true]]'
+
 # --- cgroup v1 (memory.oom_control), and a container whose cgroup is the root ---
 fresh v1
 cg "4:memory:/slurm/uid_0/job_9" memory/slurm/uid_0/job_9/memory.oom_control 'oom_kill_disable 0\nunder_oom 0\noom_kill 0\n'

@@ -92,6 +92,34 @@ static void test_help_text(void **state)
     assert_int_equal(opt_help(&table, buf, 40), -1); /* too small: refused, not cut */
 }
 
+/* A help line that would pass 80 columns: that option's help is refilled
+ * to fit (before, it was printed as written, 84 columns wide); one that
+ * fits keeps its own line breaks. */
+static void test_help_refilled_to_80(void **state)
+{
+    (void)state;
+    static const struct opt_spec wide_specs[] = {
+        {.name = "compile-loss", .metavar = "auto|yes|no",
+         .help = "cross-entropy under torch.compile (--trainer torchtitan: its loss_fn,\ncompiled)"},
+        {.name = "near", .metavar = "PCT", .help = "kept as\nwritten"},
+        {0},
+    };
+    static const struct opt_table wide = {.command = "t", .usage = "usage: t\n", .spec = wide_specs};
+    char buf[2048];
+    assert_int_equal(opt_help(&wide, buf, sizeof buf), 0);
+    assert_string_equal(buf, "usage: t\n"
+                             "  --compile-loss auto|yes|no\n"
+                             "              cross-entropy under torch.compile (--trainer torchtitan: its\n"
+                             "              loss_fn, compiled)\n"
+                             "  --near PCT  kept as\n"
+                             "              written\n");
+    for (const char *l = buf; *l;) {
+        size_t len = strcspn(l, "\n");
+        assert_true(len <= 80);
+        l += len + (l[len] != '\0');
+    }
+}
+
 static void test_parse_stores_values(void **state)
 {
     (void)state;
@@ -278,6 +306,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_getopt_array),
         cmocka_unit_test(test_help_text),
+        cmocka_unit_test(test_help_refilled_to_80),
         cmocka_unit_test(test_parse_stores_values),
         cmocka_unit_test(test_shared_messages),
         cmocka_unit_test(test_int_too_large),
