@@ -89,7 +89,7 @@ int cmd_fail(const char *name, const struct oomlab_err *err, int code)
 
 /* Commands whose exit code is a verdict on a command they ran (CI steps
  * read it): a reader of stdout that left does not take that code away. */
-static const char *const verdict_commands[] = {"run", "guard"};
+static const char *const verdict_commands[] = {"run", "guard", "probe"};
 
 static bool keeps_verdict(const char *name)
 {
@@ -103,9 +103,10 @@ static bool keeps_verdict(const char *name)
 /* Output that could not be written: said, exit 3. A reader that stopped
  * reading (`oomlab table | head -1`) is no error: oomlab ends as coreutils
  * and git do there, by SIGPIPE, silently (141 in a shell, which `set -o
- * pipefail` scripts already expect of `git log | head`); run and guard
- * instead exit with their verdict's code (`oomlab guard ... | head -1`
- * in a CI step must still fail the step on an over-budget smoke). Commands
+ * pipefail` scripts already expect of `git log | head`); run, guard and
+ * probe instead exit with their verdict's code (`oomlab guard ... | head -1`
+ * in a CI step must still fail the step on an over-budget smoke; probe's
+ * found / nothing fits likewise). Commands
  * leave a failed stdout to this one place. */
 static int finish(const char *name, int rc)
 {

@@ -877,7 +877,9 @@ int cmd_probe(int argc, char **argv)
     sigaction(SIGTERM, &old_term, NULL);
     free(cli.config_text);
     if (rc < 0) return cmd_usage_error("probe", "%s", err.msg);
-    if ((cli.json ? render_json(&cli, &res) : render_text(&cli, &res)) < 0) {
+    /* a reader that went away (`oomlab probe ... | head -1`) is no failure
+     * of the probe: main's finish() keeps the verdict's code */
+    if ((cli.json ? render_json(&cli, &res) : render_text(&cli, &res)) < 0 && errno != EPIPE) {
         oomlab_err_set(&err, "cannot write the result: %s", strerror(errno));
         return cmd_fail("probe", &err, EXIT_ERROR);
     }

@@ -100,6 +100,12 @@ check probe-above-max test "$rc" = 0 -a "$(jget "$J" largest_fit)" = 4096 -a "$(
 probe FT_CAP=4000 -- --max 64 -- "$T" --bs={batch}
 why="exit $rc, $(jget "$J" largest_fit) $(jget "$J" trial_count)"
 check probe-nothing-fits test "$rc" = 1 -a "$(jget "$J" largest_fit)" = null -a "$(jget "$J" trial_count)" = 1
+# 3b. A reader of stdout that went away (`oomlab probe ... | head -1` in a
+#     CI step) does not take the verdict: still 1, not SIGPIPE's 141.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 4000
+FT_CAP=4000 "$OOMLAB" probe --dir "$D" --max 64 -- "$T" --bs={batch} 2> "$D/err" | true; rc=${PIPESTATUS[0]}
+why="exit $rc"
+check probe-reader-gone-keeps-exit1 test "$rc" = 1
 
 # 4. A data-dependent OOM: 300 passes, then OOMs on its confirm run.
 probe FT_CAP=$((4096 + 50 * 300 + 25)) FT_MODE=flaky FT_AT=300 FT_STATE="$W/flaky.state" -- --max 4096 -- "$T" --bs={batch}
