@@ -987,20 +987,29 @@ static const struct {
     {"stopped by oomlab", "guard ended the smoke on purpose once its steps were seen"},
 };
 
-/* The first note of a row's notes ("a; b; c") that says how it ended */
-static void run_end_of(const char *notes, char *buf, size_t size)
+/* The first note of a row's notes ("a; b; c") that starts with one of
+ * the n prefixes, whole, into buf ("" none). */
+static void first_note_of(const char *notes, const char *const *prefixes, size_t n, char *buf, size_t size)
 {
     buf[0] = '\0';
     for (const char *p = notes; p && *p;) {
         const char *end = strstr(p, "; ");
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++)
-            if (!strncmp(p, run_ends[i].note, strlen(run_ends[i].note))) {
+        for (size_t i = 0; i < n; i++)
+            if (!strncmp(p, prefixes[i], strlen(prefixes[i]))) {
                 snprintf(buf, size, "%.*s", (int)len, p);
                 return;
             }
         p = end ? end + 2 : NULL;
     }
+}
+
+/* The first note of a row's notes that says how it ended */
+static void run_end_of(const char *notes, char *buf, size_t size)
+{
+    const char *prefixes[sizeof run_ends / sizeof *run_ends];
+    for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++) prefixes[i] = run_ends[i].note;
+    first_note_of(notes, prefixes, sizeof prefixes / sizeof *prefixes, buf, size);
 }
 
 /* The notes run writes when the kernel's OOM killer acted during the run
@@ -1013,17 +1022,7 @@ static const char *const host_oom_notes[] = {
 
 static void run_host_oom_of(const char *notes, char *buf, size_t size)
 {
-    buf[0] = '\0';
-    for (const char *p = notes; p && *p;) {
-        const char *end = strstr(p, "; ");
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        for (size_t i = 0; i < sizeof host_oom_notes / sizeof *host_oom_notes; i++)
-            if (!strncmp(p, host_oom_notes[i], strlen(host_oom_notes[i]))) {
-                snprintf(buf, size, "%.*s", (int)len, p);
-                return;
-            }
-        p = end ? end + 2 : NULL;
-    }
+    first_note_of(notes, host_oom_notes, sizeof host_oom_notes / sizeof *host_oom_notes, buf, size);
 }
 
 static const char *run_end_why(const char *end)
