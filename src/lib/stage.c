@@ -3507,10 +3507,7 @@ static const char *const shell_words[] = {"python", "python3", "pytest", "sudo",
 static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
 #define N_PERSON_MARKS (sizeof person_marks / sizeof person_marks[0])
 
-/* Text in a script other than Latin: Cyrillic (0xD0, 0xD1 lead bytes), CJK
- * and Hangul (0xE3-0xED); box and bar glyphs (0xE2) are not it. A tool's
- * lines are English. */
-static bool other_script(const char *t, size_t n)
+bool stage_other_script(const char *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char b = (unsigned char)t[i];
@@ -3575,7 +3572,7 @@ bool stage_user_text(const char *t, size_t n)
         for (const char *q = memmem(t, n, m, k); q; q = memmem(q + 1, (size_t)(t + n - q - 1), m, k))
             if (!(i == 0 && q + k < t + n && isdigit((unsigned char)q[k]))) return true;
     }
-    if (other_script(t, n)) return true;
+    if (stage_other_script(t, n)) return true;
     return false;
 }
 
@@ -3590,7 +3587,7 @@ static bool not_narration(const char *t, size_t n)
     if (n == 0 || *t == '#' || *t == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
     /* a sentence in Chinese, Japanese, Korean or Russian: the user's prose (a
      * tool's lines are English); box and bar glyphs (0xE2) are not it */
-    if (other_script(t, n)) return true;
+    if (stage_other_script(t, n)) return true;
     for (size_t i = 0; i < N_PERSON_MARKS; i++)
         if (has(t, n, person_marks[i])) return true;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
