@@ -987,20 +987,12 @@ static const struct {
     {"stopped by oomlab", "guard ended the smoke on purpose once its steps were seen"},
 };
 
-/* The first note of a row's notes ("a; b; c") that says how it ended */
+/* The first note of a row's notes that says how it ended */
 static void run_end_of(const char *notes, char *buf, size_t size)
 {
-    buf[0] = '\0';
-    for (const char *p = notes; p && *p;) {
-        const char *end = strstr(p, "; ");
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++)
-            if (!strncmp(p, run_ends[i].note, strlen(run_ends[i].note))) {
-                snprintf(buf, size, "%.*s", (int)len, p);
-                return;
-            }
-        p = end ? end + 2 : NULL;
-    }
+    const char *prefixes[sizeof run_ends / sizeof *run_ends];
+    for (size_t i = 0; i < sizeof run_ends / sizeof *run_ends; i++) prefixes[i] = run_ends[i].note;
+    ledger_first_note(notes, prefixes, sizeof prefixes / sizeof *prefixes, buf, size);
 }
 
 static const char *run_end_why(const char *end)

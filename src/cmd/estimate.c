@@ -565,7 +565,7 @@ static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
     o->wl.fp8_static_act = q->fp8_static_act;
     o->wl.fp8_keep = q->fp8_keep;
     o->wl.fp8_decompress = q->fp8_decompress;
-    if (q->fp8_unplaced && !(q->fp8_decompress && o->wl.mode != EST_MODE_LOAD)) /* moot once 16-bit */
+    if (q->fp8_unplaced && !est_fp8_decompressed(&o->wl)) /* moot once 16-bit */
         fprintf(stderr, "oomlab %s: note: %s keeps %d module%s 16-bit that oomlab cannot place (first: %s): "
                         "counted as fp8, so the weights may read low\n",
                 NAME, o->model_arg, q->fp8_unplaced, q->fp8_unplaced > 1 ? "s" : "", q->fp8_unplaced_first);
@@ -923,9 +923,10 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
 /* fp8 scales in a few words for the workload line: " block 128x128". */
 static void fp8_layout(const struct est_workload *w, char *buf, size_t n)
 {
+    int64_t bo, bi;
+    est_fp8_block(w, &bo, &bi);
     if (w->fp8_scale == EST_FP8_BLOCK)
-        snprintf(buf, n, " block %lldx%lld", (long long)(w->fp8_block_out > 0 ? w->fp8_block_out : 128),
-                 (long long)(w->fp8_block_in > 0 ? w->fp8_block_in : 128));
+        snprintf(buf, n, " block %lldx%lld", (long long)bo, (long long)bi);
     else
         snprintf(buf, n, " per %s", w->fp8_scale == EST_FP8_CHANNEL ? "channel" : "tensor");
     if (w->fp8_static_act) snprintf(buf + strlen(buf), n - strlen(buf), ", static input scales");
@@ -957,9 +958,11 @@ static void json_fp8(struct json *j, const struct est_model *m, const struct est
     json_key(j, "scales"); json_str(j, est_fp8_scale_name(w->fp8_scale));
     json_key(j, "block");
     if (w->fp8_scale == EST_FP8_BLOCK) {
+        int64_t bo, bi;
+        est_fp8_block(w, &bo, &bi);
         json_arr_begin(j);
-        json_int(j, w->fp8_block_out > 0 ? w->fp8_block_out : 128);
-        json_int(j, w->fp8_block_in > 0 ? w->fp8_block_in : 128);
+        json_int(j, bo);
+        json_int(j, bi);
         json_arr_end(j);
     } else {
         json_null(j);

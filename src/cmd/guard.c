@@ -309,9 +309,10 @@ static int print_json(const struct guard_args *a, const struct runexec_result *r
     json_key(&j, "host_oom_kills");
     if (r->host_oom_kills >= 0) json_int(&j, r->host_oom_kills);
     else json_null(&j);
-    bool own_stop = r->timed_out || r->stopped || r->interrupted;
-    enum killcause kc = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg);
-    json_key(&j, "kill_cause"), json_str(&j, kc == KILLCAUSE_HOST_OOM || kc == KILLCAUSE_HOST_OOM_LOGGED || !own_stop ? killcause_name(kc) : NULL);
+    enum killcause kc = killcause_after_stop(
+        killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg),
+        r->timed_out || r->stopped || r->interrupted);
+    json_key(&j, "kill_cause"), json_str(&j, killcause_name(kc));
     json_key(&j, "interrupted_by");
     if (g->verdict == GATE_INTERRUPTED && r->forwarded_signal > 0) {
         json_str(&j, child_signal_name(r->forwarded_signal, sig, sizeof sig));

@@ -260,10 +260,11 @@ static void peak_text(const struct runexec_result *r, char *buf, size_t size)
  * or someone else's kill, which the GPU fixes would not touch (lib/killcause). */
 static void host_kill_text(const struct runexec_result *r)
 {
-    enum killcause cause = killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg);
+    enum killcause cause = killcause_after_stop(
+        killcause_of(r->term_signal, r->exit_code, r->host_oom_kills, r->host_oom_kmsg),
+        r->timed_out || r->interrupted || r->stopped);
+    if (cause == KILLCAUSE_NONE) return;
     bool host = cause == KILLCAUSE_HOST_OOM || cause == KILLCAUSE_HOST_OOM_LOGGED;
-    if (cause == KILLCAUSE_NONE || (!host && (r->timed_out || r->interrupted || r->stopped)))
-        return;
     char text[400];
     killcause_text(cause, r->term_signal, r->host_oom_kills, text, sizeof text);
     fprintf(stderr, "oomlab run: %s: %s%s\n", r->id, text,

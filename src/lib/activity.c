@@ -165,10 +165,7 @@ static bool narration(const char *t, size_t n, const char *low)
 {
     if (tool_line(low, n)) return false;
     if (t[0] == '#' || t[0] == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)t[i];
-        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
-    }
+    if (stage_other_script(t, n)) return true;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (memmem(t, n, marks[i], strlen(marks[i]))) return true;
     /* a word inside an identifier is no narration

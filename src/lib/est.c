@@ -526,6 +526,12 @@ const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
 const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
 const char *est_fp8_scale_name(enum est_fp8_scale s) { return fp8_scale_names[s]; }
+void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in)
+{
+    *out = wl->fp8_block_out > 0 ? wl->fp8_block_out : 128;
+    *in = wl->fp8_block_in > 0 ? wl->fp8_block_in : 128;
+}
+bool est_fp8_decompressed(const struct est_workload *wl) { return wl->fp8_decompress && wl->mode != EST_MODE_LOAD; }
 int est_qkernel_parse(const char *s) { return lookup(qkernel_names, N_OF(qkernel_names), s); }
 const char *est_qkernel_name(enum est_qkernel k) { return k <= EST_QKERNEL_EXLLAMA_V2 ? qkernel_names[k] : "?"; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
@@ -1264,7 +1270,8 @@ int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, in
 {
     struct blin lin[16];
     struct acc a = {0, false}, fp8 = {0, false}, scales = {0, false}, kept = {0, false};
-    int64_t bo = wl->fp8_block_out > 0 ? wl->fp8_block_out : 128, bi = wl->fp8_block_in > 0 ? wl->fp8_block_in : 128;
+    int64_t bo, bi;
+    est_fp8_block(wl, &bo, &bi);
     size_t n = block_linears(m, lin, &a);
     for (size_t i = 0; i < n; i++) {
         int64_t w = mul3(&a, lin[i].in, lin[i].out, lin[i].count);
@@ -2300,7 +2307,7 @@ static long double weight_bytes(const struct calc *c)
      * lm_head, norms, routers, kept linears) in the model's dtype */
     if (c->wl->quant == EST_QUANT_FP8) {
         /* compressed-tensors' CompressedLinear: 16-bit again after its first forward, scales kept */
-        long double lin = c->wl->fp8_decompress && c->wl->mode != EST_MODE_LOAD ? other : 1;
+        long double lin = est_fp8_decompressed(c->wl) ? other : 1;
         return c->fp8_params * lin + c->fp8_scales + (c->P - c->fp8_params) * other;
     }
     if (c->wl->quant != EST_QUANT_NONE) {
@@ -4955,11 +4962,12 @@ static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_
 {
     const struct est_workload *wl = c->wl;
     char sb[32], per[48];
-    bool dec = wl->fp8_decompress && wl->mode != EST_MODE_LOAD;
+    bool dec = est_fp8_decompressed(wl);
+    int64_t bo, bi;
+    est_fp8_block(wl, &bo, &bi);
     fmt_gib(c->fp8_scales, sb, sizeof sb);
     if (wl->fp8_scale == EST_FP8_BLOCK)
-        snprintf(per, sizeof per, "%lldx%lld", (long long)(wl->fp8_block_out > 0 ? wl->fp8_block_out : 128),
-                 (long long)(wl->fp8_block_in > 0 ? wl->fp8_block_in : 128));
+        snprintf(per, sizeof per, "%lldx%lld", (long long)bo, (long long)bi);
     else
         snprintf(per, sizeof per, "%s", wl->fp8_scale == EST_FP8_CHANNEL ? "row" : "tensor");
     snprintf(qb, qn, "%s", dec ? "2" : "1");

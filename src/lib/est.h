@@ -582,6 +582,12 @@ int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, in
  * a regex other than re:.*NAME$, a module it does not know. */
 int est_fp8_keep_parse(const char *module, unsigned *bits);
 const char *est_fp8_scale_name(enum est_fp8_scale s); /* "block", "channel", "tensor" */
+/* fp8 block scales' block: the workload's fp8_block_out x fp8_block_in,
+ * 128 where 0 (DeepSeek-V3's layout). */
+void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in);
+/* fp8 linears held 16-bit: compressed-tensors' CompressedLinear once a
+ * forward ran (fp8_decompress, any mode but load). */
+bool est_fp8_decompressed(const struct est_workload *wl);
 int est_qkernel_parse(const char *s); /* "auto", "gemm", "exllama", "exllama-v2" */
 const char *est_qkernel_name(enum est_qkernel k);
 int est_shard_parse(const char *s);

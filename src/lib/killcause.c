@@ -17,6 +17,12 @@ enum killcause killcause_of(int term_signal, int exit_code, int64_t host_oom_kil
     return host_oom_kills == 0 ? KILLCAUSE_NOT_OOM : KILLCAUSE_UNKNOWN;
 }
 
+enum killcause killcause_after_stop(enum killcause cause, bool own_stop)
+{
+    bool host = cause == KILLCAUSE_HOST_OOM || cause == KILLCAUSE_HOST_OOM_LOGGED;
+    return own_stop && !host ? KILLCAUSE_NONE : cause;
+}
+
 void killcause_text(enum killcause cause, int term_signal, int64_t host_oom_kills, char *buf,
                     size_t size)
 {

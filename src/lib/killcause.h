@@ -29,6 +29,11 @@ enum killcause {
 enum killcause killcause_of(int term_signal, int exit_code, int64_t host_oom_kills,
                             bool kernel_logged);
 
+/* The cause as a run's notice says it: KILLCAUSE_NONE where oomlab's own
+ * stop (--timeout, a passed-on signal, guard's end of the smoke) explains
+ * the SIGKILL, unless the OOM killer's evidence says host memory. */
+enum killcause killcause_after_stop(enum killcause cause, bool own_stop);
+
 /* One clause for the cause (no leading capital, no full stop), e.g.
  * "killed by SIGKILL, not by the kernel's OOM killer (...): a scheduler's
  * limit, a watchdog or a user sent it"; "" for KILLCAUSE_NONE. */

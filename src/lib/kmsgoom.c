@@ -15,10 +15,7 @@ static int64_t digits(const char **p, const char *end)
 
 static const char *find(const char *s, const char *end, const char *what)
 {
-    size_t n = strlen(what);
-    for (const char *p = s; p + n <= end; p++)
-        if (!memcmp(p, what, n)) return p;
-    return NULL;
+    return s < end ? memmem(s, (size_t)(end - s), what, strlen(what)) : NULL;
 }
 
 bool kmsgoom_parse(const char *rec, size_t len, struct kmsgoom_kill *out)

@@ -1796,22 +1796,27 @@ void ledger_notes_add(char *notes, size_t size, const char *tag)
     notes[n + sl + take] = '\0';
 }
 
-static const char *const host_oom_notes[] = {LEDGER_NOTE_HOST_OOM_COUNT, LEDGER_NOTE_HOST_OOM_KMSG};
-
-bool ledger_notes_host_oom(const char *notes, char *buf, size_t size)
+bool ledger_first_note(const char *notes, const char *const *prefixes, size_t n, char *buf, size_t size)
 {
     if (size) buf[0] = '\0';
     for (const char *p = notes; p && *p;) {
         const char *end = strstr(p, "; ");
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        for (size_t i = 0; i < sizeof host_oom_notes / sizeof *host_oom_notes; i++)
-            if (!strncmp(p, host_oom_notes[i], strlen(host_oom_notes[i]))) {
+        for (size_t i = 0; i < n; i++)
+            if (!strncmp(p, prefixes[i], strlen(prefixes[i]))) {
                 if (size) snprintf(buf, size, "%.*s", (int)len, p);
                 return true;
             }
         p = end ? end + 2 : NULL;
     }
     return false;
+}
+
+static const char *const host_oom_notes[] = {LEDGER_NOTE_HOST_OOM_COUNT, LEDGER_NOTE_HOST_OOM_KMSG};
+
+bool ledger_notes_host_oom(const char *notes, char *buf, size_t size)
+{
+    return ledger_first_note(notes, host_oom_notes, sizeof host_oom_notes / sizeof *host_oom_notes, buf, size);
 }
 
 bool ledger_host_oom_killed(const struct ledger_row *row)

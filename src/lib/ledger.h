@@ -316,8 +316,12 @@ void ledger_notes_add(char *notes, size_t size, const char *tag);
 #define LEDGER_NOTE_HOST_OOM_COUNT "the kernel's OOM killer killed"
 #define LEDGER_NOTE_HOST_OOM_KMSG "the kernel's log: its OOM killer killed the command"
 
-/* The first of those notes in notes, copied whole into buf ("" none);
- * returns whether there was one. */
+/* The first note of a row's notes ("a; b; c") that starts with one of the
+ * n prefixes, copied whole into buf ("" none; buf may be NULL with size
+ * 0); returns whether there was one. */
+bool ledger_first_note(const char *notes, const char *const *prefixes, size_t n, char *buf, size_t size);
+
+/* The first of the host-OOM notes in notes, as ledger_first_note. */
 bool ledger_notes_host_oom(const char *notes, char *buf, size_t size);
 
 /* A finished row that failed (exit status neither 0 nor "running") and

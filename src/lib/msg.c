@@ -923,6 +923,11 @@ static const struct msg_near near_bfc_dump[] = {
 #define RESOURCE_NOT_MEMORY \
     "larger than max", "quota", "Quota", "429 Resource", "rate limit", "StatusCode.RESOURCE"
 
+/* A sticky CUDA error a faulting kernel left behind, which a later
+ * allocation reports: no want of memory (the FAISS allocator rows). */
+#define STICKY_KERNEL_FAULT \
+    "illegal memory access", "launch failure", "misaligned address", "illegal instruction", "cudaErrorIllegal"
+
 #define STANDALONE_MENTION                                                                      \
     .kind = "oom-mention", .framework = "unknown", .deny = true, .standalone = true,             \
     .gpu_oom = LOOKALIKE, .role = MSG_MENTION, .stage = OOM_STAGE_UNKNOWN, .clauses = clauses_mention, \
@@ -1324,8 +1329,7 @@ static const struct msg_rule rules[] = {
     {.kind = "faiss",
      .framework = "faiss",
      .need = {"Error in", "StandardGpuResourcesImpl::allocMemory("},
-     .unless = {"illegal memory access", "launch failure", "misaligned address",
-                "illegal instruction", "cudaErrorIllegal"},
+     .unless = {STICKY_KERNEL_FAULT},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -1334,8 +1338,7 @@ static const struct msg_rule rules[] = {
     {.kind = "faiss",
      .framework = "faiss",
      .need = {"Failed to cudaMalloc", "allocMemorySpace"},
-     .unless = {"illegal memory access", "launch failure", "misaligned address",
-                "illegal instruction", "cudaErrorIllegal"},
+     .unless = {STICKY_KERNEL_FAULT},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

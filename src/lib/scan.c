@@ -1866,7 +1866,7 @@ static bool notebook_header_of(const struct oom_event *o, const struct oom_event
            !strcmp(o->kind, ev->kind) && o->line != ev->line &&
            memmem(o->text, n, "Traceback (most recent call last)", 33) &&
            stage_line_is_header(o->text, n) &&
-           stage_line_kind(ev->text, strnlen(ev->text, sizeof ev->text)) != STAGE_LINE_HEADER;
+           !stage_line_is_header(ev->text, strnlen(ev->text, sizeof ev->text));
 }
 
 /* Decide how ev joins the events so far; *at is the event it touches. */

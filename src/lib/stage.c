@@ -3502,6 +3502,20 @@ static const struct {
 static const char *const shell_words[] = {"python", "python3", "pytest", "sudo", "docker", "bash", "cd",
     "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup", "curl", "wget"};
 
+/* The first and second person inside a line (stage_user_text,
+ * not_narration). */
+static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
+#define N_PERSON_MARKS (sizeof person_marks / sizeof person_marks[0])
+
+bool stage_other_script(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
+    }
+    return false;
+}
+
 static size_t word_len(const char *t, size_t n)
 {
     size_t k = 0;
@@ -3546,29 +3560,26 @@ static bool typed_line(const char *t, size_t n)
 bool stage_user_text(const char *t, size_t n)
 {
     static const char *const starts[] = {"I ", "We ", "You ", "My ", "Your "};
-    static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
     if (typed_line(t, n)) return true;
     while (n > 0 && (*t == ' ' || *t == '\t')) t++, n--;
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
         if (n >= strlen(starts[i]) && !memcmp(t, starts[i], strlen(starts[i]))) return true;
     /* " I " before a date is a logger's level ("[NeMo I 2023-08-13
      * 18:24:02 clustering_diarizer:343] Extracting embeddings", h20-91) */
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        size_t k = strlen(marks[i]);
-        for (const char *q = memmem(t, n, marks[i], k); q; q = memmem(q + 1, (size_t)(t + n - q - 1), marks[i], k))
+    for (size_t i = 0; i < N_PERSON_MARKS; i++) {
+        const char *m = person_marks[i];
+        size_t k = strlen(m);
+        for (const char *q = memmem(t, n, m, k); q; q = memmem(q + 1, (size_t)(t + n - q - 1), m, k))
             if (!(i == 0 && q + k < t + n && isdigit((unsigned char)q[k]))) return true;
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)t[i];
-        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
-    }
+    if (stage_other_script(t, n)) return true;
     return false;
 }
 
 static bool not_narration(const char *t, size_t n)
 {
     if (typed_line(t, n)) return true;
-    static const char *const marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " = ", "\xe2\x94\x82"};
+    static const char *const marks[] = {" = ", "\xe2\x94\x82"}; /* code, a box line; and person_marks */
     static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
                                         "bug", "cannot", "unable", "tried", "killed", " i ", "when ",
                                         "while ", "hello"};
@@ -3576,10 +3587,9 @@ static bool not_narration(const char *t, size_t n)
     if (n == 0 || *t == '#' || *t == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
     /* a sentence in Chinese, Japanese, Korean or Russian: the user's prose (a
      * tool's lines are English); box and bar glyphs (0xE2) are not it */
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)t[i];
-        if (b == 0xD0 || b == 0xD1 || (b >= 0xE3 && b <= 0xED)) return true;
-    }
+    if (stage_other_script(t, n)) return true;
+    for (size_t i = 0; i < N_PERSON_MARKS; i++)
+        if (has(t, n, person_marks[i])) return true;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (has(t, n, marks[i])) return true;
     /* at a word's start: "bug" is no narration inside "DEBUG" (a logger's

@@ -158,6 +158,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done);
  * numbered step, a sentence in the first or second person or in a script
  * other than Latin. */
 bool stage_user_text(const char *text, size_t len);
+/* text holds a script other than Latin: Cyrillic (UTF-8 lead bytes 0xD0,
+ * 0xD1), CJK and Hangul (0xE3-0xED); box and bar glyphs (0xE2) are not it.
+ * A tool's lines are English: such a line is a person's. */
+bool stage_other_script(const char *text, size_t len);
 
 /* the line is a trainer's own training-progress line
  * ("Epoch(train) [2][ 50/1833]", "Starting training from iteration 0",

@@ -585,8 +585,21 @@ static void test_fp8_weights(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_near((double)r.comp[EST_C_WEIGHTS].bytes,
                 L7_LIN + 32.0 * (4 * 4096 + 2 * 11008 + 4096) * 4 + 2.0 * ((double)r.params - L7_LIN));
+    assert_false(est_fp8_decompressed(&wl)); /* loaded, not yet run */
     wl.mode = EST_MODE_INFER;
+    assert_true(est_fp8_decompressed(&wl));
     wl.fp8_decompress = false;
+    assert_false(est_fp8_decompressed(&wl));
+    /* the block: the checkpoint's, 128 where it names none */
+    int64_t bo, bi;
+    est_fp8_block(&wl, &bo, &bi);
+    assert_int_equal(bo, 128);
+    assert_int_equal(bi, 128);
+    wl.fp8_block_out = 64;
+    est_fp8_block(&wl, &bo, &bi);
+    assert_int_equal(bo, 64);
+    assert_int_equal(bi, 128);
+    wl.fp8_block_out = 0;
     struct est_lever levers[16];
     int n = 0;
     wl.capacity_bytes = (int64_t)8 << 30;

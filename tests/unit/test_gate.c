@@ -128,6 +128,13 @@ static void test_killcause(void **state)
     assert_string_equal(killcause_name(KILLCAUSE_NOT_OOM), "not-oom-killer");
     assert_string_equal(killcause_name(KILLCAUSE_UNKNOWN), "unknown");
     assert_null(killcause_name(KILLCAUSE_NONE));
+    /* oomlab's own stop explains a SIGKILL, never the OOM killer's evidence */
+    assert_int_equal(killcause_after_stop(KILLCAUSE_NOT_OOM, true), KILLCAUSE_NONE);
+    assert_int_equal(killcause_after_stop(KILLCAUSE_UNKNOWN, true), KILLCAUSE_NONE);
+    assert_int_equal(killcause_after_stop(KILLCAUSE_HOST_OOM, true), KILLCAUSE_HOST_OOM);
+    assert_int_equal(killcause_after_stop(KILLCAUSE_HOST_OOM_LOGGED, true), KILLCAUSE_HOST_OOM_LOGGED);
+    assert_int_equal(killcause_after_stop(KILLCAUSE_NOT_OOM, false), KILLCAUSE_NOT_OOM);
+    assert_int_equal(killcause_after_stop(KILLCAUSE_NONE, false), KILLCAUSE_NONE);
     char buf[400] = "x";
     killcause_text(KILLCAUSE_NONE, 0, 0, buf, sizeof buf);
     assert_string_equal(buf, "");

@@ -64,11 +64,25 @@ static void test_long_line(void **state)
     free(line);
 }
 
+/* a person's script: Cyrillic and CJK are, box and bar glyphs are not */
+static void test_other_script(void **state)
+{
+    (void)state;
+    static const char ru[] = "\xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd1\x8c"; /* память */
+    static const char zh[] = "\xe6\x98\xbe\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3"; /* 显存不足 */
+    static const char bar[] = "50%|\xe2\x96\x88\xe2\x96\x88     | 5/10 \xe2\x94\x82";
+    assert_true(stage_other_script(ru, strlen(ru)));
+    assert_true(stage_other_script(zh, strlen(zh)));
+    assert_false(stage_other_script(bar, strlen(bar)));
+    assert_false(stage_other_script("CUDA out of memory", 18));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_kind),
         cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_other_script),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
