@@ -60,6 +60,12 @@ static void test_kmsg_records(void **state)
     assert_true(kparse("3,5,10,-;Killed process 99 (torchrun) total-vm:1kB, anon-rss:1kB, file-rss:0kB", &k));
     assert_int_equal(k.pid, 99);
     assert_true(kparse("3,4,9,-;Out of memory: Kill process 99 (torchrun) score 900 or sacrifice child", &k));
+    /* a name with ')' in it (a process may call itself anything): the name
+     * runs to the words after it, as the kernel prints "(%s) total-vm:" */
+    assert_true(kparse("3,8,9,-;Out of memory: Killed process 7 (run) v2.sh) total-vm:1kB, anon-rss:1kB", &k));
+    assert_string_equal(k.comm, "run) v2.sh");
+    assert_true(kparse("3,8,9,-;Out of memory: Kill process 7 (a)b) score 900 or sacrifice child", &k));
+    assert_string_equal(k.comm, "a)b");
     /* not OOM kills, or not records */
     assert_false(kparse("6,5,10,-;Killed process 99 (torchrun)", &k));       /* no total-vm: not the OOM killer */
     assert_false(kparse("6,5,10,-;Kill process 99 (x) score 1", &k));         /* no "Out of memory" */
