@@ -48,9 +48,10 @@ bool kmsgoom_parse(const char *rec, size_t len, struct kmsgoom_kill *out)
     p = k + skip;
     int64_t pid = digits(&p, end);
     if (pid <= 0 || end - p < 3 || p[0] != ' ' || p[1] != '(') return false;
-    const char *name = p + 2, *close = memchr(name, ')', (size_t)(end - name));
+    /* the name ends where the words after it begin, not at its first ')':
+     * a process may name itself "a) b" (prctl PR_SET_NAME, or its file's name) */
+    const char *name = p + 2, *close = find(name, end, need_total_vm ? ") total-vm:" : ") score ");
     if (!close || (size_t)(close - name) >= sizeof out->comm) return false;
-    if (need_total_vm && !find(close, end, ") total-vm:")) return false;
     out->usec = usec;
     out->pid = (long)pid;
     memcpy(out->comm, name, (size_t)(close - name));

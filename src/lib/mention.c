@@ -992,6 +992,11 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     enum mention_kind best = MENTION_NONE;
     bool line_guard = false;
     for (size_t i = 0; i < w.n && !line_guard; i++) line_guard = line_guard_at(&w, i);
+    /* the device and guard words of the last sentence read: every OOM in a
+     * sentence shares them, and a line of OOM words with no full stop ("out
+     * of memory out of memory ...") would read its sentence once per OOM */
+    unsigned read_s = 0;
+    bool have_read = false, device = false, guard = false;
     for (size_t k = 0; k < w.n; k++) {
         size_t last;
         bool device_only = false;
@@ -999,13 +1004,20 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         unsigned s = w.t[k].sentence;
         if (last + 1 < w.n && w.t[last + 1].sentence == s && in_set(&w, last + 1, generic_nouns))
             continue;
-        bool device = false, guard = false;
-        for (size_t i = 0; i < w.n; i++) {
-            if (w.t[i].sentence != s) continue;
-            if (device_at(&w, i)) device = true;
-            if (guard_at(&w, i) && !quoted_value(&w, i)) guard = true;
+        if (!have_read || read_s != s) {
+            device = guard = false;
+            for (size_t i = 0; i < w.n; i++) {
+                if (w.t[i].sentence != s) continue;
+                if (device_at(&w, i)) device = true;
+                if (guard_at(&w, i) && !quoted_value(&w, i)) guard = true;
+            }
+            read_s = s;
+            have_read = true;
         }
         if (guard) continue;
+        /* without a device, an OOM after the first kept one changes nothing:
+         * its denial need not be read (it reads the clause back, per OOM) */
+        if (!device && (best != MENTION_NONE || line_guard || device_only)) continue;
         size_t at = w.t[k].at, end = w.t[last].end;
         if (msg_denied(text, len, at, end)) continue;
         if (device) {

@@ -95,9 +95,11 @@ static int kmsg_scan(int fd, long pid, const char *comm, int64_t since_us)
         ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno == EPIPE) continue;
-        if (n <= 0) return (n < 0 && errno != EAGAIN) ? (total ? 0 : -1) : 0;
-        total += (size_t)n;
-        have += (size_t)n;
+        bool at_end = n == 0 && have > 0; /* a file's last record without its newline */
+        if (n <= 0 && !at_end) return (n < 0 && errno != EAGAIN) ? (total ? 0 : -1) : 0;
+        if (at_end) buf[have++] = '\n'; /* room: the read above left one byte */
+        total += (size_t)(n > 0 ? n : 0);
+        have += (size_t)(n > 0 ? n : 0);
         size_t start = 0;
         for (size_t i = 0; i < have; i++) {
             if (buf[i] != '\n') continue;

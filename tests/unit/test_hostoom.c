@@ -5,7 +5,9 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -60,6 +62,12 @@ static void test_kmsg_records(void **state)
     assert_true(kparse("3,5,10,-;Killed process 99 (torchrun) total-vm:1kB, anon-rss:1kB, file-rss:0kB", &k));
     assert_int_equal(k.pid, 99);
     assert_true(kparse("3,4,9,-;Out of memory: Kill process 99 (torchrun) score 900 or sacrifice child", &k));
+    /* a name with ')' in it (a process may call itself anything): the name
+     * runs to the words after it, as the kernel prints "(%s) total-vm:" */
+    assert_true(kparse("3,8,9,-;Out of memory: Killed process 7 (run) v2.sh) total-vm:1kB, anon-rss:1kB", &k));
+    assert_string_equal(k.comm, "run) v2.sh");
+    assert_true(kparse("3,8,9,-;Out of memory: Kill process 7 (a)b) score 900 or sacrifice child", &k));
+    assert_string_equal(k.comm, "a)b");
     /* not OOM kills, or not records */
     assert_false(kparse("6,5,10,-;Killed process 99 (torchrun)", &k));       /* no total-vm: not the OOM killer */
     assert_false(kparse("6,5,10,-;Kill process 99 (x) score 1", &k));         /* no "Out of memory" */
@@ -74,12 +82,33 @@ static void test_kmsg_records(void **state)
     assert_false(kparse("3,1,2,-;Out of memory: Killed process 99999999999999999999 (x) total-vm:1kB", &k));
 }
 
+/* The kernel's log as a test's file ($OOMLAB_KMSG): its last record counts
+ * without a final newline (fuzz14: it was left unread). */
+static void test_kmsg_file_last_record(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/oomlab-test-kmsg-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char recs[] = "6,1,5,-;usb 1-1: new device\n"
+                               "3,2,900,-;Out of memory: Killed process 4242 (python3) total-vm:1kB, anon-rss:1kB";
+    assert_int_equal(write(fd, recs, sizeof recs - 1), (ssize_t)(sizeof recs - 1));
+    close(fd);
+    setenv("OOMLAB_KMSG", path, 1);
+    assert_int_equal(hostoom_kmsg_killed(4242, "python3", 0), 1);
+    assert_int_equal(hostoom_kmsg_killed(4242, "python3", 901), 0); /* stamped before the run */
+    assert_int_equal(hostoom_kmsg_killed(4243, "python3", 0), 0);
+    unlink(path);
+    unsetenv("OOMLAB_KMSG");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_kmsg_records),
+        cmocka_unit_test(test_kmsg_file_last_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
