@@ -389,10 +389,10 @@ static const struct fam fams[EST_FAM__COUNT] = {
                            .softmax_fp32 = 1,
                            .ffn_mult = 4,
                            .limits = "the checkpoint's multi-token-prediction layer is not counted (transformers "
-                                     "does not load it); the KV cache is "
-                                     "transformers' generate(), full keys and values, while vLLM caches the latent "
-                                     "(--explain gives both); the latent attention's and shared experts' activations "
-                                     "are not checked against a measured run"},
+                                     "does not load it); the KV cache is transformers' generate(), full keys and "
+                                     "values, while vLLM caches the latent (--explain gives both); the latent "
+                                     "attention's and shared experts' activations are not checked against a "
+                                     "measured run"},
     /* gpt-oss (model_type gpt_oss, GptOssForCausalLM, huggingface/transformers:
      * src/transformers/models/gpt_oss/modeling_gpt_oss.py@00d4b3d2): q, k, v, o
      * with biases (attention_bias), a learned sink per head (self_attn.sinks),

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "sys/fsutil.c"
 #include "sys/hostoom.c"
 
@@ -27,14 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* a count only from an "oom_kill " line */
     free(copy);
 
-    int fd = memfd_create("fuzz-hostoom", 0);
-    if (fd < 0) return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = fuzz_memfd(data, size, "fuzz-hostoom", path, sizeof path);
+    if (fd < 0) return 0;
     setenv("OOMLAB_KMSG", path, 1);
     int k = hostoom_kmsg_killed(1234, "python3", 0);
     if (k < -1 || k > 1) abort();

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "sys/fsutil.c"
 #include "sys/logscan.c"
 #include "lib/steps.h"
@@ -28,14 +29,9 @@ static int on_line(const char *line, size_t len, void *ctx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_create("fuzz-log", 0);
-    if (fd < 0) return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        return 0;
-    }
     char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    int fd = fuzz_memfd(data, size, "fuzz-log", path, sizeof path);
+    if (fd < 0) return 0;
     /* Every line, then the head and tail only (small limits: both phases). */
     const struct { size_t head, tail; } modes[] = {{0, 0}, {64, 128}, {0, 32}};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
