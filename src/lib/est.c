@@ -79,6 +79,10 @@ struct fam {
     int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
     int sinks;          /* a learned sink logit per head and layer (gpt-oss: self_attn.sinks) */
     int router_bias;    /* the MoE router Linear has a bias (gpt-oss: GptOssTopKRouter.bias) */
+    int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
+                         * expert's output (Qwen2-MoE: shared_expert_gate) */
+    const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
+                              * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
                          * accuracy line (est_family_limits; docs/estimate.md) */
 };
@@ -382,6 +386,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * two RMSNorms per block, untied head. Only a config.json gives the
      * latent dimensions (est_model_finish refuses --arch deepseek_v3). */
     [EST_FAM_DEEPSEEK3] = {.name = "deepseek_v3",
+                           .config_keys = "kv_lora_rank, qk_rope_head_dim, v_head_dim, n_routed_experts",
                            .gated = 1,
                            .rms = 1,
                            .norms_per_layer = 2,
@@ -419,6 +424,47 @@ static const struct fam fams[EST_FAM__COUNT] = {
                                   "expert run on every token at inference are not counted; MXFP4 experts are not "
                                   "modelled (--quant none is the bf16 load); the nf4/int8 levers overstate, the "
                                   "fused experts are no Linear layers"},
+    /* Qwen1.5-MoE / Qwen2-MoE (model_type qwen2_moe, Qwen2MoeForCausalLM,
+     * huggingface/transformers:src/transformers/models/qwen2_moe/
+     * modeling_qwen2_moe.py@00a3f938): Qwen2's attention (q, k, v with bias
+     * under qkv_bias, o without), Qwen2MoeSparseMoeBlock: a router without
+     * bias, num_experts gated MLPs of moe_intermediate_size, one shared
+     * gated MLP of shared_expert_intermediate_size whose output a
+     * sigmoid(shared_expert_gate(x)) scales, two RMSNorms per block, untied
+     * head. hfconfig refuses dense blocks (mlp_only_layers,
+     * decoder_sparse_step > 1). */
+    [EST_FAM_QWEN2MOE] = {.name = "qwen2_moe",
+                          .config_keys = "num_experts, moe_intermediate_size, shared_expert_intermediate_size",
+                          .gated = 1,
+                          .qkv_bias = 1,
+                          .rms = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .shared_gate = 1,
+                          .limits = "the shared expert's and its gate's activations are counted from the module's "
+                                    "shapes, not checked against a measured run"},
+    /* DeepSeekMoE (model_type deepseek: deepseek-moe-16b, remote code
+     * modeling_deepseek.py; the same modules as vllm-project/vllm:vllm/
+     * model_executor/models/deepseek.py@01dbb081): Llama's attention (q, k,
+     * v, o without bias), dense gated MLPs of intermediate_size on the first
+     * first_k_dense_replace layers, then DeepseekMoE: a router weight
+     * (n_routed_experts x hidden, no bias), n_routed_experts gated MLPs of
+     * moe_intermediate_size and one shared MLP of moe_intermediate_size x
+     * n_shared_experts; two RMSNorms per block, untied head. hfconfig
+     * refuses moe_layer_freq > 1. */
+    [EST_FAM_DEEPSEEK] = {.name = "deepseek",
+                          .config_keys = "n_routed_experts, n_shared_experts, moe_intermediate_size, "
+                                         "first_k_dense_replace",
+                          .gated = 1,
+                          .rms = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .limits = "the shared experts' and dense first layers' activations are counted from the "
+                                    "modules' shapes, not checked against a measured run"},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1009,11 +1055,16 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     };
     if (check_ranges(r2, sizeof r2 / sizeof r2[0], err)) return -1;
     if (m->family == EST_FAM_DEEPSEEK3 && (!m->kv_lora_rank || !m->rope_dim || !m->v_head_dim || !m->experts))
-        return oomlab_err_set(err, "deepseek_v3 needs its config.json (kv_lora_rank, qk_rope_head_dim, v_head_dim, "
-                                   "n_routed_experts): multi-head latent attention is read from the config only");
-    if (m->family != EST_FAM_DEEPSEEK3 && (m->kv_lora_rank || m->dense_layers || m->shared_ffn))
-        return oomlab_err_set(err, "multi-head latent attention, dense first layers and shared experts are "
-                                   "modelled for deepseek_v3 only");
+        return oomlab_err_set(err, "deepseek_v3 needs its config.json (%s): multi-head latent attention is read "
+                                   "from the config only", f->config_keys);
+    if (f->config_keys && m->family != EST_FAM_DEEPSEEK3 && (!m->experts || !m->shared_ffn))
+        return oomlab_err_set(err, "%s needs its config.json (%s): shared experts are read from the config only",
+                              f->name, f->config_keys);
+    if (m->family != EST_FAM_DEEPSEEK3 && m->kv_lora_rank)
+        return oomlab_err_set(err, "multi-head latent attention is modelled for deepseek_v3 only");
+    if (!f->config_keys && (m->dense_layers || m->shared_ffn))
+        return oomlab_err_set(err, "dense first layers and shared experts are modelled for deepseek_v3, deepseek "
+                                   "and qwen2_moe only");
     struct range r3[] = {
         {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
         {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
@@ -1124,7 +1175,7 @@ static int64_t dense_mlp_delta(const struct est_model *m, struct acc *a)
 {
     if (!m->dense_layers) return 0;
     int64_t sparse = mul2(a, m->experts, mlp_params(m, a)) + mul2(a, m->hidden, m->experts) +
-                     mul3(a, 3, m->hidden, m->shared_ffn);
+                     mul3(a, 3, m->hidden, m->shared_ffn) + (fams[m->family].shared_gate ? m->hidden : 0);
     return mul3(a, 3, m->hidden, m->dense_ffn) - sparse;
 }
 
@@ -1137,7 +1188,8 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     if (m->experts) {
         acc_add(&t, mul2(a, m->experts, mlp));
         acc_add(&t, mul2(a, m->hidden + fams[m->family].router_bias, m->experts));
-        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* DeepSeek's shared experts: one SwiGLU MLP */
+        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* the shared experts: one SwiGLU MLP */
+        if (fams[m->family].shared_gate) acc_add(&t, m->hidden);
     } else {
         acc_add(&t, mlp);
     }
@@ -1373,6 +1425,14 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
     if (m->kv_lora_rank && wl && wl->lora_r > 0) /* lora_params' targets are q, k, v, o and the MLP */
         return oomlab_err_set(err, "LoRA on deepseek_v3 (multi-head latent attention: q_a/q_b, kv_a/kv_b "
                                    "projections, routed and shared experts) is not modelled");
+    /* lora_params puts MLP adapters on every routed expert only: the shared
+     * experts' and dense layers' adapters (PEFT matches their gate/up/down_proj
+     * too) are not counted, so those targets are refused, not undercounted */
+    unsigned mlp_bits = EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN;
+    if ((m->shared_ffn || m->dense_layers) && wl && wl->lora_r > 0 && (wl->lora_targets & mlp_bits))
+        return oomlab_err_set(err, "LoRA on the MLP of %s (routed experts beside shared experts and dense "
+                                   "layers) is not modelled: target the attention (q, k, v, o)",
+                              fams[m->family].name);
     struct acc a = {0, false};
     int64_t per = layer_params(m, &a);
     struct acc t = {0, false};
@@ -1834,16 +1894,19 @@ static long double mla_saved(const struct calc *c, bool lin)
     return a * lat * (lin ? 2 : 1) - a * narrow * (lin ? 2 : 1);
 }
 
-/* DeepSeek-V3's MLPs averaged over the layers: the shared expert (a gated
- * MLP of shared_ffn on the same input as the router) beside the routed
- * experts (moe, moe_saved's figure), and the first dense_layers dense gated
- * MLPs of dense_ffn. */
+/* The MLPs of the families with shared experts, averaged over the layers:
+ * the shared expert (a gated MLP of shared_ffn on the same input as the
+ * router) beside the routed experts (moe, moe_saved's figure), and the
+ * first dense_layers dense gated MLPs of dense_ffn. Qwen2-MoE's
+ * `sigmoid(shared_expert_gate(x)) * shared_expert(x)` keeps the shared
+ * output (a h) and the sigmoid's (a); the gate Linear keeps nothing new (its
+ * input is the router's). */
 static long double deepseek_mlp_saved(const struct calc *c, long double moe, bool lin)
 {
     const struct est_model *m = c->m;
     long double a = c->a, h = c->h, sf = (long double)m->shared_ffn, df = (long double)m->dense_ffn;
     long double L = (long double)m->layers, dl = (long double)m->dense_layers;
-    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0);
+    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0) + (c->f->shared_gate ? a * h + a : 0);
     long double dense = 3 * a * df + (lin ? a * (h + df) : 0);
     return (dl * dense + (L - dl) * sparse) / L;
 }
@@ -1916,10 +1979,8 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* ReLU (fams[].act_out): its kept result is fc2's input */
     if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
-    if (c->m->kv_lora_rank) {
-        sum += mla_saved(c, lin);
-        mlp = deepseek_mlp_saved(c, mlp, lin);
-    }
+    if (c->m->kv_lora_rank) sum += mla_saved(c, lin);
+    if (c->m->shared_ffn || c->m->dense_layers) mlp = deepseek_mlp_saved(c, mlp, lin);
     return sum + mlp;
 }
 
@@ -3243,7 +3304,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
-    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: return true;
+    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK: return true;
     default: return false;
     }
 }
@@ -4064,7 +4125,8 @@ struct gen {
 static bool upcasts_logits(enum est_family f)
 {
     static const enum est_family fp32[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_GEMMA,
-                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3};
+                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3,
+                                           EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK};
     for (size_t i = 0; i < sizeof fp32 / sizeof fp32[0]; i++)
         if (fp32[i] == f) return true;
     return false;
@@ -4087,7 +4149,8 @@ static bool upcasts_logits(enum est_family f)
 static bool llama_eager(enum est_family f)
 {
     static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
-                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3};
+                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3, EST_FAM_QWEN2MOE,
+                                            EST_FAM_DEEPSEEK};
     for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
         if (fams_[i] == f) return true;
     return false;

@@ -247,11 +247,11 @@ static void test_qwen3(void **state)
     assert_true(m.tied_embeddings);
     assert_int_equal(m.dropout, 2);
     assert_int_equal(params_of(&m), 596049920); /* the 0.6B preset's count */
-    /* Qwen2-MoE (a shared expert beside the routed ones) is not modelled:
-     * refused, not guessed as a Qwen3 or a dense Qwen2 */
+    /* Qwen2-MoE without its experts' width is refused, not guessed as a
+     * Qwen3 or a dense Qwen2 (test_shared_expert_families counts it) */
     assert_int_equal(parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048, \"num_experts\": 60}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not modelled: a gated shared expert"));
+    assert_non_null(strstr(err.msg, "a qwen2_moe config with no moe_intermediate_size is not modelled"));
 }
 
 /* Qwen3-MoE (model_type "qwen3_moe"): Qwen3-30B-A3B's dimensions as
@@ -495,7 +495,7 @@ static const struct {
     {"aya_23", 8028033024, 131072, 0, NULL},
     {"chatglm", 6243584000, 28672, 0, NULL},
     {"codellama_7b", 6738546688, 524288, 0, NULL},
-    {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
+    {"deepseek", 16375728128, 229376, 0, NULL}, /* DeepSeekMoE 16B: dense layer 0, 64 routed + 2 shared */
     {"deepseek_v2_lite", 15706484224, 276480, 0, NULL}, /* MLA (q_lora_rank null: one q_proj), HF's K/V */
     {"bloomz_560m", 559214592, 98304, 0, NULL},
     {"glm_4_9b_chat_1m", 9483857920, 81920, 0, NULL},
@@ -540,7 +540,7 @@ static const struct {
     {"qwen2_1_5b", 1543714304, 28672, 0, NULL},
     {"qwen2_5_3b", 3085938688, 36864, 0, NULL},
     {"qwen2_7b", 7615616512, 57344, 0, NULL},
-    {"qwen2moe", 0, 0, 0, "model_type \"qwen2_moe\" is not"},
+    {"qwen2moe", 14315784192, 196608, 0, NULL}, /* Qwen1.5-MoE-A2.7B: 60 routed + a gated shared expert */
     {"qwen3_0_6b", 596049920, 114688, 0, NULL},
     {"qwen3_1_7b", 1720574976, 114688, 0, NULL},
     {"redpajama_3b_v1", 2775864320, 327680, 0, NULL},
@@ -847,6 +847,114 @@ static void test_real_configs(void **state)
     }
 }
 
+/* The shared-expert families against what their publishers state.
+ * Qwen1.5-MoE-A2.7B: the checkpoint's model.safetensors.index.json
+ * metadata total_size, 28,631,568,384 B in bf16 (a public test asserting it
+ * against the index: find_string id 68290378793), is 2 B x 14,315,784,192,
+ * the count here, and --mode load holds exactly those bytes; the model card
+ * says "14.3B parameters in total" (YinanWusoymilk/hf-readme:
+ * training_and_application/readme_files/Qwen_Qwen1.5-MoE-A2.7B-Chat.md
+ * @1ab39f24). DeepSeekMoE 16B: "16.4B parameters"
+ * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. Tiny
+ * configs counted by hand: qwen2_moe hidden 64, 2 layers, 4 heads, vocab
+ * 100, 4 experts of 32, shared 48, untied: per layer q,k,v,o 16384 + qkv
+ * biases 192 + experts 24576 + router 256 + shared 9216 + shared gate 64 +
+ * norms 128 = 50816; x 2 + embed and head 12800 + final norm 64 = 114496.
+ * deepseek hidden 64, 3 layers, first_k_dense_replace 1 of 96, 4 experts of
+ * 32, 2 shared: dense layer 16384 + 18432 + 128 = 34944, sparse layers
+ * 16384 + 24576 + 256 + 12288 + 128 = 53632 each, + 12864 = 155072. Before:
+ * both model_types were refused. */
+static void test_shared_expert_families(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t stated;   /* the publisher's figure */
+        int64_t tol_ppm;  /* 0: exact */
+    } totals[] = {
+        {"qwen2moe", 14315784192, 0}, /* total_size 28631568384 / 2 */
+        {"deepseek", 16400000000, 5000},
+    };
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        char path[256];
+        size_t len;
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", totals[i].file);
+        const char *text = slurp(path, &len);
+        if (hfconfig_parse(text, len, path, &m, NULL, &err) != HFCONFIG_OK) fail_msg("%s: %s", path, err.msg);
+        int64_t n = params_of(&m), diff = n > totals[i].stated ? n - totals[i].stated : totals[i].stated - n;
+        if (diff * 1000000 > totals[i].tol_ppm * totals[i].stated)
+            fail_msg("%s: %lld params, stated %lld", path, (long long)n, (long long)totals[i].stated);
+        if (i == 0) {
+            struct est_workload wl;
+            struct est_result r;
+            est_workload_init(&wl);
+            wl.mode = EST_MODE_LOAD;
+            if (est_compute(&m, &wl, &r, &err)) fail_msg("est_compute: %s", err.msg);
+            assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 28631568384LL);
+        }
+    }
+    struct est_model m;
+    struct oomlab_err err;
+    const char *qwen = "{\"model_type\": \"qwen2_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                       "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 96, "
+                       "\"num_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, "
+                       "\"shared_expert_intermediate_size\": 48, \"tie_word_embeddings\": false";
+    const char *seek = "{\"model_type\": \"deepseek\", \"hidden_size\": 64, \"num_hidden_layers\": 3, "
+                       "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 96, "
+                       "\"n_routed_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, "
+                       "\"n_shared_experts\": 2, \"first_k_dense_replace\": 1";
+    char text[1024];
+    snprintf(text, sizeof text, "%s}", qwen);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 114496);
+    snprintf(text, sizeof text, "%s}", seek);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 155072);
+    /* LoRA on the attention is counted; on the MLP (shared experts and dense
+     * layers beside the routed ones) refused */
+    struct est_workload wl;
+    int64_t total, trainable;
+    est_workload_init(&wl);
+    wl.lora_r = 8;
+    assert_int_equal(est_params(&m, &wl, &total, &trainable, &err), 0);
+    assert_int_equal(trainable, 3 * 8 * (64 + 64) * 2); /* q and v on 3 layers */
+    wl.lora_targets = EST_LORA_ALL;
+    assert_int_equal(est_params(&m, &wl, &total, &trainable, &err), -1);
+    assert_non_null(strstr(err.msg, "LoRA on the MLP of deepseek"));
+    /* layouts the families do not model are refused, with the key */
+    static const struct {
+        int qwen;
+        const char *extra, *want;
+    } refused[] = {
+        {1, ", \"decoder_sparse_step\": 2", "decoder_sparse_step != 1"},
+        {1, ", \"mlp_only_layers\": [0]", "dense blocks (mlp_only_layers)"},
+        {1, ", \"qkv_bias\": false", "\"qkv_bias\": false (q, k, v without bias)"},
+        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" is not modelled"},
+        {0, ", \"moe_layer_freq\": 2", "moe_layer_freq other than 1"},
+        {0, ", \"n_shared_experts\": null", "without an integer \"n_shared_experts\""},
+        {0, ", \"n_shared_experts\": 0", "without shared experts"},
+        {0, ", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
+        {0, ", \"kv_lora_rank\": 512", "\"kv_lora_rank\" (multi-head latent attention"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        /* the last key stated wins (json-c), so an extra key replaces the base's */
+        snprintf(text, sizeof text, "%s%s}", refused[i].qwen ? qwen : seek, refused[i].extra);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, refused[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", refused[i].extra, refused[i].want, rc, err.msg);
+    }
+    /* --arch alone cannot give the shared experts */
+    struct est_model arch = {.family = EST_FAM_QWEN2MOE, .layers = 2, .hidden = 64, .heads = 4, .vocab = 100,
+                             .ffn = 32, .experts = 4};
+    assert_int_equal(est_model_finish(&arch, &err), -1);
+    assert_non_null(strstr(err.msg, "qwen2_moe needs its config.json"));
+    arch.family = EST_FAM_DEEPSEEK;
+    assert_int_equal(est_model_finish(&arch, &err), -1);
+    assert_non_null(strstr(err.msg, "deepseek needs its config.json"));
+}
+
 /* Every file in tests/data/hfconfigs is a case above: a config added without
  * its expected figures fails here. */
 /* Cohere: Command R+'s per-head q/k LayerNorms (use_qk_norm) are not the
@@ -1112,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v3_family),
         cmocka_unit_test(test_cohere_qk_norm_refused),
         cmocka_unit_test(test_olmoe),
+        cmocka_unit_test(test_shared_expert_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
