@@ -465,6 +465,44 @@ static const struct fam fams[EST_FAM__COUNT] = {
                           .ffn_mult = 4,
                           .limits = "the shared experts' and dense first layers' activations are counted from the "
                                     "modules' shapes, not checked against a measured run"},
+    /* GPTBigCode (model_type gpt_bigcode: SantaCoder, StarCoder, huggingface/
+     * transformers:src/transformers/models/gpt_bigcode/modeling_gpt_bigcode.py
+     * @00574544): GPT-2's block (LayerNorms with bias, c_attn and c_proj with
+     * bias, c_fc/c_proj MLP with bias, learned positions, tied head) with
+     * multi-query attention: c_attn is hidden + 2 x head_dim wide under
+     * multi_query (hfconfig sets one K/V head), the cache one fused key_value
+     * view per layer; the scores' softmax upcast to fp32
+     * (attention_softmax_in_fp32). */
+    [EST_FAM_BIGCODE] = {.name = "gpt_bigcode",
+                         .kv_views = 1,
+                         .qkv_bias = 1,
+                         .o_bias = 1,
+                         .mlp_bias = 1,
+                         .norms_per_layer = 2,
+                         .learned_pos = 1,
+                         .final_norm = 1,
+                         .hidden_dropout = 1,
+                         .attn_dropout = 1,
+                         .softmax_fp32 = 1,
+                         .ffn_mult = 4,
+                         .tied = 1,
+                         .positions = 1024,
+                         .limits = "the activations are counted by GPT-2's rules, not checked against a measured "
+                                   "gpt_bigcode run"},
+    /* StableLM (model_type stablelm: StableLM-3B-4E1T, huggingface/
+     * transformers:src/transformers/models/stablelm/modeling_stablelm.py
+     * @00dcc6dd): Llama's q, k, v, o (no biases under use_qkv_bias false) and
+     * SwiGLU MLP, LayerNorms with bias (input_layernorm,
+     * post_attention_layernorm, the final norm), rotary on the first
+     * partial_rotary_factor (0.25) of each head, untied head. hfconfig refuses
+     * use_qkv_bias, qk_layernorm and use_parallel_residual. */
+    [EST_FAM_STABLELM] = {.name = "stablelm",
+                          .gated = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .rope_div = 4},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1671,7 +1709,7 @@ static bool fused_qkv(const struct calc *c)
 {
     enum est_family f = c->m->family;
     return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
-           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN;
+           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN || f == EST_FAM_BIGCODE;
 }
 
 /* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
@@ -3304,7 +3342,8 @@ static bool has_rope(enum est_family f)
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
-    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK: return true;
+    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK:
+    case EST_FAM_STABLELM: return true;
     default: return false;
     }
 }
@@ -4150,7 +4189,7 @@ static bool llama_eager(enum est_family f)
 {
     static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
                                             EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3, EST_FAM_QWEN2MOE,
-                                            EST_FAM_DEEPSEEK};
+                                            EST_FAM_DEEPSEEK, EST_FAM_STABLELM};
     for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
         if (fams_[i] == f) return true;
     return false;

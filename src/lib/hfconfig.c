@@ -34,6 +34,10 @@ static const struct {
     /* DeepSeekMoE (deepseek-moe-16b, remote code): Llama's attention, dense
      * first layers, routed and shared experts; deepseek_layout reads them */
     {"deepseek", EST_FAM_DEEPSEEK, 0},
+    /* SantaCoder / StarCoder: GPT-2's block with one K/V head (multi_query,
+     * read by family_flags) */
+    {"gpt_bigcode", EST_FAM_BIGCODE, 1},
+    {"stablelm", EST_FAM_STABLELM, 0},
     /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
@@ -84,8 +88,6 @@ static const struct {
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
     {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
-    {"stablelm", "partial rotary and LayerNorms with biases"},
-    {"gpt_bigcode", "multi-query attention in GPT-2's fused c_attn"},
     {"gptj", "parallel attention and MLP under one LayerNorm"},
     {"gemma3", "a vision tower beside the text model (text_config): give the text model's config (gemma3_text)"},
     {"mistral3", "a vision tower beside the text model (text_config)"},
@@ -219,6 +221,10 @@ static const struct {
     /* Qwen2MoeConfig's qkv_bias (default true) sets q, k, v's biases */
     {"qwen2_moe", "qkv_bias", 1, "q, k, v without bias"},
     {"deepseek", "attention_bias", 0, "biases on q, k, v and o"},
+    {"gpt_bigcode", "add_cross_attention", 0, "cross-attention blocks"},
+    {"stablelm", "use_qkv_bias", 0, "biases on q, k, v (StableLM 2)"},
+    {"stablelm", "qk_layernorm", 0, "per-head q and k LayerNorms"},
+    {"stablelm", "use_parallel_residual", 0, "parallel attention and MLP with one LayerNorm"},
 };
 
 #define FIELD_KEYS 5
@@ -619,6 +625,9 @@ static void family_flags(json_object *root, struct est_model *m)
     if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3 || m->family == EST_FAM_QWEN2MOE) &&
         !get_bool(root, "use_sliding_window", 0))
         m->sliding_window = 0;
+    /* GPTBigCodeAttention: kv_heads = 1 if multi_query (the config's default
+     * true) else num_heads */
+    if (m->family == EST_FAM_BIGCODE) m->kv_heads = get_bool(root, "multi_query", 1) ? 1 : 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
     /* Qwen-1: intermediate_size (ffn_hidden_size in the first Qwen-7B-Chat

@@ -511,7 +511,7 @@ static const struct {
     {"gemma_2b", 2506172416, 18432, 0, NULL},
     {"gpt2", 124439808, 36864, 0, NULL},
     {"gpt2_medium", 354823168, 98304, 0, NULL},
-    {"gpt_bigcode", 0, 0, 0, "model_type \"gpt_bigcode\" is not"},
+    {"gpt_bigcode", 1124886528, 12288, 0, NULL}, /* SantaCoder: multi-query, one K/V head */
     {"gpt_j", 0, 0, 0, "model_type \"gptj\" is not"},
     {"internlm2_5_7b", 7737708544, 131072, 0, NULL},
     {"llama2_13b", 13015864320, 819200, 0, NULL},
@@ -548,7 +548,7 @@ static const struct {
     {"smollm2_135m", 134515008, 23040, 0, NULL},
     {"smollm2_360m", 361821120, 40960, 0, NULL},
     {"snowflake_arctic_embed_m", 109482240, 36864, 0, NULL},
-    {"stablelm", 0, 0, 0, "model_type \"stablelm\" is not"},
+    {"stablelm", 2795443200, 327680, 0, NULL}, /* StableLM-3B-4E1T: LayerNorms with bias */
     {"starcoder2", 7173923840, 65536, 4096, NULL},
     {"tinyllama_1b_chat_v1_0", 1100048384, 22528, 0, NULL},
     /* 2025-2026 models (helper estcfg2; SOURCES: ai-dynamo/aiconfigurator's vendored configs) */
@@ -847,7 +847,7 @@ static void test_real_configs(void **state)
     }
 }
 
-/* The shared-expert families against what their publishers state.
+/* The new families against what their publishers state.
  * Qwen1.5-MoE-A2.7B: the checkpoint's model.safetensors.index.json
  * metadata total_size, 28,631,568,384 B in bf16 (a public test asserting it
  * against the index: find_string id 68290378793), is 2 B x 14,315,784,192,
@@ -855,7 +855,10 @@ static void test_real_configs(void **state)
  * says "14.3B parameters in total" (YinanWusoymilk/hf-readme:
  * training_and_application/readme_files/Qwen_Qwen1.5-MoE-A2.7B-Chat.md
  * @1ab39f24). DeepSeekMoE 16B: "16.4B parameters"
- * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. Tiny
+ * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. StableLM-3B-4E1T:
+ * "2,795,443,200" (Stability-AI/StableLM:README.md@e60081c8), exact.
+ * SantaCoder (gpt_bigcode): its card's "1.1B parameter models" has two
+ * significant figures, so only that rounding is checked. Tiny
  * configs counted by hand: qwen2_moe hidden 64, 2 layers, 4 heads, vocab
  * 100, 4 experts of 32, shared 48, untied: per layer q,k,v,o 16384 + qkv
  * biases 192 + experts 24576 + router 256 + shared 9216 + shared gate 64 +
@@ -874,6 +877,9 @@ static void test_shared_expert_families(void **state)
     } totals[] = {
         {"qwen2moe", 14315784192, 0}, /* total_size 28631568384 / 2 */
         {"deepseek", 16400000000, 5000},
+        {"stablelm", 2795443200, 0}, /* the model card's own exact count */
+        /* the card's "1.1B", two significant figures: only that rounding is checked */
+        {"gpt_bigcode", 1100000000, 50000},
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         char path[256];
@@ -953,6 +959,44 @@ static void test_shared_expert_families(void **state)
     arch.family = EST_FAM_DEEPSEEK;
     assert_int_equal(est_model_finish(&arch, &err), -1);
     assert_non_null(strstr(err.msg, "deepseek needs its config.json"));
+}
+
+/* GPTBigCode and StableLM: the flags that change their layout. A
+ * gpt_bigcode config without multi_query keeps every head's K and V (c_attn
+ * 3 x hidden): tiny GPT-2 shapes hidden 64, 2 layers, 4 heads, 16
+ * positions, vocab 100, counted by hand: per layer ln 128 x 2 + c_attn
+ * 64 x 96 + 96 (MQA: hidden + 2 x 16) or 64 x 192 + 192 + c_proj 4160 +
+ * MLP 64 x 256 + 256 + 256 x 64 + 64; embed 6400 + positions 1024 + ln_f
+ * 128. StableLM's use_qkv_bias (StableLM 2), qk_layernorm and
+ * use_parallel_residual move its parameters: refused. Before: both
+ * model_types were refused whole. */
+static void test_bigcode_stablelm_flags(void **state)
+{
+    (void)state;
+    const char *bigcode = "{\"model_type\": \"gpt_bigcode\", \"n_embd\": 64, \"n_layer\": 2, \"n_head\": 4, "
+                          "\"n_positions\": 16, \"vocab_size\": 100";
+    char text[512];
+    struct est_model m;
+    struct oomlab_err err;
+    int64_t mlp = 64 * 256 + 256 + 256 * 64 + 64, fixed = 6400 + 1024 + 128;
+    snprintf(text, sizeof text, "%s}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.kv_heads, 1);
+    assert_int_equal(params_of(&m), 2 * (256 + 64 * 96 + 96 + 4160 + mlp) + fixed);
+    snprintf(text, sizeof text, "%s, \"multi_query\": false}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 2 * (256 + 64 * 192 + 192 + 4160 + mlp) + fixed);
+    snprintf(text, sizeof text, "%s, \"add_cross_attention\": true}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "cross-attention blocks"));
+    static const char *const stablelm_refused[] = {"use_qkv_bias", "qk_layernorm", "use_parallel_residual"};
+    for (size_t i = 0; i < sizeof stablelm_refused / sizeof stablelm_refused[0]; i++) {
+        snprintf(text, sizeof text, "{\"model_type\": \"stablelm\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                 "\"num_attention_heads\": 4, \"intermediate_size\": 96, \"vocab_size\": 100, \"%s\": true}",
+                 stablelm_refused[i]);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+        assert_non_null(strstr(err.msg, stablelm_refused[i]));
+    }
 }
 
 /* Every file in tests/data/hfconfigs is a case above: a config added without
@@ -1221,6 +1265,7 @@ int main(void)
         cmocka_unit_test(test_cohere_qk_norm_refused),
         cmocka_unit_test(test_olmoe),
         cmocka_unit_test(test_shared_expert_families),
+        cmocka_unit_test(test_bigcode_stablelm_flags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
