@@ -503,6 +503,31 @@ static const struct fam fams[EST_FAM__COUNT] = {
                           .softmax_fp32 = 1,
                           .ffn_mult = 4,
                           .rope_div = 4},
+    /* Llama 4 text (model_type llama4_text: Llama4ForCausalLM, huggingface/
+     * transformers:src/transformers/models/llama4/modeling_llama4.py
+     * @000c33fd): q, k, v, o without bias (attention_bias false), the qk
+     * L2Norm without weights, two RMSNorms per block, untied head. The layers
+     * in moe_layers (every interleave_moe_layer_step-th) hold Llama4TextMoe:
+     * a router Linear(hidden, experts) without bias, Llama4TextExperts as
+     * fused tensors (gate_up_proj experts x hidden x 2 ffn, down_proj experts
+     * x ffn x hidden: a gated MLP per expert of intermediate_size) and a
+     * shared gated MLP of intermediate_size; the others a gated MLP of
+     * intermediate_size_mlp (dense_layers, dense_ffn). Chunked attention on
+     * the layers that use rope (3 of 4: no_rope_layers), full attention on
+     * every 4th: the cache of a chunked layer holds attention_chunk_size
+     * positions (sliding_window), as a window on all but every 4th layer. */
+    [EST_FAM_LLAMA4] = {.name = "llama4_text",
+                        .config_keys = "num_local_experts, intermediate_size, intermediate_size_mlp, "
+                                       "interleave_moe_layer_step, attention_chunk_size",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 2,
+                        .final_norm = 1,
+                        .ffn_mult = 4,
+                        .window_every = 4,
+                        .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
+                                  "repeat(num_experts)): those activations are not counted, only the routed ones; "
+                                  "the nf4/int8 levers overstate, the fused experts are no Linear layers"},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1101,8 +1126,8 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     if (m->family != EST_FAM_DEEPSEEK3 && m->kv_lora_rank)
         return oomlab_err_set(err, "multi-head latent attention is modelled for deepseek_v3 only");
     if (!f->config_keys && (m->dense_layers || m->shared_ffn))
-        return oomlab_err_set(err, "dense first layers and shared experts are modelled for deepseek_v3, deepseek "
-                                   "and qwen2_moe only");
+        return oomlab_err_set(err, "dense layers beside sparse ones and shared experts are modelled for "
+                                   "deepseek_v3, deepseek, qwen2_moe and llama4_text only");
     struct range r3[] = {
         {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
         {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
@@ -3343,7 +3368,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
     case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK:
-    case EST_FAM_STABLELM: return true;
+    case EST_FAM_STABLELM: case EST_FAM_LLAMA4: return true;
     default: return false;
     }
 }

@@ -22,7 +22,8 @@ enum est_family {
     EST_FAM_PHI3, EST_FAM_FALCON, EST_FAM_BLOOM, EST_FAM_BERT, EST_FAM_ROBERTA,
     EST_FAM_T5, EST_FAM_QWEN, EST_FAM_QWEN3, EST_FAM_DISTILBERT, EST_FAM_ELECTRA, EST_FAM_GEMMA3,
     EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM_DEEPSEEK3, EST_FAM_GPTOSS,
-    EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK, EST_FAM_BIGCODE, EST_FAM_STABLELM, EST_FAM__COUNT
+    EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK, EST_FAM_BIGCODE, EST_FAM_STABLELM,
+    EST_FAM_LLAMA4, EST_FAM__COUNT
 };
 
 /* The model's shape. Zero means "not given"; est_model_finish fills derived
@@ -40,8 +41,9 @@ struct est_model {
     /* DeepSeek-V3 (deepseek_v3 family, read only from a config.json):
      * multi-head latent attention (head_dim is q's and k's per head,
      * qk_nope_head_dim + qk_rope_head_dim; q_lora_rank 0 = a plain q_proj).
-     * The families with shared experts (deepseek_v3, deepseek, qwen2_moe;
-     * config.json only): dense_layers dense MLPs of dense_ffn first
+     * The families with shared experts (deepseek_v3, deepseek, qwen2_moe,
+     * llama4_text; config.json only; Llama 4's dense layers are interleaved,
+     * not first, which only their count matters for): dense_layers dense MLPs of dense_ffn first
      * (first_k_dense_replace, intermediate_size), then routed experts of ffn
      * (moe_intermediate_size) beside one shared MLP of shared_ffn
      * (x n_shared_experts, or shared_expert_intermediate_size); 0 = none */

@@ -38,6 +38,9 @@ static const struct {
      * read by family_flags) */
     {"gpt_bigcode", EST_FAM_BIGCODE, 1},
     {"stablelm", EST_FAM_STABLELM, 0},
+    /* Llama 4's text model alone (Llama4ForCausalLM; the "llama4" wrapper
+     * with its vision tower stays refused): llama4_layout reads it */
+    {"llama4_text", EST_FAM_LLAMA4, 0},
     /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
@@ -94,7 +97,8 @@ static const struct {
     {"llava", "a vision tower beside the text model (text_config)"},
     {"llava_next", "a vision tower beside the text model (text_config)"},
     {"mllama", "a vision tower beside the text model (text_config)"},
-    {"llama4", "a vision tower and mixture-of-experts blocks (text_config)"},
+    {"llama4", "a vision tower beside the text model (text_config): give the text model's config (its "
+               "text_config, model_type llama4_text)"},
     {"qwen2_vl", "a vision tower beside the text model (vision_config)"},
     {"qwen2_5_vl", "a vision tower beside the text model (vision_config)"},
     {"mamba", "a state-space model: a recurrent state, no attention or KV cache"},
@@ -108,8 +112,6 @@ static const struct {
                      "(index_n_heads)"},
     {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
                     "sparse-attention indexer (index_n_heads)"},
-    {"llama4_text", "mixture-of-experts blocks with a shared expert, interleaved with dense ones "
-                    "(interleave_moe_layer_step), and chunked attention on 3 layers of 4"},
     {"qwen3_next", "Gated DeltaNet (linear attention, a recurrent state) on 3 layers of 4 "
                    "(full_attention_interval), gated attention, and a gated shared expert"},
     {"qwen3_5", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
@@ -129,7 +131,7 @@ static const struct {
  * the config states (a fine-tune or conversion may keep a family's
  * model_type): a config carrying one is refused with the reason, not counted
  * as the family's layout. */
-enum { READ_MLA = 1, READ_DEEPSEEK = 2, READ_QWEN2MOE = 4 };
+enum { READ_MLA = 1, READ_DEEPSEEK = 2, READ_QWEN2MOE = 4, READ_LLAMA4 = 8 };
 enum layout_test {
     LK_PRESENT,  /* any non-null value */
     LK_POSITIVE, /* a number > 0 (Qwen3-Coder states shared_expert_intermediate_size 0) */
@@ -151,7 +153,8 @@ static const struct {
     {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed", 0},
     {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed", 0},
     {"block_configs", LK_PRESENT, "a different block per layer", 0},
-    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)", 0},
+    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)",
+     READ_LLAMA4},
 };
 
 /* The model_types whose layout function reads some of layout_keys. */
@@ -160,7 +163,7 @@ static const struct {
     unsigned reads;
 } layout_readers[] = {
     {"deepseek_v3", READ_MLA}, {"kimi_k2", READ_MLA}, {"deepseek_v2", READ_MLA},
-    {"deepseek", READ_DEEPSEEK}, {"qwen2_moe", READ_QWEN2MOE},
+    {"deepseek", READ_DEEPSEEK}, {"qwen2_moe", READ_QWEN2MOE}, {"llama4_text", READ_LLAMA4},
 };
 
 static unsigned layout_reads(const char *type)
@@ -225,6 +228,7 @@ static const struct {
     {"stablelm", "use_qkv_bias", 0, "biases on q, k, v (StableLM 2)"},
     {"stablelm", "qk_layernorm", 0, "per-head q and k LayerNorms"},
     {"stablelm", "use_parallel_residual", 0, "parallel attention and MLP with one LayerNorm"},
+    {"llama4_text", "attention_bias", 0, "biases on q, k, v and o"},
 };
 
 #define FIELD_KEYS 5
@@ -879,6 +883,87 @@ static int deepseek_layout(json_object *root, const char *file, const char *type
     return mla ? mla_layout(root, file, type, m, v + 5, err) : deepseek1_layout(root, file, m, err);
 }
 
+/* Llama 4 text (Llama4TextConfig, modeling_llama4.py@000c33fd): sparse
+ * blocks on the layers of moe_layers (stated, or its default every
+ * interleave_moe_layer_step-th from step - 1), dense gated MLPs of
+ * intermediate_size_mlp on the others; the routed experts and the shared one
+ * are intermediate_size wide. Chunked attention (attention_chunk_size) on
+ * the layers that use rope, full attention on the others: oomlab models
+ * no_rope_layers' default, every 4th layer full (no_rope_layer_interval 4),
+ * so a stated no_rope_layers or layer_types with another pattern is refused
+ * (-1 with err), not estimated as this one. */
+static bool llama4_full_layer(int64_t i) { return (i + 1) % 4 == 0; }
+
+static int llama4_pattern(json_object *root, const char *file, const struct est_model *m, struct oomlab_err *err)
+{
+    json_object *v;
+    if (int_key(root, "no_rope_layer_interval", 1, 4) != 4)
+        return oomlab_err_set(err, "%s: a llama4_text config with no_rope_layer_interval other than 4 is not "
+                                   "modelled (oomlab models full attention on every 4th layer)",
+                              file);
+    static const char *const keys[] = {"no_rope_layers", "layer_types"};
+    for (size_t k = 0; k < 2; k++) {
+        if (!json_object_object_get_ex(root, keys[k], &v) || !json_object_is_type(v, json_type_array) ||
+            json_object_array_length(v) == 0)
+            continue;
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n; i++) {
+            json_object *e = json_object_array_get_idx(v, i);
+            bool full = llama4_full_layer((int64_t)i);
+            bool ok = k == 0 ? json_object_is_type(e, json_type_int) && json_object_get_int64(e) == (full ? 0 : 1)
+                             : json_object_is_type(e, json_type_string) &&
+                                   strcmp(json_object_get_string(e), full ? "full_attention" : "chunked_attention") == 0;
+            if (!ok || n != (size_t)m->layers)
+                return oomlab_err_set(err, "%s: a llama4_text config whose %s are not chunked attention on 3 layers "
+                                           "of 4 and full attention on every 4th is not modelled (layer %zu)",
+                                      file, keys[k], i);
+        }
+    }
+    return 0;
+}
+
+/* The number of sparse layers: moe_layers' entries (distinct layers in
+ * range), or the default count; -1 when the list is not such layers. */
+static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
+    if (!json_object_is_type(v, json_type_array)) return -1;
+    size_t n = json_object_array_length(v);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(v, i);
+        if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0 || json_object_get_int64(e) >= layers)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (json_object_get_int64(json_object_array_get_idx(v, j)) == json_object_get_int64(e)) return -1;
+    }
+    return (int64_t)n;
+}
+
+static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                         struct oomlab_err *err)
+{
+    if (strcmp(type, "llama4_text") != 0) return 0;
+    int64_t step = int_key(root, "interleave_moe_layer_step", 1, 1);
+    int64_t dense_ffn = int_key(root, "intermediate_size_mlp", 1, -1);
+    int64_t chunk = int_key(root, "attention_chunk_size", 1, -1);
+    if (!m->experts || !m->ffn || !m->layers || step < 1 || dense_ffn < 1 || dense_ffn > (1LL << 22) || chunk < 1)
+        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size, "
+                                   "intermediate_size_mlp and attention_chunk_size (positive integers), or with an "
+                                   "interleave_moe_layer_step that is not one, is not modelled",
+                              file);
+    int64_t moe = llama4_moe_layers(root, m->layers, step);
+    if (moe < 1)
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range (at "
+                                   "least one) is not modelled",
+                              file);
+    m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
+    m->dense_ffn = dense_ffn;
+    m->dense_layers = m->layers - moe;
+    m->sliding_window = chunk;
+    return llama4_pattern(root, file, m, err);
+}
+
 /* A known architecture whose parameter layout oomlab cannot model (the
  * unmodelled table), or a config flag that moves a family's layout
  * (layout_flags): -1 with err saying which, 0 otherwise. */
@@ -943,7 +1028,8 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
         else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
                  gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err) ||
-                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err))
+                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err) ||
+                 llama4_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

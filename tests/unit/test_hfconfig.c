@@ -570,6 +570,9 @@ static const struct {
     {"deepseek_v3_2", 0, 0, 0, "model_type \"deepseek_v32\" is not modelled: DeepSeek-V3's multi-head latent"},
     {"glm5", 0, 0, 0, "model_type \"glm_moe_dsa\" is not modelled: multi-head latent attention"},
     {"llama4_scout_17b_16e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
+    /* their text_config alone (Llama4ForCausalLM): KV here is every layer's; the chunked 3 of 4 hold 8192 */
+    {"llama4_scout_17b_16e_text", 107769861120, 196608, 8192, NULL},
+    {"llama4_maverick_17b_128e_text", 400711848960, 196608, 8192, NULL},
     {"llama4_maverick_17b_128e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
     {"qwen3_next_80b_a3b", 0, 0, 0, "model_type \"qwen3_next\" is not modelled: Gated DeltaNet"},
     {"qwen3_5_27b", 0, 0, 0, "model_type \"qwen3_5\" is not modelled: a vision tower"},
@@ -880,6 +883,8 @@ static void test_shared_expert_families(void **state)
         {"stablelm", 2795443200, 0}, /* the model card's own exact count */
         /* the card's "1.1B", two significant figures: only that rounding is checked */
         {"gpt_bigcode", 1100000000, 50000},
+        /* "17B (Activated) 400B (Total)", the vision tower included: the text model alone is within 0.5% */
+        {"llama4_maverick_17b_128e_text", 400000000000, 5000},
     };
     for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
         char path[256];
@@ -996,6 +1001,69 @@ static void test_bigcode_stablelm_flags(void **state)
                  stablelm_refused[i]);
         assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
         assert_non_null(strstr(err.msg, stablelm_refused[i]));
+    }
+}
+
+/* Llama 4's text model (model_type llama4_text). A tiny config counted by
+ * hand: hidden 64, 4 layers, 4 heads of 16, 2 K/V heads, vocab 100, 4
+ * experts of 32, interleave_moe_layer_step 2 (sparse layers 1 and 3),
+ * intermediate_size_mlp 96: q 4096 + k 2048 + v 2048 + o 4096 + norms 128 a
+ * layer; sparse: router 256 + gate_up 4 x 64 x 64 + down 4 x 32 x 64 +
+ * shared 3 x 64 x 32 = 30976; dense 3 x 64 x 96 = 18432; + embed and head
+ * 12800 + final norm 64 = 161344. KV cache (static, bf16, 128 B a position
+ * a layer): the full-attention layer (every 4th) holds prompt + generated,
+ * the three chunked ones attention_chunk_size 8. Other attention patterns,
+ * moe_layers out of range, a missing intermediate_size_mlp and attention
+ * biases are refused. Before: llama4_text was refused whole. */
+static void test_llama4_text(void **state)
+{
+    (void)state;
+    const char *base = "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, \"num_hidden_layers\": 4, "
+                       "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16, "
+                       "\"vocab_size\": 100, \"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+                       "\"intermediate_size\": 32, \"intermediate_size_mlp\": 96, \"interleave_moe_layer_step\": 2, "
+                       "\"attention_chunk_size\": 8";
+    char text[1024];
+    struct est_model m;
+    struct oomlab_err err;
+    snprintf(text, sizeof text, "%s}", base);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.dense_layers, 2);
+    assert_int_equal(params_of(&m), 161344);
+    snprintf(text, sizeof text, "%s, \"moe_layers\": [0, 1, 2, 3], \"no_rope_layers\": [1, 1, 1, 0], "
+             "\"layer_types\": [\"chunked_attention\", \"chunked_attention\", \"chunked_attention\", "
+             "\"full_attention\"]}", base);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 161344 + 2 * (30976 - 18432)); /* every layer sparse */
+    struct est_workload wl;
+    struct est_result r;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16;
+    wl.cache = EST_CACHE_STATIC;
+    wl.batch = 1;
+    wl.prompt_len = 100;
+    wl.gen_len = 1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 101 + 3 * 128 * 8);
+    static const struct {
+        const char *extra, *want;
+    } bad[] = {
+        {", \"no_rope_layers\": [1, 1, 0, 1]", "no_rope_layers are not chunked attention"},
+        {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
+         "layer_types are not chunked attention"},
+        {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
+        {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
+        {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
+        {", \"intermediate_size_mlp\": null", "without num_local_experts"},
+        {", \"attention_chunk_size\": null", "without num_local_experts"},
+        {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s}", base, bad[i].extra);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", bad[i].extra, bad[i].want, rc, err.msg);
     }
 }
 
@@ -1266,6 +1334,7 @@ int main(void)
         cmocka_unit_test(test_olmoe),
         cmocka_unit_test(test_shared_expert_families),
         cmocka_unit_test(test_bigcode_stablelm_flags),
+        cmocka_unit_test(test_llama4_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
