@@ -81,6 +81,7 @@ struct fam {
     int router_bias;    /* the MoE router Linear has a bias (gpt-oss: GptOssTopKRouter.bias) */
     int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
                          * expert's output (Qwen2-MoE: shared_expert_gate) */
+    int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
     const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
                               * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
@@ -528,6 +529,31 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
                                   "repeat(num_experts)): those activations are not counted, only the routed ones; "
                                   "the nf4/int8 levers overstate, the fused experts are no Linear layers"},
+    /* GPT-J (model_type gptj, GPTJForCausalLM, huggingface/transformers:
+     * src/transformers/models/gptj/modeling_gptj.py@00b676f8): q, k, v and
+     * out_proj without bias, one ln_1 (LayerNorm with bias) feeding
+     * attention and the MLP in parallel (residual + attention + MLP), fc_in
+     * and fc_out with biases and gelu_new (NewGELUActivation's Python ops),
+     * a final ln_f, an untied lm_head with a bias; rotary on the first
+     * rotary_dim (64 of 256) of each head. GPTJ_ATTENTION_CLASSES has eager
+     * and flash_attention_2 only: no SDPA (no_sdpa), and eager attention
+     * upcasts q and k, so its scores are fp32. */
+    [EST_FAM_GPTJ] = {.name = "gptj",
+                      .mlp_bias = 1,
+                      .norms_per_layer = 1,
+                      .final_norm = 1,
+                      .head_bias = 1,
+                      .hidden_dropout = 1,
+                      .attn_dropout = 1,
+                      .softmax_fp32 = 1,
+                      .ffn_mult = 4,
+                      .act_saves = 4,
+                      .rope_div = 4,
+                      .no_sdpa = 1,
+                      .limits = "GPT-J's per-layer fp32 sin/cos table (embed_positions, max positions x rotary_dim, "
+                                "a plain tensor moved to the GPU at the first forward) is not counted; its "
+                                "activations are counted by the GPT-2 and GPT-NeoX rules, not checked against a "
+                                "measured gptj run"},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -586,6 +612,7 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
     return buf;
 }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
+bool est_family_sdpa(enum est_family f) { return f < EST_FAM__COUNT && !fams[f].no_sdpa; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
@@ -3368,7 +3395,7 @@ static bool has_rope(enum est_family f)
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
     case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK:
-    case EST_FAM_STABLELM: case EST_FAM_LLAMA4: return true;
+    case EST_FAM_STABLELM: case EST_FAM_LLAMA4: case EST_FAM_GPTJ: return true;
     default: return false;
     }
 }
@@ -5758,6 +5785,10 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     struct terms t;
     memset(r, 0, sizeof *r);
     memset(&t, 0, sizeof t);
+    if (!est_family_sdpa(m->family) && (wl->attention == EST_ATTN_SDPA || wl->attention == EST_ATTN_SDPA_MATH))
+        return oomlab_err_set(err, "%s has no SDPA attention in transformers (eager or flash_attention_2 only): "
+                                   "pass --attention eager or flash",
+                              est_family_name(m->family));
     if (check_workload(wl, err) || check_gen(m, wl, err) || check_loss(m, wl, err) || calc_init(&c, m, wl, err))
         return -1;
     r->params = (int64_t)c.P;

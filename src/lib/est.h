@@ -23,7 +23,7 @@ enum est_family {
     EST_FAM_T5, EST_FAM_QWEN, EST_FAM_QWEN3, EST_FAM_DISTILBERT, EST_FAM_ELECTRA, EST_FAM_GEMMA3,
     EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM_DEEPSEEK3, EST_FAM_GPTOSS,
     EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK, EST_FAM_BIGCODE, EST_FAM_STABLELM,
-    EST_FAM_LLAMA4, EST_FAM__COUNT
+    EST_FAM_LLAMA4, EST_FAM_GPTJ, EST_FAM__COUNT
 };
 
 /* The model's shape. Zero means "not given"; est_model_finish fills derived
@@ -555,6 +555,10 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
  * default position-table rows (gpt2 1024, opt 2048, bert/roberta/distilbert/electra
  * 512). */
 bool est_family_tied_default(enum est_family f);
+/* Whether transformers gives the family an SDPA attention path (GPT-J has
+ * eager and flash_attention_2 only): est_compute refuses --attention sdpa
+ * and sdpa-math for one that has none. */
+bool est_family_sdpa(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 /* What the precision keeps in which dtype (training), in words: --explain's

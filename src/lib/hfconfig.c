@@ -41,6 +41,7 @@ static const struct {
     /* Llama 4's text model alone (Llama4ForCausalLM; the "llama4" wrapper
      * with its vision tower stays refused): llama4_layout reads it */
     {"llama4_text", EST_FAM_LLAMA4, 0},
+    {"gptj", EST_FAM_GPTJ, 0},
     /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
@@ -91,7 +92,6 @@ static const struct {
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
     {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
-    {"gptj", "parallel attention and MLP under one LayerNorm"},
     {"gemma3", "a vision tower beside the text model (text_config): give the text model's config (gemma3_text)"},
     {"mistral3", "a vision tower beside the text model (text_config)"},
     {"llava", "a vision tower beside the text model (text_config)"},

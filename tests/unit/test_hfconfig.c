@@ -512,7 +512,7 @@ static const struct {
     {"gpt2", 124439808, 36864, 0, NULL},
     {"gpt2_medium", 354823168, 98304, 0, NULL},
     {"gpt_bigcode", 1124886528, 12288, 0, NULL}, /* SantaCoder: multi-query, one K/V head */
-    {"gpt_j", 0, 0, 0, "model_type \"gptj\" is not"},
+    {"gpt_j", 6050882784, 458752, 0, NULL}, /* GPT-J 6B: lm_head with a bias, one LayerNorm a block */
     {"internlm2_5_7b", 7737708544, 131072, 0, NULL},
     {"llama2_13b", 13015864320, 819200, 0, NULL},
     {"llama2_70b", 68976648192, 327680, 0, NULL},
@@ -860,6 +860,9 @@ static void test_real_configs(void **state)
  * @1ab39f24). DeepSeekMoE 16B: "16.4B parameters"
  * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. StableLM-3B-4E1T:
  * "2,795,443,200" (Stability-AI/StableLM:README.md@e60081c8), exact.
+ * GPT-J 6B: 6,050,882,784, the parameters of transformers'
+ * GPTJForCausalLM as a public test printed them (find_string id
+ * 37133021827; its "buffers 117440540" are the older per-layer masks).
  * SantaCoder (gpt_bigcode): its card's "1.1B parameter models" has two
  * significant figures, so only that rounding is checked. Tiny
  * configs counted by hand: qwen2_moe hidden 64, 2 layers, 4 heads, vocab
@@ -881,6 +884,7 @@ static void test_shared_expert_families(void **state)
         {"qwen2moe", 14315784192, 0}, /* total_size 28631568384 / 2 */
         {"deepseek", 16400000000, 5000},
         {"stablelm", 2795443200, 0}, /* the model card's own exact count */
+        {"gpt_j", 6050882784, 0},     /* transformers' GPTJForCausalLM counted in a public log */
         /* the card's "1.1B", two significant figures: only that rounding is checked */
         {"gpt_bigcode", 1100000000, 50000},
         /* "17B (Activated) 400B (Total)", the vision tower included: the text model alone is within 0.5% */
@@ -1065,6 +1069,38 @@ static void test_llama4_text(void **state)
         if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
             fail_msg("%s: want a refusal with '%s', got rc %d '%s'", bad[i].extra, bad[i].want, rc, err.msg);
     }
+}
+
+/* GPT-J: transformers gives it eager and flash_attention_2, no SDPA
+ * (GPTJ_ATTENTION_CLASSES, modeling_gptj.py@00b676f8): an estimate with SDPA
+ * would count attention GPT-J never runs, so est_compute refuses it and
+ * names the kernels to pass; eager and flash are estimated. Before: gptj
+ * was refused whole. */
+static void test_gptj_attention(void **state)
+{
+    (void)state;
+    char path[256];
+    size_t len;
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    snprintf(path, sizeof path, HFCONFIGS "/gpt_j.json");
+    const char *text = slurp(path, &len);
+    assert_int_equal(hfconfig_parse(text, len, path, &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_false(est_family_sdpa(EST_FAM_GPTJ));
+    assert_true(est_family_sdpa(EST_FAM_GPT2));
+    struct est_workload wl;
+    struct est_result r;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "gptj has no SDPA attention in transformers"));
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    wl.attention = EST_ATTN_FLASH;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
 }
 
 /* Every file in tests/data/hfconfigs is a case above: a config added without
@@ -1335,6 +1371,7 @@ int main(void)
         cmocka_unit_test(test_shared_expert_families),
         cmocka_unit_test(test_bigcode_stablelm_flags),
         cmocka_unit_test(test_llama4_text),
+        cmocka_unit_test(test_gptj_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
