@@ -516,7 +516,10 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * intermediate_size_mlp (dense_layers, dense_ffn). Chunked attention on
      * the layers that use rope (3 of 4: no_rope_layers), full attention on
      * every 4th: the cache of a chunked layer holds attention_chunk_size
-     * positions (sliding_window), as a window on all but every 4th layer. */
+     * positions (sliding_window), as a window on all but every 4th layer
+     * (DynamicCache(config) and StaticCache give a chunked_attention layer a
+     * sliding-window layer of attention_chunk_size: huggingface/transformers:
+     * src/transformers/cache_utils.py@004999d9). */
     [EST_FAM_LLAMA4] = {.name = "llama4_text",
                         .config_keys = "num_local_experts, intermediate_size, intermediate_size_mlp, "
                                        "interleave_moe_layer_step, attention_chunk_size",
