@@ -82,6 +82,8 @@ struct fam {
     int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
                          * expert's output (Qwen2-MoE: shared_expert_gate) */
     int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
+    int dense_experts;  /* transformers runs every expert on every token (Llama4TextMoe:
+                         * hidden_states.repeat(num_experts)), not the routed ones only */
     const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
                               * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
@@ -529,9 +531,11 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .final_norm = 1,
                         .ffn_mult = 4,
                         .window_every = 4,
+                        .dense_experts = 1,
                         .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
-                                  "repeat(num_experts)): those activations are not counted, only the routed ones; "
-                                  "the nf4/int8 levers overstate, the fused experts are no Linear layers"},
+                                  "repeat(num_experts)): counted at inference, not in training, whose saved "
+                                  "activations are counted for the routed experts only; the nf4/int8 levers "
+                                  "overstate, the fused experts are no Linear layers"},
     /* GPT-J (model_type gptj, GPTJForCausalLM, huggingface/transformers:
      * src/transformers/models/gptj/modeling_gptj.py@00b676f8): q, k, v and
      * out_proj without bias, one ln_1 (LayerNorm with bias) feeding
@@ -4303,6 +4307,19 @@ static enum eager_path eager_path_of(const struct calc *c)
  * MLP: the residual, the normed input and the activation tensors (gated:
  * act(gate), up and their product; plain: fc's output and the activation's,
  * four ffn-sized under HF's Python gelu_new). */
+/* The MLP's part of one block's working set at prefill, elements per token.
+ * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_experts) feeds every
+ * token to every expert: hidden_states.repeat(num_experts) scaled by the
+ * router scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn)
+ * and up * act (ffn), all alive before the down bmm; elsewhere the routed
+ * experts' gated (or plain) MLP on k tokens' worth. */
+static long double prefill_mlp_elems(const struct calc *c, long double per_ffn)
+{
+    if (c->m->experts && c->f->dense_experts) return (long double)c->m->experts * (c->h + 4 * c->ffn);
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    return per_ffn * c->ffn * k;
+}
+
 static long double prefill_eager_block(const struct calc *c, const struct gen *g, long double k_prefill)
 {
     const struct est_workload *wl = c->wl;
@@ -4334,9 +4351,8 @@ static long double prefill_eager_block(const struct calc *c, const struct gen *g
     }
     long double soft = T * a * base + S * at_softmax, out = T * a * (base + 2 * qd) + S * at_out;
     long double attn = soft > out ? soft : out;
-    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double f = gated(c->m) ? 3 : (act_saves(c) > 1 ? 4 : 2);
-    long double mlp = T * a * (2 * h + f * c->ffn * k);
+    long double mlp = T * a * (2 * h + prefill_mlp_elems(c, f));
     return attn > mlp ? attn : mlp;
 }
 
@@ -4506,12 +4522,11 @@ static void gen_plan(const struct calc *c, struct gen *g)
     mask_bytes(c, g, g->prompt, k_prefill, &g->mask_keep, &g->mask_build);
     mask_bytes(c, g, 1, g->kv_at, &g->mask_keep_d, &g->mask_build_d);
     /* one block's working set over the prompt (no autograd) */
-    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double nh = (long double)c->m->heads;
     if (wl->attention == EST_ATTN_EAGER) /* the larger of the attention's and the MLP's moment */
         g->acts_prefill = prefill_eager_block(c, g, k_prefill);
     else {
-        g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+        g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + prefill_mlp_elems(c, gated(c->m) ? 3 : 2));
         if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
             g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
     }

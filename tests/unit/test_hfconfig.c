@@ -1016,7 +1016,9 @@ static void test_bigcode_stablelm_flags(void **state)
  * shared 3 x 64 x 32 = 30976; dense 3 x 64 x 96 = 18432; + embed and head
  * 12800 + final norm 64 = 161344. KV cache (static, bf16, 128 B a position
  * a layer): the full-attention layer (every 4th) holds prompt + generated,
- * the three chunked ones attention_chunk_size 8. Other attention patterns,
+ * the three chunked ones attention_chunk_size 8. At prefill every expert
+ * runs every token (Llama4TextMoe), so each one adds its working set. Other
+ * attention patterns,
  * moe_layers out of range, a missing intermediate_size_mlp and attention
  * biases are refused. Before: llama4_text was refused whole. */
 static void test_llama4_text(void **state)
@@ -1050,6 +1052,21 @@ static void test_llama4_text(void **state)
     wl.gen_len = 1;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 101 + 3 * 128 * 8);
+    /* prefill runs every expert on every token (hidden_states.repeat): each
+     * expert adds its scaled input (64) and gate_up, act and product (4 x 32)
+     * per token, 2 B each; before, the expert count moved nothing */
+    int64_t acts[2];
+    for (int e = 0; e < 2; e++) {
+        snprintf(text, sizeof text, "%s, \"num_local_experts\": %d}", base, e ? 8 : 4);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.cache = EST_CACHE_DYNAMIC;
+        wl.prompt_len = 1000;
+        wl.gen_len = 0;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        acts[e] = r.comp[EST_C_ACTS].bytes;
+    }
+    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (64 + 4 * 32));
     static const struct {
         const char *extra, *want;
     } bad[] = {
