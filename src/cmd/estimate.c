@@ -39,6 +39,7 @@ struct opts {
     struct est_model over; /* explicit dimensions; 0 = not given */
     int arch, tied, dropout, quant; /* -1 not given */
     int64_t quant_group;            /* -2 not given (the option's floor is -1) */
+    bool attn_given;                /* --attention given; else sdpa, or eager where the family has no SDPA */
     struct est_workload wl;
     const char *gpu_name;
     const char *capacity_arg; /* --capacity as written (its unit: decimal GB is said) */
@@ -493,8 +494,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     o->arch = o->tied = o->dropout = o->quant = -1;
     est_workload_init(&o->wl);
     o->quant_group = -2;
+    o->wl.attention = (enum est_attn)-1;
     int first, rc = cmd_options(&opt_table, argc, argv, o, &first);
     if (rc != CMD_CONTINUE) return rc == EXIT_OK ? -2 : rc;
+    o->attn_given = (int)o->wl.attention >= 0;
+    if (!o->attn_given) o->wl.attention = EST_ATTN_SDPA;
     if (o->capacity_arg && units_parse_size_arg(o->capacity_arg, &o->wl.capacity_bytes) < 0)
         return cmd_usage_error(NAME, "--capacity wants a size such as 80GiB, got '%s'", o->capacity_arg);
     o->have_capacity = o->wl.capacity_bytes >= 0;
@@ -1178,6 +1182,7 @@ int cmd_estimate(int argc, char **argv)
     }
     struct hfconfig_quant q = {0};
     if (get_model(&o, &m, &q, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
+    if (!o.attn_given && !est_family_sdpa(m.family)) o.wl.attention = EST_ATTN_EAGER; /* GPT-J */
     if (o.quant < 0 && q.quant < 0)
         return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
                                      "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);

@@ -79,6 +79,13 @@ struct fam {
     int window_every;   /* sliding window on all but every N-th layer (Gemma 3: 5 of 6) */
     int sinks;          /* a learned sink logit per head and layer (gpt-oss: self_attn.sinks) */
     int router_bias;    /* the MoE router Linear has a bias (gpt-oss: GptOssTopKRouter.bias) */
+    int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
+                         * expert's output (Qwen2-MoE: shared_expert_gate) */
+    int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
+    int dense_experts;  /* transformers runs every expert on every token (Llama4TextMoe:
+                         * hidden_states.repeat(num_experts)), not the routed ones only */
+    const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
+                              * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
                          * accuracy line (est_family_limits; docs/estimate.md) */
 };
@@ -382,6 +389,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * two RMSNorms per block, untied head. Only a config.json gives the
      * latent dimensions (est_model_finish refuses --arch deepseek_v3). */
     [EST_FAM_DEEPSEEK3] = {.name = "deepseek_v3",
+                           .config_keys = "kv_lora_rank, qk_rope_head_dim, v_head_dim, n_routed_experts",
                            .gated = 1,
                            .rms = 1,
                            .norms_per_layer = 2,
@@ -419,6 +427,140 @@ static const struct fam fams[EST_FAM__COUNT] = {
                                   "expert run on every token at inference are not counted; MXFP4 experts are not "
                                   "modelled (--quant none is the bf16 load); the nf4/int8 levers overstate, the "
                                   "fused experts are no Linear layers"},
+    /* Qwen1.5-MoE / Qwen2-MoE (model_type qwen2_moe, Qwen2MoeForCausalLM,
+     * huggingface/transformers:src/transformers/models/qwen2_moe/
+     * modeling_qwen2_moe.py@00a3f938): Qwen2's attention (q, k, v with bias
+     * under qkv_bias, o without), Qwen2MoeSparseMoeBlock: a router without
+     * bias, num_experts gated MLPs of moe_intermediate_size, one shared
+     * gated MLP of shared_expert_intermediate_size whose output a
+     * sigmoid(shared_expert_gate(x)) scales, two RMSNorms per block, untied
+     * head. hfconfig refuses dense blocks (mlp_only_layers,
+     * decoder_sparse_step > 1). */
+    [EST_FAM_QWEN2MOE] = {.name = "qwen2_moe",
+                          .config_keys = "num_experts, moe_intermediate_size, shared_expert_intermediate_size",
+                          .gated = 1,
+                          .qkv_bias = 1,
+                          .rms = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .shared_gate = 1,
+                          .limits = "the shared expert's and its gate's activations are counted from the module's "
+                                    "shapes, not checked against a measured run"},
+    /* DeepSeekMoE (model_type deepseek: deepseek-moe-16b, remote code
+     * modeling_deepseek.py; the same modules as vllm-project/vllm:vllm/
+     * model_executor/models/deepseek.py@01dbb081): Llama's attention (q, k,
+     * v, o without bias), dense gated MLPs of intermediate_size on the first
+     * first_k_dense_replace layers, then DeepseekMoE: a router weight
+     * (n_routed_experts x hidden, no bias), n_routed_experts gated MLPs of
+     * moe_intermediate_size and one shared MLP of moe_intermediate_size x
+     * n_shared_experts; two RMSNorms per block, untied head. hfconfig
+     * refuses moe_layer_freq > 1. */
+    [EST_FAM_DEEPSEEK] = {.name = "deepseek",
+                          .config_keys = "n_routed_experts, n_shared_experts, moe_intermediate_size, "
+                                         "first_k_dense_replace",
+                          .gated = 1,
+                          .rms = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .limits = "the shared experts' and dense first layers' activations are counted from the "
+                                    "modules' shapes, not checked against a measured run"},
+    /* GPTBigCode (model_type gpt_bigcode: SantaCoder, StarCoder, huggingface/
+     * transformers:src/transformers/models/gpt_bigcode/modeling_gpt_bigcode.py
+     * @00574544): GPT-2's block (LayerNorms with bias, c_attn and c_proj with
+     * bias, c_fc/c_proj MLP with bias, learned positions, tied head) with
+     * multi-query attention: c_attn is hidden + 2 x head_dim wide under
+     * multi_query (hfconfig sets one K/V head), the cache one fused key_value
+     * view per layer; the scores' softmax upcast to fp32
+     * (attention_softmax_in_fp32). */
+    [EST_FAM_BIGCODE] = {.name = "gpt_bigcode",
+                         .kv_views = 1,
+                         .qkv_bias = 1,
+                         .o_bias = 1,
+                         .mlp_bias = 1,
+                         .norms_per_layer = 2,
+                         .learned_pos = 1,
+                         .final_norm = 1,
+                         .hidden_dropout = 1,
+                         .attn_dropout = 1,
+                         .softmax_fp32 = 1,
+                         .ffn_mult = 4,
+                         .tied = 1,
+                         .positions = 1024,
+                         .limits = "the activations are counted by GPT-2's rules, not checked against a measured "
+                                   "gpt_bigcode run"},
+    /* StableLM (model_type stablelm: StableLM-3B-4E1T, huggingface/
+     * transformers:src/transformers/models/stablelm/modeling_stablelm.py
+     * @00dcc6dd): Llama's q, k, v, o (no biases under use_qkv_bias false) and
+     * SwiGLU MLP, LayerNorms with bias (input_layernorm,
+     * post_attention_layernorm, the final norm), rotary on the first
+     * partial_rotary_factor (0.25) of each head, untied head. hfconfig refuses
+     * use_qkv_bias, qk_layernorm and use_parallel_residual. */
+    [EST_FAM_STABLELM] = {.name = "stablelm",
+                          .gated = 1,
+                          .norms_per_layer = 2,
+                          .final_norm = 1,
+                          .softmax_fp32 = 1,
+                          .ffn_mult = 4,
+                          .rope_div = 4},
+    /* Llama 4 text (model_type llama4_text: Llama4ForCausalLM, huggingface/
+     * transformers:src/transformers/models/llama4/modeling_llama4.py
+     * @000c33fd): q, k, v, o without bias (attention_bias false), the qk
+     * L2Norm without weights, two RMSNorms per block, untied head. The layers
+     * in moe_layers (every interleave_moe_layer_step-th) hold Llama4TextMoe:
+     * a router Linear(hidden, experts) without bias, Llama4TextExperts as
+     * fused tensors (gate_up_proj experts x hidden x 2 ffn, down_proj experts
+     * x ffn x hidden: a gated MLP per expert of intermediate_size) and a
+     * shared gated MLP of intermediate_size; the others a gated MLP of
+     * intermediate_size_mlp (dense_layers, dense_ffn). Chunked attention on
+     * the layers that use rope (3 of 4: no_rope_layers), full attention on
+     * every 4th: the cache of a chunked layer holds attention_chunk_size
+     * positions (sliding_window), as a window on all but every 4th layer
+     * (DynamicCache(config) and StaticCache give a chunked_attention layer a
+     * sliding-window layer of attention_chunk_size: huggingface/transformers:
+     * src/transformers/cache_utils.py@004999d9). */
+    [EST_FAM_LLAMA4] = {.name = "llama4_text",
+                        .config_keys = "num_local_experts, intermediate_size, intermediate_size_mlp, "
+                                       "interleave_moe_layer_step, attention_chunk_size",
+                        .gated = 1,
+                        .rms = 1,
+                        .norms_per_layer = 2,
+                        .final_norm = 1,
+                        .ffn_mult = 4,
+                        .window_every = 4,
+                        .dense_experts = 1,
+                        .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
+                                  "repeat(num_experts)): counted at inference, not in training, whose saved "
+                                  "activations are counted for the routed experts only; the nf4/int8 levers "
+                                  "overstate, the fused experts are no Linear layers"},
+    /* GPT-J (model_type gptj, GPTJForCausalLM, huggingface/transformers:
+     * src/transformers/models/gptj/modeling_gptj.py@00b676f8): q, k, v and
+     * out_proj without bias, one ln_1 (LayerNorm with bias) feeding
+     * attention and the MLP in parallel (residual + attention + MLP), fc_in
+     * and fc_out with biases and gelu_new (NewGELUActivation's Python ops),
+     * a final ln_f, an untied lm_head with a bias; rotary on the first
+     * rotary_dim (64 of 256) of each head. GPTJ_ATTENTION_CLASSES has eager
+     * and flash_attention_2 only: no SDPA (no_sdpa), and eager attention
+     * upcasts q and k, so its scores are fp32. */
+    [EST_FAM_GPTJ] = {.name = "gptj",
+                      .mlp_bias = 1,
+                      .norms_per_layer = 1,
+                      .final_norm = 1,
+                      .head_bias = 1,
+                      .hidden_dropout = 1,
+                      .attn_dropout = 1,
+                      .softmax_fp32 = 1,
+                      .ffn_mult = 4,
+                      .act_saves = 4,
+                      .rope_div = 4,
+                      .no_sdpa = 1,
+                      .limits = "GPT-J's per-layer fp32 sin/cos table (embed_positions, max positions x rotary_dim, "
+                                "a plain tensor moved to the GPU at the first forward) is not counted; its "
+                                "activations are counted by the GPT-2 and GPT-NeoX rules, not checked against a "
+                                "measured gptj run"},
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -477,6 +619,7 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
     return buf;
 }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
+bool est_family_sdpa(enum est_family f) { return f < EST_FAM__COUNT && !fams[f].no_sdpa; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }
@@ -1009,11 +1152,16 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     };
     if (check_ranges(r2, sizeof r2 / sizeof r2[0], err)) return -1;
     if (m->family == EST_FAM_DEEPSEEK3 && (!m->kv_lora_rank || !m->rope_dim || !m->v_head_dim || !m->experts))
-        return oomlab_err_set(err, "deepseek_v3 needs its config.json (kv_lora_rank, qk_rope_head_dim, v_head_dim, "
-                                   "n_routed_experts): multi-head latent attention is read from the config only");
-    if (m->family != EST_FAM_DEEPSEEK3 && (m->kv_lora_rank || m->dense_layers || m->shared_ffn))
-        return oomlab_err_set(err, "multi-head latent attention, dense first layers and shared experts are "
-                                   "modelled for deepseek_v3 only");
+        return oomlab_err_set(err, "deepseek_v3 needs its config.json (%s): multi-head latent attention is read "
+                                   "from the config only", f->config_keys);
+    if (f->config_keys && m->family != EST_FAM_DEEPSEEK3 && (!m->experts || !m->shared_ffn))
+        return oomlab_err_set(err, "%s needs its config.json (%s): shared experts are read from the config only",
+                              f->name, f->config_keys);
+    if (m->family != EST_FAM_DEEPSEEK3 && m->kv_lora_rank)
+        return oomlab_err_set(err, "multi-head latent attention is modelled for deepseek_v3 only");
+    if (!f->config_keys && (m->dense_layers || m->shared_ffn))
+        return oomlab_err_set(err, "dense layers beside sparse ones and shared experts are modelled for "
+                                   "deepseek_v3, deepseek, qwen2_moe and llama4_text only");
     struct range r3[] = {
         {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
         {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
@@ -1124,7 +1272,7 @@ static int64_t dense_mlp_delta(const struct est_model *m, struct acc *a)
 {
     if (!m->dense_layers) return 0;
     int64_t sparse = mul2(a, m->experts, mlp_params(m, a)) + mul2(a, m->hidden, m->experts) +
-                     mul3(a, 3, m->hidden, m->shared_ffn);
+                     mul3(a, 3, m->hidden, m->shared_ffn) + (fams[m->family].shared_gate ? m->hidden : 0);
     return mul3(a, 3, m->hidden, m->dense_ffn) - sparse;
 }
 
@@ -1137,7 +1285,8 @@ static int64_t layer_params(const struct est_model *m, struct acc *a)
     if (m->experts) {
         acc_add(&t, mul2(a, m->experts, mlp));
         acc_add(&t, mul2(a, m->hidden + fams[m->family].router_bias, m->experts));
-        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* DeepSeek's shared experts: one SwiGLU MLP */
+        acc_add(&t, mul3(a, 3, m->hidden, m->shared_ffn)); /* the shared experts: one SwiGLU MLP */
+        if (fams[m->family].shared_gate) acc_add(&t, m->hidden);
     } else {
         acc_add(&t, mlp);
     }
@@ -1373,6 +1522,14 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
     if (m->kv_lora_rank && wl && wl->lora_r > 0) /* lora_params' targets are q, k, v, o and the MLP */
         return oomlab_err_set(err, "LoRA on deepseek_v3 (multi-head latent attention: q_a/q_b, kv_a/kv_b "
                                    "projections, routed and shared experts) is not modelled");
+    /* lora_params puts MLP adapters on every routed expert only: the shared
+     * experts' and dense layers' adapters (PEFT matches their gate/up/down_proj
+     * too) are not counted, so those targets are refused, not undercounted */
+    unsigned mlp_bits = EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN;
+    if ((m->shared_ffn || m->dense_layers) && wl && wl->lora_r > 0 && (wl->lora_targets & mlp_bits))
+        return oomlab_err_set(err, "LoRA on the MLP of %s (routed experts beside shared experts and dense "
+                                   "layers) is not modelled: target the attention (q, k, v, o)",
+                              fams[m->family].name);
     struct acc a = {0, false};
     int64_t per = layer_params(m, &a);
     struct acc t = {0, false};
@@ -1611,7 +1768,7 @@ static bool fused_qkv(const struct calc *c)
 {
     enum est_family f = c->m->family;
     return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
-           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN;
+           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN || f == EST_FAM_BIGCODE;
 }
 
 /* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
@@ -1834,16 +1991,19 @@ static long double mla_saved(const struct calc *c, bool lin)
     return a * lat * (lin ? 2 : 1) - a * narrow * (lin ? 2 : 1);
 }
 
-/* DeepSeek-V3's MLPs averaged over the layers: the shared expert (a gated
- * MLP of shared_ffn on the same input as the router) beside the routed
- * experts (moe, moe_saved's figure), and the first dense_layers dense gated
- * MLPs of dense_ffn. */
+/* The MLPs of the families with shared experts, averaged over the layers:
+ * the shared expert (a gated MLP of shared_ffn on the same input as the
+ * router) beside the routed experts (moe, moe_saved's figure), and the
+ * first dense_layers dense gated MLPs of dense_ffn. Qwen2-MoE's
+ * `sigmoid(shared_expert_gate(x)) * shared_expert(x)` keeps the shared
+ * output (a h) and the sigmoid's (a); the gate Linear keeps nothing new (its
+ * input is the router's). */
 static long double deepseek_mlp_saved(const struct calc *c, long double moe, bool lin)
 {
     const struct est_model *m = c->m;
     long double a = c->a, h = c->h, sf = (long double)m->shared_ffn, df = (long double)m->dense_ffn;
     long double L = (long double)m->layers, dl = (long double)m->dense_layers;
-    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0);
+    long double sparse = moe + 3 * a * sf + (lin ? a * sf : 0) + (c->f->shared_gate ? a * h + a : 0);
     long double dense = 3 * a * df + (lin ? a * (h + df) : 0);
     return (dl * dense + (L - dl) * sparse) / L;
 }
@@ -1916,10 +2076,8 @@ static long double act_layer(const struct calc *c, bool with_scores)
     /* ReLU (fams[].act_out): its kept result is fc2's input */
     if (!gated(c->m) && c->f->act_out) mlp = a * f + (lin ? a * h : 0);
     if (c->m->experts) mlp = moe_saved(c, mlp, lin);
-    if (c->m->kv_lora_rank) {
-        sum += mla_saved(c, lin);
-        mlp = deepseek_mlp_saved(c, mlp, lin);
-    }
+    if (c->m->kv_lora_rank) sum += mla_saved(c, lin);
+    if (c->m->shared_ffn || c->m->dense_layers) mlp = deepseek_mlp_saved(c, mlp, lin);
     return sum + mlp;
 }
 
@@ -3243,7 +3401,8 @@ static bool has_rope(enum est_family f)
     case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
     case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
     case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
-    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: return true;
+    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK:
+    case EST_FAM_STABLELM: case EST_FAM_LLAMA4: case EST_FAM_GPTJ: return true;
     default: return false;
     }
 }
@@ -4064,7 +4223,8 @@ struct gen {
 static bool upcasts_logits(enum est_family f)
 {
     static const enum est_family fp32[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_GEMMA,
-                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3};
+                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3,
+                                           EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK};
     for (size_t i = 0; i < sizeof fp32 / sizeof fp32[0]; i++)
         if (fp32[i] == f) return true;
     return false;
@@ -4087,7 +4247,8 @@ static bool upcasts_logits(enum est_family f)
 static bool llama_eager(enum est_family f)
 {
     static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
-                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3};
+                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3, EST_FAM_QWEN2MOE,
+                                            EST_FAM_DEEPSEEK, EST_FAM_STABLELM};
     for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
         if (fams_[i] == f) return true;
     return false;
@@ -4146,6 +4307,19 @@ static enum eager_path eager_path_of(const struct calc *c)
  * MLP: the residual, the normed input and the activation tensors (gated:
  * act(gate), up and their product; plain: fc's output and the activation's,
  * four ffn-sized under HF's Python gelu_new). */
+/* The MLP's part of one block's working set at prefill, elements per token.
+ * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_experts) feeds every
+ * token to every expert: hidden_states.repeat(num_experts) scaled by the
+ * router scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn)
+ * and up * act (ffn), all alive before the down bmm; elsewhere the routed
+ * experts' gated (or plain) MLP on k tokens' worth. */
+static long double prefill_mlp_elems(const struct calc *c, long double per_ffn)
+{
+    if (c->m->experts && c->f->dense_experts) return (long double)c->m->experts * (c->h + 4 * c->ffn);
+    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
+    return per_ffn * c->ffn * k;
+}
+
 static long double prefill_eager_block(const struct calc *c, const struct gen *g, long double k_prefill)
 {
     const struct est_workload *wl = c->wl;
@@ -4177,9 +4351,8 @@ static long double prefill_eager_block(const struct calc *c, const struct gen *g
     }
     long double soft = T * a * base + S * at_softmax, out = T * a * (base + 2 * qd) + S * at_out;
     long double attn = soft > out ? soft : out;
-    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double f = gated(c->m) ? 3 : (act_saves(c) > 1 ? 4 : 2);
-    long double mlp = T * a * (2 * h + f * c->ffn * k);
+    long double mlp = T * a * (2 * h + prefill_mlp_elems(c, f));
     return attn > mlp ? attn : mlp;
 }
 
@@ -4349,12 +4522,11 @@ static void gen_plan(const struct calc *c, struct gen *g)
     mask_bytes(c, g, g->prompt, k_prefill, &g->mask_keep, &g->mask_build);
     mask_bytes(c, g, 1, g->kv_at, &g->mask_keep_d, &g->mask_build_d);
     /* one block's working set over the prompt (no autograd) */
-    long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     long double nh = (long double)c->m->heads;
     if (wl->attention == EST_ATTN_EAGER) /* the larger of the attention's and the MLP's moment */
         g->acts_prefill = prefill_eager_block(c, g, k_prefill);
     else {
-        g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + (gated(c->m) ? 3 : 2) * c->ffn * k);
+        g->acts_prefill = b * g->prompt * a * (3 * c->h + c->qd + 2 * c->kvd + prefill_mlp_elems(c, gated(c->m) ? 3 : 2));
         if (wl->attention == EST_ATTN_SDPA_MATH) /* the math kernel: scores and softmax in the dtype */
             g->acts_prefill += b * nh * g->prompt * k_prefill * 2 * a;
     }
@@ -5631,6 +5803,10 @@ int est_compute(const struct est_model *m, const struct est_workload *wl, struct
     struct terms t;
     memset(r, 0, sizeof *r);
     memset(&t, 0, sizeof t);
+    if (!est_family_sdpa(m->family) && (wl->attention == EST_ATTN_SDPA || wl->attention == EST_ATTN_SDPA_MATH))
+        return oomlab_err_set(err, "%s has no SDPA attention in transformers (eager or flash_attention_2 only): "
+                                   "pass --attention eager or flash",
+                              est_family_name(m->family));
     if (check_workload(wl, err) || check_gen(m, wl, err) || check_loss(m, wl, err) || calc_init(&c, m, wl, err))
         return -1;
     r->params = (int64_t)c.P;

@@ -21,7 +21,9 @@ enum est_family {
     EST_FAM_QWEN2, EST_FAM_GEMMA, EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI,
     EST_FAM_PHI3, EST_FAM_FALCON, EST_FAM_BLOOM, EST_FAM_BERT, EST_FAM_ROBERTA,
     EST_FAM_T5, EST_FAM_QWEN, EST_FAM_QWEN3, EST_FAM_DISTILBERT, EST_FAM_ELECTRA, EST_FAM_GEMMA3,
-    EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM_DEEPSEEK3, EST_FAM_GPTOSS, EST_FAM__COUNT
+    EST_FAM_COHERE, EST_FAM_STARCODER2, EST_FAM_OLMO2, EST_FAM_DEEPSEEK3, EST_FAM_GPTOSS,
+    EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK, EST_FAM_BIGCODE, EST_FAM_STABLELM,
+    EST_FAM_LLAMA4, EST_FAM_GPTJ, EST_FAM__COUNT
 };
 
 /* The model's shape. Zero means "not given"; est_model_finish fills derived
@@ -38,10 +40,13 @@ struct est_model {
     int64_t sliding_window;  /* 0 = none */
     /* DeepSeek-V3 (deepseek_v3 family, read only from a config.json):
      * multi-head latent attention (head_dim is q's and k's per head,
-     * qk_nope_head_dim + qk_rope_head_dim; q_lora_rank 0 = a plain q_proj),
-     * dense_layers dense MLPs of dense_ffn first (first_k_dense_replace,
-     * intermediate_size), then routed experts of ffn (moe_intermediate_size)
-     * beside one shared MLP of shared_ffn (x n_shared_experts); 0 = none */
+     * qk_nope_head_dim + qk_rope_head_dim; q_lora_rank 0 = a plain q_proj).
+     * The families with shared experts (deepseek_v3, deepseek, qwen2_moe,
+     * llama4_text; config.json only; Llama 4's dense layers are interleaved,
+     * not first, which only their count matters for): dense_layers dense MLPs of dense_ffn first
+     * (first_k_dense_replace, intermediate_size), then routed experts of ffn
+     * (moe_intermediate_size) beside one shared MLP of shared_ffn
+     * (x n_shared_experts, or shared_expert_intermediate_size); 0 = none */
     int64_t q_lora_rank, kv_lora_rank, rope_dim, v_head_dim;
     int64_t dense_layers, dense_ffn, shared_ffn;
     int mlp_kind;            /* 0 = family default, 1 = plain (fc1, act, fc2), 2 = gated */
@@ -550,6 +555,10 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
  * default position-table rows (gpt2 1024, opt 2048, bert/roberta/distilbert/electra
  * 512). */
 bool est_family_tied_default(enum est_family f);
+/* Whether transformers gives the family an SDPA attention path (GPT-J has
+ * eager and flash_attention_2 only): est_compute refuses --attention sdpa
+ * and sdpa-math for one that has none. */
+bool est_family_sdpa(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 /* What the precision keeps in which dtype (training), in words: --explain's

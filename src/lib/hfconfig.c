@@ -28,6 +28,20 @@ static const struct {
      * shared expert: modeling_qwen3_moe.py@00d4b3d2); moe_layout checks every
      * block is sparse */
     {"qwen3_moe", EST_FAM_QWEN3, 0},
+    /* Qwen1.5-MoE / Qwen2-MoE: Qwen2's attention over a sparse block with a
+     * gated shared expert; moe_layout checks every block is sparse */
+    {"qwen2_moe", EST_FAM_QWEN2MOE, 0},
+    /* DeepSeekMoE (deepseek-moe-16b, remote code): Llama's attention, dense
+     * first layers, routed and shared experts; deepseek_layout reads them */
+    {"deepseek", EST_FAM_DEEPSEEK, 0},
+    /* SantaCoder / StarCoder: GPT-2's block with one K/V head (multi_query,
+     * read by family_flags) */
+    {"gpt_bigcode", EST_FAM_BIGCODE, 1},
+    {"stablelm", EST_FAM_STABLELM, 0},
+    /* Llama 4's text model alone (Llama4ForCausalLM; the "llama4" wrapper
+     * with its vision tower stays refused): llama4_layout reads it */
+    {"llama4_text", EST_FAM_LLAMA4, 0},
+    {"gptj", EST_FAM_GPTJ, 0},
     /* XLMRobertaModel is RobertaModel's code (modeling_xlm_roberta.py: "Copied
      * from ...roberta"), a 250k vocabulary */
     {"xlm-roberta", EST_FAM_ROBERTA, 1},
@@ -75,20 +89,16 @@ static const struct {
     const char *model_type;
     const char *why;
 } unmodelled[] = {
-    {"deepseek", "shared experts and dense first layers (first_k_dense_replace)"},
-    {"qwen2_moe", "a gated shared expert (shared_expert_intermediate_size) beside the routed experts"},
     {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
     {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
     {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
-    {"stablelm", "partial rotary and LayerNorms with biases"},
-    {"gpt_bigcode", "multi-query attention in GPT-2's fused c_attn"},
-    {"gptj", "parallel attention and MLP under one LayerNorm"},
     {"gemma3", "a vision tower beside the text model (text_config): give the text model's config (gemma3_text)"},
     {"mistral3", "a vision tower beside the text model (text_config)"},
     {"llava", "a vision tower beside the text model (text_config)"},
     {"llava_next", "a vision tower beside the text model (text_config)"},
     {"mllama", "a vision tower beside the text model (text_config)"},
-    {"llama4", "a vision tower and mixture-of-experts blocks (text_config)"},
+    {"llama4", "a vision tower beside the text model (text_config): give the text model's config (its "
+               "text_config, model_type llama4_text)"},
     {"qwen2_vl", "a vision tower beside the text model (vision_config)"},
     {"qwen2_5_vl", "a vision tower beside the text model (vision_config)"},
     {"mamba", "a state-space model: a recurrent state, no attention or KV cache"},
@@ -102,8 +112,6 @@ static const struct {
                      "(index_n_heads)"},
     {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
                     "sparse-attention indexer (index_n_heads)"},
-    {"llama4_text", "mixture-of-experts blocks with a shared expert, interleaved with dense ones "
-                    "(interleave_moe_layer_step), and chunked attention on 3 layers of 4"},
     {"qwen3_next", "Gated DeltaNet (linear attention, a recurrent state) on 3 layers of 4 "
                    "(full_attention_interval), gated attention, and a gated shared expert"},
     {"qwen3_5", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
@@ -123,6 +131,7 @@ static const struct {
  * the config states (a fine-tune or conversion may keep a family's
  * model_type): a config carrying one is refused with the reason, not counted
  * as the family's layout. */
+enum { READ_MLA = 1, READ_DEEPSEEK = 2, READ_QWEN2MOE = 4, READ_LLAMA4 = 8 };
 enum layout_test {
     LK_PRESENT,  /* any non-null value */
     LK_POSITIVE, /* a number > 0 (Qwen3-Coder states shared_expert_intermediate_size 0) */
@@ -133,19 +142,36 @@ static const struct {
     const char *key;
     enum layout_test test;
     const char *what;
-    bool deepseek; /* read by deepseek_layout: not refused under deepseek_v3 / kimi_k2 */
+    unsigned read_by; /* the READ_* layouts that read the key: not refused under their model_types */
 } layout_keys[] = {
-    {"kv_lora_rank", LK_PRESENT, "multi-head latent attention (a compressed KV cache)", true},
-    {"q_lora_rank", LK_PRESENT, "a low-rank query projection (multi-head latent attention)", true},
-    {"n_shared_experts", LK_POSITIVE, "shared experts beside the routed ones", true},
-    {"shared_expert_intermediate_size", LK_POSITIVE, "a shared expert beside the routed ones", false},
-    {"first_k_dense_replace", LK_POSITIVE, "dense first layers before the sparse ones", true},
-    {"text_config", LK_OBJECT, "a text model nested in a wrapper, beside a vision or audio tower", false},
-    {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed", false},
-    {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed", false},
-    {"block_configs", LK_PRESENT, "a different block per layer", false},
-    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)", false},
+    {"kv_lora_rank", LK_PRESENT, "multi-head latent attention (a compressed KV cache)", READ_MLA},
+    {"q_lora_rank", LK_PRESENT, "a low-rank query projection (multi-head latent attention)", READ_MLA},
+    {"n_shared_experts", LK_POSITIVE, "shared experts beside the routed ones", READ_MLA | READ_DEEPSEEK},
+    {"shared_expert_intermediate_size", LK_POSITIVE, "a shared expert beside the routed ones", READ_QWEN2MOE},
+    {"first_k_dense_replace", LK_POSITIVE, "dense first layers before the sparse ones", READ_MLA | READ_DEEPSEEK},
+    {"text_config", LK_OBJECT, "a text model nested in a wrapper, beside a vision or audio tower", 0},
+    {"hybrid_override_pattern", LK_PRESENT, "Mamba and attention layers mixed", 0},
+    {"layers_block_type", LK_PRESENT, "Mamba and attention layers mixed", 0},
+    {"block_configs", LK_PRESENT, "a different block per layer", 0},
+    {"layer_types", LK_LAYERS, "layers other than full or sliding-window attention (linear attention, Mamba...)",
+     READ_LLAMA4},
 };
+
+/* The model_types whose layout function reads some of layout_keys. */
+static const struct {
+    const char *model_type;
+    unsigned reads;
+} layout_readers[] = {
+    {"deepseek_v3", READ_MLA}, {"kimi_k2", READ_MLA}, {"deepseek_v2", READ_MLA},
+    {"deepseek", READ_DEEPSEEK}, {"qwen2_moe", READ_QWEN2MOE}, {"llama4_text", READ_LLAMA4},
+};
+
+static unsigned layout_reads(const char *type)
+{
+    for (size_t i = 0; i < sizeof layout_readers / sizeof layout_readers[0]; i++)
+        if (strcmp(layout_readers[i].model_type, type) == 0) return layout_readers[i].reads;
+    return 0;
+}
 
 static bool layout_key_hit(json_object *v, enum layout_test test)
 {
@@ -195,6 +221,14 @@ static const struct {
     {"deepseek_v3", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
     {"kimi_k2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
     {"deepseek_v2", "attention_bias", 0, "biases on q_a_proj, kv_a_proj_with_mqa and o_proj"},
+    /* Qwen2MoeConfig's qkv_bias (default true) sets q, k, v's biases */
+    {"qwen2_moe", "qkv_bias", 1, "q, k, v without bias"},
+    {"deepseek", "attention_bias", 0, "biases on q, k, v and o"},
+    {"gpt_bigcode", "add_cross_attention", 0, "cross-attention blocks"},
+    {"stablelm", "use_qkv_bias", 0, "biases on q, k, v (StableLM 2)"},
+    {"stablelm", "qk_layernorm", 0, "per-head q and k LayerNorms"},
+    {"stablelm", "use_parallel_residual", 0, "parallel attention and MLP with one LayerNorm"},
+    {"llama4_text", "attention_bias", 0, "biases on q, k, v and o"},
 };
 
 #define FIELD_KEYS 5
@@ -592,8 +626,12 @@ static void family_flags(json_object *root, struct est_model *m)
      * (new_decoder_architecture or not multi_query) else 1 */
     if (m->family == EST_FAM_FALCON && !get_bool(root, "new_decoder_architecture", 0))
         m->kv_heads = get_bool(root, "multi_query", 1) ? 1 : 0;
-    if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3) && !get_bool(root, "use_sliding_window", 0))
+    if ((m->family == EST_FAM_QWEN2 || m->family == EST_FAM_QWEN3 || m->family == EST_FAM_QWEN2MOE) &&
+        !get_bool(root, "use_sliding_window", 0))
         m->sliding_window = 0;
+    /* GPTBigCodeAttention: kv_heads = 1 if multi_query (the config's default
+     * true) else num_heads */
+    if (m->family == EST_FAM_BIGCODE) m->kv_heads = get_bool(root, "multi_query", 1) ? 1 : 0;
     if (m->family == EST_FAM_OPT && m->embed_proj == m->hidden) m->embed_proj = 0;
     if (m->family == EST_FAM_GPT2 && !m->ffn && m->hidden) m->ffn = 4 * m->hidden;
     /* Qwen-1: intermediate_size (ffn_hidden_size in the first Qwen-7B-Chat
@@ -611,16 +649,40 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
 }
 
-/* Qwen3-MoE: the experts are moe_intermediate_size wide (intermediate_size is
- * the dense MLP's, used only by dense blocks). A block is sparse unless
- * listed in mlp_only_layers or off decoder_sparse_step (Qwen3MoeDecoderLayer);
- * oomlab models every block alike, so a config with dense blocks is refused
- * (-1 with err), not estimated as all-sparse or all-dense. */
+/* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */
+static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t dflt)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
+    if (!json_object_is_type(v, json_type_int)) return -1;
+    int64_t n = json_object_get_int64(v);
+    return n >= lo && n <= (1LL << 30) ? n : -1;
+}
+
+/* Qwen3-MoE and Qwen2-MoE: the experts are moe_intermediate_size wide
+ * (intermediate_size is the dense MLP's, used only by dense blocks). A block
+ * is sparse unless listed in mlp_only_layers or off decoder_sparse_step
+ * (Qwen3MoeDecoderLayer, Qwen2MoeDecoderLayer); oomlab models every block
+ * alike, so a config with dense blocks is refused (-1 with err), not
+ * estimated as all-sparse or all-dense. Qwen2-MoE's shared expert is
+ * shared_expert_intermediate_size wide (qwen2moe_shared). */
+static int qwen2moe_shared(json_object *root, const char *file, struct est_model *m, struct oomlab_err *err)
+{
+    int64_t shared = int_key(root, "shared_expert_intermediate_size", 1, -1);
+    if (shared < 0 || shared > (1LL << 22))
+        return oomlab_err_set(err, "%s: a qwen2_moe config without a positive integer "
+                                   "\"shared_expert_intermediate_size\" is not modelled",
+                              file);
+    m->shared_ffn = shared;
+    return 0;
+}
+
 static int moe_layout(json_object *root, const char *file, const char *type, struct est_model *m,
                       struct oomlab_err *err)
 {
     json_object *v;
-    if (strcmp(type, "qwen3_moe") != 0) return 0;
+    bool qwen2 = strcmp(type, "qwen2_moe") == 0;
+    if (strcmp(type, "qwen3_moe") != 0 && !qwen2) return 0;
     int64_t step = 1, ffn = 0;
     if (json_object_object_get_ex(root, "decoder_sparse_step", &v) && json_object_is_type(v, json_type_int))
         step = json_object_get_int64(v);
@@ -629,13 +691,14 @@ static int moe_layout(json_object *root, const char *file, const char *type, str
     if (json_object_object_get_ex(root, "moe_intermediate_size", &v) && json_object_is_type(v, json_type_int))
         ffn = json_object_get_int64(v);
     if (!m->experts || step != 1 || dense_listed || ffn < 1 || ffn > (1LL << 22))
-        return oomlab_err_set(err, "%s: a qwen3_moe config with %s is not modelled (oomlab needs every block "
+        return oomlab_err_set(err, "%s: a %s config with %s is not modelled (oomlab needs every block "
                                    "sparse: num_experts, moe_intermediate_size, decoder_sparse_step 1, no "
-                                   "mlp_only_layers); pass --arch qwen3 and the dimensions",
-                              file, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
-                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size");
+                                   "mlp_only_layers)%s",
+                              file, type, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
+                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size",
+                              qwen2 ? "" : "; pass --arch qwen3 and the dimensions");
     m->ffn = ffn;
-    return 0;
+    return qwen2 ? qwen2moe_shared(root, file, m, err) : 0;
 }
 
 /* ELECTRA: word, position and token-type tables are embedding_size wide
@@ -741,14 +804,42 @@ static bool is_deepseek3(const char *type)
     return strcmp(type, "deepseek_v3") == 0 || strcmp(type, "kimi_k2") == 0 || strcmp(type, "deepseek_v2") == 0;
 }
 
-/* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */
-static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t dflt)
+/* DeepSeekMoE (model_type deepseek, DeepseekForCausalLM: the modules of
+ * vllm-project/vllm:vllm/model_executor/models/deepseek.py@01dbb081, the
+ * remote code's shapes): a sparse block on every layer at or past
+ * first_k_dense_replace whose index is a multiple of moe_layer_freq, so
+ * only moe_layer_freq 1 is every such layer; n_shared_experts must be >= 1
+ * (null builds no shared MLP, which the family does not model). -1 with
+ * err otherwise. */
+static int deepseek1_layout(json_object *root, const char *file, struct est_model *m, struct oomlab_err *err)
 {
-    json_object *v;
-    if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
-    if (!json_object_is_type(v, json_type_int)) return -1;
-    int64_t n = json_object_get_int64(v);
-    return n >= lo && n <= (1LL << 30) ? n : -1;
+    int64_t freq = int_key(root, "moe_layer_freq", 1, 1);
+    if (freq != 1)
+        return oomlab_err_set(err, "%s: a deepseek config with moe_layer_freq other than 1 (dense layers between "
+                                   "the sparse ones) is not modelled",
+                              file);
+    if (!m->shared_ffn)
+        return oomlab_err_set(err, "%s: a deepseek config without shared experts (n_shared_experts 0) is not "
+                                   "modelled",
+                              file);
+    return 0;
+}
+
+/* Multi-head latent attention's keys (kv_lora_rank, qk_nope_head_dim,
+ * qk_rope_head_dim, v_head_dim in lat) and q_lora_rank. */
+static int mla_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                      const int64_t lat[4], struct oomlab_err *err)
+{
+    int64_t q_lora = int_key(root, "q_lora_rank", 1, 0);
+    if (q_lora < 0)
+        return oomlab_err_set(err, "%s: a %s config's \"q_lora_rank\" must be a positive integer or null", file, type);
+    m->kv_lora_rank = lat[0];
+    m->head_dim = lat[1] + lat[2];
+    m->rope_dim = lat[2];
+    m->v_head_dim = lat[3];
+    m->q_lora_rank = q_lora;
+    m->kv_heads = m->heads; /* num_key_value_heads: every head has its own decompressed K, V */
+    return 0;
 }
 
 /* DeepSeek-V3 (DeepseekV3Config, DeepseekV3ForCausalLM,
@@ -761,38 +852,116 @@ static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t d
  * shared MLP of moe_intermediate_size x n_shared_experts. HF builds that for
  * every layer at or past first_k_dense_replace (moe_layer_freq is not read);
  * the MTP layers (num_nextn_predict_layers) are in the checkpoint, not in
- * the model. A key missing or not a positive integer is refused (-1 with
- * err), not replaced by DeepseekV3Config's default. */
+ * the model. DeepSeekMoE (deepseek) has the same MoE keys over plain
+ * attention (deepseek1_layout). A key missing or not a positive integer is
+ * refused (-1 with err), not replaced by DeepseekV3Config's default. */
 static int deepseek_layout(json_object *root, const char *file, const char *type, struct est_model *m,
                            struct oomlab_err *err)
 {
-    if (!is_deepseek3(type)) return 0;
-    static const struct { const char *key; int64_t lo; } need[] = {
-        {"kv_lora_rank", 1}, {"qk_nope_head_dim", 1}, {"qk_rope_head_dim", 1}, {"v_head_dim", 1},
-        {"n_routed_experts", 1}, {"num_experts_per_tok", 1}, {"moe_intermediate_size", 1},
-        {"n_shared_experts", 0}, {"first_k_dense_replace", 0},
+    bool mla = is_deepseek3(type);
+    if (!mla && strcmp(type, "deepseek") != 0) return 0;
+    /* the MoE keys every DeepSeek reads, then (mla) the latent attention's */
+    static const struct { const char *key; int64_t lo; bool mla; } need[] = {
+        {"n_routed_experts", 1, false}, {"num_experts_per_tok", 1, false}, {"moe_intermediate_size", 1, false},
+        {"n_shared_experts", 0, false}, {"first_k_dense_replace", 0, false},
+        {"kv_lora_rank", 1, true}, {"qk_nope_head_dim", 1, true}, {"qk_rope_head_dim", 1, true},
+        {"v_head_dim", 1, true},
     };
-    int64_t v[sizeof need / sizeof need[0]];
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    int64_t v[sizeof need / sizeof need[0]] = {0};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        if (need[i].mla && !mla) continue;
         if ((v[i] = int_key(root, need[i].key, need[i].lo, -1)) < 0)
             return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" (>= %lld) is not modelled", file,
                                   type, need[i].key, (long long)need[i].lo);
-    int64_t q_lora = int_key(root, "q_lora_rank", 1, 0);
-    if (q_lora < 0)
-        return oomlab_err_set(err, "%s: a %s config's \"q_lora_rank\" must be a positive integer or null", file, type);
-    m->kv_lora_rank = v[0];
-    m->head_dim = v[1] + v[2];
-    m->rope_dim = v[2];
-    m->v_head_dim = v[3];
-    m->experts = v[4];
-    m->experts_per_token = v[5];
+    }
+    m->experts = v[0];
+    m->experts_per_token = v[1];
     m->dense_ffn = m->ffn; /* intermediate_size: the dense layers' MLP */
-    m->ffn = v[6];
-    m->shared_ffn = v[6] * v[7];
-    m->dense_layers = v[8] < m->layers ? v[8] : m->layers;
-    m->q_lora_rank = q_lora;
-    m->kv_heads = m->heads; /* num_key_value_heads: every head has its own decompressed K, V */
+    m->ffn = v[2];
+    m->shared_ffn = v[2] * v[3];
+    m->dense_layers = v[4] < m->layers ? v[4] : m->layers;
+    return mla ? mla_layout(root, file, type, m, v + 5, err) : deepseek1_layout(root, file, m, err);
+}
+
+/* Llama 4 text (Llama4TextConfig, modeling_llama4.py@000c33fd): sparse
+ * blocks on the layers of moe_layers (stated, or its default every
+ * interleave_moe_layer_step-th from step - 1), dense gated MLPs of
+ * intermediate_size_mlp on the others; the routed experts and the shared one
+ * are intermediate_size wide. Chunked attention (attention_chunk_size) on
+ * the layers that use rope, full attention on the others: oomlab models
+ * no_rope_layers' default, every 4th layer full (no_rope_layer_interval 4),
+ * so a stated no_rope_layers or layer_types with another pattern is refused
+ * (-1 with err), not estimated as this one. */
+static bool llama4_full_layer(int64_t i) { return (i + 1) % 4 == 0; }
+
+static int llama4_pattern(json_object *root, const char *file, const struct est_model *m, struct oomlab_err *err)
+{
+    json_object *v;
+    if (int_key(root, "no_rope_layer_interval", 1, 4) != 4)
+        return oomlab_err_set(err, "%s: a llama4_text config with no_rope_layer_interval other than 4 is not "
+                                   "modelled (oomlab models full attention on every 4th layer)",
+                              file);
+    static const char *const keys[] = {"no_rope_layers", "layer_types"};
+    for (size_t k = 0; k < 2; k++) {
+        if (!json_object_object_get_ex(root, keys[k], &v) || !json_object_is_type(v, json_type_array) ||
+            json_object_array_length(v) == 0)
+            continue;
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n; i++) {
+            json_object *e = json_object_array_get_idx(v, i);
+            bool full = llama4_full_layer((int64_t)i);
+            bool ok = k == 0 ? json_object_is_type(e, json_type_int) && json_object_get_int64(e) == (full ? 0 : 1)
+                             : json_object_is_type(e, json_type_string) &&
+                                   strcmp(json_object_get_string(e), full ? "full_attention" : "chunked_attention") == 0;
+            if (!ok || n != (size_t)m->layers)
+                return oomlab_err_set(err, "%s: a llama4_text config whose %s are not chunked attention on 3 layers "
+                                           "of 4 and full attention on every 4th is not modelled (layer %zu)",
+                                      file, keys[k], i);
+        }
+    }
     return 0;
+}
+
+/* The number of sparse layers: moe_layers' entries (distinct layers in
+ * range), or the default count; -1 when the list is not such layers. */
+static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
+    if (!json_object_is_type(v, json_type_array)) return -1;
+    size_t n = json_object_array_length(v);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(v, i);
+        if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0 || json_object_get_int64(e) >= layers)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (json_object_get_int64(json_object_array_get_idx(v, j)) == json_object_get_int64(e)) return -1;
+    }
+    return (int64_t)n;
+}
+
+static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,
+                         struct oomlab_err *err)
+{
+    if (strcmp(type, "llama4_text") != 0) return 0;
+    int64_t step = int_key(root, "interleave_moe_layer_step", 1, 1);
+    int64_t dense_ffn = int_key(root, "intermediate_size_mlp", 1, -1);
+    int64_t chunk = int_key(root, "attention_chunk_size", 1, -1);
+    if (!m->experts || !m->ffn || !m->layers || step < 1 || dense_ffn < 1 || dense_ffn > (1LL << 22) || chunk < 1)
+        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size, "
+                                   "intermediate_size_mlp and attention_chunk_size (positive integers), or with an "
+                                   "interleave_moe_layer_step that is not one, is not modelled",
+                              file);
+    int64_t moe = llama4_moe_layers(root, m->layers, step);
+    if (moe < 1)
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range (at "
+                                   "least one) is not modelled",
+                              file);
+    m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
+    m->dense_ffn = dense_ffn;
+    m->dense_layers = m->layers - moe;
+    m->sliding_window = chunk;
+    return llama4_pattern(root, file, m, err);
 }
 
 /* A known architecture whose parameter layout oomlab cannot model (the
@@ -818,7 +987,7 @@ static int refuse_layout(json_object *root, const char *file, const char *type, 
     for (size_t i = 0; i < sizeof layout_keys / sizeof layout_keys[0]; i++) {
         json_object *v;
         if (!json_object_object_get_ex(root, layout_keys[i].key, &v) || !layout_key_hit(v, layout_keys[i].test) ||
-            (layout_keys[i].deepseek && is_deepseek3(type)))
+            (layout_keys[i].read_by & layout_reads(type)))
             continue;
         return oomlab_err_set(err, "%s: a %s config with \"%s\" (%s) is not modelled; pass --arch and the "
                                    "dimensions to estimate the closest family instead",
@@ -859,7 +1028,8 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
         else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
                  gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err) ||
-                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err))
+                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err) ||
+                 llama4_layout(root, file, type, m, err))
             rc = HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);

@@ -1,7 +1,8 @@
 /* hfconfig: a HuggingFace config.json text -> struct est_model, with json-c.
  * Knows the model_type families of est.h (gpt2, gpt_neox, opt, llama,
  * mistral, qwen2, gemma, gemma2, mixtral, phi, phi3, falcon, bloom, bert,
- * roberta, t5/mt5, qwen (Qwen-1), qwen3, gemma3_text, internlm2, phi-msft, chatglm, glm);
+ * roberta, t5/mt5, qwen (Qwen-1), qwen3, gemma3_text, internlm2, phi-msft, chatglm, glm,
+ * qwen2_moe, deepseek, llama4_text, gpt_bigcode, gptj, stablelm and the others of hfconfig.c's types);
  * refuses, with the reason, architectures it knows it cannot model. Nothing
  * is kept after the call; the caller owns *m. */
 #ifndef OOMLAB_HFCONFIG_H

@@ -247,11 +247,11 @@ static void test_qwen3(void **state)
     assert_true(m.tied_embeddings);
     assert_int_equal(m.dropout, 2);
     assert_int_equal(params_of(&m), 596049920); /* the 0.6B preset's count */
-    /* Qwen2-MoE (a shared expert beside the routed ones) is not modelled:
-     * refused, not guessed as a Qwen3 or a dense Qwen2 */
+    /* Qwen2-MoE without its experts' width is refused, not guessed as a
+     * Qwen3 or a dense Qwen2 (test_shared_expert_families counts it) */
     assert_int_equal(parse("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048, \"num_experts\": 60}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
-    assert_non_null(strstr(err.msg, "model_type \"qwen2_moe\" is not modelled: a gated shared expert"));
+    assert_non_null(strstr(err.msg, "a qwen2_moe config with no moe_intermediate_size is not modelled"));
 }
 
 /* Qwen3-MoE (model_type "qwen3_moe"): Qwen3-30B-A3B's dimensions as
@@ -495,7 +495,7 @@ static const struct {
     {"aya_23", 8028033024, 131072, 0, NULL},
     {"chatglm", 6243584000, 28672, 0, NULL},
     {"codellama_7b", 6738546688, 524288, 0, NULL},
-    {"deepseek", 0, 0, 0, "model_type \"deepseek\" is not"},
+    {"deepseek", 16375728128, 229376, 0, NULL}, /* DeepSeekMoE 16B: dense layer 0, 64 routed + 2 shared */
     {"deepseek_v2_lite", 15706484224, 276480, 0, NULL}, /* MLA (q_lora_rank null: one q_proj), HF's K/V */
     {"bloomz_560m", 559214592, 98304, 0, NULL},
     {"glm_4_9b_chat_1m", 9483857920, 81920, 0, NULL},
@@ -511,8 +511,8 @@ static const struct {
     {"gemma_2b", 2506172416, 18432, 0, NULL},
     {"gpt2", 124439808, 36864, 0, NULL},
     {"gpt2_medium", 354823168, 98304, 0, NULL},
-    {"gpt_bigcode", 0, 0, 0, "model_type \"gpt_bigcode\" is not"},
-    {"gpt_j", 0, 0, 0, "model_type \"gptj\" is not"},
+    {"gpt_bigcode", 1124886528, 12288, 0, NULL}, /* SantaCoder: multi-query, one K/V head */
+    {"gpt_j", 6050882784, 458752, 0, NULL}, /* GPT-J 6B: lm_head with a bias, one LayerNorm a block */
     {"internlm2_5_7b", 7737708544, 131072, 0, NULL},
     {"llama2_13b", 13015864320, 819200, 0, NULL},
     {"llama2_70b", 68976648192, 327680, 0, NULL},
@@ -540,7 +540,7 @@ static const struct {
     {"qwen2_1_5b", 1543714304, 28672, 0, NULL},
     {"qwen2_5_3b", 3085938688, 36864, 0, NULL},
     {"qwen2_7b", 7615616512, 57344, 0, NULL},
-    {"qwen2moe", 0, 0, 0, "model_type \"qwen2_moe\" is not"},
+    {"qwen2moe", 14315784192, 196608, 0, NULL}, /* Qwen1.5-MoE-A2.7B: 60 routed + a gated shared expert */
     {"qwen3_0_6b", 596049920, 114688, 0, NULL},
     {"qwen3_1_7b", 1720574976, 114688, 0, NULL},
     {"redpajama_3b_v1", 2775864320, 327680, 0, NULL},
@@ -548,7 +548,7 @@ static const struct {
     {"smollm2_135m", 134515008, 23040, 0, NULL},
     {"smollm2_360m", 361821120, 40960, 0, NULL},
     {"snowflake_arctic_embed_m", 109482240, 36864, 0, NULL},
-    {"stablelm", 0, 0, 0, "model_type \"stablelm\" is not"},
+    {"stablelm", 2795443200, 327680, 0, NULL}, /* StableLM-3B-4E1T: LayerNorms with bias */
     {"starcoder2", 7173923840, 65536, 4096, NULL},
     {"tinyllama_1b_chat_v1_0", 1100048384, 22528, 0, NULL},
     /* 2025-2026 models (helper estcfg2; SOURCES: ai-dynamo/aiconfigurator's vendored configs) */
@@ -570,6 +570,9 @@ static const struct {
     {"deepseek_v3_2", 0, 0, 0, "model_type \"deepseek_v32\" is not modelled: DeepSeek-V3's multi-head latent"},
     {"glm5", 0, 0, 0, "model_type \"glm_moe_dsa\" is not modelled: multi-head latent attention"},
     {"llama4_scout_17b_16e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
+    /* their text_config alone (Llama4ForCausalLM): KV here is every layer's; the chunked 3 of 4 hold 8192 */
+    {"llama4_scout_17b_16e_text", 107769861120, 196608, 8192, NULL},
+    {"llama4_maverick_17b_128e_text", 400711848960, 196608, 8192, NULL},
     {"llama4_maverick_17b_128e", 0, 0, 0, "model_type \"llama4\" is not modelled: a vision tower"},
     {"qwen3_next_80b_a3b", 0, 0, 0, "model_type \"qwen3_next\" is not modelled: Gated DeltaNet"},
     {"qwen3_5_27b", 0, 0, 0, "model_type \"qwen3_5\" is not modelled: a vision tower"},
@@ -847,6 +850,276 @@ static void test_real_configs(void **state)
     }
 }
 
+/* The new families against what their publishers state.
+ * Qwen1.5-MoE-A2.7B: the checkpoint's model.safetensors.index.json
+ * metadata total_size, 28,631,568,384 B in bf16 (a public test asserting it
+ * against the index: find_string id 68290378793), is 2 B x 14,315,784,192,
+ * the count here, and --mode load holds exactly those bytes; the model card
+ * says "14.3B parameters in total" (YinanWusoymilk/hf-readme:
+ * training_and_application/readme_files/Qwen_Qwen1.5-MoE-A2.7B-Chat.md
+ * @1ab39f24). DeepSeekMoE 16B: "16.4B parameters"
+ * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. StableLM-3B-4E1T:
+ * "2,795,443,200" (Stability-AI/StableLM:README.md@e60081c8), exact.
+ * GPT-J 6B: 6,050,882,784, the parameters of transformers'
+ * GPTJForCausalLM as a public test printed them (find_string id
+ * 37133021827; its "buffers 117440540" are the older per-layer masks).
+ * SantaCoder (gpt_bigcode): its card's "1.1B parameter models" has two
+ * significant figures, so only that rounding is checked. Tiny
+ * configs counted by hand: qwen2_moe hidden 64, 2 layers, 4 heads, vocab
+ * 100, 4 experts of 32, shared 48, untied: per layer q,k,v,o 16384 + qkv
+ * biases 192 + experts 24576 + router 256 + shared 9216 + shared gate 64 +
+ * norms 128 = 50816; x 2 + embed and head 12800 + final norm 64 = 114496.
+ * deepseek hidden 64, 3 layers, first_k_dense_replace 1 of 96, 4 experts of
+ * 32, 2 shared: dense layer 16384 + 18432 + 128 = 34944, sparse layers
+ * 16384 + 24576 + 256 + 12288 + 128 = 53632 each, + 12864 = 155072. Before:
+ * both model_types were refused. */
+static void test_shared_expert_families(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t stated;   /* the publisher's figure */
+        int64_t tol_ppm;  /* 0: exact */
+    } totals[] = {
+        {"qwen2moe", 14315784192, 0}, /* total_size 28631568384 / 2 */
+        {"deepseek", 16400000000, 5000},
+        {"stablelm", 2795443200, 0}, /* the model card's own exact count */
+        {"gpt_j", 6050882784, 0},     /* transformers' GPTJForCausalLM counted in a public log */
+        /* the card's "1.1B", two significant figures: only that rounding is checked */
+        {"gpt_bigcode", 1100000000, 50000},
+        /* "17B (Activated) 400B (Total)", the vision tower included: the text model alone is within 0.5% */
+        {"llama4_maverick_17b_128e_text", 400000000000, 5000},
+    };
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        char path[256];
+        size_t len;
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", totals[i].file);
+        const char *text = slurp(path, &len);
+        if (hfconfig_parse(text, len, path, &m, NULL, &err) != HFCONFIG_OK) fail_msg("%s: %s", path, err.msg);
+        int64_t n = params_of(&m), diff = n > totals[i].stated ? n - totals[i].stated : totals[i].stated - n;
+        if (diff * 1000000 > totals[i].tol_ppm * totals[i].stated)
+            fail_msg("%s: %lld params, stated %lld", path, (long long)n, (long long)totals[i].stated);
+        if (i == 0) {
+            struct est_workload wl;
+            struct est_result r;
+            est_workload_init(&wl);
+            wl.mode = EST_MODE_LOAD;
+            if (est_compute(&m, &wl, &r, &err)) fail_msg("est_compute: %s", err.msg);
+            assert_int_equal(r.comp[EST_C_WEIGHTS].bytes, 28631568384LL);
+        }
+    }
+    struct est_model m;
+    struct oomlab_err err;
+    const char *qwen = "{\"model_type\": \"qwen2_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                       "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 96, "
+                       "\"num_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, "
+                       "\"shared_expert_intermediate_size\": 48, \"tie_word_embeddings\": false";
+    const char *seek = "{\"model_type\": \"deepseek\", \"hidden_size\": 64, \"num_hidden_layers\": 3, "
+                       "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 96, "
+                       "\"n_routed_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, "
+                       "\"n_shared_experts\": 2, \"first_k_dense_replace\": 1";
+    char text[1024];
+    snprintf(text, sizeof text, "%s}", qwen);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 114496);
+    snprintf(text, sizeof text, "%s}", seek);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 155072);
+    /* LoRA on the attention is counted; on the MLP (shared experts and dense
+     * layers beside the routed ones) refused */
+    struct est_workload wl;
+    int64_t total, trainable;
+    est_workload_init(&wl);
+    wl.lora_r = 8;
+    assert_int_equal(est_params(&m, &wl, &total, &trainable, &err), 0);
+    assert_int_equal(trainable, 3 * 8 * (64 + 64) * 2); /* q and v on 3 layers */
+    wl.lora_targets = EST_LORA_ALL;
+    assert_int_equal(est_params(&m, &wl, &total, &trainable, &err), -1);
+    assert_non_null(strstr(err.msg, "LoRA on the MLP of deepseek"));
+    /* layouts the families do not model are refused, with the key */
+    static const struct {
+        int qwen;
+        const char *extra, *want;
+    } refused[] = {
+        {1, ", \"decoder_sparse_step\": 2", "decoder_sparse_step != 1"},
+        {1, ", \"mlp_only_layers\": [0]", "dense blocks (mlp_only_layers)"},
+        {1, ", \"qkv_bias\": false", "\"qkv_bias\": false (q, k, v without bias)"},
+        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" is not modelled"},
+        {0, ", \"moe_layer_freq\": 2", "moe_layer_freq other than 1"},
+        {0, ", \"n_shared_experts\": null", "without an integer \"n_shared_experts\""},
+        {0, ", \"n_shared_experts\": 0", "without shared experts"},
+        {0, ", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
+        {0, ", \"kv_lora_rank\": 512", "\"kv_lora_rank\" (multi-head latent attention"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        /* the last key stated wins (json-c), so an extra key replaces the base's */
+        snprintf(text, sizeof text, "%s%s}", refused[i].qwen ? qwen : seek, refused[i].extra);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, refused[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", refused[i].extra, refused[i].want, rc, err.msg);
+    }
+    /* --arch alone cannot give the shared experts */
+    struct est_model arch = {.family = EST_FAM_QWEN2MOE, .layers = 2, .hidden = 64, .heads = 4, .vocab = 100,
+                             .ffn = 32, .experts = 4};
+    assert_int_equal(est_model_finish(&arch, &err), -1);
+    assert_non_null(strstr(err.msg, "qwen2_moe needs its config.json"));
+    arch.family = EST_FAM_DEEPSEEK;
+    assert_int_equal(est_model_finish(&arch, &err), -1);
+    assert_non_null(strstr(err.msg, "deepseek needs its config.json"));
+}
+
+/* GPTBigCode and StableLM: the flags that change their layout. A
+ * gpt_bigcode config without multi_query keeps every head's K and V (c_attn
+ * 3 x hidden): tiny GPT-2 shapes hidden 64, 2 layers, 4 heads, 16
+ * positions, vocab 100, counted by hand: per layer ln 128 x 2 + c_attn
+ * 64 x 96 + 96 (MQA: hidden + 2 x 16) or 64 x 192 + 192 + c_proj 4160 +
+ * MLP 64 x 256 + 256 + 256 x 64 + 64; embed 6400 + positions 1024 + ln_f
+ * 128. StableLM's use_qkv_bias (StableLM 2), qk_layernorm and
+ * use_parallel_residual move its parameters: refused. Before: both
+ * model_types were refused whole. */
+static void test_bigcode_stablelm_flags(void **state)
+{
+    (void)state;
+    const char *bigcode = "{\"model_type\": \"gpt_bigcode\", \"n_embd\": 64, \"n_layer\": 2, \"n_head\": 4, "
+                          "\"n_positions\": 16, \"vocab_size\": 100";
+    char text[512];
+    struct est_model m;
+    struct oomlab_err err;
+    int64_t mlp = 64 * 256 + 256 + 256 * 64 + 64, fixed = 6400 + 1024 + 128;
+    snprintf(text, sizeof text, "%s}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.kv_heads, 1);
+    assert_int_equal(params_of(&m), 2 * (256 + 64 * 96 + 96 + 4160 + mlp) + fixed);
+    snprintf(text, sizeof text, "%s, \"multi_query\": false}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 2 * (256 + 64 * 192 + 192 + 4160 + mlp) + fixed);
+    snprintf(text, sizeof text, "%s, \"add_cross_attention\": true}", bigcode);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "cross-attention blocks"));
+    static const char *const stablelm_refused[] = {"use_qkv_bias", "qk_layernorm", "use_parallel_residual"};
+    for (size_t i = 0; i < sizeof stablelm_refused / sizeof stablelm_refused[0]; i++) {
+        snprintf(text, sizeof text, "{\"model_type\": \"stablelm\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                 "\"num_attention_heads\": 4, \"intermediate_size\": 96, \"vocab_size\": 100, \"%s\": true}",
+                 stablelm_refused[i]);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+        assert_non_null(strstr(err.msg, stablelm_refused[i]));
+    }
+}
+
+/* Llama 4's text model (model_type llama4_text). A tiny config counted by
+ * hand: hidden 64, 4 layers, 4 heads of 16, 2 K/V heads, vocab 100, 4
+ * experts of 32, interleave_moe_layer_step 2 (sparse layers 1 and 3),
+ * intermediate_size_mlp 96: q 4096 + k 2048 + v 2048 + o 4096 + norms 128 a
+ * layer; sparse: router 256 + gate_up 4 x 64 x 64 + down 4 x 32 x 64 +
+ * shared 3 x 64 x 32 = 30976; dense 3 x 64 x 96 = 18432; + embed and head
+ * 12800 + final norm 64 = 161344. KV cache (static, bf16, 128 B a position
+ * a layer): the full-attention layer (every 4th) holds prompt + generated,
+ * the three chunked ones attention_chunk_size 8. At prefill every expert
+ * runs every token (Llama4TextMoe), so each one adds its working set. Other
+ * attention patterns,
+ * moe_layers out of range, a missing intermediate_size_mlp and attention
+ * biases are refused. Before: llama4_text was refused whole. */
+static void test_llama4_text(void **state)
+{
+    (void)state;
+    const char *base = "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, \"num_hidden_layers\": 4, "
+                       "\"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"head_dim\": 16, "
+                       "\"vocab_size\": 100, \"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+                       "\"intermediate_size\": 32, \"intermediate_size_mlp\": 96, \"interleave_moe_layer_step\": 2, "
+                       "\"attention_chunk_size\": 8";
+    char text[1024];
+    struct est_model m;
+    struct oomlab_err err;
+    snprintf(text, sizeof text, "%s}", base);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(m.dense_layers, 2);
+    assert_int_equal(params_of(&m), 161344);
+    snprintf(text, sizeof text, "%s, \"moe_layers\": [0, 1, 2, 3], \"no_rope_layers\": [1, 1, 1, 0], "
+             "\"layer_types\": [\"chunked_attention\", \"chunked_attention\", \"chunked_attention\", "
+             "\"full_attention\"]}", base);
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    assert_int_equal(params_of(&m), 161344 + 2 * (30976 - 18432)); /* every layer sparse */
+    struct est_workload wl;
+    struct est_result r;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    wl.precision = EST_BF16;
+    wl.cache = EST_CACHE_STATIC;
+    wl.batch = 1;
+    wl.prompt_len = 100;
+    wl.gen_len = 1;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 101 + 3 * 128 * 8);
+    /* prefill runs every expert on every token (hidden_states.repeat): each
+     * expert adds its scaled input (64) and gate_up, act and product (4 x 32)
+     * per token, 2 B each; before, the expert count moved nothing */
+    int64_t acts[2];
+    for (int e = 0; e < 2; e++) {
+        snprintf(text, sizeof text, "%s, \"num_local_experts\": %d}", base, e ? 8 : 4);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.cache = EST_CACHE_DYNAMIC;
+        wl.prompt_len = 1000;
+        wl.gen_len = 0;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        acts[e] = r.comp[EST_C_ACTS].bytes;
+    }
+    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (64 + 4 * 32));
+    static const struct {
+        const char *extra, *want;
+    } bad[] = {
+        {", \"no_rope_layers\": [1, 1, 0, 1]", "no_rope_layers are not chunked attention"},
+        {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
+         "layer_types are not chunked attention"},
+        {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
+        {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
+        {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
+        {", \"intermediate_size_mlp\": null", "without num_local_experts"},
+        {", \"attention_chunk_size\": null", "without num_local_experts"},
+        {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s}", base, bad[i].extra);
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, bad[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", bad[i].extra, bad[i].want, rc, err.msg);
+    }
+}
+
+/* GPT-J: transformers gives it eager and flash_attention_2, no SDPA
+ * (GPTJ_ATTENTION_CLASSES, modeling_gptj.py@00b676f8): an estimate with SDPA
+ * would count attention GPT-J never runs, so est_compute refuses it and
+ * names the kernels to pass; eager and flash are estimated. Before: gptj
+ * was refused whole. */
+static void test_gptj_attention(void **state)
+{
+    (void)state;
+    char path[256];
+    size_t len;
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    snprintf(path, sizeof path, HFCONFIGS "/gpt_j.json");
+    const char *text = slurp(path, &len);
+    assert_int_equal(hfconfig_parse(text, len, path, &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_false(est_family_sdpa(EST_FAM_GPTJ));
+    assert_true(est_family_sdpa(EST_FAM_GPT2));
+    struct est_workload wl;
+    struct est_result r;
+    est_workload_init(&wl);
+    wl.mode = EST_MODE_INFER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "gptj has no SDPA attention in transformers"));
+    wl.attention = EST_ATTN_SDPA_MATH;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
+    wl.attention = EST_ATTN_EAGER;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    wl.attention = EST_ATTN_FLASH;
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+}
+
 /* Every file in tests/data/hfconfigs is a case above: a config added without
  * its expected figures fails here. */
 /* Cohere: Command R+'s per-head q/k LayerNorms (use_qk_norm) are not the
@@ -1112,6 +1385,10 @@ int main(void)
         cmocka_unit_test(test_deepseek_v3_family),
         cmocka_unit_test(test_cohere_qk_norm_refused),
         cmocka_unit_test(test_olmoe),
+        cmocka_unit_test(test_shared_expert_families),
+        cmocka_unit_test(test_bigcode_stablelm_flags),
+        cmocka_unit_test(test_llama4_text),
+        cmocka_unit_test(test_gptj_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
