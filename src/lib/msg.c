@@ -3826,10 +3826,23 @@ static const char *const cond_words[] = {"if", "whenever", "unless", NULL};
 static const char *const cond_fillers[] = {"a", "an", "any", "the", "some", "there", "is",
     "are", "of", "cuda", "gpu", "gpus", "hip", "xpu", "vram", "device", NULL};
 
+/* ... and advice to the reader, whose condition is the reader meeting the
+ * OOM: "If you are getting CUDA out of memory errors, you should reduce the
+ * size of your batch by setting `--max-tokens`" (a maintainer's reply
+ * quoted over another failure, facebookresearch/fairseq#1191), "if you
+ * still see CUDA OOM, lower the batch". The verbs count only with "you"
+ * right after the condition; "If I use 4 GPUs I get ..." stays a report. */
+static const char *const cond_you_verbs[] = {"still", "ever", "keep", "get", "getting",
+    "got", "see", "seeing", "encounter", "encountering", "hit", "hitting", "run", "running",
+    "into", "experience", "experiencing", "face", "facing", "receive", "receiving", NULL};
+
 static bool cond_subject(const char *text, size_t at)
 {
     size_t i = at;
-    for (int words = 0; words < 6; words++) {
+    bool you_verb = false; /* a verb of cond_you_verbs stood between */
+    const char *after_cond = NULL; /* the word walked before the condition's */
+    size_t after_cond_n = 0;
+    for (int words = 0; words < 9; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
         if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) return false;
         size_t we = i;
@@ -3838,10 +3851,16 @@ static bool cond_subject(const char *text, size_t at)
             i--;
         const char *w = text + i;
         size_t n = we - i;
-        if (word_in(w, n, cond_words)) return true;
+        if (word_in(w, n, cond_words))
+            return !you_verb || (after_cond_n == 3 && !strncasecmp(after_cond, "you", 3));
         if (n == 4 && !strncasecmp(w, "case", 4)) /* "in case of" */
-            return i >= 3 && !strncasecmp(text + i - 3, "in", 2) && is_blank((unsigned char)text[i - 1]);
-        if (!word_in(w, n, cond_fillers)) return false;
+            return !you_verb && i >= 3 && !strncasecmp(text + i - 3, "in", 2) &&
+                   is_blank((unsigned char)text[i - 1]);
+        if (word_in(w, n, cond_you_verbs) || (n == 3 && !strncasecmp(w, "you", 3)))
+            you_verb = true;
+        else if (!word_in(w, n, cond_fillers))
+            return false;
+        after_cond = w, after_cond_n = n;
     }
     return false;
 }
@@ -3884,6 +3903,25 @@ static bool cjk_clause_denied(const char *text, size_t len, size_t at, size_t en
     return false;
 }
 
+/* "otherwise" makes what follows it a consequence supposed, not seen:
+ * "I cannot increase the max tokens otherwise it gives CUDA oom error"
+ * (facebookresearch/fairseq#1191, over an assertion), "otherwise you will
+ * get a CUDA OOM". With the writer as its subject it tells what the
+ * writer's runs do ("otherwise i'll get an out of memory error"), as
+ * mention.c's own_experience reads it. w[0..n) is a word of text. */
+static bool otherwise_hedge(const char *text, size_t len, const char *w, size_t n)
+{
+    static const char *const first_person[] = {"i", "we", "i'll", "we'll", "i'd", "we'd",
+        "i\xe2\x80\x99ll", "we\xe2\x80\x99ll", NULL};
+    if (n != 9 || strncasecmp(w, "otherwise", 9)) return false;
+    size_t i = (size_t)(w - text) + n, ws;
+    while (i < len && is_blank((unsigned char)text[i])) i++;
+    ws = i;
+    while (i < len && !is_blank((unsigned char)text[i]) && !clause_mark((unsigned char)text[i]))
+        i++;
+    return !word_in(text + ws, i - ws, first_person);
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
@@ -3905,6 +3943,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
         const char *w = text + i;
         size_t n = we - i;
         if (word_in(w, n, deny_clause) && !limit_can(text, len, w, n)) return true;
+        if (otherwise_hedge(text, len, w, n)) return true;
         if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||

