@@ -3332,6 +3332,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* A cuDNN kernel that could not run to its end: cuDNN's status
+     * CUDNN_STATUS_EXECUTION_FAILED (8, "the GPU program failed to
+     * execute", NVIDIA's cuDNN API reference), raised by PyTorch as
+     * "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED" under the
+     * frames of the pass that ran it (NVIDIA/apex#78 = heldout51 h51-69,
+     * scaled_loss.backward()), by CNTK as "cuDNN failure 8:
+     * CUDNN_STATUS_EXECUTION_FAILED". A kernel fault, as a launch failure
+     * is, not an allocation that failed. */
+    {.kind = "cudnn-execution-failed",
+     .framework = "cuda",
+     .oom_symptom = true,
+     .any = {"CUDNN_STATUS_EXECUTION_FAILED"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* a launch that asks for more registers, shared memory or
      * threads per block than the SM has: the kernel's launch configuration,
      * never device memory (no oom_symptom: an OOM does not cause it). The

