@@ -2903,6 +2903,29 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* The paste says in words that the disk is full: a device-less
+     * "insufficient memory" beside it is a guess at the same failure, not a
+     * GPU OOM ("error: no disk space in val" in a title, the reporter's "I
+     * think it is because of the continuous append images into the list,
+     * which leads to insufficient memory", the maintainer's "your computer
+     * is simply out of hard drive space", ultralytics/yolov5#6756 =
+     * heldout51 h51-39). Not an event unless a traceback follows (a disk
+     * look-alike then, as disk-full); never when denied ("I don't think
+     * insufficient disk space should be the cause", h20-84). */
+    {.kind = "disk-words",
+     .framework = "io",
+     .any = {"no disk space", "No disk space", "out of disk space", "Out of disk space",
+             "out of hard drive space", "no hard drive space", "not enough disk space",
+             "Not enough disk space", "insufficient disk space", "Insufficient disk space",
+             "ran out of disk space", "disk is full", "Disk is full"},
+     /* a denial past a verb of thinking, which deny's adjacent words do not reach */
+     .unless = {"don't think", "do not think", "dont think", "don't believe", "do not believe"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Device memory said to run short in other words, the device and the
      * memory named within four words either side in the clause: "Not enough
      * gpu memory even though there is?" (lllyasviel/Fooocus#1278 = h18-36),
@@ -4014,12 +4037,14 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
 }
 
 /* Or the device is named right after, in the same clause: the rest of the
- * OOM word, then within six words "on", "in" or "with" and a qualifier
- * within three more ("Out of mem on 6GB VRAM", johnman3032/simple-lora-
- * dreambooth-trainer#2; "out of memory error on the GPU"). */
+ * OOM word, then within six words "on", "in", "with" or "for" and a
+ * qualifier within three more ("Out of mem on 6GB VRAM", johnman3032/simple-lora-
+ * dreambooth-trainer#2; "out of memory error on the GPU"; "Training memory
+ * error for RTX 3090 24g", bmaltais/kohya_ss#1407 = heldout51 h51-07). A
+ * later one counts afresh ("memory error for batch 8 on the GPU"). */
 static bool qualified_after(const struct msg_rule *r, const char *text, size_t len, size_t from)
 {
-    static const char *const preps[] = {"on", "in", "with", NULL};
+    static const char *const preps[] = {"on", "in", "with", "for", NULL};
     size_t i = from;
     while (i > 0 && i < len && isalpha((unsigned char)text[i - 1]) && isalpha((unsigned char)text[i]))
         i++; /* the rest of the word: "out of memo|ry" */
@@ -4031,8 +4056,11 @@ static bool qualified_after(const struct msg_rule *r, const char *text, size_t l
         while (i < len && isalnum((unsigned char)text[i])) i++;
         if (i == w) return false; /* punctuation or the line's end: the clause ends */
         if (after_prep >= 0 && is_qualifier(r, text + w, i - w)) return true;
+        if (words <= 6 && word_in(text + w, i - w, preps)) {
+            after_prep = 0;
+            continue;
+        }
         if (after_prep >= 0 && ++after_prep > 3) return false;
-        if (after_prep < 0 && word_in(text + w, i - w, preps)) after_prep = 0;
         if (after_prep < 0 && words >= 6) return false;
     }
     return false;

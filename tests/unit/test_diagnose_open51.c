@@ -182,13 +182,63 @@ static void test_caffe2_gradient_blob(void **state)
     assert_int_equal(e.stage, OOM_STAGE_FORWARD);
 }
 
+/* The disk said in words to be full keeps a device-less memory guess off
+ * the GPU (ultralytics/yolov5#6756); a denial past "think" does not count,
+ * and a device-named OOM elsewhere is not the disk's. */
+static const struct call_case disk_word_calls[] = {
+    {"disk words over a guess",
+     "error: no disk space in val one image end\n\n"
+     "I think it is because of the continuous append images into the list, which leads to "
+     "insufficient memory.\n"
+     "Traceback (most recent call last):\n"
+     "  File \"train.py\", line 10, in <module>\n",
+     false},
+    {"the guess alone",
+     "I think it is because of the continuous append images into the list, which leads to "
+     "insufficient memory.\n"
+     "Traceback (most recent call last):\n"
+     "  File \"train.py\", line 10, in <module>\n",
+     true},
+};
+
+static void test_disk_words(void **state)
+{
+    (void)state;
+    expect_calls(disk_word_calls, sizeof disk_word_calls / sizeof disk_word_calls[0]);
+    struct oom_report rep;
+    scan_log("The device has 800GB of disk space free, so I don't think insufficient disk space "
+             "should be the cause.\n"
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 10, in <module>\n"
+             "_pickle.PicklingError: Can't pickle <function <lambda>>\n",
+             &rep);
+    for (size_t i = 0; i < rep.n_events; i++) assert_string_not_equal(rep.events[i].kind, "disk-words");
+    oom_report_release(&rep);
+}
+
+/* The device named after "for" in the OOM's clause ("Training memory error
+ * for RTX 3090 24g", bmaltais/kohya_ss#1407); a later preposition counts
+ * afresh; "for" and no device stays nothing. */
+static const struct call_case for_device_calls[] = {
+    {"memory error for a card", "Training memory error for RTX 3090 24g\n", true},
+    {"for, then on", "out of memory error for batch size 8 on the GPU\n", true},
+    {"for and no device", "out of memory error for the dataset\n", false},
+};
+
+static void test_device_after_for(void **state)
+{
+    (void)state;
+    expect_calls(for_device_calls, sizeof for_device_calls / sizeof for_device_calls[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_advice_to_the_reader), cmocka_unit_test(test_otherwise_supposes),
         cmocka_unit_test(test_assert_line_no_stage), cmocka_unit_test(test_change_that_catches),
         cmocka_unit_test(test_failed_to_start),      cmocka_unit_test(test_cudnn_execution_failed),
-        cmocka_unit_test(test_caffe2_gradient_blob),
+        cmocka_unit_test(test_caffe2_gradient_blob), cmocka_unit_test(test_disk_words),
+        cmocka_unit_test(test_device_after_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
