@@ -3525,8 +3525,10 @@ static const char *const shell_words[] = {"python", "python3", "pytest", "sudo",
     "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup", "curl", "wget"};
 
 /* The first and second person inside a line (stage_user_text,
- * not_narration). */
-static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
+ * not_narration); " your " as " you ": a reply's advice, "Try to modify
+ * `txt2img.py` (or `img2img.py`), add calling of `.half()` when loading
+ * your model:" (CompVis/stable-diffusion#760 = heldout51 h51-56). */
+static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " your "};
 #define N_PERSON_MARKS (sizeof person_marks / sizeof person_marks[0])
 
 bool stage_other_script(const char *t, size_t n)

@@ -245,6 +245,12 @@ static void test_lines_below_from_people(void **state)
     assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
     snprintf(log, sizeof log, "%s\nBuilding-max \xc2\xb7 comment \xc2\xb7 2021-05-15\nthanks\n", oom);
     assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
+    /* a reply's advice in the second person (CompVis/stable-diffusion#760) */
+    snprintf(log, sizeof log,
+             "%s\nTry to modify `txt2img.py` (or `img2img.py`), add calling of `.half()` when "
+             "loading your model:\n",
+             oom);
+    assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
     /* guard: the tool's own line */
     snprintf(log, sizeof log, "%sException processing job: func=<function img2img at 0x7f>\n", oom);
     assert_int_equal(primary(log).stage, OOM_STAGE_GENERATE);
