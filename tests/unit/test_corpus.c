@@ -63,6 +63,7 @@ static int load(void **state)
         char *end = strchr(line, '\n');
         if (end) *end = '\0';
         struct row *r = &rows[n_rows];
+        *r = (struct row){0}; /* a second set loads over the first's rows */
         char *p = line;
         for (int c = 0; c < NCOLS; c++) {
             r->col[c] = p;
