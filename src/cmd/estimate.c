@@ -932,7 +932,7 @@ static void fp8_layout(const struct est_workload *w, char *buf, size_t n)
     if (w->fp8_scale == EST_FP8_BLOCK)
         snprintf(buf, n, " block %lldx%lld", (long long)bo, (long long)bi);
     else
-        snprintf(buf, n, " per %s", w->fp8_scale == EST_FP8_CHANNEL ? "channel" : "tensor");
+        snprintf(buf, n, " per %s", est_fp8_scale_words(w->fp8_scale));
     if (w->fp8_static_act) snprintf(buf + strlen(buf), n - strlen(buf), ", static input scales");
 }
 

@@ -20,7 +20,7 @@ enum where {
     ADDED_LINE,  /* a diff's added line: '+' then code ("+    except RuntimeError:") */
     UNIT,        /* anywhere, a number's unit: after a digit or no word */
     TITLE_ALONE, /* the title, with no other line in the paste (the row's text is "") */
-    MACHINE_LINE, /* a line naming a machine's sized memory (mention_machine_memory) */
+    MACHINE_LINE, /* a line naming a machine's sized memory (mention_line_read) */
 };
 
 /* What must follow the text: anything, a word's end, a number. */
@@ -328,15 +328,22 @@ static bool ram_of_device(const char *p, size_t i, size_t n)
     return false;
 }
 
+/* What the line's words say to the DEVICE_LINE and MACHINE_LINE rows,
+ * read by context_read before the rows (mention_line_read: the words split
+ * once for both, only for a row still counting on that line). */
+struct line_words {
+    bool device_named, machine_memory;
+};
+
 /* Does the row's text stand in p[0, n) where the row says? low is the line
  * in lower case (the rows' texts are). */
 static bool rule_matches(const struct rule *r, const char *p, const char *low, size_t n,
-                         bool is_title)
+                         bool is_title, const struct line_words *lw)
 {
     size_t t = strlen(r->text);
     if (r->where == TITLE_ALONE) return false; /* read at the paste's end */
-    if (r->where == DEVICE_LINE) return mention_device_named(p, n);
-    if (r->where == MACHINE_LINE) return mention_machine_memory(p, n);
+    if (r->where == DEVICE_LINE) return lw->device_named;
+    if (r->where == MACHINE_LINE) return lw->machine_memory;
     if (r->where == ADDED_LINE) /* not "++", a table's "+---+", a number "+1" */
         return n >= 3 && p[0] == '+' && (p[1] == ' ' || p[1] == '\t' || isalpha((unsigned char)p[1])) &&
                !memchr(p, '|', n) && (isalpha((unsigned char)p[1]) || isalnum((unsigned char)p[2]) ||
@@ -370,9 +377,10 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
 
 bool context_title_change(const char *p, size_t n)
 {
+    struct line_words lw = {false, false}; /* the title rows read no words */
     for (size_t k = 0; k < N_RULES; k++)
         if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE &&
-            rule_matches(&rules[k], p, p, n, true))
+            rule_matches(&rules[k], p, p, n, true, &lw))
             return true;
     return false;
 }
@@ -422,6 +430,26 @@ bool context_walk_next(struct context_walk *w, char *low, size_t cap, struct con
     return true;
 }
 
+/* The line's words for the rows that read them (DEVICE_LINE, MACHINE_LINE)
+ * and still count on it: its words split once, and not at all when no such
+ * row counts (each counts at most `most` times a paste). The host rows skip
+ * a quote, and their memory rows an inventory, as context_read does. */
+static void read_line_words(const char *p, size_t n, const unsigned char *used,
+                            const unsigned char *used_host, bool quote, bool inventory,
+                            struct line_words *lw)
+{
+    bool device = false, machine = false;
+    for (size_t k = 0; k < N_RULES; k++)
+        device |= rules[k].where == DEVICE_LINE && used[k] < rules[k].most;
+    for (size_t k = 0; k < N_HOST_RULES && !quote; k++)
+        machine |= host_rules[k].rule.where == MACHINE_LINE && used_host[k] < host_rules[k].rule.most &&
+                   !(inventory && host_rules[k].kind == CONTEXT_HOST_MEMORY);
+    if (!device && !machine) return;
+    struct mention_line m;
+    mention_line_read(p, n, device, machine, &m);
+    *lw = (struct line_words){m.device_named, m.machine_memory};
+}
+
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
@@ -443,8 +471,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
          * GeForce RTX 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30
          * h30-90) says what the machine has, not that host memory ran out */
         bool inventory = !blank && memmem(low, n, "vram", 4) != NULL;
+        struct line_words lw = {false, false};
+        if (!blank) read_line_words(text + a, n, used, used_host, quote, inventory, &lw);
         for (size_t k = 0; k < N_RULES && !blank; k++) {
-            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title))
+            if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title, &lw))
                 continue;
             used[k]++;
             add_hit(r, &rules[k], CONTEXT_HOST_OTHER, a, b);
@@ -455,7 +485,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         for (size_t k = 0; k < N_HOST_RULES && !blank && !quote; k++) {
             const struct host_rule *h = &host_rules[k];
             if (used_host[k] >= h->rule.most || (inventory && h->kind == CONTEXT_HOST_MEMORY) ||
-                !rule_matches(&h->rule, text + a, low, n, is_title))
+                !rule_matches(&h->rule, text + a, low, n, is_title, &lw))
                 continue;
             used_host[k]++;
             add_hit(r, &h->rule, h->kind, a, b);

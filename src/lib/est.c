@@ -588,6 +588,11 @@ static const char *const ckpt_keeps[] = {
 static const char *const attn_names[] = {"eager", "sdpa", "flash", "sdpa-math"};
 static const char *const quant_names[] = {"none", "int8", "nf4", "nf4-dq", "gptq", "awq", "fp8"};
 static const char *const fp8_scale_names[] = {"block", "channel", "tensor"};
+/* ... in words: a channel scale is one per output channel, a row of the
+ * [out, in] weight (compressed-tensors' CHANNEL strategy gives weight_scale
+ * the shape (out_features, 1): neuralmagic/compressed-tensors:
+ * src/compressed_tensors/quantization/lifecycle/initialize.py@9ead292f) */
+static const char *const fp8_scale_words[] = {"block", "output channel", "tensor"};
 static const char *const qkernel_names[] = {"auto", "gemm", "exllama", "exllama-v2"};
 static const char *const shard_names[] = {"none", "zero1", "zero2", "zero3", "fsdp", "zero0", "gemini"};
 static const char *const offload_names[] = {"none", "optimizer", "params"};
@@ -669,6 +674,7 @@ const char *est_attn_name(enum est_attn a) { return attn_names[a]; }
 int est_quant_parse(const char *s) { return lookup(quant_names, N_OF(quant_names), s); }
 const char *est_quant_name(enum est_quant q) { return quant_names[q]; }
 const char *est_fp8_scale_name(enum est_fp8_scale s) { return fp8_scale_names[s]; }
+const char *est_fp8_scale_words(enum est_fp8_scale s) { return fp8_scale_words[s]; }
 void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in)
 {
     *out = wl->fp8_block_out > 0 ? wl->fp8_block_out : 128;
@@ -5141,7 +5147,7 @@ static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_
     if (wl->fp8_scale == EST_FP8_BLOCK)
         snprintf(per, sizeof per, "%lldx%lld", (long long)bo, (long long)bi);
     else
-        snprintf(per, sizeof per, "%s", wl->fp8_scale == EST_FP8_CHANNEL ? "row" : "tensor");
+        snprintf(per, sizeof per, "%s", est_fp8_scale_words(wl->fp8_scale));
     snprintf(qb, qn, "%s", dec ? "2" : "1");
     snprintf(grp, gn, " %.0Lf%s, %s fp32 scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
              sb, per);

@@ -591,6 +591,9 @@ int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, in
  * a regex other than re:.*NAME$, a module it does not know. */
 int est_fp8_keep_parse(const char *module, unsigned *bits);
 const char *est_fp8_scale_name(enum est_fp8_scale s); /* "block", "channel", "tensor" */
+/* The same for people: "block", "output channel", "tensor" (one wording
+ * for the workload line and the weights formula). */
+const char *est_fp8_scale_words(enum est_fp8_scale s);
 /* fp8 block scales' block: the workload's fp8_block_out x fp8_block_in,
  * 128 where 0 (DeepSeek-V3's layout). */
 void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in);

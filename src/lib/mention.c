@@ -615,15 +615,6 @@ static bool machine_memory(const struct words *w, size_t k)
     return true;
 }
 
-bool mention_machine_memory(const char *text, size_t len)
-{
-    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
-    struct words w;
-    words_read(&w, text, len);
-    for (size_t k = 0; k < w.n; k++)
-        if (machine_memory(&w, k)) return true;
-    return false;
-}
 
 static bool host_guard_at(const struct words *w, size_t k)
 {
@@ -1048,14 +1039,18 @@ enum mention_device mention_device(const char *text, size_t len)
     return device ? MENTION_DEV_NAMED : MENTION_DEV_NONE;
 }
 
-bool mention_device_named(const char *text, size_t len)
+void mention_line_read(const char *text, size_t len, bool device, bool machine,
+                       struct mention_line *line)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    *line = (struct mention_line){false, false};
+    if (!device && !machine) return;
     struct words w;
     words_read(&w, text, len);
-    for (size_t i = 0; i < w.n; i++)
-        if (device_at(&w, i)) return true;
-    return false;
+    for (size_t i = 0; i < w.n && (device || machine); i++) {
+        if (device && device_at(&w, i)) line->device_named = true, device = false;
+        if (machine && machine_memory(&w, i)) line->machine_memory = true, machine = false;
+    }
 }
 
 /* Question words that take the OOM as given: "Why did it run out of memory

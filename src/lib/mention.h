@@ -41,15 +41,19 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
 enum mention_device { MENTION_DEV_NONE, MENTION_DEV_NAMED, MENTION_DEV_GUARD };
 enum mention_device mention_device(const char *text, size_t len);
 
-/* Does the line name a device at all (the lexicon's words only: no guard,
- * no code check)? The paste's context counts such lines (context.c). */
-bool mention_device_named(const char *text, size_t len);
-
-/* Does the line name a machine's memory by its size ("a machine with 120G
- * memory", "the server has 256 GB memory"), in a sentence that names no
- * device? The host's memory: a guard of the prose pass, and host evidence
- * of the paste's context (context.c). */
-bool mention_machine_memory(const char *text, size_t len);
+/* What the paste's context (context.c) asks of a line, its words split
+ * once for both: does it name a device at all (device_named: the lexicon's
+ * words only, no guard, no code check), and does it name a machine's
+ * memory by its size ("a machine with 120G memory", "the server has 256 GB
+ * memory") in a sentence that names no device (machine_memory: the host's
+ * memory, also a guard of the prose pass)? */
+struct mention_line {
+    bool device_named;
+    bool machine_memory;
+};
+/* Only the answers asked for (device, machine) are read; the others stay false. */
+void mention_line_read(const char *text, size_t len, bool device, bool machine,
+                       struct mention_line *line);
 
 /* Does the sentence going on at text[end] end in a question mark ("?",
  * "？")? */

@@ -43,8 +43,9 @@ enum need {
     N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
     N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
     N_VLLM_STARTUP = 1 << 28, /* vLLM: less memory free at start-up than its budget */
-    N_ARRAY = 1 << 29,     /* an array or data-science library's allocator (RAPIDS, CuPy, ...):
-                              no training step, so no fix that follows from a stage */
+    N_ARRAY = 1 << 29,     /* an array or data-science library's allocator (RAPIDS, CuPy, ...) */
+    N_PROGRAM = 1 << 30,   /* not N_ARRAY: a training or inference program, whose stage a
+                              fix may follow from (every row with stages needs it) */
 };
 
 /* Frameworks whose OOMs come from array and data-science libraries, not a
@@ -219,166 +220,166 @@ static const struct plan_fix catalogue[] = {
      "(Dask, FAISS index shards), or a larger GPU",
      "the last resorts: slower host paging, more cards, or a bigger one"},
     /* Stage unknown: the guide locates the stage before changing anything. */
-    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH,
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH | N_PROGRAM,
      "Find the stage first: print the phase (train step, eval, save) and step before each; "
      "CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) makes the traceback point at the "
      "failing operation",
      "the log does not show the stage: the fixes below hold in training and inference alike, "
      "or say which one they are for"},
-    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH,
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH | N_PROGRAM,
      "Find the stage first: print the phase (train step, eval, save) and step before each, "
      "and keep the full traceback",
      "the log does not show the stage: the fixes below hold in training and inference alike, "
      "or say which one they are for"},
     /* Evaluation / prediction. */
-    {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM,
+    {"eval-no-grad", 0, S(OOM_STAGE_EVAL), N_OOM | N_PROGRAM,
      "Evaluate under torch.no_grad() or torch.inference_mode(), with model.eval()",
      "the OOM happened in evaluation{at_step}: without no_grad every batch keeps its "
      "activations for a backward that never comes"},
-    {"eval-batch", 0, S(OOM_STAGE_EVAL), N_OOM | N_SCALES,
+    {"eval-batch", 0, S(OOM_STAGE_EVAL), N_OOM | N_SCALES | N_PROGRAM,
      "Halve the evaluation batch (per_device_eval_batch_size); evaluation needs no "
      "gradient accumulation to keep results the same",
      "evaluation memory scales with its own batch, which is often set larger than the "
      "training batch; {reason}"},
-    {"eval-accumulation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+    {"eval-accumulation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Move predictions to the CPU as you go: eval_accumulation_steps (e.g. 8) in the "
      "Trainer, or .cpu() each batch's outputs in your own loop",
      "predictions gathered over the whole eval set stay on the GPU until the end otherwise"},
-    {"eval-logits", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+    {"eval-logits", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Reduce logits before they are kept: preprocess_logits_for_metrics returning "
      "logits.argmax(-1) (Trainer), or compute the metric per batch",
      "full logits are batch x sequence x vocabulary: with a large vocabulary they dwarf the "
      "model's activations"},
-    {"eval-generation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM,
+    {"eval-generation", 0, S(OOM_STAGE_EVAL), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "If evaluation generates (predict_with_generate): lower generation_max_length / "
      "max_new_tokens and generation_num_beams",
      "the KV cache grows with batch x beams x generated length"},
-    {"eval-low-precision", 0, S(OOM_STAGE_EVAL), N_OOM | N_NO_LOWP | N_NOT_VLLM,
+    {"eval-low-precision", 0, S(OOM_STAGE_EVAL), N_OOM | N_NO_LOWP | N_NOT_VLLM | N_PROGRAM,
      "Evaluate in bf16 (bf16_full_eval=True, or the model in torch.bfloat16 for evaluation)"
      "{dtype_note}",
      "bf16 halves the weights and activations of a forward pass that needs no fp32 master "
      "copy"},
     /* Generation. */
-    {"generate-kv-cache", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM,
+    {"generate-kv-cache", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Bound generation: lower max_new_tokens and num_beams (num_return_sequences)",
      "the OOM happened in generation{at_step}: the KV cache grows with batch x beams x "
      "generated length"},
-    {"generate-batch", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_SCALES,
+    {"generate-batch", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_SCALES | N_PROGRAM,
      "Generate in smaller batches (halve the number of prompts per generate() call)",
      "the KV cache and the activations scale with the prompts generated together; {reason}"},
-    {"prompt-length", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM,
+    {"prompt-length", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Shorten the inputs: truncate long prompts or split them into pieces and merge the "
      "results",
      "the prompt's KV cache and attention grow with its length (attention with its square)"},
-    {"inference-low-precision", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_NO_LOWP,
+    {"inference-low-precision", 0, S(OOM_STAGE_GENERATE), N_OOM | N_NOT_VLLM | N_NO_LOWP | N_PROGRAM,
      "Load the weights in bf16 or 8/4-bit for inference (torch_dtype=torch.bfloat16, "
      "BitsAndBytesConfig(load_in_4bit=True)){dtype_note}",
      "inference usually tolerates quantisation; 4-bit weights take about a quarter"},
     /* Checkpoint save, logging, metrics. */
-    {"checkpoint-from-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM,
+    {"checkpoint-from-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM | N_PROGRAM,
      "Save from CPU: move the state_dict to CPU before torch.save (FSDP: "
      "FullStateDictConfig(offload_to_cpu=True, rank0_only=True))",
      "the OOM happened while saving or logging{at_step}: a full copy of the weights was "
      "gathered on the GPU"},
-    {"metrics-on-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM,
+    {"metrics-on-cpu", 0, S(OOM_STAGE_CHECKPOINT), N_OOM | N_PROGRAM,
      "Log and compute metrics on the CPU: .item() or .detach().cpu() before values are kept "
      "or gathered",
      "values kept for logging hold GPU tensors (and their graphs) until they are written"},
-    {"sharded-checkpoint", 0, S(OOM_STAGE_CHECKPOINT), N_OOM | N_MULTI,
+    {"sharded-checkpoint", 0, S(OOM_STAGE_CHECKPOINT), N_OOM | N_MULTI | N_PROGRAM,
      "Save sharded instead of gathering: FSDP SHARDED_STATE_DICT / torch.distributed.checkpoint, "
      "DeepSpeed's per-rank checkpoint files",
      "{ranks}: a full state dict gathers every rank's shard onto one card"},
     /* Model load. */
-    {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM,
+    {"load-low-precision", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Load in low precision straight to the devices: torch_dtype=torch.bfloat16, "
      "device_map=\"auto\", low_cpu_mem_usage=True, or 8/4-bit (BitsAndBytesConfig); "
      "torch.load(..., map_location=\"cpu\") for checkpoints",
      "the OOM happened while loading the model: the weights alone do not fit as loaded"},
-    {"load-sharded", 0, S(OOM_STAGE_LOAD), N_OOM | N_MULTI,
+    {"load-sharded", 0, S(OOM_STAGE_LOAD), N_OOM | N_MULTI | N_PROGRAM,
      "Shard at load time: DeepSpeed ZeRO-3 (zero.Init) or FSDP with meta-device "
      "initialisation, instead of a full copy per rank",
      "{ranks}: each rank loads the full model before any sharding happens"},
-    {"load-fallbacks", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM,
+    {"load-fallbacks", 0, S(OOM_STAGE_LOAD), N_OOM | N_NOT_VLLM | N_PROGRAM,
      "Offload part of the weights (device_map=\"auto\" with max_memory and offload_folder), "
      "a smaller model, or a larger GPU",
      "the guide's last resorts when the weights do not fit in any precision"},
     /* Data loading. */
-    {"data-on-cpu", 0, S(OOM_STAGE_DATA), N_OOM,
+    {"data-on-cpu", 0, S(OOM_STAGE_DATA), N_OOM | N_PROGRAM,
      "Keep batches on the CPU until the step: no .cuda() in the Dataset/collate_fn, "
      "pin_memory=False, fewer num_workers",
      "the OOM happened in data loading (collate/pin_memory)"},
     /* The optimizer update: batch and activations are gone by then. */
-    {"8bit-optimizer", 0, S(OOM_STAGE_OPTIMIZER), N_OOM,
+    {"8bit-optimizer", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_PROGRAM,
      "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
      "the OOM happened in the optimizer step{at_step}: Adam's two fp32 states per parameter "
      "are allocated there; 8-bit states take a quarter"},
-    {"lora", 0, S(OOM_STAGE_OPTIMIZER), N_OOM,
+    {"lora", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_PROGRAM,
      "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
      "gradients and optimizer states then exist only for the adapters"},
-    {"zero-fsdp", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_MULTI,
+    {"zero-fsdp", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_MULTI | N_PROGRAM,
      "Shard the optimizer states: DeepSpeed ZeRO-1/2 or FSDP",
      "DDP keeps full optimizer states on every card; {ranks}"},
-    {"optimizer-offload", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_SINGLE,
+    {"optimizer-offload", 0, S(OOM_STAGE_OPTIMIZER), N_OOM | N_SINGLE | N_PROGRAM,
      "Offload the optimizer states to CPU: DeepSpeed ZeRO-Offload (offload_optimizer: cpu)",
      "on one card the states can only move to host memory; slower steps"},
     /* Training steps: growth, then the guide's order, batch first. */
-    {"growth", V(VERDICT_MID_RUN), STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NOT_GROWING,
+    {"growth", V(VERDICT_MID_RUN), STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NOT_GROWING | N_PROGRAM,
      "Look for memory that grows across steps: total_loss += loss (use loss.item()), tensors "
      "kept in lists, eval without no_grad, sequence lengths that grow with the data",
      "{verdict_mid}"},
-    {"batch", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_BATCH | N_SCALES,
+    {"batch", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_BATCH | N_SCALES | N_PROGRAM,
      "device_batch_size {batch} -> {batch2}, grad_accum {accum} -> {accum2} keeps the effective "
      "batch at {eff}",
      "peak memory scales about linearly with the per-device batch; {reason}"},
-    {"batch", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_BATCH | N_SCALES,
+    {"batch", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_BATCH | N_SCALES | N_PROGRAM,
      "Halve the per-device batch size and double gradient accumulation to keep the effective "
      "batch (e.g. batch 8 -> 4, grad_accum 2 -> 4)",
      "peak memory scales about linearly with the per-device batch; {reason}"},
     /* Stage unknown: what holds whether the run trains or infers, and
      * the levers of each named as such (a paste whose stage is unknown is
      * as often an inference script as a training step) */
-    {"batch", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_BATCH | N_SCALES,
+    {"batch", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_BATCH | N_SCALES | N_PROGRAM,
      "Halve the batch per device: in training double gradient accumulation to keep the "
      "effective batch (e.g. batch 8 -> 4, grad_accum 2 -> 4); in inference pass fewer "
      "prompts, images or samples per call",
      "peak memory scales about linearly with the batch, in training and inference; {reason}"},
-    {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_SEQ,
+    {"sequence-length", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_CFG_SEQ | N_PROGRAM,
      "max_seq_len {seq} -> {seq2} (check data splitting and position encodings still hold)",
      "{seq_reason}"},
-    {"sequence-length", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_SEQ,
+    {"sequence-length", 0, TRAIN_STAGES | S(OOM_STAGE_DATA), N_OOM | N_NO_CFG_SEQ | N_PROGRAM,
      "Shorten the sequence length one step (e.g. 2048 -> 1024), checking data splitting and "
      "position encodings",
      "{seq_reason}"},
-    {"sequence-length", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_SEQ,
+    {"sequence-length", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_CFG_SEQ | N_PROGRAM,
      "Shorten the inputs one step: the sequence length (e.g. 2048 -> 1024 tokens), or the "
      "image, video or audio size",
      "{seq_reason}"},
-    {"gradient-checkpointing", 0, TRAIN_STAGES, N_OOM | N_NO_CKPT,
+    {"gradient-checkpointing", 0, TRAIN_STAGES, N_OOM | N_NO_CKPT | N_PROGRAM,
      "Turn on gradient checkpointing: model.gradient_checkpointing_enable()",
      "activations usually drop by half or more, for about a third more compute"},
-    {"bf16-autocast", 0, TRAIN_STAGES, N_OOM | N_NO_LOWP,
+    {"bf16-autocast", 0, TRAIN_STAGES, N_OOM | N_NO_LOWP | N_PROGRAM,
      "Train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16){dtype_note}",
      "bf16 activations take half the memory of fp32; no GradScaler needed with bf16"},
-    {"low-precision", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_LOWP,
+    {"low-precision", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NO_LOWP | N_PROGRAM,
      "Run in bf16: train under torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16), or "
      "load the model in torch.bfloat16 for inference{dtype_note}",
      "bf16 activations (and, for inference, weights) take half the memory of fp32"},
-    {"8bit-optimizer", 0, S(OOM_STAGE_BACKWARD), N_OOM,
+    {"8bit-optimizer", 0, S(OOM_STAGE_BACKWARD), N_OOM | N_PROGRAM,
      "Use an 8-bit optimizer: bitsandbytes.optim.AdamW8bit(model.parameters(), lr=...)",
      "Adam keeps two fp32 states per parameter; 8-bit states take a quarter of that"},
-    {"lora", 0, TRAIN_STAGES, N_OOM,
+    {"lora", 0, TRAIN_STAGES, N_OOM | N_PROGRAM,
      "Fine-tune LoRA adapters instead of all weights (QLoRA: 4-bit base + LoRA)",
      "gradients and optimizer states then exist only for the adapters"},
-    {"training-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM,
+    {"training-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PROGRAM,
      "If it is a training step: gradient checkpointing (model.gradient_checkpointing_enable()), "
      "an 8-bit optimizer (bitsandbytes.optim.AdamW8bit), or LoRA adapters instead of all weights",
      "each cuts what only training holds: stored activations, optimizer states, gradients"},
-    {"inference-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM,
+    {"inference-levers", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PROGRAM,
      "If it is inference: run under torch.inference_mode() with model.eval(), and bound what "
      "is generated (max_new_tokens, num_beams)",
      "without no_grad every call keeps its activations for a backward that never comes; the "
      "KV cache grows with the generated length"},
-    {"zero-fsdp", 0, STEP_STAGES, N_OOM | N_MULTI,
+    {"zero-fsdp", 0, STEP_STAGES, N_OOM | N_MULTI | N_PROGRAM,
      "Shard instead of replicating: DeepSpeed ZeRO-2 (optimizer+gradients) or ZeRO-3/FSDP "
      "(parameters too)",
      "DDP keeps a full model, gradients and optimizer state on every card; {ranks}"},
@@ -387,11 +388,11 @@ static const struct plan_fix catalogue[] = {
      "If it still does not fit: spread the model over more GPUs (vLLM tensor_parallel_size, "
      "TGI --num-shard), serve a quantised checkpoint (AWQ/GPTQ/FP8), or a smaller model",
      "the guide's last resorts for inference: shard, quantise or shrink the model"},
-    {"inference-fallbacks", 0, INFER_STAGES, N_OOM | N_NOT_VLLM,
+    {"inference-fallbacks", 0, INFER_STAGES, N_OOM | N_NOT_VLLM | N_PROGRAM,
      "If it still fails: offload weights (device_map=\"auto\" with offload_folder), split "
      "long inputs and merge the results, a smaller model, or a larger GPU",
      "the guide's last resorts for inference"},
-    {"fallbacks", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM,
+    {"fallbacks", 0, STEP_STAGES | S(OOM_STAGE_DATA), N_OOM | N_PROGRAM,
      "If batch 1 still fails: a smaller model, CPU offload (DeepSpeed/Accelerate), or a "
      "larger GPU",
      "the guide's last resorts once the levers above are used up"},
@@ -482,6 +483,7 @@ static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
     for (size_t k = 0; k < sizeof array_frameworks / sizeof array_frameworks[0]; k++)
         if (!strcmp(e->framework, array_frameworks[k])) m |= N_ARRAY;
+    if (!(m & N_ARRAY)) m |= N_PROGRAM;
     if (!strcmp(e->kind, "host-shm") ||
         (!strcmp(e->kind, "host-dataloader-killed") && strstr(e->text, "shared memory")))
         m |= N_SHM;
@@ -639,8 +641,6 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
         const struct plan_fix *f = &catalogue[i];
         if (f->verdicts && !(v->set & f->verdicts)) continue;
         if (f->stages && !(f->stages & S(e->stage))) continue;
-        /* stage-driven fixes assume a training or inference program */
-        if (f->stages && (met & N_ARRAY)) continue;
         if ((f->needs & met) != f->needs) continue;
         /* {verdict} is the judgement that selected this fix. */
         for (int k = 0; f->verdicts && k < VERDICT_COUNT; k++)

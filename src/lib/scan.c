@@ -438,8 +438,15 @@ struct message_memo {
     long pid;
     struct oom_event event;
 };
+/* Does a traceback stand on the line [a, b) (traceback_follows)? b == 0: empty */
+#define TB_SLOT_BITS 8
+struct tb_slot {
+    uint64_t a, b;
+    bool tb;
+};
 struct scan_clines {
     struct cline_slot slot[CLINE_SLOTS];
+    struct tb_slot tb[1u << TB_SLOT_BITS];
     struct message_memo memo;
 };
 
@@ -2294,25 +2301,43 @@ static int rank_after(struct scan *s, const struct view *v, size_t le, int lines
     return -1;
 }
 
-/* A traceback starts within MENTION_TB_LINES after the line ending at le. */
+/* Does the line [a, b) start a traceback (or stand in one)? */
+static bool tb_line(struct scan *s, const struct view *v, size_t a, size_t b, bool *labelled)
+{
+    struct cline c;
+    read_cline(s, v, a, b, &c);
+    *labelled = c.labelled;
+    if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return true;
+    /* the paste cut inside its header: "Traceback (mo" */
+    size_t t = a;
+    while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
+    if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
+    /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
+     * (heldout9 h9-63) */
+    if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
+    /* ... or rich's boxed traceback: "│ /home/.../deepspeed/runtime/engine.py:330  │"
+     * (heldout9 h9-80) */
+    return b - t >= 3 && !memcmp(v->p + t, "\xe2\x94\x82", 3) && memmem(v->p + t, b - t, ".py:", 4);
+}
+
+/* A traceback starts within MENTION_TB_LINES after the line ending at le.
+ * Each line's answer is kept by its place in the input (struct tb_slot):
+ * every line of OOM words asks about the 40 below it, and lines too long
+ * for the line cache were read 40 times each. */
 static bool traceback_follows(struct scan *s, const struct view *v, size_t le)
 {
     size_t a = le, b = le;
     for (int i = 0; i < MENTION_TB_LINES && next_line(v, &a, &b); i++) {
-        struct cline c;
-        read_cline(s, v, a, b, &c);
-        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return true;
-        /* the paste cut inside its header: "Traceback (mo" */
-        size_t t = a;
-        while (t < b && (v->p[t] == ' ' || v->p[t] == '\t')) t++;
-        if (b - t >= 11 && !memcmp(v->p + t, "Traceback (", 11)) return true;
-        /* ... or glued to a progress bar: "| 0/769 [00:00<?, ?it/s]Traceback (most r"
-         * (heldout9 h9-63) */
-        if (b - t >= 12 && memmem(v->p + t, b - t, "]Traceback (", 12)) return true;
-        /* ... or rich's boxed traceback: "│ /home/.../deepspeed/runtime/engine.py:330  │"
-         * (heldout9 h9-80) */
-        if (b - t >= 3 && !memcmp(v->p + t, "\xe2\x94\x82", 3) && memmem(v->p + t, b - t, ".py:", 4))
-            return true;
+        uint64_t A = v->base + a, B = v->base + b;
+        struct tb_slot *e = s->clines ? &s->clines->tb[(A * 0x9E3779B97F4A7C15ull) >> (64 - TB_SLOT_BITS)] : NULL;
+        bool tb, labelled;
+        if (e && e->b == B && e->a == A && B != 0) {
+            tb = e->tb;
+        } else {
+            tb = tb_line(s, v, a, b, &labelled);
+            if (e && !labelled && B != 0) *e = (struct tb_slot){A, B, tb};
+        }
+        if (tb) return true;
     }
     return false;
 }
@@ -2936,6 +2961,42 @@ static bool binary_bytes(const char *p, size_t n)
  * (weak) with it nearby; (context) with the paste's context naming it. */
 enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT };
 
+/* What prose_hit needs of a line below OOM words, read once per line: each
+ * line of OOM words looks PROSE_GUARD_LINES lines down, so a paste of such
+ * lines (bench/hostile's prose-words) read every line below 30 times, its
+ * words split each time. The pass keeps the last PROSE_MEMO lines it read,
+ * by their place in the pass (a line's number mod PROSE_MEMO), each checked
+ * by its bounds before use. */
+#define PROSE_MEMO 32 /* > PROSE_GUARD_LINES: the lines below one line all fit */
+struct prose_below {
+    size_t a, b;   /* the line [a, b) of the view; b == 0 empty */
+    bool blank;    /* nothing but blanks */
+    bool post;     /* another person's post starts here */
+    bool prose;    /* words, not code, a table or a code fence */
+    enum mention_device dv; /* its device or guard words (prose, no binary bytes) */
+};
+struct prose_memo {
+    struct prose_below line[PROSE_MEMO];
+};
+
+static const struct prose_below *below_read(struct scan *s, const struct view *v,
+                                            struct prose_memo *memo, size_t line, size_t a, size_t b)
+{
+    struct prose_below *e = &memo->line[line % PROSE_MEMO];
+    if (e->b == b && e->a == a && b != 0) return e;
+    struct cline d;
+    read_cline(s, v, a, b, &d);
+    *e = (struct prose_below){a, b, d.kind == STAGE_LINE_BLANK, false, false, MENTION_DEV_NONE};
+    if (e->blank) return e;
+    /* another person's post below ("geroldmeisinger · comment ·
+     * 2023-09-17" over 'all duplicate concerning "RAM and out of memory
+     * exceptions (OOM)"', h34-68): its words are a reply's, not this post's */
+    e->post = activity_post_header(d.body, d.n);
+    e->prose = d.kind == STAGE_LINE_OTHER && !(d.n >= 3 && !memcmp(d.body, "```", 3));
+    if (d.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a)) e->dv = mention_device(d.body, d.n);
+    return e;
+}
+
 /* The line names a GPU OOM in words: with its device in the sentence, or
  * (OOM words alone, "Out of memory" as a title) with a device named in the
  * prose right below it (PROSE_DEVICE_LINES lines, before any code fence: a
@@ -2944,7 +3005,8 @@ enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT };
  * lines ("Run out of memory. Creating FAISS index" ... "My process is
  * killed ... loaded into the RAM", stanford-futuredata/ColBERT#164). */
 static bool prose_hit(struct scan *s, const struct view *v, const struct cline *c, size_t b,
-                      enum prose_mode mode, bool *words, struct mention_hit *hit)
+                      enum prose_mode mode, bool *words, struct mention_hit *hit,
+                      struct prose_memo *memo, size_t line)
 {
     enum mention_kind k = mention_read(c->body, c->n, hit);
     if (k == MENTION_WORDS) *words = true;
@@ -2971,18 +3033,12 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
         device = msg_kind_oom_symptom(s->rep->events[i].kind) &&
                  !mention_question(c->body, c->n, hit->end);
     for (int i = 0; i < PROSE_GUARD_LINES && next_line(v, &a2, &b2); i++) {
-        struct cline d;
-        read_cline(s, v, a2, b2, &d);
-        if (d.kind == STAGE_LINE_BLANK) continue;
-        /* another person's post below ("geroldmeisinger · comment ·
-         * 2023-09-17" over 'all duplicate concerning "RAM and out of memory
-         * exceptions (OOM)"', h34-68): its words are a reply's, not this post's */
-        if (activity_post_header(d.body, d.n)) break;
-        if (d.kind != STAGE_LINE_OTHER || (d.n >= 3 && !memcmp(d.body, "```", 3))) prose = false;
-        if (d.kind != STAGE_LINE_OTHER || binary_bytes(v->p + a2, b2 - a2)) continue;
-        enum mention_device dv = mention_device(d.body, d.n);
-        if (dv == MENTION_DEV_GUARD) return false;
-        if (dv == MENTION_DEV_NAMED && prose && i < PROSE_DEVICE_LINES) device = true;
+        const struct prose_below *d = below_read(s, v, memo, line + 1 + (size_t)i, a2, b2);
+        if (d->blank) continue;
+        if (d->post) break;
+        if (!d->prose) prose = false;
+        if (d->dv == MENTION_DEV_GUARD) return false;
+        if (d->dv == MENTION_DEV_NAMED && prose && i < PROSE_DEVICE_LINES) device = true;
     }
     return device;
 }
@@ -2995,6 +3051,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
     struct oom_report *rep = s->rep;
     size_t a = 0, b = line_end(v, 0);
     bool title = v->base == 0; /* the paste's first line with text is yet to come */
+    struct prose_memo memo = {0};
     for (long lines = 0; lines < PROSE_LINES; lines++) {
         bool is_title = false;
         if (title) {
@@ -3019,7 +3076,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
         bool title_call = is_title && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' &&
                           c.body[0] != '\t';
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
-            prose_hit(s, v, &c, b, mode, words, &hit) &&
+            prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&
             /* a line a row reads as a message is that message (TF's "Allocator
              * (GPU_0_bfc) ran out of memory ... not a failure") */
             (n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX),

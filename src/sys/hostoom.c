@@ -83,14 +83,26 @@ int64_t hostoom_kills(void)
 
 #define KMSG_MAX ((size_t)32 << 20) /* the ring buffer is a few MiB at most */
 
+/* The record names the kill of pid (comm) at or after since_us. */
+static bool kill_of(const char *rec, size_t len, long pid, const char *comm, int64_t since_us)
+{
+    struct kmsgoom_kill k;
+    return kmsgoom_parse(rec, len, &k) && k.pid == pid && k.usec >= since_us &&
+           !strncmp(k.comm, comm, 15); /* the kernel keeps 15 characters of a name */
+}
+
 /* Records from fd: /dev/kmsg gives one per read() (EAGAIN at the end,
  * EPIPE where the ring overwrote what we were about to read); a test's
  * file gives many per read, split at newlines (continuation lines, " KEY=",
- * do not parse as records). */
+ * do not parse as records). A line longer than the buffer (a file's; the
+ * kernel's records are under 8 KiB) is read by its head, where a kill's
+ * words stand ("PRIO,SEQ,USEC,FLAGS;" then "Killed process ..."), and the
+ * rest of it skipped up to its newline: never read as a record of its own. */
 static int kmsg_scan(int fd, long pid, const char *comm, int64_t since_us)
 {
     char buf[16384];
     size_t have = 0, total = 0;
+    bool skipping = false; /* in the rest of a line whose head was read */
     for (;;) {
         ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
         if (n < 0 && errno == EINTR) continue;
@@ -103,15 +115,17 @@ static int kmsg_scan(int fd, long pid, const char *comm, int64_t since_us)
         size_t start = 0;
         for (size_t i = 0; i < have; i++) {
             if (buf[i] != '\n') continue;
-            struct kmsgoom_kill k;
-            if (kmsgoom_parse(buf + start, i - start, &k) && k.pid == pid && k.usec >= since_us &&
-                !strncmp(k.comm, comm, 15)) /* the kernel keeps 15 characters of a name */
-                return 1;
+            if (!skipping && kill_of(buf + start, i - start, pid, comm, since_us)) return 1;
+            skipping = false;
             start = i + 1;
         }
         memmove(buf, buf + start, have - start);
         have -= start;
-        if (have == sizeof buf - 1) have = 0; /* a line longer than any record: drop it */
+        if (have == sizeof buf - 1) { /* a line longer than the buffer */
+            if (!skipping && kill_of(buf, have, pid, comm, since_us)) return 1;
+            skipping = true;
+            have = 0;
+        }
         if (total > KMSG_MAX) return 0;
     }
 }

@@ -39,7 +39,9 @@ int64_t hostoom_parse(const char *text, size_t len);
  * cgroup's and older kernels' forms, lib/kmsgoom); 0 when the log was read
  * and has none; -1 when it cannot be read (not root, dmesg_restrict). The
  * name guards against a pid namespace, whose pids the kernel does not log;
- * no record is therefore never evidence that the OOM killer did not act. */
+ * no record is therefore never evidence that the OOM killer did not act.
+ * A file's line longer than 16 KiB is read by its first 16 KiB (where a
+ * record's kill stands), the rest of it skipped. */
 int hostoom_kmsg_killed(long pid, const char *comm, int64_t since_us);
 
 #endif

@@ -63,6 +63,7 @@ static int load(void **state)
         char *end = strchr(line, '\n');
         if (end) *end = '\0';
         struct row *r = &rows[n_rows];
+        *r = (struct row){0}; /* a second set loads over the first's rows */
         char *p = line;
         for (int c = 0; c < NCOLS; c++) {
             r->col[c] = p;
@@ -175,26 +176,38 @@ static bool call_doubtful(const struct row *r)
     return false;
 }
 
-/* The call on the rows whose note does (doubtful) or does not call it
- * doubtful: most call misses on real pastes are rows whose label itself
- * rests on a title or prose (docs/diagnose.md, "How reliable the labels
- * are"), so both figures are printed. */
-static void call_by_doubt(void)
+/* The call on the rows whose note does (doubtful, [1]) or does not ([0])
+ * call it doubtful: most call misses on real pastes are rows whose label
+ * itself rests on a title or prose (docs/diagnose.md, "How reliable the
+ * labels are"), so both figures are printed. */
+struct call_counts {
+    size_t passed[2], labelled[2];
+    size_t missed[2]; /* labelled a GPU OOM, none found */
+    size_t alarm[2];  /* labelled a look-alike, called an OOM */
+};
+
+static void call_count(struct call_counts *c)
 {
-    size_t p[2] = {0, 0}, l[2] = {0, 0}, missed[2] = {0, 0}, alarm[2] = {0, 0};
+    memset(c, 0, sizeof *c);
     for (size_t i = 0; i < n_rows; i++) {
         const struct row *r = &rows[i];
         int d = call_doubtful(r);
         bool said = r->rep.primary >= 0, want = strcmp(r->col[C_OOM], "yes") == 0;
-        l[d]++;
-        p[d] += said == want;
-        missed[d] += want && !said;
-        alarm[d] += said && !want;
+        c->labelled[d]++;
+        c->passed[d] += said == want;
+        c->missed[d] += want && !said;
+        c->alarm[d] += said && !want;
     }
-    printf("  call, rows not doubtful %zu/%zu  %.1f%%; doubtful %zu/%zu\n", p[0], l[0],
-           l[0] ? 100.0 * p[0] / l[0] : 0.0, p[1], l[1]);
+}
+
+static void call_by_doubt(void)
+{
+    struct call_counts c;
+    call_count(&c);
+    printf("  call, rows not doubtful %zu/%zu  %.1f%%; doubtful %zu/%zu\n", c.passed[0], c.labelled[0],
+           c.labelled[0] ? 100.0 * c.passed[0] / c.labelled[0] : 0.0, c.passed[1], c.labelled[1]);
     printf("  call misses: GPU OOM not found %zu (doubtful %zu), look-alike called an OOM %zu"
-           " (doubtful %zu)\n", missed[0] + missed[1], missed[1], alarm[0] + alarm[1], alarm[1]);
+           " (doubtful %zu)\n", c.missed[0] + c.missed[1], c.missed[1], c.alarm[0] + c.alarm[1], c.alarm[1]);
 }
 
 /* The note names got as a defensible alternative ("generate defensible",
@@ -216,36 +229,48 @@ static bool stage_defensible(const char *notes, const char *got)
  * how often a stage it named was right where the label names one; and how
  * often it named a stage where the label says "unknown", which the stage
  * figure does not count (a rule that names stages freely shows up here). */
-static void stage_split(void)
+struct stage_counts {
+    size_t unk, other, none, named, right, alt;
+    size_t over; /* named where the label says unknown */
+    size_t passed[2], labelled[2]; /* [1]: the note says "doubtful stage" */
+};
+
+static void stage_count(struct stage_counts *c)
 {
-    size_t unk = 0, other = 0, none = 0, named = 0, right = 0, alt = 0, over = 0;
-    size_t p[2] = {0, 0}, l[2] = {0, 0};
+    memset(c, 0, sizeof *c);
     for (size_t i = 0; i < n_rows; i++) {
         const char *want = rows[i].col[C_STAGE];
         const struct oom_event *e = rows[i].ev;
         const char *got = e ? oom_stage_name(e->stage) : NULL;
         bool said = got && strcmp(got, "unknown");
         if (!strcmp(want, "unknown") && said) {
-            over++;
+            c->over++;
             if (show_misses)
                 print_error("corpus %s stage: want 'unknown', named '%s'\n", rows[i].col[C_ID], got);
         }
         if (!*want || !strcmp(want, "unknown")) continue;
         int d = strcasestr(rows[i].col[C_NOTES], "doubtful stage") != NULL;
-        named += said;
-        right += said && !strcmp(got, want);
-        l[d]++;
-        p[d] += got && !strcmp(got, want);
-        if (!got) none++;
-        else if (!said) unk++;
-        else if (strcmp(got, want)) other++;
-        alt += said && strcmp(got, want) && stage_defensible(rows[i].col[C_NOTES], got);
+        c->named += said;
+        c->right += said && !strcmp(got, want);
+        c->labelled[d]++;
+        c->passed[d] += got && !strcmp(got, want);
+        if (!got) c->none++;
+        else if (!said) c->unk++;
+        else if (strcmp(got, want)) c->other++;
+        c->alt += said && strcmp(got, want) && stage_defensible(rows[i].col[C_NOTES], got);
     }
-    printf("  stage, rows not doubtful %zu/%zu; doubtful stage %zu/%zu\n", p[0], l[0], p[1], l[1]);
+}
+
+static void stage_split(void)
+{
+    struct stage_counts c;
+    stage_count(&c);
+    printf("  stage, rows not doubtful %zu/%zu; doubtful stage %zu/%zu\n", c.passed[0], c.labelled[0],
+           c.passed[1], c.labelled[1]);
     printf("  stage misses: said unknown %zu, another stage %zu, no event %zu;"
            " named %zu, right %zu; another stage the note calls defensible %zu\n",
-           unk, other, none, named, right, alt);
-    printf("  stage named where the label says unknown (not in the figure): %zu\n", over);
+           c.unk, c.other, c.none, c.named, c.right, c.alt);
+    printf("  stage named where the label says unknown (not in the figure): %zu\n", c.over);
 }
 
 /* --score DIR: the issue's three figures, no assertions (a held-out set is
@@ -305,6 +330,45 @@ static void corpus_tf_shapes(void **state)
         }
 }
 
+/* --score's own counts, pinned on a labelled set written for them
+ * (tests/data/score-corpus: 8 synthetic logs, each row's reason in its
+ * note): two GPU OOMs not found (one doubtful), two look-alikes called OOMs
+ * (one doubtful), one stage named where the label says unknown. A row whose
+ * note says "doubtful stage" is not a doubtful call. */
+static int load_score_set(void **state)
+{
+    corpus_dir = "tests/data/score-corpus";
+    return load(state);
+}
+
+static void score_call_misses(void **state)
+{
+    (void)state;
+    assert_int_equal(n_rows, 8);
+    struct call_counts c;
+    call_count(&c);
+    assert_int_equal(c.labelled[0], 6);
+    assert_int_equal(c.labelled[1], 2);
+    assert_int_equal(c.passed[0], 4);
+    assert_int_equal(c.passed[1], 0);
+    assert_int_equal(c.missed[0] + c.missed[1], 2); /* s03, s04 */
+    assert_int_equal(c.missed[1], 1);               /* s04 */
+    assert_int_equal(c.alarm[0] + c.alarm[1], 2);   /* s05, s06 */
+    assert_int_equal(c.alarm[1], 1);                /* s06 */
+}
+
+static void score_stage_over(void **state)
+{
+    (void)state;
+    struct stage_counts c;
+    stage_count(&c);
+    assert_int_equal(c.over, 1); /* s02; s08 names none, s03/s04 have no event */
+    assert_int_equal(c.labelled[0] + c.labelled[1], 1); /* s01 alone names a stage */
+    assert_int_equal(c.named, 1);
+    assert_int_equal(c.right, 1);
+    assert_int_equal(c.unk + c.other + c.none, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && (!strcmp(argv[1], "--score") || !strcmp(argv[1], "--misses"))) {
@@ -321,5 +385,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(corpus_stage),   cmocka_unit_test(corpus_step),
         cmocka_unit_test(corpus_tf_shapes),
     };
-    return cmocka_run_group_tests(tests, load, unload);
+    const struct CMUnitTest score_tests[] = {
+        cmocka_unit_test(score_call_misses),
+        cmocka_unit_test(score_stage_over),
+    };
+    int failed = cmocka_run_group_tests(tests, load, unload);
+    n_rows = 0;
+    return failed + cmocka_run_group_tests_name("score", score_tests, load_score_set, unload);
 }

@@ -102,6 +102,61 @@ static void test_kmsg_file_last_record(void **state)
     unsetenv("OOMLAB_KMSG");
 }
 
+/* $OOMLAB_KMSG's text in a temp file (the caller unlinks path). */
+static void kmsg_file(char *path, const char *text, size_t len)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    setenv("OOMLAB_KMSG", path, 1);
+}
+
+/* A record longer than the reader's 16 KiB buffer (a file's line: a kill
+ * record with a long tail) is read by its head, which holds the kill; it
+ * was dropped whole, and run's kernel-log fallback said "no record". */
+static void test_kmsg_file_long_record(void **state)
+{
+    (void)state;
+    static const char head[] = "6,1,5,-;usb 1-1: new device\n"
+                               "3,2,900,-;Out of memory: Killed process 4242 (python3) total-vm:1kB, anon-rss:1kB ";
+    size_t tail = 20000, len = sizeof head - 1 + tail + 1;
+    char *text = malloc(len);
+    assert_non_null(text);
+    memcpy(text, head, sizeof head - 1);
+    memset(text + sizeof head - 1, 'x', tail);
+    text[len - 1] = '\n';
+    char path[] = "/tmp/oomlab-test-kmsg-XXXXXX";
+    kmsg_file(path, text, len);
+    assert_int_equal(hostoom_kmsg_killed(4242, "python3", 0), 1);
+    assert_int_equal(hostoom_kmsg_killed(4243, "python3", 0), 0);
+    unlink(path);
+    free(text);
+    unsetenv("OOMLAB_KMSG");
+}
+
+/* ... and the rest of such a line is no record of its own: a kill's words
+ * that start just past the buffer's 16383 bytes, inside another record's
+ * text, were read as a record (a kill the kernel never logged). */
+static void test_kmsg_file_long_record_tail(void **state)
+{
+    (void)state;
+    static const char lead[] = "6,1,5,-;a long line: ";
+    static const char kill[] = "3,2,900,-;Out of memory: Killed process 4242 (python3) total-vm:1kB\n";
+    size_t at = 16383, len = at + sizeof kill - 1;
+    char *text = malloc(len);
+    assert_non_null(text);
+    memset(text, 'x', at);
+    memcpy(text, lead, sizeof lead - 1);
+    memcpy(text + at, kill, sizeof kill - 1);
+    char path[] = "/tmp/oomlab-test-kmsg-XXXXXX";
+    kmsg_file(path, text, len);
+    assert_int_equal(hostoom_kmsg_killed(4242, "python3", 0), 0);
+    unlink(path);
+    free(text);
+    unsetenv("OOMLAB_KMSG");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -109,6 +164,8 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_kmsg_records),
         cmocka_unit_test(test_kmsg_file_last_record),
+        cmocka_unit_test(test_kmsg_file_long_record),
+        cmocka_unit_test(test_kmsg_file_long_record_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
