@@ -3158,6 +3158,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* diagcall15 (issue 12, the call on cut messages): a message family's
+     * own tail, so that a paste cut inside its first word still reads as
+     * the message it is. The Dreambooth extension's batch-size finder prints
+     * "OOM Detected, reducing batch/grad size to {batch_size}/{grad_size}."
+     * then the traceback of the OOM it caught
+     * (d8ahazard/sd_dreambooth_extension:dreambooth/memory.py@e85c8c5f,
+     * find_executable_batch_size); a paste cut at its first letter starts
+     * "OM Detected, ..." (d8ahazard/sd_dreambooth_extension#1457 = heldout6
+     * h6-60). The whole line already reads as the words above; its tail
+     * reads the same way: an event where a traceback follows. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"Detected, reducing batch/grad size"},
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ... and the class's name alone, in words or as a title ("When trying to
      * send API request for text generation I get OutOfMemory.",
      * oobabooga/textgen#6430 as heldout14's h14-07; a title "OutOfMemoryError"
