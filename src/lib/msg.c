@@ -2295,6 +2295,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_arrayfire,
      .near = near_none},
+    /* diagcall15 (issue 12, CUDA/driver errors that are not OOMs):
+     * ArrayFire's other codes in its exception's form, "ArrayFire Exception
+     * (<af_err_to_string>:<code>)": AF_ERR_DRIVER, "Driver not available or
+     * incompatible" (102), and AF_ERR_RUNTIME, "Runtime error " (103)
+     * (arrayfire/arrayfire:src/api/c/err_common.cpp@5594ae7a,
+     * af_err_to_string; flashlight's allocator over a broken driver,
+     * facebookresearch/wav2letter = heldout24 h24-09): no want of memory. */
+    {.kind = "arrayfire-error",
+     .framework = "arrayfire",
+     .any = {"Driver not available or incompatible:102", "Runtime error :103"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* A BFC allocator's memory dump (TF, XLA/JAX, EXLA): "Sum Total of in-use
      * chunks: 13.06GiB" is printed only when an allocation fails, so it stands
      * for the failure when the paste is cut before the error line
@@ -3175,6 +3192,25 @@ static const struct msg_rule rules[] = {
      .unless = {"kill"},
      .end_not = "_-",
      .word = true,
+     .deny = true,
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_MENTION,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* diagcall15 (issue 12, the call on cut messages): a message family's
+     * own tail, so that a paste cut inside its first word still reads as
+     * the message it is. The Dreambooth extension's batch-size finder prints
+     * "OOM Detected, reducing batch/grad size to {batch_size}/{grad_size}."
+     * then the traceback of the OOM it caught
+     * (d8ahazard/sd_dreambooth_extension:dreambooth/memory.py@e85c8c5f,
+     * find_executable_batch_size); a paste cut at its first letter starts
+     * "OM Detected, ..." (d8ahazard/sd_dreambooth_extension#1457 = heldout6
+     * h6-60). The whole line already reads as the words above; its tail
+     * reads the same way: an event where a traceback follows. */
+    {.kind = "oom-mention",
+     .framework = "unknown",
+     .any = {"Detected, reducing batch/grad size"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_MENTION,

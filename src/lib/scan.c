@@ -2610,6 +2610,36 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
+/* diagcall15 (issue 12): a GPU OOM named first without a size and nothing
+ * leading to it (an issue title "Re: Error: ArrayFire Exception (Device out
+ * of memory:101)" copied from another thread), over the same framework's
+ * own failure further down that is no OOM ("ArrayFire Exception (Driver not
+ * available or incompatible:102)", facebookresearch/wav2letter = heldout24
+ * h24-09) and no GPU OOM after it: the paste's failure is the one it shows,
+ * the title's words name another. The mirror of fold_bare_naming. A kernel
+ * fault an OOM leaves behind (oom_symptom) is no such failure. */
+static void drop_bare_naming_shown_otherwise(struct oom_report *rep)
+{
+    size_t a = 0;
+    while (a < rep->n_events && !(rep->events[a].gpu_oom && !rep->events[a].consequence)) a++;
+    if (a >= rep->n_events) return;
+    struct oom_event *bare = &rep->events[a];
+    /* the log's first line: a title, not a bare message of the run
+     * itself ("CUDA error: out of memory" over a later device-side assert
+     * of the same writer stays its OOM) */
+    if (!bare->unled || has_figures(bare) || bare->line != 1) return;
+    bool shown = false;
+    for (size_t b = a + 1; b < rep->n_events; b++) {
+        const struct oom_event *e = &rep->events[b];
+        if (e->gpu_oom) return;
+        if (e->consequence || e->line <= bare->line || strcmp(e->framework, bare->framework) ||
+            msg_kind_oom_symptom(e->kind))
+            continue;
+        shown = true;
+    }
+    if (shown) bare->gpu_oom = false;
+}
+
 static void mark_consequences(struct scan *s);
 
 /* a GPU OOM that a later line of its framework answers as caught
@@ -2669,6 +2699,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->primary = -1;
     fold_bare_naming(rep);
     drop_answered_ooms(rep);
+    drop_bare_naming_shown_otherwise(rep);
     /* the weakest stage evidence, where nothing else named one */
     for (size_t i = 0; i < rep->n_events; i++)
         if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = rep->events[i].weak_stage;
