@@ -973,6 +973,13 @@ static const struct stage_word context_words[] = {
     {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
     {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
     {"Wrapping the env ", OOM_STAGE_LOAD, false},
+    /* NVIDIA's GAN trainers (StyleGAN, StyleGAN2, -ADA, StyleGAN3 and
+     * their forks) announce building G and D, which go to the device as
+     * they are made, "Constructing networks..." (NVlabs/stylegan2-ada-
+     * pytorch:training/training_loop.py@f7e48678), or restoring them in the
+     * TensorFlow versions, "Loading networks from \"…pkl\"..." (NVlabs/
+     * stylegan:training/training_loop.py@f3a04462): set-up, load */
+    {"Constructing networks", OOM_STAGE_LOAD, false}, {"Loading networks from", OOM_STAGE_LOAD, false},
     /* a server that said it serves:
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
@@ -1197,13 +1204,25 @@ bool stage_bar_finished(const char *s, size_t n)
     return last && last - s >= 3 && !memcmp(last - 3, "100", 3) && (last - s == 3 || !isdigit((unsigned char)last[-4]));
 }
 
-/* a tqdm bar with no description, running or full: " 48%|####8 | 24/50 [" */
+/* a tqdm bar with no description, running or full: " 48%|####8 | 24/50 [";
+ * or the same bar drawn with no columns for its blocks, as Colab's and
+ * docker's logs show it: "  0% 0/20 [00:00<?, ?it/s]" (format_meter
+ * returns l_bar[:-1] + r_bar[1:] when ncols is 0, tqdm/tqdm:tqdm/std.py
+ * @000ba6fa). */
 static bool bar_without_description(const char *s, size_t n)
 {
     size_t i = 0, d;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
     for (d = i; i < n && i - d < 3 && isdigit((unsigned char)s[i]); i++) {}
-    return i > d && i + 1 < n && s[i] == '%' && s[i + 1] == '|';
+    if (!(i > d && i + 1 < n && s[i] == '%')) return false;
+    if (s[i + 1] == '|') return true;
+    /* "% 0/20 [": the counts and the elapsed-time bracket right after */
+    size_t j = i + 1;
+    if (s[j++] != ' ') return false;
+    for (d = j; j < n && isdigit((unsigned char)s[j]); j++) {}
+    if (j == d || j >= n || s[j++] != '/') return false;
+    for (d = j; j < n && isdigit((unsigned char)s[j]); j++) {}
+    return j > d && j + 1 < n && s[j] == ' ' && s[j + 1] == '[';
 }
 
 bool stage_bar_bare(const char *s, size_t n)
@@ -1214,6 +1233,31 @@ bool stage_bar_bare(const char *s, size_t n)
 bool stage_bar_undescribed(const char *s, size_t n)
 {
     return bar_without_description(s, n);
+}
+
+/* A web UI's line for a request that failed, printed under whatever the
+ * request drew, and the loop an undescribed bar right above it is: in
+ * AUTOMATIC1111's web UI (and its forks: Forge, SD.Next) wrap_gradio_call
+ * prints "Error completing request" and the request's arguments when the
+ * request raises (AUTOMATIC1111/stable-diffusion-webui:modules/
+ * call_queue.py@00dfe27f); the bar a request draws without a description
+ * is its sampler's ("for i in trange(len(sigmas) - 1, disable=disable)",
+ * crowsonkb/k-diffusion:k_diffusion/sampling.py@686dbad0), its upscalers
+ * and VAE tilers name theirs ("[Tiled VAE]: Executing Encoder Task Queue:").
+ * A bar with a description ("Steps:  50%|", a training extension) is no
+ * sampler's. */
+static const struct {
+    const char *line;
+    enum oom_stage bar;
+} request_failures[] = {
+    {"Error completing request", OOM_STAGE_GENERATE},
+};
+
+enum oom_stage stage_request_failure(const char *s, size_t n)
+{
+    for (size_t k = 0; k < sizeof request_failures / sizeof request_failures[0]; k++)
+        if (memmem(s, n, request_failures[k].line, strlen(request_failures[k].line))) return request_failures[k].bar;
+    return OOM_STAGE_UNKNOWN;
 }
 
 /* The load lines of inference apps whose next loop is their sampler:
@@ -2153,6 +2197,8 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  *   Module.update -> model._update_params_on_kvstore -> kvstore.push
  *   (apache/mxnet model.py; deepinsight/insightface#258 = h28-69),
  *   torch7-style "updateParameters".
+ * - model + loader loads the model, whatever "loader" alone says
+ *   (llama.cpp's "llama_model_loader", vLLM's "get_model_loader").
  * - optim/optimizer + step or update is an optimizer step by any name:
  *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
  *   sxyu/plenoxels#24 = h26-95), "optim_step". */
@@ -2190,7 +2236,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
        ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
-       ROLE_TEST = 65536, ROLE_EPOCH = 131072 };
+       ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2208,7 +2254,7 @@ static const struct {
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
-    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH},
+    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
     {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
     {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
@@ -2235,6 +2281,13 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & ROLE_TEST) && (roles & (ROLE_EPOCH | ROLE_LOOP))) bits |= 1u << OOM_STAGE_EVAL;
     if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
         bits |= 1u << OOM_STAGE_LOAD;
+    /* a loader of a model is no data loader: llama.cpp logs its
+     * loader's lines under the constructor's name, "llama_model_loader:
+     * loaded meta data with 27 key-value pairs" and one "- kv N:" line per
+     * key (ggml-org/llama.cpp:src/llama-model-loader.cpp@3074b500), vLLM's
+     * "get_model_loader" (vllm-project/vllm:vllm/model_executor/
+     * model_loader/__init__.py@e9234694) */
+    if ((roles & ROLE_LOADER) && (roles & ROLE_MODEL)) bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
