@@ -262,8 +262,14 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
-    /* generation, KV cache */
-    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
+    /* generation, KV cache. A frame in "generate" itself; a longer
+     * name ("generate_text", "generate_emissions") is read by its word
+     * parts, where "generate" names generation only with what a generator
+     * makes (name_parts' gen_objects): ctc-forced-aligner's
+     * generate_emissions runs the acoustic model's forward (MahmoudAshraf97/
+     * ctc-forced-aligner:ctc_forced_aligner/alignment_utils.py@02a74b79,
+     * "emissions_ = model(input_batch).logits") */
+    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate\n", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
     /* a KV cache updated while decoding; the bare noun "kv_cache" names no
@@ -475,6 +481,13 @@ static const struct stage_word frame_words[] = {
      * only initialisation allocates ("self.embedding = self.param(" in
      * Embed.setup, huggingface/transformers#29328): load. */
     {", in forward_batch_generation", OOM_STAGE_GENERATE, false}, {"= self.param(", OOM_STAGE_LOAD, false},
+    /* SGLang's scheduler builds each prefill batch from the requests
+     * waiting (Scheduler.get_new_batch_prefill, called from its serving
+     * loops event_loop_normal / event_loop_overlap, which run only once
+     * the server is up; sgl-project/sglang:python/sglang/srt/managers/
+     * scheduler.py@d51c1c21): serving, generate */
+    {", in get_new_batch_prefill", OOM_STAGE_GENERATE, false}, {", in event_loop_normal", OOM_STAGE_GENERATE, false},
+    {", in event_loop_overlap", OOM_STAGE_GENERATE, false},
     /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
      * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
      * optimizer states while the engine is built ("initialize_optimizer_

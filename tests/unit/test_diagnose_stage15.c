@@ -735,6 +735,10 @@ static void test_user_code_stages(void **state)
  * src/lib/stage.c); each assertion failed on main 9e07f268 unless it says
  * it guards. */
 
+#define TORCH_OOM_LINE                                                                                        \
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of " \
+    "15.70 GiB of which 512.00 MiB is free.\n"
+
 /* The stage a log's first event shows: its stage, else its weaker reading
  * (the tail of a paste cut before its error), as the corpus scores it. */
 static const char *shown_stage(const char *log)
@@ -861,6 +865,55 @@ static void test_gan_trainer_builds_networks(void **state)
     assert_string_equal(shown_stage(tf), "load");
 }
 
+/* Precedence: a frame named "generate" plus something a generator does
+ * not make is no generation; the model's forward below it is the stage
+ * (ctc-forced-aligner's generate_emissions, under whisper-diarization's
+ * diarize.py). Guards: "generate" alone and "generate_text" stay. */
+static void test_generate_named_helper_is_not_generation(void **state)
+{
+    (void)state;
+    const char *align =
+        "Traceback (most recent call last):\n"
+        "  File \"C:\\w\\whisper-diarization\\diarize.py\", line 159, in <module>\n"
+        "    emissions, stride = generate_emissions(\n"
+        "  File \"C:\\env\\Lib\\site-packages\\ctc_forced_aligner\\alignment_utils.py\", line 142, in generate_emissions\n"
+        "    emissions_ = model(input_batch).logits\n"
+        "  File \"C:\\env\\Lib\\site-packages\\torch\\nn\\modules\\module.py\", line 1562, in _call_impl\n"
+        "    return forward_call(*args, **kwargs)\n" TORCH_OOM_LINE;
+    assert_string_equal(shown_stage(align), "forward");
+    const char *gen =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/chat.py\", line 40, in <module>\n"
+        "    reply = generate_text(prompt)\n"
+        "  File \"/w/chat.py\", line 21, in generate_text\n"
+        "    ids = tok(prompt)\n" TORCH_OOM_LINE;
+    assert_string_equal(shown_stage(gen), "generate");
+    const char *plain =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/run.py\", line 40, in <module>\n"
+        "    out = pipe.run(prompt)\n"
+        "  File \"/w/pipe.py\", line 21, in generate\n"
+        "    ids = tok(prompt)\n" TORCH_OOM_LINE;
+    assert_string_equal(shown_stage(plain), "generate");
+}
+
+/* SGLang's scheduler building a prefill batch inside its serving loop:
+ * the server answers requests, generate (frames as scheduler.py names
+ * them, paths elided as a report pastes them). */
+static void test_sglang_scheduler_serving_is_generate(void **state)
+{
+    (void)state;
+    const char *sched =
+        "[2026-01-10 09:12:44 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        "  File \".../sglang/srt/managers/scheduler.py\", line 1702, in event_loop_overlap\n"
+        "    batch = self.get_next_batch_to_run()\n"
+        "  File \".../sglang/srt/managers/scheduler.py\", line 2889, in get_next_batch_to_run\n"
+        "    new_batch = self.get_new_batch_prefill()\n"
+        "  File \".../sglang/srt/managers/schedule_batch.py\", line 1849, in prepare_for_extend\n"
+        "    out_cache_loc, req_pool_indices_tensor, _ = alloc_for_extend(self)\n" TORCH_OOM_LINE;
+    assert_string_equal(shown_stage(sched), "generate");
+}
+
 int main(int argc, char **argv)
 {
     int rc = audit_main(&audit, argc, argv);
@@ -871,6 +924,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bar_without_columns),
         cmocka_unit_test(test_model_loader_is_load),
         cmocka_unit_test(test_gan_trainer_builds_networks),
+        cmocka_unit_test(test_generate_named_helper_is_not_generation),
+        cmocka_unit_test(test_sglang_scheduler_serving_is_generate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
