@@ -986,6 +986,13 @@ static const struct stage_word context_words[] = {
     {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
     {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
     {"Wrapping the env ", OOM_STAGE_LOAD, false},
+    /* SRGAN's validation bar and its forks' (the super-resolution
+     * trainers that copied its loop) carry the set's image metrics with
+     * their unit: "[converting LR images to SR images] PSNR: 20.9384 dB
+     * SSIM: 0.5722:   1%|" (leftthomas/SRGAN:train.py@d05de45b, val_bar);
+     * the training bar of the same loop shows losses (a fork puts the same
+     * bracketed words before "g_loss:"), so the metric pair is the cue */
+    {" dB SSIM: ", OOM_STAGE_EVAL, false},
     /* NVIDIA's GAN trainers (StyleGAN, StyleGAN2, -ADA, StyleGAN3 and
      * their forks) announce building G and D, which go to the device as
      * they are made, "Constructing networks..." (NVlabs/stylegan2-ada-
@@ -3254,6 +3261,20 @@ static size_t logging_message_at(const char *text, size_t len)
     return 0;
 }
 
+/* every place a capitalised phase word occurs in a log line is glued
+ * to a lower-case letter: the tail of a CamelCase name or of a project's
+ * directory in a path ("SCENE_DIR=/home/u/SfmEvaluation/data" in hydra's
+ * "Error executing job with overrides" line, facebookresearch/vggsfm#106 =
+ * h30-75), not the phase the program announces */
+static bool cue_inside_name(const char *text, size_t len, const struct stage_word *cue)
+{
+    size_t k = strlen(cue->word);
+    if (!isupper((unsigned char)cue->word[0]) || cue->at == I) return false;
+    for (const char *p = memmem(text, len, cue->word, k); p; p = memmem(p + 1, len - (size_t)(p + 1 - text), cue->word, k))
+        if (p == text || !islower((unsigned char)p[-1])) return false;
+    return true;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3279,7 +3300,9 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     /* the message of a Python logging line, not its logger's name */
     size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
-        if (has_cue(text + from, len - from, &context_words[i])) return context_words[i].stage;
+        if (has_cue(text + from, len - from, &context_words[i]) &&
+            !cue_inside_name(text + from, len - from, &context_words[i]))
+            return context_words[i].stage;
     /* not the command that launched the program ("python inference.py
      * --prompt ...", "torchrun generate.py"): a script's name says what
      * the whole run is for, not where it ran out (it loads its model

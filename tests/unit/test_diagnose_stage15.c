@@ -914,6 +914,60 @@ static void test_sglang_scheduler_serving_is_generate(void **state)
     assert_string_equal(shown_stage(sched), "generate");
 }
 
+/* SRGAN's validation bar carries the set's metrics with their unit; the
+ * message glued to its end fails in the validation pass, whatever module
+ * forward the frames below show (leftthomas/SRGAN train.py val_bar). */
+static void test_metric_bar_is_eval(void **state)
+{
+    (void)state;
+    const char *srgan =
+        "[converting LR images to SR images] PSNR: 20.9384 dB SSIM: 0.5722:   1%| | 1/176"
+        "THCudaCheck FAIL file=/pytorch/torch/lib/THC/generic/THCStorage.cu line=58 error=2 : out of memory\n"
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 119, in <module>\n"
+        "    sr = netG(lr)\n"
+        "  File \"/env/lib/python2.7/site-packages/torch/nn/modules/module.py\", line 206, in __call__\n"
+        "    result = self.forward(*input, **kwargs)\n"
+        "  File \"/w/SRGAN/model.py\", line 37, in forward\n"
+        "    block8 = self.block8(block1 + block7)\n"
+        "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/torch/lib/THC/generic/THCStorage.cu:58\n";
+    assert_string_equal(shown_stage(srgan), "eval");
+    /* guard: the training bar of the same loop shows losses */
+    const char *train = "[converting LR images to SR images] Loss_D: 0.9812 Loss_G: 0.0467:   3%| | 6/200";
+    assert_int_equal(stage_context_line(train, strlen(train)), OOM_STAGE_UNKNOWN);
+}
+
+/* A phase word inside a name is no phase: a project's directory in a
+ * config echo, a class imported in pasted code. Guards: the words that
+ * start a word still name their phase. */
+static void test_phase_word_inside_name(void **state)
+{
+    (void)state;
+    const char *hydra = "Error executing job with overrides: ['camera_type=SIMPLE_RADIAL', "
+                        "'SCENE_DIR=/home/u/SfmEvaluation/data/datasets/MipNerf360/garden']";
+    assert_int_equal(stage_context_line(hydra, strlen(hydra)), OOM_STAGE_UNKNOWN);
+    const char *import = "from transformers import AutoTokenizer, AutoModelForCausalLM";
+    assert_int_equal(stage_context_line(import, strlen(import)), OOM_STAGE_UNKNOWN);
+    const char *lavis = "Evaluation  [2060/5000]  eta: 0:10:11  time: 0.2473  data: 0.0002";
+    assert_int_equal(stage_context_line(lavis, strlen(lavis)), OOM_STAGE_EVAL);
+    const char *banner = "***** Running Evaluation *****";
+    assert_int_equal(stage_context_line(banner, strlen(banner)), OOM_STAGE_EVAL);
+    const char *tok = "Running tokenizer on dataset:  45%|####5     | 4500/10000";
+    assert_int_equal(stage_context_line(tok, strlen(tok)), OOM_STAGE_DATA);
+    const char *vggsfm =
+        "CUDA Out of Memory Error Despite Using a 32GB GPU\n"
+        "\n"
+        "Error executing job with overrides: ['camera_type=SIMPLE_RADIAL', 'SCENE_DIR=/home/u/SfmEvaluation/data/garden']\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/home/u/SfmEvaluation/vggsfm/demo.py\", line 76, in demo_fn\n"
+        "    predictions = vggsfm_runner.run(\n"
+        "  File \"/home/u/SfmEvaluation/vggsfm/vggsfm/runners/runner.py\", line 419, in sparse_reconstruct\n"
+        "    pred_track, pred_vis, pred_score = predict_tracks(\n"
+        "  File \"/home/u/SfmEvaluation/vggsfm/vggsfm/models/track_predictor.py\", line 80, in forward\n"
+        "    fmaps = self.process_images_to_fmaps(images)\n";
+    assert_string_not_equal(shown_stage(vggsfm), "eval");
+}
+
 int main(int argc, char **argv)
 {
     int rc = audit_main(&audit, argc, argv);
@@ -926,6 +980,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_gan_trainer_builds_networks),
         cmocka_unit_test(test_generate_named_helper_is_not_generation),
         cmocka_unit_test(test_sglang_scheduler_serving_is_generate),
+        cmocka_unit_test(test_metric_bar_is_eval),
+        cmocka_unit_test(test_phase_word_inside_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
