@@ -1294,8 +1294,29 @@ enum oom_stage stage_request_failure(const char *s, size_t n)
 static const char *const sampler_loads[] = {"Requested to load", "loaded completely", "loaded partially",
                                             "Moving model(s) has taken", "Loading pipeline components"};
 
+/* a data line that names an evaluation split as a word ("Load test
+ * dataset: 14 scans": SoftGroup's CustomDataset logs f'Load {self.mode}
+ * dataset: {len(self.filenames)} scans', its mode 'train' or 'test',
+ * thangvubk/SoftGroup:softgroup/data/custom.py@192f4bdd): the bare bar
+ * below it runs that split, evaluation */
+static const char *const eval_splits[] = {"test", "val", "valid", "validation", "eval", "dev"};
+
+static bool names_eval_split(const char *s, size_t n)
+{
+    for (size_t k = 0; k < sizeof eval_splits / sizeof eval_splits[0]; k++) {
+        size_t m = strlen(eval_splits[k]);
+        for (const char *p = memmem(s, n, eval_splits[k], m); p; p = memmem(p + 1, n - (size_t)(p + 1 - s), eval_splits[k], m))
+            if ((p == s || !ident(p[-1])) && (p + m == s + n || !ident(p[m]))) return true;
+    }
+    return false;
+}
+
 bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st)
 {
+    if (bare && *st == OOM_STAGE_DATA && names_eval_split(s, n)) {
+        *st = OOM_STAGE_EVAL;
+        return false;
+    }
     if (!bare || *st != OOM_STAGE_LOAD) return false;
     for (size_t k = 0; k < sizeof sampler_loads / sizeof sampler_loads[0]; k++)
         if (memmem(s, n, sampler_loads[k], strlen(sampler_loads[k]))) {

@@ -968,6 +968,26 @@ static void test_phase_word_inside_name(void **state)
     assert_string_not_equal(shown_stage(vggsfm), "eval");
 }
 
+/* A dataset loaded for its test split, then a bar with no description
+ * running over it: the test loop, eval (SoftGroup's log; its custom CUDA
+ * op prints the failure). Guard: the train split's bar names nothing. */
+static void test_eval_split_above_bare_bar(void **state)
+{
+    (void)state;
+    const char *test =
+        "trainint is ok, testing out of memory?\n"
+        "INFO - 2022-10-09 12:36:55,533 - custom - Load test dataset: 14 scans\n"
+        "  0%|          | 0/14 [00:00<?, ?it/s]\n"
+        "CUDA kernel failed : out of memory\n";
+    assert_string_equal(shown_stage(test), "eval");
+    const char *train =
+        "training runs out of memory\n"
+        "INFO - 2022-10-09 12:36:55,533 - custom - Load train dataset: 1201 scans\n"
+        "  0%|          | 0/600 [00:00<?, ?it/s]\n"
+        "CUDA kernel failed : out of memory\n";
+    assert_string_not_equal(shown_stage(train), "eval");
+}
+
 int main(int argc, char **argv)
 {
     int rc = audit_main(&audit, argc, argv);
@@ -982,6 +1002,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sglang_scheduler_serving_is_generate),
         cmocka_unit_test(test_metric_bar_is_eval),
         cmocka_unit_test(test_phase_word_inside_name),
+        cmocka_unit_test(test_eval_split_above_bare_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
