@@ -1305,7 +1305,8 @@ static bool names_eval_split(const char *s, size_t n)
 {
     for (size_t k = 0; k < sizeof eval_splits / sizeof eval_splits[0]; k++) {
         size_t m = strlen(eval_splits[k]);
-        for (const char *p = memmem(s, n, eval_splits[k], m); p; p = memmem(p + 1, n - (size_t)(p + 1 - s), eval_splits[k], m))
+        for (const char *p = memmem(s, n, eval_splits[k], m); p;
+             p = memmem(p + 1, n - (size_t)(p + 1 - s), eval_splits[k], m))
             if ((p == s || !ident(p[-1])) && (p + m == s + n || !ident(p[m]))) return true;
     }
     return false;
@@ -3291,7 +3292,8 @@ static bool cue_inside_name(const char *text, size_t len, const struct stage_wor
 {
     size_t k = strlen(cue->word);
     if (!isupper((unsigned char)cue->word[0]) || cue->at == I) return false;
-    for (const char *p = memmem(text, len, cue->word, k); p; p = memmem(p + 1, len - (size_t)(p + 1 - text), cue->word, k))
+    for (const char *p = memmem(text, len, cue->word, k); p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), cue->word, k))
         if (p == text || !islower((unsigned char)p[-1])) return false;
     return true;
 }
