@@ -2188,7 +2188,8 @@ static const struct stage_word name_parts[] = {
  * generation (E above). */
 static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
     "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
-    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream"};
+    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream",
+    "completion", "completions", "chat", "reply", "replies"};
 
 /* next: the part after this one in the name (its length 0 at the end) */
 static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)

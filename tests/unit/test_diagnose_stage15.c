@@ -868,7 +868,8 @@ static void test_gan_trainer_builds_networks(void **state)
 /* Precedence: a frame named "generate" plus something a generator does
  * not make is no generation; the model's forward below it is the stage
  * (ctc-forced-aligner's generate_emissions, under whisper-diarization's
- * diarize.py). Guards: "generate" alone and "generate_text" stay. */
+ * diarize.py). Guards: "generate" alone, "generate_text" and
+ * "generate_completion" stay. */
 static void test_generate_named_helper_is_not_generation(void **state)
 {
     (void)state;
@@ -888,6 +889,13 @@ static void test_generate_named_helper_is_not_generation(void **state)
         "  File \"/w/chat.py\", line 21, in generate_text\n"
         "    ids = tok(prompt)\n" TORCH_OOM_LINE;
     assert_string_equal(shown_stage(gen), "generate");
+    const char *completion =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/server.py\", line 88, in handle\n"
+        "    text = generate_completion(req)\n"
+        "  File \"/w/server.py\", line 40, in generate_completion\n"
+        "    ids = tok(req.prompt)\n" TORCH_OOM_LINE;
+    assert_string_equal(shown_stage(completion), "generate");
     const char *plain =
         "Traceback (most recent call last):\n"
         "  File \"/w/run.py\", line 40, in <module>\n"
