@@ -3325,11 +3325,16 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
     }
     a = b = from;
     bool bare_bar = false;
+    enum oom_stage failed_under = OOM_STAGE_UNKNOWN;
     for (int lines = 0, counted = 0;
          lines < VERB_LINES && counted < VERB_WINDOW && prev_line(v, &a, &b) && a > stop; lines++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
+        /* a web UI's failed request right under an undescribed bar:
+         * the loop that bar counts (stage_request_failure) */
+        if (failed_under != OOM_STAGE_UNKNOWN && stage_bar_undescribed(c.body, c.n)) return failed_under;
+        failed_under = stage_request_failure(c.body, c.n);
         if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME || stage_training_line(c.body, c.n)) break;
         /* a person's line at the paste's end (a reply: "You can try to use
          * google colab for generating the model", a curl command) is no

@@ -262,8 +262,14 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
-    /* generation, KV cache */
-    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
+    /* generation, KV cache. A frame in "generate" itself; a longer
+     * name ("generate_text", "generate_emissions") is read by its word
+     * parts, where "generate" names generation only with what a generator
+     * makes (name_parts' gen_objects): ctc-forced-aligner's
+     * generate_emissions runs the acoustic model's forward (MahmoudAshraf97/
+     * ctc-forced-aligner:ctc_forced_aligner/alignment_utils.py@02a74b79,
+     * "emissions_ = model(input_batch).logits") */
+    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate\n", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
     /* a KV cache updated while decoding; the bare noun "kv_cache" names no
@@ -475,6 +481,13 @@ static const struct stage_word frame_words[] = {
      * only initialisation allocates ("self.embedding = self.param(" in
      * Embed.setup, huggingface/transformers#29328): load. */
     {", in forward_batch_generation", OOM_STAGE_GENERATE, false}, {"= self.param(", OOM_STAGE_LOAD, false},
+    /* SGLang's scheduler builds each prefill batch from the requests
+     * waiting (Scheduler.get_new_batch_prefill, called from its serving
+     * loops event_loop_normal / event_loop_overlap, which run only once
+     * the server is up; sgl-project/sglang:python/sglang/srt/managers/
+     * scheduler.py@d51c1c21): serving, generate */
+    {", in get_new_batch_prefill", OOM_STAGE_GENERATE, false}, {", in event_loop_normal", OOM_STAGE_GENERATE, false},
+    {", in event_loop_overlap", OOM_STAGE_GENERATE, false},
     /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
      * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
      * optimizer states while the engine is built ("initialize_optimizer_
@@ -975,6 +988,20 @@ static const struct stage_word context_words[] = {
     {"\xf0\x9f\x8e\xa5 Rendering", OOM_STAGE_GENERATE, false}, {"Rendering trajectory", OOM_STAGE_GENERATE, false},
     {"trajectory rendering", OOM_STAGE_GENERATE, false}, {" recycle=", OOM_STAGE_FORWARD, false},
     {"Wrapping the env ", OOM_STAGE_LOAD, false},
+    /* SRGAN's validation bar and its forks' (the super-resolution
+     * trainers that copied its loop) carry the set's image metrics with
+     * their unit: "[converting LR images to SR images] PSNR: 20.9384 dB
+     * SSIM: 0.5722:   1%|" (leftthomas/SRGAN:train.py@d05de45b, val_bar);
+     * the training bar of the same loop shows losses (a fork puts the same
+     * bracketed words before "g_loss:"), so the metric pair is the cue */
+    {" dB SSIM: ", OOM_STAGE_EVAL, false},
+    /* NVIDIA's GAN trainers (StyleGAN, StyleGAN2, -ADA, StyleGAN3 and
+     * their forks) announce building G and D, which go to the device as
+     * they are made, "Constructing networks..." (NVlabs/stylegan2-ada-
+     * pytorch:training/training_loop.py@f7e48678), or restoring them in the
+     * TensorFlow versions, "Loading networks from \"…pkl\"..." (NVlabs/
+     * stylegan:training/training_loop.py@f3a04462): set-up, load */
+    {"Constructing networks", OOM_STAGE_LOAD, false}, {"Loading networks from", OOM_STAGE_LOAD, false},
     /* a server that said it serves:
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
@@ -1199,13 +1226,25 @@ bool stage_bar_finished(const char *s, size_t n)
     return last && last - s >= 3 && !memcmp(last - 3, "100", 3) && (last - s == 3 || !isdigit((unsigned char)last[-4]));
 }
 
-/* a tqdm bar with no description, running or full: " 48%|####8 | 24/50 [" */
+/* a tqdm bar with no description, running or full: " 48%|####8 | 24/50 [";
+ * or the same bar drawn with no columns for its blocks, as Colab's and
+ * docker's logs show it: "  0% 0/20 [00:00<?, ?it/s]" (format_meter
+ * returns l_bar[:-1] + r_bar[1:] when ncols is 0, tqdm/tqdm:tqdm/std.py
+ * @000ba6fa). */
 static bool bar_without_description(const char *s, size_t n)
 {
     size_t i = 0, d;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
     for (d = i; i < n && i - d < 3 && isdigit((unsigned char)s[i]); i++) {}
-    return i > d && i + 1 < n && s[i] == '%' && s[i + 1] == '|';
+    if (!(i > d && i + 1 < n && s[i] == '%')) return false;
+    if (s[i + 1] == '|') return true;
+    /* "% 0/20 [": the counts and the elapsed-time bracket right after */
+    size_t j = i + 1;
+    if (s[j++] != ' ') return false;
+    for (d = j; j < n && isdigit((unsigned char)s[j]); j++) {}
+    if (j == d || j >= n || s[j++] != '/') return false;
+    for (d = j; j < n && isdigit((unsigned char)s[j]); j++) {}
+    return j > d && j + 1 < n && s[j] == ' ' && s[j + 1] == '[';
 }
 
 bool stage_bar_bare(const char *s, size_t n)
@@ -1216,6 +1255,31 @@ bool stage_bar_bare(const char *s, size_t n)
 bool stage_bar_undescribed(const char *s, size_t n)
 {
     return bar_without_description(s, n);
+}
+
+/* A web UI's line for a request that failed, printed under whatever the
+ * request drew, and the loop an undescribed bar right above it is: in
+ * AUTOMATIC1111's web UI (and its forks: Forge, SD.Next) wrap_gradio_call
+ * prints "Error completing request" and the request's arguments when the
+ * request raises (AUTOMATIC1111/stable-diffusion-webui:modules/
+ * call_queue.py@00dfe27f); the bar a request draws without a description
+ * is its sampler's ("for i in trange(len(sigmas) - 1, disable=disable)",
+ * crowsonkb/k-diffusion:k_diffusion/sampling.py@686dbad0), its upscalers
+ * and VAE tilers name theirs ("[Tiled VAE]: Executing Encoder Task Queue:").
+ * A bar with a description ("Steps:  50%|", a training extension) is no
+ * sampler's. */
+static const struct {
+    const char *line;
+    enum oom_stage bar;
+} request_failures[] = {
+    {"Error completing request", OOM_STAGE_GENERATE},
+};
+
+enum oom_stage stage_request_failure(const char *s, size_t n)
+{
+    for (size_t k = 0; k < sizeof request_failures / sizeof request_failures[0]; k++)
+        if (memmem(s, n, request_failures[k].line, strlen(request_failures[k].line))) return request_failures[k].bar;
+    return OOM_STAGE_UNKNOWN;
 }
 
 /* The load lines of inference apps whose next loop is their sampler:
@@ -1232,8 +1296,30 @@ bool stage_bar_undescribed(const char *s, size_t n)
 static const char *const sampler_loads[] = {"Requested to load", "loaded completely", "loaded partially",
                                             "Moving model(s) has taken", "Loading pipeline components"};
 
+/* a data line that names an evaluation split as a word ("Load test
+ * dataset: 14 scans": SoftGroup's CustomDataset logs f'Load {self.mode}
+ * dataset: {len(self.filenames)} scans', its mode 'train' or 'test',
+ * thangvubk/SoftGroup:softgroup/data/custom.py@192f4bdd): the bare bar
+ * below it runs that split, evaluation */
+static const char *const eval_splits[] = {"test", "val", "valid", "validation", "eval", "dev"};
+
+static bool names_eval_split(const char *s, size_t n)
+{
+    for (size_t k = 0; k < sizeof eval_splits / sizeof eval_splits[0]; k++) {
+        size_t m = strlen(eval_splits[k]);
+        for (const char *p = memmem(s, n, eval_splits[k], m); p;
+             p = memmem(p + 1, n - (size_t)(p + 1 - s), eval_splits[k], m))
+            if ((p == s || !ident(p[-1])) && (p + m == s + n || !ident(p[m]))) return true;
+    }
+    return false;
+}
+
 bool stage_past_bare_bar(bool bare, const char *s, size_t n, enum oom_stage *st)
 {
+    if (bare && *st == OOM_STAGE_DATA && names_eval_split(s, n)) {
+        *st = OOM_STAGE_EVAL;
+        return false;
+    }
     if (!bare || *st != OOM_STAGE_LOAD) return false;
     for (size_t k = 0; k < sizeof sampler_loads / sizeof sampler_loads[0]; k++)
         if (memmem(s, n, sampler_loads[k], strlen(sampler_loads[k]))) {
@@ -2104,7 +2190,8 @@ static const struct stage_word name_parts[] = {
  * generation (E above). */
 static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
     "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
-    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream"};
+    "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream",
+    "completion", "completions", "chat", "reply", "replies"};
 
 /* next: the part after this one in the name (its length 0 at the end) */
 static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)
@@ -2155,6 +2242,8 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  *   Module.update -> model._update_params_on_kvstore -> kvstore.push
  *   (apache/mxnet model.py; deepinsight/insightface#258 = h28-69),
  *   torch7-style "updateParameters".
+ * - model + loader loads the model, whatever "loader" alone says
+ *   (llama.cpp's "llama_model_loader", vLLM's "get_model_loader").
  * - optim/optimizer + step or update is an optimizer step by any name:
  *   Plenoxels' "grid.optim_background_step" (sxyu/svox2 svox2.py;
  *   sxyu/plenoxels#24 = h26-95), "optim_step". */
@@ -2192,7 +2281,7 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
        ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
-       ROLE_TEST = 65536, ROLE_EPOCH = 131072 };
+       ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2210,7 +2299,7 @@ static const struct {
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
-    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH},
+    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
     {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
     {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
@@ -2237,6 +2326,13 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
     if ((roles & ROLE_TEST) && (roles & (ROLE_EPOCH | ROLE_LOOP))) bits |= 1u << OOM_STAGE_EVAL;
     if (((roles & ROLE_MAKE) && (roles & ROLE_SERVED)) || ((roles & ROLE_BUILD) && (roles & ROLE_MODEL)))
         bits |= 1u << OOM_STAGE_LOAD;
+    /* a loader of a model is no data loader: llama.cpp logs its
+     * loader's lines under the constructor's name, "llama_model_loader:
+     * loaded meta data with 27 key-value pairs" and one "- kv N:" line per
+     * key (ggml-org/llama.cpp:src/llama-model-loader.cpp@3074b500), vLLM's
+     * "get_model_loader" (vllm-project/vllm:vllm/model_executor/
+     * model_loader/__init__.py@e9234694) */
+    if ((roles & ROLE_LOADER) && (roles & ROLE_MODEL)) bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
@@ -3210,6 +3306,21 @@ static size_t logging_message_at(const char *text, size_t len)
     return 0;
 }
 
+/* every place a capitalised phase word occurs in a log line is glued
+ * to a lower-case letter: the tail of a CamelCase name or of a project's
+ * directory in a path ("SCENE_DIR=/home/u/SfmEvaluation/data" in hydra's
+ * "Error executing job with overrides" line, facebookresearch/vggsfm#106 =
+ * h30-75), not the phase the program announces */
+static bool cue_inside_name(const char *text, size_t len, const struct stage_word *cue)
+{
+    size_t k = strlen(cue->word);
+    if (!isupper((unsigned char)cue->word[0]) || cue->at == I) return false;
+    for (const char *p = memmem(text, len, cue->word, k); p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), cue->word, k))
+        if (p == text || !islower((unsigned char)p[-1])) return false;
+    return true;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3235,7 +3346,9 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     /* the message of a Python logging line, not its logger's name */
     size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
-        if (has_cue(text + from, len - from, &context_words[i])) return context_words[i].stage;
+        if (has_cue(text + from, len - from, &context_words[i]) &&
+            !cue_inside_name(text + from, len - from, &context_words[i]))
+            return context_words[i].stage;
     /* not the command that launched the program ("python inference.py
      * --prompt ...", "torchrun generate.py"): a script's name says what
      * the whole run is for, not where it ran out (it loads its model

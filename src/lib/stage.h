@@ -106,6 +106,11 @@ bool stage_bar_bare(const char *s, size_t n);
  * loop the log does not name ran below whatever line is above it). */
 bool stage_bar_undescribed(const char *s, size_t n);
 
+/* a web UI's failed-request line ("*** Error completing request",
+ * AUTOMATIC1111's): the stage of the loop an undescribed bar right above
+ * it ran (its sampler: generate); unknown for any other line. */
+enum oom_stage stage_request_failure(const char *s, size_t n);
+
 /* a walk up the log read *st from line s, and a bare
  * running bar lies between it and the error (bare): a load line tells what
  * loaded before the loop, not the loop. An inference app's model placement
