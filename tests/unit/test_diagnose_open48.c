@@ -213,13 +213,33 @@ static void test_title_rank_below_log_lines(void **state)
     assert_int_equal(e.rank, -1);
 }
 
+/* The lines after a message tell what the program was doing, up to the
+ * thread's next post: a maintainer's reply ("we only occupy less than 300M
+ * during initialization", Project-HAMi/HAMi-core#79 = h48-28) is another
+ * writer's. The same words in the post itself still count. */
+static void test_after_lines_stop_at_next_post(void **state)
+{
+    (void)state;
+    const char *reply = "Does hami plugin occupies GPU memory itself?\n\n"
+                        "GPU memory usage does not reach the limit of the Pod, but the free memory of GPU "
+                        "is not enough for the usage.\n\n"
+                        "archlitchi \xc2\xb7 comment \xc2\xb7 2025-06-16\n"
+                        "No, we only occupy less than 300M during initialization and release it shortly.\n";
+    assert_int_equal(shown_stage(reply), OOM_STAGE_UNKNOWN);
+    const char *same_post = "Does hami plugin occupies GPU memory itself?\n\n"
+                            "GPU memory usage does not reach the limit of the Pod, but the free memory of GPU "
+                            "is not enough for the usage.\n\n"
+                            "It happens during initialization of the pod.\n";
+    assert_int_equal(shown_stage(same_post), OOM_STAGE_LOAD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hami_vgpu_limit),       cmocka_unit_test(test_hami_guards),
         cmocka_unit_test(test_generate_frame_by_parts), cmocka_unit_test(test_tvm_graph_executor_create),
         cmocka_unit_test(test_tei_embed_span),        cmocka_unit_test(test_change_list),
-        cmocka_unit_test(test_title_rank_below_log_lines),
+        cmocka_unit_test(test_title_rank_below_log_lines), cmocka_unit_test(test_after_lines_stop_at_next_post),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
