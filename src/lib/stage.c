@@ -3940,9 +3940,35 @@ static size_t narration_len(const char *text, size_t len)
     return pc && pc > text && isdigit((unsigned char)pc[-1]) ? (size_t)(pc - text) : len;
 }
 
+/* A markdown list item of a figure: "- Test Data : 328 samples", "-
+ * Maximum Tokens per Sample (Train Set): 13,137", "* Total Examples: ~2000"
+ * (a dataset's statistics in a report, aws-samples/amazon-sagemaker-llm-
+ * fine-tuning-remote-decorator#7 = heldout48 h48-40): its words label a
+ * number, no action under way. A label, one colon, then a number (digits,
+ * ',', '.', a leading '~'), at most one word after it, and the line's end. */
+static bool figure_item(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    if (i + 2 > n || (t[i] != '-' && t[i] != '*') || t[i + 1] != ' ') return false;
+    const char *colon = memchr(t + i, ':', n - i);
+    if (!colon || memchr(colon + 1, ':', (size_t)(t + n - colon - 1))) return false;
+    size_t v = (size_t)(colon - t) + 1;
+    while (v < n && t[v] == ' ') v++;
+    if (v < n && t[v] == '~') v++;
+    size_t d = v;
+    while (v < n && (isdigit((unsigned char)t[v]) || t[v] == ',' || t[v] == '.')) v++;
+    if (v == d || !isdigit((unsigned char)t[d])) return false;
+    while (v < n && t[v] == ' ') v++;
+    while (v < n && isalpha((unsigned char)t[v])) v++;
+    while (v < n && (t[v] == ' ' || t[v] == '\r')) v++;
+    return v == n;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
+    if (figure_item(text, len)) return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;

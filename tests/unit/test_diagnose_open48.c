@@ -233,6 +233,32 @@ static void test_after_lines_stop_at_next_post(void **state)
     assert_int_equal(shown_stage(same_post), OOM_STAGE_LOAD);
 }
 
+/* A report's markdown list of figures ("- Test Data : 328 samples", "-
+ * Maximum Tokens per Sample (Train Set): 13,137",
+ * aws-samples/amazon-sagemaker-llm-fine-tuning-remote-decorator#7 = h48-40)
+ * labels numbers: no stage. A list item that narrates an action still
+ * names one. */
+static void test_figure_list_names_no_stage(void **state)
+{
+    (void)state;
+    const char *figures = "Out of Memory Error While Fine-Tuning a 32B model\n\n"
+                          "Dataset Details:\n\n"
+                          "- Total Examples: ~2000\n"
+                          "- Train Data : 2942 samples\n"
+                          "- Test Data : 328 samples\n"
+                          "- Maximum Tokens per Sample (Train Set): 13,137\n"
+                          "- Average Tokens per Sample (Test Set): 711.99\n\n"
+                          "Error Details:\n```\n"
+                          "Failed. Reason: AlgorithmError: OutOfMemoryError('CUDA out of memory. Tried to "
+                          "allocate 2.21 GiB. GPU 3 has a total capacity of 22.18 GiB of which 2.09 GiB is "
+                          "free.\n";
+    assert_int_equal(shown_stage(figures), OOM_STAGE_UNKNOWN);
+    const char *narrated = "- Generating samples for the validation prompts\n"
+                           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.21 GiB. GPU 3 has a "
+                           "total capacity of 22.18 GiB of which 2.09 GiB is free.\n";
+    assert_int_equal(shown_stage(narrated), OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_generate_frame_by_parts), cmocka_unit_test(test_tvm_graph_executor_create),
         cmocka_unit_test(test_tei_embed_span),        cmocka_unit_test(test_change_list),
         cmocka_unit_test(test_title_rank_below_log_lines), cmocka_unit_test(test_after_lines_stop_at_next_post),
+        cmocka_unit_test(test_figure_list_names_no_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
