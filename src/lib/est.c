@@ -82,8 +82,13 @@ struct fam {
     int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
                          * expert's output (Qwen2-MoE: shared_expert_gate) */
     int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
-    int dense_experts;  /* transformers runs every expert on every token (Llama4TextMoe:
-                         * hidden_states.repeat(num_experts)), not the routed ones only */
+    struct {            /* transformers runs every expert on every token at inference
+                         * (hidden_states.repeat(num_experts)), not the routed ones only:
+                         * per token and expert, the elements alive at two moments of the
+                         * fused experts' forward, as multiples of hidden and ffn; the
+                         * prefill counts the larger. All zero: routed experts only. */
+        unsigned char h, f;
+    } dense_at[2];
     const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
                               * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
@@ -409,7 +414,16 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * a bias of 2 ffn, down_proj experts x ffn x hidden with a bias of hidden:
      * a gated MLP with biases per expert), two RMSNorms per block, untied head,
      * a sliding window on every other layer from the first (layer_types,
-     * checked by hfconfig). */
+     * checked by hfconfig). GptOssExperts.forward outside self.training (some
+ * versions: on a GPU outside training, the loop also on the CPU:
+ * modeling_gpt_oss.py@6edf5b31) runs every expert on every token:
+ * hidden_states.repeat(num_experts) viewed experts x tokens x hidden, gate_up
+ * = bmm + bias (2 ffn), gate and up clamped out of place (ffn each), glu
+ * (ffn), (up + 1) * glu (ffn, its (up + 1) freed before the bmm), then the
+ * down bmm's output (hidden): 2 hidden + 6 ffn per token and expert; the
+ * bias add and the routing-weight product each make a new hidden-sized
+ * tensor while the previous one lives, the product input gone: 3 hidden +
+ * 5 ffn (dense_at). The training branch loops over the hit experts. */
     [EST_FAM_GPTOSS] = {.name = "gpt_oss",
                         .gated = 1,
                         .qkv_bias = 1,
@@ -422,11 +436,13 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .window_half = 1,
                         .sinks = 1,
                         .router_bias = 1,
+                        .dense_at = {{2, 6}, {3, 5}},
                         .limits = "gpt-oss under transformers' own code reads low at long prompts: it runs eager "
-                                  "attention (pass --attention eager), and the sinks' copy of the scores and every "
-                                  "expert run on every token at inference are not counted; MXFP4 experts are not "
-                                  "modelled (--quant none is the bf16 load); the nf4/int8 levers overstate, the "
-                                  "fused experts are no Linear layers"},
+                                  "attention (pass --attention eager), and the sinks' copy of the scores is not "
+                                  "counted; every expert runs on every token at inference (GptOssExperts outside "
+                                  "training): counted at prefill; MXFP4 experts are not modelled (--quant none is "
+                                  "the bf16 load); the nf4/int8 levers overstate, the fused experts are no Linear "
+                                  "layers"},
     /* Qwen1.5-MoE / Qwen2-MoE (model_type qwen2_moe, Qwen2MoeForCausalLM,
      * huggingface/transformers:src/transformers/models/qwen2_moe/
      * modeling_qwen2_moe.py@00a3f938): Qwen2's attention (q, k, v with bias
@@ -531,7 +547,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .final_norm = 1,
                         .ffn_mult = 4,
                         .window_every = 4,
-                        .dense_experts = 1,
+                        .dense_at = {{1, 4}, {1, 4}},
                         .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
                                   "repeat(num_experts)): counted at inference, not in training, whose saved "
                                   "activations are counted for the routed experts only; the nf4/int8 levers "
@@ -4314,14 +4330,23 @@ static enum eager_path eager_path_of(const struct calc *c)
  * act(gate), up and their product; plain: fc's output and the activation's,
  * four ffn-sized under HF's Python gelu_new). */
 /* The MLP's part of one block's working set at prefill, elements per token.
- * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_experts) feeds every
- * token to every expert: hidden_states.repeat(num_experts) scaled by the
- * router scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn)
- * and up * act (ffn), all alive before the down bmm; elsewhere the routed
+ * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_at) feeds every token to
+ * every expert: hidden_states.repeat(num_experts) scaled by the router
+ * scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn) and
+ * up * act (ffn), all alive before the down bmm; gpt-oss's GptOssExperts
+ * likewise at inference (the fam table's comment has its tensors). The
+ * larger of the family's two moments per expert. Elsewhere the routed
  * experts' gated (or plain) MLP on k tokens' worth. */
 static long double prefill_mlp_elems(const struct calc *c, long double per_ffn)
 {
-    if (c->m->experts && c->f->dense_experts) return (long double)c->m->experts * (c->h + 4 * c->ffn);
+    if (c->m->experts && (c->f->dense_at[0].h || c->f->dense_at[0].f)) {
+        long double best = 0;
+        for (size_t i = 0; i < 2; i++) {
+            long double e = c->f->dense_at[i].h * c->h + c->f->dense_at[i].f * c->ffn;
+            if (e > best) best = e;
+        }
+        return (long double)c->m->experts * best;
+    }
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     return per_ffn * c->ffn * k;
 }

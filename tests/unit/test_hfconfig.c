@@ -1319,6 +1319,24 @@ static void test_gpt_oss_family(void **state)
     wl.prompt_len = 2; /* shorter than the window: both layers hold every position */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 3);
+    /* GptOssExperts outside training runs every expert on every token
+     * (hidden_states.repeat(num_experts)): per token and expert the larger of
+     * 2 x 16 + 6 x 12 (at the down bmm) and 3 x 16 + 5 x 12 (at the bias add),
+     * 108 elements, 2 B each; before, the expert count moved nothing */
+    int64_t acts[2];
+    for (int e = 0; e < 2; e++) {
+        char more[64];
+        snprintf(more, sizeof more, ", \"num_local_experts\": %d", e ? 8 : 4);
+        snprintf(text, sizeof text, tiny_gpt_oss, "\"sliding_attention\", \"full_attention\"", more);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.cache = EST_CACHE_DYNAMIC;
+        wl.prompt_len = 1000;
+        wl.gen_len = 0;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        acts[e] = r.comp[EST_C_ACTS].bytes;
+    }
+    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (3 * 16 + 5 * 12));
     static const struct {
         const char *types, *extra, *want;
     } bad[] = {
