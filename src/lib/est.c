@@ -697,6 +697,25 @@ void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in)
     *in = wl->fp8_block_in > 0 ? wl->fp8_block_in : 128;
 }
 bool est_fp8_decompressed(const struct est_workload *wl) { return wl->fp8_decompress && wl->mode != EST_MODE_LOAD; }
+/* Scales by format, at load: transformers' FP8Linear makes weight_scale_inv
+ * float32 (huggingface/transformers:src/transformers/integrations/
+ * finegrained_fp8.py@0095b976), AutoFP8 stores weight_scale and input_scale
+ * F32 (neuralmagic/Meta-Llama-3-8B-Instruct-FP8's index total_size matches
+ * 4 B each exactly: tests/data/fp8-checkpoints.tsv); compressed-tensors
+ * gives every scale the observed weight's dtype (scale_dtype =
+ * module.weight.dtype: neuralmagic/compressed-tensors:src/compressed_tensors/
+ * quantization/lifecycle/initialize.py@016da27b; observed_dtype =
+ * weight.dtype: vllm-project/compressed-tensors, the same path, @4cff6140),
+ * the model dtype transformers builds the layer in. vLLM holds all of them
+ * float32 (create_fp8_scale_parameter); oomlab models transformers. */
+int est_fp8_scale_bytes(const struct est_workload *wl)
+{
+    return wl->fp8_scale_model_dtype && wl->precision != EST_FP32 ? 2 : 4;
+}
+const char *est_fp8_scale_dtype(const struct est_workload *wl)
+{
+    return est_fp8_scale_bytes(wl) == 2 ? "16-bit" : "fp32";
+}
 int est_qkernel_parse(const char *s) { return lookup(qkernel_names, N_OF(qkernel_names), s); }
 const char *est_qkernel_name(enum est_qkernel k) { return k <= EST_QKERNEL_EXLLAMA_V2 ? qkernel_names[k] : "?"; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
@@ -1454,7 +1473,7 @@ int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, in
         int64_t per = wl->fp8_scale == EST_FP8_BLOCK     ? mul2(&a, ceil_div(lin[i].out, bo), ceil_div(lin[i].in, bi))
                       : wl->fp8_scale == EST_FP8_CHANNEL ? lin[i].out
                                                          : 1;
-        acc_add(&scales, mul3(&a, per + (wl->fp8_static_act ? 1 : 0), lin[i].count, 4));
+        acc_add(&scales, mul3(&a, per + (wl->fp8_static_act ? 1 : 0), lin[i].count, est_fp8_scale_bytes(wl)));
     }
     if (a.bad || fp8.bad || scales.bad || kept.bad) return oomlab_err_set(err, "parameter count overflows: model too large");
     *fp8_params = fp8.v;
@@ -2483,7 +2502,7 @@ static long double weight_bytes(const struct calc *c)
     /* --kbit-prep-trl: embedding and lm_head 16-bit again, the fp32 norms
      * (2 per layer + 1, hidden each: < 0.01% of a 7B model) not counted */
     long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
-    /* fp8: the linears 1 B and their fp32 scales; the rest (embeddings,
+    /* fp8: the linears 1 B and their scales; the rest (embeddings,
      * lm_head, norms, routers, kept linears) in the model's dtype */
     if (c->wl->quant == EST_QUANT_FP8) {
         /* compressed-tensors' CompressedLinear: 16-bit again after its first forward, scales kept */
@@ -5174,8 +5193,8 @@ static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_
     else
         snprintf(per, sizeof per, "%s", est_fp8_scale_words(wl->fp8_scale));
     snprintf(qb, qn, "%s", dec ? "2" : "1");
-    snprintf(grp, gn, " %.0Lf%s, %s fp32 scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
-             sb, per);
+    snprintf(grp, gn, " %.0Lf%s, %s %s scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
+             sb, est_fp8_scale_dtype(wl), per);
 }
 
 static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)

@@ -684,6 +684,8 @@ static void test_fp8_quantization_config(void **state)
         assert_int_equal(q.fp8_unplaced, cases[i].unplaced);
         /* compressed-tensors' CompressedLinear decompresses at the first forward; FP8Linear does not */
         assert_int_equal(q.fp8_decompress, strcmp(q.desc, "compressed-tensors") == 0);
+        /* compressed-tensors' scales are the weight's dtype; quant_method fp8's fp32 */
+        assert_int_equal(q.fp8_scale_model_dtype, strcmp(q.desc, "compressed-tensors") == 0);
     }
 }
 
@@ -709,6 +711,7 @@ static int64_t load_weights(const struct est_model *m, const struct hfconfig_qua
     wl.fp8_block_in = q->fp8_block_in;
     wl.fp8_static_act = q->fp8_static_act;
     wl.fp8_keep = q->fp8_keep;
+    wl.fp8_scale_model_dtype = q->fp8_scale_model_dtype;
     if (est_compute(m, &wl, &r, &err)) fail_msg("est_compute: %s", err.msg);
     return r.comp[EST_C_WEIGHTS].bytes;
 }
