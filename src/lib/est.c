@@ -439,8 +439,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .dense_at = {{2, 6}, {3, 5}},
                         .limits = "gpt-oss under transformers' own code reads low at long prompts: it runs eager "
                                   "attention (pass --attention eager), and the sinks' copy of the scores is not "
-                                  "counted; every expert runs on every token at inference (GptOssExperts outside "
-                                  "training): counted at prefill; MXFP4 experts are not modelled (--quant none is "
+                                  "counted; every expert runs on every token at inference (transformers 4.x's "
+                                  "GptOssExperts outside training): counted at prefill; MXFP4 experts are not modelled (--quant none is "
                                   "the bf16 load); the nf4/int8 levers overstate, the fused experts are no Linear "
                                   "layers"},
     /* Qwen1.5-MoE / Qwen2-MoE (model_type qwen2_moe, Qwen2MoeForCausalLM,
