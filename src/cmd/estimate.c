@@ -569,6 +569,7 @@ static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
     o->wl.fp8_static_act = q->fp8_static_act;
     o->wl.fp8_keep = q->fp8_keep;
     o->wl.fp8_decompress = q->fp8_decompress;
+    o->wl.fp8_scale_model_dtype = q->fp8_scale_model_dtype;
     if (q->fp8_unplaced && !est_fp8_decompressed(&o->wl)) /* moot once 16-bit */
         fprintf(stderr, "oomlab %s: note: %s keeps %d module%s 16-bit that oomlab cannot place (first: %s): "
                         "counted as fp8, so the weights may read low\n",
@@ -944,8 +945,8 @@ static void print_fp8(const struct est_model *m, const struct est_workload *w, c
     char sb[32];
     if (est_fp8_weights(m, w, &fp8, &scales, &kept, &err)) return;
     units_format_bytes(scales, sb, sizeof sb);
-    printf("fp8        %lld linear weights x 1 B + %s fp32 scales; 16-bit: %lld params (embeddings, lm_head, "
-           "norms, routers", (long long)fp8, sb, (long long)(r->params - fp8));
+    printf("fp8        %lld linear weights x 1 B + %s %s scales; 16-bit: %lld params (embeddings, lm_head, "
+           "norms, routers", (long long)fp8, sb, est_fp8_scale_dtype(w), (long long)(r->params - fp8));
     if (kept) printf(", %lld in linears the checkpoint keeps", (long long)kept);
     printf(")\n");
     if (w->fp8_decompress)

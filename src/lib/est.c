@@ -82,8 +82,13 @@ struct fam {
     int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
                          * expert's output (Qwen2-MoE: shared_expert_gate) */
     int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
-    int dense_experts;  /* transformers runs every expert on every token (Llama4TextMoe:
-                         * hidden_states.repeat(num_experts)), not the routed ones only */
+    struct {            /* transformers runs every expert on every token at inference
+                         * (hidden_states.repeat(num_experts)), not the routed ones only:
+                         * per token and expert, the elements alive at two moments of the
+                         * fused experts' forward, as multiples of hidden and ffn; the
+                         * prefill counts the larger. All zero: routed experts only. */
+        unsigned char h, f;
+    } dense_at[2];
     const char *config_keys; /* shared experts and dense first layers, read from a config.json only:
                               * the keys --arch alone cannot give (est_model_finish refuses) */
     const char *limits; /* what the estimate leaves out for this family, said beside its
@@ -409,7 +414,16 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * a bias of 2 ffn, down_proj experts x ffn x hidden with a bias of hidden:
      * a gated MLP with biases per expert), two RMSNorms per block, untied head,
      * a sliding window on every other layer from the first (layer_types,
-     * checked by hfconfig). */
+     * checked by hfconfig). GptOssExperts.forward outside self.training (some
+ * versions: on a GPU outside training, the loop also on the CPU:
+ * modeling_gpt_oss.py@6edf5b31) runs every expert on every token:
+ * hidden_states.repeat(num_experts) viewed experts x tokens x hidden, gate_up
+ * = bmm + bias (2 ffn), gate and up clamped out of place (ffn each), glu
+ * (ffn), (up + 1) * glu (ffn, its (up + 1) freed before the bmm), then the
+ * down bmm's output (hidden): 2 hidden + 6 ffn per token and expert; the
+ * bias add and the routing-weight product each make a new hidden-sized
+ * tensor while the previous one lives, the product input gone: 3 hidden +
+ * 5 ffn (dense_at). The training branch loops over the hit experts. */
     [EST_FAM_GPTOSS] = {.name = "gpt_oss",
                         .gated = 1,
                         .qkv_bias = 1,
@@ -422,11 +436,13 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .window_half = 1,
                         .sinks = 1,
                         .router_bias = 1,
+                        .dense_at = {{2, 6}, {3, 5}},
                         .limits = "gpt-oss under transformers' own code reads low at long prompts: it runs eager "
-                                  "attention (pass --attention eager), and the sinks' copy of the scores and every "
-                                  "expert run on every token at inference are not counted; MXFP4 experts are not "
-                                  "modelled (--quant none is the bf16 load); the nf4/int8 levers overstate, the "
-                                  "fused experts are no Linear layers"},
+                                  "attention (pass --attention eager), and the sinks' copy of the scores is not "
+                                  "counted; every expert runs on every token at inference (transformers 4.x's "
+                                  "GptOssExperts outside training): counted at prefill; MXFP4 experts are not modelled (--quant none is "
+                                  "the bf16 load); the nf4/int8 levers overstate, the fused experts are no Linear "
+                                  "layers"},
     /* Qwen1.5-MoE / Qwen2-MoE (model_type qwen2_moe, Qwen2MoeForCausalLM,
      * huggingface/transformers:src/transformers/models/qwen2_moe/
      * modeling_qwen2_moe.py@00a3f938): Qwen2's attention (q, k, v with bias
@@ -531,7 +547,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .final_norm = 1,
                         .ffn_mult = 4,
                         .window_every = 4,
-                        .dense_experts = 1,
+                        .dense_at = {{1, 4}, {1, 4}},
                         .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
                                   "repeat(num_experts)): counted at inference, not in training, whose saved "
                                   "activations are counted for the routed experts only; the nf4/int8 levers "
@@ -681,6 +697,25 @@ void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in)
     *in = wl->fp8_block_in > 0 ? wl->fp8_block_in : 128;
 }
 bool est_fp8_decompressed(const struct est_workload *wl) { return wl->fp8_decompress && wl->mode != EST_MODE_LOAD; }
+/* Scales by format, at load: transformers' FP8Linear makes weight_scale_inv
+ * float32 (huggingface/transformers:src/transformers/integrations/
+ * finegrained_fp8.py@0095b976), AutoFP8 stores weight_scale and input_scale
+ * F32 (neuralmagic/Meta-Llama-3-8B-Instruct-FP8's index total_size matches
+ * 4 B each exactly: tests/data/fp8-checkpoints.tsv); compressed-tensors
+ * gives every scale the observed weight's dtype (scale_dtype =
+ * module.weight.dtype: neuralmagic/compressed-tensors:src/compressed_tensors/
+ * quantization/lifecycle/initialize.py@016da27b; observed_dtype =
+ * weight.dtype: vllm-project/compressed-tensors, the same path, @4cff6140),
+ * the model dtype transformers builds the layer in. vLLM holds all of them
+ * float32 (create_fp8_scale_parameter); oomlab models transformers. */
+int est_fp8_scale_bytes(const struct est_workload *wl)
+{
+    return wl->fp8_scale_model_dtype && wl->precision != EST_FP32 ? 2 : 4;
+}
+const char *est_fp8_scale_dtype(const struct est_workload *wl)
+{
+    return est_fp8_scale_bytes(wl) == 2 ? "16-bit" : "fp32";
+}
 int est_qkernel_parse(const char *s) { return lookup(qkernel_names, N_OF(qkernel_names), s); }
 const char *est_qkernel_name(enum est_qkernel k) { return k <= EST_QKERNEL_EXLLAMA_V2 ? qkernel_names[k] : "?"; }
 int est_shard_parse(const char *s) { return lookup(shard_names, N_OF(shard_names), s); }
@@ -1438,7 +1473,7 @@ int est_fp8_weights(const struct est_model *m, const struct est_workload *wl, in
         int64_t per = wl->fp8_scale == EST_FP8_BLOCK     ? mul2(&a, ceil_div(lin[i].out, bo), ceil_div(lin[i].in, bi))
                       : wl->fp8_scale == EST_FP8_CHANNEL ? lin[i].out
                                                          : 1;
-        acc_add(&scales, mul3(&a, per + (wl->fp8_static_act ? 1 : 0), lin[i].count, 4));
+        acc_add(&scales, mul3(&a, per + (wl->fp8_static_act ? 1 : 0), lin[i].count, est_fp8_scale_bytes(wl)));
     }
     if (a.bad || fp8.bad || scales.bad || kept.bad) return oomlab_err_set(err, "parameter count overflows: model too large");
     *fp8_params = fp8.v;
@@ -2467,7 +2502,7 @@ static long double weight_bytes(const struct calc *c)
     /* --kbit-prep-trl: embedding and lm_head 16-bit again, the fp32 norms
      * (2 per layer + 1, hidden each: < 0.01% of a 7B model) not counted */
     long double other = (p == EST_FP32 || (c->kbit && !c->wl->kbit_trl)) ? 4 : 2;
-    /* fp8: the linears 1 B and their fp32 scales; the rest (embeddings,
+    /* fp8: the linears 1 B and their scales; the rest (embeddings,
      * lm_head, norms, routers, kept linears) in the model's dtype */
     if (c->wl->quant == EST_QUANT_FP8) {
         /* compressed-tensors' CompressedLinear: 16-bit again after its first forward, scales kept */
@@ -4314,14 +4349,23 @@ static enum eager_path eager_path_of(const struct calc *c)
  * act(gate), up and their product; plain: fc's output and the activation's,
  * four ffn-sized under HF's Python gelu_new). */
 /* The MLP's part of one block's working set at prefill, elements per token.
- * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_experts) feeds every
- * token to every expert: hidden_states.repeat(num_experts) scaled by the
- * router scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn)
- * and up * act (ffn), all alive before the down bmm; elsewhere the routed
+ * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_at) feeds every token to
+ * every expert: hidden_states.repeat(num_experts) scaled by the router
+ * scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn) and
+ * up * act (ffn), all alive before the down bmm; gpt-oss's GptOssExperts
+ * likewise at inference (the fam table's comment has its tensors). The
+ * larger of the family's two moments per expert. Elsewhere the routed
  * experts' gated (or plain) MLP on k tokens' worth. */
 static long double prefill_mlp_elems(const struct calc *c, long double per_ffn)
 {
-    if (c->m->experts && c->f->dense_experts) return (long double)c->m->experts * (c->h + 4 * c->ffn);
+    if (c->m->experts && (c->f->dense_at[0].h || c->f->dense_at[0].f)) {
+        long double best = 0;
+        for (size_t i = 0; i < 2; i++) {
+            long double e = c->f->dense_at[i].h * c->h + c->f->dense_at[i].f * c->ffn;
+            if (e > best) best = e;
+        }
+        return (long double)c->m->experts * best;
+    }
     long double k = c->m->experts ? (long double)c->m->experts_per_token : 1;
     return per_ffn * c->ffn * k;
 }
@@ -5149,8 +5193,8 @@ static void fp8_desc(const struct calc *c, char *qb, size_t qn, char *grp, size_
     else
         snprintf(per, sizeof per, "%s", est_fp8_scale_words(wl->fp8_scale));
     snprintf(qb, qn, "%s", dec ? "2" : "1");
-    snprintf(grp, gn, " %.0Lf%s, %s fp32 scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
-             sb, per);
+    snprintf(grp, gn, " %.0Lf%s, %s %s scales per %s", c->fp8_params, dec ? " decompressed at the first forward" : "",
+             sb, est_fp8_scale_dtype(wl), per);
 }
 
 static void weights_desc(const struct calc *c, bool fp32, char *buf, size_t n)

@@ -103,7 +103,8 @@ enum est_quant { EST_QUANT_NONE, EST_QUANT_INT8, EST_QUANT_NF4, EST_QUANT_NF4_DQ
                  EST_QUANT_FP8 };
 /* fp8 checkpoints (quant fp8: DeepSeek-V3's quant_method "fp8", the
  * compressed-tensors float8 schemes): every linear in the blocks 1 byte
- * (float8_e4m3fn) plus fp32 scales laid out as one per block of
+ * (float8_e4m3fn) plus scales (fp32, or the model dtype's under
+ * fp8_scale_model_dtype) laid out as one per block of
  * fp8_block_out x fp8_block_in weights (block), one per output row
  * (channel) or one per weight tensor (tensor); embeddings, lm_head, norms
  * and routers stay 16-bit, and so do the block linears named in
@@ -303,7 +304,10 @@ struct est_workload {
     enum est_qkernel quant_kernel; /* awq: the kernels its linears run on (--quant-kernel) */
     enum est_fp8_scale fp8_scale; /* fp8: the scales' layout (block unless the checkpoint says) */
     int64_t fp8_block_out, fp8_block_in; /* fp8 block scales: weights per block, 0 = 128 */
-    bool fp8_static_act;         /* fp8 activation_scheme "static": one fp32 input_scale per linear */
+    bool fp8_static_act;         /* fp8 activation_scheme "static": one input_scale per linear */
+    bool fp8_scale_model_dtype;  /* fp8 scales in the model's dtype (compressed-tensors: the weight's
+                                    dtype, 2 B under a 16-bit load), not fp32 (transformers' FP8Linear,
+                                    AutoFP8): est_fp8_scale_bytes */
     unsigned fp8_keep;           /* fp8: EST_LIN_* linears the checkpoint keeps 16-bit */
     bool fp8_decompress;         /* fp8 from compressed-tensors under transformers: CompressedLinear
                                     decompresses each weight to the model dtype at its first forward
@@ -578,7 +582,7 @@ const char *est_attn_name(enum est_attn a);
 int est_quant_parse(const char *s);
 const char *est_quant_name(enum est_quant q);
 /* An fp8 checkpoint's weights: *fp8_params the block linears held in fp8,
- * *scale_bytes their fp32 scales (each linear's own ceil(out / block) x
+ * *scale_bytes their scales, est_fp8_scale_bytes each (each linear's own ceil(out / block) x
  * ceil(in / block) blocks, its rows, or one per tensor; + one input_scale
  * per linear under fp8_static_act), *kept_params the block linears the
  * keep list leaves 16-bit. -1 on overflow. */
@@ -597,6 +601,11 @@ const char *est_fp8_scale_words(enum est_fp8_scale s);
 /* fp8 block scales' block: the workload's fp8_block_out x fp8_block_in,
  * 128 where 0 (DeepSeek-V3's layout). */
 void est_fp8_block(const struct est_workload *wl, int64_t *out, int64_t *in);
+/* Bytes of one fp8 scale (weight_scale, weight_scale_inv, input_scale): 4
+ * (fp32), or the model dtype's under fp8_scale_model_dtype; and its name
+ * for people ("fp32", "16-bit"). */
+int est_fp8_scale_bytes(const struct est_workload *wl);
+const char *est_fp8_scale_dtype(const struct est_workload *wl);
 /* fp8 linears held 16-bit: compressed-tensors' CompressedLinear once a
  * forward ran (fp8_decompress, any mode but load). */
 bool est_fp8_decompressed(const struct est_workload *wl);

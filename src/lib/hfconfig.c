@@ -565,6 +565,7 @@ static void compressed_of(json_object *qc, struct hfconfig_quant *q)
     }
     if (json_object_object_get_ex(qc, "ignore", &v)) fp8_keep_of(v, q);
     q->fp8_decompress = true;
+    q->fp8_scale_model_dtype = true; /* scale_dtype = the weight's: est_fp8_scale_bytes */
     q->quant = EST_QUANT_FP8;
 }
 

@@ -39,6 +39,7 @@ struct hfconfig_quant {
     int64_t fp8_block_out, fp8_block_in;
     bool fp8_static_act;
     bool fp8_decompress; /* compressed-tensors: decompressed at the first forward (est.h) */
+    bool fp8_scale_model_dtype; /* compressed-tensors: scales in the weight's dtype (est.h) */
     unsigned fp8_keep;
     int fp8_unplaced;
     char fp8_unplaced_first[64];

@@ -547,6 +547,43 @@ static void test_quant_infer_mixed(void **state)
     assert_int_equal(est_compute(&m, &wl, &r, &err), -1);
 }
 
+/* fp8 scales' dtype by format: compressed-tensors gives each scale the
+ * weight's dtype (initialize.py: scale_dtype = module.weight.dtype), 2 B
+ * under a bf16 load, 4 B under fp32; transformers' FP8Linear and AutoFP8
+ * hold fp32. Llama-2-7B with per-output-channel scales: 32 layers x (4 x
+ * 4096 + 2 x 11008 + 4096) rows, + a static input scale per linear (7).
+ * Before: every scale was counted 4 B. */
+static void test_fp8_scale_dtype(void **state)
+{
+    (void)state;
+    struct est_model m = fx_preset("llama-2-7b");
+    struct est_workload wl = fx_workload(EST_BF16, 1, 512);
+    struct est_result r;
+    struct oomlab_err err = {{0}};
+    int64_t fp8, scales, kept;
+    const double rows = 32.0 * (4 * 4096 + 2 * 11008 + 4096);
+    wl.mode = EST_MODE_LOAD;
+    wl.quant = EST_QUANT_FP8;
+    wl.fp8_scale = EST_FP8_CHANNEL;
+    wl.fp8_decompress = true;
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(scales, (int64_t)rows * 4); /* fp32 unless the format says */
+    assert_string_equal(est_fp8_scale_dtype(&wl), "fp32");
+    wl.fp8_scale_model_dtype = true;
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(scales, (int64_t)rows * 2);
+    assert_string_equal(est_fp8_scale_dtype(&wl), "16-bit");
+    assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+    assert_near((double)r.comp[EST_C_WEIGHTS].bytes, L7_LIN + rows * 2 + 2.0 * ((double)r.params - L7_LIN));
+    wl.fp8_static_act = true;
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(scales, ((int64_t)rows + 32 * 7) * 2);
+    wl.fp8_static_act = false;
+    wl.precision = EST_FP32; /* the model loaded fp32: its scales too */
+    assert_int_equal(est_fp8_weights(&m, &wl, &fp8, &scales, &kept, &err), 0);
+    assert_int_equal(scales, (int64_t)rows * 4);
+}
+
 /* fp8 weights (--quant fp8) on Llama-2-7B: the block linears 1 B plus an
  * fp32 scale per 128 x 128 block of each (4096 x 4096: 1024 blocks, 4096 x
  * 11008 and 11008 x 4096: 32 x 86 = 2752 each), the embedding, head and
@@ -652,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_awq_exllama),
         cmocka_unit_test(test_awq_fused_prefill_attention),
         cmocka_unit_test(test_fp8_weights),
+        cmocka_unit_test(test_fp8_scale_dtype),
         cmocka_unit_test(test_fp8_keep_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

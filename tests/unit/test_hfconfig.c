@@ -684,6 +684,8 @@ static void test_fp8_quantization_config(void **state)
         assert_int_equal(q.fp8_unplaced, cases[i].unplaced);
         /* compressed-tensors' CompressedLinear decompresses at the first forward; FP8Linear does not */
         assert_int_equal(q.fp8_decompress, strcmp(q.desc, "compressed-tensors") == 0);
+        /* compressed-tensors' scales are the weight's dtype; quant_method fp8's fp32 */
+        assert_int_equal(q.fp8_scale_model_dtype, strcmp(q.desc, "compressed-tensors") == 0);
     }
 }
 
@@ -709,6 +711,7 @@ static int64_t load_weights(const struct est_model *m, const struct hfconfig_qua
     wl.fp8_block_in = q->fp8_block_in;
     wl.fp8_static_act = q->fp8_static_act;
     wl.fp8_keep = q->fp8_keep;
+    wl.fp8_scale_model_dtype = q->fp8_scale_model_dtype;
     if (est_compute(m, &wl, &r, &err)) fail_msg("est_compute: %s", err.msg);
     return r.comp[EST_C_WEIGHTS].bytes;
 }
@@ -1319,6 +1322,24 @@ static void test_gpt_oss_family(void **state)
     wl.prompt_len = 2; /* shorter than the window: both layers hold every position */
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 2 * 64 * 3);
+    /* GptOssExperts outside training runs every expert on every token
+     * (hidden_states.repeat(num_experts)): per token and expert the larger of
+     * 2 x 16 + 6 x 12 (at the down bmm) and 3 x 16 + 5 x 12 (at the bias add),
+     * 108 elements, 2 B each; before, the expert count moved nothing */
+    int64_t acts[2];
+    for (int e = 0; e < 2; e++) {
+        char more[64];
+        snprintf(more, sizeof more, ", \"num_local_experts\": %d", e ? 8 : 4);
+        snprintf(text, sizeof text, tiny_gpt_oss, "\"sliding_attention\", \"full_attention\"", more);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        wl.cache = EST_CACHE_DYNAMIC;
+        wl.prompt_len = 1000;
+        wl.gen_len = 0;
+        assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
+        acts[e] = r.comp[EST_C_ACTS].bytes;
+    }
+    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (3 * 16 + 5 * 12));
     static const struct {
         const char *types, *extra, *want;
     } bad[] = {
