@@ -415,15 +415,15 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * a gated MLP with biases per expert), two RMSNorms per block, untied head,
      * a sliding window on every other layer from the first (layer_types,
      * checked by hfconfig). GptOssExperts.forward outside self.training (some
- * versions: on a GPU outside training, the loop also on the CPU:
- * modeling_gpt_oss.py@6edf5b31) runs every expert on every token:
- * hidden_states.repeat(num_experts) viewed experts x tokens x hidden, gate_up
- * = bmm + bias (2 ffn), gate and up clamped out of place (ffn each), glu
- * (ffn), (up + 1) * glu (ffn, its (up + 1) freed before the bmm), then the
- * down bmm's output (hidden): 2 hidden + 6 ffn per token and expert; the
- * bias add and the routing-weight product each make a new hidden-sized
- * tensor while the previous one lives, the product input gone: 3 hidden +
- * 5 ffn (dense_at). The training branch loops over the hit experts. */
+     * versions: on a GPU outside training, the loop also on the CPU:
+     * modeling_gpt_oss.py@6edf5b31) runs every expert on every token:
+     * hidden_states.repeat(num_experts) viewed experts x tokens x hidden, gate_up
+     * = bmm + bias (2 ffn), gate and up clamped out of place (ffn each), glu
+     * (ffn), (up + 1) * glu (ffn, its (up + 1) freed before the bmm), then the
+     * down bmm's output (hidden): 2 hidden + 6 ffn per token and expert; the
+     * bias add and the routing-weight product each make a new hidden-sized
+     * tensor while the previous one lives, the product input gone: 3 hidden +
+     * 5 ffn (dense_at). The training branch loops over the hit experts. */
     [EST_FAM_GPTOSS] = {.name = "gpt_oss",
                         .gated = 1,
                         .qkv_bias = 1,
@@ -437,9 +437,11 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .sinks = 1,
                         .router_bias = 1,
                         .dense_at = {{2, 6}, {3, 5}},
-                        .limits = "gpt-oss under transformers' own code reads low at long prompts: it runs eager "
-                                  "attention (pass --attention eager), and the sinks' copy of the scores is not "
-                                  "counted; every expert runs on every token at inference (transformers 4.x's "
+                        /* GptOssPreTrainedModel: _supports_sdpa = False
+                         * (modeling_gpt_oss.py@00d4b3d2): eager by default */
+                        .no_sdpa = 1,
+                        .limits = "gpt-oss under transformers' own code reads low at long prompts: the sinks' "
+                                  "copy of the eager attention's scores is not counted; every expert runs on every token at inference (transformers 4.x's "
                                   "GptOssExperts outside training): counted at prefill; MXFP4 experts are not modelled (--quant none is "
                                   "the bf16 load); the nf4/int8 levers overstate, the fused experts are no Linear "
                                   "layers"},
