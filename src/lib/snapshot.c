@@ -134,7 +134,8 @@ static const char *const omitted_files[] = {"core/boxing", "/Register", "/Redisp
                                             "pythonrun.c", "Modules/main.c", "Objects/call.c",
                                             "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
                                             "cpython/abstract.h"};
-/* Library code: installed packages, the standard library, PyTorch, C++. */
+/* Library code: installed packages, the standard library, PyTorch, C++
+ * (a C++ frame's file is "??", "" or a bare "X.cpp" in real dumps). */
 static const char *const library_parts[] = {"/site-packages/", "/dist-packages/", "/lib/python",
                                             "<frozen ", "/torch/", "/usr/lib/", "/usr/include/"};
 static const char *const library_suffixes[] = {".cpp", ".cc", ".cu", ".cuh", ".h", ".hpp", ".c"};
@@ -160,7 +161,7 @@ static bool ends_with_any(const char *s, const char *const *sfx, size_t n)
 
 static bool is_library(const char *file)
 {
-    return file[0] == '?' || any_in(file, library_parts, COUNT(library_parts)) ||
+    return file[0] == '?' || file[0] == '\0' || any_in(file, library_parts, COUNT(library_parts)) ||
            ends_with_any(file, library_suffixes, COUNT(library_suffixes));
 }
 

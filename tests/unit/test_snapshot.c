@@ -176,6 +176,20 @@ static void test_not_snapshots(void **state)
     expect_error("tests/snapshot/empty.pickle", "truncated");
 }
 
+/* C++ frames as a context="all" dump records them: a frame with no source
+ * file ("") is library code like "??" and "X.cpp", not the user's. */
+static void test_cpp_frames(void **state)
+{
+    (void)state;
+    load_file("tests/snapshot/cpp-frames.pickle", &snap);
+    struct snap_group top[2];
+    assert_int_equal(snapshot_top(&snap, 0, top, 2), 1);
+    assert_string_equal(snapshot_stack(&snap, top[0].stack),
+                        "/work/train.py:41 main\n/work/train.py:120 <module>");
+    assert_int_equal(snapshot_stack_library(&snap, top[0].stack), 6);
+    snapshot_release(&snap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_growth),
         cmocka_unit_test(test_not_snapshots),
+        cmocka_unit_test(test_cpp_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
