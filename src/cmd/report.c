@@ -468,6 +468,7 @@ struct labels {
     char names[SVG_MAX_SERIES][80];
     char l1[64], l2[64], oom[64];
     char marks[N_STEP_MARKS][32];
+    char id[32];
 };
 
 static struct svg_series series_of(const char *name, const struct pts *p, int color, bool dashed)
@@ -783,7 +784,10 @@ static const char *const empty_notes[] = {
     "No loss in this log.",
 };
 
-static int run_section(FILE *f, struct run *r)
+/* Run `nth` (from 1) of `n`: with several runs its charts' ids carry the
+ * number, as an id names one element of the page (the overlay has the
+ * plain ones). */
+static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
 {
     fputs("<section class=\"run\" data-run=\"", f);
     html_escapes(f, r->id);
@@ -797,6 +801,10 @@ static int run_section(FILE *f, struct run *r)
     static struct labels lb;
     for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
         chart_one(&c, &lb, r, (enum chart_kind)k);
+        if (n > 1) {
+            snprintf(lb.id, sizeof lb.id, "%s-%zu", chart_names[k], nth);
+            c.id = lb.id;
+        }
         /* a loss logged as nan or inf at every step has nothing to plot,
          * yet the log has a loss (the ledger's loss_trend says nan) */
         const char *note = k == CHART_MEMORY ? r->mem_note : empty_notes[k];
@@ -830,7 +838,7 @@ static int render_html(FILE *f, struct run *runs, size_t n)
     }
     ledger_table(f, runs, n);
     for (size_t i = 0; i < n; i++)
-        if (run_section(f, &runs[i]) < 0) return -1;
+        if (run_section(f, &runs[i], i + 1, n) < 0) return -1;
     fprintf(f, "<p class=\"note\">Made by oomlab %s.</p>\n</body></html>\n", OOMLAB_VERSION);
     return 0;
 }

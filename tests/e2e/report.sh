@@ -22,13 +22,15 @@ dom "$PWD/reports/run001+run002.html" two
 check report.no-console-message test "$(grep -c 'CONSOLE' two.err)" -eq 0
 check report.nine-charts test "$(grep -c '^chart ' two)" -eq 9
 check report.no-active-element test "$(grep -c '^element ' two)" -eq 0
+# every id once (the overlay and each run's section had the same chart ids)
+check report.ids-unique test -z "$(grep -o ' id="[^"]*"' reports/run001+run002.html | sort | uniq -d)"
 check report.overlay-two-runs test "$(awk '$1=="series" && $2=="steps"' two | head -2 | awk '{print $3}' | tr '\n' ' ')" = "run001 run002 "
 steps1=$(grep -c 'peak_reserved=' logs/run001.log)
 check report.overlay-points test "$(awk '$1=="series" && $2=="steps" && $3=="run001" {print $4; exit}' two)" -eq "$steps1"
 rows1=$(grep -c '^[0-9]' logs/run001_mem.csv)
-check report.memory-points test "$(awk '$1=="series" && $2=="memory" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
+check report.memory-points test "$(awk '$1=="series" && $2=="memory-1" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
 oom_step=$("$OOMLAB" diagnose --json logs/run001.log | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print([e for e in d["events"] if e["gpu_oom"]][0]["step"])')
-check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps" {print $3; exit}' two)" = "$oom_step"
+check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps-1" {print $3; exit}' two)" = "$oom_step"
 oom_line=$(grep -n 'OutOfMemoryError' logs/run001.log | head -1 | cut -d: -f1)
 check report.excerpt-marks-oom-line grep -q "<span class=\"hit\"> *$oom_line  torch.OutOfMemoryError" reports/run001+run002.html
 check report.excerpt-has-context test "$(grep -c '<span class="ln">' reports/run001+run002.html)" -ge 10
