@@ -210,6 +210,13 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* a project's own wrapper of inference_mode/no_grad, as a decorator or
+     * a with (ultralytics/yolov5:val.py@5081342f04fb287fc2e5f2b5a4e06752b7937b1c
+     * decorates run() with @smart_inference_mode()) */
+    assert_string_equal(lint_ids("import torch\n@smart_inference_mode()\ndef validate(model, xs):\n"
+                                 "    return [model(x) for x in xs]\n", 0), "");
+    assert_string_equal(lint_ids("import torch\ndef validate(model, xs):\n"
+                                 "    with maybe_no_grad(True):\n        return [model(x) for x in xs]\n", 0), "");
     /* not a model: a camelCase getter (cupshelpers' test()), a file that is
      * not torch code, a unit test */
     assert_string_equal(lint_ids("import torch\ndef test(f, makes):\n    for make in makes:\n"
