@@ -22,11 +22,14 @@ static const char *const model_names[] = {
     "discriminator", "classifier", "backbone", "policy", "critic", "actor", "unet",
     "vae",    "transformer", "llm", "teacher", "student", "forward"};
 static const char *const model_suffixes[] = {"model", "net"};
-/* ...unless the name says it makes, loads or prepares one: a verb then '_'
- * or a capital (load_model, getInfoFromModel). */
+/* ...unless the name says it makes, loads, prepares, transforms or
+ * inspects one: a verb then '_' or a capital (load_model, getInfoFromModel,
+ * unwrap_model, reparameterize_model). */
 static const char *const not_model_prefixes[] = {
     "load", "build", "get", "create", "make", "init", "save", "setup", "prepare", "wrap", "from",
-    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log"};
+    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log",
+    "unwrap", "reparameterize", "convert", "fuse", "compile", "freeze", "unfreeze", "quantize",
+    "copy", "count", "summarize", "describe"};
 /* Names that hold model outputs in eval and training loops. */
 static const char *const output_names[] = {
     "logits", "outputs", "output", "out", "preds", "pred", "predictions", "prediction", "probs",

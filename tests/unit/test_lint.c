@@ -210,6 +210,12 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* a call that transforms or inspects a model does not run it
+     * (huggingface/pytorch-image-models:validate.py@aa4b5850c1543fa488abf260f18390eda46cf85d:
+     * model = reparameterize_model(model); accelerate's unwrap_model) */
+    assert_string_equal(lint_ids("import torch\ndef validate(model, acc):\n"
+                                 "    model = reparameterize_model(model)\n"
+                                 "    return acc.unwrap_model(model), count_model(model)\n", 0), "");
     /* a project's own wrapper of inference_mode/no_grad, as a decorator or
      * a with (ultralytics/yolov5:val.py@5081342f04fb287fc2e5f2b5a4e06752b7937b1c
      * decorates run() with @smart_inference_mode()) */
