@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/ledger_io.h"
+#include "lib/allocconf.h"
 #include "lib/units.h"
 #include "render/json.h"
 #include "sys/ledgerfile.h"
@@ -228,13 +229,35 @@ static void check_ledger(struct report *r, const char *dir)
     }
 }
 
+/* A key PyTorch's allocator does not know is not ignored: the program
+ * stops at its first CUDA allocation. */
+static void check_alloc_conf(struct report *r, const char *var, const char *value)
+{
+    char keys[200];
+    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
+    if (!n) return;
+    struct finding *f = add(r, "env", WARN,
+                            "%s: '%s' %s PyTorch's allocator reads: torch stops at the first CUDA "
+                            "allocation (Unrecognized CachingAllocator option)",
+                            var, keys, n == 1 ? "is not a key" : "are not keys");
+    const char *near = allocconf_suggest(value);
+    if (near) snprintf(f->todo, sizeof f->todo, "did you mean %s? (the keys: PyTorch's CUDA semantics notes)", near);
+    else snprintf(f->todo, sizeof f->todo, "check the spelling against PyTorch's CUDA semantics notes");
+}
+
 static void check_env(struct report *r)
 {
-    static const char *const vars[] = {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "CUDA_VISIBLE_DEVICES",
-                                       "CUDA_LAUNCH_BLOCKING"};
+    static const struct {
+        const char *name;
+        bool alloc_conf;
+    } vars[] = {{"PYTORCH_ALLOC_CONF", true},    {"PYTORCH_CUDA_ALLOC_CONF", true},
+                {"PYTORCH_HIP_ALLOC_CONF", true}, {"CUDA_VISIBLE_DEVICES", false},
+                {"CUDA_LAUNCH_BLOCKING", false}};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v) add(r, "env", OK, "%s=%s", vars[i], v);
+        const char *v = getenv(vars[i].name);
+        if (!v) continue;
+        add(r, "env", OK, "%s=%s", vars[i].name, v);
+        if (vars[i].alloc_conf) check_alloc_conf(r, vars[i].name, v);
     }
     const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
     if (cvd && (!*cvd || !strcmp(cvd, "-1"))) {

@@ -46,4 +46,12 @@ check doctor.ledger-unusable grep -q '^fail ledger ' out
 check doctor.hook-missing grep -q '^fail hook .*OOMLAB_SHARE=.*nowhere has no torch/sitecustomize.py' out
 CUDA_VISIBLE_DEVICES= OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" doctor > out 2>err
 check doctor.cvd-empty-warned grep -q '^warn env .*hides every GPU' out
+# a key PyTorch's allocator does not know stops every CUDA program at its
+# first allocation: said, with the key; PYTORCH_ALLOC_CONF (the newer name) shown
+fresh allocconf
+PYTORCH_ALLOC_CONF='expandable_segment:True,max_split_size_mb:128' "$OOMLAB" doctor > out 2>err; rc=$?
+check doctor.alloc-conf-typo-warned grep -q "^warn env .*PYTORCH_ALLOC_CONF: 'expandable_segment' is not a key" out
+check doctor.alloc-conf-typo-exit0 test "$rc" -eq 0
+PYTORCH_CUDA_ALLOC_CONF='roundup_power2_divisions:[256:1,>:4],expandable_segments:True' "$OOMLAB" doctor > out 2>err
+check doctor.alloc-conf-good-quiet sh -c '! grep -q "is not a key" out'
 "$OOMLAB" doctor --bogus >/dev/null 2>err; check doctor.usage-exit2 test $? -eq 2
