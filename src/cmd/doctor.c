@@ -40,6 +40,7 @@ struct finding {
 struct report {
     struct finding f[32];
     size_t n;
+    char torch_version[64]; /* of the python on PATH; "" unknown */
 };
 
 __attribute__((format(printf, 4, 5))) static struct finding *add(struct report *r, const char *check,
@@ -185,6 +186,7 @@ static void check_python(struct report *r)
                  "run --torch works with the python your command runs; activate its environment first");
         return;
     }
+    snprintf(r->torch_version, sizeof r->torch_version, "%s", ver);
     add(r, "torch", OK, "%s: torch %s, CUDA build %s, GPU visible to torch: %s", path, ver, cuda_ver,
         strcmp(cuda, "True") ? "no" : "yes");
 }
@@ -234,6 +236,14 @@ static void check_ledger(struct report *r, const char *dir)
 static void check_alloc_conf(struct report *r, const char *var, const char *value)
 {
     char keys[200];
+    const char *since = NULL, *key = allocconf_too_new(value, r->torch_version, &since);
+    if (key) {
+        struct finding *f = add(r, "env", WARN,
+                                "%s: torch %s does not read %s (%s and later): it stops at the first CUDA "
+                                "allocation (Unrecognized CachingAllocator option)",
+                                var, r->torch_version, key, since);
+        snprintf(f->todo, sizeof f->todo, "upgrade torch to %s or later, or drop %s from %s", since, key, var);
+    }
     size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
     if (!n) return;
     struct finding *f = add(r, "env", WARN,

@@ -8,6 +8,7 @@
 #include "lib/allocconf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const known_keys[] = {
@@ -94,4 +95,43 @@ const char *allocconf_suggest(const char *value)
         if (d < best) best = d, pick = known_keys[i];
     }
     return pick;
+}
+
+/* Keys that older releases refuse ("Unrecognized CachingAllocator option"),
+ * with the first release that reads them. expandable_segments: merged
+ * upstream in April 2023 (pytorch/pytorch#100184), after 2.0; torch 2.0.1
+ * refuses it (deepseek-ai/DeepSeek-VL2#103, ZhengPeng7/BiRefNet#179). */
+static const struct {
+    const char *key;
+    int major, minor;
+    const char *since;
+} key_since[] = {{"expandable_segments", 2, 1, "2.1"}};
+
+static int has_key(const char *value, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(value, key); p; p = strstr(p + 1, key)) {
+        const char *e = p + n;
+        while (*e == ' ' || *e == '\t') e++;
+        int starts = p == value || p[-1] == ',' || p[-1] == ' ' || p[-1] == '\t';
+        if (starts && (*e == ':' || *e == ',' || *e == '\0')) return 1;
+    }
+    return 0;
+}
+
+const char *allocconf_too_new(const char *value, const char *torch_version, const char **since)
+{
+    char *end;
+    long major = strtol(torch_version, &end, 10);
+    if (end == torch_version || *end != '.') return NULL;
+    const char *m = end + 1;
+    long minor = strtol(m, &end, 10);
+    if (end == m) return NULL;
+    for (size_t i = 0; i < sizeof key_since / sizeof key_since[0]; i++) {
+        if (major > key_since[i].major || (major == key_since[i].major && minor >= key_since[i].minor)) continue;
+        if (!has_key(value, key_since[i].key)) continue;
+        *since = key_since[i].since;
+        return key_since[i].key;
+    }
+    return NULL;
 }

@@ -16,4 +16,9 @@ size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size);
  * edits away: a typo), or NULL. */
 const char *allocconf_suggest(const char *value);
 
+/* The first key value sets that the torch of version text ("1.13.1+cu117",
+ * "2.0.1") does not read yet, with the first release that does in
+ * *since ("2.1"); NULL when every key is read or the version is unknown. */
+const char *allocconf_too_new(const char *value, const char *torch_version, const char **since);
+
 #endif

@@ -33,6 +33,10 @@ check doctor.env-shown grep -q '^ok   env .*PYTORCH_CUDA_ALLOC_CONF=expandable_s
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   check doctor.torch-found grep -q '^ok   torch .*/usr/bin/python3: torch [0-9]' out
 fi
+# expandable_segments is read from torch 2.1 on; Debian's torch 1.13 stops on it
+if /usr/bin/python3 -c 'import torch,sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) >= (2, 1))' 2>/dev/null; then
+  check doctor.alloc-conf-old-torch grep -q "^warn env .*PYTORCH_CUDA_ALLOC_CONF: torch 1.* does not read expandable_segments (2.1 and later)" out
+fi
 OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D PATH=/usr/bin:/bin \
   "$OOMLAB" doctor --json > out.json 2>err
 check doctor.json-parses python3 -c 'import json,sys; d=json.load(open("out.json")); assert d["schema"]=="oomlab.doctor.v1"; assert any(c["check"]=="gpu" and c["level"]=="ok" for c in d["checks"])'

@@ -41,11 +41,27 @@ static void test_unknown(void **state)
     assert_null(allocconf_suggest("expandable_segments:True"));
 }
 
+static void test_too_new(void **state)
+{
+    (void)state;
+    const char *since = NULL;
+    assert_string_equal(allocconf_too_new("max_split_size_mb:64, expandable_segments:True", "1.13.1+cu117", &since),
+                        "expandable_segments");
+    assert_string_equal(since, "2.1");
+    assert_non_null(allocconf_too_new("expandable_segments:True", "2.0.1", &since));
+    assert_null(allocconf_too_new("expandable_segments:True", "2.1.0", &since));
+    assert_null(allocconf_too_new("expandable_segments:True", "10.0", &since));
+    assert_null(allocconf_too_new("expandable_segments:True", "unknown", &since));
+    assert_null(allocconf_too_new("max_split_size_mb:64", "1.13.0a0", &since));
+    assert_null(allocconf_too_new("not_expandable_segments:True", "1.13.0a0", &since));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known),
         cmocka_unit_test(test_unknown),
+        cmocka_unit_test(test_too_new),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
