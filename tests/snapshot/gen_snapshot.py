@@ -186,6 +186,21 @@ def hostile(out):
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
+    torch_saved(out)
+
+
+def torch_saved(out):
+    """A snapshot written with torch.save instead of _dump_snapshot: a zip
+    archive, and with _use_new_zipfile_serialization=False the legacy stream
+    that opens with torch's magic number (torch/serialization.py). Written by
+    real torch where it is installed (/usr/bin/python3: python3-torch)."""
+    try:
+        import torch
+    except ImportError:
+        return
+    small = {"segments": [], "device_traces": [[]]}
+    torch.save(small, os.path.join(out, "torch-save.pt"))
+    torch.save(small, os.path.join(out, "torch-save-legacy.pt"), _use_new_zipfile_serialization=False)
 
 
 def nested(depth):

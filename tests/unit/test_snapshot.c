@@ -174,6 +174,9 @@ static void test_not_snapshots(void **state)
     expect_error("tests/snapshot/memo-unset.pickle", "before it is stored");
     expect_error("tests/snapshot/protocol0.pickle", "protocol 2 or later");
     expect_error("tests/snapshot/empty.pickle", "truncated");
+    /* torch.save instead of _dump_snapshot: said so, with what to run */
+    expect_error("tests/snapshot/torch-save.pt", "torch.save");
+    expect_error("tests/snapshot/torch-save-legacy.pt", "torch.save");
 }
 
 /* C++ frames as a context="all" dump records them: a frame with no source
