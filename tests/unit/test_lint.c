@@ -210,6 +210,12 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* a bracket never closed (code being edited) ends at the next line that
+     * starts a statement no bracket can hold: the rest is still checked */
+    assert_string_equal(lint_ids("x = f(\nimport torch\n"
+                                 "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
+                                 "    opt.zero_grad(set_to_none=True)\n    total_loss += l + aux_loss\n", 0),
+                        "loss-accumulated");
     /* a call that transforms or inspects a model does not run it
      * (huggingface/pytorch-image-models:validate.py@aa4b5850c1543fa488abf260f18390eda46cf85d:
      * model = reparameterize_model(model); accelerate's unwrap_model) */
