@@ -698,7 +698,13 @@ static void changes(FILE *f, struct run *runs, size_t n)
         fputs(" &#8594; ", f);
         html_escapes(f, runs[i].id);
         fputs("</b>: ", f);
-        if (k == 0) fputs("no config column changed", f);
+        char cmd[512];
+        if (k == 0 && ledger_command_change(a->cell[LEDGER_COMMAND], b->cell[LEDGER_COMMAND], cmd, sizeof cmd)) {
+            fputs("command ", f);
+            html_escapes(f, cmd);
+        } else if (k == 0) {
+            fputs("no config column changed", f);
+        }
         for (size_t j = 0; j < k; j++) {
             fputs(j ? ", " : "", f);
             html_escapes(f, ledger_col_name(cols[j]));
