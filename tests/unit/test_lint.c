@@ -210,6 +210,15 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* a loss read off outputs made under no_grad has no graph
+     * (huggingface/transformers:examples/pytorch/language-modeling/run_clm_no_trainer.py
+     * @00661e38a9e1393472adae9ac71f777b74ccdcde: loss = outputs.loss, then
+     * losses.append(...)); the same without no_grad is still reported */
+    assert_string_equal(lint_ids("import torch\nfor b in d:\n    with torch.no_grad():\n"
+                                 "        outputs = model(b)\n    loss = outputs.loss\n"
+                                 "    losses.append(gather(loss.repeat(8)))\n", 0), "");
+    assert_string_equal(lint_ids("import torch\nfor b in d:\n    outputs = model(b)\n    loss = outputs.loss\n"
+                                 "    losses.append(gather(loss.repeat(8)))\n", 0), "loss-accumulated");
     /* a bracket never closed (code being edited) ends at the next line that
      * starts a statement no bracket can hold: the rest is still checked */
     assert_string_equal(lint_ids("x = f(\nimport torch\n"
