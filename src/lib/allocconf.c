@@ -11,12 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_keys[] = {
-    "backend", "max_split_size_mb", "max_non_split_rounding_mb", "garbage_collection_threshold",
-    "roundup_power2_divisions", "expandable_segments", "pinned_use_background_threads",
-    "release_lock_on_cudamalloc", "release_lock_on_hipmalloc", "pinned_use_cuda_host_register",
-    "pinned_use_hip_host_register", "pinned_num_register_threads", "pinned_reserve_segment_size_mb",
-    "graph_capture_record_stream_reuse", "per_process_memory_fraction"};
+static const char *const known_keys[] = {"backend",
+                                         "max_split_size_mb",
+                                         "max_non_split_rounding_mb",
+                                         "garbage_collection_threshold",
+                                         "roundup_power2_divisions",
+                                         "expandable_segments",
+                                         "pinned_use_background_threads",
+                                         "release_lock_on_cudamalloc",
+                                         "release_lock_on_hipmalloc",
+                                         "pinned_use_cuda_host_register",
+                                         "pinned_use_hip_host_register",
+                                         "pinned_num_register_threads",
+                                         "pinned_reserve_segment_size_mb",
+                                         "graph_capture_record_stream_reuse",
+                                         "per_process_memory_fraction"};
 #define N_KEYS (sizeof known_keys / sizeof known_keys[0])
 
 static int known(const char *key, size_t n)
@@ -38,8 +47,10 @@ static size_t check_item(const char *a, const char *e, char *out, size_t size)
 {
     const char *colon = memchr(a, ':', (size_t)(e - a));
     const char *end = colon ? colon : e;
-    while (a < end && (*a == ' ' || *a == '\t')) a++;
-    while (end > a && (end[-1] == ' ' || end[-1] == '\t')) end--;
+    while (a < end && (*a == ' ' || *a == '\t'))
+        a++;
+    while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
     if (end == a || known(a, (size_t)(end - a))) return 0;
     append(out, size, a, (size_t)(end - a));
     return 1;
@@ -68,7 +79,8 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb, size_
 {
     size_t row[64], prev;
     if (na >= 64 || nb >= 64) return cap + 1;
-    for (size_t j = 0; j <= nb; j++) row[j] = j;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
     for (size_t i = 1; i <= na; i++) {
         prev = row[0];
         row[0] = i;
@@ -112,7 +124,8 @@ static int has_key(const char *value, const char *key)
     size_t n = strlen(key);
     for (const char *p = strstr(value, key); p; p = strstr(p + 1, key)) {
         const char *e = p + n;
-        while (*e == ' ' || *e == '\t') e++;
+        while (*e == ' ' || *e == '\t')
+            e++;
         int starts = p == value || p[-1] == ',' || p[-1] == ' ' || p[-1] == '\t';
         if (starts && (*e == ':' || *e == ',' || *e == '\0')) return 1;
     }
@@ -128,7 +141,9 @@ const char *allocconf_too_new(const char *value, const char *torch_version, cons
     long minor = strtol(m, &end, 10);
     if (end == m) return NULL;
     for (size_t i = 0; i < sizeof key_since / sizeof key_since[0]; i++) {
-        if (major > key_since[i].major || (major == key_since[i].major && minor >= key_since[i].minor)) continue;
+        if (major > key_since[i].major ||
+            (major == key_since[i].major && minor >= key_since[i].minor))
+            continue;
         if (!has_key(value, key_since[i].key)) continue;
         *since = key_since[i].since;
         return key_since[i].key;

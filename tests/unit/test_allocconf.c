@@ -16,10 +16,11 @@ static void test_known(void **state)
     char out[128];
     assert_int_equal(allocconf_unknown_keys("expandable_segments:True", out, sizeof out), 0);
     assert_string_equal(out, "");
-    assert_int_equal(allocconf_unknown_keys(" max_split_size_mb:128 , garbage_collection_threshold:0.6,"
-                                            "roundup_power2_divisions:[256:1,512:2,>:4],backend:native",
-                                            out, sizeof out),
-                     0);
+    assert_int_equal(
+        allocconf_unknown_keys(" max_split_size_mb:128 , garbage_collection_threshold:0.6,"
+                               "roundup_power2_divisions:[256:1,512:2,>:4],backend:native",
+                               out, sizeof out),
+        0);
     assert_int_equal(allocconf_unknown_keys("", out, sizeof out), 0);
 }
 
@@ -30,7 +31,9 @@ static void test_unknown(void **state)
     assert_int_equal(allocconf_unknown_keys("expandable_segment:True", out, sizeof out), 1);
     assert_string_equal(out, "expandable_segment");
     /* the size unit belongs in the key: max_split_size:128 is refused */
-    assert_int_equal(allocconf_unknown_keys("max_split_size:128,expandable_segments:True,foo", out, sizeof out), 2);
+    assert_int_equal(
+        allocconf_unknown_keys("max_split_size:128,expandable_segments:True,foo", out, sizeof out),
+        2);
     assert_string_equal(out, "max_split_size, foo");
     char tiny[8];
     assert_int_equal(allocconf_unknown_keys("aaaaaaaaaaaa:1", tiny, sizeof tiny), 1);
@@ -45,8 +48,9 @@ static void test_too_new(void **state)
 {
     (void)state;
     const char *since = NULL;
-    assert_string_equal(allocconf_too_new("max_split_size_mb:64, expandable_segments:True", "1.13.1+cu117", &since),
-                        "expandable_segments");
+    assert_string_equal(
+        allocconf_too_new("max_split_size_mb:64, expandable_segments:True", "1.13.1+cu117", &since),
+        "expandable_segments");
     assert_string_equal(since, "2.1");
     assert_non_null(allocconf_too_new("expandable_segments:True", "2.0.1", &since));
     assert_null(allocconf_too_new("expandable_segments:True", "2.1.0", &since));
