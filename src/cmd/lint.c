@@ -411,11 +411,28 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     lint_report_release(&r);
 }
 
+/* Files named on the command line that are not source, though text: read
+ * as Python they would lint clean and say nothing of the code they hold. */
+static const struct {
+    const char *suffix, *why;
+} not_source[] = {
+    {".ipynb", "a Jupyter notebook: lint reads Python source; export its code first (jupyter nbconvert "
+               "--to script) and lint the .py"},
+};
+
 static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
 {
     char *data = NULL;
     size_t len = 0;
     struct oomlab_err err = {{0}};
+    size_t pl = strlen(path);
+    for (size_t i = 0; i < sizeof not_source / sizeof not_source[0]; i++) {
+        size_t sl = strlen(not_source[i].suffix);
+        if (lang == LINT_NONE && pl > sl && !strcasecmp(path + pl - sl, not_source[i].suffix)) {
+            keep_error(c, path, not_source[i].why, false);
+            return;
+        }
+    }
     if (fsutil_read_input(path, PYLEX_MAX_BYTES, &data, &len, &err) < 0) {
         keep_error(c, path, err.msg, true);
         return;
