@@ -743,7 +743,7 @@ static const char page_style[] =
     "h1{font-size:20px}h2{font-size:17px;border-bottom:1px solid #ccc;margin-top:28px}h3{font-size:15px}"
     "table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;"
     "vertical-align:top}th{background:#f5f5f5}tr.diff td{background:#fff4d6;font-weight:bold}"
-    ".kv td{word-break:break-word}.oom{border-left:4px solid #c00;padding-left:10px}.ok{color:#2a7a2a}"
+    ".kv td{word-break:break-word}.ledger td{overflow-wrap:anywhere}.oom{border-left:4px solid #c00;padding-left:10px}.ok{color:#2a7a2a}"
     ".warn{color:#b37400}.why{color:#555}pre{background:#f7f7f7;padding:6px;overflow-x:auto;"
     "white-space:pre-wrap;word-break:break-all;font-size:12px}pre .hit{background:#ffd6d6;font-weight:bold}"
     ".note{color:#666;font-style:italic}"

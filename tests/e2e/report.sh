@@ -231,3 +231,12 @@ check report.not-sampled-said test "$rc" -eq 0 -a -n "$(grep -F 'Device memory w
 # ... and whole: it names the library's path twice (it was cut at 159 bytes)
 check report.not-sampled-whole grep -q 'no NVIDIA driver on this machine?</' nv.html
 check report.not-sampled-one-stop test "$(grep -c '?\.</' nv.html)" -eq 0
+# Eight runs with long commands: the ledger fits the page (it ran ~2300 px
+# wide past a 1000 px page, its last runs cut off in print): the right
+# margin of a 1100 px window stays white from top to bottom.
+fresh wide
+for b in 1 2 3 4 5 6 7 8; do "$OOMLAB" run -q -- "$SIM" --batch "$b" --seq 64 --steps 2 >/dev/null 2>&1; done
+"$OOMLAB" report run001 run002 run003 run004 run005 run006 run007 run008 -o w.html >/dev/null 2>err
+browser wshot.err --window-size=1100,3000 --screenshot="$PWD/w.png" "file://$PWD/w.html" >/dev/null
+margin=$(/usr/bin/convert w.png -crop 40x3000+1058+0 +repage -colorspace Gray -format '%[fx:minima]' info: 2>/dev/null)
+check report.ledger-fits-page test "$margin" = 1
