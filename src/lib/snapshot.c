@@ -126,10 +126,12 @@ static uint32_t intern(struct snapshot *s, const char *text, size_t library)
 
 /* ---- frames ---- */
 
-/* Frames _memory_viz drops (the unwinder, the interpreter loop). */
+/* Frames _memory_viz drops (the unwinder, the interpreter loop), and the
+ * caching allocator's own, which every allocation's C++ stack starts with. */
 static const char *const omitted_names[] = {"unwind::unwind", "CapturedTraceback::gather",
                                             "gather_with_cpp", "_start", "__libc_start_main",
-                                            "PyEval_", "PyObject_", "PyFunction_"};
+                                            "PyEval_", "PyObject_", "PyFunction_",
+                                            "CachingAllocator::"};
 static const char *const omitted_files[] = {"core/boxing", "/Register", "/Redispatch",
                                             "pythonrun.c", "Modules/main.c", "Objects/call.c",
                                             "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",

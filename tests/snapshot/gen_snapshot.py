@@ -245,8 +245,12 @@ def cpp_frames():
             F("/work/train.py", 120, "<module>"),
             cpp("Py_BytesMain", "??"), cpp("__libc_start_main_alias_2"), cpp("_start", "??")]
     frames = head + [F("/work/train.py", 41, "main")] + tail
+    # cuBLAS's workspace: C++ frames only, the allocator's own innermost
+    workspace = head[:4] + [cpp("at::cuda::getNewWorkspace()"),
+                            cpp("void at::cuda::blas::gemm<float>(char, char, long, long, long)")] + tail[2:]
     blocks = [block(0x7F0000000000, 20 * MiB, "active_allocated", frames),
-              block(0x7F0000000000 + 20 * MiB, 2 * MiB, "inactive", [])]
+              block(0x7F0000000000 + 20 * MiB, 2 * MiB, "inactive", []),
+              block(0x7F0000000000 + 22 * MiB, 8 * MiB, "active_allocated", workspace)]
     trace = [{"action": "alloc", "addr": 0x7F0000000000, "size": 20 * MiB, "stream": 0,
               "time_us": 1_700_000_000_000_000, "frames": frames}]
     return {"segments": [segment(0, 0x7F0000000000, blocks)], "device_traces": [trace]}
