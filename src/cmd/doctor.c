@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/ledger_io.h"
+#include "lib/allocconf.h"
 #include "lib/units.h"
 #include "render/json.h"
 #include "sys/ledgerfile.h"
@@ -39,6 +40,7 @@ struct finding {
 struct report {
     struct finding f[32];
     size_t n;
+    char torch_version[64]; /* of the python on PATH; "" unknown */
 };
 
 __attribute__((format(printf, 4, 5))) static struct finding *add(struct report *r, const char *check,
@@ -184,6 +186,7 @@ static void check_python(struct report *r)
                  "run --torch works with the python your command runs; activate its environment first");
         return;
     }
+    snprintf(r->torch_version, sizeof r->torch_version, "%s", ver);
     add(r, "torch", OK, "%s: torch %s, CUDA build %s, GPU visible to torch: %s", path, ver, cuda_ver,
         strcmp(cuda, "True") ? "no" : "yes");
 }
@@ -228,13 +231,43 @@ static void check_ledger(struct report *r, const char *dir)
     }
 }
 
+/* A key PyTorch's allocator does not know is not ignored: the program
+ * stops at its first CUDA allocation. */
+static void check_alloc_conf(struct report *r, const char *var, const char *value)
+{
+    char keys[200];
+    const char *since = NULL, *key = allocconf_too_new(value, r->torch_version, &since);
+    if (key) {
+        struct finding *f = add(r, "env", WARN,
+                                "%s: torch %s does not read %s (%s and later): it stops at the first CUDA "
+                                "allocation (Unrecognized CachingAllocator option)",
+                                var, r->torch_version, key, since);
+        snprintf(f->todo, sizeof f->todo, "upgrade torch to %s or later, or drop %s from %s", since, key, var);
+    }
+    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
+    if (!n) return;
+    struct finding *f = add(r, "env", WARN,
+                            "%s: '%s' %s PyTorch's allocator reads: torch stops at the first CUDA "
+                            "allocation (Unrecognized CachingAllocator option)",
+                            var, keys, n == 1 ? "is not a key" : "are not keys");
+    const char *near = allocconf_suggest(value);
+    if (near) snprintf(f->todo, sizeof f->todo, "did you mean %s? (the keys: PyTorch's CUDA semantics notes)", near);
+    else snprintf(f->todo, sizeof f->todo, "check the spelling against PyTorch's CUDA semantics notes");
+}
+
 static void check_env(struct report *r)
 {
-    static const char *const vars[] = {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "CUDA_VISIBLE_DEVICES",
-                                       "CUDA_LAUNCH_BLOCKING"};
+    static const struct {
+        const char *name;
+        bool alloc_conf;
+    } vars[] = {{"PYTORCH_ALLOC_CONF", true},    {"PYTORCH_CUDA_ALLOC_CONF", true},
+                {"PYTORCH_HIP_ALLOC_CONF", true}, {"CUDA_VISIBLE_DEVICES", false},
+                {"CUDA_LAUNCH_BLOCKING", false}};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v) add(r, "env", OK, "%s=%s", vars[i], v);
+        const char *v = getenv(vars[i].name);
+        if (!v) continue;
+        add(r, "env", OK, "%s=%s", vars[i].name, v);
+        if (vars[i].alloc_conf) check_alloc_conf(r, vars[i].name, v);
     }
     const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
     if (cvd && (!*cvd || !strcmp(cvd, "-1"))) {

@@ -195,10 +195,31 @@ static void emit_json(struct lint_cli *c, const char *path, const struct lint_fi
     json_obj_end(&c->j);
 }
 
+/* path as a URI reference (SARIF's artifactLocation.uri, RFC 3986): bytes
+ * other than unreserved characters, '/' and the sub-delimiters that need
+ * no escape in a path are %XX (a space, '#', '%', '"', non-ASCII). */
+static const char *sarif_uri(const char *path, char *buf, size_t size)
+{
+    static const char keep[] = "-._~/!$&'()*+,;=:@";
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < size; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr(keep, *p)) {
+            buf[n++] = (char)*p;
+        } else {
+            buf[n++] = '%', buf[n++] = hex[*p >> 4], buf[n++] = hex[*p & 15];
+        }
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
 static void emit_sarif(struct lint_cli *c, const char *path, const struct lint_finding *f)
 {
     const struct lint_rule *r = &lint_rules[f->rule];
-    const char *uri = strncmp(path, "./", 2) ? path : path + 2;
+    char buf[3 * PATH_MAX + 1];
+    const char *uri = sarif_uri(strncmp(path, "./", 2) ? path : path + 2, buf, sizeof buf);
     json_obj_begin(&c->j);
     json_key(&c->j, "ruleId"), json_str(&c->j, r->id);
     json_key(&c->j, "ruleIndex"), json_int(&c->j, f->rule);
@@ -390,11 +411,28 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     lint_report_release(&r);
 }
 
+/* Files named on the command line that are not source, though text: read
+ * as Python they would lint clean and say nothing of the code they hold. */
+static const struct {
+    const char *suffix, *why;
+} not_source[] = {
+    {".ipynb", "a Jupyter notebook: lint reads Python source; export its code first (jupyter nbconvert "
+               "--to script) and lint the .py"},
+};
+
 static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
 {
     char *data = NULL;
     size_t len = 0;
     struct oomlab_err err = {{0}};
+    size_t pl = strlen(path);
+    for (size_t i = 0; i < sizeof not_source / sizeof not_source[0]; i++) {
+        size_t sl = strlen(not_source[i].suffix);
+        if (lang == LINT_NONE && pl > sl && !strcasecmp(path + pl - sl, not_source[i].suffix)) {
+            keep_error(c, path, not_source[i].why, false);
+            return;
+        }
+    }
     if (fsutil_read_input(path, PYLEX_MAX_BYTES, &data, &len, &err) < 0) {
         keep_error(c, path, err.msg, true);
         return;

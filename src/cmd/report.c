@@ -468,6 +468,7 @@ struct labels {
     char names[SVG_MAX_SERIES][80];
     char l1[64], l2[64], oom[64];
     char marks[N_STEP_MARKS][32];
+    char id[32];
 };
 
 static struct svg_series series_of(const char *name, const struct pts *p, int color, bool dashed)
@@ -697,7 +698,13 @@ static void changes(FILE *f, struct run *runs, size_t n)
         fputs(" &#8594; ", f);
         html_escapes(f, runs[i].id);
         fputs("</b>: ", f);
-        if (k == 0) fputs("no config column changed", f);
+        char cmd[512];
+        if (k == 0 && ledger_command_change(a->cell[LEDGER_COMMAND], b->cell[LEDGER_COMMAND], cmd, sizeof cmd)) {
+            fputs("command ", f);
+            html_escapes(f, cmd);
+        } else if (k == 0) {
+            fputs("no config column changed", f);
+        }
         for (size_t j = 0; j < k; j++) {
             fputs(j ? ", " : "", f);
             html_escapes(f, ledger_col_name(cols[j]));
@@ -736,7 +743,7 @@ static const char page_style[] =
     "h1{font-size:20px}h2{font-size:17px;border-bottom:1px solid #ccc;margin-top:28px}h3{font-size:15px}"
     "table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;"
     "vertical-align:top}th{background:#f5f5f5}tr.diff td{background:#fff4d6;font-weight:bold}"
-    ".kv td{word-break:break-word}.oom{border-left:4px solid #c00;padding-left:10px}.ok{color:#2a7a2a}"
+    ".kv td{word-break:break-word}.ledger td{overflow-wrap:anywhere}.oom{border-left:4px solid #c00;padding-left:10px}.ok{color:#2a7a2a}"
     ".warn{color:#b37400}.why{color:#555}pre{background:#f7f7f7;padding:6px;overflow-x:auto;"
     "white-space:pre-wrap;word-break:break-all;font-size:12px}pre .hit{background:#ffd6d6;font-weight:bold}"
     ".note{color:#666;font-style:italic}"
@@ -783,7 +790,10 @@ static const char *const empty_notes[] = {
     "No loss in this log.",
 };
 
-static int run_section(FILE *f, struct run *r)
+/* Run `nth` (from 1) of `n`: with several runs its charts' ids carry the
+ * number, as an id names one element of the page (the overlay has the
+ * plain ones). */
+static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
 {
     fputs("<section class=\"run\" data-run=\"", f);
     html_escapes(f, r->id);
@@ -797,6 +807,10 @@ static int run_section(FILE *f, struct run *r)
     static struct labels lb;
     for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
         chart_one(&c, &lb, r, (enum chart_kind)k);
+        if (n > 1) {
+            snprintf(lb.id, sizeof lb.id, "%s-%zu", chart_names[k], nth);
+            c.id = lb.id;
+        }
         /* a loss logged as nan or inf at every step has nothing to plot,
          * yet the log has a loss (the ledger's loss_trend says nan) */
         const char *note = k == CHART_MEMORY ? r->mem_note : empty_notes[k];
@@ -830,7 +844,7 @@ static int render_html(FILE *f, struct run *runs, size_t n)
     }
     ledger_table(f, runs, n);
     for (size_t i = 0; i < n; i++)
-        if (run_section(f, &runs[i]) < 0) return -1;
+        if (run_section(f, &runs[i], i + 1, n) < 0) return -1;
     fprintf(f, "<p class=\"note\">Made by oomlab %s.</p>\n</body></html>\n", OOMLAB_VERSION);
     return 0;
 }

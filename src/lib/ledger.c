@@ -1070,6 +1070,72 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
     return n;
 }
 
+/* ---- what changed in the command ---- */
+
+#define CMD_WORDS 256
+
+struct words {
+    const char *w[CMD_WORDS];
+    size_t len[CMD_WORDS], n;
+};
+
+static void split_words(const char *s, struct words *ws)
+{
+    ws->n = 0;
+    while (*s && ws->n < CMD_WORDS) {
+        while (*s == ' ') s++;
+        if (!*s) break;
+        const char *e = s;
+        while (*e && *e != ' ') e++;
+        ws->w[ws->n] = s, ws->len[ws->n++] = (size_t)(e - s);
+        s = e;
+    }
+}
+
+static bool same_word(const struct words *a, size_t i, const struct words *b, size_t j)
+{
+    return a->len[i] == b->len[j] && !memcmp(a->w[i], b->w[j], a->len[i]);
+}
+
+/* n bytes of p onto out (size bytes, used so far), cut to fit. */
+static void put(char *out, size_t size, size_t *used, const char *p, size_t n)
+{
+    if (*used + 1 >= size) return;
+    if (n > size - 1 - *used) n = size - 1 - *used;
+    memcpy(out + *used, p, n);
+    *used += n;
+    out[*used] = '\0';
+}
+
+/* "... w[from..to) ..." onto out, the dots where words were left out. */
+static void span(char *out, size_t size, size_t *used, const struct words *ws, size_t from, size_t to)
+{
+    size_t start = *used;
+    if (from > 0) put(out, size, used, "...", 3);
+    for (size_t i = from; i < to; i++) {
+        if (*used > start) put(out, size, used, " ", 1);
+        put(out, size, used, ws->w[i], ws->len[i]);
+    }
+    if (to < ws->n) put(out, size, used, " ...", 4);
+}
+
+bool ledger_command_change(const char *a, const char *b, char *out, size_t size)
+{
+    static struct words wa, wb; /* 4 KiB each: kept off the stack */
+    split_words(a, &wa);
+    split_words(b, &wb);
+    size_t p = 0, s = 0, shorter = wa.n < wb.n ? wa.n : wb.n, used = 0;
+    while (p < shorter && same_word(&wa, p, &wb, p)) p++;
+    while (s < shorter - p && same_word(&wa, wa.n - 1 - s, &wb, wb.n - 1 - s)) s++;
+    if (size) out[0] = '\0';
+    if (p == wa.n && p == wb.n) return false;
+    size_t from = p > 0 ? p - 1 : 0;
+    span(out, size, &used, &wa, from, wa.n - s);
+    put(out, size, &used, " -> ", 4);
+    span(out, size, &used, &wb, from, wb.n - s);
+    return true;
+}
+
 /* ---- one row per run ---- */
 
 bool ledger_is_running(const struct ledger_row *row)

@@ -285,6 +285,12 @@ size_t ledger_row_ranks(const struct ledger *lg, size_t r, const struct ledger_r
 size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
                       enum ledger_col *out, size_t max);
 
+/* Where the commands a and b differ, word by word: the differing words of
+ * each with the word before them, the common words around them shown as
+ * "...": "... --batch 9 ... -> ... --batch 10 ...". False (out "") when
+ * they have the same words. out is always NUL-terminated, cut to fit. */
+bool ledger_command_change(const char *a, const char *b, char *out, size_t size);
+
 /* The environment that changes GPU memory, as the ledger's env cell:
  * "NAME=value" words sorted by name, a value with blanks, quotes or ';'
  * single-quoted as a shell would need it; "" when none is set. Variables:

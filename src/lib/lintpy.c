@@ -22,11 +22,14 @@ static const char *const model_names[] = {
     "discriminator", "classifier", "backbone", "policy", "critic", "actor", "unet",
     "vae",    "transformer", "llm", "teacher", "student", "forward"};
 static const char *const model_suffixes[] = {"model", "net"};
-/* ...unless the name says it makes, loads or prepares one: a verb then '_'
- * or a capital (load_model, getInfoFromModel). */
+/* ...unless the name says it makes, loads, prepares, transforms or
+ * inspects one: a verb then '_' or a capital (load_model, getInfoFromModel,
+ * unwrap_model, reparameterize_model). */
 static const char *const not_model_prefixes[] = {
     "load", "build", "get", "create", "make", "init", "save", "setup", "prepare", "wrap", "from",
-    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log"};
+    "to", "set", "is", "has", "find", "select", "export", "register", "print", "show", "log",
+    "unwrap", "reparameterize", "convert", "fuse", "compile", "freeze", "unfreeze", "quantize",
+    "copy", "count", "summarize", "describe"};
 /* Names that hold model outputs in eval and training loops. */
 static const char *const output_names[] = {
     "logits", "outputs", "output", "out", "preds", "pred", "predictions", "prediction", "probs",
@@ -360,6 +363,36 @@ static int assigned_scalar(const struct py *p, size_t s, size_t i)
     return 0;
 }
 
+/* The statement that last assigned the plain name at token i, in the same
+ * function before statement s, or -1. */
+static long last_assignment(const struct py *p, size_t s, size_t i)
+{
+    int32_t func = p->t->stmts[s].func;
+    for (size_t k = s; k-- > 0;) {
+        const struct lint_stmt *st = &p->t->stmts[k];
+        if ((int32_t)k == func) return -1;
+        if (st->func != func || st->kind != LST_SIMPLE) continue;
+        size_t eq = assign_op(p, st->first, st->end);
+        if (eq != st->end && eq == st->first + 1 && text_eq(p, st->first, i)) return (long)k;
+    }
+    return -1;
+}
+
+/* Was the name at token i made without a graph: last assigned under
+ * no_grad, or read off (x.loss, x["loss"], x[0]) a name that was
+ * (`with torch.no_grad(): outputs = model(b)` then `loss = outputs.loss`)? */
+static int assigned_without_grad(const struct py *p, size_t s, size_t i)
+{
+    long k = last_assignment(p, s, i);
+    if (k < 0) return 0;
+    const struct lint_stmt *st = &p->t->stmts[k];
+    if (st->no_grad) return 1;
+    size_t v = st->first + 2; /* the value after `name =` */
+    if (v + 1 >= st->end || !is_name(p, v) || !(is_op(p, v + 1, ".") || is_op(p, v + 1, "["))) return 0;
+    long src = last_assignment(p, (size_t)k, v);
+    return src >= 0 && p->t->stmts[src].no_grad;
+}
+
 static int is_loss_name(const struct py *p, size_t i)
 {
     if (!is_name(p, i)) return 0;
@@ -373,7 +406,8 @@ static long graph_loss_in(const struct py *p, size_t s, size_t a, size_t e)
     for (size_t i = a; i < e; i++) {
         if (!is_loss_name(p, i)) continue;
         if (occurrence_converted(p, i, a, e, off_graph_methods, N_OF(off_graph_methods))) continue;
-        if (!is_op(p, i + 1, "(") && !(i > 0 && is_op(p, i - 1, ".")) && assigned_scalar(p, s, i))
+        if (!is_op(p, i + 1, "(") && !(i > 0 && is_op(p, i - 1, ".")) &&
+            (assigned_scalar(p, s, i) || assigned_without_grad(p, s, i)))
             continue;
         return (long)i;
     }

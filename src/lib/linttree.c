@@ -182,10 +182,29 @@ static int has_set_grad(const struct pylex *lx, size_t a, size_t e, const char *
     return 0;
 }
 
+/* Names that turn gradients off, exactly or as the end of a project's own
+ * wrapper after '_' (smart_inference_mode, maybe_no_grad). */
+static const char *const grad_off_names[] = {"no_grad", "inference_mode"};
+
+static int grad_off_name(const struct pylex *lx, size_t i)
+{
+    const struct pytok *t = &lx->toks[i];
+    if (t->kind != PYT_NAME) return 0;
+    for (size_t k = 0; k < sizeof grad_off_names / sizeof grad_off_names[0]; k++) {
+        size_t n = strlen(grad_off_names[k]);
+        if (t->len < n) continue;
+        const char *end = lx->src + t->off + t->len - n;
+        if ((t->len == n || (t->len > n && end[-1] == '_')) && !memcmp(end, grad_off_names[k], n))
+            return 1;
+    }
+    return 0;
+}
+
 static int grad_off_in(const struct pylex *lx, size_t a, size_t e)
 {
-    return range_has_name(lx, a, e, "no_grad") || range_has_name(lx, a, e, "inference_mode") ||
-           has_set_grad(lx, a, e, "False");
+    for (size_t i = a; i < e; i++)
+        if (grad_off_name(lx, i)) return 1;
+    return has_set_grad(lx, a, e, "False");
 }
 
 static int decorated_no_grad(const struct lint_tree *t, size_t def)

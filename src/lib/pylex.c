@@ -312,12 +312,36 @@ static int lex_indent(struct lexer *L)
     return 0;
 }
 
+/* Keywords that start a statement and never stand inside brackets (not
+ * for/if/else/async/await/lambda/yield, which may). */
+static const char *const statement_keywords[] = {
+    "def", "class", "import", "return", "with", "try", "while", "except", "finally", "raise",
+    "del", "pass", "break", "continue", "global", "nonlocal", "assert", "elif"};
+
+/* At the start of a line inside brackets: does it open with one of
+ * statement_keywords at column 0? Then a bracket above was never closed
+ * (code being edited; CPython says "'(' was never closed"), and the
+ * brackets are taken as closed so the rest of the file is read as
+ * statements again. */
+static int unclosed_bracket_ends(const struct lexer *L)
+{
+    const char *p = L->src + L->pos;
+    size_t room = L->len - L->pos;
+    for (size_t k = 0; k < sizeof statement_keywords / sizeof statement_keywords[0]; k++) {
+        size_t n = strlen(statement_keywords[k]);
+        if (room > n && !memcmp(p, statement_keywords[k], n) && !name_char((unsigned char)p[n]))
+            return 1;
+    }
+    return 0;
+}
+
 static int lex_newline(struct lexer *L)
 {
     size_t start = L->pos;
     uint32_t line = L->line;
     size_t ls = L->line_start;
     advance_newline(L);
+    if (L->paren > 0 && unclosed_bracket_ends(L)) L->paren = 0;
     if (L->paren > 0) return 0;
     L->at_bol = 1;
     if (!L->line_has_tokens) return 0;

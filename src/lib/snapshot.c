@@ -126,15 +126,18 @@ static uint32_t intern(struct snapshot *s, const char *text, size_t library)
 
 /* ---- frames ---- */
 
-/* Frames _memory_viz drops (the unwinder, the interpreter loop). */
+/* Frames _memory_viz drops (the unwinder, the interpreter loop), and the
+ * caching allocator's own, which every allocation's C++ stack starts with. */
 static const char *const omitted_names[] = {"unwind::unwind", "CapturedTraceback::gather",
                                             "gather_with_cpp", "_start", "__libc_start_main",
-                                            "PyEval_", "PyObject_", "PyFunction_"};
+                                            "PyEval_", "PyObject_", "PyFunction_",
+                                            "CachingAllocator::"};
 static const char *const omitted_files[] = {"core/boxing", "/Register", "/Redispatch",
                                             "pythonrun.c", "Modules/main.c", "Objects/call.c",
                                             "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
                                             "cpython/abstract.h"};
-/* Library code: installed packages, the standard library, PyTorch, C++. */
+/* Library code: installed packages, the standard library, PyTorch, C++
+ * (a C++ frame's file is "??", "" or a bare "X.cpp" in real dumps). */
 static const char *const library_parts[] = {"/site-packages/", "/dist-packages/", "/lib/python",
                                             "<frozen ", "/torch/", "/usr/lib/", "/usr/include/"};
 static const char *const library_suffixes[] = {".cpp", ".cc", ".cu", ".cuh", ".h", ".hpp", ".c"};
@@ -160,7 +163,7 @@ static bool ends_with_any(const char *s, const char *const *sfx, size_t n)
 
 static bool is_library(const char *file)
 {
-    return file[0] == '?' || any_in(file, library_parts, COUNT(library_parts)) ||
+    return file[0] == '?' || file[0] == '\0' || any_in(file, library_parts, COUNT(library_parts)) ||
            ends_with_any(file, library_suffixes, COUNT(library_suffixes));
 }
 
@@ -667,6 +670,43 @@ static void read_settings(struct snapshot *s, const struct pk_obj *set)
     }
 }
 
+/* Files that hold a snapshot in another wrapper than _dump_snapshot's
+ * pickle: torch.save's zip archive, and its legacy stream, which opens with
+ * MAGIC_NUMBER 0x1950a86a20f9469cfc6c pickled as LONG1
+ * (pytorch/pytorch:torch/serialization.py@31d1cf19c3c1226ef2fbe768b3b53da0e1eaf0ad). */
+static const struct {
+    unsigned char magic[16];
+    size_t len;
+    const char *what;
+} foreign[] = {
+    {"PK\x03\x04", 4, "a zip archive, as torch.save writes"},
+    {"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14,
+     "torch.save's legacy format (it opens with torch's magic number)"},
+};
+
+/* 1 with err set when the input opens like one of foreign[]; 0 when not
+ * (rewound); -1 when it cannot be read. */
+static int foreign_format(const struct pickle_opts *o, struct oomlab_err *err)
+{
+    unsigned char head[16];
+    size_t have = 0, got = 0;
+    while (have < sizeof head) {
+        if (o->read(o->src, head + have, sizeof head - have, &got, err) < 0) return -1;
+        if (!got) break;
+        have += got;
+    }
+    if (o->rewind(o->src, err) < 0) return -1;
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
+        if (have >= foreign[i].len && !memcmp(head, foreign[i].magic, foreign[i].len)) {
+            oomlab_err_set(err, "%s, not a memory snapshot pickle: write the snapshot with "
+                                "torch.cuda.memory._dump_snapshot(path) (or pickle.dump of "
+                                "torch.cuda.memory._snapshot())",
+                           foreign[i].what);
+            return 1;
+        }
+    return 0;
+}
+
 int snapshot_load(struct snapshot *s, const struct pickle_opts *base, struct oomlab_err *err)
 {
     memset(s, 0, sizeof *s);
@@ -681,6 +721,10 @@ int snapshot_load(struct snapshot *s, const struct pickle_opts *base, struct oom
         return oomlab_err_set(err, "out of memory");
     }
     s->in->err = err;
+    if (foreign_format(base, err) != 0) {
+        snapshot_release(s);
+        return -1;
+    }
     struct pickle_opts o = *base;
     o.on_item = on_item;
     o.ctx = s;

@@ -18,7 +18,8 @@
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
                 struct oomlab_err *err)
 {
-    int n = snprintf(buf, size, "%s/%s", dir, name);
+    size_t len = strlen(dir); /* "src/" + "t.py" is src/t.py, as the user typed the folder */
+    int n = snprintf(buf, size, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
     if (n < 0 || (size_t)n >= size) return oomlab_err_set(err, "%s/%s: path too long", dir, name);
     return 0;
 }

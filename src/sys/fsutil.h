@@ -114,7 +114,8 @@ bool fsutil_reader_gone(int fd);
  * with err ("cannot write runs.csv: Permission denied"). */
 int fsutil_check_writable(const char *path, struct oomlab_err *err);
 
-/* Join dir and name into buf ("dir/name"); -1 with err when it does not fit. */
+/* Join dir and name into buf ("dir/name", no second '/' after a dir that ends
+ * in one); -1 with err when it does not fit. */
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
                 struct oomlab_err *err);
 

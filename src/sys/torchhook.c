@@ -34,10 +34,15 @@ int torchhook_mode_parse(const char *s, enum torchhook_mode *mode, struct oomlab
     return oomlab_err_set(err, "--torch=%s: want --torch, --torch=steps or --torch=snapshot", s);
 }
 
+/* DIR/IDSUFFIX, made absolute: the child may change directory (a launch
+ * script's cd, Hydra's run directory) before the hook opens its files. */
 static int path_of(char *buf, size_t size, const char *dir, const char *id, const char *suffix,
                    struct oomlab_err *err)
 {
-    int n = snprintf(buf, size, "%s/%s%s", dir, id, suffix);
+    char cwd[PATH_MAX] = "";
+    if (dir[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return oomlab_err_set(err, "cannot name the current directory: %s", strerror(errno));
+    int n = snprintf(buf, size, "%s%s%s/%s%s", cwd, *cwd ? "/" : "", dir, id, suffix);
     if (n < 0 || (size_t)n >= size) return oomlab_err_set(err, "path too long: %s/%s%s", dir, id, suffix);
     return 0;
 }

@@ -33,6 +33,10 @@ check doctor.env-shown grep -q '^ok   env .*PYTORCH_CUDA_ALLOC_CONF=expandable_s
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   check doctor.torch-found grep -q '^ok   torch .*/usr/bin/python3: torch [0-9]' out
 fi
+# expandable_segments is read from torch 2.1 on; Debian's torch 1.13 stops on it
+if /usr/bin/python3 -c 'import torch,sys; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) >= (2, 1))' 2>/dev/null; then
+  check doctor.alloc-conf-old-torch grep -q "^warn env .*PYTORCH_CUDA_ALLOC_CONF: torch 1.* does not read expandable_segments (2.1 and later)" out
+fi
 OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D PATH=/usr/bin:/bin \
   "$OOMLAB" doctor --json > out.json 2>err
 check doctor.json-parses python3 -c 'import json,sys; d=json.load(open("out.json")); assert d["schema"]=="oomlab.doctor.v1"; assert any(c["check"]=="gpu" and c["level"]=="ok" for c in d["checks"])'
@@ -46,4 +50,12 @@ check doctor.ledger-unusable grep -q '^fail ledger ' out
 check doctor.hook-missing grep -q '^fail hook .*OOMLAB_SHARE=.*nowhere has no torch/sitecustomize.py' out
 CUDA_VISIBLE_DEVICES= OOMLAB_SHARE=$PWD/nowhere "$OOMLAB" doctor > out 2>err
 check doctor.cvd-empty-warned grep -q '^warn env .*hides every GPU' out
+# a key PyTorch's allocator does not know stops every CUDA program at its
+# first allocation: said, with the key; PYTORCH_ALLOC_CONF (the newer name) shown
+fresh allocconf
+PYTORCH_ALLOC_CONF='expandable_segment:True,max_split_size_mb:128' "$OOMLAB" doctor > out 2>err; rc=$?
+check doctor.alloc-conf-typo-warned grep -q "^warn env .*PYTORCH_ALLOC_CONF: 'expandable_segment' is not a key" out
+check doctor.alloc-conf-typo-exit0 test "$rc" -eq 0
+PYTORCH_CUDA_ALLOC_CONF='roundup_power2_divisions:[256:1,>:4],expandable_segments:True' "$OOMLAB" doctor > out 2>err
+check doctor.alloc-conf-good-quiet sh -c '! grep -q "is not a key" out'
 "$OOMLAB" doctor --bogus >/dev/null 2>err; check doctor.usage-exit2 test $? -eq 2

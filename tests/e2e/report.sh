@@ -22,13 +22,15 @@ dom "$PWD/reports/run001+run002.html" two
 check report.no-console-message test "$(grep -c 'CONSOLE' two.err)" -eq 0
 check report.nine-charts test "$(grep -c '^chart ' two)" -eq 9
 check report.no-active-element test "$(grep -c '^element ' two)" -eq 0
+# every id once (the overlay and each run's section had the same chart ids)
+check report.ids-unique test -z "$(grep -o ' id="[^"]*"' reports/run001+run002.html | sort | uniq -d)"
 check report.overlay-two-runs test "$(awk '$1=="series" && $2=="steps"' two | head -2 | awk '{print $3}' | tr '\n' ' ')" = "run001 run002 "
 steps1=$(grep -c 'peak_reserved=' logs/run001.log)
 check report.overlay-points test "$(awk '$1=="series" && $2=="steps" && $3=="run001" {print $4; exit}' two)" -eq "$steps1"
 rows1=$(grep -c '^[0-9]' logs/run001_mem.csv)
-check report.memory-points test "$(awk '$1=="series" && $2=="memory" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
+check report.memory-points test "$(awk '$1=="series" && $2=="memory-1" && $3=="GPU_0_used" {print $4; exit}' two)" -eq "$rows1"
 oom_step=$("$OOMLAB" diagnose --json logs/run001.log | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print([e for e in d["events"] if e["gpu_oom"]][0]["step"])')
-check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps" {print $3; exit}' two)" = "$oom_step"
+check report.oom-marker-at-step test "$(awk '$1=="marker" && $2=="steps-1" {print $3; exit}' two)" = "$oom_step"
 oom_line=$(grep -n 'OutOfMemoryError' logs/run001.log | head -1 | cut -d: -f1)
 check report.excerpt-marks-oom-line grep -q "<span class=\"hit\"> *$oom_line  torch.OutOfMemoryError" reports/run001+run002.html
 check report.excerpt-has-context test "$(grep -c '<span class="ln">' reports/run001+run002.html)" -ge 10
@@ -229,3 +231,12 @@ check report.not-sampled-said test "$rc" -eq 0 -a -n "$(grep -F 'Device memory w
 # ... and whole: it names the library's path twice (it was cut at 159 bytes)
 check report.not-sampled-whole grep -q 'no NVIDIA driver on this machine?</' nv.html
 check report.not-sampled-one-stop test "$(grep -c '?\.</' nv.html)" -eq 0
+# Eight runs with long commands: the ledger fits the page (it ran ~2300 px
+# wide past a 1000 px page, its last runs cut off in print): the right
+# margin of a 1100 px window stays white from top to bottom.
+fresh wide
+for b in 1 2 3 4 5 6 7 8; do "$OOMLAB" run -q -- "$SIM" --batch "$b" --seq 64 --steps 2 >/dev/null 2>&1; done
+"$OOMLAB" report run001 run002 run003 run004 run005 run006 run007 run008 -o w.html >/dev/null 2>err
+browser wshot.err --window-size=1100,3000 --screenshot="$PWD/w.png" "file://$PWD/w.html" >/dev/null
+margin=$(/usr/bin/convert w.png -crop 40x3000+1058+0 +repage -colorspace Gray -format '%[fx:minima]' info: 2>/dev/null)
+check report.ledger-fits-page test "$margin" = 1

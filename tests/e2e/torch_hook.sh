@@ -125,6 +125,10 @@ check run-torch.not-python-noted grep -q 'torch hook: no step recorded' runs.csv
 check run-torch.isolated-said grep -q 'iso: --torch: the hook recorded no optimizer step' err.txt
 "$OOMLAB" run -q --id plain --torch -- "$PY" "$TRAIN" --steps 2 > /dev/null 2>err.txt
 check run-torch.recorded-quiet sh -c '! grep -q "recorded no optimizer step" err.txt'
+# a command that changes directory first (a launch script's cd, Hydra's
+# run dir) still writes its rows into this run's logs/
+"$OOMLAB" run -q --id cd --torch -- sh -c 'mkdir -p sub && cd sub && exec "$0" "$1" --steps 2' "$PY" "$TRAIN" > /dev/null 2>&1
+check run-torch.rows-after-cd test "$(tail -n +2 logs/cd_steps.csv | wc -l)" -eq 2
 cat > launch.sh <<SH
 #!/bin/sh
 RANK=0 LOCAL_RANK=0 "$PY" "$TRAIN" --steps 3 & RANK=1 LOCAL_RANK=1 "$PY" "$TRAIN" --steps 3 & wait

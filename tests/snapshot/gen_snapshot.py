@@ -186,6 +186,21 @@ def hostile(out):
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
+    torch_saved(out)
+
+
+def torch_saved(out):
+    """A snapshot written with torch.save instead of _dump_snapshot: a zip
+    archive, and with _use_new_zipfile_serialization=False the legacy stream
+    that opens with torch's magic number (torch/serialization.py). Written by
+    real torch where it is installed (/usr/bin/python3: python3-torch)."""
+    try:
+        import torch
+    except ImportError:
+        return
+    small = {"segments": [], "device_traces": [[]]}
+    torch.save(small, os.path.join(out, "torch-save.pt"))
+    torch.save(small, os.path.join(out, "torch-save-legacy.pt"), _use_new_zipfile_serialization=False)
 
 
 def nested(depth):
@@ -205,7 +220,40 @@ def fixtures(out):
     dump(os.path.join(out, "after.pickle"), snapshot(steps=40, oom=False))
     dump(os.path.join(out, "segment-list.pickle"), training_run(oom=False)[0], protocol=3)
     dump(os.path.join(out, "two-devices.pickle"), two_devices())
+    dump(os.path.join(out, "cpp-frames.pickle"), cpp_frames())
     hostile(out)
+
+
+def cpp_frames():
+    """A snapshot recorded with context="all", stacks="all": C++ frames
+    interleaved with the Python ones, as a real 2.x dump has them
+    (JasperSolt/EoR_NN:snapshot.pickle@6686e9f4bc5edcc86209915a0d5fe694b836b8b7):
+    file "??" (no symbol file), "" (none known) or a bare "X.cpp", line 0."""
+    def cpp(name, file=""):
+        return F(file, 0, name)
+    head = [cpp("torch::unwind::unwind()", "??"),
+            cpp("torch::CapturedTraceback::gather(bool, bool, bool)", "??"),
+            cpp("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(int,"
+                " unsigned long, CUstream_st*)", "CUDACachingAllocator.cpp"),
+            cpp("c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::malloc(void**,"
+                " int, unsigned long, CUstream_st*)"),
+            cpp("at::empty_strided(c10::ArrayRef<long>, c10::ArrayRef<long>, c10::TensorOptions)"),
+            cpp("at::native::_to_copy(at::Tensor const&)", "??"),
+            cpp("torch::autograd::THPVariable_to(_object*, _object*, _object*)",
+                "python_variable_methods.cpp")]
+    tail = [cpp("_PyEval_EvalFrameDefault", "??"),
+            F("/work/train.py", 120, "<module>"),
+            cpp("Py_BytesMain", "??"), cpp("__libc_start_main_alias_2"), cpp("_start", "??")]
+    frames = head + [F("/work/train.py", 41, "main")] + tail
+    # cuBLAS's workspace: C++ frames only, the allocator's own innermost
+    workspace = head[:4] + [cpp("at::cuda::getNewWorkspace()"),
+                            cpp("void at::cuda::blas::gemm<float>(char, char, long, long, long)")] + tail[2:]
+    blocks = [block(0x7F0000000000, 20 * MiB, "active_allocated", frames),
+              block(0x7F0000000000 + 20 * MiB, 2 * MiB, "inactive", []),
+              block(0x7F0000000000 + 22 * MiB, 8 * MiB, "active_allocated", workspace)]
+    trace = [{"action": "alloc", "addr": 0x7F0000000000, "size": 20 * MiB, "stream": 0,
+              "time_us": 1_700_000_000_000_000, "frames": frames}]
+    return {"segments": [segment(0, 0x7F0000000000, blocks)], "device_traces": [trace]}
 
 
 def two_devices():

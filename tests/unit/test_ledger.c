@@ -841,6 +841,25 @@ static void test_big_ledger_heap_proportionate(void **state)
     free(text);
 }
 
+/* Two commands that differ only in their words: the differing span with
+ * the word before it, the same words around it elided. */
+static void test_command_change(void **state)
+{
+    (void)state;
+    char out[128];
+    assert_true(ledger_command_change("sim --batch 9 --seq 256", "sim --batch 10 --seq 256", out, sizeof out));
+    assert_string_equal(out, "... --batch 9 ... -> ... --batch 10 ...");
+    assert_true(ledger_command_change("python train.py", "python train.py --fp16", out, sizeof out));
+    assert_string_equal(out, "... train.py -> ... train.py --fp16");
+    assert_true(ledger_command_change("a b", "c d", out, sizeof out));
+    assert_string_equal(out, "a b -> c d");
+    assert_false(ledger_command_change("sim --batch 9", "sim  --batch 9", out, sizeof out));
+    assert_false(ledger_command_change("", "", out, sizeof out));
+    char tiny[12];
+    assert_true(ledger_command_change("x aaaaaaaaaaaaaaaa", "x bbbbbbbbbbbbbbbb", tiny, sizeof tiny));
+    assert_int_equal(strlen(tiny), sizeof tiny - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -871,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_first_fail_ties),
         cmocka_unit_test(test_hostile_ids_and_binary),
         cmocka_unit_test(test_big_ledger_heap_proportionate),
+        cmocka_unit_test(test_command_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

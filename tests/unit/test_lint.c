@@ -210,6 +210,34 @@ static void test_rules(void **state)
         assert_string_equal(lint_ids(rule_cases[i].clean, 0), "");
     }
     assert_string_equal(lint_ids("opt.zero_grad()\n", 2), "");
+    /* a loss read off outputs made under no_grad has no graph
+     * (huggingface/transformers:examples/pytorch/language-modeling/run_clm_no_trainer.py
+     * @00661e38a9e1393472adae9ac71f777b74ccdcde: loss = outputs.loss, then
+     * losses.append(...)); the same without no_grad is still reported */
+    assert_string_equal(lint_ids("import torch\nfor b in d:\n    with torch.no_grad():\n"
+                                 "        outputs = model(b)\n    loss = outputs.loss\n"
+                                 "    losses.append(gather(loss.repeat(8)))\n", 0), "");
+    assert_string_equal(lint_ids("import torch\nfor b in d:\n    outputs = model(b)\n    loss = outputs.loss\n"
+                                 "    losses.append(gather(loss.repeat(8)))\n", 0), "loss-accumulated");
+    /* a bracket never closed (code being edited) ends at the next line that
+     * starts a statement no bracket can hold: the rest is still checked */
+    assert_string_equal(lint_ids("x = f(\nimport torch\n"
+                                 "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
+                                 "    opt.zero_grad(set_to_none=True)\n    total_loss += l + aux_loss\n", 0),
+                        "loss-accumulated");
+    /* a call that transforms or inspects a model does not run it
+     * (huggingface/pytorch-image-models:validate.py@aa4b5850c1543fa488abf260f18390eda46cf85d:
+     * model = reparameterize_model(model); accelerate's unwrap_model) */
+    assert_string_equal(lint_ids("import torch\ndef validate(model, acc):\n"
+                                 "    model = reparameterize_model(model)\n"
+                                 "    return acc.unwrap_model(model), count_model(model)\n", 0), "");
+    /* a project's own wrapper of inference_mode/no_grad, as a decorator or
+     * a with (ultralytics/yolov5:val.py@5081342f04fb287fc2e5f2b5a4e06752b7937b1c
+     * decorates run() with @smart_inference_mode()) */
+    assert_string_equal(lint_ids("import torch\n@smart_inference_mode()\ndef validate(model, xs):\n"
+                                 "    return [model(x) for x in xs]\n", 0), "");
+    assert_string_equal(lint_ids("import torch\ndef validate(model, xs):\n"
+                                 "    with maybe_no_grad(True):\n        return [model(x) for x in xs]\n", 0), "");
     /* not a model: a camelCase getter (cupshelpers' test()), a file that is
      * not torch code, a unit test */
     assert_string_equal(lint_ids("import torch\ndef test(f, makes):\n    for make in makes:\n"

@@ -174,6 +174,29 @@ static void test_not_snapshots(void **state)
     expect_error("tests/snapshot/memo-unset.pickle", "before it is stored");
     expect_error("tests/snapshot/protocol0.pickle", "protocol 2 or later");
     expect_error("tests/snapshot/empty.pickle", "truncated");
+    /* torch.save instead of _dump_snapshot: said so, with what to run */
+    expect_error("tests/snapshot/torch-save.pt", "torch.save");
+    expect_error("tests/snapshot/torch-save-legacy.pt", "torch.save");
+}
+
+/* C++ frames as a context="all" dump records them: a frame with no source
+ * file ("") is library code like "??" and "X.cpp", not the user's; the
+ * caching allocator's frames, in every C++ stack, are left out. */
+static void test_cpp_frames(void **state)
+{
+    (void)state;
+    load_file("tests/snapshot/cpp-frames.pickle", &snap);
+    struct snap_group top[2];
+    assert_int_equal(snapshot_top(&snap, 0, top, 2), 2);
+    assert_string_equal(snapshot_stack(&snap, top[0].stack),
+                        "/work/train.py:41 main\n/work/train.py:120 <module>");
+    assert_int_equal(snapshot_stack_library(&snap, top[0].stack), 4);
+    /* C++ frames only: the two innermost past the caching allocator's own,
+     * which every allocation passes through */
+    assert_string_equal(snapshot_stack(&snap, top[1].stack),
+                        ":0 at::cuda::getNewWorkspace()\n"
+                        ":0 void at::cuda::blas::gemm<float>(char, char, long, long, long)");
+    snapshot_release(&snap);
 }
 
 int main(void)
@@ -183,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_growth),
         cmocka_unit_test(test_not_snapshots),
+        cmocka_unit_test(test_cpp_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

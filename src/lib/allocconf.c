@@ -1,0 +1,152 @@
+/* allocconf: PyTorch allocator settings against the keys PyTorch reads.
+ * The keys are those of c10/core/AllocatorConfig.cpp (AcceleratorAllocatorConfig::parseArgs,
+ * pytorch/pytorch@0ac716637f3258efcaf7fdfb851bdd520c9c1441) and
+ * c10/cuda/CUDAAllocatorConfig.cpp (CUDAAllocatorConfig::parseArgs,
+ * pytorch/pytorch@b944315b93d36f842ef94d67a041371993234a74), whose last
+ * branch fails on any other key ("Unrecognized key ... in CUDA allocator
+ * config"; older releases "Unrecognized CachingAllocator option"). */
+#include "lib/allocconf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_keys[] = {"backend",
+                                         "max_split_size_mb",
+                                         "max_non_split_rounding_mb",
+                                         "garbage_collection_threshold",
+                                         "roundup_power2_divisions",
+                                         "expandable_segments",
+                                         "pinned_use_background_threads",
+                                         "release_lock_on_cudamalloc",
+                                         "release_lock_on_hipmalloc",
+                                         "pinned_use_cuda_host_register",
+                                         "pinned_use_hip_host_register",
+                                         "pinned_num_register_threads",
+                                         "pinned_reserve_segment_size_mb",
+                                         "graph_capture_record_stream_reuse",
+                                         "per_process_memory_fraction"};
+#define N_KEYS (sizeof known_keys / sizeof known_keys[0])
+
+static int known(const char *key, size_t n)
+{
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strlen(known_keys[i]) == n && !memcmp(known_keys[i], key, n)) return 1;
+    return 0;
+}
+
+static void append(char *out, size_t size, const char *key, size_t n)
+{
+    size_t used = strlen(out);
+    if (used + 1 >= size) return;
+    snprintf(out + used, size - used, "%s%.*s", used ? ", " : "", (int)n, key);
+}
+
+/* The key of the item [a, e): up to ':' with surrounding blanks dropped. */
+static size_t check_item(const char *a, const char *e, char *out, size_t size)
+{
+    const char *colon = memchr(a, ':', (size_t)(e - a));
+    const char *end = colon ? colon : e;
+    while (a < end && (*a == ' ' || *a == '\t'))
+        a++;
+    while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (end == a || known(a, (size_t)(end - a))) return 0;
+    append(out, size, a, (size_t)(end - a));
+    return 1;
+}
+
+size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size)
+{
+    size_t unknown = 0;
+    int depth = 0; /* roundup_power2_divisions:[256:1,>:2] has commas inside */
+    if (out_size) out[0] = '\0';
+    const char *item = value;
+    for (const char *p = value;; p++) {
+        if (*p == '[') depth++;
+        if (*p == ']' && depth > 0) depth--;
+        if (*p == '\0' || (*p == ',' && depth == 0)) {
+            unknown += check_item(item, p, out, out_size);
+            if (*p == '\0') break;
+            item = p + 1;
+        }
+    }
+    return unknown;
+}
+
+/* Edit distance of two short strings, capped: above cap is cap + 1. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb, size_t cap)
+{
+    size_t row[64], prev;
+    if (na >= 64 || nb >= 64) return cap + 1;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t here = row[j];
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            prev = here;
+        }
+    }
+    return row[nb] > cap ? cap + 1 : row[nb];
+}
+
+const char *allocconf_suggest(const char *value)
+{
+    char first[64];
+    if (!allocconf_unknown_keys(value, first, sizeof first)) return NULL;
+    size_t n = strcspn(first, ","), best = 4;
+    const char *pick = NULL;
+    for (size_t i = 0; i < N_KEYS; i++) {
+        size_t d = distance(first, n, known_keys[i], strlen(known_keys[i]), 3);
+        if (d < best) best = d, pick = known_keys[i];
+    }
+    return pick;
+}
+
+/* Keys that older releases refuse ("Unrecognized CachingAllocator option"),
+ * with the first release that reads them. expandable_segments: merged
+ * upstream in April 2023 (pytorch/pytorch#100184), after 2.0; torch 2.0.1
+ * refuses it (deepseek-ai/DeepSeek-VL2#103, ZhengPeng7/BiRefNet#179). */
+static const struct {
+    const char *key;
+    int major, minor;
+    const char *since;
+} key_since[] = {{"expandable_segments", 2, 1, "2.1"}};
+
+static int has_key(const char *value, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(value, key); p; p = strstr(p + 1, key)) {
+        const char *e = p + n;
+        while (*e == ' ' || *e == '\t')
+            e++;
+        int starts = p == value || p[-1] == ',' || p[-1] == ' ' || p[-1] == '\t';
+        if (starts && (*e == ':' || *e == ',' || *e == '\0')) return 1;
+    }
+    return 0;
+}
+
+const char *allocconf_too_new(const char *value, const char *torch_version, const char **since)
+{
+    char *end;
+    long major = strtol(torch_version, &end, 10);
+    if (end == torch_version || *end != '.') return NULL;
+    const char *m = end + 1;
+    long minor = strtol(m, &end, 10);
+    if (end == m) return NULL;
+    for (size_t i = 0; i < sizeof key_since / sizeof key_since[0]; i++) {
+        if (major > key_since[i].major ||
+            (major == key_since[i].major && minor >= key_since[i].minor))
+            continue;
+        if (!has_key(value, key_since[i].key)) continue;
+        *since = key_since[i].since;
+        return key_since[i].key;
+    }
+    return NULL;
+}
