@@ -7,6 +7,7 @@
 #include <json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -922,22 +923,40 @@ static int llama4_pattern(json_object *root, const char *file, const struct est_
     return 0;
 }
 
+static int cmp_layer(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The number of sparse layers: moe_layers' entries (distinct layers in
- * range), or the default count; -1 when the list is not such layers. */
+ * range), or the default count; -1 when the list is not such layers (or
+ * there is no memory to check it). The layer count is not range-checked
+ * yet (est_model_finish does that), so distinctness is checked on a sorted
+ * copy, not pair by pair: a long list stays O(n log n). */
 static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
 {
     json_object *v;
     if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
     if (!json_object_is_type(v, json_type_array)) return -1;
     size_t n = json_object_array_length(v);
-    for (size_t i = 0; i < n; i++) {
+    if (n == 0) return 0;
+    if (n > (uint64_t)layers) return -1; /* more distinct layers than there are */
+    int64_t *seen = malloc(n * sizeof *seen);
+    if (!seen) return -1;
+    int64_t count = (int64_t)n;
+    for (size_t i = 0; i < n && count >= 0; i++) {
         json_object *e = json_object_array_get_idx(v, i);
-        if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0 || json_object_get_int64(e) >= layers)
-            return -1;
-        for (size_t j = 0; j < i; j++)
-            if (json_object_get_int64(json_object_array_get_idx(v, j)) == json_object_get_int64(e)) return -1;
+        seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
+        if (seen[i] < 0 || seen[i] >= layers) count = -1;
     }
-    return (int64_t)n;
+    if (count >= 0) {
+        qsort(seen, n, sizeof *seen, cmp_layer);
+        for (size_t i = 1; i < n && count >= 0; i++)
+            if (seen[i] == seen[i - 1]) count = -1;
+    }
+    free(seen);
+    return count;
 }
 
 static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -1357,6 +1359,47 @@ static void test_real_configs_all_listed(void **state)
     closedir(d);
 }
 
+/* A llama4_text config whose moe_layers list is long (a hand-written or
+ * corrupt file: 100,000 layers, each listed once, last to first). The list
+ * is read before est_model_finish bounds the layer count, and its
+ * distinctness was once checked pair by pair: ~75 s of CPU for these two,
+ * minutes for a 2 MB file. Now a sorted copy: the same verdicts (every
+ * layer sparse; one repeated entry refused), well under a second. */
+static void test_llama4_long_moe_layers(void **state)
+{
+    (void)state;
+    enum { LAYERS = 100000 };
+    size_t cap = (size_t)LAYERS * 8 + 1024;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    struct est_model m;
+    struct oomlab_err err;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    for (int dup = 0; dup < 2; dup++) {
+        size_t at = (size_t)snprintf(text, cap, "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, "
+                                     "\"num_hidden_layers\": %d, \"num_attention_heads\": 4, \"head_dim\": 16, "
+                                     "\"vocab_size\": 100, \"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+                                     "\"intermediate_size\": 32, \"intermediate_size_mlp\": 96, "
+                                     "\"attention_chunk_size\": 8, \"moe_layers\": [",
+                                     LAYERS);
+        for (int i = LAYERS - 1; i >= 0; i--)
+            at += (size_t)snprintf(text + at, cap - at, "%d%s", dup && i == 0 ? 1 : i, i ? ", " : "]}");
+        int rc = parse(text, &m, &err);
+        if (dup) {
+            assert_int_equal(rc, HFCONFIG_UNKNOWN_TYPE);
+            assert_non_null(strstr(err.msg, "moe_layers are not distinct layers"));
+        } else {
+            assert_int_equal(rc, HFCONFIG_OK);
+            assert_int_equal(m.dense_layers, 0);
+        }
+    }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    free(text);
+    double cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    assert_true(cpu < 1.0); /* ~75 s before, ~0.05 s after (-O2) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1388,6 +1431,7 @@ int main(void)
         cmocka_unit_test(test_shared_expert_families),
         cmocka_unit_test(test_bigcode_stablelm_flags),
         cmocka_unit_test(test_llama4_text),
+        cmocka_unit_test(test_llama4_long_moe_layers),
         cmocka_unit_test(test_gptj_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
