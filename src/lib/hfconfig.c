@@ -963,18 +963,29 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
                          struct oomlab_err *err)
 {
     if (strcmp(type, "llama4_text") != 0) return 0;
-    int64_t step = int_key(root, "interleave_moe_layer_step", 1, 1);
-    int64_t dense_ffn = int_key(root, "intermediate_size_mlp", 1, -1);
-    int64_t chunk = int_key(root, "attention_chunk_size", 1, -1);
-    if (!m->experts || !m->ffn || !m->layers || step < 1 || dense_ffn < 1 || dense_ffn > (1LL << 22) || chunk < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size, "
-                                   "intermediate_size_mlp and attention_chunk_size (positive integers), or with an "
-                                   "interleave_moe_layer_step that is not one, is not modelled",
+    if (!m->experts || !m->ffn || !m->layers)
+        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size and "
+                                   "num_hidden_layers (positive integers) is not modelled",
                               file);
+    int64_t step, dense_ffn, chunk;
+    /* the keys llama4_text adds: default (-1: none), largest value read */
+    const struct { const char *key; int64_t dflt, hi; int64_t *dst; } keys[] = {
+        {"interleave_moe_layer_step", 1, 1LL << 30, &step},
+        {"intermediate_size_mlp", -1, 1LL << 22, &dense_ffn},
+        {"attention_chunk_size", -1, 1LL << 30, &chunk},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        *keys[i].dst = int_key(root, keys[i].key, 1, keys[i].dflt);
+        if (*keys[i].dst < 1 || *keys[i].dst > keys[i].hi)
+            return oomlab_err_set(err, "%s: a llama4_text config without an integer \"%s\" from 1 to %lld is not "
+                                       "modelled",
+                                  file, keys[i].key, (long long)keys[i].hi);
+    }
     int64_t moe = llama4_moe_layers(root, m->layers, step);
     if (moe < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range (at "
-                                   "least one) is not modelled",
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range, at "
+                                   "least one (as stated, or by default every interleave_moe_layer_step-th layer), "
+                                   "is not modelled",
                               file);
     m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
     m->dense_ffn = dense_ffn;

@@ -1078,8 +1078,12 @@ static void test_llama4_text(void **state)
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
         {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
         {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
-        {", \"intermediate_size_mlp\": null", "without num_local_experts"},
-        {", \"attention_chunk_size\": null", "without num_local_experts"},
+        {", \"intermediate_size_mlp\": null", "without an integer \"intermediate_size_mlp\" from 1 to 4194304"},
+        {", \"intermediate_size_mlp\": 1073741824", "without an integer \"intermediate_size_mlp\" from 1 to"},
+        {", \"attention_chunk_size\": null", "without an integer \"attention_chunk_size\" from 1 to"},
+        {", \"interleave_moe_layer_step\": 0", "without an integer \"interleave_moe_layer_step\" from 1 to"},
+        {", \"interleave_moe_layer_step\": 5", "by default every interleave_moe_layer_step-th layer"},
+        {", \"num_local_experts\": null", "without num_local_experts, intermediate_size and num_hidden_layers"},
         {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
