@@ -650,14 +650,17 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
 }
 
-/* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */
+#define INT_KEY_MAX (1LL << 30) /* the largest value int_key reads */
+
+/* An integer key from lo to INT_KEY_MAX (null or absent: dflt); -1 when
+ * stated otherwise. */
 static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t dflt)
 {
     json_object *v;
     if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
     if (!json_object_is_type(v, json_type_int)) return -1;
     int64_t n = json_object_get_int64(v);
-    return n >= lo && n <= (1LL << 30) ? n : -1;
+    return n >= lo && n <= INT_KEY_MAX ? n : -1;
 }
 
 /* Qwen3-MoE and Qwen2-MoE: the experts are moe_intermediate_size wide
@@ -671,8 +674,8 @@ static int qwen2moe_shared(json_object *root, const char *file, struct est_model
 {
     int64_t shared = int_key(root, "shared_expert_intermediate_size", 1, -1);
     if (shared < 0 || shared > (1LL << 22))
-        return oomlab_err_set(err, "%s: a qwen2_moe config without a positive integer "
-                                   "\"shared_expert_intermediate_size\" is not modelled",
+        return oomlab_err_set(err, "%s: a qwen2_moe config without an integer "
+                                   "\"shared_expert_intermediate_size\" from 1 to 4194304 is not modelled",
                               file);
     m->shared_ffn = shared;
     return 0;
@@ -696,7 +699,8 @@ static int moe_layout(json_object *root, const char *file, const char *type, str
                                    "sparse: num_experts, moe_intermediate_size, decoder_sparse_step 1, no "
                                    "mlp_only_layers)%s",
                               file, type, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
-                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size",
+                                  : dense_listed ? "dense blocks (mlp_only_layers)"
+                                  : ffn ? "a moe_intermediate_size outside 1..4194304" : "no moe_intermediate_size",
                               qwen2 ? "" : "; pass --arch qwen3 and the dimensions");
     m->ffn = ffn;
     return qwen2 ? qwen2moe_shared(root, file, m, err) : 0;
@@ -872,8 +876,8 @@ static int deepseek_layout(json_object *root, const char *file, const char *type
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         if (need[i].mla && !mla) continue;
         if ((v[i] = int_key(root, need[i].key, need[i].lo, -1)) < 0)
-            return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" (>= %lld) is not modelled", file,
-                                  type, need[i].key, (long long)need[i].lo);
+            return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" from %lld to %lld is not modelled",
+                                  file, type, need[i].key, (long long)need[i].lo, INT_KEY_MAX);
     }
     m->experts = v[0];
     m->experts_per_token = v[1];
@@ -970,9 +974,9 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
     int64_t step, dense_ffn, chunk;
     /* the keys llama4_text adds: default (-1: none), largest value read */
     const struct { const char *key; int64_t dflt, hi; int64_t *dst; } keys[] = {
-        {"interleave_moe_layer_step", 1, 1LL << 30, &step},
+        {"interleave_moe_layer_step", 1, INT_KEY_MAX, &step},
         {"intermediate_size_mlp", -1, 1LL << 22, &dense_ffn},
-        {"attention_chunk_size", -1, 1LL << 30, &chunk},
+        {"attention_chunk_size", -1, INT_KEY_MAX, &chunk},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         *keys[i].dst = int_key(root, keys[i].key, 1, keys[i].dflt);

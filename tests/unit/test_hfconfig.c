@@ -948,7 +948,7 @@ static void test_shared_expert_families(void **state)
         {1, ", \"decoder_sparse_step\": 2", "decoder_sparse_step != 1"},
         {1, ", \"mlp_only_layers\": [0]", "dense blocks (mlp_only_layers)"},
         {1, ", \"qkv_bias\": false", "\"qkv_bias\": false (q, k, v without bias)"},
-        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" is not modelled"},
+        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" from 1 to 4194304 is not modelled"},
         {0, ", \"moe_layer_freq\": 2", "moe_layer_freq other than 1"},
         {0, ", \"n_shared_experts\": null", "without an integer \"n_shared_experts\""},
         {0, ", \"n_shared_experts\": 0", "without shared experts"},
@@ -1363,6 +1363,38 @@ static void test_real_configs_all_listed(void **state)
     closedir(d);
 }
 
+/* A MoE key stated but past the range oomlab reads is refused with that
+ * range, not as missing: the real configs with one key raised (json-c keeps
+ * a repeated key's last value). Before: "no moe_intermediate_size", "without
+ * a positive integer", "(>= 0)" for keys that were there, positive and >= 0. */
+static void test_moe_key_out_of_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *key, *want;
+    } cases[] = {
+        {"qwen2moe", "moe_intermediate_size", "a moe_intermediate_size outside 1..4194304"},
+        {"qwen2moe", "shared_expert_intermediate_size", "\"shared_expert_intermediate_size\" from 1 to 4194304"},
+        {"deepseek", "first_k_dense_replace", "\"first_k_dense_replace\" from 0 to 1073741824"},
+        {"deepseek", "moe_intermediate_size", "\"moe_intermediate_size\" from 1 to 1073741824"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256], text[1 << 16];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", cases[i].file);
+        const char *file = slurp(path, &len);
+        const char *close = strrchr(file, '}');
+        assert_non_null(close);
+        snprintf(text, sizeof text, "%.*s, \"%s\": 2147483647}", (int)(close - file), file, cases[i].key);
+        struct est_model m;
+        struct oomlab_err err;
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, cases[i].want))
+            fail_msg("%s %s: want a refusal with '%s', got rc %d '%s'", cases[i].file, cases[i].key, cases[i].want,
+                     rc, err.msg);
+    }
+}
+
 /* A llama4_text config whose moe_layers list is long (a hand-written or
  * corrupt file: 100,000 layers, each listed once, last to first). The list
  * is read before est_model_finish bounds the layer count, and its
@@ -1436,6 +1468,7 @@ int main(void)
         cmocka_unit_test(test_bigcode_stablelm_flags),
         cmocka_unit_test(test_llama4_text),
         cmocka_unit_test(test_llama4_long_moe_layers),
+        cmocka_unit_test(test_moe_key_out_of_range),
         cmocka_unit_test(test_gptj_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
