@@ -1183,7 +1183,7 @@ int cmd_estimate(int argc, char **argv)
     }
     struct hfconfig_quant q = {0};
     if (get_model(&o, &m, &q, &err)) return cmd_fail(NAME, &err, EXIT_USAGE);
-    if (!o.attn_given && !est_family_sdpa(m.family)) o.wl.attention = EST_ATTN_EAGER; /* GPT-J */
+    if (!o.attn_given) o.wl.attention = est_family_attention(m.family);
     if (o.quant < 0 && q.quant < 0)
         return cmd_usage_error(NAME, "%s: its quantization_config (%s) is not a quantization oomlab "
                                      "models; pass --quant (none: the 16-bit weights)", o.model_arg, q.desc);

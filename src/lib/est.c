@@ -643,6 +643,7 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
 }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }
 bool est_family_sdpa(enum est_family f) { return f < EST_FAM__COUNT && !fams[f].no_sdpa; }
+enum est_attn est_family_attention(enum est_family f) { return est_family_sdpa(f) ? EST_ATTN_SDPA : EST_ATTN_EAGER; }
 int est_precision_parse(const char *s) { return lookup(precision_names, N_OF(precision_names), s); }
 const char *est_precision_name(enum est_precision p) { return p <= EST_BF16_AUTOCAST ? precision_names[p] : "?"; }
 int est_optimizer_parse(const char *s) { return lookup(optimizer_names, N_OF(optimizer_names), s); }

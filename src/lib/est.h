@@ -563,6 +563,10 @@ bool est_family_tied_default(enum est_family f);
  * eager and flash_attention_2 only): est_compute refuses --attention sdpa
  * and sdpa-math for one that has none. */
 bool est_family_sdpa(enum est_family f);
+/* The attention transformers runs the family with when none is asked for:
+ * sdpa, or eager where it has no SDPA (GPT-J). estimate and probe's
+ * prediction start from it. */
+enum est_attn est_family_attention(enum est_family f);
 int est_precision_parse(const char *s);
 const char *est_precision_name(enum est_precision p);
 /* What the precision keeps in which dtype (training), in words: --explain's

@@ -7,6 +7,7 @@
 #include <json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -650,14 +651,17 @@ static void family_flags(json_object *root, struct est_model *m)
     if (m->family == EST_FAM_ROBERTA && m->max_positions > 2) m->max_positions -= 2;
 }
 
-/* An integer key >= lo (null or absent: dflt); -1 when stated otherwise. */
+#define INT_KEY_MAX (1LL << 30) /* the largest value int_key reads */
+
+/* An integer key from lo to INT_KEY_MAX (null or absent: dflt); -1 when
+ * stated otherwise. */
 static int64_t int_key(json_object *root, const char *key, int64_t lo, int64_t dflt)
 {
     json_object *v;
     if (!json_object_object_get_ex(root, key, &v) || !v) return dflt;
     if (!json_object_is_type(v, json_type_int)) return -1;
     int64_t n = json_object_get_int64(v);
-    return n >= lo && n <= (1LL << 30) ? n : -1;
+    return n >= lo && n <= INT_KEY_MAX ? n : -1;
 }
 
 /* Qwen3-MoE and Qwen2-MoE: the experts are moe_intermediate_size wide
@@ -671,8 +675,8 @@ static int qwen2moe_shared(json_object *root, const char *file, struct est_model
 {
     int64_t shared = int_key(root, "shared_expert_intermediate_size", 1, -1);
     if (shared < 0 || shared > (1LL << 22))
-        return oomlab_err_set(err, "%s: a qwen2_moe config without a positive integer "
-                                   "\"shared_expert_intermediate_size\" is not modelled",
+        return oomlab_err_set(err, "%s: a qwen2_moe config without an integer "
+                                   "\"shared_expert_intermediate_size\" from 1 to 4194304 is not modelled",
                               file);
     m->shared_ffn = shared;
     return 0;
@@ -696,7 +700,8 @@ static int moe_layout(json_object *root, const char *file, const char *type, str
                                    "sparse: num_experts, moe_intermediate_size, decoder_sparse_step 1, no "
                                    "mlp_only_layers)%s",
                               file, type, !m->experts ? "no num_experts" : step != 1 ? "decoder_sparse_step != 1"
-                                  : dense_listed ? "dense blocks (mlp_only_layers)" : "no moe_intermediate_size",
+                                  : dense_listed ? "dense blocks (mlp_only_layers)"
+                                  : ffn ? "a moe_intermediate_size outside 1..4194304" : "no moe_intermediate_size",
                               qwen2 ? "" : "; pass --arch qwen3 and the dimensions");
     m->ffn = ffn;
     return qwen2 ? qwen2moe_shared(root, file, m, err) : 0;
@@ -872,8 +877,8 @@ static int deepseek_layout(json_object *root, const char *file, const char *type
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         if (need[i].mla && !mla) continue;
         if ((v[i] = int_key(root, need[i].key, need[i].lo, -1)) < 0)
-            return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" (>= %lld) is not modelled", file,
-                                  type, need[i].key, (long long)need[i].lo);
+            return oomlab_err_set(err, "%s: a %s config without an integer \"%s\" from %lld to %lld is not modelled",
+                                  file, type, need[i].key, (long long)need[i].lo, INT_KEY_MAX);
     }
     m->experts = v[0];
     m->experts_per_token = v[1];
@@ -923,40 +928,69 @@ static int llama4_pattern(json_object *root, const char *file, const struct est_
     return 0;
 }
 
+static int cmp_layer(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The number of sparse layers: moe_layers' entries (distinct layers in
- * range), or the default count; -1 when the list is not such layers. */
+ * range), or the default count; -1 when the list is not such layers (or
+ * there is no memory to check it). The layer count is not range-checked
+ * yet (est_model_finish does that), so distinctness is checked on a sorted
+ * copy, not pair by pair: a long list stays O(n log n). */
 static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
 {
     json_object *v;
     if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
     if (!json_object_is_type(v, json_type_array)) return -1;
     size_t n = json_object_array_length(v);
-    for (size_t i = 0; i < n; i++) {
+    if (n == 0) return 0;
+    if (n > (uint64_t)layers) return -1; /* more distinct layers than there are */
+    int64_t *seen = malloc(n * sizeof *seen);
+    if (!seen) return -1;
+    int64_t count = (int64_t)n;
+    for (size_t i = 0; i < n && count >= 0; i++) {
         json_object *e = json_object_array_get_idx(v, i);
-        if (!json_object_is_type(e, json_type_int) || json_object_get_int64(e) < 0 || json_object_get_int64(e) >= layers)
-            return -1;
-        for (size_t j = 0; j < i; j++)
-            if (json_object_get_int64(json_object_array_get_idx(v, j)) == json_object_get_int64(e)) return -1;
+        seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
+        if (seen[i] < 0 || seen[i] >= layers) count = -1;
     }
-    return (int64_t)n;
+    if (count >= 0) {
+        qsort(seen, n, sizeof *seen, cmp_layer);
+        for (size_t i = 1; i < n && count >= 0; i++)
+            if (seen[i] == seen[i - 1]) count = -1;
+    }
+    free(seen);
+    return count;
 }
 
 static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,
                          struct oomlab_err *err)
 {
     if (strcmp(type, "llama4_text") != 0) return 0;
-    int64_t step = int_key(root, "interleave_moe_layer_step", 1, 1);
-    int64_t dense_ffn = int_key(root, "intermediate_size_mlp", 1, -1);
-    int64_t chunk = int_key(root, "attention_chunk_size", 1, -1);
-    if (!m->experts || !m->ffn || !m->layers || step < 1 || dense_ffn < 1 || dense_ffn > (1LL << 22) || chunk < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size, "
-                                   "intermediate_size_mlp and attention_chunk_size (positive integers), or with an "
-                                   "interleave_moe_layer_step that is not one, is not modelled",
+    if (!m->experts || !m->ffn || !m->layers)
+        return oomlab_err_set(err, "%s: a llama4_text config without num_local_experts, intermediate_size and "
+                                   "num_hidden_layers (positive integers) is not modelled",
                               file);
+    int64_t step, dense_ffn, chunk;
+    /* the keys llama4_text adds: default (-1: none), largest value read */
+    const struct { const char *key; int64_t dflt, hi; int64_t *dst; } keys[] = {
+        {"interleave_moe_layer_step", 1, INT_KEY_MAX, &step},
+        {"intermediate_size_mlp", -1, 1LL << 22, &dense_ffn},
+        {"attention_chunk_size", -1, INT_KEY_MAX, &chunk},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        *keys[i].dst = int_key(root, keys[i].key, 1, keys[i].dflt);
+        if (*keys[i].dst < 1 || *keys[i].dst > keys[i].hi)
+            return oomlab_err_set(err, "%s: a llama4_text config without an integer \"%s\" from 1 to %lld is not "
+                                       "modelled",
+                                  file, keys[i].key, (long long)keys[i].hi);
+    }
     int64_t moe = llama4_moe_layers(root, m->layers, step);
     if (moe < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range (at "
-                                   "least one) is not modelled",
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range, at "
+                                   "least one (as stated, or by default every interleave_moe_layer_step-th layer), "
+                                   "is not modelled",
                               file);
     m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
     m->dense_ffn = dense_ffn;

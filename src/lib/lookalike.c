@@ -117,7 +117,7 @@ static const struct row rows[] = {
      CONTEXT_HOST_FAILURE},
     {CONTEXT_HOST, ANYWHERE, "ray.exceptions.outofmemoryerror", 2, 1, "Ray's OOM (host memory)",
      CONTEXT_HOST_FAILURE},
-    /* diagcall15 (issue 12, OOM words in a proposal): a paste that
+    /* Issue 12 (OOM words in a proposal): a paste that
      * proposes a change in a template's or a design issue's headings
      * ("**What problem are we trying to solve?**" / "**How can we solve
      * it?**", deeppavlov/DeepPavlov:.github/ISSUE_TEMPLATE/

@@ -2321,7 +2321,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_arrayfire,
      .near = near_none},
-    /* diagcall15 (issue 12, CUDA/driver errors that are not OOMs):
+    /* Issue 12 (CUDA/driver errors that are not OOMs):
      * ArrayFire's other codes in its exception's form, "ArrayFire Exception
      * (<af_err_to_string>:<code>)": AF_ERR_DRIVER, "Driver not available or
      * incompatible" (102), and AF_ERR_RUNTIME, "Runtime error " (103)
@@ -3224,7 +3224,7 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* diagcall15 (issue 12, the call on cut messages): a message family's
+    /* Issue 12 (the call on cut messages): a message family's
      * own tail, so that a paste cut inside its first word still reads as
      * the message it is. The Dreambooth extension's batch-size finder prints
      * "OOM Detected, reducing batch/grad size to {batch_size}/{grad_size}."

@@ -26,6 +26,7 @@ int probe_est_init(struct probe_est *pe, const struct est_model *finished,
     pe->model = *finished;
     est_workload_init(&pe->wl);
     pe->seq_assumed = pe->param == PROBE_EST_BATCH;
+    pe->wl.attention = est_family_attention(pe->model.family); /* as estimate without --attention */
     if (!cfg) return 0;
     if (cfg->max_seq_len > 0) {
         pe->wl.seq = cfg->max_seq_len;

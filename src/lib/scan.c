@@ -2621,7 +2621,7 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
-/* diagcall15 (issue 12): a GPU OOM named first without a size and nothing
+/* Issue 12: a GPU OOM named first without a size and nothing
  * leading to it (an issue title "Re: Error: ArrayFire Exception (Device out
  * of memory:101)" copied from another thread), over the same framework's
  * own failure further down that is no OOM ("ArrayFire Exception (Driver not

@@ -1,4 +1,4 @@
-/* Unit tests for diagcall15 (issue 12, the GPU-OOM/look-alike call on
+/* Unit tests for issue 12 (the GPU-OOM/look-alike call on
  * unseen logs): a message cut in its first word, and OOM words in a
  * proposal.
  *

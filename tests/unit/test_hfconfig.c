@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -949,7 +951,7 @@ static void test_shared_expert_families(void **state)
         {1, ", \"decoder_sparse_step\": 2", "decoder_sparse_step != 1"},
         {1, ", \"mlp_only_layers\": [0]", "dense blocks (mlp_only_layers)"},
         {1, ", \"qkv_bias\": false", "\"qkv_bias\": false (q, k, v without bias)"},
-        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" is not modelled"},
+        {1, ", \"shared_expert_intermediate_size\": null", "\"shared_expert_intermediate_size\" from 1 to 4194304 is not modelled"},
         {0, ", \"moe_layer_freq\": 2", "moe_layer_freq other than 1"},
         {0, ", \"n_shared_experts\": null", "without an integer \"n_shared_experts\""},
         {0, ", \"n_shared_experts\": 0", "without shared experts"},
@@ -1079,8 +1081,12 @@ static void test_llama4_text(void **state)
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
         {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
         {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
-        {", \"intermediate_size_mlp\": null", "without num_local_experts"},
-        {", \"attention_chunk_size\": null", "without num_local_experts"},
+        {", \"intermediate_size_mlp\": null", "without an integer \"intermediate_size_mlp\" from 1 to 4194304"},
+        {", \"intermediate_size_mlp\": 1073741824", "without an integer \"intermediate_size_mlp\" from 1 to"},
+        {", \"attention_chunk_size\": null", "without an integer \"attention_chunk_size\" from 1 to"},
+        {", \"interleave_moe_layer_step\": 0", "without an integer \"interleave_moe_layer_step\" from 1 to"},
+        {", \"interleave_moe_layer_step\": 5", "by default every interleave_moe_layer_step-th layer"},
+        {", \"num_local_experts\": null", "without num_local_experts, intermediate_size and num_hidden_layers"},
         {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -1380,6 +1386,79 @@ static void test_real_configs_all_listed(void **state)
     closedir(d);
 }
 
+/* A MoE key stated but past the range oomlab reads is refused with that
+ * range, not as missing: the real configs with one key raised (json-c keeps
+ * a repeated key's last value). Before: "no moe_intermediate_size", "without
+ * a positive integer", "(>= 0)" for keys that were there, positive and >= 0. */
+static void test_moe_key_out_of_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *key, *want;
+    } cases[] = {
+        {"qwen2moe", "moe_intermediate_size", "a moe_intermediate_size outside 1..4194304"},
+        {"qwen2moe", "shared_expert_intermediate_size", "\"shared_expert_intermediate_size\" from 1 to 4194304"},
+        {"deepseek", "first_k_dense_replace", "\"first_k_dense_replace\" from 0 to 1073741824"},
+        {"deepseek", "moe_intermediate_size", "\"moe_intermediate_size\" from 1 to 1073741824"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256], text[1 << 16];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", cases[i].file);
+        const char *file = slurp(path, &len);
+        const char *close = strrchr(file, '}');
+        assert_non_null(close);
+        snprintf(text, sizeof text, "%.*s, \"%s\": 2147483647}", (int)(close - file), file, cases[i].key);
+        struct est_model m;
+        struct oomlab_err err;
+        int rc = parse(text, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, cases[i].want))
+            fail_msg("%s %s: want a refusal with '%s', got rc %d '%s'", cases[i].file, cases[i].key, cases[i].want,
+                     rc, err.msg);
+    }
+}
+
+/* A llama4_text config whose moe_layers list is long (a hand-written or
+ * corrupt file: 100,000 layers, each listed once, last to first). The list
+ * is read before est_model_finish bounds the layer count, and its
+ * distinctness was once checked pair by pair: ~75 s of CPU for these two,
+ * minutes for a 2 MB file. Now a sorted copy: the same verdicts (every
+ * layer sparse; one repeated entry refused), well under a second. */
+static void test_llama4_long_moe_layers(void **state)
+{
+    (void)state;
+    enum { LAYERS = 100000 };
+    size_t cap = (size_t)LAYERS * 8 + 1024;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    struct est_model m;
+    struct oomlab_err err;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    for (int dup = 0; dup < 2; dup++) {
+        size_t at = (size_t)snprintf(text, cap, "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, "
+                                     "\"num_hidden_layers\": %d, \"num_attention_heads\": 4, \"head_dim\": 16, "
+                                     "\"vocab_size\": 100, \"num_local_experts\": 4, \"num_experts_per_tok\": 1, "
+                                     "\"intermediate_size\": 32, \"intermediate_size_mlp\": 96, "
+                                     "\"attention_chunk_size\": 8, \"moe_layers\": [",
+                                     LAYERS);
+        for (int i = LAYERS - 1; i >= 0; i--)
+            at += (size_t)snprintf(text + at, cap - at, "%d%s", dup && i == 0 ? 1 : i, i ? ", " : "]}");
+        int rc = parse(text, &m, &err);
+        if (dup) {
+            assert_int_equal(rc, HFCONFIG_UNKNOWN_TYPE);
+            assert_non_null(strstr(err.msg, "moe_layers are not distinct layers"));
+        } else {
+            assert_int_equal(rc, HFCONFIG_OK);
+            assert_int_equal(m.dense_layers, 0);
+        }
+    }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    free(text);
+    double cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    assert_true(cpu < 1.0); /* ~75 s before, ~0.05 s after (-O2) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1411,6 +1490,8 @@ int main(void)
         cmocka_unit_test(test_shared_expert_families),
         cmocka_unit_test(test_bigcode_stablelm_flags),
         cmocka_unit_test(test_llama4_text),
+        cmocka_unit_test(test_llama4_long_moe_layers),
+        cmocka_unit_test(test_moe_key_out_of_range),
         cmocka_unit_test(test_gptj_attention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,33 @@ static void test_workload_from_the_config(void **state)
     runcfg_release(&cfg);
 }
 
+/* A family transformers runs without SDPA (GPT-J: eager and
+ * flash_attention_2 only) is predicted with eager attention, as estimate
+ * predicts it without --attention; before, the workload kept SDPA, which
+ * est_compute refuses for it, and every prediction was -1. */
+static void test_family_without_sdpa(void **state)
+{
+    (void)state;
+    struct est_model m = {0};
+    m.family = EST_FAM_GPTJ;
+    m.layers = 2;
+    m.hidden = 256;
+    m.heads = 4;
+    m.ffn = 1024;
+    m.vocab = 1000;
+    assert_int_equal(est_model_finish(&m, NULL), 0);
+    struct runcfg cfg;
+    struct probe_est pe;
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_set(&cfg, "max_seq_len=256", NULL), 0);
+    assert_int_equal(probe_est_init(&pe, &m, &cfg, "batch", NULL), 0);
+    assert_int_equal(pe.wl.attention, EST_ATTN_EAGER);
+    int64_t one = probe_est_predict(&pe, 1);
+    assert_true(one > 0);
+    assert_true(probe_est_predict(&pe, 8) > one);
+    runcfg_release(&cfg);
+}
+
 /* The real card: the estimate 10% high or low, plus 700 MiB it does not know. */
 struct card {
     struct probe_est *pe;
@@ -108,6 +135,7 @@ static void test_probe_starts_from_the_estimate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_family_without_sdpa),
         cmocka_unit_test(test_workload_from_the_config),
         cmocka_unit_test(test_probe_starts_from_the_estimate),
     };
