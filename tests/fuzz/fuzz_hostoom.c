@@ -17,6 +17,21 @@
 #include "sys/fsutil.c"
 #include "sys/hostoom.c"
 
+/* What the kernel's log as a file should give, line by line: each line
+ * (the last one with or without its newline) read by at most its first
+ * 16383 bytes, the buffer's, the rest of a longer line never a record. */
+static int kmsg_expected(const char *p, size_t size, long pid, const char *comm)
+{
+    size_t a = 0;
+    while (a < size) {
+        const char *nl = memchr(p + a, '\n', size - a);
+        size_t e = nl ? (size_t)(nl - p) : size, len = e - a;
+        if (kill_of(p + a, len < 16383 ? len : 16383, pid, comm, 0)) return 1;
+        a = e + 1;
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
@@ -34,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     setenv("OOMLAB_KMSG", path, 1);
     int k = hostoom_kmsg_killed(1234, "python3", 0);
     if (k < -1 || k > 1) abort();
+    if (k != kmsg_expected((const char *)data, size, 1234, "python3")) abort();
     setenv("OOMLAB_CGROUP_SELF", path, 1);
     setenv("OOMLAB_CGROUP_ROOT", "/nonexistent-oomlab-fuzz", 1);
     if (hostoom_kills() != -1) abort(); /* no counter file under a missing root */
