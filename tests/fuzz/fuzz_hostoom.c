@@ -3,7 +3,8 @@
  * log as a file of records (hostoom_kmsg_killed, through $OOMLAB_KMSG) and
  * /proc/self/cgroup's "ID:CONTROLLERS:PATH" lines (hostoom_kills, through
  * $OOMLAB_CGROUP_SELF, under a cgroup root that does not exist). The input
- * is read from a memfd, as a file would be. The build compiles lib/ and
+ * is read from a memfd, as a file would be; the kernel's log's answer must
+ * be that of reading it line by line (kmsg_expected). The build compiles lib/ and
  * render/ only, so the module is included here, with sys/fsutil.c, whose
  * fsutil_read_small reads the cgroup files. */
 #include <stdint.h>
