@@ -85,6 +85,7 @@ struct fam {
     int fused_qkv;      /* attention's q,k,v are one fused linear, which PEFT targets as a
                          * whole (one adapter): GPT-2 c_attn, GPT-NeoX, Falcon and BLOOM
                          * query_key_value, Phi-3 qkv_proj, Qwen c_attn, GPTBigCode c_attn */
+    int fused_gate_up;  /* a gated MLP's gate and up are one fused linear (Phi-3 gate_up_proj) */
     int rope;           /* rotary position embeddings (cos/sin caches, rotated q and k) */
     int upcasts_logits; /* the HF CausalLM head returned `logits.float()` for every position
                          * (the Llama-family heads, transformers 4.37-4.44); GPT-2, GPT-NeoX,
@@ -232,6 +233,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .ffn_mult = 4,
                      .act_saves = 4},
     [EST_FAM_PHI3] = {.name = "phi3",
+                      .fused_gate_up = 1,
                       .fused_qkv = 1,
                       .rope = 1,
                       .upcasts_logits = 1,
@@ -1867,7 +1869,7 @@ static long double autocast_recasts(const struct calc *c)
     bool fp32_in = (c->mixed && !c->ds && !c->fsdp_mp) || (c->ac16 && !c->f->rms);
     if (!fp32_in || c->a >= 4) return 0;
     long double n = fused_qkv(c) ? 0 : 2;
-    if (gated(c->m) && c->m->family != EST_FAM_PHI3) n += 1;
+    if (gated(c->m) && !c->f->fused_gate_up) n += 1;
     return n * c->a * c->h;
 }
 
@@ -2397,7 +2399,7 @@ static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
     enum est_family fam = c->m->family;
     bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
                       fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
-    bool fused_up = fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
+    bool fused_up = c->f->fused_gate_up && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
     size_t n = 0;
     lin[n++] = (struct qlinear){h, fused_attn ? c->qd + 2 * c->kvd : c->qd};
     lin[n++] = (struct qlinear){c->qd, h};
