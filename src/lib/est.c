@@ -82,6 +82,19 @@ struct fam {
     int shared_gate;    /* a Linear(hidden, 1) without bias whose sigmoid scales the shared
                          * expert's output (Qwen2-MoE: shared_expert_gate) */
     int no_sdpa;        /* transformers has no SDPA attention for it (est_family_sdpa) */
+    int fused_qkv;      /* attention's q,k,v are one fused linear, which PEFT targets as a
+                         * whole (one adapter): GPT-2 c_attn, GPT-NeoX, Falcon and BLOOM
+                         * query_key_value, Phi-3 qkv_proj, Qwen c_attn, GPTBigCode c_attn */
+    int fused_gate_up;  /* a gated MLP's gate and up are one fused linear (Phi-3 gate_up_proj) */
+    int rope;           /* rotary position embeddings (cos/sin caches, rotated q and k) */
+    int upcasts_logits; /* the HF CausalLM head returned `logits.float()` for every position
+                         * (the Llama-family heads, transformers 4.37-4.44); GPT-2, GPT-NeoX,
+                         * OPT, Falcon, BLOOM do not upcast in forward */
+    int llama_eager;    /* eager attention is HF's Llama one (huggingface/transformers:src/
+                         * transformers/models/llama/modeling_llama.py@002272831fba
+                         * LlamaAttention.forward and its "Copied from" Mistral, Mixtral,
+                         * Qwen2, Gemma, Qwen3, Phi-3 ones): scores in the model's dtype,
+                         * softmax(dtype=float32).to(dtype) (eager_score_bytes) */
     struct {            /* transformers runs every expert on every token at inference
                          * (hidden_states.repeat(num_experts)), not the routed ones only:
                          * per token and expert, the elements alive at two moments of the
@@ -97,6 +110,7 @@ struct fam {
 
 static const struct fam fams[EST_FAM__COUNT] = {
     [EST_FAM_GPT2] = {.name = "gpt2",
+                      .fused_qkv = 1,
                       .kv_views = 1,
                       .qkv_bias = 1,
                       .o_bias = 1,
@@ -112,6 +126,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .layer_bufs = 1,
                       .act_saves = 4},
     [EST_FAM_NEOX] = {.name = "gpt_neox",
+                      .fused_qkv = 1,
+                      .rope = 1,
                       .qkv_bias = 1,
                       .o_bias = 1,
                       .mlp_bias = 1,
@@ -141,6 +157,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .tied = 1,
                      .positions = 2048},
     [EST_FAM_LLAMA] = {.name = "llama",
+                       .rope = 1,
+                       .upcasts_logits = 1,
+                       .llama_eager = 1,
                        .gated = 1,
                        .rms = 1,
                        .norms_per_layer = 2,
@@ -148,6 +167,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                        .softmax_fp32 = 1,
                        .ffn_mult = 4},
     [EST_FAM_MISTRAL] = {.name = "mistral",
+                         .rope = 1,
+                         .upcasts_logits = 1,
+                         .llama_eager = 1,
                          .gated = 1,
                          .rms = 1,
                          .norms_per_layer = 2,
@@ -155,6 +177,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                          .softmax_fp32 = 1,
                          .ffn_mult = 4},
     [EST_FAM_QWEN2] = {.name = "qwen2",
+                       .rope = 1,
+                       .upcasts_logits = 1,
+                       .llama_eager = 1,
                        .gated = 1,
                        .qkv_bias = 1,
                        .rms = 1,
@@ -163,6 +188,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                        .softmax_fp32 = 1,
                        .ffn_mult = 4},
     [EST_FAM_GEMMA] = {.name = "gemma",
+                       .rope = 1,
+                       .upcasts_logits = 1,
+                       .llama_eager = 1,
                        .gated = 1,
                        .rms = 1,
                        .norms_per_layer = 2,
@@ -171,6 +199,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                        .ffn_mult = 8,
                        .tied = 1},
     [EST_FAM_GEMMA2] = {.name = "gemma2",
+                        .rope = 1,
+                        .upcasts_logits = 1,
                         .gated = 1,
                         .rms = 1,
                         .norms_per_layer = 4,
@@ -180,6 +210,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .window_half = 1,
                         .tied = 1},
     [EST_FAM_MIXTRAL] = {.name = "mixtral",
+                         .rope = 1,
+                         .upcasts_logits = 1,
+                         .llama_eager = 1,
                          .gated = 1,
                          .rms = 1,
                          .norms_per_layer = 2,
@@ -187,6 +220,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
                          .softmax_fp32 = 1,
                          .ffn_mult = 4},
     [EST_FAM_PHI] = {.name = "phi",
+                     .rope = 1,
+                     .upcasts_logits = 1,
                      .qkv_bias = 1,
                      .o_bias = 1,
                      .mlp_bias = 1,
@@ -198,6 +233,11 @@ static const struct fam fams[EST_FAM__COUNT] = {
                      .ffn_mult = 4,
                      .act_saves = 4},
     [EST_FAM_PHI3] = {.name = "phi3",
+                      .fused_gate_up = 1,
+                      .fused_qkv = 1,
+                      .rope = 1,
+                      .upcasts_logits = 1,
+                      .llama_eager = 1,
                       .gated = 1,
                       .rms = 1,
                       .norms_per_layer = 2,
@@ -205,12 +245,15 @@ static const struct fam fams[EST_FAM__COUNT] = {
                       .softmax_fp32 = 1,
                       .ffn_mult = 4},
     [EST_FAM_FALCON] = {.name = "falcon",
+                        .fused_qkv = 1,
+                        .rope = 1,
                         .norms_per_layer = 1,
                         .final_norm = 1,
                         .softmax_fp32 = 1,
                         .ffn_mult = 4,
                         .tied = 1},
     [EST_FAM_BLOOM] = {.name = "bloom",
+                       .fused_qkv = 1,
                        .qkv_bias = 1,
                        .o_bias = 1,
                        .mlp_bias = 1,
@@ -252,6 +295,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * RMSNorm; rotary; untied lm_head whose logits stay 16-bit (no
      * .float(): shift_logits = lm_logits[..., :-1, :].contiguous()). */
     [EST_FAM_QWEN] = {.name = "qwen",
+                      .fused_qkv = 1,
+                      .rope = 1,
                       .gated = 1,
                       .qkv_bias = 1,
                       .rms = 1,
@@ -275,6 +320,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * the small models tie the head. Logits are returned in the model dtype
      * (the loss function upcasts), so not in upcasts_logits. */
     [EST_FAM_QWEN3] = {.name = "qwen3",
+                       .rope = 1,
+                       .llama_eager = 1,
                        .gated = 1,
                        .rms = 1,
                        .norms_per_layer = 2,
@@ -334,6 +381,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * gradient, the fp32 normalized tensor (it multiplies by 1 + w in fp32
      * and casts after: norm_fp32_out). */
     [EST_FAM_GEMMA3] = {.name = "gemma3",
+                        .rope = 1,
                         .gated = 1,
                         .rms = 1,
                         .norms_per_layer = 4,
@@ -351,6 +399,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * norm, the head tied (CohereConfig's default) and scaled by logit_scale.
      * Command R+'s use_qk_norm is refused by hfconfig. */
     [EST_FAM_COHERE] = {.name = "cohere",
+                        .rope = 1,
                         .gated = 1,
                         .rms = 1,
                         .norms_per_layer = 1,
@@ -364,6 +413,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * rotary, a sliding window on every layer, the head tied
      * (Starcoder2Config's default). */
     [EST_FAM_STARCODER2] = {.name = "starcoder2",
+                            .rope = 1,
                             .qkv_bias = 1,
                             .o_bias = 1,
                             .mlp_bias = 1,
@@ -379,6 +429,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * norms per block (OLMo 2 after attention and after the MLP, OLMoE
      * before), untied head. */
     [EST_FAM_OLMO2] = {.name = "olmo2",
+                       .rope = 1,
                        .gated = 1,
                        .rms = 1,
                        .norms_per_layer = 2,
@@ -394,6 +445,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * two RMSNorms per block, untied head. Only a config.json gives the
      * latent dimensions (est_model_finish refuses --arch deepseek_v3). */
     [EST_FAM_DEEPSEEK3] = {.name = "deepseek_v3",
+                           .rope = 1,
                            .config_keys = "kv_lora_rank, qk_rope_head_dim, v_head_dim, n_routed_experts",
                            .gated = 1,
                            .rms = 1,
@@ -425,6 +477,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * tensor while the previous one lives, the product input gone: 3 hidden +
      * 5 ffn (dense_at). The training branch loops over the hit experts. */
     [EST_FAM_GPTOSS] = {.name = "gpt_oss",
+                        .rope = 1,
                         .gated = 1,
                         .qkv_bias = 1,
                         .o_bias = 1,
@@ -455,6 +508,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * head. hfconfig refuses dense blocks (mlp_only_layers,
      * decoder_sparse_step > 1). */
     [EST_FAM_QWEN2MOE] = {.name = "qwen2_moe",
+                          .rope = 1,
+                          .upcasts_logits = 1,
+                          .llama_eager = 1,
                           .config_keys = "num_experts, moe_intermediate_size, shared_expert_intermediate_size",
                           .gated = 1,
                           .qkv_bias = 1,
@@ -476,6 +532,9 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * n_shared_experts; two RMSNorms per block, untied head. hfconfig
      * refuses moe_layer_freq > 1. */
     [EST_FAM_DEEPSEEK] = {.name = "deepseek",
+                          .rope = 1,
+                          .upcasts_logits = 1,
+                          .llama_eager = 1,
                           .config_keys = "n_routed_experts, n_shared_experts, moe_intermediate_size, "
                                          "first_k_dense_replace",
                           .gated = 1,
@@ -495,6 +554,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * view per layer; the scores' softmax upcast to fp32
      * (attention_softmax_in_fp32). */
     [EST_FAM_BIGCODE] = {.name = "gpt_bigcode",
+                         .fused_qkv = 1,
                          .kv_views = 1,
                          .qkv_bias = 1,
                          .o_bias = 1,
@@ -518,6 +578,8 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * partial_rotary_factor (0.25) of each head, untied head. hfconfig refuses
      * use_qkv_bias, qk_layernorm and use_parallel_residual. */
     [EST_FAM_STABLELM] = {.name = "stablelm",
+                          .rope = 1,
+                          .llama_eager = 1,
                           .gated = 1,
                           .norms_per_layer = 2,
                           .final_norm = 1,
@@ -541,6 +603,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * sliding-window layer of attention_chunk_size: huggingface/transformers:
      * src/transformers/cache_utils.py@004999d9). */
     [EST_FAM_LLAMA4] = {.name = "llama4_text",
+                        .rope = 1,
                         .config_keys = "num_local_experts, intermediate_size, intermediate_size_mlp, "
                                        "interleave_moe_layer_step, attention_chunk_size",
                         .gated = 1,
@@ -564,6 +627,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * and flash_attention_2 only: no SDPA (no_sdpa), and eager attention
      * upcasts q and k, so its scores are fp32. */
     [EST_FAM_GPTJ] = {.name = "gptj",
+                      .rope = 1,
                       .mlp_bias = 1,
                       .norms_per_layer = 1,
                       .final_norm = 1,
@@ -1163,6 +1227,22 @@ static int check_ranges(const struct range *r, size_t n, struct oomlab_err *err)
     return 0;
 }
 
+/* "a, b and c": the families with shared experts (those read from a
+ * config.json only, fams[].config_keys), in table order. */
+static void shared_expert_families(char *buf, size_t n)
+{
+    size_t len = 0, total = 0, seen = 0;
+    buf[0] = 0;
+    for (int i = 0; i < EST_FAM__COUNT; i++) total += fams[i].config_keys != NULL;
+    for (int i = 0; i < EST_FAM__COUNT; i++) {
+        if (!fams[i].config_keys) continue;
+        const char *sep = !seen ? "" : seen + 1 == total ? " and " : ", ";
+        int w = snprintf(buf + len, n - len, "%s%s", sep, fams[i].name);
+        if (w < 0 || (size_t)w >= n - len) return;
+        len += (size_t)w, seen++;
+    }
+}
+
 int est_model_finish(struct est_model *m, struct oomlab_err *err)
 {
     if ((unsigned)m->family >= EST_FAM__COUNT) return oomlab_err_set(err, "unknown architecture");
@@ -1203,9 +1283,12 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
                               f->name, f->config_keys);
     if (m->family != EST_FAM_DEEPSEEK3 && m->kv_lora_rank)
         return oomlab_err_set(err, "multi-head latent attention is modelled for deepseek_v3 only");
-    if (!f->config_keys && (m->dense_layers || m->shared_ffn))
-        return oomlab_err_set(err, "dense layers beside sparse ones and shared experts are modelled for "
-                                   "deepseek_v3, deepseek, qwen2_moe and llama4_text only");
+    if (!f->config_keys && (m->dense_layers || m->shared_ffn)) {
+        char names[256];
+        shared_expert_families(names, sizeof names);
+        return oomlab_err_set(err, "dense layers beside sparse ones and shared experts are modelled for %s only",
+                              names);
+    }
     struct range r3[] = {
         {"q_lora_rank", &m->q_lora_rank, 1, 1 << 20, false},
         {"kv_lora_rank", &m->kv_lora_rank, 1, 1 << 20, false},
@@ -1786,7 +1869,7 @@ static long double autocast_recasts(const struct calc *c)
     bool fp32_in = (c->mixed && !c->ds && !c->fsdp_mp) || (c->ac16 && !c->f->rms);
     if (!fp32_in || c->a >= 4) return 0;
     long double n = fused_qkv(c) ? 0 : 2;
-    if (gated(c->m) && c->m->family != EST_FAM_PHI3) n += 1;
+    if (gated(c->m) && !c->f->fused_gate_up) n += 1;
     return n * c->a * c->h;
 }
 
@@ -1811,8 +1894,7 @@ double est_lora_dropout(const struct est_workload *wl)
 static bool fused_qkv(const struct calc *c)
 {
     enum est_family f = c->m->family;
-    return c->wl->trainer == EST_TRAINER_LITGPT || f == EST_FAM_GPT2 || f == EST_FAM_NEOX ||
-           f == EST_FAM_FALCON || f == EST_FAM_BLOOM || f == EST_FAM_PHI3 || f == EST_FAM_QWEN || f == EST_FAM_BIGCODE;
+    return c->wl->trainer == EST_TRAINER_LITGPT || ((unsigned)f < EST_FAM__COUNT && fams[f].fused_qkv);
 }
 
 /* PEFT creates each adapter as a plain nn.Linear (fp32) and casts it to the
@@ -2317,7 +2399,7 @@ static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
     enum est_family fam = c->m->family;
     bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
                       fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
-    bool fused_up = fam == EST_FAM_PHI3 && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
+    bool fused_up = c->f->fused_gate_up && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
     size_t n = 0;
     lin[n++] = (struct qlinear){h, fused_attn ? c->qd + 2 * c->kvd : c->qd};
     lin[n++] = (struct qlinear){c->qd, h};
@@ -3440,15 +3522,7 @@ static long double shard_temp(const struct calc *c)
 
 static bool has_rope(enum est_family f)
 {
-    switch (f) {
-    case EST_FAM_LLAMA: case EST_FAM_MISTRAL: case EST_FAM_QWEN2: case EST_FAM_GEMMA:
-    case EST_FAM_GEMMA2: case EST_FAM_MIXTRAL: case EST_FAM_PHI: case EST_FAM_PHI3:
-    case EST_FAM_NEOX: case EST_FAM_FALCON: case EST_FAM_QWEN: case EST_FAM_QWEN3:
-    case EST_FAM_GEMMA3: case EST_FAM_COHERE: case EST_FAM_STARCODER2: case EST_FAM_OLMO2:
-    case EST_FAM_DEEPSEEK3: case EST_FAM_GPTOSS: case EST_FAM_QWEN2MOE: case EST_FAM_DEEPSEEK:
-    case EST_FAM_STABLELM: case EST_FAM_LLAMA4: case EST_FAM_GPTJ: return true;
-    default: return false;
-    }
+    return (unsigned)f < EST_FAM__COUNT && fams[f].rope;
 }
 
 /* LoRA, first block: the q,k,v adapters' dropout runs on a tensor that does
@@ -4261,17 +4335,10 @@ struct gen {
     bool nocache;                  /* generation without a KV cache: every step reruns the sequence */
 };
 
-/* HF's Llama-family CausalLM heads returned `logits.float()` for every
- * position (transformers 4.37-4.44); GPT-2, GPT-NeoX, OPT, Falcon, BLOOM do
- * not upcast in forward. */
+/* The family's HF head upcasts every position's logits (fams[].upcasts_logits). */
 static bool upcasts_logits(enum est_family f)
 {
-    static const enum est_family fp32[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_GEMMA,
-                                           EST_FAM_GEMMA2, EST_FAM_MIXTRAL, EST_FAM_PHI, EST_FAM_PHI3,
-                                           EST_FAM_QWEN2MOE, EST_FAM_DEEPSEEK};
-    for (size_t i = 0; i < sizeof fp32 / sizeof fp32[0]; i++)
-        if (fp32[i] == f) return true;
-    return false;
+    return (unsigned)f < EST_FAM__COUNT && fams[f].upcasts_logits;
 }
 
 /* Eager attention's inference peak, bytes per score element (one head, one
@@ -4290,12 +4357,7 @@ static bool upcasts_logits(enum est_family f)
  * old count: the fp32 softmax beside the scores (4 + a). */
 static bool llama_eager(enum est_family f)
 {
-    static const enum est_family fams_[] = {EST_FAM_LLAMA, EST_FAM_MISTRAL, EST_FAM_QWEN2, EST_FAM_MIXTRAL,
-                                            EST_FAM_GEMMA, EST_FAM_QWEN3, EST_FAM_PHI3, EST_FAM_QWEN2MOE,
-                                            EST_FAM_DEEPSEEK, EST_FAM_STABLELM};
-    for (size_t i = 0; i < sizeof fams_ / sizeof fams_[0]; i++)
-        if (fams_[i] == f) return true;
-    return false;
+    return (unsigned)f < EST_FAM__COUNT && fams[f].llama_eager;
 }
 
 static long double eager_infer_elem(const struct calc *c)

@@ -934,31 +934,35 @@ static int cmp_layer(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* llama4_moe_layers' answers that are not a count. */
+enum { MOE_LAYERS_BAD = -1, MOE_LAYERS_NOMEM = -2 };
+
 /* The number of sparse layers: moe_layers' entries (distinct layers in
- * range), or the default count; -1 when the list is not such layers (or
- * there is no memory to check it). The layer count is not range-checked
- * yet (est_model_finish does that), so distinctness is checked on a sorted
- * copy, not pair by pair: a long list stays O(n log n). */
+ * range), or the default count; MOE_LAYERS_BAD when the list is not such
+ * layers, MOE_LAYERS_NOMEM when there is no memory to check it. The layer
+ * count is not range-checked yet (est_model_finish does that), so
+ * distinctness is checked on a sorted copy, not pair by pair: a long list
+ * stays O(n log n). */
 static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
 {
     json_object *v;
     if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
-    if (!json_object_is_type(v, json_type_array)) return -1;
+    if (!json_object_is_type(v, json_type_array)) return MOE_LAYERS_BAD;
     size_t n = json_object_array_length(v);
     if (n == 0) return 0;
-    if (n > (uint64_t)layers) return -1; /* more distinct layers than there are */
+    if (n > (uint64_t)layers) return MOE_LAYERS_BAD; /* more distinct layers than there are */
     int64_t *seen = malloc(n * sizeof *seen);
-    if (!seen) return -1;
+    if (!seen) return MOE_LAYERS_NOMEM;
     int64_t count = (int64_t)n;
     for (size_t i = 0; i < n && count >= 0; i++) {
         json_object *e = json_object_array_get_idx(v, i);
         seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
-        if (seen[i] < 0 || seen[i] >= layers) count = -1;
+        if (seen[i] < 0 || seen[i] >= layers) count = MOE_LAYERS_BAD;
     }
     if (count >= 0) {
         qsort(seen, n, sizeof *seen, cmp_layer);
         for (size_t i = 1; i < n && count >= 0; i++)
-            if (seen[i] == seen[i - 1]) count = -1;
+            if (seen[i] == seen[i - 1]) count = MOE_LAYERS_BAD;
     }
     free(seen);
     return count;
@@ -987,6 +991,8 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
                                   file, keys[i].key, (long long)keys[i].hi);
     }
     int64_t moe = llama4_moe_layers(root, m->layers, step);
+    if (moe == MOE_LAYERS_NOMEM)
+        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's moe_layers", file);
     if (moe < 1)
         return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range, at "
                                    "least one (as stated, or by default every interleave_moe_layer_step-th layer), "

@@ -615,7 +615,6 @@ static bool machine_memory(const struct words *w, size_t k)
     return true;
 }
 
-
 static bool host_guard_at(const struct words *w, size_t k)
 {
     if (machine_memory(w, k)) return true;

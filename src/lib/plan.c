@@ -7,46 +7,49 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/units.h"
 
-enum need {
-    N_OOM = 1 << 0,        /* a GPU OOM (not a look-alike) */
-    N_CFG_BATCH = 1 << 1,  /* config gives a batch > 1 */
-    N_NO_CFG_BATCH = 1 << 2,
-    N_CFG_SEQ = 1 << 3,
-    N_NO_CFG_SEQ = 1 << 4,
-    N_NO_CKPT = 1 << 5,    /* gradient checkpointing not known to be on */
-    N_NO_LOWP = 1 << 6,    /* not known to run in bf16/fp16 */
-    N_NO_EXPAND = 1 << 7,  /* expandable_segments not already set */
-    N_PYTORCH = 1 << 8,
-    N_VLLM = 1 << 9,
-    N_NOT_VLLM = 1 << 10,
-    N_MULTI = 1 << 11,     /* several ranks */
-    N_SCALES = 1 << 12,    /* not an impossible single request */
-    N_KV_CACHE = 1 << 13,  /* vLLM: the KV cache does not fit */
-    N_WARMUP = 1 << 14,    /* vLLM: OOM while warming up / profiling */
-    N_NCCL_OOM = 1 << 15,  /* NCCL could not allocate its buffers */
-    N_GROWING = 1 << 16,   /* the per-step peaks grow clearly before the OOM */
-    N_NOT_GROWING = 1 << 17,
-    N_SINGLE = 1 << 18,    /* one rank (or ranks unknown) */
-    N_NOT_PYTORCH = 1 << 19,
-    N_NCCL_TIMEOUT = 1 << 20, /* the event judged is a collective (watchdog) timeout */
-    N_NOT_NCCL_TIMEOUT = 1 << 21,
-    N_FRAG_SNAPSHOT = 1 << 22, /* the hook's snapshot: room in total, in no single block */
-    N_NOT_FRAG_SNAPSHOT = 1 << 23,
-    N_SGLANG_KV = 1 << 24, /* SGLang: the KV cache pool does not fit */
-    N_LLAMA_CPP = 1 << 25, /* llama.cpp/ggml buffers */
-    N_TGI_WARMUP = 1 << 26, /* TGI: its warm-up could not fit the prefill tokens */
-    N_SHM = 1 << 27,       /* a DataLoader worker's shared memory (/dev/shm) ran out */
-    N_VLLM_STARTUP = 1 << 28, /* vLLM: less memory free at start-up than its budget */
-    N_ARRAY = 1 << 29,     /* an array or data-science library's allocator (RAPIDS, CuPy, ...) */
-    N_PROGRAM = 1 << 30,   /* not N_ARRAY: a training or inference program, whose stage a
-                              fix may follow from (every row with stages needs it) */
-};
+/* What a fix needs of the event, run config and verdicts (plan_fix.needs,
+ * all of them): one bit each of a 64-bit mask, bits 31-63 free. */
+typedef uint64_t plan_needs;
+#define NEED(k) ((plan_needs)1 << (k))
+#define N_OOM NEED(0)        /* a GPU OOM (not a look-alike) */
+#define N_CFG_BATCH NEED(1)  /* config gives a batch > 1 */
+#define N_NO_CFG_BATCH NEED(2)
+#define N_CFG_SEQ NEED(3)
+#define N_NO_CFG_SEQ NEED(4)
+#define N_NO_CKPT NEED(5)    /* gradient checkpointing not known to be on */
+#define N_NO_LOWP NEED(6)    /* not known to run in bf16/fp16 */
+#define N_NO_EXPAND NEED(7)  /* expandable_segments not already set */
+#define N_PYTORCH NEED(8)
+#define N_VLLM NEED(9)
+#define N_NOT_VLLM NEED(10)
+#define N_MULTI NEED(11)     /* several ranks */
+#define N_SCALES NEED(12)    /* not an impossible single request */
+#define N_KV_CACHE NEED(13)  /* vLLM: the KV cache does not fit */
+#define N_WARMUP NEED(14)    /* vLLM: OOM while warming up / profiling */
+#define N_NCCL_OOM NEED(15)  /* NCCL could not allocate its buffers */
+#define N_GROWING NEED(16)   /* the per-step peaks grow clearly before the OOM */
+#define N_NOT_GROWING NEED(17)
+#define N_SINGLE NEED(18)    /* one rank (or ranks unknown) */
+#define N_NOT_PYTORCH NEED(19)
+#define N_NCCL_TIMEOUT NEED(20) /* the event judged is a collective (watchdog) timeout */
+#define N_NOT_NCCL_TIMEOUT NEED(21)
+#define N_FRAG_SNAPSHOT NEED(22) /* the hook's snapshot: room in total, in no single block */
+#define N_NOT_FRAG_SNAPSHOT NEED(23)
+#define N_SGLANG_KV NEED(24) /* SGLang: the KV cache pool does not fit */
+#define N_LLAMA_CPP NEED(25) /* llama.cpp/ggml buffers */
+#define N_TGI_WARMUP NEED(26) /* TGI: its warm-up could not fit the prefill tokens */
+#define N_SHM NEED(27)       /* a DataLoader worker's shared memory (/dev/shm) ran out */
+#define N_VLLM_STARTUP NEED(28) /* vLLM: less memory free at start-up than its budget */
+#define N_ARRAY NEED(29)     /* an array or data-science library's allocator (RAPIDS, CuPy, ...) */
+#define N_PROGRAM NEED(30)   /* not N_ARRAY: a training or inference program, whose stage a
+                              * fix may follow from (every row with stages needs it) */
 
 /* Frameworks whose OOMs come from array and data-science libraries, not a
  * training or inference loop: their programs have no batch, sequence or
@@ -66,7 +69,7 @@ struct plan_fix {
     const char *id;
     unsigned verdicts; /* any of these (0: no verdict needed) */
     unsigned stages;   /* stage must be one of these (0: any) */
-    unsigned needs;    /* enum need, all */
+    plan_needs needs;  /* NEED bits, all */
     const char *action;
     const char *why;
 };
@@ -408,6 +411,16 @@ const char *plan_catalogue_id(size_t i)
     return i < plan_catalogue_size() ? catalogue[i].id : NULL;
 }
 
+bool plan_catalogue_stage_driven(size_t i)
+{
+    return i < plan_catalogue_size() && catalogue[i].stages != 0;
+}
+
+bool plan_catalogue_needs_program(size_t i)
+{
+    return i < plan_catalogue_size() && (catalogue[i].needs & N_PROGRAM);
+}
+
 struct vars {
     char gpu[16], requested[32], capacity[32], conf[32], text[160];
     char batch[24], batch2[24], accum[24], accum2[24], eff[24], seq[24], seq2[24];
@@ -451,11 +464,11 @@ static bool lowp(const char *dtype)
     return !strcmp(dtype, "bfloat16") || !strcmp(dtype, "float16");
 }
 
-static unsigned needs_met(const struct oom_event *e, const struct verdicts *v,
+static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
                           const struct runcfg *cfg, bool expandable,
                           const struct steps_mem_trend *trend)
 {
-    unsigned m = 0;
+    plan_needs m = 0;
     m |= trend && plan_trend_clear(trend) ? N_GROWING : N_NOT_GROWING;
     if (e->gpu_oom) m |= N_OOM;
     if (cfg && cfg->device_batch_size > 1) m |= N_CFG_BATCH;
@@ -634,7 +647,7 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
         for (size_t i = 0; i < cfg->n_extra; i++)
             if (cfg->extra[i].value && strstr(cfg->extra[i].value, "expandable_segments:True"))
                 expandable = true;
-    unsigned met = needs_met(e, v, cfg, expandable, trend);
+    plan_needs met = needs_met(e, v, cfg, expandable, trend);
     struct vars x;
     fill_vars(rep, v, cfg, trend, &x);
     for (size_t i = 0; i < plan_catalogue_size() && plan->n < PLAN_MAX; i++) {

@@ -55,5 +55,10 @@ void plan_build(const struct oom_report *rep, const struct verdicts *v,
 /* The catalogue, for docs and tests: number of entries and the id of each. */
 size_t plan_catalogue_size(void);
 const char *plan_catalogue_id(size_t i);
+/* Whether entry i follows from stages (lists any), and whether it needs a
+ * training or inference program (not an array library's allocator): every
+ * stage-driven entry needs one (tests/unit/test_diagnose_plan.c). */
+bool plan_catalogue_stage_driven(size_t i);
+bool plan_catalogue_needs_program(size_t i);
 
 #endif

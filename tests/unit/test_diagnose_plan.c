@@ -208,6 +208,22 @@ static void stage_plan(enum oom_stage stage, bool multi, char *out, size_t cap)
  * 8-bit optimizer (backward), LoRA, sharding (several ranks), fallbacks;
  * evaluation and generation no training levers (no gradient accumulation,
  * no autocast for training); optimizer, load, data, checkpoint their own. */
+/* The catalogue's rule: a fix that follows from a stage needs a training or
+ * inference program (N_PROGRAM), so an array library's OOM gets none. */
+static void test_plan_stage_rows_need_program(void **state)
+{
+    (void)state;
+    size_t driven = 0;
+    for (size_t i = 0; i < plan_catalogue_size(); i++) {
+        if (!plan_catalogue_stage_driven(i)) continue;
+        driven++;
+        if (!plan_catalogue_needs_program(i))
+            fail_msg("catalogue row %s lists stages but not N_PROGRAM", plan_catalogue_id(i));
+    }
+    assert_true(driven > 0);
+    assert_false(plan_catalogue_stage_driven(plan_catalogue_size()));
+}
+
 static void test_plan_every_stage(void **state)
 {
     (void)state;
@@ -439,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_plan_order_and_values),
         cmocka_unit_test(test_plan_stages_and_lookalikes),
         cmocka_unit_test(test_plan_every_stage),
+        cmocka_unit_test(test_plan_stage_rows_need_program),
         cmocka_unit_test(test_plan_eval_is_not_training),
         cmocka_unit_test(test_plan_other_processes_names_ps),
         cmocka_unit_test(test_trend_evidence),

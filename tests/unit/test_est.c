@@ -33,6 +33,21 @@ static int64_t preset_params(const char *name, enum est_head head)
     return total;
 }
 
+/* Shared experts on a family without them: the refusal names the families
+ * that have them, read from the family table (config_keys), in its order. */
+static void test_shared_experts_refusal_names_families(void **state)
+{
+    (void)state;
+    const struct model_preset *p = models_find("gpt2");
+    struct oomlab_err err;
+    assert_non_null(p);
+    struct est_model m = p->m;
+    m.shared_ffn = 64;
+    assert_int_equal(est_model_finish(&m, &err), -1);
+    assert_string_equal(err.msg, "dense layers beside sparse ones and shared experts are modelled for "
+                                 "deepseek_v3, qwen2_moe, deepseek and llama4_text only");
+}
+
 static void test_published_param_counts(void **state)
 {
     (void)state;
@@ -3175,6 +3190,7 @@ int main(void)
         cmocka_unit_test(test_gen_loops),
         cmocka_unit_test(test_llama_eager_softmax_copy),
         cmocka_unit_test(test_gpt2_presents_keep_c_attn),
+        cmocka_unit_test(test_shared_experts_refusal_names_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
