@@ -25,33 +25,9 @@
 
 #include "lib/oom.h"
 #include "lib/scan.h"
+#include "call_fixture.h"
 #include "lib/stage.h"
 #include "stage_fixture.h"
-
-/* The first event's kind ("" when none), its stage and the log's call. */
-struct seen {
-    char kind[64];
-    char stage[32];
-    bool gpu_oom;
-    size_t n_events;
-};
-
-static struct seen look(const char *log)
-{
-    struct seen s = {{0}, {0}, false, 0};
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    s.n_events = rep.n_events;
-    if (rep.n_events > 0) {
-        const struct oom_event *e = &rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
-        snprintf(s.kind, sizeof s.kind, "%s", e->kind);
-        snprintf(s.stage, sizeof s.stage, "%s", oom_stage_name(e->stage));
-    }
-    s.gpu_oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
-    oom_report_release(&rep);
-    return s;
-}
 
 /* ---- Ray: a worker that died, the OOM killer its first listed cause ----
  * Ray's docs give this message as what ray.get raises when the Linux OOM

@@ -34,29 +34,7 @@
 
 #include "lib/oom.h"
 #include "lib/scan.h"
-
-/* The primary event's kind ("" when none) and the log's call. */
-struct seen {
-    char kind[64];
-    bool gpu_oom;
-    size_t n_events;
-};
-
-static struct seen look(const char *log)
-{
-    struct seen s = {{0}, false, 0};
-    struct oom_report rep;
-    struct oomlab_err err = {{0}};
-    assert_int_equal(scan_text(log, strlen(log), &rep, &err), 0);
-    s.n_events = rep.n_events;
-    if (rep.n_events > 0) {
-        const struct oom_event *e = &rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
-        snprintf(s.kind, sizeof s.kind, "%s", e->kind);
-    }
-    s.gpu_oom = rep.primary >= 0 && rep.events[rep.primary].gpu_oom;
-    oom_report_release(&rep);
-    return s;
-}
+#include "call_fixture.h"
 
 /* ---- a message cut in its first word ------------------------------------
  * The line as dreambooth/memory.py prints it (find_executable_batch_size:

@@ -19,19 +19,7 @@
 #include "lib/oom.h"
 #include "lib/scan.h"
 #include "call_fixture.h"
-
-/* The stage diagnose shows for the primary event: its own, else the one
- * read by general words (a title's, from the paste's tail). */
-static enum oom_stage shown_stage(const char *log)
-{
-    struct oom_report rep;
-    scan_log(log, &rep);
-    assert_true(rep.n_events > 0);
-    const struct oom_event *e = &rep.events[rep.primary >= 0 ? (size_t)rep.primary : 0];
-    enum oom_stage st = e->stage != OOM_STAGE_UNKNOWN ? e->stage : e->weak_stage;
-    oom_report_release(&rep);
-    return st;
-}
+#include "stage_fixture.h"
 
 #define TB "Traceback (most recent call last):\n"
 
@@ -94,13 +82,13 @@ static void test_generate_frame_by_parts(void **state)
              TB "  File \"/root/tpat/python/onnx_to_plugin.py\", line 85, in generate_plugin_library\n"
                 "    cuda_kernel.run()\n%s",
              oom);
-    assert_int_not_equal(shown_stage(log), OOM_STAGE_GENERATE);
+    assert_int_not_equal(shown_stage_of(log), OOM_STAGE_GENERATE);
     snprintf(log, sizeof log, TB "  File \"/srv/app/pipe.py\", line 40, in generate\n    out = self.unet(x)\n%s",
              oom);
-    assert_int_equal(shown_stage(log), OOM_STAGE_GENERATE);
+    assert_int_equal(shown_stage_of(log), OOM_STAGE_GENERATE);
     snprintf(log, sizeof log,
              TB "  File \"/srv/app/pipe.py\", line 40, in generate_images\n    out = self.unet(x)\n%s", oom);
-    assert_int_equal(shown_stage(log), OOM_STAGE_GENERATE);
+    assert_int_equal(shown_stage_of(log), OOM_STAGE_GENERATE);
 }
 
 /* TVM's graph executor allocates its storage when it is created
@@ -108,7 +96,7 @@ static void test_generate_frame_by_parts(void **state)
 static void test_tvm_graph_executor_create(void **state)
 {
     (void)state;
-    assert_int_equal(shown_stage("out of memory\n\n```\n" TB
+    assert_int_equal(shown_stage_of("out of memory\n\n```\n" TB
                                  "  File \"/root/tpat/python/cuda_kernel.py\", line 83, in run\n"
                                  "    self._module = graph_executor.create(\n"
                                  "  File \"/x/tvm/contrib/graph_executor.py\", line 66, in create\n"
@@ -117,7 +105,7 @@ static void test_tvm_graph_executor_create(void **state)
                                  "  5: tvm::runtime::GraphExecutorCreate(std::string const&)\n"),
                      OOM_STAGE_LOAD);
     /* a run of the executor's module is no load */
-    assert_int_not_equal(shown_stage(TB "  File \"/x/run.py\", line 20, in main\n"
+    assert_int_not_equal(shown_stage_of(TB "  File \"/x/run.py\", line 20, in main\n"
                                         "    module.run()\n"
                                         "tvm._ffi.base.TVMError: CUDA: out of memory\n"),
                          OOM_STAGE_LOAD);
@@ -129,12 +117,12 @@ static void test_tvm_graph_executor_create(void **state)
 static void test_tei_embed_span(void **state)
 {
     (void)state;
-    assert_int_equal(shown_stage("CUDA_ERROR_OUT_OF_MEMORY\n\n```\n"
+    assert_int_equal(shown_stage_of("CUDA_ERROR_OUT_OF_MEMORY\n\n```\n"
                                  "ESC[2m2024-07-20T03:34:19.641538ZESC[0m ESC[31mERRORESC[0m "
                                  "ESC[1membedESC[0mESC[2m:ESC[0mESC[1membed_pooledESC[0mESC[1m{ESC[0m"
                                  "ESC[3minputsESC[0mESC[2m=ESC[0mString(\"Dalam menentukan nilai wajar\n"),
                      OOM_STAGE_FORWARD);
-    assert_int_equal(shown_stage("CUDA_ERROR_OUT_OF_MEMORY\n\n"
+    assert_int_equal(shown_stage_of("CUDA_ERROR_OUT_OF_MEMORY\n\n"
                                  "2024-07-20T03:34:19.641538Z ERROR embed:embed_pooled{inputs=\"hi\"}: "
                                  "text_embeddings_core::infer: core/src/infer.rs:333: Server error\n"),
                      OOM_STAGE_FORWARD);
@@ -225,12 +213,12 @@ static void test_after_lines_stop_at_next_post(void **state)
                         "is not enough for the usage.\n\n"
                         "archlitchi \xc2\xb7 comment \xc2\xb7 2025-06-16\n"
                         "No, we only occupy less than 300M during initialization and release it shortly.\n";
-    assert_int_equal(shown_stage(reply), OOM_STAGE_UNKNOWN);
+    assert_int_equal(shown_stage_of(reply), OOM_STAGE_UNKNOWN);
     const char *same_post = "Does hami plugin occupies GPU memory itself?\n\n"
                             "GPU memory usage does not reach the limit of the Pod, but the free memory of GPU "
                             "is not enough for the usage.\n\n"
                             "It happens during initialization of the pod.\n";
-    assert_int_equal(shown_stage(same_post), OOM_STAGE_LOAD);
+    assert_int_equal(shown_stage_of(same_post), OOM_STAGE_LOAD);
 }
 
 /* A report's markdown list of figures ("- Test Data : 328 samples", "-
@@ -252,11 +240,11 @@ static void test_figure_list_names_no_stage(void **state)
                           "Failed. Reason: AlgorithmError: OutOfMemoryError('CUDA out of memory. Tried to "
                           "allocate 2.21 GiB. GPU 3 has a total capacity of 22.18 GiB of which 2.09 GiB is "
                           "free.\n";
-    assert_int_equal(shown_stage(figures), OOM_STAGE_UNKNOWN);
+    assert_int_equal(shown_stage_of(figures), OOM_STAGE_UNKNOWN);
     const char *narrated = "- Generating samples for the validation prompts\n"
                            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.21 GiB. GPU 3 has a "
                            "total capacity of 22.18 GiB of which 2.09 GiB is free.\n";
-    assert_int_equal(shown_stage(narrated), OOM_STAGE_GENERATE);
+    assert_int_equal(shown_stage_of(narrated), OOM_STAGE_GENERATE);
 }
 
 int main(void)

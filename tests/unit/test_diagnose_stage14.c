@@ -23,22 +23,6 @@
 #include "stage_fixture.h"
 #include "scan_fixture.h"
 
-/* The stage a log's first event shows: its stage, else its weaker reading
- * (the tail of a paste cut before its error), as the corpus scores it. */
-static const char *shown_stage(const char *log)
-{
-    static char name[32];
-    struct oom_report rep;
-    scan_log(log, &rep);
-    assert_true(rep.n_events > 0);
-    int at = rep.primary >= 0 ? rep.primary : 0;
-    enum oom_stage st = rep.events[at].stage;
-    if (st == OOM_STAGE_UNKNOWN) st = rep.events[at].weak_stage;
-    snprintf(name, sizeof name, "%s", oom_stage_name(st));
-    oom_report_release(&rep);
-    return name;
-}
-
 #define SITE "/usr/local/lib/python3.10/dist-packages/"
 #define TORCH_OOM                                                                                              \
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of " \

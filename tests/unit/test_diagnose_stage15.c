@@ -739,22 +739,6 @@ static void test_user_code_stages(void **state)
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of " \
     "15.70 GiB of which 512.00 MiB is free.\n"
 
-/* The stage a log's first event shows: its stage, else its weaker reading
- * (the tail of a paste cut before its error), as the corpus scores it. */
-static const char *shown_stage(const char *log)
-{
-    static char name[32];
-    struct oom_report rep;
-    scan_log(log, &rep);
-    assert_true(rep.n_events > 0);
-    int at = rep.primary >= 0 ? rep.primary : 0;
-    enum oom_stage st = rep.events[at].stage;
-    if (st == OOM_STAGE_UNKNOWN) st = rep.events[at].weak_stage;
-    snprintf(name, sizeof name, "%s", oom_stage_name(st));
-    oom_report_release(&rep);
-    return name;
-}
-
 /* AUTOMATIC1111's web UI: an issue titled with the OOM, the console cut
  * after the request failed: its sampler's bar (no description) right
  * above "*** Error completing request" and the arguments dump
