@@ -4470,13 +4470,25 @@ static size_t pm_int_grouped(const char *s, size_t n, long long *out)
  * that a wrap cut from its "B", "4.63 Gi") or ends there ("allocate 2" /
  * "4.00 MiB"): not the figure; nor a bare fraction. A bare integer followed
  * by other text is bytes ("0;", "1073741824)"). */
+/* Markdown emphasis and code marks a paste may wrap around a figure or a
+ * clause: "Tried to allocate **20.00 MiB** (GPU 0; ...", "`7.79 GiB` total
+ * capacity". A blank in a pattern reads past them as it reads past blanks. */
+static bool pm_markup(char c)
+{
+    return c == '*' || c == '`';
+}
+
+/* A unitless number is no size where the text goes on with a unit's letters
+ * (a wrapped "4" / "0.30 GiB"), ends there, or runs into a mark: in
+ * "allocate 1**72.00 MiB" the mark splits the figure, and 1 byte would be a
+ * wrong number where unknown is the truth. */
 static bool size_cut(const char *s, size_t n, size_t k)
 {
     if (isalpha((unsigned char)s[k - 1])) return false; /* a unit was read */
     if (memchr(s, '.', k)) return true;
     size_t j = k;
     while (j < n && s[j] == ' ') j++;
-    return j == n || isalpha((unsigned char)s[j]); /* "allocate 2" / "4.00 MiB" */
+    return j == n || isalpha((unsigned char)s[j]) || pm_markup(s[j]); /* "allocate 2" / "4.00 MiB" */
 }
 
 /* "%f": "67.24/79.25 GiB" -> 67.24 GiB; consumes the fraction up to its
@@ -4593,7 +4605,7 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
     size_t cut_min = anchor >= PM_CUT_MIN ? 1 : PM_CUT_MIN;
     for (const char *p = pat; *p;) {
         if (*p == ' ') {
-            while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+            while (i < n && (s[i] == ' ' || s[i] == '\t' || pm_markup(s[i]))) i++;
             p++;
         } else if (*p == '%' && p[1] && p[1] != '%') {
             size_t k = pm_placeholder(p[1], s + i, n - i, v);
