@@ -2401,14 +2401,19 @@ struct qlinear {
 };
 
 /* The distinct shapes of the linears the model quantizes (k and v, when
- * separate, are narrower than q and left out), into lin; returns how many. */
+ * separate, are narrower than q and left out), into lin; returns how many.
+ * A fused q,k,v linear is qd + 2 kvd wide (fused_qkv, the fam table): GPT-2's
+ * c_attn Conv1D(3 x embed, embed) (huggingface/transformers:src/transformers/
+ * models/gpt2/modeling_gpt2.py), which transformers' bitsandbytes
+ * replacement swaps like a Linear; GPTBigCode's c_attn Linear(embed, embed +
+ * 2 kv_dim), kv_dim one head under multi_query (models/gpt_bigcode/
+ * modeling_gpt_bigcode.py@00574544); Qwen(1)'s c_attn (hidden, 3 x
+ * projection_size). */
 static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
 {
     const struct est_workload *wl = c->wl;
     long double h = c->h, f = c->ffn, head = quant_head_params(c);
-    enum est_family fam = c->m->family;
-    bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
-                      fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
+    bool fused_attn = fused_qkv(c);
     bool fused_up = c->f->fused_gate_up && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
     size_t n = 0;
     lin[n++] = (struct qlinear){h, fused_attn ? c->qd + 2 * c->kvd : c->qd};
