@@ -934,38 +934,61 @@ static int cmp_layer(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* llama4_moe_layers' answers that are not a count. */
-enum { MOE_LAYERS_BAD = -1, MOE_LAYERS_NOMEM = -2 };
+/* What a user does about a moe_layers list oomlab cannot read. */
+#define MOE_LAYERS_FIX                                                                                                 \
+    "list each sparse layer's index (0 to num_hidden_layers - 1) once, or drop moe_layers for its default (every "     \
+    "interleave_moe_layer_step-th layer)"
 
-/* The number of sparse layers: moe_layers' entries (distinct layers in
- * range), or the default count; MOE_LAYERS_BAD when the list is not such
- * layers, MOE_LAYERS_NOMEM when there is no memory to check it. The layer
- * count is not range-checked yet (est_model_finish does that), so
- * distinctness is checked on a sorted copy, not pair by pair: a long list
- * stays O(n log n). */
-static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
+/* The number of sparse layers into *moe: moe_layers' entries (distinct
+ * layers in range), or the default count; -1 with err saying which entry is
+ * wrong and what to do. The layer count is not range-checked yet
+ * (est_model_finish does that), so a list longer than the layers is refused
+ * before any copy, and distinctness is checked on a sorted copy, not pair by
+ * pair: a long list stays O(n log n). */
+static int llama4_moe_layers(json_object *root, const char *file, int64_t layers, int64_t step, int64_t *moe,
+                             struct oomlab_err *err)
 {
     json_object *v;
-    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
-    if (!json_object_is_type(v, json_type_array)) return MOE_LAYERS_BAD;
+    *moe = layers / step;
+    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return 0;
+    if (!json_object_is_type(v, json_type_array))
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers is not a list is not modelled; %s",
+                              file, MOE_LAYERS_FIX);
     size_t n = json_object_array_length(v);
-    if (n == 0) return 0;
-    if (n > (uint64_t)layers) return MOE_LAYERS_BAD; /* more distinct layers than there are */
+    if (n == 0)
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers is empty (no sparse layer) is not "
+                                   "modelled; %s",
+                              file, MOE_LAYERS_FIX);
+    if (n > (uint64_t)layers)
+        return oomlab_err_set(err, "%s: a llama4_text config with %zu moe_layers for %lld layers is not modelled; %s",
+                              file, n, (long long)layers, MOE_LAYERS_FIX);
     int64_t *seen = malloc(n * sizeof *seen);
-    if (!seen) return MOE_LAYERS_NOMEM;
-    int64_t count = (int64_t)n;
-    for (size_t i = 0; i < n && count >= 0; i++) {
+    if (!seen)
+        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's %zu moe_layers; free "
+                                   "memory and retry, or drop moe_layers for its default",
+                              file, n);
+    for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx(v, i);
         seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
-        if (seen[i] < 0 || seen[i] >= layers) count = MOE_LAYERS_BAD;
+        if (seen[i] < 0 || seen[i] >= layers) {
+            free(seen);
+            return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers entry %zu is not a layer index "
+                                       "from 0 to %lld is not modelled; %s",
+                                  file, i, (long long)layers - 1, MOE_LAYERS_FIX);
+        }
     }
-    if (count >= 0) {
-        qsort(seen, n, sizeof *seen, cmp_layer);
-        for (size_t i = 1; i < n && count >= 0; i++)
-            if (seen[i] == seen[i - 1]) count = MOE_LAYERS_BAD;
-    }
+    qsort(seen, n, sizeof *seen, cmp_layer);
+    for (size_t i = 1; i < n; i++)
+        if (seen[i] == seen[i - 1]) {
+            long long twice = (long long)seen[i];
+            free(seen);
+            return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers name layer %lld twice is not "
+                                       "modelled; %s",
+                                  file, twice, MOE_LAYERS_FIX);
+        }
     free(seen);
-    return count;
+    *moe = (int64_t)n;
+    return 0;
 }
 
 static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,
@@ -990,14 +1013,13 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
                                        "modelled",
                                   file, keys[i].key, (long long)keys[i].hi);
     }
-    int64_t moe = llama4_moe_layers(root, m->layers, step);
-    if (moe == MOE_LAYERS_NOMEM)
-        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's moe_layers", file);
+    int64_t moe;
+    if (llama4_moe_layers(root, file, m->layers, step, &moe, err)) return -1;
     if (moe < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range, at "
-                                   "least one (as stated, or by default every interleave_moe_layer_step-th layer), "
-                                   "is not modelled",
-                              file);
+        return oomlab_err_set(err, "%s: a llama4_text config whose interleave_moe_layer_step %lld is above "
+                                   "num_hidden_layers %lld (no sparse layer) is not modelled; give a step up to "
+                                   "%lld, or list the sparse layers in moe_layers",
+                              file, (long long)step, (long long)m->layers, (long long)m->layers);
     m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
     m->dense_ffn = dense_ffn;
     m->dense_layers = m->layers - moe;

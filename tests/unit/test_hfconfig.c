@@ -1084,13 +1084,23 @@ static void test_llama4_text(void **state)
         {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
          "layer_types are not chunked attention"},
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
-        {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
-        {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
+        /* each bad moe_layers says which entry and what to do */
+        {", \"moe_layers\": [1, 4]", "moe_layers entry 1 is not a layer index from 0 to 3 is not modelled; list "
+                                     "each sparse layer's index (0 to num_hidden_layers - 1) once, or drop moe_layers"},
+        {", \"moe_layers\": [-1]", "moe_layers entry 0 is not a layer index from 0 to 3"},
+        {", \"moe_layers\": [0, 4611686018427387904]", "moe_layers entry 1 is not a layer index from 0 to 3"},
+        {", \"moe_layers\": [0, 1.0]", "moe_layers entry 1 is not a layer index"},
+        {", \"moe_layers\": [\"1\"]", "moe_layers entry 0 is not a layer index"},
+        {", \"moe_layers\": [3, 0, 3]", "moe_layers name layer 3 twice is not modelled; list each sparse layer"},
+        {", \"moe_layers\": [0, 1, 2, 3, 0]", "with 5 moe_layers for 4 layers is not modelled; list each"},
+        {", \"moe_layers\": {\"1\": true}", "moe_layers is not a list is not modelled; list each"},
+        {", \"moe_layers\": []", "moe_layers is empty (no sparse layer) is not modelled; list each"},
         {", \"intermediate_size_mlp\": null", "without an integer \"intermediate_size_mlp\" from 1 to 4194304"},
         {", \"intermediate_size_mlp\": 1073741824", "without an integer \"intermediate_size_mlp\" from 1 to"},
         {", \"attention_chunk_size\": null", "without an integer \"attention_chunk_size\" from 1 to"},
         {", \"interleave_moe_layer_step\": 0", "without an integer \"interleave_moe_layer_step\" from 1 to"},
-        {", \"interleave_moe_layer_step\": 5", "by default every interleave_moe_layer_step-th layer"},
+        {", \"interleave_moe_layer_step\": 5", "interleave_moe_layer_step 5 is above num_hidden_layers 4 (no "
+                                               "sparse layer) is not modelled; give a step up to 4"},
         {", \"num_local_experts\": null", "without num_local_experts, intermediate_size and num_hidden_layers"},
         {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
     };
@@ -1433,7 +1443,7 @@ static void test_llama4_long_moe_layers(void **state)
 {
     (void)state;
     enum { LAYERS = 100000 };
-    size_t cap = (size_t)LAYERS * 8 + 1024;
+    size_t cap = (size_t)LAYERS * 8 + 2000000 + 1024; /* the 100,000 layers, or a million "0," */
     char *text = malloc(cap);
     assert_non_null(text);
     struct est_model m;
@@ -1452,12 +1462,23 @@ static void test_llama4_long_moe_layers(void **state)
         int rc = parse(text, &m, &err);
         if (dup) {
             assert_int_equal(rc, HFCONFIG_UNKNOWN_TYPE);
-            assert_non_null(strstr(err.msg, "moe_layers are not distinct layers"));
+            assert_non_null(strstr(err.msg, "moe_layers name layer 1 twice is not modelled"));
         } else {
             assert_int_equal(rc, HFCONFIG_OK);
             assert_int_equal(m.dense_layers, 0);
         }
     }
+    /* a list longer than the layers (4 layers, a million entries) is refused
+     * before any copy is made, saying what to do */
+    size_t at = (size_t)snprintf(text, cap, "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, "
+                                 "\"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"head_dim\": 16, "
+                                 "\"vocab_size\": 100, \"num_local_experts\": 4, \"intermediate_size\": 32, "
+                                 "\"intermediate_size_mlp\": 96, \"attention_chunk_size\": 8, \"moe_layers\": [");
+    for (int i = 0; i < 1000000 && at + 4 < cap; i++) at += (size_t)snprintf(text + at, cap - at, "%s0", i ? "," : "");
+    snprintf(text + at, cap - at, "]}");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "with 1000000 moe_layers for 4 layers is not modelled; list each sparse layer's "
+                                    "index (0 to num_hidden_layers - 1) once, or drop moe_layers"));
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     free(text);
     double cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
