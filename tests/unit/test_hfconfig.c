@@ -191,7 +191,7 @@ static void test_unknown_model_type(void **state)
                      HFCONFIG_UNKNOWN_TYPE);
     /* a known architecture oomlab cannot model says why */
     assert_non_null(strstr(err.msg, "model_type \"mamba\" is not modelled: a state-space model"));
-    assert_non_null(strstr(err.msg, "--arch"));
+    assert_non_null(strstr(err.msg, "measure it with `oomlab probe` or `oomlab run`"));
     assert_int_equal(m.hidden, 768); /* what was read is kept for --arch */
     assert_int_equal(parse("{\"model_type\": \"xyzzy\", \"hidden_size\": 768}", &m, &err), HFCONFIG_UNKNOWN_TYPE);
     assert_non_null(strstr(err.msg, "model_type \"xyzzy\" is not one oomlab knows"));
@@ -325,6 +325,44 @@ static void test_gemma3_text(void **state)
     assert_int_equal(parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
     assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not modelled: a vision tower"));
+}
+
+/* A refusal says what to do next. A vision wrapper whose text_config has
+ * a model_type oomlab knows (transformers builds the language model from
+ * text_config alone) names it and the command that saves it alone, with the
+ * dimension flags where text_config leaves them to defaults (llava-1.5's 7
+ * keys); an unknown text_config type, and glm4 (the glm layout plus two
+ * norms a block, modular_glm4.py@08c53278) and the recurrent hybrids, each
+ * get their own next step. Before: every refusal ended "pass --arch and
+ * the dimensions", also for Mamba hybrids that no family is close to. */
+static void test_refusal_next_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *want;
+    } cases[] = {
+        {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 34}}",
+         "its text_config (model_type \"gemma3_text\") is, without the vision tower: estimate it alone, saved by "
+         "python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))[\"text_config\"], sys.stdout)' "
+         "cfg.json > text_config.json"},
+        {"{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\", \"vocab_size\": 32064}}",
+         "(model_type \"llama\") is, without the vision tower: estimate it alone with the dimensions it leaves to "
+         "defaults (--layers --hidden --heads --ffn --vocab), saved by"},
+        {"{\"model_type\": \"mllama\", \"text_config\": {\"model_type\": \"mllama_text_model\"}}",
+         "a vision tower beside the text model (text_config); pass --arch and the dimensions"},
+        {"{\"model_type\": \"gemma3\"}", "a vision tower beside the text model (text_config); pass --arch"},
+        {"{\"model_type\": \"glm4\"}", "closest: the same config with model_type \"glm\""},
+        {"{\"model_type\": \"nemotron_h\"}", "no family oomlab models is close (its recurrent layers hold a state, not a KV "
+                                             "cache): measure it with `oomlab probe` or `oomlab run`"},
+        {"{\"model_type\": \"qwen3_next\"}", "measure it with `oomlab probe` or `oomlab run` instead"},
+    };
+    struct est_model m;
+    struct oomlab_err err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = parse(cases[i].json, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, cases[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", cases[i].json, cases[i].want, rc, err.msg);
+    }
 }
 
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
@@ -1499,6 +1537,7 @@ int main(void)
         cmocka_unit_test(test_qwen3),
         cmocka_unit_test(test_qwen3_moe),
         cmocka_unit_test(test_gemma3_text),
+        cmocka_unit_test(test_refusal_next_step),
         cmocka_unit_test(test_distilbert),
         cmocka_unit_test(test_electra),
         cmocka_unit_test(test_xlm_roberta),
