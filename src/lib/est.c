@@ -2407,8 +2407,9 @@ struct qlinear {
  * models/gpt2/modeling_gpt2.py), which transformers' bitsandbytes
  * replacement swaps like a Linear; GPTBigCode's c_attn Linear(embed, embed +
  * 2 kv_dim), kv_dim one head under multi_query (models/gpt_bigcode/
- * modeling_gpt_bigcode.py@00574544); Qwen(1)'s c_attn (hidden, 3 x
- * projection_size). */
+ * modeling_gpt_bigcode.py@00574544); Qwen(1)'s c_attn Linear(hidden, 3 x
+ * projection_size), projection_size kv_channels x heads (remote code
+ * modeling_qwen.py, undefdev/Qwen-7B-Chat@04df5dd5, as the fam table). */
 static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
 {
     const struct est_workload *wl = c->wl;
