@@ -601,7 +601,17 @@ static const struct fam fams[EST_FAM__COUNT] = {
      * positions (sliding_window), as a window on all but every 4th layer
      * (DynamicCache(config) and StaticCache give a chunked_attention layer a
      * sliding-window layer of attention_chunk_size: huggingface/transformers:
-     * src/transformers/cache_utils.py@004999d9). */
+     * src/transformers/cache_utils.py@004999d9). At inference Llama4TextMoe
+ * feeds every token to every expert (hidden_states.repeat(num_experts)
+ * scaled by the router scores: h per token and expert, alive through
+ * Llama4TextExperts.forward); per token and expert: gate_up = bmm (2 ffn),
+ * act_fn(gate) (ffn), up * act (ffn): h + 4 ffn; act_fn's result is freed
+ * once the product exists, so at the down bmm the product (ffn), gate_up
+ * (2 ffn) and the bmm's output (h) beside the input: 2 h + 3 ffn
+ * (dense_at). Which is larger depends on ffn against h; torch 1.13 CPU, the
+ * ops restated, peak RSS per token and expert: 895.8 at h 256, ffn 128
+ * (2 h + 3 ffn = 896), 1152.6 at h 128, ffn 256 (h + 4 ffn = 1152):
+ * bench/estimate-oracle-llama4moe. */
     [EST_FAM_LLAMA4] = {.name = "llama4_text",
                         .rope = 1,
                         .config_keys = "num_local_experts, intermediate_size, intermediate_size_mlp, "
@@ -612,7 +622,7 @@ static const struct fam fams[EST_FAM__COUNT] = {
                         .final_norm = 1,
                         .ffn_mult = 4,
                         .window_every = 4,
-                        .dense_at = {{1, 4}, {1, 4}},
+                        .dense_at = {{1, 4}, {2, 3}},
                         .limits = "transformers' Llama4TextMoe runs every expert on every token (hidden_states."
                                   "repeat(num_experts)): counted at inference, not in training, whose saved "
                                   "activations are counted for the routed experts only; the nf4/int8 levers "
@@ -2391,14 +2401,20 @@ struct qlinear {
 };
 
 /* The distinct shapes of the linears the model quantizes (k and v, when
- * separate, are narrower than q and left out), into lin; returns how many. */
+ * separate, are narrower than q and left out), into lin; returns how many.
+ * A fused q,k,v linear is qd + 2 kvd wide (fused_qkv, the fam table): GPT-2's
+ * c_attn Conv1D(3 x embed, embed) (huggingface/transformers:src/transformers/
+ * models/gpt2/modeling_gpt2.py), which transformers' bitsandbytes
+ * replacement swaps like a Linear; GPTBigCode's c_attn Linear(embed, embed +
+ * 2 kv_dim), kv_dim one head under multi_query (models/gpt_bigcode/
+ * modeling_gpt_bigcode.py@00574544); Qwen(1)'s c_attn Linear(hidden, 3 x
+ * projection_size), projection_size kv_channels x heads (remote code
+ * modeling_qwen.py, undefdev/Qwen-7B-Chat@04df5dd5, as the fam table). */
 static size_t quant_linears(const struct calc *c, struct qlinear lin[5])
 {
     const struct est_workload *wl = c->wl;
     long double h = c->h, f = c->ffn, head = quant_head_params(c);
-    enum est_family fam = c->m->family;
-    bool fused_attn = wl->trainer == EST_TRAINER_LITGPT || fam == EST_FAM_NEOX || fam == EST_FAM_FALCON ||
-                      fam == EST_FAM_BLOOM || fam == EST_FAM_PHI3;
+    bool fused_attn = fused_qkv(c);
     bool fused_up = c->f->fused_gate_up && wl->trainer != EST_TRAINER_LITGPT && gated(c->m);
     size_t n = 0;
     lin[n++] = (struct qlinear){h, fused_attn ? c->qd + 2 * c->kvd : c->qd};
@@ -4414,13 +4430,11 @@ static enum eager_path eager_path_of(const struct calc *c)
  * act(gate), up and their product; plain: fc's output and the activation's,
  * four ffn-sized under HF's Python gelu_new). */
 /* The MLP's part of one block's working set at prefill, elements per token.
- * Llama4TextMoe (modeling_llama4.py@000c33fd, dense_at) feeds every token to
- * every expert: hidden_states.repeat(num_experts) scaled by the router
- * scores (h each), then bmm into gate_up (2 ffn), act_fn(gate) (ffn) and
- * up * act (ffn), all alive before the down bmm; gpt-oss's GptOssExperts
- * likewise at inference (the fam table's comment has its tensors). The
- * larger of the family's two moments per expert. Elsewhere the routed
- * experts' gated (or plain) MLP on k tokens' worth. */
+ * Llama4TextMoe (modeling_llama4.py@000c33fd) and, at inference, gpt-oss's
+ * GptOssExperts feed every token to every expert: the larger of the
+ * family's two moments per token and expert (dense_at; the fam table's
+ * comments list the tensors alive at each). Elsewhere the routed experts'
+ * gated (or plain) MLP on k tokens' worth. */
 static long double prefill_mlp_elems(const struct calc *c, long double per_ffn)
 {
     if (c->m->experts && (c->f->dense_at[0].h || c->f->dense_at[0].f)) {

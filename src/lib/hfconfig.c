@@ -84,48 +84,64 @@ static const struct {
     {"gpt_oss", EST_FAM_GPTOSS, 0},
 };
 
-/* Architectures oomlab knows it cannot model, and why: refused with the
- * reason instead of the generic "not one oomlab knows". */
+/* What to do next, after a refusal's reason: */
+#define NEXT_ARCH                                                                                                      \
+    "pass --arch and the dimensions (--layers --hidden --heads --ffn --vocab) to estimate the closest family instead"
+#define NEXT_MEASURE                                                                                                   \
+    "no family oomlab models is close (its recurrent layers hold a state, not a KV cache): measure it with "          \
+    "`oomlab probe` or `oomlab run` instead"
+
+/* Architectures oomlab knows it cannot model, why, and what to do instead
+ * (next; NULL: NEXT_ARCH): refused with the reason instead of the generic
+ * "not one oomlab knows". A wrapper whose why mentions text_config gets its
+ * next from the config's own text_config (wrapper_next). */
 static const struct {
     const char *model_type;
     const char *why;
+    const char *next;
 } unmodelled[] = {
-    {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block"},
-    {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)"},
-    {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)"},
-    {"gemma3", "a vision tower beside the text model (text_config): give the text model's config (gemma3_text)"},
-    {"mistral3", "a vision tower beside the text model (text_config)"},
-    {"llava", "a vision tower beside the text model (text_config)"},
-    {"llava_next", "a vision tower beside the text model (text_config)"},
-    {"mllama", "a vision tower beside the text model (text_config)"},
-    {"llama4", "a vision tower beside the text model (text_config): give the text model's config (its "
-               "text_config, model_type llama4_text)"},
-    {"qwen2_vl", "a vision tower beside the text model (vision_config)"},
-    {"qwen2_5_vl", "a vision tower beside the text model (vision_config)"},
-    {"mamba", "a state-space model: a recurrent state, no attention or KV cache"},
-    {"mamba2", "a state-space model: a recurrent state, no attention or KV cache"},
-    {"rwkv", "a recurrent state, no attention or KV cache"},
-    {"rwkv5", "a recurrent state, no attention or KV cache"},
-    {"jamba", "attention, Mamba and mixture-of-experts layers mixed"},
+    {"phimoe", "LayerNorms and attention biases around Mixtral's sparse block", NULL},
+    /* Glm4DecoderLayer: GlmAttention, Phi3MLP and two more RMSNorms
+     * (huggingface/transformers:src/transformers/models/glm4/modular_glm4.py
+     * @08c53278) */
+    {"glm4", "two extra norms per block (post_self_attn_layernorm, post_mlp_layernorm)",
+     "closest: the same config with model_type \"glm\" (GLM-4's first layout: the same attention and MLP, those "
+     "two norms' 2 x hidden weights a layer and their outputs left out)"},
+    {"cohere2", "a sliding window on 3 layers of 4 (Command R7B)", NULL},
+    {"gemma3", "a vision tower beside the text model (text_config)", NULL},
+    {"mistral3", "a vision tower beside the text model (text_config)", NULL},
+    {"llava", "a vision tower beside the text model (text_config)", NULL},
+    {"llava_next", "a vision tower beside the text model (text_config)", NULL},
+    {"mllama", "a vision tower beside the text model (text_config)", NULL},
+    {"llama4", "a vision tower beside the text model (text_config)", NULL},
+    {"qwen2_vl", "a vision tower beside the text model (vision_config)", NULL},
+    {"qwen2_5_vl", "a vision tower beside the text model (vision_config)", NULL},
+    {"mamba", "a state-space model: a recurrent state, no attention or KV cache", NEXT_MEASURE},
+    {"mamba2", "a state-space model: a recurrent state, no attention or KV cache", NEXT_MEASURE},
+    {"rwkv", "a recurrent state, no attention or KV cache", NEXT_MEASURE},
+    {"rwkv5", "a recurrent state, no attention or KV cache", NEXT_MEASURE},
+    {"jamba", "attention, Mamba and mixture-of-experts layers mixed", NEXT_MEASURE},
     /* 2025-2026 architectures (tests/data/hfconfigs/SOURCES names the real
      * configs) */
     {"deepseek_v32", "DeepSeek-V3's multi-head latent attention and shared experts, with a sparse-attention indexer "
-                     "(index_n_heads)"},
+                     "(index_n_heads)", NULL},
     {"glm_moe_dsa", "multi-head latent attention (kv_lora_rank), shared experts, dense first layers and a "
-                    "sparse-attention indexer (index_n_heads)"},
+                    "sparse-attention indexer (index_n_heads)", NULL},
     {"qwen3_next", "Gated DeltaNet (linear attention, a recurrent state) on 3 layers of 4 "
-                   "(full_attention_interval), gated attention, and a gated shared expert"},
+                   "(full_attention_interval), gated attention, and a gated shared expert", NEXT_MEASURE},
     {"qwen3_5", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
-                "attention) and full attention (layer_types)"},
+                "attention) and full attention (layer_types)", NEXT_MEASURE},
     {"qwen3_5_moe", "a vision tower beside the text model (text_config), whose layers mix Gated DeltaNet (linear "
-                    "attention) and full attention (layer_types), with shared experts"},
-    {"qwen3_vl", "a vision tower beside the text model (text_config)"},
-    {"qwen3_vl_moe", "a vision tower beside the text model (text_config)"},
-    {"gemma4", "a vision tower beside the text model (text_config)"},
-    {"nemotron_h", "Mamba-2, attention and MLP (or mixture-of-experts) layers mixed (hybrid_override_pattern)"},
-    {"nemotron-nas", "a different block per layer (block_configs: attention skipped or linear, MLP widths vary)"},
-    {"minimax_m2", "mixture-of-experts blocks with per-layer q/k norms and partial rotary (remote code)"},
-    {"mimo", "Qwen2's layers plus multi-token-prediction layers (num_nextn_predict_layers) built by its remote code"},
+                    "attention) and full attention (layer_types), with shared experts", NEXT_MEASURE},
+    {"qwen3_vl", "a vision tower beside the text model (text_config)", NULL},
+    {"qwen3_vl_moe", "a vision tower beside the text model (text_config)", NULL},
+    {"gemma4", "a vision tower beside the text model (text_config)", NULL},
+    {"nemotron_h", "Mamba-2, attention and MLP (or mixture-of-experts) layers mixed (hybrid_override_pattern)",
+     NEXT_MEASURE},
+    {"nemotron-nas", "a different block per layer (block_configs: attention skipped or linear, MLP widths vary)", NULL},
+    {"minimax_m2", "mixture-of-experts blocks with per-layer q/k norms and partial rotary (remote code)", NULL},
+    {"mimo", "Qwen2's layers plus multi-token-prediction layers (num_nextn_predict_layers) built by its remote code",
+     NULL},
 };
 
 /* Keys that mark a parameter layout no family models, whatever model_type
@@ -934,38 +950,61 @@ static int cmp_layer(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* llama4_moe_layers' answers that are not a count. */
-enum { MOE_LAYERS_BAD = -1, MOE_LAYERS_NOMEM = -2 };
+/* What a user does about a moe_layers list oomlab cannot read. */
+#define MOE_LAYERS_FIX                                                                                                 \
+    "list each sparse layer's index (0 to num_hidden_layers - 1) once, or drop moe_layers for its default (every "     \
+    "interleave_moe_layer_step-th layer)"
 
-/* The number of sparse layers: moe_layers' entries (distinct layers in
- * range), or the default count; MOE_LAYERS_BAD when the list is not such
- * layers, MOE_LAYERS_NOMEM when there is no memory to check it. The layer
- * count is not range-checked yet (est_model_finish does that), so
- * distinctness is checked on a sorted copy, not pair by pair: a long list
- * stays O(n log n). */
-static int64_t llama4_moe_layers(json_object *root, int64_t layers, int64_t step)
+/* The number of sparse layers into *moe: moe_layers' entries (distinct
+ * layers in range), or the default count; -1 with err saying which entry is
+ * wrong and what to do. The layer count is not range-checked yet
+ * (est_model_finish does that), so a list longer than the layers is refused
+ * before any copy, and distinctness is checked on a sorted copy, not pair by
+ * pair: a long list stays O(n log n). */
+static int llama4_moe_layers(json_object *root, const char *file, int64_t layers, int64_t step, int64_t *moe,
+                             struct oomlab_err *err)
 {
     json_object *v;
-    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return layers / step;
-    if (!json_object_is_type(v, json_type_array)) return MOE_LAYERS_BAD;
+    *moe = layers / step;
+    if (!json_object_object_get_ex(root, "moe_layers", &v) || !v) return 0;
+    if (!json_object_is_type(v, json_type_array))
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers is not a list is not modelled; %s",
+                              file, MOE_LAYERS_FIX);
     size_t n = json_object_array_length(v);
-    if (n == 0) return 0;
-    if (n > (uint64_t)layers) return MOE_LAYERS_BAD; /* more distinct layers than there are */
+    if (n == 0)
+        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers is empty (no sparse layer) is not "
+                                   "modelled; %s",
+                              file, MOE_LAYERS_FIX);
+    if (n > (uint64_t)layers)
+        return oomlab_err_set(err, "%s: a llama4_text config with %zu moe_layers for %lld layers is not modelled; %s",
+                              file, n, (long long)layers, MOE_LAYERS_FIX);
     int64_t *seen = malloc(n * sizeof *seen);
-    if (!seen) return MOE_LAYERS_NOMEM;
-    int64_t count = (int64_t)n;
-    for (size_t i = 0; i < n && count >= 0; i++) {
+    if (!seen)
+        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's %zu moe_layers; free "
+                                   "memory and retry, or drop moe_layers for its default",
+                              file, n);
+    for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx(v, i);
         seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
-        if (seen[i] < 0 || seen[i] >= layers) count = MOE_LAYERS_BAD;
+        if (seen[i] < 0 || seen[i] >= layers) {
+            free(seen);
+            return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers entry %zu is not a layer index "
+                                       "from 0 to %lld is not modelled; %s",
+                                  file, i, (long long)layers - 1, MOE_LAYERS_FIX);
+        }
     }
-    if (count >= 0) {
-        qsort(seen, n, sizeof *seen, cmp_layer);
-        for (size_t i = 1; i < n && count >= 0; i++)
-            if (seen[i] == seen[i - 1]) count = MOE_LAYERS_BAD;
-    }
+    qsort(seen, n, sizeof *seen, cmp_layer);
+    for (size_t i = 1; i < n; i++)
+        if (seen[i] == seen[i - 1]) {
+            long long twice = (long long)seen[i];
+            free(seen);
+            return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers name layer %lld twice is not "
+                                       "modelled; %s",
+                                  file, twice, MOE_LAYERS_FIX);
+        }
     free(seen);
-    return count;
+    *moe = (int64_t)n;
+    return 0;
 }
 
 static int llama4_layout(json_object *root, const char *file, const char *type, struct est_model *m,
@@ -990,19 +1029,49 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
                                        "modelled",
                                   file, keys[i].key, (long long)keys[i].hi);
     }
-    int64_t moe = llama4_moe_layers(root, m->layers, step);
-    if (moe == MOE_LAYERS_NOMEM)
-        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's moe_layers", file);
+    int64_t moe;
+    if (llama4_moe_layers(root, file, m->layers, step, &moe, err)) return -1;
     if (moe < 1)
-        return oomlab_err_set(err, "%s: a llama4_text config whose moe_layers are not distinct layers in range, at "
-                                   "least one (as stated, or by default every interleave_moe_layer_step-th layer), "
-                                   "is not modelled",
-                              file);
+        return oomlab_err_set(err, "%s: a llama4_text config whose interleave_moe_layer_step %lld is above "
+                                   "num_hidden_layers %lld (no sparse layer) is not modelled; give a step up to "
+                                   "%lld, or list the sparse layers in moe_layers",
+                              file, (long long)step, (long long)m->layers, (long long)m->layers);
     m->shared_ffn = m->ffn; /* Llama4TextMoe.shared_expert: Llama4TextMLP(config), intermediate_size */
     m->dense_ffn = dense_ffn;
     m->dense_layers = m->layers - moe;
     m->sliding_window = chunk;
     return llama4_pattern(root, file, m, err);
+}
+
+/* A vision wrapper (LlavaConfig, Gemma3Config, Llama4Config, ...) builds
+ * its language model from text_config alone (transformers' CONFIG_MAPPING
+ * [text_config["model_type"]](**text_config)): where that model_type is
+ * one oomlab knows, -1 with err naming it and how to estimate it alone (the
+ * vision tower and projector then left out); 0 otherwise. A text_config
+ * without num_hidden_layers leaves the dimensions to its class's defaults
+ * (llava-1.5's holds 7 keys): the dimension flags fill them. */
+static int wrapper_next(json_object *root, const char *file, const char *type, const char *why,
+                        struct oomlab_err *err)
+{
+    json_object *text;
+    if (!strstr(why, "text_config") || !json_object_object_get_ex(root, "text_config", &text) ||
+        !json_object_is_type(text, json_type_object))
+        return 0;
+    const char *inner = get_str(text, "model_type");
+    size_t t = 0;
+    for (; inner && t < sizeof types / sizeof types[0]; t++)
+        if (strcmp(types[t].model_type, inner) == 0) break;
+    if (!inner || t == sizeof types / sizeof types[0]) return 0;
+    json_object *v;
+    bool dims = json_object_object_get_ex(text, "num_hidden_layers", &v) && json_object_is_type(v, json_type_int);
+    return oomlab_err_set(err, "%s: model_type \"%s\" is not modelled: %s; its text_config (model_type \"%s\") "
+                               "is, without the vision tower: estimate it alone%s, saved by python3 -c 'import json,"
+                               "sys; json.dump(json.load(open(sys.argv[1]))[\"text_config\"], sys.stdout)' %s > "
+                               "text_config.json",
+                          file, type, why, inner,
+                          dims ? "" : " with the dimensions it leaves to defaults (--layers --hidden --heads --ffn "
+                                      "--vocab)",
+                          file);
 }
 
 /* A known architecture whose parameter layout oomlab cannot model (the
@@ -1011,11 +1080,11 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
 static int refuse_layout(json_object *root, const char *file, const char *type, struct oomlab_err *err)
 {
     for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++)
-        if (strcmp(unmodelled[i].model_type, type) == 0)
-            return oomlab_err_set(err, "%s: model_type \"%s\" is not modelled: %s; pass --arch and the "
-                                       "dimensions (--layers --hidden --heads --ffn --vocab) to estimate the "
-                                       "closest family instead",
-                                  file, type, unmodelled[i].why);
+        if (strcmp(unmodelled[i].model_type, type) == 0) {
+            if (wrapper_next(root, file, type, unmodelled[i].why, err)) return -1;
+            return oomlab_err_set(err, "%s: model_type \"%s\" is not modelled: %s; %s", file, type,
+                                  unmodelled[i].why, unmodelled[i].next ? unmodelled[i].next : NEXT_ARCH);
+        }
     for (size_t i = 0; i < sizeof layout_flags / sizeof layout_flags[0]; i++) {
         json_object *v;
         if (strcmp(layout_flags[i].model_type, type) != 0 ||

@@ -479,6 +479,50 @@ static void test_awq_exllama(void **state)
     assert_non_null(strstr(err.msg, "--quant awq"));
 }
 
+/* The largest quantized linear reads the fam table's fused_qkv, as PEFT's
+ * targets do: GPT-2's c_attn Conv1D(3 x embed, embed), Qwen(1)'s c_attn
+ * (hidden, 3 x projection_size) and GPTBigCode's c_attn (embed, embed + 2
+ * kv_dim), kv_dim one head of 128 under multi_query. On Llama-2-7B's
+ * shapes (4096 wide, 32 heads) ExLlama's repack holds 10 B per weight of
+ * the largest: Qwen and GPT-2 4096 x 12288 (c_attn, above the 11008-wide
+ * MLP); GPTBigCode with one K/V head and a 4200-wide MLP 4096 x 4352
+ * (c_attn, above c_fc's 4096 x 4200); Llama's separate q (4096 x 4096)
+ * leaves the MLP's 4096 x 4200 the largest. Before: only NeoX, Falcon,
+ * BLOOM and Phi-3 read as fused, so the first three counted 11008, 11008
+ * and 4200 wide. */
+static void test_quant_fused_qkv(void **state)
+{
+    (void)state;
+    static const struct {
+        enum est_family family;
+        int64_t kv_heads, ffn, widest;
+    } cases[] = {
+        {EST_FAM_QWEN, 32, 11008, 12288},
+        {EST_FAM_GPT2, 32, 11008, 12288},
+        {EST_FAM_BIGCODE, 1, 4200, 4096 + 2 * 128},
+        {EST_FAM_LLAMA, 32, 4200, 4200},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct est_model m;
+        struct est_workload wl;
+        struct est_result r;
+        struct oomlab_err err;
+        qlora_7b_one_gpu(&m, &wl);
+        m.family = cases[i].family;
+        m.kv_heads = cases[i].kv_heads;
+        m.ffn = cases[i].ffn;
+        wl.lora_r = 0;
+        wl.mode = EST_MODE_LOAD;
+        wl.precision = EST_FP16;
+        wl.quant = EST_QUANT_AWQ;
+        wl.quant_kernel = EST_QKERNEL_EXLLAMA;
+        if (est_compute(&m, &wl, &r, &err)) fail_msg("case %zu: %s", i, err.msg);
+        if (r.comp[EST_C_TEMP].bytes != 10 * 4096LL * cases[i].widest)
+            fail_msg("case %zu: repack %lld B, want 10 x 4096 x %lld", i, (long long)r.comp[EST_C_TEMP].bytes,
+                     (long long)cases[i].widest);
+    }
+}
+
 /* AutoAWQ's fused prefill attention (awq/modules/fused/attn.py@5c7e3682d)
  * is not HF's: beside the block input and its norm it keeps the fused xqkv
  * output, the rotated xq and xk (new tensors), K and V repeat_interleave'd
@@ -687,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_quant_infer_mixed),
         cmocka_unit_test(test_awq_fuse_layers),
         cmocka_unit_test(test_awq_exllama),
+        cmocka_unit_test(test_quant_fused_qkv),
         cmocka_unit_test(test_awq_fused_prefill_attention),
         cmocka_unit_test(test_fp8_weights),
         cmocka_unit_test(test_fp8_scale_dtype),

@@ -191,7 +191,7 @@ static void test_unknown_model_type(void **state)
                      HFCONFIG_UNKNOWN_TYPE);
     /* a known architecture oomlab cannot model says why */
     assert_non_null(strstr(err.msg, "model_type \"mamba\" is not modelled: a state-space model"));
-    assert_non_null(strstr(err.msg, "--arch"));
+    assert_non_null(strstr(err.msg, "measure it with `oomlab probe` or `oomlab run`"));
     assert_int_equal(m.hidden, 768); /* what was read is kept for --arch */
     assert_int_equal(parse("{\"model_type\": \"xyzzy\", \"hidden_size\": 768}", &m, &err), HFCONFIG_UNKNOWN_TYPE);
     assert_non_null(strstr(err.msg, "model_type \"xyzzy\" is not one oomlab knows"));
@@ -325,6 +325,44 @@ static void test_gemma3_text(void **state)
     assert_int_equal(parse("{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560}}", &m, &err),
                      HFCONFIG_UNKNOWN_TYPE);
     assert_non_null(strstr(err.msg, "model_type \"gemma3\" is not modelled: a vision tower"));
+}
+
+/* A refusal says what to do next. A vision wrapper whose text_config has
+ * a model_type oomlab knows (transformers builds the language model from
+ * text_config alone) names it and the command that saves it alone, with the
+ * dimension flags where text_config leaves them to defaults (llava-1.5's 7
+ * keys); an unknown text_config type, and glm4 (the glm layout plus two
+ * norms a block, modular_glm4.py@08c53278) and the recurrent hybrids, each
+ * get their own next step. Before: every refusal ended "pass --arch and
+ * the dimensions", also for Mamba hybrids that no family is close to. */
+static void test_refusal_next_step(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *want;
+    } cases[] = {
+        {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 34}}",
+         "its text_config (model_type \"gemma3_text\") is, without the vision tower: estimate it alone, saved by "
+         "python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))[\"text_config\"], sys.stdout)' "
+         "cfg.json > text_config.json"},
+        {"{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\", \"vocab_size\": 32064}}",
+         "(model_type \"llama\") is, without the vision tower: estimate it alone with the dimensions it leaves to "
+         "defaults (--layers --hidden --heads --ffn --vocab), saved by"},
+        {"{\"model_type\": \"mllama\", \"text_config\": {\"model_type\": \"mllama_text_model\"}}",
+         "a vision tower beside the text model (text_config); pass --arch and the dimensions"},
+        {"{\"model_type\": \"gemma3\"}", "a vision tower beside the text model (text_config); pass --arch"},
+        {"{\"model_type\": \"glm4\"}", "closest: the same config with model_type \"glm\""},
+        {"{\"model_type\": \"nemotron_h\"}", "no family oomlab models is close (its recurrent layers hold a state, not a KV "
+                                             "cache): measure it with `oomlab probe` or `oomlab run`"},
+        {"{\"model_type\": \"qwen3_next\"}", "measure it with `oomlab probe` or `oomlab run` instead"},
+    };
+    struct est_model m;
+    struct oomlab_err err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = parse(cases[i].json, &m, &err);
+        if (rc != HFCONFIG_UNKNOWN_TYPE || !strstr(err.msg, cases[i].want))
+            fail_msg("%s: want a refusal with '%s', got rc %d '%s'", cases[i].json, cases[i].want, rc, err.msg);
+    }
 }
 
 /* DistilBERT (model_type "distilbert") names its dimensions its own way:
@@ -1057,9 +1095,14 @@ static void test_llama4_text(void **state)
     wl.gen_len = 1;
     assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
     assert_int_equal(r.comp[EST_C_KV].bytes, 128 * 101 + 3 * 128 * 8);
-    /* prefill runs every expert on every token (hidden_states.repeat): each
-     * expert adds its scaled input (64) and gate_up, act and product (4 x 32)
-     * per token, 2 B each; before, the expert count moved nothing */
+    /* prefill runs every expert on every token (hidden_states.repeat). Per
+     * token and expert, Llama4TextExperts.forward holds (elements): its
+     * scaled input 64; gate_up 2 x 32 = 64; act_fn(gate) 32; up * act 32:
+     * 192 before the down bmm; act_fn's result freed, the bmm's output 64
+     * beside the input 64, gate_up 64 and the product 32: 224 at the bmm.
+     * The larger, 224, x 2 B x 4 more experts x 1000 tokens. Before: 192
+     * (the bmm's output left out: right only where ffn >= hidden); before
+     * that, the expert count moved nothing */
     int64_t acts[2];
     for (int e = 0; e < 2; e++) {
         snprintf(text, sizeof text, "%s, \"num_local_experts\": %d}", base, e ? 8 : 4);
@@ -1071,7 +1114,7 @@ static void test_llama4_text(void **state)
         assert_int_equal(est_compute(&m, &wl, &r, &err), 0);
         acts[e] = r.comp[EST_C_ACTS].bytes;
     }
-    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (64 + 4 * 32));
+    assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (2 * 64 + 3 * 32));
     static const struct {
         const char *extra, *want;
     } bad[] = {
@@ -1079,13 +1122,23 @@ static void test_llama4_text(void **state)
         {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
          "layer_types are not chunked attention"},
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
-        {", \"moe_layers\": [1, 4]", "moe_layers are not distinct layers"},
-        {", \"moe_layers\": [1, 1]", "moe_layers are not distinct layers"},
+        /* each bad moe_layers says which entry and what to do */
+        {", \"moe_layers\": [1, 4]", "moe_layers entry 1 is not a layer index from 0 to 3 is not modelled; list "
+                                     "each sparse layer's index (0 to num_hidden_layers - 1) once, or drop moe_layers"},
+        {", \"moe_layers\": [-1]", "moe_layers entry 0 is not a layer index from 0 to 3"},
+        {", \"moe_layers\": [0, 4611686018427387904]", "moe_layers entry 1 is not a layer index from 0 to 3"},
+        {", \"moe_layers\": [0, 1.0]", "moe_layers entry 1 is not a layer index"},
+        {", \"moe_layers\": [\"1\"]", "moe_layers entry 0 is not a layer index"},
+        {", \"moe_layers\": [3, 0, 3]", "moe_layers name layer 3 twice is not modelled; list each sparse layer"},
+        {", \"moe_layers\": [0, 1, 2, 3, 0]", "with 5 moe_layers for 4 layers is not modelled; list each"},
+        {", \"moe_layers\": {\"1\": true}", "moe_layers is not a list is not modelled; list each"},
+        {", \"moe_layers\": []", "moe_layers is empty (no sparse layer) is not modelled; list each"},
         {", \"intermediate_size_mlp\": null", "without an integer \"intermediate_size_mlp\" from 1 to 4194304"},
         {", \"intermediate_size_mlp\": 1073741824", "without an integer \"intermediate_size_mlp\" from 1 to"},
         {", \"attention_chunk_size\": null", "without an integer \"attention_chunk_size\" from 1 to"},
         {", \"interleave_moe_layer_step\": 0", "without an integer \"interleave_moe_layer_step\" from 1 to"},
-        {", \"interleave_moe_layer_step\": 5", "by default every interleave_moe_layer_step-th layer"},
+        {", \"interleave_moe_layer_step\": 5", "interleave_moe_layer_step 5 is above num_hidden_layers 4 (no "
+                                               "sparse layer) is not modelled; give a step up to 4"},
         {", \"num_local_experts\": null", "without num_local_experts, intermediate_size and num_hidden_layers"},
         {", \"attention_bias\": true", "\"attention_bias\": true (biases on q, k, v and o)"},
     };
@@ -1428,7 +1481,7 @@ static void test_llama4_long_moe_layers(void **state)
 {
     (void)state;
     enum { LAYERS = 100000 };
-    size_t cap = (size_t)LAYERS * 8 + 1024;
+    size_t cap = (size_t)LAYERS * 8 + 2000000 + 1024; /* the 100,000 layers, or a million "0," */
     char *text = malloc(cap);
     assert_non_null(text);
     struct est_model m;
@@ -1447,12 +1500,23 @@ static void test_llama4_long_moe_layers(void **state)
         int rc = parse(text, &m, &err);
         if (dup) {
             assert_int_equal(rc, HFCONFIG_UNKNOWN_TYPE);
-            assert_non_null(strstr(err.msg, "moe_layers are not distinct layers"));
+            assert_non_null(strstr(err.msg, "moe_layers name layer 1 twice is not modelled"));
         } else {
             assert_int_equal(rc, HFCONFIG_OK);
             assert_int_equal(m.dense_layers, 0);
         }
     }
+    /* a list longer than the layers (4 layers, a million entries) is refused
+     * before any copy is made, saying what to do */
+    size_t at = (size_t)snprintf(text, cap, "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, "
+                                 "\"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"head_dim\": 16, "
+                                 "\"vocab_size\": 100, \"num_local_experts\": 4, \"intermediate_size\": 32, "
+                                 "\"intermediate_size_mlp\": 96, \"attention_chunk_size\": 8, \"moe_layers\": [");
+    for (int i = 0; i < 1000000 && at + 4 < cap; i++) at += (size_t)snprintf(text + at, cap - at, "%s0", i ? "," : "");
+    snprintf(text + at, cap - at, "]}");
+    assert_int_equal(parse(text, &m, &err), HFCONFIG_UNKNOWN_TYPE);
+    assert_non_null(strstr(err.msg, "with 1000000 moe_layers for 4 layers is not modelled; list each sparse layer's "
+                                    "index (0 to num_hidden_layers - 1) once, or drop moe_layers"));
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     free(text);
     double cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -1473,6 +1537,7 @@ int main(void)
         cmocka_unit_test(test_qwen3),
         cmocka_unit_test(test_qwen3_moe),
         cmocka_unit_test(test_gemma3_text),
+        cmocka_unit_test(test_refusal_next_step),
         cmocka_unit_test(test_distilbert),
         cmocka_unit_test(test_electra),
         cmocka_unit_test(test_xlm_roberta),
