@@ -38,36 +38,13 @@ static int split_path(const char *key, struct split *sp)
     return 0;
 }
 
-unsigned runcfg_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 127 || lb > 127) return 255;
-    unsigned row[128];
-    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            unsigned best = diag + cost;
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb] > 255 ? 255 : row[lb];
-}
-
 /* Keep the closest candidate within a third of the key's length (at least
  * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs'). */
 static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
 {
-    unsigned limit = (unsigned)(strlen(key) / 3 > 2 ? strlen(key) / 3 : 2);
-    unsigned d = runcfg_distance(key, cand);
+    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2, d = strbuf_distance(key, cand);
     if (d > 0 && d <= limit && d < strlen(key) && d < *best) {
-        *best = d;
+        *best = (unsigned)d;
         snprintf(out, size, "%s", cand);
     }
 }

@@ -725,7 +725,6 @@ static void test_render_without_config_and_errors(void **state)
     char *bad2[] = {"training.bs.x=4"};
     assert_int_equal(runcfg_render("training:\n  bs: 1\n", 18, "c", NULL, bad2, 1, &r, &err), -1);
     assert_non_null(strstr(err.msg, "is a value, not a mapping"));
-    assert_int_equal(runcfg_distance("learning_rat", "learning_rate"), 1);
     /* fuzz find: a null in a flow mapping stays null (not '') */
     char *four[] = {"device_batch_size=4"};
     text = render("{bs: 1, grad_ckpt}\n", NULL, four, 1, &r);

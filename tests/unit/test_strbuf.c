@@ -1,5 +1,5 @@
 /* Unit tests for lib/strbuf: appends, NUL termination, growth, the cap and
- * the sticky failure. */
+ * the sticky failure; the edit distance. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,11 +39,27 @@ static void test_cap_and_sticky_failure(void **state)
     assert_false(b.failed);
 }
 
+static void test_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(strbuf_distance("learning_rat", "learning_rate"), 1);
+    assert_int_equal(strbuf_distance("", "bs"), 2);
+    assert_int_equal(strbuf_distance("kitten", "sitting"), 3);
+    assert_int_equal(strbuf_distance("Expandable_Segments", "expandable_segments"), 0); /* case-blind */
+    char longest[STRBUF_DISTANCE_MAX + 2];
+    memset(longest, 'a', sizeof longest - 1);
+    longest[sizeof longest - 1] = '\0';
+    assert_int_equal(strbuf_distance(longest, "a"), SIZE_MAX); /* past the row: unknown, not 0 */
+    longest[STRBUF_DISTANCE_MAX] = '\0';
+    assert_int_equal(strbuf_distance(longest, "a"), STRBUF_DISTANCE_MAX - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_append_and_grow),
         cmocka_unit_test(test_cap_and_sticky_failure),
+        cmocka_unit_test(test_distance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
