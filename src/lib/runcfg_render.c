@@ -39,11 +39,13 @@ static int split_path(const char *key, struct split *sp)
 }
 
 /* Keep the closest candidate within a third of the key's length (at least
- * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs'). */
+ * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs').
+ * Keys are case-sensitive and the distance is not: a key that differs only
+ * in case (Learning_Rate) is 0 away and the best suggestion, not the key. */
 static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
 {
     size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2, d = strbuf_distance(key, cand);
-    if (d > 0 && d <= limit && d < strlen(key) && d < *best) {
+    if (strcmp(key, cand) && d <= limit && d < strlen(key) && d < *best) {
         *best = (unsigned)d;
         snprintf(out, size, "%s", cand);
     }

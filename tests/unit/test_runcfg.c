@@ -540,6 +540,14 @@ static void test_render_alias_lands_on_the_configs_key(void **state)
     assert_string_equal(r.suggestion[0], "");
     assert_string_equal(r.suggestion[1], "bs"); /* one letter off a two-letter key still is */
     runcfg_rendered_release(&r);
+    /* keys are case-sensitive: Learning_Rate is unknown, and learning_rate
+     * (0 edits away case-blind) its did-you-mean, once got none */
+    char *case_sets[] = {"Learning_Rate=1", "LEARNING_RATE=2"};
+    render(orig, NULL, case_sets, 2, &r);
+    assert_true(r.unknown[0]);
+    assert_string_equal(r.suggestion[0], "learning_rate");
+    assert_string_equal(r.suggestion[1], "learning_rate");
+    runcfg_rendered_release(&r);
 }
 
 /* --set device_batch_size=4 on text lands on target, and the rendered
