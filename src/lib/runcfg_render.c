@@ -61,15 +61,8 @@ static void suggest_alias(const char *key, unsigned *best, char *out, size_t siz
 static bool utf8_ok(const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
-        size_t n = *u < 0x80 ? 1 : (*u & 0xE0) == 0xC0 ? 2 : (*u & 0xF0) == 0xE0 ? 3 : (*u & 0xF8) == 0xF0 ? 4 : 0;
-        if (!n || (n == 2 && *u < 0xC2) || (n == 4 && *u > 0xF4)) return false;
-        for (size_t k = 1; k < n; k++)
-            if ((u[k] & 0xC0) != 0x80) return false;
-        if (n == 3 && ((*u == 0xE0 && u[1] < 0xA0) || (*u == 0xED && u[1] >= 0xA0))) return false;
-        if (n == 4 && ((*u == 0xF0 && u[1] < 0x90) || (*u == 0xF4 && u[1] >= 0x90))) return false;
-        u += n;
-    }
+    for (size_t left = strlen(s), n; left; u += n, left -= n)
+        if (!(n = strbuf_utf8_seq(u, left, NULL))) return false;
     return true;
 }
 
