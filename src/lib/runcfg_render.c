@@ -328,15 +328,13 @@ static int ywrite(void *ctx, unsigned char *data, size_t size)
 static void comment_line(struct strbuf *b, const char *text)
 {
     ywrite(b, (unsigned char *)"# ", 2);
-    for (const unsigned char *p = (const unsigned char *)text; *p;) {
-        size_t n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = n > 0 && (n > 1 || (*p >= 0x20 && *p != 0x7F) || *p == '\t');
-        for (size_t k = 1; ok && k < n; k++) ok = (p[k] & 0xC0) == 0x80;
-        /* NEL (C2 85), LS/PS (E2 80 A8/A9), C1 controls, BOM: YAML reads some as breaks */
-        if (ok && n == 2 && p[0] == 0xC2 && p[1] < 0xA0) ok = false;
-        if (ok && n == 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) ok = false;
-        if (ok && n == 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) ok = false;
-        if (ok && n == 2 && p[0] < 0xC2) ok = false; /* overlong */
+    const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
+    while (p < end) {
+        uint32_t cp = 0;
+        size_t n = strbuf_utf8_seq(p, (size_t)(end - p), &cp);
+        /* NEL and the other C1 controls, LS/PS, BOM: YAML reads some as breaks */
+        bool ok = n > 0 && ((cp >= 0x20 && cp < 0x7F) || cp == '\t' || cp > 0x9F) && cp != 0x2028 &&
+                  cp != 0x2029 && cp != 0xFEFF;
         if (!ok) {
             ywrite(b, (unsigned char *)"?", 1);
             p++;

@@ -716,6 +716,15 @@ static void test_render_always_parses_back(void **state)
         runcfg_release(&cfg);
         runcfg_rendered_release(&r);
     }
+    /* a surrogate or a 3-byte overlong in the header (a --config path) is not
+     * UTF-8 either: cleaned; written raw, it failed run's own read-back
+     * ("the generated config:1:1: invalid Unicode character") */
+    char *only[] = {"device_batch_size=4"};
+    struct runcfg_rendered r;
+    render("device_batch_size: 8\n", "oomlab run: c\xed\xa0\x80.yaml \xe0\x80\x80 with --set", only,
+           1, &r);
+    assert_non_null(strstr(r.text, "# oomlab run: c???.yaml ??? with --set\n"));
+    runcfg_rendered_release(&r);
 }
 
 static void test_render_without_config_and_errors(void **state)
