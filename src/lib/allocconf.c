@@ -6,6 +6,7 @@
  * branch fails on any other key ("Unrecognized key ... in CUDA allocator
  * config"; older releases "Unrecognized CachingAllocator option"). */
 #include "lib/allocconf.h"
+#include "lib/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,36 +75,15 @@ size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size)
     return unknown;
 }
 
-/* Edit distance of two short strings, capped: above cap is cap + 1. */
-static size_t distance(const char *a, size_t na, const char *b, size_t nb, size_t cap)
-{
-    size_t row[64], prev;
-    if (na >= 64 || nb >= 64) return cap + 1;
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t here = row[j];
-            size_t best = prev + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best) best = row[j] + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            prev = here;
-        }
-    }
-    return row[nb] > cap ? cap + 1 : row[nb];
-}
-
 const char *allocconf_suggest(const char *value)
 {
     char first[64];
     if (!allocconf_unknown_keys(value, first, sizeof first)) return NULL;
-    size_t n = strcspn(first, ","), best = 4;
+    first[strcspn(first, ",")] = '\0';
+    size_t best = 4;
     const char *pick = NULL;
     for (size_t i = 0; i < N_KEYS; i++) {
-        size_t d = distance(first, n, known_keys[i], strlen(known_keys[i]), 3);
+        size_t d = strbuf_distance(first, known_keys[i]);
         if (d < best) best = d, pick = known_keys[i];
     }
     return pick;

@@ -1809,26 +1809,11 @@ size_t ledger_env_changed(const char *a, const char *b, char *names, size_t size
 
 /* ---- text ---- */
 
-static size_t utf8_seq(const unsigned char *s, size_t left)
-{
-    unsigned char c = s[0];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || n > left) return 0;
-    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return n;
-}
-
 size_t ledger_utf8_invalid_at(const char *s, size_t len)
 {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {
-        size_t n = utf8_seq(u + i, len - i);
+        size_t n = strbuf_utf8_seq(u + i, len - i, NULL);
         if (!n) return i;
         i += n;
     }

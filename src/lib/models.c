@@ -1,6 +1,7 @@
 /* models: the preset table. Dimensions are the public HuggingFace config.json
  * values of each model (hidden_size, num_hidden_layers, ...). */
 #include "lib/models.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -149,25 +150,6 @@ static void squash_tail(const char *s, char *out, size_t n)
     out[j] = '\0';
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[65];
-    if (la > 64 || lb > 64) return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[lb];
-}
-
 const struct model_preset *models_suggest(const char *name)
 {
     char want[96], have[96];
@@ -186,7 +168,7 @@ const struct model_preset *models_suggest(const char *name)
     if (best) return best;
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* near misses */
         squash_tail(presets[i].name, have, sizeof have);
-        size_t d = edit_distance(want, have);
+        size_t d = strbuf_distance(want, have);
         if (d < best_d && 3 * d <= strlen(have)) {
             best = &presets[i];
             best_d = d;

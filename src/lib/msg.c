@@ -1023,7 +1023,8 @@ static const struct msg_rule rules[] = {
     {.kind = "tf-not-a-failure",
      .not_failure = true,
      .framework = "tensorflow",
-     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
+     .any = {"ran out of memory trying to allocate"},
+     .sentence_case = true,
      .unless = {"allocation summary", "See logs for memory", "rounded to", "requested by op"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_DETAIL,
@@ -1034,7 +1035,8 @@ static const struct msg_rule rules[] = {
      .framework = "tensorflow",
      /* TF 1.0: "bfc_allocator.cc:275] Ran out of memory trying to allocate
       * 392.00MiB. See logs for memory state." */
-     .any = {"ran out of memory trying to allocate", "Ran out of memory trying to allocate"},
+     .any = {"ran out of memory trying to allocate"},
+     .sentence_case = true,
      .gpu_oom = OOM,
      .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2095,7 +2097,8 @@ static const struct msg_rule rules[] = {
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"of pinned memory"},
-     .any = {"failed to allocate", "Failed to allocate"},
+     .any = {"failed to allocate"},
+     .sentence_case = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2186,8 +2189,8 @@ static const struct msg_rule rules[] = {
      * "(out of memory)" row. */
     {.kind = "tensorrt",
      .framework = "tensorrt",
-     .any = {"Cuda Runtime (out of memory)", "cuda Runtime (out of memory)",
-             "Cuda Error in allocate: 2 (out of memory)"},
+     .any = {"cuda Runtime (out of memory)", "Cuda Error in allocate: 2 (out of memory)"},
+     .sentence_case = true,
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2889,7 +2892,8 @@ static const struct msg_rule rules[] = {
       * named in running text ("torch.OutOfMemoryError for 0.6.4.post1"; not
       * an except clause's "OutOfMemoryError:" or "OutOfMemoryError)") */
      .any = {"CUDA out of memory", "HIP out of memory", "XPU out of memory", "OutOfMemoryError: ",
-             "cuda out of memory", "Cuda out of memory", "OutOfMemoryError for "},
+             "cuda out of memory", "OutOfMemoryError for "},
+     .sentence_case = true,
      .unless = {"Caught OutOfMemoryError"},
      .supposed = true, /* "If any CUDA out of memory error occurs, ..." (diagprose) */
      .gpu_oom = OOM,
@@ -2957,10 +2961,10 @@ static const struct msg_rule rules[] = {
      * insufficient disk space should be the cause", h20-84). */
     {.kind = "disk-words",
      .framework = "io",
-     .any = {"no disk space", "No disk space", "out of disk space", "Out of disk space",
-             "out of hard drive space", "no hard drive space", "not enough disk space",
-             "Not enough disk space", "insufficient disk space", "Insufficient disk space",
-             "ran out of disk space", "disk is full", "Disk is full"},
+     .any = {"no disk space", "out of disk space", "out of hard drive space", "no hard drive space",
+             "not enough disk space", "insufficient disk space", "ran out of disk space",
+             "disk is full"},
+     .sentence_case = true,
      /* a denial past a verb of thinking, which deny's adjacent words do not reach */
      .unless = {"don't think", "do not think", "dont think", "don't believe", "do not believe"},
      .deny = true,
@@ -2989,7 +2993,8 @@ static const struct msg_rule rules[] = {
      * (bryanchrist/MathNeuro#3 = h18-63), "how to ... solve cuda memory
      * error" (heldout16 h16-11), "a video memory error". */
     {STANDALONE_MENTION,
-     .any = {"memory error", "Memory error", "Memory Error", "memory Error", "MEMORY ERROR"},
+     .any = {"memory error", "memory Error", "MEMORY ERROR"},
+     .sentence_case = true,
      .qualifier = {DEVICE_QUALIFIERS, "video", "graphics"},
      /* "about GPU memory error" over "CUDA error: an illegal memory access
       * was encountered" in loss.backward() (intelpro/ELEDNet#9, heldout26
@@ -3000,8 +3005,8 @@ static const struct msg_rule rules[] = {
      * ("GPU-OUT of memory", heldout15 h15-46; "about cuda out of memery
      * issue", RosettaCommons/RFdiffusion#182 = h18-78; "out of memroy"). */
     {STANDALONE_MENTION,
-     .any = {"OUT of mem", "out of meme", "Out of Meme", "Out of meme", "out of memr",
-             "Out of Memr", "Out of memr"},
+     .any = {"OUT of mem", "out of meme", "Out of Meme", "out of memr", "Out of Memr"},
+     .sentence_case = true,
      .qualifier = {DEVICE_QUALIFIERS},
     },
     /* ... or its words swapped right after the device ("CUDA of out memory
@@ -3744,7 +3749,8 @@ static const struct msg_rule rules[] = {
      * to allocate ...") is its own rule's first. */
     {.kind = "oom-mention",
      .framework = "unknown",
-     .any = {"Not enough memory", "not enough memory"},
+     .any = {"not enough memory"},
+     .sentence_case = true,
      .unless = {"kill"},
      .deny = true,
      .gpu_oom = LOOKALIKE,
@@ -4198,6 +4204,29 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
     return false;
 }
 
+#define SENTENCE_LEN 64   /* a sentence_case rule's any[] strings are shorter */
+#define SENTENCE_FORMS 64 /* and fewer, all rules together */
+
+/* lit with its first letter in capitals into buf, for a sentence_case
+ * rule; NULL when lit does not start in lower case (or does not fit). */
+static const char *sentence_form(const struct msg_rule *r, const char *lit, char *buf, size_t size)
+{
+    size_t n = strlen(lit);
+    if (!r->sentence_case || !islower((unsigned char)lit[0]) || n >= size) return NULL;
+    memcpy(buf, lit, n + 1);
+    buf[0] = (char)toupper((unsigned char)buf[0]);
+    return buf;
+}
+
+/* One of the rule's any[] strings, as written or in its sentence form. */
+static bool rule_has_any(const struct msg_rule *r, const char *text, size_t len, const char *lit)
+{
+    if (rule_has(r, text, len, lit)) return true;
+    char buf[SENTENCE_LEN];
+    const char *capital = sentence_form(r, lit, buf, sizeof buf);
+    return capital && rule_has(r, text, len, capital);
+}
+
 /* ---- anchors, derived from the rules ----------------------------------- */
 
 static bool covered(const char *s, const char *const *set, size_t n)
@@ -4218,14 +4247,24 @@ static size_t add_anchor(const char *a, const char **out, size_t n, size_t cap)
     return k;
 }
 
+/* The sentence forms of the sentence_case rules' strings, anchors too
+ * (test_diagnose_msg checks that the scan finds each). */
+static char sentence_forms[SENTENCE_FORMS][SENTENCE_LEN];
+
 /* A rule is found through one of its strings: every any[] string (any one
- * may be the only one present), else its longest need[] string. A string
- * that contains another anchor needs no anchor of its own. */
+ * may be the only one present) and its sentence form, else its longest
+ * need[] string. A string that contains another anchor needs no anchor of
+ * its own. */
 static size_t anchors_derive(const char **out, size_t cap)
 {
-    size_t n = 0;
+    size_t n = 0, forms = 0;
     for (const struct msg_rule *r = rules; r->kind; r++)
-        for (size_t i = 0; i < MSG_ANY_MAX && r->any[i]; i++) n = add_anchor(r->any[i], out, n, cap);
+        for (size_t i = 0; i < MSG_ANY_MAX && r->any[i]; i++) {
+            n = add_anchor(r->any[i], out, n, cap);
+            if (forms < SENTENCE_FORMS &&
+                sentence_form(r, r->any[i], sentence_forms[forms], SENTENCE_LEN))
+                n = add_anchor(sentence_forms[forms++], out, n, cap);
+        }
     for (const struct msg_rule *r = rules; r->kind; r++) {
         if (r->any[0]) continue;
         const char *best = NULL;
@@ -4314,7 +4353,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
         if (r->any[0]) {
             ok = false;
             for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++)
-                ok = rule_has(r, text, len, r->any[i]);
+                ok = rule_has_any(r, text, len, r->any[i]);
             if (!ok) continue;
         }
         for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++) ok = !has(text, len, r->unless[i]);

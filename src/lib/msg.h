@@ -130,6 +130,9 @@ struct msg_rule {
     bool word;             /* ... and start one ("OOM", not "OOMs" or "ZOOM") */
     bool word_start;       /* need/any strings start a word there, whatever follows ("RAM
                               OOM", not inside "vRAM OOM" or "VRAM OOM") */
+    bool sentence_case;    /* an any[] string that starts in lower case also matches with
+                              that letter in capitals, as a sentence starts ("no disk space",
+                              "No disk space"); the scan gets that form as an anchor too */
     /* One of these words (any case) stands right before the need/any string,
      * apart only by blanks, '-' or '_' ("CUDA OOM", "Cuda Out of Memory",
      * "GPU-OOM"; not "torch.cuda.OutOfMemoryError", an except clause). */

@@ -2,6 +2,7 @@
  * is untrusted (any bytes but NUL, ')' included), so the fields are found
  * after the last ')'. */
 #include "lib/procstat.h"
+#include "lib/strbuf.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -91,35 +92,7 @@ int procstat_parse(const char *buf, size_t len, struct procstat *out)
     return 0;
 }
 
-/* The valid UTF-8 sequence at s (n bytes, n >= 1): its length, or 0 when
- * invalid (overlong, surrogate, beyond U+10FFFF, cut short); *cp its value. */
-static size_t utf8_next(const unsigned char *s, size_t n, unsigned *cp)
-{
-    static const struct {
-        unsigned char lead_mask, lead_bits;
-        size_t len;
-        unsigned min;
-    } forms[] = {{0x80, 0x00, 1, 0},
-                 {0xE0, 0xC0, 2, 0x80},
-                 {0xF0, 0xE0, 3, 0x800},
-                 {0xF8, 0xF0, 4, 0x10000}};
-    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-        if ((s[0] & forms[f].lead_mask) != forms[f].lead_bits) continue;
-        size_t len = forms[f].len;
-        if (len > n) return 0;
-        unsigned v = len == 1 ? s[0] : s[0] & (0x7Fu >> len);
-        for (size_t k = 1; k < len; k++) {
-            if ((s[k] & 0xC0) != 0x80) return 0;
-            v = v << 6 | (s[k] & 0x3F);
-        }
-        if (v < forms[f].min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-        *cp = v;
-        return len;
-    }
-    return 0;
-}
-
-static bool unsafe_code_point(unsigned cp)
+static bool unsafe_code_point(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
            (cp >= 0x2066 && cp <= 0x2069);
@@ -129,8 +102,8 @@ size_t procstat_clean(char *s)
 {
     size_t n = strlen(s), w = 0;
     for (size_t r = 0; r < n;) {
-        unsigned cp = 0;
-        size_t len = utf8_next((const unsigned char *)s + r, n - r, &cp);
+        uint32_t cp = 0;
+        size_t len = strbuf_utf8_seq((const unsigned char *)s + r, n - r, &cp);
         if (len == 0 || unsafe_code_point(cp)) {
             s[w++] = '?';
             r += len ? len : 1;

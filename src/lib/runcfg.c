@@ -793,22 +793,6 @@ static bool needs_quotes(const char *s)
     return false;
 }
 
-/* Length of the UTF-8 sequence at s and its code point; 0 when invalid. */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
-{
-    size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
-    if (n == 0 || s[0] > 0xf4) return 0;
-    uint32_t c = s[0] & (0x7f >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
-    *cp = c;
-    return n;
-}
-
 /* Above ASCII, what can be written raw inside quotes: YAML's printable set
  * minus its line breaks (NEL, LS, PS), which a reader would fold. */
 static bool yaml_printable(uint32_t c)
@@ -830,7 +814,7 @@ static void buf_scalar(struct strbuf *b, const char *s)
         return;
     }
     strbuf_add(b, "\"", 1);
-    for (size_t i = 0; s[i];) {
+    for (size_t i = 0, len = strlen(s); s[i];) {
         const unsigned char *u = (const unsigned char *)s + i;
         char esc[16];
         if (u[0] == '"' || u[0] == '\\') {
@@ -847,7 +831,7 @@ static void buf_scalar(struct strbuf *b, const char *s)
             i++;
         } else {
             uint32_t cp = 0;
-            size_t n = utf8_decode(u, &cp);
+            size_t n = strbuf_utf8_seq(u, len - i, &cp);
             if (n && yaml_printable(cp)) {
                 strbuf_add(b, (const char *)u, n);
             } else {

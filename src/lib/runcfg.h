@@ -102,7 +102,5 @@ void runcfg_set_warning(const struct runcfg_rendered *r, size_t i, const char *a
  * {KEY} placeholders are substituted too (run; probe has only {config}).
  * "" when every --set reaches the command. */
 void runcfg_record_only_note(size_t n_sets, size_t record_only, bool keys, char *buf, size_t size);
-/* Levenshtein distance, capped at 255 (for did-you-mean). */
-unsigned runcfg_distance(const char *a, const char *b);
 
 #endif

@@ -38,36 +38,15 @@ static int split_path(const char *key, struct split *sp)
     return 0;
 }
 
-unsigned runcfg_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 127 || lb > 127) return 255;
-    unsigned row[128];
-    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            unsigned best = diag + cost;
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb] > 255 ? 255 : row[lb];
-}
-
 /* Keep the closest candidate within a third of the key's length (at least
- * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs'). */
+ * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs').
+ * Keys are case-sensitive and the distance is not: a key that differs only
+ * in case (Learning_Rate) is 0 away and the best suggestion, not the key. */
 static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
 {
-    unsigned limit = (unsigned)(strlen(key) / 3 > 2 ? strlen(key) / 3 : 2);
-    unsigned d = runcfg_distance(key, cand);
-    if (d > 0 && d <= limit && d < strlen(key) && d < *best) {
-        *best = d;
+    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2, d = strbuf_distance(key, cand);
+    if (strcmp(key, cand) && d <= limit && d < strlen(key) && d < *best) {
+        *best = (unsigned)d;
         snprintf(out, size, "%s", cand);
     }
 }
@@ -82,15 +61,8 @@ static void suggest_alias(const char *key, unsigned *best, char *out, size_t siz
 static bool utf8_ok(const char *s)
 {
     const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
-        size_t n = *u < 0x80 ? 1 : (*u & 0xE0) == 0xC0 ? 2 : (*u & 0xF0) == 0xE0 ? 3 : (*u & 0xF8) == 0xF0 ? 4 : 0;
-        if (!n || (n == 2 && *u < 0xC2) || (n == 4 && *u > 0xF4)) return false;
-        for (size_t k = 1; k < n; k++)
-            if ((u[k] & 0xC0) != 0x80) return false;
-        if (n == 3 && ((*u == 0xE0 && u[1] < 0xA0) || (*u == 0xED && u[1] >= 0xA0))) return false;
-        if (n == 4 && ((*u == 0xF0 && u[1] < 0x90) || (*u == 0xF4 && u[1] >= 0x90))) return false;
-        u += n;
-    }
+    for (size_t left = strlen(s), n; left; u += n, left -= n)
+        if (!(n = strbuf_utf8_seq(u, left, NULL))) return false;
     return true;
 }
 
@@ -356,15 +328,13 @@ static int ywrite(void *ctx, unsigned char *data, size_t size)
 static void comment_line(struct strbuf *b, const char *text)
 {
     ywrite(b, (unsigned char *)"# ", 2);
-    for (const unsigned char *p = (const unsigned char *)text; *p;) {
-        size_t n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
-        bool ok = n > 0 && (n > 1 || (*p >= 0x20 && *p != 0x7F) || *p == '\t');
-        for (size_t k = 1; ok && k < n; k++) ok = (p[k] & 0xC0) == 0x80;
-        /* NEL (C2 85), LS/PS (E2 80 A8/A9), C1 controls, BOM: YAML reads some as breaks */
-        if (ok && n == 2 && p[0] == 0xC2 && p[1] < 0xA0) ok = false;
-        if (ok && n == 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) ok = false;
-        if (ok && n == 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) ok = false;
-        if (ok && n == 2 && p[0] < 0xC2) ok = false; /* overlong */
+    const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
+    while (p < end) {
+        uint32_t cp = 0;
+        size_t n = strbuf_utf8_seq(p, (size_t)(end - p), &cp);
+        /* NEL and the other C1 controls, LS/PS, BOM: YAML reads some as breaks */
+        bool ok = n > 0 && ((cp >= 0x20 && cp < 0x7F) || cp == '\t' || cp > 0x9F) && cp != 0x2028 &&
+                  cp != 0x2029 && cp != 0xFEFF;
         if (!ok) {
             ywrite(b, (unsigned char *)"?", 1);
             p++;

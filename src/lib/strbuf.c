@@ -1,6 +1,9 @@
-/* strbuf: the one growable string of src/lib (see strbuf.h). */
+/* strbuf: the one growable string of src/lib, and the text helpers that
+ * more than one module needs (see strbuf.h). */
 #include "lib/strbuf.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,4 +40,41 @@ void strbuf_release(struct strbuf *b)
 {
     free(b->s);
     *b = (struct strbuf){0};
+}
+
+size_t strbuf_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[STRBUF_DISTANCE_MAX + 1];
+    if (la > STRBUF_DISTANCE_MAX || lb > STRBUF_DISTANCE_MAX) return SIZE_MAX;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            int differ = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            size_t best = diag + (size_t)differ;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+size_t strbuf_utf8_seq(const unsigned char *s, size_t left, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    size_t n = c < 0x80 ? 1 : c < 0xC0 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 0;
+    if (n == 0 || n > left) return 0;
+    uint32_t v = n == 1 ? c : c & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        v = v << 6 | (s[i] & 0x3Fu);
+    }
+    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < min[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+    if (cp) *cp = v;
+    return n;
 }

@@ -1,12 +1,15 @@
 /* strbuf: a growable, NUL-terminated byte string with a hard cap (curl's
  * dynbuf). An append that runs out of memory or past the cap marks the
  * buffer failed and every later append is ignored, so a writer can append
- * freely and check once at the end. The caller frees s (strbuf_release). */
+ * freely and check once at the end. The caller frees s (strbuf_release).
+ * Also the text helpers more than one module needs: the edit distance
+ * behind every did-you-mean, the UTF-8 sequence check. */
 #ifndef OOMLAB_STRBUF_H
 #define OOMLAB_STRBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define STRBUF_MAX ((size_t)1 << 30) /* 1 GiB: nothing oomlab writes this way comes near */
 
@@ -20,5 +23,17 @@ struct strbuf {
 bool strbuf_add(struct strbuf *b, const void *data, size_t n);
 bool strbuf_adds(struct strbuf *b, const char *s);
 void strbuf_release(struct strbuf *b);
+
+/* Levenshtein distance of a and b, letters compared case-blind (every
+ * did-you-mean names a key or a model whose case the user may not have
+ * typed); SIZE_MAX when either is longer than STRBUF_DISTANCE_MAX. */
+#define STRBUF_DISTANCE_MAX 127
+size_t strbuf_distance(const char *a, const char *b);
+
+/* The length (1-4) of the valid UTF-8 sequence at s[0..left) (left >= 1), its
+ * code point in *cp (cp may be NULL); 0 when it is not one: a stray or missing
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, or cut
+ * short by left. */
+size_t strbuf_utf8_seq(const unsigned char *s, size_t left, uint32_t *cp);
 
 #endif

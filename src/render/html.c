@@ -1,24 +1,9 @@
 /* html: the one escaper every report byte from outside goes through. */
 #include "render/html.h"
+#include "lib/strbuf.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at s (1-4), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-    unsigned c = s[0];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || n > left) return 0;
-    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return n;
-}
 
 void html_escape(FILE *f, const char *s, size_t len)
 {
@@ -39,7 +24,7 @@ void html_escape(FILE *f, const char *s, size_t len)
             i++;
             continue;
         }
-        size_t n = utf8_len(p + i, len - i);
+        size_t n = strbuf_utf8_seq(p + i, len - i, NULL);
         if (n == 0) {
             fputs("&#xFFFD;", f);
             i++;

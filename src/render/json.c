@@ -1,6 +1,7 @@
 /* json: streaming writer (see json.h). Commas and indentation are tracked
  * per nesting level so callers never emit separators themselves. */
 #include "render/json.h"
+#include "lib/strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,26 +56,6 @@ void json_obj_end(struct json *j) { close_(j, '}'); }
 void json_arr_begin(struct json *j) { open(j, '['); }
 void json_arr_end(struct json *j) { close_(j, ']'); }
 
-/* Length of a valid UTF-8 sequence at s, or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t want;
-    unsigned min;
-    if (s[0] < 0x80) return 1;
-    if ((s[0] & 0xE0) == 0xC0) want = 2, min = 0x80;
-    else if ((s[0] & 0xF0) == 0xE0) want = 3, min = 0x800;
-    else if ((s[0] & 0xF8) == 0xF0) want = 4, min = 0x10000;
-    else return 0;
-    if (n < want) return 0;
-    unsigned cp = s[0] & (0x7F >> want);
-    for (size_t i = 1; i < want; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return want;
-}
-
 static void write_escaped(FILE *f, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -91,7 +72,7 @@ static void write_escaped(FILE *f, const char *s, size_t n)
         } else {
             size_t start = i, l; /* one fwrite per run of text that needs no escape */
             while (i < n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20 && p[i] != 0x7F &&
-                   (l = utf8_len(p + i, n - i)) > 0)
+                   (l = strbuf_utf8_seq(p + i, n - i, NULL)) > 0)
                 i += l;
             if (i > start) fwrite(p + start, 1, i - start, f);
             else fputs("\\ufffd", f), i++;

@@ -1,29 +1,12 @@
 /* junit: JUnit XML writer and XML 1.0 escaping (see junit.h). */
 #include "render/junit.h"
+#include "lib/strbuf.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
-
-/* Length of the valid UTF-8 sequence at s (1-4), 0 when invalid; *cp gets
- * the code point. No overlongs, surrogates or values past U+10FFFF. */
-static size_t utf8_seq(const unsigned char *s, size_t len, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || n > len) return 0;
-    uint32_t v = n == 1 ? c : n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = v << 6 | (s[i] & 0x3Fu);
-    }
-    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < min[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return n;
-}
 
 static const char *entity(unsigned char c, bool attribute)
 {
@@ -51,7 +34,7 @@ void junit_escape(struct strbuf *b, const char *s, size_t len, bool attribute)
             continue;
         }
         uint32_t cp = 0;
-        size_t n = utf8_seq(p + i, len - i, &cp);
+        size_t n = strbuf_utf8_seq(p + i, len - i, &cp);
         bool allowed = n > 0 && (cp >= 0x20 || cp == '\t' || cp == '\n') && cp != 0xFFFE && cp != 0xFFFF;
         if (allowed) strbuf_add(b, p + i, n);
         else strbuf_adds(b, replacement);

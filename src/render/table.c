@@ -1,6 +1,7 @@
 /* table: collects rows (cleaned of control characters), measures display
  * width (UTF-8 aware), fits to a width by dropping ranked columns, prints. */
 #include "render/table.h"
+#include "lib/strbuf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,29 +25,15 @@ void table_drop_rank(struct table *t, size_t col, int rank)
     if (col < t->ncols) t->drop_rank[col] = rank;
 }
 
-/* Length of a valid UTF-8 sequence at s that is not a C1 control; 0 if not. */
-static size_t utf8_ok(const unsigned char *s)
-{
-    size_t n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (!n) return 0;
-    uint32_t cp = s[0] & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp <= 0x9F) return 0;
-    return n;
-}
-
 /* Write s cleaned to out (room for strlen(s) + 1); returns its length. */
 static size_t clean_into(char *out, const char *s, size_t len)
 {
     size_t o = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)s[i];
-        size_t n = c < 0x80 ? 1 : utf8_ok((const unsigned char *)s + i);
-        if (c < 0x20 || c == 0x7F || n == 0) {
+        uint32_t cp = 0;
+        size_t n = strbuf_utf8_seq((const unsigned char *)s + i, len - i, &cp);
+        if (c < 0x20 || c == 0x7F || n == 0 || (cp >= 0x80 && cp <= 0x9F)) { /* C1 controls too */
             out[o++] = '?';
             i++;
             continue;

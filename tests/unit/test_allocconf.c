@@ -42,6 +42,11 @@ static void test_unknown(void **state)
     assert_string_equal(allocconf_suggest("max_split_size:128"), "max_split_size_mb");
     assert_null(allocconf_suggest("foo:1"));
     assert_null(allocconf_suggest("expandable_segments:True"));
+    /* PyTorch's keys are case-sensitive (its parser compares with ==), so a
+     * key in capitals is refused; the did-you-mean names the key it reads */
+    assert_int_equal(allocconf_unknown_keys("EXPANDABLE_SEGMENTS:True", out, sizeof out), 1);
+    assert_string_equal(allocconf_suggest("EXPANDABLE_SEGMENTS:True"), "expandable_segments");
+    assert_string_equal(allocconf_suggest("Max_Split_Size_MB:128"), "max_split_size_mb");
 }
 
 static void test_too_new(void **state)

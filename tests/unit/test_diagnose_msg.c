@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 
 #include <cmocka.h>
 
@@ -224,21 +225,35 @@ static void test_patterns(void **state)
 }
 
 /* A line made of the rule's own strings: every need[] string, then any[i]. */
-static size_t rule_text(const struct msg_rule *r, size_t any, char *buf, size_t cap)
+static size_t rule_text(const struct msg_rule *r, size_t any, bool sentence, char *buf, size_t cap)
 {
     size_t n = 0;
     if (r->qualifier[0]) n += (size_t)snprintf(buf, cap, "%s ", r->qualifier[0]);
     for (size_t i = 0; i < 3 && r->need[i]; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
-    if (r->any[0]) n += (size_t)snprintf(buf + n, cap - n, "%s", r->any[any]);
+    if (r->any[0]) {
+        size_t at = n;
+        n += (size_t)snprintf(buf + n, cap - n, "%s", r->any[any]);
+        if (sentence) buf[at] = (char)toupper((unsigned char)buf[at]); /* its sentence form */
+    }
     /* a rule that also needs what ran short near it ("not enough GPU memory") */
     if (r->also[0]) n += (size_t)snprintf(buf + n, cap - n, " %s", r->also[0]);
     n += (size_t)snprintf(buf + n, cap - n, "\n");
     return n;
 }
 
-/* Every rule fires: for each of its strings, the hot scan finds the line
- * (an anchor hits) and the rule, or a more specific one before it, takes it.
+static bool anchored(const char *text)
+{
+    const char *a[MSG_ANCHORS_MAX];
+    size_t n = msg_anchors_build(a, MSG_ANCHORS_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (strstr(text, a[i])) return true;
+    return false;
+}
+
+/* Every rule fires: for each of its strings (and a sentence_case rule's
+ * strings in capitals), the hot scan finds the line (an anchor hits) and
+ * the rule, or a more specific one before it, takes it.
  * Before the anchors were derived from the rules, hipErrorOutOfMemory,
  * oom_reaper, ncclSystemError, ncclUnhandledCudaError and dmesg oom-kill
  * lines gave "no OOM found". */
@@ -251,9 +266,14 @@ static void test_every_rule_fires(void **state)
         const struct msg_rule *r = msg_rule_at(k);
         size_t forms = 0;
         while (forms < MSG_ANY_MAX && r->any[forms]) forms++;
-        for (size_t f = 0; f < (forms ? forms : 1); f++) {
+        for (size_t f = 0; f < 2 * (forms ? forms : 1); f++) {
+            bool sentence = f % 2;
+            const char *lit = r->any[0] ? r->any[f / 2] : "";
+            if (sentence && !(r->sentence_case && islower((unsigned char)lit[0]))) continue;
             char text[512];
-            size_t n = rule_text(r, f, text, sizeof text);
+            size_t n = rule_text(r, f / 2, sentence, text, sizeof text);
+            if (!anchored(text))
+                fail_msg("rule %s (form %zu): no anchor finds: %s", r->kind, f, text);
             const struct msg_rule *got = msg_classify(text, n);
             assert_non_null(got);
             size_t at = 0;
@@ -268,7 +288,7 @@ static void test_every_rule_fires(void **state)
              * memory named in words makes no event of its own */
             bool seen = rep.expandable_set || rep.n_events > 0 || r->role == MSG_MENTION ||
                         r->role == MSG_HOST_WORDS;
-            if (!seen) fail_msg("rule %s (form %zu): the scan found nothing in: %s", r->kind, f,
+            if (!seen) fail_msg("rule %s (form %zu): the scan found nothing in: %s", r->kind, f / 2,
                                 text);
             if (rep.n_events) assert_string_equal(rep.events[0].kind, got->kind);
             oom_report_release(&rep);

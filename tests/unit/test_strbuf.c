@@ -1,5 +1,5 @@
 /* Unit tests for lib/strbuf: appends, NUL termination, growth, the cap and
- * the sticky failure. */
+ * the sticky failure; the edit distance; the UTF-8 sequence check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,11 +39,61 @@ static void test_cap_and_sticky_failure(void **state)
     assert_false(b.failed);
 }
 
+static void test_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(strbuf_distance("learning_rat", "learning_rate"), 1);
+    assert_int_equal(strbuf_distance("", "bs"), 2);
+    assert_int_equal(strbuf_distance("kitten", "sitting"), 3);
+    /* case-blind */
+    assert_int_equal(strbuf_distance("Expandable_Segments", "expandable_segments"), 0);
+    char longest[STRBUF_DISTANCE_MAX + 2];
+    memset(longest, 'a', sizeof longest - 1);
+    longest[sizeof longest - 1] = '\0';
+    assert_int_equal(strbuf_distance(longest, "a"), SIZE_MAX); /* past the row: unknown, not 0 */
+    longest[STRBUF_DISTANCE_MAX] = '\0';
+    assert_int_equal(strbuf_distance(longest, "a"), STRBUF_DISTANCE_MAX - 1);
+}
+
+static void test_utf8_seq(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t left, len;
+        uint32_t cp;
+    } cases[] = {
+        {"A", 1, 1, 'A'},
+        {"\xC3\xA9", 2, 2, 0xE9},
+        {"\xE2\x82\xAC", 3, 3, 0x20AC},
+        {"\xF0\x9F\x98\x80", 4, 4, 0x1F600},
+        {"\xF4\x8F\xBF\xBF", 4, 4, 0x10FFFF},
+        {"\xC3\xA9", 1, 0, 0},         /* cut short by left */
+        {"\xA9", 1, 0, 0},              /* a stray continuation byte */
+        {"\xC3(", 2, 0, 0},             /* a missing one */
+        {"\xC0\x80", 2, 0, 0},         /* overlong */
+        {"\xE0\x80\x80", 3, 0, 0},     /* overlong */
+        {"\xF0\x8F\xBF\xBF", 4, 0, 0}, /* overlong */
+        {"\xED\xA0\x80", 3, 0, 0},     /* a surrogate */
+        {"\xF4\x90\x80\x80", 4, 0, 0}, /* past U+10FFFF */
+        {"\xF8\x88\x80\x80\x80", 5, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t cp = 0;
+        const unsigned char *u = (const unsigned char *)cases[i].bytes;
+        assert_int_equal(strbuf_utf8_seq(u, cases[i].left, &cp), cases[i].len);
+        if (cases[i].len) assert_int_equal(cp, cases[i].cp);
+        assert_int_equal(strbuf_utf8_seq(u, cases[i].left, NULL), cases[i].len);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_append_and_grow),
         cmocka_unit_test(test_cap_and_sticky_failure),
+        cmocka_unit_test(test_distance),
+        cmocka_unit_test(test_utf8_seq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
