@@ -1076,6 +1076,10 @@ static void test_llama4_text(void **state)
         const char *extra, *want;
     } bad[] = {
         {", \"no_rope_layers\": [1, 1, 0, 1]", "no_rope_layers are not chunked attention"},
+        /* a list of another length is said as such: it was "(layer 0)", a
+         * layer whose entry is right */
+        {", \"no_rope_layers\": [1, 1, 1]", "no_rope_layers (length 3) does not match num_hidden_layers (4)"},
+        {", \"layer_types\": [\"chunked_attention\"]", "layer_types (length 1) does not match num_hidden_layers (4)"},
         {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
          "layer_types are not chunked attention"},
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
